@@ -1,0 +1,127 @@
+// The resolved configuration of a suite (`.agent-replay/config.yml` after defaults, `${ENV}`
+// substitution and command-line / action-input overrides). Plain data; loaded by `suite/`.
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export type AgentPreset = 'native' | 'openai-chat';
+
+/**
+ * How to talk to the agent. A request body is a JSON template: inside any string,
+ * `{{session}}`, `{{message}}`, `{{persona}}` and `{{model}}` are replaced; a string that is
+ * exactly one placeholder is replaced by the raw value (so a null persona stays null).
+ * Response fields are dotted paths into the JSON reply (`choices.0.message.content`).
+ */
+export interface AgentMapping {
+  body: JsonValue;
+  reply: string;
+  conversation: string | null;
+  stage: string | null;
+  ended: string | null;
+  offTrack: string | null;
+}
+
+export interface AgentConfig {
+  url: string | null;
+  preset: AgentPreset;
+  /** Substituted for `{{model}}` (openai-chat preset). */
+  model: string | null;
+  /** Header values after `${ENV}` substitution. */
+  headers: Record<string, string>;
+  timeoutMs: number;
+  concurrency: number;
+  /** Retries after the first attempt, on network errors, 429 and 5xx. */
+  retries: number;
+  /** Base of the jittered exponential backoff, in ms. */
+  backoffMs: number;
+  /** The message turn. */
+  mapping: AgentMapping;
+  /** The welcome turn that opens the session, or null for none. */
+  start: AgentMapping | null;
+}
+
+export type JudgeProvider = 'openai' | 'anthropic';
+
+export interface JudgeConfig {
+  provider: JudgeProvider;
+  baseUrl: string;
+  model: string;
+  apiKey: string | null;
+  timeoutMs: number;
+  retries: number;
+  backoffMs: number;
+  /** Shown wherever the judge is named; the demo sets it to make clear it is not a real model. */
+  label: string | null;
+}
+
+export interface CostConfig {
+  agentTurnUsd: number;
+  turnsPerFixture: number;
+  judgeCallUsd: number;
+  capUsd: number;
+}
+
+export interface RegexConfig {
+  timeoutMs: number;
+  /** Worker threads in the pool. */
+  workers: number;
+}
+
+export interface Config {
+  agent: AgentConfig;
+  /** null when no judge is configured: judge assertions are then not evaluated. */
+  judge: JudgeConfig | null;
+  regex: RegexConfig;
+  cost: CostConfig;
+  /** Every value that came from `${ENV}`: never printed, logged or written. */
+  secrets: string[];
+}
+
+export const NATIVE_MAPPING: AgentMapping = {
+  body: { session: '{{session}}', message: '{{message}}', persona: '{{persona}}' },
+  reply: 'reply',
+  conversation: 'route.conversation',
+  stage: 'route.stage',
+  ended: 'ended',
+  offTrack: 'offTrack',
+};
+
+export const NATIVE_START: AgentMapping = {
+  body: { session: '{{session}}', persona: '{{persona}}', start: true },
+  reply: 'reply',
+  conversation: 'route.conversation',
+  stage: 'route.stage',
+  ended: 'ended',
+  offTrack: 'offTrack',
+};
+
+export const OPENAI_CHAT_MAPPING: AgentMapping = {
+  body: { model: '{{model}}', messages: [{ role: 'user', content: '{{message}}' }], temperature: 0 },
+  reply: 'choices.0.message.content',
+  conversation: null,
+  stage: null,
+  ended: null,
+  offTrack: null,
+};
+
+export const DEFAULT_COST: CostConfig = { agentTurnUsd: 0.01, turnsPerFixture: 2, judgeCallUsd: 0.005, capUsd: 0.1 };
+
+export function defaultConfig(): Config {
+  return {
+    agent: {
+      url: null,
+      preset: 'native',
+      model: null,
+      headers: {},
+      timeoutMs: 30_000,
+      concurrency: 4,
+      retries: 2,
+      backoffMs: 250,
+      mapping: NATIVE_MAPPING,
+      start: NATIVE_START,
+    },
+    judge: null,
+    regex: { timeoutMs: 100, workers: 2 },
+    cost: { ...DEFAULT_COST },
+    secrets: [],
+  };
+}
