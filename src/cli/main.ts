@@ -1,0 +1,298 @@
+// The CLI: parse argv, call the engine, print, return an exit status. The only process.exit is in
+// src/cli.ts. Exit status: 0 gate passed, 1 fail-on met, 2 usage / configuration error / cost cap.
+
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { FAIL_ON_CONDITIONS, type FailOnCondition, type RunRecord } from '../types.js';
+import { parseFailOn, planAcceptance, gate as evaluateGate } from '../evaluate/index.js';
+import { runCheck, UsageError, type EngineDeps, type CheckResult } from '../engine.js';
+import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
+import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
+import { renderCapRefusal, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
+import { writeBaselines } from '../accept/write.js';
+import type { Progress } from '../replay/index.js';
+import { TOOL } from '../version.js';
+import { runDemo } from '../demo/index.js';
+
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Progress lines go here (stderr in the real CLI). */
+  isTTY: boolean;
+  color: boolean;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  now?: () => Date;
+  /** Injected engine deps (tests). */
+  engine?: EngineDeps;
+}
+
+export const USAGE = `agent-replay ${TOOL.version}: replay chatbot fixtures, judge verdicts and drift
+
+Usage:
+  agent-replay run [--dir .agent-replay] [--agent-url URL] [--concurrency N] [--out results.json]
+                   [--markdown report.md] [--junit junit.xml] [--confirm-cost] [--fail-on LIST]
+                   [--commit SHA] [--judge-url URL]
+  agent-replay validate [--dir .agent-replay]
+  agent-replay accept --results results.json [--dir .agent-replay] [--only label,...]
+  agent-replay report --results a.json [--results b.json ...] [--markdown out.md] [--out merged.json]
+                      [--junit junit.xml] [--fail-on LIST]
+  agent-replay demo [--out DIR]
+
+--fail-on: comma-separated, any of ${FAIL_ON_CONDITIONS.join(', ')} (default: newly_failing)
+Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap.
+`;
+
+const OPTIONS = {
+  dir: { type: 'string' },
+  'agent-url': { type: 'string' },
+  'judge-url': { type: 'string' },
+  concurrency: { type: 'string' },
+  out: { type: 'string' },
+  markdown: { type: 'string' },
+  junit: { type: 'string' },
+  'confirm-cost': { type: 'boolean' },
+  'fail-on': { type: 'string' },
+  commit: { type: 'string' },
+  results: { type: 'string', multiple: true },
+  only: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} satisfies ParseArgsConfig['options'];
+
+const COMMAND_FLAGS: Record<string, readonly string[]> = {
+  run: ['dir', 'agent-url', 'judge-url', 'concurrency', 'out', 'markdown', 'junit', 'confirm-cost', 'fail-on', 'commit'],
+  validate: ['dir'],
+  accept: ['results', 'dir', 'only'],
+  report: ['results', 'markdown', 'out', 'junit', 'fail-on'],
+  demo: ['out'],
+};
+
+type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`agent-replay: ${e.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.stderr(`agent-replay: ${(e as Error).message}\n`);
+    return 2;
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const values = parsed.values as Values;
+  if (values.version) {
+    io.stdout(`${TOOL.version}\n`);
+    return 0;
+  }
+  const [command, ...rest] = parsed.positionals;
+  if (values.help || command === undefined || command === 'help') {
+    io.stdout(USAGE);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  const allowed = COMMAND_FLAGS[command];
+  if (allowed === undefined) throw new UsageError(`unknown command "${command}"; commands: ${Object.keys(COMMAND_FLAGS).join(', ')}`);
+  for (const key of Object.keys(values)) {
+    if (!allowed.includes(key)) throw new UsageError(`--${key} is not an option of "${command}"`);
+  }
+  switch (command) {
+    case 'run':
+      return cmdRun(values, io);
+    case 'validate':
+      return cmdValidate(values, io);
+    case 'accept':
+      return cmdAccept(values, io);
+    case 'report':
+      return cmdReport(values, io);
+    default:
+      return runDemo({ out: values.out ?? null }, io);
+  }
+}
+
+function resolvePath(io: CliIO, p: string): string {
+  return p.startsWith('/') ? p : join(io.cwd, p);
+}
+
+function parseConcurrency(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError(`--concurrency must be an integer from 1 to 256, got "${text}"`);
+  return n;
+}
+
+function failOnOf(values: Values): FailOnCondition[] {
+  try {
+    return parseFailOn(values['fail-on'] ?? 'newly_failing', FAIL_ON_CONDITIONS);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+async function gitHead(cwd: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('git', ['rev-parse', 'HEAD'], { cwd, timeout: 2000 }, (err, stdout) => {
+      const sha = stdout?.trim() ?? '';
+      resolve(err || !/^[0-9a-f]{40}$/.test(sha) ? null : sha);
+    });
+  });
+}
+
+function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
+  for (const w of warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
+  for (const e of errors) io.stderr(`error: ${formatIssue(e)}\n`);
+  if (errors.length > 0) {
+    io.stderr(`\n${errors.length} configuration ${errors.length === 1 ? 'error' : 'errors'}; nothing was sent to the agent.\n`);
+  }
+}
+
+export function progressPrinter(io: CliIO): (p: Progress) => void {
+  let lastPlain = -Infinity;
+  return (p) => {
+    const counts = `${p.passed} passed · ${p.failed} failed${p.notEvaluated ? ` · ${p.notEvaluated} not evaluated` : ''}${p.errored ? ` · ${p.errored} errored` : ''}`;
+    const rate = p.done / Math.max(p.elapsedMs, 1);
+    const eta = p.done < p.total ? ` · ETA ${Math.ceil((p.total - p.done) / rate / 1000)}s` : '';
+    if (io.isTTY) {
+      io.stderr(`\r\x1b[2K[${p.done}/${p.total}] ${counts}${eta}${p.done === p.total ? '\n' : ''}`);
+    } else if (p.done === p.total || p.elapsedMs - lastPlain >= 10_000) {
+      lastPlain = p.elapsedMs;
+      io.stderr(`progress: ${p.done}/${p.total} · ${counts}${eta}\n`);
+    }
+  };
+}
+
+export function reportContext(record: RunRecord | null, env: Record<string, string | undefined>): ReportContext {
+  return {
+    marker: 'agent-replay',
+    headSha: record?.commit ?? null,
+    runId: null,
+    artifactName: null,
+    baselinesRef: null,
+    acceptLabel: 'accept-baseline',
+    confirmLabel: 'confirm-cost',
+    summaryUrl: null,
+    artifactUrl: null,
+    acceptance: null,
+    ...(env.AGENT_REPLAY_BASELINES_REF ? { baselinesRef: env.AGENT_REPLAY_BASELINES_REF } : {}),
+  };
+}
+
+async function writeText(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text, 'utf8');
+}
+
+/** Writes results.json first, then the renderings; prints the terminal summary. */
+export async function emitRun(record: RunRecord, values: { out?: string; markdown?: string; junit?: string }, io: CliIO): Promise<void> {
+  const out = resolvePath(io, values.out ?? 'results.json');
+  await writeRecord(out, record);
+  const ctx = reportContext(record, io.env);
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx));
+  if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(record));
+  io.stdout(renderTerminal(record, { color: io.color }));
+  io.stdout(`\nresults: ${out}${values.markdown ? `\nmarkdown: ${resolvePath(io, values.markdown)}` : ''}${values.junit ? `\njunit: ${resolvePath(io, values.junit)}` : ''}\n`);
+}
+
+export function exitFor(result: CheckResult, io: CliIO): number {
+  if (result.kind === 'config_errors') return 2;
+  if (result.kind === 'refused') {
+    io.stderr(renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, reportContext(null, io.env)) + '\n');
+    io.stderr('nothing was sent to the agent; rerun with --confirm-cost to spend above the cap.\n');
+    return 2;
+  }
+  if (result.gate.failed) {
+    io.stderr(`gate failed: ${result.gate.reason}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+async function cmdRun(values: Values, io: CliIO): Promise<number> {
+  const failOn = failOnOf(values);
+  const concurrency = parseConcurrency(values.concurrency);
+  const commit = values.commit ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
+  const result = await runCheck(
+    {
+      dir: values.dir ?? '.agent-replay',
+      cwd: io.cwd,
+      env: io.env,
+      overrides: {
+        ...(values['agent-url'] ? { agentUrl: values['agent-url'] } : {}),
+        ...(concurrency ? { concurrency } : {}),
+        ...(values['judge-url'] ? { judge: { baseUrl: values['judge-url'] } } : {}),
+      },
+      confirmCost: values['confirm-cost'] === true,
+      failOn,
+      commit,
+    },
+    { onProgress: progressPrinter(io), ...io.engine },
+  );
+  if (result.kind === 'config_errors') {
+    printIssues(io, result.errors, result.warnings);
+    return 2;
+  }
+  printIssues(io, [], result.warnings);
+  if (result.kind === 'ran') await emitRun(result.record, values, io);
+  return exitFor(result, io);
+}
+
+async function cmdValidate(values: Values, io: CliIO): Promise<number> {
+  const dir = values.dir ?? '.agent-replay';
+  const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
+  printIssues(io, loaded.errors, loaded.warnings);
+  if (loaded.errors.length > 0 || loaded.suite === null) return 2;
+  const n = loaded.suite.fixtures.length;
+  io.stdout(`${dir}: ${n} ${n === 1 ? 'fixture' : 'fixtures'}, ${loaded.suite.baselines.size} baselines, no configuration errors${loaded.warnings.length ? ` (${loaded.warnings.length} warnings)` : ''}\n`);
+  return 0;
+}
+
+async function cmdAccept(values: Values, io: CliIO): Promise<number> {
+  const files = values.results ?? [];
+  if (files.length !== 1) throw new UsageError('accept needs exactly one --results file');
+  const record = await readRecord(resolvePath(io, files[0] as string));
+  const dir = values.dir ?? '.agent-replay';
+  const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
+  if (loaded.suite === null) {
+    printIssues(io, loaded.errors, loaded.warnings);
+    return 2;
+  }
+  const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
+  const plan = planAcceptance(record, loaded.suite.baselines, { only, acceptedAt: (io.now?.() ?? new Date()).toISOString() });
+  const written = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
+  for (const [i, b] of plan.accepted.entries()) io.stdout(`accepted  ${b.label} (${b.verdict}) -> ${written[i]}\n`);
+  for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);
+  for (const r of plan.refused) io.stdout(`refused   ${r.label}: ${r.reason}\n`);
+  for (const label of plan.unknown) io.stderr(`not found ${label}: no fixture with this label in ${files[0]}\n`);
+  io.stdout(`\n${plan.accepted.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged\n`);
+  return plan.unknown.length > 0 ? 2 : 0;
+}
+
+async function cmdReport(values: Values, io: CliIO): Promise<number> {
+  const files = values.results ?? [];
+  if (files.length === 0) throw new UsageError('report needs at least one --results file');
+  const records = await Promise.all(files.map((f) => readRecord(resolvePath(io, f))));
+  const merged = mergeRecords(records);
+  if (values.out) await writeRecord(resolvePath(io, values.out), merged);
+  const ctx = reportContext(merged, io.env);
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(merged, ctx));
+  if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(merged));
+  io.stdout(renderTerminal(merged, { color: io.color }));
+  const g = evaluateGate(merged.fixtures, failOnOf(values));
+  if (g.failed) {
+    io.stderr(`gate failed: ${g.reason}\n`);
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,64 @@
+// `agent-replay demo` (and `npm start`): the embedded example agent and demo judge on loopback,
+// the example suite under examples/demo, end to end, with the report printed.
+
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCheck } from '../engine.js';
+import { startDemoServer, DEMO_JUDGE_LABEL } from './server.js';
+import type { CliIO } from '../cli/main.js';
+import { emitRun, progressPrinter } from '../cli/main.js';
+import { formatIssue } from '../suite/index.js';
+
+/** Finds examples/demo/.agent-replay above this module (src/demo in development, dist/ when bundled). */
+export function findDemoSuite(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = resolve(from);
+  for (;;) {
+    const candidate = join(dir, 'examples', 'demo', '.agent-replay');
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('the demo suite (examples/demo/.agent-replay) is missing from this installation');
+    dir = parent;
+  }
+}
+
+export async function runDemo(options: { out: string | null }, io: CliIO): Promise<number> {
+  const suiteDir = findDemoSuite();
+  const outDir = options.out ? resolve(io.cwd, options.out) : await mkdtemp(join(tmpdir(), 'agent-replay-demo-'));
+  const server = await startDemoServer();
+  try {
+    io.stdout(`agent-replay demo: example agent at ${server.agentUrl}, ${DEMO_JUDGE_LABEL} at ${server.judgeBaseUrl}\n`);
+    io.stdout(`suite: ${suiteDir}\n\n`);
+    const result = await runCheck(
+      {
+        dir: suiteDir,
+        cwd: io.cwd,
+        env: io.env,
+        overrides: { agentUrl: server.agentUrl, judge: { baseUrl: server.judgeBaseUrl } },
+        confirmCost: false,
+        failOn: ['newly_failing'],
+        commit: null,
+      },
+      { onProgress: progressPrinter(io), ...io.engine },
+    );
+    if (result.kind === 'config_errors') {
+      for (const e of result.errors) io.stderr(`error: ${formatIssue(e)}\n`);
+      return 2;
+    }
+    if (result.kind === 'refused') {
+      io.stderr(`the demo suite is above its cost cap (${result.estimate.usd} > ${result.estimate.capUsd}); this is a bug in the demo\n`);
+      return 2;
+    }
+    await emitRun(result.record, { out: join(outDir, 'results.json'), markdown: join(outDir, 'report.md'), junit: join(outDir, 'junit.xml') }, io);
+    io.stdout(
+      `\nThe demo shows every verdict and drift value on purpose. With --fail-on newly_failing a real run would ${
+        result.gate.failed ? `exit 1 (${result.gate.reason})` : 'exit 0'
+      }; the demo itself exits 0.\n`,
+    );
+    return 0;
+  } finally {
+    await server.close();
+  }
+}

@@ -1,0 +1,110 @@
+// The engine shared by the CLI and the Action: load -> estimate -> replay -> record. Entries
+// (cli.ts, main.ts) decide where output goes; this module decides nothing about the surface.
+
+import type { Config } from './config.js';
+import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord } from './types.js';
+import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
+import { estimateCost, gate, mayRun, judgeCalls, type GateResult } from './evaluate/index.js';
+import { replay, type Progress } from './replay/index.js';
+import { createHttpAgentClient } from './agent/index.js';
+import { createRegexPool } from './assertions/index.js';
+import { createJudge } from './judge/index.js';
+import { makeRedactor } from './secrets.js';
+import { TOOL } from './version.js';
+
+export interface EngineDeps {
+  /** Factories, so tests and the demo can swap any side effect. */
+  makeAgent?: (config: Config) => AgentClient;
+  makeRegex?: (config: Config) => RegexEvaluator;
+  makeJudge?: (config: Config) => Judge | null;
+  clock?: Clock;
+  wallClock?: () => Date;
+  onProgress?: (progress: Progress) => void;
+}
+
+export interface CheckOptions {
+  dir: string;
+  cwd?: string;
+  env: Record<string, string | undefined>;
+  overrides?: ConfigOverrides;
+  confirmCost: boolean;
+  failOn: readonly FailOnCondition[];
+  commit: string | null;
+}
+
+export type CheckResult =
+  | { kind: 'config_errors'; errors: ConfigIssue[]; warnings: ConfigIssue[] }
+  | { kind: 'refused'; estimate: Estimate; fixtureCount: number; judgeCalls: number; suite: Suite; warnings: ConfigIssue[] }
+  | { kind: 'ran'; record: RunRecord; gate: GateResult; suite: Suite; warnings: ConfigIssue[] };
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Host only: never the path or query, which may carry tokens. */
+export function agentHost(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
+export function judgeName(config: Config): string | null {
+  if (config.judge === null) return null;
+  return config.judge.label ?? `${config.judge.provider} ${config.judge.model}`;
+}
+
+/** Loads the suite, checks the cost cap, replays, evaluates. Nothing is spent when the suite has errors or the cap refuses. */
+export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Promise<CheckResult> {
+  const loaded = await loadSuite({ dir: options.dir, env: options.env, overrides: options.overrides, cwd: options.cwd });
+  if (loaded.errors.length > 0 || loaded.suite === null) {
+    return { kind: 'config_errors', errors: loaded.errors, warnings: loaded.warnings };
+  }
+  const suite = loaded.suite;
+  const { config } = suite;
+  if (config.agent.url === null && deps.makeAgent === undefined) {
+    return {
+      kind: 'config_errors',
+      warnings: loaded.warnings,
+      errors: [
+        {
+          file: `${options.dir}/config.yml`,
+          line: null,
+          column: null,
+          message: 'no agent URL is configured',
+          fix: 'set agent.url in config.yml, pass --agent-url URL, or set the agent-url input',
+        },
+      ],
+    };
+  }
+  const assertions = suite.fixtures.map((f) => f.assertion);
+  const estimate = estimateCost(assertions, config.cost, options.confirmCost);
+  if (!mayRun(estimate)) {
+    return { kind: 'refused', estimate, fixtureCount: suite.fixtures.length, judgeCalls: judgeCalls(assertions), suite, warnings: loaded.warnings };
+  }
+  const agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock });
+  const regex = deps.makeRegex
+    ? deps.makeRegex(config)
+    : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
+  const judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock }) : null;
+  try {
+    const record = await replay(
+      suite.fixtures,
+      suite.baselines,
+      { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, redact: makeRedactor(config.secrets) },
+      {
+        concurrency: config.agent.concurrency,
+        estimate,
+        commit: options.commit,
+        tool: { ...TOOL },
+        agentHost: agentHost(config.agent.url),
+        judgeName: judge?.name ?? judgeName(config),
+      },
+    );
+    return { kind: 'ran', record, gate: gate(record.fixtures, options.failOn), suite, warnings: loaded.warnings };
+  } finally {
+    await Promise.allSettled([agent.close(), regex.close(), judge?.close()]);
+  }
+}

@@ -1,0 +1,228 @@
+// The pure core: verdict comparison (drift), tallies, cost estimate, acceptance rules and the gate.
+// Data in, data out. Nothing here logs, reads files or talks to the network.
+
+import type {
+  Assertion,
+  Baseline,
+  Drift,
+  DriftVerdict,
+  Estimate,
+  FailOnCondition,
+  FixtureRecord,
+  Route,
+  RunRecord,
+  Tallies,
+  Verdict,
+} from '../types.js';
+import type { CostConfig } from '../config.js';
+
+/** The verdict comparison of SPEC section 3: exactly six values. */
+export function driftVerdict(current: Verdict, baseline: Baseline | null): DriftVerdict {
+  // Precedence: no baseline wins, even when the check was not evaluated this time.
+  if (baseline === null) return 'no_baseline';
+  if (current === 'not_evaluated') return 'not_evaluated';
+  if (baseline.verdict === 'pass') return current === 'pass' ? 'still_passing' : 'newly_failing';
+  return current === 'fail' ? 'still_failing' : 'newly_passing';
+}
+
+export function sameRoute(a: Route | null, b: Route | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.conversation === b.conversation && a.stage === b.stage;
+}
+
+/**
+ * Drift of a replay that produced a reply. Errored replays have no drift at all (null),
+ * which is the caller's business: this function is only called when a reply exists.
+ */
+export function computeDrift(
+  current: Verdict,
+  reply: string,
+  route: Route | null,
+  baseline: Baseline | null,
+): Drift {
+  const verdict = driftVerdict(current, baseline);
+  if (baseline === null) return { reply: null, route: null, verdict };
+  return {
+    reply: baseline.reply === reply ? 'same' : 'different',
+    route: sameRoute(baseline.route, route) ? 'same' : 'different',
+    verdict,
+  };
+}
+
+/** Totals are derived from the records, never kept as counters. */
+export function tallies(fixtures: readonly Pick<FixtureRecord, 'errored' | 'verdict'>[]): Tallies {
+  const t: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
+  for (const f of fixtures) {
+    if (f.errored) t.errored += 1;
+    else if (f.verdict === 'pass') t.passed += 1;
+    else if (f.verdict === 'fail') t.failed += 1;
+    else t.notEvaluated += 1;
+  }
+  return t;
+}
+
+/** Rounds a dollar amount to a tenth of a cent, avoiding float noise like 0.30000000000000004. */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1e6) / 1e6;
+}
+
+export function judgeCalls(assertions: readonly (Assertion | null)[]): number {
+  return assertions.filter((a) => a?.kind === 'judge').length;
+}
+
+/** Estimated cost, computed before anything is spent, from flat per-call guesses. */
+export function estimateCost(
+  assertions: readonly (Assertion | null)[],
+  cost: CostConfig,
+  confirmed: boolean,
+): Estimate {
+  const agentUsd = assertions.length * cost.turnsPerFixture * cost.agentTurnUsd;
+  const judgeUsd = judgeCalls(assertions) * cost.judgeCallUsd;
+  const usd = roundUsd(agentUsd + judgeUsd);
+  return { usd, capUsd: cost.capUsd, aboveCap: usd > cost.capUsd + 1e-12, confirmed };
+}
+
+/** A run above the cap spends nothing unless confirmed. */
+export function mayRun(estimate: Estimate): boolean {
+  return !estimate.aboveCap || estimate.confirmed;
+}
+
+export type AcceptDecision =
+  | { kind: 'accept'; baseline: Baseline }
+  | { kind: 'unchanged' }
+  | { kind: 'refuse'; reason: string };
+
+export const REFUSE_NOT_EVALUATED = 'not evaluated: run it again';
+export const REFUSE_ERRORED = 'errored: no reply to accept';
+
+/**
+ * Acceptance follows the current verdict, never the drift label. pass/fail are accepted;
+ * not evaluated and errored are refused with their reasons; a baseline that would not change is
+ * reported as unchanged so that a second acceptance makes no empty commit.
+ */
+export function decideAcceptance(
+  record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline'>,
+  acceptedAt: string,
+  commit: string | null,
+  current: Baseline | null = record.baseline,
+): AcceptDecision {
+  if (record.errored || record.reply === null) return { kind: 'refuse', reason: REFUSE_ERRORED };
+  if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: REFUSE_NOT_EVALUATED };
+  if (
+    current !== null &&
+    current.reply === record.reply &&
+    sameRoute(current.route, record.route) &&
+    current.verdict === record.verdict
+  ) {
+    return { kind: 'unchanged' };
+  }
+  return {
+    kind: 'accept',
+    baseline: { label: record.label, reply: record.reply, route: record.route, verdict: record.verdict, acceptedAt, commit },
+  };
+}
+
+/** Does this fixture meet one fail-on condition? */
+export function meets(record: Pick<FixtureRecord, 'errored' | 'verdict' | 'drift'>, condition: FailOnCondition): boolean {
+  switch (condition) {
+    case 'newly_failing':
+      return record.drift?.verdict === 'newly_failing';
+    case 'failed':
+      return !record.errored && record.verdict === 'fail';
+    case 'not_evaluated':
+      return !record.errored && record.verdict === 'not_evaluated';
+    case 'errored':
+      return record.errored;
+    case 'no_baseline':
+      return record.drift?.verdict === 'no_baseline';
+    case 'reply_changed':
+      return record.drift?.reply === 'different';
+    case 'route_changed':
+      return record.drift?.route === 'different';
+    case 'none':
+      return false;
+  }
+}
+
+export interface GateResult {
+  failed: boolean;
+  /** One line, e.g. "2 fixtures newly failing (refund-policy, greeting)". */
+  reason: string;
+  offenders: { condition: FailOnCondition; labels: string[] }[];
+}
+
+const CONDITION_WORDS: Record<FailOnCondition, string> = {
+  newly_failing: 'newly failing',
+  failed: 'failing',
+  not_evaluated: 'not evaluated',
+  errored: 'errored',
+  no_baseline: 'without a baseline',
+  reply_changed: 'with a changed reply',
+  route_changed: 'with a changed route',
+  none: '',
+};
+
+export function gate(
+  fixtures: readonly Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'>[],
+  failOn: readonly FailOnCondition[],
+): GateResult {
+  const offenders = failOn
+    .filter((c) => c !== 'none')
+    .map((condition) => ({ condition, labels: fixtures.filter((f) => meets(f, condition)).map((f) => f.label) }))
+    .filter((o) => o.labels.length > 0);
+  if (offenders.length === 0) return { failed: false, reason: 'gate passed', offenders };
+  const parts = offenders.map((o) => {
+    const shown = o.labels.slice(0, 5).join(', ') + (o.labels.length > 5 ? `, +${o.labels.length - 5} more` : '');
+    return `${o.labels.length} ${o.labels.length === 1 ? 'fixture' : 'fixtures'} ${CONDITION_WORDS[o.condition]} (${shown})`;
+  });
+  return { failed: true, reason: parts.join('; '), offenders };
+}
+
+/** Parses a fail-on list such as "newly_failing,errored"; throws naming the bad value and the allowed set. */
+export function parseFailOn(text: string, allowed: readonly FailOnCondition[]): FailOnCondition[] {
+  const items = text
+    .split(/[\s,]+/)
+    .map((s) => s.trim().replace(/-/g, '_'))
+    .filter((s) => s.length > 0);
+  if (items.length === 0) return ['newly_failing'];
+  for (const item of items) {
+    if (!(allowed as readonly string[]).includes(item)) {
+      throw new Error(`fail-on: "${item}" is not a known condition; allowed: ${allowed.join(', ')}`);
+    }
+  }
+  return [...new Set(items as FailOnCondition[])];
+}
+
+export interface AcceptPlan {
+  accepted: Baseline[];
+  refused: { label: string; reason: string }[];
+  /** Already the stored baseline: nothing to write. */
+  unchanged: string[];
+  /** Labels asked for with --only that the run does not contain. */
+  unknown: string[];
+}
+
+/**
+ * Decides, per fixture of a recorded run, what acceptance would write. `current` holds the
+ * baselines stored now (which may differ from those the run compared against).
+ */
+export function planAcceptance(
+  run: Pick<RunRecord, 'fixtures' | 'commit'>,
+  current: ReadonlyMap<string, Baseline>,
+  options: { only: readonly string[] | null; acceptedAt: string },
+): AcceptPlan {
+  const only = options.only === null ? null : new Set(options.only);
+  const plan: AcceptPlan = { accepted: [], refused: [], unchanged: [], unknown: [] };
+  for (const f of run.fixtures) {
+    if (only !== null && !only.has(f.label)) continue;
+    const decision = decideAcceptance(f, options.acceptedAt, run.commit, current.get(f.label) ?? null);
+    if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
+    else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: decision.reason });
+    else plan.unchanged.push(f.label);
+  }
+  if (only !== null) {
+    const present = new Set(run.fixtures.map((f) => f.label));
+    plan.unknown = [...only].filter((l) => !present.has(l));
+  }
+  return plan;
+}

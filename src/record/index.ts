@@ -1,0 +1,106 @@
+// Reading, writing and merging run records. A record is written once and never changed.
+
+import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { RunRecord } from '../types.js';
+import { tallies } from '../evaluate/index.js';
+import { runRecordSchema } from './schema.js';
+
+export { runRecordSchema, fixtureRecordSchema, baselineRecordSchema, assertionSchema, labelSchema } from './schema.js';
+
+export class RecordError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = 'RecordError';
+  }
+}
+
+/** Stable, readable JSON with a trailing newline. */
+export function serializeRecord(record: RunRecord): string {
+  return `${JSON.stringify(record, null, 2)}\n`;
+}
+
+/** Writes atomically (temp file + rename) so a reader never sees half a record. */
+export async function writeRecord(path: string, record: RunRecord): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, serializeRecord(record), 'utf8');
+  await rename(tmp, path);
+}
+
+/** Validates untrusted JSON text as a run record; errors name the file and the first problems. */
+export function parseRecord(text: string, file: string): RunRecord {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new RecordError(file, `not valid JSON (${(e as Error).message}); expected a results.json written by agent-replay`);
+  }
+  const parsed = runRecordSchema.safeParse(data);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`)
+      .join('; ');
+    throw new RecordError(file, `is not a valid agent-replay results file (schema version 1): ${problems}`);
+  }
+  const record = parsed.data;
+  const labels = new Set<string>();
+  for (const f of record.fixtures) {
+    if (labels.has(f.label)) throw new RecordError(file, `fixture label "${f.label}" appears twice`);
+    labels.add(f.label);
+  }
+  return record;
+}
+
+export async function readRecord(path: string): Promise<RunRecord> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new RecordError(path, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  return parseRecord(text, path);
+}
+
+/**
+ * Combines the records of several shards (a matrix) into one run. Fixture labels must not
+ * repeat across shards; tallies are derived again; the estimate is summed.
+ */
+export function mergeRecords(records: readonly RunRecord[]): RunRecord {
+  if (records.length === 0) throw new Error('nothing to merge: give at least one --results file');
+  const first = records[0] as RunRecord;
+  if (records.length === 1) return first;
+  const seen = new Map<string, number>();
+  const fixtures = records.flatMap((r, i) =>
+    r.fixtures.map((f) => {
+      const prev = seen.get(f.label);
+      if (prev !== undefined) throw new Error(`fixture "${f.label}" is in shard ${prev + 1} and shard ${i + 1}; shards must not overlap`);
+      seen.set(f.label, i);
+      return f;
+    }),
+  );
+  const commits = new Set(records.map((r) => r.commit));
+  if (commits.size > 1) throw new Error(`shards were recorded at different commits (${[...commits].join(', ')}); merge shards of one run only`);
+  const startedAt = records.map((r) => r.startedAt).sort()[0] as string;
+  const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
+  const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;
+  return {
+    ...first,
+    startedAt,
+    finishedAt,
+    durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) || Math.max(...records.map((r) => r.durationMs)),
+    estimate: {
+      usd,
+      capUsd: first.estimate.capUsd,
+      aboveCap: records.some((r) => r.estimate.aboveCap),
+      confirmed: records.some((r) => r.estimate.confirmed),
+    },
+    tallies: tallies(fixtures),
+    fixtures,
+  };
+}
+

@@ -1,0 +1,76 @@
+// results.json, schema version 1 (SPEC section 9). The same schema validates what we write and
+// what we read back from untrusted places (an artifact downloaded by the accept flow, a shard).
+
+import { z } from 'zod';
+import type { RunRecord } from '../types.js';
+
+const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
+
+export const labelSchema = z.string().regex(LABEL, 'label must be 1-80 characters of [A-Za-z0-9._-] starting with a letter or digit');
+const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
+const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
+const driftVerdictSchema = z.enum(['still_passing', 'still_failing', 'newly_passing', 'newly_failing', 'no_baseline', 'not_evaluated']);
+const sameDifferent = z.enum(['same', 'different']).nullable();
+
+export const assertionSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('contains'), value: z.string() }),
+  z.strictObject({ kind: z.literal('regex'), pattern: z.string(), flags: z.string() }),
+  z.strictObject({ kind: z.literal('judge'), criterion: z.string(), threshold: z.number().min(0).max(1) }),
+]);
+
+export const baselineRecordSchema = z.strictObject({
+  label: labelSchema,
+  reply: z.string(),
+  route: routeSchema.nullable(),
+  verdict: z.enum(['pass', 'fail']),
+  acceptedAt: z.string(),
+  commit: z.string().nullable(),
+});
+
+export const fixtureRecordSchema = z.strictObject({
+  label: labelSchema,
+  file: z.string(),
+  line: z.number().int().nonnegative(),
+  message: z.string(),
+  persona: z.string().nullable(),
+  assertion: assertionSchema.nullable(),
+  errored: z.boolean(),
+  error: z.string().nullable(),
+  errorKind: z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']).nullable(),
+  reply: z.string().nullable(),
+  route: routeSchema.nullable(),
+  verdict: verdictSchema.nullable(),
+  detail: z.string(),
+  score: z.number().nullable(),
+  threshold: z.number().nullable(),
+  rationale: z.string().nullable(),
+  drift: z.strictObject({ reply: sameDifferent, route: sameDifferent, verdict: driftVerdictSchema }).nullable(),
+  baseline: baselineRecordSchema.nullable(),
+  durationMs: z.number().nonnegative(),
+});
+
+export const runRecordSchema = z.strictObject({
+  schemaVersion: z.literal(1),
+  tool: z.strictObject({ name: z.string(), version: z.string() }),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  durationMs: z.number().nonnegative(),
+  commit: z.string().nullable(),
+  agent: z.strictObject({ host: z.string().nullable() }),
+  judge: z.strictObject({ name: z.string().nullable() }),
+  estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean() }),
+  tallies: z.strictObject({
+    passed: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    notEvaluated: z.number().int().nonnegative(),
+    errored: z.number().int().nonnegative(),
+  }),
+  fixtures: z.array(fixtureRecordSchema),
+});
+
+// Compile-time proof that the schema and the domain type agree.
+type Parsed = z.infer<typeof runRecordSchema>;
+const _typeCheck: (r: Parsed) => RunRecord = (r) => r;
+const _typeCheckBack: (r: RunRecord) => Parsed = (r) => r;
+void _typeCheck;
+void _typeCheckBack;

@@ -1,0 +1,170 @@
+// The runner: replays fixtures with bounded concurrency, isolates every failure to its fixture,
+// evaluates each reply, and returns the run's record. It writes nothing; the caller does.
+
+import { randomUUID } from 'node:crypto';
+import type {
+  AgentClient,
+  Baseline,
+  Clock,
+  Estimate,
+  Fixture,
+  FixtureRecord,
+  Judge,
+  Outcome,
+  RegexEvaluator,
+  RunRecord,
+} from '../types.js';
+import { evaluateAssertion } from '../assertions/index.js';
+import { computeDrift, tallies } from '../evaluate/index.js';
+
+export interface Progress {
+  done: number;
+  total: number;
+  passed: number;
+  failed: number;
+  notEvaluated: number;
+  errored: number;
+  elapsedMs: number;
+}
+
+export interface ReplayDeps {
+  agent: AgentClient;
+  regex: RegexEvaluator;
+  judge: Judge | null;
+  /** Monotonic milliseconds, for durations. */
+  now?: () => number;
+  /** Wall clock, for startedAt / finishedAt. */
+  wallClock?: () => Date;
+  onProgress?: (progress: Progress) => void;
+  /** Session id for a fixture; default: a fresh id per run and fixture. */
+  sessionId?: (fixture: Fixture) => string;
+  /** Applied to every text that goes into the record (secrets -> ***). */
+  redact?: (text: string) => string;
+}
+
+export interface ReplayOptions {
+  concurrency: number;
+  estimate: Estimate;
+  commit: string | null;
+  tool: { name: string; version: string };
+  agentHost: string | null;
+  judgeName: string | null;
+}
+
+export const realClock: Clock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** Replays every fixture; one failure never stops the others. */
+export async function replay(
+  fixtures: readonly Fixture[],
+  baselines: ReadonlyMap<string, Baseline>,
+  deps: ReplayDeps,
+  options: ReplayOptions,
+): Promise<RunRecord> {
+  const now = deps.now ?? (() => performance.now());
+  const wall = deps.wallClock ?? (() => new Date());
+  const redact = deps.redact ?? ((t: string) => t);
+  const runId = randomUUID().slice(0, 8);
+  const sessionId = deps.sessionId ?? ((f: Fixture) => `agent-replay-${runId}-${f.label}`);
+  const startedAt = wall();
+  const t0 = now();
+  const records: FixtureRecord[] = new Array(fixtures.length);
+  const counts = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
+  let done = 0;
+  let next = 0;
+
+  const one = async (fixture: Fixture): Promise<FixtureRecord> => {
+    const started = now();
+    const baseline = baselines.get(fixture.label) ?? null;
+    const base = {
+      label: fixture.label,
+      file: fixture.file,
+      line: fixture.line,
+      message: fixture.message,
+      persona: fixture.persona,
+      assertion: fixture.assertion,
+      baseline,
+      threshold: fixture.assertion?.kind === 'judge' ? fixture.assertion.threshold : null,
+    };
+    let outcome;
+    try {
+      outcome = await deps.agent.converse({ session: sessionId(fixture), message: fixture.message, persona: fixture.persona });
+    } catch (e) {
+      outcome = { kind: 'errored' as const, errorKind: 'internal' as const, error: `internal error calling the agent: ${(e as Error).message}` };
+    }
+    if (outcome.kind === 'errored') {
+      const error = redact(outcome.error);
+      return {
+        ...base,
+        errored: true,
+        error,
+        errorKind: outcome.errorKind,
+        reply: null,
+        route: null,
+        verdict: null,
+        detail: error,
+        score: null,
+        rationale: null,
+        drift: null,
+        durationMs: Math.round(now() - started),
+      };
+    }
+    const reply = redact(outcome.reply);
+    let result: Outcome;
+    try {
+      result = await evaluateAssertion(fixture.assertion, outcome.reply, { regex: deps.regex, judge: deps.judge });
+    } catch (e) {
+      result = { verdict: 'not_evaluated', detail: `check did not run: internal error (${(e as Error).message})` };
+    }
+    return {
+      ...base,
+      errored: false,
+      error: null,
+      errorKind: null,
+      reply,
+      route: outcome.route,
+      verdict: result.verdict,
+      detail: redact(result.detail),
+      score: result.score ?? null,
+      threshold: result.threshold ?? base.threshold,
+      rationale: result.rationale == null ? null : redact(result.rationale),
+      drift: computeDrift(result.verdict, reply, outcome.route, baseline),
+      durationMs: Math.round(now() - started),
+    };
+  };
+
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const i = next++;
+      if (i >= fixtures.length) return;
+      const record = await one(fixtures[i] as Fixture);
+      records[i] = record;
+      done += 1;
+      if (record.errored) counts.errored += 1;
+      else if (record.verdict === 'pass') counts.passed += 1;
+      else if (record.verdict === 'fail') counts.failed += 1;
+      else counts.notEvaluated += 1;
+      deps.onProgress?.({ done, total: fixtures.length, ...counts, elapsedMs: now() - t0 });
+    }
+  };
+
+  const width = Math.max(1, Math.min(options.concurrency, fixtures.length));
+  await Promise.all(Array.from({ length: width }, worker));
+
+  const finishedAt = wall();
+  return {
+    schemaVersion: 1,
+    tool: options.tool,
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    durationMs: Math.round(now() - t0),
+    commit: options.commit,
+    agent: { host: options.agentHost },
+    judge: { name: options.judgeName },
+    estimate: options.estimate,
+    tallies: tallies(records),
+    fixtures: records,
+  };
+}
