@@ -1,0 +1,236 @@
+// The HTTP agent client (SPEC 7): one undici dispatcher per client with keep-alive connections,
+// an optional welcome turn, request templates and response paths from the mapping, a per-attempt
+// deadline, retries with full-jitter backoff on network errors, 429 and 5xx (honouring
+// Retry-After), and every failure resolved as an errored outcome, never thrown.
+//
+// Retry policy: network errors (the request may never have reached the agent), 429 and 5xx are
+// retried up to `config.retries` times. Timeouts are NOT retried: a timed-out turn has already
+// cost `timeoutMs` (30 s by default), retrying would multiply a slow agent's cost, and the agent
+// may have processed the turn, so a second attempt could advance the session twice. Other 4xx,
+// invalid JSON and a missing reply are deterministic and not retried either.
+//
+// Messages name the turn, the HTTP status, the path, and a short snippet of the body; they never
+// contain header values or the URL (either may carry a token).
+
+import { Agent, request } from 'undici';
+import type { AgentConfig, AgentMapping } from '../config.js';
+import type { AgentClient, AgentOutcome, AgentRequest, Clock, ErrorKind } from '../types.js';
+import { backoffDelay, parseRetryAfter } from './backoff.js';
+import { mapResponse, mapSignals } from './response.js';
+import { renderTemplate } from './template.js';
+import type { TemplateValues } from './template.js';
+
+export interface AgentClientDeps {
+  /** Used for backoff waits and Retry-After dates; defaults to real time. */
+  clock?: Clock;
+  /** Jitter source in [0, 1); defaults to Math.random. */
+  random?: () => number;
+}
+
+/** Longest body snippet quoted in an error message. */
+export const SNIPPET_LENGTH = 200;
+/** Responses larger than this are refused (an agent reply is a chat message, not a download). */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+type Turn = 'welcome' | 'message';
+
+type TurnResult = { ok: true; json: unknown } | { ok: false; errorKind: ErrorKind; error: string };
+
+type AttemptResult =
+  | { ok: true; json: unknown }
+  | {
+      ok: false;
+      errorKind: ErrorKind;
+      retryable: boolean;
+      retryAfterMs: number | null;
+      /** Builds the message once the number of attempts is known. */
+      describe: (attempts: number) => string;
+    };
+
+const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** undici / Node error codes that mean the agent could not be reached or the socket broke. */
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const INTERNAL_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
+
+export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps = {}): AgentClient {
+  const url = checkUrl(config.url);
+  const clock = deps.clock ?? realClock;
+  const random = deps.random ?? Math.random;
+  const headers = buildHeaders(config.headers);
+  const dispatcher = new Agent({
+    connections: Math.max(1, config.concurrency),
+    pipelining: 1,
+    maxResponseSize: MAX_RESPONSE_BYTES,
+  });
+  let closed = false;
+
+  async function attempt(body: string, turn: Turn, isLast: boolean): Promise<AttemptResult> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error('agent-replay: turn deadline'));
+    }, config.timeoutMs);
+    try {
+      const response = await request(url, {
+        dispatcher,
+        method: 'POST',
+        headers,
+        body,
+        signal: controller.signal,
+        headersTimeout: config.timeoutMs,
+        bodyTimeout: config.timeoutMs,
+      });
+      const status = response.statusCode;
+      if (status >= 200 && status < 300) {
+        const text = await response.body.text();
+        // A welcome turn may legitimately answer with no body (e.g. 204): nothing to check.
+        if (turn === 'welcome' && text.trim() === '') return { ok: true, json: {} };
+        try {
+          return { ok: true, json: JSON.parse(text) as unknown };
+        } catch {
+          return fail('invalid_json', false, null, () => `response is not valid JSON: ${snippet(text)}`);
+        }
+      }
+      const retryable = status === 429 || status >= 500;
+      const retryAfterMs = retryable ? parseRetryAfter(response.headers['retry-after'], clock.now()) : null;
+      let text = '';
+      if (retryable && !isLast) {
+        // Not quoted: drain it so the connection goes back to the pool.
+        await response.body.dump().catch(() => undefined);
+      } else {
+        text = await response.body.text().catch(() => '');
+      }
+      return fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${attempts(n)}: ${snippet(text)}`);
+    } catch (err) {
+      const code = errorCode(err);
+      if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
+        return fail('timeout', false, null, () => `agent did not answer within ${config.timeoutMs} ms`);
+      }
+      if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+        return fail('http', false, null, () => `agent response is larger than ${MAX_RESPONSE_BYTES} bytes`);
+      }
+      if (code !== undefined && INTERNAL_CODES.has(code)) {
+        return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);
+      }
+      return fail('network', true, null, (n) => `could not reach the agent after ${attempts(n)}: ${errorMessage(err)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues): Promise<TurnResult> {
+    const body = JSON.stringify(renderTemplate(mapping.body, values));
+    for (let n = 0; ; n++) {
+      const isLast = n >= config.retries;
+      const result = await attempt(body, turn, isLast);
+      if (result.ok) return result;
+      if (!result.retryable || isLast) {
+        return { ok: false, errorKind: result.errorKind, error: `${turn} turn: ${result.describe(n + 1)}` };
+      }
+      await clock.sleep(result.retryAfterMs ?? backoffDelay(n, config.backoffMs, random));
+    }
+  }
+
+  async function converse(req: AgentRequest): Promise<AgentOutcome> {
+    if (closed) return errored('internal', 'agent client is closed');
+    try {
+      const values: TemplateValues = { session: req.session, message: req.message, persona: req.persona, model: config.model };
+      let turns = 0;
+      if (config.start !== null) {
+        const welcome = await postTurn('welcome', config.start, values);
+        turns++;
+        if (!welcome.ok) return errored(welcome.errorKind, welcome.error);
+        if (mapSignals(welcome.json, config.start).ended) {
+          return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply');
+        }
+      }
+      const message = await postTurn('message', config.mapping, values);
+      turns++;
+      if (!message.ok) return errored(message.errorKind, message.error);
+      const mapped = mapResponse(message.json, config.mapping);
+      if (!mapped.ok) return errored('missing_reply', `message turn: ${mapped.error}`);
+      return { kind: 'replied', ...mapped.turn, turns };
+    } catch (err) {
+      return errored('internal', `agent client failed: ${errorMessage(err)}`);
+    }
+  }
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    await dispatcher.close();
+  }
+
+  return { converse, close };
+}
+
+function fail(
+  errorKind: ErrorKind,
+  retryable: boolean,
+  retryAfterMs: number | null,
+  describe: (attempts: number) => string,
+): AttemptResult {
+  return { ok: false, errorKind, retryable, retryAfterMs, describe };
+}
+
+function errored(errorKind: ErrorKind, error: string): AgentOutcome {
+  return { kind: 'errored', errorKind, error };
+}
+
+function attempts(n: number): string {
+  return n === 1 ? '1 attempt' : `${n} attempts`;
+}
+
+function checkUrl(value: string | null): string {
+  if (value === null || value.trim() === '') throw new Error('agent url is not configured (agent.url, --agent-url or the agent-url input)');
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new Error('agent url is not a valid absolute URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`agent url must use http or https, not ${parsed.protocol}`);
+  return value;
+}
+
+/** JSON content type and accept, then the configured headers (which win, case-insensitively). */
+export function buildHeaders(configured: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': 'agent-replay',
+  };
+  for (const [name, value] of Object.entries(configured)) {
+    for (const existing of Object.keys(out)) if (existing.toLowerCase() === name.toLowerCase()) delete out[existing];
+    out[name] = value;
+  }
+  return out;
+}
+
+/** The body, whitespace collapsed, at most SNIPPET_LENGTH characters. */
+export function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat === '') return '(empty body)';
+  return flat.length <= SNIPPET_LENGTH ? flat : `${flat.slice(0, SNIPPET_LENGTH - 1)}…`;
+}
+
+function errorCode(err: unknown): string | undefined {
+  if (err !== null && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return err.code;
+  return undefined;
+}
+
+function errorMessage(err: unknown): string {
+  if (err instanceof AggregateError && err.message === '' && err.errors.length > 0) return errorMessage(err.errors[0]);
+  if (err instanceof Error) {
+    const code = errorCode(err);
+    const message = err.message || err.name;
+    return code !== undefined && !message.includes(code) ? `${message} (${code})` : message;
+  }
+  return String(err);
+}
+

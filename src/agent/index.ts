@@ -1,0 +1,9 @@
+// The agent boundary: the HTTP client and the pure mapping helpers it is built from.
+
+export { createHttpAgentClient, buildHeaders, snippet, SNIPPET_LENGTH, MAX_RESPONSE_BYTES } from './http-client.js';
+export type { AgentClientDeps } from './http-client.js';
+export { renderTemplate, readPath, describeFound } from './template.js';
+export type { TemplateValues } from './template.js';
+export { mapResponse, mapSignals } from './response.js';
+export type { MappedTurn, MapResult } from './response.js';
+export { backoffDelay, parseRetryAfter, MAX_RETRY_AFTER_MS, MAX_BACKOFF_MS } from './backoff.js';

@@ -1,0 +1,67 @@
+// Request-body templates and response paths: the pure half of the agent mapping (SPEC 7).
+
+import type { JsonValue } from '../config.js';
+
+/** The values a request-body template can refer to. */
+export interface TemplateValues {
+  session: string;
+  message: string;
+  persona: string | null;
+  model: string | null;
+}
+
+const PLACEHOLDER = /\{\{\s*(session|message|persona|model)\s*\}\}/g;
+const EXACT_PLACEHOLDER = /^\{\{\s*(session|message|persona|model)\s*\}\}$/;
+
+/**
+ * Renders a JSON template: every string value is searched for `{{session}}`, `{{message}}`,
+ * `{{persona}}` and `{{model}}`. A string that is exactly one placeholder becomes the raw value
+ * (a null persona or model stays null); placeholders inside longer strings are interpolated, with
+ * null as ''. Object keys and unknown placeholders are left alone. The template is not mutated.
+ */
+export function renderTemplate(template: JsonValue, values: TemplateValues): JsonValue {
+  if (typeof template === 'string') {
+    const exact = EXACT_PLACEHOLDER.exec(template);
+    if (exact) return values[exact[1] as keyof TemplateValues];
+    return template.replace(PLACEHOLDER, (_match, name: keyof TemplateValues) => values[name] ?? '');
+  }
+  if (Array.isArray(template)) return template.map((item) => renderTemplate(item, values));
+  if (template !== null && typeof template === 'object') {
+    const out: { [key: string]: JsonValue } = {};
+    for (const [key, value] of Object.entries(template)) out[key] = renderTemplate(value, values);
+    return out;
+  }
+  return template;
+}
+
+/**
+ * Reads a dotted path (`choices.0.message.content`) from parsed JSON. Numeric segments index
+ * arrays; any segment is an own-property key of an object. The empty path is the value itself.
+ * Returns undefined when any step is missing.
+ */
+export function readPath(value: unknown, path: string): unknown {
+  if (path === '') return value;
+  let current: unknown = value;
+  for (const segment of path.split('.')) {
+    if (Array.isArray(current)) {
+      if (!/^\d+$/.test(segment)) return undefined;
+      current = current[Number(segment)];
+    } else if (current !== null && typeof current === 'object') {
+      if (!Object.hasOwn(current, segment)) return undefined;
+      current = (current as Record<string, unknown>)[segment];
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+/** A short description of what was found at a path, for error messages (never the whole value). */
+export function describeFound(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return 'a string';
+  return `${typeof value} ${String(value)}`;
+}

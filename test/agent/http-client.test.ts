@@ -1,0 +1,283 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpAgentClient } from '../../src/agent/index.js';
+import { defaultConfig, OPENAI_CHAT_MAPPING } from '../../src/config.js';
+import type { AgentConfig } from '../../src/config.js';
+import type { AgentClient, Clock } from '../../src/types.js';
+import { startAgentServer } from '../support/agent-server.js';
+import type { AgentHandler, AgentServer } from '../support/agent-server.js';
+
+/** A clock that records every requested sleep and never waits. */
+function fakeClock(now = Date.parse('2026-01-01T00:00:00Z')): Clock & { sleeps: number[] } {
+  const sleeps: number[] = [];
+  return { sleeps, now: () => now, sleep: async (ms) => void sleeps.push(ms) };
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function serve(handler?: AgentHandler): Promise<AgentServer> {
+  const server = await startAgentServer(handler);
+  cleanups.push(() => server.close());
+  return server;
+}
+
+function client(overrides: Partial<AgentConfig>, clock: Clock = fakeClock(), random = () => 0.5): AgentClient {
+  const c = createHttpAgentClient({ ...defaultConfig().agent, ...overrides }, { clock, random });
+  cleanups.push(() => c.close());
+  return c;
+}
+
+const request = { session: 'sess-1', message: 'Can I get my money back?', persona: 'returning-customer' };
+
+describe('native protocol', () => {
+  it('opens the session with a welcome turn, then sends the message in the same session', async () => {
+    const server = await serve((req) => {
+      const body = req.json as Record<string, unknown>;
+      if (body.start === true) return { json: { reply: 'Welcome!', ended: false } };
+      return { json: { reply: 'Within 30 days.', route: { conversation: 'refunds', stage: 'policy' }, offTrack: [{ reason: 'x' }], ended: true } };
+    });
+    const outcome = await client({ url: server.url }).converse(request);
+    expect(outcome).toEqual({
+      kind: 'replied',
+      reply: 'Within 30 days.',
+      route: { conversation: 'refunds', stage: 'policy' },
+      offTrack: [{ reason: 'x' }],
+      ended: true,
+      turns: 2,
+    });
+    expect(server.requests.map((r) => [r.method, r.path, r.json])).toEqual([
+      ['POST', '/chat', { session: 'sess-1', persona: 'returning-customer', start: true }],
+      ['POST', '/chat', { session: 'sess-1', message: 'Can I get my money back?', persona: 'returning-customer' }],
+    ]);
+  });
+
+  it('sends a null persona as null', async () => {
+    const server = await serve();
+    await client({ url: server.url }).converse({ ...request, persona: null });
+    expect(server.requests[1]?.json).toEqual({ session: 'sess-1', message: 'Can I get my money back?', persona: null });
+  });
+
+  it('skips the welcome turn when there is no start step', async () => {
+    const server = await serve();
+    const outcome = await client({ url: server.url, start: null }).converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'echo: Can I get my money back?', route: { conversation: 'echo', stage: 'reply' }, turns: 1 });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('sends JSON headers and the configured headers', async () => {
+    const server = await serve();
+    await client({ url: server.url, start: null, headers: { Authorization: 'Bearer secret-token', 'X-Tenant': 'acme' } }).converse(request);
+    const headers = server.requests[0]?.headers;
+    expect(headers).toMatchObject({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      authorization: 'Bearer secret-token',
+      'x-tenant': 'acme',
+    });
+  });
+});
+
+describe('other mappings', () => {
+  it('speaks the openai-chat preset', async () => {
+    const server = await serve((req) => {
+      const body = req.json as { messages: { content: string }[] };
+      return { json: { id: 'c1', choices: [{ index: 0, message: { role: 'assistant', content: `You said: ${body.messages[0]?.content}` } }] } };
+    });
+    const outcome = await client({ url: server.url, preset: 'openai-chat', model: 'gpt-4o-mini', mapping: OPENAI_CHAT_MAPPING, start: null }).converse(request);
+    expect(outcome).toEqual({ kind: 'replied', reply: 'You said: Can I get my money back?', route: null, offTrack: [], ended: false, turns: 1 });
+    expect(server.requests[0]?.json).toEqual({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Can I get my money back?' }],
+      temperature: 0,
+    });
+  });
+
+  it('speaks a Rasa-style REST channel with a custom mapping', async () => {
+    const server = await serve((req) => {
+      const body = req.json as { sender: string; message: string };
+      return { json: [{ recipient_id: body.sender, text: `Hi ${body.sender}` }, { recipient_id: body.sender, text: 'second' }] };
+    });
+    const outcome = await client({
+      url: server.url,
+      start: null,
+      mapping: { body: { sender: '{{session}}', message: '{{message}}' }, reply: '0.text', conversation: null, stage: null, ended: null, offTrack: null },
+    }).converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'Hi sess-1', route: null, turns: 1 });
+    expect(server.requests[0]?.json).toEqual({ sender: 'sess-1', message: 'Can I get my money back?' });
+  });
+});
+
+describe('retries', () => {
+  it('retries a 500 and succeeds, sleeping a jittered backoff', async () => {
+    let calls = 0;
+    const server = await serve(() => (++calls === 1 ? { status: 500, body: 'boom' } : { json: { reply: 'ok' } }));
+    const clock = fakeClock();
+    const outcome = await client({ url: server.url, start: null, backoffMs: 100 }, clock, () => 0.5).converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'ok', turns: 1 });
+    expect(server.requests).toHaveLength(2);
+    expect(clock.sleeps).toEqual([50]);
+  });
+
+  it('honours Retry-After on a 429', async () => {
+    let calls = 0;
+    const server = await serve(() => (++calls === 1 ? { status: 429, headers: { 'retry-after': '2' }, body: 'slow down' } : { json: { reply: 'ok' } }));
+    const clock = fakeClock();
+    const outcome = await client({ url: server.url, start: null }, clock).converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'ok' });
+    expect(clock.sleeps).toEqual([2000]);
+  });
+
+  it('gives up after retries + 1 attempts on a persistent 503, quoting the status and a short snippet', async () => {
+    const server = await serve(() => ({ status: 503, body: `Service Unavailable ${'z'.repeat(500)}` }));
+    const clock = fakeClock();
+    const outcome = await client({ url: server.url, start: null, retries: 2, backoffMs: 100 }, clock, () => 1 - Number.EPSILON).converse(request);
+    expect(server.requests).toHaveLength(3);
+    expect(clock.sleeps).toEqual([99, 199]);
+    expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'http' });
+    if (outcome.kind !== 'errored') throw new Error('expected errored');
+    expect(outcome.error).toMatch(/^message turn: agent returned HTTP 503 after 3 attempts: Service Unavailable z+…$/);
+    expect(outcome.error.length).toBeLessThanOrEqual('message turn: agent returned HTTP 503 after 3 attempts: '.length + 200);
+  });
+
+  it('does not retry a 400', async () => {
+    const server = await serve(() => ({ status: 400, json: { error: 'bad request' } }));
+    const clock = fakeClock();
+    const outcome = await client({ url: server.url, start: null, retries: 3 }, clock).converse(request);
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: agent returned HTTP 400 after 1 attempt: {"error":"bad request"}' });
+    expect(server.requests).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('retries a dropped connection', async () => {
+    let calls = 0;
+    const server = await serve(() => (++calls === 1 ? 'destroy' : { json: { reply: 'ok' } }));
+    const clock = fakeClock();
+    const outcome = await client({ url: server.url, start: null }, clock).converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'ok' });
+    expect(clock.sleeps).toHaveLength(1);
+  });
+
+  it('reports a refused connection as a network error after retries', async () => {
+    const port = await freePort();
+    const clock = fakeClock();
+    const outcome = await client({ url: `http://127.0.0.1:${port}/chat`, retries: 2 }, clock).converse(request);
+    expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'network' });
+    if (outcome.kind !== 'errored') throw new Error('expected errored');
+    expect(outcome.error).toMatch(/^welcome turn: could not reach the agent after 3 attempts: .*ECONNREFUSED/);
+    expect(clock.sleeps).toHaveLength(2);
+  });
+});
+
+describe('errored replays', () => {
+  it('times out on an agent that never answers, without retrying', async () => {
+    const server = await serve(() => 'hang');
+    const clock = fakeClock();
+    const started = Date.now();
+    const outcome = await client({ url: server.url, start: null, timeoutMs: 200, retries: 2 }, clock).converse(request);
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'timeout', error: 'message turn: agent did not answer within 200 ms' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(server.requests).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('reports invalid JSON with a snippet', async () => {
+    const server = await serve(() => ({ body: '<html>Bad gateway</html>' }));
+    const outcome = await client({ url: server.url, start: null }).converse(request);
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'invalid_json', error: 'message turn: response is not valid JSON: <html>Bad gateway</html>' });
+  });
+
+  it('names the welcome turn when it fails', async () => {
+    const server = await serve(() => ({ body: 'not json' }));
+    const outcome = await client({ url: server.url }).converse(request);
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'invalid_json', error: 'welcome turn: response is not valid JSON: not json' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('accepts an empty welcome body', async () => {
+    const server = await serve((req) => ((req.json as { start?: boolean }).start ? { status: 204 } : { json: { reply: 'ok' } }));
+    expect(await client({ url: server.url }).converse(request)).toMatchObject({ kind: 'replied', reply: 'ok', turns: 2 });
+  });
+
+  it('reports a conversation that ended during the welcome turn', async () => {
+    const server = await serve(() => ({ json: { reply: 'Bye', ended: true } }));
+    const outcome = await client({ url: server.url }).converse(request);
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'ended_in_welcome', error: 'conversation ended during the welcome turn; there is no reply' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reports a missing reply with the path and what was found', async () => {
+    const server = await serve(() => ({ json: { answer: 'wrong field' } }));
+    const outcome = await client({ url: server.url, start: null }).converse(request);
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'missing_reply', error: 'message turn: response has no string at "reply" (found undefined)' });
+  });
+
+  it('never puts header values in error messages', async () => {
+    const server = await serve(() => ({ status: 401, body: 'unauthorized' }));
+    const outcome = await client({ url: server.url, start: null, headers: { Authorization: 'Bearer very-secret' } }).converse(request);
+    expect(JSON.stringify(outcome)).not.toContain('very-secret');
+  });
+
+  it('refuses to be created without a URL', () => {
+    expect(() => createHttpAgentClient({ ...defaultConfig().agent, url: null })).toThrow(/agent url is not configured/);
+    expect(() => createHttpAgentClient({ ...defaultConfig().agent, url: 'ftp://x/?token=abc' })).toThrow(/http or https/);
+  });
+
+  it('resolves calls made after close as errored', async () => {
+    const server = await serve();
+    const c = createHttpAgentClient({ ...defaultConfig().agent, url: server.url });
+    await c.close();
+    await c.close();
+    expect(await c.converse(request)).toEqual({ kind: 'errored', errorKind: 'internal', error: 'agent client is closed' });
+  });
+});
+
+describe('connections', () => {
+  it('reuses one keep-alive connection across sequential conversations', async () => {
+    const server = await serve();
+    const c = client({ url: server.url, concurrency: 4 });
+    for (let i = 0; i < 20; i++) {
+      const outcome = await c.converse({ ...request, session: `s-${i}` });
+      expect(outcome).toMatchObject({ kind: 'replied', turns: 2 });
+    }
+    expect(server.requests).toHaveLength(40);
+    // undici's pool marks a connection free on its 'drain' event, a tick after the body is read,
+    // so a turn sent immediately after the previous one may open a second connection; then the
+    // two are reused for all 40 requests.
+    expect(server.connections).toBeLessThanOrEqual(2);
+  });
+
+  it('reuses the connection after error responses', async () => {
+    const server = await serve((req) => (req.index % 2 === 0 ? { status: 500, body: 'x'.repeat(10_000) } : { json: { reply: 'ok' } }));
+    const c = client({ url: server.url, start: null, retries: 1 });
+    for (let i = 0; i < 10; i++) expect(await c.converse(request)).toMatchObject({ kind: 'replied' });
+    expect(server.connections).toBeLessThanOrEqual(2);
+  });
+
+  it('runs concurrency conversations in parallel on at most concurrency connections', async () => {
+    // The server holds every request until four are in flight at once: no timers, no sleeping.
+    let inFlight = 0;
+    let release: () => void = () => undefined;
+    const allIn = new Promise<void>((resolve) => (release = resolve));
+    const server = await serve(async (req) => {
+      if (++inFlight === 4) release();
+      await allIn;
+      return { json: { reply: `r${req.index}` } };
+    });
+    const c = client({ url: server.url, start: null, concurrency: 4 });
+    const outcomes = await Promise.all(Array.from({ length: 4 }, (_, i) => c.converse({ ...request, session: `s-${i}` })));
+    expect(outcomes.every((o) => o.kind === 'replied')).toBe(true);
+    expect(server.connections).toBe(4);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { NATIVE_MAPPING, OPENAI_CHAT_MAPPING } from '../../src/config.js';
+import type { AgentMapping } from '../../src/config.js';
+import {
+  backoffDelay,
+  buildHeaders,
+  MAX_RETRY_AFTER_MS,
+  mapResponse,
+  parseRetryAfter,
+  readPath,
+  renderTemplate,
+  snippet,
+} from '../../src/agent/index.js';
+
+const values = { session: 's-1', message: 'Can I get my money back?', persona: null, model: 'gpt-4o-mini' };
+
+describe('renderTemplate', () => {
+  it('replaces exact placeholders by raw values, keeping a null persona null', () => {
+    expect(renderTemplate(NATIVE_MAPPING.body, values)).toEqual({ session: 's-1', message: 'Can I get my money back?', persona: null });
+    expect(renderTemplate('{{persona}}', { ...values, persona: 'vip' })).toBe('vip');
+    expect(renderTemplate('{{ model }}', values)).toBe('gpt-4o-mini');
+    expect(renderTemplate('{{model}}', { ...values, model: null })).toBeNull();
+  });
+
+  it('interpolates placeholders inside longer strings, null as empty', () => {
+    expect(renderTemplate('[{{persona}}] {{message}} ({{session}})', values)).toBe('[] Can I get my money back? (s-1)');
+    expect(renderTemplate('{{session}}{{session}}', values)).toBe('s-1s-1');
+  });
+
+  it('walks arrays and objects, leaves keys, other scalars and unknown placeholders alone, and does not mutate', () => {
+    const template = OPENAI_CHAT_MAPPING.body;
+    const before = JSON.stringify(template);
+    expect(renderTemplate(template, values)).toEqual({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'Can I get my money back?' }],
+      temperature: 0,
+    });
+    expect(JSON.stringify(template)).toBe(before);
+    expect(renderTemplate({ '{{session}}': [1, true, null, '{{other}}'] }, values)).toEqual({ '{{session}}': [1, true, null, '{{other}}'] });
+  });
+
+  it('does not re-expand placeholders that appear in the values', () => {
+    expect(renderTemplate('{{message}} {{session}}', { ...values, message: '{{session}}' })).toBe('{{session}} s-1');
+  });
+});
+
+describe('readPath', () => {
+  const json = { choices: [{ message: { content: 'hi' } }], route: { stage: 'a' }, 'a.b': 1 };
+  it.each([
+    ['choices.0.message.content', 'hi'],
+    ['route.stage', 'a'],
+    ['choices.1.message', undefined],
+    ['choices.x', undefined],
+    ['route.stage.length', undefined],
+    ['constructor', undefined],
+    ['missing.deep', undefined],
+  ])('%s -> %j', (path, expected) => {
+    expect(readPath(json, path)).toBe(expected);
+  });
+
+  it('indexes a top-level array and returns the root for the empty path', () => {
+    expect(readPath([{ text: 'x' }], '0.text')).toBe('x');
+    expect(readPath('root', '')).toBe('root');
+  });
+});
+
+describe('mapResponse', () => {
+  it('maps the native protocol', () => {
+    const result = mapResponse({ reply: 'ok', route: { conversation: 'refunds', stage: 'policy' }, offTrack: ['x'], ended: true }, NATIVE_MAPPING);
+    expect(result).toEqual({ ok: true, turn: { reply: 'ok', route: { conversation: 'refunds', stage: 'policy' }, offTrack: ['x'], ended: true } });
+  });
+
+  it('defaults route, ended and offTrack when absent or of the wrong type', () => {
+    expect(mapResponse({ reply: 'ok', route: { conversation: 'c', stage: 3 }, offTrack: 'no', ended: 'yes' }, NATIVE_MAPPING)).toEqual({
+      ok: true,
+      turn: { reply: 'ok', route: null, offTrack: [], ended: false },
+    });
+    const routeless: AgentMapping = { ...NATIVE_MAPPING, stage: null };
+    expect(mapResponse({ reply: 'ok', route: { conversation: 'c', stage: 's' } }, routeless)).toMatchObject({ turn: { route: null } });
+  });
+
+  it('names the path and what was found when there is no string reply', () => {
+    expect(mapResponse({}, NATIVE_MAPPING)).toEqual({ ok: false, error: 'response has no string at "reply" (found undefined)' });
+    expect(mapResponse({ reply: 42 }, NATIVE_MAPPING)).toEqual({ ok: false, error: 'response has no string at "reply" (found number 42)' });
+    expect(mapResponse({ choices: [] }, OPENAI_CHAT_MAPPING)).toEqual({
+      ok: false,
+      error: 'response has no string at "choices.0.message.content" (found undefined)',
+    });
+    expect(mapResponse({ reply: null }, NATIVE_MAPPING)).toMatchObject({ error: expect.stringContaining('(found null)') });
+  });
+});
+
+describe('backoff and Retry-After', () => {
+  it('uses full jitter over an exponentially growing ceiling', () => {
+    expect(backoffDelay(0, 250, () => 0.5)).toBe(125);
+    expect(backoffDelay(2, 250, () => 0.5)).toBe(500);
+    expect(backoffDelay(3, 250, () => 0)).toBe(0);
+    expect(backoffDelay(20, 250, () => 0.999)).toBeLessThanOrEqual(30_000);
+  });
+
+  it('parses seconds and HTTP dates, capped, and ignores garbage', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(parseRetryAfter('2', now)).toBe(2000);
+    expect(parseRetryAfter(['0'], now)).toBe(0);
+    expect(parseRetryAfter('Thu, 01 Jan 2026 00:00:05 GMT', now)).toBe(5000);
+    expect(parseRetryAfter('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('3600', now)).toBe(MAX_RETRY_AFTER_MS);
+    expect(parseRetryAfter('soon', now)).toBeNull();
+    expect(parseRetryAfter(undefined, now)).toBeNull();
+  });
+});
+
+describe('headers and snippets', () => {
+  it('adds JSON headers that configured headers override case-insensitively', () => {
+    expect(buildHeaders({ Authorization: 'Bearer t', 'Content-Type': 'application/vnd.api+json' })).toEqual({
+      accept: 'application/json',
+      'user-agent': 'agent-replay',
+      Authorization: 'Bearer t',
+      'Content-Type': 'application/vnd.api+json',
+    });
+  });
+
+  it('collapses whitespace and keeps at most 200 characters', () => {
+    expect(snippet('  a\n\n b  ')).toBe('a b');
+    expect(snippet('')).toBe('(empty body)');
+    const long = snippet('x'.repeat(1000));
+    expect(long.length).toBe(200);
+    expect(long.endsWith('…')).toBe(true);
+  });
+});
