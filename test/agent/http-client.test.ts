@@ -143,6 +143,17 @@ describe('retries', () => {
     expect(outcome.error.length).toBeLessThanOrEqual('message turn: agent returned HTTP 503 after 3 attempts: '.length + 200);
   });
 
+  it('retries the welcome turn too, honouring a Retry-After date', async () => {
+    const clock = fakeClock(Date.parse('2026-01-01T00:00:00Z'));
+    const server = await serve((req) =>
+      req.index === 0 ? { status: 503, headers: { 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' } } : { json: { reply: 'ok' } },
+    );
+    const outcome = await client({ url: server.url }, clock).converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'ok', turns: 2 });
+    expect(server.requests.map((r) => (r.json as { start?: boolean }).start ?? false)).toEqual([true, true, false]);
+    expect(clock.sleeps).toEqual([3000]);
+  });
+
   it('does not retry a 400', async () => {
     const server = await serve(() => ({ status: 400, json: { error: 'bad request' } }));
     const clock = fakeClock();
