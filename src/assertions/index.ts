@@ -1,0 +1,6 @@
+export { evaluateAssertion, PROBE_DETAIL, type AssertionDeps } from './evaluate.js';
+export { evaluateContains } from './contains.js';
+export { evaluateRegex, regexOutcome } from './regex.js';
+export { evaluateJudge, judgeOutcome, NO_JUDGE_REASON } from './judge.js';
+export { createRegexPool, REGEX_WORKER_SOURCE, MAX_MATCH_CHARS, type RegexPoolOptions } from './regex-pool.js';
+export { quote, showPattern, formatPair } from './format.js';

@@ -1,0 +1,141 @@
+// The judge clients: OpenAI-compatible chat completions and Anthropic messages (SPEC section 2).
+// One undici Agent per client; one POST per score; the model's text goes through parse.ts.
+
+import { Agent } from 'undici';
+import type { JudgeConfig } from '../config.js';
+import { makeRedactor } from '../secrets.js';
+import type { Clock, Judge, JudgeResult } from '../types.js';
+import { postJson, systemClock } from './http.js';
+import { parseJudgeOutput } from './parse.js';
+import { JUDGE_SYSTEM_PROMPT, judgeUserMessage } from './prompt.js';
+
+export interface JudgeDeps {
+  clock?: Clock;
+  random?: () => number;
+}
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+export const ANTHROPIC_MAX_TOKENS = 256;
+
+interface ProviderCall {
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+interface Provider {
+  call(config: JudgeConfig, criterion: string, reply: string): ProviderCall;
+  /** The model's text, or a description of what the response looked like instead. */
+  text(json: unknown): { ok: true; text: string } | { ok: false; reason: string };
+}
+
+function get(value: unknown, ...path: (string | number)[]): unknown {
+  let cur = value;
+  for (const key of path) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string | number, unknown>)[key];
+  }
+  return cur;
+}
+
+const openai: Provider = {
+  call(config, criterion, reply) {
+    const headers: Record<string, string> = {};
+    if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+    return {
+      path: '/chat/completions',
+      headers,
+      body: {
+        model: config.model,
+        temperature: 0,
+        messages: [
+          { role: 'system', content: JUDGE_SYSTEM_PROMPT },
+          { role: 'user', content: judgeUserMessage(criterion, reply) },
+        ],
+      },
+    };
+  },
+  text(json) {
+    const content = get(json, 'choices', 0, 'message', 'content');
+    if (typeof content === 'string') return { ok: true, text: content };
+    return { ok: false, reason: 'unexpected response: no choices[0].message.content' };
+  },
+};
+
+const anthropic: Provider = {
+  call(config, criterion, reply) {
+    const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
+    if (config.apiKey) headers['x-api-key'] = config.apiKey;
+    return {
+      path: '/messages',
+      headers,
+      body: {
+        model: config.model,
+        max_tokens: ANTHROPIC_MAX_TOKENS,
+        temperature: 0,
+        system: JUDGE_SYSTEM_PROMPT,
+        messages: [{ role: 'user', content: judgeUserMessage(criterion, reply) }],
+      },
+    };
+  },
+  text(json) {
+    const content = get(json, 'content');
+    if (Array.isArray(content)) {
+      const block = content.find((b) => get(b, 'type') === 'text' && typeof get(b, 'text') === 'string') ?? content[0];
+      const text = get(block, 'text');
+      if (typeof text === 'string') return { ok: true, text };
+    }
+    return { ok: false, reason: 'unexpected response: no content[0].text' };
+  },
+};
+
+const PROVIDERS: Record<JudgeConfig['provider'], Provider> = { openai, anthropic };
+
+export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge {
+  const provider = PROVIDERS[config.provider];
+  const clock = deps.clock ?? systemClock;
+  const random = deps.random ?? Math.random;
+  const redact = makeRedactor(config.apiKey ? [config.apiKey] : []);
+  const base = config.baseUrl.replace(/\/+$/, '');
+  const dispatcher = new Agent({
+    connect: { timeout: config.timeoutMs },
+    headersTimeout: config.timeoutMs,
+    bodyTimeout: config.timeoutMs,
+  });
+
+  async function score(criterion: string, reply: string): Promise<JudgeResult> {
+    if (!provider) return { ok: false, reason: `unknown judge provider "${String(config.provider)}"` };
+    const call = provider.call(config, criterion, reply);
+    const res = await postJson({
+      url: `${base}${call.path}`,
+      headers: call.headers,
+      body: call.body,
+      dispatcher,
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+      backoffMs: config.backoffMs,
+      clock,
+      random,
+    });
+    if (!res.ok) return res;
+    const text = provider.text(res.json);
+    if (!text.ok) return text;
+    return parseJudgeOutput(text.text);
+  }
+
+  return {
+    name: config.label ?? `${config.provider} ${config.model}`,
+    async score(criterion, reply) {
+      let result: JudgeResult;
+      try {
+        result = await score(criterion, reply);
+      } catch (err) {
+        result = { ok: false, reason: `judge call failed: ${err instanceof Error ? err.message : String(err)}` };
+      }
+      return result.ok ? result : { ok: false, reason: redact(result.reason) };
+    },
+    async close() {
+      await dispatcher.close().catch(() => undefined);
+    },
+  };
+}

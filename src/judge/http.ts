@@ -1,0 +1,185 @@
+// One JSON POST to a judge endpoint, with a timeout per attempt and retries with jittered
+// exponential backoff on network errors, timeouts, 429 and 5xx (honouring Retry-After).
+// Never throws: a failure is a reason string that says what was observed.
+
+import { request, type Agent } from 'undici';
+import type { Clock } from '../types.js';
+
+export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string };
+
+export interface PostOptions {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  dispatcher: Agent;
+  timeoutMs: number;
+  /** Retries after the first attempt. */
+  retries: number;
+  backoffMs: number;
+  clock: Clock;
+  random: () => number;
+}
+
+/** Longest wait a Retry-After header can impose. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+type Attempt =
+  | { kind: 'ok'; json: unknown }
+  | { kind: 'fatal'; reason: string }
+  | { kind: 'http'; status: number; message: string | null; retryAfterMs: number | null }
+  | { kind: 'network'; reason: string }
+  | { kind: 'timeout' };
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | null {
+  const value = headers[name];
+  if (Array.isArray(value)) return value[0] ?? null;
+  return value ?? null;
+}
+
+/** Retry-After as milliseconds from now: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now: number): number | null {
+  if (value === null) return null;
+  const trimmed = value.trim();
+  let ms: number;
+  if (/^\d+(\.\d+)?$/.test(trimmed)) ms = Number(trimmed) * 1000;
+  else {
+    const date = Date.parse(trimmed);
+    if (Number.isNaN(date)) return null;
+    ms = date - now;
+  }
+  return Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS);
+}
+
+/** The provider's own error message, when the body carries one (`{error: {message}}`). */
+function errorMessage(text: string): string | null {
+  try {
+    const json = JSON.parse(text) as unknown;
+    if (typeof json === 'object' && json !== null) {
+      const error = (json as Record<string, unknown>).error;
+      if (typeof error === 'string') return error;
+      if (typeof error === 'object' && error !== null) {
+        const message = (error as Record<string, unknown>).message;
+        if (typeof message === 'string') return message;
+      }
+      const message = (json as Record<string, unknown>).message;
+      if (typeof message === 'string') return message;
+    }
+  } catch {
+    // not JSON: no message to quote
+  }
+  return null;
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed by the server',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  UND_ERR_CLOSED: 'connection closed',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'timed out connecting',
+};
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function errorCode(err: unknown): string | null {
+  for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && code.length > 0) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+function describeNetworkError(err: unknown): Attempt {
+  const code = errorCode(err);
+  if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout' };
+  if (code && NETWORK_CODES[code]) return { kind: 'network', reason: NETWORK_CODES[code] };
+  const message = err instanceof Error ? err.message : String(err);
+  return { kind: 'network', reason: `network error: ${oneLine(message, 120)}${code ? ` (${code})` : ''}` };
+}
+
+async function attempt(opts: PostOptions): Promise<Attempt> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, opts.timeoutMs);
+  try {
+    const res = await request(opts.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...opts.headers },
+      body: JSON.stringify(opts.body),
+      dispatcher: opts.dispatcher,
+      signal: controller.signal,
+    });
+    const text = await res.body.text();
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      try {
+        return { kind: 'ok', json: JSON.parse(text) as unknown };
+      } catch {
+        return { kind: 'fatal', reason: `response is not JSON: "${oneLine(text, 80)}"` };
+      }
+    }
+    const message = errorMessage(text);
+    const retryAfterMs = parseRetryAfter(header(res.headers, 'retry-after'), opts.clock.now());
+    return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, retryAfterMs };
+  } catch (err) {
+    if (timedOut) return { kind: 'timeout' };
+    return describeNetworkError(err);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function retryable(a: Attempt): boolean {
+  if (a.kind === 'network' || a.kind === 'timeout') return true;
+  return a.kind === 'http' && (a.status === 429 || a.status >= 500);
+}
+
+function describe(a: Attempt, attempts: number, timeoutMs: number): string {
+  const times = attempts === 1 ? '' : ` after ${attempts} attempts`;
+  switch (a.kind) {
+    case 'http':
+      return `HTTP ${a.status}${times}${a.message ? `: ${a.message}` : ''}`;
+    case 'network':
+      return `${a.reason}${times}`;
+    case 'timeout':
+      return `timed out after ${timeoutMs} ms${attempts === 1 ? '' : ` (${attempts} attempts)`}`;
+    case 'fatal':
+      return a.reason;
+    case 'ok':
+      return 'ok';
+  }
+}
+
+/** Backoff before retry number `retry` (1-based): half fixed, half random. */
+export function backoffDelay(retry: number, backoffMs: number, random: () => number): number {
+  const base = backoffMs * 2 ** (retry - 1);
+  return Math.round(base / 2 + (base / 2) * random());
+}
+
+export async function postJson(opts: PostOptions): Promise<PostResult> {
+  const attempts = Math.max(0, Math.floor(opts.retries)) + 1;
+  for (let n = 1; ; n++) {
+    const a = await attempt(opts);
+    if (a.kind === 'ok') return { ok: true, json: a.json };
+    if (!retryable(a) || n >= attempts) return { ok: false, reason: describe(a, n, opts.timeoutMs) };
+    const wait = a.kind === 'http' && a.retryAfterMs !== null ? a.retryAfterMs : backoffDelay(n, opts.backoffMs, opts.random);
+    await opts.clock.sleep(wait);
+  }
+}

@@ -1,0 +1,131 @@
+// Reading a score out of what a judge model wrote. Pure: text in, JudgeResult out.
+//
+// Models asked for "only JSON" still wrap it in code fences or in a sentence. We accept, in
+// order: the whole text as JSON; the content of a ``` fence; the first balanced {...} in the prose
+// that parses and carries a score. A score must be a number (or a numeric string) in [0, 1]: it is
+// never clamped, because a model that answers 1.4 did not follow the scale and its number means
+// nothing on ours.
+
+import type { JudgeResult } from '../types.js';
+
+export const MAX_RATIONALE_CHARS = 200;
+export const NO_RATIONALE = '(no rationale given)';
+const SNIPPET_CHARS = 80;
+const MAX_SCANNED_CHARS = 20_000;
+
+type Candidate = Record<string, unknown>;
+
+function isObject(value: unknown): value is Candidate {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every balanced `{...}` in `text`, outermost first, respecting JSON strings. */
+function balancedObjects(input: string): string[] {
+  // Judge replies are short; the bound keeps the quadratic worst case small.
+  const text = input.slice(0, MAX_SCANNED_CHARS);
+  const found: string[] = [];
+  for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
+    let depth = 0;
+    let inString = false;
+    let escaped = false;
+    for (let i = start; i < text.length; i++) {
+      const ch = text[i];
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (ch === '\\') escaped = true;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (ch === '"') inString = true;
+      else if (ch === '{') depth++;
+      else if (ch === '}') {
+        depth--;
+        if (depth === 0) {
+          found.push(text.slice(start, i + 1));
+          break;
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** Objects that the text may mean, most explicit first. */
+function candidates(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  const push = (value: unknown): void => {
+    if (isObject(value)) out.push(value);
+  };
+  push(tryJson(text));
+  for (const fence of text.matchAll(/```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g)) {
+    const body = fence[1]?.trim() ?? '';
+    push(tryJson(body));
+  }
+  for (const chunk of balancedObjects(text)) push(tryJson(chunk));
+  return out;
+}
+
+function field(obj: Candidate, name: string): unknown {
+  if (name in obj) return obj[name];
+  const key = Object.keys(obj).find((k) => k.toLowerCase() === name);
+  return key === undefined ? undefined : obj[key];
+}
+
+function toNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+/** One line of rationale: first non-empty line, trimmed, at most 200 characters. */
+export function oneLine(value: unknown, max = MAX_RATIONALE_CHARS): string {
+  if (typeof value !== 'string') return NO_RATIONALE;
+  const line = value
+    .split(/\r?\n|\r/)
+    .map((l) => l.trim())
+    .find((l) => l.length > 0);
+  if (line === undefined) return NO_RATIONALE;
+  return line.length > max ? `${line.slice(0, max - 1)}\u2026` : line;
+}
+
+/** The start of a text, on one line, for a reason string. */
+export function snippet(text: string, max = SNIPPET_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
+}
+
+function formatScoreValue(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
+}
+
+export function parseJudgeOutput(text: string): JudgeResult {
+  const objects = candidates(text.trim());
+  let problem: string | null = null;
+  for (const obj of objects) {
+    const raw = field(obj, 'score');
+    if (raw === undefined) continue;
+    const score = toNumber(raw);
+    if (score === null) {
+      problem ??= `score ${formatScoreValue(raw)} is not a number`;
+      continue;
+    }
+    if (score < 0 || score > 1) {
+      problem ??= `score ${score} is outside [0,1]`;
+      continue;
+    }
+    const rationale = field(obj, 'rationale') ?? field(obj, 'reason') ?? field(obj, 'explanation');
+    return { ok: true, score, rationale: oneLine(rationale) };
+  }
+  return { ok: false, reason: problem ?? `no usable score in output: "${snippet(text)}"` };
+}

@@ -1,0 +1,138 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRegexPool, evaluateAssertion, formatPair, quote, type AssertionDeps } from '../../src/assertions/index.js';
+import type { Assertion, Judge, JudgeResult } from '../../src/types.js';
+
+const regex = createRegexPool({ size: 2, timeoutMs: 100 });
+const brokenRegex = createRegexPool({ size: 1, timeoutMs: 100, workerSource: "throw new Error('cannot start')" });
+afterAll(async () => {
+  await regex.close();
+  await brokenRegex.close();
+});
+
+function fakeJudge(result: JudgeResult | (() => never)): Judge {
+  return {
+    name: 'fake judge',
+    score: async () => (typeof result === 'function' ? result() : result),
+    close: async () => undefined,
+  };
+}
+
+const deps: AssertionDeps = { regex, judge: null };
+
+describe('probe', () => {
+  it('passes with nothing to check', async () => {
+    expect(await evaluateAssertion(null, 'anything', deps)).toEqual({ verdict: 'pass', detail: 'probe: nothing to check' });
+  });
+});
+
+describe('contains', () => {
+  it('passes on a literal, case-sensitive match', async () => {
+    const a: Assertion = { kind: 'contains', value: '30 days' };
+    expect(await evaluateAssertion(a, 'Refunds within 30 days.', deps)).toEqual({ verdict: 'pass', detail: 'reply contains "30 days"' });
+    expect(await evaluateAssertion(a, 'Refunds within 30 Days.', deps)).toEqual({ verdict: 'fail', detail: 'reply does not contain "30 days"' });
+  });
+
+  it('quotes long and multi-line values on one bounded line', async () => {
+    const value = `line one\n${'x'.repeat(200)}`;
+    const out = await evaluateAssertion({ kind: 'contains', value }, 'nope', deps);
+    expect(out.verdict).toBe('fail');
+    expect(out.detail).not.toContain('\n');
+    expect(out.detail.length).toBeLessThan(120);
+    expect(quote('a\nb')).toBe('"a\\nb"');
+  });
+});
+
+describe('regex', () => {
+  it('passes, fails, and says what matched', async () => {
+    const a: Assertion = { kind: 'regex', pattern: '30 days', flags: 'i' };
+    expect(await evaluateAssertion(a, 'Within 30 Days of purchase.', deps)).toEqual({ verdict: 'pass', detail: '/30 days/i matched "30 Days"' });
+    expect(await evaluateAssertion(a, 'Within a month.', deps)).toEqual({ verdict: 'fail', detail: '/30 days/i did not match' });
+  });
+
+  it('is not evaluated when the pattern does not compile', async () => {
+    const out = await evaluateAssertion({ kind: 'regex', pattern: '(30 days', flags: '' }, '30 days', deps);
+    expect(out.verdict).toBe('not_evaluated');
+    expect(out.detail).toMatch(/^pattern does not compile: Invalid regular expression: .*Unterminated group/);
+  });
+
+  it('is not evaluated when the pattern runs over its budget, and the pool keeps working', async () => {
+    const out = await evaluateAssertion({ kind: 'regex', pattern: '^(a+)+$', flags: '' }, `${'a'.repeat(40)}!`, deps);
+    expect(out).toEqual({ verdict: 'not_evaluated', detail: 'regex did not finish within its 100 ms budget' });
+    const after = await evaluateAssertion({ kind: 'regex', pattern: 'days', flags: '' }, '30 days', deps);
+    expect(after).toEqual({ verdict: 'pass', detail: '/days/ matched "days"' });
+  });
+
+  it('is not evaluated when the worker fails to start', async () => {
+    const out = await evaluateAssertion({ kind: 'regex', pattern: 'a', flags: '' }, 'a', { regex: brokenRegex, judge: null });
+    expect(out).toEqual({ verdict: 'not_evaluated', detail: 'regex worker failed: worker did not start: cannot start' });
+  });
+
+  it('is not evaluated when the evaluator itself throws', async () => {
+    const throwing = { test: () => Promise.reject(new Error('kaput')), close: async () => undefined };
+    const out = await evaluateAssertion({ kind: 'regex', pattern: 'a', flags: '' }, 'a', { regex: throwing, judge: null });
+    expect(out).toEqual({ verdict: 'not_evaluated', detail: 'regex worker failed: kaput' });
+  });
+});
+
+describe('judge', () => {
+  const a: Assertion = { kind: 'judge', criterion: 'Refuses politely.', threshold: 0.7 };
+
+  it('is not evaluated when no judge is configured', async () => {
+    expect(await evaluateAssertion(a, 'reply', deps)).toEqual({
+      verdict: 'not_evaluated',
+      detail: 'judge unreachable: no judge configured (add a judge section to config.yml)',
+      score: null,
+      threshold: 0.7,
+      rationale: null,
+    });
+  });
+
+  it('passes at or above the threshold and fails below it, keeping score and rationale', async () => {
+    const pass = await evaluateAssertion(a, 'r', { regex, judge: fakeJudge({ ok: true, score: 0.82, rationale: 'polite refusal' }) });
+    expect(pass).toEqual({ verdict: 'pass', detail: 'score 0.82 >= threshold 0.70: polite refusal', score: 0.82, threshold: 0.7, rationale: 'polite refusal' });
+    const fail = await evaluateAssertion(a, 'r', { regex, judge: fakeJudge({ ok: true, score: 0.4, rationale: 'rude' }) });
+    expect(fail).toEqual({ verdict: 'fail', detail: 'score 0.40 < threshold 0.70: rude', score: 0.4, threshold: 0.7, rationale: 'rude' });
+  });
+
+  it('passes when the score equals the threshold', async () => {
+    const out = await evaluateAssertion(a, 'r', { regex, judge: fakeJudge({ ok: true, score: 0.7, rationale: 'just enough' }) });
+    expect(out.verdict).toBe('pass');
+    expect(out.detail).toBe('score 0.70 >= threshold 0.70: just enough');
+  });
+
+  it('never prints a comparison that looks false', async () => {
+    const out = await evaluateAssertion(a, 'r', { regex, judge: fakeJudge({ ok: true, score: 0.6999, rationale: 'close' }) });
+    expect(out.verdict).toBe('fail');
+    expect(out.detail).toBe('score 0.6999 < threshold 0.7000: close');
+    expect(formatPair(1, 0.7)).toEqual(['1.00', '0.70']);
+  });
+
+  it('is not evaluated when the judge gives no usable answer or throws', async () => {
+    const out = await evaluateAssertion(a, 'r', { regex, judge: fakeJudge({ ok: false, reason: 'HTTP 503 after 3 attempts' }) });
+    expect(out).toEqual({ verdict: 'not_evaluated', detail: 'judge unreachable: HTTP 503 after 3 attempts', score: null, threshold: 0.7, rationale: null });
+    const thrown = await evaluateAssertion(a, 'r', {
+      regex,
+      judge: fakeJudge(() => {
+        throw new Error('socket hang up');
+      }),
+    });
+    expect(thrown.verdict).toBe('not_evaluated');
+    expect(thrown.detail).toBe('judge unreachable: socket hang up');
+  });
+});
+
+// Seed 000, "An example": fixture refund-policy, regex 30 days, baseline pass. The drift column
+// belongs to evaluate/; here, the verdict each replay produces.
+describe('seed 000: refund-policy with regex "30 days"', () => {
+  const assertion: Assertion = { kind: 'regex', pattern: '30 days', flags: '' };
+  const rows = [
+    { replay: 'reply mentions 30 days, worded differently', reply: 'You have 30 days from delivery to ask for a refund.', evaluator: () => regex, verdict: 'pass' },
+    { replay: 'reply no longer mentions 30 days', reply: 'Refunds are handled case by case; contact support.', evaluator: () => regex, verdict: 'fail' },
+    { replay: 'the regex worker failed to start', reply: 'You can return items within 30 days.', evaluator: () => brokenRegex, verdict: 'not_evaluated' },
+  ] as const;
+  it.each(rows)('$replay -> $verdict', async ({ reply, evaluator, verdict }) => {
+    const out = await evaluateAssertion(assertion, reply, { regex: evaluator(), judge: null });
+    expect(out.verdict).toBe(verdict);
+    expect(out.detail.length).toBeGreaterThan(0);
+  });
+});

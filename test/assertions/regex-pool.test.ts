@@ -1,0 +1,123 @@
+import type { Worker, WorkerOptions } from 'node:worker_threads';
+import { Worker as RealWorker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRegexPool, MAX_MATCH_CHARS } from '../../src/assertions/index.js';
+import type { RegexEvaluator } from '../../src/types.js';
+
+const RUNAWAY = '^(a+)+$';
+const RUNAWAY_TEXT = `${'a'.repeat(40)}!`;
+
+const pools: RegexEvaluator[] = [];
+function pool(opts: Parameters<typeof createRegexPool>[0]): RegexEvaluator {
+  const p = createRegexPool(opts);
+  pools.push(p);
+  return p;
+}
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+describe('regex pool', () => {
+  it('reports matched text, no match and compile errors', async () => {
+    const p = pool({ size: 2, timeoutMs: 1000 });
+    expect(await p.test('30 days', 'i', 'Refunds within 30 Days.')).toEqual({ kind: 'matched', match: '30 Days' });
+    expect(await p.test('30 days', '', 'Refunds within 30 Days.')).toEqual({ kind: 'no_match' });
+    const bad = await p.test('(', '', 'x');
+    expect(bad.kind).toBe('compile_error');
+    expect(bad.kind === 'compile_error' && bad.message).toMatch(/Unterminated group/);
+    const badFlags = await p.test('a', 'qq', 'a');
+    expect(badFlags.kind).toBe('compile_error');
+  });
+
+  it('truncates long matches', async () => {
+    const p = pool({ size: 1, timeoutMs: 1000 });
+    const r = await p.test('x+', '', 'x'.repeat(5000));
+    expect(r.kind).toBe('matched');
+    if (r.kind === 'matched') expect(r.match.length).toBeLessThanOrEqual(MAX_MATCH_CHARS + 1);
+  });
+
+  it('evaluates global and sticky patterns from the start every time (no lastIndex carried over)', async () => {
+    const p = pool({ size: 1, timeoutMs: 1000 });
+    for (let i = 0; i < 3; i++) expect(await p.test('ab', 'g', 'ab')).toEqual({ kind: 'matched', match: 'ab' });
+    for (let i = 0; i < 3; i++) expect(await p.test('ab', 'y', 'ab')).toEqual({ kind: 'matched', match: 'ab' });
+  });
+
+  it('times out a runaway pattern, replaces the worker, and keeps working', async () => {
+    const p = pool({ size: 1, timeoutMs: 100 });
+    // The second job is queued behind the runaway and must be served by the replacement worker.
+    const [runaway, next] = await Promise.all([p.test(RUNAWAY, '', RUNAWAY_TEXT), p.test('days', '', '30 days')]);
+    expect(runaway).toEqual({ kind: 'timeout', budgetMs: 100 });
+    expect(next).toEqual({ kind: 'matched', match: 'days' });
+    expect(await p.test('^a+$', '', 'aaaa')).toEqual({ kind: 'matched', match: 'aaaa' });
+  });
+
+  it('answers 50 concurrent evaluations on a pool of 2 correctly', async () => {
+    const p = pool({ size: 2, timeoutMs: 2000 });
+    const jobs = Array.from({ length: 50 }, (_, i) => ({
+      pattern: `item-${i}\\b`,
+      text: i % 3 === 0 ? `no such thing ${i}` : `this is item-${i} here`,
+      expected: i % 3 === 0 ? { kind: 'no_match' } : { kind: 'matched', match: `item-${i}` },
+    }));
+    const results = await Promise.all(jobs.map((j) => p.test(j.pattern, '', j.text)));
+    results.forEach((r, i) => expect(r).toEqual(jobs[i]?.expected));
+  });
+
+  it('reports worker_failed when the worker cannot start, for every evaluation', async () => {
+    const p = pool({ size: 2, timeoutMs: 100, workerSource: "throw new Error('boom at startup')" });
+    const results = await Promise.all([p.test('a', '', 'a'), p.test('a', '', 'a'), p.test('a', '', 'a')]);
+    for (const r of results) expect(r).toEqual({ kind: 'worker_failed', message: 'worker did not start: boom at startup' });
+  });
+
+  it('reports worker_failed when creating the worker throws', async () => {
+    const p = pool({
+      size: 2,
+      timeoutMs: 100,
+      spawnWorker: () => {
+        throw new Error('no threads left');
+      },
+    });
+    const results = await Promise.all(Array.from({ length: 5 }, () => p.test('a', '', 'a')));
+    for (const r of results) expect(r).toEqual({ kind: 'worker_failed', message: 'worker did not start: no threads left' });
+  });
+
+  it('reports worker_failed when a worker never says it is ready', async () => {
+    const p = pool({ size: 1, timeoutMs: 100, startupTimeoutMs: 100, workerSource: 'setInterval(() => {}, 1000);' });
+    const r = await p.test('a', '', 'a');
+    expect(r.kind).toBe('worker_failed');
+    expect(r.kind === 'worker_failed' && r.message).toMatch(/no ready signal within 100 ms/);
+  });
+
+  it('reports worker_failed when a worker exits during an evaluation', async () => {
+    const source = `
+      const { parentPort } = require('node:worker_threads');
+      parentPort.on('message', () => process.exit(3));
+      parentPort.postMessage({ ready: true });`;
+    const p = pool({ size: 1, timeoutMs: 1000, workerSource: source });
+    expect(await p.test('a', '', 'a')).toEqual({ kind: 'worker_failed', message: 'worker exited with code 3' });
+  });
+
+  it('close() terminates every worker and refuses later work', async () => {
+    const spawned: Worker[] = [];
+    const exited = new Set<Worker>();
+    const p = createRegexPool({
+      size: 3,
+      timeoutMs: 10_000,
+      spawnWorker: (source: string, options: WorkerOptions) => {
+        const w = new RealWorker(source, options);
+        w.on('exit', () => exited.add(w));
+        spawned.push(w);
+        return w;
+      },
+    });
+    // One worker is busy with a runaway when close() is called.
+    const pending = p.test(RUNAWAY, '', RUNAWAY_TEXT);
+    await Promise.all([p.test('a', '', 'a'), p.test('b', '', 'b')]);
+    await p.close();
+    expect(await pending).toEqual({ kind: 'worker_failed', message: 'the regex pool was closed' });
+    expect(spawned.length).toBeGreaterThan(0);
+    expect(spawned.filter((w) => !exited.has(w))).toEqual([]);
+    expect(await p.test('a', '', 'a')).toEqual({ kind: 'worker_failed', message: 'the regex pool is closed' });
+    await p.close();
+  });
+});

@@ -1,0 +1,211 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JudgeConfig } from '../../src/config.js';
+import { evaluateAssertion } from '../../src/assertions/index.js';
+import { createJudge, JUDGE_SYSTEM_PROMPT } from '../../src/judge/index.js';
+import type { Clock, Judge, RegexEvaluator } from '../../src/types.js';
+import { hangUp, json, silence, startServer, type Responder, type TestServer } from './server.js';
+
+const API_KEY = 'sk-test-very-secret-key-123';
+
+const servers: TestServer[] = [];
+const judges: Judge[] = [];
+afterEach(async () => {
+  await Promise.all(judges.splice(0).map((j) => j.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve(...responders: Responder[]): Promise<TestServer> {
+  const s = await startServer(responders);
+  servers.push(s);
+  return s;
+}
+
+function fakeClock(): Clock & { sleeps: number[] } {
+  const sleeps: number[] = [];
+  return { sleeps, now: () => 1_000_000, sleep: async (ms) => void sleeps.push(ms) };
+}
+
+function config(provider: JudgeConfig['provider'], baseUrl: string, over: Partial<JudgeConfig> = {}): JudgeConfig {
+  return { provider, baseUrl, model: 'judge-model-1', apiKey: API_KEY, timeoutMs: 2000, retries: 2, backoffMs: 100, label: null, ...over };
+}
+
+function judge(cfg: JudgeConfig, clock: Clock = fakeClock()): Judge {
+  const j = createJudge(cfg, { clock, random: () => 0.5 });
+  judges.push(j);
+  return j;
+}
+
+const openaiReply = (content: string): Responder => json(200, { choices: [{ index: 0, message: { role: 'assistant', content } }] });
+const anthropicReply = (text: string): Responder => json(200, { content: [{ type: 'text', text }], stop_reason: 'end_turn' });
+const noRegex: RegexEvaluator = { test: () => Promise.reject(new Error('unused')), close: async () => undefined };
+
+describe('openai judge', () => {
+  it('posts a chat completion at temperature 0 with a bearer token and reads the score', async () => {
+    const s = await serve(openaiReply('{"score": 0.82, "rationale": "Refuses politely and offers store credit."}'));
+    const j = judge(config('openai', `${s.url}/v1/`));
+    expect(j.name).toBe('openai judge-model-1');
+    expect(await j.score('Refuses politely.', 'Sorry, no refunds; store credit instead?')).toEqual({
+      ok: true,
+      score: 0.82,
+      rationale: 'Refuses politely and offers store credit.',
+    });
+    const [req] = s.received;
+    expect(req?.method).toBe('POST');
+    expect(req?.url).toBe('/v1/chat/completions');
+    expect(req?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(req?.headers['content-type']).toBe('application/json');
+    const body = req?.body as { model: string; temperature: number; messages: { role: string; content: string }[] };
+    expect(body.model).toBe('judge-model-1');
+    expect(body.temperature).toBe(0);
+    expect(body.messages[0]).toEqual({ role: 'system', content: JUDGE_SYSTEM_PROMPT });
+    expect(body.messages[1]?.role).toBe('user');
+    expect(body.messages[1]?.content).toContain('Refuses politely.');
+    expect(body.messages[1]?.content).toContain('Sorry, no refunds; store credit instead?');
+  });
+
+  it('uses the configured label as its name and sends no auth header without a key', async () => {
+    const s = await serve(openaiReply('{"score": 1, "rationale": "ok"}'));
+    const j = judge(config('openai', s.url, { apiKey: null, label: 'demo judge (not a real model)' }));
+    expect(j.name).toBe('demo judge (not a real model)');
+    expect((await j.score('c', 'r')).ok).toBe(true);
+    expect(s.received[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('recovers JSON wrapped in prose', async () => {
+    const s = await serve(openaiReply('Sure. Here is my assessment: {"score": 0.9, "rationale": "clear"} Hope that helps!'));
+    expect(await judge(config('openai', s.url)).score('c', 'r')).toEqual({ ok: true, score: 0.9, rationale: 'clear' });
+  });
+
+  it('gives no score for pure prose, and the assertion is not evaluated', async () => {
+    const s = await serve(openaiReply('The reply is great, I would give it full marks.'));
+    const j = judge(config('openai', s.url));
+    const out = await evaluateAssertion({ kind: 'judge', criterion: 'c', threshold: 0.7 }, 'r', { regex: noRegex, judge: j });
+    expect(out).toEqual({
+      verdict: 'not_evaluated',
+      detail: 'judge unreachable: no usable score in output: "The reply is great, I would give it full marks."',
+      score: null,
+      threshold: 0.7,
+      rationale: null,
+    });
+  });
+
+  it('refuses a score outside [0,1]', async () => {
+    const s = await serve(openaiReply('{"score": 1.4, "rationale": "excellent"}'));
+    const out = await evaluateAssertion({ kind: 'judge', criterion: 'c', threshold: 0.7 }, 'r', { regex: noRegex, judge: judge(config('openai', s.url)) });
+    expect(out.verdict).toBe('not_evaluated');
+    expect(out.detail).toBe('judge unreachable: score 1.4 is outside [0,1]');
+  });
+
+  it('passes when the score equals the threshold', async () => {
+    const s = await serve(openaiReply('{"score": 0.7, "rationale": "borderline"}'));
+    const out = await evaluateAssertion({ kind: 'judge', criterion: 'c', threshold: 0.7 }, 'r', { regex: noRegex, judge: judge(config('openai', s.url)) });
+    expect(out).toEqual({ verdict: 'pass', detail: 'score 0.70 >= threshold 0.70: borderline', score: 0.7, threshold: 0.7, rationale: 'borderline' });
+  });
+
+  it('retries a 503 that never recovers, with backoff, then gives up', async () => {
+    const s = await serve(json(503, { error: { message: 'overloaded' } }));
+    const clock = fakeClock();
+    const r = await judge(config('openai', s.url, { retries: 2, backoffMs: 100 }), clock).score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: 'HTTP 503 after 3 attempts: overloaded' });
+    expect(s.received).toHaveLength(3);
+    expect(clock.sleeps).toEqual([75, 150]);
+    const out = await evaluateAssertion({ kind: 'judge', criterion: 'c', threshold: 0.7 }, 'r', {
+      regex: noRegex,
+      judge: { name: 'x', score: async () => r, close: async () => undefined },
+    });
+    expect(out.verdict).toBe('not_evaluated');
+    expect(out.detail).toMatch(/^judge unreachable: HTTP 503 after 3 attempts/);
+  });
+
+  it('passes after a 503 followed by a 200', async () => {
+    const s = await serve(json(503, {}), openaiReply('{"score": 0.95, "rationale": "yes"}'));
+    const clock = fakeClock();
+    const j = judge(config('openai', s.url), clock);
+    const out = await evaluateAssertion({ kind: 'judge', criterion: 'c', threshold: 0.7 }, 'r', { regex: noRegex, judge: j });
+    expect(out.verdict).toBe('pass');
+    expect(s.received).toHaveLength(2);
+    expect(clock.sleeps).toHaveLength(1);
+  });
+
+  it('honours Retry-After on 429', async () => {
+    const s = await serve(json(429, { error: { message: 'rate limited' } }, { 'retry-after': '7' }), openaiReply('{"score": 0.5, "rationale": "meh"}'));
+    const clock = fakeClock();
+    expect((await judge(config('openai', s.url), clock).score('c', 'r')).ok).toBe(true);
+    expect(clock.sleeps).toEqual([7000]);
+  });
+
+  it('does not retry a 401, and never shows the API key', async () => {
+    const s = await serve(json(401, { error: { message: `Incorrect API key provided: ${API_KEY}` } }));
+    const clock = fakeClock();
+    const r = await judge(config('openai', s.url), clock).score('c', 'r');
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.reason).toBe('HTTP 401: Incorrect API key provided: ***');
+      expect(r.reason).not.toContain(API_KEY);
+    }
+    expect(s.received).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('reports a response of the wrong shape', async () => {
+    const s = await serve(json(200, { choices: [] }));
+    expect(await judge(config('openai', s.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content' });
+  });
+
+  it('reports a server that closes the connection without answering', async () => {
+    const s = await serve(hangUp);
+    const clock = fakeClock();
+    const r = await judge(config('openai', s.url, { retries: 1 }), clock).score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: 'connection closed by the server after 2 attempts' });
+    expect(clock.sleeps).toHaveLength(1);
+  });
+
+  it('reports a server that never answers as timed out', async () => {
+    const s = await serve(silence);
+    const r = await judge(config('openai', s.url, { retries: 0, timeoutMs: 200 })).score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: 'timed out after 200 ms' });
+  });
+
+  it('reports connection refused', async () => {
+    const s = await startServer([silence]);
+    const url = s.url;
+    await s.close();
+    const r = await judge(config('openai', url, { retries: 0 })).score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: 'connection refused' });
+  });
+});
+
+describe('anthropic judge', () => {
+  it('posts a message with x-api-key and anthropic-version and reads content[0].text', async () => {
+    const s = await serve(anthropicReply('```json\n{"score": 0.4, "rationale": "Does not offer an alternative.\\nMore text."}\n```'));
+    const j = judge(config('anthropic', `${s.url}/v1`, { model: 'claude-test' }));
+    expect(j.name).toBe('anthropic claude-test');
+    const out = await evaluateAssertion({ kind: 'judge', criterion: 'Offers an alternative.', threshold: 0.7 }, 'No.', { regex: noRegex, judge: j });
+    expect(out).toEqual({
+      verdict: 'fail',
+      detail: 'score 0.40 < threshold 0.70: Does not offer an alternative.',
+      score: 0.4,
+      threshold: 0.7,
+      rationale: 'Does not offer an alternative.',
+    });
+    const [req] = s.received;
+    expect(req?.url).toBe('/v1/messages');
+    expect(req?.headers['x-api-key']).toBe(API_KEY);
+    expect(req?.headers['anthropic-version']).toBe('2023-06-01');
+    expect(req?.headers.authorization).toBeUndefined();
+    const body = req?.body as { model: string; temperature: number; max_tokens: number; system: string; messages: { role: string; content: string }[] };
+    expect(body.model).toBe('claude-test');
+    expect(body.temperature).toBe(0);
+    expect(body.max_tokens).toBe(256);
+    expect(body.system).toBe(JUDGE_SYSTEM_PROMPT);
+    expect(body.messages).toHaveLength(1);
+    expect(body.messages[0]?.content).toContain('Offers an alternative.');
+    expect(body.messages[0]?.content).toContain('No.');
+  });
+
+  it('reports an overloaded API after its retries', async () => {
+    const s = await serve(json(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
+    const r = await judge(config('anthropic', s.url, { retries: 1 })).score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: 'HTTP 529 after 2 attempts: Overloaded' });
+  });
+});

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { oneLine, parseJudgeOutput } from '../../src/judge/index.js';
+import { parseRetryAfter, backoffDelay } from '../../src/judge/index.js';
+
+describe('parseJudgeOutput', () => {
+  const ok = [
+    ['plain JSON', '{"score": 0.8, "rationale": "meets it"}', 0.8, 'meets it'],
+    ['surrounding whitespace', '\n  {"score":1,"rationale":"fully"}  \n', 1, 'fully'],
+    ['zero', '{"score": 0, "rationale": "not at all"}', 0, 'not at all'],
+    ['json fence', '```json\n{"score": 0.75, "rationale": "mostly"}\n```', 0.75, 'mostly'],
+    ['bare fence', '```\n{"score": 0.5, "rationale": "half"}\n```', 0.5, 'half'],
+    ['fence inside prose', 'Here you go:\n```json\n{"score": 0.9, "rationale": "good"}\n```\nThanks!', 0.9, 'good'],
+    ['object embedded in prose', 'My verdict is {"score": 0.3, "rationale": "misses the refund window"} as requested.', 0.3, 'misses the refund window'],
+    ['braces inside strings', 'Result: {"score": 0.6, "rationale": "uses {curly} words and \\"quotes\\""} end', 0.6, 'uses {curly} words and "quotes"'],
+    ['prose braces before the object', 'Scoring {criterion} now. {"score": 0.4, "rationale": "weak"}', 0.4, 'weak'],
+    ['nested object', '{"result": {"score": 0.65, "rationale": "nested"}}', 0.65, 'nested'],
+    ['numeric string score', '{"score": "0.8", "rationale": "as text"}', 0.8, 'as text'],
+    ['capitalised keys', '{"Score": 0.9, "Rationale": "caps"}', 0.9, 'caps'],
+    ['multi-line rationale keeps the first line', '{"score": 0.8, "rationale": "\\n first line \\nsecond line"}', 0.8, 'first line'],
+    ['missing rationale', '{"score": 0.8}', 0.8, '(no rationale given)'],
+    ['empty rationale', '{"score": 0.8, "rationale": "   "}', 0.8, '(no rationale given)'],
+    ['non-string rationale', '{"score": 0.8, "rationale": 42}', 0.8, '(no rationale given)'],
+    ['reason instead of rationale', '{"score": 0.2, "reason": "off topic"}', 0.2, 'off topic'],
+  ] as const;
+  it.each(ok)('%s', (_name, text, score, rationale) => {
+    expect(parseJudgeOutput(text)).toEqual({ ok: true, score, rationale });
+  });
+
+  const bad = [
+    ['pure prose', 'The reply is polite and offers an alternative, so I would rate it highly.', 'no usable score in output: "The reply is polite and offers an alternative, so I would rate it highly."'],
+    ['empty output', '', 'no usable score in output: ""'],
+    ['missing score', '{"rationale": "fine"}', 'no usable score in output: "{"rationale": "fine"}"'],
+    ['score above 1', '{"score": 1.4, "rationale": "great"}', 'score 1.4 is outside [0,1]'],
+    ['score below 0', '{"score": -0.1, "rationale": "bad"}', 'score -0.1 is outside [0,1]'],
+    ['percent scale', '{"score": 85, "rationale": "good"}', 'score 85 is outside [0,1]'],
+    ['non-numeric score', '{"score": "high", "rationale": "good"}', 'score "high" is not a number'],
+    ['null score', '{"score": null}', 'score null is not a number'],
+    ['broken JSON in prose', 'Sure! {"score": 0.8, "rationale": "unterminated', 'no usable score in output: "Sure! {"score": 0.8, "rationale": "unterminated"'],
+  ] as const;
+  it.each(bad)('%s -> unusable', (_name, text, reason) => {
+    expect(parseJudgeOutput(text)).toEqual({ ok: false, reason });
+  });
+
+  it('quotes at most 80 characters of unusable output, on one line', () => {
+    const r = parseJudgeOutput(`${'word '.repeat(40)}\nmore`);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.reason).not.toContain('\n');
+      expect(r.reason.length).toBeLessThanOrEqual('no usable score in output: ""'.length + 81);
+    }
+  });
+
+  it('bounds a long rationale to about 200 characters', () => {
+    expect(oneLine('x'.repeat(500)).length).toBe(200);
+  });
+});
+
+describe('retry helpers', () => {
+  it('reads Retry-After as seconds or as a date, bounded', () => {
+    expect(parseRetryAfter('2', 0)).toBe(2000);
+    expect(parseRetryAfter('0.5', 0)).toBe(500);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(parseRetryAfter('99999', 0)).toBe(60_000);
+    expect(parseRetryAfter('soon', 0)).toBeNull();
+    expect(parseRetryAfter(null, 0)).toBeNull();
+  });
+
+  it('backs off exponentially with jitter', () => {
+    expect(backoffDelay(1, 100, () => 0)).toBe(50);
+    expect(backoffDelay(1, 100, () => 1)).toBe(100);
+    expect(backoffDelay(3, 100, () => 0.5)).toBe(300);
+  });
+});
