@@ -93,17 +93,21 @@ function agentTurn(body: Record<string, unknown>): { status: number; body: unkno
   return { status: 200, body: { reply: turn.reply, route: turn.route, offTrack: [], ended: false } };
 }
 
-/** Scores by keyword: empathy words score high; a criterion mentioning "opinion" gets prose back. */
+/**
+ * Scores by keyword: a reply that says sorry scores 0.9, any other 0.2. A criterion that asks for
+ * an opinion gets prose with no score back, to show a judge answer that cannot be used.
+ */
 function judgeTurn(body: Record<string, unknown>): unknown {
   const messages = Array.isArray(body.messages) ? (body.messages as { content?: unknown }[]) : [];
   const text = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+  const criterion = /Criterion:\n([^\n]*)/.exec(text)?.[1] ?? '';
+  const reply = /<reply>\n([\s\S]*)\n<\/reply>/.exec(text)?.[1] ?? '';
   let content: string;
-  if (/opinion/i.test(text)) {
+  if (/opinion/i.test(criterion)) {
     content = 'I think this reply is rather diplomatic overall, but I would not want to put a number on it.';
   } else {
-    const empathetic = /sorry|apologi[sz]e/i.test(text.split(/reply/i).slice(-1)[0] ?? '');
     content = JSON.stringify(
-      empathetic
+      /\bsorry\b/i.test(reply)
         ? { score: 0.9, rationale: 'The reply apologises and offers a concrete remedy.' }
         : { score: 0.2, rationale: 'The reply does not acknowledge the problem.' },
     );

@@ -1,0 +1,29 @@
+// Bundles the two entries with ncc into the committed dist/: dist/cli.js (the CLI, the package's
+// bin) and dist/index.js (the Action). Output is deterministic so CI can diff it.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { join } from 'node:path';
+
+const entries = [
+  { src: 'src/cli.ts', out: 'cli.js', shebang: true },
+  { src: 'src/main.ts', out: 'index.js', shebang: false },
+];
+const only = process.argv.slice(2);
+rmSync('build/ncc', { recursive: true, force: true });
+mkdirSync('dist', { recursive: true });
+for (const entry of entries) {
+  if (only.length > 0 && !only.includes(entry.out)) continue;
+  const outDir = join('build/ncc', entry.out.replace('.js', ''));
+  execFileSync(process.execPath, ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', entry.src, '-o', outDir, '--target', 'es2022', '-q'], {
+    stdio: 'inherit',
+  });
+  const files = readdirSync(outDir);
+  const extra = files.filter((f) => !['index.js', 'package.json'].includes(f));
+  if (extra.length > 0) throw new Error(`ncc emitted assets we do not ship: ${extra.join(', ')}; bundle them or inline them`);
+  let code = readFileSync(join(outDir, 'index.js'), 'utf8');
+  code = code.replace(/^#!.*\n/, '');
+  if (entry.shebang) code = `#!/usr/bin/env node\n${code}`;
+  writeFileSync(join('dist', entry.out), code);
+  if (entry.shebang) chmodSync(join('dist', entry.out), 0o755);
+  console.log(`dist/${entry.out}: ${(code.length / 1024).toFixed(0)} KiB`);
+}

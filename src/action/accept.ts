@@ -1,0 +1,275 @@
+// Accept mode: a maintainer's label commits exactly the replies the PR comment shows. Nothing is
+// replayed and no PR code is checked out or run: the inputs are the comment's hidden metadata and
+// that run's results artifact, both treated as untrusted data.
+
+import * as core from '@actions/core';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix } from 'node:path';
+import type { Inputs } from '../inputs.js';
+import type { ActionContext } from './context.js';
+import { markerFor } from './context.js';
+import type { ActionDeps } from './check.js';
+import { reportContextFor } from './check.js';
+import type { GitHubApi, IssueComment } from '../github/api.js';
+import { findStickyComment, upsertStickyComment } from '../github/sticky.js';
+import { isGitHubError } from '../github/errors.js';
+import { hasMarker, parseCommentMetadata, renderComment } from '../report/index.js';
+import { escapeInline } from '../report/escape.js';
+import { parseRecord } from '../record/index.js';
+import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
+import { baselinePath, isValidLabel, serializeBaseline } from '../suite/index.js';
+import { readZip } from './zip.js';
+import type { Baseline, RunRecord } from '../types.js';
+
+export const WORKFLOW_TOKEN_NOTE =
+  'Commits made with the workflow token do not start new workflow runs: push another commit or re-run the check to see the new baselines compared.';
+
+const ALLOWED_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
+
+export class Refusal extends Error {
+  override name = 'Refusal';
+}
+
+const NOTICE_START = '<!-- agent-replay:notice -->';
+const NOTICE_END = '<!-- /agent-replay:notice -->';
+
+/** Puts a notice right under the hidden marker and metadata lines, replacing an earlier notice. */
+export function withNotice(body: string, notice: string): string {
+  const lines = body.split('\n');
+  const head = lines.slice(0, 2).join('\n');
+  let rest = lines.slice(2).join('\n');
+  const s = rest.indexOf(NOTICE_START);
+  const e = rest.indexOf(NOTICE_END);
+  if (s >= 0 && e > s) rest = rest.slice(0, s) + rest.slice(e + NOTICE_END.length).replace(/^\n+/, '');
+  return `${head}\n${NOTICE_START}\n${notice}\n${NOTICE_END}\n${rest.replace(/^\n+/, '')}`;
+}
+
+/** The suite folder inside the repository, as a clean relative POSIX path. */
+export function repoSuiteDir(dir: string): string {
+  const clean = posix.normalize(dir.replace(/\\/g, '/')).replace(/\/+$/, '');
+  if (clean.startsWith('/') || clean === '..' || clean.startsWith('../') || clean === '') {
+    throw new Refusal(`the dir input "${dir}" must be a relative path inside the repository`);
+  }
+  return clean;
+}
+
+export function baselineRepoPath(suiteDir: string, label: string): string {
+  // baselinePath validates the label and refuses any path that escapes the baselines folder.
+  const baselinesDir = posix.join(suiteDir, 'baselines');
+  const full = baselinePath(`/${baselinesDir}`, label).replace(/\\/g, '/');
+  const rel = full.replace(/^\/+/, '');
+  if (!rel.startsWith(`${baselinesDir}/`) || !isValidLabel(label)) throw new Refusal(`label "${label}" would write outside ${baselinesDir}`);
+  return rel;
+}
+
+interface Found {
+  comment: IssueComment | null;
+  headSha: string;
+  runId: number;
+  artifactName: string;
+}
+
+async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number): Promise<Found & { comment: IssueComment }> {
+  const marker = markerFor(ctx.workflow);
+  const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
+  const comment = findStickyComment(comments, viewer, marker, hasMarker);
+  if (comment === null) throw new Refusal('there is no agent-replay comment on this pull request yet. Let the check run finish, review its comment, then apply the label again.');
+  const meta = parseCommentMetadata(comment.body);
+  if (meta === null || meta.headSha === null || meta.runId === null || meta.artifactName === null) {
+    throw new Refusal('the agent-replay comment does not name a recorded run (it may show a configuration error or a cost-cap refusal). Fix that, let the check run, then apply the label again.');
+  }
+  return { comment, headSha: meta.headSha, runId: Number(meta.runId), artifactName: meta.artifactName };
+}
+
+async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Found): Promise<RunRecord> {
+  const run = await github.getWorkflowRun(ctx.owner, ctx.repo, found.runId);
+  if (run === null) throw new Refusal(`the workflow run ${found.runId} that the comment shows no longer exists. Re-run the check, then apply the label again.`);
+  if (run.status !== 'completed') throw new Refusal(`the workflow run ${found.runId} is still ${run.status ?? 'running'}. Wait for it to finish, then apply the label again.`);
+  const artifacts = await github.listRunArtifacts(ctx.owner, ctx.repo, found.runId, found.artifactName);
+  const artifact = artifacts.find((a) => a.name === found.artifactName);
+  if (artifact === undefined) throw new Refusal(`the results artifact ${found.artifactName} of run ${found.runId} is missing. Re-run the check, then apply the label again.`);
+  if (artifact.expired) throw new Refusal(`the results artifact ${found.artifactName} of run ${found.runId} has expired. Re-run the check, then apply the label again.`);
+  const zip = await github.downloadArtifactZip(ctx.owner, ctx.repo, artifact.id);
+  let entries;
+  try {
+    entries = readZip(zip);
+  } catch (e) {
+    throw new Refusal(`the results artifact could not be read (${(e as Error).message}). Re-run the check.`);
+  }
+  const entry = entries.find((e) => posix.basename(e.name) === 'results.json') ?? (entries.length === 1 ? entries[0] : undefined);
+  if (entry === undefined) throw new Refusal('the results artifact holds no results.json. Re-run the check.');
+  let record: RunRecord;
+  try {
+    record = parseRecord(entry.data.toString('utf8'), `artifact ${found.artifactName}`);
+  } catch (e) {
+    throw new Refusal(`the results artifact was rejected: ${(e as Error).message}`);
+  }
+  if (record.commit !== found.headSha) {
+    throw new Refusal(`the results artifact was recorded at ${String(record.commit).slice(0, 7)}, not at the reviewed commit ${found.headSha.slice(0, 7)}. Re-run the check.`);
+  }
+  return record;
+}
+
+function commitMessage(plan: AcceptPlan, found: Found): { headline: string; body: string } {
+  const labels = plan.accepted.map((b) => b.label);
+  const shown = labels.length <= 3 ? labels.join(', ') : `${labels.slice(0, 3).join(', ')} and ${labels.length - 3} more`;
+  return {
+    headline: `Accept agent-replay baselines: ${shown}`,
+    body: [
+      `Accepted the replies recorded at ${found.headSha} (workflow run ${found.runId}):`,
+      '',
+      ...plan.accepted.map((b) => `- ${b.label} (${b.verdict})`),
+      ...(plan.refused.length ? ['', 'Refused:', ...plan.refused.map((r) => `- ${r.label}: ${r.reason}`)] : []),
+    ].join('\n'),
+  };
+}
+
+function refusalNotice(reason: string): string {
+  return `> [!WARNING]\n> **Baselines not accepted.** ${escapeInline(reason)}`;
+}
+
+async function notify(github: GitHubApi, ctx: ActionContext, prNumber: number, comment: IssueComment | null, notice: string): Promise<void> {
+  const marker = markerFor(ctx.workflow);
+  try {
+    if (comment) await github.updateComment(ctx.owner, ctx.repo, comment.id, withNotice(comment.body, notice));
+    else await upsertStickyComment(github, { owner: ctx.owner, repo: ctx.repo, issueNumber: prNumber, marker, body: withNotice(`<!-- agent-replay:marker=${marker} -->\n`, notice), hasMarker });
+  } catch (e) {
+    core.warning(`comment: not updated (${isGitHubError(e) ? e.message : (e as Error).message})`);
+  }
+}
+
+/** Shell commands that apply the baselines on a fork, for when the workflow cannot push there. */
+export function forkInstructions(files: readonly { path: string; contents: string }[], headRef: string, artifactName: string | null, runId: string | null): string {
+  const lines = ['```sh', `git checkout ${headRef}`];
+  if (artifactName && runId) {
+    lines.push(`gh run download ${runId} -n ${artifactName} -D .`);
+  } else {
+    for (const f of files) {
+      let tag = 'AGENT_REPLAY_EOF';
+      while (f.contents.includes(tag)) tag += '_';
+      lines.push(`cat > '${f.path}' <<'${tag}'`, f.contents.replace(/\n$/, ''), tag);
+    }
+  }
+  lines.push(`git add ${[...new Set(files.map((f) => posix.dirname(f.path)))].map((d) => `'${d}'`).join(' ')}`, `git commit -m "Accept agent-replay baselines"`, 'git push', '```');
+  const fence = '`'.repeat(Math.max(3, ...[...lines.join('\n').matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return lines.map((l, i) => (i === 0 ? `${fence}sh` : i === lines.length - 1 ? fence : l)).join('\n');
+}
+
+export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
+  const action = typeof ctx.payload.action === 'string' ? ctx.payload.action : '';
+  const labelName = typeof (ctx.payload.label as { name?: unknown } | undefined)?.name === 'string' ? (ctx.payload.label as { name: string }).name : null;
+  if (!['pull_request', 'pull_request_target'].includes(ctx.eventName) || action !== 'labeled' || ctx.pull === null) {
+    core.info(`accept: nothing to do for the ${ctx.eventName || 'unknown'} event${action ? ` (${action})` : ''}; accept mode runs when the ${inputs.acceptLabel} label is applied to a pull request.`);
+    return;
+  }
+  if (labelName !== inputs.acceptLabel) {
+    core.info(`accept: the label "${labelName ?? ''}" is not ${inputs.acceptLabel}; nothing to do.`);
+    return;
+  }
+  if (deps.github === null) throw new Error('accept mode needs the github-token input');
+  const github = deps.github;
+  const pr = ctx.pull.number;
+  const sender = typeof (ctx.payload.sender as { login?: unknown } | undefined)?.login === 'string' ? (ctx.payload.sender as { login: string }).login : '';
+  const removeLabel = async (): Promise<void> => {
+    try {
+      await github.removeLabel(ctx.owner, ctx.repo, pr, inputs.acceptLabel);
+    } catch (e) {
+      core.warning(`label ${inputs.acceptLabel} not removed: ${(e as Error).message}`);
+    }
+  };
+
+  let comment: IssueComment | null = null;
+  try {
+    const permission = sender ? await github.getCollaboratorPermission(ctx.owner, ctx.repo, sender) : 'none';
+    if (!ALLOWED_PERMISSIONS.has(permission)) {
+      throw new Refusal(`the ${inputs.acceptLabel} label was applied by ${sender || 'an unknown user'}, who has ${permission} permission; accepting baselines needs write, maintain or admin. A maintainer can apply the label instead.`);
+    }
+    const found = await findReviewedRun(github, ctx, pr);
+    comment = found.comment;
+    const pull = await github.getPull(ctx.owner, ctx.repo, pr);
+    if (pull.headSha !== found.headSha) {
+      throw new Refusal(
+        `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)}). Wait for the check to run on the new head, review the updated comment, then apply the label again.`,
+      );
+    }
+    const record = await downloadRecord(github, ctx, found);
+    // The run compared against the baselines at the reviewed head, and the head has not moved:
+    // the record's baselines are the ones stored on the branch now.
+    const current = new Map<string, Baseline>();
+    for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
+    const plan = planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() });
+    const suiteDir = repoSuiteDir(inputs.dir);
+    const files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));
+    core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
+    const rctx = reportContextFor(inputs, ctx, found.artifactName);
+    const view = (commitSha: string | null, commitUrl: string | null, note: string | null) => ({
+      ...rctx,
+      headSha: found.headSha,
+      runId: String(found.runId),
+      acceptance: { accepted: plan.accepted.map((b) => b.label), refused: plan.refused, skipped: plan.unchanged, commitSha, commitUrl, note },
+    });
+
+    if (plan.accepted.length === 0) {
+      core.info(`accept: nothing to accept (${plan.refused.length} refused, ${plan.unchanged.length} unchanged)`);
+      core.setOutput('accepted', '');
+      await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(null, null, 'Nothing to accept: no commit was made.')));
+      await removeLabel();
+      return;
+    }
+
+    if (pull.isFork) {
+      const dir = await mkdtemp(join(tmpdir(), 'agent-replay-baselines-'));
+      const paths: string[] = [];
+      for (const f of files) {
+        const target = join(dir, ...f.path.split('/'));
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(target, f.contents, 'utf8');
+        paths.push(target);
+      }
+      const artifactName = `agent-replay-baselines-${found.headSha}`;
+      const uploaded = await deps.artifacts.upload(artifactName, paths, dir);
+      const how = uploaded.kind === 'uploaded' ? `The baseline files are in the artifact ${artifactName} of this workflow run.` : 'The baseline files are below.';
+      const note = `This pull request comes from a fork, which the workflow cannot push to, so nothing was committed. ${how} To accept, run these commands in a clone of the fork:\n\n${forkInstructions(
+        files,
+        pull.headRef,
+        uploaded.kind === 'uploaded' ? artifactName : null,
+        ctx.runId,
+      )}`;
+      core.setOutput('accepted', '');
+      await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(null, null, note)));
+      await removeLabel();
+      core.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the comment has the commands to apply them`);
+      return;
+    }
+
+    let commit: { oid: string; url: string };
+    try {
+      commit = await github.createCommitOnBranch({
+        repoWithOwner: pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`,
+        branch: pull.headRef,
+        expectedHeadOid: found.headSha,
+        message: commitMessage(plan, found),
+        additions: files,
+      });
+    } catch (e) {
+      if (isGitHubError(e) && e.kind === 'conflict') {
+        throw new Refusal(`the branch ${pull.headRef} moved while the baselines were being committed; nothing was written. Wait for the check on the new head, then apply the label again.`);
+      }
+      throw e;
+    }
+    core.info(`accept: committed ${commit.oid} with ${files.length} baselines`);
+    core.setOutput('accepted', plan.accepted.map((b) => b.label).join(','));
+    core.setOutput('commit-sha', commit.oid);
+    await removeLabel();
+    await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(commit.oid, commit.url, WORKFLOW_TOKEN_NOTE)));
+  } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    core.warning(`accept: refused: ${e.message}`);
+    core.setOutput('accepted', '');
+    await notify(github, ctx, pr, comment, refusalNotice(e.message));
+    await removeLabel();
+    core.setFailed(`baselines not accepted: ${e.message}`);
+  }
+}
+

@@ -1,0 +1,218 @@
+// Check mode: replay, then record (results.json first), artifact, job summary, annotations,
+// sticky comment, outputs, and the gate. A failure to comment never loses the results.
+
+import * as core from '@actions/core';
+import { resolve } from 'node:path';
+import type { Inputs } from '../inputs.js';
+import { inputSecrets } from '../inputs.js';
+import type { ActionContext } from './context.js';
+import { artifactNameFor, markerFor } from './context.js';
+import type { ArtifactStore } from './artifacts.js';
+import { runCheck, type EngineDeps } from '../engine.js';
+import { formatIssue, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
+import { writeRecord } from '../record/index.js';
+import { hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
+import { renderConfigErrors } from '../report/config-errors.js';
+import type { GitHubApi } from '../github/api.js';
+import { upsertStickyComment } from '../github/sticky.js';
+import { isGitHubError } from '../github/errors.js';
+import { makeRedactor } from '../secrets.js';
+import type { RunRecord } from '../types.js';
+
+export interface ActionDeps {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  github: GitHubApi | null;
+  artifacts: ArtifactStore;
+  engine?: EngineDeps;
+}
+
+export type CommentStatus = 'created' | 'updated' | 'skipped' | 'skipped-fork' | 'failed';
+
+export function overridesFrom(inputs: Inputs): ConfigOverrides {
+  const judge: NonNullable<ConfigOverrides['judge']> = {};
+  if (inputs.judgeProvider) judge.provider = inputs.judgeProvider;
+  if (inputs.judgeBaseUrl) judge.baseUrl = inputs.judgeBaseUrl;
+  if (inputs.judgeModel) judge.model = inputs.judgeModel;
+  if (inputs.judgeApiKey) judge.apiKey = inputs.judgeApiKey;
+  return {
+    ...(inputs.agentUrl ? { agentUrl: inputs.agentUrl } : {}),
+    ...(Object.keys(inputs.agentHeaders).length > 0 ? { agentHeaders: { ...inputs.agentHeaders } } : {}),
+    ...(inputs.concurrency ? { concurrency: inputs.concurrency } : {}),
+    ...(inputs.costCap !== null ? { capUsd: inputs.costCap } : {}),
+    ...(Object.keys(judge).length > 0 ? { judge } : {}),
+  };
+}
+
+export function reportContextFor(inputs: Inputs, ctx: ActionContext, artifactName: string | null): ReportContext {
+  const runUrl = ctx.runId ? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}` : null;
+  return {
+    marker: markerFor(ctx.workflow),
+    headSha: ctx.sha,
+    runId: ctx.runId,
+    artifactName,
+    baselinesRef: ctx.sha ? ctx.sha.slice(0, 7) : null,
+    acceptLabel: inputs.acceptLabel,
+    confirmLabel: inputs.confirmLabel,
+    summaryUrl: runUrl,
+    artifactUrl: runUrl ? `${runUrl}#artifacts` : null,
+    acceptance: null,
+  };
+}
+
+/** Counts a fixture as drifted when its reply, route or verdict differs from its baseline. */
+export function driftedCount(run: RunRecord): number {
+  return run.fixtures.filter(
+    (f) => f.drift !== null && (f.drift.reply === 'different' || f.drift.route === 'different' || f.drift.verdict === 'newly_failing' || f.drift.verdict === 'newly_passing'),
+  ).length;
+}
+
+export async function postComment(
+  github: GitHubApi | null,
+  inputs: Inputs,
+  ctx: ActionContext,
+  body: string,
+): Promise<{ status: CommentStatus; url: string | null }> {
+  if (!inputs.comment) return { status: 'skipped', url: null };
+  if (ctx.pull === null) {
+    core.info('comment: not a pull request event; the report is in the job summary');
+    return { status: 'skipped', url: null };
+  }
+  if (ctx.pull.isFork && ctx.eventName === 'pull_request') {
+    core.warning(
+      'comment: not posted: this pull request comes from a fork, so the token is read-only. The results are in the job summary and the artifact; use mode: report from a workflow_run workflow to comment.',
+    );
+    return { status: 'skipped-fork', url: null };
+  }
+  if (github === null) return { status: 'skipped', url: null };
+  try {
+    const res = await upsertStickyComment(github, {
+      owner: ctx.owner,
+      repo: ctx.repo,
+      issueNumber: ctx.pull.number,
+      marker: markerFor(ctx.workflow),
+      body,
+      hasMarker,
+    });
+    core.info(`comment: ${res.status} ${res.url}`);
+    return { status: res.status, url: res.url };
+  } catch (e) {
+    const why = isGitHubError(e) ? e.message : (e as Error).message;
+    core.warning(`comment: not posted (${why}). The results are in the job summary and the artifact.`);
+    return { status: 'failed', url: null };
+  }
+}
+
+async function writeSummary(markdown: string): Promise<void> {
+  try {
+    await core.summary.addRaw(markdown, true).write();
+  } catch (e) {
+    core.warning(`job summary not written: ${(e as Error).message}`);
+  }
+}
+
+function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
+  for (const w of warnings) core.warning(formatIssue(w), { file: w.file, startLine: w.line ?? undefined, startColumn: w.column ?? undefined });
+  for (const e of errors) core.error(formatIssue(e), { file: e.file, startLine: e.line ?? undefined, startColumn: e.column ?? undefined });
+}
+
+export async function checkMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
+  for (const s of inputSecrets(inputs)) core.setSecret(s);
+  const confirmCost = inputs.confirmCost || (ctx.pull?.labels.includes(inputs.confirmLabel) ?? false);
+  const result = await runCheck(
+    {
+      dir: inputs.dir,
+      cwd: deps.cwd,
+      env: deps.env,
+      overrides: overridesFrom(inputs),
+      confirmCost,
+      failOn: inputs.failOn,
+      commit: ctx.sha,
+    },
+    {
+      onProgress: (() => {
+        let last = -Infinity;
+        return (p) => {
+          if (p.done === p.total || p.elapsedMs - last >= 10_000) {
+            last = p.elapsedMs;
+            core.info(`progress: ${p.done}/${p.total} · ${p.passed} passed · ${p.failed} failed · ${p.notEvaluated} not evaluated · ${p.errored} errored`);
+          }
+        };
+      })(),
+      ...deps.engine,
+    },
+  );
+
+  if (result.kind === 'config_errors') {
+    annotateConfigIssues(result.errors, result.warnings);
+    const rctx = reportContextFor(inputs, ctx, null);
+    const body = renderConfigErrors(result.errors, rctx);
+    await writeSummary(body);
+    const posted = await postComment(deps.github, inputs, ctx, body);
+    core.setOutput('comment-status', posted.status);
+    if (posted.url) core.setOutput('comment-url', posted.url);
+    core.setOutput('gate', 'failed');
+    core.setFailed(`${result.errors.length} configuration ${result.errors.length === 1 ? 'error' : 'errors'} in ${inputs.dir}; nothing was sent to the agent`);
+    return;
+  }
+  annotateConfigIssues([], result.warnings);
+
+  if (result.kind === 'refused') {
+    const rctx = reportContextFor(inputs, ctx, null);
+    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx);
+    await writeSummary(body);
+    const posted = await postComment(deps.github, inputs, ctx, body);
+    core.setOutput('estimated-cost', result.estimate.usd.toFixed(3));
+    core.setOutput('comment-status', posted.status);
+    if (posted.url) core.setOutput('comment-url', posted.url);
+    core.setOutput('gate', 'failed');
+    core.setFailed(
+      `estimated cost $${result.estimate.usd.toFixed(2)} is above the cap $${result.estimate.capUsd.toFixed(2)}; nothing was spent. Apply the ${inputs.confirmLabel} label or set confirm-cost: true to run it.`,
+    );
+    return;
+  }
+
+  const run = result.record;
+  // 1. The record, before anything else can fail.
+  const resultsPath = resolve(deps.cwd, inputs.resultsPath);
+  await writeRecord(resultsPath, run);
+  core.setOutput('results-path', resultsPath);
+  core.info(`results: ${resultsPath}`);
+
+  // 2. Artifact.
+  const artifactName = artifactNameFor(ctx.sha, ctx.runAttempt);
+  const uploaded = await deps.artifacts.upload(artifactName, [resultsPath]);
+  if (uploaded.kind === 'uploaded') core.info(`artifact: ${artifactName}`);
+  else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
+  core.setOutput('artifact-name', artifactName);
+
+  // 3. Outputs.
+  const t = run.tallies;
+  core.setOutput('passed', String(t.passed));
+  core.setOutput('failed', String(t.failed));
+  core.setOutput('not-evaluated', String(t.notEvaluated));
+  core.setOutput('errored', String(t.errored));
+  core.setOutput('newly-failing', String(run.fixtures.filter((f) => f.drift?.verdict === 'newly_failing').length));
+  core.setOutput('drifted', String(driftedCount(run)));
+  core.setOutput('estimated-cost', run.estimate.usd.toFixed(3));
+  core.setOutput('gate', result.gate.failed ? 'failed' : 'passed');
+
+  // 4. Summary and annotations.
+  const rctx = reportContextFor(inputs, ctx, uploaded.kind === 'uploaded' ? artifactName : null);
+  await writeSummary(renderSummary(run, rctx));
+  const redact = makeRedactor(inputSecrets(inputs));
+  for (const f of run.fixtures) {
+    if (f.drift?.verdict === 'newly_failing') {
+      core.error(redact(`${f.label}: newly failing: ${f.detail}`), { title: `agent-replay: ${f.label} newly failing`, file: f.file, startLine: f.line });
+    }
+  }
+
+  // 5. Comment (also when the gate fails).
+  const posted = await postComment(deps.github, inputs, ctx, renderComment(run, rctx));
+  core.setOutput('comment-status', posted.status);
+  if (posted.url) core.setOutput('comment-url', posted.url);
+
+  // 6. Gate.
+  if (result.gate.failed) core.setFailed(`agent-replay gate failed: ${result.gate.reason}`);
+}
+

@@ -1,0 +1,95 @@
+// What the Action knows about where it runs: repository, event, pull request, run. Read once
+// from the environment and the event payload; plain data afterwards.
+
+import { readFile } from 'node:fs/promises';
+
+export interface PullContext {
+  number: number;
+  headSha: string;
+  headRef: string;
+  headRepoFullName: string | null;
+  baseRepoFullName: string;
+  isFork: boolean;
+  labels: string[];
+}
+
+export interface ActionContext {
+  owner: string;
+  repo: string;
+  eventName: string;
+  payload: Record<string, unknown>;
+  pull: PullContext | null;
+  /** The commit replayed: the PR head when there is one, else GITHUB_SHA. */
+  sha: string | null;
+  runId: string | null;
+  runAttempt: number;
+  workflow: string;
+  serverUrl: string;
+  apiUrl: string;
+  graphqlUrl: string;
+}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+export function pullFromPayload(payload: Json, repoFullName: string): PullContext | null {
+  const pr = obj(payload.pull_request);
+  const number = typeof pr.number === 'number' ? pr.number : null;
+  if (number === null) return null;
+  const head = obj(pr.head);
+  const base = obj(pr.base);
+  const headRepo = str(obj(head.repo).full_name);
+  const baseRepo = str(obj(base.repo).full_name) ?? repoFullName;
+  const labels = Array.isArray(pr.labels) ? pr.labels.map((l) => str(obj(l).name)).filter((n): n is string => n !== null) : [];
+  return {
+    number,
+    headSha: str(head.sha) ?? '',
+    headRef: str(head.ref) ?? '',
+    headRepoFullName: headRepo,
+    baseRepoFullName: baseRepo,
+    isFork: headRepo === null || headRepo.toLowerCase() !== baseRepo.toLowerCase(),
+    labels,
+  };
+}
+
+export async function readActionContext(env: Record<string, string | undefined>): Promise<ActionContext> {
+  const repository = env.GITHUB_REPOSITORY ?? '';
+  const [owner = '', repo = ''] = repository.split('/');
+  let payload: Json = {};
+  if (env.GITHUB_EVENT_PATH) {
+    try {
+      payload = obj(JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')));
+    } catch (e) {
+      throw new Error(`cannot read the event payload at GITHUB_EVENT_PATH (${(e as Error).message})`);
+    }
+  }
+  const pull = pullFromPayload(payload, repository);
+  const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
+  return {
+    owner,
+    repo,
+    eventName: env.GITHUB_EVENT_NAME ?? '',
+    payload,
+    pull,
+    sha: pull?.headSha || env.GITHUB_SHA || null,
+    runId: env.GITHUB_RUN_ID ?? null,
+    runAttempt: Number(env.GITHUB_RUN_ATTEMPT ?? '1') || 1,
+    workflow: env.GITHUB_WORKFLOW ?? 'agent-replay',
+    serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
+    apiUrl,
+    graphqlUrl: env.GITHUB_GRAPHQL_URL ?? `${apiUrl.replace(/\/$/, '')}/graphql`,
+  };
+}
+
+/** One sticky comment per workflow: the marker is the workflow's name, reduced to safe characters. */
+export function markerFor(workflow: string): string {
+  const slug = workflow.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);
+  return slug || 'default';
+}
+
+/** The results artifact of a run is named from the commit it replayed. */
+export function artifactNameFor(sha: string | null, runAttempt: number): string {
+  const base = `agent-replay-results-${sha && /^[0-9a-f]{7,40}$/.test(sha) ? sha : 'unknown'}`;
+  return runAttempt > 1 ? `${base}-attempt-${runAttempt}` : base;
+}

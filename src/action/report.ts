@@ -1,0 +1,72 @@
+// Report mode: combine recorded results (the shards of a matrix, or a fork PR's run downloaded by
+// a workflow_run workflow) and post the comment and summary, without replaying anything.
+
+import * as core from '@actions/core';
+import { readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Inputs } from '../inputs.js';
+import type { ActionContext } from './context.js';
+import type { ActionDeps } from './check.js';
+import { driftedCount, postComment, reportContextFor } from './check.js';
+import { mergeRecords, readRecord } from '../record/index.js';
+import { renderComment, renderSummary } from '../report/index.js';
+import { gate } from '../evaluate/index.js';
+import type { RunRecord } from '../types.js';
+
+/** Expands each line of the results input: a file, a folder (every results.json below it), or a `*` pattern in the last segment. */
+export async function expandResults(patterns: readonly string[], cwd: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (e.name.endsWith('.json')) out.push(p);
+    }
+  };
+  for (const pattern of patterns) {
+    const abs = resolve(cwd, pattern);
+    if (abs.includes('*')) {
+      const slash = abs.lastIndexOf('/');
+      const dir = abs.slice(0, slash);
+      const re = new RegExp(`^${abs.slice(slash + 1).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+      for (const name of (await readdir(dir)).sort()) if (re.test(name)) out.push(join(dir, name));
+    } else {
+      try {
+        await walk(abs);
+      } catch {
+        out.push(abs);
+      }
+    }
+  }
+  return [...new Set(out)];
+}
+
+export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
+  if (inputs.results.length === 0) throw new Error('report mode needs the results input: one results file, folder or pattern per line');
+  const files = await expandResults(inputs.results, deps.cwd);
+  if (files.length === 0) throw new Error(`report mode: no results files match ${inputs.results.join(', ')}`);
+  const records: RunRecord[] = [];
+  for (const f of files) records.push(await readRecord(f));
+  const run = mergeRecords(records);
+  core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures`);
+  const rctx = reportContextFor(inputs, { ...ctx, sha: run.commit ?? ctx.sha }, null);
+  try {
+    await core.summary.addRaw(renderSummary(run, rctx), true).write();
+  } catch (e) {
+    core.warning(`job summary not written: ${(e as Error).message}`);
+  }
+  const t = run.tallies;
+  core.setOutput('passed', String(t.passed));
+  core.setOutput('failed', String(t.failed));
+  core.setOutput('not-evaluated', String(t.notEvaluated));
+  core.setOutput('errored', String(t.errored));
+  core.setOutput('newly-failing', String(run.fixtures.filter((f) => f.drift?.verdict === 'newly_failing').length));
+  core.setOutput('drifted', String(driftedCount(run)));
+  core.setOutput('estimated-cost', run.estimate.usd.toFixed(3));
+  const g = gate(run.fixtures, inputs.failOn);
+  core.setOutput('gate', g.failed ? 'failed' : 'passed');
+  const posted = await postComment(deps.github, inputs, { ...ctx, eventName: ctx.eventName === 'pull_request' ? 'report' : ctx.eventName }, renderComment(run, rctx));
+  core.setOutput('comment-status', posted.status);
+  if (posted.url) core.setOutput('comment-url', posted.url);
+  if (g.failed) core.setFailed(`agent-replay gate failed: ${g.reason}`);
+}

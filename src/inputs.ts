@@ -1,0 +1,115 @@
+// Action inputs, read once into one readonly typed object. Enum inputs are checked against an
+// `as const` list; a bad value is rejected quoting it and the allowed set.
+
+import { FAIL_ON_CONDITIONS, type FailOnCondition } from './types.js';
+import { parseFailOn } from './evaluate/index.js';
+
+export const MODES = ['check', 'accept', 'report'] as const;
+export type Mode = (typeof MODES)[number];
+export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const;
+
+export interface Inputs {
+  readonly mode: Mode;
+  readonly agentUrl: string | null;
+  readonly agentHeaders: Readonly<Record<string, string>>;
+  readonly dir: string;
+  readonly judgeProvider: (typeof JUDGE_PROVIDERS)[number] | null;
+  readonly judgeBaseUrl: string | null;
+  readonly judgeModel: string | null;
+  readonly judgeApiKey: string | null;
+  readonly githubToken: string;
+  readonly comment: boolean;
+  readonly failOn: readonly FailOnCondition[];
+  readonly costCap: number | null;
+  readonly confirmCost: boolean;
+  readonly concurrency: number | null;
+  readonly acceptLabel: string;
+  readonly confirmLabel: string;
+  readonly resultsPath: string;
+  readonly results: readonly string[];
+}
+
+export class InputError extends Error {
+  override name = 'InputError';
+}
+
+type Get = (name: string) => string;
+
+/** Reads `INPUT_<NAME>` the way @actions/core does (spaces become underscores, upper case, trimmed). */
+export function envInputGetter(env: Record<string, string | undefined>): Get {
+  return (name) => (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[], fallback: T): T {
+  if (value === '') return fallback;
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new InputError(`input ${name}: "${value}" is not allowed; use one of: ${allowed.join(', ')}`);
+}
+
+function bool(name: string, value: string, fallback: boolean): boolean {
+  if (value === '') return fallback;
+  if (/^(true|yes|on|1)$/i.test(value)) return true;
+  if (/^(false|no|off|0)$/i.test(value)) return false;
+  throw new InputError(`input ${name}: "${value}" is not a boolean; use true or false`);
+}
+
+function positiveNumber(name: string, value: string, integer: boolean): number | null {
+  if (value === '') return null;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || (integer && (!Number.isInteger(n) || n < 1))) {
+    throw new InputError(`input ${name}: "${value}" is not ${integer ? 'a whole number of at least 1' : 'a non-negative number'}`);
+  }
+  return n;
+}
+
+/** "Name: value" per line. Values are secrets: the error names the line, never the value. */
+export function parseHeaders(text: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim() : '';
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+      throw new InputError(`input agent-headers: line ${i + 1} is not "Name: value"`);
+    }
+    headers[name] = line.slice(colon + 1).trim();
+  });
+  return headers;
+}
+
+export function readInputs(get: Get): Inputs {
+  const failOnText = get('fail-on');
+  let failOn: FailOnCondition[];
+  try {
+    failOn = parseFailOn(failOnText, FAIL_ON_CONDITIONS);
+  } catch (e) {
+    throw new InputError(`input ${(e as Error).message}`);
+  }
+  const orNull = (v: string): string | null => (v === '' ? null : v);
+  return Object.freeze({
+    mode: oneOf('mode', get('mode'), MODES, 'check'),
+    agentUrl: orNull(get('agent-url')),
+    agentHeaders: Object.freeze(parseHeaders(get('agent-headers'))),
+    dir: get('dir') || '.agent-replay',
+    judgeProvider: get('judge-provider') === '' ? null : oneOf('judge-provider', get('judge-provider'), JUDGE_PROVIDERS, 'openai'),
+    judgeBaseUrl: orNull(get('judge-base-url')),
+    judgeModel: orNull(get('judge-model')),
+    judgeApiKey: orNull(get('judge-api-key')),
+    githubToken: get('github-token'),
+    comment: bool('comment', get('comment'), true),
+    failOn: Object.freeze(failOn),
+    costCap: positiveNumber('cost-cap', get('cost-cap'), false),
+    confirmCost: bool('confirm-cost', get('confirm-cost'), false),
+    concurrency: positiveNumber('concurrency', get('concurrency'), true),
+    acceptLabel: get('accept-label') || 'accept-baseline',
+    confirmLabel: get('confirm-label') || 'confirm-cost',
+    resultsPath: get('results-path') || 'agent-replay-results/results.json',
+    results: Object.freeze(get('results').split(/\r?\n/).map((s) => s.trim()).filter(Boolean)),
+  });
+}
+
+/** Every secret an input carries: header values, API key, token. */
+export function inputSecrets(inputs: Inputs): string[] {
+  return [...Object.values(inputs.agentHeaders), inputs.judgeApiKey ?? '', inputs.githubToken].filter((s) => s.length > 0);
+}

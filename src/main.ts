@@ -1,0 +1,37 @@
+// Action entry: inputs -> mode -> outputs. Everything below throws; only here is setFailed called
+// for an unexpected error.
+import * as core from '@actions/core';
+import { envInputGetter, readInputs } from './inputs.js';
+import { readActionContext } from './action/context.js';
+import { githubArtifactStore } from './action/artifacts.js';
+import { checkMode } from './action/check.js';
+import { acceptMode } from './action/accept.js';
+import { reportMode } from './action/report.js';
+import { createGitHubApi } from './github/api.js';
+import { makeRedactor } from './secrets.js';
+
+async function run(): Promise<void> {
+  const env = process.env;
+  const inputs = readInputs(envInputGetter(env));
+  const ctx = await readActionContext(env);
+  const fast = env.AGENT_REPLAY_TEST_NO_DELAYS === '1'; // tests only: no retry back-off, no write spacing
+  const github = inputs.githubToken
+    ? createGitHubApi({
+        token: inputs.githubToken,
+        baseUrl: ctx.apiUrl,
+        graphqlUrl: ctx.graphqlUrl,
+        ...(fast ? { retryAfterBaseMs: 0, throttleWrites: false } : {}),
+      })
+    : null;
+  const deps = { env, cwd: process.cwd(), github, artifacts: githubArtifactStore(env) };
+  if (inputs.mode === 'accept') await acceptMode(inputs, ctx, deps);
+  else if (inputs.mode === 'report') await reportMode(inputs, ctx, deps);
+  else await checkMode(inputs, ctx, deps);
+}
+
+try {
+  await run();
+} catch (e) {
+  const redact = makeRedactor([process.env['INPUT_GITHUB-TOKEN'] ?? '', process.env['INPUT_JUDGE-API-KEY'] ?? '']);
+  core.setFailed(redact(`agent-replay: ${(e as Error).message}`));
+}
