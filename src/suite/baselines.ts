@@ -1,0 +1,118 @@
+// Baseline files: `<baselines>/<label>.json`, one per fixture, written only by acceptance.
+
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import type { Baseline } from '../types.js';
+import { positionAt, quote, translateZodIssues, type ConfigIssue, type Position, type SourceFile } from './issues.js';
+import { isValidLabel, LABEL_RULE } from './labels.js';
+
+export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
+
+export const baselineSchema = z.strictObject({
+  label: z.string(),
+  reply: z.string(),
+  route: routeSchema.nullable(),
+  verdict: z.enum(['pass', 'fail']),
+  acceptedAt: z.string(),
+  commit: z.string().nullable(),
+});
+
+/** Stable key order, 2-space JSON, trailing newline: diffs of an acceptance stay readable. */
+export function serializeBaseline(b: Baseline): string {
+  const ordered = {
+    label: b.label,
+    reply: b.reply,
+    route: b.route === null ? null : { conversation: b.route.conversation, stage: b.route.stage },
+    verdict: b.verdict,
+    acceptedAt: b.acceptedAt,
+    commit: b.commit,
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+export interface BaselineFileResult {
+  baseline: Baseline | null;
+  errors: ConfigIssue[];
+}
+
+const REWRITE_FIX = 'fix the file by hand, or delete it and accept the fixture again (accept-baseline label or `agent-replay accept`)';
+
+/** Checks the text of one baseline file; `file` is its display path, `fileLabel` its name without `.json`. */
+export function checkBaselineFile(file: string, fileLabel: string, text: string): BaselineFileResult {
+  const errors: ConfigIssue[] = [];
+  const lineCounter = new LineCounter();
+  // JSON is (nearly) YAML: parsing it as YAML too gives node positions for the schema issues.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  const src: SourceFile = { file, doc, lineCounter };
+
+  if (!isValidLabel(fileLabel)) {
+    errors.push({
+      file,
+      line: null,
+      column: null,
+      message: `baseline file name ${quote(`${fileLabel}.json`)} is not a label: a label is ${LABEL_RULE}`,
+      fix: 'baseline files are named <label>.json by acceptance; rename or delete this file',
+    });
+    return { baseline: null, errors };
+  }
+
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    const message = (e as Error).message;
+    const pos = jsonErrorPosition(src, message, text);
+    errors.push({ file, ...pos, message: `invalid JSON: ${message}`, fix: REWRITE_FIX });
+    return { baseline: null, errors };
+  }
+
+  const parsed = baselineSchema.safeParse(data);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.path.length === 1 && issue.path[0] === 'verdict' && data && typeof data === 'object') {
+        const verdict = (data as Record<string, unknown>).verdict;
+        if (verdict !== undefined) {
+          const pos = positionAt(src, ['verdict']);
+          errors.push({
+            file,
+            ...pos,
+            message: `verdict ${typeof verdict === 'string' ? quote(verdict) : JSON.stringify(verdict)} cannot be a baseline: only pass or fail is ever accepted`,
+            fix: REWRITE_FIX,
+          });
+          continue;
+        }
+      }
+      const translated = translateZodIssues({ src, schema: baselineSchema, data, base: [], prefix: 'baseline: ' }, [issue]);
+      errors.push(...translated.map((t) => ({ ...t, fix: `${t.fix}; or ${REWRITE_FIX}` })));
+    }
+    return { baseline: null, errors };
+  }
+
+  if (parsed.data.label !== fileLabel) {
+    const pos = positionAt(src, ['label']);
+    errors.push({
+      file,
+      ...pos,
+      message: `baseline label ${quote(parsed.data.label)} does not match its file name ${quote(`${fileLabel}.json`)}`,
+      fix: `rename the file to ${parsed.data.label}.json or set "label": ${JSON.stringify(fileLabel)}`,
+    });
+    return { baseline: null, errors };
+  }
+  return { baseline: parsed.data, errors };
+}
+
+function jsonErrorPosition(src: SourceFile, message: string, text: string): Position {
+  const at = (offset: number): Position => {
+    const { line, col } = src.lineCounter.linePos(Math.min(offset, text.length));
+    return { line, column: col };
+  };
+  const m = /at position (\d+)/.exec(message);
+  if (m) return at(Number(m[1]));
+  const yamlError = src.doc.errors[0];
+  if (yamlError) return at(yamlError.pos[0]);
+  if (/end of (JSON )?input/i.test(message)) return at(text.length);
+  // A baseline is an object: text that does not start like one is wrong at its first character.
+  const first = /\S/.exec(text);
+  if (first && first[0] !== '{') return at(first.index);
+  return { line: null, column: null };
+}

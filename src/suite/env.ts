@@ -1,0 +1,58 @@
+// `${NAME}` in any string value of the config is read from the environment. Every substituted value
+// is a secret: it is collected so that it can be redacted everywhere, and never quoted in an issue.
+
+import { positionAt, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
+
+/** `$${NAME}` is a literal `${NAME}`; `${NAME}` is substituted. */
+const REFERENCE_RE = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+export interface Substitution<T> {
+  value: T;
+  issues: ConfigIssue[];
+  secrets: string[];
+}
+
+export function substituteEnv<T>(
+  value: T,
+  env: Record<string, string | undefined>,
+  src: SourceFile,
+  base: readonly PathSegment[] = [],
+): Substitution<T> {
+  const issues: ConfigIssue[] = [];
+  const secrets: string[] = [];
+
+  const substituteString = (text: string, path: PathSegment[]): string =>
+    text.replace(REFERENCE_RE, (whole, escaped: string, name: string) => {
+      if (escaped) return whole.slice(1);
+      const found = env[name];
+      if (found === undefined || found === '') {
+        const pos = positionAt(src, path);
+        issues.push({
+          file: src.file,
+          line: pos.line,
+          column: pos.column,
+          message: found === undefined ? `environment variable ${name} is not set` : `environment variable ${name} is set but empty`,
+          fix:
+            found === undefined
+              ? `export ${name}=... or set it in the workflow env`
+              : `give ${name} a value; in a workflow, check that the secret it comes from exists (GitHub passes a missing secret as an empty string)`,
+        });
+        return '';
+      }
+      secrets.push(found);
+      return found;
+    });
+
+  const walk = (v: unknown, path: PathSegment[]): unknown => {
+    if (typeof v === 'string') return substituteString(v, path);
+    if (Array.isArray(v)) return v.map((item, i) => walk(item, [...path, i]));
+    if (v !== null && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, item] of Object.entries(v)) out[k] = walk(item, [...path, k]);
+      return out;
+    }
+    return v;
+  };
+
+  return { value: walk(value, [...base]) as T, issues, secrets };
+}

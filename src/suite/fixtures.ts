@@ -1,0 +1,246 @@
+// Fixture files: one fixture per file, `{fixtures: [...]}`, or a bare list. Every problem is
+// reported with its line; a fixture with a problem is left out, the others are still checked.
+
+import { isMap } from 'yaml';
+import { z } from 'zod';
+import type { Assertion, Fixture } from '../types.js';
+import {
+  describeValue,
+  positionAt,
+  positionOfKey,
+  quote,
+  translateZodIssues,
+  type ConfigIssue,
+  type PathSegment,
+  type SourceFile,
+} from './issues.js';
+import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
+
+export const ASSERTION_KINDS = ['contains', 'regex', 'judge'] as const;
+export const DEFAULT_THRESHOLD = 0.7;
+const REGEX_FLAGS = 'dgimsuyv';
+
+export const assertionSchema = z.strictObject({
+  contains: z.string().optional(),
+  regex: z.string().optional(),
+  flags: z.string().optional(),
+  judge: z.string().optional(),
+  threshold: z.number().optional(),
+});
+
+export const fixtureSchema = z.strictObject({
+  label: z.string(),
+  message: z.string(),
+  persona: z.string().nullable().optional(),
+  assert: assertionSchema.nullable().optional(),
+});
+
+const listFileSchema = z.strictObject({ fixtures: z.array(z.unknown()) });
+
+export interface FixtureFileResult {
+  fixtures: Fixture[];
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+  /** Labels seen in the file, with their position, even on fixtures with other problems. */
+  labels: { label: string; file: string; line: number | null; column: number | null }[];
+}
+
+/** Checks one parsed fixture file. `data` is `doc.toJS()`. */
+export function checkFixtureFile(src: SourceFile, data: unknown): FixtureFileResult {
+  const result: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [] };
+  const contents = src.doc.contents;
+
+  if (data === null || data === undefined) {
+    result.warnings.push({
+      file: src.file,
+      line: 1,
+      column: 1,
+      message: 'the file is empty: it defines no fixture',
+      fix: 'add a fixture (label: ..., message: ...) or delete the file',
+    });
+    return result;
+  }
+
+  let items: { data: unknown; path: PathSegment[] }[];
+  if (Array.isArray(data)) {
+    items = data.map((d, i) => ({ data: d, path: [i] }));
+  } else if (typeof data === 'object' && isMap(contents) && 'fixtures' in data) {
+    const parsed = listFileSchema.safeParse(data);
+    if (!parsed.success) {
+      result.errors.push(...translateZodIssues({ src, schema: listFileSchema, data, base: [] }, parsed.error.issues));
+      if (!Array.isArray((data as { fixtures: unknown }).fixtures)) return result;
+    }
+    items = ((data as { fixtures: unknown[] }).fixtures ?? []).map((d, i) => ({ data: d, path: ['fixtures', i] }));
+    if (items.length === 0) {
+      const pos = positionAt(src, ['fixtures']);
+      result.warnings.push({
+        file: src.file,
+        ...pos,
+        message: 'fixtures is an empty list: the file defines no fixture',
+        fix: 'add items such as "- { label: greeting, message: hello }" or delete the file',
+      });
+    }
+  } else if (typeof data === 'object') {
+    items = [{ data, path: [] }];
+  } else {
+    const pos = positionAt(src, []);
+    result.errors.push({
+      file: src.file,
+      ...pos,
+      message: `a fixture file must hold a fixture (label, message, ...) or a list under "fixtures:", found ${describeValue(data)}`,
+      fix: 'write "label: my-fixture" and "message: ..." on separate lines, or "fixtures:" followed by a list',
+    });
+    return result;
+  }
+  for (const item of items) checkItem(src, item.data, item.path, result);
+  return result;
+}
+
+function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: FixtureFileResult): void {
+  const where = positionAt(src, path);
+  const name = path.length === 0 ? 'the fixture' : `fixture ${path.map((p) => (typeof p === 'number' ? `#${p + 1}` : '')).join('')}`;
+  const errorsBefore = result.errors.length;
+  const err = (p: PathSegment[], message: string, fix: string): void => {
+    const pos = positionAt(src, p);
+    result.errors.push({ file: src.file, line: pos.line, column: pos.column, message, fix });
+  };
+
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    err(path, `${name} must be a mapping with label and message, found ${describeValue(data)}`, 'write it as { label: my-fixture, message: "..." }');
+    return;
+  }
+  const raw = data as Record<string, unknown>;
+  const labelText = typeof raw.label === 'string' ? raw.label : null;
+  const prefix = labelText !== null ? `fixture ${quote(labelText)}: ` : path.length ? `${name}: ` : '';
+
+  const parsed = fixtureSchema.safeParse(raw);
+  if (!parsed.success) {
+    result.errors.push(...translateZodIssues({ src, schema: fixtureSchema, data: raw, base: path, prefix }, parsed.error.issues));
+  }
+
+  if (labelText !== null) {
+    const labelPos = positionAt(src, [...path, 'label']);
+    result.labels.push({ label: labelText, file: src.file, ...labelPos });
+    if (!isValidLabel(labelText)) {
+      err(
+        [...path, 'label'],
+        `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`,
+        `rename it, e.g. label: ${suggestLabel(labelText)}`,
+      );
+    }
+  }
+  if (typeof raw.message === 'string' && raw.message.trim() === '') {
+    err([...path, 'message'], `${prefix}message is empty`, 'write the user message to send to the agent');
+  }
+
+  let assertion: Assertion | null = null;
+  const a = raw.assert;
+  if (a !== null && typeof a === 'object' && !Array.isArray(a)) {
+    assertion = checkAssertion(src, a as Record<string, unknown>, [...path, 'assert'], prefix, result);
+  }
+
+  if (result.errors.length === errorsBefore && parsed.success) {
+    result.fixtures.push({
+      label: parsed.data.label,
+      message: parsed.data.message,
+      persona: parsed.data.persona ?? null,
+      assertion,
+      file: src.file,
+      line: where.line ?? 1,
+    });
+  }
+}
+
+function checkAssertion(
+  src: SourceFile,
+  a: Record<string, unknown>,
+  path: PathSegment[],
+  prefix: string,
+  result: FixtureFileResult,
+): Assertion | null {
+  const at = (key: string | null) => positionOfKey(src, path, key ?? '') ?? positionAt(src, path);
+  const err = (key: string | null, message: string, fix: string): void => {
+    result.errors.push({ file: src.file, ...at(key), message: prefix + message, fix });
+  };
+  const allowed = Object.keys(assertionSchema.shape);
+  const unknownKeys = Object.keys(a).some((k) => !allowed.includes(k));
+  const kinds = ASSERTION_KINDS.filter((k) => a[k] !== undefined && a[k] !== null);
+
+  if (kinds.length === 0) {
+    // An unknown key (`equals: ...`) was already reported by the schema, with the allowed keys.
+    if (!unknownKeys) {
+      err(
+        null,
+        `the assertion has no known kind: use one of ${ASSERTION_KINDS.join(', ')}`,
+        'write e.g. assert: { contains: "30 days" }, or remove assert to make the fixture a probe',
+      );
+    }
+    return null;
+  }
+  if (kinds.length > 1) {
+    err(
+      kinds[1] as string,
+      `the assertion has ${kinds.length} kinds (${kinds.join(' and ')}): a fixture has one assertion`,
+      `keep one of ${kinds.join(', ')}, or split it into ${kinds.length} fixtures with different labels`,
+    );
+    return null;
+  }
+  const kind = kinds[0] as (typeof ASSERTION_KINDS)[number];
+  if (a.flags !== undefined && kind !== 'regex') {
+    err('flags', `flags only apply to a regex assertion, not to ${kind}`, 'remove flags');
+  }
+  if (a.threshold !== undefined && kind !== 'judge') {
+    err('threshold', `threshold only applies to a judge assertion, not to ${kind}`, 'remove threshold');
+  }
+
+  const value = a[kind];
+  if (typeof value !== 'string') return null; // wrong type: reported by the schema
+  let ok = true;
+  if (value === '') {
+    err(kind, `the ${kind} assertion is empty`, kind === 'judge' ? 'write the criterion the reply must meet' : `write the text the reply must ${kind === 'regex' ? 'match' : 'contain'}`);
+    ok = false;
+  }
+
+  if (kind === 'contains') return ok ? { kind, value } : null;
+
+  if (kind === 'regex') {
+    const flags = a.flags === undefined || a.flags === null ? '' : a.flags;
+    if (typeof flags !== 'string') return null;
+    const flagProblem = checkFlags(flags);
+    if (flagProblem) {
+      err('flags', `regex flags ${quote(flags)} ${flagProblem}`, `use only the flags ${REGEX_FLAGS.split('').join(' ')}, each at most once (u and v not together), e.g. flags: "i"`);
+      return null;
+    }
+    if (!ok) return null;
+    try {
+      new RegExp(value, flags);
+    } catch (e) {
+      result.warnings.push({
+        file: src.file,
+        ...at('regex'),
+        message: `${prefix}pattern does not compile: ${(e as Error).message}; the fixture will be not evaluated at run time`,
+        fix: 'correct the pattern (JavaScript RegExp syntax); escape a literal ( [ { . * + ? with a backslash',
+      });
+    }
+    return { kind, pattern: value, flags };
+  }
+
+  const threshold = a.threshold === undefined || a.threshold === null ? DEFAULT_THRESHOLD : a.threshold;
+  if (typeof threshold !== 'number') return null;
+  if (!(threshold >= 0 && threshold <= 1)) {
+    err('threshold', `threshold ${String(threshold)} is outside [0, 1]`, `use a score between 0 and 1, e.g. threshold: ${DEFAULT_THRESHOLD}`);
+    return null;
+  }
+  return ok ? { kind: 'judge', criterion: value, threshold } : null;
+}
+
+function checkFlags(flags: string): string | null {
+  const seen = new Set<string>();
+  for (const f of flags) {
+    if (!REGEX_FLAGS.includes(f)) return `contain ${quote(f)}, which is not a regex flag`;
+    if (seen.has(f)) return `repeat ${quote(f)}`;
+    seen.add(f);
+  }
+  if (seen.has('u') && seen.has('v')) return 'combine u and v, which JavaScript does not allow';
+  return null;
+}

@@ -1,0 +1,379 @@
+// Configuration issues with file:line:column, and the translation of YAML and zod problems into
+// messages that say what was observed and what to change.
+
+import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+import type { z } from 'zod';
+
+export interface ConfigIssue {
+  /** Path relative to cwd, forward slashes (or a pseudo-source such as `command-line options`). */
+  file: string;
+  /** 1-based; null when the problem has no position (a missing folder, an override). */
+  line: number | null;
+  column: number | null;
+  message: string;
+  fix: string;
+}
+
+/** `path/to/file.yml:12:3: <message>\n  fix: <fix>` */
+export function formatIssue(issue: ConfigIssue): string {
+  let where = issue.file;
+  if (issue.line !== null) {
+    where += `:${issue.line}`;
+    if (issue.column !== null) where += `:${issue.column}`;
+  }
+  return `${where}: ${issue.message}\n  fix: ${issue.fix}`;
+}
+
+export type PathSegment = string | number;
+
+/** A parsed YAML (or JSON) file: the document, its line counter and its display path. */
+export interface SourceFile {
+  file: string;
+  doc: Document.Parsed;
+  lineCounter: LineCounter;
+}
+
+export interface Position {
+  line: number | null;
+  column: number | null;
+}
+
+const NO_POSITION: Position = { line: null, column: null };
+
+export function positionOfOffset(src: SourceFile, offset: number): Position {
+  const { line, col } = src.lineCounter.linePos(offset);
+  return { line, column: col };
+}
+
+function nodePosition(src: SourceFile, node: unknown): Position | null {
+  if (node && typeof node === 'object' && 'range' in node) {
+    const range = (node as Node).range;
+    if (range) return positionOfOffset(src, range[0]);
+  }
+  return null;
+}
+
+/** The YAML node at `path`, or null when some segment does not exist. */
+export function nodeAt(src: SourceFile, path: readonly PathSegment[]): unknown {
+  let node: unknown = src.doc.contents;
+  for (const seg of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+      if (!pair) return null;
+      node = pair.value;
+    } else if (isSeq(node) && typeof seg === 'number') {
+      node = node.items[seg];
+    } else {
+      return null;
+    }
+    if (node === undefined || node === null) return null;
+  }
+  return node;
+}
+
+/** Position of the node at `path`; falls back to the deepest existing ancestor. */
+export function positionAt(src: SourceFile, path: readonly PathSegment[]): Position {
+  for (let n = path.length; n >= 0; n--) {
+    const node = nodeAt(src, path.slice(0, n));
+    const pos = nodePosition(src, node);
+    if (pos) return pos;
+    // A key whose value is empty (`label:`) has no value node: use the key.
+    if (n > 0) {
+      const keyPos = positionOfKey(src, path.slice(0, n - 1), path[n - 1] as PathSegment);
+      if (keyPos) return keyPos;
+    }
+  }
+  return NO_POSITION;
+}
+
+/** Position of the key `key` of the mapping at `path`. */
+export function positionOfKey(src: SourceFile, path: readonly PathSegment[], key: PathSegment): Position | null {
+  const parent = nodeAt(src, path);
+  if (!isMap(parent)) return null;
+  const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key));
+  return pair ? nodePosition(src, pair.key) : null;
+}
+
+/** `agent.headers.Authorization`, `fixtures[2].assert`. */
+export function formatPath(path: readonly PathSegment[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out === '' ? seg : `.${seg}`;
+  }
+  return out;
+}
+
+export function quote(value: string, max = 60): string {
+  const shown = value.length > max ? `${value.slice(0, max)}...` : value;
+  return JSON.stringify(shown);
+}
+
+/** What the file holds, in words: `the string "x"`, `the number 3`, `a list`. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'an empty value (null)';
+  if (typeof value === 'string') return `the string ${quote(value)}`;
+  if (typeof value === 'number') return `the number ${String(value)}`;
+  if (typeof value === 'boolean') return `the boolean ${String(value)}`;
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  return typeof value;
+}
+
+function valueAt(data: unknown, path: readonly PathSegment[]): unknown {
+  let v: unknown = data;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[String(seg)];
+  }
+  return v;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  object: 'a mapping',
+  array: 'a list',
+  null: 'null',
+  record: 'a mapping',
+};
+
+function typeWord(expected: string): string {
+  return TYPE_WORDS[expected] ?? expected;
+}
+
+/** Levenshtein distance, for "did you mean" hints. */
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0] as number;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = prev[j] as number;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      prev[j] = Math.min(above + 1, (prev[j - 1] as number) + 1, diag + cost);
+      diag = above;
+    }
+  }
+  return prev[b.length] as number;
+}
+
+export function suggest(key: string, allowed: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const candidate of allowed) {
+    const d = candidate.toLowerCase() === key.toLowerCase() ? 0 : distance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best !== null && bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : null;
+}
+
+// --- zod schema introspection: the allowed keys of the object at a path -----------------------
+
+interface ZodDefLike {
+  type: string;
+  innerType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  options?: z.ZodType[];
+  valueType?: z.ZodType;
+  in?: z.ZodType;
+}
+
+function defOf(schema: z.ZodType): ZodDefLike {
+  return (schema as unknown as { _zod: { def: ZodDefLike } })._zod.def;
+}
+
+function unwrapped(schema: z.ZodType): z.ZodType[] {
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+      return def.innerType ? unwrapped(def.innerType) : [];
+    case 'pipe':
+      return def.in ? unwrapped(def.in) : [];
+    case 'union':
+      return (def.options ?? []).flatMap(unwrapped);
+    default:
+      return [schema];
+  }
+}
+
+function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
+  let current: z.ZodType[] = unwrapped(schema);
+  for (const seg of path) {
+    const next: z.ZodType[] = [];
+    for (const s of current) {
+      const def = defOf(s);
+      if (def.type === 'object' && def.shape && typeof seg === 'string' && def.shape[seg]) next.push(...unwrapped(def.shape[seg]));
+      else if (def.type === 'array' && def.element && typeof seg === 'number') next.push(...unwrapped(def.element));
+      else if (def.type === 'record' && def.valueType) next.push(...unwrapped(def.valueType));
+    }
+    current = next;
+  }
+  const obj = current.find((s) => defOf(s).type === 'object');
+  return obj ? Object.keys(defOf(obj).shape ?? {}) : [];
+}
+
+// --- zod issues -> ConfigIssue -----------------------------------------------------------------
+
+interface ZodIssueLike {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  expected?: string;
+  keys?: string[];
+  values?: unknown[];
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  inclusive?: boolean;
+  origin?: string;
+  errors?: ZodIssueLike[][];
+}
+
+export interface TranslateContext {
+  src: SourceFile;
+  /** The schema that produced the issues (for the allowed keys of an unknown key). */
+  schema: z.ZodType;
+  /** The data that was validated. */
+  data: unknown;
+  /** Where `data` sits in the YAML document (e.g. `['fixtures', 2]`). */
+  base: readonly PathSegment[];
+  /** Prepended to messages, e.g. `fixture "refund-policy": `. */
+  prefix?: string;
+}
+
+function toSegments(path: PropertyKey[]): PathSegment[] {
+  return path.map((p) => (typeof p === 'number' ? p : String(p)));
+}
+
+export function translateZodIssues(ctx: TranslateContext, issues: readonly ZodIssueLike[]): ConfigIssue[] {
+  const out: ConfigIssue[] = [];
+  for (const issue of issues) out.push(...translateOne(ctx, issue, toSegments(issue.path)));
+  return out;
+}
+
+function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegment[]): ConfigIssue[] {
+  const full = [...ctx.base, ...rel];
+  // With a prefix (`fixture "x": `) paths are relative to the item; otherwise to the file.
+  const shown = ctx.prefix ? rel : full;
+  const name = formatPath(shown) || (ctx.prefix ? 'it' : 'the file');
+  const prefix = ctx.prefix ?? '';
+  const value = valueAt(ctx.data, rel);
+  const at = (pos: Position, message: string, fix: string): ConfigIssue => ({
+    file: ctx.src.file,
+    line: pos.line,
+    column: pos.column,
+    message: prefix + message,
+    fix,
+  });
+
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const allowed = allowedKeysAt(ctx.schema, rel);
+      const where = formatPath(shown) === '' ? (ctx.prefix ? '' : 'at the top level') : `in ${formatPath(shown)}`;
+      return (issue.keys ?? []).map((key) => {
+        const hint = suggest(key, allowed);
+        const pos = positionOfKey(ctx.src, full, key) ?? positionAt(ctx.src, full);
+        return at(
+          pos,
+          `unknown key ${quote(key)}${where ? ` ${where}` : ''}; allowed keys: ${allowed.join(', ')}`,
+          hint ? `did you mean ${quote(hint)}? rename the key` : `remove ${quote(key)} or use one of the allowed keys`,
+        );
+      });
+    }
+    case 'invalid_type': {
+      const expected = typeWord(issue.expected ?? 'value');
+      if (value === undefined) {
+        const key = rel[rel.length - 1];
+        const parentShown = shown.slice(0, -1);
+        return [
+          at(
+            positionAt(ctx.src, full.slice(0, -1)),
+            `missing required key ${quote(String(key))}${parentShown.length ? ` in ${formatPath(parentShown)}` : ''}`,
+            `add ${String(key)}: <${issue.expected ?? 'value'}>`,
+          ),
+        ];
+      }
+      const quoteFix =
+        issue.expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')
+          ? `put the value in quotes: ${String(rel[rel.length - 1] ?? 'value')}: "${String(value)}"`
+          : `change ${name} to ${expected}`;
+      return [at(positionAt(ctx.src, full), `${name} must be ${expected}, found ${describeValue(value)}`, quoteFix)];
+    }
+    case 'invalid_value': {
+      const allowed = (issue.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+      return [
+        at(
+          positionAt(ctx.src, full),
+          `${name} must be one of ${allowed.join(', ')}, found ${describeValue(value)}`,
+          `use one of: ${allowed.join(', ')}`,
+        ),
+      ];
+    }
+    case 'too_small':
+    case 'too_big': {
+      const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
+      const word = issue.code === 'too_small' ? (issue.inclusive === false ? 'greater than' : 'at least') : issue.inclusive === false ? 'less than' : 'at most';
+      if (issue.origin === 'string') {
+        return [at(positionAt(ctx.src, full), `${name} must not be empty`, `give ${name} a value`)];
+      }
+      return [
+        at(
+          positionAt(ctx.src, full),
+          `${name} must be ${word} ${String(bound)}, found ${describeValue(value)}`,
+          `set ${name} to a value ${word} ${String(bound)}`,
+        ),
+      ];
+    }
+    case 'invalid_union': {
+      // Prefer the branch whose top-level type matched: its nested issues are the useful ones.
+      const branches = issue.errors ?? [];
+      const matching = branches.filter((b) => !b.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+      if (matching.length === 1) {
+        return (matching[0] as ZodIssueLike[]).flatMap((i) => translateOne(ctx, i, [...rel, ...toSegments(i.path)]));
+      }
+      const expected = [
+        ...new Set(branches.flatMap((b) => b.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => typeWord(i.expected ?? '')))),
+      ];
+      const custom = issue.message && issue.message !== 'Invalid input' ? issue.message : null;
+      return [
+        at(
+          positionAt(ctx.src, full),
+          custom ? `${name} ${custom}, found ${describeValue(value)}` : `${name} must be ${expected.join(' or ')}, found ${describeValue(value)}`,
+          custom ? `change ${name}: it ${custom}` : `change ${name} to ${expected.join(' or ')}`,
+        ),
+      ];
+    }
+    default:
+      return [at(positionAt(ctx.src, full), `${name}: ${issue.message}`, `change ${name}`)];
+  }
+}
+
+/** Syntax problems reported by the YAML parser, one issue each. */
+export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
+  return src.doc.errors.map((err) => {
+    const pos = positionOfOffset(src, err.pos[0]);
+    let message = `invalid YAML: ${err.message}`;
+    let fix = 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
+    if (err.code === 'MULTIPLE_DOCS') {
+      message = 'invalid YAML: the file contains more than one document (a --- separator)';
+      fix = 'keep one document per file: remove the --- line or split the file in two';
+    } else if (err.code === 'DUPLICATE_KEY') {
+      message = 'invalid YAML: the same key appears twice in one mapping';
+      fix = 'remove or rename one of the two keys';
+    } else if (err.code === 'TAB_AS_INDENT') {
+      fix = 'indent with spaces, not tabs';
+    }
+    return { file: src.file, line: pos.line, column: pos.column, message, fix };
+  });
+}

@@ -1,0 +1,109 @@
+// Command-line flags and action inputs, applied after the config file: they win.
+
+import type { Config, CostConfig, JudgeConfig } from '../config.js';
+import { JUDGE_DEFAULTS, JUDGE_PROVIDERS, urlProblem } from './config-file.js';
+import { quote, type ConfigIssue } from './issues.js';
+
+/**
+ * Values given outside the config file. An absent (undefined) field leaves the file's value; so
+ * does an empty string, which is what an unset action input reads as.
+ */
+export interface ConfigOverrides {
+  agentUrl?: string | null;
+  /** Merged over the file's headers, name by name. Values are secrets. */
+  agentHeaders?: Record<string, string>;
+  agentTimeoutMs?: number;
+  concurrency?: number;
+  retries?: number;
+  /**
+   * Merged over the file's judge. When the file has no judge section, any override creates one
+   * from the provider's defaults (openai, gpt-4o-mini, api.openai.com unless given). `apiKey` is a secret.
+   */
+  judge?: Partial<JudgeConfig>;
+  capUsd?: number;
+  cost?: Partial<CostConfig>;
+  regexTimeoutMs?: number;
+  regexWorkers?: number;
+}
+
+function given<T>(v: T | undefined | null | ''): v is T {
+  return v !== undefined && v !== null && v !== '';
+}
+
+/** Mutates `config` (a fresh object owned by the loader) and returns the problems found. */
+export function applyOverrides(config: Config, overrides: ConfigOverrides, source: string): ConfigIssue[] {
+  const errors: ConfigIssue[] = [];
+  const fail = (message: string, fix: string): void => {
+    errors.push({ file: source, line: null, column: null, message, fix });
+  };
+  const int = (name: string, value: number | undefined, min: number, apply: (v: number) => void): void => {
+    if (value === undefined) return;
+    if (!Number.isInteger(value) || value < min) fail(`${name} must be a whole number of at least ${min}, got ${String(value)}`, `pass ${name} ${min} or more`);
+    else apply(value);
+  };
+  const money = (name: string, value: number | undefined, apply: (v: number) => void): void => {
+    if (value === undefined) return;
+    if (!Number.isFinite(value) || value < 0) fail(`${name} must be a number of USD of at least 0, got ${String(value)}`, `pass ${name} 0 or more`);
+    else apply(value);
+  };
+
+  if (given(overrides.agentUrl)) {
+    const problem = urlProblem(overrides.agentUrl);
+    if (problem) fail(`agent URL ${quote(overrides.agentUrl)} ${problem}`, 'give the full address of the agent, e.g. https://preview.example.com/api/chat');
+    else config.agent.url = overrides.agentUrl;
+  }
+  if (overrides.agentHeaders) {
+    for (const [name, value] of Object.entries(overrides.agentHeaders)) {
+      config.agent.headers[name] = value;
+      config.secrets.push(value);
+    }
+  }
+  int('agent timeout (ms)', overrides.agentTimeoutMs, 1, (v) => (config.agent.timeoutMs = v));
+  int('concurrency', overrides.concurrency, 1, (v) => (config.agent.concurrency = v));
+  int('retries', overrides.retries, 0, (v) => (config.agent.retries = v));
+  int('regex timeout (ms)', overrides.regexTimeoutMs, 1, (v) => (config.regex.timeoutMs = v));
+  int('regex workers', overrides.regexWorkers, 1, (v) => (config.regex.workers = v));
+  for (const key of ['agentTurnUsd', 'turnsPerFixture', 'judgeCallUsd', 'capUsd'] as const) {
+    money(`cost ${key}`, overrides.cost?.[key], (v) => (config.cost[key] = v));
+  }
+  money('cost cap (USD)', overrides.capUsd, (v) => (config.cost.capUsd = v));
+
+  const j = overrides.judge;
+  if (j && Object.values(j).some((v) => given(v))) {
+    const provider = given(j.provider) ? j.provider : (config.judge?.provider ?? 'openai');
+    if (!(JUDGE_PROVIDERS as readonly string[]).includes(provider)) {
+      fail(`judge provider ${quote(provider)} is not supported; allowed: ${JUDGE_PROVIDERS.join(', ')}`, `use one of: ${JUDGE_PROVIDERS.join(', ')}`);
+      return errors;
+    }
+    const base: JudgeConfig =
+      config.judge && config.judge.provider === provider
+        ? config.judge
+        : {
+            provider,
+            baseUrl: JUDGE_DEFAULTS[provider].baseUrl,
+            model: JUDGE_DEFAULTS[provider].model,
+            apiKey: config.judge?.apiKey ?? null,
+            timeoutMs: config.judge?.timeoutMs ?? 30_000,
+            retries: config.judge?.retries ?? 2,
+            backoffMs: config.judge?.backoffMs ?? 250,
+            label: config.judge?.label ?? null,
+          };
+    const judge: JudgeConfig = { ...base, provider };
+    if (given(j.baseUrl)) {
+      const problem = urlProblem(j.baseUrl);
+      if (problem) fail(`judge base URL ${quote(j.baseUrl)} ${problem}`, `give the API base address, e.g. ${JUDGE_DEFAULTS[provider].baseUrl}`);
+      else judge.baseUrl = j.baseUrl.replace(/\/+$/, '');
+    }
+    if (given(j.model)) judge.model = j.model;
+    if (given(j.apiKey)) {
+      judge.apiKey = j.apiKey;
+      config.secrets.push(j.apiKey);
+    }
+    if (given(j.label)) judge.label = j.label;
+    int('judge timeout (ms)', j.timeoutMs, 1, (v) => (judge.timeoutMs = v));
+    int('judge retries', j.retries, 0, (v) => (judge.retries = v));
+    int('judge backoff (ms)', j.backoffMs, 0, (v) => (judge.backoffMs = v));
+    config.judge = judge;
+  }
+  return errors;
+}

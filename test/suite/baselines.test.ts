@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { baselinePath, baselineSchema, formatIssue, isValidLabel, LABEL_RE, serializeBaseline } from '../../src/suite/index.js';
+import type { Baseline } from '../../src/types.js';
+
+describe('labels', () => {
+  it.each([
+    ['refund-policy', true],
+    ['a', true],
+    ['0', true],
+    ['v1.2_final-3', true],
+    ['A'.repeat(80), true],
+    ['A'.repeat(81), false],
+    ['', false],
+    ['-dash', false],
+    ['.hidden', false],
+    ['_under', false],
+    ['../../etc/passwd', false],
+    ['a/b', false],
+    ['a\\b', false],
+    ['has space', false],
+    ['émoji', false],
+    ['line\nbreak', false],
+  ])('%j valid: %s', (label, valid) => {
+    expect(isValidLabel(label)).toBe(valid);
+    expect(LABEL_RE.test(label)).toBe(valid);
+  });
+});
+
+describe('baselinePath', () => {
+  it('accepts a valid label and stays inside the folder', () => {
+    expect(baselinePath('.agent-replay/baselines', 'refund-policy')).toBe(path.join('.agent-replay/baselines', 'refund-policy.json'));
+    expect(baselinePath('/repo/b', 'a..b')).toBe('/repo/b/a..b.json');
+  });
+
+  it.each(['../../etc/passwd', '..', '../x', '/abs', 'a/../../b', '', '.x'])('refuses %j', (label) => {
+    expect(() => baselinePath('/repo/.agent-replay/baselines', label)).toThrow(/invalid label/);
+  });
+});
+
+describe('serializeBaseline', () => {
+  it('writes a stable key order, 2-space JSON and a trailing newline', () => {
+    // Keys deliberately out of order: the output order must not depend on the input's.
+    const b = {
+      commit: 'abc123',
+      verdict: 'pass',
+      route: { stage: 'policy', conversation: 'refunds' },
+      acceptedAt: '2026-11-30T10:00:00Z',
+      reply: 'Refunds within "30 days".\nThanks!',
+      label: 'refund-policy',
+    } as Baseline;
+    expect(serializeBaseline(b)).toBe(
+      `{
+  "label": "refund-policy",
+  "reply": "Refunds within \\"30 days\\".\\nThanks!",
+  "route": {
+    "conversation": "refunds",
+    "stage": "policy"
+  },
+  "verdict": "pass",
+  "acceptedAt": "2026-11-30T10:00:00Z",
+  "commit": "abc123"
+}
+`,
+    );
+  });
+
+  it('writes null route and commit, and round-trips through the schema', () => {
+    const b: Baseline = { label: 'x', reply: '', route: null, verdict: 'fail', acceptedAt: 't', commit: null };
+    const text = serializeBaseline(b);
+    expect(text).toBe('{\n  "label": "x",\n  "reply": "",\n  "route": null,\n  "verdict": "fail",\n  "acceptedAt": "t",\n  "commit": null\n}\n');
+    expect(baselineSchema.parse(JSON.parse(text))).toEqual(b);
+  });
+});
+
+describe('baselineSchema', () => {
+  it('is strict and allows only pass or fail', () => {
+    const ok = { label: 'x', reply: 'r', route: { conversation: 'c', stage: 's' }, verdict: 'pass', acceptedAt: 't', commit: 'sha' };
+    expect(baselineSchema.safeParse(ok).success).toBe(true);
+    expect(baselineSchema.safeParse({ ...ok, verdict: 'not_evaluated' }).success).toBe(false);
+    expect(baselineSchema.safeParse({ ...ok, extra: 1 }).success).toBe(false);
+    expect(baselineSchema.safeParse({ ...ok, route: { conversation: 'c' } }).success).toBe(false);
+    expect(baselineSchema.safeParse({ ...ok, commit: undefined }).success).toBe(false);
+  });
+});
+
+describe('formatIssue', () => {
+  it('prints file:line:column, or less when the position is unknown', () => {
+    expect(formatIssue({ file: 'a/b.yml', line: 12, column: 3, message: 'm', fix: 'f' })).toBe('a/b.yml:12:3: m\n  fix: f');
+    expect(formatIssue({ file: 'a/b.yml', line: 12, column: null, message: 'm', fix: 'f' })).toBe('a/b.yml:12: m\n  fix: f');
+    expect(formatIssue({ file: 'a', line: null, column: null, message: 'm', fix: 'f' })).toBe('a: m\n  fix: f');
+  });
+});

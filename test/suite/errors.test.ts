@@ -1,0 +1,343 @@
+import { describe, expect, it } from 'vitest';
+import { formatIssue } from '../../src/suite/index.js';
+import { B, C, F, OK_FIXTURE, brief, load } from './helpers.js';
+
+const BASELINE = (label: string, extra = ''): string =>
+  `{"label": "${label}", "reply": "r", "route": null, "verdict": "pass", "acceptedAt": "2026-01-01T00:00:00Z", "commit": null${extra}}\n`;
+
+describe('loadSuite: configuration errors, each with file and line', () => {
+  it('bad YAML syntax, with the parser position', async () => {
+    const r = await load({ [`${F}/bad.yml`]: 'label: a\nmessage: [unclosed\nassert: x\n' });
+    expect(r.suite).toBeNull();
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0]).toMatchObject({ file: `${F}/bad.yml`, line: 3 });
+    expect(r.errors[0]!.message).toMatch(/^invalid YAML: /);
+  });
+
+  it('duplicate YAML keys and several documents', async () => {
+    const r = await load({
+      [`${F}/dup.yml`]: 'label: a\nmessage: x\nmessage: y\n',
+      [`${F}/docs.yml`]: 'label: b\nmessage: x\n---\nlabel: c\nmessage: y\n',
+    });
+    expect(brief(r.errors)).toEqual([
+      `${F}/docs.yml:3: invalid YAML: the file contains more than one document (a --- separator)`,
+      `${F}/dup.yml:3: invalid YAML: the same key appears twice in one mapping`,
+    ]);
+  });
+
+  it('unknown keys name the key, list the allowed ones and suggest a spelling', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmesage: hi\nmessage: hi\nassert: { contians: x }\n',
+      [C]: 'agent:\n  url: https://x.example\n  tiemoutMs: 5\nbogus: 1\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:3:3: unknown key "tiemoutMs" in agent; allowed keys: url, preset, model, headers, timeoutMs, concurrency, retries, backoffMs, request, response, start\n  fix: did you mean "timeoutMs"? rename the key`,
+      `${C}:4:1: unknown key "bogus" at the top level; allowed keys: agent, judge, regex, cost\n  fix: remove "bogus" or use one of the allowed keys`,
+      `${F}/a.yml:2:1: fixture "a": unknown key "mesage"; allowed keys: label, message, persona, assert\n  fix: did you mean "message"? rename the key`,
+      `${F}/a.yml:4:11: fixture "a": unknown key "contians" in assert; allowed keys: contains, regex, flags, judge, threshold\n  fix: did you mean "contains"? rename the key`,
+    ]);
+  });
+
+  it('missing label or message, and wrong types', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: `fixtures:
+  - label: no-message
+  - message: no label
+  - label: typed
+    message: 42
+    persona: [a, b]
+  - just a string
+  - label: empty
+    message: "  "
+`,
+    });
+    expect(brief(r.errors)).toEqual([
+      `${F}/a.yml:2: fixture "no-message": missing required key "message"`,
+      `${F}/a.yml:3: fixture #2: missing required key "label"`,
+      `${F}/a.yml:5: fixture "typed": message must be a string, found the number 42`,
+      `${F}/a.yml:6: fixture "typed": persona must be a string, found a list`,
+      `${F}/a.yml:7: fixture #4 must be a mapping with label and message, found the string "just a string"`,
+      `${F}/a.yml:9: fixture "empty": message is empty`,
+    ]);
+    expect(r.errors[2]!.fix).toBe('put the value in quotes: message: "42"');
+  });
+
+  it('a file that is neither a fixture nor a list', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'hello\n', [`${F}/b.yml`]: 'fixtures: { label: a }\n' });
+    expect(brief(r.errors)).toEqual([
+      `${F}/a.yml:1: a fixture file must hold a fixture (label, message, ...) or a list under "fixtures:", found the string "hello"`,
+      `${F}/b.yml:1: fixtures must be a list, found a mapping`,
+    ]);
+  });
+
+  it('invalid labels quote the label and state the rule; ../../etc/passwd is refused', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: `fixtures:
+  - { label: ../../etc/passwd, message: x }
+  - { label: "-starts-with-dash", message: x }
+  - { label: "${'a'.repeat(81)}", message: x }
+  - { label: "has space", message: x }
+`,
+    });
+    expect(r.suite).toBeNull();
+    expect(r.errors.map((e) => [e.line, e.column])).toEqual([
+      [2, 14],
+      [3, 14],
+      [4, 14],
+      [5, 14],
+    ]);
+    expect(r.errors[0]!.message).toBe(
+      'label "../../etc/passwd" is not valid: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (it names the baseline file)',
+    );
+    expect(r.errors[0]!.fix).toBe('rename it, e.g. label: etc-passwd');
+    expect(r.errors[3]!.fix).toBe('rename it, e.g. label: has-space');
+  });
+
+  it('duplicate labels across files name the first occurrence', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: greeting\nmessage: hi\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - { label: other, message: x }\n  - { label: greeting, message: hello }\n  - { label: OTHER, message: y }\n',
+    });
+    expect(brief(r.errors)).toEqual([
+      `${F}/b.yml:3: duplicate label "greeting": already used at ${F}/a.yml:1`,
+      `${F}/b.yml:4: label "OTHER" differs only in case from "other" at ${F}/b.yml:2: their baseline files would collide on macOS and Windows`,
+    ]);
+  });
+
+  it('assertions: no known kind, two kinds, threshold outside [0,1], bad flags, misplaced keys', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: `fixtures:
+  - label: none
+    message: x
+    assert: {}
+  - label: two
+    message: x
+    assert: { contains: a, judge: b }
+  - label: high
+    message: x
+    assert: { judge: polite, threshold: 1.5 }
+  - label: flags
+    message: x
+    assert: { regex: a, flags: gig }
+  - label: letters
+    message: x
+    assert: { regex: a, flags: ix }
+  - label: uv
+    message: x
+    assert: { regex: a, flags: uv }
+  - label: misplaced
+    message: x
+    assert: { contains: a, threshold: 0.5 }
+  - label: type
+    message: x
+    assert: "contains Welcome"
+  - label: neg
+    message: x
+    assert: { judge: polite, threshold: -0.1 }
+`,
+      [C]: 'judge: { apiKey: k }\n',
+    });
+    expect(brief(r.errors)).toEqual([
+      `${F}/a.yml:4: fixture "none": the assertion has no known kind: use one of contains, regex, judge`,
+      `${F}/a.yml:7: fixture "two": the assertion has 2 kinds (contains and judge): a fixture has one assertion`,
+      `${F}/a.yml:10: fixture "high": threshold 1.5 is outside [0, 1]`,
+      `${F}/a.yml:13: fixture "flags": regex flags "gig" repeat "g"`,
+      `${F}/a.yml:16: fixture "letters": regex flags "ix" contain "x", which is not a regex flag`,
+      `${F}/a.yml:19: fixture "uv": regex flags "uv" combine u and v, which JavaScript does not allow`,
+      `${F}/a.yml:22: fixture "misplaced": threshold only applies to a judge assertion, not to contains`,
+      `${F}/a.yml:25: fixture "type": assert must be a mapping, found the string "contains Welcome"`,
+      `${F}/a.yml:28: fixture "neg": threshold -0.1 is outside [0, 1]`,
+    ]);
+  });
+
+  it('baselines: invalid JSON, schema failure, label mismatch, verdict, bad file name', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n' + ['broken', 'schema', 'mismatch', 'verdict', 'good'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
+      [`${B}/broken.json`]: '{\n  "label": "broken",\n  "reply": "r",\n}\n',
+      [`${B}/schema.json`]: '{\n  "label": "schema",\n  "reply": 5,\n  "route": null,\n  "verdict": "pass",\n  "acceptedAt": "t",\n  "commit": null,\n  "extra": 1\n}\n',
+      [`${B}/mismatch.json`]: BASELINE('other'),
+      [`${B}/verdict.json`]: '{\n  "label": "verdict",\n  "reply": "r",\n  "route": null,\n  "verdict": "not_evaluated",\n  "acceptedAt": "t",\n  "commit": null\n}\n',
+      [`${B}/good.json`]: BASELINE('good'),
+      [`${B}/bad name.json`]: BASELINE('bad name'),
+      [`${B}/README.md`]: 'not a baseline',
+    });
+    expect(brief(r.errors)).toEqual([
+      `${B}/bad name.json:-: baseline file name "bad name.json" is not a label: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit`,
+      `${B}/broken.json:4: invalid JSON: ${jsonError('{\n  "label": "broken",\n  "reply": "r",\n}\n')}`,
+      `${B}/mismatch.json:1: baseline label "other" does not match its file name "mismatch.json"`,
+      `${B}/schema.json:3: baseline: reply must be a string, found the number 5`,
+      `${B}/schema.json:8: baseline: unknown key "extra"; allowed keys: label, reply, route, verdict, acceptedAt, commit`,
+      `${B}/verdict.json:5: verdict "not_evaluated" cannot be a baseline: only pass or fail is ever accepted`,
+    ]);
+  });
+
+  it('config: concurrency < 1, negative costs, bad preset, bad provider, wrong types, bad urls', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: `agent:
+  url: not a url
+  preset: rasa
+  concurrency: 0
+  timeoutMs: "30s"
+judge:
+  provider: gemini
+  baseUrl: api.openai.com
+regex: { timeoutMs: 0 }
+cost: { agentTurnUsd: -0.01, capUsd: -1 }
+`,
+    });
+    expect(brief(r.errors)).toEqual([
+      `${C}:3: agent.preset must be one of native, openai-chat, found the string "rasa"`,
+      `${C}:4: agent.concurrency must be at least 1, found the number 0`,
+      `${C}:5: agent.timeoutMs must be a number, found the string "30s"`,
+      `${C}:7: judge.provider must be one of openai, anthropic, found the string "gemini"`,
+      `${C}:9: regex.timeoutMs must be at least 1, found the number 0`,
+      `${C}:10: cost.agentTurnUsd must be at least 0, found the number -0.01`,
+      `${C}:10: cost.capUsd must be at least 0, found the number -1`,
+    ]);
+
+    const urls = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: not a url\njudge:\n  baseUrl: api.openai.com\n' });
+    expect(brief(urls.errors)).toEqual([
+      `${C}:2: agent.url "not a url" is not a valid URL`,
+      `${C}:4: judge.baseUrl "api.openai.com" is not a valid URL`,
+    ]);
+  });
+
+  it('start: true without a welcome request for openai-chat, and a wrong start type', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  preset: openai-chat\n  model: m\n  start: true\n' });
+    expect(brief(r.errors)).toEqual([`${C}:4: agent.start asks for a welcome turn, but the openai-chat preset has no welcome request`]);
+    const t = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  start: yes\n' });
+    expect(brief(t.errors)).toEqual([`${C}:2: agent.start must be true, false, or a mapping with body and/or response, found the string "yes"`]);
+  });
+
+  it('a missing environment variable is an error at its line, with the documented message and fix', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: https://x.example\n  headers:\n    Authorization: "Bearer ${AGENT_TOKEN}"\n    X-Empty: "${EMPTY}"\n',
+    }, { env: { EMPTY: '' } });
+    expect(r.errors).toEqual([
+      { file: C, line: 4, column: 20, message: 'environment variable AGENT_TOKEN is not set', fix: 'export AGENT_TOKEN=... or set it in the workflow env' },
+      expect.objectContaining({ file: C, line: 5, message: 'environment variable EMPTY is set but empty' }),
+    ]);
+  });
+
+  it('a missing fixtures folder, or one with no fixture, tells how to create one', async () => {
+    const none = await load({ [C]: '' });
+    expect(none.errors).toEqual([
+      {
+        file: F,
+        line: null,
+        column: null,
+        message: `no fixtures folder: ${F} does not exist`,
+        fix: `create ${F}/greeting.yml containing\n    label: greeting\n    message: hello\n  or point --dir at your suite folder`,
+      },
+    ]);
+    expect(formatIssue(none.errors[0]!)).toBe(
+      `${F}: no fixtures folder: ${F} does not exist\n  fix: create ${F}/greeting.yml containing\n    label: greeting\n    message: hello\n  or point --dir at your suite folder`,
+    );
+
+    const empty = await load({ [`${F}/readme.md`]: 'x' });
+    expect(brief(empty.errors)).toEqual([`${F}:-: no fixtures: ${F} has no .yml or .yaml file`]);
+
+    const blank = await load({ [`${F}/a.yml`]: '# todo\n', [`${F}/b.yml`]: 'fixtures: []\n' });
+    expect(brief(blank.errors)).toEqual([`${F}:-: no fixtures: the files in ${F} define none`]);
+    expect(brief(blank.warnings)).toEqual([
+      `${F}/a.yml:1: the file is empty: it defines no fixture`,
+      `${F}/b.yml:1: fixtures is an empty list: the file defines no fixture`,
+    ]);
+  });
+
+  it('reports several errors in several files all at once, in file order', async () => {
+    const r = await load({
+      [C]: 'agent:\n  concurrency: 0\n',
+      [`${F}/a.yml`]: 'label: a\nmessage: [oops\n',
+      [`${F}/b.yml`]: 'label: b b\nmessage: x\n',
+      [`${F}/c.yml`]: 'fixtures:\n  - { label: c, message: x, assert: { judge: j, threshold: 2 } }\n  - { label: d }\n',
+      [`${B}/b.json`]: 'not json',
+    });
+    expect(r.suite).toBeNull();
+    expect(r.errors.map((e) => `${e.file}:${e.line}`)).toEqual([
+      `${C}:2`,
+      `${F}/a.yml:3`,
+      `${F}/b.yml:1`,
+      `${F}/c.yml:2`,
+      `${F}/c.yml:3`,
+      `${B}/b.json:1`,
+    ]);
+  });
+});
+
+describe('loadSuite: warnings', () => {
+  it('a regex that does not compile is a warning, and the fixture is kept', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'label: bad-re\nmessage: x\nassert: { regex: "(unclosed" }\n' });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toHaveLength(1);
+    expect(r.warnings[0]).toMatchObject({ file: `${F}/a.yml`, line: 3, column: 11 });
+    expect(r.warnings[0]!.message).toMatch(/^fixture "bad-re": pattern does not compile: .*; the fixture will be not evaluated at run time$/);
+    expect(r.suite!.fixtures[0]!.assertion).toEqual({ kind: 'regex', pattern: '(unclosed', flags: '' });
+  });
+
+  it('an orphan baseline is a warning, and the baseline is still loaded', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [`${B}/gone.json`]: BASELINE('gone') });
+    expect(r.errors).toEqual([]);
+    expect(brief(r.warnings)).toEqual([`${B}/gone.json:-: orphan baseline: no fixture is labelled "gone"`]);
+    expect(r.suite!.baselines.has('gone')).toBe(true);
+  });
+
+  it('judge assertions with no judge configured', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - { label: a, message: x }\n  - { label: b, message: x, assert: { judge: polite } }\n  - { label: c, message: x, assert: { judge: kind } }\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(brief(r.warnings)).toEqual([
+      `${F}/a.yml:3: 2 fixtures use judge assertions (first: "b") but no judge is configured: they will be not evaluated`,
+    ]);
+    // A judge given by the overrides silences it.
+    const withJudge = await load(
+      { [`${F}/a.yml`]: 'label: b\nmessage: x\nassert: { judge: polite }\n' },
+      { overrides: { judge: { apiKey: 'key-from-input' } } },
+    );
+    expect(withJudge.warnings).toEqual([]);
+  });
+
+  it('a judge with no apiKey on a hosted provider', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  provider: anthropic\n' });
+    expect(brief(r.warnings)).toEqual([
+      `${C}:2: judge.apiKey is not set: anthropic will refuse the calls and judge assertions will be not evaluated`,
+    ]);
+    const local = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  baseUrl: http://localhost:11434/v1/\n' });
+    expect(local.warnings).toEqual([]);
+    expect(local.suite!.config.judge!.baseUrl).toBe('http://localhost:11434/v1');
+  });
+});
+
+describe('loadSuite: secrets', () => {
+  it('never appear in any issue message or fix', async () => {
+    const secret = 'https://s3cr3t.example';
+    const token = 'tok-abcdef';
+    const r = await load(
+      {
+        [`${F}/a.yml`]: `label: a\nmessage: "mentions ${token} and ${secret}"\nassert: { regex: "(${token}" }\n`,
+        [`${F}/b.yml`]: `label: "${token}!"\nmessage: x\n`,
+        [C]: 'agent:\n  url: "${URL}/x y"\n  headers: { A: "${TOKEN}" }\n  preset: "${TOKEN}"\n',
+      },
+      { env: { URL: secret, TOKEN: token } },
+    );
+    expect(r.errors.length).toBeGreaterThan(0);
+    expect(r.warnings.length).toBeGreaterThan(0);
+    for (const issue of [...r.errors, ...r.warnings]) {
+      const text = formatIssue(issue);
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(secret);
+    }
+  });
+});
+
+function jsonError(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return '';
+}
