@@ -1,0 +1,309 @@
+// GitHubApi: the small interface the rest of agent-replay uses to talk to GitHub, and its Octokit
+// implementation. Everything here is a thin, typed call: no verdicts, no rendering. Every failure
+// is thrown as a GitHubError that names the request.
+
+import { makeRedactor } from '../secrets.js';
+import { GitHubError, toGitHubError } from './errors.js';
+import { createOctokit, type CreateOctokitOptions, type GitHubOctokit } from './octokit.js';
+
+export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+export const PERMISSIONS: readonly Permission[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none'] as const;
+
+export interface IssueComment {
+  id: number;
+  body: string;
+  user: { login: string; type: string } | null;
+  html_url: string;
+}
+
+export interface CommentRef {
+  id: number;
+  html_url: string;
+}
+
+export interface PullInfo {
+  number: number;
+  headSha: string;
+  headRef: string;
+  /** null when the head repository was deleted. */
+  headRepoFullName: string | null;
+  baseRepoFullName: string;
+  /** The head lives in another repository (or in a deleted one). */
+  isFork: boolean;
+  state: 'open' | 'closed';
+}
+
+export interface WorkflowRunInfo {
+  status: string | null;
+  conclusion: string | null;
+  headSha: string;
+}
+
+export interface ArtifactInfo {
+  id: number;
+  name: string;
+  expired: boolean;
+  sizeInBytes: number;
+}
+
+export interface CommitOnBranchInput {
+  /** `owner/repo`. */
+  repoWithOwner: string;
+  branch: string;
+  /** The commit the branch must point to; GitHub refuses (kind `conflict`) when it moved. */
+  expectedHeadOid: string;
+  message: { headline: string; body?: string };
+  /** Contents as UTF-8 text; encoded to base64 here. */
+  additions: { path: string; contents: string }[];
+  deletions?: { path: string }[];
+}
+
+export interface GitHubApi {
+  /** Login of the token's identity (GraphQL `viewer`), or null when GitHub will not say. */
+  viewerLogin(): Promise<string | null>;
+  /** Every comment on the issue or pull request, all pages. */
+  listIssueComments(owner: string, repo: string, issueNumber: number): Promise<IssueComment[]>;
+  createComment(owner: string, repo: string, issueNumber: number, body: string): Promise<CommentRef>;
+  updateComment(owner: string, repo: string, commentId: number, body: string): Promise<CommentRef>;
+  /** `none` for users who are not collaborators. */
+  getCollaboratorPermission(owner: string, repo: string, username: string): Promise<Permission>;
+  /** Label names on the issue or pull request, all pages. */
+  listIssueLabels(owner: string, repo: string, issueNumber: number): Promise<string[]>;
+  /** Removing a label that is already gone is not an error. */
+  removeLabel(owner: string, repo: string, issueNumber: number, name: string): Promise<void>;
+  getPull(owner: string, repo: string, pullNumber: number): Promise<PullInfo>;
+  /** null when the run does not exist (or is not visible to the token). */
+  getWorkflowRun(owner: string, repo: string, runId: number): Promise<WorkflowRunInfo | null>;
+  /** Artifacts of a workflow run, all pages; `name` filters by exact name. */
+  listRunArtifacts(owner: string, repo: string, runId: number, name?: string): Promise<ArtifactInfo[]>;
+  /** The artifact's zip archive (GitHub answers with a redirect, which is followed). */
+  downloadArtifactZip(owner: string, repo: string, artifactId: number): Promise<Buffer>;
+  /** One signed commit on the branch through GraphQL `createCommitOnBranch`. */
+  createCommitOnBranch(input: CommitOnBranchInput): Promise<{ oid: string; url: string }>;
+}
+
+const VIEWER_QUERY = 'query agentReplayViewer { viewer { login } }';
+
+const CREATE_COMMIT_MUTATION = `mutation agentReplayCommit($input: CreateCommitOnBranchInput!) {
+  createCommitOnBranch(input: $input) {
+    commit { oid url }
+  }
+}`;
+
+export interface OctokitGitHubApiOptions {
+  /** Removes secrets from error messages (whatever GitHub echoes back). */
+  redact?: (text: string) => string;
+}
+
+const enc = encodeURIComponent;
+
+/** The GitHubApi over an Octokit built by `createOctokit`. */
+export function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptions = {}): GitHubApi {
+  const redact = options.redact ?? ((text: string) => text);
+
+  async function call<T>(request: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw toGitHubError(error, request, redact);
+    }
+  }
+
+  let viewer: Promise<string | null> | null = null;
+
+  async function lookUpViewer(): Promise<string | null> {
+    try {
+      const data = await call('POST /graphql viewer', () =>
+        octokit.graphql<{ viewer: { login: string } | null }>(VIEWER_QUERY),
+      );
+      if (data.viewer?.login) return data.viewer.login;
+    } catch {
+      // GraphQL refused (some tokens may not query `viewer`): try REST.
+    }
+    try {
+      const { data } = await octokit.rest.users.getAuthenticated();
+      return data.login;
+    } catch {
+      // An installation token (GITHUB_TOKEN) gets 403 here: the identity is unknown.
+      return null;
+    }
+  }
+
+  return {
+    viewerLogin() {
+      viewer ??= lookUpViewer();
+      return viewer;
+    },
+
+    listIssueComments(owner, repo, issueNumber) {
+      return call(`GET /repos/${owner}/${repo}/issues/${issueNumber}/comments`, async () => {
+        const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+          owner,
+          repo,
+          issue_number: issueNumber,
+          per_page: 100,
+        });
+        return comments.map((c) => ({
+          id: c.id,
+          body: c.body ?? '',
+          user: c.user ? { login: c.user.login, type: c.user.type } : null,
+          html_url: c.html_url,
+        }));
+      });
+    },
+
+    createComment(owner, repo, issueNumber, body) {
+      return call(`POST /repos/${owner}/${repo}/issues/${issueNumber}/comments`, async () => {
+        const { data } = await octokit.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body });
+        return { id: data.id, html_url: data.html_url };
+      });
+    },
+
+    updateComment(owner, repo, commentId, body) {
+      return call(`PATCH /repos/${owner}/${repo}/issues/comments/${commentId}`, async () => {
+        const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: commentId, body });
+        return { id: data.id, html_url: data.html_url };
+      });
+    },
+
+    getCollaboratorPermission(owner, repo, username) {
+      return call(`GET /repos/${owner}/${repo}/collaborators/${username}/permission`, async () => {
+        try {
+          const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({ owner, repo, username });
+          // role_name is the fine-grained role (maintain, triage, or a custom role's name);
+          // permission is the base level it maps to (admin, write, read, none).
+          const role = data.role_name as Permission;
+          if (PERMISSIONS.includes(role)) return role;
+          const base = data.permission as Permission;
+          return PERMISSIONS.includes(base) ? base : 'none';
+        } catch (error) {
+          if ((error as { status?: unknown }).status === 404) return 'none';
+          throw error;
+        }
+      });
+    },
+
+    listIssueLabels(owner, repo, issueNumber) {
+      return call(`GET /repos/${owner}/${repo}/issues/${issueNumber}/labels`, async () => {
+        const labels = await octokit.paginate(octokit.rest.issues.listLabelsOnIssue, {
+          owner,
+          repo,
+          issue_number: issueNumber,
+          per_page: 100,
+        });
+        return labels.map((l) => l.name);
+      });
+    },
+
+    removeLabel(owner, repo, issueNumber, name) {
+      return call(`DELETE /repos/${owner}/${repo}/issues/${issueNumber}/labels/${enc(name)}`, async () => {
+        try {
+          await octokit.rest.issues.removeLabel({ owner, repo, issue_number: issueNumber, name });
+        } catch (error) {
+          if ((error as { status?: unknown }).status === 404) return; // already gone
+          throw error;
+        }
+      });
+    },
+
+    getPull(owner, repo, pullNumber) {
+      return call(`GET /repos/${owner}/${repo}/pulls/${pullNumber}`, async () => {
+        const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: pullNumber });
+        const headRepoFullName = data.head.repo?.full_name ?? null;
+        const baseRepoFullName = data.base.repo.full_name;
+        return {
+          number: data.number,
+          headSha: data.head.sha,
+          headRef: data.head.ref,
+          headRepoFullName,
+          baseRepoFullName,
+          isFork: headRepoFullName === null || headRepoFullName.toLowerCase() !== baseRepoFullName.toLowerCase(),
+          state: data.state === 'closed' ? 'closed' : 'open',
+        };
+      });
+    },
+
+    getWorkflowRun(owner, repo, runId) {
+      return call(`GET /repos/${owner}/${repo}/actions/runs/${runId}`, async () => {
+        try {
+          const { data } = await octokit.rest.actions.getWorkflowRun({ owner, repo, run_id: runId });
+          return { status: data.status ?? null, conclusion: data.conclusion ?? null, headSha: data.head_sha };
+        } catch (error) {
+          if ((error as { status?: unknown }).status === 404) return null;
+          throw error;
+        }
+      });
+    },
+
+    listRunArtifacts(owner, repo, runId, name) {
+      return call(`GET /repos/${owner}/${repo}/actions/runs/${runId}/artifacts`, async () => {
+        const artifacts = await octokit.paginate(octokit.rest.actions.listWorkflowRunArtifacts, {
+          owner,
+          repo,
+          run_id: runId,
+          per_page: 100,
+          ...(name !== undefined ? { name } : {}),
+        });
+        return artifacts.map((a) => ({ id: a.id, name: a.name, expired: a.expired, sizeInBytes: a.size_in_bytes }));
+      });
+    },
+
+    downloadArtifactZip(owner, repo, artifactId) {
+      return call(`GET /repos/${owner}/${repo}/actions/artifacts/${artifactId}/zip`, async () => {
+        const { data } = await octokit.rest.actions.downloadArtifact({
+          owner,
+          repo,
+          artifact_id: artifactId,
+          archive_format: 'zip',
+        });
+        if (data instanceof ArrayBuffer) return Buffer.from(data);
+        if (typeof data === 'string') return Buffer.from(data, 'binary');
+        throw new GitHubError({
+          request: `GET /repos/${owner}/${repo}/actions/artifacts/${artifactId}/zip`,
+          status: null,
+          kind: 'other',
+          detail: `unexpected response body of type ${typeof data}`,
+        });
+      });
+    },
+
+    createCommitOnBranch(input) {
+      return call(`POST /graphql createCommitOnBranch ${input.repoWithOwner}@${input.branch}`, async () => {
+        const variables = {
+          input: {
+            branch: { repositoryNameWithOwner: input.repoWithOwner, branchName: input.branch },
+            expectedHeadOid: input.expectedHeadOid,
+            message: input.message.body !== undefined
+              ? { headline: input.message.headline, body: input.message.body }
+              : { headline: input.message.headline },
+            fileChanges: {
+              additions: input.additions.map((a) => ({
+                path: a.path,
+                contents: Buffer.from(a.contents, 'utf8').toString('base64'),
+              })),
+              deletions: (input.deletions ?? []).map((d) => ({ path: d.path })),
+            },
+          },
+        };
+        const data = await octokit.graphql<{
+          createCommitOnBranch: { commit: { oid: string; url: string } | null } | null;
+        }>(CREATE_COMMIT_MUTATION, variables);
+        const commit = data.createCommitOnBranch?.commit;
+        if (!commit) {
+          throw new GitHubError({
+            request: `POST /graphql createCommitOnBranch ${input.repoWithOwner}@${input.branch}`,
+            status: null,
+            kind: 'other',
+            detail: 'GitHub returned no commit',
+          });
+        }
+        return { oid: commit.oid, url: commit.url };
+      });
+    },
+  };
+}
+
+/** Builds the Octokit and the GitHubApi over it; the token is redacted from every error message. */
+export function createGitHubApi(options: CreateOctokitOptions): GitHubApi {
+  return octokitGitHubApi(createOctokit(options), { redact: makeRedactor([options.token]) });
+}

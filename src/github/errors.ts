@@ -1,0 +1,123 @@
+// The one error type that leaves `src/github/`. Its message names the request and what GitHub
+// said (`POST /repos/o/r/issues/5/comments -> 403 Resource not accessible by integration`),
+// never the token.
+
+export type GitHubErrorKind = 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'server' | 'network' | 'other';
+
+export class GitHubError extends Error {
+  override readonly name = 'GitHubError';
+  /** HTTP status, or null for a GraphQL error or a request that never got an answer. */
+  readonly status: number | null;
+  readonly kind: GitHubErrorKind;
+  /** The request, e.g. `POST /repos/o/r/issues/5/comments` or `POST /graphql createCommitOnBranch`. */
+  readonly request: string;
+  /** GraphQL error types when the failure came from GraphQL (`STALE_DATA`, `FORBIDDEN`...). */
+  readonly graphqlTypes: readonly string[];
+
+  constructor(init: {
+    request: string;
+    status: number | null;
+    kind: GitHubErrorKind;
+    detail: string;
+    graphqlTypes?: readonly string[];
+    cause?: unknown;
+  }) {
+    const outcome = init.status !== null ? String(init.status) : init.graphqlTypes?.length ? init.graphqlTypes.join(',') : init.kind;
+    super(`${init.request} -> ${outcome} ${init.detail}`.trim(), init.cause !== undefined ? { cause: init.cause } : undefined);
+    this.request = init.request;
+    this.status = init.status;
+    this.kind = init.kind;
+    this.graphqlTypes = init.graphqlTypes ?? [];
+  }
+}
+
+export function isGitHubError(error: unknown): error is GitHubError {
+  return error instanceof GitHubError;
+}
+
+interface HttpErrorLike {
+  status: number;
+  message: string;
+  response?: { headers?: Record<string, string | undefined>; data?: unknown };
+}
+
+interface GraphqlErrorLike {
+  errors: { type?: string; message?: string }[];
+}
+
+function isHttpError(error: unknown): error is HttpErrorLike {
+  return typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number';
+}
+
+function isGraphqlError(error: unknown): error is GraphqlErrorLike {
+  return typeof error === 'object' && error !== null && Array.isArray((error as { errors?: unknown }).errors);
+}
+
+function dataMessage(data: unknown): string | null {
+  if (typeof data === 'string' && data.length > 0) return data.slice(0, 300);
+  if (typeof data === 'object' && data !== null) {
+    const { message, errors } = data as { message?: unknown; errors?: unknown };
+    if (typeof message === 'string') {
+      const extra = Array.isArray(errors) && errors.length > 0 ? `: ${JSON.stringify(errors).slice(0, 300)}` : '';
+      return `${message}${extra}`;
+    }
+  }
+  return null;
+}
+
+function kindOfStatus(status: number, message: string, headers: Record<string, string | undefined>): GitHubErrorKind {
+  const rateLimited =
+    status === 429 ||
+    (status === 403 && (headers['x-ratelimit-remaining'] === '0' || /rate limit/i.test(message)));
+  if (rateLimited) return 'rate_limited';
+  if (status === 401 || status === 403) return 'forbidden';
+  if (status === 404 || status === 410) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status >= 500) return 'server';
+  return 'other';
+}
+
+function kindOfGraphqlTypes(types: readonly string[], messages: string): GitHubErrorKind {
+  if (types.includes('STALE_DATA') || /Expected branch to point to/i.test(messages)) return 'conflict';
+  if (types.includes('RATE_LIMITED')) return 'rate_limited';
+  if (types.includes('FORBIDDEN') || /not accessible by integration/i.test(messages)) return 'forbidden';
+  if (types.includes('NOT_FOUND')) return 'not_found';
+  return 'other';
+}
+
+/**
+ * Turns whatever Octokit threw into a GitHubError naming `request`. `redact` removes secrets from
+ * anything GitHub echoed back.
+ */
+export function toGitHubError(error: unknown, request: string, redact: (text: string) => string = (t) => t): GitHubError {
+  if (error instanceof GitHubError) return error;
+  if (isGraphqlError(error) && !isHttpError(error)) {
+    const types = error.errors.map((e) => e.type).filter((t): t is string => typeof t === 'string');
+    const messages = error.errors.map((e) => e.message ?? '').filter((m) => m.length > 0).join('; ');
+    return new GitHubError({
+      request,
+      status: null,
+      kind: kindOfGraphqlTypes(types, messages),
+      detail: redact(messages || 'GraphQL error'),
+      graphqlTypes: types,
+      cause: error,
+    });
+  }
+  if (isHttpError(error)) {
+    // Octokit reports a request that never got an answer (DNS, refused, reset) as a 500 with no response.
+    if (error.response === undefined) {
+      return new GitHubError({ request, status: null, kind: 'network', detail: redact(error.message), cause: error });
+    }
+    const headers = error.response.headers ?? {};
+    const detail = dataMessage(error.response.data) ?? error.message;
+    return new GitHubError({
+      request,
+      status: error.status,
+      kind: kindOfStatus(error.status, detail, headers),
+      detail: redact(detail),
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new GitHubError({ request, status: null, kind: 'network', detail: redact(message), cause: error });
+}

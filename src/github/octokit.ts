@@ -1,0 +1,130 @@
+// The one Octokit factory. Everything that talks to GitHub goes through an instance built here, so
+// retries, rate-limit handling and the API base URL are decided in one place.
+//
+// Retries come from two plugins that cover different failures:
+// - @octokit/plugin-retry retries transient failures (5xx, network errors reported as 500) with a
+//   quadratic backoff: (retryCount + 1)^2 * retryAfterBaseMs.
+// - @octokit/plugin-throttling spaces writes, and retries primary / secondary rate limits (403 or
+//   429 with the rate-limit headers or message) after the delay GitHub asks for, through the two
+//   handlers below, a limited number of times.
+// Tests pass `retryAfterBaseMs: 0` and `throttleWrites: false` so nothing ever sleeps.
+
+import { GitHub, defaults as actionsDefaults, getOctokitOptions } from '@actions/github/lib/utils';
+import { retry } from '@octokit/plugin-retry';
+import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
+
+const GitHubWithPlugins = GitHub.plugin(retry, throttling);
+
+/** The Octokit type used across `src/github/`. */
+export type GitHubOctokit = InstanceType<typeof GitHubWithPlugins>;
+
+export interface OctokitLog {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface CreateOctokitOptions {
+  /** GITHUB_TOKEN or a PAT. Only ever sent in the Authorization header. */
+  token: string;
+  /** REST base URL: GITHUB_API_URL in production, the loopback fake in tests. */
+  baseUrl: string;
+  /** GraphQL endpoint (GITHUB_GRAPHQL_URL). Default: `${baseUrl}/graphql` (`/api/graphql` on GHES). */
+  graphqlUrl?: string;
+  log?: OctokitLog;
+  /** Retries after the first attempt on 5xx / network errors (plugin-retry). Default 3. */
+  retries?: number;
+  /** Base of every retry delay in ms, for both plugins. Default 1000 (GitHub's delays are in seconds). Tests: 0. */
+  retryAfterBaseMs?: number;
+  /** How many times a request hit by a primary or secondary rate limit is retried. Default 2. */
+  rateLimitRetries?: number;
+  /** Longest wait (seconds) we accept before retrying a rate-limited request; beyond it we fail. Default 120. */
+  maxRateLimitWaitSeconds?: number;
+  /**
+   * Space writes as GitHub asks (plugin-throttling: one write a second, one notifying write every
+   * three seconds). Default true. Tests pass false so they do not sleep.
+   */
+  throttleWrites?: boolean;
+  /** Overrides the fetch implementation (default: @actions/github's proxy-aware fetch). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Statuses that plugin-retry never retries: retrying cannot change the answer.
+ * Rate-limited 403s and 429s are the throttling plugin's business, not this list's.
+ */
+export const DO_NOT_RETRY: readonly number[] = [
+  400, // Bad Request: our request is malformed; it will stay malformed.
+  401, // Unauthorized: the token is missing, expired or revoked.
+  403, // Forbidden: the token lacks a permission (rate limits are handled by throttling).
+  404, // Not Found: also what GitHub answers for a repository the token cannot see.
+  410, // Gone: e.g. an expired artifact, a disabled feature.
+  422, // Unprocessable Entity: validation failed (body too long, unknown label...).
+  451, // Unavailable For Legal Reasons: DMCA takedown; no retry will lift it.
+];
+
+const consoleLog: OctokitLog = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message) => console.warn(message),
+  error: (message) => console.error(message),
+};
+
+/** Always passes a job straight through: a Bottleneck group without spacing (tests only). */
+const unspacedGroup = {
+  key: () => ({
+    schedule: (...args: unknown[]) => {
+      const fn = args.find((a): a is (...rest: unknown[]) => unknown => typeof a === 'function');
+      return Promise.resolve(fn ? fn() : undefined);
+    },
+  }),
+} as unknown as NonNullable<ThrottlingOptions['write']>;
+
+export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
+  const log = options.log ?? consoleLog;
+  const retries = options.retries ?? 3;
+  const baseMs = options.retryAfterBaseMs ?? 1000;
+  const rateLimitRetries = options.rateLimitRetries ?? 2;
+  const maxWait = options.maxRateLimitWaitSeconds ?? 120;
+
+  const onLimit =
+    (what: string) =>
+    (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number): boolean => {
+      const name = `${request.method} ${request.url}`;
+      if (retryCount >= rateLimitRetries) {
+        log.warn(`GitHub ${what} hit by ${name}; gave up after ${retryCount} retries.`);
+        return false;
+      }
+      if (retryAfter > maxWait) {
+        log.warn(`GitHub ${what} hit by ${name}; it resets in ${retryAfter}s, longer than the ${maxWait}s we wait.`);
+        return false;
+      }
+      log.info(`GitHub ${what} hit by ${name}; retrying in ${retryAfter}s (${retryCount + 1}/${rateLimitRetries}).`);
+      return true;
+    };
+
+  const throttle: ThrottlingOptions = {
+    retryAfterBaseValue: baseMs,
+    onRateLimit: onLimit('rate limit'),
+    onSecondaryRateLimit: onLimit('secondary rate limit'),
+    ...(options.throttleWrites === false
+      ? { write: unspacedGroup, notifications: unspacedGroup, search: unspacedGroup }
+      : {}),
+  };
+
+  const octokit = new GitHubWithPlugins(
+    getOctokitOptions(options.token, {
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      log: { debug: log.debug, info: log.info, warn: log.warn, error: log.error },
+      // Retries are set on the plugin, NOT as `request.retries`: plugin-retry retries every failed
+      // request whose `request.retries` is set, so setting it globally would bypass doNotRetry.
+      retry: { doNotRetry: [...DO_NOT_RETRY], retries, retryAfterBaseValue: baseMs },
+      throttle,
+      // Keep @actions/github's proxy-aware fetch: a `request` option replaces the defaults' one.
+      request: { ...actionsDefaults.request, ...(options.fetch ? { fetch: options.fetch } : {}) },
+    }),
+  );
+  if (options.graphqlUrl) octokit.graphql = octokit.graphql.defaults({ url: options.graphqlUrl });
+  return octokit;
+}

@@ -1,0 +1,820 @@
+// A fake GitHub on a loopback port, for tests of `src/github/` and end-to-end tests of the action.
+//
+// Every REST request is validated against GitHub's OpenAPI description (@octokit/openapi,
+// api.github.com; see openapi.ts for what is checked) and every GraphQL document against GitHub's
+// GraphQL schema (@octokit/graphql-schema): parsed, validated, and its variables coerced to the
+// declared input types. Anything that does not conform is recorded in `violations` and answered
+// with 400 (REST) or a GraphQL `errors` answer, so a test that asserts `violations` is empty proves
+// the client only sends requests GitHub would accept. The fake's own answers are checked against
+// the response schemas too (`responseViolations`), so it cannot drift from what GitHub returns.
+//
+// Usage:
+//
+//   const gh = await startFakeGitHub({ viewer: { login: 'github-actions[bot]', type: 'Bot' } });
+//   const api = createGitHubApi({ token: gh.token, baseUrl: gh.url, retryAfterBaseMs: 0, throttleWrites: false });
+//   gh.addComments('o', 'r', 5, 250, { login: 'someone', type: 'User' });   // seed state
+//   gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 500, times: 2 });
+//   ...code under test...
+//   expect(gh.violations).toEqual([]);
+//   expect(gh.requests.filter((r) => r.method === 'POST')).toMatchObject([...]);
+//   await gh.close();
+//
+// API (all state is in memory and inspectable):
+// - `url` (REST base URL, http://127.0.0.1:<port>), `graphqlUrl` (`${url}/graphql`), `token`.
+// - `requests`: every request received: method, path, query, body (parsed JSON or undefined),
+//   `operation` (the spec's template, `POST /graphql` or null) and, for GraphQL, `operationName`.
+// - `violations` / `responseViolations`: `{method, path, problems[]}`.
+// - `failNext({method?, path, status, times?, body?, headers?})`: the next `times` (default 1)
+//   matching requests answer `status` (or `'network'`: the socket is destroyed). `path` is a spec
+//   template (`/repos/{owner}/{repo}/issues/{issue_number}/comments`), a concrete path, a RegExp,
+//   or '/graphql'. Faulted requests are still validated and recorded.
+// - Comments: `addComment`, `addComments`, `comments(owner, repo, issue)`; created comments are
+//   written by `viewer` (default github-actions[bot], a Bot). `graphqlViewerLogin` is what GraphQL
+//   `viewer { login }` answers (default viewer.login; null = FORBIDDEN error). REST `GET /user` answers
+//   403 for a Bot identity, as it does for a GITHUB_TOKEN.
+// - Labels: `setLabels`, `labels`. Collaborators: `setPermission(owner, repo, login, role)`
+//   (unknown users: 404). Pulls: `addPull` (also sets the head branch). Runs and artifacts:
+//   `addWorkflowRun`, `addArtifact` (zip bytes; the download answers 302 to a blob URL on this
+//   server, expired artifacts 410).
+// - Branches: `setBranch(repoWithOwner, branch, headOid, files?)`, `branch(...)` (head + files);
+//   `createCommitOnBranch` checks `expectedHeadOid` (STALE_DATA error when the head moved),
+//   decodes base64 contents, applies deletions, moves the head; `commits` records each commit with
+//   its additions (decoded text) and deletions. `moveBranch` simulates a push by someone else.
+// - Pagination: list endpoints honour per_page (default 30, max 100) and page, with Link headers.
+
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  buildClientSchema,
+  execute,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type IntrospectionQuery,
+} from 'graphql';
+import { schema as githubGraphqlSchema } from '@octokit/graphql-schema';
+import { OpenApiSpec, type Operation } from './openapi.js';
+
+export interface FakeUser {
+  login: string;
+  type: 'User' | 'Bot' | 'Organization';
+}
+
+export type FakeRole = 'admin' | 'maintain' | 'write' | 'triage' | 'read';
+
+export interface FakeComment {
+  id: number;
+  body: string;
+  user: FakeUser;
+  createdAt: string;
+  updatedAt: string;
+  /** How many times the comment was edited through the API. */
+  edits: number;
+}
+
+export interface FakePull {
+  number: number;
+  headSha: string;
+  headRef: string;
+  /** `owner/repo` of the head; null for a deleted fork. Default: the base repository. */
+  headRepo: string | null;
+  baseRef: string;
+  state: 'open' | 'closed';
+  user: FakeUser;
+}
+
+export interface FakeRun {
+  id: number;
+  status: string;
+  conclusion: string | null;
+  headSha: string;
+  event: string;
+}
+
+export interface FakeArtifact {
+  id: number;
+  runId: number;
+  name: string;
+  zip: Buffer;
+  expired: boolean;
+}
+
+export interface FakeCommit {
+  repo: string;
+  branch: string;
+  parent: string;
+  oid: string;
+  headline: string;
+  body: string | null;
+  additions: { path: string; contents: string }[];
+  deletions: string[];
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  /** `GET /repos/{owner}/{repo}/...` (the matched spec operation), `POST /graphql`, or null. */
+  operation: string | null;
+  operationName?: string | null;
+}
+
+export interface Violation {
+  method: string;
+  path: string;
+  problems: string[];
+}
+
+export interface Fault {
+  method?: string;
+  path: string | RegExp;
+  status: number | 'network';
+  times?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface FakeGitHubOptions {
+  /** Token the fake expects (`Authorization: token <t>` or `bearer <t>`). Default 'fake-token'. */
+  token?: string;
+  /** Identity of the token: author of the comments it creates. Default github-actions[bot] (Bot). */
+  viewer?: FakeUser;
+  /** What GraphQL `viewer { login }` answers; null = refused (FORBIDDEN). Default: viewer.login. */
+  graphqlViewerLogin?: string | null;
+}
+
+interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  raw?: Buffer;
+}
+
+type Handler = (ctx: RequestContext) => Reply;
+
+interface RequestContext {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  pathname: string;
+}
+
+const USER_IDS: Record<string, number> = { 'github-actions[bot]': 41898282 };
+let nextUserId = 1000;
+
+class FakeGraphqlError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+let graphqlSchema: GraphQLSchema | null = null;
+
+function loadGraphqlSchema(): GraphQLSchema {
+  graphqlSchema ??= buildClientSchema(githubGraphqlSchema.json as unknown as IntrospectionQuery);
+  return graphqlSchema;
+}
+
+const key = (owner: string, repo: string) => `${owner}/${repo}`.toLowerCase();
+const issueKey = (owner: string, repo: string, n: number | string) => `${key(owner, repo)}#${n}`;
+const branchKey = (repoWithOwner: string, branch: string) => `${repoWithOwner.toLowerCase()}:${branch}`;
+
+export class FakeGitHub {
+  readonly requests: RecordedRequest[] = [];
+  readonly violations: Violation[] = [];
+  readonly responseViolations: Violation[] = [];
+  readonly commits: FakeCommit[] = [];
+  readonly token: string;
+  readonly viewer: FakeUser;
+  graphqlViewerLogin: string | null;
+
+  private server: Server | null = null;
+  private origin = '';
+  private readonly spec = OpenApiSpec.load();
+  private readonly faults: (Fault & { remaining: number })[] = [];
+  private nextId = 1_000_000;
+  private clock = Date.parse('2026-01-01T00:00:00Z');
+
+  private readonly commentsByIssue = new Map<string, FakeComment[]>();
+  private readonly commentIndex = new Map<number, { issue: string; owner: string; repo: string; issueNumber: number }>();
+  private readonly labelsByIssue = new Map<string, string[]>();
+  private readonly roles = new Map<string, Map<string, FakeRole>>();
+  private readonly pulls = new Map<string, FakePull>();
+  private readonly runs = new Map<string, FakeRun>();
+  private readonly artifacts = new Map<number, FakeArtifact & { repoKey: string }>();
+  private readonly branches = new Map<string, { head: string; files: Map<string, string> }>();
+
+  private readonly handlers: Record<string, Handler>;
+
+  constructor(options: FakeGitHubOptions = {}) {
+    this.token = options.token ?? 'fake-token';
+    this.viewer = options.viewer ?? { login: 'github-actions[bot]', type: 'Bot' };
+    this.graphqlViewerLogin = options.graphqlViewerLogin === undefined ? this.viewer.login : options.graphqlViewerLogin;
+    this.handlers = this.routes();
+  }
+
+  get url(): string {
+    return this.origin;
+  }
+
+  get graphqlUrl(): string {
+    return `${this.origin}/graphql`;
+  }
+
+  async listen(): Promise<this> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        this.violations.push({ method: req.method ?? '?', path: req.url ?? '?', problems: [`fake crashed: ${String(error)}`] });
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: 'fake-github crashed' }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.origin = `http://127.0.0.1:${port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  // ---- fault injection -------------------------------------------------------------------
+
+  failNext(fault: Fault): void {
+    this.faults.push({ ...fault, remaining: fault.times ?? 1 });
+  }
+
+  // ---- state: comments -------------------------------------------------------------------
+
+  addComment(owner: string, repo: string, issueNumber: number, comment: { body: string; user?: FakeUser }): FakeComment {
+    const list = this.issueComments(owner, repo, issueNumber);
+    const now = this.tick();
+    const c: FakeComment = { id: this.nextId++, body: comment.body, user: comment.user ?? this.viewer, createdAt: now, updatedAt: now, edits: 0 };
+    list.push(c);
+    this.commentIndex.set(c.id, { issue: issueKey(owner, repo, issueNumber), owner, repo, issueNumber });
+    return c;
+  }
+
+  addComments(owner: string, repo: string, issueNumber: number, count: number, user: FakeUser, body: (i: number) => string = (i) => `comment ${i + 1}`): FakeComment[] {
+    return Array.from({ length: count }, (_, i) => this.addComment(owner, repo, issueNumber, { body: body(i), user }));
+  }
+
+  /** A copy of the comments on an issue, oldest first. */
+  comments(owner: string, repo: string, issueNumber: number): FakeComment[] {
+    return this.issueComments(owner, repo, issueNumber).map((c) => ({ ...c, user: { ...c.user } }));
+  }
+
+  // ---- state: labels, collaborators, pulls, runs, artifacts, branches ---------------------
+
+  setLabels(owner: string, repo: string, issueNumber: number, names: string[]): void {
+    this.labelsByIssue.set(issueKey(owner, repo, issueNumber), [...names]);
+  }
+
+  labels(owner: string, repo: string, issueNumber: number): string[] {
+    return [...(this.labelsByIssue.get(issueKey(owner, repo, issueNumber)) ?? [])];
+  }
+
+  setPermission(owner: string, repo: string, login: string, role: FakeRole): void {
+    const map = this.roles.get(key(owner, repo)) ?? new Map<string, FakeRole>();
+    map.set(login.toLowerCase(), role);
+    this.roles.set(key(owner, repo), map);
+  }
+
+  addPull(owner: string, repo: string, pull: Partial<FakePull> & { number: number; headSha: string }): FakePull {
+    const p: FakePull = {
+      headRef: 'feature',
+      headRepo: `${owner}/${repo}`,
+      baseRef: 'main',
+      state: 'open',
+      user: { login: 'contributor', type: 'User' },
+      ...pull,
+    };
+    this.pulls.set(issueKey(owner, repo, p.number), p);
+    if (p.headRepo && !this.branches.has(branchKey(p.headRepo, p.headRef))) this.setBranch(p.headRepo, p.headRef, p.headSha);
+    return p;
+  }
+
+  addWorkflowRun(owner: string, repo: string, run: Partial<FakeRun> & { id: number; headSha: string }): FakeRun {
+    const r: FakeRun = { status: 'completed', conclusion: 'success', event: 'pull_request', ...run };
+    this.runs.set(`${key(owner, repo)}#${r.id}`, r);
+    return r;
+  }
+
+  addArtifact(owner: string, repo: string, runId: number, artifact: { name: string; zip: Buffer; expired?: boolean; id?: number }): FakeArtifact {
+    const a = { id: artifact.id ?? this.nextId++, runId, name: artifact.name, zip: artifact.zip, expired: artifact.expired ?? false, repoKey: key(owner, repo) };
+    this.artifacts.set(a.id, a);
+    return { id: a.id, runId, name: a.name, zip: a.zip, expired: a.expired };
+  }
+
+  setBranch(repoWithOwner: string, branch: string, headOid: string, files: Record<string, string> = {}): void {
+    this.branches.set(branchKey(repoWithOwner, branch), { head: headOid, files: new Map(Object.entries(files)) });
+  }
+
+  /** Someone else pushed: the head moves, the files stay. */
+  moveBranch(repoWithOwner: string, branch: string, headOid: string): void {
+    const b = this.branches.get(branchKey(repoWithOwner, branch));
+    if (!b) throw new Error(`fake-github: no branch ${repoWithOwner}:${branch}`);
+    b.head = headOid;
+  }
+
+  branch(repoWithOwner: string, branch: string): { head: string; files: Record<string, string> } | null {
+    const b = this.branches.get(branchKey(repoWithOwner, branch));
+    return b ? { head: b.head, files: Object.fromEntries(b.files) } : null;
+  }
+
+  // ---- request handling --------------------------------------------------------------------
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', this.origin);
+    const raw = await readBody(req);
+    let body: unknown = undefined;
+    let bodyProblem: string | null = null;
+    if (raw.length > 0) {
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        bodyProblem = `request body is not JSON: ${raw.toString('utf8').slice(0, 80)}`;
+        body = raw.toString('utf8');
+      }
+    }
+    const recorded: RecordedRequest = {
+      method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body,
+      operation: null,
+    };
+    this.requests.push(recorded);
+
+    // Blob storage behind the artifact download redirect: not part of the API.
+    const blob = /^\/_fake\/blobs\/artifacts\/(\d+)\.zip$/.exec(url.pathname);
+    if (blob && method === 'GET') {
+      const a = this.artifacts.get(Number(blob[1]));
+      if (!a) return send(res, { status: 404, body: { message: 'blob not found' } });
+      return send(res, { status: 200, raw: a.zip, headers: { 'content-type': 'application/zip' } });
+    }
+
+    if (!this.authorized(req)) {
+      return send(res, { status: 401, body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' } });
+    }
+
+    if (url.pathname === '/graphql' && method === 'POST') {
+      recorded.operation = 'POST /graphql';
+      const fault = this.takeFault(method, url.pathname, '/graphql');
+      if (fault) return this.sendFault(res, fault);
+      return send(res, this.graphql(body, recorded));
+    }
+
+    const check = this.spec.checkRequest(method, url.pathname, url.searchParams, body);
+    if (bodyProblem) check.problems.push(bodyProblem);
+    if (check.operation) recorded.operation = `${check.operation.method} ${check.operation.template}`;
+    if (check.problems.length > 0) {
+      this.violations.push({ method, path: url.pathname + url.search, problems: check.problems });
+      return send(res, { status: 400, body: { message: `fake-github: request does not conform to the OpenAPI description: ${check.problems.join('; ')}` } });
+    }
+    const operation = check.operation!;
+    const fault = this.takeFault(method, url.pathname, operation.template);
+    if (fault) return this.sendFault(res, fault);
+
+    const handler = this.handlers[`${method} ${operation.template}`];
+    if (!handler) {
+      this.violations.push({ method, path: url.pathname, problems: [`${operation.operationId} is valid but not implemented by the fake`] });
+      return send(res, { status: 501, body: { message: `fake-github: ${operation.operationId} is not implemented` } });
+    }
+    const reply = handler({ params: check.pathParams, query: url.searchParams, body, pathname: url.pathname });
+    if (reply.raw === undefined && reply.status < 300) this.checkResponse(operation, method, url.pathname, reply);
+    return send(res, reply);
+  }
+
+  private authorized(req: IncomingMessage): boolean {
+    const header = req.headers.authorization ?? '';
+    const m = /^(?:token|bearer)\s+(.+)$/i.exec(header);
+    return m !== null && m[1] === this.token;
+  }
+
+  private takeFault(method: string, pathname: string, template: string): (Fault & { remaining: number }) | null {
+    const fault = this.faults.find(
+      (f) =>
+        f.remaining > 0 &&
+        (f.method === undefined || f.method.toUpperCase() === method) &&
+        (f.path instanceof RegExp ? f.path.test(pathname) : f.path === pathname || f.path === template),
+    );
+    if (!fault) return null;
+    fault.remaining -= 1;
+    return fault;
+  }
+
+  private sendFault(res: ServerResponse, fault: Fault): void {
+    if (fault.status === 'network') {
+      res.socket?.destroy();
+      return;
+    }
+    send(res, {
+      status: fault.status,
+      body: fault.body ?? { message: `fake-github: injected ${fault.status}`, documentation_url: 'https://docs.github.com/rest' },
+      headers: fault.headers ?? {},
+    });
+  }
+
+  private checkResponse(operation: Operation, method: string, pathname: string, reply: Reply): void {
+    const problems = this.spec.checkResponse(operation, reply.status, reply.body);
+    if (problems.length > 0) this.responseViolations.push({ method, path: pathname, problems });
+  }
+
+  // ---- REST routes ---------------------------------------------------------------------------
+
+  private routes(): Record<string, Handler> {
+    const num = (ctx: RequestContext, name: string) => Number(ctx.params[name]);
+    const p = (ctx: RequestContext, name: string) => ctx.params[name] ?? '';
+    const notFound: Reply = { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' } };
+    return {
+      'GET /user': () => {
+        if (this.viewer.type === 'Bot') {
+          return { status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user', status: '403' } };
+        }
+        return { status: 200, body: { ...this.spec.sample('public-user'), ...this.userJson(this.viewer), user_view_type: 'public' } };
+      },
+
+      'GET /repos/{owner}/{repo}/issues/{issue_number}/comments': (ctx) => {
+        const list = this.issueComments(p(ctx, 'owner'), p(ctx, 'repo'), num(ctx, 'issue_number'));
+        return this.page(ctx, list, (c) => this.commentJson(c));
+      },
+
+      'POST /repos/{owner}/{repo}/issues/{issue_number}/comments': (ctx) => {
+        const { body } = ctx.body as { body: string };
+        if (body.length > 65536) return validationFailed('Body is too long (maximum is 65536 characters)');
+        const c = this.addComment(p(ctx, 'owner'), p(ctx, 'repo'), num(ctx, 'issue_number'), { body, user: this.viewer });
+        return { status: 201, body: this.commentJson(c) };
+      },
+
+      'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}': (ctx) => {
+        const where = this.commentIndex.get(num(ctx, 'comment_id'));
+        if (!where || where.owner.toLowerCase() !== p(ctx, 'owner').toLowerCase() || where.repo.toLowerCase() !== p(ctx, 'repo').toLowerCase()) return notFound;
+        const c = this.commentsByIssue.get(where.issue)!.find((x) => x.id === num(ctx, 'comment_id'))!;
+        const { body } = ctx.body as { body: string };
+        if (body.length > 65536) return validationFailed('Body is too long (maximum is 65536 characters)');
+        c.body = body;
+        c.updatedAt = this.tick();
+        c.edits += 1;
+        return { status: 200, body: this.commentJson(c) };
+      },
+
+      'GET /repos/{owner}/{repo}/collaborators/{username}/permission': (ctx) => {
+        const role = this.roles.get(key(p(ctx, 'owner'), p(ctx, 'repo')))?.get(p(ctx, 'username').toLowerCase());
+        if (!role) return notFound;
+        const permission = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
+        const user = { ...this.spec.sample('collaborator'), ...this.userJson({ login: p(ctx, 'username'), type: 'User' }), role_name: role };
+        return { status: 200, body: { permission, role_name: role, user } };
+      },
+
+      'GET /repos/{owner}/{repo}/issues/{issue_number}/labels': (ctx) => {
+        const names = this.labelsByIssue.get(issueKey(p(ctx, 'owner'), p(ctx, 'repo'), num(ctx, 'issue_number'))) ?? [];
+        return this.page(ctx, names, (n) => this.labelJson(n));
+      },
+
+      'DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}': (ctx) => {
+        const k = issueKey(p(ctx, 'owner'), p(ctx, 'repo'), num(ctx, 'issue_number'));
+        const names = this.labelsByIssue.get(k) ?? [];
+        const name = p(ctx, 'name');
+        if (!names.includes(name)) return { status: 404, body: { message: 'Label does not exist', documentation_url: 'https://docs.github.com/rest/issues/labels#remove-a-label-from-an-issue', status: '404' } };
+        const rest = names.filter((n) => n !== name);
+        this.labelsByIssue.set(k, rest);
+        return { status: 200, body: rest.map((n) => this.labelJson(n)) };
+      },
+
+      'GET /repos/{owner}/{repo}/pulls/{pull_number}': (ctx) => {
+        const pull = this.pulls.get(issueKey(p(ctx, 'owner'), p(ctx, 'repo'), num(ctx, 'pull_number')));
+        if (!pull) return notFound;
+        return { status: 200, body: this.pullJson(p(ctx, 'owner'), p(ctx, 'repo'), pull) };
+      },
+
+      'GET /repos/{owner}/{repo}/actions/runs/{run_id}': (ctx) => {
+        const run = this.runs.get(`${key(p(ctx, 'owner'), p(ctx, 'repo'))}#${num(ctx, 'run_id')}`);
+        if (!run) return notFound;
+        return {
+          status: 200,
+          body: {
+            ...this.spec.sample('workflow-run'),
+            id: run.id,
+            run_number: 1,
+            event: run.event,
+            status: run.status,
+            conclusion: run.conclusion,
+            head_sha: run.headSha,
+            html_url: `https://github.com/${p(ctx, 'owner')}/${p(ctx, 'repo')}/actions/runs/${run.id}`,
+          },
+        };
+      },
+
+      'GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts': (ctx) => {
+        const repoKey = key(p(ctx, 'owner'), p(ctx, 'repo'));
+        const runId = num(ctx, 'run_id');
+        const name = ctx.query.get('name');
+        const list = [...this.artifacts.values()].filter((a) => a.repoKey === repoKey && a.runId === runId && (name === null || a.name === name));
+        const paged = this.page(ctx, list, (a) => this.artifactJson(p(ctx, 'owner'), p(ctx, 'repo'), a));
+        return { ...paged, body: { total_count: list.length, artifacts: paged.body } };
+      },
+
+      'GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}': (ctx) => {
+        const a = this.artifacts.get(num(ctx, 'artifact_id'));
+        if (!a || a.repoKey !== key(p(ctx, 'owner'), p(ctx, 'repo')) || p(ctx, 'archive_format') !== 'zip') return notFound;
+        if (a.expired) return { status: 410, body: { message: 'Artifact has expired', documentation_url: 'https://docs.github.com/rest/actions/artifacts#download-an-artifact', status: '410' } };
+        return { status: 302, headers: { location: `${this.origin}/_fake/blobs/artifacts/${a.id}.zip` } };
+      },
+    };
+  }
+
+  /** Serves one page of `items` with GitHub's per_page / page semantics and Link header. */
+  private page<T>(ctx: RequestContext, items: readonly T[], toJson: (item: T) => unknown): Reply & { body: unknown[] } {
+    const perPage = Math.min(100, Math.max(1, Number(ctx.query.get('per_page') ?? 30)));
+    const page = Math.max(1, Number(ctx.query.get('page') ?? 1));
+    const last = Math.max(1, Math.ceil(items.length / perPage));
+    const slice = items.slice((page - 1) * perPage, page * perPage).map(toJson);
+    const link = (n: number) => {
+      const q = new URLSearchParams(ctx.query);
+      q.set('per_page', String(perPage));
+      q.set('page', String(n));
+      return `${this.origin}${ctx.pathname}?${q.toString()}`;
+    };
+    const rels: string[] = [];
+    if (page > 1) rels.push(`<${link(page - 1)}>; rel="prev"`);
+    if (page < last) rels.push(`<${link(page + 1)}>; rel="next"`, `<${link(last)}>; rel="last"`);
+    if (page > 1) rels.push(`<${link(1)}>; rel="first"`);
+    return { status: 200, body: slice, headers: rels.length > 0 ? { link: rels.join(', ') } : {} };
+  }
+
+  // ---- GraphQL ---------------------------------------------------------------------------------
+
+  private graphql(body: unknown, recorded: RecordedRequest): Reply {
+    const violation = (problems: string[]): Reply => {
+      this.violations.push({ method: 'POST', path: '/graphql', problems });
+      return { status: 200, body: { errors: problems.map((message) => ({ message })) } };
+    };
+    if (typeof body !== 'object' || body === null || typeof (body as { query?: unknown }).query !== 'string') {
+      return violation([`GraphQL request body must be {query, variables?}, got ${JSON.stringify(body)?.slice(0, 80)}`]);
+    }
+    const { query, variables, operationName } = body as { query: string; variables?: unknown; operationName?: string };
+    const allowed = new Set(['query', 'variables', 'operationName']);
+    const extra = Object.keys(body).filter((k) => !allowed.has(k));
+    if (extra.length > 0) return violation([`GraphQL request body has unknown keys: ${extra.join(', ')}`]);
+    if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
+      return violation(['GraphQL variables must be an object']);
+    }
+    const schema = loadGraphqlSchema();
+    let document: DocumentNode;
+    try {
+      document = parse(query);
+    } catch (error) {
+      return violation([`GraphQL syntax: ${(error as Error).message}`]);
+    }
+    const errors = validate(schema, document);
+    if (errors.length > 0) return violation(errors.map((e) => `GraphQL validation: ${e.message}`));
+    const operation = getOperationAST(document, operationName ?? undefined);
+    if (!operation) return violation(['GraphQL: no operation to run (several operations and no operationName?)']);
+    recorded.operationName = operation.name?.value ?? null;
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], (variables ?? {}) as Record<string, unknown>);
+    if (coerced.errors) return violation(coerced.errors.map((e) => `GraphQL variables: ${e.message}`));
+    const declared = new Set((operation.variableDefinitions ?? []).map((d) => d.variable.name.value));
+    const unused = Object.keys((variables ?? {}) as object).filter((k) => !declared.has(k));
+    if (unused.length > 0) return violation([`GraphQL variables not declared by the operation: ${unused.join(', ')}`]);
+
+    const result = execute({ schema, document, rootValue: this.graphqlRoot(), variableValues: variables as Record<string, unknown>, operationName: operationName ?? undefined });
+    if (result instanceof Promise) throw new Error('fake-github: async resolvers are not supported');
+    const out: Record<string, unknown> = { data: result.data ?? null };
+    if (result.errors) {
+      out['errors'] = result.errors.map((e: GraphQLError) => ({
+        type: e.originalError instanceof FakeGraphqlError ? e.originalError.type : 'INTERNAL',
+        path: e.path,
+        locations: e.locations,
+        message: e.message,
+      }));
+      const internal = result.errors.filter((e) => !(e.originalError instanceof FakeGraphqlError));
+      if (internal.length > 0) this.violations.push({ method: 'POST', path: '/graphql', problems: internal.map((e) => `GraphQL execution: ${e.message}`) });
+    }
+    return { status: 200, body: out };
+  }
+
+  private graphqlRoot(): Record<string, unknown> {
+    return {
+      viewer: () => {
+        if (this.graphqlViewerLogin === null) throw new FakeGraphqlError('FORBIDDEN', 'Resource not accessible by integration');
+        return { login: this.graphqlViewerLogin };
+      },
+      createCommitOnBranch: (args: { input: CommitInput }) => this.createCommit(args.input),
+    };
+  }
+
+  private createCommit(input: CommitInput): unknown {
+    const repo = input.branch.repositoryNameWithOwner;
+    const branchName = input.branch.branchName;
+    if (!repo || !branchName) throw new FakeGraphqlError('UNPROCESSABLE', 'the fake only supports branch: {repositoryNameWithOwner, branchName}');
+    const b = this.branches.get(branchKey(repo, branchName));
+    if (!b) throw new FakeGraphqlError('NOT_FOUND', `Could not resolve to a Ref with the name refs/heads/${branchName}.`);
+    if (input.expectedHeadOid !== b.head) {
+      throw new FakeGraphqlError('STALE_DATA', `Expected branch to point to "${input.expectedHeadOid}" but it did not. Pull and try again.`);
+    }
+    const additions = (input.fileChanges?.additions ?? []).map((a) => {
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(a.contents) || a.contents.length % 4 !== 0) {
+        this.violations.push({ method: 'POST', path: '/graphql', problems: [`createCommitOnBranch: contents of ${a.path} is not base64`] });
+      }
+      return { path: a.path, contents: Buffer.from(a.contents, 'base64').toString('utf8') };
+    });
+    const deletions = (input.fileChanges?.deletions ?? []).map((d) => d.path);
+    for (const path of deletions) {
+      if (!b.files.has(path)) throw new FakeGraphqlError('UNPROCESSABLE', `A path was requested for deletion which does not exist as of commit oid \`${b.head}\``);
+    }
+    const oid = createHash('sha1').update(JSON.stringify([b.head, input, this.commits.length])).digest('hex');
+    this.commits.push({ repo, branch: branchName, parent: b.head, oid, headline: input.message.headline, body: input.message.body ?? null, additions, deletions });
+    for (const path of deletions) b.files.delete(path);
+    for (const a of additions) b.files.set(a.path, a.contents);
+    b.head = oid;
+    return {
+      commit: { oid, url: `https://github.com/${repo}/commit/${oid}` },
+      ref: { name: `refs/heads/${branchName}` },
+    };
+  }
+
+  // ---- JSON shapes ------------------------------------------------------------------------------
+
+  private issueComments(owner: string, repo: string, issueNumber: number): FakeComment[] {
+    const k = issueKey(owner, repo, issueNumber);
+    let list = this.commentsByIssue.get(k);
+    if (!list) {
+      list = [];
+      this.commentsByIssue.set(k, list);
+    }
+    return list;
+  }
+
+  private userJson(user: FakeUser): Record<string, unknown> {
+    const id = USER_IDS[user.login] ?? (USER_IDS[user.login] = nextUserId++);
+    const api = `https://api.github.com/users/${encodeURIComponent(user.login)}`;
+    return {
+      login: user.login,
+      id,
+      node_id: `U_${id}`,
+      avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
+      gravatar_id: '',
+      url: api,
+      html_url: user.type === 'Bot' ? `https://github.com/apps/${user.login.replace(/\[bot\]$/, '')}` : `https://github.com/${user.login}`,
+      followers_url: `${api}/followers`,
+      following_url: `${api}/following{/other_user}`,
+      gists_url: `${api}/gists{/gist_id}`,
+      starred_url: `${api}/starred{/owner}{/repo}`,
+      subscriptions_url: `${api}/subscriptions`,
+      organizations_url: `${api}/orgs`,
+      repos_url: `${api}/repos`,
+      events_url: `${api}/events{/privacy}`,
+      received_events_url: `${api}/received_events`,
+      type: user.type,
+      user_view_type: 'public',
+      site_admin: false,
+    };
+  }
+
+  private commentJson(c: FakeComment): Record<string, unknown> {
+    const where = this.commentIndex.get(c.id)!;
+    const kind = this.pulls.has(where.issue) ? 'pull' : 'issues';
+    return {
+      id: c.id,
+      node_id: `IC_${c.id}`,
+      url: `https://api.github.com/repos/${where.owner}/${where.repo}/issues/comments/${c.id}`,
+      html_url: `https://github.com/${where.owner}/${where.repo}/${kind}/${where.issueNumber}#issuecomment-${c.id}`,
+      body: c.body,
+      user: this.userJson(c.user),
+      created_at: c.createdAt,
+      updated_at: c.updatedAt,
+      issue_url: `https://api.github.com/repos/${where.owner}/${where.repo}/issues/${where.issueNumber}`,
+      author_association: c.user.type === 'Bot' ? 'NONE' : 'CONTRIBUTOR',
+    };
+  }
+
+  private labelJson(name: string): Record<string, unknown> {
+    const id = Number.parseInt(createHash('sha1').update(name).digest('hex').slice(0, 8), 16);
+    return { id, node_id: `LA_${id}`, url: `https://api.github.com/labels/${encodeURIComponent(name)}`, name, description: null, color: 'ededed', default: false };
+  }
+
+  private repoJson(fullName: string): Record<string, unknown> {
+    const [owner = 'o', name = 'r'] = fullName.split('/');
+    return {
+      ...this.spec.sample('repository'),
+      name,
+      full_name: fullName,
+      owner: this.userJson({ login: owner, type: 'User' }),
+      html_url: `https://github.com/${fullName}`,
+      fork: false,
+      private: false,
+    };
+  }
+
+  private pullJson(owner: string, repo: string, pull: FakePull): Record<string, unknown> {
+    const base = `${owner}/${repo}`;
+    const headRepo = pull.headRepo;
+    return {
+      ...this.spec.sample('pull-request'),
+      number: pull.number,
+      state: pull.state,
+      html_url: `https://github.com/${base}/pull/${pull.number}`,
+      user: this.userJson(pull.user),
+      head: {
+        label: `${(headRepo ?? base).split('/')[0]}:${pull.headRef}`,
+        ref: pull.headRef,
+        sha: pull.headSha,
+        repo: headRepo ? { ...this.repoJson(headRepo), fork: headRepo.toLowerCase() !== base.toLowerCase() } : null,
+        user: this.userJson({ login: (headRepo ?? base).split('/')[0]!, type: 'User' }),
+      },
+      base: {
+        label: `${owner}:${pull.baseRef}`,
+        ref: pull.baseRef,
+        sha: this.branches.get(branchKey(base, pull.baseRef))?.head ?? '0'.repeat(40),
+        repo: this.repoJson(base),
+        user: this.userJson({ login: owner, type: 'User' }),
+      },
+    };
+  }
+
+  private artifactJson(owner: string, repo: string, a: FakeArtifact): Record<string, unknown> {
+    return {
+      id: a.id,
+      node_id: `MDg6QXJ0aWZhY3Q${a.id}`,
+      name: a.name,
+      size_in_bytes: a.zip.length,
+      url: `https://api.github.com/repos/${owner}/${repo}/actions/artifacts/${a.id}`,
+      archive_download_url: `https://api.github.com/repos/${owner}/${repo}/actions/artifacts/${a.id}/zip`,
+      expired: a.expired,
+      created_at: '2026-01-01T00:00:00Z',
+      expires_at: '2026-04-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+      digest: null,
+      workflow_run: { id: a.runId, repository_id: 1, head_repository_id: 1, head_branch: 'feature', head_sha: '0'.repeat(40) },
+    };
+  }
+
+  private tick(): string {
+    this.clock += 1000;
+    return new Date(this.clock).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+}
+
+interface CommitInput {
+  branch: { repositoryNameWithOwner?: string; branchName?: string; id?: string };
+  expectedHeadOid: string;
+  message: { headline: string; body?: string | null };
+  fileChanges?: { additions?: { path: string; contents: string }[]; deletions?: { path: string }[] } | null;
+}
+
+function validationFailed(message: string): Reply {
+  return { status: 422, body: { message: 'Validation Failed', errors: [{ resource: 'IssueComment', code: 'custom', field: 'body', message }], documentation_url: 'https://docs.github.com/rest' } };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  const headers: Record<string, string> = {
+    'x-github-media-type': 'github.v3; format=json',
+    'x-ratelimit-limit': '5000',
+    'x-ratelimit-remaining': '4999',
+    'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+    ...(reply.headers ?? {}),
+  };
+  if (reply.raw !== undefined) {
+    res.writeHead(reply.status, { ...headers, 'content-length': String(reply.raw.length) });
+    res.end(reply.raw);
+    return;
+  }
+  if (reply.body === undefined) {
+    res.writeHead(reply.status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
+  res.end(text);
+}
+
+/** Starts a fake GitHub on 127.0.0.1 with an ephemeral port. Call `close()` when done. */
+export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  return new FakeGitHub(options).listen();
+}
