@@ -4,7 +4,8 @@
 // What it checks:
 // - method + path: the path must match one of the spec's path templates (literal segments exactly,
 //   `{param}` = one non-empty segment; when nothing matches, a template ending in a parameter may
-//   swallow the remaining segments, e.g. `git/ref/{ref}` with `heads/main`), and the method must be
+//   swallow the remaining segments when it is a path-like parameter (`ref`, `path`, `basehead`),
+//   e.g. `git/ref/{ref}` with `heads/main`), and the method must be
 //   one of that template's operations. The most literal template wins (`issues/comments/{id}`
 //   before `issues/{issue_number}/...`).
 // - parameters: path parameter values against their schema (an `integer` must be digits), query
@@ -381,8 +382,12 @@ export class OpenApiSpec {
 
 let cached: OpenApiSpec | null = null;
 
+/** Parameters whose values are paths and may arrive with raw slashes (`git/ref/heads/main`). */
+const SLASHED_PARAMS = new Set(['ref', 'path', 'basehead']);
+
 function matchSegments(template: string[], parts: string[], greedyLast: boolean): Record<string, string> | null {
-  const lastIsParam = template.length > 0 && template[template.length - 1]!.startsWith('{');
+  const last = template[template.length - 1] ?? '';
+  const lastIsParam = last.startsWith('{') && (!greedyLast || SLASHED_PARAMS.has(last.slice(1, -1)));
   if (template.length !== parts.length && !(greedyLast && lastIsParam && parts.length > template.length)) return null;
   if (greedyLast && !(lastIsParam && parts.length > template.length)) return null;
   const params: Record<string, string> = {};

@@ -1,0 +1,317 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GitHubError } from '../../src/github/errors.js';
+import { startHarness, type Harness } from './helpers.js';
+
+const O = 'octo';
+const R = 'shop';
+const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
+
+let h: Harness | null = null;
+afterEach(async () => {
+  await h?.gh.close();
+  h = null;
+});
+
+async function caught(promise: Promise<unknown>): Promise<GitHubError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(GitHubError);
+    return error as GitHubError;
+  }
+  throw new Error('expected a GitHubError');
+}
+
+const posts = (h: Harness) => h.gh.requests.filter((r) => r.method === 'POST' && r.path === `/repos/${O}/${R}/issues/5/comments`);
+
+describe('errors and retries', () => {
+  it('403 on create is a forbidden GitHubError naming the request, not retried', async () => {
+    h = await startHarness();
+    h.gh.failNext({ method: 'POST', path: COMMENTS, status: 403, times: 5, body: { message: 'Resource not accessible by integration' } });
+    const error = await caught(h.api.createComment(O, R, 5, 'hello'));
+    expect(error).toMatchObject({ kind: 'forbidden', status: 403 });
+    expect(error.message).toBe(`POST /repos/${O}/${R}/issues/5/comments -> 403 Resource not accessible by integration`);
+    expect(posts(h)).toHaveLength(1);
+    expect(h.gh.violations).toEqual([]);
+  });
+
+  it('500 twice then 200: retried with zero delay and succeeds', async () => {
+    h = await startHarness();
+    h.gh.failNext({ method: 'POST', path: COMMENTS, status: 500, times: 2 });
+    const started = Date.now();
+    const created = await h.api.createComment(O, R, 5, 'hello');
+    expect(created.id).toBeGreaterThan(0);
+    expect(posts(h)).toHaveLength(3);
+    expect(h.gh.comments(O, R, 5)).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(h.gh.violations).toEqual([]);
+  });
+
+  it('gives up after the configured retries with kind server', async () => {
+    h = await startHarness({ retries: 2 });
+    h.gh.failNext({ method: 'POST', path: COMMENTS, status: 502, times: 10, body: { message: 'Bad Gateway' } });
+    const error = await caught(h.api.createComment(O, R, 5, 'hello'));
+    expect(error).toMatchObject({ kind: 'server', status: 502 });
+    expect(error.message).toBe(`POST /repos/${O}/${R}/issues/5/comments -> 502 Bad Gateway`);
+    expect(posts(h)).toHaveLength(3);
+  });
+
+  it('a dropped connection is retried, and reported as kind network when it persists', async () => {
+    h = await startHarness({ retries: 1 });
+    h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'network', times: 1 });
+    expect(await h.api.listIssueComments(O, R, 5)).toEqual([]);
+    h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'network', times: 5 });
+    const error = await caught(h.api.listIssueComments(O, R, 5));
+    expect(error).toMatchObject({ kind: 'network', status: null });
+    expect(error.message).toMatch(new RegExp(`^GET /repos/${O}/${R}/issues/5/comments -> network `));
+  });
+
+  it('a primary rate limit is waited out (zero delay in tests) and retried by the throttling plugin', async () => {
+    h = await startHarness();
+    h.gh.failNext({
+      method: 'POST',
+      path: COMMENTS,
+      status: 403,
+      body: { message: 'API rate limit exceeded for installation ID 1.' },
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000)) },
+    });
+    await h.api.createComment(O, R, 5, 'hello');
+    expect(posts(h)).toHaveLength(2);
+    expect(h.logs.some((l) => l.startsWith('info: GitHub rate limit hit by POST'))).toBe(true);
+  });
+
+  it('a secondary rate limit that persists ends as kind rate_limited after a bounded number of retries', async () => {
+    h = await startHarness();
+    h.gh.failNext({
+      method: 'POST',
+      path: COMMENTS,
+      status: 403,
+      times: 10,
+      body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' },
+      headers: { 'retry-after': '1' },
+    });
+    const error = await caught(h.api.createComment(O, R, 5, 'hello'));
+    expect(error).toMatchObject({ kind: 'rate_limited', status: 403 });
+    expect(posts(h)).toHaveLength(3); // first attempt + rateLimitRetries (2)
+    expect(h.logs.some((l) => l.startsWith('warn: GitHub secondary rate limit hit by POST') && l.includes('gave up after 2 retries'))).toBe(true);
+  });
+
+  it('never puts the token in an error message, even when GitHub echoes it', async () => {
+    h = await startHarness();
+    h.gh.failNext({ method: 'POST', path: COMMENTS, status: 422, body: { message: `Validation Failed for ${h.gh.token}` } });
+    const error = await caught(h.api.createComment(O, R, 5, 'hello'));
+    expect(error.kind).toBe('other');
+    expect(error.message).toBe(`POST /repos/${O}/${R}/issues/5/comments -> 422 Validation Failed for ***`);
+    expect(JSON.stringify(error.message)).not.toContain(h.gh.token);
+  });
+
+  it('a wrong token is kind forbidden (401), not retried', async () => {
+    h = await startHarness({ token: 'the-right-one' });
+    const { createGitHubApi } = await import('../../src/github/api.js');
+    const api = createGitHubApi({ token: 'wrong-token', baseUrl: h.gh.url, retryAfterBaseMs: 0, throttleWrites: false });
+    const error = await caught(api.listIssueComments(O, R, 5));
+    expect(error).toMatchObject({ kind: 'forbidden', status: 401 });
+    expect(error.message).toBe(`GET /repos/${O}/${R}/issues/5/comments -> 401 Bad credentials`);
+    expect(h.gh.requests).toHaveLength(1);
+  });
+});
+
+describe('createCommitOnBranch', () => {
+  const HEAD = 'a'.repeat(40);
+
+  it('commits the additions and deletions with the exact GraphQL payload', async () => {
+    h = await startHarness();
+    h.gh.setBranch(`${O}/${R}`, 'feature', HEAD, { '.agent-replay/baselines/old.json': '{}' });
+    const result = await h.api.createCommitOnBranch({
+      repoWithOwner: `${O}/${R}`,
+      branch: 'feature',
+      expectedHeadOid: HEAD,
+      message: { headline: 'agent-replay: accept 1 baseline', body: 'Accepted: refund-policy' },
+      additions: [{ path: '.agent-replay/baselines/refund-policy.json', contents: '{"label":"refund-policy","reply":"30 días ✓"}\n' }],
+      deletions: [{ path: '.agent-replay/baselines/old.json' }],
+    });
+
+    const graphql = h.gh.requests.filter((r) => r.path === '/graphql');
+    expect(graphql).toHaveLength(1);
+    expect(graphql[0]!.body).toEqual({
+      query: `mutation agentReplayCommit($input: CreateCommitOnBranchInput!) {
+  createCommitOnBranch(input: $input) {
+    commit { oid url }
+  }
+}`,
+      variables: {
+        input: {
+          branch: { repositoryNameWithOwner: 'octo/shop', branchName: 'feature' },
+          expectedHeadOid: HEAD,
+          message: { headline: 'agent-replay: accept 1 baseline', body: 'Accepted: refund-policy' },
+          fileChanges: {
+            additions: [
+              {
+                path: '.agent-replay/baselines/refund-policy.json',
+                contents: 'eyJsYWJlbCI6InJlZnVuZC1wb2xpY3kiLCJyZXBseSI6IjMwIGTDrWFzIOKckyJ9Cg==',
+              },
+            ],
+            deletions: [{ path: '.agent-replay/baselines/old.json' }],
+          },
+        },
+      },
+    });
+    const branch = h.gh.branch(`${O}/${R}`, 'feature')!;
+    expect(result).toEqual({ oid: branch.head, url: `https://github.com/octo/shop/commit/${branch.head}` });
+    expect(branch.files).toEqual({ '.agent-replay/baselines/refund-policy.json': '{"label":"refund-policy","reply":"30 días ✓"}\n' });
+    expect(h.gh.commits).toEqual([
+      {
+        repo: 'octo/shop',
+        branch: 'feature',
+        parent: HEAD,
+        oid: branch.head,
+        headline: 'agent-replay: accept 1 baseline',
+        body: 'Accepted: refund-policy',
+        additions: [{ path: '.agent-replay/baselines/refund-policy.json', contents: '{"label":"refund-policy","reply":"30 días ✓"}\n' }],
+        deletions: ['.agent-replay/baselines/old.json'],
+      },
+    ]);
+    expect(h.gh.violations).toEqual([]);
+  });
+
+  it('refuses with kind conflict when the head moved, and commits nothing', async () => {
+    h = await startHarness();
+    h.gh.setBranch(`${O}/${R}`, 'feature', HEAD);
+    h.gh.moveBranch(`${O}/${R}`, 'feature', 'b'.repeat(40));
+    const error = await caught(
+      h.api.createCommitOnBranch({
+        repoWithOwner: `${O}/${R}`,
+        branch: 'feature',
+        expectedHeadOid: HEAD,
+        message: { headline: 'accept' },
+        additions: [{ path: 'x.json', contents: '{}' }],
+      }),
+    );
+    expect(error).toMatchObject({ kind: 'conflict', status: null, graphqlTypes: ['STALE_DATA'] });
+    expect(error.message).toBe(
+      `POST /graphql createCommitOnBranch octo/shop@feature -> STALE_DATA Expected branch to point to "${HEAD}" but it did not. Pull and try again.`,
+    );
+    expect(h.gh.commits).toEqual([]);
+    expect(h.gh.requests.filter((r) => r.path === '/graphql')).toHaveLength(1);
+    expect(h.gh.violations).toEqual([]);
+  });
+
+  it('an unknown branch is kind not_found', async () => {
+    h = await startHarness();
+    const error = await caught(
+      h.api.createCommitOnBranch({ repoWithOwner: `${O}/${R}`, branch: 'gone', expectedHeadOid: HEAD, message: { headline: 'x' }, additions: [] }),
+    );
+    expect(error.kind).toBe('not_found');
+    expect(h.gh.violations).toEqual([]);
+  });
+});
+
+describe('lookups', () => {
+  it('viewerLogin: the GraphQL viewer, asked once', async () => {
+    h = await startHarness();
+    expect(await h.api.viewerLogin()).toBe('github-actions[bot]');
+    expect(await h.api.viewerLogin()).toBe('github-actions[bot]');
+    expect(h.gh.requests.map((r) => r.operationName)).toEqual(['agentReplayViewer']);
+    expect(h.gh.violations).toEqual([]);
+  });
+
+  it('viewerLogin: REST /user when GraphQL refuses and the token is a user', async () => {
+    h = await startHarness({ viewer: { login: 'maintainer', type: 'User' }, graphqlViewerLogin: null });
+    expect(await h.api.viewerLogin()).toBe('maintainer');
+    expect(h.gh.violations).toEqual([]);
+    expect(h.gh.responseViolations).toEqual([]);
+  });
+
+  it('getCollaboratorPermission: role_name, and none for strangers', async () => {
+    h = await startHarness();
+    const roles = ['admin', 'maintain', 'write', 'triage', 'read'] as const;
+    for (const role of roles) h.gh.setPermission(O, R, `${role}-user`, role);
+    const got = await Promise.all(roles.map((role) => h!.api.getCollaboratorPermission(O, R, `${role}-user`)));
+    expect(got).toEqual([...roles]);
+    expect(await h.api.getCollaboratorPermission(O, R, 'stranger')).toBe('none');
+    expect(h.gh.requests.at(-1)?.path).toBe(`/repos/${O}/${R}/collaborators/stranger/permission`);
+    expect(h.gh.violations).toEqual([]);
+    expect(h.gh.responseViolations).toEqual([]);
+  });
+
+  it('labels: lists all pages and removes one (already gone is fine)', async () => {
+    h = await startHarness();
+    const many = Array.from({ length: 120 }, (_, i) => `label-${i}`);
+    h.gh.setLabels(O, R, 5, ['accept-baseline', 'needs review', ...many]);
+    const names = await h.api.listIssueLabels(O, R, 5);
+    expect(names).toHaveLength(122);
+    expect(names.slice(0, 2)).toEqual(['accept-baseline', 'needs review']);
+    await h.api.removeLabel(O, R, 5, 'needs review');
+    await h.api.removeLabel(O, R, 5, 'accept-baseline');
+    await h.api.removeLabel(O, R, 5, 'accept-baseline');
+    expect(h.gh.labels(O, R, 5)).toEqual(many);
+    expect(h.gh.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([
+      `/repos/${O}/${R}/issues/5/labels/needs%20review`,
+      `/repos/${O}/${R}/issues/5/labels/accept-baseline`,
+      `/repos/${O}/${R}/issues/5/labels/accept-baseline`,
+    ]);
+    expect(h.gh.violations).toEqual([]);
+    expect(h.gh.responseViolations).toEqual([]);
+  });
+
+  it('getPull: same-repository branch, fork, and deleted fork', async () => {
+    h = await startHarness();
+    h.gh.addPull(O, R, { number: 5, headSha: 'c'.repeat(40), headRef: 'fix-refunds' });
+    h.gh.addPull(O, R, { number: 6, headSha: 'd'.repeat(40), headRef: 'patch-1', headRepo: 'stranger/shop' });
+    h.gh.addPull(O, R, { number: 7, headSha: 'e'.repeat(40), headRef: 'patch-2', headRepo: null, state: 'closed' });
+    expect(await h.api.getPull(O, R, 5)).toEqual({
+      number: 5,
+      headSha: 'c'.repeat(40),
+      headRef: 'fix-refunds',
+      headRepoFullName: 'octo/shop',
+      baseRepoFullName: 'octo/shop',
+      isFork: false,
+      state: 'open',
+    });
+    expect(await h.api.getPull(O, R, 6)).toMatchObject({ headRepoFullName: 'stranger/shop', isFork: true });
+    expect(await h.api.getPull(O, R, 7)).toMatchObject({ headRepoFullName: null, isFork: true, state: 'closed' });
+    expect((await caught(h.api.getPull(O, R, 99))).kind).toBe('not_found');
+    expect(h.gh.violations).toEqual([]);
+    expect(h.gh.responseViolations).toEqual([]);
+  });
+
+  it('getWorkflowRun: found, and null when missing', async () => {
+    h = await startHarness();
+    h.gh.addWorkflowRun(O, R, { id: 77, headSha: 'f'.repeat(40), status: 'completed', conclusion: 'failure' });
+    expect(await h.api.getWorkflowRun(O, R, 77)).toEqual({ status: 'completed', conclusion: 'failure', headSha: 'f'.repeat(40) });
+    expect(await h.api.getWorkflowRun(O, R, 78)).toBeNull();
+    expect(h.gh.violations).toEqual([]);
+    expect(h.gh.responseViolations).toEqual([]);
+  });
+
+  it('artifacts: lists every page, filters by name, downloads the zip through the redirect', async () => {
+    h = await startHarness();
+    const zip = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 1, 2, 3, 0xff]);
+    const wanted = h.gh.addArtifact(O, R, 77, { name: 'agent-replay-results', zip });
+    for (let i = 0; i < 120; i++) h.gh.addArtifact(O, R, 77, { name: `other-${i}`, zip: Buffer.from('x') });
+    h.gh.addArtifact(O, R, 78, { name: 'agent-replay-results', zip: Buffer.from('another run') });
+
+    const all = await h.api.listRunArtifacts(O, R, 77);
+    expect(all).toHaveLength(121);
+    expect(all[0]).toEqual({ id: wanted.id, name: 'agent-replay-results', expired: false, sizeInBytes: zip.length });
+    expect(await h.api.listRunArtifacts(O, R, 77, 'agent-replay-results')).toEqual([all[0]]);
+
+    const bytes = await h.api.downloadArtifactZip(O, R, wanted.id);
+    expect(Buffer.isBuffer(bytes)).toBe(true);
+    expect(bytes.equals(zip)).toBe(true);
+    expect(h.gh.requests.slice(-2).map((r) => r.path)).toEqual([
+      `/repos/${O}/${R}/actions/artifacts/${wanted.id}/zip`,
+      `/_fake/blobs/artifacts/${wanted.id}.zip`,
+    ]);
+    expect(h.gh.violations).toEqual([]);
+    expect(h.gh.responseViolations).toEqual([]);
+  });
+
+  it('an expired artifact is kind not_found (410)', async () => {
+    h = await startHarness();
+    const a = h.gh.addArtifact(O, R, 77, { name: 'old', zip: Buffer.from('x'), expired: true });
+    const error = await caught(h.api.downloadArtifactZip(O, R, a.id));
+    expect(error).toMatchObject({ kind: 'not_found', status: 410 });
+    expect(h.gh.violations).toEqual([]);
+  });
+});

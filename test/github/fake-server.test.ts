@@ -1,0 +1,131 @@
+// The fake GitHub must be able to FAIL a test: these requests are wrong on purpose.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOctokit, type GitHubOctokit } from '../../src/github/octokit.js';
+import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
+import { OpenApiSpec } from '../support/openapi.js';
+
+let gh: FakeGitHub | null = null;
+afterEach(async () => {
+  await gh?.close();
+  gh = null;
+});
+
+async function start(): Promise<{ gh: FakeGitHub; octokit: GitHubOctokit }> {
+  gh = await startFakeGitHub();
+  const octokit = createOctokit({ token: gh.token, baseUrl: gh.url, retries: 0, retryAfterBaseMs: 0, throttleWrites: false });
+  return { gh, octokit };
+}
+
+async function status(promise: Promise<unknown>): Promise<number | string> {
+  try {
+    await promise;
+    return 'ok';
+  } catch (error) {
+    return (error as { status?: number }).status ?? String(error);
+  }
+}
+
+describe('fake GitHub: REST requests are checked against the OpenAPI description', () => {
+  it('flags an unknown path and answers 400', async () => {
+    const { gh, octokit } = await start();
+    expect(await status(octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/commentz', { owner: 'o', repo: 'r', issue_number: 5 }))).toBe(400);
+    expect(gh.violations).toEqual([
+      { method: 'GET', path: '/repos/o/r/issues/5/commentz', problems: ['no path in the OpenAPI description matches /repos/o/r/issues/5/commentz'] },
+    ]);
+  });
+
+  it('flags a method the path does not have', async () => {
+    const { gh, octokit } = await start();
+    expect(await status(octokit.request('PUT /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: 'o', repo: 'r', issue_number: 5, body: 'x' }))).toBe(400);
+    expect(gh.violations[0]?.problems).toEqual(['PUT is not an operation of /repos/{owner}/{repo}/issues/{issue_number}/comments (it has GET, POST)']);
+  });
+
+  it('flags a body of the wrong type, a missing required property and an unknown property', async () => {
+    const { gh, octokit } = await start();
+    await status(octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: 'o', repo: 'r', issue_number: 5, body: 42 }));
+    await status(octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: 'o', repo: 'r', issue_number: 5, text: 'hi' }));
+    expect(gh.violations.map((v) => v.problems)).toEqual([
+      ['body.body: expected string, got integer 42'],
+      ['body.body: required property missing', 'body.text: unknown property (known: body)'],
+    ]);
+    expect(gh.comments('o', 'r', 5)).toEqual([]);
+  });
+
+  it('flags an unknown query parameter and a non-integer path parameter', async () => {
+    const { gh, octokit } = await start();
+    await status(octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: 'o', repo: 'r', issue_number: 5, perpage: 100 }));
+    await status(octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: 'o', repo: 'r', issue_number: 'five' }));
+    await status(octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { owner: 'o', repo: 'r', issue_number: 5, per_page: 'many' }));
+    expect(gh.violations.map((v) => v.problems[0])).toEqual([
+      'query parameter perpage is not a parameter of issues/list-comments (known: since, per_page, page)',
+      'path parameter issue_number: expected an integer, got "five"',
+      'query parameter per_page: expected an integer, got "many"',
+    ]);
+  });
+
+  it('flags a valid operation that the fake does not implement', async () => {
+    const { gh, octokit } = await start();
+    expect(await status(octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner: 'o', repo: 'r', issue_number: 5 }))).toBe(501);
+    expect(gh.violations[0]?.problems).toEqual(['issues/get is valid but not implemented by the fake']);
+  });
+
+  it('answers 401 to a request without the token', async () => {
+    gh = await startFakeGitHub();
+    const res = await fetch(`${gh.url}/repos/o/r/issues/5/comments`);
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('fake GitHub: GraphQL documents are checked against the schema', () => {
+  it('flags a field that does not exist', async () => {
+    const { gh, octokit } = await start();
+    const error = await octokit.graphql('query { viewer { loginName } }').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'GraphqlResponseError' });
+    expect(gh.violations).toEqual([
+      { method: 'POST', path: '/graphql', problems: ['GraphQL validation: Cannot query field "loginName" on type "User". Did you mean "login"?'] },
+    ]);
+  });
+
+  it('flags variables that do not fit the declared input type', async () => {
+    const { gh, octokit } = await start();
+    gh.setBranch('o/r', 'main', 'a'.repeat(40));
+    await octokit
+      .graphql('mutation ($input: CreateCommitOnBranchInput!) { createCommitOnBranch(input: $input) { commit { oid } } }', {
+        input: { branch: { repositoryNameWithOwner: 'o/r', branchName: 'main' }, message: { headline: 'x' }, fileChanges: { additions: [{ path: 'a' }] } },
+      })
+      .catch(() => undefined);
+    expect(gh.violations).toHaveLength(1);
+    expect(gh.violations[0]!.problems.join('\n')).toMatch(/expectedHeadOid.*not provided|Field "expectedHeadOid" of required type/);
+    expect(gh.violations[0]!.problems.join('\n')).toMatch(/contents/);
+    expect(gh.commits).toEqual([]);
+  });
+
+  it('flags a syntax error', async () => {
+    const { gh, octokit } = await start();
+    await octokit.graphql('query { viewer { login }').catch(() => undefined);
+    expect(gh.violations[0]?.problems[0]).toMatch(/^GraphQL syntax: Syntax Error/);
+  });
+});
+
+describe('OpenApiSpec', () => {
+  const spec = OpenApiSpec.load();
+
+  it('prefers the most literal template', () => {
+    expect(spec.match('PATCH', '/repos/o/r/issues/comments/12').operation?.operationId).toBe('issues/update-comment');
+    expect(spec.match('GET', '/repos/o/r/issues/12/comments').operation?.operationId).toBe('issues/list-comments');
+  });
+
+  it('lets a trailing parameter take slashes when nothing else matches', () => {
+    const m = spec.match('GET', '/repos/o/r/git/ref/heads/feature/x');
+    expect(m.operation?.operationId).toBe('git/get-ref');
+    expect(m.pathParams['ref']).toBe('heads/feature/x');
+  });
+
+  it('accepts oneOf when one alternative fits', () => {
+    const labels = spec.checkRequest('POST', '/repos/o/r/issues/5/labels', new URLSearchParams(), { labels: ['a', 'b'] });
+    expect(labels.problems).toEqual([]);
+    const wrong = spec.checkRequest('POST', '/repos/o/r/issues/5/labels', new URLSearchParams(), { labels: 7 });
+    expect(wrong.problems).toHaveLength(1);
+  });
+});
