@@ -21,6 +21,8 @@ for (const entry of entries) {
   const extra = files.filter((f) => !['index.js', 'package.json'].includes(f));
   if (extra.length > 0) throw new Error(`ncc emitted assets we do not ship: ${extra.join(', ')}; bundle them or inline them`);
   let code = readFileSync(join(outDir, 'index.js'), 'utf8');
+  // ncc's asset relocator rewrites some path expressions into paths inside dist/: never wanted here.
+  if (code.includes('__nccwpck_require__.ab +')) throw new Error(`${entry.src}: ncc rewrote a path expression into an asset path; build that path without path.resolve/join of a literal`);
   code = code.replace(/^#!.*\n/, '');
   if (entry.shebang) code = `#!/usr/bin/env node\n${code}`;
   writeFileSync(join('dist', entry.out), code);

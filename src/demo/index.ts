@@ -1,19 +1,29 @@
 // `agent-replay demo` (and `npm start`): the embedded example agent and demo judge on loopback,
 // the example suite under examples/demo, end to end, with the report printed.
 
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runCheck } from '../engine.js';
 import { startDemoServer, DEMO_JUDGE_LABEL } from './server.js';
 import type { CliIO } from '../cli/main.js';
 import { emitRun, progressPrinter } from '../cli/main.js';
 import { formatIssue } from '../suite/index.js';
 
-/** Finds examples/demo/.agent-replay above this module (src/demo in development, dist/ when bundled). */
-export function findDemoSuite(from: string = dirname(fileURLToPath(import.meta.url))): string {
+/** The folder of the running script: dist/ when bundled, src/ in development. */
+function scriptDir(): string {
+  // Not import.meta.url: the bundler would copy everything it can reach from it into dist/.
+  const script = process.argv[1];
+  try {
+    return script ? dirname(realpathSync(script)) : '.';
+  } catch {
+    return '.';
+  }
+}
+
+/** Finds examples/demo/.agent-replay above the running script (dist/ when bundled, src/ in development). */
+export function findDemoSuite(from: string = scriptDir()): string {
   let dir = resolve(from);
   for (;;) {
     const candidate = join(dir, 'examples', 'demo', '.agent-replay');

@@ -55,7 +55,9 @@ const CONFIG_NAMES = ['config.yml', 'config.yaml'];
 const EXAMPLE_FIXTURE = 'label: greeting\nmessage: hello';
 
 export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
-  const cwd = path.resolve(opts.cwd ?? process.cwd());
+  // path.resolve() with no argument is the working directory; written so because the bundler
+  // treats a literal process.cwd() inside a path expression as an asset to copy.
+  const cwd = opts.cwd === undefined ? path.resolve() : path.resolve(opts.cwd);
   const dir = path.resolve(cwd, opts.dir);
   const fixturesDir = path.join(dir, 'fixtures');
   const baselinesDir = path.join(dir, 'baselines');

@@ -28,10 +28,12 @@ export function baselinePath(baselinesDir: string, label: string): string {
     throw new Error(`invalid label ${JSON.stringify(label)}: a label is ${LABEL_RULE}`);
   }
   const root = path.resolve(baselinesDir);
-  const file = path.resolve(root, `${label}.json`);
+  // Joined by hand: the bundler rewrites path.resolve(<dynamic>, <literal>) into an asset path.
+  const fileName = `${label}.json`;
+  const file = path.normalize(root + path.sep + fileName);
   const rel = path.relative(root, file);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel) || rel.includes(path.sep)) {
     throw new Error(`baseline path for label ${JSON.stringify(label)} escapes ${baselinesDir}`);
   }
-  return path.join(baselinesDir, `${label}.json`);
+  return path.join(baselinesDir, fileName);
 }
