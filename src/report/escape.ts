@@ -1,0 +1,154 @@
+// Escaping for untrusted text (agent replies, fixture messages, details, error messages, refs).
+// Every function here is pure and total: any string in, inert text out.
+//
+// Strategy:
+// - inline markdown (table cells, detail lines): newlines become " ⏎ ", control characters are
+//   dropped, `& < >` are entity-encoded, every markdown metacharacter gets a backslash, and
+//   `@mention` / `#123` are broken with a zero-width space so GitHub links nobody and nothing.
+// - raw HTML contexts (`<summary>`, `<pre>`): entity-encode `& < > " '`; in `<summary>` also
+//   break mentions and references (GitHub does not link them inside `<pre>`).
+// - block text (replies): a fenced code block whose fence is longer than any backtick run inside.
+
+/** C0/C1 controls (except tab and newlines, handled separately) and bidi overrides/isolates. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+const NEWLINE_RE = /\r\n|\r|\n|\u2028|\u2029/g;
+
+/** U+200B as an entity, so the markdown source stays ASCII and the break is visible to review. */
+export const ZWSP = '&#8203;';
+
+/** Drops control characters and bidi overrides; keeps tab and newlines. */
+export function stripControl(text: string): string {
+  return text.replace(CONTROL_RE, '');
+}
+
+/** Normalizes newlines to `\n` and drops control characters: for block (code) contexts. */
+export function normalizeBlock(text: string): string {
+  return stripControl(text.replace(/\r\n|\r|\u2028|\u2029/g, '\n'));
+}
+
+/** One line of plain text: newlines shown as ` ⏎ `, tabs as spaces, controls dropped. */
+export function oneLine(text: string): string {
+  return stripControl(text.replace(NEWLINE_RE, ' ⏎ ').replace(/\t/g, ' '));
+}
+
+const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
+
+/**
+ * Markdown-safe inline text for table cells, list items and detail lines. Renders as the original
+ * text (newlines as ` ⏎ `) and can neither start markup, nor inject HTML, nor end a table cell,
+ * nor mention a user, nor reference an issue, nor become a link.
+ */
+export function escapeInline(text: string): string {
+  const s = oneLine(text);
+  return s.replace(INLINE_RE, (ch: string, offset: number) => {
+    switch (ch) {
+      case '&':
+        return '&amp;';
+      case '<':
+        return '&lt;';
+      case '>':
+        return '&gt;';
+      case '@':
+        return `@${ZWSP}`;
+      case '#':
+        // `#123`, `#abc`: a reference GitHub would link; otherwise a plain escaped hash.
+        return /[\p{L}\p{N}]/u.test(s.charAt(offset + 1)) ? `#${ZWSP}` : '\\#';
+      case '.':
+        // `www.example.com` would become a link (GFM autolink literal).
+        return /www$/i.test(s.slice(Math.max(0, offset - 3), offset)) ? '\\.' : '.';
+      case '-':
+        // `GH-123` is an issue reference on GitHub.
+        return /gh$/i.test(s.slice(Math.max(0, offset - 2), offset)) ? `-${ZWSP}` : '-';
+      default:
+        return `\\${ch}`;
+    }
+  });
+}
+
+/** Text for raw HTML block content such as `<pre>`: entities only, newlines kept. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch] ?? ch);
+}
+
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** One line of text inside raw HTML that GitHub post-processes (e.g. `<summary>`). */
+export function escapeHtmlInline(text: string): string {
+  return escapeHtml(oneLine(text))
+    .replace(/@/g, `@${ZWSP}`)
+    .replace(/#(?=[\p{L}\p{N}])/gu, `#${ZWSP}`);
+}
+
+/** Longest run of `ch` in `text`. */
+function longestRun(text: string, ch: string): number {
+  let best = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === ch) {
+      run++;
+      if (run > best) best = run;
+    } else run = 0;
+  }
+  return best;
+}
+
+/**
+ * A code span holding one line of text. In a table cell set `table`, because GFM splits cells on
+ * `|` even inside code spans (and removes the backslash of `\|` there).
+ */
+export function codeSpan(text: string, options: { table?: boolean } = {}): string {
+  let s = oneLine(text);
+  if (options.table) s = s.replace(/\|/g, '\\|');
+  if (s.length === 0) return '` `';
+  const ticks = '`'.repeat(longestRun(s, '`') + 1);
+  const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ')) ? ' ' : '';
+  return `${ticks}${pad}${s}${pad}${ticks}`;
+}
+
+/**
+ * A fenced code block holding `text` verbatim. The fence is longer than the longest backtick run
+ * inside, so no line of the text can close it; the info string is fixed by us.
+ */
+export function fencedBlock(text: string, info = 'text'): string {
+  const body = normalizeBlock(text);
+  const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
+  return `${fence}${info}\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}${fence}`;
+}
+
+/**
+ * Shortens `text` to at most `max` UTF-16 units including the ellipsis, never splitting a
+ * surrogate pair. Returns the text unchanged when it fits.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 1) return max === 1 ? '…' : '';
+  let end = max - 1;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
+
+/** Byte length of `text` in UTF-8 (lone surrogates count as the 3 bytes of U+FFFD). */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** A link only for plain https URLs we can embed safely; otherwise null. */
+export function safeUrl(url: string | null | undefined): string | null {
+  if (typeof url !== 'string') return null;
+  return /^https:\/\/[^\s<>"'`()[\]\\|]+$/.test(url) && url.length <= 2000 ? url : null;
+}

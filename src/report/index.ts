@@ -1,0 +1,12 @@
+// Pure renderers: PR comment, job summary, CLI markdown and terminal text, JUnit XML.
+// They take data and return strings; no I/O, no clock, no mutation of their inputs.
+
+export type { AcceptanceView, ReportContext } from './context.js';
+export { DEFAULT_CONTEXT } from './context.js';
+export { renderComment, renderSummary, renderMarkdownReport, COMMENT_MAX_CHARS, SUMMARY_MAX_BYTES } from './markdown.js';
+export { renderCapRefusal } from './cap.js';
+export { renderTerminal } from './terminal.js';
+export { renderJUnit } from './junit.js';
+export { parseCommentMetadata, hasMarker, type CommentMetadata } from './metadata.js';
+export { escapeInline, codeSpan, fencedBlock, utf8Length } from './escape.js';
+export { wordDiff, type DiffOp, type WordDiff, type WordDiffOptions } from './diff.js';

@@ -1,0 +1,86 @@
+// Compact text for the CLI: headline, tallies, facts, then the fixtures that need attention,
+// one per line with their detail. Agent text is flattened to one line with controls (including
+// ANSI escapes) removed, so it cannot move the cursor or recolour the terminal.
+
+import type { FixtureRecord, RunRecord } from '../types.js';
+import { clip, oneLine } from './escape.js';
+import {
+  SECTION_ORDER,
+  SECTION_WORDS,
+  buildModel,
+  estimateText,
+  headlineParts,
+  shortSha,
+  statusWords,
+  type SectionKey,
+} from './model.js';
+
+const ANSI = {
+  reset: '\u001b[0m',
+  bold: '\u001b[1m',
+  red: '\u001b[31m',
+  green: '\u001b[32m',
+  yellow: '\u001b[33m',
+  cyan: '\u001b[36m',
+  grey: '\u001b[90m',
+} as const;
+
+type Colour = keyof typeof ANSI;
+
+const SECTION_STYLE: Record<SectionKey, { mark: string; colour: Colour }> = {
+  newly_failing: { mark: '✗', colour: 'red' },
+  changed: { mark: '~', colour: 'yellow' },
+  not_evaluated: { mark: '○', colour: 'grey' },
+  errored: { mark: '!', colour: 'grey' },
+  new: { mark: '+', colour: 'cyan' },
+};
+
+export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: number }): string {
+  const paint = (colour: Colour, text: string): string => (opts.color ? `${ANSI[colour]}${text}${ANSI.reset}` : text);
+  const fit = (text: string): string => (opts.width && opts.width > 0 ? clip(text, opts.width) : text);
+  const model = buildModel(run);
+  const h = headlineParts(model);
+  const t = model.tallies;
+  const lines: string[] = [];
+
+  const headColour: Colour = model.sections.newly_failing.length > 0 ? 'red' : h.icon === '✅' ? 'green' : 'grey';
+  lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${[h.lead, ...h.rest].join(' · ')}`))));
+
+  const tallies: [Colour, string][] = [['green', `passed ${t.passed}`]];
+  if (t.failed > 0) tallies.push(['red', `failed ${t.failed}`]);
+  if (t.notEvaluated > 0) tallies.push(['grey', `not evaluated ${t.notEvaluated} (not a failure)`]);
+  if (t.errored > 0) tallies.push(['grey', `errored ${t.errored} (not a failure)`]);
+  const talliesPlain = tallies.map(([, text]) => text).join('  ');
+  lines.push(
+    fit(talliesPlain) === talliesPlain ? tallies.map(([c, text]) => paint(c, text)).join('  ') : fit(talliesPlain),
+  );
+
+  const facts = [estimateText(run.estimate)];
+  if (run.agent.host) facts.push(`agent ${oneLine(run.agent.host)}`);
+  const sha = shortSha(run.commit);
+  if (sha) facts.push(`commit ${oneLine(sha)}`);
+  if (run.judge.name) facts.push(`judge: ${oneLine(run.judge.name)}`);
+  lines.push(paint('grey', fit(facts.join(' · '))));
+
+  for (const key of SECTION_ORDER) {
+    const items = model.sections[key];
+    if (items.length === 0) continue;
+    const style = SECTION_STYLE[key];
+    lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${items.length})${SECTION_WORDS[key].suffix}`));
+    for (const f of items) lines.push(itemLine(f, style, paint, fit));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function itemLine(
+  f: FixtureRecord,
+  style: { mark: string; colour: Colour },
+  paint: (c: Colour, t: string) => string,
+  fit: (t: string) => string,
+): string {
+  const detail = f.errored ? (f.error ?? f.detail) : f.detail;
+  const plain = `  ${style.mark} ${oneLine(f.label)} · ${statusWords(f).join(' · ')} · ${oneLine(f.file)}:${f.line}${
+    detail ? ` — ${oneLine(clip(detail, 2000))}` : ''
+  }`;
+  return paint(style.colour, fit(plain));
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { codeSpan, escapeInline, fencedBlock, utf8Length } from '../../src/report/index.js';
+import { clip, escapeHtmlInline, oneLine, safeUrl } from '../../src/report/escape.js';
+import { count, outsideCode, toHtml } from './helpers.js';
+
+/** Renders `text` as a table cell and returns the cell's HTML content. */
+function cell(text: string): { html: string; cells: number } {
+  const html = toHtml(`| a | b |\n| --- | --- |\n| ${escapeInline(text)} | end |\n`);
+  const body = html.slice(html.indexOf('<tbody>'));
+  return { html: (/<td>([\s\S]*?)<\/td>/.exec(body)?.[1] ?? '').trim(), cells: count(body, '<td>') };
+}
+
+describe('escapeInline', () => {
+  it.each([
+    ['plain text', 'plain text', 'plain text'],
+    ['pipes', 'a | b || c |', 'a | b || c |'],
+    ['newlines', 'one\ntwo\r\nthree\rfour', 'one ⏎ two ⏎ three ⏎ four'],
+    ['backticks', '`code` ``more``', '`code` ``more``'],
+    ['emphasis', '**bold** _em_ ~~strike~~', '**bold** _em_ ~~strike~~'],
+    ['link', '[link](https://x.example)', '[link](https://x.example)'],
+    ['image', '![img](https://x.example/a.png)', '![img](https://x.example/a.png)'],
+    ['html', '<script>alert(1)</script><img src=x>', '&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x&gt;'],
+    ['ampersand entity', '&amp; &#64; &lt;', '&amp;amp; &amp;#\u200b64; &amp;lt;'],
+    ['heading', '# Heading', '# Heading'],
+    ['comment terminators', '<!-- x --> -->', '&lt;!-- x --&gt; --&gt;'],
+    ['math', '$x^2$', '$x^2$'],
+    ['emoji shortcode', ':smile:', ':smile:'],
+    ['backslash at end', 'ends with \\', 'ends with \\'],
+    ['empty', '', ''],
+  ])('%s renders as the original text in one table cell', (_name, input, shown) => {
+    const { html, cells } = cell(input);
+    expect(cells).toBe(2);
+    expect(html).toBe(shown);
+  });
+
+  it.each([
+    ['@someone', '@someone'],
+    ['mail a@b.example', '@b'],
+    ['fixes #123', '#123'],
+    ['see owner/repo#7', '#7'],
+    ['GH-45', 'GH-45'],
+  ])('%s does not render as a linkable mention or reference', (input, forbidden) => {
+    const { html } = cell(input);
+    expect(html).not.toContain(forbidden);
+    expect(html.replace(/\u200b/g, '')).toContain(forbidden);
+  });
+
+  it('does not autolink URLs', () => {
+    const html = toHtml(escapeInline('https://evil.example/x www.evil.example mailto:a@b.example'));
+    expect(html).not.toContain('<a ');
+  });
+
+  it('drops control characters and bidi overrides', () => {
+    expect(escapeInline('\u001b[31mred\u0007\u202e')).toBe('\\[31mred');
+  });
+
+  it('escapes every pipe, not only the first', () => {
+    expect(count(escapeInline('|||'), '\\|')).toBe(3);
+  });
+
+  it('keeps a heading marker inert at the start of a list item', () => {
+    const html = toHtml(`- ${escapeInline('# not a heading')}`);
+    expect(html).not.toContain('<h1>');
+  });
+});
+
+describe('codeSpan', () => {
+  it.each([
+    ['plain', 'a.yml:3'],
+    ['backticks inside', 'we`ird``name'],
+    ['leading backtick', '`start'],
+    ['trailing backtick', 'end`'],
+    ['mention', '@someone'],
+  ])('%s round-trips through a code span', (_name, text) => {
+    const html = toHtml(codeSpan(text));
+    const inner = /<code>([\s\S]*?)<\/code>/.exec(html)?.[1];
+    expect(inner?.replace(/&amp;/g, '&')).toBe(text);
+  });
+
+  it('escapes pipes in table cells', () => {
+    const html = toHtml(`| a | b |\n| - | - |\n| ${codeSpan('x|y', { table: true })} | z |\n`);
+    expect(count(html.slice(html.indexOf('<tbody>')), '<td>')).toBe(2);
+    expect(html).toContain('<code>x|y</code>');
+  });
+});
+
+describe('fencedBlock', () => {
+  it.each([
+    ['no backticks', 'hello\nworld'],
+    ['triple backticks', '```\nclosing?\n```'],
+    ['long runs', 'x `````````` y\n``````````'],
+    ['tildes', '~~~\n~~~~'],
+    ['html', '</details><script>alert(1)</script>'],
+    ['trailing newline', 'a\n'],
+  ])('%s stays inside its block', (_name, text) => {
+    const html = toHtml(`${fencedBlock(text)}\n\nafter`);
+    expect(count(html, '<pre>')).toBe(1);
+    expect(html).toMatch(/<\/pre>\n<p>after<\/p>/);
+    expect(html).not.toContain('<script');
+  });
+});
+
+describe('helpers', () => {
+  it('clip never splits a surrogate pair', () => {
+    expect(clip('ab😀cd', 4)).toBe('ab…');
+    expect(clip('abc', 3)).toBe('abc');
+    expect(clip('abcdef', 4)).toBe('abc…');
+  });
+
+  it('utf8Length counts bytes', () => {
+    expect(utf8Length('a')).toBe(1);
+    expect(utf8Length('é')).toBe(2);
+    expect(utf8Length('⏎')).toBe(3);
+    expect(utf8Length('😀')).toBe(4);
+    expect(utf8Length('\ud800')).toBe(3);
+    expect(utf8Length('a😀é')).toBe(Buffer.byteLength('a😀é'));
+  });
+
+  it('oneLine flattens text', () => {
+    expect(oneLine('a\n\tb')).toBe('a ⏎  b');
+  });
+
+  it('escapeHtmlInline breaks mentions inside raw HTML', () => {
+    const html = toHtml(`<details><summary>${escapeHtmlInline('@someone #1 <b>')}</summary>\n\n</details>`);
+    expect(outsideCode(html)).not.toContain('@someone');
+    expect(html).not.toContain('<b>');
+  });
+
+  it.each([
+    ['https://github.com/o/r/actions/runs/1', true],
+    ['http://example.com', false],
+    ['javascript:alert(1)', false],
+    ['https://x.example/a) [b](c', false],
+    ['https://x.example/<script>', false],
+    [null, false],
+  ])('safeUrl(%s) -> %s', (url, ok) => {
+    expect(safeUrl(url) !== null).toBe(ok);
+  });
+});

@@ -1,0 +1,298 @@
+// A small builder for RunRecords used by the report tests and golden files.
+
+import type { Baseline, FixtureRecord, Route, RunRecord } from '../../src/types.js';
+import type { ReportContext } from '../../src/report/index.js';
+
+export const SHA = '3f5e2a9c8b7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f';
+
+export const ctx: ReportContext = {
+  marker: 'agent-replay:ci.yml',
+  headSha: SHA,
+  runId: '9876543210',
+  artifactName: 'agent-replay-results',
+  baselinesRef: 'main',
+  acceptLabel: 'accept-baseline',
+  confirmLabel: 'confirm-cost',
+  summaryUrl: 'https://github.com/acme/shop-bot/actions/runs/9876543210',
+  artifactUrl: 'https://github.com/acme/shop-bot/actions/runs/9876543210/artifacts/42',
+  acceptance: null,
+};
+
+export const route = (conversation: string, stage: string): Route => ({ conversation, stage });
+
+export function baseline(label: string, reply: string, verdict: 'pass' | 'fail' = 'pass', r: Route | null = route('main', 'answer')): Baseline {
+  return { label, reply, route: r, verdict, acceptedAt: '2026-11-30T10:00:00Z', commit: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678' };
+}
+
+let line = 0;
+
+/** A fixture entry; defaults to an unchanged, still-passing `contains` fixture. */
+export function fixture(label: string, over: Partial<FixtureRecord> = {}): FixtureRecord {
+  line += 4;
+  const reply = over.reply === undefined ? `Reply for ${label}.` : over.reply;
+  return {
+    label,
+    file: '.agent-replay/fixtures/suite.yml',
+    line: (line % 400) + 2,
+    message: `Message for ${label}`,
+    persona: null,
+    assertion: { kind: 'contains', value: 'Reply' },
+    errored: false,
+    error: null,
+    errorKind: null,
+    reply,
+    route: route('main', 'answer'),
+    verdict: 'pass',
+    detail: 'contains "Reply": found',
+    score: null,
+    threshold: null,
+    rationale: null,
+    drift: { reply: 'same', route: 'same', verdict: 'still_passing' },
+    baseline: baseline(label, reply ?? ''),
+    durationMs: 1234,
+    ...over,
+  };
+}
+
+export function resetLines(): void {
+  line = 0;
+}
+
+/** A run record around the fixtures; tallies derived from them. */
+export function run(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): RunRecord {
+  const tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
+  for (const f of fixtures) {
+    if (f.errored) tallies.errored++;
+    else if (f.verdict === 'pass') tallies.passed++;
+    else if (f.verdict === 'fail') tallies.failed++;
+    else tallies.notEvaluated++;
+  }
+  return {
+    schemaVersion: 1,
+    tool: { name: 'agent-replay', version: '0.1.0' },
+    startedAt: '2026-12-01T09:00:00.000Z',
+    finishedAt: '2026-12-01T09:00:12.345Z',
+    durationMs: 12345,
+    commit: SHA,
+    agent: { host: 'preview-42.shop-bot.example.com' },
+    judge: { name: 'openai gpt-4o-mini' },
+    estimate: { usd: 0.09, capUsd: 0.1, aboveCap: false, confirmed: false },
+    tallies,
+    fixtures,
+    ...over,
+  };
+}
+
+export function allGreen(): RunRecord {
+  resetLines();
+  const labels = ['welcome-greeting', 'opening-hours', 'refund-policy', 'shipping-times', 'order-status', 'store-locations'];
+  return run(
+    labels.map((l, i) =>
+      i === 1 ? fixture(l, { assertion: null, detail: 'probe: no assertion' }) : fixture(l),
+    ),
+    { estimate: { usd: 0.06, capUsd: 0.1, aboveCap: false, confirmed: false }, judge: { name: null } },
+  );
+}
+
+/** Every verdict, each of the six drift values, errored, not evaluated, a probe, a judge with a score. */
+export function mixed(): RunRecord {
+  resetLines();
+  const refundOld = 'Returns are accepted within 30 days of delivery. Keep your receipt.';
+  const refundNew = 'Returns are accepted within 14 days of delivery.\nKeep your receipt and the original box.';
+  const fixtures: FixtureRecord[] = [
+    fixture('welcome-greeting', { reply: 'Welcome to Shop Bot! How can I help?', detail: 'contains "Welcome": found' }),
+    fixture('refund-policy', {
+      message: 'Can I get my money back?',
+      persona: 'returning-customer',
+      assertion: { kind: 'regex', pattern: '30 days', flags: 'i' },
+      reply: refundNew,
+      route: route('refunds', 'exceptions'),
+      verdict: 'fail',
+      detail: 'regex /30 days/i: no match in the reply',
+      drift: { reply: 'different', route: 'different', verdict: 'newly_failing' },
+      baseline: baseline('refund-policy', refundOld, 'pass', route('refunds', 'policy')),
+    }),
+    fixture('polite-refusal', {
+      message: 'Tell me a competitor secret',
+      assertion: { kind: 'judge', criterion: 'The reply refuses politely and offers an alternative.', threshold: 0.7 },
+      reply: 'I cannot share that. I can help you compare our plans instead.',
+      verdict: 'pass',
+      detail: 'judge score 0.91 >= threshold 0.70',
+      score: 0.91,
+      threshold: 0.7,
+      rationale: 'Refuses clearly and offers a comparison.',
+      drift: { reply: 'different', route: 'same', verdict: 'newly_passing' },
+      baseline: baseline('polite-refusal', 'No.', 'fail'),
+    }),
+    fixture('opening-hours', {
+      message: 'When are you open?',
+      assertion: null,
+      reply: 'We are open 9:00-18:00, Monday to Saturday.',
+      detail: 'probe: no assertion',
+      drift: { reply: 'different', route: 'same', verdict: 'still_passing' },
+      baseline: baseline('opening-hours', 'We are open 9:00-17:00, Monday to Friday.'),
+    }),
+    fixture('escalate-angry', {
+      assertion: { kind: 'contains', value: 'human agent' },
+      reply: 'Let me look into that for you.',
+      route: route('handoff', 'queue'),
+      verdict: 'fail',
+      detail: 'contains "human agent": not found',
+      drift: { reply: 'same', route: 'different', verdict: 'still_failing' },
+      baseline: baseline('escalate-angry', 'Let me look into that for you.', 'fail', route('support', 'triage')),
+    }),
+    fixture('phone-number', {
+      assertion: { kind: 'regex', pattern: '(\\d+)+$', flags: '' },
+      reply: 'Call us at 555-0100.',
+      verdict: 'not_evaluated',
+      detail: 'regex /(\\d+)+$/ did not finish within its 100 ms budget',
+      drift: { reply: 'same', route: 'same', verdict: 'not_evaluated' },
+    }),
+    fixture('gift-cards', {
+      assertion: { kind: 'judge', criterion: 'Explains how gift cards work.', threshold: 0.7 },
+      reply: 'Gift cards never expire.',
+      verdict: 'not_evaluated',
+      detail: 'judge unreachable: HTTP 503 after 3 retries',
+      drift: { reply: 'different', route: 'same', verdict: 'not_evaluated' },
+      baseline: baseline('gift-cards', 'Gift cards are valid for five years.'),
+    }),
+    fixture('loyalty-points', {
+      reply: null,
+      route: null,
+      verdict: null,
+      errored: true,
+      error: 'agent call timed out after 30000 ms',
+      errorKind: 'timeout',
+      detail: 'agent call timed out after 30000 ms',
+      drift: null,
+      baseline: baseline('loyalty-points', 'You have 120 points.'),
+    }),
+    fixture('new-size-guide', {
+      assertion: { kind: 'contains', value: 'size chart' },
+      reply: 'See our size chart at the bottom of each product page.',
+      detail: 'contains "size chart": found',
+      drift: { reply: null, route: null, verdict: 'no_baseline' },
+      baseline: null,
+    }),
+    fixture('new-warranty', {
+      assertion: { kind: 'regex', pattern: '[unclosed', flags: '' },
+      reply: 'All products have a two-year warranty.',
+      verdict: 'not_evaluated',
+      detail: 'regex /[unclosed/ does not compile: Unterminated character class',
+      drift: { reply: null, route: null, verdict: 'no_baseline' },
+      baseline: null,
+    }),
+    fixture('cancel-order', { detail: 'contains "Reply": found' }),
+    fixture('still-wrong-currency', {
+      assertion: { kind: 'contains', value: 'EUR' },
+      reply: 'Prices are in USD.',
+      verdict: 'fail',
+      detail: 'contains "EUR": not found',
+      drift: { reply: 'same', route: 'same', verdict: 'still_failing' },
+      baseline: baseline('still-wrong-currency', 'Prices are in USD.', 'fail'),
+    }),
+  ];
+  return run(fixtures, {
+    estimate: { usd: 0.36, capUsd: 0.1, aboveCap: true, confirmed: true },
+    judge: { name: 'demo judge (not a real model)' },
+  });
+}
+
+export const HOSTILE =
+  '| a | b |\n|---|---|\n' +
+  '</details></summary><script>alert(1)</script><img src=x onerror=alert(2)>\n' +
+  '@someone please look, fixes #123 and GH-45, see owner/repo#7\n' +
+  '![img](https://evil.example/x.png) [link](https://evil.example) https://evil.example/raw www.evil.example\n' +
+  '<!-- --> --> <!--\n' +
+  '# Heading\n' +
+  '```\nfenced ``` `````` code\n```\n' +
+  '~~~\n' +
+  '**bold** _em_ $x^2$ :smile: \\ & &amp; &#64;someone\n' +
+  '\u001b[31mred\u001b[0m \u202Ereversed\u0007';
+
+/** Hostile text in every field that comes from the agent or the fixtures. */
+export function hostile(): RunRecord {
+  resetLines();
+  return run(
+    [
+      fixture('hostile-newly-failing', {
+        message: `Say something nasty ${HOSTILE}`,
+        persona: '@admin</summary>',
+        reply: HOSTILE,
+        route: route('x|y</details>', '@someone'),
+        verdict: 'fail',
+        detail: `contains "ok": not found in ${HOSTILE}`,
+        drift: { reply: 'different', route: 'different', verdict: 'newly_failing' },
+        baseline: baseline('hostile-newly-failing', `Old ${HOSTILE} reply`, 'pass', route('a', 'b')),
+        file: '.agent-replay/fixtures/we|ird`name.yml',
+      }),
+      fixture('hostile-judge', {
+        assertion: { kind: 'judge', criterion: HOSTILE, threshold: 0.7 },
+        reply: HOSTILE,
+        verdict: 'fail',
+        score: 0.2,
+        threshold: 0.7,
+        rationale: HOSTILE,
+        detail: 'judge score 0.20 < threshold 0.70',
+        drift: { reply: 'same', route: 'same', verdict: 'still_failing' },
+        baseline: baseline('hostile-judge', HOSTILE, 'fail'),
+      }),
+      fixture('hostile-errored', {
+        reply: null,
+        route: null,
+        verdict: null,
+        errored: true,
+        error: `HTTP 500: ${HOSTILE}`,
+        errorKind: 'http',
+        detail: `HTTP 500: ${HOSTILE}`,
+        drift: null,
+      }),
+      fixture('hostile-new', {
+        reply: HOSTILE,
+        drift: { reply: null, route: null, verdict: 'no_baseline' },
+        baseline: null,
+      }),
+    ],
+    { agent: { host: 'evil|host`<b>' }, judge: { name: '@judge <script>' } },
+  );
+}
+
+/** N fixtures built programmatically: worst first must survive any trimming. */
+export function many(n: number, replySize = 200): RunRecord {
+  resetLines();
+  const fixtures: FixtureRecord[] = [];
+  const words = 'the quick brown fox jumps over the lazy dog while the agent replies politely'.split(' ');
+  const text = (seed: number): string => {
+    const out: string[] = [];
+    let x = seed;
+    while (out.join(' ').length < replySize) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      out.push(words[x % words.length] as string);
+    }
+    return out.join(' ');
+  };
+  for (let i = 0; i < n; i++) {
+    const label = `fixture-${String(i).padStart(5, '0')}`;
+    const kind = i % 10;
+    if (kind === 0) {
+      fixtures.push(
+        fixture(label, {
+          reply: text(i + 1),
+          verdict: 'fail',
+          detail: 'contains "Reply": not found',
+          drift: { reply: 'different', route: 'same', verdict: 'newly_failing' },
+          baseline: baseline(label, text(i)),
+        }),
+      );
+    } else if (kind < 4) {
+      fixtures.push(
+        fixture(label, {
+          reply: text(i + 1),
+          drift: { reply: 'different', route: 'same', verdict: 'still_passing' },
+          baseline: baseline(label, text(i)),
+        }),
+      );
+    } else fixtures.push(fixture(label, { reply: text(i) }));
+  }
+  return run(fixtures, { estimate: { usd: n * 0.02, capUsd: 200, aboveCap: false, confirmed: false } });
+}

@@ -1,0 +1,64 @@
+// Golden-file comparison and markdown parsing helpers for the report tests.
+
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { micromark } from 'micromark';
+import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { expect } from 'vitest';
+
+const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden');
+
+/** Compares `actual` byte for byte with test/golden/<name>; UPDATE_GOLDEN=1 rewrites the file. */
+export function expectGolden(name: string, actual: string): void {
+  const file = join(GOLDEN_DIR, name);
+  if (process.env.UPDATE_GOLDEN === '1') {
+    mkdirSync(GOLDEN_DIR, { recursive: true });
+    writeFileSync(file, actual);
+    return;
+  }
+  if (!existsSync(file)) throw new Error(`missing golden file ${file}: run UPDATE_GOLDEN=1 npx vitest run test/report`);
+  const expected = readFileSync(file, 'utf8');
+  expect(actual, `golden ${name} differs (UPDATE_GOLDEN=1 to accept)`).toBe(expected);
+}
+
+/** GitHub-flavoured HTML, with raw HTML passed through so tests can see what survives. */
+export function toHtml(markdown: string): string {
+  return micromark(markdown, { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] });
+}
+
+export function count(haystack: string, needle: string | RegExp): number {
+  if (typeof needle === 'string') return haystack.split(needle).length - 1;
+  return (haystack.match(new RegExp(needle.source, needle.flags.includes('g') ? needle.flags : `${needle.flags}g`)) ?? []).length;
+}
+
+/** HTML with the content of <pre> and <code> removed: where GitHub links mentions and references. */
+export function outsideCode(html: string): string {
+  return html.replace(/<pre>[\s\S]*?<\/pre>/g, '<pre></pre>').replace(/<code[^>]*>[\s\S]*?<\/code>/g, '<code></code>');
+}
+
+export function decodeEntities(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(parseInt(d, 10)))
+    .replace(/&amp;/g, '&');
+}
+
+/** Decoded contents of every fenced code block with the given language. */
+export function codeBlocks(html: string, lang = 'text'): string[] {
+  const re = new RegExp(`<pre><code class="language-${lang}">([\\s\\S]*?)</code></pre>`, 'g');
+  return [...html.matchAll(re)].map((m) => decodeEntities(m[1] as string));
+}
+
+/** Deep-freezes a value so any mutation by the code under test throws. */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
+}
