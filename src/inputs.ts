@@ -25,6 +25,8 @@ export interface Inputs {
   readonly concurrency: number | null;
   readonly acceptLabel: string;
   readonly confirmLabel: string;
+  /** Names the sticky comment; null: the workflow's name. */
+  readonly commentKey: string | null;
   readonly resultsPath: string;
   readonly results: readonly string[];
 }
@@ -104,6 +106,7 @@ export function readInputs(get: Get): Inputs {
     concurrency: positiveNumber('concurrency', get('concurrency'), true),
     acceptLabel: get('accept-label') || 'accept-baseline',
     confirmLabel: get('confirm-label') || 'confirm-cost',
+    commentKey: orNull(get('comment-key')),
     resultsPath: get('results-path') || 'agent-replay-results/results.json',
     results: Object.freeze(get('results').split(/\r?\n/).map((s) => s.trim()).filter(Boolean)),
   });

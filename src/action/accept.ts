@@ -16,6 +16,7 @@ import { findStickyComment, upsertStickyComment } from '../github/sticky.js';
 import { isGitHubError } from '../github/errors.js';
 import { hasMarker, parseCommentMetadata, renderComment } from '../report/index.js';
 import { escapeInline } from '../report/escape.js';
+import { markerLine } from '../report/metadata.js';
 import { parseRecord } from '../record/index.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { baselinePath, isValidLabel, serializeBaseline } from '../suite/index.js';
@@ -70,8 +71,7 @@ interface Found {
   artifactName: string;
 }
 
-async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number): Promise<Found & { comment: IssueComment }> {
-  const marker = markerFor(ctx.workflow);
+async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string): Promise<Found & { comment: IssueComment }> {
   const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
   const comment = findStickyComment(comments, viewer, marker, hasMarker);
   if (comment === null) throw new Refusal('there is no agent-replay comment on this pull request yet. Let the check run finish, review its comment, then apply the label again.');
@@ -129,11 +129,10 @@ function refusalNotice(reason: string): string {
   return `> [!WARNING]\n> **Baselines not accepted.** ${escapeInline(reason)}`;
 }
 
-async function notify(github: GitHubApi, ctx: ActionContext, prNumber: number, comment: IssueComment | null, notice: string): Promise<void> {
-  const marker = markerFor(ctx.workflow);
+async function notify(github: GitHubApi, ctx: ActionContext, prNumber: number, comment: IssueComment | null, notice: string, marker: string): Promise<void> {
   try {
     if (comment) await github.updateComment(ctx.owner, ctx.repo, comment.id, withNotice(comment.body, notice));
-    else await upsertStickyComment(github, { owner: ctx.owner, repo: ctx.repo, issueNumber: prNumber, marker, body: withNotice(`<!-- agent-replay:marker=${marker} -->\n`, notice), hasMarker });
+    else await upsertStickyComment(github, { owner: ctx.owner, repo: ctx.repo, issueNumber: prNumber, marker, body: withNotice(`${markerLine(marker)}\n`, notice), hasMarker });
   } catch (e) {
     core.warning(`comment: not updated (${isGitHubError(e) ? e.message : (e as Error).message})`);
   }
@@ -170,6 +169,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   if (deps.github === null) throw new Error('accept mode needs the github-token input');
   const github = deps.github;
   const pr = ctx.pull.number;
+  const marker = markerFor(inputs.commentKey ?? ctx.workflow);
   const sender = typeof (ctx.payload.sender as { login?: unknown } | undefined)?.login === 'string' ? (ctx.payload.sender as { login: string }).login : '';
   const removeLabel = async (): Promise<void> => {
     try {
@@ -185,7 +185,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     if (!ALLOWED_PERMISSIONS.has(permission)) {
       throw new Refusal(`the ${inputs.acceptLabel} label was applied by ${sender || 'an unknown user'}, who has ${permission} permission; accepting baselines needs write, maintain or admin. A maintainer can apply the label instead.`);
     }
-    const found = await findReviewedRun(github, ctx, pr);
+    const found = await findReviewedRun(github, ctx, pr, marker);
     comment = found.comment;
     const pull = await github.getPull(ctx.owner, ctx.repo, pr);
     if (pull.headSha !== found.headSha) {
@@ -267,7 +267,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     if (!(e instanceof Refusal)) throw e;
     core.warning(`accept: refused: ${e.message}`);
     core.setOutput('accepted', '');
-    await notify(github, ctx, pr, comment, refusalNotice(e.message));
+    await notify(github, ctx, pr, comment, refusalNotice(e.message), marker);
     await removeLabel();
     core.setFailed(`baselines not accepted: ${e.message}`);
   }

@@ -47,7 +47,7 @@ export function overridesFrom(inputs: Inputs): ConfigOverrides {
 export function reportContextFor(inputs: Inputs, ctx: ActionContext, artifactName: string | null): ReportContext {
   const runUrl = ctx.runId ? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}` : null;
   return {
-    marker: markerFor(ctx.workflow),
+    marker: markerFor(inputs.commentKey ?? ctx.workflow),
     headSha: ctx.sha,
     runId: ctx.runId,
     artifactName,
@@ -90,7 +90,7 @@ export async function postComment(
       owner: ctx.owner,
       repo: ctx.repo,
       issueNumber: ctx.pull.number,
-      marker: markerFor(ctx.workflow),
+      marker: markerFor(inputs.commentKey ?? ctx.workflow),
       body,
       hasMarker,
     });
