@@ -215,6 +215,14 @@ describe('lookups', () => {
     expect(h.gh.violations).toEqual([]);
   });
 
+  it('viewerLogin: a GraphQL 502 is retried like any 5xx', async () => {
+    h = await startHarness();
+    h.gh.failNext({ method: 'POST', path: '/graphql', status: 502, times: 2 });
+    expect(await h.api.viewerLogin()).toBe('github-actions[bot]');
+    expect(h.gh.requests.map((r) => r.path)).toEqual(['/graphql', '/graphql', '/graphql']);
+    expect(h.gh.violations).toEqual([]);
+  });
+
   it('viewerLogin: REST /user when GraphQL refuses and the token is a user', async () => {
     h = await startHarness({ viewer: { login: 'maintainer', type: 'User' }, graphqlViewerLogin: null });
     expect(await h.api.viewerLogin()).toBe('maintainer');
