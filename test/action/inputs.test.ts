@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { envInputGetter, inputSecrets, parseHeaders, readInputs } from '../../src/inputs.js';
+import { TOOL } from '../../src/version.js';
+
+interface ActionYml {
+  runs: { using: string; main: string };
+  inputs: Record<string, { description: string; default?: string }>;
+  outputs: Record<string, { description: string }>;
+}
+const action = parse(readFileSync('action.yml', 'utf8')) as ActionYml;
+const readme = readFileSync('README.md', 'utf8');
+
+function readmeTable(section: 'inputs' | 'outputs'): string[][] {
+  const start = readme.indexOf(`<!-- ${section}:start -->`);
+  const end = readme.indexOf(`<!-- ${section}:end -->`);
+  expect(start, `README has <!-- ${section}:start -->`).toBeGreaterThan(0);
+  return readme
+    .slice(start, end)
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| ---') && !/^\| (input|output) \|/.test(l))
+    .map((l) =>
+      l
+        .slice(2, -2)
+        .split(/(?<!\\) \| /)
+        .map((c) => c.replace(/\\\|/g, '|').trim()),
+    );
+}
+
+describe('action.yml and the README agree', () => {
+  it('runs on node24 from the bundled dist/index.js', () => {
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+  });
+  it('lists every input with its default and description, in order', () => {
+    const rows = readmeTable('inputs');
+    const expected = Object.entries(action.inputs).map(([name, v]) => [`\`${name}\``, v.default !== undefined ? `\`${v.default}\`` : '', v.description]);
+    expect(rows).toEqual(expected);
+  });
+  it('lists every output with its description, in order', () => {
+    const rows = readmeTable('outputs');
+    expect(rows).toEqual(Object.entries(action.outputs).map(([name, v]) => [`\`${name}\``, v.description]));
+  });
+  it('readInputs reads exactly the inputs action.yml declares', () => {
+    const seen = new Set<string>();
+    readInputs((name) => {
+      seen.add(name);
+      return action.inputs[name]?.default?.startsWith('${{') ? 'tok' : (action.inputs[name]?.default ?? '');
+    });
+    expect([...seen].sort()).toEqual(Object.keys(action.inputs).sort());
+  });
+  it('the tool version equals package.json', () => {
+    expect(TOOL.version).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
+  });
+});
+
+describe('readInputs', () => {
+  const env = (vars: Record<string, string>) => envInputGetter(Object.fromEntries(Object.entries(vars).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])));
+  it('gives the defaults when nothing is set', () => {
+    const i = readInputs(env({}));
+    expect(i).toMatchObject({ mode: 'check', dir: '.agent-replay', comment: true, failOn: ['newly_failing'], confirmCost: false, costCap: null, concurrency: null, acceptLabel: 'accept-baseline', commentKey: null });
+    expect(Object.isFrozen(i)).toBe(true);
+  });
+  it('rejects bad enum values quoting the value and the allowed set', () => {
+    expect(() => readInputs(env({ mode: 'deploy' }))).toThrow('input mode: "deploy" is not allowed; use one of: check, accept, report');
+    expect(() => readInputs(env({ 'judge-provider': 'gemini' }))).toThrow('use one of: openai, anthropic');
+    expect(() => readInputs(env({ 'fail-on': 'newly_failing,flaky' }))).toThrow(/"flaky" is not a known condition; allowed: newly_failing/);
+    expect(() => readInputs(env({ comment: 'maybe' }))).toThrow('input comment: "maybe" is not a boolean; use true or false');
+    expect(() => readInputs(env({ concurrency: '0' }))).toThrow('input concurrency: "0" is not a whole number of at least 1');
+    expect(() => readInputs(env({ 'cost-cap': '-1' }))).toThrow('input cost-cap: "-1" is not a non-negative number');
+  });
+  it('parses headers and treats their values as secrets, never echoing them in errors', () => {
+    expect(parseHeaders('Authorization: Bearer abc:def\n\nX-Env: preview')).toEqual({ Authorization: 'Bearer abc:def', 'X-Env': 'preview' });
+    expect(() => parseHeaders('no colon secret-value')).toThrow('input agent-headers: line 1 is not "Name: value"');
+    try {
+      parseHeaders('bad header: secret-value');
+    } catch (e) {
+      expect((e as Error).message).not.toContain('secret-value');
+    }
+    const i = readInputs(env({ 'agent-headers': 'Authorization: Bearer t0ken', 'judge-api-key': 'sk-123', 'github-token': 'ghs_x' }));
+    expect(inputSecrets(i).sort()).toEqual(['Bearer t0ken', 'ghs_x', 'sk-123']);
+  });
+});
