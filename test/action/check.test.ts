@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
+import { startAgentServer, type AgentServer, type AgentHandler } from '../support/agent-server.js';
+import { HEAD, makeWorkspace, pullPayload, runAction } from './harness.js';
+import { parseRecord } from '../../src/record/index.js';
+import { parseCommentMetadata } from '../../src/report/index.js';
+
+const REPLIES: Record<string, string> = {
+  hello: 'Welcome to the shop!',
+  refund: 'No refunds, ever.',
+  hours: 'Open 9 to 5. Authorization was Bearer s3cr3t-agent-token',
+};
+
+const handler: AgentHandler = (req) => {
+  const body = (req.json ?? {}) as Record<string, unknown>;
+  if (body.start === true) return { json: { reply: 'hi', route: { conversation: 'welcome', stage: 'greeting' }, ended: false } };
+  const message = String(body.message);
+  return { json: { reply: REPLIES[message] ?? '?', route: { conversation: message, stage: 'answer' }, ended: false } };
+};
+
+const FIXTURES = `fixtures:
+  - { label: greeting, message: hello, assert: { contains: Welcome } }
+  - { label: refund-policy, message: refund, assert: { regex: "30 days" } }
+  - { label: opening-hours, message: hours }
+`;
+const CONFIG = `agent:\n  retries: 0\n  headers: { Authorization: "Bearer \${AGENT_TOKEN}" }\ncost: { capUsd: 1 }\n`;
+const BASELINES = [
+  { label: 'refund-policy', reply: 'Refunds within 30 days.', route: { conversation: 'refund', stage: 'answer' }, verdict: 'pass' as const, acceptedAt: '2026-11-01T00:00:00.000Z', commit: 'a'.repeat(40) },
+];
+
+let agent: AgentServer;
+let gh: FakeGitHub;
+beforeAll(async () => {
+  agent = await startAgentServer(handler);
+});
+afterAll(async () => {
+  await agent.close();
+});
+beforeEach(async () => {
+  gh?.close();
+  gh = await startFakeGitHub();
+  gh.addPull('octo', 'shop', { number: 7, headSha: HEAD });
+});
+
+async function check(extra: { inputs?: Record<string, string>; payload?: unknown; config?: string; fixtures?: string } = {}) {
+  const workspace = await makeWorkspace({ fixtures: extra.fixtures ?? FIXTURES, config: extra.config ?? CONFIG, baselines: BASELINES });
+  return runAction({
+    gh,
+    workspace,
+    inputs: { 'agent-url': agent.url, ...extra.inputs },
+    event: { name: 'pull_request', payload: extra.payload ?? pullPayload() },
+    env: { AGENT_TOKEN: 's3cr3t-agent-token' },
+  });
+}
+
+describe('check mode, end to end', () => {
+  it('writes results first, then artifact attempt, summary, annotations, comment and outputs; fails the gate on newly failing', async () => {
+    const run = await check();
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
+    // results.json is there and valid
+    const resultsPath = run.outputs['results-path'] as string;
+    expect(resultsPath).toBe(join(run.workspace, 'agent-replay-results/results.json'));
+    const record = parseRecord(readFileSync(resultsPath, 'utf8'), resultsPath);
+    expect(record.commit).toBe(HEAD);
+    expect(record.tallies).toEqual({ passed: 2, failed: 1, notEvaluated: 0, errored: 0 });
+    // outputs
+    expect(run.outputs).toMatchObject({ passed: '2', failed: '1', 'not-evaluated': '0', errored: '0', 'newly-failing': '1', gate: 'failed', 'comment-status': 'created', 'estimated-cost': '0.060' });
+    expect(run.outputs['artifact-name']).toBe(`agent-replay-results-${HEAD}`);
+    expect(run.stdout).toMatch(/::warning::artifact agent-replay-results-1+ not uploaded: no artifact service here/);
+    // annotation at the fixture's file and line
+    expect(run.stdout).toMatch(/::error title=agent-replay%3A refund-policy newly failing,file=\.agent-replay\/fixtures\/suite\.yml,line=3::refund-policy: newly failing/);
+    // one-line reason
+    expect(run.stdout).toContain('::error::agent-replay gate failed: 1 fixture newly failing (refund-policy)');
+    // the comment
+    const comments = gh.comments('octo', 'shop', 7);
+    expect(comments).toHaveLength(1);
+    const body = comments[0]?.body as string;
+    expect(run.outputs['comment-url']).toContain(String(comments[0]?.id));
+    expect(parseCommentMetadata(body)).toEqual({ marker: 'agent-replay', headSha: HEAD, runId: '1001', artifactName: `agent-replay-results-${HEAD}` });
+    expect(body).toContain('refund-policy');
+    expect(run.summary).toContain('refund-policy');
+    // secrets: never in the comment, the summary or the results
+    for (const text of [body, run.summary, readFileSync(resultsPath, 'utf8')]) expect(text).not.toContain('s3cr3t-agent-token');
+    // the header reached the agent
+    expect(agent.requests.at(-1)?.headers.authorization).toBe('Bearer s3cr3t-agent-token');
+  });
+
+  it('updates the same comment on the second run instead of creating another', async () => {
+    const first = await check();
+    const second = await check();
+    expect(first.outputs['comment-status']).toBe('created');
+    expect(second.outputs['comment-status']).toBe('updated');
+    const comments = gh.comments('octo', 'shop', 7);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]?.edits).toBe(1);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('finds its comment behind 250 earlier comments (pages through all of them)', async () => {
+    gh.addComments('octo', 'shop', 7, 10, { login: 'alice', type: 'User' });
+    await check();
+    gh.addComments('octo', 'shop', 7, 250, { login: 'bob', type: 'User' });
+    const second = await check();
+    expect(second.outputs['comment-status']).toBe('updated');
+    const ours = gh.comments('octo', 'shop', 7).filter((c) => c.user.login === 'github-actions[bot]');
+    expect(ours).toHaveLength(1);
+    const pages = gh.requests.filter((r) => r.method === 'GET' && r.operation === 'GET /repos/{owner}/{repo}/issues/{issue_number}/comments');
+    expect(pages.some((r) => r.query.page === '3')).toBe(true);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('ignores a forged marker in someone else\'s comment', async () => {
+    const first = await check();
+    const ours = gh.comments('octo', 'shop', 7)[0];
+    const forged = gh.addComment('octo', 'shop', 7, { body: ours?.body as string, user: { login: 'mallory', type: 'User' } });
+    // Remove ours from the picture: a fresh PR where only the forged one exists.
+    gh.addPull('octo', 'shop', { number: 8, headSha: HEAD });
+    gh.addComment('octo', 'shop', 8, { body: forged.body, user: { login: 'mallory', type: 'User' } });
+    const run = await check({ payload: pullPayload({ number: 8 }) });
+    expect(first.outputs['comment-status']).toBe('created');
+    expect(run.outputs['comment-status']).toBe('created');
+    const on8 = gh.comments('octo', 'shop', 8);
+    expect(on8).toHaveLength(2);
+    expect(on8[0]?.edits).toBe(0);
+    expect(on8[0]?.user.login).toBe('mallory');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('keeps the results when the comment cannot be posted (403), and says so', async () => {
+    gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 403, body: { message: 'Resource not accessible by integration' } });
+    const run = await check();
+    expect(run.outputs['comment-status']).toBe('failed');
+    expect(run.stdout).toMatch(/::warning::comment: not posted \(.*403.*\)\. The results are in the job summary and the artifact\./);
+    expect(existsSync(run.outputs['results-path'] as string)).toBe(true);
+    expect(run.summary).toContain('refund-policy');
+    expect(run.code).toBe(1); // the gate still decides
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(0);
+  });
+
+  it('skips the comment on a fork pull request (read-only token) and keeps everything else', async () => {
+    const run = await check({ payload: pullPayload({ headRepo: 'stranger/shop' }) });
+    expect(run.outputs['comment-status']).toBe('skipped-fork');
+    expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(run.summary).toContain('refund-policy');
+  });
+
+  it('passes the gate with fail-on none and reports comment: false as skipped', async () => {
+    const run = await check({ inputs: { 'fail-on': 'none', comment: 'false' } });
+    expect(run.code).toBe(0);
+    expect(run.outputs).toMatchObject({ gate: 'passed', 'comment-status': 'skipped' });
+    expect(gh.requests).toHaveLength(0);
+  });
+
+  it('above the cost cap spends nothing, comments how to confirm, and fails; the confirm-cost label runs it', async () => {
+    const before = agent.requests.length;
+    const refused = await check({ inputs: { 'cost-cap': '0.01' } });
+    expect(agent.requests.length).toBe(before);
+    expect(refused.code).toBe(1);
+    expect(refused.outputs).toMatchObject({ 'estimated-cost': '0.060', gate: 'failed', 'comment-status': 'created' });
+    expect(refused.stdout).toContain('::error::estimated cost $0.06 is above the cap $0.01; nothing was spent.');
+    const body = gh.comments('octo', 'shop', 7)[0]?.body as string;
+    expect(body).toContain('confirm-cost');
+    const confirmed = await check({ inputs: { 'cost-cap': '0.01', 'fail-on': 'none' }, payload: pullPayload({ labels: ['confirm-cost'] }) });
+    expect(confirmed.code).toBe(0);
+    expect(agent.requests.length).toBeGreaterThan(before);
+    const record = parseRecord(readFileSync(confirmed.outputs['results-path'] as string, 'utf8'), 'r');
+    expect(record.estimate).toMatchObject({ aboveCap: true, confirmed: true });
+  });
+
+  it('reports configuration errors with file and line, in the log and the comment, and sends nothing', async () => {
+    const before = agent.requests.length;
+    const run = await check({ fixtures: 'fixtures:\n  - { label: ok, message: hi }\n  - { label: "bad label!", message: hi }\n  - { label: x, mesage: hi }\n' });
+    expect(agent.requests.length).toBe(before);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/::error file=\.agent-replay\/fixtures\/suite\.yml,line=3[^:]*::/);
+    expect(run.stdout).toMatch(/::error file=\.agent-replay\/fixtures\/suite\.yml,line=4[^:]*::/);
+    expect(run.stdout).toContain('configuration errors in .agent-replay; nothing was sent to the agent');
+    const body = gh.comments('octo', 'shop', 7)[0]?.body as string;
+    expect(body).toContain('configuration errors');
+    expect(body).toContain('suite.yml:3');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('rejects a bad input value naming the allowed set', async () => {
+    const run = await check({ inputs: { mode: 'deploy' } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('::error::agent-replay: input mode: "deploy" is not allowed; use one of: check, accept, report');
+  });
+});

@@ -1,0 +1,131 @@
+// Runs the Action's entry (src/main.ts) as a child process, the way the runner does: inputs as
+// INPUT_* variables, the event payload in a file, outputs and the job summary in files, and
+// GITHUB_API_URL pointing at the loopback fake GitHub.
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FakeGitHub } from '../support/github-server.js';
+import { serializeBaseline } from '../../src/suite/index.js';
+import type { Baseline } from '../../src/types.js';
+
+/** tsx resolved from this repository (the child runs in another folder). */
+const TSX = pathToFileURL(join(process.cwd(), 'node_modules/tsx/dist/esm/index.mjs')).href;
+
+export interface ActionRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+  workspace: string;
+}
+
+/** Parses GITHUB_OUTPUT as written by @actions/core (`name<<delimiter` blocks). */
+export function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<]+)<<(.+)$/.exec(lines[i] as string);
+    if (!m) continue;
+    const [, name, delim] = m;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== delim; i++) value.push(lines[i] as string);
+    out[name as string] = value.join('\n');
+  }
+  return out;
+}
+
+export interface RunOptions {
+  gh: FakeGitHub;
+  workspace: string;
+  inputs: Record<string, string>;
+  event: { name: string; payload: unknown };
+  runId?: number;
+  workflow?: string;
+  env?: Record<string, string>;
+}
+
+export async function runAction(o: RunOptions): Promise<ActionRun> {
+  const tmp = await mkdtemp(join(tmpdir(), 'agent-replay-action-'));
+  const eventPath = join(tmp, 'event.json');
+  const outputPath = join(tmp, 'output');
+  const summaryPath = join(tmp, 'summary.md');
+  await writeFile(eventPath, JSON.stringify(o.event.payload));
+  await writeFile(outputPath, '');
+  await writeFile(summaryPath, '');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? tmp,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_EVENT_NAME: o.event.name,
+    GITHUB_EVENT_PATH: eventPath,
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_API_URL: o.gh.url,
+    GITHUB_GRAPHQL_URL: o.gh.graphqlUrl,
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_REPOSITORY: 'octo/shop',
+    GITHUB_RUN_ID: String(o.runId ?? 1001),
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_WORKFLOW: o.workflow ?? 'agent-replay',
+    GITHUB_SHA: 'f'.repeat(40),
+    AGENT_REPLAY_TEST_NO_DELAYS: '1',
+    'INPUT_GITHUB-TOKEN': o.gh.token,
+    ...Object.fromEntries(Object.entries(o.inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+    ...o.env,
+  };
+  const child = spawn(process.execPath, ['--import', TSX, join(process.cwd(), 'src/main.ts')], { cwd: o.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+  return {
+    code,
+    stdout,
+    stderr,
+    outputs: parseOutputs(await readFile(outputPath, 'utf8')),
+    summary: await readFile(summaryPath, 'utf8'),
+    workspace: o.workspace,
+  };
+}
+
+export const HEAD = '1'.repeat(40);
+export const BASE_REPO = 'octo/shop';
+
+export interface SuiteFile {
+  fixtures: string;
+  config?: string;
+  baselines?: Baseline[];
+}
+
+/** A workspace (the checked-out repository) holding a suite. */
+export async function makeWorkspace(suite: SuiteFile): Promise<string> {
+  const ws = await mkdtemp(join(tmpdir(), 'agent-replay-ws-'));
+  const dir = join(ws, '.agent-replay');
+  await mkdir(join(dir, 'fixtures'), { recursive: true });
+  await mkdir(join(dir, 'baselines'), { recursive: true });
+  await writeFile(join(dir, 'fixtures', 'suite.yml'), suite.fixtures);
+  if (suite.config) await writeFile(join(dir, 'config.yml'), suite.config);
+  for (const b of suite.baselines ?? []) await writeFile(join(dir, 'baselines', `${b.label}.json`), serializeBaseline(b));
+  return ws;
+}
+
+export function pullPayload(over: { number?: number; headSha?: string; headRepo?: string; labels?: string[]; action?: string; label?: string; sender?: string } = {}) {
+  const headRepo = over.headRepo ?? BASE_REPO;
+  return {
+    action: over.action ?? 'synchronize',
+    number: over.number ?? 7,
+    ...(over.label ? { label: { name: over.label } } : {}),
+    sender: { login: over.sender ?? 'maintainer', type: 'User' },
+    pull_request: {
+      number: over.number ?? 7,
+      head: { sha: over.headSha ?? HEAD, ref: 'feature', repo: { full_name: headRepo } },
+      base: { ref: 'main', repo: { full_name: BASE_REPO } },
+      labels: (over.labels ?? []).map((name) => ({ name })),
+    },
+  };
+}
