@@ -84,12 +84,15 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   if (!mayRun(estimate)) {
     return { kind: 'refused', estimate, fixtureCount: suite.fixtures.length, judgeCalls: judgeCalls(assertions), suite, warnings: loaded.warnings };
   }
-  const agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock });
-  const regex = deps.makeRegex
-    ? deps.makeRegex(config)
-    : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
-  const judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock }) : null;
+  // Created one by one inside the try, so that whatever was created is closed even when a later
+  // factory throws (a leaked worker pool or dispatcher would keep the process alive).
+  let agent: AgentClient | null = null;
+  let regex: RegexEvaluator | null = null;
+  let judge: Judge | null = null;
   try {
+    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock });
+    regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
+    judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock }) : null;
     const record = await replay(
       suite.fixtures,
       suite.baselines,
@@ -105,6 +108,6 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     );
     return { kind: 'ran', record, gate: gate(record.fixtures, options.failOn), suite, warnings: loaded.warnings };
   } finally {
-    await Promise.allSettled([agent.close(), regex.close(), judge?.close()]);
+    await Promise.allSettled([agent?.close(), regex?.close(), judge?.close()]);
   }
 }

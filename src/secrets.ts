@@ -10,6 +10,13 @@ export function makeRedactor(secrets: readonly string[]): (text: string) => stri
   return (text) => {
     let out = text;
     for (const value of values) out = out.split(value).join('***');
+    // Texts are often clipped with an ellipsis before they get here (an HTTP body snippet, a
+    // quoted match): a secret cut by the clip must not leak its first characters either.
+    if (out.includes('\u2026')) {
+      for (const value of values) {
+        for (let n = value.length - 1; n >= MIN_SECRET_LENGTH; n--) out = out.split(`${value.slice(0, n)}\u2026`).join('***\u2026');
+      }
+    }
     return out;
   };
 }

@@ -5,12 +5,12 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { FAIL_ON_CONDITIONS, type FailOnCondition, type RunRecord } from '../types.js';
+import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type RunRecord } from '../types.js';
 import { parseFailOn, planAcceptance, gate as evaluateGate } from '../evaluate/index.js';
 import { runCheck, UsageError, type EngineDeps, type CheckResult } from '../engine.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
-import { renderCapRefusal, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
+import { renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
 import type { Progress } from '../replay/index.js';
 import { TOOL } from '../version.js';
@@ -205,11 +205,31 @@ export async function emitRun(record: RunRecord, values: { out?: string; markdow
   io.stdout(`\nresults: ${out}${values.markdown ? `\nmarkdown: ${resolvePath(io, values.markdown)}` : ''}${values.junit ? `\njunit: ${resolvePath(io, values.junit)}` : ''}\n`);
 }
 
-export function exitFor(result: CheckResult, io: CliIO): number {
+/** Dollars with the fewest decimals (at least two) that keep two amounts apart: $0.104 vs $0.10. */
+export function formatUsdPair(a: number, b: number): [string, string] {
+  for (let digits = 2; digits <= 6; digits++) {
+    const x = a.toFixed(digits);
+    const y = b.toFixed(digits);
+    if ((x === y) === (a === b)) return [`$${x}`, `$${y}`];
+  }
+  return [`$${a}`, `$${b}`];
+}
+
+/** The terminal's refusal: plain text (the PR comment's markdown is for GitHub, not a terminal). */
+export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string): string {
+  const [est, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
+  const calls = judgeCalls > 0 ? ` and ${judgeCalls} judge ${judgeCalls === 1 ? 'call' : 'calls'}` : '';
+  return (
+    `not run: the estimated cost ${est} for ${fixtureCount} ${fixtureCount === 1 ? 'fixture' : 'fixtures'}${calls} is above the cost cap ${cap}.\n` +
+    'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
+    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
+  );
+}
+
+export function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {
   if (result.kind === 'config_errors') return 2;
   if (result.kind === 'refused') {
-    io.stderr(renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, reportContext(null, io.env)) + '\n');
-    io.stderr('nothing was sent to the agent; rerun with --confirm-cost to spend above the cap.\n');
+    io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir));
     return 2;
   }
   if (result.gate.failed) {
@@ -222,10 +242,11 @@ export function exitFor(result: CheckResult, io: CliIO): number {
 async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const failOn = failOnOf(values);
   const concurrency = parseConcurrency(values.concurrency);
+  const dir = values.dir ?? '.agent-replay';
   const commit = values.commit ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
   const result = await runCheck(
     {
-      dir: values.dir ?? '.agent-replay',
+      dir,
       cwd: io.cwd,
       env: io.env,
       overrides: {
@@ -245,7 +266,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   }
   printIssues(io, [], result.warnings);
   if (result.kind === 'ran') await emitRun(result.record, values, io);
-  return exitFor(result, io);
+  return exitFor(result, io, dir);
 }
 
 async function cmdValidate(values: Values, io: CliIO): Promise<number> {
@@ -270,26 +291,32 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   }
   const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
   const plan = planAcceptance(record, loaded.suite.baselines, { only, acceptedAt: (io.now?.() ?? new Date()).toISOString() });
+  if (plan.unknown.length > 0) {
+    // A typo in --only must not half-apply: nothing is written until every label is found.
+    for (const label of plan.unknown) io.stderr(`not found ${label}: no fixture with this label in ${files[0]}\n`);
+    io.stderr(`nothing was accepted; labels in ${files[0]}: ${record.fixtures.map((f) => f.label).join(', ') || '(none)'}\n`);
+    return 2;
+  }
   const written = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   for (const [i, b] of plan.accepted.entries()) io.stdout(`accepted  ${b.label} (${b.verdict}) -> ${written[i]}\n`);
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);
   for (const r of plan.refused) io.stdout(`refused   ${r.label}: ${r.reason}\n`);
-  for (const label of plan.unknown) io.stderr(`not found ${label}: no fixture with this label in ${files[0]}\n`);
   io.stdout(`\n${plan.accepted.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged\n`);
-  return plan.unknown.length > 0 ? 2 : 0;
+  return 0;
 }
 
 async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const files = values.results ?? [];
   if (files.length === 0) throw new UsageError('report needs at least one --results file');
+  const failOn = failOnOf(values); // checked before anything is written
   const records = await Promise.all(files.map((f) => readRecord(resolvePath(io, f))));
-  const merged = mergeRecords(records);
+  const merged = mergeRecords(records, files);
   if (values.out) await writeRecord(resolvePath(io, values.out), merged);
   const ctx = reportContext(merged, io.env);
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(merged, ctx));
   if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(merged));
   io.stdout(renderTerminal(merged, { color: io.color }));
-  const g = evaluateGate(merged.fixtures, failOnOf(values));
+  const g = evaluateGate(merged.fixtures, failOn);
   if (g.failed) {
     io.stderr(`gate failed: ${g.reason}\n`);
     return 1;

@@ -70,21 +70,35 @@ export async function readRecord(path: string): Promise<RunRecord> {
  * Combines the records of several shards (a matrix) into one run. Fixture labels must not
  * repeat across shards; tallies are derived again; the estimate is summed.
  */
-export function mergeRecords(records: readonly RunRecord[]): RunRecord {
+export function mergeRecords(records: readonly RunRecord[], names: readonly string[] = []): RunRecord {
   if (records.length === 0) throw new Error('nothing to merge: give at least one --results file');
   const first = records[0] as RunRecord;
   if (records.length === 1) return first;
+  const shard = (i: number): string => (names[i] === undefined ? `shard ${i + 1}` : `shard ${i + 1} (${names[i]})`);
+  const commits = [...new Set(records.map((r) => r.commit))];
+  if (commits.length > 1) {
+    const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');
+    throw new Error(`shards were recorded at different commits: ${list}; merge shards of one run only`);
+  }
   const seen = new Map<string, number>();
+  const overlaps: string[] = [];
   const fixtures = records.flatMap((r, i) =>
-    r.fixtures.map((f) => {
+    r.fixtures.filter((f) => {
       const prev = seen.get(f.label);
-      if (prev !== undefined) throw new Error(`fixture "${f.label}" is in shard ${prev + 1} and shard ${i + 1}; shards must not overlap`);
+      if (prev !== undefined) {
+        overlaps.push(`"${f.label}" (${shard(prev)} and ${shard(i)})`);
+        return false;
+      }
       seen.set(f.label, i);
-      return f;
+      return true;
     }),
   );
-  const commits = new Set(records.map((r) => r.commit));
-  if (commits.size > 1) throw new Error(`shards were recorded at different commits (${[...commits].join(', ')}); merge shards of one run only`);
+  if (overlaps.length > 0) {
+    const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${overlaps.length - 5} more` : '');
+    throw new Error(
+      `shards overlap: ${overlaps.length} ${overlaps.length === 1 ? 'fixture is' : 'fixtures are'} in more than one shard: ${shown}; each fixture must be replayed by exactly one shard`,
+    );
+  }
   const startedAt = records.map((r) => r.startedAt).sort()[0] as string;
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
   const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;

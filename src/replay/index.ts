@@ -6,6 +6,7 @@ import type {
   AgentClient,
   Baseline,
   Clock,
+  ErrorKind,
   Estimate,
   Fixture,
   FixtureRecord,
@@ -75,10 +76,9 @@ export async function replay(
   let done = 0;
   let next = 0;
 
-  const one = async (fixture: Fixture): Promise<FixtureRecord> => {
-    const started = now();
+  const baseOf = (fixture: Fixture) => {
     const baseline = baselines.get(fixture.label) ?? null;
-    const base = {
+    return {
       label: fixture.label,
       file: fixture.file,
       line: fixture.line,
@@ -88,30 +88,40 @@ export async function replay(
       baseline,
       threshold: fixture.assertion?.kind === 'judge' ? fixture.assertion.threshold : null,
     };
+  };
+
+  const errored = (fixture: Fixture, errorKind: ErrorKind, message: string, started: number): FixtureRecord => {
+    const error = redact(message);
+    return {
+      ...baseOf(fixture),
+      errored: true,
+      error,
+      errorKind,
+      reply: null,
+      route: null,
+      verdict: null,
+      detail: error,
+      score: null,
+      rationale: null,
+      drift: null,
+      durationMs: Math.round(now() - started),
+    };
+  };
+
+  const replayOne = async (fixture: Fixture, started: number): Promise<FixtureRecord> => {
+    const base = baseOf(fixture);
+    const { baseline } = base;
     let outcome;
     try {
       outcome = await deps.agent.converse({ session: sessionId(fixture), message: fixture.message, persona: fixture.persona });
     } catch (e) {
       outcome = { kind: 'errored' as const, errorKind: 'internal' as const, error: `internal error calling the agent: ${(e as Error).message}` };
     }
-    if (outcome.kind === 'errored') {
-      const error = redact(outcome.error);
-      return {
-        ...base,
-        errored: true,
-        error,
-        errorKind: outcome.errorKind,
-        reply: null,
-        route: null,
-        verdict: null,
-        detail: error,
-        score: null,
-        rationale: null,
-        drift: null,
-        durationMs: Math.round(now() - started),
-      };
-    }
+    if (outcome.kind === 'errored') return errored(fixture, outcome.errorKind, outcome.error, started);
+    // Every agent-supplied text is redacted before it is recorded or compared: an agent that
+    // echoes a header must not leak it through the reply, the route or a detail line.
     const reply = redact(outcome.reply);
+    const route = outcome.route === null ? null : { conversation: redact(outcome.route.conversation), stage: redact(outcome.route.stage) };
     let result: Outcome;
     try {
       result = await evaluateAssertion(fixture.assertion, outcome.reply, { regex: deps.regex, judge: deps.judge });
@@ -124,15 +134,25 @@ export async function replay(
       error: null,
       errorKind: null,
       reply,
-      route: outcome.route,
+      route,
       verdict: result.verdict,
       detail: redact(result.detail),
       score: result.score ?? null,
       threshold: result.threshold ?? base.threshold,
       rationale: result.rationale == null ? null : redact(result.rationale),
-      drift: computeDrift(result.verdict, reply, outcome.route, baseline),
+      drift: computeDrift(result.verdict, reply, route, baseline),
       durationMs: Math.round(now() - started),
     };
+  };
+
+  /** Never throws: whatever goes wrong is this fixture's errored record, and the others go on. */
+  const one = async (fixture: Fixture): Promise<FixtureRecord> => {
+    const started = now();
+    try {
+      return await replayOne(fixture, started);
+    } catch (e) {
+      return errored(fixture, 'internal', `internal error replaying the fixture: ${(e as Error).message}`, started);
+    }
   };
 
   const worker = async (): Promise<void> => {
@@ -146,7 +166,11 @@ export async function replay(
       else if (record.verdict === 'pass') counts.passed += 1;
       else if (record.verdict === 'fail') counts.failed += 1;
       else counts.notEvaluated += 1;
-      deps.onProgress?.({ done, total: fixtures.length, ...counts, elapsedMs: now() - t0 });
+      try {
+        deps.onProgress?.({ done, total: fixtures.length, ...counts, elapsedMs: now() - t0 });
+      } catch {
+        // A progress printer that fails (a closed stderr) must not lose the run.
+      }
     }
   };
 
