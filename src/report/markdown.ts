@@ -1,10 +1,15 @@
 // The PR comment, the job summary and the CLI's markdown report: one renderer, three profiles.
 //
-// Render, then fit: the document is rendered at the richest level of detail and measured; when it
-// is over the limit it is rendered again with less detail (0 everything, 1 without the unchanged
-// table, 2 without diffs, 3 without replies), then items are kept worst first while they fit and
-// the rest are counted. Every block is balanced by construction; a last line-based trim that
-// closes open fences, `<pre>` and `<details>` guarantees the limit for any input.
+// Render, then fit: the document is rendered with everything and measured. When it is over the
+// limit it is rendered again with less detail:
+//   1. without the unchanged table;
+//   2. every attention item compact (label, file:line, verdict and drift words, detail line), then
+//      the leftover budget buys detail back worst first: diff and replies, else replies only;
+//   3. when even the compact items do not fit: compact items worst first while they fit, the rest
+//      counted ("… and N more fixtures not shown").
+// Each step says what it left out and where the full report is. Every block is balanced by
+// construction; a last line-based trim that closes open fences, `<pre>` and `<details>`
+// guarantees the limit for any input.
 
 import type { FixtureRecord, RunRecord } from '../types.js';
 import { DEFAULT_CONTEXT, type AcceptanceView, type ReportContext } from './context.js';
@@ -41,7 +46,8 @@ export const COMMENT_MAX_CHARS = 65_536;
 export const SUMMARY_MAX_BYTES = 1_048_576;
 
 type Kind = 'comment' | 'summary' | 'report';
-type Level = 0 | 1 | 2 | 3;
+/** Detail of one attention item: 0 diff and replies, 2 replies only, 3 compact (no replies). */
+type Detail = 0 | 2 | 3;
 
 interface Profile {
   kind: Kind;
@@ -226,7 +232,7 @@ function replyBlock(title: string, reply: string, p: Profile): string {
   return `${title}${note}:\n\n${fencedBlock(shown)}`;
 }
 
-function detailsBlock(f: FixtureRecord, level: Level, p: Profile): string | null {
+function detailsBlock(f: FixtureRecord, level: Detail, p: Profile): string | null {
   if (level >= 3 || f.errored || f.reply === null) return null;
   const parts: string[] = [];
   const persona = f.persona ? ` (persona ${codeSpan(clip(f.persona, LIMITS.label))})` : '';
@@ -246,17 +252,17 @@ function detailsBlock(f: FixtureRecord, level: Level, p: Profile): string | null
   return `<details><summary>${escapeHtmlInline(summary)}</summary>\n\n${parts.join('\n\n')}\n\n</details>`;
 }
 
-function itemBlock(f: FixtureRecord, level: Level, p: Profile): string {
+function itemBlock(f: FixtureRecord, level: Detail, p: Profile): string {
   const text = itemLines(f).join('\\\n');
   const details = detailsBlock(f, level, p);
   return details ? `${text}\n\n${details}` : text;
 }
 
-function unchangedBlock(model: ReportModel, level: Level): string | null {
+function unchangedBlock(model: ReportModel, table: boolean): string | null {
   const n = model.unchanged.length;
   if (n === 0) return null;
   const what = plural(n, 'unchanged fixture', 'unchanged fixtures');
-  if (level >= 1) return `${what}: listed in the full report.`;
+  if (!table) return `${what}: listed in the full report.`;
   const rows = model.unchanged.map((f) => {
     const cells = [
       escapeInline(clip(f.label, LIMITS.label)),
@@ -323,27 +329,39 @@ function omittedCounts(omitted: Record<SectionKey, number>): string {
     .join(', ');
 }
 
-function shortenedNote(
-  model: ReportModel,
-  level: Level,
-  omitted: Record<SectionKey, number> | null,
-  ctx: ReportContext,
-  p: Profile,
-): string {
-  const attention = SECTION_ORDER.flatMap((k) => model.sections[k]);
-  const left: string[] = [];
-  if (level >= 1 && model.unchanged.length > 0) left.push('the unchanged list');
-  if (level >= 2 && attention.some((f) => f.baseline !== null && f.drift?.reply === 'different')) left.push('the reply diffs');
-  if (level >= 3 && attention.some((f) => f.reply !== null)) left.push('the replies');
+/** What a shortened rendering left out. */
+interface LeftOut {
+  unchanged: boolean;
+  /** Items whose replies are shown but not their diff. */
+  diffs: number;
+  /** Items shown compact: neither replies nor diff. */
+  replies: number;
+  /** Items not shown at all, per section. */
+  omitted: Record<SectionKey, number> | null;
+}
+
+function hasDiff(f: FixtureRecord): boolean {
+  return !f.errored && f.reply !== null && f.baseline !== null && f.drift?.reply === 'different';
+}
+
+function hasReply(f: FixtureRecord): boolean {
+  return !f.errored && f.reply !== null;
+}
+
+function shortenedNote(model: ReportModel, left: LeftOut, ctx: ReportContext, p: Profile): string {
+  const what: string[] = [];
+  if (left.unchanged && model.unchanged.length > 0) what.push('the unchanged list');
+  if (left.diffs > 0) what.push(`the reply diffs of ${plural(left.diffs, 'fixture', 'fixtures')}`);
+  if (left.replies > 0) what.push(`the replies and diffs of ${plural(left.replies, 'fixture', 'fixtures')}`);
   const lines: string[] = [];
-  const count = omitted ? SECTION_ORDER.reduce((n, k) => n + omitted[k], 0) : 0;
-  if (omitted && count > 0) {
-    lines.push(`… and ${plural(count, 'more fixture', 'more fixtures')} not shown (${omittedCounts(omitted)}).`);
-    left.push(`${count} of the fixtures that need attention`);
+  const count = left.omitted ? SECTION_ORDER.reduce((n, k) => n + (left.omitted as Record<SectionKey, number>)[k], 0) : 0;
+  if (left.omitted && count > 0) {
+    lines.push(`… and ${plural(count, 'more fixture', 'more fixtures')} not shown (${omittedCounts(left.omitted)}).`);
+    what.push(`${count} of the fixtures that need attention`);
   }
-  const what = left.length > 1 ? `${left.slice(0, -1).join(', ')} and ${left[left.length - 1]}` : (left[0] ?? '');
+  const list = what.length > 1 ? `${what.slice(0, -1).join(', ')} and ${what[what.length - 1]}` : (what[0] ?? '');
   lines.push(
-    `> ✂️ Shortened to fit ${p.limitWords}${what ? `: left out ${what}` : ''}. The full report is in ${fullReportWhere(ctx, p)}.`,
+    `> ✂️ Shortened to fit ${p.limitWords}${list ? `: left out ${list}` : ''}. The full report is in ${fullReportWhere(ctx, p)}.`,
   );
   return lines.join('\n\n');
 }
@@ -365,56 +383,118 @@ function headBlocks(run: RunRecord, ctx: ReportContext, model: ReportModel, p: P
   return blocks;
 }
 
-function renderAtLevel(run: RunRecord, ctx: ReportContext, model: ReportModel, level: Level, p: Profile): string {
+interface Attention {
+  key: SectionKey;
+  f: FixtureRecord;
+}
+
+function attentionItems(model: ReportModel): Attention[] {
+  return SECTION_ORDER.flatMap((key) => model.sections[key].map((f) => ({ key, f })));
+}
+
+/**
+ * Assembles the document. `detail[i]` is the detail of attention item i; items from `shown` on
+ * are left out and counted.
+ */
+function assemble(
+  run: RunRecord,
+  ctx: ReportContext,
+  model: ReportModel,
+  p: Profile,
+  plan: { table: boolean; detail: readonly Detail[]; shown: number; note: LeftOut | null },
+): string {
   const blocks = headBlocks(run, ctx, model, p);
-  for (const key of SECTION_ORDER) {
-    const items = model.sections[key];
-    if (items.length === 0) continue;
-    blocks.push(sectionHeading(key, items.length));
-    for (const f of items) blocks.push(itemBlock(f, level, p));
-  }
-  const unchanged = unchangedBlock(model, level);
+  const items = attentionItems(model);
+  let section: SectionKey | null = null;
+  items.slice(0, plan.shown).forEach(({ key, f }, i) => {
+    if (key !== section) blocks.push(sectionHeading(key, model.sections[key].length));
+    section = key;
+    blocks.push(itemBlock(f, plan.detail[i] ?? 3, p));
+  });
+  const unchanged = unchangedBlock(model, plan.table);
   if (unchanged) blocks.push(unchanged);
-  if (level > 0) blocks.push(shortenedNote(model, level, null, ctx, p));
+  if (plan.note) blocks.push(shortenedNote(model, plan.note, ctx, p));
   blocks.push('---', ...footerBlocks(run, ctx, model, p));
   return joinBlocks(blocks);
 }
 
-/** Level 3 items, worst first, kept while they fit; the rest are counted. */
-function renderTrimmed(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile): string {
-  const head = headBlocks(run, ctx, model, p);
-  const unchanged = unchangedBlock(model, 3);
-  const footer = ['---', ...footerBlocks(run, ctx, model, p)];
-  const allOmitted = {} as Record<SectionKey, number>;
-  for (const key of SECTION_ORDER) allOmitted[key] = model.sections[key].length;
-  const worstNote = shortenedNote(model, 3, allOmitted, ctx, p);
+function countOmitted(items: readonly Attention[], from: number): Record<SectionKey, number> {
+  const omitted = { newly_failing: 0, changed: 0, not_evaluated: 0, errored: 0, new: 0 } as Record<SectionKey, number>;
+  for (const { key } of items.slice(from)) omitted[key]++;
+  return omitted;
+}
 
-  const fixed = [...head, ...(unchanged ? [unchanged] : []), worstNote, ...footer];
-  let used = p.measure(joinBlocks(fixed));
-  const sep = p.measure(SEP);
-  const body: string[] = [];
-  const omitted = { ...allOmitted };
-  let full = false;
-  for (const key of SECTION_ORDER) {
-    const items = model.sections[key];
-    if (items.length === 0 || full) continue;
-    let headingPending: string | null = sectionHeading(key, items.length);
-    for (const f of items) {
-      const block = itemBlock(f, 3, p);
-      const cost = p.measure(block) + sep + (headingPending !== null ? p.measure(headingPending) + sep : 0);
-      if (used + cost > p.max) {
-        full = true;
-        break;
-      }
-      if (headingPending !== null) body.push(headingPending);
-      headingPending = null;
-      body.push(block);
-      used += cost;
-      omitted[key]--;
-    }
+function fit(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile): string {
+  const items = attentionItems(model);
+  const rich = items.map(() => 0 as Detail);
+  for (const table of [true, false]) {
+    const out = assemble(run, ctx, model, p, {
+      table,
+      detail: rich,
+      shown: items.length,
+      note: table ? null : { unchanged: true, diffs: 0, replies: 0, omitted: null },
+    });
+    if (p.measure(out) <= p.max) return out;
   }
-  const note = shortenedNote(model, 3, omitted, ctx, p);
-  return joinBlocks([...head, ...body, ...(unchanged ? [unchanged] : []), note, ...footer]);
+
+  // Budget with the longest note this rendering could need, then spend it worst first.
+  const worstNote: LeftOut = {
+    unchanged: true,
+    diffs: items.filter(({ f }) => hasDiff(f)).length,
+    replies: items.filter(({ f }) => hasReply(f)).length,
+    omitted: countOmitted(items, 0),
+  };
+  const sep = p.measure(SEP);
+  const base = p.measure(assemble(run, ctx, model, p, { table: false, detail: [], shown: 0, note: worstNote }));
+  const compact = items.map(({ f }) => p.measure(itemBlock(f, 3, p)) + sep);
+  const headingCost = (key: SectionKey): number => p.measure(sectionHeading(key, model.sections[key].length)) + sep;
+  const allHeadings = SECTION_ORDER.filter((k) => model.sections[k].length > 0).reduce((n, k) => n + headingCost(k), 0);
+  const allCompact = compact.reduce((n, c) => n + c, 0);
+
+  if (base + allHeadings + allCompact <= p.max) {
+    let budget = p.max - base - allHeadings - allCompact;
+    const detail = items.map(() => 3 as Detail);
+    let cap: Detail = 0; // detail never increases further down: the worst items get the most
+    items.forEach(({ f }, i) => {
+      if (!hasReply(f) || cap === 3) return;
+      for (const d of [0, 2] as const) {
+        if (d < cap) continue;
+        const extra = p.measure(itemBlock(f, d, p)) + sep - (compact[i] as number);
+        if (extra <= budget) {
+          detail[i] = d;
+          budget -= extra;
+          return;
+        }
+        cap = d === 0 ? 2 : 3;
+      }
+    });
+    const note: LeftOut = {
+      unchanged: true,
+      diffs: items.filter(({ f }, i) => hasDiff(f) && detail[i] === 2).length,
+      replies: items.filter(({ f }, i) => hasReply(f) && detail[i] === 3).length,
+      omitted: null,
+    };
+    return assemble(run, ctx, model, p, { table: false, detail, shown: items.length, note });
+  }
+
+  // Compact items worst first while they fit; the rest are counted.
+  let used = base;
+  let shown = 0;
+  let section: SectionKey | null = null;
+  for (const [i, { key }] of items.entries()) {
+    const cost = (compact[i] as number) + (key !== section ? headingCost(key) : 0);
+    if (used + cost > p.max) break;
+    used += cost;
+    section = key;
+    shown++;
+  }
+  const note: LeftOut = {
+    unchanged: true,
+    diffs: 0,
+    replies: items.slice(0, shown).filter(({ f }) => hasReply(f)).length,
+    omitted: countOmitted(items, shown),
+  };
+  return assemble(run, ctx, model, p, { table: false, detail: [], shown, note });
 }
 
 /** Longest prefix of `text` (whole code points) that measures at most `max`. */
@@ -474,12 +554,7 @@ export function trimToFit(text: string, max: number, measure: (s: string) => num
 }
 
 function render(run: RunRecord, ctx: ReportContext, p: Profile): string {
-  const model = buildModel(run);
-  for (const level of [0, 1, 2, 3] as const) {
-    const out = renderAtLevel(run, ctx, model, level, p);
-    if (p.measure(out) <= p.max) return out;
-  }
-  const trimmed = renderTrimmed(run, ctx, model, p);
+  const trimmed = fit(run, ctx, buildModel(run), p);
   const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;
   return trimToFit(trimmed, p.max, p.measure, tail);
 }

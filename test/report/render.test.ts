@@ -202,8 +202,31 @@ describe('render, then fit', () => {
     expect(md.indexOf('Newly failing')).toBeLessThan(md.indexOf('Changed replies'));
     expect(md.indexOf('**big-00**')).toBeGreaterThan(0);
     expect(md).toContain('Shortened to fit');
+    // Detail is bought back worst first: the first newly failing item keeps its diff, the last changed one does not.
+    const first = md.slice(md.indexOf('**big-00**'), md.indexOf('**big-02**'));
+    expect(first).toContain('<pre>');
+    const last = md.slice(md.indexOf('**big-59**'));
+    expect(last.split('\n\n---')[0]).not.toContain('<details>');
+    expect(md).toMatch(/left out the replies and diffs of \d+ fixtures\./);
+    expect(md).not.toContain('more fixtures not shown');
     const html = toHtml(md);
     expect(count(html, '<details>')).toBe(count(html, '</details>'));
+  });
+
+  it('drops the unchanged table first and keeps the diffs', () => {
+    const fixtures = Array.from({ length: 2000 }, (_, i) => fixture(`same-${i}`));
+    fixtures[0] = fixture('changed-one', {
+      reply: 'New words.',
+      drift: { reply: 'different', route: 'same', verdict: 'still_passing' },
+      baseline: { label: 'changed-one', reply: 'Old words.', route: { conversation: 'main', stage: 'answer' }, verdict: 'pass', acceptedAt: '2026-11-30T10:00:00Z', commit: null },
+    });
+    const md = renderComment(run(fixtures), ctx);
+    expect(md.length).toBeLessThanOrEqual(65_536);
+    expect(md).toContain('1999 unchanged fixtures: listed in the full report.');
+    expect(md).toContain('<del>Old</del><ins>New</ins>');
+    expect(md).toMatch(/left out the unchanged list\. The full report is in the \[job summary\]/);
+    // The job summary has room for the table.
+    expect(renderSummary(run(fixtures), ctx)).toContain('<details><summary>1999 unchanged fixtures</summary>');
   });
 
   it('never exceeds a tiny limit and closes what it opened', () => {
