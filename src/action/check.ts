@@ -44,7 +44,8 @@ export function overridesFrom(inputs: Inputs): ConfigOverrides {
   };
 }
 
-export function reportContextFor(inputs: Inputs, ctx: ActionContext, artifactName: string | null): ReportContext {
+/** `artifactName` goes into the comment's metadata (the accept flow checks that it exists); the link only when it was uploaded. */
+export function reportContextFor(inputs: Inputs, ctx: ActionContext, artifactName: string | null, artifactUploaded = artifactName !== null): ReportContext {
   const runUrl = ctx.runId ? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}` : null;
   return {
     marker: markerFor(inputs.commentKey ?? ctx.workflow),
@@ -55,7 +56,7 @@ export function reportContextFor(inputs: Inputs, ctx: ActionContext, artifactNam
     acceptLabel: inputs.acceptLabel,
     confirmLabel: inputs.confirmLabel,
     summaryUrl: runUrl,
-    artifactUrl: runUrl ? `${runUrl}#artifacts` : null,
+    artifactUrl: runUrl && artifactUploaded ? `${runUrl}#artifacts` : null,
     acceptance: null,
   };
 }
@@ -198,7 +199,7 @@ export async function checkMode(inputs: Inputs, ctx: ActionContext, deps: Action
   core.setOutput('gate', result.gate.failed ? 'failed' : 'passed');
 
   // 4. Summary and annotations.
-  const rctx = reportContextFor(inputs, ctx, uploaded.kind === 'uploaded' ? artifactName : null);
+  const rctx = reportContextFor(inputs, ctx, artifactName, uploaded.kind === 'uploaded');
   await writeSummary(renderSummary(run, rctx));
   const redact = makeRedactor(inputSecrets(inputs));
   for (const f of run.fixtures) {
