@@ -1,0 +1,135 @@
+// `agent-replay accept --results`: baselines from a recorded run, refusals reported, never a path
+// outside the baselines folder.
+
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serializeBaseline } from '../../src/suite/index.js';
+import { agentConfig, cli, listTree, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
+
+useCleanup();
+
+const COMMIT = 'c'.repeat(40);
+const NOW = '2026-12-01T12:00:00.000Z'; // the helpers' io.now
+
+/** A project with a recorded run: pass, fail, not evaluated, errored and a probe. */
+async function recordedProject(): Promise<string> {
+  const agent = await serve(scriptedAgent({ a: 'A-reply', b: 'B-reply', c: 'C-reply', d: { status: 500 }, e: 'E-reply' }));
+  const cwd = await makeProject({
+    config: `${agentConfig(agent.url)}cost: { capUsd: 1 }\n`,
+    fixtures: {
+      'f.yml': [
+        'fixtures:',
+        '  - { label: passing, message: a, assert: { contains: A-reply } }',
+        '  - { label: failing, message: b, assert: { contains: nope } }',
+        '  - { label: unevaluated, message: c, assert: { regex: "(" } }',
+        '  - { label: broken, message: d }',
+        '  - { label: probe, message: e }',
+        '',
+      ].join('\n'),
+    },
+  });
+  const r = await cli(['run', '--out', 'r.json', '--commit', COMMIT, '--fail-on', 'none'], cwd);
+  expect(r.code).toBe(0);
+  return cwd;
+}
+
+const baselinesDir = (cwd: string): string => join(cwd, '.agent-replay', 'baselines');
+
+describe('accept', () => {
+  it('writes one stable baseline per accepted fixture and reports every refusal with its reason', async () => {
+    const cwd = await recordedProject();
+    const record = await readResults(join(cwd, 'r.json'));
+    const r = await cli(['accept', '--results', 'r.json'], cwd);
+    expect(r.code).toBe(0);
+
+    expect(await listTree(baselinesDir(cwd))).toEqual(['failing.json', 'passing.json', 'probe.json']);
+    for (const label of ['passing', 'failing', 'probe']) {
+      const f = record.fixtures.find((x) => x.label === label);
+      const expected = serializeBaseline({
+        label,
+        reply: f?.reply as string,
+        route: f?.route ?? null,
+        verdict: f?.verdict as 'pass' | 'fail',
+        acceptedAt: NOW,
+        commit: COMMIT,
+      });
+      expect(await readFile(join(baselinesDir(cwd), `${label}.json`), 'utf8')).toBe(expected);
+    }
+    expect(JSON.parse(await readFile(join(baselinesDir(cwd), 'failing.json'), 'utf8')).verdict).toBe('fail');
+    expect(r.stdout).toMatch(/accepted +passing \(pass\)/);
+    expect(r.stdout).toMatch(/accepted +failing \(fail\)/);
+    expect(r.stdout).toContain('refused   unevaluated: not evaluated: run it again');
+    expect(r.stdout).toContain('refused   broken: errored: no reply to accept');
+    expect(r.stdout).toContain('3 accepted, 2 refused, 0 unchanged');
+
+    // The accepted baselines are what the next run compares against.
+    const next = await cli(['run', '--out', 'r2.json', '--fail-on', 'none'], cwd);
+    expect(next.code).toBe(0);
+    const drift = (await readResults(join(cwd, 'r2.json'))).fixtures.map((f) => [f.label, f.drift?.verdict ?? null]);
+    expect(drift).toEqual([
+      ['passing', 'still_passing'],
+      ['failing', 'still_failing'],
+      ['unevaluated', 'no_baseline'],
+      ['broken', null],
+      ['probe', 'still_passing'],
+    ]);
+  });
+
+  it('accepting the same results again changes nothing and says so', async () => {
+    const cwd = await recordedProject();
+    expect((await cli(['accept', '--results', 'r.json'], cwd)).code).toBe(0);
+    const before = await Promise.all(['passing', 'failing', 'probe'].map((l) => readFile(join(baselinesDir(cwd), `${l}.json`), 'utf8')));
+    const again = await cli(['accept', '--results', 'r.json'], cwd, {}, { now: () => new Date('2027-01-01T00:00:00.000Z') });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('unchanged passing (already the baseline)');
+    expect(again.stdout).toContain('0 accepted, 2 refused, 3 unchanged');
+    const after = await Promise.all(['passing', 'failing', 'probe'].map((l) => readFile(join(baselinesDir(cwd), `${l}.json`), 'utf8')));
+    expect(after).toEqual(before);
+  });
+
+  it('--only limits acceptance to the labels given', async () => {
+    const cwd = await recordedProject();
+    const r = await cli(['accept', '--results', 'r.json', '--only', 'failing, unevaluated'], cwd);
+    expect(r.code).toBe(0);
+    expect(await listTree(baselinesDir(cwd))).toEqual(['failing.json']);
+    expect(r.stdout).toContain('refused   unevaluated: not evaluated: run it again');
+    expect(r.stdout).not.toContain('passing');
+    expect(r.stdout).toContain('1 accepted, 1 refused, 0 unchanged');
+  });
+
+  it('an unknown label in --only is exit 2 and nothing is written', async () => {
+    const cwd = await recordedProject();
+    const r = await cli(['accept', '--results', 'r.json', '--only', 'passing,pasing'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('not found pasing');
+    expect(r.stderr).toContain('nothing was accepted');
+    expect(existsSync(baselinesDir(cwd))).toBe(false);
+  });
+
+  it('rejects a tampered results.json whose label would escape the baselines folder', async () => {
+    const cwd = await recordedProject();
+    const record = JSON.parse(await readFile(join(cwd, 'r.json'), 'utf8')) as { fixtures: { label: string }[] };
+    (record.fixtures[0] as { label: string }).label = '../../evil';
+    await writeFile(join(cwd, 'evil.json'), JSON.stringify(record));
+    const before = await listTree(cwd);
+    const r = await cli(['accept', '--results', 'evil.json'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('evil.json');
+    expect(r.stderr).toContain('fixtures.0.label');
+    expect(await listTree(cwd)).toEqual(before);
+    expect(existsSync(join(cwd, '..', 'evil.json'))).toBe(false);
+  });
+
+  it('needs exactly one readable --results file', async () => {
+    const cwd = await recordedProject();
+    const none = await cli(['accept'], cwd);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('accept needs exactly one --results file');
+    const missing = await cli(['accept', '--results', 'nope.json'], cwd);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.json');
+    expect(missing.stderr).toContain('ENOENT');
+  });
+});

@@ -1,0 +1,145 @@
+// `agent-replay validate` (configuration only, nothing sent) and `agent-replay report` (merging
+// the shards of a matrix without replaying anything).
+
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serializeRecord } from '../../src/record/index.js';
+import type { RunRecord } from '../../src/types.js';
+import { agentConfig, baseline, cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
+
+useCleanup();
+
+describe('validate', () => {
+  it('exits 0 with a summary line on a good suite, warns about a pattern that does not compile, sends nothing', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({
+      config: agentConfig(agent.url),
+      fixtures: {
+        'a.yml': 'label: greeting\nmessage: hello\nassert: { contains: Welcome }\n',
+        'b.yml': 'fixtures:\n  - { label: hours, message: When are you open? }\n  - { label: boots, message: boots?, assert: { regex: "boots (in" } }\n',
+      },
+      baselines: [baseline('greeting', 'Welcome!', null, 'pass')],
+    });
+    const r = await cli(['validate'], cwd);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('.agent-replay: 3 fixtures, 1 baselines, no configuration errors (1 warnings)\n');
+    expect(r.stderr).toMatch(/warning: \.agent-replay\/fixtures\/b\.yml:3(:\d+)?: .*pattern does not compile/);
+    expect(agent.requests).toHaveLength(0);
+  });
+
+  it('exits 2 and lists every error of every file at once', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({
+      config: agentConfig(agent.url),
+      fixtures: {
+        'a.yml': 'label: ok\nmessage: hello\n',
+        'b.yml': 'label: bad one\nmessage: hello\n',
+        'c.yml': 'label: other\nmessage: hi\nassert: { equals: hi }\n',
+      },
+    });
+    const r = await cli(['validate'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/error: \.agent-replay\/fixtures\/b\.yml:1(:\d+)?: .*label/);
+    expect(r.stderr).toMatch(/error: \.agent-replay\/fixtures\/c\.yml:3(:\d+)?: /);
+    expect(r.stderr).toContain('2 configuration errors; nothing was sent to the agent.');
+    expect(r.stdout).toBe('');
+    expect(agent.requests).toHaveLength(0);
+  });
+
+  it('honours --dir', async () => {
+    const cwd = await makeProject({ fixtures: {} });
+    const r = await cli(['validate', '--dir', 'elsewhere'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('elsewhere/fixtures');
+  });
+});
+
+describe('report', () => {
+  /** One real run, split into two shards by fixture. */
+  async function shards(): Promise<{ cwd: string; full: RunRecord }> {
+    const agent = await serve(scriptedAgent({ b: 'B-now', d: { status: 500 } }));
+    const cwd = await makeProject({
+      config: `${agentConfig(agent.url)}cost: { capUsd: 1 }\n`,
+      fixtures: {
+        'f.yml': [
+          'fixtures:',
+          '  - { label: a, message: a, assert: { contains: "echo: a" } }',
+          '  - { label: b, message: b, assert: { contains: B-then } }',
+          '  - { label: c, message: c, assert: { regex: "(" } }',
+          '  - { label: d, message: d }',
+          '',
+        ].join('\n'),
+      },
+      baselines: [baseline('b', 'B-then', { conversation: 'c', stage: 'b' }, 'pass')],
+    });
+    expect((await cli(['run', '--out', 'full.json', '--commit', 'd'.repeat(40), '--fail-on', 'none'], cwd)).code).toBe(0);
+    const full = await readResults(join(cwd, 'full.json'));
+    const shard = (labels: string[], usd: number): RunRecord => ({
+      ...full,
+      estimate: { ...full.estimate, usd },
+      // Deliberately wrong: the merge derives the tallies from the fixtures again.
+      tallies: { passed: 0, failed: 0, notEvaluated: 0, errored: 0 },
+      fixtures: full.fixtures.filter((f) => labels.includes(f.label)),
+    });
+    await writeFile(join(cwd, 'a.json'), serializeRecord(shard(['a', 'c'], 0.04)));
+    await writeFile(join(cwd, 'b.json'), serializeRecord(shard(['b', 'd'], 0.04)));
+    return { cwd, full };
+  }
+
+  it('merges two shards into one record and a markdown report, tallies derived again', async () => {
+    const { cwd, full } = await shards();
+    const r = await cli(['report', '--results', 'a.json', '--results', 'b.json', '--out', 'merged.json', '--markdown', 'm.md'], cwd);
+    expect(r.code).toBe(1); // b is newly failing; the default gate applies to reports too
+    expect(r.stderr).toContain('newly failing (b)');
+    const merged = await readResults(join(cwd, 'merged.json'));
+    expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'c', 'b', 'd']);
+    expect(merged.tallies).toEqual({ passed: 1, failed: 1, notEvaluated: 1, errored: 1 });
+    expect(merged.tallies).toEqual(full.tallies);
+    expect(merged.estimate.usd).toBe(0.08);
+    expect(merged.commit).toBe('d'.repeat(40));
+    const md = await readFile(join(cwd, 'm.md'), 'utf8');
+    for (const label of ['a', 'b', 'c', 'd']) expect(md).toContain(label);
+    expect(r.stdout).toMatch(/passed 1/);
+
+    const ok = await cli(['report', '--results', 'a.json', '--results', 'b.json', '--fail-on', 'none'], cwd);
+    expect(ok.code).toBe(0);
+  });
+
+  it('rejects overlapping shards, naming the fixture and both files, and writes nothing', async () => {
+    const { cwd } = await shards();
+    const r = await cli(['report', '--results', 'a.json', '--results', 'a.json', '--out', 'merged.json', '--markdown', 'm.md'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('shards overlap');
+    expect(r.stderr).toContain('"a" (shard 1 (a.json) and shard 2 (a.json))');
+    expect(r.stderr).toContain('"c"');
+    expect(existsSync(join(cwd, 'merged.json'))).toBe(false);
+    expect(existsSync(join(cwd, 'm.md'))).toBe(false);
+  });
+
+  it('rejects shards recorded at different commits', async () => {
+    const { cwd } = await shards();
+    const other = JSON.parse(await readFile(join(cwd, 'b.json'), 'utf8')) as RunRecord;
+    await writeFile(join(cwd, 'b.json'), serializeRecord({ ...other, commit: 'e'.repeat(40) }));
+    const r = await cli(['report', '--results', 'a.json', '--results', 'b.json'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('different commits');
+    expect(r.stderr).toContain(`shard 2 (b.json) at ${'e'.repeat(40)}`);
+  });
+
+  it('checks --fail-on before writing anything', async () => {
+    const { cwd } = await shards();
+    const r = await cli(['report', '--results', 'a.json', '--out', 'merged.json', '--fail-on', 'bogus'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"bogus" is not a known condition');
+    expect(existsSync(join(cwd, 'merged.json'))).toBe(false);
+  });
+
+  it('needs at least one --results file', async () => {
+    const cwd = await makeProject({});
+    const r = await cli(['report'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('report needs at least one --results file');
+  });
+});

@@ -1,0 +1,100 @@
+// `agent-replay demo`: the embedded agent and demo judge, the example suite, end to end; once in
+// process and once as the bundled CLI in a child process.
+
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { findDemoSuite } from '../../src/demo/index.js';
+import { runRecordSchema } from '../../src/record/schema.js';
+import { DRIFT_VERDICTS, type RunRecord } from '../../src/types.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const DIST_CLI = join(ROOT, 'dist', 'cli.js');
+
+const dirs: string[] = [];
+afterEach(async () => {
+  while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'agent-replay-demo-test-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function readRecord(path: string): Promise<RunRecord> {
+  return runRecordSchema.parse(JSON.parse(await readFile(path, 'utf8')));
+}
+
+/** What the demo is for: every verdict and drift value, on every run. */
+function expectEverything(record: RunRecord): void {
+  const f = new Map(record.fixtures.map((x) => [x.label, x]));
+  const verdicts = new Set(record.fixtures.map((x) => x.verdict));
+  expect(verdicts).toEqual(new Set(['pass', 'fail', 'not_evaluated', null]));
+
+  const probe = record.fixtures.find((x) => x.assertion === null);
+  expect(probe?.verdict).toBe('pass');
+
+  const notEvaluated = record.fixtures.filter((x) => x.verdict === 'not_evaluated').map((x) => x.detail);
+  expect(notEvaluated.some((d) => /does not compile/.test(d))).toBe(true);
+  expect(notEvaluated.some((d) => /did not finish within its \d+ ms budget/.test(d))).toBe(true);
+
+  const errored = record.fixtures.filter((x) => x.errored);
+  expect(errored.length).toBeGreaterThan(0);
+  for (const x of errored) expect(x).toMatchObject({ verdict: null, drift: null, reply: null });
+
+  const drift = new Set(record.fixtures.map((x) => x.drift?.verdict).filter((v) => v !== undefined));
+  expect([...drift].sort()).toEqual([...DRIFT_VERDICTS].sort());
+
+  expect(record.judge.name).toMatch(/demo/);
+  expect(f.get('broken-parcel')).toMatchObject({ verdict: 'pass', score: 0.9, threshold: 0.7 });
+  expect(record.estimate.aboveCap).toBe(false);
+}
+
+describe('demo', () => {
+  it('finds the example suite from the source tree', () => {
+    expect(findDemoSuite(join(ROOT, 'src', 'demo'))).toBe(join(ROOT, 'examples', 'demo', '.agent-replay'));
+    expect(() => findDemoSuite(tmpdir())).toThrow(/demo suite .* is missing/);
+  });
+
+  it('runs in process: exit 0, every verdict and drift value in results.json, report files written', async () => {
+    const out = await tempDir();
+    let stdout = '';
+    let stderr = '';
+    const code = await main(['demo', '--out', out], {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      isTTY: false,
+      color: false,
+      env: {},
+      cwd: out,
+    });
+    expect(stderr).not.toMatch(/^error/m);
+    expect(code).toBe(0);
+    expectEverything(await readRecord(join(out, 'results.json')));
+    expect(existsSync(join(out, 'report.md'))).toBe(true);
+    expect(existsSync(join(out, 'junit.xml'))).toBe(true);
+    expect(stdout).toContain('demo judge');
+    expect(stdout).toContain('the demo itself exits 0');
+  });
+
+  it('runs as the bundled CLI (node dist/cli.js demo) in a child process', async (ctx) => {
+    if (!existsSync(DIST_CLI)) {
+      ctx.skip('dist/cli.js is missing: run `npm run package` to bundle the CLI');
+      return;
+    }
+    const out = await tempDir();
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+      const child = execFile(process.execPath, [DIST_CLI, 'demo', '--out', out], { cwd: out, env: { PATH: process.env.PATH ?? '' }, timeout: 15_000 }, (_err, stdout, stderr) =>
+        done({ code: child.exitCode, stdout, stderr }),
+      );
+    });
+    expect(result.stderr).not.toMatch(/^error/m);
+    expect(result.code).toBe(0);
+    expectEverything(await readRecord(join(out, 'results.json')));
+  });
+});

@@ -1,0 +1,111 @@
+// The engine shared by the CLI and the Action: nothing is built or spent before the suite is valid
+// and the cost cap allows it; whatever is built is closed.
+
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentHost, runCheck, type CheckOptions, type EngineDeps } from '../../src/engine.js';
+import type { AgentClient, Judge, RegexEvaluator } from '../../src/types.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
+});
+
+async function suite(config: string, fixtures: string): Promise<string> {
+  const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-engine-'));
+  dirs.push(cwd);
+  await mkdir(join(cwd, '.agent-replay', 'fixtures'), { recursive: true });
+  await writeFile(join(cwd, '.agent-replay', 'config.yml'), config);
+  await writeFile(join(cwd, '.agent-replay', 'fixtures', 'f.yml'), fixtures);
+  return cwd;
+}
+
+function options(cwd: string, over: Partial<CheckOptions> = {}): CheckOptions {
+  return { dir: '.agent-replay', cwd, env: {}, confirmCost: false, failOn: ['newly_failing'], commit: null, ...over };
+}
+
+/** Fakes that record what was built and closed. */
+function fakes() {
+  const log: string[] = [];
+  const agent: AgentClient = {
+    converse: async (req) => {
+      log.push(`converse ${req.message}`);
+      return { kind: 'replied', reply: `echo: ${req.message}`, route: { conversation: 'c', stage: 's' }, offTrack: [], ended: false, turns: 2 };
+    },
+    close: async () => void log.push('agent closed'),
+  };
+  const regex: RegexEvaluator = { test: async () => ({ kind: 'no_match' }), close: async () => void log.push('regex closed') };
+  const judge: Judge = {
+    name: 'fake judge',
+    score: async () => ({ ok: true, score: 0.8, rationale: 'fine' }),
+    close: async () => void log.push('judge closed'),
+  };
+  const deps: EngineDeps = {
+    makeAgent: () => (log.push('agent built'), agent),
+    makeRegex: () => (log.push('regex built'), regex),
+    makeJudge: () => (log.push('judge built'), judge),
+  };
+  return { log, deps };
+}
+
+const FIXTURES = 'fixtures:\n  - { label: a, message: a, assert: { judge: "polite" } }\n  - { label: b, message: b, assert: { regex: "x" } }\n';
+
+describe('runCheck', () => {
+  it('builds nothing when the suite has configuration errors', async () => {
+    const cwd = await suite('agent:\n  url: http://127.0.0.1:9/chat\n  bogus: 1\n', FIXTURES);
+    const { log, deps } = fakes();
+    const result = await runCheck(options(cwd), deps);
+    expect(result.kind).toBe('config_errors');
+    if (result.kind === 'config_errors') expect(result.errors[0]).toMatchObject({ file: '.agent-replay/config.yml', line: 3 });
+    expect(log).toEqual([]);
+  });
+
+  it('builds nothing above the cost cap unless confirmed', async () => {
+    const cwd = await suite('agent:\n  url: http://127.0.0.1:9/chat\ncost: { capUsd: 0.02 }\n', FIXTURES);
+    const refused = fakes();
+    const result = await runCheck(options(cwd), refused.deps);
+    expect(result).toMatchObject({ kind: 'refused', fixtureCount: 2, judgeCalls: 1, estimate: { usd: 0.045, capUsd: 0.02, aboveCap: true, confirmed: false } });
+    expect(refused.log).toEqual([]);
+
+    const confirmed = fakes();
+    const ran = await runCheck(options(cwd, { confirmCost: true }), confirmed.deps);
+    expect(ran.kind).toBe('ran');
+    if (ran.kind === 'ran') expect(ran.record.estimate).toMatchObject({ aboveCap: true, confirmed: true });
+  });
+
+  it('replays with the built clients, names the judge, gates, and closes everything', async () => {
+    const cwd = await suite('agent:\n  url: https://user:pw@preview.example.com:8443/api/chat?token=abc\n', FIXTURES);
+    const { log, deps } = fakes();
+    const result = await runCheck(options(cwd, { commit: 'f'.repeat(40) }), deps);
+    expect(result.kind).toBe('ran');
+    if (result.kind !== 'ran') return;
+    expect(result.record.fixtures.map((f) => [f.label, f.verdict])).toEqual([
+      ['a', 'pass'],
+      ['b', 'fail'],
+    ]);
+    expect(result.record.judge.name).toBe('fake judge');
+    expect(result.record.agent.host).toBe('preview.example.com:8443');
+    expect(result.record.commit).toBe('f'.repeat(40));
+    expect(result.gate.failed).toBe(false);
+    expect(log.slice(0, 3)).toEqual(['agent built', 'regex built', 'judge built']);
+    expect(log.slice(-3).sort()).toEqual(['agent closed', 'judge closed', 'regex closed']);
+  });
+
+  it('closes what it built when a later factory throws', async () => {
+    const cwd = await suite('agent:\n  url: http://127.0.0.1:9/chat\n', FIXTURES);
+    const { log, deps } = fakes();
+    deps.makeJudge = () => {
+      throw new Error('judge config broken');
+    };
+    await expect(runCheck(options(cwd), deps)).rejects.toThrow('judge config broken');
+    expect(log.filter((l) => l.endsWith('closed')).sort()).toEqual(['agent closed', 'regex closed']);
+  });
+
+  it('agentHost keeps only the host: never credentials, path or query', () => {
+    expect(agentHost('https://user:pw@example.com/chat?token=x')).toBe('example.com');
+    expect(agentHost('not a url')).toBeNull();
+    expect(agentHost(null)).toBeNull();
+  });
+});

@@ -1,0 +1,162 @@
+// results.json: parsing untrusted text, writing atomically, merging shards.
+
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mergeRecords, parseRecord, readRecord, RecordError, serializeRecord, writeRecord } from '../../src/record/index.js';
+import type { FixtureRecord, RunRecord } from '../../src/types.js';
+
+function fixture(label: string, over: Partial<FixtureRecord> = {}): FixtureRecord {
+  return {
+    label,
+    file: '.agent-replay/fixtures/f.yml',
+    line: 1,
+    message: 'hello',
+    persona: null,
+    assertion: { kind: 'contains', value: 'Welcome' },
+    errored: false,
+    error: null,
+    errorKind: null,
+    reply: 'Welcome!',
+    route: { conversation: 'welcome', stage: 'greeting' },
+    verdict: 'pass',
+    detail: 'reply contains "Welcome"',
+    score: null,
+    threshold: null,
+    rationale: null,
+    drift: { reply: null, route: null, verdict: 'no_baseline' },
+    baseline: null,
+    durationMs: 12,
+    ...over,
+  };
+}
+
+function record(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): RunRecord {
+  return {
+    schemaVersion: 1,
+    tool: { name: 'agent-replay', version: '0.1.0' },
+    startedAt: '2026-12-01T10:00:00.000Z',
+    finishedAt: '2026-12-01T10:00:05.000Z',
+    durationMs: 5000,
+    commit: 'a'.repeat(40),
+    agent: { host: '127.0.0.1:1234' },
+    judge: { name: null },
+    estimate: { usd: 0.04, capUsd: 0.1, aboveCap: false, confirmed: false },
+    tallies: { passed: fixtures.length, failed: 0, notEvaluated: 0, errored: 0 },
+    fixtures,
+    ...over,
+  };
+}
+
+describe('parseRecord', () => {
+  it('round-trips what serializeRecord writes', () => {
+    const r = record([fixture('a'), fixture('b', { errored: true, errorKind: 'timeout', error: 'x', reply: null, route: null, verdict: null, drift: null })]);
+    expect(parseRecord(serializeRecord(r), 'r.json')).toEqual(r);
+  });
+
+  it('rejects text that is not JSON, naming the file', () => {
+    expect(() => parseRecord('{"schemaVersion": 1,', 'shard.json')).toThrow(RecordError);
+    expect(() => parseRecord('{"schemaVersion": 1,', 'shard.json')).toThrow(/^shard\.json: not valid JSON .*expected a results\.json written by agent-replay/);
+  });
+
+  it('rejects schema violations, naming the path of each problem', () => {
+    const bad = JSON.parse(serializeRecord(record([fixture('a'), fixture('b')]))) as Record<string, unknown>;
+    (bad.fixtures as Record<string, unknown>[])[1]!.verdict = 'maybe';
+    delete (bad.tallies as Record<string, unknown>).errored;
+    const text = JSON.stringify(bad);
+    expect(() => parseRecord(text, 'r.json')).toThrow(/^r\.json: is not a valid agent-replay results file \(schema version 1\)/);
+    expect(() => parseRecord(text, 'r.json')).toThrow(/fixtures\.1\.verdict/);
+    expect(() => parseRecord(text, 'r.json')).toThrow(/tallies\.errored/);
+  });
+
+  it('rejects another schema version, unknown fields and labels that are not file names', () => {
+    const v2 = { ...record([]), schemaVersion: 2 };
+    expect(() => parseRecord(JSON.stringify(v2), 'r.json')).toThrow(/schemaVersion/);
+    const extra = { ...record([]), injected: true };
+    expect(() => parseRecord(JSON.stringify(extra), 'r.json')).toThrow(/injected/);
+    for (const label of ['../../evil', '.hidden', 'a/b', '', 'x'.repeat(81)]) {
+      expect(() => parseRecord(JSON.stringify(record([fixture(label)])), 'r.json'), label).toThrow(/fixtures\.0\.label/);
+    }
+    expect(() => parseRecord('[]', 'r.json')).toThrow(/\(top level\)/);
+  });
+
+  it('rejects a record in which a label appears twice', () => {
+    const text = serializeRecord(record([fixture('a'), fixture('b'), fixture('a')]));
+    expect(() => parseRecord(text, 'r.json')).toThrow('r.json: fixture label "a" appears twice');
+  });
+});
+
+describe('readRecord and writeRecord', () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
+  });
+
+  it('writes the record atomically (no temp file left) in a folder it creates, and reads it back', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agent-replay-record-'));
+    dirs.push(dir);
+    const path = join(dir, 'nested', 'results.json');
+    const r = record([fixture('a')]);
+    await writeRecord(path, r);
+    expect(await readdir(join(dir, 'nested'))).toEqual(['results.json']);
+    expect(await readFile(path, 'utf8')).toBe(serializeRecord(r));
+    expect(serializeRecord(r).endsWith('}\n')).toBe(true);
+    expect(await readRecord(path)).toEqual(r);
+  });
+
+  it('a missing file is a RecordError naming the file and the reason', async () => {
+    await expect(readRecord('/nonexistent/results.json')).rejects.toThrow('/nonexistent/results.json: cannot be read (ENOENT)');
+  });
+});
+
+describe('mergeRecords', () => {
+  it('concatenates shards, derives the tallies again, sums the estimate and spans the times', () => {
+    const a = record([fixture('a'), fixture('b', { verdict: 'fail' })], {
+      tallies: { passed: 99, failed: 0, notEvaluated: 0, errored: 0 },
+      estimate: { usd: 0.04, capUsd: 0.1, aboveCap: false, confirmed: false },
+    });
+    const b = record([fixture('c', { verdict: 'not_evaluated' }), fixture('d', { errored: true, verdict: null, reply: null, drift: null })], {
+      startedAt: '2026-12-01T09:59:00.000Z',
+      finishedAt: '2026-12-01T10:01:00.000Z',
+      estimate: { usd: 0.08, capUsd: 0.1, aboveCap: false, confirmed: false },
+    });
+    const merged = mergeRecords([a, b]);
+    expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'b', 'c', 'd']);
+    expect(merged.tallies).toEqual({ passed: 1, failed: 1, notEvaluated: 1, errored: 1 });
+    expect(merged.estimate).toEqual({ usd: 0.12, capUsd: 0.1, aboveCap: false, confirmed: false });
+    expect(merged.startedAt).toBe('2026-12-01T09:59:00.000Z');
+    expect(merged.finishedAt).toBe('2026-12-01T10:01:00.000Z');
+    expect(merged.durationMs).toBe(120_000);
+    // Pure: the shards are left as they were.
+    expect(a.tallies.passed).toBe(99);
+    expect(a.fixtures).toHaveLength(2);
+  });
+
+  it('one shard is returned as it is', () => {
+    const a = record([fixture('a')]);
+    expect(mergeRecords([a])).toBe(a);
+  });
+
+  it('rejects shards recorded at different commits, naming each', () => {
+    const a = record([fixture('a')]);
+    const b = record([fixture('b')], { commit: 'b'.repeat(40) });
+    expect(() => mergeRecords([a, b], ['a.json', 'b.json'])).toThrow(
+      `shards were recorded at different commits: shard 1 (a.json) at ${'a'.repeat(40)}, shard 2 (b.json) at ${'b'.repeat(40)}; merge shards of one run only`,
+    );
+    expect(() => mergeRecords([a, record([fixture('c')], { commit: null })])).toThrow(/shard 2 at an unknown commit/);
+  });
+
+  it('rejects overlapping shards, listing every fixture that is in two', () => {
+    const a = record([fixture('a'), fixture('b')]);
+    const b = record([fixture('b'), fixture('c')]);
+    const c = record([fixture('a')]);
+    expect(() => mergeRecords([a, b, c], ['x.json', 'y.json', 'z.json'])).toThrow(
+      'shards overlap: 2 fixtures are in more than one shard: "b" (shard 1 (x.json) and shard 2 (y.json)), "a" (shard 1 (x.json) and shard 3 (z.json)); each fixture must be replayed by exactly one shard',
+    );
+  });
+
+  it('refuses to merge nothing', () => {
+    expect(() => mergeRecords([])).toThrow(/nothing to merge/);
+  });
+});
