@@ -297,6 +297,13 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     io.stderr(`nothing was accepted; labels in ${files[0]}: ${record.fixtures.map((f) => f.label).join(', ') || '(none)'}\n`);
     return 2;
   }
+  // A baseline for a label the suite no longer has (a renamed or removed fixture, or results from
+  // another suite) would only be an orphan file: refused, and said so.
+  const known = new Set(loaded.suite.fixtures.map((f) => f.label));
+  for (const b of plan.accepted.filter((x) => !known.has(x.label))) {
+    plan.refused.push({ label: b.label, reason: `no fixture is labelled ${b.label} in ${dir}: was it renamed or removed?` });
+  }
+  plan.accepted = plan.accepted.filter((x) => known.has(x.label));
   const written = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   for (const [i, b] of plan.accepted.entries()) io.stdout(`accepted  ${b.label} (${b.verdict}) -> ${written[i]}\n`);
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);

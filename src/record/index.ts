@@ -73,7 +73,8 @@ export async function readRecord(path: string): Promise<RunRecord> {
 export function mergeRecords(records: readonly RunRecord[], names: readonly string[] = []): RunRecord {
   if (records.length === 0) throw new Error('nothing to merge: give at least one --results file');
   const first = records[0] as RunRecord;
-  if (records.length === 1) return first;
+  // Tallies are derived from the fixtures, never trusted from a file (also for a single shard).
+  if (records.length === 1) return { ...first, tallies: tallies(first.fixtures) };
   const shard = (i: number): string => (names[i] === undefined ? `shard ${i + 1}` : `shard ${i + 1} (${names[i]})`);
   const commits = [...new Set(records.map((r) => r.commit))];
   if (commits.length > 1) {

@@ -122,6 +122,19 @@ describe('accept', () => {
     expect(existsSync(join(cwd, '..', 'evil.json'))).toBe(false);
   });
 
+  it('refuses a fixture the suite no longer has, instead of writing an orphan baseline', async () => {
+    const cwd = await recordedProject();
+    await writeFile(
+      join(cwd, '.agent-replay', 'fixtures', 'f.yml'),
+      'fixtures:\n  - { label: passing, message: a, assert: { contains: A-reply } }\n  - { label: renamed, message: b }\n',
+    );
+    const r = await cli(['accept', '--results', 'r.json'], cwd);
+    expect(r.code).toBe(0);
+    expect(await listTree(baselinesDir(cwd))).toEqual(['passing.json']);
+    expect(r.stdout).toContain('refused   failing: no fixture is labelled failing in .agent-replay: was it renamed or removed?');
+    expect(r.stdout).toContain('1 accepted, 4 refused, 0 unchanged');
+  });
+
   it('needs exactly one readable --results file', async () => {
     const cwd = await recordedProject();
     const none = await cli(['accept'], cwd);

@@ -133,9 +133,9 @@ describe('mergeRecords', () => {
     expect(a.fixtures).toHaveLength(2);
   });
 
-  it('one shard is returned as it is', () => {
-    const a = record([fixture('a')]);
-    expect(mergeRecords([a])).toBe(a);
+  it('one shard is returned as it is, with its tallies derived again', () => {
+    const a = record([fixture('a'), fixture('b', { verdict: 'fail' })]);
+    expect(mergeRecords([a])).toEqual({ ...a, tallies: { passed: 1, failed: 1, notEvaluated: 0, errored: 0 } });
   });
 
   it('rejects shards recorded at different commits, naming each', () => {
