@@ -11,7 +11,7 @@
 // construction; a last line-based trim that closes open fences, `<pre>` and `<details>`
 // guarantees the limit for any input.
 
-import type { FixtureRecord, RunRecord } from '../types.js';
+import type { Baseline, FixtureRecord, RunRecord } from '../types.js';
 import { DEFAULT_CONTEXT, type AcceptanceView, type ReportContext } from './context.js';
 import { wordDiff, type DiffOp } from './diff.js';
 import {
@@ -200,11 +200,14 @@ function visibleWhitespace(text: string): string {
   return /^\s+$/.test(text) ? text.replace(/ /g, '·').replace(/\t/g, '→').replace(/\n/g, '⏎\n') : text;
 }
 
+const DIFF_MAX_CELLS = 250_000;
+
 function renderDiff(baseline: string, reply: string, p: Profile): string {
   if (baseline.length > p.maxReplyChars || reply.length > p.maxReplyChars) {
     return '_The replies are too long to diff here; compare them in the full report._';
   }
-  const d = wordDiff(normalizeBlock(baseline), normalizeBlock(reply));
+  // A few hundred thousand cells per reply keeps thousands of diffs fast; beyond it, lines.
+  const d = wordDiff(normalizeBlock(baseline), normalizeBlock(reply), { maxCells: DIFF_MAX_CELLS });
   if (d.mode === 'too_large') {
     return `_The replies are too large to diff (${d.aTokens} and ${d.bTokens} words)._`;
   }
@@ -396,11 +399,27 @@ function attentionItems(model: ReportModel): Attention[] {
  * Assembles the document. `detail[i]` is the detail of attention item i; items from `shown` on
  * are left out and counted.
  */
+type BlockFn = (f: FixtureRecord, detail: Detail) => string;
+
+/** Item blocks are rendered once per detail level, however often the fitting asks for them. */
+function memoBlocks(p: Profile): BlockFn {
+  const cache = new Map<FixtureRecord, (string | undefined)[]>();
+  return (f, detail) => {
+    let entry = cache.get(f);
+    if (!entry) {
+      entry = [];
+      cache.set(f, entry);
+    }
+    return (entry[detail] ??= itemBlock(f, detail, p));
+  };
+}
+
 function assemble(
   run: RunRecord,
   ctx: ReportContext,
   model: ReportModel,
   p: Profile,
+  block: BlockFn,
   plan: { table: boolean; detail: readonly Detail[]; shown: number; note: LeftOut | null },
 ): string {
   const blocks = headBlocks(run, ctx, model, p);
@@ -409,7 +428,7 @@ function assemble(
   items.slice(0, plan.shown).forEach(({ key, f }, i) => {
     if (key !== section) blocks.push(sectionHeading(key, model.sections[key].length));
     section = key;
-    blocks.push(itemBlock(f, plan.detail[i] ?? 3, p));
+    blocks.push(block(f, plan.detail[i] ?? 3));
   });
   const unchanged = unchangedBlock(model, plan.table);
   if (unchanged) blocks.push(unchanged);
@@ -426,9 +445,17 @@ function countOmitted(items: readonly Attention[], from: number): Record<Section
 
 function fit(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile): string {
   const items = attentionItems(model);
+  const block = memoBlocks(p);
   const rich = items.map(() => 0 as Detail);
-  for (const table of [true, false]) {
-    const out = assemble(run, ctx, model, p, {
+  // The replies alone are a lower bound on the full rendering: skip renderings that cannot fit.
+  const shownChars = (text: string): number => Math.min(normalizeBlock(text).length, p.maxReplyChars);
+  const replyChars = items.reduce(
+    (n, { f }) =>
+      !hasReply(f) ? n : n + shownChars(f.reply as string) + (hasDiff(f) ? shownChars((f.baseline as Baseline).reply) : 0),
+    0,
+  );
+  for (const table of replyChars > p.max ? [] : [true, false]) {
+    const out = assemble(run, ctx, model, p, block, {
       table,
       detail: rich,
       shown: items.length,
@@ -445,8 +472,8 @@ function fit(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile)
     omitted: countOmitted(items, 0),
   };
   const sep = p.measure(SEP);
-  const base = p.measure(assemble(run, ctx, model, p, { table: false, detail: [], shown: 0, note: worstNote }));
-  const compact = items.map(({ f }) => p.measure(itemBlock(f, 3, p)) + sep);
+  const base = p.measure(assemble(run, ctx, model, p, block, { table: false, detail: [], shown: 0, note: worstNote }));
+  const compact = items.map(({ f }) => p.measure(block(f, 3)) + sep);
   const headingCost = (key: SectionKey): number => p.measure(sectionHeading(key, model.sections[key].length)) + sep;
   const allHeadings = SECTION_ORDER.filter((k) => model.sections[k].length > 0).reduce((n, k) => n + headingCost(k), 0);
   const allCompact = compact.reduce((n, c) => n + c, 0);
@@ -459,7 +486,7 @@ function fit(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile)
       if (!hasReply(f) || cap === 3) return;
       for (const d of [0, 2] as const) {
         if (d < cap) continue;
-        const extra = p.measure(itemBlock(f, d, p)) + sep - (compact[i] as number);
+        const extra = p.measure(block(f, d)) + sep - (compact[i] as number);
         if (extra <= budget) {
           detail[i] = d;
           budget -= extra;
@@ -474,7 +501,7 @@ function fit(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile)
       replies: items.filter(({ f }, i) => hasReply(f) && detail[i] === 3).length,
       omitted: null,
     };
-    return assemble(run, ctx, model, p, { table: false, detail, shown: items.length, note });
+    return assemble(run, ctx, model, p, block, { table: false, detail, shown: items.length, note });
   }
 
   // Compact items worst first while they fit; the rest are counted.
@@ -494,7 +521,7 @@ function fit(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile)
     replies: items.slice(0, shown).filter(({ f }) => hasReply(f)).length,
     omitted: countOmitted(items, shown),
   };
-  return assemble(run, ctx, model, p, { table: false, detail: [], shown, note });
+  return assemble(run, ctx, model, p, block, { table: false, detail: [], shown, note });
 }
 
 /** Longest prefix of `text` (whole code points) that measures at most `max`. */

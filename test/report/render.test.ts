@@ -229,6 +229,15 @@ describe('render, then fit', () => {
     expect(renderSummary(run(fixtures), ctx)).toContain('<details><summary>1999 unchanged fixtures</summary>');
   });
 
+  it('clips one huge reply instead of dropping everything', () => {
+    const huge = 'x'.repeat(100_000);
+    const r = run([fixture('huge', { reply: huge, drift: { reply: null, route: null, verdict: 'no_baseline' }, baseline: null })]);
+    const md = renderComment(r, ctx);
+    expect(md).toContain('(first 4,000 of 100,000 characters)');
+    expect(md).not.toContain('Shortened');
+    expect(renderSummary(r, ctx)).toContain('(first 20,000 of 100,000 characters)');
+  });
+
   it('never exceeds a tiny limit and closes what it opened', () => {
     for (const max of [400, 1000, 3000, 8000]) {
       for (const r of [mixed(), hostile(), many(300)]) {
