@@ -1,0 +1,69 @@
+// The bench's loopback agent, run as its own process so that its work neither counts in the
+// measured process's RSS nor competes on its event loop. Native protocol; every request is answered
+// after setTimeout(latency), so one fixture (welcome turn disabled) costs exactly one latency.
+//
+//   node --import tsx bench/agent-server.ts <latencyMs>
+//   stdout, first line: {"url": "http://127.0.0.1:PORT/chat"}
+//   stdin "stats\n" -> stdout {"requests": n, "connections": n, "maxInFlight": n} (counters reset)
+//   stdin closed -> exit
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const latency = Number(process.argv[2] ?? '0');
+let requests = 0;
+let connections = 0;
+let inFlight = 0;
+let maxInFlight = 0;
+
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    requests++;
+    inFlight++;
+    if (inFlight > maxInFlight) maxInFlight = inFlight;
+    let message = '';
+    try {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { message?: unknown };
+      message = String(body.message);
+    } catch {
+      message = '(not JSON)';
+    }
+    const answer = (): void => {
+      inFlight--;
+      const body = JSON.stringify({ reply: `echo: ${message}`, route: { conversation: 'echo', stage: 'reply' }, offTrack: [], ended: false });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    };
+    if (latency > 0) setTimeout(answer, latency);
+    else answer();
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.on('connection', () => connections++);
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo;
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}/chat` })}\n`);
+});
+
+let pending = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk: string) => {
+  pending += chunk;
+  let nl;
+  while ((nl = pending.indexOf('\n')) >= 0) {
+    const line = pending.slice(0, nl).trim();
+    pending = pending.slice(nl + 1);
+    if (line === 'stats') {
+      process.stdout.write(`${JSON.stringify({ requests, connections, maxInFlight })}\n`);
+      requests = 0;
+      connections = 0;
+      maxInFlight = 0;
+    }
+  }
+});
+process.stdin.on('end', () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});

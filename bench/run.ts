@@ -1,0 +1,361 @@
+// `npm run bench`: measures the runner, the CLI's cold start and the regex pool against the targets
+// and prints one table. It is not a test: a missed target is printed as MISSED and the exit status
+// is still 0 (figures depend on the machine and its load; CI must not fail on them).
+//
+// Layout (each measured thing runs where its own cost is all that is counted):
+//   bench/agent-server.ts  the loopback agent, its own process, fixed latency per request
+//   bench/replay-child.ts  one replay through the real engine (runCheck), its own process, which
+//                          reports wall time and peak RSS as JSON. It is bundled first (esbuild, as
+//                          dist/ is bundled by ncc) and run by plain node: under tsx the loader
+//                          thread and the transpiler add ~40 MB to the RSS that is not ours.
+//   dist/cli.js            the shipped CLI, spawned for the cold start
+//   this process           the regex pool (in-process: it is itself a pool of threads)
+//
+// Floor of a replay: the welcome turn is disabled (agent.start: false), so one fixture is one
+// request and costs one latency L; with C workers, N fixtures need at least ceil(N / C) x L.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { createRegexPool } from '../src/assertions/regex-pool.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const TSX = ['--import', 'tsx'];
+/** How to start the replay child: node + args before its own arguments. */
+let replayChild: string[] = [...TSX, path.join(ROOT, 'bench/replay-child.ts')];
+
+interface Row {
+  figure: string;
+  measured: string;
+  target: string;
+  /** null: information only, no target. */
+  ok: boolean | null;
+}
+
+const rows: Row[] = [];
+const notes: string[] = [];
+
+function row(figure: string, measured: string, target: string, ok: boolean | null): void {
+  rows.push({ figure, measured, target, ok });
+}
+
+const ms = (v: number): string => `${v.toFixed(v < 10 ? 2 : 0)} ms`;
+const s = (v: number): string => `${(v / 1000).toFixed(3)} s`;
+const mb = (kb: number): string => `${(kb / 1024).toFixed(1)} MB`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+// --- agent server ---------------------------------------------------------------------------------
+
+interface AgentProcess {
+  url: string;
+  stats(): Promise<{ requests: number; connections: number; maxInFlight: number }>;
+  stop(): Promise<void>;
+}
+
+async function startAgent(latencyMs: number): Promise<AgentProcess> {
+  const child = spawn(process.execPath, [...TSX, path.join(ROOT, 'bench/agent-server.ts'), String(latencyMs)], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const waiting: ((line: string) => void)[] = [];
+  lines.on('line', (line) => waiting.shift()?.(line));
+  const nextLine = (): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('bench agent did not answer within 20 s')), 20_000);
+      waiting.push((line) => {
+        clearTimeout(timer);
+        resolve(line);
+      });
+    });
+  const { url } = JSON.parse(await nextLine()) as { url: string };
+  return {
+    url,
+    async stats() {
+      const line = nextLine();
+      child.stdin!.write('stats\n');
+      return JSON.parse(await line) as { requests: number; connections: number; maxInFlight: number };
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin!.end();
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}
+
+// --- suites ---------------------------------------------------------------------------------------
+
+/** A suite of n fixtures with contains assertions, 10 fixtures per file; returns the suite folder. */
+async function makeSuite(root: string, name: string, n: number, agentUrl: string): Promise<string> {
+  const dir = path.join(root, name, '.agent-replay');
+  const fixtures = path.join(dir, 'fixtures');
+  await mkdir(fixtures, { recursive: true });
+  await writeFile(path.join(dir, 'config.yml'), `agent:\n  url: ${agentUrl}\n  start: false\n  retries: 0\n`);
+  const perFile = 10;
+  for (let f = 0; f * perFile < n; f++) {
+    const items: string[] = [];
+    for (let i = f * perFile; i < Math.min(n, (f + 1) * perFile); i++) {
+      const id = String(i).padStart(5, '0');
+      items.push(`  - label: q-${id}\n    message: "Question ${id}: can I return my order within 30 days?"\n    assert: { contains: "30 days" }`);
+    }
+    await writeFile(path.join(fixtures, `group-${String(f).padStart(4, '0')}.yml`), `fixtures:\n${items.join('\n')}\n`);
+  }
+  return dir;
+}
+
+// --- child processes ------------------------------------------------------------------------------
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+function run(command: string, args: string[], options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<Exit> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+    child.on('exit', (code) => {
+      const elapsed = performance.now() - t0;
+      clearTimeout(timer);
+      // 'exit' can come before the pipes are drained.
+      setImmediate(() => resolve({ code, stdout, stderr, ms: elapsed }));
+    });
+  });
+}
+
+interface ReplayFigures {
+  wallMs: number;
+  replayMs: number;
+  fixtures: number;
+  errored: number;
+  passed: number;
+  rssBeforeKb: number;
+  maxRssKb: number;
+  sampledPeakRssKb: number;
+}
+
+async function replayCase(opts: { root: string; agent: AgentProcess; n: number; concurrency: number; latencyMs: number; factor: number; rssMb: number | null }): Promise<void> {
+  const { n, concurrency, latencyMs, factor } = opts;
+  const name = `${n} fixtures, C=${concurrency}, L=${latencyMs} ms`;
+  const dir = await makeSuite(opts.root, `suite-${n}-${concurrency}`, n, opts.agent.url);
+  await opts.agent.stats();
+  const exit = await run(process.execPath, [...replayChild, dir, opts.agent.url, String(concurrency)], {
+    cwd: ROOT,
+    timeoutMs: 90_000,
+  });
+  const server = await opts.agent.stats();
+  const floor = Math.ceil(n / concurrency) * latencyMs;
+  let figures: ReplayFigures | null = null;
+  try {
+    figures = JSON.parse(exit.stdout.trim().split('\n').pop() ?? '') as ReplayFigures;
+  } catch {
+    figures = null;
+  }
+  if (exit.code !== 0 || figures === null || !('wallMs' in figures)) {
+    row(`${name}: wall`, 'ERROR', `<= ${factor.toFixed(2)} x ${s(floor)}`, false);
+    notes.push(`${name}: replay child exited ${exit.code}: ${(exit.stdout + exit.stderr).trim().slice(0, 600)}`);
+    return;
+  }
+  const ratio = figures.wallMs / floor;
+  const ok = ratio <= factor && figures.errored === 0 && figures.passed === n;
+  row(`${name}: wall (load + replay)`, `${s(figures.wallMs)} = ${ratio.toFixed(3)} x floor`, `<= ${factor.toFixed(2)} x ${s(floor)}`, ok);
+  row(`  replay only (record.durationMs) / suite load`, `${s(figures.replayMs)} = ${(figures.replayMs / floor).toFixed(3)} x floor / ${s(figures.wallMs - figures.replayMs)}`, '', null);
+  row(`  overhead per fixture`, ms((figures.wallMs - floor) / n), '', null);
+  if (opts.rssMb !== null) {
+    row(`  peak RSS (maxRSS)`, `${mb(figures.maxRssKb)} (before run ${mb(figures.rssBeforeKb)})`, `<= ${opts.rssMb} MB`, figures.maxRssKb / 1024 <= opts.rssMb);
+  } else {
+    row(`  peak RSS (maxRSS)`, `${mb(figures.maxRssKb)} (before run ${mb(figures.rssBeforeKb)})`, '', null);
+  }
+  row(`  agent saw`, `${server.requests} requests, ${server.connections} connections, ${server.maxInFlight} max in flight`, `${n} requests`, null);
+  if (figures.errored > 0 || figures.passed !== n) notes.push(`${name}: ${figures.errored} errored, ${figures.passed}/${n} passed`);
+}
+
+/** Bundles the replay child into one file run by plain node; falls back to tsx (and says so). */
+async function bundleReplayChild(root: string): Promise<void> {
+  const outfile = path.join(root, 'replay-child.mjs');
+  try {
+    // esbuild comes with tsx (a devDependency); not a dependency of its own, so imported lazily.
+    const esbuild = (await import('esbuild')) as typeof import('esbuild');
+    await esbuild.build({
+      entryPoints: [path.join(ROOT, 'bench/replay-child.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile,
+      logLevel: 'warning',
+      // CommonJS dependencies (undici, yaml) require node builtins.
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    });
+    replayChild = [outfile];
+  } catch (e) {
+    notes.push(`could not bundle the replay child (${(e as Error).message.split('\n')[0]}); it ran under tsx, whose loader adds ~40 MB to its RSS`);
+  }
+}
+
+// --- cold start -----------------------------------------------------------------------------------
+
+function distIsStale(): string | null {
+  const cli = path.join(ROOT, 'dist/cli.js');
+  if (!existsSync(cli)) return 'dist/cli.js is missing: run `npm run package` first';
+  const built = statSync(cli).mtimeMs;
+  const newest = (dir: string): number => {
+    let max = 0;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      max = Math.max(max, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+    }
+    return max;
+  };
+  return newest(path.join(ROOT, 'src')) > built ? 'dist/cli.js is older than src/ (figures are for the committed bundle)' : null;
+}
+
+async function coldStart(root: string, runs: number): Promise<void> {
+  const stale = distIsStale();
+  if (stale !== null && !existsSync(path.join(ROOT, 'dist/cli.js'))) {
+    row('cold start: dist/cli.js run, 1 fixture', 'SKIPPED', '<= 300 ms', false);
+    notes.push(stale);
+    return;
+  }
+  if (stale) notes.push(stale);
+  const agent = await startAgent(0);
+  try {
+    const dir = await makeSuite(root, 'suite-cold', 1, agent.url);
+    const cwd = path.dirname(dir);
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' };
+    const cli = path.join(ROOT, 'dist/cli.js');
+    const baseline: number[] = [];
+    const version: number[] = [];
+    const times: number[] = [];
+    const failures: string[] = [];
+    for (let i = 0; i < runs; i++) {
+      baseline.push((await run(process.execPath, ['-e', '0'], { cwd, env, timeoutMs: 10_000 })).ms);
+      version.push((await run(process.execPath, [cli, '--version'], { cwd, env, timeoutMs: 10_000 })).ms);
+      const exit = await run(process.execPath, [cli, 'run', '--dir', '.agent-replay', '--out', 'results.json'], { cwd, env, timeoutMs: 10_000 });
+      if (exit.code !== 0) failures.push(`exit ${exit.code}: ${(exit.stderr || exit.stdout).trim().slice(0, 300)}`);
+      times.push(exit.ms);
+    }
+    const m = median(times);
+    row(`cold start: dist/cli.js run, 1 fixture (median of ${runs})`, `${ms(m)} (min ${ms(Math.min(...times))})`, '<= 300 ms', failures.length === 0 && m <= 300);
+    row(`  node -e 0 on this machine now (median)`, `${ms(median(baseline))} (min ${ms(Math.min(...baseline))})`, '', null);
+    row(`  dist/cli.js --version (bundle load only, median)`, ms(median(version)), '', null);
+    row(`  cold start minus node -e 0`, ms(m - median(baseline)), '', null);
+    if (failures.length > 0) notes.push(`cold start: ${failures.length} of ${runs} runs failed; first: ${failures[0]}`);
+  } finally {
+    await agent.stop();
+  }
+}
+
+// --- regex pool -----------------------------------------------------------------------------------
+
+async function regexPool(): Promise<void> {
+  const reply = 'Yes: you can return anything within 30 days for a full refund. Our warranty covers manufacturing defects for one year; see https://example.com/returns?order=12345 for details.';
+  const patterns: [string, string][] = [
+    ['\\b30 days\\b', ''],
+    ['refund(s|ed)?', 'i'],
+    ['^yes\\b', 'i'],
+    ['warranty .* (one|1) year', ''],
+    ['https?://[^\\s]+', ''],
+    ['\\d{5}', ''],
+    ['never matches: \\d{9}', ''],
+    ['(?<word>[a-z]+)ing', 'g'],
+  ];
+  const n = 10_000;
+  const t0 = performance.now();
+  const pool = createRegexPool({ size: 2, timeoutMs: 100 });
+  const results = await Promise.all(
+    Array.from({ length: n }, (_, i) => {
+      const [pattern, flags] = patterns[i % patterns.length] as [string, string];
+      return pool.test(pattern, flags, `${reply} #${i}`);
+    }),
+  );
+  const elapsed = performance.now() - t0;
+  const bad = results.filter((r) => r.kind !== 'matched' && r.kind !== 'no_match').length;
+  row(`regex pool: ${n} evaluations, 2 workers, amortised (start included)`, `${(elapsed / n).toFixed(4)} ms each (${s(elapsed)})`, '<= 0.2 ms', bad === 0 && elapsed / n <= 0.2);
+  if (bad > 0) notes.push(`regex pool: ${bad} evaluations neither matched nor missed`);
+
+  // Bounded in flight, as the runner does (one evaluation per worker of the replay).
+  const t1 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < n) {
+        const i = next++;
+        const [pattern, flags] = patterns[i % patterns.length] as [string, string];
+        await pool.test(pattern, flags, reply);
+      }
+    }),
+  );
+  const bounded = performance.now() - t1;
+  row(`  same, 8 in flight, warm pool`, `${(bounded / n).toFixed(4)} ms each`, '', null);
+
+  const budget = 100;
+  const t2 = performance.now();
+  const runaway = await pool.test('^(a+)+$', '', `${'a'.repeat(40)}!`);
+  const took = performance.now() - t2;
+  row(`regex runaway ^(a+)+$ on a{40}!, budget ${budget} ms`, `${ms(took)} (${runaway.kind})`, `<= ${budget + 50} ms, timeout`, runaway.kind === 'timeout' && took <= budget + 50);
+  const t3 = performance.now();
+  const after = await pool.test('\\b30 days\\b', '', reply);
+  row(`  next evaluation after the runaway`, `${ms(performance.now() - t3)} (${after.kind})`, '', null);
+  await pool.close();
+}
+
+// --- table ----------------------------------------------------------------------------------------
+
+function printTable(): void {
+  const status = (r: Row): string => (r.ok === null ? '' : r.ok ? 'OK' : 'MISSED');
+  const headers = ['figure', 'measured', 'target', 'status'];
+  const cells = rows.map((r) => [r.figure, r.measured, r.target, status(r)]);
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
+  const line = (c: string[]): string => c.map((v, i) => v.padEnd(widths[i] as number)).join('  ').trimEnd();
+  console.log(line(headers));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const c of cells) console.log(line(c));
+  for (const n of notes) console.log(`note: ${n}`);
+  const missed = rows.filter((r) => r.ok === false).length;
+  console.log(missed === 0 ? '\nall targets met' : `\n${missed} target(s) MISSED (the bench still exits 0; see the notes and the README)`);
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const root = await mkdtemp(path.join(tmpdir(), 'agent-replay-bench-'));
+  try {
+    await bundleReplayChild(root);
+    const latencyMs = 50;
+    const agent = await startAgent(latencyMs);
+    try {
+      await replayCase({ root, agent, n: 1000, concurrency: 8, latencyMs, factor: 1.1, rssMb: null });
+      await replayCase({ root, agent, n: 5000, concurrency: 32, latencyMs, factor: 1.15, rssMb: 120 });
+    } finally {
+      await agent.stop();
+    }
+    await coldStart(root, 10);
+    await regexPool();
+  } catch (e) {
+    notes.push(`bench failed: ${(e as Error).stack ?? String(e)}`);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+  console.log(`\nagent-replay bench · node ${process.version} · ${process.platform}/${process.arch} · ${availableParallelism()} cpus · ${s(performance.now() - started)}\n`);
+  printTable();
+}
+
+await main();
+process.exitCode = 0;
