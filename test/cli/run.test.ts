@@ -247,6 +247,24 @@ describe('run', () => {
     expect(messages.filter((m) => m === 'garbled')).toHaveLength(1);
   });
 
+  it('reports an agent that cannot be reached as errored (network), for every fixture, and still writes the record', async () => {
+    const gone = await serve();
+    await gone.close();
+    const cwd = await makeProject({
+      config: agentConfig(gone.url),
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: a, message: a }\n  - { label: b, message: b }\n' },
+    });
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(0);
+    const record = await readResults(join(cwd, 'results.json'));
+    expect(record.tallies).toEqual({ passed: 0, failed: 0, notEvaluated: 0, errored: 2 });
+    for (const f of record.fixtures) {
+      expect(f).toMatchObject({ errored: true, errorKind: 'network', verdict: null, drift: null });
+      expect(f.error).toMatch(/^welcome turn: could not reach the agent after 1 attempt/);
+    }
+    expect(r.stdout).toMatch(/errored 2/);
+  });
+
   it('never writes or prints a secret from the environment, even when the agent echoes it', async () => {
     const secret = 's3cr3t-value';
     const agent = await serve((req) => {
