@@ -11,6 +11,7 @@ const entries = [
 const only = process.argv.slice(2);
 rmSync('build/ncc', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
+for (const f of readdirSync('dist', { withFileTypes: true })) if (/^\d+\.index\.js$/.test(f.name)) rmSync(join('dist', f.name));
 for (const entry of entries) {
   if (only.length > 0 && !only.includes(entry.out)) continue;
   const outDir = join('build/ncc', entry.out.replace('.js', ''));
@@ -18,7 +19,9 @@ for (const entry of entries) {
     stdio: 'inherit',
   });
   const files = readdirSync(outDir);
-  const extra = files.filter((f) => !['index.js', 'package.json'].includes(f));
+  // Lazily imported modules become chunks next to the entry (e.g. 123.index.js); they ship too.
+  const chunks = files.filter((f) => /^\d+\.index\.js$/.test(f));
+  const extra = files.filter((f) => !['index.js', 'package.json', ...chunks].includes(f));
   if (extra.length > 0) throw new Error(`ncc emitted assets we do not ship: ${extra.join(', ')}; bundle them or inline them`);
   let code = readFileSync(join(outDir, 'index.js'), 'utf8');
   // ncc's asset relocator rewrites some path expressions into paths inside dist/: never wanted here.
@@ -26,6 +29,10 @@ for (const entry of entries) {
   code = code.replace(/^#!.*\n/, '');
   if (entry.shebang) code = `#!/usr/bin/env node\n${code}`;
   writeFileSync(join('dist', entry.out), code);
+  for (const chunk of chunks) {
+    if (entry.out !== 'index.js') throw new Error(`${entry.src}: lazy chunks are only expected in the Action bundle (${chunk})`);
+    writeFileSync(join('dist', chunk), readFileSync(join(outDir, chunk)));
+  }
   if (entry.shebang) chmodSync(join('dist', entry.out), 0o755);
   console.log(`dist/${entry.out}: ${(code.length / 1024).toFixed(0)} KiB`);
 }

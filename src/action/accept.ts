@@ -139,20 +139,20 @@ async function notify(github: GitHubApi, ctx: ActionContext, prNumber: number, c
 }
 
 /** Shell commands that apply the baselines on a fork, for when the workflow cannot push there. */
-export function forkInstructions(files: readonly { path: string; contents: string }[], headRef: string, artifactName: string | null, runId: string | null): string {
-  const lines = ['```sh', `git checkout ${headRef}`];
+export function forkCommands(files: readonly { path: string; contents: string }[], headRef: string, artifactName: string | null, runId: string | null): string {
+  const lines = [`git checkout '${headRef.replace(/'/g, "'\\''")}'`];
   if (artifactName && runId) {
     lines.push(`gh run download ${runId} -n ${artifactName} -D .`);
   } else {
     for (const f of files) {
       let tag = 'AGENT_REPLAY_EOF';
-      while (f.contents.includes(tag)) tag += '_';
+      while (f.contents.split('\n').includes(tag)) tag += '_';
       lines.push(`cat > '${f.path}' <<'${tag}'`, f.contents.replace(/\n$/, ''), tag);
     }
   }
-  lines.push(`git add ${[...new Set(files.map((f) => posix.dirname(f.path)))].map((d) => `'${d}'`).join(' ')}`, `git commit -m "Accept agent-replay baselines"`, 'git push', '```');
-  const fence = '`'.repeat(Math.max(3, ...[...lines.join('\n').matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  return lines.map((l, i) => (i === 0 ? `${fence}sh` : i === lines.length - 1 ? fence : l)).join('\n');
+  const dirs = [...new Set(files.map((f) => posix.dirname(f.path)))];
+  lines.push(`git add ${dirs.map((d) => `'${d}'`).join(' ')}`, 'git commit -m "Accept agent-replay baselines"', 'git push');
+  return lines.join('\n');
 }
 
 export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
@@ -203,11 +203,11 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));
     core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
     const rctx = reportContextFor(inputs, ctx, found.artifactName);
-    const view = (commitSha: string | null, commitUrl: string | null, note: string | null) => ({
+    const view = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null) => ({
       ...rctx,
       headSha: found.headSha,
       runId: String(found.runId),
-      acceptance: { accepted: plan.accepted.map((b) => b.label), refused: plan.refused, skipped: plan.unchanged, commitSha, commitUrl, note },
+      acceptance: { accepted: plan.accepted.map((b) => b.label), refused: plan.refused, skipped: plan.unchanged, commitSha, commitUrl, note, commands },
     });
 
     if (plan.accepted.length === 0) {
@@ -230,14 +230,10 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       const artifactName = `agent-replay-baselines-${found.headSha}`;
       const uploaded = await deps.artifacts.upload(artifactName, paths, dir);
       const how = uploaded.kind === 'uploaded' ? `The baseline files are in the artifact ${artifactName} of this workflow run.` : 'The baseline files are below.';
-      const note = `This pull request comes from a fork, which the workflow cannot push to, so nothing was committed. ${how} To accept, run these commands in a clone of the fork:\n\n${forkInstructions(
-        files,
-        pull.headRef,
-        uploaded.kind === 'uploaded' ? artifactName : null,
-        ctx.runId,
-      )}`;
+      const note = `This pull request comes from a fork, which the workflow cannot push to, so nothing was committed. ${how} To accept, run these commands in a clone of the fork:`;
+      const commands = forkCommands(files, pull.headRef, uploaded.kind === 'uploaded' ? artifactName : null, ctx.runId);
       core.setOutput('accepted', '');
-      await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(null, null, note)));
+      await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(null, null, note, commands)));
       await removeLabel();
       core.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the comment has the commands to apply them`);
       return;

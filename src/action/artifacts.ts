@@ -1,7 +1,6 @@
 // Upload of the results artifact. In GitHub Actions, @actions/artifact; elsewhere (a laptop, a
 // test) there is no artifact service, and the upload is skipped with a reason, never silently.
 
-import { DefaultArtifactClient } from '@actions/artifact';
 import { basename, dirname } from 'node:path';
 
 export type UploadResult = { kind: 'uploaded'; name: string; id: number | null } | { kind: 'skipped'; name: string; reason: string };
@@ -19,6 +18,8 @@ export function githubArtifactStore(env: Record<string, string | undefined>): Ar
       }
       const root = rootDir ?? dirname(files[0] ?? '.');
       try {
+        // Loaded only when there is an artifact service: it is the heaviest module we ship.
+        const { DefaultArtifactClient } = await import('@actions/artifact');
         const client = new DefaultArtifactClient();
         const res = await client.uploadArtifact(name, [...files], root, { retentionDays: 30 });
         return { kind: 'uploaded', name, id: res.id ?? null };

@@ -10,6 +10,8 @@ export interface AcceptanceView {
   commitUrl: string | null;
   /** E.g. "Commits made with the workflow token do not start new workflow runs." */
   note: string | null;
+  /** Shell commands to run by hand (a fork the workflow cannot push to), shown as a code block. */
+  commands?: string | null;
 }
 
 export interface ReportContext {

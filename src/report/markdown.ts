@@ -139,6 +139,8 @@ function labelList(labels: readonly string[]): string {
   return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
 }
 
+const MAX_COMMANDS_CHARS = 20_000;
+
 function acceptanceBlock(a: AcceptanceView): string {
   const lines = ['#### Baseline acceptance', ''];
   if (a.accepted.length > 0) {
@@ -158,6 +160,10 @@ function acceptanceBlock(a: AcceptanceView): string {
   }
   if (a.skipped.length > 0) lines.push(`- Skipped ${a.skipped.length} unchanged: ${labelList(a.skipped)}`);
   if (a.note) lines.push('', escapeInline(clip(a.note, LIMITS.detail)));
+  if (a.commands) {
+    const shown = a.commands.length <= MAX_COMMANDS_CHARS ? a.commands : '# too long to show here: download the baseline files from the artifact named above';
+    lines.push('', fencedBlock(shown, 'sh'));
+  }
   return lines.join('\n');
 }
 
