@@ -39054,7 +39054,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   _F: () => (/* binding */ progressPrinter)
 });
 
-// UNUSED EXPORTS: USAGE, exitFor, reportContext
+// UNUSED EXPORTS: USAGE, capRefusalText, exitFor, formatUsdPair, reportContext
 
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
@@ -39277,6 +39277,14 @@ function makeRedactor(secrets) {
         let out = text;
         for (const value of values)
             out = out.split(value).join('***');
+        // Texts are often clipped with an ellipsis before they get here (an HTTP body snippet, a
+        // quoted match): a secret cut by the clip must not leak its first characters either.
+        if (out.includes('\u2026')) {
+            for (const value of values) {
+                for (let n = value.length - 1; n >= MIN_SECRET_LENGTH; n--)
+                    out = out.split(`${value.slice(0, n)}\u2026`).join('***\u2026');
+            }
+        }
         return out;
     };
 }
@@ -49375,7 +49383,7 @@ function isJsonValue(v) {
 }
 const positiveInt = schemas_number().int().min(1);
 const nonNegativeInt = schemas_number().int().min(0);
-const usd = schemas_number().min(0);
+const config_file_usd = schemas_number().min(0);
 const jsonTemplate = custom(isJsonValue, {
     error: 'must be JSON data (strings, numbers, true/false, null, lists and mappings)',
 });
@@ -49419,10 +49427,10 @@ const configFileSchema = strictObject({
     judge: judgeSchema.nullable().optional(),
     regex: strictObject({ timeoutMs: positiveInt.optional(), workers: positiveInt.optional() }).nullable().optional(),
     cost: strictObject({
-        agentTurnUsd: usd.optional(),
-        turnsPerFixture: usd.optional(),
-        judgeCallUsd: usd.optional(),
-        capUsd: usd.optional(),
+        agentTurnUsd: config_file_usd.optional(),
+        turnsPerFixture: config_file_usd.optional(),
+        judgeCallUsd: config_file_usd.optional(),
+        capUsd: config_file_usd.optional(),
     })
         .nullable()
         .optional(),
@@ -50573,10 +50581,9 @@ async function replay(fixtures, baselines, deps, options) {
     const counts = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
     let done = 0;
     let next = 0;
-    const one = async (fixture) => {
-        const started = now();
+    const baseOf = (fixture) => {
         const baseline = baselines.get(fixture.label) ?? null;
-        const base = {
+        return {
             label: fixture.label,
             file: fixture.file,
             line: fixture.line,
@@ -50586,6 +50593,27 @@ async function replay(fixtures, baselines, deps, options) {
             baseline,
             threshold: fixture.assertion?.kind === 'judge' ? fixture.assertion.threshold : null,
         };
+    };
+    const errored = (fixture, errorKind, message, started) => {
+        const error = redact(message);
+        return {
+            ...baseOf(fixture),
+            errored: true,
+            error,
+            errorKind,
+            reply: null,
+            route: null,
+            verdict: null,
+            detail: error,
+            score: null,
+            rationale: null,
+            drift: null,
+            durationMs: Math.round(now() - started),
+        };
+    };
+    const replayOne = async (fixture, started) => {
+        const base = baseOf(fixture);
+        const { baseline } = base;
         let outcome;
         try {
             outcome = await deps.agent.converse({ session: sessionId(fixture), message: fixture.message, persona: fixture.persona });
@@ -50593,24 +50621,12 @@ async function replay(fixtures, baselines, deps, options) {
         catch (e) {
             outcome = { kind: 'errored', errorKind: 'internal', error: `internal error calling the agent: ${e.message}` };
         }
-        if (outcome.kind === 'errored') {
-            const error = redact(outcome.error);
-            return {
-                ...base,
-                errored: true,
-                error,
-                errorKind: outcome.errorKind,
-                reply: null,
-                route: null,
-                verdict: null,
-                detail: error,
-                score: null,
-                rationale: null,
-                drift: null,
-                durationMs: Math.round(now() - started),
-            };
-        }
+        if (outcome.kind === 'errored')
+            return errored(fixture, outcome.errorKind, outcome.error, started);
+        // Every agent-supplied text is redacted before it is recorded or compared: an agent that
+        // echoes a header must not leak it through the reply, the route or a detail line.
         const reply = redact(outcome.reply);
+        const route = outcome.route === null ? null : { conversation: redact(outcome.route.conversation), stage: redact(outcome.route.stage) };
         let result;
         try {
             result = await evaluateAssertion(fixture.assertion, outcome.reply, { regex: deps.regex, judge: deps.judge });
@@ -50624,15 +50640,25 @@ async function replay(fixtures, baselines, deps, options) {
             error: null,
             errorKind: null,
             reply,
-            route: outcome.route,
+            route,
             verdict: result.verdict,
             detail: redact(result.detail),
             score: result.score ?? null,
             threshold: result.threshold ?? base.threshold,
             rationale: result.rationale == null ? null : redact(result.rationale),
-            drift: computeDrift(result.verdict, reply, outcome.route, baseline),
+            drift: computeDrift(result.verdict, reply, route, baseline),
             durationMs: Math.round(now() - started),
         };
+    };
+    /** Never throws: whatever goes wrong is this fixture's errored record, and the others go on. */
+    const one = async (fixture) => {
+        const started = now();
+        try {
+            return await replayOne(fixture, started);
+        }
+        catch (e) {
+            return errored(fixture, 'internal', `internal error replaying the fixture: ${e.message}`, started);
+        }
     };
     const worker = async () => {
         for (;;) {
@@ -50650,7 +50676,12 @@ async function replay(fixtures, baselines, deps, options) {
                 counts.failed += 1;
             else
                 counts.notEvaluated += 1;
-            deps.onProgress?.({ done, total: fixtures.length, ...counts, elapsedMs: now() - t0 });
+            try {
+                deps.onProgress?.({ done, total: fixtures.length, ...counts, elapsedMs: now() - t0 });
+            }
+            catch {
+                // A progress printer that fails (a closed stderr) must not lose the run.
+            }
         }
     };
     const width = Math.max(1, Math.min(options.concurrency, fixtures.length));
@@ -51522,12 +51553,15 @@ async function runCheck(options, deps = {}) {
     if (!mayRun(estimate)) {
         return { kind: 'refused', estimate, fixtureCount: suite.fixtures.length, judgeCalls: judgeCalls(assertions), suite, warnings: loaded.warnings };
     }
-    const agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock });
-    const regex = deps.makeRegex
-        ? deps.makeRegex(config)
-        : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
-    const judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock }) : null;
+    // Created one by one inside the try, so that whatever was created is closed even when a later
+    // factory throws (a leaked worker pool or dispatcher would keep the process alive).
+    let agent = null;
+    let regex = null;
+    let judge = null;
     try {
+        agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock });
+        regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
+        judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock }) : null;
         const record = await replay(suite.fixtures, suite.baselines, { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, redact: makeRedactor(config.secrets) }, {
             concurrency: config.agent.concurrency,
             estimate,
@@ -51539,7 +51573,7 @@ async function runCheck(options, deps = {}) {
         return { kind: 'ran', record, gate: gate(record.fixtures, options.failOn), suite, warnings: loaded.warnings };
     }
     finally {
-        await Promise.allSettled([agent.close(), regex.close(), judge?.close()]);
+        await Promise.allSettled([agent?.close(), regex?.close(), judge?.close()]);
     }
 }
 
@@ -51676,23 +51710,34 @@ async function readRecord(path) {
  * Combines the records of several shards (a matrix) into one run. Fixture labels must not
  * repeat across shards; tallies are derived again; the estimate is summed.
  */
-function mergeRecords(records) {
+function mergeRecords(records, names = []) {
     if (records.length === 0)
         throw new Error('nothing to merge: give at least one --results file');
     const first = records[0];
+    // Tallies are derived from the fixtures, never trusted from a file (also for a single shard).
     if (records.length === 1)
-        return first;
+        return { ...first, tallies: tallies(first.fixtures) };
+    const shard = (i) => (names[i] === undefined ? `shard ${i + 1}` : `shard ${i + 1} (${names[i]})`);
+    const commits = [...new Set(records.map((r) => r.commit))];
+    if (commits.length > 1) {
+        const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');
+        throw new Error(`shards were recorded at different commits: ${list}; merge shards of one run only`);
+    }
     const seen = new Map();
-    const fixtures = records.flatMap((r, i) => r.fixtures.map((f) => {
+    const overlaps = [];
+    const fixtures = records.flatMap((r, i) => r.fixtures.filter((f) => {
         const prev = seen.get(f.label);
-        if (prev !== undefined)
-            throw new Error(`fixture "${f.label}" is in shard ${prev + 1} and shard ${i + 1}; shards must not overlap`);
+        if (prev !== undefined) {
+            overlaps.push(`"${f.label}" (${shard(prev)} and ${shard(i)})`);
+            return false;
+        }
         seen.set(f.label, i);
-        return f;
+        return true;
     }));
-    const commits = new Set(records.map((r) => r.commit));
-    if (commits.size > 1)
-        throw new Error(`shards were recorded at different commits (${[...commits].join(', ')}); merge shards of one run only`);
+    if (overlaps.length > 0) {
+        const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${overlaps.length - 5} more` : '');
+        throw new Error(`shards overlap: ${overlaps.length} ${overlaps.length === 1 ? 'fixture is' : 'fixtures are'} in more than one shard: ${shown}; each fixture must be replayed by exactly one shard`);
+    }
     const startedAt = records.map((r) => r.startedAt).sort()[0];
     const finishedAt = records.map((r) => r.finishedAt).sort().at(-1);
     const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;
@@ -51985,7 +52030,7 @@ function longestRun(text, ch) {
  * A code span holding one line of text. In a table cell set `table`, because GFM splits cells on
  * `|` even inside code spans (and removes the backslash of `\|` there).
  */
-function codeSpan(text, options = {}) {
+function escape_codeSpan(text, options = {}) {
     let s = escape_oneLine(text);
     if (options.table)
         s = s.replace(/\|/g, '\\|');
@@ -52008,7 +52053,7 @@ function fencedBlock(text, info = 'text') {
  * Shortens `text` to at most `max` UTF-16 units including the ellipsis, never splitting a
  * surrogate pair. Returns the text unchanged when it fits.
  */
-function clip(text, max) {
+function escape_clip(text, max) {
     if (text.length <= max)
         return text;
     if (max <= 1)
@@ -52081,10 +52126,10 @@ function clean(value, re, lower = false) {
     const v = lower ? value.toLowerCase() : value;
     return re.test(v) ? v : null;
 }
-function markerLine(marker) {
+function metadata_markerLine(marker) {
     return `<!-- agent-replay:marker=${sanitizeMarker(marker)} -->`;
 }
-function metaLine(meta) {
+function metadata_metaLine(meta) {
     const json = JSON.stringify({
         headSha: clean(meta.headSha, SHA_RE, true),
         runId: clean(meta.runId, RUN_ID_RE),
@@ -52097,7 +52142,7 @@ function hasMarker(body, marker) {
     if (typeof body !== 'string')
         return false;
     const first = body.split('\n', 1)[0] ?? '';
-    return first.replace(/\r$/, '') === markerLine(marker);
+    return first.replace(/\r$/, '') === metadata_markerLine(marker);
 }
 const MARKER_LINE_RE = /^<!-- agent-replay:marker=([A-Za-z0-9._:/+=@-]{1,200}) -->$/;
 const META_LINE_RE = /^<!-- agent-replay:meta (\{[^\n]{0,600}\}) -->$/;
@@ -52196,7 +52241,7 @@ function buildModel(run) {
     }
     return { sections, unchanged, tallies: deriveTallies(run.fixtures), total: run.fixtures.length, probes };
 }
-function plural(n, one, many) {
+function model_plural(n, one, many) {
     return `${n} ${n === 1 ? one : many}`;
 }
 /** The headline parts, most important first; `bold` marks the one a reviewer must act on. */
@@ -52208,14 +52253,14 @@ function headlineParts(model) {
         const replies = changed.filter((f) => f.drift?.reply === 'different').length;
         const routes = changed.filter((f) => f.drift?.route === 'different').length;
         if (replies === changed.length)
-            rest.push(plural(replies, 'reply changed', 'replies changed'));
+            rest.push(model_plural(replies, 'reply changed', 'replies changed'));
         else if (replies === 0 && routes === changed.length)
-            rest.push(plural(routes, 'route changed', 'routes changed'));
+            rest.push(model_plural(routes, 'route changed', 'routes changed'));
         else
             rest.push(`${changed.length} changed`);
     }
     if (s.new.length > 0)
-        rest.push(plural(s.new.length, 'new fixture', 'new fixtures'));
+        rest.push(model_plural(s.new.length, 'new fixture', 'new fixtures'));
     if (s.not_evaluated.length > 0)
         rest.push(`${s.not_evaluated.length} not evaluated`);
     if (s.errored.length > 0)
@@ -52232,7 +52277,7 @@ function headlineParts(model) {
         return { icon: '⚪', lead: 'Nothing was evaluated', bold: true, rest };
     const attention = changed.length + s.new.length + s.not_evaluated.length + s.errored.length;
     if (attention === 0) {
-        return { icon: '✅', lead: 'No regressions', bold: true, rest: [plural(model.total, 'fixture unchanged', 'fixtures unchanged')] };
+        return { icon: '✅', lead: 'No regressions', bold: true, rest: [model_plural(model.total, 'fixture unchanged', 'fixtures unchanged')] };
     }
     return { icon: '✅', lead: 'No new failures', bold: true, rest };
 }
@@ -52320,11 +52365,16 @@ const SECTION_WORDS = {
 ;// CONCATENATED MODULE: ./src/report/markdown.ts
 // The PR comment, the job summary and the CLI's markdown report: one renderer, three profiles.
 //
-// Render, then fit: the document is rendered at the richest level of detail and measured; when it
-// is over the limit it is rendered again with less detail (0 everything, 1 without the unchanged
-// table, 2 without diffs, 3 without replies), then items are kept worst first while they fit and
-// the rest are counted. Every block is balanced by construction; a last line-based trim that
-// closes open fences, `<pre>` and `<details>` guarantees the limit for any input.
+// Render, then fit: the document is rendered with everything and measured. When it is over the
+// limit it is rendered again with less detail:
+//   1. without the unchanged table;
+//   2. every attention item compact (label, file:line, verdict and drift words, detail line), then
+//      the leftover budget buys detail back worst first: diff and replies, else replies only;
+//   3. when even the compact items do not fit: compact items worst first while they fit, the rest
+//      counted ("… and N more fixtures not shown").
+// Each step says what it left out and where the full report is. Every block is balanced by
+// construction; a last line-based trim that closes open fences, `<pre>` and `<details>`
+// guarantees the limit for any input.
 
 
 
@@ -52367,7 +52417,7 @@ function profile(kind, max) {
 // ---------------------------------------------------------------------------------------------
 // Blocks
 function hiddenHead(ctx) {
-    return `${markerLine(ctx.marker)}\n${metaLine(ctx)}`;
+    return `${metadata_markerLine(ctx.marker)}\n${metadata_metaLine(ctx)}`;
 }
 function headline(model) {
     const h = headlineParts(model);
@@ -52376,7 +52426,7 @@ function headline(model) {
 function talliesTable(model) {
     const t = model.tallies;
     const cols = [
-        ['✅ passed', model.probes > 0 ? `${t.passed} (${plural(model.probes, 'probe', 'probes')})` : String(t.passed)],
+        ['✅ passed', model.probes > 0 ? `${t.passed} (${model_plural(model.probes, 'probe', 'probes')})` : String(t.passed)],
     ];
     if (t.failed > 0)
         cols.push(['❌ failed', String(t.failed)]);
@@ -52393,30 +52443,31 @@ function talliesTable(model) {
 function factsLine(run, ctx) {
     const parts = [estimateText(run.estimate)];
     if (run.agent.host)
-        parts.push(`agent ${codeSpan(clip(run.agent.host, LIMITS.ref))}`);
+        parts.push(`agent ${escape_codeSpan(escape_clip(run.agent.host, LIMITS.ref))}`);
     const sha = shortSha(run.commit);
-    const ref = ctx.baselinesRef ? codeSpan(clip(ctx.baselinesRef, LIMITS.ref)) : null;
+    const ref = ctx.baselinesRef ? escape_codeSpan(escape_clip(ctx.baselinesRef, LIMITS.ref)) : null;
     if (sha && ref)
-        parts.push(`commit ${codeSpan(sha)} against baselines from ${ref}`);
+        parts.push(`commit ${escape_codeSpan(sha)} against baselines from ${ref}`);
     else if (sha)
-        parts.push(`commit ${codeSpan(sha)}`);
+        parts.push(`commit ${escape_codeSpan(sha)}`);
     else if (ref)
         parts.push(`baselines from ${ref}`);
     if (run.judge.name)
-        parts.push(`judge: ${escapeInline(clip(run.judge.name, LIMITS.ref))}`);
+        parts.push(`judge: ${escapeInline(escape_clip(run.judge.name, LIMITS.ref))}`);
     return parts.join(' · ');
 }
 function labelList(labels) {
-    const shown = labels.slice(0, LIMITS.listed).map((l) => codeSpan(clip(l, LIMITS.label)));
+    const shown = labels.slice(0, LIMITS.listed).map((l) => escape_codeSpan(escape_clip(l, LIMITS.label)));
     const more = labels.length - shown.length;
     return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
 }
+const MAX_COMMANDS_CHARS = 20_000;
 function acceptanceBlock(a) {
     const lines = ['#### Baseline acceptance', ''];
     if (a.accepted.length > 0) {
         const url = safeUrl(a.commitUrl);
         const sha = shortSha(a.commitSha);
-        const commit = url ? ` in [${sha ? codeSpan(sha) : 'this commit'}](${url})` : sha ? ` in commit ${codeSpan(sha)}` : '';
+        const commit = url ? ` in [${sha ? escape_codeSpan(sha) : 'this commit'}](${url})` : sha ? ` in commit ${escape_codeSpan(sha)}` : '';
         lines.push(`- ✅ Accepted ${a.accepted.length}${commit}: ${labelList(a.accepted)}`);
     }
     else {
@@ -52425,7 +52476,7 @@ function acceptanceBlock(a) {
     if (a.refused.length > 0) {
         lines.push(`- ⛔ Refused ${a.refused.length}:`);
         for (const r of a.refused.slice(0, LIMITS.listed)) {
-            lines.push(`  - ${codeSpan(clip(r.label, LIMITS.label))}: ${escapeInline(clip(r.reason, LIMITS.detail))}`);
+            lines.push(`  - ${escape_codeSpan(escape_clip(r.label, LIMITS.label))}: ${escapeInline(escape_clip(r.reason, LIMITS.detail))}`);
         }
         if (a.refused.length > LIMITS.listed)
             lines.push(`  - and ${a.refused.length - LIMITS.listed} more`);
@@ -52433,7 +52484,11 @@ function acceptanceBlock(a) {
     if (a.skipped.length > 0)
         lines.push(`- Skipped ${a.skipped.length} unchanged: ${labelList(a.skipped)}`);
     if (a.note)
-        lines.push('', escapeInline(clip(a.note, LIMITS.detail)));
+        lines.push('', escapeInline(escape_clip(a.note, LIMITS.detail)));
+    if (a.commands) {
+        const shown = a.commands.length <= MAX_COMMANDS_CHARS ? a.commands : '# too long to show here: download the baseline files from the artifact named above';
+        lines.push('', fencedBlock(shown, 'sh'));
+    }
     return lines.join('\n');
 }
 const SECTION_INTRO = {
@@ -52448,12 +52503,12 @@ function sectionHeading(key, count) {
     return `#### ${w.icon} ${w.title} (${count})${w.suffix}\n\n${SECTION_INTRO[key]}`;
 }
 function itemLines(f) {
-    const where = codeSpan(clip(`${f.file}:${f.line}`, LIMITS.file));
-    const head = `${verdictIcon(f)} **${escapeInline(clip(f.label, LIMITS.label))}** · ${statusWords(f).join(' · ')} · ${where}`;
+    const where = escape_codeSpan(escape_clip(`${f.file}:${f.line}`, LIMITS.file));
+    const head = `${verdictIcon(f)} **${escapeInline(escape_clip(f.label, LIMITS.label))}** · ${statusWords(f).join(' · ')} · ${where}`;
     const lines = [head];
     const detail = f.errored ? (f.error ?? f.detail) : f.detail;
     if (detail)
-        lines.push(escapeInline(clip(detail, LIMITS.detail)));
+        lines.push(escapeInline(escape_clip(detail, LIMITS.detail)));
     if (f.drift?.route === 'different') {
         lines.push(`route: ${escapeInline(routeText(f.baseline?.route))} → ${escapeInline(routeText(f.route))}`);
     }
@@ -52463,7 +52518,7 @@ function itemLines(f) {
         const score = hasScore ? f.score.toFixed(2) : null;
         const threshold = typeof f.threshold === 'number' ? ` (threshold ${f.threshold.toFixed(2)})` : '';
         const scoreText = score !== null && !f.detail.includes(score) ? ` score ${score}${threshold}` : '';
-        const why = f.rationale ? `: ${escapeInline(clip(f.rationale, LIMITS.rationale))}` : '';
+        const why = f.rationale ? `: ${escapeInline(escape_clip(f.rationale, LIMITS.rationale))}` : '';
         if (scoreText || why)
             lines.push(`judge${scoreText}${why}`);
     }
@@ -52473,11 +52528,13 @@ function itemLines(f) {
 function visibleWhitespace(text) {
     return /^\s+$/.test(text) ? text.replace(/ /g, '·').replace(/\t/g, '→').replace(/\n/g, '⏎\n') : text;
 }
+const DIFF_MAX_CELLS = 250_000;
 function renderDiff(baseline, reply, p) {
     if (baseline.length > p.maxReplyChars || reply.length > p.maxReplyChars) {
         return '_The replies are too long to diff here; compare them in the full report._';
     }
-    const d = wordDiff(normalizeBlock(baseline), normalizeBlock(reply));
+    // A few hundred thousand cells per reply keeps thousands of diffs fast; beyond it, lines.
+    const d = wordDiff(normalizeBlock(baseline), normalizeBlock(reply), { maxCells: DIFF_MAX_CELLS });
     if (d.mode === 'too_large') {
         return `_The replies are too large to diff (${d.aTokens} and ${d.bTokens} words)._`;
     }
@@ -52502,7 +52559,7 @@ function replyBlock(title, reply, p) {
     const text = normalizeBlock(reply);
     if (text === '')
         return `${title}: _(empty)_`;
-    const shown = clip(text, p.maxReplyChars);
+    const shown = escape_clip(text, p.maxReplyChars);
     const note = shown.length < text.length ? ` (first ${thousands(shown.length)} of ${thousands(text.length)} characters)` : '';
     return `${title}${note}:\n\n${fencedBlock(shown)}`;
 }
@@ -52510,8 +52567,8 @@ function detailsBlock(f, level, p) {
     if (level >= 3 || f.errored || f.reply === null)
         return null;
     const parts = [];
-    const persona = f.persona ? ` (persona ${codeSpan(clip(f.persona, LIMITS.label))})` : '';
-    parts.push(`**Message**${persona}: ${escapeInline(clip(f.message, LIMITS.message))}`);
+    const persona = f.persona ? ` (persona ${escape_codeSpan(escape_clip(f.persona, LIMITS.label))})` : '';
+    parts.push(`**Message**${persona}: ${escapeInline(escape_clip(f.message, LIMITS.message))}`);
     const base = f.baseline;
     const replyChanged = f.drift?.reply === 'different' && base !== null;
     let summary;
@@ -52533,19 +52590,19 @@ function itemBlock(f, level, p) {
     const details = detailsBlock(f, level, p);
     return details ? `${text}\n\n${details}` : text;
 }
-function unchangedBlock(model, level) {
+function unchangedBlock(model, table) {
     const n = model.unchanged.length;
     if (n === 0)
         return null;
-    const what = plural(n, 'unchanged fixture', 'unchanged fixtures');
-    if (level >= 1)
+    const what = model_plural(n, 'unchanged fixture', 'unchanged fixtures');
+    if (!table)
         return `${what}: listed in the full report.`;
     const rows = model.unchanged.map((f) => {
         const cells = [
-            escapeInline(clip(f.label, LIMITS.label)),
+            escapeInline(escape_clip(f.label, LIMITS.label)),
             `${verdictIcon(f)} ${statusWords(f).join(' · ')}`,
-            escapeInline(clip(f.detail, 160)),
-            codeSpan(clip(`${f.file}:${f.line}`, LIMITS.file), { table: true }),
+            escapeInline(escape_clip(f.detail, 160)),
+            escape_codeSpan(escape_clip(`${f.file}:${f.line}`, LIMITS.file), { table: true }),
         ];
         return `| ${cells.join(' | ')} |`;
     });
@@ -52575,13 +52632,13 @@ function fullReportWhere(ctx, p) {
 }
 function footerBlocks(run, ctx, model, p) {
     const blocks = [];
-    const label = codeSpan(clip(ctx.acceptLabel, LIMITS.label));
+    const label = escape_codeSpan(escape_clip(ctx.acceptLabel, LIMITS.label));
     const acceptable = acceptableCount(model);
     const how = p.kind === 'comment'
         ? `apply the ${label} label to this pull request`
         : `apply the ${label} label to the pull request (or run \`agent-replay accept\`)`;
     if (acceptable > 0) {
-        blocks.push(`**To accept** the ${plural(acceptable, 'changed or new reply', 'changed or new replies')} above as baselines, ${how}. ` +
+        blocks.push(`**To accept** the ${model_plural(acceptable, 'changed or new reply', 'changed or new replies')} above as baselines, ${how}. ` +
             'Only pass and fail replies are accepted; not evaluated and errored fixtures never are.');
     }
     else {
@@ -52597,7 +52654,7 @@ function footerBlocks(run, ctx, model, p) {
     if (links.length > 0)
         blocks.push(`Full report: ${links.join(' · ')}`);
     const seconds = (run.durationMs / 1000).toFixed(1);
-    blocks.push(`<sub>${escapeHtmlInline(`${run.tool.name} ${run.tool.version}`)} · ${plural(model.total, 'fixture', 'fixtures')} in ${seconds} s</sub>`);
+    blocks.push(`<sub>${escapeHtmlInline(`${run.tool.name} ${run.tool.version}`)} · ${model_plural(model.total, 'fixture', 'fixtures')} in ${seconds} s</sub>`);
     return blocks;
 }
 function omittedCounts(omitted) {
@@ -52605,23 +52662,28 @@ function omittedCounts(omitted) {
         .map((k) => `${omitted[k]} ${SECTION_WORDS[k].many}`)
         .join(', ');
 }
-function shortenedNote(model, level, omitted, ctx, p) {
-    const attention = SECTION_ORDER.flatMap((k) => model.sections[k]);
-    const left = [];
-    if (level >= 1 && model.unchanged.length > 0)
-        left.push('the unchanged list');
-    if (level >= 2 && attention.some((f) => f.baseline !== null && f.drift?.reply === 'different'))
-        left.push('the reply diffs');
-    if (level >= 3 && attention.some((f) => f.reply !== null))
-        left.push('the replies');
+function hasDiff(f) {
+    return !f.errored && f.reply !== null && f.baseline !== null && f.drift?.reply === 'different';
+}
+function hasReply(f) {
+    return !f.errored && f.reply !== null;
+}
+function shortenedNote(model, left, ctx, p) {
+    const what = [];
+    if (left.unchanged && model.unchanged.length > 0)
+        what.push('the unchanged list');
+    if (left.diffs > 0)
+        what.push(`the reply diffs of ${model_plural(left.diffs, 'fixture', 'fixtures')}`);
+    if (left.replies > 0)
+        what.push(`the replies and diffs of ${model_plural(left.replies, 'fixture', 'fixtures')}`);
     const lines = [];
-    const count = omitted ? SECTION_ORDER.reduce((n, k) => n + omitted[k], 0) : 0;
-    if (omitted && count > 0) {
-        lines.push(`… and ${plural(count, 'more fixture', 'more fixtures')} not shown (${omittedCounts(omitted)}).`);
-        left.push(`${count} of the fixtures that need attention`);
+    const count = left.omitted ? SECTION_ORDER.reduce((n, k) => n + left.omitted[k], 0) : 0;
+    if (left.omitted && count > 0) {
+        lines.push(`… and ${model_plural(count, 'more fixture', 'more fixtures')} not shown (${omittedCounts(left.omitted)}).`);
+        what.push(`${count} of the fixtures that need attention`);
     }
-    const what = left.length > 1 ? `${left.slice(0, -1).join(', ')} and ${left[left.length - 1]}` : (left[0] ?? '');
-    lines.push(`> ✂️ Shortened to fit ${p.limitWords}${what ? `: left out ${what}` : ''}. The full report is in ${fullReportWhere(ctx, p)}.`);
+    const list = what.length > 1 ? `${what.slice(0, -1).join(', ')} and ${what[what.length - 1]}` : (what[0] ?? '');
+    lines.push(`> ✂️ Shortened to fit ${p.limitWords}${list ? `: left out ${list}` : ''}. The full report is in ${fullReportWhere(ctx, p)}.`);
     return lines.join('\n\n');
 }
 // ---------------------------------------------------------------------------------------------
@@ -52639,61 +52701,121 @@ function headBlocks(run, ctx, model, p) {
     blocks.push(headline(model), talliesTable(model), factsLine(run, ctx));
     return blocks;
 }
-function renderAtLevel(run, ctx, model, level, p) {
+function attentionItems(model) {
+    return SECTION_ORDER.flatMap((key) => model.sections[key].map((f) => ({ key, f })));
+}
+/** Item blocks are rendered once per detail level, however often the fitting asks for them. */
+function memoBlocks(p) {
+    const cache = new Map();
+    return (f, detail) => {
+        let entry = cache.get(f);
+        if (!entry) {
+            entry = [];
+            cache.set(f, entry);
+        }
+        return (entry[detail] ??= itemBlock(f, detail, p));
+    };
+}
+function assemble(run, ctx, model, p, block, plan) {
     const blocks = headBlocks(run, ctx, model, p);
-    for (const key of SECTION_ORDER) {
-        const items = model.sections[key];
-        if (items.length === 0)
-            continue;
-        blocks.push(sectionHeading(key, items.length));
-        for (const f of items)
-            blocks.push(itemBlock(f, level, p));
-    }
-    const unchanged = unchangedBlock(model, level);
+    const items = attentionItems(model);
+    let section = null;
+    items.slice(0, plan.shown).forEach(({ key, f }, i) => {
+        if (key !== section)
+            blocks.push(sectionHeading(key, model.sections[key].length));
+        section = key;
+        blocks.push(block(f, plan.detail[i] ?? 3));
+    });
+    const unchanged = unchangedBlock(model, plan.table);
     if (unchanged)
         blocks.push(unchanged);
-    if (level > 0)
-        blocks.push(shortenedNote(model, level, null, ctx, p));
+    if (plan.note)
+        blocks.push(shortenedNote(model, plan.note, ctx, p));
     blocks.push('---', ...footerBlocks(run, ctx, model, p));
     return joinBlocks(blocks);
 }
-/** Level 3 items, worst first, kept while they fit; the rest are counted. */
-function renderTrimmed(run, ctx, model, p) {
-    const head = headBlocks(run, ctx, model, p);
-    const unchanged = unchangedBlock(model, 3);
-    const footer = ['---', ...footerBlocks(run, ctx, model, p)];
-    const allOmitted = {};
-    for (const key of SECTION_ORDER)
-        allOmitted[key] = model.sections[key].length;
-    const worstNote = shortenedNote(model, 3, allOmitted, ctx, p);
-    const fixed = [...head, ...(unchanged ? [unchanged] : []), worstNote, ...footer];
-    let used = p.measure(joinBlocks(fixed));
-    const sep = p.measure(SEP);
-    const body = [];
-    const omitted = { ...allOmitted };
-    let full = false;
-    for (const key of SECTION_ORDER) {
-        const items = model.sections[key];
-        if (items.length === 0 || full)
-            continue;
-        let headingPending = sectionHeading(key, items.length);
-        for (const f of items) {
-            const block = itemBlock(f, 3, p);
-            const cost = p.measure(block) + sep + (headingPending !== null ? p.measure(headingPending) + sep : 0);
-            if (used + cost > p.max) {
-                full = true;
-                break;
-            }
-            if (headingPending !== null)
-                body.push(headingPending);
-            headingPending = null;
-            body.push(block);
-            used += cost;
-            omitted[key]--;
-        }
+function countOmitted(items, from) {
+    const omitted = { newly_failing: 0, changed: 0, not_evaluated: 0, errored: 0, new: 0 };
+    for (const { key } of items.slice(from))
+        omitted[key]++;
+    return omitted;
+}
+function fit(run, ctx, model, p) {
+    const items = attentionItems(model);
+    const block = memoBlocks(p);
+    const rich = items.map(() => 0);
+    // The replies alone are a lower bound on the full rendering: skip renderings that cannot fit.
+    const shownChars = (text) => Math.min(normalizeBlock(text).length, p.maxReplyChars);
+    const replyChars = items.reduce((n, { f }) => !hasReply(f) ? n : n + shownChars(f.reply) + (hasDiff(f) ? shownChars(f.baseline.reply) : 0), 0);
+    for (const table of replyChars > p.max ? [] : [true, false]) {
+        const out = assemble(run, ctx, model, p, block, {
+            table,
+            detail: rich,
+            shown: items.length,
+            note: table ? null : { unchanged: true, diffs: 0, replies: 0, omitted: null },
+        });
+        if (p.measure(out) <= p.max)
+            return out;
     }
-    const note = shortenedNote(model, 3, omitted, ctx, p);
-    return joinBlocks([...head, ...body, ...(unchanged ? [unchanged] : []), note, ...footer]);
+    // Budget with the longest note this rendering could need, then spend it worst first.
+    const worstNote = {
+        unchanged: true,
+        diffs: items.filter(({ f }) => hasDiff(f)).length,
+        replies: items.filter(({ f }) => hasReply(f)).length,
+        omitted: countOmitted(items, 0),
+    };
+    const sep = p.measure(SEP);
+    const base = p.measure(assemble(run, ctx, model, p, block, { table: false, detail: [], shown: 0, note: worstNote }));
+    const compact = items.map(({ f }) => p.measure(block(f, 3)) + sep);
+    const headingCost = (key) => p.measure(sectionHeading(key, model.sections[key].length)) + sep;
+    const allHeadings = SECTION_ORDER.filter((k) => model.sections[k].length > 0).reduce((n, k) => n + headingCost(k), 0);
+    const allCompact = compact.reduce((n, c) => n + c, 0);
+    if (base + allHeadings + allCompact <= p.max) {
+        let budget = p.max - base - allHeadings - allCompact;
+        const detail = items.map(() => 3);
+        let cap = 0; // detail never increases further down: the worst items get the most
+        items.forEach(({ f }, i) => {
+            if (!hasReply(f) || cap === 3)
+                return;
+            for (const d of [0, 2]) {
+                if (d < cap)
+                    continue;
+                const extra = p.measure(block(f, d)) + sep - compact[i];
+                if (extra <= budget) {
+                    detail[i] = d;
+                    budget -= extra;
+                    return;
+                }
+                cap = d === 0 ? 2 : 3;
+            }
+        });
+        const note = {
+            unchanged: true,
+            diffs: items.filter(({ f }, i) => hasDiff(f) && detail[i] === 2).length,
+            replies: items.filter(({ f }, i) => hasReply(f) && detail[i] === 3).length,
+            omitted: null,
+        };
+        return assemble(run, ctx, model, p, block, { table: false, detail, shown: items.length, note });
+    }
+    // Compact items worst first while they fit; the rest are counted.
+    let used = base;
+    let shown = 0;
+    let section = null;
+    for (const [i, { key }] of items.entries()) {
+        const cost = compact[i] + (key !== section ? headingCost(key) : 0);
+        if (used + cost > p.max)
+            break;
+        used += cost;
+        section = key;
+        shown++;
+    }
+    const note = {
+        unchanged: true,
+        diffs: 0,
+        replies: items.slice(0, shown).filter(({ f }) => hasReply(f)).length,
+        omitted: countOmitted(items, shown),
+    };
+    return assemble(run, ctx, model, p, block, { table: false, detail: [], shown, note });
 }
 /** Longest prefix of `text` (whole code points) that measures at most `max`. */
 function prefixWithin(text, max, measure) {
@@ -52762,13 +52884,7 @@ function trimToFit(text, max, measure, tail) {
     return measure(out) <= max ? out : prefixWithin(out, max, measure);
 }
 function render(run, ctx, p) {
-    const model = buildModel(run);
-    for (const level of [0, 1, 2, 3]) {
-        const out = renderAtLevel(run, ctx, model, level, p);
-        if (p.measure(out) <= p.max)
-            return out;
-    }
-    const trimmed = renderTrimmed(run, ctx, model, p);
+    const trimmed = fit(run, ctx, buildModel(run), p);
     const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;
     return trimToFit(trimmed, p.max, p.measure, tail);
 }
@@ -52797,8 +52913,8 @@ function renderCapRefusal(estimate, fixtureCount, judgeCalls, ctx) {
     return [
         `${markerLine(ctx.marker)}\n${metaLine(ctx)}`,
         '### ⏸️ Not run: the estimated cost is above the cap',
-        `**≈ ${model_usd(estimate.usd)} estimated** for ${plural(fixtureCount, 'fixture', 'fixtures')}${calls}; ` +
-            `the cap is **${model_usd(estimate.capUsd)}**. Nothing was replayed and nothing was spent.`,
+        `**≈ ${usd(estimate.usd)} estimated** for ${plural(fixtureCount, 'fixture', 'fixtures')}${calls}; ` +
+            `the cap is **${usd(estimate.capUsd)}**. Nothing was replayed and nothing was spent.`,
         'To run it anyway, confirm the cost in one of these ways:',
         [
             `- apply the ${label} label to this pull request;`,
@@ -52834,21 +52950,22 @@ const SECTION_STYLE = {
 };
 function renderTerminal(run, opts) {
     const paint = (colour, text) => (opts.color ? `${ANSI[colour]}${text}${ANSI.reset}` : text);
-    const fit = (text) => (opts.width && opts.width > 0 ? clip(text, opts.width) : text);
+    const fit = (text) => (opts.width && opts.width > 0 ? escape_clip(text, opts.width) : text);
     const model = buildModel(run);
     const h = headlineParts(model);
     const t = model.tallies;
     const lines = [];
     const headColour = model.sections.newly_failing.length > 0 ? 'red' : h.icon === '✅' ? 'green' : 'grey';
     lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${[h.lead, ...h.rest].join(' · ')}`))));
-    const tallies = [paint('green', `passed ${t.passed}`)];
+    const tallies = [['green', `passed ${t.passed}`]];
     if (t.failed > 0)
-        tallies.push(paint('red', `failed ${t.failed}`));
+        tallies.push(['red', `failed ${t.failed}`]);
     if (t.notEvaluated > 0)
-        tallies.push(paint('grey', `not evaluated ${t.notEvaluated} (not a failure)`));
+        tallies.push(['grey', `not evaluated ${t.notEvaluated} (not a failure)`]);
     if (t.errored > 0)
-        tallies.push(paint('grey', `errored ${t.errored} (not a failure)`));
-    lines.push(tallies.join('  '));
+        tallies.push(['grey', `errored ${t.errored} (not a failure)`]);
+    const talliesPlain = tallies.map(([, text]) => text).join('  ');
+    lines.push(fit(talliesPlain) === talliesPlain ? tallies.map(([c, text]) => paint(c, text)).join('  ') : fit(talliesPlain));
     const facts = [estimateText(run.estimate)];
     if (run.agent.host)
         facts.push(`agent ${escape_oneLine(run.agent.host)}`);
@@ -52871,7 +52988,7 @@ function renderTerminal(run, opts) {
 }
 function itemLine(f, style, paint, fit) {
     const detail = f.errored ? (f.error ?? f.detail) : f.detail;
-    const plain = `  ${style.mark} ${escape_oneLine(f.label)} · ${statusWords(f).join(' · ')} · ${escape_oneLine(f.file)}:${f.line}${detail ? ` — ${escape_oneLine(clip(detail, 2000))}` : ''}`;
+    const plain = `  ${style.mark} ${escape_oneLine(f.label)} · ${statusWords(f).join(' · ')} · ${escape_oneLine(f.file)}:${f.line}${detail ? ` — ${escape_oneLine(escape_clip(detail, 2000))}` : ''}`;
     return paint(style.colour, fit(plain));
 }
 
@@ -52910,7 +53027,7 @@ function body(f) {
 }
 function testcase(f) {
     const open = `    <testcase classname="${xmlAttr(f.file)}" name="${xmlAttr(f.label)}" time="${seconds(f.durationMs)}"`;
-    const message = (text) => xmlAttr(clip(text, 1000));
+    const message = (text) => xmlAttr(escape_clip(text, 1000));
     if (f.errored) {
         const detail = f.error ?? f.detail;
         return `${open}>\n      <error message="${message(detail)}" type="${xmlAttr(f.errorKind ?? 'errored')}">${body(f)}</error>\n    </testcase>`;
@@ -53361,12 +53478,29 @@ async function emitRun(record, values, io) {
     io.stdout(renderTerminal(record, { color: io.color }));
     io.stdout(`\nresults: ${out}${values.markdown ? `\nmarkdown: ${resolvePath(io, values.markdown)}` : ''}${values.junit ? `\njunit: ${resolvePath(io, values.junit)}` : ''}\n`);
 }
-function exitFor(result, io) {
+/** Dollars with the fewest decimals (at least two) that keep two amounts apart: $0.104 vs $0.10. */
+function formatUsdPair(a, b) {
+    for (let digits = 2; digits <= 6; digits++) {
+        const x = a.toFixed(digits);
+        const y = b.toFixed(digits);
+        if ((x === y) === (a === b))
+            return [`$${x}`, `$${y}`];
+    }
+    return [`$${a}`, `$${b}`];
+}
+/** The terminal's refusal: plain text (the PR comment's markdown is for GitHub, not a terminal). */
+function capRefusalText(estimate, fixtureCount, judgeCalls, dir) {
+    const [est, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
+    const calls = judgeCalls > 0 ? ` and ${judgeCalls} judge ${judgeCalls === 1 ? 'call' : 'calls'}` : '';
+    return (`not run: the estimated cost ${est} for ${fixtureCount} ${fixtureCount === 1 ? 'fixture' : 'fixtures'}${calls} is above the cost cap ${cap}.\n` +
+        'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
+        `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`);
+}
+function exitFor(result, io, dir = '.agent-replay') {
     if (result.kind === 'config_errors')
         return 2;
     if (result.kind === 'refused') {
-        io.stderr(renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, reportContext(null, io.env)) + '\n');
-        io.stderr('nothing was sent to the agent; rerun with --confirm-cost to spend above the cap.\n');
+        io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir));
         return 2;
     }
     if (result.gate.failed) {
@@ -53378,9 +53512,10 @@ function exitFor(result, io) {
 async function cmdRun(values, io) {
     const failOn = failOnOf(values);
     const concurrency = parseConcurrency(values.concurrency);
+    const dir = values.dir ?? '.agent-replay';
     const commit = values.commit ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
     const result = await runCheck({
-        dir: values.dir ?? '.agent-replay',
+        dir,
         cwd: io.cwd,
         env: io.env,
         overrides: {
@@ -53399,7 +53534,7 @@ async function cmdRun(values, io) {
     printIssues(io, [], result.warnings);
     if (result.kind === 'ran')
         await emitRun(result.record, values, io);
-    return exitFor(result, io);
+    return exitFor(result, io, dir);
 }
 async function cmdValidate(values, io) {
     const dir = values.dir ?? '.agent-replay';
@@ -53424,6 +53559,20 @@ async function cmdAccept(values, io) {
     }
     const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
     const plan = planAcceptance(record, loaded.suite.baselines, { only, acceptedAt: (io.now?.() ?? new Date()).toISOString() });
+    if (plan.unknown.length > 0) {
+        // A typo in --only must not half-apply: nothing is written until every label is found.
+        for (const label of plan.unknown)
+            io.stderr(`not found ${label}: no fixture with this label in ${files[0]}\n`);
+        io.stderr(`nothing was accepted; labels in ${files[0]}: ${record.fixtures.map((f) => f.label).join(', ') || '(none)'}\n`);
+        return 2;
+    }
+    // A baseline for a label the suite no longer has (a renamed or removed fixture, or results from
+    // another suite) would only be an orphan file: refused, and said so.
+    const known = new Set(loaded.suite.fixtures.map((f) => f.label));
+    for (const b of plan.accepted.filter((x) => !known.has(x.label))) {
+        plan.refused.push({ label: b.label, reason: `no fixture is labelled ${b.label} in ${dir}: was it renamed or removed?` });
+    }
+    plan.accepted = plan.accepted.filter((x) => known.has(x.label));
     const written = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
     for (const [i, b] of plan.accepted.entries())
         io.stdout(`accepted  ${b.label} (${b.verdict}) -> ${written[i]}\n`);
@@ -53431,17 +53580,16 @@ async function cmdAccept(values, io) {
         io.stdout(`unchanged ${label} (already the baseline)\n`);
     for (const r of plan.refused)
         io.stdout(`refused   ${r.label}: ${r.reason}\n`);
-    for (const label of plan.unknown)
-        io.stderr(`not found ${label}: no fixture with this label in ${files[0]}\n`);
     io.stdout(`\n${plan.accepted.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged\n`);
-    return plan.unknown.length > 0 ? 2 : 0;
+    return 0;
 }
 async function cmdReport(values, io) {
     const files = values.results ?? [];
     if (files.length === 0)
         throw new UsageError('report needs at least one --results file');
+    const failOn = failOnOf(values); // checked before anything is written
     const records = await Promise.all(files.map((f) => readRecord(resolvePath(io, f))));
-    const merged = mergeRecords(records);
+    const merged = mergeRecords(records, files);
     if (values.out)
         await writeRecord(resolvePath(io, values.out), merged);
     const ctx = reportContext(merged, io.env);
@@ -53450,7 +53598,7 @@ async function cmdReport(values, io) {
     if (values.junit)
         await writeText(resolvePath(io, values.junit), renderJUnit(merged));
     io.stdout(renderTerminal(merged, { color: io.color }));
-    const g = gate(merged.fixtures, failOnOf(values));
+    const g = gate(merged.fixtures, failOn);
     if (g.failed) {
         io.stderr(`gate failed: ${g.reason}\n`);
         return 1;
