@@ -12,7 +12,7 @@
 // Messages name the turn, the HTTP status, the path, and a short snippet of the body; they never
 // contain header values or the URL (either may carry a token).
 
-import { Agent, request } from 'undici';
+import { Agent, request } from '../http/undici.js';
 import type { AgentConfig, AgentMapping } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, Clock, ErrorKind } from '../types.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';

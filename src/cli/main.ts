@@ -2,7 +2,6 @@
 // src/cli.ts. Exit status: 0 gate passed, 1 fail-on met, 2 usage / configuration error / cost cap.
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type RunRecord } from '../types.js';
@@ -14,6 +13,7 @@ import { renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext }
 import { writeBaselines } from '../accept/write.js';
 import type { Progress } from '../replay/index.js';
 import { TOOL } from '../version.js';
+import { gitHead } from './git.js';
 import { runDemo } from '../demo/index.js';
 
 export interface CliIO {
@@ -141,14 +141,6 @@ function failOnOf(values: Values): FailOnCondition[] {
   }
 }
 
-async function gitHead(cwd: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile('git', ['rev-parse', 'HEAD'], { cwd, timeout: 2000 }, (err, stdout) => {
-      const sha = stdout?.trim() ?? '';
-      resolve(err || !/^[0-9a-f]{40}$/.test(sha) ? null : sha);
-    });
-  });
-}
 
 function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
   for (const w of warnings) io.stderr(`warning: ${formatIssue(w)}\n`);

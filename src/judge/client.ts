@@ -1,7 +1,7 @@
 // The judge clients: OpenAI-compatible chat completions and Anthropic messages (SPEC section 2).
 // One undici Agent per client; one POST per score; the model's text goes through parse.ts.
 
-import { Agent } from 'undici';
+import { Agent } from '../http/undici.js';
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { Clock, Judge, JudgeResult } from '../types.js';

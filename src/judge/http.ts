@@ -2,7 +2,7 @@
 // exponential backoff on network errors, timeouts, 429 and 5xx (honouring Retry-After).
 // Never throws: a failure is a reason string that says what was observed.
 
-import { request, type Agent } from 'undici';
+import { request, type Agent } from '../http/undici.js';
 import type { Clock } from '../types.js';
 
 export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string };

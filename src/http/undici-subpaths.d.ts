@@ -1,0 +1,9 @@
+// undici ships no types for its internal files; these are the shapes src/http/undici.ts relies on.
+declare module 'undici/lib/dispatcher/agent.js' {
+  const Agent: unknown;
+  export default Agent;
+}
+declare module 'undici/lib/api/api-request.js' {
+  const request: unknown;
+  export default request;
+}
