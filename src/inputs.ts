@@ -29,6 +29,7 @@ export interface Inputs {
   readonly commentKey: string | null;
   readonly resultsPath: string;
   readonly results: readonly string[];
+  readonly prNumber: number | null;
 }
 
 export class InputError extends Error {
@@ -108,6 +109,7 @@ export function readInputs(get: Get): Inputs {
     confirmLabel: get('confirm-label') || 'confirm-cost',
     commentKey: orNull(get('comment-key')),
     resultsPath: get('results-path') || 'agent-replay-results/results.json',
+    prNumber: positiveNumber('pr-number', get('pr-number'), true),
     results: Object.freeze(get('results').split(/\r?\n/).map((s) => s.trim()).filter(Boolean)),
   });
 }

@@ -2,7 +2,8 @@
 // sticky comment, outputs, and the gate. A failure to comment never loses the results.
 
 import * as core from '@actions/core';
-import { resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { Inputs } from '../inputs.js';
 import { inputSecrets } from '../inputs.js';
 import type { ActionContext } from './context.js';
@@ -182,7 +183,15 @@ export async function checkMode(inputs: Inputs, ctx: ActionContext, deps: Action
 
   // 2. Artifact.
   const artifactName = artifactNameFor(ctx.sha, ctx.runAttempt);
-  const uploaded = await deps.artifacts.upload(artifactName, [resultsPath]);
+  // The pull request's number travels with the results, for a workflow_run report (a fork's
+  // pull request is not named by workflow_run).
+  const files = [resultsPath];
+  if (ctx.pull) {
+    const numberPath = join(dirname(resultsPath), 'pr-number');
+    await writeFile(numberPath, `${ctx.pull.number}\n`, 'utf8');
+    files.push(numberPath);
+  }
+  const uploaded = await deps.artifacts.upload(artifactName, files);
   if (uploaded.kind === 'uploaded') core.info(`artifact: ${artifactName}`);
   else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
   core.setOutput('artifact-name', artifactName);

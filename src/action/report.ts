@@ -8,7 +8,8 @@ import type { Inputs } from '../inputs.js';
 import type { ActionContext } from './context.js';
 import type { ActionDeps } from './check.js';
 import { driftedCount, postComment, reportContextFor } from './check.js';
-import { mergeRecords, readRecord } from '../record/index.js';
+import { mergeRecords, readRecord, writeRecord } from '../record/index.js';
+import { artifactNameFor } from './context.js';
 import { renderComment, renderSummary } from '../report/index.js';
 import { gate } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
@@ -41,6 +42,30 @@ export async function expandResults(patterns: readonly string[], cwd: string): P
   return [...new Set(out)];
 }
 
+/**
+ * The pull request to comment on: the event's own, else the pr-number input, else the one a
+ * workflow_run names. A fork's pull request is not named by workflow_run: pass pr-number.
+ */
+async function pullForReport(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<ActionContext> {
+  if (ctx.pull !== null) return ctx;
+  const fromRun = (ctx.payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined)?.pull_requests?.[0]?.number;
+  const number = inputs.prNumber ?? (typeof fromRun === 'number' ? fromRun : null);
+  if (number === null || deps.github === null) return ctx;
+  const pull = await deps.github.getPull(ctx.owner, ctx.repo, number);
+  return {
+    ...ctx,
+    pull: {
+      number,
+      headSha: pull.headSha,
+      headRef: pull.headRef,
+      headRepoFullName: pull.headRepoFullName,
+      baseRepoFullName: pull.baseRepoFullName,
+      isFork: pull.isFork,
+      labels: [],
+    },
+  };
+}
+
 export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
   if (inputs.results.length === 0) throw new Error('report mode needs the results input: one results file, folder or pattern per line');
   const files = await expandResults(inputs.results, deps.cwd);
@@ -49,7 +74,17 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   for (const f of files) records.push(await readRecord(f));
   const run = mergeRecords(records);
   core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures`);
-  const rctx = reportContextFor(inputs, { ...ctx, sha: run.commit ?? ctx.sha }, null);
+  // The merged record is this run's record: written and uploaded like check mode's, so the
+  // comment's metadata points at an artifact the accept flow can download.
+  const resultsPath = resolve(deps.cwd, inputs.resultsPath);
+  await writeRecord(resultsPath, run);
+  core.setOutput('results-path', resultsPath);
+  const artifactName = artifactNameFor(run.commit, ctx.runAttempt);
+  const uploaded = await deps.artifacts.upload(artifactName, [resultsPath]);
+  if (uploaded.kind === 'skipped') core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
+  core.setOutput('artifact-name', artifactName);
+  const here = await pullForReport(inputs, ctx, deps);
+  const rctx = reportContextFor(inputs, { ...here, sha: run.commit ?? ctx.sha }, artifactName, uploaded.kind === 'uploaded');
   try {
     await core.summary.addRaw(renderSummary(run, rctx), true).write();
   } catch (e) {
@@ -65,7 +100,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   core.setOutput('estimated-cost', run.estimate.usd.toFixed(3));
   const g = gate(run.fixtures, inputs.failOn);
   core.setOutput('gate', g.failed ? 'failed' : 'passed');
-  const posted = await postComment(deps.github, inputs, { ...ctx, eventName: ctx.eventName === 'pull_request' ? 'report' : ctx.eventName }, renderComment(run, rctx));
+  const posted = await postComment(deps.github, inputs, { ...here, eventName: 'report' }, renderComment(run, rctx));
   core.setOutput('comment-status', posted.status);
   if (posted.url) core.setOutput('comment-url', posted.url);
   if (g.failed) core.setFailed(`agent-replay gate failed: ${g.reason}`);

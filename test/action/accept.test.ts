@@ -44,7 +44,7 @@ beforeEach(async () => {
 });
 
 /** The check run the maintainer reviewed: comment + results artifact of run 1001. */
-async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; headSha?: string; runId?: number; tamper?: (text: string) => string } = {}): Promise<{ run: ActionRun; record: RunRecord }> {
+async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; headSha?: string; runId?: number; tamper?: (text: string) => string; runStatus?: string; artifact?: 'present' | 'expired' | 'missing' } = {}): Promise<{ run: ActionRun; record: RunRecord }> {
   const workspace = await makeWorkspace({ fixtures: opts.fixtures ?? FIXTURES, config: CONFIG, baselines: opts.baselines ?? [REFUND_BASELINE] });
   const run = await runAction({
     gh,
@@ -55,8 +55,8 @@ async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; 
   });
   expect(run.code, run.stdout).toBe(0);
   const text = readFileSync(run.outputs['results-path'] as string, 'utf8');
-  gh.addWorkflowRun('octo', 'shop', { id: opts.runId ?? 1001, headSha: opts.headSha ?? HEAD, status: 'completed', conclusion: 'success' });
-  gh.addArtifact('octo', 'shop', opts.runId ?? 1001, { name: run.outputs['artifact-name'] as string, zip: writeZip([{ name: 'results.json', data: Buffer.from(opts.tamper ? opts.tamper(text) : text) }]) });
+  gh.addWorkflowRun('octo', 'shop', { id: opts.runId ?? 1001, headSha: opts.headSha ?? HEAD, status: opts.runStatus ?? 'completed', conclusion: opts.runStatus ? null : 'success' });
+  if (opts.artifact !== 'missing') gh.addArtifact('octo', 'shop', opts.runId ?? 1001, { name: run.outputs['artifact-name'] as string, zip: writeZip([{ name: 'results.json', data: Buffer.from(opts.tamper ? opts.tamper(text) : text) }]), expired: opts.artifact === 'expired' });
   return { run, record: parseRecord(text, 'results.json') };
 }
 
@@ -173,6 +173,19 @@ describe('accept mode, end to end', () => {
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(ourComment()!.body).toContain('recorded at 9999999, not at the reviewed commit 1111111');
+  });
+
+  it.each([
+    [{ runStatus: 'in_progress' }, 'the workflow run 1001 is still in_progress. Wait for it to finish'],
+    [{ artifact: 'expired' as const }, 'has expired. Re-run the check'],
+    [{ artifact: 'missing' as const }, 'is missing. Re-run the check'],
+  ])('refuses, saying what to do, when %o', async (opts, message) => {
+    await reviewedCheck(opts);
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(ourComment()!.body).toContain(message);
+    expect(gh.violations).toEqual([]);
   });
 
   it('makes no commit when only not evaluated and errored fixtures remain', async () => {

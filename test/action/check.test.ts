@@ -66,6 +66,7 @@ describe('check mode, end to end', () => {
     expect(resultsPath).toBe(join(run.workspace, 'agent-replay-results/results.json'));
     const record = parseRecord(readFileSync(resultsPath, 'utf8'), resultsPath);
     expect(record.commit).toBe(HEAD);
+    expect(readFileSync(join(run.workspace, 'agent-replay-results/pr-number'), 'utf8')).toBe('7\n');
     expect(record.tallies).toEqual({ passed: 2, failed: 1, notEvaluated: 0, errored: 0 });
     // outputs
     expect(run.outputs).toMatchObject({ passed: '2', failed: '1', 'not-evaluated': '0', errored: '0', 'newly-failing': '1', gate: 'failed', 'comment-status': 'created', 'estimated-cost': '0.060' });

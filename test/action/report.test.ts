@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
+import { startAgentServer, nativeEcho, type AgentServer } from '../support/agent-server.js';
+import { HEAD, makeWorkspace, pullPayload, runAction } from './harness.js';
+import { parseRecord } from '../../src/record/index.js';
+import { parseCommentMetadata } from '../../src/report/index.js';
+
+let agent: AgentServer;
+let gh: FakeGitHub;
+beforeAll(async () => {
+  agent = await startAgentServer(nativeEcho);
+});
+afterAll(async () => {
+  await agent.close();
+});
+beforeEach(async () => {
+  gh?.close();
+  gh = await startFakeGitHub();
+  gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
+});
+
+/** Two shards of a matrix, each a check run without a comment. */
+async function shards(): Promise<string> {
+  const report = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
+  await mkdir(join(report, 'shards'), { recursive: true });
+  for (const [i, fixtures] of ['fixtures:\n  - { label: a, message: one, assert: { contains: echo } }\n', 'fixtures:\n  - { label: b, message: two, assert: { contains: nope } }\n'].entries()) {
+    const ws = await makeWorkspace({ fixtures, config: 'agent: { retries: 0 }\n' });
+    const run = await runAction({ gh, workspace: ws, inputs: { 'agent-url': agent.url, comment: 'false', 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
+    expect(run.code, run.stdout).toBe(0);
+    await copyFile(run.outputs['results-path'] as string, join(report, 'shards', `shard-${i}.json`));
+  }
+  return report;
+}
+
+describe('report mode', () => {
+  it('merges shards and comments on the pull request a workflow_run names, with metadata for the accept flow', async () => {
+    const workspace = await shards();
+    const run = await runAction({
+      gh,
+      workspace,
+      runId: 3003,
+      inputs: { mode: 'report', results: 'shards/*.json', 'fail-on': 'failed' },
+      event: { name: 'workflow_run', payload: { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [{ number: 7 }] } } },
+    });
+    expect(run.code).toBe(1); // fail-on failed: fixture b fails
+    expect(run.stdout).toContain('report: combined 2 results files, 2 fixtures');
+    expect(run.outputs).toMatchObject({ passed: '1', failed: '1', gate: 'failed', 'comment-status': 'created' });
+    const merged = parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'merged');
+    expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+    expect(merged.tallies).toEqual({ passed: 1, failed: 1, notEvaluated: 0, errored: 0 });
+    const comments = gh.comments('octo', 'shop', 7);
+    expect(comments).toHaveLength(1);
+    expect(parseCommentMetadata(comments[0]!.body)).toEqual({ marker: 'agent-replay', headSha: HEAD, runId: '3003', artifactName: `agent-replay-results-${HEAD}` });
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('comments on a fork\'s pull request given pr-number (workflow_run does not name it)', async () => {
+    const workspace = await shards();
+    const run = await runAction({
+      gh,
+      workspace,
+      inputs: { mode: 'report', results: 'shards', 'pr-number': '7', 'fail-on': 'none' },
+      event: { name: 'workflow_run', payload: { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [] } } },
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs['comment-status']).toBe('created');
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('refuses overlapping shards with a message naming the labels', async () => {
+    const workspace = await shards();
+    await copyFile(join(workspace, 'shards', 'shard-0.json'), join(workspace, 'shards', 'shard-2.json'));
+    const run = await runAction({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json' }, event: { name: 'workflow_run', payload: {} } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/::error::agent-replay: .*"a"/);
+    expect(gh.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
+  });
+});
