@@ -158,6 +158,8 @@ export async function checkMode(inputs: Inputs, ctx: ActionContext, deps: Action
     return;
   }
   annotateConfigIssues([], result.warnings);
+  // Values the config read from ${ENV} are secrets too: mask them in the job log.
+  for (const secret of result.suite.config.secrets) if (secret.length > 0) core.setSecret(secret);
 
   if (result.kind === 'refused') {
     const rctx = reportContextFor(inputs, ctx, null);

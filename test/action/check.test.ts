@@ -86,6 +86,8 @@ describe('check mode, end to end', () => {
     expect(run.summary).toContain('refund-policy');
     // secrets: never in the comment, the summary or the results
     for (const text of [body, run.summary, readFileSync(resultsPath, 'utf8')]) expect(text).not.toContain('s3cr3t-agent-token');
+    // the config's ${AGENT_TOKEN} value is masked in the job log
+    expect(run.stdout).toContain('::add-mask::s3cr3t-agent-token');
     // the header reached the agent
     expect(agent.requests.at(-1)?.headers.authorization).toBe('Bearer s3cr3t-agent-token');
   });
