@@ -105,7 +105,20 @@ export async function postComment(
   }
 }
 
-async function writeSummary(markdown: string): Promise<void> {
+/** The tallies, drift counts, estimate and gate of a run, as the Action's outputs. */
+export function setRunOutputs(run: RunRecord, gateFailed: boolean): void {
+  const t = run.tallies;
+  core.setOutput('passed', String(t.passed));
+  core.setOutput('failed', String(t.failed));
+  core.setOutput('not-evaluated', String(t.notEvaluated));
+  core.setOutput('errored', String(t.errored));
+  core.setOutput('newly-failing', String(run.fixtures.filter((f) => f.drift?.verdict === 'newly_failing').length));
+  core.setOutput('drifted', String(driftedCount(run)));
+  core.setOutput('estimated-cost', run.estimate.usd.toFixed(3));
+  core.setOutput('gate', gateFailed ? 'failed' : 'passed');
+}
+
+export async function writeSummary(markdown: string): Promise<void> {
   try {
     await core.summary.addRaw(markdown, true).write();
   } catch (e) {
@@ -199,15 +212,7 @@ export async function checkMode(inputs: Inputs, ctx: ActionContext, deps: Action
   core.setOutput('artifact-name', artifactName);
 
   // 3. Outputs.
-  const t = run.tallies;
-  core.setOutput('passed', String(t.passed));
-  core.setOutput('failed', String(t.failed));
-  core.setOutput('not-evaluated', String(t.notEvaluated));
-  core.setOutput('errored', String(t.errored));
-  core.setOutput('newly-failing', String(run.fixtures.filter((f) => f.drift?.verdict === 'newly_failing').length));
-  core.setOutput('drifted', String(driftedCount(run)));
-  core.setOutput('estimated-cost', run.estimate.usd.toFixed(3));
-  core.setOutput('gate', result.gate.failed ? 'failed' : 'passed');
+  setRunOutputs(run, result.gate.failed);
 
   // 4. Summary and annotations.
   const rctx = reportContextFor(inputs, ctx, artifactName, uploaded.kind === 'uploaded');

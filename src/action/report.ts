@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Inputs } from '../inputs.js';
 import type { ActionContext } from './context.js';
 import type { ActionDeps } from './check.js';
-import { driftedCount, postComment, reportContextFor } from './check.js';
+import { postComment, reportContextFor, setRunOutputs, writeSummary } from './check.js';
 import { mergeRecords, readRecord, writeRecord } from '../record/index.js';
 import { artifactNameFor } from './context.js';
 import { renderComment, renderSummary } from '../report/index.js';
@@ -85,21 +85,9 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   core.setOutput('artifact-name', artifactName);
   const here = await pullForReport(inputs, ctx, deps);
   const rctx = reportContextFor(inputs, { ...here, sha: run.commit ?? ctx.sha }, artifactName, uploaded.kind === 'uploaded');
-  try {
-    await core.summary.addRaw(renderSummary(run, rctx), true).write();
-  } catch (e) {
-    core.warning(`job summary not written: ${(e as Error).message}`);
-  }
-  const t = run.tallies;
-  core.setOutput('passed', String(t.passed));
-  core.setOutput('failed', String(t.failed));
-  core.setOutput('not-evaluated', String(t.notEvaluated));
-  core.setOutput('errored', String(t.errored));
-  core.setOutput('newly-failing', String(run.fixtures.filter((f) => f.drift?.verdict === 'newly_failing').length));
-  core.setOutput('drifted', String(driftedCount(run)));
-  core.setOutput('estimated-cost', run.estimate.usd.toFixed(3));
+  await writeSummary(renderSummary(run, rctx));
   const g = gate(run.fixtures, inputs.failOn);
-  core.setOutput('gate', g.failed ? 'failed' : 'passed');
+  setRunOutputs(run, g.failed);
   const posted = await postComment(deps.github, inputs, { ...here, eventName: 'report' }, renderComment(run, rctx));
   core.setOutput('comment-status', posted.status);
   if (posted.url) core.setOutput('comment-url', posted.url);

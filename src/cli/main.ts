@@ -9,7 +9,7 @@ import { parseFailOn, planAcceptance, gate as evaluateGate } from '../evaluate/i
 import { runCheck, UsageError, type EngineDeps, type CheckResult } from '../engine.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
-import { renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
+import { DEFAULT_CONTEXT, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
 import type { Progress } from '../replay/index.js';
 import { TOOL } from '../version.js';
@@ -166,19 +166,7 @@ export function progressPrinter(io: CliIO): (p: Progress) => void {
 }
 
 export function reportContext(record: RunRecord | null, env: Record<string, string | undefined>): ReportContext {
-  return {
-    marker: 'agent-replay',
-    headSha: record?.commit ?? null,
-    runId: null,
-    artifactName: null,
-    baselinesRef: null,
-    acceptLabel: 'accept-baseline',
-    confirmLabel: 'confirm-cost',
-    summaryUrl: null,
-    artifactUrl: null,
-    acceptance: null,
-    ...(env.AGENT_REPLAY_BASELINES_REF ? { baselinesRef: env.AGENT_REPLAY_BASELINES_REF } : {}),
-  };
+  return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null };
 }
 
 async function writeText(path: string, text: string): Promise<void> {
