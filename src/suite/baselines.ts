@@ -1,6 +1,6 @@
 // Baseline files: `<baselines>/<label>.json`, one per fixture, written only by acceptance.
 
-import { LineCounter, parseDocument } from 'yaml';
+import { lazyYamlSource } from './fast.js';
 import { z } from 'zod';
 import type { Baseline } from '../types.js';
 import { positionAt, quote, translateZodIssues, type ConfigIssue, type Position, type SourceFile } from './issues.js';
@@ -40,10 +40,9 @@ const REWRITE_FIX = 'fix the file by hand, or delete it and accept the fixture a
 /** Checks the text of one baseline file; `file` is its display path, `fileLabel` its name without `.json`. */
 export function checkBaselineFile(file: string, fileLabel: string, text: string): BaselineFileResult {
   const errors: ConfigIssue[] = [];
-  const lineCounter = new LineCounter();
-  // JSON is (nearly) YAML: parsing it as YAML too gives node positions for the schema issues.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
-  const src: SourceFile = { file, doc, lineCounter };
+  // JSON is (nearly) YAML: parsing it as YAML too gives node positions for the schema issues,
+  // only when there is an issue to place.
+  const src: SourceFile = lazyYamlSource(file, text, { uniqueKeys: false });
 
   if (!isValidLabel(fileLabel)) {
     errors.push({

@@ -1,7 +1,7 @@
 // Fixture files: one fixture per file, `{fixtures: [...]}`, or a bare list. Every problem is
 // reported with its line; a fixture with a problem is left out, the others are still checked.
 
-import { isMap } from 'yaml';
+
 import { z } from 'zod';
 import type { Assertion, Fixture } from '../types.js';
 import {
@@ -48,7 +48,6 @@ export interface FixtureFileResult {
 /** Checks one parsed fixture file. `data` is `doc.toJS()`. */
 export function checkFixtureFile(src: SourceFile, data: unknown): FixtureFileResult {
   const result: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [] };
-  const contents = src.doc.contents;
 
   if (data === null || data === undefined) {
     result.warnings.push({
@@ -64,7 +63,7 @@ export function checkFixtureFile(src: SourceFile, data: unknown): FixtureFileRes
   let items: { data: unknown; path: PathSegment[] }[];
   if (Array.isArray(data)) {
     items = data.map((d, i) => ({ data: d, path: [i] }));
-  } else if (typeof data === 'object' && isMap(contents) && 'fixtures' in data) {
+  } else if (typeof data === 'object' && 'fixtures' in data) {
     const parsed = listFileSchema.safeParse(data);
     if (!parsed.success) {
       result.errors.push(...translateZodIssues({ src, schema: listFileSchema, data, base: [] }, parsed.error.issues));

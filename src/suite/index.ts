@@ -11,6 +11,7 @@ import type { Baseline, Fixture } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
 import { resolveConfigFile } from './config-file.js';
 import { checkFixtureFile } from './fixtures.js';
+import { fastSource } from './fast.js';
 import { yamlSyntaxIssues, type ConfigIssue, type SourceFile } from './issues.js';
 import { applyOverrides, type ConfigOverrides } from './overrides.js';
 
@@ -112,7 +113,7 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
     for (const file of fixtureFiles) {
       const shown = show(file);
       fileOrder.push(shown);
-      const loaded = await readYaml(file, shown);
+      const loaded = readFixtureYaml(file, shown);
       errors.push(...loaded.errors);
       warnings.push(...loaded.warnings);
       fixtureFileErrors += loaded.errors.length;
@@ -237,6 +238,10 @@ async function readYaml(file: string, shown: string): Promise<LoadedYaml> {
   } catch (e) {
     return { src: null, data: undefined, errors: [readError(shown, e)], warnings: [] };
   }
+  return parseYaml(text, shown);
+}
+
+function parseYaml(text: string, shown: string): LoadedYaml {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const src: SourceFile = { file: shown, doc, lineCounter };
@@ -255,6 +260,19 @@ async function readYaml(file: string, shown: string): Promise<LoadedYaml> {
       warnings,
     };
   }
+}
+
+/** A fixture file: js-yaml's fast path when it accepts the text, else the `yaml` document. */
+function readFixtureYaml(file: string, shown: string): LoadedYaml {
+  let text: string;
+  try {
+    text = readText(file);
+  } catch (e) {
+    return { src: null, data: undefined, errors: [readError(shown, e)], warnings: [] };
+  }
+  const fast = fastSource(shown, text);
+  if (fast !== null) return { src: fast.src, data: fast.data, errors: [], warnings: [] };
+  return parseYaml(text, shown);
 }
 
 /**

@@ -31,6 +31,16 @@ export interface SourceFile {
   file: string;
   doc: Document.Parsed;
   lineCounter: LineCounter;
+  /**
+   * Positions already known by path (`pathKey`), from the fast parser: looked up before the
+   * document, so that a valid file never needs its full document (see fast.ts).
+   */
+  positions?: ReadonlyMap<string, Position>;
+}
+
+/** The key of a path in `SourceFile.positions`. */
+export function pathKey(path: readonly PathSegment[]): string {
+  return path.map(String).join('\u0000');
 }
 
 export interface Position {
@@ -73,6 +83,8 @@ export function nodeAt(src: SourceFile, path: readonly PathSegment[]): unknown {
 
 /** Position of the node at `path`; falls back to the deepest existing ancestor. */
 export function positionAt(src: SourceFile, path: readonly PathSegment[]): Position {
+  const known = src.positions?.get(pathKey(path));
+  if (known) return known;
   for (let n = path.length; n >= 0; n--) {
     const node = nodeAt(src, path.slice(0, n));
     const pos = nodePosition(src, node);

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { LineCounter, parseDocument } from 'yaml';
+import { fastSource } from '../../src/suite/fast.js';
+import { checkFixtureFile } from '../../src/suite/fixtures.js';
+import type { SourceFile } from '../../src/suite/issues.js';
+
+/** The reference: the `yaml` document for data and every position. */
+function slow(text: string) {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const src: SourceFile = { file: 'f.yml', doc, lineCounter };
+  return checkFixtureFile(src, doc.toJS());
+}
+
+function fast(text: string) {
+  const parsed = fastSource('f.yml', text);
+  if (parsed === null) return null;
+  return checkFixtureFile(parsed.src, parsed.data);
+}
+
+const CORPUS: Record<string, string> = {
+  'one fixture per file (SPEC)': 'label: refund-policy\nmessage: Can I get my money back?\npersona: returning-customer          # optional\nassert: { regex: "30 days", flags: "i" }\n',
+  'a list per file (SPEC)': 'fixtures:\n  - { label: welcome-greeting, message: hello, assert: { contains: Welcome } }\n  - { label: opening-hours, message: When are you open? }\n',
+  'block items, comments, blank lines': '# a suite\n\nfixtures:\n  # first\n  - label: a\n    message: hi\n\n  - label: b\n    message: >\n      folded\n      text\n    assert:\n      judge: "Polite?"\n      threshold: 0.8\n',
+  'literal block and escapes': 'label: esc\nmessage: |\n  line one\n  line "two"\nassert: { contains: "\\u00e9t\\u00e9 \\"q\\"" }\n',
+  'empty persona then more keys': 'label: p\npersona:\nmessage: hi\nassert: { contains: x }\n',
+  'anchors and aliases': 'fixtures:\n  - &base { label: a1, message: &msg hi }\n  - label: a2\n    message: *msg\n    persona: hello\n',
+  'document start and CRLF': '---\r\nlabel: crlf\r\nmessage: "hi there"\r\n',
+  'unicode': 'label: uni\nmessage: "Grüße 👋 日本"\nassert: { contains: "👋" }\n',
+  'a bare top-level list': '- { label: l1, message: one }\n- label: l2\n  message: two\n',
+  'indented flow spanning lines': 'fixtures:\n  - {\n      label: multi,\n      message: "spans lines",\n      assert: { regex: "sp(a|o)ns" }\n    }\n',
+  'errors: unknown key, bad label, bad threshold': 'fixtures:\n  - { label: "bad label!", message: hi }\n  - { label: ok2, mesage: hi }\n  - { label: ok3, message: hi, assert: { judge: j, threshold: 2 } }\n',
+  'warning: regex that does not compile': 'label: bad-regex\nmessage: hi\nassert: { regex: "(unclosed" }\n',
+  'numbers and booleans where strings belong': 'label: 123\nmessage: true\n',
+  'empty list': 'fixtures: []\n',
+  'explicit tags': 'label: !!str 123\nmessage: !!str hello\n',
+  'an anchored label': 'label: &l anchored-label\nmessage: *l\n',
+  'a tagged and anchored list item': 'fixtures:\n  - !!map &one { label: t1, message: hi }\n',
+  'quoted keys and trailing comments': '"label": q1 # the label\n\'message\': "hi" # the message\nassert: { "contains": hi }\n',
+  'value on the next line': 'label:\n  next-line\nmessage:\n  # a comment first\n  "hi"\n',
+  'deep block assertion': 'fixtures:\n- label: d1\n  message: hi\n  assert:\n    regex: "h(i|o)"\n    flags: i\n',
+};
+
+describe('the fast fixture reader agrees with the yaml document', () => {
+  it.each(Object.entries(CORPUS))('%s', (_name, text) => {
+    const expected = slow(text);
+    const actual = fast(text);
+    expect(actual).not.toBeNull();
+    expect(actual).toEqual(expected);
+  });
+
+  it('refuses what js-yaml refuses, so the yaml path reports the syntax error', () => {
+    expect(fastSource('f.yml', 'label: a\nlabel: b\nmessage: x\n')).toBeNull(); // duplicate key
+    expect(fastSource('f.yml', 'fixtures:\n  - { label: a, message: [unclosed\n')).toBeNull();
+    expect(fastSource('f.yml', 'label: a\n---\nlabel: b\n')).toBeNull(); // two documents
+  });
+
+  it('never parses the full document for a valid file', () => {
+    const parsed = fastSource('f.yml', CORPUS['a list per file (SPEC)'] as string);
+    let touched = false;
+    const src = new Proxy(parsed!.src, {
+      get(target, prop, receiver) {
+        if (prop === 'doc' || prop === 'lineCounter') touched = true;
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    const result = checkFixtureFile(src, parsed!.data);
+    expect(result.errors).toEqual([]);
+    expect(result.fixtures.map((f) => [f.label, f.line])).toEqual([
+      ['welcome-greeting', 2],
+      ['opening-hours', 3],
+    ]);
+    expect(touched).toBe(false);
+  });
+});
