@@ -45,10 +45,19 @@ function walk(node: Closed, path: PathSegment[], at: (offset: number) => Positio
  * A SourceFile whose `yaml` document is parsed on first use: most files are valid and never need
  * it; an error or a warning asks for a position and gets the exact one.
  */
-export function lazyYamlSource(file: string, text: string, options: { uniqueKeys?: boolean } = {}): SourceFile {
+/** How many yaml documents the lazy sources parsed (observable, for tests and diagnostics). */
+export const lazyParses = { count: 0 };
+
+export function lazyYamlSource(
+  file: string,
+  text: string,
+  options: { uniqueKeys?: boolean } = {},
+  positions?: ReadonlyMap<string, Position>,
+): SourceFile {
   let parsed: { doc: Document.Parsed; lineCounter: LineCounter } | null = null;
   const full = (): { doc: Document.Parsed; lineCounter: LineCounter } => {
     if (parsed === null) {
+      lazyParses.count += 1;
       const lineCounter = new LineCounter();
       parsed = { doc: parseDocument(text, { lineCounter, prettyErrors: false, ...options }), lineCounter };
     }
@@ -56,6 +65,7 @@ export function lazyYamlSource(file: string, text: string, options: { uniqueKeys
   };
   return {
     file,
+    ...(positions ? { positions } : {}),
     get doc() {
       return full().doc;
     },
@@ -133,6 +143,7 @@ export function fastSource(file: string, text: string): { src: SourceFile; data:
     walk(root, [], (offset) => positionOf(starts, contentStart(text, offset)), positions);
   }
 
-  const src: SourceFile = { ...lazyYamlSource(file, text), positions };
+  // (Not a spread of lazyYamlSource's result: spreading would call its getters and parse.)
+  const src = lazyYamlSource(file, text, {}, positions);
   return { src, data };
 }

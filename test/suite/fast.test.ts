@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LineCounter, parseDocument } from 'yaml';
-import { fastSource } from '../../src/suite/fast.js';
+import { fastSource, lazyParses } from '../../src/suite/fast.js';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
 import type { SourceFile } from '../../src/suite/issues.js';
 
@@ -56,6 +56,7 @@ describe('the fast fixture reader agrees with the yaml document', () => {
   });
 
   it('never parses the full document for a valid file', () => {
+    const before = lazyParses.count;
     const parsed = fastSource('f.yml', CORPUS['a list per file (SPEC)'] as string);
     let touched = false;
     const src = new Proxy(parsed!.src, {
@@ -71,5 +72,10 @@ describe('the fast fixture reader agrees with the yaml document', () => {
       ['opening-hours', 3],
     ]);
     expect(touched).toBe(false);
+    expect(lazyParses.count).toBe(before);
+    // ...and parses it once when a problem needs a position.
+    const bad = fastSource('f.yml', 'label: ok\nmessage: hi\nmesage: typo\n')!;
+    expect(checkFixtureFile(bad.src, bad.data).errors[0]).toMatchObject({ line: 3, column: 1 });
+    expect(lazyParses.count).toBe(before + 1);
   });
 });
