@@ -7,6 +7,10 @@
 // the record's own duration (replay only). maxRssKb is the process's peak resident set.
 
 import { runCheck } from '../src/engine.js';
+import { tuneRuntime } from '../src/runtime.js';
+
+// The same V8 settings as the CLI's entry (src/cli.ts), so the figures are the CLI's.
+tuneRuntime();
 
 const [dir, agentUrl, concurrencyText] = process.argv.slice(2);
 if (dir === undefined || agentUrl === undefined || concurrencyText === undefined) {

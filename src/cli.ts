@@ -1,12 +1,9 @@
 #!/usr/bin/env node
 // CLI entry: the only process.exit in the project.
-import { setFlagsFromString } from 'node:v8';
 import { main } from './cli/main.js';
+import { tuneRuntime } from './runtime.js';
 
-// undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with its optimizing
-// tier on background threads, and the process waits for that at exit: ~200 ms of every short run
-// for no gain (responses are small). The baseline compiler alone is plenty.
-setFlagsFromString('--liftoff-only');
+tuneRuntime();
 
 const code = await main(process.argv.slice(2), {
   stdout: (t) => process.stdout.write(t),
