@@ -12,7 +12,10 @@ const entries = [
 const only = process.argv.slice(2);
 rmSync('build/ncc', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
-for (const f of readdirSync('dist', { withFileTypes: true })) if (/^\d+\.index\.js$/.test(f.name)) rmSync(join('dist', f.name));
+// Old chunks of the Action bundle go when it is rebuilt.
+if (only.length === 0 || only.includes('index.js')) {
+  for (const f of readdirSync('dist', { withFileTypes: true })) if (/^\d+\.index\.js$/.test(f.name)) rmSync(join('dist', f.name));
+}
 for (const entry of entries) {
   if (only.length > 0 && !only.includes(entry.out)) continue;
   const outDir = join('build/ncc', entry.out.replace('.js', ''));
