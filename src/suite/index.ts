@@ -76,7 +76,7 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
   const configFile = show(configPath ?? path.join(dir, CONFIG_NAMES[0] as string));
   fileOrder.push(configFile);
   if (configPath) {
-    const loaded = await readYaml(configPath, configFile);
+    const loaded = readFastYaml(configPath, configFile);
     errors.push(...loaded.errors);
     warnings.push(...loaded.warnings);
     if (loaded.src) {
@@ -113,7 +113,7 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
     for (const file of fixtureFiles) {
       const shown = show(file);
       fileOrder.push(shown);
-      const loaded = readFixtureYaml(file, shown);
+      const loaded = readFastYaml(file, shown);
       errors.push(...loaded.errors);
       warnings.push(...loaded.warnings);
       fixtureFileErrors += loaded.errors.length;
@@ -231,16 +231,6 @@ interface LoadedYaml {
   warnings: ConfigIssue[];
 }
 
-async function readYaml(file: string, shown: string): Promise<LoadedYaml> {
-  let text: string;
-  try {
-    text = readText(file);
-  } catch (e) {
-    return { src: null, data: undefined, errors: [readError(shown, e)], warnings: [] };
-  }
-  return parseYaml(text, shown);
-}
-
 function parseYaml(text: string, shown: string): LoadedYaml {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
@@ -262,8 +252,8 @@ function parseYaml(text: string, shown: string): LoadedYaml {
   }
 }
 
-/** A fixture file: js-yaml's fast path when it accepts the text, else the `yaml` document. */
-function readFixtureYaml(file: string, shown: string): LoadedYaml {
+/** A YAML file: js-yaml's fast path when it accepts the text, else the `yaml` document. */
+function readFastYaml(file: string, shown: string): LoadedYaml {
   let text: string;
   try {
     text = readText(file);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LineCounter, parseDocument } from 'yaml';
 import { fastSource, lazyParses } from '../../src/suite/fast.js';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
+import { resolveConfigFile } from '../../src/suite/config-file.js';
 import type { SourceFile } from '../../src/suite/issues.js';
 
 /** The reference: the `yaml` document for data and every position. */
@@ -77,5 +78,33 @@ describe('the fast fixture reader agrees with the yaml document', () => {
     const bad = fastSource('f.yml', 'label: ok\nmessage: hi\nmesage: typo\n')!;
     expect(checkFixtureFile(bad.src, bad.data).errors[0]).toMatchObject({ line: 3, column: 1 });
     expect(lazyParses.count).toBe(before + 1);
+  });
+});
+
+describe('the fast reader agrees with the yaml document on config files', () => {
+  const CONFIGS: Record<string, string> = {
+    'the SPEC example': `agent:
+  url: https://preview.example.com/api/chat
+  headers: { Authorization: "Bearer \${AGENT_TOKEN}" }
+  timeoutMs: 30000
+  concurrency: 4
+judge:
+  provider: openai                   # openai | anthropic
+  baseUrl: https://api.openai.com/v1
+  model: gpt-4o-mini
+  apiKey: \${JUDGE_API_KEY}
+regex: { timeoutMs: 100 }
+cost: { agentTurnUsd: 0.01, turnsPerFixture: 2, judgeCallUsd: 0.005, capUsd: 0.10 }
+`,
+    'a mapping with errors and a missing variable': 'agent:\n  url: ftp://x\n  concurency: 4\n  headers: { X-Token: "${MISSING}" }\ncost: { capUsd: -1 }\n',
+    'a custom mapping': 'agent:\n  url: http://127.0.0.1/chat\n  start: false\n  request: { body: { sender: "{{session}}", message: "{{message}}" } }\n  response: { reply: "0.text", conversation: null, stage: null }\n',
+  };
+  const env = { AGENT_TOKEN: 'tok-123', JUDGE_API_KEY: 'key-456' };
+  it.each(Object.entries(CONFIGS))('%s', (_name, text) => {
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+    const expected = resolveConfigFile({ file: 'config.yml', doc, lineCounter }, 'config.yml', doc.toJS(), env);
+    const parsed = fastSource('config.yml', text)!;
+    expect(resolveConfigFile(parsed.src, 'config.yml', parsed.data, env)).toEqual(expected);
   });
 });
