@@ -7,7 +7,7 @@
 
 import jsyaml from 'js-yaml';
 import { LineCounter, parseDocument, type Document } from 'yaml';
-import { pathKey, type PathSegment, type Position, type SourceFile } from './issues.js';
+import { type PathSegment, type Position, type SourceFile } from './issues.js';
 
 interface Frame {
   /** Offset where js-yaml opened the node. */
@@ -22,23 +22,31 @@ interface Closed {
   children: Closed[];
 }
 
-/** Fills `positions` with the start of every node under `node`, by path. */
-function walk(node: Closed, path: PathSegment[], at: (offset: number) => Position, positions: Map<string, Position>): void {
-  positions.set(pathKey(path), at(node.start));
-  // js-yaml opens a node twice for some values (a block-sequence item holding a flow mapping):
-  // the outer one has the inner one as its only child, with the same result.
-  while (node.children.length === 1 && node.children[0]?.result === node.result && node.children[0]?.kind === node.kind) {
-    node = node.children[0] as Closed;
-  }
-  if (node.kind === 'mapping') {
-    for (let i = 0; i + 1 < node.children.length; i += 2) {
-      const key = node.children[i] as Closed;
-      const value = node.children[i + 1] as Closed;
-      if (typeof key.result === 'string' || typeof key.result === 'number') walk(value, [...path, String(key.result)], at, positions);
+/** js-yaml opens some nodes twice (a block-sequence item holding a flow mapping): the outer one has the inner one as its only child, with the same result. */
+function unwrap(node: Closed): Closed {
+  let n = node;
+  while (n.children.length === 1 && n.children[0]?.result === n.result && n.children[0]?.kind === n.kind) n = n.children[0] as Closed;
+  return n;
+}
+
+/** The node at `path` under `root`, or null. */
+function nodeAtPath(root: Closed, path: readonly PathSegment[]): Closed | null {
+  let node: Closed = root;
+  for (const seg of path) {
+    const n = unwrap(node);
+    let next: Closed | undefined;
+    if (n.kind === 'mapping') {
+      for (let i = 0; i + 1 < n.children.length; i += 2) {
+        const key = (n.children[i] as Closed).result;
+        if ((typeof key === 'string' || typeof key === 'number') && String(key) === String(seg)) next = n.children[i + 1];
+      }
+    } else if (n.kind === 'sequence' && typeof seg === 'number') {
+      next = n.children[seg];
     }
-  } else if (node.kind === 'sequence') {
-    node.children.forEach((child, i) => walk(child, [...path, i], at, positions));
+    if (next === undefined) return null;
+    node = next;
   }
+  return node;
 }
 
 /**
@@ -52,7 +60,7 @@ export function lazyYamlSource(
   file: string,
   text: string,
   options: { uniqueKeys?: boolean } = {},
-  positions?: ReadonlyMap<string, Position>,
+  knownPosition?: (path: readonly PathSegment[]) => Position | null,
 ): SourceFile {
   let parsed: { doc: Document.Parsed; lineCounter: LineCounter } | null = null;
   const full = (): { doc: Document.Parsed; lineCounter: LineCounter } => {
@@ -65,7 +73,7 @@ export function lazyYamlSource(
   };
   return {
     file,
-    ...(positions ? { positions } : {}),
+    ...(knownPosition ? { knownPosition } : {}),
     get doc() {
       return full().doc;
     },
@@ -137,13 +145,15 @@ export function fastSource(file: string, text: string): { src: SourceFile; data:
   } catch {
     return null;
   }
-  const positions = new Map<string, Position>();
-  if (root !== null) {
-    const starts = lineStarts(text);
-    walk(root, [], (offset) => positionOf(starts, contentStart(text, offset)), positions);
-  }
-
+  let starts: number[] | null = null;
+  const tree = root as Closed | null;
+  const knownPosition = (path: readonly PathSegment[]): Position | null => {
+    const node = tree === null ? null : nodeAtPath(tree, path);
+    if (node === null) return null;
+    starts ??= lineStarts(text);
+    return positionOf(starts, contentStart(text, node.start));
+  };
   // (Not a spread of lazyYamlSource's result: spreading would call its getters and parse.)
-  const src = lazyYamlSource(file, text, {}, positions);
+  const src = lazyYamlSource(file, text, {}, knownPosition);
   return { src, data };
 }

@@ -32,15 +32,10 @@ export interface SourceFile {
   doc: Document.Parsed;
   lineCounter: LineCounter;
   /**
-   * Positions already known by path (`pathKey`), from the fast parser: looked up before the
-   * document, so that a valid file never needs its full document (see fast.ts).
+   * Positions the fast parser already knows, by path: asked before the document, so that a valid
+   * file never needs its full document (see fast.ts). null: not known, ask the document.
    */
-  positions?: ReadonlyMap<string, Position>;
-}
-
-/** The key of a path in `SourceFile.positions`. */
-export function pathKey(path: readonly PathSegment[]): string {
-  return path.map(String).join('\u0000');
+  knownPosition?: (path: readonly PathSegment[]) => Position | null;
 }
 
 export interface Position {
@@ -83,7 +78,7 @@ export function nodeAt(src: SourceFile, path: readonly PathSegment[]): unknown {
 
 /** Position of the node at `path`; falls back to the deepest existing ancestor. */
 export function positionAt(src: SourceFile, path: readonly PathSegment[]): Position {
-  const known = src.positions?.get(pathKey(path));
+  const known = src.knownPosition?.(path);
   if (known) return known;
   for (let n = path.length; n >= 0; n--) {
     const node = nodeAt(src, path.slice(0, n));
