@@ -9,8 +9,10 @@ import { acceptMode } from './action/accept.js';
 import { reportMode } from './action/report.js';
 import { createGitHubApi } from './github/api.js';
 import { makeRedactor } from './secrets.js';
+import { tuneRuntime } from './runtime.js';
 
 async function run(): Promise<void> {
+  tuneRuntime();
   const env = process.env;
   const inputs = readInputs(envInputGetter(env));
   const ctx = await readActionContext(env);

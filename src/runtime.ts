@@ -1,4 +1,4 @@
-// V8 settings for the CLI process, applied by its entry before any work. Both were measured with
+// V8 settings for the CLI and Action processes, applied by their entries before any work. Both were measured with
 // `npm run bench` (see the README's performance section).
 
 import { setFlagsFromString } from 'node:v8';
