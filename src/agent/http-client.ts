@@ -15,7 +15,7 @@
 import { Agent, request } from '../http/undici.js';
 import type { AgentConfig, AgentMapping } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, Clock, ErrorKind } from '../types.js';
-import { backoffDelay, parseRetryAfter } from './backoff.js';
+import { backoffDelay, parseRetryAfter, systemClock } from '../http/retry.js';
 import { mapResponse, mapSignals } from './response.js';
 import { renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
@@ -47,18 +47,13 @@ type AttemptResult =
       describe: (attempts: number) => string;
     };
 
-const realClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
-
 /** undici / Node error codes that mean the agent could not be reached or the socket broke. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const INTERNAL_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
 
 export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps = {}): AgentClient {
   const url = checkUrl(config.url);
-  const clock = deps.clock ?? realClock;
+  const clock = deps.clock ?? systemClock;
   const random = deps.random ?? Math.random;
   const headers = buildHeaders(config.headers);
   const dispatcher = new Agent({

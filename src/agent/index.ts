@@ -6,4 +6,4 @@ export { renderTemplate, readPath, describeFound } from './template.js';
 export type { TemplateValues } from './template.js';
 export { mapResponse, mapSignals } from './response.js';
 export type { MappedTurn, MapResult } from './response.js';
-export { backoffDelay, parseRetryAfter, MAX_RETRY_AFTER_MS, MAX_BACKOFF_MS } from './backoff.js';
+export { backoffDelay, parseRetryAfter, MAX_RETRY_AFTER_MS, MAX_BACKOFF_MS } from '../http/retry.js';

@@ -5,7 +5,8 @@ import { Agent } from '../http/undici.js';
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { Clock, Judge, JudgeResult } from '../types.js';
-import { postJson, systemClock } from './http.js';
+import { postJson } from './http.js';
+import { systemClock } from '../http/retry.js';
 import { parseJudgeOutput } from './parse.js';
 import { JUDGE_SYSTEM_PROMPT, judgeUserMessage } from './prompt.js';
 

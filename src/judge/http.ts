@@ -4,6 +4,7 @@
 
 import { request, type Agent } from '../http/undici.js';
 import type { Clock } from '../types.js';
+import { parseRetryAfter } from '../http/retry.js';
 
 export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string };
 
@@ -20,40 +21,12 @@ export interface PostOptions {
   random: () => number;
 }
 
-/** Longest wait a Retry-After header can impose. */
-export const MAX_RETRY_AFTER_MS = 60_000;
-
 type Attempt =
   | { kind: 'ok'; json: unknown }
   | { kind: 'fatal'; reason: string }
   | { kind: 'http'; status: number; message: string | null; retryAfterMs: number | null }
   | { kind: 'network'; reason: string }
   | { kind: 'timeout' };
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
-
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | null {
-  const value = headers[name];
-  if (Array.isArray(value)) return value[0] ?? null;
-  return value ?? null;
-}
-
-/** Retry-After as milliseconds from now: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now: number): number | null {
-  if (value === null) return null;
-  const trimmed = value.trim();
-  let ms: number;
-  if (/^\d+(\.\d+)?$/.test(trimmed)) ms = Number(trimmed) * 1000;
-  else {
-    const date = Date.parse(trimmed);
-    if (Number.isNaN(date)) return null;
-    ms = date - now;
-  }
-  return Math.min(Math.max(0, ms), MAX_RETRY_AFTER_MS);
-}
 
 /** The provider's own error message, when the body carries one (`{error: {message}}`). */
 function errorMessage(text: string): string | null {
@@ -136,7 +109,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       }
     }
     const message = errorMessage(text);
-    const retryAfterMs = parseRetryAfter(header(res.headers, 'retry-after'), opts.clock.now());
+    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], opts.clock.now());
     return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, retryAfterMs };
   } catch (err) {
     if (timedOut) return { kind: 'timeout' };

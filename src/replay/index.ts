@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import type {
   AgentClient,
   Baseline,
-  Clock,
   ErrorKind,
   Estimate,
   Fixture,
@@ -51,11 +50,6 @@ export interface ReplayOptions {
   agentHost: string | null;
   judgeName: string | null;
 }
-
-export const realClock: Clock = {
-  now: () => performance.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
 
 /** Replays every fixture; one failure never stops the others. */
 export async function replay(

@@ -1,4 +1,13 @@
-// Retry timing: full-jitter exponential backoff, and the server's Retry-After when it sends one.
+// Retry timing shared by the HTTP clients (agent, judge): the real clock, the server's
+// Retry-After, and the agent's full-jitter exponential backoff.
+
+import type { Clock } from '../types.js';
+
+/** Real time; tests inject their own Clock and never sleep. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 /** Longest wait we accept from a Retry-After header. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -15,7 +24,7 @@ export function backoffDelay(attempt: number, backoffMs: number, random: () => n
  * Parses a Retry-After header (delta seconds or an HTTP date) into milliseconds from `now`,
  * capped at MAX_RETRY_AFTER_MS. Returns null when absent or unparseable.
  */
-export function parseRetryAfter(header: string | string[] | undefined, now: number): number | null {
+export function parseRetryAfter(header: string | string[] | null | undefined, now: number): number | null {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return null;
   let ms: number;
