@@ -270,20 +270,17 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     return 2;
   }
   const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
-  const plan = planAcceptance(record, loaded.suite.baselines, { only, acceptedAt: (io.now?.() ?? new Date()).toISOString() });
+  const plan = planAcceptance(record, loaded.suite.baselines, {
+    only,
+    acceptedAt: (io.now?.() ?? new Date()).toISOString(),
+    suite: { labels: new Set(loaded.suite.fixtures.map((f) => f.label)), dir },
+  });
   if (plan.unknown.length > 0) {
     // A typo in --only must not half-apply: nothing is written until every label is found.
     for (const label of plan.unknown) io.stderr(`not found ${label}: no fixture with this label in ${files[0]}\n`);
     io.stderr(`nothing was accepted; labels in ${files[0]}: ${record.fixtures.map((f) => f.label).join(', ') || '(none)'}\n`);
     return 2;
   }
-  // A baseline for a label the suite no longer has (a renamed or removed fixture, or results from
-  // another suite) would only be an orphan file: refused, and said so.
-  const known = new Set(loaded.suite.fixtures.map((f) => f.label));
-  for (const b of plan.accepted.filter((x) => !known.has(x.label))) {
-    plan.refused.push({ label: b.label, reason: `no fixture is labelled ${b.label} in ${dir}: was it renamed or removed?` });
-  }
-  plan.accepted = plan.accepted.filter((x) => known.has(x.label));
   const written = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   for (const [i, b] of plan.accepted.entries()) io.stdout(`accepted  ${b.label} (${b.verdict}) -> ${written[i]}\n`);
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);

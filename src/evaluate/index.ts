@@ -49,15 +49,18 @@ export function computeDrift(
   };
 }
 
+/** Which tally a fixture counts in: errored has no verdict; a verdict is pass, fail or not evaluated. */
+export function tallyOf(f: Pick<FixtureRecord, 'errored' | 'verdict'>): keyof Tallies {
+  if (f.errored) return 'errored';
+  if (f.verdict === 'pass') return 'passed';
+  if (f.verdict === 'fail') return 'failed';
+  return 'notEvaluated';
+}
+
 /** Totals are derived from the records, never kept as counters. */
 export function tallies(fixtures: readonly Pick<FixtureRecord, 'errored' | 'verdict'>[]): Tallies {
   const t: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
-  for (const f of fixtures) {
-    if (f.errored) t.errored += 1;
-    else if (f.verdict === 'pass') t.passed += 1;
-    else if (f.verdict === 'fail') t.failed += 1;
-    else t.notEvaluated += 1;
-  }
+  for (const f of fixtures) t[tallyOf(f)] += 1;
   return t;
 }
 
@@ -209,14 +212,21 @@ export interface AcceptPlan {
 export function planAcceptance(
   run: Pick<RunRecord, 'fixtures' | 'commit'>,
   current: ReadonlyMap<string, Baseline>,
-  options: { only: readonly string[] | null; acceptedAt: string },
+  options: {
+    only: readonly string[] | null;
+    acceptedAt: string;
+    /** The suite's fixture labels: a reply for any other label is refused, not written as an orphan baseline. */
+    suite?: { labels: ReadonlySet<string>; dir: string };
+  },
 ): AcceptPlan {
   const only = options.only === null ? null : new Set(options.only);
   const plan: AcceptPlan = { accepted: [], refused: [], unchanged: [], unknown: [] };
   for (const f of run.fixtures) {
     if (only !== null && !only.has(f.label)) continue;
     const decision = decideAcceptance(f, options.acceptedAt, run.commit, current.get(f.label) ?? null);
-    if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
+    if (decision.kind === 'accept' && options.suite && !options.suite.labels.has(f.label)) {
+      plan.refused.push({ label: f.label, reason: `no fixture is labelled ${f.label} in ${options.suite.dir}: was it renamed or removed?` });
+    } else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
     else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: decision.reason });
     else plan.unchanged.push(f.label);
   }

@@ -13,9 +13,10 @@ import type {
   Outcome,
   RegexEvaluator,
   RunRecord,
+  Tallies,
 } from '../types.js';
 import { evaluateAssertion } from '../assertions/index.js';
-import { computeDrift, tallies } from '../evaluate/index.js';
+import { computeDrift, tallies, tallyOf } from '../evaluate/index.js';
 
 export interface Progress {
   done: number;
@@ -66,7 +67,7 @@ export async function replay(
   const startedAt = wall();
   const t0 = now();
   const records: FixtureRecord[] = new Array(fixtures.length);
-  const counts = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
+  const counts: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
   let done = 0;
   let next = 0;
 
@@ -84,10 +85,10 @@ export async function replay(
     };
   };
 
-  const errored = (fixture: Fixture, errorKind: ErrorKind, message: string, started: number): FixtureRecord => {
+  const errored = (base: ReturnType<typeof baseOf>, errorKind: ErrorKind, message: string, started: number): FixtureRecord => {
     const error = redact(message);
     return {
-      ...baseOf(fixture),
+      ...base,
       errored: true,
       error,
       errorKind,
@@ -111,7 +112,7 @@ export async function replay(
     } catch (e) {
       outcome = { kind: 'errored' as const, errorKind: 'internal' as const, error: `internal error calling the agent: ${(e as Error).message}` };
     }
-    if (outcome.kind === 'errored') return errored(fixture, outcome.errorKind, outcome.error, started);
+    if (outcome.kind === 'errored') return errored(base, outcome.errorKind, outcome.error, started);
     // Every agent-supplied text is redacted before it is recorded or compared: an agent that
     // echoes a header must not leak it through the reply, the route or a detail line.
     const reply = redact(outcome.reply);
@@ -145,7 +146,7 @@ export async function replay(
     try {
       return await replayOne(fixture, started);
     } catch (e) {
-      return errored(fixture, 'internal', `internal error replaying the fixture: ${(e as Error).message}`, started);
+      return errored(baseOf(fixture), 'internal', `internal error replaying the fixture: ${(e as Error).message}`, started);
     }
   };
 
@@ -156,10 +157,7 @@ export async function replay(
       const record = await one(fixtures[i] as Fixture);
       records[i] = record;
       done += 1;
-      if (record.errored) counts.errored += 1;
-      else if (record.verdict === 'pass') counts.passed += 1;
-      else if (record.verdict === 'fail') counts.failed += 1;
-      else counts.notEvaluated += 1;
+      counts[tallyOf(record)] += 1;
       try {
         deps.onProgress?.({ done, total: fixtures.length, ...counts, elapsedMs: now() - t0 });
       } catch {
