@@ -8,9 +8,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import type { Inputs } from '../inputs.js';
 import type { ActionContext } from './context.js';
-import { markerFor } from './context.js';
 import type { ActionDeps } from './check.js';
-import { reportContextFor } from './check.js';
+import { commentMarker, reportContextFor } from './check.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
 import { findStickyComment, upsertStickyComment } from '../github/sticky.js';
 import { isGitHubError } from '../github/errors.js';
@@ -19,7 +18,7 @@ import { escapeInline } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
 import { parseRecord } from '../record/index.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
-import { baselinePath, isValidLabel, serializeBaseline } from '../suite/index.js';
+import { baselinePath, serializeBaseline } from '../suite/index.js';
 import { readZip } from './zip.js';
 import type { Baseline, RunRecord } from '../types.js';
 
@@ -55,23 +54,25 @@ export function repoSuiteDir(dir: string): string {
   return clean;
 }
 
+/** `<suiteDir>/baselines/<label>.json` in the repository; baselinePath refuses a label that is invalid or would leave the folder. */
 export function baselineRepoPath(suiteDir: string, label: string): string {
-  // baselinePath validates the label and refuses any path that escapes the baselines folder.
   const baselinesDir = posix.join(suiteDir, 'baselines');
-  const full = baselinePath(`/${baselinesDir}`, label).replace(/\\/g, '/');
-  const rel = full.replace(/^\/+/, '');
-  if (!rel.startsWith(`${baselinesDir}/`) || !isValidLabel(label)) throw new Refusal(`label "${label}" would write outside ${baselinesDir}`);
-  return rel;
+  try {
+    baselinePath(baselinesDir, label);
+  } catch (e) {
+    throw new Refusal((e as Error).message);
+  }
+  return posix.join(baselinesDir, `${label}.json`);
 }
 
 interface Found {
-  comment: IssueComment | null;
+  comment: IssueComment;
   headSha: string;
   runId: number;
   artifactName: string;
 }
 
-async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string): Promise<Found & { comment: IssueComment }> {
+async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string): Promise<Found> {
   const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
   const comment = findStickyComment(comments, viewer, marker, hasMarker);
   if (comment === null) throw new Refusal('there is no agent-replay comment on this pull request yet. Let the check run finish, review its comment, then apply the label again.');
@@ -169,7 +170,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   if (deps.github === null) throw new Error('accept mode needs the github-token input');
   const github = deps.github;
   const pr = ctx.pull.number;
-  const marker = markerFor(inputs.commentKey ?? ctx.workflow);
+  const marker = commentMarker(inputs, ctx);
   const sender = typeof (ctx.payload.sender as { login?: unknown } | undefined)?.login === 'string' ? (ctx.payload.sender as { login: string }).login : '';
   const removeLabel = async (): Promise<void> => {
     try {
@@ -179,6 +180,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
   };
 
+  core.setOutput('accepted', ''); // replaced when a commit lands
   let comment: IssueComment | null = null;
   try {
     const permission = sender ? await github.getCollaboratorPermission(ctx.owner, ctx.repo, sender) : 'none';
@@ -212,7 +214,6 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
 
     if (plan.accepted.length === 0) {
       core.info(`accept: nothing to accept (${plan.refused.length} refused, ${plan.unchanged.length} unchanged)`);
-      core.setOutput('accepted', '');
       await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(null, null, 'Nothing to accept: no commit was made.')));
       await removeLabel();
       return;
@@ -232,7 +233,6 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       const how = uploaded.kind === 'uploaded' ? `The baseline files are in the artifact ${artifactName} of this workflow run.` : 'The baseline files are below.';
       const note = `This pull request comes from a fork, which the workflow cannot push to, so nothing was committed. ${how} To accept, run these commands in a clone of the fork:`;
       const commands = forkCommands(files, pull.headRef, uploaded.kind === 'uploaded' ? artifactName : null, ctx.runId);
-      core.setOutput('accepted', '');
       await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(null, null, note, commands)));
       await removeLabel();
       core.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the comment has the commands to apply them`);
@@ -262,7 +262,6 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
     core.warning(`accept: refused: ${e.message}`);
-    core.setOutput('accepted', '');
     await notify(github, ctx, pr, comment, refusalNotice(e.message), marker);
     await removeLabel();
     core.setFailed(`baselines not accepted: ${e.message}`);

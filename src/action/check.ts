@@ -45,11 +45,16 @@ export function overridesFrom(inputs: Inputs): ConfigOverrides {
   };
 }
 
+/** One sticky comment per key: the comment-key input, else the workflow's name. */
+export function commentMarker(inputs: Inputs, ctx: ActionContext): string {
+  return markerFor(inputs.commentKey ?? ctx.workflow);
+}
+
 /** `artifactName` goes into the comment's metadata (the accept flow checks that it exists); the link only when it was uploaded. */
 export function reportContextFor(inputs: Inputs, ctx: ActionContext, artifactName: string | null, artifactUploaded = artifactName !== null): ReportContext {
   const runUrl = ctx.runId ? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}` : null;
   return {
-    marker: markerFor(inputs.commentKey ?? ctx.workflow),
+    marker: commentMarker(inputs, ctx),
     headSha: ctx.sha,
     runId: ctx.runId,
     artifactName,
@@ -69,18 +74,31 @@ export function driftedCount(run: RunRecord): number {
   ).length;
 }
 
-export async function postComment(
+/**
+ * Creates or updates the sticky comment and sets the comment-status and comment-url outputs.
+ * A failure to post is logged and reported in comment-status, never thrown: the results are
+ * already in the summary and the artifact. `readOnlyToken`: a fork's pull_request run, which
+ * cannot comment at all.
+ */
+export async function publishComment(github: GitHubApi | null, inputs: Inputs, ctx: ActionContext, body: string, readOnlyToken = false): Promise<void> {
+  const posted = await postComment(github, inputs, ctx, body, readOnlyToken);
+  core.setOutput('comment-status', posted.status);
+  if (posted.url) core.setOutput('comment-url', posted.url);
+}
+
+async function postComment(
   github: GitHubApi | null,
   inputs: Inputs,
   ctx: ActionContext,
   body: string,
+  readOnlyToken: boolean,
 ): Promise<{ status: CommentStatus; url: string | null }> {
   if (!inputs.comment) return { status: 'skipped', url: null };
   if (ctx.pull === null) {
     core.info('comment: not a pull request event; the report is in the job summary');
     return { status: 'skipped', url: null };
   }
-  if (ctx.pull.isFork && ctx.eventName === 'pull_request') {
+  if (readOnlyToken) {
     core.warning(
       'comment: not posted: this pull request comes from a fork, so the token is read-only. The results are in the job summary and the artifact; use mode: report from a workflow_run workflow to comment.',
     );
@@ -92,7 +110,7 @@ export async function postComment(
       owner: ctx.owner,
       repo: ctx.repo,
       issueNumber: ctx.pull.number,
-      marker: markerFor(inputs.commentKey ?? ctx.workflow),
+      marker: commentMarker(inputs, ctx),
       body,
       hasMarker,
     });
@@ -103,6 +121,35 @@ export async function postComment(
     core.warning(`comment: not posted (${why}). The results are in the job summary and the artifact.`);
     return { status: 'failed', url: null };
   }
+}
+
+/**
+ * Writes the run's record first (before anything else can fail), then uploads it with `extra`
+ * files as this run's results artifact, named from the replayed commit.
+ */
+export async function saveRecord(
+  run: RunRecord,
+  inputs: Inputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  extra: readonly { name: string; text: string }[] = [],
+): Promise<{ artifactName: string; uploaded: boolean }> {
+  const resultsPath = resolve(deps.cwd, inputs.resultsPath);
+  await writeRecord(resultsPath, run);
+  core.setOutput('results-path', resultsPath);
+  core.info(`results: ${resultsPath}`);
+  const files = [resultsPath];
+  for (const f of extra) {
+    const path = join(dirname(resultsPath), f.name);
+    await writeFile(path, f.text, 'utf8');
+    files.push(path);
+  }
+  const artifactName = artifactNameFor(run.commit, ctx.runAttempt);
+  const uploaded = await deps.artifacts.upload(artifactName, files);
+  if (uploaded.kind === 'uploaded') core.info(`artifact: ${artifactName}`);
+  else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
+  core.setOutput('artifact-name', artifactName);
+  return { artifactName, uploaded: uploaded.kind === 'uploaded' };
 }
 
 /** The tallies, drift counts, estimate and gate of a run, as the Action's outputs. */
@@ -133,6 +180,8 @@ function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly
 
 export async function checkMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
   for (const s of inputSecrets(inputs)) core.setSecret(s);
+  // A pull_request run for a fork's pull request has a read-only token: it cannot comment.
+  const readOnlyToken = ctx.pull?.isFork === true && ctx.eventName === 'pull_request';
   const confirmCost = inputs.confirmCost || (ctx.pull?.labels.includes(inputs.confirmLabel) ?? false);
   const result = await runCheck(
     {
@@ -163,9 +212,7 @@ export async function checkMode(inputs: Inputs, ctx: ActionContext, deps: Action
     const rctx = reportContextFor(inputs, ctx, null);
     const body = renderConfigErrors(result.errors, rctx);
     await writeSummary(body);
-    const posted = await postComment(deps.github, inputs, ctx, body);
-    core.setOutput('comment-status', posted.status);
-    if (posted.url) core.setOutput('comment-url', posted.url);
+    await publishComment(deps.github, inputs, ctx, body, readOnlyToken);
     core.setOutput('gate', 'failed');
     core.setFailed(`${result.errors.length} configuration ${result.errors.length === 1 ? 'error' : 'errors'} in ${inputs.dir}; nothing was sent to the agent`);
     return;
@@ -178,10 +225,8 @@ export async function checkMode(inputs: Inputs, ctx: ActionContext, deps: Action
     const rctx = reportContextFor(inputs, ctx, null);
     const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx);
     await writeSummary(body);
-    const posted = await postComment(deps.github, inputs, ctx, body);
+    await publishComment(deps.github, inputs, ctx, body, readOnlyToken);
     core.setOutput('estimated-cost', result.estimate.usd.toFixed(3));
-    core.setOutput('comment-status', posted.status);
-    if (posted.url) core.setOutput('comment-url', posted.url);
     core.setOutput('gate', 'failed');
     core.setFailed(
       `estimated cost $${result.estimate.usd.toFixed(2)} is above the cap $${result.estimate.capUsd.toFixed(2)}; nothing was spent. Apply the ${inputs.confirmLabel} label or set confirm-cost: true to run it.`,
@@ -190,32 +235,15 @@ export async function checkMode(inputs: Inputs, ctx: ActionContext, deps: Action
   }
 
   const run = result.record;
-  // 1. The record, before anything else can fail.
-  const resultsPath = resolve(deps.cwd, inputs.resultsPath);
-  await writeRecord(resultsPath, run);
-  core.setOutput('results-path', resultsPath);
-  core.info(`results: ${resultsPath}`);
-
-  // 2. Artifact.
-  const artifactName = artifactNameFor(ctx.sha, ctx.runAttempt);
-  // The pull request's number travels with the results, for a workflow_run report (a fork's
-  // pull request is not named by workflow_run).
-  const files = [resultsPath];
-  if (ctx.pull) {
-    const numberPath = join(dirname(resultsPath), 'pr-number');
-    await writeFile(numberPath, `${ctx.pull.number}\n`, 'utf8');
-    files.push(numberPath);
-  }
-  const uploaded = await deps.artifacts.upload(artifactName, files);
-  if (uploaded.kind === 'uploaded') core.info(`artifact: ${artifactName}`);
-  else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
-  core.setOutput('artifact-name', artifactName);
+  // 1-2. The record, before anything else can fail, then the artifact. The pull request's number
+  // travels with it, for a workflow_run report (a fork's pull request is not named by workflow_run).
+  const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps, ctx.pull ? [{ name: 'pr-number', text: `${ctx.pull.number}\n` }] : []);
 
   // 3. Outputs.
   setRunOutputs(run, result.gate.failed);
 
   // 4. Summary and annotations.
-  const rctx = reportContextFor(inputs, ctx, artifactName, uploaded.kind === 'uploaded');
+  const rctx = reportContextFor(inputs, ctx, artifactName, uploaded);
   await writeSummary(renderSummary(run, rctx));
   const redact = makeRedactor(inputSecrets(inputs));
   for (const f of run.fixtures) {
@@ -225,9 +253,7 @@ export async function checkMode(inputs: Inputs, ctx: ActionContext, deps: Action
   }
 
   // 5. Comment (also when the gate fails).
-  const posted = await postComment(deps.github, inputs, ctx, renderComment(run, rctx));
-  core.setOutput('comment-status', posted.status);
-  if (posted.url) core.setOutput('comment-url', posted.url);
+  await publishComment(deps.github, inputs, ctx, renderComment(run, rctx), readOnlyToken);
 
   // 6. Gate.
   if (result.gate.failed) core.setFailed(`agent-replay gate failed: ${result.gate.reason}`);

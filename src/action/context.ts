@@ -2,14 +2,10 @@
 // from the environment and the event payload; plain data afterwards.
 
 import { readFile } from 'node:fs/promises';
+import type { PullInfo } from '../github/api.js';
 
-export interface PullContext {
-  number: number;
-  headSha: string;
-  headRef: string;
-  headRepoFullName: string | null;
-  baseRepoFullName: string;
-  isFork: boolean;
+/** The pull request as the event (or GitHub) describes it, with its labels at the time. */
+export interface PullContext extends Omit<PullInfo, 'state'> {
   labels: string[];
 }
 

@@ -7,9 +7,8 @@ import { join, resolve } from 'node:path';
 import type { Inputs } from '../inputs.js';
 import type { ActionContext } from './context.js';
 import type { ActionDeps } from './check.js';
-import { postComment, reportContextFor, setRunOutputs, writeSummary } from './check.js';
-import { mergeRecords, readRecord, writeRecord } from '../record/index.js';
-import { artifactNameFor } from './context.js';
+import { publishComment, reportContextFor, saveRecord, setRunOutputs, writeSummary } from './check.js';
+import { mergeRecords, readRecord } from '../record/index.js';
 import { renderComment, renderSummary } from '../report/index.js';
 import { gate } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
@@ -51,19 +50,8 @@ async function pullForReport(inputs: Inputs, ctx: ActionContext, deps: ActionDep
   const fromRun = (ctx.payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined)?.pull_requests?.[0]?.number;
   const number = inputs.prNumber ?? (typeof fromRun === 'number' ? fromRun : null);
   if (number === null || deps.github === null) return ctx;
-  const pull = await deps.github.getPull(ctx.owner, ctx.repo, number);
-  return {
-    ...ctx,
-    pull: {
-      number,
-      headSha: pull.headSha,
-      headRef: pull.headRef,
-      headRepoFullName: pull.headRepoFullName,
-      baseRepoFullName: pull.baseRepoFullName,
-      isFork: pull.isFork,
-      labels: [],
-    },
-  };
+  const { state: _state, ...pull } = await deps.github.getPull(ctx.owner, ctx.repo, number);
+  return { ...ctx, pull: { ...pull, labels: [] } };
 }
 
 export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
@@ -74,22 +62,14 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   for (const f of files) records.push(await readRecord(f));
   const run = mergeRecords(records);
   core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures`);
-  // The merged record is this run's record: written and uploaded like check mode's, so the
+  // The merged record is this run's record: saved and uploaded like check mode's, so the
   // comment's metadata points at an artifact the accept flow can download.
-  const resultsPath = resolve(deps.cwd, inputs.resultsPath);
-  await writeRecord(resultsPath, run);
-  core.setOutput('results-path', resultsPath);
-  const artifactName = artifactNameFor(run.commit, ctx.runAttempt);
-  const uploaded = await deps.artifacts.upload(artifactName, [resultsPath]);
-  if (uploaded.kind === 'skipped') core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
-  core.setOutput('artifact-name', artifactName);
+  const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps);
   const here = await pullForReport(inputs, ctx, deps);
-  const rctx = reportContextFor(inputs, { ...here, sha: run.commit ?? ctx.sha }, artifactName, uploaded.kind === 'uploaded');
+  const rctx = reportContextFor(inputs, { ...here, sha: run.commit ?? ctx.sha }, artifactName, uploaded);
   await writeSummary(renderSummary(run, rctx));
   const g = gate(run.fixtures, inputs.failOn);
   setRunOutputs(run, g.failed);
-  const posted = await postComment(deps.github, inputs, { ...here, eventName: 'report' }, renderComment(run, rctx));
-  core.setOutput('comment-status', posted.status);
-  if (posted.url) core.setOutput('comment-url', posted.url);
+  await publishComment(deps.github, inputs, here, renderComment(run, rctx));
   if (g.failed) core.setFailed(`agent-replay gate failed: ${g.reason}`);
 }
