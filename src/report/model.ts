@@ -2,6 +2,7 @@
 // the headline counts, and the words for verdicts and drift. Shared by every renderer.
 
 import type { DriftVerdict, Estimate, FixtureRecord, RunRecord, Tallies } from '../types.js';
+import { tallies } from '../evaluate/index.js';
 
 export type SectionKey = 'newly_failing' | 'changed' | 'not_evaluated' | 'errored' | 'new';
 
@@ -26,18 +27,6 @@ export function sectionOf(f: FixtureRecord): SectionKey | 'unchanged' {
   return 'unchanged';
 }
 
-/** Tallies derived from the fixtures (never trusted from a counter). */
-export function deriveTallies(fixtures: readonly FixtureRecord[]): Tallies {
-  const t: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
-  for (const f of fixtures) {
-    if (f.errored) t.errored++;
-    else if (f.verdict === 'pass') t.passed++;
-    else if (f.verdict === 'fail') t.failed++;
-    else t.notEvaluated++;
-  }
-  return t;
-}
-
 export function buildModel(run: RunRecord): ReportModel {
   const sections: Record<SectionKey, FixtureRecord[]> = {
     newly_failing: [],
@@ -54,7 +43,7 @@ export function buildModel(run: RunRecord): ReportModel {
     else sections[key].push(f);
     if (!f.errored && f.assertion === null) probes++;
   }
-  return { sections, unchanged, tallies: deriveTallies(run.fixtures), total: run.fixtures.length, probes };
+  return { sections, unchanged, tallies: tallies(run.fixtures), total: run.fixtures.length, probes };
 }
 
 export function plural(n: number, one: string, many: string): string {
