@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
-import { startAgentServer, type AgentServer, type AgentHandler } from '../support/agent-server.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, type ActionRun } from './harness.js';
+import type { FakeGitHub } from '../support/github-server.js';
+import type { AgentServer, AgentHandler } from '../support/agent-server.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers } from './harness.js';
 import { writeZip } from '../../src/action/zip.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
@@ -28,20 +28,19 @@ const REFUND_BASELINE: Baseline = { label: 'refund-policy', reply: 'Refunds with
 
 let agent: AgentServer;
 let gh: FakeGitHub;
-beforeAll(async () => {
-  agent = await startAgentServer(handler);
-});
-afterAll(async () => {
-  await agent.close();
-});
-beforeEach(async () => {
-  gh?.close();
-  gh = await startFakeGitHub();
-  gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
-  gh.setBranch('octo/shop', 'feature', HEAD);
-  gh.setPermission('octo', 'shop', 'maintainer', 'write');
-  gh.setPermission('octo', 'shop', 'visitor', 'read');
-});
+useServers(
+  handler,
+  (g) => {
+    g.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
+    g.setBranch('octo/shop', 'feature', HEAD);
+    g.setPermission('octo', 'shop', 'maintainer', 'write');
+    g.setPermission('octo', 'shop', 'visitor', 'read');
+  },
+  (a, g) => {
+    agent = a;
+    gh = g;
+  },
+);
 
 /** The check run the maintainer reviewed: comment + results artifact of run 1001. */
 async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; headSha?: string; runId?: number; tamper?: (text: string) => string; runStatus?: string; artifact?: 'present' | 'expired' | 'missing' } = {}): Promise<{ run: ActionRun; record: RunRecord }> {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
-import { startAgentServer, type AgentServer, type AgentHandler } from '../support/agent-server.js';
-import { HEAD, makeWorkspace, pullPayload, runAction } from './harness.js';
+import type { FakeGitHub } from '../support/github-server.js';
+import type { AgentServer, AgentHandler } from '../support/agent-server.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 
@@ -32,17 +32,16 @@ const BASELINES = [
 
 let agent: AgentServer;
 let gh: FakeGitHub;
-beforeAll(async () => {
-  agent = await startAgentServer(handler);
-});
-afterAll(async () => {
-  await agent.close();
-});
-beforeEach(async () => {
-  gh?.close();
-  gh = await startFakeGitHub();
-  gh.addPull('octo', 'shop', { number: 7, headSha: HEAD });
-});
+useServers(
+  handler,
+  (g) => {
+    g.addPull('octo', 'shop', { number: 7, headSha: HEAD });
+  },
+  (a, g) => {
+    agent = a;
+    gh = g;
+  },
+);
 
 async function check(extra: { inputs?: Record<string, string>; payload?: unknown; config?: string; fixtures?: string } = {}) {
   const workspace = await makeWorkspace({ fixtures: extra.fixtures ?? FIXTURES, config: extra.config ?? CONFIG, baselines: BASELINES });

@@ -7,7 +7,9 @@ import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FakeGitHub } from '../support/github-server.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
+import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import type { Baseline } from '../../src/types.js';
 
@@ -128,4 +130,26 @@ export function pullPayload(over: { number?: number; headSha?: string; headRepo?
       labels: (over.labels ?? []).map((name) => ({ name })),
     },
   };
+}
+
+/**
+ * One loopback agent for the file and a fresh fake GitHub for each test, seeded by `seed`;
+ * `use` hands both to the test file. Both are closed when done.
+ */
+export function useServers(handler: AgentHandler, seed: (gh: FakeGitHub) => void, use: (agent: AgentServer, gh: FakeGitHub) => void): void {
+  let agent: AgentServer;
+  let gh: FakeGitHub | null = null;
+  beforeAll(async () => {
+    agent = await startAgentServer(handler);
+  });
+  afterAll(async () => {
+    await gh?.close();
+    await agent.close();
+  });
+  beforeEach(async () => {
+    await gh?.close();
+    gh = await startFakeGitHub();
+    seed(gh);
+    use(agent, gh);
+  });
 }

@@ -1,26 +1,25 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
-import { startAgentServer, nativeEcho, type AgentServer } from '../support/agent-server.js';
-import { HEAD, makeWorkspace, pullPayload, runAction } from './harness.js';
+import type { FakeGitHub } from '../support/github-server.js';
+import { nativeEcho, type AgentServer } from '../support/agent-server.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 
 let agent: AgentServer;
 let gh: FakeGitHub;
-beforeAll(async () => {
-  agent = await startAgentServer(nativeEcho);
-});
-afterAll(async () => {
-  await agent.close();
-});
-beforeEach(async () => {
-  gh?.close();
-  gh = await startFakeGitHub();
-  gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
-});
+useServers(
+  nativeEcho,
+  (g) => {
+    g.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
+  },
+  (a, g) => {
+    agent = a;
+    gh = g;
+  },
+);
 
 /** Two shards of a matrix, each a check run without a comment. */
 async function shards(): Promise<string> {
