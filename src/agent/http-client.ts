@@ -52,7 +52,8 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 const INTERNAL_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
 
 export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps = {}): AgentClient {
-  const url = checkUrl(config.url);
+  // Parsed once: every request of the run goes to the same URL.
+  const url = new URL(checkUrl(config.url));
   const clock = deps.clock ?? systemClock;
   const random = deps.random ?? Math.random;
   const headers = buildHeaders(config.headers);
