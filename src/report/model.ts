@@ -63,8 +63,10 @@ export function headlineParts(model: ReportModel): { icon: string; lead: string;
     else rest.push(`${changed.length} changed`);
   }
   if (s.new.length > 0) rest.push(plural(s.new.length, 'new fixture', 'new fixtures'));
-  if (s.not_evaluated.length > 0) rest.push(`${s.not_evaluated.length} not evaluated`);
-  if (s.errored.length > 0) rest.push(`${s.errored.length} errored`);
+  // Counted from the verdicts, as in the tallies table: a not-evaluated fixture whose reply
+  // changed is listed among the changed ones but still counts here.
+  if (model.tallies.notEvaluated > 0) rest.push(`${model.tallies.notEvaluated} not evaluated`);
+  if (model.tallies.errored > 0) rest.push(`${model.tallies.errored} errored`);
   if (model.unchanged.length > 0) rest.push(`${model.unchanged.length} unchanged`);
 
   if (model.total === 0) return { icon: '⚪', lead: 'No fixtures ran', bold: false, rest: [] };
