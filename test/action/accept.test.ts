@@ -5,6 +5,7 @@ import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers } from './harness.js';
 import { writeZip } from '../../src/action/zip.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
+import { parseCommentMetadata } from '../../src/report/index.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 
 const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.' };
@@ -35,6 +36,7 @@ useServers(
     g.setBranch('octo/shop', 'feature', HEAD);
     g.setPermission('octo', 'shop', 'maintainer', 'write');
     g.setPermission('octo', 'shop', 'visitor', 'read');
+    g.setPermission('octo', 'shop', 'triager', 'triage');
   },
   (a, g) => {
     agent = a;
@@ -59,7 +61,7 @@ async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; 
   return { run, record: parseRecord(text, 'results.json') };
 }
 
-async function accept(opts: { sender?: string; label?: string; headRepo?: string; event?: string; action?: string } = {}): Promise<ActionRun> {
+async function accept(opts: { sender?: string; label?: string; headRepo?: string; event?: string; action?: string; inputs?: Record<string, string> } = {}): Promise<ActionRun> {
   gh.setLabels('octo', 'shop', 7, [opts.label ?? 'accept-baseline']);
   const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
   return runAction({
@@ -67,7 +69,7 @@ async function accept(opts: { sender?: string; label?: string; headRepo?: string
     workspace,
     runId: 2002,
     workflow: 'agent-replay-accept',
-    inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
+    inputs: { mode: 'accept', 'comment-key': 'agent-replay', ...opts.inputs },
     event: {
       name: opts.event ?? 'pull_request_target',
       payload: pullPayload({ action: opts.action ?? 'labeled', label: opts.label ?? 'accept-baseline', sender: opts.sender ?? 'maintainer', headRepo: opts.headRepo }),
@@ -112,7 +114,10 @@ describe('accept mode, end to end', () => {
     expect(body).toContain(commit.oid.slice(0, 7));
     expect(body).toContain('not evaluated: run it again');
     expect(body).toContain('errored: no reply to accept');
-    expect(body).toMatch(/do not start new workflow runs/);
+    // No check-workflow input: nothing dispatched, and the comment says how to get the check.
+    expect(body).toContain(`start no workflow, so no check will run on ${commit.oid.slice(0, 7)} by itself: push another commit or re-run the check`);
+    expect(body).toContain('set the check-workflow input');
+    expect(gh.dispatches).toEqual([]);
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
   });
 
@@ -175,7 +180,9 @@ describe('accept mode, end to end', () => {
   });
 
   it.each([
-    [{ runStatus: 'in_progress' }, 'the workflow run 1001 is still in_progress. Wait for it to finish'],
+    [{ runStatus: 'in_progress' }, 'the workflow run 1001 is still running. Wait for it to finish'],
+    [{ runStatus: 'queued' }, 'the workflow run 1001 is still queued. Wait for it to finish'],
+    [{ runStatus: 'waiting' }, 'the workflow run 1001 is waiting for an approval or a deployment protection rule. Wait for it to finish'],
     [{ artifact: 'expired' as const }, 'has expired. Re-run the check'],
     [{ artifact: 'missing' as const }, 'is missing. Re-run the check'],
   ])('refuses, saying what to do, when %o', async (opts, message) => {
@@ -184,6 +191,7 @@ describe('accept mode, end to end', () => {
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(ourComment()!.body).toContain(message);
+    expect(ourComment()!.body).not.toContain('in_progress');
     expect(gh.violations).toEqual([]);
   });
 
@@ -223,8 +231,11 @@ describe('accept mode, end to end', () => {
     expect(run.code).toBe(0);
     expect(gh.commits).toHaveLength(0);
     const body = ourComment()!.body;
-    expect(body).toContain('comes from a fork');
+    expect(body).toContain('Not committed: this pull request comes from a fork, which the workflow cannot push to, so nothing was pushed.');
+    expect(body).toContain("mkdir -p '.agent-replay/baselines'");
     expect(body).toContain("cat > '.agent-replay/baselines/greeting.json'");
+    expect(run.outputs.accepted).toBe('');
+    expect(run.outputs['commit-sha']).toBeUndefined();
     expect(body).toContain('git push');
     expect(run.stdout).toContain('::warning::accept: fork pull request');
   });
@@ -239,3 +250,110 @@ describe('accept mode, end to end', () => {
     expect(gh.requests).toHaveLength(0);
   });
 });
+
+const NOTICE = '<!-- agent-replay:notice -->';
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+describe('refusals keep the report and its metadata (a triage user can label)', () => {
+  it('a triage user\'s label adds a notice to the comment; a maintainer\'s label afterwards commits', async () => {
+    await reviewedCheck();
+    const reviewed = gh.comments('octo', 'shop', 7)[0]!.body;
+    const meta = parseCommentMetadata(reviewed);
+    expect(meta).toMatchObject({ headSha: HEAD, runId: '1001' });
+
+    const refused = await accept({ sender: 'triager' });
+    expect(refused.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    const raw = gh.comments('octo', 'shop', 7)[0]!.body;
+    expect(parseCommentMetadata(raw)).toEqual(meta); // hidden metadata kept
+    expect(raw.split('\n').slice(0, 2)).toEqual(reviewed.split('\n').slice(0, 2));
+    expect(raw).toContain(reviewed.split('\n').slice(2).join('\n').trim()); // the report kept, whole
+    const body = ourComment()!.body;
+    expect(body).toContain('Baselines not accepted');
+    expect(body).toContain('applied by triager, who has triage permission; accepting baselines needs write, maintain or admin');
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+
+    const accepted = await accept();
+    expect(accepted.code, accepted.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    const after = ourComment()!.body;
+    expect(after).not.toContain('Baselines not accepted'); // the old refusal is gone
+    expect(after).not.toContain(NOTICE);
+    expect(after).toContain(gh.commits[0]!.oid.slice(0, 7));
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a second refusal replaces the first notice instead of stacking', async () => {
+    await reviewedCheck();
+    await accept({ sender: 'triager' });
+    await accept({ sender: 'visitor' });
+    const raw = gh.comments('octo', 'shop', 7)[0]!.body;
+    expect(count(raw, NOTICE)).toBe(1);
+    expect(count(raw, 'Baselines not accepted')).toBe(1);
+    expect(ourComment()!.body).toContain('applied by visitor, who has read permission');
+    expect(raw).not.toContain('triager');
+    expect(parseCommentMetadata(raw)).toMatchObject({ headSha: HEAD, runId: '1001' });
+  });
+
+  it('with no comment yet, posts a notice that names no run, and the next check run replaces it', async () => {
+    const refused = await accept({ sender: 'triager' });
+    expect(refused.code).toBe(1);
+    const comments = gh.comments('octo', 'shop', 7);
+    expect(comments).toHaveLength(1);
+    expect(parseCommentMetadata(comments[0]!.body)).toBeNull();
+    expect(ourComment()!.body).toContain('applied by triager');
+
+    await reviewedCheck();
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    const replaced = gh.comments('octo', 'shop', 7)[0]!.body;
+    expect(parseCommentMetadata(replaced)).toMatchObject({ headSha: HEAD, runId: '1001' });
+    expect(replaced).not.toContain(NOTICE);
+    const accepted = await accept();
+    expect(accepted.code).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+  });
+});
+
+describe('the check on the new head (workflow_dispatch)', () => {
+  it('dispatches the check workflow on the branch after the commit, and says so', async () => {
+    gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
+    await reviewedCheck();
+    const run = await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.dispatches).toEqual([{ repo: 'octo/shop', workflow: 'agent-replay.yml', ref: 'feature', inputs: null }]);
+    // The dispatch comes after the commit: the run starts on the new head.
+    const order = gh.requests.map((r) => (r.operationName === 'agentReplayCommit' ? 'commit' : r.path.endsWith('/dispatches') ? 'dispatch' : null)).filter(Boolean);
+    expect(order).toEqual(['commit', 'dispatch']);
+    expect(ourComment()!.body).toContain(`The check workflow agent-replay.yml was started on feature: its run compares ${gh.commits[0]!.oid.slice(0, 7)} with the new baselines`);
+    expect(run.stdout).toContain('accept: dispatched agent-replay.yml on feature');
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
+  });
+
+  it.each([
+    ['403 (the token lacks actions: write)', 403, 'GitHub answered 403 Resource not accessible by integration: the accept job needs the actions: write permission'],
+    ['404 (no such workflow file)', 404, 'GitHub answered 404 Not Found: there is no workflow agent-replay.yml in this repository'],
+  ])('a dispatch that fails with %s is said plainly, and promises no check', async (_name, status, why) => {
+    if (status === 403) {
+      gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
+      gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', status, body: { message: 'Resource not accessible by integration' } });
+    }
+    await reviewedCheck();
+    const run = await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
+    expect(run.code, run.stdout).toBe(0); // the baselines are committed
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.dispatches).toEqual([]);
+    const body = ourComment()!.body;
+    const short = gh.commits[0]!.oid.slice(0, 7);
+    expect(body).toContain('The check workflow agent-replay.yml could not be started on feature (');
+    expect(body).toContain(why);
+    expect(body).toContain(`so no check will run on ${short} by itself: push another commit or re-run the check`);
+    expect(body).not.toContain('was started');
+    expect(run.stdout).toMatch(/::warning::accept: the baselines were committed in \w{7}, but the check workflow agent-replay.yml was not dispatched on feature/);
+    expect(gh.violations).toEqual([]);
+  });
+});
+
