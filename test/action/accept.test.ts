@@ -333,6 +333,34 @@ describe('the check on the new head (workflow_dispatch)', () => {
     expect(gh.responseViolations).toEqual([]);
   });
 
+  it('the dispatched check runs on the new head, finds the pull request from the branch and compares with the new baselines', async () => {
+    gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
+    await reviewedCheck();
+    await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
+    const commit = gh.commits[0]!;
+    const dispatched = gh.dispatches[0]!;
+    // GitHub starts the run on the branch's head, which is now the baseline commit.
+    gh.addPull('octo', 'shop', { number: 7, headSha: commit.oid, headRef: 'feature' });
+    const accepted = commit.additions.map((a) => JSON.parse(a.contents) as Baseline);
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: accepted });
+    const check = await runAction({
+      gh,
+      workspace,
+      runId: 3003,
+      inputs: { 'agent-url': agent.url, 'fail-on': 'none' },
+      event: { name: 'workflow_dispatch', payload: { ref: `refs/heads/${dispatched.ref}`, inputs: {} } },
+      env: { GITHUB_SHA: gh.branch('octo/shop', dispatched.ref)!.head, GITHUB_REF: `refs/heads/${dispatched.ref}` },
+    });
+    expect(check.code, check.stdout).toBe(0);
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    expect(parseCommentMetadata(gh.comments('octo', 'shop', 7)[0]!.body)).toMatchObject({ headSha: commit.oid, runId: '3003' });
+    const record = parseRecord(readFileSync(check.outputs['results-path'] as string, 'utf8'), 'results.json');
+    for (const label of ['greeting', 'refund-policy', 'opening-hours']) {
+      expect(record.fixtures.find((f) => f.label === label)?.drift).toMatchObject({ reply: 'same', route: 'same' });
+    }
+    expect(gh.violations).toEqual([]);
+  });
+
   it.each([
     ['403 (the token lacks actions: write)', 403, 'GitHub answered 403 Resource not accessible by integration: the accept job needs the actions: write permission'],
     ['404 (no such workflow file)', 404, 'GitHub answered 404 Not Found: there is no workflow agent-replay.yml in this repository'],
