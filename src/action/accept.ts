@@ -117,7 +117,7 @@ async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Foun
   const zip = await github.downloadArtifactZip(ctx.owner, ctx.repo, artifact.id);
   let entries;
   try {
-    entries = readZip(zip);
+    entries = await readZip(zip);
   } catch (e) {
     throw new Refusal(`the results artifact could not be read (${(e as Error).message}). Re-run the check.`);
   }

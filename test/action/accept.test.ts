@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers } from './harness.js';
-import { writeZip } from '../../src/action/zip.js';
+import { artifactZip, renameEntry } from '../support/zip.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
@@ -45,7 +46,7 @@ useServers(
 );
 
 /** The check run the maintainer reviewed: comment + results artifact of run 1001. */
-async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; headSha?: string; runId?: number; tamper?: (text: string) => string; runStatus?: string; artifact?: 'present' | 'expired' | 'missing' } = {}): Promise<{ run: ActionRun; record: RunRecord }> {
+async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; headSha?: string; runId?: number; tamper?: (text: string) => string; runStatus?: string; artifact?: 'present' | 'expired' | 'missing'; zip?: (results: string) => Promise<Buffer> } = {}): Promise<{ run: ActionRun; record: RunRecord }> {
   const workspace = await makeWorkspace({ fixtures: opts.fixtures ?? FIXTURES, config: CONFIG, baselines: opts.baselines ?? [REFUND_BASELINE] });
   const run = await runAction({
     gh,
@@ -57,7 +58,10 @@ async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; 
   expect(run.code, run.stdout).toBe(0);
   const text = readFileSync(run.outputs['results-path'] as string, 'utf8');
   gh.addWorkflowRun('octo', 'shop', { id: opts.runId ?? 1001, headSha: opts.headSha ?? HEAD, status: opts.runStatus ?? 'completed', conclusion: opts.runStatus ? null : 'success' });
-  if (opts.artifact !== 'missing') gh.addArtifact('octo', 'shop', opts.runId ?? 1001, { name: run.outputs['artifact-name'] as string, zip: writeZip([{ name: 'results.json', data: Buffer.from(opts.tamper ? opts.tamper(text) : text) }]), expired: opts.artifact === 'expired' });
+  // The artifact as GitHub serves it: deflated, with the pr-number file the check uploads too.
+  const results = opts.tamper ? opts.tamper(text) : text;
+  const zip = opts.zip ? await opts.zip(results) : await artifactZip([{ name: 'results.json', data: results }, { name: 'pr-number', data: '7\n' }]);
+  if (opts.artifact !== 'missing') gh.addArtifact('octo', 'shop', opts.runId ?? 1001, { name: run.outputs['artifact-name'] as string, zip, expired: opts.artifact === 'expired' });
   return { run, record: parseRecord(text, 'results.json') };
 }
 
@@ -91,6 +95,9 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
     expect(gh.commits).toHaveLength(1);
+    // The artifact was fetched as GitHub serves it: a 302 to blob storage, a deflated zip.
+    const blob = gh.requests.find((r) => r.path.startsWith('/_fake/blobs/artifacts/'));
+    expect(blob).toBeDefined();
     const commit = gh.commits[0]!;
     expect(commit.parent).toBe(HEAD); // expectedHeadOid = the reviewed head
     expect(commit.branch).toBe('feature');
@@ -192,6 +199,25 @@ describe('accept mode, end to end', () => {
     expect(gh.commits).toHaveLength(0);
     expect(ourComment()!.body).toContain(message);
     expect(ourComment()!.body).not.toContain('in_progress');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it.each([
+    ['a truncated zip', async (results: string) => (await artifactZip([{ name: 'results.json', data: results }])).subarray(0, 200), 'the results artifact could not be read (not a readable zip archive: End of central directory record signature not found'],
+    [
+      'an entry named ../../agent-replay-escaped',
+      async (results: string) =>
+        renameEntry(await artifactZip([{ name: 'results.json', data: results }, { name: 'aa/aa/agent-replay-escaped', data: 'owned' }]), 'aa/aa/agent-replay-escaped', '../../agent-replay-escaped'),
+      'the results artifact could not be read (corrupt zip archive: the entry name "../../agent-replay-escaped" is not a plain relative path (invalid relative path))',
+    ],
+  ])('refuses %s clearly, writing nothing', async (_name, zip, message) => {
+    const { run: check } = await reviewedCheck({ zip });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(ourComment()!.body).toContain(message);
+    expect(run.stdout).toContain('::error::baselines not accepted: the results artifact could not be read');
+    for (const dir of [run.workspace, check.workspace, process.cwd()]) expect(existsSync(join(dir, '..', '..', 'agent-replay-escaped'))).toBe(false);
     expect(gh.violations).toEqual([]);
   });
 
