@@ -11,7 +11,7 @@ import type { ActionContext } from './context.js';
 import type { ActionDeps } from './check.js';
 import { commentMarker, reportContextFor } from './check.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
-import { findStickyComment } from '../github/sticky.js';
+import { ACTIONS_BOT_LOGIN, findStickyComment } from '../github/sticky.js';
 import { isGitHubError } from '../github/errors.js';
 import { hasMarker, parseCommentMetadata, renderComment } from '../report/index.js';
 import { escapeInline } from '../report/escape.js';
@@ -228,6 +228,12 @@ export async function stageBaselineFiles(files: readonly { path: string; content
 async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionContext, branch: string, commitSha: string): Promise<string> {
   const short = commitSha.slice(0, 7);
   if (inputs.checkWorkflow === null) {
+    // GraphQL names the workflow token's identity `github-actions`; unknown counts as the workflow token.
+    const viewer = await github.viewerLogin();
+    if (viewer !== null && viewer.replace(/\[bot\]$/, '').toLowerCase() !== ACTIONS_BOT_LOGIN.replace(/\[bot\]$/, '')) {
+      core.info(`accept: committed as ${viewer}, not with the workflow token: the push starts the pull request's workflows`);
+      return `The commit was made as ${viewer}, not with the workflow token, so it starts the pull request's workflows like any push.`;
+    }
     core.info(`accept: no check-workflow input: nothing dispatched; no check will run on ${short} until a push or a re-run`);
     return `Commits made with the workflow token start no workflow, so no check will run on ${short} by itself: push another commit or re-run the check to compare against the new baselines. To have it run automatically, set the check-workflow input of the accept job (it needs actions: write), or give the accept job a GitHub App token.`;
   }

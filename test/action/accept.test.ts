@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FakeGitHub } from '../support/github-server.js';
+import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers } from './harness.js';
 import { artifactZip, renameEntry } from '../support/zip.js';
@@ -83,7 +83,7 @@ async function accept(opts: { sender?: string; label?: string; headRepo?: string
 
 /** Our comment, with markdown backslash escapes removed so assertions read like the rendered text. */
 const ourComment = () => {
-  const c = gh.comments('octo', 'shop', 7).find((x) => x.user.login === 'github-actions[bot]');
+  const c = gh.comments('octo', 'shop', 7).find((x) => x.user.login === gh.viewer.login);
   return c ? { ...c, body: c.body.replace(/\\([!-/:-@[-`{-~])/g, '$1') } : undefined;
 };
 
@@ -343,6 +343,26 @@ describe('refusals keep the report and its metadata (a triage user can label)', 
 });
 
 describe('the check on the new head (workflow_dispatch)', () => {
+  it('with a GitHub App token (no check-workflow input), says the commit starts the workflows like any push', async () => {
+    const defaultGh = gh;
+    gh = await startFakeGitHub({ viewer: { login: 'agent-replay-app[bot]', type: 'Bot' }, graphqlViewerLogin: 'agent-replay-app' });
+    try {
+      gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
+      gh.setPermission('octo', 'shop', 'maintainer', 'write');
+      await reviewedCheck();
+      const run = await accept();
+      expect(run.code, run.stdout).toBe(0);
+      expect(gh.commits).toHaveLength(1);
+      const body = ourComment()!.body;
+      expect(body).toContain('The commit was made as agent-replay-app, not with the workflow token, so it starts the pull request\'s workflows like any push.');
+      expect(body).not.toContain('no check will run');
+      expect(gh.dispatches).toEqual([]);
+    } finally {
+      await gh.close();
+      gh = defaultGh;
+    }
+  });
+
   it('dispatches the check workflow on the branch after the commit, and says so', async () => {
     gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
     await reviewedCheck();
