@@ -410,11 +410,13 @@ describe('the check on the new head (workflow_dispatch)', () => {
   it.each([
     ['403 (the token lacks actions: write)', 403, 'GitHub answered 403 Resource not accessible by integration: the accept job needs the actions: write permission'],
     ['404 (no such workflow file)', 404, 'GitHub answered 404 Not Found: there is no workflow agent-replay.yml in this repository'],
+    ['422 (no workflow_dispatch trigger)', 422, "GitHub answered 422 Workflow does not have 'workflow_dispatch' trigger: the workflow agent-replay.yml needs a workflow_dispatch trigger"],
   ])('a dispatch that fails with %s is said plainly, and promises no check', async (_name, status, why) => {
     if (status === 403) {
       gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
       gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', status, body: { message: 'Resource not accessible by integration' } });
     }
+    if (status === 422) gh.addWorkflow('octo', 'shop', 'agent-replay.yml', { dispatchable: false });
     await reviewedCheck();
     const run = await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
     expect(run.code, run.stdout).toBe(0); // the baselines are committed
