@@ -80,7 +80,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     };
   }
   const assertions = suite.fixtures.map((f) => f.assertion);
-  const estimate = estimateCost(assertions, config.cost, options.confirmCost);
+  const estimate = estimateCost(assertions, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null });
   if (!mayRun(estimate)) {
     return { kind: 'refused', estimate, fixtureCount: suite.fixtures.length, judgeCalls: judgeCalls(assertions), suite, warnings: loaded.warnings };
   }
