@@ -11,6 +11,7 @@ import { createRegexPool } from './assertions/index.js';
 import { createJudge } from './judge/index.js';
 import { makeRedactor } from './secrets.js';
 import { TOOL } from './version.js';
+import { UserError } from './errors.js';
 
 export interface EngineDeps {
   /** Factories, so tests and the demo can swap any side effect. */
@@ -37,7 +38,8 @@ export type CheckResult =
   | { kind: 'refused'; estimate: Estimate; fixtureCount: number; judgeCalls: number; suite: Suite; warnings: ConfigIssue[] }
   | { kind: 'ran'; record: RunRecord; gate: GateResult; suite: Suite; warnings: ConfigIssue[] };
 
-export class UsageError extends Error {
+/** A command line the CLI cannot run: reported with the usage text, exit status 2. */
+export class UsageError extends UserError {
   override name = 'UsageError';
 }
 

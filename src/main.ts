@@ -10,6 +10,7 @@ import { reportMode } from './action/report.js';
 import { createGitHubApi } from './github/api.js';
 import { makeRedactor } from './secrets.js';
 import { tuneRuntime } from './runtime.js';
+import { describeFailure, stackOf } from './errors.js';
 
 async function run(): Promise<void> {
   tuneRuntime();
@@ -35,5 +36,11 @@ try {
   await run();
 } catch (e) {
   const redact = makeRedactor([process.env['INPUT_GITHUB-TOKEN'] ?? '', process.env['INPUT_JUDGE-API-KEY'] ?? '']);
-  core.setFailed(redact(`agent-replay: ${(e as Error).message}`));
+  const failure = describeFailure(e, 'rerun the job with debug logging enabled to see the stack trace');
+  core.setFailed(redact(`agent-replay: ${failure.message}`));
+  if (failure.internal) {
+    // A bug: "internal error" in the annotation, the stack only in the debug log.
+    core.debug(redact(stackOf(e)));
+    process.exitCode = failure.exitCode;
+  }
 }

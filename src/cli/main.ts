@@ -1,5 +1,6 @@
 // The CLI: parse argv, call the engine, print, return an exit status. The only process.exit is in
-// src/cli.ts. Exit status: 0 gate passed, 1 fail-on met, 2 usage / configuration error / cost cap.
+// src/cli.ts. Exit status: 0 gate passed, 1 fail-on met, 2 usage / configuration error / cost cap,
+// 3 internal error (see errors.ts).
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import type { Progress } from '../replay/index.js';
 import { TOOL } from '../version.js';
 import { gitHead } from './git.js';
 import { runDemo } from '../demo/index.js';
+import { describeFailure, EXIT, stackOf } from '../errors.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -42,7 +44,8 @@ Usage:
   agent-replay demo [--out DIR]
 
 --fail-on: comma-separated, any of ${FAIL_ON_CONDITIONS.join(', ')} (default: newly_failing)
-Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap.
+Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap,
+3 internal error (a bug: please report it).
 `;
 
 const OPTIONS = {
@@ -78,10 +81,14 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`agent-replay: ${e.message}\n\n${USAGE}`);
-      return 2;
+      return EXIT.usage;
     }
-    io.stderr(`agent-replay: ${(e as Error).message}\n`);
-    return 2;
+    // A bug is said to be one, with its own exit status; the stack only when asked for.
+    const debug = io.env.AGENT_REPLAY_DEBUG === '1';
+    const failure = describeFailure(e, debug ? 'stack trace below' : 'rerun with AGENT_REPLAY_DEBUG=1 to add the stack trace');
+    io.stderr(`agent-replay: ${failure.message}\n`);
+    if (failure.internal && debug) io.stderr(`${stackOf(e)}\n`);
+    return failure.exitCode;
   }
 }
 
@@ -95,7 +102,7 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
   const values = parsed.values as Values;
   if (values.version) {
     io.stdout(`${TOOL.version}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const [command, ...rest] = parsed.positionals;
   if (values.help || command === undefined || command === 'help') {
@@ -207,16 +214,16 @@ export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCa
 }
 
 export function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {
-  if (result.kind === 'config_errors') return 2;
+  if (result.kind === 'config_errors') return EXIT.usage;
   if (result.kind === 'refused') {
     io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir));
-    return 2;
+    return EXIT.usage;
   }
   if (result.gate.failed) {
     io.stderr(`gate failed: ${result.gate.reason}\n`);
-    return 1;
+    return EXIT.gate;
   }
-  return 0;
+  return EXIT.ok;
 }
 
 async function cmdRun(values: Values, io: CliIO): Promise<number> {
@@ -242,7 +249,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   );
   if (result.kind === 'config_errors') {
     printIssues(io, result.errors, result.warnings);
-    return 2;
+    return EXIT.usage;
   }
   printIssues(io, [], result.warnings);
   if (result.kind === 'ran') await emitRun(result.record, values, io);
@@ -253,10 +260,10 @@ async function cmdValidate(values: Values, io: CliIO): Promise<number> {
   const dir = values.dir ?? '.agent-replay';
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
   printIssues(io, loaded.errors, loaded.warnings);
-  if (loaded.errors.length > 0 || loaded.suite === null) return 2;
+  if (loaded.errors.length > 0 || loaded.suite === null) return EXIT.usage;
   const n = loaded.suite.fixtures.length;
   io.stdout(`${dir}: ${n} ${n === 1 ? 'fixture' : 'fixtures'}, ${loaded.suite.baselines.size} baselines, no configuration errors${loaded.warnings.length ? ` (${loaded.warnings.length} warnings)` : ''}\n`);
-  return 0;
+  return EXIT.ok;
 }
 
 async function cmdAccept(values: Values, io: CliIO): Promise<number> {
@@ -267,7 +274,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
   if (loaded.suite === null) {
     printIssues(io, loaded.errors, loaded.warnings);
-    return 2;
+    return EXIT.usage;
   }
   const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
   const plan = planAcceptance(record, loaded.suite.baselines, {
@@ -279,14 +286,14 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     // A typo in --only must not half-apply: nothing is written until every label is found.
     for (const label of plan.unknown) io.stderr(`not found ${label}: no fixture with this label in ${files[0]}\n`);
     io.stderr(`nothing was accepted; labels in ${files[0]}: ${record.fixtures.map((f) => f.label).join(', ') || '(none)'}\n`);
-    return 2;
+    return EXIT.usage;
   }
   const written = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   for (const [i, b] of plan.accepted.entries()) io.stdout(`accepted  ${b.label} (${b.verdict}) -> ${written[i]}\n`);
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);
   for (const r of plan.refused) io.stdout(`refused   ${r.label}: ${r.reason}\n`);
   io.stdout(`\n${plan.accepted.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged\n`);
-  return 0;
+  return EXIT.ok;
 }
 
 async function cmdReport(values: Values, io: CliIO): Promise<number> {
@@ -303,7 +310,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const g = evaluateGate(merged.fixtures, failOn);
   if (g.failed) {
     io.stderr(`gate failed: ${g.reason}\n`);
-    return 1;
+    return EXIT.gate;
   }
-  return 0;
+  return EXIT.ok;
 }

@@ -10,6 +10,7 @@ import { startDemoServer, DEMO_JUDGE_LABEL } from './server.js';
 import type { CliIO } from '../cli/main.js';
 import { emitRun, progressPrinter } from '../cli/main.js';
 import { formatIssue } from '../suite/index.js';
+import { UserError } from '../errors.js';
 
 /** The folder of the running script: dist/ when bundled, src/ in development. */
 function scriptDir(): string {
@@ -29,7 +30,7 @@ export function findDemoSuite(from: string = scriptDir()): string {
     const candidate = join(dir, 'examples', 'demo', '.agent-replay');
     if (existsSync(candidate)) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('the demo suite (examples/demo/.agent-replay) is missing from this installation');
+    if (parent === dir) throw new UserError('the demo suite (examples/demo/.agent-replay) is missing from this installation; reinstall agent-replay');
     dir = parent;
   }
 }
@@ -58,8 +59,7 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
       return 2;
     }
     if (result.kind === 'refused') {
-      io.stderr(`the demo suite is above its cost cap (${result.estimate.usd} > ${result.estimate.capUsd}); this is a bug in the demo\n`);
-      return 2;
+      throw new Error(`the demo suite is above its cost cap (${result.estimate.usd} > ${result.estimate.capUsd})`);
     }
     await emitRun(result.record, { out: join(outDir, 'results.json'), markdown: join(outDir, 'report.md'), junit: join(outDir, 'junit.xml') }, io);
     io.stdout(
