@@ -21,6 +21,11 @@ export interface EngineDeps {
   clock?: Clock;
   wallClock?: () => Date;
   onProgress?: (progress: Progress) => void;
+  /**
+   * Aborted when the run is interrupted (SIGINT, SIGTERM): the replay stops starting fixtures,
+   * abandons those in flight and records what finished, marked `interrupted`.
+   */
+  signal?: AbortSignal;
 }
 
 export interface CheckOptions {
@@ -92,13 +97,13 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   let regex: RegexEvaluator | null = null;
   let judge: Judge | null = null;
   try {
-    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock });
+    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal });
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
     judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock }) : null;
     const record = await replay(
       suite.fixtures,
       suite.baselines,
-      { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, redact: makeRedactor(config.secrets) },
+      { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, redact: makeRedactor(config.secrets), signal: deps.signal },
       {
         concurrency: config.agent.concurrency,
         estimate,
@@ -110,6 +115,9 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     );
     return { kind: 'ran', record, gate: gate(record.fixtures, options.failOn), suite, warnings: loaded.warnings };
   } finally {
-    await Promise.allSettled([agent?.close(), regex?.close(), judge?.close()]);
+    const closing = Promise.allSettled([agent?.close(), regex?.close(), judge?.close()]);
+    // An interrupted run does not wait for the calls it abandoned (a judge call may take its
+    // whole timeout): the record comes first.
+    if (deps.signal?.aborted !== true) await closing;
   }
 }

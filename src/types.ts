@@ -179,6 +179,11 @@ export interface RunRecord {
   judge: { name: string | null };
   estimate: Estimate;
   tallies: Tallies;
+  /**
+   * True when the run was stopped (SIGINT, SIGTERM, a cancelled job) before every fixture
+   * finished: `fixtures` then lists only those that finished. Absent in older records: false.
+   */
+  interrupted: boolean;
   fixtures: FixtureRecord[];
 }
 

@@ -25,6 +25,8 @@ export interface AgentClientDeps {
   clock?: Clock;
   /** Jitter source in [0, 1); defaults to Math.random. */
   random?: () => number;
+  /** Aborted when the run is interrupted: requests in flight are cancelled, no new one is sent. */
+  signal?: AbortSignal;
 }
 
 /** Longest body snippet quoted in an error message. */
@@ -77,7 +79,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         method: 'POST',
         headers,
         body,
-        signal: controller.signal,
+        signal: deps.signal ? AbortSignal.any([controller.signal, deps.signal]) : controller.signal,
         headersTimeout: config.timeoutMs,
         bodyTimeout: config.timeoutMs,
       });
@@ -122,6 +124,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues): Promise<TurnResult> {
     const body = JSON.stringify(renderTemplate(mapping.body, values));
     for (let n = 0; ; n++) {
+      if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${turn} turn: not sent, the run was interrupted` };
       const isLast = n >= config.retries;
       const result = await attempt(body, turn, isLast);
       if (result.ok) return result;

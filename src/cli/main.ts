@@ -17,6 +17,7 @@ import { TOOL } from '../version.js';
 import { gitHead } from './git.js';
 import { runDemo } from '../demo/index.js';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
+import { interruptedBy, interruptExitCode } from '../interrupt.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -29,6 +30,21 @@ export interface CliIO {
   now?: () => Date;
   /** Injected engine deps (tests). */
   engine?: EngineDeps;
+  /** Aborted on SIGINT / SIGTERM: `run` and `demo` then record what finished and stop. */
+  signal?: AbortSignal;
+}
+
+/** The commands that watch `CliIO.signal`; any other command stops at once on a signal. */
+const INTERRUPTIBLE_COMMANDS: readonly string[] = ['run', 'demo'];
+
+/** Whether the command in `argv` records what finished when interrupted (for the entry's signal handler). */
+export function watchesInterrupts(argv: readonly string[]): boolean {
+  try {
+    const { positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: false });
+    return INTERRUPTIBLE_COMMANDS.includes(positionals[0] ?? '');
+  } catch {
+    return false;
+  }
 }
 
 export const USAGE = `agent-replay ${TOOL.version}: replay chatbot fixtures, judge verdicts and drift
@@ -45,7 +61,8 @@ Usage:
 
 --fail-on: comma-separated, any of ${FAIL_ON_CONDITIONS.join(', ')} (default: newly_failing)
 Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap,
-3 internal error (a bug: please report it).
+3 internal error (a bug: please report it), 130 / 143 run interrupted by SIGINT / SIGTERM (what finished
+is recorded, marked interrupted).
 `;
 
 const OPTIONS = {
@@ -213,6 +230,17 @@ export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCa
   );
 }
 
+/** Says that the run was interrupted and what its record holds; returns 130 (SIGINT) or 143 (SIGTERM). */
+export function interruptedExit(record: RunRecord, total: number, io: CliIO): number {
+  const signal = interruptedBy(io.signal) ?? 'SIGINT';
+  const n = record.fixtures.length;
+  io.stderr(
+    `\ninterrupted by ${signal}: ${n} of ${total} ${total === 1 ? 'fixture' : 'fixtures'} finished; the record lists only ${n === 1 ? 'that one' : 'those'} and is marked interrupted. ` +
+      `The other ${total - n} were not recorded, and the gate was not applied.\n`,
+  );
+  return interruptExitCode(signal);
+}
+
 export function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {
   if (result.kind === 'config_errors') return EXIT.usage;
   if (result.kind === 'refused') {
@@ -245,14 +273,17 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       failOn,
       commit,
     },
-    { onProgress: progressPrinter(io), ...io.engine },
+    { onProgress: progressPrinter(io), signal: io.signal, ...io.engine },
   );
   if (result.kind === 'config_errors') {
     printIssues(io, result.errors, result.warnings);
     return EXIT.usage;
   }
   printIssues(io, [], result.warnings);
-  if (result.kind === 'ran') await emitRun(result.record, values, io);
+  if (result.kind === 'ran') {
+    await emitRun(result.record, values, io);
+    if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length, io);
+  }
   return exitFor(result, io, dir);
 }
 

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { runCheck } from '../engine.js';
 import { startDemoServer, DEMO_JUDGE_LABEL } from './server.js';
 import type { CliIO } from '../cli/main.js';
-import { emitRun, progressPrinter } from '../cli/main.js';
+import { emitRun, interruptedExit, progressPrinter } from '../cli/main.js';
 import { formatIssue } from '../suite/index.js';
 import { UserError } from '../errors.js';
 
@@ -52,7 +52,7 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
         failOn: ['newly_failing'],
         commit: null,
       },
-      { onProgress: progressPrinter(io), ...io.engine },
+      { onProgress: progressPrinter(io), signal: io.signal, ...io.engine },
     );
     if (result.kind === 'config_errors') {
       for (const e of result.errors) io.stderr(`error: ${formatIssue(e)}\n`);
@@ -62,6 +62,7 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
       throw new Error(`the demo suite is above its cost cap (${result.estimate.usd} > ${result.estimate.capUsd})`);
     }
     await emitRun(result.record, { out: join(outDir, 'results.json'), markdown: join(outDir, 'report.md'), junit: join(outDir, 'junit.xml') }, io);
+    if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length, io);
     io.stdout(
       `\nThe demo shows every verdict and drift value on purpose. With --fail-on newly_failing a real run would ${
         result.gate.failed ? `exit 1 (${result.gate.reason})` : 'exit 0'

@@ -116,6 +116,7 @@ export function mergeRecords(records: readonly RunRecord[], names: readonly stri
       confirmed: records.some((r) => r.estimate.confirmed),
     },
     tallies: tallies(fixtures),
+    interrupted: records.some((r) => r.interrupted),
     fixtures,
   };
 }

@@ -65,6 +65,8 @@ export const runRecordSchema = z.strictObject({
     notEvaluated: z.number().int().nonnegative(),
     errored: z.number().int().nonnegative(),
   }),
+  // Added within schema version 1: records written before it have no such field.
+  interrupted: z.boolean().default(false),
   fixtures: z.array(fixtureRecordSchema),
 });
 

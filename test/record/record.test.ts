@@ -44,6 +44,7 @@ function record(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): RunRe
     judge: { name: null },
     estimate: { usd: 0.04, capUsd: 0.1, aboveCap: false, confirmed: false },
     tallies: { passed: fixtures.length, failed: 0, notEvaluated: 0, errored: 0 },
+    interrupted: false,
     fixtures,
     ...over,
   };
@@ -107,6 +108,22 @@ describe('readRecord and writeRecord', () => {
 
   it('a missing file is a RecordError naming the file and the reason', async () => {
     await expect(readRecord('/nonexistent/results.json')).rejects.toThrow('/nonexistent/results.json: cannot be read (ENOENT)');
+  });
+});
+
+describe('interrupted', () => {
+  it('a record written before the field existed parses as not interrupted', () => {
+    const r = record([fixture('a')]);
+    const { interrupted: _dropped, ...older } = r;
+    expect(parseRecord(JSON.stringify(older), 'old.json')).toEqual({ ...r, interrupted: false });
+  });
+
+  it('an interrupted record round-trips, and a merge of shards is interrupted when any shard was', () => {
+    const cut = record([fixture('a')], { interrupted: true });
+    expect(parseRecord(serializeRecord(cut), 'r.json').interrupted).toBe(true);
+    expect(() => parseRecord(JSON.stringify({ ...cut, interrupted: 'yes' }), 'r.json')).toThrow(/interrupted/);
+    expect(mergeRecords([record([fixture('b')]), cut]).interrupted).toBe(true);
+    expect(mergeRecords([record([fixture('b')]), record([fixture('c')])]).interrupted).toBe(false);
   });
 });
 

@@ -78,6 +78,7 @@ export function run(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): R
     judge: { name: 'openai gpt-4o-mini' },
     estimate: { usd: 0.09, capUsd: 0.1, aboveCap: false, confirmed: false },
     tallies,
+    interrupted: false,
     fixtures,
     ...over,
   };
