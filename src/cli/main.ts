@@ -3,36 +3,20 @@
 // 3 internal error (see errors.ts).
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type RunRecord } from '../types.js';
+import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition } from '../types.js';
 import { parseFailOn, planAcceptance, gate as evaluateGate } from '../evaluate/index.js';
-import { runCheck, UsageError, type EngineDeps, type CheckResult } from '../engine.js';
+import { runCheck, UsageError, type CheckResult } from '../engine.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
-import { DEFAULT_CONTEXT, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
+import { renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
-import type { Progress } from '../replay/index.js';
 import { TOOL } from '../version.js';
 import { gitHead } from './git.js';
-import { runDemo } from '../demo/index.js';
+import { runDemo } from './demo.js';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
-import { interruptedBy, interruptExitCode } from '../interrupt.js';
+import { emitRun, interruptedExit, progressPrinter, reportContext, resolvePath, writeText, type CliIO } from './output.js';
 
-export interface CliIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Progress lines go here (stderr in the real CLI). */
-  isTTY: boolean;
-  color: boolean;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  now?: () => Date;
-  /** Injected engine deps (tests). */
-  engine?: EngineDeps;
-  /** Aborted on SIGINT / SIGTERM: `run` and `demo` then record what finished and stop. */
-  signal?: AbortSignal;
-}
+export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
 
 /** The commands that watch `CliIO.signal`; any other command stops at once on a signal. */
 const INTERRUPTIBLE_COMMANDS: readonly string[] = ['run', 'demo'];
@@ -146,10 +130,6 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
   }
 }
 
-function resolvePath(io: CliIO, p: string): string {
-  return p.startsWith('/') ? p : join(io.cwd, p);
-}
-
 function parseConcurrency(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
@@ -174,41 +154,6 @@ function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readon
   }
 }
 
-export function progressPrinter(io: CliIO): (p: Progress) => void {
-  let lastPlain = -Infinity;
-  return (p) => {
-    const counts = `${p.passed} passed · ${p.failed} failed${p.notEvaluated ? ` · ${p.notEvaluated} not evaluated` : ''}${p.errored ? ` · ${p.errored} errored` : ''}`;
-    const rate = p.done / Math.max(p.elapsedMs, 1);
-    const eta = p.done < p.total ? ` · ETA ${Math.ceil((p.total - p.done) / rate / 1000)}s` : '';
-    if (io.isTTY) {
-      io.stderr(`\r\x1b[2K[${p.done}/${p.total}] ${counts}${eta}${p.done === p.total ? '\n' : ''}`);
-    } else if (p.done === p.total || p.elapsedMs - lastPlain >= 10_000) {
-      lastPlain = p.elapsedMs;
-      io.stderr(`progress: ${p.done}/${p.total} · ${counts}${eta}\n`);
-    }
-  };
-}
-
-export function reportContext(record: RunRecord | null, env: Record<string, string | undefined>): ReportContext {
-  return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null };
-}
-
-async function writeText(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text, 'utf8');
-}
-
-/** Writes results.json first, then the renderings; prints the terminal summary. */
-export async function emitRun(record: RunRecord, values: { out?: string; markdown?: string; junit?: string }, io: CliIO): Promise<void> {
-  const out = resolvePath(io, values.out ?? 'results.json');
-  await writeRecord(out, record);
-  const ctx = reportContext(record, io.env);
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx));
-  if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(record));
-  io.stdout(renderTerminal(record, { color: io.color }));
-  io.stdout(`\nresults: ${out}${values.markdown ? `\nmarkdown: ${resolvePath(io, values.markdown)}` : ''}${values.junit ? `\njunit: ${resolvePath(io, values.junit)}` : ''}\n`);
-}
-
 /** Dollars with the fewest decimals (at least two) that keep two amounts apart: $0.104 vs $0.10. */
 export function formatUsdPair(a: number, b: number): [string, string] {
   for (let digits = 2; digits <= 6; digits++) {
@@ -228,17 +173,6 @@ export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCa
     'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
     `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
   );
-}
-
-/** Says that the run was interrupted and what its record holds; returns 130 (SIGINT) or 143 (SIGTERM). */
-export function interruptedExit(record: RunRecord, total: number, io: CliIO): number {
-  const signal = interruptedBy(io.signal) ?? 'SIGINT';
-  const n = record.fixtures.length;
-  io.stderr(
-    `\ninterrupted by ${signal}: ${n} of ${total} ${total === 1 ? 'fixture' : 'fixtures'} finished; the record lists only ${n === 1 ? 'that one' : 'those'} and is marked interrupted. ` +
-      `The other ${total - n} were not recorded, and the gate was not applied.\n`,
-  );
-  return interruptExitCode(signal);
 }
 
 export function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {

@@ -1,14 +1,13 @@
-// `agent-replay demo` (and `npm start`): the embedded example agent and demo judge on loopback,
-// the example suite under examples/demo, end to end, with the report printed.
+// `agent-replay demo` (and `npm start`): the embedded example agent and demo judge (demo/server.ts)
+// on loopback, the example suite under examples/demo, end to end, with the report printed.
 
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { runCheck } from '../engine.js';
-import { startDemoServer, DEMO_JUDGE_LABEL } from './server.js';
-import type { CliIO } from '../cli/main.js';
-import { emitRun, interruptedExit, progressPrinter } from '../cli/main.js';
+import { startDemoServer, DEMO_JUDGE_LABEL } from '../demo/server.js';
+import { emitRun, interruptedExit, progressPrinter, type CliIO } from './output.js';
 import { formatIssue } from '../suite/index.js';
 import { UserError } from '../errors.js';
 
