@@ -3,11 +3,11 @@
 
 import { z } from 'zod';
 import type { RunRecord } from '../types.js';
+// One label rule, one route and one baseline schema: the suite's.
+import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
+import { baselineSchema, routeSchema } from '../suite/baselines.js';
 
-const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
-
-export const labelSchema = z.string().regex(LABEL, 'label must be 1-80 characters of [A-Za-z0-9._-] starting with a letter or digit');
-const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
+export const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
 const driftVerdictSchema = z.enum(['still_passing', 'still_failing', 'newly_passing', 'newly_failing', 'no_baseline', 'not_evaluated']);
 const sameDifferent = z.enum(['same', 'different']).nullable();
@@ -18,14 +18,8 @@ export const assertionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('judge'), criterion: z.string(), threshold: z.number().min(0).max(1) }),
 ]);
 
-export const baselineRecordSchema = z.strictObject({
-  label: labelSchema,
-  reply: z.string(),
-  route: routeSchema.nullable(),
-  verdict: z.enum(['pass', 'fail']),
-  acceptedAt: z.string(),
-  commit: z.string().nullable(),
-});
+/** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
+export const baselineRecordSchema = baselineSchema.extend({ label: labelSchema });
 
 export const fixtureRecordSchema = z.strictObject({
   label: labelSchema,

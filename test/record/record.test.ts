@@ -80,6 +80,11 @@ describe('parseRecord', () => {
       expect(() => parseRecord(JSON.stringify(record([fixture(label)])), 'r.json'), label).toThrow(/fixtures\.0\.label/);
     }
     expect(() => parseRecord('[]', 'r.json')).toThrow(/\(top level\)/);
+    // The stored baseline a fixture was compared against: the suite's baseline schema, label checked.
+    const stored = { label: 'a', reply: 'r', route: null, verdict: 'pass' as const, acceptedAt: 'x', commit: null };
+    expect(parseRecord(JSON.stringify(record([fixture('a', { baseline: stored })])), 'r.json').fixtures[0]?.baseline).toEqual(stored);
+    expect(() => parseRecord(JSON.stringify(record([fixture('a', { baseline: { ...stored, label: '../x' } })])), 'r.json')).toThrow(/fixtures\.0\.baseline\.label: label must be 1-80/);
+    expect(() => parseRecord(JSON.stringify(record([fixture('a', { baseline: { ...stored, extra: 1 } as typeof stored })])), 'r.json')).toThrow(/extra/);
   });
 
   it('rejects a record in which a label appears twice', () => {
