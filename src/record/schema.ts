@@ -21,27 +21,44 @@ export const assertionSchema = z.discriminatedUnion('kind', [
 /** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
 export const baselineRecordSchema = baselineSchema.extend({ label: labelSchema });
 
-export const fixtureRecordSchema = z.strictObject({
+const fixtureRecordBase = {
   label: labelSchema,
   file: z.string(),
   line: z.number().int().nonnegative(),
   message: z.string(),
   persona: z.string().nullable(),
   assertion: assertionSchema.nullable(),
-  errored: z.boolean(),
-  error: z.string().nullable(),
-  errorKind: z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']).nullable(),
-  reply: z.string().nullable(),
-  route: routeSchema.nullable(),
-  verdict: verdictSchema.nullable(),
   detail: z.string(),
   score: z.number().nullable(),
   threshold: z.number().nullable(),
   rationale: z.string().nullable(),
-  drift: z.strictObject({ reply: sameDifferent, route: sameDifferent, verdict: driftVerdictSchema }).nullable(),
   baseline: baselineRecordSchema.nullable(),
   durationMs: z.number().nonnegative(),
-});
+};
+
+/** Errored (no reply, no verdict, no drift) or replayed (a reply, a verdict, its drift): never both. */
+export const fixtureRecordSchema = z.discriminatedUnion('errored', [
+  z.strictObject({
+    ...fixtureRecordBase,
+    errored: z.literal(true),
+    error: z.string(),
+    errorKind: z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']),
+    reply: z.null({ error: 'an errored fixture has no reply' }),
+    route: z.null({ error: 'an errored fixture has no route' }),
+    verdict: z.null({ error: 'an errored fixture has no verdict' }),
+    drift: z.null({ error: 'an errored fixture has no drift' }),
+  }),
+  z.strictObject({
+    ...fixtureRecordBase,
+    errored: z.literal(false),
+    error: z.null(),
+    errorKind: z.null(),
+    reply: z.string(),
+    route: routeSchema.nullable(),
+    verdict: verdictSchema,
+    drift: z.strictObject({ reply: sameDifferent, route: sameDifferent, verdict: driftVerdictSchema }),
+  }),
+]);
 
 export const runRecordSchema = z.strictObject({
   schemaVersion: z.literal(1),

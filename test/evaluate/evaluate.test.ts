@@ -96,7 +96,7 @@ const rec = (over: Partial<FixtureRecord>): FixtureRecord => ({
   baseline: null,
   durationMs: 1,
   ...over,
-});
+}) as FixtureRecord;
 
 describe('tallies are derived from records', () => {
   it('counts each state once; errored has no verdict', () => {

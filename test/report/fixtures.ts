@@ -51,7 +51,7 @@ export function fixture(label: string, over: Partial<FixtureRecord> = {}): Fixtu
     baseline: baseline(label, reply ?? ''),
     durationMs: 1234,
     ...over,
-  };
+  } as FixtureRecord;
 }
 
 export function resetLines(): void {
