@@ -1,16 +1,32 @@
 #!/usr/bin/env node
 // CLI entry: the only process.exit in the project.
-import { main } from './cli/main.js';
+import { main, watchesInterrupts } from './cli/main.js';
+import { Interrupted, interruptExitCode, type InterruptSignal } from './interrupt.js';
 import { tuneRuntime } from './runtime.js';
 
 tuneRuntime();
 
-const code = await main(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+// SIGINT / SIGTERM: `run` and `demo` stop starting fixtures, write what finished (marked
+// interrupted) and exit 130 / 143; a second signal, or a signal during any other command, stops at once.
+const interrupt = new AbortController();
+const interruptible = watchesInterrupts(argv);
+const onSignal = (signal: InterruptSignal): void => {
+  if (!interruptible || interrupt.signal.aborted) process.exit(interruptExitCode(signal));
+  interrupt.abort(new Interrupted(signal));
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+const code = await main(argv, {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   isTTY: process.stderr.isTTY === true,
   color: process.stdout.isTTY === true && !process.env.NO_COLOR,
   env: process.env,
   cwd: process.cwd(),
+  signal: interrupt.signal,
 });
 process.exitCode = code;
+// An interrupted run abandoned calls still in flight: do not wait for them.
+if (interrupt.signal.aborted) process.exit(code);

@@ -55,7 +55,8 @@ export interface JudgeConfig {
 
 export interface CostConfig {
   agentTurnUsd: number;
-  turnsPerFixture: number;
+  /** Agent turns per fixture; null (the default): the turns actually sent, 2 with a welcome turn, else 1. */
+  turnsPerFixture: number | null;
   judgeCallUsd: number;
   capUsd: number;
 }
@@ -103,7 +104,7 @@ export const OPENAI_CHAT_MAPPING: AgentMapping = {
   offTrack: null,
 };
 
-export const DEFAULT_COST: CostConfig = { agentTurnUsd: 0.01, turnsPerFixture: 2, judgeCallUsd: 0.005, capUsd: 0.1 };
+export const DEFAULT_COST: CostConfig = { agentTurnUsd: 0.01, turnsPerFixture: null, judgeCallUsd: 0.005, capUsd: 0.1 };
 
 export function defaultConfig(): Config {
   return {

@@ -11,6 +11,7 @@ import { createRegexPool } from './assertions/index.js';
 import { createJudge } from './judge/index.js';
 import { makeRedactor } from './secrets.js';
 import { TOOL } from './version.js';
+import { UserError } from './errors.js';
 
 export interface EngineDeps {
   /** Factories, so tests and the demo can swap any side effect. */
@@ -20,6 +21,11 @@ export interface EngineDeps {
   clock?: Clock;
   wallClock?: () => Date;
   onProgress?: (progress: Progress) => void;
+  /**
+   * Aborted when the run is interrupted (SIGINT, SIGTERM): the replay stops starting fixtures,
+   * abandons those in flight and records what finished, marked `interrupted`.
+   */
+  signal?: AbortSignal;
 }
 
 export interface CheckOptions {
@@ -37,7 +43,8 @@ export type CheckResult =
   | { kind: 'refused'; estimate: Estimate; fixtureCount: number; judgeCalls: number; suite: Suite; warnings: ConfigIssue[] }
   | { kind: 'ran'; record: RunRecord; gate: GateResult; suite: Suite; warnings: ConfigIssue[] };
 
-export class UsageError extends Error {
+/** A command line the CLI cannot run: reported with the usage text, exit status 2. */
+export class UsageError extends UserError {
   override name = 'UsageError';
 }
 
@@ -80,7 +87,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     };
   }
   const assertions = suite.fixtures.map((f) => f.assertion);
-  const estimate = estimateCost(assertions, config.cost, options.confirmCost);
+  const estimate = estimateCost(assertions, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null });
   if (!mayRun(estimate)) {
     return { kind: 'refused', estimate, fixtureCount: suite.fixtures.length, judgeCalls: judgeCalls(assertions), suite, warnings: loaded.warnings };
   }
@@ -90,13 +97,13 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   let regex: RegexEvaluator | null = null;
   let judge: Judge | null = null;
   try {
-    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock });
+    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal });
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
     judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock }) : null;
     const record = await replay(
       suite.fixtures,
       suite.baselines,
-      { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, redact: makeRedactor(config.secrets) },
+      { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, redact: makeRedactor(config.secrets), signal: deps.signal },
       {
         concurrency: config.agent.concurrency,
         estimate,
@@ -108,6 +115,9 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     );
     return { kind: 'ran', record, gate: gate(record.fixtures, options.failOn), suite, warnings: loaded.warnings };
   } finally {
-    await Promise.allSettled([agent?.close(), regex?.close(), judge?.close()]);
+    const closing = Promise.allSettled([agent?.close(), regex?.close(), judge?.close()]);
+    // An interrupted run does not wait for the calls it abandoned (a judge call may take its
+    // whole timeout): the record comes first.
+    if (deps.signal?.aborted !== true) await closing;
   }
 }

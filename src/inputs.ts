@@ -1,6 +1,7 @@
 // Action inputs, read once into one readonly typed object. Enum inputs are checked against an
 // `as const` list; a bad value is rejected quoting it and the allowed set.
 
+import { UserError } from './errors.js';
 import { FAIL_ON_CONDITIONS, type FailOnCondition } from './types.js';
 import { parseFailOn } from './evaluate/index.js';
 
@@ -34,7 +35,7 @@ export interface Inputs {
   readonly checkWorkflow: string | null;
 }
 
-export class InputError extends Error {
+export class InputError extends UserError {
   override name = 'InputError';
 }
 

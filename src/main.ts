@@ -10,6 +10,8 @@ import { reportMode } from './action/report.js';
 import { createGitHubApi } from './github/api.js';
 import { makeRedactor } from './secrets.js';
 import { tuneRuntime } from './runtime.js';
+import { describeFailure, stackOf } from './errors.js';
+import { Interrupted, interruptedBy, interruptExitCode, type InterruptSignal } from './interrupt.js';
 
 async function run(): Promise<void> {
   tuneRuntime();
@@ -28,12 +30,41 @@ async function run(): Promise<void> {
   const deps = { env, cwd: process.cwd(), github, artifacts: githubArtifactStore(env) };
   if (inputs.mode === 'accept') await acceptMode(inputs, ctx, deps);
   else if (inputs.mode === 'report') await reportMode(inputs, ctx, deps);
-  else await checkMode(inputs, ctx, deps);
+  else await checkInterruptibly((signal) => checkMode(inputs, ctx, { ...deps, engine: { signal } }));
+}
+
+/**
+ * A cancelled job (the runner sends SIGINT, then SIGTERM): the check records, uploads and reports
+ * what finished, marked interrupted, and the step fails saying so. A second signal stops at once.
+ */
+async function checkInterruptibly(check: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  const interrupt = new AbortController();
+  const onSignal = (signal: InterruptSignal): void => {
+    // The next signal gets Node's default: the process ends at once.
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    core.warning(`agent-replay: ${signal} received: no new fixture is started; what finished is recorded, marked interrupted`);
+    interrupt.abort(new Interrupted(signal));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  await check(interrupt.signal);
+  const by = interruptedBy(interrupt.signal);
+  if (by !== null) {
+    core.setFailed(`agent-replay: the run was interrupted by ${by}; the results of the fixtures that finished were recorded, marked interrupted`);
+    process.exitCode = interruptExitCode(by);
+  }
 }
 
 try {
   await run();
 } catch (e) {
   const redact = makeRedactor([process.env['INPUT_GITHUB-TOKEN'] ?? '', process.env['INPUT_JUDGE-API-KEY'] ?? '']);
-  core.setFailed(redact(`agent-replay: ${(e as Error).message}`));
+  const failure = describeFailure(e, 'rerun the job with debug logging enabled to see the stack trace');
+  core.setFailed(redact(`agent-replay: ${failure.message}`));
+  if (failure.internal) {
+    // A bug: "internal error" in the annotation, the stack only in the debug log.
+    core.debug(redact(stackOf(e)));
+    process.exitCode = failure.exitCode;
+  }
 }

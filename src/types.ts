@@ -37,15 +37,28 @@ export interface Baseline {
   commit: string | null;
 }
 
-/** Result of running one assertion against a reply. `detail` always says why. */
-export interface Outcome {
-  verdict: Verdict;
-  detail: string;
-  /** Judge assertions only. */
-  score?: number | null;
-  threshold?: number;
-  rationale?: string | null;
-}
+/**
+ * Result of running one assertion against a reply. `detail` always says why. A check that ran to
+ * the end passes or fails (a judge's score and rationale with it); one that did not run is not
+ * evaluated and carries no score: it is never a pass or a fail.
+ */
+export type Outcome =
+  | {
+      verdict: 'pass' | 'fail';
+      detail: string;
+      /** Judge assertions only. */
+      score?: number;
+      threshold?: number;
+      rationale?: string;
+    }
+  | {
+      verdict: 'not_evaluated';
+      detail: string;
+      /** Judge assertions only: the threshold the score would have been held against. */
+      score?: null;
+      threshold?: number;
+      rationale?: null;
+    };
 
 export type DriftVerdict =
   | 'still_passing'
@@ -144,28 +157,47 @@ export interface Estimate {
   confirmed: boolean;
 }
 
-/** One fixture's entry in results.json (SPEC section 9). */
-export interface FixtureRecord {
+/** What every fixture's entry in results.json has, errored or not (SPEC section 9). */
+interface FixtureRecordBase {
   label: string;
   file: string;
   line: number;
   message: string;
   persona: string | null;
   assertion: Assertion | null;
-  errored: boolean;
-  error: string | null;
-  errorKind: ErrorKind | null;
-  reply: string | null;
-  route: Route | null;
-  verdict: Verdict | null;
+  /** Why: what matched or not, the score against the threshold, why the check did not run, or the error. */
   detail: string;
   score: number | null;
   threshold: number | null;
   rationale: string | null;
-  drift: Drift | null;
   baseline: Baseline | null;
   durationMs: number;
 }
+
+/** The replay did not complete: no reply, so no verdict and no drift (SPEC section 1). */
+export interface ErroredFixtureRecord extends FixtureRecordBase {
+  errored: true;
+  error: string;
+  errorKind: ErrorKind;
+  reply: null;
+  route: null;
+  verdict: null;
+  drift: null;
+}
+
+/** The replay completed: a reply, a verdict (possibly not evaluated) and its drift. */
+export interface ReplayedFixtureRecord extends FixtureRecordBase {
+  errored: false;
+  error: null;
+  errorKind: null;
+  reply: string;
+  route: Route | null;
+  verdict: Verdict;
+  drift: Drift;
+}
+
+/** One fixture's entry in results.json: "errored with a verdict" cannot be written. */
+export type FixtureRecord = ErroredFixtureRecord | ReplayedFixtureRecord;
 
 /** One run's record: results.json, schema version 1. Never changed after it is written. */
 export interface RunRecord {
@@ -179,6 +211,11 @@ export interface RunRecord {
   judge: { name: string | null };
   estimate: Estimate;
   tallies: Tallies;
+  /**
+   * True when the run was stopped (SIGINT, SIGTERM, a cancelled job) before every fixture
+   * finished: `fixtures` then lists only those that finished. Absent in older records: false.
+   */
+  interrupted: boolean;
   fixtures: FixtureRecord[];
 }
 

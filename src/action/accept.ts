@@ -21,6 +21,7 @@ import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { baselinePath, serializeBaseline } from '../suite/index.js';
 import { readZip } from './zip.js';
 import type { Baseline, RunRecord } from '../types.js';
+import { UserError } from '../errors.js';
 
 const ALLOWED_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
 
@@ -269,7 +270,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     core.info(`accept: the label "${labelName ?? ''}" is not ${inputs.acceptLabel}; nothing to do.`);
     return;
   }
-  if (deps.github === null) throw new Error('accept mode needs the github-token input');
+  if (deps.github === null) throw new UserError('accept mode needs the github-token input');
   const github = deps.github;
   const pr = ctx.pull.number;
   const marker = commentMarker(inputs, ctx);

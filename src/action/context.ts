@@ -3,6 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import type { PullInfo } from '../github/api.js';
+import { UserError } from '../errors.js';
 
 /** The pull request as the event (or GitHub) describes it, with its labels at the time. */
 export interface PullContext extends Omit<PullInfo, 'state'> {
@@ -59,7 +60,7 @@ export async function readActionContext(env: Record<string, string | undefined>)
     try {
       payload = obj(JSON.parse(await readFile(env.GITHUB_EVENT_PATH, 'utf8')));
     } catch (e) {
-      throw new Error(`cannot read the event payload at GITHUB_EVENT_PATH (${(e as Error).message})`);
+      throw new UserError(`cannot read the event payload at GITHUB_EVENT_PATH (${(e as Error).message})`);
     }
   }
   const pull = pullFromPayload(payload, repository);

@@ -12,6 +12,7 @@ import { mergeRecords, readRecord } from '../record/index.js';
 import { renderComment, renderSummary } from '../report/index.js';
 import { gate } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
+import { UserError } from '../errors.js';
 
 /** Expands each line of the results input: a file, a folder (every results.json below it), or a `*` pattern in the last segment. */
 export async function expandResults(patterns: readonly string[], cwd: string): Promise<string[]> {
@@ -55,9 +56,9 @@ async function pullForReport(inputs: Inputs, ctx: ActionContext, deps: ActionDep
 }
 
 export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
-  if (inputs.results.length === 0) throw new Error('report mode needs the results input: one results file, folder or pattern per line');
+  if (inputs.results.length === 0) throw new UserError('report mode needs the results input: one results file, folder or pattern per line');
   const files = await expandResults(inputs.results, deps.cwd);
-  if (files.length === 0) throw new Error(`report mode: no results files match ${inputs.results.join(', ')}`);
+  if (files.length === 0) throw new UserError(`report mode: no results files match ${inputs.results.join(', ')}`);
   const records: RunRecord[] = [];
   for (const f of files) records.push(await readRecord(f));
   const run = mergeRecords(records);

@@ -15,7 +15,7 @@
 import { Agent, request } from '../http/undici.js';
 import type { AgentConfig, AgentMapping } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, Clock, ErrorKind } from '../types.js';
-import { backoffDelay, parseRetryAfter, systemClock } from '../http/retry.js';
+import { parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { mapResponse, mapSignals } from './response.js';
 import { renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
@@ -25,6 +25,8 @@ export interface AgentClientDeps {
   clock?: Clock;
   /** Jitter source in [0, 1); defaults to Math.random. */
   random?: () => number;
+  /** Aborted when the run is interrupted: requests in flight are cancelled, no new one is sent. */
+  signal?: AbortSignal;
 }
 
 /** Longest body snippet quoted in an error message. */
@@ -36,16 +38,13 @@ type Turn = 'welcome' | 'message';
 
 type TurnResult = { ok: true; json: unknown } | { ok: false; errorKind: ErrorKind; error: string };
 
-type AttemptResult =
-  | { ok: true; json: unknown }
-  | {
-      ok: false;
-      errorKind: ErrorKind;
-      retryable: boolean;
-      retryAfterMs: number | null;
-      /** Builds the message once the number of attempts is known. */
-      describe: (attempts: number) => string;
-    };
+interface AttemptFailure {
+  errorKind: ErrorKind;
+  /** Builds the message once the number of attempts is known. */
+  describe: (attempts: number) => string;
+}
+
+type Attempt = AttemptResult<unknown, AttemptFailure>;
 
 /** undici / Node error codes that mean the agent could not be reached or the socket broke. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -64,7 +63,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   });
   let closed = false;
 
-  async function attempt(body: string, turn: Turn, isLast: boolean): Promise<AttemptResult> {
+  async function attempt(body: string, turn: Turn, isLast: boolean): Promise<Attempt> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -77,7 +76,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         method: 'POST',
         headers,
         body,
-        signal: controller.signal,
+        signal: deps.signal ? AbortSignal.any([controller.signal, deps.signal]) : controller.signal,
         headersTimeout: config.timeoutMs,
         bodyTimeout: config.timeoutMs,
       });
@@ -85,9 +84,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       if (status >= 200 && status < 300) {
         const text = await response.body.text();
         // A welcome turn may legitimately answer with no body (e.g. 204): nothing to check.
-        if (turn === 'welcome' && text.trim() === '') return { ok: true, json: {} };
+        if (turn === 'welcome' && text.trim() === '') return { ok: true, value: {} };
         try {
-          return { ok: true, json: JSON.parse(text) as unknown };
+          return { ok: true, value: JSON.parse(text) as unknown };
         } catch {
           return fail('invalid_json', false, null, () => `response is not valid JSON: ${snippet(text)}`);
         }
@@ -121,15 +120,16 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
 
   async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues): Promise<TurnResult> {
     const body = JSON.stringify(renderTemplate(mapping.body, values));
-    for (let n = 0; ; n++) {
-      const isLast = n >= config.retries;
-      const result = await attempt(body, turn, isLast);
-      if (result.ok) return result;
-      if (!result.retryable || isLast) {
-        return { ok: false, errorKind: result.errorKind, error: `${turn} turn: ${result.describe(n + 1)}` };
-      }
-      await clock.sleep(result.retryAfterMs ?? backoffDelay(n, config.backoffMs, random));
-    }
+    if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${turn} turn: not sent, the run was interrupted` };
+    const result = await withRetries((isLast) => attempt(body, turn, isLast), {
+      retries: config.retries,
+      backoffMs: config.backoffMs,
+      clock,
+      random,
+      signal: deps.signal,
+    });
+    if (result.ok) return { ok: true, json: result.value };
+    return { ok: false, errorKind: result.failure.errorKind, error: `${turn} turn: ${result.failure.describe(result.attempts)}` };
   }
 
   async function converse(req: AgentRequest): Promise<AgentOutcome> {
@@ -170,8 +170,8 @@ function fail(
   retryable: boolean,
   retryAfterMs: number | null,
   describe: (attempts: number) => string,
-): AttemptResult {
-  return { ok: false, errorKind, retryable, retryAfterMs, describe };
+): Attempt {
+  return { ok: false, failure: { errorKind, describe }, retryable, retryAfterMs };
 }
 
 function errored(errorKind: ErrorKind, error: string): AgentOutcome {

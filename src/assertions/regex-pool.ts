@@ -2,7 +2,17 @@
 //
 // A pathological pattern such as /^(a+)+$/ blocks the thread that runs it, and no JavaScript can
 // interrupt it: the only remedy is to terminate the thread. So every evaluation runs in a worker,
-// the main thread keeps the clock, and a worker over budget is terminated and replaced.
+// the main thread keeps a watchdog, and a worker over budget is terminated and replaced.
+//
+// The budget measures the pattern's own time, not the main thread's: a main thread that is itself
+// late (a busy loop elsewhere, a loaded machine, a SIGSTOP) must never turn a pattern that finished
+// in a microsecond into "did not finish". So each worker writes, into memory it shares with the
+// main thread, when it started a job (on the process-wide monotonic clock) and which job it
+// finished. When the watchdog fires it reads that memory: a finished job is never timed out (its
+// answer is already queued); a job not yet started has used none of its budget; a started one is
+// timed out only when it has run for the whole budget AND the watchdog itself fired on time. A
+// watchdog that fired late gives the worker a short grace first, because whatever delayed the
+// main thread may have paused the worker too.
 //
 // The worker's code is a string evaluated with `{ eval: true }`: the project is bundled into one
 // file by ncc, so there is no separate worker file to resolve at run time.
@@ -19,8 +29,10 @@ export const MAX_MATCH_CHARS = 200;
  */
 export const REGEX_WORKER_SOURCE = `
 'use strict';
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const MAX = ${MAX_MATCH_CHARS};
+// Shared with the pool: [started job id, its start on process.hrtime (ns), finished job id].
+const progress = workerData && workerData.progress ? new BigInt64Array(workerData.progress) : null;
 const cache = new Map();
 function compile(pattern, flags) {
   const key = flags + '/' + pattern;
@@ -33,25 +45,31 @@ function compile(pattern, flags) {
   re.lastIndex = 0;
   return re;
 }
-parentPort.on('message', (job) => {
+function run(job) {
   let re;
   try {
     re = compile(job.pattern, job.flags);
   } catch (err) {
-    parentPort.postMessage({ id: job.id, kind: 'compile_error', message: String(err && err.message ? err.message : err) });
-    return;
+    return { id: job.id, kind: 'compile_error', message: String(err && err.message ? err.message : err) };
   }
   try {
     const m = re.exec(job.text);
-    if (m === null) {
-      parentPort.postMessage({ id: job.id, kind: 'no_match' });
-    } else {
-      const text = m[0];
-      parentPort.postMessage({ id: job.id, kind: 'matched', match: text.length > MAX ? text.slice(0, MAX) + '\\u2026' : text });
-    }
+    if (m === null) return { id: job.id, kind: 'no_match' };
+    const text = m[0];
+    return { id: job.id, kind: 'matched', match: text.length > MAX ? text.slice(0, MAX) + '\\u2026' : text };
   } catch (err) {
-    parentPort.postMessage({ id: job.id, kind: 'worker_failed', message: 'evaluation threw ' + String(err && err.message ? err.message : err) });
+    return { id: job.id, kind: 'worker_failed', message: 'evaluation threw ' + String(err && err.message ? err.message : err) };
   }
+}
+parentPort.on('message', (job) => {
+  if (progress) {
+    // The start time first: the pool reads it only once it sees this job's id.
+    Atomics.store(progress, 1, process.hrtime.bigint());
+    Atomics.store(progress, 0, BigInt(job.id));
+  }
+  const answer = run(job);
+  if (progress) Atomics.store(progress, 2, BigInt(job.id));
+  parentPort.postMessage(answer);
 });
 parentPort.postMessage({ ready: true });
 `;
@@ -59,13 +77,16 @@ parentPort.postMessage({ ready: true });
 export interface RegexPoolOptions {
   /** Worker threads kept alive and reused. */
   size: number;
-  /** Budget of one evaluation, measured from the moment it is handed to a ready worker. */
+  /** Budget of one evaluation: the time the worker spends on it, from the moment it starts it. */
   timeoutMs: number;
   /** Override of the worker's source (tests: a worker that fails to start). */
   workerSource?: string;
   /** Override of worker creation (tests: observe or break the threads). */
   spawnWorker?: (source: string, options: WorkerOptions) => Worker;
-  /** How long a new worker may take to report ready before it counts as failed to start. */
+  /**
+   * How long a new worker may take to report ready, and a ready worker to start a job it was
+   * handed, before it counts as failed.
+   */
   startupTimeoutMs?: number;
   /** Heap limit of each worker, so a huge match cannot exhaust the process. */
   maxOldGenerationSizeMb?: number;
@@ -78,8 +99,15 @@ interface Job {
   resolve: (result: RegexResult) => void;
 }
 
+/** Indexes into a slot's shared progress memory, written by the worker. */
+const STARTED_ID = 0;
+const STARTED_AT_NS = 1;
+const FINISHED_ID = 2;
+
 interface Slot {
   worker: Worker;
+  /** Shared with the worker: which job it started and when, and which job it finished. */
+  progress: BigInt64Array;
   state: 'starting' | 'idle' | 'busy' | 'dead';
   job: (Job & { id: number }) | null;
   timer: NodeJS.Timeout | null;
@@ -94,6 +122,15 @@ type WorkerMessage =
   | { id: number; kind: 'compile_error'; message: string }
   | { id: number; kind: 'worker_failed'; message: string };
 
+/** The process-wide monotonic clock, the same in every thread, in nanoseconds. */
+function nowNs(): bigint {
+  return process.hrtime.bigint();
+}
+
+function msBetween(from: bigint, to: bigint): number {
+  return Number(to - from) / 1e6;
+}
+
 function errorText(err: unknown): string {
   if (err instanceof Error) return err.message || err.name;
   return String(err);
@@ -105,6 +142,10 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
   const source = opts.workerSource ?? REGEX_WORKER_SOURCE;
   const spawnWorker = opts.spawnWorker ?? ((src: string, options: WorkerOptions) => new Worker(src, options));
   const startupTimeoutMs = opts.startupTimeoutMs ?? 10_000;
+  // A watchdog that fires later than this after its due time was itself delayed; it then grants the
+  // worker `lateGraceMs` of running time before judging it.
+  const lateToleranceMs = Math.min(timeoutMs, 20);
+  const lateGraceMs = Math.min(timeoutMs, 20);
   const workerOptions: WorkerOptions = {
     eval: true,
     resourceLimits: { maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb ?? 128 },
@@ -161,8 +202,9 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
 
   function spawn(): void {
     let worker: Worker;
+    const shared = new SharedArrayBuffer(3 * BigInt64Array.BYTES_PER_ELEMENT);
     try {
-      worker = spawnWorker(source, workerOptions);
+      worker = spawnWorker(source, { ...workerOptions, workerData: { progress: shared } });
     } catch (err) {
       // Defer, so a synchronous failure never recurses into pump().
       const message = errorText(err);
@@ -173,7 +215,7 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
       });
       return;
     }
-    const slot: Slot = { worker, state: 'starting', job: null, timer: null, lastError: null };
+    const slot: Slot = { worker, progress: new BigInt64Array(shared), state: 'starting', job: null, timer: null, lastError: null };
     slots.add(slot);
     worker.ref();
     slot.timer = setTimeout(() => died(slot, `no ready signal within ${startupTimeoutMs} ms`), startupTimeoutMs);
@@ -234,15 +276,58 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
     slot.state = 'busy';
     slot.job = { ...job, id };
     slot.worker.ref();
-    slot.timer = setTimeout(() => {
-      if (slot.job?.id !== id) return;
-      slot.job = null;
-      retire(slot);
-      job.resolve({ kind: 'timeout', budgetMs: timeoutMs });
-      replenish();
-    }, timeoutMs);
-    slot.timer.unref();
+    watch(slot, id, nowNs(), timeoutMs);
     slot.worker.postMessage({ id, pattern: job.pattern, flags: job.flags, text: job.text });
+  }
+
+  /** Arms the watchdog of job `id` to look again in `delayMs`. */
+  function watch(slot: Slot, id: number, handedAt: bigint, delayMs: number): void {
+    const dueAt = nowNs() + BigInt(Math.ceil(delayMs * 1e6));
+    slot.timer = setTimeout(() => check(slot, id, handedAt, dueAt), delayMs);
+    slot.timer.unref();
+  }
+
+  /** The watchdog: decides from the worker's own record whether job `id` is over its budget. */
+  function check(slot: Slot, id: number, handedAt: bigint, dueAt: bigint): void {
+    slot.timer = null;
+    const job = slot.job;
+    if (job?.id !== id) return;
+    const now = nowNs();
+    const jobId = BigInt(id);
+    if (Atomics.load(slot.progress, FINISHED_ID) === jobId) {
+      // The answer is already on its way (queued behind whatever delayed this thread).
+      watch(slot, id, handedAt, timeoutMs);
+      return;
+    }
+    if (Atomics.load(slot.progress, STARTED_ID) !== jobId) {
+      // Not started yet: none of the budget is used. A worker that never starts has failed.
+      const waited = msBetween(handedAt, now);
+      if (waited < startupTimeoutMs) {
+        watch(slot, id, handedAt, Math.min(timeoutMs, startupTimeoutMs - waited));
+        return;
+      }
+      abandon(slot, { kind: 'worker_failed', message: `the worker did not start the evaluation within ${startupTimeoutMs} ms` });
+      return;
+    }
+    const ran = msBetween(Atomics.load(slot.progress, STARTED_AT_NS), now);
+    if (ran < timeoutMs) {
+      watch(slot, id, handedAt, timeoutMs - ran);
+      return;
+    }
+    if (msBetween(dueAt, now) > lateToleranceMs) {
+      watch(slot, id, handedAt, lateGraceMs);
+      return;
+    }
+    abandon(slot, { kind: 'timeout', budgetMs: timeoutMs });
+  }
+
+  /** Gives up on the slot's job: the worker is terminated and replaced. */
+  function abandon(slot: Slot, result: RegexResult): void {
+    const job = slot.job;
+    slot.job = null;
+    retire(slot);
+    job?.resolve(result);
+    replenish();
   }
 
   function pump(): void {

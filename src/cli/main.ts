@@ -1,32 +1,34 @@
 // The CLI: parse argv, call the engine, print, return an exit status. The only process.exit is in
-// src/cli.ts. Exit status: 0 gate passed, 1 fail-on met, 2 usage / configuration error / cost cap.
+// src/cli.ts. Exit status: 0 gate passed, 1 fail-on met, 2 usage / configuration error / cost cap,
+// 3 internal error (see errors.ts).
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type RunRecord } from '../types.js';
+import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition } from '../types.js';
 import { parseFailOn, planAcceptance, gate as evaluateGate } from '../evaluate/index.js';
-import { runCheck, UsageError, type EngineDeps, type CheckResult } from '../engine.js';
+import { runCheck, UsageError, type CheckResult } from '../engine.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
-import { DEFAULT_CONTEXT, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
+import { renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
-import type { Progress } from '../replay/index.js';
 import { TOOL } from '../version.js';
 import { gitHead } from './git.js';
-import { runDemo } from '../demo/index.js';
+import { runDemo } from './demo.js';
+import { describeFailure, EXIT, stackOf } from '../errors.js';
+import { emitRun, interruptedExit, progressPrinter, reportContext, resolvePath, writeText, type CliIO } from './output.js';
 
-export interface CliIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Progress lines go here (stderr in the real CLI). */
-  isTTY: boolean;
-  color: boolean;
-  env: Record<string, string | undefined>;
-  cwd: string;
-  now?: () => Date;
-  /** Injected engine deps (tests). */
-  engine?: EngineDeps;
+export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
+
+/** The commands that watch `CliIO.signal`; any other command stops at once on a signal. */
+const INTERRUPTIBLE_COMMANDS: readonly string[] = ['run', 'demo'];
+
+/** Whether the command in `argv` records what finished when interrupted (for the entry's signal handler). */
+export function watchesInterrupts(argv: readonly string[]): boolean {
+  try {
+    const { positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: false });
+    return INTERRUPTIBLE_COMMANDS.includes(positionals[0] ?? '');
+  } catch {
+    return false;
+  }
 }
 
 export const USAGE = `agent-replay ${TOOL.version}: replay chatbot fixtures, judge verdicts and drift
@@ -42,7 +44,9 @@ Usage:
   agent-replay demo [--out DIR]
 
 --fail-on: comma-separated, any of ${FAIL_ON_CONDITIONS.join(', ')} (default: newly_failing)
-Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap.
+Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap,
+3 internal error (a bug: please report it), 130 / 143 run interrupted by SIGINT / SIGTERM (what finished
+is recorded, marked interrupted).
 `;
 
 const OPTIONS = {
@@ -78,10 +82,14 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr(`agent-replay: ${e.message}\n\n${USAGE}`);
-      return 2;
+      return EXIT.usage;
     }
-    io.stderr(`agent-replay: ${(e as Error).message}\n`);
-    return 2;
+    // A bug is said to be one, with its own exit status; the stack only when asked for.
+    const debug = io.env.AGENT_REPLAY_DEBUG === '1';
+    const failure = describeFailure(e, debug ? 'stack trace below' : 'rerun with AGENT_REPLAY_DEBUG=1 to add the stack trace');
+    io.stderr(`agent-replay: ${failure.message}\n`);
+    if (failure.internal && debug) io.stderr(`${stackOf(e)}\n`);
+    return failure.exitCode;
   }
 }
 
@@ -95,7 +103,7 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
   const values = parsed.values as Values;
   if (values.version) {
     io.stdout(`${TOOL.version}\n`);
-    return 0;
+    return EXIT.ok;
   }
   const [command, ...rest] = parsed.positionals;
   if (values.help || command === undefined || command === 'help') {
@@ -122,10 +130,6 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
   }
 }
 
-function resolvePath(io: CliIO, p: string): string {
-  return p.startsWith('/') ? p : join(io.cwd, p);
-}
-
 function parseConcurrency(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
@@ -150,41 +154,6 @@ function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readon
   }
 }
 
-export function progressPrinter(io: CliIO): (p: Progress) => void {
-  let lastPlain = -Infinity;
-  return (p) => {
-    const counts = `${p.passed} passed · ${p.failed} failed${p.notEvaluated ? ` · ${p.notEvaluated} not evaluated` : ''}${p.errored ? ` · ${p.errored} errored` : ''}`;
-    const rate = p.done / Math.max(p.elapsedMs, 1);
-    const eta = p.done < p.total ? ` · ETA ${Math.ceil((p.total - p.done) / rate / 1000)}s` : '';
-    if (io.isTTY) {
-      io.stderr(`\r\x1b[2K[${p.done}/${p.total}] ${counts}${eta}${p.done === p.total ? '\n' : ''}`);
-    } else if (p.done === p.total || p.elapsedMs - lastPlain >= 10_000) {
-      lastPlain = p.elapsedMs;
-      io.stderr(`progress: ${p.done}/${p.total} · ${counts}${eta}\n`);
-    }
-  };
-}
-
-export function reportContext(record: RunRecord | null, env: Record<string, string | undefined>): ReportContext {
-  return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null };
-}
-
-async function writeText(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text, 'utf8');
-}
-
-/** Writes results.json first, then the renderings; prints the terminal summary. */
-export async function emitRun(record: RunRecord, values: { out?: string; markdown?: string; junit?: string }, io: CliIO): Promise<void> {
-  const out = resolvePath(io, values.out ?? 'results.json');
-  await writeRecord(out, record);
-  const ctx = reportContext(record, io.env);
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx));
-  if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(record));
-  io.stdout(renderTerminal(record, { color: io.color }));
-  io.stdout(`\nresults: ${out}${values.markdown ? `\nmarkdown: ${resolvePath(io, values.markdown)}` : ''}${values.junit ? `\njunit: ${resolvePath(io, values.junit)}` : ''}\n`);
-}
-
 /** Dollars with the fewest decimals (at least two) that keep two amounts apart: $0.104 vs $0.10. */
 export function formatUsdPair(a: number, b: number): [string, string] {
   for (let digits = 2; digits <= 6; digits++) {
@@ -207,16 +176,16 @@ export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCa
 }
 
 export function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {
-  if (result.kind === 'config_errors') return 2;
+  if (result.kind === 'config_errors') return EXIT.usage;
   if (result.kind === 'refused') {
     io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir));
-    return 2;
+    return EXIT.usage;
   }
   if (result.gate.failed) {
     io.stderr(`gate failed: ${result.gate.reason}\n`);
-    return 1;
+    return EXIT.gate;
   }
-  return 0;
+  return EXIT.ok;
 }
 
 async function cmdRun(values: Values, io: CliIO): Promise<number> {
@@ -238,14 +207,17 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       failOn,
       commit,
     },
-    { onProgress: progressPrinter(io), ...io.engine },
+    { onProgress: progressPrinter(io), signal: io.signal, ...io.engine },
   );
   if (result.kind === 'config_errors') {
     printIssues(io, result.errors, result.warnings);
-    return 2;
+    return EXIT.usage;
   }
   printIssues(io, [], result.warnings);
-  if (result.kind === 'ran') await emitRun(result.record, values, io);
+  if (result.kind === 'ran') {
+    await emitRun(result.record, values, io);
+    if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length, io);
+  }
   return exitFor(result, io, dir);
 }
 
@@ -253,10 +225,10 @@ async function cmdValidate(values: Values, io: CliIO): Promise<number> {
   const dir = values.dir ?? '.agent-replay';
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
   printIssues(io, loaded.errors, loaded.warnings);
-  if (loaded.errors.length > 0 || loaded.suite === null) return 2;
+  if (loaded.errors.length > 0 || loaded.suite === null) return EXIT.usage;
   const n = loaded.suite.fixtures.length;
   io.stdout(`${dir}: ${n} ${n === 1 ? 'fixture' : 'fixtures'}, ${loaded.suite.baselines.size} baselines, no configuration errors${loaded.warnings.length ? ` (${loaded.warnings.length} warnings)` : ''}\n`);
-  return 0;
+  return EXIT.ok;
 }
 
 async function cmdAccept(values: Values, io: CliIO): Promise<number> {
@@ -267,7 +239,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
   if (loaded.suite === null) {
     printIssues(io, loaded.errors, loaded.warnings);
-    return 2;
+    return EXIT.usage;
   }
   const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
   const plan = planAcceptance(record, loaded.suite.baselines, {
@@ -279,14 +251,14 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     // A typo in --only must not half-apply: nothing is written until every label is found.
     for (const label of plan.unknown) io.stderr(`not found ${label}: no fixture with this label in ${files[0]}\n`);
     io.stderr(`nothing was accepted; labels in ${files[0]}: ${record.fixtures.map((f) => f.label).join(', ') || '(none)'}\n`);
-    return 2;
+    return EXIT.usage;
   }
   const written = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   for (const [i, b] of plan.accepted.entries()) io.stdout(`accepted  ${b.label} (${b.verdict}) -> ${written[i]}\n`);
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);
   for (const r of plan.refused) io.stdout(`refused   ${r.label}: ${r.reason}\n`);
   io.stdout(`\n${plan.accepted.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged\n`);
-  return 0;
+  return EXIT.ok;
 }
 
 async function cmdReport(values: Values, io: CliIO): Promise<number> {
@@ -303,7 +275,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const g = evaluateGate(merged.fixtures, failOn);
   if (g.failed) {
     io.stderr(`gate failed: ${g.reason}\n`);
-    return 1;
+    return EXIT.gate;
   }
-  return 0;
+  return EXIT.ok;
 }

@@ -73,13 +73,22 @@ export function judgeCalls(assertions: readonly (Assertion | null)[]): number {
   return assertions.filter((a) => a?.kind === 'judge').length;
 }
 
+/**
+ * Agent turns one fixture costs: the configured `turnsPerFixture` when the user set it, else the
+ * turns actually sent: the welcome turn (only when the agent has one) and the message.
+ */
+export function turnsPerFixture(cost: Pick<CostConfig, 'turnsPerFixture'>, welcomeTurn: boolean): number {
+  return cost.turnsPerFixture ?? (welcomeTurn ? 2 : 1);
+}
+
 /** Estimated cost, computed before anything is spent, from flat per-call guesses. */
 export function estimateCost(
   assertions: readonly (Assertion | null)[],
   cost: CostConfig,
   confirmed: boolean,
+  agent: { welcomeTurn: boolean },
 ): Estimate {
-  const agentUsd = assertions.length * cost.turnsPerFixture * cost.agentTurnUsd;
+  const agentUsd = assertions.length * turnsPerFixture(cost, agent.welcomeTurn) * cost.agentTurnUsd;
   const judgeUsd = judgeCalls(assertions) * cost.judgeCallUsd;
   const usd = roundUsd(agentUsd + judgeUsd);
   return { usd, capUsd: cost.capUsd, aboveCap: usd > cost.capUsd + 1e-12, confirmed };

@@ -1,5 +1,6 @@
-// Retry timing shared by the HTTP clients (agent, judge): the real clock, the server's
-// Retry-After, and the agent's full-jitter exponential backoff.
+// The one retry loop of the HTTP clients (agent, judge), and its timing: the real clock, the
+// server's Retry-After, and a full-jitter exponential backoff. Each client decides what one
+// attempt is and which failures are worth another; this loop decides when to try again.
 
 import type { Clock } from '../types.js';
 
@@ -18,6 +19,48 @@ export const MAX_BACKOFF_MS = 30_000;
 export function backoffDelay(attempt: number, backoffMs: number, random: () => number): number {
   const ceiling = Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** attempt);
   return Math.floor(random() * ceiling);
+}
+
+/** What one attempt came to: a value, or a failure that may be worth another attempt. */
+export type AttemptResult<T, F> =
+  | { ok: true; value: T }
+  | {
+      ok: false;
+      failure: F;
+      retryable: boolean;
+      /** The server's Retry-After, when it gave one: waited instead of the backoff. */
+      retryAfterMs: number | null;
+    };
+
+export interface RetryOptions {
+  /** Attempts after the first. */
+  retries: number;
+  /** Base of the backoff, in ms. */
+  backoffMs: number;
+  clock: Clock;
+  /** Jitter source in [0, 1). */
+  random: () => number;
+  /** When aborted (an interrupted run), no further attempt is made. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs `attempt` until it succeeds, fails in a way not worth retrying, or `retries` more attempts
+ * were made; between two attempts it waits the server's Retry-After, else a full-jitter backoff.
+ * `attempt` is told whether it is the last one (so it can keep the body to quote in an error).
+ */
+export async function withRetries<T, F>(
+  attempt: (isLast: boolean) => Promise<AttemptResult<T, F>>,
+  options: RetryOptions,
+): Promise<{ ok: true; value: T } | { ok: false; failure: F; attempts: number }> {
+  const retries = Math.max(0, Math.floor(options.retries));
+  for (let n = 0; ; n++) {
+    const isLast = n >= retries;
+    const result = await attempt(isLast);
+    if (result.ok) return result;
+    if (!result.retryable || isLast || options.signal?.aborted === true) return { ok: false, failure: result.failure, attempts: n + 1 };
+    await options.clock.sleep(result.retryAfterMs ?? backoffDelay(n, options.backoffMs, options.random));
+  }
 }
 
 /**

@@ -1,10 +1,11 @@
-// One JSON POST to a judge endpoint, with a timeout per attempt and retries with jittered
-// exponential backoff on network errors, timeouts, 429 and 5xx (honouring Retry-After).
+// One JSON POST to a judge endpoint, with a timeout per attempt and retries (the shared loop of
+// http/retry.ts) on network errors, timeouts, 429 and 5xx (honouring Retry-After). Unlike an agent
+// turn, a judge call is retried after a timeout: scoring has no side effect to repeat.
 // Never throws: a failure is a reason string that says what was observed.
 
 import { request, type Agent } from '../http/undici.js';
 import type { Clock } from '../types.js';
-import { parseRetryAfter } from '../http/retry.js';
+import { parseRetryAfter, withRetries } from '../http/retry.js';
 
 export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string };
 
@@ -140,19 +141,15 @@ function describe(a: Attempt, attempts: number, timeoutMs: number): string {
   }
 }
 
-/** Backoff before retry number `retry` (1-based): half fixed, half random. */
-export function backoffDelay(retry: number, backoffMs: number, random: () => number): number {
-  const base = backoffMs * 2 ** (retry - 1);
-  return Math.round(base / 2 + (base / 2) * random());
-}
-
 export async function postJson(opts: PostOptions): Promise<PostResult> {
-  const attempts = Math.max(0, Math.floor(opts.retries)) + 1;
-  for (let n = 1; ; n++) {
-    const a = await attempt(opts);
-    if (a.kind === 'ok') return { ok: true, json: a.json };
-    if (!retryable(a) || n >= attempts) return { ok: false, reason: describe(a, n, opts.timeoutMs) };
-    const wait = a.kind === 'http' && a.retryAfterMs !== null ? a.retryAfterMs : backoffDelay(n, opts.backoffMs, opts.random);
-    await opts.clock.sleep(wait);
-  }
+  const result = await withRetries(
+    async () => {
+      const a = await attempt(opts);
+      if (a.kind === 'ok') return { ok: true, value: a.json };
+      return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? a.retryAfterMs : null };
+    },
+    opts,
+  );
+  if (result.ok) return { ok: true, json: result.value };
+  return { ok: false, reason: describe(result.failure, result.attempts, opts.timeoutMs) };
 }

@@ -1,5 +1,5 @@
 export { createJudge, ANTHROPIC_MAX_TOKENS, ANTHROPIC_VERSION, type JudgeDeps } from './client.js';
 export { parseJudgeOutput, oneLine, snippet, MAX_RATIONALE_CHARS, NO_RATIONALE } from './parse.js';
-export { postJson, backoffDelay, type PostOptions, type PostResult } from './http.js';
-export { parseRetryAfter, systemClock, MAX_RETRY_AFTER_MS } from '../http/retry.js';
+export { postJson, type PostOptions, type PostResult } from './http.js';
+export { backoffDelay, parseRetryAfter, systemClock, withRetries, MAX_RETRY_AFTER_MS } from '../http/retry.js';
 export { JUDGE_SYSTEM_PROMPT, judgeUserMessage } from './prompt.js';

@@ -5,10 +5,11 @@ import { dirname } from 'node:path';
 import type { RunRecord } from '../types.js';
 import { tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
+import { UserError } from '../errors.js';
 
 export { runRecordSchema, fixtureRecordSchema, baselineRecordSchema, assertionSchema, labelSchema } from './schema.js';
 
-export class RecordError extends Error {
+export class RecordError extends UserError {
   constructor(
     readonly file: string,
     message: string,
@@ -71,7 +72,7 @@ export async function readRecord(path: string): Promise<RunRecord> {
  * repeat across shards; tallies are derived again; the estimate is summed.
  */
 export function mergeRecords(records: readonly RunRecord[], names: readonly string[] = []): RunRecord {
-  if (records.length === 0) throw new Error('nothing to merge: give at least one --results file');
+  if (records.length === 0) throw new UserError('nothing to merge: give at least one --results file');
   const first = records[0] as RunRecord;
   // Tallies are derived from the fixtures, never trusted from a file (also for a single shard).
   if (records.length === 1) return { ...first, tallies: tallies(first.fixtures) };
@@ -79,7 +80,7 @@ export function mergeRecords(records: readonly RunRecord[], names: readonly stri
   const commits = [...new Set(records.map((r) => r.commit))];
   if (commits.length > 1) {
     const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');
-    throw new Error(`shards were recorded at different commits: ${list}; merge shards of one run only`);
+    throw new UserError(`shards were recorded at different commits: ${list}; merge shards of one run only`);
   }
   const seen = new Map<string, number>();
   const overlaps: string[] = [];
@@ -96,7 +97,7 @@ export function mergeRecords(records: readonly RunRecord[], names: readonly stri
   );
   if (overlaps.length > 0) {
     const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${overlaps.length - 5} more` : '');
-    throw new Error(
+    throw new UserError(
       `shards overlap: ${overlaps.length} ${overlaps.length === 1 ? 'fixture is' : 'fixtures are'} in more than one shard: ${shown}; each fixture must be replayed by exactly one shard`,
     );
   }
@@ -115,6 +116,7 @@ export function mergeRecords(records: readonly RunRecord[], names: readonly stri
       confirmed: records.some((r) => r.estimate.confirmed),
     },
     tallies: tallies(fixtures),
+    interrupted: records.some((r) => r.interrupted),
     fixtures,
   };
 }

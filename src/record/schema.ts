@@ -3,11 +3,11 @@
 
 import { z } from 'zod';
 import type { RunRecord } from '../types.js';
+// One label rule, one route and one baseline schema: the suite's.
+import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
+import { baselineSchema, routeSchema } from '../suite/baselines.js';
 
-const LABEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
-
-export const labelSchema = z.string().regex(LABEL, 'label must be 1-80 characters of [A-Za-z0-9._-] starting with a letter or digit');
-const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
+export const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
 const driftVerdictSchema = z.enum(['still_passing', 'still_failing', 'newly_passing', 'newly_failing', 'no_baseline', 'not_evaluated']);
 const sameDifferent = z.enum(['same', 'different']).nullable();
@@ -18,36 +18,47 @@ export const assertionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('judge'), criterion: z.string(), threshold: z.number().min(0).max(1) }),
 ]);
 
-export const baselineRecordSchema = z.strictObject({
-  label: labelSchema,
-  reply: z.string(),
-  route: routeSchema.nullable(),
-  verdict: z.enum(['pass', 'fail']),
-  acceptedAt: z.string(),
-  commit: z.string().nullable(),
-});
+/** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
+export const baselineRecordSchema = baselineSchema.extend({ label: labelSchema });
 
-export const fixtureRecordSchema = z.strictObject({
+const fixtureRecordBase = {
   label: labelSchema,
   file: z.string(),
   line: z.number().int().nonnegative(),
   message: z.string(),
   persona: z.string().nullable(),
   assertion: assertionSchema.nullable(),
-  errored: z.boolean(),
-  error: z.string().nullable(),
-  errorKind: z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']).nullable(),
-  reply: z.string().nullable(),
-  route: routeSchema.nullable(),
-  verdict: verdictSchema.nullable(),
   detail: z.string(),
   score: z.number().nullable(),
   threshold: z.number().nullable(),
   rationale: z.string().nullable(),
-  drift: z.strictObject({ reply: sameDifferent, route: sameDifferent, verdict: driftVerdictSchema }).nullable(),
   baseline: baselineRecordSchema.nullable(),
   durationMs: z.number().nonnegative(),
-});
+};
+
+/** Errored (no reply, no verdict, no drift) or replayed (a reply, a verdict, its drift): never both. */
+export const fixtureRecordSchema = z.discriminatedUnion('errored', [
+  z.strictObject({
+    ...fixtureRecordBase,
+    errored: z.literal(true),
+    error: z.string(),
+    errorKind: z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']),
+    reply: z.null({ error: 'an errored fixture has no reply' }),
+    route: z.null({ error: 'an errored fixture has no route' }),
+    verdict: z.null({ error: 'an errored fixture has no verdict' }),
+    drift: z.null({ error: 'an errored fixture has no drift' }),
+  }),
+  z.strictObject({
+    ...fixtureRecordBase,
+    errored: z.literal(false),
+    error: z.null(),
+    errorKind: z.null(),
+    reply: z.string(),
+    route: routeSchema.nullable(),
+    verdict: verdictSchema,
+    drift: z.strictObject({ reply: sameDifferent, route: sameDifferent, verdict: driftVerdictSchema }),
+  }),
+]);
 
 export const runRecordSchema = z.strictObject({
   schemaVersion: z.literal(1),
@@ -65,6 +76,8 @@ export const runRecordSchema = z.strictObject({
     notEvaluated: z.number().int().nonnegative(),
     errored: z.number().int().nonnegative(),
   }),
+  // Added within schema version 1: records written before it have no such field.
+  interrupted: z.boolean().default(false),
   fixtures: z.array(fixtureRecordSchema),
 });
 

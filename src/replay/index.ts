@@ -41,6 +41,11 @@ export interface ReplayDeps {
   sessionId?: (fixture: Fixture) => string;
   /** Applied to every text that goes into the record (secrets -> ***). */
   redact?: (text: string) => string;
+  /**
+   * Aborted when the run is interrupted: no fixture is started after it, those in flight are
+   * abandoned, and the record lists only the fixtures that finished, marked `interrupted`.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ReplayOptions {
@@ -66,8 +71,11 @@ export async function replay(
   const sessionId = deps.sessionId ?? ((f: Fixture) => `agent-replay-${runId}-${f.label}`);
   const startedAt = wall();
   const t0 = now();
-  const records: FixtureRecord[] = new Array(fixtures.length);
+  const records: (FixtureRecord | undefined)[] = new Array(fixtures.length);
   const counts: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
+  const signal = deps.signal;
+  /** Set when the run is interrupted: what finishes afterwards is not recorded. */
+  let stopped = false;
   let done = 0;
   let next = 0;
 
@@ -152,9 +160,11 @@ export async function replay(
 
   const worker = async (): Promise<void> => {
     for (;;) {
+      if (stopped || signal?.aborted) return;
       const i = next++;
       if (i >= fixtures.length) return;
       const record = await one(fixtures[i] as Fixture);
+      if (stopped) return;
       records[i] = record;
       done += 1;
       counts[tallyOf(record)] += 1;
@@ -167,8 +177,23 @@ export async function replay(
   };
 
   const width = Math.max(1, Math.min(options.concurrency, fixtures.length));
-  await Promise.all(Array.from({ length: width }, worker));
+  const all = Promise.all(Array.from({ length: width }, worker));
+  if (signal === undefined) {
+    await all;
+  } else {
+    // An interruption does not wait for the fixtures in flight: they are abandoned.
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<void>((resolve) => {
+      onAbort = resolve;
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    await Promise.race([all, aborted]);
+    signal.removeEventListener('abort', onAbort);
+    stopped = true;
+  }
 
+  const finished = records.filter((r): r is FixtureRecord => r !== undefined);
   const finishedAt = wall();
   return {
     schemaVersion: 1,
@@ -180,7 +205,8 @@ export async function replay(
     agent: { host: options.agentHost },
     judge: { name: options.judgeName },
     estimate: options.estimate,
-    tallies: tallies(records),
-    fixtures: records,
+    tallies: tallies(finished),
+    interrupted: finished.length < fixtures.length,
+    fixtures: finished,
   };
 }

@@ -26,7 +26,7 @@ function seconds(ms: number): string {
 }
 
 function body(f: FixtureRecord): string {
-  const lines = [statusWords(f).join(' · '), f.errored ? (f.error ?? f.detail) : f.detail];
+  const lines = [statusWords(f).join(' · '), f.errored ? f.error : f.detail];
   if (f.rationale) lines.push(`judge: ${f.rationale}`);
   if (!f.errored) {
     lines.push(`route: ${routeText(f.route)}`);
@@ -40,7 +40,7 @@ function testcase(f: FixtureRecord): string {
   const open = `    <testcase classname="${xmlAttr(f.file)}" name="${xmlAttr(f.label)}" time="${seconds(f.durationMs)}"`;
   const message = (text: string): string => xmlAttr(clip(text, 1000));
   if (f.errored) {
-    const detail = f.error ?? f.detail;
+    const detail = f.error;
     return `${open}>\n      <error message="${message(detail)}" type="${xmlAttr(f.errorKind ?? 'errored')}">${body(f)}</error>\n    </testcase>`;
   }
   if (f.verdict === 'fail') {

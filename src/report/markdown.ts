@@ -184,7 +184,7 @@ function itemLines(f: FixtureRecord): string[] {
   const where = codeSpan(clip(`${f.file}:${f.line}`, LIMITS.file));
   const head = `${verdictIcon(f)} **${escapeInline(clip(f.label, LIMITS.label))}** · ${statusWords(f).join(' · ')} · ${where}`;
   const lines = [head];
-  const detail = f.errored ? (f.error ?? f.detail) : f.detail;
+  const detail = f.errored ? f.error : f.detail;
   if (detail) lines.push(escapeInline(clip(detail, LIMITS.detail)));
   if (f.drift?.route === 'different') {
     lines.push(`route: ${escapeInline(routeText(f.baseline?.route))} → ${escapeInline(routeText(f.route))}`);

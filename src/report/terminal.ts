@@ -78,7 +78,7 @@ function itemLine(
   paint: (c: Colour, t: string) => string,
   fit: (t: string) => string,
 ): string {
-  const detail = f.errored ? (f.error ?? f.detail) : f.detail;
+  const detail = f.errored ? f.error : f.detail;
   const plain = `  ${style.mark} ${oneLine(f.label)} · ${statusWords(f).join(' · ')} · ${oneLine(f.file)}:${f.line}${
     detail ? ` — ${oneLine(clip(detail, 2000))}` : ''
   }`;

@@ -64,7 +64,7 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
   int('regex timeout (ms)', overrides.regexTimeoutMs, 1, (v) => (config.regex.timeoutMs = v));
   int('regex workers', overrides.regexWorkers, 1, (v) => (config.regex.workers = v));
   for (const key of ['agentTurnUsd', 'turnsPerFixture', 'judgeCallUsd', 'capUsd'] as const) {
-    money(`cost ${key}`, overrides.cost?.[key], (v) => (config.cost[key] = v));
+    money(`cost ${key}`, overrides.cost?.[key] ?? undefined, (v) => (config.cost[key] = v));
   }
   money('cost cap (USD)', overrides.capUsd, (v) => (config.cost.capUsd = v));
 

@@ -2,7 +2,7 @@
 // INPUT_* variables, the event payload in a file, outputs and the job summary in files, and
 // GITHUB_API_URL pointing at the loopback fake GitHub.
 
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,8 @@ export interface RunOptions {
   runId?: number;
   workflow?: string;
   env?: Record<string, string>;
+  /** Called with the running child (tests: send it a signal). */
+  onChild?: (child: ChildProcess) => void;
 }
 
 export async function runAction(o: RunOptions): Promise<ActionRun> {
@@ -80,6 +82,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     ...o.env,
   };
   const child = spawn(process.execPath, ['--import', TSX, join(process.cwd(), 'src/main.ts')], { cwd: o.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  o.onChild?.(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -7,6 +7,23 @@ import type { RegexEvaluator } from '../../src/types.js';
 const RUNAWAY = '^(a+)+$';
 const RUNAWAY_TEXT = `${'a'.repeat(40)}!`;
 
+/**
+ * Blocks the main thread, as a loaded machine or a stopped process would. It runs in the event
+ * loop's check phase, so that the next loop iteration runs expired timers before it reads the
+ * workers' answers: the order in which a watchdog that only looks at its own clock goes wrong.
+ */
+function stallMainThread(ms: number): Promise<void> {
+  return new Promise((resolve) =>
+    setImmediate(() => {
+      const until = performance.now() + ms;
+      while (performance.now() < until) {
+        // busy: timers and worker messages wait
+      }
+      resolve();
+    }),
+  );
+}
+
 const pools: RegexEvaluator[] = [];
 function pool(opts: Parameters<typeof createRegexPool>[0]): RegexEvaluator {
   const p = createRegexPool(opts);
@@ -52,6 +69,30 @@ describe('regex pool', () => {
     expect(await p.test('^a+$', '', 'aaaa')).toEqual({ kind: 'matched', match: 'aaaa' });
   });
 
+  it('never times out a trivial pattern because the main thread was late, and still stops a runaway', async () => {
+    const p = pool({ size: 3, timeoutMs: 100 });
+    // Warm: every worker has started, so the jobs below are handed out at once.
+    await Promise.all([p.test('a', '', 'a'), p.test('b', '', 'b'), p.test('c', '', 'c')]);
+    const trivial = [p.test('question \\d+', '', 'question 12'), p.test('question \\d+', '', 'no number here')];
+    const runaway = p.test(RUNAWAY, '', RUNAWAY_TEXT);
+    // The main thread stalls for three budgets while the workers run (a loaded machine, a SIGSTOP).
+    await stallMainThread(300);
+    expect(await Promise.all(trivial)).toEqual([{ kind: 'matched', match: 'question 12' }, { kind: 'no_match' }]);
+    expect(await runaway).toEqual({ kind: 'timeout', budgetMs: 100 });
+    // The replacement worker serves the next job.
+    expect(await p.test('days', '', '30 days')).toEqual({ kind: 'matched', match: 'days' });
+  });
+
+  it('times out none of the jobs queued on one worker when the main thread stalls', async () => {
+    const p = pool({ size: 1, timeoutMs: 100 });
+    await p.test('a', '', 'a');
+    // Queued behind one another on a single worker: each is handed over when the previous answers.
+    const jobs = Array.from({ length: 20 }, (_, i) => p.test(`item-${i}`, '', `this is item-${i}`));
+    await stallMainThread(300);
+    const results = await Promise.all(jobs);
+    results.forEach((r, i) => expect(r).toEqual({ kind: 'matched', match: `item-${i}` }));
+  });
+
   it('answers 50 concurrent evaluations on a pool of 2 correctly', async () => {
     const p = pool({ size: 2, timeoutMs: 2000 });
     const jobs = Array.from({ length: 50 }, (_, i) => ({
@@ -86,6 +127,15 @@ describe('regex pool', () => {
     const r = await p.test('a', '', 'a');
     expect(r.kind).toBe('worker_failed');
     expect(r.kind === 'worker_failed' && r.message).toMatch(/no ready signal within 100 ms/);
+  });
+
+  it('reports worker_failed when a ready worker never starts the job it was handed', async () => {
+    const source = `
+      const { parentPort } = require('node:worker_threads');
+      parentPort.on('message', () => {});
+      parentPort.postMessage({ ready: true });`;
+    const p = pool({ size: 1, timeoutMs: 50, startupTimeoutMs: 200, workerSource: source });
+    expect(await p.test('a', '', 'a')).toEqual({ kind: 'worker_failed', message: 'the worker did not start the evaluation within 200 ms' });
   });
 
   it('reports worker_failed when a worker exits during an evaluation', async () => {

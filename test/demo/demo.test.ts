@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { findDemoSuite } from '../../src/demo/index.js';
+import { findDemoSuite } from '../../src/cli/demo.js';
 import { runRecordSchema } from '../../src/record/schema.js';
 import { DRIFT_VERDICTS, type RunRecord } from '../../src/types.js';
 

@@ -75,6 +75,19 @@ describe('runCheck', () => {
     if (ran.kind === 'ran') expect(ran.record.estimate).toMatchObject({ aboveCap: true, confirmed: true });
   });
 
+  it('estimates the turns actually sent: one per fixture without a welcome turn, unless turnsPerFixture is set', async () => {
+    const estimate = async (config: string) => {
+      const result = await runCheck(options(await suite(config, FIXTURES), { confirmCost: true }), fakes().deps);
+      return result.kind === 'ran' ? result.record.estimate.usd : result.kind;
+    };
+    // 2 fixtures x turns x $0.01 + 1 judge call x $0.005
+    expect(await estimate('agent:\n  url: http://127.0.0.1:9/chat\n')).toBe(0.045);
+    expect(await estimate('agent:\n  url: http://127.0.0.1:9/chat\n  preset: openai-chat\n  model: m\n')).toBe(0.025);
+    expect(await estimate('agent:\n  url: http://127.0.0.1:9/chat\n  start: false\n')).toBe(0.025);
+    expect(await estimate('agent:\n  url: http://127.0.0.1:9/chat\n  start: false\ncost: { turnsPerFixture: 2 }\n')).toBe(0.045);
+    expect(await estimate('agent:\n  url: http://127.0.0.1:9/chat\ncost: { turnsPerFixture: 3 }\n')).toBe(0.065);
+  });
+
   it('replays with the built clients, names the judge, gates, and closes everything', async () => {
     const cwd = await suite('agent:\n  url: https://user:pw@preview.example.com:8443/api/chat?token=abc\n', FIXTURES);
     const { log, deps } = fakes();

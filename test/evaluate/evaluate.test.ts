@@ -4,6 +4,7 @@ import {
   decideAcceptance,
   driftVerdict,
   estimateCost,
+  turnsPerFixture,
   gate,
   mayRun,
   parseFailOn,
@@ -95,7 +96,7 @@ const rec = (over: Partial<FixtureRecord>): FixtureRecord => ({
   baseline: null,
   durationMs: 1,
   ...over,
-});
+}) as FixtureRecord;
 
 describe('tallies are derived from records', () => {
   it('counts each state once; errored has no verdict', () => {
@@ -111,28 +112,40 @@ describe('tallies are derived from records', () => {
 });
 
 describe('cost estimate', () => {
+  const WELCOME = { welcomeTurn: true };
   const contains: Assertion = { kind: 'contains', value: 'x' };
   const judge: Assertion = { kind: 'judge', criterion: 'c', threshold: 0.7 };
   it('uses the defaults of the spec: 2 turns x $0.01 per fixture, $0.005 per judge call', () => {
-    const e = estimateCost([contains, judge, null], DEFAULT_COST, false);
+    const e = estimateCost([contains, judge, null], DEFAULT_COST, false, WELCOME);
     expect(e.usd).toBe(0.065);
     expect(e.capUsd).toBe(0.1);
     expect(e.aboveCap).toBe(false);
   });
   it('five fixtures are exactly at the cap ($0.10) and not above it', () => {
-    const e = estimateCost([null, null, null, null, null], DEFAULT_COST, false);
+    const e = estimateCost([null, null, null, null, null], DEFAULT_COST, false, WELCOME);
     expect(e).toEqual({ usd: 0.1, capUsd: 0.1, aboveCap: false, confirmed: false });
     expect(mayRun(e)).toBe(true);
   });
   it('above the cap, nothing runs unless confirmed', () => {
     const six = [null, null, null, null, null, null];
-    expect(mayRun(estimateCost(six, DEFAULT_COST, false))).toBe(false);
-    const confirmed = estimateCost(six, DEFAULT_COST, true);
+    expect(mayRun(estimateCost(six, DEFAULT_COST, false, WELCOME))).toBe(false);
+    const confirmed = estimateCost(six, DEFAULT_COST, true, WELCOME);
     expect(confirmed).toEqual({ usd: 0.12, capUsd: 0.1, aboveCap: true, confirmed: true });
     expect(mayRun(confirmed)).toBe(true);
   });
+  it('counts one turn per fixture when the agent has no welcome turn', () => {
+    expect(estimateCost([contains, judge, null], DEFAULT_COST, false, { welcomeTurn: false }).usd).toBe(0.035);
+    expect(turnsPerFixture(DEFAULT_COST, false)).toBe(1);
+    expect(turnsPerFixture(DEFAULT_COST, true)).toBe(2);
+  });
+  it('keeps an explicit turnsPerFixture, with or without a welcome turn', () => {
+    const three = { ...DEFAULT_COST, turnsPerFixture: 3 };
+    expect(estimateCost([null], three, false, { welcomeTurn: false }).usd).toBe(0.03);
+    expect(estimateCost([null], three, false, WELCOME).usd).toBe(0.03);
+    expect(estimateCost([null], { ...DEFAULT_COST, turnsPerFixture: 2 }, false, { welcomeTurn: false }).usd).toBe(0.02);
+  });
   it('honours configured prices', () => {
-    expect(estimateCost([judge], { agentTurnUsd: 0.002, turnsPerFixture: 1, judgeCallUsd: 0.01, capUsd: 5 }, false).usd).toBe(0.012);
+    expect(estimateCost([judge], { agentTurnUsd: 0.002, turnsPerFixture: 1, judgeCallUsd: 0.01, capUsd: 5 }, false, WELCOME).usd).toBe(0.012);
   });
 });
 

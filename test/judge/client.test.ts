@@ -108,7 +108,8 @@ describe('openai judge', () => {
     const r = await judge(config('openai', s.url, { retries: 2, backoffMs: 100 }), clock).score('c', 'r');
     expect(r).toEqual({ ok: false, reason: 'HTTP 503 after 3 attempts: overloaded' });
     expect(s.received).toHaveLength(3);
-    expect(clock.sleeps).toEqual([75, 150]);
+    // Full jitter in [0, 100 x 2^retry), random 0.5.
+    expect(clock.sleeps).toEqual([50, 100]);
     const out = await evaluateAssertion({ kind: 'judge', criterion: 'c', threshold: 0.7 }, 'r', {
       regex: noRegex,
       judge: { name: 'x', score: async () => r, close: async () => undefined },

@@ -65,9 +65,9 @@ describe('retry helpers', () => {
     expect(parseRetryAfter(null, 0)).toBeNull();
   });
 
-  it('backs off exponentially with jitter', () => {
-    expect(backoffDelay(1, 100, () => 0)).toBe(50);
-    expect(backoffDelay(1, 100, () => 1)).toBe(100);
-    expect(backoffDelay(3, 100, () => 0.5)).toBe(300);
+  it('backs off exponentially with full jitter, as the agent does (one retry loop)', () => {
+    expect(backoffDelay(0, 100, () => 0)).toBe(0);
+    expect(backoffDelay(0, 100, () => 0.999)).toBe(99);
+    expect(backoffDelay(2, 100, () => 0.5)).toBe(200);
   });
 });

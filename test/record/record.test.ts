@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mergeRecords, parseRecord, readRecord, RecordError, serializeRecord, writeRecord } from '../../src/record/index.js';
-import type { FixtureRecord, RunRecord } from '../../src/types.js';
+import type { FixtureRecord, Outcome, RunRecord } from '../../src/types.js';
 
 function fixture(label: string, over: Partial<FixtureRecord> = {}): FixtureRecord {
   return {
@@ -29,7 +29,7 @@ function fixture(label: string, over: Partial<FixtureRecord> = {}): FixtureRecor
     baseline: null,
     durationMs: 12,
     ...over,
-  };
+  } as FixtureRecord;
 }
 
 function record(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): RunRecord {
@@ -44,6 +44,7 @@ function record(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): RunRe
     judge: { name: null },
     estimate: { usd: 0.04, capUsd: 0.1, aboveCap: false, confirmed: false },
     tallies: { passed: fixtures.length, failed: 0, notEvaluated: 0, errored: 0 },
+    interrupted: false,
     fixtures,
     ...over,
   };
@@ -79,6 +80,46 @@ describe('parseRecord', () => {
       expect(() => parseRecord(JSON.stringify(record([fixture(label)])), 'r.json'), label).toThrow(/fixtures\.0\.label/);
     }
     expect(() => parseRecord('[]', 'r.json')).toThrow(/\(top level\)/);
+    // The stored baseline a fixture was compared against: the suite's baseline schema, label checked.
+    const stored = { label: 'a', reply: 'r', route: null, verdict: 'pass' as const, acceptedAt: 'x', commit: null };
+    expect(parseRecord(JSON.stringify(record([fixture('a', { baseline: stored })])), 'r.json').fixtures[0]?.baseline).toEqual(stored);
+    expect(() => parseRecord(JSON.stringify(record([fixture('a', { baseline: { ...stored, label: '../x' } })])), 'r.json')).toThrow(/fixtures\.0\.baseline\.label: label must be 1-80/);
+    expect(() => parseRecord(JSON.stringify(record([fixture('a', { baseline: { ...stored, extra: 1 } as typeof stored })])), 'r.json')).toThrow(/extra/);
+  });
+
+  it('rejects "errored with a verdict" and "replayed without one": errored has no reply, verdict or drift', () => {
+    const errored = { errored: true, errorKind: 'timeout', error: 'agent did not answer', reply: null, route: null, verdict: null, drift: null } as const;
+    expect(parseRecord(JSON.stringify(record([fixture('a', errored)])), 'r.json').fixtures[0]).toMatchObject(errored);
+    const bad: [Record<string, unknown>, RegExp][] = [
+      [{ ...errored, verdict: 'pass' }, /fixtures\.0\.verdict: an errored fixture has no verdict/],
+      [{ ...errored, drift: { reply: null, route: null, verdict: 'no_baseline' } }, /fixtures\.0\.drift: an errored fixture has no drift/],
+      [{ ...errored, reply: 'text' }, /fixtures\.0\.reply: an errored fixture has no reply/],
+      [{ ...errored, error: null }, /fixtures\.0\.error/],
+      [{ verdict: null }, /fixtures\.0\.verdict/],
+      [{ drift: null }, /fixtures\.0\.drift/],
+      [{ reply: null }, /fixtures\.0\.reply/],
+      [{ error: 'boom' }, /fixtures\.0\.error/],
+      [{ errored: 'no' }, /fixtures\.0\.errored/],
+    ];
+    for (const [over, message] of bad) {
+      const text = JSON.stringify(record([fixture('a', over as Partial<FixtureRecord>)]));
+      expect(() => parseRecord(text, 'artifact/results.json'), JSON.stringify(over)).toThrow(message);
+    }
+  });
+
+  it('cannot be written either: the types refuse an errored record with a verdict (checked by npm run typecheck)', () => {
+    const errored = fixture('a', { errored: true, errorKind: 'timeout', error: 'x', reply: null, route: null, verdict: null, drift: null });
+    if (errored.errored) {
+      // @ts-expect-error an errored fixture has no verdict
+      const withVerdict: FixtureRecord = { ...errored, verdict: 'pass' };
+      // @ts-expect-error an errored fixture has no drift
+      const withDrift: FixtureRecord = { ...errored, drift: { reply: null, route: null, verdict: 'no_baseline' } };
+      // At run time the schema is the guard.
+      for (const f of [withVerdict, withDrift]) expect(() => parseRecord(JSON.stringify(record([f])), 'r.json')).toThrow(/an errored fixture has no/);
+    }
+    // @ts-expect-error a check that did not run has no score
+    const scored: Outcome = { verdict: 'not_evaluated', detail: 'x', score: 0.9 };
+    expect(scored.verdict).toBe('not_evaluated');
   });
 
   it('rejects a record in which a label appears twice', () => {
@@ -107,6 +148,22 @@ describe('readRecord and writeRecord', () => {
 
   it('a missing file is a RecordError naming the file and the reason', async () => {
     await expect(readRecord('/nonexistent/results.json')).rejects.toThrow('/nonexistent/results.json: cannot be read (ENOENT)');
+  });
+});
+
+describe('interrupted', () => {
+  it('a record written before the field existed parses as not interrupted', () => {
+    const r = record([fixture('a')]);
+    const { interrupted: _dropped, ...older } = r;
+    expect(parseRecord(JSON.stringify(older), 'old.json')).toEqual({ ...r, interrupted: false });
+  });
+
+  it('an interrupted record round-trips, and a merge of shards is interrupted when any shard was', () => {
+    const cut = record([fixture('a')], { interrupted: true });
+    expect(parseRecord(serializeRecord(cut), 'r.json').interrupted).toBe(true);
+    expect(() => parseRecord(JSON.stringify({ ...cut, interrupted: 'yes' }), 'r.json')).toThrow(/interrupted/);
+    expect(mergeRecords([record([fixture('b')]), cut]).interrupted).toBe(true);
+    expect(mergeRecords([record([fixture('b')]), record([fixture('c')])]).interrupted).toBe(false);
   });
 });
 

@@ -33,8 +33,8 @@ function regexPool(): RegexEvaluator {
   return pool;
 }
 
-function httpAgent(server: AgentServer, concurrency: number): AgentClient {
-  const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, concurrency, retries: 0 });
+function httpAgent(server: AgentServer, concurrency: number, signal?: AbortSignal): AgentClient {
+  const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, concurrency, retries: 0 }, { signal });
   cleanups.push(() => client.close());
   return client;
 }
@@ -185,5 +185,53 @@ describe('replay', () => {
     const record = await replay([], new Map(), { agent, regex: regexPool(), judge: null }, OPTIONS);
     expect(record.fixtures).toEqual([]);
     expect(record.tallies).toEqual({ passed: 0, failed: 0, notEvaluated: 0, errored: 0 });
+  });
+});
+
+describe('an interrupted replay', () => {
+  it('starts nothing after the signal, abandons what is in flight, and records only what finished', async () => {
+    // Answers the first three messages; the others hang until the server is closed.
+    const server = await startAgentServer((req) => {
+      const message = String((req.json as { message: unknown }).message);
+      return ['a', 'b', 'c'].includes(message) ? { json: { reply: `echo: ${message}`, route: { conversation: 'c', stage: message } } } : 'hang';
+    });
+    cleanups.push(() => server.close());
+    const interrupt = new AbortController();
+    const labels = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const record = await replay(
+      labels.map((l) => fixture(l)),
+      new Map(),
+      {
+        // The client cancels the request in flight when the run is interrupted.
+        agent: httpAgent(server, 2, interrupt.signal),
+        regex: regexPool(),
+        judge: null,
+        signal: interrupt.signal,
+        onProgress: (p) => {
+          if (p.done === 3) interrupt.abort(new Error('test'));
+        },
+      },
+      { ...OPTIONS, concurrency: 2 },
+    );
+    expect(record.interrupted).toBe(true);
+    expect(record.fixtures.map((f) => f.label)).toEqual(['a', 'b', 'c']);
+    expect(record.tallies).toEqual({ passed: 3, failed: 0, notEvaluated: 0, errored: 0 });
+    // At most d was in flight when the signal came (abandoned); nothing after it was sent.
+    const sent = server.requests.map((r) => (r.json as { message: string }).message);
+    expect(sent.filter((m) => !['a', 'b', 'c', 'd'].includes(m))).toEqual([]);
+  });
+
+  it('a signal before the first fixture records none, and a run that finished is not interrupted', async () => {
+    const server = await startAgentServer();
+    cleanups.push(() => server.close());
+    const before = new AbortController();
+    before.abort(new Error('test'));
+    const none = await replay([fixture('a')], new Map(), { agent: httpAgent(server, 1), regex: regexPool(), judge: null, signal: before.signal }, OPTIONS);
+    expect(none).toMatchObject({ interrupted: true, fixtures: [], tallies: { passed: 0, failed: 0, notEvaluated: 0, errored: 0 } });
+    expect(server.requests).toHaveLength(0);
+
+    const complete = await replay([fixture('a')], new Map(), { agent: httpAgent(server, 1), regex: regexPool(), judge: null, signal: new AbortController().signal }, OPTIONS);
+    expect(complete.interrupted).toBe(false);
+    expect(complete.fixtures).toHaveLength(1);
   });
 });

@@ -51,7 +51,7 @@ export function fixture(label: string, over: Partial<FixtureRecord> = {}): Fixtu
     baseline: baseline(label, reply ?? ''),
     durationMs: 1234,
     ...over,
-  };
+  } as FixtureRecord;
 }
 
 export function resetLines(): void {
@@ -78,6 +78,7 @@ export function run(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): R
     judge: { name: 'openai gpt-4o-mini' },
     estimate: { usd: 0.09, capUsd: 0.1, aboveCap: false, confirmed: false },
     tallies,
+    interrupted: false,
     fixtures,
     ...over,
   };

@@ -1,15 +1,15 @@
-// `agent-replay demo` (and `npm start`): the embedded example agent and demo judge on loopback,
-// the example suite under examples/demo, end to end, with the report printed.
+// `agent-replay demo` (and `npm start`): the embedded example agent and demo judge (demo/server.ts)
+// on loopback, the example suite under examples/demo, end to end, with the report printed.
 
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { runCheck } from '../engine.js';
-import { startDemoServer, DEMO_JUDGE_LABEL } from './server.js';
-import type { CliIO } from '../cli/main.js';
-import { emitRun, progressPrinter } from '../cli/main.js';
+import { startDemoServer, DEMO_JUDGE_LABEL } from '../demo/server.js';
+import { emitRun, interruptedExit, progressPrinter, type CliIO } from './output.js';
 import { formatIssue } from '../suite/index.js';
+import { UserError } from '../errors.js';
 
 /** The folder of the running script: dist/ when bundled, src/ in development. */
 function scriptDir(): string {
@@ -29,7 +29,7 @@ export function findDemoSuite(from: string = scriptDir()): string {
     const candidate = join(dir, 'examples', 'demo', '.agent-replay');
     if (existsSync(candidate)) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('the demo suite (examples/demo/.agent-replay) is missing from this installation');
+    if (parent === dir) throw new UserError('the demo suite (examples/demo/.agent-replay) is missing from this installation; reinstall agent-replay');
     dir = parent;
   }
 }
@@ -51,17 +51,17 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
         failOn: ['newly_failing'],
         commit: null,
       },
-      { onProgress: progressPrinter(io), ...io.engine },
+      { onProgress: progressPrinter(io), signal: io.signal, ...io.engine },
     );
     if (result.kind === 'config_errors') {
       for (const e of result.errors) io.stderr(`error: ${formatIssue(e)}\n`);
       return 2;
     }
     if (result.kind === 'refused') {
-      io.stderr(`the demo suite is above its cost cap (${result.estimate.usd} > ${result.estimate.capUsd}); this is a bug in the demo\n`);
-      return 2;
+      throw new Error(`the demo suite is above its cost cap (${result.estimate.usd} > ${result.estimate.capUsd})`);
     }
     await emitRun(result.record, { out: join(outDir, 'results.json'), markdown: join(outDir, 'report.md'), junit: join(outDir, 'junit.xml') }, io);
+    if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length, io);
     io.stdout(
       `\nThe demo shows every verdict and drift value on purpose. With --fail-on newly_failing a real run would ${
         result.gate.failed ? `exit 1 (${result.gate.reason})` : 'exit 0'

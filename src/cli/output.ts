@@ -1,0 +1,78 @@
+// What the CLI's commands print and write: progress lines, the record and its renderings, the
+// notice of an interrupted run. Shared by cli/main.ts and demo/ (which main.ts imports), so that
+// neither imports the other's importer.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { RunRecord } from '../types.js';
+import type { EngineDeps } from '../engine.js';
+import { writeRecord } from '../record/index.js';
+import { DEFAULT_CONTEXT, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
+import type { Progress } from '../replay/index.js';
+import { interruptedBy, interruptExitCode } from '../interrupt.js';
+
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Progress lines go here (stderr in the real CLI). */
+  isTTY: boolean;
+  color: boolean;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  now?: () => Date;
+  /** Injected engine deps (tests). */
+  engine?: EngineDeps;
+  /** Aborted on SIGINT / SIGTERM: `run` and `demo` then record what finished and stop. */
+  signal?: AbortSignal;
+}
+
+export function resolvePath(io: CliIO, p: string): string {
+  return p.startsWith('/') ? p : join(io.cwd, p);
+}
+
+export function progressPrinter(io: CliIO): (p: Progress) => void {
+  let lastPlain = -Infinity;
+  return (p) => {
+    const counts = `${p.passed} passed · ${p.failed} failed${p.notEvaluated ? ` · ${p.notEvaluated} not evaluated` : ''}${p.errored ? ` · ${p.errored} errored` : ''}`;
+    const rate = p.done / Math.max(p.elapsedMs, 1);
+    const eta = p.done < p.total ? ` · ETA ${Math.ceil((p.total - p.done) / rate / 1000)}s` : '';
+    if (io.isTTY) {
+      io.stderr(`\r\x1b[2K[${p.done}/${p.total}] ${counts}${eta}${p.done === p.total ? '\n' : ''}`);
+    } else if (p.done === p.total || p.elapsedMs - lastPlain >= 10_000) {
+      lastPlain = p.elapsedMs;
+      io.stderr(`progress: ${p.done}/${p.total} · ${counts}${eta}\n`);
+    }
+  };
+}
+
+export function reportContext(record: RunRecord | null, env: Record<string, string | undefined>): ReportContext {
+  return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null };
+}
+
+export async function writeText(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text, 'utf8');
+}
+
+/** Writes results.json first, then the renderings; prints the terminal summary. */
+export async function emitRun(record: RunRecord, values: { out?: string; markdown?: string; junit?: string }, io: CliIO): Promise<void> {
+  const out = resolvePath(io, values.out ?? 'results.json');
+  await writeRecord(out, record);
+  const ctx = reportContext(record, io.env);
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx));
+  if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(record));
+  io.stdout(renderTerminal(record, { color: io.color }));
+  io.stdout(`\nresults: ${out}${values.markdown ? `\nmarkdown: ${resolvePath(io, values.markdown)}` : ''}${values.junit ? `\njunit: ${resolvePath(io, values.junit)}` : ''}\n`);
+}
+
+/** Says that the run was interrupted and what its record holds; returns 130 (SIGINT) or 143 (SIGTERM). */
+export function interruptedExit(record: RunRecord, total: number, io: CliIO): number {
+  const signal = interruptedBy(io.signal) ?? 'SIGINT';
+  const n = record.fixtures.length;
+  io.stderr(
+    `\ninterrupted by ${signal}: ${n} of ${total} ${total === 1 ? 'fixture' : 'fixtures'} finished; the record lists only ${n === 1 ? 'that one' : 'those'} and is marked interrupted. ` +
+      `The other ${total - n} were not recorded, and the gate was not applied.\n`,
+  );
+  return interruptExitCode(signal);
+}
+

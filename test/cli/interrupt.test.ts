@@ -1,0 +1,66 @@
+// An interrupted run, as a user or a cancelled job does it: the real CLI in a child process, a
+// real slow loopback agent, a real signal once some fixtures have finished.
+
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parseRecord } from '../../src/record/index.js';
+import { agentConfig, makeProject, serve, useCleanup } from './helpers.js';
+
+useCleanup();
+
+const TSX = pathToFileURL(join(process.cwd(), 'node_modules/tsx/dist/esm/index.mjs')).href;
+const CLI = join(process.cwd(), 'src/cli.ts');
+
+const LABELS = ['one', 'two', 'three', 'four', 'five', 'six'];
+const FIXTURES = {
+  'f.yml': `fixtures:\n${LABELS.map((l) => `  - { label: ${l}, message: ${l}, assert: { contains: "echo: ${l}" } }`).join('\n')}\n`,
+};
+
+describe.each([
+  ['SIGTERM', 143],
+  ['SIGINT', 130],
+] as const)('a run interrupted by %s', (signal, expectedCode) => {
+  it(`records what finished, marked interrupted, says so, and exits ${expectedCode}`, async () => {
+    // Answers the first three messages at once; the fourth hangs (a slow agent) until the signal.
+    let fourthArrived: () => void = () => undefined;
+    const fourth = new Promise<void>((resolve) => (fourthArrived = resolve));
+    const agent = await serve((req) => {
+      const message = String((req.json as { message: unknown }).message);
+      if (['one', 'two', 'three'].includes(message)) return { json: { reply: `echo: ${message}`, route: { conversation: 'c', stage: message } } };
+      fourthArrived();
+      return 'hang';
+    });
+    const cwd = await makeProject({ config: agentConfig(agent.url, '  start: false\n'), fixtures: FIXTURES });
+    const child = spawn(process.execPath, ['--import', TSX, CLI, 'run', '--concurrency', '1', '--out', 'results.json'], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // With one fixture at a time, the fourth request arrives only after three fixtures finished.
+    await fourth;
+    child.kill(signal);
+    const code = await exited;
+
+    expect({ code, stderr }).toMatchObject({ code: expectedCode });
+    expect(stderr).toMatch(new RegExp(`interrupted by ${signal}: 3 of 6 fixtures finished; the record lists only those and is marked interrupted`));
+    expect(stdout).toMatch(/results: .*results\.json/);
+    const record = parseRecord(await readFile(join(cwd, 'results.json'), 'utf8'), 'results.json');
+    expect(record.interrupted).toBe(true);
+    expect(record.fixtures.map((f) => [f.label, f.verdict])).toEqual([
+      ['one', 'pass'],
+      ['two', 'pass'],
+      ['three', 'pass'],
+    ]);
+    expect(record.tallies).toEqual({ passed: 3, failed: 0, notEvaluated: 0, errored: 0 });
+    // Nothing after the fourth fixture was sent.
+    expect(agent.requests.map((r) => (r.json as { message: string }).message)).toEqual(['one', 'two', 'three', 'four']);
+  });
+});
