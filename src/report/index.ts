@@ -9,4 +9,6 @@ export { renderTerminal } from './terminal.js';
 export { renderJUnit } from './junit.js';
 export { parseCommentMetadata, hasMarker, type CommentMetadata } from './metadata.js';
 export { escapeInline, codeSpan, fencedBlock, utf8Length } from './escape.js';
-export { wordDiff, type DiffOp, type WordDiff, type WordDiffOptions } from './diff.js';
+export { wordDiff, replyDiff, type DiffOp, type WordDiff, type WordDiffOptions } from './diff.js';
+export { diffText } from './diff-text.js';
+export { formatUsd, formatUsdPair } from './money.js';

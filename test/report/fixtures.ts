@@ -15,6 +15,7 @@ export const ctx: ReportContext = {
   confirmLabel: 'confirm-cost',
   summaryUrl: 'https://github.com/acme/shop-bot/actions/runs/9876543210',
   artifactUrl: 'https://github.com/acme/shop-bot/actions/runs/9876543210/artifacts/42',
+  repositoryUrl: 'https://github.com/acme/shop-bot',
   acceptance: null,
 };
 
