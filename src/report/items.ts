@@ -72,8 +72,10 @@ function detailOf(f: FixtureRecord): string {
 /** The fixture's line: icon, label, verdict and drift words, file; then its detail line. */
 export function itemSummary(f: FixtureRecord, ctx: ReportContext): string {
   const head = `${verdictIcon(f)} <b>${escapeHtmlInline(clip(f.label, LIMITS.label))}</b> · ${escapeHtmlInline(statusWords(f).join(' · '))} · ${fileRefHtml(f, ctx)}`;
-  const detail = detailOf(f);
-  return detail ? `${head}<br>${escapeHtmlInline(clip(detail, LIMITS.detail))}` : head;
+  // The first line only: a multi-line detail (an error page, say) is shown whole, as a block, below.
+  const lines = normalizeBlock(detailOf(f)).trim().split('\n');
+  const first = lines.length > 1 ? `${lines[0] as string} …` : (lines[0] as string);
+  return first ? `${head}<br>${escapeHtmlInline(clip(first, LIMITS.detail))}` : head;
 }
 
 /** A code block of plain text: normalised, clipped, long lines wrapped. */

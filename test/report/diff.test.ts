@@ -81,7 +81,7 @@ describe('diffText: the ```diff block', () => {
     expect(lines.filter((l) => l.startsWith('- ') && !l.startsWith(`- ${CONTINUATION}`))).toHaveLength(2);
     expect(lines.filter((l) => l.startsWith('+ ') && !l.startsWith(`+ ${CONTINUATION}`))).toHaveLength(2);
     expect(lines.filter((l) => l.startsWith('@@'))).toEqual(['@@ 18 unchanged sentences @@', '@@ 5 unchanged sentences @@']);
-    expect(text).not.toContain('delivery4');
+    expect(text).not.toContain('refund100'); // an unchanged sentence
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(CODE_WIDTH);
   });
 
