@@ -20,8 +20,8 @@ export interface Profile {
   limitWords: string;
 }
 
-/** About one screen of items per section in a comment; the summary is the full report. */
-export const COMMENT_FULL_PER_SECTION = 15;
+/** Half a screen of items per section in a comment (a 5,000-fixture comment is about two screens, collapsed); the summary is the full report. */
+export const COMMENT_FULL_PER_SECTION = 10;
 
 export function profile(kind: Kind, max: number | undefined): Profile {
   if (kind === 'comment') {

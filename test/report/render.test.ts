@@ -196,12 +196,12 @@ describe('real size: multi-paragraph replies and 600 mixed fixtures, as GitHub r
     for (const block of allCodeBlocks(html)) for (const line of block.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
   });
 
-  it('600 mixed fixtures: at most 15 in full per section, the rest listed, and a notice under the headline', () => {
+  it('600 mixed fixtures: at most 10 in full per section, the rest listed, and a notice under the headline', () => {
     const md = renderComment(mixedMany(600), ctx);
     const s = structure(md);
-    for (const x of s.sections) expect(x.full).toBeLessThanOrEqual(15);
+    for (const x of s.sections) expect(x.full).toBeLessThanOrEqual(10);
     const notice = md.split('\n\n')[2] as string;
-    expect(notice).toMatch(/^> ✂️ Shown in full: 15 of 50 newly failing, 15 of 50 still failing, 15 of 150 changed/);
+    expect(notice).toMatch(/^> ✂️ Shown in full: 10 of 50 newly failing, 10 of 50 still failing, 10 of 150 changed/);
     expect(notice).toContain('the others are listed by name in a table at the end of their section');
     expect(md).not.toMatch(/replies above/);
     expect(md).toContain('Review them first: only');
@@ -326,13 +326,13 @@ describe('render, then fit', () => {
     expect(md.length).toBeLessThanOrEqual(65_536);
     const blocks = md.split('\n\n');
     expect(blocks[1]).toBe('### 🔴 500 newly failing · 1,500 changed · 3,000 unchanged');
-    expect(blocks[2]).toMatch(/^> ✂️ Shown in full: 15 of 500 newly failing and 15 of 1,500 changed; the others are listed by name/);
-    expect(blocks[2]).toMatch(/[\d,]+ newly failing, 1,485 changed and 3,000 unchanged are only counted/);
+    expect(blocks[2]).toMatch(/^> ✂️ Shown in full: 10 of 500 newly failing and 10 of 1,500 changed; the others are listed by name/);
+    expect(blocks[2]).toMatch(/[\d,]+ newly failing, 1,490 changed and 3,000 unchanged are only counted/);
     expect(blocks[2]).toContain(ctx.summaryUrl as string);
-    expect(md).toContain('_… and 1,485 more changed fixtures, only counted here: see the full report._');
+    expect(md).toContain('_… and 1,490 more changed fixtures, only counted here: see the full report._');
     expect(md).toContain('_3,000 unchanged fixtures, only counted here: see the full report._');
     expect(md.indexOf('fixture-00000')).toBeGreaterThan(0);
-    expect(md).toContain('Review them first: only 30 of them are shown in full here');
+    expect(md).toContain('Review them first: only 20 of them are shown in full here');
   });
 
   it('degrades a ~300 KB comment below the limit, newly failing first', () => {
@@ -352,13 +352,13 @@ describe('render, then fit', () => {
     expect(md.length).toBeLessThanOrEqual(65_536);
     expect(md.indexOf('Newly failing')).toBeLessThan(md.indexOf('Changed'));
     expect(md.indexOf('<b>big-00</b>')).toBeGreaterThan(0);
-    // 15 of each section in full, the other 15 of each in the compact table.
-    expect(count(md, /^<details><summary>\S+ <b>big-/m)).toBe(30);
-    expect(count(md, /^\| big-\d+ \|/m)).toBe(30);
+    // 10 of each section in full, the other 20 of each in the compact table.
+    expect(count(md, /^<details><summary>\S+ <b>big-/m)).toBe(20);
+    expect(count(md, /^\| big-\d+ \|/m)).toBe(40);
     // Detail is bought back worst first: the first newly failing item keeps its diff.
     const first = md.slice(md.indexOf('<b>big-00</b>'), md.indexOf('<b>big-02</b>'));
     expect(first).toContain('```diff');
-    expect(md.split('\n\n')[2]).toMatch(/^> ✂️ Shown in full: 15 of 30 newly failing and 15 of 30 changed/);
+    expect(md.split('\n\n')[2]).toMatch(/^> ✂️ Shown in full: 10 of 30 newly failing and 10 of 30 changed/);
     expect(md.split('\n\n')[2]).toMatch(/are left out, to fit GitHub's limit of 65,536 characters per comment\./);
     const html = githubHtml(md);
     expect(count(html, '<details>')).toBe(count(html, '</details>'));
