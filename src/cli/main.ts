@@ -9,7 +9,7 @@ import { parseFailOn, planAcceptance, gate as evaluateGate } from '../evaluate/i
 import { runCheck, UsageError, type EngineDeps, type CheckResult } from '../engine.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
-import { DEFAULT_CONTEXT, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
+import { DEFAULT_CONTEXT, formatUsdPair, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
 import type { Progress } from '../replay/index.js';
 import { TOOL } from '../version.js';
@@ -166,7 +166,9 @@ export function progressPrinter(io: CliIO): (p: Progress) => void {
 }
 
 export function reportContext(record: RunRecord | null, env: Record<string, string | undefined>): ReportContext {
-  return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null };
+  // Inside GitHub Actions the repository is known: file references become links to the commit.
+  const repositoryUrl = env.GITHUB_REPOSITORY ? `${env.GITHUB_SERVER_URL ?? 'https://github.com'}/${env.GITHUB_REPOSITORY}` : null;
+  return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null, repositoryUrl };
 }
 
 async function writeText(path: string, text: string): Promise<void> {
@@ -183,16 +185,6 @@ export async function emitRun(record: RunRecord, values: { out?: string; markdow
   if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(record));
   io.stdout(renderTerminal(record, { color: io.color }));
   io.stdout(`\nresults: ${out}${values.markdown ? `\nmarkdown: ${resolvePath(io, values.markdown)}` : ''}${values.junit ? `\njunit: ${resolvePath(io, values.junit)}` : ''}\n`);
-}
-
-/** Dollars with the fewest decimals (at least two) that keep two amounts apart: $0.104 vs $0.10. */
-export function formatUsdPair(a: number, b: number): [string, string] {
-  for (let digits = 2; digits <= 6; digits++) {
-    const x = a.toFixed(digits);
-    const y = b.toFixed(digits);
-    if ((x === y) === (a === b)) return [`$${x}`, `$${y}`];
-  }
-  return [`$${a}`, `$${b}`];
 }
 
 /** The terminal's refusal: plain text (the PR comment's markdown is for GitHub, not a terminal). */

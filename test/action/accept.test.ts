@@ -110,8 +110,9 @@ describe('accept mode, end to end', () => {
     expect(run.outputs).toMatchObject({ accepted: 'greeting,refund-policy,opening-hours', refused: 'hiking-boots,order-status', 'commit-sha': commit.oid });
     const body = ourComment()!.body;
     expect(body).toContain(commit.oid.slice(0, 7));
-    expect(body).toContain('not evaluated: run it again');
-    expect(body).toContain('errored: no reply to accept');
+    // Refusals in plain sentences (report/blocks.ts refusalSentence).
+    expect(body).toContain('its check was not evaluated, so there is no verdict to store; run it again.');
+    expect(body).toContain('the replay errored, so there is no reply to accept.');
     expect(body).toMatch(/do not start new workflow runs/);
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
   });
