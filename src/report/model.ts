@@ -5,8 +5,8 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import type { DriftVerdict, Estimate, FixtureRecord, RunRecord, Tallies } from '../types.js';
-import { decideAcceptance, tallies } from '../evaluate/index.js';
-import { formatUsd } from './money.js';
+import { tallies } from '../evaluate/index.js';
+import { formatUsdPair } from './money.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
 
@@ -156,11 +156,9 @@ export function routeText(route: { conversation: string; stage: string } | null 
   return route ? `${route.conversation} / ${route.stage}` : '(no route)';
 }
 
-/** Dollars: the one money formatter (money.ts). */
-export const usd = formatUsd;
-
 export function estimateText(e: Estimate): string {
-  const base = `≈ ${usd(e.usd)} estimated (cap ${usd(e.capUsd)})`;
+  const [estimated, cap] = formatUsdPair(e.usd, e.capUsd);
+  const base = `≈ ${estimated} estimated (cap ${cap})`;
   if (e.aboveCap && e.confirmed) return `${base} · ran above the cap: confirmed`;
   return base;
 }
@@ -168,9 +166,4 @@ export function estimateText(e: Estimate): string {
 export function shortSha(sha: string | null | undefined): string | null {
   if (typeof sha !== 'string' || sha === '') return null;
   return /^[0-9a-f]{7,64}$/i.test(sha) ? sha.slice(0, 7).toLowerCase() : sha;
-}
-
-/** Fixtures the accept label would store a baseline for: evaluate's own acceptance rule. */
-export function acceptableCount(run: RunRecord): number {
-  return run.fixtures.filter((f) => decideAcceptance(f, '', run.commit).kind === 'accept').length;
 }

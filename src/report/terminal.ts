@@ -53,9 +53,9 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
   if (t.failed > 0) tallies.push(['red', `failed ${t.failed}`]);
   if (t.notEvaluated > 0) tallies.push(['grey', `not evaluated ${t.notEvaluated} (not a failure)`]);
   if (t.errored > 0) tallies.push(['grey', `errored ${t.errored} (not a failure)`]);
-  const talliesPlain = tallies.map(([, text]) => text).join('  ');
+  const talliesPlain = `verdicts: ${tallies.map(([, text]) => text).join('  ')}`;
   lines.push(
-    fit(talliesPlain) === talliesPlain ? tallies.map(([c, text]) => paint(c, text)).join('  ') : fit(talliesPlain),
+    fit(talliesPlain) === talliesPlain ? `verdicts: ${tallies.map(([c, text]) => paint(c, text)).join('  ')}` : fit(talliesPlain),
   );
 
   const facts = [estimateText(run.estimate)];
