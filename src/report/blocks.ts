@@ -42,7 +42,10 @@ export function factsLine(run: RunRecord, ctx: ReportContext): string {
   const parts = [estimateText(run.estimate)];
   if (run.agent.host) parts.push(`agent ${codeSpan(clip(run.agent.host, LIMITS.ref))}`);
   const sha = shortSha(run.commit);
-  const ref = ctx.baselinesRef ? codeSpan(clip(ctx.baselinesRef, LIMITS.ref)) : null;
+  // Once baselines are committed, the report compares with them.
+  const a = ctx.acceptance;
+  const baselines = a && a.commitSha && a.accepted.length > 0 ? shortSha(a.commitSha) : ctx.baselinesRef;
+  const ref = baselines ? codeSpan(clip(baselines, LIMITS.ref)) : null;
   if (sha && ref) parts.push(`commit ${codeSpan(sha)} against baselines from ${ref}`);
   else if (sha) parts.push(`commit ${codeSpan(sha)}`);
   else if (ref) parts.push(`baselines from ${ref}`);
@@ -81,6 +84,11 @@ function refusedList(a: AcceptanceView): string[] {
 
 const MAX_COMMANDS_CHARS = 20_000;
 
+function commandsBlock(commands: string): string {
+  const shown = commands.length <= MAX_COMMANDS_CHARS ? commands : '# too long to show here: download the baseline files from the artifact named above';
+  return fencedBlock(shown, 'sh');
+}
+
 /** The acceptance outcome: the comment's first heading once the accept label was handled. */
 export function acceptanceBlock(a: AcceptanceView): string {
   const lines: string[] = [];
@@ -93,6 +101,7 @@ export function acceptanceBlock(a: AcceptanceView): string {
   } else if (a.accepted.length > 0) {
     lines.push('### ⏸️ Baselines not committed', '');
     lines.push(note ?? 'Nothing was pushed to the branch.');
+    if (a.commands) lines.push('', commandsBlock(a.commands));
     lines.push('', `**Ready to accept (${thousands(a.accepted.length)})**: ${labelList(a.accepted)}`);
   } else {
     lines.push('### ⛔ Baselines not accepted', '');
@@ -102,10 +111,6 @@ export function acceptanceBlock(a: AcceptanceView): string {
   if (refused.length > 0) lines.push('', ...refused);
   if (a.skipped.length > 0) lines.push('', `**Unchanged, nothing to write (${thousands(a.skipped.length)})**: ${labelList(a.skipped)}`);
   if (a.accepted.length > 0 && a.commitSha && note) lines.push('', note);
-  if (a.commands && !a.commitSha) {
-    const shown = a.commands.length <= MAX_COMMANDS_CHARS ? a.commands : '# too long to show here: download the baseline files from the artifact named above';
-    lines.push('', fencedBlock(shown, 'sh'));
-  }
   if (a.accepted.length > 0 && a.commitSha) lines.push('', 'The report below compares this run with the accepted baselines.');
   return lines.join('\n');
 }
