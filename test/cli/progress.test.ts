@@ -1,7 +1,7 @@
 // Progress lines: redrawn in place on a terminal, sparse plain lines in CI logs.
 
 import { describe, expect, it } from 'vitest';
-import { capRefusalText, progressPrinter, type CliIO } from '../../src/cli/main.js';
+import { capRefusalText, progressPrinter, reportContext, type CliIO } from '../../src/cli/main.js';
 import { formatUsdPair } from '../../src/report/index.js';
 import type { Progress } from '../../src/replay/index.js';
 
@@ -56,5 +56,13 @@ describe('cost cap text', () => {
     expect(justAbove).toContain('the estimated cost $0.105 for 5 fixtures and 1 judge call is above the cost cap $0.10.');
     expect(text).toContain('--confirm-cost');
     expect(text).toContain('cost.capUsd in suite/config.yml');
+  });
+});
+
+describe('report context', () => {
+  it('links file references only when the repository is known (inside GitHub Actions)', () => {
+    expect(reportContext(null, {}).repositoryUrl).toBeNull();
+    expect(reportContext(null, { GITHUB_REPOSITORY: 'acme/shop-bot' }).repositoryUrl).toBe('https://github.com/acme/shop-bot');
+    expect(reportContext(null, { GITHUB_REPOSITORY: 'acme/shop-bot', GITHUB_SERVER_URL: 'https://ghe.example.com' }).repositoryUrl).toBe('https://ghe.example.com/acme/shop-bot');
   });
 });
