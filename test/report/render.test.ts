@@ -262,10 +262,13 @@ describe('hostile agent text stays inert', () => {
     expect(html).not.toContain('<em>em</em>');
   });
 
-  it('mentions nobody and references no issue outside code', () => {
+  it('mentions nobody, references no issue and draws no emoji outside code, with word joiners only', () => {
     const visible = outsideCode(html);
     expect(visible).not.toMatch(/@someone|@admin|@judge/);
     expect(visible).not.toMatch(/#123|#7\b|GH-45/);
+    expect(outsideCode(githubHtml(md))).not.toContain(':smile:');
+    // A word joiner never lets the line break where a reference was broken; no zero-width space.
+    expect(md).not.toMatch(/&#8203;|\u200b/);
   });
 
   it('keeps each reply inside its own code block, long lines wrapped', () => {
