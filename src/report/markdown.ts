@@ -17,7 +17,6 @@ import { afterAcceptance, buildModel } from './model.js';
 import { profile, type Profile } from './profile.js';
 
 export { COMMENT_MAX_CHARS, SUMMARY_MAX_BYTES } from './profile.js';
-export { trimToFit } from './fit.js';
 
 function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
   // Once baselines are committed, the report compares the run with them.
