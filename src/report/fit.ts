@@ -11,7 +11,7 @@
 
 import type { FixtureRecord } from '../types.js';
 import { levelsOf, type Level } from './items.js';
-import { assemble, countedLine, separatorLength, tableBlock, type Doc, type Plan, type SectionPlan } from './layout.js';
+import { assemble, countedLine, isOpen, separatorLength, tableBlock, type Doc, type Plan, type SectionPlan } from './layout.js';
 import { ATTENTION_ORDER, SECTION_ORDER, type SectionKey } from './model.js';
 
 function emptyPlan(): Plan {
@@ -49,7 +49,8 @@ function budgetPlan(doc: Doc, budget: number): Plan {
     left -= cost;
     return true;
   };
-  const blockCost = (f: FixtureRecord, level: Level): number => p.measure(pieces.block(f, level)) + sep;
+  const opened = new Set(ATTENTION_ORDER.filter((k) => isOpen(k, model.sections[k].length)).flatMap((k) => model.sections[k]));
+  const blockCost = (f: FixtureRecord, level: Level): number => p.measure(pieces.block(f, level, opened.has(f))) + sep;
 
   // 2. Lines of the items shown in full, worst first; the first that does not fit ends the step.
   briefs: for (const key of ATTENTION_ORDER) {
@@ -155,7 +156,7 @@ export function trimToFit(text: string, max: number, measure: (s: string) => num
     } else {
       const open = /^(`{3,})/.exec(line);
       if (open) f = open[1] as string;
-      else if (line.startsWith('<details>')) d++;
+      else if (/^<details[ >]/.test(line)) d++;
       else if (line === '</details>') d = Math.max(0, d - 1);
     }
     const next = size + measure(line) + (kept.length > 0 ? 1 : 0);

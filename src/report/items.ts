@@ -163,9 +163,12 @@ function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {
   return parts;
 }
 
-/** An item in full: its line as the summary of a `<details>` holding everything else. */
-export function itemBlock(f: FixtureRecord, level: Level, ctx: ReportContext, p: Profile): string {
-  return `<details><summary>${itemSummary(f, ctx)}</summary>\n\n${bodyParts(f, level, p).join('\n\n')}\n\n</details>`;
+/**
+ * An item in full: its line as the summary of a `<details>` holding everything else; `open` shows
+ * the body without a click.
+ */
+export function itemBlock(f: FixtureRecord, level: Level, ctx: ReportContext, p: Profile, open = false): string {
+  return `<details${open ? ' open' : ''}><summary>${itemSummary(f, ctx)}</summary>\n\n${bodyParts(f, level, p).join('\n\n')}\n\n</details>`;
 }
 
 /** Can a lower level make this item shorter? */

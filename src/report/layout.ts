@@ -31,7 +31,7 @@ const SECTION_INTRO: Record<SectionKey, string> = {
 
 /** Renders pieces once, however often the fitting asks for them. */
 export class Pieces {
-  private readonly blocks = new Map<FixtureRecord, Partial<Record<Level, string>>>();
+  private readonly blocks = new Map<FixtureRecord, Map<string, string>>();
   private readonly rows = new Map<FixtureRecord, string>();
 
   constructor(
@@ -39,10 +39,13 @@ export class Pieces {
     private readonly p: Profile,
   ) {}
 
-  block(f: FixtureRecord, level: Level): string {
+  block(f: FixtureRecord, level: Level, open = false): string {
     let entry = this.blocks.get(f);
-    if (!entry) this.blocks.set(f, (entry = {}));
-    return (entry[level] ??= itemBlock(f, level, this.ctx, this.p));
+    if (!entry) this.blocks.set(f, (entry = new Map()));
+    const key = `${level}${open ? '+open' : ''}`;
+    let block = entry.get(key);
+    if (block === undefined) entry.set(key, (block = itemBlock(f, level, this.ctx, this.p, open)));
+    return block;
   }
 
   row(f: FixtureRecord): string {
@@ -71,10 +74,18 @@ export function countedLine(key: SectionKey, n: number, more = true): string {
   return `_${more ? '… and ' : ''}${what}, only counted here: see the full report._`;
 }
 
+/** A few newly failing fixtures are shown open: their diff is the first thing a reviewer needs. */
+export const OPEN_NEWLY_FAILING = 3;
+
+export function isOpen(key: SectionKey, sectionSize: number): boolean {
+  return key === 'newly_failing' && sectionSize <= OPEN_NEWLY_FAILING;
+}
+
 function sectionBlocks(key: SectionKey, items: readonly FixtureRecord[], plan: SectionPlan, pieces: Pieces): string[] {
   if (items.length === 0) return [];
   const blocks = [sectionHeading(key, items.length)];
-  plan.levels.forEach((level, i) => blocks.push(pieces.block(items[i] as FixtureRecord, level)));
+  const open = isOpen(key, items.length);
+  plan.levels.forEach((level, i) => blocks.push(pieces.block(items[i] as FixtureRecord, level, open)));
   const listed = items.slice(plan.levels.length, plan.levels.length + plan.rows);
   if (listed.length > 0) {
     const more = plan.levels.length > 0 ? 'more ' : '';

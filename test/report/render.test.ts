@@ -159,11 +159,19 @@ describe('comment structure (GitHub-flavoured markdown)', () => {
     expect(md).toContain('**Error**:\n\n```text\nHTTP 500 from the agent:\n&lt;html&gt;'.replace('&lt;', '<').replace('&gt;', '>'));
   });
 
+  it('opens a few newly failing fixtures, so their diff is seen without a click', () => {
+    const md = renderComment(mixed(), ctx);
+    expect(count(md, /^<details open>/m)).toBe(1);
+    expect(md).toMatch(/^<details open><summary>❌ <b>refund-policy<\/b>/m);
+    // Many newly failing: all collapsed.
+    expect(renderComment(many(100), ctx)).not.toContain('<details open>');
+  });
+
   it('balances <details> in every rendering', () => {
     for (const md of [renderComment(mixed(), ctx), renderComment(hostile(), ctx), renderComment(many(500), ctx), renderComment(mixed(), acceptanceCtx)]) {
       const html = githubHtml(md);
-      expect(count(html, /<details>/)).toBe(count(html, /<\/details>/));
-      expect(count(md, /^<details>/m)).toBe(count(md, /^<\/details>$/m));
+      expect(count(html, /<details[ >]/)).toBe(count(html, /<\/details>/));
+      expect(count(md, /^<details[ >]/m)).toBe(count(md, /^<\/details>$/m));
     }
   });
 });
@@ -224,7 +232,7 @@ function structure(md: string): {
   const parts = body.split(/(?=<h4>)/).filter((p) => p.startsWith('<h4>'));
   const sections = parts.map((part) => {
     const h = /<h4>\S+ (.+?) \(([\d,]+)\)(?:: not a failure)?<\/h4>/.exec(part);
-    const full = [...part.matchAll(/<details><summary>\S+ <b>([^<]*)<\/b>/g)].map((m) => decodeEntities(m[1] as string));
+    const full = [...part.matchAll(/<details(?: open)?><summary>\S+ <b>([^<]*)<\/b>/g)].map((m) => decodeEntities(m[1] as string));
     const tbody = [...part.matchAll(/<tbody>([\s\S]*?)<\/tbody>/g)].map((m) => m[1] as string).join('');
     const rows = [...tbody.matchAll(/<tr>\s*<td>([^<]*)<\/td>/g)].map((m) => decodeEntities(m[1] as string));
     const countedMatch = /<em>(?:… and )?([\d,]+) (?:more )?[^<]*only counted here/.exec(part);
@@ -247,7 +255,7 @@ describe('hostile agent text stays inert', () => {
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<img/i);
     // The only <b> tags are ours, around the labels of the items shown in full.
-    expect(count(html, '<b>')).toBe(count(html, /<details><summary>\S+ <b>/));
+    expect(count(html, '<b>')).toBe(count(html, /<details(?: open)?><summary>\S+ <b>/));
     expect(html).toContain('&lt;script&gt;');
     expect(html).toContain('&lt;img src=x onerror=alert(2)&gt;');
   });
@@ -364,7 +372,7 @@ describe('render, then fit', () => {
     expect(md.split('\n\n')[2]).toMatch(/^> ✂️ Shown in full: 10 of 30 newly failing and 10 of 30 changed/);
     expect(md.split('\n\n')[2]).toMatch(/are left out, to fit GitHub's limit of 65,536 characters per comment\./);
     const html = githubHtml(md);
-    expect(count(html, '<details>')).toBe(count(html, '</details>'));
+    expect(count(html, /<details[ >]/)).toBe(count(html, '</details>'));
   });
 
   it('keeps the diffs and lists as many unchanged names as fit', () => {
@@ -398,7 +406,7 @@ describe('render, then fit', () => {
         const md = renderComment(r, ctx, { maxChars: max });
         expect(md.length).toBeLessThanOrEqual(max);
         const html = toHtml(md);
-        expect(count(html, '<details>')).toBe(count(html, '</details>'));
+        expect(count(html, /<details[ >]/)).toBe(count(html, '</details>'));
         expect(count(md, /^```/m) % 2).toBe(0);
         expect(html).not.toMatch(/<script|<img/);
       }
