@@ -30,6 +30,8 @@ export interface Inputs {
   readonly resultsPath: string;
   readonly results: readonly string[];
   readonly prNumber: number | null;
+  /** Accept mode: the check workflow's file name, dispatched on the branch after a baseline commit; null: no dispatch. */
+  readonly checkWorkflow: string | null;
 }
 
 export class InputError extends Error {
@@ -81,6 +83,14 @@ export function parseHeaders(text: string): Record<string, string> {
   return headers;
 }
 
+/** A workflow file name as the dispatch API takes it (`agent-replay.yml`); a path under .github/workflows/ is reduced to it. */
+export function workflowFileInput(name: string, value: string): string | null {
+  if (value === '') return null;
+  const file = value.replace(/^\.?\/?\.github\/workflows\//, '');
+  if (/^[A-Za-z0-9._-]+\.ya?ml$/.test(file)) return file;
+  throw new InputError(`input ${name}: "${value}" is not a workflow file name; use the check workflow's file name in .github/workflows, for example agent-replay.yml`);
+}
+
 export function readInputs(get: Get): Inputs {
   const failOnText = get('fail-on');
   let failOn: FailOnCondition[];
@@ -110,6 +120,7 @@ export function readInputs(get: Get): Inputs {
     commentKey: orNull(get('comment-key')),
     resultsPath: get('results-path') || 'agent-replay-results/results.json',
     prNumber: positiveNumber('pr-number', get('pr-number'), true),
+    checkWorkflow: workflowFileInput('check-workflow', get('check-workflow')),
     results: Object.freeze(get('results').split(/\r?\n/).map((s) => s.trim()).filter(Boolean)),
   });
 }

@@ -3,15 +3,15 @@
 // that run's results artifact, both treated as untrusted data.
 
 import * as core from '@actions/core';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, posix } from 'node:path';
+import { join, posix } from 'node:path';
 import type { Inputs } from '../inputs.js';
 import type { ActionContext } from './context.js';
 import type { ActionDeps } from './check.js';
 import { commentMarker, reportContextFor } from './check.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
-import { findStickyComment, upsertStickyComment } from '../github/sticky.js';
+import { ACTIONS_BOT_LOGIN, findStickyComment } from '../github/sticky.js';
 import { isGitHubError } from '../github/errors.js';
 import { hasMarker, parseCommentMetadata, renderComment } from '../report/index.js';
 import { escapeInline } from '../report/escape.js';
@@ -22,9 +22,6 @@ import { baselinePath, serializeBaseline } from '../suite/index.js';
 import { readZip } from './zip.js';
 import type { Baseline, RunRecord } from '../types.js';
 
-export const WORKFLOW_TOKEN_NOTE =
-  'Commits made with the workflow token do not start new workflow runs: push another commit or re-run the check to see the new baselines compared.';
-
 const ALLOWED_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
 
 export class Refusal extends Error {
@@ -34,15 +31,41 @@ export class Refusal extends Error {
 const NOTICE_START = '<!-- agent-replay:notice -->';
 const NOTICE_END = '<!-- /agent-replay:notice -->';
 
-/** Puts a notice right under the hidden marker and metadata lines, replacing an earlier notice. */
+/**
+ * Puts a notice right under the hidden marker and metadata lines, keeping them and the report
+ * below, and replacing the notices already there (only at that place: a notice-like text inside
+ * the report is left alone).
+ */
 export function withNotice(body: string, notice: string): string {
   const lines = body.split('\n');
-  const head = lines.slice(0, 2).join('\n');
-  let rest = lines.slice(2).join('\n');
-  const s = rest.indexOf(NOTICE_START);
-  const e = rest.indexOf(NOTICE_END);
-  if (s >= 0 && e > s) rest = rest.slice(0, s) + rest.slice(e + NOTICE_END.length).replace(/^\n+/, '');
-  return `${head}\n${NOTICE_START}\n${notice}\n${NOTICE_END}\n${rest.replace(/^\n+/, '')}`;
+  let headCount = 0;
+  if ((lines[0] ?? '').startsWith('<!-- agent-replay:marker=')) {
+    headCount = (lines[1] ?? '').startsWith('<!-- agent-replay:meta ') ? 2 : 1;
+  }
+  let rest = lines.slice(headCount).join('\n').replace(/^\n+/, '');
+  while (rest.startsWith(NOTICE_START)) {
+    const end = rest.indexOf(NOTICE_END);
+    if (end < 0) break;
+    rest = rest.slice(end + NOTICE_END.length).replace(/^\n+/, '');
+  }
+  return [...lines.slice(0, headCount), NOTICE_START, notice, NOTICE_END, '', rest].join('\n');
+}
+
+/** How a workflow run that has not completed is described, in words (never the API's enum). */
+export function runStateSentence(status: string | null): string {
+  switch (status) {
+    case 'in_progress':
+      return 'is still running';
+    case 'queued':
+      return 'is still queued';
+    case 'requested':
+    case 'pending':
+      return 'has not started yet';
+    case 'waiting':
+      return 'is waiting for an approval or a deployment protection rule';
+    default:
+      return 'has not finished yet';
+  }
 }
 
 /** The suite folder inside the repository, as a clean relative POSIX path. */
@@ -86,7 +109,7 @@ async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: 
 async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Found): Promise<RunRecord> {
   const run = await github.getWorkflowRun(ctx.owner, ctx.repo, found.runId);
   if (run === null) throw new Refusal(`the workflow run ${found.runId} that the comment shows no longer exists. Re-run the check, then apply the label again.`);
-  if (run.status !== 'completed') throw new Refusal(`the workflow run ${found.runId} is still ${run.status ?? 'running'}. Wait for it to finish, then apply the label again.`);
+  if (run.status !== 'completed') throw new Refusal(`the workflow run ${found.runId} ${runStateSentence(run.status)}. Wait for it to finish, then apply the label again.`);
   const artifacts = await github.listRunArtifacts(ctx.owner, ctx.repo, found.runId, found.artifactName);
   const artifact = artifacts.find((a) => a.name === found.artifactName);
   if (artifact === undefined) throw new Refusal(`the results artifact ${found.artifactName} of run ${found.runId} is missing. Re-run the check, then apply the label again.`);
@@ -94,7 +117,7 @@ async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Foun
   const zip = await github.downloadArtifactZip(ctx.owner, ctx.repo, artifact.id);
   let entries;
   try {
-    entries = readZip(zip);
+    entries = await readZip(zip);
   } catch (e) {
     throw new Refusal(`the results artifact could not be read (${(e as Error).message}). Re-run the check.`);
   }
@@ -130,30 +153,109 @@ function refusalNotice(reason: string): string {
   return `> [!WARNING]\n> **Baselines not accepted.** ${escapeInline(reason)}`;
 }
 
-async function notify(github: GitHubApi, ctx: ActionContext, prNumber: number, comment: IssueComment | null, notice: string, marker: string): Promise<void> {
+/**
+ * Adds the notice to our comment as it is now (listed afresh: the check may have updated it since),
+ * keeping its report and hidden metadata. With no comment yet, posts the notice alone, under the
+ * marker but with no metadata: nothing can take it for a reviewed run, and the next check run
+ * replaces it.
+ */
+async function addNotice(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string, notice: string): Promise<void> {
   try {
-    if (comment) await github.updateComment(ctx.owner, ctx.repo, comment.id, withNotice(comment.body, notice));
-    else await upsertStickyComment(github, { owner: ctx.owner, repo: ctx.repo, issueNumber: prNumber, marker, body: withNotice(`${markerLine(marker)}\n`, notice), hasMarker });
+    const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
+    const ours = findStickyComment(comments, viewer, marker, hasMarker);
+    if (ours) await github.updateComment(ctx.owner, ctx.repo, ours.id, withNotice(ours.body, notice));
+    else await github.createComment(ctx.owner, ctx.repo, prNumber, withNotice(markerLine(marker), notice));
   } catch (e) {
     core.warning(`comment: not updated (${isGitHubError(e) ? e.message : (e as Error).message})`);
   }
 }
 
-/** Shell commands that apply the baselines on a fork, for when the workflow cannot push there. */
-export function forkCommands(files: readonly { path: string; contents: string }[], headRef: string, artifactName: string | null, runId: string | null): string {
-  const lines = [`git checkout '${headRef.replace(/'/g, "'\\''")}'`];
-  if (artifactName && runId) {
-    lines.push(`gh run download ${runId} -n ${artifactName} -D .`);
+/** `text` as one single-quoted shell word. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+export interface ForkCommandsInput {
+  files: readonly { path: string; contents: string }[];
+  headRef: string;
+  /** The baselines folder in the repository, e.g. `.agent-replay/baselines`. */
+  baselinesDir: string;
+  /** The artifact holding the baseline files (flat: `<label>.json`), when it was uploaded. */
+  download: { runId: string; repo: string; artifactName: string } | null;
+}
+
+/**
+ * Shell commands that apply the baselines in a clone of a fork, which the workflow cannot push to.
+ * With the artifact: download it from the base repository (`-R`) into a fresh temporary folder
+ * (gh refuses to overwrite files, and most baselines already exist), then copy the files into the
+ * baselines folder. Without it: the files' contents inline.
+ */
+export function forkCommands(input: ForkCommandsInput): string {
+  const dir = shellQuote(input.baselinesDir);
+  const lines = [`git checkout ${shellQuote(input.headRef)}`, `mkdir -p ${dir}`];
+  if (input.download) {
+    const d = input.download;
+    lines.push(
+      'tmp="$(mktemp -d)"',
+      `gh run download ${d.runId} -R ${shellQuote(d.repo)} -n ${shellQuote(d.artifactName)} -D "$tmp"`,
+      `cp "$tmp"/*.json ${dir}/`,
+      'rm -r "$tmp"',
+    );
   } else {
-    for (const f of files) {
+    for (const f of input.files) {
       let tag = 'AGENT_REPLAY_EOF';
       while (f.contents.split('\n').includes(tag)) tag += '_';
-      lines.push(`cat > '${f.path}' <<'${tag}'`, f.contents.replace(/\n$/, ''), tag);
+      lines.push(`cat > ${shellQuote(f.path)} <<'${tag}'`, f.contents.replace(/\n$/, ''), tag);
     }
   }
-  const dirs = [...new Set(files.map((f) => posix.dirname(f.path)))];
-  lines.push(`git add ${dirs.map((d) => `'${d}'`).join(' ')}`, 'git commit -m "Accept agent-replay baselines"', 'git push');
+  lines.push(`git add ${dir}`, 'git commit -m "Accept agent-replay baselines"', 'git push');
   return lines.join('\n');
+}
+
+/** Writes the baseline files flat (`<label>.json`) into a new temporary folder, for the artifact. */
+export async function stageBaselineFiles(files: readonly { path: string; contents: string }[]): Promise<{ root: string; paths: string[] }> {
+  const root = await mkdtemp(join(tmpdir(), 'agent-replay-baselines-'));
+  const paths: string[] = [];
+  for (const f of files) {
+    const target = join(root, posix.basename(f.path));
+    await writeFile(target, f.contents, { encoding: 'utf8', flag: 'wx' });
+    paths.push(target);
+  }
+  return { root, paths };
+}
+
+/** What the comment says after a commit about the check on the new head. */
+async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionContext, branch: string, commitSha: string): Promise<string> {
+  const short = commitSha.slice(0, 7);
+  if (inputs.checkWorkflow === null) {
+    // GraphQL names the workflow token's identity `github-actions`; unknown counts as the workflow token.
+    const viewer = await github.viewerLogin();
+    if (viewer !== null && viewer.replace(/\[bot\]$/, '').toLowerCase() !== ACTIONS_BOT_LOGIN.replace(/\[bot\]$/, '')) {
+      core.info(`accept: committed as ${viewer}, not with the workflow token: the push starts the pull request's workflows`);
+      return `The commit was made as ${viewer}, not with the workflow token, so it starts the pull request's workflows like any push.`;
+    }
+    core.info(`accept: no check-workflow input: nothing dispatched; no check will run on ${short} until a push or a re-run`);
+    return `Commits made with the workflow token start no workflow, so no check will run on ${short} by itself: push another commit or re-run the check to compare against the new baselines. To have it run automatically, set the check-workflow input of the accept job (it needs actions: write), or give the accept job a GitHub App token.`;
+  }
+  const wf = inputs.checkWorkflow;
+  try {
+    const res = await github.dispatchWorkflow(ctx.owner, ctx.repo, wf, branch);
+    core.info(`accept: dispatched ${wf} on ${branch}${res.runUrl ? ` (${res.runUrl})` : ''}`);
+    return `The check workflow ${wf} was started on ${branch}: its run compares ${short} with the new baselines and updates this comment.`;
+  } catch (e) {
+    if (!isGitHubError(e)) throw e;
+    const answer = e.message.slice(e.message.indexOf(' -> ') + 4);
+    const why =
+      e.status === 403
+        ? `GitHub answered ${answer}: the accept job needs the actions: write permission`
+        : e.status === 404
+          ? `GitHub answered ${answer}: there is no workflow ${wf} in this repository (the check-workflow input names its file in .github/workflows)`
+          : e.status === 422
+            ? `GitHub answered ${answer}: the workflow ${wf} needs a workflow_dispatch trigger`
+            : `${answer}`;
+    core.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${e.message}`);
+    return `The check workflow ${wf} could not be started on ${branch} (${why}), so no check will run on ${short} by itself: push another commit or re-run the check.`;
+  }
 }
 
 export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
@@ -181,14 +283,12 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   };
 
   core.setOutput('accepted', ''); // replaced when a commit lands
-  let comment: IssueComment | null = null;
   try {
     const permission = sender ? await github.getCollaboratorPermission(ctx.owner, ctx.repo, sender) : 'none';
     if (!ALLOWED_PERMISSIONS.has(permission)) {
       throw new Refusal(`the ${inputs.acceptLabel} label was applied by ${sender || 'an unknown user'}, who has ${permission} permission; accepting baselines needs write, maintain or admin. A maintainer can apply the label instead.`);
     }
     const found = await findReviewedRun(github, ctx, pr, marker);
-    comment = found.comment;
     const pull = await github.getPull(ctx.owner, ctx.repo, pr);
     if (pull.headSha !== found.headSha) {
       throw new Refusal(
@@ -220,19 +320,15 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
 
     if (pull.isFork) {
-      const dir = await mkdtemp(join(tmpdir(), 'agent-replay-baselines-'));
-      const paths: string[] = [];
-      for (const f of files) {
-        const target = join(dir, ...f.path.split('/'));
-        await mkdir(dirname(target), { recursive: true });
-        await writeFile(target, f.contents, 'utf8');
-        paths.push(target);
-      }
+      const staged = await stageBaselineFiles(files);
       const artifactName = `agent-replay-baselines-${found.headSha}`;
-      const uploaded = await deps.artifacts.upload(artifactName, paths, dir);
-      const how = uploaded.kind === 'uploaded' ? `The baseline files are in the artifact ${artifactName} of this workflow run.` : 'The baseline files are below.';
-      const note = `This pull request comes from a fork, which the workflow cannot push to, so nothing was committed. ${how} To accept, run these commands in a clone of the fork:`;
-      const commands = forkCommands(files, pull.headRef, uploaded.kind === 'uploaded' ? artifactName : null, ctx.runId);
+      const uploaded = await deps.artifacts.upload(artifactName, staged.paths, staged.root);
+      const download = uploaded.kind === 'uploaded' && ctx.runId ? { runId: ctx.runId, repo: `${ctx.owner}/${ctx.repo}`, artifactName } : null;
+      const how = download
+        ? `The baseline files are in the artifact ${artifactName} of this workflow run. To accept them, run these commands in a clone of the fork (the gh CLI, logged in, downloads the artifact):`
+        : 'To accept them, run these commands in a clone of the fork (they hold the baseline files):';
+      const note = `Not committed: this pull request comes from a fork, which the workflow cannot push to, so nothing was pushed. ${how}`;
+      const commands = forkCommands({ files, headRef: pull.headRef, baselinesDir: posix.join(suiteDir, 'baselines'), download });
       await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(null, null, note, commands)));
       await removeLabel();
       core.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the comment has the commands to apply them`);
@@ -258,13 +354,13 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     core.setOutput('accepted', plan.accepted.map((b) => b.label).join(','));
     core.setOutput('commit-sha', commit.oid);
     await removeLabel();
-    await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(commit.oid, commit.url, WORKFLOW_TOKEN_NOTE)));
+    const note = await dispatchCheck(github, inputs, ctx, pull.headRef, commit.oid);
+    await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(commit.oid, commit.url, note)));
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
     core.warning(`accept: refused: ${e.message}`);
-    await notify(github, ctx, pr, comment, refusalNotice(e.message), marker);
+    await addNotice(github, ctx, pr, marker, refusalNotice(e.message));
     await removeLabel();
     core.setFailed(`baselines not accepted: ${e.message}`);
   }
 }
-

@@ -179,8 +179,48 @@ function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly
   for (const e of errors) core.error(formatIssue(e), { file: e.file, startLine: e.line ?? undefined, startColumn: e.column ?? undefined });
 }
 
-export async function checkMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
+/**
+ * A workflow_dispatch names a branch, not a pull request (the accept flow dispatches the check
+ * on the branch after its commit): the pull request is the open one whose head is that branch of
+ * this repository. The replayed commit stays the one the workflow checked out (GITHUB_SHA).
+ */
+export async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext): Promise<ActionContext> {
+  const branch = ctx.ref?.startsWith('refs/heads/') ? ctx.ref.slice('refs/heads/'.length) : null;
+  if (branch === null) {
+    core.info(`workflow_dispatch on ${ctx.ref ?? 'an unknown ref'}: not a branch, so there is no pull request to comment on; the report is in the job summary`);
+    return ctx;
+  }
+  if (github === null) {
+    core.info(`workflow_dispatch on ${branch}: no github-token, so the pull request cannot be looked up; the report is in the job summary`);
+    return ctx;
+  }
+  let pulls;
+  try {
+    pulls = await github.listOpenPullsForBranch(ctx.owner, ctx.repo, branch);
+  } catch (e) {
+    core.warning(`workflow_dispatch on ${branch}: the pull request could not be looked up (${isGitHubError(e) ? e.message : (e as Error).message}); the report is in the job summary and the artifact`);
+    return ctx;
+  }
+  const pull = pulls[0];
+  if (pull === undefined) {
+    core.info(`workflow_dispatch on ${branch}: no open pull request has this branch as its head; the report is in the job summary and the artifact`);
+    return ctx;
+  }
+  if (pulls.length > 1) core.info(`workflow_dispatch on ${branch}: ${pulls.length} open pull requests have this head; commenting on #${pull.number}`);
+  const sha = ctx.sha ?? pull.headSha;
+  if (sha !== pull.headSha) {
+    core.warning(
+      `workflow_dispatch on ${branch}: this run checked out ${sha.slice(0, 7)}, but the head of #${pull.number} is now ${pull.headSha.slice(0, 7)}; the comment shows ${sha.slice(0, 7)}, and the check of the new head will replace it`,
+    );
+  }
+  core.info(`workflow_dispatch on ${branch}: pull request #${pull.number}`);
+  const { state: _state, ...info } = pull;
+  return { ...ctx, sha, pull: info };
+}
+
+export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: ActionDeps): Promise<void> {
   for (const s of inputSecrets(inputs)) core.setSecret(s);
+  const ctx = ctxIn.eventName === 'workflow_dispatch' && ctxIn.pull === null ? await withDispatchedPull(deps.github, ctxIn) : ctxIn;
   // A pull_request run for a fork's pull request has a read-only token: it cannot comment.
   const readOnlyToken = ctx.pull?.isFork === true && ctx.eventName === 'pull_request';
   const confirmCost = inputs.confirmCost || (ctx.pull?.labels.includes(inputs.confirmLabel) ?? false);

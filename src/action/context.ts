@@ -17,6 +17,8 @@ export interface ActionContext {
   pull: PullContext | null;
   /** The commit replayed: the PR head when there is one, else GITHUB_SHA. */
   sha: string | null;
+  /** The ref the workflow runs on (`refs/heads/<branch>` for a workflow_dispatch on a branch). */
+  ref: string | null;
   runId: string | null;
   runAttempt: number;
   workflow: string;
@@ -69,6 +71,7 @@ export async function readActionContext(env: Record<string, string | undefined>)
     payload,
     pull,
     sha: pull?.headSha || env.GITHUB_SHA || null,
+    ref: str(payload.ref) ?? env.GITHUB_REF ?? null,
     runId: env.GITHUB_RUN_ID ?? null,
     runAttempt: Number(env.GITHUB_RUN_ATTEMPT ?? '1') || 1,
     workflow: env.GITHUB_WORKFLOW ?? 'agent-replay',

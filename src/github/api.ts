@@ -33,6 +33,11 @@ export interface PullInfo {
   state: 'open' | 'closed';
 }
 
+/** An open pull request as the pulls list reports it, with its labels. */
+export interface PullWithLabels extends PullInfo {
+  labels: string[];
+}
+
 export interface WorkflowRunInfo {
   status: string | null;
   conclusion: string | null;
@@ -72,6 +77,13 @@ export interface GitHubApi {
   /** Removing a label that is already gone is not an error. */
   removeLabel(owner: string, repo: string, issueNumber: number, name: string): Promise<void>;
   getPull(owner: string, repo: string, pullNumber: number): Promise<PullInfo>;
+  /** Open pull requests whose head is the branch `branch` of this repository, all pages. */
+  listOpenPullsForBranch(owner: string, repo: string, branch: string): Promise<PullWithLabels[]>;
+  /**
+   * Starts a `workflow_dispatch` run of the workflow (its file name, e.g. `agent-replay.yml`) on
+   * the branch `ref`. Needs `actions: write`. `runUrl` when GitHub says which run it started.
+   */
+  dispatchWorkflow(owner: string, repo: string, workflow: string, ref: string): Promise<{ runUrl: string | null }>;
   /** null when the run does not exist (or is not visible to the token). */
   getWorkflowRun(owner: string, repo: string, runId: number): Promise<WorkflowRunInfo | null>;
   /** Artifacts of a workflow run, all pages; `name` filters by exact name. */
@@ -96,6 +108,27 @@ export interface OctokitGitHubApiOptions {
 }
 
 const enc = encodeURIComponent;
+
+interface PullData {
+  number: number;
+  state: string;
+  head: { sha: string; ref: string; repo: { full_name: string } | null };
+  base: { repo: { full_name: string } };
+}
+
+function pullInfo(data: PullData): PullInfo {
+  const headRepoFullName = data.head.repo?.full_name ?? null;
+  const baseRepoFullName = data.base.repo.full_name;
+  return {
+    number: data.number,
+    headSha: data.head.sha,
+    headRef: data.head.ref,
+    headRepoFullName,
+    baseRepoFullName,
+    isFork: headRepoFullName === null || headRepoFullName.toLowerCase() !== baseRepoFullName.toLowerCase(),
+    state: data.state === 'closed' ? 'closed' : 'open',
+  };
+}
 
 /** The GitHubApi over an Octokit built by `createOctokit`. */
 export function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptions = {}): GitHubApi {
@@ -209,17 +242,24 @@ export function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubA
     getPull(owner, repo, pullNumber) {
       return call(`GET /repos/${owner}/${repo}/pulls/${pullNumber}`, async () => {
         const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: pullNumber });
-        const headRepoFullName = data.head.repo?.full_name ?? null;
-        const baseRepoFullName = data.base.repo.full_name;
-        return {
-          number: data.number,
-          headSha: data.head.sha,
-          headRef: data.head.ref,
-          headRepoFullName,
-          baseRepoFullName,
-          isFork: headRepoFullName === null || headRepoFullName.toLowerCase() !== baseRepoFullName.toLowerCase(),
-          state: data.state === 'closed' ? 'closed' : 'open',
-        };
+        return pullInfo(data);
+      });
+    },
+
+    listOpenPullsForBranch(owner, repo, branch) {
+      return call(`GET /repos/${owner}/${repo}/pulls?head=${owner}:${branch}`, async () => {
+        const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, head: `${owner}:${branch}`, state: 'open', per_page: 100 });
+        return pulls.map((p) => ({ ...pullInfo(p), labels: p.labels.map((l) => l.name) }));
+      });
+    },
+
+    dispatchWorkflow(owner, repo, workflow, ref) {
+      return call(`POST /repos/${owner}/${repo}/actions/workflows/${workflow}/dispatches`, async () => {
+        const res = await octokit.rest.actions.createWorkflowDispatch({ owner, repo, workflow_id: workflow, ref, return_run_details: true });
+        // 200 with the run's URLs where GitHub supports return_run_details, 204 elsewhere.
+        const data: unknown = res.data;
+        const html = typeof data === 'object' && data !== null ? (data as { html_url?: unknown }).html_url : undefined;
+        return { runUrl: typeof html === 'string' ? html : null };
       });
     },
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import type { FakeGitHub } from '../support/github-server.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers } from './harness.js';
-import { writeZip } from '../../src/action/zip.js';
+import { artifactZip, renameEntry } from '../support/zip.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
+import { parseCommentMetadata } from '../../src/report/index.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 
 const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.' };
@@ -35,6 +37,7 @@ useServers(
     g.setBranch('octo/shop', 'feature', HEAD);
     g.setPermission('octo', 'shop', 'maintainer', 'write');
     g.setPermission('octo', 'shop', 'visitor', 'read');
+    g.setPermission('octo', 'shop', 'triager', 'triage');
   },
   (a, g) => {
     agent = a;
@@ -43,7 +46,7 @@ useServers(
 );
 
 /** The check run the maintainer reviewed: comment + results artifact of run 1001. */
-async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; headSha?: string; runId?: number; tamper?: (text: string) => string; runStatus?: string; artifact?: 'present' | 'expired' | 'missing' } = {}): Promise<{ run: ActionRun; record: RunRecord }> {
+async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; headSha?: string; runId?: number; tamper?: (text: string) => string; runStatus?: string; artifact?: 'present' | 'expired' | 'missing'; zip?: (results: string) => Promise<Buffer> } = {}): Promise<{ run: ActionRun; record: RunRecord }> {
   const workspace = await makeWorkspace({ fixtures: opts.fixtures ?? FIXTURES, config: CONFIG, baselines: opts.baselines ?? [REFUND_BASELINE] });
   const run = await runAction({
     gh,
@@ -55,11 +58,14 @@ async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; 
   expect(run.code, run.stdout).toBe(0);
   const text = readFileSync(run.outputs['results-path'] as string, 'utf8');
   gh.addWorkflowRun('octo', 'shop', { id: opts.runId ?? 1001, headSha: opts.headSha ?? HEAD, status: opts.runStatus ?? 'completed', conclusion: opts.runStatus ? null : 'success' });
-  if (opts.artifact !== 'missing') gh.addArtifact('octo', 'shop', opts.runId ?? 1001, { name: run.outputs['artifact-name'] as string, zip: writeZip([{ name: 'results.json', data: Buffer.from(opts.tamper ? opts.tamper(text) : text) }]), expired: opts.artifact === 'expired' });
+  // The artifact as GitHub serves it: deflated, with the pr-number file the check uploads too.
+  const results = opts.tamper ? opts.tamper(text) : text;
+  const zip = opts.zip ? await opts.zip(results) : await artifactZip([{ name: 'results.json', data: results }, { name: 'pr-number', data: '7\n' }]);
+  if (opts.artifact !== 'missing') gh.addArtifact('octo', 'shop', opts.runId ?? 1001, { name: run.outputs['artifact-name'] as string, zip, expired: opts.artifact === 'expired' });
   return { run, record: parseRecord(text, 'results.json') };
 }
 
-async function accept(opts: { sender?: string; label?: string; headRepo?: string; event?: string; action?: string } = {}): Promise<ActionRun> {
+async function accept(opts: { sender?: string; label?: string; headRepo?: string; event?: string; action?: string; inputs?: Record<string, string> } = {}): Promise<ActionRun> {
   gh.setLabels('octo', 'shop', 7, [opts.label ?? 'accept-baseline']);
   const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
   return runAction({
@@ -67,7 +73,7 @@ async function accept(opts: { sender?: string; label?: string; headRepo?: string
     workspace,
     runId: 2002,
     workflow: 'agent-replay-accept',
-    inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
+    inputs: { mode: 'accept', 'comment-key': 'agent-replay', ...opts.inputs },
     event: {
       name: opts.event ?? 'pull_request_target',
       payload: pullPayload({ action: opts.action ?? 'labeled', label: opts.label ?? 'accept-baseline', sender: opts.sender ?? 'maintainer', headRepo: opts.headRepo }),
@@ -77,7 +83,7 @@ async function accept(opts: { sender?: string; label?: string; headRepo?: string
 
 /** Our comment, with markdown backslash escapes removed so assertions read like the rendered text. */
 const ourComment = () => {
-  const c = gh.comments('octo', 'shop', 7).find((x) => x.user.login === 'github-actions[bot]');
+  const c = gh.comments('octo', 'shop', 7).find((x) => x.user.login === gh.viewer.login);
   return c ? { ...c, body: c.body.replace(/\\([!-/:-@[-`{-~])/g, '$1') } : undefined;
 };
 
@@ -89,6 +95,9 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
     expect(gh.commits).toHaveLength(1);
+    // The artifact was fetched as GitHub serves it: a 302 to blob storage, a deflated zip.
+    const blob = gh.requests.find((r) => r.path.startsWith('/_fake/blobs/artifacts/'));
+    expect(blob).toBeDefined();
     const commit = gh.commits[0]!;
     expect(commit.parent).toBe(HEAD); // expectedHeadOid = the reviewed head
     expect(commit.branch).toBe('feature');
@@ -113,7 +122,10 @@ describe('accept mode, end to end', () => {
     // Refusals in plain sentences (report/blocks.ts refusalSentence).
     expect(body).toContain('its check was not evaluated, so there is no verdict to store; run it again.');
     expect(body).toContain('the replay errored, so there is no reply to accept.');
-    expect(body).toMatch(/do not start new workflow runs/);
+    // No check-workflow input: nothing dispatched, and the comment says how to get the check.
+    expect(body).toContain(`start no workflow, so no check will run on ${commit.oid.slice(0, 7)} by itself: push another commit or re-run the check`);
+    expect(body).toContain('set the check-workflow input');
+    expect(gh.dispatches).toEqual([]);
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
   });
 
@@ -176,7 +188,9 @@ describe('accept mode, end to end', () => {
   });
 
   it.each([
-    [{ runStatus: 'in_progress' }, 'the workflow run 1001 is still in_progress. Wait for it to finish'],
+    [{ runStatus: 'in_progress' }, 'the workflow run 1001 is still running. Wait for it to finish'],
+    [{ runStatus: 'queued' }, 'the workflow run 1001 is still queued. Wait for it to finish'],
+    [{ runStatus: 'waiting' }, 'the workflow run 1001 is waiting for an approval or a deployment protection rule. Wait for it to finish'],
     [{ artifact: 'expired' as const }, 'has expired. Re-run the check'],
     [{ artifact: 'missing' as const }, 'is missing. Re-run the check'],
   ])('refuses, saying what to do, when %o', async (opts, message) => {
@@ -185,6 +199,26 @@ describe('accept mode, end to end', () => {
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(ourComment()!.body).toContain(message);
+    expect(ourComment()!.body).not.toContain('in_progress');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it.each([
+    ['a truncated zip', async (results: string) => (await artifactZip([{ name: 'results.json', data: results }])).subarray(0, 200), 'the results artifact could not be read (not a readable zip archive: End of central directory record signature not found'],
+    [
+      'an entry named ../../agent-replay-escaped',
+      async (results: string) =>
+        renameEntry(await artifactZip([{ name: 'results.json', data: results }, { name: 'aa/aa/agent-replay-escaped', data: 'owned' }]), 'aa/aa/agent-replay-escaped', '../../agent-replay-escaped'),
+      'the results artifact could not be read (corrupt zip archive: the entry name "../../agent-replay-escaped" is not a plain relative path (invalid relative path))',
+    ],
+  ])('refuses %s clearly, writing nothing', async (_name, zip, message) => {
+    const { run: check } = await reviewedCheck({ zip });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(ourComment()!.body).toContain(message);
+    expect(run.stdout).toContain('::error::baselines not accepted: the results artifact could not be read');
+    for (const dir of [run.workspace, check.workspace, process.cwd()]) expect(existsSync(join(dir, '..', '..', 'agent-replay-escaped'))).toBe(false);
     expect(gh.violations).toEqual([]);
   });
 
@@ -224,8 +258,11 @@ describe('accept mode, end to end', () => {
     expect(run.code).toBe(0);
     expect(gh.commits).toHaveLength(0);
     const body = ourComment()!.body;
-    expect(body).toContain('comes from a fork');
+    expect(body).toContain('Not committed: this pull request comes from a fork, which the workflow cannot push to, so nothing was pushed.');
+    expect(body).toContain("mkdir -p '.agent-replay/baselines'");
     expect(body).toContain("cat > '.agent-replay/baselines/greeting.json'");
+    expect(run.outputs.accepted).toBe('');
+    expect(run.outputs['commit-sha']).toBeUndefined();
     expect(body).toContain('git push');
     expect(run.stdout).toContain('::warning::accept: fork pull request');
   });
@@ -240,3 +277,160 @@ describe('accept mode, end to end', () => {
     expect(gh.requests).toHaveLength(0);
   });
 });
+
+const NOTICE = '<!-- agent-replay:notice -->';
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+describe('refusals keep the report and its metadata (a triage user can label)', () => {
+  it('a triage user\'s label adds a notice to the comment; a maintainer\'s label afterwards commits', async () => {
+    await reviewedCheck();
+    const reviewed = gh.comments('octo', 'shop', 7)[0]!.body;
+    const meta = parseCommentMetadata(reviewed);
+    expect(meta).toMatchObject({ headSha: HEAD, runId: '1001' });
+
+    const refused = await accept({ sender: 'triager' });
+    expect(refused.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    const raw = gh.comments('octo', 'shop', 7)[0]!.body;
+    expect(parseCommentMetadata(raw)).toEqual(meta); // hidden metadata kept
+    expect(raw.split('\n').slice(0, 2)).toEqual(reviewed.split('\n').slice(0, 2));
+    expect(raw).toContain(reviewed.split('\n').slice(2).join('\n').trim()); // the report kept, whole
+    const body = ourComment()!.body;
+    expect(body).toContain('Baselines not accepted');
+    expect(body).toContain('applied by triager, who has triage permission; accepting baselines needs write, maintain or admin');
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+
+    const accepted = await accept();
+    expect(accepted.code, accepted.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    const after = ourComment()!.body;
+    expect(after).not.toContain('Baselines not accepted'); // the old refusal is gone
+    expect(after).not.toContain(NOTICE);
+    expect(after).toContain(gh.commits[0]!.oid.slice(0, 7));
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a second refusal replaces the first notice instead of stacking', async () => {
+    await reviewedCheck();
+    await accept({ sender: 'triager' });
+    await accept({ sender: 'visitor' });
+    const raw = gh.comments('octo', 'shop', 7)[0]!.body;
+    expect(count(raw, NOTICE)).toBe(1);
+    expect(count(raw, 'Baselines not accepted')).toBe(1);
+    expect(ourComment()!.body).toContain('applied by visitor, who has read permission');
+    expect(raw).not.toContain('triager');
+    expect(parseCommentMetadata(raw)).toMatchObject({ headSha: HEAD, runId: '1001' });
+  });
+
+  it('with no comment yet, posts a notice that names no run, and the next check run replaces it', async () => {
+    const refused = await accept({ sender: 'triager' });
+    expect(refused.code).toBe(1);
+    const comments = gh.comments('octo', 'shop', 7);
+    expect(comments).toHaveLength(1);
+    expect(parseCommentMetadata(comments[0]!.body)).toBeNull();
+    expect(ourComment()!.body).toContain('applied by triager');
+
+    await reviewedCheck();
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    const replaced = gh.comments('octo', 'shop', 7)[0]!.body;
+    expect(parseCommentMetadata(replaced)).toMatchObject({ headSha: HEAD, runId: '1001' });
+    expect(replaced).not.toContain(NOTICE);
+    const accepted = await accept();
+    expect(accepted.code).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+  });
+});
+
+describe('the check on the new head (workflow_dispatch)', () => {
+  it('with a GitHub App token (no check-workflow input), says the commit starts the workflows like any push', async () => {
+    const defaultGh = gh;
+    gh = await startFakeGitHub({ viewer: { login: 'agent-replay-app[bot]', type: 'Bot' }, graphqlViewerLogin: 'agent-replay-app' });
+    try {
+      gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
+      gh.setPermission('octo', 'shop', 'maintainer', 'write');
+      await reviewedCheck();
+      const run = await accept();
+      expect(run.code, run.stdout).toBe(0);
+      expect(gh.commits).toHaveLength(1);
+      const body = ourComment()!.body;
+      expect(body).toContain('The commit was made as agent-replay-app, not with the workflow token, so it starts the pull request\'s workflows like any push.');
+      expect(body).not.toContain('no check will run');
+      expect(gh.dispatches).toEqual([]);
+    } finally {
+      await gh.close();
+      gh = defaultGh;
+    }
+  });
+
+  it('dispatches the check workflow on the branch after the commit, and says so', async () => {
+    gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
+    await reviewedCheck();
+    const run = await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.dispatches).toEqual([{ repo: 'octo/shop', workflow: 'agent-replay.yml', ref: 'feature', inputs: null }]);
+    // The dispatch comes after the commit: the run starts on the new head.
+    const order = gh.requests.map((r) => (r.operationName === 'agentReplayCommit' ? 'commit' : r.path.endsWith('/dispatches') ? 'dispatch' : null)).filter(Boolean);
+    expect(order).toEqual(['commit', 'dispatch']);
+    expect(ourComment()!.body).toContain(`The check workflow agent-replay.yml was started on feature: its run compares ${gh.commits[0]!.oid.slice(0, 7)} with the new baselines`);
+    expect(run.stdout).toContain('accept: dispatched agent-replay.yml on feature');
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
+  });
+
+  it('the dispatched check runs on the new head, finds the pull request from the branch and compares with the new baselines', async () => {
+    gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
+    await reviewedCheck();
+    await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
+    const commit = gh.commits[0]!;
+    const dispatched = gh.dispatches[0]!;
+    // GitHub starts the run on the branch's head, which is now the baseline commit.
+    gh.addPull('octo', 'shop', { number: 7, headSha: commit.oid, headRef: 'feature' });
+    const accepted = commit.additions.map((a) => JSON.parse(a.contents) as Baseline);
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: accepted });
+    const check = await runAction({
+      gh,
+      workspace,
+      runId: 3003,
+      inputs: { 'agent-url': agent.url, 'fail-on': 'none' },
+      event: { name: 'workflow_dispatch', payload: { ref: `refs/heads/${dispatched.ref}`, inputs: {} } },
+      env: { GITHUB_SHA: gh.branch('octo/shop', dispatched.ref)!.head, GITHUB_REF: `refs/heads/${dispatched.ref}` },
+    });
+    expect(check.code, check.stdout).toBe(0);
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    expect(parseCommentMetadata(gh.comments('octo', 'shop', 7)[0]!.body)).toMatchObject({ headSha: commit.oid, runId: '3003' });
+    const record = parseRecord(readFileSync(check.outputs['results-path'] as string, 'utf8'), 'results.json');
+    for (const label of ['greeting', 'refund-policy', 'opening-hours']) {
+      expect(record.fixtures.find((f) => f.label === label)?.drift).toMatchObject({ reply: 'same', route: 'same' });
+    }
+    expect(gh.violations).toEqual([]);
+  });
+
+  it.each([
+    ['403 (the token lacks actions: write)', 403, 'GitHub answered 403 Resource not accessible by integration: the accept job needs the actions: write permission'],
+    ['404 (no such workflow file)', 404, 'GitHub answered 404 Not Found: there is no workflow agent-replay.yml in this repository'],
+    ['422 (no workflow_dispatch trigger)', 422, "GitHub answered 422 Workflow does not have 'workflow_dispatch' trigger: the workflow agent-replay.yml needs a workflow_dispatch trigger"],
+  ])('a dispatch that fails with %s is said plainly, and promises no check', async (_name, status, why) => {
+    if (status === 403) {
+      gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
+      gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', status, body: { message: 'Resource not accessible by integration' } });
+    }
+    if (status === 422) gh.addWorkflow('octo', 'shop', 'agent-replay.yml', { dispatchable: false });
+    await reviewedCheck();
+    const run = await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
+    expect(run.code, run.stdout).toBe(0); // the baselines are committed
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.dispatches).toEqual([]);
+    const body = ourComment()!.body;
+    const short = gh.commits[0]!.oid.slice(0, 7);
+    expect(body).toContain('The check workflow agent-replay.yml could not be started on feature (');
+    expect(body).toContain(why);
+    expect(body).toContain(`so no check will run on ${short} by itself: push another commit or re-run the check`);
+    expect(body).not.toContain('was started');
+    expect(run.stdout).toMatch(/::warning::accept: the baselines were committed in \w{7}, but the check workflow agent-replay.yml was not dispatched on feature/);
+    expect(gh.violations).toEqual([]);
+  });
+});
+

@@ -195,3 +195,68 @@ describe('check mode, end to end', () => {
     expect(run.stdout).toContain('::error::agent-replay: input mode: "deploy" is not allowed; use one of: check, accept, report');
   });
 });
+
+describe('check mode on workflow_dispatch (started by the accept flow on the branch)', () => {
+  async function dispatched(ref: string, sha: string) {
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: BASELINES });
+    return runAction({
+      gh,
+      workspace,
+      inputs: { 'agent-url': agent.url, 'fail-on': 'none' },
+      event: { name: 'workflow_dispatch', payload: { ref, inputs: {}, workflow: '.github/workflows/agent-replay.yml', sender: { login: 'github-actions[bot]', type: 'Bot' } } },
+      env: { AGENT_TOKEN: 's3cr3t-agent-token', GITHUB_SHA: sha, GITHUB_REF: ref },
+    });
+  }
+
+  it('finds the pull request from the branch, replays the head and comments on it', async () => {
+    const run = await dispatched('refs/heads/feature', HEAD);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const list = gh.requests.find((r) => r.method === 'GET' && r.path === '/repos/octo/shop/pulls');
+    expect(list?.query).toMatchObject({ head: 'octo:feature', state: 'open' });
+    const comments = gh.comments('octo', 'shop', 7);
+    expect(comments).toHaveLength(1);
+    expect(parseCommentMetadata(comments[0]!.body)).toMatchObject({ headSha: HEAD, runId: '1001', artifactName: `agent-replay-results-${HEAD}` });
+    expect(parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json').commit).toBe(HEAD);
+    expect(run.outputs['comment-status']).toBe('created');
+    expect(run.stdout).toContain('workflow_dispatch on feature: pull request #7');
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
+  });
+
+  it('the confirm-cost label of the pull request found counts', async () => {
+    const aboveCap = async () => {
+      const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG.replace('capUsd: 1', 'capUsd: 0.001'), baselines: BASELINES });
+      return runAction({
+        gh,
+        workspace,
+        inputs: { 'agent-url': agent.url, 'fail-on': 'none' },
+        event: { name: 'workflow_dispatch', payload: { ref: 'refs/heads/feature', inputs: {} } },
+        env: { AGENT_TOKEN: 's3cr3t-agent-token', GITHUB_SHA: HEAD, GITHUB_REF: 'refs/heads/feature' },
+      });
+    };
+    const refused = await aboveCap();
+    expect(refused.code).toBe(1);
+    expect(refused.outputs.passed).toBeUndefined();
+    gh.setLabels('octo', 'shop', 7, ['confirm-cost']);
+    const confirmed = await aboveCap();
+    expect(confirmed.code, confirmed.stdout).toBe(0);
+    expect(confirmed.outputs.passed).toBe('2');
+  });
+
+  it('with no open pull request for the branch: no comment, the results stay in the summary', async () => {
+    const run = await dispatched('refs/heads/elsewhere', '2'.repeat(40));
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(0);
+    expect(run.stdout).toContain('workflow_dispatch on elsewhere: no open pull request has this branch as its head');
+    expect(run.outputs['comment-status']).toBe('skipped');
+    expect(run.summary).not.toBe('');
+  });
+
+  it('says so when the branch moved after the dispatch, and shows the commit it replayed', async () => {
+    const run = await dispatched('refs/heads/feature', '3'.repeat(40));
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain('::warning::workflow_dispatch on feature: this run checked out 3333333, but the head of #7 is now 1111111');
+    expect(parseCommentMetadata(gh.comments('octo', 'shop', 7)[0]!.body)).toMatchObject({ headSha: '3'.repeat(40) });
+  });
+});
+

@@ -69,6 +69,15 @@ describe('readInputs', () => {
     expect(() => readInputs(env({ concurrency: '0' }))).toThrow('input concurrency: "0" is not a whole number of at least 1');
     expect(() => readInputs(env({ 'cost-cap': '-1' }))).toThrow('input cost-cap: "-1" is not a non-negative number');
   });
+  it('check-workflow: a workflow file name, a .github/workflows path reduced to it, anything else refused', () => {
+    expect(readInputs(env({})).checkWorkflow).toBeNull();
+    expect(readInputs(env({ 'check-workflow': 'agent-replay.yml' })).checkWorkflow).toBe('agent-replay.yml');
+    expect(readInputs(env({ 'check-workflow': '.github/workflows/check.yaml' })).checkWorkflow).toBe('check.yaml');
+    expect(() => readInputs(env({ 'check-workflow': 'agent replay' }))).toThrow(
+      'input check-workflow: "agent replay" is not a workflow file name; use the check workflow\'s file name in .github/workflows, for example agent-replay.yml',
+    );
+    expect(() => readInputs(env({ 'check-workflow': '../x.yml' }))).toThrow(/is not a workflow file name/);
+  });
   it('parses headers and treats their values as secrets, never echoing them in errors', () => {
     expect(parseHeaders('Authorization: Bearer abc:def\n\nX-Env: preview')).toEqual({ Authorization: 'Bearer abc:def', 'X-Env': 'preview' });
     expect(() => parseHeaders('no colon secret-value')).toThrow('input agent-headers: line 1 is not "Name: value"');

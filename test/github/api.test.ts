@@ -283,6 +283,41 @@ describe('lookups', () => {
     expect(h.gh.responseViolations).toEqual([]);
   });
 
+  it('listOpenPullsForBranch: the open pull requests of a branch of this repository, with labels', async () => {
+    h = await startHarness();
+    h.gh.addPull(O, R, { number: 5, headSha: 'c'.repeat(40), headRef: 'fix-refunds' });
+    h.gh.addPull(O, R, { number: 6, headSha: 'd'.repeat(40), headRef: 'fix-refunds', headRepo: 'stranger/shop' });
+    h.gh.addPull(O, R, { number: 4, headSha: 'e'.repeat(40), headRef: 'fix-refunds', state: 'closed' });
+    h.gh.addPull(O, R, { number: 8, headSha: 'f'.repeat(40), headRef: 'other' });
+    h.gh.setLabels(O, R, 5, ['confirm-cost']);
+    expect(await h.api.listOpenPullsForBranch(O, R, 'fix-refunds')).toEqual([
+      { number: 5, headSha: 'c'.repeat(40), headRef: 'fix-refunds', headRepoFullName: 'octo/shop', baseRepoFullName: 'octo/shop', isFork: false, state: 'open', labels: ['confirm-cost'] },
+    ]);
+    expect(await h.api.listOpenPullsForBranch(O, R, 'nobody')).toEqual([]);
+    expect(h.gh.requests.find((r) => r.method === 'GET' && r.path === `/repos/${O}/${R}/pulls`)?.query).toMatchObject({ head: `${O}:fix-refunds`, state: 'open' });
+    expect(h.gh.violations).toEqual([]);
+    expect(h.gh.responseViolations).toEqual([]);
+  });
+
+  it('dispatchWorkflow: starts the workflow on the branch; 403 and 404 are errors that say so', async () => {
+    h = await startHarness();
+    h.gh.setBranch(`${O}/${R}`, 'fix-refunds', 'c'.repeat(40));
+    h.gh.addWorkflow(O, R, 'agent-replay.yml');
+    const res = await h.api.dispatchWorkflow(O, R, 'agent-replay.yml', 'fix-refunds');
+    expect(res.runUrl).toMatch(/^https:\/\/github\.com\/octo\/shop\/actions\/runs\/\d+$/);
+    expect(h.gh.dispatches).toEqual([{ repo: `${O}/${R}`, workflow: 'agent-replay.yml', ref: 'fix-refunds', inputs: null }]);
+    expect(h.gh.requests.at(-1)?.body).toEqual({ ref: 'fix-refunds', return_run_details: true });
+
+    h.gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', status: 403, body: { message: 'Resource not accessible by integration' } });
+    const forbidden = await caught(h.api.dispatchWorkflow(O, R, 'agent-replay.yml', 'fix-refunds'));
+    expect(forbidden).toMatchObject({ kind: 'forbidden', status: 403 });
+    expect(forbidden.message).toBe(`POST /repos/${O}/${R}/actions/workflows/agent-replay.yml/dispatches -> 403 Resource not accessible by integration`);
+    expect((await caught(h.api.dispatchWorkflow(O, R, 'missing.yml', 'fix-refunds'))).kind).toBe('not_found');
+    expect(h.gh.dispatches).toHaveLength(1);
+    expect(h.gh.violations).toEqual([]);
+    expect(h.gh.responseViolations).toEqual([]);
+  });
+
   it('getWorkflowRun: found, and null when missing', async () => {
     h = await startHarness();
     h.gh.addWorkflowRun(O, R, { id: 77, headSha: 'f'.repeat(40), status: 'completed', conclusion: 'failure' });

@@ -36,6 +36,10 @@
 //   (unknown users: 404). Pulls: `addPull` (also sets the head branch). Runs and artifacts:
 //   `addWorkflowRun`, `addArtifact` (zip bytes; the download answers 302 to a blob URL on this
 //   server, expired artifacts 410).
+// - Workflows: `addWorkflow(owner, repo, file, {dispatchable?})`; `POST .../dispatches` answers 404
+//   for an unknown workflow, 422 when it has no workflow_dispatch trigger, else 204 (or 200 with
+//   the run's URLs when `return_run_details` is true) and records `{repo, workflow, ref}` in
+//   `dispatches`. `GET /repos/{o}/{r}/pulls` filters by `state` and `head` (`owner:branch`).
 // - Branches: `setBranch(repoWithOwner, branch, headOid, files?)`, `branch(...)` (head + files);
 //   `createCommitOnBranch` checks `expectedHeadOid` (STALE_DATA error when the head moved),
 //   decodes base64 contents, applies deletions, moves the head; `commits` records each commit with
@@ -199,6 +203,7 @@ export class FakeGitHub {
   readonly violations: Violation[] = [];
   readonly responseViolations: Violation[] = [];
   readonly commits: FakeCommit[] = [];
+  readonly dispatches: { repo: string; workflow: string; ref: string; inputs: unknown }[] = [];
   readonly token: string;
   readonly viewer: FakeUser;
   graphqlViewerLogin: string | null;
@@ -218,6 +223,7 @@ export class FakeGitHub {
   private readonly runs = new Map<string, FakeRun>();
   private readonly artifacts = new Map<number, FakeArtifact & { repoKey: string }>();
   private readonly branches = new Map<string, { head: string; files: Map<string, string> }>();
+  private readonly workflows = new Map<string, { dispatchable: boolean }>();
 
   private readonly handlers: Record<string, Handler>;
 
@@ -324,6 +330,11 @@ export class FakeGitHub {
     const a = { id: artifact.id ?? this.nextId++, runId, name: artifact.name, zip: artifact.zip, expired: artifact.expired ?? false, repoKey: key(owner, repo) };
     this.artifacts.set(a.id, a);
     return { id: a.id, runId, name: a.name, zip: a.zip, expired: a.expired };
+  }
+
+  /** A workflow file of the repository; `dispatchable`: it has a workflow_dispatch trigger (default true). */
+  addWorkflow(owner: string, repo: string, file: string, options: { dispatchable?: boolean } = {}): void {
+    this.workflows.set(`${key(owner, repo)}/${file}`, { dispatchable: options.dispatchable ?? true });
   }
 
   setBranch(repoWithOwner: string, branch: string, headOid: string, files: Record<string, string> = {}): void {
@@ -507,6 +518,38 @@ export class FakeGitHub {
         const pull = this.pulls.get(issueKey(p(ctx, 'owner'), p(ctx, 'repo'), num(ctx, 'pull_number')));
         if (!pull) return notFound;
         return { status: 200, body: this.pullJson(p(ctx, 'owner'), p(ctx, 'repo'), pull) };
+      },
+
+      'GET /repos/{owner}/{repo}/pulls': (ctx) => {
+        const owner = p(ctx, 'owner');
+        const repo = p(ctx, 'repo');
+        const state = ctx.query.get('state') ?? 'open';
+        const head = ctx.query.get('head');
+        const list = [...this.pulls.entries()]
+          .filter(([k]) => k.startsWith(`${key(owner, repo)}#`))
+          .map(([, pull]) => pull)
+          .filter((pull) => state === 'all' || pull.state === state)
+          .filter((pull) => head === null || `${(pull.headRepo ?? '').split('/')[0]}:${pull.headRef}`.toLowerCase() === head.toLowerCase())
+          .sort((a, b) => b.number - a.number);
+        return this.page(ctx, list, (pull) => ({ ...this.pullJson(owner, repo, pull), labels: this.labels(owner, repo, pull.number).map((n) => ({ ...this.labelJson(n), description: '' })) }));
+      },
+
+      'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches': (ctx) => {
+        const owner = p(ctx, 'owner');
+        const repo = p(ctx, 'repo');
+        const workflow = p(ctx, 'workflow_id');
+        const wf = this.workflows.get(`${key(owner, repo)}/${workflow}`);
+        if (!wf) return notFound;
+        const { ref, inputs, return_run_details: details } = ctx.body as { ref: string; inputs?: unknown; return_run_details?: boolean };
+        if (!wf.dispatchable) return { status: 422, body: { message: "Workflow does not have 'workflow_dispatch' trigger", documentation_url: 'https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event', status: '422' } };
+        if (!this.branches.has(branchKey(`${owner}/${repo}`, ref))) return { status: 422, body: { message: `No ref found for: ${ref}`, documentation_url: 'https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event', status: '422' } };
+        this.dispatches.push({ repo: `${owner}/${repo}`, workflow, ref, inputs: inputs ?? null });
+        if (details !== true) return { status: 204 };
+        const runId = this.nextId++;
+        return {
+          status: 200,
+          body: { workflow_run_id: runId, run_url: `https://api.github.com/repos/${owner}/${repo}/actions/runs/${runId}`, html_url: `https://github.com/${owner}/${repo}/actions/runs/${runId}` },
+        };
       },
 
       'GET /repos/{owner}/{repo}/actions/runs/{run_id}': (ctx) => {

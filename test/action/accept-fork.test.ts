@@ -1,0 +1,110 @@
+// A fork's pull request, end to end: the check's comment and artifact, then accept mode (in
+// process, with an artifact store that keeps what it is given, as the artifact service does),
+// then the commands the comment shows, run in a clone of the fork with a fake `gh` that serves
+// that artifact. The baselines must land in the fork's branch exactly as a commit would write them.
+
+import { readFileSync } from 'node:fs';
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { FakeGitHub } from '../support/github-server.js';
+import type { AgentServer, AgentHandler } from '../support/agent-server.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
+import { artifactZip } from '../support/zip.js';
+import { pushed, runCommands, setUpFork } from '../support/fork-clone.js';
+import { acceptMode } from '../../src/action/accept.js';
+import { pullFromPayload, type ActionContext } from '../../src/action/context.js';
+import type { ArtifactStore } from '../../src/action/artifacts.js';
+import { readInputs } from '../../src/inputs.js';
+import { createGitHubApi } from '../../src/github/api.js';
+import { parseRecord } from '../../src/record/index.js';
+import type { Baseline } from '../../src/types.js';
+
+const handler: AgentHandler = (req) => {
+  const body = (req.json ?? {}) as Record<string, unknown>;
+  if (body.start === true) return { json: { reply: 'hi', route: { conversation: 'welcome', stage: 'greeting' }, ended: false } };
+  return { json: { reply: body.message === 'hello' ? 'Welcome to the shop!' : "We're open 9 to 5.", route: { conversation: String(body.message), stage: 'answer' }, ended: false } };
+};
+const FIXTURES = 'fixtures:\n  - { label: greeting, message: hello, assert: { contains: Welcome } }\n  - { label: opening-hours, message: hours }\n';
+
+let agent: AgentServer;
+let gh: FakeGitHub;
+useServers(
+  handler,
+  (g) => {
+    g.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
+    g.setPermission('octo', 'shop', 'maintainer', 'write');
+  },
+  (a, g) => {
+    agent = a;
+    gh = g;
+  },
+);
+
+describe('accept on a fork: the commands in the comment, run for real', () => {
+  it('puts the reviewed baselines in the fork branch, downloaded from the base repository', async () => {
+    // 1. The check the maintainer reviewed (comment + artifact of run 1001).
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: 'agent:\n  retries: 0\n' });
+    const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request_target', payload: pullPayload() } });
+    expect(check.code, check.stdout).toBe(0);
+    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
+    const record = parseRecord(text, 'results.json');
+    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD });
+    gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }]) });
+
+    // 2. Accept, in process, with an artifact store that keeps the files like the service does.
+    const fork = await setUpFork('feature', { '.agent-replay/config.yml': 'agent: {}\n' });
+    const uploads: { name: string; entries: string[] }[] = [];
+    const store: ArtifactStore = {
+      async upload(name, files, root) {
+        const base = root ?? '.';
+        for (const f of files) await cp(f, join(fork.artifacts, '2002', name, relative(base, f)));
+        uploads.push({ name, entries: files.map((f) => relative(base, f)) });
+        return { kind: 'uploaded', name, id: 1 };
+      },
+    };
+    const payload = pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer', headRepo: 'stranger/shop' });
+    const ctx: ActionContext = {
+      owner: 'octo',
+      repo: 'shop',
+      eventName: 'pull_request_target',
+      payload,
+      pull: pullFromPayload(payload, 'octo/shop'),
+      sha: HEAD,
+      ref: 'refs/heads/main',
+      runId: '2002',
+      runAttempt: 1,
+      workflow: 'agent-replay-accept',
+      serverUrl: 'https://github.com',
+      apiUrl: gh.url,
+      graphqlUrl: gh.graphqlUrl,
+    };
+    const inputs = readInputs((name) => ({ mode: 'accept', 'comment-key': 'agent-replay', 'github-token': gh.token })[name] ?? '');
+    const github = createGitHubApi({ token: gh.token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, retryAfterBaseMs: 0, throttleWrites: false });
+    await acceptMode(inputs, ctx, { env: {}, cwd: await mkdtemp(join(tmpdir(), 'agent-replay-accept-')), github, artifacts: store });
+
+    expect(gh.commits).toHaveLength(0);
+    expect(uploads).toEqual([{ name: `agent-replay-baselines-${HEAD}`, entries: ['greeting.json', 'opening-hours.json'] }]);
+    const body = gh.comments('octo', 'shop', 7)[0]!.body;
+    expect(body).toContain('Not committed');
+    expect(body).toContain(`agent-replay-baselines-${HEAD}`);
+
+    // 3. The commands exactly as the comment shows them.
+    const lines = body.split('\n');
+    const from = lines.findIndex((l) => l.startsWith('git checkout '));
+    const to = lines.findIndex((l, i) => i > from && l === 'git push');
+    expect(from).toBeGreaterThan(0);
+    const commands = lines.slice(from, to + 1).join('\n');
+    expect(commands).toContain(`gh run download 2002 -R 'octo/shop' -n 'agent-replay-baselines-${HEAD}'`);
+    const ran = runCommands(fork, commands);
+    expect(ran.code, ran.stderr).toBe(0);
+
+    for (const label of ['greeting', 'opening-hours']) {
+      const b = JSON.parse(pushed(fork, 'feature', `.agent-replay/baselines/${label}.json`)) as Baseline;
+      const f = record.fixtures.find((x) => x.label === label)!;
+      expect(b).toMatchObject({ label, reply: f.reply, route: f.route, verdict: f.verdict, commit: HEAD });
+    }
+    expect(gh.violations).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+// The commands the comment gives for a fork's pull request, run for real in a clone of a "fork"
+// (see test/support/fork-clone.ts).
+
+import { cp, readFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { forkCommands, stageBaselineFiles } from '../../src/action/accept.js';
+import { git, pushed, runCommands, setUpFork as setUp } from '../support/fork-clone.js';
+
+const files = [
+  { path: '.agent-replay/baselines/greeting.json', contents: '{\n  "label": "greeting",\n  "reply": "Welcome!"\n}\n' },
+  { path: '.agent-replay/baselines/refund-policy.json', contents: '{\n  "label": "refund-policy",\n  "reply": "It\'s 30 days.\\nAGENT_REPLAY_EOF"\n}\n' },
+];
+
+describe('fork instructions, run in a real clone', () => {
+  it('downloads the artifact from the base repository and puts every file in the baselines folder, over existing ones', async () => {
+    const s = await setUp('feature', { '.agent-replay/baselines/greeting.json': '{"old": true}\n', '.agent-replay/config.yml': 'agent: {}\n' });
+    // What the accept job uploads, stored the way the artifact service stores it.
+    const staged = await stageBaselineFiles(files);
+    const name = 'agent-replay-baselines-1111111111111111111111111111111111111111';
+    for (const p of staged.paths) await cp(p, join(s.artifacts, '2002', name, relative(staged.root, p)), { recursive: true });
+
+    const commands = forkCommands({ files, headRef: 'feature', baselinesDir: '.agent-replay/baselines', download: { runId: '2002', repo: 'octo/shop', artifactName: name } });
+    expect(commands).toContain(`gh run download 2002 -R 'octo/shop' -n '${name}' -D "$tmp"`);
+    const r = runCommands(s, commands);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await readFile(s.ghLog, 'utf8')).toContain('-R octo/shop');
+    for (const f of files) expect(pushed(s, 'feature', f.path) + '\n').toBe(f.contents);
+    expect(git(s.origin, 'log', '-1', '--format=%s', 'refs/heads/feature')).toBe('Accept agent-replay baselines');
+    // Nothing else was added: no download folder, no stray files.
+    expect(git(s.origin, 'ls-tree', '-r', '--name-only', 'refs/heads/feature').split('\n').sort()).toEqual([
+      '.agent-replay/baselines/greeting.json',
+      '.agent-replay/baselines/refund-policy.json',
+      '.agent-replay/config.yml',
+      'README.md',
+    ]);
+    expect(git(s.clone, 'status', '--porcelain')).toBe('');
+  });
+
+  it('creates a missing baselines folder (a custom suite dir) when the files come inline', async () => {
+    const s = await setUp("o'brien/fix", { 'suite/agent/config.yml': 'agent: {}\n' });
+    const inline = files.map((f) => ({ ...f, path: f.path.replace('.agent-replay', 'suite/agent') }));
+    expect(existsSync(join(s.clone, 'suite/agent/baselines'))).toBe(false);
+    const commands = forkCommands({ files: inline, headRef: "o'brien/fix", baselinesDir: 'suite/agent/baselines', download: null });
+    const r = runCommands(s, commands);
+    expect(r.code, r.stderr).toBe(0);
+    for (const f of inline) expect(pushed(s, "o'brien/fix", f.path) + '\n').toBe(f.contents);
+    expect(readFileSync(s.ghLog, 'utf8')).toBe(''); // gh was not needed
+  });
+
+  it('the artifact holds the files flat, named by label', async () => {
+    const staged = await stageBaselineFiles(files);
+    expect(readdirSync(staged.root).sort()).toEqual(['greeting.json', 'refund-policy.json']);
+    expect(staged.paths.map((p) => relative(staged.root, p)).sort()).toEqual(['greeting.json', 'refund-policy.json']);
+  });
+});
+

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { runStateSentence, withNotice } from '../../src/action/accept.js';
+
+const MARKER = '<!-- agent-replay:marker=agent-replay -->';
+const META = '<!-- agent-replay:meta {"headSha":null,"runId":"1","artifactName":null} -->';
+const START = '<!-- agent-replay:notice -->';
+const END = '<!-- /agent-replay:notice -->';
+
+describe('withNotice', () => {
+  const report = [MARKER, META, '### 3 passed', '', '| passed | 3 |'].join('\n');
+
+  it('puts the notice under the hidden lines and keeps the report whole', () => {
+    const out = withNotice(report, '> first');
+    expect(out.split('\n')).toEqual([MARKER, META, START, '> first', END, '', '### 3 passed', '', '| passed | 3 |']);
+  });
+
+  it('replaces the earlier notice, and notices stacked by older versions, instead of stacking', () => {
+    const stacked = [MARKER, META, START, '> one', END, START, '> two', END, '', '### 3 passed'].join('\n');
+    expect(withNotice(withNotice(stacked, '> three'), '> four')).toBe([MARKER, META, START, '> four', END, '', '### 3 passed'].join('\n'));
+  });
+
+  it('leaves notice-like text inside the report alone', () => {
+    const quoted = [MARKER, META, '### 1 failed', '```', START, 'agent text', END, '```'].join('\n');
+    const out = withNotice(quoted, '> refused');
+    expect(out).toContain(['```', START, 'agent text', END, '```'].join('\n'));
+    expect(out.startsWith([MARKER, META, START, '> refused', END].join('\n'))).toBe(true);
+  });
+
+  it('on a notice-only comment (marker, no metadata) replaces the notice', () => {
+    const first = withNotice(MARKER, '> a');
+    expect(first).toBe([MARKER, START, '> a', END, '', ''].join('\n'));
+    expect(withNotice(first, '> b')).toBe([MARKER, START, '> b', END, '', ''].join('\n'));
+  });
+});
+
+describe('runStateSentence', () => {
+  it.each([
+    ['in_progress', 'is still running'],
+    ['queued', 'is still queued'],
+    ['requested', 'has not started yet'],
+    ['pending', 'has not started yet'],
+    ['waiting', 'is waiting for an approval or a deployment protection rule'],
+    [null, 'has not finished yet'],
+    ['some_new_state', 'has not finished yet'],
+  ])('%s -> %s', (status, sentence) => {
+    expect(runStateSentence(status)).toBe(sentence);
+  });
+});
