@@ -16,7 +16,7 @@ import { Pieces, type Doc } from './layout.js';
 import { afterAcceptance, buildModel } from './model.js';
 import { profile, type Profile } from './profile.js';
 
-export { COMMENT_MAX_CHARS, SUMMARY_MAX_BYTES } from './profile.js';
+export { COMMENT_MAX_CHARS, NOTICE_RESERVE_CHARS, SUMMARY_MAX_BYTES } from './profile.js';
 
 function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
   // Once baselines are committed, the report compares the run with them.
@@ -28,7 +28,10 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
   return trimToFit(fit(doc), p.max, p.measure, tail);
 }
 
-/** The sticky PR comment. Never longer than `maxChars` (default 65,536) UTF-16 units. */
+/**
+ * The sticky PR comment. Never longer than `maxChars` UTF-16 units; by default GitHub's 65,536 less
+ * NOTICE_RESERVE_CHARS, so that the accept flow's notice still fits above it.
+ */
 export function renderComment(run: RunRecord, ctx: ReportContext, opts: { maxChars?: number } = {}): string {
   return render(run, ctx, profile('comment', opts.maxChars));
 }

@@ -3,7 +3,13 @@
 import { utf8Length } from './escape.js';
 import { thousands } from './model.js';
 
+/** GitHub refuses comments longer than this. */
 export const COMMENT_MAX_CHARS = 65_536;
+/**
+ * Room a rendered comment leaves under GitHub's limit for the notice the accept flow may add above
+ * the report (a refused label): the comment plus a notice of this many characters still posts.
+ */
+export const NOTICE_RESERVE_CHARS = 2_000;
 export const SUMMARY_MAX_BYTES = 1_048_576;
 
 export type Kind = 'comment' | 'summary' | 'report';
@@ -28,7 +34,7 @@ export function profile(kind: Kind, max: number | undefined): Profile {
     const m = max ?? COMMENT_MAX_CHARS;
     return {
       kind,
-      max: m,
+      max: max ?? COMMENT_MAX_CHARS - NOTICE_RESERVE_CHARS,
       measure: (s) => s.length,
       maxReplyChars: 4000,
       fullPerSection: COMMENT_FULL_PER_SECTION,

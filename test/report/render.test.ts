@@ -9,6 +9,7 @@ import {
   utf8Length,
   formatUsd,
   formatUsdPair,
+  NOTICE_RESERVE_CHARS,
   type ReportContext,
 } from '../../src/report/index.js';
 import { allGreen, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, run, SHA } from './fixtures.js';
@@ -334,7 +335,9 @@ describe('hostile agent text stays inert', () => {
 describe('render, then fit', () => {
   it('fits 5,000 fixtures in a comment and says right under the headline what was left out', () => {
     const md = renderComment(many(5000), ctx);
-    expect(md.length).toBeLessThanOrEqual(65_536);
+    // Room is left for the accept flow's notice above the report.
+    expect(md.length).toBeLessThanOrEqual(65_536 - NOTICE_RESERVE_CHARS);
+    expect(md.length).toBeGreaterThan(60_000);
     const blocks = md.split('\n\n');
     expect(blocks[1]).toBe('### 🔴 500 newly failing · 1,500 changed · 3,000 unchanged');
     expect(blocks[2]).toMatch(/^> ✂️ Shown in full: 10 of 500 newly failing and 10 of 1,500 changed; the others are listed by name/);
