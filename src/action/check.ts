@@ -12,7 +12,7 @@ import type { ArtifactStore } from './artifacts.js';
 import { runCheck, type EngineDeps } from '../engine.js';
 import { formatIssue, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
 import { writeRecord } from '../record/index.js';
-import { hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
+import { formatUsdPair, hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
 import type { GitHubApi } from '../github/api.js';
 import { upsertStickyComment } from '../github/sticky.js';
@@ -63,6 +63,7 @@ export function reportContextFor(inputs: Inputs, ctx: ActionContext, artifactNam
     confirmLabel: inputs.confirmLabel,
     summaryUrl: runUrl,
     artifactUrl: runUrl && artifactUploaded ? `${runUrl}#artifacts` : null,
+    repositoryUrl: ctx.owner && ctx.repo ? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}` : null,
     acceptance: null,
   };
 }
@@ -268,8 +269,9 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
     await publishComment(deps.github, inputs, ctx, body, readOnlyToken);
     core.setOutput('estimated-cost', result.estimate.usd.toFixed(3));
     core.setOutput('gate', 'failed');
+    const [estimated, cap] = formatUsdPair(result.estimate.usd, result.estimate.capUsd);
     core.setFailed(
-      `estimated cost $${result.estimate.usd.toFixed(2)} is above the cap $${result.estimate.capUsd.toFixed(2)}; nothing was spent. Apply the ${inputs.confirmLabel} label or set confirm-cost: true to run it.`,
+      `estimated cost ${estimated} is above the cap ${cap}; nothing was spent. Apply the ${inputs.confirmLabel} label or set confirm-cost: true to run it.`,
     );
     return;
   }

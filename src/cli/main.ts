@@ -8,7 +8,7 @@ import { parseFailOn, planAcceptance, gate as evaluateGate } from '../evaluate/i
 import { runCheck, UsageError, type CheckResult } from '../engine.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
-import { renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
+import { formatUsdPair, renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
 import { TOOL } from '../version.js';
 import { gitHead } from './git.js';
@@ -152,16 +152,6 @@ function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readon
   if (errors.length > 0) {
     io.stderr(`\n${errors.length} configuration ${errors.length === 1 ? 'error' : 'errors'}; nothing was sent to the agent.\n`);
   }
-}
-
-/** Dollars with the fewest decimals (at least two) that keep two amounts apart: $0.104 vs $0.10. */
-export function formatUsdPair(a: number, b: number): [string, string] {
-  for (let digits = 2; digits <= 6; digits++) {
-    const x = a.toFixed(digits);
-    const y = b.toFixed(digits);
-    if ((x === y) === (a === b)) return [`$${x}`, `$${y}`];
-  }
-  return [`$${a}`, `$${b}`];
 }
 
 /** The terminal's refusal: plain text (the PR comment's markdown is for GitHub, not a terminal). */

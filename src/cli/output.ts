@@ -46,7 +46,9 @@ export function progressPrinter(io: CliIO): (p: Progress) => void {
 }
 
 export function reportContext(record: RunRecord | null, env: Record<string, string | undefined>): ReportContext {
-  return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null };
+  // Inside GitHub Actions the repository is known: file references become links to the commit.
+  const repositoryUrl = env.GITHUB_REPOSITORY ? `${env.GITHUB_SERVER_URL ?? 'https://github.com'}/${env.GITHUB_REPOSITORY}` : null;
+  return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null, repositoryUrl };
 }
 
 export async function writeText(path: string, text: string): Promise<void> {

@@ -5,16 +5,18 @@ import type { Estimate } from '../types.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan } from './escape.js';
 import { markerLine, metaLine } from './metadata.js';
-import { plural, usd } from './model.js';
+import { formatUsdPair } from './money.js';
+import { plural } from './model.js';
 
 export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext): string {
   const label = codeSpan(clip(ctx.confirmLabel, 100));
+  const [estimated, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   const calls = judgeCalls > 0 ? ` and ${plural(judgeCalls, 'judge call', 'judge calls')}` : '';
   return [
     `${markerLine(ctx.marker)}\n${metaLine(ctx)}`,
     '### ⏸️ Not run: the estimated cost is above the cap',
-    `**≈ ${usd(estimate.usd)} estimated** for ${plural(fixtureCount, 'fixture', 'fixtures')}${calls}; ` +
-      `the cap is **${usd(estimate.capUsd)}**. Nothing was replayed and nothing was spent.`,
+    `**≈ ${estimated} estimated** for ${plural(fixtureCount, 'fixture', 'fixtures')}${calls}; ` +
+      `the cap is **${cap}**. Nothing was replayed and nothing was spent.`,
     'To run it anyway, confirm the cost in one of these ways:',
     [
       `- apply the ${label} label to this pull request;`,

@@ -14,6 +14,11 @@ export interface AcceptanceView {
   commands?: string | null;
 }
 
+// How the comment reads after acceptance (blocks.ts): with a commit, "Baselines accepted in <sha>"
+// and the report compares the run with the accepted baselines; with accepted labels but no commit
+// (a fork), "Baselines not committed" with the note and the commands; with nothing accepted,
+// "Baselines not accepted" with the note as the reason.
+
 export interface ReportContext {
   /** Workflow key for the hidden sticky marker, e.g. "agent-replay:ci.yml". */
   marker: string;
@@ -26,6 +31,11 @@ export interface ReportContext {
   confirmLabel: string;
   summaryUrl: string | null;
   artifactUrl: string | null;
+  /**
+   * The repository's web address, e.g. "https://github.com/acme/shop-bot". With a valid
+   * `headSha` it makes file references links to blob/<headSha>/<path>#L<line>; without, plain text.
+   */
+  repositoryUrl?: string | null;
   acceptance?: AcceptanceView | null;
 }
 
@@ -39,5 +49,6 @@ export const DEFAULT_CONTEXT: ReportContext = {
   confirmLabel: 'confirm-cost',
   summaryUrl: null,
   artifactUrl: null,
+  repositoryUrl: null,
   acceptance: null,
 };

@@ -1,5 +1,9 @@
-// Word-level diff of two replies: longest common subsequence over word tokens, with a size guard.
-// When the word table would be too large it falls back to lines, and then to "too large to diff".
+// Baseline reply vs new reply, for a reviewer: which sentences changed, and inside a changed
+// sentence which words. Built on the `diff` package (Myers' algorithm): sentences are compared
+// as units with `diffArrays`, words inside a changed sentence with `diffWordsWithSpace`.
+// The result is data (lines of segments); diff-text.ts turns it into the text of a ```diff block.
+
+import { diffArrays, diffWordsWithSpace, type Change } from 'diff';
 
 export type DiffOpKind = 'equal' | 'delete' | 'insert';
 
@@ -8,111 +12,40 @@ export interface DiffOp {
   text: string;
 }
 
-export type WordDiff =
-  | { mode: 'words' | 'lines'; ops: DiffOp[] }
-  | { mode: 'too_large'; aTokens: number; bTokens: number };
+export type WordDiff = { mode: 'words'; ops: DiffOp[] } | { mode: 'too_large'; aTokens: number; bTokens: number };
 
 export interface WordDiffOptions {
-  /** Largest LCS table (tokens of a x tokens of b, after trimming common ends). Default 2,000,000. */
-  maxCells?: number;
+  /** Largest edit distance (in tokens) worth computing; beyond it the texts are "too different". Default 2,000. */
+  maxEdits?: number;
 }
 
-const DEFAULT_MAX_CELLS = 2_000_000;
+const DEFAULT_MAX_EDITS = 2000;
 
-/** Words, single punctuation characters and whitespace runs; concatenating them gives the text back. */
+/** Words, single punctuation characters and whitespace runs (the tokens the reviewer sees change). */
 export function wordTokens(text: string): string[] {
   return text.match(/\s+|[\p{L}\p{N}\p{M}_]+|[^\s\p{L}\p{N}\p{M}_]/gu) ?? [];
 }
 
-/** Lines including their newline; concatenating them gives the text back. */
-export function lineTokens(text: string): string[] {
-  return text.match(/[^\n]*\n|[^\n]+/g) ?? [];
+function opsOf(changes: readonly Change[]): DiffOp[] {
+  return changes.map((c) => ({ kind: c.added ? 'insert' : c.removed ? 'delete' : 'equal', text: c.value }));
 }
 
 /**
- * Diffs `a` (baseline) against `b` (new). The ops concatenate back to `a` (equal + delete) and to
- * `b` (equal + insert). Within each changed region deletions come before insertions.
+ * Word diff of `a` (baseline) and `b` (new). The ops concatenate back to `a` (equal + delete) and
+ * to `b` (equal + insert); within each changed region deletions come first.
  */
 export function wordDiff(a: string, b: string, options: WordDiffOptions = {}): WordDiff {
-  const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
   if (a === b) return { mode: 'words', ops: a === '' ? [] : [{ kind: 'equal', text: a }] };
-  const aw = wordTokens(a);
-  const bw = wordTokens(b);
-  const words = diffTokens(aw, bw, maxCells);
-  if (words) return { mode: 'words', ops: cleanup(words) };
-  const al = lineTokens(a);
-  const bl = lineTokens(b);
-  const lines = diffTokens(al, bl, maxCells);
-  if (lines) return { mode: 'lines', ops: groupChanges(merge(lines)) };
-  return { mode: 'too_large', aTokens: aw.length, bTokens: bw.length };
+  const changes = diffWordsWithSpace(a, b, { maxEditLength: options.maxEdits ?? DEFAULT_MAX_EDITS });
+  if (!changes) return { mode: 'too_large', aTokens: wordTokens(a).length, bTokens: wordTokens(b).length };
+  return { mode: 'words', ops: cleanup(opsOf(changes)) };
 }
 
-/** LCS diff of two token lists, or null when the table would exceed `maxCells`. */
-function diffTokens(a: readonly string[], b: readonly string[], maxCells: number): DiffOp[] | null {
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const n = endA - start;
-  const m = endB - start;
-  if (n * m > maxCells) return null;
-
-  const ops: DiffOp[] = [];
-  for (let i = 0; i < start; i++) ops.push({ kind: 'equal', text: a[i] as string });
-
-  // Intern tokens so the inner loop compares integers.
-  const ids = new Map<string, number>();
-  const intern = (t: string): number => {
-    let id = ids.get(t);
-    if (id === undefined) {
-      id = ids.size;
-      ids.set(t, id);
-    }
-    return id;
-  };
-  const ai = Int32Array.from({ length: n }, (_, i) => intern(a[start + i] as string));
-  const bi = Int32Array.from({ length: m }, (_, j) => intern(b[start + j] as string));
-
-  // table[i][j] = LCS length of ai[i..] and bi[j..]
-  const w = m + 1;
-  const table = new Uint32Array((n + 1) * w);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      table[i * w + j] =
-        ai[i] === bi[j]
-          ? (table[(i + 1) * w + j + 1] as number) + 1
-          : Math.max(table[(i + 1) * w + j] as number, table[i * w + j + 1] as number);
-    }
-  }
-  let i = 0;
-  let j = 0;
-  while (i < n && j < m) {
-    if (ai[i] === bi[j]) {
-      ops.push({ kind: 'equal', text: a[start + i] as string });
-      i++;
-      j++;
-    } else if ((table[(i + 1) * w + j] as number) >= (table[i * w + j + 1] as number)) {
-      ops.push({ kind: 'delete', text: a[start + i] as string });
-      i++;
-    } else {
-      ops.push({ kind: 'insert', text: b[start + j] as string });
-      j++;
-    }
-  }
-  for (; i < n; i++) ops.push({ kind: 'delete', text: a[start + i] as string });
-  for (; j < m; j++) ops.push({ kind: 'insert', text: b[start + j] as string });
-  for (let k = endA; k < a.length; k++) ops.push({ kind: 'equal', text: a[k] as string });
-  return ops;
-}
-
-/** Joins adjacent ops of the same kind. */
+/** Joins adjacent ops of the same kind; drops empty ones. */
 function merge(ops: readonly DiffOp[]): DiffOp[] {
   const out: DiffOp[] = [];
   for (const op of ops) {
+    if (op.text === '') continue;
     const last = out[out.length - 1];
     if (last && last.kind === op.kind) out[out.length - 1] = { kind: op.kind, text: last.text + op.text };
     else out.push({ ...op });
@@ -136,37 +69,166 @@ function groupChanges(ops: readonly DiffOp[]): DiffOp[] {
     else if (op.kind === 'insert') ins += op.text;
     else {
       flush();
-      const last = out[out.length - 1];
-      if (last && last.kind === 'equal') out[out.length - 1] = { kind: 'equal', text: last.text + op.text };
-      else out.push({ kind: 'equal', text: op.text });
+      out.push(op);
     }
   }
   flush();
-  return out;
+  return merge(out);
 }
 
 /**
- * Readability: a short run of whitespace or punctuation between two changes joins them, so
- * "[-a b c-]{+x y z+}" instead of "[-a-]{+x+} [-b-]{+y+} [-c-]{+z+}".
+ * Readability: a short run of whitespace or punctuation between two changes joins them, so one
+ * marked phrase "a b c" → "x y z" instead of three marked words.
  */
 function cleanup(tokens: readonly DiffOp[]): DiffOp[] {
-  const ops = merge(tokens);
+  const ops = groupChanges(merge(tokens));
   const out: DiffOp[] = [];
   for (let k = 0; k < ops.length; k++) {
     const op = ops[k] as DiffOp;
     const prev = ops[k - 1];
     const next = ops[k + 1];
-    if (
-      op.kind === 'equal' &&
-      prev !== undefined &&
-      next !== undefined &&
-      prev.kind !== 'equal' &&
-      next.kind !== 'equal' &&
-      op.text.length <= 3 &&
-      /^[\s\p{P}]*$/u.test(op.text)
-    ) {
+    const joiner = op.kind === 'equal' && prev !== undefined && next !== undefined && prev.kind !== 'equal' && next.kind !== 'equal';
+    if (joiner && op.text.length <= 3 && /^[\s\p{P}]*$/u.test(op.text) && !op.text.includes('\n')) {
       out.push({ kind: 'delete', text: op.text }, { kind: 'insert', text: op.text });
     } else out.push(op);
   }
   return groupChanges(out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reply diff: sentences, then words
+
+/** A piece of one diff line; `marked` pieces are the words that changed. */
+export interface Segment {
+  text: string;
+  marked: boolean;
+}
+
+export type DiffLine =
+  | { kind: 'delete' | 'insert'; segments: Segment[] }
+  /** Unchanged sentences left out between changes. */
+  | { kind: 'skip'; sentences: number };
+
+export interface ReplyDiff {
+  lines: DiffLine[];
+  /** Only whitespace differs: the lines are whole lines, with whitespace changes made visible. */
+  whitespaceOnly: boolean;
+}
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/**
+ * The units a reply is compared by: each line split into sentences (trailing spaces dropped);
+ * an empty line (paragraph break) is the unit ''.
+ */
+export function sentenceUnits(text: string): string[] {
+  const units: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') {
+      units.push('');
+      continue;
+    }
+    for (const { segment } of segmenter.segment(line)) {
+      const s = segment.replace(/\s+$/, '');
+      if (s !== '') units.push(s);
+    }
+  }
+  return units;
+}
+
+/** Below this share of unchanged characters a pair is a rewrite: whole lines, no marked words. */
+const MIN_COMMON_SHARE = 0.3;
+const MAX_WORD_EDITS = 400;
+
+/** The two sides of a changed region with the changed words marked, or null for a rewrite. */
+function markWords(a: string, b: string, visibleSpace: boolean): { del: Segment[]; ins: Segment[] } | null {
+  const d = wordDiff(a, b, { maxEdits: MAX_WORD_EDITS });
+  if (d.mode === 'too_large') return null;
+  const common = d.ops.filter((o) => o.kind === 'equal').reduce((n, o) => n + o.text.trim().length, 0);
+  if (!visibleSpace && common < MIN_COMMON_SHARE * Math.max(a.trim().length, b.trim().length)) return null;
+  const show = (text: string): string => (visibleSpace ? showWhitespace(text) : text);
+  const del: Segment[] = [];
+  const ins: Segment[] = [];
+  for (const op of d.ops) {
+    if (op.kind !== 'insert') del.push({ text: op.kind === 'equal' ? op.text : show(op.text), marked: op.kind === 'delete' });
+    if (op.kind !== 'delete') ins.push({ text: op.kind === 'equal' ? op.text : show(op.text), marked: op.kind === 'insert' });
+  }
+  return { del, ins };
+}
+
+/** Spaces and tabs made visible, for changes that are only whitespace. */
+export function showWhitespace(text: string): string {
+  return /^\s*$/.test(text) ? text.replace(/ /g, '·').replace(/\t/g, '→') : text;
+}
+
+/** Splits segments at '\n' into lines of segments. */
+function splitLines(segments: readonly Segment[]): Segment[][] {
+  const lines: Segment[][] = [[]];
+  for (const s of segments) {
+    s.text.split('\n').forEach((part, i) => {
+      if (i > 0) lines.push([]);
+      if (part !== '') (lines[lines.length - 1] as Segment[]).push({ text: part, marked: s.marked });
+    });
+  }
+  return lines;
+}
+
+function plainLine(text: string): Segment[] {
+  return text === '' ? [] : [{ text, marked: false }];
+}
+
+/** One changed region: removed units `r`, added units `a`. */
+function changedRegion(r: readonly string[], a: readonly string[], visibleSpace: boolean): DiffLine[] {
+  const out: DiffLine[] = [];
+  if (r.length === a.length) {
+    // Sentence for sentence: each removed line right above its replacement.
+    r.forEach((old, i) => {
+      const neu = a[i] as string;
+      const marks = markWords(old, neu, visibleSpace);
+      out.push({ kind: 'delete', segments: marks ? marks.del : plainLine(old) });
+      out.push({ kind: 'insert', segments: marks ? marks.ins : plainLine(neu) });
+    });
+    return out;
+  }
+  const marks = r.length > 0 && a.length > 0 ? markWords(r.join('\n'), a.join('\n'), visibleSpace) : null;
+  const del = marks ? splitLines(marks.del) : r.map(plainLine);
+  const ins = marks ? splitLines(marks.ins) : a.map(plainLine);
+  for (const segments of del) out.push({ kind: 'delete', segments });
+  for (const segments of ins) out.push({ kind: 'insert', segments });
+  return out;
+}
+
+function diffUnits(a: string[], b: string[], visibleSpace: boolean): DiffLine[] {
+  const changes = diffArrays(a, b);
+  const lines: DiffLine[] = [];
+  let removed: string[] = [];
+  let added: string[] = [];
+  const flush = (): void => {
+    if (removed.length > 0 || added.length > 0) lines.push(...changedRegion(removed, added, visibleSpace));
+    removed = [];
+    added = [];
+  };
+  for (const c of changes) {
+    if (c.removed) removed.push(...c.value);
+    else if (c.added) added.push(...c.value);
+    else {
+      flush();
+      const sentences = c.value.filter((u) => u !== '').length;
+      if (sentences > 0) lines.push({ kind: 'skip', sentences });
+    }
+  }
+  flush();
+  return lines;
+}
+
+/**
+ * The diff a reviewer reads: changed sentences as `-` / `+` lines with the changed words marked,
+ * unchanged sentences counted. When only whitespace differs, whole lines with it made visible.
+ */
+export function replyDiff(baseline: string, reply: string): ReplyDiff {
+  const a = sentenceUnits(baseline);
+  const b = sentenceUnits(reply);
+  const squeeze = (u: string): string => u.replace(/\s+/g, ' ');
+  if (a.length !== b.length || a.some((u, i) => squeeze(u) !== squeeze(b[i] as string))) return { lines: diffUnits(a, b, false), whitespaceOnly: false };
+  return { lines: diffUnits(baseline.split('\n'), reply.split('\n'), true), whitespaceOnly: true };
 }

@@ -4,18 +4,24 @@
 // Strategy:
 // - inline markdown (table cells, detail lines): newlines become " ⏎ ", control characters are
 //   dropped, `& < >` are entity-encoded, every markdown metacharacter gets a backslash, and
-//   `@mention` / `#123` are broken with a zero-width space so GitHub links nobody and nothing.
-// - raw HTML contexts (`<summary>`, `<pre>`): entity-encode `& < > " '`; in `<summary>` also
-//   break mentions and references (GitHub does not link them inside `<pre>`).
-// - block text (replies): a fenced code block whose fence is longer than any backtick run inside.
+//   `@mention`, `#123`, `GH-1` and `:emoji:` are broken with a word joiner (U+2060: invisible, and
+//   unlike a zero-width space it never lets the line break there) so GitHub links nobody and
+//   nothing and draws no emoji.
+// - raw HTML contexts (`<summary>`): entity-encode `& < > " '` and break the same references
+//   (GitHub's mention, reference and emoji filters also run over raw HTML text).
+// - block text (replies, multi-line messages): a fenced code block whose fence is longer than any
+//   backtick run inside, its lines wrapped to 100 characters (wrap.ts); GitHub links nothing there.
 
 /** C0/C1 controls (except tab and newlines, handled separately) and bidi overrides/isolates. */
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
 const NEWLINE_RE = /\r\n|\r|\n|\u2028|\u2029/g;
 
-/** U+200B as an entity, so the markdown source stays ASCII and the break is visible to review. */
-export const ZWSP = '&#8203;';
+/** U+2060 WORD JOINER as an entity, so the markdown source shows where a reference was broken. */
+export const WJ = '&#8288;';
+
+/** `:smile:`-like shortcodes GitHub would draw as emoji: the text after the colon. */
+const SHORTCODE_TAIL = /^[\w+-]+:/;
 
 /** Drops control characters and bidi overrides; keeps tab and newlines. */
 export function stripControl(text: string): string {
@@ -50,16 +56,19 @@ export function escapeInline(text: string): string {
       case '>':
         return '&gt;';
       case '@':
-        return `@${ZWSP}`;
+        return `@${WJ}`;
       case '#':
         // `#123`, `#abc`: a reference GitHub would link; otherwise a plain escaped hash.
-        return /[\p{L}\p{N}]/u.test(s.charAt(offset + 1)) ? `#${ZWSP}` : '\\#';
+        return /[\p{L}\p{N}]/u.test(s.charAt(offset + 1)) ? `#${WJ}` : '\\#';
+      case ':':
+        // `:smile:` would become an emoji; any other colon is escaped (no `https:` autolink).
+        return SHORTCODE_TAIL.test(s.slice(offset + 1)) ? `:${WJ}` : '\\:';
       case '.':
         // `www.example.com` would become a link (GFM autolink literal).
         return /www$/i.test(s.slice(Math.max(0, offset - 3), offset)) ? '\\.' : '.';
       case '-':
         // `GH-123` is an issue reference on GitHub.
-        return /gh$/i.test(s.slice(Math.max(0, offset - 2), offset)) ? `-${ZWSP}` : '-';
+        return /gh$/i.test(s.slice(Math.max(0, offset - 2), offset)) ? `-${WJ}` : '-';
       default:
         return `\\${ch}`;
     }
@@ -73,11 +82,18 @@ export function escapeHtml(text: string): string {
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
+/** Breaks what GitHub's filters would turn into a mention, a reference or an emoji in HTML text. */
+export function breakReferences(html: string): string {
+  return html
+    .replace(/@/g, `@${WJ}`)
+    .replace(/(?<!&)#(?=[\p{L}\p{N}])/gu, `#${WJ}`)
+    .replace(/(gh)-(?=\d)/gi, `$1-${WJ}`)
+    .replace(/:(?=[\w+-]+:)/g, `:${WJ}`);
+}
+
 /** One line of text inside raw HTML that GitHub post-processes (e.g. `<summary>`). */
 export function escapeHtmlInline(text: string): string {
-  return escapeHtml(oneLine(text))
-    .replace(/@/g, `@${ZWSP}`)
-    .replace(/#(?=[\p{L}\p{N}])/gu, `#${ZWSP}`);
+  return breakReferences(escapeHtml(oneLine(text)));
 }
 
 /** Longest run of `ch` in `text`. */

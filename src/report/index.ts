@@ -3,10 +3,12 @@
 
 export type { AcceptanceView, ReportContext } from './context.js';
 export { DEFAULT_CONTEXT } from './context.js';
-export { renderComment, renderSummary, renderMarkdownReport, COMMENT_MAX_CHARS, SUMMARY_MAX_BYTES } from './markdown.js';
+export { renderComment, renderSummary, renderMarkdownReport, COMMENT_MAX_CHARS, NOTICE_RESERVE_CHARS, SUMMARY_MAX_BYTES } from './markdown.js';
 export { renderCapRefusal } from './cap.js';
 export { renderTerminal } from './terminal.js';
 export { renderJUnit } from './junit.js';
 export { parseCommentMetadata, hasMarker, type CommentMetadata } from './metadata.js';
 export { escapeInline, codeSpan, fencedBlock, utf8Length } from './escape.js';
-export { wordDiff, type DiffOp, type WordDiff, type WordDiffOptions } from './diff.js';
+export { wordDiff, replyDiff, type DiffOp, type WordDiff, type WordDiffOptions } from './diff.js';
+export { diffText } from './diff-text.js';
+export { formatUsd, formatUsdPair } from './money.js';

@@ -5,11 +5,12 @@
 import type { FixtureRecord, RunRecord } from '../types.js';
 import { clip, oneLine } from './escape.js';
 import {
-  SECTION_ORDER,
+  ATTENTION_ORDER,
   SECTION_WORDS,
   buildModel,
   estimateText,
   headlineParts,
+  headlineText,
   shortSha,
   statusWords,
   type SectionKey,
@@ -29,10 +30,12 @@ type Colour = keyof typeof ANSI;
 
 const SECTION_STYLE: Record<SectionKey, { mark: string; colour: Colour }> = {
   newly_failing: { mark: '✗', colour: 'red' },
+  still_failing: { mark: '✗', colour: 'red' },
   changed: { mark: '~', colour: 'yellow' },
   not_evaluated: { mark: '○', colour: 'grey' },
   errored: { mark: '!', colour: 'grey' },
   new: { mark: '+', colour: 'cyan' },
+  unchanged: { mark: '=', colour: 'grey' },
 };
 
 export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: number }): string {
@@ -44,15 +47,15 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
   const lines: string[] = [];
 
   const headColour: Colour = model.sections.newly_failing.length > 0 ? 'red' : h.icon === '✅' ? 'green' : 'grey';
-  lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${[h.lead, ...h.rest].join(' · ')}`))));
+  lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${headlineText(model)}`))));
 
   const tallies: [Colour, string][] = [['green', `passed ${t.passed}`]];
   if (t.failed > 0) tallies.push(['red', `failed ${t.failed}`]);
   if (t.notEvaluated > 0) tallies.push(['grey', `not evaluated ${t.notEvaluated} (not a failure)`]);
   if (t.errored > 0) tallies.push(['grey', `errored ${t.errored} (not a failure)`]);
-  const talliesPlain = tallies.map(([, text]) => text).join('  ');
+  const talliesPlain = `verdicts: ${tallies.map(([, text]) => text).join('  ')}`;
   lines.push(
-    fit(talliesPlain) === talliesPlain ? tallies.map(([c, text]) => paint(c, text)).join('  ') : fit(talliesPlain),
+    fit(talliesPlain) === talliesPlain ? `verdicts: ${tallies.map(([c, text]) => paint(c, text)).join('  ')}` : fit(talliesPlain),
   );
 
   const facts = [estimateText(run.estimate)];
@@ -62,7 +65,7 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
   if (run.judge.name) facts.push(`judge: ${oneLine(run.judge.name)}`);
   lines.push(paint('grey', fit(facts.join(' · '))));
 
-  for (const key of SECTION_ORDER) {
+  for (const key of ATTENTION_ORDER) {
     const items = model.sections[key];
     if (items.length === 0) continue;
     const style = SECTION_STYLE[key];

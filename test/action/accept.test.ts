@@ -119,8 +119,9 @@ describe('accept mode, end to end', () => {
     expect(run.outputs).toMatchObject({ accepted: 'greeting,refund-policy,opening-hours', refused: 'hiking-boots,order-status', 'commit-sha': commit.oid });
     const body = ourComment()!.body;
     expect(body).toContain(commit.oid.slice(0, 7));
-    expect(body).toContain('not evaluated: run it again');
-    expect(body).toContain('errored: no reply to accept');
+    // Refusals in plain sentences (report/blocks.ts refusalSentence).
+    expect(body).toContain('its check was not evaluated, so there is no verdict to store; run it again.');
+    expect(body).toContain('the replay errored, so there is no reply to accept.');
     // No check-workflow input: nothing dispatched, and the comment says how to get the check.
     expect(body).toContain(`start no workflow, so no check will run on ${commit.oid.slice(0, 7)} by itself: push another commit or re-run the check`);
     expect(body).toContain('set the check-workflow input');

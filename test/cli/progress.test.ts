@@ -1,7 +1,8 @@
 // Progress lines: redrawn in place on a terminal, sparse plain lines in CI logs.
 
 import { describe, expect, it } from 'vitest';
-import { capRefusalText, formatUsdPair, progressPrinter, type CliIO } from '../../src/cli/main.js';
+import { capRefusalText, progressPrinter, reportContext, type CliIO } from '../../src/cli/main.js';
+import { formatUsdPair } from '../../src/report/index.js';
 import type { Progress } from '../../src/replay/index.js';
 
 function io(isTTY: boolean): CliIO & { err: string[] } {
@@ -48,10 +49,20 @@ describe('progressPrinter', () => {
 describe('cost cap text', () => {
   it('shows the estimate and the cap with enough decimals to tell them apart', () => {
     expect(formatUsdPair(0.04, 0.01)).toEqual(['$0.04', '$0.01']);
-    expect(formatUsdPair(0.1004, 0.1)).toEqual(['$0.1004', '$0.1000']);
+    expect(formatUsdPair(0.1004, 0.1)).toEqual(['$0.1004', '$0.10']);
     const text = capRefusalText({ usd: 0.125, capUsd: 0.1, aboveCap: true, confirmed: false }, 5, 5, 'suite');
-    expect(text).toContain('the estimated cost $0.13 for 5 fixtures and 5 judge calls is above the cost cap $0.10.');
+    expect(text).toContain('the estimated cost $0.125 for 5 fixtures and 5 judge calls is above the cost cap $0.10.');
+    const justAbove = capRefusalText({ usd: 0.105, capUsd: 0.1, aboveCap: true, confirmed: false }, 5, 1, 'suite');
+    expect(justAbove).toContain('the estimated cost $0.105 for 5 fixtures and 1 judge call is above the cost cap $0.10.');
     expect(text).toContain('--confirm-cost');
     expect(text).toContain('cost.capUsd in suite/config.yml');
+  });
+});
+
+describe('report context', () => {
+  it('links file references only when the repository is known (inside GitHub Actions)', () => {
+    expect(reportContext(null, {}).repositoryUrl).toBeNull();
+    expect(reportContext(null, { GITHUB_REPOSITORY: 'acme/shop-bot' }).repositoryUrl).toBe('https://github.com/acme/shop-bot');
+    expect(reportContext(null, { GITHUB_REPOSITORY: 'acme/shop-bot', GITHUB_SERVER_URL: 'https://ghe.example.com' }).repositoryUrl).toBe('https://ghe.example.com/acme/shop-bot');
   });
 });

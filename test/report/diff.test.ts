@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { wordDiff, type DiffOp } from '../../src/report/index.js';
+import { diffText, wordDiff, type DiffOp } from '../../src/report/index.js';
+import { CODE_WIDTH, CONTINUATION, wrapBlock, wrapLine } from '../../src/report/wrap.js';
 
 function sides(ops: DiffOp[]): { a: string; b: string } {
   return {
@@ -17,12 +18,10 @@ describe('wordDiff', () => {
     ['identical', 'same text', 'same text', 'same text'],
     ['one word', 'within 30 days', 'within 14 days', 'within [-30-]{+14+} days'],
     ['insertion', 'keep the receipt', 'keep the receipt and box', 'keep the receipt{+ and box+}'],
-    ['deletion', 'a b c', 'a c', 'a [-b -]c'],
     ['both empty', '', '', ''],
     ['from empty', '', 'new', '{+new+}'],
     ['to empty', 'old', '', '[-old-]'],
     ['joined change', 'one two three', 'uno dos tres', '[-one two three-]{+uno dos tres+}'],
-    ['punctuation', 'Hello, world.', 'Hello world!', 'Hello[-,-] world[-.-]{+!+}'],
   ])('%s', (_name, a, b, expected) => {
     const d = wordDiff(a, b);
     expect(d.mode).toBe('words');
@@ -31,41 +30,119 @@ describe('wordDiff', () => {
     expect(sides(d.ops)).toEqual({ a, b });
   });
 
-  it('reconstructs both sides for unicode and newlines', () => {
-    const a = 'Grüße 😀\nzweite Zeile\n\nEnde';
-    const b = 'Grüße 🙂\nzweite Zeile, neu\nEnde';
-    const d = wordDiff(a, b);
-    if (d.mode === 'too_large') throw new Error('unexpected');
-    expect(sides(d.ops)).toEqual({ a, b });
+  it('reconstructs both sides for unicode, punctuation and newlines', () => {
+    for (const [a, b] of [
+      ['Grüße 😀\nzweite Zeile\n\nEnde', 'Grüße 🙂\nzweite Zeile, neu\nEnde'],
+      ['Hello, world.', 'Hello world!'],
+      ['a b c', 'a c'],
+    ] as const) {
+      const d = wordDiff(a, b);
+      if (d.mode === 'too_large') throw new Error('unexpected');
+      expect(sides(d.ops)).toEqual({ a, b });
+    }
   });
 
   it('is deterministic', () => {
-    const a = 'a b a b a b c';
-    const b = 'b a b a c c';
-    expect(wordDiff(a, b)).toEqual(wordDiff(a, b));
+    expect(wordDiff('a b a b a b c', 'b a b a c c')).toEqual(wordDiff('a b a b a b c', 'b a b a c c'));
   });
 
-  it('falls back to lines when the word table is too large', () => {
-    const lines = Array.from({ length: 50 }, (_, i) => `line ${i} with several words in it`);
-    const a = lines.join('\n');
-    const b = lines.map((l, i) => (i % 7 === 0 ? `${l} changed` : l)).join('\n');
-    const d = wordDiff(a, b, { maxCells: 3000 });
-    expect(d.mode).toBe('lines');
-    if (d.mode === 'too_large') return;
-    expect(sides(d.ops)).toEqual({ a, b });
-    expect(d.ops.some((o) => o.kind === 'insert' && o.text.includes('changed'))).toBe(true);
-  });
-
-  it('says too large when even lines exceed the guard', () => {
-    const a = Array.from({ length: 300 }, (_, i) => `a${i}`).join('\n');
-    const b = Array.from({ length: 300 }, (_, i) => `b${i}`).join('\n');
-    const d = wordDiff(a, b, { maxCells: 1000 });
-    expect(d).toEqual({ mode: 'too_large', aTokens: 599, bTokens: 599 });
+  it('says too large when the texts differ beyond the edit guard', () => {
+    const a = Array.from({ length: 300 }, (_, i) => `a${i}`).join(' ');
+    const b = Array.from({ length: 300 }, (_, i) => `b${i}`).join(' ');
+    expect(wordDiff(a, b, { maxEdits: 50 })).toEqual({ mode: 'too_large', aTokens: 599, bTokens: 599 });
   });
 
   it('handles a large common prefix and suffix cheaply', () => {
     const common = 'word '.repeat(50_000);
-    const d = wordDiff(`${common}old${common}`, `${common}new${common}`, { maxCells: 10 });
+    const d = wordDiff(`${common}old${common}`, `${common}new${common}`, { maxEdits: 10 });
     expect(d.mode).toBe('words');
+  });
+});
+
+/** A reply of `n` words in sentences of 12 words; every word distinct enough to be found. */
+function prose(n: number): string {
+  const vocabulary = 'agent reply refund order delivery receipt policy customer support return window item store card'.split(' ');
+  const words = Array.from({ length: n }, (_, i) => `${vocabulary[i % vocabulary.length]}${i}`);
+  const sentences: string[] = [];
+  for (let i = 0; i < words.length; i += 12) sentences.push(`${words.slice(i, i + 12).join(' ').replace(/^./, (c) => c.toUpperCase())}.`);
+  return `${sentences.slice(0, 12).join(' ')}\n\n${sentences.slice(12).join(' ')}`;
+}
+
+describe('diffText: the ```diff block', () => {
+  it('shows only the two changed words of a 300-word reply', () => {
+    const before = prose(300);
+    const after = before.replace('order3 ', 'parcel3 ').replace('card237', 'voucher237');
+    expect(after.split(/\s+/).length).toBe(300);
+    const text = diffText(before, after) as string;
+    const marks = [...text.matchAll(/⟦([^⟧]*)⟧/g)].map((m) => m[1]);
+    expect(marks).toEqual(['order3', 'parcel3', 'card237', 'voucher237']);
+    const lines = text.split('\n');
+    // Two changed sentences, each a - line and a + line (wrapped at most once), the rest counted.
+    expect(lines.filter((l) => l.startsWith('- ') && !l.startsWith(`- ${CONTINUATION}`))).toHaveLength(2);
+    expect(lines.filter((l) => l.startsWith('+ ') && !l.startsWith(`+ ${CONTINUATION}`))).toHaveLength(2);
+    expect(lines.filter((l) => l.startsWith('@@'))).toEqual(['@@ 18 unchanged sentences @@', '@@ 5 unchanged sentences @@']);
+    expect(text).not.toContain('refund100'); // an unchanged sentence
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(CODE_WIDTH);
+  });
+
+  it('puts each changed sentence above its replacement, with a gap between the words', () => {
+    const text = diffText('Returns are accepted within 30 days of delivery. Keep your receipt.', 'Returns are accepted within 14 days of delivery.\nKeep your receipt and the original box.');
+    expect(text).toBe(
+      [
+        '- Returns are accepted within ⟦30⟧ days of delivery.',
+        '+ Returns are accepted within ⟦14⟧ days of delivery.',
+        '- Keep your receipt.',
+        '+ Keep your receipt⟦ and the original box⟧.',
+      ].join('\n'),
+    );
+  });
+
+  it('shows a rewrite as whole lines, without marks', () => {
+    expect(diffText('No.', 'I cannot share that. I can help you compare our plans instead.')).toBe(
+      ['- No.', '+ I cannot share that.', '+ I can help you compare our plans instead.'].join('\n'),
+    );
+  });
+
+  it('makes a change of whitespace only visible', () => {
+    expect(diffText('a b\nc', 'a  b\nc')).toBe(['- a⟦·⟧b', '+ a⟦··⟧b', '@@ 1 unchanged line @@'].join('\n'));
+  });
+
+  it('wraps long lines with a continuation mark and keeps marks closed on every line', () => {
+    const long = `${'word '.repeat(40)}apple ${'more '.repeat(30)}end.`;
+    const text = diffText(long, long.replace('apple', 'banana')) as string;
+    for (const line of text.split('\n')) {
+      expect(line.length).toBeLessThanOrEqual(CODE_WIDTH);
+      expect(line).toMatch(/^[-+] /);
+      expect(count(line, '⟦')).toBe(count(line, '⟧'));
+    }
+    expect(text).toContain(`- ${CONTINUATION}`);
+    expect(text).toContain('⟦apple⟧');
+    expect(text).toContain('⟦banana⟧');
+  });
+
+  it('returns null for equal replies', () => {
+    expect(diffText('same', 'same')).toBeNull();
+  });
+});
+
+function count(s: string, needle: string): number {
+  return s.split(needle).length - 1;
+}
+
+describe('wrap', () => {
+  it('wraps at spaces, hard-wraps words longer than a line, and never splits a surrogate pair', () => {
+    const lines = wrapBlock(`${'a'.repeat(250)} ${'😀'.repeat(80)}\nshort`).split('\n');
+    for (const line of lines) {
+      expect(line.length).toBeLessThanOrEqual(CODE_WIDTH);
+      expect(line).not.toMatch(/[\ud800-\udbff]$/);
+    }
+    expect(lines.slice(1, -1).every((l) => l.startsWith(CONTINUATION))).toBe(true);
+    expect(lines[lines.length - 1]).toBe('short');
+    expect(lines.join('').replaceAll(CONTINUATION, '').replace(/\s/g, '')).toBe(`${'a'.repeat(250)}${'😀'.repeat(80)}short`);
+  });
+
+  it('keeps short lines as they are', () => {
+    expect(wrapLine('short line')).toEqual(['short line']);
+    expect(wrapBlock('a\n\nb')).toBe('a\n\nb');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codeSpan, escapeInline, fencedBlock, utf8Length } from '../../src/report/index.js';
 import { clip, escapeHtmlInline, oneLine, safeUrl } from '../../src/report/escape.js';
-import { count, outsideCode, toHtml } from './helpers.js';
+import { count, decodeEntities, outsideCode, toHtml } from './helpers.js';
 
 /** Renders `text` as a table cell and returns the cell's HTML content. */
 function cell(text: string): { html: string; cells: number } {
@@ -20,11 +20,11 @@ describe('escapeInline', () => {
     ['link', '[link](https://x.example)', '[link](https://x.example)'],
     ['image', '![img](https://x.example/a.png)', '![img](https://x.example/a.png)'],
     ['html', '<script>alert(1)</script><img src=x>', '&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x&gt;'],
-    ['ampersand entity', '&amp; &#64; &lt;', '&amp;amp; &amp;#\u200b64; &amp;lt;'],
+    ['ampersand entity', '&amp; &#64; &lt;', '&amp;amp; &amp;#\u206064; &amp;lt;'],
     ['heading', '# Heading', '# Heading'],
     ['comment terminators', '<!-- x --> -->', '&lt;!-- x --&gt; --&gt;'],
     ['math', '$x^2$', '$x^2$'],
-    ['emoji shortcode', ':smile:', ':smile:'],
+    ['emoji shortcode (broken by a word joiner)', ':smile: :+1: a:b', ':\u2060smile: :\u2060+1: a:b'],
     ['backslash at end', 'ends with \\', 'ends with \\'],
     ['empty', '', ''],
   ])('%s renders as the original text in one table cell', (_name, input, shown) => {
@@ -42,7 +42,9 @@ describe('escapeInline', () => {
   ])('%s does not render as a linkable mention or reference', (input, forbidden) => {
     const { html } = cell(input);
     expect(html).not.toContain(forbidden);
-    expect(html.replace(/\u200b/g, '')).toContain(forbidden);
+    // A word joiner, not a zero-width space: the line never breaks there.
+    expect(html).not.toContain('\u200b');
+    expect(html.replace(/\u2060/g, '')).toContain(forbidden);
   });
 
   it('does not autolink URLs', () => {
@@ -120,10 +122,12 @@ describe('helpers', () => {
     expect(oneLine('a\n\tb')).toBe('a ⏎  b');
   });
 
-  it('escapeHtmlInline breaks mentions inside raw HTML', () => {
-    const html = toHtml(`<details><summary>${escapeHtmlInline('@someone #1 <b>')}</summary>\n\n</details>`);
-    expect(outsideCode(html)).not.toContain('@someone');
-    expect(html).not.toContain('<b>');
+  it('escapeHtmlInline breaks mentions, references and emoji inside raw HTML', () => {
+    const html = toHtml(`<details><summary>${escapeHtmlInline("@someone #1 GH-2 :tada: o/r#3 it's <b>")}</summary>\n\n</details>`);
+    const text = outsideCode(html);
+    for (const forbidden of ['@someone', '#1', 'GH-2', ':tada:', 'r#3', '<b>']) expect(text).not.toContain(forbidden);
+    expect(html).toContain('&#39;'); // entities stay intact
+    expect(decodeEntities(html.replace(/&#8288;/g, ''))).toContain("@someone #1 GH-2 :tada: o/r#3 it's <b>");
   });
 
   it.each([

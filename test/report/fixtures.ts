@@ -15,6 +15,7 @@ export const ctx: ReportContext = {
   confirmLabel: 'confirm-cost',
   summaryUrl: 'https://github.com/acme/shop-bot/actions/runs/9876543210',
   artifactUrl: 'https://github.com/acme/shop-bot/actions/runs/9876543210/artifacts/42',
+  repositoryUrl: 'https://github.com/acme/shop-bot',
   acceptance: null,
 };
 
@@ -296,4 +297,111 @@ export function many(n: number, replySize = 200): RunRecord {
     } else fixtures.push(fixture(label, { reply: text(i) }));
   }
   return run(fixtures, { estimate: { usd: n * 0.02, capUsd: 200, aboveCap: false, confirmed: false } });
+}
+
+const VOCABULARY = 'order refund parcel receipt window policy store card voucher courier address invoice warranty return label'.split(' ');
+
+/** A paragraph of `sentences` sentences, deterministic in `seed`. */
+export function paragraph(seed: number, sentences = 4): string {
+  const out: string[] = [];
+  let x = seed + 1;
+  for (let s = 0; s < sentences; s++) {
+    const words: string[] = [];
+    for (let w = 0; w < 9 + (x % 7); w++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      words.push(VOCABULARY[x % VOCABULARY.length] as string);
+    }
+    out.push(`${words.join(' ').replace(/^./, (c) => c.toUpperCase())}.`);
+  }
+  return out.join(' ');
+}
+
+/** A multi-paragraph reply: `paragraphs` paragraphs separated by blank lines. */
+export function longReply(seed: number, paragraphs = 3): string {
+  return Array.from({ length: paragraphs }, (_, i) => paragraph(seed * 31 + i)).join('\n\n');
+}
+
+/** Real-length replies: paragraphs, a two-word change in a long reply, a long line, a multi-line message. */
+export function longReplies(): RunRecord {
+  resetLines();
+  const policy = longReply(1, 4);
+  const policyNew = policy.replace(/\bparcel\b/, 'package').replace(/voucher(?![\s\S]*voucher)/, 'coupon');
+  const hours = 'We are open Monday to Friday from nine in the morning until six in the evening, on Saturdays from ten until four, and closed on Sundays and public holidays.';
+  return run([
+    fixture('refund-policy-long', {
+      message: 'Can I get my money back?\nI bought it three weeks ago.\nThe box is opened.',
+      reply: policyNew,
+      verdict: 'fail',
+      assertion: { kind: 'judge', criterion: 'States the 30-day window and the receipt rule.', threshold: 0.7 },
+      detail: 'judge score 0.40 < threshold 0.70',
+      score: 0.4,
+      threshold: 0.7,
+      rationale: 'Mentions the window but not the receipt.',
+      drift: { reply: 'different', route: 'same', verdict: 'newly_failing' },
+      baseline: baseline('refund-policy-long', policy),
+    }),
+    fixture('opening-hours-long', {
+      reply: `${hours.replace('six', 'seven')}\n\n${paragraph(7, 2)}`,
+      drift: { reply: 'different', route: 'same', verdict: 'still_passing' },
+      baseline: baseline('opening-hours-long', `${hours}\n\n${paragraph(7, 2)}`),
+    }),
+    fixture('shipping-rewrite', {
+      reply: longReply(9, 2),
+      route: route('shipping', 'rates'),
+      drift: { reply: 'different', route: 'different', verdict: 'still_passing' },
+      baseline: baseline('shipping-rewrite', longReply(8, 2), 'pass', route('shipping', 'times')),
+    }),
+    fixture('new-long-answer', {
+      reply: `${longReply(5, 2)}\n${'x'.repeat(150)}`,
+      drift: { reply: null, route: null, verdict: 'no_baseline' },
+      baseline: null,
+    }),
+    fixture('agent-500', {
+      reply: null,
+      route: null,
+      verdict: null,
+      errored: true,
+      error: 'HTTP 500 from the agent:\n<html>\n<body>Internal Server Error</body>\n</html>',
+      errorKind: 'http',
+      detail: 'HTTP 500 from the agent',
+      drift: null,
+    }),
+    fixture('greeting'),
+  ]);
+}
+
+/**
+ * `n` fixtures of every kind in turn (newly failing, still failing, changed reply, changed route,
+ * newly passing, new, not evaluated, errored, unchanged), with multi-paragraph replies.
+ */
+export function mixedMany(n: number): RunRecord {
+  resetLines();
+  const fixtures: FixtureRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const label = `case-${String(i).padStart(4, '0')}`;
+    const old = longReply(i, 2);
+    const changed = old.replace(/\bcard\b/, 'gift card');
+    const kind = i % 12;
+    const b = (reply: string, verdict: 'pass' | 'fail' = 'pass', r = route('main', 'answer')): FixtureRecord['baseline'] => baseline(label, reply, verdict, r);
+    if (kind === 0) {
+      fixtures.push(fixture(label, { reply: changed, verdict: 'fail', detail: 'contains "card": not found', drift: { reply: 'different', route: 'same', verdict: 'newly_failing' }, baseline: b(old) }));
+    } else if (kind === 1) {
+      fixtures.push(fixture(label, { reply: old, verdict: 'fail', detail: 'contains "EUR": not found', drift: { reply: 'same', route: 'same', verdict: 'still_failing' }, baseline: b(old, 'fail') }));
+    } else if (kind === 2) {
+      fixtures.push(fixture(label, { reply: changed, drift: { reply: 'different', route: 'same', verdict: 'still_passing' }, baseline: b(old) }));
+    } else if (kind === 3) {
+      fixtures.push(fixture(label, { reply: old, route: route('main', 'other'), drift: { reply: 'same', route: 'different', verdict: 'still_passing' }, baseline: b(old) }));
+    } else if (kind === 4) {
+      fixtures.push(fixture(label, { reply: changed, detail: 'contains "gift": found', drift: { reply: 'different', route: 'same', verdict: 'newly_passing' }, baseline: b(old, 'fail') }));
+    } else if (kind === 5) {
+      fixtures.push(fixture(label, { reply: old, drift: { reply: null, route: null, verdict: 'no_baseline' }, baseline: null }));
+    } else if (kind === 6) {
+      fixtures.push(fixture(label, { reply: old, verdict: 'not_evaluated', detail: 'judge unreachable: HTTP 503 after 3 retries', drift: { reply: 'same', route: 'same', verdict: 'not_evaluated' }, baseline: b(old) }));
+    } else if (kind === 7) {
+      fixtures.push(fixture(label, { reply: null, route: null, verdict: null, errored: true, error: 'agent call timed out after 30000 ms', errorKind: 'timeout', detail: 'agent call timed out after 30000 ms', drift: null, baseline: b(old) }));
+    } else {
+      fixtures.push(fixture(label, { reply: old, baseline: b(old) }));
+    }
+  }
+  return run(fixtures, { estimate: { usd: n * 0.02, capUsd: 20, aboveCap: false, confirmed: false } });
 }

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import cmark from 'cmark-gfm';
 import { expect } from 'vitest';
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden');
@@ -61,4 +62,22 @@ export function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value as object)) deepFreeze(v);
   }
   return value;
+}
+
+/** HTML exactly as GitHub's parser (cmark-gfm) renders the markdown, raw HTML passed through. */
+export function githubHtml(markdown: string): string {
+  return cmark.renderHtmlSync(markdown, {
+    unsafe: true,
+    extensions: { table: true, strikethrough: true, tagfilter: true, autolink: true, tasklist: true },
+  });
+}
+
+/** The text a reader sees outside code: tags dropped, entities decoded. */
+export function visibleText(html: string): string {
+  return decodeEntities(outsideCode(html).replace(/<[^>]+>/g, ' '));
+}
+
+/** Decoded contents of every code block, whatever its language. */
+export function allCodeBlocks(html: string): string[] {
+  return [...html.matchAll(/<pre[^>]*><code[^>]*>([\s\S]*?)<\/code><\/pre>/g)].map((m) => decodeEntities(m[1] as string));
 }

@@ -7,10 +7,13 @@ import {
   renderSummary,
   renderTerminal,
   utf8Length,
+  formatUsd,
+  formatUsdPair,
+  NOTICE_RESERVE_CHARS,
   type ReportContext,
 } from '../../src/report/index.js';
-import { allGreen, ctx, fixture, HOSTILE, hostile, many, mixed, run } from './fixtures.js';
-import { codeBlocks, count, deepFreeze, expectGolden, outsideCode, toHtml } from './helpers.js';
+import { allGreen, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, run, SHA } from './fixtures.js';
+import { allCodeBlocks, codeBlocks, count, decodeEntities, deepFreeze, expectGolden, githubHtml, outsideCode, toHtml, visibleText } from './helpers.js';
 
 const acceptanceCtx: ReportContext = {
   ...ctx,
@@ -27,7 +30,37 @@ const acceptanceCtx: ReportContext = {
   },
 };
 
+const forkCtx: ReportContext = {
+  ...ctx,
+  acceptance: {
+    ...(acceptanceCtx.acceptance as NonNullable<ReportContext['acceptance']>),
+    commitSha: null,
+    commitUrl: null,
+    note: 'This pull request comes from a fork, which the workflow cannot push to, so nothing was committed. To accept, run these commands in a clone of the fork:',
+    commands: "gh run download 9876543210 -R acme/shop-bot -n agent-replay-baselines -D .agent-replay/baselines\ngit add .agent-replay/baselines\ngit commit -m 'Accept agent-replay baselines'\ngit push",
+  },
+};
+
+const refusedCtx: ReportContext = {
+  ...ctx,
+  acceptance: {
+    accepted: [],
+    refused: [
+      { label: 'gift-cards', reason: 'not evaluated: run it again' },
+      { label: 'loyalty-points', reason: 'errored: no reply to accept' },
+    ],
+    skipped: ['welcome-greeting'],
+    commitSha: null,
+    commitUrl: null,
+    note: 'Nothing to accept: no commit was made.',
+  },
+};
+
 describe('golden files', () => {
+  it('mixed, baselines not committed (fork)', () => expectGolden('mixed-not-committed.comment.md', renderComment(mixed(), forkCtx)));
+  it('mixed, baselines not accepted', () => expectGolden('mixed-not-accepted.comment.md', renderComment(mixed(), refusedCtx)));
+  it('multi-paragraph replies', () => expectGolden('long-replies.comment.md', renderComment(longReplies(), ctx)));
+  it('600 mixed fixtures', () => expectGolden('mixed-600.comment.md', renderComment(mixedMany(600), ctx)));
   it('all green', () => expectGolden('all-green.comment.md', renderComment(allGreen(), ctx)));
   it('mixed comment', () => expectGolden('mixed.comment.md', renderComment(mixed(), ctx)));
   it('mixed summary', () => expectGolden('mixed.summary.md', renderSummary(mixed(), ctx)));
@@ -41,35 +74,53 @@ describe('golden files', () => {
 });
 
 describe('comment structure (GitHub-flavoured markdown)', () => {
-  it('has a tallies table with one column per shown tally', () => {
+  it('has a tallies table labelled as verdicts, one column per shown tally', () => {
     const green = toHtml(renderComment(allGreen(), ctx));
     const table = green.slice(green.indexOf('<table>'), green.indexOf('</table>'));
     expect(count(table, '<tr>')).toBe(2);
-    expect(count(table, /<th[ >]/)).toBe(1);
-    expect(count(table, /<td[ >]/)).toBe(1);
+    expect(count(table, /<th[ >]/)).toBe(2);
+    expect(count(table, /<td[ >]/)).toBe(2);
+    expect(table).toContain('6 fixtures by verdict');
 
     const html = toHtml(renderComment(mixed(), ctx));
     const t = html.slice(html.indexOf('<table>'), html.indexOf('</table>'));
     expect(count(t, '<tr>')).toBe(2);
-    expect(count(t, /<th[ >]/)).toBe(4);
-    expect(count(t, /<td[ >]/)).toBe(4);
+    expect(count(t, /<th[ >]/)).toBe(5);
+    expect(count(t, /<td[ >]/)).toBe(5);
     expect(t).toContain('not evaluated (not a failure)');
     expect(t).toContain('errored (not a failure)');
   });
 
   it('hides zero tallies except passed', () => {
     const md = renderComment(run([fixture('a', { verdict: 'fail', drift: { reply: 'same', route: 'same', verdict: 'newly_failing' } })]), ctx);
-    expect(md).toContain('| ✅ passed | ❌ failed |');
+    expect(md).toContain('| | ✅ passed | ❌ failed |');
     expect(md).not.toContain('errored (not a failure)');
   });
 
-  it('lists attention sections worst first and unchanged fixtures collapsed', () => {
-    const md = renderComment(mixed(), ctx);
-    const order = ['Newly failing', 'Changed replies and routes', 'Not evaluated', 'Errored', 'New fixtures, not yet accepted', 'unchanged fixtures'];
-    const positions = order.map((h) => md.indexOf(h));
-    expect(positions.every((p) => p > 0)).toBe(true);
-    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-    expect(md).toContain('<details><summary>3 unchanged fixtures</summary>');
+  it('puts every fixture in exactly one section, in SPEC order, and the headline adds up', () => {
+    const s = structure(renderComment(mixed(), ctx));
+    expect(s.headline).toEqual([
+      ['newly failing', 1],
+      ['still failing', 2],
+      ['changed', 3],
+      ['new', 2],
+      ['not evaluated', 1],
+      ['errored', 1],
+      ['unchanged', 2],
+    ]);
+    expect(s.sections.map((x) => [x.title, x.count])).toEqual([
+      ['Newly failing', 1],
+      ['Still failing', 2],
+      ['Changed', 3],
+      ['New, no baseline', 2],
+      ['Not evaluated', 1],
+      ['Errored', 1],
+      ['Unchanged', 2],
+    ]);
+    const labels = s.sections.flatMap((x) => x.labels);
+    expect([...labels].sort()).toEqual(mixed().fixtures.map((f) => f.label).sort());
+    // A still-failing fixture is never hidden under unchanged.
+    expect(s.sections.find((x) => x.title === 'Still failing')?.labels).toEqual(['escalate-angry', 'still-wrong-currency']);
   });
 
   it('shows every drift value and verdict in words', () => {
@@ -77,25 +128,125 @@ describe('comment structure (GitHub-flavoured markdown)', () => {
     for (const words of ['fail · newly failing', 'pass · newly passing', 'pass (probe) · still passing', 'fail · still failing', 'not evaluated · drift unknown', 'not evaluated · no baseline', 'pass · no baseline', 'errored · no reply']) {
       expect(md).toContain(words);
     }
-    expect(md).toContain('route: refunds / policy → refunds / exceptions');
+    expect(md).toContain('**Route**: refunds / policy → refunds / exceptions');
     expect(md).toContain('≈ $0.36 estimated (cap $0.10) · ran above the cap: confirmed');
     expect(md).toContain('judge: demo judge \\(not a real model\\)');
   });
 
   it('says no regressions when all is green', () => {
     const md = renderComment(allGreen(), ctx);
-    expect(md).toContain('### ✅ No regressions · 6 fixtures unchanged');
+    expect(md).toContain('### ✅ No regressions: 6 unchanged');
     expect(md).toContain('Nothing to accept');
+  });
+
+  it('links file references to the head commit and line, showing the base name', () => {
+    const html = githubHtml(renderComment(mixed(), ctx));
+    const links = [...html.matchAll(/<a href="([^"]*\/blob\/[^"]*)">([^<]*)<\/a>/g)];
+    expect(links.length).toBe(12);
+    for (const [, href, text] of links) {
+      expect(href).toMatch(new RegExp(`^https://github\\.com/acme/shop-bot/blob/${SHA}/\\.agent-replay/fixtures/suite\\.yml#L\\d+$`));
+      expect(text).toBe(`suite.yml:${href?.split('#L')[1]}`);
+    }
+    // Without the repository (the CLI), the path is plain text.
+    const plain = renderMarkdownReport(mixed());
+    expect(plain).not.toContain('/blob/');
+    expect(plain).toContain('<code>.agent-replay/fixtures/suite.yml:10</code>');
+  });
+
+  it('shows a multi-line message as a block, not flattened', () => {
+    const md = renderComment(longReplies(), ctx);
+    expect(md).toContain('**Message**:\n\n```text\nCan I get my money back?\nI bought it three weeks ago.\nThe box is opened.\n```');
+    expect(md).not.toContain('⏎');
+    expect(md).toContain('**Error**:\n\n```text\nHTTP 500 from the agent:\n&lt;html&gt;'.replace('&lt;', '<').replace('&gt;', '>'));
+  });
+
+  it('opens a few newly failing fixtures, so their diff is seen without a click', () => {
+    const md = renderComment(mixed(), ctx);
+    expect(count(md, /^<details open>/m)).toBe(1);
+    expect(md).toMatch(/^<details open><summary>❌ <b>refund-policy<\/b>/m);
+    // Many newly failing: all collapsed.
+    expect(renderComment(many(100), ctx)).not.toContain('<details open>');
   });
 
   it('balances <details> in every rendering', () => {
     for (const md of [renderComment(mixed(), ctx), renderComment(hostile(), ctx), renderComment(many(500), ctx), renderComment(mixed(), acceptanceCtx)]) {
-      const html = toHtml(md);
-      expect(count(html, /<details>/)).toBe(count(html, /<\/details>/));
-      expect(count(md, /^<details>/m)).toBe(count(md, /^<\/details>$/m));
+      const html = githubHtml(md);
+      expect(count(html, /<details[ >]/)).toBe(count(html, /<\/details>/));
+      expect(count(md, /^<details[ >]/m)).toBe(count(md, /^<\/details>$/m));
     }
   });
 });
+
+describe('real size: multi-paragraph replies and 600 mixed fixtures, as GitHub renders them', () => {
+  const cases: [string, () => string, number][] = [
+    ['long replies', () => renderComment(longReplies(), ctx), 6],
+    ['600 mixed fixtures', () => renderComment(mixedMany(600), ctx), 600],
+    ['5,000 fixtures', () => renderComment(many(5000), ctx), 5000],
+  ];
+
+  it.each(cases)('%s: sections add up, links point at the head commit, nothing leaks, lines and size fit', (_name, render, total) => {
+    const md = render();
+    expect(md.length).toBeLessThanOrEqual(65_536);
+    const html = githubHtml(md);
+    const s = structure(md);
+    // The headline's counts are the sections' counts, in order, and add up to every fixture.
+    expect(s.headline.reduce((n, [, c]) => n + c, 0)).toBe(total);
+    expect(s.sections.map((x) => x.count)).toEqual(s.headline.map(([, c]) => c));
+    // Each section accounts for its count: items in full + rows of its table + the counted rest.
+    for (const x of s.sections) expect(x.labels.length + x.counted).toBe(x.count);
+    expect(new Set(s.sections.flatMap((x) => x.labels)).size).toBe(s.sections.reduce((n, x) => n + x.labels.length, 0));
+    for (const [, href] of html.matchAll(/<a href="([^"]*\/blob\/[^"]*)"/g)) {
+      expect(href).toMatch(new RegExp(`^https://github\\.com/acme/shop-bot/blob/${SHA}/.+#L\\d+$`));
+    }
+    const text = visibleText(html);
+    expect(text).not.toContain('**');
+    expect(text).not.toContain('```');
+    expect(text).not.toMatch(/<\/?(details|summary)>/);
+    for (const block of allCodeBlocks(html)) for (const line of block.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
+  });
+
+  it('600 mixed fixtures: at most 10 in full per section, the rest listed, and a notice under the headline', () => {
+    const md = renderComment(mixedMany(600), ctx);
+    const s = structure(md);
+    for (const x of s.sections) expect(x.full).toBeLessThanOrEqual(10);
+    const notice = md.split('\n\n')[2] as string;
+    expect(notice).toMatch(/^> ✂️ Shown in full: 10 of 50 newly failing, 10 of 50 still failing, 10 of 150 changed/);
+    expect(notice).toContain('the others are listed by name in a table at the end of their section');
+    expect(md).not.toMatch(/replies above/);
+    expect(md).toContain('Review them first: only');
+  });
+});
+
+/** The comment's structure read back from cmark-gfm's HTML. */
+function structure(md: string): {
+  headline: [string, number][];
+  sections: { title: string; count: number; full: number; labels: string[]; counted: number }[];
+} {
+  const html = githubHtml(md);
+  const heads = [...html.matchAll(/<h3>([^<]*)<\/h3>/g)].map((m) => decodeEntities(m[1] as string)).filter((h) => !h.includes('Baselines'));
+  const headText = (heads[0] ?? '').replace(/^\S+ (?:[A-Z][a-z ]+: )?/, '');
+  const headline = headText.split(' · ').map((part): [string, number] => {
+    const m = /^([\d,]+) (.+)$/.exec(part);
+    return [m?.[2] ?? part, Number((m?.[1] ?? 'NaN').replace(/,/g, ''))];
+  });
+  const body = html.slice(0, html.lastIndexOf('<hr />'));
+  const parts = body.split(/(?=<h4>)/).filter((p) => p.startsWith('<h4>'));
+  const sections = parts.map((part) => {
+    const h = /<h4>\S+ (.+?) \(([\d,]+)\)(?:: not a failure)?<\/h4>/.exec(part);
+    const full = [...part.matchAll(/<details(?: open)?><summary>\S+ <b>([^<]*)<\/b>/g)].map((m) => decodeEntities(m[1] as string));
+    const tbody = [...part.matchAll(/<tbody>([\s\S]*?)<\/tbody>/g)].map((m) => m[1] as string).join('');
+    const rows = [...tbody.matchAll(/<tr>\s*<td>([^<]*)<\/td>/g)].map((m) => decodeEntities(m[1] as string));
+    const countedMatch = /<em>(?:… and )?([\d,]+) (?:more )?[^<]*only counted here/.exec(part);
+    return {
+      title: h?.[1] ?? '?',
+      count: Number((h?.[2] ?? 'NaN').replace(/,/g, '')),
+      full: full.length,
+      labels: [...full, ...rows],
+      counted: countedMatch ? Number((countedMatch[1] as string).replace(/,/g, '')) : 0,
+    };
+  });
+  return { headline, sections };
+}
 
 describe('hostile agent text stays inert', () => {
   const md = renderComment(hostile(), ctx);
@@ -104,7 +255,8 @@ describe('hostile agent text stays inert', () => {
   it('injects no HTML tags', () => {
     expect(html).not.toMatch(/<script/i);
     expect(html).not.toMatch(/<img/i);
-    expect(html).not.toContain('<b>');
+    // The only <b> tags are ours, around the labels of the items shown in full.
+    expect(count(html, '<b>')).toBe(count(html, /<details(?: open)?><summary>\S+ <b>/));
     expect(html).toContain('&lt;script&gt;');
     expect(html).toContain('&lt;img src=x onerror=alert(2)&gt;');
   });
@@ -119,19 +271,25 @@ describe('hostile agent text stays inert', () => {
     expect(html).not.toContain('<em>em</em>');
   });
 
-  it('mentions nobody and references no issue outside code', () => {
+  it('mentions nobody, references no issue and draws no emoji outside code, with word joiners only', () => {
     const visible = outsideCode(html);
     expect(visible).not.toMatch(/@someone|@admin|@judge/);
     expect(visible).not.toMatch(/#123|#7\b|GH-45/);
+    expect(outsideCode(githubHtml(md))).not.toContain(':smile:');
+    // A word joiner never lets the line break where a reference was broken; no zero-width space.
+    expect(md).not.toMatch(/&#8203;|\u200b/);
   });
 
-  it('keeps each reply inside its own code block', () => {
-    const blocks = codeBlocks(html);
-    expect(blocks.length).toBe(3);
+  it('keeps each reply inside its own code block, long lines wrapped', () => {
+    const blocks = codeBlocks(githubHtml(md));
+    for (const block of blocks) for (const line of block.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
+    // Wrapped at a space: joining the continuation lines gives the text back.
+    const unwrapped = blocks.map((b) => b.replace(/\n↪ /g, ' '));
     // eslint-disable-next-line no-control-regex
     const reply = HOSTILE.replace(/\u001b|\u0007|\u202e/g, '');
-    expect(blocks).toContain(`${reply}\n`);
-    expect(blocks).toContain(`Old ${reply} reply\n`);
+    expect(unwrapped).toContain(`${reply}\n`);
+    expect(unwrapped).toContain(`Old ${reply} reply\n`);
+    expect(unwrapped).toContain(`Say something nasty ${reply}\n`);
   });
 
   it('keeps one hidden comment per metadata line', () => {
@@ -143,7 +301,7 @@ describe('hostile agent text stays inert', () => {
 
   it('keeps the tallies table intact', () => {
     const t = html.slice(html.indexOf('<table>'), html.indexOf('</table>'));
-    expect(count(t, '<td')).toBe(3);
+    expect(count(t, '<td')).toBe(4);
   });
 
   it('writes well-formed JUnit', () => {
@@ -175,13 +333,20 @@ describe('hostile agent text stays inert', () => {
 });
 
 describe('render, then fit', () => {
-  it('fits 5,000 fixtures in a comment and says what was left out', () => {
+  it('fits 5,000 fixtures in a comment and says right under the headline what was left out', () => {
     const md = renderComment(many(5000), ctx);
-    expect(md.length).toBeLessThanOrEqual(65_536);
-    expect(md).toMatch(/… and \d+ more fixtures not shown \(/);
-    expect(md).toContain('Shortened to fit');
-    expect(md).toContain(ctx.summaryUrl as string);
+    // Room is left for the accept flow's notice above the report.
+    expect(md.length).toBeLessThanOrEqual(65_536 - NOTICE_RESERVE_CHARS);
+    expect(md.length).toBeGreaterThan(60_000);
+    const blocks = md.split('\n\n');
+    expect(blocks[1]).toBe('### 🔴 500 newly failing · 1,500 changed · 3,000 unchanged');
+    expect(blocks[2]).toMatch(/^> ✂️ Shown in full: 10 of 500 newly failing and 10 of 1,500 changed; the others are listed by name/);
+    expect(blocks[2]).toMatch(/[\d,]+ newly failing, 1,490 changed and 3,000 unchanged are only counted/);
+    expect(blocks[2]).toContain(ctx.summaryUrl as string);
+    expect(md).toContain('_… and 1,490 more changed fixtures, only counted here: see the full report._');
+    expect(md).toContain('_3,000 unchanged fixtures, only counted here: see the full report._');
     expect(md.indexOf('fixture-00000')).toBeGreaterThan(0);
+    expect(md).toContain('Review them first: only 20 of them are shown in full here');
   });
 
   it('degrades a ~300 KB comment below the limit, newly failing first', () => {
@@ -199,21 +364,21 @@ describe('render, then fit', () => {
     expect(full.length).toBeGreaterThan(300_000);
     const md = renderComment(r, ctx);
     expect(md.length).toBeLessThanOrEqual(65_536);
-    expect(md.indexOf('Newly failing')).toBeLessThan(md.indexOf('Changed replies'));
-    expect(md.indexOf('**big-00**')).toBeGreaterThan(0);
-    expect(md).toContain('Shortened to fit');
-    // Detail is bought back worst first: the first newly failing item keeps its diff, the last changed one does not.
-    const first = md.slice(md.indexOf('**big-00**'), md.indexOf('**big-02**'));
-    expect(first).toContain('<pre>');
-    const last = md.slice(md.indexOf('**big-59**'));
-    expect(last.split('\n\n---')[0]).not.toContain('<details>');
-    expect(md).toMatch(/left out the replies and diffs of \d+ fixtures\./);
-    expect(md).not.toContain('more fixtures not shown');
-    const html = toHtml(md);
-    expect(count(html, '<details>')).toBe(count(html, '</details>'));
+    expect(md.indexOf('Newly failing')).toBeLessThan(md.indexOf('Changed'));
+    expect(md.indexOf('<b>big-00</b>')).toBeGreaterThan(0);
+    // 10 of each section in full, the other 20 of each in the compact table.
+    expect(count(md, /^<details><summary>\S+ <b>big-/m)).toBe(20);
+    expect(count(md, /^\| big-\d+ \|/m)).toBe(40);
+    // Detail is bought back worst first: the first newly failing item keeps its diff.
+    const first = md.slice(md.indexOf('<b>big-00</b>'), md.indexOf('<b>big-02</b>'));
+    expect(first).toContain('```diff');
+    expect(md.split('\n\n')[2]).toMatch(/^> ✂️ Shown in full: 10 of 30 newly failing and 10 of 30 changed/);
+    expect(md.split('\n\n')[2]).toMatch(/are left out, to fit GitHub's limit of 65,536 characters per comment\./);
+    const html = githubHtml(md);
+    expect(count(html, /<details[ >]/)).toBe(count(html, '</details>'));
   });
 
-  it('drops the unchanged table first and keeps the diffs', () => {
+  it('keeps the diffs and lists as many unchanged names as fit', () => {
     const fixtures = Array.from({ length: 2000 }, (_, i) => fixture(`same-${i}`));
     fixtures[0] = fixture('changed-one', {
       reply: 'New words.',
@@ -222,11 +387,11 @@ describe('render, then fit', () => {
     });
     const md = renderComment(run(fixtures), ctx);
     expect(md.length).toBeLessThanOrEqual(65_536);
-    expect(md).toContain('1999 unchanged fixtures: listed in the full report.');
-    expect(md).toContain('<del>Old</del><ins>New</ins>');
-    expect(md).toMatch(/left out the unchanged list\. The full report is in the \[job summary\]/);
-    // The job summary has room for the table.
-    expect(renderSummary(run(fixtures), ctx)).toContain('<details><summary>1999 unchanged fixtures</summary>');
+    expect(md).toContain('- ⟦Old⟧ words.\n+ ⟦New⟧ words.');
+    expect(md).toMatch(/> ✂️ [\d,]+ unchanged are only counted, to fit GitHub's limit of 65,536 characters per comment\. Everything is in the \[job summary\]/);
+    expect(md).toMatch(/<details><summary>[\d,]+ unchanged fixtures: name, verdict, drift and file<\/summary>/);
+    // The job summary has room for all of them.
+    expect(renderSummary(run(fixtures), ctx)).toContain('<details><summary>1,999 unchanged fixtures: name, verdict, drift and file</summary>');
   });
 
   it('clips one huge reply instead of dropping everything', () => {
@@ -244,7 +409,7 @@ describe('render, then fit', () => {
         const md = renderComment(r, ctx, { maxChars: max });
         expect(md.length).toBeLessThanOrEqual(max);
         const html = toHtml(md);
-        expect(count(html, '<details>')).toBe(count(html, '</details>'));
+        expect(count(html, /<details[ >]/)).toBe(count(html, '</details>'));
         expect(count(md, /^```/m) % 2).toBe(0);
         expect(html).not.toMatch(/<script|<img/);
       }
@@ -266,6 +431,71 @@ describe('render, then fit', () => {
     const md = renderMarkdownReport(mixed());
     expect(md).not.toContain('<!--');
     expect(md).toContain('Newly failing');
+  });
+});
+
+describe('after acceptance', () => {
+  it('heads the comment with the commit, lists accepted and refused, and asks nothing again', () => {
+    const md = renderComment(mixed(), acceptanceCtx);
+    const html = githubHtml(md);
+    const first = /<h3>([\s\S]*?)<\/h3>/.exec(html)?.[1] ?? '';
+    expect(first).toBe('✅ Baselines accepted in <a href="https://github.com/acme/shop-bot/commit/c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe"><code>c0ffee0</code></a>');
+    expect(md).toContain('**Accepted (5)**: `refund-policy`, `polite-refusal`, `opening-hours`, `escalate-angry`, `new-size-guide`');
+    expect(md).toContain('- `gift-cards`: its check was not evaluated, so there is no verdict to store; run it again.');
+    expect(md).toContain('- `loyalty-points`: the replay errored, so there is no reply to accept.');
+    // The accepted fixtures now match their baselines: nothing new or changed is left to accept.
+    const s = structure(md);
+    expect(s.sections.find((x) => x.title === 'New, no baseline')?.labels).toEqual(['new-warranty']);
+    expect(s.sections.find((x) => x.title === 'Changed')?.labels).toEqual(['gift-cards']);
+    expect(s.sections.find((x) => x.title === 'Newly failing')).toBeUndefined();
+    expect(md).not.toContain('apply the `accept-baseline` label');
+    expect(md).toContain('Nothing to accept');
+    expect(s.headline.reduce((n, [, c]) => n + c, 0)).toBe(12);
+  });
+
+  it('says "not committed", never "accepted", when a fork got commands instead of a commit', () => {
+    const md = renderComment(mixed(), forkCtx);
+    expect(md).toContain('### ⏸️ Baselines not committed');
+    expect(md).not.toMatch(/Baselines accepted|\*\*Accepted/);
+    expect(md).toContain('**Ready to accept (5)**');
+    expect(md).toContain('```sh\ngh run download 9876543210 -R acme/shop-bot');
+    expect(md).not.toContain('apply the `accept-baseline` label');
+    expect(md).toContain('run the commands above');
+  });
+
+  it('says "not accepted" with the reason when nothing was accepted', () => {
+    const md = renderComment(mixed(), refusedCtx);
+    expect(md.split('\n\n')[1]).toBe('### ⛔ Baselines not accepted');
+    expect(visibleText(githubHtml(md))).toContain('Nothing to accept: no commit was made.');
+    expect(md).toContain('**Refused (2)**');
+  });
+});
+
+describe('money', () => {
+  it.each([
+    [0.1, '$0.10'],
+    [0.105, '$0.105'],
+    [0.1004, '$0.1004'],
+    [0.36, '$0.36'],
+    [100, '$100.00'],
+    [1234.5, '$1,234.50'],
+    [0, '$0.00'],
+    [1e-9, '< $0.000001'],
+    [Number.NaN, '$?'],
+  ])('formatUsd(%s) = %s', (value, text) => {
+    expect(formatUsd(value)).toBe(text);
+  });
+
+  it('never shows a refusal as "$0.10 is above the cap $0.10"', () => {
+    expect(formatUsdPair(0.105, 0.1)).toEqual(['$0.105', '$0.10']);
+    expect(formatUsdPair(0.100001, 0.1)).toEqual(['$0.100001', '$0.10']);
+    expect(formatUsdPair(0.1000001, 0.1)).toEqual(['$0.1000001', '$0.10']);
+    expect(formatUsdPair(0.1, 0.1)).toEqual(['$0.10', '$0.10']);
+    const above = renderCapRefusal({ usd: 0.105, capUsd: 0.1, aboveCap: true, confirmed: false }, 5, 1, ctx);
+    expect(above).toContain('**≈ $0.105 estimated**');
+    expect(above).toContain('the cap is **$0.10**');
+    const at = renderComment(run([fixture('a')], { estimate: { usd: 0.1, capUsd: 0.1, aboveCap: false, confirmed: false } }), ctx);
+    expect(at).toContain('≈ $0.10 estimated (cap $0.10)');
   });
 });
 

@@ -1,0 +1,169 @@
+// The blocks around the sections: hidden head, acceptance outcome, headline, the notice of what
+// was left out, tallies, facts, footer. Each returns finished markdown.
+
+import { REFUSE_ERRORED, REFUSE_NOT_EVALUATED } from '../evaluate/index.js';
+import type { RunRecord } from '../types.js';
+import type { AcceptanceView, ReportContext } from './context.js';
+import { clip, codeSpan, escapeHtmlInline, escapeInline, fencedBlock, safeUrl } from './escape.js';
+import { LIMITS } from './items.js';
+import { markerLine, metaLine } from './metadata.js';
+import { estimateText, headlineParts, plural, shortSha, thousands, type ReportModel } from './model.js';
+import type { Profile } from './profile.js';
+
+export function hiddenHead(ctx: ReportContext): string {
+  return `${markerLine(ctx.marker)}\n${metaLine(ctx)}`;
+}
+
+export function headline(model: ReportModel): string {
+  const h = headlineParts(model);
+  const counts = h.counts.join(' · ');
+  const text = h.lead && counts ? `${h.lead}: ${counts}` : (h.lead ?? counts);
+  return `### ${h.icon} ${text}`;
+}
+
+/** The verdicts of all fixtures; labelled so that it does not read as the section counts. */
+export function talliesTable(model: ReportModel): string {
+  const t = model.tallies;
+  const cols: [string, string][] = [
+    ['✅ passed', model.probes > 0 ? `${thousands(t.passed)} (${plural(model.probes, 'probe', 'probes')})` : thousands(t.passed)],
+  ];
+  if (t.failed > 0) cols.push(['❌ failed', thousands(t.failed)]);
+  if (t.notEvaluated > 0) cols.push(['⚪ not evaluated (not a failure)', thousands(t.notEvaluated)]);
+  if (t.errored > 0) cols.push(['⚪ errored (not a failure)', thousands(t.errored)]);
+  const total = `${thousands(model.total)} ${model.total === 1 ? 'fixture' : 'fixtures'} by verdict`;
+  return [
+    `| | ${cols.map((c) => c[0]).join(' | ')} |`,
+    `| --- | ${cols.map(() => '---:').join(' | ')} |`,
+    `| ${total} | ${cols.map((c) => c[1]).join(' | ')} |`,
+  ].join('\n');
+}
+
+export function factsLine(run: RunRecord, ctx: ReportContext): string {
+  const parts = [estimateText(run.estimate)];
+  if (run.agent.host) parts.push(`agent ${codeSpan(clip(run.agent.host, LIMITS.ref))}`);
+  const sha = shortSha(run.commit);
+  // Once baselines are committed, the report compares with them.
+  const a = ctx.acceptance;
+  const baselines = a && a.commitSha && a.accepted.length > 0 ? shortSha(a.commitSha) : ctx.baselinesRef;
+  const ref = baselines ? codeSpan(clip(baselines, LIMITS.ref)) : null;
+  if (sha && ref) parts.push(`commit ${codeSpan(sha)} against baselines from ${ref}`);
+  else if (sha) parts.push(`commit ${codeSpan(sha)}`);
+  else if (ref) parts.push(`baselines from ${ref}`);
+  if (run.judge.name) parts.push(`judge: ${escapeInline(clip(run.judge.name, LIMITS.ref))}`);
+  return parts.join(' · ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Acceptance
+
+const LISTED = 30;
+
+function labelList(labels: readonly string[]): string {
+  const shown = labels.slice(0, LISTED).map((l) => codeSpan(clip(l, LIMITS.label)));
+  const more = labels.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${thousands(more)} more` : shown.join(', ');
+}
+
+/** A refusal reason as a plain sentence. */
+export function refusalSentence(reason: string): string {
+  if (reason === REFUSE_NOT_EVALUATED) return 'its check was not evaluated, so there is no verdict to store; run it again.';
+  if (reason === REFUSE_ERRORED) return 'the replay errored, so there is no reply to accept.';
+  const text = reason.trim().replace(/_/g, ' ');
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+function refusedList(a: AcceptanceView): string[] {
+  if (a.refused.length === 0) return [];
+  const lines = [`**Refused (${thousands(a.refused.length)})**:`, ''];
+  for (const r of a.refused.slice(0, LISTED)) {
+    lines.push(`- ${codeSpan(clip(r.label, LIMITS.label))}: ${escapeInline(clip(refusalSentence(r.reason), LIMITS.detail))}`);
+  }
+  if (a.refused.length > LISTED) lines.push(`- and ${thousands(a.refused.length - LISTED)} more`);
+  return lines;
+}
+
+const MAX_COMMANDS_CHARS = 20_000;
+
+function commandsBlock(commands: string): string {
+  const shown = commands.length <= MAX_COMMANDS_CHARS ? commands : '# too long to show here: download the baseline files from the artifact named above';
+  return fencedBlock(shown, 'sh');
+}
+
+/** The acceptance outcome: the comment's first heading once the accept label was handled. */
+export function acceptanceBlock(a: AcceptanceView): string {
+  const lines: string[] = [];
+  const note = a.note ? escapeInline(clip(a.note, LIMITS.detailBlock)) : null;
+  if (a.accepted.length > 0 && a.commitSha) {
+    const sha = shortSha(a.commitSha) as string;
+    const url = safeUrl(a.commitUrl);
+    lines.push(`### ✅ Baselines accepted in ${url ? `[${codeSpan(sha)}](${url})` : codeSpan(sha)}`, '');
+    lines.push(`**Accepted (${thousands(a.accepted.length)})**: ${labelList(a.accepted)}`);
+  } else if (a.accepted.length > 0) {
+    lines.push('### ⏸️ Baselines not committed', '');
+    lines.push(note ?? 'Nothing was pushed to the branch.');
+    if (a.commands) lines.push('', commandsBlock(a.commands));
+    lines.push('', `**Ready to accept (${thousands(a.accepted.length)})**: ${labelList(a.accepted)}`);
+  } else {
+    lines.push('### ⛔ Baselines not accepted', '');
+    lines.push(note ?? 'No fixture had a pass or fail reply that differs from its baseline.');
+  }
+  const refused = refusedList(a);
+  if (refused.length > 0) lines.push('', ...refused);
+  if (a.skipped.length > 0) lines.push('', `**Unchanged, nothing to write (${thousands(a.skipped.length)})**: ${labelList(a.skipped)}`);
+  if (a.accepted.length > 0 && a.commitSha && note) lines.push('', note);
+  if (a.accepted.length > 0 && a.commitSha) lines.push('', 'The report below compares this run with the accepted baselines.');
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where the full report is, and the footer
+
+export function fullReportWhere(ctx: ReportContext, p: Profile): string {
+  const links: string[] = [];
+  const summary = p.kind === 'comment' ? safeUrl(ctx.summaryUrl) : null;
+  const artifact = safeUrl(ctx.artifactUrl);
+  if (summary) links.push(`the [job summary](${summary})`);
+  if (artifact) links.push(`the [results artifact](${artifact})`);
+  if (links.length > 0) return links.join(' and ');
+  if (p.kind === 'comment') return 'the job summary and the results artifact of this run';
+  return 'results.json (`agent-replay report --results results.json`)';
+}
+
+export interface CallToAction {
+  /** Fixtures the accept label would store (evaluate's rule). */
+  acceptable: number;
+  /** How many of them are shown in full. */
+  shownInFull: number;
+}
+
+function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction): string {
+  const a = ctx.acceptance;
+  if (a && a.accepted.length > 0 && !a.commitSha) return 'Nothing was committed: run the commands above in a clone of the pull request\'s branch to accept.';
+  if (cta.acceptable === 0) return 'Nothing to accept: no pass or fail reply differs from its baseline.';
+  const label = codeSpan(clip(ctx.acceptLabel, LIMITS.label));
+  const how =
+    p.kind === 'comment'
+      ? `apply the ${label} label to this pull request`
+      : `apply the ${label} label to the pull request (or run \`agent-replay accept\`)`;
+  const what = cta.acceptable === 1 ? 'the new or changed pass/fail result' : `the ${thousands(cta.acceptable)} new or changed pass/fail results`;
+  const seen =
+    cta.shownInFull >= cta.acceptable
+      ? ''
+      : ` Review them first: ${cta.shownInFull === 0 ? 'none' : `only ${thousands(cta.shownInFull)}`} of them ${cta.shownInFull === 1 ? 'is' : 'are'} shown in full here, all of them in the full report.`;
+  return `**To accept** ${what} as baselines, ${how}.${seen} Not evaluated and errored fixtures are never accepted.`;
+}
+
+export function footerBlocks(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile, cta: CallToAction): string[] {
+  const blocks = [callToAction(ctx, p, cta)];
+  const links: string[] = [];
+  const summary = p.kind === 'comment' ? safeUrl(ctx.summaryUrl) : null;
+  const artifact = safeUrl(ctx.artifactUrl);
+  if (summary) links.push(`[job summary](${summary})`);
+  if (artifact) links.push(`[results artifact](${artifact})`);
+  if (links.length > 0) blocks.push(`Full report: ${links.join(' · ')}`);
+  const seconds = (run.durationMs / 1000).toFixed(1);
+  blocks.push(
+    `<sub>${escapeHtmlInline(`${run.tool.name} ${run.tool.version}`)} · ${plural(model.total, 'fixture', 'fixtures').replace(/^\d+/, thousands(model.total))} in ${seconds} s</sub>`,
+  );
+  return blocks;
+}

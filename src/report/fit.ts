@@ -1,0 +1,171 @@
+// Render, then fit. The ideal plan shows up to `fullPerSection` items of each section in full and
+// the rest of each section in its compact table. When that is over the limit, a plan is bought
+// from a budget, worst first and in this order of importance:
+//   1. every section's heading and count (always);
+//   2. the fixture's line for the items that would be shown in full;
+//   3. their diffs (without the nested full replies), with at most half of what is left;
+//   4. names in the compact tables, section by section;
+//   5. the full replies, then the unchanged fixtures' names.
+// Whatever is not bought is counted, and the notice under the headline says so. A last trim on
+// line boundaries, closing open fences and `<details>`, guarantees the limit for any input.
+
+import type { FixtureRecord } from '../types.js';
+import { levelsOf, type Level } from './items.js';
+import { assemble, countedLine, isOpen, separatorLength, tableBlock, type Doc, type Plan, type SectionPlan } from './layout.js';
+import { ATTENTION_ORDER, SECTION_ORDER, type SectionKey } from './model.js';
+
+function emptyPlan(): Plan {
+  const empty = (): SectionPlan => ({ levels: [], rows: 0 });
+  return {
+    newly_failing: empty(),
+    still_failing: empty(),
+    changed: empty(),
+    new: empty(),
+    not_evaluated: empty(),
+    errored: empty(),
+    unchanged: empty(),
+  };
+}
+
+export function idealPlan(doc: Doc): Plan {
+  const plan = emptyPlan();
+  for (const key of SECTION_ORDER) {
+    const n = doc.model.sections[key].length;
+    const full = key === 'unchanged' ? 0 : Math.min(n, doc.p.fullPerSection);
+    plan[key] = { levels: Array.from({ length: full }, () => 'full' as Level), rows: n - full };
+  }
+  return plan;
+}
+
+/** A plan bought from `budget` characters (or bytes) on top of the empty plan. */
+function budgetPlan(doc: Doc, budget: number): Plan {
+  const { model, p, pieces } = doc;
+  const sep = separatorLength(p);
+  const levels: Record<SectionKey, Level[]> = { newly_failing: [], still_failing: [], changed: [], new: [], not_evaluated: [], errored: [], unchanged: [] };
+  const rows: Record<SectionKey, number> = { newly_failing: 0, still_failing: 0, changed: 0, new: 0, not_evaluated: 0, errored: 0, unchanged: 0 };
+  let left = budget;
+  const spend = (cost: number): boolean => {
+    if (cost > left) return false;
+    left -= cost;
+    return true;
+  };
+  const opened = new Set(ATTENTION_ORDER.filter((k) => isOpen(k, model.sections[k].length)).flatMap((k) => model.sections[k]));
+  const blockCost = (f: FixtureRecord, level: Level): number => p.measure(pieces.block(f, level, opened.has(f))) + sep;
+
+  // 2. Lines of the items shown in full, worst first; the first that does not fit ends the step.
+  briefs: for (const key of ATTENTION_ORDER) {
+    const items = model.sections[key];
+    for (const f of items.slice(0, Math.min(items.length, p.fullPerSection))) {
+      if (!spend(blockCost(f, 'brief'))) break briefs;
+      levels[key].push('brief');
+    }
+  }
+
+  // 3 and 5. Raise items to `target` worst first, never more detail further down.
+  const raise = (target: Level, limit: number): void => {
+    let allowance = limit;
+    for (const key of ATTENTION_ORDER) {
+      const items = model.sections[key];
+      for (let i = 0; i < levels[key].length; i++) {
+        const f = items[i] as FixtureRecord;
+        const current = levels[key][i] as Level;
+        if (!levelsOf(f).includes(target) || current === target || (current === 'full' && target === 'diff')) continue;
+        const extra = blockCost(f, target) - blockCost(f, current);
+        if (extra > allowance || !spend(extra)) return;
+        allowance -= extra;
+        levels[key][i] = target;
+      }
+    }
+  };
+  raise('diff', left / 2);
+
+  // 4. Names in the compact tables, section by section, then (5) the unchanged ones.
+  const listRows = (keys: readonly SectionKey[]): void => {
+    for (const key of keys) {
+      const items = model.sections[key].slice(levels[key].length);
+      if (items.length === 0) continue;
+      const wrapper = p.measure(tableBlock('x'.repeat(60), [])) + sep - p.measure(countedLine(key, items.length)) - sep;
+      let first = true;
+      for (const f of items) {
+        const cost = p.measure(pieces.row(f)) + 1 + (first ? wrapper : 0);
+        if (!spend(cost)) return;
+        first = false;
+        rows[key]++;
+      }
+    }
+  };
+  listRows(ATTENTION_ORDER);
+  raise('full', left);
+  listRows(['unchanged']);
+
+  const plan = emptyPlan();
+  for (const key of SECTION_ORDER) plan[key] = { levels: levels[key], rows: rows[key] };
+  return plan;
+}
+
+export function fit(doc: Doc): string {
+  const { p } = doc;
+  const ideal = assemble(doc, idealPlan(doc));
+  if (p.measure(ideal) <= p.max) return ideal;
+  const base = p.measure(assemble(doc, emptyPlan()));
+  // The notice and the counts change length with the plan: start with some slack and widen it
+  // until the rendering fits.
+  let slack = 400;
+  let out = ideal;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    out = assemble(doc, budgetPlan(doc, Math.max(0, p.max - base - slack)));
+    const size = p.measure(out);
+    if (size <= p.max) return out;
+    slack += size - p.max + 400;
+  }
+  return out;
+}
+
+/** Longest prefix of `text` (whole code points) that measures at most `max`. */
+function prefixWithin(text: string, max: number, measure: (s: string) => number): string {
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (measure(text.slice(0, mid)) <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  let end = lo;
+  const c = text.charCodeAt(end - 1);
+  if (end > 0 && c >= 0xd800 && c <= 0xdbff) end--;
+  return text.slice(0, end);
+}
+
+/**
+ * Last resort: keep whole lines from the top while they fit, then close whatever is open
+ * (code fence, `<details>`) and append `tail`.
+ */
+export function trimToFit(text: string, max: number, measure: (s: string) => number, tail: string): string {
+  if (measure(text) <= max) return text;
+  const lines = text.split('\n');
+  let fence: string | null = null;
+  let details = 0;
+  const closers = (f: string | null, d: number): string => `${f !== null ? `\n${f}` : ''}${'\n\n</details>'.repeat(d)}`;
+  const kept: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    let f: string | null = fence;
+    let d = details;
+    if (f !== null) {
+      if (line.startsWith(f) && /^`+\s*$/.test(line)) f = null;
+    } else {
+      const open = /^(`{3,})/.exec(line);
+      if (open) f = open[1] as string;
+      else if (/^<details[ >]/.test(line)) d++;
+      else if (line === '</details>') d = Math.max(0, d - 1);
+    }
+    const next = size + measure(line) + (kept.length > 0 ? 1 : 0);
+    if (next + measure(closers(f, d)) + measure(tail) + 2 > max) break;
+    kept.push(line);
+    size = next;
+    fence = f;
+    details = d;
+  }
+  const out = `${kept.join('\n')}${closers(fence, details)}\n\n${tail}`;
+  return measure(out) <= max ? out : prefixWithin(out, max, measure);
+}

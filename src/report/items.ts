@@ -1,0 +1,193 @@
+// One fixture, three ways: in full (a `<details>` whose summary is the fixture's line and whose
+// body holds the message, the diff and the replies), shorter (`diff`: without the nested full
+// replies; `brief`: the line only), and as a row of a section's compact table.
+
+import type { FixtureRecord } from '../types.js';
+import type { ReportContext } from './context.js';
+import { diffText, MARK } from './diff-text.js';
+import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, safeUrl } from './escape.js';
+import { validSha } from './metadata.js';
+import { driftWords, routeText, statusWords, thousands, verdictIcon, verdictWords } from './model.js';
+import type { Profile } from './profile.js';
+import { CONTINUATION, wrapBlock } from './wrap.js';
+
+/** Detail of an item shown in full: everything, without the full replies, or its line only. */
+export type Level = 'full' | 'diff' | 'brief';
+
+export const LIMITS = {
+  label: 100,
+  file: 200,
+  detail: 300,
+  detailBlock: 4000,
+  rationale: 300,
+  message: 4000,
+  messageInline: 200,
+  ref: 100,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// File references: https://github.com/<owner>/<repo>/blob/<head sha>/<path>#L<line>
+
+function blobUrl(ctx: ReportContext, file: string, line: number): string | null {
+  const repo = safeUrl(ctx.repositoryUrl ?? null);
+  if (!repo || !validSha(ctx.headSha ?? undefined)) return null;
+  const path = file.replace(/^\.\//, '');
+  const parts = path.split('/');
+  if (path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..')) return null;
+  const encoded = parts.map((p) => encodeURIComponent(p).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+  const lineRef = Number.isInteger(line) && line > 0 ? `#L${line}` : '';
+  return safeUrl(`${repo.replace(/\/+$/, '')}/blob/${ctx.headSha}/${encoded.join('/')}${lineRef}`);
+}
+
+function baseName(file: string): string {
+  return file.slice(file.lastIndexOf('/') + 1);
+}
+
+function where(f: FixtureRecord): string {
+  return Number.isInteger(f.line) && f.line > 0 ? `${f.file}:${f.line}` : f.file;
+}
+
+/** The file reference in markdown: a link showing `name.yml:12`, else the path as code. */
+export function fileRef(f: FixtureRecord, ctx: ReportContext, options: { table?: boolean } = {}): string {
+  const url = blobUrl(ctx, f.file, f.line);
+  if (!url) return codeSpan(clip(where(f), LIMITS.file), options);
+  const text = clip(`${baseName(f.file)}${f.line > 0 ? `:${f.line}` : ''}`, LIMITS.file);
+  return `[${escapeInline(text)}](${url})`;
+}
+
+/** The file reference inside raw HTML (a `<summary>`). */
+function fileRefHtml(f: FixtureRecord, ctx: ReportContext): string {
+  const url = blobUrl(ctx, f.file, f.line);
+  if (!url) return `<code>${escapeHtml(clip(where(f), LIMITS.file).replace(/\s/g, ' '))}</code>`;
+  return `<a href="${escapeHtml(url)}">${escapeHtmlInline(clip(`${baseName(f.file)}:${f.line}`, LIMITS.file))}</a>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Item in full
+
+function detailOf(f: FixtureRecord): string {
+  return (f.errored ? f.error : f.detail) ?? '';
+}
+
+/** The fixture's line: icon, label, verdict and drift words, file; then its detail line. */
+export function itemSummary(f: FixtureRecord, ctx: ReportContext): string {
+  const head = `${verdictIcon(f)} <b>${escapeHtmlInline(clip(f.label, LIMITS.label))}</b> · ${escapeHtmlInline(statusWords(f).join(' · '))} · ${fileRefHtml(f, ctx)}`;
+  // The first line only: a multi-line detail (an error page, say) is shown whole, as a block, below.
+  const lines = normalizeBlock(detailOf(f)).trim().split('\n');
+  const first = lines.length > 1 ? `${lines[0] as string} …` : (lines[0] as string);
+  return first ? `${head}<br>${escapeHtmlInline(clip(first, LIMITS.detail))}` : head;
+}
+
+/** A code block of plain text: normalised, clipped, long lines wrapped. */
+function textBlock(text: string, max: number): { block: string; note: string } {
+  const normal = normalizeBlock(text);
+  const shown = clip(normal, max);
+  const note = shown.length < normal.length ? ` (first ${thousands(shown.length)} of ${thousands(normal.length)} characters)` : '';
+  return { block: fencedBlock(wrapBlock(shown)), note };
+}
+
+function labelled(title: string, text: string, max: number): string {
+  if (normalizeBlock(text) === '') return `${title}: _(empty)_`;
+  const { block, note } = textBlock(text, max);
+  return `${title}${note}:\n\n${block}`;
+}
+
+function messageBlock(f: FixtureRecord): string {
+  const persona = f.persona ? ` (persona ${codeSpan(clip(f.persona, LIMITS.label))})` : '';
+  const text = normalizeBlock(f.message);
+  // One short line reads best inline; anything with line breaks keeps its shape in a block.
+  if (!text.includes('\n') && text.length <= LIMITS.messageInline) return `**Message**${persona}: ${escapeInline(text)}`;
+  return labelled(`**Message**${persona}`, f.message, LIMITS.message);
+}
+
+function judgeLine(f: FixtureRecord): string | null {
+  const hasScore = typeof f.score === 'number' && Number.isFinite(f.score);
+  if (!hasScore && !f.rationale) return null;
+  // The detail line usually states the score already; add it only when it does not.
+  const score = hasScore ? (f.score as number).toFixed(2) : null;
+  const threshold = typeof f.threshold === 'number' ? ` (threshold ${f.threshold.toFixed(2)})` : '';
+  const scoreText = score !== null && !f.detail.includes(score) ? ` score ${score}${threshold}` : '';
+  const why = f.rationale ? `: ${escapeInline(clip(f.rationale, LIMITS.rationale))}` : '';
+  return scoreText || why ? `**Judge**${scoreText}${why}` : null;
+}
+
+function legend(text: string): string {
+  const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
+  return `\`-\` baseline, \`+\` new, ${MARK.open}changed words${MARK.close}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
+}
+
+function diffBlock(baseline: string, reply: string, p: Profile): string {
+  if (baseline.length > p.maxReplyChars || reply.length > p.maxReplyChars) {
+    return '_The replies are too long to diff here; compare them in the full report._';
+  }
+  const text = diffText(normalizeBlock(baseline), normalizeBlock(reply));
+  if (text === null) return '_The replies differ only in characters that are not shown (control characters)._';
+  return `**Baseline → new reply** (${legend(text)}):\n\n${fencedBlock(text, 'diff')}`;
+}
+
+function hasDiff(f: FixtureRecord): boolean {
+  return !f.errored && f.reply !== null && f.baseline !== null && f.drift?.reply === 'different';
+}
+
+function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {
+  const parts = [messageBlock(f)];
+  if (f.drift?.route === 'different' && !f.errored) {
+    parts.push(`**Route**: ${escapeInline(routeText(f.baseline?.route))} → ${escapeInline(routeText(f.route))}`);
+  }
+  const judge = judgeLine(f);
+  if (judge) parts.push(judge);
+  const detail = normalizeBlock(detailOf(f));
+  // The summary shows one clipped line of it; the whole of it when that was not all.
+  if (detail.includes('\n') || detail.length > LIMITS.detail) {
+    parts.push(labelled(f.errored ? '**Error**' : '**Detail**', detail, LIMITS.detailBlock));
+  }
+  if (f.errored || f.reply === null) return parts;
+  if (level === 'brief') {
+    parts.push('_Reply left out to fit the size limit: see the full report._');
+    return parts;
+  }
+  const base = f.baseline;
+  if (base && hasDiff(f)) {
+    parts.push(diffBlock(base.reply, f.reply, p));
+    if (level === 'full') {
+      const replies = [
+        labelled(`**Baseline reply** · route ${escapeInline(routeText(base.route))}`, base.reply, p.maxReplyChars),
+        labelled(`**New reply** · route ${escapeInline(routeText(f.route))}`, f.reply, p.maxReplyChars),
+      ];
+      parts.push(`<details><summary>Full baseline and new reply</summary>\n\n${replies.join('\n\n')}\n\n</details>`);
+    }
+  } else {
+    const same = base ? ', same as the baseline' : '';
+    parts.push(labelled(`**Reply**${same} · route ${escapeInline(routeText(f.route))}`, f.reply, p.maxReplyChars));
+  }
+  return parts;
+}
+
+/**
+ * An item in full: its line as the summary of a `<details>` holding everything else; `open` shows
+ * the body without a click.
+ */
+export function itemBlock(f: FixtureRecord, level: Level, ctx: ReportContext, p: Profile, open = false): string {
+  return `<details${open ? ' open' : ''}><summary>${itemSummary(f, ctx)}</summary>\n\n${bodyParts(f, level, p).join('\n\n')}\n\n</details>`;
+}
+
+/** Can a lower level make this item shorter? */
+export function levelsOf(f: FixtureRecord): readonly Level[] {
+  if (f.errored || f.reply === null) return ['full'];
+  return hasDiff(f) ? ['full', 'diff', 'brief'] : ['full', 'brief'];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compact table
+
+export const TABLE_HEAD = '| fixture | verdict | drift | file |\n| --- | --- | --- | --- |';
+
+export function itemRow(f: FixtureRecord, ctx: ReportContext): string {
+  const cells = [
+    escapeInline(clip(f.label, LIMITS.label)),
+    `${verdictIcon(f)} ${verdictWords(f)}`,
+    driftWords(f).join(' · '),
+    fileRef(f, ctx, { table: true }),
+  ];
+  return `| ${cells.join(' | ')} |`;
+}

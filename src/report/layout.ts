@@ -1,0 +1,168 @@
+// Assembles the document from a plan: which items of each section are shown in full (and how
+// much of them), which are rows of the section's compact table, and which are only counted.
+// The order is fixed: hidden head, acceptance outcome, headline, notice of what is left out,
+// tallies, facts, the sections in SPEC 8 order, footer.
+
+import type { FixtureRecord, RunRecord } from '../types.js';
+import type { ReportContext } from './context.js';
+import { factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, talliesTable, type CallToAction } from './blocks.js';
+import { itemBlock, itemRow, levelsOf, TABLE_HEAD, type Level } from './items.js';
+import { SECTION_ORDER, SECTION_WORDS, thousands, type ReportModel, type SectionKey } from './model.js';
+import type { Profile } from './profile.js';
+
+export interface SectionPlan {
+  /** The first `levels.length` items are shown in full, at these levels. */
+  levels: readonly Level[];
+  /** The next `rows` items are rows of the compact table; the rest are only counted. */
+  rows: number;
+}
+
+export type Plan = Record<SectionKey, SectionPlan>;
+
+const SECTION_INTRO: Record<SectionKey, string> = {
+  newly_failing: 'These passed at the baseline and fail now.',
+  still_failing: 'These failed at the baseline too.',
+  changed: 'The reply or the route differs from the baseline, or the check passes now.',
+  new: 'No baseline yet: nothing to compare with.',
+  not_evaluated: 'The check did not run, so the reply was not measured. Run it again, or look at the assertion.',
+  errored: 'The replay did not complete, so there is no reply to check or accept.',
+  unchanged: '',
+};
+
+/** Renders pieces once, however often the fitting asks for them. */
+export class Pieces {
+  private readonly blocks = new Map<FixtureRecord, Map<string, string>>();
+  private readonly rows = new Map<FixtureRecord, string>();
+
+  constructor(
+    private readonly ctx: ReportContext,
+    private readonly p: Profile,
+  ) {}
+
+  block(f: FixtureRecord, level: Level, open = false): string {
+    let entry = this.blocks.get(f);
+    if (!entry) this.blocks.set(f, (entry = new Map()));
+    const key = `${level}${open ? '+open' : ''}`;
+    let block = entry.get(key);
+    if (block === undefined) entry.set(key, (block = itemBlock(f, level, this.ctx, this.p, open)));
+    return block;
+  }
+
+  row(f: FixtureRecord): string {
+    let row = this.rows.get(f);
+    if (row === undefined) this.rows.set(f, (row = itemRow(f, this.ctx)));
+    return row;
+  }
+}
+
+export function sectionHeading(key: SectionKey, count: number): string {
+  const w = SECTION_WORDS[key];
+  const head = `#### ${w.icon} ${w.title} (${thousands(count)})${w.suffix}`;
+  return SECTION_INTRO[key] ? `${head}\n\n${SECTION_INTRO[key]}` : head;
+}
+
+function fixturesWord(n: number): string {
+  return n === 1 ? 'fixture' : 'fixtures';
+}
+
+export function tableBlock(summary: string, rows: readonly string[]): string {
+  return `<details><summary>${summary}</summary>\n\n${TABLE_HEAD}\n${rows.join('\n')}\n\n</details>`;
+}
+
+export function countedLine(key: SectionKey, n: number, more = true): string {
+  const what = `${thousands(n)} ${more ? 'more ' : ''}${SECTION_WORDS[key].count} ${fixturesWord(n)}`;
+  return `_${more ? '… and ' : ''}${what}, only counted here: see the full report._`;
+}
+
+/** A few newly failing fixtures are shown open: their diff is the first thing a reviewer needs. */
+export const OPEN_NEWLY_FAILING = 3;
+
+export function isOpen(key: SectionKey, sectionSize: number): boolean {
+  return key === 'newly_failing' && sectionSize <= OPEN_NEWLY_FAILING;
+}
+
+function sectionBlocks(key: SectionKey, items: readonly FixtureRecord[], plan: SectionPlan, pieces: Pieces): string[] {
+  if (items.length === 0) return [];
+  const blocks = [sectionHeading(key, items.length)];
+  const open = isOpen(key, items.length);
+  plan.levels.forEach((level, i) => blocks.push(pieces.block(items[i] as FixtureRecord, level, open)));
+  const listed = items.slice(plan.levels.length, plan.levels.length + plan.rows);
+  if (listed.length > 0) {
+    const more = plan.levels.length > 0 ? 'more ' : '';
+    const word = SECTION_WORDS[key].count;
+    blocks.push(tableBlock(`${thousands(listed.length)} ${more}${word} ${fixturesWord(listed.length)}: name, verdict, drift and file`, listed.map((f) => pieces.row(f))));
+  }
+  const counted = items.length - plan.levels.length - listed.length;
+  if (counted > 0) blocks.push(countedLine(key, counted, counted < items.length));
+  return blocks;
+}
+
+function list(parts: readonly string[]): string {
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
+}
+
+/** What the plan leaves out, said right under the headline; null when everything is shown. */
+export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, p: Profile): string | null {
+  const partial: string[] = [];
+  const counted: string[] = [];
+  let noFullReplies = 0;
+  let noReplies = 0;
+  for (const key of SECTION_ORDER) {
+    const items = model.sections[key];
+    const s = plan[key];
+    if (key !== 'unchanged' && s.levels.length < items.length) partial.push(`${thousands(s.levels.length)} of ${thousands(items.length)} ${SECTION_WORDS[key].count}`);
+    const n = items.length - s.levels.length - s.rows;
+    if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
+    s.levels.forEach((level, i) => {
+      if (level === 'diff') noFullReplies++;
+      else if (level === 'brief' && levelsOf(items[i] as FixtureRecord).length > 1) noReplies++;
+    });
+  }
+  if (partial.length === 0 && counted.length === 0 && noFullReplies + noReplies === 0) return null;
+  const sentences: string[] = [];
+  if (partial.length > 0) {
+    sentences.push(`Shown in full: ${list(partial)}; the others are listed by name in a table at the end of their section.`);
+  }
+  const size: string[] = [];
+  if (counted.length > 0) size.push(`${list(counted)} are only counted`);
+  const left: string[] = [];
+  if (noFullReplies > 0) left.push(`the full replies of ${thousands(noFullReplies)} ${fixturesWord(noFullReplies)} (their diffs are shown)`);
+  if (noReplies > 0) left.push(`the replies and diffs of ${thousands(noReplies)} ${fixturesWord(noReplies)}`);
+  if (left.length > 0) size.push(`${list(left)} are left out`);
+  if (size.length > 0) sentences.push(`${list(size).replace(/^./, (c) => c.toUpperCase())}, to fit ${p.limitWords}.`);
+  sentences.push(`Everything is in ${fullReportWhere(ctx, p)}.`);
+  return `> ✂️ ${sentences.join(' ')}`;
+}
+
+const SEP = '\n\n';
+
+export function separatorLength(p: Profile): number {
+  return p.measure(SEP);
+}
+
+/** What is shared by every rendering of one run: the model, the pieces, the acceptable fixtures. */
+export interface Doc {
+  run: RunRecord;
+  ctx: ReportContext;
+  model: ReportModel;
+  p: Profile;
+  pieces: Pieces;
+  /** Fixtures the accept label would store (evaluate's acceptance rule). */
+  acceptable: ReadonlySet<FixtureRecord>;
+}
+
+export function assemble(doc: Doc, plan: Plan): string {
+  const { run, ctx, model, p, pieces } = doc;
+  const blocks: string[] = [];
+  if (p.kind === 'comment') blocks.push(hiddenHead(ctx));
+  if (ctx.acceptance) blocks.push(acceptanceBlock(ctx.acceptance));
+  blocks.push(headline(model));
+  const notice = noticeBlock(model, plan, ctx, p);
+  if (notice) blocks.push(notice);
+  blocks.push(talliesTable(model), factsLine(run, ctx));
+  for (const key of SECTION_ORDER) blocks.push(...sectionBlocks(key, model.sections[key], plan[key], pieces));
+  const shown = SECTION_ORDER.flatMap((k) => model.sections[k].slice(0, plan[k].levels.length));
+  const cta: CallToAction = { acceptable: doc.acceptable.size, shownInFull: shown.filter((f) => doc.acceptable.has(f)).length };
+  blocks.push('---', ...footerBlocks(run, ctx, model, p, cta));
+  return `${blocks.join(SEP)}\n`;
+}

@@ -1,0 +1,35 @@
+// The one money formatter. Amounts are estimates in USD, rounded by evaluate/ to a millionth of a
+// dollar; they are shown exactly (at least two decimals, trailing zeros dropped beyond that), so a
+// refusal at $0.105 against a $0.10 cap never reads "$0.10 is above the cap $0.10".
+
+const MAX_DIGITS = 6;
+
+function grouped(integer: string): string {
+  return integer.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+function withDigits(value: number, digits: number): string {
+  const fixed = Math.abs(value).toFixed(digits);
+  const [int = '0', frac = ''] = fixed.split('.');
+  const kept = frac.replace(/0+$/, '').padEnd(2, '0');
+  return `${value < 0 ? '-' : ''}$${grouped(int)}.${kept}`;
+}
+
+/** "$0.10", "$0.105", "$1,234.50"; "< $0.000001" for a positive amount too small to show; "$?" when not a number. */
+export function formatUsd(value: number, digits = MAX_DIGITS): string {
+  if (!Number.isFinite(value)) return '$?';
+  if (value > 0 && Number(value.toFixed(digits)) === 0) return `< $0.${'0'.repeat(digits - 1)}1`;
+  return withDigits(value, digits);
+}
+
+/**
+ * Two amounts that are compared on screen (an estimate against its cap): each shown exactly, with
+ * more decimals when needed so that different amounts never read the same.
+ */
+export function formatUsdPair(a: number, b: number): [string, string] {
+  for (let digits = MAX_DIGITS; digits <= 12; digits++) {
+    const pair: [string, string] = [formatUsd(a, digits), formatUsd(b, digits)];
+    if ((pair[0] === pair[1]) === (a === b)) return pair;
+  }
+  return [`$${a}`, `$${b}`];
+}

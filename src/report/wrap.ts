@@ -1,0 +1,82 @@
+// Lines inside code blocks are at most 100 characters (SPEC 8): longer lines are wrapped at a
+// space where there is one, and every continuation line starts with a visible mark.
+
+/** Longest line inside any code block of the comment, in UTF-16 units (never fewer than characters). */
+export const CODE_WIDTH = 100;
+/** Starts every continuation line of a wrapped line. */
+export const CONTINUATION = '↪ ';
+
+/** Sentinels for marked words while wrapping (private use; stripped from the text beforehand). */
+export const MARK_OPEN = '\uE000';
+export const MARK_CLOSE = '\uE001';
+const SENTINELS = /[\uE000\uE001]/g;
+
+export function stripSentinels(text: string): string {
+  return text.replace(SENTINELS, '');
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Where to cut `text` so the first part is at most `max` units: after the last space, else hard. */
+function cutAt(text: string, max: number): number {
+  if (text.length <= max) return text.length;
+  const space = text.lastIndexOf(' ', max);
+  if (space > max / 3) return space + 1;
+  let end = max;
+  if (isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  return Math.max(end, 1);
+}
+
+/** Is a marked span open at the end of `text`? */
+function openAtEnd(text: string, open: boolean): boolean {
+  let state = open;
+  for (const ch of text) {
+    if (ch === MARK_OPEN) state = true;
+    else if (ch === MARK_CLOSE) state = false;
+  }
+  return state;
+}
+
+/**
+ * Wraps one line to `width` units. `first` prefixes the first line, `next` every continuation
+ * line (the continuation mark is added after it). A marked span cut by a wrap is closed at the end
+ * of the line and reopened on the next, so every line reads on its own.
+ */
+export function wrapLine(text: string, width = CODE_WIDTH, first = '', next = ''): string[] {
+  const lines: string[] = [];
+  let rest = text;
+  let prefix = first;
+  let open = false;
+  for (;;) {
+    const reopen = open ? MARK_OPEN : '';
+    // Room for the prefix, a reopened mark and a closing mark at the end.
+    const room = Math.max(8, width - prefix.length - reopen.length - 1);
+    const cut = cutAt(rest, room);
+    const part = rest.slice(0, cut);
+    rest = rest.slice(cut);
+    const stillOpen = openAtEnd(part, open);
+    const body = `${reopen}${part}`;
+    if (rest === '') {
+      lines.push(`${prefix}${body}`.replace(/\s+$/, ''));
+      return lines;
+    }
+    lines.push(`${prefix}${body.replace(/ +$/, '')}${stillOpen ? MARK_CLOSE : ''}`);
+    open = stillOpen;
+    prefix = `${next}${CONTINUATION}`;
+    // A mark that closes right at the cut needs no reopening.
+    if (open && rest.startsWith(MARK_CLOSE)) {
+      rest = rest.slice(1);
+      open = false;
+    }
+  }
+}
+
+/** Every line of `text` wrapped to `width`: the body of a plain code block. */
+export function wrapBlock(text: string, width = CODE_WIDTH): string {
+  return stripSentinels(text)
+    .split('\n')
+    .flatMap((line) => (line.length <= width ? [line] : wrapLine(line, width)))
+    .join('\n');
+}
