@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import {
   defaultConfig,
+  MAX_WAIT_MS,
   NATIVE_MAPPING,
   NATIVE_START,
   OPENAI_CHAT_MAPPING,
@@ -35,6 +36,17 @@ export function isJsonValue(v: unknown): v is JsonValue {
 
 const positiveInt = z.number().int().min(1);
 const nonNegativeInt = z.number().int().min(0);
+
+/** The allowed range of a millisecond setting, in words (also used for flags and inputs). */
+export function msRange(min: number): string {
+  return `a whole number of milliseconds from ${min} to ${MAX_WAIT_MS} (10 minutes)`;
+}
+
+/** A millisecond setting: `min`..MAX_WAIT_MS (a timer beyond 2^31-1 ms would fire at once). */
+function ms(min: number) {
+  const error = `must be ${msRange(min)}`;
+  return z.number().int().min(min, { error }).max(MAX_WAIT_MS, { error });
+}
 const usd = z.number().min(0);
 const jsonTemplate = z.custom<JsonValue>(isJsonValue, {
   error: 'must be JSON data (strings, numbers, true/false, null, lists and mappings)',
@@ -54,10 +66,10 @@ const agentSchema = z.strictObject({
   preset: z.enum(AGENT_PRESETS).optional(),
   model: z.string().nullable().optional(),
   headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
-  timeoutMs: positiveInt.optional(),
+  timeoutMs: ms(1).optional(),
   concurrency: positiveInt.optional(),
   retries: nonNegativeInt.optional(),
-  backoffMs: nonNegativeInt.optional(),
+  backoffMs: ms(0).optional(),
   request: z.strictObject({ body: jsonTemplate.optional() }).nullable().optional(),
   response: responseSchema.nullable().optional(),
   start: z
@@ -73,16 +85,16 @@ const judgeSchema = z.strictObject({
   baseUrl: z.string().optional(),
   model: z.string().min(1).optional(),
   apiKey: z.string().nullable().optional(),
-  timeoutMs: positiveInt.optional(),
+  timeoutMs: ms(1).optional(),
   retries: nonNegativeInt.optional(),
-  backoffMs: nonNegativeInt.optional(),
+  backoffMs: ms(0).optional(),
   label: z.string().nullable().optional(),
 });
 
 export const configFileSchema = z.strictObject({
   agent: agentSchema.nullable().optional(),
   judge: judgeSchema.nullable().optional(),
-  regex: z.strictObject({ timeoutMs: positiveInt.optional(), workers: positiveInt.optional() }).nullable().optional(),
+  regex: z.strictObject({ timeoutMs: ms(1).optional(), workers: positiveInt.optional() }).nullable().optional(),
   cost: z
     .strictObject({
       agentTurnUsd: usd.optional(),

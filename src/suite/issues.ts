@@ -334,6 +334,10 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       if (issue.origin === 'string') {
         return [at(positionAt(ctx.src, full), `${name} must not be empty`, `give ${name} a value`)];
       }
+      // A schema that states its whole range (`must be ... from 1 to 600000 ...`) says it as written.
+      if (issue.message.startsWith('must ')) {
+        return [at(positionAt(ctx.src, full), `${name} ${issue.message}, found ${describeValue(value)}`, `set ${name} to a value in that range`)];
+      }
       return [
         at(
           positionAt(ctx.src, full),
