@@ -388,3 +388,42 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     return { file: src.file, line: pos.line, column: pos.column, message, fix };
   });
 }
+
+// --- bounds: an error about a file is clipped --------------------------------------------------
+
+/** Issues shown per file (errors and warnings each); the rest are counted in one last issue. */
+export const MAX_ISSUES_PER_FILE = 20;
+/** Characters of one message or fix; longer ones end with an ellipsis. */
+export const MAX_ISSUE_TEXT = 300;
+
+function clipText(text: string): string {
+  return text.length > MAX_ISSUE_TEXT ? `${text.slice(0, MAX_ISSUE_TEXT - 1)}\u2026` : text;
+}
+
+/**
+ * Clips each message and fix, and keeps the first MAX_ISSUES_PER_FILE issues of each file (in the
+ * order given), followed by "and N more ... in this file". A hostile file cannot flood the output.
+ */
+export function boundIssues(issues: readonly ConfigIssue[], noun: 'errors' | 'warnings'): ConfigIssue[] {
+  const perFile = new Map<string, number>();
+  for (const i of issues) perFile.set(i.file, (perFile.get(i.file) ?? 0) + 1);
+  const shown = new Map<string, number>();
+  const out: ConfigIssue[] = [];
+  for (const i of issues) {
+    const n = (shown.get(i.file) ?? 0) + 1;
+    shown.set(i.file, n);
+    if (n <= MAX_ISSUES_PER_FILE) out.push({ ...i, message: clipText(i.message), fix: clipText(i.fix) });
+    const total = perFile.get(i.file) ?? 0;
+    if (n === total && total > MAX_ISSUES_PER_FILE) {
+      const more = total - MAX_ISSUES_PER_FILE;
+      out.push({
+        file: i.file,
+        line: null,
+        column: null,
+        message: `and ${more} more ${more === 1 ? noun.slice(0, -1) : noun} in this file`,
+        fix: 'fix the ones above and run validate again to see the rest',
+      });
+    }
+  }
+  return out;
+}
