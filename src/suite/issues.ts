@@ -76,6 +76,13 @@ export function nodeAt(src: SourceFile, path: readonly PathSegment[]): unknown {
   return node;
 }
 
+/** The text of the scalar at `path` exactly as written (null when there is none, or it is empty). */
+export function sourceText(src: SourceFile, path: readonly PathSegment[]): string | null {
+  const node = nodeAt(src, path);
+  if (!isScalar(node) || typeof node.source !== 'string' || node.source === '') return null;
+  return node.source;
+}
+
 /** Position of the node at `path`; falls back to the deepest existing ancestor. */
 export function positionAt(src: SourceFile, path: readonly PathSegment[]): Position {
   const known = src.knownPosition?.(path);
@@ -311,11 +318,15 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
           ),
         ];
       }
+      // A plain value that YAML reads as a number, true/false or null where text belongs: say how it
+      // was written and how it was read, and quote exactly what was written.
+      const written = issue.expected === 'string' && (value === null || typeof value === 'number' || typeof value === 'boolean') ? sourceText(ctx.src, full) : null;
+      const found = written !== null && written !== String(value) ? `${written}, which YAML reads as ${describeValue(value)}` : describeValue(value);
       const quoteFix =
-        issue.expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')
-          ? `put the value in quotes: ${String(rel[rel.length - 1] ?? 'value')}: "${String(value)}"`
+        written !== null
+          ? `put the value in quotes: ${String(rel[rel.length - 1] ?? 'value')}: ${JSON.stringify(written)}`
           : `change ${name} to ${expected}`;
-      return [at(positionAt(ctx.src, full), `${name} must be ${expected}, found ${describeValue(value)}`, quoteFix)];
+      return [at(positionAt(ctx.src, full), `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
     case 'invalid_value': {
       const allowed = (issue.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
