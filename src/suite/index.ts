@@ -16,7 +16,8 @@ import { resolveConfigFile } from './config-file.js';
 import { checkFixtureFile } from './fixtures.js';
 import { boundIssues, type ConfigIssue } from './issues.js';
 import { applyOverrides, type ConfigOverrides } from './overrides.js';
-import { isInside, outsideIssue, parseSuiteYaml, readSuiteText, realPathOrNull, type LoadedYaml, type SuiteFileRef } from './read.js';
+import { isInside } from '../fs-safe.js';
+import { outsideIssue, parseSuiteYaml, readSuiteText, realPathOrNull, type LoadedYaml, type SuiteFileRef } from './read.js';
 
 export { baselineSchema, routeSchema, serializeBaseline } from './baselines.js';
 export { AGENT_PRESETS, JUDGE_DEFAULTS, JUDGE_PROVIDERS } from './config-file.js';

@@ -5,19 +5,13 @@
 
 import { isUtf8 } from 'node:buffer';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { isInside } from '../fs-safe.js';
 import { fastSource, lazyYamlSource } from './fast.js';
 import { positionOfOffset, yamlSyntaxIssues, type ConfigIssue, type SourceFile } from './issues.js';
 import { aliasExpansion, firstAlias, MAX_ALIAS_VALUES } from './yaml.js';
 
 /** Larger suite files are refused (a list of 5,000 fixtures is about 0.5 MB). */
 export const MAX_SUITE_FILE_BYTES = 8 * 1024 * 1024;
-
-/** True when `inner` is `outer` or inside it (both absolute). */
-export function isInside(outer: string, inner: string): boolean {
-  const rel = path.relative(outer, inner);
-  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
-}
 
 /** The real path, or null when it does not exist (or cannot be resolved). */
 export function realPathOrNull(p: string): string | null {
