@@ -2,8 +2,7 @@
 // src/cli.ts. Exit status: 0 gate passed, 1 fail-on met, 2 usage / configuration error / cost cap.
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type RunRecord } from '../types.js';
 import { parseFailOn, planAcceptance, gate as evaluateGate } from '../evaluate/index.js';
 import { runCheck, UsageError, type EngineDeps, type CheckResult } from '../engine.js';
@@ -11,6 +10,7 @@ import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
 import { DEFAULT_CONTEXT, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
+import { repositoryFor, writeFileSafely } from '../fs-safe.js';
 import type { Progress } from '../replay/index.js';
 import { TOOL } from '../version.js';
 import { gitHead } from './git.js';
@@ -170,8 +170,7 @@ export function reportContext(record: RunRecord | null, env: Record<string, stri
 }
 
 async function writeText(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text, 'utf8');
+  await writeFileSafely(path, text, { within: repositoryFor(path) }); // never through a planted link
 }
 
 /** Writes results.json first, then the renderings; prints the terminal summary. */
