@@ -25,23 +25,35 @@ const INT_OCT_RE = /^0o[0-7]+$/;
 const INT_RE = /^[-+]?[0-9]+$/;
 const INT_HEX_RE = /^0x[0-9a-fA-F]+$/;
 
+// The resolvers look at the first character or the length before any regular expression: they
+// run for every plain scalar of every file, and most plain scalars are words.
+
+/** `0`-`9`, `+`, `-` (and `.` for floats): the only ways a number can start. */
+function mayBeNumber(data: string, dot: boolean): boolean {
+  const c = data.charCodeAt(0);
+  return (c >= 48 && c <= 57) || c === 43 || c === 45 || (dot && c === 46);
+}
+
 const nullType = new jsyaml.Type('tag:yaml.org,2002:null', {
   kind: 'scalar',
-  resolve: (data: string | null) => data === null || /^(?:~|[Nn]ull|NULL)?$/.test(data),
+  resolve: (data: string | null) =>
+    data === null || data === '' || data === '~' || data === 'null' || data === 'Null' || data === 'NULL',
   construct: () => null,
   predicate: (v: unknown) => v === null,
 });
 
 const boolType = new jsyaml.Type('tag:yaml.org,2002:bool', {
   kind: 'scalar',
-  resolve: (data: string | null) => data !== null && /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(data),
+  resolve: (data: string | null) =>
+    data !== null && (data.length === 4 || data.length === 5) && /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(data),
   construct: (data: string) => data[0] === 't' || data[0] === 'T',
   predicate: (v: unknown) => typeof v === 'boolean',
 });
 
 const intType = new jsyaml.Type('tag:yaml.org,2002:int', {
   kind: 'scalar',
-  resolve: (data: string | null) => data !== null && (INT_OCT_RE.test(data) || INT_RE.test(data) || INT_HEX_RE.test(data)),
+  resolve: (data: string | null) =>
+    data !== null && mayBeNumber(data, false) && (INT_RE.test(data) || INT_OCT_RE.test(data) || INT_HEX_RE.test(data)),
   construct: (data: string) =>
     INT_OCT_RE.test(data) ? parseInt(data.slice(2), 8) : INT_HEX_RE.test(data) ? parseInt(data.slice(2), 16) : parseInt(data, 10),
   predicate: (v: unknown) => Number.isInteger(v),
@@ -49,7 +61,8 @@ const intType = new jsyaml.Type('tag:yaml.org,2002:int', {
 
 const floatType = new jsyaml.Type('tag:yaml.org,2002:float', {
   kind: 'scalar',
-  resolve: (data: string | null) => data !== null && (FLOAT_NAN_RE.test(data) || FLOAT_EXP_RE.test(data) || FLOAT_RE.test(data)),
+  resolve: (data: string | null) =>
+    data !== null && mayBeNumber(data, true) && (FLOAT_RE.test(data) || FLOAT_EXP_RE.test(data) || FLOAT_NAN_RE.test(data)),
   construct: (data: string) => {
     if (FLOAT_NAN_RE.test(data)) {
       if (data.slice(-3).toLowerCase() === 'nan') return NaN;
