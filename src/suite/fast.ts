@@ -125,6 +125,8 @@ function positionOf(starts: number[], offset: number): Position {
 export interface FastRefusal {
   reason: string;
   position: Position;
+  /** The nesting exhausted the stack (`[[[[...`): no parser will do better, say so at once. */
+  tooDeep?: true;
 }
 
 /**
@@ -154,10 +156,18 @@ export function fastSource(file: string, text: string): { src: SourceFile; data:
       },
     });
   } catch (e) {
+    if (e instanceof RangeError) {
+      return { refused: { reason: 'lists or mappings are nested too deeply to read', position: { line: null, column: null }, tooDeep: true } };
+    }
     const err = e as { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
     const line = typeof err.mark?.line === 'number' ? err.mark.line + 1 : null;
     const column = typeof err.mark?.column === 'number' ? err.mark.column + 1 : null;
-    return { refused: { reason: typeof err.reason === 'string' ? err.reason : 'the YAML parser refused the file', position: { line, column } } };
+    const reason = typeof err.reason === 'string' ? err.reason : 'the YAML parser refused the file';
+    // js-yaml stops at 100 levels; the `yaml` package would only overflow its stack on such a text.
+    if (reason.startsWith('nesting exceeded maxDepth')) {
+      return { refused: { reason: 'lists or mappings are nested more than 100 levels deep', position: { line, column }, tooDeep: true } };
+    }
+    return { refused: { reason, position: { line, column } } };
   }
   let starts: number[] | null = null;
   const tree = root as Closed | null;

@@ -104,6 +104,10 @@ const TAG_FIX =
 /** The values of a YAML suite file (see yaml.ts for the rules), or its problems. */
 export function parseSuiteYaml(shown: string, text: string): LoadedYaml {
   const fast = fastSource(shown, text);
+  if ('refused' in fast && fast.refused.tooDeep) {
+    const { reason, position } = fast.refused;
+    return { src: null, data: undefined, errors: [{ file: shown, ...position, message: `invalid YAML: ${reason}`, fix: 'flatten the file: fixtures and config need a few levels of nesting, not hundreds' }] };
+  }
   if ('refused' in fast) {
     // The `yaml` document words syntax errors better; js-yaml's own reason covers the rest
     // (tags outside the schema, which `yaml` only warns about).

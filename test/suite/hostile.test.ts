@@ -151,6 +151,13 @@ describe('an error about a file is clipped', () => {
     expect(allText(r).length).toBeLessThan(10_000);
   });
 
+  it('100,000 nested brackets: one issue at the depth limit, no stack overflow', async () => {
+    const n = 100_000;
+    const cwd = await repo({ [`${F}/deep.yml`]: `label: deep\nmessage: ${'['.repeat(n)}${']'.repeat(n)}\n`, [`${F}/ok.yml`]: OK_FIXTURE });
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([`${F}/deep.yml:2: invalid YAML: lists or mappings are nested more than 100 levels deep`]);
+  });
+
   it('a file over 8 MB is refused without being parsed', async () => {
     const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
     await fs.writeFile(path.join(cwd, F, 'huge.yml'), `message: "${'a'.repeat(8 * 1024 * 1024)}"\n`);
