@@ -61,7 +61,7 @@ export function readSuiteText(ref: SuiteFileRef, shown: string, realRoot: string
       return { issue: readError(shown, e) };
     }
   }
-  if (!isInside(realRoot, real)) return { issue: outsideIssue(shown, shown, `the suite folder ${rootShown}`) };
+  if (!isInside(realRoot, real)) return { issue: outsideIssue(shown, 'the file', `the suite folder ${rootShown}`) };
   let bytes: Buffer;
   try {
     const stat = statSync(real);

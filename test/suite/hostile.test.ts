@@ -34,7 +34,7 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     const r = await loadAt(cwd);
     expect(r.suite).toBeNull();
     expect(r.errors.map(formatIssue)).toEqual([
-      `${F}/env.yml: ${F}/env.yml resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it\n  fix: replace the link with the file itself, inside the suite folder .agent-replay`,
+      `${F}/env.yml: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it\n  fix: replace the link with the file itself, inside the suite folder .agent-replay`,
     ]);
     expect(allText(r)).not.toContain(SECRET);
     expect(allText(r)).not.toContain('stolen');
@@ -45,7 +45,7 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     await fs.symlink('/proc/self/environ', path.join(cwd, F, 'env.yml'));
     const r = await loadAt(cwd);
     expect(brief(r.errors)).toEqual([
-      `${F}/env.yml:-: ${F}/env.yml resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
+      `${F}/env.yml:-: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
     ]);
     const text = allText(r);
     for (const value of [process.env.PATH, process.env.HOME].filter((v): v is string => !!v && v.length > 3)) expect(text).not.toContain(value);
@@ -60,8 +60,8 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     await fs.symlink(json, path.join(cwd, B, 'ok.json'));
     const r = await loadAt(cwd);
     expect(brief(r.errors)).toEqual([
-      `${C}:-: ${C} resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
-      `${B}/ok.json:-: ${B}/ok.json resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
+      `${C}:-: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
+      `${B}/ok.json:-: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
     ]);
     expect(allText(r)).not.toContain(SECRET);
   });
