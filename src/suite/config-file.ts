@@ -16,7 +16,7 @@ import {
   type JudgeProvider,
 } from '../config.js';
 import { substituteEnv } from './env.js';
-import { positionAt, quote, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
+import { positionAt, quote, sourceText, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
 
 export const AGENT_PRESETS = ['native', 'openai-chat'] as const satisfies readonly AgentPreset[];
 export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const satisfies readonly JudgeProvider[];
@@ -154,7 +154,7 @@ export function resolveConfigFile(
   data: unknown,
   env: Record<string, string | undefined>,
 ): ConfigFileResult {
-  const r: Resolution = { issueAt: issueMaker(file, src), errors: [], warnings: [] };
+  const r: Resolution = { src, issueAt: issueMaker(file, src), errors: [], warnings: [] };
   const raw = data === null || data === undefined ? {} : data;
   if (!isMapping(raw)) {
     r.errors.push(notAMappingIssue(r.issueAt, raw));
@@ -185,6 +185,7 @@ export function resolveConfigFile(
 
 /** Issues collected while resolving, and how to place one. */
 interface Resolution {
+  src: SourceFile | null;
   issueAt: IssueAt;
   errors: ConfigIssue[];
   warnings: ConfigIssue[];
@@ -210,7 +211,7 @@ function resolveAgent(config: Config, agent: AgentSection, written: AgentSection
   const preset: AgentPreset = agent.preset ?? 'native';
   config.agent.preset = preset;
   resolveAgentUrl(config, agent.url, written.url, r);
-  applyAgentSettings(config, agent);
+  applyAgentSettings(config, agent, r);
   const presetMapping = preset === 'native' ? NATIVE_MAPPING : OPENAI_CHAT_MAPPING;
   const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetMapping.body }, agent.response ?? undefined);
   config.agent.mapping = mapping;
@@ -234,10 +235,15 @@ function resolveAgentUrl(config: Config, url: string | null | undefined, written
   );
 }
 
-function applyAgentSettings(config: Config, agent: AgentSection): void {
+function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution): void {
   if (agent.model !== undefined) config.agent.model = agent.model === '' ? null : agent.model;
   if (agent.headers) {
-    for (const [name, value] of Object.entries(agent.headers)) config.agent.headers[name] = String(value);
+    // A header written as a number or true/false is sent exactly as written (`X-Version: 1.10`
+    // sends 1.10, not the 1.1 that YAML reads).
+    for (const [name, value] of Object.entries(agent.headers)) {
+      const written = typeof value === 'string' || r.src === null ? null : sourceText(r.src, ['agent', 'headers', name]);
+      config.agent.headers[name] = written ?? String(value);
+    }
   }
   if (agent.timeoutMs !== undefined) config.agent.timeoutMs = agent.timeoutMs;
   if (agent.concurrency !== undefined) config.agent.concurrency = agent.concurrency;

@@ -152,3 +152,11 @@ describe('alias bombs are refused at once', () => {
     expect(r.suite!.fixtures[5000]!.assertion).toEqual({ kind: 'judge', criterion: 'Polite?', threshold: 0.8 });
   });
 });
+
+describe('config.yml: header values written as numbers or true/false', () => {
+  it('are sent exactly as written, not as YAML reads them', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  headers: { X-Version: 1.10, X-Code: 0x1F, X-Flag: TRUE, X-Plain: text }\n' });
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.config.agent.headers).toEqual({ 'X-Version': '1.10', 'X-Code': '0x1F', 'X-Flag': 'TRUE', 'X-Plain': 'text' });
+  });
+});
