@@ -6,7 +6,7 @@
 // repository), must really be inside it; every suite file must really be inside the suite folder.
 // A symbolic link that leads elsewhere is refused and never read (see read.ts).
 
-import { promises as fs, statSync } from 'node:fs';
+import { promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { makeRedactor } from '../secrets.js';
@@ -313,10 +313,11 @@ function readYamlFile(ref: SuiteFileRef, shown: string, root: SuiteRoot, found: 
   return loaded;
 }
 
+/** The first candidate that exists and is not a folder (a link is taken as is: reading it decides). */
 function firstFile(candidates: string[]): string | null {
   for (const candidate of candidates) {
     try {
-      if (statSync(candidate).isFile()) return candidate;
+      if (!lstatSync(candidate).isDirectory()) return candidate;
     } catch {
       // not there: try the next one
     }

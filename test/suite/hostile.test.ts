@@ -103,6 +103,13 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     expect(explicit.suite!.fixtures).toHaveLength(1);
   });
 
+  it('config.yml linked to a device is refused, not taken for a missing config', async () => {
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    await fs.symlink('/dev/zero', path.join(cwd, C));
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([`${C}:-: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`]);
+  });
+
   it('a dangling link is a read error naming the file', async () => {
     const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
     await fs.symlink(path.join(os.tmpdir(), `agent-replay-missing-${randomBytes(6).toString('hex')}`), path.join(cwd, F, 'gone.yml'));
