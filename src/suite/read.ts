@@ -4,7 +4,7 @@
 // parser errors quoting binary; a YAML file gives its values through the one reading of yaml.ts.
 
 import { isUtf8 } from 'node:buffer';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { isInside } from '../fs-safe.js';
 import { fastSource, lazyYamlSource, type FastRefusal } from './fast.js';
 import { positionOfOffset, yamlSyntaxIssues, type ConfigIssue, type SourceFile } from './issues.js';
@@ -64,18 +64,19 @@ export function readSuiteText(ref: SuiteFileRef, shown: string, realRoot: string
   if (!isInside(realRoot, real)) return { issue: outsideIssue(shown, 'the file', `the suite folder ${rootShown}`) };
   let bytes: Buffer;
   try {
-    const stat = statSync(real);
-    if (!stat.isFile()) return { issue: issue(shown, 'not a regular file', 'suite files are regular files; remove this one') };
-    if (stat.size > MAX_SUITE_FILE_BYTES) {
-      return {
-        issue: issue(
-          shown,
-          `the file is ${stat.size} bytes, more than the ${MAX_SUITE_FILE_BYTES} bytes a suite file may have`,
-          'split it into several files',
-        ),
-      };
+    const read = readRegularFile(real);
+    if ('size' in read) {
+      return read.size === null
+        ? { issue: issue(shown, 'not a regular file', 'suite files are regular files; remove this one') }
+        : {
+            issue: issue(
+              shown,
+              `the file is ${read.size} bytes, more than the ${MAX_SUITE_FILE_BYTES} bytes a suite file may have`,
+              'split it into several files',
+            ),
+          };
     }
-    bytes = readFileSync(real);
+    bytes = read.bytes;
   } catch (e) {
     return { issue: readError(shown, e) };
   }
@@ -89,6 +90,29 @@ export function readSuiteText(ref: SuiteFileRef, shown: string, realRoot: string
     };
   }
   return { text: bytes.toString('utf8') };
+}
+
+/**
+ * The bytes of a regular file of at most MAX_SUITE_FILE_BYTES; else its size (null: not a regular
+ * file). Opened non-blocking, so a named pipe cannot stall the load, and checked on the open file.
+ */
+function readRegularFile(real: string): { bytes: Buffer } | { size: number | null } {
+  const fd = openSync(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) return { size: null };
+    if (stat.size > MAX_SUITE_FILE_BYTES) return { size: stat.size };
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const n = readSync(fd, bytes, filled, bytes.length - filled, null);
+      if (n === 0) break;
+      filled += n;
+    }
+    return { bytes: filled === bytes.length ? bytes : bytes.subarray(0, filled) };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export interface LoadedYaml {

@@ -1,6 +1,7 @@
 // Hostile files in a pull request: links out of the suite, binary files, files that produce
 // thousands of problems. Real files and real symbolic links in temporary folders.
 
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -108,6 +109,15 @@ describe('symbolic links that lead out of the suite are refused, and not read', 
     await fs.symlink('/dev/zero', path.join(cwd, C));
     const r = await loadAt(cwd);
     expect(brief(r.errors)).toEqual([`${C}:-: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`]);
+  });
+
+  it('a named pipe does not stall the load: ignored as an entry, "not a regular file" through a link', async () => {
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    execFileSync('mkfifo', [path.join(cwd, F, 'pipe.yml')]);
+    expect((await loadAt(cwd)).errors).toEqual([]);
+    await fs.symlink('pipe.yml', path.join(cwd, F, 'via-link.yml'));
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([`${F}/via-link.yml:-: not a regular file`]);
   });
 
   it('a dangling link is a read error naming the file', async () => {
