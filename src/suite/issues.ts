@@ -404,6 +404,8 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
 
 /** Issues shown per file (errors and warnings each); the rest are counted in one last issue. */
 export const MAX_ISSUES_PER_FILE = 20;
+/** Issues shown in all (errors and warnings each), after the per-file bound. */
+export const MAX_ISSUES_TOTAL = 200;
 /** Characters of one message or fix; longer ones end with an ellipsis. */
 export const MAX_ISSUE_TEXT = 300;
 
@@ -413,28 +415,44 @@ function clipText(text: string): string {
 
 /**
  * Clips each message and fix, and keeps the first MAX_ISSUES_PER_FILE issues of each file (in the
- * order given), followed by "and N more ... in this file". A hostile file cannot flood the output.
+ * order given), followed by "and N more ... in this file"; after MAX_ISSUES_TOTAL issues in all,
+ * one last issue counts the rest. A hostile file, or hundreds of them, cannot flood the output.
  */
 export function boundIssues(issues: readonly ConfigIssue[], noun: 'errors' | 'warnings'): ConfigIssue[] {
   const perFile = new Map<string, number>();
   for (const i of issues) perFile.set(i.file, (perFile.get(i.file) ?? 0) + 1);
-  const shown = new Map<string, number>();
+  const seen = new Map<string, number>();
   const out: ConfigIssue[] = [];
+  /** Issues shown or counted in a per-file "and N more". */
+  let accounted = 0;
   for (const i of issues) {
-    const n = (shown.get(i.file) ?? 0) + 1;
-    shown.set(i.file, n);
-    if (n <= MAX_ISSUES_PER_FILE) out.push({ ...i, message: clipText(i.message), fix: clipText(i.fix) });
+    if (out.length >= MAX_ISSUES_TOTAL) break;
+    const n = (seen.get(i.file) ?? 0) + 1;
+    seen.set(i.file, n);
+    if (n <= MAX_ISSUES_PER_FILE) {
+      out.push({ ...i, message: clipText(i.message), fix: clipText(i.fix) });
+      accounted += 1;
+    }
     const total = perFile.get(i.file) ?? 0;
     if (n === total && total > MAX_ISSUES_PER_FILE) {
-      const more = total - MAX_ISSUES_PER_FILE;
-      out.push({
-        file: i.file,
-        line: null,
-        column: null,
-        message: `and ${more} more ${more === 1 ? noun.slice(0, -1) : noun} in this file`,
-        fix: 'fix the ones above and run validate again to see the rest',
-      });
+      out.push(moreIssue(i.file, total - MAX_ISSUES_PER_FILE, noun, 'in this file'));
+      accounted += total - MAX_ISSUES_PER_FILE;
     }
   }
+  const rest = issues.length - accounted;
+  if (rest > 0) {
+    const files = new Set(issues.filter((i) => (seen.get(i.file) ?? 0) < (perFile.get(i.file) ?? 0)).map((i) => i.file)).size;
+    out.push(moreIssue('all files', rest, noun, `in ${files} ${files === 1 ? 'file' : 'files'} not shown in full`));
+  }
   return out;
+}
+
+function moreIssue(file: string, more: number, noun: 'errors' | 'warnings', where: string): ConfigIssue {
+  return {
+    file,
+    line: null,
+    column: null,
+    message: `and ${more} more ${more === 1 ? noun.slice(0, -1) : noun} ${where}`,
+    fix: 'fix the ones above and run validate again to see the rest',
+  };
 }

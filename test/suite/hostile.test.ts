@@ -168,6 +168,21 @@ describe('an error about a file is clipped', () => {
     expect(allText(r).length).toBeLessThan(10_000);
   });
 
+  it('hundreds of bad files: at most 200 issues in all, then one that counts the rest', async () => {
+    const files: Record<string, string> = { [`${F}/ok.yml`]: OK_FIXTURE };
+    for (let i = 0; i < 300; i++) files[`${F}/bad-${String(i).padStart(3, '0')}.yml`] = 'label: [unclosed\n';
+    const r = await loadAt(await repo(files));
+    expect(r.errors).toHaveLength(201);
+    expect(r.errors[199]!.file).toBe(`${F}/bad-199.yml`);
+    expect(r.errors[200]).toEqual({
+      file: 'all files',
+      line: null,
+      column: null,
+      message: 'and 100 more errors in 100 files not shown in full',
+      fix: 'fix the ones above and run validate again to see the rest',
+    });
+  });
+
   it('100,000 nested brackets: one issue at the depth limit, no stack overflow', async () => {
     const n = 100_000;
     const cwd = await repo({ [`${F}/deep.yml`]: `label: deep\nmessage: ${'['.repeat(n)}${']'.repeat(n)}\n`, [`${F}/ok.yml`]: OK_FIXTURE });
