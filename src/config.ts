@@ -104,6 +104,13 @@ export const OPENAI_CHAT_MAPPING: AgentMapping = {
   offTrack: null,
 };
 
+/**
+ * The longest wait any millisecond setting may ask for: 10 minutes. Node's timers hold at most
+ * 2^31-1 ms (about 24.8 days) and silently fire after 1 ms beyond that, so an unchecked
+ * 3,000,000,000 would become no timeout at all; nothing in a replay needs to wait longer.
+ */
+export const MAX_WAIT_MS = 600_000;
+
 export const DEFAULT_COST: CostConfig = { agentTurnUsd: 0.01, turnsPerFixture: null, judgeCallUsd: 0.005, capUsd: 0.1 };
 
 export function defaultConfig(): Config {

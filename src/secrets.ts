@@ -1,15 +1,63 @@
 // Secrets (values that came from `${ENV}` in the config, tokens from inputs) never appear in
 // logs, results, comments or summaries. Every text that leaves the process passes through here.
+//
+// A secret is also found in the forms it takes once an agent, a judge or a proxy has echoed it
+// inside JSON or a URL: each character may be written as itself, as a JSON escape (`\/`, `\"`,
+// `\\`, `\n`, `\u00e9`, surrogate pairs for astral characters) or percent-encoded (`%2F`, the
+// UTF-8 bytes of a non-ASCII character, `+` for a space). Forms may mix within one occurrence;
+// hex digits may be upper or lower case.
 
 const MIN_SECRET_LENGTH = 4;
 
-/** Returns a function that replaces every occurrence of every secret with `***`. */
+/** Short JSON escapes besides `\uXXXX`. */
+const JSON_SHORT_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '/': '\\/',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+};
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+}
+
+/** A hex number in either case: `2f` -> `2[fF]`. */
+function hexPattern(hex: string): string {
+  return hex.replace(/[a-f]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
+}
+
+/** Every way one character (a code point) of a secret may be written. */
+function charPattern(char: string): string {
+  const forms = [escapeRegExp(char)];
+  const short = JSON_SHORT_ESCAPES[char];
+  if (short !== undefined) forms.push(escapeRegExp(short));
+  // JSON: one \uXXXX per UTF-16 code unit.
+  let units = '';
+  for (let i = 0; i < char.length; i++) units += `\\\\u${hexPattern(char.charCodeAt(i).toString(16).padStart(4, '0'))}`;
+  forms.push(units);
+  // URL: one %XX per UTF-8 byte; a space may be `+` (forms).
+  forms.push([...Buffer.from(char, 'utf8')].map((b) => `%${hexPattern(b.toString(16).padStart(2, '0'))}`).join(''));
+  if (char === ' ') forms.push('\\+');
+  return `(?:${forms.join('|')})`;
+}
+
+/** One pattern matching a secret in any of its forms. */
+export function secretPattern(secret: string): string {
+  return [...secret].map(charPattern).join('');
+}
+
+/** Returns a function that replaces every occurrence of every secret, in every form, with `***`. */
 export function makeRedactor(secrets: readonly string[]): (text: string) => string {
   const values = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
   if (values.length === 0) return (text) => text;
+  // Longest first, so that a secret containing another is replaced whole.
+  const anyForm = new RegExp(values.map(secretPattern).join('|'), 'g');
   return (text) => {
-    let out = text;
-    for (const value of values) out = out.split(value).join('***');
+    let out = text.replace(anyForm, '***');
     // Texts are often clipped with an ellipsis before they get here (an HTTP body snippet, a
     // quoted match): a secret cut by the clip must not leak its first characters either.
     if (out.includes('\u2026')) {

@@ -2,7 +2,6 @@
 // sticky comment, outputs, and the gate. A failure to comment never loses the results.
 
 import * as core from '@actions/core';
-import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Inputs } from '../inputs.js';
 import { inputSecrets } from '../inputs.js';
@@ -12,6 +11,7 @@ import type { ArtifactStore } from './artifacts.js';
 import { runCheck, type EngineDeps } from '../engine.js';
 import { formatIssue, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
 import { writeRecord } from '../record/index.js';
+import { writeFileSafely } from '../fs-safe.js';
 import { formatUsdPair, hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
 import type { GitHubApi } from '../github/api.js';
@@ -142,7 +142,7 @@ export async function saveRecord(
   const files = [resultsPath];
   for (const f of extra) {
     const path = join(dirname(resultsPath), f.name);
-    await writeFile(path, f.text, 'utf8');
+    await writeFileSafely(path, f.text); // never through a link planted next to the results
     files.push(path);
   }
   const artifactName = artifactNameFor(run.commit, ctx.runAttempt);

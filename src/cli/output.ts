@@ -2,8 +2,8 @@
 // notice of an interrupted run. Shared by cli/main.ts and demo/ (which main.ts imports), so that
 // neither imports the other's importer.
 
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { repositoryFor, writeFileSafely } from '../fs-safe.js';
+import { join } from 'node:path';
 import type { RunRecord } from '../types.js';
 import type { EngineDeps } from '../engine.js';
 import { writeRecord } from '../record/index.js';
@@ -52,8 +52,7 @@ export function reportContext(record: RunRecord | null, env: Record<string, stri
 }
 
 export async function writeText(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text, 'utf8');
+  await writeFileSafely(path, text, { within: repositoryFor(path) }); // never through a planted link
 }
 
 /** Writes results.json first, then the renderings; prints the terminal summary. */

@@ -1,7 +1,7 @@
 // Reading, writing and merging run records. A record is written once and never changed.
 
-import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { repositoryFor, writeFileSafely } from '../fs-safe.js';
 import type { RunRecord } from '../types.js';
 import { tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
@@ -24,12 +24,13 @@ export function serializeRecord(record: RunRecord): string {
   return `${JSON.stringify(record, null, 2)}\n`;
 }
 
-/** Writes atomically (temp file + rename) so a reader never sees half a record. */
+/**
+ * Writes atomically (an exclusively created temp file renamed over the target) so a reader never
+ * sees half a record and no planted link is written through; a path named inside the working
+ * directory must really be inside it (its folder cannot be a link to elsewhere).
+ */
 export async function writeRecord(path: string, record: RunRecord): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, serializeRecord(record), 'utf8');
-  await rename(tmp, path);
+  await writeFileSafely(path, serializeRecord(record), { within: repositoryFor(path) });
 }
 
 /** Validates untrusted JSON text as a run record; errors name the file and the first problems. */

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import {
   defaultConfig,
+  MAX_WAIT_MS,
   NATIVE_MAPPING,
   NATIVE_START,
   OPENAI_CHAT_MAPPING,
@@ -15,7 +16,7 @@ import {
   type JudgeProvider,
 } from '../config.js';
 import { substituteEnv } from './env.js';
-import { positionAt, quote, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
+import { positionAt, quote, sourceText, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
 
 export const AGENT_PRESETS = ['native', 'openai-chat'] as const satisfies readonly AgentPreset[];
 export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const satisfies readonly JudgeProvider[];
@@ -35,6 +36,17 @@ export function isJsonValue(v: unknown): v is JsonValue {
 
 const positiveInt = z.number().int().min(1);
 const nonNegativeInt = z.number().int().min(0);
+
+/** The allowed range of a millisecond setting, in words (also used for flags and inputs). */
+export function msRange(min: number): string {
+  return `a whole number of milliseconds from ${min} to ${MAX_WAIT_MS} (10 minutes)`;
+}
+
+/** A millisecond setting: `min`..MAX_WAIT_MS (a timer beyond 2^31-1 ms would fire at once). */
+function ms(min: number) {
+  const error = `must be ${msRange(min)}`;
+  return z.number().int().min(min, { error }).max(MAX_WAIT_MS, { error });
+}
 const usd = z.number().min(0);
 const jsonTemplate = z.custom<JsonValue>(isJsonValue, {
   error: 'must be JSON data (strings, numbers, true/false, null, lists and mappings)',
@@ -54,10 +66,10 @@ const agentSchema = z.strictObject({
   preset: z.enum(AGENT_PRESETS).optional(),
   model: z.string().nullable().optional(),
   headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
-  timeoutMs: positiveInt.optional(),
+  timeoutMs: ms(1).optional(),
   concurrency: positiveInt.optional(),
   retries: nonNegativeInt.optional(),
-  backoffMs: nonNegativeInt.optional(),
+  backoffMs: ms(0).optional(),
   request: z.strictObject({ body: jsonTemplate.optional() }).nullable().optional(),
   response: responseSchema.nullable().optional(),
   start: z
@@ -73,16 +85,16 @@ const judgeSchema = z.strictObject({
   baseUrl: z.string().optional(),
   model: z.string().min(1).optional(),
   apiKey: z.string().nullable().optional(),
-  timeoutMs: positiveInt.optional(),
+  timeoutMs: ms(1).optional(),
   retries: nonNegativeInt.optional(),
-  backoffMs: nonNegativeInt.optional(),
+  backoffMs: ms(0).optional(),
   label: z.string().nullable().optional(),
 });
 
 export const configFileSchema = z.strictObject({
   agent: agentSchema.nullable().optional(),
   judge: judgeSchema.nullable().optional(),
-  regex: z.strictObject({ timeoutMs: positiveInt.optional(), workers: positiveInt.optional() }).nullable().optional(),
+  regex: z.strictObject({ timeoutMs: ms(1).optional(), workers: positiveInt.optional() }).nullable().optional(),
   cost: z
     .strictObject({
       agentTurnUsd: usd.optional(),
@@ -131,6 +143,10 @@ export function urlProblem(value: string): string | null {
 /**
  * Validates and resolves the parsed config document. `src` is null when there is no config file
  * (defaults only). Missing environment variables are errors; substituted values become secrets.
+ *
+ * Steps: the file is a mapping -> its shape (zod) -> `${ENV}` substitution (reported even when the
+ * shape is wrong: all errors at once) -> agent (url, settings, mapping, welcome turn, template
+ * warnings) -> judge -> regex and cost. Each step adds its issues to one `Resolution`.
  */
 export function resolveConfigFile(
   src: SourceFile | null,
@@ -138,92 +154,126 @@ export function resolveConfigFile(
   data: unknown,
   env: Record<string, string | undefined>,
 ): ConfigFileResult {
-  const errors: ConfigIssue[] = [];
-  const warnings: ConfigIssue[] = [];
-  const issueAt = issueMaker(file, src);
+  const r: Resolution = { src, issueAt: issueMaker(file, src), errors: [], warnings: [] };
   const raw = data === null || data === undefined ? {} : data;
-
-  if (typeof raw !== 'object' || Array.isArray(raw)) {
-    errors.push(
-      issueAt(
-        [],
-        `the config file must be a mapping of sections (agent, judge, regex, cost), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
-        'start the file with a section such as "agent:" followed by indented keys',
-      ),
-    );
-    return { config: null, errors, warnings, secrets: [] };
+  if (!isMapping(raw)) {
+    r.errors.push(notAMappingIssue(r.issueAt, raw));
+    return { config: null, errors: r.errors, warnings: r.warnings, secrets: [] };
   }
 
   const parsed = configFileSchema.safeParse(raw);
   if (!parsed.success && src) {
-    errors.push(...translateZodIssues({ src, schema: configFileSchema, data: raw, base: [] }, parsed.error.issues));
+    r.errors.push(...translateZodIssues({ src, schema: configFileSchema, data: raw, base: [] }, parsed.error.issues));
   }
-  // Missing variables are reported even when the shape is wrong: all errors at once.
-  const substituted = src
-    ? substituteEnv(raw, env, src)
-    : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[] };
-  errors.push(...substituted.issues);
-  if (!parsed.success) return { config: null, errors, warnings, secrets: substituted.secrets };
+  const substituted = src ? substituteEnv(raw, env, src) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[] };
+  r.errors.push(...substituted.issues);
+  if (!parsed.success) return { config: null, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
 
-  const before = parsed.data;
-  const after = configFileSchema.parse(substituted.value);
+  // `written` is the file as written (for quoting in messages: never a substituted secret);
+  // `resolved` has the environment's values.
+  const written = parsed.data;
+  const resolved = configFileSchema.parse(substituted.value);
   const config = defaultConfig();
   config.secrets.push(...substituted.secrets);
 
-  // --- agent -----------------------------------------------------------------------------------
-  const agent = after.agent ?? {};
+  resolveAgent(config, resolved.agent ?? {}, written.agent ?? {}, r);
+  if (resolved.judge) config.judge = resolveJudge(resolved.judge, written.judge ?? {}, r);
+  applyRegexAndCost(config, resolved);
+
+  return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
+}
+
+/** Issues collected while resolving, and how to place one. */
+interface Resolution {
+  src: SourceFile | null;
+  issueAt: IssueAt;
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+}
+
+type AgentSection = NonNullable<ConfigFile['agent']>;
+type JudgeSection = NonNullable<ConfigFile['judge']>;
+
+function isMapping(raw: unknown): raw is object {
+  return typeof raw === 'object' && raw !== null && !Array.isArray(raw);
+}
+
+function notAMappingIssue(issueAt: IssueAt, raw: unknown): ConfigIssue {
+  return issueAt(
+    [],
+    `the config file must be a mapping of sections (agent, judge, regex, cost), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
+    'start the file with a section such as "agent:" followed by indented keys',
+  );
+}
+
+/** agent: url, plain settings, the request/response mapping of the preset, the welcome turn. */
+function resolveAgent(config: Config, agent: AgentSection, written: AgentSection, r: Resolution): void {
   const preset: AgentPreset = agent.preset ?? 'native';
   config.agent.preset = preset;
-  if (agent.url !== undefined && agent.url !== null && agent.url !== '') {
-    const problem = urlProblem(agent.url);
-    if (problem) {
-      errors.push(
-        issueAt(
-          ['agent', 'url'],
-          `agent.url ${quote(before.agent?.url ?? '')} ${problem}`,
-          'give the full address of the agent, e.g. url: https://preview.example.com/api/chat',
-        ),
-      );
-    } else {
-      config.agent.url = agent.url;
-    }
+  resolveAgentUrl(config, agent.url, written.url, r);
+  applyAgentSettings(config, agent, r);
+  const presetMapping = preset === 'native' ? NATIVE_MAPPING : OPENAI_CHAT_MAPPING;
+  const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetMapping.body }, agent.response ?? undefined);
+  config.agent.mapping = mapping;
+  config.agent.start = resolveWelcomeTurn(preset, agent.start, mapping, r);
+  warnAboutTemplate(config, agent, mapping, r);
+}
+
+function resolveAgentUrl(config: Config, url: string | null | undefined, writtenUrl: string | null | undefined, r: Resolution): void {
+  if (url === undefined || url === null || url === '') return;
+  const problem = urlProblem(url);
+  if (!problem) {
+    config.agent.url = url;
+    return;
   }
+  r.errors.push(
+    r.issueAt(
+      ['agent', 'url'],
+      `agent.url ${quote(writtenUrl ?? '')} ${problem}`,
+      'give the full address of the agent, e.g. url: https://preview.example.com/api/chat',
+    ),
+  );
+}
+
+function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution): void {
   if (agent.model !== undefined) config.agent.model = agent.model === '' ? null : agent.model;
   if (agent.headers) {
-    for (const [name, value] of Object.entries(agent.headers)) config.agent.headers[name] = String(value);
+    // A header written as a number or true/false is sent exactly as written (`X-Version: 1.10`
+    // sends 1.10, not the 1.1 that YAML reads).
+    for (const [name, value] of Object.entries(agent.headers)) {
+      const written = typeof value === 'string' || r.src === null ? null : sourceText(r.src, ['agent', 'headers', name]);
+      config.agent.headers[name] = written ?? String(value);
+    }
   }
   if (agent.timeoutMs !== undefined) config.agent.timeoutMs = agent.timeoutMs;
   if (agent.concurrency !== undefined) config.agent.concurrency = agent.concurrency;
   if (agent.retries !== undefined) config.agent.retries = agent.retries;
   if (agent.backoffMs !== undefined) config.agent.backoffMs = agent.backoffMs;
+}
 
-  const presetMapping = preset === 'native' ? NATIVE_MAPPING : OPENAI_CHAT_MAPPING;
-  const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetMapping.body }, agent.response ?? undefined);
-  config.agent.mapping = mapping;
-
+/** The welcome turn's mapping, or null for none. It reads the message turn's response fields unless told otherwise. */
+function resolveWelcomeTurn(preset: AgentPreset, startSetting: AgentSection['start'], mapping: AgentMapping, r: Resolution): AgentMapping | null {
   const presetStartBody = preset === 'native' ? NATIVE_START.body : null;
-  const start = agent.start === undefined ? preset === 'native' : agent.start === null ? false : agent.start;
-  if (start === false) {
-    config.agent.start = null;
-  } else {
-    const body = start === true ? presetStartBody : (start.body ?? presetStartBody);
-    if (body === null) {
-      errors.push(
-        issueAt(
-          ['agent', 'start'],
-          `agent.start asks for a welcome turn, but the ${preset} preset has no welcome request`,
-          'give the welcome request yourself (start: { body: {...} }) or remove agent.start',
-        ),
-      );
-    } else {
-      // The welcome turn reads the same response fields as the message turn unless told otherwise.
-      config.agent.start = withResponse({ ...mapping, body }, start === true ? undefined : start.response);
-    }
+  const start = startSetting === undefined ? preset === 'native' : startSetting === null ? false : startSetting;
+  if (start === false) return null;
+  const body = start === true ? presetStartBody : (start.body ?? presetStartBody);
+  if (body === null) {
+    r.errors.push(
+      r.issueAt(
+        ['agent', 'start'],
+        `agent.start asks for a welcome turn, but the ${preset} preset has no welcome request`,
+        'give the welcome request yourself (start: { body: {...} }) or remove agent.start',
+      ),
+    );
+    return null;
   }
+  return withResponse({ ...mapping, body }, start === true ? undefined : start.response);
+}
 
+function warnAboutTemplate(config: Config, agent: AgentSection, mapping: AgentMapping, r: Resolution): void {
   if (containsPlaceholder(mapping.body, '{{model}}') && config.agent.model === null) {
-    warnings.push(
-      issueAt(
+    r.warnings.push(
+      r.issueAt(
         agent.request?.body !== undefined ? ['agent', 'request', 'body'] : agent.preset ? ['agent', 'preset'] : ['agent'],
         'the request body uses {{model}} but agent.model is not set: the agent will receive model: null',
         'set agent.model, e.g. model: gpt-4o-mini',
@@ -231,65 +281,63 @@ export function resolveConfigFile(
     );
   }
   if (!containsPlaceholder(mapping.body, '{{message}}')) {
-    warnings.push(
-      issueAt(
+    r.warnings.push(
+      r.issueAt(
         ['agent', 'request', 'body'],
         'the request body never sends {{message}}: every fixture will send the same request',
         'put "{{message}}" where the agent expects the user message',
       ),
     );
   }
+}
 
-  // --- judge -----------------------------------------------------------------------------------
-  if (after.judge) {
-    const j = after.judge;
-    const provider: JudgeProvider = j.provider ?? 'openai';
-    const judge: JudgeConfig = {
-      provider,
-      baseUrl: JUDGE_DEFAULTS[provider].baseUrl,
-      model: j.model ?? JUDGE_DEFAULTS[provider].model,
-      apiKey: j.apiKey === undefined || j.apiKey === '' ? null : j.apiKey,
-      timeoutMs: j.timeoutMs ?? 30_000,
-      retries: j.retries ?? 2,
-      backoffMs: j.backoffMs ?? 250,
-      label: j.label === undefined || j.label === '' ? null : j.label,
-    };
-    if (j.baseUrl !== undefined) {
-      const problem = urlProblem(j.baseUrl);
-      if (problem) {
-        errors.push(
-          issueAt(
-            ['judge', 'baseUrl'],
-            `judge.baseUrl ${quote(before.judge?.baseUrl ?? '')} ${problem}`,
-            `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[provider].baseUrl}`,
-          ),
-        );
-      } else {
-        judge.baseUrl = j.baseUrl.replace(/\/+$/, '');
-      }
-    }
-    config.judge = judge;
-    if (judge.apiKey === null && judge.baseUrl === JUDGE_DEFAULTS[provider].baseUrl) {
-      warnings.push(
-        issueAt(
-          ['judge'],
-          `judge.apiKey is not set: ${provider} will refuse the calls and judge assertions will be not evaluated`,
-          'add apiKey: ${JUDGE_API_KEY} under judge and export JUDGE_API_KEY (a repository secret in a workflow)',
+/** judge: the provider's defaults, then the file's values; a warning when no API key can work. */
+function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): JudgeConfig {
+  const provider: JudgeProvider = j.provider ?? 'openai';
+  const judge: JudgeConfig = {
+    provider,
+    baseUrl: JUDGE_DEFAULTS[provider].baseUrl,
+    model: j.model ?? JUDGE_DEFAULTS[provider].model,
+    apiKey: j.apiKey === undefined || j.apiKey === '' ? null : j.apiKey,
+    timeoutMs: j.timeoutMs ?? 30_000,
+    retries: j.retries ?? 2,
+    backoffMs: j.backoffMs ?? 250,
+    label: j.label === undefined || j.label === '' ? null : j.label,
+  };
+  if (j.baseUrl !== undefined) {
+    const problem = urlProblem(j.baseUrl);
+    if (problem) {
+      r.errors.push(
+        r.issueAt(
+          ['judge', 'baseUrl'],
+          `judge.baseUrl ${quote(written.baseUrl ?? '')} ${problem}`,
+          `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[provider].baseUrl}`,
         ),
       );
+    } else {
+      judge.baseUrl = j.baseUrl.replace(/\/+$/, '');
     }
   }
+  if (judge.apiKey === null && judge.baseUrl === JUDGE_DEFAULTS[provider].baseUrl) {
+    r.warnings.push(
+      r.issueAt(
+        ['judge'],
+        `judge.apiKey is not set: ${provider} will refuse the calls and judge assertions will be not evaluated`,
+        'add apiKey: ${JUDGE_API_KEY} under judge and export JUDGE_API_KEY (a repository secret in a workflow)',
+      ),
+    );
+  }
+  return judge;
+}
 
-  // --- regex, cost -----------------------------------------------------------------------------
-  if (after.regex?.timeoutMs !== undefined) config.regex.timeoutMs = after.regex.timeoutMs;
-  if (after.regex?.workers !== undefined) config.regex.workers = after.regex.workers;
-  const cost = after.cost ?? {};
+function applyRegexAndCost(config: Config, file: ConfigFile): void {
+  if (file.regex?.timeoutMs !== undefined) config.regex.timeoutMs = file.regex.timeoutMs;
+  if (file.regex?.workers !== undefined) config.regex.workers = file.regex.workers;
+  const cost = file.cost ?? {};
   if (cost.agentTurnUsd !== undefined) config.cost.agentTurnUsd = cost.agentTurnUsd;
   if (cost.turnsPerFixture !== undefined) config.cost.turnsPerFixture = cost.turnsPerFixture;
   if (cost.judgeCallUsd !== undefined) config.cost.judgeCallUsd = cost.judgeCallUsd;
   if (cost.capUsd !== undefined) config.cost.capUsd = cost.capUsd;
-
-  return { config: errors.length ? null : config, errors, warnings, secrets: substituted.secrets };
 }
 
 function withResponse(mapping: AgentMapping, response: ResponseFields | undefined): AgentMapping {

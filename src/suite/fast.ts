@@ -8,6 +8,7 @@
 import jsyaml from 'js-yaml';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { type PathSegment, type Position, type SourceFile } from './issues.js';
+import { SUITE_SCHEMA, YAML_DOC_OPTIONS } from './yaml.js';
 
 interface Frame {
   /** Offset where js-yaml opened the node. */
@@ -67,7 +68,7 @@ export function lazyYamlSource(
     if (parsed === null) {
       lazyParses.count += 1;
       const lineCounter = new LineCounter();
-      parsed = { doc: parseDocument(text, { lineCounter, prettyErrors: false, ...options }), lineCounter };
+      parsed = { doc: parseDocument(text, { ...YAML_DOC_OPTIONS, lineCounter, ...options }), lineCounter };
     }
     return parsed;
   };
@@ -120,14 +121,26 @@ function positionOf(starts: number[], offset: number): Position {
   return { line: lo + 1, column: offset - (starts[lo] as number) + 1 };
 }
 
-/** Parses with js-yaml; null when it refuses the text (then the `yaml` path reports why). */
-export function fastSource(file: string, text: string): { src: SourceFile; data: unknown } | null {
+/** Why js-yaml refused a text: its reason (never the snippet of the file) and where. */
+export interface FastRefusal {
+  reason: string;
+  position: Position;
+  /** The nesting exhausted the stack (`[[[[...`): no parser will do better, say so at once. */
+  tooDeep?: true;
+}
+
+/**
+ * Parses with js-yaml and the suite schema: the data and a source whose positions come from
+ * js-yaml where it knows them. A refusal carries js-yaml's reason and position; the caller asks
+ * the `yaml` document for its better-worded syntax errors first.
+ */
+export function fastSource(file: string, text: string): { src: SourceFile; data: unknown } | { refused: FastRefusal } {
   const stack: Frame[] = [];
   let root: Closed | null = null;
   let data: unknown;
   try {
     data = jsyaml.load(text, {
-      schema: jsyaml.CORE_SCHEMA,
+      schema: SUITE_SCHEMA,
       json: false,
       listener(event, state) {
         if (event === 'open') {
@@ -142,8 +155,19 @@ export function fastSource(file: string, text: string): { src: SourceFile; data:
         else root = closed;
       },
     });
-  } catch {
-    return null;
+  } catch (e) {
+    if (e instanceof RangeError) {
+      return { refused: { reason: 'lists or mappings are nested too deeply to read', position: { line: null, column: null }, tooDeep: true } };
+    }
+    const err = e as { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+    const line = typeof err.mark?.line === 'number' ? err.mark.line + 1 : null;
+    const column = typeof err.mark?.column === 'number' ? err.mark.column + 1 : null;
+    const reason = typeof err.reason === 'string' ? err.reason : 'the YAML parser refused the file';
+    // js-yaml stops at 100 levels; the `yaml` package would only overflow its stack on such a text.
+    if (reason.startsWith('nesting exceeded maxDepth')) {
+      return { refused: { reason: 'lists or mappings are nested more than 100 levels deep', position: { line, column }, tooDeep: true } };
+    }
+    return { refused: { reason, position: { line, column } } };
   }
   let starts: number[] | null = null;
   const tree = root as Closed | null;

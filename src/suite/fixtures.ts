@@ -45,7 +45,7 @@ export interface FixtureFileResult {
   labels: { label: string; file: string; line: number | null; column: number | null }[];
 }
 
-/** Checks one parsed fixture file. `data` is `doc.toJS()`. */
+/** Checks one parsed fixture file. `data` is the one YAML reading of it (see yaml.ts). */
 export function checkFixtureFile(src: SourceFile, data: unknown): FixtureFileResult {
   const result: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [] };
 

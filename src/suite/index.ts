@@ -1,19 +1,23 @@
 // Loads a suite from the repository: `<dir>/config.yml`, `<dir>/fixtures/**/*.yml`,
 // `<dir>/baselines/<label>.json`. Every configuration error of every file is collected and reported
 // at once, each with file:line:column, before anything is spent.
+//
+// Where files may come from: the suite folder, when it is named inside the working directory (the
+// repository), must really be inside it; every suite file must really be inside the suite folder.
+// A symbolic link that leads elsewhere is refused and never read (see read.ts).
 
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import type { Config } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { Baseline, Fixture } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
 import { resolveConfigFile } from './config-file.js';
 import { checkFixtureFile } from './fixtures.js';
-import { fastSource } from './fast.js';
-import { yamlSyntaxIssues, type ConfigIssue, type SourceFile } from './issues.js';
+import { boundIssues, type ConfigIssue } from './issues.js';
 import { applyOverrides, type ConfigOverrides } from './overrides.js';
+import { isInside } from '../fs-safe.js';
+import { outsideIssue, parseSuiteYaml, readSuiteText, realPathOrNull, type LoadedYaml, type SuiteFileRef } from './read.js';
 
 export { baselineSchema, routeSchema, serializeBaseline } from './baselines.js';
 export { AGENT_PRESETS, JUDGE_DEFAULTS, JUDGE_PROVIDERS } from './config-file.js';
@@ -56,92 +60,156 @@ const CONFIG_NAMES = ['config.yml', 'config.yaml'];
 const EXAMPLE_FIXTURE = 'label: greeting\nmessage: hello';
 
 export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
+  const paths = suitePaths(opts);
+  const found = newFindings();
+  const root = suiteRoot(paths, found);
+  if (root === null) return finish(paths, found, null, [], new Map());
+
+  const config = loadConfig(paths, root, opts.env, found);
+  if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
+  const { fixtures, labels } = await loadFixtures(paths, root, found);
+  checkLabelsUnique(labels, found);
+  const baselines = await loadBaselines(paths, root, new Set(labels.map((l) => l.label)), found);
+  warnJudgeNotConfigured(config, fixtures, paths.configShown, found);
+  return finish(paths, found, config, fixtures, baselines);
+}
+
+// --- the steps, in order ---------------------------------------------------------------------------
+
+interface SuitePaths {
+  cwd: string;
+  dir: string;
+  fixturesDir: string;
+  baselinesDir: string;
+  /** The config file as shown in issues (config.yml when there is none). */
+  configShown: string;
+  /** A path as shown in issues: relative to cwd, forward slashes. */
+  show: (p: string) => string;
+}
+
+/** What the steps find: every issue, the secrets to redact from them, and the display order of files. */
+interface Findings {
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+  secrets: string[];
+  /** Display order of files: config, fixtures, baselines; issues are grouped by it. */
+  fileOrder: string[];
+}
+
+/** Where the suite's files really are: the real suite folder, and how it is shown. */
+interface SuiteRoot {
+  real: string;
+  shown: string;
+}
+
+type SeenLabel = { label: string; file: string; line: number | null; column: number | null };
+
+function suitePaths(opts: LoadOptions): SuitePaths {
   // path.resolve() with no argument is the working directory; written so because the bundler
   // treats a literal process.cwd() inside a path expression as an asset to copy.
   const cwd = opts.cwd === undefined ? path.resolve() : path.resolve(opts.cwd);
   const dir = path.resolve(cwd, opts.dir);
-  const fixturesDir = path.join(dir, 'fixtures');
-  const baselinesDir = path.join(dir, 'baselines');
   const show = (p: string): string => path.relative(cwd, p).split(path.sep).join('/') || '.';
+  return {
+    cwd,
+    dir,
+    fixturesDir: path.join(dir, 'fixtures'),
+    baselinesDir: path.join(dir, 'baselines'),
+    configShown: show(path.join(dir, CONFIG_NAMES[0] as string)),
+    show,
+  };
+}
 
-  const errors: ConfigIssue[] = [];
-  const warnings: ConfigIssue[] = [];
-  const secrets: string[] = [];
-  /** Display order of files: config, fixtures, baselines; issues are grouped by it. */
-  const fileOrder: string[] = [];
+function newFindings(): Findings {
+  return { errors: [], warnings: [], secrets: [], fileOrder: [] };
+}
 
-  // --- config ----------------------------------------------------------------------------------
-  let config: Config | null = null;
-  const configPath = await firstExisting(CONFIG_NAMES.map((n) => path.join(dir, n)));
-  const configFile = show(configPath ?? path.join(dir, CONFIG_NAMES[0] as string));
-  fileOrder.push(configFile);
-  if (configPath) {
-    const loaded = readFastYaml(configPath, configFile);
-    errors.push(...loaded.errors);
-    warnings.push(...loaded.warnings);
-    if (loaded.src) {
-      const resolved = resolveConfigFile(loaded.src, configFile, loaded.data, opts.env);
-      errors.push(...resolved.errors);
-      warnings.push(...resolved.warnings);
-      secrets.push(...resolved.secrets);
-      config = resolved.config;
-    }
-  } else {
-    config = resolveConfigFile(null, configFile, {}, opts.env).config;
+/**
+ * The real suite folder; null (with an error) when a folder named inside the repository is a
+ * link to outside it. A folder that does not exist yet is its own root (nothing will be found).
+ */
+function suiteRoot(paths: SuitePaths, found: Findings): SuiteRoot | null {
+  const shown = paths.show(paths.dir);
+  const real = realPathOrNull(paths.dir);
+  if (real === null) return { real: paths.dir, shown };
+  const realCwd = realPathOrNull(paths.cwd) ?? paths.cwd;
+  if (isInside(paths.cwd, paths.dir) && !isInside(realCwd, real)) {
+    found.errors.push(outsideIssue(shown, `the suite folder ${shown}`, 'the repository (the working directory)'));
+    return null;
   }
+  return { real, shown };
+}
 
-  if (opts.overrides) {
-    secrets.push(...overrideSecrets(opts.overrides));
-    if (config) errors.push(...applyOverrides(config, opts.overrides, opts.overridesSource ?? 'command-line options'));
-  }
+/** config.yml (or .yaml) resolved with defaults; defaults alone when there is none; null on errors. */
+function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'], found: Findings): Config | null {
+  const configPath = firstFile(CONFIG_NAMES.map((n) => path.join(paths.dir, n)));
+  found.fileOrder.push(paths.configShown);
+  if (configPath === null) return resolveConfigFile(null, paths.configShown, {}, env).config;
+  const loaded = readYamlFile({ path: configPath, real: null }, paths.configShown, root, found);
+  if (!loaded.src) return null;
+  const resolved = resolveConfigFile(loaded.src, paths.configShown, loaded.data, env);
+  found.errors.push(...resolved.errors);
+  found.warnings.push(...resolved.warnings);
+  found.secrets.push(...resolved.secrets);
+  return resolved.config;
+}
 
-  // --- fixtures --------------------------------------------------------------------------------
+/** Flags and action inputs win over the file; their secrets are redacted even when the file has errors. */
+function overrideConfig(config: Config | null, overrides: ConfigOverrides, source: string, found: Findings): void {
+  found.secrets.push(...overrideSecrets(overrides));
+  if (config) found.errors.push(...applyOverrides(config, overrides, source));
+}
+
+async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings): Promise<{ fixtures: Fixture[]; labels: SeenLabel[] }> {
   const fixtures: Fixture[] = [];
-  const labelsSeen: { label: string; file: string; line: number | null; column: number | null }[] = [];
-  const fixtureFiles = await listFiles(fixturesDir, (name) => /\.ya?ml$/i.test(name));
-  const fixturesShown = show(fixturesDir);
-  if (fixtureFiles === null) {
-    errors.push({
-      file: fixturesShown,
-      line: null,
-      column: null,
-      message: `no fixtures folder: ${fixturesShown} does not exist`,
-      fix: `create ${fixturesShown}/greeting.yml containing\n    ${EXAMPLE_FIXTURE.replace('\n', '\n    ')}\n  or point --dir at your suite folder`,
-    });
-  } else {
-    let fixtureFileErrors = 0;
-    for (const file of fixtureFiles) {
-      const shown = show(file);
-      fileOrder.push(shown);
-      const loaded = readFastYaml(file, shown);
-      errors.push(...loaded.errors);
-      warnings.push(...loaded.warnings);
-      fixtureFileErrors += loaded.errors.length;
-      if (!loaded.src) continue;
-      const checked = checkFixtureFile(loaded.src, loaded.data);
-      errors.push(...checked.errors);
-      warnings.push(...checked.warnings);
-      fixtureFileErrors += checked.errors.length;
-      fixtures.push(...checked.fixtures);
-      labelsSeen.push(...checked.labels);
-    }
-    if (fixtureFiles.length === 0 || (fixtures.length === 0 && fixtureFileErrors === 0)) {
-      errors.push({
-        file: fixturesShown,
-        line: null,
-        column: null,
-        message:
-          fixtureFiles.length === 0
-            ? `no fixtures: ${fixturesShown} has no .yml or .yaml file`
-            : `no fixtures: the files in ${fixturesShown} define none`,
-        fix: `create ${fixturesShown}/greeting.yml containing\n    ${EXAMPLE_FIXTURE.replace('\n', '\n    ')}`,
-      });
-    }
+  const labels: SeenLabel[] = [];
+  const fixturesShown = paths.show(paths.fixturesDir);
+  const listed = await listSuiteFiles(paths.fixturesDir, root, (name) => /\.ya?ml$/i.test(name), true);
+  if (listed === 'outside') {
+    found.errors.push(outsideIssue(fixturesShown, `the fixtures folder ${fixturesShown}`, `the suite folder ${root.shown}`));
+    return { fixtures, labels };
   }
+  if (listed === null) {
+    found.errors.push(noFixturesIssue(fixturesShown, `no fixtures folder: ${fixturesShown} does not exist`, '\n  or point --dir at your suite folder'));
+    return { fixtures, labels };
+  }
+  let fileErrors = 0;
+  for (const ref of listed) {
+    const shown = paths.show(ref.path);
+    found.fileOrder.push(shown);
+    const before = found.errors.length;
+    const loaded = readYamlFile(ref, shown, root, found);
+    if (loaded.src) {
+      const checked = checkFixtureFile(loaded.src, loaded.data);
+      found.errors.push(...checked.errors);
+      found.warnings.push(...checked.warnings);
+      fixtures.push(...checked.fixtures);
+      labels.push(...checked.labels);
+    }
+    fileErrors += found.errors.length - before;
+  }
+  if (listed.length === 0) {
+    found.errors.push(noFixturesIssue(fixturesShown, `no fixtures: ${fixturesShown} has no .yml or .yaml file`, ''));
+  } else if (fixtures.length === 0 && fileErrors === 0) {
+    found.errors.push(noFixturesIssue(fixturesShown, `no fixtures: the files in ${fixturesShown} define none`, ''));
+  }
+  return { fixtures, labels };
+}
 
-  // Labels name baseline files: unique across the suite, also on case-insensitive file systems.
-  const firstByLabel = new Map<string, (typeof labelsSeen)[number]>();
-  for (const seen of labelsSeen) {
+function noFixturesIssue(fixturesShown: string, message: string, moreFix: string): ConfigIssue {
+  return {
+    file: fixturesShown,
+    line: null,
+    column: null,
+    message,
+    fix: `create ${fixturesShown}/greeting.yml containing\n    ${EXAMPLE_FIXTURE.replace('\n', '\n    ')}${moreFix}`,
+  };
+}
+
+/** Labels name baseline files: unique across the suite, also on case-insensitive file systems. */
+function checkLabelsUnique(labels: readonly SeenLabel[], found: Findings): void {
+  const firstByLabel = new Map<string, SeenLabel>();
+  for (const seen of labels) {
     const key = seen.label.toLowerCase();
     const first = firstByLabel.get(key);
     if (!first) {
@@ -149,7 +217,7 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
       continue;
     }
     const firstAt = `${first.file}:${first.line ?? '?'}`;
-    errors.push({
+    found.errors.push({
       file: seen.file,
       line: seen.line,
       column: seen.column,
@@ -160,63 +228,76 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
       fix: 'rename one of them; labels are unique across the suite because each names its baseline file',
     });
   }
+}
 
-  // --- baselines -------------------------------------------------------------------------------
+/** Valid baselines by label; orphans (no fixture of that label) are kept with a warning. */
+async function loadBaselines(paths: SuitePaths, root: SuiteRoot, fixtureLabels: ReadonlySet<string>, found: Findings): Promise<Map<string, Baseline>> {
   const baselines = new Map<string, Baseline>();
-  const baselineFiles = (await listFiles(baselinesDir, (name) => name.endsWith('.json'), false)) ?? [];
-  const fixtureLabels = new Set(labelsSeen.map((l) => l.label));
-  for (const file of baselineFiles) {
-    const shown = show(file);
-    fileOrder.push(shown);
-    const fileLabel = path.basename(file).slice(0, -'.json'.length);
-    let text: string;
-    try {
-      text = readText(file);
-    } catch (e) {
-      errors.push(readError(shown, e));
+  const listed = await listSuiteFiles(paths.baselinesDir, root, (name) => name.endsWith('.json'), false);
+  if (listed === 'outside') {
+    const shown = paths.show(paths.baselinesDir);
+    found.errors.push(outsideIssue(shown, `the baselines folder ${shown}`, `the suite folder ${root.shown}`));
+    return baselines;
+  }
+  for (const ref of listed ?? []) {
+    const shown = paths.show(ref.path);
+    found.fileOrder.push(shown);
+    const read = readSuiteText(ref, shown, root.real, root.shown);
+    if ('issue' in read) {
+      found.errors.push(read.issue);
       continue;
     }
-    const checked = checkBaselineFile(shown, fileLabel, text);
-    errors.push(...checked.errors);
+    const checked = checkBaselineFile(shown, path.basename(ref.path).slice(0, -'.json'.length), read.text);
+    found.errors.push(...checked.errors);
     if (!checked.baseline) continue;
     baselines.set(checked.baseline.label, checked.baseline);
-    if (!fixtureLabels.has(checked.baseline.label)) {
-      warnings.push({
-        file: shown,
-        line: null,
-        column: null,
-        message: `orphan baseline: no fixture is labelled ${JSON.stringify(checked.baseline.label)}`,
-        fix: `delete ${shown} if the fixture was removed, or restore a fixture with label: ${checked.baseline.label} (a renamed fixture needs its baseline renamed too)`,
-      });
-    }
+    if (!fixtureLabels.has(checked.baseline.label)) found.warnings.push(orphanWarning(shown, checked.baseline.label));
   }
+  return baselines;
+}
 
-  // --- cross-checks ----------------------------------------------------------------------------
+function orphanWarning(shown: string, label: string): ConfigIssue {
+  return {
+    file: shown,
+    line: null,
+    column: null,
+    message: `orphan baseline: no fixture is labelled ${JSON.stringify(label)}`,
+    fix: `delete ${shown} if the fixture was removed, or restore a fixture with label: ${label} (a renamed fixture needs its baseline renamed too)`,
+  };
+}
+
+function warnJudgeNotConfigured(config: Config | null, fixtures: readonly Fixture[], configShown: string, found: Findings): void {
   const judged = fixtures.filter((f) => f.assertion?.kind === 'judge');
   const first = judged[0];
-  if (config && !config.judge && first) {
-    warnings.push({
-      file: first.file,
-      line: first.line,
-      column: null,
-      message: `${judged.length} fixture${judged.length === 1 ? ' uses a judge assertion' : 's use judge assertions'} (first: ${JSON.stringify(first.label)}) but no judge is configured: ${judged.length === 1 ? 'it' : 'they'} will be not evaluated`,
-      fix: `add a judge section to ${configFile}:\n    judge:\n      provider: openai\n      model: gpt-4o-mini\n      apiKey: \${JUDGE_API_KEY}`,
-    });
-  }
+  if (!config || config.judge || !first) return;
+  found.warnings.push({
+    file: first.file,
+    line: first.line,
+    column: null,
+    message: `${judged.length} fixture${judged.length === 1 ? ' uses a judge assertion' : 's use judge assertions'} (first: ${JSON.stringify(first.label)}) but no judge is configured: ${judged.length === 1 ? 'it' : 'they'} will be not evaluated`,
+    fix: `add a judge section to ${configShown}:\n    judge:\n      provider: openai\n      model: gpt-4o-mini\n      apiKey: \${JUDGE_API_KEY}`,
+  });
+}
 
-  const redact = makeRedactor([...secrets, ...(config?.secrets ?? [])]);
-  const tidy = (issues: ConfigIssue[]): ConfigIssue[] =>
-    sortIssues(
-      issues.map((i) => ({ ...i, message: redact(i.message), fix: redact(i.fix) })),
-      fileOrder,
+/** Issues redacted, grouped by file in display order and bounded per file; the suite when there is no error. */
+function finish(paths: SuitePaths, found: Findings, config: Config | null, fixtures: Fixture[], baselines: Map<string, Baseline>): LoadResult {
+  const redact = makeRedactor([...found.secrets, ...(config?.secrets ?? [])]);
+  const tidy = (issues: ConfigIssue[], noun: 'errors' | 'warnings'): ConfigIssue[] =>
+    boundIssues(
+      sortIssues(
+        issues.map((i) => ({ ...i, message: redact(i.message), fix: redact(i.fix) })),
+        found.fileOrder,
+      ),
+      noun,
     );
-
-  const result: LoadResult = { suite: null, errors: tidy(errors), warnings: tidy(warnings) };
+  const result: LoadResult = { suite: null, errors: tidy(found.errors, 'errors'), warnings: tidy(found.warnings, 'warnings') };
   if (result.errors.length === 0 && config) {
-    result.suite = { dir, baselinesDir, config, fixtures, baselines };
+    result.suite = { dir: paths.dir, baselinesDir: paths.baselinesDir, config, fixtures, baselines };
   }
   return result;
 }
+
+// --- files -----------------------------------------------------------------------------------------
 
 function overrideSecrets(o: ConfigOverrides): string[] {
   const out = Object.values(o.agentHeaders ?? {});
@@ -224,65 +305,19 @@ function overrideSecrets(o: ConfigOverrides): string[] {
   return out;
 }
 
-interface LoadedYaml {
-  src: SourceFile | null;
-  data: unknown;
-  errors: ConfigIssue[];
-  warnings: ConfigIssue[];
+/** A YAML suite file read safely and parsed; its errors are added to `found`. */
+function readYamlFile(ref: SuiteFileRef, shown: string, root: SuiteRoot, found: Findings): LoadedYaml {
+  const read = readSuiteText(ref, shown, root.real, root.shown);
+  const loaded: LoadedYaml = 'issue' in read ? { src: null, data: undefined, errors: [read.issue] } : parseSuiteYaml(shown, read.text);
+  found.errors.push(...loaded.errors);
+  return loaded;
 }
 
-function parseYaml(text: string, shown: string): LoadedYaml {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const src: SourceFile = { file: shown, doc, lineCounter };
-  const warnings: ConfigIssue[] = doc.warnings.map((w) => {
-    const { line, col } = lineCounter.linePos(w.pos[0]);
-    return { file: shown, line, column: col, message: `YAML warning: ${w.message}`, fix: 'check the YAML here' };
-  });
-  if (doc.errors.length > 0) return { src: null, data: undefined, errors: yamlSyntaxIssues(src), warnings };
-  try {
-    return { src, data: doc.toJS(), errors: [], warnings };
-  } catch (e) {
-    return {
-      src: null,
-      data: undefined,
-      errors: [{ file: shown, line: null, column: null, message: `invalid YAML: ${(e as Error).message}`, fix: 'simplify the file (avoid deeply nested aliases)' }],
-      warnings,
-    };
-  }
-}
-
-/** A YAML file: js-yaml's fast path when it accepts the text, else the `yaml` document. */
-function readFastYaml(file: string, shown: string): LoadedYaml {
-  let text: string;
-  try {
-    text = readText(file);
-  } catch (e) {
-    return { src: null, data: undefined, errors: [readError(shown, e)], warnings: [] };
-  }
-  const fast = fastSource(shown, text);
-  if (fast !== null) return { src: fast.src, data: fast.data, errors: [], warnings: [] };
-  return parseYaml(text, shown);
-}
-
-/**
- * Suite files are read synchronously: nothing else runs while a suite loads, and for thousands of
- * small files one blocking read each costs a fraction of the four thread-pool round trips of
- * fs.promises.readFile (measured: 5,000 fixtures in 500 files load 2-3x faster).
- */
-function readText(file: string): string {
-  return readFileSync(file, 'utf8');
-}
-
-function readError(shown: string, e: unknown): ConfigIssue {
-  const code = (e as NodeJS.ErrnoException).code ?? 'error';
-  return { file: shown, line: null, column: null, message: `cannot read the file (${code})`, fix: 'check that the file exists and is readable' };
-}
-
-async function firstExisting(candidates: string[]): Promise<string | null> {
+/** The first candidate that exists and is not a folder (a link is taken as is: reading it decides). */
+function firstFile(candidates: string[]): string | null {
   for (const candidate of candidates) {
     try {
-      if ((await fs.stat(candidate)).isFile()) return candidate;
+      if (!lstatSync(candidate).isDirectory()) return candidate;
     } catch {
       // not there: try the next one
     }
@@ -290,29 +325,42 @@ async function firstExisting(candidates: string[]): Promise<string | null> {
   return null;
 }
 
-/** Files under `root` whose name passes `keep`, sorted by path; null when `root` is not a folder. */
-async function listFiles(root: string, keep: (name: string) => boolean, recursive = true): Promise<string[] | null> {
+/**
+ * Files under `folder` whose name passes `keep`, sorted by path; null when `folder` is not a
+ * folder; 'outside' when it resolves outside the suite folder. Folders are walked without
+ * following links, so the real path of every entry that is not itself a link is known.
+ */
+async function listSuiteFiles(
+  folder: string,
+  root: SuiteRoot,
+  keep: (name: string) => boolean,
+  recursive: boolean,
+): Promise<SuiteFileRef[] | null | 'outside'> {
   try {
-    if (!(await fs.stat(root)).isDirectory()) return null;
+    if (!(await fs.stat(folder)).isDirectory()) return null;
   } catch {
     return null;
   }
-  const out: string[] = [];
-  const walk = async (folder: string): Promise<void> => {
-    const entries = await fs.readdir(folder, { withFileTypes: true });
+  const realFolder = realPathOrNull(folder);
+  if (realFolder === null) return null;
+  if (!isInside(root.real, realFolder)) return 'outside';
+  const out: SuiteFileRef[] = [];
+  const walk = async (dir: string, realDir: string): Promise<void> => {
+    const entries = await fs.readdir(dir, { withFileTypes: true });
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
-      const full = path.join(folder, entry.name);
+      const full = path.join(dir, entry.name);
+      const real = path.join(realDir, entry.name);
       if (entry.isDirectory()) {
-        if (recursive) await walk(full);
+        if (recursive) await walk(full, real);
       } else if ((entry.isFile() || entry.isSymbolicLink()) && keep(entry.name)) {
-        out.push(full);
+        out.push({ path: full, real: entry.isSymbolicLink() ? null : real });
       }
     }
   };
-  await walk(root);
-  const key = (p: string): string => path.relative(root, p).split(path.sep).join('/');
-  return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  await walk(folder, realFolder);
+  const key = (p: string): string => path.relative(folder, p).split(path.sep).join('/');
+  return out.sort((a, b) => (key(a.path) < key(b.path) ? -1 : key(a.path) > key(b.path) ? 1 : 0));
 }
 
 /** Grouped by file in display order, then by line and column; stable otherwise. */

@@ -76,6 +76,13 @@ export function nodeAt(src: SourceFile, path: readonly PathSegment[]): unknown {
   return node;
 }
 
+/** The text of the scalar at `path` exactly as written (null when there is none, or it is empty). */
+export function sourceText(src: SourceFile, path: readonly PathSegment[]): string | null {
+  const node = nodeAt(src, path);
+  if (!isScalar(node) || typeof node.source !== 'string' || node.source === '') return null;
+  return node.source;
+}
+
 /** Position of the node at `path`; falls back to the deepest existing ancestor. */
 export function positionAt(src: SourceFile, path: readonly PathSegment[]): Position {
   const known = src.knownPosition?.(path);
@@ -311,11 +318,15 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
           ),
         ];
       }
+      // A plain value that YAML reads as a number, true/false or null where text belongs: say how it
+      // was written and how it was read, and quote exactly what was written.
+      const written = issue.expected === 'string' && (value === null || typeof value === 'number' || typeof value === 'boolean') ? sourceText(ctx.src, full) : null;
+      const found = written !== null && written !== String(value) ? `${written}, which YAML reads as ${describeValue(value)}` : describeValue(value);
       const quoteFix =
-        issue.expected === 'string' && (typeof value === 'number' || typeof value === 'boolean')
-          ? `put the value in quotes: ${String(rel[rel.length - 1] ?? 'value')}: "${String(value)}"`
+        written !== null
+          ? `put the value in quotes: ${String(rel[rel.length - 1] ?? 'value')}: ${JSON.stringify(written)}`
           : `change ${name} to ${expected}`;
-      return [at(positionAt(ctx.src, full), `${name} must be ${expected}, found ${describeValue(value)}`, quoteFix)];
+      return [at(positionAt(ctx.src, full), `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
     case 'invalid_value': {
       const allowed = (issue.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
@@ -333,6 +344,10 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const word = issue.code === 'too_small' ? (issue.inclusive === false ? 'greater than' : 'at least') : issue.inclusive === false ? 'less than' : 'at most';
       if (issue.origin === 'string') {
         return [at(positionAt(ctx.src, full), `${name} must not be empty`, `give ${name} a value`)];
+      }
+      // A schema that states its whole range (`must be ... from 1 to 600000 ...`) says it as written.
+      if (issue.message.startsWith('must ')) {
+        return [at(positionAt(ctx.src, full), `${name} ${issue.message}, found ${describeValue(value)}`, `set ${name} to a value in that range`)];
       }
       return [
         at(
@@ -383,4 +398,61 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     }
     return { file: src.file, line: pos.line, column: pos.column, message, fix };
   });
+}
+
+// --- bounds: an error about a file is clipped --------------------------------------------------
+
+/** Issues shown per file (errors and warnings each); the rest are counted in one last issue. */
+export const MAX_ISSUES_PER_FILE = 20;
+/** Issues shown in all (errors and warnings each), after the per-file bound. */
+export const MAX_ISSUES_TOTAL = 200;
+/** Characters of one message or fix; longer ones end with an ellipsis. */
+export const MAX_ISSUE_TEXT = 300;
+
+function clipText(text: string): string {
+  return text.length > MAX_ISSUE_TEXT ? `${text.slice(0, MAX_ISSUE_TEXT - 1)}\u2026` : text;
+}
+
+/**
+ * Clips each message and fix, and keeps the first MAX_ISSUES_PER_FILE issues of each file (in the
+ * order given), followed by "and N more ... in this file"; after MAX_ISSUES_TOTAL issues in all,
+ * one last issue counts the rest. A hostile file, or hundreds of them, cannot flood the output.
+ */
+export function boundIssues(issues: readonly ConfigIssue[], noun: 'errors' | 'warnings'): ConfigIssue[] {
+  const perFile = new Map<string, number>();
+  for (const i of issues) perFile.set(i.file, (perFile.get(i.file) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  const out: ConfigIssue[] = [];
+  /** Issues shown or counted in a per-file "and N more". */
+  let accounted = 0;
+  for (const i of issues) {
+    if (out.length >= MAX_ISSUES_TOTAL) break;
+    const n = (seen.get(i.file) ?? 0) + 1;
+    seen.set(i.file, n);
+    if (n <= MAX_ISSUES_PER_FILE) {
+      out.push({ ...i, message: clipText(i.message), fix: clipText(i.fix) });
+      accounted += 1;
+    }
+    const total = perFile.get(i.file) ?? 0;
+    if (n === total && total > MAX_ISSUES_PER_FILE) {
+      out.push(moreIssue(i.file, total - MAX_ISSUES_PER_FILE, noun, 'in this file'));
+      accounted += total - MAX_ISSUES_PER_FILE;
+    }
+  }
+  const rest = issues.length - accounted;
+  if (rest > 0) {
+    const files = new Set(issues.filter((i) => (seen.get(i.file) ?? 0) < (perFile.get(i.file) ?? 0)).map((i) => i.file)).size;
+    out.push(moreIssue('all files', rest, noun, `in ${files} ${files === 1 ? 'file' : 'files'} not shown in full`));
+  }
+  return out;
+}
+
+function moreIssue(file: string, more: number, noun: 'errors' | 'warnings', where: string): ConfigIssue {
+  return {
+    file,
+    line: null,
+    column: null,
+    message: `and ${more} more ${more === 1 ? noun.slice(0, -1) : noun} ${where}`,
+    fix: 'fix the ones above and run validate again to see the rest',
+  };
 }

@@ -1,7 +1,7 @@
 // Command-line flags and action inputs, applied after the config file: they win.
 
-import type { Config, CostConfig, JudgeConfig } from '../config.js';
-import { JUDGE_DEFAULTS, JUDGE_PROVIDERS, urlProblem } from './config-file.js';
+import { MAX_WAIT_MS, type Config, type CostConfig, type JudgeConfig } from '../config.js';
+import { JUDGE_DEFAULTS, JUDGE_PROVIDERS, msRange, urlProblem } from './config-file.js';
 import { quote, type ConfigIssue } from './issues.js';
 
 /**
@@ -41,6 +41,11 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
     if (!Number.isInteger(value) || value < min) fail(`${name} must be a whole number of at least ${min}, got ${String(value)}`, `pass ${name} ${min} or more`);
     else apply(value);
   };
+  const millis = (name: string, value: number | undefined, min: number, apply: (v: number) => void): void => {
+    if (value === undefined) return;
+    if (!Number.isInteger(value) || value < min || value > MAX_WAIT_MS) fail(`${name} must be ${msRange(min)}, got ${String(value)}`, `pass ${name} from ${min} to ${MAX_WAIT_MS}`);
+    else apply(value);
+  };
   const money = (name: string, value: number | undefined, apply: (v: number) => void): void => {
     if (value === undefined) return;
     if (!Number.isFinite(value) || value < 0) fail(`${name} must be a number of USD of at least 0, got ${String(value)}`, `pass ${name} 0 or more`);
@@ -58,10 +63,10 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
       config.secrets.push(value);
     }
   }
-  int('agent timeout (ms)', overrides.agentTimeoutMs, 1, (v) => (config.agent.timeoutMs = v));
+  millis('agent timeout (ms)', overrides.agentTimeoutMs, 1, (v) => (config.agent.timeoutMs = v));
   int('concurrency', overrides.concurrency, 1, (v) => (config.agent.concurrency = v));
   int('retries', overrides.retries, 0, (v) => (config.agent.retries = v));
-  int('regex timeout (ms)', overrides.regexTimeoutMs, 1, (v) => (config.regex.timeoutMs = v));
+  millis('regex timeout (ms)', overrides.regexTimeoutMs, 1, (v) => (config.regex.timeoutMs = v));
   int('regex workers', overrides.regexWorkers, 1, (v) => (config.regex.workers = v));
   for (const key of ['agentTurnUsd', 'turnsPerFixture', 'judgeCallUsd', 'capUsd'] as const) {
     money(`cost ${key}`, overrides.cost?.[key] ?? undefined, (v) => (config.cost[key] = v));
@@ -100,9 +105,9 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
       config.secrets.push(j.apiKey);
     }
     if (given(j.label)) judge.label = j.label;
-    int('judge timeout (ms)', j.timeoutMs, 1, (v) => (judge.timeoutMs = v));
+    millis('judge timeout (ms)', j.timeoutMs, 1, (v) => (judge.timeoutMs = v));
     int('judge retries', j.retries, 0, (v) => (judge.retries = v));
-    int('judge backoff (ms)', j.backoffMs, 0, (v) => (judge.backoffMs = v));
+    millis('judge backoff (ms)', j.backoffMs, 0, (v) => (judge.backoffMs = v));
     config.judge = judge;
   }
   return errors;

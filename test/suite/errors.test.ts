@@ -191,7 +191,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
       `${C}:4: agent.concurrency must be at least 1, found the number 0`,
       `${C}:5: agent.timeoutMs must be a number, found the string "30s"`,
       `${C}:7: judge.provider must be one of openai, anthropic, found the string "gemini"`,
-      `${C}:9: regex.timeoutMs must be at least 1, found the number 0`,
+      `${C}:9: regex.timeoutMs must be a whole number of milliseconds from 1 to 600000 (10 minutes), found the number 0`,
       `${C}:10: cost.agentTurnUsd must be at least 0, found the number -0.01`,
       `${C}:10: cost.capUsd must be at least 0, found the number -1`,
     ]);

@@ -4,18 +4,25 @@ import { fastSource, lazyParses } from '../../src/suite/fast.js';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import type { SourceFile } from '../../src/suite/issues.js';
+import { YAML_DOC_OPTIONS } from '../../src/suite/yaml.js';
+
+/** The js-yaml reading of a text it accepts. */
+function accepted(text: string, file = 'f.yml') {
+  const parsed = fastSource(file, text);
+  if ('refused' in parsed) throw new Error(`js-yaml refused the text: ${parsed.refused.reason}`);
+  return parsed;
+}
 
 /** The reference: the `yaml` document for data and every position. */
 function slow(text: string) {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const doc = parseDocument(text, { ...YAML_DOC_OPTIONS, lineCounter });
   const src: SourceFile = { file: 'f.yml', doc, lineCounter };
   return checkFixtureFile(src, doc.toJS());
 }
 
 function fast(text: string) {
-  const parsed = fastSource('f.yml', text);
-  if (parsed === null) return null;
+  const parsed = accepted(text);
   return checkFixtureFile(parsed.src, parsed.data);
 }
 
@@ -46,27 +53,28 @@ describe('the fast fixture reader agrees with the yaml document', () => {
   it.each(Object.entries(CORPUS))('%s', (_name, text) => {
     const expected = slow(text);
     const actual = fast(text);
-    expect(actual).not.toBeNull();
     expect(actual).toEqual(expected);
   });
 
-  it('refuses what js-yaml refuses, so the yaml path reports the syntax error', () => {
-    expect(fastSource('f.yml', 'label: a\nlabel: b\nmessage: x\n')).toBeNull(); // duplicate key
-    expect(fastSource('f.yml', 'fixtures:\n  - { label: a, message: [unclosed\n')).toBeNull();
-    expect(fastSource('f.yml', 'label: a\n---\nlabel: b\n')).toBeNull(); // two documents
+  it('refuses what js-yaml refuses, with its reason and position, so the yaml path reports the syntax error', () => {
+    expect(fastSource('f.yml', 'label: a\nlabel: b\nmessage: x\n')).toEqual({
+      refused: { reason: 'duplicated mapping key', position: { line: 2, column: 1 } },
+    });
+    expect(fastSource('f.yml', 'fixtures:\n  - { label: a, message: [unclosed\n')).toHaveProperty('refused');
+    expect(fastSource('f.yml', 'label: a\n---\nlabel: b\n')).toHaveProperty('refused'); // two documents
   });
 
   it('never parses the full document for a valid file', () => {
     const before = lazyParses.count;
-    const parsed = fastSource('f.yml', CORPUS['a list per file (SPEC)'] as string);
+    const parsed = accepted(CORPUS['a list per file (SPEC)'] as string);
     let touched = false;
-    const src = new Proxy(parsed!.src, {
+    const src = new Proxy(parsed.src, {
       get(target, prop, receiver) {
         if (prop === 'doc' || prop === 'lineCounter') touched = true;
         return Reflect.get(target, prop, receiver);
       },
     });
-    const result = checkFixtureFile(src, parsed!.data);
+    const result = checkFixtureFile(src, parsed.data);
     expect(result.errors).toEqual([]);
     expect(result.fixtures.map((f) => [f.label, f.line])).toEqual([
       ['welcome-greeting', 2],
@@ -75,7 +83,7 @@ describe('the fast fixture reader agrees with the yaml document', () => {
     expect(touched).toBe(false);
     expect(lazyParses.count).toBe(before);
     // ...and parses it once when a problem needs a position.
-    const bad = fastSource('f.yml', 'label: ok\nmessage: hi\nmesage: typo\n')!;
+    const bad = accepted('label: ok\nmessage: hi\nmesage: typo\n');
     expect(checkFixtureFile(bad.src, bad.data).errors[0]).toMatchObject({ line: 3, column: 1 });
     expect(lazyParses.count).toBe(before + 1);
   });
@@ -102,9 +110,9 @@ cost: { agentTurnUsd: 0.01, turnsPerFixture: 2, judgeCallUsd: 0.005, capUsd: 0.1
   const env = { AGENT_TOKEN: 'tok-123', JUDGE_API_KEY: 'key-456' };
   it.each(Object.entries(CONFIGS))('%s', (_name, text) => {
     const lineCounter = new LineCounter();
-    const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+    const doc = parseDocument(text, { ...YAML_DOC_OPTIONS, lineCounter });
     const expected = resolveConfigFile({ file: 'config.yml', doc, lineCounter }, 'config.yml', doc.toJS(), env);
-    const parsed = fastSource('config.yml', text)!;
+    const parsed = accepted(text, 'config.yml');
     expect(resolveConfigFile(parsed.src, 'config.yml', parsed.data, env)).toEqual(expected);
   });
 });

@@ -1,0 +1,65 @@
+// Writing a file that a reader must never see half-written, into a folder that a pull request may
+// have filled with symbolic links. The text goes to a temporary file with a random name, created
+// exclusively (O_CREAT | O_EXCL, and O_NOFOLLOW where the system has it), so no planted file or
+// link is ever opened; it is then renamed over the target, and rename replaces a link at the
+// target path instead of writing through it. The folder itself may be checked to really be inside
+// a given root, so a folder that is a link to elsewhere is refused before anything is written.
+
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+
+export class UnsafeWriteError extends Error {
+  override name = 'UnsafeWriteError';
+}
+
+/** True when `inner` is `outer` or inside it (both absolute). */
+export function isInside(outer: string, inner: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
+}
+
+const CREATE_EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+export interface WriteOptions {
+  /**
+   * The folder of the target must really be inside this one (after resolving links), else
+   * UnsafeWriteError and nothing is written. Checked after the folder is created.
+   */
+  within?: string;
+}
+
+/** Writes `text` (UTF-8) to `target` atomically and without following any planted link. */
+export async function writeFileSafely(target: string, text: string, options: WriteOptions = {}): Promise<void> {
+  const folder = path.dirname(path.resolve(target));
+  await mkdir(folder, { recursive: true });
+  if (options.within !== undefined) {
+    const [realFolder, realRoot] = await Promise.all([realpath(folder), realpath(options.within)]);
+    if (!isInside(realRoot, realFolder)) {
+      throw new UnsafeWriteError(
+        `refusing to write ${target}: its folder resolves outside ${options.within} (a symbolic link); replace the link with a real folder`,
+      );
+    }
+  }
+  const tmp = path.join(folder, `.${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
+  const handle = await open(tmp, CREATE_EXCLUSIVE, 0o644);
+  try {
+    try {
+      await handle.writeFile(text, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, target);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The repository root to check a write against: the working directory when `target` is named inside it. */
+export function repositoryFor(target: string): string | undefined {
+  // path.resolve() with no argument is the working directory (see suite/index.ts on the bundler).
+  const cwd = path.resolve();
+  return isInside(cwd, path.resolve(target)) ? cwd : undefined;
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { makeRedactor } from '../../src/secrets.js';
+
+const TOKEN = 'ab/c"d\\e f+g&h=i?j#k%l<m>n';
+
+describe('makeRedactor: every form a secret takes', () => {
+  const redact = makeRedactor([TOKEN]);
+  const formUrlencoded = new URLSearchParams({ t: TOKEN }).toString().slice(2);
+  it.each([
+    ['as written', TOKEN],
+    ['JSON.stringify', JSON.stringify(TOKEN).slice(1, -1)],
+    ['JSON with / escaped as \\/ (PHP, some Java encoders)', JSON.stringify(TOKEN).slice(1, -1).replace(/\//g, '\\/')],
+    ['JSON with every character as \\uXXXX', [...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+    ['JSON \\u escapes in upper-case hex', TOKEN.replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)],
+    ['Go-style JSON (<, >, & as \\u003c, \\u003e, \\u0026)', JSON.stringify(TOKEN).slice(1, -1).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`)],
+    ['encodeURIComponent', encodeURIComponent(TOKEN)],
+    ['encodeURIComponent, lower-case hex', encodeURIComponent(TOKEN).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+    ['form encoding (+ for a space)', formUrlencoded],
+    ['encodeURI (fewer characters escaped)', encodeURI(TOKEN)],
+    ['every byte percent-encoded', [...Buffer.from(TOKEN)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')],
+  ])('%s', (_name, form) => {
+    expect(form).not.toBe(''); // the table holds real forms
+    const text = `before ${form} after`;
+    expect(redact(text)).toBe('before *** after');
+  });
+
+  it('inside a JSON document that an agent echoed', () => {
+    const body = JSON.stringify({ error: 'bad header', got: `Bearer ${TOKEN}` });
+    const out = redact(body);
+    expect(out).toBe('{"error":"bad header","got":"Bearer ***"}');
+  });
+
+  it('inside a URL query string', () => {
+    const url = `https://example.com/cb?token=${encodeURIComponent(TOKEN)}&x=1`;
+    expect(redact(url)).toBe('https://example.com/cb?token=***&x=1');
+  });
+
+  it('non-ASCII and astral characters: UTF-16 escapes and UTF-8 percent bytes', () => {
+    const secret = 'clé-😀-secrète';
+    const r = makeRedactor([secret]);
+    const asciiJson = secret.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    expect(asciiJson).toContain('\\ud83d\\ude00');
+    for (const form of [secret, asciiJson, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]) {
+      expect(r(`[${form}]`)).toBe('[***]');
+    }
+  });
+
+  it('several secrets, the longer first, each in its own form', () => {
+    const r = makeRedactor(['tok-1234', 'tok-1234-extended', 'p@ss w/rd']);
+    expect(r('a tok-1234-extended b tok-1234 c p%40ss+w%2Frd d p@ss w\\/rd')).toBe('a *** b *** c *** d ***');
+  });
+
+  it('leaves other text alone, ignores too-short secrets and keeps the ellipsis rule', () => {
+    const r = makeRedactor(['abc', 'sekret-value']);
+    expect(r('abc %61bc sekret-valu e')).toBe('abc %61bc sekret-valu e');
+    expect(r('clipped: sekret-val\u2026')).toBe('clipped: ***\u2026');
+    expect(makeRedactor([])('unchanged \\/ %2F')).toBe('unchanged \\/ %2F');
+  });
+
+  it('regular-expression characters in a secret are literal', () => {
+    const r = makeRedactor(['a.b*c(d)[e]{2}|f^$']);
+    expect(r('x a.b*c(d)[e]{2}|f^$ y aXbbbc(d)ee|f')).toBe('x *** y aXbbbc(d)ee|f');
+  });
+});

@@ -1,0 +1,199 @@
+// Hostile files in a pull request: links out of the suite, binary files, files that produce
+// thousands of problems. Real files and real symbolic links in temporary folders.
+
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatIssue, loadSuite, type LoadResult } from '../../src/suite/index.js';
+import { B, C, F, OK_FIXTURE, brief, repo } from './helpers.js';
+
+const SECRET = 'ghp_SECRETVALUEfromOUTSIDEthe_suite_0123';
+const OUTSIDE_YAML = `label: stolen\nmessage: ${SECRET}\ntoken: ${SECRET}\n[unclosed ${SECRET}\n`;
+
+/** Every character of every issue, to check that nothing of a refused file leaks. */
+function allText(r: LoadResult): string {
+  return [...r.errors, ...r.warnings].map(formatIssue).join('\n');
+}
+
+async function outsideFile(name: string, text: string): Promise<string> {
+  const dir = await repo({ [name]: text });
+  return path.join(dir, name);
+}
+
+async function loadAt(cwd: string, dir = '.agent-replay'): Promise<LoadResult> {
+  return loadSuite({ dir, cwd, env: {} });
+}
+
+describe('symbolic links that lead out of the suite are refused, and not read', () => {
+  it('a fixture linked to a file outside the repository', async () => {
+    const target = await outsideFile('secrets.yml', OUTSIDE_YAML);
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    await fs.symlink(target, path.join(cwd, F, 'env.yml'));
+    const r = await loadAt(cwd);
+    expect(r.suite).toBeNull();
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${F}/env.yml: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it\n  fix: replace the link with the file itself, inside the suite folder .agent-replay`,
+    ]);
+    expect(allText(r)).not.toContain(SECRET);
+    expect(allText(r)).not.toContain('stolen');
+  });
+
+  it('a fixture linked to /proc/self/environ quotes nothing of the environment', async () => {
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    await fs.symlink('/proc/self/environ', path.join(cwd, F, 'env.yml'));
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([
+      `${F}/env.yml:-: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
+    ]);
+    const text = allText(r);
+    for (const value of [process.env.PATH, process.env.HOME].filter((v): v is string => !!v && v.length > 3)) expect(text).not.toContain(value);
+  });
+
+  it('config.yml and a baseline linked outside', async () => {
+    const yml = await outsideFile('config.yml', `agent: { url: "https://x.example/${SECRET}" }\n`);
+    const json = await outsideFile('b.json', `{"label": "ok", "reply": "${SECRET}"}`);
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    await fs.symlink(yml, path.join(cwd, C));
+    await fs.mkdir(path.join(cwd, B));
+    await fs.symlink(json, path.join(cwd, B, 'ok.json'));
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([
+      `${C}:-: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
+      `${B}/ok.json:-: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
+    ]);
+    expect(allText(r)).not.toContain(SECRET);
+  });
+
+  it('the fixtures or baselines folder linked outside: one error for the folder', async () => {
+    const elsewhere = path.dirname(await outsideFile('x.yml', OUTSIDE_YAML));
+    const cwd = await repo({ '.agent-replay/config.yml': '' });
+    await fs.symlink(elsewhere, path.join(cwd, F));
+    await fs.symlink(elsewhere, path.join(cwd, B));
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([
+      `${F}:-: the fixtures folder ${F} resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
+      `${B}:-: the baselines folder ${B} resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`,
+    ]);
+    expect(allText(r)).not.toContain(SECRET);
+  });
+
+  it('the suite folder of the repository linked outside the repository', async () => {
+    const other = await repo({ [`${F}/x.yml`]: OUTSIDE_YAML, 'config.yml': `x: ${SECRET}\n` });
+    const cwd = await repo({ 'README.md': 'x' });
+    await fs.symlink(path.join(other, '.agent-replay'), path.join(cwd, '.agent-replay'));
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([
+      '.agent-replay:-: the suite folder .agent-replay resolves outside the repository (the working directory) (a symbolic link): refused, nothing was read from it',
+    ]);
+    expect(allText(r)).not.toContain(SECRET);
+  });
+
+  it('links that stay inside the suite folder work, and a suite folder given explicitly elsewhere is read', async () => {
+    const cwd = await repo({ '.agent-replay/shared/greeting.yml': 'label: linked\nmessage: hi\n', [`${F}/ok.yml`]: OK_FIXTURE });
+    await fs.symlink('../shared/greeting.yml', path.join(cwd, F, 'linked.yml'));
+    const r = await loadAt(cwd);
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.fixtures.map((f) => f.label)).toEqual(['linked', 'ok']);
+
+    const elsewhere = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    const explicit = await loadAt(cwd, path.join(elsewhere, '.agent-replay'));
+    expect(explicit.errors).toEqual([]);
+    expect(explicit.suite!.fixtures).toHaveLength(1);
+  });
+
+  it('config.yml linked to a device is refused, not taken for a missing config', async () => {
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    await fs.symlink('/dev/zero', path.join(cwd, C));
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([`${C}:-: the file resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`]);
+  });
+
+  it('a named pipe does not stall the load: ignored as an entry, "not a regular file" through a link', async () => {
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    execFileSync('mkfifo', [path.join(cwd, F, 'pipe.yml')]);
+    expect((await loadAt(cwd)).errors).toEqual([]);
+    await fs.symlink('pipe.yml', path.join(cwd, F, 'via-link.yml'));
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([`${F}/via-link.yml:-: not a regular file`]);
+  });
+
+  it('a dangling link is a read error naming the file', async () => {
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    await fs.symlink(path.join(os.tmpdir(), `agent-replay-missing-${randomBytes(6).toString('hex')}`), path.join(cwd, F, 'gone.yml'));
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([`${F}/gone.yml:-: cannot read the file (ENOENT)`]);
+  });
+});
+
+describe('an error about a file is clipped', () => {
+  it('a 1 MB binary fixture is one issue, "not a text file", and the whole output stays small', async () => {
+    const bytes = randomBytes(1024 * 1024);
+    bytes[100] = 0; // random bytes almost surely hold NULs; make sure
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    await fs.writeFile(path.join(cwd, F, 'blob.yml'), bytes);
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([`${F}/blob.yml:-: not a text file: it contains NUL bytes, so it was not parsed`]);
+    expect(allText(r).length).toBeLessThan(10_000);
+  });
+
+  it('invalid UTF-8 without NUL bytes is also not a text file', async () => {
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    await fs.writeFile(path.join(cwd, F, 'latin1.yml'), Buffer.from('label: caf\xe9\nmessage: \xff\xfe\n', 'latin1'));
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([`${F}/latin1.yml:-: not a text file: it is not valid UTF-8, so it was not parsed`]);
+  });
+
+  it('a 1 MB text file with thousands of problems: 20 per file, then "and N more", and each text clipped', async () => {
+    const items = Array.from({ length: 8000 }, (_, i) => `  - { label: "bad label ${i}!", message: hi, mesage: typo }`);
+    const big = `fixtures:\n${items.join('\n')}\n`;
+    expect(big.length).toBeGreaterThan(400_000);
+    const cwd = await repo({ [`${F}/many.yml`]: big, [`${F}/tag.yml`]: `label: t\nmessage: !${'x'.repeat(330_000)} hi\n`, [`${F}/ok.yml`]: OK_FIXTURE });
+    const r = await loadAt(cwd);
+    const many = r.errors.filter((e) => e.file === `${F}/many.yml`);
+    expect(many).toHaveLength(21);
+    expect(many[20]).toEqual({
+      file: `${F}/many.yml`,
+      line: null,
+      column: null,
+      message: 'and 15980 more errors in this file',
+      fix: 'fix the ones above and run validate again to see the rest',
+    });
+    const tag = r.errors.filter((e) => e.file === `${F}/tag.yml`);
+    expect(tag).toHaveLength(1);
+    expect(tag[0]!.message.length).toBeLessThanOrEqual(300);
+    expect(tag[0]!.message).toMatch(/^invalid YAML: unknown tag !<!xxxx.*\u2026$/);
+    expect(allText(r).length).toBeLessThan(10_000);
+  });
+
+  it('hundreds of bad files: at most 200 issues in all, then one that counts the rest', async () => {
+    const files: Record<string, string> = { [`${F}/ok.yml`]: OK_FIXTURE };
+    for (let i = 0; i < 300; i++) files[`${F}/bad-${String(i).padStart(3, '0')}.yml`] = 'label: [unclosed\n';
+    const r = await loadAt(await repo(files));
+    expect(r.errors).toHaveLength(201);
+    expect(r.errors[199]!.file).toBe(`${F}/bad-199.yml`);
+    expect(r.errors[200]).toEqual({
+      file: 'all files',
+      line: null,
+      column: null,
+      message: 'and 100 more errors in 100 files not shown in full',
+      fix: 'fix the ones above and run validate again to see the rest',
+    });
+  });
+
+  it('100,000 nested brackets: one issue at the depth limit, no stack overflow', async () => {
+    const n = 100_000;
+    const cwd = await repo({ [`${F}/deep.yml`]: `label: deep\nmessage: ${'['.repeat(n)}${']'.repeat(n)}\n`, [`${F}/ok.yml`]: OK_FIXTURE });
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([`${F}/deep.yml:2: invalid YAML: lists or mappings are nested more than 100 levels deep`]);
+  });
+
+  it('a file over 8 MB is refused without being parsed', async () => {
+    const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+    await fs.writeFile(path.join(cwd, F, 'huge.yml'), `message: "${'a'.repeat(8 * 1024 * 1024)}"\n`);
+    const r = await loadAt(cwd);
+    expect(brief(r.errors)).toEqual([`${F}/huge.yml:-: the file is 8388620 bytes, more than the 8388608 bytes a suite file may have`]);
+  });
+});
