@@ -21,6 +21,15 @@ export function headline(model: ReportModel): string {
   return `### ${h.icon} ${text}`;
 }
 
+/** An interrupted run lists only what finished: say so before anything is read as complete. */
+export function interruptedBlock(run: RunRecord, model: ReportModel): string | null {
+  if (!run.interrupted) return null;
+  return (
+    `> [!WARNING]\n> **Interrupted.** The run was stopped (cancelled or signalled) before every fixture finished. ` +
+    `Only the ${plural(model.total, 'fixture that finished is', 'fixtures that finished are')} counted and shown; the others were not replayed.`
+  );
+}
+
 /** The verdicts of all fixtures; labelled so that it does not read as the section counts. */
 export function talliesTable(model: ReportModel): string {
   const t = model.tallies;

@@ -5,7 +5,7 @@
 
 import type { FixtureRecord, RunRecord } from '../types.js';
 import type { ReportContext } from './context.js';
-import { factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, talliesTable, type CallToAction } from './blocks.js';
+import { factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, interruptedBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, TABLE_HEAD, type Level } from './items.js';
 import { SECTION_ORDER, SECTION_WORDS, thousands, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
@@ -157,6 +157,8 @@ export function assemble(doc: Doc, plan: Plan): string {
   if (p.kind === 'comment') blocks.push(hiddenHead(ctx));
   if (ctx.acceptance) blocks.push(acceptanceBlock(ctx.acceptance));
   blocks.push(headline(model));
+  const interrupted = interruptedBlock(run, model);
+  if (interrupted) blocks.push(interrupted);
   const notice = noticeBlock(model, plan, ctx, p);
   if (notice) blocks.push(notice);
   blocks.push(talliesTable(model), factsLine(run, ctx));

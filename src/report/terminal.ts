@@ -48,6 +48,9 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
 
   const headColour: Colour = model.sections.newly_failing.length > 0 ? 'red' : h.icon === '✅' ? 'green' : 'grey';
   lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${headlineText(model)}`))));
+  if (run.interrupted) {
+    lines.push(paint('yellow', fit(`interrupted: only the ${model.total} ${model.total === 1 ? 'fixture' : 'fixtures'} that finished are counted; the others were not replayed`)));
+  }
 
   const tallies: [Colour, string][] = [['green', `passed ${t.passed}`]];
   if (t.failed > 0) tallies.push(['red', `failed ${t.failed}`]);

@@ -536,3 +536,23 @@ describe('terminal', () => {
     expect(text).toContain('not evaluated 3 (not a failure)');
   });
 });
+
+describe('an interrupted run', () => {
+  it('says so right under the headline in the comment and in the terminal, counting only what finished', () => {
+    const record = run(mixed().fixtures.slice(0, 3), { interrupted: true });
+    const comment = renderComment(record, ctx);
+    const lines = comment.split('\n');
+    const head = lines.findIndex((l) => l.startsWith('### '));
+    const next = lines.slice(head + 1).filter((l) => l.trim() !== '').slice(0, 2);
+    expect(next[0]).toBe('> [!WARNING]');
+    expect(next[1]).toContain('**Interrupted.**');
+    expect(comment).toContain('Only the 3 fixtures that finished are counted and shown');
+    expect(renderTerminal(record, { color: false })).toContain('interrupted: only the 3 fixtures that finished are counted');
+  });
+
+  it('says nothing of it when the run completed', () => {
+    const record = run(mixed().fixtures.slice(0, 3));
+    expect(renderComment(record, ctx)).not.toContain('Interrupted');
+    expect(renderTerminal(record, { color: false })).not.toContain('interrupted');
+  });
+});
