@@ -13,8 +13,8 @@ import { commentMarker, reportContextFor } from './check.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, findStickyComment } from '../github/sticky.js';
 import { isGitHubError } from '../github/errors.js';
-import { hasMarker, parseCommentMetadata, renderComment } from '../report/index.js';
-import { escapeInline } from '../report/escape.js';
+import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderComment } from '../report/index.js';
+import { clip, escapeInline } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
 import { parseRecord } from '../record/index.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
@@ -150,8 +150,18 @@ function commitMessage(plan: AcceptPlan, found: Found): { headline: string; body
   };
 }
 
-function refusalNotice(reason: string): string {
-  return `> [!WARNING]\n> **Baselines not accepted.** ${escapeInline(reason)}`;
+/**
+ * The refusal as a notice that fits the room the renderer leaves under GitHub's limit
+ * (NOTICE_RESERVE_CHARS): the reason is shortened, before escaping, until the notice fits.
+ */
+export function refusalNotice(reason: string): string {
+  const room = NOTICE_RESERVE_CHARS - NOTICE_START.length - NOTICE_END.length - 4;
+  let shown = reason;
+  for (;;) {
+    const notice = `> [!WARNING]\n> **Baselines not accepted.** ${escapeInline(shown)}`;
+    if (notice.length <= room || shown.length <= 1) return notice;
+    shown = clip(reason, Math.floor(shown.length * 0.8));
+  }
 }
 
 /**

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { runStateSentence, withNotice } from '../../src/action/accept.js';
+import { refusalNotice, runStateSentence, withNotice } from '../../src/action/accept.js';
+import { NOTICE_RESERVE_CHARS, renderComment } from '../../src/report/index.js';
+import { ctx, many } from '../report/fixtures.js';
 
 const MARKER = '<!-- agent-replay:marker=agent-replay -->';
 const META = '<!-- agent-replay:meta {"headSha":null,"runId":"1","artifactName":null} -->';
@@ -44,5 +46,20 @@ describe('runStateSentence', () => {
     ['some_new_state', 'has not finished yet'],
   ])('%s -> %s', (status, sentence) => {
     expect(runStateSentence(status)).toBe(sentence);
+  });
+});
+
+describe('refusalNotice', () => {
+  it('keeps a short reason whole', () => {
+    expect(refusalNotice('the run is still running')).toBe('> [!WARNING]\n> **Baselines not accepted.** the run is still running');
+  });
+
+  it('shortens a long reason, even one that escaping lengthens, so that a full comment stays under GitHub limit', () => {
+    const reason = '<@x>|'.repeat(3000);
+    const notice = refusalNotice(reason);
+    expect(notice.length).toBeLessThanOrEqual(NOTICE_RESERVE_CHARS);
+    expect(notice).toContain('…');
+    const full = renderComment(many(5000), ctx);
+    expect(withNotice(full, notice).length).toBeLessThanOrEqual(65_536);
   });
 });
