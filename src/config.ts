@@ -37,6 +37,8 @@ export interface AgentConfig {
   mapping: AgentMapping;
   /** The welcome turn that opens the session, or null for none. */
   start: AgentMapping | null;
+  /** Seconds to poll the agent URL (GET) until it answers, before the first fixture; 0: no wait. */
+  waitForAgent: number;
 }
 
 export type JudgeProvider = 'openai' | 'anthropic';
@@ -126,6 +128,7 @@ export function defaultConfig(): Config {
       backoffMs: 250,
       mapping: NATIVE_MAPPING,
       start: NATIVE_START,
+      waitForAgent: 0,
     },
     judge: null,
     regex: { timeoutMs: 100, workers: 2 },

@@ -7,6 +7,7 @@ import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from '.
 import { estimateCost, gate, mayRun, judgeCalls, type GateResult } from './evaluate/index.js';
 import { replay, type Progress } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
+import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
 import { createJudge } from './judge/index.js';
 import { makeRedactor } from './secrets.js';
@@ -36,6 +37,10 @@ export interface CheckOptions {
   confirmCost: boolean;
   failOn: readonly FailOnCondition[];
   commit: string | null;
+  /** Seconds to wait for the agent before the first fixture (flag or input); undefined/null: agent.waitForAgent. */
+  waitForAgent?: number | null;
+  /** Progress of the wait ("agent not ready yet ..."). */
+  onWaitLog?: (line: string) => void;
 }
 
 export type CheckResult =
@@ -90,6 +95,11 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   const estimate = estimateCost(assertions, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null });
   if (!mayRun(estimate)) {
     return { kind: 'refused', estimate, fixtureCount: suite.fixtures.length, judgeCalls: judgeCalls(assertions), suite, warnings: loaded.warnings };
+  }
+  // Readiness: throws AgentNotReady (nothing replayed, nothing spent) when the agent never answers.
+  const wait = options.waitForAgent ?? config.agent.waitForAgent;
+  if (wait > 0 && config.agent.url !== null) {
+    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, signal: deps.signal, log: options.onWaitLog });
   }
   // Created one by one inside the try, so that whatever was created is closed even when a later
   // factory throws (a leaked worker pool or dispatcher would keep the process alive).

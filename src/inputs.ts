@@ -4,6 +4,7 @@
 import { UserError } from './errors.js';
 import { FAIL_ON_CONDITIONS, type FailOnCondition } from './types.js';
 import { parseFailOn } from './evaluate/index.js';
+import { MAX_WAIT_FOR_AGENT_S } from './agent/ready.js';
 
 export const MODES = ['check', 'accept', 'report'] as const;
 export type Mode = (typeof MODES)[number];
@@ -13,6 +14,10 @@ export interface Inputs {
   readonly mode: Mode;
   readonly agentUrl: string | null;
   readonly agentHeaders: Readonly<Record<string, string>>;
+  /** Appended to a deployment's environment_url (deployment_status events); always starts with "/"; null: none. */
+  readonly agentPath: string | null;
+  /** Seconds to wait for the agent to answer before the first fixture; null: the config's agent.waitForAgent. */
+  readonly waitForAgent: number | null;
   readonly dir: string;
   readonly judgeProvider: (typeof JUDGE_PROVIDERS)[number] | null;
   readonly judgeBaseUrl: string | null;
@@ -68,6 +73,25 @@ function positiveNumber(name: string, value: string, integer: boolean): number |
   return n;
 }
 
+/** The path of the agent under a deployment's address: "/api/chat"; "api/chat" gets its leading slash. */
+export function agentPathInput(value: string): string | null {
+  if (value === '') return null;
+  if (/[\s?#]/.test(value) || /^[a-z][a-z0-9+.-]*:/i.test(value)) {
+    throw new InputError(`input agent-path: "${value}" is not a path; give the path of the agent under the deployment's address, for example /api/chat`);
+  }
+  return value.startsWith('/') ? value : `/${value}`;
+}
+
+/** Whole seconds from 0 to MAX_WAIT_FOR_AGENT_S. */
+export function waitForAgentInput(value: string): number | null {
+  if (value === '') return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_WAIT_FOR_AGENT_S) {
+    throw new InputError(`input wait-for-agent: "${value}" is not a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}`);
+  }
+  return n;
+}
+
 /** "Name: value" per line. Values are secrets: the error names the line, never the value. */
 export function parseHeaders(text: string): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -105,6 +129,8 @@ export function readInputs(get: Get): Inputs {
     mode: oneOf('mode', get('mode'), MODES, 'check'),
     agentUrl: orNull(get('agent-url')),
     agentHeaders: Object.freeze(parseHeaders(get('agent-headers'))),
+    agentPath: agentPathInput(get('agent-path')),
+    waitForAgent: waitForAgentInput(get('wait-for-agent')),
     dir: get('dir') || '.agent-replay',
     judgeProvider: get('judge-provider') === '' ? null : oneOf('judge-provider', get('judge-provider'), JUDGE_PROVIDERS, 'openai'),
     judgeBaseUrl: orNull(get('judge-base-url')),

@@ -5,7 +5,7 @@ import * as core from '@actions/core';
 import { dirname, join, resolve } from 'node:path';
 import type { Inputs } from '../inputs.js';
 import { inputSecrets } from '../inputs.js';
-import type { ActionContext } from './context.js';
+import type { ActionContext, PullContext } from './context.js';
 import { artifactNameFor, markerFor } from './context.js';
 import type { ArtifactStore } from './artifacts.js';
 import { runCheck, type EngineDeps } from '../engine.js';
@@ -14,6 +14,10 @@ import { writeRecord } from '../record/index.js';
 import { writeFileSafely } from '../fs-safe.js';
 import { formatUsdPair, hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
+import { markerLine, metaLine } from '../report/metadata.js';
+import { escapeInline } from '../report/escape.js';
+import { AgentNotReady } from '../agent/ready.js';
+import { UserError } from '../errors.js';
 import type { GitHubApi } from '../github/api.js';
 import { upsertStickyComment } from '../github/sticky.js';
 import { isGitHubError } from '../github/errors.js';
@@ -76,15 +80,32 @@ export function driftedCount(run: RunRecord): number {
 }
 
 /**
- * Creates or updates the sticky comment and sets the comment-status and comment-url outputs.
- * A failure to post is logged and reported in comment-status, never thrown: the results are
- * already in the summary and the artifact. `readOnlyToken`: a fork's pull_request run, which
- * cannot comment at all.
+ * Creates or updates the sticky comment on the pull request (or on each of `pulls`: a deployed
+ * commit can be the head of several) and sets the comment-status and comment-url outputs, which
+ * describe the first one. A failure to post is logged and reported in comment-status, never
+ * thrown: the results are already in the summary and the artifact. `readOnlyToken`: a fork's
+ * pull_request run, which cannot comment at all.
  */
-export async function publishComment(github: GitHubApi | null, inputs: Inputs, ctx: ActionContext, body: string, readOnlyToken = false): Promise<void> {
-  const posted = await postComment(github, inputs, ctx, body, readOnlyToken);
-  core.setOutput('comment-status', posted.status);
-  if (posted.url) core.setOutput('comment-url', posted.url);
+export async function publishComment(
+  github: GitHubApi | null,
+  inputs: Inputs,
+  ctx: ActionContext,
+  body: string,
+  readOnlyToken = false,
+  pulls: readonly PullContext[] = ctx.pull ? [ctx.pull] : [],
+): Promise<void> {
+  if (pulls.length === 0) {
+    const posted = await postComment(github, inputs, { ...ctx, pull: null }, body, readOnlyToken);
+    core.setOutput('comment-status', posted.status);
+    return;
+  }
+  let first: { status: CommentStatus; url: string | null } | null = null;
+  for (const pull of pulls) {
+    const posted = await postComment(github, inputs, { ...ctx, pull }, body, readOnlyToken);
+    first ??= posted;
+  }
+  core.setOutput('comment-status', first?.status ?? 'skipped');
+  if (first?.url) core.setOutput('comment-url', first.url);
 }
 
 async function postComment(
@@ -96,7 +117,7 @@ async function postComment(
 ): Promise<{ status: CommentStatus; url: string | null }> {
   if (!inputs.comment) return { status: 'skipped', url: null };
   if (ctx.pull === null) {
-    core.info('comment: not a pull request event; the report is in the job summary');
+    core.info('comment: no pull request to comment on; the report is in the job summary');
     return { status: 'skipped', url: null };
   }
   if (readOnlyToken) {
@@ -218,42 +239,157 @@ export async function withDispatchedPull(github: GitHubApi | null, ctx: ActionCo
   return { ...ctx, sha, pull: info };
 }
 
+/** What check mode does for this event: nothing (a deployment that did not succeed), or a run. */
+export type CheckPlan =
+  | { kind: 'skip'; reason: string }
+  | {
+      kind: 'run';
+      ctx: ActionContext;
+      /** The pull requests to comment on (a deployed commit can be the head of several). */
+      pulls: PullContext[];
+      /** The agent URL the event gives (deployment_status), overriding the config's. */
+      agentUrl: string | null;
+      /** Said at the top of the job summary (and logged): why there is no comment. */
+      note: string | null;
+    };
+
+/** `environment_url` without its trailing slashes + `agent-path` (which starts with "/"). */
+export function deploymentAgentUrl(environmentUrl: string, agentPath: string | null): string {
+  return `${environmentUrl.replace(/\/+$/, '')}${agentPath ?? ''}`;
+}
+
+/**
+ * deployment_status: only `success` runs. The agent is at the announced environment_url +
+ * agent-path (an agent-url input wins), and the pull requests are the open ones whose head is the
+ * deployed commit (GET /repos/{owner}/{repo}/commits/{sha}/pulls).
+ */
+async function planDeployment(inputs: Inputs, ctx: ActionContext, github: GitHubApi | null): Promise<CheckPlan> {
+  const d = ctx.deployment;
+  if (d === null) return { kind: 'skip', reason: 'deployment_status without a deployment in the event payload: nothing to do' };
+  const where = `${d.environment ? `${d.environment} ` : ''}deployment of ${d.sha?.slice(0, 7) ?? 'an unknown commit'}`;
+  if (d.state !== 'success') {
+    return { kind: 'skip', reason: `deployment_status: the ${where} is "${d.state}", not "success": nothing to do (agent-replay replays when a deployment succeeds)` };
+  }
+  if (d.sha === null) throw new UserError('deployment_status: the event payload has no deployment.sha (a 40-character commit): cannot tell which commit was deployed');
+  let agentUrl: string | null = null;
+  if (inputs.agentUrl) {
+    core.info(`deployment_status: using the agent-url input; environment_url and agent-path are ignored`);
+  } else if (d.environmentUrl) {
+    agentUrl = deploymentAgentUrl(d.environmentUrl, inputs.agentPath);
+  } else {
+    throw new UserError(
+      `deployment_status: the ${where} has no environment_url, so the agent's address is unknown; set the agent-url input (for example \${{ github.event.deployment_status.target_url }}/api/chat) or make the host report an environment URL`,
+    );
+  }
+  const sha = d.sha;
+  const pulls = await openPullsForCommit(github, ctx, sha);
+  const note = pulls.length === 0 ? `no open pull request for ${sha}: the results are in this summary and the artifact` : null;
+  if (note) core.info(`deployment_status: ${note}`);
+  else core.info(`deployment_status: the ${where} is the head of ${pulls.map((p) => `#${p.number}`).join(', ')}`);
+  return { kind: 'run', ctx: { ...ctx, sha, pull: pulls[0] ?? null }, pulls, agentUrl, note };
+}
+
+async function openPullsForCommit(github: GitHubApi | null, ctx: ActionContext, sha: string): Promise<PullContext[]> {
+  if (github === null) {
+    core.info(`deployment_status: no github-token, so the pull requests of ${sha.slice(0, 7)} cannot be looked up`);
+    return [];
+  }
+  try {
+    const pulls = await github.listPullsForCommit(ctx.owner, ctx.repo, sha);
+    return pulls.filter((p) => p.state === 'open' && p.headSha === sha).map(({ state: _state, ...info }) => info);
+  } catch (e) {
+    core.warning(`deployment_status: the pull requests of ${sha.slice(0, 7)} could not be looked up (${isGitHubError(e) ? e.message : (e as Error).message})`);
+    return [];
+  }
+}
+
+/** push: a recorded run for the trend (artifact and summary), never a comment. */
+function planPush(ctx: ActionContext): CheckPlan {
+  const branch = ctx.push?.branch ?? null;
+  const def = ctx.push?.defaultBranch ?? null;
+  const what =
+    branch === null ? 'push (not to a branch)' : def === null || branch === def ? `push to the default branch ${branch}` : `push to ${branch} (the default branch is ${def})`;
+  const note = `${what}: the run is recorded in this summary and the artifact; there is no pull request to comment on`;
+  core.info(note);
+  return { kind: 'run', ctx: { ...ctx, pull: null }, pulls: [], agentUrl: null, note };
+}
+
+export async function planCheck(inputs: Inputs, ctx: ActionContext, github: GitHubApi | null): Promise<CheckPlan> {
+  if (ctx.eventName === 'deployment_status') return planDeployment(inputs, ctx, github);
+  if (ctx.eventName === 'push') return planPush(ctx);
+  const resolved = ctx.eventName === 'workflow_dispatch' && ctx.pull === null ? await withDispatchedPull(github, ctx) : ctx;
+  return { kind: 'run', ctx: resolved, pulls: resolved.pull ? [resolved.pull] : [], agentUrl: null, note: null };
+}
+
+/** The comment and summary when the agent never answered: nothing was replayed. */
+export function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
+  return [
+    markerLine(rctx.marker),
+    metaLine({ headSha: rctx.headSha, runId: null, artifactName: null }),
+    '## agent-replay: agent not ready',
+    '',
+    `**agent not ready after ${e.seconds} s.** ${e.polls} ${e.polls === 1 ? 'poll' : 'polls'} (GET) of the agent URL, the last one got ${escapeInline(e.lastObserved)}. Nothing was replayed and nothing was spent.`,
+    '',
+    'Check that the preview deployed and that the agent URL is right, or raise `wait-for-agent` (`agent.waitForAgent` in config.yml) if the agent starts slowly.',
+    '',
+  ].join('\n');
+}
+
 export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: ActionDeps): Promise<void> {
   for (const s of inputSecrets(inputs)) core.setSecret(s);
-  const ctx = ctxIn.eventName === 'workflow_dispatch' && ctxIn.pull === null ? await withDispatchedPull(deps.github, ctxIn) : ctxIn;
+  const plan = await planCheck(inputs, ctxIn, deps.github);
+  if (plan.kind === 'skip') {
+    core.info(plan.reason);
+    return;
+  }
+  const { ctx, pulls, note } = plan;
   // A pull_request run for a fork's pull request has a read-only token: it cannot comment.
   const readOnlyToken = ctx.pull?.isFork === true && ctx.eventName === 'pull_request';
-  const confirmCost = inputs.confirmCost || (ctx.pull?.labels.includes(inputs.confirmLabel) ?? false);
-  const result = await runCheck(
-    {
-      dir: inputs.dir,
-      cwd: deps.cwd,
-      env: deps.env,
-      overrides: overridesFrom(inputs),
-      confirmCost,
-      failOn: inputs.failOn,
-      commit: ctx.sha,
-    },
-    {
-      onProgress: (() => {
-        let last = -Infinity;
-        return (p) => {
-          if (p.done === p.total || p.elapsedMs - last >= 10_000) {
-            last = p.elapsedMs;
-            core.info(`progress: ${p.done}/${p.total} · ${p.passed} passed · ${p.failed} failed · ${p.notEvaluated} not evaluated · ${p.errored} errored`);
-          }
-        };
-      })(),
-      ...deps.engine,
-    },
-  );
+  const confirmCost = inputs.confirmCost || pulls.some((p) => p.labels.includes(inputs.confirmLabel));
+  const summaryNote = note ? `> ${escapeInline(note)}\n\n` : '';
+  let result;
+  try {
+    result = await runCheck(
+      {
+        dir: inputs.dir,
+        cwd: deps.cwd,
+        env: deps.env,
+        overrides: { ...overridesFrom(inputs), ...(plan.agentUrl ? { agentUrl: plan.agentUrl } : {}) },
+        confirmCost,
+        failOn: inputs.failOn,
+        commit: ctx.sha,
+        waitForAgent: inputs.waitForAgent,
+        onWaitLog: (line) => core.info(line),
+      },
+      {
+        onProgress: (() => {
+          let last = -Infinity;
+          return (p) => {
+            if (p.done === p.total || p.elapsedMs - last >= 10_000) {
+              last = p.elapsedMs;
+              core.info(`progress: ${p.done}/${p.total} · ${p.passed} passed · ${p.failed} failed · ${p.notEvaluated} not evaluated · ${p.errored} errored`);
+            }
+          };
+        })(),
+        ...deps.engine,
+      },
+    );
+  } catch (e) {
+    if (!(e instanceof AgentNotReady)) throw e;
+    const body = renderNotReady(e, reportContextFor(inputs, ctx, null));
+    await writeSummary(summaryNote + body);
+    await publishComment(deps.github, inputs, ctx, body, readOnlyToken, pulls);
+    core.setOutput('gate', 'failed');
+    core.setFailed(e.message);
+    return;
+  }
 
   if (result.kind === 'config_errors') {
     annotateConfigIssues(result.errors, result.warnings);
     const rctx = reportContextFor(inputs, ctx, null);
     const body = renderConfigErrors(result.errors, rctx);
-    await writeSummary(body);
-    await publishComment(deps.github, inputs, ctx, body, readOnlyToken);
+    await writeSummary(summaryNote + body);
+    await publishComment(deps.github, inputs, ctx, body, readOnlyToken, pulls);
     core.setOutput('gate', 'failed');
     core.setFailed(`${result.errors.length} configuration ${result.errors.length === 1 ? 'error' : 'errors'} in ${inputs.dir}; nothing was sent to the agent`);
     return;
@@ -265,8 +401,8 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
   if (result.kind === 'refused') {
     const rctx = reportContextFor(inputs, ctx, null);
     const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx);
-    await writeSummary(body);
-    await publishComment(deps.github, inputs, ctx, body, readOnlyToken);
+    await writeSummary(summaryNote + body);
+    await publishComment(deps.github, inputs, ctx, body, readOnlyToken, pulls);
     core.setOutput('estimated-cost', result.estimate.usd.toFixed(3));
     core.setOutput('gate', 'failed');
     const [estimated, cap] = formatUsdPair(result.estimate.usd, result.estimate.capUsd);
@@ -286,7 +422,7 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
 
   // 4. Summary and annotations.
   const rctx = reportContextFor(inputs, ctx, artifactName, uploaded);
-  await writeSummary(renderSummary(run, rctx));
+  await writeSummary(summaryNote + renderSummary(run, rctx));
   const redact = makeRedactor(inputSecrets(inputs));
   for (const f of run.fixtures) {
     if (f.drift?.verdict === 'newly_failing') {
@@ -295,7 +431,7 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
   }
 
   // 5. Comment (also when the gate fails).
-  await publishComment(deps.github, inputs, ctx, renderComment(run, rctx), readOnlyToken);
+  await publishComment(deps.github, inputs, ctx, renderComment(run, rctx), readOnlyToken, pulls);
 
   // 6. Gate.
   if (result.gate.failed) core.setFailed(`agent-replay gate failed: ${result.gate.reason}`);

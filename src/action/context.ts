@@ -10,12 +10,32 @@ export interface PullContext extends Omit<PullInfo, 'state'> {
   labels: string[];
 }
 
+/** A `deployment_status` event: the deployment's commit, its state and the URL the host announced. */
+export interface DeploymentContext {
+  sha: string | null;
+  /** `success`, `failure`, `error`, `pending`, `in_progress`, `queued`, `inactive`. */
+  state: string;
+  /** `deployment_status.environment_url` (the preview's address), null when the host gave none. */
+  environmentUrl: string | null;
+  environment: string | null;
+}
+
+/** A `push` event: the branch pushed to and the repository's default branch. */
+export interface PushContext {
+  branch: string | null;
+  defaultBranch: string | null;
+}
+
 export interface ActionContext {
   owner: string;
   repo: string;
   eventName: string;
   payload: Record<string, unknown>;
   pull: PullContext | null;
+  /** Set on a `deployment_status` event. */
+  deployment: DeploymentContext | null;
+  /** Set on a `push` event. */
+  push: PushContext | null;
   /** The commit replayed: the PR head when there is one, else GITHUB_SHA. */
   sha: string | null;
   /** The ref the workflow runs on (`refs/heads/<branch>` for a workflow_dispatch on a branch). */
@@ -52,6 +72,28 @@ export function pullFromPayload(payload: Json, repoFullName: string): PullContex
   };
 }
 
+export function deploymentFromPayload(eventName: string, payload: Json): DeploymentContext | null {
+  if (eventName !== 'deployment_status') return null;
+  const status = obj(payload.deployment_status);
+  const deployment = obj(payload.deployment);
+  const sha = str(deployment.sha);
+  return {
+    sha: sha && /^[0-9a-f]{40}$/i.test(sha) ? sha.toLowerCase() : null,
+    state: str(status.state) ?? '',
+    environmentUrl: str(status.environment_url) || null,
+    environment: str(status.environment) ?? str(deployment.environment),
+  };
+}
+
+export function pushFromPayload(eventName: string, payload: Json): PushContext | null {
+  if (eventName !== 'push') return null;
+  const ref = str(payload.ref);
+  return {
+    branch: ref?.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null,
+    defaultBranch: str(obj(payload.repository).default_branch),
+  };
+}
+
 export async function readActionContext(env: Record<string, string | undefined>): Promise<ActionContext> {
   const repository = env.GITHUB_REPOSITORY ?? '';
   const [owner = '', repo = ''] = repository.split('/');
@@ -64,14 +106,18 @@ export async function readActionContext(env: Record<string, string | undefined>)
     }
   }
   const pull = pullFromPayload(payload, repository);
+  const eventName = env.GITHUB_EVENT_NAME ?? '';
+  const deployment = deploymentFromPayload(eventName, payload);
   const apiUrl = env.GITHUB_API_URL ?? 'https://api.github.com';
   return {
     owner,
     repo,
-    eventName: env.GITHUB_EVENT_NAME ?? '',
+    eventName,
     payload,
     pull,
-    sha: pull?.headSha || env.GITHUB_SHA || null,
+    deployment,
+    push: pushFromPayload(eventName, payload),
+    sha: pull?.headSha || deployment?.sha || env.GITHUB_SHA || null,
     ref: str(payload.ref) ?? env.GITHUB_REF ?? null,
     runId: env.GITHUB_RUN_ID ?? null,
     runAttempt: Number(env.GITHUB_RUN_ATTEMPT ?? '1') || 1,

@@ -79,6 +79,8 @@ export interface GitHubApi {
   getPull(owner: string, repo: string, pullNumber: number): Promise<PullInfo>;
   /** Open pull requests whose head is the branch `branch` of this repository, all pages. */
   listOpenPullsForBranch(owner: string, repo: string, branch: string): Promise<PullWithLabels[]>;
+  /** Pull requests (open and closed) that contain the commit, all pages (`GET /repos/{o}/{r}/commits/{sha}/pulls`). */
+  listPullsForCommit(owner: string, repo: string, sha: string): Promise<PullWithLabels[]>;
   /**
    * Starts a `workflow_dispatch` run of the workflow (its file name, e.g. `agent-replay.yml`) on
    * the branch `ref`. Needs `actions: write`. `runUrl` when GitHub says which run it started.
@@ -249,6 +251,13 @@ export function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubA
     listOpenPullsForBranch(owner, repo, branch) {
       return call(`GET /repos/${owner}/${repo}/pulls?head=${owner}:${branch}`, async () => {
         const pulls = await octokit.paginate(octokit.rest.pulls.list, { owner, repo, head: `${owner}:${branch}`, state: 'open', per_page: 100 });
+        return pulls.map((p) => ({ ...pullInfo(p), labels: p.labels.map((l) => l.name) }));
+      });
+    },
+
+    listPullsForCommit(owner, repo, sha) {
+      return call(`GET /repos/${owner}/${repo}/commits/${sha}/pulls`, async () => {
+        const pulls = await octokit.paginate(octokit.rest.repos.listPullRequestsAssociatedWithCommit, { owner, repo, commit_sha: sha, per_page: 100 });
         return pulls.map((p) => ({ ...pullInfo(p), labels: p.labels.map((l) => l.name) }));
       });
     },

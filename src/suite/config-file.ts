@@ -15,6 +15,7 @@ import {
   type JudgeConfig,
   type JudgeProvider,
 } from '../config.js';
+import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { substituteEnv } from './env.js';
 import { positionAt, quote, sourceText, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
 
@@ -70,6 +71,12 @@ const agentSchema = z.strictObject({
   concurrency: positiveInt.optional(),
   retries: nonNegativeInt.optional(),
   backoffMs: ms(0).optional(),
+  waitForAgent: z
+    .number()
+    .int({ error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
+    .min(0, { error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
+    .max(MAX_WAIT_FOR_AGENT_S, { error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
+    .optional(),
   request: z.strictObject({ body: jsonTemplate.optional() }).nullable().optional(),
   response: responseSchema.nullable().optional(),
   start: z
@@ -249,6 +256,7 @@ function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution):
   if (agent.concurrency !== undefined) config.agent.concurrency = agent.concurrency;
   if (agent.retries !== undefined) config.agent.retries = agent.retries;
   if (agent.backoffMs !== undefined) config.agent.backoffMs = agent.backoffMs;
+  if (agent.waitForAgent !== undefined) config.agent.waitForAgent = agent.waitForAgent;
 }
 
 /** The welcome turn's mapping, or null for none. It reads the message turn's response fields unless told otherwise. */

@@ -71,6 +71,8 @@ describe('accept on a fork: the commands in the comment, run for real', () => {
       eventName: 'pull_request_target',
       payload,
       pull: pullFromPayload(payload, 'octo/shop'),
+      deployment: null,
+      push: null,
       sha: HEAD,
       ref: 'refs/heads/main',
       runId: '2002',

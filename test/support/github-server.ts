@@ -39,7 +39,8 @@
 // - Workflows: `addWorkflow(owner, repo, file, {dispatchable?})`; `POST .../dispatches` answers 404
 //   for an unknown workflow, 422 when it has no workflow_dispatch trigger, else 204 (or 200 with
 //   the run's URLs when `return_run_details` is true) and records `{repo, workflow, ref}` in
-//   `dispatches`. `GET /repos/{o}/{r}/pulls` filters by `state` and `head` (`owner:branch`).
+//   `dispatches`. `GET /repos/{o}/{r}/pulls` filters by `state` and `head` (`owner:branch`);
+//   `GET /repos/{o}/{r}/commits/{sha}/pulls` lists the pulls (any state) whose head is that sha.
 // - Branches: `setBranch(repoWithOwner, branch, headOid, files?)`, `branch(...)` (head + files);
 //   `createCommitOnBranch` checks `expectedHeadOid` (STALE_DATA error when the head moved),
 //   decodes base64 contents, applies deletions, moves the head; `commits` records each commit with
@@ -531,6 +532,19 @@ export class FakeGitHub {
           .filter((pull) => state === 'all' || pull.state === state)
           .filter((pull) => head === null || `${(pull.headRepo ?? '').split('/')[0]}:${pull.headRef}`.toLowerCase() === head.toLowerCase())
           .sort((a, b) => b.number - a.number);
+        return this.page(ctx, list, (pull) => ({ ...this.pullJson(owner, repo, pull), labels: this.labels(owner, repo, pull.number).map((n) => ({ ...this.labelJson(n), description: '' })) }));
+      },
+
+      // Pull requests that contain the commit: here, those whose head is that commit (open or closed).
+      'GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls': (ctx) => {
+        const owner = p(ctx, 'owner');
+        const repo = p(ctx, 'repo');
+        const sha = p(ctx, 'commit_sha');
+        const list = [...this.pulls.entries()]
+          .filter(([k]) => k.startsWith(`${key(owner, repo)}#`))
+          .map(([, pull]) => pull)
+          .filter((pull) => pull.headSha === sha)
+          .sort((a, b) => a.number - b.number);
         return this.page(ctx, list, (pull) => ({ ...this.pullJson(owner, repo, pull), labels: this.labels(owner, repo, pull.number).map((n) => ({ ...this.labelJson(n), description: '' })) }));
       },
 

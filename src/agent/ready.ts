@@ -1,0 +1,112 @@
+// Readiness: before the first fixture, wait until the agent answers at all. A preview that is still
+// starting (connection refused, or the host's 502/503/504 while it boots) would otherwise turn every
+// fixture into an error and spend the run. GET only: nothing is sent that costs anything.
+
+import { Agent, request } from '../http/undici.js';
+import { systemClock } from '../http/retry.js';
+import { UserError } from '../errors.js';
+import type { Clock } from '../types.js';
+
+/** The longest `wait-for-agent` allowed: 10 minutes, in seconds. */
+export const MAX_WAIT_FOR_AGENT_S = 600;
+
+/** Answers that mean "the host is up but the agent is not there yet". */
+const NOT_READY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+const FIRST_DELAY_MS = 500;
+const MAX_DELAY_MS = 10_000;
+/** One poll waits at most this long for an answer (less when the deadline is nearer). */
+const POLL_TIMEOUT_MS = 10_000;
+
+/** The agent never answered within the wait: the run stops before the first fixture. */
+export class AgentNotReady extends UserError {
+  override name = 'AgentNotReady';
+  constructor(
+    readonly seconds: number,
+    readonly polls: number,
+    /** What the last poll observed ("HTTP 503", "connection refused (ECONNREFUSED)"). */
+    readonly lastObserved: string,
+  ) {
+    super(
+      `agent not ready after ${seconds} s: ${polls} ${polls === 1 ? 'poll' : 'polls'} (GET), the last one got ${lastObserved}; nothing was replayed and nothing was spent. ` +
+        'Check that the preview deployed and that the agent URL is right, or raise wait-for-agent (agent.waitForAgent) if it starts slowly.',
+    );
+  }
+}
+
+/** One GET: the HTTP status, or a thrown error when no answer came (connection error, timeout). */
+export type Probe = (url: string, headers: Record<string, string>, timeoutMs: number) => Promise<number>;
+
+export interface WaitForAgentOptions {
+  url: string;
+  /** The agent's configured headers (a protected preview may need them to answer). */
+  headers: Record<string, string>;
+  seconds: number;
+  clock?: Clock;
+  probe?: Probe;
+  /** Stops the wait (the run was interrupted). */
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+export interface Ready {
+  polls: number;
+  waitedMs: number;
+  status: number;
+}
+
+/** What a failed poll observed, in words, without the URL (which may carry a token). */
+export function describePollError(e: unknown): string {
+  const err = e as { code?: unknown; cause?: { code?: unknown } };
+  const code = typeof err.code === 'string' ? err.code : typeof err.cause?.code === 'string' ? err.cause.code : null;
+  if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || (e as Error).name === 'TimeoutError') return 'no answer in time';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host name did not resolve (${code})`;
+  return code ? `a connection error (${code})` : 'a connection error';
+}
+
+/**
+ * Polls `url` with GET until it answers with anything but 502/503/504 (a 404 or 405 is an answer:
+ * the server is up), backing off from 0.5 s to 10 s. Throws AgentNotReady when `seconds` pass
+ * without such an answer. `seconds` 0: no wait, no poll.
+ */
+export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null> {
+  if (o.seconds <= 0) return null;
+  const clock = o.clock ?? systemClock;
+  const probe = o.probe ?? httpProbe;
+  const start = clock.now();
+  const deadline = start + o.seconds * 1000;
+  let delay = FIRST_DELAY_MS;
+  let polls = 0;
+  for (;;) {
+    polls++;
+    const timeoutMs = Math.max(1, Math.min(POLL_TIMEOUT_MS, deadline - clock.now()));
+    let observed: string;
+    try {
+      const status = await probe(o.url, o.headers, timeoutMs);
+      if (!NOT_READY_STATUSES.has(status)) {
+        o.log?.(`agent ready: HTTP ${status} after ${polls} ${polls === 1 ? 'poll' : 'polls'}`);
+        return { polls, waitedMs: clock.now() - start, status };
+      }
+      observed = `HTTP ${status}`;
+    } catch (e) {
+      observed = describePollError(e);
+    }
+    const remaining = deadline - clock.now();
+    if (remaining <= 0 || o.signal?.aborted === true) throw new AgentNotReady(o.seconds, polls, observed);
+    o.log?.(`agent not ready yet (${observed}); next poll in ${(Math.min(delay, remaining) / 1000).toFixed(1)} s`);
+    await clock.sleep(Math.min(delay, remaining));
+    delay = Math.min(delay * 2, MAX_DELAY_MS);
+  }
+}
+
+/** A real GET through its own connection pool, closed afterwards; the body is discarded. */
+export const httpProbe: Probe = async (url, headers, timeoutMs) => {
+  const dispatcher = new Agent({ connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  try {
+    const res = await request(url, { dispatcher, method: 'GET', headers, signal: AbortSignal.timeout(timeoutMs) });
+    await res.body.dump().catch(() => undefined);
+    return res.statusCode;
+  } finally {
+    await dispatcher.close().catch(() => undefined);
+  }
+};

@@ -1,0 +1,161 @@
+// Check mode on the events a preview host or a push starts: deployment_status (Vercel, Netlify and
+// others announce previews this way) and push to the default branch. The payloads are GitHub's
+// own examples (@octokit/webhooks-examples), changed only where a test needs another value.
+
+import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { FakeGitHub } from '../support/github-server.js';
+import type { AgentServer, AgentHandler } from '../support/agent-server.js';
+import { makeWorkspace, runAction, useServers } from './harness.js';
+import { parseRecord } from '../../src/record/index.js';
+import { parseCommentMetadata } from '../../src/report/index.js';
+import { deploymentAgentUrl } from '../../src/action/check.js';
+
+interface WebhookExamples {
+  name: string;
+  examples: Record<string, unknown>[];
+}
+const examples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as WebhookExamples[];
+function example(event: string, pick: (e: Record<string, unknown>) => boolean = () => true): Record<string, unknown> {
+  const found = examples.find((e) => e.name === event)?.examples.find(pick);
+  if (!found) throw new Error(`no ${event} example in @octokit/webhooks-examples`);
+  return structuredClone(found);
+}
+const stateOf = (e: Record<string, unknown>) => (e.deployment_status as { state: string }).state;
+
+/** A real deployment_status payload, its status set to `state` at `environmentUrl`, its deployment at `sha`. */
+function deploymentStatus(state: string, environmentUrl: string | null, sha: string): Record<string, unknown> {
+  const payload = example('deployment_status', (e) => stateOf(e) === 'success');
+  const status = payload.deployment_status as Record<string, unknown>;
+  status.state = state;
+  if (environmentUrl === null) delete status.environment_url;
+  else status.environment_url = environmentUrl;
+  (payload.deployment as Record<string, unknown>).sha = sha;
+  return payload;
+}
+
+const handler: AgentHandler = (req) => {
+  const body = (req.json ?? {}) as Record<string, unknown>;
+  if (body.start === true) return { json: { reply: 'hi', route: { conversation: 'welcome', stage: 'greeting' }, ended: false } };
+  return { json: { reply: body.message === 'hello' ? 'Welcome to the shop!' : '?', route: { conversation: 'x', stage: 'answer' }, ended: false } };
+};
+const FIXTURES = 'fixtures:\n  - { label: greeting, message: hello, assert: { contains: Welcome } }\n';
+const CONFIG = 'agent:\n  retries: 0\ncost: { capUsd: 1 }\n';
+const DEPLOYED = 'd'.repeat(40);
+
+let agent: AgentServer;
+let gh: FakeGitHub;
+useServers(
+  handler,
+  () => undefined,
+  (a, g) => {
+    agent = a;
+    gh = g;
+  },
+);
+
+async function check(event: { name: string; payload: unknown }, inputs: Record<string, string> = {}) {
+  const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
+  return runAction({ gh, workspace, inputs: { 'fail-on': 'failed', ...inputs }, event });
+}
+
+/** The agent server's origin: the deployment's environment_url in these tests. */
+const origin = () => new URL(agent.url).origin;
+
+describe('deployment_status', () => {
+  it('agent URL: environment_url without its trailing slash + agent-path', () => {
+    expect(deploymentAgentUrl('https://shop-git-fix.vercel.app/', '/api/chat')).toBe('https://shop-git-fix.vercel.app/api/chat');
+    expect(deploymentAgentUrl('https://deploy-preview-7--shop.netlify.app', '/api/chat')).toBe('https://deploy-preview-7--shop.netlify.app/api/chat');
+    expect(deploymentAgentUrl('https://x.example//', null)).toBe('https://x.example');
+  });
+
+  it('success: replays at environment_url + agent-path and comments on each open pull request whose head is the commit', async () => {
+    gh.addPull('octo', 'shop', { number: 7, headSha: DEPLOYED, headRef: 'fix-a' });
+    gh.addPull('octo', 'shop', { number: 8, headSha: DEPLOYED, headRef: 'fix-b' });
+    gh.addPull('octo', 'shop', { number: 9, headSha: DEPLOYED, headRef: 'fix-c', state: 'closed' });
+    gh.addPull('octo', 'shop', { number: 10, headSha: 'e'.repeat(40), headRef: 'other' });
+    const before = agent.requests.length;
+    const run = await check({ name: 'deployment_status', payload: deploymentStatus('success', `${origin()}/`, DEPLOYED) }, { 'agent-path': 'chat' });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    // the agent was reached at environment_url + agent-path
+    const sent = agent.requests.slice(before);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((r) => r.path === '/chat')).toBe(true);
+    // the pull requests were found from the commit
+    expect(gh.requests.some((r) => r.method === 'GET' && r.operation === 'GET /repos/{owner}/{repo}/commits/{commit_sha}/pulls' && r.path === `/repos/octo/shop/commits/${DEPLOYED}/pulls`)).toBe(true);
+    for (const n of [7, 8]) {
+      const comments = gh.comments('octo', 'shop', n);
+      expect(comments, `comment on #${n}`).toHaveLength(1);
+      expect(parseCommentMetadata(comments[0]!.body)).toMatchObject({ headSha: DEPLOYED, artifactName: `agent-replay-results-${DEPLOYED}` });
+    }
+    expect(gh.comments('octo', 'shop', 9)).toHaveLength(0); // closed
+    expect(gh.comments('octo', 'shop', 10)).toHaveLength(0); // another head
+    expect(run.outputs['comment-status']).toBe('created');
+    expect(run.outputs['comment-url']).toContain('/pull/7#issuecomment-');
+    const record = parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json');
+    expect(record.commit).toBe(DEPLOYED);
+    expect(run.outputs['artifact-name']).toBe(`agent-replay-results-${DEPLOYED}`);
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
+  });
+
+  it('success with no open pull request for the commit: no comment; the results are in the summary and the artifact, and the summary says why', async () => {
+    gh.addPull('octo', 'shop', { number: 7, headSha: DEPLOYED, state: 'closed' });
+    const run = await check({ name: 'deployment_status', payload: deploymentStatus('success', origin(), DEPLOYED) }, { 'agent-path': '/chat' });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.summary).toContain(`no open pull request for ${DEPLOYED}`);
+    expect(run.summary).toContain('greeting');
+    expect(run.stdout).toContain(`no open pull request for ${DEPLOYED}`);
+    expect(run.outputs['comment-status']).toBe('skipped');
+    expect(gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(existsSync(run.outputs['results-path'] as string)).toBe(true);
+    expect(run.outputs['artifact-name']).toBe(`agent-replay-results-${DEPLOYED}`);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('any other state is a logged no-op: exit 0, nothing replayed, nothing asked of GitHub', async () => {
+    const payload = example('deployment_status', (e) => stateOf(e) !== 'success');
+    const state = stateOf(payload);
+    const before = agent.requests.length;
+    const run = await check({ name: 'deployment_status', payload }, { 'agent-path': '/chat' });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(`is "${state}", not "success": nothing to do`);
+    expect(agent.requests.length).toBe(before);
+    expect(gh.requests).toEqual([]);
+    expect(run.outputs['results-path']).toBeUndefined();
+    for (const failed of ['failure', 'error', 'pending']) {
+      const r = await check({ name: 'deployment_status', payload: deploymentStatus(failed, origin(), DEPLOYED) });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`is "${failed}", not "success"`);
+    }
+    expect(agent.requests.length).toBe(before);
+  });
+
+  it('success without an environment_url fails, saying to set agent-url; the agent-url input works without one', async () => {
+    const missing = await check({ name: 'deployment_status', payload: deploymentStatus('success', null, DEPLOYED) });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toMatch(/::error::agent-replay: deployment_status: the .*deployment of ddddddd has no environment_url, so the agent's address is unknown; set the agent-url input/);
+    const given = await check({ name: 'deployment_status', payload: deploymentStatus('success', null, DEPLOYED) }, { 'agent-url': agent.url });
+    expect(given.code, given.stdout).toBe(0);
+    expect(given.outputs.passed).toBe('1');
+  });
+});
+
+describe('push to the default branch', () => {
+  it('records a run (results, artifact, summary) and comments nowhere', async () => {
+    const payload = example('push', (e) => typeof e.ref === 'string' && (e.ref as string).startsWith('refs/heads/'));
+    const branch = (payload.ref as string).slice('refs/heads/'.length);
+    (payload.repository as Record<string, unknown>).default_branch = branch;
+    gh.addPull('octo', 'shop', { number: 7, headSha: 'f'.repeat(40) }); // GITHUB_SHA of the harness: still no comment
+    const run = await check({ name: 'push', payload }, { 'agent-url': agent.url });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(`push to the default branch ${branch}: the run is recorded`);
+    expect(run.summary).toContain(`push to the default branch ${branch}`);
+    expect(run.summary).toContain('greeting');
+    expect(existsSync(run.outputs['results-path'] as string)).toBe(true);
+    expect(run.outputs['artifact-name']).toBe(`agent-replay-results-${'f'.repeat(40)}`);
+    expect(run.outputs['comment-status']).toBe('skipped');
+    expect(gh.requests).toEqual([]);
+  });
+});
