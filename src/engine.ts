@@ -41,6 +41,8 @@ export interface CheckOptions {
   waitForAgent?: number | null;
   /** Progress of the wait ("agent not ready yet ..."). */
   onWaitLog?: (line: string) => void;
+  /** The clock of the wait only (tests of the Action: no real sleeps); default: `deps.clock`. */
+  waitClock?: Clock;
 }
 
 export type CheckResult =
@@ -99,7 +101,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   // Readiness: throws AgentNotReady (nothing replayed, nothing spent) when the agent never answers.
   const wait = options.waitForAgent ?? config.agent.waitForAgent;
   if (wait > 0 && config.agent.url !== null) {
-    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, signal: deps.signal, log: options.onWaitLog });
+    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog });
   }
   // Created one by one inside the try, so that whatever was created is closed even when a later
   // factory throws (a leaked worker pool or dispatcher would keep the process alive).

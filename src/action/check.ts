@@ -16,7 +16,7 @@ import { formatUsdPair, hasMarker, renderCapRefusal, renderComment, renderSummar
 import { renderConfigErrors } from '../report/config-errors.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
-import { AgentNotReady } from '../agent/ready.js';
+import { AgentNotReady, instantClock } from '../agent/ready.js';
 import { UserError } from '../errors.js';
 import type { GitHubApi } from '../github/api.js';
 import { upsertStickyComment } from '../github/sticky.js';
@@ -360,6 +360,8 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
         commit: ctx.sha,
         waitForAgent: inputs.waitForAgent,
         onWaitLog: (line) => core.info(line),
+        // Tests only: the readiness wait does not really sleep.
+        ...(deps.env.AGENT_REPLAY_TEST_NO_DELAYS === '1' ? { waitClock: instantClock() } : {}),
       },
       {
         onProgress: (() => {

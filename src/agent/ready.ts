@@ -14,8 +14,9 @@ export const MAX_WAIT_FOR_AGENT_S = 600;
 const NOT_READY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 const FIRST_DELAY_MS = 500;
 const MAX_DELAY_MS = 10_000;
-/** One poll waits at most this long for an answer (less when the deadline is nearer). */
+/** One poll waits at most this long for an answer, and at least MIN_POLL_TIMEOUT_MS (also the last one, at the deadline). */
 const POLL_TIMEOUT_MS = 10_000;
+const MIN_POLL_TIMEOUT_MS = 2_000;
 
 /** The agent never answered within the wait: the run stops before the first fixture. */
 export class AgentNotReady extends UserError {
@@ -31,6 +32,17 @@ export class AgentNotReady extends UserError {
         'Check that the preview deployed and that the agent URL is right, or raise wait-for-agent (agent.waitForAgent) if it starts slowly.',
     );
   }
+}
+
+/** A clock whose sleep returns at once and moves its time on (tests: no real waiting). */
+export function instantClock(start = 0): Clock {
+  let now = start;
+  return {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+    },
+  };
 }
 
 /** One GET: the HTTP status, or a thrown error when no answer came (connection error, timeout). */
@@ -79,7 +91,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
   let polls = 0;
   for (;;) {
     polls++;
-    const timeoutMs = Math.max(1, Math.min(POLL_TIMEOUT_MS, deadline - clock.now()));
+    const timeoutMs = Math.max(MIN_POLL_TIMEOUT_MS, Math.min(POLL_TIMEOUT_MS, deadline - clock.now()));
     let observed: string;
     try {
       const status = await probe(o.url, o.headers, timeoutMs);

@@ -13,6 +13,7 @@ import { writeBaselines } from '../accept/write.js';
 import { TOOL } from '../version.js';
 import { gitHead } from './git.js';
 import { runDemo } from './demo.js';
+import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { emitRun, interruptedExit, progressPrinter, reportContext, resolvePath, writeText, type CliIO } from './output.js';
 
@@ -36,7 +37,7 @@ export const USAGE = `agent-replay ${TOOL.version}: replay chatbot fixtures, jud
 Usage:
   agent-replay run [--dir .agent-replay] [--agent-url URL] [--concurrency N] [--out results.json]
                    [--markdown report.md] [--junit junit.xml] [--confirm-cost] [--fail-on LIST]
-                   [--commit SHA] [--judge-url URL]
+                   [--commit SHA] [--judge-url URL] [--wait-for-agent SECONDS]
   agent-replay validate [--dir .agent-replay]
   agent-replay accept --results results.json [--dir .agent-replay] [--only label,...]
   agent-replay report --results a.json [--results b.json ...] [--markdown out.md] [--out merged.json]
@@ -44,8 +45,8 @@ Usage:
   agent-replay demo [--out DIR]
 
 --fail-on: comma-separated, any of ${FAIL_ON_CONDITIONS.join(', ')} (default: newly_failing)
-Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap,
-3 internal error (a bug: please report it), 130 / 143 run interrupted by SIGINT / SIGTERM (what finished
+Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap
+or agent not ready after --wait-for-agent seconds (nothing replayed), 3 internal error (a bug: please report it), 130 / 143 run interrupted by SIGINT / SIGTERM (what finished
 is recorded, marked interrupted).
 `;
 
@@ -60,6 +61,7 @@ const OPTIONS = {
   'confirm-cost': { type: 'boolean' },
   'fail-on': { type: 'string' },
   commit: { type: 'string' },
+  'wait-for-agent': { type: 'string' },
   results: { type: 'string', multiple: true },
   only: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -67,7 +69,7 @@ const OPTIONS = {
 } satisfies ParseArgsConfig['options'];
 
 const COMMAND_FLAGS: Record<string, readonly string[]> = {
-  run: ['dir', 'agent-url', 'judge-url', 'concurrency', 'out', 'markdown', 'junit', 'confirm-cost', 'fail-on', 'commit'],
+  run: ['dir', 'agent-url', 'judge-url', 'concurrency', 'out', 'markdown', 'junit', 'confirm-cost', 'fail-on', 'commit', 'wait-for-agent'],
   validate: ['dir'],
   accept: ['results', 'dir', 'only'],
   report: ['results', 'markdown', 'out', 'junit', 'fail-on'],
@@ -137,6 +139,15 @@ function parseConcurrency(text: string | undefined): number | undefined {
   return n;
 }
 
+function parseWaitForAgent(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 0 || n > MAX_WAIT_FOR_AGENT_S) {
+    throw new UsageError(`--wait-for-agent must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}, got "${text}"`);
+  }
+  return n;
+}
+
 function failOnOf(values: Values): FailOnCondition[] {
   try {
     return parseFailOn(values['fail-on'] ?? 'newly_failing', FAIL_ON_CONDITIONS);
@@ -181,6 +192,7 @@ export function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): 
 async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const failOn = failOnOf(values);
   const concurrency = parseConcurrency(values.concurrency);
+  const waitForAgent = parseWaitForAgent(values['wait-for-agent']);
   const dir = values.dir ?? '.agent-replay';
   const commit = values.commit ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
   const result = await runCheck(
@@ -196,6 +208,8 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       confirmCost: values['confirm-cost'] === true,
       failOn,
       commit,
+      waitForAgent,
+      onWaitLog: (line) => io.stderr(`${line}\n`),
     },
     { onProgress: progressPrinter(io), signal: io.signal, ...io.engine },
   );

@@ -1,0 +1,145 @@
+// Readiness (SPEC 13): before the first fixture, GET the agent URL with backoff until it answers
+// with anything but a connection error or 502/503/504. Real loopback servers; a clock whose sleep
+// returns at once and moves virtual time on, so nothing really waits.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgentNotReady, instantClock, waitForAgent } from '../../src/agent/ready.js';
+import { runCheck } from '../../src/engine.js';
+import { cli, makeProject, useCleanup } from '../cli/helpers.js';
+
+interface Seen {
+  method: string;
+  path: string;
+  key: string | undefined;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+useCleanup();
+
+/** Answers `notReady` (503 by default) to the first `k` requests, then `answer` (a native reply to POSTs). */
+async function agentStartingAfter(k: number, notReady = 503): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push({ method: req.method ?? '', path: req.url ?? '', key: req.headers['x-preview-key'] as string | undefined });
+      if (seen.length <= k) {
+        res.writeHead(notReady, { 'content-type': 'text/plain' }).end('starting');
+      } else if (req.method === 'GET') {
+        res.writeHead(405, { allow: 'POST' }).end();
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply: 'Welcome to the shop!', route: { conversation: 'c', stage: 's' }, ended: false }));
+      }
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`, seen };
+}
+
+/** A port nothing listens on: it was bound, then closed. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return `http://127.0.0.1:${port}/api/chat`;
+}
+
+describe('waitForAgent', () => {
+  it('polls with GET and backoff while the agent answers 503, and is ready at the first other answer', async () => {
+    const agent = await agentStartingAfter(3);
+    const clock = instantClock();
+    const lines: string[] = [];
+    const ready = await waitForAgent({ url: agent.url, headers: { 'X-Preview-Key': 'k1' }, seconds: 30, clock, log: (l) => lines.push(l) });
+    // 3 x 503, then 405 (a GET on a POST endpoint is an answer: the server is up)
+    expect(ready).toEqual({ polls: 4, waitedMs: 500 + 1000 + 2000, status: 405 });
+    expect(agent.seen.map((s) => s.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
+    expect(agent.seen.every((s) => s.path === '/api/chat' && s.key === 'k1')).toBe(true);
+    expect(lines[0]).toBe('agent not ready yet (HTTP 503); next poll in 0.5 s');
+    expect(lines.at(-1)).toBe('agent ready: HTTP 405 after 4 polls');
+  });
+
+  it.each([502, 504])('treats %i as not ready', async (status) => {
+    const agent = await agentStartingAfter(1, status);
+    expect(await waitForAgent({ url: agent.url, headers: {}, seconds: 5, clock: instantClock() })).toMatchObject({ polls: 2 });
+  });
+
+  it('gives up after the wait with one clear failure, naming what the last poll got', async () => {
+    const agent = await agentStartingAfter(Number.MAX_SAFE_INTEGER);
+    const clock = instantClock();
+    const error = await waitForAgent({ url: agent.url, headers: {}, seconds: 20, clock }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AgentNotReady);
+    const e = error as AgentNotReady;
+    // polls at 0, 0.5, 1.5, 3.5, 7.5, 15.5 and 20 s (the last backoff is cut at the deadline)
+    expect(e.polls).toBe(7);
+    expect(clock.now()).toBe(20_000);
+    expect(e.message).toMatch(/^agent not ready after 20 s: 7 polls \(GET\), the last one got HTTP 503; nothing was replayed and nothing was spent\./);
+    expect(agent.seen.every((s) => s.method === 'GET')).toBe(true);
+  });
+
+  it('a closed port (connection refused) never becomes ready', async () => {
+    const error = await waitForAgent({ url: await closedPortUrl(), headers: {}, seconds: 3, clock: instantClock() }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AgentNotReady);
+    expect((error as Error).message).toContain('agent not ready after 3 s');
+    expect((error as AgentNotReady).lastObserved).toBe('connection refused (ECONNREFUSED)');
+  });
+
+  it('0 seconds: no wait and no request', async () => {
+    const agent = await agentStartingAfter(0);
+    expect(await waitForAgent({ url: agent.url, headers: {}, seconds: 0, clock: instantClock() })).toBeNull();
+    expect(agent.seen).toEqual([]);
+  });
+});
+
+const FIXTURES = { 'suite.yml': 'fixtures:\n  - { label: greeting, message: hello, assert: { contains: Welcome } }\n' };
+
+describe('the engine waits before the first fixture', () => {
+  it('replays once the agent answers; the GETs come before the first POST', async () => {
+    const agent = await agentStartingAfter(2);
+    const cwd = await makeProject({ config: `agent:\n  url: ${agent.url}\n  start: false\n  waitForAgent: 30\n`, fixtures: FIXTURES });
+    const result = await runCheck({ dir: '.agent-replay', cwd, env: {}, confirmCost: false, failOn: ['failed'], commit: null }, { clock: instantClock() });
+    expect(result.kind).toBe('ran');
+    expect(result.kind === 'ran' && result.record.tallies.passed).toBe(1);
+    expect(agent.seen.map((s) => s.method)).toEqual(['GET', 'GET', 'GET', 'POST']);
+  });
+
+  it('when the agent never answers: AgentNotReady, and not one POST (nothing replayed, nothing spent)', async () => {
+    const agent = await agentStartingAfter(Number.MAX_SAFE_INTEGER);
+    const cwd = await makeProject({ config: `agent:\n  url: ${agent.url}\n  start: false\n  waitForAgent: 30\n`, fixtures: FIXTURES });
+    const run = runCheck({ dir: '.agent-replay', cwd, env: {}, confirmCost: false, failOn: ['failed'], commit: null, waitForAgent: 4 }, { clock: instantClock() });
+    await expect(run).rejects.toThrow(/^agent not ready after 4 s/); // the option wins over agent.waitForAgent
+    expect(agent.seen.length).toBeGreaterThan(0);
+    expect(agent.seen.filter((s) => s.method !== 'GET')).toEqual([]);
+  });
+});
+
+describe('agent.waitForAgent in config.yml and --wait-for-agent', () => {
+  it.each(['601', '-1', '1.5', '"30"'])('config agent.waitForAgent: %s is an error at its line', async (value) => {
+    const cwd = await makeProject({ config: `agent:\n  url: http://127.0.0.1:9/chat\n  waitForAgent: ${value}\n`, fixtures: FIXTURES });
+    const run = await cli(['validate'], cwd);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/config\.yml:3:\d+/);
+    expect(run.stderr).toContain('agent.waitForAgent');
+    expect(run.stderr).toContain(value === '"30"' ? 'number' : 'whole number');
+  });
+
+  it('run --wait-for-agent: exit 2 and one line when the agent is not ready; a bad value is a usage error', async () => {
+    const cwd = await makeProject({ config: `agent:\n  url: ${await closedPortUrl()}\n  start: false\n`, fixtures: FIXTURES });
+    const run = await cli(['run', '--wait-for-agent', '3'], cwd, {}, { engine: { clock: instantClock() } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('agent-replay: agent not ready after 3 s:');
+    expect(run.stderr).toContain('the last one got connection refused (ECONNREFUSED)');
+    const bad = await cli(['run', '--wait-for-agent', 'soon'], cwd);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--wait-for-agent must be a whole number of seconds from 0 to 600, got "soon"');
+  });
+});
