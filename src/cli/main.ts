@@ -13,6 +13,7 @@ import { writeBaselines } from '../accept/write.js';
 import { TOOL } from '../version.js';
 import { gitHead } from './git.js';
 import { runDemo } from './demo.js';
+import { runInit } from './init.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { emitRun, interruptedExit, progressPrinter, reportContext, resolvePath, writeText, type CliIO } from './output.js';
@@ -64,6 +65,8 @@ const OPTIONS = {
   'wait-for-agent': { type: 'string' },
   results: { type: 'string', multiple: true },
   only: { type: 'string' },
+  preset: { type: 'string' },
+  workflows: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies ParseArgsConfig['options'];
@@ -74,6 +77,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   accept: ['results', 'dir', 'only'],
   report: ['results', 'markdown', 'out', 'junit', 'fail-on'],
   demo: ['out'],
+  init: ['dir', 'preset', 'workflows'],
 };
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -127,6 +131,8 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
       return cmdAccept(values, io);
     case 'report':
       return cmdReport(values, io);
+    case 'init':
+      return runInit({ dir: values.dir ?? '.agent-replay', preset: values.preset ?? 'native', workflows: values.workflows ?? '.github/workflows' }, io);
     default:
       return runDemo({ out: values.out ?? null }, io);
   }

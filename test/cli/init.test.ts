@@ -1,0 +1,154 @@
+// `agent-replay init`: writes a suite that `validate` accepts with no environment variable set, and
+// three workflows that GitHub's own workflow parser and schema (@actions/workflow-parser, the
+// schema behind GitHub's Actions language service) accept; never overwrites a file.
+
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
+import { cli, makeProject, useCleanup } from './helpers.js';
+import { ACTION_USES, INIT_PRESETS } from '../../src/cli/init.js';
+import { TOOL } from '../../src/version.js';
+
+useCleanup();
+
+const WORKFLOWS = ['agent-replay.yml', 'agent-replay-accept.yml', 'agent-replay-report.yml'];
+const ALL = ['.agent-replay/config.yml', '.agent-replay/fixtures/example-greeting.yml', ...WORKFLOWS.map((w) => `.github/workflows/${w}`)];
+
+/** An empty project folder (makeProject with nothing creates .agent-replay/fixtures; start from a bare one). */
+async function emptyProject(): Promise<string> {
+  const cwd = await makeProject({});
+  return join(cwd, 'repo');
+}
+
+async function initIn(cwd: string, args: string[] = []) {
+  await mkdir(cwd, { recursive: true });
+  return cli(['init', ...args], cwd);
+}
+
+interface Workflow {
+  name: string;
+  on: Record<string, unknown>;
+  permissions: Record<string, string>;
+  jobs: Record<string, { if?: string; steps: { uses?: string; with?: Record<string, unknown> }[] }>;
+}
+
+describe('agent-replay init', () => {
+  it.each(INIT_PRESETS)('writes a suite that validate accepts with no environment variable set (preset %s)', async (preset) => {
+    const cwd = await emptyProject();
+    const run = await initIn(cwd, ['--preset', preset]);
+    expect(run.code, run.stderr).toBe(0);
+    for (const f of ALL) expect(run.stdout).toContain(`created  ${f}`);
+    expect(run.stdout).toContain('5 created, 0 skipped');
+    expect(run.stdout).toContain('Next:');
+    const config = parse(await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8')) as { agent: { preset: string } };
+    expect(config.agent.preset).toBe(preset);
+    const validate = await cli(['validate'], cwd, {});
+    expect(validate.code, validate.stderr).toBe(0);
+    expect(validate.stdout).toBe('.agent-replay: 1 fixture, 0 baselines, no configuration errors\n');
+    expect(validate.stderr).toBe(''); // not even a warning
+  });
+
+  it('running it twice overwrites nothing, and says which files it skipped', async () => {
+    const cwd = await emptyProject();
+    await initIn(cwd);
+    const edited = 'agent:\n  url: http://localhost:3000/api/chat\n';
+    await writeFile(join(cwd, '.agent-replay/config.yml'), edited);
+    const before = await Promise.all(ALL.map((f) => readFile(join(cwd, f), 'utf8')));
+    const again = await initIn(cwd, ['--preset', 'openai-chat']);
+    expect(again.code).toBe(0);
+    for (const f of ALL) expect(again.stdout).toContain(`skipped  ${f} (it exists; left as it is)`);
+    expect(again.stdout).toContain('0 created, 5 skipped');
+    expect(await Promise.all(ALL.map((f) => readFile(join(cwd, f), 'utf8')))).toEqual(before);
+    expect(await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8')).toBe(edited);
+  });
+
+  it('writes only the missing files, and never writes through a link planted at a target', async () => {
+    const cwd = await emptyProject();
+    const outside = await mkdtemp(join(tmpdir(), 'agent-replay-outside-'));
+    const victim = join(outside, 'victim.txt');
+    await writeFile(victim, 'untouched');
+    await mkdir(join(cwd, '.github/workflows'), { recursive: true });
+    await symlink(victim, join(cwd, '.github/workflows/agent-replay.yml'));
+    const run = await initIn(cwd);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('skipped  .github/workflows/agent-replay.yml');
+    expect(run.stdout).toContain('4 created, 1 skipped');
+    expect(await readFile(victim, 'utf8')).toBe('untouched');
+  });
+
+  it('honours --dir and --workflows', async () => {
+    const cwd = await emptyProject();
+    const run = await initIn(cwd, ['--dir', 'qa/suite', '--workflows', 'ci/wf']);
+    expect(run.code, run.stderr).toBe(0);
+    expect((await readdir(join(cwd, 'ci/wf'))).sort()).toEqual([...WORKFLOWS].sort());
+    const check = parse(await readFile(join(cwd, 'ci/wf/agent-replay.yml'), 'utf8')) as Workflow;
+    expect(check.jobs.replay!.steps[1]!.with).toMatchObject({ dir: 'qa/suite' });
+    expect((await cli(['validate', '--dir', 'qa/suite'], cwd)).code).toBe(0);
+  });
+
+  it('refuses an unknown preset and folders outside the working directory (usage errors), writing nothing', async () => {
+    const cwd = await emptyProject();
+    const preset = await initIn(cwd, ['--preset', 'soap']);
+    expect(preset.code).toBe(2);
+    expect(preset.stderr).toContain('--preset "soap" is not one init can write; use one of: native, openai-chat');
+    const outside = await initIn(cwd, ['--dir', '../elsewhere']);
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain('--dir "../elsewhere" is outside the working directory');
+    expect(await readdir(cwd)).toEqual([]);
+  });
+});
+
+describe('the workflows init writes', () => {
+  async function written(): Promise<Record<string, { text: string; yaml: Workflow }>> {
+    const cwd = await emptyProject();
+    await initIn(cwd);
+    const out: Record<string, { text: string; yaml: Workflow }> = {};
+    for (const w of WORKFLOWS) {
+      const text = await readFile(join(cwd, '.github/workflows', w), 'utf8');
+      out[w] = { text, yaml: parse(text) as Workflow };
+    }
+    return out;
+  }
+
+  it("pass GitHub's workflow schema (@actions/workflow-parser) without an error", async () => {
+    const files = await written();
+    for (const [name, { text }] of Object.entries(files)) {
+      const result = parseWorkflow({ name, content: text }, new NoOperationTraceWriter());
+      expect(result.context.errors.getErrors().map((e) => e.message), name).toEqual([]);
+      expect(result.value, name).toBeDefined();
+    }
+    // the parser does catch mistakes: a wrong permission level and a misspelt key
+    const broken = files['agent-replay.yml']!.text.replace('pull-requests: write', 'pull-requests: writ').replace('runs-on:', 'runs_on:');
+    const errors = parseWorkflow({ name: 'broken.yml', content: broken }, new NoOperationTraceWriter()).context.errors.getErrors();
+    expect(errors.map((e) => e.message).join('\n')).toMatch(/Unexpected value 'writ'[\s\S]*runs_on/);
+  });
+
+  it('ask for the least privileges each job needs', async () => {
+    const files = await written();
+    expect(files['agent-replay.yml']!.yaml.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+    expect(files['agent-replay-accept.yml']!.yaml.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', actions: 'read' });
+    expect(files['agent-replay-report.yml']!.yaml.permissions).toEqual({ 'pull-requests': 'write', actions: 'read' });
+  });
+
+  it('pin every action to a version tag, ours to this version', async () => {
+    const files = await written();
+    const uses = Object.values(files).flatMap((f) => Object.values(f.yaml.jobs).flatMap((j) => j.steps.map((s) => s.uses).filter((u): u is string => u !== undefined)));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const u of uses) expect(u).toMatch(/^[\w.-]+\/[\w.-]+@v\d+(\.\d+\.\d+)?$/);
+    expect(ACTION_USES).toBe(`agent-replay/agent-replay@v${TOOL.version}`);
+    expect(uses.filter((u) => u === ACTION_USES)).toHaveLength(3);
+  });
+
+  it('the check replays the deployed commit of a successful deployment, one run per commit and environment', async () => {
+    const check = (await written())['agent-replay.yml']!;
+    expect(Object.keys(check.yaml.on)).toEqual(['deployment_status']);
+    expect(check.yaml.jobs.replay!.if).toBe("github.event.deployment_status.state == 'success'");
+    expect(check.yaml.jobs.replay!.steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { ref: '${{ github.event.deployment.sha }}' } });
+    expect(check.text).toContain('group: agent-replay-${{ github.event.deployment.sha }}-${{ github.event.deployment.environment }}');
+    expect(check.yaml.jobs.replay!.steps[1]!.with).toMatchObject({ 'agent-path': '/api/chat', 'wait-for-agent': 60 });
+  });
+});
