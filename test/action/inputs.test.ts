@@ -5,6 +5,9 @@ import { envInputGetter, inputSecrets, parseHeaders, readInputs } from '../../sr
 import { TOOL } from '../../src/version.js';
 
 interface ActionYml {
+  name: string;
+  description: string;
+  branding: { icon: string; color: string };
   runs: { using: string; main: string };
   inputs: Record<string, { description: string; default?: string }>;
   outputs: Record<string, { description: string }>;
@@ -49,6 +52,13 @@ describe('action.yml and the README agree', () => {
     });
     expect([...seen].sort()).toEqual(Object.keys(action.inputs).sort());
   });
+  it('has what the Marketplace needs: name, a description under 125 characters, branding with an allowed color', () => {
+    expect(action.name).toBe('agent-replay');
+    expect(action.description.length).toBeLessThanOrEqual(125);
+    // GitHub's allowed branding colors; the icon is one of Feather's (v4.28) names
+    expect(['white', 'black', 'yellow', 'blue', 'green', 'orange', 'red', 'purple', 'gray-dark']).toContain(action.branding.color);
+    expect(action.branding.icon).toMatch(/^[a-z][a-z0-9-]*$/);
+  });
   it('the tool version equals package.json', () => {
     expect(TOOL.version).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
   });
@@ -68,6 +78,16 @@ describe('readInputs', () => {
     expect(() => readInputs(env({ comment: 'maybe' }))).toThrow('input comment: "maybe" is not a boolean; use true or false');
     expect(() => readInputs(env({ concurrency: '0' }))).toThrow('input concurrency: "0" is not a whole number of at least 1');
     expect(() => readInputs(env({ 'cost-cap': '-1' }))).toThrow('input cost-cap: "-1" is not a non-negative number');
+  });
+  it('agent-path gets its leading slash; wait-for-agent is whole seconds from 0 to 600', () => {
+    expect(readInputs(env({})).agentPath).toBeNull();
+    expect(readInputs(env({ 'agent-path': 'api/chat' })).agentPath).toBe('/api/chat');
+    expect(readInputs(env({ 'agent-path': '/api/chat' })).agentPath).toBe('/api/chat');
+    expect(() => readInputs(env({ 'agent-path': 'https://x.example/api' }))).toThrow('input agent-path: "https://x.example/api" is not a path');
+    expect(readInputs(env({})).waitForAgent).toBeNull();
+    expect(readInputs(env({ 'wait-for-agent': '0' })).waitForAgent).toBe(0);
+    expect(readInputs(env({ 'wait-for-agent': '600' })).waitForAgent).toBe(600);
+    for (const bad of ['601', '-1', '2.5', 'soon']) expect(() => readInputs(env({ 'wait-for-agent': bad }))).toThrow(`input wait-for-agent: "${bad}" is not a whole number of seconds from 0 to 600`);
   });
   it('check-workflow: a workflow file name, a .github/workflows path reduced to it, anything else refused', () => {
     expect(readInputs(env({})).checkWorkflow).toBeNull();

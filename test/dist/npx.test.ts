@@ -1,0 +1,68 @@
+// Distribution: the package as npm would publish it installs and runs as `npx agent-replay`.
+// Packs the tarball (the committed dist/), installs it into a fresh folder from the registry like a
+// user would, and runs the bin there: nothing of this repository (its node_modules, its sources,
+// its devDependencies) is reachable from that folder. One slow test (an install).
+
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TOOL } from '../../src/version.js';
+
+const run = promisify(execFile);
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const temps: string[] = [];
+afterAll(async () => {
+  for (const t of temps) await rm(t, { recursive: true, force: true });
+});
+
+async function temp(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
+describe('npx agent-replay', () => {
+  it('packs with bin, files and engines, installs from the tarball in an empty folder, and runs --version and validate', { timeout: 240_000 }, async () => {
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { bin: Record<string, string>; files: string[]; engines: { node: string } };
+    expect(pkg.bin).toEqual({ 'agent-replay': 'dist/cli.js' });
+    expect(pkg.engines.node).toMatch(/^>=\d+/);
+    const head = (await readFile('dist/cli.js', 'utf8')).slice(0, 40);
+    expect(head.startsWith('#!/usr/bin/env node\n')).toBe(true);
+
+    // 1. npm pack, as `npm publish` would
+    const packDir = await temp('agent-replay-pack-');
+    const packed = await run(npm, ['pack', '--json', '--pack-destination', packDir], { maxBuffer: 16 << 20 });
+    const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
+    expect(info!.files.map((f) => f.path).sort()).toEqual(['README.md', 'dist/cli.js', 'package.json']);
+
+    // 2. install the tarball into an empty project (a user's repository)
+    const project = await temp('agent-replay-user-');
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true }));
+    const env = { ...process.env, npm_config_update_notifier: 'false', NODE_OPTIONS: '' };
+    await run(npm, ['install', '--no-audit', '--no-fund', '--loglevel', 'error', join(packDir, info!.filename)], { cwd: project, env, maxBuffer: 16 << 20 });
+
+    // 3. npx runs the installed bin (--no: never fetch another package; -- ends npx's own options)
+    const version = await run(npx, ['--no', '--', 'agent-replay', '--version'], { cwd: project, env });
+    expect(version.stdout).toBe(`${TOOL.version}\n`);
+
+    const suite = join(project, 'qa');
+    await mkdir(join(suite, 'fixtures'), { recursive: true });
+    await writeFile(join(suite, 'config.yml'), 'agent:\n  url: https://preview.example.com/api/chat\ncost: { capUsd: 1 }\n');
+    await writeFile(join(suite, 'fixtures', 'greeting.yml'), 'label: greeting\nmessage: hello\nassert: { contains: Welcome }\n');
+    const validate = await run(npx, ['--no', '--', 'agent-replay', 'validate', '--dir', 'qa'], { cwd: project, env });
+    expect(validate.stdout).toBe('qa: 1 fixture, 0 baselines, no configuration errors\n');
+
+    // and a broken suite fails with status 2 and the file and line
+    await writeFile(join(suite, 'fixtures', 'broken.yml'), 'label: "bad label!"\nmessage: hi\n');
+    const broken = await run(npx, ['--no', '--', 'agent-replay', 'validate', '--dir', 'qa'], { cwd: project, env }).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(broken?.code).toBe(2);
+    expect(broken?.stderr).toContain('qa/fixtures/broken.yml:1');
+  });
+});
