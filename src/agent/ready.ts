@@ -89,6 +89,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
   const deadline = start + o.seconds * 1000;
   let delay = FIRST_DELAY_MS;
   let polls = 0;
+  const interrupted = (): boolean => o.signal?.aborted === true;
   for (;;) {
     polls++;
     const timeoutMs = Math.max(MIN_POLL_TIMEOUT_MS, Math.min(POLL_TIMEOUT_MS, deadline - clock.now()));
@@ -104,10 +105,27 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       observed = describePollError(e);
     }
     const remaining = deadline - clock.now();
-    if (remaining <= 0 || o.signal?.aborted === true) throw new AgentNotReady(o.seconds, polls, observed);
+    if (remaining <= 0 || interrupted()) throw new AgentNotReady(o.seconds, polls, observed);
     o.log?.(`agent not ready yet (${observed}); next poll in ${(Math.min(delay, remaining) / 1000).toFixed(1)} s`);
-    await clock.sleep(Math.min(delay, remaining));
+    await sleepUnlessAborted(clock, Math.min(delay, remaining), o.signal);
+    if (interrupted()) throw new AgentNotReady(Math.round((clock.now() - start) / 1000), polls, `${observed}, then the run was interrupted`);
     delay = Math.min(delay * 2, MAX_DELAY_MS);
+  }
+}
+
+/** The clock's sleep, cut short when the run is interrupted. */
+async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return clock.sleep(ms);
+  if (signal.aborted) return;
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = () => resolve();
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([clock.sleep(ms), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 

@@ -159,3 +159,24 @@ describe('push to the default branch', () => {
     expect(gh.requests).toEqual([]);
   });
 });
+
+describe('workflow_dispatch (GitHub\'s example payload)', () => {
+  it('finds the open pull request of the dispatched branch and comments on it', async () => {
+    const payload = example('workflow_dispatch', (e) => typeof e.ref === 'string' && (e.ref as string).startsWith('refs/heads/'));
+    const branch = (payload.ref as string).slice('refs/heads/'.length);
+    const sha = 'c'.repeat(40);
+    gh.addPull('octo', 'shop', { number: 12, headSha: sha, headRef: branch });
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
+    const run = await runAction({
+      gh,
+      workspace,
+      inputs: { 'agent-url': agent.url, 'fail-on': 'failed' },
+      event: { name: 'workflow_dispatch', payload },
+      env: { GITHUB_SHA: sha, GITHUB_REF: payload.ref as string },
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(`workflow_dispatch on ${branch}: pull request #12`);
+    expect(parseCommentMetadata(gh.comments('octo', 'shop', 12)[0]!.body)).toMatchObject({ headSha: sha });
+    expect(gh.violations).toEqual([]);
+  });
+});

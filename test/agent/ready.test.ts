@@ -143,3 +143,15 @@ describe('agent.waitForAgent in config.yml and --wait-for-agent', () => {
     expect(bad.stderr).toContain('--wait-for-agent must be a whole number of seconds from 0 to 600, got "soon"');
   });
 });
+
+describe('an interrupted wait', () => {
+  it('stops at once when the run is interrupted, without another poll', async () => {
+    const agent = await agentStartingAfter(Number.MAX_SAFE_INTEGER);
+    const interrupt = new AbortController();
+    // a clock whose sleeps never end: only the interrupt can end the wait
+    const stuck = { now: () => 0, sleep: () => new Promise<void>(() => undefined) };
+    const waiting = waitForAgent({ url: agent.url, headers: {}, seconds: 60, clock: stuck, signal: interrupt.signal, log: () => interrupt.abort() });
+    await expect(waiting).rejects.toThrow('agent not ready after 0 s: 1 poll (GET), the last one got HTTP 503, then the run was interrupted');
+    expect(agent.seen).toHaveLength(1);
+  });
+});
