@@ -7,7 +7,19 @@ import { tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { UserError } from '../errors.js';
 
-export { runRecordSchema, fixtureRecordSchema, baselineRecordSchema, assertionSchema, labelSchema } from './schema.js';
+export {
+  runRecordSchema,
+  fixtureRecordSchema,
+  baselineRecordSchema,
+  assertionSchema,
+  labelSchema,
+  personaRecordSchema,
+  personaBaselineRecordSchema,
+  checkSchema,
+  turnSchema,
+  toolCallSchema,
+  jsonValueSchema,
+} from './schema.js';
 
 export class RecordError extends UserError {
   constructor(

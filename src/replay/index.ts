@@ -208,5 +208,6 @@ export async function replay(
     tallies: tallies(finished),
     interrupted: finished.length < fixtures.length,
     fixtures: finished,
+    personas: [],
   };
 }

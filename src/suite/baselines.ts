@@ -17,6 +17,18 @@ export const baselineSchema = z.strictObject({
   commit: z.string().nullable(),
 });
 
+/** A persona script's baseline (SPEC section 10): the same file place, told apart by `kind`. */
+export const personaBaselineSchema = z.strictObject({
+  label: z.string(),
+  kind: z.literal('persona'),
+  transcript: z.array(z.strictObject({ message: z.string().nullable(), reply: z.string(), route: routeSchema.nullable() })),
+  visited: z.array(z.string()),
+  outcome: z.string().nullable(),
+  verdict: z.enum(['pass', 'fail']),
+  acceptedAt: z.string(),
+  commit: z.string().nullable(),
+});
+
 /** Stable key order, 2-space JSON, trailing newline: diffs of an acceptance stay readable. */
 export function serializeBaseline(b: Baseline): string {
   const ordered = {

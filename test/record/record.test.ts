@@ -46,6 +46,7 @@ function record(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): RunRe
     tallies: { passed: fixtures.length, failed: 0, notEvaluated: 0, errored: 0 },
     interrupted: false,
     fixtures,
+    personas: [],
     ...over,
   };
 }

@@ -81,6 +81,7 @@ export function run(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): R
     tallies,
     interrupted: false,
     fixtures,
+    personas: [],
     ...over,
   };
 }
