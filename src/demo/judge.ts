@@ -33,13 +33,19 @@ export function readJudgePrompt(text: string): { criterion: string; agentText: s
   return { criterion, agentText: agentLines(transcript) };
 }
 
-/** The agent's lines of a transcript: lines after an `Agent:` label, up to the next `User:`. */
+/**
+ * The agent's replies in a transcript (src/judge/prompt.ts transcriptText): the text after an
+ * `Agent:` or `Agent (welcome):` label and its continuation lines, up to the next label. User lines
+ * and the tool-call lines (`Agent called tool ...`) are not the agent's words.
+ */
 function agentLines(transcript: string): string {
   const out: string[] = [];
   let agent = false;
   for (const line of transcript.split('\n')) {
-    const label = /^\s*(?:\[[^\]]*\]\s*)?(User|Agent|Assistant)\b[^:]*:\s?(.*)$/i.exec(line);
-    if (label) {
+    const label = /^\s*(?:\[[^\]]*\]\s*)?(User|Agent|Assistant)(?: \([^)]*\))?:\s?(.*)$/i.exec(line);
+    if (/^\s*(?:\[[^\]]*\]\s*)?Agent called tool /i.test(line)) {
+      agent = false;
+    } else if (label) {
       agent = !/^user$/i.test(label[1] as string);
       if (agent) out.push(label[2] as string);
     } else if (agent) {
