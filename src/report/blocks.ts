@@ -64,10 +64,14 @@ function labelList(labels: readonly string[]): string {
   return more > 0 ? `${shown.join(', ')} and ${thousands(more)} more` : shown.join(', ');
 }
 
+/** Acceptance's refusal of an errored persona script (SPEC 10). */
+const REFUSE_SCRIPT_ERRORED = 'errored: the run did not complete';
+
 /** A refusal reason as a plain sentence. */
 export function refusalSentence(reason: string): string {
   if (reason === REFUSE_NOT_EVALUATED) return 'its check was not evaluated, so there is no verdict to store; run it again.';
   if (reason === REFUSE_ERRORED) return 'the replay errored, so there is no reply to accept.';
+  if (reason === REFUSE_SCRIPT_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
   const text = reason.trim().replace(/_/g, ' ');
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }

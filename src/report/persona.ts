@@ -9,14 +9,14 @@
 // and wrapped to 100 characters, routes and JSON in code spans.
 
 import { sameRoute } from '../evaluate/index.js';
-import type { Check, JsonValue, PersonaBaseline, PersonaRecord, Route, Turn } from '../types.js';
+import type { Check, JsonValue, ObservedToolCall, PersonaBaseline, PersonaRecord, Route, Turn } from '../types.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { diffBlock, fileRefHtml, labelled, LIMITS, type Level } from './items.js';
 import { SCRIPT_MARK, routeText, statusWords, thousands, verdictIcon } from './model.js';
 import type { Profile } from './profile.js';
 
-const CELL = { expected: 160, observed: 160, why: 300, json: 80, calls: 3 } as const;
+const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Checks
@@ -74,36 +74,55 @@ function expectedCell(c: Check): string {
   }
 }
 
-function observedCell(c: Check): string {
-  switch (c.kind) {
-    case 'conversations':
-      return namesCell(c.observed, ' → ');
-    case 'terminal':
-      return c.observed === null ? '_no outcome_' : codeSpan(clip(c.observed, LIMITS.label), { table: true });
-    case 'toolCalled':
-    case 'toolNotCalled': {
-      const head = c.turn !== null ? `**matched on turn ${c.turn}**` : c.observed.length === 0 ? 'not called' : 'no matching call';
-      if (c.observed.length === 0) return head;
-      const calls = c.observed.slice(0, CELL.calls).map((call) => `turn ${call.turn} ${jsonCell(call.input)}${call.mocked ? '' : ' (not mocked)'}`);
-      const more = c.observed.length - calls.length;
-      return `${head}: ${calls.join('; ')}${more > 0 ? ` and ${thousands(more)} more` : ''}`;
-    }
-    case 'criterion':
-      if (typeof c.score !== 'number' || !Number.isFinite(c.score)) return '_no score_';
-      return `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})`;
-  }
+/** SPEC 10's prefix rule: names match when equal once a leading `conversations:` is removed from both. */
+function missingConversations(expected: readonly string[], visited: readonly string[]): string[] {
+  const bare = (n: string): string => (n.startsWith('conversations:') ? n.slice('conversations:'.length) : n);
+  const seen = new Set(visited.map(bare));
+  return expected.filter((e) => !seen.has(bare(e)));
 }
 
-function whyCell(c: Check): string {
-  // A judge's rationale says more than "score 0.40 < threshold 0.70", which the observed cell has.
-  const text = c.kind === 'criterion' && c.rationale ? c.rationale : c.detail;
-  return escapeInline(clip(text, CELL.why));
+function callsText(calls: readonly ObservedToolCall[]): string {
+  const shown = calls.slice(0, CELL.calls).map((call) => `turn ${call.turn} ${jsonCell(call.input)}${call.mocked ? '' : ' (not mocked)'}`);
+  const more = calls.length - shown.length;
+  return `${shown.join('; ')}${more > 0 ? ` and ${thousands(more)} more` : ''}`;
+}
+
+/**
+ * What was observed, said so that the check's detail adds nothing: the visited and the missing
+ * conversations, the outcome, the tool calls and the turn of the match, the judge's score and
+ * rationale; for a check that did not run, the reason.
+ */
+function observedCell(c: Check): string {
+  if (c.status === 'not_evaluated') return escapeInline(clip(c.detail, CELL.why));
+  switch (c.kind) {
+    case 'conversations': {
+      const visited = `visited ${namesCell(c.observed, ' → ')}`;
+      const missing = missingConversations(c.expected, c.observed);
+      return missing.length > 0 ? `${visited} · **missing** ${namesCell(missing, ', ')}` : visited;
+    }
+    case 'terminal':
+      return c.observed === null ? escapeInline(clip(c.detail, CELL.why)) : codeSpan(clip(c.observed, LIMITS.label), { table: true });
+    case 'toolCalled':
+      if (c.turn !== null) return `called on turn ${c.turn}`;
+      return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
+    case 'toolNotCalled':
+      if (c.turn !== null) {
+        const [first, ...rest] = c.observed.filter((o) => o.turn >= (c.turn as number));
+        const input = first ? ` ${jsonCell(first.input)}` : '';
+        return `**called on turn ${c.turn}**${input}${rest.length > 0 ? `; then ${callsText(rest)}` : ''}`;
+      }
+      return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
+    case 'criterion': {
+      const score = typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})` : '_no score_';
+      return c.rationale ? `${score}: ${escapeInline(clip(c.rationale, CELL.why))}` : score;
+    }
+  }
 }
 
 export function checksTable(checks: readonly Check[]): string {
   if (checks.length === 0) return '_No checks ran._';
-  const rows = checks.map((c) => `| ${STATUS_ICON[c.status]} | ${CHECK_NAMES[c.kind]} | ${expectedCell(c)} | ${observedCell(c)} | ${whyCell(c)} |`);
-  return ['| | check | expected | observed | why |', '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+  const rows = checks.map((c) => `| ${STATUS_ICON[c.status]} | ${CHECK_NAMES[c.kind]} | ${expectedCell(c)} | ${observedCell(c)} |`);
+  return ['| | check | expected | observed |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
 /** "all 4 checks passed", "2 of 5 checks passed", "no checks ran". */
@@ -111,7 +130,7 @@ export function checksCount(checks: readonly Check[]): string {
   const n = checks.length;
   if (n === 0) return 'no checks ran';
   const passed = checks.filter((c) => c.status === 'pass').length;
-  if (passed === n) return n === 1 ? 'the check passed' : `all ${thousands(n)} checks passed`;
+  if (passed === n) return n === 1 ? 'the check passed' : n === 2 ? 'both checks passed' : `all ${thousands(n)} checks passed`;
   return `${thousands(passed)} of ${thousands(n)} checks passed`;
 }
 
@@ -246,9 +265,9 @@ function transcriptSummary(p: PersonaRecord): string {
 export function transcriptBlock(pr: PersonaRecord, p: Profile): string {
   const blocks = pr.turns.flatMap((t) => turnBlocks(t, p));
   if (pr.errored) {
-    const error = normalizeBlock(pr.error);
-    const where = `**Turn ${nextTurn(pr)} failed**`;
-    blocks.push(error.includes('\n') || error.length > LIMITS.detail ? labelled(where, pr.error, LIMITS.detailBlock) : `${where}: ${escapeInline(error)}`);
+    // The whole error is shown above the checks when it is long; here its first line marks where the run stopped.
+    const first = normalizeBlock(pr.error).trim().split('\n')[0] ?? '';
+    blocks.push(`**Stopped**: ${escapeInline(clip(first, LIMITS.detail))}`);
   }
   const unsent = unsentBlock(pr);
   if (unsent) blocks.push(unsent);

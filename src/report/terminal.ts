@@ -97,7 +97,9 @@ const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
 function personaLines(p: PersonaRecord, paint: (c: Colour, t: string) => string, fit: (t: string) => string): string[] {
   const style = SECTION_STYLE[sectionOf(p)];
   const checks = checksCount(p.checks);
-  const detail = p.errored ? `${oneLine(clip(p.error, 2000))} · ${checks}` : checks;
+  const last = p.turns[p.turns.length - 1];
+  const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
+  const detail = p.errored ? `${oneLine(clip(p.error, 2000))} · ${checks}` : `${checks}${unsent}`;
   const head = `  ${style.mark} ${oneLine(p.label)} · ${statusWords(p).join(' · ')} · ${oneLine(p.file)}:${p.line} — ${oneLine(detail)}`;
   const lines = [paint(style.colour, fit(head))];
   for (const c of p.checks) {
