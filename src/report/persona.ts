@@ -1,7 +1,8 @@
 // One persona script (SPEC 10) in the markdown report. Its line says the verdict, the drift and the
 // file, then how many checks passed and the first one that did not. The body holds:
 //   - a header: persona handle, messages sent, how the conversation ended;
-//   - the checks as a table: ✅/❌/⚪, what was expected, what was observed, why;
+//   - the checks as a table: ✅/❌/⚪, what was expected, what was observed (the turn of a tool
+//     match, the judge's score, threshold and rationale, the reason a check did not run);
 //   - the first turn that differs from the baseline, with a sentence diff of its reply;
 //   - the transcript (User / Agent turns with route badges, tool calls, unsent follow-ups) in an
 //     expandable block: the first thing left out when the report is over its limit.
@@ -9,7 +10,7 @@
 // and wrapped to 100 characters, routes and JSON in code spans.
 
 import { sameRoute } from '../evaluate/index.js';
-import type { Check, JsonValue, ObservedToolCall, PersonaBaseline, PersonaRecord, Route, Turn } from '../types.js';
+import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, Route, Turn } from '../types.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { diffBlock, fileRefHtml, labelled, LIMITS, type Level } from './items.js';
@@ -38,7 +39,7 @@ export function checkSubject(c: Check): string {
 
 const STATUS_ICON: Record<Check['status'], string> = { pass: '✅', fail: '❌', not_evaluated: '⚪' };
 
-function json(value: JsonValue | unknown): string {
+function json(value: unknown): string {
   try {
     return JSON.stringify(value) ?? 'null';
   } catch {
@@ -47,7 +48,7 @@ function json(value: JsonValue | unknown): string {
 }
 
 /** JSON in a table cell: one code span, clipped. */
-function jsonCell(value: JsonValue | unknown): string {
+function jsonCell(value: unknown): string {
   return codeSpan(clip(json(value), CELL.json), { table: true });
 }
 
