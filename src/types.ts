@@ -112,9 +112,43 @@ export interface AgentRequest {
   persona: string | null;
 }
 
+/** Opens a persona session: every turn carries the session id, the persona and the mocks. */
+export interface SessionRequest {
+  session: string;
+  persona: string | null;
+  mocks: Mock[];
+}
+
+/** One turn of a session, as the agent answered it (before anything is recorded). */
+export type SessionTurn =
+  | {
+      kind: 'replied';
+      reply: string;
+      route: Route | null;
+      offTrack: unknown[];
+      ended: boolean;
+      /** Null: the response does not report tool calls (no `toolCalls` key, or no mapping). */
+      toolCalls: ToolCall[] | null;
+      outcome: string | null;
+      /** The response reports outcomes (has the key `outcome`, even null, under a mapping). */
+      outcomeReported: boolean;
+      errors: AgentErrorEntry[];
+    }
+  | { kind: 'errored'; errorKind: PersonaErrorKind; error: string };
+
+/** A multi-turn conversation with the agent: the welcome turn, then messages in order. */
+export interface AgentSession {
+  /** Null when the agent has no welcome turn. */
+  welcome(): Promise<SessionTurn | null>;
+  /** `turn` numbers the message from 1 (the opening), for error messages. */
+  send(message: string, turn: number): Promise<SessionTurn>;
+}
+
 /** The side-effect boundary to the agent under test. */
 export interface AgentClient {
   converse(request: AgentRequest): Promise<AgentOutcome>;
+  /** A persona script's session (SPEC section 10). */
+  session(request: SessionRequest): AgentSession;
   close(): Promise<void>;
 }
 
@@ -127,6 +161,8 @@ export interface Judge {
   /** Human description, e.g. "openai gpt-4o-mini" or "demo judge (not a real model)". */
   readonly name: string;
   score(criterion: string, reply: string): Promise<JudgeResult>;
+  /** One criterion of a persona script against the whole transcript (rationale asked before score). */
+  scoreTranscript(criterion: string, transcript: readonly Turn[]): Promise<JudgeResult>;
   close(): Promise<void>;
 }
 
@@ -368,8 +404,11 @@ export type Check =
 
 export type CheckKind = Check['kind'];
 
-/** Why a script is errored: a replay failure of any turn, or an error the agent itself reported. */
-export type PersonaErrorKind = ErrorKind | 'unmocked_tool' | 'agent_error';
+/**
+ * Why a script is errored: a replay failure of any turn, a response whose tool calls, outcome or
+ * errors have the wrong shape, a real (unmocked) tool call, or an error the agent itself reported.
+ */
+export type PersonaErrorKind = ErrorKind | 'invalid_response' | 'unmocked_tool' | 'agent_error';
 
 /** A persona baseline: `<baselines>/<label>.json` with `kind: "persona"`. */
 export interface PersonaBaseline {

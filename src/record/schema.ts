@@ -132,7 +132,7 @@ export const personaRecordSchema = z.discriminatedUnion('errored', [
     ...personaRecordBase,
     errored: z.literal(true),
     error: z.string(),
-    errorKind: z.union([errorKindSchema, z.enum(['unmocked_tool', 'agent_error'])]),
+    errorKind: z.union([errorKindSchema, z.enum(['invalid_response', 'unmocked_tool', 'agent_error'])]),
     verdict: z.null({ error: 'an errored persona script has no verdict' }),
     drift: z.null({ error: 'an errored persona script has no drift' }),
   }),
