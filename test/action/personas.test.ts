@@ -117,11 +117,14 @@ describe('persona scripts through the Action', () => {
     const unmocked = record.personas.find((p) => p.label === 'refund-unmocked')!;
     expect(unmocked).toMatchObject({ errored: true, verdict: null, drift: null, errorKind: 'unmocked_tool' });
 
-    // The comment names the changed script and shows the new reply beside the baseline's.
+    // The comment shows the script as changed, with the first turn that differs from the baseline.
     const body = ourComment();
-    expect(body).toContain('refund-broken-item');
-    expect(body).toContain('refunded 40 EUR for order 1234');
-    expect(body).toContain('refunded 40.00 EUR for order 1234');
+    expect(body).toContain('### ✅ No new failures: 1 changed · 1 new · 1 errored');
+    const changedSection = body.slice(body.indexOf('#### 🟡 Changed (1)'));
+    expect(changedSection).toMatch(/^#### 🟡 Changed \(1\)[\s\S]*<b>refund-broken-item<\/b> · pass · still passing · transcript changed/);
+    expect(body).toContain('First difference from the baseline: turn 3');
+    expect(body).toContain('- I have refunded 40⟦.00⟧ EUR for order 1234 (refund R-1).');
+    expect(body).toContain('+ I have refunded 40 EUR for order 1234 (refund R-1).');
     expect(body).toContain('refund-unmocked');
 
     // The label: one commit with the persona baseline, the errored script refused.
@@ -150,6 +153,11 @@ describe('persona scripts through the Action', () => {
     expect(accept.outputs.refused).toContain('refund-unmocked');
     expect(accept.outputs.accepted).toContain('refund-broken-item');
     expect(gh.labels('octo', 'shop', 7)).toEqual([]);
-    expect(ourComment()).toContain(`Baselines accepted in ${commit.oid.slice(0, 7)}`);
+    // The comment now compares with the accepted baselines: the script is unchanged, the refusal explained.
+    const after = ourComment();
+    expect(after).toContain(`### ✅ Baselines accepted in [\`${commit.oid.slice(0, 7)}\`]`);
+    expect(after).toContain('**Accepted (2)**: `refund-policy`, `refund-broken-item`');
+    expect(after).toContain('- `refund-unmocked`: the script did not run to the end, so there is no transcript to accept.');
+    expect(after).toContain('### ✅ No new failures: 1 errored · 2 unchanged');
   });
 });

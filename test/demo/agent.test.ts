@@ -7,6 +7,8 @@ import { startDemoServer, type DemoServer } from '../../src/demo/server.js';
 import { DemoAgent } from '../../src/demo/agent.js';
 import { judgeAnswer, readJudgePrompt } from '../../src/demo/judge.js';
 import { jsonSubset, jsonEqual, type Json } from '../../src/demo/mocks.js';
+import { judgeUserMessage, transcriptUserMessage } from '../../src/judge/index.js';
+import type { Turn } from '../../src/types.js';
 
 let server: DemoServer;
 beforeAll(async () => {
@@ -157,16 +159,26 @@ describe('demo agent: mock matching', () => {
 });
 
 describe('demo judge: keyword rules over a reply or a transcript', () => {
-  const transcript = ['<transcript>', 'User: I want my money back', 'Agent: What is your order number?', 'User: Order 1234, I am sorry to ask', 'Agent: I have refunded 40 EUR for order 1234.', '</transcript>'].join('\n');
+  // As src/judge/prompt.ts writes it for a persona criterion.
+  const turns: Turn[] = [
+    { index: 0, message: null, reply: 'Welcome!', route: null, offTrack: [], toolCalls: [], outcome: null, errors: [], durationMs: 1 },
+    { index: 1, message: 'I want my money back', reply: 'What is your\norder number?', route: null, offTrack: [], toolCalls: [], outcome: null, errors: [], durationMs: 1 },
+    { index: 2, message: 'Order 1234, I am sorry to ask', reply: 'I have refunded 40 EUR for order 1234.', route: null, offTrack: [], toolCalls: [{ tool: 'issue_refund', input: { note: 'sorry: order 999' }, output: null, mocked: true }], outcome: 'finish', errors: [], durationMs: 1 },
+  ];
+  const transcript = transcriptUserMessage('Stayed empathetic', turns);
 
-  it('reads only the agent turns of a transcript', () => {
-    const { criterion, agentText } = readJudgePrompt(`Criterion:\nStayed empathetic\n\n${transcript}`);
+  it('reads only the agent turns of a transcript (not the user, not the tool calls)', () => {
+    const { criterion, agentText } = readJudgePrompt(transcript);
     expect(criterion).toBe('Stayed empathetic');
-    expect(agentText).toBe('What is your order number?\nI have refunded 40 EUR for order 1234.');
+    expect(agentText).toBe('Welcome!\nWhat is your\norder number?\nI have refunded 40 EUR for order 1234.');
+  });
+
+  it('reads the reply of a fixture prompt', () => {
+    expect(readJudgePrompt(judgeUserMessage('c', 'so sorry\ntwo lines'))).toEqual({ criterion: 'c', agentText: 'so sorry\ntwo lines' });
   });
 
   it('scores deterministically, rationale first, and answers prose for an opinion', () => {
-    const agentText = readJudgePrompt(`Criterion:\nx\n\n${transcript}`).agentText;
+    const agentText = readJudgePrompt(transcript).agentText;
     expect(JSON.parse(judgeAnswer('Mentioned the order number', agentText))).toEqual({ rationale: 'The agent repeats the order number back.', score: 0.9 });
     expect(Object.keys(JSON.parse(judgeAnswer('Stayed empathetic', agentText)) as object)).toEqual(['rationale', 'score']);
     expect(JSON.parse(judgeAnswer('Stayed empathetic', agentText))).toMatchObject({ score: 0.2 });
