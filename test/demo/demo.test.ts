@@ -118,6 +118,10 @@ describe('demo', () => {
     expect(existsSync(join(out, 'junit.xml'))).toBe(true);
     expect(stdout).toContain('demo judge');
     expect(stdout).toContain('the demo itself exits 0');
+    // The persona scripts are shown with their failed checks.
+    expect(stdout).toContain('Persona scripts (7)');
+    expect(stdout).toMatch(/mid-price-handoff · fail · newly failing[^\n]*\n\s+✗ conversations: visited: welcome, refunds; missing: handoff/);
+    expect(stdout).toContain('tool not called issue_refund');
   });
 
   it('runs as the bundled CLI (node dist/cli.js demo) in a child process', async (ctx) => {
