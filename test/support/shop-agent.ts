@@ -11,7 +11,8 @@
 //   anything else -> smalltalk / chat
 //
 // A tool call with no matching mock is reported `mocked: false` (the agent "called the real
-// tool"); options make it report errors, fail a turn with HTTP 500, or leave keys out.
+// tool"); options, chosen by the request's persona tag, make it report errors, fail a turn with
+// HTTP 500, end early, word its replies differently, or leave keys out.
 
 import { startAgentServer, type AgentServer, type ReceivedRequest } from './agent-server.js';
 
@@ -26,6 +27,8 @@ export interface ShopAgentOptions {
   hideOutcome?: boolean;
   /** Also report an `errors` entry for a tool called without a mock. */
   reportErrors?: boolean;
+  /** Appended to every message reply (a changed agent, for drift). */
+  suffix?: string;
 }
 
 interface MockLike {
@@ -63,11 +66,13 @@ function findMock(mocks: MockLike[], tool: string, input: unknown): MockLike | u
   });
 }
 
-export async function startShopAgent(options: ShopAgentOptions = {}): Promise<AgentServer> {
+/** `byPersona` chooses the options of a session by its persona tag (`persona: breaks-on-3`). */
+export async function startShopAgent(byPersona: Record<string, ShopAgentOptions> = {}): Promise<AgentServer> {
   const turns = new Map<string, number>();
   const orders = new Map<string, string>();
   return startAgentServer((req: ReceivedRequest) => {
-    const body = (req.json ?? {}) as { session?: string; message?: string; start?: boolean; mocks?: MockLike[] };
+    const body = (req.json ?? {}) as { session?: string; message?: string; persona?: string | null; start?: boolean; mocks?: MockLike[] };
+    const options = byPersona[String(body.persona)] ?? {};
     const session = String(body.session);
     const mocks = Array.isArray(body.mocks) ? body.mocks : [];
     const extras = (toolCalls: unknown[], outcome: string | null, errors: unknown[] = []): Record<string, unknown> => ({
@@ -125,6 +130,6 @@ export async function startShopAgent(options: ShopAgentOptions = {}): Promise<Ag
       outcome = 'finish';
       ended = true;
     }
-    return { json: { reply, route, offTrack: [], ended, ...extras(calls, outcome, errors) } };
+    return { json: { reply: reply + (options.suffix ?? ''), route, offTrack: [], ended, ...extras(calls, outcome, errors) } };
   });
 }
