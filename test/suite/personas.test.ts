@@ -178,3 +178,14 @@ describe('loadSuite: persona scripts', () => {
     }
   });
 });
+
+describe('config: response paths for persona data', () => {
+  it('agent.response takes toolCalls, outcome and errors paths (null: not reported)', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      '.agent-replay/config.yml': 'agent:\n  request: { body: { q: "{{message}}", tools: "{{mocks}}" } }\n  response: { reply: out.text, toolCalls: out.calls, outcome: null, errors: out.errs }\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.config.agent.mapping).toMatchObject({ body: { q: '{{message}}', tools: '{{mocks}}' }, toolCalls: 'out.calls', outcome: null, errors: 'out.errs', absentToolCallsAreNone: false });
+  });
+});
