@@ -201,20 +201,32 @@ const CONDITION_WORDS: Record<FailOnCondition, string> = {
 
 /** The gate over a whole run: its fixtures and its persona scripts, each one item. */
 export function gateRun(run: Pick<RunRecord, 'fixtures' | 'personas'>, failOn: readonly FailOnCondition[]): GateResult {
-  return gate([...run.fixtures, ...run.personas], failOn);
+  return gate(run.fixtures, failOn, run.personas);
 }
 
-export function gate(fixtures: readonly GateItem[], failOn: readonly FailOnCondition[]): GateResult {
+/** "2 fixtures", "1 persona script", "3 items (fixtures and persona scripts)". */
+function countNoun(fixtures: number, scripts: number): string {
+  const n = fixtures + scripts;
+  if (scripts === 0) return `${n} ${n === 1 ? 'fixture' : 'fixtures'}`;
+  if (fixtures === 0) return `${n} persona ${n === 1 ? 'script' : 'scripts'}`;
+  return `${n} items (${countNoun(fixtures, 0)}, ${countNoun(0, scripts)})`;
+}
+
+export function gate(fixtures: readonly GateItem[], failOn: readonly FailOnCondition[], personas: readonly GateItem[] = []): GateResult {
   const offenders = failOn
     .filter((c) => c !== 'none')
-    .map((condition) => ({ condition, labels: fixtures.filter((f) => meets(f, condition)).map((f) => f.label) }))
+    .map((condition) => {
+      const f = fixtures.filter((x) => meets(x, condition)).map((x) => x.label);
+      const p = personas.filter((x) => meets(x, condition)).map((x) => x.label);
+      return { condition, labels: [...f, ...p], counts: [f.length, p.length] as const };
+    })
     .filter((o) => o.labels.length > 0);
-  if (offenders.length === 0) return { failed: false, reason: 'gate passed', offenders };
+  if (offenders.length === 0) return { failed: false, reason: 'gate passed', offenders: [] };
   const parts = offenders.map((o) => {
     const shown = o.labels.slice(0, 5).join(', ') + (o.labels.length > 5 ? `, +${o.labels.length - 5} more` : '');
-    return `${o.labels.length} ${o.labels.length === 1 ? 'fixture' : 'fixtures'} ${CONDITION_WORDS[o.condition]} (${shown})`;
+    return `${countNoun(o.counts[0], o.counts[1])} ${CONDITION_WORDS[o.condition]} (${shown})`;
   });
-  return { failed: true, reason: parts.join('; '), offenders };
+  return { failed: true, reason: parts.join('; '), offenders: offenders.map(({ condition, labels }) => ({ condition, labels })) };
 }
 
 /** Parses a fail-on list such as "newly_failing,errored"; throws naming the bad value and the allowed set. */
