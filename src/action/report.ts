@@ -10,7 +10,7 @@ import type { ActionDeps } from './check.js';
 import { publishComment, reportContextFor, saveRecord, setRunOutputs, writeSummary } from './check.js';
 import { mergeRecords, readRecord } from '../record/index.js';
 import { renderComment, renderSummary } from '../report/index.js';
-import { gate } from '../evaluate/index.js';
+import { gateRun } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 
@@ -69,7 +69,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const here = await pullForReport(inputs, ctx, deps);
   const rctx = reportContextFor(inputs, { ...here, sha: run.commit ?? ctx.sha }, artifactName, uploaded);
   await writeSummary(renderSummary(run, rctx));
-  const g = gate(run.fixtures, inputs.failOn);
+  const g = gateRun(run, inputs.failOn);
   setRunOutputs(run, g.failed);
   await publishComment(deps.github, inputs, here, renderComment(run, rctx));
   if (g.failed) core.setFailed(`agent-replay gate failed: ${g.reason}`);

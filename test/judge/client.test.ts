@@ -4,6 +4,7 @@ import { evaluateAssertion } from '../../src/assertions/index.js';
 import { createJudge, JUDGE_SYSTEM_PROMPT } from '../../src/judge/index.js';
 import type { Clock, Judge, RegexEvaluator } from '../../src/types.js';
 import { hangUp, json, silence, startServer, type Responder, type TestServer } from './server.js';
+import { noTranscripts } from '../support/fakes.js';
 
 const API_KEY = 'sk-test-very-secret-key-123';
 
@@ -112,7 +113,7 @@ describe('openai judge', () => {
     expect(clock.sleeps).toEqual([50, 100]);
     const out = await evaluateAssertion({ kind: 'judge', criterion: 'c', threshold: 0.7 }, 'r', {
       regex: noRegex,
-      judge: { name: 'x', score: async () => r, close: async () => undefined },
+      judge: { name: 'x', score: async () => r, scoreTranscript: noTranscripts, close: async () => undefined },
     });
     expect(out.verdict).toBe('not_evaluated');
     expect(out.detail).toMatch(/^judge unreachable: HTTP 503 after 3 attempts/);
