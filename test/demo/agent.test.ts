@@ -126,6 +126,18 @@ describe('demo agent: refund flow over HTTP', () => {
     expect(blocked.json).toMatchObject({ ended: true, route: { stage: 'closed' } });
   });
 
+  it('asks again for a message with no order number or no known problem, and finishes a change of mind without a refund', async () => {
+    const turns = await conversation('s-mind', ['I want my money back', 'I lost it', 'Order 1234', 'Hmm', 'I changed my mind'], [FIND_1234, REFUND_1234]);
+    expect(turns.slice(1).map((t) => t.route.stage)).toEqual(['ask-order', 'ask-order', 'order-found', 'ask-problem', 'return-label']);
+    expect(turns[2]!.toolCalls).toEqual([]);
+    expect(turns.at(-1)).toMatchObject({ ended: true, outcome: 'finish', toolCalls: [], reply: 'No problem: send order 1234 back unused within 30 days and you get a full refund.' });
+  });
+
+  it('says so when the mocked lookup finds no order, and stays at the order question', async () => {
+    const [, , missing] = await conversation('s-missing', ['I want my money back', 'Order 4040'], [{ tool: 'find_order', output: { found: false } }]);
+    expect(missing).toMatchObject({ reply: 'I could not find order 4040. Could you check the number?', route: { stage: 'ask-order' }, toolCalls: [{ tool: 'find_order', mocked: true }], errors: [] });
+  });
+
   it('forgets the oldest flow beyond its session limit', () => {
     const agent = new DemoAgent(2);
     for (const s of ['x', 'y', 'z']) agent.handle({ session: s, message: 'I want my money back' });
