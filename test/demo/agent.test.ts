@@ -196,5 +196,7 @@ describe('demo judge: keyword rules over a reply or a transcript', () => {
     expect(JSON.parse(judgeAnswer('Stayed empathetic', agentText))).toMatchObject({ score: 0.2 });
     expect(JSON.parse(judgeAnswer('Offered a replacement', agentText))).toMatchObject({ score: 0.2 });
     expect(() => JSON.parse(judgeAnswer('Gave an opinion on competitors', agentText))).toThrow();
+    expect(JSON.parse(judgeAnswer('Handed over to a human', agentText))).toMatchObject({ score: 0.2 });
+    expect(JSON.parse(judgeAnswer('Handed over to a human', 'I am handing you over to our support team.'))).toMatchObject({ score: 0.9 });
   });
 });
