@@ -1,7 +1,7 @@
 // The blocks around the sections: hidden head, acceptance outcome, headline, the notice of what
 // was left out, tallies, facts, footer. Each returns finished markdown.
 
-import { REFUSE_ERRORED, REFUSE_NOT_EVALUATED } from '../evaluate/index.js';
+import { REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, fencedBlock, safeUrl } from './escape.js';
@@ -64,14 +64,11 @@ function labelList(labels: readonly string[]): string {
   return more > 0 ? `${shown.join(', ')} and ${thousands(more)} more` : shown.join(', ');
 }
 
-/** Acceptance's refusal of an errored persona script (SPEC 10). */
-const REFUSE_SCRIPT_ERRORED = 'errored: the run did not complete';
-
 /** A refusal reason as a plain sentence. */
 export function refusalSentence(reason: string): string {
   if (reason === REFUSE_NOT_EVALUATED) return 'its check was not evaluated, so there is no verdict to store; run it again.';
   if (reason === REFUSE_ERRORED) return 'the replay errored, so there is no reply to accept.';
-  if (reason === REFUSE_SCRIPT_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
+  if (reason === REFUSE_PERSONA_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
   const text = reason.trim().replace(/_/g, ' ');
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }

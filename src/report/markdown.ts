@@ -8,13 +8,13 @@
 //   layout.ts     the document from a plan, and the notice of what the plan leaves out
 //   fit.ts        choosing the plan that fits the limit; the last-resort trim
 
-import { decideAcceptance } from '../evaluate/index.js';
+import { decideAcceptance, decidePersonaAcceptance } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { fullReportWhere } from './blocks.js';
 import { DEFAULT_CONTEXT, type ReportContext } from './context.js';
 import { fit, trimToFit } from './fit.js';
 import { Pieces, type Doc } from './layout.js';
-import { afterAcceptance, buildModel, personaAcceptable, personasOf, type Item } from './model.js';
+import { afterAcceptance, buildModel, personasOf, type Item } from './model.js';
 import { profile, type Profile } from './profile.js';
 
 export { COMMENT_MAX_CHARS, NOTICE_RESERVE_CHARS, SUMMARY_MAX_BYTES } from './profile.js';
@@ -25,7 +25,7 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
   const run = a && a.commitSha && a.accepted.length > 0 ? afterAcceptance(record, a.accepted, a.commitSha) : record;
   const acceptable = new Set<Item>([
     ...run.fixtures.filter((f) => decideAcceptance(f, '', run.commit).kind === 'accept'),
-    ...personasOf(run).filter(personaAcceptable),
+    ...personasOf(run).filter((p) => decidePersonaAcceptance(p, '', run.commit).kind === 'accept'),
   ]);
   const doc: Doc = { run, ctx, model: buildModel(run), p, pieces: new Pieces(ctx, p), acceptable };
   const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;

@@ -5,7 +5,7 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
-import { tallies } from '../evaluate/index.js';
+import { decidePersonaAcceptance, tallies } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
@@ -107,33 +107,12 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
     };
   });
   const personas = personasOf(run).map((p): PersonaRecord => {
-    if (!labels.has(p.label) || p.errored || (p.verdict !== 'pass' && p.verdict !== 'fail')) return p;
-    return {
-      ...p,
-      baseline: {
-        label: p.label,
-        kind: 'persona',
-        transcript: p.turns.map((t) => ({ message: t.message, reply: t.reply, route: t.route })),
-        visited: p.visited,
-        outcome: p.outcome,
-        verdict: p.verdict,
-        acceptedAt: p.baseline?.acceptedAt ?? '',
-        commit,
-      },
-      drift: { transcript: 'same', route: 'same', verdict: p.verdict === 'pass' ? 'still_passing' : 'still_failing' },
-    };
+    if (!labels.has(p.label) || p.errored) return p;
+    const d = decidePersonaAcceptance(p, p.baseline?.acceptedAt ?? '', commit);
+    if (d.kind !== 'accept') return p;
+    return { ...p, baseline: d.baseline, drift: { transcript: 'same', route: 'same', verdict: p.verdict === 'pass' ? 'still_passing' : 'still_failing' } };
   });
   return { ...run, fixtures, personas };
-}
-
-/**
- * Would the accept label store this script? (SPEC 10: a script is accepted like a fixture: a pass
- * or fail verdict whose transcript, routes or verdict differ from its baseline, or no baseline.)
- */
-export function personaAcceptable(p: PersonaRecord): boolean {
-  if (p.errored || (p.verdict !== 'pass' && p.verdict !== 'fail')) return false;
-  const b = p.baseline;
-  return b === null || p.drift.transcript === 'different' || p.drift.route === 'different' || b.verdict !== p.verdict;
 }
 
 export function plural(n: number, one: string, many: string): string {

@@ -9,7 +9,7 @@
 // Agent text is escaped exactly as replies are: inline text through escapeInline, blocks fenced
 // and wrapped to 100 characters, routes and JSON in code spans.
 
-import { sameRoute } from '../evaluate/index.js';
+import { callMatches, sameRoute } from '../evaluate/index.js';
 import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, Route, Turn } from '../types.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
@@ -108,7 +108,8 @@ function observedCell(c: Check): string {
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
     case 'toolNotCalled':
       if (c.turn !== null) {
-        const [first, ...rest] = c.observed.filter((o) => o.turn >= (c.turn as number));
+        const matching = c.observed.filter((o) => callMatches(c.expected, o));
+        const [first, ...rest] = matching;
         const input = first ? ` ${jsonCell(first.input)}` : '';
         return `**called on turn ${c.turn}**${input}${rest.length > 0 ? `; then ${callsText(rest)}` : ''}`;
       }
