@@ -138,4 +138,24 @@ describe('replay with persona scripts', () => {
     expect(record.interrupted).toBe(true);
     expect(record.personas.map((p) => p.label)).toEqual(['p1']);
   });
+
+  it('a conversation that ends in its welcome turn is errored with every message unsent; an errors entry errors the script', async () => {
+    const server = await startAgentServer((req) => {
+      const b = req.json as { start?: boolean; persona: string | null };
+      if (b.start) return { json: { reply: 'Closed today.', route: { conversation: 'closed', stage: 'bye' }, ended: b.persona === 'closed' } };
+      return { json: { reply: 'ok', route: { conversation: 'c', stage: 's' }, toolCalls: [], errors: [{ kind: 'crm_down', message: 'CRM unreachable' }] } };
+    });
+    cleanups.push(() => server.close());
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, retries: 0 });
+    cleanups.push(() => client.close());
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const closed = { ...script('closed', 2), persona: 'closed' };
+    const record = await replay([], new Map(), { agent: client, regex, judge: null }, OPTIONS, { personas: [closed, script('open', 1)], baselines: new Map() });
+    const [a, b] = record.personas;
+    expect(a).toMatchObject({ errored: true, errorKind: 'ended_in_welcome', verdict: null, unsent: ['closed-1', 'closed-2'], visited: ['closed'] });
+    expect(a!.turns.map((t) => [t.index, t.message, t.reply])).toEqual([[0, null, 'Closed today.']]);
+    expect(b).toMatchObject({ errored: true, errorKind: 'agent_error', error: 'turn 1: the agent reported an error (crm_down): CRM unreachable', unsent: [] });
+    expect(b!.checks.map((c) => c.status)).toEqual(['pass']);
+  });
 });
