@@ -6,7 +6,7 @@ import { createHttpAgentClient } from '../../src/agent/index.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
-import type { Fixture, PersonaScript } from '../../src/types.js';
+import type { AgentClient, Fixture, PersonaScript } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -157,5 +157,24 @@ describe('replay with persona scripts', () => {
     expect(a!.turns.map((t) => [t.index, t.message, t.reply])).toEqual([[0, null, 'Closed today.']]);
     expect(b).toMatchObject({ errored: true, errorKind: 'agent_error', error: 'turn 1: the agent reported an error (crm_down): CRM unreachable', unsent: [] });
     expect(b!.checks.map((c) => c.status)).toEqual(['pass']);
+  });
+
+  it('an AgentClient that throws errors that script only (internal)', async () => {
+    const agent: AgentClient = {
+      converse: () => Promise.reject(new Error('unused')),
+      session: (req) => {
+        if (req.session.endsWith('-boom')) throw new Error('socket exploded');
+        return { welcome: async () => null, send: async (message) => ({ kind: 'replied', reply: message, route: { conversation: 'c', stage: 's' }, offTrack: [], ended: false, toolCalls: null, outcome: null, outcomeReported: false, errors: [] }) };
+      },
+      close: async () => undefined,
+    };
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const record = await replay([], new Map(), { agent, regex, judge: null }, OPTIONS, { personas: [script('boom', 2), script('fine', 2)], baselines: new Map() });
+    expect(record.personas.map((p) => [p.label, p.errored, p.errorKind])).toEqual([
+      ['boom', true, 'internal'],
+      ['fine', false, null],
+    ]);
+    expect(record.personas[0]).toMatchObject({ error: 'internal error replaying the script: socket exploded', unsent: ['boom-1', 'boom-2'], turns: [] });
   });
 });
