@@ -144,7 +144,9 @@ export function toolCheck(kind: 'toolCalled' | 'toolNotCalled', expected: ToolEx
   if (!reportsToolCalls(turns)) return { kind, expected, observed, turn: null, status: 'not_evaluated', detail: NO_TOOL_CALLS_REASON };
   const first = observed.find((c) => callMatches(expected, c)) ?? null;
   const turn = first?.turn ?? null;
-  const others = observed.length === 0 ? `${expected.tool} was not called` : `${expected.tool} was called with ${observed.map((c) => line(JSON.stringify(c.input))).join('; ')}`;
+  const shown = observed.slice(0, 5).map((c) => line(JSON.stringify(c.input)));
+  const more = observed.length > 5 ? `; +${observed.length - 5} more` : '';
+  const others = observed.length === 0 ? `${expected.tool} was not called` : `${expected.tool} was called with ${shown.join('; ')}${more}`;
   if (kind === 'toolCalled') {
     const detail = first ? `called ${wanted} at turn ${first.turn}` : `expected a call of ${wanted}: ${others}`;
     return { kind, expected, observed, turn, status: first ? 'pass' : 'fail', detail };
