@@ -13,6 +13,7 @@ import type {
   PersonaRecord,
   PersonaScript,
   Route,
+  Terminal,
   ToolExpectation,
   Turn,
   Verdict,
@@ -129,7 +130,7 @@ export function conversationsCheck(expected: readonly string[], turns: readonly 
   return { kind: 'conversations', expected: [...expected], observed: visited, status: missing.length === 0 ? 'pass' : 'fail', detail };
 }
 
-export function terminalCheck(expected: PersonaScript['expect']['terminal'] & string, turns: readonly Turn[], outcomesReported: boolean): Check {
+export function terminalCheck(expected: Terminal, turns: readonly Turn[], outcomesReported: boolean): Check {
   const observed = finalOutcome(turns);
   if (!outcomesReported) return { kind: 'terminal', expected, observed: null, status: 'not_evaluated', detail: NO_OUTCOMES_REASON };
   if (observed === null) return { kind: 'terminal', expected, observed, status: 'fail', detail: `expected ${expected}: the conversation did not end` };
@@ -143,7 +144,9 @@ export function toolCheck(kind: 'toolCalled' | 'toolNotCalled', expected: ToolEx
   if (!reportsToolCalls(turns)) return { kind, expected, observed, turn: null, status: 'not_evaluated', detail: NO_TOOL_CALLS_REASON };
   const first = observed.find((c) => callMatches(expected, c)) ?? null;
   const turn = first?.turn ?? null;
-  const others = observed.length === 0 ? `${expected.tool} was not called` : `${expected.tool} was called with ${observed.map((c) => line(JSON.stringify(c.input))).join('; ')}`;
+  const shown = observed.slice(0, 5).map((c) => line(JSON.stringify(c.input)));
+  const more = observed.length > 5 ? `; +${observed.length - 5} more` : '';
+  const others = observed.length === 0 ? `${expected.tool} was not called` : `${expected.tool} was called with ${shown.join('; ')}${more}`;
   if (kind === 'toolCalled') {
     const detail = first ? `called ${wanted} at turn ${first.turn}` : `expected a call of ${wanted}: ${others}`;
     return { kind, expected, observed, turn, status: first ? 'pass' : 'fail', detail };

@@ -47,6 +47,33 @@ interface Transcript {
 
 export async function replayPersona(script: PersonaScript, baseline: PersonaBaseline | null, deps: PersonaReplayDeps): Promise<PersonaRecord> {
   const started = deps.now();
+  try {
+    return await replayScript(script, baseline, deps, started);
+  } catch (e) {
+    // A bug in the checks must cost this script only: an errored record with nothing checked.
+    const error = deps.redact(`internal error replaying the script: ${(e as Error).message}`);
+    return {
+      label: script.label,
+      file: script.file,
+      line: script.line,
+      persona: script.persona,
+      turns: [],
+      unsent: messagesOf(script),
+      visited: [],
+      outcome: null,
+      checks: [],
+      baseline,
+      errored: true,
+      error,
+      errorKind: 'internal',
+      verdict: null,
+      drift: null,
+      durationMs: Math.round(deps.now() - started),
+    };
+  }
+}
+
+async function replayScript(script: PersonaScript, baseline: PersonaBaseline | null, deps: PersonaReplayDeps, started: number): Promise<PersonaRecord> {
   let transcript: Transcript;
   try {
     transcript = await converse(script, deps);
