@@ -62,7 +62,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const records: RunRecord[] = [];
   for (const f of files) records.push(await readRecord(f));
   const run = mergeRecords(records);
-  core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures`);
+  core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
   // comment's metadata points at an artifact the accept flow can download.
   const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps);

@@ -13,6 +13,7 @@ import type {
   PersonaRecord,
   PersonaScript,
   Route,
+  Terminal,
   ToolExpectation,
   Turn,
   Verdict,
@@ -129,7 +130,7 @@ export function conversationsCheck(expected: readonly string[], turns: readonly 
   return { kind: 'conversations', expected: [...expected], observed: visited, status: missing.length === 0 ? 'pass' : 'fail', detail };
 }
 
-export function terminalCheck(expected: PersonaScript['expect']['terminal'] & string, turns: readonly Turn[], outcomesReported: boolean): Check {
+export function terminalCheck(expected: Terminal, turns: readonly Turn[], outcomesReported: boolean): Check {
   const observed = finalOutcome(turns);
   if (!outcomesReported) return { kind: 'terminal', expected, observed: null, status: 'not_evaluated', detail: NO_OUTCOMES_REASON };
   if (observed === null) return { kind: 'terminal', expected, observed, status: 'fail', detail: `expected ${expected}: the conversation did not end` };

@@ -360,7 +360,7 @@ function withResponse(mapping: AgentMapping, response: ResponseFields | undefine
   };
 }
 
-function containsPlaceholder(body: JsonValue, placeholder: string): boolean {
+export function containsPlaceholder(body: JsonValue, placeholder: string): boolean {
   if (typeof body === 'string') return body.includes(placeholder);
   if (Array.isArray(body)) return body.some((b) => containsPlaceholder(b, placeholder));
   if (body !== null && typeof body === 'object') return Object.values(body).some((b) => containsPlaceholder(b, placeholder));

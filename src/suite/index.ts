@@ -12,7 +12,7 @@ import type { Config } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { Baseline, Fixture, PersonaBaseline, PersonaScript } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
-import { resolveConfigFile } from './config-file.js';
+import { containsPlaceholder, resolveConfigFile } from './config-file.js';
 import { checkFixtureFile } from './fixtures.js';
 import { checkPersonaFile } from './personas.js';
 import { boundIssues, type ConfigIssue } from './issues.js';
@@ -85,6 +85,7 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
   ]);
   const { baselines, personaBaselines } = await loadBaselines(paths, root, new Set(labels.map((l) => l.label)), kinds, found);
   warnJudgeNotConfigured(config, fixtureFiles.fixtures, personaFiles.personas, paths.configShown, found);
+  warnPersonaMapping(config, personaFiles.personas, paths.configShown, found);
   return finish(paths, found, config, { fixtures: fixtureFiles.fixtures, personas: personaFiles.personas, baselines, personaBaselines });
 }
 
@@ -370,6 +371,36 @@ function warnJudgeNotConfigured(config: Config | null, fixtures: readonly Fixtur
       fix: JUDGE_FIX(configShown),
     });
   }
+}
+
+/**
+ * What the agent mapping cannot carry for the scripts: mocks never sent (a request template without
+ * {{mocks}}), tool calls or outcomes never read (a null path): those checks would be not evaluated.
+ */
+function warnPersonaMapping(config: Config | null, personas: readonly PersonaScript[], configShown: string, found: Findings): void {
+  if (!config || personas.length === 0) return;
+  const { mapping, start } = config.agent;
+  const warn = (scripts: readonly PersonaScript[], message: (first: PersonaScript, n: number) => string, fix: string): void => {
+    const first = scripts[0];
+    if (first) found.warnings.push({ file: first.file, line: first.line, column: null, message: message(first, scripts.length), fix });
+  };
+  const those = (n: number): string => (n === 1 ? 'script' : `${n} scripts`);
+  const bodies = [mapping.body, ...(start ? [start.body] : [])];
+  warn(
+    personas.filter((p) => p.mocks.length > 0 && !bodies.every((b) => containsPlaceholder(b, '{{mocks}}'))),
+    (p, n) => `persona ${those(n)} (first: ${JSON.stringify(p.label)}) ${n === 1 ? 'has' : 'have'} mocks, but the agent request body does not send {{mocks}} on every turn: the agent will not see them`,
+    `put "{{mocks}}" where the agent expects its tool mocks in agent.request.body (and agent.start.body) of ${configShown}`,
+  );
+  warn(
+    personas.filter((p) => mapping.toolCalls === null && p.expect.toolCalled.length + p.expect.toolNotCalled.length > 0),
+    (p, n) => `persona ${those(n)} (first: ${JSON.stringify(p.label)}) ${n === 1 ? 'checks' : 'check'} tool calls, but agent.response.toolCalls is null: those checks will be not evaluated`,
+    `set agent.response.toolCalls in ${configShown} to the path of the tool calls in the agent's response`,
+  );
+  warn(
+    personas.filter((p) => mapping.outcome === null && p.expect.terminal !== null),
+    (p, n) => `persona ${those(n)} (first: ${JSON.stringify(p.label)}) ${n === 1 ? 'checks' : 'check'} the terminal outcome, but agent.response.outcome is null: that check will be not evaluated`,
+    `set agent.response.outcome in ${configShown} to the path of the outcome in the agent's response`,
+  );
 }
 
 const JUDGE_FIX = (configShown: string): string =>

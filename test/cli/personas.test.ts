@@ -270,7 +270,9 @@ describe('persona baselines, drift and acceptance', () => {
     expect(Object.keys(stored)).toEqual(['label', 'kind', 'transcript', 'visited', 'outcome', 'verdict', 'acceptedAt', 'commit']);
     expect(stored).toMatchObject({ label: 'passes', kind: 'persona', outcome: 'handoff', verdict: 'pass', commit: COMMIT, acceptedAt: '2026-12-01T12:00:00.000Z' });
     expect((stored.transcript as unknown[])[0]).toEqual({ message: null, reply: 'Welcome to the shop!', route: { conversation: 'conversations:welcome', stage: 'greeting' } });
-    expect(await cli(['validate'], cwd)).toMatchObject({ code: 0 });
+    const validated = await cli(['validate'], cwd);
+    expect(validated).toMatchObject({ code: 0 });
+    expect(validated.stdout).toBe('.agent-replay: 0 fixtures, 8 persona scripts, 4 baselines, no configuration errors\n');
 
     // The same agent again: same transcript and routes, still passing / still failing.
     expect((await cli(['run', '--out', 'r2.json', '--commit', COMMIT, '--fail-on', 'none'], cwd)).code).toBe(0);

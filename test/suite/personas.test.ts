@@ -178,3 +178,32 @@ describe('loadSuite: persona scripts', () => {
     }
   });
 });
+
+describe('config: response paths for persona data', () => {
+  it('agent.response takes toolCalls, outcome and errors paths (null: not reported)', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      '.agent-replay/config.yml': 'agent:\n  request: { body: { q: "{{message}}", tools: "{{mocks}}" } }\n  response: { reply: out.text, toolCalls: out.calls, outcome: null, errors: out.errs }\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.config.agent.mapping).toMatchObject({ body: { q: '{{message}}', tools: '{{mocks}}' }, toolCalls: 'out.calls', outcome: null, errors: 'out.errs', absentToolCallsAreNone: false });
+  });
+});
+
+describe('warnings about what the agent mapping cannot carry', () => {
+  it('mocks not sent, tool calls and outcomes not read', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      '.agent-replay/config.yml': 'agent:\n  preset: openai-chat\n  model: m\n  response: { toolCalls: null }\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nmocks: [ { tool: t, output: 1 } ]\nexpect: { terminal: finish, toolNotCalled: [ { tool: t } ] }\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(brief(r.warnings)).toEqual([
+      `${P}/p.yml:1: persona script (first: "p") has mocks, but the agent request body does not send {{mocks}} on every turn: the agent will not see them`,
+      `${P}/p.yml:1: persona script (first: "p") checks tool calls, but agent.response.toolCalls is null: those checks will be not evaluated`,
+      `${P}/p.yml:1: persona script (first: "p") checks the terminal outcome, but agent.response.outcome is null: that check will be not evaluated`,
+    ]);
+    const native = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nmocks: [ { tool: t, output: 1 } ]\nexpect: { terminal: finish, toolNotCalled: [ { tool: t } ] }\n' });
+    expect(native.warnings).toEqual([]);
+  });
+});

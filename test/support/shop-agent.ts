@@ -14,7 +14,7 @@
 // tool"); options, chosen by the request's persona tag, make it report errors, fail a turn with
 // HTTP 500, end early, word its replies differently, or leave keys out.
 
-import { startAgentServer, type AgentServer, type ReceivedRequest } from './agent-server.js';
+import { startAgentServer, type AgentHandler, type AgentServer, type ReceivedRequest } from './agent-server.js';
 
 export interface ShopAgentOptions {
   /** Message turn (1-based, per session) answered with HTTP 500. */
@@ -68,9 +68,14 @@ function findMock(mocks: MockLike[], tool: string, input: unknown): MockLike | u
 
 /** `byPersona` chooses the options of a session by its persona tag (`persona: breaks-on-3`). */
 export async function startShopAgent(byPersona: Record<string, ShopAgentOptions> = {}): Promise<AgentServer> {
+  return startAgentServer(shopAgentHandler(byPersona));
+}
+
+/** The shop agent's handler, for a server started elsewhere. */
+export function shopAgentHandler(byPersona: Record<string, ShopAgentOptions> = {}): AgentHandler {
   const turns = new Map<string, number>();
   const orders = new Map<string, string>();
-  return startAgentServer((req: ReceivedRequest) => {
+  return (req: ReceivedRequest) => {
     const body = (req.json ?? {}) as { session?: string; message?: string; persona?: string | null; start?: boolean; mocks?: MockLike[] };
     const options = byPersona[String(body.persona)] ?? {};
     const session = String(body.session);
@@ -131,5 +136,5 @@ export async function startShopAgent(byPersona: Record<string, ShopAgentOptions>
       ended = true;
     }
     return { json: { reply: reply + (options.suffix ?? ''), route, offTrack: [], ended, ...extras(calls, outcome, errors) } };
-  });
+  };
 }
