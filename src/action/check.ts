@@ -265,7 +265,7 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
 
   if (result.kind === 'refused') {
     const rctx = reportContextFor(inputs, ctx, null);
-    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx);
+    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount);
     await writeSummary(body);
     await publishComment(deps.github, inputs, ctx, body, readOnlyToken);
     core.setOutput('estimated-cost', result.estimate.usd.toFixed(3));

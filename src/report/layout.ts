@@ -55,10 +55,18 @@ export class Pieces {
   }
 }
 
-export function sectionHeading(key: SectionKey, count: number): string {
+/** Where a section holds persona scripts, its introduction says what it means for them too. */
+const SECTION_INTRO_WITH_SCRIPTS: Partial<Record<SectionKey, string>> = {
+  changed: 'The reply, a script\'s transcript or the route differs from the baseline, or the check passes now.',
+  not_evaluated: 'A check did not run, so it measured nothing. Run it again, or look at the assertion or the script.',
+  errored: 'The replay did not complete, so there is nothing to check or accept; a script shows the turns that completed.',
+};
+
+export function sectionHeading(key: SectionKey, items: readonly Item[]): string {
   const w = SECTION_WORDS[key];
-  const head = `#### ${w.icon} ${w.title} (${thousands(count)})${w.suffix}`;
-  return SECTION_INTRO[key] ? `${head}\n\n${SECTION_INTRO[key]}` : head;
+  const head = `#### ${w.icon} ${w.title} (${thousands(items.length)})${w.suffix}`;
+  const intro = (items.some(isPersona) ? SECTION_INTRO_WITH_SCRIPTS[key] : undefined) ?? SECTION_INTRO[key];
+  return intro ? `${head}\n\n${intro}` : head;
 }
 
 export function tableBlock(summary: string, head: string, rows: readonly string[]): string {
@@ -81,7 +89,7 @@ export function isOpen(key: SectionKey, sectionSize: number): boolean {
 
 function sectionBlocks(key: SectionKey, items: readonly Item[], plan: SectionPlan, pieces: Pieces): string[] {
   if (items.length === 0) return [];
-  const blocks = [sectionHeading(key, items.length)];
+  const blocks = [sectionHeading(key, items)];
   const open = isOpen(key, items.length);
   plan.levels.forEach((level, i) => blocks.push(pieces.block(items[i] as Item, level, open)));
   const listed = items.slice(plan.levels.length, plan.levels.length + plan.rows);

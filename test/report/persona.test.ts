@@ -2,7 +2,7 @@
 // (SPEC 8 and 10), read back through cmark-gfm, GitHub's own parser.
 
 import { describe, expect, it } from 'vitest';
-import { NOTICE_RESERVE_CHARS, renderComment, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
+import { NOTICE_RESERVE_CHARS, renderCapRefusal, renderComment, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
 import type { PersonaRecord, RunRecord, Turn } from '../../src/types.js';
 import {
   check,
@@ -495,5 +495,14 @@ describe('golden files and purity', () => {
 
   it('a fixture with no scripts renders exactly as before', () => {
     expect(renderComment(run([fixture('a')]), ctx)).not.toMatch(/persona|script|🎭/);
+  });
+});
+
+describe('cap refusal', () => {
+  it('counts persona scripts beside the fixtures and judge calls', () => {
+    const estimate = { usd: 0.36, capUsd: 0.1, aboveCap: true, confirmed: false };
+    expect(renderCapRefusal(estimate, 12, 4, ctx, 3)).toContain('**≈ $0.36 estimated** for 12 fixtures, 3 persona scripts and 4 judge calls; the cap is **$0.10**.');
+    expect(renderCapRefusal(estimate, 12, 0, ctx, 1)).toContain('for 12 fixtures and 1 persona script; the cap');
+    expect(renderCapRefusal(estimate, 12, 4, ctx)).toBe(renderCapRefusal(estimate, 12, 4, ctx, 0));
   });
 });
