@@ -41,13 +41,15 @@ if (result.kind !== 'ran') {
   process.stdout.write(`${JSON.stringify({ error: `runCheck returned ${result.kind}`, detail: result.kind === 'config_errors' ? result.errors.slice(0, 3) : null })}\n`);
   process.exit(1);
 }
+const items: { errored: boolean; verdict: string | null }[] = [...result.record.fixtures, ...result.record.personas];
 process.stdout.write(
   `${JSON.stringify({
     wallMs,
     replayMs: result.record.durationMs,
-    fixtures: result.record.fixtures.length,
-    errored: result.record.fixtures.filter((f) => f.errored).length,
-    passed: result.record.fixtures.filter((f) => !f.errored && f.verdict === 'pass').length,
+    // Fixtures and persona scripts alike: one item each.
+    fixtures: items.length,
+    errored: items.filter((f) => f.errored).length,
+    passed: items.filter((f) => !f.errored && f.verdict === 'pass').length,
     rssBeforeKb,
     maxRssKb: process.resourceUsage().maxRSS,
     sampledPeakRssKb: Math.round(peakSampledRss / 1024),

@@ -13,6 +13,8 @@
 //
 // Floor of a replay: the welcome turn is disabled (agent.start: false), so one fixture is one
 // request and costs one latency L; with C workers, N fixtures need at least ceil(N / C) x L.
+// A persona script of T turns sends them in order in one session, so N scripts need at least
+// ceil(N / C) x T x L (200 scripts of 4 turns at C = 8, L = 50 ms: 5 s).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync, readdirSync } from 'node:fs';
@@ -113,6 +115,28 @@ async function makeSuite(root: string, name: string, n: number, agentUrl: string
   return dir;
 }
 
+/**
+ * A suite of n persona scripts of `turns` message turns each (the opening and turns - 1
+ * follow-ups), 10 scripts per file, no fixtures; each expects the echo conversation.
+ */
+async function makePersonaSuite(root: string, name: string, n: number, turns: number, agentUrl: string): Promise<string> {
+  const dir = path.join(root, name, '.agent-replay');
+  const personas = path.join(dir, 'personas');
+  await mkdir(personas, { recursive: true });
+  await writeFile(path.join(dir, 'config.yml'), `agent:\n  url: ${agentUrl}\n  start: false\n  retries: 0\ncost: { capUsd: 1000 }\n`);
+  const perFile = 10;
+  for (let f = 0; f * perFile < n; f++) {
+    const items: string[] = [];
+    for (let i = f * perFile; i < Math.min(n, (f + 1) * perFile); i++) {
+      const id = String(i).padStart(5, '0');
+      const followUps = Array.from({ length: turns - 1 }, (_, t) => `"Script ${id}, follow-up ${t + 1}"`).join(', ');
+      items.push(`  - label: s-${id}\n    opening: "Script ${id}: I want my money back"\n    followUps: [ ${followUps} ]\n    expect: { conversations: [ echo ] }`);
+    }
+    await writeFile(path.join(personas, `group-${String(f).padStart(4, '0')}.yml`), `personas:\n${items.join('\n')}\n`);
+  }
+  return dir;
+}
+
 // --- child processes ------------------------------------------------------------------------------
 
 interface Exit {
@@ -151,17 +175,32 @@ interface ReplayFigures {
   sampledPeakRssKb: number;
 }
 
-async function replayCase(opts: { root: string; agent: AgentProcess; n: number; concurrency: number; latencyMs: number; factor: number; rssMb: number | null }): Promise<void> {
+async function replayCase(opts: {
+  root: string;
+  agent: AgentProcess;
+  n: number;
+  concurrency: number;
+  latencyMs: number;
+  factor: number;
+  rssMb: number | null;
+  /** Persona scripts of this many message turns instead of fixtures (one request each). */
+  personaTurns?: number;
+}): Promise<void> {
   const { n, concurrency, latencyMs, factor } = opts;
-  const name = `${n} fixtures, C=${concurrency}, L=${latencyMs} ms`;
-  const dir = await makeSuite(opts.root, `suite-${n}-${concurrency}`, n, opts.agent.url);
+  const turns = opts.personaTurns ?? 1;
+  const name = opts.personaTurns === undefined ? `${n} fixtures, C=${concurrency}, L=${latencyMs} ms` : `${n} persona scripts x ${turns} turns, C=${concurrency}, L=${latencyMs} ms`;
+  const dir =
+    opts.personaTurns === undefined
+      ? await makeSuite(opts.root, `suite-${n}-${concurrency}`, n, opts.agent.url)
+      : await makePersonaSuite(opts.root, `personas-${n}-${turns}-${concurrency}`, n, turns, opts.agent.url);
   await opts.agent.stats();
   const exit = await run(process.execPath, [...replayChild, dir, opts.agent.url, String(concurrency)], {
     cwd: ROOT,
     timeoutMs: 90_000,
   });
   const server = await opts.agent.stats();
-  const floor = Math.ceil(n / concurrency) * latencyMs;
+  // Turns within a script run in order, so a script costs `turns` latencies end to end.
+  const floor = Math.ceil(n / concurrency) * turns * latencyMs;
   let figures: ReplayFigures | null = null;
   try {
     figures = JSON.parse(exit.stdout.trim().split('\n').pop() ?? '') as ReplayFigures;
@@ -177,13 +216,13 @@ async function replayCase(opts: { root: string; agent: AgentProcess; n: number; 
   const ok = ratio <= factor && figures.errored === 0 && figures.passed === n;
   row(`${name}: wall (load + replay)`, `${s(figures.wallMs)} = ${ratio.toFixed(3)} x floor`, `<= ${factor.toFixed(2)} x ${s(floor)}`, ok);
   row(`  replay only (record.durationMs) / suite load`, `${s(figures.replayMs)} = ${(figures.replayMs / floor).toFixed(3)} x floor / ${s(figures.wallMs - figures.replayMs)}`, '', null);
-  row(`  overhead per fixture`, ms((figures.wallMs - floor) / n), '', null);
+  row(`  overhead per ${opts.personaTurns === undefined ? 'fixture' : 'script'}`, ms((figures.wallMs - floor) / n), '', null);
   if (opts.rssMb !== null) {
     row(`  peak RSS (maxRSS)`, `${mb(figures.maxRssKb)} (before run ${mb(figures.rssBeforeKb)})`, `<= ${opts.rssMb} MB`, figures.maxRssKb / 1024 <= opts.rssMb);
   } else {
     row(`  peak RSS (maxRSS)`, `${mb(figures.maxRssKb)} (before run ${mb(figures.rssBeforeKb)})`, '', null);
   }
-  row(`  agent saw`, `${server.requests} requests, ${server.connections} connections, ${server.maxInFlight} max in flight`, `${n} requests`, null);
+  row(`  agent saw`, `${server.requests} requests, ${server.connections} connections, ${server.maxInFlight} max in flight`, `${n * turns} requests`, null);
   if (figures.errored > 0 || figures.passed !== n) notes.push(`${name}: ${figures.errored} errored, ${figures.passed}/${n} passed`);
 }
 
@@ -333,6 +372,9 @@ function printTable(): void {
   console.log(missed === 0 ? '\nall targets met' : `\n${missed} target(s) MISSED (the bench still exits 0; see the notes and the README)`);
 }
 
+/** `npm run bench -- personas` measures only the persona figure (quicker while working on it). */
+const only = process.argv[2] ?? null;
+
 async function main(): Promise<void> {
   const started = performance.now();
   const root = await mkdtemp(path.join(tmpdir(), 'agent-replay-bench-'));
@@ -341,13 +383,20 @@ async function main(): Promise<void> {
     const latencyMs = 50;
     const agent = await startAgent(latencyMs);
     try {
-      await replayCase({ root, agent, n: 1000, concurrency: 8, latencyMs, factor: 1.1, rssMb: null });
-      await replayCase({ root, agent, n: 5000, concurrency: 32, latencyMs, factor: 1.15, rssMb: 120 });
+      if (only === null) {
+        await replayCase({ root, agent, n: 1000, concurrency: 8, latencyMs, factor: 1.1, rssMb: null });
+        await replayCase({ root, agent, n: 5000, concurrency: 32, latencyMs, factor: 1.15, rssMb: 120 });
+      }
+      if (only === null || only === 'personas') {
+        await replayCase({ root, agent, n: 200, concurrency: 8, latencyMs, factor: 1.1, rssMb: null, personaTurns: 4 });
+      }
     } finally {
       await agent.stop();
     }
-    await coldStart(root, 10);
-    await regexPool();
+    if (only === null) {
+      await coldStart(root, 10);
+      await regexPool();
+    }
   } catch (e) {
     notes.push(`bench failed: ${(e as Error).stack ?? String(e)}`);
   } finally {

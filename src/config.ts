@@ -7,8 +7,9 @@ export type AgentPreset = 'native' | 'openai-chat';
 
 /**
  * How to talk to the agent. A request body is a JSON template: inside any string,
- * `{{session}}`, `{{message}}`, `{{persona}}` and `{{model}}` are replaced; a string that is
- * exactly one placeholder is replaced by the raw value (so a null persona stays null).
+ * `{{session}}`, `{{message}}`, `{{persona}}`, `{{model}}` and `{{mocks}}` are replaced; a string
+ * that is exactly one placeholder is replaced by the raw value (so a null persona stays null, and
+ * `{{mocks}}` becomes the script's mock list; a fixture has no mocks and the key is left out).
  * Response fields are dotted paths into the JSON reply (`choices.0.message.content`).
  */
 export interface AgentMapping {
@@ -18,6 +19,20 @@ export interface AgentMapping {
   stage: string | null;
   ended: string | null;
   offTrack: string | null;
+  /**
+   * Persona scripts (SPEC section 10). Tool calls: an array of `{tool, input, output, mocked}`, or
+   * of OpenAI `tool_calls` (`{type: 'function', function: {name, arguments}}`); null: not reported.
+   */
+  toolCalls: string | null;
+  /** `finish` | `handoff` | `switch` | null; a null path: outcomes not reported. */
+  outcome: string | null;
+  /** An array of `{kind, tool, message}`; any entry makes a script errored. */
+  errors: string | null;
+  /**
+   * When the value at `toolCalls` is missing: true means "no tool calls" (OpenAI omits
+   * `tool_calls` when the model calls none), false means "not reported" (the native protocol).
+   */
+  absentToolCallsAreNone: boolean;
 }
 
 export interface AgentConfig {
@@ -80,21 +95,29 @@ export interface Config {
 }
 
 export const NATIVE_MAPPING: AgentMapping = {
-  body: { session: '{{session}}', message: '{{message}}', persona: '{{persona}}' },
+  body: { session: '{{session}}', message: '{{message}}', persona: '{{persona}}', mocks: '{{mocks}}' },
   reply: 'reply',
   conversation: 'route.conversation',
   stage: 'route.stage',
   ended: 'ended',
   offTrack: 'offTrack',
+  toolCalls: 'toolCalls',
+  outcome: 'outcome',
+  errors: 'errors',
+  absentToolCallsAreNone: false,
 };
 
 export const NATIVE_START: AgentMapping = {
-  body: { session: '{{session}}', persona: '{{persona}}', start: true },
+  body: { session: '{{session}}', persona: '{{persona}}', start: true, mocks: '{{mocks}}' },
   reply: 'reply',
   conversation: 'route.conversation',
   stage: 'route.stage',
   ended: 'ended',
   offTrack: 'offTrack',
+  toolCalls: 'toolCalls',
+  outcome: 'outcome',
+  errors: 'errors',
+  absentToolCallsAreNone: false,
 };
 
 export const OPENAI_CHAT_MAPPING: AgentMapping = {
@@ -104,6 +127,10 @@ export const OPENAI_CHAT_MAPPING: AgentMapping = {
   stage: null,
   ended: null,
   offTrack: null,
+  toolCalls: 'choices.0.message.tool_calls',
+  outcome: null,
+  errors: null,
+  absentToolCallsAreNone: true,
 };
 
 /**

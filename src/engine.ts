@@ -4,7 +4,7 @@
 import type { Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
-import { estimateCost, gate, mayRun, judgeCalls, type GateResult } from './evaluate/index.js';
+import { criteriaCount, estimateCost, gateRun, mayRun, judgeCalls, type GateResult } from './evaluate/index.js';
 import { replay, type Progress } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
@@ -47,7 +47,17 @@ export interface CheckOptions {
 
 export type CheckResult =
   | { kind: 'config_errors'; errors: ConfigIssue[]; warnings: ConfigIssue[] }
-  | { kind: 'refused'; estimate: Estimate; fixtureCount: number; judgeCalls: number; suite: Suite; warnings: ConfigIssue[] }
+  | {
+      kind: 'refused';
+      estimate: Estimate;
+      fixtureCount: number;
+      /** Judge calls of fixtures and of persona criteria. */
+      judgeCalls: number;
+      /** Persona scripts that would have run (each counted with all its turns). */
+      personaCount?: number;
+      suite: Suite;
+      warnings: ConfigIssue[];
+    }
   | { kind: 'ran'; record: RunRecord; gate: GateResult; suite: Suite; warnings: ConfigIssue[] };
 
 /** A command line the CLI cannot run: reported with the usage text, exit status 2. */
@@ -94,9 +104,17 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     };
   }
   const assertions = suite.fixtures.map((f) => f.assertion);
-  const estimate = estimateCost(assertions, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null });
+  const estimate = estimateCost(assertions, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null }, suite.personas);
   if (!mayRun(estimate)) {
-    return { kind: 'refused', estimate, fixtureCount: suite.fixtures.length, judgeCalls: judgeCalls(assertions), suite, warnings: loaded.warnings };
+    return {
+      kind: 'refused',
+      estimate,
+      fixtureCount: suite.fixtures.length,
+      judgeCalls: judgeCalls(assertions) + criteriaCount(suite.personas),
+      personaCount: suite.personas.length,
+      suite,
+      warnings: loaded.warnings,
+    };
   }
   // Readiness: throws AgentNotReady (nothing replayed, nothing spent) when the agent never answers.
   const wait = options.waitForAgent ?? config.agent.waitForAgent;
@@ -124,8 +142,9 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         agentHost: agentHost(config.agent.url),
         judgeName: judge?.name ?? judgeName(config),
       },
+      { personas: suite.personas, baselines: suite.personaBaselines },
     );
-    return { kind: 'ran', record, gate: gate(record.fixtures, options.failOn), suite, warnings: loaded.warnings };
+    return { kind: 'ran', record, gate: gateRun(record, options.failOn), suite, warnings: loaded.warnings };
   } finally {
     const closing = Promise.allSettled([agent?.close(), regex?.close(), judge?.close()]);
     // An interrupted run does not wait for the calls it abandoned (a judge call may take its

@@ -112,9 +112,43 @@ export interface AgentRequest {
   persona: string | null;
 }
 
+/** Opens a persona session: every turn carries the session id, the persona and the mocks. */
+export interface SessionRequest {
+  session: string;
+  persona: string | null;
+  mocks: Mock[];
+}
+
+/** One turn of a session, as the agent answered it (before anything is recorded). */
+export type SessionTurn =
+  | {
+      kind: 'replied';
+      reply: string;
+      route: Route | null;
+      offTrack: unknown[];
+      ended: boolean;
+      /** Null: the response does not report tool calls (no `toolCalls` key, or no mapping). */
+      toolCalls: ToolCall[] | null;
+      outcome: string | null;
+      /** The response reports outcomes (has the key `outcome`, even null, under a mapping). */
+      outcomeReported: boolean;
+      errors: AgentErrorEntry[];
+    }
+  | { kind: 'errored'; errorKind: PersonaErrorKind; error: string };
+
+/** A multi-turn conversation with the agent: the welcome turn, then messages in order. */
+export interface AgentSession {
+  /** Null when the agent has no welcome turn. */
+  welcome(): Promise<SessionTurn | null>;
+  /** `turn` numbers the message from 1 (the opening), for error messages. */
+  send(message: string, turn: number): Promise<SessionTurn>;
+}
+
 /** The side-effect boundary to the agent under test. */
 export interface AgentClient {
   converse(request: AgentRequest): Promise<AgentOutcome>;
+  /** A persona script's session (SPEC section 10). */
+  session(request: SessionRequest): AgentSession;
   close(): Promise<void>;
 }
 
@@ -127,6 +161,8 @@ export interface Judge {
   /** Human description, e.g. "openai gpt-4o-mini" or "demo judge (not a real model)". */
   readonly name: string;
   score(criterion: string, reply: string): Promise<JudgeResult>;
+  /** One criterion of a persona script against the whole transcript (rationale asked before score). */
+  scoreTranscript(criterion: string, transcript: readonly Turn[]): Promise<JudgeResult>;
   close(): Promise<void>;
 }
 
@@ -217,7 +253,221 @@ export interface RunRecord {
    */
   interrupted: boolean;
   fixtures: FixtureRecord[];
+  /** Persona scripts (SPEC section 10). Absent in older records: []. */
+  personas: PersonaRecord[];
 }
+
+// ---------------------------------------------------------------------------------------------
+// Scripted personas (SPEC section 10): one scripted user through a whole conversation.
+
+/** A JSON value as read from YAML or an agent's response (tool inputs and outputs). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** How a conversation ended, as the agent reports it (`outcome`). */
+export type Terminal = 'finish' | 'handoff' | 'switch';
+export const TERMINALS: readonly Terminal[] = ['finish', 'handoff', 'switch'] as const;
+
+/** How an expected tool input is compared with an actual one; `subset` is the default. */
+export type MatchMode = 'exact' | 'subset';
+export const MATCH_MODES: readonly MatchMode[] = ['exact', 'subset'] as const;
+
+/**
+ * A declarative tool mock, sent to the agent with every turn: the agent answers its tool call
+ * `tool` with `output` when the call's input matches `input` (absent: any call) by `match`.
+ */
+export interface Mock {
+  tool: string;
+  /** Absent: any call of `tool` matches. */
+  input?: JsonValue;
+  match: MatchMode;
+  output: JsonValue;
+}
+
+/** One `toolCalled` / `toolNotCalled` entry: a tool name and, optionally, its input. */
+export interface ToolExpectation {
+  tool: string;
+  /** Absent: any call of `tool` matches. */
+  input?: JsonValue;
+  match: MatchMode;
+}
+
+/** A script's `expect` block; at least one expectation is present (else a configuration error). */
+export interface PersonaExpect {
+  /** Conversations that must all be visited; empty: not checked. */
+  conversations: string[];
+  /** How the conversation must end; null: not checked. */
+  terminal: Terminal | null;
+  toolCalled: ToolExpectation[];
+  toolNotCalled: ToolExpectation[];
+  /** Plain-language statements, each judged separately against the whole transcript. */
+  criteria: string[];
+}
+
+/** One persona script as loaded from `.agent-replay/personas/*.yml`. */
+export interface PersonaScript {
+  label: string;
+  /** Path of the script file relative to the repository root (or cwd), with forward slashes. */
+  file: string;
+  /** 1-based line of the script in its file. */
+  line: number;
+  /** Optional handle, sent to the agent as `persona`. */
+  persona: string | null;
+  opening: string;
+  followUps: string[];
+  /** Message turns allowed (opening + follow-ups); default 20. */
+  maxTurns: number;
+  /** Threshold for criteria; default 0.7. */
+  threshold: number;
+  mocks: Mock[];
+  expect: PersonaExpect;
+}
+
+/** A tool call the agent reports for one turn. */
+export interface ToolCall {
+  tool: string;
+  /** The call's input (null when the agent reported none). */
+  input: JsonValue;
+  /** The call's output (null when the agent reported none). */
+  output: JsonValue;
+  /** False: the agent called the real tool (no mock matched); the script is errored. */
+  mocked: boolean;
+}
+
+/** An entry of a response's `errors` array; any entry makes the script errored. */
+export interface AgentErrorEntry {
+  kind: string;
+  tool: string | null;
+  message: string;
+}
+
+/** One turn of a persona transcript. */
+export interface Turn {
+  /** 0 for the welcome turn, then 1 (the opening), 2, ... */
+  index: number;
+  /** The user's message; null for the welcome turn. */
+  message: string | null;
+  reply: string;
+  route: Route | null;
+  offTrack: unknown[];
+  /** Null when the agent did not report tool calls for this turn (no `toolCalls` key / mapped path null). */
+  toolCalls: ToolCall[] | null;
+  /** The reported outcome (`finish`, `handoff`, `switch`, or whatever else the agent said), or null. */
+  outcome: string | null;
+  errors: AgentErrorEntry[];
+  durationMs: number;
+}
+
+export type CheckStatus = 'pass' | 'fail' | 'not_evaluated';
+
+/** A reported tool call with the turn it was made in. */
+export interface ObservedToolCall extends ToolCall {
+  turn: number;
+}
+
+interface CheckBase {
+  status: CheckStatus;
+  /** Why: what was visited and missing, what was observed, the score against the threshold, or why it did not run. */
+  detail: string;
+}
+
+/** One check of a persona script; each toolCalled / toolNotCalled entry and each criterion is its own. */
+export type Check =
+  | (CheckBase & {
+      kind: 'conversations';
+      expected: string[];
+      /** Every conversation visited, in first-visit order (welcome included). */
+      observed: string[];
+    })
+  | (CheckBase & {
+      kind: 'terminal';
+      expected: Terminal;
+      /** The outcome of the turn that ended the conversation, else of the last turn. */
+      observed: string | null;
+    })
+  | (CheckBase & {
+      kind: 'toolCalled' | 'toolNotCalled';
+      expected: ToolExpectation;
+      /** Every reported call of the expected tool (any input), in order. */
+      observed: ObservedToolCall[];
+      /** Turn of the first matching call, or null when none matched. */
+      turn: number | null;
+    })
+  | (CheckBase & {
+      kind: 'criterion';
+      /** The statement judged. */
+      expected: string;
+      observed: null;
+      score: number | null;
+      threshold: number;
+      rationale: string | null;
+    });
+
+export type CheckKind = Check['kind'];
+
+/**
+ * Why a script is errored: a replay failure of any turn, a response whose tool calls, outcome or
+ * errors have the wrong shape, a real (unmocked) tool call, or an error the agent itself reported.
+ */
+export type PersonaErrorKind = ErrorKind | 'invalid_response' | 'unmocked_tool' | 'agent_error';
+
+/** A persona baseline: `<baselines>/<label>.json` with `kind: "persona"`. */
+export interface PersonaBaseline {
+  label: string;
+  kind: 'persona';
+  transcript: Array<{ message: string | null; reply: string; route: Route | null }>;
+  visited: string[];
+  outcome: string | null;
+  verdict: BaselineVerdict;
+  acceptedAt: string;
+  commit: string | null;
+}
+
+export interface PersonaDrift {
+  /** Any reply or the number of turns differs. */
+  transcript: 'same' | 'different' | null;
+  /** The sequence of routes differs. */
+  route: 'same' | 'different' | null;
+  verdict: DriftVerdict;
+}
+
+/** What every persona entry in results.json has, errored or not (SPEC section 10). */
+interface PersonaRecordBase {
+  label: string;
+  file: string;
+  line: number;
+  persona: string | null;
+  /** The turns that completed, welcome (index 0) included when the agent has one. */
+  turns: Turn[];
+  /** Messages not sent: the agent ended the conversation early, or the run failed before them. */
+  unsent: string[];
+  /** Conversations visited over the completed turns, in first-visit order. */
+  visited: string[];
+  /** Outcome of the turn that ended the conversation, else of the last completed turn. */
+  outcome: string | null;
+  checks: Check[];
+  baseline: PersonaBaseline | null;
+  durationMs: number;
+}
+
+/** The run did not complete cleanly: no verdict, no drift; the transcript and deterministic checks stay. */
+export interface ErroredPersonaRecord extends PersonaRecordBase {
+  errored: true;
+  error: string;
+  errorKind: PersonaErrorKind;
+  verdict: null;
+  drift: null;
+}
+
+export interface ReplayedPersonaRecord extends PersonaRecordBase {
+  errored: false;
+  error: null;
+  errorKind: null;
+  verdict: Verdict;
+  drift: PersonaDrift;
+}
+
+/** One persona script's entry in results.json. */
+export type PersonaRecord = ErroredPersonaRecord | ReplayedPersonaRecord;
 
 export type FailOnCondition =
   | 'newly_failing'

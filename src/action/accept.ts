@@ -20,7 +20,7 @@ import { parseRecord } from '../record/index.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { baselinePath, serializeBaseline } from '../suite/index.js';
 import { readZip } from './zip.js';
-import type { Baseline, RunRecord } from '../types.js';
+import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 
 const ALLOWED_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
@@ -309,8 +309,9 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const record = await downloadRecord(github, ctx, found);
     // The run compared against the baselines at the reviewed head, and the head has not moved:
     // the record's baselines are the ones stored on the branch now.
-    const current = new Map<string, Baseline>();
+    const current = new Map<string, Baseline | PersonaBaseline>();
     for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
+    for (const p of record.personas) if (p.baseline) current.set(p.label, p.baseline);
     const plan = planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() });
     const suiteDir = repoSuiteDir(inputs.dir);
     const files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));

@@ -72,11 +72,12 @@ export function reportContextFor(inputs: Inputs, ctx: ActionContext, artifactNam
   };
 }
 
-/** Counts a fixture as drifted when its reply, route or verdict differs from its baseline. */
+/** Counts a fixture (or persona script) as drifted when its reply (transcript), route or verdict differs from its baseline. */
 export function driftedCount(run: RunRecord): number {
-  return run.fixtures.filter(
-    (f) => f.drift !== null && (f.drift.reply === 'different' || f.drift.route === 'different' || f.drift.verdict === 'newly_failing' || f.drift.verdict === 'newly_passing'),
-  ).length;
+  const changed = (v: string): boolean => v === 'newly_failing' || v === 'newly_passing';
+  const fixtures = run.fixtures.filter((f) => f.drift !== null && (f.drift.reply === 'different' || f.drift.route === 'different' || changed(f.drift.verdict)));
+  const scripts = run.personas.filter((p) => p.drift !== null && (p.drift.transcript === 'different' || p.drift.route === 'different' || changed(p.drift.verdict)));
+  return fixtures.length + scripts.length;
 }
 
 /**
@@ -181,7 +182,7 @@ export function setRunOutputs(run: RunRecord, gateFailed: boolean): void {
   core.setOutput('failed', String(t.failed));
   core.setOutput('not-evaluated', String(t.notEvaluated));
   core.setOutput('errored', String(t.errored));
-  core.setOutput('newly-failing', String(run.fixtures.filter((f) => f.drift?.verdict === 'newly_failing').length));
+  core.setOutput('newly-failing', String([...run.fixtures, ...run.personas].filter((f) => f.drift?.verdict === 'newly_failing').length));
   core.setOutput('drifted', String(driftedCount(run)));
   core.setOutput('estimated-cost', run.estimate.usd.toFixed(3));
   core.setOutput('gate', gateFailed ? 'failed' : 'passed');
@@ -402,7 +403,7 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
 
   if (result.kind === 'refused') {
     const rctx = reportContextFor(inputs, ctx, null);
-    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx);
+    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount);
     await writeSummary(summaryNote + body);
     await publishComment(deps.github, inputs, ctx, body, readOnlyToken, pulls);
     core.setOutput('estimated-cost', result.estimate.usd.toFixed(3));
@@ -429,6 +430,12 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
   for (const f of run.fixtures) {
     if (f.drift?.verdict === 'newly_failing') {
       core.error(redact(`${f.label}: newly failing: ${f.detail}`), { title: `agent-replay: ${f.label} newly failing`, file: f.file, startLine: f.line });
+    }
+  }
+  for (const p of run.personas) {
+    if (p.drift?.verdict === 'newly_failing') {
+      const failed = p.checks.filter((c) => c.status === 'fail').map((c) => `${c.kind}: ${c.detail}`).join('; ');
+      core.error(redact(`${p.label}: newly failing: ${failed}`), { title: `agent-replay: ${p.label} newly failing`, file: p.file, startLine: p.line });
     }
   }
 

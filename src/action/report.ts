@@ -10,7 +10,7 @@ import type { ActionDeps } from './check.js';
 import { publishComment, reportContextFor, saveRecord, setRunOutputs, writeSummary } from './check.js';
 import { mergeRecords, readRecord } from '../record/index.js';
 import { renderComment, renderSummary } from '../report/index.js';
-import { gate } from '../evaluate/index.js';
+import { gateRun } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 
@@ -62,14 +62,14 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const records: RunRecord[] = [];
   for (const f of files) records.push(await readRecord(f));
   const run = mergeRecords(records);
-  core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures`);
+  core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
   // comment's metadata points at an artifact the accept flow can download.
   const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps);
   const here = await pullForReport(inputs, ctx, deps);
   const rctx = reportContextFor(inputs, { ...here, sha: run.commit ?? ctx.sha }, artifactName, uploaded);
   await writeSummary(renderSummary(run, rctx));
-  const g = gate(run.fixtures, inputs.failOn);
+  const g = gateRun(run, inputs.failOn);
   setRunOutputs(run, g.failed);
   await publishComment(deps.github, inputs, here, renderComment(run, rctx));
   if (g.failed) core.setFailed(`agent-replay gate failed: ${g.reason}`);

@@ -13,11 +13,11 @@
 // contain header values or the URL (either may carry a token).
 
 import { Agent, request } from '../http/undici.js';
-import type { AgentConfig, AgentMapping } from '../config.js';
-import type { AgentClient, AgentOutcome, AgentRequest, Clock, ErrorKind } from '../types.js';
+import type { AgentConfig, AgentMapping, JsonValue } from '../config.js';
+import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, SessionRequest, SessionTurn } from '../types.js';
 import { parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
-import { mapResponse, mapSignals } from './response.js';
-import { renderTemplate } from './template.js';
+import { mapPersonaFields, mapResponse, mapSignals } from './response.js';
+import { describeFound, readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 
 export interface AgentClientDeps {
@@ -118,9 +118,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     }
   }
 
-  async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues): Promise<TurnResult> {
+  /** `name` starts error messages: "welcome turn", "message turn", "turn 3". */
+  async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues, name = `${turn} turn`): Promise<TurnResult> {
     const body = JSON.stringify(renderTemplate(mapping.body, values));
-    if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${turn} turn: not sent, the run was interrupted` };
+    if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${name}: not sent, the run was interrupted` };
     const result = await withRetries((isLast) => attempt(body, turn, isLast), {
       retries: config.retries,
       backoffMs: config.backoffMs,
@@ -129,7 +130,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       signal: deps.signal,
     });
     if (result.ok) return { ok: true, json: result.value };
-    return { ok: false, errorKind: result.failure.errorKind, error: `${turn} turn: ${result.failure.describe(result.attempts)}` };
+    return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(result.attempts)}` };
   }
 
   async function converse(req: AgentRequest): Promise<AgentOutcome> {
@@ -156,13 +157,53 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     }
   }
 
+  /**
+   * A persona script's session (SPEC section 10): the same session id, persona and mocks on every
+   * turn, the welcome turn included. Each turn resolves as replied or errored, never throws.
+   */
+  function session(req: SessionRequest): AgentSession {
+    const base = { session: req.session, persona: req.persona, model: config.model, mocks: req.mocks as unknown as JsonValue };
+    const turn = async (mapping: AgentMapping, kind: Turn, message: string, name: string): Promise<SessionTurn> => {
+      if (closed) return { kind: 'errored', errorKind: 'internal', error: 'agent client is closed' };
+      try {
+        const posted = await postTurn(kind, mapping, { ...base, message }, name);
+        if (!posted.ok) return { kind: 'errored', errorKind: posted.errorKind, error: posted.error };
+        return sessionTurn(posted.json, mapping, kind, name);
+      } catch (err) {
+        return { kind: 'errored', errorKind: 'internal', error: `agent client failed: ${errorMessage(err)}` };
+      }
+    };
+    return {
+      // The welcome turn has no user message: {{message}} is '' in its template.
+      welcome: async () => (config.start === null ? null : turn(config.start, 'welcome', '', 'welcome turn')),
+      send: async (message, n) => turn(config.mapping, 'message', message, `turn ${n}`),
+    };
+  }
+
   async function close(): Promise<void> {
     if (closed) return;
     closed = true;
     await dispatcher.close();
   }
 
-  return { converse, close };
+  return { converse, session, close };
+}
+
+/**
+ * One session turn mapped: reply, route, signals and the persona fields. A welcome turn may have no
+ * reply (''); a message turn whose reply is null but that reports tool calls (an OpenAI assistant
+ * message that only calls tools has content null) has the reply ''.
+ */
+function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: string): SessionTurn {
+  const fields = mapPersonaFields(json, mapping);
+  if (!fields.ok) return { kind: 'errored', errorKind: 'invalid_response', error: `${name}: ${fields.error}` };
+  const signals = mapSignals(json, mapping);
+  const raw = readPath(json, mapping.reply);
+  let reply: string;
+  if (typeof raw === 'string') reply = raw;
+  else if (kind === 'welcome' || ((raw === null || raw === undefined) && (fields.fields.toolCalls?.length ?? 0) > 0)) reply = '';
+  else return { kind: 'errored', errorKind: 'missing_reply', error: `${name}: response has no string at "${mapping.reply}" (found ${describeFound(raw)})` };
+  return { kind: 'replied', reply, ...signals, ...fields.fields };
 }
 
 function fail(

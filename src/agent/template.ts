@@ -8,27 +8,42 @@ export interface TemplateValues {
   message: string;
   persona: string | null;
   model: string | null;
+  /** A persona script's mocks (possibly []); absent for a fixture, whose request then has no such key. */
+  mocks?: JsonValue;
 }
 
-const PLACEHOLDER = /\{\{\s*(session|message|persona|model)\s*\}\}/g;
-const EXACT_PLACEHOLDER = /^\{\{\s*(session|message|persona|model)\s*\}\}$/;
+const PLACEHOLDER = /\{\{\s*(session|message|persona|model|mocks)\s*\}\}/g;
+const EXACT_PLACEHOLDER = /^\{\{\s*(session|message|persona|model|mocks)\s*\}\}$/;
 
 /**
  * Renders a JSON template: every string value is searched for `{{session}}`, `{{message}}`,
- * `{{persona}}` and `{{model}}`. A string that is exactly one placeholder becomes the raw value
- * (a null persona or model stays null); placeholders inside longer strings are interpolated, with
- * null as ''. Object keys and unknown placeholders are left alone. The template is not mutated.
+ * `{{persona}}`, `{{model}}` and `{{mocks}}`. A string that is exactly one placeholder becomes the
+ * raw value (a null persona or model stays null, mocks stay a list); placeholders inside longer
+ * strings are interpolated, with null as '' and mocks as JSON text. A key whose value is exactly
+ * `{{mocks}}` is left out when there are no mocks to send (a fixture), so a fixture's request is
+ * unchanged. Object keys and unknown placeholders are left alone. The template is not mutated.
  */
 export function renderTemplate(template: JsonValue, values: TemplateValues): JsonValue {
+  return render(template, values) ?? null;
+}
+
+function render(template: JsonValue, values: TemplateValues): JsonValue | undefined {
   if (typeof template === 'string') {
     const exact = EXACT_PLACEHOLDER.exec(template);
     if (exact) return values[exact[1] as keyof TemplateValues];
-    return template.replace(PLACEHOLDER, (_match, name: keyof TemplateValues) => values[name] ?? '');
+    return template.replace(PLACEHOLDER, (_match, name: keyof TemplateValues) => {
+      const value = values[name];
+      if (name === 'mocks') return value === undefined ? '' : JSON.stringify(value);
+      return (value as string | null) ?? '';
+    });
   }
-  if (Array.isArray(template)) return template.map((item) => renderTemplate(item, values));
+  if (Array.isArray(template)) return template.map((item) => render(item, values) ?? null);
   if (template !== null && typeof template === 'object') {
     const out: { [key: string]: JsonValue } = {};
-    for (const [key, value] of Object.entries(template)) out[key] = renderTemplate(value, values);
+    for (const [key, value] of Object.entries(template)) {
+      const rendered = render(value, values);
+      if (rendered !== undefined) out[key] = rendered;
+    }
     return out;
   }
   return template;

@@ -61,9 +61,9 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
       throw new Error(`the demo suite is above its cost cap (${result.estimate.usd} > ${result.estimate.capUsd})`);
     }
     await emitRun(result.record, { out: join(outDir, 'results.json'), markdown: join(outDir, 'report.md'), junit: join(outDir, 'junit.xml') }, io);
-    if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length, io);
+    if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
     io.stdout(
-      `\nThe demo shows every verdict and drift value on purpose. With --fail-on newly_failing a real run would ${
+      `\nThe demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike (see the comments in examples/demo/.agent-replay). With --fail-on newly_failing a real run would ${
         result.gate.failed ? `exit 1 (${result.gate.reason})` : 'exit 0'
       }; the demo itself exits 0.\n`,
     );

@@ -4,7 +4,7 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition } from '../types.js';
-import { parseFailOn, planAcceptance, gate as evaluateGate } from '../evaluate/index.js';
+import { parseFailOn, planAcceptance, gateRun, type StoredBaseline } from '../evaluate/index.js';
 import { runCheck, UsageError, type CheckResult } from '../engine.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
@@ -172,11 +172,12 @@ function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readon
 }
 
 /** The terminal's refusal: plain text (the PR comment's markdown is for GitHub, not a terminal). */
-export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string): string {
+export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0): string {
   const [est, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   const calls = judgeCalls > 0 ? ` and ${judgeCalls} judge ${judgeCalls === 1 ? 'call' : 'calls'}` : '';
+  const scripts = personaCount > 0 ? `, ${personaCount} persona ${personaCount === 1 ? 'script' : 'scripts'}` : '';
   return (
-    `not run: the estimated cost ${est} for ${fixtureCount} ${fixtureCount === 1 ? 'fixture' : 'fixtures'}${calls} is above the cost cap ${cap}.\n` +
+    `not run: the estimated cost ${est} for ${fixtureCount} ${fixtureCount === 1 ? 'fixture' : 'fixtures'}${scripts}${calls} is above the cost cap ${cap}.\n` +
     'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
     `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
   );
@@ -185,7 +186,7 @@ export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCa
 export function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {
   if (result.kind === 'config_errors') return EXIT.usage;
   if (result.kind === 'refused') {
-    io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir));
+    io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir, result.personaCount));
     return EXIT.usage;
   }
   if (result.gate.failed) {
@@ -226,7 +227,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   printIssues(io, [], result.warnings);
   if (result.kind === 'ran') {
     await emitRun(result.record, values, io);
-    if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length, io);
+    if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
   }
   return exitFor(result, io, dir);
 }
@@ -237,7 +238,10 @@ async function cmdValidate(values: Values, io: CliIO): Promise<number> {
   printIssues(io, loaded.errors, loaded.warnings);
   if (loaded.errors.length > 0 || loaded.suite === null) return EXIT.usage;
   const n = loaded.suite.fixtures.length;
-  io.stdout(`${dir}: ${n} ${n === 1 ? 'fixture' : 'fixtures'}, ${loaded.suite.baselines.size} baselines, no configuration errors${loaded.warnings.length ? ` (${loaded.warnings.length} warnings)` : ''}\n`);
+  const p = loaded.suite.personas.length;
+  const scripts = p > 0 ? `, ${p} persona ${p === 1 ? 'script' : 'scripts'}` : '';
+  const baselineCount = loaded.suite.baselines.size + loaded.suite.personaBaselines.size;
+  io.stdout(`${dir}: ${n} ${n === 1 ? 'fixture' : 'fixtures'}${scripts}, ${baselineCount} baselines, no configuration errors${loaded.warnings.length ? ` (${loaded.warnings.length} warnings)` : ''}\n`);
   return EXIT.ok;
 }
 
@@ -252,15 +256,17 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     return EXIT.usage;
   }
   const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
-  const plan = planAcceptance(record, loaded.suite.baselines, {
+  const suite = loaded.suite;
+  const stored = new Map<string, StoredBaseline>([...suite.baselines, ...suite.personaBaselines]);
+  const plan = planAcceptance(record, stored, {
     only,
     acceptedAt: (io.now?.() ?? new Date()).toISOString(),
-    suite: { labels: new Set(loaded.suite.fixtures.map((f) => f.label)), dir },
+    suite: { labels: new Set([...suite.fixtures, ...suite.personas].map((f) => f.label)), dir },
   });
   if (plan.unknown.length > 0) {
     // A typo in --only must not half-apply: nothing is written until every label is found.
-    for (const label of plan.unknown) io.stderr(`not found ${label}: no fixture with this label in ${files[0]}\n`);
-    io.stderr(`nothing was accepted; labels in ${files[0]}: ${record.fixtures.map((f) => f.label).join(', ') || '(none)'}\n`);
+    for (const label of plan.unknown) io.stderr(`not found ${label}: no fixture or persona script with this label in ${files[0]}\n`);
+    io.stderr(`nothing was accepted; labels in ${files[0]}: ${[...record.fixtures, ...record.personas].map((f) => f.label).join(', ') || '(none)'}\n`);
     return EXIT.usage;
   }
   const written = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
@@ -282,7 +288,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(merged, ctx));
   if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(merged));
   io.stdout(renderTerminal(merged, { color: io.color }));
-  const g = evaluateGate(merged.fixtures, failOn);
+  const g = gateRun(merged, failOn);
   if (g.failed) {
     io.stderr(`gate failed: ${g.reason}\n`);
     return EXIT.gate;

@@ -9,15 +9,22 @@ import type {
   Estimate,
   FailOnCondition,
   FixtureRecord,
+  PersonaBaseline,
+  PersonaDrift,
+  PersonaRecord,
+  PersonaScript,
   Route,
   RunRecord,
   Tallies,
   Verdict,
 } from '../types.js';
 import type { CostConfig } from '../config.js';
+import { decidePersonaAcceptance, personaTurns } from './personas.js';
+
+export * from './personas.js';
 
 /** The verdict comparison of SPEC section 3: exactly six values. */
-export function driftVerdict(current: Verdict, baseline: Baseline | null): DriftVerdict {
+export function driftVerdict(current: Verdict, baseline: Pick<Baseline, 'verdict'> | null): DriftVerdict {
   // Precedence: no baseline wins, even when the check was not evaluated this time.
   if (baseline === null) return 'no_baseline';
   if (current === 'not_evaluated') return 'not_evaluated';
@@ -81,17 +88,27 @@ export function turnsPerFixture(cost: Pick<CostConfig, 'turnsPerFixture'>, welco
   return cost.turnsPerFixture ?? (welcomeTurn ? 2 : 1);
 }
 
-/** Estimated cost, computed before anything is spent, from flat per-call guesses. */
+/**
+ * Estimated cost, computed before anything is spent, from flat per-call guesses. A persona script
+ * costs every turn (the welcome turn only when the agent has one) and one judge call per criterion.
+ */
 export function estimateCost(
   assertions: readonly (Assertion | null)[],
   cost: CostConfig,
   confirmed: boolean,
   agent: { welcomeTurn: boolean },
+  personas: readonly Pick<PersonaScript, 'followUps' | 'expect'>[] = [],
 ): Estimate {
-  const agentUsd = assertions.length * turnsPerFixture(cost, agent.welcomeTurn) * cost.agentTurnUsd;
-  const judgeUsd = judgeCalls(assertions) * cost.judgeCallUsd;
+  const scriptTurns = personas.reduce((n, p) => n + personaTurns(p, agent.welcomeTurn), 0);
+  const agentUsd = (assertions.length * turnsPerFixture(cost, agent.welcomeTurn) + scriptTurns) * cost.agentTurnUsd;
+  const judgeUsd = (judgeCalls(assertions) + criteriaCount(personas)) * cost.judgeCallUsd;
   const usd = roundUsd(agentUsd + judgeUsd);
   return { usd, capUsd: cost.capUsd, aboveCap: usd > cost.capUsd + 1e-12, confirmed };
+}
+
+/** Judge calls persona scripts make: one per criterion. */
+export function criteriaCount(personas: readonly Pick<PersonaScript, 'expect'>[]): number {
+  return personas.reduce((n, p) => n + p.expect.criteria.length, 0);
 }
 
 /** A run above the cap spends nothing unless confirmed. */
@@ -134,8 +151,16 @@ export function decideAcceptance(
   };
 }
 
-/** Does this fixture meet one fail-on condition? */
-export function meets(record: Pick<FixtureRecord, 'errored' | 'verdict' | 'drift'>, condition: FailOnCondition): boolean {
+/** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
+export type GateItem = Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'> | Pick<PersonaRecord, 'label' | 'errored' | 'verdict' | 'drift'>;
+
+function replyChanged(drift: Drift | PersonaDrift | null): boolean {
+  if (drift === null) return false;
+  return 'reply' in drift ? drift.reply === 'different' : drift.transcript === 'different';
+}
+
+/** Does this fixture or script meet one fail-on condition? */
+export function meets(record: Omit<GateItem, 'label'>, condition: FailOnCondition): boolean {
   switch (condition) {
     case 'newly_failing':
       return record.drift?.verdict === 'newly_failing';
@@ -148,7 +173,7 @@ export function meets(record: Pick<FixtureRecord, 'errored' | 'verdict' | 'drift
     case 'no_baseline':
       return record.drift?.verdict === 'no_baseline';
     case 'reply_changed':
-      return record.drift?.reply === 'different';
+      return replyChanged(record.drift);
     case 'route_changed':
       return record.drift?.route === 'different';
     case 'none':
@@ -174,20 +199,34 @@ const CONDITION_WORDS: Record<FailOnCondition, string> = {
   none: '',
 };
 
-export function gate(
-  fixtures: readonly Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'>[],
-  failOn: readonly FailOnCondition[],
-): GateResult {
+/** The gate over a whole run: its fixtures and its persona scripts, each one item. */
+export function gateRun(run: Pick<RunRecord, 'fixtures' | 'personas'>, failOn: readonly FailOnCondition[]): GateResult {
+  return gate(run.fixtures, failOn, run.personas);
+}
+
+/** "2 fixtures", "1 persona script", "3 items (fixtures and persona scripts)". */
+function countNoun(fixtures: number, scripts: number): string {
+  const n = fixtures + scripts;
+  if (scripts === 0) return `${n} ${n === 1 ? 'fixture' : 'fixtures'}`;
+  if (fixtures === 0) return `${n} persona ${n === 1 ? 'script' : 'scripts'}`;
+  return `${n} items (${countNoun(fixtures, 0)}, ${countNoun(0, scripts)})`;
+}
+
+export function gate(fixtures: readonly GateItem[], failOn: readonly FailOnCondition[], personas: readonly GateItem[] = []): GateResult {
   const offenders = failOn
     .filter((c) => c !== 'none')
-    .map((condition) => ({ condition, labels: fixtures.filter((f) => meets(f, condition)).map((f) => f.label) }))
+    .map((condition) => {
+      const f = fixtures.filter((x) => meets(x, condition)).map((x) => x.label);
+      const p = personas.filter((x) => meets(x, condition)).map((x) => x.label);
+      return { condition, labels: [...f, ...p], counts: [f.length, p.length] as const };
+    })
     .filter((o) => o.labels.length > 0);
-  if (offenders.length === 0) return { failed: false, reason: 'gate passed', offenders };
+  if (offenders.length === 0) return { failed: false, reason: 'gate passed', offenders: [] };
   const parts = offenders.map((o) => {
     const shown = o.labels.slice(0, 5).join(', ') + (o.labels.length > 5 ? `, +${o.labels.length - 5} more` : '');
-    return `${o.labels.length} ${o.labels.length === 1 ? 'fixture' : 'fixtures'} ${CONDITION_WORDS[o.condition]} (${shown})`;
+    return `${countNoun(o.counts[0], o.counts[1])} ${CONDITION_WORDS[o.condition]} (${shown})`;
   });
-  return { failed: true, reason: parts.join('; '), offenders };
+  return { failed: true, reason: parts.join('; '), offenders: offenders.map(({ condition, labels }) => ({ condition, labels })) };
 }
 
 /** Parses a fail-on list such as "newly_failing,errored"; throws naming the bad value and the allowed set. */
@@ -205,8 +244,11 @@ export function parseFailOn(text: string, allowed: readonly FailOnCondition[]): 
   return [...new Set(items as FailOnCondition[])];
 }
 
+/** A baseline file's content: a fixture's, or a persona script's (`kind: "persona"`). */
+export type StoredBaseline = Baseline | PersonaBaseline;
+
 export interface AcceptPlan {
-  accepted: Baseline[];
+  accepted: StoredBaseline[];
   refused: { label: string; reason: string }[];
   /** Already the stored baseline: nothing to write. */
   unchanged: string[];
@@ -219,8 +261,8 @@ export interface AcceptPlan {
  * baselines stored now (which may differ from those the run compared against).
  */
 export function planAcceptance(
-  run: Pick<RunRecord, 'fixtures' | 'commit'>,
-  current: ReadonlyMap<string, Baseline>,
+  run: Pick<RunRecord, 'fixtures' | 'commit'> & { personas?: readonly PersonaRecord[] },
+  current: ReadonlyMap<string, StoredBaseline>,
   options: {
     only: readonly string[] | null;
     acceptedAt: string;
@@ -232,15 +274,26 @@ export function planAcceptance(
   const plan: AcceptPlan = { accepted: [], refused: [], unchanged: [], unknown: [] };
   for (const f of run.fixtures) {
     if (only !== null && !only.has(f.label)) continue;
-    const decision = decideAcceptance(f, options.acceptedAt, run.commit, current.get(f.label) ?? null);
+    const stored = current.get(f.label) ?? null;
+    const decision = decideAcceptance(f, options.acceptedAt, run.commit, stored !== null && !('kind' in stored) ? stored : null);
     if (decision.kind === 'accept' && options.suite && !options.suite.labels.has(f.label)) {
       plan.refused.push({ label: f.label, reason: `no fixture is labelled ${f.label} in ${options.suite.dir}: was it renamed or removed?` });
     } else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
     else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: decision.reason });
     else plan.unchanged.push(f.label);
   }
+  for (const p of run.personas ?? []) {
+    if (only !== null && !only.has(p.label)) continue;
+    const stored = current.get(p.label) ?? null;
+    const decision = decidePersonaAcceptance(p, options.acceptedAt, run.commit, stored !== null && 'kind' in stored ? stored : null);
+    if (decision.kind === 'accept' && options.suite && !options.suite.labels.has(p.label)) {
+      plan.refused.push({ label: p.label, reason: `no persona script is labelled ${p.label} in ${options.suite.dir}: was it renamed or removed?` });
+    } else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
+    else if (decision.kind === 'refuse') plan.refused.push({ label: p.label, reason: decision.reason });
+    else plan.unchanged.push(p.label);
+  }
   if (only !== null) {
-    const present = new Set(run.fixtures.map((f) => f.label));
+    const present = new Set([...run.fixtures, ...(run.personas ?? [])].map((f) => f.label));
     plan.unknown = [...only].filter((l) => !present.has(l));
   }
   return plan;

@@ -4,11 +4,11 @@
 import { Agent } from '../http/undici.js';
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
-import type { Clock, Judge, JudgeResult } from '../types.js';
+import type { Clock, Judge, JudgeResult, Turn } from '../types.js';
 import { postJson } from './http.js';
 import { systemClock } from '../http/retry.js';
 import { parseJudgeOutput } from './parse.js';
-import { JUDGE_SYSTEM_PROMPT, judgeUserMessage } from './prompt.js';
+import { JUDGE_SYSTEM_PROMPT, judgeUserMessage, TRANSCRIPT_SYSTEM_PROMPT, transcriptUserMessage } from './prompt.js';
 
 export interface JudgeDeps {
   clock?: Clock;
@@ -24,8 +24,14 @@ interface ProviderCall {
   body: unknown;
 }
 
+/** What one judge call asks: the instructions and the material to judge. */
+interface Prompt {
+  system: string;
+  user: string;
+}
+
 interface Provider {
-  call(config: JudgeConfig, criterion: string, reply: string): ProviderCall;
+  call(config: JudgeConfig, prompt: Prompt): ProviderCall;
   /** The model's text, or a description of what the response looked like instead. */
   text(json: unknown): { ok: true; text: string } | { ok: false; reason: string };
 }
@@ -40,7 +46,7 @@ function get(value: unknown, ...path: (string | number)[]): unknown {
 }
 
 const openai: Provider = {
-  call(config, criterion, reply) {
+  call(config, prompt) {
     const headers: Record<string, string> = {};
     if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
     return {
@@ -50,8 +56,8 @@ const openai: Provider = {
         model: config.model,
         temperature: 0,
         messages: [
-          { role: 'system', content: JUDGE_SYSTEM_PROMPT },
-          { role: 'user', content: judgeUserMessage(criterion, reply) },
+          { role: 'system', content: prompt.system },
+          { role: 'user', content: prompt.user },
         ],
       },
     };
@@ -64,7 +70,7 @@ const openai: Provider = {
 };
 
 const anthropic: Provider = {
-  call(config, criterion, reply) {
+  call(config, prompt) {
     const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
     if (config.apiKey) headers['x-api-key'] = config.apiKey;
     return {
@@ -74,8 +80,8 @@ const anthropic: Provider = {
         model: config.model,
         max_tokens: ANTHROPIC_MAX_TOKENS,
         temperature: 0,
-        system: JUDGE_SYSTEM_PROMPT,
-        messages: [{ role: 'user', content: judgeUserMessage(criterion, reply) }],
+        system: prompt.system,
+        messages: [{ role: 'user', content: prompt.user }],
       },
     };
   },
@@ -104,9 +110,9 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge {
     bodyTimeout: config.timeoutMs,
   });
 
-  async function score(criterion: string, reply: string): Promise<JudgeResult> {
+  async function ask(prompt: Prompt): Promise<JudgeResult> {
     if (!provider) return { ok: false, reason: `unknown judge provider "${String(config.provider)}"` };
-    const call = provider.call(config, criterion, reply);
+    const call = provider.call(config, prompt);
     const res = await postJson({
       url: `${base}${call.path}`,
       headers: call.headers,
@@ -124,17 +130,22 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge {
     return parseJudgeOutput(text.text);
   }
 
+  /** Never throws; a reason never carries the API key. */
+  async function safely(prompt: Prompt): Promise<JudgeResult> {
+    let result: JudgeResult;
+    try {
+      result = await ask(prompt);
+    } catch (err) {
+      result = { ok: false, reason: `judge call failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    return result.ok ? result : { ok: false, reason: redact(result.reason) };
+  }
+
   return {
     name: config.label ?? `${config.provider} ${config.model}`,
-    async score(criterion, reply) {
-      let result: JudgeResult;
-      try {
-        result = await score(criterion, reply);
-      } catch (err) {
-        result = { ok: false, reason: `judge call failed: ${err instanceof Error ? err.message : String(err)}` };
-      }
-      return result.ok ? result : { ok: false, reason: redact(result.reason) };
-    },
+    score: (criterion: string, reply: string) => safely({ system: JUDGE_SYSTEM_PROMPT, user: judgeUserMessage(criterion, reply) }),
+    scoreTranscript: (criterion: string, turns: readonly Turn[]) =>
+      safely({ system: TRANSCRIPT_SYSTEM_PROMPT, user: transcriptUserMessage(criterion, turns) }),
     async close() {
       await dispatcher.close().catch(() => undefined);
     },

@@ -7,7 +7,19 @@ import { tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { UserError } from '../errors.js';
 
-export { runRecordSchema, fixtureRecordSchema, baselineRecordSchema, assertionSchema, labelSchema } from './schema.js';
+export {
+  runRecordSchema,
+  fixtureRecordSchema,
+  baselineRecordSchema,
+  assertionSchema,
+  labelSchema,
+  personaRecordSchema,
+  personaBaselineRecordSchema,
+  checkSchema,
+  turnSchema,
+  toolCallSchema,
+  jsonValueSchema,
+} from './schema.js';
 
 export class RecordError extends UserError {
   constructor(
@@ -51,9 +63,11 @@ export function parseRecord(text: string, file: string): RunRecord {
   }
   const record = parsed.data;
   const labels = new Set<string>();
-  for (const f of record.fixtures) {
-    if (labels.has(f.label)) throw new RecordError(file, `fixture label "${f.label}" appears twice`);
-    labels.add(f.label);
+  // Fixtures and persona scripts share one namespace: a label names one baseline file.
+  const items = [...record.fixtures.map((f) => ['fixture', f.label] as const), ...record.personas.map((p) => ['persona script', p.label] as const)];
+  for (const [kind, label] of items) {
+    if (labels.has(label)) throw new RecordError(file, `${kind} label "${label}" appears twice`);
+    labels.add(label);
   }
   return record;
 }
@@ -69,14 +83,14 @@ export async function readRecord(path: string): Promise<RunRecord> {
 }
 
 /**
- * Combines the records of several shards (a matrix) into one run. Fixture labels must not
- * repeat across shards; tallies are derived again; the estimate is summed.
+ * Combines the records of several shards (a matrix) into one run. Labels (fixtures and persona
+ * scripts) must not repeat across shards; tallies are derived again; the estimate is summed.
  */
 export function mergeRecords(records: readonly RunRecord[], names: readonly string[] = []): RunRecord {
   if (records.length === 0) throw new UserError('nothing to merge: give at least one --results file');
   const first = records[0] as RunRecord;
   // Tallies are derived from the fixtures, never trusted from a file (also for a single shard).
-  if (records.length === 1) return { ...first, tallies: tallies(first.fixtures) };
+  if (records.length === 1) return { ...first, tallies: tallies([...first.fixtures, ...first.personas]) };
   const shard = (i: number): string => (names[i] === undefined ? `shard ${i + 1}` : `shard ${i + 1} (${names[i]})`);
   const commits = [...new Set(records.map((r) => r.commit))];
   if (commits.length > 1) {
@@ -85,17 +99,17 @@ export function mergeRecords(records: readonly RunRecord[], names: readonly stri
   }
   const seen = new Map<string, number>();
   const overlaps: string[] = [];
-  const fixtures = records.flatMap((r, i) =>
-    r.fixtures.filter((f) => {
-      const prev = seen.get(f.label);
-      if (prev !== undefined) {
-        overlaps.push(`"${f.label}" (${shard(prev)} and ${shard(i)})`);
-        return false;
-      }
-      seen.set(f.label, i);
-      return true;
-    }),
-  );
+  const firstSeen = (label: string, i: number): boolean => {
+    const prev = seen.get(label);
+    if (prev !== undefined) {
+      overlaps.push(`"${label}" (${shard(prev)} and ${shard(i)})`);
+      return false;
+    }
+    seen.set(label, i);
+    return true;
+  };
+  const fixtures = records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i)));
+  const personas = records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i)));
   if (overlaps.length > 0) {
     const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${overlaps.length - 5} more` : '');
     throw new UserError(
@@ -116,9 +130,10 @@ export function mergeRecords(records: readonly RunRecord[], names: readonly stri
       aboveCap: records.some((r) => r.estimate.aboveCap),
       confirmed: records.some((r) => r.estimate.confirmed),
     },
-    tallies: tallies(fixtures),
+    tallies: tallies([...fixtures, ...personas]),
     interrupted: records.some((r) => r.interrupted),
     fixtures,
+    personas,
   };
 }
 

@@ -5,12 +5,13 @@ import { z } from 'zod';
 import type { RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
-import { baselineSchema, routeSchema } from '../suite/baselines.js';
+import { baselineSchema, personaBaselineSchema, routeSchema } from '../suite/baselines.js';
 
 export const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
 const driftVerdictSchema = z.enum(['still_passing', 'still_failing', 'newly_passing', 'newly_failing', 'no_baseline', 'not_evaluated']);
 const sameDifferent = z.enum(['same', 'different']).nullable();
+const errorKindSchema = z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']);
 
 export const assertionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('contains'), value: z.string() }),
@@ -42,7 +43,7 @@ export const fixtureRecordSchema = z.discriminatedUnion('errored', [
     ...fixtureRecordBase,
     errored: z.literal(true),
     error: z.string(),
-    errorKind: z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']),
+    errorKind: errorKindSchema,
     reply: z.null({ error: 'an errored fixture has no reply' }),
     route: z.null({ error: 'an errored fixture has no route' }),
     verdict: z.null({ error: 'an errored fixture has no verdict' }),
@@ -57,6 +58,91 @@ export const fixtureRecordSchema = z.discriminatedUnion('errored', [
     route: routeSchema.nullable(),
     verdict: verdictSchema,
     drift: z.strictObject({ reply: sameDifferent, route: sameDifferent, verdict: driftVerdictSchema }),
+  }),
+]);
+
+// ---- persona scripts (SPEC section 10) ----
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export const jsonValueSchema: z.ZodType<Json> = z.lazy(() =>
+  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
+);
+
+const matchModeSchema = z.enum(['exact', 'subset']);
+export const toolExpectationSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema.optional(), match: matchModeSchema });
+export const toolCallSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema, output: jsonValueSchema, mocked: z.boolean() });
+const observedToolCallSchema = toolCallSchema.extend({ turn: z.number().int().nonnegative() });
+export const agentErrorEntrySchema = z.strictObject({ kind: z.string(), tool: z.string().nullable(), message: z.string() });
+
+export const turnSchema = z.strictObject({
+  index: z.number().int().nonnegative(),
+  message: z.string().nullable(),
+  reply: z.string(),
+  route: routeSchema.nullable(),
+  offTrack: z.array(z.unknown()),
+  toolCalls: z.array(toolCallSchema).nullable(),
+  outcome: z.string().nullable(),
+  errors: z.array(agentErrorEntrySchema),
+  durationMs: z.number().nonnegative(),
+});
+
+const checkStatusSchema = z.enum(['pass', 'fail', 'not_evaluated']);
+const checkBase = { status: checkStatusSchema, detail: z.string() };
+export const checkSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ ...checkBase, kind: z.literal('conversations'), expected: z.array(z.string()), observed: z.array(z.string()) }),
+  z.strictObject({ ...checkBase, kind: z.literal('terminal'), expected: z.enum(['finish', 'handoff', 'switch']), observed: z.string().nullable() }),
+  z.strictObject({
+    ...checkBase,
+    kind: z.enum(['toolCalled', 'toolNotCalled']),
+    expected: toolExpectationSchema,
+    observed: z.array(observedToolCallSchema),
+    turn: z.number().int().nonnegative().nullable(),
+  }),
+  z.strictObject({
+    ...checkBase,
+    kind: z.literal('criterion'),
+    expected: z.string(),
+    observed: z.null(),
+    score: z.number().nullable(),
+    threshold: z.number().min(0).max(1),
+    rationale: z.string().nullable(),
+  }),
+]);
+
+export const personaBaselineRecordSchema = personaBaselineSchema.extend({ label: labelSchema });
+
+const personaRecordBase = {
+  label: labelSchema,
+  file: z.string(),
+  line: z.number().int().nonnegative(),
+  persona: z.string().nullable(),
+  turns: z.array(turnSchema),
+  unsent: z.array(z.string()),
+  visited: z.array(z.string()),
+  outcome: z.string().nullable(),
+  checks: z.array(checkSchema),
+  baseline: personaBaselineRecordSchema.nullable(),
+  durationMs: z.number().nonnegative(),
+};
+
+
+/** Errored (no verdict, no drift; transcript and checks kept) or replayed (a verdict and its drift). */
+export const personaRecordSchema = z.discriminatedUnion('errored', [
+  z.strictObject({
+    ...personaRecordBase,
+    errored: z.literal(true),
+    error: z.string(),
+    errorKind: z.union([errorKindSchema, z.enum(['invalid_response', 'unmocked_tool', 'agent_error'])]),
+    verdict: z.null({ error: 'an errored persona script has no verdict' }),
+    drift: z.null({ error: 'an errored persona script has no drift' }),
+  }),
+  z.strictObject({
+    ...personaRecordBase,
+    errored: z.literal(false),
+    error: z.null(),
+    errorKind: z.null(),
+    verdict: verdictSchema,
+    drift: z.strictObject({ transcript: sameDifferent, route: sameDifferent, verdict: driftVerdictSchema }),
   }),
 ]);
 
@@ -79,6 +165,8 @@ export const runRecordSchema = z.strictObject({
   // Added within schema version 1: records written before it have no such field.
   interrupted: z.boolean().default(false),
   fixtures: z.array(fixtureRecordSchema),
+  // Added within schema version 1 (SPEC section 10): records written before it have none.
+  personas: z.array(personaRecordSchema).default([]),
 });
 
 // Compile-time proof that the schema and the domain type agree.

@@ -1,5 +1,6 @@
-// The runner: replays fixtures with bounded concurrency, isolates every failure to its fixture,
-// evaluates each reply, and returns the run's record. It writes nothing; the caller does.
+// The runner: replays fixtures and persona scripts with one bound on concurrency (a script holds
+// one slot for its whole conversation: its turns run in order), isolates every failure to its
+// item, evaluates each reply, and returns the run's record. It writes nothing; the caller does.
 
 import { randomUUID } from 'node:crypto';
 import type {
@@ -11,12 +12,24 @@ import type {
   FixtureRecord,
   Judge,
   Outcome,
+  PersonaBaseline,
+  PersonaRecord,
+  PersonaScript,
   RegexEvaluator,
   RunRecord,
   Tallies,
 } from '../types.js';
 import { evaluateAssertion } from '../assertions/index.js';
 import { computeDrift, tallies, tallyOf } from '../evaluate/index.js';
+import { replayPersona } from './personas.js';
+
+export { replayPersona, type PersonaReplayDeps } from './personas.js';
+
+/** The persona scripts of a run and their stored baselines. */
+export interface ReplayScripts {
+  personas: readonly PersonaScript[];
+  baselines: ReadonlyMap<string, PersonaBaseline>;
+}
 
 export interface Progress {
   done: number;
@@ -37,8 +50,8 @@ export interface ReplayDeps {
   /** Wall clock, for startedAt / finishedAt. */
   wallClock?: () => Date;
   onProgress?: (progress: Progress) => void;
-  /** Session id for a fixture; default: a fresh id per run and fixture. */
-  sessionId?: (fixture: Fixture) => string;
+  /** Session id for a fixture or script; default: a fresh id per run and label. */
+  sessionId?: (item: { label: string }) => string;
   /** Applied to every text that goes into the record (secrets -> ***). */
   redact?: (text: string) => string;
   /**
@@ -57,21 +70,29 @@ export interface ReplayOptions {
   judgeName: string | null;
 }
 
-/** Replays every fixture; one failure never stops the others. */
+/** Replays every fixture and persona script; one failure never stops the others. */
 export async function replay(
   fixtures: readonly Fixture[],
   baselines: ReadonlyMap<string, Baseline>,
   deps: ReplayDeps,
   options: ReplayOptions,
+  scripts: ReplayScripts = { personas: [], baselines: new Map() },
 ): Promise<RunRecord> {
   const now = deps.now ?? (() => performance.now());
   const wall = deps.wallClock ?? (() => new Date());
   const redact = deps.redact ?? ((t: string) => t);
   const runId = randomUUID().slice(0, 8);
-  const sessionId = deps.sessionId ?? ((f: Fixture) => `agent-replay-${runId}-${f.label}`);
+  const sessionId = deps.sessionId ?? ((f: { label: string }) => `agent-replay-${runId}-${f.label}`);
   const startedAt = wall();
   const t0 = now();
   const records: (FixtureRecord | undefined)[] = new Array(fixtures.length);
+  const personaRecords: (PersonaRecord | undefined)[] = new Array(scripts.personas.length);
+  // Scripts first: each holds its slot for a whole conversation, so starting them early keeps the
+  // tail of the run short; fixtures fill the other slots.
+  const jobs: ({ kind: 'persona'; i: number } | { kind: 'fixture'; i: number })[] = [
+    ...scripts.personas.map((_, i) => ({ kind: 'persona' as const, i })),
+    ...fixtures.map((_, i) => ({ kind: 'fixture' as const, i })),
+  ];
   const counts: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
   const signal = deps.signal;
   /** Set when the run is interrupted: what finishes afterwards is not recorded. */
@@ -158,25 +179,35 @@ export async function replay(
     }
   };
 
+  const script = async (p: PersonaScript): Promise<PersonaRecord> =>
+    replayPersona(p, scripts.baselines.get(p.label) ?? null, { agent: deps.agent, judge: deps.judge, now, redact, session: sessionId(p) });
+
   const worker = async (): Promise<void> => {
     for (;;) {
       if (stopped || signal?.aborted) return;
-      const i = next++;
-      if (i >= fixtures.length) return;
-      const record = await one(fixtures[i] as Fixture);
-      if (stopped) return;
-      records[i] = record;
+      const job = jobs[next++];
+      if (job === undefined) return;
+      let record: FixtureRecord | PersonaRecord;
+      if (job.kind === 'fixture') {
+        const r = await one(fixtures[job.i] as Fixture);
+        if (stopped) return;
+        records[job.i] = record = r;
+      } else {
+        const r = await script(scripts.personas[job.i] as PersonaScript);
+        if (stopped) return;
+        personaRecords[job.i] = record = r;
+      }
       done += 1;
       counts[tallyOf(record)] += 1;
       try {
-        deps.onProgress?.({ done, total: fixtures.length, ...counts, elapsedMs: now() - t0 });
+        deps.onProgress?.({ done, total: jobs.length, ...counts, elapsedMs: now() - t0 });
       } catch {
         // A progress printer that fails (a closed stderr) must not lose the run.
       }
     }
   };
 
-  const width = Math.max(1, Math.min(options.concurrency, fixtures.length));
+  const width = Math.max(1, Math.min(options.concurrency, jobs.length));
   const all = Promise.all(Array.from({ length: width }, worker));
   if (signal === undefined) {
     await all;
@@ -194,6 +225,7 @@ export async function replay(
   }
 
   const finished = records.filter((r): r is FixtureRecord => r !== undefined);
+  const finishedPersonas = personaRecords.filter((r): r is PersonaRecord => r !== undefined);
   const finishedAt = wall();
   return {
     schemaVersion: 1,
@@ -205,8 +237,9 @@ export async function replay(
     agent: { host: options.agentHost },
     judge: { name: options.judgeName },
     estimate: options.estimate,
-    tallies: tallies(finished),
-    interrupted: finished.length < fixtures.length,
+    tallies: tallies([...finished, ...finishedPersonas]),
+    interrupted: finished.length + finishedPersonas.length < jobs.length,
     fixtures: finished,
+    personas: finishedPersonas,
   };
 }

@@ -1,13 +1,13 @@
 // The blocks around the sections: hidden head, acceptance outcome, headline, the notice of what
 // was left out, tallies, facts, footer. Each returns finished markdown.
 
-import { REFUSE_ERRORED, REFUSE_NOT_EVALUATED } from '../evaluate/index.js';
+import { REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, fencedBlock, safeUrl } from './escape.js';
 import { LIMITS } from './items.js';
 import { markerLine, metaLine } from './metadata.js';
-import { estimateText, headlineParts, plural, shortSha, thousands, type ReportModel } from './model.js';
+import { estimateText, headlineParts, itemsCount, plural, shortSha, thousands, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
@@ -39,7 +39,7 @@ export function talliesTable(model: ReportModel): string {
   if (t.failed > 0) cols.push(['❌ failed', thousands(t.failed)]);
   if (t.notEvaluated > 0) cols.push(['⚪ not evaluated (not a failure)', thousands(t.notEvaluated)]);
   if (t.errored > 0) cols.push(['⚪ errored (not a failure)', thousands(t.errored)]);
-  const total = `${thousands(model.total)} ${model.total === 1 ? 'fixture' : 'fixtures'} by verdict`;
+  const total = `${itemsCount(model)} by verdict`;
   return [
     `| | ${cols.map((c) => c[0]).join(' | ')} |`,
     `| --- | ${cols.map(() => '---:').join(' | ')} |`,
@@ -77,6 +77,7 @@ function labelList(labels: readonly string[]): string {
 export function refusalSentence(reason: string): string {
   if (reason === REFUSE_NOT_EVALUATED) return 'its check was not evaluated, so there is no verdict to store; run it again.';
   if (reason === REFUSE_ERRORED) return 'the replay errored, so there is no reply to accept.';
+  if (reason === REFUSE_PERSONA_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
   const text = reason.trim().replace(/_/g, ' ');
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
@@ -139,13 +140,13 @@ export function fullReportWhere(ctx: ReportContext, p: Profile): string {
 }
 
 export interface CallToAction {
-  /** Fixtures the accept label would store (evaluate's rule). */
+  /** Items the accept label would store (evaluate's rule). */
   acceptable: number;
   /** How many of them are shown in full. */
   shownInFull: number;
 }
 
-function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction): string {
+function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: ReportModel): string {
   const a = ctx.acceptance;
   if (a && a.accepted.length > 0 && !a.commitSha) return 'Nothing was committed: run the commands above in a clone of the pull request\'s branch to accept.';
   if (cta.acceptable === 0) return 'Nothing to accept: no pass or fail reply differs from its baseline.';
@@ -159,11 +160,12 @@ function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction): string
     cta.shownInFull >= cta.acceptable
       ? ''
       : ` Review them first: ${cta.shownInFull === 0 ? 'none' : `only ${thousands(cta.shownInFull)}`} of them ${cta.shownInFull === 1 ? 'is' : 'are'} shown in full here, all of them in the full report.`;
-  return `**To accept** ${what} as baselines, ${how}.${seen} Not evaluated and errored fixtures are never accepted.`;
+  const never = model.scripts > 0 ? 'fixtures and persona scripts' : 'fixtures';
+  return `**To accept** ${what} as baselines, ${how}.${seen} Not evaluated and errored ${never} are never accepted.`;
 }
 
 export function footerBlocks(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile, cta: CallToAction): string[] {
-  const blocks = [callToAction(ctx, p, cta)];
+  const blocks = [callToAction(ctx, p, cta, model)];
   const links: string[] = [];
   const summary = p.kind === 'comment' ? safeUrl(ctx.summaryUrl) : null;
   const artifact = safeUrl(ctx.artifactUrl);
@@ -172,7 +174,7 @@ export function footerBlocks(run: RunRecord, ctx: ReportContext, model: ReportMo
   if (links.length > 0) blocks.push(`Full report: ${links.join(' · ')}`);
   const seconds = (run.durationMs / 1000).toFixed(1);
   blocks.push(
-    `<sub>${escapeHtmlInline(`${run.tool.name} ${run.tool.version}`)} · ${plural(model.total, 'fixture', 'fixtures').replace(/^\d+/, thousands(model.total))} in ${seconds} s</sub>`,
+    `<sub>${escapeHtmlInline(`${run.tool.name} ${run.tool.version}`)} · ${itemsCount(model)} in ${seconds} s</sub>`,
   );
   return blocks;
 }

@@ -8,14 +8,16 @@ import { markerLine, metaLine } from './metadata.js';
 import { formatUsdPair } from './money.js';
 import { plural } from './model.js';
 
-export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext): string {
+/** `personaCount`: persona scripts in the run besides the fixtures (SPEC 10: each script is an item). */
+export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext, personaCount = 0): string {
   const label = codeSpan(clip(ctx.confirmLabel, 100));
   const [estimated, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   const calls = judgeCalls > 0 ? ` and ${plural(judgeCalls, 'judge call', 'judge calls')}` : '';
+  const scripts = personaCount > 0 ? `${calls ? ', ' : ' and '}${plural(personaCount, 'persona script', 'persona scripts')}` : '';
   return [
     `${markerLine(ctx.marker)}\n${metaLine(ctx)}`,
     '### ⏸️ Not run: the estimated cost is above the cap',
-    `**≈ ${estimated} estimated** for ${plural(fixtureCount, 'fixture', 'fixtures')}${calls}; ` +
+    `**≈ ${estimated} estimated** for ${plural(fixtureCount, 'fixture', 'fixtures')}${scripts}${calls}; ` +
       `the cap is **${cap}**. Nothing was replayed and nothing was spent.`,
     'To run it anyway, confirm the cost in one of these ways:',
     [

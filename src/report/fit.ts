@@ -2,17 +2,16 @@
 // the rest of each section in its compact table. When that is over the limit, a plan is bought
 // from a budget, worst first and in this order of importance:
 //   1. every section's heading and count (always);
-//   2. the fixture's line for the items that would be shown in full;
-//   3. their diffs (without the nested full replies), with at most half of what is left;
+//   2. the item's line for the items that would be shown in full;
+//   3. their diffs (without the nested full replies or a script's transcript), with at most half of what is left;
 //   4. names in the compact tables, section by section;
-//   5. the full replies, then the unchanged fixtures' names.
+//   5. the full replies and transcripts, then the unchanged items' names.
 // Whatever is not bought is counted, and the notice under the headline says so. A last trim on
 // line boundaries, closing open fences and `<details>`, guarantees the limit for any input.
 
-import type { FixtureRecord } from '../types.js';
-import { levelsOf, type Level } from './items.js';
+import { levelsOf, tableHead, type Level } from './items.js';
 import { assemble, countedLine, isOpen, separatorLength, tableBlock, type Doc, type Plan, type SectionPlan } from './layout.js';
-import { ATTENTION_ORDER, SECTION_ORDER, type SectionKey } from './model.js';
+import { ATTENTION_ORDER, SECTION_ORDER, type Item, type SectionKey } from './model.js';
 
 function emptyPlan(): Plan {
   const empty = (): SectionPlan => ({ levels: [], rows: 0 });
@@ -50,7 +49,7 @@ function budgetPlan(doc: Doc, budget: number): Plan {
     return true;
   };
   const opened = new Set(ATTENTION_ORDER.filter((k) => isOpen(k, model.sections[k].length)).flatMap((k) => model.sections[k]));
-  const blockCost = (f: FixtureRecord, level: Level): number => p.measure(pieces.block(f, level, opened.has(f))) + sep;
+  const blockCost = (f: Item, level: Level): number => p.measure(pieces.block(f, level, opened.has(f))) + sep;
 
   // 2. Lines of the items shown in full, worst first; the first that does not fit ends the step.
   briefs: for (const key of ATTENTION_ORDER) {
@@ -67,7 +66,7 @@ function budgetPlan(doc: Doc, budget: number): Plan {
     for (const key of ATTENTION_ORDER) {
       const items = model.sections[key];
       for (let i = 0; i < levels[key].length; i++) {
-        const f = items[i] as FixtureRecord;
+        const f = items[i] as Item;
         const current = levels[key][i] as Level;
         if (!levelsOf(f).includes(target) || current === target || (current === 'full' && target === 'diff')) continue;
         const extra = blockCost(f, target) - blockCost(f, current);
@@ -84,7 +83,7 @@ function budgetPlan(doc: Doc, budget: number): Plan {
     for (const key of keys) {
       const items = model.sections[key].slice(levels[key].length);
       if (items.length === 0) continue;
-      const wrapper = p.measure(tableBlock('x'.repeat(60), [])) + sep - p.measure(countedLine(key, items.length)) - sep;
+      const wrapper = p.measure(tableBlock('x'.repeat(60), tableHead(items), [])) + sep - p.measure(countedLine(key, items)) - sep;
       let first = true;
       for (const f of items) {
         const cost = p.measure(pieces.row(f)) + 1 + (first ? wrapper : 0);

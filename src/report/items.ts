@@ -1,13 +1,15 @@
-// One fixture, three ways: in full (a `<details>` whose summary is the fixture's line and whose
-// body holds the message, the diff and the replies), shorter (`diff`: without the nested full
-// replies; `brief`: the line only), and as a row of a section's compact table.
+// One item, three ways: in full (a `<details>` whose summary is the item's line and whose body
+// holds the message, the diff and the replies), shorter (`diff`: without the nested full replies;
+// `brief`: the line only), and as a row of a section's compact table. Persona scripts have their
+// own body (persona.ts: checks, first difference, transcript) and share the line and the row.
 
 import type { FixtureRecord } from '../types.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
-import { driftWords, routeText, statusWords, thousands, verdictIcon, verdictWords } from './model.js';
+import { driftWords, isPersona, itemsNoun, routeText, SCRIPT_MARK, statusWords, thousands, verdictIcon, verdictWords, type Item } from './model.js';
+import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
 import { CONTINUATION, wrapBlock } from './wrap.js';
 
@@ -43,12 +45,14 @@ function baseName(file: string): string {
   return file.slice(file.lastIndexOf('/') + 1);
 }
 
-function where(f: FixtureRecord): string {
+type Located = Pick<Item, 'file' | 'line'>;
+
+function where(f: Located): string {
   return Number.isInteger(f.line) && f.line > 0 ? `${f.file}:${f.line}` : f.file;
 }
 
 /** The file reference in markdown: a link showing `name.yml:12`, else the path as code. */
-export function fileRef(f: FixtureRecord, ctx: ReportContext, options: { table?: boolean } = {}): string {
+export function fileRef(f: Located, ctx: ReportContext, options: { table?: boolean } = {}): string {
   const url = blobUrl(ctx, f.file, f.line);
   if (!url) return codeSpan(clip(where(f), LIMITS.file), options);
   const text = clip(`${baseName(f.file)}${f.line > 0 ? `:${f.line}` : ''}`, LIMITS.file);
@@ -56,7 +60,7 @@ export function fileRef(f: FixtureRecord, ctx: ReportContext, options: { table?:
 }
 
 /** The file reference inside raw HTML (a `<summary>`). */
-function fileRefHtml(f: FixtureRecord, ctx: ReportContext): string {
+export function fileRefHtml(f: Located, ctx: ReportContext): string {
   const url = blobUrl(ctx, f.file, f.line);
   if (!url) return `<code>${escapeHtml(clip(where(f), LIMITS.file).replace(/\s/g, ' '))}</code>`;
   return `<a href="${escapeHtml(url)}">${escapeHtmlInline(clip(`${baseName(f.file)}:${f.line}`, LIMITS.file))}</a>`;
@@ -86,7 +90,7 @@ function textBlock(text: string, max: number): { block: string; note: string } {
   return { block: fencedBlock(wrapBlock(shown)), note };
 }
 
-function labelled(title: string, text: string, max: number): string {
+export function labelled(title: string, text: string, max: number): string {
   if (normalizeBlock(text) === '') return `${title}: _(empty)_`;
   const { block, note } = textBlock(text, max);
   return `${title}${note}:\n\n${block}`;
@@ -116,7 +120,7 @@ function legend(text: string): string {
   return `\`-\` baseline, \`+\` new, ${MARK.open}changed words${MARK.close}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
 }
 
-function diffBlock(baseline: string, reply: string, p: Profile): string {
+export function diffBlock(baseline: string, reply: string, p: Profile): string {
   if (baseline.length > p.maxReplyChars || reply.length > p.maxReplyChars) {
     return '_The replies are too long to diff here; compare them in the full report._';
   }
@@ -167,12 +171,14 @@ function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {
  * An item in full: its line as the summary of a `<details>` holding everything else; `open` shows
  * the body without a click.
  */
-export function itemBlock(f: FixtureRecord, level: Level, ctx: ReportContext, p: Profile, open = false): string {
+export function itemBlock(f: Item, level: Level, ctx: ReportContext, p: Profile, open = false): string {
+  if (isPersona(f)) return personaBlock(f, level, ctx, p, open);
   return `<details${open ? ' open' : ''}><summary>${itemSummary(f, ctx)}</summary>\n\n${bodyParts(f, level, p).join('\n\n')}\n\n</details>`;
 }
 
 /** Can a lower level make this item shorter? */
-export function levelsOf(f: FixtureRecord): readonly Level[] {
+export function levelsOf(f: Item): readonly Level[] {
+  if (isPersona(f)) return personaLevels(f);
   if (f.errored || f.reply === null) return ['full'];
   return hasDiff(f) ? ['full', 'diff', 'brief'] : ['full', 'brief'];
 }
@@ -180,11 +186,14 @@ export function levelsOf(f: FixtureRecord): readonly Level[] {
 // ---------------------------------------------------------------------------------------------
 // Compact table
 
-export const TABLE_HEAD = '| fixture | verdict | drift | file |\n| --- | --- | --- | --- |';
+/** The compact table's head: its first column names what the rows are (fixture, persona script or item). */
+export function tableHead(items: readonly Item[]): string {
+  return `| ${itemsNoun(items, 1)} | verdict | drift | file |\n| --- | --- | --- | --- |`;
+}
 
-export function itemRow(f: FixtureRecord, ctx: ReportContext): string {
+export function itemRow(f: Item, ctx: ReportContext): string {
   const cells = [
-    escapeInline(clip(f.label, LIMITS.label)),
+    `${isPersona(f) ? `${SCRIPT_MARK} ` : ''}${escapeInline(clip(f.label, LIMITS.label))}`,
     `${verdictIcon(f)} ${verdictWords(f)}`,
     driftWords(f).join(' · '),
     fileRef(f, ctx, { table: true }),

@@ -1,8 +1,10 @@
-// JUnit XML for CI systems: one testsuite, one testcase per fixture (classname = file,
-// name = label). fail -> <failure>, not evaluated -> <skipped>, errored -> <error>.
+// JUnit XML for CI systems: one testsuite, one testcase per fixture and per persona script
+// (classname = file, name = label). fail -> <failure> (for a script: its failed checks),
+// not evaluated -> <skipped>, errored -> <error>.
 // Every text is XML-escaped and characters XML 1.0 cannot carry are removed.
 
-import type { FixtureRecord, RunRecord } from '../types.js';
+import type { Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
+import { tallies } from '../evaluate/index.js';
 import { clip } from './escape.js';
 import { buildModel, routeText, statusWords } from './model.js';
 
@@ -52,15 +54,51 @@ function testcase(f: FixtureRecord): string {
   return `${open}/>`;
 }
 
+function checkLine(c: Check): string {
+  return `${c.kind}${c.kind === 'criterion' ? ` "${c.expected}"` : ''}: ${c.status === 'not_evaluated' ? 'not evaluated' : c.status} (${c.detail})`;
+}
+
+function personaBody(p: PersonaRecord): string {
+  const lines = [p.errored ? `errored: ${p.error}` : `verdict: ${p.verdict === 'not_evaluated' ? 'not evaluated' : p.verdict}`];
+  lines.push(`visited: ${p.visited.join(', ') || 'none'}`, '', 'checks:', ...p.checks.map((c) => `  ${checkLine(c)}`), '', 'transcript:');
+  for (const t of p.turns) {
+    if (t.message !== null) lines.push(`  [${t.index}] User: ${t.message}`);
+    for (const call of t.toolCalls ?? []) lines.push(`  [${t.index}] tool ${call.tool} ${JSON.stringify(call.input)}${call.mocked ? '' : ' (not mocked)'}`);
+    lines.push(`  [${t.index}] Agent (${routeText(t.route)}): ${t.reply}`);
+  }
+  for (const m of p.unsent) lines.push(`  unsent: ${m}`);
+  return xmlText(lines.join('\n'));
+}
+
+/** One test case per script; the failed checks are the failure's message. */
+function personaTestcase(p: PersonaRecord): string {
+  const open = `    <testcase classname="${xmlAttr(p.file)}" name="${xmlAttr(p.label)}" time="${seconds(p.durationMs)}"`;
+  const message = (text: string): string => xmlAttr(clip(text, 1000));
+  if (p.errored) {
+    return `${open}>\n      <error message="${message(p.error)}" type="${xmlAttr(p.errorKind)}">${personaBody(p)}</error>\n    </testcase>`;
+  }
+  if (p.verdict === 'fail') {
+    const failed = p.checks.filter((c) => c.status === 'fail').map(checkLine).join('; ');
+    return `${open}>\n      <failure message="${message(failed)}" type="${xmlAttr(p.drift.verdict)}">${personaBody(p)}</failure>\n    </testcase>`;
+  }
+  if (p.verdict === 'not_evaluated') {
+    const skipped = p.checks.filter((c) => c.status === 'not_evaluated').map(checkLine).join('; ');
+    return `${open}>\n      <skipped message="${message(`not evaluated (not a failure): ${skipped}`)}"/>\n    </testcase>`;
+  }
+  return `${open}/>`;
+}
+
 export function renderJUnit(run: RunRecord): string {
-  const t = buildModel(run).tallies;
-  const counts = `tests="${run.fixtures.length}" failures="${t.failed}" errors="${t.errored}" skipped="${t.notEvaluated}" time="${seconds(run.durationMs)}"`;
+  const personas = run.personas ?? [];
+  const t = personas.length === 0 ? buildModel(run).tallies : tallies([...run.fixtures, ...personas]);
+  const counts = `tests="${run.fixtures.length + personas.length}" failures="${t.failed}" errors="${t.errored}" skipped="${t.notEvaluated}" time="${seconds(run.durationMs)}"`;
   const name = xmlAttr(run.tool.name);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${name}" ${counts}>`,
     `  <testsuite name="${name}" ${counts} timestamp="${xmlAttr(run.startedAt)}">`,
     ...run.fixtures.map(testcase),
+    ...personas.map(personaTestcase),
     '  </testsuite>',
     '</testsuites>',
     '',

@@ -3,11 +3,11 @@
 // The order is fixed: hidden head, acceptance outcome, headline, notice of what is left out,
 // tallies, facts, the sections in SPEC 8 order, footer.
 
-import type { FixtureRecord, RunRecord } from '../types.js';
+import type { RunRecord } from '../types.js';
 import type { ReportContext } from './context.js';
 import { factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, interruptedBlock, talliesTable, type CallToAction } from './blocks.js';
-import { itemBlock, itemRow, levelsOf, TABLE_HEAD, type Level } from './items.js';
-import { SECTION_ORDER, SECTION_WORDS, thousands, type ReportModel, type SectionKey } from './model.js';
+import { itemBlock, itemRow, levelsOf, tableHead, type Level } from './items.js';
+import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, type Item, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
 
 export interface SectionPlan {
@@ -31,15 +31,15 @@ const SECTION_INTRO: Record<SectionKey, string> = {
 
 /** Renders pieces once, however often the fitting asks for them. */
 export class Pieces {
-  private readonly blocks = new Map<FixtureRecord, Map<string, string>>();
-  private readonly rows = new Map<FixtureRecord, string>();
+  private readonly blocks = new Map<Item, Map<string, string>>();
+  private readonly rows = new Map<Item, string>();
 
   constructor(
     private readonly ctx: ReportContext,
     private readonly p: Profile,
   ) {}
 
-  block(f: FixtureRecord, level: Level, open = false): string {
+  block(f: Item, level: Level, open = false): string {
     let entry = this.blocks.get(f);
     if (!entry) this.blocks.set(f, (entry = new Map()));
     const key = `${level}${open ? '+open' : ''}`;
@@ -48,29 +48,35 @@ export class Pieces {
     return block;
   }
 
-  row(f: FixtureRecord): string {
+  row(f: Item): string {
     let row = this.rows.get(f);
     if (row === undefined) this.rows.set(f, (row = itemRow(f, this.ctx)));
     return row;
   }
 }
 
-export function sectionHeading(key: SectionKey, count: number): string {
+/** Where a section holds persona scripts, its introduction says what it means for them too. */
+const SECTION_INTRO_WITH_SCRIPTS: Partial<Record<SectionKey, string>> = {
+  changed: 'The reply, a script\'s transcript or the route differs from the baseline, or the check passes now.',
+  not_evaluated: 'A check did not run, so it measured nothing. Run it again, or look at the assertion or the script.',
+  errored: 'The replay did not complete, so there is nothing to check or accept; a script shows the turns that completed.',
+};
+
+export function sectionHeading(key: SectionKey, items: readonly Item[]): string {
   const w = SECTION_WORDS[key];
-  const head = `#### ${w.icon} ${w.title} (${thousands(count)})${w.suffix}`;
-  return SECTION_INTRO[key] ? `${head}\n\n${SECTION_INTRO[key]}` : head;
+  const head = `#### ${w.icon} ${w.title} (${thousands(items.length)})${w.suffix}`;
+  const intro = (items.some(isPersona) ? SECTION_INTRO_WITH_SCRIPTS[key] : undefined) ?? SECTION_INTRO[key];
+  return intro ? `${head}\n\n${intro}` : head;
 }
 
-function fixturesWord(n: number): string {
-  return n === 1 ? 'fixture' : 'fixtures';
+export function tableBlock(summary: string, head: string, rows: readonly string[]): string {
+  return `<details><summary>${summary}</summary>\n\n${head}\n${rows.join('\n')}\n\n</details>`;
 }
 
-export function tableBlock(summary: string, rows: readonly string[]): string {
-  return `<details><summary>${summary}</summary>\n\n${TABLE_HEAD}\n${rows.join('\n')}\n\n</details>`;
-}
-
-export function countedLine(key: SectionKey, n: number, more = true): string {
-  const what = `${thousands(n)} ${more ? 'more ' : ''}${SECTION_WORDS[key].count} ${fixturesWord(n)}`;
+/** `items` are the ones counted: they name themselves fixtures, persona scripts or items. */
+export function countedLine(key: SectionKey, items: readonly Item[], more = true): string {
+  const n = items.length;
+  const what = `${thousands(n)} ${more ? 'more ' : ''}${SECTION_WORDS[key].count} ${itemsNoun(items, n)}`;
   return `_${more ? '… and ' : ''}${what}, only counted here: see the full report._`;
 }
 
@@ -81,19 +87,20 @@ export function isOpen(key: SectionKey, sectionSize: number): boolean {
   return key === 'newly_failing' && sectionSize <= OPEN_NEWLY_FAILING;
 }
 
-function sectionBlocks(key: SectionKey, items: readonly FixtureRecord[], plan: SectionPlan, pieces: Pieces): string[] {
+function sectionBlocks(key: SectionKey, items: readonly Item[], plan: SectionPlan, pieces: Pieces): string[] {
   if (items.length === 0) return [];
-  const blocks = [sectionHeading(key, items.length)];
+  const blocks = [sectionHeading(key, items)];
   const open = isOpen(key, items.length);
-  plan.levels.forEach((level, i) => blocks.push(pieces.block(items[i] as FixtureRecord, level, open)));
+  plan.levels.forEach((level, i) => blocks.push(pieces.block(items[i] as Item, level, open)));
   const listed = items.slice(plan.levels.length, plan.levels.length + plan.rows);
   if (listed.length > 0) {
     const more = plan.levels.length > 0 ? 'more ' : '';
     const word = SECTION_WORDS[key].count;
-    blocks.push(tableBlock(`${thousands(listed.length)} ${more}${word} ${fixturesWord(listed.length)}: name, verdict, drift and file`, listed.map((f) => pieces.row(f))));
+    const summary = `${thousands(listed.length)} ${more}${word} ${itemsNoun(listed)}: name, verdict, drift and file`;
+    blocks.push(tableBlock(summary, tableHead(listed), listed.map((f) => pieces.row(f))));
   }
-  const counted = items.length - plan.levels.length - listed.length;
-  if (counted > 0) blocks.push(countedLine(key, counted, counted < items.length));
+  const counted = items.slice(plan.levels.length + listed.length);
+  if (counted.length > 0) blocks.push(countedLine(key, counted, counted.length < items.length));
   return blocks;
 }
 
@@ -107,6 +114,7 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   const counted: string[] = [];
   let noFullReplies = 0;
   let noReplies = 0;
+  let noTranscripts = 0;
   for (const key of SECTION_ORDER) {
     const items = model.sections[key];
     const s = plan[key];
@@ -114,11 +122,14 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
     const n = items.length - s.levels.length - s.rows;
     if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
     s.levels.forEach((level, i) => {
-      if (level === 'diff') noFullReplies++;
-      else if (level === 'brief' && levelsOf(items[i] as FixtureRecord).length > 1) noReplies++;
+      const item = items[i] as Item;
+      if (level === 'full' || levelsOf(item).length === 1) return;
+      if (isPersona(item)) noTranscripts++;
+      else if (level === 'diff') noFullReplies++;
+      else noReplies++;
     });
   }
-  if (partial.length === 0 && counted.length === 0 && noFullReplies + noReplies === 0) return null;
+  if (partial.length === 0 && counted.length === 0 && noFullReplies + noReplies + noTranscripts === 0) return null;
   const sentences: string[] = [];
   if (partial.length > 0) {
     sentences.push(`Shown in full: ${list(partial)}; the others are listed by name in a table at the end of their section.`);
@@ -126,6 +137,8 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   const size: string[] = [];
   if (counted.length > 0) size.push(`${list(counted)} are only counted`);
   const left: string[] = [];
+  const fixturesWord = (n: number): string => (n === 1 ? 'fixture' : 'fixtures');
+  if (noTranscripts > 0) left.push(`the transcripts of ${thousands(noTranscripts)} persona ${noTranscripts === 1 ? 'script' : 'scripts'}`);
   if (noFullReplies > 0) left.push(`the full replies of ${thousands(noFullReplies)} ${fixturesWord(noFullReplies)} (their diffs are shown)`);
   if (noReplies > 0) left.push(`the replies and diffs of ${thousands(noReplies)} ${fixturesWord(noReplies)}`);
   if (left.length > 0) size.push(`${list(left)} are left out`);
@@ -147,8 +160,8 @@ export interface Doc {
   model: ReportModel;
   p: Profile;
   pieces: Pieces;
-  /** Fixtures the accept label would store (evaluate's acceptance rule). */
-  acceptable: ReadonlySet<FixtureRecord>;
+  /** Items the accept label would store (evaluate's acceptance rule for fixtures, SPEC 10 for scripts). */
+  acceptable: ReadonlySet<Item>;
 }
 
 export function assemble(doc: Doc, plan: Plan): string {

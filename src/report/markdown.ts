@@ -1,19 +1,20 @@
 // The PR comment, the job summary and the CLI's markdown report: one renderer, three profiles
 // (profile.ts). The pieces live by concern:
-//   model.ts      sections, counts and words (no markup)
-//   items.ts      one fixture in full, shorter, or as a table row; file links
+//   model.ts      sections, counts and words (no markup); fixtures and persona scripts are items
+//   items.ts      one item in full, shorter, or as a table row; file links
+//   persona.ts    a persona script's body: checks, first difference, transcript
 //   diff.ts       sentence and word diff of two replies (the `diff` package); diff-text.ts, wrap.ts
 //   blocks.ts     headline, tallies, facts, acceptance outcome, footer
 //   layout.ts     the document from a plan, and the notice of what the plan leaves out
 //   fit.ts        choosing the plan that fits the limit; the last-resort trim
 
-import { decideAcceptance } from '../evaluate/index.js';
+import { decideAcceptance, decidePersonaAcceptance } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { fullReportWhere } from './blocks.js';
 import { DEFAULT_CONTEXT, type ReportContext } from './context.js';
 import { fit, trimToFit } from './fit.js';
 import { Pieces, type Doc } from './layout.js';
-import { afterAcceptance, buildModel } from './model.js';
+import { afterAcceptance, buildModel, personasOf, type Item } from './model.js';
 import { profile, type Profile } from './profile.js';
 
 export { COMMENT_MAX_CHARS, NOTICE_RESERVE_CHARS, SUMMARY_MAX_BYTES } from './profile.js';
@@ -22,7 +23,10 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
   // Once baselines are committed, the report compares the run with them.
   const a = ctx.acceptance;
   const run = a && a.commitSha && a.accepted.length > 0 ? afterAcceptance(record, a.accepted, a.commitSha) : record;
-  const acceptable = new Set(run.fixtures.filter((f) => decideAcceptance(f, '', run.commit).kind === 'accept'));
+  const acceptable = new Set<Item>([
+    ...run.fixtures.filter((f) => decideAcceptance(f, '', run.commit).kind === 'accept'),
+    ...personasOf(run).filter((p) => decidePersonaAcceptance(p, '', run.commit).kind === 'accept'),
+  ]);
   const doc: Doc = { run, ctx, model: buildModel(run), p, pieces: new Pieces(ctx, p), acceptable };
   const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;
   return trimToFit(fit(doc), p.max, p.measure, tail);

@@ -1,11 +1,11 @@
-// What the report says, before any markup: which section each fixture is in, the headline
-// counts, and the words for verdicts and drift. Shared by every renderer.
+// What the report says, before any markup: which section each item (fixture or persona script)
+// is in, the headline counts, and the words for verdicts and drift. Shared by every renderer.
 //
 // SPEC 8: every item is in exactly one section, the first that applies in SECTION_ORDER; the
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
-import type { DriftVerdict, Estimate, FixtureRecord, RunRecord, Tallies } from '../types.js';
-import { tallies } from '../evaluate/index.js';
+import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
+import { decidePersonaAcceptance, tallies } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
@@ -16,27 +16,51 @@ export const SECTION_ORDER: readonly SectionKey[] = ['newly_failing', 'still_fai
 /** The sections that need a reviewer's attention (all but unchanged). */
 export const ATTENTION_ORDER: readonly SectionKey[] = SECTION_ORDER.filter((k) => k !== 'unchanged');
 
+/** One item of the report: a fixture or a persona script (SPEC 10: one script = one item). */
+export type Item = FixtureRecord | PersonaRecord;
+
+export function isPersona(item: Item): item is PersonaRecord {
+  return 'turns' in item;
+}
+
 export interface ReportModel {
-  sections: Record<SectionKey, FixtureRecord[]>;
+  sections: Record<SectionKey, Item[]>;
   tallies: Tallies;
+  /** Items: fixtures + persona scripts. */
   total: number;
+  fixtures: number;
+  scripts: number;
   probes: number;
 }
 
-/** The first section that applies (SPEC 8 "Comment layout rules"). Errored fixtures have no drift. */
-export function sectionOf(f: FixtureRecord): SectionKey {
+/** Did the item's reply (a fixture) or any reply or the number of turns (a script) change? */
+function textChanged(item: Item): boolean {
+  if (item.errored) return false;
+  return isPersona(item) ? item.drift.transcript === 'different' : item.drift.reply === 'different';
+}
+
+/**
+ * The first section that applies (SPEC 8 "Comment layout rules"). Errored items have no drift.
+ * A script is "changed" when its transcript or its route sequence differs, or it passes now.
+ */
+export function sectionOf(f: Item): SectionKey {
   const d = f.errored ? null : f.drift;
   if (d?.verdict === 'newly_failing') return 'newly_failing';
   if (d?.verdict === 'still_failing') return 'still_failing';
-  if (d && (d.reply === 'different' || d.route === 'different' || d.verdict === 'newly_passing')) return 'changed';
+  if (d && (textChanged(f) || d.route === 'different' || d.verdict === 'newly_passing')) return 'changed';
   if (d?.verdict === 'no_baseline') return 'new';
   if (!f.errored && (f.verdict === 'not_evaluated' || f.verdict === null)) return 'not_evaluated';
   if (f.errored) return 'errored';
   return 'unchanged';
 }
 
-function emptySections(): Record<SectionKey, FixtureRecord[]> {
+function emptySections(): Record<SectionKey, Item[]> {
   return { newly_failing: [], still_failing: [], changed: [], new: [], not_evaluated: [], errored: [], unchanged: [] };
+}
+
+/** The persona scripts of a record; records written before scripts existed have none. */
+export function personasOf(run: RunRecord): readonly PersonaRecord[] {
+  return Array.isArray(run.personas) ? run.personas : [];
 }
 
 export function buildModel(run: RunRecord): ReportModel {
@@ -46,12 +70,31 @@ export function buildModel(run: RunRecord): ReportModel {
     sections[sectionOf(f)].push(f);
     if (!f.errored && f.assertion === null) probes++;
   }
-  return { sections, tallies: tallies(run.fixtures), total: run.fixtures.length, probes };
+  const personas = personasOf(run);
+  for (const p of personas) sections[sectionOf(p)].push(p);
+  const items: readonly Item[] = [...run.fixtures, ...personas];
+  return { sections, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes };
+}
+
+/** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */
+export function itemsNoun(items: readonly Item[], n = items.length): string {
+  const scripts = items.filter(isPersona).length;
+  if (scripts === 0) return n === 1 ? 'fixture' : 'fixtures';
+  if (scripts === items.length) return n === 1 ? 'persona script' : 'persona scripts';
+  return n === 1 ? 'item' : 'items';
+}
+
+/** "12 fixtures", "3 persona scripts", "12 fixtures and 3 persona scripts". */
+export function itemsCount(model: Pick<ReportModel, 'fixtures' | 'scripts'>): string {
+  const f = `${thousands(model.fixtures)} ${model.fixtures === 1 ? 'fixture' : 'fixtures'}`;
+  if (model.scripts === 0) return f;
+  const s = `${thousands(model.scripts)} ${model.scripts === 1 ? 'persona script' : 'persona scripts'}`;
+  return model.fixtures === 0 ? s : `${f} and ${s}`;
 }
 
 /**
- * The run as it reads once `accepted` baselines are stored: each accepted fixture now matches its
- * baseline (same reply and route, verdict still passing or still failing).
+ * The run as it reads once `accepted` baselines are stored: each accepted item now matches its
+ * baseline (same reply or transcript and route, verdict still passing or still failing).
  */
 export function afterAcceptance(run: RunRecord, accepted: readonly string[], commit: string | null): RunRecord {
   const labels = new Set(accepted);
@@ -63,7 +106,13 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
       drift: { reply: 'same', route: 'same', verdict: f.verdict === 'pass' ? 'still_passing' : 'still_failing' },
     };
   });
-  return { ...run, fixtures };
+  const personas = personasOf(run).map((p): PersonaRecord => {
+    if (!labels.has(p.label) || p.errored) return p;
+    const d = decidePersonaAcceptance(p, p.baseline?.acceptedAt ?? '', commit);
+    if (d.kind !== 'accept') return p;
+    return { ...p, baseline: d.baseline, drift: { transcript: 'same', route: 'same', verdict: p.verdict === 'pass' ? 'still_passing' : 'still_failing' } };
+  });
+  return { ...run, fixtures, personas };
 }
 
 export function plural(n: number, one: string, many: string): string {
@@ -122,35 +171,46 @@ const DRIFT_WORDS: Record<DriftVerdict, string> = {
 };
 
 /** "pass (probe)", "fail", "not evaluated", "errored". */
-export function verdictWords(f: FixtureRecord): string {
+export function verdictWords(f: Item): string {
   if (f.errored) return 'errored';
-  if (f.verdict === 'pass') return f.assertion === null ? 'pass (probe)' : 'pass';
+  if (f.verdict === 'pass') return !isPersona(f) && f.assertion === null ? 'pass (probe)' : 'pass';
   if (f.verdict === 'fail') return 'fail';
   return 'not evaluated';
 }
 
-export function verdictIcon(f: FixtureRecord): string {
+export function verdictIcon(f: Item): string {
   if (f.errored) return '⚪';
   if (f.verdict === 'pass') return '✅';
   if (f.verdict === 'fail') return '❌';
   return '⚪';
 }
 
-/** Drift in words: "newly failing · reply changed · route changed"; "no reply" when errored. */
-export function driftWords(f: FixtureRecord): string[] {
-  if (f.errored) return ['no reply'];
+/**
+ * Drift in words: "newly failing · reply changed · route changed" ("transcript changed · routes
+ * changed" for a script); "no reply" when a fixture errored, "not compared" when a script did.
+ */
+export function driftWords(f: Item): string[] {
+  if (f.errored) return [isPersona(f) ? 'not compared' : 'no reply'];
   const d = f.drift;
   if (!d) return ['no baseline'];
   const words = [DRIFT_WORDS[d.verdict]];
-  if (d.reply === 'different') words.push('reply changed');
-  if (d.route === 'different') words.push('route changed');
+  if (isPersona(f)) {
+    if (f.drift.transcript === 'different') words.push('transcript changed');
+    if (f.drift.route === 'different') words.push('routes changed');
+    return words;
+  }
+  if (f.drift.reply === 'different') words.push('reply changed');
+  if (f.drift.route === 'different') words.push('route changed');
   return words;
 }
 
 /** "fail · newly failing · reply changed · route changed" (verdict first, then drift words). */
-export function statusWords(f: FixtureRecord): string[] {
+export function statusWords(f: Item): string[] {
   return [verdictWords(f), ...driftWords(f)];
 }
+
+/** Marks a persona script wherever items of both kinds are listed. */
+export const SCRIPT_MARK = '🎭';
 
 export function routeText(route: { conversation: string; stage: string } | null | undefined): string {
   return route ? `${route.conversation} / ${route.stage}` : '(no route)';

@@ -1,8 +1,10 @@
 // Compact text for the CLI: headline, tallies, facts, then the fixtures that need attention,
-// one per line with their detail. Agent text is flattened to one line with controls (including
-// ANSI escapes) removed, so it cannot move the cursor or recolour the terminal.
+// one per line with their detail, then every persona script, one per line with how many checks
+// passed, and under it each check that failed or did not run. Agent text is flattened to one
+// line with controls (including ANSI escapes) removed, so it cannot move the cursor or recolour
+// the terminal.
 
-import type { FixtureRecord, RunRecord } from '../types.js';
+import type { Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
 import { clip, oneLine } from './escape.js';
 import {
   ATTENTION_ORDER,
@@ -11,10 +13,14 @@ import {
   estimateText,
   headlineParts,
   headlineText,
+  isPersona,
+  personasOf,
+  sectionOf,
   shortSha,
   statusWords,
   type SectionKey,
 } from './model.js';
+import { checkSubject, checksCount, CHECK_NAMES } from './persona.js';
 
 const ANSI = {
   reset: '\u001b[0m',
@@ -68,14 +74,44 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
   if (run.judge.name) facts.push(`judge: ${oneLine(run.judge.name)}`);
   lines.push(paint('grey', fit(facts.join(' · '))));
 
+  // Fixtures by section; persona scripts in a part of their own below (their section is their mark).
   for (const key of ATTENTION_ORDER) {
-    const items = model.sections[key];
+    const items = model.sections[key].filter((f): f is FixtureRecord => !isPersona(f));
     if (items.length === 0) continue;
     const style = SECTION_STYLE[key];
     lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${items.length})${SECTION_WORDS[key].suffix}`));
     for (const f of items) lines.push(itemLine(f, style, paint, fit));
   }
+  const personas = personasOf(run);
+  if (personas.length > 0) {
+    lines.push('', paint('bold', `Persona scripts (${personas.length})`));
+    for (const p of personas) lines.push(...personaLines(p, paint, fit));
+  }
   return `${lines.join('\n')}\n`;
+}
+
+const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
+  pass: { mark: '✓', colour: 'green' },
+  fail: { mark: '✗', colour: 'red' },
+  not_evaluated: { mark: '○', colour: 'grey' },
+};
+
+/** The script's line (its section's mark, label, status, file, checks or error), then its open checks. */
+function personaLines(p: PersonaRecord, paint: (c: Colour, t: string) => string, fit: (t: string) => string): string[] {
+  const style = SECTION_STYLE[sectionOf(p)];
+  const checks = checksCount(p.checks);
+  const last = p.turns[p.turns.length - 1];
+  const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
+  const detail = p.errored ? `${oneLine(clip(p.error, 2000))} · ${checks}` : `${checks}${unsent}`;
+  const head = `  ${style.mark} ${oneLine(p.label)} · ${statusWords(p).join(' · ')} · ${oneLine(p.file)}:${p.line} — ${oneLine(detail)}`;
+  const lines = [paint(style.colour, fit(head))];
+  for (const c of p.checks) {
+    if (c.status === 'pass') continue;
+    const subject = checkSubject(c);
+    const text = `      ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${oneLine(clip(subject, 120))}` : ''}: ${oneLine(clip(c.detail, 2000))}`;
+    lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
+  }
+  return lines;
 }
 
 function itemLine(

@@ -2,7 +2,7 @@
 
 import { lazyYamlSource } from './fast.js';
 import { z } from 'zod';
-import type { Baseline } from '../types.js';
+import type { Baseline, PersonaBaseline } from '../types.js';
 import { positionAt, quote, translateZodIssues, type ConfigIssue, type Position, type SourceFile } from './issues.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
 
@@ -17,8 +17,21 @@ export const baselineSchema = z.strictObject({
   commit: z.string().nullable(),
 });
 
+/** A persona script's baseline (SPEC section 10): the same file place, told apart by `kind`. */
+export const personaBaselineSchema = z.strictObject({
+  label: z.string(),
+  kind: z.literal('persona'),
+  transcript: z.array(z.strictObject({ message: z.string().nullable(), reply: z.string(), route: routeSchema.nullable() })),
+  visited: z.array(z.string()),
+  outcome: z.string().nullable(),
+  verdict: z.enum(['pass', 'fail']),
+  acceptedAt: z.string(),
+  commit: z.string().nullable(),
+});
+
 /** Stable key order, 2-space JSON, trailing newline: diffs of an acceptance stay readable. */
-export function serializeBaseline(b: Baseline): string {
+export function serializeBaseline(b: Baseline | PersonaBaseline): string {
+  if ('kind' in b) return serializePersonaBaseline(b);
   const ordered = {
     label: b.label,
     reply: b.reply,
@@ -30,8 +43,30 @@ export function serializeBaseline(b: Baseline): string {
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
+/** A persona baseline in the same stable form: one turn per entry of `transcript`. */
+export function serializePersonaBaseline(b: PersonaBaseline): string {
+  const ordered = {
+    label: b.label,
+    kind: b.kind,
+    transcript: b.transcript.map((t) => ({
+      message: t.message,
+      reply: t.reply,
+      route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage },
+    })),
+    visited: b.visited,
+    outcome: b.outcome,
+    verdict: b.verdict,
+    acceptedAt: b.acceptedAt,
+    commit: b.commit,
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
 export interface BaselineFileResult {
+  /** A fixture's baseline (null when the file is a persona baseline or has errors). */
   baseline: Baseline | null;
+  /** A persona script's baseline (`kind: "persona"`). */
+  persona?: PersonaBaseline | null;
   errors: ConfigIssue[];
 }
 
@@ -65,7 +100,10 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     return { baseline: null, errors };
   }
 
-  const parsed = baselineSchema.safeParse(data);
+  // A persona baseline says so (`kind: "persona"`); anything else is read as a fixture's.
+  const isPersona = data !== null && typeof data === 'object' && !Array.isArray(data) && (data as Record<string, unknown>).kind === 'persona';
+  const schema: typeof baselineSchema | typeof personaBaselineSchema = isPersona ? personaBaselineSchema : baselineSchema;
+  const parsed = schema.safeParse(data);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       if (issue.path.length === 1 && issue.path[0] === 'verdict' && data && typeof data === 'object') {
@@ -81,7 +119,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
           continue;
         }
       }
-      const translated = translateZodIssues({ src, schema: baselineSchema, data, base: [], prefix: 'baseline: ' }, [issue]);
+      const translated = translateZodIssues({ src, schema, data, base: [], prefix: isPersona ? 'persona baseline: ' : 'baseline: ' }, [issue]);
       errors.push(...translated.map((t) => ({ ...t, fix: `${t.fix}; or ${REWRITE_FIX}` })));
     }
     return { baseline: null, errors };
@@ -97,6 +135,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     });
     return { baseline: null, errors };
   }
+  if ('kind' in parsed.data) return { baseline: null, persona: parsed.data, errors };
   return { baseline: parsed.data, errors };
 }
 

@@ -60,6 +60,9 @@ const responseSchema = z.strictObject({
   stage: fieldPath.nullable().optional(),
   ended: fieldPath.nullable().optional(),
   offTrack: fieldPath.nullable().optional(),
+  toolCalls: fieldPath.nullable().optional(),
+  outcome: fieldPath.nullable().optional(),
+  errors: fieldPath.nullable().optional(),
 });
 
 const agentSchema = z.strictObject({
@@ -357,10 +360,15 @@ function withResponse(mapping: AgentMapping, response: ResponseFields | undefine
     stage: response.stage !== undefined ? response.stage : mapping.stage,
     ended: response.ended !== undefined ? response.ended : mapping.ended,
     offTrack: response.offTrack !== undefined ? response.offTrack : mapping.offTrack,
+    toolCalls: response.toolCalls !== undefined ? response.toolCalls : mapping.toolCalls,
+    outcome: response.outcome !== undefined ? response.outcome : mapping.outcome,
+    errors: response.errors !== undefined ? response.errors : mapping.errors,
+    // A path of one's own follows the native rule (a missing value: not reported); the preset's path keeps the preset's rule.
+    absentToolCallsAreNone: response.toolCalls !== undefined && response.toolCalls !== mapping.toolCalls ? false : mapping.absentToolCallsAreNone,
   };
 }
 
-function containsPlaceholder(body: JsonValue, placeholder: string): boolean {
+export function containsPlaceholder(body: JsonValue, placeholder: string): boolean {
   if (typeof body === 'string') return body.includes(placeholder);
   if (Array.isArray(body)) return body.some((b) => containsPlaceholder(b, placeholder));
   if (body !== null && typeof body === 'object') return Object.values(body).some((b) => containsPlaceholder(b, placeholder));

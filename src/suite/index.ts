@@ -1,5 +1,5 @@
 // Loads a suite from the repository: `<dir>/config.yml`, `<dir>/fixtures/**/*.yml`,
-// `<dir>/baselines/<label>.json`. Every configuration error of every file is collected and reported
+// `<dir>/personas/**/*.yml` (persona scripts), `<dir>/baselines/<label>.json`. Every configuration error of every file is collected and reported
 // at once, each with file:line:column, before anything is spent.
 //
 // Where files may come from: the suite folder, when it is named inside the working directory (the
@@ -10,16 +10,18 @@ import { promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { makeRedactor } from '../secrets.js';
-import type { Baseline, Fixture } from '../types.js';
+import type { Baseline, Fixture, PersonaBaseline, PersonaScript } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
-import { resolveConfigFile } from './config-file.js';
+import { containsPlaceholder, resolveConfigFile } from './config-file.js';
 import { checkFixtureFile } from './fixtures.js';
+import { checkPersonaFile } from './personas.js';
 import { boundIssues, type ConfigIssue } from './issues.js';
 import { applyOverrides, type ConfigOverrides } from './overrides.js';
 import { isInside } from '../fs-safe.js';
 import { outsideIssue, parseSuiteYaml, readSuiteText, realPathOrNull, type LoadedYaml, type SuiteFileRef } from './read.js';
 
-export { baselineSchema, routeSchema, serializeBaseline } from './baselines.js';
+export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
+export { DEFAULT_MAX_TURNS } from './personas.js';
 export { AGENT_PRESETS, JUDGE_DEFAULTS, JUDGE_PROVIDERS } from './config-file.js';
 export { formatIssue, type ConfigIssue } from './issues.js';
 export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
@@ -33,8 +35,12 @@ export interface Suite {
   config: Config;
   /** Sorted by file path, then by position in the file. */
   fixtures: Fixture[];
+  /** Persona scripts (SPEC section 10), sorted like fixtures. */
+  personas: PersonaScript[];
   /** Valid baselines by label (orphans included; they only cause a warning). */
   baselines: Map<string, Baseline>;
+  /** Valid persona baselines (`kind: "persona"`) by label. */
+  personaBaselines: Map<string, PersonaBaseline>;
 }
 
 export interface LoadResult {
@@ -63,15 +69,24 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
   const paths = suitePaths(opts);
   const found = newFindings();
   const root = suiteRoot(paths, found);
-  if (root === null) return finish(paths, found, null, [], new Map());
+  if (root === null) return finish(paths, found, null, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
 
   const config = loadConfig(paths, root, opts.env, found);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
-  const { fixtures, labels } = await loadFixtures(paths, root, found);
+  const fixtureFiles = await loadFixtures(paths, root, found);
+  const personaFiles = await loadPersonas(paths, root, found);
+  requireSomething(paths, fixtureFiles, personaFiles, found);
+  // One namespace: a label names one baseline file, whether a fixture's or a script's.
+  const labels = [...fixtureFiles.labels, ...personaFiles.labels];
   checkLabelsUnique(labels, found);
-  const baselines = await loadBaselines(paths, root, new Set(labels.map((l) => l.label)), found);
-  warnJudgeNotConfigured(config, fixtures, paths.configShown, found);
-  return finish(paths, found, config, fixtures, baselines);
+  const kinds = new Map<string, 'fixture' | 'persona'>([
+    ...fixtureFiles.fixtures.map((f) => [f.label, 'fixture'] as const),
+    ...personaFiles.personas.map((p) => [p.label, 'persona'] as const),
+  ]);
+  const { baselines, personaBaselines } = await loadBaselines(paths, root, new Set(labels.map((l) => l.label)), kinds, found);
+  warnJudgeNotConfigured(config, fixtureFiles.fixtures, personaFiles.personas, paths.configShown, found);
+  warnPersonaMapping(config, personaFiles.personas, paths.configShown, found);
+  return finish(paths, found, config, { fixtures: fixtureFiles.fixtures, personas: personaFiles.personas, baselines, personaBaselines });
 }
 
 // --- the steps, in order ---------------------------------------------------------------------------
@@ -80,6 +95,7 @@ interface SuitePaths {
   cwd: string;
   dir: string;
   fixturesDir: string;
+  personasDir: string;
   baselinesDir: string;
   /** The config file as shown in issues (config.yml when there is none). */
   configShown: string;
@@ -114,6 +130,7 @@ function suitePaths(opts: LoadOptions): SuitePaths {
     cwd,
     dir,
     fixturesDir: path.join(dir, 'fixtures'),
+    personasDir: path.join(dir, 'personas'),
     baselinesDir: path.join(dir, 'baselines'),
     configShown: show(path.join(dir, CONFIG_NAMES[0] as string)),
     show,
@@ -160,19 +177,24 @@ function overrideConfig(config: Config | null, overrides: ConfigOverrides, sourc
   if (config) found.errors.push(...applyOverrides(config, overrides, source));
 }
 
-async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings): Promise<{ fixtures: Fixture[]; labels: SeenLabel[] }> {
+interface FixtureFiles {
+  fixtures: Fixture[];
+  labels: SeenLabel[];
+  /** null: no fixtures folder; 'outside': refused; else the number of files read and their errors. */
+  listed: number | null | 'outside';
+  fileErrors: number;
+}
+
+async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings): Promise<FixtureFiles> {
   const fixtures: Fixture[] = [];
   const labels: SeenLabel[] = [];
   const fixturesShown = paths.show(paths.fixturesDir);
   const listed = await listSuiteFiles(paths.fixturesDir, root, (name) => /\.ya?ml$/i.test(name), true);
   if (listed === 'outside') {
     found.errors.push(outsideIssue(fixturesShown, `the fixtures folder ${fixturesShown}`, `the suite folder ${root.shown}`));
-    return { fixtures, labels };
+    return { fixtures, labels, listed, fileErrors: 0 };
   }
-  if (listed === null) {
-    found.errors.push(noFixturesIssue(fixturesShown, `no fixtures folder: ${fixturesShown} does not exist`, '\n  or point --dir at your suite folder'));
-    return { fixtures, labels };
-  }
+  if (listed === null) return { fixtures, labels, listed, fileErrors: 0 };
   let fileErrors = 0;
   for (const ref of listed) {
     const shown = paths.show(ref.path);
@@ -188,12 +210,51 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
     }
     fileErrors += found.errors.length - before;
   }
-  if (listed.length === 0) {
+  return { fixtures, labels, listed: listed.length, fileErrors };
+}
+
+interface PersonaFiles {
+  personas: PersonaScript[];
+  labels: SeenLabel[];
+  /** Files read (0 when there is no personas folder). */
+  files: number;
+}
+
+/** Files under `<dir>/personas`, read and checked like fixture files; the folder is optional. */
+async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings): Promise<PersonaFiles> {
+  const personas: PersonaScript[] = [];
+  const labels: SeenLabel[] = [];
+  const listed = await listSuiteFiles(paths.personasDir, root, (name) => /\.ya?ml$/i.test(name), true);
+  if (listed === 'outside') {
+    const shown = paths.show(paths.personasDir);
+    found.errors.push(outsideIssue(shown, `the personas folder ${shown}`, `the suite folder ${root.shown}`));
+    return { personas, labels, files: 0 };
+  }
+  for (const ref of listed ?? []) {
+    const shown = paths.show(ref.path);
+    found.fileOrder.push(shown);
+    const loaded = readYamlFile(ref, shown, root, found);
+    if (!loaded.src) continue;
+    const checked = checkPersonaFile(loaded.src, loaded.data);
+    found.errors.push(...checked.errors);
+    found.warnings.push(...checked.warnings);
+    personas.push(...checked.personas);
+    labels.push(...checked.labels);
+  }
+  return { personas, labels, files: listed?.length ?? 0 };
+}
+
+/** A suite needs fixtures or persona scripts; a suite of persona scripts alone needs no fixtures folder. */
+function requireSomething(paths: SuitePaths, fixtures: FixtureFiles, personas: PersonaFiles, found: Findings): void {
+  if (fixtures.listed === 'outside' || personas.files > 0) return;
+  const fixturesShown = paths.show(paths.fixturesDir);
+  if (fixtures.listed === null) {
+    found.errors.push(noFixturesIssue(fixturesShown, `no fixtures folder: ${fixturesShown} does not exist`, '\n  or point --dir at your suite folder'));
+  } else if (fixtures.listed === 0) {
     found.errors.push(noFixturesIssue(fixturesShown, `no fixtures: ${fixturesShown} has no .yml or .yaml file`, ''));
-  } else if (fixtures.length === 0 && fileErrors === 0) {
+  } else if (fixtures.fixtures.length === 0 && fixtures.fileErrors === 0) {
     found.errors.push(noFixturesIssue(fixturesShown, `no fixtures: the files in ${fixturesShown} define none`, ''));
   }
-  return { fixtures, labels };
 }
 
 function noFixturesIssue(fixturesShown: string, message: string, moreFix: string): ConfigIssue {
@@ -230,14 +291,21 @@ function checkLabelsUnique(labels: readonly SeenLabel[], found: Findings): void 
   }
 }
 
-/** Valid baselines by label; orphans (no fixture of that label) are kept with a warning. */
-async function loadBaselines(paths: SuitePaths, root: SuiteRoot, fixtureLabels: ReadonlySet<string>, found: Findings): Promise<Map<string, Baseline>> {
+/** Valid baselines by label, fixture and persona baselines apart; orphans (no item of that label) are kept with a warning. */
+async function loadBaselines(
+  paths: SuitePaths,
+  root: SuiteRoot,
+  labels: ReadonlySet<string>,
+  kinds: ReadonlyMap<string, 'fixture' | 'persona'>,
+  found: Findings,
+): Promise<{ baselines: Map<string, Baseline>; personaBaselines: Map<string, PersonaBaseline> }> {
   const baselines = new Map<string, Baseline>();
+  const personaBaselines = new Map<string, PersonaBaseline>();
   const listed = await listSuiteFiles(paths.baselinesDir, root, (name) => name.endsWith('.json'), false);
   if (listed === 'outside') {
     const shown = paths.show(paths.baselinesDir);
     found.errors.push(outsideIssue(shown, `the baselines folder ${shown}`, `the suite folder ${root.shown}`));
-    return baselines;
+    return { baselines, personaBaselines };
   }
   for (const ref of listed ?? []) {
     const shown = paths.show(ref.path);
@@ -249,11 +317,24 @@ async function loadBaselines(paths: SuitePaths, root: SuiteRoot, fixtureLabels: 
     }
     const checked = checkBaselineFile(shown, path.basename(ref.path).slice(0, -'.json'.length), read.text);
     found.errors.push(...checked.errors);
-    if (!checked.baseline) continue;
-    baselines.set(checked.baseline.label, checked.baseline);
-    if (!fixtureLabels.has(checked.baseline.label)) found.warnings.push(orphanWarning(shown, checked.baseline.label));
+    const stored = checked.baseline ?? checked.persona ?? null;
+    if (stored === null) continue;
+    if ('kind' in stored) personaBaselines.set(stored.label, stored);
+    else baselines.set(stored.label, stored);
+    if (!labels.has(stored.label)) found.warnings.push(orphanWarning(shown, stored.label));
+    else if (kinds.get(stored.label) !== ('kind' in stored ? 'persona' : 'fixture')) found.warnings.push(kindWarning(shown, stored.label, 'kind' in stored));
   }
-  return baselines;
+  return { baselines, personaBaselines };
+}
+
+function kindWarning(shown: string, label: string, persona: boolean): ConfigIssue {
+  return {
+    file: shown,
+    line: null,
+    column: null,
+    message: `${shown} is a ${persona ? 'persona script' : 'fixture'} baseline, but ${JSON.stringify(label)} is a ${persona ? 'fixture' : 'persona script'} now: it is not compared against`,
+    fix: `delete ${shown} and accept ${JSON.stringify(label)} again`,
+  };
 }
 
 function orphanWarning(shown: string, label: string): ConfigIssue {
@@ -261,26 +342,74 @@ function orphanWarning(shown: string, label: string): ConfigIssue {
     file: shown,
     line: null,
     column: null,
-    message: `orphan baseline: no fixture is labelled ${JSON.stringify(label)}`,
-    fix: `delete ${shown} if the fixture was removed, or restore a fixture with label: ${label} (a renamed fixture needs its baseline renamed too)`,
+    message: `orphan baseline: no fixture or persona script is labelled ${JSON.stringify(label)}`,
+    fix: `delete ${shown} if the fixture (or script) was removed, or restore one with label: ${label} (a renamed fixture needs its baseline renamed too)`,
   };
 }
 
-function warnJudgeNotConfigured(config: Config | null, fixtures: readonly Fixture[], configShown: string, found: Findings): void {
+function warnJudgeNotConfigured(config: Config | null, fixtures: readonly Fixture[], personas: readonly PersonaScript[], configShown: string, found: Findings): void {
+  if (!config || config.judge) return;
   const judged = fixtures.filter((f) => f.assertion?.kind === 'judge');
   const first = judged[0];
-  if (!config || config.judge || !first) return;
-  found.warnings.push({
-    file: first.file,
-    line: first.line,
-    column: null,
-    message: `${judged.length} fixture${judged.length === 1 ? ' uses a judge assertion' : 's use judge assertions'} (first: ${JSON.stringify(first.label)}) but no judge is configured: ${judged.length === 1 ? 'it' : 'they'} will be not evaluated`,
-    fix: `add a judge section to ${configShown}:\n    judge:\n      provider: openai\n      model: gpt-4o-mini\n      apiKey: \${JUDGE_API_KEY}`,
-  });
+  if (first) {
+    found.warnings.push({
+      file: first.file,
+      line: first.line,
+      column: null,
+      message: `${judged.length} fixture${judged.length === 1 ? ' uses a judge assertion' : 's use judge assertions'} (first: ${JSON.stringify(first.label)}) but no judge is configured: ${judged.length === 1 ? 'it' : 'they'} will be not evaluated`,
+      fix: JUDGE_FIX(configShown),
+    });
+  }
+  const withCriteria = personas.filter((p) => p.expect.criteria.length > 0);
+  const firstScript = withCriteria[0];
+  if (firstScript) {
+    found.warnings.push({
+      file: firstScript.file,
+      line: firstScript.line,
+      column: null,
+      message: `${withCriteria.length} persona script${withCriteria.length === 1 ? ' has' : 's have'} criteria (first: ${JSON.stringify(firstScript.label)}) but no judge is configured: the criteria will be not evaluated`,
+      fix: JUDGE_FIX(configShown),
+    });
+  }
 }
 
+/**
+ * What the agent mapping cannot carry for the scripts: mocks never sent (a request template without
+ * {{mocks}}), tool calls or outcomes never read (a null path): those checks would be not evaluated.
+ */
+function warnPersonaMapping(config: Config | null, personas: readonly PersonaScript[], configShown: string, found: Findings): void {
+  if (!config || personas.length === 0) return;
+  const { mapping, start } = config.agent;
+  const warn = (scripts: readonly PersonaScript[], message: (first: PersonaScript, n: number) => string, fix: string): void => {
+    const first = scripts[0];
+    if (first) found.warnings.push({ file: first.file, line: first.line, column: null, message: message(first, scripts.length), fix });
+  };
+  const those = (n: number): string => (n === 1 ? 'script' : `${n} scripts`);
+  const bodies = [mapping.body, ...(start ? [start.body] : [])];
+  warn(
+    personas.filter((p) => p.mocks.length > 0 && !bodies.every((b) => containsPlaceholder(b, '{{mocks}}'))),
+    (p, n) => `persona ${those(n)} (first: ${JSON.stringify(p.label)}) ${n === 1 ? 'has' : 'have'} mocks, but the agent request body does not send {{mocks}} on every turn: the agent will not see them`,
+    `put "{{mocks}}" where the agent expects its tool mocks in agent.request.body (and agent.start.body) of ${configShown}`,
+  );
+  warn(
+    personas.filter((p) => mapping.toolCalls === null && p.expect.toolCalled.length + p.expect.toolNotCalled.length > 0),
+    (p, n) => `persona ${those(n)} (first: ${JSON.stringify(p.label)}) ${n === 1 ? 'checks' : 'check'} tool calls, but agent.response.toolCalls is null: those checks will be not evaluated`,
+    `set agent.response.toolCalls in ${configShown} to the path of the tool calls in the agent's response`,
+  );
+  warn(
+    personas.filter((p) => mapping.outcome === null && p.expect.terminal !== null),
+    (p, n) => `persona ${those(n)} (first: ${JSON.stringify(p.label)}) ${n === 1 ? 'checks' : 'check'} the terminal outcome, but agent.response.outcome is null: that check will be not evaluated`,
+    `set agent.response.outcome in ${configShown} to the path of the outcome in the agent's response`,
+  );
+}
+
+const JUDGE_FIX = (configShown: string): string =>
+  `add a judge section to ${configShown}:\n    judge:\n      provider: openai\n      model: gpt-4o-mini\n      apiKey: \${JUDGE_API_KEY}`;
+
 /** Issues redacted, grouped by file in display order and bounded per file; the suite when there is no error. */
-function finish(paths: SuitePaths, found: Findings, config: Config | null, fixtures: Fixture[], baselines: Map<string, Baseline>): LoadResult {
+type SuiteItems = Pick<Suite, 'fixtures' | 'personas' | 'baselines' | 'personaBaselines'>;
+
+function finish(paths: SuitePaths, found: Findings, config: Config | null, items: SuiteItems): LoadResult {
   const redact = makeRedactor([...found.secrets, ...(config?.secrets ?? [])]);
   const tidy = (issues: ConfigIssue[], noun: 'errors' | 'warnings'): ConfigIssue[] =>
     boundIssues(
@@ -292,7 +421,7 @@ function finish(paths: SuitePaths, found: Findings, config: Config | null, fixtu
     );
   const result: LoadResult = { suite: null, errors: tidy(found.errors, 'errors'), warnings: tidy(found.warnings, 'warnings') };
   if (result.errors.length === 0 && config) {
-    result.suite = { dir: paths.dir, baselinesDir: paths.baselinesDir, config, fixtures, baselines };
+    result.suite = { dir: paths.dir, baselinesDir: paths.baselinesDir, config, ...items };
   }
   return result;
 }

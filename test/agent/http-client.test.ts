@@ -104,7 +104,18 @@ describe('other mappings', () => {
     const outcome = await client({
       url: server.url,
       start: null,
-      mapping: { body: { sender: '{{session}}', message: '{{message}}' }, reply: '0.text', conversation: null, stage: null, ended: null, offTrack: null },
+      mapping: {
+        body: { sender: '{{session}}', message: '{{message}}' },
+        reply: '0.text',
+        conversation: null,
+        stage: null,
+        ended: null,
+        offTrack: null,
+        toolCalls: null,
+        outcome: null,
+        errors: null,
+        absentToolCallsAreNone: false,
+      },
     }).converse(request);
     expect(outcome).toMatchObject({ kind: 'replied', reply: 'Hi sess-1', route: null, turns: 1 });
     expect(server.requests[0]?.json).toEqual({ sender: 'sess-1', message: 'Can I get my money back?' });

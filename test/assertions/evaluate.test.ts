@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRegexPool, evaluateAssertion, formatPair, quote, type AssertionDeps } from '../../src/assertions/index.js';
 import type { Assertion, Judge, JudgeResult } from '../../src/types.js';
+import { noTranscripts } from '../support/fakes.js';
 
 const regex = createRegexPool({ size: 2, timeoutMs: 100 });
 const brokenRegex = createRegexPool({ size: 1, timeoutMs: 100, workerSource: "throw new Error('cannot start')" });
@@ -13,6 +14,7 @@ function fakeJudge(result: JudgeResult | (() => never)): Judge {
   return {
     name: 'fake judge',
     score: async () => (typeof result === 'function' ? result() : result),
+    scoreTranscript: noTranscripts,
     close: async () => undefined,
   };
 }

@@ -31,6 +31,8 @@ export interface SuiteSpec {
   config?: string;
   /** File name under fixtures/ -> YAML text. */
   fixtures?: Record<string, string>;
+  /** File name under personas/ -> YAML text. */
+  personas?: Record<string, string>;
   baselines?: Baseline[];
 }
 
@@ -42,6 +44,8 @@ export async function makeProject(spec: SuiteSpec): Promise<string> {
   await mkdir(join(dir, 'fixtures'), { recursive: true });
   if (spec.config !== undefined) await writeFile(join(dir, 'config.yml'), spec.config);
   for (const [name, text] of Object.entries(spec.fixtures ?? {})) await writeFile(join(dir, 'fixtures', name), text);
+  if (spec.personas) await mkdir(join(dir, 'personas'), { recursive: true });
+  for (const [name, text] of Object.entries(spec.personas ?? {})) await writeFile(join(dir, 'personas', name), text);
   if (spec.baselines && spec.baselines.length > 0) {
     await mkdir(join(dir, 'baselines'), { recursive: true });
     for (const b of spec.baselines) await writeFile(join(dir, 'baselines', `${b.label}.json`), serializeBaseline(b));

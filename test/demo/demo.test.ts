@@ -53,6 +53,44 @@ function expectEverything(record: RunRecord): void {
   expect(record.judge.name).toMatch(/demo/);
   expect(f.get('broken-parcel')).toMatchObject({ verdict: 'pass', score: 0.9, threshold: 0.7 });
   expect(record.estimate.aboveCap).toBe(false);
+  expectPersonas(record);
+}
+
+/** The example persona scripts: each verdict for the reason its comment in the YAML gives. */
+function expectPersonas(record: RunRecord): void {
+  const p = new Map(record.personas.map((x) => [x.label, x]));
+  const check = (label: string, kind: string, expected?: unknown) =>
+    p.get(label)?.checks.find((c) => c.kind === kind && (expected === undefined || JSON.stringify(c.expected).includes(JSON.stringify(expected))));
+
+  const pass = p.get('refund-broken-item');
+  expect(pass).toMatchObject({ verdict: 'pass', outcome: 'finish', unsent: ['Thanks, bye'], drift: { transcript: 'same', route: 'same', verdict: 'still_passing' } });
+  expect(pass?.checks.map((c) => c.status)).toEqual(pass?.checks.map(() => 'pass'));
+  expect(pass?.turns.map((t) => t.toolCalls?.map((c) => `${c.tool}:${c.mocked}`))).toEqual([[], [], ['find_order:true'], ['issue_refund:true']]);
+  expect(check('refund-broken-item', 'toolCalled')).toMatchObject({ status: 'pass', turn: 2 });
+
+  expect(p.get('mid-price-handoff')).toMatchObject({ verdict: 'fail', drift: { transcript: 'different', route: 'different', verdict: 'newly_failing' } });
+  expect(check('mid-price-handoff', 'conversations')).toMatchObject({ status: 'fail' });
+  expect(check('mid-price-handoff', 'conversations')?.detail).toMatch(/handoff/);
+
+  expect(p.get('final-sale-no-refund')).toMatchObject({ verdict: 'fail', baseline: null, drift: { transcript: null, route: null, verdict: 'no_baseline' } });
+  expect(check('final-sale-no-refund', 'toolNotCalled')).toMatchObject({ status: 'fail', turn: 3 });
+  expect(check('final-sale-no-refund', 'toolCalled')).toMatchObject({ status: 'pass' });
+
+  expect(p.get('broken-item-replacement')).toMatchObject({ verdict: 'fail', drift: { transcript: 'same', verdict: 'still_failing' } });
+  expect(check('broken-item-replacement', 'criterion', 'Stayed empathetic')).toMatchObject({ status: 'pass', score: 0.9 });
+  expect(check('broken-item-replacement', 'criterion', 'Offered a replacement before refunding')).toMatchObject({ status: 'fail', score: 0.2 });
+
+  const errored = p.get('refund-unmocked-tool');
+  expect(errored).toMatchObject({ errored: true, verdict: null, drift: null, errorKind: 'unmocked_tool' });
+  expect(errored?.checks.filter((c) => c.kind !== 'criterion').map((c) => c.status)).toEqual(['pass', 'pass']);
+  expect(errored?.turns.at(-1)?.toolCalls).toMatchObject([{ tool: 'issue_refund', mocked: false }]);
+
+  expect(p.get('expensive-item-handoff')).toMatchObject({ verdict: 'not_evaluated', outcome: 'handoff', drift: { transcript: 'same', verdict: 'not_evaluated' } });
+  expect(p.get('refund-then-opening-hours')).toMatchObject({ verdict: 'pass', outcome: 'switch', drift: { transcript: 'different', verdict: 'newly_passing' } });
+
+  // Every persona verdict and all six drift values among the scripts too.
+  expect(new Set(record.personas.map((x) => x.verdict))).toEqual(new Set(['pass', 'fail', 'not_evaluated', null]));
+  expect([...new Set(record.personas.map((x) => x.drift?.verdict).filter((v) => v !== undefined))].sort()).toEqual([...DRIFT_VERDICTS].sort());
 }
 
 describe('demo', () => {
@@ -80,6 +118,10 @@ describe('demo', () => {
     expect(existsSync(join(out, 'junit.xml'))).toBe(true);
     expect(stdout).toContain('demo judge');
     expect(stdout).toContain('the demo itself exits 0');
+    // The persona scripts are shown with their failed checks.
+    expect(stdout).toContain('Persona scripts (7)');
+    expect(stdout).toMatch(/mid-price-handoff · fail · newly failing[^\n]*\n\s+✗ conversations: visited: welcome, refunds; missing: handoff/);
+    expect(stdout).toContain('tool not called issue_refund');
   });
 
   it('runs as the bundled CLI (node dist/cli.js demo) in a child process', async (ctx) => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentHost, runCheck, type CheckOptions, type EngineDeps } from '../../src/engine.js';
 import type { AgentClient, Judge, RegexEvaluator } from '../../src/types.js';
+import { noSessions, noTranscripts } from '../support/fakes.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -34,12 +35,14 @@ function fakes() {
       log.push(`converse ${req.message}`);
       return { kind: 'replied', reply: `echo: ${req.message}`, route: { conversation: 'c', stage: 's' }, offTrack: [], ended: false, turns: 2 };
     },
+    session: noSessions,
     close: async () => void log.push('agent closed'),
   };
   const regex: RegexEvaluator = { test: async () => ({ kind: 'no_match' }), close: async () => void log.push('regex closed') };
   const judge: Judge = {
     name: 'fake judge',
     score: async () => ({ ok: true, score: 0.8, rationale: 'fine' }),
+    scoreTranscript: noTranscripts,
     close: async () => void log.push('judge closed'),
   };
   const deps: EngineDeps = {

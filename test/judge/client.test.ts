@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
 import { evaluateAssertion } from '../../src/assertions/index.js';
-import { createJudge, JUDGE_SYSTEM_PROMPT } from '../../src/judge/index.js';
+import { createJudge, JUDGE_SYSTEM_PROMPT, TRANSCRIPT_SYSTEM_PROMPT } from '../../src/judge/index.js';
 import type { Clock, Judge, RegexEvaluator } from '../../src/types.js';
 import { hangUp, json, silence, startServer, type Responder, type TestServer } from './server.js';
+import { noTranscripts } from '../support/fakes.js';
 
 const API_KEY = 'sk-test-very-secret-key-123';
 
@@ -112,7 +113,7 @@ describe('openai judge', () => {
     expect(clock.sleeps).toEqual([50, 100]);
     const out = await evaluateAssertion({ kind: 'judge', criterion: 'c', threshold: 0.7 }, 'r', {
       regex: noRegex,
-      judge: { name: 'x', score: async () => r, close: async () => undefined },
+      judge: { name: 'x', score: async () => r, scoreTranscript: noTranscripts, close: async () => undefined },
     });
     expect(out.verdict).toBe('not_evaluated');
     expect(out.detail).toMatch(/^judge unreachable: HTTP 503 after 3 attempts/);
@@ -208,5 +209,41 @@ describe('anthropic judge', () => {
     const s = await serve(json(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
     const r = await judge(config('anthropic', s.url, { retries: 1 })).score('c', 'r');
     expect(r).toEqual({ ok: false, reason: 'HTTP 529 after 2 attempts: Overloaded' });
+  });
+});
+
+describe('persona criteria: the whole transcript, rationale first', () => {
+  const turns = [
+    { index: 0, message: null, reply: 'Welcome!', route: null, offTrack: [], toolCalls: [], outcome: null, errors: [], durationMs: 1 },
+    {
+      index: 1,
+      message: 'Order 1234',
+      reply: 'Found it.',
+      route: null,
+      offTrack: [],
+      toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'delivered' }, mocked: true }],
+      outcome: null,
+      errors: [],
+      durationMs: 1,
+    },
+  ];
+  const transcript = '[turn 0] Agent (welcome): Welcome!\n[turn 1] User: Order 1234\n[turn 1] Agent called tool find_order with {"orderId":"1234"} -> {"status":"delivered"}\n[turn 1] Agent: Found it.';
+
+  it.each(['openai', 'anthropic'] as const)('%s: sends the transcript prompt and reads {rationale, score}', async (provider) => {
+    const answer = '{"rationale": "It named the order.", "score": 0.9}';
+    const s = await serve(provider === 'openai' ? openaiReply(answer) : anthropicReply(answer));
+    const j = judge(config(provider, s.url));
+    expect(await j.scoreTranscript('Mentioned the order number', turns)).toEqual({ ok: true, score: 0.9, rationale: 'It named the order.' });
+    const body = s.received[0]?.body as { system?: string; messages: { role: string; content: string }[] };
+    const system = provider === 'openai' ? body.messages[0]?.content : body.system;
+    expect(system).toBe(TRANSCRIPT_SYSTEM_PROMPT);
+    expect(system).toContain('rationale first');
+    expect(body.messages.at(-1)?.content).toBe(`Criterion:\nMentioned the order number\n\nTranscript to judge:\n<transcript>\n${transcript}\n</transcript>`);
+  });
+
+  it('prose with no score is no usable result, never a pass or a fail', async () => {
+    const s = await serve(openaiReply('The agent was empathetic, I would say.'));
+    const result = await judge(config('openai', s.url)).scoreTranscript('Stayed empathetic', turns);
+    expect(result).toEqual({ ok: false, reason: 'no usable score in output: "The agent was empathetic, I would say."' });
   });
 });

@@ -46,6 +46,7 @@ function record(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): RunRe
     tallies: { passed: fixtures.length, failed: 0, notEvaluated: 0, errored: 0 },
     interrupted: false,
     fixtures,
+    personas: [],
     ...over,
   };
 }
@@ -215,5 +216,56 @@ describe('mergeRecords', () => {
 
   it('refuses to merge nothing', () => {
     expect(() => mergeRecords([])).toThrow(/nothing to merge/);
+  });
+});
+
+describe('persona scripts in the record (SPEC 10)', () => {
+  const script = {
+    label: 'refund',
+    file: '.agent-replay/personas/refund.yml',
+    line: 1,
+    persona: null,
+    turns: [
+      { index: 0, message: null, reply: 'Welcome', route: null, offTrack: [], toolCalls: null, outcome: null, errors: [], durationMs: 1 },
+      {
+        index: 1,
+        message: 'Order 1234',
+        reply: 'Found it',
+        route: { conversation: 'refunds', stage: 'lookup' },
+        offTrack: [],
+        toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'delivered' }, mocked: true }],
+        outcome: 'finish',
+        errors: [],
+        durationMs: 2,
+      },
+    ],
+    unsent: [],
+    visited: ['refunds'],
+    outcome: 'finish',
+    checks: [
+      { kind: 'toolCalled', expected: { tool: 'find_order', match: 'subset' }, observed: [], turn: 1, status: 'pass', detail: 'called find_order at turn 1' },
+      { kind: 'criterion', expected: 'polite', observed: null, status: 'not_evaluated', detail: 'judge unreachable: x', score: null, threshold: 0.7, rationale: null },
+    ],
+    baseline: null,
+    durationMs: 3,
+    errored: false,
+    error: null,
+    errorKind: null,
+    verdict: 'not_evaluated',
+    drift: { transcript: null, route: null, verdict: 'no_baseline' },
+  };
+
+  it('a record written before personas existed parses with none', () => {
+    const old = JSON.parse(serializeRecord(record([fixture('a')]))) as Record<string, unknown>;
+    delete old.personas;
+    expect(parseRecord(JSON.stringify(old), 'old.json').personas).toEqual([]);
+  });
+
+  it('round-trips a script; an errored script with a verdict, or a label shared with a fixture, is rejected', () => {
+    const text = JSON.stringify({ ...record([fixture('a')]), personas: [script] });
+    expect(parseRecord(text, 'r.json').personas).toEqual([script]);
+    const errored = { ...script, errored: true, error: 'turn 2: HTTP 500', errorKind: 'http' };
+    expect(() => parseRecord(JSON.stringify({ ...record([]), personas: [errored] }), 'r.json')).toThrow(/personas\.0\.verdict: an errored persona script has no verdict/);
+    expect(() => parseRecord(JSON.stringify({ ...record([fixture('refund')]), personas: [script] }), 'r.json')).toThrow('r.json: persona script label "refund" appears twice');
   });
 });

@@ -8,6 +8,7 @@ import { defaultConfig } from '../../src/config.js';
 import { replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
 import type { AgentClient, Baseline, Fixture, RegexEvaluator } from '../../src/types.js';
 import { startAgentServer, type AgentServer } from '../support/agent-server.js';
+import { noSessions } from '../support/fakes.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -116,6 +117,7 @@ describe('replay', () => {
         if (req.message === 'boom') throw new Error('socket exploded');
         return { kind: 'replied', reply: `echo: ${req.message}`, route: { conversation: 'c', stage: 's' }, offTrack: [], ended: false, turns: 2 };
       },
+      session: noSessions,
       close: async () => undefined,
     };
     const stored: Baseline = { label: 'b', reply: 'old', route: null, verdict: 'pass', acceptedAt: 'x', commit: null };
@@ -140,6 +142,7 @@ describe('replay', () => {
   it('a failing progress callback or session id never loses the run', async () => {
     const agent: AgentClient = {
       converse: async (req) => ({ kind: 'replied', reply: req.message, route: null, offTrack: [], ended: false, turns: 1 }),
+      session: noSessions,
       close: async () => undefined,
     };
     const record = await replay(
@@ -169,6 +172,7 @@ describe('replay', () => {
   it('a RegexEvaluator that throws makes the check not evaluated, not the replay errored', async () => {
     const agent: AgentClient = {
       converse: async (req) => ({ kind: 'replied', reply: req.message, route: null, offTrack: [], ended: false, turns: 1 }),
+      session: noSessions,
       close: async () => undefined,
     };
     const regex: RegexEvaluator = {
@@ -181,7 +185,7 @@ describe('replay', () => {
   });
 
   it('an empty suite is an empty record', async () => {
-    const agent: AgentClient = { converse: () => Promise.reject(new Error('never called')), close: async () => undefined };
+    const agent: AgentClient = { converse: () => Promise.reject(new Error('never called')), session: noSessions, close: async () => undefined };
     const record = await replay([], new Map(), { agent, regex: regexPool(), judge: null }, OPTIONS);
     expect(record.fixtures).toEqual([]);
     expect(record.tallies).toEqual({ passed: 0, failed: 0, notEvaluated: 0, errored: 0 });

@@ -1,6 +1,6 @@
 // A small builder for RunRecords used by the report tests and golden files.
 
-import type { Baseline, FixtureRecord, Route, RunRecord } from '../../src/types.js';
+import type { Baseline, Check, FixtureRecord, PersonaBaseline, PersonaRecord, Route, RunRecord, ToolCall, Turn } from '../../src/types.js';
 import type { ReportContext } from '../../src/report/index.js';
 
 export const SHA = '3f5e2a9c8b7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f';
@@ -59,10 +59,10 @@ export function resetLines(): void {
   line = 0;
 }
 
-/** A run record around the fixtures; tallies derived from them. */
+/** A run record around the fixtures (and `over.personas`); tallies derived from them. */
 export function run(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): RunRecord {
   const tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
-  for (const f of fixtures) {
+  for (const f of [...fixtures, ...(over.personas ?? [])]) {
     if (f.errored) tallies.errored++;
     else if (f.verdict === 'pass') tallies.passed++;
     else if (f.verdict === 'fail') tallies.failed++;
@@ -81,6 +81,7 @@ export function run(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): R
     tallies,
     interrupted: false,
     fixtures,
+    personas: [],
     ...over,
   };
 }
@@ -404,4 +405,260 @@ export function mixedMany(n: number): RunRecord {
     }
   }
   return run(fixtures, { estimate: { usd: n * 0.02, capUsd: 20, aboveCap: false, confirmed: false } });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Persona scripts (SPEC 10)
+
+export function turn(index: number, message: string | null, reply: string, r: Route | null, over: Partial<Turn> = {}): Turn {
+  return { index, message, reply, route: r, offTrack: [], toolCalls: [], outcome: null, errors: [], durationMs: 300, ...over };
+}
+
+export function toolCall(tool: string, input: ToolCall['input'], output: ToolCall['output'], mocked = true): ToolCall {
+  return { tool, input, output, mocked };
+}
+
+/** The baseline a script would have stored for these turns. */
+export function personaBaseline(label: string, turns: readonly Turn[], verdict: 'pass' | 'fail' = 'pass'): PersonaBaseline {
+  const visited: string[] = [];
+  for (const t of turns) if (t.route && !visited.includes(t.route.conversation)) visited.push(t.route.conversation);
+  return {
+    label,
+    kind: 'persona',
+    transcript: turns.map((t) => ({ message: t.message, reply: t.reply, route: t.route })),
+    visited,
+    outcome: turns[turns.length - 1]?.outcome ?? null,
+    verdict,
+    acceptedAt: '2026-11-30T10:00:00Z',
+    commit: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+  };
+}
+
+/** The refund dialog: a welcome turn, the opening, two follow-ups; a tool call on turn 2 and a handoff on turn 3. */
+export function refundTurns(): Turn[] {
+  return [
+    turn(0, null, "Hi! I'm Shop Bot. How can I help?", route('main', 'welcome')),
+    turn(1, 'I want my money back', "I'm sorry to hear that. What is your order number?", route('refunds', 'identify')),
+    turn(2, 'Order 1234', 'I found order 1234: a kettle, delivered on 28 November. What went wrong?', route('refunds', 'lookup'), {
+      toolCalls: [toolCall('find_order', { orderId: '1234' }, { status: 'delivered', item: 'kettle' })],
+    }),
+    turn(3, 'It arrived broken', "I'm sorry it arrived broken. I've passed this to a colleague who can arrange a replacement or a refund.", route('handoff', 'queue'), {
+      outcome: 'handoff',
+    }),
+  ];
+}
+
+export const check = {
+  conversations: (expected: string[], observed: string[]): Check => {
+    const missing = expected.filter((e) => !observed.includes(e));
+    return { kind: 'conversations', expected, observed, status: missing.length === 0 ? 'pass' : 'fail', detail: `visited: ${observed.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'}` };
+  },
+  terminal: (expected: 'finish' | 'handoff' | 'switch', observed: string | null): Check => ({
+    kind: 'terminal',
+    expected,
+    observed,
+    status: observed === expected ? 'pass' : 'fail',
+    detail: observed === null ? `expected ${expected}: the conversation did not end` : `expected ${expected}, ended with ${observed}`,
+  }),
+  toolCalled: (tool: string, input: ToolCall['input'] | undefined, calls: { turn: number; input: ToolCall['input'] }[], matchTurn: number | null): Check => ({
+    kind: 'toolCalled',
+    expected: input === undefined ? { tool, match: 'subset' } : { tool, input, match: 'subset' },
+    observed: calls.map((c) => ({ tool, input: c.input, output: null, mocked: true, turn: c.turn })),
+    turn: matchTurn,
+    status: matchTurn === null ? 'fail' : 'pass',
+    detail: matchTurn === null ? `expected a call of ${tool}: ${tool} was not called` : `called ${tool} ${JSON.stringify(input)} at turn ${matchTurn}`,
+  }),
+  toolNotCalled: (tool: string, calls: { turn: number; input: ToolCall['input'] }[]): Check => ({
+    kind: 'toolNotCalled',
+    expected: { tool, match: 'subset' },
+    observed: calls.map((c) => ({ tool, input: c.input, output: null, mocked: true, turn: c.turn })),
+    turn: calls[0]?.turn ?? null,
+    status: calls.length > 0 ? 'fail' : 'pass',
+    detail: calls.length > 0 ? `${tool} must not be called, but was at turn ${calls[0]?.turn}` : `not called: ${tool}`,
+  }),
+  criterion: (statement: string, score: number | null, rationale: string | null, reason = 'judge unreachable: HTTP 503 after 3 retries'): Check =>
+    score === null
+      ? { kind: 'criterion', expected: statement, observed: null, threshold: 0.7, status: 'not_evaluated', detail: reason, score: null, rationale: null }
+      : {
+          kind: 'criterion',
+          expected: statement,
+          observed: null,
+          threshold: 0.7,
+          status: score >= 0.7 ? 'pass' : 'fail',
+          detail: `score ${score.toFixed(2)} ${score >= 0.7 ? '>=' : '<'} threshold 0.70: ${rationale ?? ''}`,
+          score,
+          rationale,
+        },
+};
+
+function passingChecks(): Check[] {
+  return [
+    check.conversations(['refunds', 'handoff'], ['main', 'refunds', 'handoff']),
+    check.terminal('handoff', 'handoff'),
+    check.toolCalled('find_order', { orderId: '1234' }, [{ turn: 2, input: { orderId: '1234' } }], 2),
+    check.toolNotCalled('issue_refund', []),
+    check.criterion('Mentioned the order number', 0.95, 'The agent repeats order 1234 on turn 2.'),
+  ];
+}
+
+let personaLine = 0;
+
+/** A persona script's entry; defaults to the refund dialog, every check passing, unchanged. */
+export function persona(label: string, over: Partial<PersonaRecord> = {}): PersonaRecord {
+  personaLine += 12;
+  const turns = over.turns ?? refundTurns();
+  const visited: string[] = [];
+  for (const t of turns) if (t.route && !visited.includes(t.route.conversation)) visited.push(t.route.conversation);
+  return {
+    label,
+    file: '.agent-replay/personas/refunds.yml',
+    line: personaLine,
+    persona: 'impatient-refund-seeker',
+    turns,
+    unsent: [],
+    visited,
+    outcome: turns[turns.length - 1]?.outcome ?? null,
+    checks: passingChecks(),
+    baseline: personaBaseline(label, turns),
+    durationMs: 1500,
+    errored: false,
+    error: null,
+    errorKind: null,
+    verdict: 'pass',
+    drift: { transcript: 'same', route: 'same', verdict: 'still_passing' },
+    ...over,
+  } as PersonaRecord;
+}
+
+/**
+ * One script of each kind: passing and unchanged; failing on coverage with drift from turn 3;
+ * failing a tool check; a criterion not evaluated; errored on turn 3 with two turns kept; ended
+ * early with follow-ups unsent; reworded (changed, still passing).
+ */
+export function personaScripts(): PersonaRecord[] {
+  personaLine = 0;
+  const base = refundTurns();
+  const closed = [
+    ...base.slice(0, 3),
+    turn(3, 'It arrived broken', 'Sorry about that. Is there anything else I can help you with?', route('refunds', 'closing'), { outcome: 'finish' }),
+  ];
+  const refunded = [
+    ...base.slice(0, 3),
+    turn(3, 'It arrived broken', "I'm sorry it arrived broken. I've refunded 49.99 EUR to your card.", route('refunds', 'refund'), {
+      toolCalls: [toolCall('issue_refund', { orderId: '1234', amount: 49.99 }, { refundId: 'R-77' })],
+      outcome: 'finish',
+    }),
+  ];
+  const reworded = base.map((t) => (t.index === 1 ? { ...t, reply: "I'm sorry to hear that. Could you tell me your order number?" } : t));
+  const noWelcome = base.slice(1, 3);
+  const early = [
+    base[0] as Turn,
+    turn(1, 'I want my money back', 'Let me connect you with a colleague right away.', route('handoff', 'queue'), { outcome: 'handoff' }),
+  ];
+  return [
+    persona('refund-broken-item'),
+    persona('refund-coverage', {
+      turns: closed,
+      verdict: 'fail',
+      checks: [
+        check.conversations(['refunds', 'handoff'], ['main', 'refunds']),
+        check.terminal('handoff', 'finish'),
+        check.toolCalled('find_order', { orderId: '1234' }, [{ turn: 2, input: { orderId: '1234' } }], 2),
+        check.criterion('Mentioned the order number', 0.9, 'Order 1234 is named on turn 2.'),
+      ],
+      drift: { transcript: 'different', route: 'different', verdict: 'newly_failing' },
+      baseline: personaBaseline('refund-coverage', base),
+    }),
+    persona('refund-no-refund-tool', {
+      persona: null,
+      turns: refunded,
+      verdict: 'fail',
+      checks: [
+        check.toolCalled('find_order', { orderId: '1234' }, [{ turn: 2, input: { orderId: '1234' } }], 2),
+        check.toolNotCalled('issue_refund', [{ turn: 3, input: { orderId: '1234', amount: 49.99 } }]),
+      ],
+      drift: { transcript: 'same', route: 'same', verdict: 'still_failing' },
+      baseline: personaBaseline('refund-no-refund-tool', refunded, 'fail'),
+    }),
+    persona('refund-empathy', {
+      verdict: 'not_evaluated',
+      checks: [
+        check.criterion('Mentioned the order number', 0.92, 'Order 1234 is repeated back.'),
+        check.criterion('Stayed empathetic', null, null),
+      ],
+      drift: { transcript: 'same', route: 'same', verdict: 'not_evaluated' },
+    }),
+    persona('refund-agent-500', {
+      turns: noWelcome,
+      unsent: ['It arrived broken'],
+      errored: true,
+      error: 'turn 3: HTTP 500 from the agent: Internal Server Error',
+      errorKind: 'http',
+      verdict: null,
+      drift: null,
+      checks: [
+        check.conversations(['refunds', 'handoff'], ['refunds']),
+        check.toolCalled('find_order', { orderId: '1234' }, [{ turn: 2, input: { orderId: '1234' } }], 2),
+        check.criterion('Mentioned the order number', null, null, 'the run did not complete'),
+      ],
+    }),
+    persona('refund-early-handoff', {
+      turns: early,
+      unsent: ['Order 1234', 'It arrived broken'],
+      checks: [check.conversations(['handoff'], ['main', 'handoff']), check.terminal('handoff', 'handoff')],
+      drift: { transcript: null, route: null, verdict: 'no_baseline' },
+      baseline: null,
+    }),
+    persona('refund-reworded', {
+      turns: reworded,
+      drift: { transcript: 'different', route: 'same', verdict: 'still_passing' },
+      baseline: personaBaseline('refund-reworded', base),
+    }),
+  ];
+}
+
+/** The mixed fixtures and one persona script of each kind. */
+export function mixedWithPersonas(): RunRecord {
+  const r = mixed();
+  return run(r.fixtures, { estimate: r.estimate, judge: r.judge, personas: personaScripts() });
+}
+
+/** Hostile text in every field of a script that comes from the agent or the script. */
+export function hostilePersona(): RunRecord {
+  personaLine = 0;
+  const turns = [
+    turn(0, null, HOSTILE, route('x|y</details>', '@someone'), { offTrack: [HOSTILE, { note: '@admin #12' }] }),
+    turn(1, `Opening ${HOSTILE}`, HOSTILE, route('refunds`', '<b>stage</b>'), {
+      toolCalls: [toolCall('find_order`|<b>', { orderId: HOSTILE, '@admin': '#123', nested: { list: ['</details>', '```'] } }, { status: HOSTILE }, false)],
+      outcome: '@finish</summary>',
+      errors: [{ kind: 'unmocked_tool', tool: '@issue_refund', message: HOSTILE }],
+    }),
+  ];
+  const old = turns.map((t) => ({ ...t, reply: `Old ${t.reply} reply` }));
+  return run([], {
+    personas: [
+      persona('hostile-script', {
+        persona: '@admin</summary>',
+        turns,
+        unsent: [HOSTILE, '- item\n1. list'],
+        verdict: 'fail',
+        checks: [
+          { ...check.conversations(['x|y</details>', '@team'], ['x|y</details>', 'refunds`']), detail: HOSTILE },
+          check.toolCalled('find_order`|<b>', { orderId: HOSTILE }, [{ turn: 1, input: { orderId: HOSTILE } }], 1),
+          check.criterion(HOSTILE, 0.2, HOSTILE),
+        ],
+        drift: { transcript: 'different', route: 'same', verdict: 'newly_failing' },
+        baseline: personaBaseline('hostile-script', old),
+      }),
+      persona('hostile-errored', {
+        turns: turns.slice(0, 1),
+        errored: true,
+        error: `turn 1: the agent reported an error (unmocked_tool, tool @issue_refund): ${HOSTILE}`,
+        errorKind: 'unmocked_tool',
+        verdict: null,
+        drift: null,
+        unsent: [],
+      }),
+    ],
+  });
 }

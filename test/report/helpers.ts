@@ -81,3 +81,37 @@ export function visibleText(html: string): string {
 export function allCodeBlocks(html: string): string[] {
   return [...html.matchAll(/<pre[^>]*><code[^>]*>([\s\S]*?)<\/code><\/pre>/g)].map((m) => decodeEntities(m[1] as string));
 }
+
+/** The comment's structure read back from cmark-gfm's HTML. */
+export function structure(md: string): {
+  headline: [string, number][];
+  sections: { title: string; count: number; full: number; labels: string[]; counted: number }[];
+} {
+  const html = githubHtml(md);
+  const heads = [...html.matchAll(/<h3>([^<]*)<\/h3>/g)].map((m) => decodeEntities(m[1] as string)).filter((h) => !h.includes('Baselines'));
+  const headText = (heads[0] ?? '').replace(/^\S+ (?:[A-Z][a-z ]+: )?/, '');
+  const headline = headText.split(' · ').map((part): [string, number] => {
+    const m = /^([\d,]+) (.+)$/.exec(part);
+    return [m?.[2] ?? part, Number((m?.[1] ?? 'NaN').replace(/,/g, ''))];
+  });
+  const body = html.slice(0, html.lastIndexOf('<hr />'));
+  const parts = body.split(/(?=<h4>)/).filter((p) => p.startsWith('<h4>'));
+  const sections = parts.map((part) => {
+    const h = /<h4>\S+ (.+?) \(([\d,]+)\)(?:: not a failure)?<\/h4>/.exec(part);
+    const full = [...part.matchAll(/<details(?: open)?><summary>\S+ (?:🎭 )?<b>([^<]*)<\/b>/g)].map((m) => decodeEntities(m[1] as string));
+    // Only the compact tables (first column: fixture, persona script or item), not a script's checks.
+    const tbody = [...part.matchAll(/<table>\s*<thead>\s*<tr>\s*<th>(?:fixture|persona script|item)<\/th>[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/g)]
+      .map((m) => m[1] as string)
+      .join('');
+    const rows = [...tbody.matchAll(/<tr>\s*<td>(?:🎭 )?([^<]*)<\/td>/g)].map((m) => decodeEntities(m[1] as string));
+    const countedMatch = /<em>(?:… and )?([\d,]+) (?:more )?[^<]*only counted here/.exec(part);
+    return {
+      title: h?.[1] ?? '?',
+      count: Number((h?.[2] ?? 'NaN').replace(/,/g, '')),
+      full: full.length,
+      labels: [...full, ...rows],
+      counted: countedMatch ? Number((countedMatch[1] as string).replace(/,/g, '')) : 0,
+    };
+  });
+  return { headline, sections };
+}

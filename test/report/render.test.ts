@@ -13,7 +13,7 @@ import {
   type ReportContext,
 } from '../../src/report/index.js';
 import { allGreen, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, run, SHA } from './fixtures.js';
-import { allCodeBlocks, codeBlocks, count, decodeEntities, deepFreeze, expectGolden, githubHtml, outsideCode, toHtml, visibleText } from './helpers.js';
+import { allCodeBlocks, codeBlocks, count, deepFreeze, expectGolden, githubHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
 
 const acceptanceCtx: ReportContext = {
   ...ctx,
@@ -216,37 +216,6 @@ describe('real size: multi-paragraph replies and 600 mixed fixtures, as GitHub r
     expect(md).toContain('Review them first: only');
   });
 });
-
-/** The comment's structure read back from cmark-gfm's HTML. */
-function structure(md: string): {
-  headline: [string, number][];
-  sections: { title: string; count: number; full: number; labels: string[]; counted: number }[];
-} {
-  const html = githubHtml(md);
-  const heads = [...html.matchAll(/<h3>([^<]*)<\/h3>/g)].map((m) => decodeEntities(m[1] as string)).filter((h) => !h.includes('Baselines'));
-  const headText = (heads[0] ?? '').replace(/^\S+ (?:[A-Z][a-z ]+: )?/, '');
-  const headline = headText.split(' · ').map((part): [string, number] => {
-    const m = /^([\d,]+) (.+)$/.exec(part);
-    return [m?.[2] ?? part, Number((m?.[1] ?? 'NaN').replace(/,/g, ''))];
-  });
-  const body = html.slice(0, html.lastIndexOf('<hr />'));
-  const parts = body.split(/(?=<h4>)/).filter((p) => p.startsWith('<h4>'));
-  const sections = parts.map((part) => {
-    const h = /<h4>\S+ (.+?) \(([\d,]+)\)(?:: not a failure)?<\/h4>/.exec(part);
-    const full = [...part.matchAll(/<details(?: open)?><summary>\S+ <b>([^<]*)<\/b>/g)].map((m) => decodeEntities(m[1] as string));
-    const tbody = [...part.matchAll(/<tbody>([\s\S]*?)<\/tbody>/g)].map((m) => m[1] as string).join('');
-    const rows = [...tbody.matchAll(/<tr>\s*<td>([^<]*)<\/td>/g)].map((m) => decodeEntities(m[1] as string));
-    const countedMatch = /<em>(?:… and )?([\d,]+) (?:more )?[^<]*only counted here/.exec(part);
-    return {
-      title: h?.[1] ?? '?',
-      count: Number((h?.[2] ?? 'NaN').replace(/,/g, '')),
-      full: full.length,
-      labels: [...full, ...rows],
-      counted: countedMatch ? Number((countedMatch[1] as string).replace(/,/g, '')) : 0,
-    };
-  });
-  return { headline, sections };
-}
 
 describe('hostile agent text stays inert', () => {
   const md = renderComment(hostile(), ctx);

@@ -280,7 +280,7 @@ describe('loadSuite: warnings', () => {
   it('an orphan baseline is a warning, and the baseline is still loaded', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [`${B}/gone.json`]: BASELINE('gone') });
     expect(r.errors).toEqual([]);
-    expect(brief(r.warnings)).toEqual([`${B}/gone.json:-: orphan baseline: no fixture is labelled "gone"`]);
+    expect(brief(r.warnings)).toEqual([`${B}/gone.json:-: orphan baseline: no fixture or persona script is labelled "gone"`]);
     expect(r.suite!.baselines.has('gone')).toBe(true);
   });
 

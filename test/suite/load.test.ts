@@ -198,6 +198,10 @@ describe('loadSuite: config resolution', () => {
       stage: 'custom.stage',
       ended: 'ended',
       offTrack: 'offTrack',
+      toolCalls: 'toolCalls',
+      outcome: 'outcome',
+      errors: 'errors',
+      absentToolCallsAreNone: false,
     });
     expect(agent.start).toEqual({ ...agent.mapping, body: NATIVE_START.body });
   });
@@ -224,6 +228,10 @@ describe('loadSuite: config resolution', () => {
       stage: null,
       ended: 'done',
       offTrack: null,
+      toolCalls: 'choices.0.message.tool_calls',
+      outcome: null,
+      errors: null,
+      absentToolCallsAreNone: true,
     });
   });
 

@@ -1,0 +1,72 @@
+// The demo judge: an OpenAI-compatible chat completions answer computed by keyword rules, not a
+// model, and named as such everywhere. Deterministic, so the demo's judged verdicts never move:
+//   - a criterion that asks for an opinion gets prose with no score (a judge answer that cannot
+//     be used: not evaluated);
+//   - otherwise the first rule whose criterion pattern matches decides which words the agent's
+//     text must contain; score 0.9 when it does, 0.2 when it does not.
+// The agent's text is the reply (fixtures) or every agent turn of the transcript (persona
+// criteria); the user's messages are never scored.
+
+interface Rule {
+  criterion: RegExp;
+  evidence: RegExp;
+  met: string;
+  unmet: string;
+}
+
+const RULES: Rule[] = [
+  { criterion: /order number/i, evidence: /\border \d{3,}\b/i, met: 'The agent repeats the order number back.', unmet: 'The agent never names the order number.' },
+  { criterion: /replacement/i, evidence: /\breplacement\b/i, met: 'The agent offers a replacement.', unmet: 'The agent offers no replacement, only a refund or a handover.' },
+  { criterion: /hand(ed|s)? ?(over|off)|human|colleague/i, evidence: /\b(colleague|support team|handing you over)\b/i, met: 'The agent hands over to a person and says so.', unmet: 'The agent does not say that a person takes over.' },
+  // The default, and the fixtures' rule: an apology is what the demo judge takes for empathy.
+  { criterion: /[\s\S]*/, evidence: /\bsorry\b/i, met: 'The reply apologises and offers a concrete remedy.', unmet: 'The reply does not acknowledge the problem.' },
+];
+
+const PROSE = 'I think this reply is rather diplomatic overall, but I would not want to put a number on it.';
+
+/** The criterion and the agent's text out of the judge prompt (src/judge/prompt.ts). */
+export function readJudgePrompt(text: string): { criterion: string; agentText: string } {
+  const criterion = /Criterion:\n([^\n]*)/.exec(text)?.[1] ?? '';
+  const reply = /<reply>\n([\s\S]*)\n<\/reply>/.exec(text)?.[1];
+  if (reply !== undefined) return { criterion, agentText: reply };
+  const transcript = /<transcript>\n([\s\S]*)\n<\/transcript>/.exec(text)?.[1] ?? '';
+  return { criterion, agentText: agentLines(transcript) };
+}
+
+/**
+ * The agent's replies in a transcript (src/judge/prompt.ts transcriptText): the text after an
+ * `Agent:` or `Agent (welcome):` label and its continuation lines, up to the next label. User lines
+ * and the tool-call lines (`Agent called tool ...`) are not the agent's words.
+ */
+function agentLines(transcript: string): string {
+  const out: string[] = [];
+  let agent = false;
+  for (const line of transcript.split('\n')) {
+    const label = /^\s*(?:\[[^\]]*\]\s*)?(User|Agent|Assistant)(?: \([^)]*\))?:\s?(.*)$/i.exec(line);
+    if (/^\s*(?:\[[^\]]*\]\s*)?Agent called tool /i.test(line)) {
+      agent = false;
+    } else if (label) {
+      agent = !/^user$/i.test(label[1] as string);
+      if (agent) out.push(label[2] as string);
+    } else if (agent) {
+      out.push(line);
+    }
+  }
+  return out.join('\n');
+}
+
+export function judgeAnswer(criterion: string, agentText: string): string {
+  if (/opinion/i.test(criterion)) return PROSE;
+  const rule = RULES.find((r) => r.criterion.test(criterion)) as Rule;
+  const met = rule.evidence.test(agentText);
+  return JSON.stringify({ rationale: met ? rule.met : rule.unmet, score: met ? 0.9 : 0.2 });
+}
+
+/** The chat completions response for one judge request. */
+export function judgeTurn(body: Record<string, unknown>): unknown {
+  const messages = Array.isArray(body.messages) ? (body.messages as { content?: unknown }[]) : [];
+  const text = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+  const { criterion, agentText } = readJudgePrompt(text);
+  const content = judgeAnswer(criterion, agentText);
+  return { id: 'demo', object: 'chat.completion', model: 'demo-judge', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] };
+}

@@ -1,0 +1,189 @@
+// One persona script replayed (SPEC section 10): one session; the welcome turn when the agent has
+// one, the opening, then the follow-ups in order; every turn recorded; an early end leaves the
+// rest unsent; an agent failure keeps the turns that completed. Then the checks and the verdict.
+// Never throws: whatever goes wrong is this script's errored record.
+
+import type {
+  AgentClient,
+  AgentErrorEntry,
+  Check,
+  JsonValue,
+  Judge,
+  PersonaBaseline,
+  PersonaErrorKind,
+  PersonaRecord,
+  PersonaScript,
+  SessionTurn,
+  ToolCall,
+  Turn,
+} from '../types.js';
+import {
+  criterionCheck,
+  criterionNotSent,
+  deterministicChecks,
+  finalOutcome,
+  personaDrift,
+  personaVerdict,
+  reportedError,
+  RUN_DID_NOT_COMPLETE,
+  visitedConversations,
+} from '../evaluate/personas.js';
+import { NO_JUDGE_REASON } from '../assertions/judge.js';
+
+export interface PersonaReplayDeps {
+  agent: AgentClient;
+  judge: Judge | null;
+  now: () => number;
+  redact: (text: string) => string;
+  session: string;
+}
+
+interface Transcript {
+  turns: Turn[];
+  unsent: string[];
+  failure: { errorKind: PersonaErrorKind; error: string } | null;
+  outcomesReported: boolean;
+}
+
+export async function replayPersona(script: PersonaScript, baseline: PersonaBaseline | null, deps: PersonaReplayDeps): Promise<PersonaRecord> {
+  const started = deps.now();
+  try {
+    return await replayScript(script, baseline, deps, started);
+  } catch (e) {
+    // A bug in the checks must cost this script only: an errored record with nothing checked.
+    const error = deps.redact(`internal error replaying the script: ${(e as Error).message}`);
+    return {
+      label: script.label,
+      file: script.file,
+      line: script.line,
+      persona: script.persona,
+      turns: [],
+      unsent: messagesOf(script),
+      visited: [],
+      outcome: null,
+      checks: [],
+      baseline,
+      errored: true,
+      error,
+      errorKind: 'internal',
+      verdict: null,
+      drift: null,
+      durationMs: Math.round(deps.now() - started),
+    };
+  }
+}
+
+async function replayScript(script: PersonaScript, baseline: PersonaBaseline | null, deps: PersonaReplayDeps, started: number): Promise<PersonaRecord> {
+  let transcript: Transcript;
+  try {
+    transcript = await converse(script, deps);
+  } catch (e) {
+    transcript = { turns: [], unsent: messagesOf(script), failure: { errorKind: 'internal', error: `internal error replaying the script: ${(e as Error).message}` }, outcomesReported: false };
+  }
+  const { turns } = transcript;
+  const failure = transcript.failure ?? reportedError(turns);
+  const checks: Check[] = deterministicChecks(script, turns, transcript.outcomesReported);
+  checks.push(...(await criteria(script, turns, failure === null, deps)));
+  const base = {
+    label: script.label,
+    file: script.file,
+    line: script.line,
+    persona: script.persona,
+    turns,
+    unsent: transcript.unsent,
+    visited: visitedConversations(turns),
+    outcome: finalOutcome(turns),
+    checks,
+    baseline,
+  };
+  if (failure !== null) {
+    return { ...base, errored: true, error: deps.redact(failure.error), errorKind: failure.errorKind, verdict: null, drift: null, durationMs: Math.round(deps.now() - started) };
+  }
+  const verdict = personaVerdict(checks);
+  return { ...base, errored: false, error: null, errorKind: null, verdict, drift: personaDrift(verdict, turns, baseline), durationMs: Math.round(deps.now() - started) };
+}
+
+function messagesOf(script: PersonaScript): string[] {
+  return [script.opening, ...script.followUps];
+}
+
+/** The turns in order; stops at an end (`ended: true`) or at the first failure. */
+async function converse(script: PersonaScript, deps: PersonaReplayDeps): Promise<Transcript> {
+  const session = deps.agent.session({ session: deps.session, persona: script.persona, mocks: script.mocks });
+  const messages = messagesOf(script);
+  const turns: Turn[] = [];
+  let outcomesReported = false;
+  const record = (index: number, message: string | null, answer: SessionTurn & { kind: 'replied' }, t0: number): void => {
+    outcomesReported ||= answer.outcomeReported;
+    turns.push(toTurn(index, message, answer, Math.round(deps.now() - t0), deps.redact));
+  };
+
+  const w0 = deps.now();
+  const welcome = await session.welcome();
+  if (welcome !== null) {
+    if (welcome.kind === 'errored') return { turns, unsent: messages, failure: welcome, outcomesReported };
+    record(0, null, welcome, w0);
+    if (welcome.ended) {
+      return {
+        turns,
+        unsent: messages,
+        failure: { errorKind: 'ended_in_welcome', error: 'the conversation ended during the welcome turn: no message was sent' },
+        outcomesReported,
+      };
+    }
+  }
+  for (const [i, message] of messages.entries()) {
+    const t0 = deps.now();
+    const answer = await session.send(message, i + 1);
+    if (answer.kind === 'errored') return { turns, unsent: messages.slice(i), failure: answer, outcomesReported };
+    record(i + 1, message, answer, t0);
+    // Ending early is not an error: what was not sent is recorded as unsent.
+    if (answer.ended) return { turns, unsent: messages.slice(i + 1), failure: null, outcomesReported };
+  }
+  return { turns, unsent: [], failure: null, outcomesReported };
+}
+
+/** Every agent-supplied text is redacted before it is recorded, compared or sent to the judge. */
+function toTurn(index: number, message: string | null, a: SessionTurn & { kind: 'replied' }, durationMs: number, redact: (t: string) => string): Turn {
+  return {
+    index,
+    message,
+    reply: redact(a.reply),
+    route: a.route === null ? null : { conversation: redact(a.route.conversation), stage: redact(a.route.stage) },
+    offTrack: a.offTrack.map((o) => redactJson(o as JsonValue, redact)),
+    toolCalls: a.toolCalls === null ? null : a.toolCalls.map((c): ToolCall => ({ tool: redact(c.tool), input: redactJson(c.input, redact), output: redactJson(c.output, redact), mocked: c.mocked })),
+    outcome: a.outcome === null ? null : redact(a.outcome),
+    errors: a.errors.map((e): AgentErrorEntry => ({ kind: redact(e.kind), tool: e.tool === null ? null : redact(e.tool), message: redact(e.message) })),
+    durationMs,
+  };
+}
+
+function redactJson(value: JsonValue, redact: (t: string) => string): JsonValue {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, redact));
+  if (value !== null && typeof value === 'object') {
+    const out: { [key: string]: JsonValue } = {};
+    for (const [k, v] of Object.entries(value)) out[redact(k)] = redactJson(v, redact);
+    return out;
+  }
+  return value;
+}
+
+/** One judge call per criterion, in order, with the whole transcript; none when the run did not complete. */
+async function criteria(script: PersonaScript, turns: readonly Turn[], completed: boolean, deps: PersonaReplayDeps): Promise<Check[]> {
+  const out: Check[] = [];
+  for (const criterion of script.expect.criteria) {
+    if (!completed) out.push(criterionNotSent(criterion, script.threshold, RUN_DID_NOT_COMPLETE));
+    else if (deps.judge === null) out.push(criterionNotSent(criterion, script.threshold, NO_JUDGE_REASON));
+    else {
+      let check: Check;
+      try {
+        check = criterionCheck(criterion, script.threshold, await deps.judge.scoreTranscript(criterion, turns));
+      } catch (e) {
+        check = criterionCheck(criterion, script.threshold, { ok: false, reason: (e as Error).message });
+      }
+      out.push(check.kind === 'criterion' ? { ...check, detail: deps.redact(check.detail), rationale: check.rationale === null ? null : deps.redact(check.rationale) } : check);
+    }
+  }
+  return out;
+}

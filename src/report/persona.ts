@@ -1,0 +1,322 @@
+// One persona script (SPEC 10) in the markdown report. Its line says the verdict, the drift and the
+// file, then how many checks passed and the first one that did not. The body holds:
+//   - a header: persona handle, messages sent, how the conversation ended;
+//   - the checks as a table: ✅/❌/⚪, what was expected, what was observed (the turn of a tool
+//     match, the judge's score, threshold and rationale, the reason a check did not run);
+//   - the first turn that differs from the baseline, with a sentence diff of its reply;
+//   - the transcript (User / Agent turns with route badges, tool calls, unsent follow-ups) in an
+//     expandable block: the first thing left out when the report is over its limit.
+// Agent text is escaped exactly as replies are: inline text through escapeInline, blocks fenced
+// and wrapped to 100 characters, routes and JSON in code spans.
+
+import { callMatches, sameRoute } from '../evaluate/index.js';
+import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, Route, Turn } from '../types.js';
+import type { ReportContext } from './context.js';
+import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
+import { diffBlock, fileRefHtml, labelled, LIMITS, type Level } from './items.js';
+import { SCRIPT_MARK, routeText, statusWords, thousands, verdictIcon } from './model.js';
+import type { Profile } from './profile.js';
+
+const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
+
+// ---------------------------------------------------------------------------------------------
+// Checks
+
+export const CHECK_NAMES: Record<Check['kind'], string> = {
+  conversations: 'conversations',
+  terminal: 'ends with',
+  toolCalled: 'tool called',
+  toolNotCalled: 'tool not called',
+  criterion: 'criterion',
+};
+
+/** What a check is about, in plain text: the tool, the criterion; nothing for the others. */
+export function checkSubject(c: Check): string {
+  if (c.kind === 'toolCalled' || c.kind === 'toolNotCalled') return c.expected.tool;
+  if (c.kind === 'criterion') return `"${c.expected}"`;
+  return '';
+}
+
+const STATUS_ICON: Record<Check['status'], string> = { pass: '✅', fail: '❌', not_evaluated: '⚪' };
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return String(value);
+  }
+}
+
+/** JSON in a table cell: one code span, clipped. */
+function jsonCell(value: unknown): string {
+  return codeSpan(clip(json(value), CELL.json), { table: true });
+}
+
+function namesCell(names: readonly string[], sep: string): string {
+  if (names.length === 0) return '_none_';
+  const shown = names.slice(0, 12).map((n) => codeSpan(clip(n, LIMITS.label), { table: true }));
+  const more = names.length - shown.length;
+  return `${shown.join(sep)}${more > 0 ? ` and ${thousands(more)} more` : ''}`;
+}
+
+function expectedCell(c: Check): string {
+  switch (c.kind) {
+    case 'conversations':
+      return namesCell(c.expected, ', ');
+    case 'terminal':
+      return codeSpan(c.expected, { table: true });
+    case 'toolCalled':
+    case 'toolNotCalled': {
+      const tool = codeSpan(clip(c.expected.tool, LIMITS.label), { table: true });
+      return c.expected.input === undefined ? `${tool}, any input` : `${tool} ${jsonCell(c.expected.input)} (${c.expected.match})`;
+    }
+    case 'criterion':
+      return escapeInline(clip(c.expected, CELL.expected));
+  }
+}
+
+/** SPEC 10's prefix rule: names match when equal once a leading `conversations:` is removed from both. */
+function missingConversations(expected: readonly string[], visited: readonly string[]): string[] {
+  const bare = (n: string): string => (n.startsWith('conversations:') ? n.slice('conversations:'.length) : n);
+  const seen = new Set(visited.map(bare));
+  return expected.filter((e) => !seen.has(bare(e)));
+}
+
+function callsText(calls: readonly ObservedToolCall[]): string {
+  const shown = calls.slice(0, CELL.calls).map((call) => `turn ${call.turn} ${jsonCell(call.input)}${call.mocked ? '' : ' (not mocked)'}`);
+  const more = calls.length - shown.length;
+  return `${shown.join('; ')}${more > 0 ? ` and ${thousands(more)} more` : ''}`;
+}
+
+/**
+ * What was observed, said so that the check's detail adds nothing: the visited and the missing
+ * conversations, the outcome, the tool calls and the turn of the match, the judge's score and
+ * rationale; for a check that did not run, the reason.
+ */
+function observedCell(c: Check): string {
+  if (c.status === 'not_evaluated') return escapeInline(clip(c.detail, CELL.why));
+  switch (c.kind) {
+    case 'conversations': {
+      const visited = `visited ${namesCell(c.observed, ' → ')}`;
+      const missing = missingConversations(c.expected, c.observed);
+      return missing.length > 0 ? `${visited} · **missing** ${namesCell(missing, ', ')}` : visited;
+    }
+    case 'terminal':
+      return c.observed === null ? escapeInline(clip(c.detail, CELL.why)) : codeSpan(clip(c.observed, LIMITS.label), { table: true });
+    case 'toolCalled':
+      if (c.turn !== null) return `called on turn ${c.turn}`;
+      return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
+    case 'toolNotCalled':
+      if (c.turn !== null) {
+        const matching = c.observed.filter((o) => callMatches(c.expected, o));
+        const [first, ...rest] = matching;
+        const input = first ? ` ${jsonCell(first.input)}` : '';
+        return `**called on turn ${c.turn}**${input}${rest.length > 0 ? `; then ${callsText(rest)}` : ''}`;
+      }
+      return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
+    case 'criterion': {
+      const score = typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})` : '_no score_';
+      return c.rationale ? `${score}: ${escapeInline(clip(c.rationale, CELL.why))}` : score;
+    }
+  }
+}
+
+export function checksTable(checks: readonly Check[]): string {
+  if (checks.length === 0) return '_No checks ran._';
+  const rows = checks.map((c) => `| ${STATUS_ICON[c.status]} | ${CHECK_NAMES[c.kind]} | ${expectedCell(c)} | ${observedCell(c)} |`);
+  return ['| | check | expected | observed |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+/** "all 4 checks passed", "2 of 5 checks passed", "no checks ran". */
+export function checksCount(checks: readonly Check[]): string {
+  const n = checks.length;
+  if (n === 0) return 'no checks ran';
+  const passed = checks.filter((c) => c.status === 'pass').length;
+  if (passed === n) return n === 1 ? 'the check passed' : n === 2 ? 'both checks passed' : `all ${thousands(n)} checks passed`;
+  return `${thousands(passed)} of ${thousands(n)} checks passed`;
+}
+
+/** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called: … (+1 more)". */
+export function checksLine(checks: readonly Check[]): string {
+  const count = checksCount(checks);
+  const failed = checks.filter((c) => c.status === 'fail');
+  const open = failed.length > 0 ? failed : checks.filter((c) => c.status === 'not_evaluated');
+  const first = open[0];
+  if (!first) return count;
+  const firstLine = normalizeBlock(first.detail).trim().split('\n')[0] ?? '';
+  const more = open.length > 1 ? ` (+${thousands(open.length - 1)} more)` : '';
+  return `${count} · ${STATUS_ICON[first.status]} ${CHECK_NAMES[first.kind]}: ${firstLine}${more}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// First difference from the baseline
+
+type BaselineTurn = PersonaBaseline['transcript'][number];
+
+export interface FirstDifference {
+  /** Turn number (0 = welcome). */
+  turn: number;
+  baseline: BaselineTurn | null;
+  current: Turn | null;
+}
+
+function sameTurn(b: BaselineTurn, t: Turn): boolean {
+  return b.message === t.message && b.reply === t.reply && sameRoute(b.route, t.route);
+}
+
+/** The first turn whose message, reply or route differs from the baseline, or null. Errored scripts are not compared. */
+export function firstDifference(p: PersonaRecord): FirstDifference | null {
+  if (p.errored || p.baseline === null) return null;
+  const base = p.baseline.transcript;
+  const welcome = base[0]?.message === null || p.turns[0]?.index === 0;
+  const n = Math.max(base.length, p.turns.length);
+  for (let i = 0; i < n; i++) {
+    const b = base[i] ?? null;
+    const t = p.turns[i] ?? null;
+    if (b && t && sameTurn(b, t)) continue;
+    return { turn: t ? t.index : welcome ? i : i + 1, baseline: b, current: t };
+  }
+  return null;
+}
+
+function routeBadge(route: Route | null): string {
+  return route ? codeSpan(clip(routeText(route), LIMITS.ref)) : '_no route_';
+}
+
+function userLine(turn: number, message: string): string {
+  const text = normalizeBlock(message);
+  if (!text.includes('\n') && text.length <= LIMITS.messageInline) return `**${turn} · User**: ${text === '' ? '_(empty)_' : escapeInline(text)}`;
+  return labelled(`**${turn} · User**`, message, LIMITS.message);
+}
+
+function differenceBlock(d: FirstDifference, p: Profile): string {
+  const parts = [`**First difference from the baseline: turn ${d.turn}**`];
+  const { baseline: b, current: t } = d;
+  const message = t?.message ?? b?.message ?? null;
+  if (message !== null) parts.push(userLine(d.turn, message));
+  if (b && t) {
+    if (b.message !== t.message && b.message !== null) parts.push(`The script's message changed; the baseline sent: ${escapeInline(clip(b.message, LIMITS.messageInline))}`);
+    if (!sameRoute(b.route, t.route)) parts.push(`**Route**: ${routeBadge(b.route)} → ${routeBadge(t.route)}`);
+    if (b.reply !== t.reply) parts.push(diffBlock(b.reply, t.reply, p));
+    else parts.push('_Same reply as the baseline._');
+  } else if (b) {
+    parts.push(labelled(`This run has no turn ${d.turn}. **Baseline reply** · route ${routeBadge(b.route)}`, b.reply, p.maxReplyChars));
+  } else if (t) {
+    parts.push(labelled(`The baseline has no turn ${d.turn}. **New reply** · route ${routeBadge(t.route)}`, t.reply, p.maxReplyChars));
+  }
+  return parts.join('\n\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transcript
+
+function toolCallsBlock(t: Turn): string | null {
+  if (!t.toolCalls || t.toolCalls.length === 0) return null;
+  const lines = t.toolCalls.map(
+    (c) => `${clip(c.tool, LIMITS.label)} ${clip(json(c.input), 1000)} → ${clip(json(c.output), 1000)}${c.mocked ? '' : '  (NOT MOCKED)'}`,
+  );
+  return labelled(`Tool calls (${thousands(lines.length)})`, lines.join('\n'), LIMITS.detailBlock);
+}
+
+function agentLine(t: Turn): string {
+  const parts = [`**${t.index} · Agent**${t.index === 0 ? ' (welcome)' : ''}`, routeBadge(t.route)];
+  if (t.outcome !== null) parts.push(`outcome ${codeSpan(clip(t.outcome, LIMITS.label))}`);
+  if (t.offTrack.length > 0) {
+    const shown = t.offTrack.slice(0, 3).map((o) => codeSpan(clip(typeof o === 'string' ? o : json(o), CELL.json)));
+    parts.push(`off-track ${shown.join(', ')}${t.offTrack.length > 3 ? ` and ${thousands(t.offTrack.length - 3)} more` : ''}`);
+  }
+  return parts.join(' · ');
+}
+
+function turnBlocks(t: Turn, p: Profile): string[] {
+  const blocks: string[] = [];
+  if (t.message !== null) blocks.push(userLine(t.index, t.message));
+  blocks.push(normalizeBlock(t.reply) === '' ? `${agentLine(t)}: _(empty)_` : labelled(agentLine(t), t.reply, p.maxReplyChars));
+  const tools = toolCallsBlock(t);
+  if (tools) blocks.push(tools);
+  for (const e of t.errors.slice(0, 10)) {
+    const tool = e.tool ? ` (tool ${codeSpan(clip(e.tool, LIMITS.label))})` : '';
+    blocks.push(`⚠️ Agent error ${codeSpan(clip(e.kind, LIMITS.label))}${tool}: ${escapeInline(clip(e.message, LIMITS.detail))}`);
+  }
+  return blocks;
+}
+
+/** The turn number the first unsent message would have had. */
+function nextTurn(p: PersonaRecord): number {
+  const last = p.turns[p.turns.length - 1];
+  return last ? last.index + 1 : 1;
+}
+
+function unsentBlock(p: PersonaRecord): string | null {
+  if (p.unsent.length === 0) return null;
+  const last = p.turns[p.turns.length - 1];
+  const why = p.errored ? 'the run stopped' : last ? `the agent ended the conversation on turn ${last.index}` : 'the conversation ended';
+  const first = nextTurn(p);
+  const items = p.unsent.slice(0, 20).map((m, i) => `- **${first + i} · User**: ${escapeInline(clip(m, LIMITS.messageInline))}`);
+  if (p.unsent.length > 20) items.push(`- and ${thousands(p.unsent.length - 20)} more`);
+  return `**Not sent** (${thousands(p.unsent.length)}), because ${why}:\n\n${items.join('\n')}`;
+}
+
+function transcriptSummary(p: PersonaRecord): string {
+  const parts = [`Transcript: ${thousands(p.turns.length)} ${p.turns.length === 1 ? 'turn' : 'turns'}`];
+  if (p.unsent.length > 0) parts.push(`${thousands(p.unsent.length)} not sent`);
+  if (p.errored) parts.push('stopped by an error');
+  return parts.join(' · ');
+}
+
+export function transcriptBlock(pr: PersonaRecord, p: Profile): string {
+  const blocks = pr.turns.flatMap((t) => turnBlocks(t, p));
+  if (pr.errored) {
+    // The whole error is shown above the checks when it is long; here its first line marks where the run stopped.
+    const first = normalizeBlock(pr.error).trim().split('\n')[0] ?? '';
+    blocks.push(`**Stopped**: ${escapeInline(clip(first, LIMITS.detail))}`);
+  }
+  const unsent = unsentBlock(pr);
+  if (unsent) blocks.push(unsent);
+  return `<details><summary>${escapeHtmlInline(transcriptSummary(pr))}</summary>\n\n${blocks.join('\n\n')}\n\n</details>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The item
+
+function headerLine(p: PersonaRecord): string {
+  const parts: string[] = [];
+  if (p.persona) parts.push(`persona ${codeSpan(clip(p.persona, LIMITS.label))}`);
+  const messages = p.turns.filter((t) => t.message !== null).length;
+  const all = messages + p.unsent.length;
+  parts.push(`${thousands(messages)} of ${thousands(all)} ${all === 1 ? 'message' : 'messages'} sent${p.turns[0]?.index === 0 ? ' after a welcome turn' : ''}`);
+  if (!p.checks.some((c) => c.kind === 'conversations')) parts.push(`visited ${p.visited.length === 0 ? '_none_' : p.visited.slice(0, 12).map((v) => codeSpan(clip(v, LIMITS.label))).join(' → ')}`);
+  parts.push(p.outcome === null ? 'no outcome reported' : `outcome ${codeSpan(clip(p.outcome, LIMITS.label))}`);
+  return `**Script**: ${parts.join(' · ')}`;
+}
+
+/** The script's line: icon, 🎭, label, verdict and drift words, file; then its checks or its error. */
+export function personaSummary(p: PersonaRecord, ctx: ReportContext): string {
+  const head = `${verdictIcon(p)} ${SCRIPT_MARK} <b>${escapeHtmlInline(clip(p.label, LIMITS.label))}</b> · ${escapeHtmlInline(statusWords(p).join(' · '))} · ${fileRefHtml(p, ctx)}`;
+  const second = p.errored ? (normalizeBlock(p.error).trim().split('\n')[0] ?? '') : checksLine(p.checks);
+  return second ? `${head}<br>${escapeHtmlInline(clip(second, LIMITS.detail))}` : head;
+}
+
+/** Can a lower level make this script shorter? Without turns there is nothing to leave out. */
+export function personaLevels(p: PersonaRecord): readonly Level[] {
+  if (p.turns.length === 0) return ['full'];
+  return firstDifference(p) ? ['full', 'diff', 'brief'] : ['full', 'brief'];
+}
+
+function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
+  const parts = [headerLine(pr), checksTable(pr.checks)];
+  if (pr.errored) {
+    const error = normalizeBlock(pr.error);
+    if (error.includes('\n') || error.length > LIMITS.detail) parts.push(labelled('**Error**', pr.error, LIMITS.detailBlock));
+  }
+  const d = firstDifference(pr);
+  if (d && level !== 'brief') parts.push(differenceBlock(d, p));
+  if (pr.turns.length === 0) return parts;
+  if (level === 'full') parts.push(transcriptBlock(pr, p));
+  else parts.push(`_${d && level === 'brief' ? 'First difference and transcript' : 'Transcript'} left out to fit the size limit: see the full report._`);
+  return parts;
+}
+
+export function personaBlock(pr: PersonaRecord, level: Level, ctx: ReportContext, p: Profile, open = false): string {
+  return `<details${open ? ' open' : ''}><summary>${personaSummary(pr, ctx)}</summary>\n\n${bodyParts(pr, level, p).join('\n\n')}\n\n</details>`;
+}

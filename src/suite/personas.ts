@@ -1,0 +1,209 @@
+// Persona script files (SPEC section 10): one script per file, `{personas: [...]}`, or a bare
+// list. Checked like fixture files: every problem with its line, a script with a problem is left
+// out, the others are still checked.
+
+import { z } from 'zod';
+import { type JsonValue, type Mock, type PersonaExpect, type PersonaScript, type ToolExpectation } from '../types.js';
+import { DEFAULT_THRESHOLD } from './fixtures.js';
+import { isJsonValue } from './config-file.js';
+import { describeValue, positionAt, quote, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
+import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
+
+export const DEFAULT_MAX_TURNS = 20;
+
+const jsonValue = z.custom<JsonValue>(isJsonValue, { error: 'must be JSON data (strings, numbers, true/false, null, lists and mappings)' });
+const matchMode = z.enum(['exact', 'subset']);
+const toolExpectationSchema = z.strictObject({ tool: z.string().min(1), input: jsonValue.optional(), match: matchMode.optional() });
+const mockSchema = z.strictObject({ tool: z.string().min(1), input: jsonValue.optional(), match: matchMode.optional(), output: jsonValue.optional() });
+
+const expectSchema = z.strictObject({
+  conversations: z.array(z.string().min(1)).nullable().optional(),
+  terminal: z.enum(['finish', 'handoff', 'switch']).nullable().optional(),
+  toolCalled: z.array(toolExpectationSchema).nullable().optional(),
+  toolNotCalled: z.array(toolExpectationSchema).nullable().optional(),
+  criteria: z.array(z.string().min(1)).nullable().optional(),
+});
+
+export const personaSchema = z.strictObject({
+  label: z.string(),
+  persona: z.string().nullable().optional(),
+  opening: z.string(),
+  followUps: z.array(z.string()).nullable().optional(),
+  maxTurns: z.number().int().min(1).optional(),
+  threshold: z.number().optional(),
+  mocks: z.array(mockSchema).nullable().optional(),
+  expect: expectSchema,
+});
+
+const listFileSchema = z.strictObject({ personas: z.array(z.unknown()) });
+
+const EXPECTATIONS = ['conversations', 'terminal', 'toolCalled', 'toolNotCalled', 'criteria'] as const;
+
+export interface PersonaFileResult {
+  personas: PersonaScript[];
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+  /** Labels seen in the file, with their position, even on scripts with other problems. */
+  labels: { label: string; file: string; line: number | null; column: number | null }[];
+}
+
+/** Checks one parsed persona file. `data` is the one YAML reading of it (see yaml.ts). */
+export function checkPersonaFile(src: SourceFile, data: unknown): PersonaFileResult {
+  const result: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [] };
+  if (data === null || data === undefined) {
+    result.warnings.push({
+      file: src.file,
+      line: 1,
+      column: 1,
+      message: 'the file is empty: it defines no persona script',
+      fix: 'add a script (label, opening, expect) or delete the file',
+    });
+    return result;
+  }
+  let items: { data: unknown; path: PathSegment[] }[];
+  if (Array.isArray(data)) {
+    items = data.map((d, i) => ({ data: d, path: [i] }));
+  } else if (typeof data === 'object' && 'personas' in data) {
+    const parsed = listFileSchema.safeParse(data);
+    if (!parsed.success) {
+      result.errors.push(...translateZodIssues({ src, schema: listFileSchema, data, base: [] }, parsed.error.issues));
+      if (!Array.isArray((data as { personas: unknown }).personas)) return result;
+    }
+    items = ((data as { personas: unknown[] }).personas ?? []).map((d, i) => ({ data: d, path: ['personas', i] }));
+    if (items.length === 0) {
+      result.warnings.push({
+        file: src.file,
+        ...positionAt(src, ['personas']),
+        message: 'personas is an empty list: the file defines no persona script',
+        fix: 'add scripts (label, opening, expect) or delete the file',
+      });
+    }
+  } else if (typeof data === 'object') {
+    items = [{ data, path: [] }];
+  } else {
+    result.errors.push({
+      file: src.file,
+      ...positionAt(src, []),
+      message: `a persona file must hold a script (label, opening, expect, ...) or a list under "personas:", found ${describeValue(data)}`,
+      fix: 'write "label: my-script", "opening: ..." and an "expect:" block on separate lines, or "personas:" followed by a list',
+    });
+    return result;
+  }
+  for (const item of items) checkScript(src, item.data, item.path, result);
+  return result;
+}
+
+function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result: PersonaFileResult): void {
+  const where = positionAt(src, path);
+  const name = path.length === 0 ? 'the script' : `persona script #${Number(path.at(-1)) + 1}`;
+  const errorsBefore = result.errors.length;
+  const err = (p: PathSegment[], message: string, fix: string): void => {
+    result.errors.push({ file: src.file, ...positionAt(src, p), message, fix });
+  };
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    err(path, `${name} must be a mapping with label, opening and expect, found ${describeValue(data)}`, 'write it as { label: my-script, opening: "...", expect: { ... } }');
+    return;
+  }
+  const raw = data as Record<string, unknown>;
+  const labelText = typeof raw.label === 'string' ? raw.label : null;
+  const prefix = labelText !== null ? `persona script ${quote(labelText)}: ` : `${name}: `;
+
+  const parsed = personaSchema.safeParse(raw);
+  if (!parsed.success) {
+    result.errors.push(...translateZodIssues({ src, schema: personaSchema, data: raw, base: path, prefix }, parsed.error.issues));
+  }
+  if (labelText !== null) {
+    result.labels.push({ label: labelText, file: src.file, ...positionAt(src, [...path, 'label']) });
+    if (!isValidLabel(labelText)) {
+      err([...path, 'label'], `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`, `rename it, e.g. label: ${suggestLabel(labelText)}`);
+    }
+  }
+  if (typeof raw.opening === 'string' && raw.opening.trim() === '') {
+    err([...path, 'opening'], `${prefix}opening is empty`, 'write the first user message of the conversation');
+  }
+  if (Array.isArray(raw.followUps)) {
+    raw.followUps.forEach((f, i) => {
+      if (typeof f === 'string' && f.trim() === '') err([...path, 'followUps', i], `${prefix}follow-up #${i + 1} is empty`, 'write the user message, or remove the entry');
+    });
+  }
+  checkThreshold(raw.threshold, [...path, 'threshold'], prefix, err);
+  checkTurns(raw, path, prefix, err);
+  checkExpectations(raw.expect, [...path, 'expect'], prefix, err);
+
+  if (result.errors.length === errorsBefore && parsed.success) {
+    const p = parsed.data;
+    result.personas.push({
+      label: p.label,
+      file: src.file,
+      line: where.line ?? 1,
+      persona: p.persona ?? null,
+      opening: p.opening,
+      followUps: p.followUps ?? [],
+      maxTurns: p.maxTurns ?? DEFAULT_MAX_TURNS,
+      threshold: p.threshold ?? DEFAULT_THRESHOLD,
+      mocks: (p.mocks ?? []).map(toMock),
+      expect: toExpect(p.expect),
+    });
+  }
+}
+
+type Err = (p: PathSegment[], message: string, fix: string) => void;
+
+function checkThreshold(value: unknown, at: PathSegment[], prefix: string, err: Err): void {
+  if (typeof value === 'number' && !(value >= 0 && value <= 1)) {
+    err(at, `${prefix}threshold ${String(value)} is outside [0, 1]`, `use a score between 0 and 1, e.g. threshold: ${DEFAULT_THRESHOLD}`);
+  }
+}
+
+/** A script is fixed: more message turns than maxTurns is found here, before anything is spent. */
+function checkTurns(raw: Record<string, unknown>, path: PathSegment[], prefix: string, err: Err): void {
+  const followUps = Array.isArray(raw.followUps) ? raw.followUps.length : 0;
+  const maxTurns = typeof raw.maxTurns === 'number' && Number.isInteger(raw.maxTurns) && raw.maxTurns >= 1 ? raw.maxTurns : raw.maxTurns === undefined ? DEFAULT_MAX_TURNS : null;
+  const turns = 1 + followUps;
+  if (maxTurns === null || turns <= maxTurns) return;
+  err(
+    raw.maxTurns === undefined ? [...path, 'followUps'] : [...path, 'maxTurns'],
+    `${prefix}the script has ${turns} message turns (the opening and ${followUps} follow-ups), more than maxTurns ${maxTurns}${raw.maxTurns === undefined ? ' (the default)' : ''}`,
+    `set maxTurns: ${turns}, or remove ${turns - maxTurns} follow-up${turns - maxTurns === 1 ? '' : 's'}`,
+  );
+}
+
+function checkExpectations(value: unknown, at: PathSegment[], prefix: string, err: Err): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return; // missing or wrong type: the schema says so
+  const e = value as Record<string, unknown>;
+  // An unknown key (`termnal: finish`) was already reported by the schema, with the allowed keys.
+  if (Object.keys(e).some((k) => !(EXPECTATIONS as readonly string[]).includes(k))) return;
+  const present = EXPECTATIONS.filter((k) => {
+    const v = e[k];
+    return v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0);
+  });
+  if (present.length === 0) {
+    err(
+      at,
+      `${prefix}the script has no expectation: a script with nothing to check proves nothing`,
+      `add at least one of ${EXPECTATIONS.join(', ')} under expect, e.g. expect: { conversations: [refunds] }`,
+    );
+  }
+}
+
+/** Key order as the protocol shows it: {tool, input, match, output}; no input: any call. */
+function toMock(m: z.infer<typeof mockSchema>): Mock {
+  const match = m.match ?? 'subset';
+  const output = m.output ?? null;
+  return m.input === undefined ? { tool: m.tool, match, output } : { tool: m.tool, input: m.input, match, output };
+}
+
+function toExpectation(t: z.infer<typeof toolExpectationSchema>): ToolExpectation {
+  const match = t.match ?? 'subset';
+  return t.input === undefined ? { tool: t.tool, match } : { tool: t.tool, input: t.input, match };
+}
+
+function toExpect(e: z.infer<typeof expectSchema>): PersonaExpect {
+  return {
+    conversations: e.conversations ?? [],
+    terminal: e.terminal ?? null,
+    toolCalled: (e.toolCalled ?? []).map(toExpectation),
+    toolNotCalled: (e.toolNotCalled ?? []).map(toExpectation),
+    criteria: e.criteria ?? [],
+  };
+}

@@ -1,0 +1,274 @@
+// The pure core of persona scripts: tool-input matching, checks, verdict, drift, acceptance, cost.
+import { describe, expect, it } from 'vitest';
+import {
+  callMatches,
+  conversationsCheck,
+  decidePersonaAcceptance,
+  deterministicChecks,
+  estimateCost,
+  firstDifferentTurn,
+  gateRun,
+  jsonSubset,
+  personaDrift,
+  personaVerdict,
+  planAcceptance,
+  reportedError,
+  tallies,
+  terminalCheck,
+  toolCheck,
+  REFUSE_PERSONA_ERRORED,
+} from '../../src/evaluate/index.js';
+import { DEFAULT_COST } from '../../src/config.js';
+import type { Check, JsonValue, PersonaBaseline, PersonaRecord, PersonaScript, ToolCall, Turn } from '../../src/types.js';
+
+const call = (tool: string, input: JsonValue, mocked = true): ToolCall => ({ tool, input, output: null, mocked });
+
+function turn(index: number, over: Partial<Turn> = {}): Turn {
+  return {
+    index,
+    message: index === 0 ? null : `m${index}`,
+    reply: `r${index}`,
+    route: { conversation: 'c', stage: `s${index}` },
+    offTrack: [],
+    toolCalls: [],
+    outcome: null,
+    errors: [],
+    durationMs: 1,
+    ...over,
+  };
+}
+
+describe('tool input matching', () => {
+  const order = { orderId: '1234', fields: ['status', 'items'], meta: { channel: 'chat', depth: 2 } };
+
+  it.each<[string, JsonValue, boolean]>([
+    ['a subset of the keys', { orderId: '1234' }, true],
+    ['nested objects, recursively', { meta: { depth: 2 } }, true],
+    ['a nested value that differs', { meta: { depth: 3 } }, false],
+    ['a key the call does not have', { orderId: '1234', coupon: null }, false],
+    ['arrays in any order', { fields: ['items', 'status'] }, true],
+    ['an array that is a subset of the actual one', { fields: ['items'] }, true],
+    ['an array element the call does not have', { fields: ['price'] }, false],
+    ['the number 1234 against the string "1234"', { orderId: 1234 }, false],
+    ['the whole input', order, true],
+  ])('subset: %s', (_name, input, expected) => {
+    expect(callMatches({ tool: 'find_order', input, match: 'subset' }, { tool: 'find_order', input: order })).toBe(expected);
+  });
+
+  it.each<[string, JsonValue, boolean]>([
+    ['the same value, keys in another order', { meta: { depth: 2, channel: 'chat' }, fields: ['status', 'items'], orderId: '1234' }, true],
+    ['fewer keys (extra actual keys fail exact)', { orderId: '1234' }, false],
+    ['an array in another order', { orderId: '1234', fields: ['items', 'status'], meta: { channel: 'chat', depth: 2 } }, false],
+    ['1 is not "1"', { orderId: 1234, fields: ['status', 'items'], meta: { channel: 'chat', depth: 2 } }, false],
+  ])('exact: %s', (_name, input, expected) => {
+    expect(callMatches({ tool: 'find_order', input, match: 'exact' }, { tool: 'find_order', input: order })).toBe(expected);
+  });
+
+  it('no input matches any call of the tool, and only of that tool', () => {
+    expect(callMatches({ tool: 'find_order', match: 'subset' }, { tool: 'find_order', input: null })).toBe(true);
+    expect(callMatches({ tool: 'find_order', match: 'exact' }, { tool: 'find_order', input: { x: 1 } })).toBe(true);
+    expect(callMatches({ tool: 'find_order', match: 'subset' }, { tool: 'issue_refund', input: order })).toBe(false);
+  });
+
+  it('each expected array element needs a distinct actual element', () => {
+    expect(jsonSubset([1, 1], [1, 2])).toBe(false);
+    expect(jsonSubset([1, 1], [2, 1, 1])).toBe(true);
+    // A greedy pairing takes the first actual element for {a: 1} and is stuck; a matching exists.
+    expect(jsonSubset([{ a: 1 }, { a: 1, b: 2 }], [{ a: 1, b: 2 }, { a: 1 }])).toBe(true);
+  });
+
+  it('scalars compare exactly: no coercion between null, false, 0, "" and "0"', () => {
+    for (const [a, b] of [
+      [null, false],
+      [0, false],
+      ['', null],
+      ['0', 0],
+      [true, 'true'],
+    ] as [JsonValue, JsonValue][]) {
+      expect(jsonSubset(a, b)).toBe(false);
+    }
+    expect(jsonSubset({ a: null }, {})).toBe(false);
+    expect(jsonSubset({}, { a: 1 })).toBe(true);
+    expect(jsonSubset({}, [])).toBe(false);
+  });
+});
+
+describe('checks', () => {
+  it('conversations: the conversations: prefix is ignored on both sides; detail lists visited and missing', () => {
+    const turns = [turn(0, { route: { conversation: 'conversations:welcome', stage: 'g' } }), turn(1, { route: { conversation: 'refunds', stage: 's' } })];
+    const pass = conversationsCheck(['welcome', 'conversations:refunds'], turns);
+    expect(pass).toMatchObject({ status: 'pass', observed: ['conversations:welcome', 'refunds'], detail: 'visited: conversations:welcome, refunds; missing: none' });
+    const fail = conversationsCheck(['refunds', 'handoff'], turns);
+    expect(fail).toMatchObject({ status: 'fail', detail: 'visited: conversations:welcome, refunds; missing: handoff' });
+  });
+
+  it('terminal: the last turn\'s outcome; null while outcomes are reported fails; not reported is not evaluated', () => {
+    expect(terminalCheck('handoff', [turn(1), turn(2, { outcome: 'handoff' })], true)).toMatchObject({ status: 'pass', observed: 'handoff' });
+    expect(terminalCheck('finish', [turn(1), turn(2, { outcome: 'handoff' })], true)).toMatchObject({ status: 'fail', detail: 'expected finish, ended with handoff' });
+    expect(terminalCheck('finish', [turn(1)], true)).toMatchObject({ status: 'fail', detail: 'expected finish: the conversation did not end' });
+    expect(terminalCheck('finish', [turn(1)], false)).toMatchObject({ status: 'not_evaluated', detail: 'the agent does not report outcomes' });
+  });
+
+  it('toolCalled records the turn of the first match; toolNotCalled fails on any match', () => {
+    const turns = [turn(1), turn(2, { toolCalls: [call('find_order', { orderId: '9' })] }), turn(3, { toolCalls: [call('find_order', { orderId: '1234' })] })];
+    const called = toolCheck('toolCalled', { tool: 'find_order', input: { orderId: '1234' }, match: 'subset' }, turns);
+    expect(called).toMatchObject({ status: 'pass', turn: 3, detail: 'called find_order {"orderId":"1234"} at turn 3' });
+    expect(called.kind === 'toolCalled' && called.observed.map((c) => c.turn)).toEqual([2, 3]);
+    const any = toolCheck('toolCalled', { tool: 'find_order', match: 'subset' }, turns);
+    expect(any).toMatchObject({ status: 'pass', turn: 2 });
+    const missing = toolCheck('toolCalled', { tool: 'find_order', input: { orderId: 1234 }, match: 'subset' }, turns);
+    expect(missing).toMatchObject({ status: 'fail', turn: null });
+    expect(missing.detail).toBe('expected a call of find_order {"orderId":1234}: find_order was called with {"orderId":"9"}; {"orderId":"1234"}');
+    expect(toolCheck('toolNotCalled', { tool: 'issue_refund', match: 'subset' }, turns)).toMatchObject({ status: 'pass', turn: null });
+    expect(toolCheck('toolNotCalled', { tool: 'find_order', input: { orderId: '9' }, match: 'exact' }, turns)).toMatchObject({ status: 'fail', turn: 2 });
+  });
+
+  it('tool checks are not evaluated when no turn reports tool calls', () => {
+    const turns = [turn(1, { toolCalls: null }), turn(2, { toolCalls: null })];
+    expect(toolCheck('toolNotCalled', { tool: 'issue_refund', match: 'subset' }, turns)).toMatchObject({ status: 'not_evaluated', detail: 'the agent does not report tool calls' });
+  });
+
+  it('each toolCalled and toolNotCalled entry is its own check, in the order of expect', () => {
+    const checks = deterministicChecks(
+      {
+        expect: {
+          conversations: ['c'],
+          terminal: 'finish',
+          toolCalled: [{ tool: 'a', match: 'subset' }, { tool: 'b', match: 'subset' }],
+          toolNotCalled: [{ tool: 'c', match: 'subset' }],
+          criteria: ['x'],
+        },
+      },
+      [turn(1, { toolCalls: [call('a', {})], outcome: 'finish' })],
+      true,
+    );
+    expect(checks.map((c) => `${c.kind}:${c.status}`)).toEqual(['conversations:pass', 'terminal:pass', 'toolCalled:pass', 'toolCalled:fail', 'toolNotCalled:pass']);
+  });
+});
+
+describe('verdict and errors', () => {
+  const check = (status: Check['status']): Check => ({ kind: 'terminal', expected: 'finish', observed: null, status, detail: '' });
+
+  it('fail > not evaluated > pass', () => {
+    expect(personaVerdict([check('pass'), check('not_evaluated'), check('fail')])).toBe('fail');
+    expect(personaVerdict([check('pass'), check('not_evaluated')])).toBe('not_evaluated');
+    expect(personaVerdict([check('pass'), check('pass')])).toBe('pass');
+  });
+
+  it('an unmocked call or an errors entry is an error, whatever the checks say; the first in turn order wins', () => {
+    expect(reportedError([turn(1), turn(2)])).toBeNull();
+    expect(reportedError([turn(1, { toolCalls: [call('issue_refund', {}, false)] })])).toMatchObject({ errorKind: 'unmocked_tool', error: expect.stringMatching(/^turn 1: the agent called issue_refund for real \(mocked: false\)/) });
+    expect(reportedError([turn(1), turn(2, { errors: [{ kind: 'timeout', tool: 'crm', message: 'took too long' }] })])).toEqual({
+      errorKind: 'agent_error',
+      error: 'turn 2: the agent reported an error (timeout, tool crm): took too long',
+    });
+  });
+});
+
+const persona = (over: Partial<PersonaRecord> = {}): PersonaRecord =>
+  ({
+    label: 'refund',
+    file: '.agent-replay/personas/refund.yml',
+    line: 1,
+    persona: null,
+    turns: [turn(0), turn(1), turn(2)],
+    unsent: [],
+    visited: ['c'],
+    outcome: null,
+    checks: [],
+    baseline: null,
+    durationMs: 3,
+    errored: false,
+    error: null,
+    errorKind: null,
+    verdict: 'pass',
+    drift: { transcript: null, route: null, verdict: 'no_baseline' },
+    ...over,
+  }) as PersonaRecord;
+
+const stored = (over: Partial<PersonaBaseline> = {}): PersonaBaseline => ({
+  label: 'refund',
+  kind: 'persona',
+  transcript: [turn(0), turn(1), turn(2)].map((t) => ({ message: t.message, reply: t.reply, route: t.route })),
+  visited: ['c'],
+  outcome: null,
+  verdict: 'pass',
+  acceptedAt: '2026-11-01T00:00:00.000Z',
+  commit: 'a'.repeat(40),
+  ...over,
+});
+
+describe('drift', () => {
+  const turns = [turn(0), turn(1), turn(2)];
+
+  it('no baseline: no_baseline, nothing compared', () => {
+    expect(personaDrift('pass', turns, null)).toEqual({ transcript: null, route: null, verdict: 'no_baseline' });
+  });
+
+  it('same transcript and routes', () => {
+    expect(personaDrift('pass', turns, stored())).toEqual({ transcript: 'same', route: 'same', verdict: 'still_passing' });
+  });
+
+  it('a different reply, a different number of turns, a different route sequence', () => {
+    expect(personaDrift('fail', [turn(0), turn(1, { reply: 'other' }), turn(2)], stored())).toEqual({ transcript: 'different', route: 'same', verdict: 'newly_failing' });
+    expect(personaDrift('pass', [turn(0), turn(1)], stored())).toMatchObject({ transcript: 'different', route: 'different' });
+    expect(personaDrift('pass', [turn(0), turn(1), turn(2, { route: null })], stored())).toMatchObject({ transcript: 'same', route: 'different' });
+    expect(personaDrift('not_evaluated', turns, stored({ verdict: 'fail' }))).toMatchObject({ verdict: 'not_evaluated' });
+  });
+
+  it('the first turn that differs', () => {
+    expect(firstDifferentTurn(turns, stored())).toBeNull();
+    expect(firstDifferentTurn([turn(0), turn(1), turn(2, { reply: 'x' })], stored())).toBe(2);
+    expect(firstDifferentTurn([turn(0), turn(1)], stored())).toBe(2);
+  });
+});
+
+describe('acceptance', () => {
+  it('pass and fail are accepted as persona baselines; unchanged when nothing differs', () => {
+    const d = decidePersonaAcceptance(persona({ verdict: 'fail', drift: { transcript: null, route: null, verdict: 'no_baseline' } } as Partial<PersonaRecord>), '2026-12-01T00:00:00.000Z', 'b'.repeat(40));
+    expect(d).toEqual({ kind: 'accept', baseline: stored({ verdict: 'fail', acceptedAt: '2026-12-01T00:00:00.000Z', commit: 'b'.repeat(40) }) });
+    expect(decidePersonaAcceptance(persona(), 'now', null, stored())).toEqual({ kind: 'unchanged' });
+  });
+
+  it('errored and not evaluated are refused with their reasons', () => {
+    const errored = persona({ errored: true, error: 'turn 3: agent returned HTTP 500', errorKind: 'http', verdict: null, drift: null } as Partial<PersonaRecord>);
+    expect(decidePersonaAcceptance(errored, 'now', null)).toEqual({ kind: 'refuse', reason: REFUSE_PERSONA_ERRORED });
+    expect(REFUSE_PERSONA_ERRORED).toBe('errored: the run did not complete');
+    expect(decidePersonaAcceptance(persona({ verdict: 'not_evaluated' } as Partial<PersonaRecord>), 'now', null)).toEqual({ kind: 'refuse', reason: 'not evaluated: run it again' });
+  });
+
+  it('planAcceptance handles fixtures and scripts together, and --only across both', () => {
+    const plan = planAcceptance({ fixtures: [], personas: [persona(), persona({ label: 'other', verdict: 'not_evaluated' } as Partial<PersonaRecord>)], commit: null }, new Map(), {
+      only: ['refund', 'other', 'ghost'],
+      acceptedAt: 'now',
+    });
+    expect(plan.accepted.map((b) => b.label)).toEqual(['refund']);
+    expect(plan.refused).toEqual([{ label: 'other', reason: 'not evaluated: run it again' }]);
+    expect(plan.unknown).toEqual(['ghost']);
+  });
+});
+
+describe('tallies, gate and estimate', () => {
+  it('one script is one item in the tallies and the gate', () => {
+    const run = {
+      fixtures: [],
+      personas: [
+        persona({ label: 'p1', verdict: 'fail', drift: { transcript: 'different', route: 'same', verdict: 'newly_failing' } } as Partial<PersonaRecord>),
+        persona({ label: 'p2', errored: true, error: 'x', errorKind: 'unmocked_tool', verdict: null, drift: null } as Partial<PersonaRecord>),
+      ],
+    };
+    expect(tallies(run.personas)).toEqual({ passed: 0, failed: 1, notEvaluated: 0, errored: 1 });
+    expect(gateRun(run, ['newly_failing'])).toMatchObject({ failed: true, offenders: [{ condition: 'newly_failing', labels: ['p1'] }] });
+    expect(gateRun(run, ['reply_changed']).offenders).toEqual([{ condition: 'reply_changed', labels: ['p1'] }]);
+    expect(gateRun(run, ['errored']).offenders).toEqual([{ condition: 'errored', labels: ['p2'] }]);
+    expect(gateRun(run, ['route_changed']).failed).toBe(false);
+  });
+
+  it('every turn (the welcome only when the agent has one) x agentTurnUsd + each criterion x judgeCallUsd', () => {
+    const script = { followUps: ['a', 'b'], expect: { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: ['x', 'y'] } } as Pick<PersonaScript, 'followUps' | 'expect'>;
+    const cost = { ...DEFAULT_COST, agentTurnUsd: 0.01, judgeCallUsd: 0.005, capUsd: 0.05 };
+    expect(estimateCost([], cost, false, { welcomeTurn: true }, [script]).usd).toBe(0.05); // 4 turns + 2 criteria
+    expect(estimateCost([], cost, false, { welcomeTurn: false }, [script]).usd).toBe(0.04);
+    expect(estimateCost([null], cost, false, { welcomeTurn: true }, [script])).toMatchObject({ usd: 0.07, aboveCap: true });
+  });
+});

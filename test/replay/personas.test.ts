@@ -1,0 +1,180 @@
+// Persona scripts in the runner: one slot per script for its whole conversation, shared with the
+// fixtures under one concurrency bound; turns in order within a script; records in suite order.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpAgentClient } from '../../src/agent/index.js';
+import { createRegexPool } from '../../src/assertions/index.js';
+import { defaultConfig } from '../../src/config.js';
+import { replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
+import type { AgentClient, Fixture, PersonaScript } from '../../src/types.js';
+import { startAgentServer } from '../support/agent-server.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+const OPTIONS: ReplayOptions = {
+  concurrency: 3,
+  estimate: { usd: 0, capUsd: 0.1, aboveCap: false, confirmed: false },
+  commit: null,
+  tool: { name: 'agent-replay', version: 'test' },
+  agentHost: null,
+  judgeName: null,
+};
+
+function script(label: string, turns: number): PersonaScript {
+  return {
+    label,
+    file: '.agent-replay/personas/p.yml',
+    line: 1,
+    persona: null,
+    opening: `${label}-1`,
+    followUps: Array.from({ length: turns - 1 }, (_, i) => `${label}-${i + 2}`),
+    maxTurns: 20,
+    threshold: 0.7,
+    mocks: [],
+    expect: { conversations: ['c'], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [] },
+  };
+}
+
+function fixture(label: string): Fixture {
+  return { label, message: `${label}-1`, persona: null, assertion: null, file: '.agent-replay/fixtures/f.yml', line: 1 };
+}
+
+/**
+ * Holds every request; whenever as many are held as items can be in flight (the concurrency, or
+ * the items not finished yet when fewer), releases the newest. An item's last request is known
+ * from its message, so the test knows when an item finishes.
+ */
+async function gatedAgent(items: { lastMessage: string }[], concurrency: number) {
+  const last = new Set(items.map((i) => i.lastMessage));
+  let remaining = items.length;
+  const held: { message: string; release: () => void }[] = [];
+  let maxInFlight = 0;
+  const snapshots: string[][] = [];
+  const releaseIfFull = (): void => {
+    if (held.length > 0 && held.length === Math.min(concurrency, remaining)) {
+      snapshots.push(held.map((h) => h.message));
+      const newest = held.pop() as (typeof held)[number];
+      if (last.has(newest.message)) remaining -= 1;
+      newest.release();
+    }
+  };
+  const server = await startAgentServer(async (req) => {
+    const body = req.json as { message: string; session: string };
+    await new Promise<void>((release) => {
+      held.push({ message: body.message, release });
+      maxInFlight = Math.max(maxInFlight, held.length);
+      releaseIfFull();
+    });
+    queueMicrotask(releaseIfFull);
+    return { json: { reply: `echo: ${body.message}`, route: { conversation: 'c', stage: body.message }, toolCalls: [], outcome: null } };
+  });
+  cleanups.push(() => server.close());
+  return {
+    server,
+    snapshots,
+    get maxInFlight() {
+      return maxInFlight;
+    },
+  };
+}
+
+describe('replay with persona scripts', () => {
+  it('scripts and fixtures share one concurrency bound; each script holds one slot and sends its turns in order', async () => {
+    const scripts = [script('p1', 3), script('p2', 4), script('p3', 2)];
+    const fixtures = ['f1', 'f2', 'f3', 'f4'].map(fixture);
+    const items = [...scripts.map((s) => ({ lastMessage: s.followUps.at(-1) ?? s.opening })), ...fixtures.map((f) => ({ lastMessage: f.message }))];
+    const gate = await gatedAgent(items, 3);
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: gate.server.url, start: null, concurrency: 8, retries: 0 });
+    cleanups.push(() => client.close());
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const progress: Progress[] = [];
+    const record = await replay(fixtures, new Map(), { agent: client, regex, judge: null, onProgress: (p) => progress.push(p) }, OPTIONS, { personas: scripts, baselines: new Map() });
+
+    expect(gate.maxInFlight).toBe(3);
+    // At some moment a script's turn and a fixture were in flight together.
+    expect(gate.snapshots.some((s) => s.some((m) => m.startsWith('p')) && s.some((m) => m.startsWith('f')))).toBe(true);
+    // Turns in order within each session.
+    const bySession = new Map<string, string[]>();
+    for (const r of gate.server.requests) {
+      const b = r.json as { session: string; message: string };
+      bySession.set(b.session, [...(bySession.get(b.session) ?? []), b.message]);
+    }
+    for (const s of scripts) {
+      const sent = [...bySession.values()].find((m) => m[0] === s.opening);
+      expect(sent).toEqual([s.opening, ...s.followUps]);
+    }
+    expect(record.personas.map((p) => [p.label, p.verdict, p.turns.length])).toEqual([
+      ['p1', 'pass', 3],
+      ['p2', 'pass', 4],
+      ['p3', 'pass', 2],
+    ]);
+    expect(record.fixtures.map((f) => f.label)).toEqual(['f1', 'f2', 'f3', 'f4']);
+    expect(record.tallies).toEqual({ passed: 7, failed: 0, notEvaluated: 0, errored: 0 });
+    expect(progress.at(-1)).toMatchObject({ done: 7, total: 7 });
+    expect(record.interrupted).toBe(false);
+  });
+
+  it('an interrupted run records only the scripts that finished, marked interrupted', async () => {
+    const controller = new AbortController();
+    const server = await startAgentServer((req) => {
+      const b = req.json as { message: string };
+      // The second script's first turn stops the run: it never finishes.
+      if (b.message === 'p2-1') {
+        controller.abort();
+        return 'hang';
+      }
+      return { json: { reply: 'ok', route: { conversation: 'c', stage: 's' } } };
+    });
+    cleanups.push(() => server.close());
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, retries: 0 }, { signal: controller.signal });
+    cleanups.push(() => client.close());
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const record = await replay([], new Map(), { agent: client, regex, judge: null, signal: controller.signal }, { ...OPTIONS, concurrency: 1 }, { personas: [script('p1', 2), script('p2', 2), script('p3', 1)], baselines: new Map() });
+    expect(record.interrupted).toBe(true);
+    expect(record.personas.map((p) => p.label)).toEqual(['p1']);
+  });
+
+  it('a conversation that ends in its welcome turn is errored with every message unsent; an errors entry errors the script', async () => {
+    const server = await startAgentServer((req) => {
+      const b = req.json as { start?: boolean; persona: string | null };
+      if (b.start) return { json: { reply: 'Closed today.', route: { conversation: 'closed', stage: 'bye' }, ended: b.persona === 'closed' } };
+      return { json: { reply: 'ok', route: { conversation: 'c', stage: 's' }, toolCalls: [], errors: [{ kind: 'crm_down', message: 'CRM unreachable' }] } };
+    });
+    cleanups.push(() => server.close());
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, retries: 0 });
+    cleanups.push(() => client.close());
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const closed = { ...script('closed', 2), persona: 'closed' };
+    const record = await replay([], new Map(), { agent: client, regex, judge: null }, OPTIONS, { personas: [closed, script('open', 1)], baselines: new Map() });
+    const [a, b] = record.personas;
+    expect(a).toMatchObject({ errored: true, errorKind: 'ended_in_welcome', verdict: null, unsent: ['closed-1', 'closed-2'], visited: ['closed'] });
+    expect(a!.turns.map((t) => [t.index, t.message, t.reply])).toEqual([[0, null, 'Closed today.']]);
+    expect(b).toMatchObject({ errored: true, errorKind: 'agent_error', error: 'turn 1: the agent reported an error (crm_down): CRM unreachable', unsent: [] });
+    expect(b!.checks.map((c) => c.status)).toEqual(['pass']);
+  });
+
+  it('an AgentClient that throws errors that script only (internal)', async () => {
+    const agent: AgentClient = {
+      converse: () => Promise.reject(new Error('unused')),
+      session: (req) => {
+        if (req.session.endsWith('-boom')) throw new Error('socket exploded');
+        return { welcome: async () => null, send: async (message) => ({ kind: 'replied', reply: message, route: { conversation: 'c', stage: 's' }, offTrack: [], ended: false, toolCalls: null, outcome: null, outcomeReported: false, errors: [] }) };
+      },
+      close: async () => undefined,
+    };
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const record = await replay([], new Map(), { agent, regex, judge: null }, OPTIONS, { personas: [script('boom', 2), script('fine', 2)], baselines: new Map() });
+    expect(record.personas.map((p) => [p.label, p.errored, p.errorKind])).toEqual([
+      ['boom', true, 'internal'],
+      ['fine', false, null],
+    ]);
+    expect(record.personas[0]).toMatchObject({ error: 'internal error replaying the script: socket exploded', unsent: ['boom-1', 'boom-2'], turns: [] });
+  });
+});

@@ -1,0 +1,508 @@
+// Persona scripts in the PR comment, the job summary, the markdown report and the terminal
+// (SPEC 8 and 10), read back through cmark-gfm, GitHub's own parser.
+
+import { describe, expect, it } from 'vitest';
+import { NOTICE_RESERVE_CHARS, renderCapRefusal, renderComment, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
+import type { PersonaRecord, RunRecord, Turn } from '../../src/types.js';
+import {
+  check,
+  ctx,
+  fixture,
+  HOSTILE,
+  hostilePersona,
+  longReply,
+  mixed,
+  mixedWithPersonas,
+  persona,
+  personaBaseline,
+  personaScripts,
+  refundTurns,
+  route,
+  run,
+  SHA,
+  turn,
+} from './fixtures.js';
+import { allCodeBlocks, count, decodeEntities, deepFreeze, expectGolden, githubHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
+
+/** The HTML of one item's `<details>` (summary and body, nested blocks included), as GitHub renders the comment. */
+function itemHtml(html: string, label: string): string {
+  const start = html.lastIndexOf('<details', html.indexOf(`<b>${label}</b>`));
+  expect(start, `${label} is shown in full`).toBeGreaterThanOrEqual(0);
+  const re = /<details[ >]|<\/details>/g;
+  re.lastIndex = start;
+  let depth = 0;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    depth += m[0] === '</details>' ? -1 : 1;
+    if (depth === 0) return html.slice(start, m.index + m[0].length);
+  }
+  throw new Error(`unbalanced <details> after ${label}`);
+}
+
+/** Rows of the checks table of one item: [icon, check, expected, observed] as visible text. */
+function checkRows(item: string): string[][] {
+  const table = /<table>\s*<thead>\s*<tr>\s*<th><\/th>\s*<th>check<\/th>[\s\S]*?<\/table>/.exec(item)?.[0] ?? '';
+  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)?.[1] ?? '';
+  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) =>
+    [...(r[1] as string).matchAll(/<td>([\s\S]*?)<\/td>/g)].map((c) => decodeEntities((c[1] as string).replace(/<[^>]+>/g, '')).trim()),
+  );
+}
+
+function text(html: string): string {
+  return decodeEntities(html.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ');
+}
+
+describe('persona scripts are items of the same sections', () => {
+  const md = renderComment(mixedWithPersonas(), ctx);
+  const s = structure(md);
+
+  it('puts every fixture and script in exactly one section, the first that applies; the headline adds up to fixtures + scripts', () => {
+    expect(s.headline).toEqual([
+      ['newly failing', 2],
+      ['still failing', 3],
+      ['changed', 4],
+      ['new', 3],
+      ['not evaluated', 2],
+      ['errored', 2],
+      ['unchanged', 3],
+    ]);
+    expect(s.sections.map((x) => x.count)).toEqual(s.headline.map(([, c]) => c));
+    const labels = s.sections.flatMap((x) => x.labels);
+    const all = [...mixed().fixtures.map((f) => f.label), ...personaScripts().map((p) => p.label)];
+    expect([...labels].sort()).toEqual([...all].sort());
+    expect(labels.length).toBe(12 + 7);
+    const where = (label: string): string | undefined => s.sections.find((x) => x.labels.includes(label))?.title;
+    expect(where('refund-coverage')).toBe('Newly failing');
+    expect(where('refund-no-refund-tool')).toBe('Still failing');
+    expect(where('refund-reworded')).toBe('Changed');
+    expect(where('refund-early-handoff')).toBe('New, no baseline');
+    expect(where('refund-empathy')).toBe('Not evaluated');
+    expect(where('refund-agent-500')).toBe('Errored');
+    expect(where('refund-broken-item')).toBe('Unchanged');
+  });
+
+  it('counts scripts as items in the tallies and the footer', () => {
+    const html = githubHtml(md);
+    const table = html.slice(html.indexOf('<table>'), html.indexOf('</table>'));
+    expect(text(table)).toContain('12 fixtures and 7 persona scripts by verdict');
+    // passed 5 + 3, failed 3 + 2, not evaluated 3 + 1, errored 1 + 1
+    expect([...table.matchAll(/<td align="right">([^<]*)<\/td>/g)].map((m) => m[1])).toEqual(['8 (1 probe)', '5', '4', '2']);
+    expect(md).toContain('<sub>agent-replay 0.1.0 · 12 fixtures and 7 persona scripts in 12.3 s</sub>');
+    expect(md).toContain('Not evaluated and errored fixtures and persona scripts are never accepted.');
+  });
+
+  it('asks to accept the scripts the label would store, like fixtures', () => {
+    // 5 fixtures; refund-coverage (newly failing), refund-early-handoff (new), refund-reworded (changed).
+    expect(md).toContain('**To accept** the 8 new or changed pass/fail results as baselines');
+  });
+
+  it('names a section of scripts only "persona scripts", and a mixed one "items"', () => {
+    const scriptsOnly = renderComment(run([], { personas: personaScripts() }), ctx);
+    expect(scriptsOnly).toContain('<details><summary>1 unchanged persona script: name, verdict, drift and file</summary>\n\n| persona script | verdict | drift | file |');
+    expect(md).toContain('<details><summary>3 unchanged items: name, verdict, drift and file</summary>\n\n| item | verdict | drift | file |');
+    expect(md).toContain('| 🎭 refund-broken-item | ✅ pass | still passing | [refunds.yml\\:12](');
+  });
+
+  it('leaks no markdown of its own: emphasis, fences and tags all render', () => {
+    const visible = visibleText(githubHtml(md));
+    expect(visible).not.toContain('**');
+    expect(visible).not.toContain('```');
+    expect(visible).not.toMatch(/<\/?(details|summary|b|code)>/);
+    expect(visible).not.toMatch(/(^|\s)_\S/);
+  });
+
+  it('links every script to its file and line at the head commit', () => {
+    const html = githubHtml(md);
+    const links = [...html.matchAll(/<a href="([^"]*\/personas\/[^"]*)">([^<]*)<\/a>/g)];
+    expect(links.length).toBe(7);
+    for (const [, href, label] of links) {
+      expect(href).toMatch(new RegExp(`^https://github\\.com/acme/shop-bot/blob/${SHA}/\\.agent-replay/personas/refunds\\.yml#L\\d+$`));
+      expect(label).toBe(`refunds.yml:${href?.split('#L')[1]}`);
+    }
+  });
+
+  it('renders a record written before scripts existed (no personas key) as before', () => {
+    const old = mixed() as Partial<RunRecord>;
+    delete old.personas;
+    expect(renderComment(old as RunRecord, ctx)).toBe(renderComment(mixed(), ctx));
+    expect(renderTerminal(old as RunRecord, { color: false })).toBe(renderTerminal(mixed(), { color: false }));
+  });
+});
+
+describe('one script in full', () => {
+  const html = githubHtml(renderComment(mixedWithPersonas(), ctx));
+
+  it('fails on coverage: verdict and drift on its line, conversations visited vs expected, the first differing turn with a diff', () => {
+    const item = itemHtml(html, 'refund-coverage');
+    const summary = text(/<summary>([\s\S]*?)<\/summary>/.exec(item)?.[1] ?? '');
+    expect(summary).toContain('❌ 🎭 refund-coverage · fail · newly failing · transcript changed · routes changed · refunds.yml:24');
+    expect(summary).toContain('2 of 4 checks passed · ❌ conversations: visited: main, refunds; missing: handoff (+1 more)');
+    // Newly failing scripts are open, like fixtures.
+    expect(item.startsWith('<details open>')).toBe(true);
+    expect(checkRows(item)).toEqual([
+      ['❌', 'conversations', 'refunds, handoff', 'visited main → refunds · missing handoff'],
+      ['❌', 'ends with', 'handoff', 'finish'],
+      ['✅', 'tool called', 'find_order {"orderId":"1234"} (subset)', 'called on turn 2'],
+      ['✅', 'criterion', 'Mentioned the order number', 'score 0.90 (threshold 0.70): Order 1234 is named on turn 2.'],
+    ]);
+    expect(text(item)).toContain('First difference from the baseline: turn 3');
+    expect(text(item)).toContain('Route : handoff / queue → refunds / closing');
+    const diff = allCodeBlocks(item.slice(0, item.indexOf('Transcript:')));
+    expect(diff).toEqual([
+      "- I'm sorry it arrived broken.\n+ Sorry about that.\n- I've passed this to a colleague who can arrange a replacement or a refund.\n+ Is there anything else I can help you with?\n",
+    ]);
+  });
+
+  it('shows the transcript in an expandable block: welcome turn 0, User / Agent turns, route badges, tool calls', () => {
+    const item = itemHtml(html, 'refund-coverage');
+    const transcript = item.slice(item.indexOf('<details><summary>Transcript: 4 turns</summary>'));
+    expect(transcript).not.toBe('');
+    const t = text(transcript);
+    expect(t).toContain('0 · Agent (welcome) · main / welcome');
+    expect(t).toContain('1 · User : I want my money back');
+    expect(t).toContain('1 · Agent · refunds / identify');
+    expect(t).toContain('3 · Agent · refunds / closing · outcome finish');
+    expect(transcript).toContain('<code>refunds / lookup</code>');
+    const blocks = allCodeBlocks(transcript);
+    expect(blocks).toContain("Hi! I'm Shop Bot. How can I help?\n");
+    expect(blocks).toContain('find_order {"orderId":"1234"} → {"status":"delivered","item":"kettle"}\n');
+    // The user turn precedes the agent's reply to it.
+    expect(t.indexOf('2 · User : Order 1234')).toBeLessThan(t.indexOf('2 · Agent'));
+  });
+
+  it('fails a tool check: the turn of the call and its input', () => {
+    const item = itemHtml(html, 'refund-no-refund-tool');
+    expect(checkRows(item)).toEqual([
+      ['✅', 'tool called', 'find_order {"orderId":"1234"} (subset)', 'called on turn 2'],
+      ['❌', 'tool not called', 'issue_refund, any input', 'called on turn 3 {"orderId":"1234","amount":49.99}'],
+    ]);
+    expect(text(item)).toContain('1 of 2 checks passed · ❌ tool not called: issue_refund must not be called, but was at turn 3');
+    expect(allCodeBlocks(item)).toContain('issue_refund {"orderId":"1234","amount":49.99} → {"refundId":"R-77"}\n');
+    // Same transcript as the baseline: nothing to diff.
+    expect(item).not.toContain('First difference');
+  });
+
+  it('a criterion not evaluated is grey with its reason, never a pass or a fail', () => {
+    const item = itemHtml(html, 'refund-empathy');
+    expect(text(item)).toContain('⚪ 🎭 refund-empathy · not evaluated · drift unknown');
+    expect(text(item)).toContain('1 of 2 checks passed · ⚪ criterion: judge unreachable: HTTP 503 after 3 retries');
+    expect(checkRows(item)).toEqual([
+      ['✅', 'criterion', 'Mentioned the order number', 'score 0.92 (threshold 0.70): Order 1234 is repeated back.'],
+      ['⚪', 'criterion', 'Stayed empathetic', 'judge unreachable: HTTP 503 after 3 retries'],
+    ]);
+  });
+
+  it('errored on turn 3: the error, the checks that could run, the two turns kept and the message not sent', () => {
+    const item = itemHtml(html, 'refund-agent-500');
+    expect(text(/<summary>([\s\S]*?)<\/summary>/.exec(item)?.[1] ?? '')).toContain(
+      '⚪ 🎭 refund-agent-500 · errored · not compared · refunds.yml:60 turn 3: HTTP 500 from the agent: Internal Server Error',
+    );
+    expect(checkRows(item).map((r) => [r[0], r[1]])).toEqual([
+      ['❌', 'conversations'],
+      ['✅', 'tool called'],
+      ['⚪', 'criterion'],
+    ]);
+    expect(checkRows(item)[2]?.[3]).toBe('the run did not complete');
+    const t = text(item.slice(item.indexOf('Transcript:')));
+    expect(t).toContain('Transcript: 2 turns · 1 not sent · stopped by an error');
+    expect(t).toContain('1 · User : I want my money back');
+    expect(t).toContain('2 · Agent · refunds / lookup');
+    expect(t).not.toContain('0 · Agent');
+    expect(t).toContain('Stopped : turn 3: HTTP 500 from the agent: Internal Server Error');
+    expect(t).toContain('Not sent (1), because the run stopped: 3 · User : It arrived broken');
+  });
+
+  it('ended early: the follow-ups not sent, not an error', () => {
+    const item = itemHtml(html, 'refund-early-handoff');
+    expect(text(item)).toContain('✅ 🎭 refund-early-handoff · pass · no baseline');
+    expect(text(item)).toContain('both checks passed');
+    expect(text(item)).toContain('1 of 3 messages sent after a welcome turn · outcome handoff');
+    const t = text(item.slice(item.indexOf('Transcript:')));
+    expect(t).toContain('Transcript: 2 turns · 2 not sent');
+    expect(t).not.toContain('stopped by an error');
+    expect(t).toContain('Not sent (2), because the agent ended the conversation on turn 1: 2 · User : Order 1234 3 · User : It arrived broken');
+  });
+
+  it('a reworded reply: the first differing turn with its words marked', () => {
+    const item = itemHtml(html, 'refund-reworded');
+    expect(text(item)).toContain('First difference from the baseline: turn 1');
+    expect(allCodeBlocks(item)[0]).toBe('@@ 1 unchanged sentence @@\n- ⟦What is ⟧your order number?\n+ ⟦Could you tell me ⟧your order number?\n');
+  });
+
+  it('a script whose number of turns changed: the turn only one side has', () => {
+    const turns = refundTurns();
+    const shorter = persona('shorter', {
+      turns: turns.slice(0, 3),
+      unsent: ['It arrived broken'],
+      drift: { transcript: 'different', route: 'different', verdict: 'still_passing' },
+      baseline: personaBaseline('shorter', turns),
+    });
+    const longer = persona('longer', {
+      turns: [...turns, turn(4, 'Thanks', 'You are welcome!', route('main', 'bye'))],
+      drift: { transcript: 'different', route: 'different', verdict: 'still_passing' },
+      baseline: personaBaseline('longer', turns),
+    });
+    const h = githubHtml(renderComment(run([], { personas: [shorter, longer] }), ctx));
+    const a = text(itemHtml(h, 'shorter'));
+    expect(a).toContain('First difference from the baseline: turn 3');
+    expect(a).toContain('This run has no turn 3. Baseline reply · route handoff / queue');
+    const b = text(itemHtml(h, 'longer'));
+    expect(b).toContain('First difference from the baseline: turn 4');
+    expect(b).toContain('4 · User : Thanks');
+    expect(b).toContain('The baseline has no turn 4. New reply · route main / bye');
+  });
+
+  it('names the check data the agent does not report as not evaluated, with the reason', () => {
+    const noTools = persona('no-tools', {
+      turns: refundTurns().map((t): Turn => ({ ...t, toolCalls: null })),
+      verdict: 'not_evaluated',
+      checks: [{ ...check.toolCalled('find_order', undefined, [], null), status: 'not_evaluated', detail: 'the agent does not report tool calls' }],
+      drift: { transcript: 'same', route: 'same', verdict: 'not_evaluated' },
+    });
+    const item = itemHtml(githubHtml(renderComment(run([], { personas: [noTools] }), ctx)), 'no-tools');
+    expect(checkRows(item)).toEqual([['⚪', 'tool called', 'find_order, any input', 'the agent does not report tool calls']]);
+    expect(item).not.toContain('Tool calls (');
+  });
+});
+
+describe('hostile text in scripts stays inert', () => {
+  const md = renderComment(hostilePersona(), ctx);
+  const html = githubHtml(md);
+  const micro = toHtml(md);
+
+  it('injects no HTML, links nobody and nothing, leaks no markdown', () => {
+    for (const h of [html, micro]) {
+      expect(h).not.toMatch(/<script|<img/i);
+      const hrefs = [...h.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => m[1]);
+      for (const href of hrefs) expect(href).toMatch(/^https:\/\/github\.com\/acme\/shop-bot\//);
+      expect(h).not.toMatch(/<h[12]>/);
+      expect(h).not.toContain('<strong>bold</strong>');
+      // Ours only: the labels in summaries.
+      expect(count(h, '<b>')).toBe(count(h, /<summary>\S+ 🎭 <b>/));
+    }
+    // The hostile text itself is shown (as text); none of it became markup.
+    expect(visibleText(html)).toContain('| a | b | ⏎ |---|---| ⏎ </details></summary><script>alert(1)</script><img src=x onerror=alert(2)>');
+  });
+
+  it('mentions nobody and references no issue outside code', () => {
+    const outside = outsideCode(html);
+    expect(outside).not.toMatch(/@someone|@admin|@team|@judge|@issue_refund|@finish/);
+    expect(outside).not.toMatch(/#123|#7\b|#12\b|GH-45/);
+    expect(outside).not.toContain(':smile:');
+  });
+
+  it('keeps <details> balanced and every code line within 100 characters', () => {
+    expect(count(html, /<details[ >]/)).toBe(count(html, '</details>'));
+    expect(count(md, /^<details[ >]/m)).toBe(count(md, /^<\/details>$/m));
+    for (const block of allCodeBlocks(html)) for (const line of block.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
+  });
+
+  it('keeps replies, messages and tool inputs inside code blocks, whole', () => {
+    const unwrapped = allCodeBlocks(html).map((b) => b.replace(/\n↪ /g, ' '));
+    // eslint-disable-next-line no-control-regex
+    const reply = HOSTILE.replace(/\u001b|\u0007|\u202e/g, '');
+    expect(unwrapped).toContain(`${reply}\n`);
+    expect(unwrapped).toContain(`Opening ${reply}\n`);
+    const tools = unwrapped.find((b) => b.startsWith('find_order`|<b> '));
+    expect(tools).toBeDefined();
+    expect(tools).toContain('"@admin":"#123"');
+    expect(tools).toContain('(NOT MOCKED)');
+  });
+
+  it('keeps the checks table one row per check, whatever the cells hold', () => {
+    const item = itemHtml(html, 'hostile-script');
+    const rows = checkRows(item);
+    expect(rows.length).toBe(3);
+    for (const r of rows) expect(r.length).toBe(4);
+    expect(rows.map((r) => r[0])).toEqual(['❌', '✅', '❌']);
+  });
+
+  it('lists unsent messages as list items that cannot nest or number', () => {
+    const item = itemHtml(html, 'hostile-script');
+    const list = /Not sent[\s\S]*?<ul>([\s\S]*?)<\/ul>/.exec(item)?.[1] ?? '';
+    expect(count(list, '<li>')).toBe(2);
+    expect(list).not.toMatch(/<ul>|<ol>/);
+  });
+
+  it('keeps ANSI escapes and line breaks out of the terminal', () => {
+    const t = renderTerminal(hostilePersona(), { color: false });
+    expect(t).not.toContain('\u001b');
+    expect(t).not.toContain('\u0007');
+    expect(t.split('\n').filter((l) => l.includes('hostile-script')).length).toBe(1);
+  });
+});
+
+/** `n` scripts of every kind in turn, each with `turnsEach` long turns. */
+function manyScripts(n: number, turnsEach = 6): PersonaRecord[] {
+  const out: PersonaRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const label = `script-${String(i).padStart(4, '0')}`;
+    const turns = Array.from({ length: turnsEach }, (_, k) => turn(k + 1, `Message ${k + 1} of ${label}`, longReply(i * 7 + k, 2), route('refunds', `stage-${k}`)));
+    const changed = turns.map((t, k) => (k === 2 ? { ...t, reply: t.reply.replace(/\bcard\b|\border\b/, 'voucher') + ' Extra words.' } : t));
+    const kind = i % 4;
+    if (kind === 0) {
+      out.push(
+        persona(label, {
+          turns: changed,
+          verdict: 'fail',
+          checks: [check.conversations(['refunds', 'handoff'], ['refunds'])],
+          drift: { transcript: 'different', route: 'same', verdict: 'newly_failing' },
+          baseline: personaBaseline(label, turns),
+        }),
+      );
+    } else if (kind === 1) {
+      out.push(persona(label, { turns: changed, drift: { transcript: 'different', route: 'same', verdict: 'still_passing' }, baseline: personaBaseline(label, turns) }));
+    } else if (kind === 2) {
+      out.push(persona(label, { turns, drift: { transcript: null, route: null, verdict: 'no_baseline' }, baseline: null }));
+    } else out.push(persona(label, { turns, baseline: personaBaseline(label, turns) }));
+  }
+  return out;
+}
+
+describe('size limits', () => {
+  it('leaves out transcripts first, keeping every script line, checks table and first difference', () => {
+    const r = run([], { personas: manyScripts(8) });
+    const full = renderSummary(r, ctx);
+    const limit = Math.floor(full.length * 0.6);
+    const md = renderComment(r, ctx, { maxChars: limit });
+    expect(md.length).toBeLessThanOrEqual(limit);
+    const notice = md.split('\n\n')[2] as string;
+    expect(notice).toMatch(/^> ✂️ The transcripts of \d+ persona scripts are left out, to fit GitHub's limit of [\d,]+ characters per comment\./);
+    const html = githubHtml(md);
+    const shown = r.personas.filter((p) => html.includes(`<b>${p.label}</b>`));
+    expect(shown.length).toBe(6); // all but the unchanged, which are listed in their table
+    for (const p of shown) {
+      const item = itemHtml(html, p.label);
+      expect(checkRows(item).length).toBe(p.checks.length);
+      if (p.drift?.transcript === 'different') expect(item).toContain('First difference from the baseline');
+    }
+    expect(count(md, 'Transcript left out to fit the size limit')).toBeGreaterThan(0);
+    // Worst first: the newly failing keep their transcripts longest.
+    const kept = [...html.matchAll(/<summary>Transcript: /g)].length;
+    expect(kept).toBeLessThan(6);
+  });
+
+  it('compacts 600 scripts like fixtures: 10 in full per section, the rest listed, sections adding up', () => {
+    const r = run(mixed().fixtures, { personas: manyScripts(600, 3) });
+    const md = renderComment(r, ctx);
+    expect(md.length).toBeLessThanOrEqual(65_536 - NOTICE_RESERVE_CHARS);
+    const s = structure(md);
+    expect(s.headline.reduce((n, [, c]) => n + c, 0)).toBe(612);
+    expect(s.sections.map((x) => x.count)).toEqual(s.headline.map(([, c]) => c));
+    for (const x of s.sections) {
+      expect(x.full).toBeLessThanOrEqual(10);
+      expect(x.labels.length + x.counted).toBe(x.count);
+    }
+    expect(md.split('\n\n')[2]).toMatch(/^> ✂️ Shown in full: /);
+    expect(md).toMatch(/^\| 🎭 script-\d{4} \| /m);
+    for (const block of allCodeBlocks(githubHtml(md))) for (const line of block.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
+  });
+
+  it('never exceeds a tiny limit and closes what it opened', () => {
+    for (const max of [500, 2000, 6000]) {
+      for (const r of [mixedWithPersonas(), hostilePersona(), run([], { personas: manyScripts(40) })]) {
+        const md = renderComment(r, ctx, { maxChars: max });
+        expect(md.length).toBeLessThanOrEqual(max);
+        const html = githubHtml(md);
+        expect(count(html, /<details[ >]/)).toBe(count(html, '</details>'));
+        expect(count(md, /^`{3,}/m) % 2).toBe(0);
+        expect(html).not.toMatch(/<script|<img/);
+      }
+    }
+  });
+
+  it('clips a huge reply in a transcript instead of dropping the script', () => {
+    const huge = 'y'.repeat(50_000);
+    const r = run([], { personas: [persona('huge', { turns: [turn(1, 'hi', huge, route('main', 'answer'))], drift: { transcript: null, route: null, verdict: 'no_baseline' }, baseline: null })] });
+    const md = renderComment(r, ctx);
+    expect(md).toContain('(first 4,000 of 50,000 characters)');
+    expect(renderSummary(r, ctx)).toContain('(first 20,000 of 50,000 characters)');
+  });
+});
+
+describe('after acceptance', () => {
+  const accepted: ReportContext = {
+    ...ctx,
+    acceptance: {
+      accepted: ['refund-coverage', 'refund-reworded', 'refund-early-handoff'],
+      refused: [{ label: 'refund-agent-500', reason: 'errored: the run did not complete' }],
+      skipped: [],
+      commitSha: 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe',
+      commitUrl: 'https://github.com/acme/shop-bot/commit/c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe',
+      note: null,
+    },
+  };
+
+  it('compares accepted scripts with their new baselines: no longer changed, new or newly failing', () => {
+    const md = renderComment(run([], { personas: personaScripts() }), accepted);
+    const s = structure(md);
+    const where = (label: string): string | undefined => s.sections.find((x) => x.labels.includes(label))?.title;
+    expect(where('refund-coverage')).toBe('Still failing');
+    expect(where('refund-reworded')).toBe('Unchanged');
+    expect(where('refund-early-handoff')).toBe('Unchanged');
+    expect(where('refund-agent-500')).toBe('Errored');
+    expect(md).toContain('- `refund-agent-500`: the script did not run to the end, so there is no transcript to accept.');
+    expect(md).toContain('Nothing to accept');
+    expect(md).not.toContain('First difference');
+  });
+});
+
+describe('terminal', () => {
+  const t = renderTerminal(mixedWithPersonas(), { color: false });
+
+  it('adds a personas part: one line per script, then its failing and not evaluated checks', () => {
+    const part = t.slice(t.indexOf('Persona scripts (7)'));
+    const lines = part.trimEnd().split('\n');
+    expect(lines[0]).toBe('Persona scripts (7)');
+    expect(lines.filter((l) => /^ {2}\S/.test(l))).toHaveLength(7);
+    expect(part).toContain('  = refund-broken-item · pass · still passing · .agent-replay/personas/refunds.yml:12 — all 5 checks passed');
+    expect(part).toContain(
+      '  ✗ refund-coverage · fail · newly failing · transcript changed · routes changed · .agent-replay/personas/refunds.yml:24 — 2 of 4 checks passed\n' +
+        '      ✗ conversations: visited: main, refunds; missing: handoff\n' +
+        '      ✗ ends with: expected handoff, ended with finish\n',
+    );
+    expect(part).toContain('      ✗ tool not called issue_refund: issue_refund must not be called, but was at turn 3');
+    expect(part).toContain('      ○ criterion "Stayed empathetic": judge unreachable: HTTP 503 after 3 retries');
+    expect(part).toContain('  ! refund-agent-500 · errored · not compared · .agent-replay/personas/refunds.yml:60 — turn 3: HTTP 500 from the agent: Internal Server Error · 1 of 3 checks passed');
+    expect(part).toContain('  + refund-early-handoff · pass · no baseline · .agent-replay/personas/refunds.yml:72 — both checks passed · ended on turn 1, 2 not sent');
+    // Passing checks are not listed.
+    expect(part).not.toContain('✓');
+  });
+
+  it('counts scripts in the headline and the verdicts; fixtures keep their sections', () => {
+    expect(t.split('\n')[0]).toBe('agent-replay: 2 newly failing · 3 still failing · 4 changed · 3 new · 2 not evaluated · 2 errored · 3 unchanged');
+    expect(t.split('\n')[1]).toBe('verdicts: passed 8  failed 5  not evaluated 4 (not a failure)  errored 2 (not a failure)');
+    expect(t).toContain('Newly failing (1)\n  ✗ refund-policy');
+  });
+
+  it('respects the width and colours only when asked', () => {
+    for (const line of renderTerminal(mixedWithPersonas(), { color: false, width: 70 }).split('\n')) expect(line.length).toBeLessThanOrEqual(70);
+    const coloured = renderTerminal(mixedWithPersonas(), { color: true });
+    expect(coloured).toContain('\u001b[31m      ✗ conversations');
+  });
+});
+
+describe('golden files and purity', () => {
+  it('mixed run with scripts: comment', () => expectGolden('mixed-personas.comment.md', renderComment(mixedWithPersonas(), ctx)));
+  it('mixed run with scripts: job summary', () => expectGolden('mixed-personas.summary.md', renderSummary(mixedWithPersonas(), ctx)));
+  it('mixed run with scripts: terminal', () => expectGolden('mixed-personas.terminal.txt', renderTerminal(mixedWithPersonas(), { color: false })));
+  it('hostile scripts: comment', () => expectGolden('hostile-personas.comment.md', renderComment(hostilePersona(), ctx)));
+
+  it('renders byte-identical output and never mutates its input', () => {
+    const r = deepFreeze(mixedWithPersonas());
+    const once = [renderComment(r, ctx), renderSummary(r, ctx), renderTerminal(r, { color: true }), renderMarkdownReport(r, ctx)];
+    expect([renderComment(r, ctx), renderSummary(r, ctx), renderTerminal(r, { color: true }), renderMarkdownReport(r, ctx)]).toEqual(once);
+  });
+
+  it('a fixture with no scripts renders exactly as before', () => {
+    expect(renderComment(run([fixture('a')]), ctx)).not.toMatch(/persona|script|🎭/);
+  });
+});
+
+describe('cap refusal', () => {
+  it('counts persona scripts beside the fixtures and judge calls', () => {
+    const estimate = { usd: 0.36, capUsd: 0.1, aboveCap: true, confirmed: false };
+    expect(renderCapRefusal(estimate, 12, 4, ctx, 3)).toContain('**≈ $0.36 estimated** for 12 fixtures, 3 persona scripts and 4 judge calls; the cap is **$0.10**.');
+    expect(renderCapRefusal(estimate, 12, 0, ctx, 1)).toContain('for 12 fixtures and 1 persona script; the cap');
+    expect(renderCapRefusal(estimate, 12, 4, ctx)).toBe(renderCapRefusal(estimate, 12, 4, ctx, 0));
+  });
+});

@@ -1,0 +1,209 @@
+// Persona scripts under .agent-replay/personas: loaded and validated with fixtures (SPEC 10).
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { formatIssue, loadSuite } from '../../src/suite/index.js';
+import { B, F, OK_FIXTURE, brief, load, repo } from './helpers.js';
+
+const P = '.agent-replay/personas';
+
+const SPEC_EXAMPLE = `label: refund-broken-item
+persona: impatient-refund-seeker
+opening: I want my money back
+followUps: [ "Order 1234", "It arrived broken" ]
+maxTurns: 10
+threshold: 0.7
+mocks:
+  - { tool: find_order, input: { orderId: "1234" }, match: subset, output: { status: delivered } }
+expect:
+  conversations: [ refunds, handoff ]
+  terminal: handoff
+  toolCalled: [ { tool: find_order, input: { orderId: "1234" }, match: subset } ]
+  toolNotCalled: [ { tool: issue_refund } ]
+  criteria: [ "Mentioned the order number", "Stayed empathetic" ]
+`;
+
+describe('loadSuite: persona scripts', () => {
+  it('reads the form of SPEC section 10 exactly, with defaults filled in', async () => {
+    const r = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [`${P}/refund.yml`]: SPEC_EXAMPLE });
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.personas).toEqual([
+      {
+        label: 'refund-broken-item',
+        file: `${P}/refund.yml`,
+        line: 1,
+        persona: 'impatient-refund-seeker',
+        opening: 'I want my money back',
+        followUps: ['Order 1234', 'It arrived broken'],
+        maxTurns: 10,
+        threshold: 0.7,
+        mocks: [{ tool: 'find_order', input: { orderId: '1234' }, match: 'subset', output: { status: 'delivered' } }],
+        expect: {
+          conversations: ['refunds', 'handoff'],
+          terminal: 'handoff',
+          toolCalled: [{ tool: 'find_order', input: { orderId: '1234' }, match: 'subset' }],
+          toolNotCalled: [{ tool: 'issue_refund', match: 'subset' }],
+          criteria: ['Mentioned the order number', 'Stayed empathetic'],
+        },
+      },
+    ]);
+  });
+
+  it('a personas: list, defaults (maxTurns 20, threshold 0.7, subset), numbers kept apart from strings; no fixtures folder needed', async () => {
+    const r = await load({
+      [`${P}/list.yml`]: `personas:
+  - label: a
+    opening: hi
+    mocks: [ { tool: t, input: { n: 1, s: "1" }, match: exact, output: ok } ]
+    expect: { terminal: finish }
+  - label: b
+    opening: hello
+    expect: { criteria: [ polite ] }
+`,
+    });
+    expect(r.errors).toEqual([]);
+    const [a, b] = r.suite!.personas;
+    expect(a).toMatchObject({ label: 'a', line: 2, maxTurns: 20, threshold: 0.7, followUps: [], persona: null, mocks: [{ tool: 't', input: { n: 1, s: '1' }, match: 'exact', output: 'ok' }] });
+    expect(b).toMatchObject({ label: 'b', line: 6, mocks: [], expect: { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: ['polite'] } });
+    expect(r.suite!.fixtures).toEqual([]);
+  });
+
+  it('every error at once, each with file:line and a fix, nothing loaded', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      [`${P}/bad.yml`]: `personas:
+  - label: no-expect
+    opening: hi
+  - label: empty-expect
+    opening: hi
+    expect: { conversations: [], criteria: [] }
+  - label: too-long
+    opening: hi
+    followUps: [ a, b, c ]
+    maxTurns: 3
+    expect: { terminal: finish }
+  - label: bad-terminal
+    opening: hi
+    expect: { terminal: done }
+  - label: bad-match
+    opening: hi
+    expect: { toolCalled: [ { tool: t, match: fuzzy } ] }
+  - label: bad-threshold
+    opening: ""
+    threshold: 2
+    expect: { criteria: [ x ] }
+`,
+    });
+    expect(r.suite).toBeNull();
+    expect(brief(r.errors)).toEqual([
+      `${P}/bad.yml:2: persona script "no-expect": missing required key "expect"`,
+      `${P}/bad.yml:6: persona script "empty-expect": the script has no expectation: a script with nothing to check proves nothing`,
+      `${P}/bad.yml:10: persona script "too-long": the script has 4 message turns (the opening and 3 follow-ups), more than maxTurns 3`,
+      `${P}/bad.yml:14: persona script "bad-terminal": expect.terminal must be one of finish, handoff, switch, found the string "done"`,
+      `${P}/bad.yml:17: persona script "bad-match": expect.toolCalled[0].match must be one of exact, subset, found the string "fuzzy"`,
+      `${P}/bad.yml:19: persona script "bad-threshold": opening is empty`,
+      `${P}/bad.yml:20: persona script "bad-threshold": threshold 2 is outside [0, 1]`,
+    ]);
+    for (const e of r.errors) expect(e.fix.length).toBeGreaterThan(10);
+    expect(r.errors[2]!.fix).toBe('set maxTurns: 4, or remove 1 follow-up');
+  });
+
+  it('the default maxTurns is 20', async () => {
+    const followUps = Array.from({ length: 20 }, (_, i) => `m${i}`).join(', ');
+    const r = await load({ [`${P}/long.yml`]: `label: long\nopening: hi\nfollowUps: [ ${followUps} ]\nexpect: { terminal: finish }\n` });
+    expect(brief(r.errors)).toEqual([`${P}/long.yml:3: persona script "long": the script has 21 message turns (the opening and 20 follow-ups), more than maxTurns 20 (the default)`]);
+  });
+
+  it('labels share one namespace with fixtures', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: refund\nmessage: hi\n',
+      [`${P}/b.yml`]: 'label: refund\nopening: hi\nexpect: { terminal: finish }\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${P}/b.yml:1:8: duplicate label "refund": already used at ${F}/a.yml:1\n  fix: rename one of them; labels are unique across the suite because each names its baseline file`,
+    ]);
+  });
+
+  it('unknown keys and invalid labels, as for fixtures', async () => {
+    const r = await load({ [`${P}/b.yml`]: 'label: ../x\nopening: hi\nfollowups: [a]\nexpect: { termnal: finish }\n' });
+    expect(brief(r.errors)).toEqual([
+      `${P}/b.yml:1: label "../x" is not valid: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (it names the baseline file)`,
+      `${P}/b.yml:3: persona script "../x": unknown key "followups"; allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, expect`,
+      `${P}/b.yml:4: persona script "../x": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria`,
+    ]);
+  });
+
+  it('persona baselines are read and validated alongside fixture baselines', async () => {
+    const persona = {
+      label: 'p',
+      kind: 'persona',
+      transcript: [{ message: null, reply: 'Welcome', route: null }, { message: 'hi', reply: 'Hello', route: { conversation: 'c', stage: 's' } }],
+      visited: ['c'],
+      outcome: 'finish',
+      verdict: 'pass',
+      acceptedAt: '2026-11-01T00:00:00Z',
+      commit: null,
+    };
+    const ok = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { terminal: finish }\n',
+      [`${B}/p.json`]: JSON.stringify(persona, null, 2),
+    });
+    expect(ok.errors).toEqual([]);
+    expect(ok.suite!.personaBaselines.get('p')).toEqual(persona);
+    expect(ok.suite!.baselines.size).toBe(0);
+
+    const bad = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { terminal: finish }\n',
+      [`${B}/p.json`]: JSON.stringify({ ...persona, transcript: [{ message: null, reply: 3, route: null }], verdict: 'not_evaluated' }, null, 2),
+    });
+    expect(brief(bad.errors)).toEqual([
+      `${B}/p.json:7: persona baseline: transcript[0].reply must be a string, found the number 3`,
+      `${B}/p.json:15: verdict "not_evaluated" cannot be a baseline: only pass or fail is ever accepted`,
+    ]);
+  });
+
+  it('a personas folder linked outside the suite is refused and not read', async () => {
+    const outside = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-replay-outside-'));
+    try {
+      await fs.writeFile(path.join(outside, 'x.yml'), 'label: stolen\nopening: hi\nexpect: { terminal: finish }\n');
+      const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
+      await fs.symlink(outside, path.join(cwd, P));
+      const r = await loadSuite({ dir: '.agent-replay', cwd, env: {} });
+      expect(brief(r.errors)).toEqual([`${P}:-: the personas folder ${P} resolves outside the suite folder .agent-replay (a symbolic link): refused, nothing was read from it`]);
+    } finally {
+      await fs.rm(outside, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('config: response paths for persona data', () => {
+  it('agent.response takes toolCalls, outcome and errors paths (null: not reported)', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      '.agent-replay/config.yml': 'agent:\n  request: { body: { q: "{{message}}", tools: "{{mocks}}" } }\n  response: { reply: out.text, toolCalls: out.calls, outcome: null, errors: out.errs }\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.config.agent.mapping).toMatchObject({ body: { q: '{{message}}', tools: '{{mocks}}' }, toolCalls: 'out.calls', outcome: null, errors: 'out.errs', absentToolCallsAreNone: false });
+  });
+});
+
+describe('warnings about what the agent mapping cannot carry', () => {
+  it('mocks not sent, tool calls and outcomes not read', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      '.agent-replay/config.yml': 'agent:\n  preset: openai-chat\n  model: m\n  response: { toolCalls: null }\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nmocks: [ { tool: t, output: 1 } ]\nexpect: { terminal: finish, toolNotCalled: [ { tool: t } ] }\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(brief(r.warnings)).toEqual([
+      `${P}/p.yml:1: persona script (first: "p") has mocks, but the agent request body does not send {{mocks}} on every turn: the agent will not see them`,
+      `${P}/p.yml:1: persona script (first: "p") checks tool calls, but agent.response.toolCalls is null: those checks will be not evaluated`,
+      `${P}/p.yml:1: persona script (first: "p") checks the terminal outcome, but agent.response.outcome is null: that check will be not evaluated`,
+    ]);
+    const native = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nmocks: [ { tool: t, output: 1 } ]\nexpect: { terminal: finish, toolNotCalled: [ { tool: t } ] }\n' });
+    expect(native.warnings).toEqual([]);
+  });
+});
