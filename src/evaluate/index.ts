@@ -298,3 +298,9 @@ export function planAcceptance(
   }
   return plan;
 }
+
+export * from './agreement.js';
+export * from './coverage.js';
+export * from './definition.js';
+export * from './compare.js';
+export * from './selection.js';
