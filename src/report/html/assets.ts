@@ -5,7 +5,7 @@
 // two things: the filters (verdict, drift, label search) hide rows and empty sections; a row's
 // detail is drawn the first time it is opened.
 
-import { createHash } from 'node:crypto';
+import { sha256Base64 } from './sha256.js';
 
 export const STYLE = `
 :root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--warn:#9a6700;--grey:#6e7781;
@@ -321,7 +321,7 @@ apply();
 `;
 
 function sha256(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  return `'sha256-${sha256Base64(text)}'`;
 }
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
