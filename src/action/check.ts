@@ -14,7 +14,7 @@ import { writeRecord } from '../record/index.js';
 import { writeFileSafely } from '../fs-safe.js';
 import { formatUsdPair, hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
-import { renderHtml, type TrendPoint } from '../report/html.js';
+import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
 import { AgentNotReady, instantClock } from '../agent/ready.js';
@@ -177,7 +177,7 @@ export async function saveRecord(
 }
 
 /** report.html for the results artifact, written next to results.json (SPEC 11, README "report.html"). */
-export function htmlReportFile(run: RunRecord, rctx: ReportContext, trend?: readonly TrendPoint[]): { name: string; text: string } {
+export function htmlReportFile(run: RunRecord, rctx: ReportContext, trend?: readonly HtmlTrendPoint[]): { name: string; text: string } {
   return { name: 'report.html', text: renderHtml(run, { context: rctx, ...(trend ? { trend } : {}) }) };
 }
 

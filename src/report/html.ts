@@ -18,7 +18,7 @@ import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
 import { clip, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
-import { trendSvg, type TrendPoint } from './html/chart.js';
+import { trendSvg, type HtmlTrendPoint } from './html/chart.js';
 import { itemData, scriptJson } from './html/data.js';
 import { validSha } from './metadata.js';
 import { formatUsdPair } from './money.js';
@@ -38,15 +38,15 @@ import {
   type ReportModel,
 } from './model.js';
 
-export type { TrendPoint } from './html/chart.js';
+export type { HtmlTrendPoint } from './html/chart.js';
 
 export interface HtmlExtras {
   /** Agreement to show; default: computed from the record (evaluate/agreement.ts). */
   agreement?: AgreementReport;
   /** Coverage to show; default: the record's own `coverage` (absent when config.yml lists none). */
   coverage?: CoverageResult | null;
-  /** Agreement of recorded default-branch runs, oldest first, for the trend chart. */
-  trend?: readonly TrendPoint[];
+  /** Agreement of recorded default-branch runs, oldest first, for the trend chart (check mode's `trend.points`). */
+  trend?: readonly HtmlTrendPoint[];
   /** File links to the repository at the run's commit, when known. */
   context?: Pick<ReportContext, 'repositoryUrl' | 'headSha'>;
 }
@@ -144,7 +144,7 @@ function groupTable(title: string, groups: readonly AgreementGroup[], open: bool
   const rows = shown
     .map((g) => {
       const aside = [g.notEvaluated ? `${thousands(g.notEvaluated)} not evaluated` : '', g.errored ? `${thousands(g.errored)} errored` : ''].filter(Boolean).join(', ');
-      return `<tr><td>${h(clip(g.key, 80))}</td><td class="num">${h(formatAgreement(g))}</td><td>${bar(g.percent)}</td><td class="num">${thousands(g.passed)} / ${thousands(g.passed + g.failed)}</td><td>${h(aside)}</td></tr>`;
+      return `<tr><td>${h(clip(g.key, 80))}</td><td class="num">${h(formatAgreement(g))}</td><td>${bar(g.percent)}</td><td class="num">${thousands(g.passed)} / ${thousands(g.passed + g.failed)}</td><td class="aside">${h(aside)}</td></tr>`;
     })
     .join('');
   const tail = more > 0 ? `<p class="meta">and ${thousands(more)} more</p>` : '';
@@ -176,7 +176,7 @@ function coveragePanel(c: CoverageResult | null): string {
   return `<div class="panel"><h3>Coverage</h3>${lead}${gaps}${unknown}</div>`;
 }
 
-function trendPanel(points: readonly TrendPoint[] | undefined): string {
+function trendPanel(points: readonly HtmlTrendPoint[] | undefined): string {
   const svg = trendSvg(points ?? []);
   if (svg === null) return '';
   return `<div class="panel"><h3>Agreement trend (default branch)</h3>${svg}</div>`;

@@ -87,8 +87,9 @@ describe('report.html in Chromium', () => {
     const model = buildModel(record);
     const o = await open(record, {
       trend: [
-        { label: 'a1b2c3d', startedAt: '2026-11-28T10:00:00Z', percent: 50, passed: 5, failed: 5 },
-        { label: 'b2c3d4e', startedAt: '2026-11-29T10:00:00Z', percent: 62.5, passed: 5, failed: 3 },
+        { runId: '11', commit: 'a1b2c3d'.padEnd(40, '0'), startedAt: '2026-11-28T10:00:00Z', agreement: { percent: 50, passed: 5, failed: 5 } },
+        { runId: '12', commit: null, startedAt: '2026-11-29T10:00:00Z', agreement: { percent: 62.5, passed: 5, failed: 3 } },
+        { runId: '13', commit: 'c3d4e5f'.padEnd(40, '0'), startedAt: '2026-11-30T10:00:00Z', agreement: { percent: null, passed: 0, failed: 0 } },
       ],
     });
     const { page } = o;
@@ -105,7 +106,9 @@ describe('report.html in Chromium', () => {
     expect(cards).toContain(`failed=${record.tallies.failed}`);
     const agreement = ((record.tallies.passed / (record.tallies.passed + record.tallies.failed)) * 100).toFixed(1).replace(/\.0$/, '');
     expect(cards.some((c) => c.startsWith('agreement:') && c.endsWith(`=${agreement}%`))).toBe(true);
+    // Two runs with an agreement are points; the third has none (n/a). The axis names them by commit, else run.
     expect(await page.$$eval('svg.trend circle', (c) => c.length)).toBe(2);
+    expect(await page.$$eval('svg.trend > text', (t) => t.map((x) => x.childNodes[0]?.textContent).filter((x) => !x?.endsWith('%')))).toEqual(['a1b2c3d', 'run 12', 'n/a', 'c3d4e5f']);
     expect(o.errors).toEqual([]);
     expect(o.dialogs).toEqual([]);
     expect(o.requests).toEqual([o.url]);
@@ -200,7 +203,7 @@ describe('report.html in Chromium', () => {
     const record: RunRecord = { ...r, personas: hp.personas.map((p) => ({ ...p, label: `${p.label}${evil}` })) };
     const o = await open(record, {
       context: { repositoryUrl: 'javascript:alert(8)', headSha: 'a'.repeat(40) },
-      trend: [{ label: evil, startedAt: evil, percent: 10, passed: 1, failed: 9 }],
+      trend: [{ runId: evil, commit: evil, startedAt: evil, agreement: { percent: 10, passed: 1, failed: 9 } }],
       coverage: { listed: [evil], visited: [evil], gaps: [evil], unknown: [evil] },
     });
     const { page } = o;

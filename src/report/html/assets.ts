@@ -29,6 +29,7 @@ h3{font-size:13px;margin:0 0 8px;font-weight:600;color:var(--muted);text-transfo
 .panel table{width:100%;border-collapse:collapse;font-size:13px}
 .panel td,.panel th{padding:3px 6px 3px 0;text-align:left;vertical-align:middle}
 .panel th{color:var(--muted);font-weight:500}
+.panel td.aside{color:var(--muted);font-size:12px}
 .panel td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .panel details{margin:4px 0}
 .panel summary{cursor:pointer;color:var(--accent)}
@@ -64,7 +65,7 @@ svg.trend .trend-point{fill:var(--accent)}
 .item .drift{color:var(--muted);font-size:12px}
 .item .file{color:var(--muted);font-size:12px;overflow-wrap:anywhere}
 .item .why{grid-column:2/-1;color:var(--muted);font-size:12px;overflow-wrap:anywhere}
-.pill{display:inline-block;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;border:1px solid}
+.pill{display:inline-block;white-space:nowrap;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;border:1px solid}
 .pill.pass{color:var(--pass);border-color:#8dd6a0;background:#eefbf1}
 .pill.fail{color:var(--fail);border-color:#ffb1aa;background:#fff5f4}
 .pill.not_evaluated,.pill.errored{color:var(--grey);border-color:var(--line);background:var(--soft)}
@@ -74,6 +75,7 @@ svg.trend .trend-point{fill:var(--accent)}
 .body dd{margin:0;overflow-wrap:anywhere;white-space:pre-wrap}
 pre,.text{white-space:pre-wrap;overflow-wrap:anywhere;font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0}
 .reply{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:8px 10px;margin:4px 0 10px}
+.reply.user{background:#fff;border-color:#b6e3ff;border-left:3px solid var(--accent)}
 table.sbs{width:100%;border-collapse:collapse;table-layout:fixed;margin:4px 0 10px;font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 table.sbs th{font:600 12px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;text-align:left;padding:4px 8px;background:var(--soft);border:1px solid var(--line)}
 table.sbs td{vertical-align:top;padding:2px 8px;border-left:1px solid var(--line);border-right:1px solid var(--line);white-space:pre-wrap;overflow-wrap:anywhere}
@@ -258,7 +260,7 @@ function turnBlock(body, t) {
   if (t.message != null) {
     var who = add(box, el('p', 'who'));
     add(who, el('b', null, 'Turn ' + t.index + ' \\u00b7 User'));
-    add(add(box, el('div', 'reply')), el('div', 'text', t.message === '' ? '(empty)' : t.message));
+    add(add(box, el('div', 'reply user')), el('div', 'text', t.message === '' ? '(empty)' : t.message));
   }
   var agent = add(box, el('p', 'who'));
   add(agent, el('b', null, t.message == null ? 'Turn 0 \\u00b7 Agent (welcome)' : 'Agent'));

@@ -4,15 +4,21 @@
 
 import { escapeHtml, stripControl } from '../escape.js';
 
-/** One recorded run of the default branch, for the trend. */
-export interface TrendPoint {
-  /** What the x axis says: a short sha, a run number or a date. */
-  label: string;
+/**
+ * One recorded run of the default branch, for the trend. The shape of report/context.ts's
+ * TrendPoint (check mode's trend lookup), so its points can be passed as they are.
+ */
+export interface HtmlTrendPoint {
+  runId: string;
+  commit: string | null;
   startedAt: string;
-  /** Agreement in percent (0-100), null when nothing passed or failed. */
-  percent: number | null;
-  passed: number;
-  failed: number;
+  /** `percent`: agreement 0-100, null when nothing passed or failed. */
+  agreement: { percent: number | null; passed: number; failed: number };
+}
+
+/** What the x axis says: the short sha, else the run id. */
+function labelOf(p: HtmlTrendPoint): string {
+  return p.commit && /^[0-9a-f]{7,64}$/i.test(p.commit) ? p.commit.slice(0, 7) : `run ${p.runId}`;
 }
 
 const W = 400;
@@ -29,7 +35,7 @@ function pct(p: number): string {
 }
 
 /** The chart, or null when there are no points. */
-export function trendSvg(points: readonly TrendPoint[]): string | null {
+export function trendSvg(points: readonly HtmlTrendPoint[]): string | null {
   if (points.length === 0) return null;
   const plotW = W - PAD.left - PAD.right;
   const plotH = H - PAD.top - PAD.bottom;
@@ -45,25 +51,27 @@ export function trendSvg(points: readonly TrendPoint[]): string | null {
   let run: string[] = [];
   const lines: string[] = [];
   points.forEach((p, i) => {
-    if (p.percent === null) {
+    const percent = p.agreement.percent;
+    if (percent === null) {
       if (run.length > 1) lines.push(run.join(' '));
       run = [];
-    } else run.push(`${x(i).toFixed(1)},${y(p.percent).toFixed(1)}`);
+    } else run.push(`${x(i).toFixed(1)},${y(percent).toFixed(1)}`);
   });
   if (run.length > 1) lines.push(run.join(' '));
   for (const l of lines) parts.push(`<polyline points="${l}" class="trend-line" fill="none"/>`);
   const every = Math.ceil(points.length / 5);
   points.forEach((p, i) => {
     const cx = x(i).toFixed(1);
-    const value = p.percent === null ? 'n/a' : pct(p.percent);
-    const title = `<title>${h(p.label)} · ${h(p.startedAt)} · agreement ${value} (${p.passed} passed, ${p.failed} failed)</title>`;
-    if (p.percent !== null) parts.push(`<circle cx="${cx}" cy="${y(p.percent).toFixed(1)}" r="4" class="trend-point">${title}</circle>`);
+    const { percent, passed, failed } = p.agreement;
+    const value = percent === null ? 'n/a' : pct(percent);
+    const title = `<title>${h(labelOf(p))} · ${h(p.startedAt)} · agreement ${value} (${passed} passed, ${failed} failed)</title>`;
+    if (percent !== null) parts.push(`<circle cx="${cx}" cy="${y(percent).toFixed(1)}" r="4" class="trend-point">${title}</circle>`);
     else parts.push(`<text x="${cx}" y="${(PAD.top + plotH - 4).toFixed(1)}" class="axis" text-anchor="middle">n/a${title}</text>`);
     if ((points.length - 1 - i) % every === 0) {
-      parts.push(`<text x="${cx}" y="${H - 12}" class="axis" text-anchor="middle">${h(p.label.slice(0, 9))}</text>`);
+      parts.push(`<text x="${cx}" y="${H - 12}" class="axis" text-anchor="middle">${h(labelOf(p).slice(0, 11))}</text>`);
     }
   });
-  const last = points[points.length - 1] as TrendPoint;
-  const label = `Agreement over the last ${points.length} recorded ${points.length === 1 ? 'run' : 'runs'}; latest ${last.percent === null ? 'n/a' : pct(last.percent)}`;
+  const last = (points[points.length - 1] as HtmlTrendPoint).agreement.percent;
+  const label = `Agreement over the last ${points.length} recorded ${points.length === 1 ? 'run' : 'runs'}; latest ${last === null ? 'n/a' : pct(last)}`;
   return `<svg class="trend" viewBox="0 0 ${W} ${H}" role="img" aria-label="${h(label)}">${parts.join('')}</svg>`;
 }
