@@ -14,6 +14,7 @@ import { writeRecord } from '../record/index.js';
 import { writeFileSafely } from '../fs-safe.js';
 import { formatUsdPair, hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
+import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
 import { AgentNotReady, instantClock } from '../agent/ready.js';
@@ -173,6 +174,11 @@ export async function saveRecord(
   else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
   core.setOutput('artifact-name', artifactName);
   return { artifactName, uploaded: uploaded.kind === 'uploaded' };
+}
+
+/** report.html for the results artifact, written next to results.json (SPEC 11, README "report.html"). */
+export function htmlReportFile(run: RunRecord, rctx: ReportContext, trend?: readonly HtmlTrendPoint[]): { name: string; text: string } {
+  return { name: 'report.html', text: renderHtml(run, { context: rctx, ...(trend ? { trend } : {}) }) };
 }
 
 /** The tallies, drift counts, estimate and gate of a run, as the Action's outputs. */
@@ -418,7 +424,8 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
   const run = result.record;
   // 1-2. The record, before anything else can fail, then the artifact. The pull request's number
   // travels with it, for a workflow_run report (a fork's pull request is not named by workflow_run).
-  const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps, ctx.pull ? [{ name: 'pr-number', text: `${ctx.pull.number}\n` }] : []);
+  const prNumber = ctx.pull ? [{ name: 'pr-number', text: `${ctx.pull.number}\n` }] : [];
+  const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps, [...prNumber, htmlReportFile(run, reportContextFor(inputs, ctx, null))]);
 
   // 3. Outputs.
   setRunOutputs(run, result.gate.failed);

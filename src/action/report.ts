@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import type { Inputs } from '../inputs.js';
 import type { ActionContext } from './context.js';
 import type { ActionDeps } from './check.js';
-import { publishComment, reportContextFor, saveRecord, setRunOutputs, writeSummary } from './check.js';
+import { htmlReportFile, publishComment, reportContextFor, saveRecord, setRunOutputs, writeSummary } from './check.js';
 import { mergeRecords, readRecord } from '../record/index.js';
 import { renderComment, renderSummary } from '../report/index.js';
 import { gateRun } from '../evaluate/index.js';
@@ -65,7 +65,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
   // comment's metadata points at an artifact the accept flow can download.
-  const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps);
+  const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps, [htmlReportFile(run, reportContextFor(inputs, { ...ctx, sha: run.commit ?? ctx.sha }, null))]);
   const here = await pullForReport(inputs, ctx, deps);
   const rctx = reportContextFor(inputs, { ...here, sha: run.commit ?? ctx.sha }, artifactName, uploaded);
   await writeSummary(renderSummary(run, rctx));

@@ -9,6 +9,7 @@ import { runCheck, UsageError, type CheckOptions, type CheckResult } from '../en
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
 import { formatUsdPair, renderCompareMarkdown, renderCompareText, renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
+import { renderHtml } from '../report/html.js';
 import { writeBaselines } from '../accept/write.js';
 import { TOOL } from '../version.js';
 import { gitHead } from './git.js';
@@ -39,11 +40,11 @@ Usage:
   agent-replay run [--dir .agent-replay] [--agent-url URL] [--concurrency N] [--out results.json]
                    [--markdown report.md] [--junit junit.xml] [--confirm-cost] [--fail-on LIST]
                    [--commit SHA] [--judge-url URL] [--wait-for-agent SECONDS]
-                   [--rerun results.json] [--only label,refund-*,...]
+                   [--rerun results.json] [--only label,refund-*,...] [--html report.html]
   agent-replay validate [--dir .agent-replay]
   agent-replay accept --results results.json [--dir .agent-replay] [--only label,...]
   agent-replay report --results a.json [--results b.json ...] [--markdown out.md] [--out merged.json]
-                      [--junit junit.xml] [--fail-on LIST]
+                      [--junit junit.xml] [--html report.html] [--fail-on LIST]
   agent-replay compare BEFORE.json AFTER.json [--markdown out.md] [--out diff.json]
   agent-replay demo [--out DIR]
 
@@ -65,6 +66,7 @@ const OPTIONS = {
   out: { type: 'string' },
   markdown: { type: 'string' },
   junit: { type: 'string' },
+  html: { type: 'string' },
   'confirm-cost': { type: 'boolean' },
   'fail-on': { type: 'string' },
   commit: { type: 'string' },
@@ -79,10 +81,10 @@ const OPTIONS = {
 } satisfies ParseArgsConfig['options'];
 
 const COMMAND_FLAGS: Record<string, readonly string[]> = {
-  run: ['dir', 'agent-url', 'judge-url', 'concurrency', 'out', 'markdown', 'junit', 'confirm-cost', 'fail-on', 'commit', 'wait-for-agent', 'rerun', 'only'],
+  run: ['dir', 'agent-url', 'judge-url', 'concurrency', 'out', 'markdown', 'junit', 'confirm-cost', 'fail-on', 'commit', 'wait-for-agent', 'rerun', 'only', 'html'],
   validate: ['dir'],
   accept: ['results', 'dir', 'only'],
-  report: ['results', 'markdown', 'out', 'junit', 'fail-on'],
+  report: ['results', 'markdown', 'out', 'junit', 'html', 'fail-on'],
   compare: ['markdown', 'out'],
   demo: ['out'],
   init: ['dir', 'preset', 'workflows'],
@@ -333,6 +335,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const ctx = reportContext(merged, io.env);
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(merged, ctx));
   if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(merged));
+  if (values.html) await writeText(resolvePath(io, values.html), renderHtml(merged, { context: ctx }));
   io.stdout(renderTerminal(merged, { color: io.color }));
   const g = gateRun(merged, failOn);
   if (g.failed) {

@@ -8,6 +8,7 @@ import type { RunRecord } from '../types.js';
 import type { EngineDeps } from '../engine.js';
 import { writeRecord } from '../record/index.js';
 import { DEFAULT_CONTEXT, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
+import { renderHtml } from '../report/html.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 
@@ -56,14 +57,20 @@ export async function writeText(path: string, text: string): Promise<void> {
 }
 
 /** Writes results.json first, then the renderings; prints the terminal summary. */
-export async function emitRun(record: RunRecord, values: { out?: string; markdown?: string; junit?: string }, io: CliIO): Promise<void> {
+export async function emitRun(record: RunRecord, values: { out?: string; markdown?: string; junit?: string; html?: string }, io: CliIO): Promise<void> {
   const out = resolvePath(io, values.out ?? 'results.json');
   await writeRecord(out, record);
   const ctx = reportContext(record, io.env);
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx));
   if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(record));
+  if (values.html) await writeText(resolvePath(io, values.html), renderHtml(record, { context: ctx }));
   io.stdout(renderTerminal(record, { color: io.color }));
-  io.stdout(`\nresults: ${out}${values.markdown ? `\nmarkdown: ${resolvePath(io, values.markdown)}` : ''}${values.junit ? `\njunit: ${resolvePath(io, values.junit)}` : ''}\n`);
+  const written: Array<[string, string | undefined]> = [
+    ['markdown', values.markdown],
+    ['junit', values.junit],
+    ['html', values.html],
+  ];
+  io.stdout(`\nresults: ${out}${written.map(([what, p]) => (p ? `\n${what}: ${resolvePath(io, p)}` : '')).join('')}\n`);
 }
 
 /** Says that the run was interrupted and what its record holds; returns 130 (SIGINT) or 143 (SIGTERM). */

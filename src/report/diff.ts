@@ -106,8 +106,8 @@ export interface Segment {
 
 export type DiffLine =
   | { kind: 'delete' | 'insert'; segments: Segment[] }
-  /** Unchanged sentences left out between changes. */
-  | { kind: 'skip'; sentences: number };
+  /** Unchanged sentences left out between changes (`units`: them, '' for a paragraph break). */
+  | { kind: 'skip'; sentences: number; units: string[] };
 
 export interface ReplyDiff {
   lines: DiffLine[];
@@ -214,7 +214,7 @@ function diffUnits(a: string[], b: string[], visibleSpace: boolean): DiffLine[] 
     else {
       flush();
       const sentences = c.value.filter((u) => u !== '').length;
-      if (sentences > 0) lines.push({ kind: 'skip', sentences });
+      if (sentences > 0) lines.push({ kind: 'skip', sentences, units: c.value });
     }
   }
   flush();

@@ -66,6 +66,8 @@ describe('check mode, end to end', () => {
     const record = parseRecord(readFileSync(resultsPath, 'utf8'), resultsPath);
     expect(record.commit).toBe(HEAD);
     expect(readFileSync(join(run.workspace, 'agent-replay-results/pr-number'), 'utf8')).toBe('7\n');
+    // report.html is written next to results.json and uploaded with it.
+    expect(readFileSync(join(run.workspace, 'agent-replay-results/report.html'), 'utf8')).toMatch(/^<!doctype html>[\s\S]*data-label="refund-policy"/);
     expect(record.tallies).toEqual({ passed: 2, failed: 1, notEvaluated: 0, errored: 0 });
     // outputs
     expect(run.outputs).toMatchObject({ passed: '2', failed: '1', 'not-evaluated': '0', errored: '0', 'newly-failing': '1', gate: 'failed', 'comment-status': 'created', 'estimated-cost': '0.060' });

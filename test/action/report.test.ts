@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
@@ -50,6 +50,8 @@ describe('report mode', () => {
     const merged = parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'merged');
     expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
     expect(merged.tallies).toEqual({ passed: 1, failed: 1, notEvaluated: 0, errored: 0 });
+    // report.html goes into the artifact, next to the merged results.json.
+    expect(readFileSync(join(dirname(run.outputs['results-path'] as string), 'report.html'), 'utf8')).toMatch(/^<!doctype html>[\s\S]*data-label="b"/);
     const comments = gh.comments('octo', 'shop', 7);
     expect(comments).toHaveLength(1);
     expect(parseCommentMetadata(comments[0]!.body)).toEqual({ marker: 'agent-replay', headSha: HEAD, runId: '3003', artifactName: `agent-replay-results-${HEAD}` });

@@ -116,6 +116,7 @@ describe('demo', () => {
     expectEverything(await readRecord(join(out, 'results.json')));
     expect(existsSync(join(out, 'report.md'))).toBe(true);
     expect(existsSync(join(out, 'junit.xml'))).toBe(true);
+    expect(existsSync(join(out, 'report.html'))).toBe(true);
     expect(stdout).toContain('demo judge');
     expect(stdout).toContain('the demo itself exits 0');
     // The persona scripts are shown with their failed checks.

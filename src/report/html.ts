@@ -1,0 +1,295 @@
+// report.html: one self-contained page for a run (SPEC 11, issue 10 item 7). No network: one
+// inline stylesheet and one inline script, both allowed by hash in a strict Content-Security-Policy
+// (nothing else may load or run). Pure: the same record and extras always give the same bytes.
+//
+// What the page holds: the run's headline and tallies, agreement (overall and per conversation,
+// file and persona tag), coverage, the agreement trend (inline SVG), and every item (fixture or
+// persona script) as a row in its comment section, with filters by verdict and drift. A row's
+// detail (side-by-side baseline / new reply with the changed words marked, the persona transcript
+// with routes and tool calls) is drawn by the script when the row is opened, from a JSON data block.
+//
+// Escaping: every text written into the markup goes through `h` (entities for & < > " ', control
+// and bidi characters dropped); the data block is JSON with < > & U+2028 U+2029 as \u escapes,
+// read with JSON.parse(textContent); the script only ever sets textContent.
+
+import type { CoverageResult, RunRecord } from '../types.js';
+import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
+import type { ReportContext } from './context.js';
+import { DEFAULT_CONTEXT } from './context.js';
+import { clip, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
+import { CSP, SCRIPT, STYLE } from './html/assets.js';
+import { trendSvg, type HtmlTrendPoint } from './html/chart.js';
+import { itemData, scriptJson } from './html/data.js';
+import { validSha } from './metadata.js';
+import { formatUsdPair } from './money.js';
+import {
+  buildModel,
+  driftWords,
+  headlineText,
+  isPersona,
+  itemsCount,
+  SCRIPT_MARK,
+  SECTION_ORDER,
+  SECTION_WORDS,
+  shortSha,
+  thousands,
+  verdictWords,
+  type Item,
+  type ReportModel,
+} from './model.js';
+
+export type { HtmlTrendPoint } from './html/chart.js';
+
+export interface HtmlExtras {
+  /** Agreement to show; default: computed from the record (evaluate/agreement.ts). */
+  agreement?: AgreementReport;
+  /** Coverage to show; default: the record's own `coverage` (absent when config.yml lists none). */
+  coverage?: CoverageResult | null;
+  /** Agreement of recorded default-branch runs, oldest first, for the trend chart (check mode's `trend.points`). */
+  trend?: readonly HtmlTrendPoint[];
+  /** File links to the repository at the run's commit, when known. */
+  context?: Pick<ReportContext, 'repositoryUrl' | 'headSha'>;
+}
+
+const LIMITS = { label: 200, detail: 300, file: 200, group: 40 } as const;
+
+/** Text for HTML content or a quoted attribute value: entities, controls and bidi overrides dropped, one line. */
+function h(text: string): string {
+  return escapeHtml(stripControl(oneLine(text)));
+}
+
+type VerdictKey = 'pass' | 'fail' | 'not_evaluated' | 'errored';
+
+function verdictKey(f: Item): VerdictKey {
+  if (f.errored) return 'errored';
+  return f.verdict ?? 'not_evaluated';
+}
+
+function driftKey(f: Item): string {
+  return f.errored ? 'errored' : f.drift.verdict;
+}
+
+function changed(f: Item): boolean {
+  if (f.errored) return false;
+  return isPersona(f) ? f.drift.transcript === 'different' || f.drift.route === 'different' : f.drift.reply === 'different' || f.drift.route === 'different';
+}
+
+function fileLink(f: Item, ctx: HtmlExtras['context']): string {
+  const where = f.line > 0 ? `${f.file}:${f.line}` : f.file;
+  const repo = safeUrl(ctx?.repositoryUrl ?? null);
+  const parts = f.file.replace(/^\.\//, '').split('/');
+  const plain = parts.every((p) => p !== '' && p !== '.' && p !== '..') && !f.file.startsWith('/');
+  if (!repo || !validSha(ctx?.headSha ?? undefined) || !plain) return `<span class="file">${h(clip(where, LIMITS.file))}</span>`;
+  const url = safeUrl(`${repo.replace(/\/+$/, '')}/blob/${ctx?.headSha}/${parts.map(encodeURIComponent).join('/')}${f.line > 0 ? `#L${f.line}` : ''}`);
+  if (!url) return `<span class="file">${h(clip(where, LIMITS.file))}</span>`;
+  return `<a class="file" href="${escapeHtml(url)}" rel="noreferrer noopener">${h(clip(where, LIMITS.file))}</a>`;
+}
+
+function whyLine(f: Item): string {
+  if (isPersona(f)) {
+    if (f.errored) return f.error;
+    const open = f.checks.filter((c) => c.status === 'fail');
+    const first = (open.length > 0 ? open : f.checks.filter((c) => c.status === 'not_evaluated'))[0];
+    const passed = f.checks.filter((c) => c.status === 'pass').length;
+    return `${passed} of ${f.checks.length} checks passed${first ? ` · ${first.kind}: ${first.detail}` : ''}`;
+  }
+  return f.errored ? f.error : f.detail;
+}
+
+function row(f: Item, index: number, ctx: HtmlExtras['context']): string {
+  const v = verdictKey(f);
+  const why = normalizeBlock(whyLine(f) ?? '').trim().split('\n')[0] ?? '';
+  const attrs = `data-i="${index}" data-verdict="${v}" data-drift="${driftKey(f)}" data-changed="${changed(f) ? 1 : 0}" data-label="${h(f.label.toLowerCase())}"`;
+  return (
+    `<details class="item" ${attrs}><summary>` +
+    `<span><span class="pill ${v}">${h(verdictWords(f))}</span></span>` +
+    `<span class="label">${isPersona(f) ? `${SCRIPT_MARK} ` : ''}${h(clip(f.label, LIMITS.label))}</span>` +
+    `<span class="drift">${h(driftWords(f).join(' · '))}</span>` +
+    fileLink(f, ctx) +
+    (why ? `<span class="why">${h(clip(why, LIMITS.detail))}</span>` : '') +
+    `</summary><div class="body"></div></details>`
+  );
+}
+
+function card(kind: string, n: string, k: string): string {
+  return `<div class="card ${kind}"><span class="n">${h(n)}</span><span class="k">${h(k)}</span></div>`;
+}
+
+function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
+  const t = model.tallies;
+  const [usd, cap] = formatUsdPair(run.estimate.usd, run.estimate.capUsd);
+  const agreeNote = a.percent === null ? 'nothing passed or failed' : `agreement: ${thousands(a.passed)} / (${thousands(a.passed)} + ${thousands(a.failed)})`;
+  return (
+    `<section class="cards" aria-label="Tallies">` +
+    card('agree', formatAgreement(a), agreeNote) +
+    card('pass', thousands(t.passed), 'passed') +
+    card('fail', thousands(t.failed), 'failed') +
+    card('', thousands(t.notEvaluated), 'not evaluated (not in agreement)') +
+    card('', thousands(t.errored), 'errored (not in agreement)') +
+    card('', thousands(model.total), itemsCount(model)) +
+    card('', `≈ ${usd}`, `estimated cost (cap ${cap})${run.estimate.aboveCap && run.estimate.confirmed ? ', ran above the cap: confirmed' : ''}`) +
+    `</section>`
+  );
+}
+
+function bar(percent: number | null): string {
+  const w = percent === null ? 0 : Math.round(percent * 0.6);
+  return `<svg class="bar" width="60" height="8" aria-hidden="true"><rect class="bg" width="60" height="8" rx="2"/><rect class="fg" width="${w}" height="8" rx="2"/></svg>`;
+}
+
+function groupTable(title: string, groups: readonly AgreementGroup[], open: boolean): string {
+  if (groups.length === 0) return '';
+  const shown = groups.slice(0, LIMITS.group);
+  const more = groups.length - shown.length;
+  const rows = shown
+    .map((g) => {
+      const aside = [g.notEvaluated ? `${thousands(g.notEvaluated)} not evaluated` : '', g.errored ? `${thousands(g.errored)} errored` : ''].filter(Boolean).join(', ');
+      return `<tr><td>${h(clip(g.key, 80))}</td><td class="num">${h(formatAgreement(g))}</td><td>${bar(g.percent)}</td><td class="num">${thousands(g.passed)} / ${thousands(g.passed + g.failed)}</td><td class="aside">${h(aside)}</td></tr>`;
+    })
+    .join('');
+  const tail = more > 0 ? `<p class="meta">and ${thousands(more)} more</p>` : '';
+  return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th></th><th>agreement</th><th></th><th>passed / decided</th><th>left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
+}
+
+function agreementPanel(a: AgreementReport): string {
+  const o = a.overall;
+  const left = [o.notEvaluated ? `${thousands(o.notEvaluated)} not evaluated` : '', o.errored ? `${thousands(o.errored)} errored` : ''].filter(Boolean).join(' and ');
+  const lead = `<p><b>${h(formatAgreement(o))}</b> agreement: ${thousands(o.passed)} passed of ${thousands(o.passed + o.failed)} passed or failed${left ? `; ${h(left)} left out` : ''}.</p>`;
+  const groups = groupTable('By conversation', a.byConversation, true) + groupTable('By fixture file', a.byFile, false) + groupTable('By persona tag', a.byPersona, false);
+  return `<div class="panel"><h3>Agreement</h3>${lead}${groups}</div>`;
+}
+
+function names(list: readonly string[], cls: string): string {
+  const shown = list.slice(0, 60);
+  const more = list.length > shown.length ? `<li>and ${thousands(list.length - shown.length)} more</li>` : '';
+  return `<ul class="names ${cls}">${shown.map((n) => `<li>${h(clip(n, 80))}</li>`).join('')}${more}</ul>`;
+}
+
+function coveragePanel(c: CoverageResult | null): string {
+  if (c === null) {
+    return `<div class="panel"><h3>Coverage</h3><p class="meta">No conversations are listed: add <code>coverage: { conversations: [...] }</code> to config.yml to see the gaps.</p></div>`;
+  }
+  const visitedListed = c.listed.length - c.gaps.length;
+  const lead = `<p><b>${thousands(visitedListed)} of ${thousands(c.listed.length)}</b> listed conversations visited.</p>`;
+  const gaps = c.gaps.length > 0 ? `<p>Gaps: never visited by any item, any turn (${c.gaps.length})</p>${names(c.gaps, 'gap')}` : '<p>No gaps: every listed conversation was visited.</p>';
+  const unknown = c.unknown.length > 0 ? `<p>Visited but not listed (${c.unknown.length})</p>${names(c.unknown, '')}` : '';
+  return `<div class="panel"><h3>Coverage</h3>${lead}${gaps}${unknown}</div>`;
+}
+
+function trendPanel(points: readonly HtmlTrendPoint[] | undefined): string {
+  const svg = trendSvg(points ?? []);
+  if (svg === null) return '';
+  return `<div class="panel"><h3>Agreement trend (default branch)</h3>${svg}</div>`;
+}
+
+function chips(name: string, options: readonly { value: string; text: string; n: number }[]): string {
+  return options
+    .map((o, i) => `<label class="chip"><input type="radio" name="${name}" value="${o.value}"${i === 0 ? ' checked' : ''}><span>${h(o.text)}<b>${thousands(o.n)}</b></span></label>`)
+    .join('');
+}
+
+function filters(items: readonly Item[]): string {
+  const count = (p: (f: Item) => boolean): number => items.filter(p).length;
+  const verdicts: Array<[string, string]> = [
+    ['pass', 'pass'],
+    ['fail', 'fail'],
+    ['not_evaluated', 'not evaluated'],
+    ['errored', 'errored'],
+  ];
+  const drifts: Array<[string, string]> = [
+    ['newly_failing', 'newly failing'],
+    ['still_failing', 'still failing'],
+    ['newly_passing', 'newly passing'],
+    ['still_passing', 'still passing'],
+    ['no_baseline', 'no baseline'],
+    ['not_evaluated', 'drift unknown'],
+    ['errored', 'not compared'],
+  ];
+  const v = [{ value: 'all', text: 'all', n: items.length }, ...verdicts.map(([value, text]) => ({ value, text, n: count((f) => verdictKey(f) === value) })).filter((o) => o.n > 0)];
+  const d = [
+    { value: 'all', text: 'all', n: items.length },
+    { value: 'changed', text: 'reply or route changed', n: count(changed) },
+    ...drifts.map(([value, text]) => ({ value, text, n: count((f) => driftKey(f) === value) })),
+  ].filter((o, i) => i === 0 || o.n > 0);
+  return (
+    `<nav class="filters" aria-label="Filters">` +
+    `<fieldset><legend>Verdict</legend>${chips('verdict', v)}</fieldset>` +
+    `<fieldset><legend>Drift</legend>${chips('drift', d)}</fieldset>` +
+    `<input type="search" id="ar-search" placeholder="Filter by label" aria-label="Filter by label">` +
+    `<span class="shown" id="ar-shown">${thousands(items.length)} of ${thousands(items.length)} shown</span>` +
+    `</nav>`
+  );
+}
+
+function metaLine(run: RunRecord): string {
+  const parts = [
+    shortSha(run.commit) ? `commit ${shortSha(run.commit)}` : null,
+    `started ${run.startedAt}`,
+    `${(run.durationMs / 1000).toFixed(1)} s`,
+    run.agent.host ? `agent ${run.agent.host}` : null,
+    run.judge.name ? `judge ${run.judge.name}` : null,
+    `${run.tool.name} ${run.tool.version}`,
+  ].filter((p): p is string => p !== null);
+  return `<p class="meta">${parts.map(h).join(' · ')}</p>`;
+}
+
+function notices(run: RunRecord, total: number): string {
+  const out: string[] = [];
+  if (run.interrupted) out.push(`The run was interrupted: it lists only the ${thousands(total)} items that finished, and the gate was not applied.`);
+  const s = run.selection;
+  if (s) {
+    const why = [s.rerunOf ? `a rerun of what did not pass in ${s.rerunOf}` : '', s.only ? `--only ${s.only.join(',')}` : ''].filter(Boolean).join(', ');
+    out.push(`Part of the suite: ${why || 'a selection'}; ${thousands(s.labels.length)} items replayed.`);
+  }
+  return out.map((n) => `<p class="notice">${h(n)}</p>`).join('');
+}
+
+/** The whole page for one run. */
+export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
+  const model = buildModel(run);
+  const ordered: Item[] = SECTION_ORDER.flatMap((k) => model.sections[k]);
+  const agreement = extras.agreement ?? agreementReport({ fixtures: run.fixtures, personas: Array.isArray(run.personas) ? run.personas : [] });
+  const coverage = extras.coverage !== undefined ? extras.coverage : (run.coverage ?? null);
+  const ctx = extras.context ?? { repositoryUrl: DEFAULT_CONTEXT.repositoryUrl ?? null, headSha: run.commit };
+  let index = 0;
+  const sections = SECTION_ORDER.filter((k) => model.sections[k].length > 0)
+    .map((k) => {
+      const w = SECTION_WORDS[k];
+      const rows = model.sections[k].map((f) => row(f, index++, ctx)).join('\n');
+      return `<section class="section" data-section="${k}"><h2>${h(w.title + w.suffix)}<span class="n">${thousands(model.sections[k].length)}</span></h2>\n${rows}\n</section>`;
+    })
+    .join('\n');
+  const data = scriptJson({ items: ordered.map(itemData) });
+  const title = `agent-replay · ${headlineText(model)}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${h(clip(title, 200))}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<div class="wrap">
+<header>
+<h1>agent-replay report</h1>
+${metaLine(run)}
+<p class="headline">${h(headlineText(model))}</p>
+${notices(run, model.total)}
+</header>
+${cards(model, agreement.overall, run)}
+<section class="panels">${agreementPanel(agreement)}${coveragePanel(coverage)}${trendPanel(extras.trend)}</section>
+${filters(ordered)}
+<main>
+${sections}
+<p class="empty" id="ar-none"${ordered.length === 0 ? '' : ' hidden'}>${ordered.length === 0 ? 'No items ran.' : 'No item matches these filters.'}</p>
+</main>
+</div>
+<script type="application/json" id="ar-data">${data}</script>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,337 @@
+// The page's one stylesheet and one script, allowed by hash in its Content-Security-Policy.
+//
+// The script reads the data block with JSON.parse(textContent) and builds every piece of agent
+// text with createElement / textContent: nothing from the data is ever parsed as HTML. It does
+// two things: the filters (verdict, drift, label search) hide rows and empty sections; a row's
+// detail is drawn the first time it is opened.
+
+import { sha256Base64 } from './sha256.js';
+
+export const STYLE = `
+:root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--pass:#1a7f37;--fail:#cf222e;--warn:#9a6700;--grey:#6e7781;
+--del-bg:#ffebe9;--del-mark:#ffc1bd;--ins-bg:#e6ffec;--ins-mark:#a6f0b8;--accent:#0969da}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:#fff}
+.wrap{max-width:1180px;margin:0 auto;padding:24px 24px 64px}
+h1{font-size:20px;margin:0 0 4px;font-weight:600}
+h2{font-size:16px;margin:0;font-weight:600}
+h3{font-size:13px;margin:0 0 8px;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+.meta{color:var(--muted);margin:0 0 12px}
+.headline{font-size:16px;margin:0 0 16px}
+.notice{border:1px solid #d4a72c;background:#fff8c5;border-radius:6px;padding:8px 12px;margin:0 0 16px}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:12px;margin:0 0 16px}
+.card{border:1px solid var(--line);border-radius:8px;padding:10px 14px}
+.card .n{font-size:24px;font-weight:600;display:block;line-height:1.3}
+.card .k{color:var(--muted);font-size:12px}
+.card.pass .n{color:var(--pass)}.card.fail .n{color:var(--fail)}.card.agree .n{color:var(--accent)}
+.panels{display:grid;grid-template-columns:repeat(auto-fit,minmax(340px,1fr));gap:12px;margin:0 0 20px}
+.panel{border:1px solid var(--line);border-radius:8px;padding:12px 14px;min-width:0}
+.panel table{width:100%;border-collapse:collapse;font-size:13px}
+.panel td,.panel th{padding:3px 6px 3px 0;text-align:left;vertical-align:middle}
+.panel th{color:var(--muted);font-weight:500}
+.panel td.aside{color:var(--muted);font-size:12px}
+.panel td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.panel details{margin:4px 0}
+.panel summary{cursor:pointer;color:var(--accent)}
+.bar{vertical-align:middle}.bar .bg{fill:var(--soft)}.bar .fg{fill:var(--pass)}
+.names{margin:2px 0 8px;padding:0;list-style:none;display:flex;flex-wrap:wrap;gap:4px}
+.names li{background:var(--soft);border:1px solid var(--line);border-radius:12px;padding:0 8px;font-size:12px}
+.names.gap li{border-color:#ffb1aa;background:var(--del-bg)}
+svg.trend{width:100%;height:auto;max-height:200px}
+svg.trend .grid{stroke:#eaeef2;stroke-width:1}
+svg.trend .axis{fill:var(--muted);font-size:11px}
+svg.trend .trend-line{stroke:var(--accent);stroke-width:2}
+svg.trend .trend-point{fill:var(--accent)}
+.filters{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid var(--line);padding:10px 0;margin:0 0 12px;display:flex;flex-wrap:wrap;gap:8px 18px;align-items:center}
+.filters fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px;align-items:center}
+.filters legend{float:left;margin-right:6px;color:var(--muted);font-size:12px}
+.chip{display:inline-flex;align-items:center}
+.chip input{position:absolute;opacity:0;width:1px;height:1px}
+.chip span{border:1px solid var(--line);border-radius:14px;padding:2px 10px;font-size:12px;cursor:pointer;background:#fff;user-select:none}
+.chip input:checked+span{background:var(--fg);border-color:var(--fg);color:#fff}
+.chip input:focus-visible+span{outline:2px solid var(--accent);outline-offset:1px}
+.chip span b{font-weight:500;opacity:.7;margin-left:4px}
+.filters input[type=search]{border:1px solid var(--line);border-radius:6px;padding:4px 8px;font:inherit;min-width:200px}
+.shown{color:var(--muted);font-size:12px;margin-left:auto}
+.section{margin:0 0 18px}
+.section>h2{padding:6px 0;border-bottom:1px solid var(--line);margin-bottom:4px}
+.section>h2 .n{color:var(--muted);font-weight:400;margin-left:6px}
+.item{border-bottom:1px solid #eaeef2}
+.item>summary{display:grid;grid-template-columns:110px minmax(160px,1.2fr) minmax(140px,1fr) minmax(120px,.8fr);gap:4px 12px;padding:6px 4px;cursor:pointer;list-style:none;align-items:baseline}
+.item>summary::-webkit-details-marker{display:none}
+.item>summary:hover{background:var(--soft)}
+.item[open]>summary{background:var(--soft)}
+.item .label{font-weight:600;overflow-wrap:anywhere}
+.item .drift{color:var(--muted);font-size:12px}
+.item .file{color:var(--muted);font-size:12px;overflow-wrap:anywhere}
+.item .why{grid-column:2/-1;color:var(--muted);font-size:12px;overflow-wrap:anywhere}
+.pill{display:inline-block;white-space:nowrap;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;border:1px solid}
+.pill.pass{color:var(--pass);border-color:#8dd6a0;background:#eefbf1}
+.pill.fail{color:var(--fail);border-color:#ffb1aa;background:#fff5f4}
+.pill.not_evaluated,.pill.errored{color:var(--grey);border-color:var(--line);background:var(--soft)}
+.body{padding:8px 4px 16px 12px;border-left:3px solid var(--line);margin:0 0 8px 4px}
+.body dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0 0 10px}
+.body dt{color:var(--muted)}
+.body dd{margin:0;overflow-wrap:anywhere;white-space:pre-wrap}
+pre,.text{white-space:pre-wrap;overflow-wrap:anywhere;font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0}
+.reply{background:var(--soft);border:1px solid var(--line);border-radius:6px;padding:8px 10px;margin:4px 0 10px}
+.reply.user{background:#fff;border-color:#b6e3ff;border-left:3px solid var(--accent)}
+table.sbs{width:100%;border-collapse:collapse;table-layout:fixed;margin:4px 0 10px;font:12.5px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+table.sbs th{font:600 12px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;text-align:left;padding:4px 8px;background:var(--soft);border:1px solid var(--line)}
+table.sbs td{vertical-align:top;padding:2px 8px;border-left:1px solid var(--line);border-right:1px solid var(--line);white-space:pre-wrap;overflow-wrap:anywhere}
+table.sbs tr:last-child td{border-bottom:1px solid var(--line)}
+table.sbs td.del{background:var(--del-bg)}table.sbs td.ins{background:var(--ins-bg)}
+table.sbs td.same{color:var(--muted)}
+table.sbs td.none{background:repeating-linear-gradient(135deg,#fff,#fff 4px,#f6f8fa 4px,#f6f8fa 8px)}
+del{background:var(--del-mark);text-decoration:none;border-radius:2px}
+ins{background:var(--ins-mark);text-decoration:none;border-radius:2px}
+button.more{font:12px/1.4 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;border:0;background:none;color:var(--accent);cursor:pointer;padding:0}
+.turn{margin:0 0 10px}
+.turn .who{font-size:12px;color:var(--muted);margin:0 0 2px}
+.turn .who b{color:var(--fg)}
+.route{font:11.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#ddf4ff;border-radius:4px;padding:0 5px;margin-left:6px;color:#0550ae}
+.calls{margin:2px 0 6px 12px;padding:0;list-style:none;font-size:12px}
+.calls code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.warn{color:var(--fail)}
+table.checks{border-collapse:collapse;width:100%;margin:0 0 12px;font-size:13px}
+table.checks td,table.checks th{border-bottom:1px solid #eaeef2;padding:4px 8px 4px 0;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+table.checks th{color:var(--muted);font-weight:500}
+.empty{color:var(--muted);padding:24px 0;text-align:center}
+@media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}}
+`;
+
+export const SCRIPT = `(function () {
+'use strict';
+var data = JSON.parse(document.getElementById('ar-data').textContent);
+var items = data.items;
+var rows = Array.prototype.slice.call(document.querySelectorAll('details.item'));
+var sections = Array.prototype.slice.call(document.querySelectorAll('section.section'));
+var state = { verdict: 'all', drift: 'all', q: '' };
+
+function el(tag, cls, text) {
+  var e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text != null) e.textContent = String(text);
+  return e;
+}
+function add(parent, child) { parent.appendChild(child); return child; }
+
+function driftMatches(row) {
+  var d = state.drift;
+  if (d === 'all') return true;
+  if (d === 'changed') return row.getAttribute('data-changed') === '1';
+  return row.getAttribute('data-drift') === d;
+}
+function apply() {
+  var shown = 0;
+  for (var i = 0; i < rows.length; i++) {
+    var r = rows[i];
+    var ok = (state.verdict === 'all' || r.getAttribute('data-verdict') === state.verdict) && driftMatches(r) &&
+      (state.q === '' || r.getAttribute('data-label').indexOf(state.q) !== -1);
+    r.hidden = !ok;
+    if (ok) shown++;
+  }
+  for (var s = 0; s < sections.length; s++) {
+    var visible = sections[s].querySelectorAll('details.item:not([hidden])').length;
+    sections[s].hidden = visible === 0;
+    sections[s].querySelector('h2 .n').textContent = String(visible);
+  }
+  document.getElementById('ar-shown').textContent = shown + ' of ' + rows.length + ' shown';
+  document.getElementById('ar-none').hidden = shown !== 0;
+}
+document.querySelectorAll('input[name=verdict]').forEach(function (input) {
+  input.addEventListener('change', function () { state.verdict = input.value; apply(); });
+});
+document.querySelectorAll('input[name=drift]').forEach(function (input) {
+  input.addEventListener('change', function () { state.drift = input.value; apply(); });
+});
+var search = document.getElementById('ar-search');
+search.addEventListener('input', function () { state.q = search.value.trim().toLowerCase(); apply(); });
+
+function segsInto(cell, segs, tag) {
+  if (segs.length === 0) { add(cell, el(tag, null, '\\u00b6')); return; }
+  for (var i = 0; i < segs.length; i++) {
+    if (segs[i][1]) add(cell, el(tag, null, segs[i][0]));
+    else add(cell, document.createTextNode(segs[i][0]));
+  }
+}
+function sameText(units) {
+  var out = '';
+  for (var i = 0; i < units.length; i++) {
+    var u = units[i];
+    if (u === '') out += '\\n\\n';
+    else out += (out === '' || out.slice(-1) === '\\n' ? '' : ' ') + u;
+  }
+  return out;
+}
+function sideBySide(diff, left, right) {
+  var t = el('table', 'sbs');
+  var head = add(add(t, el('thead')), el('tr'));
+  add(head, el('th', null, left));
+  add(head, el('th', null, right));
+  var body = add(t, el('tbody'));
+  var unit = diff.whitespaceOnly ? ['unchanged line', 'unchanged lines'] : ['unchanged sentence', 'unchanged sentences'];
+  diff.rows.forEach(function (row) {
+    var tr = add(body, el('tr'));
+    if (row.same) {
+      var n = row.same.filter(function (u) { return u !== ''; }).length;
+      var text = sameText(row.same);
+      if (n <= 2) {
+        add(tr, el('td', 'same', text));
+        add(tr, el('td', 'same', text));
+        return;
+      }
+      var cell = add(tr, el('td', 'same'));
+      cell.colSpan = 2;
+      var button = add(cell, el('button', 'more', '\\u22ef ' + n + ' ' + unit[1] + ' (show)'));
+      button.type = 'button';
+      button.addEventListener('click', function () {
+        tr.removeChild(cell);
+        add(tr, el('td', 'same', text));
+        add(tr, el('td', 'same', text));
+      });
+      return;
+    }
+    var a = add(tr, el('td', row.a ? 'del' : 'none'));
+    if (row.a) segsInto(a, row.a, 'del');
+    var b = add(tr, el('td', row.b ? 'ins' : 'none'));
+    if (row.b) segsInto(b, row.b, 'ins');
+  });
+  return t;
+}
+function dl(parent, pairs) {
+  var list = add(parent, el('dl'));
+  pairs.forEach(function (p) {
+    if (p[1] == null || p[1] === undefined || p[1] === '') return;
+    add(list, el('dt', null, p[0]));
+    add(list, el('dd', p[2] || null, p[1]));
+  });
+  return list;
+}
+function block(parent, title, text) {
+  add(parent, el('h3', null, title));
+  add(add(parent, el('div', 'reply')), el('div', 'text', text === '' ? '(empty)' : text));
+}
+function fixtureBody(body, f) {
+  var judge = f.judge ? [
+    f.judge.score == null ? 'no score' : 'score ' + f.judge.score.toFixed(2),
+    f.judge.threshold == null ? '' : ' (threshold ' + f.judge.threshold.toFixed(2) + ')',
+    f.judge.rationale ? ': ' + f.judge.rationale : ''
+  ].join('') : null;
+  dl(body, [
+    ['Message', f.message === '' ? '(empty)' : f.message],
+    ['Persona', f.persona],
+    ['Assertion', f.assertion],
+    ['Why', f.error == null ? f.detail : null],
+    ['Judge', judge],
+    ['Error', f.error, 'warn'],
+    ['Route', f.routeChanged && f.baseline ? f.baseline.route + ' \\u2192 ' + f.route : null]
+  ]);
+  if (f.diff) {
+    add(body, el('h3', null, 'Baseline \\u2192 new reply'));
+    var when = f.baseline ? ' \\u00b7 ' + f.baseline.verdict + ', accepted ' + f.baseline.acceptedAt.slice(0, 10) + (f.baseline.commit ? ' in ' + f.baseline.commit.slice(0, 7) : '') : '';
+    add(body, sideBySide(f.diff, 'Baseline \\u00b7 ' + f.baseline.route + when, 'New \\u00b7 ' + f.route));
+    return;
+  }
+  if (f.reply == null) return;
+  if (f.diffNote) add(body, el('p', 'drift', 'Replies differ: ' + f.diffNote));
+  if (f.baseline && f.baseline.reply != null) block(body, 'Baseline reply \\u00b7 ' + f.baseline.route, f.baseline.reply);
+  var same = f.baseline && f.baseline.reply == null && !f.diffNote ? ', same as the baseline' : '';
+  block(body, 'Reply' + same + ' \\u00b7 ' + f.route, f.reply);
+}
+var STATUS = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated' };
+function checksTable(body, checks) {
+  if (checks.length === 0) { add(body, el('p', 'drift', 'No checks ran.')); return; }
+  var t = add(body, el('table', 'checks'));
+  var h = add(add(t, el('thead')), el('tr'));
+  ['', 'check', 'expected', 'observed', 'why'].forEach(function (x) { add(h, el('th', null, x)); });
+  var tb = add(t, el('tbody'));
+  checks.forEach(function (c) {
+    var tr = add(tb, el('tr'));
+    add(add(tr, el('td')), el('span', 'pill ' + c.status, STATUS[c.status]));
+    add(tr, el('td', null, c.name));
+    add(tr, el('td', null, c.expected));
+    add(tr, el('td', null, c.observed));
+    add(tr, el('td', null, c.detail));
+  });
+}
+function turnBlock(body, t) {
+  var box = add(body, el('div', 'turn'));
+  if (t.message != null) {
+    var who = add(box, el('p', 'who'));
+    add(who, el('b', null, 'Turn ' + t.index + ' \\u00b7 User'));
+    add(add(box, el('div', 'reply user')), el('div', 'text', t.message === '' ? '(empty)' : t.message));
+  }
+  var agent = add(box, el('p', 'who'));
+  add(agent, el('b', null, t.message == null ? 'Turn 0 \\u00b7 Agent (welcome)' : 'Agent'));
+  add(agent, el('span', 'route', t.route));
+  if (t.outcome != null) add(agent, el('span', null, ' \\u00b7 outcome ' + t.outcome));
+  if (t.baseline && t.baseline.diff) {
+    var note = t.baseline.route ? ' \\u00b7 route was ' + t.baseline.route : '';
+    add(box, sideBySide(t.baseline.diff, 'Baseline' + note, 'This run \\u00b7 ' + t.route));
+  } else {
+    add(add(box, el('div', 'reply')), el('div', 'text', t.reply === '' ? '(empty)' : t.reply));
+    if (t.baseline && t.baseline.route) add(box, el('p', 'drift', 'Route changed: the baseline was ' + t.baseline.route));
+  }
+  if (t.baseline && t.baseline.missing) add(box, el('p', 'drift', 'The baseline has no turn here.'));
+  if (t.baseline && t.baseline.message != null) add(box, el('p', 'drift', 'The script\\u2019s message changed; the baseline sent: ' + t.baseline.message));
+  if (t.toolCalls && t.toolCalls.length > 0) {
+    var calls = add(box, el('ul', 'calls'));
+    t.toolCalls.forEach(function (c) {
+      var li = add(calls, el('li'));
+      add(li, document.createTextNode('\\u2699 '));
+      add(li, el('code', null, c.tool + ' ' + c.input));
+      add(li, document.createTextNode(' \\u2192 '));
+      add(li, el('code', null, c.output));
+      if (!c.mocked) add(li, el('span', 'warn', ' (not mocked: the real tool was called)'));
+    });
+  }
+  t.errors.forEach(function (e) { add(box, el('p', 'warn', 'Agent error: ' + e)); });
+}
+function personaBody(body, p) {
+  dl(body, [
+    ['Persona', p.persona],
+    ['Visited', p.visited.length ? p.visited.join(' \\u2192 ') : 'none'],
+    ['Outcome', p.outcome],
+    ['Error', p.error, 'warn']
+  ]);
+  add(body, el('h3', null, 'Checks'));
+  checksTable(body, p.checks);
+  add(body, el('h3', null, 'Transcript'));
+  p.turns.forEach(function (t) { turnBlock(body, t); });
+  if (p.droppedTurns > 0) add(body, el('p', 'drift', 'The baseline had ' + p.droppedTurns + ' more turn' + (p.droppedTurns === 1 ? '' : 's') + '.'));
+  if (p.unsent.length > 0) {
+    add(body, el('h3', null, 'Not sent'));
+    var ul = add(body, el('ul', 'calls'));
+    p.unsent.forEach(function (m) { add(ul, el('li', 'text', m)); });
+  }
+}
+function fill(row) {
+  var item = items[Number(row.getAttribute('data-i'))];
+  var body = row.querySelector('.body');
+  if (!item || !body || body.childNodes.length > 0) return;
+  if (item.kind === 'persona') personaBody(body, item);
+  else fixtureBody(body, item);
+}
+document.addEventListener('toggle', function (ev) {
+  var row = ev.target;
+  if (row && row.classList && row.classList.contains('item') && row.open) fill(row);
+}, true);
+rows.forEach(function (row) { if (row.open) fill(row); });
+apply();
+})();
+`;
+
+function sha256(text: string): string {
+  return `'sha256-${sha256Base64(text)}'`;
+}
+
+/** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
+export const CSP = [
+  "default-src 'none'",
+  `script-src ${sha256(SCRIPT)}`,
+  `style-src ${sha256(STYLE)}`,
+  "img-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');

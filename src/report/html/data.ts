@@ -1,0 +1,273 @@
+// What the page's script needs to draw one item's detail when it is opened: plain JSON, no markup.
+// Replies and transcripts stay out of the DOM until a row is expanded, so a 5,000-item run opens
+// fast; the script builds the detail with createElement / textContent only (never innerHTML).
+//
+// Side by side: the sentence diff of diff.ts (replyDiff) as rows: unchanged sentences on both
+// sides, each changed sentence with its replacement, the changed words marked.
+
+import type { Check, FixtureRecord, JsonValue, PersonaBaseline, PersonaRecord, Route, ToolCall, Turn } from '../../types.js';
+import { replyDiff, type Segment } from '../diff.js';
+import { clip, normalizeBlock } from '../escape.js';
+import { CHECK_NAMES, checkSubject } from '../persona.js';
+import { isPersona, routeText, type Item } from '../model.js';
+
+/** A reply longer than this is shown whole but not diffed (the diff would be slow and unreadable). */
+export const MAX_DIFF_CHARS = 20_000;
+/** Any text in the data is clipped to this many characters (a note says so). */
+export const MAX_TEXT_CHARS = 100_000;
+
+/** Segments as [text, 1 when changed else 0]. */
+export type Segs = Array<[string, 0 | 1]>;
+
+/** One row of a side-by-side diff: unchanged units on both sides, or a removed / added pair. */
+export type SideRow = { same: string[] } | { a: Segs | null; b: Segs | null };
+
+export interface SideBySide {
+  /** Only whitespace differs: the units are whole lines, with whitespace made visible. */
+  whitespaceOnly: boolean;
+  rows: SideRow[];
+}
+
+export interface FixtureData {
+  kind: 'fixture';
+  label: string;
+  message: string;
+  persona: string | null;
+  assertion: string;
+  detail: string;
+  judge: { score: number | null; threshold: number | null; rationale: string | null } | null;
+  error: string | null;
+  /** The new reply; absent when errored, and when the diff shows it already. */
+  reply?: string | null;
+  route: string;
+  baseline: { reply: string | null; route: string; verdict: string; acceptedAt: string; commit: string | null } | null;
+  routeChanged: boolean;
+  /** Baseline vs new reply, when they differ and both are short enough to diff. */
+  diff: SideBySide | null;
+  /** Why there is no diff although the replies differ. */
+  diffNote: string | null;
+}
+
+export interface CheckData {
+  status: Check['status'];
+  name: string;
+  expected: string;
+  observed: string;
+  detail: string;
+}
+
+export interface TurnData {
+  index: number;
+  message: string | null;
+  reply: string;
+  route: string;
+  toolCalls: Array<{ tool: string; input: string; output: string; mocked: boolean }> | null;
+  outcome: string | null;
+  errors: string[];
+  /** The baseline's turn at this position, when it differs (reply diffed, route and message named). */
+  baseline: { message: string | null; route: string | null; diff: SideBySide | null; missing: boolean } | null;
+}
+
+export interface PersonaData {
+  kind: 'persona';
+  label: string;
+  persona: string | null;
+  checks: CheckData[];
+  turns: TurnData[];
+  /** Baseline turns past the end of this run's transcript. */
+  droppedTurns: number;
+  unsent: string[];
+  visited: string[];
+  outcome: string | null;
+  error: string | null;
+}
+
+export type ItemData = FixtureData | PersonaData;
+
+function text(s: string): string {
+  const n = normalizeBlock(s);
+  return n.length > MAX_TEXT_CHARS ? `${clip(n, MAX_TEXT_CHARS)}\n[clipped: the first ${MAX_TEXT_CHARS} of ${n.length} characters]` : n;
+}
+
+/** Adjacent pieces with the same mark joined. */
+function segs(segments: readonly Segment[]): Segs {
+  const out: Segs = [];
+  for (const s of segments) {
+    const last = out[out.length - 1];
+    const mark = s.marked ? 1 : 0;
+    if (last && last[1] === mark) last[0] += s.text;
+    else out.push([s.text, mark]);
+  }
+  return out;
+}
+
+/** The side-by-side rows of two replies (normalised), or null when one is too long to diff. */
+export function sideBySide(baseline: string, reply: string): SideBySide | null {
+  const a = normalizeBlock(baseline);
+  const b = normalizeBlock(reply);
+  if (a.length > MAX_DIFF_CHARS || b.length > MAX_DIFF_CHARS) return null;
+  const d = replyDiff(a, b);
+  const rows: SideRow[] = [];
+  let dels: Segs[] = [];
+  let ins: Segs[] = [];
+  const flush = (): void => {
+    for (let i = 0; i < Math.max(dels.length, ins.length); i++) rows.push({ a: dels[i] ?? null, b: ins[i] ?? null });
+    dels = [];
+    ins = [];
+  };
+  for (const line of d.lines) {
+    if (line.kind === 'skip') {
+      flush();
+      rows.push({ same: line.units });
+    } else if (line.kind === 'delete') dels.push(segs(line.segments));
+    else ins.push(segs(line.segments));
+  }
+  flush();
+  return { whitespaceOnly: d.whitespaceOnly, rows };
+}
+
+function json(value: JsonValue | undefined): string {
+  try {
+    return clip(JSON.stringify(value ?? null) ?? 'null', 2000);
+  } catch {
+    return String(value);
+  }
+}
+
+function assertionText(f: FixtureRecord): string {
+  const a = f.assertion;
+  if (a === null) return 'none (a probe: the reply is recorded, not judged)';
+  if (a.kind === 'contains') return `contains ${JSON.stringify(a.value)}`;
+  if (a.kind === 'regex') return `regex /${a.pattern}/${a.flags}`;
+  return `judge: ${a.criterion} (threshold ${a.threshold.toFixed(2)})`;
+}
+
+function sameRouteOf(x: Route | null | undefined, y: Route | null | undefined): boolean {
+  return routeText(x) === routeText(y);
+}
+
+export function fixtureData(f: FixtureRecord): FixtureData {
+  const b = f.baseline;
+  const replyDiffers = !f.errored && b !== null && f.reply !== null && b.reply !== f.reply;
+  const diff = replyDiffers ? sideBySide(b.reply, f.reply as string) : null;
+  const hasJudge = f.score !== null || f.rationale !== null || f.assertion?.kind === 'judge';
+  return {
+    kind: 'fixture',
+    label: f.label,
+    message: text(f.message),
+    persona: f.persona,
+    assertion: assertionText(f),
+    detail: text(f.detail ?? ''),
+    judge: hasJudge ? { score: f.score, threshold: f.threshold, rationale: f.rationale === null ? null : text(f.rationale) } : null,
+    error: f.errored ? text(f.error) : null,
+    reply: f.reply === null || diff !== null ? null : text(f.reply),
+    route: routeText(f.route),
+    // The baseline's reply is only repeated when it is not in the diff already (or equal to the reply).
+    baseline: b === null ? null : { reply: diff !== null || b.reply === f.reply ? null : text(b.reply), route: routeText(b.route), verdict: b.verdict, acceptedAt: b.acceptedAt, commit: b.commit },
+    routeChanged: !f.errored && b !== null && !sameRouteOf(b.route, f.route),
+    diff,
+    diffNote: replyDiffers && diff === null ? `a reply is longer than ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters: shown whole, not diffed` : null,
+  };
+}
+
+function callsText(calls: readonly { turn: number; input: JsonValue; mocked: boolean }[]): string {
+  return calls.map((c) => `turn ${c.turn} ${json(c.input)}${c.mocked ? '' : ' (not mocked)'}`).join('; ');
+}
+
+function expectedText(c: Check): string {
+  switch (c.kind) {
+    case 'conversations':
+      return c.expected.join(', ');
+    case 'terminal':
+      return c.expected;
+    case 'toolCalled':
+    case 'toolNotCalled':
+      return c.expected.input === undefined ? `${c.expected.tool}, any input` : `${c.expected.tool} ${json(c.expected.input)} (${c.expected.match})`;
+    case 'criterion':
+      return c.expected;
+  }
+}
+
+function observedText(c: Check): string {
+  switch (c.kind) {
+    case 'conversations':
+      return c.observed.length > 0 ? `visited ${c.observed.join(' → ')}` : 'visited none';
+    case 'terminal':
+      return c.observed ?? 'no outcome';
+    case 'toolCalled':
+    case 'toolNotCalled':
+      if (c.turn !== null) return `called on turn ${c.turn}`;
+      return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
+    case 'criterion':
+      return typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})${c.rationale ? `: ${c.rationale}` : ''}` : 'no score';
+  }
+}
+
+function checkData(c: Check): CheckData {
+  const subject = checkSubject(c);
+  return {
+    status: c.status,
+    name: CHECK_NAMES[c.kind] + (subject && c.kind !== 'criterion' ? ` ${subject}` : ''),
+    expected: clip(expectedText(c), 2000),
+    observed: clip(observedText(c), 2000),
+    detail: clip(normalizeBlock(c.detail), 4000),
+  };
+}
+
+function toolCallData(calls: readonly ToolCall[] | null): TurnData['toolCalls'] {
+  return calls === null ? null : calls.map((c) => ({ tool: c.tool, input: json(c.input), output: json(c.output), mocked: c.mocked }));
+}
+
+type BaselineTurn = PersonaBaseline['transcript'][number];
+
+/** The baseline turn matched with this run's turn at the same position (welcome aligned with welcome). */
+function baselineTurnData(b: BaselineTurn | undefined, t: Turn): TurnData['baseline'] {
+  if (b === undefined) return { message: null, route: null, diff: null, missing: true };
+  const same = b.reply === t.reply && b.message === t.message && sameRouteOf(b.route, t.route);
+  if (same) return null;
+  return {
+    message: b.message !== t.message ? b.message : null,
+    route: sameRouteOf(b.route, t.route) ? null : routeText(b.route),
+    diff: b.reply === t.reply ? null : sideBySide(b.reply, t.reply),
+    missing: false,
+  };
+}
+
+export function personaData(p: PersonaRecord): PersonaData {
+  const base = !p.errored && p.baseline !== null ? p.baseline.transcript : null;
+  return {
+    kind: 'persona',
+    label: p.label,
+    persona: p.persona,
+    checks: p.checks.map(checkData),
+    turns: p.turns.map((t, i) => ({
+      index: t.index,
+      message: t.message === null ? null : text(t.message),
+      reply: text(t.reply),
+      route: routeText(t.route),
+      toolCalls: toolCallData(t.toolCalls),
+      outcome: t.outcome,
+      errors: t.errors.map((e) => `${e.kind}${e.tool ? ` (${e.tool})` : ''}: ${e.message}`),
+      baseline: base === null ? null : baselineTurnData(base[i], t),
+    })),
+    droppedTurns: base === null ? 0 : Math.max(0, base.length - p.turns.length),
+    unsent: p.unsent.map(text),
+    visited: p.visited,
+    outcome: p.outcome,
+    error: p.errored ? text(p.error) : null,
+  };
+}
+
+export function itemData(item: Item): ItemData {
+  return isPersona(item) ? personaData(item) : fixtureData(item);
+}
+
+/**
+ * JSON for a `<script type="application/json">` block: `<`, `>`, `&` and U+2028 / U+2029 as
+ * \u escapes, so no text can close the element, start a comment, or end a line in old parsers.
+ * Still valid JSON: those characters only ever occur inside strings.
+ */
+export function scriptJson(value: unknown): string {
+  // Null members are left out (the script reads absent and null alike): a 5,000-item run is smaller.
+  return JSON.stringify(value, (_key, v: unknown) => (v === null ? undefined : v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,229 @@
+// report.html in headless Chromium: it renders with the right counts, the filters hide rows, the
+// details draw (side-by-side diff, persona transcript), a hostile record stays inert, and the page
+// makes no request at all. Real browser, real files in a temp dir, loaded from file://.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
+import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
+import type { RunRecord } from '../../src/types.js';
+import { baseline, fixture, hostilePersona, mixed, personaScripts, route, run } from './fixtures.js';
+import { launchChromium } from './html-browser.js';
+
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  dir = await mkdtemp(join(tmpdir(), 'agent-replay-html-'));
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+interface Opened {
+  page: Page;
+  /** Every request the page made (the document itself included). */
+  requests: string[];
+  dialogs: string[];
+  errors: string[];
+  url: string;
+}
+
+let n = 0;
+async function open(record: RunRecord, extras: HtmlExtras = {}): Promise<Opened> {
+  const file = join(dir, `report-${n++}.html`);
+  await writeFile(file, renderHtml(record, extras));
+  const url = pathToFileURL(file).href;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  // Anything the page asks the network for is refused (and recorded above).
+  await page.route('**/*', (r) => (r.request().url() === url ? r.continue() : r.abort()));
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, requests, dialogs, errors, url };
+}
+
+function withPersonas(): RunRecord {
+  const r = mixed();
+  const personas = personaScripts();
+  const t = { ...r.tallies };
+  for (const p of personas) {
+    if (p.errored) t.errored++;
+    else if (p.verdict === 'pass') t.passed++;
+    else if (p.verdict === 'fail') t.failed++;
+    else t.notEvaluated++;
+  }
+  return { ...r, personas, tallies: t };
+}
+
+async function visibleRows(page: Page): Promise<Array<{ verdict: string; drift: string; label: string }>> {
+  return page.$$eval('details.item', (rows) =>
+    rows
+      .filter((r) => !(r as HTMLElement).hidden && (r as HTMLElement).offsetParent !== null)
+      .map((r) => ({ verdict: r.getAttribute('data-verdict') ?? '', drift: r.getAttribute('data-drift') ?? '', label: r.querySelector('.label')?.textContent ?? '' })),
+  );
+}
+
+describe('report.html in Chromium', () => {
+  it('renders every item with the right counts, and makes no request but the document', async () => {
+    const record = withPersonas();
+    const model = buildModel(record);
+    const o = await open(record, {
+      trend: [
+        { runId: '11', commit: 'a1b2c3d'.padEnd(40, '0'), startedAt: '2026-11-28T10:00:00Z', agreement: { percent: 50, passed: 5, failed: 5 } },
+        { runId: '12', commit: null, startedAt: '2026-11-29T10:00:00Z', agreement: { percent: 62.5, passed: 5, failed: 3 } },
+        { runId: '13', commit: 'c3d4e5f'.padEnd(40, '0'), startedAt: '2026-11-30T10:00:00Z', agreement: { percent: null, passed: 0, failed: 0 } },
+      ],
+    });
+    const { page } = o;
+    expect(await page.textContent('#ar-shown')).toBe(`${model.total} of ${model.total} shown`);
+    expect(await page.$$eval('details.item', (r) => r.length)).toBe(model.total);
+    for (const k of SECTION_ORDER) {
+      const count = model.sections[k].length;
+      const shown = await page.$(`section[data-section="${k}"] h2 .n`);
+      if (count === 0) expect(shown).toBeNull();
+      else expect(await shown?.textContent()).toBe(String(count));
+    }
+    const cards = await page.$$eval('.card', (cs) => cs.map((c) => `${c.querySelector('.k')?.textContent}=${c.querySelector('.n')?.textContent}`));
+    expect(cards).toContain(`passed=${record.tallies.passed}`);
+    expect(cards).toContain(`failed=${record.tallies.failed}`);
+    const agreement = ((record.tallies.passed / (record.tallies.passed + record.tallies.failed)) * 100).toFixed(1).replace(/\.0$/, '');
+    expect(cards.some((c) => c.startsWith('agreement:') && c.endsWith(`=${agreement}%`))).toBe(true);
+    // Two runs with an agreement are points; the third has none (n/a). The axis names them by commit, else run.
+    expect(await page.$$eval('svg.trend circle', (c) => c.length)).toBe(2);
+    expect(await page.$$eval('svg.trend > text', (t) => t.map((x) => x.childNodes[0]?.textContent).filter((x) => !x?.endsWith('%')))).toEqual(['a1b2c3d', 'run 12', 'n/a', 'c3d4e5f']);
+    expect(o.errors).toEqual([]);
+    expect(o.dialogs).toEqual([]);
+    expect(o.requests).toEqual([o.url]);
+    await page.close();
+  });
+
+  it('clicking a verdict filter hides the other rows; drift and label filters combine with it', async () => {
+    const record = withPersonas();
+    const { page, errors } = await open(record);
+    await page.click('label.chip:has(input[name=verdict][value=fail])');
+    const failing = await visibleRows(page);
+    expect(failing).toHaveLength(record.tallies.failed);
+    expect(failing.every((r) => r.verdict === 'fail')).toBe(true);
+    expect(await page.textContent('#ar-shown')).toBe(`${record.tallies.failed} of ${buildModel(record).total} shown`);
+    // Sections with nothing left are hidden; the others count what is shown.
+    expect(await page.isVisible('section[data-section="unchanged"]')).toBe(false);
+    expect(await page.textContent('section[data-section="newly_failing"] h2 .n')).toBe('2');
+
+    await page.click('label.chip:has(input[name=drift][value=newly_failing])');
+    const newly = await visibleRows(page);
+    expect(newly.map((r) => r.drift)).toEqual(['newly_failing', 'newly_failing']);
+
+    await page.click('label.chip:has(input[name=verdict][value=all])');
+    await page.click('label.chip:has(input[name=drift][value=changed])');
+    const changed = await visibleRows(page);
+    expect(changed.map((r) => r.label.replace('🎭 ', '')).sort()).toEqual(
+      [...record.fixtures.filter((f) => !f.errored && (f.drift.reply === 'different' || f.drift.route === 'different')).map((f) => f.label),
+        ...record.personas.filter((p) => !p.errored && (p.drift.transcript === 'different' || p.drift.route === 'different')).map((p) => p.label)].sort(),
+    );
+
+    await page.click('label.chip:has(input[name=drift][value=all])');
+    await page.fill('#ar-search', 'REFUND-pol');
+    expect((await visibleRows(page)).map((r) => r.label)).toEqual(['refund-policy']);
+    await page.fill('#ar-search', 'no such label');
+    expect(await visibleRows(page)).toEqual([]);
+    expect(await page.isVisible('#ar-none')).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('opens a changed fixture as a side-by-side diff with the changed words marked', async () => {
+    const { page, errors } = await open(withPersonas());
+    await page.click('details.item:has(.label:text-is("refund-policy")) > summary');
+    const body = page.locator('details.item:has(.label:text-is("refund-policy")) .body');
+    expect(await body.locator('table.sbs th').allTextContents()).toEqual(['Baseline · refunds / policy · pass, accepted 2026-11-30 in a1b2c3d', 'New · refunds / exceptions']);
+    expect(await body.locator('td.del del').allTextContents()).toEqual(['30']);
+    expect(await body.locator('td.ins ins').allTextContents()).toEqual(['14', ' and the original box']);
+    expect(await body.locator('dd').allTextContents()).toContain('refunds / policy → refunds / exceptions');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('opens a persona script as its checks and transcript: turns, routes, tool calls', async () => {
+    const record = withPersonas();
+    const script = record.personas.find((p) => p.turns.some((t) => (t.toolCalls ?? []).length > 0) && !p.errored);
+    expect(script).toBeDefined();
+    const { page, errors } = await open(record);
+    const row = page.locator(`details.item:has(.label:text-is("🎭 ${script?.label}"))`);
+    await row.locator('summary').click();
+    expect(await row.locator('.turn').count()).toBe(script?.turns.length);
+    expect(await row.locator('.turn .route').allTextContents()).toEqual(script?.turns.map((t) => (t.route ? `${t.route.conversation} / ${t.route.stage}` : '(no route)')));
+    const calls = script?.turns.flatMap((t) => t.toolCalls ?? []) ?? [];
+    expect(await row.locator('ul.calls li').count()).toBe(calls.length);
+    expect(await row.locator('table.checks tbody tr').count()).toBe(script?.checks.length);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps a hostile record inert: no dialog, no script, no <img>, no javascript: link, no request', async () => {
+    const evil = [
+      '<img src=x onerror="window.__pwned=1;alert(1)">',
+      '</script><script>window.__pwned=2;alert(2)</script>',
+      '<a href="javascript:alert(3)">click</a> javascript:alert(4)',
+      'line\u2028separator\u2029paragraph <!-- <script>alert(5)</script>',
+      '" onmouseover="alert(6)" x="',
+    ].join('\n');
+    const r = run([
+      fixture(`evil-${evil}`, {
+        message: evil,
+        reply: `${evil} new`,
+        verdict: 'fail',
+        detail: evil,
+        route: route(evil, evil),
+        drift: { reply: 'different', route: 'different', verdict: 'newly_failing' },
+        baseline: baseline('evil', `${evil} old`, 'pass', route('a', evil)),
+        file: `javascript:alert(7)/${evil}.yml`,
+      }),
+      fixture('evil-errored', { reply: null, route: null, verdict: null, errored: true, error: evil, errorKind: 'http', detail: evil, drift: null }),
+      fixture('evil-new', { reply: evil, drift: { reply: null, route: null, verdict: 'no_baseline' }, baseline: null }),
+    ], { agent: { host: evil }, judge: { name: evil } });
+    const hp = hostilePersona();
+    const record: RunRecord = { ...r, personas: hp.personas.map((p) => ({ ...p, label: `${p.label}${evil}` })) };
+    const o = await open(record, {
+      context: { repositoryUrl: 'javascript:alert(8)', headSha: 'a'.repeat(40) },
+      trend: [{ runId: evil, commit: evil, startedAt: evil, agreement: { percent: 10, passed: 1, failed: 9 } }],
+      coverage: { listed: [evil], visited: [evil], gaps: [evil], unknown: [evil] },
+    });
+    const { page } = o;
+    // Open every row so that every lazily drawn detail is in the DOM.
+    for (const summary of await page.$$('details.item > summary')) await summary.click();
+    for (const more of await page.$$('button.more')) await more.click();
+    await page.hover('details.item');
+    expect(await page.$$eval('details.item .body', (b) => b.every((x) => x.childNodes.length > 0))).toBe(true);
+    expect(o.dialogs).toEqual([]);
+    expect(o.errors).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(await page.$$('img')).toHaveLength(0);
+    expect(await page.$$('script')).toHaveLength(2); // the data block and the page's own script
+    expect(await page.$$eval('a', (as) => as.map((a) => a.getAttribute('href')).filter((h) => !h?.startsWith('https://')))).toEqual([]);
+    expect(await page.$$eval('[onerror],[onmouseover],[onclick],[onload]', (e) => e.length)).toBe(0);
+    // The text is there, as text.
+    const text = await page.textContent('main');
+    expect(text).toContain('<img src=x onerror="window.__pwned=1;alert(1)">');
+    expect(text).toContain('</script><script>window.__pwned=2;alert(2)</script>');
+    expect(o.requests).toEqual([o.url]);
+    await page.close();
+  });
+});

@@ -1,0 +1,82 @@
+// report.html as text: self-contained (nothing external, CSP hashes right), data block escaped,
+// deterministic, reasonable in size for a 5,000-item run; and written by the CLI and the Action.
+
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../src/report/html.js';
+import { scriptJson, sideBySide } from '../../src/report/html/data.js';
+import { sha256Base64 } from '../../src/report/html/sha256.js';
+import { hostile, many, mixed, personaScripts } from './fixtures.js';
+
+function between(html: string, open: string, close: string): string {
+  const start = html.indexOf(open);
+  expect(start).toBeGreaterThan(-1);
+  return html.slice(start + open.length, html.indexOf(close, start + open.length));
+}
+
+describe('renderHtml', () => {
+  it('is self-contained: one inline script and stylesheet, both allowed by their hash, nothing to load', () => {
+    const html = renderHtml({ ...mixed(), personas: personaScripts() });
+    const csp = between(html, '<meta http-equiv="Content-Security-Policy" content="', '"');
+    const script = between(html, '<script>', '</script>');
+    const style = between(html, '<style>', '</style>');
+    const hash = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
+    expect(csp).toBe(`default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; img-src 'none'; base-uri 'none'; form-action 'none'`);
+    // The policy comes before anything it governs.
+    expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.indexOf('<style>'));
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html).not.toMatch(/\ssrc=|<link|@import|url\(|https?:\/\/(?!github\.com)/);
+  });
+
+  it('computes SHA-256 like node:crypto (the CSP hashes)', () => {
+    for (const text of ['', 'abc', 'x'.repeat(55), 'x'.repeat(56), 'x'.repeat(64), 'é\u2028😀'.repeat(300)]) {
+      expect(sha256Base64(text)).toBe(createHash('sha256').update(text, 'utf8').digest('base64'));
+    }
+  });
+
+  it('embeds the data as JSON that cannot end its element: < > & U+2028 U+2029 escaped, parsed back unchanged', () => {
+    const value = { s: '</script><!-- & \u2028\u2029 <script>', n: null, list: [null, 1] };
+    const text = scriptJson(value);
+    expect(text).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual({ s: value.s, list: [null, 1] }); // null members left out
+    const html = renderHtml(hostile());
+    const data = between(html, '<script type="application/json" id="ar-data">', '</script>');
+    expect(data).not.toMatch(/[<>&\u2028\u2029]/);
+    const parsed = JSON.parse(data) as { items: Array<{ label?: string }> };
+    expect(parsed.items).toHaveLength(hostile().fixtures.length);
+  });
+
+  it('escapes every text in the markup: no tag or attribute from the data', () => {
+    const html = renderHtml(hostile());
+    const markup = html.slice(0, html.indexOf('<script type="application/json"'));
+    expect(markup).not.toMatch(/<(?!\/?(?:html|head|meta|title|style|body|div|header|h1|h2|h3|p|b|section|span|details|summary|nav|fieldset|legend|label|input|main|svg|rect|table|thead|tbody|tr|th|td|ul|li|code|a|!doctype)[\s>/])/i);
+    expect(markup).toContain('&lt;');
+    expect(markup).not.toContain('\u202E');
+  });
+
+  it('is the same page for the same record (pure)', () => {
+    expect(renderHtml(mixed())).toBe(renderHtml(mixed()));
+  });
+
+  it('diffs side by side from the sentence diff: unchanged sentences on both sides, changed words marked', () => {
+    const d = sideBySide('One. Two is here. Three.', 'One. Two was here. Three. Four.');
+    expect(d).toEqual({
+      whitespaceOnly: false,
+      rows: [
+        { same: ['One.'] },
+        { a: [['Two ', 0], ['is', 1], [' here.', 0]], b: [['Two ', 0], ['was', 1], [' here.', 0]] },
+        { same: ['Three.'] },
+        { a: null, b: [['Four.', 0]] },
+      ],
+    });
+  });
+
+  it('keeps a 5,000-item run reasonable: rows in the markup, replies only in the data, under 8 MB', () => {
+    const html = renderHtml(many(5000));
+    const bytes = Buffer.byteLength(html);
+    expect(bytes).toBeLessThan(8_000_000);
+    expect(html.match(/<details class="item"/g)).toHaveLength(5000);
+    // No reply is drawn until its row is opened.
+    expect(html.match(/<div class="body"><\/div>/g)).toHaveLength(5000);
+  });
+});
