@@ -202,7 +202,7 @@ jobs:
       - uses: ${ACTION_USES}
         with:
           dir: ${dir}
-          agent-path: ${TEMPLATES[preset].agentPath.padEnd(21)}# the agent's path on the preview: change it to yours
+          agent-path: ${TEMPLATES[preset].agentPath.padEnd(18)} # the agent's path on the preview: change it to yours
           wait-for-agent: 60           # seconds a cold preview may take to answer
           fail-on: newly_failing
           # agent-headers: |

@@ -74,7 +74,10 @@ describe('agent-replay init', () => {
     if (preset === 'langgraph') expect(agent.assistantId).toBe('agent');
     // No ${VAR} outside a comment: validate passes with no environment variable set.
     for (const line of text.split('\n')) if (line.includes('${')) expect(line.trim().startsWith('#') || line.slice(0, line.indexOf('${')).includes('#'), line).toBe(true);
-    const check = parse(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')) as Workflow;
+    const checkText = await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8');
+    const parsed = parseWorkflow({ name: 'agent-replay.yml', content: checkText }, new NoOperationTraceWriter());
+    expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    const check = parse(checkText) as Workflow;
     const path = check.jobs.replay!.steps[1]!.with!['agent-path'];
     expect(path).toMatch(/^\//);
     expect(text).toContain(`# url: http`);
