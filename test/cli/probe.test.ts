@@ -13,6 +13,7 @@ import { loadSuite } from '../../src/suite/index.js';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
 import { parseSuiteYaml } from '../../src/suite/read.js';
 import { fixtureYaml } from '../../src/cli/probe.js';
+import { instantClock } from '../../src/agent/ready.js';
 import { afterEach } from 'vitest';
 
 useCleanup();
@@ -236,6 +237,20 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/error: \.agent-replay\/config\.yml:5:\d+: .*timeoutMs/);
     expect(agent.requests).toHaveLength(0);
+  });
+
+  it('--wait-for-agent: an agent that never gets ready is one clear failure, exit 2, no message sent', async () => {
+    const agent = await serve((req) => (req.method === 'GET' ? { status: 503, body: 'starting' } : routed(req)));
+    const cwd = await project(agent.url);
+    const r = await cli(['probe', 'hi', '--wait-for-agent', '3'], cwd, {}, { engine: { clock: instantClock() } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('agent not ready after 3 s');
+    expect(agent.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
+    // Once it answers, the wait ends and the probe runs.
+    const ready = await serve((req) => (req.method === 'GET' ? { status: 404 } : routed(req)));
+    const ok = await cli(['probe', 'hi', '--wait-for-agent', '3', '--agent-url', ready.url], cwd, {}, { engine: { clock: instantClock() } });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toContain('agent ready: HTTP 404');
   });
 
   it('a message starting with a dash goes after --', async () => {
