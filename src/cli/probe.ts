@@ -18,7 +18,7 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { Config } from '../config.js';
-import type { AgentClient, AgentOutcome, Assertion, FixtureRecord, Judge, RegexEvaluator } from '../types.js';
+import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, Judge, RegexEvaluator } from '../types.js';
 import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
 import { createHttpAgentClient } from '../agent/index.js';
 import { waitForAgent } from '../agent/ready.js';
@@ -139,7 +139,7 @@ export function fixtureYaml(f: ProbeFixture, savedAt: string): string {
 }
 
 /** The probe as the suite loader reads it from the text --save writes; a usage error lists what it refuses. */
-function loadProbeFixture(shown: string, text: string): ReturnType<typeof checkFixtureFile>['fixtures'][number] {
+function loadProbeFixture(shown: string, text: string): Fixture {
   const parsed = parseSuiteYaml(shown, text);
   const checked = parsed.src === null ? { fixtures: [], errors: parsed.errors } : checkFixtureFile(parsed.src, parsed.data);
   const fixture = checked.fixtures[0];
@@ -223,7 +223,7 @@ function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readon
 }
 
 /** Where --save writes, checked before anything is sent: a refusal costs nothing. */
-async function checkSave(label: string, o: ProbeOptions, io: CliIO, env: CliIO['env']): Promise<{ target: string; shown: string; suiteDir: string }> {
+async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ target: string; shown: string; suiteDir: string }> {
   if (!isValidLabel(label)) throw new UsageError(`--save ${JSON.stringify(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)`);
   const suiteDir = path.resolve(io.cwd, o.dir);
   const target = path.join(suiteDir, 'fixtures', `${label}.yml`);
@@ -231,7 +231,7 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO, env: CliIO['
   if (await lstat(target).then(() => true, () => false)) {
     throw new UserError(`--save ${label}: ${shown} exists; probe never overwrites a file. Choose another label, or delete the file first (nothing was sent)`);
   }
-  const loaded = await loadSuite({ dir: o.dir, env, cwd: io.cwd });
+  const loaded = await loadSuite({ dir: o.dir, env: io.env, cwd: io.cwd });
   // A suite with no fixture yet is where a first probe is saved; any other error must be fixed first,
   // else the labels the new one must not repeat are unknown.
   const blocking = loaded.errors.filter((e) => !e.message.startsWith('no fixtures'));
@@ -250,7 +250,7 @@ function overridesOf(o: ProbeOptions): ConfigOverrides {
   return { ...(o.agentUrl ? { agentUrl: o.agentUrl } : {}), ...(o.judgeUrl ? { judge: { baseUrl: o.judgeUrl } } : {}) };
 }
 
-async function probeOnce(config: Config, fixture: ReturnType<typeof loadProbeFixture>, io: CliIO, deps: EngineDeps): Promise<ProbeResult> {
+async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps): Promise<ProbeResult> {
   const redact = makeRedactor(config.secrets);
   const seen: AgentOutcome[] = [];
   const session = `agent-replay-probe-${randomUUID().slice(0, 8)}`;
@@ -311,14 +311,14 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
     printIssues(io, [{ file: `${o.dir}/config.yml`, line: null, column: null, message: 'no agent URL is configured', fix: 'set agent.url in config.yml, or pass --agent-url URL' }], []);
     return EXIT.usage;
   }
-  const save = o.save === undefined ? null : await checkSave(o.save, o, io, io.env);
+  const save = o.save === undefined ? null : await checkSave(o.save, o, io);
   const fixture = loadProbeFixture(save?.shown ?? shownFile, text);
 
   const wait = o.waitForAgent ?? config.agent.waitForAgent;
   if (wait > 0 && config.agent.url !== null) {
     await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${line}\n`) });
   }
-  const result = await probeOnce(config, fixture, io, deps);
+  const result = await probeOnce(config, fixture, deps);
   io.stdout(renderProbe(result, { color: io.color }));
 
   const failed = result.record.errored || result.record.verdict === 'fail';
