@@ -7,7 +7,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
+import { link, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 export class UnsafeWriteError extends Error {
@@ -62,4 +62,61 @@ export function repositoryFor(target: string): string | undefined {
   // path.resolve() with no argument is the working directory (see suite/index.ts on the bundler).
   const cwd = path.resolve();
   return isInside(cwd, path.resolve(target)) ? cwd : undefined;
+}
+
+/**
+ * Creates `target` with `text` only when nothing (file, folder, link, even a dangling one) is
+ * there, and never half-written: the text goes to a temporary file first, which is then hard-linked
+ * to the target name (link fails with EEXIST when the name is taken, atomically). Where the file
+ * system has no hard links, the target is opened with O_CREAT | O_EXCL | O_NOFOLLOW instead.
+ * Returns 'exists' (nothing written) when the name is taken.
+ */
+export async function createFileExclusively(target: string, text: string, options: WriteOptions = {}): Promise<'created' | 'exists'> {
+  const folder = path.dirname(path.resolve(target));
+  await mkdir(folder, { recursive: true });
+  if (options.within !== undefined) {
+    const [realFolder, realRoot] = await Promise.all([realpath(folder), realpath(options.within)]);
+    if (!isInside(realRoot, realFolder)) {
+      throw new UnsafeWriteError(
+        `refusing to write ${target}: its folder resolves outside ${options.within} (a symbolic link); replace the link with a real folder`,
+      );
+    }
+  }
+  const tmp = path.join(folder, `.${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
+  const handle = await open(tmp, CREATE_EXCLUSIVE, 0o644);
+  try {
+    try {
+      await handle.writeFile(text, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    try {
+      await link(tmp, target);
+      return 'created';
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return 'exists';
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+    }
+    return await createDirectly(target, text);
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
+/** The fallback of createFileExclusively: an exclusive open of the target itself. */
+async function createDirectly(target: string, text: string): Promise<'created' | 'exists'> {
+  let handle;
+  try {
+    handle = await open(target, CREATE_EXCLUSIVE, 0o644);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
+    throw e;
+  }
+  try {
+    await handle.writeFile(text, 'utf8');
+  } finally {
+    await handle.close();
+  }
+  return 'created';
 }

@@ -103,6 +103,8 @@ export type AgentOutcome =
       ended: boolean;
       /** Number of HTTP turns made (welcome + message). */
       turns: number;
+      /** Where the welcome turn landed and what it signalled; null (or absent) without a welcome turn. */
+      welcome?: { route: Route | null; offTrack: unknown[] } | null;
     }
   | { kind: 'errored'; errorKind: ErrorKind; error: string };
 

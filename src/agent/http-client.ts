@@ -14,7 +14,7 @@
 
 import { Agent, request } from '../http/undici.js';
 import type { AgentConfig, AgentMapping, JsonValue } from '../config.js';
-import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, SessionRequest, SessionTurn } from '../types.js';
+import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SessionRequest, SessionTurn } from '../types.js';
 import { parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { mapPersonaFields, mapResponse, mapSignals } from './response.js';
 import { describeFound, readPath, renderTemplate } from './template.js';
@@ -138,20 +138,23 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     try {
       const values: TemplateValues = { session: req.session, message: req.message, persona: req.persona, model: config.model };
       let turns = 0;
+      let opened: { route: Route | null; offTrack: unknown[] } | null = null;
       if (config.start !== null) {
         const welcome = await postTurn('welcome', config.start, values);
         turns++;
         if (!welcome.ok) return errored(welcome.errorKind, welcome.error);
-        if (mapSignals(welcome.json, config.start).ended) {
+        const signals = mapSignals(welcome.json, config.start);
+        if (signals.ended) {
           return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply');
         }
+        opened = { route: signals.route, offTrack: signals.offTrack };
       }
       const message = await postTurn('message', config.mapping, values);
       turns++;
       if (!message.ok) return errored(message.errorKind, message.error);
       const mapped = mapResponse(message.json, config.mapping);
       if (!mapped.ok) return errored('missing_reply', `message turn: ${mapped.error}`);
-      return { kind: 'replied', ...mapped.turn, turns };
+      return { kind: 'replied', ...mapped.turn, turns, ...(opened === null ? {} : { welcome: opened }) };
     } catch (err) {
       return errored('internal', `agent client failed: ${errorMessage(err)}`);
     }

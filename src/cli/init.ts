@@ -2,16 +2,23 @@
 // questions (it runs the same on a terminal, in CI and in a script). Every file is created
 // exclusively: an existing file (or link) is never overwritten, only reported as skipped.
 
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { createFileExclusively } from '../fs-safe.js';
 import { TOOL } from '../version.js';
 import { EXIT } from '../errors.js';
 import { UsageError } from '../engine.js';
 import type { CliIO } from './output.js';
+import { AGENT_PRESETS } from '../suite/index.js';
+import { resolveConfigFile } from '../suite/config-file.js';
+import { parseSuiteYaml } from '../suite/read.js';
 
-/** The presets init writes a config for. */
-export const INIT_PRESETS = ['native', 'openai-chat'] as const;
-export type InitPreset = (typeof INIT_PRESETS)[number];
+/**
+ * Every preset init has a config template for. Which of them it offers is decided at run time by
+ * the config loader itself (offeredPresets): a template the loader does not accept, such as a
+ * preset this build does not know, is never offered.
+ */
+export const INIT_TEMPLATES = ['native', 'openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest', 'vercel-ai', 'langgraph'] as const;
+export type InitPreset = (typeof INIT_TEMPLATES)[number];
 
 /** The repository of the Action, as workflows name it in `uses:`; pinned to this version's tag. */
 export const ACTION_REPOSITORY = 'agent-replay/agent-replay';
@@ -31,48 +38,119 @@ export interface InitFile {
   text: string;
 }
 
-const AGENT_SECTION: Record<InitPreset, string> = {
-  native: `agent:
-  # The agent's chat endpoint. In the workflows it comes from the deployment (environment_url +
-  # the agent-path input) or the agent-url input, which override this; set it here to run the
-  # suite from your machine (npx agent-replay run), or pass --agent-url.
-  # url: http://localhost:3000/api/chat
-  # native: POST {session, message, persona}, answered with {reply, route, ended, offTrack}.
-  preset: native
-  # Request headers. \${NAME} is read from the environment (a missing variable is an error, so
-  # it is left commented out here); values from the environment are secrets, never printed.
-  # headers:
-  #   Authorization: "Bearer \${AGENT_TOKEN}"
-  timeoutMs: 30000        # per request, in ms (1 to 600000)
-  concurrency: 4          # conversations in flight
-  retries: 2              # after the first attempt, on network errors, 429 and 5xx
-  waitForAgent: 0         # seconds to wait for a starting preview (0 to 600); the workflow sets 60
-`,
-  'openai-chat': `agent:
-  # The agent's chat-completions endpoint (…/v1/chat/completions). In the workflows it comes from
-  # the deployment (environment_url + the agent-path input) or the agent-url input, which
-  # override this; set it here to run the suite from your machine, or pass --agent-url.
-  # url: http://localhost:3000/v1/chat/completions
-  # openai-chat: POST {model, messages: [{role: user, content}]}, the reply read from
-  # choices.0.message.content. Each fixture is one fresh conversation.
-  preset: openai-chat
-  model: gpt-4o-mini      # sent as "model"; use the one your endpoint serves
-  # Request headers. \${NAME} is read from the environment (a missing variable is an error, so
-  # it is left commented out here); values from the environment are secrets, never printed.
-  # headers:
-  #   Authorization: "Bearer \${AGENT_TOKEN}"
-  timeoutMs: 30000        # per request, in ms (1 to 600000)
-  concurrency: 4          # conversations in flight
-  retries: 2              # after the first attempt, on network errors, 429 and 5xx
-  waitForAgent: 0         # seconds to wait for a starting preview (0 to 600); the workflow sets 60
-`,
+/** Per preset: the path of the chat endpoint on a preview, an example URL, and the lines of its agent section. */
+interface PresetTemplate {
+  agentPath: string;
+  exampleUrl: string;
+  /** What the preset sends and reads, in comment lines. */
+  about: string[];
+  /** The preset's own settings, as YAML lines under agent:. */
+  settings: string[];
+  /** The headers the API needs; keys only in comments, as ${VAR} (validate passes with no env set). */
+  headers: string[];
+}
+
+const COMMENTED_BEARER = ['# headers:', '#   Authorization: "Bearer ${AGENT_TOKEN}"'];
+
+const TEMPLATES: Record<InitPreset, PresetTemplate> = {
+  native: {
+    agentPath: '/api/chat',
+    exampleUrl: 'http://localhost:3000/api/chat',
+    about: ['native: POST {session, message, persona}, answered with {reply, route, ended, offTrack};', 'the welcome turn opens each session with {session, persona, start: true}.'],
+    settings: ['preset: native'],
+    headers: COMMENTED_BEARER,
+  },
+  'openai-chat': {
+    agentPath: '/v1/chat/completions',
+    exampleUrl: 'http://localhost:3000/v1/chat/completions',
+    about: ['openai-chat: POST {model, messages: [{role: user, content}]}, the reply read from', 'choices.0.message.content. Each fixture is one fresh conversation.'],
+    settings: ['preset: openai-chat', 'model: gpt-4o-mini      # sent as "model"; use the one your endpoint serves', '# stream: true          # ask for a streamed reply (chat completion chunks)'],
+    headers: ['# headers:', '#   Authorization: "Bearer ${OPENAI_API_KEY}"'],
+  },
+  'openai-responses': {
+    agentPath: '/v1/responses',
+    exampleUrl: 'http://localhost:3000/v1/responses',
+    about: ['openai-responses: POST {model, input, store: false} (the OpenAI Responses API), the reply read', 'from the output_text parts of output[]. Each fixture is one fresh conversation.'],
+    settings: ['preset: openai-responses', 'model: gpt-4o-mini      # sent as "model"; use the one your endpoint serves', '# stream: true          # ask for a streamed reply (Responses events)'],
+    headers: ['# headers:', '#   Authorization: "Bearer ${OPENAI_API_KEY}"'],
+  },
+  'anthropic-messages': {
+    agentPath: '/v1/messages',
+    exampleUrl: 'http://localhost:3000/v1/messages',
+    about: ['anthropic-messages: POST {model, max_tokens, messages: [{role: user, content}]} (the Anthropic', 'Messages API), the reply read from the text blocks of content[]. One fresh conversation each.'],
+    settings: [
+      'preset: anthropic-messages',
+      'model: claude-haiku-4-5 # sent as "model"; use the one your endpoint serves',
+      'maxTokens: 1024         # sent as "max_tokens"',
+      '# stream: true          # ask for a streamed reply (message stream events)',
+    ],
+    headers: ['headers:', '  anthropic-version: "2023-06-01"   # the Messages API asks for it', '  # x-api-key: "${ANTHROPIC_API_KEY}"'],
+  },
+  'rasa-rest': {
+    agentPath: '/webhooks/rest/webhook',
+    exampleUrl: 'http://localhost:5005/webhooks/rest/webhook',
+    about: ['rasa-rest: POST {sender: session, message} (the Rasa REST channel); the texts of the bot', 'messages answered are joined with a blank line into the reply.'],
+    settings: ['preset: rasa-rest'],
+    headers: COMMENTED_BEARER,
+  },
+  'vercel-ai': {
+    agentPath: '/api/chat',
+    exampleUrl: 'http://localhost:3000/api/chat',
+    about: ['vercel-ai: POSTs what the AI SDK\'s useChat posts ({id, messages: [{role: user, parts}]}) and', 'reads the UI message stream it answers with to its end.'],
+    settings: ['preset: vercel-ai'],
+    headers: COMMENTED_BEARER,
+  },
+  langgraph: {
+    agentPath: '/runs/wait',
+    exampleUrl: 'http://localhost:2024/runs/wait',
+    about: ['langgraph: POST {assistant_id, input: {messages: [{role: user, content}]}} to /runs/wait', '(a stateless run of LangGraph Platform); the reply is the last AI message of the state.'],
+    settings: ['preset: langgraph', 'assistantId: agent      # sent as "assistant_id": the graph name in langgraph.json, or an assistant id'],
+    headers: ['# headers:', '#   x-api-key: "${LANGSMITH_API_KEY}"'],
+  },
 };
+
+function agentSection(preset: InitPreset): string {
+  const t = TEMPLATES[preset];
+  const lines = [
+    'agent:',
+    "  # The agent's endpoint. In the workflows it comes from the deployment (environment_url +",
+    '  # the agent-path input) or the agent-url input, which override this; set it here to run the',
+    '  # suite from your machine (npx agent-replay run), or pass --agent-url.',
+    `  # url: ${t.exampleUrl}`,
+    ...t.about.map((l) => `  # ${l}`),
+    ...t.settings.map((l) => `  ${l}`),
+    '  # Request headers. ${NAME} is read from the environment (a missing variable is an error, so',
+    '  # keys are left commented out here); values from the environment are secrets, never printed.',
+    ...t.headers.map((l) => `  ${l}`),
+    '  timeoutMs: 30000        # per request, in ms (1 to 600000)',
+    '  concurrency: 4          # conversations in flight',
+    '  retries: 2              # after the first attempt, on network errors, 429 and 5xx',
+    '  waitForAgent: 0         # seconds to wait for a starting preview (0 to 600); the workflow sets 60',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Whether the config loader accepts `preset`'s config.yml as init writes it, with no environment variable set. */
+function loaderAccepts(preset: InitPreset): boolean {
+  if (!(AGENT_PRESETS as readonly string[]).includes(preset)) return false;
+  const parsed = parseSuiteYaml('config.yml', configYml(preset));
+  if (parsed.src === null) return false;
+  return resolveConfigFile(parsed.src, 'config.yml', parsed.data, {}).errors.length === 0;
+}
+
+let offered: InitPreset[] | null = null;
+
+/** The presets init offers: those whose template the config loader of this build accepts (checked once). */
+export function offeredPresets(): readonly InitPreset[] {
+  offered ??= INIT_TEMPLATES.filter(loaderAccepts);
+  return offered;
+}
 
 function configYml(preset: InitPreset): string {
   return `# agent-replay suite: how to reach the agent, the judge and the cost cap.
 # Every key is optional; action inputs and command-line flags override them.
 # Check it with: npx agent-replay validate
-${AGENT_SECTION[preset]}
+${agentSection(preset)}
 # A judge grades replies for fixtures with a judge: assertion (an LLM call: it costs money).
 # judge:
 #   provider: openai      # openai (any OpenAI-compatible endpoint) | anthropic
@@ -99,7 +177,7 @@ assert: { regex: "help", flags: "i" }
 `;
 
 /** The check workflow: a preview announced by the host (deployment_status) is replayed. */
-function checkWorkflow(dir: string): string {
+function checkWorkflow(dir: string, preset: InitPreset): string {
   return `# agent-replay: replay the suite against each preview deployment and comment on its pull request.
 # Vercel, Netlify and other hosts announce a preview with a deployment_status event; the agent's
 # URL is the deployment's environment_url + agent-path.
@@ -124,7 +202,7 @@ jobs:
       - uses: ${ACTION_USES}
         with:
           dir: ${dir}
-          agent-path: /api/chat        # the agent's path on the preview: change it to yours
+          agent-path: ${TEMPLATES[preset].agentPath.padEnd(18)} # the agent's path on the preview: change it to yours
           wait-for-agent: 60           # seconds a cold preview may take to answer
           fail-on: newly_failing
           # agent-headers: |
@@ -203,15 +281,16 @@ export function initFiles(o: { dir: string; preset: InitPreset; workflows: strin
   return [
     { path: `${dir}/config.yml`, text: configYml(o.preset) },
     { path: `${dir}/fixtures/example-greeting.yml`, text: EXAMPLE_FIXTURE },
-    { path: `${wf}/agent-replay.yml`, text: checkWorkflow(dir) },
+    { path: `${wf}/agent-replay.yml`, text: checkWorkflow(dir, o.preset) },
     { path: `${wf}/agent-replay-accept.yml`, text: acceptWorkflow() },
     { path: `${wf}/agent-replay-report.yml`, text: reportWorkflow() },
   ];
 }
 
 function checkPreset(value: string): InitPreset {
-  if ((INIT_PRESETS as readonly string[]).includes(value)) return value as InitPreset;
-  throw new UsageError(`--preset "${value}" is not one init can write; use one of: ${INIT_PRESETS.join(', ')}`);
+  const presets = offeredPresets();
+  if ((presets as readonly string[]).includes(value)) return value as InitPreset;
+  throw new UsageError(`--preset "${value}" is not one init can write; use one of: ${presets.join(', ')}`);
 }
 
 function checkInside(cwd: string, flag: string, value: string): void {
@@ -221,28 +300,17 @@ function checkInside(cwd: string, flag: string, value: string): void {
   }
 }
 
-/** Creates `path` with `text` unless something (a file, a folder, a link) is already there. */
-async function createExclusive(path: string, text: string): Promise<'written' | 'exists'> {
-  await mkdir(dirname(path), { recursive: true });
-  try {
-    await writeFile(path, text, { flag: 'wx' });
-    return 'written';
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
-    throw e;
-  }
-}
-
-function nextSteps(o: { dir: string; workflows: string }, written: readonly string[]): string {
+function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[]): string {
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
   return `
 Next:
-  1. In ${check}, set agent-path to your agent's path on the preview (e.g. /api/chat).
+  1. In ${check}, set agent-path to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).
      No preview host? Trigger it on pull_request and pass agent-url instead (see the README).
   2. Add secrets the agent or the judge need (Settings > Secrets and variables > Actions) and
      uncomment agent-headers / judge-api-key in the workflow.
   3. Check the suite:          npx agent-replay validate --dir ${o.dir}
-     Try it on your machine:   npx agent-replay run --dir ${o.dir} --agent-url http://localhost:3000/api/chat
+     Try it on your machine:   npx agent-replay run --dir ${o.dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
+     Probe one message:        npx agent-replay probe "Hello!" --dir ${o.dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
   4. Write fixtures for what your agent must keep doing (${o.dir}/fixtures/*.yml), commit${written.length > 0 ? ' the new files' : ''}, and
      open a pull request: the preview's deployment runs the check and comments.
 `;
@@ -255,8 +323,9 @@ export async function runInit(o: InitOptions, io: CliIO): Promise<number> {
   const written: string[] = [];
   const skipped: string[] = [];
   for (const f of initFiles({ dir: o.dir, preset, workflows: o.workflows })) {
-    const outcome = await createExclusive(join(io.cwd, f.path), f.text);
-    if (outcome === 'written') {
+    // Never over anything already there, never through a link, never into a folder that leads outside.
+    const outcome = await createFileExclusively(join(io.cwd, f.path), f.text, { within: io.cwd });
+    if (outcome === 'created') {
       written.push(f.path);
       io.stdout(`created  ${f.path}\n`);
     } else {
@@ -265,6 +334,6 @@ export async function runInit(o: InitOptions, io: CliIO): Promise<number> {
     }
   }
   io.stdout(`\n${written.length} created, ${skipped.length} skipped (init never overwrites a file).\n`);
-  io.stdout(nextSteps(o, written));
+  io.stdout(nextSteps({ ...o, preset }, written));
   return EXIT.ok;
 }

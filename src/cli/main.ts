@@ -15,6 +15,7 @@ import { TOOL } from '../version.js';
 import { gitHead } from './git.js';
 import { runDemo } from './demo.js';
 import { runInit } from './init.js';
+import { ASSERT_FORMS, runProbe } from './probe.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { emitRun, interruptedExit, progressPrinter, reportContext, resolvePath, writeText, type CliIO } from './output.js';
@@ -47,6 +48,10 @@ Usage:
                       [--junit junit.xml] [--html report.html] [--fail-on LIST]
   agent-replay compare BEFORE.json AFTER.json [--markdown out.md] [--out diff.json]
   agent-replay demo [--out DIR]
+  agent-replay init [--dir .agent-replay] [--preset NAME] [--workflows .github/workflows]
+  agent-replay probe "message" [--dir .agent-replay] [--agent-url URL] [--judge-url URL] [--persona P]
+                     [--assert ${ASSERT_FORMS.replace(', regex', ' | regex').replace(' or ', ' | ')}]
+                     [--threshold 0.7] [--save LABEL] [--wait-for-agent SECONDS]
 
 run --rerun replays only what failed, was not evaluated or errored in that record; --only selects
 labels (fixtures and persona scripts; * and ? globs). compare: the earlier run (by startedAt) is
@@ -56,6 +61,7 @@ always "before"; it exits 0.
 Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap
 or agent not ready after --wait-for-agent seconds (nothing replayed), 3 internal error (a bug: please report it), 130 / 143 run interrupted by SIGINT / SIGTERM (what finished
 is recorded, marked interrupted).
+probe: 0 pass or not evaluated, 1 fail or the agent call errored, 2 usage or configuration error (nothing sent) or --save refused.
 `;
 
 const OPTIONS = {
@@ -76,6 +82,10 @@ const OPTIONS = {
   only: { type: 'string' },
   preset: { type: 'string' },
   workflows: { type: 'string' },
+  persona: { type: 'string' },
+  assert: { type: 'string' },
+  threshold: { type: 'string' },
+  save: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } satisfies ParseArgsConfig['options'];
@@ -88,6 +98,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   compare: ['markdown', 'out'],
   demo: ['out'],
   init: ['dir', 'preset', 'workflows'],
+  probe: ['dir', 'agent-url', 'judge-url', 'wait-for-agent', 'persona', 'assert', 'threshold', 'save'],
 };
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -126,7 +137,10 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
     io.stdout(USAGE);
     return command === undefined && !values.help ? 2 : 0;
   }
-  if (rest.length > 0 && command !== 'compare') throw new UsageError(`unexpected argument "${rest[0]}"`);
+  // probe takes its message as the one positional argument, compare its two records; no other command takes any.
+  const positional = command === 'probe' ? rest.shift() : undefined;
+  if (command === 'probe' && positional === undefined) throw new UsageError('probe needs a message: agent-replay probe "Can I get my money back?"');
+  if (rest.length > 0 && command !== 'compare') throw new UsageError(`unexpected argument "${rest[0]}"${command === 'probe' ? ' (quote the message: it is one argument)' : ''}`);
   const allowed = COMMAND_FLAGS[command];
   if (allowed === undefined) throw new UsageError(`unknown command "${command}"; commands: ${Object.keys(COMMAND_FLAGS).join(', ')}`);
   for (const key of Object.keys(values)) {
@@ -143,6 +157,21 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
       return cmdReport(values, io);
     case 'compare':
       return cmdCompare(rest, values, io);
+    case 'probe':
+      return runProbe(
+        {
+          message: positional as string,
+          dir: values.dir ?? '.agent-replay',
+          agentUrl: values['agent-url'],
+          judgeUrl: values['judge-url'],
+          persona: values.persona,
+          assert: values.assert,
+          threshold: values.threshold,
+          save: values.save,
+          waitForAgent: parseWaitForAgent(values['wait-for-agent']),
+        },
+        io,
+      );
     case 'init':
       return runInit({ dir: values.dir ?? '.agent-replay', preset: values.preset ?? 'native', workflows: values.workflows ?? '.github/workflows' }, io);
     default:

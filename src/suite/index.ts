@@ -89,6 +89,21 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
   return finish(paths, found, config, { fixtures: fixtureFiles.fixtures, personas: personaFiles.personas, baselines, personaBaselines });
 }
 
+/**
+ * The suite's config.yml alone (with the overrides), for a command that sends one message without
+ * replaying the suite (`agent-replay probe`): the fixtures are not read, so a suite with no
+ * fixture yet, or with errors in them, can still be probed. Issues are redacted as loadSuite's.
+ */
+export async function loadSuiteConfig(opts: LoadOptions): Promise<{ config: Config | null; errors: ConfigIssue[]; warnings: ConfigIssue[] }> {
+  const paths = suitePaths(opts);
+  const found = newFindings();
+  const root = suiteRoot(paths, found);
+  const config = root === null ? null : loadConfig(paths, root, opts.env, found);
+  if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
+  const result = finish(paths, found, config, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
+  return { config: result.suite?.config ?? null, errors: result.errors, warnings: result.warnings };
+}
+
 // --- the steps, in order ---------------------------------------------------------------------------
 
 interface SuitePaths {

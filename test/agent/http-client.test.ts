@@ -37,7 +37,7 @@ describe('native protocol', () => {
   it('opens the session with a welcome turn, then sends the message in the same session', async () => {
     const server = await serve((req) => {
       const body = req.json as Record<string, unknown>;
-      if (body.start === true) return { json: { reply: 'Welcome!', ended: false } };
+      if (body.start === true) return { json: { reply: 'Welcome!', route: { conversation: 'welcome', stage: 'greeting' }, offTrack: ['early'], ended: false } };
       return { json: { reply: 'Within 30 days.', route: { conversation: 'refunds', stage: 'policy' }, offTrack: [{ reason: 'x' }], ended: true } };
     });
     const outcome = await client({ url: server.url }).converse(request);
@@ -48,6 +48,8 @@ describe('native protocol', () => {
       offTrack: [{ reason: 'x' }],
       ended: true,
       turns: 2,
+      // Where the welcome turn landed (shown by `agent-replay probe`'s route trace).
+      welcome: { route: { conversation: 'welcome', stage: 'greeting' }, offTrack: ['early'] },
     });
     expect(server.requests.map((r) => [r.method, r.path, r.json])).toEqual([
       ['POST', '/chat', { session: 'sess-1', persona: 'returning-customer', start: true }],

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
-import { cli, makeProject, useCleanup } from './helpers.js';
-import { ACTION_USES, INIT_PRESETS } from '../../src/cli/init.js';
+import { cli, makeProject, serve, useCleanup } from './helpers.js';
+import { ACTION_USES, INIT_TEMPLATES, offeredPresets } from '../../src/cli/init.js';
+import { AGENT_PRESETS } from '../../src/suite/index.js';
 import { TOOL } from '../../src/version.js';
 
 useCleanup();
@@ -37,7 +38,7 @@ interface Workflow {
 }
 
 describe('agent-replay init', () => {
-  it.each(INIT_PRESETS)('writes a suite that validate accepts with no environment variable set (preset %s)', async (preset) => {
+  it.each([...offeredPresets()])('writes a suite that validate accepts with no environment variable set (preset %s)', async (preset) => {
     const cwd = await emptyProject();
     const run = await initIn(cwd, ['--preset', preset]);
     expect(run.code, run.stderr).toBe(0);
@@ -50,6 +51,47 @@ describe('agent-replay init', () => {
     expect(validate.code, validate.stderr).toBe(0);
     expect(validate.stdout).toBe('.agent-replay: 1 fixture, 0 baselines, no configuration errors\n');
     expect(validate.stderr).toBe(''); // not even a warning
+  });
+
+  it('offers every preset the config loader accepts, and only those (derived at run time)', () => {
+    const known = AGENT_PRESETS as readonly string[];
+    // A template for each preset the loader knows: none is dropped because its template is wrong ...
+    expect(offeredPresets()).toEqual(INIT_TEMPLATES.filter((p) => known.includes(p)));
+    // ... and no preset of the loader lacks a template.
+    expect(known.filter((p) => !(INIT_TEMPLATES as readonly string[]).includes(p))).toEqual([]);
+    expect(offeredPresets()).toContain('native');
+    expect(offeredPresets()).toContain('openai-chat');
+  });
+
+  it.each([...offeredPresets()])('the %s config says what the preset needs, with keys only in comments', async (preset) => {
+    const cwd = await emptyProject();
+    await initIn(cwd, ['--preset', preset]);
+    const text = await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8');
+    const agent = (parse(text) as { agent: Record<string, unknown> }).agent;
+    expect(agent.preset).toBe(preset);
+    if (['openai-chat', 'openai-responses', 'anthropic-messages'].includes(preset)) expect(typeof agent.model).toBe('string');
+    if (preset === 'anthropic-messages') expect(agent).toMatchObject({ maxTokens: 1024, headers: { 'anthropic-version': '2023-06-01' } });
+    if (preset === 'langgraph') expect(agent.assistantId).toBe('agent');
+    // No ${VAR} outside a comment: validate passes with no environment variable set.
+    for (const line of text.split('\n')) if (line.includes('${')) expect(line.trim().startsWith('#') || line.slice(0, line.indexOf('${')).includes('#'), line).toBe(true);
+    const checkText = await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8');
+    const parsed = parseWorkflow({ name: 'agent-replay.yml', content: checkText }, new NoOperationTraceWriter());
+    expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    const check = parse(checkText) as Workflow;
+    const path = check.jobs.replay!.steps[1]!.with!['agent-path'];
+    expect(path).toMatch(/^\//);
+    expect(text).toContain(`# url: http`);
+    expect(text).toContain(String(path));
+  });
+
+  it('init, then probe the agent with the config it wrote', async () => {
+    const agent = await serve();
+    const cwd = await emptyProject();
+    await initIn(cwd);
+    const r = await cli(['probe', 'Hello! What can you help me with?', '--agent-url', agent.url, '--assert', 'regex:/help/i'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('verdict pass: ');
+    expect(agent.requests).toHaveLength(2); // the native preset's welcome turn, then the message
   });
 
   it('running it twice overwrites nothing, and says which files it skipped', async () => {
@@ -94,7 +136,7 @@ describe('agent-replay init', () => {
     const cwd = await emptyProject();
     const preset = await initIn(cwd, ['--preset', 'soap']);
     expect(preset.code).toBe(2);
-    expect(preset.stderr).toContain('--preset "soap" is not one init can write; use one of: native, openai-chat');
+    expect(preset.stderr).toContain(`--preset "soap" is not one init can write; use one of: ${offeredPresets().join(', ')}`);
     const outside = await initIn(cwd, ['--dir', '../elsewhere']);
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain('--dir "../elsewhere" is outside the working directory');

@@ -1,0 +1,336 @@
+// `agent-replay probe "message"`: one message in one fresh session against the configured agent,
+// the way the Tester page of the seeds probes a single message. It prints the reply, the route
+// trace (the welcome turn's route when the agent has one, then conversation, stage, persona tag
+// and off-track signals) and the verdict with its detail line; `--save LABEL` keeps it as
+// `fixtures/<label>.yml` in the suite folder.
+//
+// Everything that decides is the engine's: the fixture is built by writing the YAML that --save
+// writes and reading it back with the suite loader (so a probe checks exactly what the saved
+// fixture will check), and it is replayed by the same runner, agent client, assertions and judge
+// as `run`, with the same redaction of secrets.
+//
+// Exit status: 0 the probe ran and the verdict is pass (or not evaluated: never a failure);
+// 1 the verdict is fail, or the agent call errored (no reply); 2 usage or configuration error
+// (nothing was sent), agent not ready after --wait-for-agent, or --save refused.
+
+import { randomUUID } from 'node:crypto';
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type { Config } from '../config.js';
+import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, Judge, RegexEvaluator } from '../types.js';
+import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
+import { createHttpAgentClient } from '../agent/index.js';
+import { waitForAgent } from '../agent/ready.js';
+import { createRegexPool, PROBE_DETAIL } from '../assertions/index.js';
+import { createJudge } from '../judge/index.js';
+import { replay } from '../replay/index.js';
+import { makeRedactor } from '../secrets.js';
+import { TOOL } from '../version.js';
+import { EXIT, UserError } from '../errors.js';
+import { createFileExclusively } from '../fs-safe.js';
+import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
+import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
+import { parseSuiteYaml } from '../suite/read.js';
+import { normalizeBlock, oneLine } from '../report/escape.js';
+import type { CliIO } from './output.js';
+
+/** The forms --assert accepts, as the usage text and every --assert error name them. */
+export const ASSERT_FORMS = 'contains:TEXT, regex:/PATTERN/FLAGS or judge:"CRITERION"';
+
+export interface ProbeOptions {
+  message: string;
+  dir: string;
+  agentUrl?: string;
+  judgeUrl?: string;
+  persona?: string;
+  assert?: string;
+  threshold?: string;
+  save?: string;
+  /** Seconds to wait for the agent (flag); undefined: agent.waitForAgent of config.yml. */
+  waitForAgent?: number;
+}
+
+/** What a probe is: the fixture `--save` would write. */
+export interface ProbeFixture {
+  label: string;
+  message: string;
+  persona: string | null;
+  assertion: Assertion | null;
+}
+
+/** One pair of double quotes around the whole value is the shell's, not the text's. */
+function unquote(text: string): string {
+  return text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
+}
+
+/**
+ * `contains:TEXT`, `regex:/PATTERN/FLAGS`, `judge:"CRITERION"` (one pair of surrounding double
+ * quotes is dropped from TEXT and CRITERION). A pattern that does not compile is refused here, as
+ * the Tester refuses it before the request fires: nothing would be checked.
+ */
+export function parseAssert(text: string, threshold: string | undefined): Assertion {
+  const colon = text.indexOf(':');
+  const kind = colon === -1 ? text : text.slice(0, colon);
+  const value = colon === -1 ? '' : text.slice(colon + 1);
+  const bad = (why: string): UsageError => new UsageError(`--assert ${JSON.stringify(text)} ${why}; use ${ASSERT_FORMS}`);
+  if (kind !== 'judge' && threshold !== undefined) throw new UsageError('--threshold only applies to a judge assertion (--assert judge:"CRITERION")');
+  if (kind === 'contains') {
+    const needle = unquote(value);
+    if (needle === '') throw bad('has no text to look for');
+    return { kind: 'contains', value: needle };
+  }
+  if (kind === 'regex') {
+    const last = value.lastIndexOf('/');
+    if (!value.startsWith('/') || last < 1) throw bad('needs the pattern between slashes, e.g. regex:/30 days/i');
+    const pattern = value.slice(1, last);
+    const flags = value.slice(last + 1);
+    if (pattern === '') throw bad('has an empty pattern');
+    try {
+      new RegExp(pattern, flags); // compiling never runs the pattern: safe outside the worker pool
+    } catch (e) {
+      throw new UsageError(`--assert regex /${pattern}/${flags} does not compile: ${(e as Error).message}; nothing was sent. Correct the pattern (JavaScript RegExp syntax, flags among d g i m s u v y)`);
+    }
+    return { kind: 'regex', pattern, flags };
+  }
+  if (kind === 'judge') {
+    const criterion = unquote(value).trim();
+    if (criterion === '') throw bad('has no criterion');
+    return { kind: 'judge', criterion, threshold: parseThreshold(threshold) };
+  }
+  throw bad(colon === -1 ? 'has no kind' : `has the unknown kind "${kind}"`);
+}
+
+function parseThreshold(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_THRESHOLD;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--threshold must be a score from 0 to 1, got "${text}"`);
+  return n;
+}
+
+/**
+ * Invisible or ambiguous characters a reader of the file could not see, or that a YAML reader
+ * could take for a line break or refuse (DEL and C1 controls, NEL, line and paragraph separators,
+ * bidi controls, BOM, non-characters): written as \uXXXX escapes. Every string is double-quoted,
+ * so each of these is inside a double-quoted scalar, where the escape is valid YAML.
+ */
+const INVISIBLE = /[\u007F-\u00A0\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB\uFFFE\uFFFF]/g;
+
+/**
+ * The fixture file --save writes. Every string is double-quoted by the `yaml` emitter, so no
+ * message reads back as anything else (`yes`, `0b101`, `null`, `#`, `: `, a leading space, a
+ * trailing newline): `validate` reads back exactly the text that was probed.
+ */
+export function fixtureYaml(f: ProbeFixture, savedAt: string): string {
+  const assert =
+    f.assertion === null
+      ? undefined
+      : f.assertion.kind === 'contains'
+        ? { contains: f.assertion.value }
+        : f.assertion.kind === 'regex'
+          ? { regex: f.assertion.pattern, ...(f.assertion.flags === '' ? {} : { flags: f.assertion.flags }) }
+          : { judge: f.assertion.criterion, threshold: f.assertion.threshold };
+  const doc = { label: f.label, message: f.message, ...(f.persona === null ? {} : { persona: f.persona }), ...(assert ? { assert } : {}) };
+  const body = stringify(doc, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 }).replace(
+    INVISIBLE,
+    (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
+  return `# Saved by agent-replay probe at ${savedAt}. It has no baseline yet: run the suite and accept\n# the reply you want to keep (agent-replay run, then agent-replay accept).\n${body}`;
+}
+
+/** The probe as the suite loader reads it from the text --save writes; a usage error lists what it refuses. */
+function loadProbeFixture(shown: string, text: string): Fixture {
+  const parsed = parseSuiteYaml(shown, text);
+  const checked = parsed.src === null ? { fixtures: [], errors: parsed.errors } : checkFixtureFile(parsed.src, parsed.data);
+  const fixture = checked.fixtures[0];
+  if (checked.errors.length > 0 || fixture === undefined) {
+    throw new UsageError(`the probe is not a valid fixture:\n${checked.errors.map((e) => `  ${formatIssue(e).replace(/\n/g, '\n  ')}`).join('\n')}`);
+  }
+  return fixture;
+}
+
+export interface ProbeResult {
+  session: string;
+  record: FixtureRecord;
+  /** Off-track signals of the message turn, as one-line JSON texts (redacted). */
+  offTrack: string[];
+  /** The welcome turn, when the agent has one: its route and signals (redacted). */
+  welcome: { route: { conversation: string; stage: string } | null; offTrack: string[] } | null;
+  agentHost: string | null;
+  judgeName: string | null;
+}
+
+const ANSI = { reset: '\u001b[0m', bold: '\u001b[1m', red: '\u001b[31m', green: '\u001b[32m', grey: '\u001b[90m' } as const;
+
+function signals(list: readonly string[]): string {
+  return list.length === 0 ? 'none' : list.map((s) => oneLine(s)).join('; ');
+}
+
+/** The probe as the terminal shows it. Pure; agent text is flattened and stripped of controls. */
+export function renderProbe(r: ProbeResult, opts: { color: boolean }): string {
+  const paint = (c: keyof typeof ANSI, t: string): string => (opts.color ? `${ANSI[c]}${t}${ANSI.reset}` : t);
+  const f = r.record;
+  const facts = [`session ${oneLine(r.session)}`, ...(r.agentHost ? [`agent ${oneLine(r.agentHost)}`] : []), `${f.durationMs} ms`];
+  const lines = [paint('bold', `probe: ${oneLine(f.message)}`), paint('grey', facts.join(' · ')), ''];
+  if (f.errored) {
+    lines.push(`${paint('bold', 'errored')}: ${oneLine(f.error ?? '')}`);
+    lines.push('no reply, so no route trace and no verdict (an errored probe is not a failure of the check).');
+    return `${lines.join('\n')}\n`;
+  }
+  const reply = normalizeBlock(f.reply ?? '');
+  lines.push(paint('bold', 'reply'));
+  lines.push(...(reply === '' ? ['  (empty)'] : reply.split('\n').map((l) => `  ${l}`)), '');
+  lines.push(paint('bold', 'route trace'));
+  const row = (name: string, value: string): string => `  ${name.padEnd(13)}${value}`;
+  if (r.welcome !== null) {
+    const w = r.welcome.route;
+    lines.push(row('welcome', w === null ? '(route not reported)' : `${oneLine(w.conversation)} / ${oneLine(w.stage)}`));
+    if (r.welcome.offTrack.length > 0) lines.push(row('  off-track', signals(r.welcome.offTrack)));
+  }
+  lines.push(row('conversation', f.route === null ? '(not reported)' : oneLine(f.route.conversation)));
+  lines.push(row('stage', f.route === null ? '(not reported)' : oneLine(f.route.stage)));
+  lines.push(row('persona', f.persona === null ? '(none)' : `${oneLine(f.persona)} (a tag: it does not change routing)`));
+  lines.push(row('off-track', signals(r.offTrack)), '');
+  lines.push(verdictLine(f, paint));
+  if (f.assertion?.kind === 'judge' && r.judgeName) lines.push(paint('grey', `  judge: ${oneLine(r.judgeName)}`));
+  return `${lines.join('\n')}\n`;
+}
+
+function verdictLine(f: FixtureRecord, paint: (c: keyof typeof ANSI, t: string) => string): string {
+  const detail = oneLine(f.detail);
+  if (f.assertion === null) return `${paint('bold', 'verdict')} ${paint('green', 'pass (probe)')}: nothing to check${detail === PROBE_DETAIL ? '' : ` (${detail})`}`;
+  const word = f.verdict === 'pass' ? paint('green', 'pass') : f.verdict === 'fail' ? paint('red', 'fail') : paint('grey', 'not evaluated (not a failure)');
+  return `${paint('bold', 'verdict')} ${word}: ${detail}`;
+}
+
+/** Records what the agent client answered, for the route trace the record does not keep. */
+function tap(agent: AgentClient, seen: AgentOutcome[]): AgentClient {
+  return {
+    converse: async (request) => {
+      const outcome = await agent.converse(request);
+      seen.push(outcome);
+      return outcome;
+    },
+    session: (request) => agent.session(request),
+    close: () => agent.close(),
+  };
+}
+
+function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
+  for (const w of warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
+  for (const e of errors) io.stderr(`error: ${formatIssue(e)}\n`);
+  if (errors.length > 0) io.stderr(`\n${errors.length} configuration ${errors.length === 1 ? 'error' : 'errors'}; nothing was sent to the agent.\n`);
+}
+
+/** Where --save writes, checked before anything is sent: a refusal costs nothing. */
+async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ target: string; shown: string; suiteDir: string }> {
+  if (!isValidLabel(label)) throw new UsageError(`--save ${JSON.stringify(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)`);
+  const suiteDir = path.resolve(io.cwd, o.dir);
+  const target = path.join(suiteDir, 'fixtures', `${label}.yml`);
+  const shown = path.relative(io.cwd, target).split(path.sep).join('/');
+  if (await lstat(target).then(() => true, () => false)) {
+    throw new UserError(`--save ${label}: ${shown} exists; probe never overwrites a file. Choose another label, or delete the file first (nothing was sent)`);
+  }
+  const loaded = await loadSuite({ dir: o.dir, env: io.env, cwd: io.cwd });
+  // A suite with no fixture yet is where a first probe is saved; any other error must be fixed first,
+  // else the labels the new one must not repeat are unknown.
+  const blocking = loaded.errors.filter((e) => !e.message.startsWith('no fixtures'));
+  if (blocking.length > 0) {
+    printIssues(io, blocking, []);
+    throw new UserError(`--save adds a fixture to ${o.dir}, which has configuration errors (above); fix them first (agent-replay validate --dir ${o.dir})`);
+  }
+  const taken = [...(loaded.suite?.fixtures ?? []), ...(loaded.suite?.personas ?? [])].find((f) => f.label.toLowerCase() === label.toLowerCase());
+  if (taken) {
+    throw new UserError(`--save ${label}: the label ${JSON.stringify(taken.label)} is already used at ${taken.file}:${taken.line}; labels are unique across the suite, choose another (nothing was sent)`);
+  }
+  return { target, shown, suiteDir };
+}
+
+function overridesOf(o: ProbeOptions): ConfigOverrides {
+  return { ...(o.agentUrl ? { agentUrl: o.agentUrl } : {}), ...(o.judgeUrl ? { judge: { baseUrl: o.judgeUrl } } : {}) };
+}
+
+async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps): Promise<ProbeResult> {
+  const redact = makeRedactor(config.secrets);
+  const seen: AgentOutcome[] = [];
+  const session = `agent-replay-probe-${randomUUID().slice(0, 8)}`;
+  let agent: AgentClient | null = null;
+  let regex: RegexEvaluator | null = null;
+  let judge: Judge | null = null;
+  try {
+    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock });
+    regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: 1, timeoutMs: config.regex.timeoutMs });
+    judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock }) : null;
+    const estimate = { usd: 0, capUsd: config.cost.capUsd, aboveCap: false, confirmed: false };
+    const run = await replay([fixture], new Map(), { agent: tap(agent, seen), regex, judge, redact, wallClock: deps.wallClock, sessionId: () => session }, {
+      concurrency: 1,
+      estimate,
+      commit: null,
+      tool: { ...TOOL },
+      agentHost: agentHost(config.agent.url),
+      judgeName: judge?.name ?? judgeName(config),
+    });
+    const record = run.fixtures[0] as FixtureRecord;
+    const answered = seen[0];
+    const json = (v: unknown): string => redact(JSON.stringify(v) ?? String(v));
+    const replied = answered?.kind === 'replied' ? answered : null;
+    const w = replied?.welcome ?? null;
+    return {
+      session,
+      record,
+      offTrack: replied?.offTrack.map(json) ?? [],
+      welcome: w === null ? null : { route: w.route === null ? null : { conversation: redact(w.route.conversation), stage: redact(w.route.stage) }, offTrack: w.offTrack.map(json) },
+      agentHost: run.agent.host,
+      judgeName: run.judge.name,
+    };
+  } finally {
+    await Promise.allSettled([agent?.close(), regex?.close(), judge?.close()]);
+  }
+}
+
+export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
+  if (o.message.trim() === '') throw new UsageError('probe needs a message: agent-replay probe "Can I get my money back?"');
+  if (o.persona !== undefined && o.persona.trim() === '') throw new UsageError('--persona needs a tag, e.g. --persona returning-customer');
+  const assertion = o.assert === undefined ? null : parseAssert(o.assert, o.threshold);
+  if (o.assert === undefined && o.threshold !== undefined) throw new UsageError('--threshold only applies to a judge assertion (--assert judge:"CRITERION")');
+  const label = o.save ?? 'probe';
+  const shownFile = `${o.dir.replace(/\/+$/, '')}/fixtures/${label}.yml`;
+  const probe: ProbeFixture = { label, message: o.message, persona: o.persona ?? null, assertion };
+  const savedAt = (io.now?.() ?? new Date()).toISOString();
+  const text = fixtureYaml(probe, savedAt);
+
+  const loaded = await loadSuiteConfig({ dir: o.dir, env: io.env, cwd: io.cwd, overrides: overridesOf(o) });
+  if (loaded.errors.length > 0 || loaded.config === null) {
+    printIssues(io, loaded.errors, loaded.warnings);
+    return EXIT.usage;
+  }
+  printIssues(io, [], loaded.warnings);
+  const config = loaded.config;
+  const deps = io.engine ?? {};
+  if (config.agent.url === null && deps.makeAgent === undefined) {
+    printIssues(io, [{ file: `${o.dir}/config.yml`, line: null, column: null, message: 'no agent URL is configured', fix: 'set agent.url in config.yml, or pass --agent-url URL' }], []);
+    return EXIT.usage;
+  }
+  const save = o.save === undefined ? null : await checkSave(o.save, o, io);
+  const fixture = loadProbeFixture(save?.shown ?? shownFile, text);
+
+  const wait = o.waitForAgent ?? config.agent.waitForAgent;
+  if (wait > 0 && config.agent.url !== null) {
+    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${line}\n`) });
+  }
+  const result = await probeOnce(config, fixture, deps);
+  io.stdout(renderProbe(result, { color: io.color }));
+
+  const failed = result.record.errored || result.record.verdict === 'fail';
+  if (save !== null) {
+    if (result.record.errored) {
+      io.stdout(`\nnot saved: the agent did not reply, so ${save.shown} was not written; probe again once the agent answers.\n`);
+    } else if ((await createFileExclusively(save.target, text, { within: save.suiteDir })) === 'exists') {
+      io.stderr(`\nnot saved: ${save.shown} appeared while probing; probe never overwrites a file.\n`);
+      return EXIT.usage;
+    } else {
+      io.stdout(`\nsaved ${save.shown} (label ${label}). It has no baseline yet: agent-replay run, then agent-replay accept, keeps a reply.\n`);
+    }
+  }
+  return failed ? EXIT.gate : EXIT.ok;
+}
