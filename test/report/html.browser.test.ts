@@ -168,6 +168,7 @@ describe('report.html in Chromium', () => {
     const { page, errors } = await open(record);
     const row = page.locator(`details.item:has(.label:text-is("🎭 ${script?.label}"))`);
     await row.locator('summary').click();
+    await row.locator('.turn').first().waitFor(); // the detail is drawn on the toggle event, a task after the click
     expect(await row.locator('.turn').count()).toBe(script?.turns.length);
     expect(await row.locator('.turn .route').allTextContents()).toEqual(script?.turns.map((t) => (t.route ? `${t.route.conversation} / ${t.route.stage}` : '(no route)')));
     const calls = script?.turns.flatMap((t) => t.toolCalls ?? []) ?? [];
@@ -209,6 +210,8 @@ describe('report.html in Chromium', () => {
     const { page } = o;
     // Open every row so that every lazily drawn detail is in the DOM.
     for (const summary of await page.$$('details.item > summary')) await summary.click();
+    // Details are drawn on the toggle event, a task after each click: wait until every body is drawn.
+    await page.waitForFunction(() => [...document.querySelectorAll('details.item .body')].every((x) => x.childNodes.length > 0));
     for (const more of await page.$$('button.more')) await more.click();
     await page.hover('details.item');
     expect(await page.$$eval('details.item .body', (b) => b.every((x) => x.childNodes.length > 0))).toBe(true);

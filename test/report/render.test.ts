@@ -394,7 +394,7 @@ describe('render, then fit', () => {
     const small = renderSummary(emoji, ctx, { maxChars: 100_000 });
     expect(Buffer.byteLength(small)).toBeLessThanOrEqual(100_000);
     expect(small).toContain('job summary limit of 100,000 bytes');
-  });
+  }, 60_000); // two renderings of 3,000 long diffs: ~3 s each on an idle machine, far more on a loaded one
 
   it('keeps the markdown report free of hidden metadata', () => {
     const md = renderMarkdownReport(mixed());
