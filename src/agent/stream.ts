@@ -126,7 +126,7 @@ function onEvent(state: StreamState, ev: SseEvent): void {
     obj = undefined;
   }
   if (isRecord(obj) && (ev.event === 'error' || obj.type === 'error' || (obj.error !== undefined && obj.error !== null && formatOf(obj) === null))) {
-    state.error = `the stream sent an error event: ${obj.type === 'error' && typeof obj.errorText === 'string' ? obj.errorText : errorText(obj.error ?? obj)}`;
+    state.error = `the stream sent an error event: ${errorEventText(obj)}`;
     return;
   }
   const format = isRecord(obj) ? formatOf(obj) : null;
@@ -253,6 +253,18 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       state.ended = true;
       return;
   }
+}
+
+/**
+ * An error event's message: Vercel `{type: 'error', errorText}`, OpenAI Responses
+ * `{type: 'error', code, message}`, Anthropic `{type: 'error', error: {type, message}}`, or an
+ * OpenAI chat `{error: {type, message}}`.
+ */
+function errorEventText(obj: Record<string, unknown>): string {
+  if (typeof obj.errorText === 'string') return obj.errorText;
+  if (obj.error !== undefined && obj.error !== null) return errorText(obj.error);
+  if (typeof obj.message === 'string') return typeof obj.code === 'string' ? `${obj.code}: ${obj.message}` : obj.message;
+  return errorText(obj);
 }
 
 /** Accumulated tool input: JSON when it parses, else the text as sent. */
