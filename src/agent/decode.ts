@@ -7,10 +7,14 @@
 import type { ResponseDecoder } from '../config.js';
 import { describeFound } from './template.js';
 
-/** `reply` is undefined when the response holds no text and no tool call. */
+/**
+ * `reply` is undefined when the response holds no text and no tool call. `toolCalls` is null when
+ * the format does not report tool calls (Rasa, plain text streams): the checks that need them are
+ * then not evaluated, rather than passed on an empty list.
+ */
 export interface DecodedReply {
   reply: string | undefined;
-  toolCalls: unknown[];
+  toolCalls: unknown[] | null;
 }
 
 export type DecodeResult = { ok: true; value: DecodedReply } | { ok: false; error: string };
@@ -83,7 +87,7 @@ export function anthropicToolUse(name: string, input: unknown): unknown {
 export function decodeRasa(json: unknown): DecodeResult {
   if (!Array.isArray(json)) return { ok: false, error: `response is not a Rasa REST reply: expected a list of messages (found ${describeFound(json)})` };
   const texts = json.flatMap((item) => (isRecord(item) && typeof item.text === 'string' ? [item.text] : []));
-  return { ok: true, value: { reply: texts.length > 0 ? texts.join('\n\n') : undefined, toolCalls: [] } };
+  return { ok: true, value: { reply: texts.length > 0 ? texts.join('\n\n') : undefined, toolCalls: null } };
 }
 
 /**

@@ -19,7 +19,7 @@ import { parseRetryAfter, systemClock, withRetries, type AttemptResult } from '.
 import { mapPersonaFields, mapResponse, mapSignals } from './response.js';
 import { describeFound, readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
-import { decodeBody } from './decode.js';
+import { decodeBody, type DecodedReply } from './decode.js';
 import { decodeEventStream, decodeNdjson } from './stream.js';
 
 export interface AgentClientDeps {
@@ -221,7 +221,7 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   if (mediaType === 'text/event-stream') {
     const decoded = decodeEventStream(text);
     if (!decoded.ok) return failed('http', decoded.error);
-    return { ok: true, json: decoded.value, mapping: DECODED_MAPPING };
+    return { ok: true, json: decoded.value, mapping: readDecoded(DECODED_MAPPING, decoded.value) };
   }
   if (mediaType === 'application/x-ndjson' || mediaType === 'application/jsonl' || mediaType === 'application/jsonlines') {
     const decoded = decodeNdjson(text, (line) => readPath(line, mapping.reply));
@@ -239,7 +239,12 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   if (mapping.decode === undefined) return { ok: true, json, mapping };
   const decoded = decodeBody(mapping.decode, json);
   if (!decoded.ok) return failed('missing_reply', decoded.error);
-  return { ok: true, json: decoded.value, mapping: { ...mapping, decode: undefined } };
+  return { ok: true, json: decoded.value, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value) };
+}
+
+/** A decoded body whose format does not report tool calls: its calls are "not reported", not "none". */
+function readDecoded(mapping: AgentMapping, value: DecodedReply): AgentMapping {
+  return value.toolCalls === null ? { ...mapping, toolCalls: null } : mapping;
 }
 
 /** The mapping for `{reply, last}`: the joined reply, every other path read on the last line. */

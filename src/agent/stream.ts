@@ -111,7 +111,8 @@ export function decodeEventStream(text: string): DecodeResult {
     return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received)` };
   }
   const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', function: c })), ...state.vercelCalls.values()];
-  return { ok: true, value: { reply: state.text, toolCalls } };
+  // Plain text reports no tool calls (null: not reported); the vendor formats do (none is []).
+  return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls } };
 }
 
 function onEvent(state: StreamState, ev: SseEvent): void {

@@ -264,6 +264,12 @@ describe('rasa-rest', () => {
     expect(server.seen[0]).toMatchObject({ path: '/webhooks/rest/webhook', json: { sender: 's-1', message: 'Where is my order?' } });
   });
 
+  it('reports no tool calls: a script turn has toolCalls null (not reported), not an empty list', async () => {
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify([{ recipient_id: 's', text: 'Hi' }]) }));
+    const turn = await clientFor({ url: server.url, preset: 'rasa-rest' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Hi', toolCalls: null });
+  });
+
   it('a reply with no text at all is a missing reply', async () => {
     const server = await serve(() => ({ type: 'application/json', body: '[]' }));
     expect(await clientFor({ url: server.url, preset: 'rasa-rest' }).converse(request)).toMatchObject({ kind: 'errored', errorKind: 'missing_reply' });
@@ -363,9 +369,11 @@ describe('langgraph', () => {
 });
 
 describe('native and any mapping', () => {
-  it('plain data: events are appended as they come', async () => {
+  it('plain data: events are appended as they come, and report no tool calls', async () => {
     const server = await serve(() => ({ type: 'text/event-stream', body: ['data: Within \n\n', ': keep-alive\n\n', 'data: 30 days.\n\n'] }));
     expect(await clientFor({ url: server.url }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+    const turn = await clientFor({ url: server.url }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Within 30 days.', toolCalls: null });
   });
 
   it('NDJSON: the reply path of each line concatenated, the other fields from the last line', async () => {

@@ -14,7 +14,7 @@ describe('parseEventStream', () => {
 
 describe('decodeEventStream', () => {
   it('plain data is appended as it comes, JSON-looking or not; plain text has no end event to miss', () => {
-    expect(decodeEventStream('data: Hello,\n\ndata:  world\n\ndata: {"a":1}\n\n')).toEqual({ ok: true, value: { reply: 'Hello, world{"a":1}', toolCalls: [] } });
+    expect(decodeEventStream('data: Hello,\n\ndata:  world\n\ndata: {"a":1}\n\n')).toEqual({ ok: true, value: { reply: 'Hello, world{"a":1}', toolCalls: null } });
   });
 
   it('events of a known format that carry no text are ignored, not appended', () => {
