@@ -219,6 +219,8 @@ export interface PresetInfo {
 
 const withStreamTrue = (body: JsonValue): JsonValue =>
   body !== null && typeof body === 'object' && !Array.isArray(body) ? { ...body, stream: true } : body;
+const asObject = (body: JsonValue): { [key: string]: JsonValue } =>
+  body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {};
 
 /** Every preset: its request body and response mapping, its welcome turn and its streaming form. */
 export const PRESETS: Record<AgentPreset, PresetInfo> = {
@@ -228,7 +230,8 @@ export const PRESETS: Record<AgentPreset, PresetInfo> = {
   'anthropic-messages': { mapping: ANTHROPIC_MESSAGES_MAPPING, start: null, streamBody: withStreamTrue, alwaysStreams: false },
   'rasa-rest': { mapping: RASA_REST_MAPPING, start: null, streamBody: null, alwaysStreams: false },
   'vercel-ai': { mapping: VERCEL_AI_MAPPING, start: null, streamBody: null, alwaysStreams: true },
-  langgraph: { mapping: LANGGRAPH_MAPPING, start: null, streamBody: null, alwaysStreams: false },
+  // Streaming posts to `/runs/stream` (agent.url) with stream_mode "values": the last state is the reply.
+  langgraph: { mapping: LANGGRAPH_MAPPING, start: null, streamBody: (body) => ({ ...asObject(body), stream_mode: 'values' }), alwaysStreams: false },
 };
 
 /** `max_tokens` of the anthropic-messages preset when `agent.maxTokens` is not set. */

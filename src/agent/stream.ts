@@ -1,11 +1,12 @@
 // Streamed replies (SPEC 13): a `text/event-stream` body read to its end and decoded into
 // `{reply, toolCalls}`, whatever the format: OpenAI chat completion chunks, OpenAI Responses events,
-// Anthropic message stream events, the Vercel AI SDK 5 UI message stream, or plain `data:` text
-// (appended as it comes). The format is recognised from the events themselves. A format with an end
+// Anthropic message stream events, the Vercel AI SDK 5 UI message stream, a LangGraph run stream
+// (`values` events; the last state is decoded like `/runs/wait`), or plain `data:` text (appended
+// as it comes). The format is recognised from the events themselves. A format with an end
 // event (`[DONE]` or a finish_reason, `response.completed`, `message_stop`, `finish`) that never
 // sends it ended early; an error event errors the turn. Pure: the client reads the body.
 
-import { anthropicToolUse, errorText, isRecord, responsesFunctionCall, type DecodeResult } from './decode.js';
+import { anthropicToolUse, decodeLangGraph, errorText, isRecord, responsesFunctionCall, type DecodeResult } from './decode.js';
 
 export interface SseEvent {
   event: string | null;
@@ -44,15 +45,21 @@ export function parseEventStream(text: string): SseEvent[] {
   return events;
 }
 
-type Format = 'plain' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'vercel-ai';
+type Format = 'plain' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'vercel-ai' | 'langgraph';
 
-/** The end event each format promises, named in the early-end message. */
-const END_EVENT: Record<Exclude<Format, 'plain'>, string> = {
+/** The end event each format promises, named in the early-end message (plain text and LangGraph have none). */
+const END_EVENT: Record<Exclude<Format, 'plain' | 'langgraph'>, string> = {
   'openai-chat': 'data: [DONE] or a finish_reason',
   'openai-responses': 'response.completed',
   anthropic: 'message_stop',
   'vercel-ai': 'finish',
 };
+
+/**
+ * LangGraph Platform run stream (`/runs/stream`) event names: the stream mode, optionally with a
+ * `|namespace` suffix. A run's stream has no end event: it ends when the run does.
+ */
+const LANGGRAPH_EVENTS = new Set(['metadata', 'values', 'updates', 'messages', 'messages/partial', 'messages/complete', 'messages/metadata', 'custom', 'debug', 'tasks', 'checkpoints', 'events']);
 
 const ANTHROPIC_TYPES = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping']);
 const VERCEL_TYPES = new Set([
@@ -96,6 +103,8 @@ class StreamState {
   calls: unknown[] = [];
   /** Vercel tool calls by id, to attach the output that follows. */
   vercelCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
+  /** The last LangGraph `values` event: the state the reply is read from. */
+  lastValues: unknown = undefined;
 }
 
 /** Decodes an event-stream body into `{reply, toolCalls}`, or says why the stream failed. */
@@ -106,6 +115,10 @@ export function decodeEventStream(text: string): DecodeResult {
     if (state.error !== null) return { ok: false, error: state.error };
   }
   const format = state.format ?? 'plain';
+  if (format === 'langgraph') {
+    if (state.lastValues === undefined) return { ok: false, error: 'the LangGraph stream sent no values event (stream it with stream_mode "values")' };
+    return decodeLangGraph(state.lastValues);
+  }
   if (format !== 'plain' && !state.ended) {
     const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
     return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received)` };
@@ -128,6 +141,11 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   }
   if (isRecord(obj) && (ev.event === 'error' || obj.type === 'error' || (obj.error !== undefined && obj.error !== null && formatOf(obj) === null))) {
     state.error = `the stream sent an error event: ${errorEventText(obj)}`;
+    return;
+  }
+  if (ev.event !== null && LANGGRAPH_EVENTS.has(ev.event.split('|')[0]!) && (state.format === null || state.format === 'langgraph')) {
+    state.format = 'langgraph';
+    if (ev.event === 'values') state.lastValues = obj;
     return;
   }
   const format = isRecord(obj) ? formatOf(obj) : null;
@@ -263,6 +281,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
  */
 function errorEventText(obj: Record<string, unknown>): string {
   if (typeof obj.errorText === 'string') return obj.errorText;
+  if (typeof obj.error === 'string' && typeof obj.message === 'string') return `${obj.error}: ${obj.message}`;
   if (obj.error !== undefined && obj.error !== null) return errorText(obj.error);
   if (typeof obj.message === 'string') return typeof obj.code === 'string' ? `${obj.code}: ${obj.message}` : obj.message;
   return errorText(obj);

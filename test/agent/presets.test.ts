@@ -362,6 +362,36 @@ describe('langgraph', () => {
     });
   });
 
+  it('streams from /runs/stream with stream_mode values: the last values event is the state read', async () => {
+    const human = { type: 'human', content: 'Where is my order?', id: 'h1' };
+    const server = await serve(() => ({
+      type: 'text/event-stream',
+      body: named([
+        ['metadata', { run_id: 'run-1', attempt: 1 }],
+        ['values', { messages: [human] }],
+        ['values', { messages: [human, { type: 'ai', content: 'It has shipped.', id: 'a1' }] }],
+      ]),
+    }));
+    const c = clientFor({ url: `${server.url}/runs/stream`, preset: 'langgraph', assistantId: 'agent', stream: true });
+    expect(await c.converse(request)).toMatchObject({ kind: 'replied', reply: 'It has shipped.' });
+    expect(server.seen[0]).toMatchObject({ path: '/runs/stream', json: { assistant_id: 'agent', stream_mode: 'values' } });
+  });
+
+  it('a stream error event errors the turn; a stream without values has nothing to read', async () => {
+    const failing = await serve(() => ({ type: 'text/event-stream', body: named([['metadata', { run_id: 'r' }], ['error', { error: 'GraphRecursionError', message: 'Recursion limit reached' }]]) }));
+    expect(await clientFor({ url: failing.url, preset: 'langgraph', assistantId: 'a', stream: true }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the stream sent an error event: GraphRecursionError: Recursion limit reached',
+    });
+    const empty = await serve(() => ({ type: 'text/event-stream', body: named([['metadata', { run_id: 'r' }]]) }));
+    expect(await clientFor({ url: empty.url, preset: 'langgraph', assistantId: 'a', stream: true }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the LangGraph stream sent no values event (stream it with stream_mode "values")',
+    });
+  });
+
   it('warns when agent.assistantId is not set', () => {
     const resolved = resolveConfigFile(null, 'config.yml', { agent: { preset: 'langgraph' } }, {});
     expect(resolved.warnings.map((w) => w.message)).toEqual([expect.stringContaining('agent.assistantId is not set') as unknown]);
