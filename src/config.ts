@@ -215,6 +215,8 @@ export interface PresetInfo {
   streamBody: ((body: JsonValue) => JsonValue) | null;
   /** The reply always streams (the Vercel AI SDK UI message stream). */
   alwaysStreams: boolean;
+  /** Headers the API requires besides keys, sent unless `agent.headers` names them (any case). */
+  headers?: Record<string, string>;
 }
 
 const withStreamTrue = (body: JsonValue): JsonValue =>
@@ -227,7 +229,13 @@ export const PRESETS: Record<AgentPreset, PresetInfo> = {
   native: { mapping: NATIVE_MAPPING, start: NATIVE_START, streamBody: null, alwaysStreams: false },
   'openai-chat': { mapping: OPENAI_CHAT_MAPPING, start: null, streamBody: withStreamTrue, alwaysStreams: false },
   'openai-responses': { mapping: OPENAI_RESPONSES_MAPPING, start: null, streamBody: withStreamTrue, alwaysStreams: false },
-  'anthropic-messages': { mapping: ANTHROPIC_MESSAGES_MAPPING, start: null, streamBody: withStreamTrue, alwaysStreams: false },
+  'anthropic-messages': {
+    mapping: ANTHROPIC_MESSAGES_MAPPING,
+    start: null,
+    streamBody: withStreamTrue,
+    alwaysStreams: false,
+    headers: { 'anthropic-version': '2023-06-01' },
+  },
   'rasa-rest': { mapping: RASA_REST_MAPPING, start: null, streamBody: null, alwaysStreams: false },
   'vercel-ai': { mapping: VERCEL_AI_MAPPING, start: null, streamBody: null, alwaysStreams: true },
   // Streaming posts to `/runs/stream` (agent.url) with stream_mode "values": the last state is the reply.

@@ -289,6 +289,10 @@ function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution):
       config.agent.headers[name] = written ?? String(value);
     }
   }
+  for (const [name, value] of Object.entries(PRESETS[preset].headers ?? {})) {
+    const named = Object.keys(config.agent.headers).some((h) => h.toLowerCase() === name);
+    if (!named) config.agent.headers[name] = value;
+  }
   if (agent.timeoutMs !== undefined) config.agent.timeoutMs = agent.timeoutMs;
   if (agent.concurrency !== undefined) config.agent.concurrency = agent.concurrency;
   if (agent.retries !== undefined) config.agent.retries = agent.retries;

@@ -194,17 +194,20 @@ describe('anthropic-messages', () => {
 
   it('sends model, max_tokens (1024 by default) and messages; reads text blocks and tool_use blocks', async () => {
     const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(message) }));
-    const c = clientFor({ url: server.url, preset: 'anthropic-messages', model: 'claude-haiku-4-5', headers: { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' } });
+    const c = clientFor({ url: server.url, preset: 'anthropic-messages', model: 'claude-haiku-4-5', headers: { 'x-api-key': 'k' } });
     const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('Where is my order?', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: 'Let me check. ', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
     expect(server.seen[0]!.json).toEqual({ model: 'claude-haiku-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'Where is my order?' }] });
-    expect(server.seen[0]!.headers['anthropic-version']).toBe('2023-06-01');
+    expect(server.seen[0]!.headers['x-api-key']).toBe('k');
   });
 
-  it('agent.maxTokens is sent as a number', async () => {
+  it('agent.maxTokens is sent as a number; anthropic-version defaults to 2023-06-01 when headers do not name it', async () => {
     const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(message) }));
     await clientFor({ url: server.url, preset: 'anthropic-messages', model: 'm', maxTokens: 300 }).converse(request);
     expect(server.seen[0]!.json).toMatchObject({ max_tokens: 300 });
+    expect(server.seen[0]!.headers['anthropic-version']).toBe('2023-06-01');
+    await clientFor({ url: server.url, preset: 'anthropic-messages', model: 'm', headers: { 'Anthropic-Version': '2024-01-01' } }).converse(request);
+    expect(server.seen[1]!.headers['anthropic-version']).toBe('2024-01-01');
   });
 
   const stream: [string, unknown][] = [
