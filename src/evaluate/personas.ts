@@ -203,7 +203,7 @@ export function reportedError(turns: readonly Turn[]): { errorKind: PersonaError
     if (real) {
       return {
         errorKind: 'unmocked_tool',
-        error: `turn ${t.index}: the agent called ${real.tool} for real (mocked: false); add a mock for it to the script's mocks, or fix the agent so it answers its tools from the mocks`,
+        error: `turn ${t.index}: the agent reported a call to ${real.tool} that no mock answered (mocked: false); add a mock for it to the script's mocks, or fix the agent so it answers its tools from the mocks`,
       };
     }
     const entry = t.errors[0];

@@ -157,7 +157,7 @@ describe('verdict and errors', () => {
 
   it('an unmocked call or an errors entry is an error, whatever the checks say; the first in turn order wins', () => {
     expect(reportedError([turn(1), turn(2)])).toBeNull();
-    expect(reportedError([turn(1, { toolCalls: [call('issue_refund', {}, false)] })])).toMatchObject({ errorKind: 'unmocked_tool', error: expect.stringMatching(/^turn 1: the agent called issue_refund for real \(mocked: false\)/) });
+    expect(reportedError([turn(1, { toolCalls: [call('issue_refund', {}, false)] })])).toMatchObject({ errorKind: 'unmocked_tool', error: expect.stringMatching(/^turn 1: the agent reported a call to issue_refund that no mock answered \(mocked: false\)/) });
     expect(reportedError([turn(1), turn(2, { errors: [{ kind: 'timeout', tool: 'crm', message: 'took too long' }] })])).toEqual({
       errorKind: 'agent_error',
       error: 'turn 2: the agent reported an error (timeout, tool crm): took too long',
