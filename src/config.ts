@@ -3,7 +3,16 @@
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-export type AgentPreset = 'native' | 'openai-chat';
+/** Every agent preset (SPEC 13); `agent-replay init` offers the same list. */
+export const AGENT_PRESET_NAMES = ['native', 'openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest', 'vercel-ai', 'langgraph'] as const;
+export type AgentPreset = (typeof AGENT_PRESET_NAMES)[number];
+
+/**
+ * How a JSON response body is turned into `{reply, toolCalls}` before the mapping's paths are read,
+ * for APIs whose reply is not at one path (a list of content blocks, a list of Rasa messages, the
+ * last message of a LangGraph state). Absent: the paths read the body as it is.
+ */
+export type ResponseDecoder = 'openai-responses' | 'anthropic-messages' | 'rasa-rest' | 'langgraph';
 
 /**
  * How to talk to the agent. A request body is a JSON template: inside any string,
@@ -33,13 +42,21 @@ export interface AgentMapping {
    * `tool_calls` when the model calls none), false means "not reported" (the native protocol).
    */
   absentToolCallsAreNone: boolean;
+  /** Decodes a vendor response into `{reply, toolCalls}` first; the paths then read that object. */
+  decode?: ResponseDecoder;
 }
 
 export interface AgentConfig {
   url: string | null;
   preset: AgentPreset;
-  /** Substituted for `{{model}}` (openai-chat preset). */
+  /** Substituted for `{{model}}` (openai-chat, openai-responses, anthropic-messages presets). */
   model: string | null;
+  /** Substituted for `{{maxTokens}}` (anthropic-messages preset; default 1024). */
+  maxTokens?: number;
+  /** Substituted for `{{assistantId}}` (langgraph preset). */
+  assistantId?: string | null;
+  /** Ask for a streamed reply (`accept: text/event-stream`); the preset's body asks for it too. */
+  stream?: boolean;
   /** Header values after `${ENV}` substitution. */
   headers: Record<string, string>;
   timeoutMs: number;
@@ -135,6 +152,101 @@ export const OPENAI_CHAT_MAPPING: AgentMapping = {
   absentToolCallsAreNone: true,
 };
 
+/** What every decoded response (a vendor decoder, a server-sent event stream) is read with. */
+const DECODED_FIELDS = {
+  reply: 'reply',
+  conversation: null,
+  stage: null,
+  ended: null,
+  offTrack: null,
+  toolCalls: 'toolCalls',
+  outcome: null,
+  errors: null,
+  absentToolCallsAreNone: true,
+} as const satisfies Omit<AgentMapping, 'body'>;
+
+/** Reads a decoded `{reply, toolCalls}` (server-sent events of any format decode to it). */
+export const DECODED_MAPPING: AgentMapping = { body: null, ...DECODED_FIELDS };
+
+/** OpenAI Responses API (`POST /v1/responses`): `output[]` message text and function calls. */
+export const OPENAI_RESPONSES_MAPPING: AgentMapping = {
+  body: { model: '{{model}}', input: '{{message}}', store: false },
+  ...DECODED_FIELDS,
+  decode: 'openai-responses',
+};
+
+/** Anthropic Messages API (`POST /v1/messages`): text blocks and tool_use blocks of `content[]`. */
+export const ANTHROPIC_MESSAGES_MAPPING: AgentMapping = {
+  body: { model: '{{model}}', max_tokens: '{{maxTokens}}', messages: [{ role: 'user', content: '{{message}}' }] },
+  ...DECODED_FIELDS,
+  decode: 'anthropic-messages',
+};
+
+/** Rasa REST channel (`POST /webhooks/rest/webhook`): a list of bot messages, texts joined. */
+export const RASA_REST_MAPPING: AgentMapping = {
+  body: { sender: '{{session}}', message: '{{message}}' },
+  ...DECODED_FIELDS,
+  decode: 'rasa-rest',
+};
+
+/**
+ * Vercel AI SDK 5 chat route (what `useChat`'s DefaultChatTransport posts); the reply is always
+ * a UI message stream (server-sent events).
+ */
+export const VERCEL_AI_MAPPING: AgentMapping = {
+  body: {
+    id: '{{session}}',
+    messages: [{ id: '{{session}}-user', role: 'user', parts: [{ type: 'text', text: '{{message}}' }] }],
+    trigger: 'submit-message',
+  },
+  ...DECODED_FIELDS,
+};
+
+/** LangGraph Platform stateless run (`POST /runs/wait`): the final state's last AI message. */
+export const LANGGRAPH_MAPPING: AgentMapping = {
+  body: { assistant_id: '{{assistantId}}', input: { messages: [{ role: 'user', content: '{{message}}' }] } },
+  ...DECODED_FIELDS,
+  decode: 'langgraph',
+};
+
+export interface PresetInfo {
+  mapping: AgentMapping;
+  /** The welcome request, or null: the API has none. */
+  start: AgentMapping | null;
+  /** How `agent.stream: true` changes the request body; null: the API has no streaming form. */
+  streamBody: ((body: JsonValue) => JsonValue) | null;
+  /** The reply always streams (the Vercel AI SDK UI message stream). */
+  alwaysStreams: boolean;
+  /** Headers the API requires besides keys, sent unless `agent.headers` names them (any case). */
+  headers?: Record<string, string>;
+}
+
+const withStreamTrue = (body: JsonValue): JsonValue =>
+  body !== null && typeof body === 'object' && !Array.isArray(body) ? { ...body, stream: true } : body;
+const asObject = (body: JsonValue): { [key: string]: JsonValue } =>
+  body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {};
+
+/** Every preset: its request body and response mapping, its welcome turn and its streaming form. */
+export const PRESETS: Record<AgentPreset, PresetInfo> = {
+  native: { mapping: NATIVE_MAPPING, start: NATIVE_START, streamBody: null, alwaysStreams: false },
+  'openai-chat': { mapping: OPENAI_CHAT_MAPPING, start: null, streamBody: withStreamTrue, alwaysStreams: false },
+  'openai-responses': { mapping: OPENAI_RESPONSES_MAPPING, start: null, streamBody: withStreamTrue, alwaysStreams: false },
+  'anthropic-messages': {
+    mapping: ANTHROPIC_MESSAGES_MAPPING,
+    start: null,
+    streamBody: withStreamTrue,
+    alwaysStreams: false,
+    headers: { 'anthropic-version': '2023-06-01' },
+  },
+  'rasa-rest': { mapping: RASA_REST_MAPPING, start: null, streamBody: null, alwaysStreams: false },
+  'vercel-ai': { mapping: VERCEL_AI_MAPPING, start: null, streamBody: null, alwaysStreams: true },
+  // Streaming posts to `/runs/stream` (agent.url) with stream_mode "values": the last state is the reply.
+  langgraph: { mapping: LANGGRAPH_MAPPING, start: null, streamBody: (body) => ({ ...asObject(body), stream_mode: 'values' }), alwaysStreams: false },
+};
+
+/** `max_tokens` of the anthropic-messages preset when `agent.maxTokens` is not set. */
+export const DEFAULT_MAX_TOKENS = 1024;
+
 /**
  * The longest wait any millisecond setting may ask for: 10 minutes. Node's timers hold at most
  * 2^31-1 ms (about 24.8 days) and silently fire after 1 ms beyond that, so an unchecked
@@ -158,6 +270,7 @@ export function defaultConfig(): Config {
       mapping: NATIVE_MAPPING,
       start: NATIVE_START,
       waitForAgent: 0,
+      stream: false,
     },
     judge: null,
     regex: { timeoutMs: 100, workers: 2 },

@@ -13,12 +13,14 @@
 // contain header values or the URL (either may carry a token).
 
 import { Agent, request } from '../http/undici.js';
-import type { AgentConfig, AgentMapping, JsonValue } from '../config.js';
+import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SessionRequest, SessionTurn } from '../types.js';
 import { parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { mapPersonaFields, mapResponse, mapSignals } from './response.js';
 import { describeFound, readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
+import { decodeBody, type DecodedReply } from './decode.js';
+import { decodeEventStream, decodeNdjson } from './stream.js';
 
 export interface AgentClientDeps {
   /** Used for backoff waits and Retry-After dates; defaults to real time. */
@@ -36,7 +38,14 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 type Turn = 'welcome' | 'message';
 
-type TurnResult = { ok: true; json: unknown } | { ok: false; errorKind: ErrorKind; error: string };
+/** `mapping` reads `json`: the configured one, or DECODED_MAPPING for a decoded or streamed body. */
+type TurnResult = { ok: true; json: unknown; mapping: AgentMapping } | { ok: false; errorKind: ErrorKind; error: string };
+
+/** A 2xx body as received: its media type (lower case, no parameters) and text. */
+interface Received {
+  mediaType: string;
+  text: string;
+}
 
 interface AttemptFailure {
   errorKind: ErrorKind;
@@ -44,7 +53,7 @@ interface AttemptFailure {
   describe: (attempts: number) => string;
 }
 
-type Attempt = AttemptResult<unknown, AttemptFailure>;
+type Attempt = AttemptResult<Received, AttemptFailure>;
 
 /** undici / Node error codes that mean the agent could not be reached or the socket broke. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -55,7 +64,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   const url = new URL(checkUrl(config.url));
   const clock = deps.clock ?? systemClock;
   const random = deps.random ?? Math.random;
-  const headers = buildHeaders(config.headers);
+  const headers = buildHeaders(config.headers, config.stream === true ? STREAM_ACCEPT : undefined);
   const dispatcher = new Agent({
     connections: Math.max(1, config.concurrency),
     pipelining: 1,
@@ -82,14 +91,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       });
       const status = response.statusCode;
       if (status >= 200 && status < 300) {
+        // A stream is read to its end here, under the same deadline and size limit as any body.
         const text = await response.body.text();
-        // A welcome turn may legitimately answer with no body (e.g. 204): nothing to check.
-        if (turn === 'welcome' && text.trim() === '') return { ok: true, value: {} };
-        try {
-          return { ok: true, value: JSON.parse(text) as unknown };
-        } catch {
-          return fail('invalid_json', false, null, () => `response is not valid JSON: ${snippet(text)}`);
-        }
+        return { ok: true, value: { mediaType: mediaTypeOf(response.headers['content-type']), text } };
       }
       const retryable = status === 429 || status >= 500;
       const retryAfterMs = retryable ? parseRetryAfter(response.headers['retry-after'], clock.now()) : null;
@@ -129,21 +133,21 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       random,
       signal: deps.signal,
     });
-    if (result.ok) return { ok: true, json: result.value };
+    if (result.ok) return decodeReceived(result.value, turn, mapping, name);
     return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(result.attempts)}` };
   }
 
   async function converse(req: AgentRequest): Promise<AgentOutcome> {
     if (closed) return errored('internal', 'agent client is closed');
     try {
-      const values: TemplateValues = { session: req.session, message: req.message, persona: req.persona, model: config.model };
+      const values: TemplateValues = { ...presetValues(config), session: req.session, message: req.message, persona: req.persona, model: config.model };
       let turns = 0;
       let opened: { route: Route | null; offTrack: unknown[] } | null = null;
       if (config.start !== null) {
         const welcome = await postTurn('welcome', config.start, values);
         turns++;
         if (!welcome.ok) return errored(welcome.errorKind, welcome.error);
-        const signals = mapSignals(welcome.json, config.start);
+        const signals = mapSignals(welcome.json, welcome.mapping);
         if (signals.ended) {
           return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply');
         }
@@ -152,7 +156,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       const message = await postTurn('message', config.mapping, values);
       turns++;
       if (!message.ok) return errored(message.errorKind, message.error);
-      const mapped = mapResponse(message.json, config.mapping);
+      const mapped = mapResponse(message.json, message.mapping);
       if (!mapped.ok) return errored('missing_reply', `message turn: ${mapped.error}`);
       return { kind: 'replied', ...mapped.turn, turns, ...(opened === null ? {} : { welcome: opened }) };
     } catch (err) {
@@ -165,13 +169,13 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
    * turn, the welcome turn included. Each turn resolves as replied or errored, never throws.
    */
   function session(req: SessionRequest): AgentSession {
-    const base = { session: req.session, persona: req.persona, model: config.model, mocks: req.mocks as unknown as JsonValue };
+    const base = { ...presetValues(config), session: req.session, persona: req.persona, model: config.model, mocks: req.mocks as unknown as JsonValue };
     const turn = async (mapping: AgentMapping, kind: Turn, message: string, name: string): Promise<SessionTurn> => {
       if (closed) return { kind: 'errored', errorKind: 'internal', error: 'agent client is closed' };
       try {
         const posted = await postTurn(kind, mapping, { ...base, message }, name);
         if (!posted.ok) return { kind: 'errored', errorKind: posted.errorKind, error: posted.error };
-        return sessionTurn(posted.json, mapping, kind, name);
+        return sessionTurn(posted.json, posted.mapping, kind, name);
       } catch (err) {
         return { kind: 'errored', errorKind: 'internal', error: `agent client failed: ${errorMessage(err)}` };
       }
@@ -190,6 +194,77 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   }
 
   return { converse, session, close };
+}
+
+/** What a streamed reply is asked for with (`agent.stream: true`, the vercel-ai preset). */
+const STREAM_ACCEPT = 'text/event-stream';
+
+/** The preset settings a template can refer to; an unset one is left out of the values. */
+function presetValues(config: AgentConfig): Pick<TemplateValues, 'maxTokens' | 'assistantId'> {
+  const out: Pick<TemplateValues, 'maxTokens' | 'assistantId'> = {};
+  if (config.maxTokens !== undefined) out.maxTokens = config.maxTokens;
+  if (config.assistantId !== undefined) out.assistantId = config.assistantId;
+  return out;
+}
+
+function mediaTypeOf(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return (value ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * A 2xx body into JSON and the mapping that reads it: an event stream is decoded whatever the
+ * mapping (DECODED_MAPPING reads it), NDJSON concatenates the reply path over its lines (the other
+ * paths read the last line), JSON is parsed and, for a preset that decodes (mapping.decode),
+ * decoded. Every failure names the turn and is not retried.
+ */
+function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, name: string): TurnResult {
+  const { mediaType, text } = received;
+  const failed = (errorKind: ErrorKind, error: string): TurnResult => ({ ok: false, errorKind, error: `${name}: ${error}` });
+  if (mediaType === 'text/event-stream') {
+    const decoded = decodeEventStream(text);
+    if (!decoded.ok) return failed('http', decoded.error);
+    return { ok: true, json: decoded.value, mapping: readDecoded(DECODED_MAPPING, decoded.value) };
+  }
+  if (mediaType === 'application/x-ndjson' || mediaType === 'application/jsonl' || mediaType === 'application/jsonlines') {
+    const decoded = decodeNdjson(text, (line) => readPath(line, mapping.reply));
+    if (!decoded.ok) return failed('invalid_json', decoded.error);
+    return { ok: true, json: { reply: decoded.reply, last: decoded.last }, mapping: onLastLine(mapping) };
+  }
+  // A welcome turn may legitimately answer with no body (e.g. 204): nothing to check.
+  if (turn === 'welcome' && text.trim() === '') return { ok: true, json: {}, mapping };
+  let json: unknown;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch {
+    return failed('invalid_json', `response is not valid JSON: ${snippet(text)}`);
+  }
+  if (mapping.decode === undefined) return { ok: true, json, mapping };
+  const decoded = decodeBody(mapping.decode, json);
+  if (!decoded.ok) return failed('missing_reply', decoded.error);
+  return { ok: true, json: decoded.value, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value) };
+}
+
+/** A decoded body whose format does not report tool calls: its calls are "not reported", not "none". */
+function readDecoded(mapping: AgentMapping, value: DecodedReply): AgentMapping {
+  return value.toolCalls === null ? { ...mapping, toolCalls: null } : mapping;
+}
+
+/** The mapping for `{reply, last}`: the joined reply, every other path read on the last line. */
+function onLastLine(mapping: AgentMapping): AgentMapping {
+  const on = (path: string | null): string | null => (path === null ? null : path === '' ? 'last' : `last.${path}`);
+  return {
+    ...mapping,
+    decode: undefined,
+    reply: 'reply',
+    conversation: on(mapping.conversation),
+    stage: on(mapping.stage),
+    ended: on(mapping.ended),
+    offTrack: on(mapping.offTrack),
+    toolCalls: on(mapping.toolCalls),
+    outcome: on(mapping.outcome),
+    errors: on(mapping.errors),
+  };
 }
 
 /**
@@ -239,10 +314,10 @@ function checkUrl(value: string | null): string {
 }
 
 /** JSON content type and accept, then the configured headers (which win, case-insensitively). */
-export function buildHeaders(configured: Record<string, string>): Record<string, string> {
+export function buildHeaders(configured: Record<string, string>, accept = 'application/json'): Record<string, string> {
   const out: Record<string, string> = {
     'content-type': 'application/json',
-    accept: 'application/json',
+    accept,
     'user-agent': 'agent-replay',
   };
   for (const [name, value] of Object.entries(configured)) {

@@ -8,16 +8,20 @@ export interface TemplateValues {
   message: string;
   persona: string | null;
   model: string | null;
+  /** `agent.maxTokens` (anthropic-messages preset); absent: a key that is exactly `{{maxTokens}}` is left out. */
+  maxTokens?: number;
+  /** `agent.assistantId` (langgraph preset). */
+  assistantId?: string | null;
   /** A persona script's mocks (possibly []); absent for a fixture, whose request then has no such key. */
   mocks?: JsonValue;
 }
 
-const PLACEHOLDER = /\{\{\s*(session|message|persona|model|mocks)\s*\}\}/g;
-const EXACT_PLACEHOLDER = /^\{\{\s*(session|message|persona|model|mocks)\s*\}\}$/;
+const PLACEHOLDER = /\{\{\s*(session|message|persona|model|mocks|maxTokens|assistantId)\s*\}\}/g;
+const EXACT_PLACEHOLDER = /^\{\{\s*(session|message|persona|model|mocks|maxTokens|assistantId)\s*\}\}$/;
 
 /**
  * Renders a JSON template: every string value is searched for `{{session}}`, `{{message}}`,
- * `{{persona}}`, `{{model}}` and `{{mocks}}`. A string that is exactly one placeholder becomes the
+ * `{{persona}}`, `{{model}}`, `{{mocks}}`, `{{maxTokens}}` and `{{assistantId}}`. A string that is exactly one placeholder becomes the
  * raw value (a null persona or model stays null, mocks stay a list); placeholders inside longer
  * strings are interpolated, with null as '' and mocks as JSON text. A key whose value is exactly
  * `{{mocks}}` is left out when there are no mocks to send (a fixture), so a fixture's request is
@@ -34,7 +38,7 @@ function render(template: JsonValue, values: TemplateValues): JsonValue | undefi
     return template.replace(PLACEHOLDER, (_match, name: keyof TemplateValues) => {
       const value = values[name];
       if (name === 'mocks') return value === undefined ? '' : JSON.stringify(value);
-      return (value as string | null) ?? '';
+      return value === undefined || value === null ? '' : String(value as string | number);
     });
   }
   if (Array.isArray(template)) return template.map((item) => render(item, values) ?? null);

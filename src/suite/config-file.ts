@@ -5,9 +5,9 @@ import { z } from 'zod';
 import {
   defaultConfig,
   MAX_WAIT_MS,
-  NATIVE_MAPPING,
-  NATIVE_START,
-  OPENAI_CHAT_MAPPING,
+  AGENT_PRESET_NAMES,
+  DEFAULT_MAX_TOKENS,
+  PRESETS,
   type AgentMapping,
   type AgentPreset,
   type Config,
@@ -19,7 +19,7 @@ import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { substituteEnv } from './env.js';
 import { positionAt, quote, sourceText, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
 
-export const AGENT_PRESETS = ['native', 'openai-chat'] as const satisfies readonly AgentPreset[];
+export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
 export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const satisfies readonly JudgeProvider[];
 
 export const JUDGE_DEFAULTS: Record<JudgeProvider, { baseUrl: string; model: string }> = {
@@ -69,6 +69,9 @@ const agentSchema = z.strictObject({
   url: z.string().nullable().optional(),
   preset: z.enum(AGENT_PRESETS).optional(),
   model: z.string().nullable().optional(),
+  maxTokens: z.number().int({ error: 'must be a whole number of tokens, at least 1' }).min(1, { error: 'must be a whole number of tokens, at least 1' }).optional(),
+  assistantId: z.string().nullable().optional(),
+  stream: z.boolean().optional(),
   headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
   timeoutMs: ms(1).optional(),
   concurrency: positiveInt.optional(),
@@ -226,11 +229,37 @@ function resolveAgent(config: Config, agent: AgentSection, written: AgentSection
   config.agent.preset = preset;
   resolveAgentUrl(config, agent.url, written.url, r);
   applyAgentSettings(config, agent, r);
-  const presetMapping = preset === 'native' ? NATIVE_MAPPING : OPENAI_CHAT_MAPPING;
-  const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetMapping.body }, agent.response ?? undefined);
+  const info = PRESETS[preset];
+  const presetMapping = info.mapping;
+  const stream = resolveStream(preset, agent, r);
+  config.agent.stream = stream;
+  const presetBody = stream && info.streamBody !== null ? info.streamBody(presetMapping.body) : presetMapping.body;
+  const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetBody }, agent.response ?? undefined);
   config.agent.mapping = mapping;
   config.agent.start = resolveWelcomeTurn(preset, agent.start, mapping, r);
   warnAboutTemplate(config, agent, mapping, r);
+}
+
+/**
+ * Whether replies are asked for as a stream: `agent.stream` (default false), always for vercel-ai.
+ * A preset whose API has no streaming form cannot stream (a custom request body may: the agent
+ * then decides what it sends, and any stream is read).
+ */
+function resolveStream(preset: AgentPreset, agent: AgentSection, r: Resolution): boolean {
+  const info = PRESETS[preset];
+  if (info.alwaysStreams) return true;
+  if (agent.stream !== true) return false;
+  if (info.streamBody === null && agent.request?.body === undefined) {
+    r.errors.push(
+      r.issueAt(
+        ['agent', 'stream'],
+        `agent.stream is true, but the ${preset} preset has no streaming form`,
+        'remove agent.stream (streams are read whenever the agent sends one), or give the request body yourself',
+      ),
+    );
+    return false;
+  }
+  return true;
 }
 
 function resolveAgentUrl(config: Config, url: string | null | undefined, writtenUrl: string | null | undefined, r: Resolution): void {
@@ -251,6 +280,11 @@ function resolveAgentUrl(config: Config, url: string | null | undefined, written
 
 function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution): void {
   if (agent.model !== undefined) config.agent.model = agent.model === '' ? null : agent.model;
+  const preset = agent.preset ?? 'native';
+  if (agent.maxTokens !== undefined) config.agent.maxTokens = agent.maxTokens;
+  else if (preset === 'anthropic-messages') config.agent.maxTokens = DEFAULT_MAX_TOKENS;
+  if (agent.assistantId !== undefined) config.agent.assistantId = agent.assistantId === '' ? null : agent.assistantId;
+  else if (preset === 'langgraph') config.agent.assistantId = null;
   if (agent.headers) {
     // A header written as a number or true/false is sent exactly as written (`X-Version: 1.10`
     // sends 1.10, not the 1.1 that YAML reads).
@@ -258,6 +292,10 @@ function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution):
       const written = typeof value === 'string' || r.src === null ? null : sourceText(r.src, ['agent', 'headers', name]);
       config.agent.headers[name] = written ?? String(value);
     }
+  }
+  for (const [name, value] of Object.entries(PRESETS[preset].headers ?? {})) {
+    const named = Object.keys(config.agent.headers).some((h) => h.toLowerCase() === name);
+    if (!named) config.agent.headers[name] = value;
   }
   if (agent.timeoutMs !== undefined) config.agent.timeoutMs = agent.timeoutMs;
   if (agent.concurrency !== undefined) config.agent.concurrency = agent.concurrency;
@@ -268,8 +306,8 @@ function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution):
 
 /** The welcome turn's mapping, or null for none. It reads the message turn's response fields unless told otherwise. */
 function resolveWelcomeTurn(preset: AgentPreset, startSetting: AgentSection['start'], mapping: AgentMapping, r: Resolution): AgentMapping | null {
-  const presetStartBody = preset === 'native' ? NATIVE_START.body : null;
-  const start = startSetting === undefined ? preset === 'native' : startSetting === null ? false : startSetting;
+  const presetStartBody = PRESETS[preset].start?.body ?? null;
+  const start = startSetting === undefined ? presetStartBody !== null : startSetting === null ? false : startSetting;
   if (start === false) return null;
   const body = start === true ? presetStartBody : (start.body ?? presetStartBody);
   if (body === null) {
@@ -292,6 +330,15 @@ function warnAboutTemplate(config: Config, agent: AgentSection, mapping: AgentMa
         agent.request?.body !== undefined ? ['agent', 'request', 'body'] : agent.preset ? ['agent', 'preset'] : ['agent'],
         'the request body uses {{model}} but agent.model is not set: the agent will receive model: null',
         'set agent.model, e.g. model: gpt-4o-mini',
+      ),
+    );
+  }
+  if (containsPlaceholder(mapping.body, '{{assistantId}}') && (config.agent.assistantId ?? null) === null) {
+    r.warnings.push(
+      r.issueAt(
+        agent.preset ? ['agent', 'preset'] : ['agent'],
+        'the request body uses {{assistantId}} but agent.assistantId is not set: the agent will receive assistant_id: null',
+        'set agent.assistantId to the graph or assistant id, e.g. assistantId: agent',
       ),
     );
   }
@@ -376,6 +423,7 @@ function resolveCoverage(list: readonly string[] | null, r: Resolution): string[
   return [...list];
 }
 
+/** Response paths of one's own read the body as it is: a preset's decoding (mapping.decode) is dropped. */
 function withResponse(mapping: AgentMapping, response: ResponseFields | undefined): AgentMapping {
   if (!response) return mapping;
   return {

@@ -31,7 +31,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       [C]: 'agent:\n  url: https://x.example\n  tiemoutMs: 5\nbogus: 1\n',
     });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${C}:3:3: unknown key "tiemoutMs" in agent; allowed keys: url, preset, model, headers, timeoutMs, concurrency, retries, backoffMs, waitForAgent, request, response, start\n  fix: did you mean "timeoutMs"? rename the key`,
+      `${C}:3:3: unknown key "tiemoutMs" in agent; allowed keys: url, preset, model, maxTokens, assistantId, stream, headers, timeoutMs, concurrency, retries, backoffMs, waitForAgent, request, response, start\n  fix: did you mean "timeoutMs"? rename the key`,
       `${C}:4:1: unknown key "bogus" at the top level; allowed keys: agent, judge, regex, cost, coverage\n  fix: remove "bogus" or use one of the allowed keys`,
       `${F}/a.yml:2:1: fixture "a": unknown key "mesage"; allowed keys: label, message, persona, assert\n  fix: did you mean "message"? rename the key`,
       `${F}/a.yml:4:11: fixture "a": unknown key "contians" in assert; allowed keys: contains, regex, flags, judge, threshold\n  fix: did you mean "contains"? rename the key`,
@@ -187,7 +187,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
 `,
     });
     expect(brief(r.errors)).toEqual([
-      `${C}:3: agent.preset must be one of native, openai-chat, found the string "rasa"`,
+      `${C}:3: agent.preset must be one of native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph, found the string "rasa"`,
       `${C}:4: agent.concurrency must be at least 1, found the number 0`,
       `${C}:5: agent.timeoutMs must be a number, found the string "30s"`,
       `${C}:7: judge.provider must be one of openai, anthropic, found the string "gemini"`,

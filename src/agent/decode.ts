@@ -1,0 +1,155 @@
+// Vendor response bodies whose reply is not at one dotted path, decoded into `{reply, toolCalls}`
+// (read by DECODED_MAPPING's paths). Shapes from the vendors' SDK types: npm `openai` (Response),
+// `@anthropic-ai/sdk` (Message), `@langchain/langgraph-sdk` (runs.wait), and Rasa's REST channel.
+// Tool calls come out in a shape response.ts reads: OpenAI `{type, function: {name, arguments}}`
+// (a request for the caller to run a tool: mocked) or native `{tool, input, output, mocked}`.
+
+import type { ResponseDecoder } from '../config.js';
+import { describeFound } from './template.js';
+
+/**
+ * `reply` is undefined when the response holds no text and no tool call. `toolCalls` is null when
+ * the format does not report tool calls (Rasa, plain text streams): the checks that need them are
+ * then not evaluated, rather than passed on an empty list.
+ */
+export interface DecodedReply {
+  reply: string | undefined;
+  toolCalls: unknown[] | null;
+}
+
+export type DecodeResult = { ok: true; value: DecodedReply } | { ok: false; error: string };
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function decodeBody(decoder: ResponseDecoder, json: unknown): DecodeResult {
+  switch (decoder) {
+    case 'openai-responses':
+      return decodeOpenAIResponse(json);
+    case 'anthropic-messages':
+      return decodeAnthropicMessage(json);
+    case 'rasa-rest':
+      return decodeRasa(json);
+    case 'langgraph':
+      return decodeLangGraph(json);
+  }
+}
+
+/** A reply only when there was text or a tool call: an empty answer stays a missing reply. */
+function result(texts: string[], toolCalls: unknown[]): DecodeResult {
+  const reply = texts.length > 0 || toolCalls.length > 0 ? texts.join('') : undefined;
+  return { ok: true, value: { reply, toolCalls } };
+}
+
+/** OpenAI Responses `Response`: `output[]` items; message items hold `output_text` parts. */
+export function decodeOpenAIResponse(json: unknown): DecodeResult {
+  if (!isRecord(json) || !Array.isArray(json.output)) return { ok: false, error: `response is not an OpenAI Responses object: no "output" list (found ${describeFound(isRecord(json) ? json.output : json)})` };
+  if (isRecord(json.error) && typeof json.error.message === 'string') return { ok: false, error: `the response failed: ${json.error.message}` };
+  const texts: string[] = [];
+  const toolCalls: unknown[] = [];
+  for (const item of json.output) {
+    if (!isRecord(item)) continue;
+    if (item.type === 'message' && Array.isArray(item.content)) {
+      for (const part of item.content) if (isRecord(part) && part.type === 'output_text' && typeof part.text === 'string') texts.push(part.text);
+    } else if (item.type === 'function_call' && typeof item.name === 'string') {
+      toolCalls.push(responsesFunctionCall(item));
+    }
+  }
+  return result(texts, toolCalls);
+}
+
+/** A Responses `function_call` item as an OpenAI tool call (arguments are JSON text). */
+export function responsesFunctionCall(item: Record<string, unknown>): unknown {
+  return { type: 'function', function: { name: item.name, arguments: item.arguments } };
+}
+
+/** Anthropic `Message`: `content[]` blocks; text blocks are the reply, tool_use blocks are calls. */
+export function decodeAnthropicMessage(json: unknown): DecodeResult {
+  if (isRecord(json) && json.type === 'error') return { ok: false, error: `the API returned an error: ${errorText(json.error)}` };
+  if (!isRecord(json) || !Array.isArray(json.content)) return { ok: false, error: `response is not an Anthropic message: no "content" list (found ${describeFound(isRecord(json) ? json.content : json)})` };
+  const texts: string[] = [];
+  const toolCalls: unknown[] = [];
+  for (const block of json.content) {
+    if (!isRecord(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    else if (block.type === 'tool_use' && typeof block.name === 'string') toolCalls.push(anthropicToolUse(block.name, block.input));
+  }
+  return result(texts, toolCalls);
+}
+
+/** A client tool the model asks the caller to run: nothing ran, so no output and no side effect. */
+export function anthropicToolUse(name: string, input: unknown): unknown {
+  return { tool: name, input: input ?? null, output: null, mocked: true };
+}
+
+/** Rasa REST channel: `[{recipient_id, text?, image?, buttons?, custom?}]`; texts joined by a blank line. */
+export function decodeRasa(json: unknown): DecodeResult {
+  if (!Array.isArray(json)) return { ok: false, error: `response is not a Rasa REST reply: expected a list of messages (found ${describeFound(json)})` };
+  const texts = json.flatMap((item) => (isRecord(item) && typeof item.text === 'string' ? [item.text] : []));
+  return { ok: true, value: { reply: texts.length > 0 ? texts.join('\n\n') : undefined, toolCalls: null } };
+}
+
+/**
+ * LangGraph `runs.wait`: the thread state's values. The reply is the last AI message's text; the
+ * tool calls are those of the AI messages after the last human message, each with the output of
+ * the tool message that answers it (the graph ran the tool: a real call).
+ */
+export function decodeLangGraph(json: unknown): DecodeResult {
+  if (isRecord(json) && isRecord(json.__error__)) {
+    const e = json.__error__;
+    return { ok: false, error: `the run failed: ${String(e.error ?? 'error')}: ${String(e.message ?? '')}` };
+  }
+  if (!isRecord(json) || !Array.isArray(json.messages)) return { ok: false, error: `response is not a LangGraph state: no "messages" list (found ${describeFound(isRecord(json) ? json.messages : json)})` };
+  const messages = json.messages.filter(isRecord);
+  let start = 0;
+  messages.forEach((m, i) => {
+    if (messageType(m) === 'human') start = i + 1;
+  });
+  const turn = messages.slice(start);
+  const outputs = new Map<string, unknown>();
+  for (const m of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, m.content ?? null);
+  const toolCalls: unknown[] = [];
+  let reply: string | undefined;
+  for (const m of turn) {
+    if (messageType(m) !== 'ai') continue;
+    const text = contentText(m.content);
+    if (text !== '') reply = text;
+    if (!Array.isArray(m.tool_calls)) continue;
+    for (const call of m.tool_calls) {
+      if (!isRecord(call) || typeof call.name !== 'string') continue;
+      const id = typeof call.id === 'string' ? call.id : null;
+      const ran = id !== null && outputs.has(id);
+      toolCalls.push({ tool: call.name, input: call.args ?? null, output: ran ? outputs.get(id) : null, mocked: !ran });
+    }
+  }
+  if (reply === undefined && toolCalls.length > 0) reply = '';
+  return { ok: true, value: { reply, toolCalls } };
+}
+
+/** `type` of a serialized LangChain message (`human`/`ai`/`tool`), or its OpenAI-style role. */
+function messageType(m: Record<string, unknown>): string | null {
+  if (typeof m.type === 'string') return m.type;
+  if (m.role === 'user') return 'human';
+  if (m.role === 'assistant') return 'ai';
+  return typeof m.role === 'string' ? m.role : null;
+}
+
+/** A message's content: a string, or a list of blocks whose text blocks are joined. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((b) => (typeof b === 'string' ? b : isRecord(b) && b.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('');
+}
+
+/** An error object's message (`{type, message}`), or a short description. */
+export function errorText(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (isRecord(error)) {
+    const message = typeof error.message === 'string' ? error.message : null;
+    const type = typeof error.type === 'string' ? error.type : typeof error.code === 'string' ? error.code : null;
+    if (message !== null) return type !== null ? `${type}: ${message}` : message;
+    if (type !== null) return type;
+  }
+  return describeFound(error);
+}

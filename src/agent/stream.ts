@@ -1,0 +1,319 @@
+// Streamed replies (SPEC 13): a `text/event-stream` body read to its end and decoded into
+// `{reply, toolCalls}`, whatever the format: OpenAI chat completion chunks, OpenAI Responses events,
+// Anthropic message stream events, the Vercel AI SDK 5 UI message stream, a LangGraph run stream
+// (`values` events; the last state is decoded like `/runs/wait`), or plain `data:` text (appended
+// as it comes). The format is recognised from the events themselves. A format with an end
+// event (`[DONE]` or a finish_reason, `response.completed`, `message_stop`, `finish`) that never
+// sends it ended early; an error event errors the turn. Pure: the client reads the body.
+
+import { anthropicToolUse, decodeLangGraph, errorText, isRecord, responsesFunctionCall, type DecodeResult } from './decode.js';
+
+export interface SseEvent {
+  event: string | null;
+  data: string;
+}
+
+/**
+ * Splits an event-stream body into events (WHATWG rules): lines end with CRLF, LF or CR; `data:`
+ * lines of one event are joined with LF; one space after the colon is dropped; comments (`:`) and
+ * events without data are skipped.
+ */
+export function parseEventStream(text: string): SseEvent[] {
+  const events: SseEvent[] = [];
+  let event: string | null = null;
+  let data: string[] = [];
+  const flush = (): void => {
+    if (data.length > 0) events.push({ event, data: data.join('\n') });
+    event = null;
+    data = [];
+  };
+  for (const line of text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)) {
+    if (line === '') {
+      flush();
+      continue;
+    }
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') data.push(value);
+    else if (field === 'event') event = value;
+  }
+  // An event not followed by a blank line is still delivered: the body ended, not the event.
+  flush();
+  return events;
+}
+
+type Format = 'plain' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'vercel-ai' | 'langgraph';
+
+/** The end event each format promises, named in the early-end message (plain text and LangGraph have none). */
+const END_EVENT: Record<Exclude<Format, 'plain' | 'langgraph'>, string> = {
+  'openai-chat': 'data: [DONE] or a finish_reason',
+  'openai-responses': 'response.completed',
+  anthropic: 'message_stop',
+  'vercel-ai': 'finish',
+};
+
+/**
+ * LangGraph Platform run stream (`/runs/stream`) event names: the stream mode, optionally with a
+ * `|namespace` suffix. A run's stream has no end event: it ends when the run does.
+ */
+const LANGGRAPH_EVENTS = new Set(['metadata', 'values', 'updates', 'messages', 'messages/partial', 'messages/complete', 'messages/metadata', 'custom', 'debug', 'tasks', 'checkpoints', 'events']);
+
+const ANTHROPIC_TYPES = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping']);
+const VERCEL_TYPES = new Set([
+  'start', 'finish', 'abort', 'start-step', 'finish-step', 'text-start', 'text-delta', 'text-end',
+  'reasoning-start', 'reasoning-delta', 'reasoning-end', 'tool-input-start', 'tool-input-delta',
+  'tool-input-available', 'tool-input-error', 'tool-output-available', 'tool-output-error',
+  'source-url', 'source-document', 'file', 'message-metadata',
+]);
+
+function formatOf(obj: Record<string, unknown>): Format | null {
+  const type = obj.type;
+  if (typeof type === 'string') {
+    if (type.startsWith('response.')) return 'openai-responses';
+    if (ANTHROPIC_TYPES.has(type)) return 'anthropic';
+    if (VERCEL_TYPES.has(type) || type.startsWith('data-')) return 'vercel-ai';
+  }
+  if (Array.isArray(obj.choices)) return 'openai-chat';
+  return null;
+}
+
+interface ChatToolCall {
+  name: string;
+  arguments: string;
+}
+
+interface AnthropicBlock {
+  name: string;
+  input: unknown;
+  json: string;
+}
+
+class StreamState {
+  format: Format | null = null;
+  text = '';
+  ended = false;
+  error: string | null = null;
+  /** OpenAI chat `delta.tool_calls`, accumulated by index. */
+  chatCalls = new Map<number, ChatToolCall>();
+  /** Anthropic tool_use blocks by content index, their input from input_json_delta. */
+  blocks = new Map<number, AnthropicBlock>();
+  calls: unknown[] = [];
+  /** Vercel tool calls by id, to attach the output that follows. */
+  vercelCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
+  /** The last LangGraph `values` event: the state the reply is read from. */
+  lastValues: unknown = undefined;
+}
+
+/** Decodes an event-stream body into `{reply, toolCalls}`, or says why the stream failed. */
+export function decodeEventStream(text: string): DecodeResult {
+  const state = new StreamState();
+  for (const ev of parseEventStream(text)) {
+    onEvent(state, ev);
+    if (state.error !== null) return { ok: false, error: state.error };
+  }
+  const format = state.format ?? 'plain';
+  if (format === 'langgraph') {
+    if (state.lastValues === undefined) return { ok: false, error: 'the LangGraph stream sent no values event (stream it with stream_mode "values")' };
+    return decodeLangGraph(state.lastValues);
+  }
+  if (format !== 'plain' && !state.ended) {
+    const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
+    return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received)` };
+  }
+  const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', function: c })), ...state.vercelCalls.values()];
+  // Plain text reports no tool calls (null: not reported); the vendor formats do (none is []).
+  return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls } };
+}
+
+function onEvent(state: StreamState, ev: SseEvent): void {
+  if (ev.data === '[DONE]') {
+    state.ended = true;
+    return;
+  }
+  let obj: unknown;
+  try {
+    obj = JSON.parse(ev.data);
+  } catch {
+    obj = undefined;
+  }
+  if (isRecord(obj) && (ev.event === 'error' || obj.type === 'error' || (obj.error !== undefined && obj.error !== null && formatOf(obj) === null))) {
+    state.error = `the stream sent an error event: ${errorEventText(obj)}`;
+    return;
+  }
+  if (ev.event !== null && LANGGRAPH_EVENTS.has(ev.event.split('|')[0]!) && (state.format === null || state.format === 'langgraph')) {
+    state.format = 'langgraph';
+    if (ev.event === 'values') state.lastValues = obj;
+    return;
+  }
+  const format = isRecord(obj) ? formatOf(obj) : null;
+  if (format === null || !isRecord(obj)) {
+    // Not an event of a known format: plain text, appended as it comes, unless the stream is of a
+    // known format (whose other events, such as metadata, carry no reply text).
+    if (state.format === null || state.format === 'plain') {
+      state.format = 'plain';
+      state.text += ev.data;
+    }
+    return;
+  }
+  state.format ??= format;
+  if (format === 'openai-chat') onChatChunk(state, obj);
+  else if (format === 'openai-responses') onResponsesEvent(state, obj);
+  else if (format === 'anthropic') onAnthropicEvent(state, obj);
+  else onVercelPart(state, obj);
+}
+
+/** `chat.completion.chunk`: `choices[0].delta.content` and `delta.tool_calls[]` by index. */
+function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
+  const choice = Array.isArray(obj.choices) ? obj.choices[0] : undefined;
+  if (!isRecord(choice)) return;
+  const delta = isRecord(choice.delta) ? choice.delta : {};
+  if (typeof delta.content === 'string') state.text += delta.content;
+  if (Array.isArray(delta.tool_calls)) {
+    for (const part of delta.tool_calls) {
+      if (!isRecord(part)) continue;
+      const index = typeof part.index === 'number' ? part.index : 0;
+      const call = state.chatCalls.get(index) ?? { name: '', arguments: '' };
+      const fn = isRecord(part.function) ? part.function : {};
+      if (typeof fn.name === 'string') call.name += fn.name;
+      if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
+      state.chatCalls.set(index, call);
+    }
+  }
+  if (typeof choice.finish_reason === 'string') state.ended = true;
+}
+
+/** Responses streaming events: text deltas, finished function_call items, completion or failure. */
+function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): void {
+  switch (obj.type) {
+    case 'response.output_text.delta':
+      if (typeof obj.delta === 'string') state.text += obj.delta;
+      return;
+    case 'response.output_item.done':
+      if (isRecord(obj.item) && obj.item.type === 'function_call' && typeof obj.item.name === 'string') state.calls.push(responsesFunctionCall(obj.item));
+      return;
+    case 'response.completed':
+      state.ended = true;
+      return;
+    case 'response.failed': {
+      const response = isRecord(obj.response) ? obj.response : {};
+      state.error = `the stream reported response.failed: ${errorText(response.error)}`;
+      return;
+    }
+    case 'response.incomplete': {
+      const response = isRecord(obj.response) ? obj.response : {};
+      const details = isRecord(response.incomplete_details) ? response.incomplete_details.reason : undefined;
+      state.error = `the stream reported response.incomplete${typeof details === 'string' ? ` (${details})` : ''}`;
+      return;
+    }
+  }
+}
+
+/** Anthropic message stream: text_delta into the reply, tool_use blocks with input_json_delta. */
+function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): void {
+  const index = typeof obj.index === 'number' ? obj.index : -1;
+  switch (obj.type) {
+    case 'content_block_start': {
+      const block = isRecord(obj.content_block) ? obj.content_block : {};
+      if (block.type === 'tool_use' && typeof block.name === 'string') state.blocks.set(index, { name: block.name, input: block.input ?? null, json: '' });
+      else if (block.type === 'text' && typeof block.text === 'string') state.text += block.text;
+      return;
+    }
+    case 'content_block_delta': {
+      const delta = isRecord(obj.delta) ? obj.delta : {};
+      if (delta.type === 'text_delta' && typeof delta.text === 'string') state.text += delta.text;
+      else if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
+        const block = state.blocks.get(index);
+        if (block) block.json += delta.partial_json;
+      }
+      return;
+    }
+    case 'content_block_stop': {
+      const block = state.blocks.get(index);
+      if (!block) return;
+      state.blocks.delete(index);
+      state.calls.push(anthropicToolUse(block.name, block.json === '' ? block.input : parseJsonText(block.json)));
+      return;
+    }
+    case 'message_stop':
+      state.ended = true;
+      return;
+  }
+}
+
+/**
+ * Vercel AI SDK 5 UI message stream parts. A tool with an output ran on the server (a real call);
+ * one without is a client-side tool the caller was asked to run (nothing ran: mocked).
+ */
+function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
+  switch (obj.type) {
+    case 'text-delta':
+      if (typeof obj.delta === 'string') state.text += obj.delta;
+      return;
+    case 'tool-input-available':
+      if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
+        state.vercelCalls.set(obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: null, mocked: true });
+      }
+      return;
+    case 'tool-output-available': {
+      const call = typeof obj.toolCallId === 'string' ? state.vercelCalls.get(obj.toolCallId) : undefined;
+      if (call) {
+        call.output = obj.output ?? null;
+        call.mocked = false;
+      }
+      return;
+    }
+    case 'abort':
+      state.error = 'the stream was aborted by the agent (an abort part)';
+      return;
+    case 'finish':
+      state.ended = true;
+      return;
+  }
+}
+
+/**
+ * An error event's message: Vercel `{type: 'error', errorText}`, OpenAI Responses
+ * `{type: 'error', code, message}`, Anthropic `{type: 'error', error: {type, message}}`, or an
+ * OpenAI chat `{error: {type, message}}`.
+ */
+function errorEventText(obj: Record<string, unknown>): string {
+  if (typeof obj.errorText === 'string') return obj.errorText;
+  if (typeof obj.error === 'string' && typeof obj.message === 'string') return `${obj.error}: ${obj.message}`;
+  if (obj.error !== undefined && obj.error !== null) return errorText(obj.error);
+  if (typeof obj.message === 'string') return typeof obj.code === 'string' ? `${obj.code}: ${obj.message}` : obj.message;
+  return errorText(obj);
+}
+
+/** Accumulated tool input: JSON when it parses, else the text as sent. */
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * NDJSON (`application/x-ndjson`): each non-empty line is JSON; the strings at the reply path are
+ * concatenated (a line without one adds nothing). Returns the joined reply (undefined when no line
+ * had one) and the last line, from which the other fields are read.
+ */
+export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown): { ok: true; reply: string | undefined; last: unknown } | { ok: false; error: string } {
+  let reply: string | undefined;
+  let last: unknown = null;
+  const lines = text.split(/\r?\n/);
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    try {
+      last = JSON.parse(line) as unknown;
+    } catch {
+      return { ok: false, error: `NDJSON line ${i + 1} is not valid JSON: ${line.length > 80 ? `${line.slice(0, 79)}…` : line}` };
+    }
+    const part = replyPath(last);
+    if (typeof part === 'string') reply = (reply ?? '') + part;
+  }
+  return { ok: true, reply, last };
+}

@@ -1,0 +1,460 @@
+// Every preset against a loopback server that speaks the vendor's wire format (shapes from the
+// SDK types of npm `openai`, `@anthropic-ai/sdk`, `ai` 5, `@langchain/langgraph-sdk`, and Rasa's
+// REST channel), non-streaming and streaming, with an error event and an early end.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpAgentClient, MAX_RESPONSE_BYTES } from '../../src/agent/index.js';
+import { AGENT_PRESET_NAMES } from '../../src/config.js';
+import { resolveConfigFile } from '../../src/suite/config-file.js';
+import type { AgentClient, Clock } from '../../src/types.js';
+
+interface Seen {
+  path: string;
+  headers: IncomingMessage['headers'];
+  json: unknown;
+}
+
+/** `hold`: the body is never ended (a stream that stalls). */
+type Reply = { status?: number; type: string; body: string | string[]; hold?: boolean };
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+/** A loopback server: records each request, answers with `respond` (chunks written one by one). */
+async function serve(respond: (seen: Seen) => Reply): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const s: Seen = { path: req.url ?? '', headers: req.headers, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+      seen.push(s);
+      const reply = respond(s);
+      res.writeHead(reply.status ?? 200, { 'content-type': reply.type });
+      const parts = Array.isArray(reply.body) ? reply.body : [reply.body];
+      for (const part of parts) res.write(part);
+      if (reply.hold === true) held.push(res);
+      else res.end();
+    });
+  });
+  const held: ServerResponse[] = [];
+  cleanups.push(async () => {
+    for (const res of held) res.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+const clock: Clock = { now: () => 0, sleep: async () => undefined };
+
+/** The agent section of a config.yml, resolved as `loadSuite` does, and a client for it. */
+function clientFor(agent: Record<string, unknown>): AgentClient {
+  const resolved = resolveConfigFile(null, 'config.yml', { agent: { start: false, retries: 0, ...agent } }, {});
+  expect(resolved.errors).toEqual([]);
+  const c = createHttpAgentClient(resolved.config!.agent, { clock, random: () => 0 });
+  cleanups.push(() => c.close());
+  return c;
+}
+
+const sse = (events: unknown[]): string[] => events.map((e) => (typeof e === 'string' ? `data: ${e}\n\n` : `data: ${JSON.stringify(e)}\n\n`));
+const named = (events: [string, unknown][]): string[] => events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+
+const request = { session: 's-1', message: 'Where is my order?', persona: null };
+
+describe('preset names', () => {
+  it('lists every preset, native first', () => {
+    expect(AGENT_PRESET_NAMES).toEqual(['native', 'openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest', 'vercel-ai', 'langgraph']);
+  });
+});
+
+describe('openai-chat', () => {
+  const chunk = (delta: unknown, finish: string | null = null) => ({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'gpt-4o-mini',
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+  });
+
+  it('streams with agent.stream: asks for stream: true and event-stream, joins the deltas, accumulates tool calls by index', async () => {
+    const server = await serve(() => ({
+      type: 'text/event-stream; charset=utf-8',
+      body: sse([
+        chunk({ role: 'assistant', content: '' }),
+        chunk({ content: 'Your order ' }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'track_', arguments: '{"id":' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { name: 'order', arguments: '"A1"}' } }] }),
+        chunk({ content: 'ships today.' }, 'stop'),
+        '[DONE]',
+      ]),
+    }));
+    const outcome = await clientFor({ url: server.url, preset: 'openai-chat', model: 'gpt-4o-mini', stream: true }).converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'Your order ships today.' });
+    expect(server.seen[0]!.json).toEqual({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Where is my order?' }], temperature: 0, stream: true });
+    expect(server.seen[0]!.headers.accept).toBe('text/event-stream');
+    const turn = await clientFor({ url: server.url, preset: 'openai-chat', model: 'gpt-4o-mini', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Your order ships today.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
+  });
+
+  it('a stream cut before [DONE] and without a finish_reason is errored, naming the missing end', async () => {
+    const server = await serve(() => ({ type: 'text/event-stream', body: sse([chunk({ content: 'Your order' })]) }));
+    const outcome = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request);
+    expect(outcome).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the stream ended early: no data: [DONE] or a finish_reason event (openai-chat stream, 10 characters received)',
+    });
+  });
+
+  it('an error object in the stream errors the turn with its message', async () => {
+    const server = await serve(() => ({ type: 'text/event-stream', body: sse([chunk({ content: 'Yo' }), { error: { message: 'The server had an error', type: 'server_error' } }]) }));
+    const outcome = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request);
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: the stream sent an error event: server_error: The server had an error' });
+  });
+});
+
+describe('openai-responses', () => {
+  const response = {
+    id: 'resp_1',
+    object: 'response',
+    status: 'completed',
+    error: null,
+    model: 'gpt-4.1-mini',
+    output: [
+      { type: 'reasoning', id: 'rs_1', summary: [] },
+      { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'track_order', arguments: '{"id":"A1"}', status: 'completed' },
+      { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'It ships ', annotations: [] }, { type: 'output_text', text: 'today.', annotations: [] }] },
+    ],
+  };
+
+  it('sends model and input, reads the output_text parts and the function calls', async () => {
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(response) }));
+    const c = clientFor({ url: `${server.url}/v1/responses`, preset: 'openai-responses', model: 'gpt-4.1-mini', headers: { Authorization: 'Bearer k' } });
+    expect(await c.converse(request)).toMatchObject({ kind: 'replied', reply: 'It ships today.' });
+    expect(server.seen[0]).toMatchObject({ path: '/v1/responses', json: { model: 'gpt-4.1-mini', input: 'Where is my order?', store: false } });
+    expect(server.seen[0]!.headers.authorization).toBe('Bearer k');
+    const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
+  });
+
+  it('streams: output_text deltas up to response.completed, function calls from output_item.done', async () => {
+    const server = await serve(() => ({
+      type: 'text/event-stream',
+      body: named([
+        ['response.created', { type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [] } }],
+        ['response.output_item.done', { type: 'response.output_item.done', sequence_number: 1, output_index: 0, item: response.output[1] }],
+        ['response.output_text.delta', { type: 'response.output_text.delta', sequence_number: 2, item_id: 'msg_1', output_index: 1, content_index: 0, delta: 'It ships ', logprobs: [] }],
+        ['response.output_text.delta', { type: 'response.output_text.delta', sequence_number: 3, item_id: 'msg_1', output_index: 1, content_index: 0, delta: 'today.', logprobs: [] }],
+        ['response.completed', { type: 'response.completed', sequence_number: 4, response }],
+      ]),
+    }));
+    const c = clientFor({ url: server.url, preset: 'openai-responses', model: 'gpt-4.1-mini', stream: true });
+    const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'It ships today.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, mocked: true }] });
+    expect(server.seen[0]!.json).toMatchObject({ stream: true });
+  });
+
+  it('an error event errors the turn; a stream without response.completed ended early', async () => {
+    const failing = await serve(() => ({
+      type: 'text/event-stream',
+      body: named([['error', { type: 'error', code: 'rate_limit_exceeded', message: 'Slow down', param: null, sequence_number: 1 }]]),
+    }));
+    expect(await clientFor({ url: failing.url, preset: 'openai-responses', model: 'm', stream: true }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the stream sent an error event: rate_limit_exceeded: Slow down',
+    });
+    const cut = await serve(() => ({ type: 'text/event-stream', body: named([['response.output_text.delta', { type: 'response.output_text.delta', delta: 'It', sequence_number: 1 }]]) }));
+    expect(await clientFor({ url: cut.url, preset: 'openai-responses', model: 'm', stream: true }).converse(request)).toMatchObject({
+      kind: 'errored',
+      error: expect.stringContaining('no response.completed event') as unknown,
+    });
+  });
+});
+
+describe('anthropic-messages', () => {
+  const message = {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-haiku-4-5',
+    content: [
+      { type: 'text', text: 'Let me check. ', citations: null },
+      { type: 'tool_use', id: 'toolu_1', name: 'track_order', input: { id: 'A1' } },
+    ],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 5 },
+  };
+
+  it('sends model, max_tokens (1024 by default) and messages; reads text blocks and tool_use blocks', async () => {
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(message) }));
+    const c = clientFor({ url: server.url, preset: 'anthropic-messages', model: 'claude-haiku-4-5', headers: { 'x-api-key': 'k' } });
+    const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('Where is my order?', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Let me check. ', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
+    expect(server.seen[0]!.json).toEqual({ model: 'claude-haiku-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'Where is my order?' }] });
+    expect(server.seen[0]!.headers['x-api-key']).toBe('k');
+  });
+
+  it('agent.maxTokens is sent as a number; anthropic-version defaults to 2023-06-01 when headers do not name it', async () => {
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(message) }));
+    await clientFor({ url: server.url, preset: 'anthropic-messages', model: 'm', maxTokens: 300 }).converse(request);
+    expect(server.seen[0]!.json).toMatchObject({ max_tokens: 300 });
+    expect(server.seen[0]!.headers['anthropic-version']).toBe('2023-06-01');
+    await clientFor({ url: server.url, preset: 'anthropic-messages', model: 'm', headers: { 'Anthropic-Version': '2024-01-01' } }).converse(request);
+    expect(server.seen[1]!.headers['anthropic-version']).toBe('2024-01-01');
+  });
+
+  const stream: [string, unknown][] = [
+    ['message_start', { type: 'message_start', message: { ...message, content: [], stop_reason: null } }],
+    ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '', citations: null } }],
+    ['ping', { type: 'ping' }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Let me ' } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'check.' } }],
+    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    ['content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'track_order', input: {} } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"id": ' } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '"A1"}' } }],
+    ['content_block_stop', { type: 'content_block_stop', index: 1 }],
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 9 } }],
+    ['message_stop', { type: 'message_stop' }],
+  ];
+
+  it('streams: text_delta into the reply, tool_use input from input_json_delta, up to message_stop', async () => {
+    const server = await serve(() => ({ type: 'text/event-stream', body: named(stream) }));
+    const c = clientFor({ url: server.url, preset: 'anthropic-messages', model: 'm', stream: true });
+    const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Let me check.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, mocked: true }] });
+    expect(server.seen[0]!.json).toMatchObject({ stream: true, max_tokens: 1024 });
+  });
+
+  it('an error event errors the turn; a stream without message_stop ended early', async () => {
+    const failing = await serve(() => ({
+      type: 'text/event-stream',
+      body: named([stream[0]!, ['error', { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }]]),
+    }));
+    expect(await clientFor({ url: failing.url, preset: 'anthropic-messages', model: 'm', stream: true }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the stream sent an error event: overloaded_error: Overloaded',
+    });
+    const cut = await serve(() => ({ type: 'text/event-stream', body: named(stream.slice(0, 5)) }));
+    expect(await clientFor({ url: cut.url, preset: 'anthropic-messages', model: 'm', stream: true }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the stream ended early: no message_stop event (anthropic stream, 13 characters received)',
+    });
+  });
+});
+
+describe('rasa-rest', () => {
+  it('sends sender and message; joins the texts with a blank line and skips items without text', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify([
+        { recipient_id: 's-1', text: 'Your order A1 ships today.' },
+        { recipient_id: 's-1', image: 'https://example.com/map.png' },
+        { recipient_id: 's-1', text: 'Anything else?', buttons: [{ title: 'No', payload: '/deny' }] },
+      ]),
+    }));
+    const outcome = await clientFor({ url: `${server.url}/webhooks/rest/webhook`, preset: 'rasa-rest' }).converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'Your order A1 ships today.\n\nAnything else?' });
+    expect(server.seen[0]).toMatchObject({ path: '/webhooks/rest/webhook', json: { sender: 's-1', message: 'Where is my order?' } });
+  });
+
+  it('reports no tool calls: a script turn has toolCalls null (not reported), not an empty list', async () => {
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify([{ recipient_id: 's', text: 'Hi' }]) }));
+    const turn = await clientFor({ url: server.url, preset: 'rasa-rest' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Hi', toolCalls: null });
+  });
+
+  it('a reply with no text at all is a missing reply', async () => {
+    const server = await serve(() => ({ type: 'application/json', body: '[]' }));
+    expect(await clientFor({ url: server.url, preset: 'rasa-rest' }).converse(request)).toMatchObject({ kind: 'errored', errorKind: 'missing_reply' });
+  });
+
+  it('agent.stream is a configuration error for a preset without a streaming form', () => {
+    const resolved = resolveConfigFile(null, 'config.yml', { agent: { preset: 'rasa-rest', stream: true } }, {});
+    expect(resolved.errors.map((e) => e.message)).toEqual([expect.stringContaining('agent.stream is true, but the rasa-rest preset has no streaming form') as unknown]);
+  });
+});
+
+describe('vercel-ai', () => {
+  const parts = [
+    { type: 'start', messageId: 'm1' },
+    { type: 'start-step' },
+    { type: 'tool-input-start', toolCallId: 'c1', toolName: 'trackOrder' },
+    { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{"id":"A1"}' },
+    { type: 'tool-input-available', toolCallId: 'c1', toolName: 'trackOrder', input: { id: 'A1' } },
+    { type: 'tool-output-available', toolCallId: 'c1', output: { status: 'shipped' } },
+    { type: 'finish-step' },
+    { type: 'start-step' },
+    { type: 'text-start', id: 't1' },
+    { type: 'text-delta', id: 't1', delta: 'It has ' },
+    { type: 'text-delta', id: 't1', delta: 'shipped.' },
+    { type: 'text-end', id: 't1' },
+    { type: 'data-weather', data: { city: 'x' } },
+    { type: 'finish-step' },
+    { type: 'finish' },
+  ];
+
+  it('posts a useChat request and reads the UI message stream: text deltas and server-run tools', async () => {
+    const server = await serve(() => ({ type: 'text/event-stream', body: [...sse(parts), 'data: [DONE]\n\n'] }));
+    const c = clientFor({ url: `${server.url}/api/chat`, preset: 'vercel-ai' });
+    const turn = await c.session({ session: 'chat-1', persona: null, mocks: [] }).send('Where is my order?', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'It has shipped.', toolCalls: [{ tool: 'trackOrder', input: { id: 'A1' }, output: { status: 'shipped' }, mocked: false }] });
+    expect(server.seen[0]!.json).toEqual({
+      id: 'chat-1',
+      messages: [{ id: 'chat-1-user', role: 'user', parts: [{ type: 'text', text: 'Where is my order?' }] }],
+      trigger: 'submit-message',
+    });
+    expect(server.seen[0]!.headers.accept).toBe('text/event-stream');
+  });
+
+  it('an error part errors the turn; a stream without finish ended early', async () => {
+    const failing = await serve(() => ({ type: 'text/event-stream', body: sse([parts[0], { type: 'error', errorText: 'Model unavailable' }]) }));
+    expect(await clientFor({ url: failing.url, preset: 'vercel-ai' }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the stream sent an error event: Model unavailable',
+    });
+    const cut = await serve(() => ({ type: 'text/event-stream', body: sse(parts.slice(0, 11)) }));
+    expect(await clientFor({ url: cut.url, preset: 'vercel-ai' }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the stream ended early: no finish event (vercel-ai stream, 15 characters received)',
+    });
+  });
+});
+
+describe('langgraph', () => {
+  it('posts assistant_id and input to /runs/wait; the reply is the last AI message, tools with their outputs', async () => {
+    const server = await serve((seen) => {
+      const input = (seen.json as { input: { messages: { content: string }[] } }).input.messages[0]!.content;
+      return {
+        type: 'application/json',
+        body: JSON.stringify({
+          messages: [
+            { type: 'human', content: 'earlier', id: 'h0' },
+            { type: 'ai', content: 'earlier answer', id: 'a0' },
+            { type: 'human', content: input, id: 'h1' },
+            { type: 'ai', content: '', id: 'a1', tool_calls: [{ name: 'track_order', args: { id: 'A1' }, id: 'call_1', type: 'tool_call' }] },
+            { type: 'tool', content: 'shipped', tool_call_id: 'call_1', name: 'track_order', id: 't1' },
+            { type: 'ai', content: [{ type: 'text', text: 'It has shipped.' }], id: 'a2', tool_calls: [] },
+          ],
+        }),
+      };
+    });
+    const c = clientFor({ url: `${server.url}/runs/wait`, preset: 'langgraph', assistantId: 'agent' });
+    const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('Where is my order?', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'It has shipped.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: 'shipped', mocked: false }] });
+    expect(server.seen[0]).toMatchObject({ path: '/runs/wait', json: { assistant_id: 'agent', input: { messages: [{ role: 'user', content: 'Where is my order?' }] } } });
+  });
+
+  it('a failed run (__error__) is errored with its message', async () => {
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify({ __error__: { error: 'ValueError', message: 'bad input' } }) }));
+    expect(await clientFor({ url: server.url, preset: 'langgraph', assistantId: 'agent' }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'missing_reply',
+      error: 'message turn: the run failed: ValueError: bad input',
+    });
+  });
+
+  it('streams from /runs/stream with stream_mode values: the last values event is the state read', async () => {
+    const human = { type: 'human', content: 'Where is my order?', id: 'h1' };
+    const server = await serve(() => ({
+      type: 'text/event-stream',
+      body: named([
+        ['metadata', { run_id: 'run-1', attempt: 1 }],
+        ['values', { messages: [human] }],
+        ['values', { messages: [human, { type: 'ai', content: 'It has shipped.', id: 'a1' }] }],
+      ]),
+    }));
+    const c = clientFor({ url: `${server.url}/runs/stream`, preset: 'langgraph', assistantId: 'agent', stream: true });
+    expect(await c.converse(request)).toMatchObject({ kind: 'replied', reply: 'It has shipped.' });
+    expect(server.seen[0]).toMatchObject({ path: '/runs/stream', json: { assistant_id: 'agent', stream_mode: 'values' } });
+  });
+
+  it('a stream error event errors the turn; a stream without values has nothing to read', async () => {
+    const failing = await serve(() => ({ type: 'text/event-stream', body: named([['metadata', { run_id: 'r' }], ['error', { error: 'GraphRecursionError', message: 'Recursion limit reached' }]]) }));
+    expect(await clientFor({ url: failing.url, preset: 'langgraph', assistantId: 'a', stream: true }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the stream sent an error event: GraphRecursionError: Recursion limit reached',
+    });
+    const empty = await serve(() => ({ type: 'text/event-stream', body: named([['metadata', { run_id: 'r' }]]) }));
+    expect(await clientFor({ url: empty.url, preset: 'langgraph', assistantId: 'a', stream: true }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the LangGraph stream sent no values event (stream it with stream_mode "values")',
+    });
+  });
+
+  it('warns when agent.assistantId is not set', () => {
+    const resolved = resolveConfigFile(null, 'config.yml', { agent: { preset: 'langgraph' } }, {});
+    expect(resolved.warnings.map((w) => w.message)).toEqual([expect.stringContaining('agent.assistantId is not set') as unknown]);
+  });
+});
+
+describe('native and any mapping', () => {
+  it('plain data: events are appended as they come, and report no tool calls', async () => {
+    const server = await serve(() => ({ type: 'text/event-stream', body: ['data: Within \n\n', ': keep-alive\n\n', 'data: 30 days.\n\n'] }));
+    expect(await clientFor({ url: server.url }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+    const turn = await clientFor({ url: server.url }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Within 30 days.', toolCalls: null });
+  });
+
+  it('NDJSON: the reply path of each line concatenated, the other fields from the last line', async () => {
+    const server = await serve(() => ({
+      type: 'application/x-ndjson',
+      body: ['{"reply":"Within "}\n', '{"reply":"30 days."}\n', '{"route":{"conversation":"refunds","stage":"policy"},"ended":true}\n'],
+    }));
+    expect(await clientFor({ url: server.url }).converse(request)).toMatchObject({
+      kind: 'replied',
+      reply: 'Within 30 days.',
+      route: { conversation: 'refunds', stage: 'policy' },
+      ended: true,
+    });
+  });
+
+  it('an NDJSON line that is not JSON is errored with its line number', async () => {
+    const server = await serve(() => ({ type: 'application/x-ndjson', body: '{"reply":"a"}\nnot json\n' }));
+    expect(await clientFor({ url: server.url }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'invalid_json',
+      error: 'message turn: NDJSON line 2 is not valid JSON: not json',
+    });
+  });
+
+  it('a stream that stalls is cut at the turn deadline, not retried', async () => {
+    const server = await serve(() => ({ type: 'text/event-stream', body: 'data: Within\n\n', hold: true }));
+    expect(await clientFor({ url: server.url, timeoutMs: 300, retries: 2 }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'timeout',
+      error: 'message turn: agent did not answer within 300 ms',
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('a stream larger than the response limit is refused', async () => {
+    const line = `data: ${'x'.repeat(1024 * 1024)}\n\n`;
+    const server = await serve(() => ({ type: 'text/event-stream', body: Array.from({ length: 9 }, () => line) }));
+    expect(await clientFor({ url: server.url }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: `message turn: agent response is larger than ${MAX_RESPONSE_BYTES} bytes`,
+    });
+  });
+
+  it('every preset resolves without errors', () => {
+    for (const preset of AGENT_PRESET_NAMES) {
+      const resolved = resolveConfigFile(null, 'config.yml', { agent: { preset, model: 'm', assistantId: 'a' } }, {});
+      expect([preset, resolved.errors]).toEqual([preset, []]);
+    }
+  });
+});
