@@ -208,6 +208,10 @@ interface FixtureRecordBase {
   rationale: string | null;
   baseline: Baseline | null;
   durationMs: number;
+  /** SPEC 11: hash of what defines the item (message, persona tag, assertion kind and value; not the judge's criterion). Absent in older records. */
+  definitionHash?: string | null;
+  /** SPEC 11: the judge as it judged this item (judge assertions only; else null). Absent in older records. */
+  judgeFingerprint?: JudgeFingerprint | null;
 }
 
 /** The replay did not complete: no reply, so no verdict and no drift (SPEC section 1). */
@@ -255,6 +259,46 @@ export interface RunRecord {
   fixtures: FixtureRecord[];
   /** Persona scripts (SPEC section 10). Absent in older records: []. */
   personas: PersonaRecord[];
+  /** SPEC 11: the run's coverage against `coverage.conversations` of config.yml; null or absent when none is listed. */
+  coverage?: CoverageResult | null;
+  /** SPEC 11: set when the run replayed only part of the suite (`--rerun`, `--only`); the record lists only those items. */
+  selection?: Selection | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evaluations over runs (SPEC section 11).
+
+/**
+ * What judged an item: the judge model, the judge prompt's version, and each criterion with its
+ * threshold (a fixture's judge assertion has one; a persona script one per criterion, in order).
+ */
+export interface JudgeFingerprint {
+  /** "provider/model" of the configured judge (or the judge's name when it is not configured); null: no judge. */
+  model: string | null;
+  promptVersion: string;
+  criteria: Array<{ criterion: string; threshold: number }>;
+}
+
+/** Conversations listed in config.yml against those the run visited (all items, all turns). */
+export interface CoverageResult {
+  /** As listed in `coverage.conversations`. */
+  listed: string[];
+  /** Every `route.conversation` the run saw, in first-seen order. */
+  visited: string[];
+  /** Listed but never visited (the `conversations:` prefix rule applies). */
+  gaps: string[];
+  /** Visited but not listed. */
+  unknown: string[];
+}
+
+/** Why a record holds only part of the suite. */
+export interface Selection {
+  /** The results file whose failed, not evaluated and errored items were replayed; null: not a rerun. */
+  rerunOf: string | null;
+  /** The `--only` patterns (labels or globs); null: no `--only`. */
+  only: string[] | null;
+  /** The labels replayed. */
+  labels: string[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -447,6 +491,10 @@ interface PersonaRecordBase {
   checks: Check[];
   baseline: PersonaBaseline | null;
   durationMs: number;
+  /** SPEC 11: hash of the script (messages, persona, mocks) and its expectations other than criteria. Absent in older records. */
+  definitionHash?: string | null;
+  /** SPEC 11: the judge as it judged the criteria (null when the script has none). Absent in older records. */
+  judgeFingerprint?: JudgeFingerprint | null;
 }
 
 /** The run did not complete cleanly: no verdict, no drift; the transcript and deterministic checks stay. */

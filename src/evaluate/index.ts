@@ -298,3 +298,8 @@ export function planAcceptance(
   }
   return plan;
 }
+
+export * from './agreement.js';
+export * from './coverage.js';
+export * from './definition.js';
+export * from './compare.js';

@@ -2,6 +2,12 @@
 
 import type { Turn } from '../types.js';
 
+/**
+ * The version of the words below, recorded in every judge fingerprint (SPEC section 11): bump it
+ * whenever a prompt changes, so that compare can tell "the judge changed" from "the agent changed".
+ */
+export const JUDGE_PROMPT_VERSION = '1';
+
 export const JUDGE_SYSTEM_PROMPT = [
   "You are a strict evaluator of a chatbot's reply.",
   'You are given a criterion and a reply. Decide how well the reply meets the criterion.',

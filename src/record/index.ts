@@ -19,6 +19,9 @@ export {
   turnSchema,
   toolCallSchema,
   jsonValueSchema,
+  judgeFingerprintSchema,
+  coverageResultSchema,
+  selectionSchema,
 } from './schema.js';
 
 export class RecordError extends UserError {
@@ -137,3 +140,5 @@ export function mergeRecords(records: readonly RunRecord[], names: readonly stri
   };
 }
 
+
+export { stableHash, fixtureDefinitionHash, personaDefinitionHash, fixtureEvaluationFields, personaEvaluationFields } from './definition.js';

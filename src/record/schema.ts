@@ -19,6 +19,28 @@ export const assertionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('judge'), criterion: z.string(), threshold: z.number().min(0).max(1) }),
 ]);
 
+// SPEC 11, added within schema version 1: optional so that older records still parse.
+export const judgeFingerprintSchema = z.strictObject({
+  model: z.string().nullable(),
+  promptVersion: z.string(),
+  criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1) })),
+});
+const evaluationFields = {
+  definitionHash: z.string().nullable().optional(),
+  judgeFingerprint: judgeFingerprintSchema.nullable().optional(),
+};
+export const coverageResultSchema = z.strictObject({
+  listed: z.array(z.string()),
+  visited: z.array(z.string()),
+  gaps: z.array(z.string()),
+  unknown: z.array(z.string()),
+});
+export const selectionSchema = z.strictObject({
+  rerunOf: z.string().nullable(),
+  only: z.array(z.string()).nullable(),
+  labels: z.array(z.string()),
+});
+
 /** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
 export const baselineRecordSchema = baselineSchema.extend({ label: labelSchema });
 
@@ -35,6 +57,7 @@ const fixtureRecordBase = {
   rationale: z.string().nullable(),
   baseline: baselineRecordSchema.nullable(),
   durationMs: z.number().nonnegative(),
+  ...evaluationFields,
 };
 
 /** Errored (no reply, no verdict, no drift) or replayed (a reply, a verdict, its drift): never both. */
@@ -123,6 +146,7 @@ const personaRecordBase = {
   checks: z.array(checkSchema),
   baseline: personaBaselineRecordSchema.nullable(),
   durationMs: z.number().nonnegative(),
+  ...evaluationFields,
 };
 
 
@@ -167,6 +191,9 @@ export const runRecordSchema = z.strictObject({
   fixtures: z.array(fixtureRecordSchema),
   // Added within schema version 1 (SPEC section 10): records written before it have none.
   personas: z.array(personaRecordSchema).default([]),
+  // Added within schema version 1 (SPEC section 11): absent in older records.
+  coverage: coverageResultSchema.nullable().optional(),
+  selection: selectionSchema.nullable().optional(),
 });
 
 // Compile-time proof that the schema and the domain type agree.

@@ -1,0 +1,99 @@
+// Agreement (SPEC section 11): how often the agent agrees with what the suite expects, over a
+// recorded run. passed / (passed + failed); not evaluated and errored are shown beside it and left
+// out of the denominator. Pure: the same record always gives the same result, no model is asked.
+
+import type { FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
+import { tallyOf } from './index.js';
+import { conversationName } from './personas.js';
+
+export interface Agreement extends Tallies {
+  /** Every item counted (passed + failed + notEvaluated + errored). */
+  total: number;
+  /** passed / (passed + failed) x 100, unrounded; null when nothing passed or failed. */
+  percent: number | null;
+}
+
+/** One group's agreement: a conversation, a fixture file or a persona tag. */
+export interface AgreementGroup extends Agreement {
+  key: string;
+}
+
+export interface AgreementReport {
+  overall: Agreement;
+  /**
+   * Per conversation, by name without a leading `conversations:`. A fixture counts in the
+   * conversation of its baseline's route, else of its reply's route; a persona script counts once
+   * in every conversation it visited (its baseline's `visited`, else this run's). Items with no
+   * conversation (no route, no baseline) are in no group here: the groups can sum to less than the
+   * whole, and a script in several conversations counts in each.
+   */
+  byConversation: AgreementGroup[];
+  /** Per fixture or script file. */
+  byFile: AgreementGroup[];
+  /** Per persona tag (a fixture's `persona`, a script's `persona` handle); untagged items are in no group. */
+  byPersona: AgreementGroup[];
+}
+
+type Item = FixtureRecord | PersonaRecord;
+
+/** Agreement from tallies: the arithmetic in one place. */
+export function agreementOf(t: Tallies): Agreement {
+  const decided = t.passed + t.failed;
+  return {
+    passed: t.passed,
+    failed: t.failed,
+    notEvaluated: t.notEvaluated,
+    errored: t.errored,
+    total: decided + t.notEvaluated + t.errored,
+    percent: decided === 0 ? null : (t.passed / decided) * 100,
+  };
+}
+
+/** Agreement over some items (fixtures and persona scripts alike: one item each). */
+export function agreement(items: readonly Pick<Item, 'errored' | 'verdict'>[]): Agreement {
+  const t: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
+  for (const i of items) t[tallyOf(i)] += 1;
+  return agreementOf(t);
+}
+
+/** "66.7%", or "n/a" when nothing passed or failed. One decimal, trailing ".0" dropped. */
+export function formatAgreement(a: Pick<Agreement, 'percent'>): string {
+  if (a.percent === null) return 'n/a';
+  const rounded = Math.round(a.percent * 10) / 10;
+  return `${Number.isInteger(rounded) ? rounded.toFixed(0) : rounded.toFixed(1)}%`;
+}
+
+/** The conversations an item counts in (see AgreementReport.byConversation), normalised and unique. */
+export function itemConversations(item: Item): string[] {
+  let names: string[];
+  if ('turns' in item) {
+    names = item.baseline !== null ? item.baseline.visited : item.visited;
+  } else {
+    const route = item.baseline?.route ?? item.route;
+    names = route === null ? [] : [route.conversation];
+  }
+  return [...new Set(names.map(conversationName))];
+}
+
+function grouped(items: readonly Item[], keys: (item: Item) => readonly string[]): AgreementGroup[] {
+  const groups = new Map<string, Item[]>();
+  for (const item of items) {
+    for (const key of keys(item)) {
+      const list = groups.get(key) ?? [];
+      list.push(item);
+      groups.set(key, list);
+    }
+  }
+  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, list]) => ({ key, ...agreement(list) }));
+}
+
+/** Overall agreement and per group, for a whole run (fixtures and persona scripts). */
+export function agreementReport(run: Pick<RunRecord, 'fixtures' | 'personas'>): AgreementReport {
+  const items: Item[] = [...run.fixtures, ...run.personas];
+  return {
+    overall: agreement(items),
+    byConversation: grouped(items, itemConversations),
+    byFile: grouped(items, (i) => [i.file]),
+    byPersona: grouped(items, (i) => (i.persona === null ? [] : [i.persona])),
+  };
+}

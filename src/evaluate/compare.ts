@@ -1,0 +1,269 @@
+// Compare two recorded runs (SPEC section 11): the change in agreement and why. Items (fixtures
+// and persona scripts) are matched by label; each changed item gets its first cause, in the order
+// of the contract. The earlier run (by startedAt) is always "before". Pure: no model, no I/O.
+
+import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, PersonaErrorKind, PersonaRecord, Route, RunRecord } from '../types.js';
+import { agreement, agreementReport, type Agreement, type AgreementGroup } from './agreement.js';
+import { coverageChange, type CoverageChange } from './coverage.js';
+import { judgeDifferences, sameJudge } from './definition.js';
+import { sameRoute } from './index.js';
+
+/** An item's result in one run. */
+export type ItemResult = 'pass' | 'fail' | 'not_evaluated' | 'errored';
+
+/**
+ * The first cause of an item's change, in contract order: added or removed, definition changed,
+ * judge changed, reply or route changed (transcript or route for a persona script), verdict
+ * changed, error class changed.
+ */
+export type ChangeCause =
+  | 'added'
+  | 'removed'
+  | 'definition_changed'
+  | 'judge_changed'
+  | 'reply_changed'
+  | 'route_changed'
+  | 'transcript_changed'
+  | 'verdict_changed'
+  | 'error_class_changed';
+
+export const CHANGE_CAUSES: readonly ChangeCause[] = [
+  'added',
+  'removed',
+  'definition_changed',
+  'judge_changed',
+  'reply_changed',
+  'route_changed',
+  'transcript_changed',
+  'verdict_changed',
+  'error_class_changed',
+] as const;
+
+/** How the result moved: fixed (fail or errored -> pass), broken (pass -> fail or errored), else changed. */
+export type Movement = 'fixed' | 'broken' | 'changed';
+
+export interface ItemSide {
+  result: ItemResult;
+  errorKind: ErrorKind | PersonaErrorKind | null;
+  definitionHash: string | null;
+  judgeFingerprint: JudgeFingerprint | null;
+}
+
+export interface ItemChange {
+  label: string;
+  kind: 'fixture' | 'persona';
+  /** Null: the item is only in the after run. */
+  before: ItemSide | null;
+  /** Null: the item is only in the before run. */
+  after: ItemSide | null;
+  cause: ChangeCause;
+  /** Null for added and removed items. */
+  movement: Movement | null;
+  /** One line: what changed, e.g. "verdict pass -> fail", "judge: threshold 0.7 -> 0.8". */
+  detail: string;
+}
+
+export interface RunRef {
+  startedAt: string;
+  commit: string | null;
+  /** The file it was read from, when the caller says (the CLI does). */
+  file: string | null;
+  /** The record replayed only part of the suite (`--rerun`, `--only`). */
+  partial: boolean;
+}
+
+export interface GroupComparison {
+  key: string;
+  before: AgreementGroup | null;
+  after: AgreementGroup | null;
+}
+
+export interface Comparison {
+  before: RunRef;
+  after: RunRef;
+  /** The arguments were given after-first: they were swapped so that the earlier run is "before". */
+  swapped: boolean;
+  agreement: {
+    before: Agreement;
+    after: Agreement;
+    /** after.percent - before.percent in percentage points; null when either is n/a. */
+    deltaPoints: number | null;
+  };
+  /** Agreement over the items in both runs only: the part of the change not due to added or removed items. */
+  common: { before: Agreement; after: Agreement };
+  groups: { byConversation: GroupComparison[]; byFile: GroupComparison[]; byPersona: GroupComparison[] };
+  /** Every changed item (those only in one run included), in label order. */
+  changes: ItemChange[];
+  /** Changed items counted by first cause (every cause present, zeros included). */
+  causes: Record<ChangeCause, number>;
+  fixed: string[];
+  broken: string[];
+  /** Labels only in the before run / only in the after run. */
+  onlyBefore: string[];
+  onlyAfter: string[];
+  /** Items in both runs with no change at all. */
+  unchanged: number;
+  /** Both runs recorded coverage: each side and what changed; else null. */
+  coverage: { before: CoverageResult; after: CoverageResult; change: CoverageChange } | null;
+  /** One line: why agreement changed, e.g. "2 items added; 1 reply changed". */
+  summary: string;
+}
+
+type Item = FixtureRecord | PersonaRecord;
+
+export function resultOf(i: Pick<Item, 'errored' | 'verdict'>): ItemResult {
+  if (i.errored) return 'errored';
+  return i.verdict ?? 'not_evaluated';
+}
+
+function side(i: Item): ItemSide {
+  return { result: resultOf(i), errorKind: i.errorKind, definitionHash: i.definitionHash ?? null, judgeFingerprint: i.judgeFingerprint ?? null };
+}
+
+function sameRoutes(a: readonly (Route | null)[], b: readonly (Route | null)[]): boolean {
+  return a.length === b.length && a.every((r, i) => sameRoute(r, b[i] ?? null));
+}
+
+/** The first cause of a change between two runs of one item, with its detail; null: unchanged. */
+export function firstCause(before: Item, after: Item): { cause: ChangeCause; detail: string } | null {
+  // Older records have no hash or fingerprint: an unknown definition is never called "changed".
+  if (before.definitionHash != null && after.definitionHash != null && before.definitionHash !== after.definitionHash) {
+    return { cause: 'definition_changed', detail: `definition changed (${before.definitionHash} -> ${after.definitionHash})` };
+  }
+  if (before.judgeFingerprint !== undefined && after.judgeFingerprint !== undefined && !sameJudge(before.judgeFingerprint, after.judgeFingerprint)) {
+    return { cause: 'judge_changed', detail: `judge changed: ${judgeDifferences(before.judgeFingerprint, after.judgeFingerprint).join(', ')}` };
+  }
+  if ('turns' in before && 'turns' in after) {
+    const b = before.turns;
+    const a = after.turns;
+    if (b.length !== a.length || b.some((t, i) => t.reply !== a[i]?.reply)) {
+      return { cause: 'transcript_changed', detail: b.length !== a.length ? `transcript changed (${b.length} -> ${a.length} turns)` : 'transcript changed' };
+    }
+    if (!sameRoutes(b.map((t) => t.route), a.map((t) => t.route))) return { cause: 'route_changed', detail: 'route changed' };
+  } else if (!('turns' in before) && !('turns' in after) && before.reply !== null && after.reply !== null) {
+    if (before.reply !== after.reply) return { cause: 'reply_changed', detail: 'reply changed' };
+    if (!sameRoute(before.route, after.route)) {
+      const show = (r: Route | null): string => (r === null ? 'no route' : `${r.conversation}/${r.stage}`);
+      return { cause: 'route_changed', detail: `route changed (${show(before.route)} -> ${show(after.route)})` };
+    }
+  }
+  const rb = resultOf(before);
+  const ra = resultOf(after);
+  if (rb !== ra) return { cause: 'verdict_changed', detail: `verdict ${rb} -> ${ra}` };
+  if (before.errored && after.errored && before.errorKind !== after.errorKind) {
+    return { cause: 'error_class_changed', detail: `error ${before.errorKind} -> ${after.errorKind}` };
+  }
+  return null;
+}
+
+export function movementOf(before: ItemResult, after: ItemResult): Movement {
+  const bad = (r: ItemResult): boolean => r === 'fail' || r === 'errored';
+  if (bad(before) && after === 'pass') return 'fixed';
+  if (before === 'pass' && bad(after)) return 'broken';
+  return 'changed';
+}
+
+function byLabel(run: Pick<RunRecord, 'fixtures' | 'personas'>): Map<string, Item> {
+  return new Map<string, Item>([...run.fixtures, ...run.personas].map((i) => [i.label, i]));
+}
+
+function kindOf(i: Item): 'fixture' | 'persona' {
+  return 'turns' in i ? 'persona' : 'fixture';
+}
+
+function compareGroups(before: readonly AgreementGroup[], after: readonly AgreementGroup[]): GroupComparison[] {
+  const keys = [...new Set([...before.map((g) => g.key), ...after.map((g) => g.key)])].sort();
+  return keys.map((key) => ({ key, before: before.find((g) => g.key === key) ?? null, after: after.find((g) => g.key === key) ?? null }));
+}
+
+const CAUSE_WORDS: Record<ChangeCause, [string, string]> = {
+  added: ['item added', 'items added'],
+  removed: ['item removed', 'items removed'],
+  definition_changed: ['definition changed', 'definitions changed'],
+  judge_changed: ['judge changed', 'judges changed'],
+  reply_changed: ['reply changed', 'replies changed'],
+  route_changed: ['route changed', 'routes changed'],
+  transcript_changed: ['transcript changed', 'transcripts changed'],
+  verdict_changed: ['verdict changed', 'verdicts changed'],
+  error_class_changed: ['error class changed', 'error classes changed'],
+};
+
+/** "2 items added", "1 reply changed". */
+export function causeWords(cause: ChangeCause, n: number): string {
+  const [one, many] = CAUSE_WORDS[cause];
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function refOf(run: RunRecord, file: string | null): RunRef {
+  return { startedAt: run.startedAt, commit: run.commit, file, partial: run.selection != null };
+}
+
+/**
+ * Compares two runs. The one that started earlier is "before" whatever the argument order
+ * (`swapped` says when the arguments were after-first); equal start times keep the order given.
+ */
+export function compareRuns(first: RunRecord, second: RunRecord, files: { first?: string; second?: string } = {}): Comparison {
+  const swapped = Date.parse(second.startedAt) < Date.parse(first.startedAt);
+  const [before, after] = swapped ? [second, first] : [first, second];
+  const [beforeFile, afterFile] = swapped ? [files.second ?? null, files.first ?? null] : [files.first ?? null, files.second ?? null];
+  const b = byLabel(before);
+  const a = byLabel(after);
+  const labels = [...new Set([...b.keys(), ...a.keys()])].sort();
+  const changes: ItemChange[] = [];
+  const commonBefore: Item[] = [];
+  const commonAfter: Item[] = [];
+  let unchanged = 0;
+  for (const label of labels) {
+    const x = b.get(label);
+    const y = a.get(label);
+    if (x === undefined && y !== undefined) {
+      changes.push({ label, kind: kindOf(y), before: null, after: side(y), cause: 'added', movement: null, detail: `only in the after run (${resultOf(y)})` });
+      continue;
+    }
+    if (y === undefined && x !== undefined) {
+      changes.push({ label, kind: kindOf(x), before: side(x), after: null, cause: 'removed', movement: null, detail: `only in the before run (${resultOf(x)})` });
+      continue;
+    }
+    if (x === undefined || y === undefined) continue;
+    commonBefore.push(x);
+    commonAfter.push(y);
+    if (kindOf(x) !== kindOf(y)) {
+      // A fixture became a persona script under the same label (or back): its definition changed.
+      changes.push({ label, kind: kindOf(y), before: side(x), after: side(y), cause: 'definition_changed', movement: movementOf(resultOf(x), resultOf(y)), detail: `was a ${kindOf(x) === 'persona' ? 'persona script' : 'fixture'}` });
+      continue;
+    }
+    const cause = firstCause(x, y);
+    if (cause === null) {
+      unchanged += 1;
+      continue;
+    }
+    changes.push({ label, kind: kindOf(y), before: side(x), after: side(y), ...cause, movement: movementOf(resultOf(x), resultOf(y)) });
+  }
+  const causes = Object.fromEntries(CHANGE_CAUSES.map((c) => [c, changes.filter((ch) => ch.cause === c).length])) as Record<ChangeCause, number>;
+  const ab = agreement([...before.fixtures, ...before.personas]);
+  const aa = agreement([...after.fixtures, ...after.personas]);
+  const rb = agreementReport(before);
+  const ra = agreementReport(after);
+  const summaryParts = CHANGE_CAUSES.filter((c) => causes[c] > 0).map((c) => causeWords(c, causes[c]));
+  return {
+    before: refOf(before, beforeFile),
+    after: refOf(after, afterFile),
+    swapped,
+    agreement: { before: ab, after: aa, deltaPoints: ab.percent === null || aa.percent === null ? null : aa.percent - ab.percent },
+    common: { before: agreement(commonBefore), after: agreement(commonAfter) },
+    groups: {
+      byConversation: compareGroups(rb.byConversation, ra.byConversation),
+      byFile: compareGroups(rb.byFile, ra.byFile),
+      byPersona: compareGroups(rb.byPersona, ra.byPersona),
+    },
+    changes,
+    causes,
+    fixed: changes.filter((c) => c.movement === 'fixed').map((c) => c.label),
+    broken: changes.filter((c) => c.movement === 'broken').map((c) => c.label),
+    onlyBefore: changes.filter((c) => c.cause === 'removed').map((c) => c.label),
+    onlyAfter: changes.filter((c) => c.cause === 'added').map((c) => c.label),
+    unchanged,
+    coverage: before.coverage != null && after.coverage != null ? { before: before.coverage, after: after.coverage, change: coverageChange(before.coverage, after.coverage) } : null,
+    summary: summaryParts.length === 0 ? 'nothing changed' : summaryParts.join('; '),
+  };
+}

@@ -1,0 +1,77 @@
+// What defines an item, hashed (SPEC section 11), and what judged it: so that compare can tell
+// "the fixture was edited" and "the judge changed" apart from "the agent answered differently".
+// Pure: what is hashed, as canonical JSON (keys sorted, undefined dropped); the hash itself
+// (sha256) is taken in src/record/definition.ts, which may use node:crypto.
+
+import type { Fixture, JsonValue, JudgeFingerprint, PersonaScript } from '../types.js';
+
+/** JSON with object keys sorted at every level, so equal values always give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/**
+ * A fixture's definition: its message, its persona tag (sent to the agent) and its assertion's
+ * kind and value (contains text; pattern and flags). A judge assertion contributes its kind only:
+ * its criterion and threshold belong to the judge fingerprint. Label, file and line are not part
+ * of it (moving a fixture does not change it).
+ */
+export function fixtureDefinition(f: Pick<Fixture, 'message' | 'persona' | 'assertion'>): string {
+  const a = f.assertion;
+  const assertion =
+    a === null ? null : a.kind === 'contains' ? { kind: a.kind, value: a.value } : a.kind === 'regex' ? { kind: a.kind, pattern: a.pattern, flags: a.flags } : { kind: a.kind };
+  return canonicalJson({ item: 'fixture', message: f.message, persona: f.persona, assertion });
+}
+
+/**
+ * A persona script's definition: what it sends (persona handle, opening, follow-ups, mocks) and its
+ * expectations other than criteria (conversations, terminal, toolCalled, toolNotCalled). Criteria
+ * and their threshold belong to the judge fingerprint; maxTurns is a limit checked when loading.
+ */
+export function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'mocks' | 'expect'>): string {
+  const { conversations, terminal, toolCalled, toolNotCalled } = p.expect;
+  return canonicalJson({
+    item: 'persona',
+    persona: p.persona,
+    opening: p.opening,
+    followUps: p.followUps,
+    mocks: p.mocks as unknown as JsonValue,
+    expect: { conversations, terminal, toolCalled, toolNotCalled },
+  });
+}
+
+/** A fixture's judge fingerprint: null unless its assertion is a judge assertion. */
+export function fixtureJudgeFingerprint(f: Pick<Fixture, 'assertion'>, model: string | null, promptVersion: string): JudgeFingerprint | null {
+  const a = f.assertion;
+  if (a === null || a.kind !== 'judge') return null;
+  return { model, promptVersion, criteria: [{ criterion: a.criterion, threshold: a.threshold }] };
+}
+
+/** A script's judge fingerprint: null when it has no criteria. */
+export function personaJudgeFingerprint(p: Pick<PersonaScript, 'expect' | 'threshold'>, model: string | null, promptVersion: string): JudgeFingerprint | null {
+  if (p.expect.criteria.length === 0) return null;
+  return { model, promptVersion, criteria: p.expect.criteria.map((criterion) => ({ criterion, threshold: p.threshold })) };
+}
+
+/** Same judge: same model, prompt version, criteria and thresholds, in order. */
+export function sameJudge(a: JudgeFingerprint | null, b: JudgeFingerprint | null): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+/** What differs between two fingerprints, in words ("model", "criterion", "threshold", "judge prompt version"). */
+export function judgeDifferences(a: JudgeFingerprint | null, b: JudgeFingerprint | null): string[] {
+  if (a === null || b === null) return a === b ? [] : [a === null ? 'a judge is now used' : 'no judge is used any more'];
+  const out: string[] = [];
+  if (a.model !== b.model) out.push(`model ${a.model ?? 'none'} -> ${b.model ?? 'none'}`);
+  if (a.promptVersion !== b.promptVersion) out.push(`judge prompt version ${a.promptVersion} -> ${b.promptVersion}`);
+  const crit = (f: JudgeFingerprint): string => canonicalJson(f.criteria.map((c) => c.criterion));
+  const thr = (f: JudgeFingerprint): string => canonicalJson(f.criteria.map((c) => c.threshold));
+  if (crit(a) !== crit(b)) out.push(a.criteria.length === 1 && b.criteria.length === 1 ? 'criterion' : 'criteria');
+  if (thr(a) !== thr(b)) out.push(a.criteria.length === 1 && b.criteria.length === 1 ? `threshold ${a.criteria[0]?.threshold} -> ${b.criteria[0]?.threshold}` : 'thresholds');
+  return out;
+}
