@@ -5,6 +5,7 @@
 //   persona.ts    a persona script's body: checks, first difference, transcript
 //   diff.ts       sentence and word diff of two replies (the `diff` package); diff-text.ts, wrap.ts
 //   blocks.ts     headline, tallies, facts, acceptance outcome, footer
+//   evaluations.ts  agreement, coverage, since the previous run, trend (SPEC 11): a line and details
 //   layout.ts     the document from a plan, and the notice of what the plan leaves out
 //   fit.ts        choosing the plan that fits the limit; the last-resort trim
 
@@ -27,7 +28,7 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
     ...run.fixtures.filter((f) => decideAcceptance(f, '', run.commit).kind === 'accept'),
     ...personasOf(run).filter((p) => decidePersonaAcceptance(p, '', run.commit).kind === 'accept'),
   ]);
-  const doc: Doc = { run, ctx, model: buildModel(run), p, pieces: new Pieces(ctx, p), acceptable };
+  const doc: Doc = { run, ctx, model: buildModel(run), p, pieces: new Pieces(ctx, p), acceptable, evaluations: 'full' };
   const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;
   return trimToFit(fit(doc), p.max, p.measure, tail);
 }
