@@ -122,8 +122,14 @@ function coverageLines(run: RunRecord, prev: PreviousRunView | null | undefined)
   return [lines.join('\n')];
 }
 
+const RESULT_WORDS: Record<string, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
+
+/** "- `label`: pass → fail · reply changed" (the result's move, when it moved, then the first cause). */
 function changeItem(ch: ItemChange): string {
-  return `- ${codeSpan(clip(ch.label, LIMITS.label))}: ${escapeInline(clip(ch.detail, LIMITS.detail))}`;
+  const b = ch.before?.result;
+  const a = ch.after?.result;
+  const moved = b !== undefined && a !== undefined && b !== a ? `${RESULT_WORDS[b] ?? b} → ${RESULT_WORDS[a] ?? a} · ` : '';
+  return `- ${codeSpan(clip(ch.label, LIMITS.label))}: ${moved}${escapeInline(clip(ch.detail, LIMITS.detail))}`;
 }
 
 function changeList(title: string, changes: readonly ItemChange[]): string[] {
