@@ -92,6 +92,8 @@ export interface Config {
   cost: CostConfig;
   /** Every value that came from `${ENV}`: never printed, logged or written. */
   secrets: string[];
+  /** `coverage.conversations` (SPEC section 11): the conversations the agent has; absent or null: none listed. */
+  coverage?: string[] | null;
 }
 
 export const NATIVE_MAPPING: AgentMapping = {

@@ -4,7 +4,7 @@
 import type { Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
-import { criteriaCount, estimateCost, gateRun, mayRun, judgeCalls, type GateResult } from './evaluate/index.js';
+import { criteriaCount, estimateCost, gateRun, mayRun, judgeCalls, rerunLabels, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
@@ -43,6 +43,8 @@ export interface CheckOptions {
   onWaitLog?: (line: string) => void;
   /** The clock of the wait only (tests of the Action: no real sleeps); default: `deps.clock`. */
   waitClock?: Clock;
+  /** Replay only part of the suite (SPEC section 11): `--rerun` (a record read by the caller) and/or `--only` patterns. */
+  selection?: { rerunOf: { file: string; record: RunRecord } | null; only: string[] | null };
 }
 
 export type CheckResult =
@@ -58,7 +60,16 @@ export type CheckResult =
       suite: Suite;
       warnings: ConfigIssue[];
     }
-  | { kind: 'ran'; record: RunRecord; gate: GateResult; suite: Suite; warnings: ConfigIssue[] };
+  | {
+      kind: 'ran';
+      record: RunRecord;
+      gate: GateResult;
+      /** With a selection, the suite narrowed to the items replayed. */
+      suite: Suite;
+      warnings: ConfigIssue[];
+      /** Set when only part of the suite was replayed (`--rerun`, `--only`). */
+      selection?: SelectionResult;
+    };
 
 /** A command line the CLI cannot run: reported with the usage text, exit status 2. */
 export class UsageError extends UserError {
@@ -80,13 +91,38 @@ export function judgeName(config: Config): string | null {
   return config.judge.label ?? `${config.judge.provider} ${config.judge.model}`;
 }
 
+/**
+ * Narrows the suite to the items a `--rerun` record and `--only` patterns select. A pattern that
+ * matches no label of the suite is a usage error naming it (nothing is replayed).
+ */
+function selectSuite(
+  suite: Suite,
+  selection: NonNullable<CheckOptions['selection']>,
+): { suite: Suite; result: SelectionResult; selection: NonNullable<RunRecord['selection']> } {
+  const all = [...suite.fixtures, ...suite.personas].map((i) => i.label);
+  const result = selectLabels(all, selection.rerunOf === null ? null : rerunLabels(selection.rerunOf.record), selection.only);
+  if (result.unmatched.length > 0) {
+    const list = result.unmatched.map((p) => `"${p}"`).join(', ');
+    throw new UsageError(
+      `--only ${list} ${result.unmatched.length === 1 ? 'matches' : 'match'} no fixture or persona script label; labels in the suite: ${all.slice(0, 20).join(', ') || '(none)'}${all.length > 20 ? `, +${all.length - 20} more` : ''}`,
+    );
+  }
+  const keep = new Set(result.labels);
+  return {
+    suite: { ...suite, fixtures: suite.fixtures.filter((f) => keep.has(f.label)), personas: suite.personas.filter((p) => keep.has(p.label)) },
+    result,
+    selection: { rerunOf: selection.rerunOf?.file ?? null, only: selection.only, labels: result.labels },
+  };
+}
+
 /** Loads the suite, checks the cost cap, replays, evaluates. Nothing is spent when the suite has errors or the cap refuses. */
 export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Promise<CheckResult> {
   const loaded = await loadSuite({ dir: options.dir, env: options.env, overrides: options.overrides, cwd: options.cwd });
   if (loaded.errors.length > 0 || loaded.suite === null) {
     return { kind: 'config_errors', errors: loaded.errors, warnings: loaded.warnings };
   }
-  const suite = loaded.suite;
+  const selected = options.selection ? selectSuite(loaded.suite, options.selection) : null;
+  const suite = selected?.suite ?? loaded.suite;
   const { config } = suite;
   if (config.agent.url === null && deps.makeAgent === undefined) {
     return {
@@ -141,10 +177,24 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         tool: { ...TOOL },
         agentHost: agentHost(config.agent.url),
         judgeName: judge?.name ?? judgeName(config),
+        judgeModel: config.judge !== null ? `${config.judge.provider}/${config.judge.model}` : (judge?.name ?? null),
       },
       { personas: suite.personas, baselines: suite.personaBaselines },
     );
-    return { kind: 'ran', record, gate: gateRun(record, options.failOn), suite, warnings: loaded.warnings };
+    const listed = runCoverage(config.coverage ?? null, record);
+    const full: RunRecord = {
+      ...record,
+      ...(listed !== null ? { coverage: listed } : {}),
+      ...(selected !== null ? { selection: selected.selection } : {}),
+    };
+    return {
+      kind: 'ran',
+      record: full,
+      gate: gateRun(full, options.failOn),
+      suite,
+      warnings: loaded.warnings,
+      ...(selected !== null ? { selection: selected.result } : {}),
+    };
   } finally {
     const closing = Promise.allSettled([agent?.close(), regex?.close(), judge?.close()]);
     // An interrupted run does not wait for the calls it abandoned (a judge call may take its

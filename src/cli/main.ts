@@ -3,12 +3,12 @@
 // 3 internal error (see errors.ts).
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition } from '../types.js';
-import { parseFailOn, planAcceptance, gateRun, type StoredBaseline } from '../evaluate/index.js';
-import { runCheck, UsageError, type CheckResult } from '../engine.js';
+import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type RunRecord } from '../types.js';
+import { compareRuns, parseFailOn, parseOnly, planAcceptance, gateRun, type StoredBaseline } from '../evaluate/index.js';
+import { runCheck, UsageError, type CheckOptions, type CheckResult } from '../engine.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
-import { formatUsdPair, renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
+import { formatUsdPair, renderCompareMarkdown, renderCompareText, renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
 import { TOOL } from '../version.js';
 import { gitHead } from './git.js';
@@ -39,11 +39,17 @@ Usage:
   agent-replay run [--dir .agent-replay] [--agent-url URL] [--concurrency N] [--out results.json]
                    [--markdown report.md] [--junit junit.xml] [--confirm-cost] [--fail-on LIST]
                    [--commit SHA] [--judge-url URL] [--wait-for-agent SECONDS]
+                   [--rerun results.json] [--only label,refund-*,...]
   agent-replay validate [--dir .agent-replay]
   agent-replay accept --results results.json [--dir .agent-replay] [--only label,...]
   agent-replay report --results a.json [--results b.json ...] [--markdown out.md] [--out merged.json]
                       [--junit junit.xml] [--fail-on LIST]
+  agent-replay compare BEFORE.json AFTER.json [--markdown out.md] [--out diff.json]
   agent-replay demo [--out DIR]
+
+run --rerun replays only what failed, was not evaluated or errored in that record; --only selects
+labels (fixtures and persona scripts; * and ? globs). compare: the earlier run (by startedAt) is
+always "before"; it exits 0.
 
 --fail-on: comma-separated, any of ${FAIL_ON_CONDITIONS.join(', ')} (default: newly_failing)
 Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap
@@ -63,6 +69,7 @@ const OPTIONS = {
   'fail-on': { type: 'string' },
   commit: { type: 'string' },
   'wait-for-agent': { type: 'string' },
+  rerun: { type: 'string' },
   results: { type: 'string', multiple: true },
   only: { type: 'string' },
   preset: { type: 'string' },
@@ -72,10 +79,11 @@ const OPTIONS = {
 } satisfies ParseArgsConfig['options'];
 
 const COMMAND_FLAGS: Record<string, readonly string[]> = {
-  run: ['dir', 'agent-url', 'judge-url', 'concurrency', 'out', 'markdown', 'junit', 'confirm-cost', 'fail-on', 'commit', 'wait-for-agent'],
+  run: ['dir', 'agent-url', 'judge-url', 'concurrency', 'out', 'markdown', 'junit', 'confirm-cost', 'fail-on', 'commit', 'wait-for-agent', 'rerun', 'only'],
   validate: ['dir'],
   accept: ['results', 'dir', 'only'],
   report: ['results', 'markdown', 'out', 'junit', 'fail-on'],
+  compare: ['markdown', 'out'],
   demo: ['out'],
   init: ['dir', 'preset', 'workflows'],
 };
@@ -116,7 +124,7 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
     io.stdout(USAGE);
     return command === undefined && !values.help ? 2 : 0;
   }
-  if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+  if (rest.length > 0 && command !== 'compare') throw new UsageError(`unexpected argument "${rest[0]}"`);
   const allowed = COMMAND_FLAGS[command];
   if (allowed === undefined) throw new UsageError(`unknown command "${command}"; commands: ${Object.keys(COMMAND_FLAGS).join(', ')}`);
   for (const key of Object.keys(values)) {
@@ -131,6 +139,8 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
       return cmdAccept(values, io);
     case 'report':
       return cmdReport(values, io);
+    case 'compare':
+      return cmdCompare(rest, values, io);
     case 'init':
       return runInit({ dir: values.dir ?? '.agent-replay', preset: values.preset ?? 'native', workflows: values.workflows ?? '.github/workflows' }, io);
     default:
@@ -202,6 +212,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const waitForAgent = parseWaitForAgent(values['wait-for-agent']);
   const dir = values.dir ?? '.agent-replay';
   const commit = values.commit ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
+  const selection = await selectionOf(values, io);
   const result = await runCheck(
     {
       dir,
@@ -217,6 +228,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       commit,
       waitForAgent,
       onWaitLog: (line) => io.stderr(`${line}\n`),
+      ...(selection ? { selection } : {}),
     },
     { onProgress: progressPrinter(io), signal: io.signal, ...io.engine },
   );
@@ -226,10 +238,44 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   }
   printIssues(io, [], result.warnings);
   if (result.kind === 'ran') {
+    if (result.selection) printSelection(result.record, result.selection.missing, io);
     await emitRun(result.record, values, io);
     if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
   }
   return exitFor(result, io, dir);
+}
+
+/** --rerun (a record, read and validated here) and --only (patterns); null when neither is given. */
+async function selectionOf(values: Values, io: CliIO): Promise<CheckOptions['selection'] | null> {
+  const only = values.only === undefined ? null : parseOnly(values.only);
+  if (only !== null && only.length === 0) throw new UsageError('--only needs at least one label or glob, e.g. --only refund-*,greeting');
+  if (values.rerun === undefined && only === null) return null;
+  const rerunOf = values.rerun === undefined ? null : { file: values.rerun, record: await readRecord(resolvePath(io, values.rerun)) };
+  return { rerunOf, only };
+}
+
+/** Says, before the summary, that the run replays only part of the suite and why. */
+function printSelection(record: RunRecord, missing: readonly string[], io: CliIO): void {
+  const sel = record.selection;
+  if (!sel) return;
+  const why = [sel.rerunOf === null ? null : `what failed, was not evaluated or errored in ${sel.rerunOf}`, sel.only === null ? null : `labels matching ${sel.only.join(', ')}`]
+    .filter((x): x is string => x !== null)
+    .join(', among them ');
+  const n = sel.labels.length;
+  io.stderr(`partial run: ${n} ${n === 1 ? 'item' : 'items'} replayed (${why}); the record lists only ${n === 1 ? 'it' : 'those'}.\n`);
+  if (missing.length > 0) io.stderr(`not replayed: ${missing.join(', ')} (in ${sel.rerunOf ?? 'the record'} but no longer in the suite)\n`);
+}
+
+/** compare BEFORE.json AFTER.json: agreement before and after and why; always exit 0. */
+async function cmdCompare(files: readonly string[], values: Values, io: CliIO): Promise<number> {
+  if (files.length !== 2) throw new UsageError(`compare needs exactly two results files (BEFORE.json AFTER.json), got ${files.length}`);
+  const [first, second] = files as [string, string];
+  const [a, b] = await Promise.all([readRecord(resolvePath(io, first)), readRecord(resolvePath(io, second))]);
+  const comparison = compareRuns(a, b, { first, second });
+  if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`);
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison));
+  io.stdout(renderCompareText(comparison));
+  return EXIT.ok;
 }
 
 async function cmdValidate(values: Values, io: CliIO): Promise<number> {

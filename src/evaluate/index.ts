@@ -303,3 +303,4 @@ export * from './agreement.js';
 export * from './coverage.js';
 export * from './definition.js';
 export * from './compare.js';
+export * from './selection.js';

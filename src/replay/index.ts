@@ -22,6 +22,7 @@ import type {
 import { evaluateAssertion } from '../assertions/index.js';
 import { computeDrift, tallies, tallyOf } from '../evaluate/index.js';
 import { replayPersona } from './personas.js';
+import { fixtureEvaluationFields, personaEvaluationFields } from '../record/definition.js';
 
 export { replayPersona, type PersonaReplayDeps } from './personas.js';
 
@@ -68,6 +69,8 @@ export interface ReplayOptions {
   tool: { name: string; version: string };
   agentHost: string | null;
   judgeName: string | null;
+  /** The judge in each item's judge fingerprint ("provider/model"); null or absent: no judge. */
+  judgeModel?: string | null;
 }
 
 /** Replays every fixture and persona script; one failure never stops the others. */
@@ -111,6 +114,7 @@ export async function replay(
       assertion: fixture.assertion,
       baseline,
       threshold: fixture.assertion?.kind === 'judge' ? fixture.assertion.threshold : null,
+      ...fixtureEvaluationFields(fixture, options.judgeModel ?? null),
     };
   };
 
@@ -179,8 +183,10 @@ export async function replay(
     }
   };
 
-  const script = async (p: PersonaScript): Promise<PersonaRecord> =>
-    replayPersona(p, scripts.baselines.get(p.label) ?? null, { agent: deps.agent, judge: deps.judge, now, redact, session: sessionId(p) });
+  const script = async (p: PersonaScript): Promise<PersonaRecord> => ({
+    ...(await replayPersona(p, scripts.baselines.get(p.label) ?? null, { agent: deps.agent, judge: deps.judge, now, redact, session: sessionId(p) })),
+    ...personaEvaluationFields(p, options.judgeModel ?? null),
+  });
 
   const worker = async (): Promise<void> => {
     for (;;) {

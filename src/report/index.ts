@@ -12,3 +12,4 @@ export { escapeInline, codeSpan, fencedBlock, utf8Length } from './escape.js';
 export { wordDiff, replyDiff, type DiffOp, type WordDiff, type WordDiffOptions } from './diff.js';
 export { diffText } from './diff-text.js';
 export { formatUsd, formatUsdPair } from './money.js';
+export { renderCompareMarkdown, renderCompareText, formatDelta, compareCauseLine } from './compare.js';

@@ -114,6 +114,8 @@ export const configFileSchema = z.strictObject({
     })
     .nullable()
     .optional(),
+  // SPEC section 11: the conversations the agent has, for coverage gaps.
+  coverage: z.strictObject({ conversations: z.array(z.string()).nullable().optional() }).nullable().optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -189,6 +191,8 @@ export function resolveConfigFile(
   resolveAgent(config, resolved.agent ?? {}, written.agent ?? {}, r);
   if (resolved.judge) config.judge = resolveJudge(resolved.judge, written.judge ?? {}, r);
   applyRegexAndCost(config, resolved);
+  const coverage = resolveCoverage(written.coverage?.conversations ?? null, r);
+  if (coverage !== null) config.coverage = coverage;
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
 }
@@ -211,7 +215,7 @@ function isMapping(raw: unknown): raw is object {
 function notAMappingIssue(issueAt: IssueAt, raw: unknown): ConfigIssue {
   return issueAt(
     [],
-    `the config file must be a mapping of sections (agent, judge, regex, cost), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
+    `the config file must be a mapping of sections (agent, judge, regex, cost, coverage), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
     'start the file with a section such as "agent:" followed by indented keys',
   );
 }
@@ -349,6 +353,27 @@ function applyRegexAndCost(config: Config, file: ConfigFile): void {
   if (cost.turnsPerFixture !== undefined) config.cost.turnsPerFixture = cost.turnsPerFixture;
   if (cost.judgeCallUsd !== undefined) config.cost.judgeCallUsd = cost.judgeCallUsd;
   if (cost.capUsd !== undefined) config.cost.capUsd = cost.capUsd;
+}
+
+/** coverage.conversations: names, each once (the `conversations:` prefix rule decides what "once" means). */
+function resolveCoverage(list: readonly string[] | null, r: Resolution): string[] | null {
+  if (list === null) return null;
+  const seen = new Map<string, number>();
+  list.forEach((name, i) => {
+    const at: PathSegment[] = ['coverage', 'conversations', i];
+    const bare = name.startsWith('conversations:') ? name.slice('conversations:'.length) : name;
+    if (bare.trim() === '') {
+      r.errors.push(r.issueAt(at, `coverage.conversations[${i}] is empty`, 'give the name of a conversation as the agent reports it in route.conversation, or remove the entry'));
+      return;
+    }
+    const first = seen.get(bare);
+    if (first !== undefined) {
+      r.errors.push(r.issueAt(at, `coverage.conversations lists ${quote(name)} twice (also entry ${first + 1})`, 'list each conversation once'));
+      return;
+    }
+    seen.set(bare, i);
+  });
+  return [...list];
 }
 
 function withResponse(mapping: AgentMapping, response: ResponseFields | undefined): AgentMapping {

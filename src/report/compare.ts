@@ -1,0 +1,142 @@
+// Rendering of a comparison of two runs (SPEC section 11): markdown for `compare --markdown` (and
+// for whoever embeds it) and plain text for the terminal. Every text that came from a record is
+// untrusted and escaped here. Pure.
+
+import type { Comparison, GroupComparison, ItemChange, ItemResult } from '../evaluate/compare.js';
+import { causeWords, CHANGE_CAUSES } from '../evaluate/compare.js';
+import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
+import { escapeInline, oneLine } from './escape.js';
+
+const CAUSE_TITLE: Record<ItemChange['cause'], string> = {
+  added: 'added',
+  removed: 'removed',
+  definition_changed: 'definition changed',
+  judge_changed: 'judge changed',
+  reply_changed: 'reply changed',
+  route_changed: 'route changed',
+  transcript_changed: 'transcript changed',
+  verdict_changed: 'verdict changed',
+  error_class_changed: 'error class changed',
+};
+
+const RESULT_WORD: Record<ItemResult, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
+
+/** "+12.5 points", "-3 points", "no change", "n/a". */
+export function formatDelta(points: number | null): string {
+  if (points === null) return 'n/a';
+  const r = Math.round(points * 10) / 10;
+  if (r === 0) return 'no change';
+  const s = Number.isInteger(r) ? r.toFixed(0) : r.toFixed(1);
+  return `${r > 0 ? '+' : ''}${s} ${Math.abs(r) === 1 ? 'point' : 'points'}`;
+}
+
+function besides(a: Agreement): string {
+  const parts = [`${a.passed} passed`, `${a.failed} failed`];
+  if (a.notEvaluated > 0) parts.push(`${a.notEvaluated} not evaluated`);
+  if (a.errored > 0) parts.push(`${a.errored} errored`);
+  return parts.join(', ');
+}
+
+function runName(ref: Comparison['before'], plain: boolean): string {
+  const what = [ref.file, ref.commit === null ? null : `commit ${ref.commit.slice(0, 12)}`, `started ${ref.startedAt}`].filter((x): x is string => x !== null);
+  const text = what.join(', ') + (ref.partial ? ' (a partial run: --rerun / --only)' : '');
+  return plain ? oneLine(text) : escapeInline(text);
+}
+
+function sideWord(c: ItemChange, which: 'before' | 'after'): string {
+  const s = c[which];
+  return s === null ? '—' : RESULT_WORD[s.result];
+}
+
+function swapNote(c: Comparison): string | null {
+  return c.swapped ? 'The arguments were given later run first: they were swapped, so that the earlier run (by startedAt) is "before".' : null;
+}
+
+function groupRows(title: string, groups: readonly GroupComparison[]): string[] {
+  if (groups.length === 0) return [];
+  const rows = groups.map((g) => {
+    const b = g.before === null ? '—' : formatAgreement(g.before);
+    const a = g.after === null ? '—' : formatAgreement(g.after);
+    const delta = g.before === null || g.after === null ? '' : formatDelta(g.before.percent === null || g.after.percent === null ? null : g.after.percent - g.before.percent);
+    return `| ${escapeInline(g.key)} | ${b} | ${a} | ${delta} |`;
+  });
+  return [`| ${title} | before | after | change |`, '| --- | --- | --- | --- |', ...rows, ''];
+}
+
+/** The comparison as markdown: agreement, why it changed, groups, changed items, items in one run only, coverage. */
+export function renderCompareMarkdown(c: Comparison): string {
+  const lines: string[] = ['## agent-replay: compare two runs', ''];
+  const note = swapNote(c);
+  if (note) lines.push(`> ${note}`, '');
+  lines.push(`- **Before**: ${runName(c.before, false)}`, `- **After**: ${runName(c.after, false)}`, '');
+  const { before: ab, after: aa } = c.agreement;
+  lines.push(
+    `**Agreement**: ${formatAgreement(ab)} → ${formatAgreement(aa)} (${formatDelta(c.agreement.deltaPoints)})`,
+    '',
+    `Before: ${besides(ab)}. After: ${besides(aa)}. Not evaluated and errored items are left out of agreement.`,
+    '',
+    `**Why**: ${escapeInline(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}.`,
+  );
+  if (c.common.before.total > 0 && (c.onlyBefore.length > 0 || c.onlyAfter.length > 0)) {
+    lines.push('', `Over the items in both runs only: ${formatAgreement(c.common.before)} → ${formatAgreement(c.common.after)}.`);
+  }
+  if (c.fixed.length > 0 || c.broken.length > 0) {
+    lines.push('', `Fixed: ${c.fixed.length}. Broken: ${c.broken.length}.`);
+  }
+  lines.push('');
+  lines.push(...groupRows('conversation', c.groups.byConversation), ...groupRows('file', c.groups.byFile), ...groupRows('persona', c.groups.byPersona));
+  const changed = c.changes.filter((x) => x.cause !== 'added' && x.cause !== 'removed');
+  if (changed.length > 0) {
+    lines.push('### Changed items', '', '| item | before | after | first cause | detail |', '| --- | --- | --- | --- | --- |');
+    for (const x of changed) {
+      lines.push(`| \`${x.label}\`${x.kind === 'persona' ? ' (script)' : ''} | ${sideWord(x, 'before')} | ${sideWord(x, 'after')} | ${CAUSE_TITLE[x.cause]} | ${escapeInline(x.detail)} |`);
+    }
+    lines.push('');
+  }
+  const only = (title: string, cause: 'added' | 'removed', which: 'before' | 'after'): void => {
+    const list = c.changes.filter((x) => x.cause === cause);
+    if (list.length === 0) return;
+    lines.push(`### ${title}`, '', ...list.map((x) => `- \`${x.label}\`${x.kind === 'persona' ? ' (script)' : ''}: ${sideWord(x, which)}`), '');
+  };
+  only('Only in the before run', 'removed', 'before');
+  only('Only in the after run', 'added', 'after');
+  if (c.coverage !== null) {
+    const { change, before, after } = c.coverage;
+    const names = (xs: readonly string[]): string => (xs.length === 0 ? 'none' : xs.map(escapeInline).join(', '));
+    lines.push(
+      '### Coverage',
+      '',
+      `Gaps: ${before.gaps.length} → ${after.gaps.length} (new: ${names(change.newGaps)}; closed: ${names(change.closedGaps)}). ` +
+        `Unknown conversations: ${before.unknown.length} → ${after.unknown.length} (new: ${names(change.newUnknown)}).`,
+      '',
+    );
+  }
+  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+}
+
+/** The comparison for a terminal: plain text, one line per changed item. */
+export function renderCompareText(c: Comparison): string {
+  const out: string[] = [];
+  const note = swapNote(c);
+  if (note) out.push(note);
+  out.push(`before: ${runName(c.before, true)}`, `after:  ${runName(c.after, true)}`);
+  out.push(`agreement: ${formatAgreement(c.agreement.before)} -> ${formatAgreement(c.agreement.after)} (${formatDelta(c.agreement.deltaPoints)})`);
+  out.push(`  before: ${besides(c.agreement.before)}`, `  after:  ${besides(c.agreement.after)}`);
+  out.push(`why: ${oneLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
+  const width = Math.max(0, ...c.changes.map((x) => x.label.length));
+  for (const x of c.changes) {
+    out.push(`  ${x.label.padEnd(width)}  ${sideWord(x, 'before')} -> ${sideWord(x, 'after')}  ${CAUSE_TITLE[x.cause]}: ${oneLine(x.detail)}`);
+  }
+  if (c.coverage !== null) {
+    const ch = c.coverage.change;
+    const names = (xs: readonly string[]): string => (xs.length === 0 ? 'none' : xs.map(oneLine).join(', '));
+    out.push(`coverage: gaps ${c.coverage.before.gaps.length} -> ${c.coverage.after.gaps.length} (new: ${names(ch.newGaps)}; closed: ${names(ch.closedGaps)})`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** "2 items added; 1 reply changed": the counts of a comparison, in cause order. */
+export function compareCauseLine(c: Comparison): string {
+  const parts = CHANGE_CAUSES.filter((k) => c.causes[k] > 0).map((k) => causeWords(k, c.causes[k]));
+  return parts.length === 0 ? 'nothing changed' : parts.join('; ');
+}

@@ -1,0 +1,163 @@
+// compare (SPEC 11): crafted pairs of runs, one per cause, in the contract's order of precedence;
+// the earlier run is always "before"; items only in one run are listed.
+
+import { describe, expect, it } from 'vitest';
+import { compareRuns, type ChangeCause } from '../../src/evaluate/index.js';
+import { renderCompareMarkdown, renderCompareText } from '../../src/report/index.js';
+import { fixture, persona, refundTurns, route, run, turn } from '../report/fixtures.js';
+import type { FixtureRecord, JudgeFingerprint, PersonaRecord, RunRecord } from '../../src/types.js';
+
+const T1 = '2026-12-01T09:00:00.000Z';
+const T2 = '2026-12-02T09:00:00.000Z';
+const FP: JudgeFingerprint = { model: 'openai/gpt-4o-mini', promptVersion: '1', criteria: [{ criterion: 'Polite', threshold: 0.7 }] };
+
+const fx = (label: string, over: Partial<FixtureRecord> = {}): FixtureRecord => fixture(label, { definitionHash: `hash-${label}`, judgeFingerprint: null, ...over });
+const errored = (label: string, errorKind: FixtureRecord['errorKind'] = 'timeout', over: Partial<FixtureRecord> = {}): FixtureRecord =>
+  fx(label, { errored: true, error: 'x', errorKind, reply: null, route: null, verdict: null, drift: null, ...over } as Partial<FixtureRecord>);
+const pr = (label: string, over: Partial<PersonaRecord> = {}): PersonaRecord => persona(label, { definitionHash: `hash-${label}`, judgeFingerprint: FP, ...over });
+
+const at = (startedAt: string, fixtures: FixtureRecord[], personas: PersonaRecord[] = []): RunRecord => run(fixtures, { startedAt, personas });
+
+function causeOf(before: FixtureRecord | PersonaRecord, after: FixtureRecord | PersonaRecord): ChangeCause | null {
+  const wrap = (i: FixtureRecord | PersonaRecord, t: string): RunRecord => ('turns' in i ? at(t, [], [i]) : at(t, [i]));
+  const c = compareRuns(wrap(before, T1), wrap(after, T2));
+  return c.changes[0]?.cause ?? null;
+}
+
+describe('compare: the first cause of each changed fixture', () => {
+  it('nothing changed: no cause, counted unchanged', () => {
+    const c = compareRuns(at(T1, [fx('a')]), at(T2, [fx('a')]));
+    expect(c.changes).toEqual([]);
+    expect(c.unchanged).toBe(1);
+    expect(c.summary).toBe('nothing changed');
+  });
+
+  it('added and removed: items only in one run, listed', () => {
+    const c = compareRuns(at(T1, [fx('a'), fx('gone')]), at(T2, [fx('a'), fx('new', { verdict: 'fail' })]));
+    expect(c.changes.map((x) => [x.label, x.cause, x.movement])).toEqual([
+      ['gone', 'removed', null],
+      ['new', 'added', null],
+    ]);
+    expect(c.onlyBefore).toEqual(['gone']);
+    expect(c.onlyAfter).toEqual(['new']);
+    expect(c.summary).toBe('1 item added; 1 item removed');
+    // Agreement: 100% -> 50% entirely because of the added failing item; over the common items: unchanged.
+    expect([c.agreement.before.percent, c.agreement.after.percent, c.agreement.deltaPoints]).toEqual([100, 50, -50]);
+    expect([c.common.before.percent, c.common.after.percent]).toEqual([100, 100]);
+  });
+
+  it('definition changed wins over everything after it (judge, reply, verdict)', () => {
+    const after = fx('a', { definitionHash: 'other', judgeFingerprint: FP, reply: 'new reply', verdict: 'fail' });
+    expect(causeOf(fx('a'), after)).toBe('definition_changed');
+  });
+
+  it('judge changed comes before reply and verdict', () => {
+    const before = fx('a', { judgeFingerprint: FP });
+    const after = fx('a', { judgeFingerprint: { ...FP, criteria: [{ criterion: 'Polite', threshold: 0.9 }] }, reply: 'other', verdict: 'fail' });
+    const c = compareRuns(at(T1, [before]), at(T2, [after]));
+    expect(c.changes[0]).toMatchObject({ cause: 'judge_changed', detail: 'judge changed: threshold 0.7 -> 0.9', movement: 'broken' });
+  });
+
+  it('reply changed comes before route and verdict', () => {
+    expect(causeOf(fx('a'), fx('a', { reply: 'different', route: route('other', 'x'), verdict: 'fail' }))).toBe('reply_changed');
+  });
+
+  it('route changed (same reply)', () => {
+    const c = compareRuns(at(T1, [fx('a')]), at(T2, [fx('a', { route: route('billing', 'x') })]));
+    expect(c.changes[0]).toMatchObject({ cause: 'route_changed', detail: 'route changed (main/answer -> billing/x)', movement: 'changed' });
+  });
+
+  it('verdict changed (same reply and route: e.g. the judge scored differently); fixed and broken', () => {
+    const c = compareRuns(at(T1, [fx('a', { verdict: 'fail' }), fx('b')]), at(T2, [fx('a'), fx('b', { verdict: 'not_evaluated' })]));
+    expect(c.changes.map((x) => [x.label, x.cause, x.detail, x.movement])).toEqual([
+      ['a', 'verdict_changed', 'verdict fail -> pass', 'fixed'],
+      ['b', 'verdict_changed', 'verdict pass -> not_evaluated', 'changed'],
+    ]);
+    expect(c.fixed).toEqual(['a']);
+    expect(c.broken).toEqual([]);
+  });
+
+  it('a replay that errors now is a verdict change (broken), not a reply change', () => {
+    const c = compareRuns(at(T1, [fx('a')]), at(T2, [errored('a')]));
+    expect(c.changes[0]).toMatchObject({ cause: 'verdict_changed', detail: 'verdict pass -> errored', movement: 'broken' });
+    expect(c.broken).toEqual(['a']);
+  });
+
+  it('error class changed: errored in both runs, for different reasons', () => {
+    const c = compareRuns(at(T1, [errored('a', 'timeout')]), at(T2, [errored('a', 'http')]));
+    expect(c.changes[0]).toMatchObject({ cause: 'error_class_changed', detail: 'error timeout -> http' });
+    expect(causeOf(errored('a', 'http'), errored('a', 'http'))).toBeNull();
+  });
+
+  it('older records without hashes or fingerprints never show a definition or judge change', () => {
+    const old = fixture('a', { reply: 'old' });
+    const now = fx('a', { reply: 'new', judgeFingerprint: FP });
+    expect(causeOf(old, now)).toBe('reply_changed');
+  });
+});
+
+describe('compare: persona scripts are items like fixtures', () => {
+  it('definition, judge, transcript, route, verdict and error class, in that order', () => {
+    const turns = refundTurns();
+    const reworded = turns.map((t, i) => (i === 2 ? { ...t, reply: 'Order found.' } : t));
+    const rerouted = turns.map((t, i) => (i === 3 ? { ...t, route: route('refunds', 'done') } : t));
+    expect(causeOf(pr('p'), pr('p', { definitionHash: 'x', turns: reworded }))).toBe('definition_changed');
+    expect(causeOf(pr('p'), pr('p', { judgeFingerprint: { ...FP, model: 'anthropic/claude' }, turns: reworded }))).toBe('judge_changed');
+    expect(causeOf(pr('p'), pr('p', { turns: reworded, verdict: 'fail' }))).toBe('transcript_changed');
+    expect(causeOf(pr('p'), pr('p', { turns: turns.slice(0, 3) }))).toBe('transcript_changed');
+    expect(causeOf(pr('p'), pr('p', { turns: rerouted }))).toBe('route_changed');
+    expect(causeOf(pr('p'), pr('p', { verdict: 'fail' }))).toBe('verdict_changed');
+    const err = (kind: 'unmocked_tool' | 'agent_error'): PersonaRecord => pr('p', { errored: true, error: 'x', errorKind: kind, verdict: null, drift: null } as Partial<PersonaRecord>);
+    expect(causeOf(err('unmocked_tool'), err('agent_error'))).toBe('error_class_changed');
+    expect(causeOf(pr('p'), pr('p'))).toBeNull();
+  });
+
+  it('a label that was a fixture and is now a script: definition changed', () => {
+    const c = compareRuns(at(T1, [fx('same')]), at(T2, [], [pr('same', { turns: [turn(1, 'hi', 'hello', null)] })]));
+    expect(c.changes[0]).toMatchObject({ label: 'same', kind: 'persona', cause: 'definition_changed' });
+  });
+});
+
+describe('compare: before is the earlier run', () => {
+  const early = at(T1, [fx('a', { verdict: 'fail' }), fx('b')]);
+  const late = at(T2, [fx('a'), fx('b')]);
+
+  it('in argument order: not swapped', () => {
+    const c = compareRuns(early, late, { first: 'early.json', second: 'late.json' });
+    expect(c.swapped).toBe(false);
+    expect([c.before.file, c.after.file]).toEqual(['early.json', 'late.json']);
+    expect(c.fixed).toEqual(['a']);
+  });
+
+  it('later run first: swapped, the same comparison, and said so', () => {
+    const c = compareRuns(late, early, { first: 'late.json', second: 'early.json' });
+    const straight = compareRuns(early, late, { first: 'early.json', second: 'late.json' });
+    expect(c.swapped).toBe(true);
+    expect({ ...c, swapped: false }).toEqual(straight);
+    expect(renderCompareText(c)).toContain('they were swapped, so that the earlier run (by startedAt) is "before"');
+    expect(renderCompareMarkdown(c)).toContain('they were swapped');
+    expect(renderCompareMarkdown(straight)).not.toContain('swapped');
+  });
+});
+
+describe('compare: coverage and rendering', () => {
+  it('carries both runs\' coverage and its change', () => {
+    const before = run([fx('a')], { startedAt: T1, coverage: { listed: ['a', 'b'], visited: ['a'], gaps: ['b'], unknown: [] } });
+    const after = run([fx('a')], { startedAt: T2, coverage: { listed: ['a', 'b'], visited: ['b'], gaps: ['a'], unknown: [] } });
+    const c = compareRuns(before, after);
+    expect(c.coverage?.change).toEqual({ newGaps: ['a'], closedGaps: ['b'], newUnknown: [], goneUnknown: [] });
+    expect(compareRuns(at(T1, []), after).coverage).toBeNull();
+  });
+
+  it('markdown escapes what came from the records', () => {
+    const hostile = '<img src=x onerror=alert(1)> @octocat #1';
+    const before = at(T1, [fx('a', { file: hostile })]);
+    const after = at(T2, [fx('a', { file: hostile, route: route(hostile, 'x') })]);
+    const md = renderCompareMarkdown(compareRuns(before, after));
+    expect(md).not.toContain('<img');
+    expect(md).not.toContain('@octocat');
+    expect(md).toContain('&lt;img');
+    expect(md).toContain('| `a` | pass | pass | route changed |');
+    expect(md).toContain('**Agreement**: 100% → 100% (no change)');
+  });
+});
