@@ -111,8 +111,10 @@ export function fit(docIn: Doc): string {
   const { p } = docIn;
   // The evaluations' details are bought first, whole or not at all: they are bounded (LISTED_ROWS)
   // and cheap next to the items, but never crowd the items out of a small limit.
-  const detail = p.measure(assemble({ ...docIn, evaluations: 'full' }, emptyPlan())) - p.measure(assemble({ ...docIn, evaluations: 'brief' }, emptyPlan()));
-  const doc: Doc = { ...docIn, evaluations: detail <= p.max * EVALUATIONS_SHARE ? 'full' : 'brief' };
+  const ev = docIn.evaluations;
+  const size = (blocks: readonly string[]): number => blocks.reduce((n, b) => n + p.measure(b) + separatorLength(p), 0);
+  const detail = size(ev.full) - size(ev.brief);
+  const doc: Doc = { ...docIn, evaluations: { ...ev, use: detail <= p.max * EVALUATIONS_SHARE ? 'full' : 'brief' } };
   const ideal = assemble(doc, idealPlan(doc));
   if (p.measure(ideal) <= p.max) return ideal;
   const base = p.measure(assemble(doc, emptyPlan()));

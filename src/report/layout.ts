@@ -164,8 +164,20 @@ export interface Doc {
   pieces: Pieces;
   /** Items the accept label would store (evaluate's acceptance rule for fixtures, SPEC 10 for scripts). */
   acceptable: ReadonlySet<Item>;
-  /** The evaluations' details below the sections: all of them, or only their lines (fit.ts decides). */
-  evaluations: 'full' | 'brief';
+  /** The evaluations (SPEC 11), rendered once: the line under the facts and the details below the sections. */
+  evaluations: Evaluations;
+}
+
+export interface Evaluations {
+  line: string;
+  full: readonly string[];
+  brief: readonly string[];
+  /** Which details are shown: all of them, or only their lines (fit.ts decides). */
+  use: 'full' | 'brief';
+}
+
+export function evaluationsOf(run: RunRecord, ctx: ReportContext, p: Profile): Evaluations {
+  return { line: evaluationLine(run, ctx), full: evaluationBlocks(run, ctx, p), brief: evaluationBlocks(run, ctx, p, true), use: 'full' };
 }
 
 export function assemble(doc: Doc, plan: Plan): string {
@@ -178,9 +190,10 @@ export function assemble(doc: Doc, plan: Plan): string {
   if (interrupted) blocks.push(interrupted);
   const notice = noticeBlock(model, plan, ctx, p);
   if (notice) blocks.push(notice);
-  blocks.push(talliesTable(model), factsLine(run, ctx), evaluationLine(run, ctx));
+  const ev = doc.evaluations;
+  blocks.push(talliesTable(model), factsLine(run, ctx), ev.line);
   for (const key of SECTION_ORDER) blocks.push(...sectionBlocks(key, model.sections[key], plan[key], pieces));
-  blocks.push(...evaluationBlocks(run, ctx, p, doc.evaluations === 'brief'));
+  blocks.push(...(ev.use === 'full' ? ev.full : ev.brief));
   const shown = SECTION_ORDER.flatMap((k) => model.sections[k].slice(0, plan[k].levels.length));
   const cta: CallToAction = { acceptable: doc.acceptable.size, shownInFull: shown.filter((f) => doc.acceptable.has(f)).length };
   blocks.push('---', ...footerBlocks(run, ctx, model, p, cta));
