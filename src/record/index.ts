@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { repositoryFor, writeFileSafely } from '../fs-safe.js';
 import type { RunRecord } from '../types.js';
-import { tallies } from '../evaluate/index.js';
+import { coverage, runVisited, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { UserError } from '../errors.js';
 
@@ -137,6 +137,21 @@ export function mergeRecords(records: readonly RunRecord[], names: readonly stri
     interrupted: records.some((r) => r.interrupted),
     fixtures,
     personas,
+    ...mergedEvaluations(records, { fixtures, personas }),
+  };
+}
+
+/**
+ * Coverage of merged shards is taken again over all their items (a gap of one shard may be
+ * visited by another); a selection (`--rerun`, `--only`) covers the labels of every shard.
+ */
+function mergedEvaluations(records: readonly RunRecord[], items: Pick<RunRecord, 'fixtures' | 'personas'>): Pick<RunRecord, 'coverage' | 'selection'> {
+  const listed = records.find((r) => r.coverage != null)?.coverage?.listed ?? null;
+  const selections = records.map((r) => r.selection).filter((s): s is NonNullable<RunRecord['selection']> => s != null);
+  const first = selections[0];
+  return {
+    coverage: listed === null ? undefined : coverage(listed, runVisited(items)),
+    selection: first === undefined ? undefined : { ...first, labels: [...new Set(selections.flatMap((s) => s.labels))] },
   };
 }
 

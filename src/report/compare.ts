@@ -5,7 +5,7 @@
 import type { Comparison, GroupComparison, ItemChange, ItemResult } from '../evaluate/compare.js';
 import { causeWords, CHANGE_CAUSES } from '../evaluate/compare.js';
 import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
-import { escapeInline, oneLine } from './escape.js';
+import { codeSpan, escapeInline, oneLine } from './escape.js';
 
 const CAUSE_TITLE: Record<ItemChange['cause'], string> = {
   added: 'added',
@@ -38,9 +38,9 @@ function besides(a: Agreement): string {
 }
 
 function runName(ref: Comparison['before'], plain: boolean): string {
-  const what = [ref.file, ref.commit === null ? null : `commit ${ref.commit.slice(0, 12)}`, `started ${ref.startedAt}`].filter((x): x is string => x !== null);
-  const text = what.join(', ') + (ref.partial ? ' (a partial run: --rerun / --only)' : '');
-  return plain ? oneLine(text) : escapeInline(text);
+  const code = (t: string): string => (plain ? oneLine(t) : codeSpan(t));
+  const what = [ref.file === null ? null : code(ref.file), ref.commit === null ? null : `commit ${code(ref.commit.slice(0, 12))}`, `started ${code(ref.startedAt)}`];
+  return what.filter((x): x is string => x !== null).join(', ') + (ref.partial ? ' (a partial run: --rerun / --only)' : '');
 }
 
 function sideWord(c: ItemChange, which: 'before' | 'after'): string {
@@ -49,7 +49,7 @@ function sideWord(c: ItemChange, which: 'before' | 'after'): string {
 }
 
 function swapNote(c: Comparison): string | null {
-  return c.swapped ? 'The arguments were given later run first: they were swapped, so that the earlier run (by startedAt) is "before".' : null;
+  return c.swapped ? 'The later run was given first: they were swapped, so that the earlier run (by startedAt) is "before".' : null;
 }
 
 function groupRows(title: string, groups: readonly GroupComparison[]): string[] {

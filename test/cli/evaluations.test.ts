@@ -2,7 +2,7 @@
 // record, definitionHash per item, `run --rerun` and `--only` replaying exactly the right items
 // (counted at the agent), and `compare` on two real records.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentServer } from '../support/agent-server.js';
@@ -123,6 +123,9 @@ describe('run --rerun and --only replay exactly the selected items', () => {
     const r = await cli(['run', '--only', 'ok-1,nope-*'], cwd);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--only "nope-*" matches no fixture or persona script label');
+    const missing = await cli(['run', '--rerun', 'nope.json'], cwd);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.json: cannot be read \(ENOENT\)/);
     expect(agent.requests).toEqual([]);
   });
 
@@ -139,6 +142,19 @@ describe('run --rerun and --only replay exactly the selected items', () => {
     const again = await readResults(join(cwd2, 'again.json'));
     expect(again.fixtures).toEqual([]);
     expect(again.selection?.labels).toEqual([]);
+  });
+});
+
+describe('run --rerun after the suite changed', () => {
+  it('labels of the record no longer in the suite are named and skipped', async () => {
+    const { cwd, agent, engine } = await setUp();
+    expect((await cli(['run', '--out', 'first.json'], cwd, {}, { engine })).code).toBe(0);
+    await writeFile(join(cwd, '.agent-replay', 'fixtures', 'all.yml'), FIXTURES.replace(/^ {2}- \{ label: fail-1.*\n/m, ''));
+    const from = agent.requests.length;
+    const r = await cli(['run', '--rerun', 'first.json', '--out', 'again.json'], cwd, {}, { engine });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('not replayed: fail-1 (in first.json but no longer in the suite)');
+    expect(messages(agent, from)).toEqual(['err-1', 'ne-1', 'script-follow', 'script-open']);
   });
 });
 
