@@ -16,10 +16,9 @@ import { isGitHubError } from '../github/errors.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderComment } from '../report/index.js';
 import { clip, escapeInline } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
-import { parseRecord } from '../record/index.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { baselinePath, serializeBaseline } from '../suite/index.js';
-import { readZip } from './zip.js';
+import { downloadRunRecord } from './download.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 
@@ -108,32 +107,30 @@ async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: 
 }
 
 async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Found): Promise<RunRecord> {
-  const run = await github.getWorkflowRun(ctx.owner, ctx.repo, found.runId);
-  if (run === null) throw new Refusal(`the workflow run ${found.runId} that the comment shows no longer exists. Re-run the check, then apply the label again.`);
-  if (run.status !== 'completed') throw new Refusal(`the workflow run ${found.runId} ${runStateSentence(run.status)}. Wait for it to finish, then apply the label again.`);
-  const artifacts = await github.listRunArtifacts(ctx.owner, ctx.repo, found.runId, found.artifactName);
-  const artifact = artifacts.find((a) => a.name === found.artifactName);
-  if (artifact === undefined) throw new Refusal(`the results artifact ${found.artifactName} of run ${found.runId} is missing. Re-run the check, then apply the label again.`);
-  if (artifact.expired) throw new Refusal(`the results artifact ${found.artifactName} of run ${found.runId} has expired. Re-run the check, then apply the label again.`);
-  const zip = await github.downloadArtifactZip(ctx.owner, ctx.repo, artifact.id);
-  let entries;
-  try {
-    entries = await readZip(zip);
-  } catch (e) {
-    throw new Refusal(`the results artifact could not be read (${(e as Error).message}). Re-run the check.`);
+  const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: found.runId, artifact: found.artifactName });
+  const name = found.artifactName;
+  switch (d.kind) {
+    case 'no_run':
+      throw new Refusal(`the workflow run ${found.runId} that the comment shows no longer exists. Re-run the check, then apply the label again.`);
+    case 'not_completed':
+      throw new Refusal(`the workflow run ${found.runId} ${runStateSentence(d.status)}. Wait for it to finish, then apply the label again.`);
+    case 'missing':
+      throw new Refusal(`the results artifact ${name} of run ${found.runId} is missing. Re-run the check, then apply the label again.`);
+    case 'expired':
+      throw new Refusal(`the results artifact ${name} of run ${found.runId} has expired. Re-run the check, then apply the label again.`);
+    case 'unreadable':
+      throw new Refusal(`the results artifact could not be read (${d.detail}). Re-run the check.`);
+    case 'no_results':
+      throw new Refusal('the results artifact holds no results.json. Re-run the check.');
+    case 'rejected':
+      throw new Refusal(`the results artifact was rejected: ${d.detail}`);
+    case 'ok':
+      break;
   }
-  const entry = entries.find((e) => posix.basename(e.name) === 'results.json') ?? (entries.length === 1 ? entries[0] : undefined);
-  if (entry === undefined) throw new Refusal('the results artifact holds no results.json. Re-run the check.');
-  let record: RunRecord;
-  try {
-    record = parseRecord(entry.data.toString('utf8'), `artifact ${found.artifactName}`);
-  } catch (e) {
-    throw new Refusal(`the results artifact was rejected: ${(e as Error).message}`);
+  if (d.record.commit !== found.headSha) {
+    throw new Refusal(`the results artifact was recorded at ${String(d.record.commit).slice(0, 7)}, not at the reviewed commit ${found.headSha.slice(0, 7)}. Re-run the check.`);
   }
-  if (record.commit !== found.headSha) {
-    throw new Refusal(`the results artifact was recorded at ${String(record.commit).slice(0, 7)}, not at the reviewed commit ${found.headSha.slice(0, 7)}. Re-run the check.`);
-  }
-  return record;
+  return d.record;
 }
 
 function commitMessage(plan: AcceptPlan, found: Found): { headline: string; body: string } {

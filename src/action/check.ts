@@ -8,6 +8,7 @@ import { inputSecrets } from '../inputs.js';
 import type { ActionContext, PullContext } from './context.js';
 import { artifactNameFor, markerFor } from './context.js';
 import type { ArtifactStore } from './artifacts.js';
+import { defaultBranchTrend, previousRun } from './history.js';
 import { runCheck, type EngineDeps } from '../engine.js';
 import { formatIssue, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
 import { writeRecord } from '../record/index.js';
@@ -430,8 +431,17 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
   // 3. Outputs.
   setRunOutputs(run, result.gate.failed);
 
-  // 4. Summary and annotations.
-  const rctx = reportContextFor(inputs, ctx, artifactName, uploaded);
+  // 4. What earlier runs say (SPEC 11): the run the comment shows now, and the default branch's
+  // trend. Read-only lookups that never fail the job. Then the summary and annotations.
+  const gh = deps.github;
+  const [previous, trend] =
+    gh === null
+      ? [null, null]
+      : await Promise.all([
+          inputs.comment && !readOnlyToken ? previousRun(gh, ctx, commentMarker(inputs, ctx), run) : Promise.resolve(null),
+          defaultBranchTrend(gh, ctx, run),
+        ]);
+  const rctx: ReportContext = { ...reportContextFor(inputs, ctx, artifactName, uploaded), previous, trend };
   await writeSummary(summaryNote + renderSummary(run, rctx));
   const redact = makeRedactor(inputSecrets(inputs));
   for (const f of run.fixtures) {

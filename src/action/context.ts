@@ -43,6 +43,8 @@ export interface ActionContext {
   runId: string | null;
   runAttempt: number;
   workflow: string;
+  /** GITHUB_WORKFLOW_REF: `owner/repo/.github/workflows/ci.yml@refs/heads/main`; null outside Actions. */
+  workflowRef: string | null;
   serverUrl: string;
   apiUrl: string;
   graphqlUrl: string;
@@ -122,6 +124,7 @@ export async function readActionContext(env: Record<string, string | undefined>)
     runId: env.GITHUB_RUN_ID ?? null,
     runAttempt: Number(env.GITHUB_RUN_ATTEMPT ?? '1') || 1,
     workflow: env.GITHUB_WORKFLOW ?? 'agent-replay',
+    workflowRef: env.GITHUB_WORKFLOW_REF || null,
     serverUrl: env.GITHUB_SERVER_URL ?? 'https://github.com',
     apiUrl,
     graphqlUrl: env.GITHUB_GRAPHQL_URL ?? `${apiUrl.replace(/\/$/, '')}/graphql`,

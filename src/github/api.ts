@@ -44,6 +44,22 @@ export interface WorkflowRunInfo {
   headSha: string;
 }
 
+/** A run of a workflow as the runs list reports it (newest first). */
+export interface WorkflowRunSummary {
+  id: number;
+  headSha: string;
+  runAttempt: number;
+  createdAt: string;
+}
+
+export interface WorkflowRunsFilter {
+  branch: string;
+  event: string;
+  status: 'success' | 'completed';
+  /** At most this many runs, newest first (one page, at most 100). */
+  limit: number;
+}
+
 export interface ArtifactInfo {
   id: number;
   name: string;
@@ -88,6 +104,11 @@ export interface GitHubApi {
   dispatchWorkflow(owner: string, repo: string, workflow: string, ref: string): Promise<{ runUrl: string | null }>;
   /** null when the run does not exist (or is not visible to the token). */
   getWorkflowRun(owner: string, repo: string, runId: number): Promise<WorkflowRunInfo | null>;
+  /**
+   * The newest runs of a workflow (its file name, e.g. `ci.yml`, or its id) that match `filter`:
+   * one page of at most `filter.limit` runs (`GET /repos/{o}/{r}/actions/workflows/{id}/runs`).
+   */
+  listWorkflowRuns(owner: string, repo: string, workflow: string, filter: WorkflowRunsFilter): Promise<WorkflowRunSummary[]>;
   /** Artifacts of a workflow run, all pages; `name` filters by exact name. */
   listRunArtifacts(owner: string, repo: string, runId: number, name?: string): Promise<ArtifactInfo[]>;
   /** The artifact's zip archive (GitHub answers with a redirect, which is followed). */
@@ -281,6 +302,23 @@ export function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubA
           if ((error as { status?: unknown }).status === 404) return null;
           throw error;
         }
+      });
+    },
+
+    listWorkflowRuns(owner, repo, workflow, filter) {
+      return call(`GET /repos/${owner}/${repo}/actions/workflows/${enc(workflow)}/runs`, async () => {
+        const perPage = Math.max(1, Math.min(100, Math.trunc(filter.limit)));
+        const { data } = await octokit.rest.actions.listWorkflowRuns({
+          owner,
+          repo,
+          workflow_id: workflow,
+          branch: filter.branch,
+          event: filter.event,
+          status: filter.status,
+          exclude_pull_requests: true,
+          per_page: perPage,
+        });
+        return data.workflow_runs.slice(0, perPage).map((r) => ({ id: r.id, headSha: r.head_sha, runAttempt: r.run_attempt ?? 1, createdAt: r.created_at }));
       });
     },
 

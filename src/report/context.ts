@@ -1,5 +1,8 @@
 // What the renderers need to know besides the run record: where the comment lives, where the
-// baselines came from, which labels to name, where the full report is.
+// baselines came from, which labels to name, where the full report is, and (SPEC 11) the run this
+// comment showed before and the agreement trend of the default branch.
+
+import type { Agreement, Comparison } from '../evaluate/index.js';
 
 export interface AcceptanceView {
   accepted: string[];
@@ -19,6 +22,28 @@ export interface AcceptanceView {
 // (a fork), "Baselines not committed" with the note and the commands; with nothing accepted,
 // "Baselines not accepted" with the note as the reason.
 
+/**
+ * The run the sticky comment showed before this one, compared with this run (compareRuns), or the
+ * reason it could not be read (its artifact expired, for example): one calm line then.
+ */
+export type PreviousRunView = { runId: string; comparison: Comparison } | { runId: string; unavailable: string };
+
+/** One recorded run of the default branch (check mode on `push`), for the trend. */
+export interface TrendPoint {
+  runId: string;
+  commit: string | null;
+  startedAt: string;
+  agreement: Agreement;
+}
+
+/** The agreement of the last recorded runs of the default branch, oldest first. */
+export interface TrendView {
+  branch: string;
+  points: TrendPoint[];
+  /** This run is itself a recorded run of that branch (a push): it is the last point. */
+  includesThisRun: boolean;
+}
+
 export interface ReportContext {
   /** Workflow key for the hidden sticky marker, e.g. "agent-replay:ci.yml". */
   marker: string;
@@ -37,6 +62,10 @@ export interface ReportContext {
    */
   repositoryUrl?: string | null;
   acceptance?: AcceptanceView | null;
+  /** Absent or null: no previous run (the first run on this pull request, or none looked up). */
+  previous?: PreviousRunView | null;
+  /** Absent or null: no recorded runs of the default branch (or the lookup failed). */
+  trend?: TrendView | null;
 }
 
 export const DEFAULT_CONTEXT: ReportContext = {
@@ -51,4 +80,6 @@ export const DEFAULT_CONTEXT: ReportContext = {
   artifactUrl: null,
   repositoryUrl: null,
   acceptance: null,
+  previous: null,
+  trend: null,
 };

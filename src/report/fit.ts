@@ -6,6 +6,8 @@
 //   3. their diffs (without the nested full replies or a script's transcript), with at most half of what is left;
 //   4. names in the compact tables, section by section;
 //   5. the full replies and transcripts, then the unchanged items' names.
+// The evaluations' details (agreement tables, coverage, what moved since the previous run, trend)
+// are in or out as a whole before that: in when they take at most EVALUATIONS_SHARE of the limit.
 // Whatever is not bought is counted, and the notice under the headline says so. A last trim on
 // line boundaries, closing open fences and `<details>`, guarantees the limit for any input.
 
@@ -102,8 +104,17 @@ function budgetPlan(doc: Doc, budget: number): Plan {
   return plan;
 }
 
-export function fit(doc: Doc): string {
-  const { p } = doc;
+/** The evaluations' details may take at most this share of the limit; beyond it only their lines are shown. */
+export const EVALUATIONS_SHARE = 0.2;
+
+export function fit(docIn: Doc): string {
+  const { p } = docIn;
+  // The evaluations' details are bought first, whole or not at all: they are bounded (LISTED_ROWS)
+  // and cheap next to the items, but never crowd the items out of a small limit.
+  const ev = docIn.evaluations;
+  const size = (blocks: readonly string[]): number => blocks.reduce((n, b) => n + p.measure(b) + separatorLength(p), 0);
+  const detail = size(ev.full) - size(ev.brief);
+  const doc: Doc = { ...docIn, evaluations: { ...ev, use: detail <= p.max * EVALUATIONS_SHARE ? 'full' : 'brief' } };
   const ideal = assemble(doc, idealPlan(doc));
   if (p.measure(ideal) <= p.max) return ideal;
   const base = p.measure(assemble(doc, emptyPlan()));

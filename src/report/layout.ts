@@ -1,12 +1,14 @@
 // Assembles the document from a plan: which items of each section are shown in full (and how
 // much of them), which are rows of the section's compact table, and which are only counted.
 // The order is fixed: hidden head, acceptance outcome, headline, notice of what is left out,
-// tallies, facts, the sections in SPEC 8 order, footer.
+// tallies, facts, the evaluations line, the sections in SPEC 8 order, the evaluations' details
+// (evaluations.ts), footer.
 
 import type { RunRecord } from '../types.js';
 import type { ReportContext } from './context.js';
 import { factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, interruptedBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, tableHead, type Level } from './items.js';
+import { evaluationBlocks, evaluationLine } from './evaluations.js';
 import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, type Item, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
 
@@ -162,6 +164,20 @@ export interface Doc {
   pieces: Pieces;
   /** Items the accept label would store (evaluate's acceptance rule for fixtures, SPEC 10 for scripts). */
   acceptable: ReadonlySet<Item>;
+  /** The evaluations (SPEC 11), rendered once: the line under the facts and the details below the sections. */
+  evaluations: Evaluations;
+}
+
+export interface Evaluations {
+  line: string;
+  full: readonly string[];
+  brief: readonly string[];
+  /** Which details are shown: all of them, or only their lines (fit.ts decides). */
+  use: 'full' | 'brief';
+}
+
+export function evaluationsOf(run: RunRecord, ctx: ReportContext, p: Profile): Evaluations {
+  return { line: evaluationLine(run, ctx), full: evaluationBlocks(run, ctx, p), brief: evaluationBlocks(run, ctx, p, true), use: 'full' };
 }
 
 export function assemble(doc: Doc, plan: Plan): string {
@@ -174,8 +190,10 @@ export function assemble(doc: Doc, plan: Plan): string {
   if (interrupted) blocks.push(interrupted);
   const notice = noticeBlock(model, plan, ctx, p);
   if (notice) blocks.push(notice);
-  blocks.push(talliesTable(model), factsLine(run, ctx));
+  const ev = doc.evaluations;
+  blocks.push(talliesTable(model), factsLine(run, ctx), ev.line);
   for (const key of SECTION_ORDER) blocks.push(...sectionBlocks(key, model.sections[key], plan[key], pieces));
+  blocks.push(...(ev.use === 'full' ? ev.full : ev.brief));
   const shown = SECTION_ORDER.flatMap((k) => model.sections[k].slice(0, plan[k].levels.length));
   const cta: CallToAction = { acceptable: doc.acceptable.size, shownInFull: shown.filter((f) => doc.acceptable.has(f)).length };
   blocks.push('---', ...footerBlocks(run, ctx, model, p, cta));

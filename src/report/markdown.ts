@@ -5,6 +5,7 @@
 //   persona.ts    a persona script's body: checks, first difference, transcript
 //   diff.ts       sentence and word diff of two replies (the `diff` package); diff-text.ts, wrap.ts
 //   blocks.ts     headline, tallies, facts, acceptance outcome, footer
+//   evaluations.ts  agreement, coverage, since the previous run, trend (SPEC 11): a line and details
 //   layout.ts     the document from a plan, and the notice of what the plan leaves out
 //   fit.ts        choosing the plan that fits the limit; the last-resort trim
 
@@ -13,7 +14,7 @@ import type { RunRecord } from '../types.js';
 import { fullReportWhere } from './blocks.js';
 import { DEFAULT_CONTEXT, type ReportContext } from './context.js';
 import { fit, trimToFit } from './fit.js';
-import { Pieces, type Doc } from './layout.js';
+import { evaluationsOf, Pieces, type Doc } from './layout.js';
 import { afterAcceptance, buildModel, personasOf, type Item } from './model.js';
 import { profile, type Profile } from './profile.js';
 
@@ -27,7 +28,7 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
     ...run.fixtures.filter((f) => decideAcceptance(f, '', run.commit).kind === 'accept'),
     ...personasOf(run).filter((p) => decidePersonaAcceptance(p, '', run.commit).kind === 'accept'),
   ]);
-  const doc: Doc = { run, ctx, model: buildModel(run), p, pieces: new Pieces(ctx, p), acceptable };
+  const doc: Doc = { run, ctx, model: buildModel(run), p, pieces: new Pieces(ctx, p), acceptable, evaluations: evaluationsOf(run, ctx, p) };
   const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;
   return trimToFit(fit(doc), p.max, p.measure, tail);
 }

@@ -21,6 +21,8 @@ import {
   type SectionKey,
 } from './model.js';
 import { checkSubject, checksCount, CHECK_NAMES } from './persona.js';
+import { agreementReport, formatAgreement, type AgreementGroup } from '../evaluate/index.js';
+import { agreementBasis } from './evaluations.js';
 
 const ANSI = {
   reset: '\u001b[0m',
@@ -67,6 +69,8 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
     fit(talliesPlain) === talliesPlain ? `verdicts: ${tallies.map(([c, text]) => paint(c, text)).join('  ')}` : fit(talliesPlain),
   );
 
+  lines.push(...agreementLines(run, fit));
+
   const facts = [estimateText(run.estimate)];
   if (run.agent.host) facts.push(`agent ${oneLine(run.agent.host)}`);
   const sha = shortSha(run.commit);
@@ -88,6 +92,31 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
     for (const p of personas) lines.push(...personaLines(p, paint, fit));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** "by file: a.yml 100% · b.yml 50%" (n/a groups included), at most 12 groups. */
+function groupsLine(what: string, groups: readonly AgreementGroup[]): string | null {
+  if (groups.length === 0) return null;
+  const shown = groups.slice(0, 12).map((g) => `${oneLine(clip(g.key, 80))} ${formatAgreement(g)}`);
+  const more = groups.length > shown.length ? ` · and ${groups.length - shown.length} more` : '';
+  return `  by ${what}: ${shown.join(' · ')}${more}`;
+}
+
+/** Agreement (SPEC 11): the overall line, one line per kind of group, and coverage gaps. */
+function agreementLines(run: RunRecord, fit: (t: string) => string): string[] {
+  const r = agreementReport({ fixtures: run.fixtures, personas: personasOf(run) as RunRecord['personas'] });
+  const lines = [fit(`agreement: ${formatAgreement(r.overall)} (${agreementBasis(r.overall)})`)];
+  for (const [what, groups] of [['conversation', r.byConversation], ['file', r.byFile], ['persona', r.byPersona]] as const) {
+    const line = groupsLine(what, groups);
+    if (line) lines.push(fit(line));
+  }
+  const cov = run.coverage;
+  if (cov) {
+    const gaps = cov.gaps.length > 0 ? `never visited: ${cov.gaps.map((g) => oneLine(clip(g, 80))).join(', ')}` : 'every listed conversation visited';
+    const unknown = cov.unknown.length > 0 ? ` · not listed: ${cov.unknown.map((g) => oneLine(clip(g, 80))).join(', ')}` : '';
+    lines.push(fit(`coverage: ${gaps}${unknown}`));
+  }
+  return lines;
 }
 
 const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {

@@ -78,6 +78,7 @@ describe('accept on a fork: the commands in the comment, run for real', () => {
       runId: '2002',
       runAttempt: 1,
       workflow: 'agent-replay-accept',
+      workflowRef: null,
       serverUrl: 'https://github.com',
       apiUrl: gh.url,
       graphqlUrl: gh.graphqlUrl,

@@ -327,6 +327,28 @@ describe('lookups', () => {
     expect(h.gh.responseViolations).toEqual([]);
   });
 
+  it('listWorkflowRuns: the newest runs of one workflow on a branch and event that succeeded, at most `limit`', async () => {
+    h = await startHarness();
+    for (let i = 0; i < 14; i++) h.gh.addWorkflowRun(O, R, { id: 100 + i, headSha: String(i % 10).repeat(40), workflow: 'ci.yml', branch: 'main', event: 'push' });
+    h.gh.addWorkflowRun(O, R, { id: 200, headSha: 'a'.repeat(40), workflow: 'ci.yml', branch: 'main', event: 'push', conclusion: 'failure' });
+    h.gh.addWorkflowRun(O, R, { id: 201, headSha: 'b'.repeat(40), workflow: 'ci.yml', branch: 'feature', event: 'push' });
+    h.gh.addWorkflowRun(O, R, { id: 202, headSha: 'c'.repeat(40), workflow: 'ci.yml', branch: 'main', event: 'pull_request' });
+    h.gh.addWorkflowRun(O, R, { id: 203, headSha: 'd'.repeat(40), workflow: 'other.yml', branch: 'main', event: 'push', runAttempt: 2 });
+
+    const runs = await h.api.listWorkflowRuns(O, R, 'ci.yml', { branch: 'main', event: 'push', status: 'success', limit: 10 });
+    expect(runs.map((r) => r.id)).toEqual([113, 112, 111, 110, 109, 108, 107, 106, 105, 104]);
+    expect(runs[0]).toMatchObject({ headSha: '3'.repeat(40), runAttempt: 1 });
+    expect(h.gh.requests.at(-1)).toMatchObject({
+      path: `/repos/${O}/${R}/actions/workflows/ci.yml/runs`,
+      query: { branch: 'main', event: 'push', status: 'success', exclude_pull_requests: 'true', per_page: '10' },
+    });
+    expect(await h.api.listWorkflowRuns(O, R, 'other.yml', { branch: 'main', event: 'push', status: 'success', limit: 10 })).toEqual([
+      { id: 203, headSha: 'd'.repeat(40), runAttempt: 2, createdAt: expect.stringMatching(/^2026-/) },
+    ]);
+    expect(h.gh.violations).toEqual([]);
+    expect(h.gh.responseViolations).toEqual([]);
+  });
+
   it('artifacts: lists every page, filters by name, downloads the zip through the redirect', async () => {
     h = await startHarness();
     const zip = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 1, 2, 3, 0xff]);

@@ -34,8 +34,10 @@
 //   403 for a Bot identity, as it does for a GITHUB_TOKEN.
 // - Labels: `setLabels`, `labels`. Collaborators: `setPermission(owner, repo, login, role)`
 //   (unknown users: 404). Pulls: `addPull` (also sets the head branch). Runs and artifacts:
-//   `addWorkflowRun`, `addArtifact` (zip bytes; the download answers 302 to a blob URL on this
-//   server, expired artifacts 410).
+//   `addWorkflowRun` (with its workflow file, branch, event, attempt and creation time),
+//   `addArtifact` (zip bytes; the download answers 302 to a blob URL on this server, expired
+//   artifacts 410). `GET .../actions/workflows/{file}/runs` lists a workflow's runs newest first,
+//   filtered by branch, event and status (a status or a conclusion, as GitHub does).
 // - Workflows: `addWorkflow(owner, repo, file, {dispatchable?})`; `POST .../dispatches` answers 404
 //   for an unknown workflow, 422 when it has no workflow_dispatch trigger, else 204 (or 200 with
 //   the run's URLs when `return_run_details` is true) and records `{repo, workflow, ref}` in
@@ -99,6 +101,12 @@ export interface FakeRun {
   conclusion: string | null;
   headSha: string;
   event: string;
+  /** The workflow's file name (e.g. `ci.yml`): the runs list of that workflow holds the run. */
+  workflow: string;
+  /** The branch the run ran on (`head_branch`). */
+  branch: string;
+  runAttempt: number;
+  createdAt: string;
 }
 
 export interface FakeArtifact {
@@ -322,7 +330,7 @@ export class FakeGitHub {
   }
 
   addWorkflowRun(owner: string, repo: string, run: Partial<FakeRun> & { id: number; headSha: string }): FakeRun {
-    const r: FakeRun = { status: 'completed', conclusion: 'success', event: 'pull_request', ...run };
+    const r: FakeRun = { status: 'completed', conclusion: 'success', event: 'pull_request', workflow: 'agent-replay.yml', branch: 'feature', runAttempt: 1, createdAt: this.tick(), ...run };
     this.runs.set(`${key(owner, repo)}#${r.id}`, r);
     return r;
   }
@@ -566,22 +574,31 @@ export class FakeGitHub {
         };
       },
 
+      // The runs of one workflow (by file name), newest first, filtered as GitHub does by branch,
+      // event and status (a conclusion such as `success`, or a status such as `completed`).
+      'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs': (ctx) => {
+        const owner = p(ctx, 'owner');
+        const repo = p(ctx, 'repo');
+        const workflow = p(ctx, 'workflow_id');
+        const branch = ctx.query.get('branch');
+        const event = ctx.query.get('event');
+        const status = ctx.query.get('status');
+        const list = [...this.runs.entries()]
+          .filter(([k]) => k.startsWith(`${key(owner, repo)}#`))
+          .map(([, run]) => run)
+          .filter((run) => run.workflow === workflow)
+          .filter((run) => branch === null || run.branch === branch)
+          .filter((run) => event === null || run.event === event)
+          .filter((run) => status === null || run.status === status || run.conclusion === status)
+          .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
+        const paged = this.page(ctx, list, (run) => this.runJson(owner, repo, run));
+        return { ...paged, body: { total_count: list.length, workflow_runs: paged.body } };
+      },
+
       'GET /repos/{owner}/{repo}/actions/runs/{run_id}': (ctx) => {
         const run = this.runs.get(`${key(p(ctx, 'owner'), p(ctx, 'repo'))}#${num(ctx, 'run_id')}`);
         if (!run) return notFound;
-        return {
-          status: 200,
-          body: {
-            ...this.spec.sample('workflow-run'),
-            id: run.id,
-            run_number: 1,
-            event: run.event,
-            status: run.status,
-            conclusion: run.conclusion,
-            head_sha: run.headSha,
-            html_url: `https://github.com/${p(ctx, 'owner')}/${p(ctx, 'repo')}/actions/runs/${run.id}`,
-          },
-        };
+        return { status: 200, body: this.runJson(p(ctx, 'owner'), p(ctx, 'repo'), run) };
       },
 
       'GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts': (ctx) => {
@@ -808,6 +825,25 @@ export class FakeGitHub {
         repo: this.repoJson(base),
         user: this.userJson({ login: owner, type: 'User' }),
       },
+    };
+  }
+
+  private runJson(owner: string, repo: string, run: FakeRun): Record<string, unknown> {
+    return {
+      ...this.spec.sample('workflow-run'),
+      id: run.id,
+      run_number: 1,
+      run_attempt: run.runAttempt,
+      event: run.event,
+      status: run.status,
+      conclusion: run.conclusion,
+      head_sha: run.headSha,
+      head_branch: run.branch,
+      path: `.github/workflows/${run.workflow}`,
+      created_at: run.createdAt,
+      updated_at: run.createdAt,
+      run_started_at: run.createdAt,
+      html_url: `https://github.com/${owner}/${repo}/actions/runs/${run.id}`,
     };
   }
 

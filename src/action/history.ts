@@ -1,0 +1,124 @@
+// What check mode looks up about earlier runs (SPEC 11), never failing the job:
+// - the previous run: the one the sticky comment shows before it is replaced (its hidden metadata
+//   names the run and its artifact), compared with this run;
+// - the trend: the agreement of the last recorded runs of the default branch (check mode on
+//   `push`), found through the workflow's runs and their artifacts.
+// Both read artifacts with the same download as accept mode (download.ts), as untrusted data.
+
+import * as core from '@actions/core';
+import { agreementReport, compareRuns } from '../evaluate/index.js';
+import type { ArtifactInfo, GitHubApi, WorkflowRunSummary } from '../github/api.js';
+import { isGitHubError } from '../github/errors.js';
+import { findStickyComment } from '../github/sticky.js';
+import { hasMarker, parseCommentMetadata } from '../report/index.js';
+import type { PreviousRunView, TrendPoint, TrendView } from '../report/context.js';
+import type { RunRecord } from '../types.js';
+import type { ActionContext } from './context.js';
+import { downloadProblem, downloadRunRecord } from './download.js';
+
+/** At most this many runs of the default branch make the trend (and so at most this many downloads). */
+export const TREND_RUNS = 10;
+/** Downloads at the same time. */
+export const TREND_CONCURRENCY = 4;
+
+function why(e: unknown): string {
+  return isGitHubError(e) ? e.message : (e as Error).message;
+}
+
+/**
+ * The run our sticky comment on the pull request shows now, compared with `run`; null on the first
+ * run (no comment yet, or one that names no recorded run). When that run's artifact cannot be read
+ * the view says why in a few words (one calm line in the comment).
+ */
+export async function previousRun(github: GitHubApi, ctx: ActionContext, marker: string, run: RunRecord): Promise<PreviousRunView | null> {
+  if (ctx.pull === null) return null;
+  try {
+    const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, ctx.pull.number)]);
+    const comment = findStickyComment(comments, viewer, marker, hasMarker);
+    const meta = comment ? parseCommentMetadata(comment.body) : null;
+    if (meta === null || meta.runId === null || meta.artifactName === null) return null;
+    const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: Number(meta.runId), artifact: meta.artifactName });
+    if (d.kind !== 'ok') {
+      core.info(`since the previous run: run ${meta.runId} not compared: ${downloadProblem(d)}`);
+      return { runId: meta.runId, unavailable: downloadProblem(d) };
+    }
+    return { runId: meta.runId, comparison: compareRuns(d.record, run) };
+  } catch (e) {
+    core.warning(`since the previous run: not looked up (${why(e)}); the comment shows this run only`);
+    return null;
+  }
+}
+
+/** The workflow's file name from GITHUB_WORKFLOW_REF (`owner/repo/.github/workflows/ci.yml@refs/...`). */
+export function workflowFile(workflowRef: string | null): string | null {
+  if (!workflowRef) return null;
+  const m = /\/\.github\/workflows\/([^@/]+)@/.exec(workflowRef);
+  return m ? (m[1] as string) : null;
+}
+
+/** The repository's default branch, as the event payload tells it. */
+export function defaultBranch(ctx: ActionContext): string | null {
+  if (ctx.push?.defaultBranch) return ctx.push.defaultBranch;
+  const repo = ctx.payload.repository;
+  const branch = repo !== null && typeof repo === 'object' ? (repo as Record<string, unknown>).default_branch : undefined;
+  return typeof branch === 'string' && branch !== '' ? branch : null;
+}
+
+/** Of a run's artifacts, our results (the latest attempt's), if any. */
+export function resultsArtifact(artifacts: readonly ArtifactInfo[]): ArtifactInfo | undefined {
+  const ours = artifacts.filter((a) => a.name.startsWith('agent-replay-results-') && !a.expired);
+  return ours.sort((a, b) => b.id - a.id)[0];
+}
+
+/** Maps `items` with at most `limit` calls at a time, keeping the order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * The agreement of the last (up to TREND_RUNS) successful `push` runs of this workflow on the
+ * default branch, oldest first; on a push to the default branch this run is the last point. Null
+ * when there is nothing to show; a failure is logged as a warning and leaves the trend out.
+ */
+export async function defaultBranchTrend(github: GitHubApi, ctx: ActionContext, run: RunRecord): Promise<TrendView | null> {
+  const file = workflowFile(ctx.workflowRef);
+  const branch = defaultBranch(ctx);
+  if (file === null || branch === null) {
+    core.info(`trend: left out (${file === null ? 'the workflow file is unknown: GITHUB_WORKFLOW_REF is not set' : 'the event does not name the default branch'})`);
+    return null;
+  }
+  const thisRunOnBranch = ctx.eventName === 'push' && ctx.push?.branch === branch;
+  try {
+    const listed = await github.listWorkflowRuns(ctx.owner, ctx.repo, file, { branch, event: 'push', status: 'success', limit: TREND_RUNS });
+    const runs = listed.filter((r) => String(r.id) !== ctx.runId).slice(0, thisRunOnBranch ? TREND_RUNS - 1 : TREND_RUNS);
+    const points = await mapLimited(runs, TREND_CONCURRENCY, async (r: WorkflowRunSummary): Promise<TrendPoint | null> => {
+      const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: r.id, artifact: resultsArtifact, checkRun: false });
+      if (d.kind !== 'ok') {
+        core.info(`trend: run ${r.id} left out: ${downloadProblem(d)}`);
+        return null;
+      }
+      return pointOf(String(r.id), d.record);
+    });
+    const found = points.filter((pt): pt is TrendPoint => pt !== null).reverse();
+    if (thisRunOnBranch) found.push(pointOf(ctx.runId ?? 'this', run));
+    if (found.length === 0 || (thisRunOnBranch && found.length === 1)) return null;
+    return { branch, points: found, includesThisRun: thisRunOnBranch };
+  } catch (e) {
+    core.warning(`trend: left out (${why(e)})`);
+    return null;
+  }
+}
+
+function pointOf(runId: string, record: RunRecord): TrendPoint {
+  const overall = agreementReport({ fixtures: record.fixtures, personas: record.personas }).overall;
+  return { runId, commit: record.commit, startedAt: record.startedAt, agreement: overall };
+}

@@ -1,0 +1,200 @@
+// Check mode and earlier runs (SPEC 11): "since the previous run" from the run the sticky comment
+// showed before (its metadata and its artifact, downloaded over REST), and the agreement trend of
+// the default branch from recorded push runs. The Action runs as a child process against the fake
+// GitHub, which checks every REST request against GitHub's OpenAPI description.
+
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { FakeGitHub } from '../support/github-server.js';
+import type { AgentHandler, AgentServer } from '../support/agent-server.js';
+import { artifactZip } from '../support/zip.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
+import { fixture, run as record } from '../report/fixtures.js';
+import { githubHtml, visibleText } from '../report/helpers.js';
+
+// The agent's replies, changed between runs by the tests.
+let replies: Record<string, string> = {};
+
+const handler: AgentHandler = (req) => {
+  const body = (req.json ?? {}) as Record<string, unknown>;
+  const message = String(body.message);
+  return { json: { reply: replies[message] ?? '?', route: { conversation: message, stage: 'answer' }, ended: false } };
+};
+
+const FIXTURES = `fixtures:
+  - { label: greeting, message: hello, assert: { contains: Welcome } }
+  - { label: refund-policy, message: refund, assert: { regex: "30 days" } }
+  - { label: opening-hours, message: hours, assert: { contains: "9" } }
+  - { label: tone, message: tone }
+`;
+const CONFIG = 'agent:\n  retries: 0\ncost: { capUsd: 1 }\n';
+
+const FIRST = { hello: 'Welcome!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', tone: 'Hi there.' };
+const SECOND = { hello: 'Welcome!', refund: 'Refunds within 30 days.', hours: 'Closed today.', tone: 'Hello, friend.' };
+
+let agent: AgentServer;
+let gh: FakeGitHub;
+useServers(
+  handler,
+  (g) => g.addPull('octo', 'shop', { number: 7, headSha: HEAD }),
+  (a, g) => {
+    agent = a;
+    gh = g;
+  },
+);
+
+const WORKFLOW_REF = 'octo/shop/.github/workflows/agent-replay.yml@refs/pull/7/merge';
+
+async function check(runId: number, env: Record<string, string> = {}, payload: unknown = pullPayload()): Promise<ActionRun> {
+  const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
+  return runAction({ gh, workspace, inputs: { 'agent-url': agent.url }, event: { name: 'pull_request', payload }, runId, env });
+}
+
+/** Records the run as GitHub would: a completed workflow run with its results artifact. */
+async function recordRun(r: ActionRun, runId: number): Promise<void> {
+  gh.addWorkflowRun('octo', 'shop', { id: runId, headSha: HEAD });
+  const results = readFileSync(r.outputs['results-path'] as string, 'utf8');
+  gh.addArtifact('octo', 'shop', runId, { name: r.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: results }]) });
+}
+
+const comment = (): string => gh.comments('octo', 'shop', 7)[0]?.body ?? '';
+
+describe('since the previous run', () => {
+  it('is absent on the first run; the second run compares with the run the comment showed: fixed, broken, changed with labels', async () => {
+    replies = FIRST;
+    const first = await check(1001);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const firstBody = comment();
+    expect(firstBody).toContain('📊 **Agreement 75%**: 3 of 4 passed');
+    expect(firstBody).not.toMatch(/previous run/i);
+
+    await recordRun(first, 1001);
+    replies = SECOND;
+    const second = await check(1002);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.outputs['comment-status']).toBe('updated');
+    const body = comment();
+    const text = visibleText(githubHtml(body)).replace(/\s+/g, ' ');
+    // One line in the headline area, details below.
+    expect(text).toContain('Agreement 75% : 3 of 4 passed · since the previous run: 1 fixed · 1 broken · 1 changed');
+    expect(text).toContain('Since the previous run (run 1001): 1 fixed · 1 broken · 1 changed · agreement 75% → 75%');
+    const details = /<details><summary>What moved since the previous run<\/summary>([\s\S]*?)<\/details>/.exec(body)?.[1] ?? '';
+    expect(details).toContain('Why: 3 replies changed.');
+    expect(details).toContain('**Broken (1)**\n\n- `opening-hours`: pass → fail · reply changed');
+    expect(details).toContain('**Fixed (1)**\n\n- `refund-policy`: fail → pass · reply changed');
+    expect(details).toContain('**Changed (1)**\n\n- `tone`: reply changed');
+    // The previous run's artifact was fetched over REST, as accept mode does.
+    const ops = gh.requests.map((r) => r.operation);
+    expect(ops).toContain('GET /repos/{owner}/{repo}/actions/runs/{run_id}');
+    expect(ops).toContain('GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}');
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
+  });
+
+  it('says one line when nothing changed', async () => {
+    replies = FIRST;
+    await recordRun(await check(1001), 1001);
+    const second = await check(1002);
+    expect(second.code).toBe(0);
+    expect(comment()).toContain('since the previous run: nothing changed');
+    expect(comment()).not.toContain('What moved since the previous run');
+  });
+
+  it('a missing previous artifact does not fail the job: one calm line', async () => {
+    replies = FIRST;
+    await check(1001);
+    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD }); // recorded, but its artifact is gone
+    const second = await check(1002);
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.outputs['comment-status']).toBe('updated');
+    expect(comment()).toContain('_Since the previous run: not compared (the results artifact is missing)._');
+    expect(second.stdout).not.toMatch(/::(warning|error)::since the previous run/);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a GitHub error while looking it up is a warning, and the comment still posts', async () => {
+    replies = FIRST;
+    await recordRun(await check(1001), 1001);
+    gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', status: 500, times: 10 });
+    const second = await check(1002);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/::warning::since the previous run: not looked up \(GET \/repos\/octo\/shop\/actions\/runs\/1001\/artifacts -> 500/);
+    expect(second.outputs['comment-status']).toBe('updated');
+    expect(comment()).not.toMatch(/previous run/i);
+  });
+});
+
+/** A recorded push run of `main` whose record has `passed` of `total` fixtures passing. */
+async function pushRun(id: number, passed: number, total: number, options: { sha?: string; artifact?: boolean; branch?: string; conclusion?: string } = {}): Promise<void> {
+  const sha = options.sha ?? id.toString(16).padStart(40, 'a');
+  gh.addWorkflowRun('octo', 'shop', { id, headSha: sha, event: 'push', branch: options.branch ?? 'main', workflow: 'agent-replay.yml', conclusion: options.conclusion ?? 'success' });
+  if (options.artifact === false) return;
+  const fixtures = Array.from({ length: total }, (_, i) => fixture(`f${i}`, i < passed ? {} : { verdict: 'fail', drift: { reply: 'same', route: 'same', verdict: 'still_failing' } }));
+  const rec = record(fixtures, { commit: sha });
+  gh.addArtifact('octo', 'shop', id, { name: `agent-replay-results-${sha}`, zip: await artifactZip([{ name: 'results.json', data: JSON.stringify(rec) }]) });
+}
+
+describe('the trend of the default branch', () => {
+  it('shows the agreement of the last recorded push runs in the comment and as a chart in the summary', async () => {
+    await pushRun(501, 1, 2, { sha: '5'.repeat(40) }); // 50%
+    await pushRun(502, 3, 4, { sha: '6'.repeat(40) }); // 75%
+    await pushRun(503, 0, 1, { artifact: false }); // no artifact: left out
+    await pushRun(504, 4, 4, { sha: '7'.repeat(40) }); // 100%
+    await pushRun(505, 0, 4, { conclusion: 'failure' }); // not a success: not listed
+    await pushRun(506, 0, 4, { branch: 'feature' }); // another branch: not listed
+    replies = FIRST;
+    const payload = { ...pullPayload(), repository: { default_branch: 'main' } };
+    const r = await check(1001, { GITHUB_WORKFLOW_REF: WORKFLOW_REF }, payload);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(comment()).toContain('📈 **Agreement on `main`** (last 3 recorded runs): 50% → 75% → 100% · this run: 75%');
+    expect(r.summary).toContain(
+      ['```mermaid', 'xychart-beta', '  title "Agreement on main (%)"', '  x-axis ["5555555", "6666666", "7777777"]', '  y-axis "agreement (%)" 0 --> 100', '  line [50, 75, 100]', '```'].join('\n'),
+    );
+    const list = gh.requests.find((q) => q.operation === 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs');
+    expect(list).toMatchObject({ path: '/repos/octo/shop/actions/workflows/agent-replay.yml/runs', query: { branch: 'main', event: 'push', status: 'success', per_page: '10' } });
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
+  });
+
+  it('takes at most the last 10 runs, at most 10 downloads', async () => {
+    // Runs 600-612, oldest first: 50%, 100%, 50%, ...; the last 10 are 603-612.
+    for (let i = 0; i < 13; i++) await pushRun(600 + i, i % 2 === 0 ? 1 : 2, 2);
+    replies = FIRST;
+    const payload = { ...pullPayload(), repository: { default_branch: 'main' } };
+    const r = await check(1001, { GITHUB_WORKFLOW_REF: WORKFLOW_REF }, payload);
+    expect(r.code).toBe(0);
+    expect(comment()).toContain('(last 10 recorded runs): 100% → 50% → 100% → 50% → 100% → 50% → 100% → 50% → 100% → 50% · this run: 75%');
+    expect(gh.requests.filter((q) => q.operation === 'GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}')).toHaveLength(10);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a failed lookup is a warning and leaves the trend out', async () => {
+    await pushRun(501, 1, 2);
+    gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs', status: 403, body: { message: 'Resource not accessible by integration' } });
+    replies = FIRST;
+    const payload = { ...pullPayload(), repository: { default_branch: 'main' } };
+    const r = await check(1001, { GITHUB_WORKFLOW_REF: WORKFLOW_REF }, payload);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('::warning::trend: left out (GET /repos/octo/shop/actions/workflows/agent-replay.yml/runs -> 403 Resource not accessible by integration)');
+    expect(comment()).not.toContain('📈');
+    expect(r.summary).not.toContain('mermaid');
+  });
+
+  it('a push to the default branch is the last point of its own chart', async () => {
+    await pushRun(501, 1, 2, { sha: '5'.repeat(40) });
+    replies = FIRST;
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
+    const r = await runAction({
+      gh,
+      workspace,
+      inputs: { 'agent-url': agent.url },
+      event: { name: 'push', payload: { ref: 'refs/heads/main', repository: { default_branch: 'main' } } },
+      runId: 1001,
+      env: { GITHUB_WORKFLOW_REF: 'octo/shop/.github/workflows/agent-replay.yml@refs/heads/main' },
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.summary).toContain('📈 **Agreement on `main`** (last 2 recorded runs, this one last): 50% → 75%');
+    expect(r.summary).toContain(`  x-axis ["5555555", "${'f'.repeat(7)}"]\n  y-axis "agreement (%)" 0 --> 100\n  line [50, 75]`);
+    expect(gh.violations).toEqual([]);
+  });
+});

@@ -1,0 +1,180 @@
+// Evaluations in the reports (SPEC 11): agreement with not evaluated and errored left out of the
+// denominator, per conversation / file / persona tag, coverage gaps and unknowns, "since the
+// previous run" and the trend; read back through cmark-gfm as GitHub renders them.
+
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../../src/evaluate/index.js';
+import { renderComment, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
+import type { TrendView } from '../../src/report/context.js';
+import type { RunRecord } from '../../src/types.js';
+import { ctx, fixture, HOSTILE, mixed, mixedWithPersonas, route, run } from './fixtures.js';
+import { decodeEntities, githubHtml, outsideCode, structure } from './helpers.js';
+
+const fail = { verdict: 'fail' as const, drift: { reply: 'same' as const, route: 'same' as const, verdict: 'still_failing' as const } };
+const notEvaluated = { verdict: 'not_evaluated' as const, drift: { reply: 'same' as const, route: 'same' as const, verdict: 'not_evaluated' as const } };
+const errored = { errored: true, error: 'timeout', errorKind: 'timeout', reply: null, route: null, verdict: null, drift: null, detail: null } as const;
+
+function sample(): RunRecord {
+  return run([
+    fixture('a-pass', { route: route('refunds', 'ask'), baseline: null, drift: { reply: 'same', route: 'same', verdict: 'no_baseline' } }),
+    fixture('b-pass', { persona: 'impatient' }),
+    fixture('c-fail', { ...fail, persona: 'impatient', file: '.agent-replay/fixtures/other.yml' }),
+    fixture('d-not-evaluated', notEvaluated),
+    fixture('e-errored', { ...errored, baseline: null } as never),
+  ]);
+}
+
+/** What a reader sees, code spans included: tags dropped, entities decoded, spaces collapsed. */
+const text = (md: string): string => decodeEntities(githubHtml(md).replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ');
+
+/** The rows of the table whose first header is `head`: cells as text. */
+function tableRows(html: string, head: string): string[][] {
+  const table = new RegExp(`<table>\\s*<thead>\\s*<tr>\\s*<th>${head}</th>[\\s\\S]*?<tbody>([\\s\\S]*?)</tbody>`).exec(html)?.[1] ?? '';
+  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) => [...(r[1] as string).matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => decodeEntities((c[1] as string).replace(/<[^>]+>/g, '')).trim()));
+}
+
+describe('agreement', () => {
+  it('is passed / (passed + failed), with not evaluated and errored beside it, left out of the denominator', () => {
+    const md = renderComment(sample(), ctx);
+    expect(text(md)).toContain('📊 Agreement 66.7% : 2 of 3 passed; 1 not evaluated and 1 errored left out of the denominator');
+    // One line in the headline area: right after the facts, before the first section.
+    const lines = md.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('📊 '));
+    expect(lines.slice(at + 1).find((l) => l !== '')).toMatch(/^#### /);
+    expect(lines.filter((l) => l.startsWith('📊 '))).toHaveLength(1);
+  });
+
+  it('says n/a when nothing passed or failed', () => {
+    expect(text(renderComment(run([fixture('x', notEvaluated)]), ctx))).toContain('Agreement n/a : nothing passed or failed; 1 not evaluated left out of the denominator');
+  });
+
+  it('per conversation, file and persona tag: collapsed in the comment, open in the summary', () => {
+    const comment = githubHtml(renderComment(sample(), ctx));
+    const details = /<details><summary>Agreement by conversation, file and persona<\/summary>([\s\S]*?)<\/details>/.exec(comment)?.[1] ?? '';
+    expect(details).not.toBe('');
+    expect(tableRows(details, 'conversation')).toEqual([
+      ['main', '50%', '1', '1', '1'],
+      ['refunds', '100%', '1', '0', '0'],
+    ]);
+    expect(tableRows(details, 'file')).toEqual([
+      ['.agent-replay/fixtures/other.yml', '0%', '0', '1', '0'],
+      ['.agent-replay/fixtures/suite.yml', '100%', '2', '0', '2'],
+    ]);
+    expect(tableRows(details, 'persona')).toEqual([['impatient', '50%', '1', '1', '0']]);
+    const summary = githubHtml(renderSummary(sample(), ctx));
+    expect(summary).not.toContain('<summary>Agreement by');
+    expect(tableRows(summary, 'conversation')).toHaveLength(2);
+  });
+
+  it('keeps the comment\'s sections whole: every item still in exactly one section', () => {
+    const md = renderComment(mixedWithPersonas(), ctx);
+    const s = structure(md);
+    expect(s.sections.every((x) => x.title !== '?' && x.count === x.labels.length + x.counted)).toBe(true);
+  });
+
+  it('escapes hostile group names (conversation, persona tag) like agent text', () => {
+    const hostile = run([fixture('h', { route: route(HOSTILE, 'x'), baseline: null, drift: { reply: 'same', route: 'same', verdict: 'no_baseline' }, persona: '@octocat <img src=x>' })]);
+    const html = githubHtml(renderComment(hostile, ctx));
+    expect(html).not.toMatch(/<img|<script|<a href="https?:\/\/(?!github\.com\/acme)/);
+    expect(html).toContain('@\u2060octocat');
+    expect(outsideCode(html)).not.toMatch(/@(?!\u2060)octocat/);
+  });
+});
+
+describe('coverage', () => {
+  const covered = (): RunRecord => ({ ...sample(), coverage: { listed: ['refunds', 'orders', 'handoff'], visited: ['refunds', 'main'], gaps: ['orders', 'handoff'], unknown: ['main'] } });
+
+  it('names the gaps in the line and lists gaps and unknown conversations in the details', () => {
+    const t = text(renderComment(covered(), ctx));
+    expect(t).toContain('left out of the denominator · coverage: 2 conversations never visited');
+    expect(t).toContain('Coverage : 1 of 3 listed conversations visited.');
+    expect(t).toContain('Never visited (gaps): orders , handoff');
+    expect(t).toContain('Visited but not listed in coverage.conversations : main');
+  });
+
+  it('shows the change against the compared run', () => {
+    const before: RunRecord = { ...sample(), startedAt: '2026-11-30T09:00:00.000Z', coverage: { listed: ['refunds', 'orders', 'handoff'], visited: ['refunds', 'handoff'], gaps: ['orders'], unknown: [] } };
+    const after = covered();
+    const md = renderComment(after, { ...ctx, previous: { runId: '41', comparison: compareRuns(before, after) } });
+    expect(text(md)).toContain('Since the previous run: new gaps handoff ; newly unknown main .');
+  });
+
+  it('is absent when the record has none', () => {
+    expect(text(renderComment(sample(), ctx))).not.toMatch(/Coverage|coverage:/);
+  });
+});
+
+describe('since the previous run', () => {
+  const before = (): RunRecord => ({ ...run([fixture('a'), fixture('b', fail), fixture('c')]), startedAt: '2026-11-30T09:00:00.000Z' });
+  const after = (): RunRecord => run([fixture('a'), fixture('b'), fixture('c', fail), fixture('d')]);
+
+  it('counts fixed, broken and changed, with the labels in a collapsed block', () => {
+    const c: ReportContext = { ...ctx, previous: { runId: '41', comparison: compareRuns(before(), after()) } };
+    const md = renderComment(after(), c);
+    const t = text(md);
+    expect(t).toContain('since the previous run: 1 fixed · 1 broken · 1 changed');
+    expect(t).toContain('Since the previous run (run 41): 1 fixed · 1 broken · 1 changed · agreement 66.7% → 75%');
+    const details = /<details><summary>What moved since the previous run<\/summary>([\s\S]*?)<\/details>/.exec(githubHtml(md))?.[1] ?? '';
+    expect(text(details)).toMatch(/Broken \(1\) c : pass → fail · verdict pass -> fail Fixed \(1\) b : fail → pass · verdict fail -> pass Changed \(1\) d : only in the after run \(pass\)/);
+  });
+
+  it('is one line when nothing changed, and absent on the first run', () => {
+    const same = run([fixture('a')]);
+    const md = renderComment(same, { ...ctx, previous: { runId: '41', comparison: compareRuns({ ...same, startedAt: '2026-11-30T09:00:00.000Z' }, same) } });
+    expect(text(md)).toContain('since the previous run: nothing changed');
+    expect(md).not.toContain('What moved');
+    expect(renderComment(same, ctx)).not.toMatch(/previous run/i);
+  });
+
+  it('one calm line when the previous run could not be read', () => {
+    const md = renderComment(run([fixture('a')]), { ...ctx, previous: { runId: '41', unavailable: 'the results artifact has expired' } });
+    expect(text(md)).toContain('Since the previous run: not compared (the results artifact has expired).');
+  });
+});
+
+describe('trend', () => {
+  const point = (runId: string, commit: string, passed: number, failed: number) => ({
+    runId,
+    commit,
+    startedAt: '2026-11-30T09:00:00.000Z',
+    agreement: { passed, failed, notEvaluated: 0, errored: 0, total: passed + failed, percent: passed + failed === 0 ? null : (passed / (passed + failed)) * 100 },
+  });
+  const trend: TrendView = { branch: 'main', includesThisRun: false, points: [point('1', 'a'.repeat(40), 82, 18), point('2', 'b'.repeat(40), 85, 15), point('3', 'c'.repeat(40), 91, 9)] };
+
+  it('is a compact row in the comment and a Mermaid line chart in the summary', () => {
+    const c = { ...ctx, trend };
+    expect(text(renderComment(mixed(), c))).toContain('📈 Agreement on main (last 3 recorded runs): 82% → 85% → 91% · this run: 62.5%');
+    expect(renderComment(mixed(), c)).not.toContain('```mermaid');
+    const summary = renderSummary(mixed(), c);
+    expect(summary).toContain('```mermaid\nxychart-beta\n  title "Agreement on main (%)"\n  x-axis ["aaaaaaa", "bbbbbbb", "ccccccc"]\n  y-axis "agreement (%)" 0 --> 100\n  line [82, 85, 91]\n```');
+    expect(renderMarkdownReport(mixed(), c)).toContain('xychart-beta');
+  });
+
+  it('keeps an untrusted branch name out of the chart\'s syntax', () => {
+    const summary = renderSummary(mixed(), { ...ctx, trend: { ...trend, branch: 'x"]\n  line [1' } });
+    const chart = /```mermaid\n([\s\S]*?)```/.exec(summary)?.[1] ?? '';
+    expect(chart.split('\n').filter((l) => l.trim().startsWith('line'))).toHaveLength(1);
+    expect(chart).toContain('title "Agreement on x_____line__1 (%)"');
+  });
+});
+
+describe('size', () => {
+  it('drops the details, keeping the line, when they would take too much of a small limit', () => {
+    const c: ReportContext = { ...ctx, trend: { branch: 'main', includesThisRun: false, points: [] } };
+    const big = run(Array.from({ length: 60 }, (_, i) => fixture(`f${i}`, { file: `.agent-replay/fixtures/file-${i}.yml`, route: route(`conv-${i}`, 'x') })));
+    const full = renderComment(big, c);
+    expect(full).toContain('Agreement by conversation and file');
+    expect(full).toContain('_and 30 more_');
+    const small = renderComment(big, c, { maxChars: 9_000 });
+    expect(small.length).toBeLessThanOrEqual(9_000);
+    expect(small).toContain('📊 **Agreement 100%**');
+    expect(small).not.toContain('Agreement by conversation and file');
+  });
+
+  it('terminal: agreement, per group and coverage, one line each', () => {
+    const out = renderTerminal({ ...sample(), coverage: { listed: ['refunds', 'orders'], visited: ['refunds', 'main'], gaps: ['orders'], unknown: ['main'] } }, { color: false });
+    expect(out).toContain('agreement: 66.7% (2 of 3 passed; 1 not evaluated and 1 errored left out of the denominator)\n  by conversation: main 50% · refunds 100%\n');
+    expect(out).toContain('  by persona: impatient 50%\n');
+    expect(out).toContain('coverage: never visited: orders · not listed: main\n');
+  });
+});
