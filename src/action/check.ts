@@ -148,21 +148,23 @@ async function postComment(
   }
 }
 
-/**
- * Writes the run's record first (before anything else can fail), then uploads it with `extra`
- * files as this run's results artifact, named from the replayed commit.
- */
-export async function saveRecord(
-  run: RunRecord,
-  inputs: Inputs,
-  ctx: ActionContext,
-  deps: ActionDeps,
-  extra: readonly { name: string; text: string }[] = [],
-): Promise<{ artifactName: string; uploaded: boolean }> {
+/** Writes the run's record (before anything else can fail) and names it in the outputs. */
+export async function writeRunRecord(run: RunRecord, inputs: Inputs, deps: ActionDeps): Promise<string> {
   const resultsPath = resolve(deps.cwd, inputs.resultsPath);
   await writeRecord(resultsPath, run);
   core.setOutput('results-path', resultsPath);
   core.info(`results: ${resultsPath}`);
+  return resultsPath;
+}
+
+/** Writes `extra` next to the record and uploads them all as this run's results artifact, named from the replayed commit. */
+export async function uploadResults(
+  run: RunRecord,
+  resultsPath: string,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  extra: readonly { name: string; text: string }[] = [],
+): Promise<{ artifactName: string; uploaded: boolean }> {
   const files = [resultsPath];
   for (const f of extra) {
     const path = join(dirname(resultsPath), f.name);
@@ -175,6 +177,20 @@ export async function saveRecord(
   else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
   core.setOutput('artifact-name', artifactName);
   return { artifactName, uploaded: uploaded.kind === 'uploaded' };
+}
+
+/**
+ * Writes the run's record first (before anything else can fail), then uploads it with `extra`
+ * files as this run's results artifact, named from the replayed commit.
+ */
+export async function saveRecord(
+  run: RunRecord,
+  inputs: Inputs,
+  ctx: ActionContext,
+  deps: ActionDeps,
+  extra: readonly { name: string; text: string }[] = [],
+): Promise<{ artifactName: string; uploaded: boolean }> {
+  return uploadResults(run, await writeRunRecord(run, inputs, deps), ctx, deps, extra);
 }
 
 /** report.html for the results artifact, written next to results.json (SPEC 11, README "report.html"). */
@@ -423,16 +439,14 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
   }
 
   const run = result.record;
-  // 1-2. The record, before anything else can fail, then the artifact. The pull request's number
-  // travels with it, for a workflow_run report (a fork's pull request is not named by workflow_run).
-  const prNumber = ctx.pull ? [{ name: 'pr-number', text: `${ctx.pull.number}\n` }] : [];
-  const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps, [...prNumber, htmlReportFile(run, reportContextFor(inputs, ctx, null))]);
+  // 1. The record, before anything else can fail.
+  const resultsPath = await writeRunRecord(run, inputs, deps);
 
-  // 3. Outputs.
+  // 2. Outputs.
   setRunOutputs(run, result.gate.failed);
 
-  // 4. What earlier runs say (SPEC 11): the run the comment shows now, and the default branch's
-  // trend. Read-only lookups that never fail the job. Then the summary and annotations.
+  // 3. What earlier runs say (SPEC 11): the run the comment shows now, and the default branch's
+  // trend. Read-only lookups that never fail the job.
   const gh = deps.github;
   const [previous, trend] =
     gh === null
@@ -441,6 +455,13 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
           inputs.comment && !readOnlyToken ? previousRun(gh, ctx, commentMarker(inputs, ctx), run) : Promise.resolve(null),
           defaultBranchTrend(gh, ctx, run),
         ]);
+
+  // 4. The artifact: the record, report.html (with the trend) and, for a workflow_run report, the
+  // pull request's number (a fork's pull request is not named by workflow_run). Then the summary
+  // and annotations.
+  const prNumber = ctx.pull ? [{ name: 'pr-number', text: `${ctx.pull.number}\n` }] : [];
+  const html = htmlReportFile(run, reportContextFor(inputs, ctx, null), trend?.points);
+  const { artifactName, uploaded } = await uploadResults(run, resultsPath, ctx, deps, [...prNumber, html]);
   const rctx: ReportContext = { ...reportContextFor(inputs, ctx, artifactName, uploaded), previous, trend };
   await writeSummary(summaryNote + renderSummary(run, rctx));
   const redact = makeRedactor(inputSecrets(inputs));

@@ -5,6 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
@@ -150,6 +151,9 @@ describe('the trend of the default branch', () => {
     expect(r.summary).toContain(
       ['```mermaid', 'xychart-beta', '  title "Agreement on main (%)"', '  x-axis ["5555555", "6666666", "7777777"]', '  y-axis "agreement (%)" 0 --> 100', '  line [50, 75, 100]', '```'].join('\n'),
     );
+    // report.html in the artifact, written after the lookup, draws the same three points.
+    const html = readFileSync(join(dirname(r.outputs['results-path'] as string), 'report.html'), 'utf8');
+    expect(html.match(/class="trend-point"/g)).toHaveLength(3);
     const list = gh.requests.find((q) => q.operation === 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs');
     expect(list).toMatchObject({ path: '/repos/octo/shop/actions/workflows/agent-replay.yml/runs', query: { branch: 'main', event: 'push', status: 'success', per_page: '10' } });
     expect(gh.violations).toEqual([]);
