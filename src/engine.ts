@@ -2,7 +2,7 @@
 // (cli.ts, main.ts) decide where output goes; this module decides nothing about the surface.
 
 import type { Config } from './config.js';
-import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord } from './types.js';
+import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Spend } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { criteriaCount, estimateCost, gateRun, mayRun, judgeCalls, rerunLabels, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress } from './replay/index.js';
@@ -163,9 +163,14 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   let regex: RegexEvaluator | null = null;
   let judge: Judge | null = null;
   try {
-    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal });
+    const meter = spendMeter();
+    agent = meter.agent(deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry }));
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
-    judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock }) : null;
+    // Cold start: the workers start now, while the agent is being called, not at the first evaluation.
+    const regexCount = assertions.filter((a) => a?.kind === 'regex').length;
+    if (regexCount > 0) regex.warm?.(regexCount);
+    const made = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry }) : null;
+    judge = made === null ? null : meter.judge(made);
     const record = await replay(
       suite.fixtures,
       suite.baselines,
@@ -186,6 +191,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       ...record,
       ...(listed !== null ? { coverage: listed } : {}),
       ...(selected !== null ? { selection: selected.selection } : {}),
+      spend: meter.spend(),
     };
     return {
       kind: 'ran',
@@ -201,4 +207,55 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     // whole timeout): the record comes first.
     if (deps.signal?.aborted !== true) await closing;
   }
+}
+
+/**
+ * SPEC 12 spend, counted at the boundary: an agent turn when the agent answered it (a welcome and a
+ * message turn are two), a judge call per criterion asked; retries are told by the HTTP clients.
+ */
+function spendMeter(): {
+  agent: (client: AgentClient) => AgentClient;
+  judge: (judge: Judge) => Judge;
+  agentRetry: () => void;
+  judgeRetry: () => void;
+  spend: () => Spend;
+} {
+  const n: Required<Spend> = { agentTurns: 0, agentRetries: 0, judgeCalls: 0, judgeRetries: 0, judgeReused: 0 };
+  const answered = <T extends { kind: string } | null>(turn: T): T => {
+    if (turn?.kind === 'replied') n.agentTurns++;
+    return turn;
+  };
+  return {
+    agent: (client) => ({
+      converse: async (request) => {
+        const outcome = await client.converse(request);
+        if (outcome.kind === 'replied') n.agentTurns += outcome.turns;
+        return outcome;
+      },
+      session: (request) => {
+        const session = client.session(request);
+        return { welcome: async () => answered(await session.welcome()), send: async (message, turn) => answered(await session.send(message, turn)) };
+      },
+      close: () => client.close(),
+    }),
+    judge: (judge) => ({
+      name: judge.name,
+      score: (criterion, reply) => {
+        n.judgeCalls++;
+        return judge.score(criterion, reply);
+      },
+      scoreTranscript: (criterion, transcript) => {
+        n.judgeCalls++;
+        return judge.scoreTranscript(criterion, transcript);
+      },
+      close: () => judge.close(),
+    }),
+    agentRetry: () => {
+      n.agentRetries++;
+    },
+    judgeRetry: () => {
+      n.judgeRetries++;
+    },
+    spend: () => ({ ...n }),
+  };
 }

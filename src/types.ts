@@ -147,6 +147,18 @@ export interface AgentSession {
 }
 
 /** The side-effect boundary to the agent under test. */
+/**
+ * SPEC 12 "Spend": agent turns answered, their retries counted separately, judge calls made (and
+ * retried) and judge results reused. Counted where the requests happen; an estimate stays in USD.
+ */
+export interface Spend {
+  agentTurns: number;
+  agentRetries: number;
+  judgeCalls: number;
+  judgeRetries?: number;
+  judgeReused: number;
+}
+
 export interface AgentClient {
   converse(request: AgentRequest): Promise<AgentOutcome>;
   /** A persona script's session (SPEC section 10). */
@@ -178,6 +190,8 @@ export type RegexResult =
 /** Runs a regular expression against text with a time budget (worker pool). */
 export interface RegexEvaluator {
   test(pattern: string, flags: string, text: string): Promise<RegexResult>;
+  /** Starts up to `count` workers now (at the start of a run), so the first evaluation finds them ready. */
+  warm?(count: number): void;
   close(): Promise<void>;
 }
 
@@ -265,6 +279,8 @@ export interface RunRecord {
   coverage?: CoverageResult | null;
   /** SPEC 11: set when the run replayed only part of the suite (`--rerun`, `--only`); the record lists only those items. */
   selection?: Selection | null;
+  /** SPEC 12: what the run really asked for (never a bill); absent in records written before it existed. */
+  spend?: Spend;
 }
 
 // ---------------------------------------------------------------------------------------------

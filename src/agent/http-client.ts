@@ -29,6 +29,8 @@ export interface AgentClientDeps {
   random?: () => number;
   /** Aborted when the run is interrupted: requests in flight are cancelled, no new one is sent. */
   signal?: AbortSignal;
+  /** Told before each retried request (SPEC 12 spend). */
+  onRetry?: () => void;
 }
 
 /** Longest body snippet quoted in an error message. */
@@ -132,6 +134,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       clock,
       random,
       signal: deps.signal,
+      onRetry: deps.onRetry,
     });
     if (result.ok) return decodeReceived(result.value, turn, mapping, name);
     return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(result.attempts)}` };

@@ -355,6 +355,12 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
       });
     },
 
+    warm(count: number): void {
+      if (closed) return;
+      const want = Math.min(size, Math.max(0, Math.floor(count)));
+      while (slots.size + failingStarts < want) spawn();
+    },
+
     async close(): Promise<void> {
       if (closed) {
         await Promise.all([...terminations]);

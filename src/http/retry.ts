@@ -42,6 +42,8 @@ export interface RetryOptions {
   random: () => number;
   /** When aborted (an interrupted run), no further attempt is made. */
   signal?: AbortSignal;
+  /** Told before each attempt after the first (SPEC 12 spend: retries counted apart from turns). */
+  onRetry?: () => void;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function withRetries<T, F>(
     if (result.ok) return result;
     if (!result.retryable || isLast || options.signal?.aborted === true) return { ok: false, failure: result.failure, attempts: n + 1 };
     await options.clock.sleep(result.retryAfterMs ?? backoffDelay(n, options.backoffMs, options.random));
+    options.onRetry?.();
   }
 }
 

@@ -13,6 +13,8 @@ import { JUDGE_SYSTEM_PROMPT, judgeUserMessage, TRANSCRIPT_SYSTEM_PROMPT, transc
 export interface JudgeDeps {
   clock?: Clock;
   random?: () => number;
+  /** Told before each retried request (SPEC 12 spend). */
+  onRetry?: () => void;
 }
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -123,6 +125,7 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge {
       backoffMs: config.backoffMs,
       clock,
       random,
+      onRetry: deps.onRetry,
     });
     if (!res.ok) return res;
     const text = provider.text(res.json);

@@ -20,6 +20,8 @@ export interface PostOptions {
   backoffMs: number;
   clock: Clock;
   random: () => number;
+  /** Told before each retried request (SPEC 12 spend). */
+  onRetry?: () => void;
 }
 
 type Attempt =

@@ -2,7 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { repositoryFor, writeFileSafely } from '../fs-safe.js';
-import type { RunRecord } from '../types.js';
+import type { RunRecord, Spend } from '../types.js';
 import { coverage, runVisited, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { UserError } from '../errors.js';
@@ -138,6 +138,18 @@ export function mergeRecords(records: readonly RunRecord[], names: readonly stri
     fixtures,
     personas,
     ...mergedEvaluations(records, { fixtures, personas }),
+    ...mergedSpend(records),
+  };
+}
+
+/** Shards' spend summed; absent when no shard recorded any (records written before spend existed). */
+function mergedSpend(records: readonly RunRecord[]): { spend?: Spend } {
+  const all = records.flatMap((r) => (r.spend === undefined ? [] : [r.spend]));
+  if (all.length === 0) return {};
+  const sum = (pick: (s: Spend) => number | undefined): number => all.reduce((n, s) => n + (pick(s) ?? 0), 0);
+  const judgeRetries = all.some((s) => s.judgeRetries !== undefined) ? { judgeRetries: sum((s) => s.judgeRetries) } : {};
+  return {
+    spend: { agentTurns: sum((s) => s.agentTurns), agentRetries: sum((s) => s.agentRetries), judgeCalls: sum((s) => s.judgeCalls), ...judgeRetries, judgeReused: sum((s) => s.judgeReused) },
   };
 }
 

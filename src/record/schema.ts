@@ -194,6 +194,15 @@ export const runRecordSchema = z.strictObject({
   // Added within schema version 1 (SPEC section 11): absent in older records.
   coverage: coverageResultSchema.nullable().optional(),
   selection: selectionSchema.nullable().optional(),
+  spend: z
+    .strictObject({
+      agentTurns: z.number().int().nonnegative(),
+      agentRetries: z.number().int().nonnegative(),
+      judgeCalls: z.number().int().nonnegative(),
+      judgeRetries: z.number().int().nonnegative().optional(),
+      judgeReused: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 
 // Compile-time proof that the schema and the domain type agree.

@@ -7,6 +7,7 @@ import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, fencedBlock, safeUrl } from './escape.js';
 import { LIMITS } from './items.js';
 import { markerLine, metaLine } from './metadata.js';
+import { spendText } from './spend.js';
 import { estimateText, headlineParts, itemsCount, plural, shortSha, thousands, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
@@ -49,6 +50,8 @@ export function talliesTable(model: ReportModel): string {
 
 export function factsLine(run: RunRecord, ctx: ReportContext): string {
   const parts = [estimateText(run.estimate)];
+  const spent = spendText(run.spend);
+  if (spent !== null) parts.push(spent);
   if (run.agent.host) parts.push(`agent ${codeSpan(clip(run.agent.host, LIMITS.ref))}`);
   const sha = shortSha(run.commit);
   // Once baselines are committed, the report compares with them.

@@ -21,6 +21,7 @@ import {
   type SectionKey,
 } from './model.js';
 import { checkSubject, checksCount, CHECK_NAMES } from './persona.js';
+import { spendText } from './spend.js';
 import { agreementReport, formatAgreement, type AgreementGroup } from '../evaluate/index.js';
 import { agreementBasis } from './evaluations.js';
 
@@ -72,6 +73,8 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
   lines.push(...agreementLines(run, fit));
 
   const facts = [estimateText(run.estimate)];
+  const spent = spendText(run.spend);
+  if (spent !== null) facts.push(spent);
   if (run.agent.host) facts.push(`agent ${oneLine(run.agent.host)}`);
   const sha = shortSha(run.commit);
   if (sha) facts.push(`commit ${oneLine(sha)}`);

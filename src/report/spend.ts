@@ -1,0 +1,21 @@
+// SPEC 12 "Spend": what a run really asked for, shown beside the estimate (which stays an estimate
+// in USD): "24 agent turns, 3 judge calls made". Never a bill, never an amount.
+
+import type { Spend } from '../types.js';
+
+function count(n: number, one: string, many: string): string {
+  const shown = String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${shown} ${n === 1 ? one : many}`;
+}
+
+/** Null for records written before spend was counted. */
+export function spendText(spend: Spend | undefined): string | null {
+  if (spend === undefined) return null;
+  const retried = (n: number | undefined): string => (n !== undefined && n > 0 ? ` (${count(n, 'retry', 'retries')})` : '');
+  const parts = [`${count(spend.agentTurns, 'agent turn', 'agent turns')}${retried(spend.agentRetries)}`];
+  if (spend.judgeCalls > 0 || spend.judgeReused > 0) {
+    parts.push(`${count(spend.judgeCalls, 'judge call', 'judge calls')} made${retried(spend.judgeRetries)}`);
+  }
+  if (spend.judgeReused > 0) parts.push(`${count(spend.judgeReused, 'judge result', 'judge results')} reused`);
+  return parts.join(', ');
+}

@@ -1,0 +1,150 @@
+// SPEC 12 "Spend": the record counts agent turns answered, retries separately, judge calls made and
+// judge results reused, counted against the real loopback agent and judge (what the servers
+// received is the truth); shards' spend is summed; the regex workers start with the run.
+
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Worker, WorkerOptions } from 'node:worker_threads';
+import { Worker as RealWorker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCheck, type CheckOptions } from '../../src/engine.js';
+import { createRegexPool } from '../../src/assertions/index.js';
+import { mergeRecords } from '../../src/record/index.js';
+import type { Clock, RunRecord } from '../../src/types.js';
+import { nativeEcho, startAgentServer, type AgentServer } from '../support/agent-server.js';
+import { json, startServer, type TestServer } from '../judge/server.js';
+import { fixture, run } from '../report/fixtures.js';
+
+const dirs: string[] = [];
+const servers: (AgentServer | TestServer)[] = [];
+afterEach(async () => {
+  while (servers.length > 0) await servers.pop()?.close();
+  while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
+});
+
+/** No real waits between retries. */
+const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
+
+const FIXTURES = `fixtures:
+  - { label: judged, message: hello, assert: { judge: "polite", threshold: 0.5 } }
+  - { label: matched, message: order 12, assert: { regex: "order \\\\d+" } }
+  - { label: plain, message: plain }
+`;
+
+const SCRIPT = `personas:
+  - label: refund
+    opening: I want a refund
+    followUps: [ "Order 1234" ]
+    expect: { criteria: [ Stayed polite ] }
+`;
+
+async function project(agentUrl: string, judgeUrl: string): Promise<string> {
+  const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-spend-'));
+  dirs.push(cwd);
+  const dir = join(cwd, '.agent-replay');
+  await mkdir(join(dir, 'fixtures'), { recursive: true });
+  await mkdir(join(dir, 'personas'), { recursive: true });
+  await writeFile(
+    join(dir, 'config.yml'),
+    `agent:\n  url: ${agentUrl}\n  retries: 2\n  backoffMs: 1\n` +
+      `judge: { provider: openai, baseUrl: "${judgeUrl}", model: m, apiKey: k, retries: 2, backoffMs: 1 }\ncost: { capUsd: 5 }\n`,
+  );
+  await writeFile(join(dir, 'fixtures', 'f.yml'), FIXTURES);
+  await writeFile(join(dir, 'personas', 'p.yml'), SCRIPT);
+  return cwd;
+}
+
+function options(cwd: string): CheckOptions {
+  return { dir: '.agent-replay', cwd, env: {}, confirmCost: false, failOn: ['newly_failing'], commit: null };
+}
+
+const judgeAnswer = json(200, { choices: [{ message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] });
+
+async function servePair(): Promise<{ agent: AgentServer; judge: TestServer }> {
+  // The agent's first request is answered 503 (retried), every other one echoes.
+  const agent = await startAgentServer((req) => (req.index === 0 ? { status: 503, body: 'busy' } : nativeEcho(req)));
+  // The judge's first call is answered 503 too, then every call scores.
+  const judge = await startServer([json(503, { error: { message: 'overloaded' } }), judgeAnswer]);
+  servers.push(agent, judge);
+  return { agent, judge };
+}
+
+async function ran(cwd: string, deps: Parameters<typeof runCheck>[1] = {}): Promise<RunRecord> {
+  const result = await runCheck(options(cwd), { clock, ...deps });
+  if (result.kind !== 'ran') throw new Error(`expected a run, got ${result.kind}`);
+  return result.record;
+}
+
+describe('spend in the record', () => {
+  it('counts what the agent and the judge servers received, retries apart, persona turns included', async () => {
+    const { agent, judge } = await servePair();
+    const record = await ran(await project(`${agent.url}/chat`, judge.url));
+    // 3 fixtures x (welcome + message) + the script: welcome, opening, one follow-up.
+    expect(record.spend).toEqual({ agentTurns: 9, agentRetries: 1, judgeCalls: 2, judgeRetries: 1, judgeReused: 0 });
+    expect(agent.requests.length).toBe(record.spend!.agentTurns + record.spend!.agentRetries);
+    expect(judge.received.length).toBe(record.spend!.judgeCalls + (record.spend!.judgeRetries ?? 0));
+    expect(record.personas[0]?.label).toBe('refund');
+    expect(record.fixtures.every((f) => !f.errored)).toBe(true);
+  });
+
+  it('does not count an agent turn that was never answered', async () => {
+    const agent = await startAgentServer(() => ({ status: 500, body: 'down' }));
+    const judge = await startServer([judgeAnswer]);
+    servers.push(agent, judge);
+    const record = await ran(await project(`${agent.url}/chat`, judge.url));
+    // Every welcome turn fails after 3 attempts: nothing answered, nothing judged.
+    expect(record.spend).toMatchObject({ agentTurns: 0, judgeCalls: 0 });
+    expect(record.spend!.agentRetries).toBe(agent.requests.length - agent.requests.length / 3);
+    expect(judge.received.length).toBe(0);
+  });
+
+  it('sums the shards of a run and keeps records without spend readable', () => {
+    const shard = (label: string, spend?: RunRecord['spend']): RunRecord => run([fixture(label)], spend ? { spend } : {});
+    const merged = mergeRecords([
+      shard('a', { agentTurns: 10, agentRetries: 1, judgeCalls: 3, judgeRetries: 2, judgeReused: 4 }),
+      shard('b', { agentTurns: 14, agentRetries: 0, judgeCalls: 0, judgeReused: 1 }),
+      shard('c'),
+    ]);
+    expect(merged.spend).toEqual({ agentTurns: 24, agentRetries: 1, judgeCalls: 3, judgeRetries: 2, judgeReused: 5 });
+    expect(mergeRecords([shard('a'), shard('b')]).spend).toBeUndefined();
+  });
+});
+
+describe('regex workers at the start of the run', () => {
+  it('are started before the agent is first called', async () => {
+    const agent = await startAgentServer(nativeEcho);
+    const judge = await startServer([judgeAnswer]);
+    servers.push(agent, judge);
+    const events: string[] = [];
+    const agentSeen = agent.requests;
+    const record = await ran(await project(`${agent.url}/chat`, judge.url), {
+      makeRegex: (config) =>
+        createRegexPool({
+          size: config.regex.workers,
+          timeoutMs: config.regex.timeoutMs,
+          spawnWorker: (source: string, opts: WorkerOptions): Worker => {
+            events.push(`spawn (agent requests so far: ${agentSeen.length})`);
+            return new RealWorker(source, opts);
+          },
+        }),
+    });
+    expect(events[0]).toBe('spawn (agent requests so far: 0)');
+    expect(events.length).toBe(1);
+    expect(record.fixtures.find((f) => f.label === 'matched')?.verdict).toBe('pass');
+  });
+
+  it('starts no worker for a suite without a regex assertion', async () => {
+    const spawned: string[] = [];
+    const pool = createRegexPool({ size: 2, timeoutMs: 1000, spawnWorker: (s, o) => (spawned.push('spawn'), new RealWorker(s, o)) });
+    pool.warm?.(0);
+    expect(spawned).toEqual([]);
+    pool.warm?.(5);
+    pool.warm?.(5);
+    // At most the pool's size, and never twice for the same workers.
+    expect(spawned).toEqual(['spawn', 'spawn']);
+    expect(await pool.test('a+', '', 'caaat')).toEqual({ kind: 'matched', match: 'aaa' });
+    expect(spawned.length).toBe(2);
+    await pool.close();
+  });
+});

@@ -1,0 +1,27 @@
+// SPEC 12 "Spend" beside the estimate: one calm facts line in the terminal, the comment and the
+// summary; never an amount of its own, and nothing for records written before spend was counted.
+
+import { describe, expect, it } from 'vitest';
+import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';
+import { spendText } from '../../src/report/spend.js';
+import { ctx, mixed } from './fixtures.js';
+
+describe('spend beside the estimate', () => {
+  it('reads as counts of requests, retries and reuse only when there were some', () => {
+    expect(spendText({ agentTurns: 24, agentRetries: 0, judgeCalls: 3, judgeRetries: 0, judgeReused: 0 })).toBe('24 agent turns, 3 judge calls made');
+    expect(spendText({ agentTurns: 1, agentRetries: 2, judgeCalls: 0, judgeReused: 0 })).toBe('1 agent turn (2 retries)');
+    expect(spendText({ agentTurns: 1200, agentRetries: 1, judgeCalls: 1, judgeRetries: 1, judgeReused: 5 })).toBe(
+      '1,200 agent turns (1 retry), 1 judge call made (1 retry), 5 judge results reused',
+    );
+    expect(spendText(undefined)).toBeNull();
+  });
+
+  it('sits on the facts line of every surface, next to the estimate', () => {
+    const run = { ...mixed(), spend: { agentTurns: 24, agentRetries: 0, judgeCalls: 3, judgeRetries: 0, judgeReused: 0 } };
+    const line = (text: string): string => text.split('\n').find((l) => l.includes('estimated')) ?? '';
+    for (const out of [renderTerminal(run, { color: false }), renderComment(run, ctx), renderSummary(run, ctx)]) {
+      expect(line(out)).toMatch(/≈ \$[\d.]+ estimated \(cap \$[\d.]+\)( · ran above the cap: confirmed)? · 24 agent turns, 3 judge calls made( ·|$)/);
+    }
+    expect(line(renderTerminal(mixed(), { color: false }))).not.toContain('agent turn');
+  });
+});
