@@ -17,7 +17,7 @@ export class AdaptiveLimiter {
   private epoch = 0;
   private successes = 0;
   private readonly waiting: (() => void)[] = [];
-  /** Every value the limit took, starting with the maximum: what tests and benches look at. */
+  /** Every change of the limit, starting with the maximum: what tests and benches look at. */
   readonly history: number[];
   /** The most requests in flight at once. */
   peakInFlight = 0;
@@ -70,6 +70,7 @@ export class AdaptiveLimiter {
   }
 
   private set(limit: number): void {
+    if (limit === this.current) return;
     this.current = limit;
     this.history.push(limit);
   }
