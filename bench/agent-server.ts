@@ -2,7 +2,9 @@
 // measured process's RSS nor competes on its event loop. Native protocol; every request is answered
 // after setTimeout(latency), so one fixture (welcome turn disabled) costs exactly one latency.
 //
-//   node --import tsx bench/agent-server.ts <latencyMs>
+//   node --import tsx bench/agent-server.ts <latencyMs> [capacity]
+//   capacity > 0: a request that arrives while `capacity` are in flight is answered 429 at once
+//   (no Retry-After), as a rate-limited agent does; "throttled" in stats counts them.
 //   stdout, first line: {"url": "http://127.0.0.1:PORT/chat"}
 //   stdin "stats\n" -> stdout {"requests": n, "connections": n, "maxInFlight": n} (counters reset)
 //   stdin closed -> exit
@@ -11,6 +13,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 const latency = Number(process.argv[2] ?? '0');
+const capacity = Number(process.argv[3] ?? '0');
+let throttled = 0;
 let requests = 0;
 let connections = 0;
 let inFlight = 0;
@@ -21,6 +25,12 @@ const server = createServer((req, res) => {
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     requests++;
+    if (capacity > 0 && inFlight >= capacity) {
+      throttled++;
+      res.writeHead(429, { 'content-type': 'application/json' });
+      res.end('{"error":"too many requests in flight"}');
+      return;
+    }
     inFlight++;
     if (inFlight > maxInFlight) maxInFlight = inFlight;
     let message = '';
@@ -56,8 +66,9 @@ process.stdin.on('data', (chunk: string) => {
     const line = pending.slice(0, nl).trim();
     pending = pending.slice(nl + 1);
     if (line === 'stats') {
-      process.stdout.write(`${JSON.stringify({ requests, connections, maxInFlight })}\n`);
+      process.stdout.write(`${JSON.stringify({ requests, connections, maxInFlight, throttled })}\n`);
       requests = 0;
+      throttled = 0;
       connections = 0;
       maxInFlight = 0;
     }

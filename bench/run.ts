@@ -58,12 +58,13 @@ function median(values: number[]): number {
 
 interface AgentProcess {
   url: string;
-  stats(): Promise<{ requests: number; connections: number; maxInFlight: number }>;
+  stats(): Promise<{ requests: number; connections: number; maxInFlight: number; throttled: number }>;
   stop(): Promise<void>;
 }
 
-async function startAgent(latencyMs: number): Promise<AgentProcess> {
-  const child = spawn(process.execPath, [...TSX, path.join(ROOT, 'bench/agent-server.ts'), String(latencyMs)], {
+/** `capacity` > 0: the agent answers 429 to a request that arrives while `capacity` are in flight. */
+async function startAgent(latencyMs: number, capacity = 0): Promise<AgentProcess> {
+  const child = spawn(process.execPath, [...TSX, path.join(ROOT, 'bench/agent-server.ts'), String(latencyMs), String(capacity)], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -84,7 +85,7 @@ async function startAgent(latencyMs: number): Promise<AgentProcess> {
     async stats() {
       const line = nextLine();
       child.stdin!.write('stats\n');
-      return JSON.parse(await line) as { requests: number; connections: number; maxInFlight: number };
+      return JSON.parse(await line) as { requests: number; connections: number; maxInFlight: number; throttled: number };
     },
     stop: () =>
       new Promise((resolve) => {
@@ -98,11 +99,11 @@ async function startAgent(latencyMs: number): Promise<AgentProcess> {
 // --- suites ---------------------------------------------------------------------------------------
 
 /** A suite of n fixtures with contains assertions, 10 fixtures per file; returns the suite folder. */
-async function makeSuite(root: string, name: string, n: number, agentUrl: string): Promise<string> {
+async function makeSuite(root: string, name: string, n: number, agentUrl: string, retries = 0): Promise<string> {
   const dir = path.join(root, name, '.agent-replay');
   const fixtures = path.join(dir, 'fixtures');
   await mkdir(fixtures, { recursive: true });
-  await writeFile(path.join(dir, 'config.yml'), `agent:\n  url: ${agentUrl}\n  start: false\n  retries: 0\n`);
+  await writeFile(path.join(dir, 'config.yml'), `agent:\n  url: ${agentUrl}\n  start: false\n  retries: ${retries}\n`);
   const perFile = 10;
   for (let f = 0; f * perFile < n; f++) {
     const items: string[] = [];
@@ -224,6 +225,59 @@ async function replayCase(opts: {
   }
   row(`  agent saw`, `${server.requests} requests, ${server.connections} connections, ${server.maxInFlight} max in flight`, `${n * turns} requests`, null);
   if (figures.errored > 0 || figures.passed !== n) notes.push(`${name}: ${figures.errored} errored, ${figures.passed}/${n} passed`);
+}
+
+/** One replay child run of a suite; its figures, or null with a note. */
+async function replayFigures(name: string, dir: string, agentUrl: string, concurrency: number): Promise<ReplayFigures | null> {
+  const exit = await run(process.execPath, [...replayChild, dir, agentUrl, String(concurrency)], { cwd: ROOT, timeoutMs: 120_000 });
+  try {
+    const figures = JSON.parse(exit.stdout.trim().split('\n').pop() ?? '') as ReplayFigures;
+    if (exit.code === 0 && 'wallMs' in figures) return figures;
+  } catch {
+    // reported below
+  }
+  notes.push(`${name}: replay child exited ${exit.code}: ${(exit.stdout + exit.stderr).trim().slice(0, 600)}`);
+  return null;
+}
+
+/**
+ * Adaptive concurrency (SPEC 12): an agent that answers 429 above `capacity` requests in flight,
+ * replayed at concurrency 16, against the same fixtures at concurrency `capacity` on an agent
+ * without limits. Both suites allow 6 retries (the default backoff, 250 ms full jitter): a request
+ * turned away waits and is tried again, and the limiter keeps the run near the agent's capacity.
+ */
+async function throttledCase(root: string, latencyMs: number, factor: number): Promise<void> {
+  const n = 400;
+  const capacity = 4;
+  const name = `429 above ${capacity} in flight, ${n} fixtures, C=16 vs C=${capacity} unlimited, L=${latencyMs} ms`;
+  const limited = await startAgent(latencyMs, capacity);
+  let throttledRun: ReplayFigures | null;
+  let seen: Awaited<ReturnType<AgentProcess['stats']>>;
+  try {
+    const dir = await makeSuite(root, 'throttled-16', n, limited.url, 6);
+    await limited.stats();
+    throttledRun = await replayFigures(name, dir, limited.url, 16);
+    seen = await limited.stats();
+  } finally {
+    await limited.stop();
+  }
+  const free = await startAgent(latencyMs);
+  let reference: ReplayFigures | null;
+  try {
+    const dir = await makeSuite(root, 'unlimited-4', n, free.url, 6);
+    reference = await replayFigures(name, dir, free.url, capacity);
+  } finally {
+    await free.stop();
+  }
+  if (throttledRun === null || reference === null) {
+    row(`${name}: wall`, 'ERROR', `<= ${factor.toFixed(2)} x the C=${capacity} run, 0 errored`, false);
+    return;
+  }
+  const ratio = throttledRun.wallMs / reference.wallMs;
+  const ok = ratio <= factor && throttledRun.errored === 0 && throttledRun.passed === n;
+  row(`${name}: wall`, `${s(throttledRun.wallMs)} = ${ratio.toFixed(3)} x ${s(reference.wallMs)}`, `<= ${factor.toFixed(2)} x, 0 errored`, ok);
+  row(`  errored / passed`, `${throttledRun.errored} / ${throttledRun.passed}`, `0 / ${n}`, throttledRun.errored === 0 && throttledRun.passed === n);
+  row(`  agent saw`, `${seen.requests} requests, ${seen.throttled} answered 429, ${seen.maxInFlight} max in flight (served)`, '', null);
 }
 
 /** Bundles the replay child into one file run by plain node; falls back to tsx (and says so). */
@@ -419,7 +473,10 @@ function printTable(): void {
   console.log(missed === 0 ? '\nall targets met' : `\n${missed} target(s) MISSED (the bench still exits 0; see the notes and the README)`);
 }
 
-/** `npm run bench -- personas` (or `-- cold`) measures only the persona (or cold start) figures, quicker while working on them. */
+/**
+ * `npm run bench -- personas` measures only the persona figure, `-- cold` only the cold starts,
+ * `-- throttled` only the 429 figure (quicker while working on one).
+ */
 const only = process.argv[2] ?? null;
 
 async function main(): Promise<void> {
@@ -440,6 +497,7 @@ async function main(): Promise<void> {
     } finally {
       await agent.stop();
     }
+    if (only === null || only === 'throttled') await throttledCase(root, latencyMs, 1.3);
     if (only === null || only === 'cold') {
       await coldStart(root, 10);
       await coldStartRegex(root, 10);

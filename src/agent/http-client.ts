@@ -9,6 +9,9 @@
 // may have processed the turn, so a second attempt could advance the session twice. Other 4xx,
 // invalid JSON and a missing reply are deterministic and not retried either.
 //
+// Every attempt is gated by an adaptive limit (http/limiter.ts): a 429 halves the requests in
+// flight, successes grow them back to `config.concurrency`.
+//
 // Messages name the turn, the HTTP status, the path, and a short snippet of the body; they never
 // contain header values or the URL (either may carry a token).
 
@@ -16,6 +19,7 @@ import { Agent, request } from '../http/undici.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SessionRequest, SessionTurn } from '../types.js';
 import { parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
+import { AdaptiveLimiter } from '../http/limiter.js';
 import { mapPersonaFields, mapResponse, mapSignals } from './response.js';
 import { describeFound, readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
@@ -31,6 +35,8 @@ export interface AgentClientDeps {
   signal?: AbortSignal;
   /** Told before each retried request (SPEC 12 spend). */
   onRetry?: () => void;
+  /** Gates every request; default: an adaptive limit starting at `config.concurrency`. */
+  limiter?: AdaptiveLimiter;
 }
 
 /** Longest body snippet quoted in an error message. */
@@ -51,6 +57,8 @@ interface Received {
 
 interface AttemptFailure {
   errorKind: ErrorKind;
+  /** The agent answered 429: the limiter halves the concurrency. */
+  throttled?: boolean;
   /** Builds the message once the number of attempts is known. */
   describe: (attempts: number) => string;
 }
@@ -72,6 +80,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     pipelining: 1,
     maxResponseSize: MAX_RESPONSE_BYTES,
   });
+  const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
   let closed = false;
 
   async function attempt(body: string, turn: Turn, isLast: boolean): Promise<Attempt> {
@@ -106,7 +115,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       } else {
         text = await response.body.text().catch(() => '');
       }
-      return fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${attempts(n)}: ${snippet(text)}`);
+      const failed = fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${attempts(n)}: ${snippet(text)}`);
+      if (status === 429 && !failed.ok) failed.failure.throttled = true;
+      return failed;
     } catch (err) {
       const code = errorCode(err);
       if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
@@ -128,7 +139,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues, name = `${turn} turn`): Promise<TurnResult> {
     const body = JSON.stringify(renderTemplate(mapping.body, values));
     if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${name}: not sent, the run was interrupted` };
-    const result = await withRetries((isLast) => attempt(body, turn, isLast), {
+    const gated = (isLast: boolean): Promise<Attempt> => limiter.run(() => attempt(body, turn, isLast), outcomeOf);
+    const result = await withRetries(gated, {
       retries: config.retries,
       backoffMs: config.backoffMs,
       clock,
@@ -285,6 +297,12 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
   else if (kind === 'welcome' || ((raw === null || raw === undefined) && (fields.fields.toolCalls?.length ?? 0) > 0)) reply = '';
   else return { kind: 'errored', errorKind: 'missing_reply', error: `${name}: response has no string at "${mapping.reply}" (found ${describeFound(raw)})` };
   return { kind: 'replied', reply, ...signals, ...fields.fields };
+}
+
+/** How the limiter reads an attempt: success, a 429, or neither (a timeout, a 500, a network error). */
+function outcomeOf(a: Attempt): 'success' | 'throttled' | 'other' {
+  if (a.ok) return 'success';
+  return a.failure.throttled === true ? 'throttled' : 'other';
 }
 
 function fail(

@@ -7,6 +7,7 @@ import { makeRedactor } from '../secrets.js';
 import type { Clock, Judge, JudgeResult, Turn } from '../types.js';
 import { postJson } from './http.js';
 import { systemClock } from '../http/retry.js';
+import { AdaptiveLimiter } from '../http/limiter.js';
 import { parseJudgeOutput } from './parse.js';
 import { JUDGE_SYSTEM_PROMPT, judgeUserMessage, TRANSCRIPT_SYSTEM_PROMPT, transcriptUserMessage } from './prompt.js';
 
@@ -15,6 +16,8 @@ export interface JudgeDeps {
   random?: () => number;
   /** Told before each retried request (SPEC 12 spend). */
   onRetry?: () => void;
+  /** Gates every call; default: an adaptive limit starting at `config.concurrency`. */
+  limiter?: AdaptiveLimiter;
 }
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -105,6 +108,7 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge {
   const clock = deps.clock ?? systemClock;
   const random = deps.random ?? Math.random;
   const redact = makeRedactor(config.apiKey ? [config.apiKey] : []);
+  const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
   const base = config.baseUrl.replace(/\/+$/, '');
   const dispatcher = new Agent({
     connect: { timeout: config.timeoutMs },
@@ -126,6 +130,7 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge {
       clock,
       random,
       onRetry: deps.onRetry,
+      limiter,
     });
     if (!res.ok) return res;
     const text = provider.text(res.json);

@@ -6,6 +6,7 @@
 import { request, type Agent } from '../http/undici.js';
 import type { Clock } from '../types.js';
 import { parseRetryAfter, withRetries } from '../http/retry.js';
+import type { AdaptiveLimiter } from '../http/limiter.js';
 
 export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string };
 
@@ -22,6 +23,8 @@ export interface PostOptions {
   random: () => number;
   /** Told before each retried request (SPEC 12 spend). */
   onRetry?: () => void;
+  /** Gates every attempt; a 429 halves the judge's concurrency. */
+  limiter: AdaptiveLimiter;
 }
 
 type Attempt =
@@ -146,7 +149,10 @@ function describe(a: Attempt, attempts: number, timeoutMs: number): string {
 export async function postJson(opts: PostOptions): Promise<PostResult> {
   const result = await withRetries(
     async () => {
-      const a = await attempt(opts);
+      const a = await opts.limiter.run(
+        () => attempt(opts),
+        (r) => (r.kind === 'ok' ? 'success' : r.kind === 'http' && r.status === 429 ? 'throttled' : 'other'),
+      );
       if (a.kind === 'ok') return { ok: true, value: a.json };
       return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? a.retryAfterMs : null };
     },

@@ -22,6 +22,9 @@ import { positionAt, quote, sourceText, translateZodIssues, type ConfigIssue, ty
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
 export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const satisfies readonly JudgeProvider[];
 
+/** Judge calls in flight at most when config.yml does not say (`judge.concurrency`). */
+export const JUDGE_CONCURRENCY = 4;
+
 export const JUDGE_DEFAULTS: Record<JudgeProvider, { baseUrl: string; model: string }> = {
   openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
   anthropic: { baseUrl: 'https://api.anthropic.com/v1', model: 'claude-haiku-4-5' },
@@ -101,6 +104,7 @@ const judgeSchema = z.strictObject({
   timeoutMs: ms(1).optional(),
   retries: nonNegativeInt.optional(),
   backoffMs: ms(0).optional(),
+  concurrency: positiveInt.optional(),
   label: z.string().nullable().optional(),
 });
 
@@ -364,6 +368,7 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     timeoutMs: j.timeoutMs ?? 30_000,
     retries: j.retries ?? 2,
     backoffMs: j.backoffMs ?? 250,
+    concurrency: j.concurrency ?? JUDGE_CONCURRENCY,
     label: j.label === undefined || j.label === '' ? null : j.label,
   };
   if (j.baseUrl !== undefined) {

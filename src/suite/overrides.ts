@@ -1,7 +1,7 @@
 // Command-line flags and action inputs, applied after the config file: they win.
 
 import { MAX_WAIT_MS, type Config, type CostConfig, type JudgeConfig } from '../config.js';
-import { JUDGE_DEFAULTS, JUDGE_PROVIDERS, msRange, urlProblem } from './config-file.js';
+import { JUDGE_CONCURRENCY, JUDGE_DEFAULTS, JUDGE_PROVIDERS, msRange, urlProblem } from './config-file.js';
 import { quote, type ConfigIssue } from './issues.js';
 
 /**
@@ -91,6 +91,7 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
             timeoutMs: config.judge?.timeoutMs ?? 30_000,
             retries: config.judge?.retries ?? 2,
             backoffMs: config.judge?.backoffMs ?? 250,
+            concurrency: config.judge?.concurrency ?? JUDGE_CONCURRENCY,
             label: config.judge?.label ?? null,
           };
     const judge: JudgeConfig = { ...base, provider };

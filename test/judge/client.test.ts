@@ -27,7 +27,7 @@ function fakeClock(): Clock & { sleeps: number[] } {
 }
 
 function config(provider: JudgeConfig['provider'], baseUrl: string, over: Partial<JudgeConfig> = {}): JudgeConfig {
-  return { provider, baseUrl, model: 'judge-model-1', apiKey: API_KEY, timeoutMs: 2000, retries: 2, backoffMs: 100, label: null, ...over };
+  return { provider, baseUrl, model: 'judge-model-1', apiKey: API_KEY, timeoutMs: 2000, retries: 2, backoffMs: 100, concurrency: 4, label: null, ...over };
 }
 
 function judge(cfg: JudgeConfig, clock: Clock = fakeClock()): Judge {

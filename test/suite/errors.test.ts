@@ -171,6 +171,14 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('config: judge.concurrency must be a whole number of at least 1', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  provider: openai\n  concurrency: 0\n' });
+    expect(brief(r.errors)).toEqual([`${C}:3: judge.concurrency must be at least 1, found the number 0`]);
+    const half = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  concurrency: 2.5\n' });
+    expect(brief(half.errors)).toHaveLength(1);
+    expect(brief(half.errors)[0]).toMatch(new RegExp(`^${C.replace(/[.]/g, '\\.')}:2: judge\\.concurrency`));
+  });
+
   it('config: concurrency < 1, negative costs, bad preset, bad provider, wrong types, bad urls', async () => {
     const r = await load({
       [`${F}/a.yml`]: OK_FIXTURE,

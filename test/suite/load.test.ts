@@ -92,6 +92,7 @@ describe('loadSuite: the SPEC examples', () => {
       timeoutMs: 30000,
       retries: 2,
       backoffMs: 250,
+      concurrency: 4,
       label: null,
     });
     expect(c.regex).toEqual({ timeoutMs: 100, workers: 2 });
@@ -254,6 +255,7 @@ judge:
   timeoutMs: 2000
   retries: 1
   backoffMs: 5
+  concurrency: 3
   label: "my judge"
 regex: { timeoutMs: 50, workers: 3 }
 cost: { agentTurnUsd: 0, turnsPerFixture: 1, judgeCallUsd: 0.5, capUsd: 2 }
@@ -273,6 +275,7 @@ cost: { agentTurnUsd: 0, turnsPerFixture: 1, judgeCallUsd: 0.5, capUsd: 2 }
       timeoutMs: 2000,
       retries: 1,
       backoffMs: 5,
+      concurrency: 3,
       label: 'my judge',
     });
     expect(c.regex).toEqual({ timeoutMs: 50, workers: 3 });

@@ -1,0 +1,98 @@
+// The adaptive concurrency limit of one HTTP client (SPEC section 12): it gates every request
+// (every attempt, not every item, so a persona script's turns and a retried request each take a
+// slot only while on the wire, and a Retry-After wait holds none). A 429 halves the limit (not below
+// 1); a window of `limit` consecutive successes grows it back by one, up to the configured maximum.
+// A 429 from a request sent before the last decrease does not halve again: it answers the load of
+// the old limit, which is already gone. No clock: the limit moves on answers, not on time.
+
+export interface Ticket {
+  /** The decrease count when the request was sent. */
+  readonly epoch: number;
+}
+
+export class AdaptiveLimiter {
+  readonly max: number;
+  private current: number;
+  private inFlight = 0;
+  private epoch = 0;
+  private successes = 0;
+  private readonly waiting: (() => void)[] = [];
+  /** Every change of the limit, starting with the maximum: what tests and benches look at. */
+  readonly history: number[];
+  /** The most requests in flight at once. */
+  peakInFlight = 0;
+
+  constructor(max: number) {
+    this.max = Math.max(1, Math.floor(max));
+    this.current = this.max;
+    this.history = [this.max];
+  }
+
+  get limit(): number {
+    return this.current;
+  }
+
+  get active(): number {
+    return this.inFlight;
+  }
+
+  /** Resolves when a slot is free under the current limit; `release` must follow. */
+  async acquire(): Promise<Ticket> {
+    while (this.inFlight >= this.current) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+    this.inFlight += 1;
+    if (this.inFlight > this.peakInFlight) this.peakInFlight = this.inFlight;
+    return { epoch: this.epoch };
+  }
+
+  /** Frees the slot; `outcome` says how the server answered ('other': neither success nor 429). */
+  release(ticket: Ticket, outcome: 'success' | 'throttled' | 'other'): void {
+    this.inFlight -= 1;
+    if (outcome === 'throttled') this.throttled(ticket);
+    else if (outcome === 'success') this.succeeded();
+    this.wake();
+  }
+
+  private throttled(ticket: Ticket): void {
+    this.successes = 0;
+    if (ticket.epoch !== this.epoch) return;
+    this.epoch += 1;
+    this.set(Math.max(1, Math.floor(this.current / 2)));
+  }
+
+  private succeeded(): void {
+    if (this.current >= this.max) return;
+    this.successes += 1;
+    if (this.successes < this.current) return;
+    this.successes = 0;
+    this.set(this.current + 1);
+  }
+
+  private set(limit: number): void {
+    if (limit === this.current) return;
+    this.current = limit;
+    this.history.push(limit);
+  }
+
+  private wake(): void {
+    let free = this.current - this.inFlight;
+    while (free > 0 && this.waiting.length > 0) {
+      this.waiting.shift()?.();
+      free -= 1;
+    }
+  }
+
+  /** Runs `fn` in a slot; `classify` reads its result as a success, a 429 or neither. */
+  async run<T>(fn: () => Promise<T>, classify: (value: T) => 'success' | 'throttled' | 'other'): Promise<T> {
+    const ticket = await this.acquire();
+    let outcome: 'success' | 'throttled' | 'other' = 'other';
+    try {
+      const value = await fn();
+      outcome = classify(value);
+      return value;
+    } finally {
+      this.release(ticket, outcome);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+// The adaptive limit's arithmetic: a 429 halves it (not below 1, once per overload), a window of
+// `limit` consecutive successes grows it by one up to the maximum, and acquire waits for a slot.
+
+import { describe, expect, it } from 'vitest';
+import { AdaptiveLimiter } from '../../src/http/limiter.js';
+
+/** One request through the limiter, answered at once. */
+async function answer(l: AdaptiveLimiter, outcome: 'success' | 'throttled' | 'other'): Promise<void> {
+  l.release(await l.acquire(), outcome);
+}
+
+describe('AdaptiveLimiter', () => {
+  it('halves on a 429, never below 1', async () => {
+    const l = new AdaptiveLimiter(16);
+    for (const expected of [8, 4, 2, 1, 1]) {
+      await answer(l, 'throttled');
+      expect(l.limit).toBe(expected);
+    }
+    expect(l.history).toEqual([16, 8, 4, 2, 1]);
+  });
+
+  it('grows by one after `limit` consecutive successes, up to the maximum', async () => {
+    const l = new AdaptiveLimiter(4);
+    await answer(l, 'throttled'); // 2
+    await answer(l, 'throttled'); // 1
+    await answer(l, 'success'); // 1 success at limit 1 -> 2
+    expect(l.limit).toBe(2);
+    await answer(l, 'success');
+    expect(l.limit).toBe(2);
+    await answer(l, 'success'); // 2 at limit 2 -> 3
+    expect(l.limit).toBe(3);
+    for (let i = 0; i < 3; i++) await answer(l, 'success'); // -> 4
+    for (let i = 0; i < 10; i++) await answer(l, 'success'); // stays at the maximum
+    expect(l.history).toEqual([4, 2, 1, 2, 3, 4]);
+  });
+
+  it('a 429 or another failure breaks the window of successes only as the rules say', async () => {
+    const l = new AdaptiveLimiter(8);
+    await answer(l, 'throttled'); // 4
+    for (let i = 0; i < 3; i++) await answer(l, 'success');
+    await answer(l, 'other'); // a 500 or a timeout neither grows nor shrinks, and keeps the count
+    expect(l.limit).toBe(4);
+    await answer(l, 'success'); // fourth success -> 5
+    expect(l.limit).toBe(5);
+    for (let i = 0; i < 4; i++) await answer(l, 'success');
+    await answer(l, 'throttled'); // the window restarts: 5 -> 2
+    expect(l.limit).toBe(2);
+    await answer(l, 'success');
+    expect(l.limit).toBe(2);
+  });
+
+  it('halves once for the 429s of one overload: requests sent before the decrease do not count again', async () => {
+    const l = new AdaptiveLimiter(16);
+    const tickets = await Promise.all(Array.from({ length: 10 }, () => l.acquire()));
+    for (const t of tickets) l.release(t, 'throttled');
+    expect(l.history).toEqual([16, 8]);
+    await answer(l, 'throttled'); // sent after the decrease: halves again
+    expect(l.limit).toBe(4);
+  });
+
+  it('keeps at most `limit` requests in flight and lets the waiting ones in as slots free', async () => {
+    const l = new AdaptiveLimiter(2);
+    const a = await l.acquire();
+    const b = await l.acquire();
+    let third = false;
+    const pending = l.acquire().then((t) => {
+      third = true;
+      return t;
+    });
+    await Promise.resolve();
+    expect(third).toBe(false);
+    expect(l.active).toBe(2);
+    l.release(a, 'throttled'); // limit 1, still 1 in flight: the third waits
+    await Promise.resolve();
+    expect(third).toBe(false);
+    l.release(b, 'success');
+    const c = await pending;
+    expect(third).toBe(true);
+    expect(l.active).toBe(1);
+    expect(l.peakInFlight).toBe(2);
+    l.release(c, 'success');
+    expect(l.active).toBe(0);
+  });
+
+  it('run() classifies the result and frees the slot when the function throws', async () => {
+    const l = new AdaptiveLimiter(2);
+    expect(await l.run(async () => 429, (s) => (s === 429 ? 'throttled' : 'success'))).toBe(429);
+    expect(l.limit).toBe(1);
+    await expect(l.run(() => Promise.reject(new Error('boom')), () => 'success')).rejects.toThrow('boom');
+    expect(l.active).toBe(0);
+    expect(l.limit).toBe(1);
+  });
+});
