@@ -30,8 +30,11 @@ export interface WriteOptions {
   within?: string;
 }
 
-/** Writes `text` (UTF-8) to `target` atomically and without following any planted link. */
-export async function writeFileSafely(target: string, text: string, options: WriteOptions = {}): Promise<void> {
+/**
+ * The target's folder, created, and checked to be really inside `options.within`; then `text` in a
+ * new temporary file there (random name, created exclusively, never through a link). Returns its path.
+ */
+async function stageNextTo(target: string, text: string, options: WriteOptions): Promise<string> {
   const folder = path.dirname(path.resolve(target));
   await mkdir(folder, { recursive: true });
   if (options.within !== undefined) {
@@ -45,11 +48,20 @@ export async function writeFileSafely(target: string, text: string, options: Wri
   const tmp = path.join(folder, `.${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
   const handle = await open(tmp, CREATE_EXCLUSIVE, 0o644);
   try {
-    try {
-      await handle.writeFile(text, 'utf8');
-    } finally {
-      await handle.close();
-    }
+    await handle.writeFile(text, 'utf8');
+  } catch (e) {
+    await handle.close();
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  await handle.close();
+  return tmp;
+}
+
+/** Writes `text` (UTF-8) to `target` atomically and without following any planted link. */
+export async function writeFileSafely(target: string, text: string, options: WriteOptions = {}): Promise<void> {
+  const tmp = await stageNextTo(target, text, options);
+  try {
     await rename(tmp, target);
   } catch (e) {
     await unlink(tmp).catch(() => undefined);
@@ -72,24 +84,8 @@ export function repositoryFor(target: string): string | undefined {
  * Returns 'exists' (nothing written) when the name is taken.
  */
 export async function createFileExclusively(target: string, text: string, options: WriteOptions = {}): Promise<'created' | 'exists'> {
-  const folder = path.dirname(path.resolve(target));
-  await mkdir(folder, { recursive: true });
-  if (options.within !== undefined) {
-    const [realFolder, realRoot] = await Promise.all([realpath(folder), realpath(options.within)]);
-    if (!isInside(realRoot, realFolder)) {
-      throw new UnsafeWriteError(
-        `refusing to write ${target}: its folder resolves outside ${options.within} (a symbolic link); replace the link with a real folder`,
-      );
-    }
-  }
-  const tmp = path.join(folder, `.${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
-  const handle = await open(tmp, CREATE_EXCLUSIVE, 0o644);
+  const tmp = await stageNextTo(target, text, options);
   try {
-    try {
-      await handle.writeFile(text, 'utf8');
-    } finally {
-      await handle.close();
-    }
     try {
       await link(tmp, target);
       return 'created';
