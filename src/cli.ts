@@ -18,9 +18,24 @@ const onSignal = (signal: InterruptSignal): void => {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
+// A reader that goes away (`agent-replay report ... | head`) closes the pipe: what is left to
+// print is dropped, and the command still finishes (files written, exit status from the gate),
+// instead of crashing on EPIPE with a stack trace.
+const closed = { stdout: false, stderr: false };
+const writer = (name: 'stdout' | 'stderr') => {
+  const stream = process[name];
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    closed[name] = true;
+  });
+  return (text: string): void => {
+    if (!closed[name]) stream.write(text);
+  };
+};
+
 const code = await main(argv, {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
+  stdout: writer('stdout'),
+  stderr: writer('stderr'),
   isTTY: process.stderr.isTTY === true,
   color: process.stdout.isTTY === true && !process.env.NO_COLOR,
   env: process.env,
