@@ -4,7 +4,7 @@
 // its devDependencies) is reachable from that folder. One slow test (an install).
 
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -44,6 +44,9 @@ describe('npx agent-replay', () => {
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'user-project', version: '1.0.0', private: true }));
     const env = { ...process.env, npm_config_update_notifier: 'false', NODE_OPTIONS: '' };
     await run(npm, ['install', '--no-audit', '--no-fund', '--loglevel', 'error', join(packDir, info!.filename)], { cwd: project, env, maxBuffer: 16 << 20 });
+
+    // The bundle imports only Node's built-ins: installing it fetches no other package.
+    expect((await readdir(join(project, 'node_modules'))).filter((n) => !n.startsWith('.'))).toEqual(['agent-replay']);
 
     // 3. npx runs the installed bin (--no: never fetch another package; -- ends npx's own options)
     const version = await run(npx, ['--no', '--', 'agent-replay', '--version'], { cwd: project, env });
