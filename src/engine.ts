@@ -169,7 +169,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     // Cold start: the workers start now, while the agent is being called, not at the first evaluation.
     const regexCount = assertions.filter((a) => a?.kind === 'regex').length;
     if (regexCount > 0) regex.warm?.(regexCount);
-    const made = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry }) : null;
+    const made = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal }) : null;
     judge = made === null ? null : meter.judge(made);
     const record = await replay(
       suite.fixtures,

@@ -139,7 +139,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues, name = `${turn} turn`): Promise<TurnResult> {
     const body = JSON.stringify(renderTemplate(mapping.body, values));
     if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${name}: not sent, the run was interrupted` };
-    const gated = (isLast: boolean): Promise<Attempt> => limiter.run(() => attempt(body, turn, isLast), outcomeOf);
+    const gated = (isLast: boolean): Promise<Attempt> =>
+      limiter.run(() => attempt(body, turn, isLast), outcomeOf, {
+        signal: deps.signal,
+        aborted: () => fail('internal', false, null, () => 'not sent, the run was interrupted'),
+      });
     const result = await withRetries(gated, {
       retries: config.retries,
       backoffMs: config.backoffMs,

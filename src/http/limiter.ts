@@ -36,11 +36,32 @@ export class AdaptiveLimiter {
     return this.inFlight;
   }
 
-  /** Resolves when a slot is free under the current limit; `release` must follow. */
-  async acquire(): Promise<Ticket> {
+  /**
+   * Resolves when a slot is free under the current limit; `release` must follow. With a signal
+   * that is (or becomes) aborted while waiting, resolves null instead and takes no slot: an
+   * interrupted run sends nothing more.
+   */
+  acquire(): Promise<Ticket>;
+  acquire(signal: AbortSignal | undefined): Promise<Ticket | null>;
+  async acquire(signal?: AbortSignal): Promise<Ticket | null> {
     while (this.inFlight >= this.current) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (signal?.aborted) return null;
+      const woken = await new Promise<boolean>((resolve) => {
+        const wake = (): void => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(true);
+        };
+        const onAbort = (): void => {
+          const i = this.waiting.indexOf(wake);
+          if (i >= 0) this.waiting.splice(i, 1);
+          resolve(false);
+        };
+        this.waiting.push(wake);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      if (!woken) return null;
     }
+    if (signal?.aborted) return null;
     this.inFlight += 1;
     if (this.inFlight > this.peakInFlight) this.peakInFlight = this.inFlight;
     return { epoch: this.epoch };
@@ -83,9 +104,17 @@ export class AdaptiveLimiter {
     }
   }
 
-  /** Runs `fn` in a slot; `classify` reads its result as a success, a 429 or neither. */
-  async run<T>(fn: () => Promise<T>, classify: (value: T) => 'success' | 'throttled' | 'other'): Promise<T> {
-    const ticket = await this.acquire();
+  /**
+   * Runs `fn` in a slot; `classify` reads its result as a success, a 429 or neither. When `signal`
+   * is aborted before a slot is free, `fn` is not run and `aborted()` is the result.
+   */
+  async run<T>(
+    fn: () => Promise<T>,
+    classify: (value: T) => 'success' | 'throttled' | 'other',
+    interrupt?: { signal: AbortSignal | undefined; aborted: () => T },
+  ): Promise<T> {
+    const ticket = await this.acquire(interrupt?.signal);
+    if (ticket === null) return (interrupt as NonNullable<typeof interrupt>).aborted();
     let outcome: 'success' | 'throttled' | 'other' = 'other';
     try {
       const value = await fn();

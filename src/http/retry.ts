@@ -61,8 +61,28 @@ export async function withRetries<T, F>(
     const result = await attempt(isLast);
     if (result.ok) return result;
     if (!result.retryable || isLast || options.signal?.aborted === true) return { ok: false, failure: result.failure, attempts: n + 1 };
-    await options.clock.sleep(result.retryAfterMs ?? backoffDelay(n, options.backoffMs, options.random));
+    const waited = await sleepUnlessAborted(options.clock, result.retryAfterMs ?? backoffDelay(n, options.backoffMs, options.random), options.signal);
+    if (!waited) return { ok: false, failure: result.failure, attempts: n + 1 };
     options.onRetry?.();
+  }
+}
+
+/** Waits `ms` on the clock; false as soon as `signal` is aborted (the wait is abandoned). */
+async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal === undefined) {
+    await clock.sleep(ms);
+    return true;
+  }
+  if (signal.aborted) return false;
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<false>((resolve) => {
+    onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([clock.sleep(ms).then(() => !signal.aborted), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 

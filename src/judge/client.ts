@@ -18,6 +18,8 @@ export interface JudgeDeps {
   onRetry?: () => void;
   /** Gates every call; default: an adaptive limit starting at `config.concurrency`. */
   limiter?: AdaptiveLimiter;
+  /** Aborted when the run is interrupted: calls not yet sent are not sent, those in flight are abandoned. */
+  signal?: AbortSignal;
 }
 
 export const ANTHROPIC_VERSION = '2023-06-01';
@@ -131,6 +133,7 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge {
       random,
       onRetry: deps.onRetry,
       limiter,
+      signal: deps.signal,
     });
     if (!res.ok) return res;
     const text = provider.text(res.json);

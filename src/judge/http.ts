@@ -25,6 +25,8 @@ export interface PostOptions {
   onRetry?: () => void;
   /** Gates every attempt; a 429 halves the judge's concurrency. */
   limiter: AdaptiveLimiter;
+  /** Aborted when the run is interrupted: nothing more is sent, a request in flight is abandoned. */
+  signal?: AbortSignal;
 }
 
 type Attempt =
@@ -91,7 +93,10 @@ function describeNetworkError(err: unknown): Attempt {
   return { kind: 'network', reason: `network error: ${oneLine(message, 120)}${code ? ` (${code})` : ''}` };
 }
 
+const INTERRUPTED: Attempt = { kind: 'fatal', reason: 'not judged: the run was interrupted' };
+
 async function attempt(opts: PostOptions): Promise<Attempt> {
+  if (opts.signal?.aborted) return INTERRUPTED;
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -104,7 +109,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       headers: { 'content-type': 'application/json', accept: 'application/json', ...opts.headers },
       body: JSON.stringify(opts.body),
       dispatcher: opts.dispatcher,
-      signal: controller.signal,
+      signal: opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal,
     });
     const text = await res.body.text();
     if (res.statusCode >= 200 && res.statusCode < 300) {
@@ -119,6 +124,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, retryAfterMs };
   } catch (err) {
     if (timedOut) return { kind: 'timeout' };
+    if (opts.signal?.aborted) return INTERRUPTED;
     return describeNetworkError(err);
   } finally {
     clearTimeout(timer);
@@ -152,6 +158,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
       const a = await opts.limiter.run(
         () => attempt(opts),
         (r) => (r.kind === 'ok' ? 'success' : r.kind === 'http' && r.status === 429 ? 'throttled' : 'other'),
+        { signal: opts.signal, aborted: () => INTERRUPTED },
       );
       if (a.kind === 'ok') return { ok: true, value: a.json };
       return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? a.retryAfterMs : null };

@@ -90,4 +90,30 @@ describe('AdaptiveLimiter', () => {
     expect(l.active).toBe(0);
     expect(l.limit).toBe(1);
   });
+
+  it('an interrupt frees a request waiting for a slot: it is not run, takes no slot, and the queue goes on', async () => {
+    const l = new AdaptiveLimiter(1);
+    const held = await l.acquire();
+    const interrupt = new AbortController();
+    let ran = false;
+    const waiting = l.run(
+      async () => {
+        ran = true;
+        return 'sent';
+      },
+      () => 'success',
+      { signal: interrupt.signal, aborted: () => 'not sent' },
+    );
+    const other = l.acquire(); // a second waiter without a signal
+    interrupt.abort();
+    expect(await waiting).toBe('not sent');
+    expect(ran).toBe(false);
+    expect(l.active).toBe(1);
+    l.release(held, 'success');
+    l.release(await other, 'success'); // the other waiter got the freed slot
+    expect(l.active).toBe(0);
+    // Already aborted: nothing is run, not even with a free slot.
+    expect(await l.run(async () => 'sent', () => 'success', { signal: interrupt.signal, aborted: () => 'not sent' })).toBe('not sent');
+    expect(l.active).toBe(0);
+  });
 });

@@ -247,3 +247,36 @@ describe('persona criteria: the whole transcript, rationale first', () => {
     expect(result).toEqual({ ok: false, reason: 'no usable score in output: "The agent was empathetic, I would say."' });
   });
 });
+
+describe('an interrupted run', () => {
+  it('abandons a judge call in flight, sends none waiting for a slot, and retries nothing', async () => {
+    const server = await serve(silence);
+    const interrupt = new AbortController();
+    const j = createJudge(config('openai', server.url, { concurrency: 1, timeoutMs: 60_000 }), { clock: fakeClock(), random: () => 0.5, signal: interrupt.signal });
+    judges.push(j);
+    const inFlight = j.score('polite', 'hello');
+    const waiting = j.score('polite', 'again'); // waits for the one slot
+    while (server.received.length < 1) await new Promise((r) => setImmediate(r));
+    interrupt.abort();
+    expect(await inFlight).toEqual({ ok: false, reason: 'not judged: the run was interrupted' });
+    expect(await waiting).toEqual({ ok: false, reason: 'not judged: the run was interrupted' });
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('stops waiting between two attempts (a 503 then the backoff) when the run is interrupted', async () => {
+    const server = await serve(json(503, { error: { message: 'overloaded' } }), openaiReply('{"score": 1, "rationale": "ok"}'));
+    const interrupt = new AbortController();
+    // A clock whose sleep never ends unless the wait is abandoned.
+    const stuck: Clock = { now: () => 1_000_000, sleep: () => new Promise(() => undefined) };
+    let retries = 0;
+    const j = createJudge(config('openai', server.url), { clock: stuck, random: () => 0.5, signal: interrupt.signal, onRetry: () => void retries++ });
+    judges.push(j);
+    const call = j.score('polite', 'hello');
+    while (server.received.length < 1) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    interrupt.abort();
+    expect(await call).toEqual({ ok: false, reason: 'HTTP 503: overloaded' });
+    expect(server.received).toHaveLength(1);
+    expect(retries).toBe(0);
+  });
+});
