@@ -5,7 +5,9 @@
 // inside JSON or a URL: each character may be written as itself, as a JSON escape (`\/`, `\"`,
 // `\\`, `\n`, `\u00e9`, surrogate pairs for astral characters) or percent-encoded (`%2F`, the
 // UTF-8 bytes of a non-ASCII character, `+` for a space). Forms may mix within one occurrence;
-// hex digits may be upper or lower case.
+// hex digits may be upper or lower case. A text encoded more than once (JSON inside a JSON string,
+// a URL parameter encoded twice, JSON then percent-encoded) is found too: an escape's backslash
+// may be doubled any number of times or itself percent-encoded, and `%` may be written `%25`.
 
 const MIN_SECRET_LENGTH = 4;
 
@@ -30,17 +32,29 @@ function hexPattern(hex: string): string {
   return hex.replace(/[a-f]/gi, (c) => `[${c.toLowerCase()}${c.toUpperCase()}]`);
 }
 
+/**
+ * The backslashes that start a JSON escape, as the text was encoded once or more: one, two or
+ * three (JSON inside a JSON string), `%5C` (JSON then percent-encoded), ...
+ */
+const ESCAPE = '(?:\\\\|%5[cC])+';
+/** The `%` of a percent-encoded byte, encoded once or more: `%`, `%25`, `%2525`, ... */
+const PERCENT = '%(?:25)*';
+
 /** Every way one character (a code point) of a secret may be written. */
 function charPattern(char: string): string {
   const forms = [escapeRegExp(char)];
   const short = JSON_SHORT_ESCAPES[char];
-  if (short !== undefined) forms.push(escapeRegExp(short));
+  if (short !== undefined) {
+    // The escaped letter itself may be percent-encoded (`%5C%22` for `\"`).
+    const letter = short.slice(1);
+    forms.push(`${ESCAPE}(?:${escapeRegExp(letter)}|${PERCENT}${hexPattern(letter.charCodeAt(0).toString(16).padStart(2, '0'))})`);
+  }
   // JSON: one \uXXXX per UTF-16 code unit.
   let units = '';
-  for (let i = 0; i < char.length; i++) units += `\\\\u${hexPattern(char.charCodeAt(i).toString(16).padStart(4, '0'))}`;
+  for (let i = 0; i < char.length; i++) units += `${ESCAPE}u${hexPattern(char.charCodeAt(i).toString(16).padStart(4, '0'))}`;
   forms.push(units);
   // URL: one %XX per UTF-8 byte; a space may be `+` (forms).
-  forms.push([...Buffer.from(char, 'utf8')].map((b) => `%${hexPattern(b.toString(16).padStart(2, '0'))}`).join(''));
+  forms.push([...Buffer.from(char, 'utf8')].map((b) => `${PERCENT}${hexPattern(b.toString(16).padStart(2, '0'))}`).join(''));
   if (char === ' ') forms.push('\\+');
   return `(?:${forms.join('|')})`;
 }

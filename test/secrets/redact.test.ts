@@ -18,6 +18,11 @@ describe('makeRedactor: every form a secret takes', () => {
     ['form encoding (+ for a space)', formUrlencoded],
     ['encodeURI (fewer characters escaped)', encodeURI(TOKEN)],
     ['every byte percent-encoded', [...Buffer.from(TOKEN)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')],
+    ['JSON inside a JSON string (escaped twice)', JSON.stringify(JSON.stringify(TOKEN)).slice(3, -3)],
+    ['JSON escaped three times', JSON.stringify(JSON.stringify(JSON.stringify(TOKEN))).slice(7, -7)],
+    ['\\u escapes escaped again', JSON.stringify([...TOKEN].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')).slice(1, -1)],
+    ['percent-encoded twice', encodeURIComponent(encodeURIComponent(TOKEN))],
+    ['JSON, then percent-encoded', encodeURIComponent(JSON.stringify(TOKEN).slice(1, -1))],
   ])('%s', (_name, form) => {
     expect(form).not.toBe(''); // the table holds real forms
     const text = `before ${form} after`;
