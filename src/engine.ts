@@ -229,7 +229,7 @@ function spendMeter(): {
     agent: (client) => ({
       converse: async (request) => {
         const outcome = await client.converse(request);
-        if (outcome.kind === 'replied') n.agentTurns += outcome.turns;
+        n.agentTurns += outcome.kind === 'replied' ? outcome.turns : (outcome.answered ?? 0);
         return outcome;
       },
       session: (request) => {

@@ -106,7 +106,13 @@ export type AgentOutcome =
       /** Where the welcome turn landed and what it signalled; null (or absent) without a welcome turn. */
       welcome?: { route: Route | null; offTrack: unknown[] } | null;
     }
-  | { kind: 'errored'; errorKind: ErrorKind; error: string };
+  | {
+      kind: 'errored';
+      errorKind: ErrorKind;
+      error: string;
+      /** Turns the agent answered before the failure (a welcome turn, a reply without the mapped field); absent: 0. */
+      answered?: number;
+    };
 
 export interface AgentRequest {
   session: string;

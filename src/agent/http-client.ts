@@ -164,19 +164,19 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       let opened: { route: Route | null; offTrack: unknown[] } | null = null;
       if (config.start !== null) {
         const welcome = await postTurn('welcome', config.start, values);
-        turns++;
         if (!welcome.ok) return errored(welcome.errorKind, welcome.error);
+        turns++;
         const signals = mapSignals(welcome.json, welcome.mapping);
         if (signals.ended) {
-          return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply');
+          return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply', turns);
         }
         opened = { route: signals.route, offTrack: signals.offTrack };
       }
       const message = await postTurn('message', config.mapping, values);
+      if (!message.ok) return errored(message.errorKind, message.error, turns);
       turns++;
-      if (!message.ok) return errored(message.errorKind, message.error);
       const mapped = mapResponse(message.json, message.mapping);
-      if (!mapped.ok) return errored('missing_reply', `message turn: ${mapped.error}`);
+      if (!mapped.ok) return errored('missing_reply', `message turn: ${mapped.error}`, turns);
       return { kind: 'replied', ...mapped.turn, turns, ...(opened === null ? {} : { welcome: opened }) };
     } catch (err) {
       return errored('internal', `agent client failed: ${errorMessage(err)}`);
@@ -318,8 +318,8 @@ function fail(
   return { ok: false, failure: { errorKind, describe }, retryable, retryAfterMs };
 }
 
-function errored(errorKind: ErrorKind, error: string): AgentOutcome {
-  return { kind: 'errored', errorKind, error };
+function errored(errorKind: ErrorKind, error: string, answered = 0): AgentOutcome {
+  return answered > 0 ? { kind: 'errored', errorKind, error, answered } : { kind: 'errored', errorKind, error };
 }
 
 function attempts(n: number): string {

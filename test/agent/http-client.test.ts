@@ -229,14 +229,14 @@ describe('errored replays', () => {
   it('reports a conversation that ended during the welcome turn', async () => {
     const server = await serve(() => ({ json: { reply: 'Bye', ended: true } }));
     const outcome = await client({ url: server.url }).converse(request);
-    expect(outcome).toEqual({ kind: 'errored', errorKind: 'ended_in_welcome', error: 'conversation ended during the welcome turn; there is no reply' });
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'ended_in_welcome', error: 'conversation ended during the welcome turn; there is no reply', answered: 1 });
     expect(server.requests).toHaveLength(1);
   });
 
   it('reports a missing reply with the path and what was found', async () => {
     const server = await serve(() => ({ json: { answer: 'wrong field' } }));
     const outcome = await client({ url: server.url, start: null }).converse(request);
-    expect(outcome).toEqual({ kind: 'errored', errorKind: 'missing_reply', error: 'message turn: response has no string at "reply" (found undefined)' });
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'missing_reply', error: 'message turn: response has no string at "reply" (found undefined)', answered: 1 });
   });
 
   it('never puts header values in error messages', async () => {

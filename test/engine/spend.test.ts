@@ -99,6 +99,28 @@ describe('spend in the record', () => {
     expect(judge.received.length).toBe(0);
   });
 
+  it('counts the turns answered before a failure: a welcome turn, a reply without the mapped field', async () => {
+    // Welcome turns are answered; each message turn is refused (400, not retried) or has no reply.
+    const agent = await startAgentServer((req) => {
+      const body = req.json as { start?: boolean; message?: string };
+      if (body.start === true) return nativeEcho(req);
+      return body.message === 'hello' ? { status: 400, body: 'bad request' } : { json: { route: null } };
+    });
+    const judge = await startServer([judgeAnswer]);
+    servers.push(agent, judge);
+    const cwd = await project(`${agent.url}/chat`, judge.url);
+    await rm(join(cwd, '.agent-replay', 'personas'), { recursive: true });
+    const record = await ran(cwd);
+    expect(record.fixtures.map((f) => [f.label, f.errorKind])).toEqual([
+      ['judged', 'http'],
+      ['matched', 'missing_reply'],
+      ['plain', 'missing_reply'],
+    ]);
+    // 3 welcome turns answered + 2 message turns answered without a reply; the 400 is not a turn answered.
+    expect(record.spend).toMatchObject({ agentTurns: 5, agentRetries: 0, judgeCalls: 0 });
+    expect(agent.requests.length).toBe(6);
+  });
+
   it('sums the shards of a run and keeps records without spend readable', () => {
     const shard = (label: string, spend?: RunRecord['spend']): RunRecord => run([fixture(label)], spend ? { spend } : {});
     const merged = mergeRecords([
