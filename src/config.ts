@@ -16,7 +16,7 @@ export type ResponseDecoder = 'openai-responses' | 'anthropic-messages' | 'rasa-
 
 /**
  * How to talk to the agent. A request body is a JSON template: inside any string,
- * `{{session}}`, `{{message}}`, `{{persona}}`, `{{model}}` and `{{mocks}}` are replaced; a string
+ * `{{session}}`, `{{message}}`, `{{messages}}`, `{{persona}}`, `{{model}}` and `{{mocks}}` are replaced; a string
  * that is exactly one placeholder is replaced by the raw value (so a null persona stays null, and
  * `{{mocks}}` becomes the script's mock list; a fixture has no mocks and the key is left out).
  * Response fields are dotted paths into the JSON reply (`choices.0.message.content`).
@@ -142,7 +142,7 @@ export const NATIVE_START: AgentMapping = {
 };
 
 export const OPENAI_CHAT_MAPPING: AgentMapping = {
-  body: { model: '{{model}}', messages: [{ role: 'user', content: '{{message}}' }], temperature: 0 },
+  body: { model: '{{model}}', messages: '{{messages}}', temperature: 0 },
   reply: 'choices.0.message.content',
   conversation: null,
   stage: null,
@@ -172,14 +172,14 @@ export const DECODED_MAPPING: AgentMapping = { body: null, ...DECODED_FIELDS };
 
 /** OpenAI Responses API (`POST /v1/responses`): `output[]` message text and function calls. */
 export const OPENAI_RESPONSES_MAPPING: AgentMapping = {
-  body: { model: '{{model}}', input: '{{message}}', store: false },
+  body: { model: '{{model}}', input: '{{messages}}', store: false },
   ...DECODED_FIELDS,
   decode: 'openai-responses',
 };
 
 /** Anthropic Messages API (`POST /v1/messages`): text blocks and tool_use blocks of `content[]`. */
 export const ANTHROPIC_MESSAGES_MAPPING: AgentMapping = {
-  body: { model: '{{model}}', max_tokens: '{{maxTokens}}', messages: [{ role: 'user', content: '{{message}}' }] },
+  body: { model: '{{model}}', max_tokens: '{{maxTokens}}', messages: '{{messages}}' },
   ...DECODED_FIELDS,
   decode: 'anthropic-messages',
 };
@@ -206,7 +206,7 @@ export const VERCEL_AI_MAPPING: AgentMapping = {
 
 /** LangGraph Platform stateless run (`POST /runs/wait`): the final state's last AI message. */
 export const LANGGRAPH_MAPPING: AgentMapping = {
-  body: { assistant_id: '{{assistantId}}', input: { messages: [{ role: 'user', content: '{{message}}' }] } },
+  body: { assistant_id: '{{assistantId}}', input: { messages: '{{messages}}' } },
   ...DECODED_FIELDS,
   decode: 'langgraph',
 };

@@ -189,12 +189,17 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
    */
   function session(req: SessionRequest): AgentSession {
     const base = { ...presetValues(config), session: req.session, persona: req.persona, model: config.model, mocks: req.mocks as unknown as JsonValue };
+    /** What `{{messages}}` sends: every message and reply so far (a welcome reply as the assistant's first). */
+    const history: { role: 'user' | 'assistant'; content: string }[] = [];
     const turn = async (mapping: AgentMapping, kind: Turn, message: string, name: string): Promise<SessionTurn> => {
       if (closed) return { kind: 'errored', errorKind: 'internal', error: 'agent client is closed' };
       try {
-        const posted = await postTurn(kind, mapping, { ...base, message }, name);
+        const asked = kind === 'welcome' ? [] : [{ role: 'user' as const, content: message }];
+        const posted = await postTurn(kind, mapping, { ...base, message, messages: [...history, ...asked] }, name);
         if (!posted.ok) return { kind: 'errored', errorKind: posted.errorKind, error: posted.error };
-        return sessionTurn(posted.json, posted.mapping, kind, name);
+        const answered = sessionTurn(posted.json, posted.mapping, kind, name);
+        if (answered.kind === 'replied') history.push(...asked, { role: 'assistant', content: answered.reply });
+        return answered;
       } catch (err) {
         return { kind: 'errored', errorKind: 'internal', error: `agent client failed: ${errorMessage(err)}` };
       }

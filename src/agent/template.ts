@@ -14,14 +14,20 @@ export interface TemplateValues {
   assistantId?: string | null;
   /** A persona script's mocks (possibly []); absent for a fixture, whose request then has no such key. */
   mocks?: JsonValue;
+  /**
+   * The conversation so far as chat messages, `{role: 'user' | 'assistant', content}`, ending with
+   * this turn's message: a fixture sends its one message; a persona script's turn n sends the
+   * earlier messages and replies too, for APIs that keep no history (chat completions, messages).
+   */
+  messages?: JsonValue;
 }
 
-const PLACEHOLDER = /\{\{\s*(session|message|persona|model|mocks|maxTokens|assistantId)\s*\}\}/g;
-const EXACT_PLACEHOLDER = /^\{\{\s*(session|message|persona|model|mocks|maxTokens|assistantId)\s*\}\}$/;
+const PLACEHOLDER = /\{\{\s*(session|messages|message|persona|model|mocks|maxTokens|assistantId)\s*\}\}/g;
+const EXACT_PLACEHOLDER = /^\{\{\s*(session|messages|message|persona|model|mocks|maxTokens|assistantId)\s*\}\}$/;
 
 /**
  * Renders a JSON template: every string value is searched for `{{session}}`, `{{message}}`,
- * `{{persona}}`, `{{model}}`, `{{mocks}}`, `{{maxTokens}}` and `{{assistantId}}`. A string that is exactly one placeholder becomes the
+ * `{{messages}}`, `{{persona}}`, `{{model}}`, `{{mocks}}`, `{{maxTokens}}` and `{{assistantId}}`. A string that is exactly one placeholder becomes the
  * raw value (a null persona or model stays null, mocks stay a list); placeholders inside longer
  * strings are interpolated, with null as '' and mocks as JSON text. A key whose value is exactly
  * `{{mocks}}` is left out when there are no mocks to send (a fixture), so a fixture's request is
@@ -31,13 +37,18 @@ export function renderTemplate(template: JsonValue, values: TemplateValues): Jso
   return render(template, values) ?? null;
 }
 
+/** The chat history to send; without one (a single message), that message as the user's. */
+function messagesOf(values: TemplateValues): JsonValue {
+  return values.messages ?? [{ role: 'user', content: values.message }];
+}
+
 function render(template: JsonValue, values: TemplateValues): JsonValue | undefined {
   if (typeof template === 'string') {
     const exact = EXACT_PLACEHOLDER.exec(template);
-    if (exact) return values[exact[1] as keyof TemplateValues];
+    if (exact) return exact[1] === 'messages' ? messagesOf(values) : values[exact[1] as keyof TemplateValues];
     return template.replace(PLACEHOLDER, (_match, name: keyof TemplateValues) => {
-      const value = values[name];
-      if (name === 'mocks') return value === undefined ? '' : JSON.stringify(value);
+      const value = name === 'messages' ? messagesOf(values) : values[name];
+      if (name === 'mocks' || name === 'messages') return value === undefined ? '' : JSON.stringify(value);
       return value === undefined || value === null ? '' : String(value as string | number);
     });
   }

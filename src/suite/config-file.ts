@@ -346,12 +346,12 @@ function warnAboutTemplate(config: Config, agent: AgentSection, mapping: AgentMa
       ),
     );
   }
-  if (!containsPlaceholder(mapping.body, '{{message}}')) {
+  if (!containsPlaceholder(mapping.body, '{{message}}') && !containsPlaceholder(mapping.body, '{{messages}}')) {
     r.warnings.push(
       r.issueAt(
         ['agent', 'request', 'body'],
-        'the request body never sends {{message}}: every fixture will send the same request',
-        'put "{{message}}" where the agent expects the user message',
+        'the request body never sends {{message}} or {{messages}}: every fixture will send the same request',
+        'put "{{message}}" where the agent expects the user message (or "{{messages}}" where it expects the chat history)',
       ),
     );
   }

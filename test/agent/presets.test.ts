@@ -72,6 +72,60 @@ describe('preset names', () => {
   });
 });
 
+describe('a persona script against an API that keeps no history ({{messages}})', () => {
+  it.each([
+    ['openai-chat', (m: string) => ({ choices: [{ index: 0, message: { role: 'assistant', content: m } }] }), (j: Record<string, unknown>) => j.messages],
+    ['anthropic-messages', (m: string) => ({ content: [{ type: 'text', text: m }], stop_reason: 'end_turn' }), (j: Record<string, unknown>) => j.messages],
+    ['openai-responses', (m: string) => ({ output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: m }] }] }), (j: Record<string, unknown>) => j.input],
+  ] as const)('%s: each turn sends every earlier message and reply, then the new message', async (preset, answer, history) => {
+    let n = 0;
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(answer(`reply ${++n}`)) }));
+    const session = clientFor({ url: server.url, preset, model: 'm' }).session({ session: 's', persona: null, mocks: [] });
+    expect(await session.welcome()).toBeNull();
+    expect(await session.send('I want a refund', 1)).toMatchObject({ kind: 'replied', reply: 'reply 1' });
+    expect(await session.send('Order 1234', 2)).toMatchObject({ kind: 'replied', reply: 'reply 2' });
+    expect(await session.send('Thanks', 3)).toMatchObject({ kind: 'replied', reply: 'reply 3' });
+    expect(server.seen.map((r) => history(r.json as Record<string, unknown>))).toEqual([
+      [{ role: 'user', content: 'I want a refund' }],
+      [
+        { role: 'user', content: 'I want a refund' },
+        { role: 'assistant', content: 'reply 1' },
+        { role: 'user', content: 'Order 1234' },
+      ],
+      [
+        { role: 'user', content: 'I want a refund' },
+        { role: 'assistant', content: 'reply 1' },
+        { role: 'user', content: 'Order 1234' },
+        { role: 'assistant', content: 'reply 2' },
+        { role: 'user', content: 'Thanks' },
+      ],
+    ]);
+  });
+
+  it('a welcome reply opens the history as the assistant\'s; "{{messages}}" inside a longer string is JSON text', async () => {
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify({ reply: 'ok' }) }));
+    const c = clientFor({
+      url: server.url,
+      request: { body: { history: '{{messages}}', text: 'h={{messages}}' } },
+      response: { reply: 'reply' },
+      start: { body: { history: '{{messages}}' }, response: { reply: 'reply' } },
+    });
+    const session = c.session({ session: 's', persona: null, mocks: [] });
+    await session.welcome();
+    await session.send('hi', 1);
+    expect(server.seen.map((r) => r.json)).toEqual([
+      { history: [] },
+      {
+        history: [
+          { role: 'assistant', content: 'ok' },
+          { role: 'user', content: 'hi' },
+        ],
+        text: 'h=[{"role":"assistant","content":"ok"},{"role":"user","content":"hi"}]',
+      },
+    ]);
+  });
+});
+
 describe('openai-chat', () => {
   const chunk = (delta: unknown, finish: string | null = null) => ({
     id: 'chatcmpl-1',
@@ -136,7 +190,7 @@ describe('openai-responses', () => {
     const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(response) }));
     const c = clientFor({ url: `${server.url}/v1/responses`, preset: 'openai-responses', model: 'gpt-4.1-mini', headers: { Authorization: 'Bearer k' } });
     expect(await c.converse(request)).toMatchObject({ kind: 'replied', reply: 'It ships today.' });
-    expect(server.seen[0]).toMatchObject({ path: '/v1/responses', json: { model: 'gpt-4.1-mini', input: 'Where is my order?', store: false } });
+    expect(server.seen[0]).toMatchObject({ path: '/v1/responses', json: { model: 'gpt-4.1-mini', input: [{ role: 'user', content: 'Where is my order?' }], store: false } });
     expect(server.seen[0]!.headers.authorization).toBe('Bearer k');
     const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
     expect(turn).toMatchObject({ toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
