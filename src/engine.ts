@@ -183,6 +183,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         agentHost: agentHost(config.agent.url),
         judgeName: judge?.name ?? judgeName(config),
         judgeModel: config.judge !== null ? `${config.judge.provider}/${config.judge.model}` : (judge?.name ?? null),
+        repeat: config.repeat ?? null,
       },
       { personas: suite.personas, baselines: suite.personaBaselines },
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { C, F, brief, load } from '../suite/helpers.js';
+import { C, F, load } from '../suite/helpers.js';
 
 const P = '.agent-replay/personas';
 const SCRIPT = (label: string, extra = ''): string => `label: ${label}\nopening: hi\nexpect:\n  conversations: [refunds]\n${extra}`;
