@@ -81,6 +81,8 @@ export function refusalSentence(reason: string): string {
   if (reason === REFUSE_NOT_EVALUATED) return 'its check was not evaluated, so there is no verdict to store; run it again.';
   if (reason === REFUSE_ERRORED) return 'the replay errored, so there is no reply to accept.';
   if (reason === REFUSE_PERSONA_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
+  const vary = /^replies vary across (\d+) attempts$/.exec(reason);
+  if (vary) return `replies vary across ${vary[1]} attempts, so there is no one reply to store; make the agent answer consistently, or accept after a run whose attempts agree.`;
   const text = reason.trim().replace(/_/g, ' ');
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
