@@ -22,6 +22,16 @@ export function headline(model: ReportModel): string {
   return `### ${h.icon} ${text}`;
 }
 
+/** SPEC 12: flaky items named under the headline; null when none. */
+export function flakyBlock(model: ReportModel): string | null {
+  const n = model.flaky.length;
+  if (n === 0) return null;
+  const listed = model.flaky.slice(0, 10).map((i) => codeSpan(clip(i.label, LIMITS.label)));
+  const more = n > listed.length ? `, and ${thousands(n - listed.length)} more` : '';
+  const noun = model.flaky.every((i) => 'turns' in i) ? (n === 1 ? 'persona script' : 'persona scripts') : model.flaky.some((i) => 'turns' in i) ? (n === 1 ? 'item' : 'items') : n === 1 ? 'fixture' : 'fixtures';
+  return `🎲 **${thousands(n)} flaky ${noun}**: the attempts disagree (passes/attempts shown as k/N): ${listed.join(', ')}${more}`;
+}
+
 /** An interrupted run lists only what finished: say so before anything is read as complete. */
 export function interruptedBlock(run: RunRecord, model: ReportModel): string | null {
   if (!run.interrupted) return null;
