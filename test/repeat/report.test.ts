@@ -113,6 +113,24 @@ describe('k/N in every report', () => {
     expect(renderCompareMarkdown(c)).toContain('| `refund-window` | fail 1/3 (flaky) | pass 3/3 | verdict changed |');
   });
 
+  it('a repeated persona script shown in full lists its attempts', () => {
+    const base = persona('refund-chat');
+    const other = base.turns.map((t) => ({ ...t, reply: `${t.reply} (again)` }));
+    const attempts = [
+      { errored: false, error: null, errorKind: null, verdict: 'fail' as const, turns: base.turns, unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 },
+      { errored: false, error: null, errorKind: null, verdict: 'pass' as const, turns: other, unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 },
+    ];
+    const script: PersonaRecord = {
+      ...base,
+      verdict: 'fail',
+      drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' },
+      repeat: { count: 2, minPass: 2, passed: 1, flaky: true },
+      attempts,
+    };
+    const md = renderComment(run([], { personas: [script] }), ctx);
+    expect(md).toContain("**Attempts** (1/2 passed, 2 needed): 1 ❌ fail · 2 ✅ pass; the checks and transcript shown are attempt 1's (the attempts replied differently in 2 ways)");
+  });
+
   it('a run without repeated items renders no k/N and no flaky line', () => {
     const plain = run([fixture('a')]);
     expect(renderComment(plain, ctx)).not.toContain('flaky');
