@@ -34,7 +34,7 @@ export const fixtureSchema = z.strictObject({
   message: z.string(),
   persona: z.string().nullable().optional(),
   assert: assertionSchema.nullable().optional(),
-  repeat: repeatSchema.optional(),
+  repeat: repeatSchema.nullable().optional(),
 });
 
 const listFileSchema = z.strictObject({ fixtures: z.array(z.unknown()) });

@@ -34,7 +34,7 @@ export const personaSchema = z.strictObject({
   threshold: z.number().optional(),
   mocks: z.array(mockSchema).nullable().optional(),
   expect: expectSchema,
-  repeat: repeatSchema.optional(),
+  repeat: repeatSchema.nullable().optional(),
 });
 
 const listFileSchema = z.strictObject({ personas: z.array(z.unknown()) });
