@@ -6,7 +6,7 @@ import { compareRuns } from '../../src/evaluate/compare.js';
 import { renderCompareMarkdown, renderCompareText } from '../../src/report/compare.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
-import type { FixtureAttempt, FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
+import type { FixtureAttempt, FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, persona, resetLines, route, run } from '../report/fixtures.js';
 import { expectGolden, toHtml } from '../report/helpers.js';
 
@@ -114,7 +114,7 @@ describe('k/N in every report', () => {
   });
 
   it('a repeated persona script shown in full lists its attempts', () => {
-    const base = persona('refund-chat');
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
     const other = base.turns.map((t) => ({ ...t, reply: `${t.reply} (again)` }));
     const attempts = [
       { errored: false, error: null, errorKind: null, verdict: 'fail' as const, turns: base.turns, unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 },
