@@ -110,10 +110,8 @@ export async function replay(
     repeats.flatMap((r, i) => Array.from({ length: r.count }, (_, attempt) => ({ kind, i, attempt })));
   const jobs: Job[] = [...expand('persona', personaRepeats), ...expand('fixture', fixtureRepeats)];
   const items = fixtures.length + scripts.personas.length;
-  /** Attempts finished so far, per item, by attempt index. */
-  const fixtureAttempts: FixtureRecord[][] = fixtures.map(() => []);
-  const personaAttempts: PersonaRecord[][] = scripts.personas.map(() => []);
-  const remaining = [...personaRepeats.map((r) => r.count), ...fixtureRepeats.map((r) => r.count)];
+  /** The attempts of repeated items finished so far, by item (personas `p<i>`, fixtures `f<i>`) and attempt index; an item run once is never held here. */
+  const held = new Map<string, (FixtureRecord | PersonaRecord)[]>();
   const counts: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
   const signal = deps.signal;
   /** Set when the run is interrupted: what finishes afterwards is not recorded. */
@@ -204,11 +202,21 @@ export async function replay(
   const script = async (p: PersonaScript, session: string): Promise<PersonaRecord> =>
     replayPersona(p, scripts.baselines.get(p.label) ?? null, { agent: deps.agent, judge: deps.judge, now, redact, session });
 
-  /** Counts one attempt of item `slot` (personas first, then fixtures) done; true when it was the last. */
-  const lastAttempt = (slot: number): boolean => {
-    const left = (remaining[slot] ?? 1) - 1;
-    remaining[slot] = left;
-    return left === 0;
+  /**
+   * Holds attempt `job.attempt` of a repeated item; returns every attempt, in order, once the last
+   * one is in, else null. An item run once is its one attempt.
+   */
+  const collect = <T extends FixtureRecord | PersonaRecord>(job: Job, count: number, record: T): T[] | null => {
+    if (count === 1) return [record];
+    const key = `${job.kind === 'fixture' ? 'f' : 'p'}${job.i}`;
+    const got = held.get(key) ?? [];
+    got[job.attempt] = record;
+    if (got.filter((r) => r !== undefined).length < count) {
+      held.set(key, got);
+      return null;
+    }
+    held.delete(key);
+    return got as T[];
   };
 
   /** Runs one attempt; returns the item's record once its last attempt is in, else null. */
@@ -218,20 +226,17 @@ export async function replay(
       const repeat = fixtureRepeats[job.i] as Repeat;
       const r = await one(fixture, () => attemptSession(sessionId(fixture), job.attempt + 1, repeat.count));
       if (stopped) return null;
-      (fixtureAttempts[job.i] as FixtureRecord[])[job.attempt] = r;
-      if (!lastAttempt(scripts.personas.length + job.i)) return null;
-      const record = combineFixtureAttempts(fixtureAttempts[job.i] as FixtureRecord[], repeat, baselines.get(fixture.label) ?? null);
-      fixtureAttempts[job.i] = [];
-      return (records[job.i] = record);
+      const all = collect(job, repeat.count, r);
+      if (all === null) return null;
+      return (records[job.i] = combineFixtureAttempts(all, repeat, baselines.get(fixture.label) ?? null));
     }
     const p = scripts.personas[job.i] as PersonaScript;
     const repeat = personaRepeats[job.i] as Repeat;
     const r = await script(p, attemptSession(sessionId(p), job.attempt + 1, repeat.count));
     if (stopped) return null;
-    (personaAttempts[job.i] as PersonaRecord[])[job.attempt] = r;
-    if (!lastAttempt(job.i)) return null;
-    const combined = combinePersonaAttempts(personaAttempts[job.i] as PersonaRecord[], repeat, scripts.baselines.get(p.label) ?? null);
-    personaAttempts[job.i] = [];
+    const all = collect(job, repeat.count, r);
+    if (all === null) return null;
+    const combined = combinePersonaAttempts(all, repeat, scripts.baselines.get(p.label) ?? null);
     return (personaRecords[job.i] = { ...combined, ...personaEvaluationFields(p, options.judgeModel ?? null) });
   };
 

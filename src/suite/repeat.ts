@@ -22,9 +22,12 @@ export function defaultMinPass(count: number): number {
   return count;
 }
 
+/** One attempt: an item without repeat. */
+export const ONCE: Readonly<Repeat> = Object.freeze({ count: 1, minPass: 1 });
+
 /** The repeat that applies to an item: its own, else the global one, else one attempt. */
 export function repeatOf(item: { repeat?: Repeat }, global: Repeat | null | undefined): Repeat {
-  return item.repeat ?? global ?? { count: 1, minPass: 1 };
+  return item.repeat ?? global ?? ONCE;
 }
 
 type Err = (path: PathSegment[], message: string, fix: string) => void;
