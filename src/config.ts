@@ -1,6 +1,8 @@
 // The resolved configuration of a suite (`.agent-replay/config.yml` after defaults, `${ENV}`
 // substitution and command-line / action-input overrides). Plain data; loaded by `suite/`.
 
+import type { Repeat } from './types.js';
+
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** Every agent preset (SPEC 13); `agent-replay init` offers the same list. */
@@ -113,6 +115,8 @@ export interface Config {
   secrets: string[];
   /** `coverage.conversations` (SPEC section 11): the conversations the agent has; absent or null: none listed. */
   coverage?: string[] | null;
+  /** SPEC 12: `repeat` of config.yml, for every item without its own; absent: each item runs once. */
+  repeat?: Repeat | null;
 }
 
 export const NATIVE_MAPPING: AgentMapping = {

@@ -4,6 +4,7 @@
 import type { Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Spend } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
+import { repeatOf } from './suite/repeat.js';
 import { criteriaCount, estimateCost, gateRun, mayRun, judgeCalls, rerunLabels, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
@@ -140,13 +141,16 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     };
   }
   const assertions = suite.fixtures.map((f) => f.assertion);
-  const estimate = estimateCost(assertions, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null }, suite.personas);
+  // SPEC 12: the estimate is a worst case, so a repeated item costs every one of its attempts.
+  const attempts = suite.fixtures.flatMap((f) => Array.from({ length: repeatOf(f, config.repeat).count }, () => f.assertion));
+  const scriptAttempts = suite.personas.flatMap((p) => Array.from({ length: repeatOf(p, config.repeat).count }, () => p));
+  const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null }, scriptAttempts);
   if (!mayRun(estimate)) {
     return {
       kind: 'refused',
       estimate,
       fixtureCount: suite.fixtures.length,
-      judgeCalls: judgeCalls(assertions) + criteriaCount(suite.personas),
+      judgeCalls: judgeCalls(attempts) + criteriaCount(scriptAttempts),
       personaCount: suite.personas.length,
       suite,
       warnings: loaded.warnings,
@@ -183,6 +187,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         agentHost: agentHost(config.agent.url),
         judgeName: judge?.name ?? judgeName(config),
         judgeModel: config.judge !== null ? `${config.judge.provider}/${config.judge.model}` : (judge?.name ?? null),
+        repeat: config.repeat ?? null,
       },
       { personas: suite.personas, baselines: suite.personaBaselines },
     );

@@ -22,6 +22,39 @@ export interface Fixture {
   file: string;
   /** 1-based line of the fixture in its file. */
   line: number;
+  /** SPEC 12: the fixture's own `repeat` (it replaces config.yml's); absent: the global one applies. */
+  repeat?: Repeat;
+}
+
+/**
+ * SPEC 12 "Repeat": run an item `count` times (each attempt its own session) and pass it when at
+ * least `minPass` attempts pass. `count` 1 is an ordinary item.
+ */
+export interface Repeat {
+  count: number;
+  minPass: number;
+}
+
+/** What a repeated item's record says of its attempts (present only when count > 1). */
+export interface RepeatSummary extends Repeat {
+  /** Attempts whose verdict was pass: the k of "k/N". */
+  passed: number;
+  /** The attempts' outcomes (pass, fail, not evaluated, errored) are not all the same. */
+  flaky: boolean;
+}
+
+/** One attempt of a repeated fixture, as it ran. */
+export interface FixtureAttempt {
+  errored: boolean;
+  error: string | null;
+  errorKind: ErrorKind | null;
+  reply: string | null;
+  route: Route | null;
+  verdict: Verdict | null;
+  detail: string;
+  score: number | null;
+  rationale: string | null;
+  durationMs: number;
 }
 
 export type Verdict = 'pass' | 'fail' | 'not_evaluated';
@@ -234,6 +267,10 @@ interface FixtureRecordBase {
   definitionHash?: string | null;
   /** SPEC 11: the judge as it judged this item (judge assertions only; else null). Absent in older records. */
   judgeFingerprint?: JudgeFingerprint | null;
+  /** SPEC 12: present only when the fixture ran more than once. */
+  repeat?: RepeatSummary;
+  /** SPEC 12: every attempt in order (present only with `repeat`); the item shows the first that replied. */
+  attempts?: FixtureAttempt[];
 }
 
 /** The replay did not complete: no reply, so no verdict and no drift (SPEC section 1). */
@@ -378,6 +415,8 @@ export interface PersonaScript {
   file: string;
   /** 1-based line of the script in its file. */
   line: number;
+  /** SPEC 12: the script's own `repeat` (it replaces config.yml's); absent: the global one applies. */
+  repeat?: Repeat;
   /** Optional handle, sent to the agent as `persona`. */
   persona: string | null;
   opening: string;
@@ -519,6 +558,24 @@ interface PersonaRecordBase {
   definitionHash?: string | null;
   /** SPEC 11: the judge as it judged the criteria (null when the script has none). Absent in older records. */
   judgeFingerprint?: JudgeFingerprint | null;
+  /** SPEC 12: present only when the script ran more than once. */
+  repeat?: RepeatSummary;
+  /** SPEC 12: every attempt in order (present only with `repeat`); the item shows the first that completed. */
+  attempts?: PersonaAttempt[];
+}
+
+/** One attempt of a repeated persona script, as it ran. */
+export interface PersonaAttempt {
+  errored: boolean;
+  error: string | null;
+  errorKind: PersonaErrorKind | null;
+  verdict: Verdict | null;
+  turns: Turn[];
+  unsent: string[];
+  visited: string[];
+  outcome: string | null;
+  checks: Check[];
+  durationMs: number;
 }
 
 /** The run did not complete cleanly: no verdict, no drift; the transcript and deterministic checks stay. */

@@ -2,7 +2,7 @@
 // and persona scripts) are matched by label; each changed item gets its first cause, in the order
 // of the contract. The earlier run (by startedAt) is always "before". Pure: no model, no I/O.
 
-import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, PersonaErrorKind, PersonaRecord, Route, RunRecord } from '../types.js';
+import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, PersonaErrorKind, PersonaRecord, RepeatSummary, Route, RunRecord } from '../types.js';
 import { agreement, agreementReport, type Agreement, type AgreementGroup } from './agreement.js';
 import { coverageChange, type CoverageChange } from './coverage.js';
 import { judgeDifferences, sameJudge } from './definition.js';
@@ -47,6 +47,8 @@ export interface ItemSide {
   errorKind: ErrorKind | PersonaErrorKind | null;
   definitionHash: string | null;
   judgeFingerprint: JudgeFingerprint | null;
+  /** SPEC 12: a repeated item's passes over attempts (absent for an item run once). */
+  repeat?: RepeatSummary;
 }
 
 export interface ItemChange {
@@ -117,7 +119,13 @@ export function resultOf(i: Pick<Item, 'errored' | 'verdict'>): ItemResult {
 }
 
 function side(i: Item): ItemSide {
-  return { result: resultOf(i), errorKind: i.errorKind, definitionHash: i.definitionHash ?? null, judgeFingerprint: i.judgeFingerprint ?? null };
+  return {
+    result: resultOf(i),
+    errorKind: i.errorKind,
+    definitionHash: i.definitionHash ?? null,
+    judgeFingerprint: i.judgeFingerprint ?? null,
+    ...(i.repeat !== undefined ? { repeat: i.repeat } : {}),
+  };
 }
 
 function sameRoutes(a: readonly (Route | null)[], b: readonly (Route | null)[]): boolean {

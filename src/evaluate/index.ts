@@ -20,6 +20,7 @@ import type {
 } from '../types.js';
 import type { CostConfig } from '../config.js';
 import { decidePersonaAcceptance, personaTurns } from './personas.js';
+import { attemptRepliesVary, repliesVary } from './repeat.js';
 
 export * from './personas.js';
 
@@ -130,12 +131,14 @@ export const REFUSE_ERRORED = 'errored: no reply to accept';
  * reported as unchanged so that a second acceptance makes no empty commit.
  */
 export function decideAcceptance(
-  record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline'>,
+  record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'>,
   acceptedAt: string,
   commit: string | null,
   current: Baseline | null = record.baseline,
 ): AcceptDecision {
   if (record.errored || record.reply === null) return { kind: 'refuse', reason: REFUSE_ERRORED };
+  // SPEC 12: a repeated item whose attempts replied differently has no one reply to accept.
+  if (record.attempts !== undefined && attemptRepliesVary(record.attempts)) return { kind: 'refuse', reason: repliesVary(record.attempts.length) };
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: REFUSE_NOT_EVALUATED };
   if (
     current !== null &&
@@ -304,3 +307,4 @@ export * from './coverage.js';
 export * from './definition.js';
 export * from './compare.js';
 export * from './selection.js';
+export * from './repeat.js';

@@ -41,6 +41,26 @@ export const selectionSchema = z.strictObject({
   labels: z.array(z.string()),
 });
 
+// SPEC 12, added within schema version 1: present only on items that ran more than once.
+const repeatSummarySchema = z.strictObject({
+  count: z.number().int().min(2),
+  minPass: z.number().int().min(1),
+  passed: z.number().int().nonnegative(),
+  flaky: z.boolean(),
+});
+const fixtureAttemptSchema = z.strictObject({
+  errored: z.boolean(),
+  error: z.string().nullable(),
+  errorKind: errorKindSchema.nullable(),
+  reply: z.string().nullable(),
+  route: routeSchema.nullable(),
+  verdict: verdictSchema.nullable(),
+  detail: z.string(),
+  score: z.number().nullable(),
+  rationale: z.string().nullable(),
+  durationMs: z.number().nonnegative(),
+});
+
 /** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
 export const baselineRecordSchema = baselineSchema.extend({ label: labelSchema });
 
@@ -58,6 +78,8 @@ const fixtureRecordBase = {
   baseline: baselineRecordSchema.nullable(),
   durationMs: z.number().nonnegative(),
   ...evaluationFields,
+  repeat: repeatSummarySchema.optional(),
+  attempts: z.array(fixtureAttemptSchema).optional(),
 };
 
 /** Errored (no reply, no verdict, no drift) or replayed (a reply, a verdict, its drift): never both. */
@@ -132,6 +154,8 @@ export const checkSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
+const personaErrorKindSchema = z.union([errorKindSchema, z.enum(['invalid_response', 'unmocked_tool', 'agent_error'])]);
+
 export const personaBaselineRecordSchema = personaBaselineSchema.extend({ label: labelSchema });
 
 const personaRecordBase = {
@@ -147,8 +171,24 @@ const personaRecordBase = {
   baseline: personaBaselineRecordSchema.nullable(),
   durationMs: z.number().nonnegative(),
   ...evaluationFields,
+  repeat: repeatSummarySchema.optional(),
+  attempts: z
+    .array(
+      z.strictObject({
+        errored: z.boolean(),
+        error: z.string().nullable(),
+        errorKind: personaErrorKindSchema.nullable(),
+        verdict: verdictSchema.nullable(),
+        turns: z.array(turnSchema),
+        unsent: z.array(z.string()),
+        visited: z.array(z.string()),
+        outcome: z.string().nullable(),
+        checks: z.array(checkSchema),
+        durationMs: z.number().nonnegative(),
+      }),
+    )
+    .optional(),
 };
-
 
 /** Errored (no verdict, no drift; transcript and checks kept) or replayed (a verdict and its drift). */
 export const personaRecordSchema = z.discriminatedUnion('errored', [
@@ -156,7 +196,7 @@ export const personaRecordSchema = z.discriminatedUnion('errored', [
     ...personaRecordBase,
     errored: z.literal(true),
     error: z.string(),
-    errorKind: z.union([errorKindSchema, z.enum(['invalid_response', 'unmocked_tool', 'agent_error'])]),
+    errorKind: personaErrorKindSchema,
     verdict: z.null({ error: 'an errored persona script has no verdict' }),
     drift: z.null({ error: 'an errored persona script has no drift' }),
   }),

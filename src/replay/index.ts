@@ -21,6 +21,7 @@ import type {
   PersonaRecord,
   PersonaScript,
   RegexEvaluator,
+  Repeat,
   RunRecord,
   Tallies,
 } from '../types.js';
@@ -28,6 +29,8 @@ import { evaluateAssertion } from '../assertions/index.js';
 import { computeDrift, tallies, tallyOf } from '../evaluate/index.js';
 import { replayPersona } from './personas.js';
 import { fixtureEvaluationFields, personaEvaluationFields } from '../record/definition.js';
+import { repeatOf } from '../suite/repeat.js';
+import { attemptSession, combineFixtureAttempts, combinePersonaAttempts } from './repeat.js';
 
 export { replayPersona, type PersonaReplayDeps } from './personas.js';
 
@@ -76,6 +79,8 @@ export interface ReplayOptions {
   judgeName: string | null;
   /** The judge in each item's judge fingerprint ("provider/model"); null or absent: no judge. */
   judgeModel?: string | null;
+  /** SPEC 12: config.yml's `repeat`, for items without their own; absent: each item runs once. */
+  repeat?: Repeat | null;
 }
 
 /** Replays every fixture and persona script; one failure never stops the others. */
@@ -96,11 +101,17 @@ export async function replay(
   const records: (FixtureRecord | undefined)[] = new Array(fixtures.length);
   const personaRecords: (PersonaRecord | undefined)[] = new Array(scripts.personas.length);
   // Scripts first: each holds its slot for a whole conversation, so starting them early keeps the
-  // tail of the run short; fixtures fill the other slots.
-  const jobs: ({ kind: 'persona'; i: number } | { kind: 'fixture'; i: number })[] = [
-    ...scripts.personas.map((_, i) => ({ kind: 'persona' as const, i })),
-    ...fixtures.map((_, i) => ({ kind: 'fixture' as const, i })),
-  ];
+  // tail of the run short; fixtures fill the other slots. A repeated item is `count` jobs, one per
+  // attempt, next to each other: its attempts run side by side under the same bound.
+  const fixtureRepeats = fixtures.map((f) => repeatOf(f, options.repeat));
+  const personaRepeats = scripts.personas.map((p) => repeatOf(p, options.repeat));
+  type Job = { kind: 'persona' | 'fixture'; i: number; attempt: number };
+  const expand = (kind: Job['kind'], repeats: readonly Repeat[]): Job[] =>
+    repeats.flatMap((r, i) => Array.from({ length: r.count }, (_, attempt) => ({ kind, i, attempt })));
+  const jobs: Job[] = [...expand('persona', personaRepeats), ...expand('fixture', fixtureRepeats)];
+  const items = fixtures.length + scripts.personas.length;
+  /** The attempts of repeated items finished so far, by item (personas `p<i>`, fixtures `f<i>`) and attempt index; an item run once is never held here. */
+  const held = new Map<string, (FixtureRecord | PersonaRecord)[]>();
   const counts: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
   const signal = deps.signal;
   /** Set when the run is interrupted: what finishes afterwards is not recorded. */
@@ -141,12 +152,12 @@ export async function replay(
     };
   };
 
-  const replayOne = async (fixture: Fixture, started: number): Promise<FixtureRecord> => {
+  const replayOne = async (fixture: Fixture, session: () => string, started: number): Promise<FixtureRecord> => {
     const base = baseOf(fixture);
     const { baseline } = base;
     let outcome;
     try {
-      outcome = await deps.agent.converse({ session: sessionId(fixture), message: fixture.message, persona: fixture.persona });
+      outcome = await deps.agent.converse({ session: session(), message: fixture.message, persona: fixture.persona });
     } catch (e) {
       outcome = { kind: 'errored' as const, errorKind: 'internal' as const, error: `internal error calling the agent: ${(e as Error).message}` };
     }
@@ -179,39 +190,68 @@ export async function replay(
   };
 
   /** Never throws: whatever goes wrong is this fixture's errored record, and the others go on. */
-  const one = async (fixture: Fixture): Promise<FixtureRecord> => {
+  const one = async (fixture: Fixture, session: () => string): Promise<FixtureRecord> => {
     const started = now();
     try {
-      return await replayOne(fixture, started);
+      return await replayOne(fixture, session, started);
     } catch (e) {
       return errored(baseOf(fixture), 'internal', `internal error replaying the fixture: ${(e as Error).message}`, started);
     }
   };
 
-  const script = async (p: PersonaScript): Promise<PersonaRecord> => ({
-    ...(await replayPersona(p, scripts.baselines.get(p.label) ?? null, { agent: deps.agent, judge: deps.judge, now, redact, session: sessionId(p) })),
-    ...personaEvaluationFields(p, options.judgeModel ?? null),
-  });
+  const script = async (p: PersonaScript, session: string): Promise<PersonaRecord> =>
+    replayPersona(p, scripts.baselines.get(p.label) ?? null, { agent: deps.agent, judge: deps.judge, now, redact, session });
+
+  /**
+   * Holds attempt `job.attempt` of a repeated item; returns every attempt, in order, once the last
+   * one is in, else null. An item run once is its one attempt.
+   */
+  const collect = <T extends FixtureRecord | PersonaRecord>(job: Job, count: number, record: T): T[] | null => {
+    if (count === 1) return [record];
+    const key = `${job.kind === 'fixture' ? 'f' : 'p'}${job.i}`;
+    const got = held.get(key) ?? [];
+    got[job.attempt] = record;
+    if (got.filter((r) => r !== undefined).length < count) {
+      held.set(key, got);
+      return null;
+    }
+    held.delete(key);
+    return got as T[];
+  };
+
+  /** Runs one attempt; returns the item's record once its last attempt is in, else null. */
+  const attempt = async (job: Job): Promise<FixtureRecord | PersonaRecord | null> => {
+    if (job.kind === 'fixture') {
+      const fixture = fixtures[job.i] as Fixture;
+      const repeat = fixtureRepeats[job.i] as Repeat;
+      const r = await one(fixture, () => attemptSession(sessionId(fixture), job.attempt + 1, repeat.count));
+      if (stopped) return null;
+      const all = collect(job, repeat.count, r);
+      if (all === null) return null;
+      return (records[job.i] = combineFixtureAttempts(all, repeat, baselines.get(fixture.label) ?? null));
+    }
+    const p = scripts.personas[job.i] as PersonaScript;
+    const repeat = personaRepeats[job.i] as Repeat;
+    const r = await script(p, attemptSession(sessionId(p), job.attempt + 1, repeat.count));
+    if (stopped) return null;
+    const all = collect(job, repeat.count, r);
+    if (all === null) return null;
+    const combined = combinePersonaAttempts(all, repeat, scripts.baselines.get(p.label) ?? null);
+    return (personaRecords[job.i] = { ...combined, ...personaEvaluationFields(p, options.judgeModel ?? null) });
+  };
 
   const worker = async (): Promise<void> => {
     for (;;) {
       if (stopped || signal?.aborted) return;
       const job = jobs[next++];
       if (job === undefined) return;
-      let record: FixtureRecord | PersonaRecord;
-      if (job.kind === 'fixture') {
-        const r = await one(fixtures[job.i] as Fixture);
-        if (stopped) return;
-        records[job.i] = record = r;
-      } else {
-        const r = await script(scripts.personas[job.i] as PersonaScript);
-        if (stopped) return;
-        personaRecords[job.i] = record = r;
-      }
+      const record = await attempt(job);
+      if (stopped) return;
+      if (record === null) continue;
       done += 1;
       counts[tallyOf(record)] += 1;
       try {
-        deps.onProgress?.({ done, total: jobs.length, ...counts, elapsedMs: now() - t0 });
+        deps.onProgress?.({ done, total: items, ...counts, elapsedMs: now() - t0 });
       } catch {
         // A progress printer that fails (a closed stderr) must not lose the run.
       }
@@ -249,7 +289,7 @@ export async function replay(
     judge: { name: options.judgeName },
     estimate: options.estimate,
     tallies: tallies([...finished, ...finishedPersonas]),
-    interrupted: finished.length + finishedPersonas.length < jobs.length,
+    interrupted: finished.length + finishedPersonas.length < items,
     fixtures: finished,
     personas: finishedPersonas,
   };

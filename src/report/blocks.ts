@@ -22,6 +22,16 @@ export function headline(model: ReportModel): string {
   return `### ${h.icon} ${text}`;
 }
 
+/** SPEC 12: flaky items named under the headline; null when none. */
+export function flakyBlock(model: ReportModel): string | null {
+  const n = model.flaky.length;
+  if (n === 0) return null;
+  const listed = model.flaky.slice(0, 10).map((i) => codeSpan(clip(i.label, LIMITS.label)));
+  const more = n > listed.length ? `, and ${thousands(n - listed.length)} more` : '';
+  const noun = model.flaky.every((i) => 'turns' in i) ? (n === 1 ? 'persona script' : 'persona scripts') : model.flaky.some((i) => 'turns' in i) ? (n === 1 ? 'item' : 'items') : n === 1 ? 'fixture' : 'fixtures';
+  return `🎲 **${thousands(n)} flaky ${noun}**: the attempts disagree (passes/attempts shown as k/N): ${listed.join(', ')}${more}`;
+}
+
 /** An interrupted run lists only what finished: say so before anything is read as complete. */
 export function interruptedBlock(run: RunRecord, model: ReportModel): string | null {
   if (!run.interrupted) return null;
@@ -81,6 +91,8 @@ export function refusalSentence(reason: string): string {
   if (reason === REFUSE_NOT_EVALUATED) return 'its check was not evaluated, so there is no verdict to store; run it again.';
   if (reason === REFUSE_ERRORED) return 'the replay errored, so there is no reply to accept.';
   if (reason === REFUSE_PERSONA_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
+  const vary = /^replies vary across (\d+) attempts$/.exec(reason);
+  if (vary) return `replies vary across ${vary[1]} attempts, so there is no one reply to store; make the agent answer consistently, or accept after a run whose attempts agree.`;
   const text = reason.trim().replace(/_/g, ' ');
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }

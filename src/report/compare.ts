@@ -45,7 +45,10 @@ function runName(ref: Comparison['before'], plain: boolean): string {
 
 function sideWord(c: ItemChange, which: 'before' | 'after'): string {
   const s = c[which];
-  return s === null ? '—' : RESULT_WORD[s.result];
+  if (s === null) return '—';
+  // SPEC 12: a repeated item shows its passes over attempts.
+  const k = s.repeat === undefined ? '' : ` ${s.repeat.passed}/${s.repeat.count}${s.repeat.flaky ? ' (flaky)' : ''}`;
+  return RESULT_WORD[s.result] + k;
 }
 
 function swapNote(c: Comparison): string | null {

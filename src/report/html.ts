@@ -26,6 +26,7 @@ import {
   buildModel,
   driftWords,
   headlineText,
+  flakyText,
   isPersona,
   itemsCount,
   SCRIPT_MARK,
@@ -244,6 +245,12 @@ function notices(run: RunRecord, total: number): string {
   return out.map((n) => `<p class="notice">${h(n)}</p>`).join('');
 }
 
+/** SPEC 12: the flaky items named in the header; nothing when none. */
+function flakyNotice(model: ReportModel): string {
+  const text = flakyText(model);
+  return text === null ? '' : `<p class="notice">${h(text)}</p>`;
+}
+
 /** The whole page for one run. */
 export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
   const model = buildModel(run);
@@ -277,7 +284,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
 <h1>agent-replay report</h1>
 ${metaLine(run)}
 <p class="headline">${h(headlineText(model))}</p>
-${notices(run, model.total)}
+${notices(run, model.total)}${flakyNotice(model)}
 </header>
 ${cards(model, agreement.overall, run)}
 <section class="panels">${agreementPanel(agreement)}${coveragePanel(coverage)}${trendPanel(extras.trend)}</section>

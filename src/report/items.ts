@@ -115,6 +115,19 @@ function judgeLine(f: FixtureRecord): string | null {
   return scoreText || why ? `**Judge**${scoreText}${why}` : null;
 }
 
+const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;
+
+/** SPEC 12: a repeated fixture's attempts in order, and which one the reply below is. */
+function attemptsLine(f: FixtureRecord): string | null {
+  const attempts = f.attempts;
+  if (attempts === undefined || f.repeat === undefined) return null;
+  const shown = attempts.findIndex((a) => !a.errored);
+  const each = attempts.map((a, i) => `${i + 1} ${a.errored ? `⚪ errored (${a.errorKind ?? 'error'})` : a.verdict === null ? '⚪ errored' : ATTEMPT_WORDS[a.verdict]}`);
+  const replies = new Set(attempts.filter((a) => !a.errored).map((a) => a.reply)).size;
+  const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ` (the attempts gave ${thousands(replies)} different replies)` : ''}`;
+  return `**Attempts** (${thousands(f.repeat.passed)}/${thousands(f.repeat.count)} passed, ${thousands(f.repeat.minPass)} needed): ${each.join(' · ')}${tail}`;
+}
+
 function legend(text: string): string {
   const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
   return `\`-\` baseline, \`+\` new, ${MARK.open}changed words${MARK.close}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
@@ -140,6 +153,8 @@ function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {
   }
   const judge = judgeLine(f);
   if (judge) parts.push(judge);
+  const tried = attemptsLine(f);
+  if (tried) parts.push(tried);
   const detail = normalizeBlock(detailOf(f));
   // The summary shows one clipped line of it; the whole of it when that was not all.
   if (detail.includes('\n') || detail.length > LIMITS.detail) {

@@ -6,7 +6,7 @@
 
 import type { RunRecord } from '../types.js';
 import type { ReportContext } from './context.js';
-import { factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, interruptedBlock, talliesTable, type CallToAction } from './blocks.js';
+import { factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, tableHead, type Level } from './items.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
 import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, type Item, type ReportModel, type SectionKey } from './model.js';
@@ -188,6 +188,8 @@ export function assemble(doc: Doc, plan: Plan): string {
   blocks.push(headline(model));
   const interrupted = interruptedBlock(run, model);
   if (interrupted) blocks.push(interrupted);
+  const flaky = flakyBlock(model);
+  if (flaky) blocks.push(flaky);
   const notice = noticeBlock(model, plan, ctx, p);
   if (notice) blocks.push(notice);
   const ev = doc.evaluations;

@@ -31,6 +31,8 @@ export interface ReportModel {
   fixtures: number;
   scripts: number;
   probes: number;
+  /** SPEC 12: repeated items whose attempts disagree, in suite order (fixtures, then scripts). */
+  flaky: Item[];
 }
 
 /** Did the item's reply (a fixture) or any reply or the number of turns (a script) change? */
@@ -73,7 +75,8 @@ export function buildModel(run: RunRecord): ReportModel {
   const personas = personasOf(run);
   for (const p of personas) sections[sectionOf(p)].push(p);
   const items: readonly Item[] = [...run.fixtures, ...personas];
-  return { sections, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes };
+  const flaky = items.filter((i) => i.repeat?.flaky === true);
+  return { sections, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky };
 }
 
 /** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */
@@ -170,12 +173,33 @@ const DRIFT_WORDS: Record<DriftVerdict, string> = {
   not_evaluated: 'drift unknown',
 };
 
-/** "pass (probe)", "fail", "not evaluated", "errored". */
+/** "pass (probe)", "fail", "not evaluated", "errored"; a repeated item adds its k/N: "pass 2/3 (flaky)". */
 export function verdictWords(f: Item): string {
+  const k = repeatWords(f);
+  return k === null ? singleVerdictWords(f) : `${singleVerdictWords(f)} ${k}`;
+}
+
+function singleVerdictWords(f: Item): string {
   if (f.errored) return 'errored';
   if (f.verdict === 'pass') return !isPersona(f) && f.assertion === null ? 'pass (probe)' : 'pass';
   if (f.verdict === 'fail') return 'fail';
   return 'not evaluated';
+}
+
+/** SPEC 12: a repeated item's passes over attempts, "2/3" or "2/3 (flaky)"; null for an item run once. */
+export function repeatWords(f: Pick<Item, 'repeat'>): string | null {
+  const r = f.repeat;
+  if (r === undefined) return null;
+  return `${thousands(r.passed)}/${thousands(r.count)}${r.flaky ? ' (flaky)' : ''}`;
+}
+
+/** The headline area's mention of flaky items: "2 flaky items (their attempts disagree): a, b"; null when none. */
+export function flakyText(model: Pick<ReportModel, 'flaky'>, listed = 10): string | null {
+  const n = model.flaky.length;
+  if (n === 0) return null;
+  const labels = model.flaky.slice(0, listed).map((i) => i.label);
+  const more = n > listed ? `, +${thousands(n - listed)} more` : '';
+  return `${thousands(n)} flaky ${itemsNoun(model.flaky, n)} (attempts disagree; passes/attempts shown as k/N): ${labels.join(', ')}${more}`;
 }
 
 export function verdictIcon(f: Item): string {

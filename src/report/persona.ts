@@ -305,6 +305,8 @@ export function personaLevels(p: PersonaRecord): readonly Level[] {
 
 function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   const parts = [headerLine(pr), checksTable(pr.checks)];
+  const tried = attemptsLine(pr);
+  if (tried) parts.push(tried);
   if (pr.errored) {
     const error = normalizeBlock(pr.error);
     if (error.includes('\n') || error.length > LIMITS.detail) parts.push(labelled('**Error**', pr.error, LIMITS.detailBlock));
@@ -315,6 +317,19 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   if (level === 'full') parts.push(transcriptBlock(pr, p));
   else parts.push(`_${d && level === 'brief' ? 'First difference and transcript' : 'Transcript'} left out to fit the size limit: see the full report._`);
   return parts;
+}
+
+const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;
+
+/** SPEC 12: a repeated script's attempts in order, and which one the checks and transcript are. */
+function attemptsLine(pr: PersonaRecord): string | null {
+  const attempts = pr.attempts;
+  if (attempts === undefined || pr.repeat === undefined) return null;
+  const shown = attempts.findIndex((a) => !a.errored);
+  const each = attempts.map((a, i) => `${i + 1} ${a.errored || a.verdict === null ? `⚪ errored (${a.errorKind ?? 'error'})` : ATTEMPT_WORDS[a.verdict]}`);
+  const transcripts = new Set(attempts.filter((a) => !a.errored).map((a) => JSON.stringify(a.turns.map((t) => t.reply)))).size;
+  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ` (the attempts replied differently in ${thousands(transcripts)} ways)` : ''}`;
+  return `**Attempts** (${thousands(pr.repeat.passed)}/${thousands(pr.repeat.count)} passed, ${thousands(pr.repeat.minPass)} needed): ${each.join(' · ')}${tail}`;
 }
 
 export function personaBlock(pr: PersonaRecord, level: Level, ctx: ReportContext, p: Profile, open = false): string {

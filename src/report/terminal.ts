@@ -13,6 +13,7 @@ import {
   estimateText,
   headlineParts,
   headlineText,
+  flakyText,
   isPersona,
   personasOf,
   sectionOf,
@@ -57,6 +58,8 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
 
   const headColour: Colour = model.sections.newly_failing.length > 0 ? 'red' : h.icon === '✅' ? 'green' : 'grey';
   lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${headlineText(model)}`))));
+  const flaky = flakyText(model);
+  if (flaky !== null) lines.push(paint('yellow', fit(flaky)));
   if (run.interrupted) {
     lines.push(paint('yellow', fit(`interrupted: only the ${model.total} ${model.total === 1 ? 'fixture' : 'fixtures'} that finished are counted; the others were not replayed`)));
   }

@@ -17,6 +17,7 @@ import {
 } from '../config.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { substituteEnv } from './env.js';
+import { checkRepeat, repeatSchema } from './repeat.js';
 import { positionAt, quote, sourceText, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
 
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
@@ -123,6 +124,8 @@ export const configFileSchema = z.strictObject({
     .optional(),
   // SPEC section 11: the conversations the agent has, for coverage gaps.
   coverage: z.strictObject({ conversations: z.array(z.string()).nullable().optional() }).nullable().optional(),
+  // SPEC section 12: every item runs `count` times unless it has its own `repeat`.
+  repeat: repeatSchema.nullable().optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -200,6 +203,8 @@ export function resolveConfigFile(
   applyRegexAndCost(config, resolved);
   const coverage = resolveCoverage(written.coverage?.conversations ?? null, r);
   if (coverage !== null) config.coverage = coverage;
+  const repeat = checkRepeat(written.repeat, ['repeat'], '', (path, message, fix) => r.errors.push(r.issueAt(path, message, fix)));
+  if (repeat !== null) config.repeat = repeat;
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
 }
@@ -222,7 +227,7 @@ function isMapping(raw: unknown): raw is object {
 function notAMappingIssue(issueAt: IssueAt, raw: unknown): ConfigIssue {
   return issueAt(
     [],
-    `the config file must be a mapping of sections (agent, judge, regex, cost, coverage), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
+    `the config file must be a mapping of sections (agent, judge, regex, cost, coverage, repeat), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
     'start the file with a section such as "agent:" followed by indented keys',
   );
 }

@@ -15,6 +15,7 @@ import {
   type SourceFile,
 } from './issues.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
+import { checkRepeat, repeatSchema } from './repeat.js';
 
 export const ASSERTION_KINDS = ['contains', 'regex', 'judge'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -33,6 +34,7 @@ export const fixtureSchema = z.strictObject({
   message: z.string(),
   persona: z.string().nullable().optional(),
   assert: assertionSchema.nullable().optional(),
+  repeat: repeatSchema.nullable().optional(),
 });
 
 const listFileSchema = z.strictObject({ fixtures: z.array(z.unknown()) });
@@ -138,6 +140,8 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
     assertion = checkAssertion(src, a as Record<string, unknown>, [...path, 'assert'], prefix, result);
   }
 
+  const repeat = checkRepeat(raw.repeat, [...path, 'repeat'], prefix, err);
+
   if (result.errors.length === errorsBefore && parsed.success) {
     result.fixtures.push({
       label: parsed.data.label,
@@ -146,6 +150,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
       assertion,
       file: src.file,
       line: where.line ?? 1,
+      ...(repeat !== null ? { repeat } : {}),
     });
   }
 }

@@ -8,6 +8,7 @@ import { DEFAULT_THRESHOLD } from './fixtures.js';
 import { isJsonValue } from './config-file.js';
 import { describeValue, positionAt, quote, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
+import { checkRepeat, repeatSchema } from './repeat.js';
 
 export const DEFAULT_MAX_TURNS = 20;
 
@@ -33,6 +34,7 @@ export const personaSchema = z.strictObject({
   threshold: z.number().optional(),
   mocks: z.array(mockSchema).nullable().optional(),
   expect: expectSchema,
+  repeat: repeatSchema.nullable().optional(),
 });
 
 const listFileSchema = z.strictObject({ personas: z.array(z.unknown()) });
@@ -129,6 +131,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
   checkThreshold(raw.threshold, [...path, 'threshold'], prefix, err);
   checkTurns(raw, path, prefix, err);
   checkExpectations(raw.expect, [...path, 'expect'], prefix, err);
+  const repeat = checkRepeat(raw.repeat, [...path, 'repeat'], prefix, err);
 
   if (result.errors.length === errorsBefore && parsed.success) {
     const p = parsed.data;
@@ -136,6 +139,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
       label: p.label,
       file: src.file,
       line: where.line ?? 1,
+      ...(repeat !== null ? { repeat } : {}),
       persona: p.persona ?? null,
       opening: p.opening,
       followUps: p.followUps ?? [],

@@ -1,0 +1,62 @@
+// SPEC 12 "Repeat": how the attempts of one item make its verdict. Pure: outcomes in, verdict out.
+//
+//   pass            passes >= minPass
+//   fail            the attempts that did not pass and cannot (fail, errored) leave fewer than
+//                   minPass attempts that could: passes + notEvaluated < minPass
+//   not_evaluated   otherwise: the attempts not evaluated decide, so there is no verdict to give
+//   errored         only when every attempt errored (then no verdict at all)
+//
+// Flaky: the attempts' outcomes (pass, fail, not evaluated, errored: four outcomes) are not all the same.
+
+import type { Repeat, RepeatSummary, Verdict } from '../types.js';
+
+/** One attempt's outcome: its verdict, or errored. */
+export type AttemptOutcome = Verdict | 'errored';
+
+export interface RepeatVerdict {
+  /** null: every attempt errored (the item is errored). */
+  verdict: Verdict | null;
+  summary: RepeatSummary;
+}
+
+export function combineAttempts(outcomes: readonly AttemptOutcome[], repeat: Repeat): RepeatVerdict {
+  const passed = outcomes.filter((o) => o === 'pass').length;
+  const notEvaluated = outcomes.filter((o) => o === 'not_evaluated').length;
+  const allErrored = outcomes.length > 0 && outcomes.every((o) => o === 'errored');
+  const flaky = new Set(outcomes).size > 1;
+  const summary: RepeatSummary = { count: outcomes.length, minPass: repeat.minPass, passed, flaky };
+  if (allErrored) return { verdict: null, summary };
+  if (passed >= repeat.minPass) return { verdict: 'pass', summary };
+  if (passed + notEvaluated < repeat.minPass) return { verdict: 'fail', summary };
+  return { verdict: 'not_evaluated', summary };
+}
+
+/** "k/N": passes over attempts. */
+export function passesOf(summary: Pick<RepeatSummary, 'passed' | 'count'>): string {
+  return `${summary.passed}/${summary.count}`;
+}
+
+/** The line a repeated item's detail starts with, e.g. "2/3 attempts passed (minPass 3)". */
+export function repeatDetail(summary: RepeatSummary): string {
+  return `${passesOf(summary)} attempts passed (minPass ${summary.minPass})${summary.flaky ? ', flaky' : ''}`;
+}
+
+/** The reason acceptance gives for an item whose attempts did not all reply the same. */
+export function repliesVary(attempts: number): string {
+  return `replies vary across ${attempts} attempts`;
+}
+
+/**
+ * Did the attempts that replied give different replies? Errored attempts have no reply and are
+ * left out (their effect is on the verdict). A persona attempt's reply is its transcript's replies.
+ */
+export function attemptRepliesVary(attempts: readonly { errored: boolean; reply: string | null }[] | undefined): boolean {
+  const replies = (attempts ?? []).filter((a) => !a.errored && a.reply !== null).map((a) => a.reply);
+  return new Set(replies).size > 1;
+}
+
+/** The same for a persona script: the attempts that completed, each as the list of its turns' replies. */
+export function personaRepliesVary(attempts: readonly { errored: boolean; turns: readonly { reply: string }[] }[] | undefined): boolean {
+  const transcripts = (attempts ?? []).filter((a) => !a.errored).map((a) => JSON.stringify(a.turns.map((t) => t.reply)));
+  return new Set(transcripts).size > 1;
+}

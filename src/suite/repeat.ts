@@ -1,0 +1,66 @@
+// SPEC 12 "Repeat": `repeat: {count, minPass}` in config.yml (every item) and on a fixture or a
+// persona script (that item only; it replaces the global block as a whole). Checked here with the
+// line of the offending key; the shape (a mapping with only these keys) is the zod schema's.
+
+import { z } from 'zod';
+import type { Repeat } from '../types.js';
+import type { PathSegment } from './issues.js';
+
+/** The most attempts one item may ask for: a repeat multiplies the run's cost. */
+export const MAX_REPEAT = 20;
+
+const COUNT_RULE = `a whole number from 1 to ${MAX_REPEAT}`;
+
+/** The shape as written; the numbers' ranges are checked by `checkRepeat` (one message for each problem). */
+export const repeatSchema = z.strictObject({
+  count: z.number({ error: `count must be ${COUNT_RULE}` }),
+  minPass: z.number({ error: 'minPass must be a whole number from 1 to count' }).optional(),
+});
+
+/** The default minPass: every attempt must pass (the strictest reading of "repeat"). */
+export function defaultMinPass(count: number): number {
+  return count;
+}
+
+/** One attempt: an item without repeat. */
+export const ONCE: Readonly<Repeat> = Object.freeze({ count: 1, minPass: 1 });
+
+/** The repeat that applies to an item: its own, else the global one, else one attempt. */
+export function repeatOf(item: { repeat?: Repeat }, global: Repeat | null | undefined): Repeat {
+  return item.repeat ?? global ?? ONCE;
+}
+
+type Err = (path: PathSegment[], message: string, fix: string) => void;
+
+/**
+ * Checks `raw` (the value of a `repeat:` key at `at`) and returns the resolved repeat, or null when
+ * it is absent or has a problem (reported through `err`). A wrong shape (not a mapping, an unknown
+ * key, count missing) is left to the schema, which reports it with the allowed keys.
+ */
+export function checkRepeat(raw: unknown, at: PathSegment[], prefix: string, err: Err): Repeat | null {
+  if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.count !== 'number') return null;
+  let ok = true;
+  const count = r.count;
+  if (!Number.isInteger(count) || count < 1 || count > MAX_REPEAT) {
+    err(
+      [...at, 'count'],
+      `${prefix}repeat.count ${String(count)} is not ${COUNT_RULE}`,
+      count > MAX_REPEAT ? `use count: ${MAX_REPEAT} or fewer (each attempt is a full replay and is paid for)` : 'use e.g. count: 3',
+    );
+    ok = false;
+  }
+  if (r.minPass !== undefined && typeof r.minPass !== 'number') return null;
+  const minPass = r.minPass === undefined ? null : (r.minPass as number);
+  if (minPass !== null && (!Number.isInteger(minPass) || minPass < 1 || (ok && minPass > count))) {
+    err(
+      [...at, 'minPass'],
+      `${prefix}repeat.minPass ${String(minPass)} is not a whole number from 1 to count${ok ? ` (${count})` : ''}`,
+      ok ? `use minPass: ${Math.max(1, Math.min(count, Math.floor(Math.abs(minPass)) || 1))}, or raise count` : 'use e.g. minPass: 2',
+    );
+    ok = false;
+  }
+  if (!ok) return null;
+  return { count, minPass: minPass ?? defaultMinPass(count) };
+}

@@ -1,0 +1,66 @@
+// SPEC 12 through the Action's label flow: the check records a repeated run, the accept label
+// commits the items whose attempts agree and refuses the others, saying why in the comment.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { AgentHandler, AgentServer } from '../support/agent-server.js';
+import type { FakeGitHub } from '../support/github-server.js';
+import { artifactZip } from '../support/zip.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from '../action/harness.js';
+
+const handler: AgentHandler = (req) => {
+  const body = (req.json ?? {}) as Record<string, unknown>;
+  if (body.start === true) return { json: { reply: 'hi', route: { conversation: 'welcome', stage: 'greeting' }, ended: false } };
+  const attempt = /-(\d+)$/.exec(String(body.session))?.[1] ?? '0';
+  const reply = body.message === 'wobbly' ? `answer ${attempt}` : 'always the same';
+  return { json: { reply, route: { conversation: 'c', stage: 'answer' }, ended: false } };
+};
+
+const FIXTURES = `fixtures:
+  - { label: steady, message: hello, assert: { contains: same } }
+  - { label: wobbly, message: wobbly, assert: { contains: answer } }
+`;
+const CONFIG = 'agent:\n  retries: 0\ncost: { capUsd: 1 }\nrepeat: { count: 3, minPass: 2 }\n';
+
+let agent: AgentServer;
+let gh: FakeGitHub;
+useServers(
+  handler,
+  (g) => {
+    g.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
+    g.setBranch('octo/shop', 'feature', HEAD);
+    g.setPermission('octo', 'shop', 'maintainer', 'write');
+  },
+  (a, g) => {
+    agent = a;
+    gh = g;
+  },
+);
+
+describe('accept label on a repeated run', () => {
+  it('commits the agreeing item and refuses the one whose replies vary, in the outputs, the commit and the comment', async () => {
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
+    const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
+    expect(check.code, check.stdout).toBe(0);
+    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
+    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
+    gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]), expired: false });
+
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const run = await runAction({
+      gh,
+      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
+      runId: 2002,
+      workflow: 'agent-replay-accept',
+      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
+      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.outputs).toMatchObject({ accepted: 'steady', refused: 'wobbly' });
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.commits[0]!.additions.map((a) => a.path)).toEqual(['.agent-replay/baselines/steady.json']);
+    expect(gh.commits[0]!.body).toContain('- wobbly: replies vary across 3 attempts');
+    const body = gh.comments('octo', 'shop', 7).find((c) => c.user.login === gh.viewer.login)!.body.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+    expect(body).toContain('replies vary across 3 attempts, so there is no one reply to store');
+  });
+});

@@ -1,0 +1,139 @@
+// SPEC 12: a repeated item shows k/N (passes/attempts) in every report, "(flaky)" when its
+// attempts disagree, and the headline area names the flaky items. Goldens: repeat.*.
+
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../../src/evaluate/compare.js';
+import { renderCompareMarkdown, renderCompareText } from '../../src/report/compare.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
+import type { FixtureAttempt, FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
+import { baseline, ctx, fixture, persona, resetLines, route, run } from '../report/fixtures.js';
+import { expectGolden, toHtml } from '../report/helpers.js';
+
+function attempt(reply: string | null, verdict: FixtureAttempt['verdict'], detail: string): FixtureAttempt {
+  const errored = reply === null;
+  return {
+    errored,
+    error: errored ? detail : null,
+    errorKind: errored ? 'http' : null,
+    reply,
+    route: errored ? null : route('refunds', 'policy'),
+    verdict,
+    detail,
+    score: null,
+    rationale: null,
+    durationMs: 400,
+  };
+}
+
+function repeated(): RunRecord {
+  resetLines();
+  const yes = 'Returns are accepted within 30 days.';
+  const no = 'Returns are accepted within 14 days.';
+  const fixtures: FixtureRecord[] = [
+    fixture('refund-window', {
+      assertion: { kind: 'contains', value: '30 days' },
+      reply: yes,
+      route: route('refunds', 'policy'),
+      verdict: 'fail',
+      detail: '1/3 attempts passed (minPass 2), flaky; attempt 1: reply contains "30 days"',
+      drift: { reply: 'same', route: 'same', verdict: 'newly_failing' },
+      baseline: baseline('refund-window', yes, 'pass', route('refunds', 'policy')),
+      repeat: { count: 3, minPass: 2, passed: 1, flaky: true },
+      attempts: [attempt(yes, 'pass', 'reply contains "30 days"'), attempt(no, 'fail', 'reply does not contain "30 days"'), attempt(no, 'fail', 'reply does not contain "30 days"')],
+    }),
+    fixture('greeting', {
+      detail: '3/3 attempts passed (minPass 3); attempt 1: contains "Reply": found',
+      repeat: { count: 3, minPass: 3, passed: 3, flaky: false },
+      baseline: baseline('greeting', 'Reply for greeting.'),
+      drift: { reply: 'same', route: 'same', verdict: 'still_passing' },
+    }),
+    fixture('order-status', {
+      errored: true,
+      error: 'HTTP 500 from the agent',
+      errorKind: 'http',
+      reply: null,
+      route: null,
+      verdict: null,
+      drift: null,
+      detail: '0/2 attempts passed (minPass 2); attempt 1: HTTP 500 from the agent',
+      repeat: { count: 2, minPass: 2, passed: 0, flaky: false },
+      attempts: [attempt(null, null, 'HTTP 500 from the agent'), attempt(null, null, 'HTTP 500 from the agent')],
+    }),
+    fixture('opening-hours', { baseline: baseline('opening-hours', 'Reply for opening-hours.'), drift: { reply: 'same', route: 'same', verdict: 'still_passing' } }),
+  ];
+  const script: PersonaRecord = { ...persona('refund-dialog'), repeat: { count: 2, minPass: 1, passed: 1, flaky: true } };
+  return run(fixtures, { personas: [script] });
+}
+
+/** Built once: the builders number lines as they go. */
+const REPEATED = repeated();
+
+describe('k/N in every report', () => {
+  it('PR comment, job summary, terminal and JUnit (goldens)', () => {
+    expectGolden('repeat.comment.md', renderComment(REPEATED, ctx));
+    expectGolden('repeat.summary.md', renderSummary(REPEATED, ctx));
+    expectGolden('repeat.terminal.txt', renderTerminal(REPEATED, { color: false }));
+    expectGolden('repeat.junit.xml', renderJUnit(REPEATED));
+  });
+
+  it('the comment shows k/N where each repeated item appears and names the flaky ones under the headline', () => {
+    const md = renderComment(REPEATED, ctx);
+    const html = toHtml(md);
+    expect(html).toContain('fail 1/3 (flaky)');
+    expect(html).toContain('errored 0/2');
+    expect(html).toContain('pass 1/2 (flaky)');
+    expect(md).toContain("**Attempts** (1/3 passed, 2 needed): 1 ✅ pass · 2 ❌ fail · 3 ❌ fail; the reply below is attempt 1's (the attempts gave 2 different replies)");
+    expect(md).toContain('**Attempts** (0/2 passed, 2 needed): 1 ⚪ errored (http) · 2 ⚪ errored (http)');
+    expect(md).toMatch(/^🎲 \*\*2 flaky items\*\*: the attempts disagree \(passes\/attempts shown as k\/N\): `refund-window`, `refund-dialog`$/m);
+    // The mention sits right under the headline.
+    const lines = md.split('\n').filter((l) => l.trim() !== '');
+    const head = lines.findIndex((l) => l.startsWith('### '));
+    expect(lines[head + 1]).toMatch(/^🎲 /);
+    // An item run once has no k/N.
+    expect(html).not.toMatch(/opening-hours<\/b> · pass \d/);
+  });
+
+  it('terminal, JUnit and report.html', () => {
+    const t = renderTerminal(REPEATED, { color: false });
+    expect(t.split('\n')[1]).toBe('2 flaky items (attempts disagree; passes/attempts shown as k/N): refund-window, refund-dialog');
+    expect(t).toMatch(/refund-window · fail 1\/3 \(flaky\) · newly failing/);
+    expect(renderJUnit(REPEATED)).toContain('fail 1/3 (flaky) · newly failing');
+    const page = renderHtml(REPEATED);
+    expect(page).toContain('<span class="pill fail">fail 1/3 (flaky)</span>');
+    expect(page).toContain('2 flaky items (attempts disagree; passes/attempts shown as k/N): refund-window, refund-dialog');
+  });
+
+  it('compare shows k/N on both sides of a changed repeated item', () => {
+    const before = REPEATED;
+    const after = structuredClone(REPEATED);
+    after.fixtures[0] = { ...after.fixtures[0]!, verdict: 'pass', repeat: { count: 3, minPass: 2, passed: 3, flaky: false } } as FixtureRecord;
+    const c = compareRuns(before, { ...after, startedAt: '2026-12-02T09:00:00.000Z' });
+    expect(renderCompareText(c)).toContain('refund-window  fail 1/3 (flaky) -> pass 3/3  verdict changed');
+    expect(renderCompareMarkdown(c)).toContain('| `refund-window` | fail 1/3 (flaky) | pass 3/3 | verdict changed |');
+  });
+
+  it('a repeated persona script shown in full lists its attempts', () => {
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
+    const other = base.turns.map((t) => ({ ...t, reply: `${t.reply} (again)` }));
+    const attempts = [
+      { errored: false, error: null, errorKind: null, verdict: 'fail' as const, turns: base.turns, unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 },
+      { errored: false, error: null, errorKind: null, verdict: 'pass' as const, turns: other, unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 },
+    ];
+    const script: PersonaRecord = {
+      ...base,
+      verdict: 'fail',
+      drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' },
+      repeat: { count: 2, minPass: 2, passed: 1, flaky: true },
+      attempts,
+    };
+    const md = renderComment(run([], { personas: [script] }), ctx);
+    expect(md).toContain("**Attempts** (1/2 passed, 2 needed): 1 ❌ fail · 2 ✅ pass; the checks and transcript shown are attempt 1's (the attempts replied differently in 2 ways)");
+  });
+
+  it('a run without repeated items renders no k/N and no flaky line', () => {
+    const plain = run([fixture('a')]);
+    expect(renderComment(plain, ctx)).not.toContain('flaky');
+    expect(renderTerminal(plain, { color: false })).not.toContain('flaky');
+  });
+});
