@@ -33,8 +33,27 @@ export interface Baseline {
   reply: string;
   route: Route | null;
   verdict: BaselineVerdict;
+  /**
+   * SPEC 12 judge reuse: the judge's result for this reply when the accepted item was judged, with
+   * the fingerprint it was judged under. Absent in baselines accepted before it existed, and for
+   * items without a judge assertion.
+   */
+  judge?: BaselineJudge;
   acceptedAt: string;
   commit: string | null;
+}
+
+/** A judge result kept in a baseline (SPEC 12): reused while the reply and the fingerprint are the same. */
+export interface BaselineJudge {
+  score: number;
+  rationale: string;
+  fingerprint: JudgeFingerprint;
+}
+
+/** Where a reused judge result came from: the baseline's commit and acceptance time. */
+export interface JudgeReuse {
+  commit: string | null;
+  acceptedAt: string;
 }
 
 /**
@@ -228,6 +247,8 @@ interface FixtureRecordBase {
   definitionHash?: string | null;
   /** SPEC 11: the judge as it judged this item (judge assertions only; else null). Absent in older records. */
   judgeFingerprint?: JudgeFingerprint | null;
+  /** SPEC 12: set when the score and rationale were reused from the baseline (no judge call); null or absent when a call was made or none was needed. */
+  judgeReused?: JudgeReuse | null;
 }
 
 /** The replay did not complete: no reply, so no verdict and no drift (SPEC section 1). */

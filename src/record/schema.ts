@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
-import { baselineSchema, personaBaselineSchema, routeSchema } from '../suite/baselines.js';
+import { baselineSchema, judgeFingerprintSchema, personaBaselineSchema, routeSchema } from '../suite/baselines.js';
 
 export const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
@@ -20,11 +20,7 @@ export const assertionSchema = z.discriminatedUnion('kind', [
 ]);
 
 // SPEC 11, added within schema version 1: optional so that older records still parse.
-export const judgeFingerprintSchema = z.strictObject({
-  model: z.string().nullable(),
-  promptVersion: z.string(),
-  criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1) })),
-});
+export { judgeFingerprintSchema };
 const evaluationFields = {
   definitionHash: z.string().nullable().optional(),
   judgeFingerprint: judgeFingerprintSchema.nullable().optional(),
@@ -58,6 +54,8 @@ const fixtureRecordBase = {
   baseline: baselineRecordSchema.nullable(),
   durationMs: z.number().nonnegative(),
   ...evaluationFields,
+  // SPEC 12, within schema version 1: absent in older records.
+  judgeReused: z.strictObject({ commit: z.string().nullable(), acceptedAt: z.string() }).nullable().optional(),
 };
 
 /** Errored (no reply, no verdict, no drift) or replayed (a reply, a verdict, its drift): never both. */

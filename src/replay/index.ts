@@ -24,8 +24,8 @@ import type {
   RunRecord,
   Tallies,
 } from '../types.js';
-import { evaluateAssertion } from '../assertions/index.js';
-import { computeDrift, tallies, tallyOf } from '../evaluate/index.js';
+import { evaluateAssertion, judgeOutcome } from '../assertions/index.js';
+import { computeDrift, judgeReuseOf, reusableJudge, reuseWords, tallies, tallyOf } from '../evaluate/index.js';
 import { replayPersona } from './personas.js';
 import { fixtureEvaluationFields, personaEvaluationFields } from '../record/definition.js';
 
@@ -156,8 +156,16 @@ export async function replay(
     const reply = redact(outcome.reply);
     const route = outcome.route === null ? null : { conversation: redact(outcome.route.conversation), stage: redact(outcome.route.stage) };
     let result: Outcome;
+    // SPEC 12: a judged reply identical to its baseline's, under the same fingerprint, keeps the
+    // baseline's score and rationale with no judge call (only a stored baseline is ever a source).
+    const reusable = fixture.assertion?.kind === 'judge' ? reusableJudge(baseline, { sent: outcome.reply, recorded: reply }, base.judgeFingerprint) : null;
+    const judgeReused = reusable !== null && baseline !== null ? judgeReuseOf(baseline) : null;
     try {
-      result = await evaluateAssertion(fixture.assertion, outcome.reply, { regex: deps.regex, judge: deps.judge });
+      if (reusable !== null && judgeReused !== null && fixture.assertion?.kind === 'judge') {
+        result = judgeOutcome({ ok: true, score: reusable.score, rationale: reusable.rationale }, fixture.assertion.threshold, reuseWords(judgeReused));
+      } else {
+        result = await evaluateAssertion(fixture.assertion, outcome.reply, { regex: deps.regex, judge: deps.judge });
+      }
     } catch (e) {
       result = { verdict: 'not_evaluated', detail: `check did not run: internal error (${(e as Error).message})` };
     }
@@ -174,6 +182,7 @@ export async function replay(
       threshold: result.threshold ?? base.threshold,
       rationale: result.rationale == null ? null : redact(result.rationale),
       drift: computeDrift(result.verdict, reply, route, baseline),
+      ...(judgeReused !== null ? { judgeReused } : {}),
       durationMs: Math.round(now() - started),
     };
   };

@@ -2,17 +2,38 @@
 
 import { lazyYamlSource } from './fast.js';
 import { z } from 'zod';
-import type { Baseline, PersonaBaseline } from '../types.js';
+import type { Baseline, BaselineJudge, PersonaBaseline } from '../types.js';
 import { positionAt, quote, translateZodIssues, type ConfigIssue, type Position, type SourceFile } from './issues.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
+
+/** SPEC 11: what judged an item (shared with results.json, which imports it from here). */
+export const judgeFingerprintSchema = z.strictObject({
+  model: z.string().nullable(),
+  promptVersion: z.string(),
+  criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1) })),
+});
+
+/**
+ * SPEC 12 judge reuse: the judge's result kept with an accepted reply. A score outside 0..1 or a
+ * fingerprint of any other shape is refused like any other malformed baseline, with file and line.
+ */
+export const baselineJudgeSchema = z.strictObject({
+  score: z.number().min(0).max(1),
+  rationale: z.string(),
+  fingerprint: judgeFingerprintSchema.extend({
+    criteria: judgeFingerprintSchema.shape.criteria.length(1, { error: 'a fixture is judged against exactly one criterion' }),
+  }),
+});
 
 export const baselineSchema = z.strictObject({
   label: z.string(),
   reply: z.string(),
   route: routeSchema.nullable(),
   verdict: z.enum(['pass', 'fail']),
+  // Added within schema version 1: baselines accepted before it have none.
+  judge: baselineJudgeSchema.optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -37,10 +58,24 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
     reply: b.reply,
     route: b.route === null ? null : { conversation: b.route.conversation, stage: b.route.stage },
     verdict: b.verdict,
+    // Only when present: a baseline without a judge result keeps the exact bytes it always had.
+    ...(b.judge !== undefined ? { judge: serializeJudge(b.judge) } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+function serializeJudge(j: BaselineJudge): BaselineJudge {
+  return {
+    score: j.score,
+    rationale: j.rationale,
+    fingerprint: {
+      model: j.fingerprint.model,
+      promptVersion: j.fingerprint.promptVersion,
+      criteria: j.fingerprint.criteria.map((c) => ({ criterion: c.criterion, threshold: c.threshold })),
+    },
+  };
 }
 
 /** A persona baseline in the same stable form: one turn per entry of `transcript`. */
