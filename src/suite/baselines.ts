@@ -171,6 +171,19 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     return { baseline: null, errors };
   }
   if ('kind' in parsed.data) return { baseline: null, persona: parsed.data, errors };
+  // A kept judge result decided the accepted verdict: one that says otherwise was edited by hand.
+  const judge = parsed.data.judge;
+  const threshold = judge?.fingerprint.criteria[0]?.threshold;
+  if (judge !== undefined && threshold !== undefined && (judge.score >= threshold ? 'pass' : 'fail') !== parsed.data.verdict) {
+    const pos = positionAt(src, ['judge', 'score']);
+    errors.push({
+      file,
+      ...pos,
+      message: `baseline: judge.score ${judge.score} ${judge.score >= threshold ? '>=' : '<'} threshold ${threshold} contradicts the accepted verdict ${quote(parsed.data.verdict)}`,
+      fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
+    });
+    return { baseline: null, errors };
+  }
   return { baseline: parsed.data, errors };
 }
 
