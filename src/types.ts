@@ -483,6 +483,8 @@ export type Check =
       score: number | null;
       threshold: number;
       rationale: string | null;
+      /** SPEC 12: set when the score was reused from the baseline (no judge call); absent otherwise. */
+      reused?: JudgeReuse | null;
     });
 
 export type CheckKind = Check['kind'];
@@ -501,8 +503,22 @@ export interface PersonaBaseline {
   visited: string[];
   outcome: string | null;
   verdict: BaselineVerdict;
+  /** SPEC 12 judge reuse: the criteria's results for this transcript; absent in older baselines and without criteria. */
+  judge?: PersonaBaselineJudge;
   acceptedAt: string;
   commit: string | null;
+}
+
+/**
+ * A persona baseline's judge results (SPEC 12): the judge model and prompt version, a hash of the
+ * transcript exactly as the judge read it (tool calls included), and each criterion judged, with
+ * its threshold, score and rationale. A criterion that was not evaluated is not kept.
+ */
+export interface PersonaBaselineJudge {
+  model: string | null;
+  promptVersion: string;
+  transcriptHash: string;
+  criteria: Array<{ criterion: string; threshold: number; score: number; rationale: string }>;
 }
 
 export interface PersonaDrift {
@@ -534,6 +550,8 @@ interface PersonaRecordBase {
   definitionHash?: string | null;
   /** SPEC 11: the judge as it judged the criteria (null when the script has none). Absent in older records. */
   judgeFingerprint?: JudgeFingerprint | null;
+  /** SPEC 12: hash of the transcript as the judge read it (when criteria were judged); absent otherwise. */
+  transcriptHash?: string | null;
 }
 
 /** The run did not complete cleanly: no verdict, no drift; the transcript and deterministic checks stay. */

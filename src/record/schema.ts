@@ -21,6 +21,8 @@ export const assertionSchema = z.discriminatedUnion('kind', [
 
 // SPEC 11, added within schema version 1: optional so that older records still parse.
 export { judgeFingerprintSchema };
+/** SPEC 12: where a reused judge result came from. */
+const judgeReuseSchema = z.strictObject({ commit: z.string().nullable(), acceptedAt: z.string() });
 const evaluationFields = {
   definitionHash: z.string().nullable().optional(),
   judgeFingerprint: judgeFingerprintSchema.nullable().optional(),
@@ -55,7 +57,7 @@ const fixtureRecordBase = {
   durationMs: z.number().nonnegative(),
   ...evaluationFields,
   // SPEC 12, within schema version 1: absent in older records.
-  judgeReused: z.strictObject({ commit: z.string().nullable(), acceptedAt: z.string() }).nullable().optional(),
+  judgeReused: judgeReuseSchema.nullable().optional(),
 };
 
 /** Errored (no reply, no verdict, no drift) or replayed (a reply, a verdict, its drift): never both. */
@@ -127,6 +129,8 @@ export const checkSchema = z.discriminatedUnion('kind', [
     score: z.number().nullable(),
     threshold: z.number().min(0).max(1),
     rationale: z.string().nullable(),
+    // SPEC 12, within schema version 1: absent in older records.
+    reused: judgeReuseSchema.nullable().optional(),
   }),
 ]);
 
@@ -145,6 +149,7 @@ const personaRecordBase = {
   baseline: personaBaselineRecordSchema.nullable(),
   durationMs: z.number().nonnegative(),
   ...evaluationFields,
+  transcriptHash: z.string().nullable().optional(),
 };
 
 

@@ -197,10 +197,13 @@ export async function replay(
     }
   };
 
-  const script = async (p: PersonaScript): Promise<PersonaRecord> => ({
-    ...(await replayPersona(p, scripts.baselines.get(p.label) ?? null, { agent: deps.agent, judge: deps.judge, now, redact, session: sessionId(p) })),
-    ...personaEvaluationFields(p, options.judgeModel ?? null),
-  });
+  const script = async (p: PersonaScript): Promise<PersonaRecord> => {
+    const fields = personaEvaluationFields(p, options.judgeModel ?? null);
+    return {
+      ...(await replayPersona(p, scripts.baselines.get(p.label) ?? null, { agent: deps.agent, judge: deps.judge, now, redact, session: sessionId(p), fingerprint: fields.judgeFingerprint })),
+      ...fields,
+    };
+  };
 
   const worker = async (): Promise<void> => {
     for (;;) {

@@ -46,6 +46,15 @@ export const personaBaselineSchema = z.strictObject({
   visited: z.array(z.string()),
   outcome: z.string().nullable(),
   verdict: z.enum(['pass', 'fail']),
+  // Added within schema version 1: persona baselines accepted before it have none.
+  judge: z
+    .strictObject({
+      model: z.string().nullable(),
+      promptVersion: z.string(),
+      transcriptHash: z.string(),
+      criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1), score: z.number().min(0).max(1), rationale: z.string() })),
+    })
+    .optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -91,6 +100,16 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
     visited: b.visited,
     outcome: b.outcome,
     verdict: b.verdict,
+    ...(b.judge !== undefined
+      ? {
+          judge: {
+            model: b.judge.model,
+            promptVersion: b.judge.promptVersion,
+            transcriptHash: b.judge.transcriptHash,
+            criteria: b.judge.criteria.map((c) => ({ criterion: c.criterion, threshold: c.threshold, score: c.score, rationale: c.rationale })),
+          },
+        }
+      : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };

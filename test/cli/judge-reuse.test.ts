@@ -26,7 +26,7 @@ const NOW = '2026-12-01T12:00:00.000Z'; // the helpers' io.now
 function judgedReply(r: Received): string {
   const body = r.body as { messages: { role: string; content: string }[] };
   const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
-  return /<reply>\n([\s\S]*)\n<\/reply>/.exec(user)?.[1] ?? '';
+  return /<reply>\n([\s\S]*)\n<\/reply>/.exec(user)?.[1] ?? /<transcript>\n([\s\S]*)\n<\/transcript>/.exec(user)?.[1] ?? '';
 }
 
 /** A loopback OpenAI-compatible judge: a rude reply scores 0.2, any other 0.9. */
@@ -256,5 +256,82 @@ describe('a hostile baseline file', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('.agent-replay/baselines/polite.json:7');
     expect(r.stderr).toContain('judge.score 0.1 < threshold 0.5 contradicts the accepted verdict "pass"');
+  });
+});
+
+describe('judge reuse for persona scripts', () => {
+  const script = (criteria: string[], threshold = 0.5): string =>
+    `personas:\n  - label: refund-talk\n    opening: hi\n    followUps: [ refund ]\n    threshold: ${threshold}\n    expect: { criteria: [ ${criteria.map((c) => JSON.stringify(c)).join(', ')} ] }\n`;
+  const criterionOf = (r: Received): string => /^Criterion:\n(.*)$/m.exec((r.body as { messages: { content: string }[] }).messages[1]?.content ?? '')?.[1] ?? '';
+
+  async function acceptedScript(): Promise<Setup> {
+    const answers: Record<string, string> = { hi: 'Hello, nice to meet you.', refund: 'Refunds within 30 days.' };
+    const agent = await serve((req) => scriptedAgent(answers)(req));
+    const judge = await startJudge();
+    const cwd = await makeProject({ config: config(agent.url, judge.url), personas: { 'p.yml': script(['Stayed polite', 'Explained refunds']) } });
+    const first = await run(cwd, 'r1.json', C1);
+    expect(judge.received.length).toBe(2);
+    expect(first.personas[0]?.verdict).toBe('pass');
+    expect((await cli(['accept', '--results', 'r1.json'], cwd)).stdout).toContain('1 accepted, 0 refused, 0 unchanged');
+    return { cwd, judge, answers, agentUrl: agent.url };
+  }
+
+  it('accept keeps each criterion\'s result and the transcript hash; an identical transcript reuses them with no call', async () => {
+    const { cwd, judge } = await acceptedScript();
+    const stored = JSON.parse(await readFile(baselinePath(cwd, 'refund-talk'), 'utf8')) as { judge: Record<string, unknown> };
+    expect(stored.judge).toMatchObject({
+      model: 'openai/m1',
+      promptVersion: JUDGE_PROMPT_VERSION,
+      criteria: [
+        { criterion: 'Stayed polite', threshold: 0.5, score: 0.9 },
+        { criterion: 'Explained refunds', threshold: 0.5, score: 0.9 },
+      ],
+    });
+    expect(stored.judge.transcriptHash).toMatch(/^[0-9a-f]{16}$/);
+
+    const second = await run(cwd, 'r2.json', C2);
+    expect(judge.received.length).toBe(2);
+    expect(second.spend).toMatchObject({ judgeCalls: 0, judgeReused: 2 });
+    const checks = second.personas[0]!.checks.filter((c) => c.kind === 'criterion');
+    expect(checks.map((c) => c.kind === 'criterion' && c.reused)).toEqual([{ commit: C1, acceptedAt: NOW }, { commit: C1, acceptedAt: NOW }]);
+    expect(checks[0]?.detail).toMatch(/^score 0\.90 >= threshold 0\.50, reused from 1111111: /);
+    expect(second.personas[0]?.verdict).toBe('pass');
+    expect((await cli(['accept', '--results', 'r2.json'], cwd)).stdout).toContain('0 accepted, 0 refused, 1 unchanged');
+  });
+
+  it('one changed reply anywhere in the transcript has every criterion judged afresh', async () => {
+    const { cwd, judge, answers } = await acceptedScript();
+    answers.refund = 'Refunds within 31 days.';
+    const second = await run(cwd, 'r2.json', C2);
+    expect(judge.received.slice(2).map(criterionOf)).toEqual(['Stayed polite', 'Explained refunds']);
+    expect(second.spend).toMatchObject({ judgeCalls: 2, judgeReused: 0 });
+  });
+
+  it('a new criterion is judged alone; a changed threshold or model has every criterion judged', async () => {
+    const { cwd, judge, agentUrl } = await acceptedScript();
+    const scriptPath = join(cwd, '.agent-replay', 'personas', 'p.yml');
+    await writeFile(scriptPath, script(['Stayed polite', 'Explained refunds', 'Said goodbye']));
+    const added = await run(cwd, 'r2.json', C2);
+    expect(judge.received.slice(2).map(criterionOf)).toEqual(['Said goodbye']);
+    expect(added.spend).toMatchObject({ judgeCalls: 1, judgeReused: 2 });
+
+    await writeFile(scriptPath, script(['Stayed polite', 'Explained refunds'], 0.6));
+    const threshold = await run(cwd, 'r3.json', C2);
+    expect(threshold.spend).toMatchObject({ judgeCalls: 2, judgeReused: 0 });
+
+    await writeFile(scriptPath, script(['Stayed polite', 'Explained refunds']));
+    await writeFile(configPath(cwd), config(agentUrl, judge.url, 'm2'));
+    const model = await run(cwd, 'r4.json', C2);
+    expect(model.spend).toMatchObject({ judgeCalls: 2, judgeReused: 0 });
+    expect(judge.received.length).toBe(2 + 1 + 2 + 2);
+  });
+
+  it('a hostile persona judge block (score out of range) is refused with file and line', async () => {
+    const { cwd } = await acceptedScript();
+    const text = await readFile(baselinePath(cwd, 'refund-talk'), 'utf8');
+    await writeFile(baselinePath(cwd, 'refund-talk'), text.replace('"score": 0.9,', '"score": 9,'));
+    const r = await cli(['validate'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/\.agent-replay\/baselines\/refund-talk\.json:\d+:\d+: persona baseline: judge\.criteria\[0\]\.score must be at most 1, found the number 9/);
   });
 });
