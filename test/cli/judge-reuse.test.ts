@@ -326,6 +326,23 @@ describe('judge reuse for persona scripts', () => {
     expect(judge.received.length).toBe(2 + 1 + 2 + 2);
   });
 
+  it('a transcript that carried a secret is always judged afresh', async () => {
+    const answers: Record<string, string> = { hi: 'Your token is s3cret-token-1', refund: 'Refunds within 30 days.' };
+    const agent = await serve((req) => scriptedAgent(answers)(req));
+    const judge = await startJudge();
+    const cwd = await makeProject({
+      config: config(agent.url, judge.url, 'm1', '  headers: { Authorization: "Bearer ${AGENT_TOKEN}" }\n'),
+      personas: { 'p.yml': script(['Stayed polite']) },
+    });
+    const env = { AGENT_TOKEN: 's3cret-token-1' };
+    await run(cwd, 'r1.json', C1, env);
+    expect((await cli(['accept', '--results', 'r1.json'], cwd, env)).code).toBe(0);
+    const second = await run(cwd, 'r2.json', C2, env);
+    expect(second.personas[0]?.turns.map((t) => t.reply)).toContain('Your token is ***');
+    expect(second.spend).toMatchObject({ judgeCalls: 1, judgeReused: 0 });
+    expect(judge.received.length).toBe(2);
+  });
+
   it('a hostile persona judge block (score out of range) is refused with file and line', async () => {
     const { cwd } = await acceptedScript();
     const text = await readFile(baselinePath(cwd, 'refund-talk'), 'utf8');

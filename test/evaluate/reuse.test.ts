@@ -2,8 +2,8 @@
 // reply, and how its source is named.
 
 import { describe, expect, it } from 'vitest';
-import { baselineJudgeOf, decideAcceptance, reusableJudge, reusedCount, reuseWords } from '../../src/evaluate/index.js';
-import type { Baseline, JudgeFingerprint } from '../../src/types.js';
+import { baselineJudgeOf, decideAcceptance, reusableCriterion, reusableJudge, reusedCount, reuseWords } from '../../src/evaluate/index.js';
+import type { Baseline, JudgeFingerprint, PersonaBaseline } from '../../src/types.js';
 
 const FP: JudgeFingerprint = { model: 'openai/m', promptVersion: '1', criteria: [{ criterion: 'polite', threshold: 0.7 }] };
 const stored = (over: Partial<Baseline> = {}): Baseline => ({
@@ -69,5 +69,47 @@ describe('naming and counting reuse', () => {
     expect(reuseWords({ commit: 'abcdef0123456789', acceptedAt: '2026-11-30T10:00:00Z' })).toBe('reused from abcdef0');
     expect(reuseWords({ commit: null, acceptedAt: '2026-11-30T10:00:00Z' })).toBe('reused from the baseline accepted 2026-11-30');
     expect(reusedCount({ fixtures: [{ judgeReused: { commit: null, acceptedAt: 'T' } }, { judgeReused: null }, {}] })).toBe(1);
+  });
+});
+
+describe('reusableCriterion (persona scripts)', () => {
+  const pb = (over: Partial<PersonaBaseline> = {}): PersonaBaseline => ({
+    label: 'p',
+    kind: 'persona',
+    transcript: [
+      { message: null, reply: 'Welcome', route: null },
+      { message: 'hi', reply: 'Hello.', route: null },
+    ],
+    visited: [],
+    outcome: null,
+    verdict: 'pass',
+    judge: { model: 'openai/m', promptVersion: '1', transcriptHash: 'h1', criteria: [{ criterion: 'polite', threshold: 0.7, score: 0.8, rationale: 'kind' }] },
+    acceptedAt: 'T',
+    commit: null,
+    ...over,
+  });
+  const turns = [
+    { message: null, reply: 'Welcome' },
+    { message: 'hi', reply: 'Hello.' },
+  ];
+  const ok = { turns, hash: 'h1', redacted: false };
+  const c = { criterion: 'polite', threshold: 0.7 };
+
+  it('reuses a criterion of an identical, unredacted transcript judged the same way', () => {
+    expect(reusableCriterion(pb(), ok, FP, c)).toEqual({ score: 0.8, rationale: 'kind' });
+  });
+
+  it('judges afresh on any difference', () => {
+    expect(reusableCriterion(pb(), { ...ok, redacted: true }, FP, c)).toBeNull();
+    expect(reusableCriterion(pb(), { ...ok, hash: 'h2' }, FP, c)).toBeNull(); // e.g. other tool calls
+    expect(reusableCriterion(pb(), { ...ok, turns: [turns[0]!, { message: 'hi', reply: 'Hello!' }] }, FP, c)).toBeNull();
+    expect(reusableCriterion(pb(), { ...ok, turns: [turns[0]!, { message: 'hey', reply: 'Hello.' }] }, FP, c)).toBeNull();
+    expect(reusableCriterion(pb(), { ...ok, turns: turns.slice(1) }, FP, c)).toBeNull();
+    expect(reusableCriterion(pb(), ok, { ...FP, model: 'openai/other' }, c)).toBeNull();
+    expect(reusableCriterion(pb(), ok, { ...FP, promptVersion: '2' }, c)).toBeNull();
+    expect(reusableCriterion(pb(), ok, FP, { criterion: 'polite', threshold: 0.8 })).toBeNull();
+    expect(reusableCriterion(pb(), ok, FP, { criterion: 'brief', threshold: 0.7 })).toBeNull();
+    expect(reusableCriterion(pb({ judge: undefined }), ok, FP, c)).toBeNull();
+    expect(reusableCriterion(null, ok, FP, c)).toBeNull();
   });
 });
