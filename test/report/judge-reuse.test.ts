@@ -4,7 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';
-import { ctx, fixture, route, run } from './fixtures.js';
+import { checksTable } from '../../src/report/persona.js';
+import { check, ctx, fixture, route, run } from './fixtures.js';
 
 const JUDGE = { kind: 'judge' as const, criterion: 'The reply is polite', threshold: 0.7 };
 
@@ -54,5 +55,16 @@ describe('reused judge results in the reports', () => {
       const facts = out.split('\n').find((l) => l.includes('estimated')) ?? '';
       expect(facts).toMatch(/estimated \(cap \$[\d.]+\) · 4 agent turns, 1 judge call made, 1 judge result reused/);
     }
+  });
+});
+
+describe('reused persona criteria in the checks table', () => {
+  it('says where the score came from beside it', () => {
+    const judged = check.criterion('Stayed polite', 0.9, 'kind throughout');
+    const reused = { ...judged, reused: { commit: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', acceptedAt: '2026-11-30T10:00:00Z' } } as typeof judged;
+    const rows = checksTable([judged, reused]).split('\n').slice(2);
+    expect(rows[0]).toContain('score 0.90 (threshold 0.70): kind throughout');
+    expect(rows[0]).not.toContain('reused');
+    expect(rows[1]).toContain('score 0.90 (threshold 0.70), reused from a1b2c3d: kind throughout');
   });
 });
