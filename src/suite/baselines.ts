@@ -22,9 +22,7 @@ export const judgeFingerprintSchema = z.strictObject({
 export const baselineJudgeSchema = z.strictObject({
   score: z.number().min(0).max(1),
   rationale: z.string(),
-  fingerprint: judgeFingerprintSchema.extend({
-    criteria: judgeFingerprintSchema.shape.criteria.length(1, { error: 'a fixture is judged against exactly one criterion' }),
-  }),
+  fingerprint: judgeFingerprintSchema,
 });
 
 export const baselineSchema = z.strictObject({
@@ -189,9 +187,35 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     });
     return { baseline: null, errors };
   }
-  if ('kind' in parsed.data) return { baseline: null, persona: parsed.data, errors };
-  // A kept judge result decided the accepted verdict: one that says otherwise was edited by hand.
+  if ('kind' in parsed.data) {
+    // A criterion kept under its threshold failed the script: a passing baseline with one was edited by hand.
+    const criteria = parsed.data.judge?.criteria ?? [];
+    const failed = criteria.findIndex((c) => c.score < c.threshold);
+    if (parsed.data.verdict === 'pass' && failed >= 0) {
+      const c = criteria[failed] as (typeof criteria)[number];
+      const pos = positionAt(src, ['judge', 'criteria', failed, 'score']);
+      errors.push({
+        file,
+        ...pos,
+        message: `persona baseline: judge.criteria[${failed}].score ${c.score} < threshold ${c.threshold} contradicts the accepted verdict "pass"`,
+        fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
+      });
+      return { baseline: null, errors };
+    }
+    return { baseline: null, persona: parsed.data, errors };
+  }
   const judge = parsed.data.judge;
+  if (judge !== undefined && judge.fingerprint.criteria.length !== 1) {
+    const pos = positionAt(src, ['judge', 'fingerprint', 'criteria']);
+    errors.push({
+      file,
+      ...pos,
+      message: `baseline: judge.fingerprint.criteria lists ${judge.fingerprint.criteria.length} criteria; a fixture is judged against exactly one`,
+      fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
+    });
+    return { baseline: null, errors };
+  }
+  // A kept judge result decided the accepted verdict: one that says otherwise was edited by hand.
   const threshold = judge?.fingerprint.criteria[0]?.threshold;
   if (judge !== undefined && threshold !== undefined && (judge.score >= threshold ? 'pass' : 'fail') !== parsed.data.verdict) {
     const pos = positionAt(src, ['judge', 'score']);

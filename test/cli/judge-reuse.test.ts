@@ -246,6 +246,8 @@ describe('a hostile baseline file', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/baselines\/polite\.json:\d+/);
     expect(r.stderr).toContain('judge.fingerprint');
+    const two = await validate(forged({ score: 0.9, rationale: 'great', fingerprint: { ...fingerprint, criteria: [fingerprint.criteria[0], fingerprint.criteria[0]] } }));
+    expect(two.stderr).toMatch(/baselines\/polite\.json:\d+:\d+: baseline: judge\.fingerprint\.criteria lists 2 criteria; a fixture is judged against exactly one/);
     const text = await validate(forged('0.9'));
     expect(text.stderr).toContain('.agent-replay/baselines/polite.json:6');
     expect(text.stderr).toContain('judge must be a mapping');
@@ -350,5 +352,11 @@ describe('judge reuse for persona scripts', () => {
     const r = await cli(['validate'], cwd);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/\.agent-replay\/baselines\/refund-talk\.json:\d+:\d+: persona baseline: judge\.criteria\[0\]\.score must be at most 1, found the number 9/);
+
+    // A score under its threshold kept with a passing verdict: edited by hand.
+    await writeFile(baselinePath(cwd, 'refund-talk'), text.replace('"score": 0.9,', '"score": 0.1,'));
+    const contradiction = await cli(['validate'], cwd);
+    expect(contradiction.code).toBe(2);
+    expect(contradiction.stderr).toMatch(/refund-talk\.json:\d+:\d+: persona baseline: judge\.criteria\[0\]\.score 0\.1 < threshold 0\.5 contradicts the accepted verdict "pass"/);
   });
 });
