@@ -23,6 +23,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createRegexPool } from '../src/assertions/regex-pool.js';
+import { measureReuse } from './reuse.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TSX = ['--import', 'tsx'];
@@ -457,6 +458,17 @@ async function regexPool(): Promise<void> {
   await pool.close();
 }
 
+// --- judge reuse ----------------------------------------------------------------------------------
+
+/** SPEC 12: judge calls of a rerun against accepted baselines (bench/reuse.ts), counted by the judge server. */
+async function reuseCase(root: string): Promise<void> {
+  const r = await measureReuse(root, 1000, 10);
+  row(`judge reuse: ${r.fixtures} fixtures, ${r.judged} judged, first run`, `${r.first} judge calls`, `${r.judged}`, r.first === r.judged);
+  row(`  accept (the CLI), then rerun, no reply changed`, `${r.unchanged} judge calls (record: ${r.unchangedSpend.judgeCalls} made, ${r.unchangedSpend.judgeReused} reused)`, '0', r.unchanged === 0 && r.unchangedSpend.judgeCalls === 0 && r.unchangedSpend.judgeReused === r.judged);
+  row(`  rerun, 10 judged replies changed`, `${r.changed} judge calls (record: ${r.changedSpend.judgeCalls} made, ${r.changedSpend.judgeReused} reused)`, '10', r.changed === 10 && r.changedSpend.judgeCalls === 10 && r.changedSpend.judgeReused === r.judged - 10);
+  notes.push(`judge reuse: accept said "${r.accepted}"`);
+}
+
 // --- table ----------------------------------------------------------------------------------------
 
 function printTable(): void {
@@ -475,7 +487,7 @@ function printTable(): void {
 
 /**
  * `npm run bench -- personas` measures only the persona figure, `-- cold` only the cold starts,
- * `-- throttled` only the 429 figure (quicker while working on one).
+ * `-- throttled` only the 429 figure, `-- reuse` only the judge reuse figures (quicker while working on one).
  */
 const only = process.argv[2] ?? null;
 
@@ -503,6 +515,7 @@ async function main(): Promise<void> {
       await coldStartRegex(root, 10);
     }
     if (only === null) await regexPool();
+    if (only === null || only === 'reuse') await reuseCase(root);
   } catch (e) {
     notes.push(`bench failed: ${(e as Error).stack ?? String(e)}`);
   } finally {

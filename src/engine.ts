@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Spend } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { repeatOf } from './suite/repeat.js';
-import { criteriaCount, estimateCost, gateRun, mayRun, judgeCalls, rerunLabels, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
+import { criteriaCount, estimateCost, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
@@ -196,7 +196,8 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       ...record,
       ...(listed !== null ? { coverage: listed } : {}),
       ...(selected !== null ? { selection: selected.selection } : {}),
-      spend: meter.spend(),
+      // Calls are counted where they are made; reused results are read from the record.
+      spend: { ...meter.spend(), judgeReused: reusedCount(record) },
     };
     return {
       kind: 'ran',

@@ -54,6 +54,8 @@ export interface FixtureAttempt {
   detail: string;
   score: number | null;
   rationale: string | null;
+  /** SPEC 12: this attempt's score was reused from the baseline (no judge call); absent when a call was made. */
+  judgeReused?: JudgeReuse | null;
   durationMs: number;
 }
 
@@ -66,8 +68,27 @@ export interface Baseline {
   reply: string;
   route: Route | null;
   verdict: BaselineVerdict;
+  /**
+   * SPEC 12 judge reuse: the judge's result for this reply when the accepted item was judged, with
+   * the fingerprint it was judged under. Absent in baselines accepted before it existed, and for
+   * items without a judge assertion.
+   */
+  judge?: BaselineJudge;
   acceptedAt: string;
   commit: string | null;
+}
+
+/** A judge result kept in a baseline (SPEC 12): reused while the reply and the fingerprint are the same. */
+export interface BaselineJudge {
+  score: number;
+  rationale: string;
+  fingerprint: JudgeFingerprint;
+}
+
+/** Where a reused judge result came from: the baseline's commit and acceptance time. */
+export interface JudgeReuse {
+  commit: string | null;
+  acceptedAt: string;
 }
 
 /**
@@ -271,6 +292,8 @@ interface FixtureRecordBase {
   repeat?: RepeatSummary;
   /** SPEC 12: every attempt in order (present only with `repeat`); the item shows the first that replied. */
   attempts?: FixtureAttempt[];
+  /** SPEC 12: set when the score and rationale were reused from the baseline (no judge call); null or absent when a call was made or none was needed. */
+  judgeReused?: JudgeReuse | null;
 }
 
 /** The replay did not complete: no reply, so no verdict and no drift (SPEC section 1). */
@@ -507,6 +530,8 @@ export type Check =
       score: number | null;
       threshold: number;
       rationale: string | null;
+      /** SPEC 12: set when the score was reused from the baseline (no judge call); absent otherwise. */
+      reused?: JudgeReuse | null;
     });
 
 export type CheckKind = Check['kind'];
@@ -525,8 +550,22 @@ export interface PersonaBaseline {
   visited: string[];
   outcome: string | null;
   verdict: BaselineVerdict;
+  /** SPEC 12 judge reuse: the criteria's results for this transcript; absent in older baselines and without criteria. */
+  judge?: PersonaBaselineJudge;
   acceptedAt: string;
   commit: string | null;
+}
+
+/**
+ * A persona baseline's judge results (SPEC 12): the judge model and prompt version, a hash of the
+ * transcript exactly as the judge read it (tool calls included), and each criterion judged, with
+ * its threshold, score and rationale. A criterion that was not evaluated is not kept.
+ */
+export interface PersonaBaselineJudge {
+  model: string | null;
+  promptVersion: string;
+  transcriptHash: string;
+  criteria: Array<{ criterion: string; threshold: number; score: number; rationale: string }>;
 }
 
 export interface PersonaDrift {
@@ -562,6 +601,8 @@ interface PersonaRecordBase {
   repeat?: RepeatSummary;
   /** SPEC 12: every attempt in order (present only with `repeat`); the item shows the first that completed. */
   attempts?: PersonaAttempt[];
+  /** SPEC 12: hash of the transcript as the judge read it (when criteria were judged); absent otherwise. */
+  transcriptHash?: string | null;
 }
 
 /** One attempt of a repeated persona script, as it ran. */

@@ -3,8 +3,12 @@ import { formatPair, line } from './format.js';
 
 export const NO_JUDGE_REASON = 'no judge configured (add a judge section to config.yml)';
 
-/** Maps a judge's answer to a verdict: pass iff score >= threshold; no answer is not evaluated. */
-export function judgeOutcome(result: JudgeResult, threshold: number): Outcome {
+/**
+ * Maps a judge's answer to a verdict: pass iff score >= threshold; no answer is not evaluated.
+ * `source` names where a reused answer came from ("reused from abc1234"): it goes into the detail
+ * before the rationale, so that a clipped detail line still says it.
+ */
+export function judgeOutcome(result: JudgeResult, threshold: number, source: string | null = null): Outcome {
   if (!result.ok) {
     return { verdict: 'not_evaluated', detail: `judge unreachable: ${line(result.reason)}`, score: null, threshold, rationale: null };
   }
@@ -13,7 +17,7 @@ export function judgeOutcome(result: JudgeResult, threshold: number): Outcome {
   const passed = score >= threshold;
   return {
     verdict: passed ? 'pass' : 'fail',
-    detail: `score ${s} ${passed ? '>=' : '<'} threshold ${t}: ${rationale}`,
+    detail: `score ${s} ${passed ? '>=' : '<'} threshold ${t}${source === null ? '' : `, ${source}`}: ${rationale}`,
     score,
     threshold,
     rationale,

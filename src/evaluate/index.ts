@@ -4,6 +4,7 @@
 import type {
   Assertion,
   Baseline,
+  BaselineJudge,
   Drift,
   DriftVerdict,
   Estimate,
@@ -21,6 +22,7 @@ import type {
 import type { CostConfig } from '../config.js';
 import { decidePersonaAcceptance, personaTurns } from './personas.js';
 import { attemptRepliesVary, repliesVary } from './repeat.js';
+import { sameJudge } from './definition.js';
 
 export * from './personas.js';
 
@@ -126,12 +128,32 @@ export const REFUSE_NOT_EVALUATED = 'not evaluated: run it again';
 export const REFUSE_ERRORED = 'errored: no reply to accept';
 
 /**
+ * The judge result an acceptance keeps with the reply (SPEC 12): only a real score (0..1) with its
+ * rationale and a one-criterion fingerprint; anything else (not judged, not evaluated, an older
+ * record without a fingerprint) keeps none.
+ */
+export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint'>>): BaselineJudge | null {
+  const { score, rationale, judgeFingerprint } = record;
+  if (score === null || score === undefined || !Number.isFinite(score) || score < 0 || score > 1) return null;
+  if (rationale === null || rationale === undefined || judgeFingerprint === null || judgeFingerprint === undefined) return null;
+  if (judgeFingerprint.criteria.length !== 1) return null;
+  return { score, rationale, fingerprint: judgeFingerprint };
+}
+
+/**
  * Acceptance follows the current verdict, never the drift label. pass/fail are accepted;
  * not evaluated and errored are refused with their reasons; a baseline that would not change is
  * reported as unchanged so that a second acceptance makes no empty commit.
+ *
+ * The judge result (SPEC 12) rides along: it is written with every accepted reply that was judged.
+ * A baseline whose reply, route and verdict are the same is unchanged when its judge result was
+ * judged under the same fingerprint, or when it has none (adding one alone would rewrite every
+ * older baseline at once); it is rewritten when the judge changed (criterion, threshold, model,
+ * prompt version), since a stale result can never be reused and every run would pay for a call.
  */
 export function decideAcceptance(
-  record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'>,
+  record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
+    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint'>>,
   acceptedAt: string,
   commit: string | null,
   current: Baseline | null = record.baseline,
@@ -140,17 +162,19 @@ export function decideAcceptance(
   // SPEC 12: a repeated item whose attempts replied differently has no one reply to accept.
   if (record.attempts !== undefined && attemptRepliesVary(record.attempts)) return { kind: 'refuse', reason: repliesVary(record.attempts.length) };
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: REFUSE_NOT_EVALUATED };
+  const judge = baselineJudgeOf(record);
   if (
     current !== null &&
     current.reply === record.reply &&
     sameRoute(current.route, record.route) &&
-    current.verdict === record.verdict
+    current.verdict === record.verdict &&
+    (judge === null || current.judge === undefined || sameJudge(current.judge.fingerprint, judge.fingerprint))
   ) {
     return { kind: 'unchanged' };
   }
   return {
     kind: 'accept',
-    baseline: { label: record.label, reply: record.reply, route: record.route, verdict: record.verdict, acceptedAt, commit },
+    baseline: { label: record.label, reply: record.reply, route: record.route, verdict: record.verdict, ...(judge !== null ? { judge } : {}), acceptedAt, commit },
   };
 }
 
@@ -308,3 +332,4 @@ export * from './definition.js';
 export * from './compare.js';
 export * from './selection.js';
 export * from './repeat.js';
+export * from './reuse.js';

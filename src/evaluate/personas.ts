@@ -5,6 +5,7 @@ import type {
   Check,
   JsonValue,
   JudgeResult,
+  JudgeReuse,
   MatchMode,
   ObservedToolCall,
   PersonaBaseline,
@@ -21,6 +22,7 @@ import type {
 import { formatPair, line } from '../assertions/format.js';
 import { driftVerdict, sameRoute } from './index.js';
 import { personaRepliesVary, repliesVary } from './repeat.js';
+import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
 
 // --- matching --------------------------------------------------------------------------------------
 
@@ -168,7 +170,7 @@ export function deterministicChecks(script: Pick<PersonaScript, 'expect'>, turns
 }
 
 /** A criterion's check from the judge's answer: pass iff score >= threshold; no usable score: not evaluated. */
-export function criterionCheck(criterion: string, threshold: number, result: JudgeResult): Check {
+export function criterionCheck(criterion: string, threshold: number, result: JudgeResult, reused: JudgeReuse | null = null): Check {
   const base = { kind: 'criterion' as const, expected: criterion, observed: null, threshold };
   if (!result.ok) return { ...base, status: 'not_evaluated', detail: `judge unreachable: ${line(result.reason)}`, score: null, rationale: null };
   const [s, t] = formatPair(result.score, threshold);
@@ -176,9 +178,10 @@ export function criterionCheck(criterion: string, threshold: number, result: Jud
   return {
     ...base,
     status: passed ? 'pass' : 'fail',
-    detail: `score ${s} ${passed ? '>=' : '<'} threshold ${t}: ${result.rationale}`,
+    detail: `score ${s} ${passed ? '>=' : '<'} threshold ${t}${reused === null ? '' : `, ${reuseWords(reused)}`}: ${result.rationale}`,
     score: result.score,
     rationale: result.rationale,
+    ...(reused !== null ? { reused } : {}),
   };
 }
 
@@ -261,8 +264,10 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   if (record.attempts !== undefined && personaRepliesVary(record.attempts)) return { kind: 'refuse', reason: repliesVary(record.attempts.length) };
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: 'not evaluated: run it again' };
   const transcript = record.turns.map((t) => ({ message: t.message, reply: t.reply, route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage } }));
+  const judge = personaBaselineJudgeOf(record);
   if (
     current !== null &&
+    (judge === null || current.judge === undefined || samePersonaJudge(current.judge, judge)) &&
     current.verdict === record.verdict &&
     current.outcome === record.outcome &&
     current.visited.length === record.visited.length &&
@@ -274,7 +279,17 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   }
   return {
     kind: 'accept',
-    baseline: { label: record.label, kind: 'persona', transcript, visited: [...record.visited], outcome: record.outcome, verdict: record.verdict, acceptedAt, commit },
+    baseline: {
+      label: record.label,
+      kind: 'persona',
+      transcript,
+      visited: [...record.visited],
+      outcome: record.outcome,
+      verdict: record.verdict,
+      ...(judge !== null ? { judge } : {}),
+      acceptedAt,
+      commit,
+    },
   };
 }
 

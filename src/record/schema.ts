@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
-import { baselineSchema, personaBaselineSchema, routeSchema } from '../suite/baselines.js';
+import { baselineSchema, judgeFingerprintSchema, personaBaselineSchema, routeSchema } from '../suite/baselines.js';
 
 export const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
@@ -20,11 +20,9 @@ export const assertionSchema = z.discriminatedUnion('kind', [
 ]);
 
 // SPEC 11, added within schema version 1: optional so that older records still parse.
-export const judgeFingerprintSchema = z.strictObject({
-  model: z.string().nullable(),
-  promptVersion: z.string(),
-  criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1) })),
-});
+export { judgeFingerprintSchema };
+/** SPEC 12: where a reused judge result came from. */
+const judgeReuseSchema = z.strictObject({ commit: z.string().nullable(), acceptedAt: z.string() });
 const evaluationFields = {
   definitionHash: z.string().nullable().optional(),
   judgeFingerprint: judgeFingerprintSchema.nullable().optional(),
@@ -58,6 +56,7 @@ const fixtureAttemptSchema = z.strictObject({
   detail: z.string(),
   score: z.number().nullable(),
   rationale: z.string().nullable(),
+  judgeReused: judgeReuseSchema.nullable().optional(),
   durationMs: z.number().nonnegative(),
 });
 
@@ -80,6 +79,8 @@ const fixtureRecordBase = {
   ...evaluationFields,
   repeat: repeatSummarySchema.optional(),
   attempts: z.array(fixtureAttemptSchema).optional(),
+  // SPEC 12, within schema version 1: absent in older records.
+  judgeReused: judgeReuseSchema.nullable().optional(),
 };
 
 /** Errored (no reply, no verdict, no drift) or replayed (a reply, a verdict, its drift): never both. */
@@ -151,6 +152,8 @@ export const checkSchema = z.discriminatedUnion('kind', [
     score: z.number().nullable(),
     threshold: z.number().min(0).max(1),
     rationale: z.string().nullable(),
+    // SPEC 12, within schema version 1: absent in older records.
+    reused: judgeReuseSchema.nullable().optional(),
   }),
 ]);
 
@@ -188,6 +191,7 @@ const personaRecordBase = {
       }),
     )
     .optional(),
+  transcriptHash: z.string().nullable().optional(),
 };
 
 /** Errored (no verdict, no drift; transcript and checks kept) or replayed (a verdict and its drift). */

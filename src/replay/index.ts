@@ -25,8 +25,8 @@ import type {
   RunRecord,
   Tallies,
 } from '../types.js';
-import { evaluateAssertion } from '../assertions/index.js';
-import { computeDrift, tallies, tallyOf } from '../evaluate/index.js';
+import { evaluateAssertion, judgeOutcome } from '../assertions/index.js';
+import { computeDrift, judgeReuseOf, reusableJudge, reuseWords, tallies, tallyOf } from '../evaluate/index.js';
 import { replayPersona } from './personas.js';
 import { fixtureEvaluationFields, personaEvaluationFields } from '../record/definition.js';
 import { repeatOf } from '../suite/repeat.js';
@@ -167,8 +167,16 @@ export async function replay(
     const reply = redact(outcome.reply);
     const route = outcome.route === null ? null : { conversation: redact(outcome.route.conversation), stage: redact(outcome.route.stage) };
     let result: Outcome;
+    // SPEC 12: a judged reply identical to its baseline's, under the same fingerprint, keeps the
+    // baseline's score and rationale with no judge call (only a stored baseline is ever a source).
+    const reusable = fixture.assertion?.kind === 'judge' ? reusableJudge(baseline, { sent: outcome.reply, recorded: reply }, base.judgeFingerprint) : null;
+    const judgeReused = reusable !== null && baseline !== null ? judgeReuseOf(baseline) : null;
     try {
-      result = await evaluateAssertion(fixture.assertion, outcome.reply, { regex: deps.regex, judge: deps.judge });
+      if (reusable !== null && judgeReused !== null && fixture.assertion?.kind === 'judge') {
+        result = judgeOutcome({ ok: true, score: reusable.score, rationale: reusable.rationale }, fixture.assertion.threshold, reuseWords(judgeReused));
+      } else {
+        result = await evaluateAssertion(fixture.assertion, outcome.reply, { regex: deps.regex, judge: deps.judge });
+      }
     } catch (e) {
       result = { verdict: 'not_evaluated', detail: `check did not run: internal error (${(e as Error).message})` };
     }
@@ -185,6 +193,7 @@ export async function replay(
       threshold: result.threshold ?? base.threshold,
       rationale: result.rationale == null ? null : redact(result.rationale),
       drift: computeDrift(result.verdict, reply, route, baseline),
+      ...(judgeReused !== null ? { judgeReused } : {}),
       durationMs: Math.round(now() - started),
     };
   };
@@ -200,7 +209,14 @@ export async function replay(
   };
 
   const script = async (p: PersonaScript, session: string): Promise<PersonaRecord> =>
-    replayPersona(p, scripts.baselines.get(p.label) ?? null, { agent: deps.agent, judge: deps.judge, now, redact, session });
+    replayPersona(p, scripts.baselines.get(p.label) ?? null, {
+      agent: deps.agent,
+      judge: deps.judge,
+      now,
+      redact,
+      session,
+      fingerprint: personaEvaluationFields(p, options.judgeModel ?? null).judgeFingerprint,
+    });
 
   /**
    * Holds attempt `job.attempt` of a repeated item; returns every attempt, in order, once the last

@@ -9,6 +9,7 @@ import type {
   Check,
   JsonValue,
   Judge,
+  JudgeFingerprint,
   PersonaBaseline,
   PersonaErrorKind,
   PersonaRecord,
@@ -29,6 +30,9 @@ import {
   visitedConversations,
 } from '../evaluate/personas.js';
 import { NO_JUDGE_REASON } from '../assertions/judge.js';
+import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evaluate/reuse.js';
+import { transcriptText } from '../judge/prompt.js';
+import { stableHash } from '../record/definition.js';
 
 export interface PersonaReplayDeps {
   agent: AgentClient;
@@ -36,6 +40,8 @@ export interface PersonaReplayDeps {
   now: () => number;
   redact: (text: string) => string;
   session: string;
+  /** SPEC 12: the judge fingerprint of this script (judge model, prompt version, criteria); absent or null: nothing is reused. */
+  fingerprint?: JudgeFingerprint | null;
 }
 
 interface Transcript {
@@ -43,6 +49,8 @@ interface Transcript {
   unsent: string[];
   failure: { errorKind: PersonaErrorKind; error: string } | null;
   outcomesReported: boolean;
+  /** Redaction changed some text of a turn (then no judge result is reused). */
+  redacted?: boolean;
 }
 
 export async function replayPersona(script: PersonaScript, baseline: PersonaBaseline | null, deps: PersonaReplayDeps): Promise<PersonaRecord> {
@@ -83,7 +91,9 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   const { turns } = transcript;
   const failure = transcript.failure ?? reportedError(turns);
   const checks: Check[] = deterministicChecks(script, turns, transcript.outcomesReported);
-  checks.push(...(await criteria(script, turns, failure === null, deps)));
+  // The transcript exactly as the judge reads it, hashed: what a kept judge result stands for.
+  const judged = failure === null && script.expect.criteria.length > 0 && deps.judge !== null ? { turns, hash: stableHash(transcriptText(turns)), redacted: transcript.redacted === true } : null;
+  checks.push(...(await criteria(script, turns, failure === null, deps, baseline, judged)));
   const base = {
     label: script.label,
     file: script.file,
@@ -95,6 +105,7 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     outcome: finalOutcome(turns),
     checks,
     baseline,
+    ...(judged !== null ? { transcriptHash: judged.hash } : {}),
   };
   if (failure !== null) {
     return { ...base, errored: true, error: deps.redact(failure.error), errorKind: failure.errorKind, verdict: null, drift: null, durationMs: Math.round(deps.now() - started) };
@@ -113,9 +124,13 @@ async function converse(script: PersonaScript, deps: PersonaReplayDeps): Promise
   const messages = messagesOf(script);
   const turns: Turn[] = [];
   let outcomesReported = false;
+  let redacted = false;
   const record = (index: number, message: string | null, answer: SessionTurn & { kind: 'replied' }, t0: number): void => {
     outcomesReported ||= answer.outcomeReported;
-    turns.push(toTurn(index, message, answer, Math.round(deps.now() - t0), deps.redact));
+    const turn = toTurn(index, message, answer, 0, deps.redact);
+    // Did redaction change anything the judge reads? Compared once per turn, on the turn's text.
+    redacted ||= transcriptText([turn]) !== transcriptText([toTurn(index, message, answer, 0, (t) => t)]);
+    turns.push({ ...turn, durationMs: Math.round(deps.now() - t0) });
   };
 
   const w0 = deps.now();
@@ -138,9 +153,9 @@ async function converse(script: PersonaScript, deps: PersonaReplayDeps): Promise
     if (answer.kind === 'errored') return { turns, unsent: messages.slice(i), failure: answer, outcomesReported };
     record(i + 1, message, answer, t0);
     // Ending early is not an error: what was not sent is recorded as unsent.
-    if (answer.ended) return { turns, unsent: messages.slice(i + 1), failure: null, outcomesReported };
+    if (answer.ended) return { turns, unsent: messages.slice(i + 1), failure: null, outcomesReported, redacted };
   }
-  return { turns, unsent: [], failure: null, outcomesReported };
+  return { turns, unsent: [], failure: null, outcomesReported, redacted };
 }
 
 /** Every agent-supplied text is redacted before it is recorded, compared or sent to the judge. */
@@ -169,13 +184,27 @@ function redactJson(value: JsonValue, redact: (t: string) => string): JsonValue 
   return value;
 }
 
-/** One judge call per criterion, in order, with the whole transcript; none when the run did not complete. */
-async function criteria(script: PersonaScript, turns: readonly Turn[], completed: boolean, deps: PersonaReplayDeps): Promise<Check[]> {
+/**
+ * One judge call per criterion, in order, with the whole transcript; none when the run did not
+ * complete. A criterion whose baseline result stands for this transcript (SPEC 12) is reused instead.
+ */
+async function criteria(
+  script: PersonaScript,
+  turns: readonly Turn[],
+  completed: boolean,
+  deps: PersonaReplayDeps,
+  baseline: PersonaBaseline | null,
+  judged: JudgedTranscript | null,
+): Promise<Check[]> {
   const out: Check[] = [];
   for (const criterion of script.expect.criteria) {
+    const kept = judged === null ? null : reusableCriterion(baseline, judged, deps.fingerprint ?? null, { criterion, threshold: script.threshold });
     if (!completed) out.push(criterionNotSent(criterion, script.threshold, RUN_DID_NOT_COMPLETE));
     else if (deps.judge === null) out.push(criterionNotSent(criterion, script.threshold, NO_JUDGE_REASON));
-    else {
+    else if (kept !== null && baseline !== null) {
+      const check = criterionCheck(criterion, script.threshold, { ok: true, ...kept }, judgeReuseOf(baseline));
+      out.push(check.kind === 'criterion' ? { ...check, detail: deps.redact(check.detail), rationale: check.rationale === null ? null : deps.redact(check.rationale) } : check);
+    } else {
       let check: Check;
       try {
         check = criterionCheck(criterion, script.threshold, await deps.judge.scoreTranscript(criterion, turns));

@@ -50,6 +50,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     detail: r.detail,
     score: r.score,
     rationale: r.rationale,
+    ...(r.judgeReused != null ? { judgeReused: r.judgeReused } : {}),
     durationMs: r.durationMs,
   }));
   const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);

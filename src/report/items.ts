@@ -8,6 +8,7 @@ import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
+import { reuseWords } from '../evaluate/reuse.js';
 import { driftWords, isPersona, itemsNoun, routeText, SCRIPT_MARK, statusWords, thousands, verdictIcon, verdictWords, type Item } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
@@ -112,7 +113,9 @@ function judgeLine(f: FixtureRecord): string | null {
   const threshold = typeof f.threshold === 'number' ? ` (threshold ${f.threshold.toFixed(2)})` : '';
   const scoreText = score !== null && !f.detail.includes(score) ? ` score ${score}${threshold}` : '';
   const why = f.rationale ? `: ${escapeInline(clip(f.rationale, LIMITS.rationale))}` : '';
-  return scoreText || why ? `**Judge**${scoreText}${why}` : null;
+  // SPEC 12: a score kept from the baseline says where it came from (no judge call was made).
+  const reused = f.judgeReused ? ` (${escapeInline(clip(reuseWords(f.judgeReused), LIMITS.ref))}, no judge call)` : '';
+  return scoreText || why ? `**Judge**${scoreText}${reused}${why}` : null;
 }
 
 const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;

@@ -5,7 +5,7 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
-import { decidePersonaAcceptance, tallies } from '../evaluate/index.js';
+import { decideAcceptance, decidePersonaAcceptance, tallies } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
@@ -103,9 +103,11 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
   const labels = new Set(accepted);
   const fixtures = run.fixtures.map((f): FixtureRecord => {
     if (!labels.has(f.label) || f.errored || f.reply === null || (f.verdict !== 'pass' && f.verdict !== 'fail')) return f;
+    // As acceptance wrote it (the judge result included, SPEC 12).
+    const d = decideAcceptance(f, f.baseline?.acceptedAt ?? '', commit, null);
     return {
       ...f,
-      baseline: { label: f.label, reply: f.reply, route: f.route, verdict: f.verdict, acceptedAt: f.baseline?.acceptedAt ?? '', commit },
+      baseline: d.kind === 'accept' ? { ...d.baseline, commit } : { label: f.label, reply: f.reply, route: f.route, verdict: f.verdict, acceptedAt: f.baseline?.acceptedAt ?? '', commit },
       drift: { reply: 'same', route: 'same', verdict: f.verdict === 'pass' ? 'still_passing' : 'still_failing' },
     };
   });

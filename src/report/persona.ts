@@ -9,7 +9,7 @@
 // Agent text is escaped exactly as replies are: inline text through escapeInline, blocks fenced
 // and wrapped to 100 characters, routes and JSON in code spans.
 
-import { callMatches, sameRoute } from '../evaluate/index.js';
+import { callMatches, reuseWords, sameRoute } from '../evaluate/index.js';
 import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, Route, Turn } from '../types.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
@@ -115,7 +115,9 @@ function observedCell(c: Check): string {
       }
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
     case 'criterion': {
-      const score = typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})` : '_no score_';
+      const scored = typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})` : '_no score_';
+      // SPEC 12: a score kept from the baseline says where it came from (no judge call was made).
+      const score = c.reused ? `${scored}, ${escapeInline(clip(reuseWords(c.reused), LIMITS.ref))}` : scored;
       return c.rationale ? `${score}: ${escapeInline(clip(c.rationale, CELL.why))}` : score;
     }
   }

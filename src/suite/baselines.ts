@@ -2,17 +2,36 @@
 
 import { lazyYamlSource } from './fast.js';
 import { z } from 'zod';
-import type { Baseline, PersonaBaseline } from '../types.js';
+import type { Baseline, BaselineJudge, PersonaBaseline } from '../types.js';
 import { positionAt, quote, translateZodIssues, type ConfigIssue, type Position, type SourceFile } from './issues.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
+
+/** SPEC 11: what judged an item (shared with results.json, which imports it from here). */
+export const judgeFingerprintSchema = z.strictObject({
+  model: z.string().nullable(),
+  promptVersion: z.string(),
+  criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1) })),
+});
+
+/**
+ * SPEC 12 judge reuse: the judge's result kept with an accepted reply. A score outside 0..1 or a
+ * fingerprint of any other shape is refused like any other malformed baseline, with file and line.
+ */
+export const baselineJudgeSchema = z.strictObject({
+  score: z.number().min(0).max(1),
+  rationale: z.string(),
+  fingerprint: judgeFingerprintSchema,
+});
 
 export const baselineSchema = z.strictObject({
   label: z.string(),
   reply: z.string(),
   route: routeSchema.nullable(),
   verdict: z.enum(['pass', 'fail']),
+  // Added within schema version 1: baselines accepted before it have none.
+  judge: baselineJudgeSchema.optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -25,6 +44,15 @@ export const personaBaselineSchema = z.strictObject({
   visited: z.array(z.string()),
   outcome: z.string().nullable(),
   verdict: z.enum(['pass', 'fail']),
+  // Added within schema version 1: persona baselines accepted before it have none.
+  judge: z
+    .strictObject({
+      model: z.string().nullable(),
+      promptVersion: z.string(),
+      transcriptHash: z.string(),
+      criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1), score: z.number().min(0).max(1), rationale: z.string() })),
+    })
+    .optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -37,10 +65,24 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
     reply: b.reply,
     route: b.route === null ? null : { conversation: b.route.conversation, stage: b.route.stage },
     verdict: b.verdict,
+    // Only when present: a baseline without a judge result keeps the exact bytes it always had.
+    ...(b.judge !== undefined ? { judge: serializeJudge(b.judge) } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+function serializeJudge(j: BaselineJudge): BaselineJudge {
+  return {
+    score: j.score,
+    rationale: j.rationale,
+    fingerprint: {
+      model: j.fingerprint.model,
+      promptVersion: j.fingerprint.promptVersion,
+      criteria: j.fingerprint.criteria.map((c) => ({ criterion: c.criterion, threshold: c.threshold })),
+    },
+  };
 }
 
 /** A persona baseline in the same stable form: one turn per entry of `transcript`. */
@@ -56,6 +98,16 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
     visited: b.visited,
     outcome: b.outcome,
     verdict: b.verdict,
+    ...(b.judge !== undefined
+      ? {
+          judge: {
+            model: b.judge.model,
+            promptVersion: b.judge.promptVersion,
+            transcriptHash: b.judge.transcriptHash,
+            criteria: b.judge.criteria.map((c) => ({ criterion: c.criterion, threshold: c.threshold, score: c.score, rationale: c.rationale })),
+          },
+        }
+      : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };
@@ -135,7 +187,46 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     });
     return { baseline: null, errors };
   }
-  if ('kind' in parsed.data) return { baseline: null, persona: parsed.data, errors };
+  if ('kind' in parsed.data) {
+    // A criterion kept under its threshold failed the script: a passing baseline with one was edited by hand.
+    const criteria = parsed.data.judge?.criteria ?? [];
+    const failed = criteria.findIndex((c) => c.score < c.threshold);
+    if (parsed.data.verdict === 'pass' && failed >= 0) {
+      const c = criteria[failed] as (typeof criteria)[number];
+      const pos = positionAt(src, ['judge', 'criteria', failed, 'score']);
+      errors.push({
+        file,
+        ...pos,
+        message: `persona baseline: judge.criteria[${failed}].score ${c.score} < threshold ${c.threshold} contradicts the accepted verdict "pass"`,
+        fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
+      });
+      return { baseline: null, errors };
+    }
+    return { baseline: null, persona: parsed.data, errors };
+  }
+  const judge = parsed.data.judge;
+  if (judge !== undefined && judge.fingerprint.criteria.length !== 1) {
+    const pos = positionAt(src, ['judge', 'fingerprint', 'criteria']);
+    errors.push({
+      file,
+      ...pos,
+      message: `baseline: judge.fingerprint.criteria lists ${judge.fingerprint.criteria.length} criteria; a fixture is judged against exactly one`,
+      fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
+    });
+    return { baseline: null, errors };
+  }
+  // A kept judge result decided the accepted verdict: one that says otherwise was edited by hand.
+  const threshold = judge?.fingerprint.criteria[0]?.threshold;
+  if (judge !== undefined && threshold !== undefined && (judge.score >= threshold ? 'pass' : 'fail') !== parsed.data.verdict) {
+    const pos = positionAt(src, ['judge', 'score']);
+    errors.push({
+      file,
+      ...pos,
+      message: `baseline: judge.score ${judge.score} ${judge.score >= threshold ? '>=' : '<'} threshold ${threshold} contradicts the accepted verdict ${quote(parsed.data.verdict)}`,
+      fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
+    });
+    return { baseline: null, errors };
+  }
   return { baseline: parsed.data, errors };
 }
 

@@ -10,6 +10,7 @@ import { replyDiff, type Segment } from '../diff.js';
 import { clip, normalizeBlock } from '../escape.js';
 import { CHECK_NAMES, checkSubject } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
+import { reuseWords } from '../../evaluate/reuse.js';
 
 /** A reply longer than this is shown whole but not diffed (the diff would be slow and unreadable). */
 export const MAX_DIFF_CHARS = 20_000;
@@ -199,7 +200,9 @@ function observedText(c: Check): string {
       if (c.turn !== null) return `called on turn ${c.turn}`;
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
     case 'criterion':
-      return typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})${c.rationale ? `: ${c.rationale}` : ''}` : 'no score';
+      return typeof c.score === 'number' && Number.isFinite(c.score)
+        ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})${c.reused ? `, ${reuseWords(c.reused)}` : ''}${c.rationale ? `: ${c.rationale}` : ''}`
+        : 'no score';
   }
 }
 

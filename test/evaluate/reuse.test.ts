@@ -1,0 +1,115 @@
+// SPEC 12 "Judge reuse", the pure rules: what acceptance keeps, when a kept result stands for a new
+// reply, and how its source is named.
+
+import { describe, expect, it } from 'vitest';
+import { baselineJudgeOf, decideAcceptance, reusableCriterion, reusableJudge, reusedCount, reuseWords } from '../../src/evaluate/index.js';
+import type { Baseline, JudgeFingerprint, PersonaBaseline } from '../../src/types.js';
+
+const FP: JudgeFingerprint = { model: 'openai/m', promptVersion: '1', criteria: [{ criterion: 'polite', threshold: 0.7 }] };
+const stored = (over: Partial<Baseline> = {}): Baseline => ({
+  label: 'a',
+  reply: 'Hello.',
+  route: null,
+  verdict: 'pass',
+  judge: { score: 0.9, rationale: 'kind', fingerprint: FP },
+  acceptedAt: '2026-11-30T10:00:00.000Z',
+  commit: 'abcdef0123456789abcdef0123456789abcdef01',
+  ...over,
+});
+
+describe('reusableJudge', () => {
+  const same = { sent: 'Hello.', recorded: 'Hello.' };
+  it('reuses only a byte-identical, unredacted reply under the same fingerprint', () => {
+    expect(reusableJudge(stored(), same, FP)).toEqual({ score: 0.9, rationale: 'kind', fingerprint: FP });
+    expect(reusableJudge(stored(), { sent: 'Hello!', recorded: 'Hello!' }, FP)).toBeNull();
+    expect(reusableJudge(stored(), { sent: 'Hello. ', recorded: 'Hello. ' }, FP)).toBeNull();
+    // Redaction made the reply look like the baseline's: never reused.
+    expect(reusableJudge(stored({ reply: 'token ***' }), { sent: 'token s3cret', recorded: 'token ***' }, FP)).toBeNull();
+  });
+
+  it('needs a stored result and the same model, prompt version, criterion and threshold', () => {
+    const { judge: _none, ...older } = stored();
+    expect(reusableJudge(older, same, FP)).toBeNull();
+    expect(reusableJudge(null, same, FP)).toBeNull();
+    expect(reusableJudge(stored(), same, null)).toBeNull();
+    expect(reusableJudge(stored(), same, { ...FP, model: 'openai/other' })).toBeNull();
+    expect(reusableJudge(stored(), same, { ...FP, promptVersion: '2' })).toBeNull();
+    expect(reusableJudge(stored(), same, { ...FP, criteria: [{ criterion: 'polite', threshold: 0.71 }] })).toBeNull();
+    expect(reusableJudge(stored(), same, { ...FP, criteria: [{ criterion: 'Polite', threshold: 0.7 }] })).toBeNull();
+  });
+});
+
+describe('acceptance keeps the judge result', () => {
+  const record = { label: 'a', errored: false as const, verdict: 'pass' as const, reply: 'Hello.', route: null, baseline: null, score: 0.9, rationale: 'kind', judgeFingerprint: FP };
+
+  it('writes score, rationale and fingerprint with a judged reply, none without a score', () => {
+    const d = decideAcceptance(record, 'T', 'c');
+    expect(d).toEqual({ kind: 'accept', baseline: { label: 'a', reply: 'Hello.', route: null, verdict: 'pass', judge: { score: 0.9, rationale: 'kind', fingerprint: FP }, acceptedAt: 'T', commit: 'c' } });
+    expect(baselineJudgeOf({ ...record, score: null })).toBeNull();
+    expect(baselineJudgeOf({ ...record, judgeFingerprint: null })).toBeNull();
+    expect(baselineJudgeOf({ score: 0.9, rationale: 'kind' })).toBeNull();
+    expect(baselineJudgeOf({ ...record, score: 1.5 })).toBeNull();
+  });
+
+  it('is unchanged for the same reply and fingerprint, or when only the judge result would be added', () => {
+    expect(decideAcceptance(record, 'T', 'c', stored({ judge: { score: 0.8, rationale: 'other run', fingerprint: FP } }))).toEqual({ kind: 'unchanged' });
+    const { judge: _none, ...older } = stored();
+    expect(decideAcceptance(record, 'T', 'c', older)).toEqual({ kind: 'unchanged' });
+  });
+
+  it('rewrites a baseline whose judge result was judged under another fingerprint', () => {
+    const d = decideAcceptance(record, 'T', 'c', stored({ judge: { score: 0.9, rationale: 'kind', fingerprint: { ...FP, model: 'openai/old' } } }));
+    expect(d.kind).toBe('accept');
+    expect(d.kind === 'accept' && d.baseline.judge?.fingerprint.model).toBe('openai/m');
+  });
+});
+
+describe('naming and counting reuse', () => {
+  it('names the short commit, else the acceptance date; counts from the record', () => {
+    expect(reuseWords({ commit: 'abcdef0123456789', acceptedAt: '2026-11-30T10:00:00Z' })).toBe('reused from abcdef0');
+    expect(reuseWords({ commit: null, acceptedAt: '2026-11-30T10:00:00Z' })).toBe('reused from the baseline accepted 2026-11-30');
+    expect(reusedCount({ fixtures: [{ judgeReused: { commit: null, acceptedAt: 'T' } }, { judgeReused: null }, {}] })).toBe(1);
+  });
+});
+
+describe('reusableCriterion (persona scripts)', () => {
+  const pb = (over: Partial<PersonaBaseline> = {}): PersonaBaseline => ({
+    label: 'p',
+    kind: 'persona',
+    transcript: [
+      { message: null, reply: 'Welcome', route: null },
+      { message: 'hi', reply: 'Hello.', route: null },
+    ],
+    visited: [],
+    outcome: null,
+    verdict: 'pass',
+    judge: { model: 'openai/m', promptVersion: '1', transcriptHash: 'h1', criteria: [{ criterion: 'polite', threshold: 0.7, score: 0.8, rationale: 'kind' }] },
+    acceptedAt: 'T',
+    commit: null,
+    ...over,
+  });
+  const turns = [
+    { message: null, reply: 'Welcome' },
+    { message: 'hi', reply: 'Hello.' },
+  ];
+  const ok = { turns, hash: 'h1', redacted: false };
+  const c = { criterion: 'polite', threshold: 0.7 };
+
+  it('reuses a criterion of an identical, unredacted transcript judged the same way', () => {
+    expect(reusableCriterion(pb(), ok, FP, c)).toEqual({ score: 0.8, rationale: 'kind' });
+  });
+
+  it('judges afresh on any difference', () => {
+    expect(reusableCriterion(pb(), { ...ok, redacted: true }, FP, c)).toBeNull();
+    expect(reusableCriterion(pb(), { ...ok, hash: 'h2' }, FP, c)).toBeNull(); // e.g. other tool calls
+    expect(reusableCriterion(pb(), { ...ok, turns: [turns[0]!, { message: 'hi', reply: 'Hello!' }] }, FP, c)).toBeNull();
+    expect(reusableCriterion(pb(), { ...ok, turns: [turns[0]!, { message: 'hey', reply: 'Hello.' }] }, FP, c)).toBeNull();
+    expect(reusableCriterion(pb(), { ...ok, turns: turns.slice(1) }, FP, c)).toBeNull();
+    expect(reusableCriterion(pb(), ok, { ...FP, model: 'openai/other' }, c)).toBeNull();
+    expect(reusableCriterion(pb(), ok, { ...FP, promptVersion: '2' }, c)).toBeNull();
+    expect(reusableCriterion(pb(), ok, FP, { criterion: 'polite', threshold: 0.8 })).toBeNull();
+    expect(reusableCriterion(pb(), ok, FP, { criterion: 'brief', threshold: 0.7 })).toBeNull();
+    expect(reusableCriterion(pb({ judge: undefined }), ok, FP, c)).toBeNull();
+    expect(reusableCriterion(null, ok, FP, c)).toBeNull();
+  });
+});
