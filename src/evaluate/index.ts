@@ -22,6 +22,7 @@ import type { CostConfig } from '../config.js';
 import { decidePersonaAcceptance, personaTurns } from './personas.js';
 
 export * from './personas.js';
+import { incompleteText } from './shard.js';
 
 /** The verdict comparison of SPEC section 3: exactly six values. */
 export function driftVerdict(current: Verdict, baseline: Pick<Baseline, 'verdict'> | null): DriftVerdict {
@@ -204,6 +205,17 @@ export function gateRun(run: Pick<RunRecord, 'fixtures' | 'personas'>, failOn: r
   return gate(run.fixtures, failOn, run.personas);
 }
 
+/**
+ * The gate of a merged (report mode) run: an incomplete merge (SPEC 12: a shard missing or a
+ * foreign one excluded) fails unless `allowIncomplete`; then fail-on applies as for any run.
+ */
+export function gateMerged(run: Pick<RunRecord, 'fixtures' | 'personas' | 'incomplete'>, failOn: readonly FailOnCondition[], allowIncomplete: boolean): GateResult {
+  const g = gateRun(run, failOn);
+  if (run.incomplete == null || allowIncomplete) return g;
+  const reason = `${incompleteText(run.incomplete)} (merge every shard, or allow a partial merge with --allow-incomplete / allow-incomplete: true)`;
+  return { failed: true, reason: g.failed ? `${reason}; ${g.reason}` : reason, offenders: g.offenders };
+}
+
 /** "2 fixtures", "1 persona script", "3 items (fixtures and persona scripts)". */
 function countNoun(fixtures: number, scripts: number): string {
   const n = fixtures + scripts;
@@ -304,3 +316,4 @@ export * from './coverage.js';
 export * from './definition.js';
 export * from './compare.js';
 export * from './selection.js';
+export * from './shard.js';
