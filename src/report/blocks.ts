@@ -1,7 +1,7 @@
 // The blocks around the sections: hidden head, acceptance outcome, headline, the notice of what
 // was left out, tallies, facts, footer. Each returns finished markdown.
 
-import { REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
+import { incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, fencedBlock, safeUrl } from './escape.js';
@@ -20,6 +20,18 @@ export function headline(model: ReportModel): string {
   const counts = h.counts.join(' · ');
   const text = h.lead && counts ? `${h.lead}: ${counts}` : (h.lead ?? counts);
   return `### ${h.icon} ${text}`;
+}
+
+/**
+ * A merge that lacks shards (SPEC 12), right under the headline: which are missing or excluded.
+ * Their items were not replayed here, so they are neither counted nor shown as removed.
+ */
+export function incompleteBlock(run: RunRecord): string | null {
+  if (run.incomplete == null) return null;
+  return (
+    `> [!WARNING]\n> **${escapeInline(clip(incompleteText(run.incomplete), LIMITS.detail))}.** ` +
+    `This report merges only the shards it was given: the items of a missing shard are not counted here and are not removed.`
+  );
 }
 
 /** An interrupted run lists only what finished: say so before anything is read as complete. */

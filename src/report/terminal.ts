@@ -22,7 +22,7 @@ import {
 } from './model.js';
 import { checkSubject, checksCount, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
-import { agreementReport, formatAgreement, type AgreementGroup } from '../evaluate/index.js';
+import { agreementReport, formatAgreement, incompleteText, type AgreementGroup } from '../evaluate/index.js';
 import { agreementBasis } from './evaluations.js';
 
 const ANSI = {
@@ -57,6 +57,7 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
 
   const headColour: Colour = model.sections.newly_failing.length > 0 ? 'red' : h.icon === '✅' ? 'green' : 'grey';
   lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${headlineText(model)}`))));
+  if (run.incomplete != null) lines.push(paint('yellow', fit(oneLine(incompleteText(run.incomplete)))));
   if (run.interrupted) {
     lines.push(paint('yellow', fit(`interrupted: only the ${model.total} ${model.total === 1 ? 'fixture' : 'fixtures'} that finished are counted; the others were not replayed`)));
   }
