@@ -9,7 +9,7 @@ import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRu
 import { parseShard, timingsOf } from '../evaluate/shard.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
-import { thousands } from '../report/model.js';
+import { shardLine } from '../report/shard.js';
 import { formatUsdPair, renderCompareMarkdown, renderCompareText, renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
 import { renderHtml } from '../report/html.js';
 import { writeBaselines } from '../accept/write.js';
@@ -310,12 +310,6 @@ async function shardOf(values: Values, io: CliIO): Promise<CheckOptions['shard']
   }
   const timings = values.timings === undefined ? null : timingsOf(await readRecord(resolvePath(io, values.timings)));
   return { ...parsed, timings };
-}
-
-/** "shard 2/4: 1,250 of 5,000 items (balanced by the durations in --timings)". */
-export function shardLine(s: ShardRun): string {
-  const how = s.method === 'timings' ? 'balanced by the durations in the timings record' : 'chosen by a hash of each label';
-  return `shard ${s.index}/${s.total}: ${thousands(s.items)} of ${thousands(s.of)} ${s.of === 1 ? 'item' : 'items'} (${how})`;
 }
 
 function printShard(s: ShardRun, io: CliIO): void {

@@ -10,7 +10,7 @@
 //   (sha256, first 48 bits, mod n), so adding or removing an item never moves another one.
 // `suiteHash` names the whole suite (every label with its definition hash), equal for all shards.
 
-import { createHash } from 'node:crypto';
+import { stableHash } from '../record/definition.js';
 import type { RunRecord, ShardInfo } from '../types.js';
 
 export const MAX_SHARDS = 256;
@@ -44,8 +44,7 @@ export function timingsOf(record: Pick<RunRecord, 'fixtures' | 'personas'>): Map
 
 /** The shard (0-based) of a label by its hash alone. */
 export function hashShard(label: string, total: number): number {
-  const digest = createHash('sha256').update(label, 'utf8').digest();
-  return digest.readUIntBE(0, 6) % total;
+  return Number.parseInt(stableHash(label).slice(0, 12), 16) % total;
 }
 
 function median(values: number[]): number {
@@ -92,7 +91,7 @@ export function partition(items: readonly ShardItem[], total: number, timings: R
 /** The hash of the whole suite: its sorted labels with their definition hashes (equal for every shard). */
 export function suiteHash(items: readonly Pick<ShardItem, 'label' | 'definitionHash'>[]): string {
   const lines = items.map((i) => `${i.label}\t${i.definitionHash}`).sort();
-  return createHash('sha256').update(lines.join('\n'), 'utf8').digest('hex').slice(0, 16);
+  return stableHash(lines.join('\n'));
 }
 
 /** Labels of shard `index` (1-based) of `total`, with the record's `shard` field. */

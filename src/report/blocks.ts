@@ -27,6 +27,9 @@ export function headline(model: ReportModel): string {
  * Their items were not replayed here, so they are neither counted nor shown as removed.
  */
 export function incompleteBlock(run: RunRecord): string | null {
+  if (run.shard != null && run.incomplete == null) {
+    return `> **Shard ${run.shard.index}/${run.shard.total}** of the suite: this run replayed only its part. The merge job (report mode) reports the whole suite.`;
+  }
   if (run.incomplete == null) return null;
   return (
     `> [!WARNING]\n> **${escapeInline(clip(incompleteText(run.incomplete), LIMITS.detail))}.** ` +
