@@ -31,8 +31,10 @@ export function incompleteBlock(run: RunRecord): string | null {
     return `> **Shard ${run.shard.index}/${run.shard.total}** of the suite: this run replayed only its part. The merge job (report mode) reports the whole suite.`;
   }
   if (run.incomplete == null) return null;
+  // The shard numbers are validated integers; the names of excluded files are untrusted text.
+  const inc = run.incomplete;
   return (
-    `> [!WARNING]\n> **${escapeInline(clip(incompleteText(run.incomplete), LIMITS.detail))}.** ` +
+    `> [!WARNING]\n> **${incompleteText({ ...inc, foreign: inc.foreign.slice(0, 5).map((f) => escapeInline(clip(f, LIMITS.ref))) })}${inc.foreign.length > 5 ? ` +${inc.foreign.length - 5} more` : ''}.** ` +
     `This report merges only the shards it was given: the items of a missing shard are not counted here and are not removed.`
   );
 }
