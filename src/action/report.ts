@@ -61,7 +61,11 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   if (files.length === 0) throw new UserError(`report mode: no results files match ${inputs.results.join(', ')}`);
   const records: RunRecord[] = [];
   for (const f of files) records.push(await readRecord(f));
-  const run = mergeRecords(records, files.map((f) => relative(deps.cwd, f) || f));
+  const run = mergeRecords(
+    records,
+    files.map((f) => relative(deps.cwd, f) || f),
+    (line) => core.info(`report: ${line}`),
+  );
   if (run.incomplete != null) core.warning(`report: ${incompleteText(run.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
   core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
   // The merged record is this run's record: saved and uploaded like check mode's, so the

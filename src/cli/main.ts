@@ -390,7 +390,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   if (files.length === 0) throw new UsageError('report needs at least one --results file');
   const failOn = failOnOf(values); // checked before anything is written
   const records = await Promise.all(files.map((f) => readRecord(resolvePath(io, f))));
-  const merged = mergeRecords(records, files);
+  const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));
   const allowIncomplete = values['allow-incomplete'] === true;
   if (values.out) await writeRecord(resolvePath(io, values.out), merged);
   const ctx = reportContext(merged, io.env);

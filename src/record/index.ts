@@ -93,10 +93,10 @@ export async function readRecord(path: string): Promise<RunRecord> {
  * count is excluded, and the merged record says `incomplete` when a shard is missing or one was
  * excluded. A complete merge is a whole run: it carries neither `shard` nor `incomplete`.
  */
-export function mergeRecords(input: readonly RunRecord[], inputNames: readonly string[] = []): RunRecord {
+export function mergeRecords(input: readonly RunRecord[], inputNames: readonly string[] = [], log: (line: string) => void = () => {}): RunRecord {
   if (input.length === 0) throw new UserError('nothing to merge: give at least one --results file');
   const nameOf = (i: number): string | undefined => inputNames[i];
-  const checked = checkShards(input, nameOf);
+  const checked = checkShards(input, nameOf, log);
   const records = checked.kept.map((i) => input[i] as RunRecord);
   const names = checked.kept.map((i) => nameOf(i) ?? `record ${i + 1}`);
   const incomplete = checked.incomplete === null ? {} : { incomplete: checked.incomplete };
@@ -159,9 +159,10 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
 
 /**
  * Which records a merge keeps (indexes, in the order given) and what it lacks. Records without
- * `shard` are always kept. A shard given twice is an error naming both files.
+ * `shard` are always kept. A shard given twice (a re-run job uploads its artifact again, under the
+ * attempt's name) keeps the record that started last, and says so through `log`.
  */
-function checkShards(records: readonly RunRecord[], nameOf: (i: number) => string | undefined): { kept: number[]; incomplete: Incomplete | null } {
+function checkShards(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void): { kept: number[]; incomplete: Incomplete | null } {
   const all = records.map((_, i) => i);
   const sharded = all.filter((i) => records[i]?.shard !== undefined);
   if (sharded.length === 0) return { kept: all, incomplete: null };
@@ -190,7 +191,16 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
     }
     const twice = byIndex.get(s.index);
     if (twice !== undefined) {
-      throw new UserError(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}); give each shard's results once`);
+      const [a, b] = [Date.parse((records[twice] as RunRecord).startedAt), Date.parse((records[i] as RunRecord).startedAt)];
+      const later = b > a;
+      const keep = later ? i : twice;
+      log(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}): ${label(keep)} is used (${a === b ? 'the same start time: the first given' : 'it started later'})`);
+      // The later record takes the earlier one's place in the order.
+      if (later) {
+        byIndex.set(s.index, i);
+        kept[kept.indexOf(twice)] = i;
+      }
+      continue;
     }
     byIndex.set(s.index, i);
     kept.push(i);

@@ -57,10 +57,24 @@ describe('mergeRecords with shards', () => {
     expect(counted.incomplete?.foreign).toEqual([`x.json (shard 1/3 of suite ${SUITE})`]);
   });
 
-  it('a shard given twice is an error naming both files', () => {
-    expect(() => mergeRecords([shardRun(1, 2, ['a']), shardRun(1, 2, ['a'])], ['a.json', 'b.json'])).toThrow(
-      'shard 1/2 is given twice (a.json and b.json); give each shard\'s results once',
-    );
+  it('a shard given twice (a re-run job) keeps the record that started last and says so', () => {
+    const lines: string[] = [];
+    const first = { ...shardRun(1, 2, ['a']), startedAt: '2026-12-01T09:00:00.000Z' };
+    const rerun = run([fixture('a', { reply: 'again' })], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T10:00:00.000Z' });
+    const m = mergeRecords([rerun, shardRun(2, 2, ['b']), first], ['attempt-2.json', '2.json', 'attempt-1.json'], (l) => lines.push(l));
+    expect(m.fixtures.map((f) => [f.label, f.reply])).toEqual([
+      ['a', 'again'],
+      ['b', 'Reply for b.'],
+    ]);
+    expect(m.incomplete).toBeUndefined();
+    expect(lines).toEqual(['shard 1/2 is given twice (attempt-2.json and attempt-1.json): attempt-2.json is used (it started later)']);
+    const lines2: string[] = [];
+    const m2 = mergeRecords([first, shardRun(2, 2, ['b']), rerun], ['attempt-1.json', '2.json', 'attempt-2.json'], (l) => lines2.push(l));
+    expect(m2.fixtures.map((f) => [f.label, f.reply])).toEqual([
+      ['a', 'again'],
+      ['b', 'Reply for b.'],
+    ]);
+    expect(lines2).toEqual(['shard 1/2 is given twice (attempt-1.json and attempt-2.json): attempt-2.json is used (it started later)']);
   });
 
   it('one shard alone is incomplete; 1/1 alone is complete', () => {
