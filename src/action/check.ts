@@ -479,7 +479,8 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
       ? [null, null]
       : await Promise.all([
           inputs.comment && !readOnlyToken ? previousRun(gh, ctx, commentMarker(inputs, ctx), run) : Promise.resolve(null),
-          defaultBranchTrend(gh, ctx, run),
+          // One shard's agreement is not the suite's: its summary has no trend (the merge job's record is the run's).
+          run.shard === undefined ? defaultBranchTrend(gh, ctx, run) : Promise.resolve(null),
         ]);
 
   // 4. The artifact: the record, report.html (with the trend) and, for a workflow_run report, the

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
@@ -78,6 +78,11 @@ describe('check mode with the shard input', () => {
     expect(recs.map((r) => r.shard?.index)).toEqual([1, 2]);
     expect(recs[0]?.shard?.suiteHash).toBe(recs[1]?.shard?.suiteHash);
     expect(runs[0]?.summary).toContain('**Shard 1/2** of the suite: this run replayed only its part.');
+    // report.html of the last job (both wrote to the same workspace).
+    expect(readFileSync(join(dirname(runs[1]?.outputs['results-path'] as string), 'report.html'), 'utf8')).toContain('Shard 2/2 of the suite: this run replayed only its part');
+    // The workflow's runs are listed once per shard, for the timings: a shard has no trend of its own.
+    expect(gh.requests.filter((q) => q.operation === 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs')).toHaveLength(2);
+    expect(runs[0]?.summary).not.toContain('Agreement on');
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(0);
     expect(gh.requests.filter((q) => q.method !== 'GET')).toEqual([]);
     expect(gh.violations).toEqual([]);
