@@ -15,6 +15,8 @@ import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun
 import { parseRecord } from '../../src/record/index.js';
 import { fixture, run as record } from '../report/fixtures.js';
 import type { RunRecord } from '../../src/types.js';
+import type { ArtifactInfo } from '../../src/github/api.js';
+import { isShardArtifact, resultsArtifact } from '../../src/action/history.js';
 
 let agent: AgentServer;
 let gh: FakeGitHub;
@@ -154,5 +156,18 @@ describe('report mode with shards', () => {
     expect(allowed.stdout).toContain('(allow-incomplete: true, so the gate ignores it)');
     expect(allowed.outputs.gate).toBe('passed');
     expect(gh.violations).toEqual([]);
+  });
+});
+
+describe('which artifact of a run holds its results', () => {
+  const a = (id: number, name: string, expired = false): ArtifactInfo => ({ id, name, expired, sizeInBytes: 1 });
+
+  it('the whole run (a check of the whole suite or the merge of its shards) before any shard, newest first', () => {
+    const sha = 'c'.repeat(40);
+    const shards = [a(1, `agent-replay-results-${sha}-shard-1-of-2`), a(2, `agent-replay-results-${sha}-shard-2-of-2`), a(5, `agent-replay-results-${sha}-shard-2-of-2-attempt-2`)];
+    expect(resultsArtifact([...shards, a(3, `agent-replay-results-${sha}`), a(4, 'other')])?.id).toBe(3);
+    expect(resultsArtifact([...shards, a(3, `agent-replay-results-${sha}`, true)])?.id).toBe(5);
+    expect(isShardArtifact(`agent-replay-results-${sha}-shard-2-of-2-attempt-2`)).toBe(true);
+    expect(isShardArtifact(`agent-replay-results-${sha}-attempt-2`)).toBe(false);
   });
 });
