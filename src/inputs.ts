@@ -141,8 +141,12 @@ export function readInputs(get: Get): Inputs {
     throw new InputError(`input ${(e as Error).message}`);
   }
   const orNull = (v: string): string | null => (v === '' ? null : v);
+  const mode = oneOf('mode', get('mode'), MODES, 'check');
+  const shard = shardInput(get('shard'));
+  if (shard !== null && mode !== 'check') throw new InputError(`input shard: only check mode replays a shard; mode ${mode} reads recorded results (remove shard here)`);
+  if (get('timings') !== '' && shard === null) throw new InputError('input timings: balances the shards of a check; set shard too (for example ${{ matrix.shard }}/4)');
   return Object.freeze({
-    mode: oneOf('mode', get('mode'), MODES, 'check'),
+    mode,
     agentUrl: orNull(get('agent-url')),
     agentHeaders: Object.freeze(parseHeaders(get('agent-headers'))),
     agentPath: agentPathInput(get('agent-path')),
@@ -164,7 +168,7 @@ export function readInputs(get: Get): Inputs {
     resultsPath: get('results-path') || 'agent-replay-results/results.json',
     prNumber: positiveNumber('pr-number', get('pr-number'), true),
     checkWorkflow: workflowFileInput('check-workflow', get('check-workflow')),
-    shard: shardInput(get('shard')),
+    shard,
     timings: orNull(get('timings')),
     allowIncomplete: bool('allow-incomplete', get('allow-incomplete'), false),
     results: Object.freeze(get('results').split(/\r?\n/).map((s) => s.trim()).filter(Boolean)),
