@@ -13,6 +13,9 @@ import { createRegexPool } from './assertions/index.js';
 import { createJudge } from './judge/index.js';
 import { makeRedactor } from './secrets.js';
 import { TOOL } from './version.js';
+import { selectShard, type ShardItem } from './evaluate/shard.js';
+import { fixtureDefinitionHash, personaDefinitionHash } from './record/definition.js';
+import type { ShardInfo } from './types.js';
 import { UserError } from './errors.js';
 
 export interface EngineDeps {
@@ -46,6 +49,21 @@ export interface CheckOptions {
   waitClock?: Clock;
   /** Replay only part of the suite (SPEC section 11): `--rerun` (a record read by the caller) and/or `--only` patterns. */
   selection?: { rerunOf: { file: string; record: RunRecord } | null; only: string[] | null };
+  /**
+   * SPEC 12: replay shard `index` (1-based) of `total`; `timings` (label -> ms, from a previous
+   * record) balances the partition by duration, else it goes by a hash of the label.
+   */
+  shard?: { index: number; total: number; timings: ReadonlyMap<string, number> | null };
+}
+
+/** Which part of the suite a shard run replayed, for the terminal and the log. */
+export interface ShardRun {
+  index: number;
+  total: number;
+  /** Items of this shard (before any `--only` / `--rerun` selection) and of the whole suite. */
+  items: number;
+  of: number;
+  method: 'timings' | 'hash';
 }
 
 export type CheckResult =
@@ -70,6 +88,8 @@ export type CheckResult =
       warnings: ConfigIssue[];
       /** Set when only part of the suite was replayed (`--rerun`, `--only`). */
       selection?: SelectionResult;
+      /** Set for a shard run (`--shard i/n`). */
+      shard?: ShardRun;
     };
 
 /** A command line the CLI cannot run: reported with the usage text, exit status 2. */
@@ -116,14 +136,40 @@ function selectSuite(
   };
 }
 
+/** The shard of the whole suite that `--shard i/n` replays (see src/evaluate/shard.ts). */
+function shardSuite(suite: Suite, shard: NonNullable<CheckOptions['shard']>): { labels: Set<string>; info: ShardInfo; run: ShardRun } {
+  const welcome = suite.config.agent.start !== null ? 1 : 0;
+  const items: ShardItem[] = [
+    ...suite.fixtures.map((f) => ({ label: f.label, turns: 1, definitionHash: fixtureDefinitionHash(f) })),
+    ...suite.personas.map((p) => ({ label: p.label, turns: welcome + 1 + p.followUps.length, definitionHash: personaDefinitionHash(p) })),
+  ];
+  const picked = selectShard(items, shard, shard.timings);
+  return { labels: picked.labels, info: picked.info, run: { index: shard.index, total: shard.total, items: picked.labels.size, of: items.length, method: picked.method } };
+}
+
+function narrowSuite(suite: Suite, keep: ReadonlySet<string> | null): Suite {
+  if (keep === null) return suite;
+  return { ...suite, fixtures: suite.fixtures.filter((f) => keep.has(f.label)), personas: suite.personas.filter((p) => keep.has(p.label)) };
+}
+
+/** A selection within one shard: the labels it selects there (the record lists only those). */
+function narrowSelection(selected: ReturnType<typeof selectSuite>, keep: ReadonlySet<string>): ReturnType<typeof selectSuite> {
+  const labels = selected.result.labels.filter((l) => keep.has(l));
+  return { suite: narrowSuite(selected.suite, keep), result: { ...selected.result, labels }, selection: { ...selected.selection, labels } };
+}
+
 /** Loads the suite, checks the cost cap, replays, evaluates. Nothing is spent when the suite has errors or the cap refuses. */
 export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Promise<CheckResult> {
   const loaded = await loadSuite({ dir: options.dir, env: options.env, overrides: options.overrides, cwd: options.cwd });
   if (loaded.errors.length > 0 || loaded.suite === null) {
     return { kind: 'config_errors', errors: loaded.errors, warnings: loaded.warnings };
   }
-  const selected = options.selection ? selectSuite(loaded.suite, options.selection) : null;
-  const suite = selected?.suite ?? loaded.suite;
+  // The selection is taken on the whole suite (a pattern is checked against every label), then
+  // narrowed to the shard: shards partition the whole suite whatever is selected.
+  const chosen = options.selection ? selectSuite(loaded.suite, options.selection) : null;
+  const sharded = options.shard ? shardSuite(loaded.suite, options.shard) : null;
+  const selected = chosen === null || sharded === null ? chosen : narrowSelection(chosen, sharded.labels);
+  const suite = narrowSuite(selected?.suite ?? loaded.suite, sharded?.labels ?? null);
   const { config } = suite;
   if (config.agent.url === null && deps.makeAgent === undefined) {
     return {
@@ -198,6 +244,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       ...(selected !== null ? { selection: selected.selection } : {}),
       // Calls are counted where they are made; reused results are read from the record.
       spend: { ...meter.spend(), judgeReused: reusedCount(record) },
+      ...(sharded !== null ? { shard: sharded.info } : {}),
     };
     return {
       kind: 'ran',
@@ -206,6 +253,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       suite,
       warnings: loaded.warnings,
       ...(selected !== null ? { selection: selected.result } : {}),
+      ...(sharded !== null ? { shard: sharded.run } : {}),
     };
   } finally {
     const closing = Promise.allSettled([agent?.close(), regex?.close(), judge?.close()]);

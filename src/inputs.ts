@@ -3,7 +3,7 @@
 
 import { UserError } from './errors.js';
 import { FAIL_ON_CONDITIONS, type FailOnCondition } from './types.js';
-import { parseFailOn } from './evaluate/index.js';
+import { parseFailOn, parseShard } from './evaluate/index.js';
 import { MAX_WAIT_FOR_AGENT_S } from './agent/ready.js';
 
 export const MODES = ['check', 'accept', 'report'] as const;
@@ -36,6 +36,12 @@ export interface Inputs {
   readonly resultsPath: string;
   readonly results: readonly string[];
   readonly prNumber: number | null;
+  /** Check mode (SPEC 12): replay shard `index` (1-based) of `total`; null: the whole suite. */
+  readonly shard: { readonly index: number; readonly total: number } | null;
+  /** Check mode with `shard`: a results.json whose durations balance the shards; null: the last default-branch run's, if found. */
+  readonly timings: string | null;
+  /** Report mode: a merge lacking shards does not fail the gate. */
+  readonly allowIncomplete: boolean;
   /** Accept mode: the check workflow's file name, dispatched on the branch after a baseline commit; null: no dispatch. */
   readonly checkWorkflow: string | null;
 }
@@ -116,6 +122,16 @@ export function workflowFileInput(name: string, value: string): string | null {
   throw new InputError(`input ${name}: "${value}" is not a workflow file name; use the check workflow's file name in .github/workflows, for example agent-replay.yml`);
 }
 
+/** `i/n` (for example `${{ matrix.shard }}/4`); empty: no shard. */
+export function shardInput(value: string): { index: number; total: number } | null {
+  if (value === '') return null;
+  try {
+    return Object.freeze(parseShard(value, 'input shard'));
+  } catch (e) {
+    throw new InputError((e as Error).message);
+  }
+}
+
 export function readInputs(get: Get): Inputs {
   const failOnText = get('fail-on');
   let failOn: FailOnCondition[];
@@ -125,8 +141,12 @@ export function readInputs(get: Get): Inputs {
     throw new InputError(`input ${(e as Error).message}`);
   }
   const orNull = (v: string): string | null => (v === '' ? null : v);
+  const mode = oneOf('mode', get('mode'), MODES, 'check');
+  const shard = shardInput(get('shard'));
+  if (shard !== null && mode !== 'check') throw new InputError(`input shard: only check mode replays a shard; mode ${mode} reads recorded results (remove shard here)`);
+  if (get('timings') !== '' && shard === null) throw new InputError('input timings: balances the shards of a check; set shard too (for example ${{ matrix.shard }}/4)');
   return Object.freeze({
-    mode: oneOf('mode', get('mode'), MODES, 'check'),
+    mode,
     agentUrl: orNull(get('agent-url')),
     agentHeaders: Object.freeze(parseHeaders(get('agent-headers'))),
     agentPath: agentPathInput(get('agent-path')),
@@ -148,6 +168,9 @@ export function readInputs(get: Get): Inputs {
     resultsPath: get('results-path') || 'agent-replay-results/results.json',
     prNumber: positiveNumber('pr-number', get('pr-number'), true),
     checkWorkflow: workflowFileInput('check-workflow', get('check-workflow')),
+    shard,
+    timings: orNull(get('timings')),
+    allowIncomplete: bool('allow-incomplete', get('allow-incomplete'), false),
     results: Object.freeze(get('results').split(/\r?\n/).map((s) => s.trim()).filter(Boolean)),
   });
 }

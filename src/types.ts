@@ -347,6 +347,28 @@ export interface RunRecord {
   selection?: Selection | null;
   /** SPEC 12: what the run really asked for (never a bill); absent in records written before it existed. */
   spend?: Spend;
+  /** SPEC 12: the run replayed one shard of the suite (`--shard i/n`); absent for a whole run and in older records. */
+  shard?: ShardInfo;
+  /** SPEC 12: a merge of shard records that lacks some shards or excluded foreign ones; absent when complete. */
+  incomplete?: Incomplete;
+}
+
+/** Which shard a record holds: `index` is 1-based as in `--shard i/n`; `suiteHash` names the whole suite. */
+export interface ShardInfo {
+  index: number;
+  total: number;
+  suiteHash: string;
+}
+
+/**
+ * What a merge of shard records lacks: the shards of the suite (`suiteHash`, `total`) that were not
+ * given, and the records of another suite or shard count that were excluded (described in a few words).
+ */
+export interface Incomplete {
+  total: number;
+  suiteHash: string;
+  missing: number[];
+  foreign: string[];
 }
 
 // ---------------------------------------------------------------------------------------------

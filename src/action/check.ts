@@ -8,10 +8,12 @@ import { inputSecrets } from '../inputs.js';
 import type { ActionContext, PullContext } from './context.js';
 import { artifactNameFor, markerFor } from './context.js';
 import type { ArtifactStore } from './artifacts.js';
-import { defaultBranchTrend, previousRun } from './history.js';
+import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck, type EngineDeps } from '../engine.js';
 import { formatIssue, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
-import { writeRecord } from '../record/index.js';
+import { readRecord, writeRecord } from '../record/index.js';
+import { timingsOf } from '../evaluate/index.js';
+import { shardLine } from '../report/shard.js';
 import { writeFileSafely } from '../fs-safe.js';
 import { formatUsdPair, hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
@@ -171,7 +173,7 @@ export async function uploadResults(
     await writeFileSafely(path, f.text); // never through a link planted next to the results
     files.push(path);
   }
-  const artifactName = artifactNameFor(run.commit, ctx.runAttempt);
+  const artifactName = artifactNameFor(run.commit, ctx.runAttempt, run.shard);
   const uploaded = await deps.artifacts.upload(artifactName, files);
   if (uploaded.kind === 'uploaded') core.info(`artifact: ${artifactName}`);
   else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
@@ -345,6 +347,25 @@ export async function planCheck(inputs: Inputs, ctx: ActionContext, github: GitH
   return { kind: 'run', ctx: resolved, pulls: resolved.pull ? [resolved.pull] : [], agentUrl: null, note: null };
 }
 
+/**
+ * The durations that balance this run's shard: the timings input (a results.json; unreadable is a
+ * failure, since it was asked for), else the last successful default-branch run's, else none.
+ */
+async function shardTimings(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<Map<string, number> | null> {
+  if (inputs.timings !== null) {
+    const timings = timingsOf(await readRecord(resolve(deps.cwd, inputs.timings)));
+    core.info(`timings: ${timings.size} durations from ${inputs.timings}`);
+    return timings;
+  }
+  if (deps.github === null) {
+    core.info('timings: none (no github-token to look up the default branch runs); shards are chosen by a hash of each label');
+    return null;
+  }
+  const found = await defaultBranchTimings(deps.github, ctx);
+  if (found !== null) core.info(`timings: ${found.timings.size} durations from run ${found.runId} of the default branch`);
+  return found?.timings ?? null;
+}
+
 /** The comment and summary when the agent never answered: nothing was replayed. */
 export function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
   return [
@@ -359,8 +380,11 @@ export function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
   ].join('\n');
 }
 
-export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: ActionDeps): Promise<void> {
-  for (const s of inputSecrets(inputs)) core.setSecret(s);
+export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: ActionDeps): Promise<void> {
+  for (const s of inputSecrets(inputsIn)) core.setSecret(s);
+  // SPEC 12: a shard never comments (the merge job, mode: report, does); it records and uploads.
+  const inputs: Inputs = inputsIn.shard !== null && inputsIn.comment ? { ...inputsIn, comment: false } : inputsIn;
+  if (inputsIn.shard !== null) core.info(`shard ${inputsIn.shard.index}/${inputsIn.shard.total}: no pull request comment from this job; the merge job (mode: report) posts it`);
   const plan = await planCheck(inputs, ctxIn, deps.github);
   if (plan.kind === 'skip') {
     core.info(plan.reason);
@@ -384,6 +408,7 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
         commit: ctx.sha,
         waitForAgent: inputs.waitForAgent,
         onWaitLog: (line) => core.info(line),
+        ...(inputs.shard !== null ? { shard: { ...inputs.shard, timings: await shardTimings(inputs, ctx, deps) } } : {}),
         // Tests only: the readiness wait does not really sleep.
         ...(deps.env.AGENT_REPLAY_TEST_NO_DELAYS === '1' ? { waitClock: instantClock() } : {}),
       },
@@ -439,6 +464,7 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
   }
 
   const run = result.record;
+  if (result.shard) core.info(shardLine(result.shard));
   // 1. The record, before anything else can fail.
   const resultsPath = await writeRunRecord(run, inputs, deps);
 
@@ -453,7 +479,8 @@ export async function checkMode(inputs: Inputs, ctxIn: ActionContext, deps: Acti
       ? [null, null]
       : await Promise.all([
           inputs.comment && !readOnlyToken ? previousRun(gh, ctx, commentMarker(inputs, ctx), run) : Promise.resolve(null),
-          defaultBranchTrend(gh, ctx, run),
+          // One shard's agreement is not the suite's: its summary has no trend (the merge job's record is the run's).
+          run.shard === undefined ? defaultBranchTrend(gh, ctx, run) : Promise.resolve(null),
         ]);
 
   // 4. The artifact: the record, report.html (with the trend) and, for a workflow_run report, the

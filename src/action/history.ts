@@ -6,7 +6,7 @@
 // Both read artifacts with the same download as accept mode (download.ts), as untrusted data.
 
 import * as core from '@actions/core';
-import { agreementReport, compareRuns } from '../evaluate/index.js';
+import { agreementReport, compareRuns, timingsOf } from '../evaluate/index.js';
 import type { ArtifactInfo, GitHubApi, WorkflowRunSummary } from '../github/api.js';
 import { isGitHubError } from '../github/errors.js';
 import { findStickyComment } from '../github/sticky.js';
@@ -64,10 +64,70 @@ export function defaultBranch(ctx: ActionContext): string | null {
   return typeof branch === 'string' && branch !== '' ? branch : null;
 }
 
-/** Of a run's artifacts, our results (the latest attempt's), if any. */
+/** A shard's results artifact (SPEC 12): `agent-replay-results-<sha>-shard-2-of-4[-attempt-N]`. */
+export function isShardArtifact(name: string): boolean {
+  return /-shard-\d+-of-\d+(-attempt-\d+)?$/.test(name);
+}
+
+/**
+ * Of a run's artifacts, our results (the latest attempt's), if any: the whole run's (a check of
+ * the whole suite, or the merge of its shards) before any single shard's.
+ */
 export function resultsArtifact(artifacts: readonly ArtifactInfo[]): ArtifactInfo | undefined {
-  const ours = artifacts.filter((a) => a.name.startsWith('agent-replay-results-') && !a.expired);
-  return ours.sort((a, b) => b.id - a.id)[0];
+  const ours = artifacts.filter((a) => a.name.startsWith('agent-replay-results-') && !a.expired).sort((a, b) => b.id - a.id);
+  return ours.find((a) => !isShardArtifact(a.name)) ?? ours[0];
+}
+
+/** How many default-branch runs are tried for timings before giving up. */
+export const TIMINGS_RUNS = 3;
+
+/**
+ * SPEC 12: the durations of the last successful `push` run of this workflow on the default branch
+ * (its whole-run results artifact, else every shard's), to balance the shards of this run. Null
+ * when none is found; every failure is an info line in the log, never a failure of the job.
+ */
+export async function defaultBranchTimings(github: GitHubApi, ctx: ActionContext): Promise<{ timings: Map<string, number>; runId: number } | null> {
+  const file = workflowFile(ctx.workflowRef);
+  const branch = defaultBranch(ctx);
+  if (file === null || branch === null) {
+    core.info(`timings: none (${file === null ? 'the workflow file is unknown: GITHUB_WORKFLOW_REF is not set' : 'the event does not name the default branch'}); shards are chosen by a hash of each label`);
+    return null;
+  }
+  try {
+    const listed = await github.listWorkflowRuns(ctx.owner, ctx.repo, file, { branch, event: 'push', status: 'success', limit: TIMINGS_RUNS + 1 });
+    for (const r of listed.filter((x) => String(x.id) !== ctx.runId).slice(0, TIMINGS_RUNS)) {
+      const artifacts = (await github.listRunArtifacts(ctx.owner, ctx.repo, r.id)).filter((a) => a.name.startsWith('agent-replay-results-') && !a.expired);
+      const whole = resultsArtifact(artifacts);
+      if (whole === undefined) {
+        core.info(`timings: run ${r.id} has no results artifact`);
+        continue;
+      }
+      // The whole run's artifact, else the shards' (the latest attempt of each).
+      const wanted = !isShardArtifact(whole.name) ? [whole] : latestShards(artifacts);
+      const got = await mapLimited(wanted, TREND_CONCURRENCY, (a) => downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: r.id, artifact: a.name, checkRun: false }));
+      const timings = new Map<string, number>();
+      for (const d of got) {
+        if (d.kind === 'ok') for (const [label, ms] of timingsOf(d.record)) timings.set(label, ms);
+        else core.info(`timings: run ${r.id}: ${downloadProblem(d)}`);
+      }
+      if (timings.size > 0) return { timings, runId: r.id };
+    }
+    core.info(`timings: no readable results in the last successful ${branch} runs of ${file}; shards are chosen by a hash of each label`);
+    return null;
+  } catch (e) {
+    core.info(`timings: not looked up (${why(e)}); shards are chosen by a hash of each label`);
+    return null;
+  }
+}
+
+/** One artifact per shard name (the newest attempt), for a run that has no whole-run artifact. */
+function latestShards(artifacts: readonly ArtifactInfo[]): ArtifactInfo[] {
+  const byShard = new Map<string, ArtifactInfo>();
+  for (const a of [...artifacts].sort((x, y) => y.id - x.id)) {
+    const key = a.name.replace(/-attempt-\d+$/, '');
+    if (isShardArtifact(a.name) && !byShard.has(key)) byShard.set(key, a);
+  }
+  return [...byShard.values()];
 }
 
 /** Maps `items` with at most `limit` calls at a time, keeping the order. */

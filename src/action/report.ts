@@ -3,14 +3,14 @@
 
 import * as core from '@actions/core';
 import { readdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import type { Inputs } from '../inputs.js';
 import type { ActionContext } from './context.js';
 import type { ActionDeps } from './check.js';
 import { htmlReportFile, publishComment, reportContextFor, saveRecord, setRunOutputs, writeSummary } from './check.js';
 import { mergeRecords, readRecord } from '../record/index.js';
 import { renderComment, renderSummary } from '../report/index.js';
-import { gateRun } from '../evaluate/index.js';
+import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 
@@ -61,7 +61,12 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   if (files.length === 0) throw new UserError(`report mode: no results files match ${inputs.results.join(', ')}`);
   const records: RunRecord[] = [];
   for (const f of files) records.push(await readRecord(f));
-  const run = mergeRecords(records);
+  const run = mergeRecords(
+    records,
+    files.map((f) => relative(deps.cwd, f) || f),
+    (line) => core.info(`report: ${line}`),
+  );
+  if (run.incomplete != null) core.warning(`report: ${incompleteText(run.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
   core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
   // comment's metadata points at an artifact the accept flow can download.
@@ -69,7 +74,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const here = await pullForReport(inputs, ctx, deps);
   const rctx = reportContextFor(inputs, { ...here, sha: run.commit ?? ctx.sha }, artifactName, uploaded);
   await writeSummary(renderSummary(run, rctx));
-  const g = gateRun(run, inputs.failOn);
+  const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
   setRunOutputs(run, g.failed);
   await publishComment(deps.github, inputs, here, renderComment(run, rctx));
   if (g.failed) core.setFailed(`agent-replay gate failed: ${g.reason}`);

@@ -4,10 +4,12 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type RunRecord } from '../types.js';
-import { compareRuns, parseFailOn, parseOnly, planAcceptance, gateRun, type StoredBaseline } from '../evaluate/index.js';
-import { runCheck, UsageError, type CheckOptions, type CheckResult } from '../engine.js';
+import { compareRuns, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
+import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
+import { parseShard, timingsOf } from '../evaluate/shard.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
+import { shardLine } from '../report/shard.js';
 import { formatUsdPair, renderCompareMarkdown, renderCompareText, renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
 import { renderHtml } from '../report/html.js';
 import { writeBaselines } from '../accept/write.js';
@@ -42,10 +44,11 @@ Usage:
                    [--markdown report.md] [--junit junit.xml] [--confirm-cost] [--fail-on LIST]
                    [--commit SHA] [--judge-url URL] [--wait-for-agent SECONDS]
                    [--rerun results.json] [--only label,refund-*,...] [--html report.html]
+                   [--shard i/n] [--timings results.json]
   agent-replay validate [--dir .agent-replay]
   agent-replay accept --results results.json [--dir .agent-replay] [--only label,...]
   agent-replay report --results a.json [--results b.json ...] [--markdown out.md] [--out merged.json]
-                      [--junit junit.xml] [--html report.html] [--fail-on LIST]
+                      [--junit junit.xml] [--html report.html] [--fail-on LIST] [--allow-incomplete]
   agent-replay compare BEFORE.json AFTER.json [--markdown out.md] [--out diff.json]
   agent-replay demo [--out DIR]
   agent-replay init [--dir .agent-replay] [--preset NAME] [--workflows .github/workflows]
@@ -54,7 +57,9 @@ Usage:
                      [--threshold 0.7] [--save LABEL] [--wait-for-agent SECONDS]
 
 run --rerun replays only what failed, was not evaluated or errored in that record; --only selects
-labels (fixtures and persona scripts; * and ? globs). compare: the earlier run (by startedAt) is
+labels (fixtures and persona scripts; * and ? globs). run --shard i/n replays shard i of n of the
+suite (balanced by the durations in --timings, else by a hash of each label); report merges the
+shards and fails when one is missing unless --allow-incomplete. compare: the earlier run (by startedAt) is
 always "before"; it exits 0.
 
 --fail-on: comma-separated, any of ${FAIL_ON_CONDITIONS.join(', ')} (default: newly_failing)
@@ -80,6 +85,9 @@ const OPTIONS = {
   rerun: { type: 'string' },
   results: { type: 'string', multiple: true },
   only: { type: 'string' },
+  shard: { type: 'string' },
+  timings: { type: 'string' },
+  'allow-incomplete': { type: 'boolean' },
   preset: { type: 'string' },
   workflows: { type: 'string' },
   persona: { type: 'string' },
@@ -91,10 +99,10 @@ const OPTIONS = {
 } satisfies ParseArgsConfig['options'];
 
 const COMMAND_FLAGS: Record<string, readonly string[]> = {
-  run: ['dir', 'agent-url', 'judge-url', 'concurrency', 'out', 'markdown', 'junit', 'confirm-cost', 'fail-on', 'commit', 'wait-for-agent', 'rerun', 'only', 'html'],
+  run: ['dir', 'agent-url', 'judge-url', 'concurrency', 'out', 'markdown', 'junit', 'confirm-cost', 'fail-on', 'commit', 'wait-for-agent', 'rerun', 'only', 'html', 'shard', 'timings'],
   validate: ['dir'],
   accept: ['results', 'dir', 'only'],
-  report: ['results', 'markdown', 'out', 'junit', 'html', 'fail-on'],
+  report: ['results', 'markdown', 'out', 'junit', 'html', 'fail-on', 'allow-incomplete'],
   compare: ['markdown', 'out'],
   demo: ['out'],
   init: ['dir', 'preset', 'workflows'],
@@ -244,6 +252,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const dir = values.dir ?? '.agent-replay';
   const commit = values.commit ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
   const selection = await selectionOf(values, io);
+  const shard = await shardOf(values, io);
   const result = await runCheck(
     {
       dir,
@@ -260,6 +269,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       waitForAgent,
       onWaitLog: (line) => io.stderr(`${line}\n`),
       ...(selection ? { selection } : {}),
+      ...(shard ? { shard } : {}),
     },
     { onProgress: progressPrinter(io), signal: io.signal, ...io.engine },
   );
@@ -269,6 +279,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   }
   printIssues(io, [], result.warnings);
   if (result.kind === 'ran') {
+    if (result.shard) printShard(result.shard, io);
     if (result.selection) printSelection(result.record, result.selection.missing, io);
     await emitRun(result.record, values, io);
     if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
@@ -283,6 +294,26 @@ async function selectionOf(values: Values, io: CliIO): Promise<CheckOptions['sel
   if (values.rerun === undefined && only === null) return null;
   const rerunOf = values.rerun === undefined ? null : { file: values.rerun, record: await readRecord(resolvePath(io, values.rerun)) };
   return { rerunOf, only };
+}
+
+/** --shard i/n with --timings (a record whose durations balance the shards); null without --shard. */
+async function shardOf(values: Values, io: CliIO): Promise<CheckOptions['shard'] | null> {
+  if (values.shard === undefined) {
+    if (values.timings !== undefined) throw new UsageError('--timings balances shards: give it with --shard i/n');
+    return null;
+  }
+  let parsed;
+  try {
+    parsed = parseShard(values.shard);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const timings = values.timings === undefined ? null : timingsOf(await readRecord(resolvePath(io, values.timings)));
+  return { ...parsed, timings };
+}
+
+function printShard(s: ShardRun, io: CliIO): void {
+  io.stderr(`${shardLine(s)}\n`);
 }
 
 /** Says, before the summary, that the run replays only part of the suite and why. */
@@ -359,14 +390,15 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   if (files.length === 0) throw new UsageError('report needs at least one --results file');
   const failOn = failOnOf(values); // checked before anything is written
   const records = await Promise.all(files.map((f) => readRecord(resolvePath(io, f))));
-  const merged = mergeRecords(records, files);
+  const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));
+  const allowIncomplete = values['allow-incomplete'] === true;
   if (values.out) await writeRecord(resolvePath(io, values.out), merged);
   const ctx = reportContext(merged, io.env);
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(merged, ctx));
   if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(merged));
   if (values.html) await writeText(resolvePath(io, values.html), renderHtml(merged, { context: ctx }));
   io.stdout(renderTerminal(merged, { color: io.color }));
-  const g = gateRun(merged, failOn);
+  const g = gateMerged(merged, failOn, allowIncomplete);
   if (g.failed) {
     io.stderr(`gate failed: ${g.reason}\n`);
     return EXIT.gate;

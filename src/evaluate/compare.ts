@@ -70,8 +70,10 @@ export interface RunRef {
   commit: string | null;
   /** The file it was read from, when the caller says (the CLI does). */
   file: string | null;
-  /** The record replayed only part of the suite (`--rerun`, `--only`). */
+  /** The record replayed only part of the suite (`--rerun`, `--only`, or a shard). */
   partial: boolean;
+  /** SPEC 12: set (true) when the record is one shard or a merge that lacks shards. */
+  shards?: true;
 }
 
 export interface GroupComparison {
@@ -202,8 +204,13 @@ export function causeWords(cause: ChangeCause, n: number): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** SPEC 12: one shard's record, or a merge that lacks shards: items it does not list were not replayed, not removed. */
+function lacksShards(run: RunRecord): boolean {
+  return run.shard != null || run.incomplete != null;
+}
+
 function refOf(run: RunRecord, file: string | null): RunRef {
-  return { startedAt: run.startedAt, commit: run.commit, file, partial: run.selection != null };
+  return { startedAt: run.startedAt, commit: run.commit, file, partial: run.selection != null || lacksShards(run), ...(lacksShards(run) ? { shards: true as const } : {}) };
 }
 
 /**
@@ -217,6 +224,10 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
   const b = byLabel(before);
   const a = byLabel(after);
   const labels = [...new Set([...b.keys(), ...a.keys()])].sort();
+  // An item missing from a shard's record (or from a merge that lacks shards) was in a shard not
+  // given, not added or removed: it is left out of the comparison.
+  const beforeLacks = lacksShards(before);
+  const afterLacks = lacksShards(after);
   const changes: ItemChange[] = [];
   const commonBefore: Item[] = [];
   const commonAfter: Item[] = [];
@@ -224,6 +235,7 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
   for (const label of labels) {
     const x = b.get(label);
     const y = a.get(label);
+    if ((x === undefined && beforeLacks) || (y === undefined && afterLacks)) continue;
     if (x === undefined && y !== undefined) {
       changes.push({ label, kind: kindOf(y), before: null, after: side(y), cause: 'added', movement: null, detail: `only in the after run (${resultOf(y)})` });
       continue;

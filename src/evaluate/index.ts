@@ -25,6 +25,7 @@ import { attemptRepliesVary, repliesVary } from './repeat.js';
 import { sameJudge } from './definition.js';
 
 export * from './personas.js';
+import { incompleteText } from './shard.js';
 
 /** The verdict comparison of SPEC section 3: exactly six values. */
 export function driftVerdict(current: Verdict, baseline: Pick<Baseline, 'verdict'> | null): DriftVerdict {
@@ -231,6 +232,17 @@ export function gateRun(run: Pick<RunRecord, 'fixtures' | 'personas'>, failOn: r
   return gate(run.fixtures, failOn, run.personas);
 }
 
+/**
+ * The gate of a merged (report mode) run: an incomplete merge (SPEC 12: a shard missing or a
+ * foreign one excluded) fails unless `allowIncomplete`; then fail-on applies as for any run.
+ */
+export function gateMerged(run: Pick<RunRecord, 'fixtures' | 'personas' | 'incomplete'>, failOn: readonly FailOnCondition[], allowIncomplete: boolean): GateResult {
+  const g = gateRun(run, failOn);
+  if (run.incomplete == null || allowIncomplete) return g;
+  const reason = `${incompleteText(run.incomplete)} (merge every shard, or allow a partial merge with --allow-incomplete / allow-incomplete: true)`;
+  return { failed: true, reason: g.failed ? `${reason}; ${g.reason}` : reason, offenders: g.offenders };
+}
+
 /** "2 fixtures", "1 persona script", "3 items (fixtures and persona scripts)". */
 function countNoun(fixtures: number, scripts: number): string {
   const n = fixtures + scripts;
@@ -333,3 +345,4 @@ export * from './compare.js';
 export * from './selection.js';
 export * from './repeat.js';
 export * from './reuse.js';
+export * from './shard.js';

@@ -2,7 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { repositoryFor, writeFileSafely } from '../fs-safe.js';
-import type { RunRecord, Spend } from '../types.js';
+import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
 import { coverage, runVisited, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { UserError } from '../errors.js';
@@ -88,13 +88,27 @@ export async function readRecord(path: string): Promise<RunRecord> {
 /**
  * Combines the records of several shards (a matrix) into one run. Labels (fixtures and persona
  * scripts) must not repeat across shards; tallies are derived again; the estimate is summed.
+ * Records that carry `shard` (SPEC 12) are checked: the suite is the one most records name (its
+ * `suiteHash` and `total`; a tie goes to the first file's), a record of another suite or shard
+ * count is excluded, and the merged record says `incomplete` when a shard is missing or one was
+ * excluded. A complete merge is a whole run: it carries neither `shard` nor `incomplete`.
  */
-export function mergeRecords(records: readonly RunRecord[], names: readonly string[] = []): RunRecord {
-  if (records.length === 0) throw new UserError('nothing to merge: give at least one --results file');
-  const first = records[0] as RunRecord;
+export function mergeRecords(input: readonly RunRecord[], inputNames: readonly string[] = [], log: (line: string) => void = () => {}): RunRecord {
+  if (input.length === 0) throw new UserError('nothing to merge: give at least one --results file');
+  const nameOf = (i: number): string | undefined => inputNames[i];
+  const checked = checkShards(input, nameOf, log);
+  const records = checked.kept.map((i) => input[i] as RunRecord);
+  const names = checked.kept.map((i) => nameOf(i) ?? `record ${i + 1}`);
+  const incomplete = checked.incomplete === null ? {} : { incomplete: checked.incomplete };
+  const { shard: _shard, incomplete: _incomplete, ...first } = records[0] as RunRecord;
   // Tallies are derived from the fixtures, never trusted from a file (also for a single shard).
-  if (records.length === 1) return { ...first, tallies: tallies([...first.fixtures, ...first.personas]) };
-  const shard = (i: number): string => (names[i] === undefined ? `shard ${i + 1}` : `shard ${i + 1} (${names[i]})`);
+  if (records.length === 1) {
+    const only = records[0] as RunRecord;
+    // A lone record that was not a shard keeps what it said about itself (a merge of a merge).
+    const kept = only.shard === undefined && only.incomplete !== undefined ? { incomplete: only.incomplete } : incomplete;
+    return { ...first, tallies: tallies([...first.fixtures, ...first.personas]), ...kept };
+  }
+  const shard = (i: number): string => (inputNames.length === 0 ? `shard ${i + 1}` : `shard ${i + 1} (${names[i]})`);
   const commits = [...new Set(records.map((r) => r.commit))];
   if (commits.length > 1) {
     const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');
@@ -139,7 +153,61 @@ export function mergeRecords(records: readonly RunRecord[], names: readonly stri
     personas,
     ...mergedEvaluations(records, { fixtures, personas }),
     ...mergedSpend(records),
+    ...incomplete,
   };
+}
+
+/**
+ * Which records a merge keeps (indexes, in the order given) and what it lacks. Records without
+ * `shard` are always kept. A shard given twice (a re-run job uploads its artifact again, under the
+ * attempt's name) keeps the record that started last, and says so through `log`.
+ */
+function checkShards(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void): { kept: number[]; incomplete: Incomplete | null } {
+  const all = records.map((_, i) => i);
+  const sharded = all.filter((i) => records[i]?.shard !== undefined);
+  if (sharded.length === 0) return { kept: all, incomplete: null };
+  const key = (i: number): string => {
+    const s = (records[i] as RunRecord).shard as ShardInfo;
+    return JSON.stringify([s.suiteHash, s.total]);
+  };
+  const counts = new Map<string, number>();
+  for (const i of sharded) counts.set(key(i), (counts.get(key(i)) ?? 0) + 1);
+  // The most common suite; Map keeps insertion order, so a tie goes to the first file's.
+  let chosen = key(sharded[0] as number);
+  for (const [k, n] of counts) if (n > (counts.get(chosen) as number)) chosen = k;
+  const foreign: string[] = [];
+  const byIndex = new Map<number, number>();
+  const kept: number[] = [];
+  const label = (i: number): string => nameOf(i) ?? `record ${i + 1}`;
+  for (const i of all) {
+    const s = records[i]?.shard;
+    if (s === undefined) {
+      kept.push(i);
+      continue;
+    }
+    if (key(i) !== chosen) {
+      foreign.push(`${label(i)} (shard ${s.index}/${s.total} of suite ${s.suiteHash})`);
+      continue;
+    }
+    const twice = byIndex.get(s.index);
+    if (twice !== undefined) {
+      const [a, b] = [Date.parse((records[twice] as RunRecord).startedAt), Date.parse((records[i] as RunRecord).startedAt)];
+      const later = b > a;
+      const keep = later ? i : twice;
+      log(`shard ${s.index}/${s.total} is given twice (${label(twice)} and ${label(i)}): ${label(keep)} is used (${a === b ? 'the same start time: the first given' : 'it started later'})`);
+      // The later record takes the earlier one's place in the order.
+      if (later) {
+        byIndex.set(s.index, i);
+        kept[kept.indexOf(twice)] = i;
+      }
+      continue;
+    }
+    byIndex.set(s.index, i);
+    kept.push(i);
+  }
+  const { suiteHash, total } = (records[sharded.find((i) => key(i) === chosen) as number] as RunRecord).shard as ShardInfo;
+  const missing = Array.from({ length: total }, (_, k) => k + 1).filter((k) => !byIndex.has(k));
+  return { kept, incomplete: missing.length === 0 && foreign.length === 0 ? null : { total, suiteHash, missing, foreign } };
 }
 
 /** Shards' spend summed; absent when no shard recorded any (records written before spend existed). */

@@ -247,6 +247,18 @@ export const runRecordSchema = z.strictObject({
       judgeReused: z.number().int().nonnegative(),
     })
     .optional(),
+  // SPEC 12 (within schema version 1): absent for a whole run and in older records.
+  shard: z.strictObject({ index: z.number().int().min(1), total: z.number().int().min(1).max(256), suiteHash: z.string() })
+    .refine((s) => s.index <= s.total, { error: 'shard index must not exceed the shard total' })
+    .optional(),
+  incomplete: z
+    .strictObject({
+      total: z.number().int().min(1).max(256),
+      suiteHash: z.string(),
+      missing: z.array(z.number().int().min(1)),
+      foreign: z.array(z.string()),
+    })
+    .optional(),
 });
 
 // Compile-time proof that the schema and the domain type agree.

@@ -1,7 +1,7 @@
 // The blocks around the sections: hidden head, acceptance outcome, headline, the notice of what
 // was left out, tallies, facts, footer. Each returns finished markdown.
 
-import { REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
+import { incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, fencedBlock, safeUrl } from './escape.js';
@@ -30,6 +30,23 @@ export function flakyBlock(model: ReportModel): string | null {
   const more = n > listed.length ? `, and ${thousands(n - listed.length)} more` : '';
   const noun = model.flaky.every((i) => 'turns' in i) ? (n === 1 ? 'persona script' : 'persona scripts') : model.flaky.some((i) => 'turns' in i) ? (n === 1 ? 'item' : 'items') : n === 1 ? 'fixture' : 'fixtures';
   return `🎲 **${thousands(n)} flaky ${noun}**: the attempts disagree (passes/attempts shown as k/N): ${listed.join(', ')}${more}`;
+}
+
+/**
+ * A merge that lacks shards (SPEC 12), right under the headline: which are missing or excluded.
+ * Their items were not replayed here, so they are neither counted nor shown as removed.
+ */
+export function incompleteBlock(run: RunRecord): string | null {
+  if (run.shard != null && run.incomplete == null) {
+    return `> **Shard ${run.shard.index}/${run.shard.total}** of the suite: this run replayed only its part. The merge job (report mode) reports the whole suite.`;
+  }
+  if (run.incomplete == null) return null;
+  // The shard numbers are validated integers; the names of excluded files are untrusted text.
+  const inc = run.incomplete;
+  return (
+    `> [!WARNING]\n> **${incompleteText({ ...inc, foreign: inc.foreign.slice(0, 5).map((f) => escapeInline(clip(f, LIMITS.ref))) })}${inc.foreign.length > 5 ? ` +${inc.foreign.length - 5} more` : ''}.** ` +
+    `This report merges only the shards it was given: the items of a missing shard are not counted here and are not removed.`
+  );
 }
 
 /** An interrupted run lists only what finished: say so before anything is read as complete. */

@@ -115,13 +115,23 @@ export function fit(docIn: Doc): string {
   const size = (blocks: readonly string[]): number => blocks.reduce((n, b) => n + p.measure(b) + separatorLength(p), 0);
   const detail = size(ev.full) - size(ev.brief);
   const doc: Doc = { ...docIn, evaluations: { ...ev, use: detail <= p.max * EVALUATIONS_SHARE ? 'full' : 'brief' } };
-  const ideal = assemble(doc, idealPlan(doc));
-  if (p.measure(ideal) <= p.max) return ideal;
+  // The ideal plan's table rows alone (one line each) are a lower bound of its size: when they are
+  // already over the limit, the ideal (every item in full, which is costly for a large run) is not
+  // rendered at all; the result is the same.
+  const plan = idealPlan(doc);
+  const rowsOnly = SECTION_ORDER.reduce((n, key) => {
+    const items = doc.model.sections[key];
+    let sum = n;
+    for (let i = items.length - plan[key].rows; i < items.length && sum <= p.max; i++) sum += p.measure(doc.pieces.row(items[i] as Item)) + 1;
+    return sum;
+  }, 0);
+  const ideal = rowsOnly > p.max ? null : assemble(doc, plan);
+  if (ideal !== null && p.measure(ideal) <= p.max) return ideal;
   const base = p.measure(assemble(doc, emptyPlan()));
   // The notice and the counts change length with the plan: start with some slack and widen it
   // until the rendering fits.
   let slack = 400;
-  let out = ideal;
+  let out = ideal ?? '';
   for (let attempt = 0; attempt < 6; attempt++) {
     out = assemble(doc, budgetPlan(doc, Math.max(0, p.max - base - slack)));
     const size = p.measure(out);

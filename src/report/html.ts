@@ -14,6 +14,7 @@
 
 import type { CoverageResult, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
+import { incompleteText } from '../evaluate/shard.js';
 import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
 import { clip, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
@@ -236,6 +237,8 @@ function metaLine(run: RunRecord): string {
 
 function notices(run: RunRecord, total: number): string {
   const out: string[] = [];
+  if (run.shard != null) out.push(`Shard ${run.shard.index}/${run.shard.total} of the suite: this run replayed only its part; the merge of all shards reports the whole suite.`);
+  if (run.incomplete != null) out.push(`${incompleteText(run.incomplete)}: this report merges only the shards it was given; the items of a missing shard are not counted and not removed.`);
   if (run.interrupted) out.push(`The run was interrupted: it lists only the ${thousands(total)} items that finished, and the gate was not applied.`);
   const s = run.selection;
   if (s) {

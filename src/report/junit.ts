@@ -4,7 +4,7 @@
 // Every text is XML-escaped and characters XML 1.0 cannot carry are removed.
 
 import type { Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
-import { tallies } from '../evaluate/index.js';
+import { incompleteText, tallies } from '../evaluate/index.js';
 import { clip } from './escape.js';
 import { buildModel, routeText, statusWords } from './model.js';
 
@@ -97,6 +97,7 @@ export function renderJUnit(run: RunRecord): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${name}" ${counts}>`,
     `  <testsuite name="${name}" ${counts} timestamp="${xmlAttr(run.startedAt)}">`,
+    ...(run.incomplete != null ? ['    <properties>', `      <property name="incomplete" value="${xmlAttr(incompleteText(run.incomplete))}"/>`, '    </properties>'] : []),
     ...run.fixtures.map(testcase),
     ...personas.map(personaTestcase),
     '  </testsuite>',

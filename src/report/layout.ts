@@ -6,7 +6,7 @@
 
 import type { RunRecord } from '../types.js';
 import type { ReportContext } from './context.js';
-import { factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
+import { factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, tableHead, type Level } from './items.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
 import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, type Item, type ReportModel, type SectionKey } from './model.js';
@@ -186,6 +186,8 @@ export function assemble(doc: Doc, plan: Plan): string {
   if (p.kind === 'comment') blocks.push(hiddenHead(ctx));
   if (ctx.acceptance) blocks.push(acceptanceBlock(ctx.acceptance));
   blocks.push(headline(model));
+  const incomplete = incompleteBlock(run);
+  if (incomplete) blocks.push(incomplete);
   const interrupted = interruptedBlock(run, model);
   if (interrupted) blocks.push(interrupted);
   const flaky = flakyBlock(model);

@@ -23,7 +23,7 @@ import {
 } from './model.js';
 import { checkSubject, checksCount, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
-import { agreementReport, formatAgreement, type AgreementGroup } from '../evaluate/index.js';
+import { agreementReport, formatAgreement, incompleteText, type AgreementGroup } from '../evaluate/index.js';
 import { agreementBasis } from './evaluations.js';
 
 const ANSI = {
@@ -58,6 +58,7 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
 
   const headColour: Colour = model.sections.newly_failing.length > 0 ? 'red' : h.icon === '✅' ? 'green' : 'grey';
   lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${headlineText(model)}`))));
+  if (run.incomplete != null) lines.push(paint('yellow', fit(oneLine(incompleteText(run.incomplete)))));
   const flaky = flakyText(model);
   if (flaky !== null) lines.push(paint('yellow', fit(flaky)));
   if (run.interrupted) {

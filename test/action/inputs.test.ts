@@ -89,6 +89,17 @@ describe('readInputs', () => {
     expect(readInputs(env({ 'wait-for-agent': '600' })).waitForAgent).toBe(600);
     for (const bad of ['601', '-1', '2.5', 'soon']) expect(() => readInputs(env({ 'wait-for-agent': bad }))).toThrow(`input wait-for-agent: "${bad}" is not a whole number of seconds from 0 to 600`);
   });
+  it('shard: i/n for check mode only; timings only with shard; allow-incomplete a boolean', () => {
+    expect(readInputs(env({})).shard).toBeNull();
+    expect(readInputs(env({ shard: '2/4', timings: 'prev/results.json' }))).toMatchObject({ shard: { index: 2, total: 4 }, timings: 'prev/results.json', allowIncomplete: false });
+    for (const bad of ['0/4', '5/4', '2', '1/257', '${{ matrix.shard }}/4']) {
+      expect(() => readInputs(env({ shard: bad }))).toThrow(`input shard must be i/n with whole numbers 1 <= i <= n <= 256 (e.g. 2/4), got "${bad}"`);
+    }
+    expect(() => readInputs(env({ shard: '1/2', mode: 'report' }))).toThrow('input shard: only check mode replays a shard; mode report reads recorded results');
+    expect(() => readInputs(env({ timings: 'r.json' }))).toThrow('input timings: balances the shards of a check; set shard too');
+    expect(readInputs(env({ mode: 'report', 'allow-incomplete': 'true' })).allowIncomplete).toBe(true);
+    expect(() => readInputs(env({ 'allow-incomplete': 'perhaps' }))).toThrow('input allow-incomplete: "perhaps" is not a boolean');
+  });
   it('check-workflow: a workflow file name, a .github/workflows path reduced to it, anything else refused', () => {
     expect(readInputs(env({})).checkWorkflow).toBeNull();
     expect(readInputs(env({ 'check-workflow': 'agent-replay.yml' })).checkWorkflow).toBe('agent-replay.yml');

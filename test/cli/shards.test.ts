@@ -1,0 +1,173 @@
+// SPEC 12 shards end to end with the real CLI and a real loopback agent: a suite run as 3 shards
+// and merged by `report` has the same items as one full run; a missing shard makes the merge
+// incomplete (exit 1, said under the headline, nothing removed) unless --allow-incomplete.
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AgentServer } from '../support/agent-server.js';
+import { agentConfig, cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
+import type { RunRecord } from '../../src/types.js';
+import type { Comparison } from '../../src/evaluate/index.js';
+
+useCleanup();
+
+const LABELS = ['ok-1', 'ok-2', 'ok-3', 'ok-4', 'ok-5', 'ok-6', 'fail-1', 'refund-a', 'refund-b'];
+const FIXTURES = [
+  'fixtures:',
+  ...LABELS.map((l) => `  - { label: ${l}, message: ${l}, assert: { contains: "${l.startsWith('fail') ? 'fixed' : `echo: ${l}`}" } }`),
+  '',
+].join('\n');
+const SCRIPT = 'label: refund-script\nopening: script-open\nfollowUps: [ script-follow ]\nexpect:\n  conversations: [ c ]\n';
+const ALL = [...LABELS, 'refund-script'].sort();
+
+async function setUp(): Promise<{ cwd: string; agent: AgentServer }> {
+  const agent = await serve(scriptedAgent({}));
+  const cwd = await makeProject({ config: agentConfig(agent.url, 'cost:\n  capUsd: 5\n'), fixtures: { 'all.yml': FIXTURES }, personas: { 'refund.yml': SCRIPT } });
+  return { cwd, agent };
+}
+
+/** The message turns the agent received since `from`. */
+function messages(agent: AgentServer, from: number): string[] {
+  return agent.requests
+    .slice(from)
+    .map((r) => (r.json as { message?: unknown } | undefined)?.message)
+    .filter((m): m is string => typeof m === 'string');
+}
+
+/** What a run says of each item, without timings: label -> verdict and reply(s). */
+function items(r: RunRecord): Record<string, unknown> {
+  return Object.fromEntries([
+    ...r.fixtures.map((f) => [f.label, { verdict: f.verdict, reply: f.reply, definitionHash: f.definitionHash }]),
+    ...r.personas.map((p) => [p.label, { verdict: p.verdict, replies: p.turns.map((t) => t.reply), definitionHash: p.definitionHash }]),
+  ]);
+}
+
+function labelsOf(r: RunRecord): string[] {
+  return [...r.fixtures, ...r.personas].map((i) => i.label).sort();
+}
+
+describe('run --shard i/n and report', () => {
+  it('3 shards replay each item once and merge into the same items as one full run', async () => {
+    const { cwd, agent } = await setUp();
+    expect((await cli(['run', '--out', 'full.json'], cwd)).code).toBe(0);
+    const full = await readResults(join(cwd, 'full.json'));
+    expect(labelsOf(full)).toEqual(ALL);
+
+    const from = agent.requests.length;
+    const shards: RunRecord[] = [];
+    let counted = 0;
+    for (const i of [1, 2, 3]) {
+      const r = await cli(['run', '--shard', `${i}/3`, '--out', `s${i}.json`], cwd);
+      expect(r.code).toBe(0);
+      const rec = await readResults(join(cwd, `s${i}.json`));
+      shards.push(rec);
+      const n = rec.fixtures.length + rec.personas.length;
+      counted += n;
+      expect(r.stderr).toContain(`shard ${i}/3: ${n} of 10 items (chosen by a hash of each label)`);
+      expect(rec.shard).toEqual({ index: i, total: 3, suiteHash: shards[0]?.shard?.suiteHash });
+      expect(rec.shard?.suiteHash).toMatch(/^[0-9a-f]{16}$/);
+    }
+    expect(counted).toBe(10);
+    // Every item replayed by exactly one shard: the agent saw each message once.
+    expect(messages(agent, from).sort()).toEqual([...LABELS, 'script-follow', 'script-open'].sort());
+    // The estimate covers only the shard's items.
+    expect(shards.reduce((sum, s) => sum + s.estimate.usd, 0)).toBeCloseTo(full.estimate.usd, 6);
+    for (const s of shards) expect(s.estimate.usd).toBeLessThan(full.estimate.usd);
+
+    const merged = await cli(['report', '--results', 's1.json', '--results', 's2.json', '--results', 's3.json', '--out', 'merged.json', '--markdown', 'm.md'], cwd);
+    expect(merged.code).toBe(0);
+    const m = await readResults(join(cwd, 'merged.json'));
+    expect(items(m)).toEqual(items(full));
+    expect(m.tallies).toEqual(full.tallies);
+    expect(m.shard).toBeUndefined();
+    expect(m.incomplete).toBeUndefined();
+    expect(await readFile(join(cwd, 'm.md'), 'utf8')).not.toContain('incomplete');
+  });
+
+  it('a missing shard: exit 1, "incomplete: shard 2/3 missing" under the headline, nothing removed; --allow-incomplete applies fail-on only', async () => {
+    const { cwd } = await setUp();
+    expect((await cli(['run', '--out', 'full.json'], cwd)).code).toBe(0);
+    for (const i of [1, 2, 3]) expect((await cli(['run', '--shard', `${i}/3`, '--out', `s${i}.json`], cwd)).code).toBe(0);
+    const s2 = await readResults(join(cwd, 's2.json'));
+    const gone = labelsOf(s2);
+
+    const r = await cli(['report', '--results', 's1.json', '--results', 's3.json', '--out', 'part.json', '--markdown', 'm.md', '--junit', 'j.xml', '--html', 'r.html'], cwd);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('gate failed: incomplete: shard 2/3 missing (merge every shard, or allow a partial merge with --allow-incomplete');
+    expect(r.stdout.split('\n')[1]).toBe('incomplete: shard 2/3 missing');
+    const md = await readFile(join(cwd, 'm.md'), 'utf8');
+    const lines = md.split('\n');
+    const head = lines.findIndex((l) => l.startsWith('### '));
+    expect(lines[head + 2]).toBe('> [!WARNING]');
+    expect(lines[head + 3]).toContain('> **incomplete: shard 2/3 missing.**');
+    for (const label of gone) expect(md).not.toContain(label);
+    expect(await readFile(join(cwd, 'j.xml'), 'utf8')).toContain('value="incomplete: shard 2/3 missing"');
+    expect(await readFile(join(cwd, 'r.html'), 'utf8')).toContain('incomplete: shard 2/3 missing');
+
+    // Compared with the full run, the missing shard's items are not "removed".
+    const cmp = await cli(['compare', 'full.json', 'part.json', '--out', 'cmp.json'], cwd);
+    expect(cmp.code).toBe(0);
+    const c = JSON.parse(await readFile(join(cwd, 'cmp.json'), 'utf8')) as Comparison;
+    expect(c.onlyBefore).toEqual([]);
+    expect(c.causes.removed).toBe(0);
+    expect(cmp.stdout).not.toMatch(/removed/);
+
+    const part = await readResults(join(cwd, 'part.json'));
+    expect(part.incomplete).toEqual({ total: 3, suiteHash: s2.shard?.suiteHash, missing: [2], foreign: [] });
+    const allowed = await cli(['report', '--results', 's1.json', '--results', 's3.json', '--allow-incomplete'], cwd);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('incomplete: shard 2/3 missing');
+    // fail-on still applies: "failed" fails when fail-1 is in a shard that was given.
+    const failOn = await cli(['report', '--results', 's1.json', '--results', 's3.json', '--allow-incomplete', '--fail-on', 'failed'], cwd);
+    expect(failOn.code).toBe(gone.includes('fail-1') ? 0 : 1);
+  });
+
+  it('a shard of another suite is excluded and named', async () => {
+    const { cwd } = await setUp();
+    for (const i of [1, 2]) expect((await cli(['run', '--shard', `${i}/2`, '--out', `s${i}.json`], cwd)).code).toBe(0);
+    expect((await cli(['run', '--shard', '1/3', '--out', 'other.json'], cwd)).code).toBe(0);
+    const r = await cli(['report', '--results', 's1.json', '--results', 's2.json', '--results', 'other.json', '--out', 'm.json'], cwd);
+    expect(r.code).toBe(1);
+    const suite = (await readResults(join(cwd, 's1.json'))).shard?.suiteHash;
+    expect(r.stdout).toContain(`incomplete: excluded (another suite or shard count): other.json (shard 1/3 of suite ${suite})`);
+    expect(labelsOf(await readResults(join(cwd, 'm.json')))).toEqual(ALL);
+  });
+
+  it('--timings balances by the durations of a record; --only selects within the shard', async () => {
+    const { cwd, agent } = await setUp();
+    expect((await cli(['run', '--out', 'full.json'], cwd)).code).toBe(0);
+    const a = await cli(['run', '--shard', '1/2', '--timings', 'full.json', '--out', 't1.json'], cwd);
+    const b = await cli(['run', '--shard', '2/2', '--timings', 'full.json', '--out', 't2.json'], cwd);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(a.stderr).toMatch(/shard 1\/2: \d+ of 10 items \(balanced by the durations of a previous run\)/);
+    const [t1, t2] = [await readResults(join(cwd, 't1.json')), await readResults(join(cwd, 't2.json'))];
+    expect([...labelsOf(t1), ...labelsOf(t2)].sort()).toEqual(ALL);
+
+    // --only picks among the whole suite's labels, then the shard keeps its part of them.
+    const from = agent.requests.length;
+    const only = await cli(['run', '--shard', '1/2', '--timings', 'full.json', '--only', 'ok-*', '--out', 'o1.json'], cwd);
+    expect(only.code).toBe(0);
+    const o1 = await readResults(join(cwd, 'o1.json'));
+    const expected = labelsOf(t1).filter((l) => l.startsWith('ok-'));
+    expect(labelsOf(o1)).toEqual(expected);
+    expect(o1.selection?.labels.slice().sort()).toEqual(expected);
+    expect(messages(agent, from).sort()).toEqual(expected);
+  });
+
+  it('bad --shard values and --timings without --shard are usage errors; nothing is sent', async () => {
+    const { cwd, agent } = await setUp();
+    for (const bad of ['0/3', '4/3', '1/300', 'two/3', '3']) {
+      const r = await cli(['run', '--shard', bad], cwd);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--shard must be i/n with whole numbers 1 <= i <= n <= 256 (e.g. 2/4), got "${bad}"`);
+    }
+    const t = await cli(['run', '--timings', 'x.json'], cwd);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toContain('--timings balances shards: give it with --shard i/n');
+    const missing = await cli(['run', '--shard', '1/2', '--timings', 'nope.json'], cwd);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.json: cannot be read \(ENOENT\)/);
+    expect(agent.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,132 @@
+// SPEC 12: merging shard records checks that every shard of one suite is there; a missing or a
+// foreign shard makes the merge incomplete, never "removed" items; the gate fails unless allowed.
+
+import { describe, expect, it } from 'vitest';
+import { mergeRecords, parseRecord, serializeRecord } from '../../src/record/index.js';
+import { compareRuns, gateMerged } from '../../src/evaluate/index.js';
+import type { RunRecord, ShardInfo } from '../../src/types.js';
+import { renderJUnit, renderMarkdownReport, renderTerminal } from '../../src/report/index.js';
+import { renderHtml } from '../../src/report/html.js';
+import { fixture, run } from '../report/fixtures.js';
+
+const SUITE = '0123456789abcdef';
+
+function shardRun(index: number, total: number, labels: string[], suiteHash = SUITE): RunRecord {
+  const shard: ShardInfo = { index, total, suiteHash };
+  return run(
+    labels.map((l) => fixture(l)),
+    { shard },
+  );
+}
+
+describe('mergeRecords with shards', () => {
+  it('all shards of one suite: one whole run, no shard and no incomplete field', () => {
+    const merged = mergeRecords([shardRun(2, 3, ['c', 'd']), shardRun(1, 3, ['a', 'b']), shardRun(3, 3, ['e'])], ['2.json', '1.json', '3.json']);
+    expect(merged.fixtures.map((f) => f.label).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(merged.shard).toBeUndefined();
+    expect(merged.incomplete).toBeUndefined();
+    expect(merged.tallies.passed).toBe(5);
+    expect(gateMerged(merged, ['newly_failing'], false).failed).toBe(false);
+  });
+
+  it('a missing shard: incomplete, listing it; the gate fails unless allowed', () => {
+    const merged = mergeRecords([shardRun(1, 4, ['a']), shardRun(3, 4, ['c'])], ['1.json', '3.json']);
+    expect(merged.incomplete).toEqual({ total: 4, suiteHash: SUITE, missing: [2, 4], foreign: [] });
+    const g = gateMerged(merged, ['newly_failing'], false);
+    expect(g.failed).toBe(true);
+    expect(g.reason).toMatch(/^incomplete: shards 2\/4, 4\/4 missing \(merge every shard, or allow a partial merge with --allow-incomplete/);
+    expect(gateMerged(merged, ['newly_failing'], true).failed).toBe(false);
+    // The incomplete field round-trips through results.json.
+    expect(parseRecord(serializeRecord(merged), 'm.json').incomplete).toEqual(merged.incomplete);
+  });
+
+  it('with allow-incomplete the fail-on conditions still apply', () => {
+    const failing = run([fixture('a', { verdict: 'fail', drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } })], { shard: { index: 1, total: 2, suiteHash: SUITE } });
+    const merged = mergeRecords([failing]);
+    expect(gateMerged(merged, ['newly_failing'], true).failed).toBe(true);
+    expect(gateMerged(merged, ['newly_failing'], false).reason).toMatch(/^incomplete: shard 2\/2 missing .*; 1 fixture newly failing/);
+  });
+
+  it('a foreign shard (another suite or shard count) is excluded and named; the most common suite wins', () => {
+    const other = shardRun(2, 2, ['zzz'], 'ffffffffffffffff');
+    const merged = mergeRecords([other, shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])], ['old.json', '1.json', '2.json']);
+    expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+    expect(merged.incomplete).toEqual({ total: 2, suiteHash: SUITE, missing: [], foreign: ['old.json (shard 2/2 of suite ffffffffffffffff)'] });
+    // Another shard count of the same suite is foreign too.
+    const counted = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b']), shardRun(1, 3, ['a'])], ['1.json', '2.json', 'x.json']);
+    expect(counted.incomplete?.foreign).toEqual([`x.json (shard 1/3 of suite ${SUITE})`]);
+  });
+
+  it('a shard given twice (a re-run job) keeps the record that started last and says so', () => {
+    const lines: string[] = [];
+    const first = { ...shardRun(1, 2, ['a']), startedAt: '2026-12-01T09:00:00.000Z' };
+    const rerun = run([fixture('a', { reply: 'again' })], { shard: { index: 1, total: 2, suiteHash: SUITE }, startedAt: '2026-12-01T10:00:00.000Z' });
+    const m = mergeRecords([rerun, shardRun(2, 2, ['b']), first], ['attempt-2.json', '2.json', 'attempt-1.json'], (l) => lines.push(l));
+    expect(m.fixtures.map((f) => [f.label, f.reply])).toEqual([
+      ['a', 'again'],
+      ['b', 'Reply for b.'],
+    ]);
+    expect(m.incomplete).toBeUndefined();
+    expect(lines).toEqual(['shard 1/2 is given twice (attempt-2.json and attempt-1.json): attempt-2.json is used (it started later)']);
+    const lines2: string[] = [];
+    const m2 = mergeRecords([first, shardRun(2, 2, ['b']), rerun], ['attempt-1.json', '2.json', 'attempt-2.json'], (l) => lines2.push(l));
+    expect(m2.fixtures.map((f) => [f.label, f.reply])).toEqual([
+      ['a', 'again'],
+      ['b', 'Reply for b.'],
+    ]);
+    expect(lines2).toEqual(['shard 1/2 is given twice (attempt-1.json and attempt-2.json): attempt-2.json is used (it started later)']);
+  });
+
+  it('one shard alone is incomplete; 1/1 alone is complete', () => {
+    expect(mergeRecords([shardRun(2, 3, ['b'])]).incomplete?.missing).toEqual([1, 3]);
+    const whole = mergeRecords([shardRun(1, 1, ['a', 'b'])]);
+    expect(whole.incomplete).toBeUndefined();
+    expect(whole.shard).toBeUndefined();
+  });
+
+  it('records without shard merge as before; the existing errors stay', () => {
+    const merged = mergeRecords([run([fixture('a')]), run([fixture('b')])]);
+    expect(merged.incomplete).toBeUndefined();
+    expect(() => mergeRecords([run([fixture('a')]), run([fixture('a')])])).toThrow(/shards overlap: 1 fixture is in more than one shard: "a"/);
+    expect(() => mergeRecords([shardRun(1, 2, ['a']), { ...shardRun(2, 2, ['b']), commit: 'f'.repeat(40) }], ['1.json', '2.json'])).toThrow(/shards were recorded at different commits: shard 1 \(1\.json\)/);
+  });
+
+  it('a record whose shard index exceeds its total is refused', () => {
+    const bad = { ...shardRun(1, 2, ['a']), shard: { index: 3, total: 2, suiteHash: SUITE } };
+    expect(() => parseRecord(JSON.stringify(bad), 'bad.json')).toThrow(/bad\.json: .*shard: shard index must not exceed the shard total/);
+  });
+});
+
+describe('surfaces of an incomplete merge', () => {
+  const full = run(['a', 'b', 'c', 'd'].map((l) => fixture(l)), { startedAt: '2026-11-30T09:00:00.000Z', finishedAt: '2026-11-30T09:00:01.000Z' });
+  const merged = mergeRecords([shardRun(1, 2, ['a', 'b'])], ['1.json']);
+
+  it('markdown, terminal, report.html and JUnit say which shard is missing, right under the headline', () => {
+    const md = renderMarkdownReport(merged);
+    const lines = md.split('\n');
+    const head = lines.findIndex((l) => l.startsWith('### '));
+    expect(lines.slice(head + 1, head + 4).join('\n')).toContain('**incomplete: shard 2/2 missing.**');
+    const term = renderTerminal(merged, { color: false }).split('\n');
+    expect(term[1]).toBe('incomplete: shard 2/2 missing');
+    expect(renderHtml(merged)).toContain('<p class="notice">incomplete: shard 2/2 missing: this report merges only the shards it was given');
+    expect(renderJUnit(merged)).toContain('<property name="incomplete" value="incomplete: shard 2/2 missing"/>');
+  });
+
+  it('an untrusted file name in a foreign shard is escaped in the markdown', () => {
+    const m = mergeRecords([shardRun(1, 1, ['a']), shardRun(1, 1, ['b'], 'eeeeeeeeeeeeeeee')], ['1.json', '<img src=x>*.json']);
+    const md = renderMarkdownReport(m);
+    expect(md).not.toContain('<img src=x>');
+    expect(md).toContain('incomplete: excluded');
+  });
+
+  it('compare: the items of the missing shard are neither removed nor added', () => {
+    const c = compareRuns(full, merged);
+    expect(c.onlyBefore).toEqual([]);
+    expect(c.causes.removed).toBe(0);
+    expect(c.after.partial).toBe(true);
+    const back = compareRuns(merged, { ...full, startedAt: '2026-12-02T09:00:00.000Z' });
+    expect(back.onlyAfter).toEqual([]);
+    // Without shards, the same difference is items removed (unchanged behaviour).
+    expect(compareRuns(full, run([fixture('a'), fixture('b')])).onlyBefore).toEqual(['c', 'd']);
+  });
+});
