@@ -360,3 +360,24 @@ describe('judge reuse for persona scripts', () => {
     expect(contradiction.stderr).toMatch(/refund-talk\.json:\d+:\d+: persona baseline: judge\.criteria\[0\]\.score 0\.1 < threshold 0\.5 contradicts the accepted verdict "pass"/);
   });
 });
+
+describe('judge reuse with repeat (SPEC 12: never across attempts of one run)', () => {
+  it('each attempt of a repeated item checks the stored baseline on its own: identical attempts each reuse it, a changed one is judged', async () => {
+    const { cwd, judge, answers } = await acceptedProject();
+    await writeFile(configPath(cwd), `${await readFile(configPath(cwd), 'utf8')}repeat: { count: 3 }\n`);
+    const unchanged = await run(cwd, 'r2.json', C2);
+    expect(judge.received.length).toBe(2); // the first run's calls only: 2 items x 3 attempts reused
+    expect(unchanged.spend).toMatchObject({ judgeCalls: 0, judgeReused: 6 });
+    expect(item(unchanged, 'polite').attempts?.map((a) => a.judgeReused?.commit)).toEqual([C1, C1, C1]);
+
+    // The agent now answers "refund" differently on every request: no attempt may reuse, and no
+    // attempt's fresh score is reused by a later attempt of the same run.
+    let n = 0;
+    const base = answers.refund;
+    Object.defineProperty(answers, 'refund', { get: () => `${base} (answer ${++n})`, enumerable: true });
+    const changed = await run(cwd, 'r3.json', C2);
+    expect(judge.received.length - 2).toBe(3);
+    expect(changed.spend).toMatchObject({ judgeCalls: 3, judgeReused: 3 });
+    expect(item(changed, 'refund').attempts?.map((a) => a.judgeReused ?? null)).toEqual([null, null, null]);
+  });
+});
