@@ -7,7 +7,8 @@ import { join, relative, resolve } from 'node:path';
 import type { Inputs } from '../inputs.js';
 import type { ActionContext } from './context.js';
 import type { ActionDeps } from './check.js';
-import { htmlReportFile, publishComment, reportContextFor, saveRecord, setRunOutputs, writeSummary } from './check.js';
+import { commentMarker, htmlReportFile, publishComment, reportContextFor, saveRecord, setRunOutputs, writeSummary } from './check.js';
+import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, readRecord } from '../record/index.js';
 import { renderComment, renderSummary } from '../report/index.js';
 import { gateMerged, incompleteText } from '../evaluate/index.js';
@@ -68,11 +69,20 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   );
   if (run.incomplete != null) core.warning(`report: ${incompleteText(run.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
   core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
+  const here = await pullForReport(inputs, ctx, deps);
+  const at = { ...here, sha: run.commit ?? ctx.sha };
+  // What earlier runs say (SPEC 11), as in check mode: the run the sticky comment shows now, and
+  // the default branch's trend. Read-only lookups that never fail the job. Items of a missing
+  // shard are never "removed": compareRuns knows the merge is incomplete.
+  const gh = deps.github;
+  const [previous, trend] =
+    gh === null
+      ? [null, null]
+      : await Promise.all([inputs.comment ? previousRun(gh, at, commentMarker(inputs, at), run) : Promise.resolve(null), defaultBranchTrend(gh, at, run)]);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
   // comment's metadata points at an artifact the accept flow can download.
-  const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps, [htmlReportFile(run, reportContextFor(inputs, { ...ctx, sha: run.commit ?? ctx.sha }, null))]);
-  const here = await pullForReport(inputs, ctx, deps);
-  const rctx = reportContextFor(inputs, { ...here, sha: run.commit ?? ctx.sha }, artifactName, uploaded);
+  const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps, [htmlReportFile(run, reportContextFor(inputs, at, null), trend?.points)]);
+  const rctx = { ...reportContextFor(inputs, at, artifactName, uploaded), previous, trend };
   await writeSummary(renderSummary(run, rctx));
   const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
   setRunOutputs(run, g.failed);

@@ -7,6 +7,8 @@ import { nativeEcho, type AgentServer } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
+import { artifactZip } from '../support/zip.js';
+import { githubHtml, visibleText } from '../report/helpers.js';
 
 let agent: AgentServer;
 let gh: FakeGitHub;
@@ -21,11 +23,13 @@ useServers(
   },
 );
 
+const SHARD_FIXTURES = ['fixtures:\n  - { label: a, message: one, assert: { contains: echo } }\n', 'fixtures:\n  - { label: b, message: two, assert: { contains: nope } }\n'];
+
 /** Two shards of a matrix, each a check run without a comment. */
-async function shards(): Promise<string> {
+async function shards(shardFixtures: readonly string[] = SHARD_FIXTURES): Promise<string> {
   const report = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
   await mkdir(join(report, 'shards'), { recursive: true });
-  for (const [i, fixtures] of ['fixtures:\n  - { label: a, message: one, assert: { contains: echo } }\n', 'fixtures:\n  - { label: b, message: two, assert: { contains: nope } }\n'].entries()) {
+  for (const [i, fixtures] of shardFixtures.entries()) {
     const ws = await makeWorkspace({ fixtures, config: 'agent: { retries: 0 }\n' });
     const run = await runAction({ gh, workspace: ws, inputs: { 'agent-url': agent.url, comment: 'false', 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
     expect(run.code, run.stdout).toBe(0);
@@ -79,5 +83,27 @@ describe('report mode', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/::error::agent-replay: .*"a"/);
     expect(gh.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
+  });
+
+  it('compares with the run the comment showed before (since the previous run), as check mode does', async () => {
+    const event = { name: 'workflow_run', payload: { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [{ number: 7 }] } } };
+    const inputs = { mode: 'report', results: 'shards/*.json', 'fail-on': 'none' };
+    const first = await runAction({ gh, workspace: await shards(), runId: 3003, inputs, event });
+    expect(first.code, first.stdout).toBe(0);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).not.toMatch(/previous run/i);
+    // GitHub keeps the merge job's run and its artifact.
+    gh.addWorkflowRun('octo', 'shop', { id: 3003, headSha: HEAD });
+    const results = readFileSync(first.outputs['results-path'] as string, 'utf8');
+    gh.addArtifact('octo', 'shop', 3003, { name: first.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: results }]) });
+
+    // Fixture b now passes: "two" is echoed back.
+    const fixed = ['fixtures:\n  - { label: a, message: one, assert: { contains: echo } }\n', 'fixtures:\n  - { label: b, message: two, assert: { contains: echo } }\n'];
+    const second = await runAction({ gh, workspace: await shards(fixed), runId: 3004, inputs, event });
+    expect(second.code, second.stdout).toBe(0);
+    expect(second.outputs['comment-status']).toBe('updated');
+    const text = visibleText(githubHtml(gh.comments('octo', 'shop', 7)[0]!.body)).replace(/\s+/g, ' ');
+    expect(text).toContain('Since the previous run (run 3003): 1 fixed');
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
   });
 });
