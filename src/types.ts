@@ -669,6 +669,7 @@ export type FailOnCondition =
   | 'no_baseline'
   | 'reply_changed'
   | 'route_changed'
+  | 'flaky'
   | 'none';
 
 export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
@@ -679,6 +680,7 @@ export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
   'no_baseline',
   'reply_changed',
   'route_changed',
+  'flaky',
   'none',
 ] as const;
 

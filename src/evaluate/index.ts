@@ -180,7 +180,9 @@ export function decideAcceptance(
 }
 
 /** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
-export type GateItem = Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'> | Pick<PersonaRecord, 'label' | 'errored' | 'verdict' | 'drift'>;
+export type GateItem =
+  | (Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<FixtureRecord, 'repeat'>>)
+  | (Pick<PersonaRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<PersonaRecord, 'repeat'>>);
 
 function replyChanged(drift: Drift | PersonaDrift | null): boolean {
   if (drift === null) return false;
@@ -204,6 +206,9 @@ export function meets(record: Omit<GateItem, 'label'>, condition: FailOnConditio
       return replyChanged(record.drift);
     case 'route_changed':
       return record.drift?.route === 'different';
+    case 'flaky':
+      // SPEC 12: a repeated item whose attempts disagree.
+      return record.repeat?.flaky === true;
     case 'none':
       return false;
   }
@@ -224,6 +229,7 @@ const CONDITION_WORDS: Record<FailOnCondition, string> = {
   no_baseline: 'without a baseline',
   reply_changed: 'with a changed reply',
   route_changed: 'with a changed route',
+  flaky: 'flaky (attempts disagree)',
   none: '',
 };
 

@@ -218,6 +218,6 @@ describe('gate', () => {
   it('parses lists and rejects unknown conditions with the allowed set', () => {
     expect(parseFailOn('newly-failing, errored', FAIL_ON_CONDITIONS)).toEqual(['newly_failing', 'errored']);
     expect(parseFailOn('', FAIL_ON_CONDITIONS)).toEqual(['newly_failing']);
-    expect(() => parseFailOn('flaky', FAIL_ON_CONDITIONS)).toThrow(/"flaky" is not a known condition; allowed: newly_failing, failed/);
+    expect(() => parseFailOn('slow', FAIL_ON_CONDITIONS)).toThrow(/"slow" is not a known condition; allowed: newly_failing, failed/);
   });
 });

@@ -7,6 +7,7 @@ import { createHttpAgentClient } from '../../src/agent/index.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { combineAttempts, type AttemptOutcome } from '../../src/evaluate/repeat.js';
+import { gateRun } from '../../src/evaluate/index.js';
 import { runRecordSchema } from '../../src/record/schema.js';
 import { replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
 import type { AgentClient, Fixture, PersonaScript, RegexEvaluator, Repeat } from '../../src/types.js';
@@ -112,6 +113,10 @@ describe('replay with repeat (real HTTP)', () => {
     expect(run.tallies).toEqual({ passed: 2, failed: 2, notEvaluated: 0, errored: 1 });
     // Progress counts items, not attempts.
     expect(progress.at(-1)).toMatchObject({ done: 5, total: 5 });
+    // --fail-on flaky names the items whose attempts disagreed (passing or not).
+    const flakyGate = gateRun(run, ['flaky']);
+    expect(flakyGate).toMatchObject({ failed: true, offenders: [{ condition: 'flaky', labels: ['flip', 'strict', 'half'] }] });
+    expect(flakyGate.reason).toBe('3 fixtures flaky (attempts disagree) (flip, strict, half)');
   });
 
   it('the global repeat applies to items without their own; an item\'s own replaces it', async () => {
