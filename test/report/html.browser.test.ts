@@ -161,6 +161,46 @@ describe('report.html in Chromium', () => {
     await page.close();
   });
 
+  it('opens a repeated fixture with its attempts: outcome, why and reply of each, the shown one marked', async () => {
+    const yes = 'Returns are accepted within 30 days.';
+    const no = 'Returns are accepted within 14 days.';
+    const attempt = (reply: string | null, verdict: 'pass' | 'fail' | null, detail: string) => ({
+      errored: reply === null,
+      error: reply === null ? detail : null,
+      errorKind: reply === null ? ('http' as const) : null,
+      reply,
+      route: reply === null ? null : route('refunds', 'policy'),
+      verdict,
+      detail,
+      score: null,
+      rationale: null,
+      durationMs: 300,
+    });
+    const record = run([
+      fixture('refund-window', {
+        assertion: { kind: 'contains', value: '30 days' },
+        reply: yes,
+        verdict: 'fail',
+        detail: '1/3 attempts passed (minPass 2), flaky; attempt 2: reply contains "30 days"',
+        repeat: { count: 3, minPass: 2, passed: 1, flaky: true },
+        attempts: [attempt(null, null, 'HTTP 500 from the agent'), attempt(yes, 'pass', 'reply contains "30 days"'), attempt(no, 'fail', 'reply does not contain "30 days"')],
+      }),
+    ]);
+    const { page, errors } = await open(record);
+    const row = page.locator('details.item:has(.label:text-is("refund-window"))');
+    expect(await row.locator('summary .pill').textContent()).toBe('fail 1/3 (flaky)');
+    await row.locator('summary').click();
+    await row.locator('table.checks').waitFor();
+    const cells = await row.locator('table.checks tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(cells).toEqual([
+      ['1', 'errored', 'HTTP 500 from the agent', ''],
+      ['2 (shown)', 'pass', 'reply contains "30 days"', yes],
+      ['3', 'fail', 'reply does not contain "30 days"', no],
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('opens a persona script as its checks and transcript: turns, routes, tool calls', async () => {
     const record = withPersonas();
     const script = record.personas.find((p) => p.turns.some((t) => (t.toolCalls ?? []).length > 0) && !p.errored);

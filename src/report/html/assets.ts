@@ -212,6 +212,10 @@ function block(parent, title, text) {
   add(add(parent, el('div', 'reply')), el('div', 'text', text === '' ? '(empty)' : text));
 }
 function fixtureBody(body, f) {
+  fixtureMain(body, f);
+  attemptsTable(body, f.attempts, 'reply');
+}
+function fixtureMain(body, f) {
   var judge = f.judge ? [
     f.judge.score == null ? 'no score' : 'score ' + f.judge.score.toFixed(2),
     f.judge.threshold == null ? '' : ' (threshold ' + f.judge.threshold.toFixed(2) + ')',
@@ -238,7 +242,22 @@ function fixtureBody(body, f) {
   var same = f.baseline && f.baseline.reply == null && !f.diffNote ? ', same as the baseline' : '';
   block(body, 'Reply' + same + ' \\u00b7 ' + f.route, f.reply);
 }
-var STATUS = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated' };
+var STATUS = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
+function attemptsTable(body, attempts, what) {
+  if (!attempts) return;
+  add(body, el('h3', null, 'Attempts'));
+  var t = add(body, el('table', 'checks'));
+  var h = add(add(t, el('thead')), el('tr'));
+  ['#', '', 'why', what].forEach(function (x) { add(h, el('th', null, x)); });
+  var tb = add(t, el('tbody'));
+  attempts.forEach(function (a) {
+    var tr = add(tb, el('tr'));
+    add(tr, el('td', null, String(a.n) + (a.shown ? ' (shown)' : '')));
+    add(add(tr, el('td')), el('span', 'pill ' + a.outcome, STATUS[a.outcome]));
+    add(tr, el('td', null, a.detail));
+    add(tr, el('td', 'text', a.reply == null ? '' : a.reply));
+  });
+}
 function checksTable(body, checks) {
   if (checks.length === 0) { add(body, el('p', 'drift', 'No checks ran.')); return; }
   var t = add(body, el('table', 'checks'));
@@ -296,6 +315,7 @@ function personaBody(body, p) {
   ]);
   add(body, el('h3', null, 'Checks'));
   checksTable(body, p.checks);
+  attemptsTable(body, p.attempts, '');
   add(body, el('h3', null, 'Transcript'));
   p.turns.forEach(function (t) { turnBlock(body, t); });
   if (p.droppedTurns > 0) add(body, el('p', 'drift', 'The baseline had ' + p.droppedTurns + ' more turn' + (p.droppedTurns === 1 ? '' : 's') + '.'));
@@ -326,7 +346,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'rJvYoNrPYtIR6V7qFt/abTWMKy8ufW8edcqJNmY+P+s=';
+const SCRIPT_SHA256 = 'jUJXcXeC7+tMuRXOKIdItUgmB4EmLoPd+vFIt8tf3qs=';
 const STYLE_SHA256 = '42d5jC4JQCOpMHi+gIPcUFrQL1E9KuIc8Yw8iC+1HGw=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

@@ -47,6 +47,19 @@ export interface FixtureData {
   diff: SideBySide | null;
   /** Why there is no diff although the replies differ. */
   diffNote: string | null;
+  /** SPEC 12: a repeated fixture's attempts, in order; absent when it ran once. */
+  attempts?: AttemptData[];
+}
+
+/** One attempt of a repeated item; `shown` marks the one whose reply (or transcript) the item shows. */
+export interface AttemptData {
+  n: number;
+  outcome: 'pass' | 'fail' | 'not_evaluated' | 'errored';
+  shown: boolean;
+  /** Why (the check's detail, the error, or a script's failing checks). */
+  detail: string;
+  /** A fixture attempt's reply; null when errored, and for a persona script. */
+  reply: string | null;
 }
 
 export interface CheckData {
@@ -81,9 +94,27 @@ export interface PersonaData {
   visited: string[];
   outcome: string | null;
   error: string | null;
+  /** SPEC 12: a repeated script's attempts, in order; absent when it ran once. */
+  attempts?: AttemptData[];
 }
 
 export type ItemData = FixtureData | PersonaData;
+
+/** The attempts of a repeated item, the shown one (the first that did not error, else the first) marked. */
+function attemptsData<T extends { errored: boolean; verdict: string | null }>(attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T) => string | null): { attempts?: AttemptData[] } {
+  if (attempts === undefined || attempts.length === 0) return {};
+  const first = attempts.findIndex((a) => !a.errored);
+  const shown = first === -1 ? 0 : first;
+  return {
+    attempts: attempts.map((a, i) => ({
+      n: i + 1,
+      outcome: a.errored || a.verdict === null ? 'errored' : (a.verdict as AttemptData['outcome']),
+      shown: i === shown,
+      detail: clip(normalizeBlock(describe(a)), 2000),
+      reply: a.errored ? null : reply(a),
+    })),
+  };
+}
 
 function text(s: string): string {
   const n = normalizeBlock(s);
@@ -168,6 +199,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     routeChanged: !f.errored && b !== null && !sameRouteOf(b.route, f.route),
     diff,
     diffNote: replyDiffers && diff === null ? `a reply is longer than ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters: shown whole, not diffed` : null,
+    ...attemptsData(f.attempts, (a) => a.error ?? a.detail, (a) => (a.reply === null ? null : text(a.reply))),
   };
 }
 
@@ -258,6 +290,11 @@ export function personaData(p: PersonaRecord): PersonaData {
     visited: p.visited,
     outcome: p.outcome,
     error: p.errored ? text(p.error) : null,
+    ...attemptsData(
+      p.attempts,
+      (a) => a.error ?? (a.checks.filter((c) => c.status !== 'pass').map((c) => `${CHECK_NAMES[c.kind]}: ${c.detail}`).join('; ') || 'every check passed'),
+      () => null,
+    ),
   };
 }
 
