@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Spend } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { criteriaCount, estimateCost, gateRun, mayRun, judgeCalls, rerunLabels, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
-import { replay, type Progress } from './replay/index.js';
+import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
@@ -22,6 +22,8 @@ export interface EngineDeps {
   clock?: Clock;
   wallClock?: () => Date;
   onProgress?: (progress: Progress) => void;
+  /** Each item as it finishes (replay's onItem): the CLI and the Action stream results.json with it. */
+  onItem?: ReplayDeps['onItem'];
   /**
    * Aborted when the run is interrupted (SIGINT, SIGTERM): the replay stops starting fixtures,
    * abandons those in flight and records what finished, marked `interrupted`.
@@ -174,7 +176,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     const record = await replay(
       suite.fixtures,
       suite.baselines,
-      { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, redact: makeRedactor(config.secrets), signal: deps.signal },
+      { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, onItem: deps.onItem, redact: makeRedactor(config.secrets), signal: deps.signal },
       {
         concurrency: config.agent.concurrency,
         estimate,
