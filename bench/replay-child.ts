@@ -56,6 +56,8 @@ const code = await main(['run', '--dir', dir, '--agent-url', agentUrl, '--concur
   color: false,
   env: {},
   cwd: path.dirname(path.resolve(dir)),
+  // As src/cli.ts does: the run watches an interrupt signal (the agent client then combines it with each request's deadline).
+  signal: new AbortController().signal,
 });
 const wallMs = performance.now() - t0;
 clearInterval(sampler);

@@ -21,6 +21,8 @@ export function isInside(outer: string, inner: string): boolean {
 }
 
 const CREATE_EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+/** The same, open for reading back too (a StagedFile used as scratch space). */
+const CREATE_EXCLUSIVE_RW = (CREATE_EXCLUSIVE & ~constants.O_WRONLY) | constants.O_RDWR;
 
 export interface WriteOptions {
   /**
@@ -34,7 +36,7 @@ export interface WriteOptions {
  * The target's folder, created, and checked to be really inside `options.within`; then a new
  * temporary file there (random name, created exclusively, never through a link), open for writing.
  */
-async function openNextTo(target: string, options: WriteOptions): Promise<{ tmp: string; handle: FileHandle }> {
+async function openNextTo(target: string, options: WriteOptions, readBack = false): Promise<{ tmp: string; handle: FileHandle }> {
   const folder = path.dirname(path.resolve(target));
   await mkdir(folder, { recursive: true });
   if (options.within !== undefined) {
@@ -46,7 +48,7 @@ async function openNextTo(target: string, options: WriteOptions): Promise<{ tmp:
     }
   }
   const tmp = path.join(folder, `.${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
-  return { tmp, handle: await open(tmp, CREATE_EXCLUSIVE, 0o644) };
+  return { tmp, handle: await open(tmp, readBack ? CREATE_EXCLUSIVE_RW : CREATE_EXCLUSIVE, 0o644) };
 }
 
 /** `text` in a new temporary file next to `target` (see openNextTo). Returns its path. */
@@ -92,9 +94,12 @@ function removeStagedAtExit(): void {
   }
 }
 
-/** Opens a StagedFile for `target` (its folder created and checked as by writeFileSafely). */
-export async function openStagedFile(target: string, options: WriteOptions = {}): Promise<StagedFile> {
-  const { tmp, handle } = await openNextTo(target, options);
+/**
+ * Opens a StagedFile for `target` (its folder created and checked as by writeFileSafely);
+ * `readBack`: open for reading too.
+ */
+export async function openStagedFile(target: string, options: WriteOptions = {}, readBack = false): Promise<StagedFile> {
+  const { tmp, handle } = await openNextTo(target, options, readBack);
   staged.add(tmp);
   if (!exitHookInstalled) {
     exitHookInstalled = true;

@@ -62,24 +62,35 @@ export interface RecordStream {
   discard(): Promise<void>;
 }
 
-/** An item as it stands in the whole record: at depth 2, each line indented by four spaces. */
-function itemText(item: unknown): string {
-  return `    ${JSON.stringify(item, null, 2).replaceAll('\n', '\n    ')}`;
+/**
+ * Items as they stand in the whole record, joined as there: at depth 2, so each line is indented
+ * by four spaces and items are separated by ",\n". One JSON.stringify for the lot: the wrapper
+ * `[[...]]` puts them at that depth, and its first and last six characters are cut off.
+ */
+function itemsText(items: readonly unknown[]): string {
+  return JSON.stringify([items], null, 2).slice(6, -6);
 }
 
-/** The spool of one kind of item: those finished in suite order from 0, as chunks of the side file. */
+/** How many items to serialize at once for about CHUNK_CHARS characters, from the last batch. */
+function batchSizeFor(chars: number, count: number): number {
+  return Math.max(1, Math.min(1024, Math.floor(CHUNK_CHARS / Math.max(1, chars / count))));
+}
+
+/** The spool of one kind of item: those finished in suite order from 0, serialized in chunks of the side file. */
 interface Spool {
-  /** Items written (or buffered) so far, in order: the identity check of finish. */
+  /** Items taken in order so far: the identity check of finish. */
   readonly written: unknown[];
   /** Finished items waiting for an earlier one. */
   readonly waiting: Map<number, unknown>;
-  /** Text not yet handed to the side file. */
-  buffer: string;
+  /** How many of `written` are in the side file. */
+  flushed: number;
+  /** Items per chunk, adapted to their size. */
+  batch: number;
   /** [offset, length] in the side file, in order. */
   readonly chunks: [number, number][];
 }
 
-const newSpool = (): Spool => ({ written: [], waiting: new Map(), buffer: '', chunks: [] });
+const newSpool = (): Spool => ({ written: [], waiting: new Map(), flushed: 0, batch: 16, chunks: [] });
 
 /**
  * Starts writing the record of a run to `target`. Nothing is touched until the first item: then
@@ -97,8 +108,9 @@ export function openRecordStream(target: string, options: WriteOptions = {}): Re
   let closed = false;
 
   const flush = (spool: Spool): void => {
-    if (spool.buffer === '') return;
-    writes ??= openStagedFile(target, options).then(
+    const count = spool.written.length - spool.flushed;
+    if (count === 0) return;
+    writes ??= openStagedFile(target, options, true).then(
       (file) => {
         side = file;
       },
@@ -106,8 +118,10 @@ export function openRecordStream(target: string, options: WriteOptions = {}): Re
         spoolFailed = true;
       },
     );
-    const bytes = Buffer.from(spool.buffer, 'utf8');
-    spool.buffer = '';
+    const text = `${spool.flushed === 0 ? '' : ',\n'}${itemsText(spool.written.slice(spool.flushed))}`;
+    spool.flushed = spool.written.length;
+    spool.batch = batchSizeFor(text.length, count);
+    const bytes = Buffer.from(text, 'utf8');
     const offset = sideSize;
     sideSize += bytes.length;
     spool.chunks.push([offset, bytes.length]);
@@ -128,10 +142,9 @@ export function openRecordStream(target: string, options: WriteOptions = {}): Re
       spool.waiting.set(index, record);
       for (let next = spool.waiting.get(spool.written.length); next !== undefined; next = spool.waiting.get(spool.written.length)) {
         spool.waiting.delete(spool.written.length);
-        spool.buffer += `${spool.written.length === 0 ? '' : ',\n'}${itemText(next)}`;
         spool.written.push(next);
-        if (spool.buffer.length >= CHUNK_CHARS) flush(spool);
       }
+      if (spool.written.length - spool.flushed >= spool.batch) flush(spool);
     } catch {
       // An item that cannot be serialized here is serialized again by finish (and fails there).
       spoolFailed = true;
@@ -157,7 +170,8 @@ export function openRecordStream(target: string, options: WriteOptions = {}): Re
       } catch (e) {
         const fallback = path.join(tmpdir(), `agent-replay-results-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.json`);
         try {
-          await writeAssembled(fallback, {}, record, from);
+          // From memory only: whatever failed cannot fail the fallback too.
+          await writeAssembled(fallback, {}, record, null);
         } catch {
           throw new RecordWriteError(target, e, null);
         }
@@ -213,6 +227,7 @@ async function writeAssembled(
       }
       await write('[\n');
       let start = 0;
+      // The items in the side file, when the record holds those very objects first.
       if (from !== null && spool !== undefined && spool.written.length <= list.length && spool.written.every((w, i) => w === list[i])) {
         await drain();
         for (const [offset, length] of spool.chunks) {
@@ -222,10 +237,17 @@ async function writeAssembled(
           if (bytesRead !== length) throw new Error(`the side file ${from.file.path} is shorter than written`);
           await out.handle.write(buffer, 0, length, null);
         }
-        await write(spool.buffer);
-        start = spool.written.length;
+        start = spool.flushed;
       }
-      for (let i = start; i < list.length; i++) await write(`${i === 0 ? '' : ',\n'}${itemText(list[i])}`);
+      // The others (not spooled yet, or not the same objects), a batch at a time.
+      let batch = 16;
+      for (let i = start; i < list.length; ) {
+        const count = Math.min(batch, list.length - i);
+        const text = `${i === 0 ? '' : ',\n'}${itemsText(list.slice(i, i + count))}`;
+        i += count;
+        batch = batchSizeFor(text.length, count);
+        await write(text);
+      }
       await write('\n  ]');
     };
     // The head and tail: the record with its item lists as placeholders (the same keys, in order).
