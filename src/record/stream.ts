@@ -14,10 +14,11 @@
 // An item is taken from the side file only when the record holds that very object at that place
 // (a record is written once and never changed); otherwise it is serialized again from the record.
 // A failure to write (a folder that cannot be created, no permission, a full disk) never loses the
-// run: the record is then written to a file in the system's temporary folder, and the error says
-// where.
+// run: the record is then written to results.json in a new folder in the system's temporary
+// folder, and the error says where.
 
 import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openStagedFile, type StagedFile, type WriteOptions } from '../fs-safe.js';
@@ -37,7 +38,7 @@ export class RecordWriteError extends UserError {
     readonly fallback: string | null,
   ) {
     super(
-      `could not write the results to ${target} (${reason instanceof Error ? reason.message : String(reason)}); ` +
+      `could not write the results to ${target}: ${plainly(reason)}; ` +
         (fallback === null
           ? 'nor to a file in the temporary folder: the results are only in the report above. '
           : `the record was written to ${fallback} instead. `) +
@@ -45,6 +46,23 @@ export class RecordWriteError extends UserError {
     );
     this.name = 'RecordWriteError';
   }
+}
+
+/** What a failure to write means, in words, with the system's message. */
+function plainly(reason: unknown): string {
+  const e = reason as NodeJS.ErrnoException;
+  const said = reason instanceof Error ? reason.message : String(reason);
+  const words: Record<string, string> = {
+    EEXIST: e.syscall === 'mkdir' ? `${e.path ?? 'a part of the path'} is a file, not a folder` : '',
+    ENOTDIR: 'a part of the path is a file, not a folder',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'the disk quota is exceeded',
+  };
+  const word = e.code === undefined ? '' : (words[e.code] ?? '');
+  return word === '' ? said : `${word} (${said})`;
 }
 
 export interface RecordStream {
@@ -168,9 +186,11 @@ export function openRecordStream(target: string, options: WriteOptions = {}): Re
         await writeAssembled(target, options, record, from);
         return { path: target };
       } catch (e) {
-        const fallback = path.join(tmpdir(), `agent-replay-results-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.json`);
+        // A folder of its own, so that files written next to the record (report.html in the
+        // Action) stay with it; from memory only, so whatever failed cannot fail this too.
+        let fallback: string;
         try {
-          // From memory only: whatever failed cannot fail the fallback too.
+          fallback = path.join(await mkdtemp(path.join(tmpdir(), 'agent-replay-results-')), 'results.json');
           await writeAssembled(fallback, {}, record, null);
         } catch {
           throw new RecordWriteError(target, e, null);
