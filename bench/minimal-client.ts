@@ -8,7 +8,7 @@
 //
 // requestsFile: JSON {"headers": {...}, "items": [[body, body, ...], ...]}: one array of request
 // bodies per item (a fixture: one; a persona script: its turns, sent in order).
-// stdout: one JSON line {"wallMs", "requests", "failed", "maxRssKb"}.
+// stdout: one JSON line {"wallMs", "cpuMs", "requests", "failed", "maxRssKb"}.
 
 import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'undici';
@@ -21,6 +21,7 @@ if (file === undefined || agentUrl === undefined || concurrencyText === undefine
 const concurrency = Number(concurrencyText);
 const { headers, items } = JSON.parse(await readFile(file, 'utf8')) as { headers: Record<string, string>; items: string[][] };
 
+const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const dispatcher = new Agent({ connections: concurrency, pipelining: 1 });
 let next = 0;
@@ -42,5 +43,6 @@ const worker = async (): Promise<void> => {
 };
 await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 const wallMs = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
 await dispatcher.close();
-process.stdout.write(`${JSON.stringify({ wallMs, requests, failed, maxRssKb: process.resourceUsage().maxRSS })}\n`);
+process.stdout.write(`${JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, requests, failed, maxRssKb: process.resourceUsage().maxRSS })}\n`);

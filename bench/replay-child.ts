@@ -6,7 +6,8 @@
 //
 // wallMs runs from just before the CLI's main() to just after it (suite loading and the write of
 // results.json included); replayMs is the record's own duration (replay only). maxRssKb is the
-// process's peak resident set, taken before the record is read back to count its verdicts.
+// process's peak resident set, taken before the record is read back to count its verdicts; cpuMs
+// the process's CPU time (user + system, all threads) over the same span.
 // `phases`: also print process.memoryUsage() at the points the progress printer sees (stderr),
 // to see where the memory goes.
 
@@ -42,6 +43,7 @@ let stdoutChars = 0;
 const rssBeforeKb = Math.round(process.memoryUsage.rss() / 1024);
 if (phases) process.stderr.write(`before: ${mem()}\n`);
 let lastPhase = 0;
+const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const code = await main(['run', '--dir', dir, '--agent-url', agentUrl, '--concurrency', concurrencyText, '--confirm-cost', '--out', out], {
   stdout: (t) => void (stdoutChars += t.length),
@@ -60,6 +62,7 @@ const code = await main(['run', '--dir', dir, '--agent-url', agentUrl, '--concur
   signal: new AbortController().signal,
 });
 const wallMs = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
 clearInterval(sampler);
 const maxRssKb = process.resourceUsage().maxRSS;
 if (phases) process.stderr.write(`after: ${mem()}\n`);
@@ -86,6 +89,7 @@ process.stdout.write(
     rssBeforeKb,
     maxRssKb,
     sampledPeakRssKb: Math.round(peakSampledRss / 1024),
+    cpuMs: (cpu.user + cpu.system) / 1000,
     terminalChars: stdoutChars,
   })}\n`,
 );

@@ -185,10 +185,12 @@ interface ReplayFigures {
   rssBeforeKb: number;
   maxRssKb: number;
   sampledPeakRssKb: number;
+  cpuMs: number;
 }
 
 interface MinimalFigures {
   wallMs: number;
+  cpuMs: number;
   requests: number;
   failed: number;
   maxRssKb: number;
@@ -300,6 +302,9 @@ async function replayCase(opts: {
   }
   row(`  replay only (record.durationMs) / rest (load, write)`, `${s(replayMs)} / ${s(wall - replayMs)}`, '', null);
   row(`  overhead per ${persona ? 'script' : 'fixture'} over the minimal client`, ms((wall - floorWall) / n), '', null);
+  const cpu = median(engine.map((f) => f.cpuMs));
+  const clientCpu = median(minimal.map((f) => f.cpuMs));
+  row(`  CPU time (user + system) per ${persona ? 'script' : 'fixture'}`, `${ms(cpu / n)} (minimal client ${ms(clientCpu / n)})`, '', null);
   const rss = `${mb(Math.max(...engine.map((f) => f.maxRssKb)))} (before run ${mb(last.rssBeforeKb)}; minimal client ${mb(Math.max(...minimal.map((f) => f.maxRssKb)))})`;
   const peak = Math.max(...engine.map((f) => f.maxRssKb)) / 1024;
   row(`  peak RSS (maxRSS)`, rss, opts.rssMb === null ? '' : `<= ${opts.rssMb} MB`, opts.rssMb === null ? null : peak <= opts.rssMb);
