@@ -236,9 +236,9 @@ async function replayCase(opts: {
   n: number;
   concurrency: number;
   latencyMs: number;
-  /** The target: engine wall / minimal client wall (issue 11), or / the theoretical floor, at most `factor`. */
+  /** The target: engine wall / minimal client wall (issue 11), or / the theoretical floor, at most `factor` (null: no target, the figure only). */
   of: 'minimal client' | 'floor';
-  factor: number;
+  factor: number | null;
   rssMb: number | null;
   /** Persona scripts of this many message turns instead of fixtures (one request each). */
   personaTurns?: number;
@@ -280,7 +280,7 @@ async function replayCase(opts: {
     minimal.push(clientFigures);
   }
   if (engine.length === 0 || minimal.length === 0 || server === null) {
-    row(`${name}: wall`, 'ERROR', `<= ${factor.toFixed(2)} x ${opts.of}`, false);
+    row(`${name}: wall`, 'ERROR', factor === null ? 'a run' : `<= ${factor.toFixed(2)} x ${opts.of}`, false);
     return;
   }
   const last = engine.at(-1) as ReplayFigures;
@@ -293,7 +293,10 @@ async function replayCase(opts: {
   const floorName = `theoretical floor ceil(N / C) x ${turns > 1 ? 'T x ' : ''}L`;
   const vsMinimal = `${s(wall)} = ${ratio.toFixed(3)} x minimal client ${s(floorWall)}`;
   const vsFloor = `${(wall / floor).toFixed(3)} x ${s(floor)} (minimal client ${(floorWall / floor).toFixed(3)} x)`;
-  if (opts.of === 'minimal client') {
+  if (factor === null) {
+    row(`${name}: wall (load + replay + write)${of}`, vsMinimal, allPassed ? '' : 'all passed', allPassed ? null : false);
+    row(`  x ${floorName}`, vsFloor, '', null);
+  } else if (opts.of === 'minimal client') {
     row(`${name}: wall (load + replay + write)${of}`, vsMinimal, `<= ${factor.toFixed(2)} x minimal client`, ratio <= factor && allPassed);
     row(`  x ${floorName}`, vsFloor, '', null);
   } else {
@@ -595,7 +598,8 @@ async function main(): Promise<void> {
     if (only === null || only === 'scale') {
       const fast = await startAgent(5);
       try {
-        await replayCase({ root, agent: fast, n: 20_000, concurrency: 64, latencyMs: 5, of: 'minimal client', factor: 1.05, rssMb: 180, reps });
+        // Issue 11 sets a memory target here; the wall time (CPU-bound at 5 ms) is shown, not judged.
+        await replayCase({ root, agent: fast, n: 20_000, concurrency: 64, latencyMs: 5, of: 'minimal client', factor: null, rssMb: 180, reps });
       } finally {
         await fast.stop();
       }
