@@ -2,10 +2,10 @@
 // record twice (the objects and their JSON text) nor builds the whole text in one string.
 //
 // Items finish out of order, but the file lists them in suite order. Each finished item waits (as
-// the object the replay holds anyway) until every item before it has finished; then it is
-// serialized, indented as it stands in the whole record, and appended to a side file (a temporary
-// file next to the target, created as fs-safe creates every temporary file) in chunks, keeping
-// only the chunks' offsets. At the end the record's head (everything but its items, a few
+// the object the replay holds anyway) until every item before it has finished; then it joins a
+// batch, which is serialized at once (about 64 KB of text, indented as the items stand in the whole
+// record) and appended to a side file (a temporary file next to the target, created as fs-safe
+// creates every temporary file), keeping only the chunks' offsets. At the end the record's head (everything but its items, a few
 // hundred bytes) is serialized with placeholders; the final file is another temporary file next
 // to the target: head, the items copied from the side file chunk by chunk, any item not spooled
 // yet (an interrupted run, out of order), tail; then it is renamed over the target, so a reader
@@ -111,8 +111,8 @@ interface Spool {
 const newSpool = (): Spool => ({ written: [], waiting: new Map(), flushed: 0, batch: 16, chunks: [] });
 
 /**
- * Starts writing the record of a run to `target`. Nothing is touched until the first item: then
- * the side file is opened, in the background. When it cannot be, nothing is spooled and finish
+ * Starts writing the record of a run to `target`. Nothing is touched until the first batch is
+ * complete: then the side file is opened, in the background. When it cannot be, nothing is spooled and finish
  * serializes every item then (and reports the failure if the target cannot be written either).
  */
 export function openRecordStream(target: string, options: WriteOptions = {}): RecordStream {
@@ -177,7 +177,7 @@ export function openRecordStream(target: string, options: WriteOptions = {}): Re
 
   const finish = async (record: RunRecord): Promise<{ path: string }> => {
     closed = true;
-    // What is still buffered (all of a small run) is copied from memory.
+    // Items not in a complete batch yet (all of a small run) are serialized from the record.
     await writes;
     const spooled = side as StagedFile | null;
     try {
