@@ -6,7 +6,9 @@
 //   capacity > 0: a request that arrives while `capacity` are in flight is answered 429 at once
 //   (no Retry-After), as a rate-limited agent does; "throttled" in stats counts them.
 //   stdout, first line: {"url": "http://127.0.0.1:PORT/chat"}
-//   stdin "stats\n" -> stdout {"requests": n, "connections": n, "maxInFlight": n} (counters reset)
+//   stdin "stats\n" -> stdout {"requests": n, "connections": n, "maxInFlight": n, "sample": ...} (counters reset)
+//   sample: the body and headers of the first request since the last stats, so that the bench's
+//   minimal client sends exactly what the engine sent
 //   stdin closed -> exit
 
 import { createServer } from 'node:http';
@@ -19,12 +21,20 @@ let requests = 0;
 let connections = 0;
 let inFlight = 0;
 let maxInFlight = 0;
+let sample: { body: string; headers: Record<string, string> } | null = null;
+/** The headers the engine sets (src/agent/http-client.ts buildHeaders), as received. */
+const SAMPLED_HEADERS = ['content-type', 'accept', 'user-agent'];
 
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
     requests++;
+    if (sample === null) {
+      const headers: Record<string, string> = {};
+      for (const name of SAMPLED_HEADERS) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
+      sample = { body: Buffer.concat(chunks).toString('utf8'), headers };
+    }
     if (capacity > 0 && inFlight >= capacity) {
       throttled++;
       res.writeHead(429, { 'content-type': 'application/json' });
@@ -66,7 +76,8 @@ process.stdin.on('data', (chunk: string) => {
     const line = pending.slice(0, nl).trim();
     pending = pending.slice(nl + 1);
     if (line === 'stats') {
-      process.stdout.write(`${JSON.stringify({ requests, connections, maxInFlight, throttled })}\n`);
+      process.stdout.write(`${JSON.stringify({ requests, connections, maxInFlight, throttled, sample })}\n`);
+      sample = null;
       requests = 0;
       throttled = 0;
       connections = 0;

@@ -1,20 +1,27 @@
-// One measured replay, in its own process: the real engine (runCheck: load the suite, replay,
-// evaluate) against the bench agent. Prints one JSON line on stdout for bench/run.ts.
+// One measured replay, in its own process: the real CLI path (`agent-replay run --out
+// results.json`: load the suite, replay, evaluate, write the record, print the terminal report)
+// against the bench agent. Prints one JSON line on stdout for bench/run.ts.
 //
-//   node --import tsx bench/replay-child.ts <suiteDir> <agentUrl> <concurrency>
+//   node --import tsx bench/replay-child.ts <suiteDir> <agentUrl> <concurrency> [phases]
 //
-// wallMs runs from just before runCheck to just after it (suite loading included); replayMs is
-// the record's own duration (replay only). maxRssKb is the process's peak resident set.
+// wallMs runs from just before the CLI's main() to just after it (suite loading and the write of
+// results.json included); replayMs is the record's own duration (replay only). maxRssKb is the
+// process's peak resident set, taken before the record is read back to count its verdicts; cpuMs
+// the process's CPU time (user + system, all threads) over the same span.
+// `phases`: also print process.memoryUsage() at the points the progress printer sees (stderr),
+// to see where the memory goes.
 
-import { runCheck } from '../src/engine.js';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { main } from '../src/cli/main.js';
 import { tuneRuntime } from '../src/runtime.js';
 
 // The same V8 settings as the CLI's entry (src/cli.ts), so the figures are the CLI's.
 tuneRuntime();
 
-const [dir, agentUrl, concurrencyText] = process.argv.slice(2);
+const [dir, agentUrl, concurrencyText, phases] = process.argv.slice(2);
 if (dir === undefined || agentUrl === undefined || concurrencyText === undefined) {
-  process.stderr.write('usage: replay-child.ts <suiteDir> <agentUrl> <concurrency>\n');
+  process.stderr.write('usage: replay-child.ts <suiteDir> <agentUrl> <concurrency> [phases]\n');
   process.exit(2);
 }
 
@@ -24,34 +31,65 @@ const sampler = setInterval(() => {
 }, 50);
 sampler.unref();
 
+const mem = (): string => {
+  const m = process.memoryUsage();
+  const f = (v: number): string => `${(v / 1048576).toFixed(1)}`;
+  return `rss ${f(m.rss)} heapUsed ${f(m.heapUsed)} heapTotal ${f(m.heapTotal)} external ${f(m.external)} arrayBuffers ${f(m.arrayBuffers)} MB`;
+};
+
+const out = path.join(path.dirname(path.resolve(dir)), 'results.json');
+let stderr = '';
+let stdoutChars = 0;
 const rssBeforeKb = Math.round(process.memoryUsage.rss() / 1024);
+if (phases) process.stderr.write(`before: ${mem()}\n`);
+let lastPhase = 0;
+const cpu0 = process.cpuUsage();
 const t0 = performance.now();
-const result = await runCheck({
-  dir,
+const code = await main(['run', '--dir', dir, '--agent-url', agentUrl, '--concurrency', concurrencyText, '--confirm-cost', '--out', out], {
+  stdout: (t) => void (stdoutChars += t.length),
+  stderr: (t) => {
+    if (stderr.length < 4000) stderr += t;
+    if (phases && performance.now() - lastPhase > 250) {
+      lastPhase = performance.now();
+      process.stderr.write(`${(lastPhase - t0).toFixed(0)} ms: ${mem()}\n`);
+    }
+  },
+  isTTY: phases !== undefined,
+  color: false,
   env: {},
-  overrides: { agentUrl, concurrency: Number(concurrencyText) },
-  confirmCost: true,
-  failOn: [],
-  commit: null,
+  cwd: path.dirname(path.resolve(dir)),
+  // As src/cli.ts does: the run watches an interrupt signal (the agent client then combines it with each request's deadline).
+  signal: new AbortController().signal,
 });
 const wallMs = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
 clearInterval(sampler);
+const maxRssKb = process.resourceUsage().maxRSS;
+if (phases) process.stderr.write(`after: ${mem()}\n`);
 
-if (result.kind !== 'ran') {
-  process.stdout.write(`${JSON.stringify({ error: `runCheck returned ${result.kind}`, detail: result.kind === 'config_errors' ? result.errors.slice(0, 3) : null })}\n`);
+if (code !== 0) {
+  process.stdout.write(`${JSON.stringify({ error: `agent-replay run exited ${code}`, detail: stderr.slice(0, 1000) })}\n`);
   process.exit(1);
 }
-const items: { errored: boolean; verdict: string | null }[] = [...result.record.fixtures, ...result.record.personas];
+const record = JSON.parse(await readFile(out, 'utf8')) as {
+  durationMs: number;
+  fixtures: { errored: boolean; verdict: string | null }[];
+  personas: { errored: boolean; verdict: string | null }[];
+};
+await rm(out);
+const items = [...record.fixtures, ...record.personas];
 process.stdout.write(
   `${JSON.stringify({
     wallMs,
-    replayMs: result.record.durationMs,
+    replayMs: record.durationMs,
     // Fixtures and persona scripts alike: one item each.
     fixtures: items.length,
     errored: items.filter((f) => f.errored).length,
     passed: items.filter((f) => !f.errored && f.verdict === 'pass').length,
     rssBeforeKb,
-    maxRssKb: process.resourceUsage().maxRSS,
+    maxRssKb,
     sampledPeakRssKb: Math.round(peakSampledRss / 1024),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    terminalChars: stdoutChars,
   })}\n`,
 );

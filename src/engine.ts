@@ -6,7 +6,7 @@ import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluat
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { repeatOf } from './suite/repeat.js';
 import { criteriaCount, estimateCost, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
-import { replay, type Progress } from './replay/index.js';
+import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
@@ -26,6 +26,8 @@ export interface EngineDeps {
   clock?: Clock;
   wallClock?: () => Date;
   onProgress?: (progress: Progress) => void;
+  /** Each item as it finishes (replay's onItem): the CLI and the Action stream results.json with it. */
+  onItem?: ReplayDeps['onItem'];
   /**
    * Aborted when the run is interrupted (SIGINT, SIGTERM): the replay stops starting fixtures,
    * abandons those in flight and records what finished, marked `interrupted`.
@@ -224,7 +226,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     const record = await replay(
       suite.fixtures,
       suite.baselines,
-      { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, redact: makeRedactor(config.secrets), signal: deps.signal },
+      { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, onItem: deps.onItem, redact: makeRedactor(config.secrets), signal: deps.signal },
       {
         concurrency: config.agent.concurrency,
         estimate,

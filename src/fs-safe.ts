@@ -6,8 +6,8 @@
 // a given root, so a folder that is a link to elsewhere is refused before anything is written.
 
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { link, mkdir, open, realpath, rename, unlink } from 'node:fs/promises';
+import { constants, unlinkSync } from 'node:fs';
+import { link, mkdir, open, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 export class UnsafeWriteError extends Error {
@@ -21,6 +21,8 @@ export function isInside(outer: string, inner: string): boolean {
 }
 
 const CREATE_EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+/** The same, open for reading back too (a StagedFile used as scratch space). */
+const CREATE_EXCLUSIVE_RW = (CREATE_EXCLUSIVE & ~constants.O_WRONLY) | constants.O_RDWR;
 
 export interface WriteOptions {
   /**
@@ -31,10 +33,10 @@ export interface WriteOptions {
 }
 
 /**
- * The target's folder, created, and checked to be really inside `options.within`; then `text` in a
- * new temporary file there (random name, created exclusively, never through a link). Returns its path.
+ * The target's folder, created, and checked to be really inside `options.within`; then a new
+ * temporary file there (random name, created exclusively, never through a link), open for writing.
  */
-async function stageNextTo(target: string, text: string, options: WriteOptions): Promise<string> {
+async function openNextTo(target: string, options: WriteOptions, readBack = false): Promise<{ tmp: string; handle: FileHandle }> {
   const folder = path.dirname(path.resolve(target));
   await mkdir(folder, { recursive: true });
   if (options.within !== undefined) {
@@ -46,7 +48,12 @@ async function stageNextTo(target: string, text: string, options: WriteOptions):
     }
   }
   const tmp = path.join(folder, `.${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
-  const handle = await open(tmp, CREATE_EXCLUSIVE, 0o644);
+  return { tmp, handle: await open(tmp, readBack ? CREATE_EXCLUSIVE_RW : CREATE_EXCLUSIVE, 0o644) };
+}
+
+/** `text` in a new temporary file next to `target` (see openNextTo). Returns its path. */
+async function stageNextTo(target: string, text: string, options: WriteOptions): Promise<string> {
+  const { tmp, handle } = await openNextTo(target, options);
   try {
     await handle.writeFile(text, 'utf8');
   } catch (e) {
@@ -56,6 +63,76 @@ async function stageNextTo(target: string, text: string, options: WriteOptions):
   }
   await handle.close();
   return tmp;
+}
+
+/**
+ * A file written piece by piece and published at once: a temporary file next to the target,
+ * created as writeFileSafely's is, which `commit` renames over the target and `discard` removes.
+ * Until one of them has run, the process's exit removes it (a second Ctrl-C, process.exit).
+ */
+export interface StagedFile {
+  /** The temporary file's path. */
+  readonly path: string;
+  readonly handle: FileHandle;
+  /** Closes the file and renames it over the target (atomically; a link at the target is replaced, not followed). */
+  commit(): Promise<void>;
+  /** Closes the file and removes it. Never throws. */
+  discard(): Promise<void>;
+}
+
+/** Temporary files of StagedFiles not yet committed or discarded: removed when the process exits. */
+const staged = new Set<string>();
+let exitHookInstalled = false;
+
+function removeStagedAtExit(): void {
+  for (const tmp of staged) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * Opens a StagedFile for `target` (its folder created and checked as by writeFileSafely);
+ * `readBack`: open for reading too.
+ */
+export async function openStagedFile(target: string, options: WriteOptions = {}, readBack = false): Promise<StagedFile> {
+  const { tmp, handle } = await openNextTo(target, options, readBack);
+  staged.add(tmp);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', removeStagedAtExit);
+  }
+  let settled = false;
+  const settle = (): boolean => {
+    if (settled) return false;
+    settled = true;
+    return true;
+  };
+  return {
+    path: tmp,
+    handle,
+    async commit() {
+      if (!settle()) throw new Error(`${tmp}: already committed or discarded`);
+      try {
+        await handle.close();
+        await rename(tmp, target);
+      } catch (e) {
+        await unlink(tmp).catch(() => undefined);
+        throw e;
+      } finally {
+        staged.delete(tmp);
+      }
+    },
+    async discard() {
+      if (!settle()) return;
+      await handle.close().catch(() => undefined);
+      await unlink(tmp).catch(() => undefined);
+      staged.delete(tmp);
+    },
+  };
 }
 
 /** Writes `text` (UTF-8) to `target` atomically and without following any planted link. */

@@ -11,10 +11,10 @@ import type { ArtifactStore } from './artifacts.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck, type EngineDeps } from '../engine.js';
 import { formatIssue, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
-import { readRecord, writeRecord } from '../record/index.js';
+import { openRecordStream, readRecord, RecordWriteError, type RecordStream } from '../record/index.js';
 import { timingsOf } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
-import { writeFileSafely } from '../fs-safe.js';
+import { repositoryFor, writeFileSafely } from '../fs-safe.js';
 import { formatUsdPair, hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
 import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
@@ -150,13 +150,30 @@ async function postComment(
   }
 }
 
-/** Writes the run's record (before anything else can fail) and names it in the outputs. */
-export async function writeRunRecord(run: RunRecord, inputs: Inputs, deps: ActionDeps): Promise<string> {
-  const resultsPath = resolve(deps.cwd, inputs.resultsPath);
-  await writeRecord(resultsPath, run);
+/**
+ * Writes the run's record (before anything else can fail), finishing `stream` when check mode fed
+ * it as items finished, and names it in the outputs. When the results path cannot be written, the
+ * record goes to the runner's temporary folder instead: the step fails saying where, and the rest
+ * (summary, artifact, comment) goes on with that file. Returns the path written.
+ */
+export async function writeRunRecord(run: RunRecord, inputs: Inputs, deps: ActionDeps, stream?: RecordStream): Promise<string> {
+  const target = resolve(deps.cwd, inputs.resultsPath);
+  let resultsPath = target;
+  try {
+    await (stream ?? resultsStream(target)).finish(run);
+  } catch (e) {
+    if (!(e instanceof RecordWriteError) || e.fallback === null) throw e;
+    core.setFailed(e.message);
+    resultsPath = e.fallback;
+  }
   core.setOutput('results-path', resultsPath);
   core.info(`results: ${resultsPath}`);
   return resultsPath;
+}
+
+/** The stream check mode feeds the record with as items finish (record/stream.ts). */
+function resultsStream(target: string): RecordStream {
+  return openRecordStream(target, { within: repositoryFor(target) });
 }
 
 /** Writes `extra` next to the record and uploads them all as this run's results artifact, named from the replayed commit. */
@@ -395,6 +412,8 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const readOnlyToken = ctx.pull?.isFork === true && ctx.eventName === 'pull_request';
   const confirmCost = inputs.confirmCost || pulls.some((p) => p.labels.includes(inputs.confirmLabel));
   const summaryNote = note ? `> ${escapeInline(note)}\n\n` : '';
+  // results.json is written as items finish, and renamed into place when the run is over.
+  const stream = resultsStream(resolve(deps.cwd, inputs.resultsPath));
   let result;
   try {
     result = await runCheck(
@@ -422,10 +441,12 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
             }
           };
         })(),
+        onItem: stream.item,
         ...deps.engine,
       },
     );
   } catch (e) {
+    await stream.discard();
     if (!(e instanceof AgentNotReady)) throw e;
     const body = renderNotReady(e, reportContextFor(inputs, ctx, null));
     await writeSummary(summaryNote + body);
@@ -435,6 +456,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     return;
   }
 
+  if (result.kind !== 'ran') await stream.discard();
   if (result.kind === 'config_errors') {
     annotateConfigIssues(result.errors, result.warnings);
     const rctx = reportContextFor(inputs, ctx, null);
@@ -466,7 +488,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const run = result.record;
   if (result.shard) core.info(shardLine(result.shard));
   // 1. The record, before anything else can fail.
-  const resultsPath = await writeRunRecord(run, inputs, deps);
+  const resultsPath = await writeRunRecord(run, inputs, deps, stream);
 
   // 2. Outputs.
   setRunOutputs(run, result.gate.failed);

@@ -82,9 +82,19 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   });
   const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
   let closed = false;
+  // The run's interrupt aborts every attempt in flight through one listener, instead of an
+  // AbortSignal.any per attempt (weak references and a finalizer each, which outlive the request
+  // and were a large part of what a big run promoted to the old generation).
+  const inFlight = new Set<AbortController>();
+  const onInterrupt = (): void => {
+    for (const c of inFlight) c.abort(deps.signal?.reason);
+  };
+  deps.signal?.addEventListener('abort', onInterrupt, { once: true });
 
   async function attempt(body: string, turn: Turn, isLast: boolean): Promise<Attempt> {
     const controller = new AbortController();
+    if (deps.signal?.aborted) controller.abort(deps.signal.reason);
+    inFlight.add(controller);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -96,7 +106,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         method: 'POST',
         headers,
         body,
-        signal: deps.signal ? AbortSignal.any([controller.signal, deps.signal]) : controller.signal,
+        signal: controller.signal,
         headersTimeout: config.timeoutMs,
         bodyTimeout: config.timeoutMs,
       });
@@ -132,6 +142,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       return fail('network', true, null, (n) => `could not reach the agent after ${attempts(n)}: ${errorMessage(err)}`);
     } finally {
       clearTimeout(timer);
+      inFlight.delete(controller);
     }
   }
 
@@ -214,6 +225,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   async function close(): Promise<void> {
     if (closed) return;
     closed = true;
+    deps.signal?.removeEventListener('abort', onInterrupt);
     await dispatcher.close();
   }
 

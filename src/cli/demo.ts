@@ -60,8 +60,9 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
     if (result.kind === 'refused') {
       throw new Error(`the demo suite is above its cost cap (${result.estimate.usd} > ${result.estimate.capUsd})`);
     }
-    await emitRun(result.record, { out: join(outDir, 'results.json'), markdown: join(outDir, 'report.md'), junit: join(outDir, 'junit.xml'), html: join(outDir, 'report.html') }, io);
+    const written = await emitRun(result.record, { out: join(outDir, 'results.json'), markdown: join(outDir, 'report.md'), junit: join(outDir, 'junit.xml'), html: join(outDir, 'report.html') }, io);
     if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
+    if (!written) return 2;
     io.stdout(
       `\nThe demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike (see the comments in examples/demo/.agent-replay). With --fail-on newly_failing a real run would ${
         result.gate.failed ? `exit 1 (${result.gate.reason})` : 'exit 0'

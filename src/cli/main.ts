@@ -20,7 +20,7 @@ import { runInit } from './init.js';
 import { ASSERT_FORMS, runProbe } from './probe.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
-import { emitRun, interruptedExit, progressPrinter, reportContext, resolvePath, writeText, type CliIO } from './output.js';
+import { emitRun, interruptedExit, progressPrinter, recordStreamFor, reportContext, resolvePath, writeText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
 
@@ -253,6 +253,8 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const commit = values.commit ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
   const selection = await selectionOf(values, io);
   const shard = await shardOf(values, io);
+  // results.json is written as items finish (record/stream.ts), renamed into place at the end.
+  const stream = recordStreamFor(resolvePath(io, values.out ?? 'results.json'));
   const result = await runCheck(
     {
       dir,
@@ -271,8 +273,12 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       ...(selection ? { selection } : {}),
       ...(shard ? { shard } : {}),
     },
-    { onProgress: progressPrinter(io), signal: io.signal, ...io.engine },
-  );
+    { onProgress: progressPrinter(io), onItem: stream.item, signal: io.signal, ...io.engine },
+  ).catch(async (e: unknown) => {
+    await stream.discard();
+    throw e;
+  });
+  if (result.kind !== 'ran') await stream.discard();
   if (result.kind === 'config_errors') {
     printIssues(io, result.errors, result.warnings);
     return EXIT.usage;
@@ -281,8 +287,10 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   if (result.kind === 'ran') {
     if (result.shard) printShard(result.shard, io);
     if (result.selection) printSelection(result.record, result.selection.missing, io);
-    await emitRun(result.record, values, io);
+    const written = await emitRun(result.record, values, io, stream);
     if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
+    // The results are in the summary and the temporary file the error named, but not where asked.
+    if (!written) return EXIT.usage;
   }
   return exitFor(result, io, dir);
 }

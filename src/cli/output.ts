@@ -6,7 +6,7 @@ import { repositoryFor, writeFileSafely } from '../fs-safe.js';
 import { join } from 'node:path';
 import type { RunRecord } from '../types.js';
 import type { EngineDeps } from '../engine.js';
-import { writeRecord } from '../record/index.js';
+import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
 import { DEFAULT_CONTEXT, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
 import { renderHtml } from '../report/html.js';
 import type { Progress } from '../replay/index.js';
@@ -56,21 +56,45 @@ export async function writeText(path: string, text: string): Promise<void> {
   await writeFileSafely(path, text, { within: repositoryFor(path) }); // never through a planted link
 }
 
-/** Writes results.json first, then the renderings; prints the terminal summary. */
-export async function emitRun(record: RunRecord, values: { out?: string; markdown?: string; junit?: string; html?: string }, io: CliIO): Promise<void> {
+/**
+ * Writes results.json first (finishing `stream`, which `run` fed as items finished; without one,
+ * the record is written in pieces all the same), prints the terminal summary, then writes the
+ * renderings. Returns false when results.json could not be written where asked: the error says
+ * so and where the record went instead, after the summary (the results are never lost).
+ */
+export async function emitRun(
+  record: RunRecord,
+  values: { out?: string; markdown?: string; junit?: string; html?: string },
+  io: CliIO,
+  stream?: RecordStream,
+): Promise<boolean> {
   const out = resolvePath(io, values.out ?? 'results.json');
-  await writeRecord(out, record);
+  let failure: RecordWriteError | null = null;
+  try {
+    await (stream ?? recordStreamFor(out)).finish(record);
+  } catch (e) {
+    if (!(e instanceof RecordWriteError)) throw e;
+    failure = e;
+  }
+  io.stdout(renderTerminal(record, { color: io.color }));
   const ctx = reportContext(record, io.env);
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx));
   if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(record));
   if (values.html) await writeText(resolvePath(io, values.html), renderHtml(record, { context: ctx }));
-  io.stdout(renderTerminal(record, { color: io.color }));
   const written: Array<[string, string | undefined]> = [
     ['markdown', values.markdown],
     ['junit', values.junit],
     ['html', values.html],
   ];
-  io.stdout(`\nresults: ${out}${written.map(([what, p]) => (p ? `\n${what}: ${resolvePath(io, p)}` : '')).join('')}\n`);
+  const results = failure === null ? out : failure.fallback === null ? `not written (${out}: see below)` : `${failure.fallback} (not ${out}: see below)`;
+  io.stdout(`\nresults: ${results}${written.map(([what, p]) => (p ? `\n${what}: ${resolvePath(io, p)}` : '')).join('')}\n`);
+  if (failure !== null) io.stderr(`agent-replay: ${failure.message}\n`);
+  return failure === null;
+}
+
+/** The stream `run` feeds results.json with as items finish (a path in the working directory must stay inside it). */
+export function recordStreamFor(out: string): RecordStream {
+  return openRecordStream(out, { within: repositoryFor(out) });
 }
 
 /** Says that the run was interrupted and what its record holds; returns 130 (SIGINT) or 143 (SIGTERM). */

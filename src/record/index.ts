@@ -1,11 +1,14 @@
 // Reading, writing and merging run records. A record is written once and never changed.
 
 import { readFile } from 'node:fs/promises';
-import { repositoryFor, writeFileSafely } from '../fs-safe.js';
+import { repositoryFor } from '../fs-safe.js';
 import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
 import { coverage, runVisited, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { UserError } from '../errors.js';
+import { writeRecordFile } from './stream.js';
+
+export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
 export {
   runRecordSchema,
@@ -42,10 +45,12 @@ export function serializeRecord(record: RunRecord): string {
 /**
  * Writes atomically (an exclusively created temp file renamed over the target) so a reader never
  * sees half a record and no planted link is written through; a path named inside the working
- * directory must really be inside it (its folder cannot be a link to elsewhere).
+ * directory must really be inside it (its folder cannot be a link to elsewhere). The bytes are
+ * serializeRecord's.
  */
 export async function writeRecord(path: string, record: RunRecord): Promise<void> {
-  await writeFileSafely(path, serializeRecord(record), { within: repositoryFor(path) });
+  // In pieces: the text of a large run is never built in one string (record/stream.ts).
+  await writeRecordFile(path, record, { within: repositoryFor(path) });
 }
 
 /** Validates untrusted JSON text as a run record; errors name the file and the first problems. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
@@ -53,6 +54,36 @@ async function check(extra: { inputs?: Record<string, string>; payload?: unknown
     env: { AGENT_TOKEN: 's3cr3t-agent-token' },
   });
 }
+
+describe('check mode, a results path that cannot be written', () => {
+  it('fails the step saying where the record went instead, and still writes the summary and the comment', async () => {
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: BASELINES });
+    writeFileSync(join(workspace, 'blocked'), 'a file where a folder should be\n');
+    const run = await runAction({
+      gh,
+      workspace,
+      inputs: { 'agent-url': agent.url, 'results-path': 'blocked/results.json' },
+      event: { name: 'pull_request', payload: pullPayload() },
+      env: { AGENT_TOKEN: 's3cr3t-agent-token' },
+    });
+    const fallback = run.outputs['results-path'] as string;
+    try {
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      expect(run.stdout).toContain(`::error::could not write the results to ${join(workspace, 'blocked', 'results.json')}: ${join(workspace, 'blocked')} is a file, not a folder`);
+      expect(run.stdout).toContain(`the record was written to ${fallback} instead`);
+      expect(fallback).toMatch(new RegExp(`^${tmpdir()}/agent-replay-results-[^/]+/results\\.json$`));
+      // report.html and pr-number went with it, not loose in the temporary folder.
+      expect(readFileSync(join(dirname(fallback), 'report.html'), 'utf8')).toMatch(/^<!doctype html>/);
+      const record = parseRecord(readFileSync(fallback, 'utf8'), fallback);
+      expect(record.fixtures.map((f) => f.label)).toEqual(['greeting', 'refund-policy', 'opening-hours']);
+      expect(run.summary).toContain('refund-policy');
+      expect(run.outputs['comment-status']).toBe('created');
+      expect(readFileSync(join(workspace, 'blocked'), 'utf8')).toBe('a file where a folder should be\n');
+    } finally {
+      rmSync(dirname(fallback), { recursive: true, force: true });
+    }
+  });
+});
 
 describe('check mode, end to end', () => {
   it('writes results first, then artifact attempt, summary, annotations, comment and outputs; fails the gate on newly failing', async () => {

@@ -2,7 +2,7 @@
 // real slow loopback agent, a real signal once some fixtures have finished.
 
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,8 @@ describe.each([
       ['three', 'pass'],
     ]);
     expect(record.tallies).toEqual({ passed: 3, failed: 0, notEvaluated: 0, errored: 0 });
+    // results.json was streamed: its temporary files are gone.
+    expect((await readdir(cwd)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     // Nothing after the fourth fixture was sent.
     expect(agent.requests.map((r) => (r.json as { message: string }).message)).toEqual(['one', 'two', 'three', 'four']);
   });

@@ -1,0 +1,48 @@
+// The practical floor of the machine for a replay (issue 11): a minimal client that sends exactly
+// the requests the engine sends for a bench suite (the same bodies, headers and turns) with C
+// workers over one undici pool of C keep-alive connections, reads and parses each reply, and does
+// nothing else: no suite to load, no evaluation, no record. Run side by side with the engine
+// against the same bench agent, its wall time is what the engine's is compared with.
+//
+//   node bench/minimal-client.mjs <requestsFile> <agentUrl> <concurrency>
+//
+// requestsFile: JSON {"headers": {...}, "items": [[body, body, ...], ...]}: one array of request
+// bodies per item (a fixture: one; a persona script: its turns, sent in order).
+// stdout: one JSON line {"wallMs", "cpuMs", "requests", "failed", "maxRssKb"}.
+
+import { readFile } from 'node:fs/promises';
+import { Agent, request } from 'undici';
+
+const [file, agentUrl, concurrencyText] = process.argv.slice(2);
+if (file === undefined || agentUrl === undefined || concurrencyText === undefined) {
+  process.stderr.write('usage: minimal-client <requestsFile> <agentUrl> <concurrency>\n');
+  process.exit(2);
+}
+const concurrency = Number(concurrencyText);
+const { headers, items } = JSON.parse(await readFile(file, 'utf8')) as { headers: Record<string, string>; items: string[][] };
+
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+const dispatcher = new Agent({ connections: concurrency, pipelining: 1 });
+let next = 0;
+let requests = 0;
+let failed = 0;
+const worker = async (): Promise<void> => {
+  for (let i = next++; i < items.length; i = next++) {
+    for (const body of items[i] as string[]) {
+      requests++;
+      try {
+        const res = await request(agentUrl, { dispatcher, method: 'POST', headers, body });
+        const reply = (await res.body.json()) as { reply?: unknown };
+        if (res.statusCode !== 200 || typeof reply.reply !== 'string') failed++;
+      } catch {
+        failed++;
+      }
+    }
+  }
+};
+await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+const wallMs = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
+await dispatcher.close();
+process.stdout.write(`${JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, requests, failed, maxRssKb: process.resourceUsage().maxRSS })}\n`);
