@@ -104,6 +104,20 @@ describe('results.json streamed as items finish', () => {
     expect((await readdir(cwd)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('run --out with repeat: a repeated item is written once its attempts are all in, with every attempt, in serializeRecord layout', async () => {
+    const n = 60;
+    const agent = await serve(outOfOrder(n * 3));
+    const cwd = await makeProject({ config: `${agentConfig(agent.url, '  start: false\n  concurrency: 4\n')}cost: { capUsd: 100 }\nrepeat: { count: 3 }\n`, fixtures: { 'a.yml': fixturesYaml(n) } });
+    const r = await cli(['run', '--out', 'results.json'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    const text = await readFile(join(cwd, 'results.json'), 'utf8');
+    expect(serializeRecord(JSON.parse(text) as never)).toBe(text);
+    const record = parseRecord(text, 'results.json');
+    expect(record.fixtures.map((f) => f.label)).toEqual(Array.from({ length: n }, (_, i) => `q-${String(i).padStart(4, '0')}`));
+    expect(record.fixtures.every((f) => f.attempts?.length === 3 && f.repeat?.passed === 3)).toBe(true);
+    expect((await readdir(cwd)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('a results path that cannot be written: the summary prints, the error names the path and the file the record went to, exit 2', async () => {
     const agent = await serve();
     const cwd = await makeProject({ config: agentConfig(agent.url, '  start: false\n'), fixtures: { 'a.yml': fixturesYaml(3) } });
