@@ -91,14 +91,26 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
     if (items.length === 0) continue;
     const style = SECTION_STYLE[key];
     lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${items.length})${SECTION_WORDS[key].suffix}`));
-    for (const f of items) lines.push(itemLine(f, style, paint, fit));
+    for (const f of items.slice(0, TERMINAL_ITEMS)) lines.push(itemLine(f, style, paint, fit));
+    if (items.length > TERMINAL_ITEMS) lines.push(paint('grey', fit(moreLine(items.length - TERMINAL_ITEMS))));
   }
   const personas = personasOf(run);
   if (personas.length > 0) {
     lines.push('', paint('bold', `Persona scripts (${personas.length})`));
-    for (const p of personas) lines.push(...personaLines(p, paint, fit));
+    for (const p of personas.slice(0, TERMINAL_ITEMS)) lines.push(...personaLines(p, paint, fit));
+    if (personas.length > TERMINAL_ITEMS) lines.push(paint('grey', fit(moreLine(personas.length - TERMINAL_ITEMS))));
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Items listed per section in the terminal: a screen's worth a reader can scan. The rest are
+ * counted in one line; results.json, --markdown and --html list every item.
+ */
+export const TERMINAL_ITEMS = 50;
+
+function moreLine(n: number): string {
+  return `  ... and ${n.toLocaleString('en-US')} more (every item is in results.json; --markdown and --html render them all)`;
 }
 
 /** "by file: a.yml 100% · b.yml 50%" (n/a groups included), at most 12 groups. */

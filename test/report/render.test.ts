@@ -499,6 +499,15 @@ describe('terminal', () => {
     expect(renderTerminal(mixed(), { color: true })).toContain('\u001b[31m');
   });
 
+  it('lists at most 50 items per section and counts the rest in one line', () => {
+    const record = run(Array.from({ length: 120 }, (_, i) => fixture(`new-${String(i).padStart(3, '0')}`, { baseline: null, drift: { reply: null, route: null, verdict: 'no_baseline' } })));
+    const lines = renderTerminal(record, { color: false }).split('\n');
+    const listed = lines.filter((l) => /^ {2}\+ new-\d{3} /.test(l));
+    expect(listed).toHaveLength(50);
+    expect(listed.at(-1)).toMatch(/^ {2}\+ new-049 /);
+    expect(lines).toContain('  ... and 70 more (every item is in results.json; --markdown and --html render them all)');
+  });
+
   it('lists attention items one per line with their detail', () => {
     const text = renderTerminal(mixed(), { color: false });
     expect(text).toContain('✗ refund-policy · fail · newly failing · reply changed · route changed · .agent-replay/fixtures/suite.yml:10 — regex /30 days/i: no match in the reply');
