@@ -95,18 +95,18 @@ export async function publishComment(
   github: GitHubApi | null,
   inputs: Inputs,
   ctx: ActionContext,
-  body: string,
+  body: string | ((pull: PullContext) => Promise<string>),
   readOnlyToken = false,
   pulls: readonly PullContext[] = ctx.pull ? [ctx.pull] : [],
 ): Promise<void> {
   if (pulls.length === 0) {
-    const posted = await postComment(github, inputs, { ...ctx, pull: null }, body, readOnlyToken);
+    const posted = await postComment(github, inputs, { ...ctx, pull: null }, typeof body === 'string' ? body : '', readOnlyToken);
     core.setOutput('comment-status', posted.status);
     return;
   }
   let first: { status: CommentStatus; url: string | null } | null = null;
   for (const pull of pulls) {
-    const posted = await postComment(github, inputs, { ...ctx, pull }, body, readOnlyToken);
+    const posted = await postComment(github, inputs, { ...ctx, pull }, typeof body === 'string' ? body : await body(pull), readOnlyToken);
     first ??= posted;
   }
   core.setOutput('comment-status', first?.status ?? 'skipped');
@@ -527,7 +527,14 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   }
 
   // 5. Comment (also when the gate fails).
-  await publishComment(deps.github, inputs, ctx, renderComment(run, rctx), readOnlyToken, pulls);
+  // A deployed commit can be the head of several pull requests: each comment compares with the run
+  // that pull request's own comment showed (the first one's was looked up above).
+  const commentFor = async (pull: PullContext): Promise<string> => {
+    if (gh === null || pull.number === ctx.pull?.number || !inputs.comment || readOnlyToken) return renderComment(run, rctx);
+    const at = { ...ctx, pull };
+    return renderComment(run, { ...rctx, previous: await previousRun(gh, at, commentMarker(inputs, at), run) });
+  };
+  await publishComment(deps.github, inputs, ctx, pulls.length > 1 ? commentFor : renderComment(run, rctx), readOnlyToken, pulls);
 
   // 6. Gate.
   if (result.gate.failed) core.setFailed(`agent-replay gate failed: ${result.gate.reason}`);

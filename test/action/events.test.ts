@@ -11,6 +11,7 @@ import { makeWorkspace, runAction, useServers } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { deploymentAgentUrl } from '../../src/action/check.js';
+import { artifactZip } from '../support/zip.js';
 
 interface WebhookExamples {
   name: string;
@@ -98,6 +99,27 @@ describe('deployment_status', () => {
     expect(run.outputs['artifact-name']).toBe(`agent-replay-results-${DEPLOYED}`);
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
+  });
+
+  it('several pull requests: each comment compares with the run that pull request\'s own comment showed', async () => {
+    const payload = deploymentStatus('success', `${origin()}/`, DEPLOYED);
+    gh.addPull('octo', 'shop', { number: 7, headSha: DEPLOYED, headRef: 'fix-a' });
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
+    const first = await runAction({ gh, workspace, inputs: { 'agent-path': 'chat' }, event: { name: 'deployment_status', payload }, runId: 2001 });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    gh.addWorkflowRun('octo', 'shop', { id: 2001, headSha: DEPLOYED });
+    const results = readFileSync(first.outputs['results-path'] as string, 'utf8');
+    gh.addArtifact('octo', 'shop', 2001, { name: first.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: results }]) });
+
+    // A second pull request now has the same head; it has no comment of ours yet.
+    gh.addPull('octo', 'shop', { number: 8, headSha: DEPLOYED, headRef: 'fix-b' });
+    const second = await runAction({ gh, workspace: await makeWorkspace({ fixtures: FIXTURES, config: CONFIG }), inputs: { 'agent-path': 'chat' }, event: { name: 'deployment_status', payload }, runId: 2002 });
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain('since the previous run: nothing changed');
+    const eight = gh.comments('octo', 'shop', 8);
+    expect(eight).toHaveLength(1);
+    expect(eight[0]!.body).not.toMatch(/previous run/i);
+    expect(gh.violations).toEqual([]);
   });
 
   it('success with no open pull request for the commit: no comment; the results are in the summary and the artifact, and the summary says why', async () => {
