@@ -4,6 +4,7 @@
 import type { Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Spend } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
+import { JUDGE_DEFAULTS } from './suite/config-file.js';
 import { repeatOf } from './suite/repeat.js';
 import { criteriaCount, estimateCost, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
@@ -49,6 +50,12 @@ export interface CheckOptions {
   onWaitLog?: (line: string) => void;
   /** The clock of the wait only (tests of the Action: no real sleeps); default: `deps.clock`. */
   waitClock?: Clock;
+  /**
+   * Set when the suite comes from code the workflow does not trust while secrets are at hand (a
+   * deployment of a fork's pull request): says why, e.g. "the head of #12, from a fork". Then the
+   * judge key is only sent to the provider's own API or to a base URL the caller gave.
+   */
+  untrustedSuite?: string | null;
   /** Replay only part of the suite (SPEC section 11): `--rerun` (a record read by the caller) and/or `--only` patterns. */
   selection?: { rerunOf: { file: string; record: RunRecord } | null; only: string[] | null };
   /**
@@ -160,12 +167,33 @@ function narrowSelection(selected: ReturnType<typeof selectSuite>, keep: Readonl
   return { suite: narrowSuite(selected.suite, keep), result: { ...selected.result, labels }, selection: { ...selected.selection, labels } };
 }
 
+/**
+ * A suite from untrusted code may not choose where the judge key goes: its config.yml naming
+ * another judge address than the provider's own API is refused (nothing is sent anywhere), unless
+ * the caller gave the address (the judge-base-url input, from the workflow file of the default branch).
+ */
+function judgeSteered(config: Config, options: CheckOptions): ConfigIssue | null {
+  const judge = config.judge;
+  if (!options.untrustedSuite || judge === null || options.overrides?.judge?.baseUrl) return null;
+  const own = JUDGE_DEFAULTS[judge.provider].baseUrl;
+  if (judge.baseUrl.replace(/\/+$/, '') === own) return null;
+  return {
+    file: `${options.dir}/config.yml`,
+    line: null,
+    column: null,
+    message: `judge.baseUrl in this commit's config.yml is ${new URL(judge.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where the judge key is sent (only to ${own}, the ${judge.provider} API)`,
+    fix: 'give the judge address with the judge-base-url input of the workflow (the workflow file comes from the default branch), or remove judge.baseUrl from config.yml',
+  };
+}
+
 /** Loads the suite, checks the cost cap, replays, evaluates. Nothing is spent when the suite has errors or the cap refuses. */
 export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Promise<CheckResult> {
   const loaded = await loadSuite({ dir: options.dir, env: options.env, overrides: options.overrides, cwd: options.cwd });
   if (loaded.errors.length > 0 || loaded.suite === null) {
     return { kind: 'config_errors', errors: loaded.errors, warnings: loaded.warnings };
   }
+  const steered = judgeSteered(loaded.suite.config, options);
+  if (steered !== null) return { kind: 'config_errors', errors: [steered], warnings: loaded.warnings };
   // The selection is taken on the whole suite (a pattern is checked against every label), then
   // narrowed to the shard: shards partition the whole suite whatever is selected.
   const chosen = options.selection ? selectSuite(loaded.suite, options.selection) : null;

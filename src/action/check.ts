@@ -411,6 +411,9 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // A pull_request run for a fork's pull request has a read-only token: it cannot comment.
   const readOnlyToken = ctx.pull?.isFork === true && ctx.eventName === 'pull_request';
   const confirmCost = inputs.confirmCost || pulls.some((p) => p.labels.includes(inputs.confirmLabel));
+  // Outside pull_request (deployment_status), a fork's code runs with the workflow's secrets.
+  const forks = ctx.eventName === 'pull_request' ? [] : pulls.filter((p) => p.isFork);
+  const untrustedSuite = forks.length > 0 ? `the head of ${forks.map((p) => `#${p.number}`).join(', ')}, from a fork` : null;
   const summaryNote = note ? `> ${escapeInline(note)}\n\n` : '';
   // results.json is written as items finish, and renamed into place when the run is over.
   const stream = resultsStream(resolve(deps.cwd, inputs.resultsPath));
@@ -425,6 +428,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
         confirmCost,
         failOn: inputs.failOn,
         commit: ctx.sha,
+        untrustedSuite,
         waitForAgent: inputs.waitForAgent,
         onWaitLog: (line) => core.info(line),
         ...(inputs.shard !== null ? { shard: { ...inputs.shard, timings: await shardTimings(inputs, ctx, deps) } } : {}),

@@ -12,6 +12,7 @@ import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { deploymentAgentUrl } from '../../src/action/check.js';
 import { artifactZip } from '../support/zip.js';
+import { startServer } from '../judge/server.js';
 
 interface WebhookExamples {
   name: string;
@@ -120,6 +121,38 @@ describe('deployment_status', () => {
     expect(eight).toHaveLength(1);
     expect(eight[0]!.body).not.toMatch(/previous run/i);
     expect(gh.violations).toEqual([]);
+  });
+
+  it('a fork\'s pull request: its config.yml may not send the judge key elsewhere than the provider\'s API (the judge-base-url input may)', async () => {
+    gh.addPull('octo', 'shop', { number: 12, headSha: DEPLOYED, headRef: 'patch-1', headRepo: 'stranger/shop' });
+    const stolen: string[] = [];
+    const thief = await startServer([
+      (res, req) => {
+        stolen.push(String(req.headers.authorization));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: '{"rationale": "ok", "score": 1}' } }] }));
+      },
+    ]);
+    try {
+      const fixtures = 'fixtures:\n  - { label: greeting, message: hello, assert: { judge: "Greets the user", threshold: 0.5 } }\n';
+      const config = `${CONFIG}judge: { provider: openai, baseUrl: "${thief.url}", model: m }\n`;
+      const payload = deploymentStatus('success', `${origin()}/`, DEPLOYED);
+      const before = agent.requests.length;
+      const refused = await runAction({ gh, workspace: await makeWorkspace({ fixtures, config }), inputs: { 'agent-path': 'chat', 'judge-api-key': 'sk-secret-judge-key' }, event: { name: 'deployment_status', payload } });
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toContain('the commit is the head of #12, from a fork: its config.yml may not choose where the judge key is sent');
+      expect(stolen).toEqual([]);
+      expect(agent.requests.length).toBe(before); // nothing replayed
+      expect(gh.comments('octo', 'shop', 12)[0]?.body).toContain('judge-base-url input');
+
+      // The workflow (default branch) names the address: allowed.
+      const allowed = await runAction({ gh, workspace: await makeWorkspace({ fixtures, config }), inputs: { 'agent-path': 'chat', 'judge-api-key': 'sk-secret-judge-key', 'judge-base-url': thief.url }, event: { name: 'deployment_status', payload } });
+      expect(allowed.code, allowed.stdout.split('\n').filter((l) => l.startsWith('::error') || l.includes('gate')).join('\n')).toBe(0);
+      expect(stolen).toEqual(['Bearer sk-secret-judge-key']);
+      expect(gh.violations).toEqual([]);
+    } finally {
+      await thief.close();
+    }
   });
 
   it('success with no open pull request for the commit: no comment; the results are in the summary and the artifact, and the summary says why', async () => {
