@@ -181,7 +181,10 @@ export async function replay(
       if (reusable !== null && judgeReused !== null && fixture.assertion?.kind === 'judge') {
         result = judgeOutcome({ ok: true, score: reusable.score, rationale: reusable.rationale }, fixture.assertion.threshold, reuseWords(judgeReused));
       } else {
-        result = await evaluateAssertion(fixture.assertion, outcome.reply, { regex: deps.regex, judge: deps.judge });
+        // The judge is a third party: it reads the reply as recorded (secrets redacted), as it reads
+        // a persona transcript; contains and regex run here, on the reply as the agent sent it.
+        const checked = fixture.assertion?.kind === 'judge' ? reply : outcome.reply;
+        result = await evaluateAssertion(fixture.assertion, checked, { regex: deps.regex, judge: deps.judge });
       }
     } catch (e) {
       result = { verdict: 'not_evaluated', detail: `check did not run: internal error (${(e as Error).message})` };

@@ -218,6 +218,9 @@ describe('judge reuse', () => {
     expect(item(second, 'polite').judgeReused).toBeUndefined();
     expect(second.spend).toMatchObject({ judgeCalls: 1, judgeReused: 1 });
     expect(judge.received.length).toBe(3);
+    // The judge is a third party: it was asked about the redacted reply, never the secret.
+    expect(judge.received.map(judgedReply).filter((r) => r.startsWith('Your token'))).toEqual(['Your token is ***', 'Your token is ***']);
+    expect(JSON.stringify(judge.received.map((r) => r.body))).not.toMatch(/s3cret-token/);
   });
 });
 
