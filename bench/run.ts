@@ -374,26 +374,32 @@ async function throttledCase(root: string, latencyMs: number, factor: number): P
 }
 
 /**
+ * Bundles one entry of this repository into one ESM file run by plain node, as dist/ is built (so
+ * no transpiler at run time). esbuild comes with tsx (a devDependency); not a dependency of its
+ * own, so imported lazily. Throws when it cannot bundle.
+ */
+async function bundle(entry: string, outfile: string): Promise<string> {
+  const esbuild = (await import('esbuild')) as typeof import('esbuild');
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, entry)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
+    // CommonJS dependencies (undici, yaml) require node builtins.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+  return outfile;
+}
+
+/**
  * Bundles the replay child and the minimal client into one file each, run by plain node; falls
  * back to tsx (and says so).
  */
 async function bundleChildren(root: string): Promise<void> {
   try {
-    // esbuild comes with tsx (a devDependency); not a dependency of its own, so imported lazily.
-    const esbuild = (await import('esbuild')) as typeof import('esbuild');
-    const bundle = async (entry: string, outfile: string): Promise<void> => {
-      await esbuild.build({
-        entryPoints: [path.join(ROOT, entry)],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        outfile,
-        logLevel: 'warning',
-        // CommonJS dependencies (undici, yaml) require node builtins.
-        banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-      });
-    };
     await bundle('bench/replay-child.ts', path.join(root, 'replay-child.mjs'));
     await bundle('bench/minimal-client.ts', path.join(root, 'minimal-client.mjs'));
     replayChild = [path.join(root, 'replay-child.mjs')];
@@ -463,19 +469,9 @@ async function coldStart(root: string, runs: number): Promise<void> {
  */
 async function coldStartRegex(root: string, runs: number): Promise<void> {
   const label = `cold start with a regex assertion: src/cli.ts bundled, 1 fixture (median of ${runs})`;
-  const cli = path.join(root, 'cli-now.mjs');
+  let cli: string;
   try {
-    const esbuild = (await import('esbuild')) as typeof import('esbuild');
-    await esbuild.build({
-      entryPoints: [path.join(ROOT, 'src/cli.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: cli,
-      logLevel: 'warning',
-      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    });
+    cli = await bundle('src/cli.ts', path.join(root, 'cli-now.mjs'));
   } catch (e) {
     row(label, 'SKIPPED', '<= 300 ms', false);
     notes.push(`could not bundle src/cli.ts: ${(e as Error).message.split('\n')[0]}`);
@@ -653,20 +649,8 @@ async function writeShardRecords(dir: string, n: number, total: number): Promise
 
 /** The CLI as shipped from today's sources (bundled like dist/cli.js, so no transpiler at run time). */
 async function bundleCli(root: string): Promise<string[]> {
-  const outfile = path.join(root, 'cli.mjs');
   try {
-    const esbuild = (await import('esbuild')) as typeof import('esbuild');
-    await esbuild.build({
-      entryPoints: [path.join(ROOT, 'src/cli.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile,
-      logLevel: 'warning',
-      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    });
-    return [outfile];
+    return [await bundle('src/cli.ts', path.join(root, 'cli.mjs'))];
   } catch (e) {
     notes.push(`could not bundle the CLI (${(e as Error).message.split('\n')[0]}); the merge ran under tsx, whose start-up is counted`);
     return [...TSX, path.join(ROOT, 'src/cli.ts')];
