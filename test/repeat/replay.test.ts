@@ -173,3 +173,39 @@ describe('replay with repeat (real HTTP)', () => {
     expect(p!.attempts![1]!.checks[0]).toMatchObject({ kind: 'conversations', status: 'fail' });
   });
 });
+
+describe('an interrupted run with repeated items', () => {
+  it('records the items whose attempts all finished; an item with an attempt still in flight is left out, as any unfinished item', async () => {
+    const server = await startAgentServer(async (req) => {
+      const body = req.json as { message: string };
+      // `slow`'s second attempt never answers (until the interrupt aborts it); the rest answer at once.
+      if (body.message === 'slow' && attemptOf(req) === 2) await new Promise(() => undefined);
+      return { json: { reply: `yes ${body.message}`, route: null } };
+    });
+    cleanups.push(() => server.close());
+    const interrupt = new AbortController();
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, concurrency: 8, retries: 0 }, { signal: interrupt.signal });
+    cleanups.push(() => client.close());
+    // Two workers: one is held by slow's second attempt, the other finishes `done` and `once`;
+    // the interrupt comes when both of those are in.
+    const run = await replay(
+      [fixture('done', { count: 2, minPass: 2 }), fixture('slow', { count: 2, minPass: 2 }), fixture('once')],
+      new Map(),
+      {
+        agent: client,
+        regex: regexPool(),
+        judge: null,
+        sessionId: (f) => `s-${f.label}`,
+        signal: interrupt.signal,
+        onProgress: (p) => {
+          if (p.done === 2) interrupt.abort();
+        },
+      },
+      { ...OPTIONS, concurrency: 2 },
+    );
+    expect(run.interrupted).toBe(true);
+    expect(run.fixtures.map((f) => f.label)).toEqual(['done', 'once']);
+    expect(run.fixtures[0]).toMatchObject({ verdict: 'pass', repeat: { count: 2, passed: 2 } });
+    expect(run.tallies).toEqual({ passed: 2, failed: 0, notEvaluated: 0, errored: 0 });
+  });
+});
