@@ -134,12 +134,21 @@ function sameRoutes(a: readonly (Route | null)[], b: readonly (Route | null)[]):
   return a.length === b.length && a.every((r, i) => sameRoute(r, b[i] ?? null));
 }
 
+/** "runs once", or "repeat 3, minPass 2". */
+function repeatWords(r: RepeatSummary | undefined): string {
+  return r === undefined || r.count <= 1 ? 'runs once' : `repeat ${r.count}, minPass ${r.minPass}`;
+}
+
 /** The first cause of a change between two runs of one item, with its detail; null: unchanged. */
 export function firstCause(before: Item, after: Item): { cause: ChangeCause; detail: string } | null {
   // Older records have no hash or fingerprint: an unknown definition is never called "changed".
   if (before.definitionHash != null && after.definitionHash != null && before.definitionHash !== after.definitionHash) {
     return { cause: 'definition_changed', detail: `definition changed (${before.definitionHash} -> ${after.definitionHash})` };
   }
+  // SPEC 12: how many attempts and passes decide the verdict is part of what defines the item.
+  const rb0 = repeatWords(before.repeat);
+  const ra0 = repeatWords(after.repeat);
+  if (rb0 !== ra0) return { cause: 'definition_changed', detail: `definition changed (${rb0} -> ${ra0})` };
   if (before.judgeFingerprint !== undefined && after.judgeFingerprint !== undefined && !sameJudge(before.judgeFingerprint, after.judgeFingerprint)) {
     return { cause: 'judge_changed', detail: `judge changed: ${judgeDifferences(before.judgeFingerprint, after.judgeFingerprint).join(', ')}` };
   }
