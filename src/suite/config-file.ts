@@ -189,7 +189,10 @@ export function resolveConfigFile(
   }
   const substituted = src ? substituteEnv(raw, env, src) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[] };
   r.errors.push(...substituted.issues);
-  if (!parsed.success) return { config: null, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
+  if (!parsed.success) {
+    checkSoundSections(raw, substituted.value, r);
+    return { config: null, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
+  }
 
   // `written` is the file as written (for quoting in messages: never a substituted secret);
   // `resolved` has the environment's values.
@@ -207,6 +210,29 @@ export function resolveConfigFile(
   if (repeat !== null) config.repeat = repeat;
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
+}
+
+/**
+ * When the file's shape is wrong somewhere, the sections whose own shape is right still get their
+ * checks (a duplicated coverage name, a bad repeat, an agent URL, ...), so that every error of the
+ * file shows at once instead of one pass per fix. A section with a shape error is left to it.
+ */
+function checkSoundSections(raw: object, substituted: unknown, r: Resolution): void {
+  const shape = configFileSchema.shape;
+  const section = <K extends 'agent' | 'judge' | 'coverage' | 'repeat'>(key: K): { written: ConfigFile[K]; resolved: ConfigFile[K] } | null => {
+    const written = shape[key].safeParse((raw as Record<string, unknown>)[key]);
+    const resolved = shape[key].safeParse(isMapping(substituted) ? (substituted as Record<string, unknown>)[key] : undefined);
+    return written.success && resolved.success ? { written: written.data as ConfigFile[K], resolved: resolved.data as ConfigFile[K] } : null;
+  };
+  const config = defaultConfig();
+  const agent = section('agent');
+  if (agent) resolveAgent(config, agent.resolved ?? {}, agent.written ?? {}, r);
+  const judge = section('judge');
+  if (judge?.resolved) resolveJudge(judge.resolved, judge.written ?? {}, r);
+  const coverage = section('coverage');
+  if (coverage) resolveCoverage(coverage.written?.conversations ?? null, r);
+  const repeat = section('repeat');
+  if (repeat) checkRepeat(repeat.written, ['repeat'], '', (path, message, fix) => r.errors.push(r.issueAt(path, message, fix)));
 }
 
 /** Issues collected while resolving, and how to place one. */

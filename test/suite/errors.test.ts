@@ -25,6 +25,19 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a shape error in one section does not hide the checks of the others: every error of config.yml at once', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: ftp://x\njudge:\n  provider: openai\n  concurrency: 0\ncoverage:\n  conversations: [a, a]\nrepeat: { count: 3, minPass: 5 }\n',
+    });
+    expect(brief(r.errors)).toEqual([
+      `${C}:2: agent.url "ftp://x" uses ftp, not http or https`,
+      `${C}:5: judge.concurrency must be at least 1, found the number 0`,
+      `${C}:7: coverage.conversations lists "a" twice (also entry 1)`,
+      `${C}:8: repeat.minPass 5 is not a whole number from 1 to count (3)`,
+    ]);
+  });
+
   it('unknown keys name the key, list the allowed ones and suggest a spelling', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmesage: hi\nmessage: hi\nassert: { contians: x }\n',
