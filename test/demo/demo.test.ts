@@ -51,7 +51,10 @@ function expectEverything(record: RunRecord): void {
   expect([...drift].sort()).toEqual([...DRIFT_VERDICTS].sort());
 
   expect(record.judge.name).toMatch(/demo/);
-  expect(f.get('broken-parcel')).toMatchObject({ verdict: 'pass', score: 0.9, threshold: 0.7 });
+  // Its baseline keeps the judge's result and the reply did not change: reused, no judge call.
+  expect(f.get('broken-parcel')).toMatchObject({ verdict: 'pass', score: 0.9, threshold: 0.7, judgeReused: { commit: '4f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c' } });
+  expect(f.get('broken-parcel')?.detail).toContain('reused from 4f1c2d3');
+  expect(record.spend?.judgeReused).toBe(1);
   expect(record.estimate.aboveCap).toBe(false);
   expectPersonas(record);
 }
