@@ -14,7 +14,7 @@ import { formatIssue, type ConfigIssue, type ConfigOverrides } from '../suite/in
 import { openRecordStream, readRecord, RecordWriteError, type RecordStream } from '../record/index.js';
 import { timingsOf } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
-import { repositoryFor, writeFileSafely } from '../fs-safe.js';
+import { writeFileSafely } from '../fs-safe.js';
 import { formatUsdPair, hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
 import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
@@ -160,7 +160,7 @@ export async function writeRunRecord(run: RunRecord, inputs: Inputs, deps: Actio
   const target = resolve(deps.cwd, inputs.resultsPath);
   let resultsPath = target;
   try {
-    await (stream ?? resultsStream(target)).finish(run);
+    await (stream ?? openRecordStream(target)).finish(run);
   } catch (e) {
     if (!(e instanceof RecordWriteError) || e.fallback === null) throw e;
     core.setFailed(e.message);
@@ -169,11 +169,6 @@ export async function writeRunRecord(run: RunRecord, inputs: Inputs, deps: Actio
   core.setOutput('results-path', resultsPath);
   core.info(`results: ${resultsPath}`);
   return resultsPath;
-}
-
-/** The stream check mode feeds the record with as items finish (record/stream.ts). */
-function resultsStream(target: string): RecordStream {
-  return openRecordStream(target, { within: repositoryFor(target) });
 }
 
 /** Writes `extra` next to the record and uploads them all as this run's results artifact, named from the replayed commit. */
@@ -416,7 +411,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const untrustedSuite = forks.length > 0 ? `the head of ${forks.map((p) => `#${p.number}`).join(', ')}, from a fork` : null;
   const summaryNote = note ? `> ${escapeInline(note)}\n\n` : '';
   // results.json is written as items finish, and renamed into place when the run is over.
-  const stream = resultsStream(resolve(deps.cwd, inputs.resultsPath));
+  const stream = openRecordStream(resolve(deps.cwd, inputs.resultsPath));
   let result;
   try {
     result = await runCheck(

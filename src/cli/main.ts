@@ -8,7 +8,7 @@ import { compareRuns, parseFailOn, parseOnly, planAcceptance, gateMerged, type S
 import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
 import { parseShard, timingsOf } from '../evaluate/shard.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
-import { readRecord, writeRecord, mergeRecords } from '../record/index.js';
+import { mergeRecords, openRecordStream, readRecord, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
 import { formatUsdPair, renderCompareMarkdown, renderCompareText, renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
 import { renderHtml } from '../report/html.js';
@@ -20,7 +20,7 @@ import { runInit } from './init.js';
 import { ASSERT_FORMS, runProbe } from './probe.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
-import { emitRun, interruptedExit, progressPrinter, recordStreamFor, reportContext, resolvePath, writeText, type CliIO } from './output.js';
+import { emitRun, interruptedExit, progressPrinter, reportContext, resolvePath, writeText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
 
@@ -254,7 +254,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const selection = await selectionOf(values, io);
   const shard = await shardOf(values, io);
   // results.json is written as items finish (record/stream.ts), renamed into place at the end.
-  const stream = recordStreamFor(resolvePath(io, values.out ?? 'results.json'));
+  const stream = openRecordStream(resolvePath(io, values.out ?? 'results.json'));
   const result = await runCheck(
     {
       dir,

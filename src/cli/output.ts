@@ -71,7 +71,7 @@ export async function emitRun(
   const out = resolvePath(io, values.out ?? 'results.json');
   let failure: RecordWriteError | null = null;
   try {
-    await (stream ?? recordStreamFor(out)).finish(record);
+    await (stream ?? openRecordStream(out)).finish(record);
   } catch (e) {
     if (!(e instanceof RecordWriteError)) throw e;
     failure = e;
@@ -90,11 +90,6 @@ export async function emitRun(
   io.stdout(`\nresults: ${results}${written.map(([what, p]) => (p ? `\n${what}: ${resolvePath(io, p)}` : '')).join('')}\n`);
   if (failure !== null) io.stderr(`agent-replay: ${failure.message}\n`);
   return failure === null;
-}
-
-/** The stream `run` feeds results.json with as items finish (a path in the working directory must stay inside it). */
-export function recordStreamFor(out: string): RecordStream {
-  return openRecordStream(out, { within: repositoryFor(out) });
 }
 
 /** Says that the run was interrupted and what its record holds; returns 130 (SIGINT) or 143 (SIGTERM). */

@@ -1,7 +1,6 @@
 // Reading, writing and merging run records. A record is written once and never changed.
 
 import { readFile } from 'node:fs/promises';
-import { repositoryFor } from '../fs-safe.js';
 import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
 import { coverage, runVisited, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
@@ -50,7 +49,7 @@ export function serializeRecord(record: RunRecord): string {
  */
 export async function writeRecord(path: string, record: RunRecord): Promise<void> {
   // In pieces: the text of a large run is never built in one string (record/stream.ts).
-  await writeRecordFile(path, record, { within: repositoryFor(path) });
+  await writeRecordFile(path, record);
 }
 
 /** Validates untrusted JSON text as a run record; errors name the file and the first problems. */

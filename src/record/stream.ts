@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openStagedFile, type StagedFile, type WriteOptions } from '../fs-safe.js';
+import { openStagedFile, repositoryFor, type StagedFile, type WriteOptions } from '../fs-safe.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 
@@ -115,7 +115,7 @@ const newSpool = (): Spool => ({ written: [], waiting: new Map(), flushed: 0, ba
  * complete: then the side file is opened, in the background. When it cannot be, nothing is spooled and finish
  * serializes every item then (and reports the failure if the target cannot be written either).
  */
-export function openRecordStream(target: string, options: WriteOptions = {}): RecordStream {
+export function openRecordStream(target: string, options: WriteOptions = { within: repositoryFor(target) }): RecordStream {
   const spools: Record<ItemKind, Spool> = { fixture: newSpool(), persona: newSpool() };
   let side: StagedFile | null = null;
   /** Set once spooling failed: finish then serializes every item from the record. */
@@ -209,7 +209,7 @@ export function openRecordStream(target: string, options: WriteOptions = {}): Re
  * Writes `record` to `target` atomically, as serializeRecord's text but in pieces (never the whole
  * text in one string), through a temporary file next to it (fs-safe).
  */
-export async function writeRecordFile(target: string, record: RunRecord, options: WriteOptions = {}): Promise<void> {
+export async function writeRecordFile(target: string, record: RunRecord, options: WriteOptions = { within: repositoryFor(target) }): Promise<void> {
   await writeAssembled(target, options, record, null);
 }
 
