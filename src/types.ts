@@ -471,6 +471,12 @@ export interface PersonaScript {
   /** Threshold for criteria; default 0.7. */
   threshold: number;
   mocks: Mock[];
+  /**
+   * A tool call no mock answered: `error` (mocked mode, the default when the script declares mocks)
+   * or `allow` (live mode, the default without mocks). Absent: config.yml's `personas.unmockedTools`,
+   * else that default.
+   */
+  unmockedTools?: 'error' | 'allow';
   expect: PersonaExpect;
 }
 
@@ -481,7 +487,7 @@ export interface ToolCall {
   input: JsonValue;
   /** The call's output (null when the agent reported none). */
   output: JsonValue;
-  /** False: the agent called the real tool (no mock matched); the script is errored. */
+  /** False: the agent ran the real tool (no mock answered it); in mocked mode the script is errored. */
   mocked: boolean;
 }
 

@@ -7,6 +7,7 @@ import type {
   JudgeResult,
   JudgeReuse,
   MatchMode,
+  Mock,
   ObservedToolCall,
   PersonaBaseline,
   PersonaDrift,
@@ -15,6 +16,7 @@ import type {
   PersonaScript,
   Route,
   Terminal,
+  ToolCall,
   ToolExpectation,
   Turn,
   Verdict,
@@ -197,19 +199,70 @@ export function personaVerdict(checks: readonly Check[]): Verdict {
   return 'pass';
 }
 
+// --- mocked and live mode -------------------------------------------------------------------------
+
+export type UnmockedTools = 'error' | 'allow';
+
 /**
- * Errors override a pass: a tool call reported with `mocked: false` or an `errors` entry makes the
- * script errored whatever its checks say. The first one found, in turn order, is the error.
+ * How a script treats a tool call no mock answered: its own `unmockedTools`, else config.yml's
+ * `personas.unmockedTools`, else by its mocks: a script that declares mocks runs in mocked mode
+ * (every call must be answered by a mock: `error`), one without runs live (real calls are recorded
+ * and checked: `allow`). See the README's "Mocks and real tool calls".
  */
-export function reportedError(turns: readonly Turn[]): { errorKind: PersonaErrorKind; error: string } | null {
+export function unmockedToolsOf(script: Pick<PersonaScript, 'mocks' | 'unmockedTools'>, configured: UnmockedTools | null = null): UnmockedTools {
+  return script.unmockedTools ?? configured ?? (script.mocks.length > 0 ? 'error' : 'allow');
+}
+
+/** A reported output equals a mock's: deep equality, or the same JSON written as text (tool messages carry text). */
+function sameOutput(reported: JsonValue, mocked: JsonValue): boolean {
+  if (jsonEqual(reported, mocked)) return true;
+  if (typeof reported !== 'string' || typeof mocked === 'string') return false;
+  try {
+    return jsonEqual(JSON.parse(reported) as JsonValue, mocked);
+  } catch {
+    return false;
+  }
+}
+
+/** The mock that answered a call: same tool and input rule as toolCalled, and the reported output equals the mock's. */
+export function answeringMock(mocks: readonly Mock[], call: Pick<ToolCall, 'tool' | 'input' | 'output'>): Mock | null {
+  return mocks.find((m) => callMatches(m, call) && sameOutput(call.output, m.output)) ?? null;
+}
+
+/**
+ * Was a call answered by a mock? When the agent says so (`mocked: true`; a vendor format's call
+ * with no output, a request for the caller to run a tool, is read as such: nothing ran), or when a
+ * mock matches the call and the reported output equals that mock's: vendor formats carry no
+ * "mocked" flag, so the output is the evidence.
+ */
+export function answeredByMock(mocks: readonly Mock[], call: ToolCall): boolean {
+  return call.mocked || answeringMock(mocks, call) !== null;
+}
+
+/** The turns with every call a mock's output answered marked `mocked: true` (the record says what the evidence shows). */
+export function markMockedCalls(turns: readonly Turn[], mocks: readonly Mock[]): Turn[] {
+  if (mocks.length === 0) return [...turns];
+  return turns.map((t) =>
+    t.toolCalls === null || t.toolCalls.every((c) => c.mocked || answeringMock(mocks, c) === null)
+      ? t
+      : { ...t, toolCalls: t.toolCalls.map((c) => (c.mocked || answeringMock(mocks, c) === null ? c : { ...c, mocked: true })) },
+  );
+}
+
+/**
+ * Errors override a pass: a tool call no mock answered (when unmocked calls are errors: mocked
+ * mode) or an `errors` entry makes the script errored whatever its checks say. The first one found,
+ * in turn order, is the error. In live mode real calls are recorded and checked, not errors.
+ */
+export function reportedError(
+  turns: readonly Turn[],
+  script: Pick<PersonaScript, 'mocks' | 'unmockedTools'> = { mocks: [] },
+  configured: UnmockedTools | null = null,
+): { errorKind: PersonaErrorKind; error: string } | null {
+  const mode = unmockedToolsOf(script, configured);
   for (const t of turns) {
-    const real = (t.toolCalls ?? []).find((c) => !c.mocked);
-    if (real) {
-      return {
-        errorKind: 'unmocked_tool',
-        error: `turn ${t.index}: the agent reported a call to ${real.tool} that no mock answered (mocked: false); add a mock for it to the script's mocks, or fix the agent so it answers its tools from the mocks`,
-      };
-    }
+    const real = mode === 'error' ? (t.toolCalls ?? []).find((c) => !answeredByMock(script.mocks, c)) : undefined;
+    if (real) return { errorKind: 'unmocked_tool', error: `turn ${t.index}: ${unmockedWords(real, script, configured)}` };
     const entry = t.errors[0];
     if (entry) {
       const what = [entry.kind, entry.tool === null ? null : `tool ${entry.tool}`].filter(Boolean).join(', ');
@@ -217,6 +270,24 @@ export function reportedError(turns: readonly Turn[]): { errorKind: PersonaError
     }
   }
   return null;
+}
+
+/** What the unmocked call was, which mode said it is an error, and the two ways out. */
+function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'unmockedTools'>, configured: UnmockedTools | null): string {
+  const tool = line(call.tool);
+  const input = line(JSON.stringify(call.input) ?? 'null');
+  const sameTool = script.mocks.filter((m) => m.tool === call.tool);
+  const why =
+    sameTool.length === 0
+      ? 'no mock is declared for it'
+      : sameTool.some((m) => callMatches(m, call))
+        ? `its output ${line(JSON.stringify(call.output) ?? 'null')} is not the mock's output`
+        : "no mock's input matches it";
+  const head = `the agent reported a call to ${tool} ${input} that no mock answered (${why}; mocked: false)`;
+  const declare = `declare a mock for ${tool} in mocks (or make the agent answer ${tool} from the request's mocks)`;
+  if (script.unmockedTools === 'error') return `${head}; the script sets unmockedTools: error: ${declare}, or set unmockedTools: allow to test the agent's tools live`;
+  if (script.unmockedTools === undefined && configured === 'error') return `${head}; config.yml sets personas.unmockedTools: error: ${declare}, or set unmockedTools: allow on the script to test the agent's tools live`;
+  return `${head}; the script declares mocks, so it runs in mocked mode and every tool call must be answered by a mock: ${declare}, or remove the script's mocks to test the agent's tools live`;
 }
 
 // --- drift and acceptance --------------------------------------------------------------------------

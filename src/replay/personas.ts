@@ -23,6 +23,7 @@ import {
   criterionNotSent,
   deterministicChecks,
   finalOutcome,
+  markMockedCalls,
   personaDrift,
   personaVerdict,
   reportedError,
@@ -42,6 +43,8 @@ export interface PersonaReplayDeps {
   session: string;
   /** SPEC 12: the judge fingerprint of this script (judge model, prompt version, criteria); absent or null: nothing is reused. */
   fingerprint?: JudgeFingerprint | null;
+  /** config.yml's `personas.unmockedTools`; absent or null: the script's own, else by its mocks. */
+  unmockedTools?: 'error' | 'allow' | null;
 }
 
 interface Transcript {
@@ -88,8 +91,9 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   } catch (e) {
     transcript = { turns: [], unsent: messagesOf(script), failure: { errorKind: 'internal', error: `internal error replaying the script: ${(e as Error).message}` }, outcomesReported: false };
   }
-  const { turns } = transcript;
-  const failure = transcript.failure ?? reportedError(turns);
+  // A call whose output is a mock's was answered by that mock: recorded as mocked.
+  const turns = markMockedCalls(transcript.turns, script.mocks);
+  const failure = transcript.failure ?? reportedError(turns, script, deps.unmockedTools ?? null);
   const checks: Check[] = deterministicChecks(script, turns, transcript.outcomesReported);
   // The transcript exactly as the judge reads it, hashed: what a kept judge result stands for.
   const judged = failure === null && script.expect.criteria.length > 0 && deps.judge !== null ? { turns, hash: stableHash(transcriptText(turns)), redacted: transcript.redacted === true } : null;

@@ -33,6 +33,7 @@ export const personaSchema = z.strictObject({
   maxTurns: z.number().int().min(1).optional(),
   threshold: z.number().optional(),
   mocks: z.array(mockSchema).nullable().optional(),
+  unmockedTools: z.enum(['error', 'allow']).optional(),
   expect: expectSchema,
   repeat: repeatSchema.nullable().optional(),
 });
@@ -146,6 +147,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
       maxTurns: p.maxTurns ?? DEFAULT_MAX_TURNS,
       threshold: p.threshold ?? DEFAULT_THRESHOLD,
       mocks: (p.mocks ?? []).map(toMock),
+      ...(p.unmockedTools !== undefined ? { unmockedTools: p.unmockedTools } : {}),
       expect: toExpect(p.expect),
     });
   }

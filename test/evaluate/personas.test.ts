@@ -13,6 +13,8 @@ import {
   personaVerdict,
   planAcceptance,
   reportedError,
+  markMockedCalls,
+  unmockedToolsOf,
   tallies,
   terminalCheck,
   toolCheck,
@@ -155,13 +157,48 @@ describe('verdict and errors', () => {
     expect(personaVerdict([check('pass'), check('pass')])).toBe('pass');
   });
 
-  it('an unmocked call or an errors entry is an error, whatever the checks say; the first in turn order wins', () => {
-    expect(reportedError([turn(1), turn(2)])).toBeNull();
-    expect(reportedError([turn(1, { toolCalls: [call('issue_refund', {}, false)] })])).toMatchObject({ errorKind: 'unmocked_tool', error: expect.stringMatching(/^turn 1: the agent reported a call to issue_refund that no mock answered \(mocked: false\)/) });
+  it('in mocked mode an unmocked call or an errors entry is an error, whatever the checks say; the first in turn order wins', () => {
+    const mocked = { mocks: [{ tool: 'find_order', match: 'subset' as const, output: { status: 'delivered' } }] };
+    expect(reportedError([turn(1), turn(2)], mocked)).toBeNull();
+    expect(reportedError([turn(1, { toolCalls: [call('issue_refund', {}, false)] })], mocked)).toEqual({
+      errorKind: 'unmocked_tool',
+      error:
+        "turn 1: the agent reported a call to issue_refund {} that no mock answered (no mock is declared for it; mocked: false); the script declares mocks, so it runs in mocked mode and every tool call must be answered by a mock: declare a mock for issue_refund in mocks (or make the agent answer issue_refund from the request's mocks), or remove the script's mocks to test the agent's tools live",
+    });
     expect(reportedError([turn(1), turn(2, { errors: [{ kind: 'timeout', tool: 'crm', message: 'took too long' }] })])).toEqual({
       errorKind: 'agent_error',
       error: 'turn 2: the agent reported an error (timeout, tool crm): took too long',
     });
+  });
+
+  it('a call counts as answered by a mock when the agent says so, when nothing ran, or when a matching mock has the same output', () => {
+    const mocks = [{ tool: 'find_order', input: { orderId: '1234' }, match: 'subset' as const, output: { status: 'delivered' } }];
+    const ran = (input: JsonValue, output: JsonValue): ToolCall => ({ tool: 'find_order', input, output, mocked: false });
+    const at = (c: ToolCall) => reportedError([turn(1, { toolCalls: [c] })], { mocks });
+    expect(at({ ...ran({ orderId: '9' }, 'x'), mocked: true })).toBeNull(); // the agent says mocked
+    expect(at(call('find_order', { orderId: '9' }))).toBeNull(); // a client-side call: nothing ran (decoded as mocked)
+    expect(at(ran({ orderId: '1234', verbose: true }, { status: 'delivered' }))).toBeNull(); // subset input, equal output
+    expect(at(ran({ orderId: '1234' }, '{"status":"delivered"}'))).toBeNull(); // the same JSON as text (a tool message)
+    expect(at(ran({ orderId: '1234' }, { status: 'lost' }))?.error).toContain('the agent reported a call to find_order {"orderId":"1234"} that no mock answered (its output {"status":"lost"} is not the mock\'s output; mocked: false)');
+    expect(at(ran({ orderId: '9' }, { status: 'delivered' }))?.error).toContain("(no mock's input matches it; mocked: false)");
+    expect(markMockedCalls([turn(1, { toolCalls: [ran({ orderId: '1234' }, { status: 'delivered' }), ran({ orderId: '9' }, null)] })], mocks)[0]!.toolCalls).toEqual([
+      { tool: 'find_order', input: { orderId: '1234' }, output: { status: 'delivered' }, mocked: true },
+      { tool: 'find_order', input: { orderId: '9' }, output: null, mocked: false },
+    ]);
+  });
+
+  it('live mode (no mocks) records real calls without error; unmockedTools on the script or in config.yml overrides the default', () => {
+    const real = [turn(1, { toolCalls: [call('find_order', { orderId: '1' }, false)] })];
+    expect(reportedError(real, { mocks: [] })).toBeNull();
+    expect(unmockedToolsOf({ mocks: [] })).toBe('allow');
+    expect(unmockedToolsOf({ mocks: [{ tool: 't', match: 'subset', output: null }] })).toBe('error');
+    expect(reportedError(real, { mocks: [], unmockedTools: 'error' })?.error).toBe(
+      "turn 1: the agent reported a call to find_order {\"orderId\":\"1\"} that no mock answered (no mock is declared for it; mocked: false); the script sets unmockedTools: error: declare a mock for find_order in mocks (or make the agent answer find_order from the request's mocks), or set unmockedTools: allow to test the agent's tools live",
+    );
+    expect(reportedError(real, { mocks: [] }, 'error')?.error).toContain('config.yml sets personas.unmockedTools: error');
+    expect(reportedError(real, { mocks: [{ tool: 'x', match: 'subset', output: null }], unmockedTools: 'allow' })).toBeNull();
+    // The script's own setting wins over config.yml's.
+    expect(reportedError(real, { mocks: [], unmockedTools: 'allow' }, 'error')).toBeNull();
   });
 });
 

@@ -25,6 +25,26 @@ expect:
 `;
 
 describe('loadSuite: persona scripts', () => {
+  it('unmockedTools on a script and personas.unmockedTools in config.yml: error or allow, anything else refused with file and line', async () => {
+    const ok = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      ['.agent-replay/config.yml']: 'personas:\n  unmockedTools: error\n',
+      [`${P}/a.yml`]: 'label: a\nopening: hi\nunmockedTools: allow\nexpect: { terminal: finish }\n',
+    });
+    expect(ok.errors).toEqual([]);
+    expect(ok.suite!.personas[0]!.unmockedTools).toBe('allow');
+    expect(ok.suite!.config.personas).toEqual({ unmockedTools: 'error' });
+    const bad = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      ['.agent-replay/config.yml']: 'personas:\n  unmockedTools: warn\n',
+      [`${P}/a.yml`]: 'label: a\nopening: hi\nunmockedTools: never\nexpect: { terminal: finish }\n',
+    });
+    expect(brief(bad.errors)).toEqual([
+      '.agent-replay/config.yml:2: personas.unmockedTools must be one of error, allow, found the string "warn"',
+      '.agent-replay/personas/a.yml:3: persona script "a": unmockedTools must be one of error, allow, found the string "never"',
+    ]);
+  });
+
   it('reads the form of SPEC section 10 exactly, with defaults filled in', async () => {
     const r = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [`${P}/refund.yml`]: SPEC_EXAMPLE });
     expect(r.errors).toEqual([]);
@@ -129,7 +149,7 @@ describe('loadSuite: persona scripts', () => {
     const r = await load({ [`${P}/b.yml`]: 'label: ../x\nopening: hi\nfollowups: [a]\nexpect: { termnal: finish }\n' });
     expect(brief(r.errors)).toEqual([
       `${P}/b.yml:1: label "../x" is not valid: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (it names the baseline file)`,
-      `${P}/b.yml:3: persona script "../x": unknown key "followups"; allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, expect, repeat`,
+      `${P}/b.yml:3: persona script "../x": unknown key "followups"; allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, unmockedTools, expect, repeat`,
       `${P}/b.yml:4: persona script "../x": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria`,
     ]);
   });
