@@ -14,6 +14,7 @@ import type {
   PersonaErrorKind,
   PersonaRecord,
   PersonaScript,
+  ReplyExpectation,
   Route,
   Terminal,
   ToolCall,
@@ -21,7 +22,7 @@ import type {
   Turn,
   Verdict,
 } from '../types.js';
-import { formatPair, line } from '../assertions/format.js';
+import { formatPair, line, quote, showPattern } from '../assertions/format.js';
 import { driftVerdict, sameRoute } from './index.js';
 import { personaRepliesVary, repliesVary } from './repeat.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
@@ -117,6 +118,12 @@ export function observedCalls(turns: readonly Turn[]): ObservedToolCall[] {
 export const NO_TOOL_CALLS_REASON = 'the agent does not report tool calls';
 export const NO_OUTCOMES_REASON = 'the agent does not report outcomes';
 export const RUN_DID_NOT_COMPLETE = 'the run did not complete';
+export const NO_ROUTES_REASON = 'the agent does not report routes';
+
+/** Does any turn have a route (a non-null `route.conversation`)? */
+export function reportsRoutes(turns: readonly Turn[]): boolean {
+  return turns.some((t) => t.route !== null);
+}
 
 function list(items: readonly string[]): string {
   return items.length === 0 ? 'none' : items.join(', ');
@@ -129,6 +136,7 @@ function describeCall(tool: string, input: JsonValue | undefined, match: MatchMo
 
 export function conversationsCheck(expected: readonly string[], turns: readonly Turn[]): Check {
   const visited = visitedConversations(turns);
+  if (!reportsRoutes(turns)) return { kind: 'conversations', expected: [...expected], observed: visited, status: 'not_evaluated', detail: NO_ROUTES_REASON };
   const names = new Set(visited.map(conversationName));
   const missing = expected.filter((e) => !visited.includes(e) && !names.has(conversationName(e)));
   const detail = `visited: ${list(visited)}; missing: ${list(missing)}`;
@@ -158,6 +166,71 @@ export function toolCheck(kind: 'toolCalled' | 'toolNotCalled', expected: ToolEx
   }
   const detail = first ? `${wanted} must not be called, but was at turn ${first.turn}` : `not called: ${wanted}`;
   return { kind, expected, observed, turn, status: first ? 'fail' : 'pass', detail };
+}
+
+// --- expect.reply ----------------------------------------------------------------------------------
+
+/** What one reply gave: the same outcome a fixture's contains / regex assertion has. */
+export interface ReplyOutcome {
+  verdict: 'pass' | 'fail' | 'not_evaluated';
+  detail: string;
+}
+
+type ReplyCheck = Extract<Check, { kind: 'reply' }>;
+
+/** How the conversation stopped, for a turn that was not sent. */
+export type ConversationStop = 'complete' | 'ended' | 'errored';
+
+function replyWanted(e: ReplyExpectation): string {
+  return 'contains' in e ? `contains ${quote(e.contains)}` : `matches ${showPattern(e.regex, e.flags)}`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * One `expect.reply` entry against the transcript. `turn` is a message turn number (0 the welcome
+ * turn), `last` (the last turn with a non-empty reply, else the last turn) or `any` (some reply
+ * matches; the first that does is recorded). A numbered turn that was not sent fails ("turn 3 was
+ * not sent: the conversation ended at turn 2"); when the run stopped on an error it is not
+ * evaluated (the script is errored anyway). A pattern that does not compile or times out: not evaluated.
+ */
+export async function replyCheck(expected: ReplyExpectation, turns: readonly Turn[], stop: ConversationStop, match: (reply: string) => Promise<ReplyOutcome>): Promise<Check> {
+  const base = { kind: 'reply' as const, expected };
+  const on = async (t: Turn): Promise<ReplyCheck> => {
+    const o = await match(t.reply);
+    return { ...base, observed: t.reply, turn: t.index, status: o.verdict, detail: `turn ${t.index}: ${o.detail}` };
+  };
+  const last = turns.at(-1);
+  if (typeof expected.turn === 'number') {
+    const n = expected.turn;
+    const t = turns.find((x) => x.index === n);
+    if (t) return on(t);
+    const why =
+      n === 0 && (turns[0]?.index ?? 1) !== 0 && last !== undefined
+        ? 'the agent has no welcome turn'
+        : last === undefined
+          ? 'no turn completed'
+          : stop === 'errored'
+            ? `the run stopped at turn ${last.index}`
+            : `the conversation ended at turn ${last.index}`;
+    return { ...base, observed: null, turn: null, status: stop === 'errored' && n !== 0 ? 'not_evaluated' : 'fail', detail: `turn ${n} was not sent: ${why}` };
+  }
+  if (last === undefined) return { ...base, observed: null, turn: null, status: 'not_evaluated', detail: 'no turn completed' };
+  if (expected.turn === 'last') return on([...turns].reverse().find((t) => t.reply !== '') ?? last);
+  let open: ReplyCheck | null = null;
+  for (const t of turns) {
+    const c = await on(t);
+    if (c.status === 'pass') return c;
+    // A pattern that does not compile fails the same way on every reply: one answer is enough.
+    if (c.status === 'not_evaluated') {
+      open = { ...c, observed: null, turn: null };
+      break;
+    }
+  }
+  if (open !== null) return open;
+  return { ...base, observed: null, turn: null, status: 'fail', detail: `no reply ${replyWanted(expected)} (${plural(turns.length, 'reply', 'replies')} checked)` };
 }
 
 /** Every check that needs no judge, in the order of the `expect` block. */

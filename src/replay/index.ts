@@ -228,6 +228,7 @@ export async function replay(
       session,
       fingerprint: personaEvaluationFields(p, options.judgeModel ?? null).judgeFingerprint,
       unmockedTools: options.unmockedTools ?? null,
+      regex: deps.regex,
     });
 
   /**

@@ -13,6 +13,7 @@ import {
   personaVerdict,
   planAcceptance,
   reportedError,
+  replyCheck,
   markMockedCalls,
   unmockedToolsOf,
   tallies,
@@ -309,3 +310,55 @@ describe('tallies, gate and estimate', () => {
     expect(estimateCost([null], cost, false, { welcomeTurn: true }, [script])).toMatchObject({ usd: 0.07, aboveCap: true });
   });
 });
+
+describe('expect.reply and conversations without routes', () => {
+  const contains = (text: string) => async (reply: string) => (reply.includes(text) ? { verdict: 'pass' as const, detail: `reply contains "${text}"` } : { verdict: 'fail' as const, detail: `reply does not contain "${text}"` });
+  const turns = [turn(0, { reply: 'Welcome' }), turn(1, { reply: 'Refunds take 30 days' }), turn(2, { reply: 'ok' }), turn(3, { reply: '' })];
+
+  it('any (the default): the first reply that matches, with its turn; none: fail naming how many were checked', async () => {
+    expect(await replyCheck({ contains: '30 days', turn: 'any' }, turns, 'complete', contains('30 days'))).toEqual({
+      kind: 'reply',
+      expected: { contains: '30 days', turn: 'any' },
+      observed: 'Refunds take 30 days',
+      turn: 1,
+      status: 'pass',
+      detail: 'turn 1: reply contains "30 days"',
+    });
+    expect(await replyCheck({ contains: 'sorry', turn: 'any' }, turns, 'complete', contains('sorry'))).toMatchObject({ status: 'fail', turn: null, observed: null, detail: 'no reply contains "sorry" (4 replies checked)' });
+  });
+
+  it('a turn number checks that reply (0 the welcome turn); last is the last turn with a reply', async () => {
+    expect(await replyCheck({ contains: 'Welcome', turn: 0 }, turns, 'complete', contains('Welcome'))).toMatchObject({ status: 'pass', turn: 0 });
+    expect(await replyCheck({ contains: '30 days', turn: 2 }, turns, 'complete', contains('30 days'))).toMatchObject({ status: 'fail', turn: 2, observed: 'ok', detail: 'turn 2: reply does not contain "30 days"' });
+    expect(await replyCheck({ contains: 'ok', turn: 'last' }, turns, 'complete', contains('ok'))).toMatchObject({ status: 'pass', turn: 2 });
+  });
+
+  it('a turn not sent fails when the agent ended the conversation, is not evaluated when the run stopped on an error', async () => {
+    const ended = turns.slice(0, 3);
+    expect(await replyCheck({ contains: 'x', turn: 3 }, ended, 'ended', contains('x'))).toMatchObject({ status: 'fail', turn: null, detail: 'turn 3 was not sent: the conversation ended at turn 2' });
+    expect(await replyCheck({ contains: 'x', turn: 3 }, ended, 'errored', contains('x'))).toMatchObject({ status: 'not_evaluated', detail: 'turn 3 was not sent: the run stopped at turn 2' });
+    expect(await replyCheck({ contains: 'x', turn: 0 }, turns.slice(1), 'complete', contains('x'))).toMatchObject({ status: 'fail', detail: 'turn 0 was not sent: the agent has no welcome turn' });
+  });
+
+  it('a pattern that does not compile is not evaluated, tried once', async () => {
+    let calls = 0;
+    const broken = async () => {
+      calls++;
+      return { verdict: 'not_evaluated' as const, detail: 'pattern does not compile: bad' };
+    };
+    expect(await replyCheck({ regex: '(', flags: '', turn: 'any' }, turns, 'complete', broken)).toMatchObject({ status: 'not_evaluated', detail: 'turn 0: pattern does not compile: bad', turn: null });
+    expect(calls).toBe(1);
+  });
+
+  it('conversations is not evaluated when no turn has a route: the agent does not report routes', () => {
+    expect(conversationsCheck(['refunds'], [turn(1, { route: null }), turn(2, { route: null })])).toEqual({
+      kind: 'conversations',
+      expected: ['refunds'],
+      observed: [],
+      status: 'not_evaluated',
+      detail: 'the agent does not report routes',
+    });
+    expect(conversationsCheck(['refunds'], [turn(1, { route: null }), turn(2)]).status).toBe('fail');
+  });
+});
+

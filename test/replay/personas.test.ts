@@ -217,4 +217,34 @@ describe('replay with persona scripts', () => {
     expect(configured.personas.map((p) => p.errored)).toEqual([true, false]);
     expect(configured.personas[0]!.error).toContain('config.yml sets personas.unmockedTools: error');
   });
+
+  it('expect.reply checks run on the replies, regexes in the worker pool, and are recorded with the other checks', async () => {
+    const server = await startAgentServer((req) => {
+      const b = req.json as { message: string };
+      return { json: { reply: b.message === 'bye' ? 'Goodbye!' : `Refunds take 30 days (${b.message})`, ended: b.message === 'bye' } };
+    });
+    cleanups.push(() => server.close());
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, retries: 0 });
+    cleanups.push(() => client.close());
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const reply = [
+      { contains: '30 days', turn: 'any' as const },
+      { regex: 'goodbye', flags: 'i', turn: 'last' as const },
+      { regex: '(', flags: '', turn: 1 },
+      { contains: 'x', turn: 3 },
+    ];
+    const s = { ...script('replies', 3), followUps: ['bye', 'still there?'], expect: { conversations: ['c'], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [], reply } };
+    const record = await replay([], new Map(), { agent: client, regex, judge: null }, OPTIONS, { personas: [s], baselines: new Map() });
+    const p = record.personas[0]!;
+    expect(p).toMatchObject({ errored: false, verdict: 'fail', unsent: ['still there?'] });
+    expect(p.checks.map((c) => [c.kind, c.status, c.detail])).toEqual([
+      ['conversations', 'not_evaluated', 'the agent does not report routes'],
+      ['reply', 'pass', 'turn 1: reply contains "30 days"'],
+      ['reply', 'pass', 'turn 2: /goodbye/i matched "Goodbye"'],
+      ['reply', 'not_evaluated', expect.stringMatching(/^turn 1: pattern does not compile: /)],
+      ['reply', 'fail', 'turn 3 was not sent: the conversation ended at turn 2'],
+    ]);
+  });
 });
+

@@ -25,6 +25,46 @@ expect:
 `;
 
 describe('loadSuite: persona scripts', () => {
+  it('expect.reply: contains or regex (+flags) with turn N, last or any (the default); it counts as an expectation', async () => {
+    const ok = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      [`${P}/a.yml`]: 'label: a\nopening: hi\nfollowUps: [ more ]\nexpect:\n  reply:\n    - { contains: "30 days" }\n    - { regex: "refund(ed)?", flags: i, turn: last }\n    - { contains: Welcome, turn: 0 }\n    - { contains: ok, turn: 2 }\n',
+    });
+    expect(ok.errors).toEqual([]);
+    expect(ok.suite!.personas[0]!.expect.reply).toEqual([
+      { contains: '30 days', turn: 'any' },
+      { regex: 'refund(ed)?', flags: 'i', turn: 'last' },
+      { contains: 'Welcome', turn: 0 },
+      { contains: 'ok', turn: 2 },
+    ]);
+    const bad = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      [`${P}/b.yml`]: [
+        'label: b',
+        'opening: hi',
+        'followUps: [ more ]',
+        'expect:',
+        '  reply:',
+        '    - { contains: x, turn: 3 }',
+        '    - { contains: x, regex: y }',
+        '    - { contains: x, flags: i }',
+        '    - { regex: y, flags: ii }',
+        '    - { regex: "(", turn: first }',
+        '    - { regex: "(" }',
+        '',
+      ].join('\n'),
+    });
+    expect(brief(bad.errors)).toEqual([
+      `${P}/b.yml:6: persona script "b": expect.reply[0]: turn 3 is beyond the script: it has 2 message turns (the opening is turn 1, turn 0 the welcome turn)`,
+      `${P}/b.yml:7: persona script "b": expect.reply[1] must have exactly one of contains and regex, found both`,
+      `${P}/b.yml:8: persona script "b": expect.reply[2]: flags only apply to a regex, not to contains`,
+      `${P}/b.yml:9: persona script "b": expect.reply[3]: regex flags "ii" repeat "i"`,
+      `${P}/b.yml:10: persona script "b": expect.reply[4].turn: must be a turn number (0 is the welcome turn), last, or any`,
+    ]);
+    expect(brief(bad.warnings)).toContainEqual(expect.stringMatching(/^\.agent-replay\/personas\/b\.yml:11: persona script "b": expect\.reply\[5\]: pattern does not compile: .*; that check will be not evaluated at run time$/));
+  });
+
+
   it('unmockedTools on a script and personas.unmockedTools in config.yml: error or allow, anything else refused with file and line', async () => {
     const ok = await load({
       [`${F}/ok.yml`]: OK_FIXTURE,
@@ -150,7 +190,7 @@ describe('loadSuite: persona scripts', () => {
     expect(brief(r.errors)).toEqual([
       `${P}/b.yml:1: label "../x" is not valid: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (it names the baseline file)`,
       `${P}/b.yml:3: persona script "../x": unknown key "followups"; allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, unmockedTools, expect, repeat`,
-      `${P}/b.yml:4: persona script "../x": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria`,
+      `${P}/b.yml:4: persona script "../x": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria, reply`,
     ]);
   });
 
