@@ -259,10 +259,32 @@ describe('warnings about what the agent mapping cannot carry', () => {
     });
     expect(r.errors).toEqual([]);
     expect(brief(r.warnings)).toEqual([
-      `${P}/p.yml:1: persona script (first: "p") has mocks, but the agent request body does not send {{mocks}} on every turn: the agent will not see them`,
+      `${P}/p.yml:1: persona script (first: "p") has mocks, but the openai-chat preset sends no mocks (the API has no such field): the agent will not see them`,
       `${P}/p.yml:1: persona script (first: "p") checks tool calls, but agent.response.toolCalls is null: those checks will be not evaluated`,
-      `${P}/p.yml:1: persona script (first: "p") checks the terminal outcome, but agent.response.outcome is null: that check will be not evaluated`,
+      `${P}/p.yml:1: persona script (first: "p") checks the terminal outcome, but the openai-chat preset's API reports no outcomes: that check will be not evaluated`,
     ]);
+    // A preset's API cannot be given a response path it does not have: the fix is a check it supports.
+    expect(r.warnings.map((w) => w.fix)).toEqual([
+      `remove the script's mocks to test the agent's tools live, or give agent.request.body in .agent-replay/config.yml with "{{mocks}}" where your endpoint reads them`,
+      "set agent.response.toolCalls in .agent-replay/config.yml to the path of the tool calls in the agent's response",
+      'remove expect.terminal, or check how the conversation ends with expect.reply (e.g. { contains: "...", turn: last }) or a criterion',
+    ]);
+    const rasa = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      '.agent-replay/config.yml': 'agent:\n  preset: rasa-rest\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { conversations: [ refunds ], toolCalled: [ { tool: t } ] }\n',
+    });
+    expect(brief(rasa.warnings)).toEqual([
+      `${P}/p.yml:1: persona script (first: "p") checks tool calls, but the rasa-rest preset's API reports no tool calls: those checks will be not evaluated`,
+      `${P}/p.yml:1: persona script (first: "p") checks conversations, but the rasa-rest preset's API reports no routes: that check will be not evaluated`,
+    ]);
+    // A body of one's own behind a preset: the endpoint is the user's, so a response path is the fix.
+    const own = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      '.agent-replay/config.yml': 'agent:\n  preset: openai-chat\n  model: m\n  request: { body: { q: "{{message}}" } }\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { terminal: finish }\n',
+    });
+    expect(own.warnings.map((w) => w.fix)).toEqual(["set agent.response.outcome in .agent-replay/config.yml to the path of the outcome in the agent's response"]);
     const native = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nmocks: [ { tool: t, output: 1 } ]\nexpect: { terminal: finish, toolNotCalled: [ { tool: t } ] }\n' });
     expect(native.warnings).toEqual([]);
   });
