@@ -8,7 +8,7 @@
 
 import { promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
-import { PRESETS, type Config } from '../config.js';
+import { PRESETS, type AgentPreset, type Config } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { Baseline, Fixture, PersonaBaseline, PersonaScript } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
@@ -71,7 +71,7 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
   const root = suiteRoot(paths, found);
   if (root === null) return finish(paths, found, null, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
 
-  const config = loadConfig(paths, root, opts.env, found);
+  const config = loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
   const fixtureFiles = await loadFixtures(paths, root, found);
   const personaFiles = await loadPersonas(paths, root, found);
@@ -98,7 +98,7 @@ export async function loadSuiteConfig(opts: LoadOptions): Promise<{ config: Conf
   const paths = suitePaths(opts);
   const found = newFindings();
   const root = suiteRoot(paths, found);
-  const config = root === null ? null : loadConfig(paths, root, opts.env, found);
+  const config = root === null ? null : loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
   const result = finish(paths, found, config, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
   return { config: result.suite?.config ?? null, errors: result.errors, warnings: result.warnings };
@@ -173,17 +173,27 @@ function suiteRoot(paths: SuitePaths, found: Findings): SuiteRoot | null {
 }
 
 /** config.yml (or .yaml) resolved with defaults; defaults alone when there is none; null on errors. */
-function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'], found: Findings): Config | null {
+/** `preset`: a preset given on the command line, resolved as if config.yml's `agent.preset` said so. */
+function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'], found: Findings, preset?: AgentPreset): Config | null {
   const configPath = firstFile(CONFIG_NAMES.map((n) => path.join(paths.dir, n)));
   found.fileOrder.push(paths.configShown);
-  if (configPath === null) return resolveConfigFile(null, paths.configShown, {}, env).config;
+  if (configPath === null) return resolveConfigFile(null, paths.configShown, withPreset({}, preset), env).config;
   const loaded = readYamlFile({ path: configPath, real: null }, paths.configShown, root, found);
   if (!loaded.src) return null;
-  const resolved = resolveConfigFile(loaded.src, paths.configShown, loaded.data, env);
+  const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env);
   found.errors.push(...resolved.errors);
   found.warnings.push(...resolved.warnings);
   found.secrets.push(...resolved.secrets);
   return resolved.config;
+}
+
+function withPreset(data: unknown, preset: AgentPreset | undefined): unknown {
+  const mapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  // A file or agent section of the wrong shape is left as written, for its error to be reported.
+  if (preset === undefined || !(data === null || data === undefined || mapping(data))) return data;
+  const file = mapping(data) ? data : {};
+  if (!(file.agent === null || file.agent === undefined || mapping(file.agent))) return data;
+  return { ...file, agent: { ...(mapping(file.agent) ? file.agent : {}), preset } };
 }
 
 /** Flags and action inputs win over the file; their secrets are redacted even when the file has errors. */
