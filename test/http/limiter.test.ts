@@ -32,7 +32,7 @@ describe('AdaptiveLimiter', () => {
     expect(l.history).toEqual([4, 2, 3]);
   });
 
-  it('does not saw: the step up to a limit the server refused waits `patience` windows, doubled by each refused probe', async () => {
+  it('does not saw: the step up to a limit the server refused waits `patience` windows, and a refused probe steps back by one', async () => {
     const l = new AdaptiveLimiter(8);
     const successes = async (n: number): Promise<void> => {
       for (let i = 0; i < n; i++) await answer(l, 'success');
@@ -42,15 +42,15 @@ describe('AdaptiveLimiter', () => {
     await successes(5); // 5 -> 6
     await successes(6); // 6 -> 7
     expect(l.limit).toBe(7);
-    await answer(l, 'throttled'); // 7 refused: the ceiling is 7 now -> 3
+    await answer(l, 'throttled'); // 7 refused: an overload below the old ceiling, halved -> 3; the ceiling is 7 now
     await successes(3 + 4 + 5); // 3 -> 4 -> 5 -> 6
     expect(l.limit).toBe(6);
     await successes(6 * INITIAL_PATIENCE - 1);
     expect(l.limit).toBe(6); // no probe yet
     await successes(1);
     expect(l.limit).toBe(7); // the probe
-    await answer(l, 'throttled'); // refused again: -> 3, patience doubled
-    await successes(3 + 4 + 5);
+    await answer(l, 'throttled'); // refused: back to 6 (not halved), patience doubled
+    expect(l.limit).toBe(6);
     await successes(6 * INITIAL_PATIENCE * 2 - 1);
     expect(l.limit).toBe(6);
     await successes(1);
@@ -58,7 +58,18 @@ describe('AdaptiveLimiter', () => {
     // The probe holds for its whole patient window: the ceiling is forgotten, growth is plain again.
     await successes(7 * INITIAL_PATIENCE * 2);
     expect(l.limit).toBe(8);
-    expect(l.history).toEqual([8, 4, 5, 6, 7, 3, 4, 5, 6, 7, 3, 4, 5, 6, 7, 8]);
+    expect(l.history).toEqual([8, 4, 5, 6, 7, 3, 4, 5, 6, 7, 6, 7, 8]);
+  });
+
+  it('an overload below the ceiling halves again: the capacity fell', async () => {
+    const l = new AdaptiveLimiter(8);
+    await answer(l, 'throttled'); // ceiling 8 -> 4
+    await answer(l, 'throttled'); // refused at 4 < 8: -> 2, ceiling 4
+    expect(l.limit).toBe(2);
+    await answer(l, 'success');
+    await answer(l, 'success'); // 2 -> 3
+    expect(l.limit).toBe(3);
+    expect(l.history).toEqual([8, 4, 2, 3]);
   });
 
   it('the patience stops doubling at MAX_PATIENCE', async () => {
@@ -71,7 +82,8 @@ describe('AdaptiveLimiter', () => {
         n += 1;
       }
       expect(n).toBe(Math.min(MAX_PATIENCE, INITIAL_PATIENCE * 2 ** probe));
-      await answer(l, 'throttled'); // the probe at 2 is refused
+      await answer(l, 'throttled'); // the probe at 2 is refused: back to 1
+      expect(l.limit).toBe(1);
     }
   });
 
