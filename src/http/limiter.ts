@@ -6,8 +6,9 @@
 // the old limit, which is already gone. No clock: the limit moves on answers, not on time.
 //
 // No sawtooth: the limit a 429 answered is remembered as the ceiling. Below ceiling - 1 the limit
-// grows back as above; the step up to the ceiling (a probe of the server's capacity) takes
-// `patience` windows, and every probe the server refuses again doubles the patience (up to
+// grows back as above; the step up to the ceiling (a probe of the server's capacity) waits
+// `patience` windows. A refused probe only steps back to ceiling - 1, the limit that held (the
+// halving is for overloads, and a probe is not one), and doubles the patience (up to
 // MAX_PATIENCE). A probe that holds through its windows forgets the ceiling: capacity grew.
 
 export interface Ticket {
@@ -18,7 +19,7 @@ export interface Ticket {
 }
 
 /** Windows of successes before the first probe of a known ceiling. */
-export const INITIAL_PATIENCE = 4;
+export const INITIAL_PATIENCE = 8;
 /** The most windows a probe waits for, however often the server refused it. */
 export const MAX_PATIENCE = 64;
 
@@ -94,8 +95,13 @@ export class AdaptiveLimiter {
     this.successes = 0;
     if (ticket.epoch !== this.epoch) return;
     this.epoch += 1;
-    // A refused probe: the server's capacity is still below this, wait longer before the next.
-    if (this.ceiling !== null && ticket.limit >= this.ceiling) this.patience = Math.min(MAX_PATIENCE, this.patience * 2);
+    if (this.ceiling !== null && ticket.limit >= this.ceiling) {
+      // A refused probe: the capacity is still below the ceiling; back to the limit that held,
+      // and wait longer before the next probe.
+      this.patience = Math.min(MAX_PATIENCE, this.patience * 2);
+      this.set(Math.max(1, this.ceiling - 1));
+      return;
+    }
     this.ceiling = ticket.limit;
     this.set(Math.max(1, Math.floor(this.current / 2)));
   }
