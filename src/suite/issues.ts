@@ -36,6 +36,15 @@ export interface SourceFile {
    * file never needs its full document (see fast.ts). null: not known, ask the document.
    */
   knownPosition?: (path: readonly PathSegment[]) => Position | null;
+  /** The file's text, to quote a line in a fix (absent: no line is quoted). */
+  text?: string;
+}
+
+/** Line `line` (1-based) of the file as written, without its line break; null when unknown. */
+export function lineOf(src: SourceFile, line: number | null): string | null {
+  if (src.text === undefined || line === null) return null;
+  const lines = src.text.split(/\r?\n/);
+  return lines[line - 1] ?? null;
 }
 
 export interface Position {
@@ -159,20 +168,23 @@ function typeWord(expected: string): string {
   return TYPE_WORDS[expected] ?? expected;
 }
 
-/** Levenshtein distance, for "did you mean" hints. */
-function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+/**
+ * Edit distance for "did you mean" hints: insertions, deletions, substitutions and swaps of two
+ * neighbours (`modle` is one edit from `model`, as a typist sees it), each counting one.
+ */
+export function distance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] as number;
-    prev[0] = i;
+    const row = rows[i] as number[];
+    const up = rows[i - 1] as number[];
     for (let j = 1; j <= b.length; j++) {
-      const above = prev[j] as number;
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      prev[j] = Math.min(above + 1, (prev[j - 1] as number) + 1, diag + cost);
-      diag = above;
+      let d = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      row[j] = d;
     }
   }
-  return prev[b.length] as number;
+  return (rows[a.length] as number[])[b.length] as number;
 }
 
 export function suggest(key: string, allowed: readonly string[]): string | null {
@@ -222,6 +234,34 @@ function unwrapped(schema: z.ZodType): z.ZodType[] {
   }
 }
 
+/** Whether the key at the end of `path` is required in its object (not optional, nullable or defaulted). */
+function isRequired(schema: z.ZodType, path: readonly PathSegment[]): boolean {
+  const key = path[path.length - 1];
+  const parents = shapesAt(schema, path.slice(0, -1));
+  return parents.some((p) => {
+    const field = typeof key === 'string' ? defOf(p).shape?.[key] : undefined;
+    if (!field) return false;
+    const type = defOf(field).type;
+    return type !== 'optional' && type !== 'nullable' && type !== 'default' && type !== 'prefault';
+  });
+}
+
+/** The object schemas that can sit at `path`. */
+function shapesAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType[] {
+  let current: z.ZodType[] = unwrapped(schema);
+  for (const seg of path) {
+    const next: z.ZodType[] = [];
+    for (const s of current) {
+      const def = defOf(s);
+      if (def.type === 'object' && def.shape && typeof seg === 'string' && def.shape[seg]) next.push(...unwrapped(def.shape[seg]));
+      else if (def.type === 'array' && def.element && typeof seg === 'number') next.push(...unwrapped(def.element));
+      else if (def.type === 'record' && def.valueType) next.push(...unwrapped(def.valueType));
+    }
+    current = next;
+  }
+  return current.filter((s) => defOf(s).type === 'object');
+}
+
 function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
   let current: z.ZodType[] = unwrapped(schema);
   for (const seg of path) {
@@ -264,6 +304,11 @@ export interface TranslateContext {
   base: readonly PathSegment[];
   /** Prepended to messages, e.g. `fixture "refund-policy": `. */
   prefix?: string;
+  /**
+   * Keys that are not allowed in the mapping at the top of `data` but are worth suggesting for a
+   * misspelt key there (`fixture:` in a file read as one fixture means `fixtures:`).
+   */
+  suggestAlso?: readonly string[];
 }
 
 function toSegments(path: PropertyKey[]): PathSegment[] {
@@ -271,9 +316,33 @@ function toSegments(path: PropertyKey[]): PathSegment[] {
 }
 
 export function translateZodIssues(ctx: TranslateContext, issues: readonly ZodIssueLike[]): ConfigIssue[] {
+  // A misspelt required key shows twice: unknown `mesage`, missing `message`. Said once, at the
+  // misspelling, which is where the fix goes.
+  const hinted = new Set<string>();
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const rel = toSegments(issue.path);
+    const allowed = allowedKeysAt(ctx.schema, rel);
+    for (const key of issue.keys ?? []) {
+      const hint = suggest(key, allowed);
+      if (hint !== null) hinted.add(JSON.stringify([...rel, hint]));
+    }
+  }
   const out: ConfigIssue[] = [];
-  for (const issue of issues) out.push(...translateOne(ctx, issue, toSegments(issue.path)));
+  for (const issue of issues) {
+    const rel = toSegments(issue.path);
+    if (issue.code === 'invalid_type' && valueAt(ctx.data, rel) === undefined && hinted.has(JSON.stringify(rel))) continue;
+    out.push(...translateOne(ctx, issue, rel));
+  }
   return out;
+}
+
+/** The fix for a misspelt key: the suggestion, and the line as it should read when the file has it. */
+function renameFix(src: SourceFile, pos: Position, key: string, hint: string): string {
+  const line = lineOf(src, pos.line);
+  const col = pos.column === null ? -1 : pos.column - 1;
+  const fixed = line !== null && col >= 0 && line.startsWith(key, col) ? `${line.slice(0, col)}${hint}${line.slice(col + key.length)}`.trim() : null;
+  return fixed === null ? `did you mean ${quote(hint)}? rename the key` : `did you mean ${quote(hint)}? rename the key, so that line ${String(pos.line)} reads\n    ${fixed}`;
 }
 
 function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegment[]): ConfigIssue[] {
@@ -295,13 +364,16 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
     case 'unrecognized_keys': {
       const allowed = allowedKeysAt(ctx.schema, rel);
       const where = formatPath(shown) === '' ? (ctx.prefix ? '' : 'at the top level') : `in ${formatPath(shown)}`;
+      const candidates = rel.length === 0 && ctx.suggestAlso ? [...allowed, ...ctx.suggestAlso] : allowed;
       return (issue.keys ?? []).map((key) => {
-        const hint = suggest(key, allowed);
+        const hint = suggest(key, candidates);
         const pos = positionOfKey(ctx.src, full, key) ?? positionAt(ctx.src, full);
+        const parent = valueAt(ctx.data, rel);
+        const missing = hint !== null && allowed.includes(hint) && parent !== null && typeof parent === 'object' && !(hint in parent) && isRequired(ctx.schema, [...rel, hint]);
         return at(
           pos,
-          `unknown key ${quote(key)}${where ? ` ${where}` : ''}; allowed keys: ${allowed.join(', ')}`,
-          hint ? `did you mean ${quote(hint)}? rename the key` : `remove ${quote(key)} or use one of the allowed keys`,
+          `unknown key ${quote(key)}${where ? ` ${where}` : ''}${missing ? ` (and the required ${quote(hint)} is missing)` : ''}; allowed keys: ${allowed.join(', ')}`,
+          hint ? renameFix(ctx.src, pos, key, hint) : `remove ${quote(key)} or use one of the allowed keys`,
         );
       });
     }
