@@ -161,6 +161,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
   const schema: typeof baselineSchema | typeof personaBaselineSchema = isPersona ? personaBaselineSchema : baselineSchema;
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
+    const rest: typeof parsed.error.issues = [];
     for (const issue of parsed.error.issues) {
       if (issue.path.length === 1 && issue.path[0] === 'verdict' && data && typeof data === 'object') {
         const verdict = (data as Record<string, unknown>).verdict;
@@ -175,9 +176,11 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
           continue;
         }
       }
-      const translated = translateZodIssues({ src, schema, data, base: [], prefix: isPersona ? 'persona baseline: ' : 'baseline: ' }, [issue]);
-      errors.push(...translated.map((t) => ({ ...t, fix: `${t.fix}; or ${REWRITE_FIX}` })));
+      rest.push(issue);
     }
+    // Together, so that a misspelt key and the required key it stands for are said once.
+    const translated = translateZodIssues({ src, schema, data, base: [], prefix: isPersona ? 'persona baseline: ' : 'baseline: ' }, rest);
+    errors.push(...translated.map((t) => ({ ...t, fix: `${t.fix}; or ${REWRITE_FIX}` })));
     return { baseline: null, errors };
   }
 

@@ -117,7 +117,9 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
 
   const parsed = fixtureSchema.safeParse(raw);
   if (!parsed.success) {
-    result.errors.push(...translateZodIssues({ src, schema: fixtureSchema, data: raw, base: path, prefix }, parsed.error.issues));
+    // A file read as one fixture may be a misspelt list (`fixture:` for `fixtures:`).
+    const suggestAlso = path.length === 0 ? ['fixtures'] : undefined;
+    result.errors.push(...translateZodIssues({ src, schema: fixtureSchema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues));
   }
 
   if (labelText !== null) {

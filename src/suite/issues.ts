@@ -370,11 +370,15 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         const pos = positionOfKey(ctx.src, full, key) ?? positionAt(ctx.src, full);
         const parent = valueAt(ctx.data, rel);
         const missing = hint !== null && allowed.includes(hint) && parent !== null && typeof parent === 'object' && !(hint in parent) && isRequired(ctx.schema, [...rel, hint]);
-        return at(
-          pos,
-          `unknown key ${quote(key)}${where ? ` ${where}` : ''}${missing ? ` (and the required ${quote(hint)} is missing)` : ''}; allowed keys: ${allowed.join(', ')}`,
-          hint ? renameFix(ctx.src, pos, key, hint) : `remove ${quote(key)} or use one of the allowed keys`,
-        );
+        // Renaming onto a key the mapping already has would write it twice.
+        const given = hint !== null && parent !== null && typeof parent === 'object' && hint in parent ? positionOfKey(ctx.src, full, hint) : null;
+        const fix =
+          hint === null
+            ? `remove ${quote(key)} or use one of the allowed keys`
+            : given !== null
+              ? `did you mean ${quote(hint)}? it is already given${given.line === null ? '' : ` on line ${String(given.line)}`}: keep one of the two and remove the other`
+              : renameFix(ctx.src, pos, key, hint);
+        return at(pos, `unknown key ${quote(key)}${where ? ` ${where}` : ''}${missing ? ` (and the required ${quote(hint)} is missing)` : ''}; allowed keys: ${allowed.join(', ')}`, fix);
       });
     }
     case 'invalid_type': {
