@@ -341,7 +341,9 @@ export function translateZodIssues(ctx: TranslateContext, issues: readonly ZodIs
 function renameFix(src: SourceFile, pos: Position, key: string, hint: string): string {
   const line = lineOf(src, pos.line);
   const col = pos.column === null ? -1 : pos.column - 1;
-  const fixed = line !== null && col >= 0 && line.startsWith(key, col) ? `${line.slice(0, col)}${hint}${line.slice(col + key.length)}`.trim() : null;
+  // The key as written may be quoted (`"rely": ...` in a JSON baseline): the quote stays.
+  const start = line !== null && col >= 0 && (line[col] === '"' || line[col] === "'") && line.startsWith(key, col + 1) ? col + 1 : col;
+  const fixed = line !== null && start >= 0 && line.startsWith(key, start) ? `${line.slice(0, start)}${hint}${line.slice(start + key.length)}`.trim() : null;
   return fixed === null ? `did you mean ${quote(hint)}? rename the key` : `did you mean ${quote(hint)}? rename the key, so that line ${String(pos.line)} reads\n    ${fixed}`;
 }
 
