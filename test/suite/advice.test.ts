@@ -4,8 +4,10 @@
 // fix that fits how they are read.
 
 import { describe, expect, it } from 'vitest';
-import { formatIssue, type ConfigIssue } from '../../src/suite/index.js';
-import { B, C, F, OK_FIXTURE, load } from './helpers.js';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { formatIssue, loadSuite, type ConfigIssue } from '../../src/suite/index.js';
+import { B, C, F, OK_FIXTURE, load, repo } from './helpers.js';
 
 const P = '.agent-replay/personas';
 const BASELINE = (label: string): string =>
@@ -98,6 +100,19 @@ describe('advice about baselines: only what the suite proves', () => {
       'baseline: unknown key "rely" (and the required "reply" is missing); allowed keys: label, reply, route, verdict, judge, acceptedAt, commit',
     );
     expect(texts([...r.errors, ...r.warnings]).filter((t) => DESTRUCTIVE.test(t))).toEqual([]);
+  });
+});
+
+describe('advice about files that are not read', () => {
+  it('a baseline saved as UTF-16 is re-saved, not removed', async () => {
+    const cwd = await repo({ [`${F}/a.yml`]: 'label: hours\nmessage: hi\n' });
+    await fs.mkdir(path.join(cwd, B), { recursive: true });
+    await fs.writeFile(path.join(cwd, B, 'hours.json'), Buffer.from(`\ufeff${BASELINE('hours')}`, 'utf16le'));
+    const r = await loadSuite({ dir: '.agent-replay', cwd, env: {} });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${B}/hours.json: not a text file: it contains NUL bytes, so it was not parsed\n  fix: suite files are UTF-8 text (YAML fixtures and config, JSON baselines): save it again as UTF-8 (an editor may have saved it as UTF-16), or move it out of the suite folder if it is not a suite file`,
+    ]);
+    expect(r.warnings).toEqual([]);
   });
 });
 
