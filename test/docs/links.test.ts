@@ -1,6 +1,7 @@
 // The README and the pages under docs/ link to each other; these links must resolve (files and
 // #anchors, by GitHub's slug rule) and every page must be reachable from the README.
 
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -12,6 +13,19 @@ const ROOT = resolve(import.meta.dirname, '../..');
 describe('the docs of this repository', () => {
   it('have no broken link, no missing anchor and no page unreachable from the README', () => {
     expect(checkDocs(ROOT)).toEqual([]);
+  });
+});
+
+describe("the README's comment excerpt", () => {
+  it('quotes the headline, the tallies and the cost line of test/golden/mixed.comment.md as they are rendered', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const golden = readFileSync(join(ROOT, 'test/golden/mixed.comment.md'), 'utf8').split('\n');
+    const quoted = readme.split('\n').filter((l) => l.startsWith('> ')).map((l) => l.slice(2));
+    const headline = quoted[0]!.replace(/^\*\*(.*)\*\*$/, '$1');
+    expect(golden).toContain(`### ${headline}`);
+    const rows = quoted.filter((l) => l.startsWith('|') || l.startsWith('≈'));
+    expect(rows.length).toBeGreaterThanOrEqual(4);
+    for (const row of rows) expect(golden, `README quotes "${row}"`).toContain(row);
   });
 });
 
