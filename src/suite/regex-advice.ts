@@ -1,5 +1,5 @@
 // What to tell the author of a regex assertion about its backslashes, read as JavaScript reads them
-// (README "Fixtures": a regex is a JavaScript RegExp with its flags).
+// (docs/fixtures.md, Assertions: a regex is a JavaScript RegExp with its flags).
 //
 // Without the u or v flag, a backslash before a character that has no escape meaning is ignored:
 // `\q` is the letter q, `\p{L}` is the text "p{L}". With u or v (Unicode mode) the same backslash
