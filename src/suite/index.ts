@@ -475,6 +475,11 @@ function warnPersonaMapping(config: Config | null, personas: readonly PersonaScr
       : `set agent.response.outcome in ${configShown} to the path of the outcome in the agent's response`,
   );
   warn(
+    personas.filter((p) => start === null && (p.expect.reply ?? []).some((r) => r.turn === 0)),
+    (p, n) => `${head(p, n, ['checks', 'check'])} the reply of turn 0, the welcome turn, but the agent has no welcome turn: that check will fail`,
+    `check turn 1 (the opening) or later, or give the welcome request in agent.start of ${configShown}`,
+  );
+  warn(
     personas.filter((p) => (mapping.conversation === null || mapping.stage === null) && p.expect.conversations.length > 0),
     (p, n) => `${head(p, n, ['checks', 'check'])} conversations, but ${vendor ? instead('routes') : 'agent.response.conversation or agent.response.stage is null'}: that check will be not evaluated`,
     vendor
