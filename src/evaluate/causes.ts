@@ -133,7 +133,7 @@ export function notEvaluatedCause(detail: string): Cause {
     const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
     return { key: `judge:${status ?? 'unreachable'}`, what, hint: 'check judge.baseUrl, judge.model and the judge key; raise judge.timeoutMs if it is slow' };
   }
-  if (/^(?:regex\b.*)?pattern does not compile/.test(detail)) {
+  if (/^(?:regex\b.*|pattern) does not compile/.test(detail)) {
     return { key: 'regex:compile', what: 'regex does not compile', hint: 'fix the pattern in the fixture file named on each item' };
   }
   if (/^regex\b.*did not finish within/.test(detail)) {
