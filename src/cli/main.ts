@@ -406,7 +406,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(merged, ctx));
   if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(merged));
   if (values.html) await writeText(resolvePath(io, values.html), renderHtml(merged, { context: ctx }));
-  io.stdout(renderTerminal(merged, { color: io.color }));
+  io.stdout(renderTerminal(merged, { color: io.color, where: values.out ?? files.join(', ') }));
   const g = gateMerged(merged, failOn, allowIncomplete);
   if (g.failed) {
     io.stderr(`gate failed: ${g.reason}\n`);
