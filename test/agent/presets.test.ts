@@ -371,6 +371,22 @@ describe('vercel-ai', () => {
     expect(server.seen[0]!.headers.accept).toBe('text/event-stream');
   });
 
+  it('a server tool whose execute threw (tool-output-error) is a real call with its error, not a client-side request', async () => {
+    const failed = [
+      { type: 'start' },
+      { type: 'tool-input-available', toolCallId: 'c1', toolName: 'issueRefund', input: { id: 'A1' } },
+      { type: 'tool-output-error', toolCallId: 'c1', errorText: 'no mock answers issueRefund' },
+      { type: 'text-start', id: 't1' },
+      { type: 'text-delta', id: 't1', delta: 'Sorry.' },
+      { type: 'text-end', id: 't1' },
+      { type: 'finish' },
+    ];
+    const server = await serve(() => ({ type: 'text/event-stream', body: [...sse(failed), 'data: [DONE]\n\n'] }));
+    const c = clientFor({ url: `${server.url}/api/chat`, preset: 'vercel-ai' });
+    const turn = await c.session({ session: 'chat-1', persona: null, mocks: [] }).send('Refund A1', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Sorry.', toolCalls: [{ tool: 'issueRefund', input: { id: 'A1' }, output: { error: 'no mock answers issueRefund' }, mocked: false }] });
+  });
+
   it("sends the whole UI message history on every turn, as useChat's DefaultChatTransport does, with the mocks beside messages", async () => {
     let n = 0;
     const server = await serve(() => {
