@@ -108,7 +108,7 @@ export function decodeLangGraph(json: unknown): DecodeResult {
   });
   const turn = messages.slice(start);
   const outputs = new Map<string, unknown>();
-  for (const m of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, m.content ?? null);
+  for (const m of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, toolMessageOutput(m.content));
   const toolCalls: unknown[] = [];
   let reply: string | undefined;
   for (const m of turn) {
@@ -125,6 +125,22 @@ export function decodeLangGraph(json: unknown): DecodeResult {
   }
   if (reply === undefined && toolCalls.length > 0) reply = '';
   return { ok: true, value: { reply, toolCalls } };
+}
+
+/**
+ * A tool message's content as the tool returned it: LangChain serializes an object or array result
+ * to JSON text, so JSON text of an object or array is read back (a mock's output then compares
+ * equal); any other text stays text.
+ */
+function toolMessageOutput(content: unknown): unknown {
+  if (typeof content !== 'string') return content ?? null;
+  const t = content.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return content;
+  try {
+    return JSON.parse(content) as unknown;
+  } catch {
+    return content;
+  }
 }
 
 /** `type` of a serialized LangChain message (`human`/`ai`/`tool`), or its OpenAI-style role. */

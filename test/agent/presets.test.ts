@@ -455,6 +455,29 @@ describe('langgraph', () => {
     expect(server.seen[0]).toMatchObject({ path: '/runs/wait', json: { assistant_id: 'agent', input: { messages: [{ role: 'user', content: 'Where is my order?' }] } } });
   });
 
+  it('reads a tool message holding JSON text (how LangChain serializes an object result) as the object', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify({
+        messages: [
+          { type: 'human', content: 'Order 1', id: 'h1' },
+          { type: 'ai', content: '', id: 'a1', tool_calls: [{ name: 'find_order', args: { id: '1' }, id: 'c1' }, { name: 'note', args: {}, id: 'c2' }] },
+          { type: 'tool', content: '{"status":"delivered"}', tool_call_id: 'c1', id: 't1' },
+          { type: 'tool', content: '{not json', tool_call_id: 'c2', id: 't2' },
+          { type: 'ai', content: 'Delivered.', id: 'a2' },
+        ],
+      }),
+    }));
+    const turn = await clientFor({ url: server.url, preset: 'langgraph', assistantId: 'agent' }).session({ session: 's', persona: null, mocks: [] }).send('Order 1', 1);
+    expect(turn).toMatchObject({
+      reply: 'Delivered.',
+      toolCalls: [
+        { tool: 'find_order', output: { status: 'delivered' }, mocked: false },
+        { tool: 'note', output: '{not json', mocked: false },
+      ],
+    });
+  });
+
   it("sends a persona script's mocks in config.configurable.mocks, where a graph's tools read them", async () => {
     const server = await serve(() => ({ type: 'application/json', body: JSON.stringify({ messages: [{ type: 'ai', content: 'ok', id: 'a' }] }) }));
     const mocks = [{ tool: 'track_order', match: 'subset' as const, output: 'shipped' }];
