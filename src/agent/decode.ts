@@ -48,15 +48,49 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
   if (isRecord(json.error) && typeof json.error.message === 'string') return { ok: false, error: `the response failed: ${json.error.message}` };
   const texts: string[] = [];
   const toolCalls: unknown[] = [];
+  const outputs = functionCallOutputs(json.output);
   for (const item of json.output) {
     if (!isRecord(item)) continue;
     if (item.type === 'message' && Array.isArray(item.content)) {
       for (const part of item.content) if (isRecord(part) && part.type === 'output_text' && typeof part.text === 'string') texts.push(part.text);
     } else if (item.type === 'function_call' && typeof item.name === 'string') {
-      toolCalls.push(responsesFunctionCall(item));
+      const id = typeof item.call_id === 'string' ? item.call_id : typeof item.callId === 'string' ? item.callId : null;
+      if (id !== null && outputs.has(id)) {
+        // The agent ran the tool and sent its result: a real call with its output.
+        toolCalls.push({ tool: item.name, input: parseArguments(item.arguments), output: outputs.get(id), mocked: false });
+      } else {
+        toolCalls.push(responsesFunctionCall(item));
+      }
     }
   }
   return result(texts, toolCalls);
+}
+
+/**
+ * Results of function calls that an agent ran itself and lists beside its calls: Responses
+ * `function_call_output` items (`call_id`, `output`) and the OpenAI Agents SDK's
+ * `function_call_result` items (`callId`, `output` text or `{type: 'text', text}`), by call id.
+ */
+function functionCallOutputs(items: unknown[]): Map<string, unknown> {
+  const outputs = new Map<string, unknown>();
+  for (const item of items) {
+    if (!isRecord(item)) continue;
+    const id = item.type === 'function_call_output' ? item.call_id : item.type === 'function_call_result' ? item.callId : undefined;
+    if (typeof id !== 'string') continue;
+    const output = isRecord(item.output) && item.output.type === 'text' ? item.output.text : item.output;
+    outputs.set(id, toolMessageOutput(output));
+  }
+  return outputs;
+}
+
+/** Function-call arguments are JSON text; text that does not parse stays text. */
+function parseArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args ?? null;
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return args;
+  }
 }
 
 /** A Responses `function_call` item as an OpenAI tool call (arguments are JSON text). */
@@ -128,7 +162,7 @@ export function decodeLangGraph(json: unknown): DecodeResult {
 }
 
 /**
- * A tool message's content as the tool returned it: LangChain serializes an object or array result
+ * A tool result as the tool returned it: LangChain (and the OpenAI Agents SDK) serialize an object or array result
  * to JSON text, so JSON text of an object or array is read back (a mock's output then compares
  * equal); any other text stays text.
  */

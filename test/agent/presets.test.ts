@@ -196,6 +196,29 @@ describe('openai-responses', () => {
     expect(turn).toMatchObject({ toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
   });
 
+  it('a function call the agent ran itself, its result beside it (function_call_output, or the Agents SDK function_call_result), is a real call with that output', async () => {
+    const ran = {
+      output: [
+        { type: 'function_call', call_id: 'call_1', name: 'track_order', arguments: '{"id":"A1"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '{"status":"shipped"}' },
+        { type: 'function_call', callId: 'call_2', name: 'note', arguments: '{}' },
+        { type: 'function_call_result', callId: 'call_2', name: 'note', status: 'completed', output: { type: 'text', text: 'noted' } },
+        { type: 'function_call', call_id: 'call_3', name: 'ask_user', arguments: '{}' },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Shipped.' }] },
+      ],
+    };
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(ran) }));
+    const turn = await clientFor({ url: server.url, preset: 'openai-responses', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({
+      reply: 'Shipped.',
+      toolCalls: [
+        { tool: 'track_order', input: { id: 'A1' }, output: { status: 'shipped' }, mocked: false },
+        { tool: 'note', input: {}, output: 'noted', mocked: false },
+        { tool: 'ask_user', input: {}, output: null, mocked: true },
+      ],
+    });
+  });
+
   it('streams: output_text deltas up to response.completed, function calls from output_item.done', async () => {
     const server = await serve(() => ({
       type: 'text/event-stream',
