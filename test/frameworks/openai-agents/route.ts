@@ -5,7 +5,7 @@
 // `stream: true`, the run's text stream as server-sent `data:` events.
 
 import { createServer, type Server } from 'node:http';
-import { Agent, run, tool, Usage, type AgentInputItem, type Model, type ModelRequest, type ModelResponse } from '@openai/agents';
+import { Agent, run, tool, Usage, type AgentInputItem, type AssistantMessageItem, type FunctionCallItem, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents';
 import { z } from 'zod';
 import { mockAgentsTool } from '../../../src/mocks/index.js';
 import { readJson } from '../support.js';
@@ -29,7 +29,7 @@ function promptOf(input: string | AgentInputItem[]): PromptMessage[] {
 }
 
 let calls = 0;
-function respond(request: ModelRequest): ModelResponse['output'] {
+function respond(request: ModelRequest): (AssistantMessageItem | FunctionCallItem)[] {
   const answer = scriptedAnswer(promptOf(request.input));
   if (answer.kind === 'tool') return [{ type: 'function_call', callId: `call_${++calls}`, name: answer.tool, arguments: JSON.stringify(answer.input), status: 'completed' }];
   return [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answer.text }] }];
@@ -41,14 +41,14 @@ export class ScriptedModel implements Model {
     return { usage: new Usage({ requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 }), output: respond(request) };
   }
 
-  async *getStreamedResponse(request: ModelRequest) {
+  async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
     const output = respond(request);
-    yield { type: 'response_started' as const };
+    yield { type: 'response_started' };
     for (const item of output) {
       if (item.type !== 'message') continue;
-      for (const delta of textOf(item.content).split(/(?<= )/)) yield { type: 'output_text_delta' as const, delta };
+      for (const delta of textOf(item.content).split(/(?<= )/)) yield { type: 'output_text_delta', delta };
     }
-    yield { type: 'response_done' as const, response: { id: `resp_${calls}`, usage: { requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 }, output } };
+    yield { type: 'response_done', response: { id: `resp_${calls}`, usage: { requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 }, output } };
   }
 }
 

@@ -41,23 +41,26 @@ function promptOf(prompt: readonly { role: string; content: unknown }[]): Prompt
   });
 }
 
-function streamOf(answer: Answer) {
+/** A part of a LanguageModelV2 stream, as the mock model returns them. */
+type StreamPart = Awaited<ReturnType<MockLanguageModelV2['doStream']>>['stream'] extends ReadableStream<infer T> ? T : never;
+
+function streamOf(answer: Answer): StreamPart[] {
   const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
   if (answer.kind === 'tool') {
     return [
-      { type: 'stream-start' as const, warnings: [] },
-      { type: 'tool-call' as const, toolCallId: `call-${answer.tool}-${Math.random().toString(36).slice(2, 8)}`, toolName: answer.tool, input: JSON.stringify(answer.input) },
-      { type: 'finish' as const, finishReason: 'tool-calls' as const, usage },
+      { type: 'stream-start', warnings: [] },
+      { type: 'tool-call', toolCallId: `call-${answer.tool}-${Math.random().toString(36).slice(2, 8)}`, toolName: answer.tool, input: JSON.stringify(answer.input) },
+      { type: 'finish', finishReason: 'tool-calls', usage },
     ];
   }
   // Several deltas: the reply is the concatenation of a real stream.
   const words = answer.text.split(/(?<= )/);
   return [
-    { type: 'stream-start' as const, warnings: [] },
-    { type: 'text-start' as const, id: 't1' },
-    ...words.map((delta) => ({ type: 'text-delta' as const, id: 't1', delta })),
-    { type: 'text-end' as const, id: 't1' },
-    { type: 'finish' as const, finishReason: 'stop' as const, usage },
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: 't1' },
+    ...words.map((delta): StreamPart => ({ type: 'text-delta', id: 't1', delta })),
+    { type: 'text-end', id: 't1' },
+    { type: 'finish', finishReason: 'stop', usage },
   ];
 }
 
