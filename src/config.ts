@@ -117,6 +117,13 @@ export interface Config {
   coverage?: string[] | null;
   /** SPEC 12: `repeat` of config.yml, for every item without its own; absent: each item runs once. */
   repeat?: Repeat | null;
+  /** `personas` of config.yml; absent: every default. */
+  personas?: PersonasConfig;
+}
+
+/** `personas.unmockedTools`: how a script without its own treats a tool call no mock answered; null: by its mocks. */
+export interface PersonasConfig {
+  unmockedTools: 'error' | 'allow' | null;
 }
 
 export const NATIVE_MAPPING: AgentMapping = {

@@ -54,7 +54,7 @@ Usage:
   agent-replay init [--dir .agent-replay] [--preset NAME] [--workflows .github/workflows]
   agent-replay probe "message" [--dir .agent-replay] [--agent-url URL] [--judge-url URL] [--persona P]
                      [--assert ${ASSERT_FORMS.replace(', regex', ' | regex').replace(' or ', ' | ')}]
-                     [--threshold 0.7] [--save LABEL] [--wait-for-agent SECONDS]
+                     [--threshold 0.7] [--save LABEL] [--wait-for-agent SECONDS] [--preset NAME]
 
 run --rerun replays only what failed, was not evaluated or errored in that record; --only selects
 labels (fixtures and persona scripts; * and ? globs). run --shard i/n replays shard i of n of the
@@ -106,7 +106,7 @@ const COMMAND_FLAGS: Record<string, readonly string[]> = {
   compare: ['markdown', 'out'],
   demo: ['out'],
   init: ['dir', 'preset', 'workflows'],
-  probe: ['dir', 'agent-url', 'judge-url', 'wait-for-agent', 'persona', 'assert', 'threshold', 'save'],
+  probe: ['dir', 'agent-url', 'judge-url', 'wait-for-agent', 'persona', 'assert', 'threshold', 'save', 'preset'],
 };
 
 type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
@@ -177,6 +177,7 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
           threshold: values.threshold,
           save: values.save,
           waitForAgent: parseWaitForAgent(values['wait-for-agent']),
+          preset: values.preset,
         },
         io,
       );

@@ -126,6 +126,8 @@ export const configFileSchema = z.strictObject({
   coverage: z.strictObject({ conversations: z.array(z.string()).nullable().optional() }).nullable().optional(),
   // SPEC section 12: every item runs `count` times unless it has its own `repeat`.
   repeat: repeatSchema.nullable().optional(),
+  // Persona scripts: how a script without its own unmockedTools treats a tool call no mock answered.
+  personas: z.strictObject({ unmockedTools: z.enum(['error', 'allow']).nullable().optional() }).nullable().optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -208,6 +210,7 @@ export function resolveConfigFile(
   if (coverage !== null) config.coverage = coverage;
   const repeat = checkRepeat(written.repeat, ['repeat'], '', (path, message, fix) => r.errors.push(r.issueAt(path, message, fix)));
   if (repeat !== null) config.repeat = repeat;
+  if (resolved.personas) config.personas = { unmockedTools: resolved.personas.unmockedTools ?? null };
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
 }
@@ -253,7 +256,7 @@ function isMapping(raw: unknown): raw is object {
 function notAMappingIssue(issueAt: IssueAt, raw: unknown): ConfigIssue {
   return issueAt(
     [],
-    `the config file must be a mapping of sections (agent, judge, regex, cost, coverage, repeat), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
+    `the config file must be a mapping of sections (agent, judge, regex, cost, coverage, repeat, personas), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
     'start the file with a section such as "agent:" followed by indented keys',
   );
 }
