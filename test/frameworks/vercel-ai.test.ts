@@ -31,6 +31,7 @@ ${mocks}expect:
     - { tool: find_order, input: { orderId: "1234" } }
     - { tool: issue_refund, input: { orderId: "1234", reason: I want my money back }, match: exact }
   toolNotCalled: [ { tool: escalate } ]
+  reply: [ { contains: "is on its way", turn: 3 } ]
 `;
 
 const MOCKS = `mocks:
@@ -46,8 +47,8 @@ describe('Vercel AI SDK 5 chat route', () => {
     expect(p.errored, p.error ?? '').toBe(false);
     expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', 'Order 1234 is in-transit-mock.', 'Refund R-MOCK is on its way.']);
     // The third turn needed the first: the refund's reason is the opening message.
-    expect(p.turns[2]!.toolCalls).toEqual([{ tool: 'issue_refund', input: { orderId: '1234', reason: 'I want my money back' }, output: { refundId: 'R-MOCK' }, mocked: false }]);
-    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass']);
+    expect(p.turns[2]!.toolCalls).toEqual([{ tool: 'issue_refund', input: { orderId: '1234', reason: 'I want my money back' }, output: { refundId: 'R-MOCK' }, mocked: true }]); // the mock's output: answered by a mock
+    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
     expect(p.verdict).toBe('pass');
     expect(ranForReal).toEqual([]);
     expect(run.code).toBe(0);
@@ -66,7 +67,7 @@ describe('Vercel AI SDK 5 chat route', () => {
     expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', 'Order 1234 is delivered.', 'Refund R-LIVE-1234 is on its way.']);
     expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'delivered', source: 'orders-db' }, mocked: false }]);
     expect(ranForReal.map((c) => c.tool)).toEqual(['find_order', 'issue_refund']);
-    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass']);
+    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
     expect(run.code).toBe(0);
   });
 
