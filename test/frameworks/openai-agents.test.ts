@@ -124,6 +124,27 @@ ${MOCKS}expect:
     expect(fixture(streamed.results, 'order')).toMatchObject({ errored: false, reply: 'Order 1234 is delivered.', verdict: 'pass' });
   });
 
+  it('a custom mapping (response.toolCalls at the run items the SDK serializes) reads the calls and their outputs', async () => {
+    const custom = `agent:
+  url: ${url.replace('/v1/responses', '/agent')}
+  request:
+    body: { input: "{{messages}}", mocks: "{{mocks}}" }
+  response: { reply: reply, toolCalls: items }
+  retries: 0
+cost: { capUsd: 5 }
+`;
+    const cwd = await makeProject({ config: custom, personas: { 'refund.yml': script('refund-custom', MOCKS) } });
+    const { run, results } = await runSuite(cwd);
+    const p = persona(results, 'refund-custom');
+    expect(p.errored, p.error ?? '').toBe(false);
+    // No welcome turn: a custom body without agent.start sends none.
+    expect(p.turns.map((t) => t.index)).toEqual([1, 2, 3]);
+    // The SDK's function_call_result holds the JSON text of the mock's output: recorded as sent, and answered by the mock.
+    expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: '{"orderId":"1234","status":"in-transit-mock"}', mocked: true }]);
+    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
+    expect(run.code).toBe(0);
+  });
+
   it('probe: one message, the reply printed, exit 0', async () => {
     const cwd = await makeProject({ config: config() });
     const probe = await cli(cwd, ['probe', 'Order 1234', '--assert', 'contains:delivered']);

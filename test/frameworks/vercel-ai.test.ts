@@ -121,5 +121,11 @@ ${MOCKS}expect:
     expect(probe.stdout).toContain('Order 1234 is delivered.');
     expect(probe.code, probe.stderr).toBe(0);
     expect(ranForReal).toEqual([{ tool: 'find_order', input: { orderId: '1234' } }]);
+
+    // --preset: a config.yml with only the URL probes the route as the vercel-ai preset.
+    const bare = await makeProject({ config: `agent:\n  url: ${url}\ncost: { capUsd: 5 }\n` });
+    const preset = await cli(bare, ['probe', 'I want my money back', '--preset', 'vercel-ai']);
+    expect(preset.stdout).toContain('Which order is it about?');
+    expect(preset.code, preset.stderr).toBe(0);
   });
 });

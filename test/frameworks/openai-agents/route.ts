@@ -81,7 +81,10 @@ function inputItems(messages: { role: string; content: string }[]): AgentInputIt
   );
 }
 
-/** POST { input: [{role, content}], mocks?, stream? } -> { output: the run's items } or a text stream. */
+/**
+ * POST /v1/responses { input: [{role, content}], mocks?, stream? } -> { output: the run's raw items } or a
+ * text stream; POST /agent (same body) -> { reply: finalOutput, items: the run items }.
+ */
 export function startRoute(): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     void readJson(req).then(async (body) => {
@@ -97,6 +100,11 @@ export function startRoute(): Promise<{ server: Server; url: string }> {
         }
         const result = await run(agent, inputItems(input), { context: { mocks } });
         res.writeHead(200, { 'content-type': 'application/json' });
+        if (req.url === '/agent') {
+          // A route of one's own, read with a custom mapping: the final output and the run items as the SDK serializes them.
+          res.end(JSON.stringify({ reply: result.finalOutput, items: result.newItems }));
+          return;
+        }
         res.end(JSON.stringify({ id: 'resp_run', object: 'response', status: 'completed', output: result.newItems.map((item) => item.rawItem) }));
       } catch (e) {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
