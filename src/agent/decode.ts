@@ -1,8 +1,9 @@
 // Vendor response bodies whose reply is not at one dotted path, decoded into `{reply, toolCalls}`
 // (read by DECODED_MAPPING's paths). Shapes from the vendors' SDK types: npm `openai` (Response),
 // `@anthropic-ai/sdk` (Message), `@langchain/langgraph-sdk` (runs.wait), and Rasa's REST channel.
-// Tool calls come out in a shape response.ts reads: OpenAI `{type, function: {name, arguments}}`
-// (a request for the caller to run a tool: mocked) or native `{tool, input, output, mocked}`.
+// Tool calls come out as the vendor's own items (a Responses `function_call` item, an Anthropic
+// `tool_use` block) or native `{tool, input, output, mocked}`, and are read by the one tool-call
+// reader every mapped path uses (tool-calls.ts).
 
 import type { ResponseDecoder } from '../config.js';
 import { describeFound } from './template.js';
@@ -48,54 +49,18 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
   if (isRecord(json.error) && typeof json.error.message === 'string') return { ok: false, error: `the response failed: ${json.error.message}` };
   const texts: string[] = [];
   const toolCalls: unknown[] = [];
-  const outputs = functionCallOutputs(json.output);
   for (const item of json.output) {
     if (!isRecord(item)) continue;
     if (item.type === 'message' && Array.isArray(item.content)) {
       for (const part of item.content) if (isRecord(part) && part.type === 'output_text' && typeof part.text === 'string') texts.push(part.text);
     } else if (item.type === 'function_call' && typeof item.name === 'string') {
-      const id = typeof item.call_id === 'string' ? item.call_id : typeof item.callId === 'string' ? item.callId : null;
-      if (id !== null && outputs.has(id)) {
-        // The agent ran the tool and sent its result: a real call with its output.
-        toolCalls.push({ tool: item.name, input: parseArguments(item.arguments), output: outputs.get(id), mocked: false });
-      } else {
-        toolCalls.push(responsesFunctionCall(item));
-      }
+      toolCalls.push(item);
+    } else if (item.type === 'function_call_output' || item.type === 'function_call_result') {
+      // A result the agent lists beside its call (it ran the tool): the tool-call reader pairs them.
+      toolCalls.push(item);
     }
   }
   return result(texts, toolCalls);
-}
-
-/**
- * Results of function calls that an agent ran itself and lists beside its calls: Responses
- * `function_call_output` items (`call_id`, `output`) and the OpenAI Agents SDK's
- * `function_call_result` items (`callId`, `output` text or `{type: 'text', text}`), by call id.
- */
-function functionCallOutputs(items: unknown[]): Map<string, unknown> {
-  const outputs = new Map<string, unknown>();
-  for (const item of items) {
-    if (!isRecord(item)) continue;
-    const id = item.type === 'function_call_output' ? item.call_id : item.type === 'function_call_result' ? item.callId : undefined;
-    if (typeof id !== 'string') continue;
-    const output = isRecord(item.output) && item.output.type === 'text' ? item.output.text : item.output;
-    outputs.set(id, toolMessageOutput(output));
-  }
-  return outputs;
-}
-
-/** Function-call arguments are JSON text; text that does not parse stays text. */
-function parseArguments(args: unknown): unknown {
-  if (typeof args !== 'string') return args ?? null;
-  try {
-    return JSON.parse(args) as unknown;
-  } catch {
-    return args;
-  }
-}
-
-/** A Responses `function_call` item as an OpenAI tool call (arguments are JSON text). */
-export function responsesFunctionCall(item: Record<string, unknown>): unknown {
-  return { type: 'function', function: { name: item.name, arguments: item.arguments } };
 }
 
 /** Anthropic `Message`: `content[]` blocks; text blocks are the reply, tool_use blocks are calls. */
@@ -107,14 +72,9 @@ export function decodeAnthropicMessage(json: unknown): DecodeResult {
   for (const block of json.content) {
     if (!isRecord(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
-    else if (block.type === 'tool_use' && typeof block.name === 'string') toolCalls.push(anthropicToolUse(block.name, block.input));
+    else if (block.type === 'tool_use' && typeof block.name === 'string') toolCalls.push(block);
   }
   return result(texts, toolCalls);
-}
-
-/** A client tool the model asks the caller to run: nothing ran, so no output and no side effect. */
-export function anthropicToolUse(name: string, input: unknown): unknown {
-  return { tool: name, input: input ?? null, output: null, mocked: true };
 }
 
 /** Rasa REST channel: `[{recipient_id, text?, image?, buttons?, custom?}]`; texts joined by a blank line. */
@@ -162,7 +122,7 @@ export function decodeLangGraph(json: unknown): DecodeResult {
 }
 
 /**
- * A tool result as the tool returned it: LangChain (and the OpenAI Agents SDK) serialize an object or array result
+ * A tool message's content as the tool returned it: LangChain serializes an object or array result
  * to JSON text, so JSON text of an object or array is read back (a mock's output then compares
  * equal); any other text stays text.
  */

@@ -227,7 +227,7 @@ export type UnmockedTools = 'error' | 'allow';
  * How a script treats a tool call no mock answered: its own `unmockedTools`, else config.yml's
  * `personas.unmockedTools`, else by its mocks: a script that declares mocks runs in mocked mode
  * (every call must be answered by a mock: `error`), one without runs live (real calls are recorded
- * and checked: `allow`). See the README's "Mocks and real tool calls".
+ * and checked: `allow`). See docs/personas.md, "Mocks and real tool calls".
  */
 export function unmockedToolsOf(script: Pick<PersonaScript, 'mocks' | 'unmockedTools'>, configured: UnmockedTools | null = null): UnmockedTools {
   return script.unmockedTools ?? configured ?? (script.mocks.length > 0 ? 'error' : 'allow');

@@ -212,7 +212,8 @@ describe('openai-responses', () => {
     expect(turn).toMatchObject({
       reply: 'Shipped.',
       toolCalls: [
-        { tool: 'track_order', input: { id: 'A1' }, output: { status: 'shipped' }, mocked: false },
+        // outputs as the agent sent them (JSON text stays text; a matching mock's output still compares equal)
+        { tool: 'track_order', input: { id: 'A1' }, output: '{"status":"shipped"}', mocked: false },
         { tool: 'note', input: {}, output: 'noted', mocked: false },
         { tool: 'ask_user', input: {}, output: null, mocked: true },
       ],

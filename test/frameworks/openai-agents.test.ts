@@ -67,7 +67,8 @@ describe('OpenAI Agents SDK route', () => {
     const p = persona(results, 'refund-live');
     expect(p.errored, p.error ?? '').toBe(false);
     expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', 'Order 1234 is delivered.', 'Refund R-LIVE-1234 is on its way.']);
-    expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'delivered', source: 'orders-db' }, mocked: false }]);
+    // The SDK's function_call_result holds the tool's JSON text: recorded as sent.
+    expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: JSON.stringify({ orderId: '1234', status: 'delivered', source: 'orders-db' }), mocked: false }]);
     expect(ranForReal.map((c) => c.tool)).toEqual(['find_order', 'issue_refund']);
     expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
     expect(run.code).toBe(0);

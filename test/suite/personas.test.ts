@@ -285,6 +285,12 @@ describe('warnings about what the agent mapping cannot carry', () => {
       [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { terminal: finish }\n',
     });
     expect(own.warnings.map((w) => w.fix)).toEqual(["set agent.response.outcome in .agent-replay/config.yml to the path of the outcome in the agent's response"]);
+    const noWelcome = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      '.agent-replay/config.yml': 'agent:\n  start: false\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { reply: [ { contains: Welcome, turn: 0 } ] }\n',
+    });
+    expect(brief(noWelcome.warnings)).toEqual([`${P}/p.yml:1: persona script (first: "p") checks the reply of turn 0, the welcome turn, but the agent has no welcome turn: that check will fail`]);
     const native = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nmocks: [ { tool: t, output: 1 } ]\nexpect: { terminal: finish, toolNotCalled: [ { tool: t } ] }\n' });
     expect(native.warnings).toEqual([]);
   });
