@@ -54,7 +54,8 @@ describe('OpenAI Agents SDK route', () => {
     const p = persona(results, 'refund-mocked');
     expect(p.errored, p.error ?? '').toBe(false);
     expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', 'Order 1234 is in-transit-mock.', 'Refund R-MOCK is on its way.']);
-    expect(p.turns[2]!.toolCalls).toEqual([{ tool: 'issue_refund', input: { orderId: '1234', reason: 'I want my money back' }, output: { refundId: 'R-MOCK' }, mocked: true }]); // the mock's output: answered by a mock
+    // The mock's output (as JSON text, as the SDK passes tool results on): answered by a mock.
+    expect(p.turns[2]!.toolCalls).toEqual([{ tool: 'issue_refund', input: { orderId: '1234', reason: 'I want my money back' }, output: '{"refundId":"R-MOCK"}', mocked: true }]);
     expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
     expect(p.verdict).toBe('pass');
     expect(ranForReal).toEqual([]);
