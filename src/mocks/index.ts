@@ -1,5 +1,6 @@
 // `agent-replay/mocks`: make an agent's tools answer from the mocks agent-replay sends with a
-// persona script (README: "Mocks and real tool calls"), with the engine's own matching rule
+// persona script (docs/personas.md, "Mocks and real tool calls"; usage per framework in
+// docs/frameworks/), with the engine's own matching rule
 // (src/evaluate/match.ts). Dependency-free: one file in the package, no framework imported; the
 // wrappers take the framework's objects and give back the same shape.
 //
