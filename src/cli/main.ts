@@ -3,7 +3,7 @@
 // 3 internal error (see errors.ts).
 
 import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type RunRecord } from '../types.js';
-import { compareRuns, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
+import { compareRuns, DEFAULT_FAIL_ON, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
 import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
 import { parseShard, timingsOf } from '../evaluate/shard.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
@@ -13,7 +13,7 @@ import { formatUsdPair, renderCompareMarkdown, renderCompareText, renderJUnit, r
 import { renderHtml } from '../report/html.js';
 import { writeBaselines } from '../accept/write.js';
 import { TOOL } from '../version.js';
-import { ArgvError, commandHelp, DEFAULT_FAIL_ON, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
+import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
 import { gitHead } from './git.js';
 import { runDemo } from './demo.js';
@@ -121,7 +121,7 @@ function parseWaitForAgent(text: string | undefined): number | undefined {
 
 function failOnOf(values: Values): FailOnCondition[] {
   try {
-    return parseFailOn(values['fail-on'] ?? DEFAULT_FAIL_ON, FAIL_ON_CONDITIONS);
+    return parseFailOn(values['fail-on'] ?? DEFAULT_FAIL_ON.join(','), FAIL_ON_CONDITIONS);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

@@ -5,6 +5,7 @@
 
 import { parseArgs } from 'node:util';
 import { FAIL_ON_CONDITIONS } from '../types.js';
+import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
 import { TOOL } from '../version.js';
 import { UsageError } from '../engine.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
@@ -69,10 +70,7 @@ interface CommandSpec {
   notes: readonly string[];
 }
 
-/** What --fail-on is when not given. */
-export const DEFAULT_FAIL_ON = 'newly_failing';
-
-const FAIL_ON_HELP: FlagHelp = { value: 'LIST', help: `what fails the run, comma-separated: ${FAIL_ON_CONDITIONS.join(', ')} (default ${DEFAULT_FAIL_ON})` };
+const FAIL_ON_HELP: FlagHelp = { value: 'LIST', help: `what fails the run, comma-separated: ${FAIL_ON_CONDITIONS.join(', ')} (default ${DEFAULT_FAIL_ON.join(',')}; unverified: an errored or not evaluated item, an interrupted run or an incomplete merge)` };
 const DIR: FlagHelp = { value: 'DIR', help: 'the suite folder (default .agent-replay)' };
 const AGENT_URL: FlagHelp = { value: 'URL', help: "the agent's URL, instead of agent.url in config.yml" };
 const JUDGE_URL: FlagHelp = { value: 'URL', help: "the judge's base URL, instead of judge.baseUrl in config.yml" };

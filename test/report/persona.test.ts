@@ -469,7 +469,7 @@ describe('terminal', () => {
   });
 
   it('counts scripts in the headline and the verdicts; fixtures keep their sections', () => {
-    expect(t.split('\n')[0]).toBe('agent-replay: 2 newly failing · 3 still failing · 4 changed · 3 new · 2 not evaluated · 2 errored · 3 unchanged');
+    expect(t.split('\n')[0]).toBe('agent-replay: 2 newly failing · 3 still failing · 4 changed · 3 new · 2 not evaluated · 2 errored · 3 unchanged — 6 not verified');
     expect(t.split('\n')[1]).toBe('verdicts: passed 8  failed 5  not evaluated 4 (not a failure)  errored 2 (not a failure)');
     expect(t).toContain('Newly failing (1)\n  ✗ refund-policy');
   });
