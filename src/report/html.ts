@@ -17,6 +17,7 @@
 import type { CoverageResult, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
 import { incompleteText } from '../evaluate/shard.js';
+import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
 import { clip, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
@@ -28,6 +29,7 @@ import { formatUsdPair } from './money.js';
 import {
   buildModel,
   driftWords,
+  headlineParts,
   headlineText,
   flakyText,
   isPersona,
@@ -36,6 +38,7 @@ import {
   SECTION_WORDS,
   shortSha,
   thousands,
+  topCauseText,
   verdictWords,
   type Item,
   type ReportModel,
@@ -270,12 +273,34 @@ const FIRST_SECTIONS: ReadonlySet<SectionKey> = new Set(['newly_failing', 'not_e
 /** In each first section, this many rows are open on load (their details drawn); the rest are one click away. */
 export const OPEN_ROWS = 20;
 
-/** "bad" (something newly fails), "grey" (nothing regressed, something not verified), else "good". */
+/** "bad" (something newly fails), "grey" (nothing regressed, the run not verified: never a failure), else "good". */
 function headlineState(model: ReportModel): 'bad' | 'grey' | 'good' {
-  const s = model.sections;
-  if (s.newly_failing.length > 0) return 'bad';
-  if (model.total === 0 || s.not_evaluated.length > 0 || s.errored.length > 0) return 'grey';
+  if (model.sections.newly_failing.length > 0) return 'bad';
+  if (model.total === 0 || headlineParts(model).unverified) return 'grey';
   return 'good';
+}
+
+/** The headline, and under it the cause shared by most unverified items. */
+function headlineBlock(model: ReportModel): string {
+  const cause = topCauseText(model);
+  return `<p class="headline ${headlineState(model)}">${h(headlineText(model))}</p>${cause === null ? '' : `<p class="cause"><b>Cause</b>: ${h(clip(cause, LIMITS.detail))}</p>`}`;
+}
+
+/** An errored or not evaluated section's rows, each cause group under its cause ("all 5: HTTP 404 from ..."). */
+function rowsByCause(model: ReportModel, list: readonly Item[], rowOf: (f: Item, i: number) => string): string {
+  let current: CauseGroup | undefined;
+  return list
+    .map((f, i) => {
+      const group = model.causeOf.get(f);
+      let head = '';
+      if (group !== undefined && group !== current) {
+        const labels = list.filter((x) => model.causeOf.get(x) === group).map((x) => x.label);
+        head = `<h3 class="cause">${h(clip(causeLine({ ...group, labels }, list.length), LIMITS.detail))}</h3>\n`;
+      }
+      current = group;
+      return head + rowOf(f, i);
+    })
+    .join('\n');
 }
 
 /** The whole page for one run. */
@@ -290,7 +315,8 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
     const w = SECTION_WORDS[k];
     const first = FIRST_SECTIONS.has(k);
     const list = model.sections[k];
-    const rows = list.map((f, i) => row(f, index++, ctx, first && i < OPEN_ROWS)).join('\n');
+    const rowOf = (f: Item, i: number): string => row(f, index++, ctx, first && i < OPEN_ROWS);
+    const rows = k === 'errored' || k === 'not_evaluated' ? rowsByCause(model, list, rowOf) : list.map(rowOf).join('\n');
     const closed = first && list.length > OPEN_ROWS ? `<p class="meta">The first ${OPEN_ROWS} are open; click a row to open the other ${thousands(list.length - OPEN_ROWS)}.</p>` : '';
     return `<section class="section${first ? ' first' : ''}" data-section="${k}"><h2>${h(w.title + w.suffix)}<span class="n">${thousands(list.length)}</span></h2>\n${closed}${rows}\n</section>`;
   };
@@ -315,7 +341,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
 <header>
 <h1>agent-replay report</h1>
 ${metaLine(run)}
-<p class="headline ${headlineState(model)}">${h(headlineText(model))}</p>
+${headlineBlock(model)}
 ${notices(run, model.total)}${flakyNotice(model)}
 </header>
 <main>

@@ -161,6 +161,38 @@ describe('report.html in Chromium', () => {
     await page.close();
   });
 
+  it('a run not verified: a grey headline that says so, the shared cause under it, the errored items grouped by cause', async () => {
+    const errored = (label: string, error: string) => fixture(label, { reply: null, route: null, verdict: null, errored: true, error, errorKind: 'http', detail: error, drift: null });
+    const record = run(
+      [
+        ...['a', 'b', 'c', 'd'].map((l) => errored(`refund-${l}`, 'message turn: HTTP 404 from the agent: Not Found')),
+        errored('hours', 'message turn: HTTP 500 from the agent: boom'),
+        fixture('greeting'),
+      ],
+      { agent: { host: 'preview.example.com', endpoint: 'https://preview.example.com/api/chat' } },
+    );
+    const { page, errors } = await open(record, {}, { width: 1280, height: 800 });
+    expect(await page.getAttribute('p.headline', 'class')).toBe('headline grey');
+    expect(await page.textContent('p.headline')).toBe('Not verified: 5 errored · 1 unchanged');
+    const cause = page.locator('p.cause');
+    expect(await cause.textContent()).toMatch(/^Cause: 4 of 5: HTTP 404 from https:\/\/preview\.example\.com\/api\/chat: .* \(and 1 other cause\)$/);
+    const groups = await page.locator('section[data-section="errored"] h3.cause').allTextContents();
+    expect(groups).toHaveLength(2);
+    expect(groups[0]).toMatch(/^4 of 5: HTTP 404 from https:\/\/preview\.example\.com\/api\/chat/);
+    expect(groups[1]).toMatch(/^1 of 5: HTTP 500 from https:\/\/preview\.example\.com\/api\/chat/);
+    // Each group's items follow its heading, the largest group first; the headline and its cause are on the first screen.
+    const labels = await page.locator('section[data-section="errored"] details.item .label').allTextContents();
+    expect(labels).toEqual(['refund-a', 'refund-b', 'refund-c', 'refund-d', 'hours']);
+    const causeBox = await cause.boundingBox();
+    expect(causeBox !== null && causeBox.y + causeBox.height <= 800).toBe(true);
+    // Nothing calls an errored item a failure: its pill says errored, its section "not a failure".
+    expect(await page.locator('section[data-section="errored"] .pill').allTextContents()).toEqual(Array(5).fill('errored'));
+    expect(await page.textContent('section[data-section="errored"] h2')).toBe('Errored: not a failure5');
+    expect(await page.locator('.card.fail').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('with nothing to attend to, the headline is followed by the numbers; zero tallies and empty panels are left out', async () => {
     const record = allGreen();
     const { page, errors } = await open(record, {}, { width: 1280, height: 800 });
