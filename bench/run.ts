@@ -691,7 +691,7 @@ function printTable(): void {
   for (const c of cells) console.log(line(c));
   for (const n of notes) console.log(`note: ${n}`);
   const missed = rows.filter((r) => r.ok === false).length;
-  console.log(missed === 0 ? '\nall targets met' : `\n${missed} target(s) MISSED (the bench still exits 0; see the notes and the README)`);
+  console.log(missed === 0 ? '\nall targets met' : `\n${missed} target(s) MISSED (the bench still exits 0; see docs/performance.md)`);
 }
 
 /**

@@ -840,7 +840,7 @@ jobs:
 `}const slash=p=>p.split("\\").join("/");function initFiles(o){const dir=slash(o.dir).replace(/\/+$/,"")||".",wf=slash(o.workflows).replace(/\/+$/,"")||".";return[{path:`${dir}/config.yml`,text:configYml(o.preset)},{path:`${dir}/fixtures/example-greeting.yml`,text:init_EXAMPLE_FIXTURE},{path:`${wf}/agent-replay.yml`,text:checkWorkflow(dir,o.preset)},{path:`${wf}/agent-replay-accept.yml`,text:acceptWorkflow()},{path:`${wf}/agent-replay-report.yml`,text:reportWorkflow()}]}function checkPreset(value){const presets=offeredPresets();if(presets.includes(value))return value;throw new UsageError(`--preset "${value}" is not one init can write; use one of: ${presets.join(", ")}`)}function checkInside(cwd,flag,value){const rel=(0,external_node_path_namespaceObject.relative)(cwd,(0,external_node_path_namespaceObject.resolve)(cwd,value));if((0,external_node_path_namespaceObject.isAbsolute)(value)||rel.startsWith(".."))throw new UsageError(`--${flag} "${value}" is outside the working directory; give a folder inside the repository, for example ${flag==="dir"?".agent-replay":".github/workflows"}`)}function nextSteps(o,written){return`
 Next:
   1. In ${`${slash(o.workflows).replace(/\/+$/,"")}/agent-replay.yml`}, set agent-path to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).
-     No preview host? Trigger it on pull_request and pass agent-url instead (see the README).
+     No preview host? Trigger it on pull_request and pass agent-url instead (see agent-replay's docs/action.md).
   2. Add secrets the agent or the judge need (Settings > Secrets and variables > Actions) and
      uncomment agent-headers / judge-api-key in the workflow.
   3. Check the suite:          npx agent-replay validate --dir ${o.dir}

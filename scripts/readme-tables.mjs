@@ -1,4 +1,5 @@
-// Rewrites the README's input and output tables from action.yml (a test checks they are equal).
+// Rewrites the input and output tables of docs/action.md from action.yml (test/action/inputs.test.ts
+// checks they are equal).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
@@ -14,9 +15,11 @@ const outputs = [
   '| --- | --- |',
   ...Object.entries(action.outputs).map(([k, v]) => `| \`${k}\` | ${cell(v.description)} |`),
 ].join('\n');
-let readme = readFileSync('README.md', 'utf8');
+const PAGE = 'docs/action.md';
+let page = readFileSync(PAGE, 'utf8');
 for (const [name, table] of [['inputs', inputs], ['outputs', outputs]]) {
   const re = new RegExp(`(<!-- ${name}:start -->\\n)[\\s\\S]*?(\\n<!-- ${name}:end -->)`);
-  readme = readme.replace(re, `$1${table}$2`);
+  if (!re.test(page)) throw new Error(`${PAGE} has no <!-- ${name}:start --> ... <!-- ${name}:end --> block`);
+  page = page.replace(re, `$1${table}$2`);
 }
-writeFileSync('README.md', readme);
+writeFileSync(PAGE, page);

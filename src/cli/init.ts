@@ -321,7 +321,7 @@ function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, wr
   return `
 Next:
   1. In ${check}, set agent-path to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).
-     No preview host? Trigger it on pull_request and pass agent-url instead (see the README).
+     No preview host? Trigger it on pull_request and pass agent-url instead (see agent-replay's docs/action.md).
   2. Add secrets the agent or the judge need (Settings > Secrets and variables > Actions) and
      uncomment agent-headers / judge-api-key in the workflow.
   3. Check the suite:          npx agent-replay validate --dir ${o.dir}

@@ -13,13 +13,13 @@ interface ActionYml {
   outputs: Record<string, { description: string }>;
 }
 const action = parse(readFileSync('action.yml', 'utf8')) as ActionYml;
-const readme = readFileSync('README.md', 'utf8');
+const page = readFileSync('docs/action.md', 'utf8');
 
-function readmeTable(section: 'inputs' | 'outputs'): string[][] {
-  const start = readme.indexOf(`<!-- ${section}:start -->`);
-  const end = readme.indexOf(`<!-- ${section}:end -->`);
-  expect(start, `README has <!-- ${section}:start -->`).toBeGreaterThan(0);
-  return readme
+function pageTable(section: 'inputs' | 'outputs'): string[][] {
+  const start = page.indexOf(`<!-- ${section}:start -->`);
+  const end = page.indexOf(`<!-- ${section}:end -->`);
+  expect(start, `docs/action.md has <!-- ${section}:start -->`).toBeGreaterThan(0);
+  return page
     .slice(start, end)
     .split('\n')
     .filter((l) => l.startsWith('| ') && !l.startsWith('| ---') && !/^\| (input|output) \|/.test(l))
@@ -31,17 +31,17 @@ function readmeTable(section: 'inputs' | 'outputs'): string[][] {
     );
 }
 
-describe('action.yml and the README agree', () => {
+describe('action.yml and docs/action.md agree', () => {
   it('runs on node24 from the bundled dist/index.js', () => {
     expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
   });
   it('lists every input with its default and description, in order', () => {
-    const rows = readmeTable('inputs');
+    const rows = pageTable('inputs');
     const expected = Object.entries(action.inputs).map(([name, v]) => [`\`${name}\``, v.default !== undefined ? `\`${v.default}\`` : '', v.description]);
     expect(rows).toEqual(expected);
   });
   it('lists every output with its description, in order', () => {
-    const rows = readmeTable('outputs');
+    const rows = pageTable('outputs');
     expect(rows).toEqual(Object.entries(action.outputs).map(([name, v]) => [`\`${name}\``, v.description]));
   });
   it('readInputs reads exactly the inputs action.yml declares', () => {

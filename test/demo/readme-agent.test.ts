@@ -1,5 +1,5 @@
-// The README's agent-side example of honouring mocks (section "The protocol additions") is real
-// code: it is cut out of README.md, given a tiny agent for its two declared functions, compiled
+// The agent-side example of honouring mocks (docs/personas.md, "The protocol additions") is real
+// code: it is cut out of that page, given a tiny agent for its two declared functions, compiled
 // (esbuild, as the bench does) and served on 127.0.0.1; a loopback client then checks the wire.
 
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -12,11 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** The TypeScript block of the README that starts with the node:http import. */
+/** The TypeScript block of docs/personas.md that starts with the node:http import. */
 async function readmeSnippet(): Promise<string> {
-  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const readme = await readFile(join(ROOT, 'docs', 'personas.md'), 'utf8');
   const start = readme.indexOf("```ts\nimport { createServer } from 'node:http';");
-  if (start < 0) throw new Error('README.md has no ```ts block starting with the node:http import');
+  if (start < 0) throw new Error('docs/personas.md has no ```ts block starting with the node:http import');
   return readme.slice(start + '```ts\n'.length, readme.indexOf('```', start + 5));
 }
 
@@ -60,7 +60,7 @@ async function turn(body: unknown): Promise<Record<string, unknown>> {
   return (await res.json()) as Record<string, unknown>;
 }
 
-describe("README's agent example", () => {
+describe("docs/personas.md's agent example", () => {
   it('answers a tool from a subset mock and reports the call as mocked', async () => {
     const out = await turn({ session: 's', message: '1234', mocks: [{ tool: 'find_order', input: { orderId: '1234' }, match: 'subset', output: { status: 'delivered' } }] });
     expect(out).toMatchObject({ reply: 'order: {"status":"delivered"}', toolCalls: [{ tool: 'find_order', input: { orderId: '1234', session: 's' }, output: { status: 'delivered' }, mocked: true }], errors: [], outcome: null });
