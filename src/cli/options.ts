@@ -56,6 +56,10 @@ export type Values = {
 interface FlagHelp {
   value?: string;
   help: string;
+  /** Shown without brackets in the synopsis (the command checks it). */
+  required?: true;
+  /** Given once per value ("FILE ..." in the synopsis); the flag's type must be `multiple`. */
+  repeats?: true;
 }
 
 interface CommandSpec {
@@ -132,7 +136,7 @@ export const COMMANDS = {
     args: '',
     positionals: { min: 0, max: 0 },
     flags: {
-      results: { value: 'FILE', help: 'a results file; give it once per shard or run (required)' },
+      results: { value: 'FILE', help: 'a results file; give it once per shard or run (required)', required: true, repeats: true },
       markdown: MARKDOWN,
       out: { value: 'FILE', help: 'write the merged results file' },
       junit: JUNIT,
@@ -369,6 +373,31 @@ export function commandHelp(command: CommandName): string {
   ];
   if (spec.notes.length > 0) lines.push('', ...spec.notes.flatMap((note) => wrap(note, HELP_WIDTH)));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Every command's synopsis, `agent-replay run [--dir DIR] [--agent-url URL] ...`, wrapped under
+ * its command at HELP_WIDTH: the Commands block of docs/cli.md (a test keeps the two equal).
+ */
+export function synopses(): string {
+  return `${COMMAND_NAMES.map((command) => {
+    const spec: CommandSpec = COMMANDS[command];
+    const head = `agent-replay ${command}${spec.args ? ` ${spec.args}` : ''}`;
+    const parts = Object.entries(spec.flags).map(([name, f]: [string, FlagHelp]) => {
+      const flag = `--${name}${f.value ? ` ${f.value}` : ''}${f.repeats ? ' ...' : ''}`;
+      return f.required ? flag : `[${flag}]`;
+    });
+    const lines: string[] = [];
+    let line = head;
+    for (const part of parts) {
+      if (line.length + 1 + part.length > HELP_WIDTH) {
+        lines.push(line);
+        line = `${' '.repeat(head.length)} ${part}`;
+      } else line = `${line} ${part}`;
+    }
+    lines.push(line);
+    return lines.join('\n');
+  }).join('\n')}\n`;
 }
 
 /** `agent-replay --help`: the commands, one line each, and where each one's options are. */

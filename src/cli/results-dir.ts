@@ -1,7 +1,7 @@
 // Where `run` writes results.json when no --out is given: a `results/` folder inside the suite
 // folder that ignores itself in git (its own .gitignore says `*`, as pytest's cache folder does), so
 // a first run leaves nothing for `git status` to show, with or without `init`. See the README's
-// quickstart.
+// quickstart and docs/cli.md, "What each command does".
 
 import { join } from 'node:path';
 import { createFileExclusively, repositoryFor } from '../fs-safe.js';
