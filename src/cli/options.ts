@@ -248,7 +248,7 @@ export function parseArgv(argv: readonly string[]): Parsed {
   }
   const options = tokens.filter((t) => t.kind === 'option');
   if (options.some((t) => HELP_NAMES.has(t.name))) return { kind: 'help', command };
-  if (command === null && options.some((t) => VERSION_NAMES.has(t.name))) return { kind: 'version' };
+  if (options.some((t) => VERSION_NAMES.has(t.name))) return { kind: 'version' };
   if (command === null) {
     const option = options[0];
     if (option !== undefined) throw new ArgvError(`${option.rawName} comes after a command: agent-replay <command> ${option.rawName} ...; commands: ${COMMAND_NAMES.join(', ')}`, null);

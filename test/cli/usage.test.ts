@@ -115,6 +115,15 @@ describe('help', () => {
     expect(global.stdout).not.toContain('--agent-url');
   });
 
+  it('--version and -v print the version, after a command too', async () => {
+    const cwd = await makeProject({});
+    for (const argv of [['--version'], ['-v'], ['run', '--version']]) {
+      const r = await cli(argv, cwd);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    }
+  });
+
   it('--help after a misspelt flag still helps (help wins over the mistake)', async () => {
     const cwd = await makeProject({});
     const r = await cli(['run', '--agnt-url', 'x', '--help'], cwd);
