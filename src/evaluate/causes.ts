@@ -126,11 +126,14 @@ export function notEvaluatedCause(detail: string): Cause {
   }
   const judge = /^judge unreachable: (.*)$/.exec(detail);
   if (judge) {
-    const status = /HTTP (\d{3})/.exec(judge[1] ?? '')?.[1];
-    const what = status ? `judge unreachable: HTTP ${status}` : 'judge unreachable';
+    const reason = judge[1] ?? '';
+    const status = /HTTP (\d{3})/.exec(reason)?.[1];
+    // The reason of the first item (without its attempt count) says what the judge did.
+    const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
+    const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
     return { key: `judge:${status ?? 'unreachable'}`, what, hint: 'check judge.baseUrl, judge.model and the judge key; raise judge.timeoutMs if it is slow' };
   }
-  if (/^(?:regex\b.*)?pattern does not compile/.test(detail)) {
+  if (/^(?:regex\b.*|pattern) does not compile/.test(detail)) {
     return { key: 'regex:compile', what: 'regex does not compile', hint: 'fix the pattern in the fixture file named on each item' };
   }
   if (/^regex\b.*did not finish within/.test(detail)) {

@@ -101,7 +101,7 @@ describe('check mode, end to end', () => {
     expect(readFileSync(join(run.workspace, 'agent-replay-results/report.html'), 'utf8')).toMatch(/^<!doctype html>[\s\S]*data-label="refund-policy"/);
     expect(record.tallies).toEqual({ passed: 2, failed: 1, notEvaluated: 0, errored: 0 });
     // outputs
-    expect(run.outputs).toMatchObject({ passed: '2', failed: '1', 'not-evaluated': '0', errored: '0', 'newly-failing': '1', gate: 'failed', 'comment-status': 'created', 'estimated-cost': '0.060' });
+    expect(run.outputs).toMatchObject({ passed: '2', failed: '1', 'not-evaluated': '0', errored: '0', 'newly-failing': '1', gate: 'failed', verified: 'true', 'comment-status': 'created', 'estimated-cost': '0.060' });
     expect(run.outputs['artifact-name']).toBe(`agent-replay-results-${HEAD}`);
     expect(run.stdout).toMatch(/::warning::artifact agent-replay-results-1+ not uploaded: no artifact service here/);
     // annotation at the fixture's file and line
@@ -197,7 +197,7 @@ describe('check mode, end to end', () => {
     const refused = await check({ inputs: { 'cost-cap': '0.01' } });
     expect(agent.requests.length).toBe(before);
     expect(refused.code).toBe(1);
-    expect(refused.outputs).toMatchObject({ 'estimated-cost': '0.060', gate: 'failed', 'comment-status': 'created' });
+    expect(refused.outputs).toMatchObject({ 'estimated-cost': '0.060', gate: 'failed', verified: 'false', 'comment-status': 'created' });
     expect(refused.stdout).toContain('::error::estimated cost $0.06 is above the cap $0.01; nothing was spent.');
     const body = gh.comments('octo', 'shop', 7)[0]?.body as string;
     expect(body).toContain('confirm-cost');
