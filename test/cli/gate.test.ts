@@ -62,7 +62,7 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     expect(md).toContain('### ⚪ Not verified: 5 errored\n**Cause**: all 5\\: connection refused at `');
     expect(await readFile(join(r.cwd, 'junit.xml'), 'utf8')).toContain('<property name="verified" value="false"/>');
     // The record names the endpoint the causes quote.
-    expect((await readResults(join(r.cwd, 'results.json'))).agent.endpoint).toBe(url);
+    expect((await readResults(join(r.cwd, '.agent-replay', 'results', 'results.json'))).agent.endpoint).toBe(url);
   });
 
   it('a wrong path answering the HTML 404 page: one cause, whatever the bodies', async () => {
