@@ -10,6 +10,7 @@ import { TOOL } from '../version.js';
 import { UsageError } from '../engine.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { ASSERT_FORMS } from './probe.js';
+import { INIT_TEMPLATES } from './init.js';
 
 interface FlagType {
   type: 'string' | 'boolean';
@@ -169,7 +170,7 @@ export const COMMANDS = {
     positionals: { min: 0, max: 0 },
     flags: {
       dir: { value: 'DIR', help: 'the suite folder to create (default .agent-replay)' },
-      preset: { value: 'NAME', help: "the agent's wire format (default native; see the README's init section)" },
+      preset: { value: 'NAME', help: `the agent's API: ${INIT_TEMPLATES.join(', ')} (default native)` },
       workflows: { value: 'DIR', help: 'where the workflow files go (default .github/workflows)' },
     },
     notes: [],
