@@ -2,9 +2,11 @@
 // measured process's RSS nor competes on its event loop. Native protocol; every request is answered
 // after setTimeout(latency), so one fixture (welcome turn disabled) costs exactly one latency.
 //
-//   node --import tsx bench/agent-server.ts <latencyMs> [capacity]
-//   capacity > 0: a request that arrives while `capacity` are in flight is answered 429 at once
-//   (no Retry-After), as a rate-limited agent does; "throttled" in stats counts them.
+//   node --import tsx bench/agent-server.ts <latencyMs> [capacity] [perSecond] [retryAfter]
+//   capacity > 0: a request that arrives while `capacity` are in flight is answered 429 at once,
+//   as a rate-limited agent does; "throttled" in stats counts them.
+//   perSecond > 0: likewise for a request above `perSecond` accepted in the current second.
+//   retryAfter: the Retry-After header of those 429s (seconds; absent when not given).
 //   stdout, first line: {"url": "http://127.0.0.1:PORT/chat"}
 //   stdin "stats\n" -> stdout {"requests": n, "connections": n, "maxInFlight": n, "sample": ...} (counters reset)
 //   sample: the body and headers of the first request since the last stats, so that the bench's
@@ -16,6 +18,11 @@ import type { AddressInfo } from 'node:net';
 
 const latency = Number(process.argv[2] ?? '0');
 const capacity = Number(process.argv[3] ?? '0');
+const perSecond = Number(process.argv[4] ?? '0');
+const retryAfter = process.argv[5];
+/** Requests accepted in the second `second` (epoch seconds). */
+let second = 0;
+let acceptedThisSecond = 0;
 let throttled = 0;
 let requests = 0;
 let connections = 0;
@@ -35,12 +42,19 @@ const server = createServer((req, res) => {
       for (const name of SAMPLED_HEADERS) if (typeof req.headers[name] === 'string') headers[name] = req.headers[name];
       sample = { body: Buffer.concat(chunks).toString('utf8'), headers };
     }
-    if (capacity > 0 && inFlight >= capacity) {
+    const now = Math.floor(Date.now() / 1000);
+    if (now !== second) {
+      second = now;
+      acceptedThisSecond = 0;
+    }
+    const overRate = perSecond > 0 && acceptedThisSecond >= perSecond;
+    if ((capacity > 0 && inFlight >= capacity) || overRate) {
       throttled++;
-      res.writeHead(429, { 'content-type': 'application/json' });
-      res.end('{"error":"too many requests in flight"}');
+      res.writeHead(429, { 'content-type': 'application/json', ...(retryAfter === undefined ? {} : { 'retry-after': retryAfter }) });
+      res.end(overRate ? '{"error":"too many requests this second"}' : '{"error":"too many requests in flight"}');
       return;
     }
+    acceptedThisSecond++;
     inFlight++;
     if (inFlight > maxInFlight) maxInFlight = inFlight;
     let message = '';

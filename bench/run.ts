@@ -22,7 +22,10 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRegexPool } from '../src/assertions/regex-pool.js';
+import { createJudge } from '../src/judge/index.js';
 import { measureReuse } from './reuse.js';
 import { partition, suiteHash, type ShardItem } from '../src/evaluate/shard.js';
 import { tallies } from '../src/evaluate/index.js';
@@ -79,8 +82,10 @@ interface AgentProcess {
 }
 
 /** `capacity` > 0: the agent answers 429 to a request that arrives while `capacity` are in flight. */
-async function startAgent(latencyMs: number, capacity = 0): Promise<AgentProcess> {
-  const child = spawn(process.execPath, [...TSX, path.join(ROOT, 'bench/agent-server.ts'), String(latencyMs), String(capacity)], {
+/** `limits`: 429 above `capacity` in flight and/or above `perSecond` a second, with `retryAfter` (seconds) when given. */
+async function startAgent(latencyMs: number, capacity = 0, limits: { perSecond?: number; retryAfter?: number } = {}): Promise<AgentProcess> {
+  const extra = [String(limits.perSecond ?? 0), ...(limits.retryAfter === undefined ? [] : [String(limits.retryAfter)])];
+  const child = spawn(process.execPath, [...TSX, path.join(ROOT, 'bench/agent-server.ts'), String(latencyMs), String(capacity), ...extra], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -334,43 +339,138 @@ async function replayFigures(name: string, dir: string, agentUrl: string, concur
 }
 
 /**
- * Adaptive concurrency (SPEC 12): an agent that answers 429 above `capacity` requests in flight,
- * replayed at concurrency 16, against the same fixtures at concurrency `capacity` on an agent
- * without limits. Both suites allow 6 retries (the default backoff, 250 ms full jitter): a request
- * turned away waits and is tried again, and the limiter keeps the run near the agent's capacity.
+ * Rate limits with the default retries (2): an agent that answers 429 above 4 requests in flight
+ * (Retry-After: 0), or above `perSecond` requests a second (Retry-After: 0, then 1), replayed at
+ * concurrency 16, against the same fixtures on an agent without limits (at concurrency 4 for the
+ * in-flight limit, its capacity; at 16 for the per-second one, whose floor is n / perSecond
+ * seconds, printed beside). A 429 spends no retry: 0 errored is the target.
  */
 async function throttledCase(root: string, latencyMs: number, factor: number): Promise<void> {
   const n = 400;
   const capacity = 4;
-  const name = `429 above ${capacity} in flight, ${n} fixtures, C=16 vs C=${capacity} unlimited, L=${latencyMs} ms`;
-  const limited = await startAgent(latencyMs, capacity);
+  await limitedRun(root, {
+    name: `agent: 429 above ${capacity} in flight (Retry-After: 0), ${n} fixtures, C=16 vs C=${capacity} unlimited, L=${latencyMs} ms`,
+    n,
+    latencyMs,
+    capacity,
+    limits: { retryAfter: 0 },
+    referenceConcurrency: capacity,
+    factor,
+    floorMs: null,
+  });
+  const perSecond = 50;
+  const m = 200;
+  for (const retryAfter of [0, 1]) {
+    await limitedRun(root, {
+      name: `agent: 429 above ${perSecond}/s (Retry-After: ${retryAfter}), ${m} fixtures, C=16 vs C=16 unlimited, L=${latencyMs} ms`,
+      n: m,
+      latencyMs,
+      capacity: 0,
+      limits: { perSecond, retryAfter },
+      referenceConcurrency: 16,
+      factor: null,
+      floorMs: (m / perSecond - 1) * 1000,
+    });
+  }
+}
+
+async function limitedRun(
+  root: string,
+  c: {
+    name: string;
+    n: number;
+    latencyMs: number;
+    capacity: number;
+    limits: { perSecond?: number; retryAfter?: number };
+    referenceConcurrency: number;
+    factor: number | null;
+    /** The least the limited run can take (a per-second limit), or null. */
+    floorMs: number | null;
+  },
+): Promise<void> {
+  const { name, n } = c;
+  const tag = `${c.capacity}-${c.limits.perSecond ?? 0}-${c.limits.retryAfter ?? 'none'}`;
+  const limited = await startAgent(c.latencyMs, c.capacity, c.limits);
   let throttledRun: ReplayFigures | null;
   let seen: Awaited<ReturnType<AgentProcess['stats']>>;
   try {
-    const dir = await makeSuite(root, 'throttled-16', n, limited.url, 6);
+    const dir = await makeSuite(root, `limited-${tag}`, n, limited.url, 2);
     await limited.stats();
     throttledRun = await replayFigures(name, dir, limited.url, 16);
     seen = await limited.stats();
   } finally {
     await limited.stop();
   }
-  const free = await startAgent(latencyMs);
+  const free = await startAgent(c.latencyMs);
   let reference: ReplayFigures | null;
   try {
-    const dir = await makeSuite(root, 'unlimited-4', n, free.url, 6);
-    reference = await replayFigures(name, dir, free.url, capacity);
+    const dir = await makeSuite(root, `unlimited-${tag}`, n, free.url, 2);
+    reference = await replayFigures(name, dir, free.url, c.referenceConcurrency);
   } finally {
     await free.stop();
   }
+  const target = c.factor === null ? '0 errored' : `<= ${c.factor.toFixed(2)} x, 0 errored`;
   if (throttledRun === null || reference === null) {
-    row(`${name}: wall`, 'ERROR', `<= ${factor.toFixed(2)} x the C=${capacity} run, 0 errored`, false);
+    row(`${name}: wall`, 'ERROR', target, false);
     return;
   }
   const ratio = throttledRun.wallMs / reference.wallMs;
-  const ok = ratio <= factor && throttledRun.errored === 0 && throttledRun.passed === n;
-  row(`${name}: wall`, `${s(throttledRun.wallMs)} = ${ratio.toFixed(3)} x ${s(reference.wallMs)}`, `<= ${factor.toFixed(2)} x, 0 errored`, ok);
-  row(`  errored / passed`, `${throttledRun.errored} / ${throttledRun.passed}`, `0 / ${n}`, throttledRun.errored === 0 && throttledRun.passed === n);
+  const clean = throttledRun.errored === 0 && throttledRun.passed === n;
+  row(`${name}: wall`, `${s(throttledRun.wallMs)} = ${ratio.toFixed(3)} x unthrottled ${s(reference.wallMs)}`, target, (c.factor === null || ratio <= c.factor) && clean);
+  if (c.floorMs !== null) row(`  x the limit's floor`, `${(throttledRun.wallMs / c.floorMs).toFixed(3)} x ${s(c.floorMs)}`, '', null);
+  row(`  errored / passed`, `${throttledRun.errored} / ${throttledRun.passed}`, `0 / ${n}`, clean);
   row(`  agent saw`, `${seen.requests} requests, ${seen.throttled} answered 429, ${seen.maxInFlight} max in flight (served)`, '', null);
+}
+
+/**
+ * The judge under a rate limit, in this process (the judge client alone, as the engine calls it):
+ * 200 scores asked at once of a judge that answers 429 above 4 in flight (Retry-After: 0), with
+ * 2 retries and judge.concurrency 16, against the same calls at concurrency 4 to a judge without
+ * limits. Each call is answered after `latencyMs`.
+ */
+async function judgeThrottledCase(latencyMs: number): Promise<void> {
+  const n = 200;
+  const capacity = 4;
+  const name = `judge: 429 above ${capacity} in flight (Retry-After: 0), ${n} calls, concurrency 16 vs ${capacity} unlimited, L=${latencyMs} ms`;
+  const timed = async (limit: number, concurrency: number): Promise<{ wallMs: number; failed: number; throttled: number; requests: number }> => {
+    let inFlight = 0;
+    let throttled = 0;
+    let requests = 0;
+    const ok = JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] });
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        requests++;
+        if (limit > 0 && inFlight >= limit) {
+          throttled++;
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+          res.end('{"error":{"message":"rate limited"}}');
+          return;
+        }
+        inFlight++;
+        setTimeout(() => {
+          inFlight--;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(ok);
+        }, latencyMs);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const judge = createJudge({ provider: 'openai', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'bench', apiKey: 'bench', timeoutMs: 30_000, retries: 2, backoffMs: 250, concurrency, label: null });
+    const t0 = performance.now();
+    const results = await Promise.all(Array.from({ length: n }, (_, i) => judge.score('polite', `reply ${i}`)));
+    const wallMs = performance.now() - t0;
+    await judge.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return { wallMs, failed: results.filter((r) => !r.ok).length, throttled, requests };
+  };
+  const limited = await timed(capacity, 16);
+  const free = await timed(0, capacity);
+  row(`${name}: wall`, `${s(limited.wallMs)} = ${(limited.wallMs / free.wallMs).toFixed(3)} x unthrottled ${s(free.wallMs)}`, '0 failed', limited.failed === 0);
+  row(`  failed / judged`, `${limited.failed} / ${n - limited.failed}`, `0 / ${n}`, limited.failed === 0);
+  row(`  judge saw`, `${limited.requests} requests, ${limited.throttled} answered 429`, '', null);
 }
 
 /**
@@ -741,7 +841,10 @@ async function main(): Promise<void> {
         await fast.stop();
       }
     }
-    if (only === null || only === 'throttled') await guarded('429 case', () => throttledCase(root, latencyMs, 1.3));
+    if (only === null || only === 'throttled') {
+      await guarded('429 cases', () => throttledCase(root, latencyMs, 1.3));
+      await guarded('judge 429 case', () => judgeThrottledCase(latencyMs));
+    }
     if (only === null || only === 'cold') {
       await guarded('cold start', () => coldStart(root, 10));
       await guarded('cold start with a regex assertion', () => coldStartRegex(root, 10));

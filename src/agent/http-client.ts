@@ -10,7 +10,8 @@
 // invalid JSON and a missing reply are deterministic and not retried either.
 //
 // Every attempt is gated by an adaptive limit (http/limiter.ts): a 429 halves the requests in
-// flight, successes grow them back to `config.concurrency`.
+// flight, successes grow them back to `config.concurrency`. A 429 spends no retry: the request
+// waits its Retry-After holding no slot and goes again, within timeoutMs x attempts (http/retry.ts).
 //
 // Messages name the turn, the HTTP status, the path, and a short snippet of the body; they never
 // contain header values or the URL (either may carry a token).
@@ -18,7 +19,7 @@
 import { Agent, request } from '../http/undici.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SessionRequest, SessionTurn } from '../types.js';
-import { parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
+import { attemptsText, parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { mapPersonaFields, mapResponse, mapSignals } from './response.js';
 import { describeFound, readPath, renderTemplate } from './template.js';
@@ -59,8 +60,8 @@ interface AttemptFailure {
   errorKind: ErrorKind;
   /** The agent answered 429: the limiter halves the concurrency. */
   throttled?: boolean;
-  /** Builds the message once the number of attempts is known. */
-  describe: (attempts: number) => string;
+  /** Builds the message once the number of attempts (and any rate-limit time) is known. */
+  describe: (attempts: string) => string;
 }
 
 type Attempt = AttemptResult<Received, AttemptFailure>;
@@ -119,14 +120,18 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       const retryable = status === 429 || status >= 500;
       const retryAfterMs = retryable ? parseRetryAfter(response.headers['retry-after'], clock.now()) : null;
       let text = '';
-      if (retryable && !isLast) {
+      // A 429 may be the last attempt whatever `isLast` says (its time budget decides): keep it.
+      if (retryable && !isLast && status !== 429) {
         // Not quoted: drain it so the connection goes back to the pool.
         await response.body.dump().catch(() => undefined);
       } else {
         text = await response.body.text().catch(() => '');
       }
-      const failed = fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${attempts(n)}: ${snippet(text)}`);
-      if (status === 429 && !failed.ok) failed.failure.throttled = true;
+      const failed = fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${n}: ${snippet(text)}`);
+      if (status === 429 && !failed.ok) {
+        failed.failure.throttled = true;
+        failed.throttled = true;
+      }
       return failed;
     } catch (err) {
       const code = errorCode(err);
@@ -139,7 +144,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       if (code !== undefined && INTERNAL_CODES.has(code)) {
         return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);
       }
-      return fail('network', true, null, (n) => `could not reach the agent after ${attempts(n)}: ${errorMessage(err)}`);
+      return fail('network', true, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
     } finally {
       clearTimeout(timer);
       inFlight.delete(controller);
@@ -162,9 +167,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       random,
       signal: deps.signal,
       onRetry: deps.onRetry,
+      budgetMs: config.timeoutMs * (Math.max(0, config.retries) + 1),
     });
     if (result.ok) return decodeReceived(result.value, turn, mapping, name);
-    return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(result.attempts)}` };
+    return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}` };
   }
 
   async function converse(req: AgentRequest): Promise<AgentOutcome> {
@@ -330,17 +336,13 @@ function fail(
   errorKind: ErrorKind,
   retryable: boolean,
   retryAfterMs: number | null,
-  describe: (attempts: number) => string,
+  describe: (attempts: string) => string,
 ): Attempt {
   return { ok: false, failure: { errorKind, describe }, retryable, retryAfterMs };
 }
 
 function errored(errorKind: ErrorKind, error: string, answered = 0): AgentOutcome {
   return answered > 0 ? { kind: 'errored', errorKind, error, answered } : { kind: 'errored', errorKind, error };
-}
-
-function attempts(n: number): string {
-  return n === 1 ? '1 attempt' : `${n} attempts`;
 }
 
 function checkUrl(value: string | null): string {

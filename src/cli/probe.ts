@@ -229,7 +229,7 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
   const target = path.join(suiteDir, 'fixtures', `${label}.yml`);
   const shown = path.relative(io.cwd, target).split(path.sep).join('/');
   if (await lstat(target).then(() => true, () => false)) {
-    throw new UserError(`--save ${label}: ${shown} exists; probe never overwrites a file. Choose another label, or delete the file first (nothing was sent)`);
+    throw new UserError(`--save ${label}: ${shown} exists; probe never overwrites a file. Choose another label (nothing was sent)`);
   }
   const loaded = await loadSuite({ dir: o.dir, env: io.env, cwd: io.cwd });
   // A suite with no fixture yet is where a first probe is saved; any other error must be fixed first,

@@ -4,11 +4,24 @@
 // 1); a window of `limit` consecutive successes grows it back by one, up to the configured maximum.
 // A 429 from a request sent before the last decrease does not halve again: it answers the load of
 // the old limit, which is already gone. No clock: the limit moves on answers, not on time.
+//
+// No sawtooth: the limit a 429 answered is remembered as the ceiling. Below ceiling - 1 the limit
+// grows back as above; the step up to the ceiling (a probe of the server's capacity) waits
+// `patience` windows. A refused probe only steps back to ceiling - 1, the limit that held (the
+// halving is for overloads, and a probe is not one), and doubles the patience (up to
+// MAX_PATIENCE). A probe that holds through its windows forgets the ceiling: capacity grew.
 
 export interface Ticket {
   /** The decrease count when the request was sent. */
   readonly epoch: number;
+  /** The limit when the request was sent: the load a 429 answers. */
+  readonly limit: number;
 }
+
+/** Windows of successes before the first probe of a known ceiling. */
+export const INITIAL_PATIENCE = 8;
+/** The most windows a probe waits for, however often the server refused it. */
+export const MAX_PATIENCE = 64;
 
 export class AdaptiveLimiter {
   readonly max: number;
@@ -16,6 +29,9 @@ export class AdaptiveLimiter {
   private inFlight = 0;
   private epoch = 0;
   private successes = 0;
+  /** The lowest limit a 429 answered, while it holds; null when none is known. */
+  private ceiling: number | null = null;
+  private patience = INITIAL_PATIENCE;
   private readonly waiting: (() => void)[] = [];
   /** Every change of the limit, starting with the maximum: what tests and benches look at. */
   readonly history: number[];
@@ -64,7 +80,7 @@ export class AdaptiveLimiter {
     if (signal?.aborted) return null;
     this.inFlight += 1;
     if (this.inFlight > this.peakInFlight) this.peakInFlight = this.inFlight;
-    return { epoch: this.epoch };
+    return { epoch: this.epoch, limit: this.current };
   }
 
   /** Frees the slot; `outcome` says how the server answered ('other': neither success nor 429). */
@@ -79,14 +95,28 @@ export class AdaptiveLimiter {
     this.successes = 0;
     if (ticket.epoch !== this.epoch) return;
     this.epoch += 1;
+    if (this.ceiling !== null && ticket.limit >= this.ceiling) {
+      // A refused probe: the capacity is still below the ceiling; back to the limit that held,
+      // and wait longer before the next probe.
+      this.patience = Math.min(MAX_PATIENCE, this.patience * 2);
+      this.set(Math.max(1, this.ceiling - 1));
+      return;
+    }
+    this.ceiling = ticket.limit;
     this.set(Math.max(1, Math.floor(this.current / 2)));
   }
 
   private succeeded(): void {
     if (this.current >= this.max) return;
     this.successes += 1;
-    if (this.successes < this.current) return;
+    const probing = this.ceiling !== null && this.current + 1 >= this.ceiling;
+    if (this.successes < (probing ? this.current * this.patience : this.current)) return;
     this.successes = 0;
+    if (this.ceiling !== null && this.current >= this.ceiling) {
+      // The limit the server once refused held for a whole patient window: capacity grew.
+      this.ceiling = null;
+      this.patience = INITIAL_PATIENCE;
+    }
     this.set(this.current + 1);
   }
 

@@ -1,6 +1,12 @@
 // The one retry loop of the HTTP clients (agent, judge), and its timing: the real clock, the
 // server's Retry-After, and a full-jitter exponential backoff. Each client decides what one
 // attempt is and which failures are worth another; this loop decides when to try again.
+//
+// A rate limit (429) is not a failure of the request: the server asks it to come back later. A
+// throttled attempt does not spend one of the `retries`; the request waits (the Retry-After, and
+// at least a growing backoff, so a server that says "Retry-After: 0" is not hammered) holding no
+// limiter slot, and goes again. It gives up only when its own time budget is spent: the time the
+// attempts could have taken had each one timed out (timeoutMs x attempts), counted from the first.
 
 import type { Clock } from '../types.js';
 
@@ -30,6 +36,8 @@ export type AttemptResult<T, F> =
       retryable: boolean;
       /** The server's Retry-After, when it gave one: waited instead of the backoff. */
       retryAfterMs: number | null;
+      /** A rate limit (429): retried within the time budget without spending a retry. */
+      throttled?: boolean;
     };
 
 export interface RetryOptions {
@@ -44,25 +52,70 @@ export interface RetryOptions {
   signal?: AbortSignal;
   /** Told before each attempt after the first (SPEC 12 spend: retries counted apart from turns). */
   onRetry?: () => void;
+  /**
+   * How long throttled attempts may go on, from the first attempt (timeoutMs x attempts); without
+   * it a throttled attempt spends a retry like any other failure.
+   */
+  budgetMs?: number;
+}
+
+/** Why the loop stopped on a failure: the retries were spent, or the time budget while rate limited. */
+export type RetryFailure<F> = { ok: false; failure: F; attempts: number; throttled?: ThrottledOut };
+
+/** A request given up while rate limited: the time it had spent, the wait it was asked for, its budget. */
+export interface ThrottledOut {
+  elapsedMs: number;
+  waitMs: number;
+  budgetMs: number;
+}
+
+/** How many attempts the loop made, in words, and why it stopped when a rate limit outlasted the budget. */
+export function attemptsText(result: { attempts: number; throttled?: ThrottledOut }): string {
+  const n = result.attempts === 1 ? '1 attempt' : `${result.attempts} attempts`;
+  const t = result.throttled;
+  if (t === undefined) return n;
+  return `${n} (rate limited: ${t.elapsedMs} ms spent, waiting ${t.waitMs} ms more would pass the time budget of ${t.budgetMs} ms, timeoutMs x attempts)`;
 }
 
 /**
  * Runs `attempt` until it succeeds, fails in a way not worth retrying, or `retries` more attempts
  * were made; between two attempts it waits the server's Retry-After, else a full-jitter backoff.
- * `attempt` is told whether it is the last one (so it can keep the body to quote in an error).
+ * A throttled failure (with `budgetMs`) spends no retry: it waits at least the Retry-After and
+ * goes again until the budget is spent. `attempt` is told whether a failure of the kind that
+ * spends retries would be the last one (so it can keep the body to quote in an error).
  */
 export async function withRetries<T, F>(
   attempt: (isLast: boolean) => Promise<AttemptResult<T, F>>,
   options: RetryOptions,
-): Promise<{ ok: true; value: T } | { ok: false; failure: F; attempts: number }> {
+): Promise<{ ok: true; value: T } | RetryFailure<F>> {
   const retries = Math.max(0, Math.floor(options.retries));
-  for (let n = 0; ; n++) {
-    const isLast = n >= retries;
+  const started = options.clock.now();
+  /** Failures that spent a retry, rate limits, and the waits asked for while rate limited. */
+  let spent = 0;
+  let throttles = 0;
+  let waitedMs = 0;
+  for (let n = 1; ; n++) {
+    const isLast = spent >= retries;
     const result = await attempt(isLast);
     if (result.ok) return result;
-    if (!result.retryable || isLast || options.signal?.aborted === true) return { ok: false, failure: result.failure, attempts: n + 1 };
-    const waited = await sleepUnlessAborted(options.clock, result.retryAfterMs ?? backoffDelay(n, options.backoffMs, options.random), options.signal);
-    if (!waited) return { ok: false, failure: result.failure, attempts: n + 1 };
+    if (!result.retryable || options.signal?.aborted === true) return { ok: false, failure: result.failure, attempts: n };
+    let wait: number;
+    if (result.throttled === true && options.budgetMs !== undefined) {
+      wait = Math.max(result.retryAfterMs ?? 0, backoffDelay(throttles, options.backoffMs, options.random));
+      throttles += 1;
+      // The clock may stand still (an injected one): the waits asked for count as time spent.
+      const elapsed = Math.max(options.clock.now() - started, waitedMs);
+      if (elapsed + wait > options.budgetMs) {
+        return { ok: false, failure: result.failure, attempts: n, throttled: { elapsedMs: elapsed, waitMs: wait, budgetMs: options.budgetMs } };
+      }
+      waitedMs += wait;
+    } else {
+      if (isLast) return { ok: false, failure: result.failure, attempts: n };
+      wait = result.retryAfterMs ?? backoffDelay(spent, options.backoffMs, options.random);
+      spent += 1;
+    }
+    const waited = await sleepUnlessAborted(options.clock, wait, options.signal);
+    if (!waited) return { ok: false, failure: result.failure, attempts: n };
     options.onRetry?.();
   }
 }

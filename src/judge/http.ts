@@ -1,11 +1,13 @@
 // One JSON POST to a judge endpoint, with a timeout per attempt and retries (the shared loop of
 // http/retry.ts) on network errors, timeouts, 429 and 5xx (honouring Retry-After). Unlike an agent
 // turn, a judge call is retried after a timeout: scoring has no side effect to repeat.
+// A 429 spends no retry: the call waits its Retry-After holding no slot and goes again, within
+// timeoutMs x attempts (http/retry.ts).
 // Never throws: a failure is a reason string that says what was observed.
 
 import { request, type Agent } from '../http/undici.js';
 import type { Clock } from '../types.js';
-import { parseRetryAfter, withRetries } from '../http/retry.js';
+import { attemptsText, parseRetryAfter, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter } from '../http/limiter.js';
 
 export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string };
@@ -136,8 +138,9 @@ function retryable(a: Attempt): boolean {
   return a.kind === 'http' && (a.status === 429 || a.status >= 500);
 }
 
-function describe(a: Attempt, attempts: number, timeoutMs: number): string {
-  const times = attempts === 1 ? '' : ` after ${attempts} attempts`;
+function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeoutMs: number): string {
+  const attempts = result.attempts;
+  const times = attempts === 1 && result.throttled === undefined ? '' : ` after ${attemptsText(result)}`;
   switch (a.kind) {
     case 'http':
       return `HTTP ${a.status}${times}${a.message ? `: ${a.message}` : ''}`;
@@ -161,10 +164,11 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
         { signal: opts.signal, aborted: () => INTERRUPTED },
       );
       if (a.kind === 'ok') return { ok: true, value: a.json };
-      return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? a.retryAfterMs : null };
+      const throttled = a.kind === 'http' && a.status === 429;
+      return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? a.retryAfterMs : null, throttled };
     },
-    opts,
+    { ...opts, budgetMs: opts.timeoutMs * (Math.max(0, opts.retries) + 1) },
   );
   if (result.ok) return { ok: true, json: result.value };
-  return { ok: false, reason: describe(result.failure, result.attempts, opts.timeoutMs) };
+  return { ok: false, reason: describe(result.failure, result, opts.timeoutMs) };
 }

@@ -122,7 +122,11 @@ export interface BaselineFileResult {
   errors: ConfigIssue[];
 }
 
-const REWRITE_FIX = 'fix the file by hand, or delete it and accept the fixture again (accept-baseline label or `agent-replay accept`)';
+/**
+ * A damaged baseline is not a stale one: it still holds the accepted reply. The fix keeps it
+ * (git has the accepted version); deleting it would drop the reply every run compares against.
+ */
+const REWRITE_FIX = 'fix the file by hand; if it was edited since it was accepted, `git checkout -- <file>` brings back the accepted version';
 
 /** Checks the text of one baseline file; `file` is its display path, `fileLabel` its name without `.json`. */
 export function checkBaselineFile(file: string, fileLabel: string, text: string): BaselineFileResult {
@@ -137,7 +141,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
       line: null,
       column: null,
       message: `baseline file name ${quote(`${fileLabel}.json`)} is not a label: a label is ${LABEL_RULE}`,
-      fix: 'baseline files are named <label>.json by acceptance; rename or delete this file',
+      fix: 'baseline files are named <label>.json by acceptance: rename it to the label of its fixture or persona script, or move it out of the baselines folder',
     });
     return { baseline: null, errors };
   }
@@ -157,6 +161,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
   const schema: typeof baselineSchema | typeof personaBaselineSchema = isPersona ? personaBaselineSchema : baselineSchema;
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
+    const rest: typeof parsed.error.issues = [];
     for (const issue of parsed.error.issues) {
       if (issue.path.length === 1 && issue.path[0] === 'verdict' && data && typeof data === 'object') {
         const verdict = (data as Record<string, unknown>).verdict;
@@ -171,9 +176,11 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
           continue;
         }
       }
-      const translated = translateZodIssues({ src, schema, data, base: [], prefix: isPersona ? 'persona baseline: ' : 'baseline: ' }, [issue]);
-      errors.push(...translated.map((t) => ({ ...t, fix: `${t.fix}; or ${REWRITE_FIX}` })));
+      rest.push(issue);
     }
+    // Together, so that a misspelt key and the required key it stands for are said once.
+    const translated = translateZodIssues({ src, schema, data, base: [], prefix: isPersona ? 'persona baseline: ' : 'baseline: ' }, rest);
+    errors.push(...translated.map((t) => ({ ...t, fix: `${t.fix}; or ${REWRITE_FIX}` })));
     return { baseline: null, errors };
   }
 

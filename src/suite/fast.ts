@@ -74,6 +74,7 @@ export function lazyYamlSource(
   };
   return {
     file,
+    text,
     ...(knownPosition ? { knownPosition } : {}),
     get doc() {
       return full().doc;

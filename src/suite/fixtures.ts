@@ -16,6 +16,7 @@ import {
 } from './issues.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
+import { regexCompileAdvice, regexMeaningNote } from './regex-advice.js';
 
 export const ASSERTION_KINDS = ['contains', 'regex', 'judge'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -116,7 +117,9 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
 
   const parsed = fixtureSchema.safeParse(raw);
   if (!parsed.success) {
-    result.errors.push(...translateZodIssues({ src, schema: fixtureSchema, data: raw, base: path, prefix }, parsed.error.issues));
+    // A file read as one fixture may be a misspelt list (`fixture:` for `fixtures:`).
+    const suggestAlso = path.length === 0 ? ['fixtures'] : undefined;
+    result.errors.push(...translateZodIssues({ src, schema: fixtureSchema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues));
   }
 
   if (labelText !== null) {
@@ -216,16 +219,14 @@ function checkAssertion(
       return null;
     }
     if (!ok) return null;
+    let note: { message: string; fix: string } | null;
     try {
       new RegExp(value, flags);
+      note = regexMeaningNote(value, flags);
     } catch (e) {
-      result.warnings.push({
-        file: src.file,
-        ...at('regex'),
-        message: `${prefix}pattern does not compile: ${(e as Error).message}; the fixture will be not evaluated at run time`,
-        fix: 'correct the pattern (JavaScript RegExp syntax); escape a literal ( [ { . * + ? with a backslash',
-      });
+      note = regexCompileAdvice(value, flags, (e as Error).message);
     }
+    if (note !== null) result.warnings.push({ file: src.file, ...at('regex'), message: prefix + note.message, fix: note.fix });
     return { kind, pattern: value, flags };
   }
 

@@ -73,17 +73,22 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
 
   const config = loadConfig(paths, root, opts.env, found);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
+  const errorsBeforeItems = found.errors.length;
   const fixtureFiles = await loadFixtures(paths, root, found);
   const personaFiles = await loadPersonas(paths, root, found);
-  requireSomething(paths, fixtureFiles, personaFiles, found);
   // One namespace: a label names one baseline file, whether a fixture's or a script's.
   const labels = [...fixtureFiles.labels, ...personaFiles.labels];
   checkLabelsUnique(labels, found);
-  const kinds = new Map<string, 'fixture' | 'persona'>([
-    ...fixtureFiles.fixtures.map((f) => [f.label, 'fixture'] as const),
-    ...personaFiles.personas.map((p) => [p.label, 'persona'] as const),
-  ]);
-  const { baselines, personaBaselines } = await loadBaselines(paths, root, new Set(labels.map((l) => l.label)), kinds, found);
+  const items: ItemsRead = {
+    labels: countLabels(labels),
+    kinds: new Map<string, 'fixture' | 'persona'>([
+      ...fixtureFiles.fixtures.map((f) => [f.label, 'fixture'] as const),
+      ...personaFiles.personas.map((p) => [p.label, 'persona'] as const),
+    ]),
+    complete: found.errors.length === errorsBeforeItems,
+  };
+  requireSomething(paths, fixtureFiles, personaFiles, found);
+  const { baselines, personaBaselines } = await loadBaselines(paths, root, items, found);
   warnJudgeNotConfigured(config, fixtureFiles.fixtures, personaFiles.personas, paths.configShown, found);
   warnPersonaMapping(config, personaFiles.personas, paths.configShown, found);
   return finish(paths, found, config, { fixtures: fixtureFiles.fixtures, personas: personaFiles.personas, baselines, personaBaselines });
@@ -306,12 +311,33 @@ function checkLabelsUnique(labels: readonly SeenLabel[], found: Findings): void 
   }
 }
 
-/** Valid baselines by label, fixture and persona baselines apart; orphans (no item of that label) are kept with a warning. */
+/**
+ * What the fixture and persona files said, as far as a baseline's staleness goes: how often each
+ * label was seen (on valid items or not), the kind of each valid item, and whether every file was
+ * read without an error. Only a complete reading proves a baseline stale.
+ */
+interface ItemsRead {
+  labels: ReadonlyMap<string, number>;
+  kinds: ReadonlyMap<string, 'fixture' | 'persona'>;
+  complete: boolean;
+}
+
+function countLabels(labels: readonly SeenLabel[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const l of labels) out.set(l.label, (out.get(l.label) ?? 0) + 1);
+  return out;
+}
+
+/**
+ * Valid baselines by label, fixture and persona baselines apart. A baseline with no item of its
+ * label (an orphan), or whose label is now an item of the other kind, is kept with a warning, and
+ * only when the suite proves it: a fixture or persona file with errors may hold the item (a
+ * misspelt key, a YAML error), so then nothing is said about staleness, and never "delete".
+ */
 async function loadBaselines(
   paths: SuitePaths,
   root: SuiteRoot,
-  labels: ReadonlySet<string>,
-  kinds: ReadonlyMap<string, 'fixture' | 'persona'>,
+  items: ItemsRead,
   found: Findings,
 ): Promise<{ baselines: Map<string, Baseline>; personaBaselines: Map<string, PersonaBaseline> }> {
   const baselines = new Map<string, Baseline>();
@@ -336,8 +362,12 @@ async function loadBaselines(
     if (stored === null) continue;
     if ('kind' in stored) personaBaselines.set(stored.label, stored);
     else baselines.set(stored.label, stored);
-    if (!labels.has(stored.label)) found.warnings.push(orphanWarning(shown, stored.label));
-    else if (kinds.get(stored.label) !== ('kind' in stored ? 'persona' : 'fixture')) found.warnings.push(kindWarning(shown, stored.label, 'kind' in stored));
+    const storedKind = 'kind' in stored ? 'persona' : 'fixture';
+    const seen = items.labels.get(stored.label) ?? 0;
+    const kind = items.kinds.get(stored.label);
+    if (seen === 0 && items.complete) found.warnings.push(orphanWarning(shown, stored.label));
+    // The label is on exactly one item, a valid one of the other kind: that item replaced the baseline's.
+    else if (seen === 1 && kind !== undefined && kind !== storedKind) found.warnings.push(kindWarning(shown, stored.label, storedKind === 'persona'));
   }
   return { baselines, personaBaselines };
 }

@@ -36,6 +36,15 @@ export interface SourceFile {
    * file never needs its full document (see fast.ts). null: not known, ask the document.
    */
   knownPosition?: (path: readonly PathSegment[]) => Position | null;
+  /** The file's text, to quote a line in a fix (absent: no line is quoted). */
+  text?: string;
+}
+
+/** Line `line` (1-based) of the file as written, without its line break; null when unknown. */
+export function lineOf(src: SourceFile, line: number | null): string | null {
+  if (src.text === undefined || line === null) return null;
+  const lines = src.text.split(/\r?\n/);
+  return lines[line - 1] ?? null;
 }
 
 export interface Position {
@@ -159,20 +168,23 @@ function typeWord(expected: string): string {
   return TYPE_WORDS[expected] ?? expected;
 }
 
-/** Levenshtein distance, for "did you mean" hints. */
-function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+/**
+ * Edit distance for "did you mean" hints: insertions, deletions, substitutions and swaps of two
+ * neighbours (`modle` is one edit from `model`, as a typist sees it), each counting one.
+ */
+export function distance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] as number;
-    prev[0] = i;
+    const row = rows[i] as number[];
+    const up = rows[i - 1] as number[];
     for (let j = 1; j <= b.length; j++) {
-      const above = prev[j] as number;
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      prev[j] = Math.min(above + 1, (prev[j - 1] as number) + 1, diag + cost);
-      diag = above;
+      let d = Math.min((up[j] as number) + 1, (row[j - 1] as number) + 1, (up[j - 1] as number) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, ((rows[i - 2] as number[])[j - 2] as number) + 1);
+      row[j] = d;
     }
   }
-  return prev[b.length] as number;
+  return (rows[a.length] as number[])[b.length] as number;
 }
 
 export function suggest(key: string, allowed: readonly string[]): string | null {
@@ -222,6 +234,34 @@ function unwrapped(schema: z.ZodType): z.ZodType[] {
   }
 }
 
+/** Whether the key at the end of `path` is required in its object (not optional, nullable or defaulted). */
+function isRequired(schema: z.ZodType, path: readonly PathSegment[]): boolean {
+  const key = path[path.length - 1];
+  const parents = shapesAt(schema, path.slice(0, -1));
+  return parents.some((p) => {
+    const field = typeof key === 'string' ? defOf(p).shape?.[key] : undefined;
+    if (!field) return false;
+    const type = defOf(field).type;
+    return type !== 'optional' && type !== 'nullable' && type !== 'default' && type !== 'prefault';
+  });
+}
+
+/** The object schemas that can sit at `path`. */
+function shapesAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType[] {
+  let current: z.ZodType[] = unwrapped(schema);
+  for (const seg of path) {
+    const next: z.ZodType[] = [];
+    for (const s of current) {
+      const def = defOf(s);
+      if (def.type === 'object' && def.shape && typeof seg === 'string' && def.shape[seg]) next.push(...unwrapped(def.shape[seg]));
+      else if (def.type === 'array' && def.element && typeof seg === 'number') next.push(...unwrapped(def.element));
+      else if (def.type === 'record' && def.valueType) next.push(...unwrapped(def.valueType));
+    }
+    current = next;
+  }
+  return current.filter((s) => defOf(s).type === 'object');
+}
+
 function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
   let current: z.ZodType[] = unwrapped(schema);
   for (const seg of path) {
@@ -264,6 +304,11 @@ export interface TranslateContext {
   base: readonly PathSegment[];
   /** Prepended to messages, e.g. `fixture "refund-policy": `. */
   prefix?: string;
+  /**
+   * Keys that are not allowed in the mapping at the top of `data` but are worth suggesting for a
+   * misspelt key there (`fixture:` in a file read as one fixture means `fixtures:`).
+   */
+  suggestAlso?: readonly string[];
 }
 
 function toSegments(path: PropertyKey[]): PathSegment[] {
@@ -271,9 +316,35 @@ function toSegments(path: PropertyKey[]): PathSegment[] {
 }
 
 export function translateZodIssues(ctx: TranslateContext, issues: readonly ZodIssueLike[]): ConfigIssue[] {
+  // A misspelt required key shows twice: unknown `mesage`, missing `message`. Said once, at the
+  // misspelling, which is where the fix goes.
+  const hinted = new Set<string>();
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue;
+    const rel = toSegments(issue.path);
+    const allowed = allowedKeysAt(ctx.schema, rel);
+    for (const key of issue.keys ?? []) {
+      const hint = suggest(key, allowed);
+      if (hint !== null) hinted.add(JSON.stringify([...rel, hint]));
+    }
+  }
   const out: ConfigIssue[] = [];
-  for (const issue of issues) out.push(...translateOne(ctx, issue, toSegments(issue.path)));
+  for (const issue of issues) {
+    const rel = toSegments(issue.path);
+    if (issue.code === 'invalid_type' && valueAt(ctx.data, rel) === undefined && hinted.has(JSON.stringify(rel))) continue;
+    out.push(...translateOne(ctx, issue, rel));
+  }
   return out;
+}
+
+/** The fix for a misspelt key: the suggestion, and the line as it should read when the file has it. */
+function renameFix(src: SourceFile, pos: Position, key: string, hint: string): string {
+  const line = lineOf(src, pos.line);
+  const col = pos.column === null ? -1 : pos.column - 1;
+  // The key as written may be quoted (`"rely": ...` in a JSON baseline): the quote stays.
+  const start = line !== null && col >= 0 && (line[col] === '"' || line[col] === "'") && line.startsWith(key, col + 1) ? col + 1 : col;
+  const fixed = line !== null && start >= 0 && line.startsWith(key, start) ? `${line.slice(0, start)}${hint}${line.slice(start + key.length)}`.trim() : null;
+  return fixed === null ? `did you mean ${quote(hint)}? rename the key` : `did you mean ${quote(hint)}? rename the key, so that line ${String(pos.line)} reads\n    ${fixed}`;
 }
 
 function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegment[]): ConfigIssue[] {
@@ -295,14 +366,21 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
     case 'unrecognized_keys': {
       const allowed = allowedKeysAt(ctx.schema, rel);
       const where = formatPath(shown) === '' ? (ctx.prefix ? '' : 'at the top level') : `in ${formatPath(shown)}`;
+      const candidates = rel.length === 0 && ctx.suggestAlso ? [...allowed, ...ctx.suggestAlso] : allowed;
       return (issue.keys ?? []).map((key) => {
-        const hint = suggest(key, allowed);
+        const hint = suggest(key, candidates);
         const pos = positionOfKey(ctx.src, full, key) ?? positionAt(ctx.src, full);
-        return at(
-          pos,
-          `unknown key ${quote(key)}${where ? ` ${where}` : ''}; allowed keys: ${allowed.join(', ')}`,
-          hint ? `did you mean ${quote(hint)}? rename the key` : `remove ${quote(key)} or use one of the allowed keys`,
-        );
+        const parent = valueAt(ctx.data, rel);
+        const missing = hint !== null && allowed.includes(hint) && parent !== null && typeof parent === 'object' && !(hint in parent) && isRequired(ctx.schema, [...rel, hint]);
+        // Renaming onto a key the mapping already has would write it twice.
+        const given = hint !== null && parent !== null && typeof parent === 'object' && hint in parent ? positionOfKey(ctx.src, full, hint) : null;
+        const fix =
+          hint === null
+            ? `remove ${quote(key)} or use one of the allowed keys`
+            : given !== null
+              ? `did you mean ${quote(hint)}? it is already given${given.line === null ? '' : ` on line ${String(given.line)}`}: keep one of the two and remove the other`
+              : renameFix(ctx.src, pos, key, hint);
+        return at(pos, `unknown key ${quote(key)}${where ? ` ${where}` : ''}${missing ? ` (and the required ${quote(hint)} is missing)` : ''}; allowed keys: ${allowed.join(', ')}`, fix);
       });
     }
     case 'invalid_type': {
@@ -381,9 +459,12 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
   }
 }
 
-/** Syntax problems reported by the YAML parser, one issue each. */
+/** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
-  return src.doc.errors.map((err) => {
+  const out: ConfigIssue[] = [];
+  /** Bad escapes by line: the issue already made for that line, and the escapes it names. */
+  const escapesByLine = new Map<number, { issue: ConfigIssue; escapes: string[] }>();
+  for (const err of src.doc.errors) {
     const pos = positionOfOffset(src, err.pos[0]);
     let message = `invalid YAML: ${err.message}`;
     let fix = 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
@@ -395,9 +476,63 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       fix = 'remove or rename one of the two keys';
     } else if (err.code === 'TAB_AS_INDENT') {
       fix = 'indent with spaces, not tabs';
+    } else if (err.code === 'BAD_DQ_ESCAPE') {
+      const escape = /Invalid escape sequence (\S+)/.exec(err.message)?.[1] ?? '\\';
+      const seen = pos.line === null ? undefined : escapesByLine.get(pos.line);
+      if (seen) {
+        if (!seen.escapes.includes(escape)) seen.escapes.push(escape);
+        Object.assign(seen.issue, escapeAdvice(src, pos, seen.escapes));
+        continue;
+      }
+      const issue: ConfigIssue = { file: src.file, line: pos.line, column: pos.column, ...escapeAdvice(src, pos, [escape]) };
+      if (pos.line !== null) escapesByLine.set(pos.line, { issue, escapes: [escape] });
+      out.push(issue);
+      continue;
     }
-    return { file: src.file, line: pos.line, column: pos.column, message, fix };
-  });
+    out.push({ file: src.file, line: pos.line, column: pos.column, message, fix });
+  }
+  return out;
+}
+
+/** `"\d+"`: in double quotes a backslash starts a YAML escape; a regex's backslash wants single quotes. */
+function escapeAdvice(src: SourceFile, pos: Position, escapes: readonly string[]): { message: string; fix: string } {
+  const list = escapes.join(' and ');
+  const message = `invalid YAML: ${list} inside double quotes ${escapes.length === 1 ? 'is not a YAML escape' : 'are not YAML escapes'} (in "..." a backslash starts one, such as \\n or \\")`;
+  const doubled = escapes.map((e) => `\\${e}`).join(', ');
+  const fixed = singleQuoted(lineOf(src, pos.line), pos.column);
+  const fix =
+    fixed === null
+      ? `put the value in single quotes, where a backslash is kept as written, or keep the double quotes and double the backslash (${doubled})`
+      : `put the value in single quotes, where a backslash is kept as written, so that line ${String(pos.line)} reads\n    ${fixed.trim()}\n  or keep the double quotes and double the backslash (${doubled})`;
+  return { message, fix };
+}
+
+/**
+ * The line with the double-quoted scalar around `column` (1-based) written in single quotes, the
+ * way its author meant it: `\\` and `\"` become the character they escape, every other backslash
+ * is kept (YAML refused it, so it was meant literally, as in a regex's `\d`), a `'` is doubled.
+ * null when the line has no such scalar.
+ */
+function singleQuoted(line: string | null, column: number | null): string | null {
+  if (line === null || column === null) return null;
+  const at = column - 1;
+  for (let start = line.indexOf('"'); start !== -1; ) {
+    let end = start + 1;
+    let inner = '';
+    while (end < line.length && line[end] !== '"') {
+      if (line[end] === '\\' && (line[end + 1] === '\\' || line[end + 1] === '"')) {
+        inner += line[end + 1];
+        end += 2;
+      } else {
+        inner += line[end];
+        end += 1;
+      }
+    }
+    if (end >= line.length) return null;
+    if (at >= start && at <= end) return `${line.slice(0, start)}'${inner.replace(/'/g, "''")}'${line.slice(end + 1)}`;
+    start = line.indexOf('"', end + 1);
+  }
+  return null;
 }
 
 // --- bounds: an error about a file is clipped --------------------------------------------------

@@ -112,7 +112,9 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
 
   const parsed = personaSchema.safeParse(raw);
   if (!parsed.success) {
-    result.errors.push(...translateZodIssues({ src, schema: personaSchema, data: raw, base: path, prefix }, parsed.error.issues));
+    // A file read as one script may be a misspelt list (`personass:` for `personas:`).
+    const suggestAlso = path.length === 0 ? ['personas'] : undefined;
+    result.errors.push(...translateZodIssues({ src, schema: personaSchema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues));
   }
   if (labelText !== null) {
     result.labels.push({ label: labelText, file: src.file, ...positionAt(src, [...path, 'label']) });

@@ -67,7 +67,7 @@ export function readSuiteText(ref: SuiteFileRef, shown: string, realRoot: string
     const read = readRegularFile(real);
     if ('size' in read) {
       return read.size === null
-        ? { issue: issue(shown, 'not a regular file', 'suite files are regular files; remove this one') }
+        ? { issue: issue(shown, 'not a regular file', 'suite files are regular files: move this one out of the suite folder') }
         : {
             issue: issue(
               shown,
@@ -85,7 +85,7 @@ export function readSuiteText(ref: SuiteFileRef, shown: string, realRoot: string
       issue: issue(
         shown,
         `not a text file: it ${bytes.includes(0) ? 'contains NUL bytes' : 'is not valid UTF-8'}, so it was not parsed`,
-        'suite files are UTF-8 text (YAML fixtures and config, JSON baselines): save it as UTF-8 text or remove it',
+        'suite files are UTF-8 text (YAML fixtures and config, JSON baselines): save it again as UTF-8 (an editor may have saved it as UTF-16), or move it out of the suite folder if it is not a suite file',
       ),
     };
   }

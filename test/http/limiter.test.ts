@@ -1,8 +1,9 @@
 // The adaptive limit's arithmetic: a 429 halves it (not below 1, once per overload), a window of
-// `limit` consecutive successes grows it by one up to the maximum, and acquire waits for a slot.
+// `limit` consecutive successes grows it by one up to the maximum, the step back up to a limit the
+// server refused waits longer each time it is refused again, and acquire waits for a slot.
 
 import { describe, expect, it } from 'vitest';
-import { AdaptiveLimiter } from '../../src/http/limiter.js';
+import { AdaptiveLimiter, INITIAL_PATIENCE, MAX_PATIENCE } from '../../src/http/limiter.js';
 
 /** One request through the limiter, answered at once. */
 async function answer(l: AdaptiveLimiter, outcome: 'success' | 'throttled' | 'other'): Promise<void> {
@@ -21,17 +22,69 @@ describe('AdaptiveLimiter', () => {
 
   it('grows by one after `limit` consecutive successes, up to the maximum', async () => {
     const l = new AdaptiveLimiter(4);
-    await answer(l, 'throttled'); // 2
-    await answer(l, 'throttled'); // 1
-    await answer(l, 'success'); // 1 success at limit 1 -> 2
-    expect(l.limit).toBe(2);
+    for (let i = 0; i < 4; i++) await answer(l, 'success'); // at the maximum: nothing to grow
+    const t = await l.acquire();
+    l.release(t, 'throttled'); // 4 refused: 4 is the ceiling, 2 the limit
     await answer(l, 'success');
     expect(l.limit).toBe(2);
-    await answer(l, 'success'); // 2 at limit 2 -> 3
+    await answer(l, 'success'); // 2 at limit 2 -> 3 (the last one below the ceiling)
     expect(l.limit).toBe(3);
-    for (let i = 0; i < 3; i++) await answer(l, 'success'); // -> 4
-    for (let i = 0; i < 10; i++) await answer(l, 'success'); // stays at the maximum
-    expect(l.history).toEqual([4, 2, 1, 2, 3, 4]);
+    expect(l.history).toEqual([4, 2, 3]);
+  });
+
+  it('does not saw: the step up to a limit the server refused waits `patience` windows, and a refused probe steps back by one', async () => {
+    const l = new AdaptiveLimiter(8);
+    const successes = async (n: number): Promise<void> => {
+      for (let i = 0; i < n; i++) await answer(l, 'success');
+    };
+    await answer(l, 'throttled'); // 8 refused -> 4
+    await successes(4); // 4 -> 5, below the ceiling: one window
+    await successes(5); // 5 -> 6
+    await successes(6); // 6 -> 7
+    expect(l.limit).toBe(7);
+    await answer(l, 'throttled'); // 7 refused: an overload below the old ceiling, halved -> 3; the ceiling is 7 now
+    await successes(3 + 4 + 5); // 3 -> 4 -> 5 -> 6
+    expect(l.limit).toBe(6);
+    await successes(6 * INITIAL_PATIENCE - 1);
+    expect(l.limit).toBe(6); // no probe yet
+    await successes(1);
+    expect(l.limit).toBe(7); // the probe
+    await answer(l, 'throttled'); // refused: back to 6 (not halved), patience doubled
+    expect(l.limit).toBe(6);
+    await successes(6 * INITIAL_PATIENCE * 2 - 1);
+    expect(l.limit).toBe(6);
+    await successes(1);
+    expect(l.limit).toBe(7);
+    // The probe holds for its whole patient window: the ceiling is forgotten, growth is plain again.
+    await successes(7 * INITIAL_PATIENCE * 2);
+    expect(l.limit).toBe(8);
+    expect(l.history).toEqual([8, 4, 5, 6, 7, 3, 4, 5, 6, 7, 6, 7, 8]);
+  });
+
+  it('an overload below the ceiling halves again: the capacity fell', async () => {
+    const l = new AdaptiveLimiter(8);
+    await answer(l, 'throttled'); // ceiling 8 -> 4
+    await answer(l, 'throttled'); // refused at 4 < 8: -> 2, ceiling 4
+    expect(l.limit).toBe(2);
+    await answer(l, 'success');
+    await answer(l, 'success'); // 2 -> 3
+    expect(l.limit).toBe(3);
+    expect(l.history).toEqual([8, 4, 2, 3]);
+  });
+
+  it('the patience stops doubling at MAX_PATIENCE', async () => {
+    const l = new AdaptiveLimiter(2);
+    await answer(l, 'throttled'); // 2 refused -> 1
+    for (let probe = 0; probe < 12; probe++) {
+      let n = 0;
+      while (l.limit === 1) {
+        await answer(l, 'success');
+        n += 1;
+      }
+      expect(n).toBe(Math.min(MAX_PATIENCE, INITIAL_PATIENCE * 2 ** probe));
+      await answer(l, 'throttled'); // the probe at 2 is refused: back to 1
+      expect(l.limit).toBe(1);
+    }
   });
 
   it('a 429 or another failure breaks the window of successes only as the rules say', async () => {

@@ -1,7 +1,7 @@
 // The one retry loop shared by the agent and judge clients.
 
 import { describe, expect, it } from 'vitest';
-import { withRetries, type AttemptResult } from '../../src/http/retry.js';
+import { attemptsText, withRetries, type AttemptResult } from '../../src/http/retry.js';
 import type { Clock } from '../../src/types.js';
 
 function fakeClock(): Clock & { sleeps: number[] } {
@@ -20,6 +20,7 @@ function scripted(results: AttemptResult<string, string>[]) {
 }
 
 const retryable = (failure: string, retryAfterMs: number | null = null): AttemptResult<string, string> => ({ ok: false, failure, retryable: true, retryAfterMs });
+const throttled = (retryAfterMs: number | null): AttemptResult<string, string> => ({ ok: false, failure: '429', retryable: true, retryAfterMs, throttled: true });
 
 describe('withRetries', () => {
   it('retries retryable failures with backoff, or the server\'s Retry-After, until one succeeds', async () => {
@@ -47,5 +48,35 @@ describe('withRetries', () => {
     const s = scripted([retryable('503'), { ok: true, value: 'never' }]);
     expect(await withRetries(s.attempt, { retries: 3, backoffMs: 100, clock, random: () => 0, signal: interrupt.signal })).toEqual({ ok: false, failure: '503', attempts: 1 });
     expect(clock.sleeps).toEqual([]);
+  });
+
+  it('a throttled failure spends no retry: it waits at least its Retry-After, and a growing backoff, until it succeeds', async () => {
+    const clock = fakeClock();
+    const results = [throttled(0), throttled(0), throttled(5000), retryable('503'), throttled(0), { ok: true as const, value: 'done' }];
+    const { attempt, lastFlags } = scripted(results);
+    let retried = 0;
+    const r = await withRetries(attempt, { retries: 1, backoffMs: 100, clock, random: () => 0.5, budgetMs: 60_000, onRetry: () => void (retried += 1) });
+    expect(r).toEqual({ ok: true, value: 'done' });
+    // Throttles: backoff(0) = 50, backoff(1) = 100, max(5000, backoff(2) = 200), backoff(3) = 400; the 503: backoff(0) = 50.
+    expect(clock.sleeps).toEqual([50, 100, 5000, 50, 400]);
+    // Only the 503 spent the one retry: after it, a failure of that kind would be the last.
+    expect(lastFlags).toEqual([false, false, false, false, true, true]);
+    expect(retried).toBe(5);
+  });
+
+  it('throttled until the time budget is spent: the failure says how long, and the wait that did not fit', async () => {
+    const clock = fakeClock();
+    const always = { attempt: async () => throttled(0) };
+    const r = await withRetries(always.attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 10_000 });
+    // Waits 500, 1000, 2000, 4000 (7500 ms); the next, 8000, would pass 10000.
+    expect(clock.sleeps).toEqual([500, 1000, 2000, 4000]);
+    expect(r).toEqual({ ok: false, failure: '429', attempts: 5, throttled: { elapsedMs: 7500, waitMs: 8000, budgetMs: 10_000 } });
+    expect(attemptsText(r as { attempts: number })).toBe('5 attempts (rate limited: 7500 ms spent, waiting 8000 ms more would pass the time budget of 10000 ms, timeoutMs x attempts)');
+  });
+
+  it('without a budget a throttled failure spends a retry like any other', async () => {
+    const clock = fakeClock();
+    const s = scripted([throttled(0), throttled(0), throttled(0)]);
+    expect(await withRetries(s.attempt, { retries: 1, backoffMs: 100, clock, random: () => 0 })).toEqual({ ok: false, failure: '429', attempts: 2 });
   });
 });

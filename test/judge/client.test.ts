@@ -132,8 +132,21 @@ describe('openai judge', () => {
   it('honours Retry-After on 429', async () => {
     const s = await serve(json(429, { error: { message: 'rate limited' } }, { 'retry-after': '7' }), openaiReply('{"score": 0.5, "rationale": "meh"}'));
     const clock = fakeClock();
-    expect((await judge(config('openai', s.url), clock).score('c', 'r')).ok).toBe(true);
+    // The wait fits the call's time budget: timeoutMs 5000 x 3 attempts.
+    expect((await judge(config('openai', s.url, { timeoutMs: 5000 }), clock).score('c', 'r')).ok).toBe(true);
     expect(clock.sleeps).toEqual([7000]);
+  });
+
+  it('a Retry-After longer than the time budget left is not waited for: the call fails at once and says why', async () => {
+    const s = await serve(json(429, { error: { message: 'rate limited' } }, { 'retry-after': '7' }), openaiReply('{"score": 0.5, "rationale": "meh"}'));
+    const clock = fakeClock();
+    // timeoutMs 2000 x 3 attempts = 6000 ms < the 7000 ms asked for.
+    expect(await judge(config('openai', s.url), clock).score('c', 'r')).toEqual({
+      ok: false,
+      reason: 'HTTP 429 after 1 attempt (rate limited: 0 ms spent, waiting 7000 ms more would pass the time budget of 6000 ms, timeoutMs x attempts): rate limited',
+    });
+    expect(clock.sleeps).toEqual([]);
+    expect(s.received).toHaveLength(1);
   });
 
   it('does not retry a 401, and never shows the API key', async () => {

@@ -17,7 +17,7 @@ function accepted(text: string, file = 'f.yml') {
 function slow(text: string) {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { ...YAML_DOC_OPTIONS, lineCounter });
-  const src: SourceFile = { file: 'f.yml', doc, lineCounter };
+  const src: SourceFile = { file: 'f.yml', doc, lineCounter, text };
   return checkFixtureFile(src, doc.toJS());
 }
 
@@ -111,7 +111,7 @@ cost: { agentTurnUsd: 0.01, turnsPerFixture: 2, judgeCallUsd: 0.005, capUsd: 0.1
   it.each(Object.entries(CONFIGS))('%s', (_name, text) => {
     const lineCounter = new LineCounter();
     const doc = parseDocument(text, { ...YAML_DOC_OPTIONS, lineCounter });
-    const expected = resolveConfigFile({ file: 'config.yml', doc, lineCounter }, 'config.yml', doc.toJS(), env);
+    const expected = resolveConfigFile({ file: 'config.yml', doc, lineCounter, text }, 'config.yml', doc.toJS(), env);
     const parsed = accepted(text, 'config.yml');
     expect(resolveConfigFile(parsed.src, 'config.yml', parsed.data, env)).toEqual(expected);
   });

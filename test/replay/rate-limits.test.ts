@@ -1,0 +1,236 @@
+// Rate limits against real loopback servers, with the default retry budget (2 retries): an agent and
+// a judge that answer 429 above 4 requests in flight, or above N requests per second, with
+// "Retry-After: 0" or "Retry-After: N". A 429 spends no retry, so nothing errors; a server that
+// answers only 429 still ends the item errored once its time budget (timeoutMs x attempts) is spent.
+//
+// Time is virtual: the client's clock and the per-second server read the same clock, and a wait
+// moves it forward to the waiter's wake time (never back), so no test sleeps for real seconds.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpAgentClient } from '../../src/agent/index.js';
+import { defaultConfig } from '../../src/config.js';
+import { AdaptiveLimiter } from '../../src/http/limiter.js';
+import { createJudge } from '../../src/judge/index.js';
+import { replay, type ReplayOptions } from '../../src/replay/index.js';
+import type { Clock, Fixture, RegexEvaluator } from '../../src/types.js';
+import { nativeEcho, startAgentServer, type AgentReply } from '../support/agent-server.js';
+import { startServer } from '../judge/server.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+/** Virtual time: `sleep(ms)` yields to the event loop, then moves the clock to its wake time if that is later. */
+function virtualClock(): Clock & { sleeps: number[] } {
+  let t = 0;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => t,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      const wake = t + ms;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (wake > t) t = wake;
+    },
+  };
+}
+
+const noRegex: RegexEvaluator = { test: () => Promise.reject(new Error('unused')), close: async () => undefined };
+
+const OPTIONS: ReplayOptions = {
+  concurrency: 16,
+  estimate: { usd: 0, capUsd: 0.1, aboveCap: false, confirmed: false },
+  commit: null,
+  tool: { name: 'agent-replay', version: 'test' },
+  agentHost: null,
+  judgeName: null,
+};
+
+type Limit = { kind: 'in-flight'; max: number } | { kind: 'per-second'; max: number };
+
+/** A server's admission rule: 429 (with `retryAfter`) above `limit`; else the request is worked on a moment and served. */
+function gate(limit: Limit, clock: Clock, retryAfter: string) {
+  let inFlight = 0;
+  const perSecond = new Map<number, number>();
+  const counts = { served: 0, throttled: 0, peakInFlight: 0, peakPerSecond: 0 };
+  return {
+    counts,
+    retryAfter,
+    async admit<T>(serve: () => T, throttle: () => T): Promise<T> {
+      if (limit.kind === 'in-flight') {
+        if (inFlight + 1 > limit.max) {
+          counts.throttled += 1;
+          return throttle();
+        }
+      } else {
+        const second = Math.floor(clock.now() / 1000);
+        const n = (perSecond.get(second) ?? 0) + 1;
+        if (n > limit.max) {
+          counts.throttled += 1;
+          return throttle();
+        }
+        perSecond.set(second, n);
+        counts.peakPerSecond = Math.max(counts.peakPerSecond, n);
+      }
+      inFlight += 1;
+      counts.peakInFlight = Math.max(counts.peakInFlight, inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight -= 1;
+      counts.served += 1;
+      return serve();
+    },
+  };
+}
+
+function fixtures(n: number): Fixture[] {
+  return Array.from({ length: n }, (_, i) => ({
+    label: `f${i}`,
+    message: `m${i}`,
+    persona: null,
+    assertion: { kind: 'contains', value: `echo: m${i}` },
+    file: '.agent-replay/fixtures/f.yml',
+    line: i + 1,
+  }));
+}
+
+/** The defaults users run with (2 retries, 250 ms backoff), a 10 s turn deadline: a 30 s budget per request. */
+async function agentUnder(limit: Limit, retryAfter: string, handler?: (req: Parameters<typeof nativeEcho>[0]) => AgentReply) {
+  const clock = virtualClock();
+  const server = gate(limit, clock, retryAfter);
+  const agent = await startAgentServer((req) =>
+    handler ? handler(req) : server.admit<AgentReply>(() => nativeEcho(req) as AgentReply, () => ({ status: 429, headers: { 'retry-after': retryAfter }, json: { error: 'slow down' } })),
+  );
+  cleanups.push(() => agent.close());
+  const limiter = new AdaptiveLimiter(16);
+  let retried = 0;
+  const client = createHttpAgentClient(
+    { ...defaultConfig().agent, url: agent.url, start: null, concurrency: 16, timeoutMs: 10_000 },
+    { clock, limiter, onRetry: () => void (retried += 1) },
+  );
+  cleanups.push(() => client.close());
+  expect(defaultConfig().agent.retries).toBe(2);
+  return { clock, server, agent, limiter, client, retried: () => retried };
+}
+
+describe('agent rate limits (default retries)', () => {
+  it('429 above 4 in flight with Retry-After: 0: 200 fixtures at concurrency 16, none errored, and the limit settles instead of sawing', async () => {
+    const { server, client, limiter } = await agentUnder({ kind: 'in-flight', max: 4 }, '0');
+    const record = await replay(fixtures(200), new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 200 });
+    expect(server.counts.served).toBe(200);
+    expect(server.counts.throttled).toBeGreaterThan(0);
+    expect(server.counts.peakInFlight).toBeLessThanOrEqual(4);
+    // Once down to the server's capacity the limit probes above it at most a few times, each
+    // probe waiting longer than the one before: far fewer than one probe per window of successes.
+    const settledAt = limiter.history.findIndex((l) => l <= 4);
+    const probes = limiter.history.slice(settledAt).filter((l) => l > 4).length;
+    expect(probes).toBeLessThanOrEqual(3);
+  });
+
+  it('429 above 5 per second with Retry-After: 0: none errored, never more than 5 served in one second', async () => {
+    const { server, client, clock } = await agentUnder({ kind: 'per-second', max: 5 }, '0');
+    const record = await replay(fixtures(60), new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
+    expect(server.counts.served).toBe(60);
+    expect(server.counts.peakPerSecond).toBe(5);
+    expect(server.counts.throttled).toBeGreaterThan(0);
+    expect(clock.now()).toBeGreaterThanOrEqual(11_000); // 60 at 5 a second: 12 seconds of virtual time
+  });
+
+  it('429 above 5 per second with Retry-After: 1: none errored, and every wait is at least the second asked for', async () => {
+    const { server, client, clock } = await agentUnder({ kind: 'per-second', max: 5 }, '1');
+    const record = await replay(fixtures(60), new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
+    expect(server.counts.served).toBe(60);
+    expect(server.counts.peakPerSecond).toBe(5);
+    expect(clock.sleeps.length).toBe(server.counts.throttled);
+    expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('an agent that answers only 429 (Retry-After: 0): each fixture ends errored once its 30 s budget is spent, not after 3 attempts', async () => {
+    const { client, clock, agent } = await agentUnder({ kind: 'in-flight', max: 0 }, '0', () => ({ status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } }));
+    const record = await replay(fixtures(3), new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.tallies).toMatchObject({ errored: 3 });
+    const perFixture = agent.requests.length / 3;
+    expect(perFixture).toBeGreaterThan(3);
+    for (const f of record.fixtures) {
+      expect(f.error).toMatch(
+        /^message turn: agent returned HTTP 429 after \d+ attempts \(rate limited: \d+ ms spent, waiting \d+ ms more would pass the time budget of 30000 ms, timeoutMs x attempts\): \{"error":"slow down"\}$/,
+      );
+      const m = /rate limited: (\d+) ms spent, waiting (\d+) ms more/.exec(f.error ?? '');
+      expect(Number(m?.[1])).toBeLessThanOrEqual(30_000);
+      expect(Number(m?.[1]) + Number(m?.[2])).toBeGreaterThan(30_000);
+    }
+    // Virtual time: the three fixtures' waits overlap, so the run ends within one budget.
+    expect(clock.now()).toBeLessThanOrEqual(30_000);
+  });
+
+  it('a 500 still spends the retries: 3 attempts, then errored', async () => {
+    const { client, agent } = await agentUnder({ kind: 'in-flight', max: 0 }, '0', () => ({ status: 500, json: { error: 'boom' } }));
+    const record = await replay(fixtures(1), new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    expect(record.fixtures[0]?.error).toBe('message turn: agent returned HTTP 500 after 3 attempts: {"error":"boom"}');
+    expect(agent.requests).toHaveLength(3);
+  });
+});
+
+const OK = { choices: [{ index: 0, message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] };
+
+async function judgeUnder(limit: Limit | 'only-429', retryAfter: string) {
+  const clock = virtualClock();
+  const server = gate(limit === 'only-429' ? { kind: 'in-flight', max: 0 } : limit, clock, retryAfter);
+  const judgeServer = await startServer([
+    (res) => {
+      void server.admit(
+        () => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(OK));
+        },
+        () => {
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter });
+          res.end(JSON.stringify({ error: { message: 'rate limited' } }));
+        },
+      );
+    },
+  ]);
+  cleanups.push(() => judgeServer.close());
+  const limiter = new AdaptiveLimiter(16);
+  const judge = createJudge(
+    { provider: 'openai', baseUrl: judgeServer.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 2, backoffMs: 250, concurrency: 16, label: null },
+    { clock, limiter },
+  );
+  cleanups.push(() => judge.close());
+  return { clock, server, judge, judgeServer };
+}
+
+describe('judge rate limits (2 retries)', () => {
+  it('429 above 4 in flight with Retry-After: 0: 100 calls at once, none failed', async () => {
+    const { server, judge } = await judgeUnder({ kind: 'in-flight', max: 4 }, '0');
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => judge.score('polite', `reply ${i}`)));
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(server.counts.served).toBe(100);
+    expect(server.counts.throttled).toBeGreaterThan(0);
+    expect(server.counts.peakInFlight).toBeLessThanOrEqual(4);
+  });
+
+  it.each(['0', '2'])('429 above 5 per second with Retry-After: %s: 40 calls at once, none failed', async (retryAfter) => {
+    const { server, judge, clock } = await judgeUnder({ kind: 'per-second', max: 5 }, retryAfter);
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => judge.score('polite', `reply ${i}`)));
+    expect(results.filter((r) => !r.ok)).toEqual([]);
+    expect(server.counts.served).toBe(40);
+    expect(server.counts.peakPerSecond).toBe(5);
+    if (retryAfter === '2') expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('a judge that answers only 429: the call fails once its 30 s budget is spent, with the reason', async () => {
+    const { judge, judgeServer } = await judgeUnder('only-429', '0');
+    const result = await judge.score('polite', 'reply');
+    expect(result.ok).toBe(false);
+    expect(result.ok ? '' : result.reason).toMatch(
+      /^HTTP 429 after \d+ attempts \(rate limited: \d+ ms spent, waiting \d+ ms more would pass the time budget of 30000 ms, timeoutMs x attempts\): rate limited$/,
+    );
+    expect(judgeServer.received.length).toBeGreaterThan(3);
+  });
+});
