@@ -113,10 +113,16 @@ export function errorCause(errorKind: string, error: string, endpoint: string | 
       return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint: 'check agent.preset, or agent.response.reply in config.yml' };
     }
   }
-  // Anything else: the message itself is the cause, without what differs from item to item.
-  const first = (text.split('\n')[0] ?? '').replace(/ after \d+ attempts?/, '').replace(/:\s*$/, '').trim();
-  const stem = first.includes(': ') ? first.replace(/: [^:]*$/, '') : first;
-  return { key: `${errorKind}:${stem}`, what: stem, hint: null };
+  if (errorKind === 'unmocked_tool') {
+    const tool = /a call to (.+?) that no mock answered/.exec(text)?.[1];
+    if (tool !== undefined) return { key: `unmocked_tool:${tool}`, what: `a call to ${tool} that no mock answered`, hint: "add a mock for it to the script's mocks" };
+  }
+  // Anything else: the message itself (its first line, without the advice after "; ") is the
+  // cause; the key leaves out what differs from item to item (a quoted body, numbers).
+  const first = (text.split('\n')[0] ?? '').replace(/ after \d+ attempts?/, '').split('; ')[0]?.replace(/:\s*$/, '').trim() ?? '';
+  const what = first.length > 160 ? `${first.slice(0, 159)}…` : first;
+  const stem = first.includes(': ') ? first.slice(0, first.lastIndexOf(': ')) : first;
+  return { key: `${errorKind}:${stem.replace(/\d+/g, '#')}`, what, hint: null };
 }
 
 /** The cause of a check that did not run, from its detail line. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
@@ -183,6 +185,26 @@ describe('check mode, end to end', () => {
     expect(run.outputs['comment-status']).toBe('skipped-fork');
     expect(gh.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
     expect(run.summary).toContain('refund-policy');
+  });
+
+  it('a preview whose agent is not there fails the default gate as Not verified: grey headline, its cause, verified false', async () => {
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((r) => server.close(r));
+    const closed = `http://127.0.0.1:${port}/api/chat`;
+    const run = await check({ inputs: { 'agent-url': closed } });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ errored: '3', gate: 'failed', verified: 'false' });
+    expect(run.stdout).toContain(`::error::agent-replay gate failed: Not verified: 3 errored (all 3: connection refused at ${closed}: `);
+    const body = gh.comments('octo', 'shop', 7)[0]?.body as string;
+    expect(body).toContain('### ⚪ Not verified: 3 errored\n**Cause**: all 3\\: connection refused at `' + closed + '`');
+    expect(body).not.toContain('🔴');
+    expect(run.summary).toContain('### ⚪ Not verified: 3 errored');
+    // The lenient gate passes the same run, and still says it was not verified.
+    const lenient = await check({ inputs: { 'agent-url': closed, 'fail-on': 'newly_failing' } });
+    expect(lenient.code).toBe(0);
+    expect(lenient.outputs).toMatchObject({ gate: 'passed', verified: 'false' });
   });
 
   it('passes the gate with fail-on none and reports comment: false as skipped', async () => {

@@ -89,6 +89,32 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     );
   });
 
+  it('a judge that is not configured and a regex that does not compile: not evaluated, Not verified, exit 1, each cause named', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({
+      config: agentConfig(agent.url),
+      fixtures: {
+        'f.yml':
+          'fixtures:\n' +
+          '  - { label: polite, message: hi, assert: { judge: "The reply is polite." } }\n' +
+          '  - { label: kind, message: hello, assert: { judge: "The reply is kind." } }\n' +
+          '  - { label: broken-pattern, message: hey, assert: { regex: "(unclosed" } }\n',
+      },
+    });
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('agent-replay: Not verified: 3 new');
+    expect(lines[1]).toBe('  cause: 2 of 3: no judge configured: add a judge section to config.yml (judge assertions and criteria need one) (and 1 other cause)');
+    expect(r.stderr).toContain('gate failed: Not verified: 3 not evaluated (2 of 3: no judge configured: ');
+    const record = await readResults(join(cwd, 'results.json'));
+    expect(record.fixtures.map((f) => [f.label, f.verdict])).toEqual([
+      ['polite', 'not_evaluated'],
+      ['kind', 'not_evaluated'],
+      ['broken-pattern', 'not_evaluated'],
+    ]);
+  });
+
   it('--fail-on newly_failing is the lenient gate: the same run exits 0, still headed Not verified', async () => {
     const r = await runAgainst(await closedPort(), ['--fail-on', 'newly_failing']);
     expect(r.code).toBe(0);
