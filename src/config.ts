@@ -18,7 +18,7 @@ export type ResponseDecoder = 'openai-responses' | 'anthropic-messages' | 'rasa-
 
 /**
  * How to talk to the agent. A request body is a JSON template: inside any string,
- * `{{session}}`, `{{message}}`, `{{messages}}`, `{{persona}}`, `{{model}}` and `{{mocks}}` are replaced; a string
+ * `{{session}}`, `{{message}}`, `{{messages}}`, `{{uiMessages}}`, `{{persona}}`, `{{model}}` and `{{mocks}}` are replaced; a string
  * that is exactly one placeholder is replaced by the raw value (so a null persona stays null, and
  * `{{mocks}}` becomes the script's mock list; a fixture has no mocks and the key is left out).
  * Response fields are dotted paths into the JSON reply (`choices.0.message.content`).
@@ -117,6 +117,13 @@ export interface Config {
   coverage?: string[] | null;
   /** SPEC 12: `repeat` of config.yml, for every item without its own; absent: each item runs once. */
   repeat?: Repeat | null;
+  /** `personas` of config.yml; absent: every default. */
+  personas?: PersonasConfig;
+}
+
+/** `personas.unmockedTools`: how a script without its own treats a tool call no mock answered; null: by its mocks. */
+export interface PersonasConfig {
+  unmockedTools: 'error' | 'allow' | null;
 }
 
 export const NATIVE_MAPPING: AgentMapping = {
@@ -196,21 +203,21 @@ export const RASA_REST_MAPPING: AgentMapping = {
 };
 
 /**
- * Vercel AI SDK 5 chat route (what `useChat`'s DefaultChatTransport posts); the reply is always
- * a UI message stream (server-sent events).
+ * Vercel AI SDK 5 chat route (what `useChat`'s DefaultChatTransport posts: the whole UI message
+ * history on every turn); the reply is always a UI message stream (server-sent events). A persona
+ * script's mocks go in a top-level `mocks` field, where `sendMessage(msg, { body })` puts extra fields.
  */
 export const VERCEL_AI_MAPPING: AgentMapping = {
-  body: {
-    id: '{{session}}',
-    messages: [{ id: '{{session}}-user', role: 'user', parts: [{ type: 'text', text: '{{message}}' }] }],
-    trigger: 'submit-message',
-  },
+  body: { id: '{{session}}', messages: '{{uiMessages}}', trigger: 'submit-message', mocks: '{{mocks}}' },
   ...DECODED_FIELDS,
 };
 
-/** LangGraph Platform stateless run (`POST /runs/wait`): the final state's last AI message. */
+/**
+ * LangGraph Platform stateless run (`POST /runs/wait`): the final state's last AI message. A persona
+ * script's mocks go in `config.configurable.mocks`, which a graph's tools read from their RunnableConfig.
+ */
 export const LANGGRAPH_MAPPING: AgentMapping = {
-  body: { assistant_id: '{{assistantId}}', input: { messages: '{{messages}}' } },
+  body: { assistant_id: '{{assistantId}}', input: { messages: '{{messages}}' }, config: { configurable: { mocks: '{{mocks}}' } } },
   ...DECODED_FIELDS,
   decode: 'langgraph',
 };

@@ -280,6 +280,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         judgeName: judge?.name ?? judgeName(config),
         judgeModel: config.judge !== null ? `${config.judge.provider}/${config.judge.model}` : (judge?.name ?? null),
         repeat: config.repeat ?? null,
+        unmockedTools: config.personas?.unmockedTools ?? null,
       },
       { personas: suite.personas, baselines: suite.personaBaselines },
     );

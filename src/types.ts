@@ -455,7 +455,18 @@ export interface PersonaExpect {
   toolNotCalled: ToolExpectation[];
   /** Plain-language statements, each judged separately against the whole transcript. */
   criteria: string[];
+  /** Deterministic checks on the replies, each its own check; absent or empty: none. */
+  reply?: ReplyExpectation[];
 }
+
+/**
+ * Which reply an `expect.reply` entry checks: a message turn number (0 is the welcome turn), the
+ * last turn with a reply, or `any` (some reply of the script; the default).
+ */
+export type ReplyTurn = number | 'last' | 'any';
+
+/** One `expect.reply` entry: a literal, case-sensitive text or a regex (run in the time-limited worker). */
+export type ReplyExpectation = { contains: string; turn: ReplyTurn } | { regex: string; flags: string; turn: ReplyTurn };
 
 /** One persona script as loaded from `.agent-replay/personas/*.yml`. */
 export interface PersonaScript {
@@ -475,6 +486,12 @@ export interface PersonaScript {
   /** Threshold for criteria; default 0.7. */
   threshold: number;
   mocks: Mock[];
+  /**
+   * A tool call no mock answered: `error` (mocked mode, the default when the script declares mocks)
+   * or `allow` (live mode, the default without mocks). Absent: config.yml's `personas.unmockedTools`,
+   * else that default.
+   */
+  unmockedTools?: 'error' | 'allow';
   expect: PersonaExpect;
 }
 
@@ -485,7 +502,7 @@ export interface ToolCall {
   input: JsonValue;
   /** The call's output (null when the agent reported none). */
   output: JsonValue;
-  /** False: the agent called the real tool (no mock matched); the script is errored. */
+  /** False: the agent ran the real tool (no mock answered it); in mocked mode the script is errored. */
   mocked: boolean;
 }
 
@@ -546,6 +563,14 @@ export type Check =
       /** Every reported call of the expected tool (any input), in order. */
       observed: ObservedToolCall[];
       /** Turn of the first matching call, or null when none matched. */
+      turn: number | null;
+    })
+  | (CheckBase & {
+      kind: 'reply';
+      expected: ReplyExpectation;
+      /** The reply the check decided on (the matching one for `any`), or null when there is none. */
+      observed: string | null;
+      /** The turn of that reply, or null. */
       turn: number | null;
     })
   | (CheckBase & {

@@ -1,8 +1,9 @@
 // Vendor response bodies whose reply is not at one dotted path, decoded into `{reply, toolCalls}`
 // (read by DECODED_MAPPING's paths). Shapes from the vendors' SDK types: npm `openai` (Response),
 // `@anthropic-ai/sdk` (Message), `@langchain/langgraph-sdk` (runs.wait), and Rasa's REST channel.
-// Tool calls come out in a shape response.ts reads: OpenAI `{type, function: {name, arguments}}`
-// (a request for the caller to run a tool: mocked) or native `{tool, input, output, mocked}`.
+// Tool calls come out as the vendor's own items (a Responses `function_call` item, an Anthropic
+// `tool_use` block) or native `{tool, input, output, mocked}`, and are read by the one tool-call
+// reader every mapped path uses (tool-calls.ts).
 
 import type { ResponseDecoder } from '../config.js';
 import { describeFound } from './template.js';
@@ -53,15 +54,10 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
     if (item.type === 'message' && Array.isArray(item.content)) {
       for (const part of item.content) if (isRecord(part) && part.type === 'output_text' && typeof part.text === 'string') texts.push(part.text);
     } else if (item.type === 'function_call' && typeof item.name === 'string') {
-      toolCalls.push(responsesFunctionCall(item));
+      toolCalls.push(item);
     }
   }
   return result(texts, toolCalls);
-}
-
-/** A Responses `function_call` item as an OpenAI tool call (arguments are JSON text). */
-export function responsesFunctionCall(item: Record<string, unknown>): unknown {
-  return { type: 'function', function: { name: item.name, arguments: item.arguments } };
 }
 
 /** Anthropic `Message`: `content[]` blocks; text blocks are the reply, tool_use blocks are calls. */
@@ -73,14 +69,9 @@ export function decodeAnthropicMessage(json: unknown): DecodeResult {
   for (const block of json.content) {
     if (!isRecord(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
-    else if (block.type === 'tool_use' && typeof block.name === 'string') toolCalls.push(anthropicToolUse(block.name, block.input));
+    else if (block.type === 'tool_use' && typeof block.name === 'string') toolCalls.push(block);
   }
   return result(texts, toolCalls);
-}
-
-/** A client tool the model asks the caller to run: nothing ran, so no output and no side effect. */
-export function anthropicToolUse(name: string, input: unknown): unknown {
-  return { tool: name, input: input ?? null, output: null, mocked: true };
 }
 
 /** Rasa REST channel: `[{recipient_id, text?, image?, buttons?, custom?}]`; texts joined by a blank line. */

@@ -21,7 +21,7 @@ import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } 
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SessionRequest, SessionTurn } from '../types.js';
 import { attemptsText, parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
-import { mapPersonaFields, mapResponse, mapSignals } from './response.js';
+import { callsOnly, mapPersonaFields, mapResponse, mapSignals } from './response.js';
 import { describeFound, readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
@@ -321,7 +321,7 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
   const raw = readPath(json, mapping.reply);
   let reply: string;
   if (typeof raw === 'string') reply = raw;
-  else if (kind === 'welcome' || ((raw === null || raw === undefined) && (fields.fields.toolCalls?.length ?? 0) > 0)) reply = '';
+  else if (kind === 'welcome' || ((raw === null || raw === undefined) && callsOnly(json, mapping))) reply = '';
   else return { kind: 'errored', errorKind: 'missing_reply', error: `${name}: response has no string at "${mapping.reply}" (found ${describeFound(raw)})` };
   return { kind: 'replied', reply, ...signals, ...fields.fields };
 }

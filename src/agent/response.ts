@@ -1,8 +1,9 @@
 // Mapping a parsed agent response to a reply, route, ended flag and off-track signals.
 
 import type { AgentMapping } from '../config.js';
-import type { AgentErrorEntry, JsonValue, Route, ToolCall } from '../types.js';
+import type { AgentErrorEntry, Route, ToolCall } from '../types.js';
 import { describeFound, readPath } from './template.js';
+import { decodeToolCalls, TOOL_CALL_SHAPES } from './tool-calls.js';
 
 export interface MappedTurn {
   reply: string;
@@ -33,11 +34,21 @@ export function mapSignals(json: unknown, mapping: AgentMapping): Omit<MappedTur
  * true; `offTrack` is the array at its path, or [].
  */
 export function mapResponse(json: unknown, mapping: AgentMapping): MapResult {
-  const reply = readPath(json, mapping.reply);
+  const found = readPath(json, mapping.reply);
+  const reply = (found === null || found === undefined) && callsOnly(json, mapping) ? '' : found;
   if (typeof reply !== 'string') {
     return { ok: false, error: `response has no string at "${mapping.reply}" (found ${describeFound(reply)})` };
   }
   return { ok: true, turn: { reply, ...mapSignals(json, mapping) } };
+}
+
+/**
+ * An answer that is only tool calls (OpenAI chat `content: null` with `tool_calls`, and the like):
+ * its reply is '' rather than missing, for fixtures and persona turns alike.
+ */
+export function callsOnly(json: unknown, mapping: AgentMapping): boolean {
+  const calls = readToolCalls(json, mapping);
+  return calls.ok && calls.value !== null && calls.value.length > 0;
 }
 
 // ---- persona scripts (SPEC section 10): tool calls, outcome and errors of a turn ----------------
@@ -51,9 +62,6 @@ export interface MappedPersonaFields {
 }
 
 export type PersonaMapResult = { ok: true; fields: MappedPersonaFields } | { ok: false; error: string };
-
-/** Longest tool name kept: a name is an identifier, not a document. */
-const MAX_TOOL_NAME = 200;
 
 /**
  * Reads `toolCalls`, `outcome` and `errors` with the mapping's paths. A missing value means "not
@@ -75,58 +83,13 @@ function readToolCalls(json: unknown, mapping: AgentMapping): { ok: true; value:
   const value = readPath(json, mapping.toolCalls);
   if (value === undefined || value === null) return { ok: true, value: mapping.absentToolCallsAreNone ? [] : null };
   if (!Array.isArray(value)) return { ok: false, error: `"${mapping.toolCalls}" must be an array of tool calls (found ${describeFound(value)})` };
-  const calls: ToolCall[] = [];
-  for (const [i, item] of value.entries()) {
-    const call = toToolCall(item);
-    if (call === null) {
-      return {
-        ok: false,
-        error: `"${mapping.toolCalls}.${i}" is not a tool call: expected {tool, input, output, mocked} or an OpenAI tool call {type, function: {name, arguments}} (found ${describeFound(item)})`,
-      };
-    }
-    calls.push(call);
-  }
-  return { ok: true, value: calls };
+  const decoded = decodeToolCalls(value);
+  if (decoded.ok) return decoded;
+  return { ok: false, error: `"${mapping.toolCalls}.${decoded.index}" is not a tool call: expected ${TOOL_CALL_SHAPES} (found ${describeFound(value[decoded.index])})` };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/**
- * One reported call. Native `{tool, input, output, mocked}`: a call that does not say `mocked: true`
- * is taken as a real call. OpenAI `tool_calls` entries (function or custom tools) are requests for
- * the caller to run a tool, and agent-replay runs none: they have no side effect (mocked) and no output.
- */
-function toToolCall(item: unknown): ToolCall | null {
-  if (!isRecord(item)) return null;
-  if (isRecord(item.function) && typeof item.function.name === 'string') {
-    return { tool: clipName(item.function.name), input: parseArguments(item.function.arguments), output: null, mocked: true };
-  }
-  if (isRecord(item.custom) && typeof item.custom.name === 'string') {
-    return { tool: clipName(item.custom.name), input: jsonOrNull(item.custom.input), output: null, mocked: true };
-  }
-  if (typeof item.tool !== 'string') return null;
-  return { tool: clipName(item.tool), input: jsonOrNull(item.input), output: jsonOrNull(item.output), mocked: item.mocked === true };
-}
-
-function clipName(name: string): string {
-  return name.length > MAX_TOOL_NAME ? `${name.slice(0, MAX_TOOL_NAME)}…` : name;
-}
-
-/** OpenAI sends arguments as JSON text; text that is not JSON is kept as the string it is. */
-function parseArguments(value: unknown): JsonValue {
-  if (typeof value !== 'string') return jsonOrNull(value);
-  try {
-    return JSON.parse(value) as JsonValue;
-  } catch {
-    return value;
-  }
-}
-
-/** Parsed JSON is JSON already; undefined (a missing key) becomes null. */
-function jsonOrNull(value: unknown): JsonValue {
-  return value === undefined ? null : (value as JsonValue);
 }
 
 function readOutcome(json: unknown, path: string | null): { ok: true; value: string | null; reported: boolean } | { ok: false; error: string } {

@@ -6,7 +6,7 @@
 // event (`[DONE]` or a finish_reason, `response.completed`, `message_stop`, `finish`) that never
 // sends it ended early; an error event errors the turn. Pure: the client reads the body.
 
-import { anthropicToolUse, decodeLangGraph, errorText, isRecord, responsesFunctionCall, type DecodeResult } from './decode.js';
+import { decodeLangGraph, errorText, isRecord, type DecodeResult } from './decode.js';
 
 export interface SseEvent {
   event: string | null;
@@ -192,7 +192,7 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
       if (typeof obj.delta === 'string') state.text += obj.delta;
       return;
     case 'response.output_item.done':
-      if (isRecord(obj.item) && obj.item.type === 'function_call' && typeof obj.item.name === 'string') state.calls.push(responsesFunctionCall(obj.item));
+      if (isRecord(obj.item) && obj.item.type === 'function_call' && typeof obj.item.name === 'string') state.calls.push(obj.item);
       return;
     case 'response.completed':
       state.ended = true;
@@ -234,7 +234,7 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
       const block = state.blocks.get(index);
       if (!block) return;
       state.blocks.delete(index);
-      state.calls.push(anthropicToolUse(block.name, block.json === '' ? block.input : parseJsonText(block.json)));
+      state.calls.push({ type: 'tool_use', name: block.name, input: block.json === '' ? block.input : parseJsonText(block.json) });
       return;
     }
     case 'message_stop':

@@ -22,12 +22,18 @@ export interface TemplateValues {
   messages?: JsonValue;
 }
 
-const PLACEHOLDER = /\{\{\s*(session|messages|message|persona|model|mocks|maxTokens|assistantId)\s*\}\}/g;
-const EXACT_PLACEHOLDER = /^\{\{\s*(session|messages|message|persona|model|mocks|maxTokens|assistantId)\s*\}\}$/;
+/** A chat message of `messages`, the shape `{{uiMessages}}` is built from. */
+interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+const PLACEHOLDER = /\{\{\s*(session|uiMessages|messages|message|persona|model|mocks|maxTokens|assistantId)\s*\}\}/g;
+const EXACT_PLACEHOLDER = /^\{\{\s*(session|uiMessages|messages|message|persona|model|mocks|maxTokens|assistantId)\s*\}\}$/;
 
 /**
  * Renders a JSON template: every string value is searched for `{{session}}`, `{{message}}`,
- * `{{messages}}`, `{{persona}}`, `{{model}}`, `{{mocks}}`, `{{maxTokens}}` and `{{assistantId}}`. A string that is exactly one placeholder becomes the
+ * `{{messages}}`, `{{uiMessages}}`, `{{persona}}`, `{{model}}`, `{{mocks}}`, `{{maxTokens}}` and `{{assistantId}}`. A string that is exactly one placeholder becomes the
  * raw value (a null persona or model stays null, mocks stay a list); placeholders inside longer
  * strings are interpolated, with null as '' and mocks as JSON text. A key whose value is exactly
  * `{{mocks}}` is left out when there are no mocks to send (a fixture), so a fixture's request is
@@ -42,13 +48,35 @@ function messagesOf(values: TemplateValues): JsonValue {
   return values.messages ?? [{ role: 'user', content: values.message }];
 }
 
+/**
+ * The history as the Vercel AI SDK's `useChat` sends it (DefaultChatTransport, AI SDK 5): UI
+ * messages `{id, role, parts: [{type: 'text', text}]}`, user and assistant alike. Each message keeps
+ * its id from turn to turn (`<session>-1`, `<session>-2`, ... by position), as a chat UI does.
+ */
+function uiMessagesOf(values: TemplateValues): JsonValue {
+  const messages = messagesOf(values);
+  if (!Array.isArray(messages)) return [];
+  return messages.map((m, i) => {
+    const { role, content } = m as unknown as ChatMessage;
+    return { id: `${values.session}-${i + 1}`, role, parts: [{ type: 'text', text: content }] };
+  });
+}
+
+type Placeholder = keyof TemplateValues | 'uiMessages';
+
+function valueOf(name: Placeholder, values: TemplateValues): JsonValue | undefined {
+  if (name === 'messages') return messagesOf(values);
+  if (name === 'uiMessages') return uiMessagesOf(values);
+  return values[name];
+}
+
 function render(template: JsonValue, values: TemplateValues): JsonValue | undefined {
   if (typeof template === 'string') {
     const exact = EXACT_PLACEHOLDER.exec(template);
-    if (exact) return exact[1] === 'messages' ? messagesOf(values) : values[exact[1] as keyof TemplateValues];
-    return template.replace(PLACEHOLDER, (_match, name: keyof TemplateValues) => {
-      const value = name === 'messages' ? messagesOf(values) : values[name];
-      if (name === 'mocks' || name === 'messages') return value === undefined ? '' : JSON.stringify(value);
+    if (exact) return valueOf(exact[1] as Placeholder, values);
+    return template.replace(PLACEHOLDER, (_match, name: Placeholder) => {
+      const value = valueOf(name, values);
+      if (name === 'mocks' || name === 'messages' || name === 'uiMessages') return value === undefined ? '' : JSON.stringify(value);
       return value === undefined || value === null ? '' : String(value as string | number);
     });
   }

@@ -97,14 +97,14 @@ const TEMPLATES: Record<InitPreset, PresetTemplate> = {
   'vercel-ai': {
     agentPath: '/api/chat',
     exampleUrl: 'http://localhost:3000/api/chat',
-    about: ['vercel-ai: POSTs what the AI SDK\'s useChat posts ({id, messages: [{role: user, parts}]}) and', 'reads the UI message stream it answers with to its end.'],
+    about: ['vercel-ai: POSTs what the AI SDK\'s useChat posts ({id, messages: the whole UI message history, trigger})', 'and reads the UI message stream it answers with to its end; a persona script\'s mocks go in "mocks".'],
     settings: ['preset: vercel-ai'],
     headers: COMMENTED_BEARER,
   },
   langgraph: {
     agentPath: '/runs/wait',
     exampleUrl: 'http://localhost:2024/runs/wait',
-    about: ['langgraph: POST {assistant_id, input: {messages: [{role: user, content}]}} to /runs/wait', '(a stateless run of LangGraph Platform); the reply is the last AI message of the state.'],
+    about: ['langgraph: POST {assistant_id, input: {messages: [{role, content}, ...]}} to /runs/wait', '(a stateless run of LangGraph Platform); the reply is the last AI message of the state;', 'a persona script\'s mocks go in config.configurable.mocks.'],
     settings: ['preset: langgraph', 'assistantId: agent      # sent as "assistant_id": the graph name in langgraph.json, or an assistant id'],
     headers: ['# headers:', '#   x-api-key: "${LANGSMITH_API_KEY}"'],
   },

@@ -93,6 +93,7 @@ async function dispatch(command: CommandName, values: Values, positionals: reado
           threshold: values.threshold,
           save: values.save,
           waitForAgent: parseWaitForAgent(values['wait-for-agent']),
+          preset: values.preset,
         },
         io,
       );
@@ -324,7 +325,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(merged, ctx));
   if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(merged));
   if (values.html) await writeText(resolvePath(io, values.html), renderHtml(merged, { context: ctx }));
-  io.stdout(renderTerminal(merged, { color: io.color }));
+  io.stdout(renderTerminal(merged, { color: io.color, where: values.out ?? files.join(', ') }));
   const g = gateMerged(merged, failOn, allowIncomplete);
   if (g.failed) {
     io.stderr(`gate failed: ${g.reason}\n`);

@@ -188,6 +188,7 @@ export const COMMANDS = {
       assert: { value: 'CHECK', help: `the check: ${ASSERT_FORMS}` },
       threshold: { value: '0.7', help: 'the passing score of a judge assertion, 0 to 1' },
       save: { value: 'LABEL', help: 'write the probe as fixtures/LABEL.yml (never over an existing file)' },
+      preset: { value: 'NAME', help: "the agent's API for this probe, instead of agent.preset in config.yml" },
     },
     notes: ['Exit status: 0 pass or not evaluated, 1 fail or the agent call errored, 2 usage or configuration error or --save refused.'],
   },

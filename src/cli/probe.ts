@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { Config } from '../config.js';
+import { AGENT_PRESET_NAMES, type AgentPreset, type Config } from '../config.js';
 import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, Judge, RegexEvaluator } from '../types.js';
 import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
 import { createHttpAgentClient } from '../agent/index.js';
@@ -49,6 +49,8 @@ export interface ProbeOptions {
   save?: string;
   /** Seconds to wait for the agent (flag); undefined: agent.waitForAgent of config.yml. */
   waitForAgent?: number;
+  /** `--preset NAME`: the protocol to speak instead of config.yml's agent.preset. */
+  preset?: string;
 }
 
 /** What a probe is: the fixture `--save` would write. */
@@ -247,7 +249,18 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
 }
 
 function overridesOf(o: ProbeOptions): ConfigOverrides {
-  return { ...(o.agentUrl ? { agentUrl: o.agentUrl } : {}), ...(o.judgeUrl ? { judge: { baseUrl: o.judgeUrl } } : {}) };
+  return {
+    ...(o.agentUrl ? { agentUrl: o.agentUrl } : {}),
+    ...(o.judgeUrl ? { judge: { baseUrl: o.judgeUrl } } : {}),
+    ...(o.preset !== undefined ? { agentPreset: parsePreset(o.preset) } : {}),
+  };
+}
+
+/** `--preset NAME`: one of the agent presets, else a usage error listing them (nothing is sent). */
+export function parsePreset(value: string): AgentPreset {
+  const found = AGENT_PRESET_NAMES.find((p) => p === value);
+  if (found === undefined) throw new UsageError(`--preset "${value}" is not an agent preset; use one of: ${AGENT_PRESET_NAMES.join(', ')}`);
+  return found;
 }
 
 async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps): Promise<ProbeResult> {

@@ -29,11 +29,12 @@ export function fixtureDefinition(f: Pick<Fixture, 'message' | 'persona' | 'asse
 }
 
 /**
- * A persona script's definition: what it sends (persona handle, opening, follow-ups, mocks) and its
- * expectations other than criteria (conversations, terminal, toolCalled, toolNotCalled). Criteria
+ * A persona script's definition: what it sends (persona handle, opening, follow-ups, mocks), how it
+ * treats unmocked tool calls (when set), and its
+ * expectations other than criteria (conversations, terminal, toolCalled, toolNotCalled, reply). Criteria
  * and their threshold belong to the judge fingerprint; maxTurns is a limit checked when loading.
  */
-export function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'mocks' | 'expect'>): string {
+export function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'mocks' | 'unmockedTools' | 'expect'>): string {
   const { conversations, terminal, toolCalled, toolNotCalled } = p.expect;
   return canonicalJson({
     item: 'persona',
@@ -41,7 +42,10 @@ export function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' |
     opening: p.opening,
     followUps: p.followUps,
     mocks: p.mocks as unknown as JsonValue,
-    expect: { conversations, terminal, toolCalled, toolNotCalled },
+    // Only when set, so a script written before the setting existed keeps its definition.
+    ...(p.unmockedTools !== undefined ? { unmockedTools: p.unmockedTools } : {}),
+    // expect.reply only when the script has one, for the same reason.
+    expect: { conversations, terminal, toolCalled, toolNotCalled, ...(p.expect.reply !== undefined && p.expect.reply.length > 0 ? { reply: p.expect.reply as unknown as JsonValue } : {}) },
   });
 }
 

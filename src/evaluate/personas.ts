@@ -7,19 +7,22 @@ import type {
   JudgeResult,
   JudgeReuse,
   MatchMode,
+  Mock,
   ObservedToolCall,
   PersonaBaseline,
   PersonaDrift,
   PersonaErrorKind,
   PersonaRecord,
   PersonaScript,
+  ReplyExpectation,
   Route,
   Terminal,
+  ToolCall,
   ToolExpectation,
   Turn,
   Verdict,
 } from '../types.js';
-import { formatPair, line } from '../assertions/format.js';
+import { formatPair, line, quote, showPattern } from '../assertions/format.js';
 import { driftVerdict, sameRoute } from './index.js';
 import { personaRepliesVary, repliesVary } from './repeat.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
@@ -115,6 +118,12 @@ export function observedCalls(turns: readonly Turn[]): ObservedToolCall[] {
 export const NO_TOOL_CALLS_REASON = 'the agent does not report tool calls';
 export const NO_OUTCOMES_REASON = 'the agent does not report outcomes';
 export const RUN_DID_NOT_COMPLETE = 'the run did not complete';
+export const NO_ROUTES_REASON = 'the agent does not report routes';
+
+/** Does any turn have a route (a non-null `route.conversation`)? */
+export function reportsRoutes(turns: readonly Turn[]): boolean {
+  return turns.some((t) => t.route !== null);
+}
 
 function list(items: readonly string[]): string {
   return items.length === 0 ? 'none' : items.join(', ');
@@ -127,6 +136,7 @@ function describeCall(tool: string, input: JsonValue | undefined, match: MatchMo
 
 export function conversationsCheck(expected: readonly string[], turns: readonly Turn[]): Check {
   const visited = visitedConversations(turns);
+  if (!reportsRoutes(turns)) return { kind: 'conversations', expected: [...expected], observed: visited, status: 'not_evaluated', detail: NO_ROUTES_REASON };
   const names = new Set(visited.map(conversationName));
   const missing = expected.filter((e) => !visited.includes(e) && !names.has(conversationName(e)));
   const detail = `visited: ${list(visited)}; missing: ${list(missing)}`;
@@ -156,6 +166,71 @@ export function toolCheck(kind: 'toolCalled' | 'toolNotCalled', expected: ToolEx
   }
   const detail = first ? `${wanted} must not be called, but was at turn ${first.turn}` : `not called: ${wanted}`;
   return { kind, expected, observed, turn, status: first ? 'fail' : 'pass', detail };
+}
+
+// --- expect.reply ----------------------------------------------------------------------------------
+
+/** What one reply gave: the same outcome a fixture's contains / regex assertion has. */
+export interface ReplyOutcome {
+  verdict: 'pass' | 'fail' | 'not_evaluated';
+  detail: string;
+}
+
+type ReplyCheck = Extract<Check, { kind: 'reply' }>;
+
+/** How the conversation stopped, for a turn that was not sent. */
+export type ConversationStop = 'complete' | 'ended' | 'errored';
+
+function replyWanted(e: ReplyExpectation): string {
+  return 'contains' in e ? `contains ${quote(e.contains)}` : `matches ${showPattern(e.regex, e.flags)}`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * One `expect.reply` entry against the transcript. `turn` is a message turn number (0 the welcome
+ * turn), `last` (the last turn with a non-empty reply, else the last turn) or `any` (some reply
+ * matches; the first that does is recorded). A numbered turn that was not sent fails ("turn 3 was
+ * not sent: the conversation ended at turn 2"); when the run stopped on an error it is not
+ * evaluated (the script is errored anyway). A pattern that does not compile or times out: not evaluated.
+ */
+export async function replyCheck(expected: ReplyExpectation, turns: readonly Turn[], stop: ConversationStop, match: (reply: string) => Promise<ReplyOutcome>): Promise<Check> {
+  const base = { kind: 'reply' as const, expected };
+  const on = async (t: Turn): Promise<ReplyCheck> => {
+    const o = await match(t.reply);
+    return { ...base, observed: t.reply, turn: t.index, status: o.verdict, detail: `turn ${t.index}: ${o.detail}` };
+  };
+  const last = turns.at(-1);
+  if (typeof expected.turn === 'number') {
+    const n = expected.turn;
+    const t = turns.find((x) => x.index === n);
+    if (t) return on(t);
+    const why =
+      n === 0 && (turns[0]?.index ?? 1) !== 0 && last !== undefined
+        ? 'the agent has no welcome turn'
+        : last === undefined
+          ? 'no turn completed'
+          : stop === 'errored'
+            ? `the run stopped at turn ${last.index}`
+            : `the conversation ended at turn ${last.index}`;
+    return { ...base, observed: null, turn: null, status: stop === 'errored' && n !== 0 ? 'not_evaluated' : 'fail', detail: `turn ${n} was not sent: ${why}` };
+  }
+  if (last === undefined) return { ...base, observed: null, turn: null, status: 'not_evaluated', detail: 'no turn completed' };
+  if (expected.turn === 'last') return on([...turns].reverse().find((t) => t.reply !== '') ?? last);
+  let open: ReplyCheck | null = null;
+  for (const t of turns) {
+    const c = await on(t);
+    if (c.status === 'pass') return c;
+    // A pattern that does not compile fails the same way on every reply: one answer is enough.
+    if (c.status === 'not_evaluated') {
+      open = { ...c, observed: null, turn: null };
+      break;
+    }
+  }
+  if (open !== null) return open;
+  return { ...base, observed: null, turn: null, status: 'fail', detail: `no reply ${replyWanted(expected)} (${plural(turns.length, 'reply', 'replies')} checked)` };
 }
 
 /** Every check that needs no judge, in the order of the `expect` block. */
@@ -197,19 +272,70 @@ export function personaVerdict(checks: readonly Check[]): Verdict {
   return 'pass';
 }
 
+// --- mocked and live mode -------------------------------------------------------------------------
+
+export type UnmockedTools = 'error' | 'allow';
+
 /**
- * Errors override a pass: a tool call reported with `mocked: false` or an `errors` entry makes the
- * script errored whatever its checks say. The first one found, in turn order, is the error.
+ * How a script treats a tool call no mock answered: its own `unmockedTools`, else config.yml's
+ * `personas.unmockedTools`, else by its mocks: a script that declares mocks runs in mocked mode
+ * (every call must be answered by a mock: `error`), one without runs live (real calls are recorded
+ * and checked: `allow`). See docs/personas.md, "Mocks and real tool calls".
  */
-export function reportedError(turns: readonly Turn[]): { errorKind: PersonaErrorKind; error: string } | null {
+export function unmockedToolsOf(script: Pick<PersonaScript, 'mocks' | 'unmockedTools'>, configured: UnmockedTools | null = null): UnmockedTools {
+  return script.unmockedTools ?? configured ?? (script.mocks.length > 0 ? 'error' : 'allow');
+}
+
+/** A reported output equals a mock's: deep equality, or the same JSON written as text (tool messages carry text). */
+function sameOutput(reported: JsonValue, mocked: JsonValue): boolean {
+  if (jsonEqual(reported, mocked)) return true;
+  if (typeof reported !== 'string' || typeof mocked === 'string') return false;
+  try {
+    return jsonEqual(JSON.parse(reported) as JsonValue, mocked);
+  } catch {
+    return false;
+  }
+}
+
+/** The mock that answered a call: same tool and input rule as toolCalled, and the reported output equals the mock's. */
+export function answeringMock(mocks: readonly Mock[], call: Pick<ToolCall, 'tool' | 'input' | 'output'>): Mock | null {
+  return mocks.find((m) => callMatches(m, call) && sameOutput(call.output, m.output)) ?? null;
+}
+
+/**
+ * Was a call answered by a mock? When the agent says so (`mocked: true`; a vendor format's call
+ * with no output, a request for the caller to run a tool, is read as such: nothing ran), or when a
+ * mock matches the call and the reported output equals that mock's: vendor formats carry no
+ * "mocked" flag, so the output is the evidence.
+ */
+export function answeredByMock(mocks: readonly Mock[], call: ToolCall): boolean {
+  return call.mocked || answeringMock(mocks, call) !== null;
+}
+
+/** The turns with every call a mock's output answered marked `mocked: true` (the record says what the evidence shows). */
+export function markMockedCalls(turns: readonly Turn[], mocks: readonly Mock[]): Turn[] {
+  if (mocks.length === 0) return [...turns];
+  return turns.map((t) =>
+    t.toolCalls === null || t.toolCalls.every((c) => c.mocked || answeringMock(mocks, c) === null)
+      ? t
+      : { ...t, toolCalls: t.toolCalls.map((c) => (c.mocked || answeringMock(mocks, c) === null ? c : { ...c, mocked: true })) },
+  );
+}
+
+/**
+ * Errors override a pass: a tool call no mock answered (when unmocked calls are errors: mocked
+ * mode) or an `errors` entry makes the script errored whatever its checks say. The first one found,
+ * in turn order, is the error. In live mode real calls are recorded and checked, not errors.
+ */
+export function reportedError(
+  turns: readonly Turn[],
+  script: Pick<PersonaScript, 'mocks' | 'unmockedTools'> = { mocks: [] },
+  configured: UnmockedTools | null = null,
+): { errorKind: PersonaErrorKind; error: string } | null {
+  const mode = unmockedToolsOf(script, configured);
   for (const t of turns) {
-    const real = (t.toolCalls ?? []).find((c) => !c.mocked);
-    if (real) {
-      return {
-        errorKind: 'unmocked_tool',
-        error: `turn ${t.index}: the agent reported a call to ${real.tool} that no mock answered (mocked: false); add a mock for it to the script's mocks, or fix the agent so it answers its tools from the mocks`,
-      };
-    }
+    const real = mode === 'error' ? (t.toolCalls ?? []).find((c) => !answeredByMock(script.mocks, c)) : undefined;
+    if (real) return { errorKind: 'unmocked_tool', error: `turn ${t.index}: ${unmockedWords(real, script, configured)}` };
     const entry = t.errors[0];
     if (entry) {
       const what = [entry.kind, entry.tool === null ? null : `tool ${entry.tool}`].filter(Boolean).join(', ');
@@ -217,6 +343,24 @@ export function reportedError(turns: readonly Turn[]): { errorKind: PersonaError
     }
   }
   return null;
+}
+
+/** What the unmocked call was, which mode said it is an error, and the two ways out. */
+function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'unmockedTools'>, configured: UnmockedTools | null): string {
+  const tool = line(call.tool);
+  const input = line(JSON.stringify(call.input) ?? 'null');
+  const sameTool = script.mocks.filter((m) => m.tool === call.tool);
+  const why =
+    sameTool.length === 0
+      ? 'no mock is declared for it'
+      : sameTool.some((m) => callMatches(m, call))
+        ? `its output ${line(JSON.stringify(call.output) ?? 'null')} is not the mock's output`
+        : "no mock's input matches it";
+  const head = `the agent reported a call to ${tool} ${input} that no mock answered (${why}; mocked: false)`;
+  const declare = `declare a mock for ${tool} in mocks (or make the agent answer ${tool} from the request's mocks)`;
+  if (script.unmockedTools === 'error') return `${head}; the script sets unmockedTools: error: ${declare}, or set unmockedTools: allow to test the agent's tools live`;
+  if (script.unmockedTools === undefined && configured === 'error') return `${head}; config.yml sets personas.unmockedTools: error: ${declare}, or set unmockedTools: allow on the script to test the agent's tools live`;
+  return `${head}; the script declares mocks, so it runs in mocked mode and every tool call must be answered by a mock: ${declare}, or remove the script's mocks to test the agent's tools live`;
 }
 
 // --- drift and acceptance --------------------------------------------------------------------------

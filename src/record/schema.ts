@@ -116,6 +116,11 @@ export const jsonValueSchema: z.ZodType<Json> = z.lazy(() =>
 
 const matchModeSchema = z.enum(['exact', 'subset']);
 export const toolExpectationSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema.optional(), match: matchModeSchema });
+const replyTurnSchema = z.union([z.number().int().nonnegative(), z.literal('last'), z.literal('any')]);
+export const replyExpectationSchema = z.union([
+  z.strictObject({ contains: z.string(), turn: replyTurnSchema }),
+  z.strictObject({ regex: z.string(), flags: z.string(), turn: replyTurnSchema }),
+]);
 export const toolCallSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema, output: jsonValueSchema, mocked: z.boolean() });
 const observedToolCallSchema = toolCallSchema.extend({ turn: z.number().int().nonnegative() });
 export const agentErrorEntrySchema = z.strictObject({ kind: z.string(), tool: z.string().nullable(), message: z.string() });
@@ -142,6 +147,14 @@ export const checkSchema = z.discriminatedUnion('kind', [
     kind: z.enum(['toolCalled', 'toolNotCalled']),
     expected: toolExpectationSchema,
     observed: z.array(observedToolCallSchema),
+    turn: z.number().int().nonnegative().nullable(),
+  }),
+  // Added within schema version 1: `expect.reply` checks.
+  z.strictObject({
+    ...checkBase,
+    kind: z.literal('reply'),
+    expected: replyExpectationSchema,
+    observed: z.string().nullable(),
     turn: z.number().int().nonnegative().nullable(),
   }),
   z.strictObject({

@@ -88,6 +88,8 @@ export interface ReplayOptions {
   judgeModel?: string | null;
   /** SPEC 12: config.yml's `repeat`, for items without their own; absent: each item runs once. */
   repeat?: Repeat | null;
+  /** config.yml's `personas.unmockedTools`, for scripts without their own; absent or null: by the script's mocks. */
+  unmockedTools?: 'error' | 'allow' | null;
 }
 
 /** Replays every fixture and persona script; one failure never stops the others. */
@@ -227,6 +229,8 @@ export async function replay(
       redact,
       session,
       fingerprint: personaEvaluationFields(p, options.judgeModel ?? null).judgeFingerprint,
+      unmockedTools: options.unmockedTools ?? null,
+      regex: deps.regex,
     });
 
   /**

@@ -14,6 +14,8 @@ import type {
   PersonaErrorKind,
   PersonaRecord,
   PersonaScript,
+  RegexEvaluator,
+  ReplyExpectation,
   SessionTurn,
   ToolCall,
   Turn,
@@ -23,6 +25,9 @@ import {
   criterionNotSent,
   deterministicChecks,
   finalOutcome,
+  replyCheck,
+  type ReplyOutcome,
+  markMockedCalls,
   personaDrift,
   personaVerdict,
   reportedError,
@@ -30,6 +35,8 @@ import {
   visitedConversations,
 } from '../evaluate/personas.js';
 import { NO_JUDGE_REASON } from '../assertions/judge.js';
+import { evaluateContains } from '../assertions/contains.js';
+import { evaluateRegex } from '../assertions/regex.js';
 import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evaluate/reuse.js';
 import { transcriptText } from '../judge/prompt.js';
 import { stableHash } from '../record/definition.js';
@@ -42,6 +49,10 @@ export interface PersonaReplayDeps {
   session: string;
   /** SPEC 12: the judge fingerprint of this script (judge model, prompt version, criteria); absent or null: nothing is reused. */
   fingerprint?: JudgeFingerprint | null;
+  /** Runs `expect.reply` regexes (the time-limited worker pool fixtures use); absent: those checks are not evaluated. */
+  regex?: RegexEvaluator;
+  /** config.yml's `personas.unmockedTools`; absent or null: the script's own, else by its mocks. */
+  unmockedTools?: 'error' | 'allow' | null;
 }
 
 interface Transcript {
@@ -88,9 +99,12 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   } catch (e) {
     transcript = { turns: [], unsent: messagesOf(script), failure: { errorKind: 'internal', error: `internal error replaying the script: ${(e as Error).message}` }, outcomesReported: false };
   }
-  const { turns } = transcript;
-  const failure = transcript.failure ?? reportedError(turns);
+  // A call whose output is a mock's was answered by that mock: recorded as mocked.
+  const turns = markMockedCalls(transcript.turns, script.mocks);
+  const failure = transcript.failure ?? reportedError(turns, script, deps.unmockedTools ?? null);
   const checks: Check[] = deterministicChecks(script, turns, transcript.outcomesReported);
+  const stop = transcript.failure !== null ? 'errored' : turns.at(-1)?.index === messagesOf(script).length ? 'complete' : 'ended';
+  for (const e of script.expect.reply ?? []) checks.push(await replyCheck(e, turns, stop, (reply) => matchReply(e, reply, deps.regex)));
   // The transcript exactly as the judge reads it, hashed: what a kept judge result stands for.
   const judged = failure === null && script.expect.criteria.length > 0 && deps.judge !== null ? { turns, hash: stableHash(transcriptText(turns)), redacted: transcript.redacted === true } : null;
   checks.push(...(await criteria(script, turns, failure === null, deps, baseline, judged)));
@@ -112,6 +126,13 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   }
   const verdict = personaVerdict(checks);
   return { ...base, errored: false, error: null, errorKind: null, verdict, drift: personaDrift(verdict, turns, baseline), durationMs: Math.round(deps.now() - started) };
+}
+
+/** An `expect.reply` entry on one reply: contains as for fixtures; a regex in the time-limited worker pool. */
+async function matchReply(e: ReplyExpectation, reply: string, regex: RegexEvaluator | undefined): Promise<ReplyOutcome> {
+  if ('contains' in e) return evaluateContains(e.contains, reply);
+  if (regex === undefined) return { verdict: 'not_evaluated', detail: 'no regex worker pool' };
+  return evaluateRegex(e.regex, e.flags, reply, regex);
 }
 
 function messagesOf(script: PersonaScript): string[] {

@@ -10,7 +10,8 @@
 // and wrapped to 100 characters, routes and JSON in code spans.
 
 import { callMatches, reuseWords, sameRoute } from '../evaluate/index.js';
-import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, Route, Turn } from '../types.js';
+import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, Turn } from '../types.js';
+import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { diffBlock, fileRefHtml, labelled, LIMITS, type Level } from './items.js';
@@ -27,13 +28,21 @@ export const CHECK_NAMES: Record<Check['kind'], string> = {
   terminal: 'ends with',
   toolCalled: 'tool called',
   toolNotCalled: 'tool not called',
+  reply: 'reply',
   criterion: 'criterion',
 };
+
+/** An `expect.reply` entry in words: `contains "30 days", turn 2`, `matches /refund/i, any turn`. */
+export function replyWords(e: ReplyExpectation): string {
+  const what = 'contains' in e ? `contains ${quote(e.contains)}` : `matches ${showPattern(e.regex, e.flags)}`;
+  return `${what}, ${e.turn === 'any' ? 'any turn' : e.turn === 'last' ? 'last turn' : `turn ${e.turn}`}`;
+}
 
 /** What a check is about, in plain text: the tool, the criterion; nothing for the others. */
 export function checkSubject(c: Check): string {
   if (c.kind === 'toolCalled' || c.kind === 'toolNotCalled') return c.expected.tool;
   if (c.kind === 'criterion') return `"${c.expected}"`;
+  if (c.kind === 'reply') return replyWords(c.expected);
   return '';
 }
 
@@ -70,6 +79,8 @@ function expectedCell(c: Check): string {
       const tool = codeSpan(clip(c.expected.tool, LIMITS.label), { table: true });
       return c.expected.input === undefined ? `${tool}, any input` : `${tool} ${jsonCell(c.expected.input)} (${c.expected.match})`;
     }
+    case 'reply':
+      return escapeInline(clip(replyWords(c.expected), CELL.expected));
     case 'criterion':
       return escapeInline(clip(c.expected, CELL.expected));
   }
@@ -114,6 +125,8 @@ function observedCell(c: Check): string {
         return `**called on turn ${c.turn}**${input}${rest.length > 0 ? `; then ${callsText(rest)}` : ''}`;
       }
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
+    case 'reply':
+      return escapeInline(clip(c.detail, CELL.why));
     case 'criterion': {
       const scored = typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})` : '_no score_';
       // SPEC 12: a score kept from the baseline says where it came from (no judge call was made).

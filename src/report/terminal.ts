@@ -120,7 +120,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       const indent = g === undefined ? '  ' : '    ';
       lines.push(...(isPersona(item) ? personaLines(item, style, indent, paint, fit, more) : fixtureLines(item, style, indent, paint, fit, more)));
     }
-    if (items.length > TERMINAL_ITEMS) lines.push(paint('grey', fit(moreLine(items.length - TERMINAL_ITEMS))));
+    if (items.length > TERMINAL_ITEMS) lines.push(paint('grey', fit(moreLine(items.length - TERMINAL_ITEMS, where))));
   }
   const unchanged = model.sections.unchanged.length;
   if (unchanged > 0) lines.push('', paint('grey', fit(`${SECTION_WORDS.unchanged.title} (${thousands(unchanged)}): not listed; every item is in ${where}`)));
@@ -138,8 +138,8 @@ export const TERMINAL_TEXT_LINES = 4;
 /** Characters of one such line (a terminal line, not a paragraph). */
 const TEXT_LINE_CHARS = 160;
 
-function moreLine(n: number): string {
-  return `  ... and ${n.toLocaleString('en-US')} more (every item is in results.json; --markdown and --html render them all)`;
+function moreLine(n: number, where: string): string {
+  return `  ... and ${n.toLocaleString('en-US')} more (every item is in ${where}; --markdown and --html render them all)`;
 }
 
 type Paint = (c: Colour, t: string) => string;

@@ -126,6 +126,8 @@ export const configFileSchema = z.strictObject({
   coverage: z.strictObject({ conversations: z.array(z.string()).nullable().optional() }).nullable().optional(),
   // SPEC section 12: every item runs `count` times unless it has its own `repeat`.
   repeat: repeatSchema.nullable().optional(),
+  // Persona scripts: how a script without its own unmockedTools treats a tool call no mock answered.
+  personas: z.strictObject({ unmockedTools: z.enum(['error', 'allow']).nullable().optional() }).nullable().optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -208,6 +210,7 @@ export function resolveConfigFile(
   if (coverage !== null) config.coverage = coverage;
   const repeat = checkRepeat(written.repeat, ['repeat'], '', (path, message, fix) => r.errors.push(r.issueAt(path, message, fix)));
   if (repeat !== null) config.repeat = repeat;
+  if (resolved.personas) config.personas = { unmockedTools: resolved.personas.unmockedTools ?? null };
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
 }
@@ -253,7 +256,7 @@ function isMapping(raw: unknown): raw is object {
 function notAMappingIssue(issueAt: IssueAt, raw: unknown): ConfigIssue {
   return issueAt(
     [],
-    `the config file must be a mapping of sections (agent, judge, regex, cost, coverage, repeat), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
+    `the config file must be a mapping of sections (agent, judge, regex, cost, coverage, repeat, personas), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
     'start the file with a section such as "agent:" followed by indented keys',
   );
 }
@@ -271,7 +274,7 @@ function resolveAgent(config: Config, agent: AgentSection, written: AgentSection
   const presetBody = stream && info.streamBody !== null ? info.streamBody(presetMapping.body) : presetMapping.body;
   const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetBody }, agent.response ?? undefined);
   config.agent.mapping = mapping;
-  config.agent.start = resolveWelcomeTurn(preset, agent.start, mapping, r);
+  config.agent.start = resolveWelcomeTurn(preset, agent.start, agent.request?.body !== undefined, mapping, r);
   warnAboutTemplate(config, agent, mapping, r);
 }
 
@@ -339,10 +342,14 @@ function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution):
   if (agent.waitForAgent !== undefined) config.agent.waitForAgent = agent.waitForAgent;
 }
 
-/** The welcome turn's mapping, or null for none. It reads the message turn's response fields unless told otherwise. */
-function resolveWelcomeTurn(preset: AgentPreset, startSetting: AgentSection['start'], mapping: AgentMapping, r: Resolution): AgentMapping | null {
+/**
+ * The welcome turn's mapping, or null for none. It reads the message turn's response fields unless
+ * told otherwise. A request body of one's own (a custom mapping) has no welcome turn unless
+ * `agent.start` asks for one: the preset's welcome request belongs to the preset's own body.
+ */
+function resolveWelcomeTurn(preset: AgentPreset, startSetting: AgentSection['start'], customBody: boolean, mapping: AgentMapping, r: Resolution): AgentMapping | null {
   const presetStartBody = PRESETS[preset].start?.body ?? null;
-  const start = startSetting === undefined ? presetStartBody !== null : startSetting === null ? false : startSetting;
+  const start = startSetting === undefined ? presetStartBody !== null && !customBody : startSetting === null ? false : startSetting;
   if (start === false) return null;
   const body = start === true ? presetStartBody : (start.body ?? presetStartBody);
   if (body === null) {
@@ -377,11 +384,11 @@ function warnAboutTemplate(config: Config, agent: AgentSection, mapping: AgentMa
       ),
     );
   }
-  if (!containsPlaceholder(mapping.body, '{{message}}') && !containsPlaceholder(mapping.body, '{{messages}}')) {
+  if (!['{{message}}', '{{messages}}', '{{uiMessages}}'].some((p) => containsPlaceholder(mapping.body, p))) {
     r.warnings.push(
       r.issueAt(
         ['agent', 'request', 'body'],
-        'the request body never sends {{message}} or {{messages}}: every fixture will send the same request',
+        'the request body never sends {{message}}, {{messages}} or {{uiMessages}}: every fixture will send the same request',
         'put "{{message}}" where the agent expects the user message (or "{{messages}}" where it expects the chat history)',
       ),
     );

@@ -20,7 +20,7 @@ import { regexCompileAdvice, regexMeaningNote } from './regex-advice.js';
 
 export const ASSERTION_KINDS = ['contains', 'regex', 'judge'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
-const REGEX_FLAGS = 'dgimsuyv';
+export const REGEX_FLAGS = 'dgimsuyv';
 
 export const assertionSchema = z.strictObject({
   contains: z.string().optional(),
@@ -239,7 +239,7 @@ function checkAssertion(
   return ok ? { kind: 'judge', criterion: value, threshold } : null;
 }
 
-function checkFlags(flags: string): string | null {
+export function checkFlags(flags: string): string | null {
   const seen = new Set<string>();
   for (const f of flags) {
     if (!REGEX_FLAGS.includes(f)) return `contain ${quote(f)}, which is not a regex flag`;

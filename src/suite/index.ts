@@ -8,7 +8,7 @@
 
 import { promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import { PRESETS, type AgentPreset, type Config } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { Baseline, Fixture, PersonaBaseline, PersonaScript } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
@@ -71,7 +71,7 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
   const root = suiteRoot(paths, found);
   if (root === null) return finish(paths, found, null, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
 
-  const config = loadConfig(paths, root, opts.env, found);
+  const config = loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
   const errorsBeforeItems = found.errors.length;
   const fixtureFiles = await loadFixtures(paths, root, found);
@@ -103,7 +103,7 @@ export async function loadSuiteConfig(opts: LoadOptions): Promise<{ config: Conf
   const paths = suitePaths(opts);
   const found = newFindings();
   const root = suiteRoot(paths, found);
-  const config = root === null ? null : loadConfig(paths, root, opts.env, found);
+  const config = root === null ? null : loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
   const result = finish(paths, found, config, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
   return { config: result.suite?.config ?? null, errors: result.errors, warnings: result.warnings };
@@ -178,17 +178,27 @@ function suiteRoot(paths: SuitePaths, found: Findings): SuiteRoot | null {
 }
 
 /** config.yml (or .yaml) resolved with defaults; defaults alone when there is none; null on errors. */
-function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'], found: Findings): Config | null {
+/** `preset`: a preset given on the command line, resolved as if config.yml's `agent.preset` said so. */
+function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'], found: Findings, preset?: AgentPreset): Config | null {
   const configPath = firstFile(CONFIG_NAMES.map((n) => path.join(paths.dir, n)));
   found.fileOrder.push(paths.configShown);
-  if (configPath === null) return resolveConfigFile(null, paths.configShown, {}, env).config;
+  if (configPath === null) return resolveConfigFile(null, paths.configShown, withPreset({}, preset), env).config;
   const loaded = readYamlFile({ path: configPath, real: null }, paths.configShown, root, found);
   if (!loaded.src) return null;
-  const resolved = resolveConfigFile(loaded.src, paths.configShown, loaded.data, env);
+  const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env);
   found.errors.push(...resolved.errors);
   found.warnings.push(...resolved.warnings);
   found.secrets.push(...resolved.secrets);
   return resolved.config;
+}
+
+function withPreset(data: unknown, preset: AgentPreset | undefined): unknown {
+  const mapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  // A file or agent section of the wrong shape is left as written, for its error to be reported.
+  if (preset === undefined || !(data === null || data === undefined || mapping(data))) return data;
+  const file = mapping(data) ? data : {};
+  if (!(file.agent === null || file.agent === undefined || mapping(file.agent))) return data;
+  return { ...file, agent: { ...(mapping(file.agent) ? file.agent : {}), preset } };
 }
 
 /** Flags and action inputs win over the file; their secrets are redacted even when the file has errors. */
@@ -420,31 +430,61 @@ function warnJudgeNotConfigured(config: Config | null, fixtures: readonly Fixtur
 
 /**
  * What the agent mapping cannot carry for the scripts: mocks never sent (a request template without
- * {{mocks}}), tool calls or outcomes never read (a null path): those checks would be not evaluated.
+ * {{mocks}}), tool calls, outcomes or routes never read (a null path, or a preset whose API has
+ * none): those checks would be not evaluated. The fix offered is one the configured preset can take:
+ * a response path for a body of one's own (or the native protocol), else a check the API supports.
  */
 function warnPersonaMapping(config: Config | null, personas: readonly PersonaScript[], configShown: string, found: Findings): void {
   if (!config || personas.length === 0) return;
-  const { mapping, start } = config.agent;
+  const { mapping, start, preset } = config.agent;
   const warn = (scripts: readonly PersonaScript[], message: (first: PersonaScript, n: number) => string, fix: string): void => {
     const first = scripts[0];
     if (first) found.warnings.push({ file: first.file, line: first.line, column: null, message: message(first, scripts.length), fix });
   };
   const those = (n: number): string => (n === 1 ? 'script' : `${n} scripts`);
+  const head = (p: PersonaScript, n: number, verb: [string, string]): string => `persona ${those(n)} (first: ${JSON.stringify(p.label)}) ${n === 1 ? verb[0] : verb[1]}`;
+  // A vendor API behind a preset's own body: its response has only what that API reports.
+  const presetBody = PRESETS[preset].mapping.body;
+  const streamBody = PRESETS[preset].streamBody?.(presetBody) ?? null;
+  const vendor = preset !== 'native' && [presetBody, streamBody].some((b) => b !== null && JSON.stringify(b) === JSON.stringify(mapping.body));
+  const instead = (what: string): string => `the ${preset} preset's API reports no ${what}`;
   const bodies = [mapping.body, ...(start ? [start.body] : [])];
   warn(
     personas.filter((p) => p.mocks.length > 0 && !bodies.every((b) => containsPlaceholder(b, '{{mocks}}'))),
-    (p, n) => `persona ${those(n)} (first: ${JSON.stringify(p.label)}) ${n === 1 ? 'has' : 'have'} mocks, but the agent request body does not send {{mocks}} on every turn: the agent will not see them`,
-    `put "{{mocks}}" where the agent expects its tool mocks in agent.request.body (and agent.start.body) of ${configShown}`,
+    (p, n) =>
+      vendor
+        ? `${head(p, n, ['has', 'have'])} mocks, but the ${preset} preset sends no mocks (the API has no such field): the agent will not see them`
+        : `${head(p, n, ['has', 'have'])} mocks, but the agent request body does not send {{mocks}} on every turn: the agent will not see them`,
+    vendor
+      ? `remove the script's mocks to test the agent's tools live, or give agent.request.body in ${configShown} with "{{mocks}}" where your endpoint reads them`
+      : `put "{{mocks}}" where the agent expects its tool mocks in agent.request.body (and agent.start.body) of ${configShown}`,
   );
+  const noToolCalls = mapping.toolCalls === null || (vendor && mapping.decode === 'rasa-rest');
   warn(
-    personas.filter((p) => mapping.toolCalls === null && p.expect.toolCalled.length + p.expect.toolNotCalled.length > 0),
-    (p, n) => `persona ${those(n)} (first: ${JSON.stringify(p.label)}) ${n === 1 ? 'checks' : 'check'} tool calls, but agent.response.toolCalls is null: those checks will be not evaluated`,
-    `set agent.response.toolCalls in ${configShown} to the path of the tool calls in the agent's response`,
+    personas.filter((p) => noToolCalls && p.expect.toolCalled.length + p.expect.toolNotCalled.length > 0),
+    (p, n) => `${head(p, n, ['checks', 'check'])} tool calls, but ${mapping.toolCalls === null ? 'agent.response.toolCalls is null' : instead('tool calls')}: those checks will be not evaluated`,
+    mapping.toolCalls === null
+      ? `set agent.response.toolCalls in ${configShown} to the path of the tool calls in the agent's response`
+      : 'remove toolCalled / toolNotCalled from the script, or check the replies with expect.reply',
   );
   warn(
     personas.filter((p) => mapping.outcome === null && p.expect.terminal !== null),
-    (p, n) => `persona ${those(n)} (first: ${JSON.stringify(p.label)}) ${n === 1 ? 'checks' : 'check'} the terminal outcome, but agent.response.outcome is null: that check will be not evaluated`,
-    `set agent.response.outcome in ${configShown} to the path of the outcome in the agent's response`,
+    (p, n) => `${head(p, n, ['checks', 'check'])} the terminal outcome, but ${vendor ? instead('outcomes') : 'agent.response.outcome is null'}: that check will be not evaluated`,
+    vendor
+      ? 'remove expect.terminal, or check how the conversation ends with expect.reply (e.g. { contains: "...", turn: last }) or a criterion'
+      : `set agent.response.outcome in ${configShown} to the path of the outcome in the agent's response`,
+  );
+  warn(
+    personas.filter((p) => start === null && (p.expect.reply ?? []).some((r) => r.turn === 0)),
+    (p, n) => `${head(p, n, ['checks', 'check'])} the reply of turn 0, the welcome turn, but the agent has no welcome turn: that check will fail`,
+    `check turn 1 (the opening) or later, or give the welcome request in agent.start of ${configShown}`,
+  );
+  warn(
+    personas.filter((p) => (mapping.conversation === null || mapping.stage === null) && p.expect.conversations.length > 0),
+    (p, n) => `${head(p, n, ['checks', 'check'])} conversations, but ${vendor ? instead('routes') : 'agent.response.conversation or agent.response.stage is null'}: that check will be not evaluated`,
+    vendor
+      ? 'remove expect.conversations, or check the replies with expect.reply or a criterion'
+      : `set agent.response.conversation and agent.response.stage in ${configShown} to the paths of the route in the agent's response`,
   );
 }
 

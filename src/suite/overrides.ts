@@ -1,6 +1,6 @@
 // Command-line flags and action inputs, applied after the config file: they win.
 
-import { MAX_WAIT_MS, type Config, type CostConfig, type JudgeConfig } from '../config.js';
+import { MAX_WAIT_MS, type AgentPreset, type Config, type CostConfig, type JudgeConfig } from '../config.js';
 import { JUDGE_CONCURRENCY, JUDGE_DEFAULTS, JUDGE_PROVIDERS, msRange, urlProblem } from './config-file.js';
 import { quote, type ConfigIssue } from './issues.js';
 
@@ -10,6 +10,11 @@ import { quote, type ConfigIssue } from './issues.js';
  */
 export interface ConfigOverrides {
   agentUrl?: string | null;
+  /**
+   * Replaces `agent.preset` of config.yml before the agent section is resolved, so the preset's
+   * request body, response mapping, welcome turn and headers follow it (`probe --preset`).
+   */
+  agentPreset?: AgentPreset;
   /** Merged over the file's headers, name by name. Values are secrets. */
   agentHeaders?: Record<string, string>;
   agentTimeoutMs?: number;

@@ -3,8 +3,8 @@
 // out, the others are still checked.
 
 import { z } from 'zod';
-import { type JsonValue, type Mock, type PersonaExpect, type PersonaScript, type ToolExpectation } from '../types.js';
-import { DEFAULT_THRESHOLD } from './fixtures.js';
+import { type JsonValue, type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn, type ToolExpectation } from '../types.js';
+import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
 import { isJsonValue } from './config-file.js';
 import { describeValue, positionAt, quote, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
@@ -17,12 +17,17 @@ const matchMode = z.enum(['exact', 'subset']);
 const toolExpectationSchema = z.strictObject({ tool: z.string().min(1), input: jsonValue.optional(), match: matchMode.optional() });
 const mockSchema = z.strictObject({ tool: z.string().min(1), input: jsonValue.optional(), match: matchMode.optional(), output: jsonValue.optional() });
 
+const TURN_RULE = 'must be a turn number (0 is the welcome turn), last, or any';
+const replyTurn = z.custom<ReplyTurn>((v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0) || v === 'last' || v === 'any', { error: TURN_RULE });
+const replyExpectationSchema = z.strictObject({ contains: z.string().optional(), regex: z.string().optional(), flags: z.string().optional(), turn: replyTurn.optional() });
+
 const expectSchema = z.strictObject({
   conversations: z.array(z.string().min(1)).nullable().optional(),
   terminal: z.enum(['finish', 'handoff', 'switch']).nullable().optional(),
   toolCalled: z.array(toolExpectationSchema).nullable().optional(),
   toolNotCalled: z.array(toolExpectationSchema).nullable().optional(),
   criteria: z.array(z.string().min(1)).nullable().optional(),
+  reply: z.array(replyExpectationSchema).nullable().optional(),
 });
 
 export const personaSchema = z.strictObject({
@@ -33,13 +38,14 @@ export const personaSchema = z.strictObject({
   maxTurns: z.number().int().min(1).optional(),
   threshold: z.number().optional(),
   mocks: z.array(mockSchema).nullable().optional(),
+  unmockedTools: z.enum(['error', 'allow']).optional(),
   expect: expectSchema,
   repeat: repeatSchema.nullable().optional(),
 });
 
 const listFileSchema = z.strictObject({ personas: z.array(z.unknown()) });
 
-const EXPECTATIONS = ['conversations', 'terminal', 'toolCalled', 'toolNotCalled', 'criteria'] as const;
+const EXPECTATIONS = ['conversations', 'terminal', 'toolCalled', 'toolNotCalled', 'criteria', 'reply'] as const;
 
 export interface PersonaFileResult {
   personas: PersonaScript[];
@@ -133,6 +139,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
   checkThreshold(raw.threshold, [...path, 'threshold'], prefix, err);
   checkTurns(raw, path, prefix, err);
   checkExpectations(raw.expect, [...path, 'expect'], prefix, err);
+  checkReplies(src, raw, path, prefix, err, result);
   const repeat = checkRepeat(raw.repeat, [...path, 'repeat'], prefix, err);
 
   if (result.errors.length === errorsBefore && parsed.success) {
@@ -148,12 +155,65 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
       maxTurns: p.maxTurns ?? DEFAULT_MAX_TURNS,
       threshold: p.threshold ?? DEFAULT_THRESHOLD,
       mocks: (p.mocks ?? []).map(toMock),
+      ...(p.unmockedTools !== undefined ? { unmockedTools: p.unmockedTools } : {}),
       expect: toExpect(p.expect),
     });
   }
 }
 
 type Err = (p: PathSegment[], message: string, fix: string) => void;
+
+/**
+ * `expect.reply` entries: exactly one of contains / regex, not empty; flags only with a regex and
+ * valid; a turn within the script (0 the welcome turn, then 1 to the number of message turns). A
+ * pattern that does not compile is a warning: that check will be not evaluated.
+ */
+function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathSegment[], prefix: string, err: Err, result: PersonaFileResult): void {
+  const e = raw.expect;
+  if (e === null || typeof e !== 'object' || Array.isArray(e)) return;
+  const list = (e as Record<string, unknown>).reply;
+  if (!Array.isArray(list)) return;
+  const turns = 1 + (Array.isArray(raw.followUps) ? raw.followUps.length : 0);
+  list.forEach((item, i) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return; // the schema says so
+    const r = item as Record<string, unknown>;
+    const at = [...path, 'expect', 'reply', i];
+    const name = `${prefix}expect.reply[${i}]`;
+    const hasContains = r.contains !== undefined;
+    const hasRegex = r.regex !== undefined;
+    if (hasContains === hasRegex) {
+      err(at, `${name} must have exactly one of contains and regex, found ${hasContains ? 'both' : 'neither'}`, 'write { contains: "text" } or { regex: "pattern", flags: "i" }, with turn: N, last or any (the default)');
+      return;
+    }
+    const kind = hasContains ? 'contains' : 'regex';
+    if (typeof r[kind] === 'string' && (r[kind] as string) === '') err([...at, kind], `${name}: ${kind} is empty`, `write the text the reply must ${kind === 'regex' ? 'match' : 'contain'}`);
+    if (r.flags !== undefined && !hasRegex) err([...at, 'flags'], `${name}: flags only apply to a regex, not to contains`, 'remove flags');
+    if (hasRegex && typeof r.regex === 'string' && (r.flags === undefined || typeof r.flags === 'string')) {
+      const flags = (r.flags as string | undefined) ?? '';
+      const problem = checkFlags(flags);
+      if (problem) err([...at, 'flags'], `${name}: regex flags ${quote(flags)} ${problem}`, `use only the flags ${REGEX_FLAGS.split('').join(' ')}, each at most once (u and v not together), e.g. flags: "i"`);
+      else {
+        try {
+          new RegExp(r.regex, flags);
+        } catch (x) {
+          result.warnings.push({
+            file: src.file,
+            ...positionAt(src, [...at, 'regex']),
+            message: `${name}: pattern does not compile: ${(x as Error).message}; that check will be not evaluated at run time`,
+            fix: 'correct the pattern (JavaScript RegExp syntax); escape a literal ( [ { . * + ? with a backslash',
+          });
+        }
+      }
+    }
+    if (typeof r.turn === 'number' && Number.isInteger(r.turn) && r.turn > turns) {
+      err(
+        [...at, 'turn'],
+        `${name}: turn ${r.turn} is beyond the script: it has ${turns} message ${turns === 1 ? 'turn' : 'turns'} (the opening is turn 1, turn 0 the welcome turn)`,
+        `use a turn from 0 to ${turns}, last, or any`,
+      );
+    }
+  });
+}
 
 function checkThreshold(value: unknown, at: PathSegment[], prefix: string, err: Err): void {
   if (typeof value === 'number' && !(value >= 0 && value <= 1)) {
@@ -204,8 +264,15 @@ function toExpectation(t: z.infer<typeof toolExpectationSchema>): ToolExpectatio
   return t.input === undefined ? { tool: t.tool, match } : { tool: t.tool, input: t.input, match };
 }
 
+function toReply(r: z.infer<typeof replyExpectationSchema>): ReplyExpectation {
+  const turn = r.turn ?? 'any';
+  return r.regex !== undefined ? { regex: r.regex, flags: r.flags ?? '', turn } : { contains: r.contains ?? '', turn };
+}
+
 function toExpect(e: z.infer<typeof expectSchema>): PersonaExpect {
+  const reply = (e.reply ?? []).map(toReply);
   return {
+    ...(reply.length > 0 ? { reply } : {}),
     conversations: e.conversations ?? [],
     terminal: e.terminal ?? null,
     toolCalled: (e.toolCalled ?? []).map(toExpectation),

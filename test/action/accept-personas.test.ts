@@ -19,6 +19,7 @@ const SCRIPTS = `personas:
     expect: { conversations: [ refunds, handoff ], terminal: handoff, toolCalled: [ { tool: find_order } ] }
   - label: refund-unmocked
     opening: Order 55
+    unmockedTools: error
     expect: { toolCalled: [ { tool: find_order } ] }
 `;
 

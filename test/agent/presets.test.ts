@@ -364,10 +364,39 @@ describe('vercel-ai', () => {
     expect(turn).toMatchObject({ kind: 'replied', reply: 'It has shipped.', toolCalls: [{ tool: 'trackOrder', input: { id: 'A1' }, output: { status: 'shipped' }, mocked: false }] });
     expect(server.seen[0]!.json).toEqual({
       id: 'chat-1',
-      messages: [{ id: 'chat-1-user', role: 'user', parts: [{ type: 'text', text: 'Where is my order?' }] }],
+      messages: [{ id: 'chat-1-1', role: 'user', parts: [{ type: 'text', text: 'Where is my order?' }] }],
       trigger: 'submit-message',
+      mocks: [],
     });
     expect(server.seen[0]!.headers.accept).toBe('text/event-stream');
+  });
+
+  it("sends the whole UI message history on every turn, as useChat's DefaultChatTransport does, with the mocks beside messages", async () => {
+    let n = 0;
+    const server = await serve(() => {
+      n++;
+      const text = [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: `reply ${n}` }, { type: 'text-end', id: 't' }];
+      return { type: 'text/event-stream', body: [...sse([{ type: 'start' }, ...text, { type: 'finish' }]), 'data: [DONE]\n\n'] };
+    });
+    const mocks = [{ tool: 'trackOrder', input: { id: 'A1' }, match: 'subset' as const, output: { status: 'shipped' } }];
+    const session = clientFor({ url: server.url, preset: 'vercel-ai' }).session({ session: 'chat-9', persona: null, mocks });
+    expect(await session.welcome()).toBeNull();
+    expect(await session.send('Where is my order?', 1)).toMatchObject({ kind: 'replied', reply: 'reply 1' });
+    expect(await session.send('Order A1', 2)).toMatchObject({ kind: 'replied', reply: 'reply 2' });
+    const text = (t: string) => [{ type: 'text', text: t }];
+    expect(server.seen[1]!.json).toEqual({
+      id: 'chat-9',
+      messages: [
+        { id: 'chat-9-1', role: 'user', parts: text('Where is my order?') },
+        { id: 'chat-9-2', role: 'assistant', parts: text('reply 1') },
+        { id: 'chat-9-3', role: 'user', parts: text('Order A1') },
+      ],
+      trigger: 'submit-message',
+      mocks,
+    });
+    // A fixture has no mocks: the key is left out.
+    await clientFor({ url: server.url, preset: 'vercel-ai' }).converse(request);
+    expect(server.seen[2]!.json).toEqual({ id: 's-1', messages: [{ id: 's-1-1', role: 'user', parts: text('Where is my order?') }], trigger: 'submit-message' });
   });
 
   it('an error part errors the turn; a stream without finish ended early', async () => {
@@ -408,6 +437,13 @@ describe('langgraph', () => {
     const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('Where is my order?', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: 'It has shipped.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: 'shipped', mocked: false }] });
     expect(server.seen[0]).toMatchObject({ path: '/runs/wait', json: { assistant_id: 'agent', input: { messages: [{ role: 'user', content: 'Where is my order?' }] } } });
+  });
+
+  it("sends a persona script's mocks in config.configurable.mocks, where a graph's tools read them", async () => {
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify({ messages: [{ type: 'ai', content: 'ok', id: 'a' }] }) }));
+    const mocks = [{ tool: 'track_order', match: 'subset' as const, output: 'shipped' }];
+    await clientFor({ url: server.url, preset: 'langgraph', assistantId: 'agent' }).session({ session: 's', persona: null, mocks }).send('hi', 1);
+    expect(server.seen[0]!.json).toEqual({ assistant_id: 'agent', input: { messages: [{ role: 'user', content: 'hi' }] }, config: { configurable: { mocks } } });
   });
 
   it('a failed run (__error__) is errored with its message', async () => {
@@ -503,6 +539,27 @@ describe('native and any mapping', () => {
       errorKind: 'http',
       error: `message turn: agent response is larger than ${MAX_RESPONSE_BYTES} bytes`,
     });
+  });
+
+  it.each(['openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest'] as const)('%s sends no mocks: the vendor API has no such field', async (preset) => {
+    const server = await serve(() => ({ type: 'application/json', body: '{}' }));
+    await clientFor({ url: server.url, preset, model: 'm' }).session({ session: 's', persona: null, mocks: [{ tool: 't', match: 'subset', output: 1 }] }).send('hi', 1);
+    expect(JSON.stringify(server.seen[0]!.json)).not.toContain('mocks');
+  });
+
+  it('a request body of ones own sends no welcome turn unless agent.start asks for one', async () => {
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify({ reply: 'ok' }) }));
+    const resolve = (agent: Record<string, unknown>) => resolveConfigFile(null, 'config.yml', { agent: { url: server.url, retries: 0, ...agent } }, {}).config!.agent;
+    const custom = resolve({ request: { body: { q: '{{message}}', mocks: '{{mocks}}' } } });
+    expect(custom.start).toBeNull();
+    const c = createHttpAgentClient(custom, { clock, random: () => 0 });
+    cleanups.push(() => c.close());
+    expect(await c.session({ session: 's', persona: null, mocks: [] }).welcome()).toBeNull();
+    expect(await c.converse(request)).toMatchObject({ kind: 'replied', reply: 'ok', turns: 1 });
+    expect(server.seen.map((r) => r.json)).toEqual([{ q: 'Where is my order?' }]);
+    // The native preset keeps its welcome turn; a custom body with start: true gets the native welcome request.
+    expect(resolve({}).start?.body).toEqual({ session: '{{session}}', persona: '{{persona}}', start: true, mocks: '{{mocks}}' });
+    expect(resolve({ request: { body: { q: '{{message}}' } }, start: true }).start?.body).toEqual({ session: '{{session}}', persona: '{{persona}}', start: true, mocks: '{{mocks}}' });
   });
 
   it('every preset resolves without errors', () => {

@@ -156,4 +156,94 @@ describe('mappings for other APIs', () => {
     // No tool_calls key: OpenAI leaves it out when the model calls none, so "no calls", not "not reported".
     expect(await s.send('Thanks', 2)).toMatchObject({ kind: 'replied', reply: 'Done.', toolCalls: [] });
   });
+
+  it('a mapped toolCalls path reads Responses function_call items (the OpenAI Agents SDK history) with their outputs', async () => {
+    // What an Agents SDK route returns as `history`: the user message, the call, its result, the answer.
+    const history = [
+      { role: 'user', content: 'Where is order 1234?' },
+      { type: 'function_call', callId: 'call_1', name: 'find_order', arguments: '{"orderId":"1234"}', status: 'completed' },
+      { type: 'function_call_result', callId: 'call_1', name: 'find_order', status: 'completed', output: { type: 'text', text: '{"status":"delivered"}' } },
+      { type: 'function_call', call_id: 'call_2', name: 'notify', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_2', output: 'sent' },
+      { type: 'function_call', call_id: 'call_3', name: 'ask_user', arguments: '{"q":"which?"}' },
+      { type: 'reasoning', id: 'r1', content: [] },
+      { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Delivered.' }] },
+    ];
+    const server = await serve(() => ({ json: { text: 'Delivered.', history } }));
+    const mapping = { ...NATIVE_MAPPING, body: { q: '{{message}}' }, reply: 'text', toolCalls: 'history' };
+    const s = client({ url: server.url, start: null, mapping }).session({ session: 'S', persona: null, mocks: [] });
+    expect(await s.send('m', 1)).toMatchObject({
+      kind: 'replied',
+      reply: 'Delivered.',
+      toolCalls: [
+        { tool: 'find_order', input: { orderId: '1234' }, output: '{"status":"delivered"}', mocked: false },
+        { tool: 'notify', input: {}, output: 'sent', mocked: false },
+        { tool: 'ask_user', input: { q: 'which?' }, output: null, mocked: true },
+      ],
+    });
+  });
+
+  it('a mapped toolCalls path reads Agents SDK run items, OpenAI chat messages and Anthropic tool_use blocks, with their answers', async () => {
+    const answers: unknown[] = [
+      {
+        reply: 'a',
+        items: [
+          { type: 'tool_call_item', rawItem: { type: 'function_call', callId: 'c1', name: 'find_order', arguments: '{"orderId":"1"}' }, agent: { name: 'A' } },
+          { type: 'tool_call_output_item', rawItem: { type: 'function_call_result', callId: 'c1', name: 'find_order', output: { type: 'text', text: 'x' } }, output: { status: 'x' } },
+          { type: 'message_output_item', rawItem: { type: 'message', role: 'assistant', content: [] } },
+        ],
+      },
+      {
+        reply: 'b',
+        items: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: null, tool_calls: [{ id: 'k1', type: 'function', function: { name: 'lookup', arguments: '{"id":2}' } }] },
+          { role: 'tool', tool_call_id: 'k1', content: 'found' },
+          { role: 'assistant', content: 'b' },
+        ],
+      },
+      {
+        reply: 'c',
+        items: [
+          { type: 'text', text: 'Let me check.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'find_order', input: { orderId: '3' } },
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'shipped' }] },
+          { type: 'tool_use', id: 'toolu_2', name: 'refund', input: { amount: 5 } },
+        ],
+      },
+      { reply: 'd', items: [{ type: 'surprise', name: 'x' }] },
+    ];
+    const server = await serve((req) => ({ json: answers[req.index] }));
+    const mapping = { ...NATIVE_MAPPING, body: { q: '{{message}}' }, toolCalls: 'items' };
+    const s = client({ url: server.url, start: null, mapping }).session({ session: 'S', persona: null, mocks: [] });
+    expect(await s.send('m', 1)).toMatchObject({ toolCalls: [{ tool: 'find_order', input: { orderId: '1' }, output: { status: 'x' }, mocked: false }] });
+    expect(await s.send('m', 2)).toMatchObject({ toolCalls: [{ tool: 'lookup', input: { id: 2 }, output: 'found', mocked: false }] });
+    expect(await s.send('m', 3)).toMatchObject({
+      toolCalls: [
+        { tool: 'find_order', input: { orderId: '3' }, output: 'shipped', mocked: false },
+        { tool: 'refund', input: { amount: 5 }, output: null, mocked: true },
+      ],
+    });
+    expect(await s.send('m', 4)).toEqual({
+      kind: 'errored',
+      errorKind: 'invalid_response',
+      error:
+        'turn 4: "items.0" is not a tool call: expected {tool, input, output, mocked}, an OpenAI tool call {type, function: {name, arguments}}, a Responses function_call item {type, call_id, name, arguments} or an Anthropic tool_use block {type, id, name, input} (found an object)',
+    });
+  });
+
+  it('an answer that is only a tool call is a reply "" with its calls, for a fixture too', async () => {
+    const completion = {
+      choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'find_order', arguments: '{}' } }] } }],
+    };
+    const server = await serve(() => ({ json: completion }));
+    const c = client({ url: server.url, start: null, preset: 'openai-chat', model: 'm', mapping: OPENAI_CHAT_MAPPING });
+    expect(await c.converse({ session: 'F', message: 'm', persona: null })).toMatchObject({ kind: 'replied', reply: '', turns: 1 });
+    // Content null with no tool call is still a missing reply.
+    const empty = await serve(() => ({ json: { choices: [{ index: 0, message: { role: 'assistant', content: null } }] } }));
+    expect(await client({ url: empty.url, start: null, preset: 'openai-chat', model: 'm', mapping: OPENAI_CHAT_MAPPING }).converse({ session: 'F', message: 'm', persona: null })).toMatchObject({
+      kind: 'errored',
+      errorKind: 'missing_reply',
+    });
+  });
 });

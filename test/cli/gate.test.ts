@@ -121,6 +121,27 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     expect(r.stdout.split('\n')[0]).toBe('agent-replay: Not verified: 5 errored');
   });
 
+  it("the terminal shows what the agent said, clipped, naming the record that holds the rest", async () => {
+    const reply = Array.from({ length: 9 }, (_, i) => `Line ${i + 1}: we open at 10:00.`).join('\n');
+    const agent = await serve((req) => {
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      return { json: { reply: body.start === true ? 'Welcome' : reply, route: { conversation: 'hours', stage: 'answer' } } };
+    });
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'f.yml': 'label: hours\nmessage: When do you open?\nassert: { contains: "9:00" }\n' } });
+    const r = await cli(['run', '--out', 'out/r.json'], cwd);
+    expect(r.code).toBe(0); // a new fixture that fails is not a regression
+    expect(r.stdout).toContain(
+      '  + hours · fail · no baseline · .agent-replay/fixtures/f.yml:1\n' +
+        '      reply does not contain "9:00"\n' +
+        '      reply:\n' +
+        '        Line 1: we open at 10:00.\n' +
+        '        Line 2: we open at 10:00.\n' +
+        '        Line 3: we open at 10:00.\n' +
+        '        Line 4: we open at 10:00.\n' +
+        '        ... 5 more lines (full text in out/r.json)\n',
+    );
+  });
+
   it('a clean run passes the default gate: exit 0, verified', async () => {
     const agent = await serve();
     const r = await runAgainst(agent.url);

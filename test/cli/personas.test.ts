@@ -75,6 +75,7 @@ const SCRIPTS = `personas:
     expect: { conversations: [ smalltalk ], criteria: [ Stayed empathetic ] }
   - label: unmocked
     opening: Order 77
+    mocks: [ { tool: issue_refund, output: { refunded: true } } ]
     expect:
       conversations: [ refunds ]
       toolCalled: [ { tool: find_order } ]
@@ -179,7 +180,7 @@ describe('agent-replay run with persona scripts', () => {
 
     // An unmocked tool call: errored although every deterministic check passes; criteria not sent.
     expect(p.unmocked).toMatchObject({ errored: true, errorKind: 'unmocked_tool', verdict: null, drift: null });
-    expect(p.unmocked!.error).toMatch(/^turn 1: the agent reported a call to find_order that no mock answered \(mocked: false\)/);
+    expect(p.unmocked!.error).toMatch(/^turn 1: the agent reported a call to find_order \{.*\} that no mock answered \(no mock is declared for it; mocked: false\); the script declares mocks, so it runs in mocked mode/);
     expect(statuses(p.unmocked!)).toEqual(['conversations:pass', 'toolCalled:pass', 'criterion:not_evaluated']);
     expect(p.unmocked!.checks[2]!.detail).toBe('the run did not complete');
 
@@ -212,7 +213,7 @@ describe('agent-replay run with persona scripts', () => {
     expect(junit).toContain('tests="8" failures="2" errors="2" skipped="2"');
     expect(junit.match(/<testcase /g)).toHaveLength(8);
     expect(junit).toMatch(/<testcase classname="\.agent-replay\/personas\/scripts\.yml" name="fails-every-check" time="[\d.]+">\n {6}<failure message="conversations: fail \(visited: [^"]*missing: billing\); terminal: fail/);
-    expect(junit).toMatch(/name="unmocked"[^>]*>\n {6}<error message="turn 1: the agent reported a call to find_order that no mock answered[^"]*" type="unmocked_tool">/);
+    expect(junit).toMatch(/name="unmocked"[^>]*>\n {6}<error message="turn 1: the agent reported a call to find_order [^"]* that no mock answered[^"]*" type="unmocked_tool">/);
   });
 
   it('--fail-on applies to scripts like to fixtures', async () => {

@@ -230,6 +230,30 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(noUrl.stderr).toContain('nothing was sent to the agent');
   });
 
+  it('--preset speaks that preset instead of config.yml\'s: an OpenAI chat completion, a tool-call-only answer read as ""', async () => {
+    const agent = await serve((req) => {
+      const body = req.json as { messages: { content: string }[] };
+      const text = body.messages.at(-1)?.content ?? '';
+      if (text === 'call a tool') {
+        return { json: { choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'find_order', arguments: '{}' } }] } }] } };
+      }
+      return { json: { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: `You said: ${text}` } }] } };
+    });
+    const cwd = await project(agent.url, '  model: gpt-test\n');
+    const r = await cli(['probe', 'hello there', '--preset', 'openai-chat', '--assert', 'contains:You said'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    // No native welcome turn: the openai-chat preset has none; the body is a chat completion request.
+    expect(agent.requests.map((q) => q.json)).toEqual([{ model: 'gpt-test', messages: [{ role: 'user', content: 'hello there' }], temperature: 0 }]);
+    expect(r.stdout).toContain('reply\n  You said: hello there\n');
+    expect(r.stdout).toContain('verdict pass');
+    const tool = await cli(['probe', 'call a tool', '--preset', 'openai-chat'], cwd);
+    expect(tool.code, tool.stderr).toBe(0);
+    const unknown = await cli(['probe', 'hi', '--preset', 'openai'], cwd);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--preset "openai" is not an agent preset; use one of: native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph');
+    expect(agent.requests).toHaveLength(2);
+  });
+
   it('a config error is reported with its file and line, and nothing is sent', async () => {
     const agent = await serve(routed);
     const cwd = await project(agent.url, '  timeoutMs: -1\n');

@@ -13,6 +13,9 @@ import {
   personaVerdict,
   planAcceptance,
   reportedError,
+  replyCheck,
+  markMockedCalls,
+  unmockedToolsOf,
   tallies,
   terminalCheck,
   toolCheck,
@@ -155,13 +158,48 @@ describe('verdict and errors', () => {
     expect(personaVerdict([check('pass'), check('pass')])).toBe('pass');
   });
 
-  it('an unmocked call or an errors entry is an error, whatever the checks say; the first in turn order wins', () => {
-    expect(reportedError([turn(1), turn(2)])).toBeNull();
-    expect(reportedError([turn(1, { toolCalls: [call('issue_refund', {}, false)] })])).toMatchObject({ errorKind: 'unmocked_tool', error: expect.stringMatching(/^turn 1: the agent reported a call to issue_refund that no mock answered \(mocked: false\)/) });
+  it('in mocked mode an unmocked call or an errors entry is an error, whatever the checks say; the first in turn order wins', () => {
+    const mocked = { mocks: [{ tool: 'find_order', match: 'subset' as const, output: { status: 'delivered' } }] };
+    expect(reportedError([turn(1), turn(2)], mocked)).toBeNull();
+    expect(reportedError([turn(1, { toolCalls: [call('issue_refund', {}, false)] })], mocked)).toEqual({
+      errorKind: 'unmocked_tool',
+      error:
+        "turn 1: the agent reported a call to issue_refund {} that no mock answered (no mock is declared for it; mocked: false); the script declares mocks, so it runs in mocked mode and every tool call must be answered by a mock: declare a mock for issue_refund in mocks (or make the agent answer issue_refund from the request's mocks), or remove the script's mocks to test the agent's tools live",
+    });
     expect(reportedError([turn(1), turn(2, { errors: [{ kind: 'timeout', tool: 'crm', message: 'took too long' }] })])).toEqual({
       errorKind: 'agent_error',
       error: 'turn 2: the agent reported an error (timeout, tool crm): took too long',
     });
+  });
+
+  it('a call counts as answered by a mock when the agent says so, when nothing ran, or when a matching mock has the same output', () => {
+    const mocks = [{ tool: 'find_order', input: { orderId: '1234' }, match: 'subset' as const, output: { status: 'delivered' } }];
+    const ran = (input: JsonValue, output: JsonValue): ToolCall => ({ tool: 'find_order', input, output, mocked: false });
+    const at = (c: ToolCall) => reportedError([turn(1, { toolCalls: [c] })], { mocks });
+    expect(at({ ...ran({ orderId: '9' }, 'x'), mocked: true })).toBeNull(); // the agent says mocked
+    expect(at(call('find_order', { orderId: '9' }))).toBeNull(); // a client-side call: nothing ran (decoded as mocked)
+    expect(at(ran({ orderId: '1234', verbose: true }, { status: 'delivered' }))).toBeNull(); // subset input, equal output
+    expect(at(ran({ orderId: '1234' }, '{"status":"delivered"}'))).toBeNull(); // the same JSON as text (a tool message)
+    expect(at(ran({ orderId: '1234' }, { status: 'lost' }))?.error).toContain('the agent reported a call to find_order {"orderId":"1234"} that no mock answered (its output {"status":"lost"} is not the mock\'s output; mocked: false)');
+    expect(at(ran({ orderId: '9' }, { status: 'delivered' }))?.error).toContain("(no mock's input matches it; mocked: false)");
+    expect(markMockedCalls([turn(1, { toolCalls: [ran({ orderId: '1234' }, { status: 'delivered' }), ran({ orderId: '9' }, null)] })], mocks)[0]!.toolCalls).toEqual([
+      { tool: 'find_order', input: { orderId: '1234' }, output: { status: 'delivered' }, mocked: true },
+      { tool: 'find_order', input: { orderId: '9' }, output: null, mocked: false },
+    ]);
+  });
+
+  it('live mode (no mocks) records real calls without error; unmockedTools on the script or in config.yml overrides the default', () => {
+    const real = [turn(1, { toolCalls: [call('find_order', { orderId: '1' }, false)] })];
+    expect(reportedError(real, { mocks: [] })).toBeNull();
+    expect(unmockedToolsOf({ mocks: [] })).toBe('allow');
+    expect(unmockedToolsOf({ mocks: [{ tool: 't', match: 'subset', output: null }] })).toBe('error');
+    expect(reportedError(real, { mocks: [], unmockedTools: 'error' })?.error).toBe(
+      "turn 1: the agent reported a call to find_order {\"orderId\":\"1\"} that no mock answered (no mock is declared for it; mocked: false); the script sets unmockedTools: error: declare a mock for find_order in mocks (or make the agent answer find_order from the request's mocks), or set unmockedTools: allow to test the agent's tools live",
+    );
+    expect(reportedError(real, { mocks: [] }, 'error')?.error).toContain('config.yml sets personas.unmockedTools: error');
+    expect(reportedError(real, { mocks: [{ tool: 'x', match: 'subset', output: null }], unmockedTools: 'allow' })).toBeNull();
+    // The script's own setting wins over config.yml's.
+    expect(reportedError(real, { mocks: [], unmockedTools: 'allow' }, 'error')).toBeNull();
   });
 });
 
@@ -272,3 +310,55 @@ describe('tallies, gate and estimate', () => {
     expect(estimateCost([null], cost, false, { welcomeTurn: true }, [script])).toMatchObject({ usd: 0.07, aboveCap: true });
   });
 });
+
+describe('expect.reply and conversations without routes', () => {
+  const contains = (text: string) => async (reply: string) => (reply.includes(text) ? { verdict: 'pass' as const, detail: `reply contains "${text}"` } : { verdict: 'fail' as const, detail: `reply does not contain "${text}"` });
+  const turns = [turn(0, { reply: 'Welcome' }), turn(1, { reply: 'Refunds take 30 days' }), turn(2, { reply: 'ok' }), turn(3, { reply: '' })];
+
+  it('any (the default): the first reply that matches, with its turn; none: fail naming how many were checked', async () => {
+    expect(await replyCheck({ contains: '30 days', turn: 'any' }, turns, 'complete', contains('30 days'))).toEqual({
+      kind: 'reply',
+      expected: { contains: '30 days', turn: 'any' },
+      observed: 'Refunds take 30 days',
+      turn: 1,
+      status: 'pass',
+      detail: 'turn 1: reply contains "30 days"',
+    });
+    expect(await replyCheck({ contains: 'sorry', turn: 'any' }, turns, 'complete', contains('sorry'))).toMatchObject({ status: 'fail', turn: null, observed: null, detail: 'no reply contains "sorry" (4 replies checked)' });
+  });
+
+  it('a turn number checks that reply (0 the welcome turn); last is the last turn with a reply', async () => {
+    expect(await replyCheck({ contains: 'Welcome', turn: 0 }, turns, 'complete', contains('Welcome'))).toMatchObject({ status: 'pass', turn: 0 });
+    expect(await replyCheck({ contains: '30 days', turn: 2 }, turns, 'complete', contains('30 days'))).toMatchObject({ status: 'fail', turn: 2, observed: 'ok', detail: 'turn 2: reply does not contain "30 days"' });
+    expect(await replyCheck({ contains: 'ok', turn: 'last' }, turns, 'complete', contains('ok'))).toMatchObject({ status: 'pass', turn: 2 });
+  });
+
+  it('a turn not sent fails when the agent ended the conversation, is not evaluated when the run stopped on an error', async () => {
+    const ended = turns.slice(0, 3);
+    expect(await replyCheck({ contains: 'x', turn: 3 }, ended, 'ended', contains('x'))).toMatchObject({ status: 'fail', turn: null, detail: 'turn 3 was not sent: the conversation ended at turn 2' });
+    expect(await replyCheck({ contains: 'x', turn: 3 }, ended, 'errored', contains('x'))).toMatchObject({ status: 'not_evaluated', detail: 'turn 3 was not sent: the run stopped at turn 2' });
+    expect(await replyCheck({ contains: 'x', turn: 0 }, turns.slice(1), 'complete', contains('x'))).toMatchObject({ status: 'fail', detail: 'turn 0 was not sent: the agent has no welcome turn' });
+  });
+
+  it('a pattern that does not compile is not evaluated, tried once', async () => {
+    let calls = 0;
+    const broken = async () => {
+      calls++;
+      return { verdict: 'not_evaluated' as const, detail: 'pattern does not compile: bad' };
+    };
+    expect(await replyCheck({ regex: '(', flags: '', turn: 'any' }, turns, 'complete', broken)).toMatchObject({ status: 'not_evaluated', detail: 'turn 0: pattern does not compile: bad', turn: null });
+    expect(calls).toBe(1);
+  });
+
+  it('conversations is not evaluated when no turn has a route: the agent does not report routes', () => {
+    expect(conversationsCheck(['refunds'], [turn(1, { route: null }), turn(2, { route: null })])).toEqual({
+      kind: 'conversations',
+      expected: ['refunds'],
+      observed: [],
+      status: 'not_evaluated',
+      detail: 'the agent does not report routes',
+    });
+    expect(conversationsCheck(['refunds'], [turn(1, { route: null }), turn(2)]).status).toBe('fail');
+  });
+});
+

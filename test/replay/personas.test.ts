@@ -177,4 +177,74 @@ describe('replay with persona scripts', () => {
     ]);
     expect(record.personas[0]).toMatchObject({ error: 'internal error replaying the script: socket exploded', unsent: ['boom-1', 'boom-2'], turns: [] });
   });
+
+  it('mocked and live mode: a server-run tool is checked live without mocks, answered by a mock through its output, errored when no mock answers it', async () => {
+    // A Vercel-AI-style agent whose tools run on the server: it answers find_order from the request's
+    // mocks when it has one, else runs the real tool; the reported calls say nothing of mocking.
+    const server = await startAgentServer((req) => {
+      const b = req.json as { mocks?: { tool: string; output: unknown }[] };
+      const mock = (b.mocks ?? []).find((m) => m.tool === 'find_order');
+      const output = mock ? mock.output : { status: 'in transit' };
+      return { json: { reply: 'Checked.', route: null, toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output }], outcome: null } };
+    });
+    cleanups.push(() => server.close());
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, retries: 0 });
+    cleanups.push(() => client.close());
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const expect_ = { conversations: [], terminal: null, toolCalled: [{ tool: 'find_order', input: { orderId: '1234' }, match: 'subset' as const }], toolNotCalled: [], criteria: [] };
+    const live = { ...script('live', 1), expect: expect_ };
+    const mocked = { ...live, label: 'mocked', mocks: [{ tool: 'find_order', input: { orderId: '1234' }, match: 'subset' as const, output: { status: 'delivered' } }] };
+    const wrong = { ...live, label: 'wrong', mocks: [{ tool: 'issue_refund', match: 'subset' as const, output: null }] };
+    const strict = { ...live, label: 'strict', unmockedTools: 'error' as const };
+    const lax = { ...wrong, label: 'lax', unmockedTools: 'allow' as const };
+    const record = await replay([], new Map(), { agent: client, regex, judge: null }, OPTIONS, { personas: [live, mocked, wrong, strict, lax], baselines: new Map() });
+    const [l, m, w, st, lx] = record.personas;
+    expect(l).toMatchObject({ errored: false, verdict: 'pass' });
+    expect(l!.turns[0]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'in transit' }, mocked: false }]);
+    expect(m).toMatchObject({ errored: false, verdict: 'pass' });
+    expect(m!.turns[0]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'delivered' }, mocked: true }]);
+    expect(w).toMatchObject({ errored: true, errorKind: 'unmocked_tool', verdict: null });
+    expect(w!.error).toBe(
+      "turn 1: the agent reported a call to find_order {\"orderId\":\"1234\"} that no mock answered (no mock is declared for it; mocked: false); the script declares mocks, so it runs in mocked mode and every tool call must be answered by a mock: declare a mock for find_order in mocks (or make the agent answer find_order from the request's mocks), or remove the script's mocks to test the agent's tools live",
+    );
+    // Its deterministic checks still ran on the turns that completed.
+    expect(w!.checks.map((c) => c.status)).toEqual(['pass']);
+    expect(st).toMatchObject({ errored: true, errorKind: 'unmocked_tool' });
+    expect(lx).toMatchObject({ errored: false, verdict: 'pass' });
+    // config.yml's personas.unmockedTools applies to the scripts without their own.
+    const configured = await replay([], new Map(), { agent: client, regex, judge: null }, { ...OPTIONS, unmockedTools: 'error' }, { personas: [live, lax], baselines: new Map() });
+    expect(configured.personas.map((p) => p.errored)).toEqual([true, false]);
+    expect(configured.personas[0]!.error).toContain('config.yml sets personas.unmockedTools: error');
+  });
+
+  it('expect.reply checks run on the replies, regexes in the worker pool, and are recorded with the other checks', async () => {
+    const server = await startAgentServer((req) => {
+      const b = req.json as { message: string };
+      return { json: { reply: b.message === 'bye' ? 'Goodbye!' : `Refunds take 30 days (${b.message})`, ended: b.message === 'bye' } };
+    });
+    cleanups.push(() => server.close());
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, retries: 0 });
+    cleanups.push(() => client.close());
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const reply = [
+      { contains: '30 days', turn: 'any' as const },
+      { regex: 'goodbye', flags: 'i', turn: 'last' as const },
+      { regex: '(', flags: '', turn: 1 },
+      { contains: 'x', turn: 3 },
+    ];
+    const s = { ...script('replies', 3), followUps: ['bye', 'still there?'], expect: { conversations: ['c'], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [], reply } };
+    const record = await replay([], new Map(), { agent: client, regex, judge: null }, OPTIONS, { personas: [s], baselines: new Map() });
+    const p = record.personas[0]!;
+    expect(p).toMatchObject({ errored: false, verdict: 'fail', unsent: ['still there?'] });
+    expect(p.checks.map((c) => [c.kind, c.status, c.detail])).toEqual([
+      ['conversations', 'not_evaluated', 'the agent does not report routes'],
+      ['reply', 'pass', 'turn 1: reply contains "30 days"'],
+      ['reply', 'pass', 'turn 2: /goodbye/i matched "Goodbye"'],
+      ['reply', 'not_evaluated', expect.stringMatching(/^turn 1: pattern does not compile: /)],
+      ['reply', 'fail', 'turn 3 was not sent: the conversation ended at turn 2'],
+    ]);
+  });
 });
+

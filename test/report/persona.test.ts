@@ -2,6 +2,7 @@
 // (SPEC 8 and 10), read back through cmark-gfm, GitHub's own parser.
 
 import { describe, expect, it } from 'vitest';
+import { personaData } from '../../src/report/html/data.js';
 import { NOTICE_RESERVE_CHARS, renderCapRefusal, renderComment, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
 import type { PersonaRecord, RunRecord, Turn } from '../../src/types.js';
 import {
@@ -535,5 +536,35 @@ describe('cap refusal', () => {
     expect(renderCapRefusal(estimate, 12, 4, ctx, 3)).toContain('**≈ $0.36 estimated** for 12 fixtures, 3 persona scripts and 4 judge calls; the cap is **$0.10**.');
     expect(renderCapRefusal(estimate, 12, 0, ctx, 1)).toContain('for 12 fixtures and 1 persona script; the cap');
     expect(renderCapRefusal(estimate, 12, 4, ctx)).toBe(renderCapRefusal(estimate, 12, 4, ctx, 0));
+  });
+});
+
+describe('expect.reply checks in every surface', () => {
+  const reply = (expected: { contains: string; turn: number | 'last' | 'any' } | { regex: string; flags: string; turn: number | 'last' | 'any' }, status: 'pass' | 'fail', detail: string, turn: number | null) =>
+    ({ kind: 'reply', expected, observed: null, turn, status, detail }) as const;
+  const p = persona('reply-checks', {
+    verdict: 'fail',
+    drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' },
+    checks: [reply({ contains: '30 days', turn: 'any' }, 'pass', 'turn 1: reply contains "30 days"', 1), reply({ regex: 'a|b', flags: 'i', turn: 3 }, 'fail', 'turn 3 was not sent: the conversation ended at turn 2', null)],
+  });
+  const r = run([], { personas: [p] });
+
+  it('the comment shows each as a row of the checks table, the pattern escaped', () => {
+    const md = renderComment(r, ctx);
+    const rows = checkRows(itemHtml(githubHtml(md), 'reply-checks'));
+    expect(rows).toEqual([
+      ['✅', 'reply', 'contains "30 days", any turn', 'turn 1: reply contains "30 days"'],
+      ['❌', 'reply', 'matches /a|b/i, turn 3', 'turn 3 was not sent: the conversation ended at turn 2'],
+    ]);
+  });
+
+  it('the terminal names the check and what it wanted', () => {
+    const t = renderTerminal(r, { color: false });
+    expect(t).toContain('reply matches /a|b/i, turn 3: turn 3 was not sent: the conversation ended at turn 2');
+  });
+
+  it('the HTML report data names them the same way', () => {
+    const data = personaData(p);
+    expect(JSON.stringify(data)).toContain('reply matches /a|b/i, turn 3');
   });
 });

@@ -181,10 +181,11 @@ describe('loadSuite: config resolution', () => {
     ]);
   });
 
-  it('lets request and response override fields of the preset mapping; start follows the response fields', async () => {
+  it('lets request and response override fields of the preset mapping; start: true follows the response fields', async () => {
     const r = await load({
       [F + '/ok.yml']: OK_FIXTURE,
       [C]: `agent:
+  start: true
   request:
     body: { sender: "{{session}}", text: "{{message}}", meta: { tag: "{{persona}}", n: 1, on: true, none: null } }
   response: { reply: "0.text", conversation: null, stage: "custom.stage" }
@@ -205,6 +206,9 @@ describe('loadSuite: config resolution', () => {
       absentToolCallsAreNone: false,
     });
     expect(agent.start).toEqual({ ...agent.mapping, body: NATIVE_START.body });
+    // Without start, a request body of one's own has no welcome turn.
+    const custom = await load({ [F + '/ok.yml']: OK_FIXTURE, [C]: 'agent:\n  request:\n    body: { text: "{{message}}" }\n' });
+    expect(custom.suite!.config.agent.start).toBeNull();
   });
 
   it('accepts start: false, and start with its own body and response', async () => {

@@ -25,6 +25,66 @@ expect:
 `;
 
 describe('loadSuite: persona scripts', () => {
+  it('expect.reply: contains or regex (+flags) with turn N, last or any (the default); it counts as an expectation', async () => {
+    const ok = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      [`${P}/a.yml`]: 'label: a\nopening: hi\nfollowUps: [ more ]\nexpect:\n  reply:\n    - { contains: "30 days" }\n    - { regex: "refund(ed)?", flags: i, turn: last }\n    - { contains: Welcome, turn: 0 }\n    - { contains: ok, turn: 2 }\n',
+    });
+    expect(ok.errors).toEqual([]);
+    expect(ok.suite!.personas[0]!.expect.reply).toEqual([
+      { contains: '30 days', turn: 'any' },
+      { regex: 'refund(ed)?', flags: 'i', turn: 'last' },
+      { contains: 'Welcome', turn: 0 },
+      { contains: 'ok', turn: 2 },
+    ]);
+    const bad = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      [`${P}/b.yml`]: [
+        'label: b',
+        'opening: hi',
+        'followUps: [ more ]',
+        'expect:',
+        '  reply:',
+        '    - { contains: x, turn: 3 }',
+        '    - { contains: x, regex: y }',
+        '    - { contains: x, flags: i }',
+        '    - { regex: y, flags: ii }',
+        '    - { regex: "(", turn: first }',
+        '    - { regex: "(" }',
+        '',
+      ].join('\n'),
+    });
+    expect(brief(bad.errors)).toEqual([
+      `${P}/b.yml:6: persona script "b": expect.reply[0]: turn 3 is beyond the script: it has 2 message turns (the opening is turn 1, turn 0 the welcome turn)`,
+      `${P}/b.yml:7: persona script "b": expect.reply[1] must have exactly one of contains and regex, found both`,
+      `${P}/b.yml:8: persona script "b": expect.reply[2]: flags only apply to a regex, not to contains`,
+      `${P}/b.yml:9: persona script "b": expect.reply[3]: regex flags "ii" repeat "i"`,
+      `${P}/b.yml:10: persona script "b": expect.reply[4].turn: must be a turn number (0 is the welcome turn), last, or any`,
+    ]);
+    expect(brief(bad.warnings)).toContainEqual(expect.stringMatching(/^\.agent-replay\/personas\/b\.yml:11: persona script "b": expect\.reply\[5\]: pattern does not compile: .*; that check will be not evaluated at run time$/));
+  });
+
+
+  it('unmockedTools on a script and personas.unmockedTools in config.yml: error or allow, anything else refused with file and line', async () => {
+    const ok = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      ['.agent-replay/config.yml']: 'personas:\n  unmockedTools: error\n',
+      [`${P}/a.yml`]: 'label: a\nopening: hi\nunmockedTools: allow\nexpect: { terminal: finish }\n',
+    });
+    expect(ok.errors).toEqual([]);
+    expect(ok.suite!.personas[0]!.unmockedTools).toBe('allow');
+    expect(ok.suite!.config.personas).toEqual({ unmockedTools: 'error' });
+    const bad = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      ['.agent-replay/config.yml']: 'personas:\n  unmockedTools: warn\n',
+      [`${P}/a.yml`]: 'label: a\nopening: hi\nunmockedTools: never\nexpect: { terminal: finish }\n',
+    });
+    expect(brief(bad.errors)).toEqual([
+      '.agent-replay/config.yml:2: personas.unmockedTools must be one of error, allow, found the string "warn"',
+      '.agent-replay/personas/a.yml:3: persona script "a": unmockedTools must be one of error, allow, found the string "never"',
+    ]);
+  });
+
   it('reads the form of SPEC section 10 exactly, with defaults filled in', async () => {
     const r = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [`${P}/refund.yml`]: SPEC_EXAMPLE });
     expect(r.errors).toEqual([]);
@@ -129,8 +189,8 @@ describe('loadSuite: persona scripts', () => {
     const r = await load({ [`${P}/b.yml`]: 'label: ../x\nopening: hi\nfollowups: [a]\nexpect: { termnal: finish }\n' });
     expect(brief(r.errors)).toEqual([
       `${P}/b.yml:1: label "../x" is not valid: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (it names the baseline file)`,
-      `${P}/b.yml:3: persona script "../x": unknown key "followups"; allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, expect, repeat`,
-      `${P}/b.yml:4: persona script "../x": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria`,
+      `${P}/b.yml:3: persona script "../x": unknown key "followups"; allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, unmockedTools, expect, repeat`,
+      `${P}/b.yml:4: persona script "../x": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria, reply`,
     ]);
   });
 
@@ -199,10 +259,38 @@ describe('warnings about what the agent mapping cannot carry', () => {
     });
     expect(r.errors).toEqual([]);
     expect(brief(r.warnings)).toEqual([
-      `${P}/p.yml:1: persona script (first: "p") has mocks, but the agent request body does not send {{mocks}} on every turn: the agent will not see them`,
+      `${P}/p.yml:1: persona script (first: "p") has mocks, but the openai-chat preset sends no mocks (the API has no such field): the agent will not see them`,
       `${P}/p.yml:1: persona script (first: "p") checks tool calls, but agent.response.toolCalls is null: those checks will be not evaluated`,
-      `${P}/p.yml:1: persona script (first: "p") checks the terminal outcome, but agent.response.outcome is null: that check will be not evaluated`,
+      `${P}/p.yml:1: persona script (first: "p") checks the terminal outcome, but the openai-chat preset's API reports no outcomes: that check will be not evaluated`,
     ]);
+    // A preset's API cannot be given a response path it does not have: the fix is a check it supports.
+    expect(r.warnings.map((w) => w.fix)).toEqual([
+      `remove the script's mocks to test the agent's tools live, or give agent.request.body in .agent-replay/config.yml with "{{mocks}}" where your endpoint reads them`,
+      "set agent.response.toolCalls in .agent-replay/config.yml to the path of the tool calls in the agent's response",
+      'remove expect.terminal, or check how the conversation ends with expect.reply (e.g. { contains: "...", turn: last }) or a criterion',
+    ]);
+    const rasa = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      '.agent-replay/config.yml': 'agent:\n  preset: rasa-rest\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { conversations: [ refunds ], toolCalled: [ { tool: t } ] }\n',
+    });
+    expect(brief(rasa.warnings)).toEqual([
+      `${P}/p.yml:1: persona script (first: "p") checks tool calls, but the rasa-rest preset's API reports no tool calls: those checks will be not evaluated`,
+      `${P}/p.yml:1: persona script (first: "p") checks conversations, but the rasa-rest preset's API reports no routes: that check will be not evaluated`,
+    ]);
+    // A body of one's own behind a preset: the endpoint is the user's, so a response path is the fix.
+    const own = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      '.agent-replay/config.yml': 'agent:\n  preset: openai-chat\n  model: m\n  request: { body: { q: "{{message}}" } }\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { terminal: finish }\n',
+    });
+    expect(own.warnings.map((w) => w.fix)).toEqual(["set agent.response.outcome in .agent-replay/config.yml to the path of the outcome in the agent's response"]);
+    const noWelcome = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      '.agent-replay/config.yml': 'agent:\n  start: false\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { reply: [ { contains: Welcome, turn: 0 } ] }\n',
+    });
+    expect(brief(noWelcome.warnings)).toEqual([`${P}/p.yml:1: persona script (first: "p") checks the reply of turn 0, the welcome turn, but the agent has no welcome turn: that check will fail`]);
     const native = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nmocks: [ { tool: t, output: 1 } ]\nexpect: { terminal: finish, toolNotCalled: [ { tool: t } ] }\n' });
     expect(native.warnings).toEqual([]);
   });

@@ -8,7 +8,7 @@
 import type { Check, FixtureRecord, JsonValue, PersonaBaseline, PersonaRecord, Route, ToolCall, Turn } from '../../types.js';
 import { replyDiff, type Segment } from '../diff.js';
 import { clip, normalizeBlock } from '../escape.js';
-import { CHECK_NAMES, checkSubject } from '../persona.js';
+import { CHECK_NAMES, checkSubject, replyWords } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
 
@@ -216,6 +216,8 @@ function expectedText(c: Check): string {
     case 'toolCalled':
     case 'toolNotCalled':
       return c.expected.input === undefined ? `${c.expected.tool}, any input` : `${c.expected.tool} ${json(c.expected.input)} (${c.expected.match})`;
+    case 'reply':
+      return replyWords(c.expected);
     case 'criterion':
       return c.expected;
   }
@@ -231,6 +233,8 @@ function observedText(c: Check): string {
     case 'toolNotCalled':
       if (c.turn !== null) return `called on turn ${c.turn}`;
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
+    case 'reply':
+      return c.detail;
     case 'criterion':
       return typeof c.score === 'number' && Number.isFinite(c.score)
         ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})${c.reused ? `, ${reuseWords(c.reused)}` : ''}${c.rationale ? `: ${c.rationale}` : ''}`
