@@ -74,6 +74,13 @@ describe('causes', () => {
     expect(causeOf(rec({ verdict: 'pass' }), URL_)).toBeNull();
   });
 
+  it('groups unmocked calls by tool, whatever input each call had', () => {
+    const one = causeOf(errored('a', 'unmocked_tool', 'turn 1: the agent reported a call to issue_refund {"orderId":"1"} that no mock answered (no mock is declared for it; mocked: false); the script declares mocks'), URL_);
+    const two = causeOf(errored('b', 'unmocked_tool', 'turn 2: the agent reported a call to issue_refund {"orderId":"2","amount":12} that no mock answered (no mock is declared for it; mocked: false)'), URL_);
+    expect(one?.what).toBe('a call to issue_refund that no mock answered');
+    expect(one?.key).toBe(two?.key);
+  });
+
   it("reads a persona script's first check that did not run", () => {
     const script = {
       label: 's',
