@@ -1,4 +1,5 @@
-// Runs the Action's entry (src/main.ts, bundled once per test run) as a child process, the way the runner does: inputs as
+// Runs the Action's entry (src/index.ts, which runs src/main.ts's run(); bundled once per test run)
+// as a child process, the way the runner does: inputs as
 // INPUT_* variables, the event payload in a file, outputs and the job summary in files, and
 // GITHUB_API_URL pointing at the loopback fake GitHub.
 
@@ -12,7 +13,7 @@ import { startAgentServer, type AgentHandler, type AgentServer } from '../suppor
 import { serializeBaseline } from '../../src/suite/index.js';
 import type { Baseline } from '../../src/types.js';
 
-/** src/main.ts bundled once per test run (test/support/entry-bundles.ts). */
+/** src/index.ts (the Action's entry) bundled once per test run (test/support/entry-bundles.ts). */
 const ACTION = inject('actionBundle');
 
 export interface ActionRun {

@@ -1,4 +1,4 @@
-// Vitest global set-up: bundles the two entries (src/main.ts, the Action; src/cli.ts, the CLI)
+// Vitest global set-up: bundles the two entries (src/index.ts, the Action; src/cli.ts, the CLI)
 // from the current sources once per test run, with esbuild, into a temp folder. Tests that run an
 // entry as a child process start `node <bundle>` instead of `node --import tsx <entry>.ts`: the same
 // code in the same kind of process (env, cwd, signals, exit code), without tsx compiling and
@@ -13,7 +13,7 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Absolute path of the bundled src/main.ts (ESM). */
+    /** Absolute path of the bundled src/index.ts (ESM). */
     actionBundle: string;
     /** Absolute path of the bundled src/cli.ts (ESM). */
     cliBundle: string;
@@ -22,7 +22,7 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = await mkdtemp(join(tmpdir(), 'agent-replay-test-bundles-'));
-  const entries = { action: 'src/main.ts', cli: 'src/cli.ts' } as const;
+  const entries = { action: 'src/index.ts', cli: 'src/cli.ts' } as const;
   await build({
     entryPoints: Object.entries(entries).map(([out, src]) => ({ in: src, out })),
     outdir: dir,
