@@ -18,7 +18,8 @@ import {
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { substituteEnv } from './env.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
-import { positionAt, quote, sourceText, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
+import { quote, translateZodIssues, type ConfigIssue } from './issues.js';
+import type { PathSegment, SourceFile } from './yaml/index.js';
 
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
 export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const satisfies readonly JudgeProvider[];
@@ -147,7 +148,7 @@ export type IssueAt = (path: readonly PathSegment[], message: string, fix: strin
 
 export function issueMaker(file: string, src: SourceFile | null): IssueAt {
   return (path, message, fix) => {
-    const pos = src ? positionAt(src, path) : { line: null, column: null };
+    const pos = src ? src.valueAt(path) : { line: null, column: null };
     return { file, line: pos.line, column: pos.column, message, fix };
   };
 }
@@ -327,7 +328,7 @@ function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution):
     // A header written as a number or true/false is sent exactly as written (`X-Version: 1.10`
     // sends 1.10, not the 1.1 that YAML reads).
     for (const [name, value] of Object.entries(agent.headers)) {
-      const written = typeof value === 'string' || r.src === null ? null : sourceText(r.src, ['agent', 'headers', name]);
+      const written = typeof value === 'string' || r.src === null ? null : r.src.writtenAt(['agent', 'headers', name]);
       config.agent.headers[name] = written ?? String(value);
     }
   }

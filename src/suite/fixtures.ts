@@ -4,16 +4,8 @@
 
 import { z } from 'zod';
 import type { Assertion, Fixture } from '../types.js';
-import {
-  describeValue,
-  positionAt,
-  positionOfKey,
-  quote,
-  translateZodIssues,
-  type ConfigIssue,
-  type PathSegment,
-  type SourceFile,
-} from './issues.js';
+import { describeValue, quote, translateZodIssues, type ConfigIssue } from './issues.js';
+import type { PathSegment, SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { regexCompileAdvice, regexMeaningNote } from './regex-advice.js';
@@ -74,7 +66,7 @@ export function checkFixtureFile(src: SourceFile, data: unknown): FixtureFileRes
     }
     items = ((data as { fixtures: unknown[] }).fixtures ?? []).map((d, i) => ({ data: d, path: ['fixtures', i] }));
     if (items.length === 0) {
-      const pos = positionAt(src, ['fixtures']);
+      const pos = src.valueAt(['fixtures']);
       result.warnings.push({
         file: src.file,
         ...pos,
@@ -85,7 +77,7 @@ export function checkFixtureFile(src: SourceFile, data: unknown): FixtureFileRes
   } else if (typeof data === 'object') {
     items = [{ data, path: [] }];
   } else {
-    const pos = positionAt(src, []);
+    const pos = src.valueAt([]);
     result.errors.push({
       file: src.file,
       ...pos,
@@ -99,11 +91,11 @@ export function checkFixtureFile(src: SourceFile, data: unknown): FixtureFileRes
 }
 
 function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: FixtureFileResult): void {
-  const where = positionAt(src, path);
+  const where = src.valueAt(path);
   const name = path.length === 0 ? 'the fixture' : `fixture ${path.map((p) => (typeof p === 'number' ? `#${p + 1}` : '')).join('')}`;
   const errorsBefore = result.errors.length;
   const err = (p: PathSegment[], message: string, fix: string): void => {
-    const pos = positionAt(src, p);
+    const pos = src.valueAt(p);
     result.errors.push({ file: src.file, line: pos.line, column: pos.column, message, fix });
   };
 
@@ -123,7 +115,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   }
 
   if (labelText !== null) {
-    const labelPos = positionAt(src, [...path, 'label']);
+    const labelPos = src.valueAt([...path, 'label']);
     result.labels.push({ label: labelText, file: src.file, ...labelPos });
     if (!isValidLabel(labelText)) {
       err(
@@ -165,7 +157,7 @@ function checkAssertion(
   prefix: string,
   result: FixtureFileResult,
 ): Assertion | null {
-  const at = (key: string | null) => positionOfKey(src, path, key ?? '') ?? positionAt(src, path);
+  const at = (key: string | null) => src.keyAt(path, key ?? '') ?? src.valueAt(path);
   const err = (key: string | null, message: string, fix: string): void => {
     result.errors.push({ file: src.file, ...at(key), message: prefix + message, fix });
   };

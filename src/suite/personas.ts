@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { type JsonValue, type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn, type ToolExpectation } from '../types.js';
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
 import { isJsonValue } from './config-file.js';
-import { describeValue, positionAt, quote, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
+import { describeValue, quote, translateZodIssues, type ConfigIssue } from './issues.js';
+import type { PathSegment, SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 
@@ -81,7 +82,7 @@ export function checkPersonaFile(src: SourceFile, data: unknown): PersonaFileRes
     if (items.length === 0) {
       result.warnings.push({
         file: src.file,
-        ...positionAt(src, ['personas']),
+        ...src.valueAt(['personas']),
         message: 'personas is an empty list: the file defines no persona script',
         fix: 'add scripts (label, opening, expect) or delete the file',
       });
@@ -91,7 +92,7 @@ export function checkPersonaFile(src: SourceFile, data: unknown): PersonaFileRes
   } else {
     result.errors.push({
       file: src.file,
-      ...positionAt(src, []),
+      ...src.valueAt([]),
       message: `a persona file must hold a script (label, opening, expect, ...) or a list under "personas:", found ${describeValue(data)}`,
       fix: 'write "label: my-script", "opening: ..." and an "expect:" block on separate lines, or "personas:" followed by a list',
     });
@@ -102,11 +103,11 @@ export function checkPersonaFile(src: SourceFile, data: unknown): PersonaFileRes
 }
 
 function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result: PersonaFileResult): void {
-  const where = positionAt(src, path);
+  const where = src.valueAt(path);
   const name = path.length === 0 ? 'the script' : `persona script #${Number(path.at(-1)) + 1}`;
   const errorsBefore = result.errors.length;
   const err = (p: PathSegment[], message: string, fix: string): void => {
-    result.errors.push({ file: src.file, ...positionAt(src, p), message, fix });
+    result.errors.push({ file: src.file, ...src.valueAt(p), message, fix });
   };
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     err(path, `${name} must be a mapping with label, opening and expect, found ${describeValue(data)}`, 'write it as { label: my-script, opening: "...", expect: { ... } }');
@@ -123,7 +124,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
     result.errors.push(...translateZodIssues({ src, schema: personaSchema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues));
   }
   if (labelText !== null) {
-    result.labels.push({ label: labelText, file: src.file, ...positionAt(src, [...path, 'label']) });
+    result.labels.push({ label: labelText, file: src.file, ...src.valueAt([...path, 'label']) });
     if (!isValidLabel(labelText)) {
       err([...path, 'label'], `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`, `rename it, e.g. label: ${suggestLabel(labelText)}`);
     }
@@ -198,7 +199,7 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
         } catch (x) {
           result.warnings.push({
             file: src.file,
-            ...positionAt(src, [...at, 'regex']),
+            ...src.valueAt([...at, 'regex']),
             message: `${name}: pattern does not compile: ${(x as Error).message}; that check will be not evaluated at run time`,
             fix: 'correct the pattern (JavaScript RegExp syntax); escape a literal ( [ { . * + ? with a backslash',
           });

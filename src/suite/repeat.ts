@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 import type { Repeat } from '../types.js';
-import type { PathSegment } from './issues.js';
+import type { PathSegment } from './yaml/index.js';
 
 /** The most attempts one item may ask for: a repeat multiplies the run's cost. */
 export const MAX_REPEAT = 20;
