@@ -177,18 +177,7 @@ function shapesAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType[] 
 }
 
 function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
-  let current: z.ZodType[] = unwrapped(schema);
-  for (const seg of path) {
-    const next: z.ZodType[] = [];
-    for (const s of current) {
-      const def = defOf(s);
-      if (def.type === 'object' && def.shape && typeof seg === 'string' && def.shape[seg]) next.push(...unwrapped(def.shape[seg]));
-      else if (def.type === 'array' && def.element && typeof seg === 'number') next.push(...unwrapped(def.element));
-      else if (def.type === 'record' && def.valueType) next.push(...unwrapped(def.valueType));
-    }
-    current = next;
-  }
-  const obj = current.find((s) => defOf(s).type === 'object');
+  const obj = shapesAt(schema, path)[0];
   return obj ? Object.keys(defOf(obj).shape ?? {}) : [];
 }
 

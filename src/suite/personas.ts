@@ -6,8 +6,9 @@ import { z } from 'zod';
 import { type JsonValue, type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn, type ToolExpectation } from '../types.js';
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
 import { isJsonValue } from './config-file.js';
-import { describeValue, quote, translateZodIssues, type ConfigIssue } from './issues.js';
+import { describeValue, quote, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
+import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 
@@ -44,61 +45,26 @@ export const personaSchema = z.strictObject({
   repeat: repeatSchema.nullable().optional(),
 });
 
-const listFileSchema = z.strictObject({ personas: z.array(z.unknown()) });
+const PERSONA_FILE = itemFileRule({
+  key: 'personas',
+  emptyFile: { message: 'the file is empty: it defines no persona script', fix: 'add a script (label, opening, expect) or delete the file' },
+  emptyList: { message: 'personas is an empty list: the file defines no persona script', fix: 'add scripts (label, opening, expect) or delete the file' },
+  neither: (found) => ({
+    message: `a persona file must hold a script (label, opening, expect, ...) or a list under "personas:", found ${found}`,
+    fix: 'write "label: my-script", "opening: ..." and an "expect:" block on separate lines, or "personas:" followed by a list',
+  }),
+});
 
 const EXPECTATIONS = ['conversations', 'terminal', 'toolCalled', 'toolNotCalled', 'criteria', 'reply'] as const;
 
-export interface PersonaFileResult {
+export interface PersonaFileResult extends ItemFileFindings {
   personas: PersonaScript[];
-  errors: ConfigIssue[];
-  warnings: ConfigIssue[];
-  /** Labels seen in the file, with their position, even on scripts with other problems. */
-  labels: { label: string; file: string; line: number | null; column: number | null }[];
 }
 
-/** Checks one parsed persona file. `data` is the one YAML reading of it (see yaml.ts). */
+/** Checks one parsed persona file. `data` is the one YAML reading of it (see suite/yaml). */
 export function checkPersonaFile(src: SourceFile, data: unknown): PersonaFileResult {
   const result: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [] };
-  if (data === null || data === undefined) {
-    result.warnings.push({
-      file: src.file,
-      line: 1,
-      column: 1,
-      message: 'the file is empty: it defines no persona script',
-      fix: 'add a script (label, opening, expect) or delete the file',
-    });
-    return result;
-  }
-  let items: { data: unknown; path: PathSegment[] }[];
-  if (Array.isArray(data)) {
-    items = data.map((d, i) => ({ data: d, path: [i] }));
-  } else if (typeof data === 'object' && 'personas' in data) {
-    const parsed = listFileSchema.safeParse(data);
-    if (!parsed.success) {
-      result.errors.push(...translateZodIssues({ src, schema: listFileSchema, data, base: [] }, parsed.error.issues));
-      if (!Array.isArray((data as { personas: unknown }).personas)) return result;
-    }
-    items = ((data as { personas: unknown[] }).personas ?? []).map((d, i) => ({ data: d, path: ['personas', i] }));
-    if (items.length === 0) {
-      result.warnings.push({
-        file: src.file,
-        ...src.valueAt(['personas']),
-        message: 'personas is an empty list: the file defines no persona script',
-        fix: 'add scripts (label, opening, expect) or delete the file',
-      });
-    }
-  } else if (typeof data === 'object') {
-    items = [{ data, path: [] }];
-  } else {
-    result.errors.push({
-      file: src.file,
-      ...src.valueAt([]),
-      message: `a persona file must hold a script (label, opening, expect, ...) or a list under "personas:", found ${describeValue(data)}`,
-      fix: 'write "label: my-script", "opening: ..." and an "expect:" block on separate lines, or "personas:" followed by a list',
-    });
-    return result;
-  }
-  for (const item of items) checkScript(src, item.data, item.path, result);
+  for (const item of itemsOfFile(src, data, PERSONA_FILE, result)) checkScript(src, item.data, item.path, result);
   return result;
 }
 
