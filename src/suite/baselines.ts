@@ -8,7 +8,7 @@ import { isValidLabel, LABEL_RULE } from './labels.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
-/** SPEC 11: what judged an item (shared with results.json, which imports it from here). */
+/** What judged an item (docs/fixtures.md#judge-reuse; shared with results.json, which imports it from here). */
 export const judgeFingerprintSchema = z.strictObject({
   model: z.string().nullable(),
   promptVersion: z.string(),
@@ -16,7 +16,7 @@ export const judgeFingerprintSchema = z.strictObject({
 });
 
 /**
- * SPEC 12 judge reuse: the judge's result kept with an accepted reply. A score outside 0..1 or a
+ * Judge reuse (docs/fixtures.md#judge-reuse): the judge's result kept with an accepted reply. A score outside 0..1 or a
  * fingerprint of any other shape is refused like any other malformed baseline, with file and line.
  */
 export const baselineJudgeSchema = z.strictObject({
@@ -36,7 +36,7 @@ export const baselineSchema = z.strictObject({
   commit: z.string().nullable(),
 });
 
-/** A persona script's baseline (SPEC section 10): the same file place, told apart by `kind`. */
+/** A persona script's baseline (docs/personas.md#baselines-and-drift): the same file place, told apart by `kind`. */
 export const personaBaselineSchema = z.strictObject({
   label: z.string(),
   kind: z.literal('persona'),

@@ -123,9 +123,9 @@ export const configFileSchema = z.strictObject({
     })
     .nullable()
     .optional(),
-  // SPEC section 11: the conversations the agent has, for coverage gaps.
+  // The conversations the agent has, for coverage gaps (docs/evaluations.md#coverage).
   coverage: z.strictObject({ conversations: z.array(z.string()).nullable().optional() }).nullable().optional(),
-  // SPEC section 12: every item runs `count` times unless it has its own `repeat`.
+  // Every item runs `count` times unless it has its own `repeat` (docs/fixtures.md, "Repeat").
   repeat: repeatSchema.nullable().optional(),
   // Persona scripts: how a script without its own unmockedTools treats a tool call no mock answered.
   personas: z.strictObject({ unmockedTools: z.enum(['error', 'allow']).nullable().optional() }).nullable().optional(),

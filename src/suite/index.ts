@@ -36,7 +36,7 @@ export interface Suite {
   config: Config;
   /** Sorted by file path, then by position in the file. */
   fixtures: Fixture[];
-  /** Persona scripts (SPEC section 10), sorted like fixtures. */
+  /** Persona scripts (docs/personas.md), sorted like fixtures. */
   personas: PersonaScript[];
   /** Valid baselines by label (orphans included; they only cause a warning). */
   baselines: Map<string, Baseline>;

@@ -1,4 +1,4 @@
-// Persona script files (SPEC section 10): one script per file, `{personas: [...]}`, or a bare
+// Persona script files (docs/personas.md#the-script-format): one script per file, `{personas: [...]}`, or a bare
 // list. Checked like fixture files: every problem with its line, a script with a problem is left
 // out, the others are still checked.
 

@@ -1,4 +1,4 @@
-// SPEC 12 "Repeat": `repeat: {count, minPass}` in config.yml (every item) and on a fixture or a
+// docs/fixtures.md, "Repeat": `repeat: {count, minPass}` in config.yml (every item) and on a fixture or a
 // persona script (that item only; it replaces the global block as a whole). Checked here with the
 // line of the offending key; the shape (a mapping with only these keys) is the zod schema's.
 
