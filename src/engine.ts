@@ -116,6 +116,21 @@ export function agentHost(url: string | null): string | null {
   }
 }
 
+/**
+ * The agent's URL as reports name it in a cause ("HTTP 404 from https://host/api/chat"): scheme,
+ * host and path only, never credentials, query or fragment, with any secret from config.yml
+ * redacted (a path may carry a token).
+ */
+export function agentEndpoint(url: string | null, redact: (text: string) => string = (t) => t): string | null {
+  if (url === null) return null;
+  try {
+    const u = new URL(url);
+    return redact(`${u.protocol}//${u.host}${u.pathname}`);
+  } catch {
+    return null;
+  }
+}
+
 export function judgeName(config: Config): string | null {
   if (config.judge === null) return null;
   return config.judge.label ?? `${config.judge.provider} ${config.judge.model}`;
@@ -261,6 +276,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         commit: options.commit,
         tool: { ...TOOL },
         agentHost: agentHost(config.agent.url),
+        agentEndpoint: agentEndpoint(config.agent.url, makeRedactor(config.secrets)),
         judgeName: judge?.name ?? judgeName(config),
         judgeModel: config.judge !== null ? `${config.judge.provider}/${config.judge.model}` : (judge?.name ?? null),
         repeat: config.repeat ?? null,

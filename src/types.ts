@@ -329,7 +329,11 @@ export interface RunRecord {
   finishedAt: string;
   durationMs: number;
   commit: string | null;
-  agent: { host: string | null };
+  /**
+   * Where the agent was called: `endpoint` is its URL without credentials, query or fragment (the
+   * causes of errors name it); absent in older records.
+   */
+  agent: { host: string | null; endpoint?: string | null };
   judge: { name: string | null };
   estimate: Estimate;
   tallies: Tallies;
@@ -688,6 +692,7 @@ export type PersonaRecord = ErroredPersonaRecord | ReplayedPersonaRecord;
 
 export type FailOnCondition =
   | 'newly_failing'
+  | 'unverified'
   | 'failed'
   | 'not_evaluated'
   | 'errored'
@@ -699,6 +704,7 @@ export type FailOnCondition =
 
 export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
   'newly_failing',
+  'unverified',
   'failed',
   'not_evaluated',
   'errored',

@@ -12,7 +12,7 @@ import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history
 import { runCheck, type EngineDeps } from '../engine.js';
 import { formatIssue, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
 import { openRecordStream, readRecord, RecordWriteError, type RecordStream } from '../record/index.js';
-import { timingsOf } from '../evaluate/index.js';
+import { timingsOf, type GateResult } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
 import { writeFileSafely } from '../fs-safe.js';
 import { formatUsdPair, hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
@@ -212,8 +212,8 @@ export function htmlReportFile(run: RunRecord, rctx: ReportContext, trend?: read
   return { name: 'report.html', text: renderHtml(run, { context: rctx, ...(trend ? { trend } : {}) }) };
 }
 
-/** The tallies, drift counts, estimate and gate of a run, as the Action's outputs. */
-export function setRunOutputs(run: RunRecord, gateFailed: boolean): void {
+/** The tallies, drift counts, estimate, gate and verification of a run, as the Action's outputs. */
+export function setRunOutputs(run: RunRecord, gate: Pick<GateResult, 'failed' | 'verification'>): void {
   const t = run.tallies;
   core.setOutput('passed', String(t.passed));
   core.setOutput('failed', String(t.failed));
@@ -222,7 +222,8 @@ export function setRunOutputs(run: RunRecord, gateFailed: boolean): void {
   core.setOutput('newly-failing', String([...run.fixtures, ...run.personas].filter((f) => f.drift?.verdict === 'newly_failing').length));
   core.setOutput('drifted', String(driftedCount(run)));
   core.setOutput('estimated-cost', run.estimate.usd.toFixed(3));
-  core.setOutput('gate', gateFailed ? 'failed' : 'passed');
+  core.setOutput('gate', gate.failed ? 'failed' : 'passed');
+  core.setOutput('verified', String(gate.verification.verified));
 }
 
 export async function writeSummary(markdown: string): Promise<void> {
@@ -451,6 +452,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     await writeSummary(summaryNote + body);
     await publishComment(deps.github, inputs, ctx, body, readOnlyToken, pulls);
     core.setOutput('gate', 'failed');
+    core.setOutput('verified', 'false');
     core.setFailed(e.message);
     return;
   }
@@ -463,6 +465,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     await writeSummary(summaryNote + body);
     await publishComment(deps.github, inputs, ctx, body, readOnlyToken, pulls);
     core.setOutput('gate', 'failed');
+    core.setOutput('verified', 'false');
     core.setFailed(`${result.errors.length} configuration ${result.errors.length === 1 ? 'error' : 'errors'} in ${inputs.dir}; nothing was sent to the agent`);
     return;
   }
@@ -477,6 +480,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     await publishComment(deps.github, inputs, ctx, body, readOnlyToken, pulls);
     core.setOutput('estimated-cost', result.estimate.usd.toFixed(3));
     core.setOutput('gate', 'failed');
+    core.setOutput('verified', 'false');
     const [estimated, cap] = formatUsdPair(result.estimate.usd, result.estimate.capUsd);
     core.setFailed(
       `estimated cost ${estimated} is above the cap ${cap}; nothing was spent. Apply the ${inputs.confirmLabel} label or set confirm-cost: true to run it.`,
@@ -490,7 +494,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const resultsPath = await writeRunRecord(run, inputs, deps, stream);
 
   // 2. Outputs.
-  setRunOutputs(run, result.gate.failed);
+  setRunOutputs(run, result.gate);
 
   // 3. What earlier runs say (SPEC 11): the run the comment shows now, and the default branch's
   // trend. Read-only lookups that never fail the job.

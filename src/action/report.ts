@@ -85,7 +85,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const rctx = { ...reportContextFor(inputs, at, artifactName, uploaded), previous, trend };
   await writeSummary(renderSummary(run, rctx));
   const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
-  setRunOutputs(run, g.failed);
+  setRunOutputs(run, g);
   await publishComment(deps.github, inputs, here, renderComment(run, rctx));
   if (g.failed) core.setFailed(`agent-replay gate failed: ${g.reason}`);
 }

@@ -97,7 +97,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
     try {
       const status = await probe(o.url, o.headers, timeoutMs);
       if (!NOT_READY_STATUSES.has(status)) {
-        o.log?.(`agent ready: HTTP ${status} after ${polls} ${polls === 1 ? 'poll' : 'polls'}`);
+        o.log?.(readyLine(status, polls));
         return { polls, waitedMs: clock.now() - start, status };
       }
       observed = `HTTP ${status}`;
@@ -111,6 +111,19 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
     if (interrupted()) throw new AgentNotReady(Math.round((clock.now() - start) / 1000), polls, `${observed}, then the run was interrupted`);
     delay = Math.min(delay * 2, MAX_DELAY_MS);
   }
+}
+
+/**
+ * What the wait saw when it ended. Any answer but 502/503/504 means the server is up; a 404 is
+ * said apart, because it is also what a wrong path answers (a GET on a POST-only route answers
+ * 405, or 404 on some servers), so the path is worth a look when the items then error.
+ */
+export function readyLine(status: number, polls: number): string {
+  const after = `after ${polls} ${polls === 1 ? 'poll' : 'polls'}`;
+  if (status === 404) {
+    return `agent answered HTTP 404 ${after}: the server is up, but the path is probably wrong (a GET on a POST-only route may also answer 404); if the items error with HTTP 404, check agent-path or agent.url`;
+  }
+  return `agent ready: HTTP ${status} ${after}`;
 }
 
 /** The clock's sleep, cut short when the run is interrupted. */

@@ -6,6 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { runCheck } from '../engine.js';
+import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
 import { startDemoServer, DEMO_JUDGE_LABEL } from '../demo/server.js';
 import { emitRun, interruptedExit, progressPrinter, type CliIO } from './output.js';
 import { formatIssue } from '../suite/index.js';
@@ -48,7 +49,7 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
         env: io.env,
         overrides: { agentUrl: server.agentUrl, judge: { baseUrl: server.judgeBaseUrl } },
         confirmCost: false,
-        failOn: ['newly_failing'],
+        failOn: DEFAULT_FAIL_ON,
         commit: null,
       },
       { onProgress: progressPrinter(io), signal: io.signal, ...io.engine },
@@ -64,7 +65,7 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
     if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
     if (!written) return 2;
     io.stdout(
-      `\nThe demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike (see the comments in examples/demo/.agent-replay). With --fail-on newly_failing a real run would ${
+      `\nThe demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike (see the comments in examples/demo/.agent-replay). With the default gate (--fail-on ${DEFAULT_FAIL_ON.join(',')}) a real run would ${
         result.gate.failed ? `exit 1 (${result.gate.reason})` : 'exit 0'
       }; the demo itself exits 0.\n`,
     );

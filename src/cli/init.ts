@@ -204,7 +204,7 @@ jobs:
           dir: ${dir}
           agent-path: ${TEMPLATES[preset].agentPath.padEnd(18)} # the agent's path on the preview: change it to yours
           wait-for-agent: 60           # seconds a cold preview may take to answer
-          fail-on: newly_failing
+          fail-on: newly_failing, unverified   # unverified: an errored or not evaluated item fails the check
           # agent-headers: |
           #   Authorization: Bearer \${{ secrets.AGENT_TOKEN }}
           # judge-api-key: \${{ secrets.JUDGE_API_KEY }}

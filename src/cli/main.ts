@@ -4,7 +4,7 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type RunRecord } from '../types.js';
-import { compareRuns, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
+import { compareRuns, DEFAULT_FAIL_ON, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
 import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
 import { parseShard, timingsOf } from '../evaluate/shard.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
@@ -62,7 +62,8 @@ suite (balanced by the durations in --timings, else by a hash of each label); re
 shards and fails when one is missing unless --allow-incomplete. compare: the earlier run (by startedAt) is
 always "before"; it exits 0.
 
---fail-on: comma-separated, any of ${FAIL_ON_CONDITIONS.join(', ')} (default: newly_failing)
+--fail-on: comma-separated, any of ${FAIL_ON_CONDITIONS.join(', ')} (default: ${DEFAULT_FAIL_ON.join(',')};
+           unverified = an errored or not evaluated item, an interrupted run or an incomplete merge)
 Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap
 or agent not ready after --wait-for-agent seconds (nothing replayed), 3 internal error (a bug: please report it), 130 / 143 run interrupted by SIGINT / SIGTERM (what finished
 is recorded, marked interrupted).
@@ -206,7 +207,7 @@ function parseWaitForAgent(text: string | undefined): number | undefined {
 
 function failOnOf(values: Values): FailOnCondition[] {
   try {
-    return parseFailOn(values['fail-on'] ?? 'newly_failing', FAIL_ON_CONDITIONS);
+    return parseFailOn(values['fail-on'] ?? DEFAULT_FAIL_ON.join(','), FAIL_ON_CONDITIONS);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -406,7 +407,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(merged, ctx));
   if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(merged));
   if (values.html) await writeText(resolvePath(io, values.html), renderHtml(merged, { context: ctx }));
-  io.stdout(renderTerminal(merged, { color: io.color }));
+  io.stdout(renderTerminal(merged, { color: io.color, where: values.out ?? files.join(', ') }));
   const g = gateMerged(merged, failOn, allowIncomplete);
   if (g.failed) {
     io.stderr(`gate failed: ${g.reason}\n`);

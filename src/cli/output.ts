@@ -76,7 +76,8 @@ export async function emitRun(
     if (!(e instanceof RecordWriteError)) throw e;
     failure = e;
   }
-  io.stdout(renderTerminal(record, { color: io.color }));
+  // A clipped reply names where its full text is: the record, as the user named it.
+  io.stdout(renderTerminal(record, { color: io.color, where: failure === null ? (values.out ?? 'results.json') : 'the record named below' }));
   const ctx = reportContext(record, io.env);
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx));
   if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(record));

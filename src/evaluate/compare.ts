@@ -139,6 +139,36 @@ function repeatWords(r: RepeatSummary | undefined): string {
   return r === undefined || r.count <= 1 ? 'runs once' : `repeat ${r.count}, minPass ${r.minPass}`;
 }
 
+/** Characters of context kept on each side of a changed part, and the longest part shown. */
+const SNIPPET_CONTEXT = 24;
+const SNIPPET_PART = 80;
+
+function flat(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * What changed between two texts, one line: the differing middle of each with a little context,
+ * e.g. `"…open 9:00-17:00, Monday…" -> "…open 9:00-18:00, Monday…"`.
+ */
+export function changeSnippet(before: string, after: string): string {
+  const a = flat(before);
+  const b = flat(after);
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const part = (t: string): string => {
+    const from = Math.max(0, start - SNIPPET_CONTEXT);
+    const to = Math.min(t.length, t.length - end + SNIPPET_CONTEXT);
+    let middle = t.slice(from, to);
+    if (middle.length > SNIPPET_PART) middle = `${middle.slice(0, SNIPPET_PART - 1)}…`;
+    const text = `${from > 0 ? '…' : ''}${middle}${to < t.length && !middle.endsWith('…') ? '…' : ''}`;
+    return t === '' ? '(empty)' : JSON.stringify(text);
+  };
+  return `${part(a)} -> ${part(b)}`;
+}
+
 /** The first cause of a change between two runs of one item, with its detail; null: unchanged. */
 export function firstCause(before: Item, after: Item): { cause: ChangeCause; detail: string } | null {
   // Older records have no hash or fingerprint: an unknown definition is never called "changed".
@@ -160,7 +190,7 @@ export function firstCause(before: Item, after: Item): { cause: ChangeCause; det
     }
     if (!sameRoutes(b.map((t) => t.route), a.map((t) => t.route))) return { cause: 'route_changed', detail: 'route changed' };
   } else if (!('turns' in before) && !('turns' in after) && before.reply !== null && after.reply !== null) {
-    if (before.reply !== after.reply) return { cause: 'reply_changed', detail: 'reply changed' };
+    if (before.reply !== after.reply) return { cause: 'reply_changed', detail: `reply changed: ${changeSnippet(before.reply, after.reply)}` };
     if (!sameRoute(before.route, after.route)) {
       const show = (r: Route | null): string => (r === null ? 'no route' : `${r.conversation}/${r.stage}`);
       return { cause: 'route_changed', detail: `route changed (${show(before.route)} -> ${show(after.route)})` };

@@ -234,7 +234,7 @@ export const runRecordSchema = z.strictObject({
   finishedAt: z.string(),
   durationMs: z.number().nonnegative(),
   commit: z.string().nullable(),
-  agent: z.strictObject({ host: z.string().nullable() }),
+  agent: z.strictObject({ host: z.string().nullable(), endpoint: z.string().nullable().optional() }),
   judge: z.strictObject({ name: z.string().nullable() }),
   estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean() }),
   tallies: z.strictObject({

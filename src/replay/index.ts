@@ -81,6 +81,8 @@ export interface ReplayOptions {
   commit: string | null;
   tool: { name: string; version: string };
   agentHost: string | null;
+  /** The agent's URL without credentials, query or fragment, already redacted; absent: not recorded. */
+  agentEndpoint?: string | null;
   judgeName: string | null;
   /** The judge in each item's judge fingerprint ("provider/model"); null or absent: no judge. */
   judgeModel?: string | null;
@@ -315,7 +317,7 @@ export async function replay(
     finishedAt: finishedAt.toISOString(),
     durationMs: Math.round(now() - t0),
     commit: options.commit,
-    agent: { host: options.agentHost },
+    agent: options.agentEndpoint ? { host: options.agentHost, endpoint: options.agentEndpoint } : { host: options.agentHost },
     judge: { name: options.judgeName },
     estimate: options.estimate,
     tallies: tallies([...finished, ...finishedPersonas]),

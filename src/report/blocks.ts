@@ -8,18 +8,26 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, fencedBlock, safeUrl } 
 import { LIMITS } from './items.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
-import { estimateText, headlineParts, itemsCount, plural, shortSha, thousands, type ReportModel } from './model.js';
+import { estimateText, headlineParts, headlineText, itemsCount, plural, shortSha, thousands, topCauseText, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
   return `${markerLine(ctx.marker)}\n${metaLine(ctx)}`;
 }
 
-export function headline(model: ReportModel): string {
+export function headline(model: ReportModel, endpoint: string | null = null): string {
   const h = headlineParts(model);
-  const counts = h.counts.join(' · ');
-  const text = h.lead && counts ? `${h.lead}: ${counts}` : (h.lead ?? counts);
-  return `### ${h.icon} ${text}`;
+  const cause = topCauseText(model);
+  const head = `### ${h.icon} ${headlineText(model)}`;
+  // One block with the heading: the notice of what is left out stays right under it.
+  return cause === null ? head : `${head}\n**Cause**: ${causeMarkdown(cause, endpoint)}`;
+}
+
+/** A cause line in markdown: escaped, the agent's URL as code (never a link to follow). */
+export function causeMarkdown(text: string, endpoint: string | null): string {
+  const clipped = clip(text, LIMITS.detailBlock);
+  if (endpoint === null || endpoint === '' || !clipped.includes(endpoint)) return escapeInline(clipped);
+  return clipped.split(endpoint).map((part) => escapeInline(part)).join(codeSpan(clip(endpoint, LIMITS.detail)));
 }
 
 /** SPEC 12: flaky items named under the headline; null when none. */

@@ -43,6 +43,20 @@ function runName(ref: Comparison['before'], plain: boolean): string {
   return what.filter((x): x is string => x !== null).join(', ') + (ref.partial ? (ref.shards ? ' (a part of the suite: one shard, or a merge lacking shards)' : ' (a partial run: --rerun / --only)') : '');
 }
 
+/** The detail without the cause it starts with ("reply changed: ..." -> "..."), so the cause is not said twice. */
+function detailOnly(c: ItemChange): string {
+  const title = CAUSE_TITLE[c.cause];
+  if (c.detail === title) return '';
+  const rest = c.detail.startsWith(`${title}: `) ? c.detail.slice(title.length + 2) : c.detail.startsWith(`${title} `) ? c.detail.slice(title.length + 1) : c.detail;
+  return /^\([^()]*\)$/.test(rest) ? rest.slice(1, -1) : rest;
+}
+
+/** "reply changed: \"…\" -> \"…\"", "verdict changed: verdict pass -> fail"; the cause once. */
+function causeAndDetail(c: ItemChange): string {
+  const d = detailOnly(c);
+  return d === '' ? CAUSE_TITLE[c.cause] : `${CAUSE_TITLE[c.cause]}: ${oneLine(d)}`;
+}
+
 function sideWord(c: ItemChange, which: 'before' | 'after'): string {
   const s = c[which];
   if (s === null) return '—';
@@ -92,7 +106,7 @@ export function renderCompareMarkdown(c: Comparison): string {
   if (changed.length > 0) {
     lines.push('### Changed items', '', '| item | before | after | first cause | detail |', '| --- | --- | --- | --- | --- |');
     for (const x of changed) {
-      lines.push(`| \`${x.label}\`${x.kind === 'persona' ? ' (script)' : ''} | ${sideWord(x, 'before')} | ${sideWord(x, 'after')} | ${CAUSE_TITLE[x.cause]} | ${escapeInline(x.detail)} |`);
+      lines.push(`| \`${x.label}\`${x.kind === 'persona' ? ' (script)' : ''} | ${sideWord(x, 'before')} | ${sideWord(x, 'after')} | ${CAUSE_TITLE[x.cause]} | ${escapeInline(detailOnly(x))} |`);
     }
     lines.push('');
   }
@@ -128,7 +142,7 @@ export function renderCompareText(c: Comparison): string {
   out.push(`why: ${oneLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
   const width = Math.max(0, ...c.changes.map((x) => x.label.length));
   for (const x of c.changes) {
-    out.push(`  ${x.label.padEnd(width)}  ${sideWord(x, 'before')} -> ${sideWord(x, 'after')}  ${CAUSE_TITLE[x.cause]}: ${oneLine(x.detail)}`);
+    out.push(`  ${x.label.padEnd(width)}  ${sideWord(x, 'before')} -> ${sideWord(x, 'after')}  ${causeAndDetail(x)}`);
   }
   if (c.coverage !== null) {
     const ch = c.coverage.change;

@@ -1,10 +1,11 @@
 // JUnit XML for CI systems: one testsuite, one testcase per fixture and per persona script
 // (classname = file, name = label). fail -> <failure> (for a script: its failed checks),
-// not evaluated -> <skipped>, errored -> <error>.
+// not evaluated -> <skipped>, errored -> <error>, each naming its cause (the setting to check);
+// the suite's properties say whether the run was verified and list the causes.
 // Every text is XML-escaped and characters XML 1.0 cannot carry are removed.
 
 import type { Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
-import { incompleteText, tallies } from '../evaluate/index.js';
+import { causeLine, causeOf, incompleteText, tallies, unverifiedText, type Cause } from '../evaluate/index.js';
 import { clip } from './escape.js';
 import { buildModel, routeText, statusWords } from './model.js';
 
@@ -27,8 +28,16 @@ function seconds(ms: number): string {
   return (Number.isFinite(ms) && ms > 0 ? ms / 1000 : 0).toFixed(3);
 }
 
-function body(f: FixtureRecord): string {
+/** "cause: HTTP 404 from https://host/api/chat: check agent-path or agent.url", for an item not verified. */
+function causeText(cause: Cause | null): string | null {
+  // A cause with no hint is the detail itself: nothing to add.
+  return cause === null || cause.hint === null ? null : `cause: ${cause.what}: ${cause.hint}`;
+}
+
+function body(f: FixtureRecord, cause: Cause | null): string {
   const lines = [statusWords(f).join(' · '), f.errored ? f.error : f.detail];
+  const why = causeText(cause);
+  if (why !== null) lines.splice(1, 0, why);
   if (f.rationale) lines.push(`judge: ${f.rationale}`);
   if (!f.errored) {
     lines.push(`route: ${routeText(f.route)}`);
@@ -38,18 +47,20 @@ function body(f: FixtureRecord): string {
   return xmlText(lines.join('\n'));
 }
 
-function testcase(f: FixtureRecord): string {
+function testcase(f: FixtureRecord, endpoint: string | null): string {
   const open = `    <testcase classname="${xmlAttr(f.file)}" name="${xmlAttr(f.label)}" time="${seconds(f.durationMs)}"`;
   const message = (text: string): string => xmlAttr(clip(text, 1000));
+  const cause = causeOf(f, endpoint);
   if (f.errored) {
     const detail = f.error;
-    return `${open}>\n      <error message="${message(detail)}" type="${xmlAttr(f.errorKind ?? 'errored')}">${body(f)}</error>\n    </testcase>`;
+    return `${open}>\n      <error message="${message(detail)}" type="${xmlAttr(f.errorKind ?? 'errored')}">${body(f, cause)}</error>\n    </testcase>`;
   }
   if (f.verdict === 'fail') {
-    return `${open}>\n      <failure message="${message(f.detail)}" type="${xmlAttr(f.drift?.verdict ?? 'fail')}">${body(f)}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${message(f.detail)}" type="${xmlAttr(f.drift?.verdict ?? 'fail')}">${body(f, null)}</failure>\n    </testcase>`;
   }
   if (f.verdict !== 'pass') {
-    return `${open}>\n      <skipped message="${message(`not evaluated (not a failure): ${f.detail}`)}"/>\n    </testcase>`;
+    const why = causeText(cause);
+    return `${open}>\n      <skipped message="${message(`not evaluated (not a failure): ${f.detail}${why === null ? '' : `; ${why}`}`)}"/>\n    </testcase>`;
   }
   return `${open}/>`;
 }
@@ -58,8 +69,10 @@ function checkLine(c: Check): string {
   return `${c.kind}${c.kind === 'criterion' ? ` "${c.expected}"` : ''}: ${c.status === 'not_evaluated' ? 'not evaluated' : c.status} (${c.detail})`;
 }
 
-function personaBody(p: PersonaRecord): string {
+function personaBody(p: PersonaRecord, cause: Cause | null): string {
   const lines = [p.errored ? `errored: ${p.error}` : `verdict: ${p.verdict === 'not_evaluated' ? 'not evaluated' : p.verdict}`];
+  const why = causeText(cause);
+  if (why !== null) lines.push(why);
   lines.push(`visited: ${p.visited.join(', ') || 'none'}`, '', 'checks:', ...p.checks.map((c) => `  ${checkLine(c)}`), '', 'transcript:');
   for (const t of p.turns) {
     if (t.message !== null) lines.push(`  [${t.index}] User: ${t.message}`);
@@ -71,25 +84,42 @@ function personaBody(p: PersonaRecord): string {
 }
 
 /** One test case per script; the failed checks are the failure's message. */
-function personaTestcase(p: PersonaRecord): string {
+function personaTestcase(p: PersonaRecord, endpoint: string | null): string {
   const open = `    <testcase classname="${xmlAttr(p.file)}" name="${xmlAttr(p.label)}" time="${seconds(p.durationMs)}"`;
   const message = (text: string): string => xmlAttr(clip(text, 1000));
   if (p.errored) {
-    return `${open}>\n      <error message="${message(p.error)}" type="${xmlAttr(p.errorKind)}">${personaBody(p)}</error>\n    </testcase>`;
+    return `${open}>\n      <error message="${message(p.error)}" type="${xmlAttr(p.errorKind)}">${personaBody(p, causeOf(p, endpoint))}</error>\n    </testcase>`;
   }
   if (p.verdict === 'fail') {
     const failed = p.checks.filter((c) => c.status === 'fail').map(checkLine).join('; ');
-    return `${open}>\n      <failure message="${message(failed)}" type="${xmlAttr(p.drift.verdict)}">${personaBody(p)}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${message(failed)}" type="${xmlAttr(p.drift.verdict)}">${personaBody(p, null)}</failure>\n    </testcase>`;
   }
   if (p.verdict === 'not_evaluated') {
     const skipped = p.checks.filter((c) => c.status === 'not_evaluated').map(checkLine).join('; ');
-    return `${open}>\n      <skipped message="${message(`not evaluated (not a failure): ${skipped}`)}"/>\n    </testcase>`;
+    const why = causeText(causeOf(p, endpoint));
+    return `${open}>\n      <skipped message="${message(`not evaluated (not a failure): ${skipped}${why === null ? '' : `; ${why}`}`)}"/>\n    </testcase>`;
   }
   return `${open}/>`;
 }
 
+/**
+ * The suite's properties: whether the run was verified, the "Not verified" line and each cause
+ * with its share (one cause = error class, HTTP status and URL), and an incomplete merge.
+ */
+function properties(run: RunRecord): string[] {
+  const model = buildModel(run);
+  const v = model.verification;
+  const props: [string, string][] = [['verified', String(v.verified)]];
+  const text = unverifiedText(v);
+  if (text !== null) props.push(['not-verified', text]);
+  for (const g of v.causes) props.push(['cause', causeLine(g, v.errored + v.notEvaluated)]);
+  if (run.incomplete != null) props.push(['incomplete', incompleteText(run.incomplete)]);
+  return ['    <properties>', ...props.map(([name, value]) => `      <property name="${name}" value="${xmlAttr(clip(value, 2000))}"/>`), '    </properties>'];
+}
+
 export function renderJUnit(run: RunRecord): string {
   const personas = run.personas ?? [];
+  const endpoint = run.agent.endpoint ?? null;
   const t = personas.length === 0 ? buildModel(run).tallies : tallies([...run.fixtures, ...personas]);
   const counts = `tests="${run.fixtures.length + personas.length}" failures="${t.failed}" errors="${t.errored}" skipped="${t.notEvaluated}" time="${seconds(run.durationMs)}"`;
   const name = xmlAttr(run.tool.name);
@@ -97,9 +127,9 @@ export function renderJUnit(run: RunRecord): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${name}" ${counts}>`,
     `  <testsuite name="${name}" ${counts} timestamp="${xmlAttr(run.startedAt)}">`,
-    ...(run.incomplete != null ? ['    <properties>', `      <property name="incomplete" value="${xmlAttr(incompleteText(run.incomplete))}"/>`, '    </properties>'] : []),
-    ...run.fixtures.map(testcase),
-    ...personas.map(personaTestcase),
+    ...properties(run),
+    ...run.fixtures.map((f) => testcase(f, endpoint)),
+    ...personas.map((p) => personaTestcase(p, endpoint)),
     '  </testsuite>',
     '</testsuites>',
     '',

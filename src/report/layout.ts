@@ -5,8 +5,9 @@
 // (evaluations.ts), footer.
 
 import type { RunRecord } from '../types.js';
+import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
-import { factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
+import { causeMarkdown, factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, tableHead, type Level } from './items.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
 import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, type Item, type ReportModel, type SectionKey } from './model.js';
@@ -89,11 +90,21 @@ export function isOpen(key: SectionKey, sectionSize: number): boolean {
   return key === 'newly_failing' && sectionSize <= OPEN_NEWLY_FAILING;
 }
 
-function sectionBlocks(key: SectionKey, items: readonly Item[], plan: SectionPlan, pieces: Pieces): string[] {
+function sectionBlocks(key: SectionKey, items: readonly Item[], plan: SectionPlan, pieces: Pieces, model: ReportModel, endpoint: string | null): string[] {
   if (items.length === 0) return [];
   const blocks = [sectionHeading(key, items)];
   const open = isOpen(key, items.length);
-  plan.levels.forEach((level, i) => blocks.push(pieces.block(items[i] as Item, level, open)));
+  // Errored and not evaluated items come grouped by cause (model.ts): each group under its cause.
+  let cause: CauseGroup | undefined;
+  plan.levels.forEach((level, i) => {
+    const item = items[i] as Item;
+    const group = model.causeOf.get(item);
+    if (group !== undefined && group !== cause) {
+      blocks.push(`**${causeMarkdown(causeLine({ ...group, labels: items.filter((x) => model.causeOf.get(x) === group).map((x) => x.label) }, items.length), endpoint)}**`);
+    }
+    cause = group;
+    blocks.push(pieces.block(item, level, open));
+  });
   const listed = items.slice(plan.levels.length, plan.levels.length + plan.rows);
   if (listed.length > 0) {
     const more = plan.levels.length > 0 ? 'more ' : '';
@@ -185,7 +196,7 @@ export function assemble(doc: Doc, plan: Plan): string {
   const blocks: string[] = [];
   if (p.kind === 'comment') blocks.push(hiddenHead(ctx));
   if (ctx.acceptance) blocks.push(acceptanceBlock(ctx.acceptance));
-  blocks.push(headline(model));
+  blocks.push(headline(model, run.agent.endpoint ?? null));
   const incomplete = incompleteBlock(run);
   if (incomplete) blocks.push(incomplete);
   const interrupted = interruptedBlock(run, model);
@@ -196,7 +207,7 @@ export function assemble(doc: Doc, plan: Plan): string {
   if (notice) blocks.push(notice);
   const ev = doc.evaluations;
   blocks.push(talliesTable(model), factsLine(run, ctx), ev.line);
-  for (const key of SECTION_ORDER) blocks.push(...sectionBlocks(key, model.sections[key], plan[key], pieces));
+  for (const key of SECTION_ORDER) blocks.push(...sectionBlocks(key, model.sections[key], plan[key], pieces, model, run.agent.endpoint ?? null));
   blocks.push(...(ev.use === 'full' ? ev.full : ev.brief));
   const shown = SECTION_ORDER.flatMap((k) => model.sections[k].slice(0, plan[k].levels.length));
   const cta: CallToAction = { acceptable: doc.acceptable.size, shownInFull: shown.filter((f) => doc.acceptable.has(f)).length };

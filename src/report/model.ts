@@ -5,7 +5,7 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
-import { decideAcceptance, decidePersonaAcceptance, tallies } from '../evaluate/index.js';
+import { causeLine, causeOf, decideAcceptance, decidePersonaAcceptance, tallies, verificationOf, type CauseGroup, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
@@ -33,6 +33,10 @@ export interface ReportModel {
   probes: number;
   /** SPEC 12: repeated items whose attempts disagree, in suite order (fixtures, then scripts). */
   flaky: Item[];
+  /** Was the run verified (every item measured, not interrupted, the merge complete)? Its causes, largest first. */
+  verification: Verification;
+  /** The cause of each errored or not evaluated item (the groups of `verification.causes`). */
+  causeOf: ReadonlyMap<Item, CauseGroup>;
 }
 
 /** Did the item's reply (a fixture) or any reply or the number of turns (a script) change? */
@@ -76,7 +80,21 @@ export function buildModel(run: RunRecord): ReportModel {
   for (const p of personas) sections[sectionOf(p)].push(p);
   const items: readonly Item[] = [...run.fixtures, ...personas];
   const flaky = items.filter((i) => i.repeat?.flaky === true);
-  return { sections, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky };
+  const verification = verificationOf({ ...run, personas });
+  // Errored and not evaluated items are listed under their cause, largest cause first.
+  const endpoint = run.agent.endpoint ?? null;
+  const groups = new Map(verification.causes.map((g) => [g.key, g]));
+  const causes = new Map<Item, CauseGroup>();
+  for (const item of [...sections.not_evaluated, ...sections.errored]) {
+    const key = causeOf(item, endpoint)?.key;
+    const group = key === undefined ? undefined : groups.get(key);
+    if (group) causes.set(item, group);
+  }
+  const rank = new Map(verification.causes.map((g, i) => [g, i]));
+  const byCause = (a: Item, b: Item): number => (rank.get(causes.get(a) as CauseGroup) ?? 0) - (rank.get(causes.get(b) as CauseGroup) ?? 0);
+  sections.not_evaluated.sort(byCause);
+  sections.errored.sort(byCause);
+  return { sections, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes };
 }
 
 /** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */
@@ -144,26 +162,64 @@ export function sectionCounts(model: ReportModel): string[] {
   return SECTION_ORDER.filter((k) => model.sections[k].length > 0).map((k) => `${thousands(model.sections[k].length)} ${SECTION_WORDS[k].count}`);
 }
 
-/**
- * The headline: an icon, a lead when no section says it (e.g. "No regressions"), then the section
- * counts, which add up to the number of fixtures.
- */
-export function headlineParts(model: ReportModel): { icon: string; lead: string | null; counts: string[] } {
-  const s = model.sections;
-  const counts = sectionCounts(model);
-  if (model.total === 0) return { icon: '⚪', lead: 'No fixtures ran', counts: [] };
-  if (s.newly_failing.length > 0) return { icon: '🔴', lead: null, counts };
-  const measured = model.total - model.tallies.errored - model.tallies.notEvaluated;
-  if (measured === 0) return { icon: '⚪', lead: 'Nothing was evaluated', counts };
-  if (s.unchanged.length === model.total) return { icon: '✅', lead: 'No regressions', counts };
-  return { icon: '✅', lead: 'No new failures', counts };
+export interface HeadlineParts {
+  /** 🔴 a regression, ⚪ not verified (grey: never a failure) or nothing ran, ✅ otherwise. */
+  icon: string;
+  lead: string | null;
+  counts: string[];
+  /** After a regression, what was not verified besides: "2 not verified". */
+  tail: string | null;
+  /** The run was not verified: errored or not evaluated items, an interrupted run, an incomplete merge. */
+  unverified: boolean;
 }
 
-/** The headline as one line of plain text: "No new failures: 4 changed · 2 new · 6 unchanged". */
+/** "Not verified", saying so when the run as a whole is the reason. */
+function notVerifiedLead(v: Verification): string {
+  const why = [v.interrupted ? 'interrupted' : null, v.incomplete ? 'shards missing' : null].filter((w) => w !== null);
+  return why.length > 0 ? `Not verified (${why.join(', ')})` : 'Not verified';
+}
+
+/**
+ * The headline: an icon, a lead when no section says it ("Not verified", "No regressions"), then
+ * the section counts, which add up to the number of items. A regression leads; what was not
+ * verified follows it ("2 not verified").
+ */
+export function headlineParts(model: ReportModel): HeadlineParts {
+  const s = model.sections;
+  const counts = sectionCounts(model);
+  const v = model.verification;
+  const unverified = !v.verified;
+  if (model.total === 0) return { icon: '⚪', lead: unverified ? `${notVerifiedLead(v)}: no items finished` : 'No fixtures ran', counts: [], tail: null, unverified };
+  if (s.newly_failing.length > 0) {
+    const n = v.errored + v.notEvaluated;
+    const tail = !unverified ? null : n > 0 ? `${thousands(n)} not verified` : notVerifiedLead(v).toLowerCase();
+    return { icon: '🔴', lead: null, counts, tail, unverified };
+  }
+  if (unverified) return { icon: '⚪', lead: notVerifiedLead(v), counts, tail: null, unverified };
+  if (s.unchanged.length === model.total) return { icon: '✅', lead: 'No regressions', counts, tail: null, unverified };
+  return { icon: '✅', lead: 'No new failures', counts, tail: null, unverified };
+}
+
+/** The headline as one line of plain text: "No new failures: 4 changed · 2 new · 6 unchanged", "Not verified: 5 errored". */
 export function headlineText(model: ReportModel): string {
   const h = headlineParts(model);
   const counts = h.counts.join(' · ');
-  return h.lead && counts ? `${h.lead}: ${counts}` : (h.lead ?? counts);
+  const text = h.lead && counts ? `${h.lead}: ${counts}` : (h.lead ?? counts);
+  return h.tail ? `${text} — ${h.tail}` : text;
+}
+
+/**
+ * The cause shared by most unverified items, as the line under the headline: "all 5: HTTP 404
+ * from https://host/api/chat: check agent-path or agent.url"; null when the run was verified or
+ * no item names a cause (an interrupted run whose finished items are clean).
+ */
+export function topCauseText(model: Pick<ReportModel, 'verification'>): string | null {
+  const v = model.verification;
+  const top = v.causes[0];
+  if (v.verified || top === undefined) return null;
+  const n = v.errored + v.notEvaluated;
+  const others = v.causes.length - 1;
+  return `${causeLine(top, n)}${others > 0 ? ` (and ${others} other ${others === 1 ? 'cause' : 'causes'})` : ''}`;
 }
 
 const DRIFT_WORDS: Record<DriftVerdict, string> = {

@@ -1,13 +1,16 @@
-// Compact text for the CLI: headline, tallies, facts, then the fixtures that need attention,
-// one per line with their detail, then every persona script, one per line with how many checks
-// passed, and under it each check that failed or did not run. Agent text is flattened to one
-// line with controls (including ANSI escapes) removed, so it cannot move the cursor or recolour
-// the terminal.
+// Compact text for the CLI, read like the PR comment: headline (and the cause shared by most items
+// that were not verified), tallies, facts, then the same sections in the same order, persona
+// scripts inside them, errored and not evaluated items under their cause. Each item that needs
+// attention shows its detail and its reply, or a word diff against the baseline, clipped to a few
+// lines with "... N more lines" and where the full text is. Agent text has its controls (ANSI
+// escapes included) removed, so it cannot move the cursor or recolour the terminal.
 
 import type { Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
-import { clip, oneLine } from './escape.js';
+import { clip, normalizeBlock, oneLine } from './escape.js';
+import { diffText } from './diff-text.js';
 import {
   ATTENTION_ORDER,
+  SCRIPT_MARK,
   SECTION_WORDS,
   buildModel,
   estimateText,
@@ -19,11 +22,13 @@ import {
   sectionOf,
   shortSha,
   statusWords,
+  thousands,
+  topCauseText,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, firstDifference, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
-import { agreementReport, formatAgreement, incompleteText, type AgreementGroup } from '../evaluate/index.js';
+import { agreementReport, causeLine, formatAgreement, incompleteText, type AgreementGroup, type CauseGroup } from '../evaluate/index.js';
 import { agreementBasis } from './evaluations.js';
 
 const ANSI = {
@@ -48,7 +53,14 @@ const SECTION_STYLE: Record<SectionKey, { mark: string; colour: Colour }> = {
   unchanged: { mark: '=', colour: 'grey' },
 };
 
-export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: number }): string {
+export interface TerminalOptions {
+  color: boolean;
+  width?: number;
+  /** Where every item's full text is, named under a clipped reply ("results.json"). */
+  where?: string;
+}
+
+export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const paint = (colour: Colour, text: string): string => (opts.color ? `${ANSI[colour]}${text}${ANSI.reset}` : text);
   const fit = (text: string): string => (opts.width && opts.width > 0 ? clip(text, opts.width) : text);
   const model = buildModel(run);
@@ -56,8 +68,11 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
   const t = model.tallies;
   const lines: string[] = [];
 
-  const headColour: Colour = model.sections.newly_failing.length > 0 ? 'red' : h.icon === '✅' ? 'green' : 'grey';
+  // Red for a regression; grey when not verified (never a failure); green otherwise.
+  const headColour: Colour = h.icon === '🔴' ? 'red' : h.icon === '✅' ? 'green' : 'grey';
   lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${headlineText(model)}`))));
+  const cause = topCauseText(model);
+  if (cause !== null) lines.push(paint('grey', fit(`  cause: ${oneLine(clip(cause, 2000))}`)));
   if (run.incomplete != null) lines.push(paint('yellow', fit(oneLine(incompleteText(run.incomplete)))));
   const flaky = flakyText(model);
   if (flaky !== null) lines.push(paint('yellow', fit(flaky)));
@@ -85,21 +100,30 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
   if (run.judge.name) facts.push(`judge: ${oneLine(run.judge.name)}`);
   lines.push(paint('grey', fit(facts.join(' · '))));
 
-  // Fixtures by section; persona scripts in a part of their own below (their section is their mark).
+  // The comment's sections, in its order, persona scripts in them; errored and not evaluated
+  // items under their cause. Unchanged items are only counted.
+  const where = opts.where ?? 'results.json';
+  const more = { where };
   for (const key of ATTENTION_ORDER) {
-    const items = model.sections[key].filter((f): f is FixtureRecord => !isPersona(f));
+    const items = model.sections[key];
     if (items.length === 0) continue;
     const style = SECTION_STYLE[key];
-    lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${items.length})${SECTION_WORDS[key].suffix}`));
-    for (const f of items.slice(0, TERMINAL_ITEMS)) lines.push(itemLine(f, style, paint, fit));
-    if (items.length > TERMINAL_ITEMS) lines.push(paint('grey', fit(moreLine(items.length - TERMINAL_ITEMS))));
+    lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${thousands(items.length)})${SECTION_WORDS[key].suffix}`));
+    let group: CauseGroup | undefined;
+    for (const item of items.slice(0, TERMINAL_ITEMS)) {
+      const g = model.causeOf.get(item);
+      if (g !== undefined && g !== group) {
+        const n = items.filter((x) => model.causeOf.get(x) === g).length;
+        lines.push(paint('grey', fit(`  ${oneLine(clip(causeLine({ ...g, labels: g.labels.slice(0, n) }, items.length), 2000))}`)));
+      }
+      group = g;
+      const indent = g === undefined ? '  ' : '    ';
+      lines.push(...(isPersona(item) ? personaLines(item, style, indent, paint, fit, more) : fixtureLines(item, style, indent, paint, fit, more)));
+    }
+    if (items.length > TERMINAL_ITEMS) lines.push(paint('grey', fit(moreLine(items.length - TERMINAL_ITEMS, where))));
   }
-  const personas = personasOf(run);
-  if (personas.length > 0) {
-    lines.push('', paint('bold', `Persona scripts (${personas.length})`));
-    for (const p of personas.slice(0, TERMINAL_ITEMS)) lines.push(...personaLines(p, paint, fit));
-    if (personas.length > TERMINAL_ITEMS) lines.push(paint('grey', fit(moreLine(personas.length - TERMINAL_ITEMS))));
-  }
+  const unchanged = model.sections.unchanged.length;
+  if (unchanged > 0) lines.push('', paint('grey', fit(`${SECTION_WORDS.unchanged.title} (${thousands(unchanged)}): not listed; every item is in ${where}`)));
   return `${lines.join('\n')}\n`;
 }
 
@@ -109,8 +133,59 @@ export function renderTerminal(run: RunRecord, opts: { color: boolean; width?: n
  */
 export const TERMINAL_ITEMS = 50;
 
-function moreLine(n: number): string {
-  return `  ... and ${n.toLocaleString('en-US')} more (every item is in results.json; --markdown and --html render them all)`;
+/** Lines of a reply or a diff shown under an item; the rest are counted. */
+export const TERMINAL_TEXT_LINES = 4;
+/** Characters of one such line (a terminal line, not a paragraph). */
+const TEXT_LINE_CHARS = 160;
+
+function moreLine(n: number, where: string): string {
+  return `  ... and ${n.toLocaleString('en-US')} more (every item is in ${where}; --markdown and --html render them all)`;
+}
+
+type Paint = (c: Colour, t: string) => string;
+type Fit = (t: string) => string;
+
+/**
+ * Agent text as at most TERMINAL_TEXT_LINES terminal lines under `indent`: controls (ANSI
+ * escapes included) removed, long lines clipped, then "... N more lines (full text in results.json)".
+ */
+function textLines(text: string, indent: string, where: string, colourOf: (line: string) => Colour | null, paint: Paint, fit: Fit): string[] {
+  const all = normalizeBlock(text).replace(/\t/g, '  ').split('\n');
+  while (all.length > 1 && (all[all.length - 1] as string).trim() === '') all.pop();
+  const shown = all.slice(0, TERMINAL_TEXT_LINES);
+  const out = shown.map((l) => {
+    const line = fit(`${indent}${clip(l, TEXT_LINE_CHARS)}`);
+    const colour = colourOf(l);
+    return colour === null ? line : paint(colour, line);
+  });
+  const rest = all.length - shown.length;
+  if (rest > 0) out.push(paint('grey', fit(`${indent}... ${thousands(rest)} more ${rest === 1 ? 'line' : 'lines'} (full text in ${where})`)));
+  return out;
+}
+
+/** The reply under a fixture: a word diff against the baseline when it changed, else the reply itself. */
+function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, where: string): string[] {
+  if (f.errored || f.reply === null) return [];
+  const baseline = f.baseline?.reply;
+  if (baseline !== undefined && f.drift?.reply === 'different') {
+    const diff = diffText(normalizeBlock(baseline), normalizeBlock(f.reply), TEXT_LINE_CHARS);
+    if (diff !== null) {
+      const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
+      return [paint('grey', fit(`${indent}reply vs baseline (- baseline, + new, changed words in ⟦ ⟧):`)), ...textLines(diff, `${indent}  `, where, colourOf, paint, fit)];
+    }
+  }
+  if (normalizeBlock(f.reply).trim() === '') return [paint('grey', fit(`${indent}reply: (empty)`))];
+  return [paint('grey', fit(`${indent}reply:`)), ...textLines(f.reply, `${indent}  `, where, () => null, paint, fit)];
+}
+
+/** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
+function fixtureLines(f: FixtureRecord, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }): string[] {
+  const head = `${indent}${style.mark} ${oneLine(f.label)} · ${statusWords(f).join(' · ')} · ${oneLine(f.file)}:${f.line}`;
+  const lines = [paint(style.colour, fit(head))];
+  const detail = f.errored ? f.error : f.detail;
+  if (detail) lines.push(fit(`${indent}    ${oneLine(clip(detail, 300))}`));
+  lines.push(...replyLines(f, `${indent}    `, paint, fit, o.where));
+  return lines;
 }
 
 /** "by file: a.yml 100% · b.yml 50%" (n/a groups included), at most 12 groups. */
@@ -144,33 +219,32 @@ const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
   not_evaluated: { mark: '○', colour: 'grey' },
 };
 
-/** The script's line (its section's mark, label, status, file, checks or error), then its open checks. */
-function personaLines(p: PersonaRecord, paint: (c: Colour, t: string) => string, fit: (t: string) => string): string[] {
-  const style = SECTION_STYLE[sectionOf(p)];
+/** The script's line (its section's mark, label, status, file, checks or error), its open checks, then its first difference. */
+function personaLines(p: PersonaRecord, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }): string[] {
   const checks = checksCount(p.checks);
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
-  const detail = p.errored ? `${oneLine(clip(p.error, 2000))} · ${checks}` : `${checks}${unsent}`;
-  const head = `  ${style.mark} ${oneLine(p.label)} · ${statusWords(p).join(' · ')} · ${oneLine(p.file)}:${p.line} — ${oneLine(detail)}`;
-  const lines = [paint(style.colour, fit(head))];
+  const detail = p.errored ? `${oneLine(clip(p.error, 300))} · ${checks}` : `${checks}${unsent}`;
+  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${oneLine(p.label)} · ${statusWords(p).join(' · ')} · ${oneLine(p.file)}:${p.line}`;
+  const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${oneLine(detail)}`)];
   for (const c of p.checks) {
     if (c.status === 'pass') continue;
     const subject = checkSubject(c);
-    const text = `      ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${oneLine(clip(subject, 120))}` : ''}: ${oneLine(clip(c.detail, 2000))}`;
+    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${oneLine(clip(subject, 120))}` : ''}: ${oneLine(clip(c.detail, 300))}`;
     lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
+  }
+  const d = firstDifference(p);
+  if (d !== null && d.baseline && d.current && d.baseline.reply !== d.current.reply) {
+    const diff = diffText(normalizeBlock(d.baseline.reply), normalizeBlock(d.current.reply), TEXT_LINE_CHARS);
+    if (diff !== null) {
+      const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
+      lines.push(paint('grey', fit(`${indent}    turn ${d.turn} reply vs baseline (- baseline, + new):`)), ...textLines(diff, `${indent}      `, o.where, colourOf, paint, fit));
+    }
+  } else if (d !== null) {
+    lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));
+  } else if (!p.errored && p.baseline === null && last && (sectionOf(p) !== 'unchanged')) {
+    lines.push(paint('grey', fit(`${indent}    last reply (turn ${last.index}):`)), ...textLines(last.reply, `${indent}      `, o.where, () => null, paint, fit));
   }
   return lines;
 }
 
-function itemLine(
-  f: FixtureRecord,
-  style: { mark: string; colour: Colour },
-  paint: (c: Colour, t: string) => string,
-  fit: (t: string) => string,
-): string {
-  const detail = f.errored ? f.error : f.detail;
-  const plain = `  ${style.mark} ${oneLine(f.label)} · ${statusWords(f).join(' · ')} · ${oneLine(f.file)}:${f.line}${
-    detail ? ` — ${oneLine(clip(detail, 2000))}` : ''
-  }`;
-  return paint(style.colour, fit(plain));
-}

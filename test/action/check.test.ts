@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
@@ -101,7 +103,7 @@ describe('check mode, end to end', () => {
     expect(readFileSync(join(run.workspace, 'agent-replay-results/report.html'), 'utf8')).toMatch(/^<!doctype html>[\s\S]*data-label="refund-policy"/);
     expect(record.tallies).toEqual({ passed: 2, failed: 1, notEvaluated: 0, errored: 0 });
     // outputs
-    expect(run.outputs).toMatchObject({ passed: '2', failed: '1', 'not-evaluated': '0', errored: '0', 'newly-failing': '1', gate: 'failed', 'comment-status': 'created', 'estimated-cost': '0.060' });
+    expect(run.outputs).toMatchObject({ passed: '2', failed: '1', 'not-evaluated': '0', errored: '0', 'newly-failing': '1', gate: 'failed', verified: 'true', 'comment-status': 'created', 'estimated-cost': '0.060' });
     expect(run.outputs['artifact-name']).toBe(`agent-replay-results-${HEAD}`);
     expect(run.stdout).toMatch(/::warning::artifact agent-replay-results-1+ not uploaded: no artifact service here/);
     // annotation at the fixture's file and line
@@ -185,6 +187,26 @@ describe('check mode, end to end', () => {
     expect(run.summary).toContain('refund-policy');
   });
 
+  it('a preview whose agent is not there fails the default gate as Not verified: grey headline, its cause, verified false', async () => {
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((r) => server.close(r));
+    const closed = `http://127.0.0.1:${port}/api/chat`;
+    const run = await check({ inputs: { 'agent-url': closed } });
+    expect(run.code).toBe(1);
+    expect(run.outputs).toMatchObject({ errored: '3', gate: 'failed', verified: 'false' });
+    expect(run.stdout).toContain(`::error::agent-replay gate failed: Not verified: 3 errored (all 3: connection refused at ${closed}: `);
+    const body = gh.comments('octo', 'shop', 7)[0]?.body as string;
+    expect(body).toContain('### ⚪ Not verified: 3 errored\n**Cause**: all 3\\: connection refused at `' + closed + '`');
+    expect(body).not.toContain('🔴');
+    expect(run.summary).toContain('### ⚪ Not verified: 3 errored');
+    // The lenient gate passes the same run, and still says it was not verified.
+    const lenient = await check({ inputs: { 'agent-url': closed, 'fail-on': 'newly_failing' } });
+    expect(lenient.code).toBe(0);
+    expect(lenient.outputs).toMatchObject({ gate: 'passed', verified: 'false' });
+  });
+
   it('passes the gate with fail-on none and reports comment: false as skipped', async () => {
     const run = await check({ inputs: { 'fail-on': 'none', comment: 'false' } });
     expect(run.code).toBe(0);
@@ -197,7 +219,7 @@ describe('check mode, end to end', () => {
     const refused = await check({ inputs: { 'cost-cap': '0.01' } });
     expect(agent.requests.length).toBe(before);
     expect(refused.code).toBe(1);
-    expect(refused.outputs).toMatchObject({ 'estimated-cost': '0.060', gate: 'failed', 'comment-status': 'created' });
+    expect(refused.outputs).toMatchObject({ 'estimated-cost': '0.060', gate: 'failed', verified: 'false', 'comment-status': 'created' });
     expect(refused.stdout).toContain('::error::estimated cost $0.06 is above the cap $0.01; nothing was spent.');
     const body = gh.comments('octo', 'shop', 7)[0]?.body as string;
     expect(body).toContain('confirm-cost');

@@ -68,8 +68,10 @@ describe('readInputs', () => {
   const env = (vars: Record<string, string>) => envInputGetter(Object.fromEntries(Object.entries(vars).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])));
   it('gives the defaults when nothing is set', () => {
     const i = readInputs(env({}));
-    expect(i).toMatchObject({ mode: 'check', dir: '.agent-replay', comment: true, failOn: ['newly_failing'], confirmCost: false, costCap: null, concurrency: null, acceptLabel: 'accept-baseline', commentKey: null });
+    expect(i).toMatchObject({ mode: 'check', dir: '.agent-replay', comment: true, failOn: ['newly_failing', 'unverified'], confirmCost: false, costCap: null, concurrency: null, acceptLabel: 'accept-baseline', commentKey: null });
     expect(Object.isFrozen(i)).toBe(true);
+    // The input's default in action.yml is the same gate.
+    expect(readInputs(env({ 'fail-on': 'newly_failing, unverified' })).failOn).toEqual(['newly_failing', 'unverified']);
   });
   it('rejects bad enum values quoting the value and the allowed set', () => {
     expect(() => readInputs(env({ mode: 'deploy' }))).toThrow('input mode: "deploy" is not allowed; use one of: check, accept, report');

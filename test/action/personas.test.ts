@@ -119,7 +119,8 @@ describe('persona scripts through the Action', () => {
 
     // The comment shows the script as changed, with the first turn that differs from the baseline.
     const body = ourComment();
-    expect(body).toContain('### ✅ No new failures: 1 changed · 1 new · 1 errored');
+    // An errored script leaves the run not verified (grey), named with its cause.
+    expect(body).toContain("### ⚪ Not verified: 1 changed · 1 new · 1 errored\n**Cause**: a call to issue_refund that no mock answered: add a mock for it to the script's mocks");
     const changedSection = body.slice(body.indexOf('#### 🟡 Changed (1)'));
     expect(changedSection).toMatch(/^#### 🟡 Changed \(1\)[\s\S]*<b>refund-broken-item<\/b> · pass · still passing · transcript changed/);
     expect(body).toContain('First difference from the baseline: turn 3');
@@ -158,6 +159,6 @@ describe('persona scripts through the Action', () => {
     expect(after).toContain(`### ✅ Baselines accepted in [\`${commit.oid.slice(0, 7)}\`]`);
     expect(after).toContain('**Accepted (2)**: `refund-policy`, `refund-broken-item`');
     expect(after).toContain('- `refund-unmocked`: the script did not run to the end, so there is no transcript to accept.');
-    expect(after).toContain('### ✅ No new failures: 1 errored · 2 unchanged');
+    expect(after).toContain('### ⚪ Not verified: 1 errored · 2 unchanged');
   });
 });

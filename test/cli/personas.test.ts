@@ -234,9 +234,10 @@ describe('agent-replay run with persona scripts', () => {
       config: `${agentConfig(agent.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k }\ncost: { capUsd: 0.05 }\n`,
       personas: { 'p.yml': 'label: p\nopening: a\nfollowUps: [ b, c ]\nexpect: { criteria: [ x, y ] }\n' },
     });
-    const r = await cli(['run', '--out', 'r.json'], cwd);
+    // The lenient gate: this judge's answers are not the point here (the default gate would fail the run as not verified).
+    const r = await cli(['run', '--out', 'r.json', '--fail-on', 'newly_failing'], cwd);
     // 4 turns (welcome + 3) x 0.01 + 2 criteria x 0.005 = 0.05: at the cap, it runs.
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const record = await readResults(join(cwd, 'r.json'));
     expect(record.estimate.usd).toBe(0.05);
     const cwd2 = await makeProject({

@@ -274,7 +274,10 @@ describe('agent-replay probe: usage errors send nothing', () => {
     const ready = await serve((req) => (req.method === 'GET' ? { status: 404 } : routed(req)));
     const ok = await cli(['probe', 'hi', '--wait-for-agent', '3', '--agent-url', ready.url], cwd, {}, { engine: { clock: instantClock() } });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stderr).toContain('agent ready: HTTP 404');
+    // A 404 is an answer (the server is up), but it is not called "ready": the path may be wrong.
+    expect(ok.stderr).toContain('agent answered HTTP 404 after 1 poll: the server is up, but the path is probably wrong');
+    expect(ok.stderr).toContain('check agent-path or agent.url');
+    expect(ok.stderr).not.toContain('agent ready');
   });
 
   it('a message starting with a dash goes after --', async () => {

@@ -122,9 +122,10 @@ describe('demo', () => {
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     expect(stdout).toContain('demo judge');
     expect(stdout).toContain('the demo itself exits 0');
-    // The persona scripts are shown with their failed checks.
-    expect(stdout).toContain('Persona scripts (7)');
-    expect(stdout).toMatch(/mid-price-handoff · fail · newly failing[^\n]*\n\s+✗ conversations: visited: welcome, refunds; missing: handoff/);
+    // The persona scripts are shown in their sections with their failed checks.
+    expect(stdout.match(/^ +[✗~+○!] 🎭 /gm)?.length).toBeGreaterThan(0);
+    expect(stdout).toMatch(/🎭 mid-price-handoff · fail · newly failing[^\n]*\n[^\n]*\n\s+✗ conversations: visited: welcome, refunds; missing: handoff/);
+    expect(stdout).toContain('With the default gate (--fail-on newly_failing,unverified) a real run would exit 1');
     expect(stdout).toContain('tool not called issue_refund');
   });
 

@@ -5,7 +5,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentHost, runCheck, type CheckOptions, type EngineDeps } from '../../src/engine.js';
+import { makeRedactor } from '../../src/secrets.js';
+import { agentEndpoint, agentHost, runCheck, type CheckOptions, type EngineDeps } from '../../src/engine.js';
 import type { AgentClient, Judge, RegexEvaluator } from '../../src/types.js';
 import { noSessions, noTranscripts } from '../support/fakes.js';
 
@@ -123,5 +124,12 @@ describe('runCheck', () => {
     expect(agentHost('https://user:pw@example.com/chat?token=x')).toBe('example.com');
     expect(agentHost('not a url')).toBeNull();
     expect(agentHost(null)).toBeNull();
+  });
+
+  it('agentEndpoint keeps scheme, host and path: never credentials, query or fragment, and redacts secrets in the path', () => {
+    expect(agentEndpoint('https://user:pw@example.com/api/chat?token=x#f')).toBe('https://example.com/api/chat');
+    expect(agentEndpoint('https://hooks.example.com/agent/s3cr3t-path-token', makeRedactor(['s3cr3t-path-token']))).toBe('https://hooks.example.com/agent/***');
+    expect(agentEndpoint('not a url')).toBeNull();
+    expect(agentEndpoint(null)).toBeNull();
   });
 });

@@ -58,6 +58,18 @@ describe('compare: the first cause of each changed fixture', () => {
     expect(c.changes[0]).toMatchObject({ cause: 'judge_changed', detail: 'judge changed: threshold 0.7 -> 0.9', movement: 'broken' });
   });
 
+  it('a changed reply says what changed, and the text renderers say the cause once', () => {
+    const c = compareRuns(at(T1, [fx('a', { reply: 'We are open 9:00-17:00, Monday to Friday.' })]), at(T2, [fx('a', { reply: 'We are open 9:00-18:00, Monday to Friday.' })]));
+    expect(c.changes[0]?.detail).toBe('reply changed: "We are open 9:00-17:00, Monday to Friday." -> "We are open 9:00-18:00, Monday to Friday."');
+    const text = renderCompareText(c);
+    expect(text).toContain('a  pass -> pass  reply changed: "We are open 9:00-17:00, Monday to Friday." -> "We are open 9:00-18:00, Monday to Friday."');
+    const md = renderCompareMarkdown(c);
+    expect(md).toContain('| reply changed | "We are open 9');
+    expect(md).not.toContain('| reply changed | reply changed');
+    const routed = renderCompareText(compareRuns(at(T1, [fx('a')]), at(T2, [fx('a', { route: route('billing', 'x') })])));
+    expect(routed).toContain('route changed: main/answer -> billing/x');
+  });
+
   it('reply changed comes before route and verdict', () => {
     expect(causeOf(fx('a'), fx('a', { reply: 'different', route: route('other', 'x'), verdict: 'fail' }))).toBe('reply_changed');
   });

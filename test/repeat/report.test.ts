@@ -86,8 +86,8 @@ describe('k/N in every report', () => {
     expect(md).toContain("**Attempts** (1/3 passed, 2 needed): 1 ✅ pass · 2 ❌ fail · 3 ❌ fail; the reply below is attempt 1's (the attempts gave 2 different replies)");
     expect(md).toContain('**Attempts** (0/2 passed, 2 needed): 1 ⚪ errored (http) · 2 ⚪ errored (http)');
     expect(md).toMatch(/^🎲 \*\*2 flaky items\*\*: the attempts disagree \(passes\/attempts shown as k\/N\): `refund-window`, `refund-dialog`$/m);
-    // The mention sits right under the headline.
-    const lines = md.split('\n').filter((l) => l.trim() !== '');
+    // The mention sits right under the headline (and the cause line that is part of it).
+    const lines = md.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('**Cause**: '));
     const head = lines.findIndex((l) => l.startsWith('### '));
     expect(lines[head + 1]).toMatch(/^🎲 /);
     // An item run once has no k/N.
@@ -96,7 +96,9 @@ describe('k/N in every report', () => {
 
   it('terminal, JUnit and report.html', () => {
     const t = renderTerminal(REPEATED, { color: false });
-    expect(t.split('\n')[1]).toBe('2 flaky items (attempts disagree; passes/attempts shown as k/N): refund-window, refund-dialog');
+    // Under the headline and its cause line.
+    expect(t.split('\n')[1]).toMatch(/^ {2}cause: /);
+    expect(t.split('\n')[2]).toBe('2 flaky items (attempts disagree; passes/attempts shown as k/N): refund-window, refund-dialog');
     expect(t).toMatch(/refund-window · fail 1\/3 \(flaky\) · newly failing/);
     expect(renderJUnit(REPEATED)).toContain('fail 1/3 (flaky) · newly failing');
     const page = renderHtml(REPEATED);

@@ -89,7 +89,8 @@ export function structure(md: string): {
 } {
   const html = githubHtml(md);
   const heads = [...html.matchAll(/<h3>([^<]*)<\/h3>/g)].map((m) => decodeEntities(m[1] as string)).filter((h) => !h.includes('Baselines'));
-  const headText = (heads[0] ?? '').replace(/^\S+ (?:[A-Z][a-z ]+: )?/, '');
+  // The counts only: not the lead ("Not verified: ") nor what follows a regression (" — 2 not verified").
+  const headText = (heads[0] ?? '').replace(/^\S+ (?:[A-Z][a-z ]+(?: \([a-z, ]+\))?: )?/, '').replace(/ — .*$/, '');
   const headline = headText.split(' · ').map((part): [string, number] => {
     const m = /^([\d,]+) (.+)$/.exec(part);
     return [m?.[2] ?? part, Number((m?.[1] ?? 'NaN').replace(/,/g, ''))];

@@ -450,29 +450,60 @@ describe('after acceptance', () => {
 describe('terminal', () => {
   const t = renderTerminal(mixedWithPersonas(), { color: false });
 
-  it('adds a personas part: one line per script, then its failing and not evaluated checks', () => {
-    const part = t.slice(t.indexOf('Persona scripts (7)'));
-    const lines = part.trimEnd().split('\n');
-    expect(lines[0]).toBe('Persona scripts (7)');
-    expect(lines.filter((l) => /^ {2}\S/.test(l))).toHaveLength(7);
-    expect(part).toContain('  = refund-broken-item · pass · still passing · .agent-replay/personas/refunds.yml:12 — all 5 checks passed');
-    expect(part).toContain(
-      '  ✗ refund-coverage · fail · newly failing · transcript changed · routes changed · .agent-replay/personas/refunds.yml:24 — 2 of 4 checks passed\n' +
+  /** The section each item line is in, as the terminal shows it. */
+  function terminalSections(text: string): Map<string, string> {
+    const at = new Map<string, string>();
+    let section = '';
+    for (const line of text.split('\n')) {
+      const head = /^([A-Z][^(]*) \((\d+)\)/.exec(line);
+      if (head) section = head[1] as string;
+      const item = /^ {2,4}[✗~+○!] (?:🎭 )?(\S+) · /.exec(line);
+      if (item) at.set(item[1] as string, section);
+    }
+    return at;
+  }
+
+  it('puts persona scripts in the sections of the comment, with their failing and not evaluated checks', () => {
+    const at = terminalSections(t);
+    expect(at.get('refund-coverage')).toBe('Newly failing');
+    expect(at.get('refund-no-refund-tool')).toBe('Still failing');
+    expect(at.get('refund-reworded')).toBe('Changed');
+    expect(at.get('refund-early-handoff')).toBe('New, no baseline');
+    expect(at.get('refund-empathy')).toBe('Not evaluated');
+    expect(at.get('refund-agent-500')).toBe('Errored');
+    expect(t).not.toContain('Persona scripts (');
+    expect(t).toContain(
+      '  ✗ 🎭 refund-coverage · fail · newly failing · transcript changed · routes changed · .agent-replay/personas/refunds.yml:24\n' +
+        '      2 of 4 checks passed\n' +
         '      ✗ conversations: visited: main, refunds; missing: handoff\n' +
         '      ✗ ends with: expected handoff, ended with finish\n',
     );
-    expect(part).toContain('      ✗ tool not called issue_refund: issue_refund must not be called, but was at turn 3');
-    expect(part).toContain('      ○ criterion "Stayed empathetic": judge unreachable: HTTP 503 after 3 retries');
-    expect(part).toContain('  ! refund-agent-500 · errored · not compared · .agent-replay/personas/refunds.yml:60 — turn 3: HTTP 500 from the agent: Internal Server Error · 1 of 3 checks passed');
-    expect(part).toContain('  + refund-early-handoff · pass · no baseline · .agent-replay/personas/refunds.yml:72 — both checks passed · ended on turn 1, 2 not sent');
-    // Passing checks are not listed.
-    expect(part).not.toContain('✓');
+    expect(t).toContain('      ✗ tool not called issue_refund: issue_refund must not be called, but was at turn 3');
+    expect(t).toContain('        ○ criterion "Stayed empathetic": judge unreachable: HTTP 503 after 3 retries');
+    expect(t).toContain('        turn 3: HTTP 500 from the agent: Internal Server Error · 1 of 3 checks passed');
+    // A changed script shows its first differing reply as a word diff.
+    expect(t).toContain('      turn 1 reply vs baseline (- baseline, + new):\n        @@ 1 unchanged sentence @@\n        - ⟦What is ⟧your order number?\n');
+    // Passing checks are not listed; unchanged items are only counted.
+    expect(t).not.toContain('✓');
+    expect(t).toContain('Unchanged (3): not listed; every item is in results.json');
   });
 
-  it('counts scripts in the headline and the verdicts; fixtures keep their sections', () => {
-    expect(t.split('\n')[0]).toBe('agent-replay: 2 newly failing · 3 still failing · 4 changed · 3 new · 2 not evaluated · 2 errored · 3 unchanged');
-    expect(t.split('\n')[1]).toBe('verdicts: passed 8  failed 5  not evaluated 4 (not a failure)  errored 2 (not a failure)');
-    expect(t).toContain('Newly failing (1)\n  ✗ refund-policy');
+  it('counts scripts in the headline and the verdicts; the sections add up to the headline', () => {
+    const lines = t.split('\n');
+    expect(lines[0]).toBe('agent-replay: 2 newly failing · 3 still failing · 4 changed · 3 new · 2 not evaluated · 2 errored · 3 unchanged — 6 not verified');
+    expect(lines[1]).toMatch(/^ {2}cause: 2 of 6: judge unreachable: HTTP 503: /);
+    expect(lines[2]).toBe('verdicts: passed 8  failed 5  not evaluated 4 (not a failure)  errored 2 (not a failure)');
+    const counts = [...t.matchAll(/^([A-Z][^(\n]*) \((\d+)\)/gm)].map((m) => [m[1], Number(m[2])]);
+    expect(counts).toEqual([
+      ['Newly failing', 2],
+      ['Still failing', 3],
+      ['Changed', 4],
+      ['New, no baseline', 3],
+      ['Not evaluated', 2],
+      ['Errored', 2],
+      ['Unchanged', 3],
+    ]);
+    expect(t).toContain('Newly failing (2)\n  ✗ refund-policy');
   });
 
   it('respects the width and colours only when asked', () => {

@@ -508,10 +508,26 @@ describe('terminal', () => {
     expect(lines).toContain('  ... and 70 more (every item is in results.json; --markdown and --html render them all)');
   });
 
-  it('lists attention items one per line with their detail', () => {
+  it('lists attention items with their detail, then their reply or its word diff against the baseline', () => {
     const text = renderTerminal(mixed(), { color: false });
-    expect(text).toContain('✗ refund-policy · fail · newly failing · reply changed · route changed · .agent-replay/fixtures/suite.yml:10 — regex /30 days/i: no match in the reply');
+    expect(text).toContain(
+      '  ✗ refund-policy · fail · newly failing · reply changed · route changed · .agent-replay/fixtures/suite.yml:10\n' +
+        '      regex /30 days/i: no match in the reply\n' +
+        '      reply vs baseline (- baseline, + new, changed words in ⟦ ⟧):\n' +
+        '        - Returns are accepted within ⟦30⟧ days of delivery.\n',
+    );
+    // A failing reply that did not change is shown as it is: what the agent said.
+    expect(text).toMatch(/ {2}✗ still-wrong-currency · fail · still failing · [^\n]+\n {6}contains "EUR": not found\n {6}reply:\n {8}Prices are in USD\.\n/);
     expect(text).toContain('not evaluated 3 (not a failure)');
+  });
+
+  it('clips a long reply to a few lines and says how many more there are and where', () => {
+    const long = Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of the reply.`).join('\n');
+    const base = mixed();
+    const record = { ...base, fixtures: base.fixtures.map((f) => (f.label === 'still-wrong-currency' && !f.errored ? { ...f, reply: long } : f)) };
+    const text = renderTerminal(record, { color: false, where: 'out/results.json' });
+    expect(text).toContain('        Line 4 of the reply.\n        ... 26 more lines (full text in out/results.json)\n');
+    expect(text).not.toContain('Line 5 of the reply.');
   });
 });
 

@@ -1,0 +1,179 @@
+// Causes: why items were not verified (errored, or not evaluated), grouped so that five fixtures
+// failing on one closed port read as one problem with one fix, not five.
+//
+// One cause = the same error class, HTTP status and URL; the body the agent sent and the number of
+// attempts are left aside (five 404 pages differ only in a request id). Each cause names what was
+// observed and the setting to check. Pure: data in, data out.
+
+import type { Check } from '../types.js';
+
+/** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
+export interface CauseItem {
+  label: string;
+  errored: boolean;
+  verdict: string | null;
+  errorKind?: string | null;
+  error?: string | null;
+  detail?: string | null;
+  checks?: readonly Pick<Check, 'status' | 'detail'>[];
+}
+
+export interface Cause {
+  /** The grouping key: error class, HTTP status, URL. */
+  key: string;
+  /** What was observed, e.g. "HTTP 404 from https://host/api/chat". */
+  what: string;
+  /** The setting to check, e.g. "check agent-path or agent.url"; null when nothing better than the detail can be said. */
+  hint: string | null;
+}
+
+export interface CauseGroup extends Cause {
+  /** The items of this cause, in run order. */
+  labels: string[];
+}
+
+/** "the agent" when the record does not know where it was. */
+function at(endpoint: string | null): string {
+  return endpoint ?? 'the agent';
+}
+
+/** The error without the turn it happened on ("message turn: ", "turn 3: "). */
+function withoutTurn(text: string): string {
+  return text.replace(/^(?:welcome turn|message turn|turn \d+)(?: \(welcome\))?: /, '');
+}
+
+/** A page of markup rather than JSON: an SPA shell, a host's 404 page. */
+function looksLikeHtml(text: string): boolean {
+  return /<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<title>/i.test(text);
+}
+
+function httpCause(status: number, endpoint: string | null, html: boolean): Cause {
+  const what = `HTTP ${status} from ${at(endpoint)}`;
+  const key = `http:${status}:${endpoint ?? ''}`;
+  if (status === 404) return { key, what, hint: 'check agent-path or agent.url: the path is probably wrong' };
+  if (status === 405) return { key, what, hint: 'the URL does not take POST: check agent-path or agent.url' };
+  if (status === 401 || status === 403) {
+    return { key, what, hint: 'the agent refused the request: check agent.headers in config.yml (the key or token it expects)' };
+  }
+  if (status === 429) return { key, what, hint: 'rate limited: lower agent.concurrency, or raise agent.retries' };
+  if (status === 502 || status === 503 || status === 504) {
+    return { key, what, hint: 'the host answered but the agent did not: is the preview up? set wait-for-agent (agent.waitForAgent) if it starts slowly' };
+  }
+  if (status >= 500) return { key, what, hint: 'the agent failed: see its logs' };
+  if (html) return { key, what, hint: 'an HTML page answered: check agent-path or agent.url' };
+  return { key, what, hint: 'the agent rejected the request: check agent.preset or agent.request.body in config.yml' };
+}
+
+/** The cause of an errored replay, from its error class and message. */
+export function errorCause(errorKind: string, error: string, endpoint: string | null): Cause {
+  const text = withoutTurn(error);
+  const url = endpoint ?? '';
+  if (errorKind === 'http') {
+    const status = /\bHTTP (\d{3})\b/.exec(text);
+    if (status) return httpCause(Number(status[1]), endpoint, looksLikeHtml(text));
+    if (/larger than \d+ bytes/.test(text)) {
+      return { key: `too_large:${url}`, what: `a response too large from ${at(endpoint)}`, hint: 'check agent-path or agent.url: the URL may serve a file, not the agent' };
+    }
+  }
+  if (errorKind === 'network') {
+    if (/ECONNREFUSED/.test(text)) {
+      return {
+        key: `refused:${url}`,
+        what: `connection refused at ${at(endpoint)}`,
+        hint: 'nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly',
+      };
+    }
+    if (/ENOTFOUND|EAI_AGAIN/.test(text)) {
+      return { key: `dns:${url}`, what: `the host of ${at(endpoint)} did not resolve`, hint: 'check the host name in agent-url (agent.url)' };
+    }
+    const code = /\(([A-Z][A-Z0-9_]+)\)\s*$/.exec(text)?.[1] ?? 'network';
+    return { key: `network:${code}:${url}`, what: `could not reach ${at(endpoint)} (${code})`, hint: 'check agent-url (agent.url) and that the agent is running' };
+  }
+  if (errorKind === 'timeout') {
+    const ms = /within (\d+) ms/.exec(text)?.[1];
+    return {
+      key: `timeout:${url}`,
+      what: `no answer${ms ? ` within ${ms} ms` : ' in time'} from ${at(endpoint)}`,
+      hint: 'raise agent.timeoutMs in config.yml if the agent is slow, or check that it is up',
+    };
+  }
+  if (errorKind === 'invalid_json') {
+    if (looksLikeHtml(text)) {
+      return {
+        key: `html:${url}`,
+        what: `an HTML page instead of JSON from ${at(endpoint)}`,
+        hint: 'the URL serves a web page (a site or an SPA), not the agent: check agent-path or agent.url',
+      };
+    }
+    return { key: `invalid_json:${url}`, what: `a response that is not JSON from ${at(endpoint)}`, hint: 'check agent.preset: the agent may speak another protocol' };
+  }
+  if (errorKind === 'missing_reply') {
+    const path = /has no string at "([^"]*)"/.exec(text)?.[1];
+    if (path !== undefined) {
+      return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint: 'check agent.preset, or agent.response.reply in config.yml' };
+    }
+  }
+  if (errorKind === 'unmocked_tool') {
+    const tool = /a call to (.+?) that no mock answered/.exec(text)?.[1];
+    if (tool !== undefined) return { key: `unmocked_tool:${tool}`, what: `a call to ${tool} that no mock answered`, hint: "add a mock for it to the script's mocks" };
+  }
+  // Anything else: the message itself (its first line, without the advice after "; ") is the
+  // cause; the key leaves out what differs from item to item (a quoted body, numbers).
+  const first = (text.split('\n')[0] ?? '').replace(/ after \d+ attempts?/, '').split('; ')[0]?.replace(/:\s*$/, '').trim() ?? '';
+  const what = first.length > 160 ? `${first.slice(0, 159)}…` : first;
+  const stem = first.includes(': ') ? first.slice(0, first.lastIndexOf(': ')) : first;
+  return { key: `${errorKind}:${stem.replace(/\d+/g, '#')}`, what, hint: null };
+}
+
+/** The cause of a check that did not run, from its detail line. */
+export function notEvaluatedCause(detail: string): Cause {
+  if (/^judge unreachable: no judge configured/.test(detail)) {
+    return { key: 'judge:none', what: 'no judge configured', hint: 'add a judge section to config.yml (judge assertions and criteria need one)' };
+  }
+  const judge = /^judge unreachable: (.*)$/.exec(detail);
+  if (judge) {
+    const reason = judge[1] ?? '';
+    const status = /HTTP (\d{3})/.exec(reason)?.[1];
+    // The reason of the first item (without its attempt count) says what the judge did.
+    const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
+    const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
+    return { key: `judge:${status ?? 'unreachable'}`, what, hint: 'check judge.baseUrl, judge.model and the judge key; raise judge.timeoutMs if it is slow' };
+  }
+  if (/^(?:regex\b.*|pattern) does not compile/.test(detail)) {
+    return { key: 'regex:compile', what: 'regex does not compile', hint: 'fix the pattern in the fixture file named on each item' };
+  }
+  if (/^regex\b.*did not finish within/.test(detail)) {
+    return { key: 'regex:timeout', what: 'regex over its time budget', hint: 'simplify the pattern, or raise regex.timeoutMs in config.yml' };
+  }
+  if (/^regex worker failed/.test(detail)) return { key: 'regex:worker', what: 'regex worker failed', hint: 'run it again; lower regex.workers if memory is short' };
+  return { key: `not_evaluated:${detail}`, what: detail, hint: null };
+}
+
+/** Why this item is not verified; null when it is (it has a pass or fail verdict). */
+export function causeOf(item: CauseItem, endpoint: string | null): Cause | null {
+  if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint);
+  if (item.verdict !== 'not_evaluated') return null;
+  const check = item.checks?.find((c) => c.status === 'not_evaluated');
+  return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run');
+}
+
+/** Unverified items grouped by cause, largest group first (ties: first seen first). */
+export function groupCauses(items: readonly CauseItem[], endpoint: string | null): CauseGroup[] {
+  const groups = new Map<string, CauseGroup>();
+  for (const item of items) {
+    const cause = causeOf(item, endpoint);
+    if (cause === null) continue;
+    const group = groups.get(cause.key);
+    if (group) group.labels.push(item.label);
+    else groups.set(cause.key, { ...cause, labels: [item.label] });
+  }
+  return [...groups.values()].sort((a, b) => b.labels.length - a.labels.length);
+}
+
+/** "all 5: HTTP 404 from https://host/api/chat: check agent-path or agent.url" ("3 of 5: ..."). */
+export function causeLine(group: CauseGroup, of: number): string {
+  const n = group.labels.length;
+  const text = `${group.what}${group.hint ? `: ${group.hint}` : ''}`;
+  if (n === 1 && of === 1) return text;
+  return `${n === of ? `all ${n}` : `${n} of ${of}`}: ${text}`;
+}

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { causeLine, causeOf, gate, gateMerged, gateRun, groupCauses, parseFailOn, verificationOf, DEFAULT_FAIL_ON } from '../../src/evaluate/index.js';
+import { FAIL_ON_CONDITIONS, type FixtureRecord, type PersonaRecord } from '../../src/types.js';
+
+const URL_ = 'https://preview-42.example.com/api/chat';
+
+const rec = (over: Partial<FixtureRecord>): FixtureRecord =>
+  ({
+    label: 'f',
+    file: 'f.yml',
+    line: 1,
+    message: 'm',
+    persona: null,
+    assertion: null,
+    errored: false,
+    error: null,
+    errorKind: null,
+    reply: 'r',
+    route: null,
+    verdict: 'pass',
+    detail: '',
+    score: null,
+    threshold: null,
+    rationale: null,
+    drift: { reply: 'same', route: 'same', verdict: 'still_passing' },
+    baseline: null,
+    durationMs: 1,
+    ...over,
+  }) as FixtureRecord;
+
+const errored = (label: string, errorKind: NonNullable<FixtureRecord['errorKind']>, error: string): FixtureRecord =>
+  rec({ label, errored: true, errorKind, error, reply: null, verdict: null, drift: null });
+
+const page = (id: number): string => `<!doctype html><html><head><title>404</title></head><body>request ${id}</body></html>`;
+
+describe('causes', () => {
+  it('groups HTTP errors by status and URL, bodies and attempts aside', () => {
+    const items = [
+      errored('a', 'http', `message turn: agent returned HTTP 404 after 1 attempt: ${page(1)}`),
+      errored('b', 'http', `welcome turn: agent returned HTTP 404 after 1 attempt: ${page(2)}`),
+      errored('c', 'http', 'message turn: agent returned HTTP 500 after 3 attempts: oops'),
+      errored('d', 'http', `message turn: agent returned HTTP 404 after 2 attempts: ${page(3)}`),
+    ];
+    const groups = groupCauses(items, URL_);
+    expect(groups.map((g) => [g.what, g.labels])).toEqual([
+      [`HTTP 404 from ${URL_}`, ['a', 'b', 'd']],
+      [`HTTP 500 from ${URL_}`, ['c']],
+    ]);
+    expect(causeLine(groups[0]!, 4)).toBe(`3 of 4: HTTP 404 from ${URL_}: check agent-path or agent.url: the path is probably wrong`);
+  });
+
+  it.each([
+    ['network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)', `connection refused at ${URL_}`, /agent-url \(agent\.url\)/],
+    ['invalid_json', 'message turn: response is not valid JSON: <!DOCTYPE html><html lang="en"><div id="root"></div>', `an HTML page instead of JSON from ${URL_}`, /agent-path or agent\.url/],
+    ['invalid_json', 'message turn: response is not valid JSON: ok', `a response that is not JSON from ${URL_}`, /agent\.preset/],
+    ['http', 'message turn: agent returned HTTP 401 after 1 attempt: unauthorized', `HTTP 401 from ${URL_}`, /agent\.headers/],
+    ['http', 'message turn: agent returned HTTP 403 after 1 attempt: forbidden', `HTTP 403 from ${URL_}`, /agent\.headers/],
+    ['timeout', 'message turn: agent did not answer within 30000 ms', `no answer within 30000 ms from ${URL_}`, /agent\.timeoutMs/],
+    ['http', 'message turn: agent returned HTTP 503 after 3 attempts: booting', `HTTP 503 from ${URL_}`, /wait-for-agent/],
+  ] as const)('%s: %s names what was observed and the setting to check', (kind, error, what, hint) => {
+    const cause = causeOf(errored('x', kind, error), URL_);
+    expect(cause?.what).toBe(what);
+    expect(cause?.hint).toMatch(hint);
+  });
+
+  it('names the causes of checks that did not run', () => {
+    const judge = causeOf(rec({ verdict: 'not_evaluated', detail: 'judge unreachable: no judge configured (add a judge section to config.yml)' }), URL_);
+    expect([judge?.what, judge?.hint]).toEqual(['no judge configured', 'add a judge section to config.yml (judge assertions and criteria need one)']);
+    // Two different patterns that do not compile are one cause: the class, not the message.
+    const a = causeOf(rec({ verdict: 'not_evaluated', detail: 'pattern does not compile: Invalid regular expression: /(/: Unterminated group' }), URL_);
+    const b = causeOf(rec({ verdict: 'not_evaluated', detail: 'pattern does not compile: Invalid regular expression: /[/: Unterminated character class' }), URL_);
+    expect(a?.key).toBe(b?.key);
+    expect(a?.what).toBe('regex does not compile');
+    expect(causeOf(rec({ verdict: 'pass' }), URL_)).toBeNull();
+  });
+
+  it("reads a persona script's first check that did not run", () => {
+    const script = {
+      label: 's',
+      errored: false,
+      verdict: 'not_evaluated',
+      checks: [
+        { kind: 'outcome', status: 'pass', detail: 'ok' },
+        { kind: 'criterion', status: 'not_evaluated', detail: 'judge unreachable: no judge configured (add a judge section to config.yml)' },
+      ],
+    } as unknown as PersonaRecord;
+    expect(causeOf(script, URL_)?.what).toBe('no judge configured');
+  });
+});
+
+describe('the default gate: a regression, or a run that was not verified', () => {
+  const closed = [1, 2, 3, 4, 5].map((i) => errored(`f${i}`, 'network', `message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)`));
+
+  it('is newly_failing and unverified', () => {
+    expect(DEFAULT_FAIL_ON).toEqual(['newly_failing', 'unverified']);
+    expect(parseFailOn('', FAIL_ON_CONDITIONS)).toEqual(['newly_failing', 'unverified']);
+  });
+
+  it('fails a run whose every item errored, saying "not verified" with the shared cause, never "failing"', () => {
+    const g = gateRun({ fixtures: closed, personas: [], agent: { host: 'x', endpoint: URL_ } }, DEFAULT_FAIL_ON);
+    expect(g.failed).toBe(true);
+    expect(g.unverifiedOnly).toBe(true);
+    expect(g.verification.verified).toBe(false);
+    expect(g.reason).toBe(
+      `Not verified: 5 errored (all 5: connection refused at ${URL_}: nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly)`,
+    );
+    expect(g.reason).not.toMatch(/fail/);
+  });
+
+  it('the lenient gate passes the same run, but it is still not verified', () => {
+    const g = gateRun({ fixtures: closed, personas: [] }, ['newly_failing']);
+    expect(g.failed).toBe(false);
+    expect(g.verification.verified).toBe(false);
+  });
+
+  it('a regression leads and "not verified" follows it', () => {
+    const regressed = rec({ label: 'r', verdict: 'fail', drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } });
+    const grey = rec({ label: 'g', verdict: 'not_evaluated', detail: 'judge unreachable: no judge configured (add a judge section to config.yml)' });
+    const g = gate([regressed, grey], DEFAULT_FAIL_ON);
+    expect(g.failed).toBe(true);
+    expect(g.unverifiedOnly).toBe(false);
+    expect(g.reason).toBe('1 fixture newly failing (r); Not verified: 1 not evaluated (no judge configured: add a judge section to config.yml (judge assertions and criteria need one))');
+  });
+
+  it('a clean run passes and is verified', () => {
+    const g = gateRun({ fixtures: [rec({ label: 'a' }), rec({ label: 'b', verdict: 'fail', drift: { reply: 'same', route: 'same', verdict: 'still_failing' } })], personas: [] }, DEFAULT_FAIL_ON);
+    expect([g.failed, g.verification.verified, g.reason]).toEqual([false, true, 'gate passed']);
+  });
+
+  it('an interrupted run is not verified, even with every finished item clean', () => {
+    const g = gateRun({ fixtures: [rec({ label: 'a' })], personas: [], interrupted: true }, DEFAULT_FAIL_ON);
+    expect([g.failed, g.unverifiedOnly, g.reason]).toEqual([true, true, 'Not verified: the run was interrupted']);
+    expect(gateRun({ fixtures: [rec({ label: 'a' })], personas: [], interrupted: true }, ['newly_failing']).failed).toBe(false);
+  });
+
+  it('an incomplete merge fails the lenient gate too, unless allowed', () => {
+    const run = { fixtures: [rec({ label: 'a' })], personas: [], incomplete: { total: 3, suiteHash: 'h', missing: [2], foreign: [] } };
+    const lenient = gateMerged(run, ['newly_failing'], false);
+    expect([lenient.failed, lenient.unverifiedOnly, lenient.verification.verified]).toEqual([true, true, false]);
+    expect(lenient.reason).toMatch(/--allow-incomplete/);
+    const allowed = gateMerged(run, DEFAULT_FAIL_ON, true);
+    expect([allowed.failed, allowed.verification.verified]).toEqual([false, true]);
+    expect(gateMerged(run, DEFAULT_FAIL_ON, false).failed).toBe(true);
+  });
+
+  it('verification counts errored and not evaluated items apart', () => {
+    const v = verificationOf({ fixtures: [closed[0]!, rec({ label: 'g', verdict: 'not_evaluated', detail: 'regex did not finish within its 100 ms budget' })], personas: [] });
+    expect([v.errored, v.notEvaluated, v.causes.length]).toEqual([1, 1, 2]);
+  });
+});

@@ -1,0 +1,78 @@
+// A run that is not verified: every surface says "Not verified" (grey, never a failure), names the
+// cause shared by most items, and lists the items under their cause.
+
+import { describe, expect, it } from 'vitest';
+import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
+import type { FixtureRecord } from '../../src/types.js';
+import { baseline, ctx, fixture, resetLines, run } from './fixtures.js';
+import { expectGolden } from './helpers.js';
+
+const ENDPOINT = 'https://preview-42.shop-bot.example.com/api/chat';
+
+/** The host's 404 page, different on every request (a request id), as real hosts send it. */
+const page = (id: string): string => `<!doctype html><html><head><title>404: This page could not be found</title></head><body>request ${id}</body></html>`;
+
+function errored(label: string, error: string, errorKind: 'http' | 'network' = 'http'): FixtureRecord {
+  return fixture(label, { errored: true, errorKind, error, reply: null, route: null, verdict: null, drift: null, detail: '', baseline: baseline(label, `Stored reply of ${label}.`) });
+}
+
+/** Five fixtures, four on one wrong path (HTTP 404, bodies differing) and one the agent refused. */
+function notVerified(): ReturnType<typeof run> {
+  resetLines();
+  return run(
+    [
+      errored('refund-policy', `message turn: agent returned HTTP 404 after 1 attempt: ${page('a1')}`),
+      errored('opening-hours', `welcome turn: agent returned HTTP 404 after 1 attempt: ${page('b2')}`),
+      errored('order-status', `message turn: agent returned HTTP 401 after 1 attempt: {"error":"missing key"}`),
+      errored('shipping-times', `message turn: agent returned HTTP 404 after 1 attempt: ${page('c3')}`),
+      errored('store-locations', `message turn: agent returned HTTP 404 after 1 attempt: ${page('d4')}`),
+    ],
+    { agent: { host: 'preview-42.shop-bot.example.com', endpoint: ENDPOINT }, judge: { name: null } },
+  );
+}
+
+/** Every fixture on a closed port: one cause, "all 3". */
+function allRefused(): ReturnType<typeof run> {
+  resetLines();
+  const refused = 'welcome turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:3000 (ECONNREFUSED)';
+  return run(['a', 'b', 'c'].map((l) => errored(`fixture-${l}`, refused, 'network')), { agent: { host: '127.0.0.1:3000', endpoint: 'http://127.0.0.1:3000/api/chat' }, judge: { name: null } });
+}
+
+describe('a run that is not verified', () => {
+  it('comment', () => expectGolden('not-verified.comment.md', renderComment(notVerified(), ctx)));
+  it('job summary', () => expectGolden('not-verified.summary.md', renderSummary(notVerified(), ctx)));
+  it('terminal', () => expectGolden('not-verified.terminal.txt', renderTerminal(notVerified(), { color: false })));
+  it('junit', () => expectGolden('not-verified.junit.xml', renderJUnit(notVerified())));
+
+  it('says "Not verified" in grey, names the largest cause with the setting to check, and never says failure', () => {
+    const md = renderComment(notVerified(), ctx);
+    expect(md).toContain('### ⚪ Not verified: 5 errored\n**Cause**: 4 of 5\\: HTTP 404 from `https://preview-42.shop-bot.example.com/api/chat`\\: check agent-path or agent.url');
+    expect(md).not.toMatch(/🔴|❌ failed|newly failing/);
+    const term = renderTerminal(notVerified(), { color: true });
+    // Grey (90), not red (31), for the headline.
+    expect(term.split('\n')[0]).toBe('\u001b[1m\u001b[90magent-replay: Not verified: 5 errored\u001b[0m\u001b[0m');
+    expect(renderJUnit(notVerified())).toContain('<property name="verified" value="false"/>');
+  });
+
+  it('groups the items under their cause, largest first, bodies and attempts aside', () => {
+    const lines = renderTerminal(notVerified(), { color: false }).split('\n');
+    const start = lines.indexOf('Errored (5): not a failure');
+    expect(lines.slice(start + 1).filter((l) => /^ {2}\S/.test(l) || /^ {4}! /.test(l)).map((l) => l.trim().split(' · ')[0])).toEqual([
+      '4 of 5: HTTP 404 from https://preview-42.shop-bot.example.com/api/chat: check agent-path or agent.url: the path is probably wrong',
+      '! refund-policy',
+      '! opening-hours',
+      '! shipping-times',
+      '! store-locations',
+      '1 of 5: HTTP 401 from https://preview-42.shop-bot.example.com/api/chat: the agent refused the request: check agent.headers in config.yml (the key or token it expects)',
+      '! order-status',
+    ]);
+  });
+
+  it('one cause for every item reads "all N"', () => {
+    const t = renderTerminal(allRefused(), { color: false });
+    expect(t.split('\n').slice(0, 2)).toEqual([
+      'agent-replay: Not verified: 3 errored',
+      '  cause: all 3: connection refused at http://127.0.0.1:3000/api/chat: nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly',
+    ]);
+  });
+});
