@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The real-framework tests have their own install and config: npm run test:frameworks.
+    exclude: ['**/node_modules/**', 'test/frameworks/**'],
     testTimeout: 20000,
     hookTimeout: 20000,
     pool: 'forks',

@@ -1,5 +1,6 @@
-// Bundles the two entries with ncc into the committed dist/: dist/cli.js (the CLI, the package's
-// bin) and dist/index.js (the Action). Output is deterministic so CI can diff it.
+// Bundles the entries with ncc into the committed dist/: dist/cli.js (the CLI, the package's bin),
+// dist/index.js (the Action) and dist/mocks.js + dist/mocks.d.ts (the package's `agent-replay/mocks`
+// export). Output is deterministic so CI can diff it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +8,8 @@ import { transformSync } from 'esbuild';
 
 const entries = [
   { src: 'src/cli.ts', out: 'cli.js', shebang: true },
-  { src: 'src/main.ts', out: 'index.js', shebang: false },
+  { src: 'src/index.ts', out: 'index.js', shebang: false },
+  { src: 'src/mocks/index.ts', out: 'mocks.js', shebang: false },
 ];
 const only = process.argv.slice(2);
 rmSync('build/ncc', { recursive: true, force: true });
@@ -42,4 +44,18 @@ for (const entry of entries) {
   }
   if (entry.shebang) chmodSync(join('dist', entry.out), 0o755);
   console.log(`dist/${entry.out}: ${(code.length / 1024).toFixed(0)} KiB`);
+}
+// The declarations of agent-replay/mocks: one self-contained file (its public types are its own).
+if (only.length === 0 || only.includes('mocks.js')) {
+  const typesDir = 'build/mocks-types';
+  rmSync(typesDir, { recursive: true, force: true });
+  execFileSync(
+    process.execPath,
+    ['node_modules/typescript/bin/tsc', 'src/mocks/index.ts', '--declaration', '--emitDeclarationOnly', '--strict', '--skipLibCheck', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--rootDir', 'src', '--outDir', typesDir],
+    { stdio: 'inherit' },
+  );
+  const dts = readFileSync(join(typesDir, 'mocks', 'index.d.ts'), 'utf8');
+  if (/^\s*import\b/m.test(dts) || /from '\./.test(dts)) throw new Error('dist/mocks.d.ts must not import other files: give src/mocks/index.ts its own public types');
+  writeFileSync(join('dist', 'mocks.d.ts'), dts);
+  console.log('dist/mocks.d.ts');
 }

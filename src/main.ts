@@ -1,4 +1,4 @@
-// Action entry: inputs -> mode -> outputs. Everything below throws; only here is setFailed called
+// The Action: inputs -> mode -> outputs (src/index.ts runs it). Everything below throws; only here is setFailed called
 // for an unexpected error.
 import * as core from '@actions/core';
 import { envInputGetter, readInputs } from './inputs.js';
@@ -13,7 +13,7 @@ import { tuneRuntime } from './runtime.js';
 import { describeFailure, stackOf } from './errors.js';
 import { Interrupted, interruptedBy, interruptExitCode, type InterruptSignal } from './interrupt.js';
 
-async function run(): Promise<void> {
+async function runMode(): Promise<void> {
   tuneRuntime();
   const env = process.env;
   const inputs = readInputs(envInputGetter(env));
@@ -56,15 +56,21 @@ async function checkInterruptibly(check: (signal: AbortSignal) => Promise<void>)
   }
 }
 
-try {
-  await run();
-} catch (e) {
-  const redact = makeRedactor([process.env['INPUT_GITHUB-TOKEN'] ?? '', process.env['INPUT_JUDGE-API-KEY'] ?? '']);
-  const failure = describeFailure(e, 'rerun the job with debug logging enabled to see the stack trace');
-  core.setFailed(redact(`agent-replay: ${failure.message}`));
-  if (failure.internal) {
-    // A bug: "internal error" in the annotation, the stack only in the debug log.
-    core.debug(redact(stackOf(e)));
-    process.exitCode = failure.exitCode;
+/**
+ * The Action: its mode, and one `core.setFailed` for whatever it throws. Exported for the layout of
+ * GitHub's action templates (src/index.ts calls it; `@github/local-action` imports it).
+ */
+export async function run(): Promise<void> {
+  try {
+    await runMode();
+  } catch (e) {
+    const redact = makeRedactor([process.env['INPUT_GITHUB-TOKEN'] ?? '', process.env['INPUT_JUDGE-API-KEY'] ?? '']);
+    const failure = describeFailure(e, 'rerun the job with debug logging enabled to see the stack trace');
+    core.setFailed(redact(`agent-replay: ${failure.message}`));
+    if (failure.internal) {
+      // A bug: "internal error" in the annotation, the stack only in the debug log.
+      core.debug(redact(stackOf(e)));
+      process.exitCode = failure.exitCode;
+    }
   }
 }

@@ -55,6 +55,9 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
       for (const part of item.content) if (isRecord(part) && part.type === 'output_text' && typeof part.text === 'string') texts.push(part.text);
     } else if (item.type === 'function_call' && typeof item.name === 'string') {
       toolCalls.push(item);
+    } else if (item.type === 'function_call_output' || item.type === 'function_call_result') {
+      // A result the agent lists beside its call (it ran the tool): the tool-call reader pairs them.
+      toolCalls.push(item);
     }
   }
   return result(texts, toolCalls);
@@ -99,7 +102,7 @@ export function decodeLangGraph(json: unknown): DecodeResult {
   });
   const turn = messages.slice(start);
   const outputs = new Map<string, unknown>();
-  for (const m of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, m.content ?? null);
+  for (const m of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, toolMessageOutput(m.content));
   const toolCalls: unknown[] = [];
   let reply: string | undefined;
   for (const m of turn) {
@@ -116,6 +119,22 @@ export function decodeLangGraph(json: unknown): DecodeResult {
   }
   if (reply === undefined && toolCalls.length > 0) reply = '';
   return { ok: true, value: { reply, toolCalls } };
+}
+
+/**
+ * A tool message's content as the tool returned it: LangChain serializes an object or array result
+ * to JSON text, so JSON text of an object or array is read back (a mock's output then compares
+ * equal); any other text stays text.
+ */
+function toolMessageOutput(content: unknown): unknown {
+  if (typeof content !== 'string') return content ?? null;
+  const t = content.trimStart();
+  if (!t.startsWith('{') && !t.startsWith('[')) return content;
+  try {
+    return JSON.parse(content) as unknown;
+  } catch {
+    return content;
+  }
 }
 
 /** `type` of a serialized LangChain message (`human`/`ai`/`tool`), or its OpenAI-style role. */

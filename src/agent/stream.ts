@@ -245,7 +245,8 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
 
 /**
  * Vercel AI SDK 5 UI message stream parts. A tool with an output ran on the server (a real call);
- * one without is a client-side tool the caller was asked to run (nothing ran: mocked).
+ * so did one whose execute threw (`tool-output-error`: output `{error}`); one with neither is a
+ * client-side tool the caller was asked to run (nothing ran: mocked).
  */
 function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
   switch (obj.type) {
@@ -261,6 +262,15 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       const call = typeof obj.toolCallId === 'string' ? state.vercelCalls.get(obj.toolCallId) : undefined;
       if (call) {
         call.output = obj.output ?? null;
+        call.mocked = false;
+      }
+      return;
+    }
+    case 'tool-output-error': {
+      // The server ran the tool and it threw: a real call (never answered by a mock), its error kept.
+      const call = typeof obj.toolCallId === 'string' ? state.vercelCalls.get(obj.toolCallId) : undefined;
+      if (call) {
+        call.output = { error: typeof obj.errorText === 'string' ? obj.errorText : 'the tool failed' };
         call.mocked = false;
       }
       return;

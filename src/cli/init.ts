@@ -8,6 +8,7 @@ import { TOOL } from '../version.js';
 import { EXIT } from '../errors.js';
 import { UsageError } from '../engine.js';
 import type { CliIO } from './output.js';
+import { defaultOut } from './results-dir.js';
 import { AGENT_PRESETS } from '../suite/index.js';
 import { resolveConfigFile } from '../suite/config-file.js';
 import { readYaml } from '../suite/yaml/index.js';
@@ -146,6 +147,18 @@ export function offeredPresets(): readonly InitPreset[] {
   return offered;
 }
 
+/**
+ * The cost section init writes. The cap is sized for a starting suite (the loader's own default
+ * is lower): 10 to 20 fixtures replayed against a local agent must not be refused, and a suite of
+ * hundreds still is, until someone confirms.
+ */
+export const INIT_COST = { agentTurnUsd: 0.01, judgeCallUsd: 0.005, capUsd: 1 } as const;
+
+/** How many fixtures of two agent calls (and `judgeCalls` judge calls) each fit under the cap. */
+function capFixtures(judgeCalls: number): number {
+  return Math.floor(INIT_COST.capUsd / (2 * INIT_COST.agentTurnUsd + judgeCalls * INIT_COST.judgeCallUsd) + 1e-9);
+}
+
 function configYml(preset: InitPreset): string {
   return `# agent-replay suite: how to reach the agent, the judge and the cost cap.
 # Every key is optional; action inputs and command-line flags override them.
@@ -157,12 +170,15 @@ ${agentSection(preset)}
 #   model: gpt-4o-mini
 #   apiKey: \${JUDGE_API_KEY}
 
-# The estimate of a run is checked against capUsd before anything is sent; above it, nothing
-# runs until someone confirms (the confirm-cost label, or --confirm-cost).
+# The estimate of a run (flat guesses per call, not a bill) is checked against capUsd before
+# anything is sent; above it, nothing runs until someone confirms (the confirm-cost label, or
+# --confirm-cost).
 cost:
-  agentTurnUsd: 0.01      # a flat guess per agent call
-  judgeCallUsd: 0.005     # a flat guess per judge call
-  capUsd: 0.10
+  agentTurnUsd: ${INIT_COST.agentTurnUsd.toFixed(2)}      # a flat guess per agent call
+  judgeCallUsd: ${INIT_COST.judgeCallUsd.toFixed(3)}     # a flat guess per judge call
+  # Sized for a starting suite: ${INIT_COST.capUsd.toFixed(2)} USD covers ${capFixtures(0)} fixtures of 2 agent calls each (a welcome
+  # turn and the message), or ${capFixtures(1)} that each also call the judge. Raise it as the suite grows.
+  capUsd: ${INIT_COST.capUsd.toFixed(2)}
 `;
 }
 
@@ -311,6 +327,7 @@ Next:
   3. Check the suite:          npx agent-replay validate --dir ${o.dir}
      Try it on your machine:   npx agent-replay run --dir ${o.dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
      Probe one message:        npx agent-replay probe "Hello!" --dir ${o.dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
+     A run writes its results to ${slash(defaultOut(o.dir))}, a folder git ignores.
   4. Write fixtures for what your agent must keep doing (${o.dir}/fixtures/*.yml), commit${written.length > 0 ? ' the new files' : ''}, and
      open a pull request: the preview's deployment runs the check and comments.
 `;

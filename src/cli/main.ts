@@ -2,7 +2,6 @@
 // src/cli.ts. Exit status: 0 gate passed, 1 fail-on met, 2 usage / configuration error / cost cap,
 // 3 internal error (see errors.ts).
 
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type RunRecord } from '../types.js';
 import { compareRuns, DEFAULT_FAIL_ON, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
 import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
@@ -14,11 +13,14 @@ import { formatUsdPair, renderCompareMarkdown, renderCompareText, renderJUnit, r
 import { renderHtml } from '../report/html.js';
 import { writeBaselines } from '../accept/write.js';
 import { TOOL } from '../version.js';
+import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
+import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
 import { gitHead } from './git.js';
 import { runDemo } from './demo.js';
 import { runInit } from './init.js';
-import { ASSERT_FORMS, runProbe } from './probe.js';
+import { runProbe } from './probe.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
+import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { emitRun, interruptedExit, progressPrinter, reportContext, resolvePath, writeText, type CliIO } from './output.js';
 
@@ -30,94 +32,32 @@ const INTERRUPTIBLE_COMMANDS: readonly string[] = ['run', 'demo'];
 /** Whether the command in `argv` records what finished when interrupted (for the entry's signal handler). */
 export function watchesInterrupts(argv: readonly string[]): boolean {
   try {
-    const { positionals } = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: false });
-    return INTERRUPTIBLE_COMMANDS.includes(positionals[0] ?? '');
+    const parsed = parseArgv(argv);
+    return parsed.kind === 'command' && INTERRUPTIBLE_COMMANDS.includes(parsed.command);
   } catch {
     return false;
   }
 }
 
-export const USAGE = `agent-replay ${TOOL.version}: replay chatbot fixtures, judge verdicts and drift
-
-Usage:
-  agent-replay run [--dir .agent-replay] [--agent-url URL] [--concurrency N] [--out results.json]
-                   [--markdown report.md] [--junit junit.xml] [--confirm-cost] [--fail-on LIST]
-                   [--commit SHA] [--judge-url URL] [--wait-for-agent SECONDS]
-                   [--rerun results.json] [--only label,refund-*,...] [--html report.html]
-                   [--shard i/n] [--timings results.json]
-  agent-replay validate [--dir .agent-replay]
-  agent-replay accept --results results.json [--dir .agent-replay] [--only label,...]
-  agent-replay report --results a.json [--results b.json ...] [--markdown out.md] [--out merged.json]
-                      [--junit junit.xml] [--html report.html] [--fail-on LIST] [--allow-incomplete]
-  agent-replay compare BEFORE.json AFTER.json [--markdown out.md] [--out diff.json]
-  agent-replay demo [--out DIR]
-  agent-replay init [--dir .agent-replay] [--preset NAME] [--workflows .github/workflows]
-  agent-replay probe "message" [--dir .agent-replay] [--agent-url URL] [--judge-url URL] [--persona P]
-                     [--assert ${ASSERT_FORMS.replace(', regex', ' | regex').replace(' or ', ' | ')}]
-                     [--threshold 0.7] [--save LABEL] [--wait-for-agent SECONDS] [--preset NAME]
-
-run --rerun replays only what failed, was not evaluated or errored in that record; --only selects
-labels (fixtures and persona scripts; * and ? globs). run --shard i/n replays shard i of n of the
-suite (balanced by the durations in --timings, else by a hash of each label); report merges the
-shards and fails when one is missing unless --allow-incomplete. compare: the earlier run (by startedAt) is
-always "before"; it exits 0.
-
---fail-on: comma-separated, any of ${FAIL_ON_CONDITIONS.join(', ')} (default: ${DEFAULT_FAIL_ON.join(',')};
-           unverified = an errored or not evaluated item, an interrupted run or an incomplete merge)
-Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, or run refused by the cost cap
-or agent not ready after --wait-for-agent seconds (nothing replayed), 3 internal error (a bug: please report it), 130 / 143 run interrupted by SIGINT / SIGTERM (what finished
-is recorded, marked interrupted).
-probe: 0 pass or not evaluated, 1 fail or the agent call errored, 2 usage or configuration error (nothing sent) or --save refused.
-`;
-
-const OPTIONS = {
-  dir: { type: 'string' },
-  'agent-url': { type: 'string' },
-  'judge-url': { type: 'string' },
-  concurrency: { type: 'string' },
-  out: { type: 'string' },
-  markdown: { type: 'string' },
-  junit: { type: 'string' },
-  html: { type: 'string' },
-  'confirm-cost': { type: 'boolean' },
-  'fail-on': { type: 'string' },
-  commit: { type: 'string' },
-  'wait-for-agent': { type: 'string' },
-  rerun: { type: 'string' },
-  results: { type: 'string', multiple: true },
-  only: { type: 'string' },
-  shard: { type: 'string' },
-  timings: { type: 'string' },
-  'allow-incomplete': { type: 'boolean' },
-  preset: { type: 'string' },
-  workflows: { type: 'string' },
-  persona: { type: 'string' },
-  assert: { type: 'string' },
-  threshold: { type: 'string' },
-  save: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-} satisfies ParseArgsConfig['options'];
-
-const COMMAND_FLAGS: Record<string, readonly string[]> = {
-  run: ['dir', 'agent-url', 'judge-url', 'concurrency', 'out', 'markdown', 'junit', 'confirm-cost', 'fail-on', 'commit', 'wait-for-agent', 'rerun', 'only', 'html', 'shard', 'timings'],
-  validate: ['dir'],
-  accept: ['results', 'dir', 'only'],
-  report: ['results', 'markdown', 'out', 'junit', 'html', 'fail-on', 'allow-incomplete'],
-  compare: ['markdown', 'out'],
-  demo: ['out'],
-  init: ['dir', 'preset', 'workflows'],
-  probe: ['dir', 'agent-url', 'judge-url', 'wait-for-agent', 'persona', 'assert', 'threshold', 'save', 'preset'],
-};
-
-type Values = { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K] extends { multiple: true } ? string[] : (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
-
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  let command: CommandName | null = null;
   try {
-    return await dispatch(argv, io);
+    const parsed = parseArgv(argv);
+    if (parsed.kind === 'version') {
+      io.stdout(`${TOOL.version}\n`);
+      return EXIT.ok;
+    }
+    if (parsed.kind === 'help') {
+      io.stdout(parsed.command === null ? globalHelp() : commandHelp(parsed.command));
+      // No command at all is a usage error that deserves the list of commands.
+      return argv.length === 0 ? EXIT.usage : EXIT.ok;
+    }
+    command = parsed.command;
+    return await dispatch(parsed.command, parsed.values, parsed.positionals, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr(`agent-replay: ${e.message}\n\n${USAGE}`);
+      // One line (the message), then where the fix is: never the whole help.
+      io.stderr(`agent-replay: ${e.message}\n${helpHint(e instanceof ArgvError ? e.command : command)}\n`);
       return EXIT.usage;
     }
     // A bug is said to be one, with its own exit status; the stack only when asked for.
@@ -129,32 +69,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
 }
 
-async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const values = parsed.values as Values;
-  if (values.version) {
-    io.stdout(`${TOOL.version}\n`);
-    return EXIT.ok;
-  }
-  const [command, ...rest] = parsed.positionals;
-  if (values.help || command === undefined || command === 'help') {
-    io.stdout(USAGE);
-    return command === undefined && !values.help ? 2 : 0;
-  }
-  // probe takes its message as the one positional argument, compare its two records; no other command takes any.
-  const positional = command === 'probe' ? rest.shift() : undefined;
-  if (command === 'probe' && positional === undefined) throw new UsageError('probe needs a message: agent-replay probe "Can I get my money back?"');
-  if (rest.length > 0 && command !== 'compare') throw new UsageError(`unexpected argument "${rest[0]}"${command === 'probe' ? ' (quote the message: it is one argument)' : ''}`);
-  const allowed = COMMAND_FLAGS[command];
-  if (allowed === undefined) throw new UsageError(`unknown command "${command}"; commands: ${Object.keys(COMMAND_FLAGS).join(', ')}`);
-  for (const key of Object.keys(values)) {
-    if (!allowed.includes(key)) throw new UsageError(`--${key} is not an option of "${command}"`);
-  }
+async function dispatch(command: CommandName, values: Values, positionals: readonly string[], io: CliIO): Promise<number> {
   switch (command) {
     case 'run':
       return cmdRun(values, io);
@@ -165,11 +80,11 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
     case 'report':
       return cmdReport(values, io);
     case 'compare':
-      return cmdCompare(rest, values, io);
+      return cmdCompare(positionals, values, io);
     case 'probe':
       return runProbe(
         {
-          message: positional as string,
+          message: positionals[0] as string,
           dir: values.dir ?? '.agent-replay',
           agentUrl: values['agent-url'],
           judgeUrl: values['judge-url'],
@@ -184,7 +99,7 @@ async function dispatch(argv: readonly string[], io: CliIO): Promise<number> {
       );
     case 'init':
       return runInit({ dir: values.dir ?? '.agent-replay', preset: values.preset ?? 'native', workflows: values.workflows ?? '.github/workflows' }, io);
-    default:
+    case 'demo':
       return runDemo({ out: values.out ?? null }, io);
   }
 }
@@ -255,8 +170,11 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const commit = values.commit ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
   const selection = await selectionOf(values, io);
   const shard = await shardOf(values, io);
-  // results.json is written as items finish (record/stream.ts), renamed into place at the end.
-  const stream = openRecordStream(resolvePath(io, values.out ?? 'results.json'));
+  // results.json is written as items finish (record/stream.ts), renamed into place at the end; by
+  // default into the suite's results/ folder, which ignores itself in git (results-dir.ts).
+  const out = values.out ?? defaultOut(dir);
+  if (values.out === undefined) await ensureIgnoredFolder(dirname(resolvePath(io, out)));
+  const stream = openRecordStream(resolvePath(io, out));
   const result = await runCheck(
     {
       dir,
@@ -289,7 +207,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   if (result.kind === 'ran') {
     if (result.shard) printShard(result.shard, io);
     if (result.selection) printSelection(result.record, result.selection.missing, io);
-    const written = await emitRun(result.record, values, io, stream);
+    const written = await emitRun(result.record, { ...values, out }, io, stream);
     if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
     // The results are in the summary and the temporary file the error named, but not where asked.
     if (!written) return EXIT.usage;
@@ -364,10 +282,10 @@ async function cmdValidate(values: Values, io: CliIO): Promise<number> {
 }
 
 async function cmdAccept(values: Values, io: CliIO): Promise<number> {
-  const files = values.results ?? [];
-  if (files.length !== 1) throw new UsageError('accept needs exactly one --results file');
-  const record = await readRecord(resolvePath(io, files[0] as string));
   const dir = values.dir ?? '.agent-replay';
+  const files = values.results ?? [defaultOut(dir)];
+  if (files.length !== 1) throw new UsageError(`accept takes one --results file, got ${files.length}`);
+  const record = await readRecord(resolvePath(io, files[0] as string));
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
   if (loaded.suite === null) {
     printIssues(io, loaded.errors, loaded.warnings);

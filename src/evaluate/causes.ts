@@ -114,7 +114,7 @@ export function errorCause(errorKind: string, error: string, endpoint: string | 
     }
   }
   if (errorKind === 'unmocked_tool') {
-    const tool = /a call to (.+?) that no mock answered/.exec(text)?.[1];
+    const tool = /a call to (\S+)(?: .*?)? that no mock answered/.exec(text)?.[1];
     if (tool !== undefined) return { key: `unmocked_tool:${tool}`, what: `a call to ${tool} that no mock answered`, hint: "add a mock for it to the script's mocks" };
   }
   // Anything else: the message itself (its first line, without the advice after "; ") is the

@@ -2,9 +2,11 @@
 // inline stylesheet and one inline script, both allowed by hash in a strict Content-Security-Policy
 // (nothing else may load or run). Pure: the same record and extras always give the same bytes.
 //
-// What the page holds: the run's headline and tallies, agreement (overall and per conversation,
-// file and persona tag), coverage, the agreement trend (inline SVG), and every item (fixture or
-// persona script) as a row in its comment section, with filters by verdict and drift. A row's
+// What the page holds, in the order a reviewer needs it: the headline; what needs attention (the
+// newly failing items, then the not evaluated and errored ones), open with their details; then
+// the numbers (tallies, agreement per conversation, file and persona tag, coverage, the agreement
+// trend as inline SVG; a panel with nothing to show is left out); then filters by verdict and
+// drift and every other item as a row in its section. A row's
 // detail (side-by-side baseline / new reply with the changed words marked, the persona transcript
 // with routes and tool calls) is drawn by the script when the row is opened, from a JSON data block.
 //
@@ -15,6 +17,7 @@
 import type { CoverageResult, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
 import { incompleteText } from '../evaluate/shard.js';
+import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
 import { clip, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
@@ -26,18 +29,20 @@ import { formatUsdPair } from './money.js';
 import {
   buildModel,
   driftWords,
+  headlineParts,
   headlineText,
   flakyText,
   isPersona,
   itemsCount,
   SCRIPT_MARK,
-  SECTION_ORDER,
   SECTION_WORDS,
   shortSha,
   thousands,
+  topCauseText,
   verdictWords,
   type Item,
   type ReportModel,
+  type SectionKey,
 } from './model.js';
 
 export type { HtmlTrendPoint } from './html/chart.js';
@@ -98,12 +103,12 @@ function whyLine(f: Item): string {
   return f.errored ? f.error : f.detail;
 }
 
-function row(f: Item, index: number, ctx: HtmlExtras['context']): string {
+function row(f: Item, index: number, ctx: HtmlExtras['context'], open: boolean): string {
   const v = verdictKey(f);
   const why = normalizeBlock(whyLine(f) ?? '').trim().split('\n')[0] ?? '';
   const attrs = `data-i="${index}" data-verdict="${v}" data-drift="${driftKey(f)}" data-changed="${changed(f) ? 1 : 0}" data-label="${h(f.label.toLowerCase())}"`;
   return (
-    `<details class="item" ${attrs}><summary>` +
+    `<details class="item" ${attrs}${open ? ' open' : ''}><summary>` +
     `<span><span class="pill ${v}">${h(verdictWords(f))}</span></span>` +
     `<span class="label">${isPersona(f) ? `${SCRIPT_MARK} ` : ''}${h(clip(f.label, LIMITS.label))}</span>` +
     `<span class="drift">${h(driftWords(f).join(' · '))}</span>` +
@@ -125,9 +130,10 @@ function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
     `<section class="cards" aria-label="Tallies">` +
     card('agree', formatAgreement(a), agreeNote) +
     card('pass', thousands(t.passed), 'passed') +
-    card('fail', thousands(t.failed), 'failed') +
-    card('', thousands(t.notEvaluated), 'not evaluated (not in agreement)') +
-    card('', thousands(t.errored), 'errored (not in agreement)') +
+    // Zero tallies are not shown, except passed (README "The PR comment").
+    (t.failed > 0 ? card('fail', thousands(t.failed), 'failed') : '') +
+    (t.notEvaluated > 0 ? card('', thousands(t.notEvaluated), 'not evaluated (not in agreement)') : '') +
+    (t.errored > 0 ? card('', thousands(t.errored), 'errored (not in agreement)') : '') +
     card('', thousands(model.total), itemsCount(model)) +
     card('', `≈ ${usd}`, `estimated cost (cap ${cap})${run.estimate.aboveCap && run.estimate.confirmed ? ', ran above the cap: confirmed' : ''}`) +
     `</section>`
@@ -153,7 +159,9 @@ function groupTable(title: string, groups: readonly AgreementGroup[], open: bool
   return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th></th><th>agreement</th><th></th><th>passed / decided</th><th>left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
 }
 
+/** The agreement per group; nothing when no group has a figure (the card shows the overall one). */
 function agreementPanel(a: AgreementReport): string {
+  if (a.byConversation.length === 0 && a.byFile.length === 0 && a.byPersona.length === 0) return '';
   const o = a.overall;
   const left = [o.notEvaluated ? `${thousands(o.notEvaluated)} not evaluated` : '', o.errored ? `${thousands(o.errored)} errored` : ''].filter(Boolean).join(' and ');
   const lead = `<p><b>${h(formatAgreement(o))}</b> agreement: ${thousands(o.passed)} passed of ${thousands(o.passed + o.failed)} passed or failed${left ? `; ${h(left)} left out` : ''}.</p>`;
@@ -167,10 +175,9 @@ function names(list: readonly string[], cls: string): string {
   return `<ul class="names ${cls}">${shown.map((n) => `<li>${h(clip(n, 80))}</li>`).join('')}${more}</ul>`;
 }
 
+/** Coverage of the listed conversations; nothing when config.yml lists none. */
 function coveragePanel(c: CoverageResult | null): string {
-  if (c === null) {
-    return `<div class="panel"><h3>Coverage</h3><p class="meta">No conversations are listed: add <code>coverage: { conversations: [...] }</code> to config.yml to see the gaps.</p></div>`;
-  }
+  if (c === null) return '';
   const visitedListed = c.listed.length - c.gaps.length;
   const lead = `<p><b>${thousands(visitedListed)} of ${thousands(c.listed.length)}</b> listed conversations visited.</p>`;
   const gaps = c.gaps.length > 0 ? `<p>Gaps: never visited by any item, any turn (${c.gaps.length})</p>${names(c.gaps, 'gap')}` : '<p>No gaps: every listed conversation was visited.</p>';
@@ -254,21 +261,69 @@ function flakyNotice(model: ReportModel): string {
   return text === null ? '' : `<p class="notice">${h(text)}</p>`;
 }
 
+/**
+ * The page's order of sections: what needs attention first (newly failing, then what was not
+ * verified), then the rest worst first. Each item is still in exactly one section.
+ */
+export const HTML_SECTION_ORDER: readonly SectionKey[] = ['newly_failing', 'not_evaluated', 'errored', 'still_failing', 'changed', 'new', 'unchanged'];
+
+/** The sections shown first, open, above the numbers. */
+const FIRST_SECTIONS: ReadonlySet<SectionKey> = new Set(['newly_failing', 'not_evaluated', 'errored']);
+
+/** In each first section, this many rows are open on load (their details drawn); the rest are one click away. */
+export const OPEN_ROWS = 20;
+
+/** "bad" (something newly fails), "grey" (nothing regressed, the run not verified: never a failure), else "good". */
+function headlineState(model: ReportModel): 'bad' | 'grey' | 'good' {
+  if (model.sections.newly_failing.length > 0) return 'bad';
+  if (model.total === 0 || headlineParts(model).unverified) return 'grey';
+  return 'good';
+}
+
+/** The headline, and under it the cause shared by most unverified items. */
+function headlineBlock(model: ReportModel): string {
+  const cause = topCauseText(model);
+  return `<p class="headline ${headlineState(model)}">${h(headlineText(model))}</p>${cause === null ? '' : `<p class="cause"><b>Cause</b>: ${h(clip(cause, LIMITS.detail))}</p>`}`;
+}
+
+/** An errored or not evaluated section's rows, each cause group under its cause ("all 5: HTTP 404 from ..."). */
+function rowsByCause(model: ReportModel, list: readonly Item[], rowOf: (f: Item, i: number) => string): string {
+  let current: CauseGroup | undefined;
+  return list
+    .map((f, i) => {
+      const group = model.causeOf.get(f);
+      let head = '';
+      if (group !== undefined && group !== current) {
+        const labels = list.filter((x) => model.causeOf.get(x) === group).map((x) => x.label);
+        head = `<h3 class="cause">${h(clip(causeLine({ ...group, labels }, list.length), LIMITS.detail))}</h3>\n`;
+      }
+      current = group;
+      return head + rowOf(f, i);
+    })
+    .join('\n');
+}
+
 /** The whole page for one run. */
 export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
   const model = buildModel(run);
-  const ordered: Item[] = SECTION_ORDER.flatMap((k) => model.sections[k]);
+  const ordered: Item[] = HTML_SECTION_ORDER.flatMap((k) => model.sections[k]);
   const agreement = extras.agreement ?? agreementReport({ fixtures: run.fixtures, personas: Array.isArray(run.personas) ? run.personas : [] });
   const coverage = extras.coverage !== undefined ? extras.coverage : (run.coverage ?? null);
   const ctx = extras.context ?? { repositoryUrl: DEFAULT_CONTEXT.repositoryUrl ?? null, headSha: run.commit };
   let index = 0;
-  const sections = SECTION_ORDER.filter((k) => model.sections[k].length > 0)
-    .map((k) => {
-      const w = SECTION_WORDS[k];
-      const rows = model.sections[k].map((f) => row(f, index++, ctx)).join('\n');
-      return `<section class="section" data-section="${k}"><h2>${h(w.title + w.suffix)}<span class="n">${thousands(model.sections[k].length)}</span></h2>\n${rows}\n</section>`;
-    })
-    .join('\n');
+  const section = (k: SectionKey): string => {
+    const w = SECTION_WORDS[k];
+    const first = FIRST_SECTIONS.has(k);
+    const list = model.sections[k];
+    const rowOf = (f: Item, i: number): string => row(f, index++, ctx, first && i < OPEN_ROWS);
+    const rows = k === 'errored' || k === 'not_evaluated' ? rowsByCause(model, list, rowOf) : list.map(rowOf).join('\n');
+    const closed = first && list.length > OPEN_ROWS ? `<p class="meta">The first ${OPEN_ROWS} are open; click a row to open the other ${thousands(list.length - OPEN_ROWS)}.</p>` : '';
+    return `<section class="section${first ? ' first' : ''}" data-section="${k}"><h2>${h(w.title + w.suffix)}<span class="n">${thousands(list.length)}</span></h2>\n${closed}${rows}\n</section>`;
+  };
+  const present = HTML_SECTION_ORDER.filter((k) => model.sections[k].length > 0);
+  const firstSections = present.filter((k) => FIRST_SECTIONS.has(k)).map(section).join('\n');
+  const otherSections = present.filter((k) => !FIRST_SECTIONS.has(k)).map(section).join('\n');
+  const panels = agreementPanel(agreement) + coveragePanel(coverage) + trendPanel(extras.trend);
   const data = scriptJson({ items: ordered.map(itemData) });
   const title = `agent-replay · ${headlineText(model)}`;
   return `<!doctype html>
@@ -286,14 +341,15 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
 <header>
 <h1>agent-replay report</h1>
 ${metaLine(run)}
-<p class="headline">${h(headlineText(model))}</p>
+${headlineBlock(model)}
 ${notices(run, model.total)}${flakyNotice(model)}
 </header>
-${cards(model, agreement.overall, run)}
-<section class="panels">${agreementPanel(agreement)}${coveragePanel(coverage)}${trendPanel(extras.trend)}</section>
-${filters(ordered)}
 <main>
-${sections}
+${firstSections}
+${cards(model, agreement.overall, run)}
+${panels ? `<section class="panels">${panels}</section>` : ''}
+${filters(ordered)}
+${otherSections}
 <p class="empty" id="ar-none"${ordered.length === 0 ? '' : ' hidden'}>${ordered.length === 0 ? 'No items ran.' : 'No item matches these filters.'}</p>
 </main>
 </div>

@@ -1,4 +1,4 @@
-// Runs the Action's entry (src/main.ts) as a child process, the way the runner does: inputs as
+// Runs the Action's entry (src/index.ts, which runs src/main.ts's run()) as a child process, the way the runner does: inputs as
 // INPUT_* variables, the event payload in a file, outputs and the job summary in files, and
 // GITHUB_API_URL pointing at the loopback fake GitHub.
 
@@ -81,7 +81,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     ...Object.fromEntries(Object.entries(o.inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     ...o.env,
   };
-  const child = spawn(process.execPath, ['--import', TSX, join(process.cwd(), 'src/main.ts')], { cwd: o.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX, join(process.cwd(), 'src/index.ts')], { cwd: o.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
   o.onChild?.(child);
   let stdout = '';
   let stderr = '';

@@ -196,6 +196,30 @@ describe('openai-responses', () => {
     expect(turn).toMatchObject({ toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
   });
 
+  it('a function call the agent ran itself, its result beside it (function_call_output, or the Agents SDK function_call_result), is a real call with that output', async () => {
+    const ran = {
+      output: [
+        { type: 'function_call', call_id: 'call_1', name: 'track_order', arguments: '{"id":"A1"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '{"status":"shipped"}' },
+        { type: 'function_call', callId: 'call_2', name: 'note', arguments: '{}' },
+        { type: 'function_call_result', callId: 'call_2', name: 'note', status: 'completed', output: { type: 'text', text: 'noted' } },
+        { type: 'function_call', call_id: 'call_3', name: 'ask_user', arguments: '{}' },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Shipped.' }] },
+      ],
+    };
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(ran) }));
+    const turn = await clientFor({ url: server.url, preset: 'openai-responses', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({
+      reply: 'Shipped.',
+      toolCalls: [
+        // outputs as the agent sent them (JSON text stays text; a matching mock's output still compares equal)
+        { tool: 'track_order', input: { id: 'A1' }, output: '{"status":"shipped"}', mocked: false },
+        { tool: 'note', input: {}, output: 'noted', mocked: false },
+        { tool: 'ask_user', input: {}, output: null, mocked: true },
+      ],
+    });
+  });
+
   it('streams: output_text deltas up to response.completed, function calls from output_item.done', async () => {
     const server = await serve(() => ({
       type: 'text/event-stream',
@@ -371,6 +395,22 @@ describe('vercel-ai', () => {
     expect(server.seen[0]!.headers.accept).toBe('text/event-stream');
   });
 
+  it('a server tool whose execute threw (tool-output-error) is a real call with its error, not a client-side request', async () => {
+    const failed = [
+      { type: 'start' },
+      { type: 'tool-input-available', toolCallId: 'c1', toolName: 'issueRefund', input: { id: 'A1' } },
+      { type: 'tool-output-error', toolCallId: 'c1', errorText: 'no mock answers issueRefund' },
+      { type: 'text-start', id: 't1' },
+      { type: 'text-delta', id: 't1', delta: 'Sorry.' },
+      { type: 'text-end', id: 't1' },
+      { type: 'finish' },
+    ];
+    const server = await serve(() => ({ type: 'text/event-stream', body: [...sse(failed), 'data: [DONE]\n\n'] }));
+    const c = clientFor({ url: `${server.url}/api/chat`, preset: 'vercel-ai' });
+    const turn = await c.session({ session: 'chat-1', persona: null, mocks: [] }).send('Refund A1', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Sorry.', toolCalls: [{ tool: 'issueRefund', input: { id: 'A1' }, output: { error: 'no mock answers issueRefund' }, mocked: false }] });
+  });
+
   it("sends the whole UI message history on every turn, as useChat's DefaultChatTransport does, with the mocks beside messages", async () => {
     let n = 0;
     const server = await serve(() => {
@@ -437,6 +477,29 @@ describe('langgraph', () => {
     const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('Where is my order?', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: 'It has shipped.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: 'shipped', mocked: false }] });
     expect(server.seen[0]).toMatchObject({ path: '/runs/wait', json: { assistant_id: 'agent', input: { messages: [{ role: 'user', content: 'Where is my order?' }] } } });
+  });
+
+  it('reads a tool message holding JSON text (how LangChain serializes an object result) as the object', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify({
+        messages: [
+          { type: 'human', content: 'Order 1', id: 'h1' },
+          { type: 'ai', content: '', id: 'a1', tool_calls: [{ name: 'find_order', args: { id: '1' }, id: 'c1' }, { name: 'note', args: {}, id: 'c2' }] },
+          { type: 'tool', content: '{"status":"delivered"}', tool_call_id: 'c1', id: 't1' },
+          { type: 'tool', content: '{not json', tool_call_id: 'c2', id: 't2' },
+          { type: 'ai', content: 'Delivered.', id: 'a2' },
+        ],
+      }),
+    }));
+    const turn = await clientFor({ url: server.url, preset: 'langgraph', assistantId: 'agent' }).session({ session: 's', persona: null, mocks: [] }).send('Order 1', 1);
+    expect(turn).toMatchObject({
+      reply: 'Delivered.',
+      toolCalls: [
+        { tool: 'find_order', output: { status: 'delivered' }, mocked: false },
+        { tool: 'note', output: '{not json', mocked: false },
+      ],
+    });
   });
 
   it("sends a persona script's mocks in config.configurable.mocks, where a graph's tools read them", async () => {

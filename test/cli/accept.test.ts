@@ -135,11 +135,15 @@ describe('accept', () => {
     expect(r.stdout).toContain('1 accepted, 4 refused, 0 unchanged');
   });
 
-  it('needs exactly one readable --results file', async () => {
+  it('needs exactly one readable --results file; without one, the default run output', async () => {
     const cwd = await recordedProject();
     const none = await cli(['accept'], cwd);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('accept needs exactly one --results file');
+    expect(none.stderr).toContain(join(cwd, '.agent-replay', 'results', 'results.json'));
+    expect(none.stderr).toContain('ENOENT');
+    const two = await cli(['accept', '--results', 'r.json', '--results', 'r.json'], cwd);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain('accept takes one --results file, got 2');
     const missing = await cli(['accept', '--results', 'nope.json'], cwd);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('nope.json');

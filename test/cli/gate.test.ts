@@ -62,7 +62,7 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     expect(md).toContain('### ⚪ Not verified: 5 errored\n**Cause**: all 5\\: connection refused at `');
     expect(await readFile(join(r.cwd, 'junit.xml'), 'utf8')).toContain('<property name="verified" value="false"/>');
     // The record names the endpoint the causes quote.
-    expect((await readResults(join(r.cwd, 'results.json'))).agent.endpoint).toBe(url);
+    expect((await readResults(join(r.cwd, '.agent-replay', 'results', 'results.json'))).agent.endpoint).toBe(url);
   });
 
   it('a wrong path answering the HTML 404 page: one cause, whatever the bodies', async () => {
@@ -107,7 +107,7 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     expect(lines[0]).toBe('agent-replay: Not verified: 3 new');
     expect(lines[1]).toBe('  cause: 2 of 3: no judge configured: add a judge section to config.yml (judge assertions and criteria need one) (and 1 other cause)');
     expect(r.stderr).toContain('gate failed: Not verified: 3 not evaluated (2 of 3: no judge configured: ');
-    const record = await readResults(join(cwd, 'results.json'));
+    const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
     expect(record.fixtures.map((f) => [f.label, f.verdict])).toEqual([
       ['polite', 'not_evaluated'],
       ['kind', 'not_evaluated'],

@@ -2,6 +2,7 @@
 // three workflows that GitHub's own workflow parser and schema (@actions/workflow-parser, the
 // schema behind GitHub's Actions language service) accept; never overwrites a file.
 
+import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,8 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
-import { cli, makeProject, serve, useCleanup } from './helpers.js';
-import { ACTION_USES, INIT_TEMPLATES, offeredPresets } from '../../src/cli/init.js';
+import { cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
+import { RESULTS_GITIGNORE } from '../../src/cli/results-dir.js';
+import { ACTION_USES, INIT_COST, INIT_TEMPLATES, offeredPresets } from '../../src/cli/init.js';
 import { AGENT_PRESETS } from '../../src/suite/index.js';
 import { TOOL } from '../../src/version.js';
 
@@ -92,6 +94,43 @@ describe('agent-replay init', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('verdict pass: ');
     expect(agent.requests).toHaveLength(2); // the native preset's welcome turn, then the message
+  });
+
+  it('a first run of 20 fixtures against a local agent stays under the cap init writes, and leaves git status clean', async () => {
+    const agent = await serve(scriptedAgent({}));
+    const cwd = await emptyProject();
+    await initIn(cwd);
+    for (let i = 1; i < 20; i++) await writeFile(join(cwd, `.agent-replay/fixtures/f${i}.yml`), `label: f${i}\nmessage: question ${i}\n`);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+    git('init', '-q');
+    git('add', '.');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'suite');
+    const run = await cli(['run', '--agent-url', agent.url], cwd);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('not run');
+    expect(run.stdout).toContain(`results: ${join(cwd, '.agent-replay/results/results.json')}`);
+    expect((await readResults(join(cwd, '.agent-replay/results/results.json'))).fixtures).toHaveLength(20);
+    expect(git('status', '--porcelain', '--untracked-files=all')).toBe('');
+    // The results folder ignores itself; a file already there is left alone.
+    expect(await readFile(join(cwd, '.agent-replay/results/.gitignore'), 'utf8')).toBe(RESULTS_GITIGNORE);
+    // accept reads the default results file when none is named.
+    const accept = await cli(['accept'], cwd);
+    expect(accept.code, accept.stderr).toBe(0);
+    expect(accept.stdout).toContain('20 accepted');
+  });
+
+  it('the cap init writes is still a cap: a suite of hundreds is refused until confirmed, nothing sent', async () => {
+    const agent = await serve(scriptedAgent({}));
+    const cwd = await emptyProject();
+    await initIn(cwd);
+    const many = Array.from({ length: 60 }, (_, i) => `  - { label: q${i}, message: question ${i} }`).join('\n');
+    await writeFile(join(cwd, '.agent-replay/fixtures/many.yml'), `fixtures:\n${many}\n`);
+    const run = await cli(['run', '--agent-url', agent.url], cwd);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('not run: the estimated cost $1.22 for 61 fixtures is above the cost cap $1.00.');
+    expect(agent.requests).toHaveLength(0);
+    const config = parse(await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8')) as { cost: { capUsd: number } };
+    expect(config.cost.capUsd).toBe(INIT_COST.capUsd);
   });
 
   it('running it twice overwrites nothing, and says which files it skipped', async () => {

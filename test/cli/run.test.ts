@@ -138,7 +138,7 @@ describe('run', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('gate failed: 1 fixture newly failing (newly-fail)');
 
-    const record = await readResults(join(cwd, 'results.json'));
+    const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
     const f = byLabel(record);
     const row = (label: string) => {
       const x = f.get(label);
@@ -182,7 +182,7 @@ describe('run', () => {
     expect(r.stderr).toMatch(/gate failed: Not verified: 1 errored \(HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/\S* the agent failed: see its logs\)/);
     // The lenient gate: errored and failed (not newly failing) do not gate.
     expect((await cli(['run', '--concurrency', '1', '--fail-on', 'newly_failing'], cwd)).code).toBe(0);
-    const record = await readResults(join(cwd, 'results.json'));
+    const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
     expect(record.fixtures.map((x) => [x.label, x.errored ? 'errored' : x.verdict])).toEqual([
       ['one', 'pass'],
       ['two', 'errored'],
@@ -229,7 +229,7 @@ describe('run', () => {
     const r = await cli(['run', '--fail-on', 'errored'], cwd);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/gate failed: 5 fixtures errored/);
-    const f = byLabel(await readResults(join(cwd, 'results.json')));
+    const f = byLabel(await readResults(join(cwd, '.agent-replay', 'results', 'results.json')));
     expect(f.get('ok')).toMatchObject({ errored: false, verdict: 'pass' });
     const expected: Record<string, [string, RegExp]> = {
       'http-error': ['http', /message turn: agent returned HTTP 502 after 2 attempts: bad gateway/],
@@ -261,7 +261,7 @@ describe('run', () => {
     const r = await cli(['run'], cwd);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`gate failed: Not verified: 2 errored (all 2: connection refused at ${gone.url}: `);
-    const record = await readResults(join(cwd, 'results.json'));
+    const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
     expect(record.tallies).toEqual({ passed: 0, failed: 0, notEvaluated: 0, errored: 2 });
     for (const f of record.fixtures) {
       expect(f).toMatchObject({ errored: true, errorKind: 'network', verdict: null, drift: null });
@@ -303,14 +303,14 @@ describe('run', () => {
     expect(agent.requests.some((q) => q.headers.authorization === `Bearer ${secret}`)).toBe(true);
     // ... and is nowhere in what the run wrote or printed.
     const outputs = {
-      results: await readFile(join(cwd, 'results.json'), 'utf8'),
+      results: await readFile(join(cwd, '.agent-replay', 'results', 'results.json'), 'utf8'),
       markdown: await readFile(join(cwd, 'report.md'), 'utf8'),
       junit: await readFile(join(cwd, 'junit.xml'), 'utf8'),
       stdout: r.stdout,
       stderr: r.stderr,
     };
     for (const [name, text] of Object.entries(outputs)) expect(text, name).not.toContain(secret);
-    const f = byLabel(await readResults(join(cwd, 'results.json')));
+    const f = byLabel(await readResults(join(cwd, '.agent-replay', 'results', 'results.json')));
     expect(f.get('echo')?.reply).toBe('your header was Bearer ***');
     expect(f.get('echo')?.verdict).toBe('pass');
     expect(f.get('error')?.error).toContain('denied for Bearer ***');
@@ -356,11 +356,11 @@ describe('run: exit status', () => {
     const unknownFlag = await cli(['run', '--frobnicate'], cwd);
     expect(unknownFlag.code).toBe(2);
     expect(unknownFlag.stderr).toContain('frobnicate');
-    expect(unknownFlag.stderr).toContain('Usage:');
+    expect(unknownFlag.stderr).not.toContain('Usage:'); // one line and where the help is, never the whole help
 
     const wrongCommandFlag = await cli(['validate', '--agent-url', agent.url], cwd);
     expect(wrongCommandFlag.code).toBe(2);
-    expect(wrongCommandFlag.stderr).toContain('--agent-url is not an option of "validate"');
+    expect(wrongCommandFlag.stderr).toContain('--agent-url is not an option of "validate" (it is one of "run", "probe")');
 
     const unknownCommand = await cli(['frob'], cwd);
     expect(unknownCommand.code).toBe(2);
@@ -377,17 +377,17 @@ describe('run: exit status', () => {
 
     const noCommand = await cli([], cwd);
     expect(noCommand.code).toBe(2);
-    expect(noCommand.stdout).toContain('Usage:');
+    expect(noCommand.stdout).toContain('Usage: agent-replay <command> [options]');
 
     expect(agent.requests).toHaveLength(0);
-    expect(existsSync(join(cwd, 'results.json'))).toBe(false);
+    expect(existsSync(join(cwd, '.agent-replay', 'results', 'results.json'))).toBe(false);
   });
 
   it('is 0 for --help and --version', async () => {
     const cwd = await makeProject({});
     const help = await cli(['--help'], cwd);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('agent-replay run');
+    expect(help.stdout).toMatch(/^ {2}run {2,}replay the suite/m);
     const version = await cli(['--version'], cwd);
     expect(version.code).toBe(0);
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
@@ -418,7 +418,7 @@ describe('run: exit status', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no agent URL is configured');
     expect(r.stderr).toContain('--agent-url');
-    expect(existsSync(join(cwd, 'results.json'))).toBe(false);
+    expect(existsSync(join(cwd, '.agent-replay', 'results', 'results.json'))).toBe(false);
   });
 
   it('takes the agent URL from --agent-url', async () => {
@@ -427,7 +427,7 @@ describe('run: exit status', () => {
     const r = await cli(['run', '--agent-url', agent.url], cwd);
     expect(r.code).toBe(0);
     expect(agent.requests.length).toBeGreaterThan(0);
-    expect((await readResults(join(cwd, 'results.json'))).tallies.passed).toBe(1);
+    expect((await readResults(join(cwd, '.agent-replay', 'results', 'results.json'))).tallies.passed).toBe(1);
   });
 });
 
@@ -450,7 +450,7 @@ describe('run: cost cap', () => {
     expect(r.stderr).toContain('rerun with --confirm-cost');
     expect(r.stderr).toContain('.agent-replay/config.yml');
     expect(r.stderr).not.toContain('<!--'); // the terminal gets text, not the PR comment's markdown
-    expect(existsSync(join(cwd, 'results.json'))).toBe(false);
+    expect(existsSync(join(cwd, '.agent-replay', 'results', 'results.json'))).toBe(false);
   });
 
   it('runs above the cap with --confirm-cost and records that it did', async () => {
@@ -458,7 +458,7 @@ describe('run: cost cap', () => {
     const r = await cli(['run', '--confirm-cost'], cwd);
     expect(r.code).toBe(0);
     expect(requests()).toBe(4);
-    const record = await readResults(join(cwd, 'results.json'));
+    const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
     expect(record.estimate).toEqual({ usd: 0.04, capUsd: 0.01, aboveCap: true, confirmed: true });
   });
 });

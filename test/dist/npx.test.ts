@@ -37,7 +37,7 @@ describe('npx agent-replay', () => {
     const packDir = await temp('agent-replay-pack-');
     const packed = await run(npm, ['pack', '--json', '--pack-destination', packDir], { maxBuffer: 16 << 20 });
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-    expect(info!.files.map((f) => f.path).sort()).toEqual(['README.md', 'dist/cli.js', 'package.json']);
+    expect(info!.files.map((f) => f.path).sort()).toEqual(['README.md', 'dist/cli.js', 'dist/mocks.d.ts', 'dist/mocks.js', 'package.json']);
 
     // 2. install the tarball into an empty project (a user's repository)
     const project = await temp('agent-replay-user-');
@@ -51,6 +51,14 @@ describe('npx agent-replay', () => {
     // 3. npx runs the installed bin (--no: never fetch another package; -- ends npx's own options)
     const version = await run(npx, ['--no', '--', 'agent-replay', '--version'], { cwd: project, env });
     expect(version.stdout).toBe(`${TOOL.version}\n`);
+
+    // the agent-side helpers import as agent-replay/mocks, with the engine's matching rule
+    const mocks = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "import { answerFromMocks } from 'agent-replay/mocks'; console.log(JSON.stringify(answerFromMocks([{ tool: 'find_order', input: { id: '1' }, match: 'subset', output: 'shipped' }], 'find_order', { id: '1', x: 2 })))"],
+      { cwd: project, env },
+    );
+    expect(mocks.stdout).toBe('{"mocked":true,"output":"shipped"}\n');
 
     const suite = join(project, 'qa');
     await mkdir(join(suite, 'fixtures'), { recursive: true });

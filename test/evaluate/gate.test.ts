@@ -74,6 +74,15 @@ describe('causes', () => {
     expect(causeOf(rec({ verdict: 'pass' }), URL_)).toBeNull();
   });
 
+  it('groups unmocked calls by tool, whatever input each call had', () => {
+    const script = (label: string, error: string): PersonaRecord =>
+      ({ label, errored: true, errorKind: 'unmocked_tool', error, verdict: null, checks: [] }) as unknown as PersonaRecord;
+    const one = causeOf(script('a', 'turn 1: the agent reported a call to issue_refund {"orderId":"1"} that no mock answered (no mock is declared for it; mocked: false); the script declares mocks'), URL_);
+    const two = causeOf(script('b', 'turn 2: the agent reported a call to issue_refund {"orderId":"2","amount":12} that no mock answered (no mock is declared for it; mocked: false)'), URL_);
+    expect(one?.what).toBe('a call to issue_refund that no mock answered');
+    expect(one?.key).toBe(two?.key);
+  });
+
   it("reads a persona script's first check that did not run", () => {
     const script = {
       label: 's',

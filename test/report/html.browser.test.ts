@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
 import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
 import type { RunRecord } from '../../src/types.js';
-import { baseline, fixture, hostilePersona, mixed, personaScripts, route, run } from './fixtures.js';
+import { allGreen, baseline, fixture, hostilePersona, mixed, personaScripts, route, run } from './fixtures.js';
 import { launchChromium } from './html-browser.js';
 
 let browser: Browser;
@@ -37,11 +37,11 @@ interface Opened {
 }
 
 let n = 0;
-async function open(record: RunRecord, extras: HtmlExtras = {}): Promise<Opened> {
+async function open(record: RunRecord, extras: HtmlExtras = {}, viewport = { width: 1280, height: 900 }): Promise<Opened> {
   const file = join(dir, `report-${n++}.html`);
   await writeFile(file, renderHtml(record, extras));
   const url = pathToFileURL(file).href;
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage({ viewport });
   const requests: string[] = [];
   const dialogs: string[] = [];
   const errors: string[] = [];
@@ -112,6 +112,100 @@ describe('report.html in Chromium', () => {
     expect(o.errors).toEqual([]);
     expect(o.dialogs).toEqual([]);
     expect(o.requests).toEqual([o.url]);
+    await page.close();
+  });
+
+  it('opens on what needs attention: at 1280x800 the first newly failing item\'s diff is on the first screen, the numbers below', async () => {
+    const viewport = { width: 1280, height: 800 };
+    const record = withPersonas();
+    const { page, errors } = await open(record, {}, viewport);
+    const box = async (selector: string) => {
+      const b = await page.locator(selector).first().boundingBox();
+      if (b === null) throw new Error(`${selector} is not rendered`);
+      return b;
+    };
+    const headline = await box('p.headline');
+    const firstRow = 'section[data-section="newly_failing"] details.item';
+    const diff = await box(`${firstRow} table.sbs`);
+    const cards = await box('.cards');
+    // The headline and the whole diff of the first newly failing item are inside the first viewport.
+    expect(headline.y).toBeGreaterThanOrEqual(0);
+    expect(headline.y + headline.height).toBeLessThanOrEqual(diff.y);
+    expect(diff.y).toBeGreaterThanOrEqual(0);
+    expect(diff.y + diff.height).toBeLessThanOrEqual(viewport.height);
+    expect(await page.locator(`${firstRow} td.ins ins`).first().isVisible()).toBe(true);
+    // The numbers come after what needs attention: no stat card, panel or filter above the diff.
+    expect(cards.y).toBeGreaterThan(diff.y + diff.height);
+    expect((await box('.panels')).y).toBeGreaterThan(cards.y);
+    expect((await box('nav.filters')).y).toBeGreaterThan(cards.y);
+    // Newly failing, then not evaluated and errored (not verified), open; the rest after the numbers, closed.
+    const sections = await page.$$eval('main section.section', (ss) => ss.map((x) => ({ key: x.getAttribute('data-section'), top: x.getBoundingClientRect().top, open: x.querySelectorAll('details.item[open]').length, rows: x.querySelectorAll('details.item').length })));
+    expect(sections.map((x) => x.key)).toEqual(['newly_failing', 'not_evaluated', 'errored', 'still_failing', 'changed', 'new', 'unchanged']);
+    for (const x of sections) {
+      if (['newly_failing', 'not_evaluated', 'errored'].includes(x.key ?? '')) {
+        expect(x.open, x.key ?? '').toBe(x.rows);
+        expect(x.top).toBeLessThan(cards.y);
+      } else {
+        expect(x.open, x.key ?? '').toBe(0);
+        expect(x.top).toBeGreaterThan(cards.y);
+      }
+    }
+    // An open errored row shows its error without a click.
+    expect(await page.locator('section[data-section="errored"] details.item .body dd.warn').first().isVisible()).toBe(true);
+    // No coverage is configured: no coverage panel, and no zero tally card.
+    expect(await page.locator('.panel h3', { hasText: 'Coverage' }).count()).toBe(0);
+    const shot = await page.screenshot();
+    expect(shot.length).toBeGreaterThan(10_000);
+    if (process.env.AGENT_REPLAY_SCREENSHOT) await writeFile(process.env.AGENT_REPLAY_SCREENSHOT, shot);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a run not verified: a grey headline that says so, the shared cause under it, the errored items grouped by cause', async () => {
+    const errored = (label: string, error: string) => fixture(label, { reply: null, route: null, verdict: null, errored: true, error, errorKind: 'http', detail: error, drift: null });
+    const record = run(
+      [
+        ...['a', 'b', 'c', 'd'].map((l) => errored(`refund-${l}`, 'message turn: HTTP 404 from the agent: Not Found')),
+        errored('hours', 'message turn: HTTP 500 from the agent: boom'),
+        fixture('greeting'),
+      ],
+      { agent: { host: 'preview.example.com', endpoint: 'https://preview.example.com/api/chat' } },
+    );
+    const { page, errors } = await open(record, {}, { width: 1280, height: 800 });
+    expect(await page.getAttribute('p.headline', 'class')).toBe('headline grey');
+    expect(await page.textContent('p.headline')).toBe('Not verified: 5 errored · 1 unchanged');
+    const cause = page.locator('p.cause');
+    expect(await cause.textContent()).toMatch(/^Cause: 4 of 5: HTTP 404 from https:\/\/preview\.example\.com\/api\/chat: .* \(and 1 other cause\)$/);
+    const groups = await page.locator('section[data-section="errored"] h3.cause').allTextContents();
+    expect(groups).toHaveLength(2);
+    expect(groups[0]).toMatch(/^4 of 5: HTTP 404 from https:\/\/preview\.example\.com\/api\/chat/);
+    expect(groups[1]).toMatch(/^1 of 5: HTTP 500 from https:\/\/preview\.example\.com\/api\/chat/);
+    // Each group's items follow its heading, the largest group first; the headline and its cause are on the first screen.
+    const labels = await page.locator('section[data-section="errored"] details.item .label').allTextContents();
+    expect(labels).toEqual(['refund-a', 'refund-b', 'refund-c', 'refund-d', 'hours']);
+    const causeBox = await cause.boundingBox();
+    expect(causeBox !== null && causeBox.y + causeBox.height <= 800).toBe(true);
+    // Nothing calls an errored item a failure: its pill says errored, its section "not a failure".
+    expect(await page.locator('section[data-section="errored"] .pill').allTextContents()).toEqual(Array(5).fill('errored'));
+    expect(await page.textContent('section[data-section="errored"] h2')).toBe('Errored: not a failure5');
+    expect(await page.locator('.card.fail').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('with nothing to attend to, the headline is followed by the numbers; zero tallies and empty panels are left out', async () => {
+    const record = allGreen();
+    const { page, errors } = await open(record, {}, { width: 1280, height: 800 });
+    expect(await page.getAttribute('p.headline', 'class')).toBe('headline good');
+    expect(await page.locator('section.section.first').count()).toBe(0);
+    const cards = await page.$$eval('.card .k', (ks) => ks.map((k) => k.textContent));
+    expect(cards).toContain('passed');
+    expect(cards.some((k) => k === 'failed' || k?.startsWith('not evaluated') || k?.startsWith('errored'))).toBe(false);
+    expect(await page.locator('.panel h3', { hasText: 'Coverage' }).count()).toBe(0);
+    const cardsBox = await page.locator('.cards').boundingBox();
+    expect(cardsBox !== null && cardsBox.y + cardsBox.height <= 800).toBe(true);
+    expect(await page.locator('details.item[open]').count()).toBe(0);
+    expect(errors).toEqual([]);
     await page.close();
   });
 
@@ -248,8 +342,8 @@ describe('report.html in Chromium', () => {
       coverage: { listed: [evil], visited: [evil], gaps: [evil], unknown: [evil] },
     });
     const { page } = o;
-    // Open every row so that every lazily drawn detail is in the DOM.
-    for (const summary of await page.$$('details.item > summary')) await summary.click();
+    // Open every row so that every lazily drawn detail is in the DOM (what needs attention is open already).
+    for (const summary of await page.$$('details.item:not([open]) > summary')) await summary.click();
     // Details are drawn on the toggle event, a task after each click: wait until every body is drawn.
     await page.waitForFunction(() => [...document.querySelectorAll('details.item .body')].every((x) => x.childNodes.length > 0));
     for (const more of await page.$$('button.more')) await more.click();

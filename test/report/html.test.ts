@@ -3,9 +3,9 @@
 
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { renderHtml } from '../../src/report/html.js';
+import { OPEN_ROWS, renderHtml } from '../../src/report/html.js';
 import { scriptJson, sideBySide } from '../../src/report/html/data.js';
-import { hostile, many, mixed, personaScripts } from './fixtures.js';
+import { baseline, fixture, hostile, many, mixed, personaScripts, run } from './fixtures.js';
 
 function between(html: string, open: string, close: string): string {
   const start = html.indexOf(open);
@@ -45,6 +45,17 @@ describe('renderHtml', () => {
     expect(markup).not.toMatch(/<(?!\/?(?:html|head|meta|title|style|body|div|header|h1|h2|h3|p|b|section|span|details|summary|nav|fieldset|legend|label|input|main|svg|rect|table|thead|tbody|tr|th|td|ul|li|code|a|!doctype)[\s>/])/i);
     expect(markup).toContain('&lt;');
     expect(markup).not.toContain('\u202E');
+  });
+
+  it('opens at most OPEN_ROWS rows of each section that needs attention, and says how many more there are', () => {
+    const failing = Array.from({ length: OPEN_ROWS + 5 }, (_, i) =>
+      fixture(`nf-${i}`, { verdict: 'fail', reply: 'new', drift: { reply: 'different', route: 'same', verdict: 'newly_failing' }, baseline: baseline(`nf-${i}`, 'old') }),
+    );
+    const html = renderHtml(run([...failing, fixture('fine')]));
+    expect(html.match(/<details class="item"[^>]* open>/g)).toHaveLength(OPEN_ROWS);
+    expect(html).toContain(`The first ${OPEN_ROWS} are open; click a row to open the other 5.`);
+    // The unchanged fixture comes after the numbers, closed.
+    expect(html.indexOf('data-section="unchanged"')).toBeGreaterThan(html.indexOf('class="cards"'));
   });
 
   it('is the same page for the same record (pure)', () => {

@@ -16,7 +16,13 @@ h1{font-size:20px;margin:0 0 4px;font-weight:600}
 h2{font-size:16px;margin:0;font-weight:600}
 h3{font-size:13px;margin:0 0 8px;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
 .meta{color:var(--muted);margin:0 0 12px}
-.headline{font-size:16px;margin:0 0 16px}
+.headline{font-size:17px;font-weight:600;margin:0 0 16px;padding:10px 14px;border-radius:8px;border:1px solid var(--line);background:var(--soft)}
+.headline.bad{color:var(--fail);border-color:#ffb1aa;background:#fff5f4}
+.headline.good{color:var(--pass);border-color:#8dd6a0;background:#eefbf1}
+.headline.grey{color:var(--muted)}
+.section.first>h2{font-size:17px}
+.cause{color:var(--muted);margin:-8px 0 16px;overflow-wrap:anywhere}
+h3.cause{margin:10px 0 2px;text-transform:none;letter-spacing:0;font-size:13px}
 .notice{border:1px solid #d4a72c;background:#fff8c5;border-radius:6px;padding:8px 12px;margin:0 0 16px}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(140px,1fr));gap:12px;margin:0 0 16px}
 .card{border:1px solid var(--line);border-radius:8px;padding:10px 14px}
@@ -347,7 +353,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'jUJXcXeC7+tMuRXOKIdItUgmB4EmLoPd+vFIt8tf3qs=';
-const STYLE_SHA256 = '42d5jC4JQCOpMHi+gIPcUFrQL1E9KuIc8Yw8iC+1HGw=';
+const STYLE_SHA256 = 'mXhSYwW+7Gmx7J+thF8iejGpfJCb5vL9I0xLF5y/GoU=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

@@ -1,0 +1,25 @@
+// Where `run` writes results.json when no --out is given: a `results/` folder inside the suite
+// folder that ignores itself in git (its own .gitignore says `*`, as pytest's cache folder does), so
+// a first run leaves nothing for `git status` to show, with or without `init`. See the README's
+// quickstart and docs/cli.md, "What each command does".
+
+import { join } from 'node:path';
+import { createFileExclusively, repositoryFor } from '../fs-safe.js';
+
+export const RESULTS_FOLDER = 'results';
+
+/** The default --out, relative to the working directory, for the suite folder `dir`. */
+export function defaultOut(dir: string): string {
+  return join(dir, RESULTS_FOLDER, 'results.json');
+}
+
+/** The default --out of the default suite folder, as the help shows it. */
+export const DEFAULT_OUT = defaultOut('.agent-replay');
+
+export const RESULTS_GITIGNORE = '# Written by agent-replay: run results stay out of git (delete this file to commit them).\n*\n';
+
+/** Creates `<folder>/.gitignore` ignoring everything in it, unless a file is already there. */
+export async function ensureIgnoredFolder(folder: string): Promise<void> {
+  const target = join(folder, '.gitignore');
+  await createFileExclusively(target, RESULTS_GITIGNORE, { within: repositoryFor(target) });
+}

@@ -1,0 +1,156 @@
+// The CLI's manners with a mistyped command line: one line saying what is wrong (with the nearest
+// flag or command when one is close), where the help is, exit 2, nothing sent; and help per command
+// from the same table that parses.
+
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { closest, COMMANDS, editDistance, FLAGS, parseArgv, type CommandName } from '../../src/cli/options.js';
+import { agentConfig, cli, makeProject, serve, useCleanup } from './helpers.js';
+
+useCleanup();
+
+const TSX = pathToFileURL(join(process.cwd(), 'node_modules/tsx/dist/esm/index.mjs')).href;
+const CLI = join(process.cwd(), 'src/cli.ts');
+
+/** The real CLI in a child process: its exit status and stderr. */
+function spawnCli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+
+describe('usage errors', () => {
+  it('a misspelt flag: one line with did-you-mean, the help hint, exit 2, nothing sent (real process)', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'f.yml': 'label: x\nmessage: q\n' } });
+    const r = await spawnCli(['run', '--agent-ur', agent.url], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('agent-replay: unknown option --agent-ur for "run"; did you mean --agent-url?\n' + "Run 'agent-replay run --help' for its options.\n");
+    expect(r.stdout).toBe('');
+    expect(agent.requests).toHaveLength(0);
+  });
+
+  it.each([
+    [['valdiate'], 'unknown command "valdiate"; did you mean "validate"? Commands: run, validate, accept, report, compare, demo, init, probe', "Run 'agent-replay --help' for the commands."],
+    [['rnu'], 'unknown command "rnu"; did you mean "run"?', "Run 'agent-replay --help' for the commands."],
+    [['run', '--confirm'], 'unknown option --confirm for "run"; did you mean --confirm-cost?', "Run 'agent-replay run --help' for its options."],
+    [['run', '--fail_on', 'failed'], 'unknown option --fail_on for "run"; did you mean --fail-on?', "Run 'agent-replay run --help' for its options."],
+    [['report', '--result', 'a.json'], 'unknown option --result for "report"; did you mean --results?', "Run 'agent-replay report --help' for its options."],
+    [['probe', 'hi', '--asert', 'contains:x'], 'unknown option --asert for "probe"; did you mean --assert?', "Run 'agent-replay probe --help' for its options."],
+    [['run', '--frobnicate'], 'unknown option --frobnicate for "run"', "Run 'agent-replay run --help' for its options."],
+    [['validate', '--save', 'x'], '--save is not an option of "validate" (it is one of "probe")', "Run 'agent-replay validate --help' for its options."],
+    [['run', '--out'], '--out needs a value: --out FILE', "Run 'agent-replay run --help' for its options."],
+    [['run', '--out', '--junit', 'j.xml'], '--out needs a value, got the option "--junit"', "Run 'agent-replay run --help' for its options."],
+    [['run', '--confirm-cost=yes'], '--confirm-cost takes no value, got "yes"', "Run 'agent-replay run --help' for its options."],
+    [['run', '-x'], 'unknown option -x for "run"', "Run 'agent-replay run --help' for its options."],
+    [['run', 'now'], 'unexpected argument "now" (run takes no arguments, only flags)', "Run 'agent-replay run --help' for its options."],
+    [['compare', 'a.json'], 'compare needs exactly two results files', "Run 'agent-replay compare --help' for its options."],
+    [['--agent-url', 'http://x'], '--agent-url comes after a command', "Run 'agent-replay --help' for the commands."],
+    [['run', '--concurrency', 'many'], '--concurrency must be an integer from 1 to 256, got "many"', "Run 'agent-replay run --help' for its options."],
+  ])('%j: one line, then the hint', async (argv, message, hint) => {
+    const cwd = await makeProject({});
+    const r = await cli(argv, cwd);
+    expect(r.code).toBe(2);
+    const lines = r.stderr.split('\n');
+    expect(lines).toHaveLength(3); // the message, the hint, and the final newline
+    expect(lines[0]).toContain(`agent-replay: ${message}`);
+    expect(lines[1]).toBe(hint);
+    // Node's own parser text never reaches the user.
+    expect(r.stderr).not.toMatch(/ERR_PARSE_ARGS|Unknown option '|To specify an option argument|Usage:/);
+    if (!message.startsWith('unknown option --frob') && !message.startsWith('unknown option -x')) return;
+    expect(r.stderr).not.toContain('did you mean');
+  });
+});
+
+describe('help', () => {
+  it('<command> --help prints that command\'s usage and each of its flags on one line; help <command> is the same', async () => {
+    const cwd = await makeProject({});
+    for (const command of COMMAND_NAMES) {
+      const r = await cli([command, '--help'], cwd);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`Usage: agent-replay ${command}`);
+      expect((await cli(['help', command], cwd)).stdout).toBe(r.stdout);
+      for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+      // Every flag the help shows is accepted by the parser, and every flag the parser accepts is shown.
+      const shown = new Set([...r.stdout.matchAll(/^ {2}--([a-z-]+)/gm)].map((m) => m[1] as string));
+      for (const name of Object.keys(FLAGS)) {
+        const args = command === 'probe' ? ['probe', 'hi'] : command === 'compare' ? ['compare', 'a', 'b'] : [command];
+        const accepted = (() => {
+          try {
+            parseArgv([...args, FLAGS[name as keyof typeof FLAGS].type === 'boolean' ? `--${name}` : `--${name}=v`]);
+            return true;
+          } catch {
+            return false;
+          }
+        })();
+        expect(accepted, `${command} --${name}`).toBe(shown.has(name));
+      }
+    }
+  });
+
+  it('run --help lists run\'s flags and not the others\'; --help stays global', async () => {
+    const cwd = await makeProject({});
+    const run = await cli(['run', '--help'], cwd);
+    expect(run.stdout).toMatch(/^ {2}--agent-url URL +the agent's URL/m);
+    expect(run.stdout).toMatch(/^ {2}--confirm-cost +run even when/m);
+    expect(run.stdout).not.toContain('--save');
+    expect(run.stdout).not.toContain('Commands:');
+    const validate = await cli(['validate', '-h'], cwd);
+    expect(validate.stdout).toContain('--dir DIR');
+    expect(validate.stdout).not.toContain('--agent-url');
+    const global = await cli(['--help'], cwd);
+    expect(global.code).toBe(0);
+    for (const command of COMMAND_NAMES) expect(global.stdout).toMatch(new RegExp(`^ {2}${command} +\\S`, 'm'));
+    expect(global.stdout).toContain("Run 'agent-replay <command> --help' for a command's options.");
+    expect(global.stdout).not.toContain('--agent-url');
+  });
+
+  it('--version and -v print the version, after a command too', async () => {
+    const cwd = await makeProject({});
+    for (const argv of [['--version'], ['-v'], ['run', '--version']]) {
+      const r = await cli(argv, cwd);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    }
+  });
+
+  it('--help after a misspelt flag still helps (help wins over the mistake)', async () => {
+    const cwd = await makeProject({});
+    const r = await cli(['run', '--agnt-url', 'x', '--help'], cwd);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: agent-replay run');
+  });
+});
+
+describe('did you mean', () => {
+  it.each([
+    ['kitten', 'sitting', 3],
+    ['agent-ur', 'agent-url', 1],
+    ['agnet-url', 'agent-url', 1], // a transposition is one edit
+    ['', 'abc', 3],
+    ['same', 'same', 0],
+  ])('editDistance(%s, %s) = %i', (a, b, d) => {
+    expect(editDistance(a, b)).toBe(d);
+    expect(editDistance(b, a)).toBe(d);
+  });
+
+  it('suggests only what is close', () => {
+    const flags = Object.keys(COMMANDS.run.flags);
+    expect(closest('agenturl', flags)).toBe('agent-url');
+    expect(closest('juint', flags)).toBe('junit');
+    expect(closest('confirm', flags)).toBe('confirm-cost');
+    expect(closest('xyz', flags)).toBeNull();
+    expect(closest('o', flags)).toBeNull(); // one letter is too short to guess from
+    expect(closest('demp', COMMAND_NAMES)).toBe('demo');
+  });
+});

@@ -1,0 +1,127 @@
+// Shared by the real-framework tests: a suite folder in a temp project, the real CLI run as a child
+// process (`node --import tsx src/cli.ts ...`, as a user runs it), results.json read back, and a
+// small node:http JSON helper for routes.
+
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
+
+export interface Suite {
+  config: string;
+  fixtures?: Record<string, string>;
+  personas?: Record<string, string>;
+}
+
+const temps: string[] = [];
+
+/** A temp project holding `.agent-replay/` (config.yml, fixtures/, personas/). */
+export async function makeProject(suite: Suite): Promise<string> {
+  const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-fw-'));
+  temps.push(cwd);
+  const dir = join(cwd, '.agent-replay');
+  await mkdir(join(dir, 'fixtures'), { recursive: true });
+  await mkdir(join(dir, 'personas'), { recursive: true });
+  await writeFile(join(dir, 'config.yml'), suite.config);
+  for (const [name, text] of Object.entries(suite.fixtures ?? {})) await writeFile(join(dir, 'fixtures', name), text);
+  for (const [name, text] of Object.entries(suite.personas ?? {})) await writeFile(join(dir, 'personas', name), text);
+  return cwd;
+}
+
+export async function removeProjects(): Promise<void> {
+  for (const t of temps.splice(0)) await rm(t, { recursive: true, force: true });
+}
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real CLI in `cwd`. */
+export function cli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', TSX, join(ROOT, 'src', 'cli.ts'), ...args],
+      { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 16 << 20 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+export interface ToolCallRecord {
+  tool: string;
+  input: unknown;
+  output: unknown;
+  mocked: boolean;
+}
+export interface TurnRecord {
+  index: number;
+  message: string | null;
+  reply: string | null;
+  toolCalls: ToolCallRecord[] | null;
+}
+export interface CheckRecord {
+  kind: string;
+  status: string;
+  detail: string;
+  expected: unknown;
+}
+export interface PersonaResult {
+  label: string;
+  errored: boolean;
+  error: string | null;
+  errorKind: string | null;
+  verdict: string | null;
+  turns: TurnRecord[];
+  checks: CheckRecord[];
+}
+export interface FixtureResult {
+  label: string;
+  errored: boolean;
+  error: string | null;
+  reply: string | null;
+  verdict: string | null;
+}
+export interface Results {
+  fixtures: FixtureResult[];
+  personas: PersonaResult[];
+}
+
+/** `run --out results.json` in the project, and the record it wrote. */
+export async function runSuite(cwd: string, args: string[] = []): Promise<{ run: CliRun; results: Results }> {
+  const run = await cli(cwd, ['run', '--out', 'results.json', '--fail-on', 'failed,errored', ...args]);
+  const text = await readFile(join(cwd, 'results.json'), 'utf8').catch(() => {
+    throw new Error(`no results.json (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+  });
+  return { run, results: JSON.parse(text) as Results };
+}
+
+export function persona(results: Results, label: string): PersonaResult {
+  const p = results.personas.find((x) => x.label === label);
+  if (!p) throw new Error(`no persona ${label} in results.json: ${results.personas.map((x) => x.label).join(', ')}`);
+  return p;
+}
+
+export function fixture(results: Results, label: string): FixtureResult {
+  const f = results.fixtures.find((x) => x.label === label);
+  if (!f) throw new Error(`no fixture ${label} in results.json: ${results.fixtures.map((x) => x.label).join(', ')}`);
+  return f;
+}
+
+/** Each check as "kind status" for compact assertions. */
+export function checkStatuses(p: PersonaResult): string[] {
+  return p.checks.map((c) => `${c.kind} ${c.status}`);
+}
+
+export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+}
