@@ -53,12 +53,7 @@ export interface ProbeOptions {
 }
 
 /** What a probe is: the fixture `--save` would write. */
-export interface ProbeFixture {
-  label: string;
-  message: string;
-  persona: string | null;
-  assertion: Assertion | null;
-}
+export type ProbeFixture = Pick<Fixture, 'label' | 'message' | 'persona' | 'assertion'>;
 
 /** One pair of double quotes around the whole value is the shell's, not the text's. */
 function unquote(text: string): string {

@@ -1,6 +1,7 @@
-// SPEC 12 "Repeat" in the runner: every attempt its own session against a real loopback agent,
-// attempts side by side under the concurrency bound, the verdict rules, flaky, errored only when
-// every attempt errored, every attempt recorded, and an item that runs once recorded as before.
+// Repeat (docs/fixtures.md, "Repeat: measure flakiness instead of suffering it") in the runner:
+// every attempt its own session against a real loopback agent, attempts side by side under the
+// concurrency bound, the verdict rules, flaky, errored only when every attempt errored, every
+// attempt recorded, and an item that runs once recorded as before.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';

@@ -1,7 +1,8 @@
-// Adaptive concurrency against real loopback servers (SPEC 12): an agent, and a judge, that answer
-// 429 whenever more than 4 requests are in flight, driven at concurrency 16. Nothing errors, and
-// the limit settles at 4-5: once down to 4 it never goes above 5 (the first value that
-// overloads the server), and every request above 4 in flight was one the server turned away.
+// Adaptive concurrency (docs/configuration.md, "Adaptive concurrency") against real loopback
+// servers: an agent, and a judge, that answer 429 whenever more than 4 requests are in flight,
+// driven at concurrency 16. Nothing errors, and the limit settles at 4-5: once down to 4 it never
+// goes above 5 (the first value that overloads the server), and every request above 4 in flight was
+// one the server turned away.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
