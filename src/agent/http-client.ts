@@ -375,6 +375,15 @@ export function buildHeaders(configured: Record<string, string>, accept = 'appli
 export function snippet(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat === '') return '(empty body)';
+  // A web page (a host's 404 page, an SPA's index.html) says what it is by its title; its markup
+  // would only repeat the same noise under every item.
+  if (/^(?:<!--[\s\S]*?-->\s*)*<(?:!doctype html|html[\s>])/i.test(flat)) {
+    const clip = (t: string): string => (t.length <= 80 ? t : `${t.slice(0, 79)}…`);
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(flat)?.[1]?.trim() ?? '';
+    if (title !== '') return `an HTML page titled "${clip(title)}"`;
+    const visible = flat.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+    return visible === '' ? 'an HTML page with no text' : `an HTML page reading "${clip(visible)}"`;
+  }
   return flat.length <= SNIPPET_LENGTH ? flat : `${flat.slice(0, SNIPPET_LENGTH - 1)}…`;
 }
 
