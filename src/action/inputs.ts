@@ -1,10 +1,10 @@
 // Action inputs, read once into one readonly typed object. Enum inputs are checked against an
 // `as const` list; a bad value is rejected quoting it and the allowed set.
 
-import { UserError } from './errors.js';
-import { FAIL_ON_CONDITIONS, type FailOnCondition } from './types.js';
-import { parseFailOn, parseShard } from './evaluate/index.js';
-import { MAX_WAIT_FOR_AGENT_S } from './agent/ready.js';
+import { UserError } from '../errors.js';
+import { FAIL_ON_CONDITIONS, type FailOnCondition } from '../types.js';
+import { parseFailOn, parseShard } from '../evaluate/index.js';
+import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 
 export const MODES = ['check', 'accept', 'report'] as const;
 export type Mode = (typeof MODES)[number];
