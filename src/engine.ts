@@ -267,8 +267,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     const made = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal }) : null;
     judge = made === null ? null : meter.judge(made);
     const record = await replay(
-      suite.fixtures,
-      suite.baselines,
+      { fixtures: suite.fixtures, personas: suite.personas, baselines: { fixtures: suite.baselines, personas: suite.personaBaselines } },
       { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, onItem: deps.onItem, redact: makeRedactor(config.secrets), signal: deps.signal },
       {
         concurrency: config.agent.concurrency,
@@ -282,7 +281,6 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         repeat: config.repeat ?? null,
         unmockedTools: config.personas?.unmockedTools ?? null,
       },
-      { personas: suite.personas, baselines: suite.personaBaselines },
     );
     const listed = runCoverage(config.coverage ?? null, record);
     const full: RunRecord = {
