@@ -36,7 +36,7 @@ export interface Inputs {
   readonly resultsPath: string;
   readonly results: readonly string[];
   readonly prNumber: number | null;
-  /** Check mode (SPEC 12): replay shard `index` (1-based) of `total`; null: the whole suite. */
+  /** Check mode (docs/action.md, "Shards: one suite over a CI matrix"): replay shard `index` (1-based) of `total`; null: the whole suite. */
   readonly shard: { readonly index: number; readonly total: number } | null;
   /** Check mode with `shard`: a results.json whose durations balance the shards; null: the last default-branch run's, if found. */
   readonly timings: string | null;
