@@ -165,8 +165,8 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // 2. Outputs.
   setRunOutputs(run, result.gate);
 
-  // 3. What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"): the run the comment shows now, and the default branch's
-  // trend. Read-only lookups that never fail the job.
+  // 3. What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"): the run
+  // the comment shows now, and the default branch's trend. Read-only lookups that never fail the job.
   const gh = deps.github;
   const [previous, trend] =
     gh === null

@@ -72,9 +72,10 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const here = await pullForReport(inputs.prNumber, ctx, deps);
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: run.commit ?? ctx.sha };
-  // What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"), as in check mode: the run the sticky comment shows now, and
-  // the default branch's trend. Read-only lookups that never fail the job. Items of a missing
-  // shard are never "removed": compareRuns knows the merge is incomplete.
+  // What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"), as in check
+  // mode: the run the sticky comment shows now, and the default branch's trend. Read-only lookups
+  // that never fail the job. Items of a missing shard are never "removed": compareRuns knows the
+  // merge is incomplete.
   const gh = deps.github;
   const [previous, trend] =
     gh === null
