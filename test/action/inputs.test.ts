@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { envInputGetter, inputSecrets, parseHeaders, readInputs } from '../../src/inputs.js';
+import { envInputGetter, inputSecrets, parseHeaders, readInputs } from '../../src/action/inputs.js';
 import { TOOL } from '../../src/version.js';
 
 interface ActionYml {

@@ -9,7 +9,7 @@ import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import { createJudge } from '../../src/judge/index.js';
-import { replay, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay, type ReplayOptions } from '../../src/replay/index.js';
 import type { Clock, Fixture, RegexEvaluator } from '../../src/types.js';
 import { nativeEcho, startAgentServer, type AgentReply } from '../support/agent-server.js';
 import { startServer } from '../judge/server.js';
@@ -85,7 +85,7 @@ describe('adaptive concurrency', () => {
       line: i + 1,
     }));
 
-    const record = await replay(fixtures, new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    const record = await replay({ fixtures: fixtures, personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
 
     expect(record.tallies).toMatchObject({ errored: 0, passed: 200 });
     expect(server.counts.served).toBe(200);
