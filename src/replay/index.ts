@@ -20,6 +20,7 @@ import type {
   PersonaScript,
   RegexEvaluator,
   Repeat,
+  RunLatency,
   RunRecord,
   Tallies,
 } from '../types.js';
@@ -29,6 +30,7 @@ import { replayPersona } from './personas.js';
 import { personaEvaluationFields } from '../record/definition.js';
 import { repeatOf } from '../suite/repeat.js';
 import { attemptSession, combineFixtureAttempts, combinePersonaAttempts } from './repeat.js';
+import { runLatency } from '../evaluate/latency.js';
 
 export { replayFixture, type FixtureReplayDeps } from './fixture.js';
 export { replayPersona, type PersonaReplayDeps } from './personas.js';
@@ -253,5 +255,12 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     interrupted: finished.length + finishedPersonas.length < total,
     fixtures: finished,
     personas: finishedPersonas,
+    ...latencyField(finished, finishedPersonas),
   };
+}
+
+/** The run's p50 / p95 turn latency, present only when some turn was measured (docs/latency.md). */
+function latencyField(fixtures: readonly FixtureRecord[], personas: readonly PersonaRecord[]): { latency?: RunLatency } {
+  const latency = runLatency(fixtures, personas);
+  return latency === null ? {} : { latency };
 }
