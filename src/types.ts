@@ -720,3 +720,13 @@ export interface Clock {
   now(): number;
   sleep(ms: number): Promise<void>;
 }
+
+/** Which part of the suite a shard run replayed, for the terminal and the log. */
+export interface ShardRun {
+  index: number;
+  total: number;
+  /** Items of this shard (before any `--only` / `--rerun` selection) and of the whole suite. */
+  items: number;
+  of: number;
+  method: 'timings' | 'hash';
+}

@@ -3,7 +3,7 @@
 // out of the denominator. Pure: the same record always gives the same result, no model is asked.
 
 import type { FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
-import { tallyOf } from './index.js';
+import { tallyOf } from './tallies.js';
 import { conversationName } from './personas.js';
 
 export interface Agreement extends Tallies {

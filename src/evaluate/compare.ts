@@ -6,7 +6,7 @@ import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, Person
 import { agreement, agreementReport, type Agreement, type AgreementGroup } from './agreement.js';
 import { coverageChange, type CoverageChange } from './coverage.js';
 import { judgeDifferences, sameJudge } from './definition.js';
-import { sameRoute } from './index.js';
+import { sameRoute } from './drift.js';
 
 /** An item's result in one run. */
 export type ItemResult = 'pass' | 'fail' | 'not_evaluated' | 'errored';

@@ -24,13 +24,11 @@ import type {
 } from '../types.js';
 import { callMatches, jsonEqual } from './match.js';
 import { formatPair, line, quote, showPattern } from '../assertions/format.js';
-import { driftVerdict, sameRoute } from './index.js';
+import { driftVerdict, sameRoute } from './drift.js';
 import { personaRepliesVary, repliesVary } from './repeat.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
 
-// --- matching: src/evaluate/match.ts (shared with the agent-side mocks helpers) -------------------
-
-export { callMatches, jsonEqual, jsonSubset } from './match.js';
+// Matching tool calls lives in src/evaluate/match.ts (shared with the agent-side mocks helpers).
 
 // --- what the turns show ---------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@
 //   (sha256, first 48 bits, mod n), so adding or removing an item never moves another one.
 // `suiteHash` names the whole suite (every label with its definition hash), equal for all shards.
 
-import { stableHash } from '../record/definition.js';
+import { stableHash } from './definition.js';
 import type { RunRecord, ShardInfo } from '../types.js';
 
 export const MAX_SHARDS = 256;

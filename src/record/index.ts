@@ -238,6 +238,3 @@ function mergedEvaluations(records: readonly RunRecord[], items: Pick<RunRecord,
     selection: first === undefined ? undefined : { ...first, labels: [...new Set(selections.flatMap((s) => s.labels))] },
   };
 }
-
-
-export { stableHash, fixtureDefinitionHash, personaDefinitionHash, fixtureEvaluationFields, personaEvaluationFields } from './definition.js';

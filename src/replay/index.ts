@@ -28,7 +28,8 @@ import type {
 import { evaluateAssertion, judgeOutcome } from '../assertions/index.js';
 import { computeDrift, judgeReuseOf, reusableJudge, reuseWords, tallies, tallyOf } from '../evaluate/index.js';
 import { replayPersona } from './personas.js';
-import { fixtureEvaluationFields, personaEvaluationFields } from '../record/definition.js';
+import { fixtureEvaluationFields, personaEvaluationFields } from '../evaluate/definition.js';
+import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { repeatOf } from '../suite/repeat.js';
 import { attemptSession, combineFixtureAttempts, combinePersonaAttempts } from './repeat.js';
 
@@ -139,7 +140,7 @@ export async function replay(
       assertion: fixture.assertion,
       baseline,
       threshold: fixture.assertion?.kind === 'judge' ? fixture.assertion.threshold : null,
-      ...fixtureEvaluationFields(fixture, options.judgeModel ?? null),
+      ...fixtureEvaluationFields(fixture, options.judgeModel ?? null, JUDGE_PROMPT_VERSION),
     };
   };
 
@@ -228,7 +229,7 @@ export async function replay(
       now,
       redact,
       session,
-      fingerprint: personaEvaluationFields(p, options.judgeModel ?? null).judgeFingerprint,
+      fingerprint: personaEvaluationFields(p, options.judgeModel ?? null, JUDGE_PROMPT_VERSION).judgeFingerprint,
       unmockedTools: options.unmockedTools ?? null,
       regex: deps.regex,
     });
@@ -268,7 +269,7 @@ export async function replay(
     const all = collect(job, repeat.count, r);
     if (all === null) return null;
     const combined = combinePersonaAttempts(all, repeat, scripts.baselines.get(p.label) ?? null);
-    return (personaRecords[job.i] = Object.assign({}, combined, personaEvaluationFields(p, options.judgeModel ?? null)));
+    return (personaRecords[job.i] = Object.assign({}, combined, personaEvaluationFields(p, options.judgeModel ?? null, JUDGE_PROMPT_VERSION)));
   };
 
   const worker = async (): Promise<void> => {

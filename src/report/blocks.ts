@@ -5,7 +5,7 @@ import { incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ER
 import type { RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, fencedBlock, safeUrl } from './escape.js';
-import { LIMITS } from './items.js';
+import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
 import { estimateText, headlineParts, headlineText, itemsCount, plural, shortSha, thousands, topCauseText, type ReportModel } from './model.js';

@@ -17,7 +17,7 @@ import {
 import type { CoverageResult, RunRecord } from '../types.js';
 import type { PreviousRunView, ReportContext, TrendView } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline } from './escape.js';
-import { LIMITS } from './items.js';
+import { LIMITS } from './item-parts.js';
 import { personasOf, plural, shortSha, thousands } from './model.js';
 import type { Profile } from './profile.js';
 

@@ -14,7 +14,7 @@ import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpe
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { diffBlock, fileRefHtml, labelled, LIMITS, type Level } from './items.js';
+import { diffBlock, fileRefHtml, labelled, LIMITS, type Level } from './item-parts.js';
 import { SCRIPT_MARK, routeText, statusWords, thousands, verdictIcon } from './model.js';
 import type { Profile } from './profile.js';
 
