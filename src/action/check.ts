@@ -12,7 +12,7 @@ import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history
 import { runCheck, type EngineDeps } from '../engine.js';
 import { formatIssue, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
 import { openRecordStream, readRecord, RecordWriteError, type RecordStream } from '../record/index.js';
-import { timingsOf, type GateResult } from '../evaluate/index.js';
+import { driftedCount, timingsOf, type GateResult } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
 import { writeFileSafely } from '../fs-safe.js';
 import { formatUsdPair, hasMarker, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
@@ -74,14 +74,6 @@ export function reportContextFor(inputs: Inputs, ctx: ActionContext, artifactNam
     repositoryUrl: ctx.owner && ctx.repo ? `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}` : null,
     acceptance: null,
   };
-}
-
-/** Counts a fixture (or persona script) as drifted when its reply (transcript), route or verdict differs from its baseline. */
-export function driftedCount(run: RunRecord): number {
-  const changed = (v: string): boolean => v === 'newly_failing' || v === 'newly_passing';
-  const fixtures = run.fixtures.filter((f) => f.drift !== null && (f.drift.reply === 'different' || f.drift.route === 'different' || changed(f.drift.verdict)));
-  const scripts = run.personas.filter((p) => p.drift !== null && (p.drift.transcript === 'different' || p.drift.route === 'different' || changed(p.drift.verdict)));
-  return fixtures.length + scripts.length;
 }
 
 /**

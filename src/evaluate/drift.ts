@@ -1,7 +1,7 @@
 // Drift: the verdict comparison against the baseline and whether the reply and route changed
 // (docs/semantics.md#drift). Pure.
 
-import type { Baseline, Drift, DriftVerdict, Route, Verdict } from '../types.js';
+import type { Baseline, Drift, DriftVerdict, FixtureRecord, PersonaDrift, PersonaRecord, Route, Verdict } from '../types.js';
 
 /** The verdict comparison of SPEC section 3: exactly six values. */
 export function driftVerdict(current: Verdict, baseline: Pick<Baseline, 'verdict'> | null): DriftVerdict {
@@ -34,4 +34,21 @@ export function computeDrift(
     route: sameRoute(baseline.route, route) ? 'same' : 'different',
     verdict,
   };
+}
+
+/** Did the reply (a fixture) or the transcript (a persona script) change? No drift (errored): no. */
+export function replyChanged(drift: Drift | PersonaDrift | null): boolean {
+  if (drift === null) return false;
+  return 'reply' in drift ? drift.reply === 'different' : drift.transcript === 'different';
+}
+
+/** Drifted: the reply (transcript), the route or the verdict differs from the baseline. */
+export function isDrifted(drift: Drift | PersonaDrift | null): boolean {
+  if (drift === null) return false;
+  return replyChanged(drift) || drift.route === 'different' || drift.verdict === 'newly_failing' || drift.verdict === 'newly_passing';
+}
+
+/** How many fixtures and persona scripts of a run drifted (the Action's `drifted` output). */
+export function driftedCount(run: { fixtures: readonly Pick<FixtureRecord, 'drift'>[]; personas: readonly Pick<PersonaRecord, 'drift'>[] }): number {
+  return run.fixtures.filter((f) => isDrifted(f.drift)).length + run.personas.filter((p) => isDrifted(p.drift)).length;
 }

@@ -1,19 +1,15 @@
 // The gate: which fail-on conditions a run's items meet, and whether the run was verified
 // (docs/semantics.md#the-gate). Pure.
 
-import type { Drift, FailOnCondition, FixtureRecord, PersonaDrift, PersonaRecord, RunRecord } from '../types.js';
+import type { FailOnCondition, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
 import { causeLine, groupCauses, type CauseGroup, type CauseItem } from './causes.js';
+import { replyChanged } from './drift.js';
 import { incompleteText } from './shard.js';
 
 /** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
 export type GateItem =
   | (Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<FixtureRecord, 'repeat'>>)
   | (Pick<PersonaRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<PersonaRecord, 'repeat'>>);
-
-function replyChanged(drift: Drift | PersonaDrift | null): boolean {
-  if (drift === null) return false;
-  return 'reply' in drift ? drift.reply === 'different' : drift.transcript === 'different';
-}
 
 /** Did this item go unmeasured: its replay errored, or its check did not run? */
 export function isUnverified(record: Pick<GateItem, 'errored' | 'verdict'>): boolean {
