@@ -702,6 +702,10 @@ export type FailOnCondition =
   | 'flaky'
   | 'none';
 
+/** The judge providers agent-replay has a client for (config.yml `judge.provider`, the `judge-provider` input). */
+export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const;
+export type JudgeProvider = (typeof JUDGE_PROVIDERS)[number];
+
 export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
   'newly_failing',
   'unverified',
