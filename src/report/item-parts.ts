@@ -1,6 +1,7 @@
 // The parts of an item's rendering that fixtures (items.ts) and persona scripts (persona.ts) both
 // use: the detail levels and size limits, file references, labelled text blocks and the reply diff.
 
+import type { RepeatSummary, Verdict } from '../types.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, safeUrl } from './escape.js';
@@ -91,4 +92,21 @@ export function diffBlock(baseline: string, reply: string, p: Profile): string {
   const text = diffText(normalizeBlock(baseline), normalizeBlock(reply));
   if (text === null) return '_The replies differ only in characters that are not shown (control characters)._';
   return `**Baseline → new reply** (${legend(text)}):\n\n${fencedBlock(text, 'diff')}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A repeated item's attempts
+
+const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;
+
+/**
+ * "**Attempts** (2/3 passed, 3 needed): 1 ✅ pass · 2 ⚪ errored (timeout) · 3 ❌ fail": an attempt
+ * without a verdict is errored, with its kind of error.
+ */
+export function attemptsHead(
+  repeat: Pick<RepeatSummary, 'passed' | 'count' | 'minPass'>,
+  attempts: readonly { errored: boolean; errorKind: string | null; verdict: Verdict | null }[],
+): string {
+  const each = attempts.map((a, i) => `${i + 1} ${a.errored || a.verdict === null ? `⚪ errored (${a.errorKind ?? 'error'})` : ATTEMPT_WORDS[a.verdict]}`);
+  return `**Attempts** (${thousands(repeat.passed)}/${thousands(repeat.count)} passed, ${thousands(repeat.minPass)} needed): ${each.join(' · ')}`;
 }

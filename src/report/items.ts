@@ -8,7 +8,7 @@ import type { FixtureRecord } from '../types.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { reuseWords } from '../evaluate/reuse.js';
-import { diffBlock, fileRef, fileRefHtml, labelled, LIMITS, type Level } from './item-parts.js';
+import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, type Level } from './item-parts.js';
 import { driftWords, isPersona, itemsNoun, routeText, SCRIPT_MARK, statusWords, thousands, verdictIcon, verdictWords, type Item } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
@@ -50,17 +50,14 @@ function judgeLine(f: FixtureRecord): string | null {
   return scoreText || why ? `**Judge**${scoreText}${reused}${why}` : null;
 }
 
-const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;
-
-/** SPEC 12: a repeated fixture's attempts in order, and which one the reply below is. */
+/** A repeated fixture's attempts in order, and which one the reply below is (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). */
 function attemptsLine(f: FixtureRecord): string | null {
   const attempts = f.attempts;
   if (attempts === undefined || f.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
-  const each = attempts.map((a, i) => `${i + 1} ${a.errored ? `⚪ errored (${a.errorKind ?? 'error'})` : a.verdict === null ? '⚪ errored' : ATTEMPT_WORDS[a.verdict]}`);
   const replies = new Set(attempts.filter((a) => !a.errored).map((a) => a.reply)).size;
   const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ` (the attempts gave ${thousands(replies)} different replies)` : ''}`;
-  return `**Attempts** (${thousands(f.repeat.passed)}/${thousands(f.repeat.count)} passed, ${thousands(f.repeat.minPass)} needed): ${each.join(' · ')}${tail}`;
+  return `${attemptsHead(f.repeat, attempts)}${tail}`;
 }
 
 function hasDiff(f: FixtureRecord): boolean {
