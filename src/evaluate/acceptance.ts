@@ -16,7 +16,7 @@ export const REFUSE_NOT_EVALUATED = 'not evaluated: run it again';
 export const REFUSE_ERRORED = 'errored: no reply to accept';
 
 /**
- * The judge result an acceptance keeps with the reply (SPEC 12): only a real score (0..1) with its
+ * The judge result an acceptance keeps with the reply: only a real score (0..1) with its
  * rationale and a one-criterion fingerprint; anything else (not judged, not evaluated, an older
  * record without a fingerprint) keeps none.
  */
@@ -33,7 +33,7 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  * not evaluated and errored are refused with their reasons; a baseline that would not change is
  * reported as unchanged so that a second acceptance makes no empty commit.
  *
- * The judge result (SPEC 12) rides along: it is written with every accepted reply that was judged.
+ * The judge result rides along: it is written with every accepted reply that was judged.
  * A baseline whose reply, route and verdict are the same is unchanged when its judge result was
  * judged under the same fingerprint, or when it has none (adding one alone would rewrite every
  * older baseline at once); it is rewritten when the judge changed (criterion, threshold, model,
@@ -47,7 +47,7 @@ export function decideAcceptance(
   current: Baseline | null = record.baseline,
 ): AcceptDecision {
   if (record.errored || record.reply === null) return { kind: 'refuse', reason: REFUSE_ERRORED };
-  // SPEC 12: a repeated item whose attempts replied differently has no one reply to accept.
+  // A repeated item whose attempts replied differently has no one reply to accept.
   if (record.attempts !== undefined && attemptRepliesVary(record.attempts)) return { kind: 'refuse', reason: repliesVary(record.attempts.length) };
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: REFUSE_NOT_EVALUATED };
   const judge = baselineJudgeOf(record);

@@ -3,7 +3,7 @@
 
 import type { Baseline, Drift, DriftVerdict, FixtureRecord, PersonaDrift, PersonaRecord, Route, Verdict } from '../types.js';
 
-/** The verdict comparison of SPEC section 3: exactly six values. */
+/** The verdict comparison (docs/semantics.md#drift): exactly six values. */
 export function driftVerdict(current: Verdict, baseline: Pick<Baseline, 'verdict'> | null): DriftVerdict {
   // Precedence: no baseline wins, even when the check was not evaluated this time.
   if (baseline === null) return 'no_baseline';

@@ -1,4 +1,4 @@
-// Shards (SPEC 12): which items of the suite `--shard i/n` replays. Pure and deterministic: the
+// Shards (docs/action.md#shards-one-suite-over-a-ci-matrix): which items of the suite `--shard i/n` replays. Pure and deterministic: the
 // same suite, n and timings give the same partition on every machine (no locale, no clock, no
 // randomness).
 // - With timings (label -> milliseconds, from a previous record): balanced by duration with the

@@ -30,7 +30,7 @@ export function causeMarkdown(text: string, endpoint: string | null): string {
   return clipped.split(endpoint).map((part) => escapeInline(part)).join(codeSpan(clip(endpoint, LIMITS.detail)));
 }
 
-/** SPEC 12: flaky items named under the headline; null when none. */
+/** Flaky items named under the headline; null when none. */
 export function flakyBlock(model: ReportModel): string | null {
   const n = model.flaky.length;
   if (n === 0) return null;
@@ -41,7 +41,7 @@ export function flakyBlock(model: ReportModel): string | null {
 }
 
 /**
- * A merge that lacks shards (SPEC 12), right under the headline: which are missing or excluded.
+ * A merge that lacks shards, right under the headline: which are missing or excluded.
  * Their items were not replayed here, so they are neither counted nor shown as removed.
  */
 export function incompleteBlock(run: RunRecord): string | null {

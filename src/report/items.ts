@@ -45,7 +45,7 @@ function judgeLine(f: FixtureRecord): string | null {
   const threshold = typeof f.threshold === 'number' ? ` (threshold ${f.threshold.toFixed(2)})` : '';
   const scoreText = score !== null && !f.detail.includes(score) ? ` score ${score}${threshold}` : '';
   const why = f.rationale ? `: ${escapeInline(clip(f.rationale, LIMITS.rationale))}` : '';
-  // SPEC 12: a score kept from the baseline says where it came from (no judge call was made).
+  // A score kept from the baseline says where it came from (no judge call was made).
   const reused = f.judgeReused ? ` (${escapeInline(clip(reuseWords(f.judgeReused), LIMITS.ref))}, no judge call)` : '';
   return scoreText || why ? `**Judge**${scoreText}${reused}${why}` : null;
 }

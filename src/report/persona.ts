@@ -1,4 +1,4 @@
-// One persona script (SPEC 10) in the markdown report. Its line says the verdict, the drift and the
+// One persona script (docs/personas.md) in the markdown report. Its line says the verdict, the drift and the
 // file, then how many checks passed and the first one that did not. The body holds:
 //   - a header: persona handle, messages sent, how the conversation ended;
 //   - the checks as a table: ✅/❌/⚪, what was expected, what was observed (the turn of a tool
@@ -86,7 +86,7 @@ function expectedCell(c: Check): string {
   }
 }
 
-/** SPEC 10's prefix rule: names match when equal once a leading `conversations:` is removed from both. */
+/** The prefix rule of docs/personas.md: names match when equal once a leading `conversations:` is removed from both. */
 function missingConversations(expected: readonly string[], visited: readonly string[]): string[] {
   const bare = (n: string): string => (n.startsWith('conversations:') ? n.slice('conversations:'.length) : n);
   const seen = new Set(visited.map(bare));
@@ -129,7 +129,7 @@ function observedCell(c: Check): string {
       return escapeInline(clip(c.detail, CELL.why));
     case 'criterion': {
       const scored = typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})` : '_no score_';
-      // SPEC 12: a score kept from the baseline says where it came from (no judge call was made).
+      // A score kept from the baseline says where it came from (no judge call was made).
       const score = c.reused ? `${scored}, ${escapeInline(clip(reuseWords(c.reused), LIMITS.ref))}` : scored;
       return c.rationale ? `${score}: ${escapeInline(clip(c.rationale, CELL.why))}` : score;
     }

@@ -1,4 +1,4 @@
-// The one line that says which shard a run replayed (SPEC 12), for the terminal and the job log.
+// The one line that says which shard a run replayed (docs/action.md#shards-one-suite-over-a-ci-matrix), for the terminal and the job log.
 
 import type { ShardRun } from '../types.js';
 import { thousands } from './model.js';
