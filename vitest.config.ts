@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,6 +9,12 @@ export default defineConfig({
     testTimeout: 20000,
     hookTimeout: 20000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: a single worker on a 2-core machine,
+    // idle while the Action and CLI child processes run. Two workers there halve the wall time
+    // (test/action: 157 s -> 80 s measured on 2 shared cores) for the same CPU time.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The entries bundled once per run for the tests that start them as child processes.
+    globalSetup: ['test/support/entry-bundles.ts'],
     // @actions/workflow-parser imports its schema JSON without `with { type: 'json' }`, which Node
     // refuses; let Vite transform it.
     server: { deps: { inline: ['@actions/workflow-parser'] } },

@@ -5,7 +5,7 @@ import type { JsonValue, JudgeProvider, Repeat } from './types.js';
 
 export type { JsonValue, JudgeProvider } from './types.js';
 
-/** Every agent preset (SPEC 13); `agent-replay init` offers the same list. */
+/** Every agent preset (docs/presets.md#presets); `agent-replay init` offers the same list. */
 export const AGENT_PRESET_NAMES = ['native', 'openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest', 'vercel-ai', 'langgraph'] as const;
 export type AgentPreset = (typeof AGENT_PRESET_NAMES)[number];
 
@@ -31,7 +31,7 @@ export interface AgentMapping {
   ended: string | null;
   offTrack: string | null;
   /**
-   * Persona scripts (SPEC section 10). Tool calls: an array of `{tool, input, output, mocked}`, or
+   * Persona scripts (docs/presets.md#tool-calls). Tool calls: an array of `{tool, input, output, mocked}`, or
    * of OpenAI `tool_calls` (`{type: 'function', function: {name, arguments}}`); null: not reported.
    */
   toolCalls: string | null;
@@ -111,9 +111,9 @@ export interface Config {
   cost: CostConfig;
   /** Every value that came from `${ENV}`: never printed, logged or written. */
   secrets: string[];
-  /** `coverage.conversations` (SPEC section 11): the conversations the agent has; absent or null: none listed. */
+  /** `coverage.conversations` (docs/evaluations.md#coverage): the conversations the agent has; absent or null: none listed. */
   coverage?: string[] | null;
-  /** SPEC 12: `repeat` of config.yml, for every item without its own; absent: each item runs once. */
+  /** `repeat` of config.yml (docs/fixtures.md, "Repeat"), for every item without its own; absent: each item runs once. */
   repeat?: Repeat | null;
   /** `personas` of config.yml; absent: every default. */
   personas?: PersonasConfig;

@@ -11,7 +11,7 @@ import type { CliIO } from './output.js';
 import { defaultOut } from './results-dir.js';
 import { AGENT_PRESETS } from '../suite/index.js';
 import { resolveConfigFile } from '../suite/config-file.js';
-import { parseSuiteYaml } from '../suite/read.js';
+import { readYaml } from '../suite/yaml/index.js';
 
 /**
  * Every preset init has a config template for. Which of them it offers is decided at run time by
@@ -134,7 +134,7 @@ function agentSection(preset: InitPreset): string {
 /** Whether the config loader accepts `preset`'s config.yml as init writes it, with no environment variable set. */
 function loaderAccepts(preset: InitPreset): boolean {
   if (!(AGENT_PRESETS as readonly string[]).includes(preset)) return false;
-  const parsed = parseSuiteYaml('config.yml', configYml(preset));
+  const parsed = readYaml('config.yml', configYml(preset));
   if (parsed.src === null) return false;
   return resolveConfigFile(parsed.src, 'config.yml', parsed.data, {}).errors.length === 0;
 }

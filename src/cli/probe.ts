@@ -16,7 +16,6 @@
 import { randomUUID } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { stringify } from 'yaml';
 import { AGENT_PRESET_NAMES, type AgentPreset, type Config } from '../config.js';
 import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, Judge, RegexEvaluator } from '../types.js';
 import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
@@ -31,7 +30,7 @@ import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
 import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
 import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
-import { parseSuiteYaml } from '../suite/read.js';
+import { readYaml, stringify } from '../suite/yaml/index.js';
 import { normalizeBlock, oneLine } from '../report/escape.js';
 import type { CliIO } from './output.js';
 
@@ -142,7 +141,7 @@ export function fixtureYaml(f: ProbeFixture, savedAt: string): string {
 
 /** The probe as the suite loader reads it from the text --save writes; a usage error lists what it refuses. */
 function loadProbeFixture(shown: string, text: string): Fixture {
-  const parsed = parseSuiteYaml(shown, text);
+  const parsed = readYaml(shown, text);
   const checked = parsed.src === null ? { fixtures: [], errors: parsed.errors } : checkFixtureFile(parsed.src, parsed.data);
   const fixture = checked.fixtures[0];
   if (checked.errors.length > 0 || fixture === undefined) {

@@ -1,14 +1,14 @@
 // Baseline files: `<baselines>/<label>.json`, one per fixture, written only by acceptance.
 
-import { lazyYamlSource } from './fast.js';
 import { z } from 'zod';
 import type { Baseline, BaselineJudge, PersonaBaseline } from '../types.js';
-import { positionAt, quote, translateZodIssues, type ConfigIssue, type Position, type SourceFile } from './issues.js';
+import { quote, translateZodIssues, type ConfigIssue } from './issues.js';
+import { documentSource, type Position, type SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
-/** SPEC 11: what judged an item (shared with results.json, which imports it from here). */
+/** What judged an item (docs/fixtures.md#judge-reuse; shared with results.json, which imports it from here). */
 export const judgeFingerprintSchema = z.strictObject({
   model: z.string().nullable(),
   promptVersion: z.string(),
@@ -16,7 +16,7 @@ export const judgeFingerprintSchema = z.strictObject({
 });
 
 /**
- * SPEC 12 judge reuse: the judge's result kept with an accepted reply. A score outside 0..1 or a
+ * Judge reuse (docs/fixtures.md#judge-reuse): the judge's result kept with an accepted reply. A score outside 0..1 or a
  * fingerprint of any other shape is refused like any other malformed baseline, with file and line.
  */
 export const baselineJudgeSchema = z.strictObject({
@@ -36,7 +36,7 @@ export const baselineSchema = z.strictObject({
   commit: z.string().nullable(),
 });
 
-/** A persona script's baseline (SPEC section 10): the same file place, told apart by `kind`. */
+/** A persona script's baseline (docs/personas.md#baselines-and-drift): the same file place, told apart by `kind`. */
 export const personaBaselineSchema = z.strictObject({
   label: z.string(),
   kind: z.literal('persona'),
@@ -133,7 +133,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
   const errors: ConfigIssue[] = [];
   // JSON is (nearly) YAML: parsing it as YAML too gives node positions for the schema issues,
   // only when there is an issue to place.
-  const src: SourceFile = lazyYamlSource(file, text, { uniqueKeys: false });
+  const src: SourceFile = documentSource(file, text, { uniqueKeys: false });
 
   if (!isValidLabel(fileLabel)) {
     errors.push({
@@ -166,7 +166,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
       if (issue.path.length === 1 && issue.path[0] === 'verdict' && data && typeof data === 'object') {
         const verdict = (data as Record<string, unknown>).verdict;
         if (verdict !== undefined) {
-          const pos = positionAt(src, ['verdict']);
+          const pos = src.valueAt(['verdict']);
           errors.push({
             file,
             ...pos,
@@ -185,7 +185,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
   }
 
   if (parsed.data.label !== fileLabel) {
-    const pos = positionAt(src, ['label']);
+    const pos = src.valueAt(['label']);
     errors.push({
       file,
       ...pos,
@@ -200,7 +200,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     const failed = criteria.findIndex((c) => c.score < c.threshold);
     if (parsed.data.verdict === 'pass' && failed >= 0) {
       const c = criteria[failed] as (typeof criteria)[number];
-      const pos = positionAt(src, ['judge', 'criteria', failed, 'score']);
+      const pos = src.valueAt(['judge', 'criteria', failed, 'score']);
       errors.push({
         file,
         ...pos,
@@ -213,7 +213,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
   }
   const judge = parsed.data.judge;
   if (judge !== undefined && judge.fingerprint.criteria.length !== 1) {
-    const pos = positionAt(src, ['judge', 'fingerprint', 'criteria']);
+    const pos = src.valueAt(['judge', 'fingerprint', 'criteria']);
     errors.push({
       file,
       ...pos,
@@ -225,7 +225,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
   // A kept judge result decided the accepted verdict: one that says otherwise was edited by hand.
   const threshold = judge?.fingerprint.criteria[0]?.threshold;
   if (judge !== undefined && threshold !== undefined && (judge.score >= threshold ? 'pass' : 'fail') !== parsed.data.verdict) {
-    const pos = positionAt(src, ['judge', 'score']);
+    const pos = src.valueAt(['judge', 'score']);
     errors.push({
       file,
       ...pos,
@@ -238,14 +238,11 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
 }
 
 function jsonErrorPosition(src: SourceFile, message: string, text: string): Position {
-  const at = (offset: number): Position => {
-    const { line, col } = src.lineCounter.linePos(Math.min(offset, text.length));
-    return { line, column: col };
-  };
+  const at = (offset: number): Position => src.offsetAt(Math.min(offset, text.length));
   const m = /at position (\d+)/.exec(message);
   if (m) return at(Number(m[1]));
-  const yamlError = src.doc.errors[0];
-  if (yamlError) return at(yamlError.pos[0]);
+  const yamlError = src.syntaxErrors()[0];
+  if (yamlError) return at(yamlError.offset);
   if (/end of (JSON )?input/i.test(message)) return at(text.length);
   // A baseline is an object: text that does not start like one is wrong at its first character.
   const first = /\S/.exec(text);

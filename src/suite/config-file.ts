@@ -19,7 +19,8 @@ import { JUDGE_PROVIDERS } from '../types.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { substituteEnv } from './env.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
-import { positionAt, quote, sourceText, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
+import { quote, translateZodIssues, type ConfigIssue } from './issues.js';
+import type { PathSegment, SourceFile } from './yaml/index.js';
 
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
 export { JUDGE_PROVIDERS };
@@ -123,9 +124,9 @@ export const configFileSchema = z.strictObject({
     })
     .nullable()
     .optional(),
-  // SPEC section 11: the conversations the agent has, for coverage gaps.
+  // The conversations the agent has, for coverage gaps (docs/evaluations.md#coverage).
   coverage: z.strictObject({ conversations: z.array(z.string()).nullable().optional() }).nullable().optional(),
-  // SPEC section 12: every item runs `count` times unless it has its own `repeat`.
+  // Every item runs `count` times unless it has its own `repeat` (docs/fixtures.md, "Repeat").
   repeat: repeatSchema.nullable().optional(),
   // Persona scripts: how a script without its own unmockedTools treats a tool call no mock answered.
   personas: z.strictObject({ unmockedTools: z.enum(['error', 'allow']).nullable().optional() }).nullable().optional(),
@@ -148,7 +149,7 @@ export type IssueAt = (path: readonly PathSegment[], message: string, fix: strin
 
 export function issueMaker(file: string, src: SourceFile | null): IssueAt {
   return (path, message, fix) => {
-    const pos = src ? positionAt(src, path) : { line: null, column: null };
+    const pos = src ? src.valueAt(path) : { line: null, column: null };
     return { file, line: pos.line, column: pos.column, message, fix };
   };
 }
@@ -328,7 +329,7 @@ function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution):
     // A header written as a number or true/false is sent exactly as written (`X-Version: 1.10`
     // sends 1.10, not the 1.1 that YAML reads).
     for (const [name, value] of Object.entries(agent.headers)) {
-      const written = typeof value === 'string' || r.src === null ? null : sourceText(r.src, ['agent', 'headers', name]);
+      const written = typeof value === 'string' || r.src === null ? null : r.src.writtenAt(['agent', 'headers', name]);
       config.agent.headers[name] = written ?? String(value);
     }
   }

@@ -1,7 +1,8 @@
 // `${NAME}` in any string value of the config is read from the environment. Every substituted value
 // is a secret: it is collected so that it can be redacted everywhere, and never quoted in an issue.
 
-import { positionAt, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
+import type { ConfigIssue } from './issues.js';
+import type { PathSegment, SourceFile } from './yaml/index.js';
 
 /** `$${NAME}` is a literal `${NAME}`; `${NAME}` is substituted. */
 const REFERENCE_RE = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -26,7 +27,7 @@ export function substituteEnv<T>(
       if (escaped) return whole.slice(1);
       const found = env[name];
       if (found === undefined || found === '') {
-        const pos = positionAt(src, path);
+        const pos = src.valueAt(path);
         issues.push({
           file: src.file,
           line: pos.line,

@@ -4,16 +4,9 @@
 
 import { z } from 'zod';
 import type { Assertion, Fixture } from '../types.js';
-import {
-  describeValue,
-  positionAt,
-  positionOfKey,
-  quote,
-  translateZodIssues,
-  type ConfigIssue,
-  type PathSegment,
-  type SourceFile,
-} from './issues.js';
+import { describeValue, quote, translateZodIssues } from './issues.js';
+import type { PathSegment, SourceFile } from './yaml/index.js';
+import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { regexCompileAdvice, regexMeaningNote } from './regex-advice.js';
@@ -38,72 +31,36 @@ export const fixtureSchema = z.strictObject({
   repeat: repeatSchema.nullable().optional(),
 });
 
-const listFileSchema = z.strictObject({ fixtures: z.array(z.unknown()) });
+const FIXTURE_FILE = itemFileRule({
+  key: 'fixtures',
+  emptyFile: { message: 'the file is empty: it defines no fixture', fix: 'add a fixture (label: ..., message: ...) or delete the file' },
+  emptyList: {
+    message: 'fixtures is an empty list: the file defines no fixture',
+    fix: 'add items such as "- { label: greeting, message: hello }" or delete the file',
+  },
+  neither: (found) => ({
+    message: `a fixture file must hold a fixture (label, message, ...) or a list under "fixtures:", found ${found}`,
+    fix: 'write "label: my-fixture" and "message: ..." on separate lines, or "fixtures:" followed by a list',
+  }),
+});
 
-export interface FixtureFileResult {
+export interface FixtureFileResult extends ItemFileFindings {
   fixtures: Fixture[];
-  errors: ConfigIssue[];
-  warnings: ConfigIssue[];
-  /** Labels seen in the file, with their position, even on fixtures with other problems. */
-  labels: { label: string; file: string; line: number | null; column: number | null }[];
 }
 
-/** Checks one parsed fixture file. `data` is the one YAML reading of it (see yaml.ts). */
+/** Checks one parsed fixture file. `data` is the one YAML reading of it (see suite/yaml). */
 export function checkFixtureFile(src: SourceFile, data: unknown): FixtureFileResult {
   const result: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [] };
-
-  if (data === null || data === undefined) {
-    result.warnings.push({
-      file: src.file,
-      line: 1,
-      column: 1,
-      message: 'the file is empty: it defines no fixture',
-      fix: 'add a fixture (label: ..., message: ...) or delete the file',
-    });
-    return result;
-  }
-
-  let items: { data: unknown; path: PathSegment[] }[];
-  if (Array.isArray(data)) {
-    items = data.map((d, i) => ({ data: d, path: [i] }));
-  } else if (typeof data === 'object' && 'fixtures' in data) {
-    const parsed = listFileSchema.safeParse(data);
-    if (!parsed.success) {
-      result.errors.push(...translateZodIssues({ src, schema: listFileSchema, data, base: [] }, parsed.error.issues));
-      if (!Array.isArray((data as { fixtures: unknown }).fixtures)) return result;
-    }
-    items = ((data as { fixtures: unknown[] }).fixtures ?? []).map((d, i) => ({ data: d, path: ['fixtures', i] }));
-    if (items.length === 0) {
-      const pos = positionAt(src, ['fixtures']);
-      result.warnings.push({
-        file: src.file,
-        ...pos,
-        message: 'fixtures is an empty list: the file defines no fixture',
-        fix: 'add items such as "- { label: greeting, message: hello }" or delete the file',
-      });
-    }
-  } else if (typeof data === 'object') {
-    items = [{ data, path: [] }];
-  } else {
-    const pos = positionAt(src, []);
-    result.errors.push({
-      file: src.file,
-      ...pos,
-      message: `a fixture file must hold a fixture (label, message, ...) or a list under "fixtures:", found ${describeValue(data)}`,
-      fix: 'write "label: my-fixture" and "message: ..." on separate lines, or "fixtures:" followed by a list',
-    });
-    return result;
-  }
-  for (const item of items) checkItem(src, item.data, item.path, result);
+  for (const item of itemsOfFile(src, data, FIXTURE_FILE, result)) checkItem(src, item.data, item.path, result);
   return result;
 }
 
 function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: FixtureFileResult): void {
-  const where = positionAt(src, path);
+  const where = src.valueAt(path);
   const name = path.length === 0 ? 'the fixture' : `fixture ${path.map((p) => (typeof p === 'number' ? `#${p + 1}` : '')).join('')}`;
   const errorsBefore = result.errors.length;
   const err = (p: PathSegment[], message: string, fix: string): void => {
-    const pos = positionAt(src, p);
+    const pos = src.valueAt(p);
     result.errors.push({ file: src.file, line: pos.line, column: pos.column, message, fix });
   };
 
@@ -123,7 +80,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   }
 
   if (labelText !== null) {
-    const labelPos = positionAt(src, [...path, 'label']);
+    const labelPos = src.valueAt([...path, 'label']);
     result.labels.push({ label: labelText, file: src.file, ...labelPos });
     if (!isValidLabel(labelText)) {
       err(
@@ -165,7 +122,7 @@ function checkAssertion(
   prefix: string,
   result: FixtureFileResult,
 ): Assertion | null {
-  const at = (key: string | null) => positionOfKey(src, path, key ?? '') ?? positionAt(src, path);
+  const at = (key: string | null) => src.keyAt(path, key ?? '') ?? src.valueAt(path);
   const err = (key: string | null, message: string, fix: string): void => {
     result.errors.push({ file: src.file, ...at(key), message: prefix + message, fix });
   };

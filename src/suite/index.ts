@@ -18,7 +18,8 @@ import { checkPersonaFile } from './personas.js';
 import { boundIssues, type ConfigIssue } from './issues.js';
 import { applyOverrides, type ConfigOverrides } from './overrides.js';
 import { isInside } from '../fs-safe.js';
-import { outsideIssue, parseSuiteYaml, readSuiteText, realPathOrNull, type LoadedYaml, type SuiteFileRef } from './read.js';
+import { outsideIssue, readSuiteText, realPathOrNull, type SuiteFileRef } from './read.js';
+import { readYaml, type LoadedYaml } from './yaml/index.js';
 
 export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
 export { DEFAULT_MAX_TURNS } from './personas.js';
@@ -35,7 +36,7 @@ export interface Suite {
   config: Config;
   /** Sorted by file path, then by position in the file. */
   fixtures: Fixture[];
-  /** Persona scripts (SPEC section 10), sorted like fixtures. */
+  /** Persona scripts (docs/personas.md), sorted like fixtures. */
   personas: PersonaScript[];
   /** Valid baselines by label (orphans included; they only cause a warning). */
   baselines: Map<string, Baseline>;
@@ -522,7 +523,7 @@ function overrideSecrets(o: ConfigOverrides): string[] {
 /** A YAML suite file read safely and parsed; its errors are added to `found`. */
 function readYamlFile(ref: SuiteFileRef, shown: string, root: SuiteRoot, found: Findings): LoadedYaml {
   const read = readSuiteText(ref, shown, root.real, root.shown);
-  const loaded: LoadedYaml = 'issue' in read ? { src: null, data: undefined, errors: [read.issue] } : parseSuiteYaml(shown, read.text);
+  const loaded: LoadedYaml = 'issue' in read ? { src: null, data: undefined, errors: [read.issue] } : readYaml(shown, read.text);
   found.errors.push(...loaded.errors);
   return loaded;
 }

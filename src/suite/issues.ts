@@ -1,7 +1,7 @@
 // Configuration issues with file:line:column, and the translation of YAML and zod problems into
 // messages that say what was observed and what to change.
 
-import { isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+import type { PathSegment, Position, SourceFile } from './yaml/index.js';
 import type { z } from 'zod';
 
 export interface ConfigIssue {
@@ -24,97 +24,11 @@ export function formatIssue(issue: ConfigIssue): string {
   return `${where}: ${issue.message}\n  fix: ${issue.fix}`;
 }
 
-export type PathSegment = string | number;
-
-/** A parsed YAML (or JSON) file: the document, its line counter and its display path. */
-export interface SourceFile {
-  file: string;
-  doc: Document.Parsed;
-  lineCounter: LineCounter;
-  /**
-   * Positions the fast parser already knows, by path: asked before the document, so that a valid
-   * file never needs its full document (see fast.ts). null: not known, ask the document.
-   */
-  knownPosition?: (path: readonly PathSegment[]) => Position | null;
-  /** The file's text, to quote a line in a fix (absent: no line is quoted). */
-  text?: string;
-}
-
 /** Line `line` (1-based) of the file as written, without its line break; null when unknown. */
 export function lineOf(src: SourceFile, line: number | null): string | null {
-  if (src.text === undefined || line === null) return null;
+  if (line === null) return null;
   const lines = src.text.split(/\r?\n/);
   return lines[line - 1] ?? null;
-}
-
-export interface Position {
-  line: number | null;
-  column: number | null;
-}
-
-const NO_POSITION: Position = { line: null, column: null };
-
-export function positionOfOffset(src: SourceFile, offset: number): Position {
-  const { line, col } = src.lineCounter.linePos(offset);
-  return { line, column: col };
-}
-
-function nodePosition(src: SourceFile, node: unknown): Position | null {
-  if (node && typeof node === 'object' && 'range' in node) {
-    const range = (node as Node).range;
-    if (range) return positionOfOffset(src, range[0]);
-  }
-  return null;
-}
-
-/** The YAML node at `path`, or null when some segment does not exist. */
-export function nodeAt(src: SourceFile, path: readonly PathSegment[]): unknown {
-  let node: unknown = src.doc.contents;
-  for (const seg of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
-      if (!pair) return null;
-      node = pair.value;
-    } else if (isSeq(node) && typeof seg === 'number') {
-      node = node.items[seg];
-    } else {
-      return null;
-    }
-    if (node === undefined || node === null) return null;
-  }
-  return node;
-}
-
-/** The text of the scalar at `path` exactly as written (null when there is none, or it is empty). */
-export function sourceText(src: SourceFile, path: readonly PathSegment[]): string | null {
-  const node = nodeAt(src, path);
-  if (!isScalar(node) || typeof node.source !== 'string' || node.source === '') return null;
-  return node.source;
-}
-
-/** Position of the node at `path`; falls back to the deepest existing ancestor. */
-export function positionAt(src: SourceFile, path: readonly PathSegment[]): Position {
-  const known = src.knownPosition?.(path);
-  if (known) return known;
-  for (let n = path.length; n >= 0; n--) {
-    const node = nodeAt(src, path.slice(0, n));
-    const pos = nodePosition(src, node);
-    if (pos) return pos;
-    // A key whose value is empty (`label:`) has no value node: use the key.
-    if (n > 0) {
-      const keyPos = positionOfKey(src, path.slice(0, n - 1), path[n - 1] as PathSegment);
-      if (keyPos) return keyPos;
-    }
-  }
-  return NO_POSITION;
-}
-
-/** Position of the key `key` of the mapping at `path`. */
-export function positionOfKey(src: SourceFile, path: readonly PathSegment[], key: PathSegment): Position | null {
-  const parent = nodeAt(src, path);
-  if (!isMap(parent)) return null;
-  const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key));
-  return pair ? nodePosition(src, pair.key) : null;
 }
 
 /** `agent.headers.Authorization`, `fixtures[2].assert`. */
@@ -263,18 +177,7 @@ function shapesAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType[] 
 }
 
 function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
-  let current: z.ZodType[] = unwrapped(schema);
-  for (const seg of path) {
-    const next: z.ZodType[] = [];
-    for (const s of current) {
-      const def = defOf(s);
-      if (def.type === 'object' && def.shape && typeof seg === 'string' && def.shape[seg]) next.push(...unwrapped(def.shape[seg]));
-      else if (def.type === 'array' && def.element && typeof seg === 'number') next.push(...unwrapped(def.element));
-      else if (def.type === 'record' && def.valueType) next.push(...unwrapped(def.valueType));
-    }
-    current = next;
-  }
-  const obj = current.find((s) => defOf(s).type === 'object');
+  const obj = shapesAt(schema, path)[0];
   return obj ? Object.keys(defOf(obj).shape ?? {}) : [];
 }
 
@@ -369,11 +272,11 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const candidates = rel.length === 0 && ctx.suggestAlso ? [...allowed, ...ctx.suggestAlso] : allowed;
       return (issue.keys ?? []).map((key) => {
         const hint = suggest(key, candidates);
-        const pos = positionOfKey(ctx.src, full, key) ?? positionAt(ctx.src, full);
+        const pos = ctx.src.keyAt(full, key) ?? ctx.src.valueAt(full);
         const parent = valueAt(ctx.data, rel);
         const missing = hint !== null && allowed.includes(hint) && parent !== null && typeof parent === 'object' && !(hint in parent) && isRequired(ctx.schema, [...rel, hint]);
         // Renaming onto a key the mapping already has would write it twice.
-        const given = hint !== null && parent !== null && typeof parent === 'object' && hint in parent ? positionOfKey(ctx.src, full, hint) : null;
+        const given = hint !== null && parent !== null && typeof parent === 'object' && hint in parent ? ctx.src.keyAt(full, hint) : null;
         const fix =
           hint === null
             ? `remove ${quote(key)} or use one of the allowed keys`
@@ -390,7 +293,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         const parentShown = shown.slice(0, -1);
         return [
           at(
-            positionAt(ctx.src, full.slice(0, -1)),
+            ctx.src.valueAt(full.slice(0, -1)),
             `missing required key ${quote(String(key))}${parentShown.length ? ` in ${formatPath(parentShown)}` : ''}`,
             `add ${String(key)}: <${issue.expected ?? 'value'}>`,
           ),
@@ -398,19 +301,19 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       }
       // A plain value that YAML reads as a number, true/false or null where text belongs: say how it
       // was written and how it was read, and quote exactly what was written.
-      const written = issue.expected === 'string' && (value === null || typeof value === 'number' || typeof value === 'boolean') ? sourceText(ctx.src, full) : null;
+      const written = issue.expected === 'string' && (value === null || typeof value === 'number' || typeof value === 'boolean') ? ctx.src.writtenAt(full) : null;
       const found = written !== null && written !== String(value) ? `${written}, which YAML reads as ${describeValue(value)}` : describeValue(value);
       const quoteFix =
         written !== null
           ? `put the value in quotes: ${String(rel[rel.length - 1] ?? 'value')}: ${JSON.stringify(written)}`
           : `change ${name} to ${expected}`;
-      return [at(positionAt(ctx.src, full), `${name} must be ${expected}, found ${found}`, quoteFix)];
+      return [at(ctx.src.valueAt(full), `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
     case 'invalid_value': {
       const allowed = (issue.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
       return [
         at(
-          positionAt(ctx.src, full),
+          ctx.src.valueAt(full),
           `${name} must be one of ${allowed.join(', ')}, found ${describeValue(value)}`,
           `use one of: ${allowed.join(', ')}`,
         ),
@@ -421,15 +324,15 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
       const word = issue.code === 'too_small' ? (issue.inclusive === false ? 'greater than' : 'at least') : issue.inclusive === false ? 'less than' : 'at most';
       if (issue.origin === 'string') {
-        return [at(positionAt(ctx.src, full), `${name} must not be empty`, `give ${name} a value`)];
+        return [at(ctx.src.valueAt(full), `${name} must not be empty`, `give ${name} a value`)];
       }
       // A schema that states its whole range (`must be ... from 1 to 600000 ...`) says it as written.
       if (issue.message.startsWith('must ')) {
-        return [at(positionAt(ctx.src, full), `${name} ${issue.message}, found ${describeValue(value)}`, `set ${name} to a value in that range`)];
+        return [at(ctx.src.valueAt(full), `${name} ${issue.message}, found ${describeValue(value)}`, `set ${name} to a value in that range`)];
       }
       return [
         at(
-          positionAt(ctx.src, full),
+          ctx.src.valueAt(full),
           `${name} must be ${word} ${String(bound)}, found ${describeValue(value)}`,
           `set ${name} to a value ${word} ${String(bound)}`,
         ),
@@ -448,91 +351,15 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const custom = issue.message && issue.message !== 'Invalid input' ? issue.message : null;
       return [
         at(
-          positionAt(ctx.src, full),
+          ctx.src.valueAt(full),
           custom ? `${name} ${custom}, found ${describeValue(value)}` : `${name} must be ${expected.join(' or ')}, found ${describeValue(value)}`,
           custom ? `change ${name}: it ${custom}` : `change ${name} to ${expected.join(' or ')}`,
         ),
       ];
     }
     default:
-      return [at(positionAt(ctx.src, full), `${name}: ${issue.message}`, `change ${name}`)];
+      return [at(ctx.src.valueAt(full), `${name}: ${issue.message}`, `change ${name}`)];
   }
-}
-
-/** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
-export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
-  const out: ConfigIssue[] = [];
-  /** Bad escapes by line: the issue already made for that line, and the escapes it names. */
-  const escapesByLine = new Map<number, { issue: ConfigIssue; escapes: string[] }>();
-  for (const err of src.doc.errors) {
-    const pos = positionOfOffset(src, err.pos[0]);
-    let message = `invalid YAML: ${err.message}`;
-    let fix = 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
-    if (err.code === 'MULTIPLE_DOCS') {
-      message = 'invalid YAML: the file contains more than one document (a --- separator)';
-      fix = 'keep one document per file: remove the --- line or split the file in two';
-    } else if (err.code === 'DUPLICATE_KEY') {
-      message = 'invalid YAML: the same key appears twice in one mapping';
-      fix = 'remove or rename one of the two keys';
-    } else if (err.code === 'TAB_AS_INDENT') {
-      fix = 'indent with spaces, not tabs';
-    } else if (err.code === 'BAD_DQ_ESCAPE') {
-      const escape = /Invalid escape sequence (\S+)/.exec(err.message)?.[1] ?? '\\';
-      const seen = pos.line === null ? undefined : escapesByLine.get(pos.line);
-      if (seen) {
-        if (!seen.escapes.includes(escape)) seen.escapes.push(escape);
-        Object.assign(seen.issue, escapeAdvice(src, pos, seen.escapes));
-        continue;
-      }
-      const issue: ConfigIssue = { file: src.file, line: pos.line, column: pos.column, ...escapeAdvice(src, pos, [escape]) };
-      if (pos.line !== null) escapesByLine.set(pos.line, { issue, escapes: [escape] });
-      out.push(issue);
-      continue;
-    }
-    out.push({ file: src.file, line: pos.line, column: pos.column, message, fix });
-  }
-  return out;
-}
-
-/** `"\d+"`: in double quotes a backslash starts a YAML escape; a regex's backslash wants single quotes. */
-function escapeAdvice(src: SourceFile, pos: Position, escapes: readonly string[]): { message: string; fix: string } {
-  const list = escapes.join(' and ');
-  const message = `invalid YAML: ${list} inside double quotes ${escapes.length === 1 ? 'is not a YAML escape' : 'are not YAML escapes'} (in "..." a backslash starts one, such as \\n or \\")`;
-  const doubled = escapes.map((e) => `\\${e}`).join(', ');
-  const fixed = singleQuoted(lineOf(src, pos.line), pos.column);
-  const fix =
-    fixed === null
-      ? `put the value in single quotes, where a backslash is kept as written, or keep the double quotes and double the backslash (${doubled})`
-      : `put the value in single quotes, where a backslash is kept as written, so that line ${String(pos.line)} reads\n    ${fixed.trim()}\n  or keep the double quotes and double the backslash (${doubled})`;
-  return { message, fix };
-}
-
-/**
- * The line with the double-quoted scalar around `column` (1-based) written in single quotes, the
- * way its author meant it: `\\` and `\"` become the character they escape, every other backslash
- * is kept (YAML refused it, so it was meant literally, as in a regex's `\d`), a `'` is doubled.
- * null when the line has no such scalar.
- */
-function singleQuoted(line: string | null, column: number | null): string | null {
-  if (line === null || column === null) return null;
-  const at = column - 1;
-  for (let start = line.indexOf('"'); start !== -1; ) {
-    let end = start + 1;
-    let inner = '';
-    while (end < line.length && line[end] !== '"') {
-      if (line[end] === '\\' && (line[end + 1] === '\\' || line[end + 1] === '"')) {
-        inner += line[end + 1];
-        end += 2;
-      } else {
-        inner += line[end];
-        end += 1;
-      }
-    }
-    if (end >= line.length) return null;
-    if (at >= start && at <= end) return `${line.slice(0, start)}'${inner.replace(/'/g, "''")}'${line.slice(end + 1)}`;
-    start = line.indexOf('"', end + 1);
-  }
-  return null;
 }
 
 // --- bounds: an error about a file is clipped --------------------------------------------------

@@ -1,4 +1,4 @@
-// Persona script files (SPEC section 10): one script per file, `{personas: [...]}`, or a bare
+// Persona script files (docs/personas.md#the-script-format): one script per file, `{personas: [...]}`, or a bare
 // list. Checked like fixture files: every problem with its line, a script with a problem is left
 // out, the others are still checked.
 
@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { type JsonValue, type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn, type ToolExpectation } from '../types.js';
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
 import { isJsonValue } from './config-file.js';
-import { describeValue, positionAt, quote, translateZodIssues, type ConfigIssue, type PathSegment, type SourceFile } from './issues.js';
+import { describeValue, quote, translateZodIssues } from './issues.js';
+import type { PathSegment, SourceFile } from './yaml/index.js';
+import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 
@@ -43,70 +45,35 @@ export const personaSchema = z.strictObject({
   repeat: repeatSchema.nullable().optional(),
 });
 
-const listFileSchema = z.strictObject({ personas: z.array(z.unknown()) });
+const PERSONA_FILE = itemFileRule({
+  key: 'personas',
+  emptyFile: { message: 'the file is empty: it defines no persona script', fix: 'add a script (label, opening, expect) or delete the file' },
+  emptyList: { message: 'personas is an empty list: the file defines no persona script', fix: 'add scripts (label, opening, expect) or delete the file' },
+  neither: (found) => ({
+    message: `a persona file must hold a script (label, opening, expect, ...) or a list under "personas:", found ${found}`,
+    fix: 'write "label: my-script", "opening: ..." and an "expect:" block on separate lines, or "personas:" followed by a list',
+  }),
+});
 
 const EXPECTATIONS = ['conversations', 'terminal', 'toolCalled', 'toolNotCalled', 'criteria', 'reply'] as const;
 
-export interface PersonaFileResult {
+export interface PersonaFileResult extends ItemFileFindings {
   personas: PersonaScript[];
-  errors: ConfigIssue[];
-  warnings: ConfigIssue[];
-  /** Labels seen in the file, with their position, even on scripts with other problems. */
-  labels: { label: string; file: string; line: number | null; column: number | null }[];
 }
 
-/** Checks one parsed persona file. `data` is the one YAML reading of it (see yaml.ts). */
+/** Checks one parsed persona file. `data` is the one YAML reading of it (see suite/yaml). */
 export function checkPersonaFile(src: SourceFile, data: unknown): PersonaFileResult {
   const result: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [] };
-  if (data === null || data === undefined) {
-    result.warnings.push({
-      file: src.file,
-      line: 1,
-      column: 1,
-      message: 'the file is empty: it defines no persona script',
-      fix: 'add a script (label, opening, expect) or delete the file',
-    });
-    return result;
-  }
-  let items: { data: unknown; path: PathSegment[] }[];
-  if (Array.isArray(data)) {
-    items = data.map((d, i) => ({ data: d, path: [i] }));
-  } else if (typeof data === 'object' && 'personas' in data) {
-    const parsed = listFileSchema.safeParse(data);
-    if (!parsed.success) {
-      result.errors.push(...translateZodIssues({ src, schema: listFileSchema, data, base: [] }, parsed.error.issues));
-      if (!Array.isArray((data as { personas: unknown }).personas)) return result;
-    }
-    items = ((data as { personas: unknown[] }).personas ?? []).map((d, i) => ({ data: d, path: ['personas', i] }));
-    if (items.length === 0) {
-      result.warnings.push({
-        file: src.file,
-        ...positionAt(src, ['personas']),
-        message: 'personas is an empty list: the file defines no persona script',
-        fix: 'add scripts (label, opening, expect) or delete the file',
-      });
-    }
-  } else if (typeof data === 'object') {
-    items = [{ data, path: [] }];
-  } else {
-    result.errors.push({
-      file: src.file,
-      ...positionAt(src, []),
-      message: `a persona file must hold a script (label, opening, expect, ...) or a list under "personas:", found ${describeValue(data)}`,
-      fix: 'write "label: my-script", "opening: ..." and an "expect:" block on separate lines, or "personas:" followed by a list',
-    });
-    return result;
-  }
-  for (const item of items) checkScript(src, item.data, item.path, result);
+  for (const item of itemsOfFile(src, data, PERSONA_FILE, result)) checkScript(src, item.data, item.path, result);
   return result;
 }
 
 function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result: PersonaFileResult): void {
-  const where = positionAt(src, path);
+  const where = src.valueAt(path);
   const name = path.length === 0 ? 'the script' : `persona script #${Number(path.at(-1)) + 1}`;
   const errorsBefore = result.errors.length;
   const err = (p: PathSegment[], message: string, fix: string): void => {
-    result.errors.push({ file: src.file, ...positionAt(src, p), message, fix });
+    result.errors.push({ file: src.file, ...src.valueAt(p), message, fix });
   };
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     err(path, `${name} must be a mapping with label, opening and expect, found ${describeValue(data)}`, 'write it as { label: my-script, opening: "...", expect: { ... } }');
@@ -123,7 +90,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
     result.errors.push(...translateZodIssues({ src, schema: personaSchema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues));
   }
   if (labelText !== null) {
-    result.labels.push({ label: labelText, file: src.file, ...positionAt(src, [...path, 'label']) });
+    result.labels.push({ label: labelText, file: src.file, ...src.valueAt([...path, 'label']) });
     if (!isValidLabel(labelText)) {
       err([...path, 'label'], `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`, `rename it, e.g. label: ${suggestLabel(labelText)}`);
     }
@@ -198,7 +165,7 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
         } catch (x) {
           result.warnings.push({
             file: src.file,
-            ...positionAt(src, [...at, 'regex']),
+            ...src.valueAt([...at, 'regex']),
             message: `${name}: pattern does not compile: ${(x as Error).message}; that check will be not evaluated at run time`,
             fix: 'correct the pattern (JavaScript RegExp syntax); escape a literal ( [ { . * + ? with a backslash',
           });

@@ -1,14 +1,12 @@
 // Reading one suite file, whatever a pull request put there: a file that resolves outside the
 // suite folder (a symbolic link to /proc/self/environ, to a file of the runner) is refused without
 // reading it; a file that is not UTF-8 text, or is too large, is one issue, never a flood of
-// parser errors quoting binary; a YAML file gives its values through the one reading of yaml.ts.
+// parser errors quoting binary; its YAML is read by suite/yaml (readYaml).
 
 import { isUtf8 } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import { isInside } from '../fs-safe.js';
-import { fastSource, lazyYamlSource, type FastRefusal } from './fast.js';
-import { positionOfOffset, yamlSyntaxIssues, type ConfigIssue, type SourceFile } from './issues.js';
-import { aliasExpansion, firstAlias, MAX_ALIAS_VALUES } from './yaml.js';
+import type { ConfigIssue } from './issues.js';
 
 /** Larger suite files are refused (a list of 5,000 fixtures is about 0.5 MB). */
 export const MAX_SUITE_FILE_BYTES = 8 * 1024 * 1024;
@@ -113,53 +111,4 @@ function readRegularFile(real: string): { bytes: Buffer } | { size: number | nul
   } finally {
     closeSync(fd);
   }
-}
-
-export interface LoadedYaml {
-  /** null when the file has errors. */
-  src: SourceFile | null;
-  data: unknown;
-  errors: ConfigIssue[];
-}
-
-const TAG_FIX =
-  'remove the tag: suite files hold plain values (text, numbers, true/false, null, lists and mappings); put a value in quotes to keep it as text';
-
-/** The values of a YAML suite file (see yaml.ts for the rules), or its problems. */
-export function parseSuiteYaml(shown: string, text: string): LoadedYaml {
-  const fast = fastSource(shown, text);
-  if ('refused' in fast) return { src: null, data: undefined, errors: refusalIssues(shown, text, fast.refused) };
-  // Without a `*` there is no alias: the walk that counts what aliases add is skipped.
-  const added = text.includes('*') ? aliasExpansion(fast.data) : 0;
-  if (added > MAX_ALIAS_VALUES) return { src: null, data: undefined, errors: [aliasBombIssue(fast.src, added)] };
-  return { src: fast.src, data: fast.data, errors: [] };
-}
-
-/** Why a text is not read: the `yaml` document's better-worded syntax errors, else js-yaml's reason. */
-function refusalIssues(shown: string, text: string, refused: FastRefusal): ConfigIssue[] {
-  const { reason, position } = refused;
-  if (refused.tooDeep) {
-    return [{ file: shown, ...position, message: `invalid YAML: ${reason}`, fix: 'flatten the file: fixtures and config need a few levels of nesting, not hundreds' }];
-  }
-  const src = lazyYamlSource(shown, text);
-  if (src.doc.errors.length > 0) return yamlSyntaxIssues(src);
-  // What only js-yaml refuses: tags outside the schema, which `yaml` merely warns about.
-  const fix = /tag/.test(reason) ? TAG_FIX : 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
-  return [{ file: shown, ...position, message: `invalid YAML: ${reason}`, fix }];
-}
-
-/** One issue at the first alias of a file whose aliases add more than MAX_ALIAS_VALUES values. */
-function aliasBombIssue(src: SourceFile, added: number): ConfigIssue {
-  const alias = firstAlias(src.doc);
-  const pos = alias ? positionOfOffset(src, alias.offset) : { line: null, column: null };
-  const what =
-    added === Infinity
-      ? 'an alias refers to a collection that contains it'
-      : `its aliases${alias ? ` (first: *${alias.source.slice(0, 40)})` : ''} would repeat values more than ${MAX_ALIAS_VALUES} times`;
-  return {
-    file: src.file,
-    ...pos,
-    message: `refused: ${what}, as in a YAML "billion laughs" bomb`,
-    fix: 'write the values out, or use anchors (&name) and aliases (*name) only to repeat a value a few times, not nested in each other',
-  };
 }

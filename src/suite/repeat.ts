@@ -1,10 +1,10 @@
-// SPEC 12 "Repeat": `repeat: {count, minPass}` in config.yml (every item) and on a fixture or a
+// docs/fixtures.md, "Repeat": `repeat: {count, minPass}` in config.yml (every item) and on a fixture or a
 // persona script (that item only; it replaces the global block as a whole). Checked here with the
 // line of the offending key; the shape (a mapping with only these keys) is the zod schema's.
 
 import { z } from 'zod';
 import type { Repeat } from '../types.js';
-import type { PathSegment } from './issues.js';
+import type { PathSegment } from './yaml/index.js';
 
 /** The most attempts one item may ask for: a repeat multiplies the run's cost. */
 export const MAX_REPEAT = 20;

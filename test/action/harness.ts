@@ -1,4 +1,5 @@
-// Runs the Action's entry (src/index.ts, which runs src/main.ts's run()) as a child process, the way the runner does: inputs as
+// Runs the Action's entry (src/index.ts, which runs src/main.ts's run(); bundled once per test run)
+// as a child process, the way the runner does: inputs as
 // INPUT_* variables, the event payload in a file, outputs and the job summary in files, and
 // GITHUB_API_URL pointing at the loopback fake GitHub.
 
@@ -6,15 +7,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import type { Baseline } from '../../src/types.js';
 
-/** tsx resolved from this repository (the child runs in another folder). */
-const TSX = pathToFileURL(join(process.cwd(), 'node_modules/tsx/dist/esm/index.mjs')).href;
+/** src/index.ts (the Action's entry) bundled once per test run (test/support/entry-bundles.ts). */
+const ACTION = inject('actionBundle');
 
 export interface ActionRun {
   code: number;
@@ -81,7 +81,7 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     ...Object.fromEntries(Object.entries(o.inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     ...o.env,
   };
-  const child = spawn(process.execPath, ['--import', TSX, join(process.cwd(), 'src/index.ts')], { cwd: o.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [ACTION], { cwd: o.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
   o.onChild?.(child);
   let stdout = '';
   let stderr = '';

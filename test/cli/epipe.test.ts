@@ -5,15 +5,14 @@
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { expect, it } from 'vitest';
+import { expect, inject, it } from 'vitest';
 import { parseRecord } from '../../src/record/index.js';
 import { agentConfig, makeProject, serve, useCleanup } from './helpers.js';
 
 useCleanup();
 
-const TSX = pathToFileURL(join(process.cwd(), 'node_modules/tsx/dist/esm/index.mjs')).href;
-const CLI = join(process.cwd(), 'src/cli.ts');
+/** src/cli.ts bundled once per test run (test/support/entry-bundles.ts). */
+const CLI = inject('cliBundle');
 
 it('a closed stdout (| head) drops the rest of the output, keeps the files and the exit status', async () => {
   const agent = await serve((req) => ({ json: { reply: `echo: ${String((req.json as { message: unknown }).message)}`, route: null } }));
@@ -22,7 +21,7 @@ it('a closed stdout (| head) drops the rest of the output, keeps the files and t
     config: agentConfig(agent.url, '  start: false\n'),
     fixtures: { 'f.yml': `fixtures:\n${labels.map((l) => `  - { label: ${l}, message: ${l}, assert: { contains: "nope" } }`).join('\n')}\n` },
   });
-  const child = spawn(process.execPath, ['--import', TSX, CLI, 'run', '--confirm-cost', '--out', 'results.json', '--fail-on', 'failed'], {
+  const child = spawn(process.execPath, [CLI, 'run', '--confirm-cost', '--out', 'results.json', '--fail-on', 'failed'], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,15 +4,14 @@
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { parseRecord } from '../../src/record/index.js';
 import { agentConfig, makeProject, serve, useCleanup } from './helpers.js';
 
 useCleanup();
 
-const TSX = pathToFileURL(join(process.cwd(), 'node_modules/tsx/dist/esm/index.mjs')).href;
-const CLI = join(process.cwd(), 'src/cli.ts');
+/** src/cli.ts bundled once per test run (test/support/entry-bundles.ts). */
+const CLI = inject('cliBundle');
 
 const LABELS = ['one', 'two', 'three', 'four', 'five', 'six'];
 const FIXTURES = {
@@ -34,7 +33,7 @@ describe.each([
       return 'hang';
     });
     const cwd = await makeProject({ config: agentConfig(agent.url, '  start: false\n'), fixtures: FIXTURES });
-    const child = spawn(process.execPath, ['--import', TSX, CLI, 'run', '--concurrency', '1', '--out', 'results.json'], {
+    const child = spawn(process.execPath, [CLI, 'run', '--concurrency', '1', '--out', 'results.json'], {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,7 +11,7 @@ import { startShopAgent } from '../support/shop-agent.js';
 import { nativeEcho, type AgentHandler } from '../support/agent-server.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
-import { parseSuiteYaml } from '../../src/suite/read.js';
+import { readYaml } from '../../src/suite/yaml/index.js';
 import { fixtureYaml } from '../../src/cli/probe.js';
 import { instantClock } from '../../src/agent/ready.js';
 import { afterEach } from 'vitest';
@@ -373,7 +373,7 @@ describe('agent-replay probe --save', () => {
       const persona = next(3) === 0 ? null : pick(1 + next(8));
       const assertion = next(2) === 0 ? { kind: 'contains' as const, value: `v${pick(next(10))}` } : { kind: 'regex' as const, pattern: 'a', flags: ['', 'i', 'gim'][next(3)] as string };
       const text = fixtureYaml({ label: `g${n}`, message, persona, assertion }, '2026-12-01T12:00:00.000Z');
-      const parsed = parseSuiteYaml('g.yml', text);
+      const parsed = readYaml('g.yml', text);
       expect(parsed.errors, JSON.stringify(text)).toEqual([]);
       const checked = checkFixtureFile(parsed.src as NonNullable<typeof parsed.src>, parsed.data);
       expect(checked.errors, JSON.stringify(text)).toEqual([]);

@@ -3,21 +3,19 @@
 // from the same table that parses.
 
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { closest, COMMANDS, editDistance, FLAGS, parseArgv, type CommandName } from '../../src/cli/options.js';
 import { agentConfig, cli, makeProject, serve, useCleanup } from './helpers.js';
 
 useCleanup();
 
-const TSX = pathToFileURL(join(process.cwd(), 'node_modules/tsx/dist/esm/index.mjs')).href;
-const CLI = join(process.cwd(), 'src/cli.ts');
+/** src/cli.ts bundled once per test run (test/support/entry-bundles.ts). */
+const CLI = inject('cliBundle');
 
 /** The real CLI in a child process: its exit status and stderr. */
 function spawnCli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

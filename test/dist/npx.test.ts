@@ -37,7 +37,11 @@ describe('npx agent-replay', () => {
     const packDir = await temp('agent-replay-pack-');
     const packed = await run(npm, ['pack', '--json', '--pack-destination', packDir], { maxBuffer: 16 << 20 });
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-    expect(info!.files.map((f) => f.path).sort()).toEqual(['README.md', 'dist/cli.js', 'dist/mocks.d.ts', 'dist/mocks.js', 'package.json']);
+    const shipped = info!.files.map((f) => f.path).sort();
+    // The bundles, the README, and the demo's suite (`agent-replay demo` reads it beside dist/).
+    expect(shipped.filter((p) => !p.startsWith('examples/'))).toEqual(['README.md', 'dist/cli.js', 'dist/mocks.d.ts', 'dist/mocks.js', 'package.json']);
+    expect(shipped).toContain('examples/demo/.agent-replay/config.yml');
+    expect(shipped.filter((p) => p.startsWith('examples/')).every((p) => p.startsWith('examples/demo/.agent-replay/'))).toBe(true);
 
     // 2. install the tarball into an empty project (a user's repository)
     const project = await temp('agent-replay-user-');
@@ -59,6 +63,13 @@ describe('npx agent-replay', () => {
       { cwd: project, env },
     );
     expect(mocks.stdout).toBe('{"mocked":true,"output":"shipped"}\n');
+
+    // the embedded demo runs from the installed package as it does in a checkout (it exits 0)
+    const demoOut = await temp('agent-replay-demo-');
+    const demo = await run(npx, ['--no', '--', 'agent-replay', 'demo', '--out', demoOut], { cwd: project, env, maxBuffer: 16 << 20 });
+    expect(demo.stdout).toMatch(/^agent-replay demo: example agent at http:\/\/127\.0\.0\.1:\d+\//);
+    expect(demo.stdout).toContain('node_modules/agent-replay/examples/demo/.agent-replay');
+    expect(JSON.parse(await readFile(join(demoOut, 'results.json'), 'utf8'))).toMatchObject({ schemaVersion: 1 });
 
     const suite = join(project, 'qa');
     await mkdir(join(suite, 'fixtures'), { recursive: true });

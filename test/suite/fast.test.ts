@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { LineCounter, parseDocument } from 'yaml';
-import { fastSource, lazyParses } from '../../src/suite/fast.js';
+import { parseDocument } from 'yaml';
+import { fastSource } from '../../src/suite/yaml/fast.js';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
-import type { SourceFile } from '../../src/suite/issues.js';
-import { YAML_DOC_OPTIONS } from '../../src/suite/yaml.js';
+import { documentSource, lazyParses } from '../../src/suite/yaml/index.js';
+import { YAML_DOC_OPTIONS } from '../../src/suite/yaml/schema.js';
 
 /** The js-yaml reading of a text it accepts. */
 function accepted(text: string, file = 'f.yml') {
@@ -15,10 +15,7 @@ function accepted(text: string, file = 'f.yml') {
 
 /** The reference: the `yaml` document for data and every position. */
 function slow(text: string) {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { ...YAML_DOC_OPTIONS, lineCounter });
-  const src: SourceFile = { file: 'f.yml', doc, lineCounter, text };
-  return checkFixtureFile(src, doc.toJS());
+  return checkFixtureFile(documentSource('f.yml', text), parseDocument(text, YAML_DOC_OPTIONS).toJS());
 }
 
 function fast(text: string) {
@@ -67,20 +64,12 @@ describe('the fast fixture reader agrees with the yaml document', () => {
   it('never parses the full document for a valid file', () => {
     const before = lazyParses.count;
     const parsed = accepted(CORPUS['a list per file (SPEC)'] as string);
-    let touched = false;
-    const src = new Proxy(parsed.src, {
-      get(target, prop, receiver) {
-        if (prop === 'doc' || prop === 'lineCounter') touched = true;
-        return Reflect.get(target, prop, receiver);
-      },
-    });
-    const result = checkFixtureFile(src, parsed.data);
+    const result = checkFixtureFile(parsed.src, parsed.data);
     expect(result.errors).toEqual([]);
     expect(result.fixtures.map((f) => [f.label, f.line])).toEqual([
       ['welcome-greeting', 2],
       ['opening-hours', 3],
     ]);
-    expect(touched).toBe(false);
     expect(lazyParses.count).toBe(before);
     // ...and parses it once when a problem needs a position.
     const bad = accepted('label: ok\nmessage: hi\nmesage: typo\n');
@@ -109,9 +98,7 @@ cost: { agentTurnUsd: 0.01, turnsPerFixture: 2, judgeCallUsd: 0.005, capUsd: 0.1
   };
   const env = { AGENT_TOKEN: 'tok-123', JUDGE_API_KEY: 'key-456' };
   it.each(Object.entries(CONFIGS))('%s', (_name, text) => {
-    const lineCounter = new LineCounter();
-    const doc = parseDocument(text, { ...YAML_DOC_OPTIONS, lineCounter });
-    const expected = resolveConfigFile({ file: 'config.yml', doc, lineCounter, text }, 'config.yml', doc.toJS(), env);
+    const expected = resolveConfigFile(documentSource('config.yml', text), 'config.yml', parseDocument(text, YAML_DOC_OPTIONS).toJS(), env);
     const parsed = accepted(text, 'config.yml');
     expect(resolveConfigFile(parsed.src, 'config.yml', parsed.data, env)).toEqual(expected);
   });

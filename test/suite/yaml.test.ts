@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { fastSource } from '../../src/suite/fast.js';
+import { fastSource } from '../../src/suite/yaml/fast.js';
 import { formatIssue } from '../../src/suite/index.js';
-import { YAML_DOC_OPTIONS } from '../../src/suite/yaml.js';
+import { YAML_DOC_OPTIONS } from '../../src/suite/yaml/schema.js';
 import { C, F, OK_FIXTURE, brief, load } from './helpers.js';
 import { generateDocument, TRICKY_PLAIN } from './yaml-gen.js';
 

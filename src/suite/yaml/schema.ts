@@ -16,7 +16,7 @@
 //   MAX_ALIAS_VALUES values (a "billion laughs" bomb), the file is refused before anything walks it.
 
 import jsyaml from 'js-yaml';
-import { visit, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import type { DocumentOptions, ParseOptions, SchemaOptions } from 'yaml';
 
 const FLOAT_NAN_RE = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const FLOAT_EXP_RE = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
@@ -119,16 +119,4 @@ export function aliasExpansion(data: unknown, limit = MAX_ALIAS_VALUES): number 
   };
   walk(data);
   return added;
-}
-
-/** `*name` and its offset: the first alias of a `yaml` document, to point at. */
-export function firstAlias(doc: Parameters<typeof visit>[0]): { source: string; offset: number } | null {
-  let found: { source: string; offset: number } | null = null;
-  visit(doc, {
-    Alias(_key, node) {
-      found = { source: node.source, offset: node.range?.[0] ?? 0 };
-      return visit.BREAK;
-    },
-  });
-  return found;
 }

@@ -6,9 +6,8 @@
 // When js-yaml refuses the text, the caller takes the `yaml` path and its exact syntax errors.
 
 import jsyaml from 'js-yaml';
-import { LineCounter, parseDocument, type Document } from 'yaml';
-import { type PathSegment, type Position, type SourceFile } from './issues.js';
-import { SUITE_SCHEMA, YAML_DOC_OPTIONS } from './yaml.js';
+import { SUITE_SCHEMA } from './schema.js';
+import { documentSource, type PathSegment, type Position, type SourceFile } from './source.js';
 
 interface Frame {
   /** Offset where js-yaml opened the node. */
@@ -48,41 +47,6 @@ function nodeAtPath(root: Closed, path: readonly PathSegment[]): Closed | null {
     node = next;
   }
   return node;
-}
-
-/**
- * A SourceFile whose `yaml` document is parsed on first use: most files are valid and never need
- * it; an error or a warning asks for a position and gets the exact one.
- */
-/** How many yaml documents the lazy sources parsed (observable, for tests and diagnostics). */
-export const lazyParses = { count: 0 };
-
-export function lazyYamlSource(
-  file: string,
-  text: string,
-  options: { uniqueKeys?: boolean } = {},
-  knownPosition?: (path: readonly PathSegment[]) => Position | null,
-): SourceFile {
-  let parsed: { doc: Document.Parsed; lineCounter: LineCounter } | null = null;
-  const full = (): { doc: Document.Parsed; lineCounter: LineCounter } => {
-    if (parsed === null) {
-      lazyParses.count += 1;
-      const lineCounter = new LineCounter();
-      parsed = { doc: parseDocument(text, { ...YAML_DOC_OPTIONS, lineCounter, ...options }), lineCounter };
-    }
-    return parsed;
-  };
-  return {
-    file,
-    text,
-    ...(knownPosition ? { knownPosition } : {}),
-    get doc() {
-      return full().doc;
-    },
-    get lineCounter() {
-      return full().lineCounter;
-    },
-  };
 }
 
 /** Offsets at which each line starts. */
@@ -178,7 +142,6 @@ export function fastSource(file: string, text: string): { src: SourceFile; data:
     starts ??= lineStarts(text);
     return positionOf(starts, contentStart(text, node.start));
   };
-  // (Not a spread of lazyYamlSource's result: spreading would call its getters and parse.)
-  const src = lazyYamlSource(file, text, {}, knownPosition);
+  const src = documentSource(file, text, {}, knownPosition);
   return { src, data };
 }

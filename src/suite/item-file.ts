@@ -1,0 +1,58 @@
+// The file rule shared by fixture and persona files: a file holds one item (a mapping), a bare
+// list of items, or a list under one key (`fixtures:`, `personas:`). The items come back with
+// their paths in the file; what is wrong with the file as a whole is pushed as issues.
+
+import { z } from 'zod';
+import { describeValue, translateZodIssues, type ConfigIssue } from './issues.js';
+import type { PathSegment, SourceFile } from './yaml/index.js';
+
+export interface ItemFileRule {
+  /** The key of the list form (`fixtures`). */
+  key: string;
+  emptyFile: { message: string; fix: string };
+  emptyList: { message: string; fix: string };
+  /** The error when the file holds neither an item nor a list; `found` is what it holds, in words. */
+  neither: (found: string) => { message: string; fix: string };
+  /** `{key: [...]}`, nothing else. */
+  listSchema: z.ZodType;
+}
+
+export function itemFileRule(rule: Omit<ItemFileRule, 'listSchema'>): ItemFileRule {
+  return { ...rule, listSchema: z.strictObject({ [rule.key]: z.array(z.unknown()) }) };
+}
+
+/** What checking one fixture or persona file found besides its items. */
+export interface ItemFileFindings {
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+  /** Labels seen in the file, with their position, even on items with other problems. */
+  labels: { label: string; file: string; line: number | null; column: number | null }[];
+}
+
+export interface FileItem {
+  data: unknown;
+  /** Where the item is: `[]` for a file that is the item, `[2]` in a bare list, `['fixtures', 2]`. */
+  path: PathSegment[];
+}
+
+/** The items of one parsed file under `rule`; none when the file holds none it can be read for. */
+export function itemsOfFile(src: SourceFile, data: unknown, rule: ItemFileRule, out: ItemFileFindings): FileItem[] {
+  if (data === null || data === undefined) {
+    out.warnings.push({ file: src.file, line: 1, column: 1, ...rule.emptyFile });
+    return [];
+  }
+  if (Array.isArray(data)) return data.map((d, i) => ({ data: d, path: [i] }));
+  if (typeof data === 'object' && rule.key in data) {
+    const parsed = rule.listSchema.safeParse(data);
+    if (!parsed.success) {
+      out.errors.push(...translateZodIssues({ src, schema: rule.listSchema, data, base: [] }, parsed.error.issues));
+      if (!Array.isArray((data as Record<string, unknown>)[rule.key])) return [];
+    }
+    const list = ((data as Record<string, unknown[]>)[rule.key] ?? []).map((d, i) => ({ data: d, path: [rule.key, i] }));
+    if (list.length === 0) out.warnings.push({ file: src.file, ...src.valueAt([rule.key]), ...rule.emptyList });
+    return list;
+  }
+  if (typeof data === 'object') return [{ data, path: [] }];
+  out.errors.push({ file: src.file, ...src.valueAt([]), ...rule.neither(describeValue(data)) });
+  return [];
+}

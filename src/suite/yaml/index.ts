@@ -1,0 +1,10 @@
+// The one door to YAML. Suite files are read by two parsers, each for what it does best: js-yaml
+// for the values (about six times faster, which matters for thousands of fixtures) and the `yaml`
+// package for positions and the words of syntax errors (see docs/architecture.md, "Reading YAML").
+// Neither parser's types pass this door: a checker gets plain values and a SourceFile that answers
+// "where is this key, this value, this item?".
+
+export { readYaml, type LoadedYaml } from './read.js';
+export { documentSource, lazyParses, type PathSegment, type Position, type SourceFile } from './source.js';
+/** Writing YAML (`agent-replay probe` writes fixture files): the `yaml` package's stringify. */
+export { stringify } from 'yaml';

@@ -1,0 +1,58 @@
+// readYaml: the one way a suite file's YAML is read. js-yaml gives the values (fast.ts); the
+// `yaml` document gives positions and the words of syntax errors, parsed only when asked
+// (source.ts); both read plain scalars the same way (schema.ts).
+
+import type { ConfigIssue } from '../issues.js';
+import { fastSource, type FastRefusal } from './fast.js';
+import { aliasExpansion, MAX_ALIAS_VALUES } from './schema.js';
+import { documentSource, type SourceFile } from './source.js';
+import { yamlSyntaxIssues } from './syntax.js';
+
+export interface LoadedYaml {
+  /** null when the file has errors. */
+  src: SourceFile | null;
+  data: unknown;
+  errors: ConfigIssue[];
+}
+
+const TAG_FIX =
+  'remove the tag: suite files hold plain values (text, numbers, true/false, null, lists and mappings); put a value in quotes to keep it as text';
+
+/** The values of a YAML suite file (see schema.ts for the rules) and where they are, or its problems. */
+export function readYaml(shown: string, text: string): LoadedYaml {
+  const fast = fastSource(shown, text);
+  if ('refused' in fast) return { src: null, data: undefined, errors: refusalIssues(shown, text, fast.refused) };
+  // Without a `*` there is no alias: the walk that counts what aliases add is skipped.
+  const added = text.includes('*') ? aliasExpansion(fast.data) : 0;
+  if (added > MAX_ALIAS_VALUES) return { src: null, data: undefined, errors: [aliasBombIssue(fast.src, added)] };
+  return { src: fast.src, data: fast.data, errors: [] };
+}
+
+/** Why a text is not read: the `yaml` document's better-worded syntax errors, else js-yaml's reason. */
+function refusalIssues(shown: string, text: string, refused: FastRefusal): ConfigIssue[] {
+  const { reason, position } = refused;
+  if (refused.tooDeep) {
+    return [{ file: shown, ...position, message: `invalid YAML: ${reason}`, fix: 'flatten the file: fixtures and config need a few levels of nesting, not hundreds' }];
+  }
+  const src = documentSource(shown, text);
+  if (src.syntaxErrors().length > 0) return yamlSyntaxIssues(src);
+  // What only js-yaml refuses: tags outside the schema, which `yaml` merely warns about.
+  const fix = /tag/.test(reason) ? TAG_FIX : 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
+  return [{ file: shown, ...position, message: `invalid YAML: ${reason}`, fix }];
+}
+
+/** One issue at the first alias of a file whose aliases add more than MAX_ALIAS_VALUES values. */
+function aliasBombIssue(src: SourceFile, added: number): ConfigIssue {
+  const alias = src.firstAlias();
+  const pos = alias ? src.offsetAt(alias.offset) : { line: null, column: null };
+  const what =
+    added === Infinity
+      ? 'an alias refers to a collection that contains it'
+      : `its aliases${alias ? ` (first: *${alias.source.slice(0, 40)})` : ''} would repeat values more than ${MAX_ALIAS_VALUES} times`;
+  return {
+    file: src.file,
+    ...pos,
+    message: `refused: ${what}, as in a YAML "billion laughs" bomb`,
+    fix: 'write the values out, or use anchors (&name) and aliases (*name) only to repeat a value a few times, not nested in each other',
+  };
+}

@@ -1,0 +1,81 @@
+// The words of YAML syntax errors: what the `yaml` parser reported, and for the commonest slip (a
+// regex's backslash inside double quotes) the line as it should read.
+
+import { lineOf, type ConfigIssue } from '../issues.js';
+import type { Position, SourceFile } from './source.js';
+
+/** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
+export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
+  const out: ConfigIssue[] = [];
+  /** Bad escapes by line: the issue already made for that line, and the escapes it names. */
+  const escapesByLine = new Map<number, { issue: ConfigIssue; escapes: string[] }>();
+  for (const err of src.syntaxErrors()) {
+    const pos = src.offsetAt(err.offset);
+    let message = `invalid YAML: ${err.message}`;
+    let fix = 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
+    if (err.code === 'MULTIPLE_DOCS') {
+      message = 'invalid YAML: the file contains more than one document (a --- separator)';
+      fix = 'keep one document per file: remove the --- line or split the file in two';
+    } else if (err.code === 'DUPLICATE_KEY') {
+      message = 'invalid YAML: the same key appears twice in one mapping';
+      fix = 'remove or rename one of the two keys';
+    } else if (err.code === 'TAB_AS_INDENT') {
+      fix = 'indent with spaces, not tabs';
+    } else if (err.code === 'BAD_DQ_ESCAPE') {
+      const escape = /Invalid escape sequence (\S+)/.exec(err.message)?.[1] ?? '\\';
+      const seen = pos.line === null ? undefined : escapesByLine.get(pos.line);
+      if (seen) {
+        if (!seen.escapes.includes(escape)) seen.escapes.push(escape);
+        Object.assign(seen.issue, escapeAdvice(src, pos, seen.escapes));
+        continue;
+      }
+      const issue: ConfigIssue = { file: src.file, line: pos.line, column: pos.column, ...escapeAdvice(src, pos, [escape]) };
+      if (pos.line !== null) escapesByLine.set(pos.line, { issue, escapes: [escape] });
+      out.push(issue);
+      continue;
+    }
+    out.push({ file: src.file, line: pos.line, column: pos.column, message, fix });
+  }
+  return out;
+}
+
+/** `"\d+"`: in double quotes a backslash starts a YAML escape; a regex's backslash wants single quotes. */
+function escapeAdvice(src: SourceFile, pos: Position, escapes: readonly string[]): { message: string; fix: string } {
+  const list = escapes.join(' and ');
+  const message = `invalid YAML: ${list} inside double quotes ${escapes.length === 1 ? 'is not a YAML escape' : 'are not YAML escapes'} (in "..." a backslash starts one, such as \\n or \\")`;
+  const doubled = escapes.map((e) => `\\${e}`).join(', ');
+  const fixed = singleQuoted(lineOf(src, pos.line), pos.column);
+  const fix =
+    fixed === null
+      ? `put the value in single quotes, where a backslash is kept as written, or keep the double quotes and double the backslash (${doubled})`
+      : `put the value in single quotes, where a backslash is kept as written, so that line ${String(pos.line)} reads\n    ${fixed.trim()}\n  or keep the double quotes and double the backslash (${doubled})`;
+  return { message, fix };
+}
+
+/**
+ * The line with the double-quoted scalar around `column` (1-based) written in single quotes, the
+ * way its author meant it: `\\` and `\"` become the character they escape, every other backslash
+ * is kept (YAML refused it, so it was meant literally, as in a regex's `\d`), a `'` is doubled.
+ * null when the line has no such scalar.
+ */
+function singleQuoted(line: string | null, column: number | null): string | null {
+  if (line === null || column === null) return null;
+  const at = column - 1;
+  for (let start = line.indexOf('"'); start !== -1; ) {
+    let end = start + 1;
+    let inner = '';
+    while (end < line.length && line[end] !== '"') {
+      if (line[end] === '\\' && (line[end + 1] === '\\' || line[end + 1] === '"')) {
+        inner += line[end + 1];
+        end += 2;
+      } else {
+        inner += line[end];
+        end += 1;
+      }
+    }
+    if (end >= line.length) return null;
+    if (at >= start && at <= end) return `${line.slice(0, start)}'${inner.replace(/'/g, "''")}'${line.slice(end + 1)}`;
+    start = line.indexOf('"', end + 1);
+  }
+  return null;
+}
