@@ -20,7 +20,7 @@ export interface ShardItem {
   label: string;
   /** Turns the item asks the agent for (a fixture: 1); scales the estimate of an item without timing. */
   turns: number;
-  /** The item's definition hash (src/record/definition.ts), for the suite hash. */
+  /** The item's definition hash (definition.ts), for the suite hash. */
   definitionHash: string;
 }
 
