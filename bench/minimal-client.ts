@@ -1,8 +1,9 @@
-// The practical floor of the machine for a replay (issue 11): a minimal client that sends exactly
-// the requests the engine sends for a bench suite (the same bodies, headers and turns) with C
-// workers over one undici pool of C keep-alive connections, reads and parses each reply, and does
-// nothing else: no suite to load, no evaluation, no record. Run side by side with the engine
-// against the same bench agent, its wall time is what the engine's is compared with.
+// The practical floor of the machine for a replay (docs/performance.md, "How the bench measures"):
+// a minimal client that sends exactly the requests the engine sends for a bench suite (the same
+// bodies, headers and turns) with C workers over one undici pool of C keep-alive connections, reads
+// and parses each reply, and does nothing else: no suite to load, no evaluation, no record. Run
+// side by side with the engine against the same bench agent, its wall time is what the engine's is
+// compared with.
 //
 //   node bench/minimal-client.mjs <requestsFile> <agentUrl> <concurrency>
 //

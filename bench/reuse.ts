@@ -1,4 +1,5 @@
-// `npm run bench -- reuse`: SPEC 12 judge reuse measured in judge calls, not milliseconds.
+// `npm run bench -- reuse`: judge reuse (docs/fixtures.md, "Judge reuse") measured in judge calls,
+// not milliseconds.
 //
 // 1,000 fixtures of which 200 are judged, a loopback agent and a loopback OpenAI-compatible judge
 // (both in this process, so the bench can change what the agent answers and count what the judge

@@ -247,7 +247,7 @@ async function replayCase(opts: {
   n: number;
   concurrency: number;
   latencyMs: number;
-  /** The target: engine wall / minimal client wall (issue 11), or / the theoretical floor, at most `factor` (null: no target, the figure only). */
+  /** The target: engine wall / minimal client wall (docs/performance.md, "Figures"), or / the theoretical floor, at most `factor` (null: no target, the figure only). */
   of: 'minimal client' | 'floor';
   factor: number | null;
   rssMb: number | null;
@@ -564,7 +564,7 @@ async function coldStart(root: string, runs: number): Promise<void> {
 }
 
 /**
- * Cold start with a regex assertion (issue 11): the CLI bundled from src/ as it is now (so the
+ * Cold start with a regex assertion (docs/performance.md, "Figures"): the CLI bundled from src/ as it is now (so the
  * figure is this source's, not the committed dist/), one fixture asserting a regex; the run starts
  * the regex workers while the agent is being called.
  */
@@ -656,7 +656,7 @@ async function regexPool(): Promise<void> {
 
 // --- judge reuse ----------------------------------------------------------------------------------
 
-/** SPEC 12: judge calls of a rerun against accepted baselines (bench/reuse.ts), counted by the judge server. */
+/** Judge reuse (docs/fixtures.md, "Judge reuse"): judge calls of a rerun against accepted baselines (bench/reuse.ts), counted by the judge server. */
 async function reuseCase(root: string): Promise<void> {
   const r = await measureReuse(root, 1000, 10);
   row(`judge reuse: ${r.fixtures} fixtures, ${r.judged} judged, first run`, `${r.first} judge calls`, `${r.judged}`, r.first === r.judged);
@@ -836,7 +836,7 @@ async function main(): Promise<void> {
     if (only === null || only === 'scale') {
       const fast = await startAgent(5);
       try {
-        // Issue 11 sets a memory target here; the wall time (CPU-bound at 5 ms) is shown, not judged.
+        // A memory target only (docs/performance.md, "How the bench measures"); the wall time (CPU-bound at 5 ms) is shown, not judged.
         await guarded('20000 fixtures, C=64', () => replayCase({ root, agent: fast, n: 20_000, concurrency: 64, latencyMs: 5, of: 'minimal client', factor: null, rssMb: 180, reps }));
       } finally {
         await fast.stop();

@@ -58,10 +58,10 @@ export interface CheckOptions {
    * judge key is only sent to the provider's own API or to a base URL the caller gave.
    */
   untrustedSuite?: string | null;
-  /** Replay only part of the suite (SPEC section 11): `--rerun` (a record read by the caller) and/or `--only` patterns. */
+  /** Replay only part of the suite (docs/evaluations.md, "Rerun and only"): `--rerun` (a record read by the caller) and/or `--only` patterns. */
   selection?: { rerunOf: { file: string; record: RunRecord } | null; only: string[] | null };
   /**
-   * SPEC 12: replay shard `index` (1-based) of `total`; `timings` (label -> ms, from a previous
+   * Replay shard `index` (1-based) of `total`; `timings` (label -> ms, from a previous
    * record) balances the partition by duration, else it goes by a hash of the label.
    */
   shard?: { index: number; total: number; timings: ReadonlyMap<string, number> | null };
@@ -225,7 +225,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     };
   }
   const assertions = suite.fixtures.map((f) => f.assertion);
-  // SPEC 12: the estimate is a worst case, so a repeated item costs every one of its attempts.
+  // The estimate is a worst case, so a repeated item costs every one of its attempts.
   const attempts = suite.fixtures.flatMap((f) => Array.from({ length: repeatOf(f, config.repeat).count }, () => f.assertion));
   const scriptAttempts = suite.personas.flatMap((p) => Array.from({ length: repeatOf(p, config.repeat).count }, () => p));
   const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null }, scriptAttempts);
@@ -260,8 +260,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     const made = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal }) : null;
     judge = made === null ? null : meter.judge(made);
     const record = await replay(
-      suite.fixtures,
-      suite.baselines,
+      { fixtures: suite.fixtures, personas: suite.personas, baselines: { fixtures: suite.baselines, personas: suite.personaBaselines } },
       { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, onItem: deps.onItem, redact: makeRedactor(config.secrets), signal: deps.signal },
       {
         concurrency: config.agent.concurrency,
@@ -275,7 +274,6 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         repeat: config.repeat ?? null,
         unmockedTools: config.personas?.unmockedTools ?? null,
       },
-      { personas: suite.personas, baselines: suite.personaBaselines },
     );
     const listed = runCoverage(config.coverage ?? null, record);
     const full: RunRecord = {
@@ -304,7 +302,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
 }
 
 /**
- * SPEC 12 spend, counted at the boundary: an agent turn when the agent answered it (a welcome and a
+ * Spend, counted at the boundary: an agent turn when the agent answered it (a welcome and a
  * message turn are two), a judge call per criterion asked; retries are told by the HTTP clients.
  */
 function spendMeter(): {

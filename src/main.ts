@@ -1,7 +1,7 @@
 // The Action: inputs -> mode -> outputs (src/index.ts runs it). Everything below throws; only here is setFailed called
 // for an unexpected error.
 import * as core from '@actions/core';
-import { envInputGetter, readInputs } from './inputs.js';
+import { envInputGetter, readInputs } from './action/inputs.js';
 import { readActionContext } from './action/context.js';
 import { githubArtifactStore } from './action/artifacts.js';
 import { checkMode } from './action/check.js';

@@ -6,10 +6,10 @@ import * as core from '@actions/core';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
-import type { Inputs } from '../inputs.js';
+import type { Inputs } from './inputs.js';
 import type { ActionContext } from './context.js';
-import type { ActionDeps } from './check.js';
-import { commentMarker, reportContextFor } from './check.js';
+import type { ActionDeps } from './deps.js';
+import { publisher, publishSettings } from './publish.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, findStickyComment } from '../github/sticky.js';
 import { isGitHubError } from '../github/errors.js';
@@ -280,7 +280,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   if (deps.github === null) throw new UserError('accept mode needs the github-token input');
   const github = deps.github;
   const pr = ctx.pull.number;
-  const marker = commentMarker(inputs, ctx);
+  const out = publisher(publishSettings(inputs), ctx, deps);
+  const marker = out.marker;
   const sender = typeof (ctx.payload.sender as { login?: unknown } | undefined)?.login === 'string' ? (ctx.payload.sender as { login: string }).login : '';
   const removeLabel = async (): Promise<void> => {
     try {
@@ -313,7 +314,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const suiteDir = repoSuiteDir(inputs.dir);
     const files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));
     core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
-    const rctx = reportContextFor(inputs, ctx, found.artifactName);
+    const rctx = out.reportContext(ctx, found.artifactName);
     const view = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null) => ({
       ...rctx,
       headSha: found.headSha,

@@ -139,7 +139,7 @@ export function markerFor(workflow: string): string {
 
 /** The results artifact of a run is named from the commit it replayed. */
 export function artifactNameFor(sha: string | null, runAttempt: number, shard?: { index: number; total: number }): string {
-  // The shards of a matrix upload in one workflow run: each needs its own name (SPEC 12).
+  // The shards of a matrix upload in one workflow run: each needs its own name (docs/action.md, "Shards: one suite over a CI matrix").
   const base = `agent-replay-results-${sha && /^[0-9a-f]{7,40}$/.test(sha) ? sha : 'unknown'}${shard ? `-shard-${shard.index}-of-${shard.total}` : ''}`;
   return runAttempt > 1 ? `${base}-attempt-${runAttempt}` : base;
 }

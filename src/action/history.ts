@@ -1,4 +1,4 @@
-// What check mode looks up about earlier runs (SPEC 11), never failing the job:
+// What check mode looks up about earlier runs (docs/evaluations.md, "In the PR comment and job summary"), never failing the job:
 // - the previous run: the one the sticky comment shows before it is replaced (its hidden metadata
 //   names the run and its artifact), compared with this run;
 // - the trend: the agreement of the last recorded runs of the default branch (check mode on
@@ -64,7 +64,7 @@ export function defaultBranch(ctx: ActionContext): string | null {
   return typeof branch === 'string' && branch !== '' ? branch : null;
 }
 
-/** A shard's results artifact (SPEC 12): `agent-replay-results-<sha>-shard-2-of-4[-attempt-N]`. */
+/** A shard's results artifact: `agent-replay-results-<sha>-shard-2-of-4[-attempt-N]`. */
 export function isShardArtifact(name: string): boolean {
   return /-shard-\d+-of-\d+(-attempt-\d+)?$/.test(name);
 }
@@ -82,7 +82,7 @@ export function resultsArtifact(artifacts: readonly ArtifactInfo[]): ArtifactInf
 export const TIMINGS_RUNS = 3;
 
 /**
- * SPEC 12: the durations of the last successful `push` run of this workflow on the default branch
+ * The durations of the last successful `push` run of this workflow on the default branch
  * (its whole-run results artifact, else every shard's), to balance the shards of this run. Null
  * when none is found; every failure is an info line in the log, never a failure of the job.
  */

@@ -4,10 +4,10 @@
 import * as core from '@actions/core';
 import { readdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import type { Inputs } from '../inputs.js';
+import type { Inputs } from './inputs.js';
 import type { ActionContext } from './context.js';
-import type { ActionDeps } from './check.js';
-import { commentMarker, htmlReportFile, publishComment, reportContextFor, saveRecord, setRunOutputs, writeSummary } from './check.js';
+import type { ActionDeps } from './deps.js';
+import { htmlReportFile, publisher, publishSettings, setRunOutputs, writeSummary } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, readRecord } from '../record/index.js';
 import { renderComment, renderSummary } from '../report/index.js';
@@ -47,10 +47,10 @@ export async function expandResults(patterns: readonly string[], cwd: string): P
  * The pull request to comment on: the event's own, else the pr-number input, else the one a
  * workflow_run names. A fork's pull request is not named by workflow_run: pass pr-number.
  */
-async function pullForReport(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<ActionContext> {
+async function pullForReport(prNumber: number | null, ctx: ActionContext, deps: ActionDeps): Promise<ActionContext> {
   if (ctx.pull !== null) return ctx;
   const fromRun = (ctx.payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined)?.pull_requests?.[0]?.number;
-  const number = inputs.prNumber ?? (typeof fromRun === 'number' ? fromRun : null);
+  const number = prNumber ?? (typeof fromRun === 'number' ? fromRun : null);
   if (number === null || deps.github === null) return ctx;
   const { state: _state, ...pull } = await deps.github.getPull(ctx.owner, ctx.repo, number);
   return { ...ctx, pull: { ...pull, labels: [] } };
@@ -69,23 +69,25 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   );
   if (run.incomplete != null) core.warning(`report: ${incompleteText(run.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
   core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
-  const here = await pullForReport(inputs, ctx, deps);
+  const here = await pullForReport(inputs.prNumber, ctx, deps);
+  const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: run.commit ?? ctx.sha };
-  // What earlier runs say (SPEC 11), as in check mode: the run the sticky comment shows now, and
-  // the default branch's trend. Read-only lookups that never fail the job. Items of a missing
-  // shard are never "removed": compareRuns knows the merge is incomplete.
+  // What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"), as in check
+  // mode: the run the sticky comment shows now, and the default branch's trend. Read-only lookups
+  // that never fail the job. Items of a missing shard are never "removed": compareRuns knows the
+  // merge is incomplete.
   const gh = deps.github;
   const [previous, trend] =
     gh === null
       ? [null, null]
-      : await Promise.all([inputs.comment ? previousRun(gh, at, commentMarker(inputs, at), run) : Promise.resolve(null), defaultBranchTrend(gh, at, run)]);
+      : await Promise.all([inputs.comment ? previousRun(gh, at, out.marker, run) : Promise.resolve(null), defaultBranchTrend(gh, at, run)]);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
   // comment's metadata points at an artifact the accept flow can download.
-  const { artifactName, uploaded } = await saveRecord(run, inputs, ctx, deps, [htmlReportFile(run, reportContextFor(inputs, at, null), trend?.points)]);
-  const rctx = { ...reportContextFor(inputs, at, artifactName, uploaded), previous, trend };
+  const { artifactName, uploaded } = await out.save(run, [htmlReportFile(run, out.reportContext(at, null), trend?.points)]);
+  const rctx = { ...out.reportContext(at, artifactName, uploaded), previous, trend };
   await writeSummary(renderSummary(run, rctx));
   const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
   setRunOutputs(run, g);
-  await publishComment(deps.github, inputs, here, renderComment(run, rctx));
+  await out.comment(renderComment(run, rctx), { at: here });
   if (g.failed) core.setFailed(`agent-replay gate failed: ${g.reason}`);
 }

@@ -1,6 +1,6 @@
-// The HTTP agent client (SPEC 7): one undici dispatcher per client with keep-alive connections,
-// an optional welcome turn, request templates and response paths from the mapping, a per-attempt
-// deadline, retries with full-jitter backoff on network errors, 429 and 5xx (honouring
+// The HTTP agent client (docs/presets.md): one undici dispatcher per client with keep-alive
+// connections, an optional welcome turn, request templates and response paths from the mapping, a
+// per-attempt deadline, retries with full-jitter backoff on network errors, 429 and 5xx (honouring
 // Retry-After), and every failure resolved as an errored outcome, never thrown.
 //
 // Retry policy: network errors (the request may never have reached the agent), 429 and 5xx are
@@ -34,7 +34,7 @@ export interface AgentClientDeps {
   random?: () => number;
   /** Aborted when the run is interrupted: requests in flight are cancelled, no new one is sent. */
   signal?: AbortSignal;
-  /** Told before each retried request (SPEC 12 spend). */
+  /** Told before each retried request (counted in `spend`: docs/semantics.md, "Cost"). */
   onRetry?: () => void;
   /** Gates every request; default: an adaptive limit starting at `config.concurrency`. */
   limiter?: AdaptiveLimiter;
@@ -201,7 +201,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   }
 
   /**
-   * A persona script's session (SPEC section 10): the same session id, persona and mocks on every
+   * A persona script's session (docs/personas.md): the same session id, persona and mocks on every
    * turn, the welcome turn included. Each turn resolves as replied or errored, never throws.
    */
   function session(req: SessionRequest): AgentSession {
@@ -375,6 +375,15 @@ export function buildHeaders(configured: Record<string, string>, accept = 'appli
 export function snippet(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat === '') return '(empty body)';
+  // A web page (a host's 404 page, an SPA's index.html) says what it is by its title; its markup
+  // would only repeat the same noise under every item.
+  if (/^(?:<!--[\s\S]*?-->\s*)*<(?:!doctype html|html[\s>])/i.test(flat)) {
+    const clip = (t: string): string => (t.length <= 80 ? t : `${t.slice(0, 79)}…`);
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(flat)?.[1]?.trim() ?? '';
+    if (title !== '') return `an HTML page titled "${clip(title)}"`;
+    const visible = flat.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+    return visible === '' ? 'an HTML page with no text' : `an HTML page reading "${clip(visible)}"`;
+  }
   return flat.length <= SNIPPET_LENGTH ? flat : `${flat.slice(0, SNIPPET_LENGTH - 1)}…`;
 }
 

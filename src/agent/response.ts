@@ -51,7 +51,7 @@ export function callsOnly(json: unknown, mapping: AgentMapping): boolean {
   return calls.ok && calls.value !== null && calls.value.length > 0;
 }
 
-// ---- persona scripts (SPEC section 10): tool calls, outcome and errors of a turn ----------------
+// ---- persona scripts (docs/personas.md): tool calls, outcome and errors of a turn ---------------
 
 export interface MappedPersonaFields {
   /** Null: this response does not report tool calls. */

@@ -1,10 +1,11 @@
-// Streamed replies (SPEC 13): a `text/event-stream` body read to its end and decoded into
-// `{reply, toolCalls}`, whatever the format: OpenAI chat completion chunks, OpenAI Responses events,
-// Anthropic message stream events, the Vercel AI SDK 5 UI message stream, a LangGraph run stream
-// (`values` events; the last state is decoded like `/runs/wait`), or plain `data:` text (appended
-// as it comes). The format is recognised from the events themselves. A format with an end
-// event (`[DONE]` or a finish_reason, `response.completed`, `message_stop`, `finish`) that never
-// sends it ended early; an error event errors the turn. Pure: the client reads the body.
+// Streamed replies (docs/presets.md, "Streamed replies"): a `text/event-stream` body read to its
+// end and decoded into `{reply, toolCalls}`, whatever the format: OpenAI chat completion chunks,
+// OpenAI Responses events, Anthropic message stream events, the Vercel AI SDK 5 UI message stream,
+// a LangGraph run stream (`values` events; the last state is decoded like `/runs/wait`), or plain
+// `data:` text (appended as it comes). The format is recognised from the events themselves. A
+// format with an end event (`[DONE]` or a finish_reason, `response.completed`, `message_stop`,
+// `finish`) that never sends it ended early; an error event errors the turn. Pure: the client reads
+// the body.
 
 import { decodeLangGraph, errorText, isRecord, type DecodeResult } from './decode.js';
 

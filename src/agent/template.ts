@@ -1,4 +1,5 @@
-// Request-body templates and response paths: the pure half of the agent mapping (SPEC 7).
+// Request-body templates and response paths: the pure half of the agent mapping
+// (docs/presets.md, "Any JSON API: templates and paths").
 
 import type { JsonValue } from '../config.js';
 

@@ -1,5 +1,5 @@
-// One assertion against one reply (SPEC section 2). Every kind returns the same Outcome, and the
-// detail line always says why. Not evaluated is never a failure.
+// One assertion against one reply (docs/fixtures.md, "Assertions"). Every kind returns the same
+// Outcome, and the detail line always says why. Not evaluated is never a failure.
 
 import type { Assertion, Judge, Outcome, RegexEvaluator } from '../types.js';
 import { evaluateContains } from './contains.js';

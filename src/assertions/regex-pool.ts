@@ -1,4 +1,5 @@
-// A pool of worker threads that run regular expressions with a time budget (SPEC section 2).
+// A pool of worker threads that run regular expressions with a time budget
+// (docs/fixtures.md, "Assertions"; docs/architecture.md, "The regex time budget").
 //
 // A pathological pattern such as /^(a+)+$/ blocks the thread that runs it, and no JavaScript can
 // interrupt it: the only remedy is to terminate the thread. So every evaluation runs in a worker,

@@ -23,7 +23,7 @@ import { createHttpAgentClient } from '../agent/index.js';
 import { waitForAgent } from '../agent/ready.js';
 import { createRegexPool, PROBE_DETAIL } from '../assertions/index.js';
 import { createJudge } from '../judge/index.js';
-import { replay } from '../replay/index.js';
+import { NO_BASELINES, replay } from '../replay/index.js';
 import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
 import { EXIT, UserError } from '../errors.js';
@@ -53,12 +53,7 @@ export interface ProbeOptions {
 }
 
 /** What a probe is: the fixture `--save` would write. */
-export interface ProbeFixture {
-  label: string;
-  message: string;
-  persona: string | null;
-  assertion: Assertion | null;
-}
+export type ProbeFixture = Pick<Fixture, 'label' | 'message' | 'persona' | 'assertion'>;
 
 /** One pair of double quotes around the whole value is the shell's, not the text's. */
 function unquote(text: string): string {
@@ -274,7 +269,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps): Pr
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: 1, timeoutMs: config.regex.timeoutMs });
     judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock }) : null;
     const estimate = { usd: 0, capUsd: config.cost.capUsd, aboveCap: false, confirmed: false };
-    const run = await replay([fixture], new Map(), { agent: tap(agent, seen), regex, judge, redact, wallClock: deps.wallClock, sessionId: () => session }, {
+    const run = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: tap(agent, seen), regex, judge, redact, wallClock: deps.wallClock, sessionId: () => session }, {
       concurrency: 1,
       estimate,
       commit: null,

@@ -1,5 +1,6 @@
-// The embedded example agent (native protocol, SPEC 7 and the additions of SPEC 10). Deterministic
-// rules, so the demo shows every verdict and drift value on every run:
+// The embedded example agent (the native protocol of docs/presets.md and the additions of
+// docs/personas.md, "The protocol additions"). Deterministic rules, so the demo shows every verdict
+// and drift value on every run:
 //   - single questions answered by exact message (the fixtures of examples/demo);
 //   - a refund flow over several turns, with tools answered from the request's mocks:
 //       "I want my money back"      -> asks for the order number               (refunds/ask-order)

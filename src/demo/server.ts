@@ -1,7 +1,7 @@
-// The embedded example agent (native protocol with SPEC 10's tool mocks, demo/agent.ts) and the
-// demo judge (OpenAI-compatible, demo/judge.ts), on one loopback server with an ephemeral port.
-// Deterministic rules, so the demo shows every verdict and drift value on every run. The judge is
-// a keyword rule, not a model, and says so.
+// The embedded example agent (native protocol with the persona scripts' tool mocks, demo/agent.ts)
+// and the demo judge (OpenAI-compatible, demo/judge.ts), on one loopback server with an ephemeral
+// port. Deterministic rules, so the demo shows every verdict and drift value on every run. The
+// judge is a keyword rule, not a model, and says so.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

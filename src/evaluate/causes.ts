@@ -44,7 +44,7 @@ function withoutTurn(text: string): string {
 
 /** A page of markup rather than JSON: an SPA shell, a host's 404 page. */
 function looksLikeHtml(text: string): boolean {
-  return /<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<title>/i.test(text);
+  return /<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<title>|: an HTML page (?:titled|reading|with no text)\b/i.test(text);
 }
 
 function httpCause(status: number, endpoint: string | null, html: boolean): Cause {

@@ -50,7 +50,10 @@ export interface RetryOptions {
   random: () => number;
   /** When aborted (an interrupted run), no further attempt is made. */
   signal?: AbortSignal;
-  /** Told before each attempt after the first (SPEC 12 spend: retries counted apart from turns). */
+  /**
+   * Told before each attempt after the first (`spend` counts retries apart from turns:
+   * docs/semantics.md, "Cost").
+   */
   onRetry?: () => void;
   /**
    * How long throttled attempts may go on, from the first attempt (timeoutMs x attempts); without

@@ -1,4 +1,5 @@
-// The judge clients: OpenAI-compatible chat completions and Anthropic messages (SPEC section 2).
+// The judge clients: OpenAI-compatible chat completions and Anthropic messages (docs/fixtures.md,
+// "Assertions"; `judge` in docs/configuration.md).
 // One undici Agent per client; one POST per score; the model's text goes through parse.ts.
 
 import { Agent } from '../http/undici.js';
@@ -14,7 +15,7 @@ import { JUDGE_SYSTEM_PROMPT, judgeUserMessage, TRANSCRIPT_SYSTEM_PROMPT, transc
 export interface JudgeDeps {
   clock?: Clock;
   random?: () => number;
-  /** Told before each retried request (SPEC 12 spend). */
+  /** Told before each retried request (counted in `spend`: docs/semantics.md, "Cost"). */
   onRetry?: () => void;
   /** Gates every call; default: an adaptive limit starting at `config.concurrency`. */
   limiter?: AdaptiveLimiter;

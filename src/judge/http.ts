@@ -23,7 +23,7 @@ export interface PostOptions {
   backoffMs: number;
   clock: Clock;
   random: () => number;
-  /** Told before each retried request (SPEC 12 spend). */
+  /** Told before each retried request (counted in `spend`: docs/semantics.md, "Cost"). */
   onRetry?: () => void;
   /** Gates every attempt; a 429 halves the judge's concurrency. */
   limiter: AdaptiveLimiter;

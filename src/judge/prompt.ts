@@ -3,8 +3,9 @@
 import type { Turn } from '../types.js';
 
 /**
- * The version of the words below, recorded in every judge fingerprint (SPEC section 11): bump it
- * whenever a prompt changes, so that compare can tell "the judge changed" from "the agent changed".
+ * The version of the words below, recorded in every judge fingerprint (docs/evaluations.md, "What
+ * defined each item"): bump it whenever a prompt changes, so that compare can tell "the judge
+ * changed" from "the agent changed".
  */
 export const JUDGE_PROMPT_VERSION = '1';
 
@@ -21,8 +22,8 @@ export function judgeUserMessage(criterion: string, reply: string): string {
   return `Criterion:\n${criterion}\n\nReply to judge:\n<reply>\n${reply}\n</reply>`;
 }
 
-// Persona scripts (SPEC section 10): one criterion against the whole conversation. The rationale
-// is asked for before the score, so the model reasons before it commits to a number.
+// Persona scripts (docs/personas.md, "The checks"): one criterion against the whole conversation.
+// The rationale is asked for before the score, so the model reasons before it commits to a number.
 
 export const TRANSCRIPT_SYSTEM_PROMPT = [
   'You are a strict evaluator of a conversation between a user and a chatbot.',

@@ -1,4 +1,4 @@
-// One persona script replayed (SPEC section 10): one session; the welcome turn when the agent has
+// One persona script replayed (docs/personas.md): one session; the welcome turn when the agent has
 // one, the opening, then the follow-ups in order; every turn recorded; an early end leaves the
 // rest unsent; an agent failure keeps the turns that completed. Then the checks and the verdict.
 // Never throws: whatever goes wrong is this script's errored record.
@@ -47,7 +47,7 @@ export interface PersonaReplayDeps {
   now: () => number;
   redact: (text: string) => string;
   session: string;
-  /** SPEC 12: the judge fingerprint of this script (judge model, prompt version, criteria); absent or null: nothing is reused. */
+  /** The judge fingerprint of this script (judge model, prompt version, criteria); absent or null: nothing is reused. */
   fingerprint?: JudgeFingerprint | null;
   /** Runs `expect.reply` regexes (the time-limited worker pool fixtures use); absent: those checks are not evaluated. */
   regex?: RegexEvaluator;
@@ -207,7 +207,7 @@ function redactJson(value: JsonValue, redact: (t: string) => string): JsonValue 
 
 /**
  * One judge call per criterion, in order, with the whole transcript; none when the run did not
- * complete. A criterion whose baseline result stands for this transcript (SPEC 12) is reused instead.
+ * complete. A criterion whose baseline result stands for this transcript (docs/fixtures.md, "Judge reuse") is reused instead.
  */
 async function criteria(
   script: PersonaScript,

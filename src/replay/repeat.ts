@@ -1,4 +1,4 @@
-// SPEC 12 "Repeat": the attempts of one item, each replayed as an ordinary item in its own session,
+// Repeat (docs/fixtures.md, "Repeat: measure flakiness instead of suffering it"): the attempts of one item, each replayed as an ordinary item in its own session,
 // made into the item's one record. The item shows (and compares for drift) the first attempt that
 // replied (a fixture) or completed (a persona script), else the first attempt; its verdict is the
 // attempts' combined verdict (evaluate/repeat.ts); every attempt is kept under `attempts`.

@@ -16,7 +16,7 @@ import { pushed, runCommands, setUpFork } from '../support/fork-clone.js';
 import { acceptMode } from '../../src/action/accept.js';
 import { pullFromPayload, type ActionContext } from '../../src/action/context.js';
 import type { ArtifactStore } from '../../src/action/artifacts.js';
-import { readInputs } from '../../src/inputs.js';
+import { readInputs } from '../../src/action/inputs.js';
 import { createGitHubApi } from '../../src/github/api.js';
 import { parseRecord } from '../../src/record/index.js';
 import type { Baseline } from '../../src/types.js';

@@ -10,7 +10,7 @@ import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { makeWorkspace, runAction, useServers } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
-import { deploymentAgentUrl } from '../../src/action/check.js';
+import { deploymentAgentUrl } from '../../src/action/plan.js';
 import { artifactZip } from '../support/zip.js';
 import { startServer } from '../judge/server.js';
 

@@ -1,7 +1,8 @@
-// Check mode and earlier runs (SPEC 11): "since the previous run" from the run the sticky comment
-// showed before (its metadata and its artifact, downloaded over REST), and the agreement trend of
-// the default branch from recorded push runs. The Action runs as a child process against the fake
-// GitHub, which checks every REST request against GitHub's OpenAPI description.
+// Check mode and earlier runs (docs/evaluations.md, "In the PR comment and job summary"): "since
+// the previous run" from the run the sticky comment showed before (its metadata and its artifact,
+// downloaded over REST), and the agreement trend of the default branch from recorded push runs. The
+// Action runs as a child process against the fake GitHub, which checks every REST request against
+// GitHub's OpenAPI description.
 
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';

@@ -1,8 +1,8 @@
-// SPEC 12 shards in the Action: a `shard` check run replays its part, takes timings from the last
-// successful default-branch run's artifacts, never comments and uploads under its own artifact
-// name; report mode merging shards with one missing says so and fails unless allow-incomplete.
-// The Action runs as a child process against the fake GitHub (every REST request checked against
-// GitHub's OpenAPI description).
+// Shards (docs/action.md, "Shards: one suite over a CI matrix") in the Action: a `shard` check run
+// replays its part, takes timings from the last successful default-branch run's artifacts, never
+// comments and uploads under its own artifact name; report mode merging shards with one missing
+// says so and fails unless allow-incomplete. The Action runs as a child process against the fake
+// GitHub (every REST request checked against GitHub's OpenAPI description).
 
 import { describe, expect, it } from 'vitest';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';

@@ -211,7 +211,18 @@ describe('errored replays', () => {
   it('reports invalid JSON with a snippet', async () => {
     const server = await serve(() => ({ body: '<html>Bad gateway</html>' }));
     const outcome = await client({ url: server.url, start: null }).converse(request);
-    expect(outcome).toEqual({ kind: 'errored', errorKind: 'invalid_json', error: 'message turn: response is not valid JSON: <html>Bad gateway</html>' });
+    expect(outcome).toEqual({ kind: 'errored', errorKind: 'invalid_json', error: 'message turn: response is not valid JSON: an HTML page reading "Bad gateway"' });
+  });
+
+  it('names a web page by its title instead of quoting its markup', async () => {
+    const page = '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>404: This page could not be found</title><style>body{}</style></head>\n<body><h1>404</h1></body></html>';
+    const notFound = await serve(() => ({ status: 404, body: page }));
+    expect(await client({ url: notFound.url, start: null, retries: 0 }).converse(request)).toMatchObject({
+      kind: 'errored',
+      error: 'message turn: agent returned HTTP 404 after 1 attempt: an HTML page titled "404: This page could not be found"',
+    });
+    const spa = await serve(() => ({ body: '<!doctype html><html><head><script>var x = "<b>";</script></head><body><div id="root"></div></body></html>' }));
+    expect(await client({ url: spa.url, start: null }).converse(request)).toMatchObject({ error: 'message turn: response is not valid JSON: an HTML page with no text' });
   });
 
   it('names the welcome turn when it fails', async () => {

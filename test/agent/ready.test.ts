@@ -1,6 +1,6 @@
-// Readiness (SPEC 13): before the first fixture, GET the agent URL with backoff until it answers
-// with anything but a connection error or 502/503/504. Real loopback servers; a clock whose sleep
-// returns at once and moves virtual time on, so nothing really waits.
+// Readiness (docs/action.md, "Preview deployments"): before the first fixture, GET the agent URL
+// with backoff until it answers with anything but a connection error or 502/503/504. Real loopback
+// servers; a clock whose sleep returns at once and moves virtual time on, so nothing really waits.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

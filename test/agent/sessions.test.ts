@@ -1,5 +1,6 @@
-// Persona sessions over HTTP (SPEC section 10): mocks on every turn, tool calls, outcome and
-// errors read with the mapping, the openai-chat preset's tool_calls, and responses of the wrong shape.
+// Persona sessions over HTTP (docs/personas.md, "The protocol additions"): mocks on every turn,
+// tool calls, outcome and errors read with the mapping, the openai-chat preset's tool_calls, and
+// responses of the wrong shape.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient, renderTemplate } from '../../src/agent/index.js';
 import { defaultConfig, NATIVE_MAPPING, OPENAI_CHAT_MAPPING, type AgentConfig } from '../../src/config.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeFailure, EXIT, UserError } from '../../src/errors.js';
 import { GitHubError } from '../../src/github/errors.js';
-import { InputError } from '../../src/inputs.js';
+import { InputError } from '../../src/action/inputs.js';
 import { RecordError } from '../../src/record/index.js';
 import { agentConfig, cli, makeProject, scriptedAgent, serve, useCleanup } from './helpers.js';
 

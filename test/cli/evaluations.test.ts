@@ -1,6 +1,6 @@
-// Evaluations end to end (SPEC 11) with the real CLI and a real loopback agent: coverage in the
-// record, definitionHash per item, `run --rerun` and `--only` replaying exactly the right items
-// (counted at the agent), and `compare` on two real records.
+// Evaluations end to end (docs/evaluations.md) with the real CLI and a real loopback agent:
+// coverage in the record, definitionHash per item, `run --rerun` and `--only` replaying exactly the
+// right items (counted at the agent), and `compare` on two real records.
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

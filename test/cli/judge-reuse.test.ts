@@ -1,6 +1,7 @@
-// SPEC 12 "Judge reuse", end to end through the CLI: `run` against a real loopback agent and a real
-// loopback judge, `accept` writing the judge result into the baseline files, and reruns whose judge
-// requests are counted by the judge server itself (what it received is the truth).
+// Judge reuse (docs/fixtures.md, "Judge reuse"), end to end through the CLI: `run` against a real
+// loopback agent and a real loopback judge, `accept` writing the judge result into the baseline
+// files, and reruns whose judge requests are counted by the judge server itself (what it received
+// is the truth).
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -364,7 +365,7 @@ describe('judge reuse for persona scripts', () => {
   });
 });
 
-describe('judge reuse with repeat (SPEC 12: never across attempts of one run)', () => {
+describe('judge reuse with repeat (never across attempts of one run)', () => {
   it('each attempt of a repeated item checks the stored baseline on its own: identical attempts each reuse it, a changed one is judged', async () => {
     const { cwd, judge, answers } = await acceptedProject();
     await writeFile(configPath(cwd), `${await readFile(configPath(cwd), 'utf8')}repeat: { count: 3 }\n`);

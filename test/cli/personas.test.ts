@@ -1,4 +1,4 @@
-// Persona scripts end to end (SPEC section 10): `agent-replay run` against the real loopback shop
+// Persona scripts end to end (docs/personas.md): `agent-replay run` against the real loopback shop
 // agent (test/support/shop-agent.ts) and the real loopback judge (test/judge/server.ts), then the
 // record, JUnit, the gate, baselines, drift and `accept --results`.
 
@@ -115,7 +115,7 @@ function statuses(p: PersonaRecord): string[] {
 }
 
 describe('agent-replay run with persona scripts', () => {
-  it('replays every script in one session and records turns, checks and verdicts as SPEC 10 says', async () => {
+  it('replays every script in one session and records turns, checks and verdicts as docs/personas.md says', async () => {
     const agent = await startAgent(BY_PERSONA);
     const judge = await startJudge();
     const cwd = await project(agent.url, judge.url);

@@ -9,8 +9,8 @@ import { agentConfig, baseline, byLabel, cli, makeProject, readResults, scripted
 
 useCleanup();
 
-const SPEC_TOP_LEVEL = ['schemaVersion', 'tool', 'startedAt', 'finishedAt', 'durationMs', 'commit', 'estimate', 'tallies', 'fixtures'];
-const SPEC_FIXTURE = [
+const RECORD_TOP_LEVEL = ['schemaVersion', 'tool', 'startedAt', 'finishedAt', 'durationMs', 'commit', 'estimate', 'tallies', 'fixtures'];
+const RECORD_FIXTURE = [
   'label',
   'file',
   'message',
@@ -51,7 +51,7 @@ describe('run', () => {
     expect(r.code).toBe(0);
 
     const record = await readResults(join(cwd, 'out/results.json'));
-    for (const key of SPEC_TOP_LEVEL) expect(record).toHaveProperty(key);
+    for (const key of RECORD_TOP_LEVEL) expect(record).toHaveProperty(key);
     expect(record.schemaVersion).toBe(1);
     expect(record.tool.name).toBe('agent-replay');
     expect(record.commit).toBe('b'.repeat(40));
@@ -61,7 +61,7 @@ describe('run', () => {
     expect(record.agent.host).toBe(new URL(agent.url).host);
     expect(record.judge.name).toBe('openai test-judge');
     expect(record.fixtures.map((f) => f.label)).toEqual(['greeting', 'opening-hours', 'polite', 'refund-policy']);
-    for (const f of record.fixtures) for (const key of SPEC_FIXTURE) expect(f).toHaveProperty(key);
+    for (const f of record.fixtures) for (const key of RECORD_FIXTURE) expect(f).toHaveProperty(key);
 
     const f = byLabel(record);
     const refund = f.get('refund-policy');
@@ -99,7 +99,7 @@ describe('run', () => {
     expect(agent.requests).toHaveLength(8);
   });
 
-  it('shows every verdict and every drift value, with errored and no-baseline fixtures shaped by SPEC 3', async () => {
+  it('shows every verdict and every drift value, with errored and no-baseline fixtures shaped as docs/semantics.md (Drift) says', async () => {
     const agent = await serve(
       scriptedAgent({
         a: 'A-reply',

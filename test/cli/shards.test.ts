@@ -1,6 +1,7 @@
-// SPEC 12 shards end to end with the real CLI and a real loopback agent: a suite run as 3 shards
-// and merged by `report` has the same items as one full run; a missing shard makes the merge
-// incomplete (exit 1, said under the headline, nothing removed) unless --allow-incomplete.
+// Shards (docs/action.md, "Shards: one suite over a CI matrix") end to end with the real CLI and a
+// real loopback agent: a suite run as 3 shards and merged by `report` has the same items as one
+// full run; a missing shard makes the merge incomplete (exit 1, said under the headline, nothing
+// removed) unless --allow-incomplete.
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

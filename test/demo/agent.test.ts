@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../src/demo/server.js';
 import { DemoAgent } from '../../src/demo/agent.js';
 import { judgeAnswer, readJudgePrompt } from '../../src/demo/judge.js';
-import { jsonSubset, jsonEqual, type Json } from '../../src/demo/mocks.js';
+import { mockMatches, type Json } from '../../src/demo/mocks.js';
 import { judgeUserMessage, transcriptUserMessage } from '../../src/judge/index.js';
 import type { Turn } from '../../src/types.js';
 
@@ -157,7 +157,8 @@ describe('demo agent: mock matching', () => {
     [[1], 1, false],
     [null, null, true],
   ])('subset %j in %j: %s', (expected, actual, result) => {
-    expect(jsonSubset(expected, actual)).toBe(result);
+    expect(mockMatches({ tool: 't', input: expected }, 't', actual)).toBe(result);
+    expect(mockMatches({ tool: 't', input: expected, match: 'subset' }, 't', actual)).toBe(result);
   });
 
   it.each<[Json, Json, boolean]>([
@@ -166,7 +167,13 @@ describe('demo agent: mock matching', () => {
     [[1, 2], [2, 1], false],
     [1, '1', false],
   ])('exact %j vs %j: %s', (a, b, result) => {
-    expect(jsonEqual(a, b)).toBe(result);
+    expect(mockMatches({ tool: 't', input: a, match: 'exact' }, 't', b)).toBe(result);
+  });
+
+  it('answers only calls of its own tool; a mock without input answers any call of it', () => {
+    expect(mockMatches({ tool: 'find_order', input: { orderId: '1' } }, 'issue_refund', { orderId: '1' })).toBe(false);
+    expect(mockMatches({ tool: 'find_order' }, 'find_order', { anything: [1, 2] })).toBe(true);
+    expect(mockMatches({ tool: 'find_order', match: 'exact' }, 'find_order', null)).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
-// SPEC 12 "Spend": the record counts agent turns answered, retries separately, judge calls made and
-// judge results reused, counted against the real loopback agent and judge (what the servers
-// received is the truth); shards' spend is summed; the regex workers start with the run.
+// Spend (docs/semantics.md, "Cost"): the record counts agent turns answered, retries separately,
+// judge calls made and judge results reused, counted against the real loopback agent and judge
+// (what the servers received is the truth); shards' spend is summed; the regex workers start with
+// the run.
 
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

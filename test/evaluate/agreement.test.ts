@@ -1,5 +1,6 @@
-// Agreement (SPEC 11): passed / (passed + failed); not evaluated and errored beside it, never in
-// the denominator; per conversation, per file, per persona tag. Coverage with the prefix rule.
+// Agreement (docs/evaluations.md, "Agreement"): passed / (passed + failed); not evaluated and
+// errored beside it, never in the denominator; per conversation, per file, per persona tag.
+// Coverage with the prefix rule.
 
 import { describe, expect, it } from 'vitest';
 import { agreement, agreementOf, agreementReport, coverage, coverageChange, formatAgreement, runCoverage, runVisited } from '../../src/evaluate/index.js';

@@ -1,5 +1,5 @@
-// compare (SPEC 11): crafted pairs of runs, one per cause, in the contract's order of precedence;
-// the earlier run is always "before"; items only in one run are listed.
+// compare (docs/evaluations.md, "Compare"): crafted pairs of runs, one per cause, in the contract's
+// order of precedence; the earlier run is always "before"; items only in one run are listed.
 
 import { describe, expect, it } from 'vitest';
 import { compareRuns, type ChangeCause } from '../../src/evaluate/index.js';

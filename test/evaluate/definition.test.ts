@@ -1,5 +1,6 @@
-// definitionHash and judge fingerprint (SPEC 11): stable for the same definition whatever the key
-// order or place in the file, changed by each field it covers, and never by the judge's criteria.
+// definitionHash and judge fingerprint (docs/evaluations.md, "What defined each item"): stable for
+// the same definition whatever the key order or place in the file, changed by each field it covers,
+// and never by the judge's criteria.
 
 import { describe, expect, it } from 'vitest';
 import { fixtureDefinitionHash, personaDefinitionHash, fixtureEvaluationFields, personaEvaluationFields } from '../../src/evaluate/definition.js';

@@ -116,7 +116,7 @@ describe('cost estimate', () => {
   const WELCOME = { welcomeTurn: true };
   const contains: Assertion = { kind: 'contains', value: 'x' };
   const judge: Assertion = { kind: 'judge', criterion: 'c', threshold: 0.7 };
-  it('uses the defaults of the spec: 2 turns x $0.01 per fixture, $0.005 per judge call', () => {
+  it('uses the documented defaults (docs/semantics.md, Cost): 2 turns x $0.01 per fixture, $0.005 per judge call', () => {
     const e = estimateCost([contains, judge, null], DEFAULT_COST, false, WELCOME);
     expect(e.usd).toBe(0.065);
     expect(e.capUsd).toBe(0.1);

@@ -1,5 +1,5 @@
-// SPEC 12 "Judge reuse", the pure rules: what acceptance keeps, when a kept result stands for a new
-// reply, and how its source is named.
+// Judge reuse (docs/fixtures.md, "Judge reuse"), the pure rules: what acceptance keeps, when a kept
+// result stands for a new reply, and how its source is named.
 
 import { describe, expect, it } from 'vitest';
 import { baselineJudgeOf, decideAcceptance, reusableCriterion, reusableJudge, reusedCount, reuseWords } from '../../src/evaluate/index.js';

@@ -1,5 +1,5 @@
-// SPEC 12 shards: the pure partition (by timings or by a hash of the label), the suite hash, the
-// `i/n` parser and the words of an incomplete merge.
+// Shards (docs/action.md, "Shards: one suite over a CI matrix"): the pure partition (by timings or
+// by a hash of the label), the suite hash, the `i/n` parser and the words of an incomplete merge.
 
 import { describe, expect, it } from 'vitest';
 import { hashShard, incompleteText, parseShard, partition, selectShard, suiteHash, timingsOf, type ShardItem } from '../../src/evaluate/shard.js';

@@ -1,11 +1,12 @@
-// The SPEC 11 fields of a record: optional (older records parse), validated, and merged across shards.
+// The evaluation fields of a record (docs/evaluations.md, "What defined each item"): optional
+// (older records parse), validated, and merged across shards.
 
 import { describe, expect, it } from 'vitest';
 import { mergeRecords, parseRecord, serializeRecord } from '../../src/record/index.js';
 import { fixture, route, run } from '../report/fixtures.js';
 
 describe('evaluation fields in results.json', () => {
-  it('a record without them (written before SPEC 11) still parses', () => {
+  it('a record without them (written before they existed) still parses', () => {
     const old = run([fixture('a')]);
     const parsed = parseRecord(serializeRecord(old), 'old.json');
     expect(parsed.coverage).toBeUndefined();

@@ -219,7 +219,7 @@ describe('mergeRecords', () => {
   });
 });
 
-describe('persona scripts in the record (SPEC 10)', () => {
+describe('persona scripts in the record', () => {
   const script = {
     label: 'refund',
     file: '.agent-replay/personas/refund.yml',

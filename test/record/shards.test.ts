@@ -1,5 +1,6 @@
-// SPEC 12: merging shard records checks that every shard of one suite is there; a missing or a
-// foreign shard makes the merge incomplete, never "removed" items; the gate fails unless allowed.
+// Shards (docs/action.md, "Report: combine shards, or comment for a fork"): merging shard records
+// checks that every shard of one suite is there; a missing or a foreign shard makes the merge
+// incomplete, never "removed" items; the gate fails unless allowed.
 
 import { describe, expect, it } from 'vitest';
 import { mergeRecords, parseRecord, serializeRecord } from '../../src/record/index.js';

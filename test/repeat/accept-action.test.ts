@@ -1,5 +1,6 @@
-// SPEC 12 through the Action's label flow: the check records a repeated run, the accept label
-// commits the items whose attempts agree and refuses the others, saying why in the comment.
+// Repeat (docs/fixtures.md, "Repeat: measure flakiness instead of suffering it") through the
+// Action's label flow: the check records a repeated run, the accept label commits the items whose
+// attempts agree and refuses the others, saying why in the comment.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

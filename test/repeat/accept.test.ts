@@ -1,5 +1,6 @@
-// SPEC 12: acceptance refuses a repeated item whose attempts replied differently ("replies vary
-// across N attempts"), through the CLI, against a real loopback agent that answers per attempt.
+// Repeat (docs/fixtures.md, "Repeat: measure flakiness instead of suffering it"): acceptance
+// refuses a repeated item whose attempts replied differently ("replies vary across N attempts"),
+// through the CLI, against a real loopback agent that answers per attempt.
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

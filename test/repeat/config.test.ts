@@ -4,7 +4,7 @@ import { C, F, load } from '../suite/helpers.js';
 const P = '.agent-replay/personas';
 const SCRIPT = (label: string, extra = ''): string => `label: ${label}\nopening: hi\nexpect:\n  conversations: [refunds]\n${extra}`;
 
-describe('repeat: config.yml and per item (SPEC 12)', () => {
+describe('repeat: config.yml and per item', () => {
   it('global repeat applies to the config; per-item repeat is on the item; minPass defaults to count', async () => {
     const r = await load({
       [C]: 'repeat:\n  count: 3\n  minPass: 2\n',

@@ -1,5 +1,5 @@
-// SPEC 12: the estimate is a worst case, so a repeated item costs every attempt; spend counts what
-// the real loopback agent and judge answered.
+// Repeat and cost (docs/semantics.md, "Cost"): the estimate is a worst case, so a repeated item
+// costs every attempt; spend counts what the real loopback agent and judge answered.
 
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

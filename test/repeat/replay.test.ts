@@ -1,6 +1,7 @@
-// SPEC 12 "Repeat" in the runner: every attempt its own session against a real loopback agent,
-// attempts side by side under the concurrency bound, the verdict rules, flaky, errored only when
-// every attempt errored, every attempt recorded, and an item that runs once recorded as before.
+// Repeat (docs/fixtures.md, "Repeat: measure flakiness instead of suffering it") in the runner:
+// every attempt its own session against a real loopback agent, attempts side by side under the
+// concurrency bound, the verdict rules, flaky, errored only when every attempt errored, every
+// attempt recorded, and an item that runs once recorded as before.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
@@ -9,7 +10,7 @@ import { defaultConfig } from '../../src/config.js';
 import { combineAttempts, type AttemptOutcome } from '../../src/evaluate/repeat.js';
 import { gateRun } from '../../src/evaluate/index.js';
 import { runRecordSchema } from '../../src/record/schema.js';
-import { replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
 import type { AgentClient, Fixture, PersonaScript, RegexEvaluator, Repeat } from '../../src/types.js';
 import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
 
@@ -84,8 +85,7 @@ describe('replay with repeat (real HTTP)', () => {
     });
     const progress: Progress[] = [];
     const run = await replay(
-      [fixture('flip', { count: 3, minPass: 2 }), fixture('strict', { count: 3, minPass: 3 }), fixture('down', { count: 2, minPass: 1 }), fixture('half', { count: 2, minPass: 1 }), fixture('once')],
-      new Map(),
+      { fixtures: [fixture('flip', { count: 3, minPass: 2 }), fixture('strict', { count: 3, minPass: 3 }), fixture('down', { count: 2, minPass: 1 }), fixture('half', { count: 2, minPass: 1 }), fixture('once')], personas: [], baselines: NO_BASELINES },
       { agent: client, regex: regexPool(), judge: null, sessionId: (f) => `s-${f.label}`, onProgress: (p) => progress.push(p) },
       OPTIONS,
     );
@@ -121,7 +121,7 @@ describe('replay with repeat (real HTTP)', () => {
 
   it('the global repeat applies to items without their own; an item\'s own replaces it', async () => {
     const { server, client } = await agentServer((req) => ({ json: { reply: `yes ${attemptOf(req)}` } }));
-    const run = await replay([fixture('a'), fixture('b', { count: 2, minPass: 1 })], new Map(), { agent: client, regex: regexPool(), judge: null }, { ...OPTIONS, repeat: { count: 3, minPass: 3 } });
+    const run = await replay({ fixtures: [fixture('a'), fixture('b', { count: 2, minPass: 1 })], personas: [], baselines: NO_BASELINES }, { agent: client, regex: regexPool(), judge: null }, { ...OPTIONS, repeat: { count: 3, minPass: 3 } });
     expect(server.requests).toHaveLength(5);
     expect(run.fixtures.map((f) => f.repeat)).toEqual([{ count: 3, minPass: 3, passed: 3, flaky: false }, { count: 2, minPass: 1, passed: 2, flaky: false }]);
   });
@@ -138,7 +138,7 @@ describe('replay with repeat (real HTTP)', () => {
       });
       return { json: { reply: 'yes' } };
     });
-    const run = await replay([fixture('a', { count: 4, minPass: 4 })], new Map(), { agent: client, regex: regexPool(), judge: null }, { ...OPTIONS, concurrency: 4 });
+    const run = await replay({ fixtures: [fixture('a', { count: 4, minPass: 4 })], personas: [], baselines: NO_BASELINES }, { agent: client, regex: regexPool(), judge: null }, { ...OPTIONS, concurrency: 4 });
     expect(maxInFlight).toBe(4);
     expect(run.fixtures[0]).toMatchObject({ verdict: 'pass', repeat: { passed: 4 } });
   });
@@ -162,7 +162,7 @@ describe('replay with repeat (real HTTP)', () => {
       mocks: [],
       expect: { conversations: ['refunds'], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [] },
     };
-    const run = await replay([], new Map(), { agent: client, regex: regexPool(), judge: null, sessionId: (i) => `s-${i.label}` }, OPTIONS, { personas: [script], baselines: new Map() });
+    const run = await replay({ fixtures: [], personas: [script], baselines: NO_BASELINES }, { agent: client, regex: regexPool(), judge: null, sessionId: (i) => `s-${i.label}` }, OPTIONS);
     expect(runRecordSchema.parse(JSON.parse(JSON.stringify(run)))).toBeTruthy();
     const [p] = run.personas;
     expect(p).toMatchObject({ verdict: 'pass', repeat: { count: 2, minPass: 1, passed: 1, flaky: true }, visited: ['refunds'] });
@@ -189,8 +189,7 @@ describe('an interrupted run with repeated items', () => {
     // Two workers: one is held by slow's second attempt, the other finishes `done` and `once`;
     // the interrupt comes when both of those are in.
     const run = await replay(
-      [fixture('done', { count: 2, minPass: 2 }), fixture('slow', { count: 2, minPass: 2 }), fixture('once')],
-      new Map(),
+      { fixtures: [fixture('done', { count: 2, minPass: 2 }), fixture('slow', { count: 2, minPass: 2 }), fixture('once')], personas: [], baselines: NO_BASELINES },
       {
         agent: client,
         regex: regexPool(),

@@ -1,5 +1,6 @@
-// SPEC 12: a repeated item shows k/N (passes/attempts) in every report, "(flaky)" when its
-// attempts disagree, and the headline area names the flaky items. Goldens: repeat.*.
+// Repeat (docs/fixtures.md, "Repeat: measure flakiness instead of suffering it"): a repeated item
+// shows k/N (passes/attempts) in every report, "(flaky)" when its attempts disagree, and the
+// headline area names the flaky items. Goldens: repeat.*.
 
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/evaluate/compare.js';

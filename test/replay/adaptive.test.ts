@@ -1,14 +1,15 @@
-// Adaptive concurrency against real loopback servers (SPEC 12): an agent, and a judge, that answer
-// 429 whenever more than 4 requests are in flight, driven at concurrency 16. Nothing errors, and
-// the limit settles at 4-5: once down to 4 it never goes above 5 (the first value that
-// overloads the server), and every request above 4 in flight was one the server turned away.
+// Adaptive concurrency (docs/configuration.md, "Adaptive concurrency") against real loopback
+// servers: an agent, and a judge, that answer 429 whenever more than 4 requests are in flight,
+// driven at concurrency 16. Nothing errors, and the limit settles at 4-5: once down to 4 it never
+// goes above 5 (the first value that overloads the server), and every request above 4 in flight was
+// one the server turned away.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import { createJudge } from '../../src/judge/index.js';
-import { replay, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay, type ReplayOptions } from '../../src/replay/index.js';
 import type { Clock, Fixture, RegexEvaluator } from '../../src/types.js';
 import { nativeEcho, startAgentServer, type AgentReply } from '../support/agent-server.js';
 import { startServer } from '../judge/server.js';
@@ -84,7 +85,7 @@ describe('adaptive concurrency', () => {
       line: i + 1,
     }));
 
-    const record = await replay(fixtures, new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    const record = await replay({ fixtures: fixtures, personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
 
     expect(record.tallies).toMatchObject({ errored: 0, passed: 200 });
     expect(server.counts.served).toBe(200);

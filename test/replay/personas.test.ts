@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
-import { replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
 import type { AgentClient, Fixture, PersonaScript } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
 
@@ -92,7 +92,7 @@ describe('replay with persona scripts', () => {
     const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
     cleanups.push(() => regex.close());
     const progress: Progress[] = [];
-    const record = await replay(fixtures, new Map(), { agent: client, regex, judge: null, onProgress: (p) => progress.push(p) }, OPTIONS, { personas: scripts, baselines: new Map() });
+    const record = await replay({ fixtures: fixtures, personas: scripts, baselines: NO_BASELINES }, { agent: client, regex, judge: null, onProgress: (p) => progress.push(p) }, OPTIONS);
 
     expect(gate.maxInFlight).toBe(3);
     // At some moment a script's turn and a fixture were in flight together.
@@ -134,7 +134,7 @@ describe('replay with persona scripts', () => {
     cleanups.push(() => client.close());
     const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
     cleanups.push(() => regex.close());
-    const record = await replay([], new Map(), { agent: client, regex, judge: null, signal: controller.signal }, { ...OPTIONS, concurrency: 1 }, { personas: [script('p1', 2), script('p2', 2), script('p3', 1)], baselines: new Map() });
+    const record = await replay({ fixtures: [], personas: [script('p1', 2), script('p2', 2), script('p3', 1)], baselines: NO_BASELINES }, { agent: client, regex, judge: null, signal: controller.signal }, { ...OPTIONS, concurrency: 1 });
     expect(record.interrupted).toBe(true);
     expect(record.personas.map((p) => p.label)).toEqual(['p1']);
   });
@@ -151,7 +151,7 @@ describe('replay with persona scripts', () => {
     const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
     cleanups.push(() => regex.close());
     const closed = { ...script('closed', 2), persona: 'closed' };
-    const record = await replay([], new Map(), { agent: client, regex, judge: null }, OPTIONS, { personas: [closed, script('open', 1)], baselines: new Map() });
+    const record = await replay({ fixtures: [], personas: [closed, script('open', 1)], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, OPTIONS);
     const [a, b] = record.personas;
     expect(a).toMatchObject({ errored: true, errorKind: 'ended_in_welcome', verdict: null, unsent: ['closed-1', 'closed-2'], visited: ['closed'] });
     expect(a!.turns.map((t) => [t.index, t.message, t.reply])).toEqual([[0, null, 'Closed today.']]);
@@ -170,7 +170,7 @@ describe('replay with persona scripts', () => {
     };
     const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
     cleanups.push(() => regex.close());
-    const record = await replay([], new Map(), { agent, regex, judge: null }, OPTIONS, { personas: [script('boom', 2), script('fine', 2)], baselines: new Map() });
+    const record = await replay({ fixtures: [], personas: [script('boom', 2), script('fine', 2)], baselines: NO_BASELINES }, { agent, regex, judge: null }, OPTIONS);
     expect(record.personas.map((p) => [p.label, p.errored, p.errorKind])).toEqual([
       ['boom', true, 'internal'],
       ['fine', false, null],
@@ -198,7 +198,7 @@ describe('replay with persona scripts', () => {
     const wrong = { ...live, label: 'wrong', mocks: [{ tool: 'issue_refund', match: 'subset' as const, output: null }] };
     const strict = { ...live, label: 'strict', unmockedTools: 'error' as const };
     const lax = { ...wrong, label: 'lax', unmockedTools: 'allow' as const };
-    const record = await replay([], new Map(), { agent: client, regex, judge: null }, OPTIONS, { personas: [live, mocked, wrong, strict, lax], baselines: new Map() });
+    const record = await replay({ fixtures: [], personas: [live, mocked, wrong, strict, lax], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, OPTIONS);
     const [l, m, w, st, lx] = record.personas;
     expect(l).toMatchObject({ errored: false, verdict: 'pass' });
     expect(l!.turns[0]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'in transit' }, mocked: false }]);
@@ -213,7 +213,7 @@ describe('replay with persona scripts', () => {
     expect(st).toMatchObject({ errored: true, errorKind: 'unmocked_tool' });
     expect(lx).toMatchObject({ errored: false, verdict: 'pass' });
     // config.yml's personas.unmockedTools applies to the scripts without their own.
-    const configured = await replay([], new Map(), { agent: client, regex, judge: null }, { ...OPTIONS, unmockedTools: 'error' }, { personas: [live, lax], baselines: new Map() });
+    const configured = await replay({ fixtures: [], personas: [live, lax], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, { ...OPTIONS, unmockedTools: 'error' });
     expect(configured.personas.map((p) => p.errored)).toEqual([true, false]);
     expect(configured.personas[0]!.error).toContain('config.yml sets personas.unmockedTools: error');
   });
@@ -235,7 +235,7 @@ describe('replay with persona scripts', () => {
       { contains: 'x', turn: 3 },
     ];
     const s = { ...script('replies', 3), followUps: ['bye', 'still there?'], expect: { conversations: ['c'], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [], reply } };
-    const record = await replay([], new Map(), { agent: client, regex, judge: null }, OPTIONS, { personas: [s], baselines: new Map() });
+    const record = await replay({ fixtures: [], personas: [s], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, OPTIONS);
     const p = record.personas[0]!;
     expect(p).toMatchObject({ errored: false, verdict: 'fail', unsent: ['still there?'] });
     expect(p.checks.map((c) => [c.kind, c.status, c.detail])).toEqual([

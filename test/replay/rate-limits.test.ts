@@ -11,7 +11,7 @@ import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import { createJudge } from '../../src/judge/index.js';
-import { replay, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay, type ReplayOptions } from '../../src/replay/index.js';
 import type { Clock, Fixture, RegexEvaluator } from '../../src/types.js';
 import { nativeEcho, startAgentServer, type AgentReply } from '../support/agent-server.js';
 import { startServer } from '../judge/server.js';
@@ -118,7 +118,7 @@ async function agentUnder(limit: Limit, retryAfter: string, handler?: (req: Para
 describe('agent rate limits (default retries)', () => {
   it('429 above 4 in flight with Retry-After: 0: 200 fixtures at concurrency 16, none errored, and the limit settles instead of sawing', async () => {
     const { server, client, limiter } = await agentUnder({ kind: 'in-flight', max: 4 }, '0');
-    const record = await replay(fixtures(200), new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    const record = await replay({ fixtures: fixtures(200), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 0, passed: 200 });
     expect(server.counts.served).toBe(200);
     expect(server.counts.throttled).toBeGreaterThan(0);
@@ -132,7 +132,7 @@ describe('agent rate limits (default retries)', () => {
 
   it('429 above 5 per second with Retry-After: 0: none errored, never more than 5 served in one second', async () => {
     const { server, client, clock } = await agentUnder({ kind: 'per-second', max: 5 }, '0');
-    const record = await replay(fixtures(60), new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
     expect(server.counts.served).toBe(60);
     expect(server.counts.peakPerSecond).toBe(5);
@@ -142,7 +142,7 @@ describe('agent rate limits (default retries)', () => {
 
   it('429 above 5 per second with Retry-After: 1: none errored, and every wait is at least the second asked for', async () => {
     const { server, client, clock } = await agentUnder({ kind: 'per-second', max: 5 }, '1');
-    const record = await replay(fixtures(60), new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
     expect(server.counts.served).toBe(60);
     expect(server.counts.peakPerSecond).toBe(5);
@@ -152,7 +152,7 @@ describe('agent rate limits (default retries)', () => {
 
   it('an agent that answers only 429 (Retry-After: 0): each fixture ends errored once its 30 s budget is spent, not after 3 attempts', async () => {
     const { client, clock, agent } = await agentUnder({ kind: 'in-flight', max: 0 }, '0', () => ({ status: 429, headers: { 'retry-after': '0' }, json: { error: 'slow down' } }));
-    const record = await replay(fixtures(3), new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    const record = await replay({ fixtures: fixtures(3), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.tallies).toMatchObject({ errored: 3 });
     const perFixture = agent.requests.length / 3;
     expect(perFixture).toBeGreaterThan(3);
@@ -170,7 +170,7 @@ describe('agent rate limits (default retries)', () => {
 
   it('a 500 still spends the retries: 3 attempts, then errored', async () => {
     const { client, agent } = await agentUnder({ kind: 'in-flight', max: 0 }, '0', () => ({ status: 500, json: { error: 'boom' } }));
-    const record = await replay(fixtures(1), new Map(), { agent: client, regex: noRegex, judge: null }, OPTIONS);
+    const record = await replay({ fixtures: fixtures(1), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
     expect(record.fixtures[0]?.error).toBe('message turn: agent returned HTTP 500 after 3 attempts: {"error":"boom"}');
     expect(agent.requests).toHaveLength(3);
   });

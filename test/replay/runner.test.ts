@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
-import { replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
+import { NO_BASELINES, replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
 import type { AgentClient, Baseline, Fixture, RegexEvaluator } from '../../src/types.js';
 import { startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { noSessions } from '../support/fakes.js';
@@ -83,8 +83,7 @@ describe('replay', () => {
     const gate = await gatedAgent(labels.length, 3);
     const progress: Progress[] = [];
     const record = await replay(
-      labels.map((l) => fixture(l)),
-      new Map(),
+      { fixtures: labels.map((l) => fixture(l)), personas: [], baselines: NO_BASELINES },
       { agent: httpAgent(gate.server, 8), regex: regexPool(), judge: null, onProgress: (p) => progress.push(p) },
       { ...OPTIONS, concurrency: 3 },
     );
@@ -105,7 +104,7 @@ describe('replay', () => {
   it('runs one at a time with concurrency 1, in fixture order', async () => {
     const labels = ['a', 'b', 'c', 'd'];
     const gate = await gatedAgent(labels.length, 1);
-    const record = await replay(labels.map((l) => fixture(l)), new Map(), { agent: httpAgent(gate.server, 4), regex: regexPool(), judge: null }, { ...OPTIONS, concurrency: 1 });
+    const record = await replay({ fixtures: labels.map((l) => fixture(l)), personas: [], baselines: NO_BASELINES }, { agent: httpAgent(gate.server, 4), regex: regexPool(), judge: null }, { ...OPTIONS, concurrency: 1 });
     expect(gate.maxInFlight).toBe(1);
     expect(gate.completed).toEqual(labels);
     expect(record.fixtures.map((f) => f.label)).toEqual(labels);
@@ -123,8 +122,7 @@ describe('replay', () => {
     const stored: Baseline = { label: 'b', reply: 'old', route: null, verdict: 'pass', acceptedAt: 'x', commit: null };
     const progress: Progress[] = [];
     const record = await replay(
-      [fixture('a'), fixture('b', 'boom'), fixture('c', 'c', { kind: 'regex', pattern: '^echo', flags: '' }), fixture('d', 'd', null)],
-      new Map([['b', stored]]),
+      { fixtures: [fixture('a'), fixture('b', 'boom'), fixture('c', 'c', { kind: 'regex', pattern: '^echo', flags: '' }), fixture('d', 'd', null)], personas: [], baselines: { fixtures: new Map([['b', stored]]), personas: new Map() } },
       { agent, regex: regexPool(), judge: null, onProgress: (p) => progress.push(p) },
       OPTIONS,
     );
@@ -146,8 +144,7 @@ describe('replay', () => {
       close: async () => undefined,
     };
     const record = await replay(
-      [fixture('a', 'a', null), fixture('b', 'b', null)],
-      new Map(),
+      { fixtures: [fixture('a', 'a', null), fixture('b', 'b', null)], personas: [], baselines: NO_BASELINES },
       {
         agent,
         regex: regexPool(),
@@ -179,14 +176,14 @@ describe('replay', () => {
       test: () => Promise.reject(new Error('pool is gone')),
       close: async () => undefined,
     };
-    const record = await replay([fixture('a', 'a', { kind: 'regex', pattern: 'a', flags: '' })], new Map(), { agent, regex, judge: null }, OPTIONS);
+    const record = await replay({ fixtures: [fixture('a', 'a', { kind: 'regex', pattern: 'a', flags: '' })], personas: [], baselines: NO_BASELINES }, { agent, regex, judge: null }, OPTIONS);
     expect(record.fixtures[0]).toMatchObject({ errored: false, verdict: 'not_evaluated', reply: 'a', drift: { verdict: 'no_baseline' } });
     expect(record.fixtures[0]?.detail).toMatch(/pool is gone/);
   });
 
   it('an empty suite is an empty record', async () => {
     const agent: AgentClient = { converse: () => Promise.reject(new Error('never called')), session: noSessions, close: async () => undefined };
-    const record = await replay([], new Map(), { agent, regex: regexPool(), judge: null }, OPTIONS);
+    const record = await replay({ fixtures: [], personas: [], baselines: NO_BASELINES }, { agent, regex: regexPool(), judge: null }, OPTIONS);
     expect(record.fixtures).toEqual([]);
     expect(record.tallies).toEqual({ passed: 0, failed: 0, notEvaluated: 0, errored: 0 });
   });
@@ -203,8 +200,7 @@ describe('an interrupted replay', () => {
     const interrupt = new AbortController();
     const labels = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
     const record = await replay(
-      labels.map((l) => fixture(l)),
-      new Map(),
+      { fixtures: labels.map((l) => fixture(l)), personas: [], baselines: NO_BASELINES },
       {
         // The client cancels the request in flight when the run is interrupted.
         agent: httpAgent(server, 2, interrupt.signal),
@@ -230,11 +226,11 @@ describe('an interrupted replay', () => {
     cleanups.push(() => server.close());
     const before = new AbortController();
     before.abort(new Error('test'));
-    const none = await replay([fixture('a')], new Map(), { agent: httpAgent(server, 1), regex: regexPool(), judge: null, signal: before.signal }, OPTIONS);
+    const none = await replay({ fixtures: [fixture('a')], personas: [], baselines: NO_BASELINES }, { agent: httpAgent(server, 1), regex: regexPool(), judge: null, signal: before.signal }, OPTIONS);
     expect(none).toMatchObject({ interrupted: true, fixtures: [], tallies: { passed: 0, failed: 0, notEvaluated: 0, errored: 0 } });
     expect(server.requests).toHaveLength(0);
 
-    const complete = await replay([fixture('a')], new Map(), { agent: httpAgent(server, 1), regex: regexPool(), judge: null, signal: new AbortController().signal }, OPTIONS);
+    const complete = await replay({ fixtures: [fixture('a')], personas: [], baselines: NO_BASELINES }, { agent: httpAgent(server, 1), regex: regexPool(), judge: null, signal: new AbortController().signal }, OPTIONS);
     expect(complete.interrupted).toBe(false);
     expect(complete.fixtures).toHaveLength(1);
   });

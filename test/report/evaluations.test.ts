@@ -1,6 +1,7 @@
-// Evaluations in the reports (SPEC 11): agreement with not evaluated and errored left out of the
-// denominator, per conversation / file / persona tag, coverage gaps and unknowns, "since the
-// previous run" and the trend; read back through cmark-gfm as GitHub renders them.
+// Evaluations in the reports (docs/evaluations.md, "In the PR comment and job summary"): agreement
+// with not evaluated and errored left out of the denominator, per conversation / file / persona
+// tag, coverage gaps and unknowns, "since the previous run" and the trend; read back through
+// cmark-gfm as GitHub renders them.
 
 import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/evaluate/index.js';

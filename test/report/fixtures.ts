@@ -408,7 +408,7 @@ export function mixedMany(n: number): RunRecord {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Persona scripts (SPEC 10)
+// Persona scripts (docs/personas.md)
 
 export function turn(index: number, message: string | null, reply: string, r: Route | null, over: Partial<Turn> = {}): Turn {
   return { index, message, reply, route: r, offTrack: [], toolCalls: [], outcome: null, errors: [], durationMs: 300, ...over };

@@ -1,6 +1,6 @@
-// SPEC 12 "Judge reuse" in the reports: an item whose score was reused from its baseline says so
-// where its score is shown (comment, summary, terminal), and the facts line counts calls made and
-// results reused beside the estimate.
+// Judge reuse (docs/fixtures.md, "Judge reuse") in the reports: an item whose score was reused from
+// its baseline says so where its score is shown (comment, summary, terminal), and the facts line
+// counts calls made and results reused beside the estimate.
 
 import { describe, expect, it } from 'vitest';
 import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';

@@ -6,11 +6,13 @@ import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../..
 import type { FixtureRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, resetLines, run } from './fixtures.js';
 import { expectGolden } from './helpers.js';
+import { snippet } from '../../src/agent/http-client.js';
 
 const ENDPOINT = 'https://preview-42.shop-bot.example.com/api/chat';
 
-/** The host's 404 page, different on every request (a request id), as real hosts send it. */
-const page = (id: string): string => `<!doctype html><html><head><title>404: This page could not be found</title></head><body>request ${id}</body></html>`;
+/** The host's 404 page, different on every request (a request id), as real hosts send it, worded as
+ * the agent client words a body in its error. */
+const page = (id: string): string => snippet(`<!doctype html><html><head><title>404: This page could not be found</title></head><body>request ${id}</body></html>`);
 
 function errored(label: string, error: string, errorKind: 'http' | 'network' = 'http'): FixtureRecord {
   return fixture(label, { errored: true, errorKind, error, reply: null, route: null, verdict: null, drift: null, detail: '', baseline: baseline(label, `Stored reply of ${label}.`) });

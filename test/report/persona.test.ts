@@ -1,5 +1,6 @@
 // Persona scripts in the PR comment, the job summary, the markdown report and the terminal
-// (SPEC 8 and 10), read back through cmark-gfm, GitHub's own parser.
+// (docs/action.md, "The PR comment"; docs/personas.md), read back through cmark-gfm, GitHub's own
+// parser.
 
 import { describe, expect, it } from 'vitest';
 import { personaData } from '../../src/report/html/data.js';

@@ -97,7 +97,7 @@ describe('comment structure (GitHub-flavoured markdown)', () => {
     expect(md).not.toContain('errored (not a failure)');
   });
 
-  it('puts every fixture in exactly one section, in SPEC order, and the headline adds up', () => {
+  it('puts every fixture in exactly one section, in the order of docs/semantics.md, and the headline adds up', () => {
     const s = structure(renderComment(mixed(), ctx));
     expect(s.headline).toEqual([
       ['newly failing', 1],

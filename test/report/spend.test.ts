@@ -1,5 +1,6 @@
-// SPEC 12 "Spend" beside the estimate: one calm facts line in the terminal, the comment and the
-// summary; never an amount of its own, and nothing for records written before spend was counted.
+// Spend (docs/semantics.md, "Cost") beside the estimate: one calm facts line in the terminal, the
+// comment and the summary; never an amount of its own, and nothing for records written before spend
+// was counted.
 
 import { describe, expect, it } from 'vitest';
 import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';

@@ -3,8 +3,9 @@ import { NATIVE_MAPPING, NATIVE_START, OPENAI_CHAT_MAPPING, defaultConfig } from
 import { formatIssue } from '../../src/suite/index.js';
 import { B, C, F, OK_FIXTURE, brief, load } from './helpers.js';
 
-// The exact forms of SPEC section 6.
-const SPEC_SINGLE = `# .agent-replay/fixtures/refund-policy.yml: one fixture per file ...
+// The example files of docs/fixtures.md ("A fixture", "Baselines") and docs/configuration.md
+// ("config.yml"), in their short form.
+const DOC_SINGLE = `# .agent-replay/fixtures/refund-policy.yml: one fixture per file ...
 label: refund-policy
 message: Can I get my money back?
 persona: returning-customer          # optional; a tag only, it does not change routing
@@ -15,13 +16,13 @@ assert: { regex: "30 days", flags: "i" }
 #   (no assert key: a probe)
 `;
 
-const SPEC_LIST = `# ... or a list per file
+const DOC_LIST = `# ... or a list per file
 fixtures:
   - { label: welcome-greeting, message: hello, assert: { contains: Welcome } }
   - { label: opening-hours, message: When are you open? }
 `;
 
-const SPEC_CONFIG = `# .agent-replay/config.yml (every key optional; command-line flags and action inputs override)
+const DOC_CONFIG = `# .agent-replay/config.yml (every key optional; command-line flags and action inputs override)
 agent:
   url: https://preview.example.com/api/chat
   headers: { Authorization: "Bearer \${AGENT_TOKEN}" }
@@ -36,20 +37,20 @@ regex: { timeoutMs: 100 }
 cost: { agentTurnUsd: 0.01, turnsPerFixture: 2, judgeCallUsd: 0.005, capUsd: 0.10 }
 `;
 
-const SPEC_BASELINE = `{ "label": "refund-policy", "reply": "...", "route": { "conversation": "refunds", "stage": "policy" },
+const DOC_BASELINE = `{ "label": "refund-policy", "reply": "...", "route": { "conversation": "refunds", "stage": "policy" },
   "verdict": "pass", "acceptedAt": "2026-11-30T10:00:00Z", "commit": "<sha the reply was recorded at>" }
 `;
 
 const ENV = { AGENT_TOKEN: 'agent-token-123', JUDGE_API_KEY: 'sk-judge-456' };
 
-describe('loadSuite: the SPEC examples', () => {
+describe('loadSuite: the documented examples', () => {
   it('loads the single-fixture file, the list file, the config and the baseline', async () => {
     const r = await load(
       {
-        [`${F}/refund-policy.yml`]: SPEC_SINGLE,
-        [`${F}/greetings.yml`]: SPEC_LIST,
-        [C]: SPEC_CONFIG,
-        [`${B}/refund-policy.json`]: SPEC_BASELINE,
+        [`${F}/refund-policy.yml`]: DOC_SINGLE,
+        [`${F}/greetings.yml`]: DOC_LIST,
+        [C]: DOC_CONFIG,
+        [`${B}/refund-policy.json`]: DOC_BASELINE,
       },
       { env: ENV },
     );
@@ -110,7 +111,7 @@ describe('loadSuite: the SPEC examples', () => {
     expect(suite.baselinesDir).toBe(`${r.cwd}/.agent-replay/baselines`);
   });
 
-  it('accepts the other assertion forms of the SPEC, with the default threshold', async () => {
+  it('accepts the other assertion forms of docs/fixtures.md, with the default threshold', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage: m\nassert: { contains: "30 days" }\n',
       [`${F}/b.yml`]: 'label: b\nmessage: m\nassert: { judge: "The reply refuses politely and offers an alternative.", threshold: 0.7 }\n',

@@ -1,4 +1,5 @@
-// Persona scripts under .agent-replay/personas: loaded and validated with fixtures (SPEC 10).
+// Persona scripts under .agent-replay/personas: loaded and validated with fixtures
+// (docs/personas.md).
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,8 @@ import { B, F, OK_FIXTURE, brief, load, repo } from './helpers.js';
 
 const P = '.agent-replay/personas';
 
-const SPEC_EXAMPLE = `label: refund-broken-item
+// The example of docs/personas.md, "The script format", without its comments and `reply` checks.
+const DOC_EXAMPLE = `label: refund-broken-item
 persona: impatient-refund-seeker
 opening: I want my money back
 followUps: [ "Order 1234", "It arrived broken" ]
@@ -85,8 +87,8 @@ describe('loadSuite: persona scripts', () => {
     ]);
   });
 
-  it('reads the form of SPEC section 10 exactly, with defaults filled in', async () => {
-    const r = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [`${P}/refund.yml`]: SPEC_EXAMPLE });
+  it('reads the example of docs/personas.md, with defaults filled in', async () => {
+    const r = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [`${P}/refund.yml`]: DOC_EXAMPLE });
     expect(r.errors).toEqual([]);
     expect(r.suite!.personas).toEqual([
       {

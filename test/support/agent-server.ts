@@ -38,7 +38,10 @@ export interface AgentServer {
   close(): Promise<void>;
 }
 
-/** The native protocol (SPEC 7): welcome turns answer "Welcome", message turns echo the message. */
+/**
+ * The native protocol (docs/presets.md, "The native protocol"): welcome turns answer "Welcome",
+ * message turns echo the message.
+ */
 export const nativeEcho: AgentHandler = (req) => {
   const body = (req.json ?? {}) as Record<string, unknown>;
   if (body.start === true) return { json: { reply: 'Welcome!', route: { conversation: 'welcome', stage: 'greeting' }, offTrack: [], ended: false } };

@@ -182,7 +182,7 @@ interface RequestContext {
  * Answers GitHub really gives that its OpenAPI description does not allow; the fake gives them too.
  * - A pull request whose head repository (fork) was deleted has `head.repo: null`.
  */
-const KNOWN_SPEC_GAPS: readonly RegExp[] = [/^response\.head\.repo: expected object, got null/];
+const KNOWN_OPENAPI_GAPS: readonly RegExp[] = [/^response\.head\.repo: expected object, got null/];
 
 const USER_IDS: Record<string, number> = { 'github-actions[bot]': 41898282 };
 let nextUserId = 1000;
@@ -458,7 +458,7 @@ export class FakeGitHub {
   }
 
   private checkResponse(operation: Operation, method: string, pathname: string, reply: Reply): void {
-    const problems = this.spec.checkResponse(operation, reply.status, reply.body).filter((pr) => !KNOWN_SPEC_GAPS.some((gap) => gap.test(pr)));
+    const problems = this.spec.checkResponse(operation, reply.status, reply.body).filter((pr) => !KNOWN_OPENAPI_GAPS.some((gap) => gap.test(pr)));
     if (problems.length > 0) this.responseViolations.push({ method, path: pathname, problems });
   }
 

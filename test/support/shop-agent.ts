@@ -1,7 +1,7 @@
-// A scripted multi-turn agent for persona tests, speaking the native protocol with the SPEC 10
-// additions over a real loopback server (see agent-server.ts). It keeps a turn count per session,
-// calls tools from keywords in the message and answers them from the request's mocks, the way an
-// agent under test should:
+// A scripted multi-turn agent for persona tests, speaking the native protocol with the additions of
+// docs/personas.md ("The protocol additions") over a real loopback server (see agent-server.ts). It
+// keeps a turn count per session, calls tools from keywords in the message and answers them from
+// the request's mocks, the way an agent under test should:
 //
 //   "money back"  -> conversations:refunds / start
 //   "Order <n>"   -> calls find_order { orderId: "<n>", fields: ["status", "items"], meta: { channel: chat, depth: 2 } }

@@ -13,11 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** The TypeScript block of docs/personas.md that starts with the node:http import. */
-async function readmeSnippet(): Promise<string> {
-  const readme = await readFile(join(ROOT, 'docs', 'personas.md'), 'utf8');
-  const start = readme.indexOf("```ts\nimport { createServer } from 'node:http';");
+async function docSnippet(): Promise<string> {
+  const page = await readFile(join(ROOT, 'docs', 'personas.md'), 'utf8');
+  const start = page.indexOf("```ts\nimport { createServer } from 'node:http';");
   if (start < 0) throw new Error('docs/personas.md has no ```ts block starting with the node:http import');
-  return readme.slice(start + '```ts\n'.length, readme.indexOf('```', start + 5));
+  return page.slice(start + '```ts\n'.length, page.indexOf('```', start + 5));
 }
 
 // Stands in for the user's agent: looks an order up through callTool, and records real calls.
@@ -28,24 +28,24 @@ async function runAgent(session, message, callTool) {
   const order = await callTool('find_order', { orderId: message, session });
   return { reply: 'order: ' + JSON.stringify(order), route: { conversation: 'refunds', stage: 'lookup' }, ended: false, outcome: null };
 }
-globalThis.__readmeAgent = { realCalls };
+globalThis.__docAgent = { realCalls };
 `;
 
 let server: Server;
 let url: string;
 let dir: string;
 beforeAll(async () => {
-  const snippet = await readmeSnippet();
+  const snippet = await docSnippet();
   expect(snippet).toContain('.listen(3000);');
   const esbuild = await import('esbuild');
   const code = (await esbuild.transform(snippet, { loader: 'ts', format: 'esm' })).code
-    .replace('createServer(', 'globalThis.__readmeServer = createServer(')
+    .replace('createServer(', 'globalThis.__docServer = createServer(')
     .replace('.listen(3000)', ".listen(0, '127.0.0.1')");
-  dir = await mkdtemp(join(tmpdir(), 'agent-replay-readme-'));
+  dir = await mkdtemp(join(tmpdir(), 'agent-replay-doc-agent-'));
   const file = join(dir, 'agent.mjs');
   await writeFile(file, `${AGENT}\n${code}`);
   await import(pathToFileURL(file).href);
-  server = (globalThis as unknown as { __readmeServer: Server }).__readmeServer;
+  server = (globalThis as unknown as { __docServer: Server }).__docServer;
   if (!server.listening) await new Promise((done) => server.once('listening', done));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 });
@@ -73,7 +73,7 @@ describe("docs/personas.md's agent example", () => {
   });
 
   it('calls the real tool only when no mocks are sent', async () => {
-    const realCalls = (globalThis as unknown as { __readmeAgent: { realCalls: unknown[] } }).__readmeAgent.realCalls;
+    const realCalls = (globalThis as unknown as { __docAgent: { realCalls: unknown[] } }).__docAgent.realCalls;
     const before = realCalls.length;
     await turn({ session: 's', message: '1', mocks: [] });
     expect(realCalls.length).toBe(before);

@@ -1,10 +1,10 @@
 // Action inputs, read once into one readonly typed object. Enum inputs are checked against an
 // `as const` list; a bad value is rejected quoting it and the allowed set.
 
-import { UserError } from './errors.js';
-import { FAIL_ON_CONDITIONS, JUDGE_PROVIDERS, type FailOnCondition } from './types.js';
-import { parseFailOn, parseShard } from './evaluate/index.js';
-import { MAX_WAIT_FOR_AGENT_S } from './agent/ready.js';
+import { UserError } from '../errors.js';
+import { FAIL_ON_CONDITIONS, JUDGE_PROVIDERS, type FailOnCondition } from '../types.js';
+import { parseFailOn, parseShard } from '../evaluate/index.js';
+import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 
 export const MODES = ['check', 'accept', 'report'] as const;
 export type Mode = (typeof MODES)[number];
@@ -36,7 +36,7 @@ export interface Inputs {
   readonly resultsPath: string;
   readonly results: readonly string[];
   readonly prNumber: number | null;
-  /** Check mode (SPEC 12): replay shard `index` (1-based) of `total`; null: the whole suite. */
+  /** Check mode (docs/action.md, "Shards: one suite over a CI matrix"): replay shard `index` (1-based) of `total`; null: the whole suite. */
   readonly shard: { readonly index: number; readonly total: number } | null;
   /** Check mode with `shard`: a results.json whose durations balance the shards; null: the last default-branch run's, if found. */
   readonly timings: string | null;

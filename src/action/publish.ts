@@ -1,0 +1,236 @@
+// What every mode does with a result: the record (results.json first), the artifact, the job
+// summary, the outputs and the sticky comment. Built once per run from the few inputs it needs
+// (`publisher(publishSettings(inputs), ctx, deps)`). A failure to comment never loses the results.
+
+import * as core from '@actions/core';
+import { dirname, join, resolve } from 'node:path';
+import type { Inputs } from './inputs.js';
+import type { ActionContext, PullContext } from './context.js';
+import { artifactNameFor, markerFor } from './context.js';
+import type { ActionDeps } from './deps.js';
+import type { ConfigOverrides } from '../suite/index.js';
+import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
+import { driftedCount, type GateResult } from '../evaluate/index.js';
+import { writeFileSafely } from '../fs-safe.js';
+import { hasMarker, type ReportContext } from '../report/index.js';
+import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
+import type { GitHubApi } from '../github/api.js';
+import { upsertStickyComment } from '../github/sticky.js';
+import { isGitHubError } from '../github/errors.js';
+import type { RunRecord } from '../types.js';
+
+export type CommentStatus = 'created' | 'updated' | 'skipped' | 'skipped-fork' | 'failed';
+
+/** The inputs the publisher reads: whether to comment, under which key, the labels it names, where the record goes. */
+export type PublishSettings = Pick<Inputs, 'comment' | 'commentKey' | 'acceptLabel' | 'confirmLabel' | 'resultsPath'>;
+
+export function publishSettings(inputs: PublishSettings): PublishSettings {
+  return {
+    comment: inputs.comment,
+    commentKey: inputs.commentKey,
+    acceptLabel: inputs.acceptLabel,
+    confirmLabel: inputs.confirmLabel,
+    resultsPath: inputs.resultsPath,
+  };
+}
+
+/** The inputs that override config.yml. */
+export type OverrideInputs = Pick<Inputs, 'agentUrl' | 'agentHeaders' | 'concurrency' | 'costCap' | 'judgeProvider' | 'judgeBaseUrl' | 'judgeModel' | 'judgeApiKey'>;
+
+export function overridesFrom(inputs: OverrideInputs): ConfigOverrides {
+  const judge: NonNullable<ConfigOverrides['judge']> = {};
+  if (inputs.judgeProvider) judge.provider = inputs.judgeProvider;
+  if (inputs.judgeBaseUrl) judge.baseUrl = inputs.judgeBaseUrl;
+  if (inputs.judgeModel) judge.model = inputs.judgeModel;
+  if (inputs.judgeApiKey) judge.apiKey = inputs.judgeApiKey;
+  return {
+    ...(inputs.agentUrl ? { agentUrl: inputs.agentUrl } : {}),
+    ...(Object.keys(inputs.agentHeaders).length > 0 ? { agentHeaders: { ...inputs.agentHeaders } } : {}),
+    ...(inputs.concurrency ? { concurrency: inputs.concurrency } : {}),
+    ...(inputs.costCap !== null ? { capUsd: inputs.costCap } : {}),
+    ...(Object.keys(judge).length > 0 ? { judge } : {}),
+  };
+}
+
+/** One sticky comment per key: the comment-key input, else the workflow's name. */
+export function commentMarker(commentKey: string | null, ctx: Pick<ActionContext, 'workflow'>): string {
+  return markerFor(commentKey ?? ctx.workflow);
+}
+
+/** report.html for the results artifact, written next to results.json (docs/action.md, "report.html"). */
+export function htmlReportFile(run: RunRecord, rctx: ReportContext, trend?: readonly HtmlTrendPoint[]): { name: string; text: string } {
+  return { name: 'report.html', text: renderHtml(run, { context: rctx, ...(trend ? { trend } : {}) }) };
+}
+
+/** The tallies, drift counts, estimate, gate and verification of a run, as the Action's outputs. */
+export function setRunOutputs(run: RunRecord, gate: Pick<GateResult, 'failed' | 'verification'>): void {
+  const t = run.tallies;
+  core.setOutput('passed', String(t.passed));
+  core.setOutput('failed', String(t.failed));
+  core.setOutput('not-evaluated', String(t.notEvaluated));
+  core.setOutput('errored', String(t.errored));
+  core.setOutput('newly-failing', String([...run.fixtures, ...run.personas].filter((f) => f.drift?.verdict === 'newly_failing').length));
+  core.setOutput('drifted', String(driftedCount(run)));
+  core.setOutput('estimated-cost', run.estimate.usd.toFixed(3));
+  core.setOutput('gate', gate.failed ? 'failed' : 'passed');
+  core.setOutput('verified', String(gate.verification.verified));
+}
+
+export async function writeSummary(markdown: string): Promise<void> {
+  try {
+    await core.summary.addRaw(markdown, true).write();
+  } catch (e) {
+    core.warning(`job summary not written: ${(e as Error).message}`);
+  }
+}
+
+type ExtraFile = { name: string; text: string };
+
+export interface CommentOptions {
+  /** The context to comment from (its pull request); default: the publisher's. */
+  at?: ActionContext;
+  /** A fork's pull_request run, which cannot comment at all. */
+  readOnlyToken?: boolean;
+  /** The pull requests to comment on (a deployed commit can be the head of several); default: `at`'s. */
+  pulls?: readonly PullContext[];
+}
+
+export interface Publisher {
+  /** This run's sticky comment marker. */
+  readonly marker: string;
+  /** `artifactName` goes into the comment's metadata (the accept flow checks that it exists); the link only when it was uploaded. */
+  reportContext(at: ActionContext, artifactName: string | null, artifactUploaded?: boolean): ReportContext;
+  /**
+   * Creates or updates the sticky comment on the pull request (or on each of `pulls`) and sets the
+   * comment-status and comment-url outputs, which describe the first one. A failure to post is
+   * logged and reported in comment-status, never thrown: the results are already in the summary
+   * and the artifact.
+   */
+  comment(body: string | ((pull: PullContext) => Promise<string>), options?: CommentOptions): Promise<void>;
+  /**
+   * Writes the run's record (before anything else can fail), finishing `stream` when check mode
+   * fed it as items finished, and names it in the outputs. When the results path cannot be
+   * written, the record goes to the runner's temporary folder instead: the step fails saying
+   * where, and the rest (summary, artifact, comment) goes on with that file. Returns the path written.
+   */
+  writeRecord(run: RunRecord, stream?: RecordStream): Promise<string>;
+  /** Writes `extra` next to the record and uploads them all as this run's results artifact, named from the replayed commit. */
+  upload(run: RunRecord, resultsPath: string, extra?: readonly ExtraFile[]): Promise<{ artifactName: string; uploaded: boolean }>;
+  /** writeRecord, then upload. */
+  save(run: RunRecord, extra?: readonly ExtraFile[]): Promise<{ artifactName: string; uploaded: boolean }>;
+}
+
+export function publisher(settings: PublishSettings, ctx: ActionContext, deps: Pick<ActionDeps, 'cwd' | 'github' | 'artifacts'>): Publisher {
+  const marker = commentMarker(settings.commentKey, ctx);
+
+  const reportContext = (at: ActionContext, artifactName: string | null, artifactUploaded = artifactName !== null): ReportContext => {
+    const runUrl = at.runId ? `${at.serverUrl}/${at.owner}/${at.repo}/actions/runs/${at.runId}` : null;
+    return {
+      marker: commentMarker(settings.commentKey, at),
+      headSha: at.sha,
+      runId: at.runId,
+      artifactName,
+      baselinesRef: at.sha ? at.sha.slice(0, 7) : null,
+      acceptLabel: settings.acceptLabel,
+      confirmLabel: settings.confirmLabel,
+      summaryUrl: runUrl,
+      artifactUrl: runUrl && artifactUploaded ? `${runUrl}#artifacts` : null,
+      repositoryUrl: at.owner && at.repo ? `${at.serverUrl}/${at.owner}/${at.repo}` : null,
+      acceptance: null,
+    };
+  };
+
+  const comment = async (body: string | ((pull: PullContext) => Promise<string>), options: CommentOptions = {}): Promise<void> => {
+    const at = options.at ?? ctx;
+    const readOnlyToken = options.readOnlyToken ?? false;
+    const pulls = options.pulls ?? (at.pull ? [at.pull] : []);
+    if (pulls.length === 0) {
+      const posted = await postComment(deps.github, settings, { ...at, pull: null }, typeof body === 'string' ? body : '', readOnlyToken);
+      core.setOutput('comment-status', posted.status);
+      return;
+    }
+    let first: { status: CommentStatus; url: string | null } | null = null;
+    for (const pull of pulls) {
+      const posted = await postComment(deps.github, settings, { ...at, pull }, typeof body === 'string' ? body : await body(pull), readOnlyToken);
+      first ??= posted;
+    }
+    core.setOutput('comment-status', first?.status ?? 'skipped');
+    if (first?.url) core.setOutput('comment-url', first.url);
+  };
+
+  const writeRecord = async (run: RunRecord, stream?: RecordStream): Promise<string> => {
+    const target = resolve(deps.cwd, settings.resultsPath);
+    let resultsPath = target;
+    try {
+      await (stream ?? openRecordStream(target)).finish(run);
+    } catch (e) {
+      if (!(e instanceof RecordWriteError) || e.fallback === null) throw e;
+      core.setFailed(e.message);
+      resultsPath = e.fallback;
+    }
+    core.setOutput('results-path', resultsPath);
+    core.info(`results: ${resultsPath}`);
+    return resultsPath;
+  };
+
+  const upload = async (run: RunRecord, resultsPath: string, extra: readonly ExtraFile[] = []): Promise<{ artifactName: string; uploaded: boolean }> => {
+    const files = [resultsPath];
+    for (const f of extra) {
+      const path = join(dirname(resultsPath), f.name);
+      await writeFileSafely(path, f.text); // never through a link planted next to the results
+      files.push(path);
+    }
+    const artifactName = artifactNameFor(run.commit, ctx.runAttempt, run.shard);
+    const uploaded = await deps.artifacts.upload(artifactName, files);
+    if (uploaded.kind === 'uploaded') core.info(`artifact: ${artifactName}`);
+    else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
+    core.setOutput('artifact-name', artifactName);
+    return { artifactName, uploaded: uploaded.kind === 'uploaded' };
+  };
+
+  return {
+    marker,
+    reportContext,
+    comment,
+    writeRecord,
+    upload,
+    save: async (run, extra = []) => upload(run, await writeRecord(run), extra),
+  };
+}
+
+async function postComment(
+  github: GitHubApi | null,
+  settings: Pick<PublishSettings, 'comment' | 'commentKey'>,
+  ctx: ActionContext,
+  body: string,
+  readOnlyToken: boolean,
+): Promise<{ status: CommentStatus; url: string | null }> {
+  if (!settings.comment) return { status: 'skipped', url: null };
+  if (ctx.pull === null) {
+    core.info('comment: no pull request to comment on; the report is in the job summary');
+    return { status: 'skipped', url: null };
+  }
+  if (readOnlyToken) {
+    core.warning(
+      'comment: not posted: this pull request comes from a fork, so the token is read-only. The results are in the job summary and the artifact; use mode: report from a workflow_run workflow to comment.',
+    );
+    return { status: 'skipped-fork', url: null };
+  }
+  if (github === null) return { status: 'skipped', url: null };
+  try {
+    const res = await upsertStickyComment(github, {
+      owner: ctx.owner,
+      repo: ctx.repo,
+      issueNumber: ctx.pull.number,
+      marker: commentMarker(settings.commentKey, ctx),
+      body,
+      hasMarker,
+    });
+    core.info(`comment: ${res.status} ${res.url}`);
+    return { status: res.status, url: res.url };
+  } catch (e) {
+    const why = isGitHubError(e) ? e.message : (e as Error).message;
+    core.warning(`comment: not posted (${why}). The results are in the job summary and the artifact.`);
+    return { status: 'failed', url: null };
+  }
+}
