@@ -39,8 +39,8 @@ import { evaluateContains } from '../assertions/contains.js';
 import { evaluateRegex } from '../assertions/regex.js';
 import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evaluate/reuse.js';
 import { transcriptText } from '../judge/prompt.js';
-import { stableHash } from '../record/definition.js';
-import { scriptLatency } from '../evaluate/latency.js';
+import { scriptLatency } from '../evaluate/index.js';
+import { stableHash } from '../evaluate/definition.js';
 
 export interface PersonaReplayDeps {
   agent: AgentClient;
