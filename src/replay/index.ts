@@ -32,7 +32,6 @@ import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { repeatOf } from '../suite/repeat.js';
 import { attemptSession, combineFixtureAttempts, combinePersonaAttempts } from './repeat.js';
 
-
 export { replayFixture, type FixtureReplayDeps } from './fixture.js';
 export { replayPersona, type PersonaReplayDeps } from './personas.js';
 
