@@ -487,6 +487,8 @@ export interface PersonaExpect {
   criteria: string[];
   /** Deterministic checks on the replies, each its own check; absent or empty: none. */
   reply?: ReplyExpectation[];
+  /** Latency budget in ms for every message turn: one check naming the slowest (docs/latency.md); absent: none. */
+  maxTurnLatencyMs?: number;
 }
 
 /**
@@ -605,6 +607,15 @@ export type Check =
       /** The reply the check decided on (the matching one for `any`), or null when there is none. */
       observed: string | null;
       /** The turn of that reply, or null. */
+      turn: number | null;
+    })
+  | (CheckBase & {
+      kind: 'maxTurnLatency';
+      /** The budget in ms. */
+      expected: number;
+      /** The slowest message turn's latency in ms, or null when no message turn was measured. */
+      observed: number | null;
+      /** The slowest message turn, or null. */
       turn: number | null;
     })
   | (CheckBase & {

@@ -166,6 +166,14 @@ export const checkSchema = z.discriminatedUnion('kind', [
     observed: z.string().nullable(),
     turn: z.number().int().nonnegative().nullable(),
   }),
+  // Added within schema version 1 (docs/latency.md): `expect.maxTurnLatencyMs`.
+  z.strictObject({
+    ...checkBase,
+    kind: z.literal('maxTurnLatency'),
+    expected: z.number().int().min(1),
+    observed: z.number().nonnegative().nullable(),
+    turn: z.number().int().min(1).nullable(),
+  }),
   z.strictObject({
     ...checkBase,
     kind: z.literal('criterion'),
