@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nearestRank, runLatency, scriptLatency } from '../../src/evaluate/index.js';
+import { nearestRank, runLatency, scriptLatency, turnLatencyCheck } from '../../src/evaluate/index.js';
 import type { FixtureRecord, PersonaRecord, Turn } from '../../src/types.js';
 
 const turn = (index: number, latencyMs?: number | null, firstTokenMs?: number | null): Turn => ({
@@ -27,5 +27,11 @@ describe('scriptLatency', () => {
   it('sums the measured turns, welcome included; null when none was', () => {
     expect(scriptLatency([turn(0, 100), turn(1, 250, 40), turn(2, 300, 60)])).toEqual({ latencyMs: 650, firstTokenMs: 100 });
     expect(scriptLatency([turn(1), turn(2)])).toEqual({ latencyMs: null, firstTokenMs: null });
+  });
+});
+
+describe('turnLatencyCheck', () => {
+  it('is not evaluated when no message turn was measured (a welcome turn alone does not count)', () => {
+    expect(turnLatencyCheck(100, [turn(0, 5000), turn(1)])).toEqual({ kind: 'maxTurnLatency', expected: 100, observed: null, turn: null, status: 'not_evaluated', detail: 'no message turn was measured' });
   });
 });

@@ -83,6 +83,25 @@ describe('latency in the record', () => {
     expect(parseRecord(serializeRecord(record), 'results.json')).toEqual(record);
   });
 
+  it('expect.maxTurnLatencyMs is one check over the message turns: it names the slowest and fails every turn over budget', async () => {
+    const { agent, regex } = await timedAgent();
+    const scripts: PersonaScript[] = [
+      // The welcome turn (1000 ms) is not a message turn: within 500 ms a turn, this one passes.
+      { ...SCRIPT, label: 'within', expect: { ...SCRIPT.expect, maxTurnLatencyMs: 500 } },
+      { ...SCRIPT, label: 'over', opening: 'takes 350', expect: { ...SCRIPT.expect, maxTurnLatencyMs: 300 } },
+      // Strictly more than the budget fails: 400 ms against 400 passes.
+      { ...SCRIPT, label: 'edge', expect: { ...SCRIPT.expect, maxTurnLatencyMs: 400 } },
+    ];
+    const record = await replay({ fixtures: [], personas: scripts, baselines: NO_BASELINES }, { agent, regex, judge: null }, OPTIONS);
+    const latencyChecks = record.personas.map((p) => [p.label, p.verdict, p.checks.find((c) => c.kind === 'maxTurnLatency')]);
+    expect(latencyChecks).toEqual([
+      ['within', 'pass', { kind: 'maxTurnLatency', expected: 500, observed: 400, turn: 2, status: 'pass', detail: 'slowest turn 2: 400 ms, within 500 ms (2 turns)' }],
+      ['over', 'fail', { kind: 'maxTurnLatency', expected: 300, observed: 400, turn: 2, status: 'fail', detail: '2 turns over 300 ms: turn 1 350 ms, turn 2 400 ms' }],
+      ['edge', 'pass', { kind: 'maxTurnLatency', expected: 400, observed: 400, turn: 2, status: 'pass', detail: 'slowest turn 2: 400 ms, within 400 ms (2 turns)' }],
+    ]);
+    expect(parseRecord(serializeRecord(record), 'results.json')).toEqual(record);
+  });
+
   it('records no latency for an errored fixture and leaves the run figure out when nothing was measured', async () => {
     const { regex } = await timedAgent();
     const agent = createHttpAgentClient({ ...defaultConfig().agent, url: 'http://127.0.0.1:9/chat', start: null, retries: 0, timeoutMs: 2000 });
