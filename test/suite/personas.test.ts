@@ -206,7 +206,7 @@ describe('loadSuite: persona scripts', () => {
     expect(brief(r.errors)).toEqual([
       `${P}/b.yml:1: label "../x" is not valid: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (it names the baseline file)`,
       `${P}/b.yml:3: persona script "../x": unknown key "followups"; allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, unmockedTools, expect, repeat`,
-      `${P}/b.yml:4: persona script "../x": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria, reply`,
+      `${P}/b.yml:4: persona script "../x": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria, reply, maxTurnLatencyMs`,
     ]);
   });
 
