@@ -2,6 +2,11 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+// What the pure layers may not import: modules with side effects ...
+const SIDE_EFFECTS = ['node:*', '!node:crypto', 'fs', 'path', 'undici', '@actions/*', '../agent/*', '../judge/*', '../http/*', '../fs-safe.js', '../github/*'];
+// ... and the drivers, which import every layer.
+const DRIVERS = ['../replay/*', '../action/*', '../cli/*', '../cli.js', '../engine.js', '../main.js', '../index.js', '../interrupt.js', '../demo/*'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**'] },
   js.configs.recommended,
@@ -16,13 +21,19 @@ export default tseslint.config(
       ],
     },
   },
+  // The import rule (docs/architecture.md, 'The import rule'): evaluate/ and report/ import nothing
+  // with side effects (node:crypto's hash has none) and nothing of a later layer or a driver.
+  // scripts/import-graph.mjs checks the same order for every layer, and that src/ has no circle.
   {
-    files: ['src/evaluate/**', 'src/report/**'],
+    files: ['src/evaluate/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['node:*', 'fs', 'path', 'undici', '@actions/*', '../github/*', '../agent/*', '../judge/*'] },
-      ],
+      'no-restricted-imports': ['error', { patterns: [...SIDE_EFFECTS, ...DRIVERS, '../record/*', '../report/*'] }],
+    },
+  },
+  {
+    files: ['src/report/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...SIDE_EFFECTS, ...DRIVERS] }],
     },
   },
   { files: ['src/cli.ts', 'bench/**', 'scripts/**'], rules: { 'no-restricted-syntax': 'off' } },

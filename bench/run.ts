@@ -29,7 +29,8 @@ import { createJudge } from '../src/judge/index.js';
 import { measureReuse } from './reuse.js';
 import { partition, suiteHash, type ShardItem } from '../src/evaluate/shard.js';
 import { tallies } from '../src/evaluate/index.js';
-import { fixtureDefinitionHash, serializeRecord } from '../src/record/index.js';
+import { fixtureDefinitionHash } from '../src/evaluate/definition.js';
+import { serializeRecord } from '../src/record/index.js';
 import type { Assertion, FixtureRecord, RunRecord } from '../src/types.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');

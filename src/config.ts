@@ -1,9 +1,9 @@
 // The resolved configuration of a suite (`.agent-replay/config.yml` after defaults, `${ENV}`
 // substitution and command-line / action-input overrides). Plain data; loaded by `suite/`.
 
-import type { Repeat } from './types.js';
+import type { JsonValue, JudgeProvider, Repeat } from './types.js';
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type { JsonValue, JudgeProvider } from './types.js';
 
 /** Every agent preset (docs/presets.md#presets); `agent-replay init` offers the same list. */
 export const AGENT_PRESET_NAMES = ['native', 'openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest', 'vercel-ai', 'langgraph'] as const;
@@ -74,8 +74,6 @@ export interface AgentConfig {
   /** Seconds to poll the agent URL (GET) until it answers, before the first fixture; 0: no wait. */
   waitForAgent: number;
 }
-
-export type JudgeProvider = 'openai' | 'anthropic';
 
 export interface JudgeConfig {
   provider: JudgeProvider;

@@ -15,9 +15,11 @@ import { createJudge } from './judge/index.js';
 import { makeRedactor } from './secrets.js';
 import { TOOL } from './version.js';
 import { selectShard, type ShardItem } from './evaluate/shard.js';
-import { fixtureDefinitionHash, personaDefinitionHash } from './record/definition.js';
-import type { ShardInfo } from './types.js';
+import { fixtureDefinitionHash, personaDefinitionHash } from './evaluate/definition.js';
+import type { ShardInfo, ShardRun } from './types.js';
 import { UserError } from './errors.js';
+
+export type { ShardRun } from './types.js';
 
 export interface EngineDeps {
   /** Factories, so tests and the demo can swap any side effect. */
@@ -65,15 +67,6 @@ export interface CheckOptions {
   shard?: { index: number; total: number; timings: ReadonlyMap<string, number> | null };
 }
 
-/** Which part of the suite a shard run replayed, for the terminal and the log. */
-export interface ShardRun {
-  index: number;
-  total: number;
-  /** Items of this shard (before any `--only` / `--rerun` selection) and of the whole suite. */
-  items: number;
-  of: number;
-  method: 'timings' | 'hash';
-}
 
 export type CheckResult =
   | { kind: 'config_errors'; errors: ConfigIssue[]; warnings: ConfigIssue[] }

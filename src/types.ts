@@ -1,5 +1,5 @@
 // The domain's plain data. Every module speaks these types; none of them carries behaviour.
-// Field names are camelCase; enum values are the snake_case words of SPEC.md.
+// Field names are camelCase; enum values are the snake_case words of docs/semantics.md.
 
 /** Where the reply landed, as reported by the agent. */
 export interface Route {
@@ -22,12 +22,12 @@ export interface Fixture {
   file: string;
   /** 1-based line of the fixture in its file. */
   line: number;
-  /** SPEC 12: the fixture's own `repeat` (it replaces config.yml's); absent: the global one applies. */
+  /** The fixture's own `repeat` (it replaces config.yml's); absent: the global one applies. */
   repeat?: Repeat;
 }
 
 /**
- * SPEC 12 "Repeat": run an item `count` times (each attempt its own session) and pass it when at
+ * Repeat (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it): run an item `count` times (each attempt its own session) and pass it when at
  * least `minPass` attempts pass. `count` 1 is an ordinary item.
  */
 export interface Repeat {
@@ -54,7 +54,7 @@ export interface FixtureAttempt {
   detail: string;
   score: number | null;
   rationale: string | null;
-  /** SPEC 12: this attempt's score was reused from the baseline (no judge call); absent when a call was made. */
+  /** This attempt's score was reused from the baseline (no judge call); absent when a call was made. */
   judgeReused?: JudgeReuse | null;
   durationMs: number;
 }
@@ -69,7 +69,7 @@ export interface Baseline {
   route: Route | null;
   verdict: BaselineVerdict;
   /**
-   * SPEC 12 judge reuse: the judge's result for this reply when the accepted item was judged, with
+   * Judge reuse: the judge's result for this reply when the accepted item was judged, with
    * the fingerprint it was judged under. Absent in baselines accepted before it existed, and for
    * items without a judge assertion.
    */
@@ -78,7 +78,7 @@ export interface Baseline {
   commit: string | null;
 }
 
-/** A judge result kept in a baseline (SPEC 12): reused while the reply and the fingerprint are the same. */
+/** A judge result kept in a baseline: reused while the reply and the fingerprint are the same. */
 export interface BaselineJudge {
   score: number;
   rationale: string;
@@ -208,7 +208,7 @@ export interface AgentSession {
 
 /** The side-effect boundary to the agent under test. */
 /**
- * SPEC 12 "Spend": agent turns answered, their retries counted separately, judge calls made (and
+ * Spend (docs/semantics.md#cost): agent turns answered, their retries counted separately, judge calls made (and
  * retried) and judge results reused. Counted where the requests happen; an estimate stays in USD.
  */
 export interface Spend {
@@ -221,7 +221,7 @@ export interface Spend {
 
 export interface AgentClient {
   converse(request: AgentRequest): Promise<AgentOutcome>;
-  /** A persona script's session (SPEC section 10). */
+  /** A persona script's session (docs/personas.md). */
   session(request: SessionRequest): AgentSession;
   close(): Promise<void>;
 }
@@ -269,7 +269,7 @@ export interface Estimate {
   confirmed: boolean;
 }
 
-/** What every fixture's entry in results.json has, errored or not (SPEC section 9). */
+/** What every fixture's entry in results.json has, errored or not (docs/results-json.md). */
 interface FixtureRecordBase {
   label: string;
   file: string;
@@ -284,19 +284,19 @@ interface FixtureRecordBase {
   rationale: string | null;
   baseline: Baseline | null;
   durationMs: number;
-  /** SPEC 11: hash of what defines the item (message, persona tag, assertion kind and value; not the judge's criterion). Absent in older records. */
+  /** Hash of what defines the item (message, persona tag, assertion kind and value; not the judge's criterion). Absent in older records. */
   definitionHash?: string | null;
-  /** SPEC 11: the judge as it judged this item (judge assertions only; else null). Absent in older records. */
+  /** The judge as it judged this item (judge assertions only; else null). Absent in older records. */
   judgeFingerprint?: JudgeFingerprint | null;
-  /** SPEC 12: present only when the fixture ran more than once. */
+  /** Present only when the fixture ran more than once. */
   repeat?: RepeatSummary;
-  /** SPEC 12: every attempt in order (present only with `repeat`); the item shows the first that replied. */
+  /** Every attempt in order (present only with `repeat`); the item shows the first that replied. */
   attempts?: FixtureAttempt[];
-  /** SPEC 12: set when the score and rationale were reused from the baseline (no judge call); null or absent when a call was made or none was needed. */
+  /** Set when the score and rationale were reused from the baseline (no judge call); null or absent when a call was made or none was needed. */
   judgeReused?: JudgeReuse | null;
 }
 
-/** The replay did not complete: no reply, so no verdict and no drift (SPEC section 1). */
+/** The replay did not complete: no reply, so no verdict and no drift (docs/semantics.md#verdicts). */
 export interface ErroredFixtureRecord extends FixtureRecordBase {
   errored: true;
   error: string;
@@ -343,17 +343,17 @@ export interface RunRecord {
    */
   interrupted: boolean;
   fixtures: FixtureRecord[];
-  /** Persona scripts (SPEC section 10). Absent in older records: []. */
+  /** Persona scripts (docs/personas.md). Absent in older records: []. */
   personas: PersonaRecord[];
-  /** SPEC 11: the run's coverage against `coverage.conversations` of config.yml; null or absent when none is listed. */
+  /** The run's coverage against `coverage.conversations` of config.yml; null or absent when none is listed. */
   coverage?: CoverageResult | null;
-  /** SPEC 11: set when the run replayed only part of the suite (`--rerun`, `--only`); the record lists only those items. */
+  /** Set when the run replayed only part of the suite (`--rerun`, `--only`); the record lists only those items. */
   selection?: Selection | null;
-  /** SPEC 12: what the run really asked for (never a bill); absent in records written before it existed. */
+  /** What the run really asked for (never a bill); absent in records written before it existed. */
   spend?: Spend;
-  /** SPEC 12: the run replayed one shard of the suite (`--shard i/n`); absent for a whole run and in older records. */
+  /** The run replayed one shard of the suite (`--shard i/n`); absent for a whole run and in older records. */
   shard?: ShardInfo;
-  /** SPEC 12: a merge of shard records that lacks some shards or excluded foreign ones; absent when complete. */
+  /** A merge of shard records that lacks some shards or excluded foreign ones; absent when complete. */
   incomplete?: Incomplete;
 }
 
@@ -376,7 +376,7 @@ export interface Incomplete {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Evaluations over runs (SPEC section 11).
+// Evaluations over runs (docs/evaluations.md).
 
 /**
  * What judged an item: the judge model, the judge prompt's version, and each criterion with its
@@ -412,7 +412,7 @@ export interface Selection {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Scripted personas (SPEC section 10): one scripted user through a whole conversation.
+// Scripted personas (docs/personas.md): one scripted user through a whole conversation.
 
 /** A JSON value as read from YAML or an agent's response (tool inputs and outputs). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -475,7 +475,7 @@ export interface PersonaScript {
   file: string;
   /** 1-based line of the script in its file. */
   line: number;
-  /** SPEC 12: the script's own `repeat` (it replaces config.yml's); absent: the global one applies. */
+  /** The script's own `repeat` (it replaces config.yml's); absent: the global one applies. */
   repeat?: Repeat;
   /** Optional handle, sent to the agent as `persona`. */
   persona: string | null;
@@ -581,7 +581,7 @@ export type Check =
       score: number | null;
       threshold: number;
       rationale: string | null;
-      /** SPEC 12: set when the score was reused from the baseline (no judge call); absent otherwise. */
+      /** Set when the score was reused from the baseline (no judge call); absent otherwise. */
       reused?: JudgeReuse | null;
     });
 
@@ -601,14 +601,14 @@ export interface PersonaBaseline {
   visited: string[];
   outcome: string | null;
   verdict: BaselineVerdict;
-  /** SPEC 12 judge reuse: the criteria's results for this transcript; absent in older baselines and without criteria. */
+  /** Judge reuse: the criteria's results for this transcript; absent in older baselines and without criteria. */
   judge?: PersonaBaselineJudge;
   acceptedAt: string;
   commit: string | null;
 }
 
 /**
- * A persona baseline's judge results (SPEC 12): the judge model and prompt version, a hash of the
+ * A persona baseline's judge results: the judge model and prompt version, a hash of the
  * transcript exactly as the judge read it (tool calls included), and each criterion judged, with
  * its threshold, score and rationale. A criterion that was not evaluated is not kept.
  */
@@ -627,7 +627,7 @@ export interface PersonaDrift {
   verdict: DriftVerdict;
 }
 
-/** What every persona entry in results.json has, errored or not (SPEC section 10). */
+/** What every persona entry in results.json has, errored or not (docs/personas.md). */
 interface PersonaRecordBase {
   label: string;
   file: string;
@@ -644,15 +644,15 @@ interface PersonaRecordBase {
   checks: Check[];
   baseline: PersonaBaseline | null;
   durationMs: number;
-  /** SPEC 11: hash of the script (messages, persona, mocks) and its expectations other than criteria. Absent in older records. */
+  /** Hash of the script (messages, persona, mocks) and its expectations other than criteria. Absent in older records. */
   definitionHash?: string | null;
-  /** SPEC 11: the judge as it judged the criteria (null when the script has none). Absent in older records. */
+  /** The judge as it judged the criteria (null when the script has none). Absent in older records. */
   judgeFingerprint?: JudgeFingerprint | null;
-  /** SPEC 12: present only when the script ran more than once. */
+  /** Present only when the script ran more than once. */
   repeat?: RepeatSummary;
-  /** SPEC 12: every attempt in order (present only with `repeat`); the item shows the first that completed. */
+  /** Every attempt in order (present only with `repeat`); the item shows the first that completed. */
   attempts?: PersonaAttempt[];
-  /** SPEC 12: hash of the transcript as the judge read it (when criteria were judged); absent otherwise. */
+  /** Hash of the transcript as the judge read it (when criteria were judged); absent otherwise. */
   transcriptHash?: string | null;
 }
 
@@ -702,6 +702,10 @@ export type FailOnCondition =
   | 'flaky'
   | 'none';
 
+/** The judge providers agent-replay has a client for (config.yml `judge.provider`, the `judge-provider` input). */
+export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const;
+export type JudgeProvider = (typeof JUDGE_PROVIDERS)[number];
+
 export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
   'newly_failing',
   'unverified',
@@ -719,4 +723,14 @@ export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
 export interface Clock {
   now(): number;
   sleep(ms: number): Promise<void>;
+}
+
+/** Which part of the suite a shard run replayed, for the terminal and the log. */
+export interface ShardRun {
+  index: number;
+  total: number;
+  /** Items of this shard (before any `--only` / `--rerun` selection) and of the whole suite. */
+  items: number;
+  of: number;
+  method: 'timings' | 'hash';
 }

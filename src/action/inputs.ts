@@ -2,13 +2,13 @@
 // `as const` list; a bad value is rejected quoting it and the allowed set.
 
 import { UserError } from '../errors.js';
-import { FAIL_ON_CONDITIONS, type FailOnCondition } from '../types.js';
+import { FAIL_ON_CONDITIONS, JUDGE_PROVIDERS, type FailOnCondition } from '../types.js';
 import { parseFailOn, parseShard } from '../evaluate/index.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 
 export const MODES = ['check', 'accept', 'report'] as const;
 export type Mode = (typeof MODES)[number];
-export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const;
+export { JUDGE_PROVIDERS };
 
 export interface Inputs {
   readonly mode: Mode;

@@ -10,7 +10,7 @@ import { artifactNameFor, markerFor } from './context.js';
 import type { ActionDeps } from './deps.js';
 import type { ConfigOverrides } from '../suite/index.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
-import type { GateResult } from '../evaluate/index.js';
+import { driftedCount, type GateResult } from '../evaluate/index.js';
 import { writeFileSafely } from '../fs-safe.js';
 import { hasMarker, type ReportContext } from '../report/index.js';
 import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
@@ -55,14 +55,6 @@ export function overridesFrom(inputs: OverrideInputs): ConfigOverrides {
 /** One sticky comment per key: the comment-key input, else the workflow's name. */
 export function commentMarker(commentKey: string | null, ctx: Pick<ActionContext, 'workflow'>): string {
   return markerFor(commentKey ?? ctx.workflow);
-}
-
-/** Counts a fixture (or persona script) as drifted when its reply (transcript), route or verdict differs from its baseline. */
-export function driftedCount(run: RunRecord): number {
-  const changed = (v: string): boolean => v === 'newly_failing' || v === 'newly_passing';
-  const fixtures = run.fixtures.filter((f) => f.drift !== null && (f.drift.reply === 'different' || f.drift.route === 'different' || changed(f.drift.verdict)));
-  const scripts = run.personas.filter((p) => p.drift !== null && (p.drift.transcript === 'different' || p.drift.route === 'different' || changed(p.drift.verdict)));
-  return fixtures.length + scripts.length;
 }
 
 /** report.html for the results artifact, written next to results.json (docs/action.md, "report.html"). */

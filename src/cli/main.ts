@@ -9,7 +9,7 @@ import { parseShard, timingsOf } from '../evaluate/shard.js';
 import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
 import { mergeRecords, openRecordStream, readRecord, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
-import { formatUsdPair, renderCompareMarkdown, renderCompareText, renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
+import { renderCapRefusalText, renderCompareMarkdown, renderCompareText, renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
 import { renderHtml } from '../report/html.js';
 import { writeBaselines } from '../accept/write.js';
 import { TOOL } from '../version.js';
@@ -137,16 +137,9 @@ function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readon
   }
 }
 
-/** The terminal's refusal: plain text (the PR comment's markdown is for GitHub, not a terminal). */
+/** The terminal's refusal (src/report/cap.ts). */
 export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0): string {
-  const [est, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
-  const calls = judgeCalls > 0 ? ` and ${judgeCalls} judge ${judgeCalls === 1 ? 'call' : 'calls'}` : '';
-  const scripts = personaCount > 0 ? `, ${personaCount} persona ${personaCount === 1 ? 'script' : 'scripts'}` : '';
-  return (
-    `not run: the estimated cost ${est} for ${fixtureCount} ${fixtureCount === 1 ? 'fixture' : 'fixtures'}${scripts}${calls} is above the cost cap ${cap}.\n` +
-    'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
-    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
-  );
+  return renderCapRefusalText(estimate, fixtureCount, judgeCalls, dir, personaCount);
 }
 
 export function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {

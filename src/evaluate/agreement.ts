@@ -1,9 +1,9 @@
-// Agreement (SPEC section 11): how often the agent agrees with what the suite expects, over a
+// Agreement (docs/evaluations.md#agreement): how often the agent agrees with what the suite expects, over a
 // recorded run. passed / (passed + failed); not evaluated and errored are shown beside it and left
 // out of the denominator. Pure: the same record always gives the same result, no model is asked.
 
 import type { FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
-import { tallyOf } from './index.js';
+import { tallyOf } from './tallies.js';
 import { conversationName } from './personas.js';
 
 export interface Agreement extends Tallies {

@@ -1,4 +1,4 @@
-// Compare two recorded runs (SPEC section 11): the change in agreement and why. Items (fixtures
+// Compare two recorded runs (docs/evaluations.md#compare): the change in agreement and why. Items (fixtures
 // and persona scripts) are matched by label; each changed item gets its first cause, in the order
 // of the contract. The earlier run (by startedAt) is always "before". Pure: no model, no I/O.
 
@@ -6,7 +6,7 @@ import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, Person
 import { agreement, agreementReport, type Agreement, type AgreementGroup } from './agreement.js';
 import { coverageChange, type CoverageChange } from './coverage.js';
 import { judgeDifferences, sameJudge } from './definition.js';
-import { sameRoute } from './index.js';
+import { sameRoute } from './drift.js';
 
 /** An item's result in one run. */
 export type ItemResult = 'pass' | 'fail' | 'not_evaluated' | 'errored';
@@ -47,7 +47,7 @@ export interface ItemSide {
   errorKind: ErrorKind | PersonaErrorKind | null;
   definitionHash: string | null;
   judgeFingerprint: JudgeFingerprint | null;
-  /** SPEC 12: a repeated item's passes over attempts (absent for an item run once). */
+  /** A repeated item's passes over attempts (absent for an item run once). */
   repeat?: RepeatSummary;
 }
 
@@ -72,7 +72,7 @@ export interface RunRef {
   file: string | null;
   /** The record replayed only part of the suite (`--rerun`, `--only`, or a shard). */
   partial: boolean;
-  /** SPEC 12: set (true) when the record is one shard or a merge that lacks shards. */
+  /** Set (true) when the record is one shard or a merge that lacks shards. */
   shards?: true;
 }
 
@@ -175,7 +175,7 @@ export function firstCause(before: Item, after: Item): { cause: ChangeCause; det
   if (before.definitionHash != null && after.definitionHash != null && before.definitionHash !== after.definitionHash) {
     return { cause: 'definition_changed', detail: `definition changed (${before.definitionHash} -> ${after.definitionHash})` };
   }
-  // SPEC 12: how many attempts and passes decide the verdict is part of what defines the item.
+  // How many attempts and passes decide the verdict is part of what defines the item.
   const rb0 = repeatWords(before.repeat);
   const ra0 = repeatWords(after.repeat);
   if (rb0 !== ra0) return { cause: 'definition_changed', detail: `definition changed (${rb0} -> ${ra0})` };
@@ -243,7 +243,7 @@ export function causeWords(cause: ChangeCause, n: number): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** SPEC 12: one shard's record, or a merge that lacks shards: items it does not list were not replayed, not removed. */
+/** One shard's record, or a merge that lacks shards: items it does not list were not replayed, not removed. */
 function lacksShards(run: RunRecord): boolean {
   return run.shard != null || run.incomplete != null;
 }

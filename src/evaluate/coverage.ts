@@ -1,6 +1,6 @@
-// Coverage gaps (SPEC section 11): the conversations config.yml lists against those the run
+// Coverage gaps (docs/evaluations.md#coverage): the conversations config.yml lists against those the run
 // visited, over all items and all turns. Names match by the `conversations:` prefix rule of
-// SPEC section 10. Pure.
+// docs/personas.md. Pure.
 
 import type { CoverageResult, RunRecord } from '../types.js';
 import { conversationName } from './personas.js';

@@ -1,9 +1,17 @@
-// What defines an item, hashed (SPEC section 11), and what judged it: so that compare can tell
-// "the fixture was edited" and "the judge changed" apart from "the agent answered differently".
-// Pure: what is hashed, as canonical JSON (keys sorted, undefined dropped); the hash itself
-// (sha256) is taken in src/record/definition.ts, which may use node:crypto.
+// What defines an item, hashed, and what judged it (docs/evaluations.md, 'What defined each item'):
+// so that compare can tell "the fixture was edited" and "the judge changed" apart from "the agent
+// answered differently". What is hashed is canonical JSON (keys sorted, undefined dropped); the
+// hash is sha256, hex, its first 16 characters. Each item's entry in results.json carries
+// `definitionHash` and `judgeFingerprint` (with the judge prompt's version). Pure: node:crypto's
+// hash has no side effect.
 
+import { createHash } from 'node:crypto';
 import type { Fixture, JsonValue, JudgeFingerprint, PersonaScript } from '../types.js';
+
+/** sha256 of a canonical text, hex, first 16 characters. */
+export function stableHash(canonical: string): string {
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+}
 
 /** JSON with object keys sorted at every level, so equal values always give equal text. */
 export function canonicalJson(value: unknown): string {
@@ -78,4 +86,24 @@ export function judgeDifferences(a: JudgeFingerprint | null, b: JudgeFingerprint
   if (crit(a) !== crit(b)) out.push(a.criteria.length === 1 && b.criteria.length === 1 ? 'criterion' : 'criteria');
   if (thr(a) !== thr(b)) out.push(a.criteria.length === 1 && b.criteria.length === 1 ? `threshold ${a.criteria[0]?.threshold} -> ${b.criteria[0]?.threshold}` : 'thresholds');
   return out;
+}
+
+export function fixtureDefinitionHash(f: Pick<Fixture, 'message' | 'persona' | 'assertion'>): string {
+  return stableHash(fixtureDefinition(f));
+}
+
+export function personaDefinitionHash(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'mocks' | 'expect'>): string {
+  return stableHash(personaDefinition(p));
+}
+
+/**
+ * The evaluation fields of a fixture's entry; `judgeModel` is the configured judge ("provider/model"),
+ * or null; `promptVersion` the judge prompt's version (JUDGE_PROMPT_VERSION in src/judge/prompt.ts).
+ */
+export function fixtureEvaluationFields(f: Fixture, judgeModel: string | null, promptVersion: string): { definitionHash: string; judgeFingerprint: JudgeFingerprint | null } {
+  return { definitionHash: fixtureDefinitionHash(f), judgeFingerprint: fixtureJudgeFingerprint(f, judgeModel, promptVersion) };
+}
+
+export function personaEvaluationFields(p: PersonaScript, judgeModel: string | null, promptVersion: string): { definitionHash: string; judgeFingerprint: JudgeFingerprint | null } {
+  return { definitionHash: personaDefinitionHash(p), judgeFingerprint: personaJudgeFingerprint(p, judgeModel, promptVersion) };
 }

@@ -1,4 +1,4 @@
-// The pure core of persona scripts (SPEC section 10): tool-input matching, the deterministic
+// The pure core of persona scripts (docs/personas.md): tool-input matching, the deterministic
 // checks, criteria outcomes, the verdict, drift and acceptance. Data in, data out.
 
 import type {
@@ -24,13 +24,11 @@ import type {
 } from '../types.js';
 import { callMatches, jsonEqual } from './match.js';
 import { formatPair, line, quote, showPattern } from '../assertions/format.js';
-import { driftVerdict, sameRoute } from './index.js';
+import { driftVerdict, sameRoute } from './drift.js';
 import { personaRepliesVary, repliesVary } from './repeat.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
 
-// --- matching: src/evaluate/match.ts (shared with the agent-side mocks helpers) -------------------
-
-export { callMatches, jsonEqual, jsonSubset } from './match.js';
+// Matching tool calls lives in src/evaluate/match.ts (shared with the agent-side mocks helpers).
 
 // --- what the turns show ---------------------------------------------------------------------------
 
@@ -351,7 +349,7 @@ export type PersonaAcceptDecision = { kind: 'accept'; baseline: PersonaBaseline 
 /** As for fixtures: the current verdict decides; not evaluated and errored are refused. */
 export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: string, commit: string | null, current: PersonaBaseline | null = record.baseline): PersonaAcceptDecision {
   if (record.errored) return { kind: 'refuse', reason: REFUSE_PERSONA_ERRORED };
-  // SPEC 12: a repeated script whose attempts' transcripts replied differently has no one transcript to accept.
+  // A repeated script whose attempts' transcripts replied differently has no one transcript to accept.
   if (record.attempts !== undefined && personaRepliesVary(record.attempts)) return { kind: 'refuse', reason: repliesVary(record.attempts.length) };
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: 'not evaluated: run it again' };
   const transcript = record.turns.map((t) => ({ message: t.message, reply: t.reply, route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage } }));

@@ -1,4 +1,4 @@
-// SPEC 12 "Repeat": how the attempts of one item make its verdict. Pure: outcomes in, verdict out.
+// Repeat (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it): how the attempts of one item make its verdict. Pure: outcomes in, verdict out.
 //
 //   pass            passes >= minPass
 //   fail            the attempts that did not pass and cannot (fail, errored) leave fewer than

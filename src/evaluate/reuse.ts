@@ -1,4 +1,4 @@
-// SPEC 12 "Judge reuse", the pure rules: when a stored baseline's judge result stands for a new
+// Judge reuse (docs/fixtures.md#judge-reuse), the pure rules: when a stored baseline's judge result stands for a new
 // reply without a judge call, and how the reuse is named. The only source is a stored baseline
 // (reviewed in the pull request's diff); nothing is ever reused from another attempt of the run.
 

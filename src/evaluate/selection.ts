@@ -1,4 +1,4 @@
-// Which items a partial run replays (SPEC section 11): `--rerun results.json` takes the items that
+// Which items a partial run replays (docs/evaluations.md#rerun-and-only): `--rerun results.json` takes the items that
 // failed, were not evaluated or errored there; `--only a,b,refund-*` takes labels by glob. Both
 // together: the items both select. Pure.
 

@@ -1,4 +1,4 @@
-// Shards (SPEC 12): which items of the suite `--shard i/n` replays. Pure and deterministic: the
+// Shards (docs/action.md#shards-one-suite-over-a-ci-matrix): which items of the suite `--shard i/n` replays. Pure and deterministic: the
 // same suite, n and timings give the same partition on every machine (no locale, no clock, no
 // randomness).
 // - With timings (label -> milliseconds, from a previous record): balanced by duration with the
@@ -10,7 +10,7 @@
 //   (sha256, first 48 bits, mod n), so adding or removing an item never moves another one.
 // `suiteHash` names the whole suite (every label with its definition hash), equal for all shards.
 
-import { stableHash } from '../record/definition.js';
+import { stableHash } from './definition.js';
 import type { RunRecord, ShardInfo } from '../types.js';
 
 export const MAX_SHARDS = 256;
@@ -20,7 +20,7 @@ export interface ShardItem {
   label: string;
   /** Turns the item asks the agent for (a fixture: 1); scales the estimate of an item without timing. */
   turns: number;
-  /** The item's definition hash (src/record/definition.ts), for the suite hash. */
+  /** The item's definition hash (definition.ts), for the suite hash. */
   definitionHash: string;
 }
 

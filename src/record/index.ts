@@ -92,7 +92,7 @@ export async function readRecord(path: string): Promise<RunRecord> {
 /**
  * Combines the records of several shards (a matrix) into one run. Labels (fixtures and persona
  * scripts) must not repeat across shards; tallies are derived again; the estimate is summed.
- * Records that carry `shard` (SPEC 12) are checked: the suite is the one most records name (its
+ * Records that carry `shard` are checked: the suite is the one most records name (its
  * `suiteHash` and `total`; a tie goes to the first file's), a record of another suite or shard
  * count is excluded, and the merged record says `incomplete` when a shard is missing or one was
  * excluded. A complete merge is a whole run: it carries neither `shard` nor `incomplete`.
@@ -238,6 +238,3 @@ function mergedEvaluations(records: readonly RunRecord[], items: Pick<RunRecord,
     selection: first === undefined ? undefined : { ...first, labels: [...new Set(selections.flatMap((s) => s.labels))] },
   };
 }
-
-
-export { stableHash, fixtureDefinitionHash, personaDefinitionHash, fixtureEvaluationFields, personaEvaluationFields } from './definition.js';

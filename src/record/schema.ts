@@ -1,4 +1,4 @@
-// results.json, schema version 1 (SPEC section 9). The same schema validates what we write and
+// results.json, schema version 1 (docs/results-json.md). The same schema validates what we write and
 // what we read back from untrusted places (an artifact downloaded by the accept flow, a shard).
 
 import { z } from 'zod';
@@ -19,9 +19,9 @@ export const assertionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('judge'), criterion: z.string(), threshold: z.number().min(0).max(1) }),
 ]);
 
-// SPEC 11, added within schema version 1: optional so that older records still parse.
+// Added within schema version 1: optional so that older records still parse.
 export { judgeFingerprintSchema };
-/** SPEC 12: where a reused judge result came from. */
+/** Where a reused judge result came from. */
 const judgeReuseSchema = z.strictObject({ commit: z.string().nullable(), acceptedAt: z.string() });
 const evaluationFields = {
   definitionHash: z.string().nullable().optional(),
@@ -39,7 +39,7 @@ export const selectionSchema = z.strictObject({
   labels: z.array(z.string()),
 });
 
-// SPEC 12, added within schema version 1: present only on items that ran more than once.
+// Added within schema version 1: present only on items that ran more than once.
 const repeatSummarySchema = z.strictObject({
   count: z.number().int().min(2),
   minPass: z.number().int().min(1),
@@ -79,7 +79,7 @@ const fixtureRecordBase = {
   ...evaluationFields,
   repeat: repeatSummarySchema.optional(),
   attempts: z.array(fixtureAttemptSchema).optional(),
-  // SPEC 12, within schema version 1: absent in older records.
+  // Within schema version 1: absent in older records.
   judgeReused: judgeReuseSchema.nullable().optional(),
 };
 
@@ -107,7 +107,7 @@ export const fixtureRecordSchema = z.discriminatedUnion('errored', [
   }),
 ]);
 
-// ---- persona scripts (SPEC section 10) ----
+// ---- persona scripts (docs/personas.md) ----
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export const jsonValueSchema: z.ZodType<Json> = z.lazy(() =>
@@ -165,7 +165,7 @@ export const checkSchema = z.discriminatedUnion('kind', [
     score: z.number().nullable(),
     threshold: z.number().min(0).max(1),
     rationale: z.string().nullable(),
-    // SPEC 12, within schema version 1: absent in older records.
+    // Within schema version 1: absent in older records.
     reused: judgeReuseSchema.nullable().optional(),
   }),
 ]);
@@ -246,9 +246,9 @@ export const runRecordSchema = z.strictObject({
   // Added within schema version 1: records written before it have no such field.
   interrupted: z.boolean().default(false),
   fixtures: z.array(fixtureRecordSchema),
-  // Added within schema version 1 (SPEC section 10): records written before it have none.
+  // Added within schema version 1 (docs/personas.md): records written before it have none.
   personas: z.array(personaRecordSchema).default([]),
-  // Added within schema version 1 (SPEC section 11): absent in older records.
+  // Added within schema version 1 (docs/evaluations.md): absent in older records.
   coverage: coverageResultSchema.nullable().optional(),
   selection: selectionSchema.nullable().optional(),
   spend: z
@@ -260,7 +260,7 @@ export const runRecordSchema = z.strictObject({
       judgeReused: z.number().int().nonnegative(),
     })
     .optional(),
-  // SPEC 12 (within schema version 1): absent for a whole run and in older records.
+  // Within schema version 1: absent for a whole run and in older records.
   shard: z.strictObject({ index: z.number().int().min(1), total: z.number().int().min(1).max(256), suiteHash: z.string() })
     .refine((s) => s.index <= s.total, { error: 'shard index must not exceed the shard total' })
     .optional(),

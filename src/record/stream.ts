@@ -1,4 +1,4 @@
-// results.json written as items finish (issue 11, item 6), so that a large run never holds its
+// results.json written as items finish (docs/architecture.md#how-resultsjson-is-streamed), so that a large run never holds its
 // record twice (the objects and their JSON text) nor builds the whole text in one string.
 //
 // Items finish out of order, but the file lists them in suite order. Each finished item waits (as

@@ -5,7 +5,8 @@
 import type { AgentClient, Baseline, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, RegexEvaluator } from '../types.js';
 import { evaluateAssertion, judgeOutcome } from '../assertions/index.js';
 import { computeDrift, judgeReuseOf, reusableJudge, reuseWords } from '../evaluate/index.js';
-import { fixtureEvaluationFields } from '../record/definition.js';
+import { fixtureEvaluationFields } from '../evaluate/definition.js';
+import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 
 export interface FixtureReplayDeps {
   agent: AgentClient;
@@ -34,7 +35,7 @@ function recordBase(fixture: Fixture, baseline: Baseline | null, judgeModel: str
     assertion: fixture.assertion,
     baseline,
     threshold: fixture.assertion?.kind === 'judge' ? fixture.assertion.threshold : null,
-    ...fixtureEvaluationFields(fixture, judgeModel),
+    ...fixtureEvaluationFields(fixture, judgeModel, JUDGE_PROMPT_VERSION),
   };
 }
 

@@ -26,7 +26,8 @@ import type {
 import { tallies, tallyOf } from '../evaluate/index.js';
 import { replayFixture } from './fixture.js';
 import { replayPersona } from './personas.js';
-import { personaEvaluationFields } from '../record/definition.js';
+import { personaEvaluationFields } from '../evaluate/definition.js';
+import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { repeatOf } from '../suite/repeat.js';
 import { attemptSession, combineFixtureAttempts, combinePersonaAttempts } from './repeat.js';
 
@@ -188,7 +189,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
       now,
       redact,
       session,
-      fingerprint: personaEvaluationFields(p, judgeModel).judgeFingerprint,
+      fingerprint: personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION).judgeFingerprint,
       unmockedTools: options.unmockedTools ?? null,
       regex: deps.regex,
     });
@@ -211,7 +212,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     const all = collect(job, repeat.count, r);
     if (all === null) return null;
     const combined = combinePersonaAttempts(all, repeat, baselines.personas.get(p.label) ?? null);
-    return (personaRecords[job.i] = Object.assign({}, combined, personaEvaluationFields(p, judgeModel)));
+    return (personaRecords[job.i] = Object.assign({}, combined, personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION)));
   };
 
   const worker = async (): Promise<void> => {

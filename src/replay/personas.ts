@@ -39,7 +39,7 @@ import { evaluateContains } from '../assertions/contains.js';
 import { evaluateRegex } from '../assertions/regex.js';
 import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evaluate/reuse.js';
 import { transcriptText } from '../judge/prompt.js';
-import { stableHash } from '../record/definition.js';
+import { stableHash } from '../evaluate/definition.js';
 
 export interface PersonaReplayDeps {
   agent: AgentClient;

@@ -5,7 +5,7 @@ import { incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ER
 import type { RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, fencedBlock, safeUrl } from './escape.js';
-import { LIMITS } from './items.js';
+import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
 import { estimateText, headlineParts, headlineText, itemsCount, plural, shortSha, thousands, topCauseText, type ReportModel } from './model.js';
@@ -30,7 +30,7 @@ export function causeMarkdown(text: string, endpoint: string | null): string {
   return clipped.split(endpoint).map((part) => escapeInline(part)).join(codeSpan(clip(endpoint, LIMITS.detail)));
 }
 
-/** SPEC 12: flaky items named under the headline; null when none. */
+/** Flaky items named under the headline; null when none. */
 export function flakyBlock(model: ReportModel): string | null {
   const n = model.flaky.length;
   if (n === 0) return null;
@@ -41,7 +41,7 @@ export function flakyBlock(model: ReportModel): string | null {
 }
 
 /**
- * A merge that lacks shards (SPEC 12), right under the headline: which are missing or excluded.
+ * A merge that lacks shards, right under the headline: which are missing or excluded.
  * Their items were not replayed here, so they are neither counted nor shown as removed.
  */
 export function incompleteBlock(run: RunRecord): string | null {

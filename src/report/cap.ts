@@ -1,5 +1,6 @@
-// The comment posted instead of a report when a run is above the cost cap and not confirmed:
-// nothing was replayed, nothing was spent; here is the estimate and exactly how to confirm.
+// The refusal shown instead of a report when a run is above the cost cap and not confirmed:
+// nothing was replayed, nothing was spent; here is the estimate and exactly how to confirm. One
+// wording, two forms: the PR comment (markdown) and the terminal (plain text).
 
 import type { Estimate } from '../types.js';
 import type { ReportContext } from './context.js';
@@ -8,16 +9,21 @@ import { markerLine, metaLine } from './metadata.js';
 import { formatUsdPair } from './money.js';
 import { plural } from './model.js';
 
-/** `personaCount`: persona scripts in the run besides the fixtures (SPEC 10: each script is an item). */
+/** What the estimate covers: "12 fixtures, 3 persona scripts and 4 judge calls". */
+function capScope(fixtureCount: number, judgeCalls: number, personaCount: number): string {
+  const calls = judgeCalls > 0 ? ` and ${plural(judgeCalls, 'judge call', 'judge calls')}` : '';
+  const scripts = personaCount > 0 ? `${calls ? ', ' : ' and '}${plural(personaCount, 'persona script', 'persona scripts')}` : '';
+  return `${plural(fixtureCount, 'fixture', 'fixtures')}${scripts}${calls}`;
+}
+
+/** `personaCount`: persona scripts in the run besides the fixtures (each script is an item: docs/personas.md). */
 export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext, personaCount = 0): string {
   const label = codeSpan(clip(ctx.confirmLabel, 100));
   const [estimated, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
-  const calls = judgeCalls > 0 ? ` and ${plural(judgeCalls, 'judge call', 'judge calls')}` : '';
-  const scripts = personaCount > 0 ? `${calls ? ', ' : ' and '}${plural(personaCount, 'persona script', 'persona scripts')}` : '';
   return [
     `${markerLine(ctx.marker)}\n${metaLine(ctx)}`,
     '### ⏸️ Not run: the estimated cost is above the cap',
-    `**≈ ${estimated} estimated** for ${plural(fixtureCount, 'fixture', 'fixtures')}${scripts}${calls}; ` +
+    `**≈ ${estimated} estimated** for ${capScope(fixtureCount, judgeCalls, personaCount)}; ` +
       `the cap is **${cap}**. Nothing was replayed and nothing was spent.`,
     'To run it anyway, confirm the cost in one of these ways:',
     [
@@ -28,4 +34,14 @@ export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judge
     'Or raise the cap (`cost.capUsd` in `.agent-replay/config.yml`). ' +
       'The estimate is a flat guess per call made before anything runs, not a bill.',
   ].join('\n\n') + '\n';
+}
+
+/** The terminal's refusal: plain text (the PR comment's markdown is for GitHub, not a terminal); `dir` the suite folder. */
+export function renderCapRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0): string {
+  const [est, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
+  return (
+    `not run: the estimated cost ${est} for ${capScope(fixtureCount, judgeCalls, personaCount)} is above the cost cap ${cap}.\n` +
+    'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
+    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
+  );
 }

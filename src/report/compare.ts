@@ -1,4 +1,4 @@
-// Rendering of a comparison of two runs (SPEC section 11): markdown for `compare --markdown` (and
+// Rendering of a comparison of two runs (docs/evaluations.md#compare): markdown for `compare --markdown` (and
 // for whoever embeds it) and plain text for the terminal. Every text that came from a record is
 // untrusted and escaped here. Pure.
 
@@ -60,7 +60,7 @@ function causeAndDetail(c: ItemChange): string {
 function sideWord(c: ItemChange, which: 'before' | 'after'): string {
   const s = c[which];
   if (s === null) return '—';
-  // SPEC 12: a repeated item shows its passes over attempts.
+  // A repeated item shows its passes over attempts.
   const k = s.repeat === undefined ? '' : ` ${s.repeat.passed}/${s.repeat.count}${s.repeat.flaky ? ' (flaky)' : ''}`;
   return RESULT_WORD[s.result] + k;
 }

@@ -1,5 +1,5 @@
 // What the renderers need to know besides the run record: where the comment lives, where the
-// baselines came from, which labels to name, where the full report is, and (SPEC 11) the run this
+// baselines came from, which labels to name, where the full report is, and (docs/evaluations.md) the run this
 // comment showed before and the agreement trend of the default branch.
 
 import type { Agreement, Comparison } from '../evaluate/index.js';

@@ -1,4 +1,4 @@
-// Evaluations over runs (SPEC 11) in the markdown reports: calm by design. One line in the
+// Evaluations over runs (docs/evaluations.md#in-the-pr-comment-and-job-summary) in the markdown reports: calm by design. One line in the
 // headline area (agreement, what changed since the previous run, coverage gaps), the details
 // further down: agreement per conversation, fixture file and persona tag (collapsed in the
 // comment, open in the summary), coverage, the labels that moved since the previous run, and the
@@ -17,7 +17,7 @@ import {
 import type { CoverageResult, RunRecord } from '../types.js';
 import type { PreviousRunView, ReportContext, TrendView } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline } from './escape.js';
-import { LIMITS } from './items.js';
+import { LIMITS } from './item-parts.js';
 import { personasOf, plural, shortSha, thousands } from './model.js';
 import type { Profile } from './profile.js';
 

@@ -11,7 +11,8 @@
 // Whatever is not bought is counted, and the notice under the headline says so. A last trim on
 // line boundaries, closing open fences and `<details>`, guarantees the limit for any input.
 
-import { levelsOf, tableHead, type Level } from './items.js';
+import { levelsOf, tableHead } from './items.js';
+import type { Level } from './item-parts.js';
 import { assemble, countedLine, isOpen, separatorLength, tableBlock, type Doc, type Plan, type SectionPlan } from './layout.js';
 import { ATTENTION_ORDER, SECTION_ORDER, type Item, type SectionKey } from './model.js';
 

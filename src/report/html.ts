@@ -1,4 +1,4 @@
-// report.html: one self-contained page for a run (SPEC 11, issue 10 item 7). No network: one
+// report.html: one self-contained page for a run (docs/action.md#reporthtml). No network: one
 // inline stylesheet and one inline script, both allowed by hash in a strict Content-Security-Policy
 // (nothing else may load or run). Pure: the same record and extras always give the same bytes.
 //
@@ -255,7 +255,7 @@ function notices(run: RunRecord, total: number): string {
   return out.map((n) => `<p class="notice">${h(n)}</p>`).join('');
 }
 
-/** SPEC 12: the flaky items named in the header; nothing when none. */
+/** The flaky items named in the header; nothing when none. */
 function flakyNotice(model: ReportModel): string {
   const text = flakyText(model);
   return text === null ? '' : `<p class="notice">${h(text)}</p>`;

@@ -1,71 +1,17 @@
 // One item, three ways: in full (a `<details>` whose summary is the item's line and whose body
 // holds the message, the diff and the replies), shorter (`diff`: without the nested full replies;
 // `brief`: the line only), and as a row of a section's compact table. Persona scripts have their
-// own body (persona.ts: checks, first difference, transcript) and share the line and the row.
+// own body (persona.ts: checks, first difference, transcript) and share the line and the row; the
+// parts both use are in item-parts.ts.
 
 import type { FixtureRecord } from '../types.js';
 import type { ReportContext } from './context.js';
-import { diffText, MARK } from './diff-text.js';
-import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, safeUrl } from './escape.js';
-import { validSha } from './metadata.js';
+import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { reuseWords } from '../evaluate/reuse.js';
+import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, type Level } from './item-parts.js';
 import { driftWords, isPersona, itemsNoun, routeText, SCRIPT_MARK, statusWords, thousands, verdictIcon, verdictWords, type Item } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
-import { CONTINUATION, wrapBlock } from './wrap.js';
-
-/** Detail of an item shown in full: everything, without the full replies, or its line only. */
-export type Level = 'full' | 'diff' | 'brief';
-
-export const LIMITS = {
-  label: 100,
-  file: 200,
-  detail: 300,
-  detailBlock: 4000,
-  rationale: 300,
-  message: 4000,
-  messageInline: 200,
-  ref: 100,
-} as const;
-
-// ---------------------------------------------------------------------------------------------
-// File references: https://github.com/<owner>/<repo>/blob/<head sha>/<path>#L<line>
-
-function blobUrl(ctx: ReportContext, file: string, line: number): string | null {
-  const repo = safeUrl(ctx.repositoryUrl ?? null);
-  if (!repo || !validSha(ctx.headSha ?? undefined)) return null;
-  const path = file.replace(/^\.\//, '');
-  const parts = path.split('/');
-  if (path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..')) return null;
-  const encoded = parts.map((p) => encodeURIComponent(p).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
-  const lineRef = Number.isInteger(line) && line > 0 ? `#L${line}` : '';
-  return safeUrl(`${repo.replace(/\/+$/, '')}/blob/${ctx.headSha}/${encoded.join('/')}${lineRef}`);
-}
-
-function baseName(file: string): string {
-  return file.slice(file.lastIndexOf('/') + 1);
-}
-
-type Located = Pick<Item, 'file' | 'line'>;
-
-function where(f: Located): string {
-  return Number.isInteger(f.line) && f.line > 0 ? `${f.file}:${f.line}` : f.file;
-}
-
-/** The file reference in markdown: a link showing `name.yml:12`, else the path as code. */
-export function fileRef(f: Located, ctx: ReportContext, options: { table?: boolean } = {}): string {
-  const url = blobUrl(ctx, f.file, f.line);
-  if (!url) return codeSpan(clip(where(f), LIMITS.file), options);
-  const text = clip(`${baseName(f.file)}${f.line > 0 ? `:${f.line}` : ''}`, LIMITS.file);
-  return `[${escapeInline(text)}](${url})`;
-}
-
-/** The file reference inside raw HTML (a `<summary>`). */
-export function fileRefHtml(f: Located, ctx: ReportContext): string {
-  const url = blobUrl(ctx, f.file, f.line);
-  if (!url) return `<code>${escapeHtml(clip(where(f), LIMITS.file).replace(/\s/g, ' '))}</code>`;
-  return `<a href="${escapeHtml(url)}">${escapeHtmlInline(clip(`${baseName(f.file)}:${f.line}`, LIMITS.file))}</a>`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Item in full
@@ -81,20 +27,6 @@ export function itemSummary(f: FixtureRecord, ctx: ReportContext): string {
   const lines = normalizeBlock(detailOf(f)).trim().split('\n');
   const first = lines.length > 1 ? `${lines[0] as string} …` : (lines[0] as string);
   return first ? `${head}<br>${escapeHtmlInline(clip(first, LIMITS.detail))}` : head;
-}
-
-/** A code block of plain text: normalised, clipped, long lines wrapped. */
-function textBlock(text: string, max: number): { block: string; note: string } {
-  const normal = normalizeBlock(text);
-  const shown = clip(normal, max);
-  const note = shown.length < normal.length ? ` (first ${thousands(shown.length)} of ${thousands(normal.length)} characters)` : '';
-  return { block: fencedBlock(wrapBlock(shown)), note };
-}
-
-export function labelled(title: string, text: string, max: number): string {
-  if (normalizeBlock(text) === '') return `${title}: _(empty)_`;
-  const { block, note } = textBlock(text, max);
-  return `${title}${note}:\n\n${block}`;
 }
 
 function messageBlock(f: FixtureRecord): string {
@@ -113,36 +45,19 @@ function judgeLine(f: FixtureRecord): string | null {
   const threshold = typeof f.threshold === 'number' ? ` (threshold ${f.threshold.toFixed(2)})` : '';
   const scoreText = score !== null && !f.detail.includes(score) ? ` score ${score}${threshold}` : '';
   const why = f.rationale ? `: ${escapeInline(clip(f.rationale, LIMITS.rationale))}` : '';
-  // SPEC 12: a score kept from the baseline says where it came from (no judge call was made).
+  // A score kept from the baseline says where it came from (no judge call was made).
   const reused = f.judgeReused ? ` (${escapeInline(clip(reuseWords(f.judgeReused), LIMITS.ref))}, no judge call)` : '';
   return scoreText || why ? `**Judge**${scoreText}${reused}${why}` : null;
 }
 
-const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;
-
-/** SPEC 12: a repeated fixture's attempts in order, and which one the reply below is. */
+/** A repeated fixture's attempts in order, and which one the reply below is (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). */
 function attemptsLine(f: FixtureRecord): string | null {
   const attempts = f.attempts;
   if (attempts === undefined || f.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
-  const each = attempts.map((a, i) => `${i + 1} ${a.errored ? `⚪ errored (${a.errorKind ?? 'error'})` : a.verdict === null ? '⚪ errored' : ATTEMPT_WORDS[a.verdict]}`);
   const replies = new Set(attempts.filter((a) => !a.errored).map((a) => a.reply)).size;
   const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ` (the attempts gave ${thousands(replies)} different replies)` : ''}`;
-  return `**Attempts** (${thousands(f.repeat.passed)}/${thousands(f.repeat.count)} passed, ${thousands(f.repeat.minPass)} needed): ${each.join(' · ')}${tail}`;
-}
-
-function legend(text: string): string {
-  const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
-  return `\`-\` baseline, \`+\` new, ${MARK.open}changed words${MARK.close}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
-}
-
-export function diffBlock(baseline: string, reply: string, p: Profile): string {
-  if (baseline.length > p.maxReplyChars || reply.length > p.maxReplyChars) {
-    return '_The replies are too long to diff here; compare them in the full report._';
-  }
-  const text = diffText(normalizeBlock(baseline), normalizeBlock(reply));
-  if (text === null) return '_The replies differ only in characters that are not shown (control characters)._';
-  return `**Baseline → new reply** (${legend(text)}):\n\n${fencedBlock(text, 'diff')}`;
+  return `${attemptsHead(f.repeat, attempts)}${tail}`;
 }
 
 function hasDiff(f: FixtureRecord): boolean {

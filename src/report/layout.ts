@@ -1,14 +1,15 @@
 // Assembles the document from a plan: which items of each section are shown in full (and how
 // much of them), which are rows of the section's compact table, and which are only counted.
 // The order is fixed: hidden head, acceptance outcome, headline, notice of what is left out,
-// tallies, facts, the evaluations line, the sections in SPEC 8 order, the evaluations' details
+// tallies, facts, the evaluations line, the sections in their order, the evaluations' details
 // (evaluations.ts), footer.
 
 import type { RunRecord } from '../types.js';
 import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { causeMarkdown, factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
-import { itemBlock, itemRow, levelsOf, tableHead, type Level } from './items.js';
+import { itemBlock, itemRow, levelsOf, tableHead } from './items.js';
+import type { Level } from './item-parts.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
 import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, type Item, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
@@ -173,9 +174,9 @@ export interface Doc {
   model: ReportModel;
   p: Profile;
   pieces: Pieces;
-  /** Items the accept label would store (evaluate's acceptance rule for fixtures, SPEC 10 for scripts). */
+  /** Items the accept label would store (evaluate's acceptance rule for fixtures, docs/personas.md for scripts). */
   acceptable: ReadonlySet<Item>;
-  /** The evaluations (SPEC 11), rendered once: the line under the facts and the details below the sections. */
+  /** The evaluations (docs/evaluations.md), rendered once: the line under the facts and the details below the sections. */
   evaluations: Evaluations;
 }
 

@@ -5,7 +5,7 @@
 //   persona.ts    a persona script's body: checks, first difference, transcript
 //   diff.ts       sentence and word diff of two replies (the `diff` package); diff-text.ts, wrap.ts
 //   blocks.ts     headline, tallies, facts, acceptance outcome, footer
-//   evaluations.ts  agreement, coverage, since the previous run, trend (SPEC 11): a line and details
+//   evaluations.ts  agreement, coverage, since the previous run, trend (docs/evaluations.md): a line and details
 //   layout.ts     the document from a plan, and the notice of what the plan leaves out
 //   fit.ts        choosing the plan that fits the limit; the last-resort trim
 

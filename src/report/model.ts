@@ -1,7 +1,7 @@
 // What the report says, before any markup: which section each item (fixture or persona script)
 // is in, the headline counts, and the words for verdicts and drift. Shared by every renderer.
 //
-// SPEC 8: every item is in exactly one section, the first that applies in SECTION_ORDER; the
+// Every item is in exactly one section (docs/semantics.md#where-an-item-is-shown), the first that applies in SECTION_ORDER; the
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
@@ -16,7 +16,7 @@ export const SECTION_ORDER: readonly SectionKey[] = ['newly_failing', 'still_fai
 /** The sections that need a reviewer's attention (all but unchanged). */
 export const ATTENTION_ORDER: readonly SectionKey[] = SECTION_ORDER.filter((k) => k !== 'unchanged');
 
-/** One item of the report: a fixture or a persona script (SPEC 10: one script = one item). */
+/** One item of the report: a fixture or a persona script (one script = one item: docs/personas.md). */
 export type Item = FixtureRecord | PersonaRecord;
 
 export function isPersona(item: Item): item is PersonaRecord {
@@ -31,7 +31,7 @@ export interface ReportModel {
   fixtures: number;
   scripts: number;
   probes: number;
-  /** SPEC 12: repeated items whose attempts disagree, in suite order (fixtures, then scripts). */
+  /** Repeated items whose attempts disagree, in suite order (fixtures, then scripts). */
   flaky: Item[];
   /** Was the run verified (every item measured, not interrupted, the merge complete)? Its causes, largest first. */
   verification: Verification;
@@ -46,7 +46,7 @@ function textChanged(item: Item): boolean {
 }
 
 /**
- * The first section that applies (SPEC 8 "Comment layout rules"). Errored items have no drift.
+ * The first section that applies (docs/semantics.md#where-an-item-is-shown). Errored items have no drift.
  * A script is "changed" when its transcript or its route sequence differs, or it passes now.
  */
 export function sectionOf(f: Item): SectionKey {
@@ -121,7 +121,7 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
   const labels = new Set(accepted);
   const fixtures = run.fixtures.map((f): FixtureRecord => {
     if (!labels.has(f.label) || f.errored || f.reply === null || (f.verdict !== 'pass' && f.verdict !== 'fail')) return f;
-    // As acceptance wrote it (the judge result included, SPEC 12).
+    // As acceptance wrote it (the judge result included).
     const d = decideAcceptance(f, f.baseline?.acceptedAt ?? '', commit, null);
     return {
       ...f,
@@ -244,7 +244,7 @@ function singleVerdictWords(f: Item): string {
   return 'not evaluated';
 }
 
-/** SPEC 12: a repeated item's passes over attempts, "2/3" or "2/3 (flaky)"; null for an item run once. */
+/** A repeated item's passes over attempts, "2/3" or "2/3 (flaky)"; null for an item run once. */
 export function repeatWords(f: Pick<Item, 'repeat'>): string | null {
   const r = f.repeat;
   if (r === undefined) return null;

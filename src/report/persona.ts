@@ -1,4 +1,4 @@
-// One persona script (SPEC 10) in the markdown report. Its line says the verdict, the drift and the
+// One persona script (docs/personas.md) in the markdown report. Its line says the verdict, the drift and the
 // file, then how many checks passed and the first one that did not. The body holds:
 //   - a header: persona handle, messages sent, how the conversation ended;
 //   - the checks as a table: ✅/❌/⚪, what was expected, what was observed (the turn of a tool
@@ -14,7 +14,7 @@ import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpe
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { diffBlock, fileRefHtml, labelled, LIMITS, type Level } from './items.js';
+import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, type Level } from './item-parts.js';
 import { SCRIPT_MARK, routeText, statusWords, thousands, verdictIcon } from './model.js';
 import type { Profile } from './profile.js';
 
@@ -86,7 +86,7 @@ function expectedCell(c: Check): string {
   }
 }
 
-/** SPEC 10's prefix rule: names match when equal once a leading `conversations:` is removed from both. */
+/** The prefix rule of docs/personas.md: names match when equal once a leading `conversations:` is removed from both. */
 function missingConversations(expected: readonly string[], visited: readonly string[]): string[] {
   const bare = (n: string): string => (n.startsWith('conversations:') ? n.slice('conversations:'.length) : n);
   const seen = new Set(visited.map(bare));
@@ -129,7 +129,7 @@ function observedCell(c: Check): string {
       return escapeInline(clip(c.detail, CELL.why));
     case 'criterion': {
       const scored = typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})` : '_no score_';
-      // SPEC 12: a score kept from the baseline says where it came from (no judge call was made).
+      // A score kept from the baseline says where it came from (no judge call was made).
       const score = c.reused ? `${scored}, ${escapeInline(clip(reuseWords(c.reused), LIMITS.ref))}` : scored;
       return c.rationale ? `${score}: ${escapeInline(clip(c.rationale, CELL.why))}` : score;
     }
@@ -334,17 +334,14 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   return parts;
 }
 
-const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;
-
-/** SPEC 12: a repeated script's attempts in order, and which one the checks and transcript are. */
+/** A repeated script's attempts in order, and which one the checks and transcript are (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). */
 function attemptsLine(pr: PersonaRecord): string | null {
   const attempts = pr.attempts;
   if (attempts === undefined || pr.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
-  const each = attempts.map((a, i) => `${i + 1} ${a.errored || a.verdict === null ? `⚪ errored (${a.errorKind ?? 'error'})` : ATTEMPT_WORDS[a.verdict]}`);
   const transcripts = new Set(attempts.filter((a) => !a.errored).map((a) => JSON.stringify(a.turns.map((t) => t.reply)))).size;
   const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ` (the attempts replied differently in ${thousands(transcripts)} ways)` : ''}`;
-  return `**Attempts** (${thousands(pr.repeat.passed)}/${thousands(pr.repeat.count)} passed, ${thousands(pr.repeat.minPass)} needed): ${each.join(' · ')}${tail}`;
+  return `${attemptsHead(pr.repeat, attempts)}${tail}`;
 }
 
 export function personaBlock(pr: PersonaRecord, level: Level, ctx: ReportContext, p: Profile, open = false): string {

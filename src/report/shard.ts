@@ -1,6 +1,6 @@
-// The one line that says which shard a run replayed (SPEC 12), for the terminal and the job log.
+// The one line that says which shard a run replayed (docs/action.md#shards-one-suite-over-a-ci-matrix), for the terminal and the job log.
 
-import type { ShardRun } from '../engine.js';
+import type { ShardRun } from '../types.js';
 import { thousands } from './model.js';
 
 /** "shard 2/4: 1,250 of 5,000 items (balanced by the durations of a previous run)". */

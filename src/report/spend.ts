@@ -1,4 +1,4 @@
-// SPEC 12 "Spend": what a run really asked for, shown beside the estimate (which stays an estimate
+// Spend (docs/semantics.md#cost): what a run really asked for, shown beside the estimate (which stays an estimate
 // in USD): "24 agent turns, 3 judge calls made". Never a bill, never an amount.
 
 import type { Spend } from '../types.js';

@@ -196,7 +196,7 @@ function groupsLine(what: string, groups: readonly AgreementGroup[]): string | n
   return `  by ${what}: ${shown.join(' · ')}${more}`;
 }
 
-/** Agreement (SPEC 11): the overall line, one line per kind of group, and coverage gaps. */
+/** Agreement (docs/evaluations.md#agreement): the overall line, one line per kind of group, and coverage gaps. */
 function agreementLines(run: RunRecord, fit: (t: string) => string): string[] {
   const r = agreementReport({ fixtures: run.fixtures, personas: personasOf(run) as RunRecord['personas'] });
   const lines = [fit(`agreement: ${formatAgreement(r.overall)} (${agreementBasis(r.overall)})`)];

@@ -1,4 +1,4 @@
-// Lines inside code blocks are at most 100 characters (SPEC 8): longer lines are wrapped at a
+// Lines inside code blocks are at most 100 characters (docs/action.md#the-pr-comment): longer lines are wrapped at a
 // space where there is one, and every continuation line starts with a visible mark.
 
 /** Longest line inside any code block of the comment, in UTF-16 units (never fewer than characters). */

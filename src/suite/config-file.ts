@@ -15,6 +15,7 @@ import {
   type JudgeConfig,
   type JudgeProvider,
 } from '../config.js';
+import { JUDGE_PROVIDERS } from '../types.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { substituteEnv } from './env.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
@@ -22,7 +23,7 @@ import { quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
-export const JUDGE_PROVIDERS = ['openai', 'anthropic'] as const satisfies readonly JudgeProvider[];
+export { JUDGE_PROVIDERS };
 
 /** Judge calls in flight at most when config.yml does not say (`judge.concurrency`). */
 export const JUDGE_CONCURRENCY = 4;

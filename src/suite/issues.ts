@@ -1,7 +1,7 @@
 // Configuration issues with file:line:column, and the translation of YAML and zod problems into
 // messages that say what was observed and what to change.
 
-import type { PathSegment, Position, SourceFile } from './yaml/index.js';
+import type { PathSegment, Position, SourceFile } from './yaml/source.js';
 import type { z } from 'zod';
 
 export interface ConfigIssue {

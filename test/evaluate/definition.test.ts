@@ -3,7 +3,7 @@
 // and never by the judge's criteria.
 
 import { describe, expect, it } from 'vitest';
-import { fixtureDefinitionHash, personaDefinitionHash, fixtureEvaluationFields, personaEvaluationFields } from '../../src/record/index.js';
+import { fixtureDefinitionHash, personaDefinitionHash, fixtureEvaluationFields, personaEvaluationFields } from '../../src/evaluate/definition.js';
 import { canonicalJson, judgeDifferences, sameJudge } from '../../src/evaluate/index.js';
 import { JUDGE_PROMPT_VERSION } from '../../src/judge/prompt.js';
 import type { Fixture, PersonaScript } from '../../src/types.js';
@@ -62,18 +62,18 @@ describe('definitionHash of a fixture', () => {
     const jh = fixtureDefinitionHash(j);
     expect(fixtureDefinitionHash({ ...j, assertion: { kind: 'judge', criterion: 'Very polite', threshold: 0.9 } })).toBe(jh);
     expect(jh).not.toBe(h);
-    const a = fixtureEvaluationFields(j, 'openai/gpt-4o-mini');
+    const a = fixtureEvaluationFields(j, 'openai/gpt-4o-mini', JUDGE_PROMPT_VERSION);
     expect(a.judgeFingerprint).toEqual({ model: 'openai/gpt-4o-mini', promptVersion: JUDGE_PROMPT_VERSION, criteria: [{ criterion: 'Polite', threshold: 0.7 }] });
-    const b = fixtureEvaluationFields({ ...j, assertion: { kind: 'judge', criterion: 'Polite', threshold: 0.8 } }, 'openai/gpt-4o-mini');
+    const b = fixtureEvaluationFields({ ...j, assertion: { kind: 'judge', criterion: 'Polite', threshold: 0.8 } }, 'openai/gpt-4o-mini', JUDGE_PROMPT_VERSION);
     expect(sameJudge(a.judgeFingerprint, b.judgeFingerprint)).toBe(false);
     expect(judgeDifferences(a.judgeFingerprint, b.judgeFingerprint)).toEqual(['threshold 0.7 -> 0.8']);
-    expect(judgeDifferences(a.judgeFingerprint, fixtureEvaluationFields(j, 'anthropic/claude-haiku-4-5').judgeFingerprint)).toEqual([
+    expect(judgeDifferences(a.judgeFingerprint, fixtureEvaluationFields(j, 'anthropic/claude-haiku-4-5', JUDGE_PROMPT_VERSION).judgeFingerprint)).toEqual([
       'model openai/gpt-4o-mini -> anthropic/claude-haiku-4-5',
     ]);
   });
 
   it('has no judge fingerprint without a judge assertion', () => {
-    expect(fixtureEvaluationFields(FIXTURE, 'openai/gpt-4o-mini').judgeFingerprint).toBeNull();
+    expect(fixtureEvaluationFields(FIXTURE, 'openai/gpt-4o-mini', JUDGE_PROMPT_VERSION).judgeFingerprint).toBeNull();
   });
 });
 
@@ -109,11 +109,11 @@ describe('definitionHash of a persona script', () => {
   it('does not change with the criteria, their threshold or maxTurns; the judge fingerprint does', () => {
     const other: PersonaScript = { ...SCRIPT, threshold: 0.9, maxTurns: 5, expect: { ...SCRIPT.expect, criteria: ['Stayed empathetic', 'Another'] } };
     expect(personaDefinitionHash(other)).toBe(h);
-    const a = personaEvaluationFields(SCRIPT, 'm').judgeFingerprint;
-    const b = personaEvaluationFields(other, 'm').judgeFingerprint;
+    const a = personaEvaluationFields(SCRIPT, 'm', JUDGE_PROMPT_VERSION).judgeFingerprint;
+    const b = personaEvaluationFields(other, 'm', JUDGE_PROMPT_VERSION).judgeFingerprint;
     expect(a?.criteria).toEqual([{ criterion: 'Mentioned the order number', threshold: 0.7 }]);
     expect(sameJudge(a, b)).toBe(false);
     expect(judgeDifferences(a, b)).toEqual(['criteria', 'thresholds']);
-    expect(personaEvaluationFields({ ...SCRIPT, expect: { ...SCRIPT.expect, criteria: [] } }, 'm').judgeFingerprint).toBeNull();
+    expect(personaEvaluationFields({ ...SCRIPT, expect: { ...SCRIPT.expect, criteria: [] } }, 'm', JUDGE_PROMPT_VERSION).judgeFingerprint).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import {
   computeDrift,
   decideAcceptance,
   driftVerdict,
+  driftedCount,
   estimateCost,
   turnsPerFixture,
   gate,
@@ -14,7 +15,7 @@ import {
   REFUSE_NOT_EVALUATED,
 } from '../../src/evaluate/index.js';
 import { DEFAULT_COST } from '../../src/config.js';
-import { FAIL_ON_CONDITIONS, type Assertion, type Baseline, type FixtureRecord, type Verdict } from '../../src/types.js';
+import { FAIL_ON_CONDITIONS, type Assertion, type Baseline, type Drift, type FixtureRecord, type PersonaDrift, type Verdict } from '../../src/types.js';
 
 const route = { conversation: 'refunds', stage: 'policy' };
 const baseline = (verdict: 'pass' | 'fail', reply = 'Refunds within 30 days.'): Baseline => ({
@@ -219,5 +220,27 @@ describe('gate', () => {
     expect(parseFailOn('newly-failing, errored', FAIL_ON_CONDITIONS)).toEqual(['newly_failing', 'errored']);
     expect(parseFailOn('', FAIL_ON_CONDITIONS)).toEqual(['newly_failing', 'unverified']);
     expect(() => parseFailOn('slow', FAIL_ON_CONDITIONS)).toThrow(/"slow" is not a known condition; allowed: newly_failing, unverified, failed/);
+  });
+});
+
+describe('driftedCount (the Action output "drifted")', () => {
+  const fixture = (drift: Drift | null) => ({ drift });
+  const script = (drift: PersonaDrift | null) => ({ drift });
+  it('counts an item whose reply or transcript, route or verdict changed; not an errored one, nor one that only stayed the same', () => {
+    const same: Drift = { reply: 'same', route: 'same', verdict: 'still_passing' };
+    const run = {
+      fixtures: [
+        fixture(null),
+        fixture(same),
+        fixture({ reply: null, route: null, verdict: 'no_baseline' }),
+        fixture({ ...same, reply: 'different' }),
+        fixture({ ...same, route: 'different' }),
+        fixture({ ...same, verdict: 'newly_failing' }),
+        fixture({ ...same, verdict: 'newly_passing' }),
+        fixture({ ...same, verdict: 'still_failing' }),
+      ],
+      personas: [script(null), script({ transcript: 'same', route: 'same', verdict: 'still_passing' }), script({ transcript: 'different', route: 'same', verdict: 'still_passing' })],
+    };
+    expect(driftedCount(run)).toBe(5);
   });
 });

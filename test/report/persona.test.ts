@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { personaData } from '../../src/report/html/data.js';
-import { NOTICE_RESERVE_CHARS, renderCapRefusal, renderComment, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
+import { NOTICE_RESERVE_CHARS, renderCapRefusal, renderCapRefusalText, renderComment, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
 import type { PersonaRecord, RunRecord, Turn } from '../../src/types.js';
 import {
   check,
@@ -537,6 +537,13 @@ describe('cap refusal', () => {
     expect(renderCapRefusal(estimate, 12, 4, ctx, 3)).toContain('**≈ $0.36 estimated** for 12 fixtures, 3 persona scripts and 4 judge calls; the cap is **$0.10**.');
     expect(renderCapRefusal(estimate, 12, 0, ctx, 1)).toContain('for 12 fixtures and 1 persona script; the cap');
     expect(renderCapRefusal(estimate, 12, 4, ctx)).toBe(renderCapRefusal(estimate, 12, 4, ctx, 0));
+  });
+
+  it('the terminal says the same count in the same words', () => {
+    const estimate = { usd: 0.36, capUsd: 0.1, aboveCap: true, confirmed: false };
+    expect(renderCapRefusalText(estimate, 12, 4, 'suite', 3)).toContain('the estimated cost $0.36 for 12 fixtures, 3 persona scripts and 4 judge calls is above the cost cap $0.10.');
+    // Without judge calls the scripts are joined with "and", as in the comment (the terminal said "12 fixtures, 1 persona script").
+    expect(renderCapRefusalText(estimate, 12, 0, 'suite', 1)).toContain('for 12 fixtures and 1 persona script is above');
   });
 });
 

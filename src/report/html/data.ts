@@ -47,7 +47,7 @@ export interface FixtureData {
   diff: SideBySide | null;
   /** Why there is no diff although the replies differ. */
   diffNote: string | null;
-  /** SPEC 12: a repeated fixture's attempts, in order; absent when it ran once. */
+  /** A repeated fixture's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
 }
 
@@ -94,7 +94,7 @@ export interface PersonaData {
   visited: string[];
   outcome: string | null;
   error: string | null;
-  /** SPEC 12: a repeated script's attempts, in order; absent when it ran once. */
+  /** A repeated script's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
 }
 

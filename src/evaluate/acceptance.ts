@@ -1,0 +1,122 @@
+// Acceptance rules: what accepting a run would write, refuse or leave unchanged
+// (docs/semantics.md#baselines-and-acceptance). Pure.
+
+import type { Baseline, BaselineJudge, FixtureRecord, PersonaBaseline, PersonaRecord, RunRecord } from '../types.js';
+import { sameJudge } from './definition.js';
+import { sameRoute } from './drift.js';
+import { decidePersonaAcceptance } from './personas.js';
+import { attemptRepliesVary, repliesVary } from './repeat.js';
+
+export type AcceptDecision =
+  | { kind: 'accept'; baseline: Baseline }
+  | { kind: 'unchanged' }
+  | { kind: 'refuse'; reason: string };
+
+export const REFUSE_NOT_EVALUATED = 'not evaluated: run it again';
+export const REFUSE_ERRORED = 'errored: no reply to accept';
+
+/**
+ * The judge result an acceptance keeps with the reply: only a real score (0..1) with its
+ * rationale and a one-criterion fingerprint; anything else (not judged, not evaluated, an older
+ * record without a fingerprint) keeps none.
+ */
+export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint'>>): BaselineJudge | null {
+  const { score, rationale, judgeFingerprint } = record;
+  if (score === null || score === undefined || !Number.isFinite(score) || score < 0 || score > 1) return null;
+  if (rationale === null || rationale === undefined || judgeFingerprint === null || judgeFingerprint === undefined) return null;
+  if (judgeFingerprint.criteria.length !== 1) return null;
+  return { score, rationale, fingerprint: judgeFingerprint };
+}
+
+/**
+ * Acceptance follows the current verdict, never the drift label. pass/fail are accepted;
+ * not evaluated and errored are refused with their reasons; a baseline that would not change is
+ * reported as unchanged so that a second acceptance makes no empty commit.
+ *
+ * The judge result rides along: it is written with every accepted reply that was judged.
+ * A baseline whose reply, route and verdict are the same is unchanged when its judge result was
+ * judged under the same fingerprint, or when it has none (adding one alone would rewrite every
+ * older baseline at once); it is rewritten when the judge changed (criterion, threshold, model,
+ * prompt version), since a stale result can never be reused and every run would pay for a call.
+ */
+export function decideAcceptance(
+  record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
+    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint'>>,
+  acceptedAt: string,
+  commit: string | null,
+  current: Baseline | null = record.baseline,
+): AcceptDecision {
+  if (record.errored || record.reply === null) return { kind: 'refuse', reason: REFUSE_ERRORED };
+  // A repeated item whose attempts replied differently has no one reply to accept.
+  if (record.attempts !== undefined && attemptRepliesVary(record.attempts)) return { kind: 'refuse', reason: repliesVary(record.attempts.length) };
+  if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: REFUSE_NOT_EVALUATED };
+  const judge = baselineJudgeOf(record);
+  if (
+    current !== null &&
+    current.reply === record.reply &&
+    sameRoute(current.route, record.route) &&
+    current.verdict === record.verdict &&
+    (judge === null || current.judge === undefined || sameJudge(current.judge.fingerprint, judge.fingerprint))
+  ) {
+    return { kind: 'unchanged' };
+  }
+  return {
+    kind: 'accept',
+    baseline: { label: record.label, reply: record.reply, route: record.route, verdict: record.verdict, ...(judge !== null ? { judge } : {}), acceptedAt, commit },
+  };
+}
+
+/** A baseline file's content: a fixture's, or a persona script's (`kind: "persona"`). */
+export type StoredBaseline = Baseline | PersonaBaseline;
+
+export interface AcceptPlan {
+  accepted: StoredBaseline[];
+  refused: { label: string; reason: string }[];
+  /** Already the stored baseline: nothing to write. */
+  unchanged: string[];
+  /** Labels asked for with --only that the run does not contain. */
+  unknown: string[];
+}
+
+/**
+ * Decides, per fixture of a recorded run, what acceptance would write. `current` holds the
+ * baselines stored now (which may differ from those the run compared against).
+ */
+export function planAcceptance(
+  run: Pick<RunRecord, 'fixtures' | 'commit'> & { personas?: readonly PersonaRecord[] },
+  current: ReadonlyMap<string, StoredBaseline>,
+  options: {
+    only: readonly string[] | null;
+    acceptedAt: string;
+    /** The suite's fixture labels: a reply for any other label is refused, not written as an orphan baseline. */
+    suite?: { labels: ReadonlySet<string>; dir: string };
+  },
+): AcceptPlan {
+  const only = options.only === null ? null : new Set(options.only);
+  const plan: AcceptPlan = { accepted: [], refused: [], unchanged: [], unknown: [] };
+  for (const f of run.fixtures) {
+    if (only !== null && !only.has(f.label)) continue;
+    const stored = current.get(f.label) ?? null;
+    const decision = decideAcceptance(f, options.acceptedAt, run.commit, stored !== null && !('kind' in stored) ? stored : null);
+    if (decision.kind === 'accept' && options.suite && !options.suite.labels.has(f.label)) {
+      plan.refused.push({ label: f.label, reason: `no fixture is labelled ${f.label} in ${options.suite.dir}: was it renamed or removed?` });
+    } else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
+    else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: decision.reason });
+    else plan.unchanged.push(f.label);
+  }
+  for (const p of run.personas ?? []) {
+    if (only !== null && !only.has(p.label)) continue;
+    const stored = current.get(p.label) ?? null;
+    const decision = decidePersonaAcceptance(p, options.acceptedAt, run.commit, stored !== null && 'kind' in stored ? stored : null);
+    if (decision.kind === 'accept' && options.suite && !options.suite.labels.has(p.label)) {
+      plan.refused.push({ label: p.label, reason: `no persona script is labelled ${p.label} in ${options.suite.dir}: was it renamed or removed?` });
+    } else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
+    else if (decision.kind === 'refuse') plan.refused.push({ label: p.label, reason: decision.reason });
+    else plan.unchanged.push(p.label);
+  }
+  if (only !== null) {
+    const present = new Set([...run.fixtures, ...(run.personas ?? [])].map((f) => f.label));
+    plan.unknown = [...only].filter((l) => !present.has(l));
+  }
+  return plan;
+}

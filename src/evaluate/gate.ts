@@ -1,0 +1,197 @@
+// The gate: which fail-on conditions a run's items meet, and whether the run was verified
+// (docs/semantics.md#the-gate). Pure.
+
+import type { FailOnCondition, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
+import { causeLine, groupCauses, type CauseGroup, type CauseItem } from './causes.js';
+import { replyChanged } from './drift.js';
+import { incompleteText } from './shard.js';
+
+/** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
+export type GateItem =
+  | (Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<FixtureRecord, 'repeat'>>)
+  | (Pick<PersonaRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<PersonaRecord, 'repeat'>>);
+
+/** Did this item go unmeasured: its replay errored, or its check did not run? */
+export function isUnverified(record: Pick<GateItem, 'errored' | 'verdict'>): boolean {
+  return record.errored || record.verdict === 'not_evaluated';
+}
+
+/** Does this fixture or script meet one fail-on condition? */
+export function meets(record: Omit<GateItem, 'label'>, condition: FailOnCondition): boolean {
+  switch (condition) {
+    case 'newly_failing':
+      return record.drift?.verdict === 'newly_failing';
+    case 'unverified':
+      return isUnverified(record);
+    case 'failed':
+      return !record.errored && record.verdict === 'fail';
+    case 'not_evaluated':
+      return !record.errored && record.verdict === 'not_evaluated';
+    case 'errored':
+      return record.errored;
+    case 'no_baseline':
+      return record.drift?.verdict === 'no_baseline';
+    case 'reply_changed':
+      return replyChanged(record.drift);
+    case 'route_changed':
+      return record.drift?.route === 'different';
+    case 'flaky':
+      // A repeated item whose attempts disagree.
+      return record.repeat?.flaky === true;
+    case 'none':
+      return false;
+  }
+}
+
+/**
+ * Was the run verified: every item measured (no errored, no not evaluated), the run not
+ * interrupted, the merge complete? What is not, grouped by cause, largest group first.
+ */
+export interface Verification {
+  verified: boolean;
+  errored: number;
+  notEvaluated: number;
+  interrupted: boolean;
+  /** A shard merge that lacks shards (and was not allowed to). */
+  incomplete: boolean;
+  causes: CauseGroup[];
+}
+
+/** The run facts the verification reads besides its items. */
+export type VerifiedRun = { fixtures: readonly GateItem[]; personas?: readonly GateItem[] } & Partial<Pick<RunRecord, 'interrupted' | 'incomplete' | 'agent'>>;
+
+export function verificationOf(run: VerifiedRun, options: { allowIncomplete?: boolean } = {}): Verification {
+  const items: readonly CauseItem[] = [...run.fixtures, ...(Array.isArray(run.personas) ? run.personas : [])];
+  const errored = items.filter((i) => i.errored).length;
+  const notEvaluated = items.filter((i) => !i.errored && i.verdict === 'not_evaluated').length;
+  const interrupted = run.interrupted === true;
+  const incomplete = run.incomplete != null && options.allowIncomplete !== true;
+  const causes = groupCauses(items, run.agent?.endpoint ?? null);
+  return { verified: errored + notEvaluated === 0 && !interrupted && !incomplete, errored, notEvaluated, interrupted, incomplete, causes };
+}
+
+/** "5 errored", "2 errored, 1 not evaluated", "interrupted", "an incomplete merge". */
+export function unverifiedCounts(v: Verification): string[] {
+  const parts: string[] = [];
+  if (v.errored > 0) parts.push(`${v.errored} errored`);
+  if (v.notEvaluated > 0) parts.push(`${v.notEvaluated} not evaluated`);
+  if (v.interrupted) parts.push('the run was interrupted');
+  if (v.incomplete) parts.push('shards missing from the merge');
+  return parts;
+}
+
+/** "Not verified: 5 errored (all 5: HTTP 404 from ...: check agent-path or agent.url)"; null when verified. */
+export function unverifiedText(v: Verification): string | null {
+  if (v.verified) return null;
+  const top = v.causes[0];
+  const cause = top ? ` (${causeLine(top, v.errored + v.notEvaluated)})` : '';
+  return `Not verified: ${unverifiedCounts(v).join(', ')}${cause}`;
+}
+
+export interface GateResult {
+  failed: boolean;
+  /** One line, e.g. "2 fixtures newly failing (refund-policy, greeting)". */
+  reason: string;
+  offenders: { condition: FailOnCondition; labels: string[] }[];
+  /** Whether the run was verified, whatever fail-on says (the Action's `verified` output). */
+  verification: Verification;
+  /** The gate failed only because the run was not verified: no regression, nothing else met. */
+  unverifiedOnly: boolean;
+}
+
+const CONDITION_WORDS: Record<FailOnCondition, string> = {
+  newly_failing: 'newly failing',
+  unverified: 'not verified',
+  failed: 'failing',
+  not_evaluated: 'not evaluated',
+  errored: 'errored',
+  no_baseline: 'without a baseline',
+  reply_changed: 'with a changed reply',
+  route_changed: 'with a changed route',
+  flaky: 'flaky (attempts disagree)',
+  none: '',
+};
+
+/** The gate over a whole run: its fixtures and its persona scripts, each one item; an interrupted run is not verified. */
+export function gateRun(run: VerifiedRun, failOn: readonly FailOnCondition[]): GateResult {
+  return gate(run.fixtures, failOn, Array.isArray(run.personas) ? run.personas : [], { ...run, incomplete: undefined });
+}
+
+/**
+ * The gate of a merged (report mode) run: an incomplete merge (a shard missing or a foreign one
+ * excluded) fails unless `allowIncomplete`, also the lenient gate; then fail-on applies as for any run.
+ */
+export function gateMerged(run: VerifiedRun, failOn: readonly FailOnCondition[], allowIncomplete: boolean): GateResult {
+  const personas = Array.isArray(run.personas) ? run.personas : [];
+  const g = gate(run.fixtures, failOn, personas, allowIncomplete ? { ...run, incomplete: undefined } : run);
+  if (run.incomplete == null || allowIncomplete) return g;
+  const reason = `${incompleteText(run.incomplete)} (merge every shard, or allow a partial merge with --allow-incomplete / allow-incomplete: true)`;
+  return { ...g, failed: true, reason: g.failed ? `${reason}; ${g.reason}` : reason, unverifiedOnly: g.failed ? g.unverifiedOnly : true };
+}
+
+/** "2 fixtures", "1 persona script", "3 items (fixtures and persona scripts)". */
+function countNoun(fixtures: number, scripts: number): string {
+  const n = fixtures + scripts;
+  if (scripts === 0) return `${n} ${n === 1 ? 'fixture' : 'fixtures'}`;
+  if (fixtures === 0) return `${n} persona ${n === 1 ? 'script' : 'scripts'}`;
+  return `${n} items (${countNoun(fixtures, 0)}, ${countNoun(0, scripts)})`;
+}
+
+/**
+ * The gate: which fail-on conditions the items meet. `run` adds what the run as a whole says
+ * (interrupted, an incomplete merge, the agent's endpoint for the causes); `unverified` is met by
+ * any errored or not evaluated item and by an interrupted or incomplete run.
+ */
+export function gate(
+  fixtures: readonly GateItem[],
+  failOn: readonly FailOnCondition[],
+  personas: readonly GateItem[] = [],
+  run: Partial<Pick<RunRecord, 'interrupted' | 'incomplete' | 'agent'>> = {},
+): GateResult {
+  const verification = verificationOf({ ...run, fixtures, personas });
+  const offenders = failOn
+    .filter((c) => c !== 'none')
+    .map((condition) => {
+      const f = fixtures.filter((x) => meets(x, condition)).map((x) => x.label);
+      const p = personas.filter((x) => meets(x, condition)).map((x) => x.label);
+      return { condition, labels: [...f, ...p], counts: [f.length, p.length] as const };
+    })
+    .filter((o) => o.labels.length > 0);
+  const runUnverified = failOn.includes('unverified') && (verification.interrupted || verification.incomplete);
+  if (offenders.length === 0 && !runUnverified) return { failed: false, reason: 'gate passed', offenders: [], verification, unverifiedOnly: false };
+  // The regression (and any other condition met) leads; "not verified" follows, with its cause.
+  const parts = offenders
+    .filter((o) => o.condition !== 'unverified')
+    .map((o) => {
+      const shown = o.labels.slice(0, 5).join(', ') + (o.labels.length > 5 ? `, +${o.labels.length - 5} more` : '');
+      return `${countNoun(o.counts[0], o.counts[1])} ${CONDITION_WORDS[o.condition]} (${shown})`;
+    });
+  const unverifiedMet = runUnverified || offenders.some((o) => o.condition === 'unverified');
+  const notVerified = unverifiedMet ? unverifiedText(verification) : null;
+  if (notVerified !== null) parts.push(notVerified);
+  return {
+    failed: true,
+    reason: parts.join('; '),
+    offenders: offenders.map(({ condition, labels }) => ({ condition, labels })),
+    verification,
+    unverifiedOnly: unverifiedMet && offenders.every((o) => o.condition === 'unverified'),
+  };
+}
+
+/** The gate when fail-on is not given: a regression, or a run that was not verified. */
+export const DEFAULT_FAIL_ON: readonly FailOnCondition[] = ['newly_failing', 'unverified'];
+
+/** Parses a fail-on list such as "newly_failing,errored"; throws naming the bad value and the allowed set. */
+export function parseFailOn(text: string, allowed: readonly FailOnCondition[]): FailOnCondition[] {
+  const items = text
+    .split(/[\s,]+/)
+    .map((s) => s.trim().replace(/-/g, '_'))
+    .filter((s) => s.length > 0);
+  if (items.length === 0) return [...DEFAULT_FAIL_ON];
+  for (const item of items) {
+    if (!(allowed as readonly string[]).includes(item)) {
+      throw new Error(`fail-on: "${item}" is not a known condition; allowed: ${allowed.join(', ')}`);
+    }
+  }
+  return [...new Set(items as FailOnCondition[])];
+}

@@ -1,0 +1,112 @@
+// The parts of an item's rendering that fixtures (items.ts) and persona scripts (persona.ts) both
+// use: the detail levels and size limits, file references, labelled text blocks and the reply diff.
+
+import type { RepeatSummary, Verdict } from '../types.js';
+import type { ReportContext } from './context.js';
+import { diffText, MARK } from './diff-text.js';
+import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, safeUrl } from './escape.js';
+import { validSha } from './metadata.js';
+import { thousands, type Item } from './model.js';
+import type { Profile } from './profile.js';
+import { CONTINUATION, wrapBlock } from './wrap.js';
+
+/** Detail of an item shown in full: everything, without the full replies, or its line only. */
+export type Level = 'full' | 'diff' | 'brief';
+
+export const LIMITS = {
+  label: 100,
+  file: 200,
+  detail: 300,
+  detailBlock: 4000,
+  rationale: 300,
+  message: 4000,
+  messageInline: 200,
+  ref: 100,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// File references: https://github.com/<owner>/<repo>/blob/<head sha>/<path>#L<line>
+
+function blobUrl(ctx: ReportContext, file: string, line: number): string | null {
+  const repo = safeUrl(ctx.repositoryUrl ?? null);
+  if (!repo || !validSha(ctx.headSha ?? undefined)) return null;
+  const path = file.replace(/^\.\//, '');
+  const parts = path.split('/');
+  if (path.startsWith('/') || parts.some((p) => p === '' || p === '.' || p === '..')) return null;
+  const encoded = parts.map((p) => encodeURIComponent(p).replace(/[()'!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+  const lineRef = Number.isInteger(line) && line > 0 ? `#L${line}` : '';
+  return safeUrl(`${repo.replace(/\/+$/, '')}/blob/${ctx.headSha}/${encoded.join('/')}${lineRef}`);
+}
+
+function baseName(file: string): string {
+  return file.slice(file.lastIndexOf('/') + 1);
+}
+
+type Located = Pick<Item, 'file' | 'line'>;
+
+function where(f: Located): string {
+  return Number.isInteger(f.line) && f.line > 0 ? `${f.file}:${f.line}` : f.file;
+}
+
+/** The file reference in markdown: a link showing `name.yml:12`, else the path as code. */
+export function fileRef(f: Located, ctx: ReportContext, options: { table?: boolean } = {}): string {
+  const url = blobUrl(ctx, f.file, f.line);
+  if (!url) return codeSpan(clip(where(f), LIMITS.file), options);
+  const text = clip(`${baseName(f.file)}${f.line > 0 ? `:${f.line}` : ''}`, LIMITS.file);
+  return `[${escapeInline(text)}](${url})`;
+}
+
+/** The file reference inside raw HTML (a `<summary>`). */
+export function fileRefHtml(f: Located, ctx: ReportContext): string {
+  const url = blobUrl(ctx, f.file, f.line);
+  if (!url) return `<code>${escapeHtml(clip(where(f), LIMITS.file).replace(/\s/g, ' '))}</code>`;
+  return `<a href="${escapeHtml(url)}">${escapeHtmlInline(clip(`${baseName(f.file)}:${f.line}`, LIMITS.file))}</a>`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text blocks and the reply diff
+
+/** A code block of plain text: normalised, clipped, long lines wrapped. */
+function textBlock(text: string, max: number): { block: string; note: string } {
+  const normal = normalizeBlock(text);
+  const shown = clip(normal, max);
+  const note = shown.length < normal.length ? ` (first ${thousands(shown.length)} of ${thousands(normal.length)} characters)` : '';
+  return { block: fencedBlock(wrapBlock(shown)), note };
+}
+
+export function labelled(title: string, text: string, max: number): string {
+  if (normalizeBlock(text) === '') return `${title}: _(empty)_`;
+  const { block, note } = textBlock(text, max);
+  return `${title}${note}:\n\n${block}`;
+}
+
+function legend(text: string): string {
+  const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
+  return `\`-\` baseline, \`+\` new, ${MARK.open}changed words${MARK.close}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
+}
+
+export function diffBlock(baseline: string, reply: string, p: Profile): string {
+  if (baseline.length > p.maxReplyChars || reply.length > p.maxReplyChars) {
+    return '_The replies are too long to diff here; compare them in the full report._';
+  }
+  const text = diffText(normalizeBlock(baseline), normalizeBlock(reply));
+  if (text === null) return '_The replies differ only in characters that are not shown (control characters)._';
+  return `**Baseline → new reply** (${legend(text)}):\n\n${fencedBlock(text, 'diff')}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A repeated item's attempts
+
+const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;
+
+/**
+ * "**Attempts** (2/3 passed, 3 needed): 1 ✅ pass · 2 ⚪ errored (timeout) · 3 ❌ fail": an attempt
+ * without a verdict is errored, with its kind of error.
+ */
+export function attemptsHead(
+  repeat: Pick<RepeatSummary, 'passed' | 'count' | 'minPass'>,
+  attempts: readonly { errored: boolean; errorKind: string | null; verdict: Verdict | null }[],
+): string {
+  const each = attempts.map((a, i) => `${i + 1} ${a.errored || a.verdict === null ? `⚪ errored (${a.errorKind ?? 'error'})` : ATTEMPT_WORDS[a.verdict]}`);
+  return `**Attempts** (${thousands(repeat.passed)}/${thousands(repeat.count)} passed, ${thousands(repeat.minPass)} needed): ${each.join(' · ')}`;
+}

@@ -1,0 +1,61 @@
+// scripts/import-graph.mjs, run by `npm run lint`: src/ has no import circle and no import against
+// the layer order, and a circle or a later-layer import written into a copy of src/ fails the check,
+// naming the files and lines.
+
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const SCRIPT = join(process.cwd(), 'scripts', 'import-graph.mjs');
+
+function run(root?: string): { code: number; stderr: string } {
+  try {
+    execFileSync(process.execPath, [SCRIPT, ...(root ? [root] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return { code: 0, stderr: '' };
+  } catch (e) {
+    const err = e as { status: number; stderr: string };
+    return { code: err.status, stderr: err.stderr };
+  }
+}
+
+let copy: string | null = null;
+function copyOfSrc(): string {
+  copy = mkdtempSync(join(tmpdir(), 'import-graph-'));
+  cpSync(join(process.cwd(), 'src'), join(copy, 'src'), { recursive: true });
+  return copy;
+}
+afterEach(() => {
+  if (copy) rmSync(copy, { recursive: true, force: true });
+  copy = null;
+});
+
+describe('the import-graph check', () => {
+  it('passes on src/ as it is', () => {
+    expect(run()).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('fails on a circle, naming its files and the imports that close it', () => {
+    const root = copyOfSrc();
+    // Two files that import each other (a type import counts too).
+    appendFileSync(join(root, 'src/evaluate/drift.ts'), "\nimport type { GateItem } from './gate.js';\nexport type Again = GateItem;\n");
+    appendFileSync(join(root, 'src/evaluate/gate.ts'), "\nimport { sameRoute } from './drift.js';\nexport const again = sameRoute;\n");
+    const { code, stderr } = run(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain('import circle of 2 files: src/evaluate/drift.ts, src/evaluate/gate.ts');
+    expect(stderr).toMatch(/src\/evaluate\/drift\.ts:\d+ -> src\/evaluate\/gate\.ts/);
+    expect(stderr).toMatch(/src\/evaluate\/gate\.ts:\d+ -> src\/evaluate\/drift\.ts/);
+  });
+
+  it('fails on an import of a later layer or of a driver, naming file and line', () => {
+    const root = copyOfSrc();
+    appendFileSync(join(root, 'src/evaluate/tallies.ts'), "\nimport { formatUsd } from '../report/money.js';\nexport const later = formatUsd;\n");
+    appendFileSync(join(root, 'src/report/escape.ts'), "\nimport type { CheckResult } from '../engine.js';\nexport type Driver = CheckResult;\n");
+    const { code, stderr } = run(root);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/src\/evaluate\/tallies\.ts:\d+ imports src\/report\/money\.ts \(report comes after evaluate/);
+    expect(stderr).toMatch(/src\/report\/escape\.ts:\d+ imports src\/engine\.ts, a driver/);
+    expect(stderr).not.toContain('import circle');
+  });
+});
