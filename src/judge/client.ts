@@ -11,7 +11,9 @@
 import { Agent } from '../http/undici.js';
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
-import type { Clock, Judge, JudgeResult, Turn } from '../types.js';
+import type { Clock, Judge, JudgeResult, JudgeStructuredOutput, Turn } from '../types.js';
+
+export type { JudgeStructuredOutput };
 import { postJson, type PostResult } from './http.js';
 import { systemClock } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
@@ -28,9 +30,6 @@ export interface JudgeDeps {
   /** Aborted when the run is interrupted: calls not yet sent are not sent, those in flight are abandoned. */
   signal?: AbortSignal;
 }
-
-/** Whether the judge asks through the schema mechanism, or fell back to the plain prompt and why. */
-export type JudgeStructuredOutput = { structured: true } | { structured: false; reason: string };
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 export const ANTHROPIC_MAX_TOKENS = 256;
