@@ -166,12 +166,20 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge & 
 
   let structured: JudgeStructuredOutput = { structured: true };
 
-  async function post(p: Provider, prompt: Prompt, asStructured: boolean): Promise<PostResult> {
-    const call = p.call(config, prompt, asStructured);
-    return postJson({
+  /**
+   * One call; the mode is read when each attempt is sent, so a call that waited for a slot while
+   * the first refusal arrived goes plain. `structured` says how the last attempt was sent.
+   */
+  async function post(p: Provider, prompt: Prompt): Promise<{ res: PostResult; structured: boolean }> {
+    let sent = structured.structured;
+    const call = p.call(config, prompt, sent);
+    const res = await postJson({
       url: `${base}${call.path}`,
       headers: call.headers,
-      body: call.body,
+      body: () => {
+        sent = structured.structured;
+        return p.call(config, prompt, sent).body;
+      },
       dispatcher,
       timeoutMs: config.timeoutMs,
       retries: config.retries,
@@ -182,20 +190,17 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge & 
       limiter,
       signal: deps.signal,
     });
+    return { res, structured: sent };
   }
 
   async function ask(prompt: Prompt): Promise<JudgeResult> {
     if (!provider) return { ok: false, reason: `unknown judge provider "${String(config.provider)}"` };
-    let res: PostResult;
-    if (structured.structured) {
-      res = await post(provider, prompt, true);
-      if (isRefusal(res)) {
-        // Calls in flight when the first refusal arrived are refused too; the first one's reason is kept.
-        if (structured.structured) structured = { structured: false, reason: redact(res.reason) };
-        res = await post(provider, prompt, false);
-      }
-    } else {
-      res = await post(provider, prompt, false);
+    const first = await post(provider, prompt);
+    let res = first.res;
+    if (first.structured && isRefusal(res)) {
+      // Calls in flight when the first refusal arrived are refused too; the first one's reason is kept.
+      if (structured.structured) structured = { structured: false, reason: redact(res.reason) };
+      res = (await post(provider, prompt)).res;
     }
     if (!res.ok) return { ok: false, reason: res.reason };
     return provider.verdict(res.json);

@@ -19,6 +19,7 @@ export type PostResult = { ok: true; json: unknown } | { ok: false; reason: stri
 export interface PostOptions {
   url: string;
   headers: Record<string, string>;
+  /** The JSON body; a function is asked again for each attempt (the judge's mode may change meanwhile). */
   body: unknown;
   dispatcher: Agent;
   timeoutMs: number;
@@ -113,7 +114,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     const res = await request(opts.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...opts.headers },
-      body: JSON.stringify(opts.body),
+      body: JSON.stringify(typeof opts.body === 'function' ? (opts.body as () => unknown)() : opts.body),
       dispatcher: opts.dispatcher,
       signal: opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal,
     });
