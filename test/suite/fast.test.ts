@@ -24,8 +24,8 @@ function fast(text: string) {
 }
 
 const CORPUS: Record<string, string> = {
-  'one fixture per file (SPEC)': 'label: refund-policy\nmessage: Can I get my money back?\npersona: returning-customer          # optional\nassert: { regex: "30 days", flags: "i" }\n',
-  'a list per file (SPEC)': 'fixtures:\n  - { label: welcome-greeting, message: hello, assert: { contains: Welcome } }\n  - { label: opening-hours, message: When are you open? }\n',
+  'one fixture per file (docs/fixtures.md)': 'label: refund-policy\nmessage: Can I get my money back?\npersona: returning-customer          # optional\nassert: { regex: "30 days", flags: "i" }\n',
+  'a list per file (docs/fixtures.md)': 'fixtures:\n  - { label: welcome-greeting, message: hello, assert: { contains: Welcome } }\n  - { label: opening-hours, message: When are you open? }\n',
   'block items, comments, blank lines': '# a suite\n\nfixtures:\n  # first\n  - label: a\n    message: hi\n\n  - label: b\n    message: >\n      folded\n      text\n    assert:\n      judge: "Polite?"\n      threshold: 0.8\n',
   'literal block and escapes': 'label: esc\nmessage: |\n  line one\n  line "two"\nassert: { contains: "\\u00e9t\\u00e9 \\"q\\"" }\n',
   'empty persona then more keys': 'label: p\npersona:\nmessage: hi\nassert: { contains: x }\n',
@@ -63,7 +63,7 @@ describe('the fast fixture reader agrees with the yaml document', () => {
 
   it('never parses the full document for a valid file', () => {
     const before = lazyParses.count;
-    const parsed = accepted(CORPUS['a list per file (SPEC)'] as string);
+    const parsed = accepted(CORPUS['a list per file (docs/fixtures.md)'] as string);
     const result = checkFixtureFile(parsed.src, parsed.data);
     expect(result.errors).toEqual([]);
     expect(result.fixtures.map((f) => [f.label, f.line])).toEqual([
@@ -80,7 +80,7 @@ describe('the fast fixture reader agrees with the yaml document', () => {
 
 describe('the fast reader agrees with the yaml document on config files', () => {
   const CONFIGS: Record<string, string> = {
-    'the SPEC example': `agent:
+    'the docs/configuration.md example': `agent:
   url: https://preview.example.com/api/chat
   headers: { Authorization: "Bearer \${AGENT_TOKEN}" }
   timeoutMs: 30000
