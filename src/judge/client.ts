@@ -12,13 +12,13 @@ import { Agent } from '../http/undici.js';
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { Clock, Judge, JudgeResult, JudgeStructuredOutput, Turn } from '../types.js';
-
-export type { JudgeStructuredOutput };
 import { postJson, type PostResult } from './http.js';
 import { systemClock } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { parseJudgeObject, parseJudgeOutput, snippet } from './parse.js';
 import { JUDGE_SYSTEM_PROMPT, judgeUserMessage, TRANSCRIPT_SYSTEM_PROMPT, transcriptUserMessage } from './prompt.js';
+
+export type { JudgeStructuredOutput };
 
 export interface JudgeDeps {
   clock?: Clock;
@@ -142,7 +142,7 @@ const MECHANISM_WORDS = /response_format|json_schema|structured output|tool_choi
 
 /**
  * An endpoint refuses the schema mechanism when it answers HTTP 400 or 422 and its body names the
- * mechanism: `response_format`, `json_schema`, "structured output", `tools`, `tool_choice` or
+ * mechanism: `response_format`, `json_schema`, "structured output", `tool` or `tools`, `tool_choice` or
  * `tool_use` (any case). Any other failure is the call's own and is not retried plain.
  */
 export function isRefusal(res: PostResult): res is Extract<PostResult, { ok: false }> {
