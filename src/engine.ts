@@ -340,6 +340,7 @@ function spendMeter(): {
         n.judgeCalls++;
         return judge.scoreTranscript(criterion, transcript);
       },
+      ...(judge.structuredOutput ? { structuredOutput: judge.structuredOutput.bind(judge) } : {}),
       close: () => judge.close(),
     }),
     agentRetry: () => {

@@ -252,6 +252,9 @@ export type JudgeResult =
   | { ok: true; score: number; rationale: string }
   | { ok: false; reason: string };
 
+/** Whether a judge asks through the provider's schema mechanism, or fell back to the plain prompt and why. */
+export type JudgeStructuredOutput = { structured: true } | { structured: false; reason: string };
+
 /** The side-effect boundary to the judge model. */
 export interface Judge {
   /** Human description, e.g. "openai gpt-4o-mini" or "demo judge (not a real model)". */
@@ -259,6 +262,8 @@ export interface Judge {
   score(criterion: string, reply: string): Promise<JudgeResult>;
   /** One criterion of a persona script against the whole transcript (rationale asked before score). */
   scoreTranscript(criterion: string, transcript: readonly Turn[]): Promise<JudgeResult>;
+  /** A real model's client: whether it still asks through the schema mechanism; absent: no such mechanism. */
+  structuredOutput?(): JudgeStructuredOutput;
   close(): Promise<void>;
 }
 
@@ -362,7 +367,11 @@ export interface RunRecord {
    * causes of errors name it); absent in older records.
    */
   agent: { host: string | null; endpoint?: string | null };
-  judge: { name: string | null };
+  /**
+   * `structured`: the judge asked through the provider's schema mechanism (true) or fell back to
+   * the plain prompt (false, `structuredFallback` says why); absent: a judge without one, or an older record.
+   */
+  judge: { name: string | null; structured?: boolean; structuredFallback?: string };
   estimate: Estimate;
   tallies: Tallies;
   /**

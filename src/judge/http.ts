@@ -10,11 +10,16 @@ import type { Clock } from '../types.js';
 import { attemptsText, parseRetryAfter, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter } from '../http/limiter.js';
 
-export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string };
+/**
+ * A failure keeps the HTTP status and the start of the body when the server answered, so that the
+ * caller can tell an endpoint that refuses a request's shape (client.ts, structured output).
+ */
+export type PostResult = { ok: true; json: unknown } | { ok: false; reason: string; status?: number; body?: string };
 
 export interface PostOptions {
   url: string;
   headers: Record<string, string>;
+  /** The JSON body; a function is asked again for each attempt (the judge's mode may change meanwhile). */
   body: unknown;
   dispatcher: Agent;
   timeoutMs: number;
@@ -34,7 +39,7 @@ export interface PostOptions {
 type Attempt =
   | { kind: 'ok'; json: unknown }
   | { kind: 'fatal'; reason: string }
-  | { kind: 'http'; status: number; message: string | null; retryAfterMs: number | null }
+  | { kind: 'http'; status: number; message: string | null; body: string; retryAfterMs: number | null }
   | { kind: 'network'; reason: string }
   | { kind: 'timeout' };
 
@@ -109,7 +114,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     const res = await request(opts.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...opts.headers },
-      body: JSON.stringify(opts.body),
+      body: JSON.stringify(typeof opts.body === 'function' ? (opts.body as () => unknown)() : opts.body),
       dispatcher: opts.dispatcher,
       signal: opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal,
     });
@@ -123,7 +128,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     }
     const message = errorMessage(text);
     const retryAfterMs = parseRetryAfter(res.headers['retry-after'], opts.clock.now());
-    return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, retryAfterMs };
+    return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs };
   } catch (err) {
     if (timedOut) return { kind: 'timeout' };
     if (opts.signal?.aborted) return INTERRUPTED;
@@ -170,5 +175,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
     { ...opts, budgetMs: opts.timeoutMs * (Math.max(0, opts.retries) + 1) },
   );
   if (result.ok) return { ok: true, json: result.value };
-  return { ok: false, reason: describe(result.failure, result, opts.timeoutMs) };
+  const reason = describe(result.failure, result, opts.timeoutMs);
+  const failure = result.failure;
+  return failure.kind === 'http' ? { ok: false, reason, status: failure.status, body: failure.body } : { ok: false, reason };
 }

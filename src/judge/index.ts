@@ -1,5 +1,5 @@
-export { createJudge, ANTHROPIC_MAX_TOKENS, ANTHROPIC_VERSION, type JudgeDeps } from './client.js';
-export { parseJudgeOutput, oneLine, snippet, MAX_RATIONALE_CHARS, NO_RATIONALE } from './parse.js';
+export { createJudge, isRefusal, ANTHROPIC_MAX_TOKENS, ANTHROPIC_VERSION, VERDICT_SCHEMA, VERDICT_TOOL, type JudgeDeps, type JudgeStructuredOutput } from './client.js';
+export { parseJudgeOutput, parseJudgeObject, oneLine, snippet, MAX_RATIONALE_CHARS, NO_RATIONALE } from './parse.js';
 export { postJson, type PostOptions, type PostResult } from './http.js';
 export { backoffDelay, parseRetryAfter, systemClock, withRetries, MAX_RETRY_AFTER_MS } from '../http/retry.js';
 export { JUDGE_SYSTEM_PROMPT, judgeUserMessage, TRANSCRIPT_SYSTEM_PROMPT, transcriptText, transcriptUserMessage } from './prompt.js';

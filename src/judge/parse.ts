@@ -109,23 +109,31 @@ function formatScoreValue(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
 }
 
+/** A score from one object, or the problem with it; null when the object carries no score. */
+function fromObject(obj: Candidate): JudgeResult | null {
+  const raw = field(obj, 'score');
+  if (raw === undefined) return null;
+  const score = toNumber(raw);
+  if (score === null) return { ok: false, reason: `score ${formatScoreValue(raw)} is not a number` };
+  if (score < 0 || score > 1) return { ok: false, reason: `score ${score} is outside [0,1]` };
+  const rationale = field(obj, 'rationale') ?? field(obj, 'reason') ?? field(obj, 'explanation');
+  return { ok: true, score, rationale: oneLine(rationale) };
+}
+
 export function parseJudgeOutput(text: string): JudgeResult {
   const objects = candidates(text.trim());
   let problem: string | null = null;
   for (const obj of objects) {
-    const raw = field(obj, 'score');
-    if (raw === undefined) continue;
-    const score = toNumber(raw);
-    if (score === null) {
-      problem ??= `score ${formatScoreValue(raw)} is not a number`;
-      continue;
-    }
-    if (score < 0 || score > 1) {
-      problem ??= `score ${score} is outside [0,1]`;
-      continue;
-    }
-    const rationale = field(obj, 'rationale') ?? field(obj, 'reason') ?? field(obj, 'explanation');
-    return { ok: true, score, rationale: oneLine(rationale) };
+    const result = fromObject(obj);
+    if (result === null) continue;
+    if (result.ok) return result;
+    problem ??= result.reason;
   }
   return { ok: false, reason: problem ?? `no usable score in output: "${snippet(text)}"` };
+}
+
+/** A score from an object the provider already decoded (an Anthropic tool call's `input`). */
+export function parseJudgeObject(value: unknown): JudgeResult {
+  const result = isObject(value) ? fromObject(value) : null;
+  return result ?? { ok: false, reason: `no usable score in output: "${snippet(JSON.stringify(value) ?? String(value))}"` };
 }

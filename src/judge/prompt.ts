@@ -5,9 +5,10 @@ import type { Turn } from '../types.js';
 /**
  * The version of the words below, recorded in every judge fingerprint (docs/evaluations.md, "What
  * defined each item"): bump it whenever a prompt changes, so that compare can tell "the judge
- * changed" from "the agent changed".
+ * changed" from "the agent changed". Version 2: the verdict is asked for through the provider's
+ * schema mechanism (client.ts); the words stay, and are what a judge that refuses it is sent.
  */
-export const JUDGE_PROMPT_VERSION = '1';
+export const JUDGE_PROMPT_VERSION = '2';
 
 export const JUDGE_SYSTEM_PROMPT = [
   "You are a strict evaluator of a chatbot's reply.",

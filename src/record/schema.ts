@@ -254,7 +254,8 @@ export const runRecordSchema = z.strictObject({
   durationMs: z.number().nonnegative(),
   commit: z.string().nullable(),
   agent: z.strictObject({ host: z.string().nullable(), endpoint: z.string().nullable().optional() }),
-  judge: z.strictObject({ name: z.string().nullable() }),
+  // structured / structuredFallback added within schema version 1: older records have neither.
+  judge: z.strictObject({ name: z.string().nullable(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }),
   estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean() }),
   tallies: z.strictObject({
     passed: z.number().int().nonnegative(),

@@ -83,6 +83,17 @@ export interface ReplayDeps {
   signal?: AbortSignal;
 }
 
+/**
+ * The run-level judge facts: its name and, for a judge that asks through a schema mechanism,
+ * whether it still did at the end of the run or fell back to the plain prompt and why
+ * (docs/configuration.md, "Structured output").
+ */
+function judgeInfo(name: string | null, judge: Judge | null): RunRecord['judge'] {
+  const mode = judge?.structuredOutput?.();
+  if (mode === undefined) return { name };
+  return mode.structured ? { name, structured: true } : { name, structured: false, structuredFallback: mode.reason };
+}
+
 export interface ReplayOptions {
   concurrency: number;
   estimate: Estimate;
@@ -249,7 +260,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     durationMs: Math.round(now() - t0),
     commit: options.commit,
     agent: options.agentEndpoint ? { host: options.agentHost, endpoint: options.agentEndpoint } : { host: options.agentHost },
-    judge: { name: options.judgeName },
+    judge: judgeInfo(options.judgeName, deps.judge),
     estimate: options.estimate,
     tallies: tallies([...finished, ...finishedPersonas]),
     interrupted: finished.length + finishedPersonas.length < total,

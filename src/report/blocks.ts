@@ -1,6 +1,7 @@
 // The blocks around the sections: hidden head, acceptance outcome, headline, the notice of what
 // was left out, tallies, facts, footer. Each returns finished markdown.
 
+import { judgeFallbackText } from './judge-mode.js';
 import { incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
@@ -98,6 +99,12 @@ export function factsLine(run: RunRecord, ctx: ReportContext): string {
   else if (ref) parts.push(`baselines from ${ref}`);
   if (run.judge.name) parts.push(`judge: ${escapeInline(clip(run.judge.name, LIMITS.ref))}`);
   return parts.join(' · ');
+}
+
+/** The judge fell back from the schema mechanism to the plain prompt: one line, or null. */
+export function judgeFallbackLine(run: RunRecord): string | null {
+  if (run.judge.structured !== false) return null;
+  return judgeFallbackText(run.judge.structuredFallback, (reason) => codeSpan(clip(reason, LIMITS.detail)));
 }
 
 // ---------------------------------------------------------------------------------------------

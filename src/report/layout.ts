@@ -7,7 +7,7 @@
 import type { RunRecord } from '../types.js';
 import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
-import { causeMarkdown, factsLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
+import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, tableHead } from './items.js';
 import type { Level } from './item-parts.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
@@ -207,7 +207,10 @@ export function assemble(doc: Doc, plan: Plan): string {
   const notice = noticeBlock(model, plan, ctx, p);
   if (notice) blocks.push(notice);
   const ev = doc.evaluations;
-  blocks.push(talliesTable(model), factsLine(run, ctx), ev.line);
+  blocks.push(talliesTable(model), factsLine(run, ctx));
+  const fallback = judgeFallbackLine(run);
+  if (fallback !== null) blocks.push(fallback);
+  blocks.push(ev.line);
   for (const key of SECTION_ORDER) blocks.push(...sectionBlocks(key, model.sections[key], plan[key], pieces, model, run.agent.endpoint ?? null));
   blocks.push(...(ev.use === 'full' ? ev.full : ev.brief));
   const shown = SECTION_ORDER.flatMap((k) => model.sections[k].slice(0, plan[k].levels.length));

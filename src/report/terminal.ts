@@ -28,6 +28,7 @@ import {
 } from './model.js';
 import { checkSubject, checksCount, firstDifference, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
+import { judgeFallbackText } from './judge-mode.js';
 import { agreementReport, causeLine, formatAgreement, incompleteText, type AgreementGroup, type CauseGroup } from '../evaluate/index.js';
 import { agreementBasis } from './evaluations.js';
 
@@ -99,6 +100,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   if (sha) facts.push(`commit ${oneLine(sha)}`);
   if (run.judge.name) facts.push(`judge: ${oneLine(run.judge.name)}`);
   lines.push(paint('grey', fit(facts.join(' · '))));
+  if (run.judge.structured === false) lines.push(paint('grey', fit(judgeFallbackText(run.judge.structuredFallback, oneLine))));
 
   // The comment's sections, in its order, persona scripts in them; errored and not evaluated
   // items under their cause. Unchanged items are only counted.

@@ -69,7 +69,7 @@ describe('a run records coverage and each item\'s definition', () => {
     expect(record.selection).toBeUndefined();
     for (const item of [...record.fixtures, ...record.personas]) expect(item.definitionHash).toMatch(/^[0-9a-f]{16}$/);
     const ne = record.fixtures.find((f) => f.label === 'ne-1');
-    expect(ne?.judgeFingerprint).toEqual({ model: null, promptVersion: '1', criteria: [{ criterion: 'The reply is polite.', threshold: 0.7 }] });
+    expect(ne?.judgeFingerprint).toEqual({ model: null, promptVersion: '2', criteria: [{ criterion: 'The reply is polite.', threshold: 0.7 }] });
     expect(record.fixtures.find((f) => f.label === 'ok-1')?.judgeFingerprint).toBeNull();
     expect(messages(agent)).toEqual(['err-1', 'fail-1', 'ne-1', 'ok-1', 'refund-a', 'refund-b', 'script-follow', 'script-open']);
   });
