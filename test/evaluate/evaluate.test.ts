@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureRecord } from '../support/fixture-record.js';
 import {
   computeDrift,
   decideAcceptance,
@@ -76,28 +77,7 @@ describe('reply and route comparison', () => {
   });
 });
 
-const rec = (over: Partial<FixtureRecord>): FixtureRecord => ({
-  label: 'f',
-  file: 'f.yml',
-  line: 1,
-  message: 'm',
-  persona: null,
-  assertion: null,
-  errored: false,
-  error: null,
-  errorKind: null,
-  reply: 'r',
-  route: null,
-  verdict: 'pass',
-  detail: '',
-  score: null,
-  threshold: null,
-  rationale: null,
-  drift: { reply: null, route: null, verdict: 'no_baseline' },
-  baseline: null,
-  durationMs: 1,
-  ...over,
-}) as FixtureRecord;
+const rec = (over: Partial<FixtureRecord>): FixtureRecord => fixtureRecord(over);
 
 describe('tallies are derived from records', () => {
   it('counts each state once; errored has no verdict', () => {

@@ -1,32 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { fixtureRecord } from '../support/fixture-record.js';
 import { causeLine, causeOf, gate, gateMerged, gateRun, groupCauses, parseFailOn, verificationOf, DEFAULT_FAIL_ON } from '../../src/evaluate/index.js';
 import { FAIL_ON_CONDITIONS, type FixtureRecord, type PersonaRecord } from '../../src/types.js';
 
 const URL_ = 'https://preview-42.example.com/api/chat';
 
-const rec = (over: Partial<FixtureRecord>): FixtureRecord =>
-  ({
-    label: 'f',
-    file: 'f.yml',
-    line: 1,
-    message: 'm',
-    persona: null,
-    assertion: null,
-    errored: false,
-    error: null,
-    errorKind: null,
-    reply: 'r',
-    route: null,
-    verdict: 'pass',
-    detail: '',
-    score: null,
-    threshold: null,
-    rationale: null,
-    drift: { reply: 'same', route: 'same', verdict: 'still_passing' },
-    baseline: null,
-    durationMs: 1,
-    ...over,
-  }) as FixtureRecord;
+const rec = (over: Partial<FixtureRecord>): FixtureRecord => fixtureRecord(over, { drift: { reply: 'same', route: 'same', verdict: 'still_passing' } });
 
 const errored = (label: string, errorKind: NonNullable<FixtureRecord['errorKind']>, error: string): FixtureRecord =>
   rec({ label, errored: true, errorKind, error, reply: null, verdict: null, drift: null });
