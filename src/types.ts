@@ -159,6 +159,10 @@ export type AgentOutcome =
       turns: number;
       /** Where the welcome turn landed and what it signalled; null (or absent) without a welcome turn. */
       welcome?: { route: Route | null; offTrack: unknown[] } | null;
+      /** The message turn's timing (docs/latency.md); absent from a client that does not measure. */
+      timing?: TurnTiming;
+      /** The welcome turn's latency; absent without a welcome turn. */
+      welcomeLatencyMs?: number;
     }
   | {
       kind: 'errored';
@@ -195,8 +199,26 @@ export type SessionTurn =
       /** The response reports outcomes (has the key `outcome`, even null, under a mapping). */
       outcomeReported: boolean;
       errors: AgentErrorEntry[];
+      /** The turn's timing (docs/latency.md); absent from a client that does not measure. */
+      timing?: TurnTiming;
     }
   | { kind: 'errored'; errorKind: PersonaErrorKind; error: string };
+
+/** p50 / p95 (nearest rank) of the message turns' latency, and how many turns they are over. */
+export interface RunLatency {
+  turns: number;
+  p50Ms: number;
+  p95Ms: number;
+}
+
+/**
+ * One answered turn's timing on the agent client's clock (docs/latency.md): request sent to the
+ * last byte, and to the first non-empty text delta of a streamed reply (null otherwise).
+ */
+export interface TurnTiming {
+  latencyMs: number;
+  firstTokenMs: number | null;
+}
 
 /** A multi-turn conversation with the agent: the welcome turn, then messages in order. */
 export interface AgentSession {
@@ -289,6 +311,12 @@ interface FixtureRecordBase {
   rationale: string | null;
   baseline: Baseline | null;
   durationMs: number;
+  /** The message turn's latency (docs/latency.md); null when it was not answered; absent in older records. */
+  latencyMs?: number | null;
+  /** The message turn's time to first text of a streamed reply; null otherwise. */
+  firstTokenMs?: number | null;
+  /** The welcome turn's latency; null without a welcome turn or when it was not answered. */
+  welcomeLatencyMs?: number | null;
   /** Hash of what defines the item (message, persona tag, assertion kind and value; not the judge's criterion). Absent in older records. */
   definitionHash?: string | null;
   /** The judge as it judged this item (judge assertions only; else null). Absent in older records. */
@@ -354,6 +382,8 @@ export interface RunRecord {
   fixtures: FixtureRecord[];
   /** Persona scripts (docs/personas.md). Absent in older records: []. */
   personas: PersonaRecord[];
+  /** Turn latency over the run's answered message turns (docs/latency.md); null without any; absent in older records. */
+  latency?: RunLatency | null;
   /** The run's coverage against `coverage.conversations` of config.yml; null or absent when none is listed. */
   coverage?: CoverageResult | null;
   /** Set when the run replayed only part of the suite (`--rerun`, `--only`); the record lists only those items. */
@@ -466,6 +496,8 @@ export interface PersonaExpect {
   criteria: string[];
   /** Deterministic checks on the replies, each its own check; absent or empty: none. */
   reply?: ReplyExpectation[];
+  /** Latency budget in ms for every message turn: one check naming the slowest (docs/latency.md); absent: none. */
+  maxTurnLatencyMs?: number;
 }
 
 /**
@@ -537,6 +569,10 @@ export interface Turn {
   outcome: string | null;
   errors: AgentErrorEntry[];
   durationMs: number;
+  /** Request sent to last byte (docs/latency.md); absent in older records and from unmeasured clients. */
+  latencyMs?: number | null;
+  /** Request sent to the first non-empty text delta of a streamed reply; null when not streamed. */
+  firstTokenMs?: number | null;
 }
 
 export type CheckStatus = 'pass' | 'fail' | 'not_evaluated';
@@ -580,6 +616,15 @@ export type Check =
       /** The reply the check decided on (the matching one for `any`), or null when there is none. */
       observed: string | null;
       /** The turn of that reply, or null. */
+      turn: number | null;
+    })
+  | (CheckBase & {
+      kind: 'maxTurnLatency';
+      /** The budget in ms. */
+      expected: number;
+      /** The slowest message turn's latency in ms, or null when no message turn was measured. */
+      observed: number | null;
+      /** The slowest message turn, or null. */
       turn: number | null;
     })
   | (CheckBase & {
@@ -653,6 +698,10 @@ interface PersonaRecordBase {
   checks: Check[];
   baseline: PersonaBaseline | null;
   durationMs: number;
+  /** Sum of the completed turns' latency, welcome included (docs/latency.md); absent in older records. */
+  latencyMs?: number | null;
+  /** Sum of the completed turns' time to first text (streamed turns only); null when none streamed. */
+  firstTokenMs?: number | null;
   /** Hash of the script (messages, persona, mocks) and its expectations other than criteria. Absent in older records. */
   definitionHash?: string | null;
   /** The judge as it judged the criteria (null when the script has none). Absent in older records. */

@@ -18,14 +18,14 @@
 
 import { Agent, request } from '../http/undici.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
-import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SessionRequest, SessionTurn } from '../types.js';
+import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SessionRequest, SessionTurn, TurnTiming } from '../types.js';
 import { attemptsText, parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals } from './response.js';
 import { describeFound, readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
-import { decodeEventStream, decodeNdjson } from './stream.js';
+import { decodeEventStream, decodeNdjson, watchFirstText } from './stream.js';
 
 export interface AgentClientDeps {
   /** Used for backoff waits and Retry-After dates; defaults to real time. */
@@ -50,10 +50,19 @@ type Turn = 'welcome' | 'message';
 /** `mapping` reads `json`: the configured one, or DECODED_MAPPING for a decoded or streamed body. */
 type TurnResult = { ok: true; json: unknown; mapping: AgentMapping } | { ok: false; errorKind: ErrorKind; error: string };
 
-/** A 2xx body as received: its media type (lower case, no parameters) and text. */
+/** A posted turn: decoded, with the answered attempt's timing. */
+type PostedTurn = { ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming } | { ok: false; errorKind: ErrorKind; error: string };
+
+/**
+ * A 2xx body as received: its media type (lower case, no parameters), text and timing on the
+ * client's clock (docs/latency.md): from the request sent to the last byte read, and for an event
+ * stream to the first non-empty text delta. Queueing behind the concurrency limit, backoff and
+ * decoding are not counted.
+ */
 interface Received {
   mediaType: string;
   text: string;
+  timing: TurnTiming;
 }
 
 interface AttemptFailure {
@@ -102,6 +111,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       controller.abort(new Error('agent-replay: turn deadline'));
     }, config.timeoutMs);
     try {
+      const sentAt = clock.now();
       const response = await request(url, {
         dispatcher,
         method: 'POST',
@@ -114,8 +124,26 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       const status = response.statusCode;
       if (status >= 200 && status < 300) {
         // A stream is read to its end here, under the same deadline and size limit as any body.
-        const text = await response.body.text();
-        return { ok: true, value: { mediaType: mediaTypeOf(response.headers['content-type']), text } };
+        const mediaType = mediaTypeOf(response.headers['content-type']);
+        let text: string;
+        let firstAt: number | null = null;
+        if (mediaType === 'text/event-stream') {
+          const watch = watchFirstText();
+          const decoder = new TextDecoder();
+          const parts: string[] = [];
+          for await (const chunk of response.body) {
+            const part = decoder.decode(chunk as Uint8Array, { stream: true });
+            parts.push(part);
+            if (firstAt === null && watch.push(part)) firstAt = clock.now();
+          }
+          parts.push(decoder.decode());
+          text = parts.join('');
+        } else {
+          text = await response.body.text();
+        }
+        const doneAt = clock.now();
+        const timing = { latencyMs: Math.max(0, doneAt - sentAt), firstTokenMs: firstAt === null ? null : Math.max(0, firstAt - sentAt) };
+        return { ok: true, value: { mediaType, text, timing } };
       }
       const retryable = status === 429 || status >= 500;
       const retryAfterMs = retryable ? parseRetryAfter(response.headers['retry-after'], clock.now()) : null;
@@ -152,7 +180,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   }
 
   /** `name` starts error messages: "welcome turn", "message turn", "turn 3". */
-  async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues, name = `${turn} turn`): Promise<TurnResult> {
+  async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues, name = `${turn} turn`): Promise<PostedTurn> {
     const body = JSON.stringify(renderTemplate(mapping.body, values));
     if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${name}: not sent, the run was interrupted` };
     const gated = (isLast: boolean): Promise<Attempt> =>
@@ -169,7 +197,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       onRetry: deps.onRetry,
       budgetMs: config.timeoutMs * (Math.max(0, config.retries) + 1),
     });
-    if (result.ok) return decodeReceived(result.value, turn, mapping, name);
+    if (result.ok) {
+      // Retries are load, not speed: the timing is the answered attempt's.
+      const decoded = decodeReceived(result.value, turn, mapping, name);
+      return decoded.ok ? { ...decoded, timing: result.value.timing } : decoded;
+    }
     return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}` };
   }
 
@@ -179,6 +211,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       const values: TemplateValues = { ...presetValues(config), session: req.session, message: req.message, persona: req.persona, model: config.model };
       let turns = 0;
       let opened: { route: Route | null; offTrack: unknown[] } | null = null;
+      let welcomeLatencyMs: number | null = null;
       if (config.start !== null) {
         const welcome = await postTurn('welcome', config.start, values);
         if (!welcome.ok) return errored(welcome.errorKind, welcome.error);
@@ -188,13 +221,21 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply', turns);
         }
         opened = { route: signals.route, offTrack: signals.offTrack };
+        welcomeLatencyMs = welcome.timing.latencyMs;
       }
       const message = await postTurn('message', config.mapping, values);
       if (!message.ok) return errored(message.errorKind, message.error, turns);
       turns++;
       const mapped = mapResponse(message.json, message.mapping);
       if (!mapped.ok) return errored('missing_reply', `message turn: ${mapped.error}`, turns);
-      return { kind: 'replied', ...mapped.turn, turns, ...(opened === null ? {} : { welcome: opened }) };
+      return {
+        kind: 'replied',
+        ...mapped.turn,
+        turns,
+        ...(opened === null ? {} : { welcome: opened }),
+        timing: message.timing,
+        ...(welcomeLatencyMs === null ? {} : { welcomeLatencyMs }),
+      };
     } catch (err) {
       return errored('internal', `agent client failed: ${errorMessage(err)}`);
     }
@@ -215,8 +256,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         const posted = await postTurn(kind, mapping, { ...base, message, messages: [...history, ...asked] }, name);
         if (!posted.ok) return { kind: 'errored', errorKind: posted.errorKind, error: posted.error };
         const answered = sessionTurn(posted.json, posted.mapping, kind, name);
-        if (answered.kind === 'replied') history.push(...asked, { role: 'assistant', content: answered.reply });
-        return answered;
+        if (answered.kind !== 'replied') return answered;
+        history.push(...asked, { role: 'assistant', content: answered.reply });
+        return { ...answered, timing: posted.timing };
       } catch (err) {
         return { kind: 'errored', errorKind: 'internal', error: `agent client failed: ${errorMessage(err)}` };
       }

@@ -328,3 +328,45 @@ export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown
   }
   return { ok: true, reply, last };
 }
+
+/**
+ * Watches an event-stream body as it arrives and says when the first non-empty text delta has
+ * come (docs/presets.md, "Streamed replies"): only complete events count, so a chunk that ends
+ * mid-event waits for the rest. `push` returns true once text has been seen; the caller stops
+ * pushing then (the decoding of the whole body happens once it has ended).
+ */
+export function watchFirstText(): { push(chunk: string): boolean } {
+  const state = new StreamState();
+  let pending = '';
+  let seen = false;
+  return {
+    push(chunk: string): boolean {
+      if (seen) return true;
+      pending += chunk;
+      const end = lastEventEnd(pending);
+      if (end === -1) return false;
+      const complete = pending.slice(0, end);
+      pending = pending.slice(end);
+      for (const ev of parseEventStream(complete)) {
+        onEvent(state, ev);
+        if (state.error !== null) return false;
+        // A LangGraph stream carries whole states, not deltas: its text is not counted here.
+        if (state.format !== 'langgraph' && state.text !== '') {
+          seen = true;
+          return true;
+        }
+      }
+      return false;
+    },
+  };
+}
+
+/** The index just past the last blank line (an event's end), or -1 when no event has ended yet. */
+function lastEventEnd(text: string): number {
+  let end = -1;
+  for (const boundary of ['\n\n', '\r\n\r\n', '\r\r', '\r\n\n', '\n\r\n']) {
+    const i = text.lastIndexOf(boundary);
+    if (i !== -1) end = Math.max(end, i + boundary.length);
+  }
+  return end;
+}

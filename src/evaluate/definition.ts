@@ -39,7 +39,8 @@ export function fixtureDefinition(f: Pick<Fixture, 'message' | 'persona' | 'asse
 /**
  * A persona script's definition: what it sends (persona handle, opening, follow-ups, mocks), how it
  * treats unmocked tool calls (when set), and its
- * expectations other than criteria (conversations, terminal, toolCalled, toolNotCalled, reply). Criteria
+ * expectations other than criteria (conversations, terminal, toolCalled, toolNotCalled, reply,
+ * maxTurnLatencyMs). Criteria
  * and their threshold belong to the judge fingerprint; maxTurns is a limit checked when loading.
  */
 export function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'mocks' | 'unmockedTools' | 'expect'>): string {
@@ -53,7 +54,14 @@ export function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' |
     // Only when set, so a script written before the setting existed keeps its definition.
     ...(p.unmockedTools !== undefined ? { unmockedTools: p.unmockedTools } : {}),
     // expect.reply only when the script has one, for the same reason.
-    expect: { conversations, terminal, toolCalled, toolNotCalled, ...(p.expect.reply !== undefined && p.expect.reply.length > 0 ? { reply: p.expect.reply as unknown as JsonValue } : {}) },
+    expect: {
+      conversations,
+      terminal,
+      toolCalled,
+      toolNotCalled,
+      ...(p.expect.reply !== undefined && p.expect.reply.length > 0 ? { reply: p.expect.reply as unknown as JsonValue } : {}),
+      ...(p.expect.maxTurnLatencyMs !== undefined ? { maxTurnLatencyMs: p.expect.maxTurnLatencyMs } : {}),
+    },
   });
 }
 

@@ -11,6 +11,7 @@ export * from './definition.js';
 export * from './drift.js';
 export * from './estimate.js';
 export * from './gate.js';
+export * from './latency.js';
 export * from './match.js';
 export * from './personas.js';
 export * from './repeat.js';

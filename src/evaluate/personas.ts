@@ -186,7 +186,27 @@ export function deterministicChecks(script: Pick<PersonaScript, 'expect'>, turns
   if (e.terminal !== null) checks.push(terminalCheck(e.terminal, turns, outcomesReported));
   for (const t of e.toolCalled) checks.push(toolCheck('toolCalled', t, turns));
   for (const t of e.toolNotCalled) checks.push(toolCheck('toolNotCalled', t, turns));
+  if (e.maxTurnLatencyMs !== undefined) checks.push(turnLatencyCheck(e.maxTurnLatencyMs, turns));
   return checks;
+}
+
+/**
+ * `expect.maxTurnLatencyMs` (docs/latency.md): one check over the message turns (the welcome turn
+ * apart) that names the slowest; a turn over the budget (strictly more) fails, and the detail
+ * names every such turn with its time. No measured turn: not evaluated.
+ */
+export function turnLatencyCheck(budgetMs: number, turns: readonly Turn[]): Check {
+  const measured = turns.filter((t): t is Turn & { latencyMs: number } => t.index > 0 && typeof t.latencyMs === 'number');
+  const base = { kind: 'maxTurnLatency' as const, expected: budgetMs };
+  if (measured.length === 0) return { ...base, observed: null, turn: null, status: 'not_evaluated', detail: 'no message turn was measured' };
+  const slowest = measured.reduce((a, b) => (b.latencyMs > a.latencyMs ? b : a));
+  const over = measured.filter((t) => t.latencyMs > budgetMs);
+  const observed = { ...base, observed: slowest.latencyMs, turn: slowest.index };
+  if (over.length === 0) {
+    return { ...observed, status: 'pass', detail: `slowest turn ${slowest.index}: ${slowest.latencyMs} ms, within ${budgetMs} ms (${plural(measured.length, 'turn', 'turns')})` };
+  }
+  const named = over.map((t) => `turn ${t.index} ${t.latencyMs} ms`).join(', ');
+  return { ...observed, status: 'fail', detail: `${plural(over.length, 'turn', 'turns')} over ${budgetMs} ms: ${named}` };
 }
 
 /** A criterion's check from the judge's answer: pass iff score >= threshold; no usable score: not evaluated. */

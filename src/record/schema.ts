@@ -63,6 +63,9 @@ const fixtureAttemptSchema = z.strictObject({
 /** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
 export const baselineRecordSchema = baselineSchema.extend({ label: labelSchema });
 
+/** A measured time in ms (docs/latency.md); null: not measured for this item; absent in older records. */
+const latencyValue = z.number().nonnegative().nullable().optional();
+
 const fixtureRecordBase = {
   label: labelSchema,
   file: z.string(),
@@ -70,6 +73,10 @@ const fixtureRecordBase = {
   message: z.string(),
   persona: z.string().nullable(),
   assertion: assertionSchema.nullable(),
+  // Within schema version 1 (docs/latency.md): absent in older records and from unmeasured clients.
+  latencyMs: latencyValue,
+  firstTokenMs: latencyValue,
+  welcomeLatencyMs: latencyValue,
   detail: z.string(),
   score: z.number().nullable(),
   threshold: z.number().nullable(),
@@ -135,6 +142,8 @@ export const turnSchema = z.strictObject({
   outcome: z.string().nullable(),
   errors: z.array(agentErrorEntrySchema),
   durationMs: z.number().nonnegative(),
+  latencyMs: latencyValue,
+  firstTokenMs: latencyValue,
 });
 
 const checkStatusSchema = z.enum(['pass', 'fail', 'not_evaluated']);
@@ -156,6 +165,14 @@ export const checkSchema = z.discriminatedUnion('kind', [
     expected: replyExpectationSchema,
     observed: z.string().nullable(),
     turn: z.number().int().nonnegative().nullable(),
+  }),
+  // Added within schema version 1 (docs/latency.md): `expect.maxTurnLatencyMs`.
+  z.strictObject({
+    ...checkBase,
+    kind: z.literal('maxTurnLatency'),
+    expected: z.number().int().min(1),
+    observed: z.number().nonnegative().nullable(),
+    turn: z.number().int().min(1).nullable(),
   }),
   z.strictObject({
     ...checkBase,
@@ -180,6 +197,8 @@ const personaRecordBase = {
   line: z.number().int().nonnegative(),
   persona: z.string().nullable(),
   turns: z.array(turnSchema),
+  latencyMs: latencyValue,
+  firstTokenMs: latencyValue,
   unsent: z.array(z.string()),
   visited: z.array(z.string()),
   outcome: z.string().nullable(),
@@ -249,6 +268,8 @@ export const runRecordSchema = z.strictObject({
   fixtures: z.array(fixtureRecordSchema),
   // Added within schema version 1 (docs/personas.md): records written before it have none.
   personas: z.array(personaRecordSchema).default([]),
+  // Within schema version 1 (docs/latency.md): absent when no turn was measured and in older records.
+  latency: z.strictObject({ turns: z.number().int().min(1), p50Ms: z.number().nonnegative(), p95Ms: z.number().nonnegative() }).nullable().optional(),
   // Added within schema version 1 (docs/evaluations.md): absent in older records.
   coverage: coverageResultSchema.nullable().optional(),
   selection: selectionSchema.nullable().optional(),

@@ -115,6 +115,10 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     rationale: result.rationale == null ? null : redact(result.rationale),
     drift: computeDrift(result.verdict, reply, route, baseline),
     ...(judgeReused !== null ? { judgeReused } : {}),
+    // Recorded, never judged: only a latency check looks at it (docs/latency.md).
+    ...(outcome.timing === undefined
+      ? {}
+      : { latencyMs: outcome.timing.latencyMs, firstTokenMs: outcome.timing.firstTokenMs, welcomeLatencyMs: outcome.welcomeLatencyMs ?? null }),
     durationMs: Math.round(now() - started),
   });
 }

@@ -20,10 +20,11 @@ import type {
   PersonaScript,
   RegexEvaluator,
   Repeat,
+  RunLatency,
   RunRecord,
   Tallies,
 } from '../types.js';
-import { tallies, tallyOf } from '../evaluate/index.js';
+import { runLatency, tallies, tallyOf } from '../evaluate/index.js';
 import { replayFixture } from './fixture.js';
 import { replayPersona } from './personas.js';
 import { personaEvaluationFields } from '../evaluate/definition.js';
@@ -265,5 +266,12 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     interrupted: finished.length + finishedPersonas.length < total,
     fixtures: finished,
     personas: finishedPersonas,
+    ...latencyField(finished, finishedPersonas),
   };
+}
+
+/** The run's p50 / p95 turn latency, present only when some turn was measured (docs/latency.md). */
+function latencyField(fixtures: readonly FixtureRecord[], personas: readonly PersonaRecord[]): { latency?: RunLatency } {
+  const latency = runLatency(fixtures, personas);
+  return latency === null ? {} : { latency };
 }

@@ -29,6 +29,7 @@ export const CHECK_NAMES: Record<Check['kind'], string> = {
   toolCalled: 'tool called',
   toolNotCalled: 'tool not called',
   reply: 'reply',
+  maxTurnLatency: 'turn latency',
   criterion: 'criterion',
 };
 
@@ -81,6 +82,8 @@ function expectedCell(c: Check): string {
     }
     case 'reply':
       return escapeInline(clip(replyWords(c.expected), CELL.expected));
+    case 'maxTurnLatency':
+      return `at most ${thousands(c.expected)} ms a turn`;
     case 'criterion':
       return escapeInline(clip(c.expected, CELL.expected));
   }
@@ -126,6 +129,7 @@ function observedCell(c: Check): string {
       }
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
     case 'reply':
+    case 'maxTurnLatency':
       return escapeInline(clip(c.detail, CELL.why));
     case 'criterion': {
       const scored = typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})` : '_no score_';

@@ -30,6 +30,8 @@ const expectSchema = z.strictObject({
   toolNotCalled: z.array(toolExpectationSchema).nullable().optional(),
   criteria: z.array(z.string().min(1)).nullable().optional(),
   reply: z.array(replyExpectationSchema).nullable().optional(),
+  // A budget in whole milliseconds for every message turn (docs/latency.md).
+  maxTurnLatencyMs: z.number().int().min(1).nullable().optional(),
 });
 
 export const personaSchema = z.strictObject({
@@ -55,7 +57,7 @@ const PERSONA_FILE = itemFileRule({
   }),
 });
 
-const EXPECTATIONS = ['conversations', 'terminal', 'toolCalled', 'toolNotCalled', 'criteria', 'reply'] as const;
+const EXPECTATIONS = ['conversations', 'terminal', 'toolCalled', 'toolNotCalled', 'criteria', 'reply', 'maxTurnLatencyMs'] as const;
 
 export interface PersonaFileResult extends ItemFileFindings {
   personas: PersonaScript[];
@@ -240,6 +242,7 @@ function toExpect(e: z.infer<typeof expectSchema>): PersonaExpect {
   const reply = (e.reply ?? []).map(toReply);
   return {
     ...(reply.length > 0 ? { reply } : {}),
+    ...(typeof e.maxTurnLatencyMs === 'number' ? { maxTurnLatencyMs: e.maxTurnLatencyMs } : {}),
     conversations: e.conversations ?? [],
     terminal: e.terminal ?? null,
     toolCalled: (e.toolCalled ?? []).map(toExpectation),

@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig, OPENAI_CHAT_MAPPING } from '../../src/config.js';
 import type { AgentConfig } from '../../src/config.js';
 import type { AgentClient, Clock } from '../../src/types.js';
-import { startAgentServer } from '../support/agent-server.js';
+import { nativeEcho, startAgentServer } from '../support/agent-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 
 /** A clock that records every requested sleep and never waits. */
@@ -50,6 +51,9 @@ describe('native protocol', () => {
       turns: 2,
       // Where the welcome turn landed (shown by `agent-replay probe`'s route trace).
       welcome: { route: { conversation: 'welcome', stage: 'greeting' }, offTrack: ['early'] },
+      // The fake clock stands still: both turns took 0 ms (measured: the "latency" tests below).
+      timing: { latencyMs: 0, firstTokenMs: null },
+      welcomeLatencyMs: 0,
     });
     expect(server.requests.map((r) => [r.method, r.path, r.json])).toEqual([
       ['POST', '/chat', { session: 'sess-1', persona: 'returning-customer', start: true }],
@@ -90,7 +94,7 @@ describe('other mappings', () => {
       return { json: { id: 'c1', choices: [{ index: 0, message: { role: 'assistant', content: `You said: ${body.messages[0]?.content}` } }] } };
     });
     const outcome = await client({ url: server.url, preset: 'openai-chat', model: 'gpt-4o-mini', mapping: OPENAI_CHAT_MAPPING, start: null }).converse(request);
-    expect(outcome).toEqual({ kind: 'replied', reply: 'You said: Can I get my money back?', route: null, offTrack: [], ended: false, turns: 1 });
+    expect(outcome).toEqual({ kind: 'replied', reply: 'You said: Can I get my money back?', route: null, offTrack: [], ended: false, turns: 1, timing: { latencyMs: 0, firstTokenMs: null } });
     expect(server.requests[0]?.json).toEqual({
       model: 'gpt-4o-mini',
       messages: [{ role: 'user', content: 'Can I get my money back?' }],
@@ -193,6 +197,77 @@ describe('retries', () => {
     if (outcome.kind !== 'errored') throw new Error('expected errored');
     expect(outcome.error).toMatch(/^welcome turn: could not reach the agent after 3 attempts: .*ECONNREFUSED/);
     expect(clock.sleeps).toHaveLength(2);
+  });
+});
+
+/**
+ * A clock the loopback server moves: the handler sets `t` before it answers, so the client reads
+ * exact times. `nextRead` resolves at the client's next reading (after it saw a chunk).
+ */
+function steppedClock(): Clock & { t: number; nextRead(): Promise<void> } {
+  let waiters: (() => void)[] = [];
+  const clock = {
+    t: 1000,
+    now(): number {
+      const woken = waiters;
+      waiters = [];
+      // Woken after this read returns: the value read is the one set before the chunk was sent.
+      const value = clock.t;
+      queueMicrotask(() => woken.forEach((w) => w()));
+      return value;
+    },
+    sleep: async () => undefined,
+    nextRead: () => new Promise<void>((resolve) => void waiters.push(resolve)),
+  };
+  return clock;
+}
+
+describe('latency (docs/latency.md)', () => {
+  it('measures each turn from the request sent to the last byte, welcome turn apart', async () => {
+    const clock = steppedClock();
+    const server = await serve((req) => {
+      const body = req.json as Record<string, unknown>;
+      clock.t += body.start === true ? 40 : 120;
+      return nativeEcho(req);
+    });
+    const outcome = await client({ url: server.url }, clock).converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', timing: { latencyMs: 120, firstTokenMs: null }, welcomeLatencyMs: 40 });
+  });
+
+  it('measures the attempt that answered, not the failed ones before it or the backoff', async () => {
+    const clock = steppedClock();
+    let calls = 0;
+    const server = await serve(() => {
+      clock.t += ++calls === 1 ? 5000 : 70;
+      return calls === 1 ? { status: 503, body: 'busy' } : { json: { reply: 'ok' } };
+    });
+    const outcome = await client({ url: server.url, start: null, retries: 1 }, clock).converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'ok', timing: { latencyMs: 70, firstTokenMs: null } });
+  });
+
+  it('times a streamed reply to its first text delta, well before its last byte', async () => {
+    const clock = steppedClock();
+    const http = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        void (async () => {
+          clock.t += 50;
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write('data: {"type":"start"}\n\ndata: {"type":"text-start","id":"t"}\n\ndata: {"type":"text-delta","id":"t","delta":"Within "}\n\n');
+          await clock.nextRead();
+          clock.t += 350;
+          res.end('data: {"type":"text-delta","id":"t","delta":"30 days."}\n\ndata: {"type":"finish"}\n\n');
+        })();
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => http.close(() => resolve())));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/chat`;
+    const c = client({ url, start: null, stream: true }, clock);
+    const outcome = await c.converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'Within 30 days.', timing: { latencyMs: 400, firstTokenMs: 50 } });
+    const turn = await c.session({ session: 'S', persona: null, mocks: [] }).send('again', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Within 30 days.', timing: { latencyMs: 400, firstTokenMs: 50 } });
   });
 });
 

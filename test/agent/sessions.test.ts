@@ -54,9 +54,10 @@ describe('native protocol sessions', () => {
     ];
     const server = await serve((req) => ({ json: answers[req.index] }));
     const s = client({ url: server.url, start: null }).session({ session: 'S', persona: null, mocks: [] });
-    expect(await s.send('one', 1)).toEqual({ kind: 'replied', reply: 'a', route: null, offTrack: [], ended: false, toolCalls: null, outcome: null, outcomeReported: false, errors: [] });
+    expect(await s.send('one', 1)).toEqual({ kind: 'replied', reply: 'a', route: null, offTrack: [], ended: false, toolCalls: null, outcome: null, outcomeReported: false, errors: [], timing: expect.any(Object) });
     expect(await s.send('two', 2)).toEqual({
       kind: 'replied',
+      timing: expect.any(Object),
       reply: 'b',
       route: null,
       offTrack: [],
@@ -141,6 +142,7 @@ describe('mappings for other APIs', () => {
     const s = client({ url: server.url, start: null, preset: 'openai-chat', model: 'gpt-x', mapping: OPENAI_CHAT_MAPPING }).session({ session: 'S', persona: null, mocks: MOCKS });
     expect(await s.send('Where is my order?', 1)).toEqual({
       kind: 'replied',
+      timing: expect.any(Object),
       reply: '',
       route: null,
       offTrack: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEventStream, parseEventStream } from '../../src/agent/stream.js';
+import { decodeEventStream, parseEventStream, watchFirstText } from '../../src/agent/stream.js';
 
 describe('parseEventStream', () => {
   it('splits on CRLF, LF and CR; joins data lines with LF; drops comments, one leading space and data-less events', () => {
@@ -33,5 +33,30 @@ describe('decodeEventStream', () => {
     expect(decodeEventStream(failed)).toEqual({ ok: false, error: 'the stream reported response.failed: server_error: boom' });
     const incomplete = `data: ${JSON.stringify({ type: 'response.incomplete', response: { incomplete_details: { reason: 'max_output_tokens' } } })}\n\n`;
     expect(decodeEventStream(incomplete)).toEqual({ ok: false, error: 'the stream reported response.incomplete (max_output_tokens)' });
+  });
+});
+
+describe('watchFirstText', () => {
+  it('waits for a complete event whose text is not empty (OpenAI chat chunks split across reads)', () => {
+    const w = watchFirstText();
+    expect(w.push('data: {"choices":[{"delta":{"role":"assistant","content":""}}]}\n\n')).toBe(false);
+    expect(w.push('data: {"choices":[{"delta":{"content":"Hel')).toBe(false);
+    expect(w.push('lo"}}]}\r\n')).toBe(false);
+    expect(w.push('\r\n')).toBe(true);
+    expect(w.push('data: [DONE]\n\n')).toBe(true);
+  });
+
+  it('counts Vercel text deltas and plain text, not metadata or tool parts', () => {
+    const v = watchFirstText();
+    expect(v.push('data: {"type":"start"}\n\ndata: {"type":"tool-input-available","toolCallId":"1","toolName":"x","input":{}}\n\n')).toBe(false);
+    expect(v.push('data: {"type":"text-delta","id":"t","delta":"Hi"}\n\n')).toBe(true);
+    const plain = watchFirstText();
+    expect(plain.push('data: Hello')).toBe(false);
+    expect(plain.push('\n\n')).toBe(true);
+  });
+
+  it('never reports text for an error event or a LangGraph state stream', () => {
+    expect(watchFirstText().push('data: {"type":"error","errorText":"boom"}\n\n')).toBe(false);
+    expect(watchFirstText().push('event: values\ndata: {"messages":[{"type":"ai","content":"hi"}]}\n\n')).toBe(false);
   });
 });

@@ -269,3 +269,18 @@ describe('persona scripts in the record', () => {
     expect(() => parseRecord(JSON.stringify({ ...record([fixture('refund')]), personas: [script] }), 'r.json')).toThrow('r.json: persona script label "refund" appears twice');
   });
 });
+
+describe('latency (docs/latency.md)', () => {
+  it('a merge of shards takes p50 / p95 again over every merged message turn, not the shards own figures', () => {
+    const one = record([fixture('a', { latencyMs: 100 }), fixture('b', { latencyMs: 300 })], { latency: { turns: 2, p50Ms: 100, p95Ms: 300 } });
+    const two = record([fixture('c', { latencyMs: 200 }), fixture('d', { latencyMs: 900 })], { latency: { turns: 2, p50Ms: 200, p95Ms: 900 } });
+    expect(mergeRecords([one, two]).latency).toEqual({ turns: 4, p50Ms: 200, p95Ms: 900 });
+    // Shards that measured nothing merge into a record with no latency figure.
+    expect(mergeRecords([record([fixture('e')]), record([fixture('f')], { latency: null })]).latency).toBeUndefined();
+  });
+
+  it('refuses a negative latency, naming the field', () => {
+    const bad = record([fixture('a', { latencyMs: -5 })]);
+    expect(() => parseRecord(serializeRecord(bad), 'r.json')).toThrow(/latencyMs/);
+  });
+});

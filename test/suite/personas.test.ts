@@ -67,6 +67,20 @@ describe('loadSuite: persona scripts', () => {
   });
 
 
+  it('expect.maxTurnLatencyMs: whole milliseconds, an expectation on its own; anything else refused with file and line', async () => {
+    const ok = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [`${P}/a.yml`]: 'label: a\nopening: hi\nexpect:\n  maxTurnLatencyMs: 2000\n' });
+    expect(ok.errors).toEqual([]);
+    expect(ok.suite!.personas[0]!.expect.maxTurnLatencyMs).toBe(2000);
+    const bad = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      [`${P}/b.yml`]: 'personas:\n  - label: b\n    opening: hi\n    expect:\n      maxTurnLatencyMs: 0\n  - label: c\n    opening: hi\n    expect:\n      maxTurnLatencyMs: 2 s\n',
+    });
+    const lines = brief(bad.errors);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\.agent-replay\/personas\/b\.yml:5: persona script "b": expect\.maxTurnLatencyMs/);
+    expect(lines[1]).toMatch(/^\.agent-replay\/personas\/b\.yml:9: persona script "c": expect\.maxTurnLatencyMs/);
+  });
+
   it('unmockedTools on a script and personas.unmockedTools in config.yml: error or allow, anything else refused with file and line', async () => {
     const ok = await load({
       [`${F}/ok.yml`]: OK_FIXTURE,
@@ -192,7 +206,7 @@ describe('loadSuite: persona scripts', () => {
     expect(brief(r.errors)).toEqual([
       `${P}/b.yml:1: label "../x" is not valid: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (it names the baseline file)`,
       `${P}/b.yml:3: persona script "../x": unknown key "followups"; allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, unmockedTools, expect, repeat`,
-      `${P}/b.yml:4: persona script "../x": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria, reply`,
+      `${P}/b.yml:4: persona script "../x": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria, reply, maxTurnLatencyMs`,
     ]);
   });
 

@@ -218,6 +218,8 @@ function expectedText(c: Check): string {
       return c.expected.input === undefined ? `${c.expected.tool}, any input` : `${c.expected.tool} ${json(c.expected.input)} (${c.expected.match})`;
     case 'reply':
       return replyWords(c.expected);
+    case 'maxTurnLatency':
+      return `at most ${c.expected} ms a turn`;
     case 'criterion':
       return c.expected;
   }
@@ -234,6 +236,7 @@ function observedText(c: Check): string {
       if (c.turn !== null) return `called on turn ${c.turn}`;
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
     case 'reply':
+    case 'maxTurnLatency':
       return c.detail;
     case 'criterion':
       return typeof c.score === 'number' && Number.isFinite(c.score)
