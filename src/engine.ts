@@ -312,7 +312,13 @@ function spendMeter(): {
   judgeRetry: () => void;
   spend: () => Spend;
 } {
-  const n: Required<Spend> = { agentTurns: 0, agentRetries: 0, judgeCalls: 0, judgeRetries: 0, judgeReused: 0 };
+  const n: Required<Pick<Spend, 'agentTurns' | 'agentRetries' | 'judgeCalls' | 'judgeRetries' | 'judgeReused'>> = {
+    agentTurns: 0,
+    agentRetries: 0,
+    judgeCalls: 0,
+    judgeRetries: 0,
+    judgeReused: 0,
+  };
   const answered = <T extends { kind: string } | null>(turn: T): T => {
     if (turn?.kind === 'replied') n.agentTurns++;
     return turn;

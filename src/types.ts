@@ -239,6 +239,10 @@ export interface Spend {
   judgeCalls: number;
   judgeRetries?: number;
   judgeReused: number;
+  /** Simulated users (docs/simulated-users.md): simulator calls made, their retries, and user messages replayed from baselines. Absent: 0. */
+  simulatorCalls?: number;
+  simulatorRetries?: number;
+  baselineTurns?: number;
 }
 
 export interface AgentClient {
@@ -573,6 +577,37 @@ export interface Turn {
   latencyMs?: number | null;
   /** Request sent to the first non-empty text delta of a streamed reply; null when not streamed. */
   firstTokenMs?: number | null;
+  /**
+   * Who wrote the user's message, on the message turns of a simulated script only (docs/simulated-users.md):
+   * the script (its `opening`), the baseline (a stored message replayed word for word) or the simulator (live).
+   */
+  source?: TurnSource;
+}
+
+export type TurnSource = 'script' | 'baseline' | 'simulator';
+
+/** A persona script's simulated user (`user:` instead of `followUps`; docs/simulated-users.md). */
+export interface SimulatedUser {
+  goal: string;
+  instructions: string | null;
+  /** Message turns allowed (the opening included), 1 to 20. */
+  maxTurns: number;
+}
+
+/** How a simulated script's conversation went, in its record (docs/simulated-users.md). */
+export interface SimulationRecord {
+  goal: string;
+  /** The first message turn whose user message the simulator wrote live in this run; null when none was (all from the script or the baseline). */
+  liveFromTurn: number | null;
+  /** What ended the conversation: the simulator said done, the agent ended it, the turn limit, a simulator fault, or an agent fault. */
+  endedBy: 'simulator' | 'agent' | 'max_turns' | 'simulator_fault' | 'agent_fault';
+  /** The simulator's `done` reason (live, or the baseline's when replayed to its end); null otherwise. */
+  doneReason: string | null;
+  /** Simulator calls made by this run of the script (retries not counted), and their retries. */
+  calls: number;
+  retries: number;
+  /** Why the simulator could not play the user ("simulator unreachable: ..."); the script is then not evaluated. Null otherwise. */
+  fault: string | null;
 }
 
 export type CheckStatus = 'pass' | 'fail' | 'not_evaluated';
@@ -651,7 +686,9 @@ export type PersonaErrorKind = ErrorKind | 'invalid_response' | 'unmocked_tool' 
 export interface PersonaBaseline {
   label: string;
   kind: 'persona';
-  transcript: Array<{ message: string | null; reply: string; route: Route | null }>;
+  transcript: Array<{ message: string | null; reply: string; route: Route | null; source?: TurnSource }>;
+  /** Simulated scripts only: the simulator's `done` reason when it ended the accepted conversation, else null. */
+  simulation?: { doneReason: string | null };
   visited: string[];
   outcome: string | null;
   verdict: BaselineVerdict;
@@ -712,6 +749,8 @@ interface PersonaRecordBase {
   attempts?: PersonaAttempt[];
   /** Hash of the transcript as the judge read it (when criteria were judged); absent otherwise. */
   transcriptHash?: string | null;
+  /** Simulated scripts only (docs/simulated-users.md); absent for scripted follow-ups. */
+  simulation?: SimulationRecord;
 }
 
 /** One attempt of a repeated persona script, as it ran. */
