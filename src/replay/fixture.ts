@@ -58,6 +58,7 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     latencyMs: undefined,
     firstTokenMs: undefined,
     welcomeLatencyMs: undefined,
+    slower: undefined,
     durationMs,
   });
 }
@@ -102,6 +103,8 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     latencyMs: rest.latencyMs,
     firstTokenMs: rest.firstTokenMs,
     welcomeLatencyMs: rest.welcomeLatencyMs,
+    // Set once the item's attempts are in, when it was slower than its baseline (replay/index.ts).
+    slower: rest.slower,
     durationMs: rest.durationMs,
   } as FixtureRecord;
 }
@@ -175,6 +178,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     latencyMs: timing?.latencyMs,
     firstTokenMs: timing?.firstTokenMs,
     welcomeLatencyMs: timing === undefined ? undefined : (outcome.welcomeLatencyMs ?? null),
+    slower: undefined,
     durationMs: Math.round(now() - started),
   });
 }

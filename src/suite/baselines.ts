@@ -32,6 +32,8 @@ export const baselineSchema = z.strictObject({
   verdict: z.enum(['pass', 'fail']),
   // Added within schema version 1: baselines accepted before it have none.
   judge: baselineJudgeSchema.optional(),
+  // Added within schema version 1 (docs/latency.md): the accepted item's latency.
+  latencyMs: z.number().nonnegative().nullable().optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -53,6 +55,7 @@ export const personaBaselineSchema = z.strictObject({
       criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1), score: z.number().min(0).max(1), rationale: z.string() })),
     })
     .optional(),
+  latencyMs: z.number().nonnegative().nullable().optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -67,6 +70,7 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
     verdict: b.verdict,
     // Only when present: a baseline without a judge result keeps the exact bytes it always had.
     ...(b.judge !== undefined ? { judge: serializeJudge(b.judge) } : {}),
+    ...(b.latencyMs !== undefined ? { latencyMs: b.latencyMs } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };
@@ -108,6 +112,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
           },
         }
       : {}),
+    ...(b.latencyMs !== undefined ? { latencyMs: b.latencyMs } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };
