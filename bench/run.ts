@@ -818,6 +818,7 @@ function printTable(): void {
  * `-- cold` only the cold starts, `-- throttled` only the 429 figure, `-- reuse` only the judge
  * reuse figures, `-- shards` only the merge of 4 shards (quicker while working on one).
  * BENCH_REPS=n: rounds of each scale case (engine, then minimal client), medians compared; default 3.
+ * BENCH_RSS_ONLY=1 with `-- scale`: only the 20,000-fixture case (its peak RSS), for memory work.
  */
 const only = process.argv[2] ?? null;
 const reps = Math.max(1, Number(process.env.BENCH_REPS ?? '3') || 3);
