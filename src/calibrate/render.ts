@@ -41,7 +41,7 @@ function scoreText(b: Item): string {
 function headline(c: Calibration): string {
   const baselines = c.criteria.reduce((n, x) => n + x.baselines, 0);
   const each = c.repeat === 1 ? 'once each' : `${c.repeat} times each`;
-  return `calibrate: ${plural(c.criteria.length, 'criterion', 'criteria')}, ${plural(baselines, 'baseline', 'baselines')} re-judged ${each} by ${oneLine(c.judge.name)} (${plural(c.spend.judgeCalls, 'judge call', 'judge calls')}, ≈ ${formatUsd(c.estimate.usd)} estimated)`;
+  return `calibrate: ${plural(c.criteria.length, 'criterion', 'criteria')}, ${plural(baselines, 'baseline', 'baselines')} re-judged ${each} by ${oneLine(c.judge.name)}: ${plural(c.spend.judgeCalls, 'judge call', 'judge calls')}, ≈ ${formatUsd(c.estimate.usd)} estimated`;
 }
 
 function disagreements(c: Calibration): { criterion: Criterion; items: Item[] }[] {

@@ -150,7 +150,7 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(judge.received).toHaveLength(6);
     expect(judge.received.every((q) => q.url === '/v1/chat/completions')).toBe(true);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('calibrate: 2 criteria, 6 baselines re-judged once each by openai m1 (6 judge calls, ≈ $0.03 estimated)');
+    expect(lines[0]).toBe('calibrate: 2 criteria, 6 baselines re-judged once each by openai m1: 6 judge calls, ≈ $0.03 estimated');
     expect(lines.find((l) => l.includes('The reply is polite'))).toMatch(/^ {2}The reply is polite +4 +75% \(3\/4\) +0\.00 +0$/);
     expect(lines.find((l) => l.startsWith('  Mentioned the order number'))).toMatch(/2 +100% \(2\/2\) +0\.00 +0$/);
     expect(r.stdout).toContain("Disagreements (1): the judge's verdict is not the accepted one\n  \"The reply is polite\" (thresholds 0.5, 0.7)\n    .agent-replay/baselines/polite-c.json  accepted pass, judged fail: 0.2 against 0.5\n");
