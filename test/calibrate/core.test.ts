@@ -1,7 +1,9 @@
 // The calibration's pure core: which baselines are re-judged with which accepted verdict, and the
 // figures made of the judge's answers (median, spread, agreement, straddling, grouping by text).
 
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { calibrationSchema, parseCalibration } from '../../src/calibrate/schema.js';
 import { acceptedCriterion, baselineTurns, otherChecks, planCalibration, type CalibrationTarget } from '../../src/calibrate/plan.js';
 import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summarizeCalibration } from '../../src/calibrate/summary.js';
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
@@ -178,5 +180,17 @@ describe('the figures', () => {
     expect(estimateCalibration(3, 2, { judgeCallUsd: 0.005, capUsd: 0.1 }, false)).toEqual({ calls: 6, baselines: 3, repeat: 2, judgeCallUsd: 0.005, usd: 0.03, capUsd: 0.1, aboveCap: false, confirmed: false });
     expect(estimateCalibration(3, 1, { judgeCallUsd: 0.5, capUsd: 1 }, false).aboveCap).toBe(true);
     expect(estimateCalibration(2, 1, { judgeCallUsd: 0.5, capUsd: 1 }, false).aboveCap).toBe(false);
+  });
+});
+
+describe('calibration.json', () => {
+  it('every field of the schema is described in docs/calibration.md, and a malformed file is refused naming the field', async () => {
+    const doc = await readFile('docs/calibration.md', 'utf8');
+    const section = doc.slice(doc.indexOf('## calibration.json'));
+    for (const key of Object.keys(calibrationSchema.shape)) expect(section, key).toContain(`\`${key}`);
+    const item = calibrationSchema.shape.criteria.element.shape.items.element.shape;
+    for (const key of Object.keys(item)) expect(section, key).toContain(key);
+    expect(() => parseCalibration('{"calibrationVersion": 2}', 'c.json')).toThrow(/^c\.json: not a calibration\.json of version 1: calibrationVersion: /);
+    expect(() => parseCalibration('nope', 'c.json')).toThrow(/^c\.json: not JSON/);
   });
 });
