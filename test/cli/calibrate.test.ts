@@ -266,6 +266,35 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(lenient.stdout).toContain('Every criterion with a score agrees at least 75% (--min-agreement 0.75).');
   });
 
+  it('a judge endpoint that refuses the schema mechanism: the calibration falls back to the plain prompt and says so', async () => {
+    const server = await startServer([
+      (res, req) => {
+        const body = req.body as { response_format?: unknown };
+        if (body.response_format !== undefined) {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: 'response_format json_schema is not supported' } }));
+          return;
+        }
+        const s = politeness(asked(req), 0);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ rationale: 'plain', score: s }) } }] }));
+      },
+    ]);
+    judges.push(server);
+    const agent = await serve();
+    const cwd = await makeProject({
+      config: config(agent.url, `${server.url}/v1`).replace('retries: 0,', 'retries: 0, concurrency: 1,'),
+      fixtures: { 'x.yml': 'label: rude-one\nmessage: hi\nassert: { judge: "The reply is polite", threshold: 0.5 }\n' },
+      baselines: [baseline('rude-one', 'rude reply', null, 'fail')],
+    });
+    const r = await cli(['calibrate', '--out', 'c.json'], cwd);
+    expect(r.code).toBe(0);
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    expect(c.judge.structuredOutput).toEqual({ structured: false, reason: 'HTTP 400: response_format json_schema is not supported' });
+    expect(c.criteria[0]).toMatchObject({ agreement: 1, scored: 1 });
+    expect(c.spend.judgeCalls).toBe(1);
+  });
+
   it('criteria and rationales are escaped in the markdown', async () => {
     const judge = await openaiJudge(() => '{"score": 0.1, "rationale": "<img src=x onerror=alert(1)> | @team see #12"}');
     const agent = await serve();
