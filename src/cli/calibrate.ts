@@ -65,6 +65,19 @@ function counted(judge: Judge, n: { calls: number }): Judge {
   };
 }
 
+/** On a terminal a line that counts the answers; elsewhere a plain line every 10 s (as `run` does). */
+function progress(io: CliIO): (done: number, total: number) => void {
+  const now = (): number => (io.now?.() ?? new Date()).getTime();
+  let last = now();
+  return (done, total) => {
+    if (io.isTTY) io.stderr(`\r\x1b[2K[${done}/${total}] judge calls${done === total ? '\n' : ''}`);
+    else if (now() - last >= 10_000) {
+      last = now();
+      io.stderr(`progress: ${done}/${total} judge calls\n`);
+    }
+  };
+}
+
 function display(cwd: string, path: string): string {
   const rel = relative(cwd, path);
   return (rel.startsWith('..') ? path : rel).split(sep).join('/');
@@ -108,7 +121,7 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
     answers = await rejudge(plan.targets, judge, {
       repeat,
       concurrency: config.judge.concurrency,
-      ...(io.isTTY ? { onAnswer: (done: number, total: number) => io.stderr(`\r\x1b[2K[${done}/${total}] judge calls${done === total ? '\n' : ''}`) } : {}),
+      onAnswer: progress(io),
     });
   } finally {
     await judge.close();

@@ -295,6 +295,17 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(c.spend.judgeCalls).toBe(1);
   });
 
+  it('off a terminal, a plain progress line every 10 s of the injected clock', async () => {
+    const judge = await openaiJudge(politeness);
+    const { cwd } = await project(`${judge.url}/v1`);
+    let t = Date.parse('2026-12-01T12:00:00.000Z');
+    const r = await cli(['calibrate'], cwd, {}, { now: () => new Date((t += 4000)) });
+    expect(r.code).toBe(0);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^progress: [1-6]\/6 judge calls$/);
+  });
+
   it('criteria and rationales are escaped in the markdown', async () => {
     const judge = await openaiJudge(() => '{"score": 0.1, "rationale": "<img src=x onerror=alert(1)> | @team see #12"}');
     const agent = await serve();
