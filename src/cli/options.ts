@@ -173,8 +173,9 @@ export const COMMANDS = {
       markdown: { value: 'FILE', help: 'also write the calibration as markdown' },
     },
     notes: [
-      'Asks the agent nothing. Exit status: 0, 1 a criterion below --min-agreement, 2 usage or configuration error',
-      'or refused by the cost cap (nothing sent), 3 internal error.',
+      'Asks the agent nothing.',
+      'Exit status: 0 done; 1 a criterion below --min-agreement; 2 a usage or configuration error,',
+      'or the cost cap refused the calibration (nothing sent); 3 an internal error.',
     ],
   },
   demo: {
