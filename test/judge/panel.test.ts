@@ -7,41 +7,12 @@ import { createConfiguredJudge, createJudge, createPanelJudge } from '../../src/
 import { judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Judge, PanelMember } from '../../src/types.js';
-import { startServer, type Received, type TestServer } from './server.js';
-
-/**
- * Member `mK` reads the criterion "split XYZ..." and answers by the K-th letter: P 0.9, F 0.2, U no
- * usable score (prose), H an HTTP 503. A criterion "scores a,b,c" gives member K the K-th score.
- * Model `plain` refuses the schema mechanism (HTTP 400 naming response_format), then answers 0.8.
- */
-function answer(req: Received): { status: number; body: unknown } {
-  const body = req.body as { model: string; response_format?: unknown; messages: { role: string; content: string }[] };
-  const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
-  const criterion = /Criterion:\n(.*)\n/.exec(user)?.[1] ?? '';
-  const content = (text: string) => ({ status: 200, body: { choices: [{ message: { role: 'assistant', content: text } }] } });
-  if (body.model === 'plain') {
-    if (body.response_format !== undefined) return { status: 400, body: { error: { message: "response_format 'json_schema' is not supported" } } };
-    return content(JSON.stringify({ score: 0.8, rationale: 'plain answer' }));
-  }
-  const k = Number(/^m(\d)$/.exec(body.model)?.[1] ?? 'NaN');
-  const scores = /^scores (.*)$/.exec(criterion);
-  if (scores) return content(JSON.stringify({ rationale: `member ${k} says ${scores[1]?.split(',')[k]}`, score: Number(scores[1]?.split(',')[k]) }));
-  const letter = /^split (\w+)$/.exec(criterion)?.[1]?.[k];
-  if (letter === 'P') return content(JSON.stringify({ rationale: `m${k}: meets it`, score: 0.9 }));
-  if (letter === 'F') return content(JSON.stringify({ rationale: `m${k}: misses it`, score: 0.2 }));
-  if (letter === 'U') return content('I would rather not give a number.');
-  return { status: 503, body: { error: { message: 'overloaded' } } };
-}
+import type { TestServer } from './server.js';
+import { startPanelJudge } from './panel-server.js';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer([
-    (res, req) => {
-      const a = answer(req);
-      res.writeHead(a.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(a.body));
-    },
-  ]);
+  server = await startPanelJudge();
 });
 afterAll(() => server.close());
 
