@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { panelMembers } from '../../src/suite/config-file.js';
+import { checkBaselineFile, serializeBaseline } from '../../src/suite/baselines.js';
 import { C, F, OK_FIXTURE, brief, load } from './helpers.js';
 
 // judge.panel in config.yml (docs/judges.md, "Panels"): sizes, inheritance from `judge`, errors
@@ -110,5 +111,40 @@ describe('judge.panel in config.yml', () => {
     // A change of the judge's provider keeps the panel (it comes only from config.yml).
     const r2 = await load({ [`${F}/ok.yml`]: OK_FIXTURE, [C]: PANEL }, { env: ENV, overrides: { judge: { provider: 'anthropic' } } });
     expect(panelMembers(r2.suite!.config.judge!)).toHaveLength(3);
+  });
+});
+
+describe('a baseline that keeps a panel result', () => {
+  const members = (scores: (number | null)[]) =>
+    scores.map((score, i) => ({ label: `openai m${i}`, score, rationale: score === null ? null : `r${i}`, reason: score === null ? 'HTTP 503' : null }));
+  const baseline = (verdict: 'pass' | 'fail', scores: (number | null)[], score: number) => ({
+    label: 'b',
+    reply: 'x',
+    route: null,
+    verdict,
+    judge: { score, rationale: 'r0', fingerprint: { model: 'panel: openai/m0, openai/m1, openai/m2', promptVersion: '2', criteria: [{ criterion: 'c', threshold: 0.7 }] }, members: members(scores) },
+    acceptedAt: '2026-12-01T00:00:00Z',
+    commit: null,
+  });
+
+  it('round-trips through the stable form, members in order', () => {
+    const b = baseline('pass', [0.9, 0.9, 0.2], 0.9);
+    const text = serializeBaseline(b);
+    const read = checkBaselineFile('b.json', 'b', text);
+    expect(read.errors).toEqual([]);
+    expect(read.baseline).toEqual(b);
+  });
+
+  it('is checked against its members\' majority, not the median: a hand edit that contradicts it is refused at its line', () => {
+    // Median 0.75 >= 0.7, but only 2 of 5 members pass: the verdict the panel gave is fail.
+    const five = { ...baseline('fail', [0.9, 0.9, 0.6, 0.1, null], 0.75) };
+    five.judge.fingerprint.model = 'panel: five';
+    expect(checkBaselineFile('b.json', 'b', serializeBaseline(five)).errors).toEqual([]);
+    const edited = { ...five, verdict: 'pass' as const };
+    const r = checkBaselineFile('b.json', 'b', serializeBaseline(edited));
+    expect(r.baseline).toBeNull();
+    expect(r.errors.map((e) => `${e.line}: ${e.message}`)).toEqual([
+      '19: baseline: judge.members (a panel) give fail (2 of 5 pass at threshold 0.7), which contradicts the accepted verdict "pass"',
+    ]);
   });
 });
