@@ -148,3 +148,34 @@ describe('a baseline that keeps a panel result', () => {
     ]);
   });
 });
+
+describe('a persona baseline that keeps a panel result per criterion', () => {
+  const persona = (verdict: 'pass' | 'fail', scores: number[]) => ({
+    label: 'p',
+    kind: 'persona' as const,
+    transcript: [{ message: 'hi', reply: 'hello', route: null }],
+    visited: [],
+    outcome: null,
+    verdict,
+    judge: {
+      model: 'panel: openai/m0, openai/m1, openai/m2',
+      promptVersion: '2',
+      transcriptHash: 'h',
+      criteria: [{ criterion: 'c', threshold: 0.7, score: 0.9, rationale: 'r', members: scores.map((score, i) => ({ label: `m${i}`, score, rationale: 'r', reason: null })) }],
+    },
+    acceptedAt: '2026-12-01T00:00:00Z',
+    commit: null,
+  });
+
+  it('round-trips with its members; a pass the members do not give by majority is refused', () => {
+    const ok = persona('pass', [0.9, 0.9, 0.2]);
+    const read = checkBaselineFile('p.json', 'p', serializeBaseline(ok));
+    expect(read.errors).toEqual([]);
+    expect(read.persona).toEqual(ok);
+    const edited = checkBaselineFile('p.json', 'p', serializeBaseline(persona('pass', [0.9, 0.2, 0.2])));
+    expect(edited.persona).toBeUndefined();
+    expect(edited.errors.map((e) => e.message)).toEqual([
+      'persona baseline: judge.criteria[0].members (a panel) do not pass by majority at threshold 0.7, which contradicts the accepted verdict "pass"',
+    ]);
+  });
+});
