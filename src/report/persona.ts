@@ -14,7 +14,7 @@ import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpe
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, type Level } from './item-parts.js';
+import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
 import { SCRIPT_MARK, routeText, statusWords, thousands, verdictIcon } from './model.js';
 import type { Profile } from './profile.js';
 
@@ -324,6 +324,11 @@ export function personaLevels(p: PersonaRecord): readonly Level[] {
 
 function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   const parts = [headerLine(pr), checksTable(pr.checks)];
+  // A panel of judges: each judged criterion's members, one line each, under the table.
+  for (const c of pr.checks) {
+    const panel = c.kind === 'criterion' ? panelBlock(c.members, c.threshold, `"${c.expected}"`) : null;
+    if (panel) parts.push(panel);
+  }
   const tried = attemptsLine(pr);
   if (tried) parts.push(tried);
   if (pr.errored) {
