@@ -16,8 +16,6 @@ export interface CauseItem {
   error?: string | null;
   detail?: string | null;
   checks?: readonly Pick<Check, 'status' | 'detail'>[];
-  /** A simulated script's simulation (docs/simulated-users.md): a simulator fault is its cause. */
-  simulation?: { fault: string | null } | null;
 }
 
 export interface Cause {
@@ -159,28 +157,10 @@ export function notEvaluatedCause(detail: string): Cause {
   return { key: `not_evaluated:${detail}`, what: detail, hint: null };
 }
 
-/**
- * The simulator could not play the user (docs/simulated-users.md): the agent was not measured.
- * One cause per HTTP status (else per kind of fault), whatever the body or the attempt count.
- */
-export function simulatorCause(fault: string): Cause {
-  const first = (fault.trim().split(/\r\n|\r|\n/)[0] ?? '').replace(/ after \d+ (?:attempts?|retries)/, '').trim();
-  const status = /\bHTTP (\d{3})\b/.exec(first)?.[1];
-  const kind = /^(simulator [^:]*)/.exec(first)?.[1] ?? 'simulator fault';
-  const what = status ? `${kind}: HTTP ${status}` : first.length > 160 ? `${first.slice(0, 159)}…` : first || kind;
-  return {
-    key: `simulator:${status ?? kind}`,
-    what,
-    hint: 'check simulator.baseUrl, simulator.model and the simulator key in config.yml',
-  };
-}
-
 /** Why this item is not verified; null when it is (it has a pass or fail verdict). */
 export function causeOf(item: CauseItem, endpoint: string | null): Cause | null {
   if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint);
   if (item.verdict !== 'not_evaluated') return null;
-  const fault = item.simulation?.fault;
-  if (typeof fault === 'string' && fault.trim() !== '') return simulatorCause(fault);
   const check = item.checks?.find((c) => c.status === 'not_evaluated');
   return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run');
 }

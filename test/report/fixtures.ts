@@ -723,9 +723,10 @@ export function simulatedScripts(): PersonaRecord[] {
     persona('refund-simulated-fault', {
       turns: simTurns([], [SIM_REPLIES[0] as string], SIM_MESSAGES).map((t) => ({ ...t, outcome: null })),
       verdict: 'not_evaluated',
+      // As the engine records a fault: every check not evaluated, with the fault as its detail.
       checks: [
-        { ...check.toolCalled('issue_refund', { orderId: '1234' }, [], null), status: 'not_evaluated', detail: 'the simulator could not play the user' },
-        check.criterion('Confirmed the refund', null, null, 'the simulator could not play the user'),
+        { ...check.toolCalled('issue_refund', { orderId: '1234' }, [], null), status: 'not_evaluated', detail: faultText },
+        check.criterion('Confirmed the refund', null, null, faultText),
       ],
       drift: { transcript: null, route: null, verdict: 'no_baseline' },
       baseline: null,

@@ -88,7 +88,7 @@ describe('the comment', () => {
     const md = renderComment(simulatedRun(), ctx);
     const head = md.split('\n').find((l) => l.startsWith('### ')) ?? '';
     expect(head).toBe('### ⚪ Not verified: 1 changed · 1 new · 3 unchanged');
-    expect(md).toContain('**Cause**: simulator unreachable\\: HTTP 503\\: check simulator.baseUrl, simulator.model and the simulator key in config.yml');
+    expect(md).toMatch(/^\*\*Cause\*\*: simulator unreachable\\: HTTP 503\\: check simulator\\: in config\.yml/m);
     const fault = itemHtml(html, 'refund-simulated-fault');
     expect(fault).toMatch(/^<details><summary>⚪ 🎭 <b>refund-simulated-fault<\/b> · not evaluated · no baseline/);
     expect(fault).toContain('<br>simulator unreachable: HTTP 503 from https://llm.example.com/v1/chat/completions after 3 attempts: Service Unavailable</summary>');
@@ -98,13 +98,17 @@ describe('the comment', () => {
   });
 
   it('groups simulator faults into one cause, whatever the URL, body or attempt count', () => {
+    // As the engine records a fault: the simulation names it and every check carries it.
+    const withFault = (label: string, fault: string): ReplayedPersonaRecord => {
+      const p = script('refund-simulated-fault');
+      return { ...p, label, simulation: { ...p.simulation!, fault }, checks: p.checks.map((c) => ({ ...c, detail: fault })) };
+    };
     const base = script('refund-simulated-fault');
-    const other = { ...base, label: 'other', simulation: { ...base.simulation!, fault: 'simulator unreachable: HTTP 503 from https://other.example/v1 after 1 attempt: busy' } };
+    const other = withFault('other', 'simulator unreachable: HTTP 503 from https://other.example/v1 after 1 attempt: busy');
     const groups = groupCauses([base, other], null);
     expect(groups).toHaveLength(1);
     expect(groups[0]).toMatchObject({ what: 'simulator unreachable: HTTP 503', labels: ['refund-simulated-fault', 'other'] });
-    const refused = { ...base, simulation: { ...base.simulation!, fault: 'simulator unreachable: connect ECONNREFUSED 127.0.0.1:9' } };
-    expect(causeOf(refused, null)?.what).toBe('simulator unreachable: connect ECONNREFUSED 127.0.0.1:9');
+    expect(causeOf(withFault('x', 'simulator answered no usable JSON: {"mess'), null)?.what).toBe('simulator answered no usable JSON');
     // The gate counts it as not evaluated (unverified), not as errored and not as failed.
     expect(verificationOf({ fixtures: [], personas: [base] })).toMatchObject({ verified: false, errored: 0, notEvaluated: 1 });
   });
