@@ -21,10 +21,12 @@ export function simulationOf(p: Pick<PersonaRecord, 'simulation'>): SimulationRe
 
 /**
  * "user simulated from turn 3"; "user replayed from the baseline" when every message came from the
- * script or the baseline; null when no user message was sent at all.
+ * script or the baseline; null when none did, or a simulator fault ended it before a live turn.
  */
 export function liveWords(p: PersonaRecord, s: SimulationRecord): string | null {
   if (s.liveFromTurn !== null) return `user simulated from turn ${thousands(s.liveFromTurn)}`;
+  // A fault on the way to a live turn: the ending says which message could not be written.
+  if (s.endedBy === 'simulator_fault') return null;
   if (p.turns.some((t) => t.source === 'baseline')) return 'user replayed from the baseline';
   return null;
 }
@@ -50,7 +52,7 @@ export function endedWords(p: PersonaRecord, s: SimulationRecord): string {
     case 'max_turns':
       return `the turn limit was reached${on}`;
     case 'simulator_fault':
-      return `a simulator fault${last === null ? ' before the first turn' : ` after turn ${thousands(last)}`}`;
+      return `the simulator could not write the message of turn ${thousands((last ?? 0) + 1)}`;
     case 'agent_fault':
       return `an agent error stopped it${on}`;
   }
