@@ -102,6 +102,19 @@ export interface CostConfig {
   turnsPerFixture: number | null;
   judgeCallUsd: number;
   capUsd: number;
+  /** Per simulator call of a simulated user (docs/personas.md, "Simulated users"); absent: 0.005. */
+  simulatorCallUsd?: number;
+}
+
+/**
+ * `simulator:` of config.yml as written (after `${ENV}`): only the keys given. Each key not given
+ * is the judge's (src/simulator/config.ts resolves it when the run starts, after overrides).
+ */
+export interface SimulatorSettings {
+  provider?: JudgeProvider;
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string | null;
 }
 
 export interface RegexConfig {
@@ -124,6 +137,8 @@ export interface Config {
   repeat?: Repeat | null;
   /** `personas` of config.yml; absent: every default. */
   personas?: PersonasConfig;
+  /** `simulator` of config.yml: the model that plays simulated users; absent: the judge's. */
+  simulator?: SimulatorSettings;
 }
 
 /** `personas.unmockedTools`: how a script without its own treats a tool call no mock answered; null: by its mocks. */
@@ -273,6 +288,9 @@ export const DEFAULT_MAX_TOKENS = 1024;
 export const MAX_WAIT_MS = 600_000;
 
 export const DEFAULT_COST: CostConfig = { agentTurnUsd: 0.01, turnsPerFixture: null, judgeCallUsd: 0.005, capUsd: 0.1 };
+
+/** `cost.simulatorCallUsd` when config.yml does not set it. */
+export const DEFAULT_SIMULATOR_CALL_USD = 0.005;
 
 export function defaultConfig(): Config {
   return {

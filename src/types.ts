@@ -291,6 +291,34 @@ export interface Judge {
   close(): Promise<void>;
 }
 
+/** What the simulator is asked for one user message (docs/personas.md, "Simulated users"); every text already redacted. */
+export interface SimulatorRequest {
+  goal: string;
+  instructions: string | null;
+  persona: string | null;
+  /** The message turn whose user message is asked for (1 is the opening). */
+  turn: number;
+  maxTurns: number;
+  /** The conversation so far (the welcome turn included when there is one). */
+  transcript: readonly Turn[];
+}
+
+/** The simulator's answer: the next user message, done (goal reached or given up), or a fault. */
+export type SimulatorAnswer =
+  | { kind: 'message'; message: string; retries: number }
+  | { kind: 'done'; reason: string; retries: number }
+  | { kind: 'fault'; fault: string; retries: number };
+
+/** The side-effect boundary to the model that plays a simulated user. */
+export interface Simulator {
+  /** Human description, e.g. "openai gpt-4o-mini". */
+  readonly name: string;
+  next(request: SimulatorRequest): Promise<SimulatorAnswer>;
+  /** Whether it still asks through the provider's schema mechanism, or fell back to the plain prompt and why. */
+  structuredOutput?(): JudgeStructuredOutput;
+  close(): Promise<void>;
+}
+
 export type RegexResult =
   | { kind: 'matched'; match: string }
   | { kind: 'no_match' }
@@ -546,10 +574,17 @@ export interface PersonaScript {
   repeat?: Repeat;
   /** Optional handle, sent to the agent as `persona`. */
   persona: string | null;
-  opening: string;
+  /** The first user message; null only with a simulated `user` (the simulator then writes message 1 too). */
+  opening: string | null;
+  /** Scripted follow-ups; always empty with a simulated `user`. */
   followUps: string[];
-  /** Message turns allowed (opening + follow-ups); default 20. */
+  /** Message turns allowed (opening + follow-ups); default 20. With a simulated `user`, its `maxTurns`. */
   maxTurns: number;
+  /**
+   * A simulated user in place of the follow-ups (docs/personas.md, "Simulated users"); absent or
+   * null: a scripted persona.
+   */
+  user?: SimulatedUser | null;
   /** Threshold for criteria; default 0.7. */
   threshold: number;
   mocks: Mock[];
@@ -779,6 +814,8 @@ interface PersonaRecordBase {
 
 /** One attempt of a repeated persona script, as it ran. */
 export interface PersonaAttempt {
+  /** Simulated scripts only: how this attempt's conversation went (each attempt starts from the baseline). */
+  simulation?: SimulationRecord;
   errored: boolean;
   error: string | null;
   errorKind: PersonaErrorKind | null;

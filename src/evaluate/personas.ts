@@ -373,7 +373,15 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   // A repeated script whose attempts' transcripts replied differently has no one transcript to accept.
   if (record.attempts !== undefined && personaRepliesVary(record.attempts)) return { kind: 'refuse', reason: repliesVary(record.attempts.length) };
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: 'not evaluated: run it again' };
-  const transcript = record.turns.map((t) => ({ message: t.message, reply: t.reply, route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage } }));
+  const transcript = record.turns.map((t, i) => ({
+    message: t.message,
+    reply: t.reply,
+    route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage },
+    // A simulated script's message turns keep who wrote them; a message replayed from the baseline
+    // keeps the baseline's own source (it was written by the simulator, or by the script).
+    ...(t.source !== undefined ? { source: t.source === 'baseline' ? (current?.transcript[i]?.source ?? 'simulator') : t.source } : {}),
+  }));
+  const simulation = record.simulation !== undefined ? { doneReason: record.simulation.doneReason } : null;
   const judge = personaBaselineJudgeOf(record);
   if (
     current !== null &&
@@ -383,7 +391,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     current.visited.length === record.visited.length &&
     current.visited.every((v, i) => v === record.visited[i]) &&
     current.transcript.length === transcript.length &&
-    current.transcript.every((t, i) => t.message === transcript[i]?.message && t.reply === transcript[i]?.reply && sameRoute(t.route, transcript[i]?.route ?? null))
+    current.transcript.every((t, i) => t.message === transcript[i]?.message && t.reply === transcript[i]?.reply && sameRoute(t.route, transcript[i]?.route ?? null)) &&
+    (current.simulation?.doneReason ?? null) === (simulation?.doneReason ?? null)
   ) {
     return { kind: 'unchanged' };
   }
@@ -393,6 +402,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       label: record.label,
       kind: 'persona',
       transcript,
+      ...(simulation !== null ? { simulation } : {}),
       visited: [...record.visited],
       outcome: record.outcome,
       verdict: record.verdict,
@@ -406,6 +416,12 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
 // --- cost ------------------------------------------------------------------------------------------
 
 /** Agent turns one script costs: the welcome turn (only when the agent has one), the opening, the follow-ups. */
-export function personaTurns(script: Pick<PersonaScript, 'followUps'>, welcomeTurn: boolean): number {
-  return (welcomeTurn ? 1 : 0) + 1 + script.followUps.length;
+export function personaTurns(script: Pick<PersonaScript, 'followUps' | 'user'>, welcomeTurn: boolean): number {
+  // A simulated user may take every turn it is allowed (docs/personas.md, "Simulated users").
+  return (welcomeTurn ? 1 : 0) + (script.user ? script.user.maxTurns : 1 + script.followUps.length);
+}
+
+/** Simulator calls a script may make at most: one per message turn of a simulated user, none for a scripted one. */
+export function simulatorCallsOf(script: Pick<PersonaScript, 'user'>): number {
+  return script.user ? script.user.maxTurns : 0;
 }

@@ -79,6 +79,8 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
     outcome: r.outcome,
     checks: r.checks,
     durationMs: r.durationMs,
+    // A simulated script: each attempt's own simulation (each started from the baseline).
+    ...(r.simulation !== undefined ? { simulation: r.simulation } : {}),
   }));
   const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);
   const shown = records[shownIndex(records)] as PersonaRecord;

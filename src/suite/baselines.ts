@@ -47,11 +47,16 @@ export const baselineSchema = z.strictObject({
   commit: z.string().nullable(),
 });
 
+/** Who wrote a simulated script's user message (docs/personas.md, "Simulated users"). */
+export const turnSourceSchema = z.enum(['script', 'baseline', 'simulator']);
+
 /** A persona script's baseline (docs/personas.md#baselines-and-drift): the same file place, told apart by `kind`. */
 export const personaBaselineSchema = z.strictObject({
   label: z.string(),
   kind: z.literal('persona'),
-  transcript: z.array(z.strictObject({ message: z.string().nullable(), reply: z.string(), route: routeSchema.nullable() })),
+  transcript: z.array(z.strictObject({ message: z.string().nullable(), reply: z.string(), route: routeSchema.nullable(), source: turnSourceSchema.optional() })),
+  // Simulated scripts only: the simulator's done reason when it ended the accepted conversation.
+  simulation: z.strictObject({ doneReason: z.string().nullable() }).optional(),
   visited: z.array(z.string()),
   outcome: z.string().nullable(),
   verdict: z.enum(['pass', 'fail']),
@@ -112,7 +117,10 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
       message: t.message,
       reply: t.reply,
       route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage },
+      // Only when present: a scripted persona's baseline keeps the exact bytes it always had.
+      ...(t.source !== undefined ? { source: t.source } : {}),
     })),
+    ...(b.simulation !== undefined ? { simulation: { doneReason: b.simulation.doneReason } } : {}),
     visited: b.visited,
     outcome: b.outcome,
     verdict: b.verdict,

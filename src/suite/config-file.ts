@@ -15,6 +15,7 @@ import {
   type JudgeConfig,
   type JudgeProvider,
   type PanelMemberSettings,
+  type SimulatorSettings,
 } from '../config.js';
 import { JUDGE_PROVIDERS } from '../types.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
@@ -131,6 +132,7 @@ export const configFileSchema = z.strictObject({
       turnsPerFixture: usd.optional(),
       judgeCallUsd: usd.optional(),
       capUsd: usd.optional(),
+      simulatorCallUsd: usd.optional(),
     })
     .nullable()
     .optional(),
@@ -140,6 +142,16 @@ export const configFileSchema = z.strictObject({
   repeat: repeatSchema.nullable().optional(),
   // Persona scripts: how a script without its own unmockedTools treats a tool call no mock answered.
   personas: z.strictObject({ unmockedTools: z.enum(['error', 'allow']).nullable().optional() }).nullable().optional(),
+  // The model that plays simulated users (docs/personas.md, "Simulated users"); each key not given is the judge's.
+  simulator: z
+    .strictObject({
+      provider: z.enum(JUDGE_PROVIDERS).optional(),
+      baseUrl: z.string().optional(),
+      model: z.string().min(1).optional(),
+      apiKey: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -223,6 +235,7 @@ export function resolveConfigFile(
   const repeat = checkRepeat(written.repeat, ['repeat'], '', (path, message, fix) => r.errors.push(r.issueAt(path, message, fix)));
   if (repeat !== null) config.repeat = repeat;
   if (resolved.personas) config.personas = { unmockedTools: resolved.personas.unmockedTools ?? null };
+  if (resolved.simulator) config.simulator = resolveSimulatorSettings(resolved.simulator, written.simulator ?? {}, r);
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
 }
@@ -545,6 +558,26 @@ function applyRegexAndCost(config: Config, file: ConfigFile): void {
   if (cost.turnsPerFixture !== undefined) config.cost.turnsPerFixture = cost.turnsPerFixture;
   if (cost.judgeCallUsd !== undefined) config.cost.judgeCallUsd = cost.judgeCallUsd;
   if (cost.capUsd !== undefined) config.cost.capUsd = cost.capUsd;
+  if (cost.simulatorCallUsd !== undefined) config.cost.simulatorCallUsd = cost.simulatorCallUsd;
+}
+
+type SimulatorSection = NonNullable<ConfigFile['simulator']>;
+
+/** simulator: only the keys given (the rest is the judge's when the run starts); a base URL must be http(s). */
+function resolveSimulatorSettings(s: SimulatorSection, written: SimulatorSection, r: Resolution): SimulatorSettings {
+  const out: SimulatorSettings = {};
+  if (s.provider !== undefined) out.provider = s.provider;
+  if (s.model !== undefined) out.model = s.model;
+  if (s.apiKey !== undefined) out.apiKey = s.apiKey === '' ? null : s.apiKey;
+  if (s.baseUrl !== undefined) {
+    const problem = urlProblem(s.baseUrl);
+    if (problem) {
+      r.errors.push(
+        r.issueAt(['simulator', 'baseUrl'], `simulator.baseUrl ${quote(written.baseUrl ?? '')} ${problem}`, `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[s.provider ?? 'openai'].baseUrl}`),
+      );
+    } else out.baseUrl = s.baseUrl.replace(/\/+$/, '');
+  }
+  return out;
 }
 
 /** coverage.conversations: names, each once (the `conversations:` prefix rule decides what "once" means). */
