@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 // What the pure layers may not import: modules with side effects ...
-const SIDE_EFFECTS = ['node:*', '!node:crypto', 'fs', 'path', 'undici', '@actions/*', '../agent/*', '../judge/*', '../http/*', '../fs-safe.js', '../github/*'];
+const SIDE_EFFECTS = ['node:*', '!node:crypto', 'fs', 'path', 'undici', '@actions/*', '../agent/*', '../judge/*', '../http/*', '../simulator/*', '../fs-safe.js', '../github/*'];
 // ... and the drivers, which import every layer.
 const DRIVERS = ['../replay/*', '../action/*', '../cli/*', '../cli.js', '../engine.js', '../main.js', '../index.js', '../interrupt.js', '../demo/*'];
 

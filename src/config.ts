@@ -86,8 +86,15 @@ export interface JudgeConfig {
   /** Judge calls in flight at most; a 429 halves it for a while (http/limiter.ts). Default 4. */
   concurrency: number;
   /** Shown wherever the judge is named; the demo sets it to make clear it is not a real model. */
-  label: string | null;
+  label: string | null;  /**
+   * `judge.panel` (docs/judges.md, "Panels"): 3 or 5 members that judge in place of this judge, each
+   * with the keys it sets (the rest come from this judge: `panelMembers` in src/suite/config-file.ts); absent or null: none.
+   */
+  panel?: PanelMemberSettings[] | null;
 }
+
+/** A panel member as config.yml gives it: the keys it sets. */
+export type PanelMemberSettings = Partial<Omit<JudgeConfig, 'panel'>>;
 
 export interface CostConfig {
   agentTurnUsd: number;
@@ -95,6 +102,19 @@ export interface CostConfig {
   turnsPerFixture: number | null;
   judgeCallUsd: number;
   capUsd: number;
+  /** Per simulator call of a simulated user (docs/personas.md, "Simulated users"); absent: 0.005. */
+  simulatorCallUsd?: number;
+}
+
+/**
+ * `simulator:` of config.yml as written (after `${ENV}`): only the keys given. Each key not given
+ * is the judge's (src/simulator/config.ts resolves it when the run starts, after overrides).
+ */
+export interface SimulatorSettings {
+  provider?: JudgeProvider;
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string | null;
 }
 
 export interface RegexConfig {
@@ -117,6 +137,8 @@ export interface Config {
   repeat?: Repeat | null;
   /** `personas` of config.yml; absent: every default. */
   personas?: PersonasConfig;
+  /** `simulator` of config.yml: the model that plays simulated users; absent: the judge's. */
+  simulator?: SimulatorSettings;
   /** `latency` of config.yml (docs/latency.md): when an item is slower than its baseline; absent: DEFAULT_LATENCY. */
   latency?: LatencyThresholds;
 }
@@ -271,6 +293,9 @@ export const DEFAULT_MAX_TOKENS = 1024;
 export const MAX_WAIT_MS = 600_000;
 
 export const DEFAULT_COST: CostConfig = { agentTurnUsd: 0.01, turnsPerFixture: null, judgeCallUsd: 0.005, capUsd: 0.1 };
+
+/** `cost.simulatorCallUsd` when config.yml does not set it. */
+export const DEFAULT_SIMULATOR_CALL_USD = 0.005;
 
 export function defaultConfig(): Config {
   return {

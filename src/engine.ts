@@ -2,7 +2,7 @@
 // (cli.ts, main.ts) decide where output goes; this module decides nothing about the surface.
 
 import type { Config } from './config.js';
-import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Spend } from './types.js';
+import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Simulator, Spend } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { JUDGE_DEFAULTS } from './suite/config-file.js';
 import { repeatOf } from './suite/repeat.js';
@@ -11,7 +11,8 @@ import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
-import { createJudge } from './judge/index.js';
+import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeModelOf } from './judge/index.js';
+import { createSimulator, simulatorConfig, SIMULATOR_PROMPT_VERSION } from './simulator/index.js';
 import { makeRedactor } from './secrets.js';
 import { TOOL } from './version.js';
 import { selectShard, type ShardItem } from './evaluate/shard.js';
@@ -26,6 +27,8 @@ export interface EngineDeps {
   makeAgent?: (config: Config) => AgentClient;
   makeRegex?: (config: Config) => RegexEvaluator;
   makeJudge?: (config: Config) => Judge | null;
+  /** The simulator of simulated users; default: an HTTP client from `simulator:` (each key not given: the judge's). */
+  makeSimulator?: (config: Config) => Simulator | null;
   clock?: Clock;
   wallClock?: () => Date;
   onProgress?: (progress: Progress) => void;
@@ -126,7 +129,7 @@ export function agentEndpoint(url: string | null, redact: (text: string) => stri
 
 export function judgeName(config: Config): string | null {
   if (config.judge === null) return null;
-  return config.judge.label ?? `${config.judge.provider} ${config.judge.model}`;
+  return configuredJudgeName(config.judge);
 }
 
 /**
@@ -158,7 +161,7 @@ function shardSuite(suite: Suite, shard: NonNullable<CheckOptions['shard']>): { 
   const welcome = suite.config.agent.start !== null ? 1 : 0;
   const items: ShardItem[] = [
     ...suite.fixtures.map((f) => ({ label: f.label, turns: 1, definitionHash: fixtureDefinitionHash(f) })),
-    ...suite.personas.map((p) => ({ label: p.label, turns: welcome + 1 + p.followUps.length, definitionHash: personaDefinitionHash(p) })),
+    ...suite.personas.map((p) => ({ label: p.label, turns: welcome + (p.user ? p.user.maxTurns : 1 + p.followUps.length), definitionHash: personaDefinitionHash(p, SIMULATOR_PROMPT_VERSION) })),
   ];
   const picked = selectShard(items, shard, shard.timings);
   return { labels: picked.labels, info: picked.info, run: { index: shard.index, total: shard.total, items: picked.labels.size, of: items.length, method: picked.method } };
@@ -194,13 +197,34 @@ function judgeSteered(config: Config, options: CheckOptions): ConfigIssue | null
   };
 }
 
+/**
+ * The same rule for the simulator, which may carry the judge's key: from untrusted code, its
+ * address must be its provider's own API, or the judge address the caller gave.
+ */
+function simulatorSteered(config: Config, options: CheckOptions): ConfigIssue | null {
+  if (!options.untrustedSuite || config.simulator === undefined) return null;
+  const sim = simulatorConfig(config);
+  if (sim === null || sim.apiKey === null) return null;
+  const at = sim.baseUrl.replace(/\/+$/, '');
+  const own = JUDGE_DEFAULTS[sim.provider].baseUrl;
+  const given = options.overrides?.judge?.baseUrl?.replace(/\/+$/, '');
+  if (at === own || (given !== undefined && at === given)) return null;
+  return {
+    file: `${options.dir}/config.yml`,
+    line: null,
+    column: null,
+    message: `simulator.baseUrl in this commit's config.yml is ${new URL(sim.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where the simulator's key is sent (only to ${own}, the ${sim.provider} API)`,
+    fix: 'remove simulator.baseUrl from config.yml (the simulator then uses the judge address the workflow gives), or run the suite from a trusted commit',
+  };
+}
+
 /** Loads the suite, checks the cost cap, replays, evaluates. Nothing is spent when the suite has errors or the cap refuses. */
 export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Promise<CheckResult> {
   const loaded = await loadSuite({ dir: options.dir, env: options.env, overrides: options.overrides, cwd: options.cwd });
   if (loaded.errors.length > 0 || loaded.suite === null) {
     return { kind: 'config_errors', errors: loaded.errors, warnings: loaded.warnings };
   }
-  const steered = judgeSteered(loaded.suite.config, options);
+  const steered = judgeSteered(loaded.suite.config, options) ?? simulatorSteered(loaded.suite.config, options);
   if (steered !== null) return { kind: 'config_errors', errors: [steered], warnings: loaded.warnings };
   // The selection is taken on the whole suite (a pattern is checked against every label), then
   // narrowed to the shard: shards partition the whole suite whatever is selected.
@@ -228,13 +252,15 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   // The estimate is a worst case, so a repeated item costs every one of its attempts.
   const attempts = suite.fixtures.flatMap((f) => Array.from({ length: repeatOf(f, config.repeat).count }, () => f.assertion));
   const scriptAttempts = suite.personas.flatMap((p) => Array.from({ length: repeatOf(p, config.repeat).count }, () => p));
-  const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null }, scriptAttempts);
+  // A panel of judges costs every member's call (docs/judges.md, "Cost").
+  const perCriterion = callsPerCriterion(config.judge);
+  const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null }, scriptAttempts, perCriterion);
   if (!mayRun(estimate)) {
     return {
       kind: 'refused',
       estimate,
       fixtureCount: suite.fixtures.length,
-      judgeCalls: judgeCalls(attempts) + criteriaCount(scriptAttempts),
+      judgeCalls: (judgeCalls(attempts) + criteriaCount(scriptAttempts)) * perCriterion,
       personaCount: suite.personas.length,
       suite,
       warnings: loaded.warnings,
@@ -250,6 +276,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   let agent: AgentClient | null = null;
   let regex: RegexEvaluator | null = null;
   let judge: Judge | null = null;
+  let simulator: Simulator | null = null;
   try {
     const meter = spendMeter();
     agent = meter.agent(deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry }));
@@ -257,11 +284,38 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     // Cold start: the workers start now, while the agent is being called, not at the first evaluation.
     const regexCount = assertions.filter((a) => a?.kind === 'regex').length;
     if (regexCount > 0) regex.warm?.(regexCount);
-    const made = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal }) : null;
-    judge = made === null ? null : meter.judge(made);
+    // Spend is counted at each client that makes calls: every member of a panel.
+    judge = deps.makeJudge
+      ? meterOrNull(deps.makeJudge(config), meter.judge)
+      : config.judge
+        ? createConfiguredJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal }, meter.judge)
+        : null;
+    // Made only when the suite has a simulated script; each key not given under simulator: is the judge's.
+    const simulated = suite.personas.some((p) => p.user);
+    if (simulated) meter.simulated();
+    const simConfig = simulated ? simulatorConfig(config) : null;
+    const madeSimulator = !simulated
+      ? null
+      : deps.makeSimulator
+        ? deps.makeSimulator(config)
+        : simConfig !== null
+          ? createSimulator(simConfig, { clock: deps.clock, onRetry: meter.simulatorRetry, signal: deps.signal })
+          : null;
+    simulator = madeSimulator === null ? null : meter.simulator(madeSimulator);
     const record = await replay(
       { fixtures: suite.fixtures, personas: suite.personas, baselines: { fixtures: suite.baselines, personas: suite.personaBaselines } },
-      { agent, regex, judge, wallClock: deps.wallClock, onProgress: deps.onProgress, onItem: deps.onItem, redact: makeRedactor(config.secrets), signal: deps.signal },
+      {
+        agent,
+        regex,
+        judge,
+        simulator,
+        onBaselineTurn: meter.baselineTurn,
+        wallClock: deps.wallClock,
+        onProgress: deps.onProgress,
+        onItem: deps.onItem,
+        redact: makeRedactor(config.secrets),
+        signal: deps.signal,
+      },
       {
         concurrency: config.agent.concurrency,
         estimate,
@@ -270,7 +324,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         agentHost: agentHost(config.agent.url),
         agentEndpoint: agentEndpoint(config.agent.url, makeRedactor(config.secrets)),
         judgeName: judge?.name ?? judgeName(config),
-        judgeModel: config.judge !== null ? `${config.judge.provider}/${config.judge.model}` : (judge?.name ?? null),
+        judgeModel: config.judge !== null ? judgeModelOf(config.judge) : (judge?.name ?? null),
         repeat: config.repeat ?? null,
         unmockedTools: config.personas?.unmockedTools ?? null,
         ...(config.latency !== undefined ? { latency: config.latency } : {}),
@@ -295,11 +349,15 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       ...(sharded !== null ? { shard: sharded.run } : {}),
     };
   } finally {
-    const closing = Promise.allSettled([agent?.close(), regex?.close(), judge?.close()]);
+    const closing = Promise.allSettled([agent?.close(), regex?.close(), judge?.close(), simulator?.close()]);
     // An interrupted run does not wait for the calls it abandoned (a judge call may take its
     // whole timeout): the record comes first.
     if (deps.signal?.aborted !== true) await closing;
   }
+}
+
+function meterOrNull(judge: Judge | null, meter: (judge: Judge) => Judge): Judge | null {
+  return judge === null ? null : meter(judge);
 }
 
 /**
@@ -309,10 +367,18 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
 function spendMeter(): {
   agent: (client: AgentClient) => AgentClient;
   judge: (judge: Judge) => Judge;
+  simulator: (simulator: Simulator) => Simulator;
   agentRetry: () => void;
   judgeRetry: () => void;
+  simulatorRetry: () => void;
+  baselineTurn: () => void;
+  /** The run has a simulated script: spend says what simulated users cost, zeros included. */
+  simulated: () => void;
   spend: () => Spend;
 } {
+  // Simulated users (docs/personas.md, "Simulated users"): calls made, their retries, stored user
+  // messages sent from baselines. In the record only when the run has a simulated script.
+  const sim = { used: false, simulatorCalls: 0, simulatorRetries: 0, baselineTurns: 0 };
   const n: Required<Pick<Spend, 'agentTurns' | 'agentRetries' | 'judgeCalls' | 'judgeRetries' | 'judgeReused'>> = {
     agentTurns: 0,
     agentRetries: 0,
@@ -356,6 +422,26 @@ function spendMeter(): {
     judgeRetry: () => {
       n.judgeRetries++;
     },
-    spend: () => ({ ...n }),
+    simulator: (simulator) => {
+      return {
+        name: simulator.name,
+        next: (request) => {
+          sim.simulatorCalls++;
+          return simulator.next(request);
+        },
+        ...(simulator.structuredOutput ? { structuredOutput: simulator.structuredOutput.bind(simulator) } : {}),
+        close: () => simulator.close(),
+      };
+    },
+    simulatorRetry: () => {
+      sim.simulatorRetries++;
+    },
+    baselineTurn: () => {
+      sim.baselineTurns++;
+    },
+    simulated: () => {
+      sim.used = true;
+    },
+    spend: () => ({ ...n, ...(sim.used ? { simulatorCalls: sim.simulatorCalls, simulatorRetries: sim.simulatorRetries, baselineTurns: sim.baselineTurns } : {}) }),
   };
 }

@@ -76,6 +76,8 @@ export interface FixtureAttempt {
   /** This attempt's message turn latency (docs/latency.md); absent in older records. */
   latencyMs?: number | null;
   durationMs: number;
+  /** A panel of judges judged this attempt: every member's answer, in the panel's order; absent for a single judge. */
+  members?: PanelMember[] | null;
 }
 
 export type Verdict = 'pass' | 'fail' | 'not_evaluated';
@@ -107,6 +109,8 @@ export interface BaselineJudge {
   score: number;
   rationale: string;
   fingerprint: JudgeFingerprint;
+  /** A panel's result: every member's answer (the verdict is their majority); absent for a single judge. */
+  members?: PanelMember[];
 }
 
 /** Where a reused judge result came from: the baseline's commit and acceptance time. */
@@ -128,6 +132,8 @@ export type Outcome =
       score?: number;
       threshold?: number;
       rationale?: string;
+      /** A panel of judges: every member's answer. */
+      members?: PanelMember[];
     }
   | {
       verdict: 'not_evaluated';
@@ -136,6 +142,8 @@ export type Outcome =
       score?: null;
       threshold?: number;
       rationale?: null;
+      /** A panel of judges: every member's answer (too few of them usable). */
+      members?: PanelMember[];
     };
 
 export type DriftVerdict =
@@ -277,8 +285,20 @@ export interface AgentClient {
 }
 
 export type JudgeResult =
-  | { ok: true; score: number; rationale: string }
-  | { ok: false; reason: string };
+  | { ok: true; score: number; rationale: string; members?: PanelMember[] }
+  | { ok: false; reason: string; members?: PanelMember[] };
+
+/**
+ * One member's answer in a panel of judges (docs/judges.md, "Panels"): its label ("provider model"
+ * unless it has one), and its score and rationale, or the reason it gave no usable score.
+ */
+export interface PanelMember {
+  label: string;
+  score: number | null;
+  rationale: string | null;
+  /** Why this member gave no usable score; null when it gave one. */
+  reason: string | null;
+}
 
 /** Whether a judge asks through the provider's schema mechanism, or fell back to the plain prompt and why. */
 export type JudgeStructuredOutput = { structured: true } | { structured: false; reason: string };
@@ -291,6 +311,34 @@ export interface Judge {
   /** One criterion of a persona script against the whole transcript (rationale asked before score). */
   scoreTranscript(criterion: string, transcript: readonly Turn[]): Promise<JudgeResult>;
   /** A real model's client: whether it still asks through the schema mechanism; absent: no such mechanism. */
+  structuredOutput?(): JudgeStructuredOutput;
+  close(): Promise<void>;
+}
+
+/** What the simulator is asked for one user message (docs/personas.md, "Simulated users"); every text already redacted. */
+export interface SimulatorRequest {
+  goal: string;
+  instructions: string | null;
+  persona: string | null;
+  /** The message turn whose user message is asked for (1 is the opening). */
+  turn: number;
+  maxTurns: number;
+  /** The conversation so far (the welcome turn included when there is one). */
+  transcript: readonly Turn[];
+}
+
+/** The simulator's answer: the next user message, done (goal reached or given up), or a fault. */
+export type SimulatorAnswer =
+  | { kind: 'message'; message: string; retries: number }
+  | { kind: 'done'; reason: string; retries: number }
+  | { kind: 'fault'; fault: string; retries: number };
+
+/** The side-effect boundary to the model that plays a simulated user. */
+export interface Simulator {
+  /** Human description, e.g. "openai gpt-4o-mini". */
+  readonly name: string;
+  next(request: SimulatorRequest): Promise<SimulatorAnswer>;
+  /** Whether it still asks through the provider's schema mechanism, or fell back to the plain prompt and why. */
   structuredOutput?(): JudgeStructuredOutput;
   close(): Promise<void>;
 }
@@ -355,6 +403,8 @@ interface FixtureRecordBase {
   attempts?: FixtureAttempt[];
   /** Set when the score and rationale were reused from the baseline (no judge call); null or absent when a call was made or none was needed. */
   judgeReused?: JudgeReuse | null;
+  /** A panel of judges judged the reply: every member's answer, in the panel's order; absent for a single judge. */
+  members?: PanelMember[] | null;
   /** An assertion list only (`assertion.kind` "all"): each check's own result, in order; absent otherwise. */
   checks?: AssertionCheck[];
   /** Present only when the item was slower than its baseline (docs/latency.md). */
@@ -569,10 +619,17 @@ export interface PersonaScript {
   repeat?: Repeat;
   /** Optional handle, sent to the agent as `persona`. */
   persona: string | null;
-  opening: string;
+  /** The first user message; null only with a simulated `user` (the simulator then writes message 1 too). */
+  opening: string | null;
+  /** Scripted follow-ups; always empty with a simulated `user`. */
   followUps: string[];
-  /** Message turns allowed (opening + follow-ups); default 20. */
+  /** Message turns allowed (opening + follow-ups); default 20. With a simulated `user`, its `maxTurns`. */
   maxTurns: number;
+  /**
+   * A simulated user in place of the follow-ups (docs/personas.md, "Simulated users"); absent or
+   * null: a scripted persona.
+   */
+  user?: SimulatedUser | null;
   /** Threshold for criteria; default 0.7. */
   threshold: number;
   mocks: Mock[];
@@ -717,6 +774,8 @@ export type Check =
       rationale: string | null;
       /** Set when the score was reused from the baseline (no judge call); absent otherwise. */
       reused?: JudgeReuse | null;
+      /** A panel of judges: every member's answer, in the panel's order; absent for a single judge. */
+      members?: PanelMember[];
     });
 
 export type CheckKind = Check['kind'];
@@ -757,7 +816,7 @@ export interface PersonaBaselineJudge {
   model: string | null;
   promptVersion: string;
   transcriptHash: string;
-  criteria: Array<{ criterion: string; threshold: number; score: number; rationale: string }>;
+  criteria: Array<{ criterion: string; threshold: number; score: number; rationale: string; members?: PanelMember[] }>;
 }
 
 export interface PersonaDrift {
@@ -807,6 +866,8 @@ interface PersonaRecordBase {
 
 /** One attempt of a repeated persona script, as it ran. */
 export interface PersonaAttempt {
+  /** Simulated scripts only: how this attempt's conversation went (each attempt starts from the baseline). */
+  simulation?: SimulationRecord;
   errored: boolean;
   error: string | null;
   errorKind: PersonaErrorKind | null;

@@ -1,5 +1,5 @@
 // The embedded example agent (native protocol with the persona scripts' tool mocks, demo/agent.ts)
-// and the demo judge (OpenAI-compatible, demo/judge.ts), on one loopback server with an ephemeral
+// and the demo judge (OpenAI-compatible, demo/judge.ts; the demo simulator, demo/simulator.ts, on its endpoint), on one loopback server with an ephemeral
 // port. Deterministic rules, so the demo shows every verdict and drift value on every run. The
 // judge is a keyword rule, not a model, and says so.
 
@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { DemoAgent } from './agent.js';
 import { judgeTurn } from './judge.js';
+import { isSimulatorRequest, simulatorTurn } from './simulator.js';
 
 export const DEMO_JUDGE_LABEL = 'demo judge (keyword rules, not a real model)';
 
@@ -41,7 +42,8 @@ export async function startDemoServer(): Promise<DemoServer> {
         const out = agent.handle(body);
         send(res, out.status, out.body);
       } else if (req.method === 'POST' && req.url === '/judge/v1/chat/completions') {
-        send(res, 200, judgeTurn(body));
+        // The demo simulator shares the judge's endpoint, as a simulator without its own section shares the judge's.
+        send(res, 200, isSimulatorRequest(body) ? simulatorTurn(body) : judgeTurn(body));
       } else {
         send(res, 404, { error: 'not found' });
       }

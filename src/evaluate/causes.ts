@@ -139,6 +139,14 @@ export function notEvaluatedCause(detail: string): Cause {
     const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${shown.length > 120 ? `${shown.slice(0, 119)}…` : shown}` : ''}`;
     return { key: `judge:${status ?? 'unreachable'}`, what, hint: 'check judge.baseUrl, judge.model and the judge key; raise judge.timeoutMs if it is slow' };
   }
+  // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
+  const simulator = /^simulator (unreachable|answered no usable JSON|wrote an empty message)(?::\s*(.*))?$/.exec(detail);
+  if (simulator) {
+    const status = /HTTP (\d{3})/.exec(simulator[2] ?? '')?.[1];
+    const kind = simulator[1] === 'unreachable' ? `unreachable${status ? `: HTTP ${status}` : ''}` : (simulator[1] ?? '');
+    const what = status || simulator[1] !== 'unreachable' ? `simulator ${kind}` : detail.length > 160 ? `${detail.slice(0, 159)}…` : detail;
+    return { key: `simulator:${status ?? simulator[1]}`, what, hint: 'check simulator: in config.yml (each key not given there is the judge\'s): baseUrl, model and key' };
+  }
   if (/^(?:regex\b.*|pattern) does not compile/.test(detail)) {
     return { key: 'regex:compile', what: 'regex does not compile', hint: 'fix the pattern in the fixture file named on each item' };
   }

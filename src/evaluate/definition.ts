@@ -57,13 +57,17 @@ function checkDefinition(a: SingleAssertion): JsonValue {
  * maxTurnLatencyMs). Criteria
  * and their threshold belong to the judge fingerprint; maxTurns is a limit checked when loading.
  */
-export function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'mocks' | 'unmockedTools' | 'expect'>): string {
+export function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'mocks' | 'unmockedTools' | 'expect' | 'user'>, simulatorPromptVersion: string | null = null): string {
   const { conversations, terminal, toolCalled, toolNotCalled } = p.expect;
   return canonicalJson({
     item: 'persona',
     persona: p.persona,
-    opening: p.opening,
+    // A simulated script has no opening when the simulator writes it too (null is left out).
+    ...(p.opening !== null ? { opening: p.opening } : {}),
     followUps: p.followUps,
+    // A simulated user (docs/personas.md, "Simulated users"): goal, instructions, turn limit and the
+    // simulator prompt's version, so that compare sees a change of any of them.
+    ...(p.user ? { user: { goal: p.user.goal, instructions: p.user.instructions, maxTurns: p.user.maxTurns, promptVersion: simulatorPromptVersion } } : {}),
     mocks: p.mocks as unknown as JsonValue,
     // Only when set, so a script written before the setting existed keeps its definition.
     ...(p.unmockedTools !== undefined ? { unmockedTools: p.unmockedTools } : {}),
@@ -114,8 +118,8 @@ export function fixtureDefinitionHash(f: Pick<Fixture, 'message' | 'persona' | '
   return stableHash(fixtureDefinition(f));
 }
 
-export function personaDefinitionHash(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'mocks' | 'expect'>): string {
-  return stableHash(personaDefinition(p));
+export function personaDefinitionHash(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'mocks' | 'expect' | 'user'>, simulatorPromptVersion: string | null = null): string {
+  return stableHash(personaDefinition(p, simulatorPromptVersion));
 }
 
 /**
@@ -126,6 +130,11 @@ export function fixtureEvaluationFields(f: Fixture, judgeModel: string | null, p
   return { definitionHash: fixtureDefinitionHash(f), judgeFingerprint: fixtureJudgeFingerprint(f, judgeModel, promptVersion) };
 }
 
-export function personaEvaluationFields(p: PersonaScript, judgeModel: string | null, promptVersion: string): { definitionHash: string; judgeFingerprint: JudgeFingerprint | null } {
-  return { definitionHash: personaDefinitionHash(p), judgeFingerprint: personaJudgeFingerprint(p, judgeModel, promptVersion) };
+export function personaEvaluationFields(
+  p: PersonaScript,
+  judgeModel: string | null,
+  promptVersion: string,
+  simulatorPromptVersion: string | null = null,
+): { definitionHash: string; judgeFingerprint: JudgeFingerprint | null } {
+  return { definitionHash: personaDefinitionHash(p, simulatorPromptVersion), judgeFingerprint: personaJudgeFingerprint(p, judgeModel, promptVersion) };
 }

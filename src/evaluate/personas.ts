@@ -23,7 +23,8 @@ import type {
   Verdict,
 } from '../types.js';
 import { callMatches, jsonEqual } from './match.js';
-import { formatPair, line, quote, showPattern } from '../assertions/format.js';
+import { line, quote, showPattern } from '../assertions/format.js';
+import { judgeOutcome } from '../assertions/judge.js';
 import { driftVerdict, sameRoute } from './drift.js';
 import { personaRepliesVary, repliesVary } from './repeat.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
@@ -213,16 +214,16 @@ export function turnLatencyCheck(budgetMs: number, turns: readonly Turn[]): Chec
 /** A criterion's check from the judge's answer: pass iff score >= threshold; no usable score: not evaluated. */
 export function criterionCheck(criterion: string, threshold: number, result: JudgeResult, reused: JudgeReuse | null = null): Check {
   const base = { kind: 'criterion' as const, expected: criterion, observed: null, threshold };
-  if (!result.ok) return { ...base, status: 'not_evaluated', detail: `judge unreachable: ${line(result.reason)}`, score: null, rationale: null };
-  const [s, t] = formatPair(result.score, threshold);
-  const passed = result.score >= threshold;
+  // The same rule and words as a fixture's judge assertion (a panel's answer decided by its members).
+  const o = judgeOutcome(result, threshold, reused === null ? null : reuseWords(reused));
   return {
     ...base,
-    status: passed ? 'pass' : 'fail',
-    detail: `score ${s} ${passed ? '>=' : '<'} threshold ${t}${reused === null ? '' : `, ${reuseWords(reused)}`}: ${result.rationale}`,
-    score: result.score,
-    rationale: result.rationale,
-    ...(reused !== null ? { reused } : {}),
+    status: o.verdict,
+    detail: o.detail,
+    score: o.score ?? null,
+    rationale: o.rationale ?? null,
+    ...(o.members !== undefined ? { members: o.members } : {}),
+    ...(reused !== null && o.verdict !== 'not_evaluated' ? { reused } : {}),
   };
 }
 
@@ -373,7 +374,15 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   // A repeated script whose attempts' transcripts replied differently has no one transcript to accept.
   if (record.attempts !== undefined && personaRepliesVary(record.attempts)) return { kind: 'refuse', reason: repliesVary(record.attempts.length) };
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: 'not evaluated: run it again' };
-  const transcript = record.turns.map((t) => ({ message: t.message, reply: t.reply, route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage } }));
+  const transcript = record.turns.map((t, i) => ({
+    message: t.message,
+    reply: t.reply,
+    route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage },
+    // A simulated script's message turns keep who wrote them; a message replayed from the baseline
+    // keeps the baseline's own source (it was written by the simulator, or by the script).
+    ...(t.source !== undefined ? { source: t.source === 'baseline' ? (current?.transcript[i]?.source ?? 'simulator') : t.source } : {}),
+  }));
+  const simulation = record.simulation !== undefined ? { doneReason: record.simulation.doneReason } : null;
   const judge = personaBaselineJudgeOf(record);
   if (
     current !== null &&
@@ -384,7 +393,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     current.visited.length === record.visited.length &&
     current.visited.every((v, i) => v === record.visited[i]) &&
     current.transcript.length === transcript.length &&
-    current.transcript.every((t, i) => t.message === transcript[i]?.message && t.reply === transcript[i]?.reply && sameRoute(t.route, transcript[i]?.route ?? null))
+    current.transcript.every((t, i) => t.message === transcript[i]?.message && t.reply === transcript[i]?.reply && sameRoute(t.route, transcript[i]?.route ?? null)) &&
+    (current.simulation?.doneReason ?? null) === (simulation?.doneReason ?? null)
   ) {
     return { kind: 'unchanged' };
   }
@@ -394,6 +404,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       label: record.label,
       kind: 'persona',
       transcript,
+      ...(simulation !== null ? { simulation } : {}),
       visited: [...record.visited],
       outcome: record.outcome,
       verdict: record.verdict,
@@ -408,6 +419,12 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
 // --- cost ------------------------------------------------------------------------------------------
 
 /** Agent turns one script costs: the welcome turn (only when the agent has one), the opening, the follow-ups. */
-export function personaTurns(script: Pick<PersonaScript, 'followUps'>, welcomeTurn: boolean): number {
-  return (welcomeTurn ? 1 : 0) + 1 + script.followUps.length;
+export function personaTurns(script: Pick<PersonaScript, 'followUps' | 'user'>, welcomeTurn: boolean): number {
+  // A simulated user may take every turn it is allowed (docs/personas.md, "Simulated users").
+  return (welcomeTurn ? 1 : 0) + (script.user ? script.user.maxTurns : 1 + script.followUps.length);
+}
+
+/** Simulator calls a script may make at most: one per message turn of a simulated user, none for a scripted one. */
+export function simulatorCallsOf(script: Pick<PersonaScript, 'user'>): number {
+  return script.user ? script.user.maxTurns : 0;
 }

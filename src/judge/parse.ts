@@ -58,7 +58,11 @@ function balancedObjects(input: string): string[] {
   return found;
 }
 
-/** Objects that the text may mean, most explicit first. */
+/** Objects that the text may mean, most explicit first (also how the simulator's answer is read). */
+export function jsonCandidates(text: string): Record<string, unknown>[] {
+  return candidates(text);
+}
+
 function candidates(text: string): Candidate[] {
   const out: Candidate[] = [];
   const push = (value: unknown): void => {

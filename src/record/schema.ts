@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
-import { baselineSchema, judgeFingerprintSchema, personaBaselineSchema, routeSchema } from '../suite/baselines.js';
+import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, turnSourceSchema } from '../suite/baselines.js';
 
 export const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
@@ -72,6 +72,8 @@ const fixtureAttemptSchema = z.strictObject({
   judgeReused: judgeReuseSchema.nullable().optional(),
   latencyMs: z.number().nonnegative().nullable().optional(),
   durationMs: z.number().nonnegative(),
+  // Within schema version 1: a panel of judges' members (absent for a single judge).
+  members: z.array(panelMemberSchema).nullable().optional(),
 });
 
 /** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
@@ -106,6 +108,8 @@ const fixtureRecordBase = {
   attempts: z.array(fixtureAttemptSchema).optional(),
   // Within schema version 1: absent in older records.
   judgeReused: judgeReuseSchema.nullable().optional(),
+  // Within schema version 1: a panel of judges' members (absent for a single judge).
+  members: z.array(panelMemberSchema).nullable().optional(),
 };
 
 /** Errored (no reply, no verdict, no drift) or replayed (a reply, a verdict, its drift): never both. */
@@ -150,6 +154,17 @@ export const toolCallSchema = z.strictObject({ tool: z.string(), input: jsonValu
 const observedToolCallSchema = toolCallSchema.extend({ turn: z.number().int().nonnegative() });
 export const agentErrorEntrySchema = z.strictObject({ kind: z.string(), tool: z.string().nullable(), message: z.string() });
 
+/** How a simulated script's conversation went (docs/personas.md, "Simulated users"). */
+export const simulationRecordSchema = z.strictObject({
+  goal: z.string(),
+  liveFromTurn: z.number().int().min(1).nullable(),
+  endedBy: z.enum(['simulator', 'agent', 'max_turns', 'simulator_fault', 'agent_fault']),
+  doneReason: z.string().nullable(),
+  calls: z.number().int().nonnegative(),
+  retries: z.number().int().nonnegative(),
+  fault: z.string().nullable(),
+});
+
 export const turnSchema = z.strictObject({
   index: z.number().int().nonnegative(),
   message: z.string().nullable(),
@@ -162,6 +177,8 @@ export const turnSchema = z.strictObject({
   durationMs: z.number().nonnegative(),
   latencyMs: latencyValue,
   firstTokenMs: latencyValue,
+  // Within schema version 1 (docs/personas.md, "Simulated users"): message turns of simulated scripts only.
+  source: turnSourceSchema.optional(),
 });
 
 const checkStatusSchema = z.enum(['pass', 'fail', 'not_evaluated']);
@@ -202,6 +219,8 @@ export const checkSchema = z.discriminatedUnion('kind', [
     rationale: z.string().nullable(),
     // Within schema version 1: absent in older records.
     reused: judgeReuseSchema.nullable().optional(),
+    // Within schema version 1: a panel of judges' members (absent for a single judge).
+    members: z.array(panelMemberSchema).optional(),
   }),
 ]);
 
@@ -239,10 +258,13 @@ const personaRecordBase = {
         outcome: z.string().nullable(),
         checks: z.array(checkSchema),
         durationMs: z.number().nonnegative(),
+        simulation: simulationRecordSchema.optional(),
       }),
     )
     .optional(),
   transcriptHash: z.string().nullable().optional(),
+  // Within schema version 1: simulated scripts only.
+  simulation: simulationRecordSchema.optional(),
 };
 
 /** Errored (no verdict, no drift; transcript and checks kept) or replayed (a verdict and its drift). */
@@ -299,6 +321,10 @@ export const runRecordSchema = z.strictObject({
       judgeCalls: z.number().int().nonnegative(),
       judgeRetries: z.number().int().nonnegative().optional(),
       judgeReused: z.number().int().nonnegative(),
+      // Within schema version 1 (docs/personas.md, "Simulated users").
+      simulatorCalls: z.number().int().nonnegative().optional(),
+      simulatorRetries: z.number().int().nonnegative().optional(),
+      baselineTurns: z.number().int().nonnegative().optional(),
     })
     .optional(),
   // Within schema version 1: absent for a whole run and in older records.

@@ -2,7 +2,7 @@
 // assertion (or its baseline's judge result reused), and compared with its baseline. Whatever goes
 // wrong is this fixture's errored record: replayFixture never throws.
 
-import type { AgentClient, AssertionCheck, Baseline, ErroredFixtureRecord, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, RegexEvaluator, ReplayedFixtureRecord } from '../types.js';
+import type { AgentClient, AssertionCheck, Baseline, ErroredFixtureRecord, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, PanelMember, RegexEvaluator, ReplayedFixtureRecord } from '../types.js';
 import { evaluateChecks, judgeAssertionOf, judgeOutcome } from '../assertions/index.js';
 import { computeDrift, judgeReuseOf, reusableJudge, reuseWords } from '../evaluate/index.js';
 import { fixtureEvaluationFields } from '../evaluate/definition.js';
@@ -54,6 +54,7 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     rationale: null,
     drift: null,
     judgeReused: undefined,
+    members: undefined,
     checks: undefined,
     latencyMs: undefined,
     firstTokenMs: undefined,
@@ -99,6 +100,7 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     rationale: rest.rationale,
     drift: rest.drift,
     judgeReused: rest.judgeReused,
+    members: rest.members,
     checks: rest.checks,
     latencyMs: rest.latencyMs,
     firstTokenMs: rest.firstTokenMs,
@@ -146,7 +148,12 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   try {
     const reusedJudge =
       reusable !== null && judgeReused !== null && judgeCheck !== null
-        ? judgeOutcome({ ok: true, score: reusable.score, rationale: reusable.rationale }, judgeCheck.threshold, reuseWords(judgeReused))
+        ? // A panel's kept result keeps its members: the verdict is their majority again, as when judged.
+          judgeOutcome(
+            { ok: true as const, score: reusable.score, rationale: reusable.rationale, ...(reusable.members !== undefined ? { members: reusable.members } : {}) },
+            judgeCheck.threshold,
+            reuseWords(judgeReused),
+          )
         : null;
     // The judge is a third party: it reads the reply as recorded (secrets redacted), as it reads
     // a persona transcript; contains and regex run here, on the reply as the agent sent it.
@@ -173,6 +180,8 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     rationale: result.rationale == null ? null : redact(result.rationale),
     drift: computeDrift(result.verdict, reply, route, baseline),
     judgeReused: judgeReused ?? undefined,
+    // A panel of judges: every member's answer, its texts redacted like the rationale.
+    members: result.members !== undefined ? redactMembers(result.members, redact) : undefined,
     checks: checks === null ? undefined : checks.map((c) => redactedCheck(c, redact)),
     // Recorded, never judged: only a latency check looks at it (docs/latency.md).
     latencyMs: timing?.latencyMs,
@@ -186,4 +195,14 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
 /** A list check as recorded: its detail and rationale redacted like the item's. */
 function redactedCheck(c: AssertionCheck, redact: (text: string) => string): AssertionCheck {
   return { assertion: c.assertion, status: c.status, detail: redact(c.detail), score: c.score, threshold: c.threshold, rationale: c.rationale === null ? null : redact(c.rationale) };
+}
+
+/** A panel's members with their texts redacted (a judge may quote a secret the reply carried). */
+export function redactMembers(members: readonly PanelMember[], redact: (text: string) => string): PanelMember[] {
+  return members.map((m) => ({
+    label: m.label,
+    score: m.score,
+    rationale: m.rationale === null ? null : redact(m.rationale),
+    reason: m.reason === null ? null : redact(m.reason),
+  }));
 }

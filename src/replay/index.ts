@@ -15,6 +15,7 @@ import type {
   Fixture,
   FixtureRecord,
   Judge,
+  Simulator,
   PersonaBaseline,
   PersonaRecord,
   PersonaScript,
@@ -31,6 +32,7 @@ import { replayFixture } from './fixture.js';
 import { replayPersona } from './personas.js';
 import { personaEvaluationFields } from '../evaluate/definition.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
+import { SIMULATOR_PROMPT_VERSION } from '../simulator/prompt.js';
 import { repeatOf } from '../suite/repeat.js';
 import { attemptSession, combineFixtureAttempts, combinePersonaAttempts } from './repeat.js';
 
@@ -64,6 +66,10 @@ export interface ReplayDeps {
   agent: AgentClient;
   regex: RegexEvaluator;
   judge: Judge | null;
+  /** Plays simulated users (docs/personas.md, "Simulated users"); absent or null: none configured. */
+  simulator?: Simulator | null;
+  /** Told for each user message a simulated script sends from its baseline (spend: baselineTurns). */
+  onBaselineTurn?: () => void;
   /** Monotonic milliseconds, for durations. */
   now?: () => number;
   /** Wall clock, for startedAt / finishedAt. */
@@ -206,9 +212,11 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
       now,
       redact,
       session,
-      fingerprint: personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION).judgeFingerprint,
+      fingerprint: personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION, SIMULATOR_PROMPT_VERSION).judgeFingerprint,
       unmockedTools: options.unmockedTools ?? null,
       regex: deps.regex,
+      simulator: deps.simulator ?? null,
+      ...(deps.onBaselineTurn ? { onBaselineTurn: deps.onBaselineTurn } : {}),
     });
 
   /** Runs one attempt; returns the item's record once its last attempt is in, else null. */
@@ -235,7 +243,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     const baseline = baselines.personas.get(p.label) ?? null;
     const combined = combinePersonaAttempts(all, repeat, baseline);
     const slower = combined.errored ? null : slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, thresholds);
-    return (personaRecords[job.i] = Object.assign({}, combined, personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION), slower === null ? {} : { slower }));
+    return (personaRecords[job.i] = Object.assign({}, combined, personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION, SIMULATOR_PROMPT_VERSION), slower === null ? {} : { slower }));
   };
 
   const worker = async (): Promise<void> => {

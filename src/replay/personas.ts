@@ -5,19 +5,17 @@
 
 import type {
   AgentClient,
-  AgentErrorEntry,
   Check,
-  JsonValue,
   Judge,
   JudgeFingerprint,
   PersonaBaseline,
-  PersonaErrorKind,
   PersonaRecord,
   PersonaScript,
   RegexEvaluator,
   ReplyExpectation,
   SessionTurn,
-  ToolCall,
+  SimulationRecord,
+  Simulator,
   Turn,
 } from '../types.js';
 import {
@@ -35,12 +33,15 @@ import {
   visitedConversations,
 } from '../evaluate/personas.js';
 import { NO_JUDGE_REASON } from '../assertions/judge.js';
+import { redactMembers } from './fixture.js';
 import { evaluateContains } from '../assertions/contains.js';
 import { evaluateRegex } from '../assertions/regex.js';
 import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evaluate/reuse.js';
 import { transcriptText } from '../judge/prompt.js';
 import { scriptLatency } from '../evaluate/index.js';
 import { stableHash } from '../evaluate/definition.js';
+import { toTurn, type Transcript } from './turns.js';
+import { converseSimulated } from './simulated.js';
 
 export interface PersonaReplayDeps {
   agent: AgentClient;
@@ -54,15 +55,10 @@ export interface PersonaReplayDeps {
   regex?: RegexEvaluator;
   /** config.yml's `personas.unmockedTools`; absent or null: the script's own, else by its mocks. */
   unmockedTools?: 'error' | 'allow' | null;
-}
-
-interface Transcript {
-  turns: Turn[];
-  unsent: string[];
-  failure: { errorKind: PersonaErrorKind; error: string } | null;
-  outcomesReported: boolean;
-  /** Redaction changed some text of a turn (then no judge result is reused). */
-  redacted?: boolean;
+  /** Plays a simulated script's user (docs/personas.md, "Simulated users"); absent or null: none configured. */
+  simulator?: Simulator | null;
+  /** Told for each user message sent from a baseline (spend: baselineTurns). */
+  onBaselineTurn?: () => void;
 }
 
 export async function replayPersona(script: PersonaScript, baseline: PersonaBaseline | null, deps: PersonaReplayDeps): Promise<PersonaRecord> {
@@ -95,20 +91,30 @@ export async function replayPersona(script: PersonaScript, baseline: PersonaBase
 
 async function replayScript(script: PersonaScript, baseline: PersonaBaseline | null, deps: PersonaReplayDeps, started: number): Promise<PersonaRecord> {
   let transcript: Transcript;
+  let simulation: SimulationRecord | null = null;
   try {
-    transcript = await converse(script, deps);
+    if (script.user) {
+      const simulated = await converseSimulated(script, script.user, baseline, { ...deps, simulator: deps.simulator ?? null });
+      transcript = simulated.transcript;
+      simulation = simulated.simulation;
+    } else transcript = await converse(script, deps);
   } catch (e) {
     transcript = { turns: [], unsent: messagesOf(script), failure: { errorKind: 'internal', error: `internal error replaying the script: ${(e as Error).message}` }, outcomesReported: false };
   }
   // A call whose output is a mock's was answered by that mock: recorded as mocked.
   const turns = markMockedCalls(transcript.turns, script.mocks);
   const failure = transcript.failure ?? reportedError(turns, script, deps.unmockedTools ?? null);
-  const checks: Check[] = deterministicChecks(script, turns, transcript.outcomesReported);
-  const stop = transcript.failure !== null ? 'errored' : turns.at(-1)?.index === messagesOf(script).length ? 'complete' : 'ended';
+  // A simulator fault: the agent was not measured, so no check decides anything (errors still override).
+  const fault = failure === null ? (simulation?.fault ?? null) : null;
+  let checks: Check[] = deterministicChecks(script, turns, transcript.outcomesReported);
+  const stop = transcript.failure !== null ? 'errored' : (simulation !== null ? simulation.endedBy === 'max_turns' : turns.at(-1)?.index === messagesOf(script).length) ? 'complete' : 'ended';
   for (const e of script.expect.reply ?? []) checks.push(await replyCheck(e, turns, stop, (reply) => matchReply(e, reply, deps.regex)));
   // The transcript exactly as the judge reads it, hashed: what a kept judge result stands for.
-  const judged = failure === null && script.expect.criteria.length > 0 && deps.judge !== null ? { turns, hash: stableHash(transcriptText(turns)), redacted: transcript.redacted === true } : null;
-  checks.push(...(await criteria(script, turns, failure === null, deps, baseline, judged)));
+  const judged = failure === null && fault === null && script.expect.criteria.length > 0 && deps.judge !== null ? { turns, hash: stableHash(transcriptText(turns)), redacted: transcript.redacted === true } : null;
+  if (fault !== null) {
+    checks = checks.map((c) => ({ ...c, status: 'not_evaluated', detail: fault }) as Check);
+    checks.push(...script.expect.criteria.map((c) => criterionNotSent(c, script.threshold, fault)));
+  } else checks.push(...(await criteria(script, turns, failure === null, deps, baseline, judged)));
   const base = {
     label: script.label,
     file: script.file,
@@ -123,11 +129,12 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     ...(judged !== null ? { transcriptHash: judged.hash } : {}),
     // Sums over the turns that were measured; absent when none was (docs/latency.md).
     ...(turns.some((t) => t.latencyMs !== undefined) ? scriptLatency(turns) : {}),
+    ...(simulation !== null ? { simulation } : {}),
   };
   if (failure !== null) {
     return { ...base, errored: true, error: deps.redact(failure.error), errorKind: failure.errorKind, verdict: null, drift: null, durationMs: Math.round(deps.now() - started) };
   }
-  const verdict = personaVerdict(checks);
+  const verdict = fault !== null ? 'not_evaluated' : personaVerdict(checks);
   return { ...base, errored: false, error: null, errorKind: null, verdict, drift: personaDrift(verdict, turns, baseline), durationMs: Math.round(deps.now() - started) };
 }
 
@@ -139,7 +146,7 @@ async function matchReply(e: ReplyExpectation, reply: string, regex: RegexEvalua
 }
 
 function messagesOf(script: PersonaScript): string[] {
-  return [script.opening, ...script.followUps];
+  return [...(script.opening !== null ? [script.opening] : []), ...script.followUps];
 }
 
 /** The turns in order; stops at an end (`ended: true`) or at the first failure. */
@@ -182,33 +189,6 @@ async function converse(script: PersonaScript, deps: PersonaReplayDeps): Promise
   return { turns, unsent: [], failure: null, outcomesReported, redacted };
 }
 
-/** Every agent-supplied text is redacted before it is recorded, compared or sent to the judge. */
-function toTurn(index: number, message: string | null, a: SessionTurn & { kind: 'replied' }, durationMs: number, redact: (t: string) => string): Turn {
-  return {
-    index,
-    message,
-    reply: redact(a.reply),
-    route: a.route === null ? null : { conversation: redact(a.route.conversation), stage: redact(a.route.stage) },
-    offTrack: a.offTrack.map((o) => redactJson(o as JsonValue, redact)),
-    toolCalls: a.toolCalls === null ? null : a.toolCalls.map((c): ToolCall => ({ tool: redact(c.tool), input: redactJson(c.input, redact), output: redactJson(c.output, redact), mocked: c.mocked })),
-    outcome: a.outcome === null ? null : redact(a.outcome),
-    errors: a.errors.map((e): AgentErrorEntry => ({ kind: redact(e.kind), tool: e.tool === null ? null : redact(e.tool), message: redact(e.message) })),
-    durationMs,
-    ...(a.timing === undefined ? {} : { latencyMs: a.timing.latencyMs, firstTokenMs: a.timing.firstTokenMs }),
-  };
-}
-
-function redactJson(value: JsonValue, redact: (t: string) => string): JsonValue {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map((v) => redactJson(v, redact));
-  if (value !== null && typeof value === 'object') {
-    const out: { [key: string]: JsonValue } = {};
-    for (const [k, v] of Object.entries(value)) out[redact(k)] = redactJson(v, redact);
-    return out;
-  }
-  return value;
-}
-
 /**
  * One judge call per criterion, in order, with the whole transcript; none when the run did not
  * complete. A criterion whose baseline result stands for this transcript (docs/fixtures.md, "Judge reuse") is reused instead.
@@ -228,7 +208,7 @@ async function criteria(
     else if (deps.judge === null) out.push(criterionNotSent(criterion, script.threshold, NO_JUDGE_REASON));
     else if (kept !== null && baseline !== null) {
       const check = criterionCheck(criterion, script.threshold, { ok: true, ...kept }, judgeReuseOf(baseline));
-      out.push(check.kind === 'criterion' ? { ...check, detail: deps.redact(check.detail), rationale: check.rationale === null ? null : deps.redact(check.rationale) } : check);
+      out.push(check.kind === 'criterion' ? redactCriterion(check, deps.redact) : check);
     } else {
       let check: Check;
       try {
@@ -236,8 +216,18 @@ async function criteria(
       } catch (e) {
         check = criterionCheck(criterion, script.threshold, { ok: false, reason: (e as Error).message });
       }
-      out.push(check.kind === 'criterion' ? { ...check, detail: deps.redact(check.detail), rationale: check.rationale === null ? null : deps.redact(check.rationale) } : check);
+      out.push(check.kind === 'criterion' ? redactCriterion(check, deps.redact) : check);
     }
   }
   return out;
+}
+
+/** A criterion's texts redacted (a judge, or each member of a panel, may quote a secret of the transcript). */
+function redactCriterion(check: Extract<Check, { kind: 'criterion' }>, redact: (text: string) => string): Check {
+  return {
+    ...check,
+    detail: redact(check.detail),
+    rationale: check.rationale === null ? null : redact(check.rationale),
+    ...(check.members !== undefined ? { members: redactMembers(check.members, redact) } : {}),
+  };
 }

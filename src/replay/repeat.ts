@@ -53,6 +53,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     ...(r.judgeReused != null ? { judgeReused: r.judgeReused } : {}),
     ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}),
     durationMs: r.durationMs,
+    ...(r.members != null ? { members: r.members } : {}),
   }));
   const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);
   const k = shownIndex(records);
@@ -79,6 +80,8 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
     outcome: r.outcome,
     checks: r.checks,
     durationMs: r.durationMs,
+    // A simulated script: each attempt's own simulation (each started from the baseline).
+    ...(r.simulation !== undefined ? { simulation: r.simulation } : {}),
   }));
   const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);
   const shown = records[shownIndex(records)] as PersonaRecord;

@@ -15,6 +15,8 @@ import {
   type JsonValue,
   type JudgeConfig,
   type JudgeProvider,
+  type PanelMemberSettings,
+  type SimulatorSettings,
 } from '../config.js';
 import { JUDGE_PROVIDERS } from '../types.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
@@ -100,7 +102,7 @@ const agentSchema = z.strictObject({
     .optional(),
 });
 
-const judgeSchema = z.strictObject({
+const judgeKeys = {
   provider: z.enum(JUDGE_PROVIDERS).optional(),
   baseUrl: z.string().optional(),
   model: z.string().min(1).optional(),
@@ -110,6 +112,15 @@ const judgeSchema = z.strictObject({
   backoffMs: ms(0).optional(),
   concurrency: positiveInt.optional(),
   label: z.string().nullable().optional(),
+};
+
+/** The sizes a panel of judges may have (docs/judges.md, "Panels"): odd, so that a majority always exists. */
+export const PANEL_SIZES = [3, 5] as const;
+
+const judgeSchema = z.strictObject({
+  ...judgeKeys,
+  // A panel of judges: each member sets the keys of a judge it changes (docs/judges.md, "Panels").
+  panel: z.array(z.strictObject(judgeKeys)).nullable().optional(),
 });
 
 export const configFileSchema = z.strictObject({
@@ -122,6 +133,7 @@ export const configFileSchema = z.strictObject({
       turnsPerFixture: usd.optional(),
       judgeCallUsd: usd.optional(),
       capUsd: usd.optional(),
+      simulatorCallUsd: usd.optional(),
     })
     .nullable()
     .optional(),
@@ -131,6 +143,16 @@ export const configFileSchema = z.strictObject({
   repeat: repeatSchema.nullable().optional(),
   // Persona scripts: how a script without its own unmockedTools treats a tool call no mock answered.
   personas: z.strictObject({ unmockedTools: z.enum(['error', 'allow']).nullable().optional() }).nullable().optional(),
+  // The model that plays simulated users (docs/personas.md, "Simulated users"); each key not given is the judge's.
+  simulator: z
+    .strictObject({
+      provider: z.enum(JUDGE_PROVIDERS).optional(),
+      baseUrl: z.string().optional(),
+      model: z.string().min(1).optional(),
+      apiKey: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
   // When an item is slower than its baseline (docs/latency.md): both strict, "more than".
   latency: z
     .strictObject({
@@ -222,6 +244,7 @@ export function resolveConfigFile(
   const repeat = checkRepeat(written.repeat, ['repeat'], '', (path, message, fix) => r.errors.push(r.issueAt(path, message, fix)));
   if (repeat !== null) config.repeat = repeat;
   if (resolved.personas) config.personas = { unmockedTools: resolved.personas.unmockedTools ?? null };
+  if (resolved.simulator) config.simulator = resolveSimulatorSettings(resolved.simulator, written.simulator ?? {}, r);
   if (resolved.latency) {
     config.latency = { slowerBy: resolved.latency.slowerBy ?? DEFAULT_LATENCY.slowerBy, minDeltaMs: resolved.latency.minDeltaMs ?? DEFAULT_LATENCY.minDeltaMs };
   }
@@ -437,6 +460,10 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
       judge.baseUrl = j.baseUrl.replace(/\/+$/, '');
     }
   }
+  if (j.panel) {
+    judge.panel = resolvePanel(j.panel, written.panel ?? [], judge, r);
+    return judge;
+  }
   if (judge.apiKey === null && judge.baseUrl === JUDGE_DEFAULTS[provider].baseUrl) {
     r.warnings.push(
       r.issueAt(
@@ -449,6 +476,92 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
   return judge;
 }
 
+type PanelSection = NonNullable<JudgeSection['panel']>;
+
+/**
+ * judge.panel: 3 or 5 members, each keeping only the keys it sets (the rest are the judge's when
+ * the panel is used: `panelMembers` below, so that an Action input that changes the judge changes
+ * the members that inherit from it). A member's baseUrl is checked like the judge's; a member that
+ * ends up with no API key for a provider's own address is warned about like the judge.
+ */
+function resolvePanel(panel: PanelSection, written: PanelSection, judge: JudgeConfig, r: Resolution): PanelMemberSettings[] {
+  if (!(PANEL_SIZES as readonly number[]).includes(panel.length)) {
+    r.errors.push(
+      r.issueAt(
+        ['judge', 'panel'],
+        `judge.panel has ${panel.length} member${panel.length === 1 ? '' : 's'}; a panel has ${PANEL_SIZES.join(' or ')} members (an odd number, so that a majority always exists)`,
+        panel.length < 3
+          ? 'add members until there are 3, or remove judge.panel to use the judge alone'
+          : panel.length === 4
+            ? 'remove one member to make 3, or add one to make 5'
+            : `remove ${panel.length - 5} member${panel.length === 6 ? '' : 's'} to make 5`,
+      ),
+    );
+  }
+  return panel.map((m, i) => {
+    const settings: PanelMemberSettings = {};
+    for (const key of ['provider', 'model', 'timeoutMs', 'retries', 'backoffMs', 'concurrency'] as const) {
+      if (m[key] !== undefined) (settings as Record<string, unknown>)[key] = m[key];
+    }
+    if (m.apiKey !== undefined) settings.apiKey = m.apiKey === '' ? null : m.apiKey;
+    if (m.label !== undefined && m.label !== null && m.label !== '') settings.label = m.label;
+    if (m.baseUrl !== undefined) {
+      const problem = urlProblem(m.baseUrl);
+      const provider = m.provider ?? judge.provider;
+      if (problem) {
+        r.errors.push(
+          r.issueAt(
+            ['judge', 'panel', i, 'baseUrl'],
+            `judge.panel[${i}].baseUrl ${quote(written[i]?.baseUrl ?? '')} ${problem}`,
+            `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[provider].baseUrl}`,
+          ),
+        );
+      } else {
+        settings.baseUrl = m.baseUrl.replace(/\/+$/, '');
+      }
+    }
+    const member = panelMemberConfig(judge, settings);
+    if (member.apiKey === null && member.baseUrl === JUDGE_DEFAULTS[member.provider].baseUrl) {
+      r.warnings.push(
+        r.issueAt(
+          ['judge', 'panel', i],
+          `judge.panel[${i}] (${member.provider} ${member.model}) has no API key: ${member.provider} will refuse its calls and the panel may not reach a majority`,
+          member.provider === judge.provider
+            ? 'add apiKey: ${JUDGE_API_KEY} under judge (the members inherit it) or under this member'
+            : `add apiKey: \${${member.provider.toUpperCase()}_API_KEY} under this member (a member of another provider than the judge's does not inherit the judge's key)`,
+        ),
+      );
+    }
+    return settings;
+  });
+}
+
+/**
+ * A panel member's judge (docs/judges.md, "Panels"): the keys it sets, the rest from `judge`. A
+ * member of another provider than the judge's takes that provider's default address and model
+ * instead of the judge's, and never the judge's API key (a key belongs to one vendor).
+ */
+export function panelMemberConfig(judge: JudgeConfig, m: PanelMemberSettings): JudgeConfig {
+  const provider = m.provider ?? judge.provider;
+  const same = provider === judge.provider;
+  return {
+    provider,
+    baseUrl: m.baseUrl ?? (same ? judge.baseUrl : JUDGE_DEFAULTS[provider].baseUrl),
+    model: m.model ?? (same ? judge.model : JUDGE_DEFAULTS[provider].model),
+    apiKey: m.apiKey !== undefined ? m.apiKey : same ? judge.apiKey : null,
+    timeoutMs: m.timeoutMs ?? judge.timeoutMs,
+    retries: m.retries ?? judge.retries,
+    backoffMs: m.backoffMs ?? judge.backoffMs,
+    concurrency: m.concurrency ?? judge.concurrency,
+    label: m.label ?? null,
+  };
+}
+
+/** The judges of a panel in order, or null when the judge has none. */
+export function panelMembers(judge: JudgeConfig): JudgeConfig[] | null {
+  return judge.panel ? judge.panel.map((m) => panelMemberConfig(judge, m)) : null;
+}
+
 function applyRegexAndCost(config: Config, file: ConfigFile): void {
   if (file.regex?.timeoutMs !== undefined) config.regex.timeoutMs = file.regex.timeoutMs;
   if (file.regex?.workers !== undefined) config.regex.workers = file.regex.workers;
@@ -457,6 +570,26 @@ function applyRegexAndCost(config: Config, file: ConfigFile): void {
   if (cost.turnsPerFixture !== undefined) config.cost.turnsPerFixture = cost.turnsPerFixture;
   if (cost.judgeCallUsd !== undefined) config.cost.judgeCallUsd = cost.judgeCallUsd;
   if (cost.capUsd !== undefined) config.cost.capUsd = cost.capUsd;
+  if (cost.simulatorCallUsd !== undefined) config.cost.simulatorCallUsd = cost.simulatorCallUsd;
+}
+
+type SimulatorSection = NonNullable<ConfigFile['simulator']>;
+
+/** simulator: only the keys given (the rest is the judge's when the run starts); a base URL must be http(s). */
+function resolveSimulatorSettings(s: SimulatorSection, written: SimulatorSection, r: Resolution): SimulatorSettings {
+  const out: SimulatorSettings = {};
+  if (s.provider !== undefined) out.provider = s.provider;
+  if (s.model !== undefined) out.model = s.model;
+  if (s.apiKey !== undefined) out.apiKey = s.apiKey === '' ? null : s.apiKey;
+  if (s.baseUrl !== undefined) {
+    const problem = urlProblem(s.baseUrl);
+    if (problem) {
+      r.errors.push(
+        r.issueAt(['simulator', 'baseUrl'], `simulator.baseUrl ${quote(written.baseUrl ?? '')} ${problem}`, `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[s.provider ?? 'openai'].baseUrl}`),
+      );
+    } else out.baseUrl = s.baseUrl.replace(/\/+$/, '');
+  }
+  return out;
 }
 
 /** coverage.conversations: names, each once (the `conversations:` prefix rule decides what "once" means). */

@@ -13,6 +13,8 @@ import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 
 export const DEFAULT_MAX_TURNS = 20;
+/** The most message turns a simulated user may take (`user.maxTurns`). */
+export const MAX_SIMULATED_TURNS = 20;
 
 const jsonValue = z.custom<JsonValue>(isJsonValue, { error: 'must be JSON data (strings, numbers, true/false, null, lists and mappings)' });
 const matchMode = z.enum(['exact', 'subset']);
@@ -34,6 +36,14 @@ const expectSchema = z.strictObject({
   maxTurnLatencyMs: z.number().int().min(1).nullable().optional(),
 });
 
+const SIMULATED_TURNS_RULE = `must be a whole number of message turns from 1 to ${MAX_SIMULATED_TURNS}`;
+// A simulated user (docs/personas.md, "Simulated users"): a model plays the user towards the goal.
+const userSchema = z.strictObject({
+  goal: z.string(),
+  instructions: z.string().nullable().optional(),
+  maxTurns: z.number({ error: SIMULATED_TURNS_RULE }).int({ error: SIMULATED_TURNS_RULE }).min(1, { error: SIMULATED_TURNS_RULE }).max(MAX_SIMULATED_TURNS, { error: SIMULATED_TURNS_RULE }),
+});
+
 export const personaSchema = z.strictObject({
   label: z.string(),
   persona: z.string().nullable().optional(),
@@ -45,7 +55,11 @@ export const personaSchema = z.strictObject({
   unmockedTools: z.enum(['error', 'allow']).optional(),
   expect: expectSchema,
   repeat: repeatSchema.nullable().optional(),
+  user: userSchema.optional(),
 });
+
+/** With a simulated user the opening is optional: the simulator then writes message 1 too. */
+export const simulatedPersonaSchema = personaSchema.extend({ opening: z.string().optional() });
 
 const PERSONA_FILE = itemFileRule({
   key: 'personas',
@@ -85,11 +99,12 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
   const labelText = typeof raw.label === 'string' ? raw.label : null;
   const prefix = labelText !== null ? `persona script ${quote(labelText)}: ` : `${name}: `;
 
-  const parsed = personaSchema.safeParse(raw);
+  const schema = raw.user === undefined ? personaSchema : simulatedPersonaSchema;
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     // A file read as one script may be a misspelt list (`personass:` for `personas:`).
     const suggestAlso = path.length === 0 ? ['personas'] : undefined;
-    result.errors.push(...translateZodIssues({ src, schema: personaSchema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues));
+    result.errors.push(...translateZodIssues({ src, schema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues));
   }
   if (labelText !== null) {
     result.labels.push({ label: labelText, file: src.file, ...src.valueAt([...path, 'label']) });
@@ -106,22 +121,25 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
     });
   }
   checkThreshold(raw.threshold, [...path, 'threshold'], prefix, err);
-  checkTurns(raw, path, prefix, err);
+  checkSimulated(raw, path, prefix, err);
+  if (raw.user === undefined) checkTurns(raw, path, prefix, err);
   checkExpectations(raw.expect, [...path, 'expect'], prefix, err);
   checkReplies(src, raw, path, prefix, err, result);
   const repeat = checkRepeat(raw.repeat, [...path, 'repeat'], prefix, err);
 
   if (result.errors.length === errorsBefore && parsed.success) {
     const p = parsed.data;
+    const user = p.user === undefined ? null : { goal: p.user.goal, instructions: p.user.instructions ?? null, maxTurns: p.user.maxTurns };
     result.personas.push({
       label: p.label,
       file: src.file,
       line: where.line ?? 1,
       ...(repeat !== null ? { repeat } : {}),
       persona: p.persona ?? null,
-      opening: p.opening,
+      opening: p.opening ?? null,
       followUps: p.followUps ?? [],
-      maxTurns: p.maxTurns ?? DEFAULT_MAX_TURNS,
+      maxTurns: user?.maxTurns ?? p.maxTurns ?? DEFAULT_MAX_TURNS,
+      ...(user !== null ? { user } : {}),
       threshold: p.threshold ?? DEFAULT_THRESHOLD,
       mocks: (p.mocks ?? []).map(toMock),
       ...(p.unmockedTools !== undefined ? { unmockedTools: p.unmockedTools } : {}),
@@ -142,7 +160,9 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
   if (e === null || typeof e !== 'object' || Array.isArray(e)) return;
   const list = (e as Record<string, unknown>).reply;
   if (!Array.isArray(list)) return;
-  const turns = 1 + (Array.isArray(raw.followUps) ? raw.followUps.length : 0);
+  const user = raw.user !== null && typeof raw.user === 'object' ? (raw.user as Record<string, unknown>) : null;
+  const simulatedTurns = user !== null && typeof user.maxTurns === 'number' && Number.isInteger(user.maxTurns) ? user.maxTurns : null;
+  const turns = simulatedTurns ?? 1 + (Array.isArray(raw.followUps) ? raw.followUps.length : 0);
   list.forEach((item, i) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return; // the schema says so
     const r = item as Record<string, unknown>;
@@ -182,6 +202,38 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
       );
     }
   });
+}
+
+/**
+ * A simulated user: `user` in place of `followUps` (not both), its own `maxTurns` (a script-level
+ * one beside it is an error that says which to keep), a goal that says something; `opening` is
+ * optional only with `user`.
+ */
+function checkSimulated(raw: Record<string, unknown>, path: PathSegment[], prefix: string, err: Err): void {
+  const user = raw.user;
+  if (user === undefined) return;
+  if (raw.followUps !== undefined && raw.followUps !== null) {
+    err(
+      [...path, 'followUps'],
+      `${prefix}followUps and user cannot be used together: follow-ups are a fixed script, a simulated user writes its own messages`,
+      'keep followUps (remove user) for a fixed conversation, or keep user (remove followUps) for a simulated one',
+    );
+  }
+  if (raw.maxTurns !== undefined) {
+    const n = typeof raw.maxTurns === 'number' ? raw.maxTurns : null;
+    err(
+      [...path, 'maxTurns'],
+      `${prefix}maxTurns beside user: a simulated user's turn limit is user.maxTurns`,
+      n !== null && user !== null && typeof user === 'object' && (user as Record<string, unknown>).maxTurns === undefined
+        ? `move it under user (user: { ..., maxTurns: ${n} }) and remove the script-level maxTurns`
+        : 'remove the script-level maxTurns and keep user.maxTurns',
+    );
+  }
+  if (user !== null && typeof user === 'object' && !Array.isArray(user)) {
+    const u = user as Record<string, unknown>;
+    if (typeof u.goal === 'string' && u.goal.trim() === '') err([...path, 'user', 'goal'], `${prefix}user.goal is empty`, 'say what the simulated user wants, e.g. goal: Get a refund for order 1234, which arrived broken');
+    if (typeof u.instructions === 'string' && u.instructions.trim() === '') err([...path, 'user', 'instructions'], `${prefix}user.instructions is empty`, 'say how the user behaves, or remove instructions');
+  }
 }
 
 function checkThreshold(value: unknown, at: PathSegment[], prefix: string, err: Err): void {

@@ -57,6 +57,12 @@ function expectEverything(record: RunRecord): void {
   expect(record.spend?.judgeReused).toBe(1);
   expect(record.estimate.aboveCap).toBe(false);
   expectPersonas(record);
+  // The simulated user: its accepted messages replayed word for word, no simulator call.
+  const simulated = record.personas.find((x) => x.label === 'refund-simulated');
+  expect(simulated).toMatchObject({ verdict: 'pass', drift: { transcript: 'same', route: 'same', verdict: 'still_passing' } });
+  expect(simulated?.simulation).toMatchObject({ liveFromTurn: null, endedBy: 'agent', calls: 0, fault: null });
+  expect(simulated?.turns.map((t) => t.source ?? null)).toEqual([null, 'baseline', 'baseline', 'baseline']);
+  expect(record.spend).toMatchObject({ simulatorCalls: 0, baselineTurns: 3 });
 }
 
 /** The example persona scripts: each verdict for the reason its comment in the YAML gives. */

@@ -85,7 +85,7 @@ describe('replay with persona scripts', () => {
   it('scripts and fixtures share one concurrency bound; each script holds one slot and sends its turns in order', async () => {
     const scripts = [script('p1', 3), script('p2', 4), script('p3', 2)];
     const fixtures = ['f1', 'f2', 'f3', 'f4'].map(fixture);
-    const items = [...scripts.map((s) => ({ lastMessage: s.followUps.at(-1) ?? s.opening })), ...fixtures.map((f) => ({ lastMessage: f.message }))];
+    const items = [...scripts.map((s) => ({ lastMessage: s.followUps.at(-1) ?? s.opening ?? '' })), ...fixtures.map((f) => ({ lastMessage: f.message }))];
     const gate = await gatedAgent(items, 3);
     const client = createHttpAgentClient({ ...defaultConfig().agent, url: gate.server.url, start: null, concurrency: 8, retries: 0 });
     cleanups.push(() => client.close());

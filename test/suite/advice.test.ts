@@ -63,7 +63,7 @@ describe('advice about baselines: only what the suite proves', () => {
       [`${B}/opening-hours.json`]: BASELINE('opening-hours'),
     });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${P}/hours.yml:2:1: persona script "opening-hours": unknown key "openin" (and the required "opening" is missing); allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, unmockedTools, expect, repeat\n  fix: did you mean "opening"? rename the key, so that line 2 reads\n    opening: hi`,
+      `${P}/hours.yml:2:1: persona script "opening-hours": unknown key "openin" (and the required "opening" is missing); allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, unmockedTools, expect, repeat, user\n  fix: did you mean "opening"? rename the key, so that line 2 reads\n    opening: hi`,
       `${P}/refund.yml:3:11: persona script "refund": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria, reply, maxTurnLatencyMs\n  fix: did you mean "terminal"? rename the key, so that line 3 reads\n    expect: { terminal: finish }`,
     ]);
     expect(r.warnings).toEqual([]);

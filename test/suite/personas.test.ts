@@ -205,7 +205,7 @@ describe('loadSuite: persona scripts', () => {
     const r = await load({ [`${P}/b.yml`]: 'label: ../x\nopening: hi\nfollowups: [a]\nexpect: { termnal: finish }\n' });
     expect(brief(r.errors)).toEqual([
       `${P}/b.yml:1: label "../x" is not valid: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (it names the baseline file)`,
-      `${P}/b.yml:3: persona script "../x": unknown key "followups"; allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, unmockedTools, expect, repeat`,
+      `${P}/b.yml:3: persona script "../x": unknown key "followups"; allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, unmockedTools, expect, repeat, user`,
       `${P}/b.yml:4: persona script "../x": unknown key "termnal" in expect; allowed keys: conversations, terminal, toolCalled, toolNotCalled, criteria, reply, maxTurnLatencyMs`,
     ]);
   });

@@ -5,13 +5,15 @@
 // Side by side: the sentence diff of diff.ts (replyDiff) as rows: unchanged sentences on both
 // sides, each changed sentence with its replacement, the changed words marked.
 
-import type { Check, FixtureRecord, JsonValue, PersonaBaseline, PersonaRecord, Route, SingleAssertion, ToolCall, Turn } from '../../types.js';
+import type { Check, FixtureRecord, JsonValue, PanelMember, PersonaBaseline, PersonaRecord, Route, SingleAssertion, ToolCall, Turn } from '../../types.js';
 import { judgeAssertionOf } from '../../assertions/list.js';
+import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
 import { clip, normalizeBlock } from '../escape.js';
 import { CHECK_NAMES, checkSubject, replyWords } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
+import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
 
 /** A reply longer than this is shown whole but not diffed (the diff would be slow and unreadable). */
 export const MAX_DIFF_CHARS = 20_000;
@@ -37,7 +39,7 @@ export interface FixtureData {
   persona: string | null;
   assertion: string;
   detail: string;
-  judge: { score: number | null; threshold: number | null; rationale: string | null } | null;
+  judge: { score: number | null; threshold: number | null; rationale: string | null; members?: string[] } | null;
   error: string | null;
   /** The new reply; absent when errored, and when the diff shows it already. */
   reply?: string | null;
@@ -69,6 +71,8 @@ export interface CheckData {
   expected: string;
   observed: string;
   detail: string;
+  /** A panel of judges: one line per member (docs/judges.md, "Panels"); absent for a single judge. */
+  members?: string[];
 }
 
 export interface TurnData {
@@ -81,6 +85,8 @@ export interface TurnData {
   errors: string[];
   /** The baseline's turn at this position, when it differs (reply diffed, route and message named). */
   baseline: { message: string | null; route: string | null; diff: SideBySide | null; missing: boolean } | null;
+  /** A simulated script's message turn: who wrote the user message ("simulated", "from the baseline", "script"). */
+  source?: string;
 }
 
 export interface PersonaData {
@@ -97,6 +103,8 @@ export interface PersonaData {
   error: string | null;
   /** A repeated script's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
+  /** A simulated user (docs/simulated-users.md): the goal, from which turn it was live, how it ended, its calls, a fault. */
+  simulation?: { goal: string; facts: string[]; fault: string | null };
 }
 
 export type ItemData = FixtureData | PersonaData;
@@ -197,7 +205,14 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     persona: f.persona,
     assertion: assertionText(f),
     detail: text(f.detail ?? ''),
-    judge: hasJudge ? { score: f.score, threshold: f.threshold, rationale: f.rationale === null ? null : text(f.rationale) } : null,
+    judge: hasJudge
+      ? {
+          score: f.score,
+          threshold: f.threshold,
+          rationale: f.rationale === null ? null : text(f.rationale),
+          ...(f.members != null && f.threshold !== null ? { members: memberLines(f.members, f.threshold) } : {}),
+        }
+      : null,
     error: f.errored ? text(f.error) : null,
     reply: f.reply === null || diff !== null ? null : text(f.reply),
     route: routeText(f.route),
@@ -260,7 +275,13 @@ function checkData(c: Check): CheckData {
     expected: clip(expectedText(c), 2000),
     observed: clip(observedText(c), 2000),
     detail: clip(normalizeBlock(c.detail), 4000),
+    ...(c.kind === 'criterion' && c.members !== undefined ? { members: memberLines(c.members, c.threshold) } : {}),
   };
+}
+
+/** A panel's members, one line each: "openai gpt-4o: 0.90 pass: <rationale>", then how many passed. */
+function memberLines(members: readonly PanelMember[], threshold: number): string[] {
+  return [panelCount(members, threshold), ...members.map((m) => clip(text(`${m.label}: ${memberWords(m, threshold)}`), 600))];
 }
 
 function toolCallData(calls: readonly ToolCall[] | null): TurnData['toolCalls'] {
@@ -298,6 +319,7 @@ export function personaData(p: PersonaRecord): PersonaData {
       outcome: t.outcome,
       errors: t.errors.map((e) => `${e.kind}${e.tool ? ` (${e.tool})` : ''}: ${e.message}`),
       baseline: base === null ? null : baselineTurnData(base[i], t),
+      ...(t.source === undefined ? {} : { source: SOURCE_WORDS[t.source] }),
     })),
     droppedTurns: base === null ? 0 : Math.max(0, base.length - p.turns.length),
     unsent: p.unsent.map(text),
@@ -309,6 +331,7 @@ export function personaData(p: PersonaRecord): PersonaData {
       (a) => a.error ?? (a.checks.filter((c) => c.status !== 'pass').map((c) => `${CHECK_NAMES[c.kind]}: ${c.detail}`).join('; ') || 'every check passed'),
       () => null,
     ),
+    ...(p.simulation ? { simulation: { goal: text(p.simulation.goal), facts: simulationFacts(p, p.simulation).map(text), fault: faultLine(p.simulation) } } : {}),
   };
 }
 

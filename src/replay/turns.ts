@@ -1,0 +1,40 @@
+// What one persona turn becomes in the record, shared by scripted and simulated conversations
+// (replay/personas.ts, replay/simulated.ts): every agent-supplied text redacted.
+
+import type { AgentErrorEntry, JsonValue, PersonaErrorKind, SessionTurn, ToolCall, Turn } from '../types.js';
+
+export interface Transcript {
+  turns: Turn[];
+  unsent: string[];
+  failure: { errorKind: PersonaErrorKind; error: string } | null;
+  outcomesReported: boolean;
+  /** Redaction changed some text of a turn (then no judge result is reused). */
+  redacted?: boolean;
+}
+
+/** Every agent-supplied text is redacted before it is recorded, compared or sent to the judge. */
+export function toTurn(index: number, message: string | null, a: SessionTurn & { kind: 'replied' }, durationMs: number, redact: (t: string) => string): Turn {
+  return {
+    index,
+    message,
+    reply: redact(a.reply),
+    route: a.route === null ? null : { conversation: redact(a.route.conversation), stage: redact(a.route.stage) },
+    offTrack: a.offTrack.map((o) => redactJson(o as JsonValue, redact)),
+    toolCalls: a.toolCalls === null ? null : a.toolCalls.map((c): ToolCall => ({ tool: redact(c.tool), input: redactJson(c.input, redact), output: redactJson(c.output, redact), mocked: c.mocked })),
+    outcome: a.outcome === null ? null : redact(a.outcome),
+    errors: a.errors.map((e): AgentErrorEntry => ({ kind: redact(e.kind), tool: e.tool === null ? null : redact(e.tool), message: redact(e.message) })),
+    durationMs,
+    ...(a.timing === undefined ? {} : { latencyMs: a.timing.latencyMs, firstTokenMs: a.timing.firstTokenMs }),
+  };
+}
+
+function redactJson(value: JsonValue, redact: (t: string) => string): JsonValue {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactJson(v, redact));
+  if (value !== null && typeof value === 'object') {
+    const out: { [key: string]: JsonValue } = {};
+    for (const [k, v] of Object.entries(value)) out[redact(k)] = redactJson(v, redact);
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,73 @@
+// The simulator client against loopback servers: the provider's schema mechanism named
+// simulated_user (OpenAI-compatible json_schema strict, Anthropic a forced tool), the answer read
+// from it, and the faults in the product's words.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSimulator } from '../../src/simulator/index.js';
+import type { JudgeConfig } from '../../src/config.js';
+import type { Clock, SimulatorRequest } from '../../src/types.js';
+import { json, startServer, type TestServer } from '../judge/server.js';
+import { completion } from './server.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  while (servers.length > 0) await servers.pop()?.close();
+});
+const clock: Clock = { now: () => 0, sleep: async () => undefined };
+
+function config(provider: 'openai' | 'anthropic', baseUrl: string): JudgeConfig {
+  return { provider, baseUrl, model: 'm', apiKey: 'secret-key-123456', timeoutMs: 5000, retries: 1, backoffMs: 1, concurrency: 2, label: null };
+}
+
+const REQUEST: SimulatorRequest = {
+  goal: 'Get a refund',
+  instructions: null,
+  persona: 'impatient',
+  turn: 2,
+  maxTurns: 5,
+  transcript: [{ index: 1, message: 'hi', reply: 'Hello, how can I help?', route: null, offTrack: [], toolCalls: [{ tool: 'find_order', input: {}, output: {}, mocked: true }], outcome: null, errors: [], durationMs: 1 }],
+};
+
+describe('simulator client', () => {
+  it('Anthropic: a forced tool simulated_user; its input is the answer', async () => {
+    const server = await startServer([json(200, { content: [{ type: 'tool_use', name: 'simulated_user', input: { done: true, message: null, reason: 'refund confirmed' } }] })]);
+    servers.push(server);
+    const sim = createSimulator(config('anthropic', server.url), { clock });
+    expect(await sim.next(REQUEST)).toEqual({ kind: 'done', reason: 'refund confirmed', retries: 0 });
+    const body = server.received[0]?.body as { tools: { name: string; input_schema: unknown }[]; tool_choice: unknown; messages: { content: string }[] };
+    expect(body.tools[0]?.name).toBe('simulated_user');
+    expect(body.tool_choice).toEqual({ type: 'tool', name: 'simulated_user' });
+    expect(server.received[0]?.headers['x-api-key']).toBe('secret-key-123456');
+    // The simulator reads the user's and the chatbot's words, not the agent's tool calls.
+    expect(body.messages[0]?.content).toContain('[turn 1] Chatbot: Hello, how can I help?');
+    expect(body.messages[0]?.content).not.toContain('find_order');
+    await sim.close();
+  });
+
+  it('OpenAI-compatible: a strict json_schema simulated_user; a message; prose around JSON in the plain form is still read', async () => {
+    const server = await startServer([completion('{"done": false, "message": "Order 1234, please hurry", "reason": null}'), completion('Sure: {"message": "It arrived broken"} thanks')]);
+    servers.push(server);
+    const sim = createSimulator(config('openai', server.url), { clock });
+    expect(await sim.next(REQUEST)).toEqual({ kind: 'message', message: 'Order 1234, please hurry', retries: 0 });
+    expect(await sim.next(REQUEST)).toEqual({ kind: 'message', message: 'It arrived broken', retries: 0 });
+    const body = server.received[0]?.body as { response_format: { json_schema: { name: string; strict: boolean } } };
+    expect(body.response_format.json_schema).toMatchObject({ name: 'simulated_user', strict: true });
+    expect(sim.structuredOutput()).toEqual({ structured: true });
+    await sim.close();
+  });
+
+  it('a retried 503 then an answer: the retry is counted on the call; a fault never carries the key', async () => {
+    const server = await startServer([json(503, { error: { message: 'busy secret-key-123456' } }), completion('{"message": "ok"}')]);
+    servers.push(server);
+    let told = 0;
+    const sim = createSimulator(config('openai', server.url), { clock, onRetry: () => told++ });
+    expect(await sim.next(REQUEST)).toEqual({ kind: 'message', message: 'ok', retries: 1 });
+    expect(told).toBe(1);
+    const failing = await startServer([json(401, { error: { message: 'bad key secret-key-123456' } })]);
+    servers.push(failing);
+    const sim2 = createSimulator(config('openai', failing.url), { clock });
+    const answer = await sim2.next(REQUEST);
+    expect(answer).toEqual({ kind: 'fault', fault: 'simulator unreachable: HTTP 401: bad key ***', retries: 0 });
+    await sim.close();
+    await sim2.close();
+  });
+});

@@ -1,0 +1,313 @@
+// Simulated users end to end through the engine (docs/personas.md, "Simulated users"): a real
+// loopback agent (native protocol, with a welcome turn) and a real loopback simulator
+// (test/simulator/server.ts) that answers from what it is sent and records every call. A baseline
+// is accepted with the product's own acceptance rule and written with its own serializer.
+
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCheck, type CheckOptions } from '../../src/engine.js';
+import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
+import { serializePersonaBaseline } from '../../src/suite/index.js';
+import type { Clock, PersonaRecord, RunRecord } from '../../src/types.js';
+import { startAgentServer, type AgentServer, type ReceivedRequest } from '../support/agent-server.js';
+import { json, type TestServer } from '../judge/server.js';
+import { playUntil, startSimulatorServer, type Play, type SimulatorServer } from './server.js';
+
+const dirs: string[] = [];
+const servers: (AgentServer | TestServer)[] = [];
+afterEach(async () => {
+  while (servers.length > 0) await servers.pop()?.close();
+  while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
+});
+
+/** No real waits between retries. */
+const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
+
+/** How the loopback agent behaves; tests change it between runs. */
+interface AgentBehaviour {
+  /** The reply of this message turn differs from the usual one. */
+  changedAt?: number;
+  /** The agent ends the conversation at this message turn. */
+  endAt?: number;
+  /** This message turn is answered HTTP 500. */
+  failAt?: number;
+  /** Appended to every reply (a secret the agent leaks). */
+  leak?: string;
+}
+
+async function agentServer(behaviour: AgentBehaviour): Promise<AgentServer> {
+  const turns = new Map<string, number>();
+  const agent = await startAgentServer((req: ReceivedRequest) => {
+    const body = (req.json ?? {}) as { session: string; message?: string; start?: boolean };
+    if (body.start === true) return { json: { reply: 'Welcome to the shop!', route: { conversation: 'welcome', stage: 'hello' }, ended: false } };
+    const n = (turns.get(body.session) ?? 0) + 1;
+    turns.set(body.session, n);
+    if (behaviour.failAt === n) return { status: 500, body: 'boom' };
+    const reply = behaviour.changedAt === n ? `reply ${n}, said differently` : `reply ${n} to: ${String(body.message)}${behaviour.leak ?? ''}`;
+    return { json: { reply, route: { conversation: 'refunds', stage: `s${n}` }, ended: behaviour.endAt === n } };
+  });
+  servers.push(agent);
+  return agent;
+}
+
+async function simulatorServer(play: Play): Promise<SimulatorServer> {
+  const s = await startSimulatorServer(play);
+  servers.push(s);
+  return s;
+}
+
+const SCRIPT = (extra = ''): string => `label: refund-sim
+opening: I want my money back
+user:
+  goal: Get a refund for order 1234
+  instructions: Be brief.
+  maxTurns: 4
+expect: { conversations: [refunds] }
+${extra}`;
+
+async function project(agentUrl: string, simulatorUrl: string, opts: { config?: string; script?: string; scripts?: Record<string, string> } = {}): Promise<string> {
+  const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-sim-'));
+  dirs.push(cwd);
+  const dir = join(cwd, '.agent-replay');
+  await mkdir(join(dir, 'personas'), { recursive: true });
+  await mkdir(join(dir, 'baselines'), { recursive: true });
+  await writeFile(
+    join(dir, 'config.yml'),
+    `agent:\n  url: ${agentUrl}\n  retries: 0\n  backoffMs: 1\n  concurrency: 1\nsimulator: { baseUrl: "${simulatorUrl}", model: sim-model }\ncost: { capUsd: 5 }\n${opts.config ?? ''}`,
+  );
+  for (const [name, text] of Object.entries(opts.scripts ?? { 'p.yml': opts.script ?? SCRIPT() })) await writeFile(join(dir, 'personas', name), text);
+  return cwd;
+}
+
+function options(cwd: string, env: Record<string, string> = {}): CheckOptions {
+  return { dir: '.agent-replay', cwd, env, confirmCost: false, failOn: ['newly_failing'], commit: null };
+}
+
+async function ran(cwd: string, env: Record<string, string> = {}): Promise<RunRecord> {
+  const result = await runCheck(options(cwd, env), { clock });
+  if (result.kind !== 'ran') throw new Error(`expected a run, got ${result.kind}: ${JSON.stringify(result.kind === 'config_errors' ? result.errors : result.estimate)}`);
+  return result.record;
+}
+
+/** Accepts the script's record as a maintainer would, and writes its baseline file. */
+async function accept(cwd: string, record: PersonaRecord): Promise<string> {
+  const decision = decidePersonaAcceptance(record, '2026-01-01T00:00:00.000Z', 'abc123');
+  if (decision.kind !== 'accept') throw new Error(`not accepted: ${JSON.stringify(decision)}`);
+  const file = join(cwd, '.agent-replay', 'baselines', `${record.label}.json`);
+  await writeFile(file, serializePersonaBaseline(decision.baseline));
+  return file;
+}
+
+function only(record: RunRecord): PersonaRecord {
+  expect(record.personas).toHaveLength(1);
+  return record.personas[0] as PersonaRecord;
+}
+
+const sources = (p: PersonaRecord): (string | undefined)[] => p.turns.filter((t) => t.index > 0).map((t) => t.source);
+
+describe('simulated users: live, accepted, replayed', () => {
+  it('with no baseline every message after the scripted opening is simulated live, until the simulator is done', async () => {
+    const agent = await agentServer({});
+    const sim = await simulatorServer(playUntil(3));
+    const record = await ran(await project(agent.url, sim.url));
+    const p = only(record);
+    expect(p.errored).toBe(false);
+    expect(p.verdict).toBe('pass');
+    expect(p.drift?.verdict).toBe('no_baseline');
+    expect(p.turns.map((t) => [t.index, t.message])).toEqual([
+      [0, null],
+      [1, 'I want my money back'],
+      [2, 'Get a refund for order 1234 - message 2'],
+      [3, 'Get a refund for order 1234 - message 3'],
+    ]);
+    expect(sources(p)).toEqual(['script', 'simulator', 'simulator']);
+    expect(p.turns[0]?.source).toBeUndefined();
+    // Asked for turns 2, 3 and 4; at turn 4 it was done.
+    expect(sim.asks.map((a) => a.turn)).toEqual([2, 3, 4]);
+    expect(sim.asks.every((a) => a.schema === 'simulated_user' && a.maxTurns === 4 && a.text.includes('Be brief.'))).toBe(true);
+    expect(p.simulation).toEqual({ goal: 'Get a refund for order 1234', liveFromTurn: 2, endedBy: 'simulator', doneReason: 'goal reached after 3 turns', calls: 3, retries: 0, fault: null });
+    expect(record.spend).toMatchObject({ agentTurns: 4, simulatorCalls: 3, simulatorRetries: 0, baselineTurns: 0 });
+    // The estimate: welcome + 4 agent turns at 0.01, 4 simulator calls at 0.005.
+    expect(record.estimate.usd).toBe(0.07);
+  });
+
+  it('accepted, then replayed against the unchanged agent: zero simulator calls, the same transcript, ended where the baseline ended', async () => {
+    const agent = await agentServer({});
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url);
+    const first = only(await ran(cwd));
+    const file = await accept(cwd, first);
+    const stored = JSON.parse(await readFile(file, 'utf8')) as { transcript: { source?: string }[]; simulation: unknown };
+    expect(stored.transcript.map((t) => t.source)).toEqual([undefined, 'script', 'simulator', 'simulator']);
+    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns' });
+    const callsBefore = sim.asks.length;
+
+    const record = await ran(cwd);
+    const p = only(record);
+    expect(sim.asks.length).toBe(callsBefore);
+    expect(p.drift).toEqual({ transcript: 'same', route: 'same', verdict: 'still_passing' });
+    expect(p.turns.map((t) => t.message)).toEqual(first.turns.map((t) => t.message));
+    expect(sources(p)).toEqual(['script', 'baseline', 'baseline']);
+    expect(p.simulation).toMatchObject({ liveFromTurn: null, endedBy: 'simulator', doneReason: 'goal reached after 3 turns', calls: 0 });
+    expect(record.spend).toMatchObject({ simulatorCalls: 0, baselineTurns: 2 });
+    // Accepting the replay again changes nothing: the sources stay those of who wrote the messages.
+    expect(decidePersonaAcceptance(p, 'later', 'def456').kind).toBe('unchanged');
+  });
+
+  it('a reply changed at turn 2: turns 1-2 from the script and the baseline, the simulator writes turn 3 onwards', async () => {
+    const behaviour: AgentBehaviour = {};
+    const agent = await agentServer(behaviour);
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url);
+    await accept(cwd, only(await ran(cwd)));
+    sim.asks.length = 0;
+    behaviour.changedAt = 2;
+
+    const record = await ran(cwd);
+    const p = only(record);
+    expect(sources(p)).toEqual(['script', 'baseline', 'simulator']);
+    expect(sim.asks.map((a) => a.turn)).toEqual([3, 4]);
+    // The simulator read the changed reply of turn 2.
+    expect(sim.asks[0]?.text).toContain('reply 2, said differently');
+    expect(p.simulation).toMatchObject({ liveFromTurn: 3, endedBy: 'simulator', calls: 2 });
+    expect(p.drift?.transcript).toBe('different');
+    expect(record.spend).toMatchObject({ simulatorCalls: 2, baselineTurns: 1 });
+  });
+
+  it('the agent ending the conversation ends it; the turn limit ends it without an error (the checks decide)', async () => {
+    const ending = await agentServer({ endAt: 2 });
+    const sim = await simulatorServer(playUntil(99));
+    const ended = only(await ran(await project(ending.url, sim.url)));
+    expect(ended.simulation).toMatchObject({ endedBy: 'agent', calls: 1, doneReason: null });
+    expect(ended.turns.map((t) => t.index)).toEqual([0, 1, 2]);
+    expect(ended.verdict).toBe('pass');
+
+    const agent = await agentServer({});
+    const limited = only(await ran(await project(agent.url, sim.url)));
+    expect(limited.errored).toBe(false);
+    expect(limited.verdict).toBe('pass');
+    expect(limited.turns.map((t) => t.index)).toEqual([0, 1, 2, 3, 4]);
+    expect(limited.simulation).toMatchObject({ endedBy: 'max_turns', calls: 3, doneReason: null, liveFromTurn: 2 });
+  });
+
+  it('with no opening the simulator writes message 1 too', async () => {
+    const agent = await agentServer({});
+    const sim = await simulatorServer(playUntil(2));
+    const script = 'label: refund-sim\nuser: { goal: Get a refund, maxTurns: 3 }\nexpect: { conversations: [refunds] }\n';
+    const p = only(await ran(await project(agent.url, sim.url, { script })));
+    expect(sources(p)).toEqual(['simulator', 'simulator']);
+    expect(sim.asks[0]?.userTurns).toBe(0);
+    expect(p.simulation).toMatchObject({ liveFromTurn: 1, endedBy: 'simulator', calls: 3 });
+  });
+});
+
+describe('simulated users: faults', () => {
+  const cases: { name: string; play: Play; fault: RegExp; requests: number; retries: number }[] = [
+    { name: '500s exhausting the retries', play: () => json(500, { error: { message: 'overloaded' } }), fault: /^simulator unreachable: HTTP 500 after 3 attempts: overloaded$/, requests: 3, retries: 2 },
+    { name: 'an answer that is not JSON', play: () => ({ content: 'I would rather chat about the weather.' }), fault: /^simulator answered no usable JSON: "I would rather chat about the weather\."$/, requests: 1, retries: 0 },
+    { name: 'an empty message', play: () => ({ message: '   ' }), fault: /^simulator wrote an empty message$/, requests: 1, retries: 0 },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: not evaluated (never errored, never failed), the fault in the record and in every check`, async () => {
+      const agent = await agentServer({});
+      const sim = await simulatorServer(c.play);
+      const cwd = await project(agent.url, sim.url, { config: 'judge: { provider: openai, baseUrl: "http://127.0.0.1:9/v1", model: j, retries: 2, backoffMs: 1 }\n' });
+      const record = await ran(cwd);
+      const p = only(record);
+      expect(p.errored).toBe(false);
+      expect(p.verdict).toBe('not_evaluated');
+      expect(p.drift?.verdict).toBe('no_baseline');
+      expect(p.simulation?.fault).toMatch(c.fault);
+      expect(p.simulation).toMatchObject({ endedBy: 'simulator_fault', calls: 1, retries: c.retries });
+      expect(p.checks.every((k) => k.status === 'not_evaluated' && k.detail === p.simulation?.fault)).toBe(true);
+      expect(sim.received).toHaveLength(c.requests);
+      expect(record.spend).toMatchObject({ simulatorCalls: 1, simulatorRetries: c.retries });
+      expect(record.tallies).toEqual({ passed: 0, failed: 0, notEvaluated: 1, errored: 0 });
+    });
+  }
+
+  it('a refused connection: not evaluated, "simulator unreachable: connection refused"', async () => {
+    const agent = await agentServer({});
+    const closed = await startSimulatorServer(playUntil(1));
+    const url = closed.url;
+    await closed.close();
+    const p = only(await ran(await project(agent.url, url)));
+    expect(p.errored).toBe(false);
+    expect(p.verdict).toBe('not_evaluated');
+    expect(p.simulation?.fault).toMatch(/^simulator unreachable: connection refused/);
+  });
+
+  it('an agent fault stays errored', async () => {
+    const agent = await agentServer({ failAt: 2 });
+    const sim = await simulatorServer(playUntil(99));
+    const p = only(await ran(await project(agent.url, sim.url)));
+    expect(p.errored).toBe(true);
+    expect(p.verdict).toBeNull();
+    expect(p.errorKind).toBe('http');
+    expect(p.simulation).toMatchObject({ endedBy: 'agent_fault', fault: null, calls: 1 });
+    expect(p.unsent).toEqual(['Get a refund for order 1234 - message 2']);
+  });
+});
+
+describe('simulated users: repeat, fallback, secrets', () => {
+  it('every repeat attempt starts from the baseline: a live simulation is never reused', async () => {
+    const behaviour: AgentBehaviour = {};
+    const agent = await agentServer(behaviour);
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url, { config: 'repeat: { count: 2, minPass: 1 }\n' });
+    const first = only(await ran(cwd));
+    // Two live attempts, three calls each; the attempts agree, so it is accepted.
+    expect(first.attempts?.map((a) => a.simulation?.calls)).toEqual([3, 3]);
+    await accept(cwd, first);
+    sim.asks.length = 0;
+
+    const unchanged = only(await ran(cwd));
+    expect(sim.asks).toHaveLength(0);
+    expect(unchanged.attempts?.map((a) => a.simulation?.liveFromTurn)).toEqual([null, null]);
+
+    behaviour.changedAt = 2;
+    const changed = only(await ran(cwd));
+    // Each attempt replays turn 2 from the baseline and simulates turns 3 and 4 itself.
+    expect(sim.asks.map((a) => a.turn)).toEqual([3, 4, 3, 4]);
+    expect(changed.attempts?.map((a) => [a.simulation?.liveFromTurn, a.simulation?.calls, a.turns.filter((t) => t.index > 0).map((t) => t.source)])).toEqual([
+      [3, 2, ['script', 'baseline', 'simulator']],
+      [3, 2, ['script', 'baseline', 'simulator']],
+    ]);
+  });
+
+  it('an endpoint that refuses structured output: one structured call per run, then the plain prompt', async () => {
+    const agent = await agentServer({});
+    const plain = playUntil(2);
+    const sim = await simulatorServer((ask) => (ask.schema !== null ? json(400, { error: { message: "response_format 'json_schema' is not supported by this model" } }) : plain(ask)));
+    const script = (label: string): string => SCRIPT().replace('label: refund-sim', `label: ${label}`);
+    const cwd = await project(agent.url, sim.url, { scripts: { 'a.yml': script('sim-a'), 'b.yml': script('sim-b') } });
+    const record = await ran(cwd);
+    expect(record.personas.map((p) => [p.label, p.verdict, p.simulation?.endedBy])).toEqual([
+      ['sim-a', 'pass', 'simulator'],
+      ['sim-b', 'pass', 'simulator'],
+    ]);
+    expect(sim.asks.filter((a) => a.schema !== null)).toHaveLength(1);
+    // The plain prompt asks for the JSON in words.
+    expect(sim.asks.at(-1)?.request.body).not.toHaveProperty('response_format');
+    expect(sim.asks.length).toBe(1 + 2 + 2);
+  });
+
+  it('the simulator reads the transcript redacted: a secret the agent leaks never reaches it', async () => {
+    const secret = 'tok-7f3a9c1e5b2d4086';
+    const agent = await agentServer({ leak: ` (debug: ${secret})` });
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url, { config: 'judge: { provider: openai, baseUrl: "http://127.0.0.1:9/v1", model: j, apiKey: "${JUDGE_KEY}" }\n' });
+    await writeFile(join(cwd, '.agent-replay', 'config.yml'), (await readFile(join(cwd, '.agent-replay', 'config.yml'), 'utf8')).replace('concurrency: 1', 'concurrency: 1\n  headers: { x-token: "${AGENT_TOKEN}" }'));
+    const record = await ran(cwd, { AGENT_TOKEN: secret, JUDGE_KEY: 'judge-key-0123456789' });
+    const p = only(record);
+    expect(sim.asks.length).toBeGreaterThan(0);
+    for (const r of sim.received) expect(JSON.stringify(r.body)).not.toContain(secret);
+    expect(sim.asks[0]?.text).toContain('(debug: ***)');
+    expect(JSON.stringify(record)).not.toContain(secret);
+    // The explicit simulator section has no apiKey; the judge's provider matches, so its key is inherited.
+    expect(sim.received[0]?.headers.authorization).toBe('Bearer judge-key-0123456789');
+    expect(p.verdict).toBe('pass');
+  });
+});
