@@ -9,7 +9,9 @@
 //
 // requestsFile: JSON {"headers": {...}, "items": [[body, body, ...], ...]}: one array of request
 // bodies per item (a fixture: one; a persona script: its turns, sent in order).
-// stdout: one JSON line {"wallMs", "cpuMs", "requests", "failed", "maxRssKb"}.
+// stdout: one JSON line {"wallMs", "cpuMs", "requests", "failed", "maxRssKb", "latency"}: latency is
+// the p50 and mean of its own time per request (sent to the reply read), beside which the bench
+// puts the latencyMs the engine recorded for the same requests (docs/latency.md).
 
 import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'undici';
@@ -28,13 +30,16 @@ const dispatcher = new Agent({ connections: concurrency, pipelining: 1 });
 let next = 0;
 let requests = 0;
 let failed = 0;
+const times: number[] = [];
 const worker = async (): Promise<void> => {
   for (let i = next++; i < items.length; i = next++) {
     for (const body of items[i] as string[]) {
       requests++;
       try {
+        const sent = performance.now();
         const res = await request(agentUrl, { dispatcher, method: 'POST', headers, body });
         const reply = (await res.body.json()) as { reply?: unknown };
+        times.push(performance.now() - sent);
         if (res.statusCode !== 200 || typeof reply.reply !== 'string') failed++;
       } catch {
         failed++;
@@ -46,4 +51,11 @@ await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, wo
 const wallMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 await dispatcher.close();
-process.stdout.write(`${JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, requests, failed, maxRssKb: process.resourceUsage().maxRSS })}\n`);
+process.stdout.write(`${JSON.stringify({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, requests, failed, maxRssKb: process.resourceUsage().maxRSS, latency: summary(times) })}\n`);
+
+/** p50 (nearest rank) and mean of the request times, ms. */
+function summary(values: number[]): { p50Ms: number; meanMs: number } | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50Ms: sorted[Math.ceil(sorted.length / 2) - 1] as number, meanMs: values.reduce((a, b) => a + b, 0) / values.length };
+}

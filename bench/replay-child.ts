@@ -73,11 +73,14 @@ if (code !== 0) {
 }
 const record = JSON.parse(await readFile(out, 'utf8')) as {
   durationMs: number;
-  fixtures: { errored: boolean; verdict: string | null }[];
+  fixtures: { errored: boolean; verdict: string | null; latencyMs?: number | null }[];
   personas: { errored: boolean; verdict: string | null }[];
 };
 await rm(out);
 const items = [...record.fixtures, ...record.personas];
+// What the engine recorded as each fixture's latency (docs/latency.md): p50 (nearest rank) and mean.
+const latencies = record.fixtures.flatMap((f) => (typeof f.latencyMs === 'number' ? [f.latencyMs] : [])).sort((a, b) => a - b);
+const latency = latencies.length === 0 ? null : { p50Ms: latencies[Math.ceil(latencies.length / 2) - 1] as number, meanMs: latencies.reduce((a, b) => a + b, 0) / latencies.length };
 process.stdout.write(
   `${JSON.stringify({
     wallMs,
@@ -91,5 +94,6 @@ process.stdout.write(
     sampledPeakRssKb: Math.round(peakSampledRss / 1024),
     cpuMs: (cpu.user + cpu.system) / 1000,
     terminalChars: stdoutChars,
+    latency,
   })}\n`,
 );

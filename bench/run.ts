@@ -197,6 +197,8 @@ interface ReplayFigures {
   maxRssKb: number;
   sampledPeakRssKb: number;
   cpuMs: number;
+  /** The latencyMs the engine recorded per fixture: p50 and mean (null: none measured). */
+  latency?: { p50Ms: number; meanMs: number } | null;
 }
 
 interface MinimalFigures {
@@ -205,6 +207,8 @@ interface MinimalFigures {
   requests: number;
   failed: number;
   maxRssKb: number;
+  /** The minimal client's own time per request: p50 and mean. */
+  latency?: { p50Ms: number; meanMs: number } | null;
 }
 
 /**
@@ -323,6 +327,19 @@ async function replayCase(opts: {
   const peak = Math.max(...engine.map((f) => f.maxRssKb)) / 1024;
   row(`  peak RSS (maxRSS)`, rss, opts.rssMb === null ? '' : `<= ${opts.rssMb} MB`, opts.rssMb === null ? null : peak <= opts.rssMb);
   row(`  agent saw (engine)`, `${server.requests} requests, ${server.connections} connections, ${server.maxInFlight} max in flight`, `${n * turns} requests`, null);
+  // The latency measurement adds nothing (docs/latency.md): what the engine recorded against the
+  // minimal client's own time for the same requests, last round of each.
+  const recorded = last.latency;
+  const own = minimal.at(-1)?.latency;
+  if (!persona && recorded != null && own != null) {
+    const gap = Math.abs(recorded.meanMs - own.meanMs);
+    row(
+      `  recorded latencyMs vs the minimal client's own time`,
+      `mean ${ms(recorded.meanMs)} vs ${ms(own.meanMs)} (p50 ${ms(recorded.p50Ms)} vs ${ms(own.p50Ms)}): ${ms(gap)} apart`,
+      '<= 3 ms apart',
+      gap <= 3,
+    );
+  }
   for (const f of engine) if (f.errored > 0 || f.passed !== n) notes.push(`${name}: ${f.errored} errored, ${f.passed}/${n} passed`);
 }
 
@@ -918,6 +935,7 @@ function printTable(): void {
  * `-- simulated` only the simulated scripts replayed from baselines, `-- cold` only the cold starts, `-- throttled` only the 429 figure, `-- reuse` only the judge
  * reuse figures, `-- shards` only the merge of 4 shards (quicker while working on one).
  * BENCH_REPS=n: rounds of each scale case (engine, then minimal client), medians compared; default 3.
+ * BENCH_RSS_ONLY=1 with `-- scale`: only the 20,000-fixture case (its peak RSS), for memory work.
  */
 const only = process.argv[2] ?? null;
 const reps = Math.max(1, Number(process.env.BENCH_REPS ?? '3') || 3);
@@ -940,7 +958,7 @@ async function main(): Promise<void> {
     const latencyMs = 50;
     const agent = await startAgent(latencyMs);
     try {
-      if (only === null || only === 'scale') {
+      if ((only === null || only === 'scale') && !process.env.BENCH_RSS_ONLY) {
         await guarded('1000 fixtures, C=8', () => replayCase({ root, agent, n: 1000, concurrency: 8, latencyMs, of: 'minimal client', factor: 1.05, rssMb: null, reps }));
         await guarded('5000 fixtures, C=32', () => replayCase({ root, agent, n: 5000, concurrency: 32, latencyMs, of: 'minimal client', factor: 1.05, rssMb: 120, reps }));
       }

@@ -327,6 +327,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         judgeModel: config.judge !== null ? judgeModelOf(config.judge) : (judge?.name ?? null),
         repeat: config.repeat ?? null,
         unmockedTools: config.personas?.unmockedTools ?? null,
+        ...(config.latency !== undefined ? { latency: config.latency } : {}),
       },
     );
     const listed = runCoverage(config.coverage ?? null, record);

@@ -7,10 +7,27 @@ export interface Route {
   stage: string;
 }
 
-export type Assertion =
+/** One check on a fixture's reply (docs/fixtures.md, "Assertions"). */
+export type SingleAssertion =
   | { kind: 'contains'; value: string }
   | { kind: 'regex'; pattern: string; flags: string }
-  | { kind: 'judge'; criterion: string; threshold: number };
+  | { kind: 'judge'; criterion: string; threshold: number }
+  /** The message turn took at most `ms` (docs/latency.md): deterministic, on the client's clock. */
+  | { kind: 'maxLatency'; ms: number };
+
+/** A fixture's assertion: one check, or a list of checks that must all pass (`assert: [...]`). */
+export type Assertion = SingleAssertion | { kind: 'all'; assertions: SingleAssertion[] };
+
+/** One check of an assertion list, with its own result (the record's `checks`). */
+export interface AssertionCheck {
+  assertion: SingleAssertion;
+  /** Named as a persona script's checks name theirs. */
+  status: Verdict;
+  detail: string;
+  score: number | null;
+  threshold: number | null;
+  rationale: string | null;
+}
 
 /** One user message, an optional persona tag, an optional assertion, a label. */
 export interface Fixture {
@@ -56,6 +73,8 @@ export interface FixtureAttempt {
   rationale: string | null;
   /** This attempt's score was reused from the baseline (no judge call); absent when a call was made. */
   judgeReused?: JudgeReuse | null;
+  /** This attempt's message turn latency (docs/latency.md); absent in older records. */
+  latencyMs?: number | null;
   durationMs: number;
   /** A panel of judges judged this attempt: every member's answer, in the panel's order; absent for a single judge. */
   members?: PanelMember[] | null;
@@ -76,6 +95,11 @@ export interface Baseline {
    * items without a judge assertion.
    */
   judge?: BaselineJudge;
+  /**
+   * The accepted reply's latency: the fixture's message turn's `latencyMs` (null when it was not
+   * measured). Absent in baselines accepted before it existed (docs/latency.md).
+   */
+  latencyMs?: number | null;
   acceptedAt: string;
   commit: string | null;
 }
@@ -381,6 +405,27 @@ interface FixtureRecordBase {
   judgeReused?: JudgeReuse | null;
   /** A panel of judges judged the reply: every member's answer, in the panel's order; absent for a single judge. */
   members?: PanelMember[] | null;
+  /** An assertion list only (`assertion.kind` "all"): each check's own result, in order; absent otherwise. */
+  checks?: AssertionCheck[];
+  /** Present only when the item was slower than its baseline (docs/latency.md). */
+  slower?: Slower;
+}
+
+/**
+ * An item slower than its baseline (docs/latency.md, "Slower than the baseline"): more than
+ * `latency.slowerBy` and more than `latency.minDeltaMs` over the baseline's latency. `latencyMs` is
+ * the item's (a repeated item's: the median of its attempts').
+ */
+export interface Slower {
+  baselineMs: number;
+  latencyMs: number;
+}
+
+/** config.yml `latency` (docs/latency.md): both thresholds strict ("more than"). */
+export interface LatencyThresholds {
+  /** A fraction of the baseline's latency: 0.5 is 50 % slower. */
+  slowerBy: number;
+  minDeltaMs: number;
 }
 
 /** The replay did not complete: no reply, so no verdict and no drift (docs/semantics.md#verdicts). */
@@ -753,6 +798,11 @@ export interface PersonaBaseline {
   verdict: BaselineVerdict;
   /** Judge reuse: the criteria's results for this transcript; absent in older baselines and without criteria. */
   judge?: PersonaBaselineJudge;
+  /**
+   * The accepted conversation's latency: the sum of its turns' `latencyMs` (null when any turn was
+   * not measured). Absent in baselines accepted before it existed (docs/latency.md).
+   */
+  latencyMs?: number | null;
   acceptedAt: string;
   commit: string | null;
 }
@@ -810,6 +860,8 @@ interface PersonaRecordBase {
   transcriptHash?: string | null;
   /** Simulated scripts only (docs/simulated-users.md); absent for scripted follow-ups. */
   simulation?: SimulationRecord;
+  /** Present only when the script was slower than its baseline (docs/latency.md). */
+  slower?: Slower;
 }
 
 /** One attempt of a repeated persona script, as it ran. */
@@ -858,6 +910,7 @@ export type FailOnCondition =
   | 'reply_changed'
   | 'route_changed'
   | 'flaky'
+  | 'slower'
   | 'none';
 
 /** The judge providers agent-replay has a client for (config.yml `judge.provider`, the `judge-provider` input). */
@@ -874,6 +927,7 @@ export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
   'reply_changed',
   'route_changed',
   'flaky',
+  'slower',
   'none',
 ] as const;
 

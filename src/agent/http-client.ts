@@ -200,7 +200,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     if (result.ok) {
       // Retries are load, not speed: the timing is the answered attempt's.
       const decoded = decodeReceived(result.value, turn, mapping, name);
-      return decoded.ok ? { ...decoded, timing: result.value.timing } : decoded;
+      return decoded.ok ? { ok: true, json: decoded.json, mapping: decoded.mapping, timing: result.value.timing } : decoded;
     }
     return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}` };
   }

@@ -6,6 +6,7 @@ import { sameJudge } from './definition.js';
 import { sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
 import { attemptRepliesVary, repliesVary } from './repeat.js';
+import { baselineLatency } from './latency.js';
 
 export type AcceptDecision =
   | { kind: 'accept'; baseline: Baseline }
@@ -42,7 +43,7 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  */
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
-    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members'>>,
+    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower'>>,
   acceptedAt: string,
   commit: string | null,
   current: Baseline | null = record.baseline,
@@ -54,6 +55,8 @@ export function decideAcceptance(
   const judge = baselineJudgeOf(record);
   if (
     current !== null &&
+    // A slower item is rewritten: accepting it accepts its new latency (docs/latency.md).
+    record.slower == null &&
     current.reply === record.reply &&
     sameRoute(current.route, record.route) &&
     current.verdict === record.verdict &&
@@ -63,7 +66,7 @@ export function decideAcceptance(
   }
   return {
     kind: 'accept',
-    baseline: { label: record.label, reply: record.reply, route: record.route, verdict: record.verdict, ...(judge !== null ? { judge } : {}), acceptedAt, commit },
+    baseline: { label: record.label, reply: record.reply, route: record.route, verdict: record.verdict, ...(judge !== null ? { judge } : {}), ...baselineLatency(record), acceptedAt, commit },
   };
 }
 

@@ -28,6 +28,7 @@ import { judgeOutcome } from '../assertions/judge.js';
 import { driftVerdict, sameRoute } from './drift.js';
 import { personaRepliesVary, repliesVary } from './repeat.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
+import { baselineLatency } from './latency.js';
 
 // Matching tool calls lives in src/evaluate/match.ts (shared with the agent-side mocks helpers).
 
@@ -385,6 +386,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   const judge = personaBaselineJudgeOf(record);
   if (
     current !== null &&
+    record.slower == null &&
     (judge === null || current.judge === undefined || samePersonaJudge(current.judge, judge)) &&
     current.verdict === record.verdict &&
     current.outcome === record.outcome &&
@@ -407,6 +409,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       outcome: record.outcome,
       verdict: record.verdict,
       ...(judge !== null ? { judge } : {}),
+      ...baselineLatency(record),
       acceptedAt,
       commit,
     },

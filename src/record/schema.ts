@@ -13,11 +13,24 @@ const driftVerdictSchema = z.enum(['still_passing', 'still_failing', 'newly_pass
 const sameDifferent = z.enum(['same', 'different']).nullable();
 const errorKindSchema = z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']);
 
-export const assertionSchema = z.discriminatedUnion('kind', [
+const singleAssertionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('contains'), value: z.string() }),
   z.strictObject({ kind: z.literal('regex'), pattern: z.string(), flags: z.string() }),
   z.strictObject({ kind: z.literal('judge'), criterion: z.string(), threshold: z.number().min(0).max(1) }),
+  // Added within schema version 1 (docs/latency.md): `assert: {maxLatencyMs}`.
+  z.strictObject({ kind: z.literal('maxLatency'), ms: z.number().int().min(1) }),
 ]);
+// Added within schema version 1 (docs/fixtures.md): an assertion list, `assert: [...]`.
+export const assertionSchema = z.union([singleAssertionSchema, z.strictObject({ kind: z.literal('all'), assertions: z.array(singleAssertionSchema).min(1) })]);
+/** One check of an assertion list with its own result. */
+const assertionCheckSchema = z.strictObject({
+  assertion: singleAssertionSchema,
+  status: verdictSchema,
+  detail: z.string(),
+  score: z.number().nullable(),
+  threshold: z.number().nullable(),
+  rationale: z.string().nullable(),
+});
 
 // Added within schema version 1: optional so that older records still parse.
 export { judgeFingerprintSchema };
@@ -57,6 +70,7 @@ const fixtureAttemptSchema = z.strictObject({
   score: z.number().nullable(),
   rationale: z.string().nullable(),
   judgeReused: judgeReuseSchema.nullable().optional(),
+  latencyMs: z.number().nonnegative().nullable().optional(),
   durationMs: z.number().nonnegative(),
   // Within schema version 1: a panel of judges' members (absent for a single judge).
   members: z.array(panelMemberSchema).nullable().optional(),
@@ -67,6 +81,8 @@ export const baselineRecordSchema = baselineSchema.extend({ label: labelSchema }
 
 /** A measured time in ms (docs/latency.md); null: not measured for this item; absent in older records. */
 const latencyValue = z.number().nonnegative().nullable().optional();
+/** Present only on an item slower than its baseline (docs/latency.md). */
+const slowerSchema = z.strictObject({ baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative() }).optional();
 
 const fixtureRecordBase = {
   label: labelSchema,
@@ -79,6 +95,8 @@ const fixtureRecordBase = {
   latencyMs: latencyValue,
   firstTokenMs: latencyValue,
   welcomeLatencyMs: latencyValue,
+  checks: z.array(assertionCheckSchema).optional(),
+  slower: slowerSchema,
   detail: z.string(),
   score: z.number().nullable(),
   threshold: z.number().nullable(),
@@ -218,6 +236,7 @@ const personaRecordBase = {
   turns: z.array(turnSchema),
   latencyMs: latencyValue,
   firstTokenMs: latencyValue,
+  slower: slowerSchema,
   unsent: z.array(z.string()),
   visited: z.array(z.string()),
   outcome: z.string().nullable(),

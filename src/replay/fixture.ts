@@ -2,8 +2,8 @@
 // assertion (or its baseline's judge result reused), and compared with its baseline. Whatever goes
 // wrong is this fixture's errored record: replayFixture never throws.
 
-import type { AgentClient, Baseline, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, PanelMember, RegexEvaluator } from '../types.js';
-import { evaluateAssertion, judgeOutcome } from '../assertions/index.js';
+import type { AgentClient, AssertionCheck, Baseline, ErroredFixtureRecord, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, PanelMember, RegexEvaluator, ReplayedFixtureRecord } from '../types.js';
+import { evaluateChecks, judgeAssertionOf, judgeOutcome } from '../assertions/index.js';
 import { computeDrift, judgeReuseOf, reusableJudge, reuseWords } from '../evaluate/index.js';
 import { fixtureEvaluationFields } from '../evaluate/definition.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
@@ -34,17 +34,15 @@ function recordBase(fixture: Fixture, baseline: Baseline | null, judgeModel: str
     persona: fixture.persona,
     assertion: fixture.assertion,
     baseline,
-    threshold: fixture.assertion?.kind === 'judge' ? fixture.assertion.threshold : null,
+    threshold: judgeAssertionOf(fixture.assertion)?.threshold ?? null,
     ...fixtureEvaluationFields(fixture, judgeModel, JUDGE_PROMPT_VERSION),
   };
 }
 
 function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, durationMs: number, redact: (text: string) => string): FixtureRecord {
   const error = redact(message);
-  // Object.assign, not {...base, ...}: V8 gives every object made by a spread followed by more
-  // properties a hidden class of its own (~600 bytes each: 12 MB over 20,000 fixtures).
-  return Object.assign({}, base, {
-    errored: true as const,
+  return fixtureRecord(base, {
+    errored: true,
     error,
     errorKind,
     reply: null,
@@ -52,10 +50,65 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     verdict: null,
     detail: error,
     score: null,
+    threshold: base.threshold,
     rationale: null,
     drift: null,
+    judgeReused: undefined,
+    members: undefined,
+    checks: undefined,
+    latencyMs: undefined,
+    firstTokenMs: undefined,
+    welcomeLatencyMs: undefined,
+    slower: undefined,
     durationMs,
   });
+}
+
+/** What a fixture's record adds to its base: every key, `undefined` for one it does not have. */
+type RecordRest = { [K in Exclude<keyof FixtureRecord, Exclude<keyof RecordBase, 'threshold'> | 'repeat' | 'attempts'>]-?: FixtureRecord[K] | undefined } & (
+  | Pick<ErroredFixtureRecord, 'errored' | 'error' | 'errorKind' | 'reply' | 'route' | 'verdict' | 'drift'>
+  | Pick<ReplayedFixtureRecord, 'errored' | 'error' | 'errorKind' | 'reply' | 'route' | 'verdict' | 'drift'>
+);
+
+/**
+ * Every fixture record, errored or not, is made by this one object literal, its keys always in the
+ * same order: one hidden class with its properties in the object for all of them (an object built
+ * key by key past a dozen properties, as Object.assign or a spread does, is kept as a hash table by
+ * V8: ~1 KB a record, and more for each key added). A key the record does not have is `undefined`,
+ * which JSON.stringify leaves out, so results.json is the same as with the key absent.
+ */
+function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
+  return {
+    label: base.label,
+    file: base.file,
+    line: base.line,
+    message: base.message,
+    persona: base.persona,
+    assertion: base.assertion,
+    baseline: base.baseline,
+    threshold: rest.threshold,
+    definitionHash: base.definitionHash,
+    judgeFingerprint: base.judgeFingerprint,
+    errored: rest.errored,
+    error: rest.error,
+    errorKind: rest.errorKind,
+    reply: rest.reply,
+    route: rest.route,
+    verdict: rest.verdict,
+    detail: rest.detail,
+    score: rest.score,
+    rationale: rest.rationale,
+    drift: rest.drift,
+    judgeReused: rest.judgeReused,
+    members: rest.members,
+    checks: rest.checks,
+    latencyMs: rest.latencyMs,
+    firstTokenMs: rest.firstTokenMs,
+    welcomeLatencyMs: rest.welcomeLatencyMs,
+    // Set once the item's attempts are in, when it was slower than its baseline (replay/index.ts).
+    slower: rest.slower,
+    durationMs: rest.durationMs,
+  } as FixtureRecord;
 }
 
 /** Replays one fixture against its stored baseline (null: none); never throws. */
@@ -84,28 +137,38 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   const reply = redact(outcome.reply);
   const route = outcome.route === null ? null : { conversation: redact(outcome.route.conversation), stage: redact(outcome.route.stage) };
   let result: Outcome;
+  let checks: AssertionCheck[] | null = null;
+  const timing = outcome.timing;
   // A judged reply identical to its baseline's, under the same fingerprint, keeps the baseline's
   // score and rationale with no judge call (only a stored baseline is ever a source): see
-  // docs/fixtures.md, "Judge reuse".
-  const reusable = fixture.assertion?.kind === 'judge' ? reusableJudge(baseline, { sent: outcome.reply, recorded: reply }, base.judgeFingerprint) : null;
+  // docs/fixtures.md, "Judge reuse". In an assertion list, its judge check is reused the same way.
+  const judgeCheck = judgeAssertionOf(fixture.assertion);
+  const reusable = judgeCheck !== null ? reusableJudge(baseline, { sent: outcome.reply, recorded: reply }, base.judgeFingerprint) : null;
   const judgeReused = reusable !== null && baseline !== null ? judgeReuseOf(baseline) : null;
   try {
-    if (reusable !== null && judgeReused !== null && fixture.assertion?.kind === 'judge') {
-      // A panel's kept result keeps its members: the verdict is their majority again, as when judged.
-      const kept = { ok: true as const, score: reusable.score, rationale: reusable.rationale, ...(reusable.members !== undefined ? { members: reusable.members } : {}) };
-      result = judgeOutcome(kept, fixture.assertion.threshold, reuseWords(judgeReused));
-    } else {
-      // The judge is a third party: it reads the reply as recorded (secrets redacted), as it reads
-      // a persona transcript; contains and regex run here, on the reply as the agent sent it.
-      const checked = fixture.assertion?.kind === 'judge' ? reply : outcome.reply;
-      result = await evaluateAssertion(fixture.assertion, checked, { regex: deps.regex, judge: deps.judge });
-    }
+    const reusedJudge =
+      reusable !== null && judgeReused !== null && judgeCheck !== null
+        ? // A panel's kept result keeps its members: the verdict is their majority again, as when judged.
+          judgeOutcome(
+            { ok: true as const, score: reusable.score, rationale: reusable.rationale, ...(reusable.members !== undefined ? { members: reusable.members } : {}) },
+            judgeCheck.threshold,
+            reuseWords(judgeReused),
+          )
+        : null;
+    // The judge is a third party: it reads the reply as recorded (secrets redacted), as it reads
+    // a persona transcript; contains and regex run here, on the reply as the agent sent it.
+    const evaluated = await evaluateChecks(
+      fixture.assertion,
+      { reply: outcome.reply, recorded: reply, latencyMs: timing?.latencyMs ?? null, reusedJudge },
+      { regex: deps.regex, judge: deps.judge },
+    );
+    result = evaluated.outcome;
+    checks = evaluated.checks;
   } catch (e) {
     result = { verdict: 'not_evaluated', detail: `check did not run: internal error (${(e as Error).message})` };
   }
-  // Object.assign: one hidden class for all records (see erroredRecord).
-  return Object.assign({}, base, {
-    errored: false as const,
+  return fixtureRecord(base, {
+    errored: false,
     error: null,
     errorKind: null,
     reply,
@@ -116,15 +179,22 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     threshold: result.threshold ?? base.threshold,
     rationale: result.rationale == null ? null : redact(result.rationale),
     drift: computeDrift(result.verdict, reply, route, baseline),
-    ...(judgeReused !== null ? { judgeReused } : {}),
+    judgeReused: judgeReused ?? undefined,
     // A panel of judges: every member's answer, its texts redacted like the rationale.
-    ...(result.members !== undefined ? { members: redactMembers(result.members, redact) } : {}),
+    members: result.members !== undefined ? redactMembers(result.members, redact) : undefined,
+    checks: checks === null ? undefined : checks.map((c) => redactedCheck(c, redact)),
     // Recorded, never judged: only a latency check looks at it (docs/latency.md).
-    ...(outcome.timing === undefined
-      ? {}
-      : { latencyMs: outcome.timing.latencyMs, firstTokenMs: outcome.timing.firstTokenMs, welcomeLatencyMs: outcome.welcomeLatencyMs ?? null }),
+    latencyMs: timing?.latencyMs,
+    firstTokenMs: timing?.firstTokenMs,
+    welcomeLatencyMs: timing === undefined ? undefined : (outcome.welcomeLatencyMs ?? null),
+    slower: undefined,
     durationMs: Math.round(now() - started),
   });
+}
+
+/** A list check as recorded: its detail and rationale redacted like the item's. */
+function redactedCheck(c: AssertionCheck, redact: (text: string) => string): AssertionCheck {
+  return { assertion: c.assertion, status: c.status, detail: redact(c.detail), score: c.score, threshold: c.threshold, rationale: c.rationale === null ? null : redact(c.rationale) };
 }
 
 /** A panel's members with their texts redacted (a judge may quote a secret the reply carried). */

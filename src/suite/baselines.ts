@@ -43,6 +43,8 @@ export const baselineSchema = z.strictObject({
   verdict: z.enum(['pass', 'fail']),
   // Added within schema version 1: baselines accepted before it have none.
   judge: baselineJudgeSchema.optional(),
+  // Added within schema version 1 (docs/latency.md): the accepted item's latency.
+  latencyMs: z.number().nonnegative().nullable().optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -71,6 +73,7 @@ export const personaBaselineSchema = z.strictObject({
       ),
     })
     .optional(),
+  latencyMs: z.number().nonnegative().nullable().optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -85,6 +88,7 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
     verdict: b.verdict,
     // Only when present: a baseline without a judge result keeps the exact bytes it always had.
     ...(b.judge !== undefined ? { judge: serializeJudge(b.judge) } : {}),
+    ...(b.latencyMs !== undefined ? { latencyMs: b.latencyMs } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };
@@ -140,6 +144,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
           },
         }
       : {}),
+    ...(b.latencyMs !== undefined ? { latencyMs: b.latencyMs } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };
