@@ -41,7 +41,7 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  */
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
-    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint'>>,
+    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'usage'>>,
   acceptedAt: string,
   commit: string | null,
   current: Baseline | null = record.baseline,
@@ -62,7 +62,17 @@ export function decideAcceptance(
   }
   return {
     kind: 'accept',
-    baseline: { label: record.label, reply: record.reply, route: record.route, verdict: record.verdict, ...(judge !== null ? { judge } : {}), acceptedAt, commit },
+    baseline: {
+      label: record.label,
+      reply: record.reply,
+      route: record.route,
+      verdict: record.verdict,
+      ...(judge !== null ? { judge } : {}),
+      // The item's tokens, for the change against baselines (docs/latency.md, "Usage"); only when reported.
+      ...(record.usage != null ? { usage: record.usage } : {}),
+      acceptedAt,
+      commit,
+    },
   };
 }
 

@@ -396,6 +396,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       outcome: record.outcome,
       verdict: record.verdict,
       ...(judge !== null ? { judge } : {}),
+      // The script's tokens (docs/latency.md, "Usage"); only when reported.
+      ...(record.usage != null ? { usage: record.usage } : {}),
       acceptedAt,
       commit,
     },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
-import { baselineSchema, judgeFingerprintSchema, personaBaselineSchema, routeSchema } from '../suite/baselines.js';
+import { baselineSchema, judgeFingerprintSchema, personaBaselineSchema, routeSchema, tokenUsageSchema } from '../suite/baselines.js';
 
 export const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
@@ -65,6 +65,8 @@ export const baselineRecordSchema = baselineSchema.extend({ label: labelSchema }
 
 /** A measured time in ms (docs/latency.md); null: not measured for this item; absent in older records. */
 const latencyValue = z.number().nonnegative().nullable().optional();
+/** Tokens reported (docs/latency.md, "Usage"); null: none reported; absent in older records. */
+const usageValue = tokenUsageSchema.nullable().optional();
 
 const fixtureRecordBase = {
   label: labelSchema,
@@ -76,6 +78,7 @@ const fixtureRecordBase = {
   // Within schema version 1 (docs/latency.md): absent in older records and from unmeasured clients.
   latencyMs: latencyValue,
   firstTokenMs: latencyValue,
+  usage: usageValue,
   welcomeLatencyMs: latencyValue,
   detail: z.string(),
   score: z.number().nullable(),
@@ -144,6 +147,7 @@ export const turnSchema = z.strictObject({
   durationMs: z.number().nonnegative(),
   latencyMs: latencyValue,
   firstTokenMs: latencyValue,
+  usage: usageValue,
 });
 
 const checkStatusSchema = z.enum(['pass', 'fail', 'not_evaluated']);
@@ -199,6 +203,7 @@ const personaRecordBase = {
   turns: z.array(turnSchema),
   latencyMs: latencyValue,
   firstTokenMs: latencyValue,
+  usage: usageValue,
   unsent: z.array(z.string()),
   visited: z.array(z.string()),
   outcome: z.string().nullable(),
@@ -270,6 +275,7 @@ export const runRecordSchema = z.strictObject({
   personas: z.array(personaRecordSchema).default([]),
   // Within schema version 1 (docs/latency.md): absent when no turn was measured and in older records.
   latency: z.strictObject({ turns: z.number().int().min(1), p50Ms: z.number().nonnegative(), p95Ms: z.number().nonnegative() }).nullable().optional(),
+  usage: usageValue,
   // Added within schema version 1 (docs/evaluations.md): absent in older records.
   coverage: coverageResultSchema.nullable().optional(),
   selection: selectionSchema.nullable().optional(),

@@ -54,6 +54,8 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     score: null,
     rationale: null,
     drift: null,
+    // Always set, so every record has one shape (docs/latency.md, "Usage": null is none reported).
+    usage: null,
     durationMs,
   });
 }
@@ -114,6 +116,8 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     threshold: result.threshold ?? base.threshold,
     rationale: result.rationale == null ? null : redact(result.rationale),
     drift: computeDrift(result.verdict, reply, route, baseline),
+    // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
+    usage: outcome.usage ?? null,
     ...(judgeReused !== null ? { judgeReused } : {}),
     // Recorded, never judged: only a latency check looks at it (docs/latency.md).
     ...(outcome.timing === undefined

@@ -39,7 +39,7 @@ import { evaluateContains } from '../assertions/contains.js';
 import { evaluateRegex } from '../assertions/regex.js';
 import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evaluate/reuse.js';
 import { transcriptText } from '../judge/prompt.js';
-import { scriptLatency } from '../evaluate/index.js';
+import { scriptLatency, scriptUsage } from '../evaluate/index.js';
 import { stableHash } from '../evaluate/definition.js';
 
 export interface PersonaReplayDeps {
@@ -123,6 +123,8 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     ...(judged !== null ? { transcriptHash: judged.hash } : {}),
     // Sums over the turns that were measured; absent when none was (docs/latency.md).
     ...(turns.some((t) => t.latencyMs !== undefined) ? scriptLatency(turns) : {}),
+    // The tokens the completed turns reported (docs/latency.md, "Usage"); null: none.
+    usage: scriptUsage(turns),
   };
   if (failure !== null) {
     return { ...base, errored: true, error: deps.redact(failure.error), errorKind: failure.errorKind, verdict: null, drift: null, durationMs: Math.round(deps.now() - started) };
@@ -195,6 +197,7 @@ function toTurn(index: number, message: string | null, a: SessionTurn & { kind: 
     errors: a.errors.map((e): AgentErrorEntry => ({ kind: redact(e.kind), tool: e.tool === null ? null : redact(e.tool), message: redact(e.message) })),
     durationMs,
     ...(a.timing === undefined ? {} : { latencyMs: a.timing.latencyMs, firstTokenMs: a.timing.firstTokenMs }),
+    usage: a.usage ?? null,
   };
 }
 

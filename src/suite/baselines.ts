@@ -25,6 +25,9 @@ export const baselineJudgeSchema = z.strictObject({
   fingerprint: judgeFingerprintSchema,
 });
 
+/** Tokens reported (docs/latency.md, "Usage"); shared with results.json, which imports it from here. */
+export const tokenUsageSchema = z.strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
+
 export const baselineSchema = z.strictObject({
   label: z.string(),
   reply: z.string(),
@@ -32,6 +35,8 @@ export const baselineSchema = z.strictObject({
   verdict: z.enum(['pass', 'fail']),
   // Added within schema version 1: baselines accepted before it have none.
   judge: baselineJudgeSchema.optional(),
+  // Added within schema version 1 (docs/latency.md, "Usage"): absent in older baselines.
+  usage: tokenUsageSchema.nullable().optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -53,6 +58,8 @@ export const personaBaselineSchema = z.strictObject({
       criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1), score: z.number().min(0).max(1), rationale: z.string() })),
     })
     .optional(),
+  // Added within schema version 1 (docs/latency.md, "Usage"): absent in older baselines.
+  usage: tokenUsageSchema.nullable().optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -67,6 +74,8 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
     verdict: b.verdict,
     // Only when present: a baseline without a judge result keeps the exact bytes it always had.
     ...(b.judge !== undefined ? { judge: serializeJudge(b.judge) } : {}),
+    // Only when the item reported tokens, for the same reason.
+    ...(b.usage != null ? { usage: { inputTokens: b.usage.inputTokens, outputTokens: b.usage.outputTokens } } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };
@@ -108,6 +117,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
           },
         }
       : {}),
+    ...(b.usage != null ? { usage: { inputTokens: b.usage.inputTokens, outputTokens: b.usage.outputTokens } } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };
