@@ -7,7 +7,7 @@
 
 import type { ResponseDecoder } from '../config.js';
 import { describeFound } from './template.js';
-import { bodyUsage, NO_USAGE, readUsage, sumUsage, type UsageRead } from './usage.js';
+import { bodyUsage, readUsage, sumUsage, type UsageRead } from './usage.js';
 
 /**
  * `reply` is undefined when the response holds no text and no tool call. `toolCalls` is null when
@@ -17,8 +17,8 @@ import { bodyUsage, NO_USAGE, readUsage, sumUsage, type UsageRead } from './usag
 export interface DecodedReply {
   reply: string | undefined;
   toolCalls: unknown[] | null;
-  /** The tokens the response reported (docs/latency.md, "Usage"). */
-  usage: UsageRead;
+  /** The tokens the response reported (docs/latency.md, "Usage"); absent: none. */
+  usage?: UsageRead;
 }
 
 export type DecodeResult = { ok: true; value: DecodedReply } | { ok: false; error: string };
@@ -43,7 +43,12 @@ export function decodeBody(decoder: ResponseDecoder, json: unknown): DecodeResul
 /** A reply only when there was text or a tool call: an empty answer stays a missing reply. */
 function result(texts: string[], toolCalls: unknown[], usage: UsageRead): DecodeResult {
   const reply = texts.length > 0 || toolCalls.length > 0 ? texts.join('') : undefined;
-  return { ok: true, value: { reply, toolCalls, usage } };
+  return { ok: true, value: { reply, toolCalls, ...usageField(usage) } };
+}
+
+/** `usage` only when the response said something about tokens, so a decoded reply without any keeps its shape. */
+export function usageField(usage: UsageRead): { usage?: UsageRead } {
+  return usage.kind === 'none' ? {} : { usage };
 }
 
 /** OpenAI Responses `Response`: `output[]` items; message items hold `output_text` parts. */
@@ -84,7 +89,7 @@ export function decodeAnthropicMessage(json: unknown): DecodeResult {
 export function decodeRasa(json: unknown): DecodeResult {
   if (!Array.isArray(json)) return { ok: false, error: `response is not a Rasa REST reply: expected a list of messages (found ${describeFound(json)})` };
   const texts = json.flatMap((item) => (isRecord(item) && typeof item.text === 'string' ? [item.text] : []));
-  return { ok: true, value: { reply: texts.length > 0 ? texts.join('\n\n') : undefined, toolCalls: null, usage: NO_USAGE } };
+  return { ok: true, value: { reply: texts.length > 0 ? texts.join('\n\n') : undefined, toolCalls: null } };
 }
 
 /**
@@ -123,7 +128,7 @@ export function decodeLangGraph(json: unknown): DecodeResult {
     }
   }
   if (reply === undefined && toolCalls.length > 0) reply = '';
-  return { ok: true, value: { reply, toolCalls, usage } };
+  return { ok: true, value: { reply, toolCalls, ...usageField(usage) } };
 }
 
 /**

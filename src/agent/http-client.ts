@@ -257,7 +257,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         ...(opened === null ? {} : { welcome: opened }),
         timing: message.timing,
         ...(welcomeLatencyMs === null ? {} : { welcomeLatencyMs }),
-        usage: plusUsage(welcomeUsage, message.usage),
+        // Only when reported: an outcome without tokens keeps its shape (the record says null).
+        ...usageOrNothing(plusUsage(welcomeUsage, message.usage)),
       };
     } catch (err) {
       return errored('internal', `agent client failed: ${errorMessage(err)}`);
@@ -281,7 +282,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         const answered = sessionTurn(posted.json, posted.mapping, kind, name);
         if (answered.kind !== 'replied') return answered;
         history.push(...asked, { role: 'assistant', content: answered.reply });
-        return { ...answered, timing: posted.timing, usage: posted.usage };
+        return { ...answered, timing: posted.timing, ...usageOrNothing(posted.usage) };
       } catch (err) {
         return { kind: 'errored', errorKind: 'internal', error: `agent client failed: ${errorMessage(err)}` };
       }
@@ -301,6 +302,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   }
 
   return { converse, session, close };
+}
+
+function usageOrNothing(usage: TokenUsage | null): { usage?: TokenUsage } {
+  return usage === null ? {} : { usage };
 }
 
 /** What a streamed reply is asked for with (`agent.stream: true`, the vercel-ai preset). */
@@ -331,7 +336,7 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   if (mediaType === 'text/event-stream') {
     const decoded = decodeEventStream(text);
     if (!decoded.ok) return failed('http', decoded.error);
-    return { ok: true, json: decoded.value, mapping: readDecoded(DECODED_MAPPING, decoded.value), usage: decoded.value.usage };
+    return { ok: true, json: decoded.value, mapping: readDecoded(DECODED_MAPPING, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
   }
   if (mediaType === 'application/x-ndjson' || mediaType === 'application/jsonl' || mediaType === 'application/jsonlines') {
     const decoded = decodeNdjson(text, (line) => readPath(line, mapping.reply));
@@ -349,7 +354,7 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   if (mapping.decode === undefined) return { ok: true, json, mapping, usage: bodyUsage(json) };
   const decoded = decodeBody(mapping.decode, json);
   if (!decoded.ok) return failed('missing_reply', decoded.error);
-  return { ok: true, json: decoded.value, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage };
+  return { ok: true, json: decoded.value, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
 }
 
 /** A decoded body whose format does not report tool calls: its calls are "not reported", not "none". */

@@ -7,7 +7,7 @@
 // `finish`) that never sends it ended early; an error event errors the turn. Pure: the client reads
 // the body.
 
-import { decodeLangGraph, errorText, isRecord, type DecodeResult } from './decode.js';
+import { decodeLangGraph, errorText, isRecord, usageField, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 
 export interface SseEvent {
@@ -131,7 +131,7 @@ export function decodeEventStream(text: string): DecodeResult {
   }
   const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', function: c })), ...state.vercelCalls.values()];
   // Plain text reports no tool calls (null: not reported); the vendor formats do (none is []).
-  return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls, usage: state.usage } };
+  return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) } };
 }
 
 function onEvent(state: StreamState, ev: SseEvent): void {
