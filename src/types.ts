@@ -74,6 +74,11 @@ export interface Baseline {
    * items without a judge assertion.
    */
   judge?: BaselineJudge;
+  /**
+   * The accepted reply's latency: the fixture's message turn's `latencyMs` (null when it was not
+   * measured). Absent in baselines accepted before it existed (docs/latency.md).
+   */
+  latencyMs?: number | null;
   /** Tokens the accepted item's turns reported (docs/latency.md, "Usage"); null: none; absent in older baselines. */
   usage?: TokenUsage | null;
   acceptedAt: string;
@@ -715,6 +720,11 @@ export interface PersonaBaseline {
   verdict: BaselineVerdict;
   /** Judge reuse: the criteria's results for this transcript; absent in older baselines and without criteria. */
   judge?: PersonaBaselineJudge;
+  /**
+   * The accepted conversation's latency: the sum of its turns' `latencyMs` (null when any turn was
+   * not measured). Absent in baselines accepted before it existed (docs/latency.md).
+   */
+  latencyMs?: number | null;
   /** Tokens the accepted script's turns reported (docs/latency.md, "Usage"); null: none; absent in older baselines. */
   usage?: TokenUsage | null;
   acceptedAt: string;

@@ -2,7 +2,7 @@
 // assertion (or its baseline's judge result reused), and compared with its baseline. Whatever goes
 // wrong is this fixture's errored record: replayFixture never throws.
 
-import type { AgentClient, Baseline, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, RegexEvaluator } from '../types.js';
+import type { AgentClient, Baseline, ErroredFixtureRecord, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, RegexEvaluator, ReplayedFixtureRecord } from '../types.js';
 import { evaluateAssertion, judgeOutcome } from '../assertions/index.js';
 import { computeDrift, judgeReuseOf, reusableJudge, reuseWords } from '../evaluate/index.js';
 import { fixtureEvaluationFields } from '../evaluate/definition.js';
@@ -41,10 +41,8 @@ function recordBase(fixture: Fixture, baseline: Baseline | null, judgeModel: str
 
 function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, durationMs: number, redact: (text: string) => string): FixtureRecord {
   const error = redact(message);
-  // Object.assign, not {...base, ...}: V8 gives every object made by a spread followed by more
-  // properties a hidden class of its own (~600 bytes each: 12 MB over 20,000 fixtures).
-  return Object.assign({}, base, {
-    errored: true as const,
+  return fixtureRecord(base, {
+    errored: true,
     error,
     errorKind,
     reply: null,
@@ -52,12 +50,61 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     verdict: null,
     detail: error,
     score: null,
+    threshold: base.threshold,
     rationale: null,
     drift: null,
-    // Always set, so every record has one shape (docs/latency.md, "Usage": null is none reported).
+    judgeReused: undefined,
+    latencyMs: undefined,
+    firstTokenMs: undefined,
+    welcomeLatencyMs: undefined,
+    // Every record has the key (docs/latency.md, "Usage"): null is none reported.
     usage: null,
     durationMs,
   });
+}
+
+/** What a fixture's record adds to its base: every key, `undefined` for one it does not have. */
+type RecordRest = { [K in Exclude<keyof FixtureRecord, Exclude<keyof RecordBase, 'threshold'> | 'repeat' | 'attempts'>]-?: FixtureRecord[K] | undefined } & (
+  | Pick<ErroredFixtureRecord, 'errored' | 'error' | 'errorKind' | 'reply' | 'route' | 'verdict' | 'drift'>
+  | Pick<ReplayedFixtureRecord, 'errored' | 'error' | 'errorKind' | 'reply' | 'route' | 'verdict' | 'drift'>
+);
+
+/**
+ * Every fixture record, errored or not, is made by this one object literal, its keys always in the
+ * same order: one hidden class with its properties in the object for all of them (an object built
+ * key by key past a dozen properties, as Object.assign or a spread does, is kept as a hash table by
+ * V8: ~1 KB a record, and more for each key added). A key the record does not have is `undefined`,
+ * which JSON.stringify leaves out, so results.json is the same as with the key absent.
+ */
+function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
+  return {
+    label: base.label,
+    file: base.file,
+    line: base.line,
+    message: base.message,
+    persona: base.persona,
+    assertion: base.assertion,
+    baseline: base.baseline,
+    threshold: rest.threshold,
+    definitionHash: base.definitionHash,
+    judgeFingerprint: base.judgeFingerprint,
+    errored: rest.errored,
+    error: rest.error,
+    errorKind: rest.errorKind,
+    reply: rest.reply,
+    route: rest.route,
+    verdict: rest.verdict,
+    detail: rest.detail,
+    score: rest.score,
+    rationale: rest.rationale,
+    drift: rest.drift,
+    judgeReused: rest.judgeReused,
+    latencyMs: rest.latencyMs,
+    firstTokenMs: rest.firstTokenMs,
+    welcomeLatencyMs: rest.welcomeLatencyMs,
+    usage: rest.usage,
+    durationMs: rest.durationMs,
+  } as FixtureRecord;
 }
 
 /** Replays one fixture against its stored baseline (null: none); never throws. */
@@ -103,9 +150,9 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   } catch (e) {
     result = { verdict: 'not_evaluated', detail: `check did not run: internal error (${(e as Error).message})` };
   }
-  // Object.assign: one hidden class for all records (see erroredRecord).
-  return Object.assign({}, base, {
-    errored: false as const,
+  const timing = outcome.timing;
+  return fixtureRecord(base, {
+    errored: false,
     error: null,
     errorKind: null,
     reply,
@@ -116,13 +163,13 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     threshold: result.threshold ?? base.threshold,
     rationale: result.rationale == null ? null : redact(result.rationale),
     drift: computeDrift(result.verdict, reply, route, baseline),
+    judgeReused: judgeReused ?? undefined,
+    // Recorded, never judged: only a latency check looks at it (docs/latency.md).
+    latencyMs: timing?.latencyMs,
+    firstTokenMs: timing?.firstTokenMs,
+    welcomeLatencyMs: timing === undefined ? undefined : (outcome.welcomeLatencyMs ?? null),
     // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
     usage: outcome.usage ?? null,
-    ...(judgeReused !== null ? { judgeReused } : {}),
-    // Recorded, never judged: only a latency check looks at it (docs/latency.md).
-    ...(outcome.timing === undefined
-      ? {}
-      : { latencyMs: outcome.timing.latencyMs, firstTokenMs: outcome.timing.firstTokenMs, welcomeLatencyMs: outcome.welcomeLatencyMs ?? null }),
     durationMs: Math.round(now() - started),
   });
 }
