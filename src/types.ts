@@ -7,10 +7,27 @@ export interface Route {
   stage: string;
 }
 
-export type Assertion =
+/** One check on a fixture's reply (docs/fixtures.md, "Assertions"). */
+export type SingleAssertion =
   | { kind: 'contains'; value: string }
   | { kind: 'regex'; pattern: string; flags: string }
-  | { kind: 'judge'; criterion: string; threshold: number };
+  | { kind: 'judge'; criterion: string; threshold: number }
+  /** The message turn took at most `ms` (docs/latency.md): deterministic, on the client's clock. */
+  | { kind: 'maxLatency'; ms: number };
+
+/** A fixture's assertion: one check, or a list of checks that must all pass (`assert: [...]`). */
+export type Assertion = SingleAssertion | { kind: 'all'; assertions: SingleAssertion[] };
+
+/** One check of an assertion list, with its own result (the record's `checks`). */
+export interface AssertionCheck {
+  assertion: SingleAssertion;
+  /** Named as a persona script's checks name theirs. */
+  status: Verdict;
+  detail: string;
+  score: number | null;
+  threshold: number | null;
+  rationale: string | null;
+}
 
 /** One user message, an optional persona tag, an optional assertion, a label. */
 export interface Fixture {
@@ -353,6 +370,8 @@ interface FixtureRecordBase {
   attempts?: FixtureAttempt[];
   /** Set when the score and rationale were reused from the baseline (no judge call); null or absent when a call was made or none was needed. */
   judgeReused?: JudgeReuse | null;
+  /** An assertion list only (`assertion.kind` "all"): each check's own result, in order; absent otherwise. */
+  checks?: AssertionCheck[];
 }
 
 /** The replay did not complete: no reply, so no verdict and no drift (docs/semantics.md#verdicts). */

@@ -1,9 +1,12 @@
 // One assertion against one reply (docs/fixtures.md, "Assertions"). Every kind returns the same
-// Outcome, and the detail line always says why. Not evaluated is never a failure.
+// Outcome, and the detail line always says why. Not evaluated is never a failure. A list of
+// checks (`assert: [...]`) gives each check's own result and one verdict: all must pass.
 
-import type { Assertion, Judge, Outcome, RegexEvaluator } from '../types.js';
+import type { Assertion, AssertionCheck, Judge, Outcome, RegexEvaluator, SingleAssertion } from '../types.js';
 import { evaluateContains } from './contains.js';
 import { evaluateJudge } from './judge.js';
+import { evaluateMaxLatency } from './latency.js';
+import { listDetail, listVerdict } from './list.js';
 import { evaluateRegex } from './regex.js';
 
 export interface AssertionDeps {
@@ -11,16 +14,53 @@ export interface AssertionDeps {
   judge: Judge | null;
 }
 
+/** What the checks read. */
+export interface CheckInput {
+  /** The reply as the agent sent it: contains and regex read it. */
+  reply: string;
+  /** The reply as recorded (secrets redacted): the judge reads it, as a third party. */
+  recorded: string;
+  /** The message turn's latency on the client's clock; null: not measured. */
+  latencyMs: number | null;
+  /** The judge's answer reused from the baseline (no judge call), or null. */
+  reusedJudge: Outcome | null;
+}
+
 export const PROBE_DETAIL = 'probe: nothing to check';
 
+/** One assertion on a reply, without latency or reuse (a probe from the CLI, a test). */
 export async function evaluateAssertion(assertion: Assertion | null, reply: string, deps: AssertionDeps): Promise<Outcome> {
-  if (assertion === null) return { verdict: 'pass', detail: PROBE_DETAIL };
-  switch (assertion.kind) {
+  return (await evaluateChecks(assertion, { reply, recorded: reply, latencyMs: null, reusedJudge: null }, deps)).outcome;
+}
+
+/**
+ * The assertion's outcome and, for a list, each check's result in order (null otherwise). A list's
+ * score, threshold and rationale are its judge check's (a list holds at most one).
+ */
+export async function evaluateChecks(assertion: Assertion | null, input: CheckInput, deps: AssertionDeps): Promise<{ outcome: Outcome; checks: AssertionCheck[] | null }> {
+  if (assertion === null) return { outcome: { verdict: 'pass', detail: PROBE_DETAIL }, checks: null };
+  if (assertion.kind !== 'all') return { outcome: await evaluateOne(assertion, input, deps), checks: null };
+  const checks: AssertionCheck[] = [];
+  let judged: Outcome | null = null;
+  for (const a of assertion.assertions) {
+    const o = await evaluateOne(a, input, deps);
+    if (a.kind === 'judge') judged = o;
+    checks.push({ assertion: a, status: o.verdict, detail: o.detail, score: o.score ?? null, threshold: o.threshold ?? null, rationale: o.rationale ?? null });
+  }
+  // The judge check's score and rationale stand for the list's (the record keeps one judge's).
+  const outcome = { verdict: listVerdict(checks), detail: listDetail(checks), score: judged?.score ?? undefined, threshold: judged?.threshold, rationale: judged?.rationale ?? undefined } as Outcome;
+  return { outcome, checks };
+}
+
+async function evaluateOne(a: SingleAssertion, input: CheckInput, deps: AssertionDeps): Promise<Outcome> {
+  switch (a.kind) {
     case 'contains':
-      return evaluateContains(assertion.value, reply);
+      return evaluateContains(a.value, input.reply);
     case 'regex':
-      return evaluateRegex(assertion.pattern, assertion.flags, reply, deps.regex);
+      return evaluateRegex(a.pattern, a.flags, input.reply, deps.regex);
     case 'judge':
-      return evaluateJudge(assertion.criterion, assertion.threshold, reply, deps.judge);
+      return input.reusedJudge ?? evaluateJudge(a.criterion, a.threshold, input.recorded, deps.judge);
+    case 'maxLatency':
+      return evaluateMaxLatency(a.ms, input.latencyMs);
   }
 }

@@ -1,4 +1,6 @@
-export { evaluateAssertion, PROBE_DETAIL, type AssertionDeps } from './evaluate.js';
+export { evaluateAssertion, evaluateChecks, PROBE_DETAIL, type AssertionDeps, type CheckInput } from './evaluate.js';
+export { checksOf, judgeAssertionOf, listDetail, listVerdict, type JudgeAssertion } from './list.js';
+export { evaluateMaxLatency, msText } from './latency.js';
 export { evaluateContains } from './contains.js';
 export { evaluateRegex, regexOutcome } from './regex.js';
 export { evaluateJudge, judgeOutcome, NO_JUDGE_REASON } from './judge.js';

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_PRESET_NAMES, type AgentPreset, type Config } from '../config.js';
-import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, Judge, RegexEvaluator } from '../types.js';
+import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, Judge, RegexEvaluator, SingleAssertion } from '../types.js';
 import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
 import { createHttpAgentClient } from '../agent/index.js';
 import { waitForAgent } from '../agent/ready.js';
@@ -112,20 +112,22 @@ function parseThreshold(text: string | undefined): number {
  */
 const INVISIBLE = /[\u007F-\u00A0\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB\uFFFE\uFFFF]/g;
 
+/** One check as a fixture file writes it. */
+function assertYaml(a: SingleAssertion): Record<string, string | number> {
+  if (a.kind === 'contains') return { contains: a.value };
+  if (a.kind === 'regex') return { regex: a.pattern, ...(a.flags === '' ? {} : { flags: a.flags }) };
+  if (a.kind === 'maxLatency') return { maxLatencyMs: a.ms };
+  return { judge: a.criterion, threshold: a.threshold };
+}
+
 /**
  * The fixture file --save writes. Every string is double-quoted by the `yaml` emitter, so no
  * message reads back as anything else (`yes`, `0b101`, `null`, `#`, `: `, a leading space, a
  * trailing newline): `validate` reads back exactly the text that was probed.
  */
 export function fixtureYaml(f: ProbeFixture, savedAt: string): string {
-  const assert =
-    f.assertion === null
-      ? undefined
-      : f.assertion.kind === 'contains'
-        ? { contains: f.assertion.value }
-        : f.assertion.kind === 'regex'
-          ? { regex: f.assertion.pattern, ...(f.assertion.flags === '' ? {} : { flags: f.assertion.flags }) }
-          : { judge: f.assertion.criterion, threshold: f.assertion.threshold };
+  const a = f.assertion;
+  const assert = a === null ? undefined : a.kind === 'all' ? a.assertions.map(assertYaml) : assertYaml(a);
   const doc = { label: f.label, message: f.message, ...(f.persona === null ? {} : { persona: f.persona }), ...(assert ? { assert } : {}) };
   const body = stringify(doc, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 }).replace(
     INVISIBLE,

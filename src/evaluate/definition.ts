@@ -6,7 +6,8 @@
 // hash has no side effect.
 
 import { createHash } from 'node:crypto';
-import type { Fixture, JsonValue, JudgeFingerprint, PersonaScript } from '../types.js';
+import type { Fixture, JsonValue, JudgeFingerprint, PersonaScript, SingleAssertion } from '../types.js';
+import { judgeAssertionOf } from '../assertions/list.js';
 
 /** sha256 of a canonical text, hex, first 16 characters. */
 export function stableHash(canonical: string): string {
@@ -31,9 +32,22 @@ export function canonicalJson(value: unknown): string {
  */
 export function fixtureDefinition(f: Pick<Fixture, 'message' | 'persona' | 'assertion'>): string {
   const a = f.assertion;
-  const assertion =
-    a === null ? null : a.kind === 'contains' ? { kind: a.kind, value: a.value } : a.kind === 'regex' ? { kind: a.kind, pattern: a.pattern, flags: a.flags } : { kind: a.kind };
+  const assertion = a === null ? null : a.kind === 'all' ? { kind: a.kind, assertions: a.assertions.map(checkDefinition) } : checkDefinition(a);
   return canonicalJson({ item: 'fixture', message: f.message, persona: f.persona, assertion });
+}
+
+/** One check's part of a fixture's definition (a latency budget is part of it). */
+function checkDefinition(a: SingleAssertion): JsonValue {
+  switch (a.kind) {
+    case 'contains':
+      return { kind: a.kind, value: a.value };
+    case 'regex':
+      return { kind: a.kind, pattern: a.pattern, flags: a.flags };
+    case 'judge':
+      return { kind: a.kind };
+    case 'maxLatency':
+      return { kind: a.kind, ms: a.ms };
+  }
 }
 
 /**
@@ -65,10 +79,10 @@ export function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' |
   });
 }
 
-/** A fixture's judge fingerprint: null unless its assertion is a judge assertion. */
+/** A fixture's judge fingerprint: null unless its assertion is (or its list holds) a judge assertion. */
 export function fixtureJudgeFingerprint(f: Pick<Fixture, 'assertion'>, model: string | null, promptVersion: string): JudgeFingerprint | null {
-  const a = f.assertion;
-  if (a === null || a.kind !== 'judge') return null;
+  const a = judgeAssertionOf(f.assertion);
+  if (a === null) return null;
   return { model, promptVersion, criteria: [{ criterion: a.criterion, threshold: a.threshold }] };
 }
 

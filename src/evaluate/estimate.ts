@@ -3,6 +3,7 @@
 import type { Assertion, Estimate, PersonaScript } from '../types.js';
 import type { CostConfig } from '../config.js';
 import { personaTurns } from './personas.js';
+import { judgeAssertionOf } from '../assertions/list.js';
 
 /** Rounds a dollar amount to a tenth of a cent, avoiding float noise like 0.30000000000000004. */
 export function roundUsd(usd: number): number {
@@ -10,7 +11,7 @@ export function roundUsd(usd: number): number {
 }
 
 export function judgeCalls(assertions: readonly (Assertion | null)[]): number {
-  return assertions.filter((a) => a?.kind === 'judge').length;
+  return assertions.filter((a) => judgeAssertionOf(a) !== null).length;
 }
 
 /**

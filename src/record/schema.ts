@@ -13,11 +13,24 @@ const driftVerdictSchema = z.enum(['still_passing', 'still_failing', 'newly_pass
 const sameDifferent = z.enum(['same', 'different']).nullable();
 const errorKindSchema = z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']);
 
-export const assertionSchema = z.discriminatedUnion('kind', [
+const singleAssertionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('contains'), value: z.string() }),
   z.strictObject({ kind: z.literal('regex'), pattern: z.string(), flags: z.string() }),
   z.strictObject({ kind: z.literal('judge'), criterion: z.string(), threshold: z.number().min(0).max(1) }),
+  // Added within schema version 1 (docs/latency.md): `assert: {maxLatencyMs}`.
+  z.strictObject({ kind: z.literal('maxLatency'), ms: z.number().int().min(1) }),
 ]);
+// Added within schema version 1 (docs/fixtures.md): an assertion list, `assert: [...]`.
+export const assertionSchema = z.union([singleAssertionSchema, z.strictObject({ kind: z.literal('all'), assertions: z.array(singleAssertionSchema).min(1) })]);
+/** One check of an assertion list with its own result. */
+const assertionCheckSchema = z.strictObject({
+  assertion: singleAssertionSchema,
+  status: verdictSchema,
+  detail: z.string(),
+  score: z.number().nullable(),
+  threshold: z.number().nullable(),
+  rationale: z.string().nullable(),
+});
 
 // Added within schema version 1: optional so that older records still parse.
 export { judgeFingerprintSchema };
@@ -80,6 +93,7 @@ const fixtureRecordBase = {
   firstTokenMs: latencyValue,
   usage: usageValue,
   welcomeLatencyMs: latencyValue,
+  checks: z.array(assertionCheckSchema).optional(),
   detail: z.string(),
   score: z.number().nullable(),
   threshold: z.number().nullable(),

@@ -2,8 +2,8 @@
 // assertion (or its baseline's judge result reused), and compared with its baseline. Whatever goes
 // wrong is this fixture's errored record: replayFixture never throws.
 
-import type { AgentClient, Baseline, ErroredFixtureRecord, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, RegexEvaluator, ReplayedFixtureRecord } from '../types.js';
-import { evaluateAssertion, judgeOutcome } from '../assertions/index.js';
+import type { AgentClient, AssertionCheck, Baseline, ErroredFixtureRecord, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, RegexEvaluator, ReplayedFixtureRecord } from '../types.js';
+import { evaluateChecks, judgeAssertionOf, judgeOutcome } from '../assertions/index.js';
 import { computeDrift, judgeReuseOf, reusableJudge, reuseWords } from '../evaluate/index.js';
 import { fixtureEvaluationFields } from '../evaluate/definition.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
@@ -34,7 +34,7 @@ function recordBase(fixture: Fixture, baseline: Baseline | null, judgeModel: str
     persona: fixture.persona,
     assertion: fixture.assertion,
     baseline,
-    threshold: fixture.assertion?.kind === 'judge' ? fixture.assertion.threshold : null,
+    threshold: judgeAssertionOf(fixture.assertion)?.threshold ?? null,
     ...fixtureEvaluationFields(fixture, judgeModel, JUDGE_PROMPT_VERSION),
   };
 }
@@ -54,6 +54,7 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     rationale: null,
     drift: null,
     judgeReused: undefined,
+    checks: undefined,
     latencyMs: undefined,
     firstTokenMs: undefined,
     welcomeLatencyMs: undefined,
@@ -99,6 +100,7 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     rationale: rest.rationale,
     drift: rest.drift,
     judgeReused: rest.judgeReused,
+    checks: rest.checks,
     latencyMs: rest.latencyMs,
     firstTokenMs: rest.firstTokenMs,
     welcomeLatencyMs: rest.welcomeLatencyMs,
@@ -133,24 +135,31 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   const reply = redact(outcome.reply);
   const route = outcome.route === null ? null : { conversation: redact(outcome.route.conversation), stage: redact(outcome.route.stage) };
   let result: Outcome;
+  let checks: AssertionCheck[] | null = null;
+  const timing = outcome.timing;
   // A judged reply identical to its baseline's, under the same fingerprint, keeps the baseline's
   // score and rationale with no judge call (only a stored baseline is ever a source): see
-  // docs/fixtures.md, "Judge reuse".
-  const reusable = fixture.assertion?.kind === 'judge' ? reusableJudge(baseline, { sent: outcome.reply, recorded: reply }, base.judgeFingerprint) : null;
+  // docs/fixtures.md, "Judge reuse". In an assertion list, its judge check is reused the same way.
+  const judgeCheck = judgeAssertionOf(fixture.assertion);
+  const reusable = judgeCheck !== null ? reusableJudge(baseline, { sent: outcome.reply, recorded: reply }, base.judgeFingerprint) : null;
   const judgeReused = reusable !== null && baseline !== null ? judgeReuseOf(baseline) : null;
   try {
-    if (reusable !== null && judgeReused !== null && fixture.assertion?.kind === 'judge') {
-      result = judgeOutcome({ ok: true, score: reusable.score, rationale: reusable.rationale }, fixture.assertion.threshold, reuseWords(judgeReused));
-    } else {
-      // The judge is a third party: it reads the reply as recorded (secrets redacted), as it reads
-      // a persona transcript; contains and regex run here, on the reply as the agent sent it.
-      const checked = fixture.assertion?.kind === 'judge' ? reply : outcome.reply;
-      result = await evaluateAssertion(fixture.assertion, checked, { regex: deps.regex, judge: deps.judge });
-    }
+    const reusedJudge =
+      reusable !== null && judgeReused !== null && judgeCheck !== null
+        ? judgeOutcome({ ok: true, score: reusable.score, rationale: reusable.rationale }, judgeCheck.threshold, reuseWords(judgeReused))
+        : null;
+    // The judge is a third party: it reads the reply as recorded (secrets redacted), as it reads
+    // a persona transcript; contains and regex run here, on the reply as the agent sent it.
+    const evaluated = await evaluateChecks(
+      fixture.assertion,
+      { reply: outcome.reply, recorded: reply, latencyMs: timing?.latencyMs ?? null, reusedJudge },
+      { regex: deps.regex, judge: deps.judge },
+    );
+    result = evaluated.outcome;
+    checks = evaluated.checks;
   } catch (e) {
     result = { verdict: 'not_evaluated', detail: `check did not run: internal error (${(e as Error).message})` };
   }
-  const timing = outcome.timing;
   return fixtureRecord(base, {
     errored: false,
     error: null,
@@ -164,6 +173,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     rationale: result.rationale == null ? null : redact(result.rationale),
     drift: computeDrift(result.verdict, reply, route, baseline),
     judgeReused: judgeReused ?? undefined,
+    checks: checks === null ? undefined : checks.map((c) => redactedCheck(c, redact)),
     // Recorded, never judged: only a latency check looks at it (docs/latency.md).
     latencyMs: timing?.latencyMs,
     firstTokenMs: timing?.firstTokenMs,
@@ -172,4 +182,9 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     usage: outcome.usage ?? null,
     durationMs: Math.round(now() - started),
   });
+}
+
+/** A list check as recorded: its detail and rationale redacted like the item's. */
+function redactedCheck(c: AssertionCheck, redact: (text: string) => string): AssertionCheck {
+  return { assertion: c.assertion, status: c.status, detail: redact(c.detail), score: c.score, threshold: c.threshold, rationale: c.rationale === null ? null : redact(c.rationale) };
 }

@@ -3,7 +3,7 @@
 
 
 import { z } from 'zod';
-import type { Assertion, Fixture } from '../types.js';
+import type { Assertion, Fixture, SingleAssertion } from '../types.js';
 import { describeValue, quote, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
@@ -11,7 +11,7 @@ import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { regexCompileAdvice, regexMeaningNote } from './regex-advice.js';
 
-export const ASSERTION_KINDS = ['contains', 'regex', 'judge'] as const;
+export const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
 export const REGEX_FLAGS = 'dgimsuyv';
 
@@ -21,13 +21,14 @@ export const assertionSchema = z.strictObject({
   flags: z.string().optional(),
   judge: z.string().optional(),
   threshold: z.number().optional(),
+  maxLatencyMs: z.number().optional(),
 });
 
 export const fixtureSchema = z.strictObject({
   label: z.string(),
   message: z.string(),
   persona: z.string().nullable().optional(),
-  assert: assertionSchema.nullable().optional(),
+  assert: z.union([assertionSchema, z.array(assertionSchema)]).nullable().optional(),
   repeat: repeatSchema.nullable().optional(),
 });
 
@@ -98,6 +99,8 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   const a = raw.assert;
   if (a !== null && typeof a === 'object' && !Array.isArray(a)) {
     assertion = checkAssertion(src, a as Record<string, unknown>, [...path, 'assert'], prefix, result);
+  } else if (Array.isArray(a)) {
+    assertion = checkAssertionList(src, a, [...path, 'assert'], prefix, result, err);
   }
 
   const repeat = checkRepeat(raw.repeat, [...path, 'repeat'], prefix, err);
@@ -113,6 +116,47 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
       ...(repeat !== null ? { repeat } : {}),
     });
   }
+}
+
+/**
+ * `assert: [{contains: x}, {maxLatencyMs: 2000}]` (docs/fixtures.md, "Assertions"): checks that
+ * must all pass, each one checked as a single assertion is. At most one judge assertion (the record
+ * keeps one judge's score, and judge reuse one judge's result).
+ */
+function checkAssertionList(
+  src: SourceFile,
+  list: unknown[],
+  path: PathSegment[],
+  prefix: string,
+  result: FixtureFileResult,
+  err: (p: PathSegment[], message: string, fix: string) => void,
+): Assertion | null {
+  if (list.length === 0) {
+    err(path, `${prefix}assert is an empty list`, 'list at least one check, e.g. assert: [{ contains: "30 days" }], or remove assert to make the fixture a probe');
+    return null;
+  }
+  const checks: SingleAssertion[] = [];
+  let ok = true;
+  list.forEach((item, i) => {
+    // A value that is not a mapping is reported by the schema, with its position.
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      ok = false;
+      return;
+    }
+    const one = checkAssertion(src, item as Record<string, unknown>, [...path, i], `${prefix}check #${i + 1}: `, result);
+    if (one === null || one.kind === 'all') ok = false;
+    else checks.push(one);
+  });
+  const judges = list.flatMap((item, i) => (item !== null && typeof item === 'object' && 'judge' in item ? [i] : []));
+  if (judges.length > 1) {
+    err(
+      [...path, judges[1] as number],
+      `${prefix}the list has ${judges.length} judge assertions (checks ${judges.map((i) => `#${i + 1}`).join(', ')}): a fixture has at most one`,
+      'keep one judge check and put the other criteria into it, or split the fixture in two with different labels',
+    );
+    return null;
+  }
+  return ok ? { kind: 'all', assertions: checks } : null;
 }
 
 function checkAssertion(
@@ -145,7 +189,7 @@ function checkAssertion(
     err(
       kinds[1] as string,
       `the assertion has ${kinds.length} kinds (${kinds.join(' and ')}): a fixture has one assertion`,
-      `keep one of ${kinds.join(', ')}, or split it into ${kinds.length} fixtures with different labels`,
+      `keep one of ${kinds.join(', ')}, or list them all to check each: assert: [{ ${kinds[0]}: ... }, { ${kinds[1]}: ... }]`,
     );
     return null;
   }
@@ -157,6 +201,15 @@ function checkAssertion(
     err('threshold', `threshold only applies to a judge assertion, not to ${kind}`, 'remove threshold');
   }
 
+  if (kind === 'maxLatencyMs') {
+    const ms = a.maxLatencyMs;
+    if (typeof ms !== 'number') return null; // wrong type: reported by the schema
+    if (!Number.isInteger(ms) || ms < 1) {
+      err('maxLatencyMs', `maxLatencyMs ${String(ms)} is not a whole number of milliseconds above 0`, 'write the budget in whole ms, e.g. maxLatencyMs: 2000');
+      return null;
+    }
+    return { kind: 'maxLatency', ms };
+  }
   const value = a[kind];
   if (typeof value !== 'string') return null; // wrong type: reported by the schema
   let ok = true;

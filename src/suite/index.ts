@@ -20,6 +20,7 @@ import { applyOverrides, type ConfigOverrides } from './overrides.js';
 import { isInside } from '../fs-safe.js';
 import { outsideIssue, readSuiteText, realPathOrNull, type SuiteFileRef } from './read.js';
 import { readYaml, type LoadedYaml } from './yaml/index.js';
+import { judgeAssertionOf } from '../assertions/list.js';
 
 export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
 export { DEFAULT_MAX_TURNS } from './personas.js';
@@ -405,7 +406,7 @@ function orphanWarning(shown: string, label: string): ConfigIssue {
 
 function warnJudgeNotConfigured(config: Config | null, fixtures: readonly Fixture[], personas: readonly PersonaScript[], configShown: string, found: Findings): void {
   if (!config || config.judge) return;
-  const judged = fixtures.filter((f) => f.assertion?.kind === 'judge');
+  const judged = fixtures.filter((f) => judgeAssertionOf(f.assertion) !== null);
   const first = judged[0];
   if (first) {
     found.warnings.push({

@@ -8,7 +8,8 @@ import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { NO_BASELINES, replay, type ReplayOptions } from '../../src/replay/index.js';
-import type { Clock, Fixture, PersonaScript } from '../../src/types.js';
+import type { Clock, Fixture, Judge, PersonaScript } from '../../src/types.js';
+import { decideAcceptance } from '../../src/evaluate/index.js';
 import { nativeEcho, startAgentServer } from '../support/agent-server.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -133,5 +134,75 @@ describe('latency in the record', () => {
     expect(records.map((r) => sameMap(r, records[0]!))).toEqual([true, true, true]);
     // A key the record does not have is left out of results.json, as before.
     expect(Object.keys(JSON.parse(JSON.stringify(errored.fixtures[0])) as object)).not.toContain('latencyMs');
+  });
+
+  it('assert maxLatencyMs compares the message turn (strictly more fails); a list needs every check and records each', async () => {
+    const { agent, regex } = await timedAgent();
+    const at = (label: string, message: string, assertion: Fixture['assertion']): Fixture => ({ ...fixture(label, message), assertion });
+    const fixtures = [
+      // The welcome turn (1000 ms) is not the message turn: 300 against 300 passes.
+      at('edge', 'takes 300', { kind: 'maxLatency', ms: 300 }),
+      at('over', 'takes 301', { kind: 'maxLatency', ms: 300 }),
+      at('all-pass', 'takes 100', { kind: 'all', assertions: [{ kind: 'contains', value: 'echo' }, { kind: 'maxLatency', ms: 200 }] }),
+      at('text-fails', 'takes 100', { kind: 'all', assertions: [{ kind: 'contains', value: 'nope' }, { kind: 'maxLatency', ms: 200 }] }),
+      at('slow-fails', 'takes 250', { kind: 'all', assertions: [{ kind: 'contains', value: 'echo' }, { kind: 'maxLatency', ms: 200 }] }),
+      // Without a latency check a slow reply passes: latency changes no verdict unless asked.
+      at('unasked', 'takes 5000', { kind: 'contains', value: 'echo' }),
+    ];
+    const record = await replay({ fixtures, personas: [], baselines: NO_BASELINES }, { agent, regex, judge: null }, OPTIONS);
+    expect(record.fixtures.map((f) => [f.label, f.verdict, f.detail])).toEqual([
+      ['edge', 'pass', 'latency 300 ms, within 300 ms'],
+      ['over', 'fail', 'latency 301 ms, over the budget of 300 ms'],
+      ['all-pass', 'pass', 'all 2 checks passed: reply contains "echo"; latency 100 ms, within 200 ms'],
+      ['text-fails', 'fail', '1 of 2 checks failed: reply does not contain "nope"'],
+      ['slow-fails', 'fail', '1 of 2 checks failed: latency 250 ms, over the budget of 200 ms'],
+      ['unasked', 'pass', 'reply contains "echo"'],
+    ]);
+    expect(record.fixtures.map((f) => f.checks?.map((c) => [c.assertion.kind, c.status]) ?? null)).toEqual([
+      null,
+      null,
+      [['contains', 'pass'], ['maxLatency', 'pass']],
+      [['contains', 'fail'], ['maxLatency', 'pass']],
+      [['contains', 'pass'], ['maxLatency', 'fail']],
+      null,
+    ]);
+    expect(record.tallies).toEqual({ passed: 3, failed: 3, notEvaluated: 0, errored: 0 });
+    expect(parseRecord(serializeRecord(record), 'results.json')).toEqual(record);
+  });
+
+  it('a list with a judge check: one judge call, its score in the record, reused from the baseline when the reply is the same', async () => {
+    const { agent, regex } = await timedAgent();
+    const criteria: string[] = [];
+    const judge: Judge = {
+      name: 'counting judge',
+      score: async (criterion) => (criteria.push(criterion), { ok: true, score: 0.9, rationale: 'polite enough' }),
+      scoreTranscript: async () => ({ ok: false, reason: 'not used' }),
+      close: async () => undefined,
+    };
+    const listed: Fixture = {
+      ...fixture('listed', 'takes 100'),
+      assertion: { kind: 'all', assertions: [{ kind: 'maxLatency', ms: 500 }, { kind: 'judge', criterion: 'polite', threshold: 0.7 }] },
+    };
+    const options = { ...OPTIONS, judgeName: judge.name, judgeModel: 'openai/m' };
+    const first = await replay({ fixtures: [listed], personas: [], baselines: NO_BASELINES }, { agent, regex, judge }, options);
+    const r = first.fixtures[0]!;
+    expect([r.verdict, r.score, r.threshold, r.rationale, r.judgeFingerprint?.criteria]).toEqual(['pass', 0.9, 0.7, 'polite enough', [{ criterion: 'polite', threshold: 0.7 }]]);
+    expect(r.checks?.map((c) => [c.status, c.score, c.threshold])).toEqual([
+      ['pass', null, null],
+      ['pass', 0.9, 0.7],
+    ]);
+    expect(criteria).toEqual(['polite']);
+    // Accept it, and replay: the same reply reuses the judge result; the latency check runs again.
+    const decision = decideAcceptance(r, '2026-12-01T00:00:00.000Z', 'abcdef0123456789');
+    if (decision.kind !== 'accept') throw new Error(`not accepted: ${decision.kind}`);
+    const baselines = { fixtures: new Map([['listed', decision.baseline]]), personas: new Map() };
+    const again = await replay({ fixtures: [{ ...listed, message: 'takes 600' }], personas: [], baselines }, { agent, regex, judge }, options);
+    const a = again.fixtures[0]!;
+    // The message changed its latency only: the reply echoes it, so it differs and the judge runs.
+    expect(criteria).toEqual(['polite', 'polite']);
+    expect([a.verdict, a.checks?.map((c) => c.status)]).toEqual(['fail', ['fail', 'pass']]);
+    const same = await replay({ fixtures: [listed], personas: [], baselines }, { agent, regex, judge }, options);
+    expect(criteria).toEqual(['polite', 'polite']);
+    expect([same.fixtures[0]!.verdict, same.fixtures[0]!.judgeReused, same.fixtures[0]!.score]).toEqual(['pass', { commit: 'abcdef0123456789', acceptedAt: '2026-12-01T00:00:00.000Z' }, 0.9]);
   });
 });

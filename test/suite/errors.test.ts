@@ -47,7 +47,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${C}:3:3: unknown key "tiemoutMs" in agent; allowed keys: url, preset, model, maxTokens, assistantId, stream, headers, timeoutMs, concurrency, retries, backoffMs, waitForAgent, request, response, start\n  fix: did you mean "timeoutMs"? rename the key, so that line 3 reads\n    timeoutMs: 5`,
       `${C}:4:1: unknown key "bogus" at the top level; allowed keys: agent, judge, regex, cost, coverage, repeat, personas\n  fix: remove "bogus" or use one of the allowed keys`,
       `${F}/a.yml:2:1: fixture "a": unknown key "mesage"; allowed keys: label, message, persona, assert, repeat\n  fix: did you mean "message"? it is already given on line 3: keep one of the two and remove the other`,
-      `${F}/a.yml:4:11: fixture "a": unknown key "contians" in assert; allowed keys: contains, regex, flags, judge, threshold\n  fix: did you mean "contains"? rename the key, so that line 4 reads\n    assert: { contains: x }`,
+      `${F}/a.yml:4:11: fixture "a": unknown key "contians" in assert; allowed keys: contains, regex, flags, judge, threshold, maxLatencyMs\n  fix: did you mean "contains"? rename the key, so that line 4 reads\n    assert: { contains: x }`,
     ]);
   });
 
@@ -151,15 +151,85 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       [C]: 'judge: { apiKey: k }\n',
     });
     expect(brief(r.errors)).toEqual([
-      `${F}/a.yml:4: fixture "none": the assertion has no known kind: use one of contains, regex, judge`,
+      `${F}/a.yml:4: fixture "none": the assertion has no known kind: use one of contains, regex, judge, maxLatencyMs`,
       `${F}/a.yml:7: fixture "two": the assertion has 2 kinds (contains and judge): a fixture has one assertion`,
       `${F}/a.yml:10: fixture "high": threshold 1.5 is outside [0, 1]`,
       `${F}/a.yml:13: fixture "flags": regex flags "gig" repeat "g"`,
       `${F}/a.yml:16: fixture "letters": regex flags "ix" contain "x", which is not a regex flag`,
       `${F}/a.yml:19: fixture "uv": regex flags "uv" combine u and v, which JavaScript does not allow`,
       `${F}/a.yml:22: fixture "misplaced": threshold only applies to a judge assertion, not to contains`,
-      `${F}/a.yml:25: fixture "type": assert must be a mapping, found the string "contains Welcome"`,
+      `${F}/a.yml:25: fixture "type": assert must be a mapping or a list, found the string "contains Welcome"`,
       `${F}/a.yml:28: fixture "neg": threshold -0.1 is outside [0, 1]`,
+    ]);
+  });
+
+  it('assertion lists and latency budgets: each check placed on its own line, one judge at most', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: `fixtures:
+  - label: empty
+    message: x
+    assert: []
+  - label: twojudges
+    message: x
+    assert:
+      - { judge: polite }
+      - { contains: a }
+      - { judge: brief }
+  - label: inner
+    message: x
+    assert:
+      - { contains: a }
+      - { regex: b, flags: zz }
+      - { maxLatencyMs: 0 }
+  - label: half
+    message: x
+    assert: { maxLatencyMs: 1500.5 }
+  - label: both
+    message: x
+    assert: { contains: a, maxLatencyMs: 10 }
+  - label: good
+    message: x
+    assert: [{ contains: a }, { maxLatencyMs: 2000 }, { judge: polite, threshold: 0.8 }]
+  - label: alone
+    message: x
+    assert: { maxLatencyMs: 2000 }
+`,
+      [C]: 'judge: { apiKey: k }\n',
+    });
+    expect(brief(r.errors)).toEqual([
+      `${F}/a.yml:4: fixture "empty": assert is an empty list`,
+      `${F}/a.yml:10: fixture "twojudges": the list has 2 judge assertions (checks #1, #3): a fixture has at most one`,
+      `${F}/a.yml:15: fixture "inner": check #2: regex flags "zz" contain "z", which is not a regex flag`,
+      `${F}/a.yml:16: fixture "inner": check #3: maxLatencyMs 0 is not a whole number of milliseconds above 0`,
+      `${F}/a.yml:19: fixture "half": maxLatencyMs 1500.5 is not a whole number of milliseconds above 0`,
+      `${F}/a.yml:22: fixture "both": the assertion has 2 kinds (contains and maxLatencyMs): a fixture has one assertion`,
+    ]);
+    expect(r.errors.at(-1)!.fix).toBe('keep one of contains, maxLatencyMs, or list them all to check each: assert: [{ contains: ... }, { maxLatencyMs: ... }]');
+    const ok = await load({
+      [`${F}/a.yml`]: `fixtures:
+  - label: good
+    message: x
+    assert: [{ contains: a }, { maxLatencyMs: 2000 }, { judge: polite, threshold: 0.8 }]
+  - label: alone
+    message: x
+    assert: { maxLatencyMs: 2000 }
+`,
+      [C]: 'judge: { apiKey: k }\n',
+    });
+    expect(ok.errors).toEqual([]);
+    expect(ok.suite?.fixtures.map((f) => [f.label, f.assertion])).toEqual([
+      [
+        'good',
+        {
+          kind: 'all',
+          assertions: [
+            { kind: 'contains', value: 'a' },
+            { kind: 'maxLatency', ms: 2000 },
+            { kind: 'judge', criterion: 'polite', threshold: 0.8 },
+          ],
+        },
+      ],
+      ['alone', { kind: 'maxLatency', ms: 2000 }],
     ]);
   });
 

@@ -5,7 +5,8 @@
 // Side by side: the sentence diff of diff.ts (replyDiff) as rows: unchanged sentences on both
 // sides, each changed sentence with its replacement, the changed words marked.
 
-import type { Check, FixtureRecord, JsonValue, PersonaBaseline, PersonaRecord, Route, ToolCall, Turn } from '../../types.js';
+import type { Check, FixtureRecord, JsonValue, PersonaBaseline, PersonaRecord, Route, SingleAssertion, ToolCall, Turn } from '../../types.js';
+import { judgeAssertionOf } from '../../assertions/list.js';
 import { replyDiff, type Segment } from '../diff.js';
 import { clip, normalizeBlock } from '../escape.js';
 import { CHECK_NAMES, checkSubject, replyWords } from '../persona.js';
@@ -169,8 +170,14 @@ function json(value: JsonValue | undefined): string {
 function assertionText(f: FixtureRecord): string {
   const a = f.assertion;
   if (a === null) return 'none (a probe: the reply is recorded, not judged)';
+  if (a.kind === 'all') return `all of: ${a.assertions.map(checkText).join('; ')}`;
+  return checkText(a);
+}
+
+function checkText(a: SingleAssertion): string {
   if (a.kind === 'contains') return `contains ${JSON.stringify(a.value)}`;
   if (a.kind === 'regex') return `regex /${a.pattern}/${a.flags}`;
+  if (a.kind === 'maxLatency') return `latency at most ${a.ms} ms`;
   return `judge: ${a.criterion} (threshold ${a.threshold.toFixed(2)})`;
 }
 
@@ -182,7 +189,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
   const b = f.baseline;
   const replyDiffers = !f.errored && b !== null && f.reply !== null && b.reply !== f.reply;
   const diff = replyDiffers ? sideBySide(b.reply, f.reply as string) : null;
-  const hasJudge = f.score !== null || f.rationale !== null || f.assertion?.kind === 'judge';
+  const hasJudge = f.score !== null || f.rationale !== null || judgeAssertionOf(f.assertion) !== null;
   return {
     kind: 'fixture',
     label: f.label,
