@@ -1,7 +1,7 @@
 // The resolved configuration of a suite (`.agent-replay/config.yml` after defaults, `${ENV}`
 // substitution and command-line / action-input overrides). Plain data; loaded by `suite/`.
 
-import type { JsonValue, JudgeProvider, Repeat } from './types.js';
+import type { JsonValue, JudgeProvider, LatencyThresholds, Repeat } from './types.js';
 
 export type { JsonValue, JudgeProvider } from './types.js';
 
@@ -117,7 +117,12 @@ export interface Config {
   repeat?: Repeat | null;
   /** `personas` of config.yml; absent: every default. */
   personas?: PersonasConfig;
+  /** `latency` of config.yml (docs/latency.md): when an item is slower than its baseline; absent: DEFAULT_LATENCY. */
+  latency?: LatencyThresholds;
 }
+
+/** More than 50 % and more than 300 ms over the baseline's latency is slower (docs/latency.md). */
+export const DEFAULT_LATENCY: LatencyThresholds = { slowerBy: 0.5, minDeltaMs: 300 };
 
 /** `personas.unmockedTools`: how a script without its own treats a tool call no mock answered; null: by its mocks. */
 export interface PersonasConfig {

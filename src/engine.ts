@@ -275,6 +275,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         judgeModel: config.judge !== null ? `${config.judge.provider}/${config.judge.model}` : (judge?.name ?? null),
         repeat: config.repeat ?? null,
         unmockedTools: config.personas?.unmockedTools ?? null,
+        ...(config.latency !== undefined ? { latency: config.latency } : {}),
       },
     );
     const listed = runCoverage(config.coverage ?? null, record);

@@ -73,6 +73,8 @@ export interface FixtureAttempt {
   rationale: string | null;
   /** This attempt's score was reused from the baseline (no judge call); absent when a call was made. */
   judgeReused?: JudgeReuse | null;
+  /** This attempt's message turn latency (docs/latency.md); absent in older records. */
+  latencyMs?: number | null;
   durationMs: number;
 }
 
@@ -372,6 +374,25 @@ interface FixtureRecordBase {
   judgeReused?: JudgeReuse | null;
   /** An assertion list only (`assertion.kind` "all"): each check's own result, in order; absent otherwise. */
   checks?: AssertionCheck[];
+  /** Present only when the item was slower than its baseline (docs/latency.md). */
+  slower?: Slower;
+}
+
+/**
+ * An item slower than its baseline (docs/latency.md, "Slower than the baseline"): more than
+ * `latency.slowerBy` and more than `latency.minDeltaMs` over the baseline's latency. `latencyMs` is
+ * the item's (a repeated item's: the median of its attempts').
+ */
+export interface Slower {
+  baselineMs: number;
+  latencyMs: number;
+}
+
+/** config.yml `latency` (docs/latency.md): both thresholds strict ("more than"). */
+export interface LatencyThresholds {
+  /** A fraction of the baseline's latency: 0.5 is 50 % slower. */
+  slowerBy: number;
+  minDeltaMs: number;
 }
 
 /** The replay did not complete: no reply, so no verdict and no drift (docs/semantics.md#verdicts). */
@@ -805,6 +826,8 @@ interface PersonaRecordBase {
   transcriptHash?: string | null;
   /** Simulated scripts only (docs/simulated-users.md); absent for scripted follow-ups. */
   simulation?: SimulationRecord;
+  /** Present only when the script was slower than its baseline (docs/latency.md). */
+  slower?: Slower;
 }
 
 /** One attempt of a repeated persona script, as it ran. */
@@ -851,6 +874,7 @@ export type FailOnCondition =
   | 'reply_changed'
   | 'route_changed'
   | 'flaky'
+  | 'slower'
   | 'none';
 
 /** The judge providers agent-replay has a client for (config.yml `judge.provider`, the `judge-provider` input). */
@@ -867,6 +891,7 @@ export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
   'reply_changed',
   'route_changed',
   'flaky',
+  'slower',
   'none',
 ] as const;
 

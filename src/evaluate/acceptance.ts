@@ -6,6 +6,7 @@ import { sameJudge } from './definition.js';
 import { sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
 import { attemptRepliesVary, repliesVary } from './repeat.js';
+import { baselineLatency } from './latency.js';
 
 export type AcceptDecision =
   | { kind: 'accept'; baseline: Baseline }
@@ -41,7 +42,7 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  */
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
-    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'usage'>>,
+    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'latencyMs' | 'slower' | 'usage'>>,
   acceptedAt: string,
   commit: string | null,
   current: Baseline | null = record.baseline,
@@ -53,6 +54,8 @@ export function decideAcceptance(
   const judge = baselineJudgeOf(record);
   if (
     current !== null &&
+    // A slower item is rewritten: accepting it accepts its new latency (docs/latency.md).
+    record.slower == null &&
     current.reply === record.reply &&
     sameRoute(current.route, record.route) &&
     current.verdict === record.verdict &&
@@ -68,6 +71,7 @@ export function decideAcceptance(
       route: record.route,
       verdict: record.verdict,
       ...(judge !== null ? { judge } : {}),
+      ...baselineLatency(record),
       // The item's tokens, for the change against baselines (docs/latency.md, "Usage"); only when reported.
       ...(record.usage != null ? { usage: record.usage } : {}),
       acceptedAt,

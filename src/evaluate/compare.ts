@@ -7,6 +7,8 @@ import { agreement, agreementReport, type Agreement, type AgreementGroup } from 
 import { coverageChange, type CoverageChange } from './coverage.js';
 import { judgeDifferences, sameJudge } from './definition.js';
 import { sameRoute } from './drift.js';
+import { itemLatencyMs, slowerText, slowerThanBaseline } from './latency.js';
+import { DEFAULT_LATENCY } from '../config.js';
 
 /** An item's result in one run. */
 export type ItemResult = 'pass' | 'fail' | 'not_evaluated' | 'errored';
@@ -25,7 +27,8 @@ export type ChangeCause =
   | 'route_changed'
   | 'transcript_changed'
   | 'verdict_changed'
-  | 'error_class_changed';
+  | 'error_class_changed'
+  | 'slower';
 
 export const CHANGE_CAUSES: readonly ChangeCause[] = [
   'added',
@@ -37,6 +40,7 @@ export const CHANGE_CAUSES: readonly ChangeCause[] = [
   'transcript_changed',
   'verdict_changed',
   'error_class_changed',
+  'slower',
 ] as const;
 
 /** How the result moved: fixed (fail or errored -> pass), broken (pass -> fail or errored), else changed. */
@@ -202,6 +206,9 @@ export function firstCause(before: Item, after: Item): { cause: ChangeCause; det
   if (before.errored && after.errored && before.errorKind !== after.errorKind) {
     return { cause: 'error_class_changed', detail: `error ${before.errorKind} -> ${after.errorKind}` };
   }
+  // Last: the same result, only slower, by the thresholds of config.yml's defaults (docs/latency.md).
+  const slower = before.errored || after.errored ? null : slowerThanBaseline(itemLatencyMs(after), itemLatencyMs(before), DEFAULT_LATENCY);
+  if (slower !== null) return { cause: 'slower', detail: `slower: ${slowerText(slower)}` };
   return null;
 }
 
@@ -235,6 +242,7 @@ const CAUSE_WORDS: Record<ChangeCause, [string, string]> = {
   transcript_changed: ['transcript changed', 'transcripts changed'],
   verdict_changed: ['verdict changed', 'verdicts changed'],
   error_class_changed: ['error class changed', 'error classes changed'],
+  slower: ['item slower', 'items slower'],
 };
 
 /** "2 items added", "1 reply changed". */

@@ -8,8 +8,8 @@ import { incompleteText } from './shard.js';
 
 /** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
 export type GateItem =
-  | (Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<FixtureRecord, 'repeat'>>)
-  | (Pick<PersonaRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<PersonaRecord, 'repeat'>>);
+  | (Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<FixtureRecord, 'repeat' | 'slower'>>)
+  | (Pick<PersonaRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<PersonaRecord, 'repeat' | 'slower'>>);
 
 /** Did this item go unmeasured: its replay errored, or its check did not run? */
 export function isUnverified(record: Pick<GateItem, 'errored' | 'verdict'>): boolean {
@@ -38,6 +38,9 @@ export function meets(record: Omit<GateItem, 'label'>, condition: FailOnConditio
     case 'flaky':
       // A repeated item whose attempts disagree.
       return record.repeat?.flaky === true;
+    case 'slower':
+      // Slower than its baseline (docs/latency.md): recorded on the item by the replay.
+      return record.slower != null;
     case 'none':
       return false;
   }
@@ -109,6 +112,7 @@ const CONDITION_WORDS: Record<FailOnCondition, string> = {
   reply_changed: 'with a changed reply',
   route_changed: 'with a changed route',
   flaky: 'flaky (attempts disagree)',
+  slower: 'slower than the baseline',
   none: '',
 };
 

@@ -2,7 +2,7 @@
 // Pure: it reads records and returns numbers. A turn without a measured latency (an older record,
 // a client that does not measure) counts for nothing, and none at all gives null, never 0.
 
-import type { FixtureRecord, PersonaRecord, RunLatency, Turn } from '../types.js';
+import type { FixtureRecord, LatencyThresholds, PersonaRecord, RunLatency, Slower, Turn } from '../types.js';
 
 /** A persona script's sums over its completed turns, welcome included. */
 export function scriptLatency(turns: readonly Turn[]): { latencyMs: number | null; firstTokenMs: number | null } {
@@ -32,4 +32,55 @@ function sumOf(values: readonly (number | null | undefined)[]): number | null {
   let sum: number | null = null;
   for (const v of values) if (typeof v === 'number') sum = (sum ?? 0) + v;
   return sum;
+}
+
+/**
+ * An item's latency, the one compared with its baseline and kept by an acceptance: a fixture's
+ * message turn, a script's sum over its turns; a repeated item's, the median of its attempts'.
+ * Undefined in an older record (nothing measured at all), null when the item was not measured.
+ */
+export function itemLatencyMs(record: Pick<FixtureRecord, 'latencyMs'> & { attempts?: readonly ({ latencyMs?: number | null } | { turns: readonly Turn[] })[] }): number | null | undefined {
+  if (record.attempts === undefined || record.attempts.length === 0) return record.latencyMs;
+  const values: number[] = [];
+  for (const a of record.attempts) {
+    const ms = 'turns' in a ? scriptLatency(a.turns).latencyMs : a.latencyMs;
+    if (typeof ms === 'number') values.push(ms);
+  }
+  if (values.length === 0) return record.latencyMs === undefined ? undefined : null;
+  return median(values);
+}
+
+/** The median: the middle value, or the mean of the two middle values of an even count. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * Slower than the baseline (docs/latency.md): more than `slowerBy` of the baseline's latency and
+ * more than `minDeltaMs` over it, both strictly. Null when either side was not measured.
+ */
+export function slowerThanBaseline(latencyMs: number | null | undefined, baselineMs: number | null | undefined, t: LatencyThresholds): Slower | null {
+  if (typeof latencyMs !== 'number' || typeof baselineMs !== 'number') return null;
+  const delta = latencyMs - baselineMs;
+  return delta > t.minDeltaMs && delta > baselineMs * t.slowerBy ? { baselineMs, latencyMs } : null;
+}
+
+/** "1.2 s -> 2.9 s" (under a second: "450 ms -> 900 ms"): how a slower item is shown in every surface. */
+export function slowerText(s: Slower): string {
+  return `${secondsText(s.baselineMs)} -> ${secondsText(s.latencyMs)}`;
+}
+
+function secondsText(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The latency an acceptance writes into the baseline (docs/latency.md): the item's, null when it
+ * was not measured; nothing from an older record that has no latency at all.
+ */
+export function baselineLatency(record: Parameters<typeof itemLatencyMs>[0]): { latencyMs?: number | null } {
+  const ms = itemLatencyMs(record);
+  return ms === undefined ? {} : { latencyMs: ms };
 }

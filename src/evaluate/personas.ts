@@ -27,6 +27,7 @@ import { formatPair, line, quote, showPattern } from '../assertions/format.js';
 import { driftVerdict, sameRoute } from './drift.js';
 import { personaRepliesVary, repliesVary } from './repeat.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
+import { baselineLatency } from './latency.js';
 
 // Matching tool calls lives in src/evaluate/match.ts (shared with the agent-side mocks helpers).
 
@@ -376,6 +377,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   const judge = personaBaselineJudgeOf(record);
   if (
     current !== null &&
+    record.slower == null &&
     (judge === null || current.judge === undefined || samePersonaJudge(current.judge, judge)) &&
     current.verdict === record.verdict &&
     current.outcome === record.outcome &&
@@ -396,6 +398,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       outcome: record.outcome,
       verdict: record.verdict,
       ...(judge !== null ? { judge } : {}),
+      ...baselineLatency(record),
       // The script's tokens (docs/latency.md, "Usage"); only when reported.
       ...(record.usage != null ? { usage: record.usage } : {}),
       acceptedAt,

@@ -70,6 +70,7 @@ const fixtureAttemptSchema = z.strictObject({
   score: z.number().nullable(),
   rationale: z.string().nullable(),
   judgeReused: judgeReuseSchema.nullable().optional(),
+  latencyMs: z.number().nonnegative().nullable().optional(),
   durationMs: z.number().nonnegative(),
 });
 
@@ -78,6 +79,8 @@ export const baselineRecordSchema = baselineSchema.extend({ label: labelSchema }
 
 /** A measured time in ms (docs/latency.md); null: not measured for this item; absent in older records. */
 const latencyValue = z.number().nonnegative().nullable().optional();
+/** Present only on an item slower than its baseline (docs/latency.md). */
+const slowerSchema = z.strictObject({ baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative() }).optional();
 /** Tokens reported (docs/latency.md, "Usage"); null: none reported; absent in older records. */
 const usageValue = tokenUsageSchema.nullable().optional();
 
@@ -94,6 +97,7 @@ const fixtureRecordBase = {
   usage: usageValue,
   welcomeLatencyMs: latencyValue,
   checks: z.array(assertionCheckSchema).optional(),
+  slower: slowerSchema,
   detail: z.string(),
   score: z.number().nullable(),
   threshold: z.number().nullable(),
@@ -217,6 +221,7 @@ const personaRecordBase = {
   turns: z.array(turnSchema),
   latencyMs: latencyValue,
   firstTokenMs: latencyValue,
+  slower: slowerSchema,
   usage: usageValue,
   unsent: z.array(z.string()),
   visited: z.array(z.string()),

@@ -58,6 +58,7 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     latencyMs: undefined,
     firstTokenMs: undefined,
     welcomeLatencyMs: undefined,
+    slower: undefined,
     // Every record has the key (docs/latency.md, "Usage"): null is none reported.
     usage: null,
     durationMs,
@@ -104,6 +105,8 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     latencyMs: rest.latencyMs,
     firstTokenMs: rest.firstTokenMs,
     welcomeLatencyMs: rest.welcomeLatencyMs,
+    // Set once the item's attempts are in, when it was slower than its baseline (replay/index.ts).
+    slower: rest.slower,
     usage: rest.usage,
     durationMs: rest.durationMs,
   } as FixtureRecord;
@@ -178,6 +181,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     latencyMs: timing?.latencyMs,
     firstTokenMs: timing?.firstTokenMs,
     welcomeLatencyMs: timing === undefined ? undefined : (outcome.welcomeLatencyMs ?? null),
+    slower: undefined,
     // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
     usage: outcome.usage ?? null,
     durationMs: Math.round(now() - started),

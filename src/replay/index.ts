@@ -19,13 +19,15 @@ import type {
   PersonaRecord,
   PersonaScript,
   RegexEvaluator,
+  LatencyThresholds,
   Repeat,
   RunLatency,
   RunRecord,
   TokenUsage,
   Tallies,
 } from '../types.js';
-import { runLatency, runUsage, tallies, tallyOf } from '../evaluate/index.js';
+import { itemLatencyMs, runLatency, runUsage, slowerThanBaseline, tallies, tallyOf } from '../evaluate/index.js';
+import { DEFAULT_LATENCY } from '../config.js';
 import { replayFixture } from './fixture.js';
 import { replayPersona } from './personas.js';
 import { personaEvaluationFields } from '../evaluate/definition.js';
@@ -110,6 +112,8 @@ export interface ReplayOptions {
   repeat?: Repeat | null;
   /** config.yml's `personas.unmockedTools`, for scripts without their own; absent or null: by the script's mocks. */
   unmockedTools?: 'error' | 'allow' | null;
+  /** config.yml's `latency`: when an item is slower than its baseline; absent: the defaults. */
+  latency?: LatencyThresholds;
 }
 
 /** One attempt of one item: a repeated item is `count` jobs, next to each other. */
@@ -185,6 +189,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
   const jobs = scheduleJobs(personaRepeats, fixtureRepeats);
   const total = fixtures.length + personas.length;
   const collect = attemptCollector();
+  const thresholds = options.latency ?? DEFAULT_LATENCY;
   const counts: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
   const signal = deps.signal;
   /** Set when the run is interrupted: what finishes afterwards is not recorded. */
@@ -216,7 +221,11 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
       if (stopped) return null;
       const all = collect(job, repeat.count, r);
       if (all === null) return null;
-      return (records[job.i] = combineFixtureAttempts(all, repeat, baselines.fixtures.get(fixture.label) ?? null));
+      const baseline = baselines.fixtures.get(fixture.label) ?? null;
+      const combined = combineFixtureAttempts(all, repeat, baseline);
+      // Set in place: the key is in every fixture record already (replay/fixture.ts).
+      if (!combined.errored) combined.slower = slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, thresholds) ?? undefined;
+      return (records[job.i] = combined);
     }
     const p = personas[job.i] as PersonaScript;
     const repeat = personaRepeats[job.i] as Repeat;
@@ -224,8 +233,10 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     if (stopped) return null;
     const all = collect(job, repeat.count, r);
     if (all === null) return null;
-    const combined = combinePersonaAttempts(all, repeat, baselines.personas.get(p.label) ?? null);
-    return (personaRecords[job.i] = Object.assign({}, combined, personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION)));
+    const baseline = baselines.personas.get(p.label) ?? null;
+    const combined = combinePersonaAttempts(all, repeat, baseline);
+    const slower = combined.errored ? null : slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, thresholds);
+    return (personaRecords[job.i] = Object.assign({}, combined, personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION), slower === null ? {} : { slower }));
   };
 
   const worker = async (): Promise<void> => {

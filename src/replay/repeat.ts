@@ -57,6 +57,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     score: r.score,
     rationale: r.rationale,
     ...(r.judgeReused != null ? { judgeReused: r.judgeReused } : {}),
+    ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}),
     durationMs: r.durationMs,
   }));
   const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);

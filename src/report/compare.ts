@@ -17,6 +17,7 @@ const CAUSE_TITLE: Record<ItemChange['cause'], string> = {
   transcript_changed: 'transcript changed',
   verdict_changed: 'verdict changed',
   error_class_changed: 'error class changed',
+  slower: 'slower',
 };
 
 const RESULT_WORD: Record<ItemResult, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };

@@ -81,6 +81,7 @@ function driftKey(f: Item): string {
 
 function changed(f: Item): boolean {
   if (f.errored) return false;
+  if (f.slower != null) return true;
   return isPersona(f) ? f.drift.transcript === 'different' || f.drift.route === 'different' : f.drift.reply === 'different' || f.drift.route === 'different';
 }
 

@@ -5,7 +5,7 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
-import { causeLine, causeOf, decideAcceptance, decidePersonaAcceptance, tallies, verificationOf, type CauseGroup, type Verification } from '../evaluate/index.js';
+import { causeLine, causeOf, decideAcceptance, decidePersonaAcceptance, slowerText, tallies, verificationOf, type CauseGroup, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
@@ -53,7 +53,8 @@ export function sectionOf(f: Item): SectionKey {
   const d = f.errored ? null : f.drift;
   if (d?.verdict === 'newly_failing') return 'newly_failing';
   if (d?.verdict === 'still_failing') return 'still_failing';
-  if (d && (textChanged(f) || d.route === 'different' || d.verdict === 'newly_passing')) return 'changed';
+  // A slower item whose verdict did not change is a change too (docs/latency.md).
+  if (d && (textChanged(f) || d.route === 'different' || d.verdict === 'newly_passing' || f.slower != null)) return 'changed';
   if (d?.verdict === 'no_baseline') return 'new';
   if (!f.errored && (f.verdict === 'not_evaluated' || f.verdict === null)) return 'not_evaluated';
   if (f.errored) return 'errored';
@@ -279,10 +280,13 @@ export function driftWords(f: Item): string[] {
   if (isPersona(f)) {
     if (f.drift.transcript === 'different') words.push('transcript changed');
     if (f.drift.route === 'different') words.push('routes changed');
+    if (f.slower != null) words.push(`slower: ${slowerText(f.slower)}`);
     return words;
   }
   if (f.drift.reply === 'different') words.push('reply changed');
   if (f.drift.route === 'different') words.push('route changed');
+  // Beside the drift, like it (docs/latency.md): "slower: 1.2 s -> 2.9 s".
+  if (f.slower != null) words.push(`slower: ${slowerText(f.slower)}`);
   return words;
 }
 

@@ -35,6 +35,8 @@ export const baselineSchema = z.strictObject({
   verdict: z.enum(['pass', 'fail']),
   // Added within schema version 1: baselines accepted before it have none.
   judge: baselineJudgeSchema.optional(),
+  // Added within schema version 1 (docs/latency.md): the accepted item's latency.
+  latencyMs: z.number().nonnegative().nullable().optional(),
   // Added within schema version 1 (docs/latency.md, "Usage"): absent in older baselines.
   usage: tokenUsageSchema.nullable().optional(),
   acceptedAt: z.string(),
@@ -58,6 +60,7 @@ export const personaBaselineSchema = z.strictObject({
       criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1), score: z.number().min(0).max(1), rationale: z.string() })),
     })
     .optional(),
+  latencyMs: z.number().nonnegative().nullable().optional(),
   // Added within schema version 1 (docs/latency.md, "Usage"): absent in older baselines.
   usage: tokenUsageSchema.nullable().optional(),
   acceptedAt: z.string(),
@@ -74,6 +77,7 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
     verdict: b.verdict,
     // Only when present: a baseline without a judge result keeps the exact bytes it always had.
     ...(b.judge !== undefined ? { judge: serializeJudge(b.judge) } : {}),
+    ...(b.latencyMs !== undefined ? { latencyMs: b.latencyMs } : {}),
     // Only when the item reported tokens, for the same reason.
     ...(b.usage != null ? { usage: { inputTokens: b.usage.inputTokens, outputTokens: b.usage.outputTokens } } : {}),
     acceptedAt: b.acceptedAt,
@@ -117,6 +121,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
           },
         }
       : {}),
+    ...(b.latencyMs !== undefined ? { latencyMs: b.latencyMs } : {}),
     ...(b.usage != null ? { usage: { inputTokens: b.usage.inputTokens, outputTokens: b.usage.outputTokens } } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,

@@ -6,6 +6,7 @@ import {
   defaultConfig,
   MAX_WAIT_MS,
   AGENT_PRESET_NAMES,
+  DEFAULT_LATENCY,
   DEFAULT_MAX_TOKENS,
   PRESETS,
   type AgentMapping,
@@ -130,6 +131,14 @@ export const configFileSchema = z.strictObject({
   repeat: repeatSchema.nullable().optional(),
   // Persona scripts: how a script without its own unmockedTools treats a tool call no mock answered.
   personas: z.strictObject({ unmockedTools: z.enum(['error', 'allow']).nullable().optional() }).nullable().optional(),
+  // When an item is slower than its baseline (docs/latency.md): both strict, "more than".
+  latency: z
+    .strictObject({
+      slowerBy: z.number().min(0, { error: 'must be a fraction of the baseline latency, 0 or more (0.5 is 50 % slower)' }).optional(),
+      minDeltaMs: ms(0).optional(),
+    })
+    .nullable()
+    .optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -213,6 +222,9 @@ export function resolveConfigFile(
   const repeat = checkRepeat(written.repeat, ['repeat'], '', (path, message, fix) => r.errors.push(r.issueAt(path, message, fix)));
   if (repeat !== null) config.repeat = repeat;
   if (resolved.personas) config.personas = { unmockedTools: resolved.personas.unmockedTools ?? null };
+  if (resolved.latency) {
+    config.latency = { slowerBy: resolved.latency.slowerBy ?? DEFAULT_LATENCY.slowerBy, minDeltaMs: resolved.latency.minDeltaMs ?? DEFAULT_LATENCY.minDeltaMs };
+  }
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
 }
@@ -258,7 +270,7 @@ function isMapping(raw: unknown): raw is object {
 function notAMappingIssue(issueAt: IssueAt, raw: unknown): ConfigIssue {
   return issueAt(
     [],
-    `the config file must be a mapping of sections (agent, judge, regex, cost, coverage, repeat, personas), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
+    `the config file must be a mapping of sections (agent, judge, regex, cost, coverage, repeat, personas, latency), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
     'start the file with a section such as "agent:" followed by indented keys',
   );
 }

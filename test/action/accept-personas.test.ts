@@ -80,6 +80,8 @@ describe('accept mode with persona scripts', () => {
       visited: ['conversations:welcome', 'conversations:refunds', 'refunds', 'handoff'],
       outcome: 'handoff',
       verdict: 'pass',
+      // The script's latency: the sum over its turns, as the run recorded it (docs/latency.md).
+      latencyMs: recorded.latencyMs,
       acceptedAt: expect.any(String),
       commit: HEAD,
     });

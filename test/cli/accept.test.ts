@@ -52,6 +52,8 @@ describe('accept', () => {
         reply: f?.reply as string,
         route: f?.route ?? null,
         verdict: f?.verdict as 'pass' | 'fail',
+        // The accepted item's latency, as the run recorded it (docs/latency.md).
+        latencyMs: f?.latencyMs ?? null,
         acceptedAt: NOW,
         commit: COMMIT,
       });

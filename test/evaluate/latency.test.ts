@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nearestRank, runLatency, scriptLatency, turnLatencyCheck } from '../../src/evaluate/index.js';
+import { itemLatencyMs, nearestRank, runLatency, scriptLatency, slowerText, slowerThanBaseline, turnLatencyCheck } from '../../src/evaluate/index.js';
 import type { FixtureRecord, PersonaRecord, Turn } from '../../src/types.js';
 
 const turn = (index: number, latencyMs?: number | null, firstTokenMs?: number | null): Turn => ({
@@ -33,5 +33,39 @@ describe('scriptLatency', () => {
 describe('turnLatencyCheck', () => {
   it('is not evaluated when no message turn was measured (a welcome turn alone does not count)', () => {
     expect(turnLatencyCheck(100, [turn(0, 5000), turn(1)])).toEqual({ kind: 'maxTurnLatency', expected: 100, observed: null, turn: null, status: 'not_evaluated', detail: 'no message turn was measured' });
+  });
+});
+
+describe('slower than the baseline', () => {
+  const t = { slowerBy: 0.5, minDeltaMs: 300 };
+  it('needs more than both thresholds, strictly', () => {
+    // 1000 -> 1500: 50 % and 500 ms over: not more than 50 %.
+    expect(slowerThanBaseline(1500, 1000, t)).toBeNull();
+    expect(slowerThanBaseline(1501, 1000, t)).toEqual({ baselineMs: 1000, latencyMs: 1501 });
+    // 100 -> 400: 300 % over, but not more than 300 ms.
+    expect(slowerThanBaseline(400, 100, t)).toBeNull();
+    expect(slowerThanBaseline(401, 100, t)).toEqual({ baselineMs: 100, latencyMs: 401 });
+    // Faster, equal, or either side unmeasured: never slower.
+    expect(slowerThanBaseline(100, 1000, t)).toBeNull();
+    expect(slowerThanBaseline(null, 100, t)).toBeNull();
+    expect(slowerThanBaseline(900, undefined, t)).toBeNull();
+    expect(slowerThanBaseline(900, null, t)).toBeNull();
+  });
+
+  it('a repeated item uses the median of its attempts; a script sums its turns', () => {
+    const attempts = (...ms: (number | null)[]) => ms.map((latencyMs) => ({ latencyMs }));
+    expect(itemLatencyMs({ latencyMs: 5000, attempts: attempts(5000, 50, 70) })).toBe(70);
+    expect(itemLatencyMs({ latencyMs: 40, attempts: attempts(40, 60, 1000, 80) })).toBe(70);
+    // An attempt that did not answer has no latency: the median is over those measured.
+    expect(itemLatencyMs({ latencyMs: null, attempts: attempts(null, 90, 30) })).toBe(60);
+    expect(itemLatencyMs({ latencyMs: 12 })).toBe(12);
+    expect(itemLatencyMs({})).toBeUndefined();
+    const t2 = (a: number, b: number) => ({ turns: [turn(1, a), turn(2, b)] });
+    expect(itemLatencyMs({ latencyMs: 300, attempts: [t2(100, 200), t2(1000, 2000), t2(50, 50)] })).toBe(300);
+  });
+
+  it('says it in seconds from one second up', () => {
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2940 })).toBe('1.2 s -> 2.9 s');
+    expect(slowerText({ baselineMs: 50, latencyMs: 600.4 })).toBe('50 ms -> 600 ms');
   });
 });

@@ -1,0 +1,57 @@
+// Slower than the baseline (docs/latency.md) in every surface: "slower: 1.2 s -> 2.9 s" beside the
+// drift, and a slower item whose verdict did not change in the Changed section. Goldens: slower.*.
+
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../../src/evaluate/compare.js';
+import { renderCompareText } from '../../src/report/compare.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';
+import { buildModel } from '../../src/report/model.js';
+import type { FixtureRecord, RunRecord } from '../../src/types.js';
+import { baseline, ctx, fixture, resetLines, route, run } from './fixtures.js';
+import { expectGolden } from './helpers.js';
+
+function slowerRun(): RunRecord {
+  resetLines();
+  const same = (label: string, over: Partial<FixtureRecord>): FixtureRecord =>
+    fixture(label, { baseline: { ...baseline(label, `Reply for ${label}.`), latencyMs: 1200 }, drift: { reply: 'same', route: 'same', verdict: 'still_passing' }, latencyMs: 1250, ...over } as Partial<FixtureRecord>);
+  return run([
+    same('refund-policy', { latencyMs: 2940, slower: { baselineMs: 1200, latencyMs: 2940 } }),
+    same('opening-hours', {}),
+    fixture('shipping', {
+      assertion: { kind: 'contains', value: '2 days' },
+      reply: 'Shipping takes 5 days.',
+      route: route('shipping', 'answer'),
+      verdict: 'fail',
+      detail: 'reply does not contain "2 days"',
+      baseline: { ...baseline('shipping', 'Shipping takes 2 days.', 'pass', route('shipping', 'answer')), latencyMs: 300 },
+      drift: { reply: 'different', route: 'same', verdict: 'newly_failing' },
+      latencyMs: 900,
+      slower: { baselineMs: 300, latencyMs: 900 },
+    }),
+  ]);
+}
+
+const SLOWER = slowerRun();
+
+describe('a slower item', () => {
+  it('sits in Changed when its verdict did not change; newly failing stays first', () => {
+    const model = buildModel(SLOWER);
+    expect(model.sections.changed.map((f) => f.label)).toEqual(['refund-policy']);
+    expect(model.sections.newly_failing.map((f) => f.label)).toEqual(['shipping']);
+    expect(model.sections.unchanged.map((f) => f.label)).toEqual(['opening-hours']);
+  });
+
+  it('PR comment, job summary and terminal say it beside the drift (goldens)', () => {
+    expectGolden('slower.comment.md', renderComment(SLOWER, ctx));
+    expectGolden('slower.summary.md', renderSummary(SLOWER, ctx));
+    expectGolden('slower.terminal.txt', renderTerminal(SLOWER, { color: false }));
+  });
+
+  it('report.html names it, and compare finds it between two runs', () => {
+    expect(renderHtml(SLOWER, {})).toContain('slower: 1.2 s -&gt; 2.9 s');
+    const before: RunRecord = { ...SLOWER, startedAt: '2026-11-30T00:00:00.000Z', fixtures: SLOWER.fixtures.map((f) => ({ ...f, latencyMs: f.baseline?.latencyMs ?? null, slower: undefined })) };
+    const text = renderCompareText(compareRuns(before, SLOWER));
+    expect(text).toContain('slower: 1.2 s -> 2.9 s');
+  });
+});
