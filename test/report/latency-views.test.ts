@@ -16,10 +16,14 @@ import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js
 import { baseline, ctx, fixture, mixed, personaScripts, run } from './fixtures.js';
 import { launchChromium } from './html-browser.js';
 
-/** A fixture measured at `now` ms whose baseline kept `before` ms (null: a baseline without latency). */
+/**
+ * A fixture measured at `now` ms whose baseline kept `before` ms (null: a baseline without latency),
+ * marked slower as the replay marks it under the default rule (more than 50% and 300 ms over).
+ */
 function timed(label: string, now: number, before: number | null, over: Partial<FixtureRecord> = {}): FixtureRecord {
   const b = { ...baseline(label, `Reply for ${label}.`), ...(before === null ? {} : { latencyMs: before }) };
-  return fixture(label, { latencyMs: now, firstTokenMs: null, welcomeLatencyMs: null, baseline: b, ...over });
+  const slower = before !== null && now > before * 1.5 && now - before > 300 ? { slower: { baselineMs: before, latencyMs: now } } : {};
+  return fixture(label, { latencyMs: now, firstTokenMs: null, welcomeLatencyMs: null, baseline: b, ...slower, ...over });
 }
 
 function timedRun(): RunRecord {

@@ -11,10 +11,6 @@ import { msText } from '../latency-chart.js';
 /** Rows drawn; the rest are counted under the chart. */
 export const LATENCY_ROWS = 25;
 
-/** The default slower rule (docs/latency.md): more than 50% and more than 300 ms over the baseline. */
-const SLOWER_BY = 0.5;
-const SLOWER_MIN_MS = 300;
-
 const W = 720;
 const ROW = 26;
 const LABEL_W = 200;
@@ -41,9 +37,11 @@ export function latencyRows(items: readonly Item[]): LatencyRow[] {
   for (const f of items) {
     const now = f.latencyMs;
     if (typeof now !== 'number') continue;
-    const before = typeof f.baseline?.latencyMs === 'number' ? f.baseline.latencyMs : null;
-    const slower = before !== null && now > before * (1 + SLOWER_BY) && now - before > SLOWER_MIN_MS;
-    rows.push({ label: f.label, script: isPersona(f), nowMs: now, beforeMs: before, slower });
+    // The record says which items are slower (config.yml's latency rule), and against what: a
+    // repeated item's figures are its attempts' median (docs/latency.md, "Slower than the baseline").
+    const slower = f.slower != null;
+    const before = f.slower != null ? f.slower.baselineMs : typeof f.baseline?.latencyMs === 'number' ? f.baseline.latencyMs : null;
+    rows.push({ label: f.label, script: isPersona(f), nowMs: f.slower != null ? f.slower.latencyMs : now, beforeMs: before, slower });
   }
   const delta = (r: LatencyRow): number => (r.beforeMs === null ? -Infinity : r.nowMs - r.beforeMs);
   return rows.sort((a, b) => {
@@ -96,7 +94,7 @@ export function latencyPanel(items: readonly Item[], latency: RunLatency | null 
   const svg = `<svg class="latency" viewBox="0 0 ${W} ${H}" role="img" aria-label="${h(label)}">${parts.join('')}</svg>`;
   const legend =
     `<p class="meta lat-legend"><span class="key before"></span> baseline <span class="key now"></span> now <span class="key fast"></span> faster <span class="key slow"></span> slower ` +
-    `(more than 50% and 300 ms over its baseline) · a fixture's message turn, a script's whole conversation${latency != null ? ' · p50 / p95: the run\'s message turns' : ''}</p>`;
+    `(over its baseline by more than the latency rule) · a fixture's message turn, a script's whole conversation${latency != null ? ' · p50 / p95: the run\'s message turns' : ''}</p>`;
   const more = all.length > rows.length ? `<p class="meta">and ${(all.length - rows.length).toLocaleString('en-US')} more items, less slowed down</p>` : '';
   return `<div class="panel wide"><h3>Latency</h3>${legend}${svg}${more}</div>`;
 }
