@@ -261,13 +261,16 @@ export interface PresetInfo {
 
 const withStreamTrue = (body: JsonValue): JsonValue =>
   body !== null && typeof body === 'object' && !Array.isArray(body) ? { ...body, stream: true } : body;
+/** OpenAI chat completions stream their token usage (one last chunk) only when asked (docs/latency.md, "Usage"). */
+const withStreamUsage = (body: JsonValue): JsonValue =>
+  body !== null && typeof body === 'object' && !Array.isArray(body) ? { ...body, stream: true, stream_options: { include_usage: true } } : body;
 const asObject = (body: JsonValue): { [key: string]: JsonValue } =>
   body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {};
 
 /** Every preset: its request body and response mapping, its welcome turn and its streaming form. */
 export const PRESETS: Record<AgentPreset, PresetInfo> = {
   native: { mapping: NATIVE_MAPPING, start: NATIVE_START, streamBody: null, alwaysStreams: false },
-  'openai-chat': { mapping: OPENAI_CHAT_MAPPING, start: null, streamBody: withStreamTrue, alwaysStreams: false },
+  'openai-chat': { mapping: OPENAI_CHAT_MAPPING, start: null, streamBody: withStreamUsage, alwaysStreams: false },
   'openai-responses': { mapping: OPENAI_RESPONSES_MAPPING, start: null, streamBody: withStreamTrue, alwaysStreams: false },
   'anthropic-messages': {
     mapping: ANTHROPIC_MESSAGES_MAPPING,

@@ -53,6 +53,8 @@ export interface CheckOptions {
   waitForAgent?: number | null;
   /** Progress of the wait ("agent not ready yet ..."). */
   onWaitLog?: (line: string) => void;
+  /** A warning found while replaying (a token usage of no known shape, told once); it changes no verdict. */
+  onWarning?: (message: string) => void;
   /** The clock of the wait only (tests of the Action: no real sleeps); default: `deps.clock`. */
   waitClock?: Clock;
   /**
@@ -279,7 +281,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   let simulator: Simulator | null = null;
   try {
     const meter = spendMeter();
-    agent = meter.agent(deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry }));
+    agent = meter.agent(deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning }));
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
     // Cold start: the workers start now, while the agent is being called, not at the first evaluation.
     const regexCount = assertions.filter((a) => a?.kind === 'regex').length;

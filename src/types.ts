@@ -100,6 +100,8 @@ export interface Baseline {
    * measured). Absent in baselines accepted before it existed (docs/latency.md).
    */
   latencyMs?: number | null;
+  /** Tokens the accepted item's turns reported (docs/latency.md, "Usage"); null: none; absent in older baselines. */
+  usage?: TokenUsage | null;
   acceptedAt: string;
   commit: string | null;
 }
@@ -195,6 +197,8 @@ export type AgentOutcome =
       timing?: TurnTiming;
       /** The welcome turn's latency; absent without a welcome turn. */
       welcomeLatencyMs?: number;
+      /** Tokens the welcome and message turns reported, summed (docs/latency.md, "Usage"); null or absent: none reported. */
+      usage?: TokenUsage | null;
     }
   | {
       kind: 'errored';
@@ -233,6 +237,8 @@ export type SessionTurn =
       errors: AgentErrorEntry[];
       /** The turn's timing (docs/latency.md); absent from a client that does not measure. */
       timing?: TurnTiming;
+      /** Tokens the turn reported (docs/latency.md, "Usage"); null or absent: none reported. */
+      usage?: TokenUsage | null;
     }
   | { kind: 'errored'; errorKind: PersonaErrorKind; error: string };
 
@@ -250,6 +256,15 @@ export interface RunLatency {
 export interface TurnTiming {
   latencyMs: number;
   firstTokenMs: number | null;
+}
+
+/**
+ * Tokens a response reported (docs/latency.md, "Usage"), read from the vendor's own field; never
+ * estimated, never a bill. Summed per item and per run; null wherever nothing was reported.
+ */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
 }
 
 /** A multi-turn conversation with the agent: the welcome turn, then messages in order. */
@@ -393,6 +408,8 @@ interface FixtureRecordBase {
   firstTokenMs?: number | null;
   /** The welcome turn's latency; null without a welcome turn or when it was not answered. */
   welcomeLatencyMs?: number | null;
+  /** Tokens the item's turns reported, summed (docs/latency.md, "Usage"); null when none reported; absent in older records. */
+  usage?: TokenUsage | null;
   /** Hash of what defines the item (message, persona tag, assertion kind and value; not the judge's criterion). Absent in older records. */
   definitionHash?: string | null;
   /** The judge as it judged this item (judge assertions only; else null). Absent in older records. */
@@ -483,6 +500,8 @@ export interface RunRecord {
   personas: PersonaRecord[];
   /** Turn latency over the run's answered message turns (docs/latency.md); null without any; absent in older records. */
   latency?: RunLatency | null;
+  /** Tokens reported over the run's items (docs/latency.md, "Usage"); absent when no turn reported any. */
+  usage?: TokenUsage | null;
   /** The run's coverage against `coverage.conversations` of config.yml; null or absent when none is listed. */
   coverage?: CoverageResult | null;
   /** Set when the run replayed only part of the suite (`--rerun`, `--only`); the record lists only those items. */
@@ -679,6 +698,8 @@ export interface Turn {
   latencyMs?: number | null;
   /** Request sent to the first non-empty text delta of a streamed reply; null when not streamed. */
   firstTokenMs?: number | null;
+  /** Tokens the turn reported (docs/latency.md, "Usage"); null or absent: none reported. */
+  usage?: TokenUsage | null;
   /**
    * Who wrote the user's message, on the message turns of a simulated script only (docs/simulated-users.md):
    * the script (its `opening`), the baseline (a stored message replayed word for word) or the simulator (live).
@@ -803,6 +824,8 @@ export interface PersonaBaseline {
    * not measured). Absent in baselines accepted before it existed (docs/latency.md).
    */
   latencyMs?: number | null;
+  /** Tokens the accepted script's turns reported (docs/latency.md, "Usage"); null: none; absent in older baselines. */
+  usage?: TokenUsage | null;
   acceptedAt: string;
   commit: string | null;
 }
@@ -848,6 +871,8 @@ interface PersonaRecordBase {
   latencyMs?: number | null;
   /** Sum of the completed turns' time to first text (streamed turns only); null when none streamed. */
   firstTokenMs?: number | null;
+  /** Tokens the completed turns reported, summed (docs/latency.md, "Usage"); null or absent: none reported. */
+  usage?: TokenUsage | null;
   /** Hash of the script (messages, persona, mocks) and its expectations other than criteria. Absent in older records. */
   definitionHash?: string | null;
   /** The judge as it judged the criteria (null when the script has none). Absent in older records. */

@@ -7,6 +7,7 @@
 
 import type { ResponseDecoder } from '../config.js';
 import { describeFound } from './template.js';
+import { bodyUsage, readUsage, sumUsage, type UsageRead } from './usage.js';
 
 /**
  * `reply` is undefined when the response holds no text and no tool call. `toolCalls` is null when
@@ -16,6 +17,8 @@ import { describeFound } from './template.js';
 export interface DecodedReply {
   reply: string | undefined;
   toolCalls: unknown[] | null;
+  /** The tokens the response reported (docs/latency.md, "Usage"); absent: none. */
+  usage?: UsageRead;
 }
 
 export type DecodeResult = { ok: true; value: DecodedReply } | { ok: false; error: string };
@@ -38,9 +41,14 @@ export function decodeBody(decoder: ResponseDecoder, json: unknown): DecodeResul
 }
 
 /** A reply only when there was text or a tool call: an empty answer stays a missing reply. */
-function result(texts: string[], toolCalls: unknown[]): DecodeResult {
+function result(texts: string[], toolCalls: unknown[], usage: UsageRead): DecodeResult {
   const reply = texts.length > 0 || toolCalls.length > 0 ? texts.join('') : undefined;
-  return { ok: true, value: { reply, toolCalls } };
+  return { ok: true, value: { reply, toolCalls, ...usageField(usage) } };
+}
+
+/** `usage` only when the response said something about tokens, so a decoded reply without any keeps its shape. */
+export function usageField(usage: UsageRead): { usage?: UsageRead } {
+  return usage.kind === 'none' ? {} : { usage };
 }
 
 /** OpenAI Responses `Response`: `output[]` items; message items hold `output_text` parts. */
@@ -60,7 +68,7 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
       toolCalls.push(item);
     }
   }
-  return result(texts, toolCalls);
+  return result(texts, toolCalls, bodyUsage(json));
 }
 
 /** Anthropic `Message`: `content[]` blocks; text blocks are the reply, tool_use blocks are calls. */
@@ -74,7 +82,7 @@ export function decodeAnthropicMessage(json: unknown): DecodeResult {
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
     else if (block.type === 'tool_use' && typeof block.name === 'string') toolCalls.push(block);
   }
-  return result(texts, toolCalls);
+  return result(texts, toolCalls, bodyUsage(json));
 }
 
 /** Rasa REST channel: `[{recipient_id, text?, image?, buttons?, custom?}]`; texts joined by a blank line. */
@@ -105,6 +113,8 @@ export function decodeLangGraph(json: unknown): DecodeResult {
   for (const m of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, toolMessageOutput(m.content));
   const toolCalls: unknown[] = [];
   let reply: string | undefined;
+  // Each AI message of the turn reports its own call's tokens: the turn's are their sum.
+  const usage = sumUsage(turn.filter((m) => messageType(m) === 'ai').map((m) => readUsage(m.usage_metadata)));
   for (const m of turn) {
     if (messageType(m) !== 'ai') continue;
     const text = contentText(m.content);
@@ -118,7 +128,7 @@ export function decodeLangGraph(json: unknown): DecodeResult {
     }
   }
   if (reply === undefined && toolCalls.length > 0) reply = '';
-  return { ok: true, value: { reply, toolCalls } };
+  return { ok: true, value: { reply, toolCalls, ...usageField(usage) } };
 }
 
 /**

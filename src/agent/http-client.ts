@@ -18,7 +18,7 @@
 
 import { Agent, request } from '../http/undici.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
-import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SessionRequest, SessionTurn, TurnTiming } from '../types.js';
+import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { attemptsText, parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals } from './response.js';
@@ -26,6 +26,8 @@ import { describeFound, readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
 import { decodeEventStream, decodeNdjson, watchFirstText } from './stream.js';
+import { bodyUsage, NO_USAGE, type UsageRead } from './usage.js';
+import { plusUsage } from '../evaluate/usage.js';
 
 export interface AgentClientDeps {
   /** Used for backoff waits and Retry-After dates; defaults to real time. */
@@ -38,6 +40,8 @@ export interface AgentClientDeps {
   onRetry?: () => void;
   /** Gates every request; default: an adaptive limit starting at `config.concurrency`. */
   limiter?: AdaptiveLimiter;
+  /** Told once per client of a response whose token usage has no known shape (the usage is ignored, the turn is not an error). */
+  onWarning?: (message: string) => void;
 }
 
 /** Longest body snippet quoted in an error message. */
@@ -48,10 +52,10 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 type Turn = 'welcome' | 'message';
 
 /** `mapping` reads `json`: the configured one, or DECODED_MAPPING for a decoded or streamed body. */
-type TurnResult = { ok: true; json: unknown; mapping: AgentMapping } | { ok: false; errorKind: ErrorKind; error: string };
+type TurnResult = { ok: true; json: unknown; mapping: AgentMapping; usage: UsageRead } | { ok: false; errorKind: ErrorKind; error: string };
 
-/** A posted turn: decoded, with the answered attempt's timing. */
-type PostedTurn = { ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming } | { ok: false; errorKind: ErrorKind; error: string };
+/** A posted turn: decoded, with the answered attempt's timing and the tokens it reported (null: none). */
+type PostedTurn = { ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null } | { ok: false; errorKind: ErrorKind; error: string };
 
 /**
  * A 2xx body as received: its media type (lower case, no parameters), text and timing on the
@@ -92,6 +96,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   });
   const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
   let closed = false;
+  let usageWarned = false;
   // The run's interrupt aborts every attempt in flight through one listener, instead of an
   // AbortSignal.any per attempt (weak references and a finalizer each, which outlive the request
   // and were a large part of what a big run promoted to the old generation).
@@ -200,9 +205,24 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     if (result.ok) {
       // Retries are load, not speed: the timing is the answered attempt's.
       const decoded = decodeReceived(result.value, turn, mapping, name);
-      return decoded.ok ? { ok: true, json: decoded.json, mapping: decoded.mapping, timing: result.value.timing } : decoded;
+      if (!decoded.ok) return decoded;
+      return { ok: true, json: decoded.json, mapping: decoded.mapping, timing: result.value.timing, usage: usageOfTurn(decoded.usage, name) };
     }
     return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}` };
+  }
+
+  /** A turn's tokens; a malformed usage is ignored, with one warning for the whole client. */
+  function usageOfTurn(read: UsageRead, name: string): TokenUsage | null {
+    if (read.kind === 'usage') return read.usage;
+    if (read.kind === 'malformed' && !usageWarned) {
+      usageWarned = true;
+      deps.onWarning?.(
+        `${name}: the agent's response reports token usage in a shape agent-replay does not read (found ${read.found}); ` +
+          'its tokens are not counted and the turn is not an error. Send {inputTokens, outputTokens} or a vendor\'s own usage ' +
+          '(docs/latency.md, "Usage"). Told once per run.',
+      );
+    }
+    return null;
   }
 
   async function converse(req: AgentRequest): Promise<AgentOutcome> {
@@ -212,6 +232,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       let turns = 0;
       let opened: { route: Route | null; offTrack: unknown[] } | null = null;
       let welcomeLatencyMs: number | null = null;
+      let welcomeUsage: TokenUsage | null = null;
       if (config.start !== null) {
         const welcome = await postTurn('welcome', config.start, values);
         if (!welcome.ok) return errored(welcome.errorKind, welcome.error);
@@ -222,6 +243,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         }
         opened = { route: signals.route, offTrack: signals.offTrack };
         welcomeLatencyMs = welcome.timing.latencyMs;
+        welcomeUsage = welcome.usage;
       }
       const message = await postTurn('message', config.mapping, values);
       if (!message.ok) return errored(message.errorKind, message.error, turns);
@@ -235,6 +257,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         ...(opened === null ? {} : { welcome: opened }),
         timing: message.timing,
         ...(welcomeLatencyMs === null ? {} : { welcomeLatencyMs }),
+        // Only when reported: an outcome without tokens keeps its shape (the record says null).
+        ...usageOrNothing(plusUsage(welcomeUsage, message.usage)),
       };
     } catch (err) {
       return errored('internal', `agent client failed: ${errorMessage(err)}`);
@@ -258,7 +282,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         const answered = sessionTurn(posted.json, posted.mapping, kind, name);
         if (answered.kind !== 'replied') return answered;
         history.push(...asked, { role: 'assistant', content: answered.reply });
-        return { ...answered, timing: posted.timing };
+        return { ...answered, timing: posted.timing, ...usageOrNothing(posted.usage) };
       } catch (err) {
         return { kind: 'errored', errorKind: 'internal', error: `agent client failed: ${errorMessage(err)}` };
       }
@@ -278,6 +302,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   }
 
   return { converse, session, close };
+}
+
+function usageOrNothing(usage: TokenUsage | null): { usage?: TokenUsage } {
+  return usage === null ? {} : { usage };
 }
 
 /** What a streamed reply is asked for with (`agent.stream: true`, the vercel-ai preset). */
@@ -308,25 +336,25 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   if (mediaType === 'text/event-stream') {
     const decoded = decodeEventStream(text);
     if (!decoded.ok) return failed('http', decoded.error);
-    return { ok: true, json: decoded.value, mapping: readDecoded(DECODED_MAPPING, decoded.value) };
+    return { ok: true, json: decoded.value, mapping: readDecoded(DECODED_MAPPING, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
   }
   if (mediaType === 'application/x-ndjson' || mediaType === 'application/jsonl' || mediaType === 'application/jsonlines') {
     const decoded = decodeNdjson(text, (line) => readPath(line, mapping.reply));
     if (!decoded.ok) return failed('invalid_json', decoded.error);
-    return { ok: true, json: { reply: decoded.reply, last: decoded.last }, mapping: onLastLine(mapping) };
+    return { ok: true, json: { reply: decoded.reply, last: decoded.last }, mapping: onLastLine(mapping), usage: bodyUsage(decoded.last) };
   }
   // A welcome turn may legitimately answer with no body (e.g. 204): nothing to check.
-  if (turn === 'welcome' && text.trim() === '') return { ok: true, json: {}, mapping };
+  if (turn === 'welcome' && text.trim() === '') return { ok: true, json: {}, mapping, usage: NO_USAGE };
   let json: unknown;
   try {
     json = JSON.parse(text) as unknown;
   } catch {
     return failed('invalid_json', `response is not valid JSON: ${snippet(text)}`);
   }
-  if (mapping.decode === undefined) return { ok: true, json, mapping };
+  if (mapping.decode === undefined) return { ok: true, json, mapping, usage: bodyUsage(json) };
   const decoded = decodeBody(mapping.decode, json);
   if (!decoded.ok) return failed('missing_reply', decoded.error);
-  return { ok: true, json: decoded.value, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value) };
+  return { ok: true, json: decoded.value, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
 }
 
 /** A decoded body whose format does not report tool calls: its calls are "not reported", not "none". */

@@ -7,7 +7,8 @@
 // `finish`) that never sends it ended early; an error event errors the turn. Pure: the client reads
 // the body.
 
-import { decodeLangGraph, errorText, isRecord, type DecodeResult } from './decode.js';
+import { decodeLangGraph, errorText, isRecord, usageField, type DecodeResult } from './decode.js';
+import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 
 export interface SseEvent {
   event: string | null;
@@ -106,6 +107,10 @@ class StreamState {
   vercelCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
   /** The last LangGraph `values` event: the state the reply is read from. */
   lastValues: unknown = undefined;
+  /** Tokens the stream reported (docs/latency.md, "Usage"): the last report wins, each format's totals being cumulative. */
+  usage: UsageRead = NO_USAGE;
+  /** Anthropic: message_start's usage, which message_delta's cumulative counts update. */
+  anthropicUsage: Record<string, unknown> | null = null;
 }
 
 /** Decodes an event-stream body into `{reply, toolCalls}`, or says why the stream failed. */
@@ -126,7 +131,7 @@ export function decodeEventStream(text: string): DecodeResult {
   }
   const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', function: c })), ...state.vercelCalls.values()];
   // Plain text reports no tool calls (null: not reported); the vendor formats do (none is []).
-  return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls } };
+  return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) } };
 }
 
 function onEvent(state: StreamState, ev: SseEvent): void {
@@ -160,7 +165,10 @@ function onEvent(state: StreamState, ev: SseEvent): void {
     return;
   }
   state.format ??= format;
-  if (format === 'openai-chat') onChatChunk(state, obj);
+  if (format === 'openai-chat') {
+    onChatUsage(state, obj);
+    onChatChunk(state, obj);
+  }
   else if (format === 'openai-responses') onResponsesEvent(state, obj);
   else if (format === 'anthropic') onAnthropicEvent(state, obj);
   else onVercelPart(state, obj);
@@ -186,6 +194,12 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
   if (typeof choice.finish_reason === 'string') state.ended = true;
 }
 
+/** `usage` of a chat chunk (the last one, with `stream_options.include_usage`; often `choices: []`). */
+function onChatUsage(state: StreamState, obj: Record<string, unknown>): void {
+  const read = readUsage(obj.usage);
+  if (read.kind !== 'none') state.usage = read;
+}
+
 /** Responses streaming events: text deltas, finished function_call items, completion or failure. */
 function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): void {
   switch (obj.type) {
@@ -195,9 +209,12 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
     case 'response.output_item.done':
       if (isRecord(obj.item) && obj.item.type === 'function_call' && typeof obj.item.name === 'string') state.calls.push(obj.item);
       return;
-    case 'response.completed':
+    case 'response.completed': {
       state.ended = true;
+      const read = readUsage(isRecord(obj.response) ? obj.response.usage : undefined);
+      if (read.kind !== 'none') state.usage = read;
       return;
+    }
     case 'response.failed': {
       const response = isRecord(obj.response) ? obj.response : {};
       state.error = `the stream reported response.failed: ${errorText(response.error)}`;
@@ -236,6 +253,21 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
       if (!block) return;
       state.blocks.delete(index);
       state.calls.push({ type: 'tool_use', name: block.name, input: block.json === '' ? block.input : parseJsonText(block.json) });
+      return;
+    }
+    case 'message_start': {
+      const usage = isRecord(obj.message) ? obj.message.usage : undefined;
+      state.anthropicUsage = isRecord(usage) ? { ...usage } : null;
+      state.usage = readUsage(usage);
+      return;
+    }
+    case 'message_delta': {
+      // Cumulative counts: a number here replaces message_start's (a null leaves it).
+      if (!isRecord(obj.usage)) return;
+      const merged: Record<string, unknown> = { ...(state.anthropicUsage ?? {}) };
+      for (const [key, value] of Object.entries(obj.usage)) if (value !== null && value !== undefined) merged[key] = value;
+      state.anthropicUsage = merged;
+      state.usage = readUsage(merged);
       return;
     }
     case 'message_stop':
@@ -281,8 +313,26 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       return;
     case 'finish':
       state.ended = true;
+      onVercelMetadata(state, obj);
+      return;
+    case 'start':
+    case 'message-metadata':
+      onVercelMetadata(state, obj);
       return;
   }
+}
+
+/**
+ * Tokens in a Vercel AI SDK message metadata (`start`, `finish` and `message-metadata` parts): the
+ * SDK sends what the route's `messageMetadata` returns, so the route puts the model's usage there,
+ * as `usage` (or `totalUsage`): `messageMetadata: ({ part }) => part.type === 'finish' ? { usage:
+ * part.totalUsage } : undefined` (docs/frameworks/vercel-ai.md).
+ */
+function onVercelMetadata(state: StreamState, obj: Record<string, unknown>): void {
+  const meta = obj.messageMetadata;
+  if (!isRecord(meta)) return;
+  const read = readUsage(meta.usage ?? meta.totalUsage);
+  if (read.kind !== 'none') state.usage = read;
 }
 
 /**

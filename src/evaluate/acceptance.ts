@@ -43,7 +43,7 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  */
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
-    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower'>>,
+    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage'>>,
   acceptedAt: string,
   commit: string | null,
   current: Baseline | null = record.baseline,
@@ -66,7 +66,18 @@ export function decideAcceptance(
   }
   return {
     kind: 'accept',
-    baseline: { label: record.label, reply: record.reply, route: record.route, verdict: record.verdict, ...(judge !== null ? { judge } : {}), ...baselineLatency(record), acceptedAt, commit },
+    baseline: {
+      label: record.label,
+      reply: record.reply,
+      route: record.route,
+      verdict: record.verdict,
+      ...(judge !== null ? { judge } : {}),
+      ...baselineLatency(record),
+      // The item's tokens, for the change against baselines (docs/latency.md, "Usage"); only when reported.
+      ...(record.usage != null ? { usage: record.usage } : {}),
+      acceptedAt,
+      commit,
+    },
   };
 }
 

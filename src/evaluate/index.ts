@@ -12,6 +12,7 @@ export * from './drift.js';
 export * from './estimate.js';
 export * from './gate.js';
 export * from './latency.js';
+export * from './usage.js';
 export * from './match.js';
 export * from './personas.js';
 export * from './repeat.js';

@@ -410,6 +410,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       verdict: record.verdict,
       ...(judge !== null ? { judge } : {}),
       ...baselineLatency(record),
+      // The script's tokens (docs/latency.md, "Usage"); only when reported.
+      ...(record.usage != null ? { usage: record.usage } : {}),
       acceptedAt,
       commit,
     },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
-import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, turnSourceSchema } from '../suite/baselines.js';
+import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, tokenUsageSchema, turnSourceSchema } from '../suite/baselines.js';
 
 export const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
@@ -83,6 +83,8 @@ export const baselineRecordSchema = baselineSchema.extend({ label: labelSchema }
 const latencyValue = z.number().nonnegative().nullable().optional();
 /** Present only on an item slower than its baseline (docs/latency.md). */
 const slowerSchema = z.strictObject({ baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative() }).optional();
+/** Tokens reported (docs/latency.md, "Usage"); null: none reported; absent in older records. */
+const usageValue = tokenUsageSchema.nullable().optional();
 
 const fixtureRecordBase = {
   label: labelSchema,
@@ -94,6 +96,7 @@ const fixtureRecordBase = {
   // Within schema version 1 (docs/latency.md): absent in older records and from unmeasured clients.
   latencyMs: latencyValue,
   firstTokenMs: latencyValue,
+  usage: usageValue,
   welcomeLatencyMs: latencyValue,
   checks: z.array(assertionCheckSchema).optional(),
   slower: slowerSchema,
@@ -179,6 +182,7 @@ export const turnSchema = z.strictObject({
   firstTokenMs: latencyValue,
   // Within schema version 1 (docs/personas.md, "Simulated users"): message turns of simulated scripts only.
   source: turnSourceSchema.optional(),
+  usage: usageValue,
 });
 
 const checkStatusSchema = z.enum(['pass', 'fail', 'not_evaluated']);
@@ -237,6 +241,7 @@ const personaRecordBase = {
   latencyMs: latencyValue,
   firstTokenMs: latencyValue,
   slower: slowerSchema,
+  usage: usageValue,
   unsent: z.array(z.string()),
   visited: z.array(z.string()),
   outcome: z.string().nullable(),
@@ -311,6 +316,7 @@ export const runRecordSchema = z.strictObject({
   personas: z.array(personaRecordSchema).default([]),
   // Within schema version 1 (docs/latency.md): absent when no turn was measured and in older records.
   latency: z.strictObject({ turns: z.number().int().min(1), p50Ms: z.number().nonnegative(), p95Ms: z.number().nonnegative() }).nullable().optional(),
+  usage: usageValue,
   // Added within schema version 1 (docs/evaluations.md): absent in older records.
   coverage: coverageResultSchema.nullable().optional(),
   selection: selectionSchema.nullable().optional(),

@@ -60,6 +60,8 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     firstTokenMs: undefined,
     welcomeLatencyMs: undefined,
     slower: undefined,
+    // Every record has the key (docs/latency.md, "Usage"): null is none reported.
+    usage: null,
     durationMs,
   });
 }
@@ -107,6 +109,7 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     welcomeLatencyMs: rest.welcomeLatencyMs,
     // Set once the item's attempts are in, when it was slower than its baseline (replay/index.ts).
     slower: rest.slower,
+    usage: rest.usage,
     durationMs: rest.durationMs,
   } as FixtureRecord;
 }
@@ -188,6 +191,8 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     firstTokenMs: timing?.firstTokenMs,
     welcomeLatencyMs: timing === undefined ? undefined : (outcome.welcomeLatencyMs ?? null),
     slower: undefined,
+    // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
+    usage: outcome.usage ?? null,
     durationMs: Math.round(now() - started),
   });
 }

@@ -24,9 +24,10 @@ import type {
   Repeat,
   RunLatency,
   RunRecord,
+  TokenUsage,
   Tallies,
 } from '../types.js';
-import { itemLatencyMs, runLatency, slowerThanBaseline, tallies, tallyOf } from '../evaluate/index.js';
+import { itemLatencyMs, runLatency, runUsage, slowerThanBaseline, tallies, tallyOf } from '../evaluate/index.js';
 import { DEFAULT_LATENCY } from '../config.js';
 import { replayFixture } from './fixture.js';
 import { replayPersona } from './personas.js';
@@ -286,7 +287,14 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     fixtures: finished,
     personas: finishedPersonas,
     ...latencyField(finished, finishedPersonas),
+    ...usageField(finished, finishedPersonas),
   };
+}
+
+/** The run's tokens reported, present only when some turn reported any (docs/latency.md, "Usage"). */
+function usageField(fixtures: readonly FixtureRecord[], personas: readonly PersonaRecord[]): { usage?: TokenUsage } {
+  const usage = runUsage(fixtures, personas);
+  return usage === null ? {} : { usage };
 }
 
 /** The run's p50 / p95 turn latency, present only when some turn was measured (docs/latency.md). */

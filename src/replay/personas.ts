@@ -38,7 +38,7 @@ import { evaluateContains } from '../assertions/contains.js';
 import { evaluateRegex } from '../assertions/regex.js';
 import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evaluate/reuse.js';
 import { transcriptText } from '../judge/prompt.js';
-import { scriptLatency } from '../evaluate/index.js';
+import { scriptLatency, scriptUsage } from '../evaluate/index.js';
 import { stableHash } from '../evaluate/definition.js';
 import { toTurn, type Transcript } from './turns.js';
 import { converseSimulated } from './simulated.js';
@@ -129,6 +129,8 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     ...(judged !== null ? { transcriptHash: judged.hash } : {}),
     // Sums over the turns that were measured; absent when none was (docs/latency.md).
     ...(turns.some((t) => t.latencyMs !== undefined) ? scriptLatency(turns) : {}),
+    // The tokens the completed turns reported (docs/latency.md, "Usage"); null: none.
+    usage: scriptUsage(turns),
     ...(simulation !== null ? { simulation } : {}),
   };
   if (failure !== null) {

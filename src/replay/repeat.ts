@@ -11,8 +11,9 @@ import type {
   PersonaBaseline,
   PersonaRecord,
   Repeat,
+  TokenUsage,
 } from '../types.js';
-import { computeDrift } from '../evaluate/index.js';
+import { computeDrift, plusUsage } from '../evaluate/index.js';
 import { personaDrift } from '../evaluate/personas.js';
 import { combineAttempts, repeatDetail, type AttemptOutcome } from '../evaluate/repeat.js';
 
@@ -33,6 +34,11 @@ function shownIndex(records: readonly { errored: boolean }[]): number {
 
 function sum(records: readonly { durationMs: number }[]): number {
   return records.reduce((n, r) => n + r.durationMs, 0);
+}
+
+/** The tokens every attempt reported (each was spent), null when none did (docs/latency.md, "Usage"). */
+function usageOfAttempts(records: readonly Pick<FixtureRecord, 'usage'>[]): TokenUsage | null {
+  return records.reduce<TokenUsage | null>((u, r) => plusUsage(u, r.usage), null);
 }
 
 /** The record of a fixture replayed `records.length` times (each record one attempt, in order). */
@@ -59,7 +65,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
   const k = shownIndex(records);
   const shown = records[k] as FixtureRecord;
   const detail = `${repeatDetail(summary)}; attempt ${k + 1}: ${shown.detail}`;
-  const extra = { repeat: summary, attempts, durationMs: sum(records) };
+  const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
   return { ...shown, verdict, detail, drift: computeDrift(verdict, shown.reply, shown.route, baseline), ...extra };
 }
@@ -85,7 +91,7 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   }));
   const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);
   const shown = records[shownIndex(records)] as PersonaRecord;
-  const extra = { repeat: summary, attempts, durationMs: sum(records) };
+  const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, ...extra };
   return { ...shown, verdict, drift: personaDrift(verdict, shown.turns, baseline), ...extra };
 }

@@ -25,6 +25,7 @@ export function toTurn(index: number, message: string | null, a: SessionTurn & {
     errors: a.errors.map((e): AgentErrorEntry => ({ kind: redact(e.kind), tool: e.tool === null ? null : redact(e.tool), message: redact(e.message) })),
     durationMs,
     ...(a.timing === undefined ? {} : { latencyMs: a.timing.latencyMs, firstTokenMs: a.timing.firstTokenMs }),
+    usage: a.usage ?? null,
   };
 }
 

@@ -9,6 +9,7 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, fencedBlock, safeUrl } 
 import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
+import { usageText } from './usage.js';
 import { estimateText, headlineParts, headlineText, itemsCount, plural, shortSha, thousands, topCauseText, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
@@ -88,6 +89,8 @@ export function factsLine(run: RunRecord, ctx: ReportContext): string {
   const parts = [estimateText(run.estimate)];
   const spent = spendText(run.spend);
   if (spent !== null) parts.push(spent);
+  const tokens = usageText(run);
+  if (tokens !== null) parts.push(tokens);
   if (run.agent.host) parts.push(`agent ${codeSpan(clip(run.agent.host, LIMITS.ref))}`);
   const sha = shortSha(run.commit);
   // Once baselines are committed, the report compares with them.

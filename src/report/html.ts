@@ -23,6 +23,9 @@ import { DEFAULT_CONTEXT } from './context.js';
 import { clip, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { trendSvg, type HtmlTrendPoint } from './html/chart.js';
+import { latencyPanel } from './html/latency.js';
+import { changeText, compactCount } from './usage.js';
+import { usageSummary } from '../evaluate/usage.js';
 import { itemData, scriptJson } from './html/data.js';
 import { faultLine } from './simulation.js';
 import { validSha } from './metadata.js';
@@ -141,8 +144,17 @@ function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
     (t.errored > 0 ? card('', thousands(t.errored), 'errored (not in agreement)') : '') +
     card('', thousands(model.total), itemsCount(model)) +
     card('', `≈ ${usd}`, `estimated cost (cap ${cap})${run.estimate.aboveCap && run.estimate.confirmed ? ', ran above the cap: confirmed' : ''}`) +
+    tokensCard(run) +
     `</section>`
   );
+}
+
+/** Tokens reported (docs/latency.md, "Usage"), beside the estimate; nothing when no turn reported any. */
+function tokensCard(run: RunRecord): string {
+  const u = usageSummary(run.fixtures, Array.isArray(run.personas) ? run.personas : []);
+  if (u === null) return '';
+  const change = u.change === null ? '' : `, ${changeText(u.change)} vs baselines`;
+  return card('', compactCount(u.total.inputTokens + u.total.outputTokens), `tokens reported (${compactCount(u.total.inputTokens)} in, ${compactCount(u.total.outputTokens)} out${change})`);
 }
 
 function bar(percent: number | null): string {
@@ -337,7 +349,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
   const present = HTML_SECTION_ORDER.filter((k) => model.sections[k].length > 0);
   const firstSections = present.filter((k) => FIRST_SECTIONS.has(k)).map(section).join('\n');
   const otherSections = present.filter((k) => !FIRST_SECTIONS.has(k)).map(section).join('\n');
-  const panels = agreementPanel(agreement) + coveragePanel(coverage) + trendPanel(extras.trend);
+  const panels = agreementPanel(agreement) + coveragePanel(coverage) + trendPanel(extras.trend) + latencyPanel(ordered, run.latency);
   const data = scriptJson({ items: ordered.map(itemData) });
   const title = `agent-replay · ${headlineText(model)}`;
   return `<!doctype html>

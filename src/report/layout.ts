@@ -13,6 +13,7 @@ import type { Level } from './item-parts.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
 import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, type Item, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
+import { latencyChartBlock } from './latency-chart.js';
 
 export interface SectionPlan {
   /** The first `levels.length` items are shown in full, at these levels. */
@@ -213,6 +214,9 @@ export function assemble(doc: Doc, plan: Plan): string {
   blocks.push(ev.line);
   for (const key of SECTION_ORDER) blocks.push(...sectionBlocks(key, model.sections[key], plan[key], pieces, model, run.agent.endpoint ?? null));
   blocks.push(...(ev.use === 'full' ? ev.full : ev.brief));
+  // The job summary and the markdown report chart turn latency against the baselines' (docs/latency.md, "Views").
+  const chart = p.kind === 'comment' ? null : latencyChartBlock(run);
+  if (chart !== null) blocks.push(chart);
   const shown = SECTION_ORDER.flatMap((k) => model.sections[k].slice(0, plan[k].levels.length));
   const cta: CallToAction = { acceptable: doc.acceptable.size, shownInFull: shown.filter((f) => doc.acceptable.has(f)).length };
   blocks.push('---', ...footerBlocks(run, ctx, model, p, cta));

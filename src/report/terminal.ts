@@ -29,6 +29,7 @@ import {
 import { checkSubject, checksCount, firstDifference, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
+import { usageText } from './usage.js';
 import { judgeFallbackText } from './judge-mode.js';
 import { agreementReport, causeLine, formatAgreement, incompleteText, type AgreementGroup, type CauseGroup } from '../evaluate/index.js';
 import { agreementBasis } from './evaluations.js';
@@ -96,6 +97,8 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const facts = [estimateText(run.estimate)];
   const spent = spendText(run.spend);
   if (spent !== null) facts.push(spent);
+  const tokens = usageText(run);
+  if (tokens !== null) facts.push(tokens);
   if (run.agent.host) facts.push(`agent ${oneLine(run.agent.host)}`);
   const sha = shortSha(run.commit);
   if (sha) facts.push(`commit ${oneLine(sha)}`);

@@ -36,6 +36,9 @@ export const baselineJudgeSchema = z.strictObject({
   members: z.array(panelMemberSchema).optional(),
 });
 
+/** Tokens reported (docs/latency.md, "Usage"); shared with results.json, which imports it from here. */
+export const tokenUsageSchema = z.strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
+
 export const baselineSchema = z.strictObject({
   label: z.string(),
   reply: z.string(),
@@ -45,6 +48,8 @@ export const baselineSchema = z.strictObject({
   judge: baselineJudgeSchema.optional(),
   // Added within schema version 1 (docs/latency.md): the accepted item's latency.
   latencyMs: z.number().nonnegative().nullable().optional(),
+  // Added within schema version 1 (docs/latency.md, "Usage"): absent in older baselines.
+  usage: tokenUsageSchema.nullable().optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -74,6 +79,8 @@ export const personaBaselineSchema = z.strictObject({
     })
     .optional(),
   latencyMs: z.number().nonnegative().nullable().optional(),
+  // Added within schema version 1 (docs/latency.md, "Usage"): absent in older baselines.
+  usage: tokenUsageSchema.nullable().optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -89,6 +96,8 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
     // Only when present: a baseline without a judge result keeps the exact bytes it always had.
     ...(b.judge !== undefined ? { judge: serializeJudge(b.judge) } : {}),
     ...(b.latencyMs !== undefined ? { latencyMs: b.latencyMs } : {}),
+    // Only when the item reported tokens, for the same reason.
+    ...(b.usage != null ? { usage: { inputTokens: b.usage.inputTokens, outputTokens: b.usage.outputTokens } } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };
@@ -145,6 +154,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
         }
       : {}),
     ...(b.latencyMs !== undefined ? { latencyMs: b.latencyMs } : {}),
+    ...(b.usage != null ? { usage: { inputTokens: b.usage.inputTokens, outputTokens: b.usage.outputTokens } } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };

@@ -149,7 +149,7 @@ describe('openai-chat', () => {
     }));
     const outcome = await clientFor({ url: server.url, preset: 'openai-chat', model: 'gpt-4o-mini', stream: true }).converse(request);
     expect(outcome).toMatchObject({ kind: 'replied', reply: 'Your order ships today.' });
-    expect(server.seen[0]!.json).toEqual({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Where is my order?' }], temperature: 0, stream: true });
+    expect(server.seen[0]!.json).toEqual({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Where is my order?' }], temperature: 0, stream: true, stream_options: { include_usage: true } });
     expect(server.seen[0]!.headers.accept).toBe('text/event-stream');
     const turn = await clientFor({ url: server.url, preset: 'openai-chat', model: 'gpt-4o-mini', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: 'Your order ships today.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });

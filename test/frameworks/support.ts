@@ -66,6 +66,12 @@ export interface TurnRecord {
   message: string | null;
   reply: string | null;
   toolCalls: ToolCallRecord[] | null;
+  usage?: TokenCounts | null;
+}
+/** Tokens reported, as results.json keeps them (docs/latency.md, "Usage"). */
+export interface TokenCounts {
+  inputTokens: number;
+  outputTokens: number;
 }
 export interface CheckRecord {
   kind: string;
@@ -81,6 +87,7 @@ export interface PersonaResult {
   verdict: string | null;
   turns: TurnRecord[];
   checks: CheckRecord[];
+  usage?: TokenCounts | null;
 }
 export interface FixtureResult {
   label: string;
@@ -92,6 +99,7 @@ export interface FixtureResult {
 export interface Results {
   fixtures: FixtureResult[];
   personas: PersonaResult[];
+  usage?: TokenCounts | null;
 }
 
 /** `run --out results.json` in the project, and the record it wrote. */

@@ -115,6 +115,21 @@ ${MOCKS}expect:
     expect(run.code).toBe(1);
   });
 
+  it('usage: the totalUsage the route sends as finish message metadata is each turn\'s tokens, summed per script and run', async () => {
+    const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-tokens', MOCKS) } });
+    const { results } = await runSuite(cwd);
+    const p = persona(results, 'refund-tokens');
+    expect(p.errored, p.error ?? '').toBe(false);
+    // The scripted model reports 10 in and 5 out per step: one step for the question, two (tool call, then text) after.
+    expect(p.turns.map((t) => t.usage)).toEqual([
+      { inputTokens: 10, outputTokens: 5 },
+      { inputTokens: 20, outputTokens: 10 },
+      { inputTokens: 20, outputTokens: 10 },
+    ]);
+    expect(p.usage).toEqual({ inputTokens: 50, outputTokens: 25 });
+    expect(results.usage).toEqual({ inputTokens: 50, outputTokens: 25 });
+  });
+
   it('probe: one message, the reply printed, exit 0', async () => {
     const cwd = await makeProject({ config: config() });
     const probe = await cli(cwd, ['probe', 'Order 1234', '--assert', 'contains:delivered']);

@@ -284,3 +284,19 @@ describe('latency (docs/latency.md)', () => {
     expect(() => parseRecord(serializeRecord(bad), 'r.json')).toThrow(/latencyMs/);
   });
 });
+
+describe('usage (docs/latency.md, "Usage")', () => {
+  it('a merge of shards sums every merged item, whatever the shards said; none reported anywhere: no run figure', () => {
+    const one = record([fixture('a', { usage: { inputTokens: 100, outputTokens: 10 } }), fixture('b', { usage: null })], { usage: { inputTokens: 1, outputTokens: 1 } });
+    const two = record([fixture('c', { usage: { inputTokens: 50, outputTokens: 5 } })]);
+    expect(mergeRecords([one, two]).usage).toEqual({ inputTokens: 150, outputTokens: 15 });
+    expect(mergeRecords([record([fixture('e', { usage: null })]), record([fixture('f')])]).usage).toBeUndefined();
+  });
+
+  it('refuses a usage that is not whole non-negative counts, naming the field', () => {
+    const bad = record([fixture('a', { usage: { inputTokens: 1.5, outputTokens: 2 } })]);
+    expect(() => parseRecord(serializeRecord(bad), 'r.json')).toThrow(/usage/);
+    const good = record([fixture('a', { usage: { inputTokens: 1, outputTokens: 2 } })]);
+    expect(parseRecord(serializeRecord(good), 'r.json').fixtures[0]?.usage).toEqual({ inputTokens: 1, outputTokens: 2 });
+  });
+});

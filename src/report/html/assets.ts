@@ -47,6 +47,20 @@ svg.trend .grid{stroke:#eaeef2;stroke-width:1}
 svg.trend .axis{fill:var(--muted);font-size:11px}
 svg.trend .trend-line{stroke:var(--accent);stroke-width:2}
 svg.trend .trend-point{fill:var(--accent)}
+.panel.wide{grid-column:1/-1}
+svg.latency{width:100%;height:auto}
+svg.latency .track{fill:var(--soft)}
+svg.latency .before{fill:#8c959f}
+svg.latency .now{fill:var(--accent)}
+svg.latency .now.fast{fill:var(--pass)}
+svg.latency .now.slow{fill:var(--fail)}
+svg.latency .mark{stroke:var(--muted);stroke-width:1;stroke-dasharray:3 3}
+svg.latency .axis{fill:var(--muted);font-size:11px}
+svg.latency .label,svg.latency .value{fill:var(--fg);font-size:12px}
+svg.latency .value{font-variant-numeric:tabular-nums}
+svg.latency .value.slow{fill:var(--fail);font-weight:600}
+.lat-legend .key{display:inline-block;width:12px;height:8px;border-radius:2px;vertical-align:middle;margin-left:6px}
+.lat-legend .key.before{background:#8c959f}.lat-legend .key.now{background:var(--accent)}.lat-legend .key.slow{background:var(--fail)}.lat-legend .key.fast{background:var(--pass)}
 .filters{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid var(--line);padding:10px 0;margin:0 0 12px;display:flex;flex-wrap:wrap;gap:8px 18px;align-items:center}
 .filters fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px;align-items:center}
 .filters legend{float:left;margin-right:6px;color:var(--muted);font-size:12px}
@@ -363,7 +377,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'RgxGYses4kqLh6l0C2MrNmsgwwYoveV5nTuKx+w4KpI=';
-const STYLE_SHA256 = 'mXhSYwW+7Gmx7J+thF8iejGpfJCb5vL9I0xLF5y/GoU=';
+const STYLE_SHA256 = 'iHE7qXCB2RjGyb9kvjZSq6L4GnemQipTXK21Na7GGxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

@@ -88,7 +88,9 @@ export function startRoute(): Promise<{ server: Server; url: string; bodies: Rec
         tools: mockTools(tools, mocks),
         stopWhen: stepCountIs(5),
       });
-      result.pipeUIMessageStreamToResponse(res);
+      // The tokens of every step, on the finish part: what agent-replay reads as the turn's usage
+      // (docs/frameworks/vercel-ai.md).
+      result.pipeUIMessageStreamToResponse(res, { messageMetadata: ({ part }) => (part.type === 'finish' ? { usage: part.totalUsage } : undefined) });
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {

@@ -1,0 +1,72 @@
+// Token usage an agent's response reports (docs/latency.md, "Usage"): read, never estimated. The
+// shapes are the vendors' own, from their SDK types: OpenAI chat `CompletionUsage`
+// (`prompt_tokens`, `completion_tokens`), OpenAI Responses `ResponseUsage` and Anthropic `Usage`
+// (`input_tokens`, `output_tokens`; Anthropic's cache reads and writes are input too), LangChain's
+// `UsageMetadata` on AI messages (`usage_metadata`), and the native / Vercel AI SDK
+// `LanguageModelUsage` (`inputTokens`, `outputTokens`). Pure: a malformed value is reported to the
+// caller, which warns once and records no usage; it never errors a turn.
+
+import { z } from 'zod';
+import type { TokenUsage } from '../types.js';
+import { plusUsage } from '../evaluate/usage.js';
+import { describeFound } from './template.js';
+
+/** What a response says about its tokens: nothing, a usage, or a value of no known shape. */
+export type UsageRead = { kind: 'none' } | { kind: 'usage'; usage: TokenUsage } | { kind: 'malformed'; found: string };
+
+export const NO_USAGE: UsageRead = { kind: 'none' };
+
+const count = z.number().int().nonnegative();
+const cached = count.nullable().optional();
+const native = z.object({ inputTokens: count, outputTokens: count });
+const chat = z.object({ prompt_tokens: count, completion_tokens: count });
+const inOut = z.object({ input_tokens: count, output_tokens: count, cache_creation_input_tokens: cached, cache_read_input_tokens: cached });
+
+/**
+ * A `usage` value in any of the known shapes. Null or absent: none reported; anything else that is
+ * not one of them (a string, a negative count, a missing half): malformed.
+ */
+export function readUsage(value: unknown): UsageRead {
+  if (value === undefined || value === null) return NO_USAGE;
+  const n = native.safeParse(value);
+  if (n.success) return { kind: 'usage', usage: { inputTokens: n.data.inputTokens, outputTokens: n.data.outputTokens } };
+  const c = chat.safeParse(value);
+  if (c.success) return { kind: 'usage', usage: { inputTokens: c.data.prompt_tokens, outputTokens: c.data.completion_tokens } };
+  const io = inOut.safeParse(value);
+  if (io.success) {
+    const d = io.data;
+    const input = d.input_tokens + (d.cache_creation_input_tokens ?? 0) + (d.cache_read_input_tokens ?? 0);
+    return { kind: 'usage', usage: { inputTokens: input, outputTokens: d.output_tokens } };
+  }
+  return { kind: 'malformed', found: describeUsage(value) };
+}
+
+/** The top-level `usage` of a JSON body (OpenAI chat and Responses, Anthropic, native, any API that follows one of them). */
+export function bodyUsage(json: unknown): UsageRead {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return NO_USAGE;
+  return readUsage((json as Record<string, unknown>).usage);
+}
+
+/** Sums reads: malformed wins (the caller warns), else the usages reported, else none. */
+export function sumUsage(reads: readonly UsageRead[]): UsageRead {
+  let sum: TokenUsage | null = null;
+  for (const r of reads) {
+    if (r.kind === 'malformed') return r;
+    if (r.kind === 'usage') sum = plusUsage(sum, r.usage);
+  }
+  return sum === null ? NO_USAGE : { kind: 'usage', usage: sum };
+}
+
+/** The usage of a read, or null. */
+export function usageOf(read: UsageRead): TokenUsage | null {
+  return read.kind === 'usage' ? read.usage : null;
+}
+
+/** What a malformed usage looked like, in a few words (its keys, never its whole value). */
+function describeUsage(value: unknown): string {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const keys = Object.keys(value).slice(0, 6);
+    return keys.length === 0 ? 'an empty object' : `an object with ${keys.join(', ')}`;
+  }
+  return describeFound(value);
+}

@@ -1,0 +1,39 @@
+// Tokens reported (docs/latency.md, "Usage"), shown beside the estimate (which stays an estimate in
+// USD, never a bill): "tokens reported: 12.4k (9.1k in, 3.3k out), +18% vs baselines". Null when no
+// turn of the run reported usage, so a run without any renders exactly as before.
+
+import { usageSummary } from '../evaluate/usage.js';
+import type { RunRecord } from '../types.js';
+
+/** 842, 12.4k, 3.1M: one decimal below ten of the unit and whole units above. */
+export function compactCount(n: number): string {
+  const units: [number, string][] = [
+    [1e9, 'G'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ];
+  for (const [size, unit] of units) {
+    if (n >= size) {
+      const v = n / size;
+      const shown = v >= 100 ? String(Math.round(v)) : String(Number(v.toFixed(1)));
+      return `${shown}${unit}`;
+    }
+  }
+  return String(Math.round(n));
+}
+
+/** "+18%", "-3%", "±0%": the change against the baselines, whole percent. */
+export function changeText(change: number): string {
+  const pct = Math.round(change * 100);
+  if (pct === 0) return '±0%';
+  return pct > 0 ? `+${pct}%` : `${pct}%`;
+}
+
+/** The usage line's text, or null when nothing was reported. */
+export function usageText(run: Pick<RunRecord, 'fixtures' | 'personas'>): string | null {
+  const s = usageSummary(run.fixtures, run.personas ?? []);
+  if (s === null) return null;
+  const total = s.total.inputTokens + s.total.outputTokens;
+  const head = `tokens reported: ${compactCount(total)} (${compactCount(s.total.inputTokens)} in, ${compactCount(s.total.outputTokens)} out)`;
+  return s.change === null ? head : `${head}, ${changeText(s.change)} vs baselines`;
+}

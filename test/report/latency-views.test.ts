@@ -1,0 +1,155 @@
+// The latency views (docs/latency.md, "Views"): the job summary's turn latency chart (p50 / p95
+// against the baselines') and report.html's per-item bars, drawn in headless Chromium: slowed-down
+// items first, the run's p50 / p95 marked, no request made, and the tokens card beside the estimate.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderComment, renderMarkdownReport, renderSummary } from '../../src/report/index.js';
+import { renderHtml } from '../../src/report/html.js';
+import { barText, latencyChartBlock, msText } from '../../src/report/latency-chart.js';
+import { latencyRows } from '../../src/report/html/latency.js';
+import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
+import { baseline, ctx, fixture, mixed, personaScripts, run } from './fixtures.js';
+import { launchChromium } from './html-browser.js';
+
+/**
+ * A fixture measured at `now` ms whose baseline kept `before` ms (null: a baseline without latency),
+ * marked slower as the replay marks it under the default rule (more than 50% and 300 ms over).
+ */
+function timed(label: string, now: number, before: number | null, over: Partial<FixtureRecord> = {}): FixtureRecord {
+  const b = { ...baseline(label, `Reply for ${label}.`), ...(before === null ? {} : { latencyMs: before }) };
+  const slower = before !== null && now > before * 1.5 && now - before > 300 ? { slower: { baselineMs: before, latencyMs: now } } : {};
+  return fixture(label, { latencyMs: now, firstTokenMs: null, welcomeLatencyMs: null, baseline: b, ...slower, ...over });
+}
+
+function timedRun(): RunRecord {
+  return run(
+    [
+      timed('refund-policy', 2900, 1200),
+      timed('opening-hours', 400, 380),
+      timed('shipping-times', 650, 900),
+      timed('order-status', 1600, 1000),
+      timed('new-greeting', 700, null, { baseline: null, drift: { reply: null, route: null, verdict: 'no_baseline' } }),
+    ],
+    { latency: { turns: 5, p50Ms: 700, p95Ms: 2900 } },
+  );
+}
+
+describe('the job summary chart', () => {
+  it('bars in eighths, times in ms then s', () => {
+    expect(barText(1, 1, 4)).toBe('████');
+    expect(barText(0.5, 1, 4)).toBe('██');
+    expect(barText(1, 8, 4)).toBe('▌');
+    expect(barText(0, 1, 4)).toBe('');
+    expect([msText(820), msText(1949), msText(12_400)]).toEqual(['820 ms', '1.9 s', '12 s']);
+  });
+
+  it("p50 / p95 of this run's turns against the baselines' (fixtures whose baseline kept a latency), in the summary and markdown report only", () => {
+    const r = timedRun();
+    // Baselines 380, 900, 1000, 1200: nearest rank p50 is the 2nd (900), p95 the 4th (1200).
+    const block = [
+      '#### Turn latency',
+      '',
+      "now: 5 turns of this run; baselines: 4 turns (the fixtures' accepted replies)",
+      '',
+      '```text',
+      'p50  now        ██████▊                       700 ms',
+      '     baselines  ████████▊                     900 ms',
+      'p95  now        ████████████████████████████  2.9 s',
+      '     baselines  ███████████▋                  1.2 s',
+      '```',
+    ].join('\n');
+    expect(latencyChartBlock(r)).toBe(block);
+    expect(renderSummary(r, ctx)).toContain(block);
+    expect(renderMarkdownReport(r, ctx)).toContain(block);
+    // The PR comment stays short: no chart there.
+    expect(renderComment(r, ctx)).not.toContain('Turn latency');
+  });
+
+  it('no baseline latency yet: only this run; no measured turn: no chart at all', () => {
+    const r = run([timed('a', 300, null)], { latency: { turns: 1, p50Ms: 300, p95Ms: 300 } });
+    expect(latencyChartBlock(r)).toContain('baselines: none kept a latency yet');
+    expect(latencyChartBlock(r)).not.toContain('baselines  ');
+    expect(latencyChartBlock(mixed())).toBeNull();
+    expect(renderSummary(mixed(), ctx)).not.toContain('Turn latency');
+  });
+});
+
+describe('report.html latency view', () => {
+  let browser: Browser;
+  let dir: string;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    dir = await mkdtemp(join(tmpdir(), 'agent-replay-latency-'));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('orders the most slowed-down first, items without a baseline figure last, and says which are slower', () => {
+    expect(latencyRows(timedRun().fixtures).map((r) => [r.label, r.slower])).toEqual([
+      ['refund-policy', true],
+      ['order-status', true],
+      ['opening-hours', false],
+      ['shipping-times', false],
+      ['new-greeting', false],
+    ]);
+  });
+
+  it('draws a bar pair per item with the p50 / p95 marks, and the tokens card beside the estimate; no request, no error', async () => {
+    const scripts = personaScripts() as PersonaRecord[];
+    const script = { ...scripts[0]!, latencyMs: 5200, baseline: scripts[0]!.baseline === null ? null : { ...scripts[0]!.baseline, latencyMs: 5000 } } as PersonaRecord;
+    const r = timedRun();
+    r.fixtures[0] = { ...r.fixtures[0]!, usage: { inputTokens: 9000, outputTokens: 3400 }, baseline: { ...r.fixtures[0]!.baseline!, usage: { inputTokens: 8000, outputTokens: 2500 } } } as FixtureRecord;
+    const record = { ...r, personas: [script] };
+    const file = join(dir, 'latency.html');
+    await writeFile(file, renderHtml(record));
+    const url = pathToFileURL(file).href;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const requests: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (q) => requests.push(q.url()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+    });
+    await page.route('**/*', (q) => (q.request().url() === url ? q.continue() : q.abort()));
+    await page.goto(url, { waitUntil: 'load' });
+
+    const panel = page.locator('.panel', { has: page.locator('h3', { hasText: 'Latency' }) });
+    await panel.scrollIntoViewIfNeeded();
+    expect(await panel.isVisible()).toBe(true);
+    const rows = await panel.locator('svg.latency g.row').evaluateAll((gs) =>
+      gs.map((g) => ({ label: g.getAttribute('data-label'), slower: g.classList.contains('slower'), now: Number(g.querySelector('rect.now')?.getAttribute('width')), before: g.querySelector('rect.before') ? Number(g.querySelector('rect.before')?.getAttribute('width')) : null, value: g.querySelector('text.value')?.textContent })),
+    );
+    expect(rows.map((x) => x.label)).toEqual(['refund-policy', 'order-status', script.label, 'opening-hours', 'shipping-times', 'new-greeting']);
+    expect(rows[0]).toMatchObject({ slower: true, value: '1.2 s → 2.9 s' });
+    // Bars on one scale: refund-policy's now bar is longer than its baseline bar, in proportion.
+    expect(rows[0]!.now / rows[0]!.before!).toBeCloseTo(2900 / 1200, 1);
+    expect(rows.at(-1)).toMatchObject({ before: null, value: 'no baseline latency' });
+    // The slower bar is drawn in the failing colour, from the stylesheet.
+    const fill = await panel.locator('g.row.slower rect.now').first().evaluate((el) => getComputedStyle(el).fill);
+    expect(fill).toBe('rgb(207, 34, 46)');
+    expect(await panel.locator('svg.latency line.mark').count()).toBe(2);
+    expect(await panel.locator('svg.latency text.axis', { hasText: 'p95 5.2 s' }).count() + (await panel.locator('svg.latency text.axis', { hasText: 'p95 2.9 s' }).count())).toBe(1);
+    // Tokens reported, beside the estimate: 12.4k now, +18% against the baseline's 10.5k.
+    expect(await page.locator('.card', { hasText: 'tokens reported' }).innerText()).toMatch(/12\.4k\s*tokens reported \(9k in, 3\.4k out, \+18% vs baselines\)/);
+    const shot = await panel.screenshot();
+    expect(shot.length).toBeGreaterThan(5_000);
+    if (process.env.AGENT_REPLAY_SCREENSHOT) await writeFile(process.env.AGENT_REPLAY_SCREENSHOT, shot);
+    expect(requests).toEqual([url]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('no item measured: no latency panel and no tokens card', () => {
+    const html = renderHtml(mixed());
+    expect(html).not.toContain('<h3>Latency</h3>');
+    expect(html).not.toContain('tokens reported');
+  });
+});
