@@ -311,3 +311,19 @@ describe('simulated users: repeat, fallback, secrets', () => {
     expect(p.verdict).toBe('pass');
   });
 });
+
+describe('simulated users from untrusted code', () => {
+  it("a fork's config.yml may not send the judge's key to a simulator address of its choosing", async () => {
+    const agent = await agentServer({});
+    const sim = await simulatorServer(playUntil(2));
+    const cwd = await project(agent.url, sim.url, { config: 'judge: { provider: openai, model: j, apiKey: "${JUDGE_KEY}" }\n' });
+    const result = await runCheck({ ...options(cwd, { JUDGE_KEY: 'judge-key-0123456789' }), untrustedSuite: 'the head of #12, from a fork' }, { clock });
+    expect(result.kind).toBe('config_errors');
+    if (result.kind !== 'config_errors') return;
+    expect(result.errors.map((e) => e.message)).toEqual([
+      `simulator.baseUrl in this commit's config.yml is ${new URL(sim.url).origin}, but the commit is the head of #12, from a fork: its config.yml may not choose where the simulator's key is sent (only to https://api.openai.com/v1, the openai API)`,
+    ]);
+    expect(sim.received).toHaveLength(0);
+    expect(agent.requests).toHaveLength(0);
+  });
+});
