@@ -2,7 +2,7 @@
 // every import and re-export of src/ (type-only ones too) with the TypeScript compiler's
 // pre-processor and fails when
 //   - modules import each other in a circle (each circle is listed with its files), or
-//   - a layer imports a later layer (files -> suite -> evaluate -> record -> report -> github), or
+//   - a layer imports a later layer (files -> suite -> evaluate -> record -> report -> calibrate -> github), or
 //     any layer imports a driver (replay/, engine.ts, action/, cli/, ...: they import every layer).
 //
 //   node scripts/import-graph.mjs [root]     (root: the repository, default the working directory)
@@ -16,6 +16,7 @@ export const LAYERS = [
   { name: 'evaluate', paths: ['src/evaluate/'] },
   { name: 'record', paths: ['src/record/'] },
   { name: 'report', paths: ['src/report/'] },
+  { name: 'calibrate', paths: ['src/calibrate/'] },
   { name: 'github', paths: ['src/github/'] },
 ];
 

@@ -19,6 +19,7 @@ import { gitHead } from './git.js';
 import { runDemo } from './demo.js';
 import { runInit } from './init.js';
 import { runProbe } from './probe.js';
+import { runCalibrate } from './calibrate.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
@@ -81,6 +82,8 @@ async function dispatch(command: CommandName, values: Values, positionals: reado
       return cmdReport(values, io);
     case 'compare':
       return cmdCompare(positionals, values, io);
+    case 'calibrate':
+      return runCalibrate(values, io);
     case 'probe':
       return runProbe(
         {

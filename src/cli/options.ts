@@ -45,6 +45,8 @@ export const FLAGS = {
   assert: { type: 'string' },
   threshold: { type: 'string' },
   save: { type: 'string' },
+  repeat: { type: 'string' },
+  'min-agreement': { type: 'string' },
 } as const satisfies Record<string, FlagType>;
 
 export type FlagName = keyof typeof FLAGS;
@@ -156,6 +158,25 @@ export const COMMANDS = {
       out: { value: 'FILE', help: 'also write the comparison as JSON' },
     },
     notes: ['The earlier run (by startedAt) is always "before". Exit status: 0, or 2 for a usage error.'],
+  },
+  calibrate: {
+    summary: 're-judge the accepted baselines: does the judge agree, per criterion',
+    args: '',
+    positionals: { min: 0, max: 0 },
+    flags: {
+      dir: DIR,
+      'judge-url': JUDGE_URL,
+      repeat: { value: 'N', help: 'judge each baseline N times, 1 to 20 (default 1): its score is the median, its spread max - min' },
+      'min-agreement': { value: 'P', help: "exit 1 when a criterion's agreement is below P, a fraction from 0 to 1" },
+      'confirm-cost': { help: 'run even when the estimated cost (baselines x N judge calls) is above the cost cap' },
+      out: { value: 'FILE', help: 'also write the calibration as JSON (calibration.json)' },
+      markdown: { value: 'FILE', help: 'also write the calibration as markdown' },
+    },
+    notes: [
+      'Asks the agent nothing.',
+      'Exit status: 0 done; 1 a criterion below --min-agreement; 2 a usage or configuration error,',
+      'or the cost cap refused the calibration (nothing sent); 3 an internal error.',
+    ],
   },
   demo: {
     summary: 'the embedded example agent and suite, end to end',

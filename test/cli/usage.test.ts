@@ -39,7 +39,7 @@ describe('usage errors', () => {
   });
 
   it.each([
-    [['valdiate'], 'unknown command "valdiate"; did you mean "validate"? Commands: run, validate, accept, report, compare, demo, init, probe', "Run 'agent-replay --help' for the commands."],
+    [['valdiate'], 'unknown command "valdiate"; did you mean "validate"? Commands: run, validate, accept, report, compare, calibrate, demo, init, probe', "Run 'agent-replay --help' for the commands."],
     [['rnu'], 'unknown command "rnu"; did you mean "run"?', "Run 'agent-replay --help' for the commands."],
     [['run', '--confirm'], 'unknown option --confirm for "run"; did you mean --confirm-cost?', "Run 'agent-replay run --help' for its options."],
     [['run', '--fail_on', 'failed'], 'unknown option --fail_on for "run"; did you mean --fail-on?', "Run 'agent-replay run --help' for its options."],

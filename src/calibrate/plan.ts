@@ -1,0 +1,177 @@
+// What `agent-replay calibrate` re-judges (docs/calibration.md, "What is re-judged"), the pure
+// rules: every judged item that has a baseline, with the material the judge reads (a fixture's
+// accepted reply, a persona script's accepted transcript) and the verdict a maintainer accepted
+// for that one criterion. Nothing here asks the agent or the judge anything.
+
+import type { Baseline, BaselineVerdict, Fixture, PersonaBaseline, PersonaScript, Turn } from '../types.js';
+
+export type ItemKind = 'fixture' | 'persona';
+
+/**
+ * Where the accepted verdict of one criterion comes from:
+ * - `stored_result`: the baseline keeps the judge's result for this criterion (score against the
+ *   threshold it was judged with);
+ * - `baseline_verdict`: the baseline's verdict says it unambiguously (a judged fixture's verdict is
+ *   its judge's; a script that passed passed every check; a script whose only check is this
+ *   criterion failed on it).
+ */
+export type AcceptedFrom = 'stored_result' | 'baseline_verdict';
+
+/** What the judge is asked about, exactly as a run asks it. */
+export type Material = { kind: 'reply'; reply: string } | { kind: 'transcript'; turns: Turn[] };
+
+/** One baseline to re-judge against one criterion. */
+export interface CalibrationTarget {
+  criterion: string;
+  /** The item's threshold for this criterion today (the fixture's, or the script's). */
+  threshold: number;
+  kind: ItemKind;
+  label: string;
+  /** The fixture or script file and line. */
+  file: string;
+  line: number;
+  /** The baseline file, as shown (relative to the working directory). */
+  baselineFile: string;
+  accepted: BaselineVerdict;
+  acceptedFrom: AcceptedFrom;
+  material: Material;
+}
+
+/** A baseline whose accepted verdict for a criterion cannot be told: not re-judged, named. */
+export interface SkippedTarget {
+  criterion: string;
+  kind: ItemKind;
+  label: string;
+  file: string;
+  line: number;
+  baselineFile: string;
+  reason: string;
+}
+
+/** A judged item with no baseline yet: nothing was accepted, so there is nothing to calibrate against. */
+export interface UnbaselinedItem {
+  criterion: string;
+  kind: ItemKind;
+  label: string;
+  file: string;
+  line: number;
+}
+
+export interface CalibrationPlan {
+  targets: CalibrationTarget[];
+  skipped: SkippedTarget[];
+  withoutBaseline: UnbaselinedItem[];
+}
+
+export interface PlanInput {
+  fixtures: readonly Fixture[];
+  personas: readonly PersonaScript[];
+  baselines: ReadonlyMap<string, Baseline>;
+  personaBaselines: ReadonlyMap<string, PersonaBaseline>;
+  /** The baseline file of a label, as shown. */
+  baselineFile: (label: string) => string;
+}
+
+/**
+ * A persona baseline's transcript as the run gave it to the judge: turn 0 is the welcome turn (no
+ * message), the message turns are numbered from 1. A baseline keeps messages, replies and routes,
+ * not tool calls, so the transcript the judge reads here has no tool-call lines.
+ */
+export function baselineTurns(b: Pick<PersonaBaseline, 'transcript'>): Turn[] {
+  const welcome = b.transcript[0]?.message === null;
+  return b.transcript.map((t, i) => ({
+    index: welcome ? i : i + 1,
+    message: t.message,
+    reply: t.reply,
+    route: t.route,
+    offTrack: [],
+    toolCalls: null,
+    outcome: null,
+    errors: [],
+    durationMs: 0,
+  }));
+}
+
+/**
+ * The checks of a script other than its criteria. Read from `expect` generically (every key but
+ * `criteria` that is set and not an empty list), so that an expectation added later counts too.
+ */
+export function otherChecks(expect: PersonaScript['expect']): number {
+  let n = 0;
+  for (const [key, value] of Object.entries(expect) as [string, unknown][]) {
+    if (key === 'criteria' || value === undefined || value === null) continue;
+    n += Array.isArray(value) ? value.length : 1;
+  }
+  return n;
+}
+
+/**
+ * The accepted verdict of one persona criterion: the stored result when the baseline keeps one for
+ * this criterion's text; else pass when the script passed (every check passed); else fail when the
+ * criterion was the script's only check; else unknown (a failed script without per-criterion
+ * results: which check failed is not recorded).
+ */
+export function acceptedCriterion(
+  baseline: Pick<PersonaBaseline, 'verdict' | 'judge'>,
+  criterion: string,
+  onlyCheck: boolean,
+): { accepted: BaselineVerdict; from: AcceptedFrom } | { unknown: string } {
+  const stored = baseline.judge?.criteria.find((c) => c.criterion === criterion);
+  if (stored !== undefined) return { accepted: stored.score >= stored.threshold ? 'pass' : 'fail', from: 'stored_result' };
+  if (baseline.verdict === 'pass') return { accepted: 'pass', from: 'baseline_verdict' };
+  if (onlyCheck) return { accepted: 'fail', from: 'baseline_verdict' };
+  return { unknown: 'the script failed when accepted and its baseline keeps no judge result for this criterion, so which check failed is not known' };
+}
+
+/**
+ * Everything to re-judge, in suite order (fixtures, then persona scripts, each as loaded). A fixture
+ * counts when its assertion is a judge: its single check, so its baseline's verdict is the judge's
+ * verdict (the stored judge result, when kept, says the same: the loader refuses one that does not).
+ * A persona script counts once per criterion (a criterion listed twice, once).
+ */
+export function planCalibration(input: PlanInput): CalibrationPlan {
+  const targets: CalibrationTarget[] = [];
+  const skipped: SkippedTarget[] = [];
+  const withoutBaseline: UnbaselinedItem[] = [];
+  for (const f of input.fixtures) {
+    const a = f.assertion;
+    if (a?.kind !== 'judge') continue;
+    const b = input.baselines.get(f.label);
+    const where = { criterion: a.criterion, kind: 'fixture' as const, label: f.label, file: f.file, line: f.line };
+    if (b === undefined) {
+      withoutBaseline.push(where);
+      continue;
+    }
+    const storedSame = b.judge !== undefined && b.judge.fingerprint.criteria[0]?.criterion === a.criterion;
+    targets.push({
+      ...where,
+      threshold: a.threshold,
+      baselineFile: input.baselineFile(f.label),
+      accepted: b.verdict,
+      acceptedFrom: storedSame ? 'stored_result' : 'baseline_verdict',
+      material: { kind: 'reply', reply: b.reply },
+    });
+  }
+  for (const p of input.personas) {
+    const criteria = [...new Set(p.expect.criteria)];
+    if (criteria.length === 0) continue;
+    const b = input.personaBaselines.get(p.label);
+    const onlyCheck = criteria.length === 1 && otherChecks(p.expect) === 0;
+    const turns = b === undefined ? [] : baselineTurns(b);
+    for (const criterion of criteria) {
+      const where = { criterion, kind: 'persona' as const, label: p.label, file: p.file, line: p.line };
+      if (b === undefined) {
+        withoutBaseline.push(where);
+        continue;
+      }
+      const baselineFile = input.baselineFile(p.label);
+      const verdict = acceptedCriterion(b, criterion, onlyCheck);
+      if ('unknown' in verdict) {
+        skipped.push({ ...where, baselineFile, reason: verdict.unknown });
+        continue;
+      }
+      targets.push({ ...where, threshold: p.threshold, baselineFile, accepted: verdict.accepted, acceptedFrom: verdict.from, material: { kind: 'transcript', turns } });
+    }
+  }
+  return { targets, skipped, withoutBaseline };
+}

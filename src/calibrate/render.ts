@@ -1,0 +1,164 @@
+// The calibration's two readable forms (docs/calibration.md, "How to read it"), pure: the terminal
+// table (criterion, baselines, agreement, spread, straddling; then the disagreements with their
+// baseline files and scores; a calm line when the judge agrees with every accepted verdict) and the
+// same as markdown. Criteria, rationales, labels and reasons are untrusted text: one line each,
+// control characters dropped, and escaped in markdown.
+
+import { clip, codeSpan, escapeInline, oneLine } from '../report/escape.js';
+import { formatUsd } from '../report/money.js';
+import type { Calibration } from './schema.js';
+
+type Criterion = Calibration['criteria'][number];
+type Item = Criterion['items'][number];
+
+const CRITERION_WIDTH = 48;
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** 0.7, 0.75, 0.333 (at most three decimals). */
+export function num(n: number): string {
+  return String(Number(n.toFixed(3)));
+}
+
+function agreementText(c: Criterion): string {
+  if (c.agreement === null) return 'no score';
+  return `${Math.round(c.agreement * 100)}% (${c.agreeing}/${c.scored})`;
+}
+
+function thresholdText(c: Criterion): string {
+  return c.thresholds.length === 1 ? `threshold ${num(c.thresholds[0] as number)}` : `thresholds ${c.thresholds.map(num).join(', ')}`;
+}
+
+/** "accepted pass, judged fail: median 0.2 (0.1 .. 0.3) against 0.7". */
+function scoreText(b: Item): string {
+  if (b.median === null) return `accepted ${b.accepted}, no usable score: ${b.notUsable[0] ?? 'no answer'}`;
+  const range = b.scores.length > 1 ? ` (${b.scores.length} scores, ${num(Math.min(...b.scores))} .. ${num(Math.max(...b.scores))})` : '';
+  return `accepted ${b.accepted}, judged ${b.judged}: ${b.scores.length > 1 ? 'median ' : ''}${num(b.median)}${range} against ${num(b.threshold)}`;
+}
+
+function headline(c: Calibration): string {
+  const baselines = c.criteria.reduce((n, x) => n + x.baselines, 0);
+  const each = c.repeat === 1 ? 'once each' : `${c.repeat} times each`;
+  return `calibrate: ${plural(c.criteria.length, 'criterion', 'criteria')}, ${plural(baselines, 'baseline', 'baselines')} re-judged ${each} by ${oneLine(c.judge.name)}: ${plural(c.spend.judgeCalls, 'judge call', 'judge calls')}, ≈ ${formatUsd(c.estimate.usd)} estimated`;
+}
+
+function disagreements(c: Calibration): { criterion: Criterion; items: Item[] }[] {
+  return c.criteria.map((criterion) => ({ criterion, items: criterion.items.filter((b) => b.agrees === false) })).filter((d) => d.items.length > 0);
+}
+
+function unscored(c: Calibration): { criterion: Criterion; item: Item }[] {
+  return c.criteria.flatMap((criterion) => criterion.items.filter((b) => b.median === null).map((item) => ({ criterion, item })));
+}
+
+function straddlers(c: Calibration): { criterion: Criterion; item: Item }[] {
+  return c.criteria.flatMap((criterion) => criterion.items.filter((b) => b.straddling && b.agrees !== false).map((item) => ({ criterion, item })));
+}
+
+function minimumLine(c: Calibration): string | null {
+  if (c.minAgreement === null) return null;
+  const below = c.criteria.filter((x) => x.belowMinAgreement);
+  const p = `${Math.round(c.minAgreement * 100)}%`;
+  return below.length === 0
+    ? `Every criterion with a score agrees at least ${p} (--min-agreement ${num(c.minAgreement)}).`
+    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${num(c.minAgreement)} (${p}): ${below.map((x) => `"${clip(oneLine(x.criterion), 60)}"`).join(', ')}.`;
+}
+
+function calmLine(c: Calibration): string | null {
+  const scored = c.criteria.reduce((n, x) => n + x.scored, 0);
+  if (scored === 0 || disagreements(c).length > 0) return null;
+  return `The judge agrees with every accepted verdict it scored (${scored} of ${scored}).`;
+}
+
+/** The terminal form: reads in ten seconds, details below the table. */
+export function renderCalibrationText(c: Calibration): string {
+  const out: string[] = [headline(c), ''];
+  if (c.criteria.length === 0) {
+    out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
+  } else {
+    const rows = c.criteria.map((x) => [clip(oneLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x), x.spread === null ? '-' : x.spread.toFixed(2), String(x.straddling)]);
+    const head = ['criterion', 'baselines', 'agreement', 'spread', 'straddling'];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+    const line = (cells: string[]): string => `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] as number))).join('  ')}`.trimEnd();
+    out.push(line(head), ...rows.map(line));
+  }
+  const d = disagreements(c);
+  if (d.length > 0) {
+    out.push('', `Disagreements (${d.reduce((n, x) => n + x.items.length, 0)}): the judge's verdict is not the accepted one`);
+    for (const { criterion, items } of d) {
+      out.push(`  "${oneLine(criterion.criterion)}" (${thresholdText(criterion)})`);
+      for (const b of items) {
+        out.push(`    ${b.baselineFile}  ${scoreText(b)}`);
+        if (b.rationale !== null) out.push(`      judge: ${clip(oneLine(b.rationale), 160)}`);
+      }
+    }
+  }
+  const s = straddlers(c);
+  if (s.length > 0) {
+    out.push('', `Straddling (${s.length}): the score sits within 0.1 of the threshold, so a small change flips it`);
+    for (const { criterion, item } of s) out.push(`  ${item.baselineFile}  "${clip(oneLine(criterion.criterion), 60)}"  ${scoreText(item)}`);
+  }
+  const u = unscored(c);
+  if (u.length > 0) {
+    out.push('', `No usable score (${u.length}): counted, never a score; left out of the agreement`);
+    for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clip(oneLine(criterion.criterion), 60)}": ${clip(oneLine(item.notUsable[0] ?? 'no answer'), 160)}`);
+  }
+  if (c.skipped.length > 0) {
+    out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
+    for (const x of c.skipped) out.push(`  ${x.baselineFile}  "${clip(oneLine(x.criterion), 60)}": ${oneLine(x.reason)}`);
+  }
+  if (c.withoutBaseline.length > 0) {
+    const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
+    out.push('', `Not calibrated: ${plural(labels.length, 'judged item has', 'judged items have')} no baseline yet (${labels.map(oneLine).join(', ')}); accept a run to calibrate against it.`);
+  }
+  const notes = [calmLine(c), minimumLine(c), c.repeat === 1 && c.criteria.length > 0 ? 'Spread needs repeats: --repeat 3 asks the judge three times per baseline.' : null].filter((x): x is string => x !== null);
+  if (notes.length > 0) out.push('', ...notes);
+  return `${out.join('\n')}\n`;
+}
+
+function cell(text: string): string {
+  return escapeInline(text);
+}
+
+/** The markdown form (a PR comment, a job summary): every untrusted string escaped. */
+export function renderCalibrationMarkdown(c: Calibration): string {
+  const out: string[] = ['## Judge calibration', '', escapeInline(headline(c).replace(/^calibrate: /, '')), ''];
+  if (c.criteria.length === 0) {
+    out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
+  } else {
+    out.push('| criterion | baselines | agreement | spread | straddling |', '| --- | ---: | ---: | ---: | ---: |');
+    for (const x of c.criteria) {
+      out.push(`| ${cell(x.criterion)} | ${x.baselines} | ${cell(agreementText(x))} | ${x.spread === null ? '\\-' : x.spread.toFixed(2)} | ${x.straddling} |`);
+    }
+  }
+  const d = disagreements(c);
+  if (d.length > 0) {
+    out.push('', `### Disagreements (${d.reduce((n, x) => n + x.items.length, 0)})`, '');
+    for (const { criterion, items } of d) {
+      out.push(`- **${cell(criterion.criterion)}** (${cell(thresholdText(criterion))})`);
+      for (const b of items) out.push(`  - ${codeSpan(b.baselineFile)}: ${cell(scoreText(b))}${b.rationale === null ? '' : `; judge: ${cell(clip(oneLine(b.rationale), 200))}`}`);
+    }
+  }
+  const s = straddlers(c);
+  if (s.length > 0) {
+    out.push('', `### Straddling (${s.length})`, '');
+    for (const { criterion, item } of s) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(scoreText(item))}`);
+  }
+  const u = unscored(c);
+  if (u.length > 0) {
+    out.push('', `### No usable score (${u.length})`, '');
+    for (const { criterion, item } of u) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(clip(oneLine(item.notUsable[0] ?? 'no answer'), 200))}`);
+  }
+  if (c.skipped.length > 0) {
+    out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');
+    for (const x of c.skipped) out.push(`- ${codeSpan(x.baselineFile)}: ${cell(x.criterion)}: ${cell(x.reason)}`);
+  }
+  if (c.withoutBaseline.length > 0) {
+    const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
+    out.push('', `Not calibrated, no baseline yet: ${labels.map((l) => cell(l)).join(', ')}.`);
+  }
+  const notes = [calmLine(c), minimumLine(c)].filter((x): x is string => x !== null);
+  if (notes.length > 0) out.push('', ...notes.map(escapeInline));
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,152 @@
+// From the judge's answers to the calibration's figures (docs/calibration.md, "How to read it"),
+// pure: a baseline's score is the median of its usable scores, its spread max - min; a criterion
+// (baselines grouped by criterion text) has an agreement, a spread (the largest of its baselines')
+// and a count of straddling baselines (median within 0.1 of the threshold).
+
+import type { BaselineVerdict, Estimate, JudgeResult } from '../types.js';
+import { roundUsd } from '../evaluate/estimate.js';
+import type { AcceptedFrom, CalibrationPlan, CalibrationTarget, ItemKind, SkippedTarget, UnbaselinedItem } from './plan.js';
+
+/** A median this close to the threshold (either side, inclusive) straddles it. */
+export const STRADDLE_MARGIN = 0.1;
+
+/** Figures are kept to a millionth, so 0.9 - 0.2 reads 0.7, not 0.7000000000000001. */
+function round6(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return round6(s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2);
+}
+
+/** One baseline re-judged. */
+export interface BaselineCalibration {
+  label: string;
+  kind: ItemKind;
+  file: string;
+  line: number;
+  baselineFile: string;
+  threshold: number;
+  accepted: BaselineVerdict;
+  acceptedFrom: AcceptedFrom;
+  /** The usable scores, in the order the calls were made. */
+  scores: number[];
+  /** Why each answer that gave no usable score gave none. */
+  notUsable: string[];
+  median: number | null;
+  spread: number | null;
+  /** The verdict of the median (median >= threshold); null without a usable score. */
+  judged: BaselineVerdict | null;
+  /** The judged verdict is the accepted one; null without a usable score. */
+  agrees: boolean | null;
+  straddling: boolean;
+  /** The rationale of the answer whose score is nearest the median. */
+  rationale: string | null;
+}
+
+export interface CriterionCalibration {
+  criterion: string;
+  /** The distinct thresholds of its items, ascending. */
+  thresholds: number[];
+  /** Baselines re-judged. */
+  baselines: number;
+  /** Of them, those with a usable score: the agreement's denominator. */
+  scored: number;
+  /** Of those, the ones whose judged verdict is the accepted one. */
+  agreeing: number;
+  /** agreeing / scored; null when no baseline got a usable score. */
+  agreement: number | null;
+  /** The largest spread of its baselines; null when none got a usable score. */
+  spread: number | null;
+  straddling: number;
+  /** Answers that gave no usable score (counted, never a score). */
+  notUsableAnswers: number;
+  /** agreement < --min-agreement (false when no minimum is given or agreement is null). */
+  belowMinAgreement: boolean;
+  items: BaselineCalibration[];
+}
+
+export interface CalibrationEstimate extends Estimate {
+  /** Judge calls: baselines x repeat. */
+  calls: number;
+  baselines: number;
+  repeat: number;
+  judgeCallUsd: number;
+}
+
+/** Calls = baselines x repeat, each at `judgeCallUsd` (the same guess as a run's estimate). */
+export function estimateCalibration(baselines: number, repeat: number, cost: { judgeCallUsd: number; capUsd: number }, confirmed: boolean): CalibrationEstimate {
+  const calls = baselines * repeat;
+  const usd = roundUsd(calls * cost.judgeCallUsd);
+  return { calls, baselines, repeat, judgeCallUsd: cost.judgeCallUsd, usd, capUsd: cost.capUsd, aboveCap: usd > cost.capUsd + 1e-12, confirmed };
+}
+
+export function calibrateBaseline(target: CalibrationTarget, answers: readonly JudgeResult[]): BaselineCalibration {
+  const usable = answers.filter((a): a is Extract<JudgeResult, { ok: true }> => a.ok);
+  const scores = usable.map((a) => a.score);
+  const notUsable = answers.flatMap((a) => (a.ok ? [] : [a.reason]));
+  const m = median(scores);
+  const spread = scores.length === 0 ? null : round6(Math.max(...scores) - Math.min(...scores));
+  const judged = m === null ? null : m >= target.threshold ? 'pass' : 'fail';
+  let nearest: (typeof usable)[number] | null = null;
+  for (const a of usable) if (m !== null && (nearest === null || Math.abs(a.score - m) < Math.abs(nearest.score - m))) nearest = a;
+  return {
+    label: target.label,
+    kind: target.kind,
+    file: target.file,
+    line: target.line,
+    baselineFile: target.baselineFile,
+    threshold: target.threshold,
+    accepted: target.accepted,
+    acceptedFrom: target.acceptedFrom,
+    scores,
+    notUsable,
+    median: m,
+    spread,
+    judged,
+    agrees: judged === null ? null : judged === target.accepted,
+    straddling: m !== null && Math.abs(m - target.threshold) <= STRADDLE_MARGIN + 1e-9,
+    rationale: nearest?.rationale ?? null,
+  };
+}
+
+/** Baselines grouped by criterion text, in the order each criterion first appears. */
+export function groupByCriterion(items: readonly { criterion: string; result: BaselineCalibration }[], minAgreement: number | null): CriterionCalibration[] {
+  const groups = new Map<string, BaselineCalibration[]>();
+  for (const { criterion, result } of items) groups.set(criterion, [...(groups.get(criterion) ?? []), result]);
+  return [...groups].map(([criterion, list]) => {
+    const scored = list.filter((b) => b.median !== null);
+    const agreeing = scored.filter((b) => b.agrees === true).length;
+    const agreement = scored.length === 0 ? null : round6(agreeing / scored.length);
+    const spreads = scored.map((b) => b.spread as number);
+    return {
+      criterion,
+      thresholds: [...new Set(list.map((b) => b.threshold))].sort((a, b) => a - b),
+      baselines: list.length,
+      scored: scored.length,
+      agreeing,
+      agreement,
+      spread: spreads.length === 0 ? null : Math.max(...spreads),
+      straddling: list.filter((b) => b.straddling).length,
+      notUsableAnswers: list.reduce((n, b) => n + b.notUsable.length, 0),
+      belowMinAgreement: minAgreement !== null && agreement !== null && agreement < minAgreement - 1e-12,
+      items: list,
+    };
+  });
+}
+
+/** Everything the surfaces show and calibration.json keeps, but the run's metadata. */
+export interface CalibrationFigures {
+  criteria: CriterionCalibration[];
+  skipped: SkippedTarget[];
+  withoutBaseline: UnbaselinedItem[];
+}
+
+/** `answers[i]` are the N answers for `plan.targets[i]`. */
+export function summarizeCalibration(plan: CalibrationPlan, answers: readonly (readonly JudgeResult[])[], minAgreement: number | null): CalibrationFigures {
+  const items = plan.targets.map((t, i) => ({ criterion: t.criterion, result: calibrateBaseline(t, answers[i] ?? []) }));
+  return { criteria: groupByCriterion(items, minAgreement), skipped: plan.skipped, withoutBaseline: plan.withoutBaseline };
+}

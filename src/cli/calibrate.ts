@@ -1,0 +1,154 @@
+// `agent-replay calibrate` (docs/calibration.md): re-judge the stored baselines with the configured
+// judge and compare its verdicts with the accepted ones. Asks the agent nothing. Exit status: 0, 1
+// when a criterion's agreement is below --min-agreement, 2 for a usage or configuration error or a
+// calibration refused by the cost cap (nothing is sent then).
+
+import { join, relative, sep } from 'node:path';
+import type { Config } from '../config.js';
+import type { Judge, JudgeResult } from '../types.js';
+import { UsageError } from '../engine.js';
+import { EXIT } from '../errors.js';
+import { formatIssue, loadSuite } from '../suite/index.js';
+import { createJudge } from '../judge/index.js';
+import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
+import { makeRedactor } from '../secrets.js';
+import { TOOL } from '../version.js';
+import { formatUsdPair } from '../report/money.js';
+import { planCalibration } from '../calibrate/plan.js';
+import { estimateCalibration, summarizeCalibration, type CalibrationEstimate } from '../calibrate/summary.js';
+import { rejudge } from '../calibrate/run.js';
+import { belowMinimum, calibrationSchema, CALIBRATION_VERSION, type Calibration } from '../calibrate/schema.js';
+import { renderCalibrationMarkdown, renderCalibrationText } from '../calibrate/render.js';
+import type { Values } from './options.js';
+import { resolvePath, writeText, type CliIO } from './output.js';
+
+export const MAX_REPEAT = 20;
+
+export function parseRepeat(text: string | undefined): number {
+  if (text === undefined) return 1;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_REPEAT) throw new UsageError(`--repeat must be a whole number from 1 to ${MAX_REPEAT}, got "${text}"`);
+  return n;
+}
+
+export function parseMinAgreement(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--min-agreement must be a fraction from 0 to 1 (0.9 for 90%), got "${text}"`);
+  return n;
+}
+
+/** The terminal's refusal: the figures and how to confirm; nothing was sent. */
+export function calibrateRefusalText(e: CalibrationEstimate, dir: string): string {
+  const [est, cap] = formatUsdPair(e.usd, e.capUsd);
+  return (
+    `not run: the estimated cost ${est} for ${e.calls} judge ${e.calls === 1 ? 'call' : 'calls'} (${e.baselines} ${e.baselines === 1 ? 'baseline' : 'baselines'} x --repeat ${e.repeat} x ${formatUsdPair(e.judgeCallUsd, 0)[0]} a call) is above the cost cap ${cap}.\n` +
+    'Nothing was sent to the judge and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
+    `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
+  );
+}
+
+/** A judge whose calls and retries are counted where they are made. */
+function counted(judge: Judge, n: { calls: number }): Judge {
+  return {
+    name: judge.name,
+    score: (criterion, reply) => {
+      n.calls++;
+      return judge.score(criterion, reply);
+    },
+    scoreTranscript: (criterion, turns) => {
+      n.calls++;
+      return judge.scoreTranscript(criterion, turns);
+    },
+    ...(judge.structuredOutput ? { structuredOutput: judge.structuredOutput.bind(judge) } : {}),
+    close: () => judge.close(),
+  };
+}
+
+/** On a terminal a line that counts the answers; elsewhere a plain line every 10 s (as `run` does). */
+function progress(io: CliIO): (done: number, total: number) => void {
+  const now = (): number => (io.now?.() ?? new Date()).getTime();
+  let last = now();
+  return (done, total) => {
+    if (io.isTTY) io.stderr(`\r\x1b[2K[${done}/${total}] judge calls${done === total ? '\n' : ''}`);
+    else if (now() - last >= 10_000) {
+      last = now();
+      io.stderr(`progress: ${done}/${total} judge calls\n`);
+    }
+  };
+}
+
+function display(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return (rel.startsWith('..') ? path : rel).split(sep).join('/');
+}
+
+export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
+  const repeat = parseRepeat(values.repeat);
+  const minAgreement = parseMinAgreement(values['min-agreement']);
+  const dir = values.dir ?? '.agent-replay';
+  const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd, overrides: values['judge-url'] ? { judge: { baseUrl: values['judge-url'] } } : {} });
+  for (const w of loaded.warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
+  if (loaded.errors.length > 0 || loaded.suite === null) {
+    for (const e of loaded.errors) io.stderr(`error: ${formatIssue(e)}\n`);
+    io.stderr(`\n${loaded.errors.length} configuration ${loaded.errors.length === 1 ? 'error' : 'errors'}; nothing was sent to the judge.\n`);
+    return EXIT.usage;
+  }
+  const suite = loaded.suite;
+  const config: Config = suite.config;
+  if (config.judge === null) {
+    io.stderr(`error: ${dir}/config.yml: no judge is configured: calibrate re-judges the baselines with the judge a run uses\n  fix: add a judge section (provider, model, apiKey) to ${dir}/config.yml\n`);
+    return EXIT.usage;
+  }
+  const plan = planCalibration({
+    fixtures: suite.fixtures,
+    personas: suite.personas,
+    baselines: suite.baselines,
+    personaBaselines: suite.personaBaselines,
+    baselineFile: (label) => display(io.cwd, join(suite.baselinesDir, `${label}.json`)),
+  });
+  const estimate = estimateCalibration(plan.targets.length, repeat, config.cost, values['confirm-cost'] === true);
+  if (estimate.aboveCap && !estimate.confirmed) {
+    io.stderr(calibrateRefusalText(estimate, dir));
+    return EXIT.usage;
+  }
+  const spend = { calls: 0, retries: 0 };
+  const made = io.engine?.makeJudge ? io.engine.makeJudge(config) : createJudge(config.judge, { clock: io.engine?.clock, onRetry: () => void spend.retries++ });
+  if (made === null) throw new UsageError('no judge could be made from config.yml');
+  const judge = counted(made, spend);
+  let answers: JudgeResult[][];
+  try {
+    answers = await rejudge(plan.targets, judge, {
+      repeat,
+      concurrency: config.judge.concurrency,
+      onAnswer: progress(io),
+    });
+  } finally {
+    await judge.close();
+  }
+  // A rationale or reason never carries a configured secret.
+  const redact = makeRedactor(config.secrets);
+  const clean = answers.map((list) => list.map((a): JudgeResult => (a.ok ? { ...a, rationale: redact(a.rationale) } : { ok: false, reason: redact(a.reason) })));
+  const figures = summarizeCalibration(plan, clean, minAgreement);
+  const calibration: Calibration = calibrationSchema.parse({
+    calibrationVersion: CALIBRATION_VERSION,
+    tool: { ...TOOL },
+    calibratedAt: (io.now?.() ?? new Date()).toISOString(),
+    suite: dir,
+    judge: {
+      name: judge.name,
+      model: `${config.judge.provider}/${config.judge.model}`,
+      promptVersion: JUDGE_PROMPT_VERSION,
+      structuredOutput: judge.structuredOutput ? judge.structuredOutput() : null,
+    },
+    repeat,
+    minAgreement,
+    estimate,
+    spend: { judgeCalls: spend.calls, judgeRetries: spend.retries },
+    ...figures,
+  } satisfies Calibration);
+  if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(calibration, null, 2)}\n`);
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration));
+  io.stdout(renderCalibrationText(calibration));
+  return belowMinimum(calibration).length > 0 ? EXIT.gate : EXIT.ok;
+}

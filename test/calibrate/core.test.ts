@@ -1,0 +1,196 @@
+// The calibration's pure core: which baselines are re-judged with which accepted verdict, and the
+// figures made of the judge's answers (median, spread, agreement, straddling, grouping by text).
+
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { calibrationSchema, parseCalibration } from '../../src/calibrate/schema.js';
+import { acceptedCriterion, baselineTurns, otherChecks, planCalibration, type CalibrationTarget } from '../../src/calibrate/plan.js';
+import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summarizeCalibration } from '../../src/calibrate/summary.js';
+import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
+
+const AT = { acceptedAt: '2026-11-01T10:00:00.000Z', commit: null };
+
+function fixture(label: string, assertion: Fixture['assertion']): Fixture {
+  return { label, message: `m ${label}`, persona: null, assertion, file: 'fixtures/a.yml', line: 3 };
+}
+
+function script(label: string, expect: Partial<PersonaScript['expect']>, threshold = 0.7): PersonaScript {
+  return {
+    label,
+    file: 'personas/p.yml',
+    line: 1,
+    persona: null,
+    opening: 'hi',
+    followUps: [],
+    maxTurns: 20,
+    threshold,
+    mocks: [],
+    expect: { conversations: [], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [], ...expect },
+  };
+}
+
+function personaBaseline(label: string, verdict: 'pass' | 'fail', judge?: PersonaBaseline['judge']): PersonaBaseline {
+  return {
+    label,
+    kind: 'persona',
+    transcript: [
+      { message: null, reply: 'Welcome!', route: null },
+      { message: 'hi', reply: 'Hello, order 12', route: { conversation: 'c', stage: 's' } },
+    ],
+    visited: [],
+    outcome: null,
+    verdict,
+    ...(judge ? { judge } : {}),
+    ...AT,
+  };
+}
+
+const fileOf = (label: string): string => `.agent-replay/baselines/${label}.json`;
+
+describe('planCalibration', () => {
+  it('takes a judged fixture with its baseline reply and verdict; skips other assertions; lists judged items without a baseline', () => {
+    const baselines = new Map<string, Baseline>([
+      ['a', { label: 'a', reply: 'ra', route: null, verdict: 'fail', ...AT }],
+      ['plain', { label: 'plain', reply: 'x', route: null, verdict: 'pass', ...AT }],
+    ]);
+    const plan = planCalibration({
+      fixtures: [fixture('a', { kind: 'judge', criterion: 'Is kind', threshold: 0.6 }), fixture('plain', { kind: 'contains', value: 'x' }), fixture('new', { kind: 'judge', criterion: 'Is kind', threshold: 0.6 })],
+      personas: [],
+      baselines,
+      personaBaselines: new Map(),
+      baselineFile: fileOf,
+    });
+    expect(plan.targets).toEqual([
+      { criterion: 'Is kind', threshold: 0.6, kind: 'fixture', label: 'a', file: 'fixtures/a.yml', line: 3, baselineFile: '.agent-replay/baselines/a.json', accepted: 'fail', acceptedFrom: 'baseline_verdict', material: { kind: 'reply', reply: 'ra' } },
+    ]);
+    expect(plan.withoutBaseline).toEqual([{ criterion: 'Is kind', kind: 'fixture', label: 'new', file: 'fixtures/a.yml', line: 3 }]);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it('says the accepted verdict came from the stored judge result when the baseline keeps one for the same criterion', () => {
+    const b: Baseline = { label: 'a', reply: 'ra', route: null, verdict: 'pass', judge: { score: 0.8, rationale: 'ok', fingerprint: { model: 'm', promptVersion: '2', criteria: [{ criterion: 'Is kind', threshold: 0.6 }] } }, ...AT };
+    const plan = planCalibration({ fixtures: [fixture('a', { kind: 'judge', criterion: 'Is kind', threshold: 0.6 })], personas: [], baselines: new Map([['a', b]]), personaBaselines: new Map(), baselineFile: fileOf });
+    expect(plan.targets[0]?.acceptedFrom).toBe('stored_result');
+    expect(plan.targets[0]?.accepted).toBe('pass');
+  });
+
+  it('persona criteria: stored result, else a passed script, else the only check, else unknown (skipped and named)', () => {
+    const stored = personaBaseline('stored', 'fail', { model: 'm', promptVersion: '2', transcriptHash: 'h', criteria: [{ criterion: 'A', threshold: 0.5, score: 0.9, rationale: 'r' }, { criterion: 'B', threshold: 0.5, score: 0.1, rationale: 'r' }] });
+    const plan = planCalibration({
+      fixtures: [],
+      personas: [
+        script('stored', { criteria: ['A', 'B'], terminal: 'finish' }),
+        script('passed', { criteria: ['A', 'A', 'C'] }),
+        script('only', { criteria: ['D'] }),
+        script('ambiguous', { criteria: ['E'], terminal: 'finish' }),
+        script('none', { criteria: ['F'] }),
+      ],
+      baselines: new Map(),
+      personaBaselines: new Map([
+        ['stored', stored],
+        ['passed', personaBaseline('passed', 'pass')],
+        ['only', personaBaseline('only', 'fail')],
+        ['ambiguous', personaBaseline('ambiguous', 'fail')],
+      ]),
+      baselineFile: fileOf,
+    });
+    expect(plan.targets.map((t) => [t.label, t.criterion, t.accepted, t.acceptedFrom])).toEqual([
+      ['stored', 'A', 'pass', 'stored_result'],
+      ['stored', 'B', 'fail', 'stored_result'],
+      ['passed', 'A', 'pass', 'baseline_verdict'],
+      ['passed', 'C', 'pass', 'baseline_verdict'],
+      ['only', 'D', 'fail', 'baseline_verdict'],
+    ]);
+    expect(plan.skipped.map((s) => [s.label, s.criterion, s.baselineFile])).toEqual([['ambiguous', 'E', '.agent-replay/baselines/ambiguous.json']]);
+    expect(plan.skipped[0]?.reason).toContain('which check failed is not known');
+    expect(plan.withoutBaseline.map((w) => w.label)).toEqual(['none']);
+    const t = plan.targets[0] as CalibrationTarget;
+    expect(t.material).toEqual({ kind: 'transcript', turns: baselineTurns(stored) });
+  });
+
+  it('numbers the baseline transcript as a run does: the welcome turn 0, message turns from 1', () => {
+    expect(baselineTurns(personaBaseline('x', 'pass')).map((t) => [t.index, t.message])).toEqual([[0, null], [1, 'hi']]);
+    const noWelcome = { transcript: [{ message: 'hi', reply: 'a', route: null }, { message: 'again', reply: 'b', route: null }] };
+    expect(baselineTurns(noWelcome).map((t) => t.index)).toEqual([1, 2]);
+  });
+
+  it('counts the other checks of a script from every expectation that is set', () => {
+    expect(otherChecks(script('x', { criteria: ['a'] }).expect)).toBe(0);
+    expect(otherChecks(script('x', { criteria: ['a'], conversations: ['c'], toolCalled: [{ tool: 't', input: null, match: 'subset' }], maxTurnLatencyMs: 100 }).expect)).toBe(3);
+  });
+
+  it('acceptedCriterion prefers the stored result over the verdict', () => {
+    const b = personaBaseline('x', 'pass', { model: null, promptVersion: '2', transcriptHash: 'h', criteria: [{ criterion: 'A', threshold: 0.5, score: 0.5, rationale: '' }] });
+    expect(acceptedCriterion(b, 'A', false)).toEqual({ accepted: 'pass', from: 'stored_result' });
+    expect(acceptedCriterion({ verdict: 'fail' }, 'A', false)).toHaveProperty('unknown');
+  });
+});
+
+function target(label: string, criterion: string, accepted: 'pass' | 'fail', threshold = 0.7): CalibrationTarget {
+  return { criterion, threshold, kind: 'fixture', label, file: 'f.yml', line: 1, baselineFile: fileOf(label), accepted, acceptedFrom: 'baseline_verdict', material: { kind: 'reply', reply: label } };
+}
+const ok = (score: number, rationale = `r${score}`): JudgeResult => ({ ok: true, score, rationale });
+const bad: JudgeResult = { ok: false, reason: 'no usable score in output: "meh"' };
+
+describe('the figures', () => {
+  it('median of odd and even counts, to a millionth', () => {
+    expect(median([0.9, 0.1, 0.5])).toBe(0.5);
+    expect(median([0.1, 0.2])).toBe(0.15);
+    expect(median([])).toBeNull();
+  });
+
+  it('a baseline: median of usable scores, spread max - min, judged by the median, straddling within 0.1, unusable answers counted', () => {
+    const b = calibrateBaseline(target('a', 'C', 'pass'), [ok(0.6), bad, ok(0.9), ok(0.75)]);
+    expect(b).toMatchObject({ scores: [0.6, 0.9, 0.75], notUsable: ['no usable score in output: "meh"'], median: 0.75, spread: 0.3, judged: 'pass', agrees: true, straddling: true, rationale: 'r0.75' });
+    const far = calibrateBaseline(target('b', 'C', 'pass'), [ok(0.2)]);
+    expect(far).toMatchObject({ median: 0.2, spread: 0, judged: 'fail', agrees: false, straddling: false });
+    const edge = calibrateBaseline(target('c', 'C', 'fail'), [ok(0.6)]);
+    expect(edge).toMatchObject({ judged: 'fail', agrees: true, straddling: true });
+    const none = calibrateBaseline(target('d', 'C', 'pass'), [bad, bad]);
+    expect(none).toMatchObject({ median: null, spread: null, judged: null, agrees: null, straddling: false, notUsable: [bad.reason, bad.reason] });
+  });
+
+  it('a criterion groups baselines by text: agreement over usable scores, largest spread, below --min-agreement', () => {
+    const items = [
+      { criterion: 'C', result: calibrateBaseline(target('a', 'C', 'pass'), [ok(0.9), ok(0.7)]) },
+      { criterion: 'D', result: calibrateBaseline(target('x', 'D', 'pass', 0.5), [ok(0.9)]) },
+      { criterion: 'C', result: calibrateBaseline(target('b', 'C', 'pass'), [ok(0.1), ok(0.3)]) },
+      { criterion: 'C', result: calibrateBaseline(target('c', 'C', 'fail', 0.5), [ok(0.2), ok(0.2)]) },
+      { criterion: 'C', result: calibrateBaseline(target('d', 'C', 'fail'), [bad]) },
+    ];
+    const [c, d] = groupByCriterion(items, 0.7);
+    expect(c).toMatchObject({ criterion: 'C', thresholds: [0.5, 0.7], baselines: 4, scored: 3, agreeing: 2, agreement: 0.666667, spread: 0.2, straddling: 1, notUsableAnswers: 1, belowMinAgreement: true });
+    expect(c?.items.map((i) => i.label)).toEqual(['a', 'b', 'c', 'd']);
+    expect(d).toMatchObject({ criterion: 'D', agreement: 1, belowMinAgreement: false });
+    expect(groupByCriterion(items, null)[0]?.belowMinAgreement).toBe(false);
+  });
+
+  it('a criterion with no usable score has no agreement and is never below the minimum', () => {
+    const [c] = groupByCriterion([{ criterion: 'C', result: calibrateBaseline(target('a', 'C', 'pass'), [bad]) }], 0.9);
+    expect(c).toMatchObject({ agreement: null, spread: null, belowMinAgreement: false });
+  });
+
+  it('summarizes a plan with its answers in place', () => {
+    const plan = { targets: [target('a', 'C', 'pass'), target('b', 'C', 'fail')], skipped: [], withoutBaseline: [] };
+    const s = summarizeCalibration(plan, [[ok(0.9)], [ok(0.9)]], null);
+    expect(s.criteria[0]).toMatchObject({ agreeing: 1, scored: 2, agreement: 0.5 });
+  });
+
+  it('the estimate: baselines x repeat judge calls at judgeCallUsd, against the cap', () => {
+    expect(estimateCalibration(3, 2, { judgeCallUsd: 0.005, capUsd: 0.1 }, false)).toEqual({ calls: 6, baselines: 3, repeat: 2, judgeCallUsd: 0.005, usd: 0.03, capUsd: 0.1, aboveCap: false, confirmed: false });
+    expect(estimateCalibration(3, 1, { judgeCallUsd: 0.5, capUsd: 1 }, false).aboveCap).toBe(true);
+    expect(estimateCalibration(2, 1, { judgeCallUsd: 0.5, capUsd: 1 }, false).aboveCap).toBe(false);
+  });
+});
+
+describe('calibration.json', () => {
+  it('every field of the schema is described in docs/calibration.md, and a malformed file is refused naming the field', async () => {
+    const doc = await readFile('docs/calibration.md', 'utf8');
+    const section = doc.slice(doc.indexOf('## calibration.json'));
+    for (const key of Object.keys(calibrationSchema.shape)) expect(section, key).toContain(`\`${key}`);
+    const item = calibrationSchema.shape.criteria.element.shape.items.element.shape;
+    for (const key of Object.keys(item)) expect(section, key).toContain(key);
+    expect(() => parseCalibration('{"calibrationVersion": 2}', 'c.json')).toThrow(/^c\.json: not a calibration\.json of version 1: calibrationVersion: /);
+    expect(() => parseCalibration('nope', 'c.json')).toThrow(/^c\.json: not JSON/);
+  });
+});

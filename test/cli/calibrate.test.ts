@@ -1,0 +1,415 @@
+// `agent-replay calibrate` end to end: real temp suites, real loopback judges (OpenAI-compatible
+// and Anthropic, test/judge/server.ts) whose received requests are the truth, and a loopback
+// agent that must receive nothing.
+
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { serializePersonaBaseline } from '../../src/suite/index.js';
+import { transcriptText } from '../../src/judge/prompt.js';
+import { baselineTurns } from '../../src/calibrate/plan.js';
+import { calibrationSchema, parseCalibration } from '../../src/calibrate/schema.js';
+import { startDemoServer, type DemoServer } from '../../src/demo/server.js';
+import type { PersonaBaseline } from '../../src/types.js';
+import type { AgentServer } from '../support/agent-server.js';
+import { startServer, type Received, type TestServer } from '../judge/server.js';
+import { agentConfig, baseline, cli, makeProject, serve, useCleanup } from './helpers.js';
+
+useCleanup();
+
+const judges: TestServer[] = [];
+afterEach(async () => {
+  while (judges.length > 0) await judges.pop()?.close();
+});
+
+/** What one judge request asks: the criterion and the reply or transcript (either provider's body). */
+function asked(r: Received): { criterion: string; material: string; system: string } {
+  const body = r.body as { system?: string; messages: { role: string; content: string }[] };
+  const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
+  const system = body.system ?? body.messages.find((m) => m.role === 'system')?.content ?? '';
+  const criterion = /^Criterion:\n([^\n]*)/.exec(user)?.[1] ?? '';
+  const material = /<reply>\n([\s\S]*)\n<\/reply>/.exec(user)?.[1] ?? /<transcript>\n([\s\S]*)\n<\/transcript>/.exec(user)?.[1] ?? '';
+  return { criterion, material, system };
+}
+
+type Scorer = (q: { criterion: string; material: string }, nth: number) => number | string;
+
+/** A loopback OpenAI-compatible judge; `nth` counts the calls per (criterion, material). A string answer is prose (no score). */
+async function openaiJudge(scorer: Scorer): Promise<TestServer> {
+  const seen = new Map<string, number>();
+  const server = await startServer([
+    (res, req) => {
+      const q = asked(req);
+      const key = `${q.criterion}\n${q.material}`;
+      const nth = seen.get(key) ?? 0;
+      seen.set(key, nth + 1);
+      const s = scorer(q, nth);
+      const content = typeof s === 'string' ? s : JSON.stringify({ rationale: `scored ${s}: ${q.material.slice(0, 20)}`, score: s });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+    },
+  ]);
+  judges.push(server);
+  return server;
+}
+
+/** A loopback Anthropic judge answering with the forced verdict tool call. */
+async function anthropicJudge(scorer: Scorer): Promise<TestServer> {
+  const server = await startServer([
+    (res, req) => {
+      const q = asked(req);
+      const s = scorer(q, 0);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ content: [{ type: 'tool_use', id: 't1', name: 'verdict', input: { rationale: `anthropic ${s}`, score: s } }] }));
+    },
+  ]);
+  judges.push(server);
+  return server;
+}
+
+/** Rude replies score 0.2, others 0.9. */
+const politeness: Scorer = (q) => (q.material.includes('rude') ? 0.2 : 0.9);
+
+function config(agentUrl: string, judgeUrl: string, opts: { provider?: 'openai' | 'anthropic'; cost?: string } = {}): string {
+  return `${agentConfig(agentUrl)}judge: { provider: ${opts.provider ?? 'openai'}, baseUrl: "${judgeUrl}", model: m1, apiKey: sk-calibrate-secret, retries: 0, backoffMs: 0 }\ncost: ${opts.cost ?? '{ capUsd: 5 }'}\n`;
+}
+
+const FIXTURES = [
+  'fixtures:',
+  '  - { label: polite-a, message: a, assert: { judge: "The reply is polite", threshold: 0.5 } }',
+  '  - { label: polite-b, message: b, assert: { judge: "The reply is polite", threshold: 0.5 } }',
+  '  - { label: polite-c, message: c, assert: { judge: "The reply is polite", threshold: 0.5 } }',
+  '  - { label: plain, message: p, assert: { contains: "p" } }',
+  '  - { label: fresh, message: f, assert: { judge: "The reply is polite", threshold: 0.5 } }',
+  '',
+].join('\n');
+
+const PERSONAS = [
+  'personas:',
+  '  - label: order-ok',
+  '    opening: Where is my order?',
+  '    followUps: [ "Order 77" ]',
+  '    expect:',
+  '      terminal: finish',
+  '      criteria: [ "Mentioned the order number", "The reply is polite" ]',
+  '  - label: order-failed',
+  '    opening: Where is my order?',
+  '    expect:',
+  '      criteria: [ "Mentioned the order number" ]',
+  '',
+].join('\n');
+
+function personaBaseline(label: string, replies: string[], verdict: 'pass' | 'fail'): PersonaBaseline {
+  return {
+    label,
+    kind: 'persona',
+    transcript: [{ message: null, reply: 'Welcome!', route: null }, ...replies.map((reply, i) => ({ message: i === 0 ? 'Where is my order?' : 'Order 77', reply, route: { conversation: 'orders', stage: `s${i}` } }))],
+    visited: ['orders'],
+    outcome: 'finish',
+    verdict,
+    acceptedAt: '2026-11-01T10:00:00.000Z',
+    commit: null,
+  };
+}
+
+interface Project {
+  cwd: string;
+  agent: AgentServer;
+}
+
+/** Three polite-criterion fixture baselines (one accepted pass although rude: the planted disagreement) and two persona baselines. */
+async function project(judgeUrl: string, opts: Parameters<typeof config>[2] = {}, fixtures = FIXTURES): Promise<Project> {
+  const agent = await serve();
+  const cwd = await makeProject({
+    config: config(agent.url, judgeUrl, opts),
+    fixtures: { 'polite.yml': fixtures },
+    personas: { 'orders.yml': PERSONAS },
+    baselines: [
+      baseline('polite-a', 'Thank you, happy to help.', null, 'pass'),
+      baseline('polite-b', 'That is a rude question.', null, 'fail'),
+      baseline('polite-c', 'rude: figure it out yourself', null, 'pass'),
+      baseline('plain', 'p', null, 'pass'),
+    ],
+  });
+  const dir = join(cwd, '.agent-replay', 'baselines');
+  await writeFile(join(dir, 'order-ok.json'), serializePersonaBaseline(personaBaseline('order-ok', ['Which order?', 'Order 77 left the warehouse today.'], 'pass')));
+  await writeFile(join(dir, 'order-failed.json'), serializePersonaBaseline(personaBaseline('order-failed', ['It is on its way.'], 'fail')));
+  return { cwd, agent };
+}
+
+describe('calibrate against an OpenAI-compatible judge', () => {
+  it('agreement per criterion, the planted disagreement named with its baseline file, unknown verdicts skipped, and no agent request', async () => {
+    const judge = await openaiJudge((q) => (q.criterion === 'Mentioned the order number' ? (/\border 77\b/i.test(q.material) ? 0.9 : 0.1) : politeness(q, 0)));
+    const { cwd, agent } = await project(`${judge.url}/v1`);
+    const r = await cli(['calibrate', '--out', 'calibration.json', '--markdown', 'calibration.md'], cwd);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(agent.requests).toHaveLength(0);
+    // polite-a, polite-b, polite-c, order-ok twice (two criteria), order-failed (its only check): six calls.
+    expect(judge.received).toHaveLength(6);
+    expect(judge.received.every((q) => q.url === '/v1/chat/completions')).toBe(true);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('calibrate: 2 criteria, 6 baselines re-judged once each by openai m1: 6 judge calls, ≈ $0.03 estimated');
+    expect(lines.find((l) => l.includes('The reply is polite'))).toMatch(/^ {2}The reply is polite +4 +75% \(3\/4\) +0\.00 +0$/);
+    expect(lines.find((l) => l.startsWith('  Mentioned the order number'))).toMatch(/2 +100% \(2\/2\) +0\.00 +0$/);
+    expect(r.stdout).toContain("Disagreements (1): the judge's verdict is not the accepted one\n  \"The reply is polite\" (thresholds 0.5, 0.7)\n    .agent-replay/baselines/polite-c.json  accepted pass, judged fail: 0.2 against 0.5\n");
+    expect(r.stdout).toContain('Not calibrated: 1 judged item has no baseline yet (fresh)');
+    expect(r.stdout).not.toContain('The judge agrees with every accepted verdict');
+
+    const c = parseCalibration(await readFile(join(cwd, 'calibration.json'), 'utf8'), 'calibration.json');
+    expect(c.spend).toEqual({ judgeCalls: 6, judgeRetries: 0 });
+    expect(c.judge).toMatchObject({ name: 'openai m1', model: 'openai/m1', structuredOutput: { structured: true } });
+    const polite = c.criteria.find((x) => x.criterion === 'The reply is polite');
+    expect(polite?.items.map((i) => [i.label, i.accepted, i.median, i.agrees])).toEqual([
+      ['polite-a', 'pass', 0.9, true],
+      ['polite-b', 'fail', 0.2, true],
+      ['polite-c', 'pass', 0.2, false],
+      ['order-ok', 'pass', 0.9, true],
+    ]);
+    const order = c.criteria.find((x) => x.criterion === 'Mentioned the order number');
+    expect(order?.items.map((i) => [i.label, i.kind, i.accepted, i.judged])).toEqual([
+      ['order-ok', 'persona', 'pass', 'pass'],
+      ['order-failed', 'persona', 'fail', 'fail'],
+    ]);
+    expect(c.withoutBaseline.map((w) => w.label)).toEqual(['fresh']);
+    expect(JSON.stringify(c)).not.toContain('sk-calibrate-secret');
+
+    // The persona criterion was judged on the baseline transcript, as a run's judge reads it.
+    const stored = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'order-ok.json'), 'utf8')) as PersonaBaseline;
+    const transcriptRequests = judge.received.map(asked).filter((q) => q.criterion === 'Mentioned the order number');
+    expect(transcriptRequests.map((q) => q.material)).toContain(transcriptText(baselineTurns(stored)));
+    expect(transcriptRequests[0]?.system).toContain('conversation between a user and a chatbot');
+
+    const md = await readFile(join(cwd, 'calibration.md'), 'utf8');
+    expect(md).toContain('| The reply is polite | 4 | 75% \\(3/4\\) | 0.00 | 0 |');
+    expect(md).toContain('- `.agent-replay/baselines/polite-c.json`: accepted pass, judged fail\\: 0.2 against 0.5');
+  });
+
+  it('a failed script with several checks and no stored result per criterion is skipped, named, and never sent', async () => {
+    const judge = await openaiJudge(politeness);
+    const agent = await serve();
+    const cwd = await makeProject({
+      config: config(agent.url, `${judge.url}/v1`),
+      personas: { 'p.yml': 'label: two-checks\nopening: hi\nexpect:\n  terminal: finish\n  criteria: [ "Stayed calm" ]\n' },
+    });
+    await mkdir(join(cwd, '.agent-replay', 'baselines'), { recursive: true });
+    await writeFile(join(cwd, '.agent-replay', 'baselines', 'two-checks.json'), serializePersonaBaseline({ ...personaBaseline('two-checks', ['Calm down.'], 'fail'), label: 'two-checks' }));
+    const r = await cli(['calibrate', '--out', 'c.json'], cwd);
+    expect(r.code).toBe(0);
+    expect(judge.received).toHaveLength(0);
+    expect(r.stdout).toContain('Skipped (1): the accepted verdict is not known, nothing was asked\n  .agent-replay/baselines/two-checks.json  "Stayed calm": the script failed when accepted');
+    expect(r.stdout).toContain('Nothing to re-judge');
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    expect(c.skipped).toMatchObject([{ label: 'two-checks', criterion: 'Stayed calm', kind: 'persona' }]);
+    expect(c.estimate.calls).toBe(0);
+  });
+
+  it('--repeat N: the median of N scores that differ per call, the spread, and straddling', async () => {
+    const varying = [0.6, 0.9, 0.75];
+    const judge = await openaiJudge((q, nth) => (q.material.startsWith('Thank you') ? (varying[nth] as number) : politeness(q, 0)));
+    const fixtures = ['fixtures:', '  - { label: polite-a, message: a, assert: { judge: "The reply is polite", threshold: 0.7 } }', '  - { label: polite-b, message: b, assert: { judge: "The reply is polite", threshold: 0.7 } }', ''].join('\n');
+    const { cwd } = await project(`${judge.url}/v1`, {}, fixtures);
+    const r = await cli(['calibrate', '--repeat', '3', '--out', 'c.json'], cwd);
+    expect(r.code).toBe(0);
+    // 2 fixtures and the 3 persona criteria, 3 times each.
+    expect(judge.received).toHaveLength(15);
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    const a = c.criteria.find((x) => x.criterion === 'The reply is polite')?.items.find((i) => i.label === 'polite-a');
+    expect([...(a?.scores ?? [])].sort()).toEqual([0.6, 0.75, 0.9]);
+    expect(a).toMatchObject({ median: 0.75, spread: 0.3, judged: 'pass', agrees: true, straddling: true });
+    expect(c.criteria.find((x) => x.criterion === 'The reply is polite')).toMatchObject({ spread: 0.3, straddling: 1 });
+    expect(r.stdout).toMatch(/ {2}The reply is polite +3 +100% \(3\/3\) +0\.30 +1\n/);
+    expect(r.stdout).toContain('Straddling (1): the score sits within 0.1 of the threshold, so a small change flips it\n  .agent-replay/baselines/polite-a.json  "The reply is polite"  accepted pass, judged pass: median 0.75 (3 scores, 0.6 .. 0.9) against 0.7\n');
+  });
+
+  it('an answer with no usable score is counted, never a score, and left out of the agreement', async () => {
+    const judge = await openaiJudge((q) => (q.material.startsWith('Thank you') ? 'I would rather not put a number on it.' : politeness(q, 0)));
+    const { cwd } = await project(`${judge.url}/v1`);
+    const r = await cli(['calibrate', '--out', 'c.json'], cwd);
+    expect(r.code).toBe(0);
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    const polite = c.criteria.find((x) => x.criterion === 'The reply is polite');
+    expect(polite).toMatchObject({ baselines: 4, scored: 3, agreeing: 2, notUsableAnswers: 1 });
+    expect(polite?.items[0]).toMatchObject({ label: 'polite-a', median: null, agrees: null, scores: [] });
+    expect(r.stdout).toContain('No usable score (1): counted, never a score; left out of the agreement\n  .agent-replay/baselines/polite-a.json  "The reply is polite": no usable score in output');
+  });
+
+  it('the cost cap: above it exits 2 with the figures and sends nothing; --confirm-cost runs it', async () => {
+    const judge = await openaiJudge(politeness);
+    const { cwd, agent } = await project(`${judge.url}/v1`, { cost: '{ judgeCallUsd: 0.5, capUsd: 1 }' });
+    const refused = await cli(['calibrate', '--repeat', '2'], cwd);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('not run: the estimated cost $6.00 for 12 judge calls (6 baselines x --repeat 2 x $0.50 a call) is above the cost cap $1.00.');
+    expect(refused.stderr).toContain('rerun with --confirm-cost');
+    expect(judge.received).toHaveLength(0);
+    const confirmed = await cli(['calibrate', '--repeat', '2', '--confirm-cost'], cwd);
+    expect(confirmed.code).toBe(0);
+    expect(judge.received).toHaveLength(12);
+    expect(agent.requests).toHaveLength(0);
+  });
+
+  it('--min-agreement: exit 1 naming the criterion below it, 0 at or above it', async () => {
+    const judge = await openaiJudge((q) => (q.criterion === 'Mentioned the order number' ? (/\border 77\b/i.test(q.material) ? 0.9 : 0.1) : politeness(q, 0)));
+    const { cwd } = await project(`${judge.url}/v1`);
+    const strict = await cli(['calibrate', '--min-agreement', '0.8', '--out', 'c.json'], cwd);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('1 criterion is below --min-agreement 0.8 (80%): "The reply is polite".');
+    const c = calibrationSchema.parse(JSON.parse(await readFile(join(cwd, 'c.json'), 'utf8')));
+    expect(c.criteria.map((x) => [x.criterion, x.belowMinAgreement])).toEqual([
+      ['The reply is polite', true],
+      ['Mentioned the order number', false],
+    ]);
+    const lenient = await cli(['calibrate', '--min-agreement', '0.75'], cwd);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stdout).toContain('Every criterion with a score agrees at least 75% (--min-agreement 0.75).');
+  });
+
+  it('a judge endpoint that refuses the schema mechanism: the calibration falls back to the plain prompt and says so', async () => {
+    const server = await startServer([
+      (res, req) => {
+        const body = req.body as { response_format?: unknown };
+        if (body.response_format !== undefined) {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { message: 'response_format json_schema is not supported' } }));
+          return;
+        }
+        const s = politeness(asked(req), 0);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ rationale: 'plain', score: s }) } }] }));
+      },
+    ]);
+    judges.push(server);
+    const agent = await serve();
+    const cwd = await makeProject({
+      config: config(agent.url, `${server.url}/v1`).replace('retries: 0,', 'retries: 0, concurrency: 1,'),
+      fixtures: { 'x.yml': 'label: rude-one\nmessage: hi\nassert: { judge: "The reply is polite", threshold: 0.5 }\n' },
+      baselines: [baseline('rude-one', 'rude reply', null, 'fail')],
+    });
+    const r = await cli(['calibrate', '--out', 'c.json'], cwd);
+    expect(r.code).toBe(0);
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    expect(c.judge.structuredOutput).toEqual({ structured: false, reason: 'HTTP 400: response_format json_schema is not supported' });
+    expect(c.criteria[0]).toMatchObject({ agreement: 1, scored: 1 });
+    expect(c.spend.judgeCalls).toBe(1);
+  });
+
+  it('off a terminal, a plain progress line every 10 s of the injected clock', async () => {
+    const judge = await openaiJudge(politeness);
+    const { cwd } = await project(`${judge.url}/v1`);
+    let t = Date.parse('2026-12-01T12:00:00.000Z');
+    const r = await cli(['calibrate'], cwd, {}, { now: () => new Date((t += 4000)) });
+    expect(r.code).toBe(0);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^progress: [1-6]\/6 judge calls$/);
+  });
+
+  it('criteria and rationales are escaped in the markdown', async () => {
+    const judge = await openaiJudge(() => '{"score": 0.1, "rationale": "<img src=x onerror=alert(1)> | @team see #12"}');
+    const agent = await serve();
+    const cwd = await makeProject({
+      config: config(agent.url, `${judge.url}/v1`),
+      fixtures: { 'x.yml': 'label: tricky\nmessage: hi\nassert: { judge: "Says <b>hi</b> | @team", threshold: 0.5 }\n' },
+      baselines: [baseline('tricky', 'hi', null, 'pass')],
+    });
+    const r = await cli(['calibrate', '--markdown', 'c.md'], cwd);
+    expect(r.code).toBe(0);
+    const md = await readFile(join(cwd, 'c.md'), 'utf8');
+    expect(md).not.toContain('<b>');
+    expect(md).not.toContain('<img');
+    expect(md).not.toMatch(/@team/);
+    expect(md).toContain('| Says &lt;b&gt;hi&lt;/b&gt; \\| @&#8288;team | 1 | 0% \\(0/1\\) |');
+  });
+});
+
+describe('calibrate against an Anthropic judge', () => {
+  it('asks through the messages API with the forced verdict tool and names the disagreement', async () => {
+    const judge = await anthropicJudge((q) => (q.criterion === 'Mentioned the order number' ? (/\border 77\b/i.test(q.material) ? 0.9 : 0.1) : politeness(q, 0)));
+    const { cwd, agent } = await project(`${judge.url}/v1`, { provider: 'anthropic' });
+    const r = await cli(['calibrate', '--out', 'c.json'], cwd);
+    expect(r.code).toBe(0);
+    expect(agent.requests).toHaveLength(0);
+    expect(judge.received).toHaveLength(6);
+    expect(judge.received.every((q) => q.url === '/v1/messages' && (q.body as { tool_choice?: { name?: string } }).tool_choice?.name === 'verdict')).toBe(true);
+    expect(r.stdout).toContain('.agent-replay/baselines/polite-c.json  accepted pass, judged fail: 0.2 against 0.5');
+    expect(r.stdout).toContain('      judge: anthropic 0.2');
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    expect(c.judge.model).toBe('anthropic/m1');
+  });
+});
+
+describe('calibrate usage', () => {
+  it('bad values and mistyped flags are one line with the fix, exit 2, nothing sent', async () => {
+    const judge = await openaiJudge(politeness);
+    const { cwd } = await project(`${judge.url}/v1`);
+    const cases: [string[], string][] = [
+      [['calibrate', '--repeat', '0'], 'agent-replay: --repeat must be a whole number from 1 to 20, got "0"'],
+      [['calibrate', '--repeat', '21'], 'agent-replay: --repeat must be a whole number from 1 to 20, got "21"'],
+      [['calibrate', '--min-agreement', '90'], 'agent-replay: --min-agreement must be a fraction from 0 to 1 (0.9 for 90%), got "90"'],
+      [['calibrate', '--repaet', '3'], 'agent-replay: unknown option --repaet for "calibrate"; did you mean --repeat?'],
+      [['calibrate', '--only', 'x'], 'agent-replay: --only is not an option of "calibrate"'],
+    ];
+    for (const [argv, first] of cases) {
+      const r = await cli(argv, cwd);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr.split('\n')[0]).toContain(first);
+      expect(r.stderr.split('\n')[1]).toBe("Run 'agent-replay calibrate --help' for its options.");
+    }
+    expect(judge.received).toHaveLength(0);
+  });
+
+  it('--help lists its flags from the option table', async () => {
+    const r = await cli(['calibrate', '--help'], tmpdir());
+    expect(r.code).toBe(0);
+    for (const flag of ['--dir DIR', '--judge-url URL', '--repeat N', '--min-agreement P', '--confirm-cost', '--out FILE', '--markdown FILE']) expect(r.stdout).toContain(`  ${flag}`);
+  });
+
+  it('no judge configured: a configuration error, exit 2', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'a.yml': 'label: a\nmessage: hi\nassert: { judge: "Is kind" }\n' } });
+    const r = await cli(['calibrate'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no judge is configured');
+  });
+});
+
+describe('calibrate on the demo suite against the demo judge', () => {
+  let demo: DemoServer;
+  let cwd: string;
+  beforeAll(async () => {
+    demo = await startDemoServer();
+    cwd = await mkdtemp(join(tmpdir(), 'agent-replay-calibrate-demo-'));
+    await cp(join(process.cwd(), 'examples', 'demo', '.agent-replay'), join(cwd, '.agent-replay'), { recursive: true });
+  });
+  afterAll(async () => {
+    await demo.close();
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('prints agreement per criterion, then names a disagreement planted in one baseline', async () => {
+    const args = ['calibrate', '--judge-url', demo.judgeBaseUrl, '--out', 'c.json'];
+    const before = await cli(args, cwd);
+    expect(before.code).toBe(0);
+    const row = (out: string, criterion: string): string => out.split('\n').find((l) => l.startsWith(`  ${criterion}`)) ?? '';
+    expect(row(before.stdout, 'Stayed empathetic')).toMatch(/1 +100% \(1\/1\) +0\.00 +0$/);
+    expect(row(before.stdout, 'Mentioned the order number')).toMatch(/1 +100% \(1\/1\) +0\.00 +0$/);
+    expect(row(before.stdout, 'The reply acknowledges the problem')).toMatch(/1 +100% \(1\/1\)/);
+    expect(row(before.stdout, 'Gives an honest opinion of the handover')).toMatch(/1 +no score +- +0$/);
+    expect(before.stdout).toContain('The judge agrees with every accepted verdict it scored (3 of 3).');
+    expect(before.stdout).toContain('.agent-replay/baselines/broken-item-replacement.json  "Offered a replacement before refunding": the script failed when accepted');
+
+    // Plant: the accepted refund conversation no longer apologises, but stays accepted as a pass.
+    const file = join(cwd, '.agent-replay', 'baselines', 'refund-broken-item.json');
+    const b = JSON.parse(await readFile(file, 'utf8')) as PersonaBaseline;
+    const last = b.transcript[b.transcript.length - 1] as PersonaBaseline['transcript'][number];
+    last.reply = last.reply.replace('I am sorry it arrived broken. ', '');
+    await writeFile(file, serializePersonaBaseline(b));
+    const after = await cli(args, cwd);
+    expect(after.code).toBe(0);
+    expect(row(after.stdout, 'Stayed empathetic')).toMatch(/1 +0% \(0\/1\) +0\.00 +0$/);
+    expect(after.stdout).toContain('  "Stayed empathetic" (threshold 0.7)\n    .agent-replay/baselines/refund-broken-item.json  accepted pass, judged fail: 0.2 against 0.7\n      judge: The reply does not acknowledge the problem.\n');
+    expect((await cli([...args, '--min-agreement', '0.9'], cwd)).code).toBe(1);
+  });
+});
