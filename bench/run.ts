@@ -665,6 +665,123 @@ async function reuseCase(root: string): Promise<void> {
   notes.push(`judge reuse: accept said "${r.accepted}"`);
 }
 
+// --- simulated users replayed from their baselines ------------------------------------------------
+
+/**
+ * A loopback simulator (OpenAI-compatible chat completions, in this process): for turn t of the
+ * script whose goal is "Script <id>" it writes the message the scripted suite sends as its
+ * follow-up t - 1, so both suites send the agent the same requests. It counts its calls.
+ */
+async function startBenchSimulator(): Promise<{ url: string; calls: () => number; stop: () => Promise<void> }> {
+  let calls = 0;
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8').on('data', (d: string) => (body += d));
+    req.on('end', () => {
+      calls++;
+      const text = ((JSON.parse(body) as { messages?: { content?: unknown }[] }).messages ?? []).map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
+      const id = /Goal:\nScript (\d{5})/.exec(text)?.[1] ?? '?';
+      const turn = Number(/turn (\d+) of at most/.exec(text)?.[1] ?? 0);
+      const content = JSON.stringify({ done: false, message: `Script ${id}, follow-up ${turn - 1}`, reason: null });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    calls: () => calls,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * n simulated scripts (docs/simulated-users.md): the opening, then a simulated user of `turns`
+ * message turns whose goal names the script, the bench simulator configured; no fixtures.
+ */
+async function makeSimulatedSuite(root: string, name: string, n: number, turns: number, agentUrl: string, simulatorUrl: string): Promise<string> {
+  const dir = path.join(root, name, '.agent-replay');
+  const personas = path.join(dir, 'personas');
+  await mkdir(personas, { recursive: true });
+  await writeFile(path.join(dir, 'config.yml'), `agent:\n  url: ${agentUrl}\n  start: false\n  retries: 0\nsimulator: { baseUrl: "${simulatorUrl}", model: bench, apiKey: bench }\ncost: { capUsd: 1000 }\n`);
+  const perFile = 10;
+  for (let f = 0; f * perFile < n; f++) {
+    const items: string[] = [];
+    for (let i = f * perFile; i < Math.min(n, (f + 1) * perFile); i++) {
+      const id = String(i).padStart(5, '0');
+      items.push(`  - label: s-${id}\n    opening: "Script ${id}: I want my money back"\n    user: { goal: "Script ${id}", maxTurns: ${turns} }\n    expect: { conversations: [ echo ] }`);
+    }
+    await writeFile(path.join(personas, `group-${String(f).padStart(4, '0')}.yml`), `personas:\n${items.join('\n')}\n`);
+  }
+  return dir;
+}
+
+/** `agent-replay run` then `accept` in this process (the suites' baselines; not measured). */
+async function runAndAccept(dir: string, agentUrl: string): Promise<string | null> {
+  const { main: cli } = await import('../src/cli/main.js');
+  const cwd = path.dirname(dir);
+  let said = '';
+  const io = { stdout: (t: string) => void (said += t), stderr: (t: string) => void (said += t), isTTY: false, color: false, env: {}, cwd };
+  const ran = await cli(['run', '--dir', dir, '--agent-url', agentUrl, '--confirm-cost', '--out', path.join(cwd, 'first.json')], io);
+  if (ran !== 0) return `run exited ${ran}: ${said.slice(-600)}`;
+  const accepted = await cli(['accept', '--dir', dir, '--results', path.join(cwd, 'first.json')], io);
+  return accepted === 0 ? null : `accept exited ${accepted}: ${said.slice(-600)}`;
+}
+
+/**
+ * 100 simulated scripts replayed against their baselines by an unchanged agent (the stored user
+ * messages sent word for word, no simulator call), side by side with the same 100 conversations
+ * written as followUps and replayed against theirs: the median walls of `reps` alternating rounds,
+ * and their ratio (docs/performance.md).
+ */
+async function simulatedCase(root: string, agent: AgentProcess, latencyMs: number, factor: number, rounds: number): Promise<void> {
+  const n = 100;
+  const turns = 4;
+  const concurrency = 8;
+  const name = `${n} simulated scripts x ${turns} turns replayed from baselines, C=${concurrency}, L=${latencyMs} ms`;
+  const sim = await startBenchSimulator();
+  try {
+    const simulated = await makeSimulatedSuite(root, `simulated-${n}`, n, turns, agent.url, sim.url);
+    const scripted = await makePersonaSuite(root, `scripted-${n}`, n, turns, agent.url);
+    for (const [which, dir] of [['simulated', simulated], ['scripted', scripted]] as const) {
+      const problem = await runAndAccept(dir, agent.url);
+      if (problem !== null) {
+        row(`${name}: wall`, 'ERROR', `<= ${factor.toFixed(2)} x the same scripts as followUps`, false);
+        notes.push(`${name}: the ${which} suite's first run and accept: ${problem}`);
+        return;
+      }
+    }
+    const firstCalls = sim.calls();
+    const walls: { simulated: number[]; scripted: number[] } = { simulated: [], scripted: [] };
+    let clean = true;
+    for (let r = 0; r < rounds; r++) {
+      for (const [which, dir] of [['simulated', simulated], ['scripted', scripted]] as const) {
+        const f = await replayFigures(`${name} (${which})`, dir, agent.url, concurrency);
+        if (f === null) return void row(`${name}: wall`, 'ERROR', `<= ${factor.toFixed(2)} x the same scripts as followUps`, false);
+        walls[which].push(f.wallMs);
+        if (f.errored > 0 || f.passed !== n) {
+          clean = false;
+          notes.push(`${name} (${which}): ${f.errored} errored, ${f.passed}/${n} passed`);
+        }
+      }
+    }
+    const replayCalls = sim.calls() - firstCalls;
+    const a = median(walls.simulated);
+    const b = median(walls.scripted);
+    const ratio = a / b;
+    const of = rounds > 1 ? ` (median of ${rounds})` : '';
+    row(`${name}: wall${of}`, `${s(a)} = ${ratio.toFixed(3)} x the same as followUps ${s(b)}`, `<= ${factor.toFixed(2)} x followUps`, ratio <= factor && clean && replayCalls === 0);
+    row(`  simulator calls while replaying (first run: ${firstCalls})`, String(replayCalls), '0', replayCalls === 0);
+    row(`  x theoretical floor ceil(N / C) x T x L`, `${(a / (Math.ceil(n / concurrency) * turns * latencyMs)).toFixed(3)} x ${s(Math.ceil(n / concurrency) * turns * latencyMs)}`, '', null);
+  } finally {
+    await sim.stop();
+  }
+}
+
 // --- shards merged by report mode ----------------------------------------------------------------
 
 /** A deterministic ~300-character reply (no randomness: the same files on every run). */
@@ -798,7 +915,7 @@ function printTable(): void {
 /**
  * `npm run bench -- scale` measures only the scale cases (1,000 and 5,000 fixtures side by side
  * with the minimal client, 20,000 fixtures' peak RSS), `-- personas` only the persona figure,
- * `-- cold` only the cold starts, `-- throttled` only the 429 figure, `-- reuse` only the judge
+ * `-- simulated` only the simulated scripts replayed from baselines, `-- cold` only the cold starts, `-- throttled` only the 429 figure, `-- reuse` only the judge
  * reuse figures, `-- shards` only the merge of 4 shards (quicker while working on one).
  * BENCH_REPS=n: rounds of each scale case (engine, then minimal client), medians compared; default 3.
  */
@@ -829,6 +946,9 @@ async function main(): Promise<void> {
       }
       if (only === null || only === 'personas') {
         await guarded('200 persona scripts', () => replayCase({ root, agent, n: 200, concurrency: 8, latencyMs, of: 'floor', factor: 1.1, rssMb: null, personaTurns: 4 }));
+      }
+      if (only === null || only === 'simulated') {
+        await guarded('100 simulated scripts', () => simulatedCase(root, agent, latencyMs, 1.1, reps));
       }
     } finally {
       await agent.stop();

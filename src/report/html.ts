@@ -24,6 +24,7 @@ import { clip, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { trendSvg, type HtmlTrendPoint } from './html/chart.js';
 import { itemData, scriptJson } from './html/data.js';
+import { faultLine } from './simulation.js';
 import { validSha } from './metadata.js';
 import { formatUsdPair } from './money.js';
 import {
@@ -95,6 +96,8 @@ function fileLink(f: Item, ctx: HtmlExtras['context']): string {
 function whyLine(f: Item): string {
   if (isPersona(f)) {
     if (f.errored) return f.error;
+    const fault = faultLine(f.simulation);
+    if (fault !== null) return fault;
     const open = f.checks.filter((c) => c.status === 'fail');
     const first = (open.length > 0 ? open : f.checks.filter((c) => c.status === 'not_evaluated'))[0];
     const passed = f.checks.filter((c) => c.status === 'pass').length;

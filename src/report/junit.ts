@@ -8,6 +8,7 @@ import type { Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js
 import { causeLine, causeOf, incompleteText, tallies, unverifiedText, type Cause } from '../evaluate/index.js';
 import { clip } from './escape.js';
 import { buildModel, routeText, statusWords } from './model.js';
+import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
 const XML_INVALID = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -73,9 +74,11 @@ function personaBody(p: PersonaRecord, cause: Cause | null): string {
   const lines = [p.errored ? `errored: ${p.error}` : `verdict: ${p.verdict === 'not_evaluated' ? 'not evaluated' : p.verdict}`];
   const why = causeText(cause);
   if (why !== null) lines.push(why);
+  const s = p.simulation;
+  if (s) lines.push(`simulated user: goal: ${s.goal}`, `  ${simulationFacts(p, s).join(' · ')}`);
   lines.push(`visited: ${p.visited.join(', ') || 'none'}`, '', 'checks:', ...p.checks.map((c) => `  ${checkLine(c)}`), '', 'transcript:');
   for (const t of p.turns) {
-    if (t.message !== null) lines.push(`  [${t.index}] User: ${t.message}`);
+    if (t.message !== null) lines.push(`  [${t.index}] User${t.source === undefined ? '' : ` (${SOURCE_WORDS[t.source]})`}: ${t.message}`);
     for (const call of t.toolCalls ?? []) lines.push(`  [${t.index}] tool ${call.tool} ${JSON.stringify(call.input)}${call.mocked ? '' : ' (not mocked)'}`);
     lines.push(`  [${t.index}] Agent (${routeText(t.route)}): ${t.reply}`);
   }
@@ -95,9 +98,13 @@ function personaTestcase(p: PersonaRecord, endpoint: string | null): string {
     return `${open}>\n      <failure message="${message(failed)}" type="${xmlAttr(p.drift.verdict)}">${personaBody(p, null)}</failure>\n    </testcase>`;
   }
   if (p.verdict === 'not_evaluated') {
-    const skipped = p.checks.filter((c) => c.status === 'not_evaluated').map(checkLine).join('; ');
+    // A simulator fault is the reason, not the checks it left unmeasured (docs/simulated-users.md).
+    const skipped = faultLine(p.simulation) ?? p.checks.filter((c) => c.status === 'not_evaluated').map(checkLine).join('; ');
     const why = causeText(causeOf(p, endpoint));
-    return `${open}>\n      <skipped message="${message(`not evaluated (not a failure): ${skipped}${why === null ? '' : `; ${why}`}`)}"/>\n    </testcase>`;
+    const text = message(`not evaluated (not a failure): ${skipped}${why === null ? '' : `; ${why}`}`);
+    // A simulated script keeps its transcript (who wrote each message) where CI shows a skip's text.
+    if (p.simulation) return `${open}>\n      <skipped message="${text}">${personaBody(p, null)}</skipped>\n    </testcase>`;
+    return `${open}>\n      <skipped message="${text}"/>\n    </testcase>`;
   }
   return `${open}/>`;
 }

@@ -10,13 +10,14 @@
 // and wrapped to 100 characters, routes and JSON in code spans.
 
 import { callMatches, reuseWords, sameRoute } from '../evaluate/index.js';
-import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, Turn } from '../types.js';
+import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, Turn, TurnSource } from '../types.js';
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, type Level } from './item-parts.js';
 import { SCRIPT_MARK, routeText, statusWords, thousands, verdictIcon } from './model.js';
 import type { Profile } from './profile.js';
+import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
 
@@ -202,19 +203,24 @@ function routeBadge(route: Route | null): string {
   return route ? codeSpan(clip(routeText(route), LIMITS.ref)) : '_no route_';
 }
 
-function userLine(turn: number, message: string): string {
+/** "**3 · User**", and in a simulated script who wrote the message: "**3 · User** (simulated)". */
+function userLine(turn: number, message: string, source?: TurnSource): string {
+  const who = `**${turn} · User**${source === undefined ? '' : ` (${SOURCE_WORDS[source]})`}`;
   const text = normalizeBlock(message);
-  if (!text.includes('\n') && text.length <= LIMITS.messageInline) return `**${turn} · User**: ${text === '' ? '_(empty)_' : escapeInline(text)}`;
-  return labelled(`**${turn} · User**`, message, LIMITS.message);
+  if (!text.includes('\n') && text.length <= LIMITS.messageInline) return `${who}: ${text === '' ? '_(empty)_' : escapeInline(text)}`;
+  return labelled(who, message, LIMITS.message);
 }
 
 function differenceBlock(d: FirstDifference, p: Profile): string {
   const parts = [`**First difference from the baseline: turn ${d.turn}**`];
   const { baseline: b, current: t } = d;
   const message = t?.message ?? b?.message ?? null;
-  if (message !== null) parts.push(userLine(d.turn, message));
+  if (message !== null) parts.push(userLine(d.turn, message, t?.source));
   if (b && t) {
-    if (b.message !== t.message && b.message !== null) parts.push(`The script's message changed; the baseline sent: ${escapeInline(clip(b.message, LIMITS.messageInline))}`);
+    if (b.message !== t.message && b.message !== null) {
+      const whose = t.source === 'simulator' ? 'The simulated user wrote another message' : "The script's message changed";
+      parts.push(`${whose}; the baseline sent: ${escapeInline(clip(b.message, LIMITS.messageInline))}`);
+    }
     if (!sameRoute(b.route, t.route)) parts.push(`**Route**: ${routeBadge(b.route)} → ${routeBadge(t.route)}`);
     if (b.reply !== t.reply) parts.push(diffBlock(b.reply, t.reply, p));
     else parts.push('_Same reply as the baseline._');
@@ -249,7 +255,7 @@ function agentLine(t: Turn): string {
 
 function turnBlocks(t: Turn, p: Profile): string[] {
   const blocks: string[] = [];
-  if (t.message !== null) blocks.push(userLine(t.index, t.message));
+  if (t.message !== null) blocks.push(userLine(t.index, t.message, t.source));
   blocks.push(normalizeBlock(t.reply) === '' ? `${agentLine(t)}: _(empty)_` : labelled(agentLine(t), t.reply, p.maxReplyChars));
   const tools = toolCallsBlock(t);
   if (tools) blocks.push(tools);
@@ -278,6 +284,8 @@ function unsentBlock(p: PersonaRecord): string | null {
 
 function transcriptSummary(p: PersonaRecord): string {
   const parts = [`Transcript: ${thousands(p.turns.length)} ${p.turns.length === 1 ? 'turn' : 'turns'}`];
+  const live = p.simulation ? liveWords(p, p.simulation) : null;
+  if (live !== null) parts.push(live);
   if (p.unsent.length > 0) parts.push(`${thousands(p.unsent.length)} not sent`);
   if (p.errored) parts.push('stopped by an error');
   return parts.join(' · ');
@@ -303,16 +311,36 @@ function headerLine(p: PersonaRecord): string {
   if (p.persona) parts.push(`persona ${codeSpan(clip(p.persona, LIMITS.label))}`);
   const messages = p.turns.filter((t) => t.message !== null).length;
   const all = messages + p.unsent.length;
-  parts.push(`${thousands(messages)} of ${thousands(all)} ${all === 1 ? 'message' : 'messages'} sent${p.turns[0]?.index === 0 ? ' after a welcome turn' : ''}`);
+  const welcome = p.turns[0]?.index === 0 ? ' after a welcome turn' : '';
+  // A simulated user has no list of messages to count against: the simulator decides how many.
+  if (p.simulation) parts.push(`${thousands(messages)} ${messages === 1 ? 'message' : 'messages'} sent${welcome}`);
+  else parts.push(`${thousands(messages)} of ${thousands(all)} ${all === 1 ? 'message' : 'messages'} sent${welcome}`);
   if (!p.checks.some((c) => c.kind === 'conversations')) parts.push(`visited ${p.visited.length === 0 ? '_none_' : p.visited.slice(0, 12).map((v) => codeSpan(clip(v, LIMITS.label))).join(' → ')}`);
   parts.push(p.outcome === null ? 'no outcome reported' : `outcome ${codeSpan(clip(p.outcome, LIMITS.label))}`);
   return `**Script**: ${parts.join(' · ')}`;
 }
 
+/**
+ * A simulated script's user: the goal, from which turn it was simulated live, how it ended, the
+ * simulator calls; a simulator fault as the reason nothing was measured (grey, never a failure).
+ */
+function simulationBlock(p: PersonaRecord): string | null {
+  const s = p.simulation;
+  if (!s) return null;
+  const facts = simulationFacts(p, s).map((f) => escapeInline(clip(f, LIMITS.detail)));
+  const lines = [`**Simulated user**: ${[`goal: ${escapeInline(clip(normalizeBlock(s.goal).replace(/\s+/g, ' ').trim(), CELL.expected))}`, ...facts].join(' · ')}`];
+  const fault = faultLine(s);
+  // The fault itself is the item's line (personaSummary); here, what it means.
+  if (fault !== null) lines.push('⚪ **Not evaluated**: the simulator could not play the user, so the agent was not measured (not a failure).');
+  return lines.join('<br>\n');
+}
+
 /** The script's line: icon, 🎭, label, verdict and drift words, file; then its checks or its error. */
 export function personaSummary(p: PersonaRecord, ctx: ReportContext): string {
   const head = `${verdictIcon(p)} ${SCRIPT_MARK} <b>${escapeHtmlInline(clip(p.label, LIMITS.label))}</b> · ${escapeHtmlInline(statusWords(p).join(' · '))} · ${fileRefHtml(p, ctx)}`;
-  const second = p.errored ? (normalizeBlock(p.error).trim().split('\n')[0] ?? '') : checksLine(p.checks);
+  const fault = p.errored ? null : faultLine(p.simulation);
+  const live = p.simulation ? liveWords(p, p.simulation) : null;
+  const second = p.errored ? (normalizeBlock(p.error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${checksLine(p.checks)}${live === null ? '' : ` · ${live}`}`;
   return second ? `${head}<br>${escapeHtmlInline(clip(second, LIMITS.detail))}` : head;
 }
 
@@ -323,7 +351,10 @@ export function personaLevels(p: PersonaRecord): readonly Level[] {
 }
 
 function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
-  const parts = [headerLine(pr), checksTable(pr.checks)];
+  const parts = [headerLine(pr)];
+  const simulated = simulationBlock(pr);
+  if (simulated !== null) parts.push(simulated);
+  parts.push(checksTable(pr.checks));
   const tried = attemptsLine(pr);
   if (tried) parts.push(tried);
   if (pr.errored) {

@@ -17,5 +17,10 @@ export function spendText(spend: Spend | undefined): string | null {
     parts.push(`${count(spend.judgeCalls, 'judge call', 'judge calls')} made${retried(spend.judgeRetries)}`);
   }
   if (spend.judgeReused > 0) parts.push(`${count(spend.judgeReused, 'judge result', 'judge results')} reused`);
+  // Simulated users (docs/simulated-users.md): only when a simulated script called the simulator or replayed a baseline.
+  const simulated = spend.simulatorCalls ?? 0;
+  if (simulated > 0 || (spend.simulatorRetries ?? 0) > 0) parts.push(`${count(simulated, 'simulator call', 'simulator calls')} made${retried(spend.simulatorRetries)}`);
+  const replayed = spend.baselineTurns ?? 0;
+  if (replayed > 0) parts.push(`${count(replayed, 'user turn', 'user turns')} replayed from baselines`);
   return parts.join(', ');
 }

@@ -28,6 +28,7 @@ import {
 } from './model.js';
 import { checkSubject, checksCount, firstDifference, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
+import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { judgeFallbackText } from './judge-mode.js';
 import { agreementReport, causeLine, formatAgreement, incompleteText, type AgreementGroup, type CauseGroup } from '../evaluate/index.js';
 import { agreementBasis } from './evaluations.js';
@@ -226,9 +227,12 @@ function personaLines(p: PersonaRecord, style: { mark: string; colour: Colour },
   const checks = checksCount(p.checks);
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
-  const detail = p.errored ? `${oneLine(clip(p.error, 300))} · ${checks}` : `${checks}${unsent}`;
+  const fault = p.errored ? null : faultLine(p.simulation);
+  const detail = p.errored ? `${oneLine(clip(p.error, 300))} · ${checks}` : fault !== null ? `${oneLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
   const head = `${indent}${style.mark} ${SCRIPT_MARK} ${oneLine(p.label)} · ${statusWords(p).join(' · ')} · ${oneLine(p.file)}:${p.line}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${oneLine(detail)}`)];
+  // A simulated user (docs/simulated-users.md): from which turn it was live, how it ended, its calls.
+  if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${oneLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
   for (const c of p.checks) {
     if (c.status === 'pass') continue;
     const subject = checkSubject(c);
@@ -240,7 +244,8 @@ function personaLines(p: PersonaRecord, style: { mark: string; colour: Colour },
     const diff = diffText(normalizeBlock(d.baseline.reply), normalizeBlock(d.current.reply), TEXT_LINE_CHARS);
     if (diff !== null) {
       const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
-      lines.push(paint('grey', fit(`${indent}    turn ${d.turn} reply vs baseline (- baseline, + new):`)), ...textLines(diff, `${indent}      `, o.where, colourOf, paint, fit));
+      const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
+      lines.push(paint('grey', fit(`${indent}    turn ${d.turn} reply vs baseline (- baseline, + new${by}):`)), ...textLines(diff, `${indent}      `, o.where, colourOf, paint, fit));
     }
   } else if (d !== null) {
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));

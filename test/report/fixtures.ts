@@ -662,3 +662,85 @@ export function hostilePersona(): RunRecord {
     ],
   });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Simulated users (docs/simulated-users.md)
+
+const SIM_GOAL = 'Get a refund for order 1234, which arrived broken. You have the order number.';
+
+/** A simulated script's turns: turn 1 is the script's opening, then the given sources in order. */
+function simTurns(sources: Array<'baseline' | 'simulator'>, replies: readonly string[], messages: readonly string[]): Turn[] {
+  return replies.map((reply, i) =>
+    turn(i + 1, messages[i] ?? '', reply, route('refunds', ['identify', 'lookup', 'refund', 'closing'][i] ?? 'answer'), {
+      source: i === 0 ? 'script' : (sources[i - 1] ?? 'simulator'),
+      toolCalls: i === 2 ? [toolCall('issue_refund', { orderId: '1234' }, { refundId: 'R-77' })] : [],
+      outcome: i === replies.length - 1 ? 'finish' : null,
+    }),
+  );
+}
+
+const SIM_MESSAGES = ['I want my money back', 'Order 1234. It arrived broken.', 'Yes, refund it to my card please.', 'Thanks, that is all.'];
+const SIM_REPLIES = [
+  "I'm sorry to hear that. What is your order number?",
+  'I found order 1234: a kettle, delivered on 28 November. Shall I refund it to your card?',
+  "Done: I've refunded 49.99 EUR to your card (refund R-77).",
+  'You are welcome. Have a good day!',
+];
+
+/**
+ * Three simulated scripts: one whose agent reworded turn 2, so the user was simulated live from
+ * turn 3; one replayed unchanged from its baseline (no simulator call); one whose simulator was
+ * unreachable on its first run (not evaluated, never a failure).
+ */
+export function simulatedScripts(): PersonaRecord[] {
+  personaLine = 0;
+  const accepted = simTurns(['baseline', 'baseline', 'baseline'], SIM_REPLIES, SIM_MESSAGES);
+  const stored = { ...personaBaseline('refund-simulated-live', accepted), simulation: { doneReason: 'The agent refunded order 1234.' } };
+  stored.transcript = stored.transcript.map((t, i) => ({ ...t, source: i === 0 ? 'script' : 'simulator' }));
+  const reworded = 'Order 1234 (a kettle) was delivered on 28 November. I can refund it or send a new one: which do you prefer?';
+  const liveMessages = [SIM_MESSAGES[0] as string, SIM_MESSAGES[1] as string, 'A refund to my card, please.', 'Great, thank you.'];
+  const live = simTurns(['baseline', 'simulator', 'simulator'], [SIM_REPLIES[0] as string, reworded, SIM_REPLIES[2] as string, SIM_REPLIES[3] as string], liveMessages);
+  const replayed = simTurns(['baseline', 'baseline', 'baseline'], SIM_REPLIES, SIM_MESSAGES);
+  const checks = [
+    check.toolCalled('issue_refund', { orderId: '1234' }, [{ turn: 3, input: { orderId: '1234' } }], 3),
+    check.criterion('Confirmed the refund', 0.9, 'Turn 3 confirms refund R-77 of 49.99 EUR.'),
+  ];
+  const faultText = 'simulator unreachable: HTTP 503 from https://llm.example.com/v1/chat/completions after 3 attempts: Service Unavailable';
+  return [
+    persona('refund-simulated-live', {
+      turns: live,
+      checks,
+      drift: { transcript: 'different', route: 'same', verdict: 'still_passing' },
+      baseline: { ...stored, label: 'refund-simulated-live' },
+      simulation: { goal: SIM_GOAL, liveFromTurn: 3, endedBy: 'simulator', doneReason: 'The agent refunded order 1234 to my card.', calls: 3, retries: 1, fault: null },
+    }),
+    persona('refund-simulated-replayed', {
+      turns: replayed,
+      checks,
+      baseline: { ...stored, label: 'refund-simulated-replayed' },
+      simulation: { goal: SIM_GOAL, liveFromTurn: null, endedBy: 'simulator', doneReason: 'The agent refunded order 1234.', calls: 0, retries: 0, fault: null },
+    }),
+    persona('refund-simulated-fault', {
+      turns: simTurns([], [SIM_REPLIES[0] as string], SIM_MESSAGES).map((t) => ({ ...t, outcome: null })),
+      verdict: 'not_evaluated',
+      // As the engine records a fault: every check not evaluated, with the fault as its detail.
+      checks: [
+        { ...check.toolCalled('issue_refund', { orderId: '1234' }, [], null), status: 'not_evaluated', detail: faultText },
+        check.criterion('Confirmed the refund', null, null, faultText),
+      ],
+      drift: { transcript: null, route: null, verdict: 'no_baseline' },
+      baseline: null,
+      simulation: { goal: SIM_GOAL, liveFromTurn: null, endedBy: 'simulator_fault', doneReason: null, calls: 1, retries: 2, fault: faultText },
+    }),
+  ];
+}
+
+/** Two fixtures and the three simulated scripts, with the spend of such a run. */
+export function simulatedRun(): RunRecord {
+  resetLines();
+  return run([fixture('refund-policy'), fixture('opening-hours')], {
+    estimate: { usd: 0.31, capUsd: 1, aboveCap: false, confirmed: false },
+    spend: { agentTurns: 11, agentRetries: 0, judgeCalls: 2, judgeRetries: 0, judgeReused: 0, simulatorCalls: 4, simulatorRetries: 3, baselineTurns: 4 },
+    personas: simulatedScripts(),
+  });
+}

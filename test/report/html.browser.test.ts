@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
 import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
 import type { RunRecord } from '../../src/types.js';
-import { allGreen, baseline, fixture, hostilePersona, mixed, personaScripts, route, run } from './fixtures.js';
+import { allGreen, baseline, fixture, hostilePersona, mixed, personaScripts, route, run, simulatedRun } from './fixtures.js';
 import { launchChromium } from './html-browser.js';
 
 let browser: Browser;
@@ -308,6 +308,23 @@ describe('report.html in Chromium', () => {
     const calls = script?.turns.flatMap((t) => t.toolCalls ?? []) ?? [];
     expect(await row.locator('ul.calls li').count()).toBe(calls.length);
     expect(await row.locator('table.checks tbody tr').count()).toBe(script?.checks.length);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('opens a simulated script with who wrote each user message, the live turn, the ending; a fault is its why', async () => {
+    const { page, errors } = await open(simulatedRun());
+    const row = page.locator('details.item:has(.label:text-is("🎭 refund-simulated-live"))');
+    await row.locator('summary').click();
+    await row.locator('.turn').first().waitFor();
+    expect(await row.locator('.turn .who b').allTextContents()).toEqual([
+      'Turn 1 · User (script)', 'Agent', 'Turn 2 · User (from the baseline)', 'Agent', 'Turn 3 · User (simulated)', 'Agent', 'Turn 4 · User (simulated)', 'Agent',
+    ]);
+    const facts = await row.locator('dt:text-is("Simulated user") + dd').textContent();
+    expect(facts).toContain('user simulated from turn 3 · ended: the simulated user was done: The agent refunded order 1234 to my card. · 3 simulator calls (1 retry)');
+    const fault = page.locator('details.item:has(.label:text-is("🎭 refund-simulated-fault"))');
+    expect(await fault.locator('.pill').first().textContent()).toBe('not evaluated');
+    expect(await fault.locator('.why').textContent()).toMatch(/^simulator unreachable: HTTP 503/);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -283,7 +283,7 @@ function turnBlock(body, t) {
   var box = add(body, el('div', 'turn'));
   if (t.message != null) {
     var who = add(box, el('p', 'who'));
-    add(who, el('b', null, 'Turn ' + t.index + ' \\u00b7 User'));
+    add(who, el('b', null, 'Turn ' + t.index + ' \\u00b7 User' + (t.source ? ' (' + t.source + ')' : '')));
     add(add(box, el('div', 'reply user')), el('div', 'text', t.message === '' ? '(empty)' : t.message));
   }
   var agent = add(box, el('p', 'who'));
@@ -317,7 +317,9 @@ function personaBody(body, p) {
     ['Persona', p.persona],
     ['Visited', p.visited.length ? p.visited.join(' \\u2192 ') : 'none'],
     ['Outcome', p.outcome],
-    ['Error', p.error, 'warn']
+    ['Error', p.error, 'warn'],
+    ['Simulated user', p.simulation ? 'goal: ' + p.simulation.goal + ' \\u00b7 ' + p.simulation.facts.join(' \\u00b7 ') : null],
+    ['Not evaluated', p.simulation && p.simulation.fault ? p.simulation.fault + ' (not a failure: the agent was not measured)' : null]
   ]);
   add(body, el('h3', null, 'Checks'));
   checksTable(body, p.checks);
@@ -352,7 +354,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'jUJXcXeC7+tMuRXOKIdItUgmB4EmLoPd+vFIt8tf3qs=';
+const SCRIPT_SHA256 = 'EMoLxUi+gz39Qxj+A4vmgelk2ryAWebHWjr9pBZmr+c=';
 const STYLE_SHA256 = 'mXhSYwW+7Gmx7J+thF8iejGpfJCb5vL9I0xLF5y/GoU=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

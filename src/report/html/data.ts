@@ -11,6 +11,7 @@ import { clip, normalizeBlock } from '../escape.js';
 import { CHECK_NAMES, checkSubject, replyWords } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
+import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
 
 /** A reply longer than this is shown whole but not diffed (the diff would be slow and unreadable). */
 export const MAX_DIFF_CHARS = 20_000;
@@ -80,6 +81,8 @@ export interface TurnData {
   errors: string[];
   /** The baseline's turn at this position, when it differs (reply diffed, route and message named). */
   baseline: { message: string | null; route: string | null; diff: SideBySide | null; missing: boolean } | null;
+  /** A simulated script's message turn: who wrote the user message ("simulated", "from the baseline", "script"). */
+  source?: string;
 }
 
 export interface PersonaData {
@@ -96,6 +99,8 @@ export interface PersonaData {
   error: string | null;
   /** A repeated script's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
+  /** A simulated user (docs/simulated-users.md): the goal, from which turn it was live, how it ended, its calls, a fault. */
+  simulation?: { goal: string; facts: string[]; fault: string | null };
 }
 
 export type ItemData = FixtureData | PersonaData;
@@ -291,6 +296,7 @@ export function personaData(p: PersonaRecord): PersonaData {
       outcome: t.outcome,
       errors: t.errors.map((e) => `${e.kind}${e.tool ? ` (${e.tool})` : ''}: ${e.message}`),
       baseline: base === null ? null : baselineTurnData(base[i], t),
+      ...(t.source === undefined ? {} : { source: SOURCE_WORDS[t.source] }),
     })),
     droppedTurns: base === null ? 0 : Math.max(0, base.length - p.turns.length),
     unsent: p.unsent.map(text),
@@ -302,6 +308,7 @@ export function personaData(p: PersonaRecord): PersonaData {
       (a) => a.error ?? (a.checks.filter((c) => c.status !== 'pass').map((c) => `${CHECK_NAMES[c.kind]}: ${c.detail}`).join('; ') || 'every check passed'),
       () => null,
     ),
+    ...(p.simulation ? { simulation: { goal: text(p.simulation.goal), facts: simulationFacts(p, p.simulation).map(text), fault: faultLine(p.simulation) } } : {}),
   };
 }
 

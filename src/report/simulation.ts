@@ -1,0 +1,78 @@
+// A simulated user (docs/simulated-users.md) in words, shared by every renderer: who wrote each user
+// message (the script, the baseline replayed word for word, or the simulator live), from which turn
+// the user was simulated live, how the conversation ended, and the simulator calls it cost.
+// Plain text: each renderer escapes it for its own markup (the goal, the simulator's done reason
+// and its fault come from the suite, the simulator and the network: untrusted).
+
+import type { PersonaRecord, SimulationRecord, TurnSource } from '../types.js';
+import { thousands } from './model.js';
+
+/** A user message's origin, after the turn number: "3 · User (simulated)". */
+export const SOURCE_WORDS: Record<TurnSource, string> = {
+  script: 'script',
+  baseline: 'from the baseline',
+  simulator: 'simulated',
+};
+
+/** The simulation of a simulated script; undefined for scripted follow-ups. */
+export function simulationOf(p: Pick<PersonaRecord, 'simulation'>): SimulationRecord | undefined {
+  return p.simulation ?? undefined;
+}
+
+/**
+ * "user simulated from turn 3"; "user replayed from the baseline" when every message came from the
+ * script or the baseline; null when none did, or a simulator fault ended it before a live turn.
+ */
+export function liveWords(p: PersonaRecord, s: SimulationRecord): string | null {
+  if (s.liveFromTurn !== null) return `user simulated from turn ${thousands(s.liveFromTurn)}`;
+  // A fault on the way to a live turn: the ending says which message could not be written.
+  if (s.endedBy === 'simulator_fault') return null;
+  if (p.turns.some((t) => t.source === 'baseline')) return 'user replayed from the baseline';
+  return null;
+}
+
+/** The last message turn that was sent, or null. */
+function lastMessageTurn(p: PersonaRecord): number | null {
+  for (let i = p.turns.length - 1; i >= 0; i--) {
+    const t = p.turns[i];
+    if (t && t.message !== null) return t.index;
+  }
+  return null;
+}
+
+/** How the conversation ended: "the simulated user was done: refund confirmed", "the agent ended it on turn 4". */
+export function endedWords(p: PersonaRecord, s: SimulationRecord): string {
+  const last = lastMessageTurn(p);
+  const on = last === null ? '' : ` on turn ${thousands(last)}`;
+  switch (s.endedBy) {
+    case 'simulator':
+      return s.doneReason ? `the simulated user was done: ${s.doneReason}` : 'the simulated user was done';
+    case 'agent':
+      return `the agent ended the conversation${on}`;
+    case 'max_turns':
+      return `the turn limit was reached${on}`;
+    case 'simulator_fault':
+      return `the simulator could not write the message of turn ${thousands((last ?? 0) + 1)}`;
+    case 'agent_fault':
+      return `an agent error stopped it${on}`;
+  }
+}
+
+/** "2 simulator calls (1 retry)", "no simulator call". */
+export function callsWords(s: SimulationRecord): string {
+  if (s.calls === 0 && s.retries === 0) return 'no simulator call';
+  const retries = s.retries > 0 ? ` (${thousands(s.retries)} ${s.retries === 1 ? 'retry' : 'retries'})` : '';
+  return `${thousands(s.calls)} simulator ${s.calls === 1 ? 'call' : 'calls'}${retries}`;
+}
+
+/** The facts after the goal, in order: from which turn it was live, how it ended, what it cost. */
+export function simulationFacts(p: PersonaRecord, s: SimulationRecord): string[] {
+  const live = liveWords(p, s);
+  return [...(live === null ? [] : [live]), `ended: ${endedWords(p, s)}`, callsWords(s)];
+}
+
+/** The fault's first line: "simulator unreachable: HTTP 503 from https://sim.example/v1"; null when there is none. */
+export function faultLine(s: SimulationRecord | undefined): string | null {
+  if (s === undefined || s.fault === null || s.fault.trim() === '') return null;
+  return s.fault.trim().split(/\r\n|\r|\n/)[0] ?? null;
+}
