@@ -86,8 +86,15 @@ export interface JudgeConfig {
   /** Judge calls in flight at most; a 429 halves it for a while (http/limiter.ts). Default 4. */
   concurrency: number;
   /** Shown wherever the judge is named; the demo sets it to make clear it is not a real model. */
-  label: string | null;
+  label: string | null;  /**
+   * `judge.panel` (docs/judges.md, "Panels"): 3 or 5 members that judge in place of this judge, each
+   * with the keys it sets (the rest come from this judge: `panelMembers` in src/suite/config-file.ts); absent or null: none.
+   */
+  panel?: PanelMemberSettings[] | null;
 }
+
+/** A panel member as config.yml gives it: the keys it sets. */
+export type PanelMemberSettings = Partial<Omit<JudgeConfig, 'panel'>>;
 
 export interface CostConfig {
   agentTurnUsd: number;

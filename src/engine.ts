@@ -11,7 +11,7 @@ import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
-import { createJudge } from './judge/index.js';
+import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeModelOf } from './judge/index.js';
 import { createSimulator, simulatorConfig, SIMULATOR_PROMPT_VERSION } from './simulator/index.js';
 import { makeRedactor } from './secrets.js';
 import { TOOL } from './version.js';
@@ -129,7 +129,7 @@ export function agentEndpoint(url: string | null, redact: (text: string) => stri
 
 export function judgeName(config: Config): string | null {
   if (config.judge === null) return null;
-  return config.judge.label ?? `${config.judge.provider} ${config.judge.model}`;
+  return configuredJudgeName(config.judge);
 }
 
 /**
@@ -252,13 +252,15 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   // The estimate is a worst case, so a repeated item costs every one of its attempts.
   const attempts = suite.fixtures.flatMap((f) => Array.from({ length: repeatOf(f, config.repeat).count }, () => f.assertion));
   const scriptAttempts = suite.personas.flatMap((p) => Array.from({ length: repeatOf(p, config.repeat).count }, () => p));
-  const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null }, scriptAttempts);
+  // A panel of judges costs every member's call (docs/judges.md, "Cost").
+  const perCriterion = callsPerCriterion(config.judge);
+  const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null }, scriptAttempts, perCriterion);
   if (!mayRun(estimate)) {
     return {
       kind: 'refused',
       estimate,
       fixtureCount: suite.fixtures.length,
-      judgeCalls: judgeCalls(attempts) + criteriaCount(scriptAttempts),
+      judgeCalls: (judgeCalls(attempts) + criteriaCount(scriptAttempts)) * perCriterion,
       personaCount: suite.personas.length,
       suite,
       warnings: loaded.warnings,
@@ -282,8 +284,12 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     // Cold start: the workers start now, while the agent is being called, not at the first evaluation.
     const regexCount = assertions.filter((a) => a?.kind === 'regex').length;
     if (regexCount > 0) regex.warm?.(regexCount);
-    const made = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal }) : null;
-    judge = made === null ? null : meter.judge(made);
+    // Spend is counted at each client that makes calls: every member of a panel.
+    judge = deps.makeJudge
+      ? meterOrNull(deps.makeJudge(config), meter.judge)
+      : config.judge
+        ? createConfiguredJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal }, meter.judge)
+        : null;
     // Made only when the suite has a simulated script; each key not given under simulator: is the judge's.
     const simulated = suite.personas.some((p) => p.user);
     if (simulated) meter.simulated();
@@ -318,7 +324,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         agentHost: agentHost(config.agent.url),
         agentEndpoint: agentEndpoint(config.agent.url, makeRedactor(config.secrets)),
         judgeName: judge?.name ?? judgeName(config),
-        judgeModel: config.judge !== null ? `${config.judge.provider}/${config.judge.model}` : (judge?.name ?? null),
+        judgeModel: config.judge !== null ? judgeModelOf(config.judge) : (judge?.name ?? null),
         repeat: config.repeat ?? null,
         unmockedTools: config.personas?.unmockedTools ?? null,
       },
@@ -347,6 +353,10 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     // whole timeout): the record comes first.
     if (deps.signal?.aborted !== true) await closing;
   }
+}
+
+function meterOrNull(judge: Judge | null, meter: (judge: Judge) => Judge): Judge | null {
+  return judge === null ? null : meter(judge);
 }
 
 /**

@@ -57,6 +57,8 @@ export interface FixtureAttempt {
   /** This attempt's score was reused from the baseline (no judge call); absent when a call was made. */
   judgeReused?: JudgeReuse | null;
   durationMs: number;
+  /** A panel of judges judged this attempt: every member's answer, in the panel's order; absent for a single judge. */
+  members?: PanelMember[] | null;
 }
 
 export type Verdict = 'pass' | 'fail' | 'not_evaluated';
@@ -83,6 +85,8 @@ export interface BaselineJudge {
   score: number;
   rationale: string;
   fingerprint: JudgeFingerprint;
+  /** A panel's result: every member's answer (the verdict is their majority); absent for a single judge. */
+  members?: PanelMember[];
 }
 
 /** Where a reused judge result came from: the baseline's commit and acceptance time. */
@@ -104,6 +108,8 @@ export type Outcome =
       score?: number;
       threshold?: number;
       rationale?: string;
+      /** A panel of judges: every member's answer. */
+      members?: PanelMember[];
     }
   | {
       verdict: 'not_evaluated';
@@ -112,6 +118,8 @@ export type Outcome =
       score?: null;
       threshold?: number;
       rationale?: null;
+      /** A panel of judges: every member's answer (too few of them usable). */
+      members?: PanelMember[];
     };
 
 export type DriftVerdict =
@@ -253,8 +261,20 @@ export interface AgentClient {
 }
 
 export type JudgeResult =
-  | { ok: true; score: number; rationale: string }
-  | { ok: false; reason: string };
+  | { ok: true; score: number; rationale: string; members?: PanelMember[] }
+  | { ok: false; reason: string; members?: PanelMember[] };
+
+/**
+ * One member's answer in a panel of judges (docs/judges.md, "Panels"): its label ("provider model"
+ * unless it has one), and its score and rationale, or the reason it gave no usable score.
+ */
+export interface PanelMember {
+  label: string;
+  score: number | null;
+  rationale: string | null;
+  /** Why this member gave no usable score; null when it gave one. */
+  reason: string | null;
+}
 
 /** Whether a judge asks through the provider's schema mechanism, or fell back to the plain prompt and why. */
 export type JudgeStructuredOutput = { structured: true } | { structured: false; reason: string };
@@ -359,6 +379,8 @@ interface FixtureRecordBase {
   attempts?: FixtureAttempt[];
   /** Set when the score and rationale were reused from the baseline (no judge call); null or absent when a call was made or none was needed. */
   judgeReused?: JudgeReuse | null;
+  /** A panel of judges judged the reply: every member's answer, in the panel's order; absent for a single judge. */
+  members?: PanelMember[] | null;
 }
 
 /** The replay did not complete: no reply, so no verdict and no drift (docs/semantics.md#verdicts). */
@@ -712,6 +734,8 @@ export type Check =
       rationale: string | null;
       /** Set when the score was reused from the baseline (no judge call); absent otherwise. */
       reused?: JudgeReuse | null;
+      /** A panel of judges: every member's answer, in the panel's order; absent for a single judge. */
+      members?: PanelMember[];
     });
 
 export type CheckKind = Check['kind'];
@@ -747,7 +771,7 @@ export interface PersonaBaselineJudge {
   model: string | null;
   promptVersion: string;
   transcriptHash: string;
-  criteria: Array<{ criterion: string; threshold: number; score: number; rationale: string }>;
+  criteria: Array<{ criterion: string; threshold: number; score: number; rationale: string; members?: PanelMember[] }>;
 }
 
 export interface PersonaDrift {

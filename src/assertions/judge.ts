@@ -1,14 +1,43 @@
-import type { Judge, JudgeResult, Outcome } from '../types.js';
+import type { Judge, JudgeResult, Outcome, PanelMember, Verdict } from '../types.js';
 import { formatPair, line } from './format.js';
 
 export const NO_JUDGE_REASON = 'no judge configured (add a judge section to config.yml)';
 
+/** Members a panel's majority needs: more than half of them (2 of 3, 3 of 5). */
+export function panelMajority(size: number): number {
+  return Math.floor(size / 2) + 1;
+}
+
+/** The median of some numbers (the mean of the middle two for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * A panel's verdict (docs/judges.md, "Panels"): the majority is of MEMBERS, not of usable scores.
+ * Not evaluated when fewer than a majority of members gave a usable score; else pass when a
+ * majority of members scored >= threshold, fail otherwise. So 5 members, 3 usable, 2 of them
+ * passing is a fail: a majority answered, and no majority passed.
+ */
+export function panelVerdict(members: readonly PanelMember[], threshold: number): { verdict: Verdict; usable: number; passed: number; needed: number } {
+  const needed = panelMajority(members.length);
+  const usable = members.filter((m) => m.score !== null);
+  const passed = usable.filter((m) => (m.score as number) >= threshold).length;
+  const verdict: Verdict = usable.length < needed ? 'not_evaluated' : passed >= needed ? 'pass' : 'fail';
+  return { verdict, usable: usable.length, passed, needed };
+}
+
 /**
  * Maps a judge's answer to a verdict: pass iff score >= threshold; no answer is not evaluated.
  * `source` names where a reused answer came from ("reused from abc1234"): it goes into the detail
- * before the rationale, so that a clipped detail line still says it.
+ * before the rationale, so that a clipped detail line still says it. A panel's answer (with
+ * `members`) is decided by `panelVerdict`.
  */
 export function judgeOutcome(result: JudgeResult, threshold: number, source: string | null = null): Outcome {
+  if (result.members !== undefined) return panelOutcome(result, result.members, threshold, source);
   if (!result.ok) {
     return { verdict: 'not_evaluated', detail: `judge unreachable: ${line(result.reason)}`, score: null, threshold, rationale: null };
   }
@@ -21,6 +50,32 @@ export function judgeOutcome(result: JudgeResult, threshold: number, source: str
     score,
     threshold,
     rationale,
+  };
+}
+
+/**
+ * A panel's outcome: "panel: 2 of 3 members pass (score >= threshold 0.70; 2 needed), median 0.80:
+ * <rationale>", the rationale being the first member's that agrees with the verdict.
+ */
+function panelOutcome(result: JudgeResult, members: PanelMember[], threshold: number, source: string | null): Outcome {
+  const v = panelVerdict(members, threshold);
+  if (v.verdict === 'not_evaluated') {
+    const reason = result.ok ? `panel: ${members.length - v.usable} of ${members.length} members gave no usable score (${v.needed} usable needed)` : result.reason;
+    return { verdict: 'not_evaluated', detail: `judge unreachable: ${line(reason)}`, score: null, threshold, rationale: null, members };
+  }
+  const scores = members.flatMap((m) => (m.score === null ? [] : [m.score]));
+  const score = median(scores);
+  const pass = v.verdict === 'pass';
+  const agreeing = members.find((m) => m.score !== null && (m.score >= threshold) === pass);
+  const rationale = agreeing?.rationale ?? (result.ok ? result.rationale : '');
+  const [s, t] = formatPair(score, threshold);
+  return {
+    verdict: v.verdict,
+    detail: `panel: ${v.passed} of ${members.length} members pass (score >= threshold ${t}; ${v.needed} needed), median ${s}${source === null ? '' : `, ${source}`}: ${rationale}`,
+    score,
+    threshold,
+    rationale,
+    members,
   };
 }
 

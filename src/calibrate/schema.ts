@@ -62,6 +62,8 @@ export const calibrationSchema = z.strictObject({
     baselines: z.number().int().min(0),
     repeat: z.number().int().min(1),
     judgeCallUsd: z.number().min(0),
+    // A panel of judges (docs/judges.md, "Panels"): every member is called; absent for a single judge.
+    members: z.number().int().min(3).optional(),
     usd: z.number().min(0),
     capUsd: z.number().min(0),
     aboveCap: z.boolean(),

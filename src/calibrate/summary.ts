@@ -70,18 +70,23 @@ export interface CriterionCalibration {
 }
 
 export interface CalibrationEstimate extends Estimate {
-  /** Judge calls: baselines x repeat. */
+  /** Judge calls: baselines x repeat (x the members of a panel). */
   calls: number;
   baselines: number;
   repeat: number;
   judgeCallUsd: number;
+  /** A panel of judges: its size (every member is called); absent for a single judge. */
+  members?: number;
 }
 
-/** Calls = baselines x repeat, each at `judgeCallUsd` (the same guess as a run's estimate). */
-export function estimateCalibration(baselines: number, repeat: number, cost: { judgeCallUsd: number; capUsd: number }, confirmed: boolean): CalibrationEstimate {
-  const calls = baselines * repeat;
+/**
+ * Calls = baselines x repeat, each at `judgeCallUsd` (the same guess as a run's estimate); a panel
+ * of judges multiplies them by its `members`.
+ */
+export function estimateCalibration(baselines: number, repeat: number, cost: { judgeCallUsd: number; capUsd: number }, confirmed: boolean, members = 1): CalibrationEstimate {
+  const calls = baselines * repeat * members;
   const usd = roundUsd(calls * cost.judgeCallUsd);
-  return { calls, baselines, repeat, judgeCallUsd: cost.judgeCallUsd, usd, capUsd: cost.capUsd, aboveCap: usd > cost.capUsd + 1e-12, confirmed };
+  return { calls, baselines, repeat, judgeCallUsd: cost.judgeCallUsd, ...(members > 1 ? { members } : {}), usd, capUsd: cost.capUsd, aboveCap: usd > cost.capUsd + 1e-12, confirmed };
 }
 
 export function calibrateBaseline(target: CalibrationTarget, answers: readonly JudgeResult[]): BaselineCalibration {

@@ -9,7 +9,7 @@ import type { Judge, JudgeResult } from '../types.js';
 import { UsageError } from '../engine.js';
 import { EXIT } from '../errors.js';
 import { formatIssue, loadSuite } from '../suite/index.js';
-import { createJudge } from '../judge/index.js';
+import { callsPerCriterion, createConfiguredJudge, judgeModelOf } from '../judge/index.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
@@ -42,7 +42,7 @@ export function parseMinAgreement(text: string | undefined): number | null {
 export function calibrateRefusalText(e: CalibrationEstimate, dir: string): string {
   const [est, cap] = formatUsdPair(e.usd, e.capUsd);
   return (
-    `not run: the estimated cost ${est} for ${e.calls} judge ${e.calls === 1 ? 'call' : 'calls'} (${e.baselines} ${e.baselines === 1 ? 'baseline' : 'baselines'} x --repeat ${e.repeat} x ${formatUsdPair(e.judgeCallUsd, 0)[0]} a call) is above the cost cap ${cap}.\n` +
+    `not run: the estimated cost ${est} for ${e.calls} judge ${e.calls === 1 ? 'call' : 'calls'} (${e.baselines} ${e.baselines === 1 ? 'baseline' : 'baselines'} x --repeat ${e.repeat}${e.members !== undefined ? ` x ${e.members} panel members` : ''} x ${formatUsdPair(e.judgeCallUsd, 0)[0]} a call) is above the cost cap ${cap}.\n` +
     'Nothing was sent to the judge and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
     `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
   );
@@ -107,15 +107,18 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
     personaBaselines: suite.personaBaselines,
     baselineFile: (label) => display(io.cwd, join(suite.baselinesDir, `${label}.json`)),
   });
-  const estimate = estimateCalibration(plan.targets.length, repeat, config.cost, values['confirm-cost'] === true);
+  const estimate = estimateCalibration(plan.targets.length, repeat, config.cost, values['confirm-cost'] === true, callsPerCriterion(config.judge));
   if (estimate.aboveCap && !estimate.confirmed) {
     io.stderr(calibrateRefusalText(estimate, dir));
     return EXIT.usage;
   }
   const spend = { calls: 0, retries: 0 };
-  const made = io.engine?.makeJudge ? io.engine.makeJudge(config) : createJudge(config.judge, { clock: io.engine?.clock, onRetry: () => void spend.retries++ });
+  // A panel of judges (docs/judges.md, "Panels"): every member's call is counted.
+  const made = io.engine?.makeJudge
+    ? io.engine.makeJudge(config)
+    : createConfiguredJudge(config.judge, { clock: io.engine?.clock, onRetry: () => void spend.retries++ }, (member) => counted(member, spend));
   if (made === null) throw new UsageError('no judge could be made from config.yml');
-  const judge = counted(made, spend);
+  const judge = io.engine?.makeJudge ? counted(made, spend) : made;
   let answers: JudgeResult[][];
   try {
     answers = await rejudge(plan.targets, judge, {
@@ -137,7 +140,7 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
     suite: dir,
     judge: {
       name: judge.name,
-      model: `${config.judge.provider}/${config.judge.model}`,
+      model: judgeModelOf(config.judge),
       promptVersion: JUDGE_PROMPT_VERSION,
       structuredOutput: judge.structuredOutput ? judge.structuredOutput() : null,
     },

@@ -22,7 +22,7 @@ import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js'
 import { createHttpAgentClient } from '../agent/index.js';
 import { waitForAgent } from '../agent/ready.js';
 import { createRegexPool, PROBE_DETAIL } from '../assertions/index.js';
-import { createJudge } from '../judge/index.js';
+import { createConfiguredJudge } from '../judge/index.js';
 import { NO_BASELINES, replay } from '../replay/index.js';
 import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
@@ -267,7 +267,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps): Pr
   try {
     agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock });
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: 1, timeoutMs: config.regex.timeoutMs });
-    judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createJudge(config.judge, { clock: deps.clock }) : null;
+    judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createConfiguredJudge(config.judge, { clock: deps.clock }) : null;
     const estimate = { usd: 0, capUsd: config.cost.capUsd, aboveCap: false, confirmed: false };
     const run = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: tap(agent, seen), regex, judge, redact, wallClock: deps.wallClock, sessionId: () => session }, {
       concurrency: 1,

@@ -20,12 +20,13 @@ export const REFUSE_ERRORED = 'errored: no reply to accept';
  * rationale and a one-criterion fingerprint; anything else (not judged, not evaluated, an older
  * record without a fingerprint) keeps none.
  */
-export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint'>>): BaselineJudge | null {
-  const { score, rationale, judgeFingerprint } = record;
+export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members'>>): BaselineJudge | null {
+  const { score, rationale, judgeFingerprint, members } = record;
   if (score === null || score === undefined || !Number.isFinite(score) || score < 0 || score > 1) return null;
   if (rationale === null || rationale === undefined || judgeFingerprint === null || judgeFingerprint === undefined) return null;
   if (judgeFingerprint.criteria.length !== 1) return null;
-  return { score, rationale, fingerprint: judgeFingerprint };
+  // A panel's result keeps every member's answer: a reuse decides the verdict from them again.
+  return { score, rationale, fingerprint: judgeFingerprint, ...(members != null ? { members } : {}) };
 }
 
 /**
@@ -41,7 +42,7 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  */
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
-    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint'>>,
+    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members'>>,
   acceptedAt: string,
   commit: string | null,
   current: Baseline | null = record.baseline,

@@ -24,6 +24,7 @@ export function turnsPerFixture(cost: Pick<CostConfig, 'turnsPerFixture'>, welco
 /**
  * Estimated cost, computed before anything is spent, from flat per-call guesses. A persona script
  * costs every turn (the welcome turn only when the agent has one) and one judge call per criterion.
+ * `judgeCallsPerCriterion` is the size of a panel of judges (every member is called), else 1.
  */
 export function estimateCost(
   assertions: readonly (Assertion | null)[],
@@ -31,10 +32,11 @@ export function estimateCost(
   confirmed: boolean,
   agent: { welcomeTurn: boolean },
   personas: readonly Pick<PersonaScript, 'followUps' | 'expect' | 'user'>[] = [],
+  judgeCallsPerCriterion = 1,
 ): Estimate {
   const scriptTurns = personas.reduce((n, p) => n + personaTurns(p, agent.welcomeTurn), 0);
   const agentUsd = (assertions.length * turnsPerFixture(cost, agent.welcomeTurn) + scriptTurns) * cost.agentTurnUsd;
-  const judgeUsd = (judgeCalls(assertions) + criteriaCount(personas)) * cost.judgeCallUsd;
+  const judgeUsd = (judgeCalls(assertions) + criteriaCount(personas)) * judgeCallsPerCriterion * cost.judgeCallUsd;
   // A simulated script: maxTurns simulator calls at most (docs/personas.md, "Simulated users").
   const simulatorUsd = simulatorCalls(personas) * (cost.simulatorCallUsd ?? DEFAULT_SIMULATOR_CALL_USD);
   const usd = roundUsd(agentUsd + judgeUsd + simulatorUsd);

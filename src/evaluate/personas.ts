@@ -23,7 +23,8 @@ import type {
   Verdict,
 } from '../types.js';
 import { callMatches, jsonEqual } from './match.js';
-import { formatPair, line, quote, showPattern } from '../assertions/format.js';
+import { line, quote, showPattern } from '../assertions/format.js';
+import { judgeOutcome } from '../assertions/judge.js';
 import { driftVerdict, sameRoute } from './drift.js';
 import { personaRepliesVary, repliesVary } from './repeat.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
@@ -212,16 +213,16 @@ export function turnLatencyCheck(budgetMs: number, turns: readonly Turn[]): Chec
 /** A criterion's check from the judge's answer: pass iff score >= threshold; no usable score: not evaluated. */
 export function criterionCheck(criterion: string, threshold: number, result: JudgeResult, reused: JudgeReuse | null = null): Check {
   const base = { kind: 'criterion' as const, expected: criterion, observed: null, threshold };
-  if (!result.ok) return { ...base, status: 'not_evaluated', detail: `judge unreachable: ${line(result.reason)}`, score: null, rationale: null };
-  const [s, t] = formatPair(result.score, threshold);
-  const passed = result.score >= threshold;
+  // The same rule and words as a fixture's judge assertion (a panel's answer decided by its members).
+  const o = judgeOutcome(result, threshold, reused === null ? null : reuseWords(reused));
   return {
     ...base,
-    status: passed ? 'pass' : 'fail',
-    detail: `score ${s} ${passed ? '>=' : '<'} threshold ${t}${reused === null ? '' : `, ${reuseWords(reused)}`}: ${result.rationale}`,
-    score: result.score,
-    rationale: result.rationale,
-    ...(reused !== null ? { reused } : {}),
+    status: o.verdict,
+    detail: o.detail,
+    score: o.score ?? null,
+    rationale: o.rationale ?? null,
+    ...(o.members !== undefined ? { members: o.members } : {}),
+    ...(reused !== null && o.verdict !== 'not_evaluated' ? { reused } : {}),
   };
 }
 

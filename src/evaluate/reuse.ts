@@ -2,7 +2,7 @@
 // reply without a judge call, and how the reuse is named. The only source is a stored baseline
 // (reviewed in the pull request's diff); nothing is ever reused from another attempt of the run.
 
-import type { Baseline, BaselineJudge, Check, FixtureRecord, JudgeFingerprint, JudgeReuse, PersonaBaseline, PersonaBaselineJudge, PersonaRecord, Turn } from '../types.js';
+import type { Baseline, BaselineJudge, Check, FixtureRecord, JudgeFingerprint, JudgeReuse, PanelMember, PersonaBaseline, PersonaBaselineJudge, PersonaRecord, Turn } from '../types.js';
 import { canonicalJson, sameJudge } from './definition.js';
 
 /**
@@ -68,7 +68,7 @@ export function reusableCriterion(
   transcript: JudgedTranscript,
   fingerprint: JudgeFingerprint | null,
   criterion: { criterion: string; threshold: number },
-): { score: number; rationale: string } | null {
+): { score: number; rationale: string; members?: PanelMember[] } | null {
   const judge = baseline?.judge;
   if (baseline === null || judge === undefined || fingerprint === null || transcript.redacted) return null;
   if (judge.model !== fingerprint.model || judge.promptVersion !== fingerprint.promptVersion || judge.transcriptHash !== transcript.hash) return null;
@@ -76,7 +76,8 @@ export function reusableCriterion(
   const t = transcript.turns;
   if (b.length !== t.length || !b.every((x, i) => x.message === t[i]?.message && x.reply === t[i]?.reply)) return null;
   const kept = judge.criteria.find((c) => c.criterion === criterion.criterion && c.threshold === criterion.threshold);
-  return kept === undefined ? null : { score: kept.score, rationale: kept.rationale };
+  if (kept === undefined) return null;
+  return { score: kept.score, rationale: kept.rationale, ...(kept.members !== undefined ? { members: kept.members } : {}) };
 }
 
 /** The judge results an acceptance keeps with a persona transcript: the criteria that were scored. */
@@ -86,7 +87,7 @@ export function personaBaselineJudgeOf(record: Pick<PersonaRecord, 'checks'> & P
   if (fp === null || fp === undefined || hash === null || hash === undefined) return null;
   const criteria = record.checks.flatMap((c) =>
     c.kind === 'criterion' && typeof c.score === 'number' && Number.isFinite(c.score) && c.score >= 0 && c.score <= 1 && c.rationale !== null
-      ? [{ criterion: c.expected, threshold: c.threshold, score: c.score, rationale: c.rationale }]
+      ? [{ criterion: c.expected, threshold: c.threshold, score: c.score, rationale: c.rationale, ...(c.members !== undefined ? { members: c.members } : {}) }]
       : [],
   );
   if (criteria.length === 0) return null;

@@ -3,3 +3,4 @@ export { parseJudgeOutput, parseJudgeObject, oneLine, snippet, MAX_RATIONALE_CHA
 export { postJson, type PostOptions, type PostResult } from './http.js';
 export { backoffDelay, parseRetryAfter, systemClock, withRetries, MAX_RETRY_AFTER_MS } from '../http/retry.js';
 export { JUDGE_SYSTEM_PROMPT, judgeUserMessage, TRANSCRIPT_SYSTEM_PROMPT, transcriptText, transcriptUserMessage } from './prompt.js';
+export { callsPerCriterion, combinePanel, configuredJudgeName, createConfiguredJudge, createPanelJudge, judgeModelOf } from './panel.js';

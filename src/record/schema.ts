@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
-import { baselineSchema, judgeFingerprintSchema, personaBaselineSchema, routeSchema, turnSourceSchema } from '../suite/baselines.js';
+import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, turnSourceSchema } from '../suite/baselines.js';
 
 export const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
@@ -58,6 +58,8 @@ const fixtureAttemptSchema = z.strictObject({
   rationale: z.string().nullable(),
   judgeReused: judgeReuseSchema.nullable().optional(),
   durationMs: z.number().nonnegative(),
+  // Within schema version 1: a panel of judges' members (absent for a single judge).
+  members: z.array(panelMemberSchema).nullable().optional(),
 });
 
 /** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
@@ -88,6 +90,8 @@ const fixtureRecordBase = {
   attempts: z.array(fixtureAttemptSchema).optional(),
   // Within schema version 1: absent in older records.
   judgeReused: judgeReuseSchema.nullable().optional(),
+  // Within schema version 1: a panel of judges' members (absent for a single judge).
+  members: z.array(panelMemberSchema).nullable().optional(),
 };
 
 /** Errored (no reply, no verdict, no drift) or replayed (a reply, a verdict, its drift): never both. */
@@ -197,6 +201,8 @@ export const checkSchema = z.discriminatedUnion('kind', [
     rationale: z.string().nullable(),
     // Within schema version 1: absent in older records.
     reused: judgeReuseSchema.nullable().optional(),
+    // Within schema version 1: a panel of judges' members (absent for a single judge).
+    members: z.array(panelMemberSchema).optional(),
   }),
 ]);
 

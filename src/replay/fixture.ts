@@ -2,7 +2,7 @@
 // assertion (or its baseline's judge result reused), and compared with its baseline. Whatever goes
 // wrong is this fixture's errored record: replayFixture never throws.
 
-import type { AgentClient, Baseline, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, RegexEvaluator } from '../types.js';
+import type { AgentClient, Baseline, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, PanelMember, RegexEvaluator } from '../types.js';
 import { evaluateAssertion, judgeOutcome } from '../assertions/index.js';
 import { computeDrift, judgeReuseOf, reusableJudge, reuseWords } from '../evaluate/index.js';
 import { fixtureEvaluationFields } from '../evaluate/definition.js';
@@ -91,7 +91,9 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   const judgeReused = reusable !== null && baseline !== null ? judgeReuseOf(baseline) : null;
   try {
     if (reusable !== null && judgeReused !== null && fixture.assertion?.kind === 'judge') {
-      result = judgeOutcome({ ok: true, score: reusable.score, rationale: reusable.rationale }, fixture.assertion.threshold, reuseWords(judgeReused));
+      // A panel's kept result keeps its members: the verdict is their majority again, as when judged.
+      const kept = { ok: true as const, score: reusable.score, rationale: reusable.rationale, ...(reusable.members !== undefined ? { members: reusable.members } : {}) };
+      result = judgeOutcome(kept, fixture.assertion.threshold, reuseWords(judgeReused));
     } else {
       // The judge is a third party: it reads the reply as recorded (secrets redacted), as it reads
       // a persona transcript; contains and regex run here, on the reply as the agent sent it.
@@ -115,10 +117,22 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     rationale: result.rationale == null ? null : redact(result.rationale),
     drift: computeDrift(result.verdict, reply, route, baseline),
     ...(judgeReused !== null ? { judgeReused } : {}),
+    // A panel of judges: every member's answer, its texts redacted like the rationale.
+    ...(result.members !== undefined ? { members: redactMembers(result.members, redact) } : {}),
     // Recorded, never judged: only a latency check looks at it (docs/latency.md).
     ...(outcome.timing === undefined
       ? {}
       : { latencyMs: outcome.timing.latencyMs, firstTokenMs: outcome.timing.firstTokenMs, welcomeLatencyMs: outcome.welcomeLatencyMs ?? null }),
     durationMs: Math.round(now() - started),
   });
+}
+
+/** A panel's members with their texts redacted (a judge may quote a secret the reply carried). */
+export function redactMembers(members: readonly PanelMember[], redact: (text: string) => string): PanelMember[] {
+  return members.map((m) => ({
+    label: m.label,
+    score: m.score,
+    rationale: m.rationale === null ? null : redact(m.rationale),
+    reason: m.reason === null ? null : redact(m.reason),
+  }));
 }

@@ -33,6 +33,7 @@ import {
   visitedConversations,
 } from '../evaluate/personas.js';
 import { NO_JUDGE_REASON } from '../assertions/judge.js';
+import { redactMembers } from './fixture.js';
 import { evaluateContains } from '../assertions/contains.js';
 import { evaluateRegex } from '../assertions/regex.js';
 import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evaluate/reuse.js';
@@ -207,7 +208,7 @@ async function criteria(
     else if (deps.judge === null) out.push(criterionNotSent(criterion, script.threshold, NO_JUDGE_REASON));
     else if (kept !== null && baseline !== null) {
       const check = criterionCheck(criterion, script.threshold, { ok: true, ...kept }, judgeReuseOf(baseline));
-      out.push(check.kind === 'criterion' ? { ...check, detail: deps.redact(check.detail), rationale: check.rationale === null ? null : deps.redact(check.rationale) } : check);
+      out.push(check.kind === 'criterion' ? redactCriterion(check, deps.redact) : check);
     } else {
       let check: Check;
       try {
@@ -215,8 +216,18 @@ async function criteria(
       } catch (e) {
         check = criterionCheck(criterion, script.threshold, { ok: false, reason: (e as Error).message });
       }
-      out.push(check.kind === 'criterion' ? { ...check, detail: deps.redact(check.detail), rationale: check.rationale === null ? null : deps.redact(check.rationale) } : check);
+      out.push(check.kind === 'criterion' ? redactCriterion(check, deps.redact) : check);
     }
   }
   return out;
+}
+
+/** A criterion's texts redacted (a judge, or each member of a panel, may quote a secret of the transcript). */
+function redactCriterion(check: Extract<Check, { kind: 'criterion' }>, redact: (text: string) => string): Check {
+  return {
+    ...check,
+    detail: redact(check.detail),
+    rationale: check.rationale === null ? null : redact(check.rationale),
+    ...(check.members !== undefined ? { members: redactMembers(check.members, redact) } : {}),
+  };
 }

@@ -52,6 +52,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     rationale: r.rationale,
     ...(r.judgeReused != null ? { judgeReused: r.judgeReused } : {}),
     durationMs: r.durationMs,
+    ...(r.members != null ? { members: r.members } : {}),
   }));
   const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);
   const k = shownIndex(records);

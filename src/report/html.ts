@@ -27,6 +27,7 @@ import { itemData, scriptJson } from './html/data.js';
 import { faultLine } from './simulation.js';
 import { validSha } from './metadata.js';
 import { formatUsdPair } from './money.js';
+import { judgeFallbackText } from './judge-mode.js';
 import {
   buildModel,
   driftWords,
@@ -245,6 +246,15 @@ function metaLine(run: RunRecord): string {
   return `<p class="meta">${parts.map(h).join(' · ')}</p>`;
 }
 
+/**
+ * The judge fell back from structured output to the plain prompt (docs/configuration.md,
+ * "Structured output"): one calm line under the meta line, as the summary and the terminal say it.
+ */
+function judgeModeLine(run: RunRecord): string {
+  if (run.judge.structured !== false) return '';
+  return `\n<p class="meta judge-mode">${h(judgeFallbackText(run.judge.structuredFallback, (reason) => `"${clip(oneLine(reason), 300)}"`))}</p>`;
+}
+
 function notices(run: RunRecord, total: number): string {
   const out: string[] = [];
   if (run.shard != null) out.push(`Shard ${run.shard.index}/${run.shard.total} of the suite: this run replayed only its part; the merge of all shards reports the whole suite.`);
@@ -343,7 +353,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
 <div class="wrap">
 <header>
 <h1>agent-replay report</h1>
-${metaLine(run)}
+${metaLine(run)}${judgeModeLine(run)}
 ${headlineBlock(model)}
 ${notices(run, model.total)}${flakyNotice(model)}
 </header>

@@ -1,7 +1,8 @@
 // The parts of an item's rendering that fixtures (items.ts) and persona scripts (persona.ts) both
 // use: the detail levels and size limits, file references, labelled text blocks and the reply diff.
 
-import type { RepeatSummary, Verdict } from '../types.js';
+import type { PanelMember, RepeatSummary, Verdict } from '../types.js';
+import { panelVerdict } from '../assertions/judge.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, safeUrl } from './escape.js';
@@ -109,4 +110,30 @@ export function attemptsHead(
 ): string {
   const each = attempts.map((a, i) => `${i + 1} ${a.errored || a.verdict === null ? `⚪ errored (${a.errorKind ?? 'error'})` : ATTEMPT_WORDS[a.verdict]}`);
   return `**Attempts** (${thousands(repeat.passed)}/${thousands(repeat.count)} passed, ${thousands(repeat.minPass)} needed): ${each.join(' · ')}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A panel of judges (docs/judges.md, "Panels"): one line per member.
+
+/** A member's words: "0.90 pass: <rationale>", or "no usable score: <reason>". */
+export function memberWords(m: PanelMember, threshold: number): string {
+  if (m.score === null) return `no usable score: ${m.reason ?? ''}`;
+  return `${m.score.toFixed(2)} ${m.score >= threshold ? 'pass' : 'fail'}${m.rationale ? `: ${m.rationale}` : ''}`;
+}
+
+/** "2 of 3 members pass (2 needed)". */
+export function panelCount(members: readonly PanelMember[], threshold: number): string {
+  const v = panelVerdict(members, threshold);
+  return `${v.passed} of ${members.length} members pass (${v.needed} needed${v.usable < members.length ? `; ${v.usable} gave a usable score` : ''})`;
+}
+
+/**
+ * The panel's members in markdown, one line each, under a head that names what they judged
+ * (`subject`: a criterion of a script, or nothing for a fixture's one check).
+ */
+export function panelBlock(members: readonly PanelMember[] | null | undefined, threshold: number | null, subject: string | null = null): string | null {
+  if (members == null || members.length === 0 || threshold === null) return null;
+  const head = `**Panel**${subject === null ? '' : ` for ${escapeInline(clip(subject, LIMITS.label))}`} · ${panelCount(members, threshold)}:`;
+  const lines = members.map((m) => `- ${codeSpan(clip(m.label, LIMITS.label))}: ${escapeInline(clip(memberWords(m, threshold), LIMITS.rationale))}`);
+  return [head, ...lines].join('\n');
 }

@@ -8,7 +8,7 @@ import type { FixtureRecord } from '../types.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { reuseWords } from '../evaluate/reuse.js';
-import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, type Level } from './item-parts.js';
+import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
 import { driftWords, isPersona, itemsNoun, routeText, SCRIPT_MARK, statusWords, thousands, verdictIcon, verdictWords, type Item } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
@@ -71,6 +71,8 @@ function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {
   }
   const judge = judgeLine(f);
   if (judge) parts.push(judge);
+  const panel = panelBlock(f.members, f.threshold);
+  if (panel) parts.push(panel);
   const tried = attemptsLine(f);
   if (tried) parts.push(tried);
   const detail = normalizeBlock(detailOf(f));

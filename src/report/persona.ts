@@ -14,7 +14,7 @@ import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpe
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, type Level } from './item-parts.js';
+import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
 import { SCRIPT_MARK, routeText, statusWords, thousands, verdictIcon } from './model.js';
 import type { Profile } from './profile.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
@@ -355,6 +355,11 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   const simulated = simulationBlock(pr);
   if (simulated !== null) parts.push(simulated);
   parts.push(checksTable(pr.checks));
+  // A panel of judges: each judged criterion's members, one line each, under the table.
+  for (const c of pr.checks) {
+    const panel = c.kind === 'criterion' ? panelBlock(c.members, c.threshold, `"${c.expected}"`) : null;
+    if (panel) parts.push(panel);
+  }
   const tried = attemptsLine(pr);
   if (tried) parts.push(tried);
   if (pr.errored) {

@@ -1,7 +1,8 @@
 // Baseline files: `<baselines>/<label>.json`, one per fixture, written only by acceptance.
 
 import { z } from 'zod';
-import type { Baseline, BaselineJudge, PersonaBaseline } from '../types.js';
+import type { Baseline, BaselineJudge, PanelMember, PersonaBaseline } from '../types.js';
+import { panelVerdict } from '../assertions/judge.js';
 import { quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import { documentSource, type Position, type SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
@@ -19,10 +20,20 @@ export const judgeFingerprintSchema = z.strictObject({
  * Judge reuse (docs/fixtures.md#judge-reuse): the judge's result kept with an accepted reply. A score outside 0..1 or a
  * fingerprint of any other shape is refused like any other malformed baseline, with file and line.
  */
+/** A panel member's answer (docs/judges.md, "Panels"): a score and rationale, or the reason it gave none. */
+export const panelMemberSchema = z.strictObject({
+  label: z.string(),
+  score: z.number().min(0).max(1).nullable(),
+  rationale: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+
 export const baselineJudgeSchema = z.strictObject({
   score: z.number().min(0).max(1),
   rationale: z.string(),
   fingerprint: judgeFingerprintSchema,
+  // A panel's result: every member's answer (absent for a single judge).
+  members: z.array(panelMemberSchema).optional(),
 });
 
 export const baselineSchema = z.strictObject({
@@ -55,7 +66,9 @@ export const personaBaselineSchema = z.strictObject({
       model: z.string().nullable(),
       promptVersion: z.string(),
       transcriptHash: z.string(),
-      criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1), score: z.number().min(0).max(1), rationale: z.string() })),
+      criteria: z.array(
+        z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1), score: z.number().min(0).max(1), rationale: z.string(), members: z.array(panelMemberSchema).optional() }),
+      ),
     })
     .optional(),
   acceptedAt: z.string(),
@@ -87,7 +100,12 @@ function serializeJudge(j: BaselineJudge): BaselineJudge {
       promptVersion: j.fingerprint.promptVersion,
       criteria: j.fingerprint.criteria.map((c) => ({ criterion: c.criterion, threshold: c.threshold })),
     },
+    ...(j.members !== undefined ? { members: j.members.map(serializeMember) } : {}),
   };
+}
+
+function serializeMember(m: PanelMember): PanelMember {
+  return { label: m.label, score: m.score, rationale: m.rationale, reason: m.reason };
 }
 
 /** A persona baseline in the same stable form: one turn per entry of `transcript`. */
@@ -112,7 +130,13 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
             model: b.judge.model,
             promptVersion: b.judge.promptVersion,
             transcriptHash: b.judge.transcriptHash,
-            criteria: b.judge.criteria.map((c) => ({ criterion: c.criterion, threshold: c.threshold, score: c.score, rationale: c.rationale })),
+            criteria: b.judge.criteria.map((c) => ({
+              criterion: c.criterion,
+              threshold: c.threshold,
+              score: c.score,
+              rationale: c.rationale,
+              ...(c.members !== undefined ? { members: c.members.map(serializeMember) } : {}),
+            })),
           },
         }
       : {}),
@@ -205,14 +229,17 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
   if ('kind' in parsed.data) {
     // A criterion kept under its threshold failed the script: a passing baseline with one was edited by hand.
     const criteria = parsed.data.judge?.criteria ?? [];
-    const failed = criteria.findIndex((c) => c.score < c.threshold);
+    const failed = criteria.findIndex((c) => (c.members !== undefined ? panelVerdict(c.members, c.threshold).verdict !== 'pass' : c.score < c.threshold));
     if (parsed.data.verdict === 'pass' && failed >= 0) {
       const c = criteria[failed] as (typeof criteria)[number];
       const pos = src.valueAt(['judge', 'criteria', failed, 'score']);
       errors.push({
         file,
         ...pos,
-        message: `persona baseline: judge.criteria[${failed}].score ${c.score} < threshold ${c.threshold} contradicts the accepted verdict "pass"`,
+        message:
+          c.members !== undefined
+            ? `persona baseline: judge.criteria[${failed}].members (a panel) do not pass by majority at threshold ${c.threshold}, which contradicts the accepted verdict "pass"`
+            : `persona baseline: judge.criteria[${failed}].score ${c.score} < threshold ${c.threshold} contradicts the accepted verdict "pass"`,
         fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
       });
       return { baseline: null, errors };
@@ -232,7 +259,18 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
   }
   // A kept judge result decided the accepted verdict: one that says otherwise was edited by hand.
   const threshold = judge?.fingerprint.criteria[0]?.threshold;
-  if (judge !== undefined && threshold !== undefined && (judge.score >= threshold ? 'pass' : 'fail') !== parsed.data.verdict) {
+  if (judge !== undefined && threshold !== undefined && judge.members !== undefined && panelVerdict(judge.members, threshold).verdict !== parsed.data.verdict) {
+    // A panel's result: the verdict is its members' majority, not the median against the threshold.
+    const v = panelVerdict(judge.members, threshold);
+    errors.push({
+      file,
+      ...src.valueAt(['judge', 'members']),
+      message: `baseline: judge.members (a panel) give ${v.verdict === 'pass' ? 'pass' : v.verdict === 'fail' ? 'fail' : 'no verdict'} (${v.passed} of ${judge.members.length} pass at threshold ${threshold}), which contradicts the accepted verdict ${quote(parsed.data.verdict)}`,
+      fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
+    });
+    return { baseline: null, errors };
+  }
+  if (judge !== undefined && threshold !== undefined && judge.members === undefined && (judge.score >= threshold ? 'pass' : 'fail') !== parsed.data.verdict) {
     const pos = src.valueAt(['judge', 'score']);
     errors.push({
       file,

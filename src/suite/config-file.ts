@@ -14,6 +14,7 @@ import {
   type JsonValue,
   type JudgeConfig,
   type JudgeProvider,
+  type PanelMemberSettings,
   type SimulatorSettings,
 } from '../config.js';
 import { JUDGE_PROVIDERS } from '../types.js';
@@ -100,7 +101,7 @@ const agentSchema = z.strictObject({
     .optional(),
 });
 
-const judgeSchema = z.strictObject({
+const judgeKeys = {
   provider: z.enum(JUDGE_PROVIDERS).optional(),
   baseUrl: z.string().optional(),
   model: z.string().min(1).optional(),
@@ -110,6 +111,15 @@ const judgeSchema = z.strictObject({
   backoffMs: ms(0).optional(),
   concurrency: positiveInt.optional(),
   label: z.string().nullable().optional(),
+};
+
+/** The sizes a panel of judges may have (docs/judges.md, "Panels"): odd, so that a majority always exists. */
+export const PANEL_SIZES = [3, 5] as const;
+
+const judgeSchema = z.strictObject({
+  ...judgeKeys,
+  // A panel of judges: each member sets the keys of a judge it changes (docs/judges.md, "Panels").
+  panel: z.array(z.strictObject(judgeKeys)).nullable().optional(),
 });
 
 export const configFileSchema = z.strictObject({
@@ -438,6 +448,10 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
       judge.baseUrl = j.baseUrl.replace(/\/+$/, '');
     }
   }
+  if (j.panel) {
+    judge.panel = resolvePanel(j.panel, written.panel ?? [], judge, r);
+    return judge;
+  }
   if (judge.apiKey === null && judge.baseUrl === JUDGE_DEFAULTS[provider].baseUrl) {
     r.warnings.push(
       r.issueAt(
@@ -448,6 +462,92 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     );
   }
   return judge;
+}
+
+type PanelSection = NonNullable<JudgeSection['panel']>;
+
+/**
+ * judge.panel: 3 or 5 members, each keeping only the keys it sets (the rest are the judge's when
+ * the panel is used: `panelMembers` below, so that an Action input that changes the judge changes
+ * the members that inherit from it). A member's baseUrl is checked like the judge's; a member that
+ * ends up with no API key for a provider's own address is warned about like the judge.
+ */
+function resolvePanel(panel: PanelSection, written: PanelSection, judge: JudgeConfig, r: Resolution): PanelMemberSettings[] {
+  if (!(PANEL_SIZES as readonly number[]).includes(panel.length)) {
+    r.errors.push(
+      r.issueAt(
+        ['judge', 'panel'],
+        `judge.panel has ${panel.length} member${panel.length === 1 ? '' : 's'}; a panel has ${PANEL_SIZES.join(' or ')} members (an odd number, so that a majority always exists)`,
+        panel.length < 3
+          ? 'add members until there are 3, or remove judge.panel to use the judge alone'
+          : panel.length === 4
+            ? 'remove one member to make 3, or add one to make 5'
+            : `remove ${panel.length - 5} member${panel.length === 6 ? '' : 's'} to make 5`,
+      ),
+    );
+  }
+  return panel.map((m, i) => {
+    const settings: PanelMemberSettings = {};
+    for (const key of ['provider', 'model', 'timeoutMs', 'retries', 'backoffMs', 'concurrency'] as const) {
+      if (m[key] !== undefined) (settings as Record<string, unknown>)[key] = m[key];
+    }
+    if (m.apiKey !== undefined) settings.apiKey = m.apiKey === '' ? null : m.apiKey;
+    if (m.label !== undefined && m.label !== null && m.label !== '') settings.label = m.label;
+    if (m.baseUrl !== undefined) {
+      const problem = urlProblem(m.baseUrl);
+      const provider = m.provider ?? judge.provider;
+      if (problem) {
+        r.errors.push(
+          r.issueAt(
+            ['judge', 'panel', i, 'baseUrl'],
+            `judge.panel[${i}].baseUrl ${quote(written[i]?.baseUrl ?? '')} ${problem}`,
+            `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[provider].baseUrl}`,
+          ),
+        );
+      } else {
+        settings.baseUrl = m.baseUrl.replace(/\/+$/, '');
+      }
+    }
+    const member = panelMemberConfig(judge, settings);
+    if (member.apiKey === null && member.baseUrl === JUDGE_DEFAULTS[member.provider].baseUrl) {
+      r.warnings.push(
+        r.issueAt(
+          ['judge', 'panel', i],
+          `judge.panel[${i}] (${member.provider} ${member.model}) has no API key: ${member.provider} will refuse its calls and the panel may not reach a majority`,
+          member.provider === judge.provider
+            ? 'add apiKey: ${JUDGE_API_KEY} under judge (the members inherit it) or under this member'
+            : `add apiKey: \${${member.provider.toUpperCase()}_API_KEY} under this member (a member of another provider than the judge's does not inherit the judge's key)`,
+        ),
+      );
+    }
+    return settings;
+  });
+}
+
+/**
+ * A panel member's judge (docs/judges.md, "Panels"): the keys it sets, the rest from `judge`. A
+ * member of another provider than the judge's takes that provider's default address and model
+ * instead of the judge's, and never the judge's API key (a key belongs to one vendor).
+ */
+export function panelMemberConfig(judge: JudgeConfig, m: PanelMemberSettings): JudgeConfig {
+  const provider = m.provider ?? judge.provider;
+  const same = provider === judge.provider;
+  return {
+    provider,
+    baseUrl: m.baseUrl ?? (same ? judge.baseUrl : JUDGE_DEFAULTS[provider].baseUrl),
+    model: m.model ?? (same ? judge.model : JUDGE_DEFAULTS[provider].model),
+    apiKey: m.apiKey !== undefined ? m.apiKey : same ? judge.apiKey : null,
+    timeoutMs: m.timeoutMs ?? judge.timeoutMs,
+    retries: m.retries ?? judge.retries,
+    backoffMs: m.backoffMs ?? judge.backoffMs,
+    concurrency: m.concurrency ?? judge.concurrency,
+    label: m.label ?? null,
+  };
+}
+
+/** The judges of a panel in order, or null when the judge has none. */
+export function panelMembers(judge: JudgeConfig): JudgeConfig[] | null {
+  return judge.panel ? judge.panel.map((m) => panelMemberConfig(judge, m)) : null;
 }
 
 function applyRegexAndCost(config: Config, file: ConfigFile): void {

@@ -98,6 +98,8 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
             backoffMs: config.judge?.backoffMs ?? 250,
             concurrency: config.judge?.concurrency ?? JUDGE_CONCURRENCY,
             label: config.judge?.label ?? null,
+            // A panel comes only from config.yml and survives a change of the judge's provider.
+            ...(config.judge?.panel ? { panel: config.judge.panel } : {}),
           };
     const judge: JudgeConfig = { ...base, provider };
     if (given(j.baseUrl)) {

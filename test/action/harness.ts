@@ -4,7 +4,7 @@
 // GITHUB_API_URL pointing at the loopback fake GitHub.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
@@ -15,6 +15,17 @@ import type { Baseline } from '../../src/types.js';
 
 /** src/index.ts (the Action's entry) bundled once per test run (test/support/entry-bundles.ts). */
 const ACTION = inject('actionBundle');
+
+/** Every temp folder made here (event files, workspaces), removed when the test file is done. */
+const made: string[] = [];
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(async () => {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
 
 export interface ActionRun {
   code: number;
@@ -53,7 +64,7 @@ export interface RunOptions {
 }
 
 export async function runAction(o: RunOptions): Promise<ActionRun> {
-  const tmp = await mkdtemp(join(tmpdir(), 'agent-replay-action-'));
+  const tmp = await tempDir('agent-replay-action-');
   const eventPath = join(tmp, 'event.json');
   const outputPath = join(tmp, 'output');
   const summaryPath = join(tmp, 'summary.md');
@@ -109,7 +120,7 @@ export interface SuiteFile {
 
 /** A workspace (the checked-out repository) holding a suite. */
 export async function makeWorkspace(suite: SuiteFile): Promise<string> {
-  const ws = await mkdtemp(join(tmpdir(), 'agent-replay-ws-'));
+  const ws = await tempDir('agent-replay-ws-');
   const dir = join(ws, '.agent-replay');
   await mkdir(join(dir, 'fixtures'), { recursive: true });
   await mkdir(join(dir, 'baselines'), { recursive: true });

@@ -236,6 +236,7 @@ function fixtureMain(body, f) {
     ['Error', f.error, 'warn'],
     ['Route', f.routeChanged && f.baseline ? f.baseline.route + ' \\u2192 ' + f.route : null]
   ]);
+  if (f.judge && f.judge.members) panelList(body, f.judge.members);
   if (f.diff) {
     add(body, el('h3', null, 'Baseline \\u2192 new reply'));
     var when = f.baseline ? ' \\u00b7 ' + f.baseline.verdict + ', accepted ' + f.baseline.acceptedAt.slice(0, 10) + (f.baseline.commit ? ' in ' + f.baseline.commit.slice(0, 7) : '') : '';
@@ -264,6 +265,12 @@ function attemptsTable(body, attempts, what) {
     add(tr, el('td', 'text', a.reply == null ? '' : a.reply));
   });
 }
+function panelList(parent, lines) {
+  var box = add(parent, el('div', 'panel-members'));
+  add(box, el('p', 'drift', 'Panel: ' + lines[0]));
+  var list = add(box, el('ul'));
+  lines.slice(1).forEach(function (line) { add(list, el('li', null, line)); });
+}
 function checksTable(body, checks) {
   if (checks.length === 0) { add(body, el('p', 'drift', 'No checks ran.')); return; }
   var t = add(body, el('table', 'checks'));
@@ -276,7 +283,8 @@ function checksTable(body, checks) {
     add(tr, el('td', null, c.name));
     add(tr, el('td', null, c.expected));
     add(tr, el('td', null, c.observed));
-    add(tr, el('td', null, c.detail));
+    var why = add(tr, el('td', null, c.detail));
+    if (c.members) panelList(why, c.members);
   });
 }
 function turnBlock(body, t) {
@@ -354,7 +362,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'EMoLxUi+gz39Qxj+A4vmgelk2ryAWebHWjr9pBZmr+c=';
+const SCRIPT_SHA256 = 'RgxGYses4kqLh6l0C2MrNmsgwwYoveV5nTuKx+w4KpI=';
 const STYLE_SHA256 = 'mXhSYwW+7Gmx7J+thF8iejGpfJCb5vL9I0xLF5y/GoU=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

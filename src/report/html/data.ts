@@ -5,7 +5,8 @@
 // Side by side: the sentence diff of diff.ts (replyDiff) as rows: unchanged sentences on both
 // sides, each changed sentence with its replacement, the changed words marked.
 
-import type { Check, FixtureRecord, JsonValue, PersonaBaseline, PersonaRecord, Route, ToolCall, Turn } from '../../types.js';
+import type { Check, FixtureRecord, JsonValue, PanelMember, PersonaBaseline, PersonaRecord, Route, ToolCall, Turn } from '../../types.js';
+import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
 import { clip, normalizeBlock } from '../escape.js';
 import { CHECK_NAMES, checkSubject, replyWords } from '../persona.js';
@@ -37,7 +38,7 @@ export interface FixtureData {
   persona: string | null;
   assertion: string;
   detail: string;
-  judge: { score: number | null; threshold: number | null; rationale: string | null } | null;
+  judge: { score: number | null; threshold: number | null; rationale: string | null; members?: string[] } | null;
   error: string | null;
   /** The new reply; absent when errored, and when the diff shows it already. */
   reply?: string | null;
@@ -69,6 +70,8 @@ export interface CheckData {
   expected: string;
   observed: string;
   detail: string;
+  /** A panel of judges: one line per member (docs/judges.md, "Panels"); absent for a single judge. */
+  members?: string[];
 }
 
 export interface TurnData {
@@ -195,7 +198,14 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     persona: f.persona,
     assertion: assertionText(f),
     detail: text(f.detail ?? ''),
-    judge: hasJudge ? { score: f.score, threshold: f.threshold, rationale: f.rationale === null ? null : text(f.rationale) } : null,
+    judge: hasJudge
+      ? {
+          score: f.score,
+          threshold: f.threshold,
+          rationale: f.rationale === null ? null : text(f.rationale),
+          ...(f.members != null && f.threshold !== null ? { members: memberLines(f.members, f.threshold) } : {}),
+        }
+      : null,
     error: f.errored ? text(f.error) : null,
     reply: f.reply === null || diff !== null ? null : text(f.reply),
     route: routeText(f.route),
@@ -258,7 +268,13 @@ function checkData(c: Check): CheckData {
     expected: clip(expectedText(c), 2000),
     observed: clip(observedText(c), 2000),
     detail: clip(normalizeBlock(c.detail), 4000),
+    ...(c.kind === 'criterion' && c.members !== undefined ? { members: memberLines(c.members, c.threshold) } : {}),
   };
+}
+
+/** A panel's members, one line each: "openai gpt-4o: 0.90 pass: <rationale>", then how many passed. */
+function memberLines(members: readonly PanelMember[], threshold: number): string[] {
+  return [panelCount(members, threshold), ...members.map((m) => clip(text(`${m.label}: ${memberWords(m, threshold)}`), 600))];
 }
 
 function toolCallData(calls: readonly ToolCall[] | null): TurnData['toolCalls'] {

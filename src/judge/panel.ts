@@ -1,0 +1,106 @@
+// A panel of judges (docs/judges.md, "Panels"): every member judges each criterion, at once and
+// each under its own client's concurrency and retries; the answer carries every member's score and
+// rationale (or its reason), and the verdict is decided from them, with the threshold, by
+// `judgeOutcome` (src/assertions/judge.ts): a strict majority of members passing.
+//
+// The panel's answer is usable when a majority of its members gave a usable score (a majority of
+// members, not of the answers); its score is then the median of the usable scores.
+
+import type { JudgeConfig } from '../config.js';
+import type { Judge, JudgeResult, JudgeStructuredOutput, PanelMember, Turn } from '../types.js';
+import { median, panelMajority } from '../assertions/judge.js';
+import { panelMembers } from '../suite/config-file.js';
+import { createJudge, type JudgeDeps } from './client.js';
+
+/** "3 of 5" words for a reason; the members' own reasons follow, each named. */
+function unusableReason(members: readonly PanelMember[]): string {
+  const failed = members.filter((m) => m.score === null);
+  const needed = panelMajority(members.length);
+  const reasons = failed.map((m) => `${m.label}: ${m.reason ?? 'no usable score'}`).join('; ');
+  return `panel: ${failed.length} of ${members.length} members gave no usable score (${needed} usable needed): ${reasons}`;
+}
+
+/** The panel's answer from its members' answers, in the panel's order. */
+export function combinePanel(labels: readonly string[], results: readonly JudgeResult[]): JudgeResult {
+  const members: PanelMember[] = results.map((r, i) =>
+    r.ok ? { label: labels[i] ?? `member ${i + 1}`, score: r.score, rationale: r.rationale, reason: null } : { label: labels[i] ?? `member ${i + 1}`, score: null, rationale: null, reason: r.reason },
+  );
+  const usable = members.filter((m): m is PanelMember & { score: number; rationale: string } => m.score !== null);
+  if (usable.length < panelMajority(members.length)) return { ok: false, reason: unusableReason(members), members };
+  const score = median(usable.map((m) => m.score));
+  // The rationale of the member closest to the median (the first on a tie): what a reader of the score alone sees.
+  const closest = usable.reduce((best, m) => (Math.abs(m.score - score) < Math.abs(best.score - score) ? m : best));
+  return { ok: true, score, rationale: closest.rationale, members };
+}
+
+/** A member's answer; a member that throws gave no usable score (the others still count). */
+async function ask(call: () => Promise<JudgeResult>): Promise<JudgeResult> {
+  try {
+    return await call();
+  } catch (err) {
+    return { ok: false, reason: `judge call failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/**
+ * A Judge made of `members` (3 or 5, as config.yml allows). Its name lists the members' names.
+ * `structuredOutput` is there when some member has one: structured while every such member still
+ * asks through the schema mechanism, else the reasons of those that fell back, each named.
+ */
+export function createPanelJudge(members: readonly Judge[]): Judge {
+  const labels = members.map((m) => m.name);
+  const structuredMembers = members.filter((m) => m.structuredOutput !== undefined);
+  const structuredOutput = (): JudgeStructuredOutput => {
+    const fell = structuredMembers.flatMap((m) => {
+      const mode = m.structuredOutput?.();
+      return mode !== undefined && !mode.structured ? [`${m.name}: ${mode.reason}`] : [];
+    });
+    return fell.length === 0 ? { structured: true } : { structured: false, reason: fell.join('; ') };
+  };
+  return {
+    name: `panel of ${members.length}: ${labels.join(', ')}`,
+    score: async (criterion: string, reply: string) => combinePanel(labels, await Promise.all(members.map((m) => ask(() => m.score(criterion, reply))))),
+    scoreTranscript: async (criterion: string, turns: readonly Turn[]) =>
+      combinePanel(labels, await Promise.all(members.map((m) => ask(() => m.scoreTranscript(criterion, turns))))),
+    ...(structuredMembers.length > 0 ? { structuredOutput } : {}),
+    async close() {
+      await Promise.allSettled(members.map((m) => m.close()));
+    },
+  };
+}
+
+/**
+ * The judge config.yml asks for: its panel when it has one (each member its own client, with its
+ * own concurrency, retries and structured-output fallback), else the judge alone. `each` wraps
+ * every client that makes calls (the engine counts spend there: one call per member).
+ */
+export function createConfiguredJudge(config: JudgeConfig, deps: JudgeDeps = {}, each: (judge: Judge) => Judge = (j) => j): Judge {
+  const members = panelMembers(config);
+  if (members === null) return each(createJudge(config, deps));
+  // Each member has its own limiter (its own `concurrency`); the deps' shared one is for a single judge.
+  const { limiter: _shared, ...memberDeps } = deps;
+  return createPanelJudge(members.map((m) => each(createJudge(m, memberDeps))));
+}
+
+/**
+ * The judge as its fingerprint names it (docs/evaluations.md, "What defined each item"):
+ * "provider/model", or for a panel every member's "provider/model" in order, so that changing,
+ * adding or reordering a member changes the fingerprint and a kept result is not reused.
+ */
+export function judgeModelOf(config: JudgeConfig): string {
+  const members = panelMembers(config);
+  if (members === null) return `${config.provider}/${config.model}`;
+  return `panel: ${members.map((m) => `${m.provider}/${m.model}`).join(', ')}`;
+}
+
+/** Judge calls one criterion costs: one per member of a panel, else one. */
+export function callsPerCriterion(config: JudgeConfig | null): number {
+  return config === null ? 1 : (panelMembers(config)?.length ?? 1);
+}
+
+/** The judge's name as shown before any client exists: a panel lists its members. */
+export function configuredJudgeName(config: JudgeConfig): string {
+  const members = panelMembers(config);
+  const one = (j: JudgeConfig): string => j.label ?? `${j.provider} ${j.model}`;
+  return members === null ? one(config) : `panel of ${members.length}: ${members.map(one).join(', ')}`;
+}

@@ -1,0 +1,61 @@
+// `agent-replay calibrate` with a panel of judges (docs/judges.md, "Panels"): every member re-judges
+// each baseline, the estimate and spend count every member's call, and the calibration names the
+// panel. One loopback judge server answers per model (test/judge/panel-server.ts).
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCalibration } from '../../src/calibrate/schema.js';
+import type { TestServer } from '../judge/server.js';
+import { startPanelJudge } from '../judge/panel-server.js';
+import { agentConfig, baseline, cli, makeProject, serve, useCleanup } from './helpers.js';
+
+useCleanup();
+
+let judge: TestServer;
+beforeAll(async () => {
+  judge = await startPanelJudge();
+});
+afterAll(() => judge.close());
+
+const FIXTURES = [
+  'fixtures:',
+  '  - { label: a, message: a, assert: { judge: "split PPF" } }',
+  '  - { label: b, message: b, assert: { judge: "split PPF" } }',
+  '',
+].join('\n');
+
+async function project(cost: string): Promise<string> {
+  const agent = await serve(() => ({ status: 500, json: { error: 'the agent must not be called' } }));
+  const members = ['m0', 'm1', 'm2'].map((m) => `    - { model: ${m} }`).join('\n');
+  return makeProject({
+    config: `${agentConfig(agent.url)}judge:\n  baseUrl: "${judge.url}"\n  apiKey: k\n  retries: 0\n  panel:\n${members}\ncost: ${cost}\n`,
+    fixtures: { 'f.yml': FIXTURES },
+    baselines: [baseline('a', 'reply a', null, 'pass'), baseline('b', 'reply b', null, 'pass')],
+  });
+}
+
+describe('calibrate with a panel of judges', () => {
+  it('asks every member about every baseline and counts each call', async () => {
+    const cwd = await project('{ capUsd: 5 }');
+    const before = judge.received.length;
+    const r = await cli(['calibrate', '--out', 'calibration.json'], cwd);
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    const c = parseCalibration(await readFile(join(cwd, 'calibration.json'), 'utf8'), 'calibration.json');
+    expect(judge.received.slice(before).map((x) => (x.body as { model: string }).model).sort()).toEqual(['m0', 'm0', 'm1', 'm1', 'm2', 'm2']);
+    expect(c.estimate).toMatchObject({ calls: 6, baselines: 2, repeat: 1, members: 3 });
+    expect(c.spend.judgeCalls).toBe(6);
+    expect(c.judge.model).toBe('panel: openai/m0, openai/m1, openai/m2');
+    expect(c.judge.name).toBe('panel of 3: openai m0, openai m1, openai m2');
+  });
+
+  it('the cap refusal counts the members', async () => {
+    const cwd = await project('{ capUsd: 0.02, judgeCallUsd: 0.005 }');
+    const before = judge.received.length;
+    const r = await cli(['calibrate'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('for 6 judge calls (2 baselines x --repeat 1 x 3 panel members x $0.005 a call) is above the cost cap');
+    expect(judge.received.length).toBe(before);
+  });
+});

@@ -1,0 +1,172 @@
+// A panel of judges (docs/judges.md, "Panels") over real clients and one loopback judge server that
+// answers per model: the verdict is a strict majority of MEMBERS passing, not evaluated below a
+// majority of usable scores, the score is the median of the usable ones.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConfiguredJudge, createJudge, createPanelJudge } from '../../src/judge/index.js';
+import { judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
+import type { JudgeConfig } from '../../src/config.js';
+import type { Judge, PanelMember } from '../../src/types.js';
+import type { TestServer } from './server.js';
+import { startPanelJudge } from './panel-server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startPanelJudge();
+});
+afterAll(() => server.close());
+
+function member(model: string, extra: Partial<JudgeConfig> = {}): JudgeConfig {
+  return { provider: 'openai', baseUrl: server.url, model, apiKey: 'sk-member-secret', timeoutMs: 5_000, retries: 0, backoffMs: 0, concurrency: 2, label: null, ...extra };
+}
+
+function panelOf(size: number): Judge {
+  return createPanelJudge(Array.from({ length: size }, (_, k) => createJudge(member(`m${k}`))));
+}
+
+async function judged(size: number, criterion: string, threshold = 0.7) {
+  const panel = panelOf(size);
+  try {
+    return judgeOutcome(await panel.score(criterion, 'the reply'), threshold);
+  } finally {
+    await panel.close();
+  }
+}
+
+describe('a panel of three', () => {
+  it('2 pass, 1 fail: pass, with every member in the outcome and the median score', async () => {
+    const o = await judged(3, 'split PPF');
+    expect(o.verdict).toBe('pass');
+    expect(o.score).toBe(0.9);
+    expect(o.detail).toBe('panel: 2 of 3 members pass (score >= threshold 0.70; 2 needed), median 0.90: m0: meets it');
+    expect(o.members).toEqual([
+      { label: 'openai m0', score: 0.9, rationale: 'm0: meets it', reason: null },
+      { label: 'openai m1', score: 0.9, rationale: 'm1: meets it', reason: null },
+      { label: 'openai m2', score: 0.2, rationale: 'm2: misses it', reason: null },
+    ]);
+  });
+
+  it('1 pass, 2 fail: fail, the rationale a failing member gave', async () => {
+    const o = await judged(3, 'split FPF');
+    expect(o.verdict).toBe('fail');
+    expect(o.score).toBe(0.2);
+    expect(o.detail).toBe('panel: 1 of 3 members pass (score >= threshold 0.70; 2 needed), median 0.20: m0: misses it');
+  });
+
+  it('2 unusable: not evaluated, each member named with its reason', async () => {
+    const o = await judged(3, 'split PUH');
+    expect(o.verdict).toBe('not_evaluated');
+    expect(o.score).toBeNull();
+    expect(o.detail).toMatch(/^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m1: no usable score in output: .*; openai m2: HTTP 503: overloaded$/);
+    expect(o.members?.map((m) => [m.score, m.reason === null])).toEqual([
+      [0.9, true],
+      [null, false],
+      [null, false],
+    ]);
+    expect(JSON.stringify(o)).not.toContain('sk-member-secret');
+  });
+
+  it('1 unusable: the 2 usable decide (1 pass 1 fail is a fail: no pass majority of 3); the median is of the usable scores', async () => {
+    const o = await judged(3, 'scores 0.9,0.4,x');
+    expect(o.verdict).toBe('fail');
+    expect(o.score).toBeCloseTo(0.65, 10);
+    const both = await judged(3, 'split PUP');
+    expect(both.verdict).toBe('pass');
+  });
+
+  it('asks every member in parallel: each member is called once per criterion', async () => {
+    const before = server.received.length;
+    await judged(3, 'split PPP');
+    const asked = server.received.slice(before).map((r) => (r.body as { model: string }).model).sort();
+    expect(asked).toEqual(['m0', 'm1', 'm2']);
+  });
+});
+
+describe('a panel of five', () => {
+  it('3 usable, 2 of them pass: fail (a majority answered, no majority passed)', async () => {
+    const o = await judged(5, 'split PPFUH');
+    expect(o.verdict).toBe('fail');
+    expect(o.detail).toMatch(/^panel: 2 of 5 members pass \(score >= threshold 0.70; 3 needed\), median 0.90: /);
+  });
+
+  it('3 pass of 5: pass; 2 usable: not evaluated; the median of 5 scores', async () => {
+    expect((await judged(5, 'split PFPFP')).verdict).toBe('pass');
+    expect((await judged(5, 'split PPUUH')).verdict).toBe('not_evaluated');
+    const o = await judged(5, 'scores 0.1,0.95,0.3,0.8,0.75');
+    expect(o.score).toBe(0.75);
+    expect(o.verdict).toBe('pass');
+    expect(o.rationale).toBe('member 1 says 0.95');
+  });
+
+  it('4 usable with the median over the threshold but only 2 passing: fail (the majority is of members)', async () => {
+    const o = await judged(5, 'scores 0.9,0.9,0.6,0.1,x');
+    expect(o.score).toBeCloseTo(0.75, 10);
+    expect(o.verdict).toBe('fail');
+  });
+});
+
+describe('the panel client', () => {
+  it('names its members; a label wins over "provider model"', async () => {
+    const p = createPanelJudge([createJudge(member('m0', { label: 'cheap one' })), createJudge(member('m1')), createJudge(member('m2'))]);
+    expect(p.name).toBe('panel of 3: cheap one, openai m1, openai m2');
+    expect((await p.score('split PPP', 'r')).members?.[0]?.label).toBe('cheap one');
+    await p.close();
+  });
+
+  it('the structured-output fallback is per member: only the refusing member goes plain, and the panel says which', async () => {
+    const p = createPanelJudge([createJudge(member('m0')), createJudge(member('plain')), createJudge(member('m2'))]);
+    expect(p.structuredOutput?.()).toEqual({ structured: true });
+    const before = server.received.length;
+    const r = await p.score('split PPP', 'r');
+    expect(r.ok && r.members?.map((m) => m.score)).toEqual([0.9, 0.8, 0.9]);
+    expect(p.structuredOutput?.()).toEqual({ structured: false, reason: "openai plain: HTTP 400: response_format 'json_schema' is not supported" });
+    await p.score('split PPP', 'r');
+    const sent = server.received.slice(before).map((x) => x.body as { model: string; response_format?: unknown });
+    // The refusing member: structured once, then plain; the others stay structured.
+    expect(sent.filter((b) => b.model === 'plain').map((b) => b.response_format !== undefined)).toEqual([true, false, false]);
+    expect(sent.filter((b) => b.model !== 'plain').every((b) => b.response_format !== undefined)).toBe(true);
+    await p.close();
+  });
+
+  it('a member that throws counts as unusable; the others still decide', async () => {
+    const broken: Judge = {
+      name: 'broken',
+      score: () => Promise.reject(new Error('boom')),
+      scoreTranscript: () => Promise.reject(new Error('boom')),
+      close: () => Promise.resolve(),
+    };
+    const p = createPanelJudge([createJudge(member('m0')), broken, createJudge(member('m2'))]);
+    const o = judgeOutcome(await p.scoreTranscript('split PXP', [{ index: 1, message: 'hi', reply: 'hello', route: null, offTrack: [], durationMs: 1 } as never]), 0.7);
+    expect(o.verdict).toBe('pass');
+    expect(o.members?.[1]).toEqual({ label: 'broken', score: null, rationale: null, reason: 'judge call failed: boom' });
+    await p.close();
+  });
+
+  it('createConfiguredJudge builds the panel of config.yml, each member from its settings', async () => {
+    const judge = createConfiguredJudge({ ...member('m0'), panel: [{ model: 'm0' }, { model: 'm1', label: 'second' }, { model: 'm2' }] });
+    expect(judge.name).toBe('panel of 3: openai m0, second, openai m2');
+    const o = judgeOutcome(await judge.score('split FPP', 'r'), 0.7);
+    expect(o.verdict).toBe('pass');
+    await judge.close();
+    const single = createConfiguredJudge(member('m1'));
+    expect(single.name).toBe('openai m1');
+    await single.close();
+  });
+});
+
+describe('panelVerdict (the rule, on members as recorded)', () => {
+  const m = (score: number | null): PanelMember => ({ label: 'x', score, rationale: score === null ? null : 'r', reason: score === null ? 'no usable score' : null });
+  it.each([
+    [[0.9, 0.9, 0.2], 'pass'],
+    [[0.9, 0.2, 0.2], 'fail'],
+    [[0.9, null, null], 'not_evaluated'],
+    [[0.9, 0.9, null], 'pass'],
+    [[0.9, 0.2, null], 'fail'],
+    [[0.9, 0.9, 0.2, null, null], 'fail'],
+    [[0.9, 0.9, 0.9, null, null], 'pass'],
+    [[0.9, 0.9, null, null, null], 'not_evaluated'],
+    [[0.7, 0.7, 0.69], 'pass'],
+  ] as const)('%j at 0.7: %s', (scores, verdict) => {
+    expect(panelVerdict(scores.map(m), 0.7).verdict).toBe(verdict);
+  });
+});
