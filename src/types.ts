@@ -488,6 +488,11 @@ export interface RunRecord {
    * the plain prompt (false, `structuredFallback` says why); absent: a judge without one, or an older record.
    */
   judge: { name: string | null; structured?: boolean; structuredFallback?: string };
+  /**
+   * The simulator of simulated users (docs/simulated-users.md), as `judge`: its name and whether it
+   * asked through the schema mechanism or fell back to the plain prompt; absent when the run had none.
+   */
+  simulator?: { name: string; structured?: boolean; structuredFallback?: string };
   estimate: Estimate;
   tallies: Tallies;
   /**

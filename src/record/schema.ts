@@ -302,6 +302,8 @@ export const runRecordSchema = z.strictObject({
   agent: z.strictObject({ host: z.string().nullable(), endpoint: z.string().nullable().optional() }),
   // structured / structuredFallback added within schema version 1: older records have neither.
   judge: z.strictObject({ name: z.string().nullable(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }),
+  // Within schema version 1 (docs/simulated-users.md): absent when the run had no simulator.
+  simulator: z.strictObject({ name: z.string(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }).optional(),
   estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean() }),
   tallies: z.strictObject({
     passed: z.number().int().nonnegative(),

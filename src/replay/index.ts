@@ -103,6 +103,14 @@ function judgeInfo(name: string | null, judge: Judge | null): RunRecord['judge']
   return mode.structured ? { name, structured: true } : { name, structured: false, structuredFallback: mode.reason };
 }
 
+/** The same facts of the simulator, when the run has one (docs/simulated-users.md). */
+function simulatorInfo(simulator: Simulator): NonNullable<RunRecord['simulator']> {
+  const mode = simulator.structuredOutput?.();
+  const name = simulator.name;
+  if (mode === undefined) return { name };
+  return mode.structured ? { name, structured: true } : { name, structured: false, structuredFallback: mode.reason };
+}
+
 export interface ReplayOptions {
   concurrency: number;
   estimate: Estimate;
@@ -281,6 +289,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     commit: options.commit,
     agent: options.agentEndpoint ? { host: options.agentHost, endpoint: options.agentEndpoint } : { host: options.agentHost },
     judge: judgeInfo(options.judgeName, deps.judge),
+    ...(deps.simulator ? { simulator: simulatorInfo(deps.simulator) } : {}),
     estimate: options.estimate,
     tallies: tallies([...finished, ...finishedPersonas]),
     interrupted: finished.length + finishedPersonas.length < total,

@@ -92,6 +92,7 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
   requireSomething(paths, fixtureFiles, personaFiles, found);
   const { baselines, personaBaselines } = await loadBaselines(paths, root, items, found);
   warnJudgeNotConfigured(config, fixtureFiles.fixtures, personaFiles.personas, paths.configShown, found);
+  warnSimulatorNotConfigured(config, personaFiles.personas, paths.configShown, found);
   warnPersonaMapping(config, personaFiles.personas, paths.configShown, found);
   return finish(paths, found, config, { fixtures: fixtureFiles.fixtures, personas: personaFiles.personas, baselines, personaBaselines });
 }
@@ -428,6 +429,24 @@ function warnJudgeNotConfigured(config: Config | null, fixtures: readonly Fixtur
       fix: JUDGE_FIX(configShown),
     });
   }
+}
+
+/**
+ * Simulated users with neither `simulator:` nor `judge:` (docs/personas.md, "Simulated users"): a
+ * stored baseline can still be replayed, but every live turn is a simulator fault (not evaluated).
+ */
+function warnSimulatorNotConfigured(config: Config | null, personas: readonly PersonaScript[], configShown: string, found: Findings): void {
+  if (!config || config.judge || config.simulator) return;
+  const simulated = personas.filter((p) => p.user);
+  const first = simulated[0];
+  if (!first) return;
+  found.warnings.push({
+    file: first.file,
+    line: first.line,
+    column: null,
+    message: `${simulated.length} persona script${simulated.length === 1 ? ' has' : 's have'} a simulated user (first: ${JSON.stringify(first.label)}) but no simulator is configured: a turn the baseline cannot replay will be not evaluated`,
+    fix: `add a simulator section to ${configShown} (provider, baseUrl, model, apiKey), or a judge section, whose model then plays the user too`,
+  });
 }
 
 /**

@@ -129,6 +129,7 @@ describe('simulated users: live, accepted, replayed', () => {
     expect(sim.asks.every((a) => a.schema === 'simulated_user' && a.maxTurns === 4 && a.text.includes('Be brief.'))).toBe(true);
     expect(p.simulation).toEqual({ goal: 'Get a refund for order 1234', liveFromTurn: 2, endedBy: 'simulator', doneReason: 'goal reached after 3 turns', calls: 3, retries: 0, fault: null });
     expect(record.spend).toMatchObject({ agentTurns: 4, simulatorCalls: 3, simulatorRetries: 0, baselineTurns: 0 });
+    expect(record.simulator).toEqual({ name: 'openai sim-model', structured: true });
     // The estimate: welcome + 4 agent turns at 0.01, 4 simulator calls at 0.005.
     expect(record.estimate.usd).toBe(0.07);
   });
@@ -289,6 +290,7 @@ describe('simulated users: repeat, fallback, secrets', () => {
       ['sim-b', 'pass', 'simulator'],
     ]);
     expect(sim.asks.filter((a) => a.schema !== null)).toHaveLength(1);
+    expect(record.simulator).toEqual({ name: 'openai sim-model', structured: false, structuredFallback: "HTTP 400: response_format 'json_schema' is not supported by this model" });
     // The plain prompt asks for the JSON in words.
     expect(sim.asks.at(-1)?.request.body).not.toHaveProperty('response_format');
     expect(sim.asks.length).toBe(1 + 2 + 2);
@@ -309,5 +311,21 @@ describe('simulated users: repeat, fallback, secrets', () => {
     // The explicit simulator section has no apiKey; the judge's provider matches, so its key is inherited.
     expect(sim.received[0]?.headers.authorization).toBe('Bearer judge-key-0123456789');
     expect(p.verdict).toBe('pass');
+  });
+});
+
+describe('simulated users from untrusted code', () => {
+  it("a fork's config.yml may not send the judge's key to a simulator address of its choosing", async () => {
+    const agent = await agentServer({});
+    const sim = await simulatorServer(playUntil(2));
+    const cwd = await project(agent.url, sim.url, { config: 'judge: { provider: openai, model: j, apiKey: "${JUDGE_KEY}" }\n' });
+    const result = await runCheck({ ...options(cwd, { JUDGE_KEY: 'judge-key-0123456789' }), untrustedSuite: 'the head of #12, from a fork' }, { clock });
+    expect(result.kind).toBe('config_errors');
+    if (result.kind !== 'config_errors') return;
+    expect(result.errors.map((e) => e.message)).toEqual([
+      `simulator.baseUrl in this commit's config.yml is ${new URL(sim.url).origin}, but the commit is the head of #12, from a fork: its config.yml may not choose where the simulator's key is sent (only to https://api.openai.com/v1, the openai API)`,
+    ]);
+    expect(sim.received).toHaveLength(0);
+    expect(agent.requests).toHaveLength(0);
   });
 });
