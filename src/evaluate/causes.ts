@@ -133,6 +133,14 @@ export function notEvaluatedCause(detail: string): Cause {
   const judge = /^judge unreachable: (.*)$/.exec(detail);
   if (judge) {
     const reason = judge[1] ?? '';
+    // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
+    if (/^no usable score\b/.test(reason)) {
+      return {
+        key: 'judge:no-score',
+        what: 'the judge answered without a usable score',
+        hint: 'use a judge model that follows the prompt, or an endpoint with structured output (docs/judges.md)',
+      };
+    }
     const status = /HTTP (\d{3})/.exec(reason)?.[1];
     // The reason of the first item (without its attempt count) says what the judge did.
     const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();

@@ -53,6 +53,16 @@ describe('causes', () => {
     expect(causeOf(rec({ verdict: 'pass' }), URL_)).toBeNull();
   });
 
+  it('tells a judge that answered prose from one that could not be reached', () => {
+    const prose = (text: string) => causeOf(rec({ verdict: 'not_evaluated', detail: `judge unreachable: no usable score in output: "${text}"` }), URL_);
+    // Two different answers without a score are one cause, and the hint is about the model, not the address.
+    expect(prose('I think it is fine')?.key).toBe(prose('Hard to say')?.key);
+    expect(prose('I think it is fine')?.what).toBe('the judge answered without a usable score');
+    expect(prose('I think it is fine')?.hint).toMatch(/structured output/);
+    const down = causeOf(rec({ verdict: 'not_evaluated', detail: 'judge unreachable: HTTP 503 after 3 retries' }), URL_);
+    expect([down?.what, down?.hint]).toEqual(['judge unreachable: HTTP 503', 'check judge.baseUrl, judge.model and the judge key; raise judge.timeoutMs if it is slow']);
+  });
+
   it('groups unmocked calls by tool, whatever input each call had', () => {
     const script = (label: string, error: string): PersonaRecord =>
       ({ label, errored: true, errorKind: 'unmocked_tool', error, verdict: null, checks: [] }) as unknown as PersonaRecord;
