@@ -70,7 +70,9 @@ const SECTION_INTRO_WITH_SCRIPTS: Partial<Record<SectionKey, string>> = {
 export function sectionHeading(key: SectionKey, items: readonly Item[]): string {
   const w = SECTION_WORDS[key];
   const head = `#### ${w.icon} ${w.title} (${thousands(items.length)})${w.suffix}`;
-  const intro = (items.some(isPersona) ? SECTION_INTRO_WITH_SCRIPTS[key] : undefined) ?? SECTION_INTRO[key];
+  let intro = (items.some(isPersona) ? SECTION_INTRO_WITH_SCRIPTS[key] : undefined) ?? SECTION_INTRO[key];
+  // An item here only because it is slower than its baseline (docs/latency.md) is told apart.
+  if (key === 'changed' && items.some((f) => f.slower !== undefined)) intro = intro.replace(/, or the check passes now\.$/, ', the check passes now, or the item is slower than its baseline.');
   return intro ? `${head}\n\n${intro}` : head;
 }
 
