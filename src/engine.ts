@@ -6,7 +6,7 @@ import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluat
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { JUDGE_DEFAULTS } from './suite/config-file.js';
 import { repeatOf } from './suite/repeat.js';
-import { criteriaCount, estimateCost, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
+import { criteriaCount, estimateCost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
@@ -83,6 +83,8 @@ export type CheckResult =
       judgeCalls: number;
       /** Persona scripts that would have run (each counted with all its turns). */
       personaCount?: number;
+      /** Simulator calls at most, of simulated scripts (docs/simulated-users.md). */
+      simulatorCalls?: number;
       suite: Suite;
       warnings: ConfigIssue[];
     }
@@ -264,6 +266,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       fixtureCount: suite.fixtures.length,
       judgeCalls: (judgeCalls(attempts) + criteriaCount(scriptAttempts)) * perCriterion,
       personaCount: suite.personas.length,
+      simulatorCalls: simulatorCalls(scriptAttempts),
       suite,
       warnings: loaded.warnings,
     };

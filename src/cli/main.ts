@@ -141,14 +141,14 @@ function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readon
 }
 
 /** The terminal's refusal (src/report/cap.ts). */
-export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0): string {
-  return renderCapRefusalText(estimate, fixtureCount, judgeCalls, dir, personaCount);
+export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0, simulatorCalls = 0): string {
+  return renderCapRefusalText(estimate, fixtureCount, judgeCalls, dir, personaCount, simulatorCalls);
 }
 
 export function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {
   if (result.kind === 'config_errors') return EXIT.usage;
   if (result.kind === 'refused') {
-    io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir, result.personaCount));
+    io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir, result.personaCount, result.simulatorCalls));
     return EXIT.usage;
   }
   if (result.gate.failed) {

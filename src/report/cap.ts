@@ -9,21 +9,24 @@ import { markerLine, metaLine } from './metadata.js';
 import { formatUsdPair } from './money.js';
 import { plural } from './model.js';
 
-/** What the estimate covers: "12 fixtures, 3 persona scripts and 4 judge calls". */
-function capScope(fixtureCount: number, judgeCalls: number, personaCount: number): string {
-  const calls = judgeCalls > 0 ? ` and ${plural(judgeCalls, 'judge call', 'judge calls')}` : '';
-  const scripts = personaCount > 0 ? `${calls ? ', ' : ' and '}${plural(personaCount, 'persona script', 'persona scripts')}` : '';
-  return `${plural(fixtureCount, 'fixture', 'fixtures')}${scripts}${calls}`;
+/** What the estimate covers: "12 fixtures, 3 persona scripts, 4 judge calls and 16 simulator calls". */
+function capScope(fixtureCount: number, judgeCalls: number, personaCount: number, simulatorCalls: number): string {
+  const parts = [plural(fixtureCount, 'fixture', 'fixtures')];
+  if (personaCount > 0) parts.push(plural(personaCount, 'persona script', 'persona scripts'));
+  if (judgeCalls > 0) parts.push(plural(judgeCalls, 'judge call', 'judge calls'));
+  // At most maxTurns calls per simulated script (docs/simulated-users.md).
+  if (simulatorCalls > 0) parts.push(plural(simulatorCalls, 'simulator call', 'simulator calls'));
+  return parts.length === 1 ? (parts[0] as string) : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) as string}`;
 }
 
 /** `personaCount`: persona scripts in the run besides the fixtures (each script is an item: docs/personas.md). */
-export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext, personaCount = 0): string {
+export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext, personaCount = 0, simulatorCalls = 0): string {
   const label = codeSpan(clip(ctx.confirmLabel, 100));
   const [estimated, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   return [
     `${markerLine(ctx.marker)}\n${metaLine(ctx)}`,
     '### ⏸️ Not run: the estimated cost is above the cap',
-    `**≈ ${estimated} estimated** for ${capScope(fixtureCount, judgeCalls, personaCount)}; ` +
+    `**≈ ${estimated} estimated** for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls)}; ` +
       `the cap is **${cap}**. Nothing was replayed and nothing was spent.`,
     'To run it anyway, confirm the cost in one of these ways:',
     [
@@ -37,10 +40,10 @@ export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judge
 }
 
 /** The terminal's refusal: plain text (the PR comment's markdown is for GitHub, not a terminal); `dir` the suite folder. */
-export function renderCapRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0): string {
+export function renderCapRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0, simulatorCalls = 0): string {
   const [est, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   return (
-    `not run: the estimated cost ${est} for ${capScope(fixtureCount, judgeCalls, personaCount)} is above the cost cap ${cap}.\n` +
+    `not run: the estimated cost ${est} for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls)} is above the cost cap ${cap}.\n` +
     'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
     `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
   );

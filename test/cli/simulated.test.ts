@@ -72,4 +72,19 @@ describe('agent-replay run with a simulated user', () => {
     expect(replayed.simulation).toMatchObject({ liveFromTurn: null, calls: 0 });
     expect(r2.spend).toMatchObject({ simulatorCalls: 0, baselineTurns: 3 });
   });
+
+  it('a run above the cost cap names the simulator calls it would make, and sends nothing', async () => {
+    let agentRequests = 0;
+    const agent = await serve(() => {
+      agentRequests++;
+      return { status: 200, json: { reply: 'never asked' } };
+    });
+    simulator = await startDemoServer();
+    const cwd = await makeProject({ config: `agent:\n  url: ${agent.url}\nsimulator: { baseUrl: "${simulator.judgeBaseUrl}", model: demo }\ncost: { capUsd: 0.01 }\n`, personas: { 'refund.yml': SCRIPT } });
+    const refused = await cli(['run', '--out', 'r.json'], cwd);
+    expect(refused.code).toBe(2);
+    // maxTurns 5: five simulator calls at most, besides the script itself.
+    expect(refused.stderr).toContain('for 0 fixtures, 1 persona script and 5 simulator calls is above the cost cap $0.01');
+    expect(agentRequests).toBe(0);
+  });
 });
