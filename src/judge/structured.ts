@@ -1,0 +1,212 @@
+// One model client that asks for a JSON object through the provider's schema mechanism
+// (docs/configuration.md, "Structured output"), shared by the judge and the simulated user
+// (docs/simulated-users.md): OpenAI-compatible chat completions with a strict `response_format`
+// json_schema, Anthropic messages with a forced tool. An endpoint that refuses the mechanism (see
+// `isRefusal`) turns the client to the plain prompt for the rest of the run: the refused call is
+// sent again plain at once, and `structuredOutput()` says so for the record.
+// What the answer means is the caller's: this reads the object, the text or the refusal out of
+// the provider's envelope.
+
+import { Agent } from '../http/undici.js';
+import type { JudgeConfig } from '../config.js';
+import type { Clock, JudgeStructuredOutput } from '../types.js';
+import { postJson, type PostResult } from './http.js';
+import { systemClock } from '../http/retry.js';
+import { AdaptiveLimiter } from '../http/limiter.js';
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+export interface StructuredDeps {
+  clock?: Clock;
+  random?: () => number;
+  /** Told before each retried request (counted in `spend`: docs/semantics.md, "Cost"). */
+  onRetry?: () => void;
+  /** Gates every call; default: an adaptive limit starting at `config.concurrency`. */
+  limiter?: AdaptiveLimiter;
+  /** Aborted when the run is interrupted: calls not yet sent are not sent, those in flight are abandoned. */
+  signal?: AbortSignal;
+}
+
+/** What the client asks for: the schema mechanism's name, description and schema, and the sampling. */
+export interface StructuredRequestShape {
+  /** The OpenAI json_schema's name and the Anthropic tool's. */
+  name: string;
+  description: string;
+  schema: object;
+  /** Anthropic's required `max_tokens`. */
+  maxTokens: number;
+  /** Sent when set (the judge asks for 0); absent: the provider's default. */
+  temperature?: number;
+}
+
+/** What a response held: the schema's object (Anthropic's tool input), a text, the model's refusal, or none of these. */
+export type StructuredAnswer =
+  | { kind: 'object'; value: unknown }
+  | { kind: 'text'; text: string }
+  | { kind: 'refusal'; text: string }
+  | { kind: 'none' };
+
+/** A call's outcome: the response read, or the HTTP failure (its reason not yet redacted). */
+export type StructuredResult = { ok: true; answer: StructuredAnswer } | { ok: false; reason: string };
+
+interface ProviderCall {
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+interface Provider {
+  call(config: JudgeConfig, shape: StructuredRequestShape, system: string, user: string, structured: boolean): ProviderCall;
+  answer(json: unknown, shape: StructuredRequestShape): StructuredAnswer;
+}
+
+export function get(value: unknown, ...path: (string | number)[]): unknown {
+  let cur = value;
+  for (const key of path) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string | number, unknown>)[key];
+  }
+  return cur;
+}
+
+const openai: Provider = {
+  call(config, shape, system, user, structured) {
+    const headers: Record<string, string> = {};
+    if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
+    return {
+      path: '/chat/completions',
+      headers,
+      body: {
+        model: config.model,
+        ...(shape.temperature === undefined ? {} : { temperature: shape.temperature }),
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: user },
+        ],
+        ...(structured ? { response_format: { type: 'json_schema', json_schema: { name: shape.name, strict: true, schema: shape.schema } } } : {}),
+      },
+    };
+  },
+  answer(json) {
+    const content = get(json, 'choices', 0, 'message', 'content');
+    if (typeof content === 'string') return { kind: 'text', text: content };
+    const refusal = get(json, 'choices', 0, 'message', 'refusal');
+    if (typeof refusal === 'string') return { kind: 'refusal', text: refusal };
+    return { kind: 'none' };
+  },
+};
+
+const anthropic: Provider = {
+  call(config, shape, system, user, structured) {
+    const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
+    if (config.apiKey) headers['x-api-key'] = config.apiKey;
+    return {
+      path: '/messages',
+      headers,
+      body: {
+        model: config.model,
+        max_tokens: shape.maxTokens,
+        ...(shape.temperature === undefined ? {} : { temperature: shape.temperature }),
+        system,
+        messages: [{ role: 'user', content: user }],
+        ...(structured
+          ? { tools: [{ name: shape.name, description: shape.description, input_schema: shape.schema }], tool_choice: { type: 'tool', name: shape.name } }
+          : {}),
+      },
+    };
+  },
+  answer(json, shape) {
+    const content = get(json, 'content');
+    if (Array.isArray(content)) {
+      const call = content.find((b) => get(b, 'type') === 'tool_use' && get(b, 'name') === shape.name);
+      if (call !== undefined) return { kind: 'object', value: get(call, 'input') };
+      const block = content.find((b) => get(b, 'type') === 'text' && typeof get(b, 'text') === 'string') ?? content[0];
+      const text = get(block, 'text');
+      if (typeof text === 'string') return { kind: 'text', text };
+    }
+    return { kind: 'none' };
+  },
+};
+
+const PROVIDERS: Record<JudgeConfig['provider'], Provider> = { openai, anthropic };
+
+/** The words of a 400 that name the schema mechanism (either provider's). */
+const MECHANISM_WORDS = /response_format|json_schema|structured output|tool_choice|tool_use|\btools?\b/i;
+
+/**
+ * An endpoint refuses the schema mechanism when it answers HTTP 400 or 422 and its body names the
+ * mechanism: `response_format`, `json_schema`, "structured output", `tool` or `tools`, `tool_choice` or
+ * `tool_use` (any case). Any other failure is the call's own and is not retried plain.
+ */
+export function isRefusal(res: PostResult): res is Extract<PostResult, { ok: false }> {
+  return !res.ok && (res.status === 400 || res.status === 422) && MECHANISM_WORDS.test(res.body ?? '');
+}
+
+export interface StructuredClient {
+  /** One call (its retries included); `onRetry` is told too, per call. Throws only what the HTTP layer throws. */
+  ask(system: string, user: string, onRetry?: () => void): Promise<StructuredResult>;
+  structuredOutput(): JudgeStructuredOutput;
+  close(): Promise<void>;
+}
+
+/** `redact` cleans the refusal reason kept for the record. */
+export function createStructuredClient(config: JudgeConfig, shape: StructuredRequestShape, deps: StructuredDeps, redact: (text: string) => string): StructuredClient {
+  const provider = PROVIDERS[config.provider];
+  const clock = deps.clock ?? systemClock;
+  const random = deps.random ?? Math.random;
+  const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
+  const base = config.baseUrl.replace(/\/+$/, '');
+  const dispatcher = new Agent({ connect: { timeout: config.timeoutMs }, headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs });
+  let structured: JudgeStructuredOutput = { structured: true };
+
+  /**
+   * One call; the mode is read when each attempt is sent, so a call that waited for a slot while
+   * the first refusal arrived goes plain. `structured` says how the last attempt was sent.
+   */
+  async function post(system: string, user: string, onRetry: (() => void) | undefined): Promise<{ res: PostResult; structured: boolean }> {
+    let sent = structured.structured;
+    const call = provider.call(config, shape, system, user, sent);
+    const res = await postJson({
+      url: `${base}${call.path}`,
+      headers: call.headers,
+      body: () => {
+        sent = structured.structured;
+        return provider.call(config, shape, system, user, sent).body;
+      },
+      dispatcher,
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+      backoffMs: config.backoffMs,
+      clock,
+      random,
+      onRetry:
+        onRetry === undefined
+          ? deps.onRetry
+          : () => {
+              onRetry();
+              deps.onRetry?.();
+            },
+      limiter,
+      signal: deps.signal,
+    });
+    return { res, structured: sent };
+  }
+
+  return {
+    async ask(system, user, onRetry) {
+      if (!provider) return { ok: false, reason: `unknown provider "${String(config.provider)}"` };
+      const first = await post(system, user, onRetry);
+      let res = first.res;
+      if (first.structured && isRefusal(res)) {
+        // Calls in flight when the first refusal arrived are refused too; the first one's reason is kept.
+        if (structured.structured) structured = { structured: false, reason: redact(res.reason) };
+        res = (await post(system, user, onRetry)).res;
+      }
+      return res.ok ? { ok: true, answer: provider.answer(res.json, shape) } : { ok: false, reason: res.reason };
+    },
+    structuredOutput: () => structured,
+    async close() {
+      await dispatcher.close().catch(() => undefined);
+    },
+  };
+}
