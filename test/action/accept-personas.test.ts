@@ -7,7 +7,7 @@ import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentServer } from '../support/agent-server.js';
 import { shopAgentHandler } from '../support/shop-agent.js';
 import { artifactZip } from '../support/zip.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, useServers, seedPullForAccept } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import type { PersonaBaseline } from '../../src/types.js';
 
@@ -27,11 +27,7 @@ let agent: AgentServer;
 let gh: FakeGitHub;
 useServers(
   shopAgentHandler(),
-  (g) => {
-    g.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
-    g.setBranch('octo/shop', 'feature', HEAD);
-    g.setPermission('octo', 'shop', 'maintainer', 'write');
-  },
+  seedPullForAccept,
   (a, g) => {
     agent = a;
     gh = g;

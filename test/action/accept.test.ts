@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers } from './harness.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers, seedPullForAccept } from './harness.js';
 import { artifactZip, renameEntry } from '../support/zip.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
@@ -33,9 +33,7 @@ let gh: FakeGitHub;
 useServers(
   handler,
   (g) => {
-    g.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
-    g.setBranch('octo/shop', 'feature', HEAD);
-    g.setPermission('octo', 'shop', 'maintainer', 'write');
+    seedPullForAccept(g);
     g.setPermission('octo', 'shop', 'visitor', 'read');
     g.setPermission('octo', 'shop', 'triager', 'triage');
   },

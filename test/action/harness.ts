@@ -146,6 +146,13 @@ export function pullPayload(over: { number?: number; headSha?: string; headRepo?
   };
 }
 
+/** Pull request 7 from branch feature at HEAD, and "maintainer" with write access: what the accept flow needs. */
+export function seedPullForAccept(g: FakeGitHub): void {
+  g.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
+  g.setBranch('octo/shop', 'feature', HEAD);
+  g.setPermission('octo', 'shop', 'maintainer', 'write');
+}
+
 /**
  * One loopback agent for the file and a fresh fake GitHub for each test, seeded by `seed`;
  * `use` hands both to the test file. Both are closed when done.

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, useServers, seedPullForAccept } from './harness.js';
 import { artifactZip } from '../support/zip.js';
 import { parseRecord } from '../../src/record/index.js';
 import { DemoAgent } from '../../src/demo/agent.js';
@@ -47,11 +47,7 @@ let agent: AgentServer;
 let gh: FakeGitHub;
 useServers(
   handler,
-  (g) => {
-    g.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
-    g.setBranch('octo/shop', 'feature', HEAD);
-    g.setPermission('octo', 'shop', 'maintainer', 'write');
-  },
+  seedPullForAccept,
   (a, g) => {
     agent = a;
     gh = g;

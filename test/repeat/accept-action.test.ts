@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import type { FakeGitHub } from '../support/github-server.js';
 import { artifactZip } from '../support/zip.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from '../action/harness.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, useServers, seedPullForAccept } from '../action/harness.js';
 
 const handler: AgentHandler = (req) => {
   const body = (req.json ?? {}) as Record<string, unknown>;
@@ -27,11 +27,7 @@ let agent: AgentServer;
 let gh: FakeGitHub;
 useServers(
   handler,
-  (g) => {
-    g.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
-    g.setBranch('octo/shop', 'feature', HEAD);
-    g.setPermission('octo', 'shop', 'maintainer', 'write');
-  },
+  seedPullForAccept,
   (a, g) => {
     agent = a;
     gh = g;
