@@ -133,7 +133,9 @@ describe('agent rate limits (default retries)', () => {
   it('429 above 5 per second with Retry-After: 0: none errored, never more than 5 served in one second', async () => {
     const { server, client, clock } = await agentUnder({ kind: 'per-second', max: 5 }, '0');
     const record = await replay({ fixtures: fixtures(60), personas: [], baselines: NO_BASELINES }, { agent: client, regex: noRegex, judge: null }, OPTIONS);
-    expect(record.tallies).toMatchObject({ errored: 0, passed: 60 });
+    // Said when it fails: which fixture errored, why, and at what virtual time (a rare failure under load).
+    const why = `${record.fixtures.filter((f) => f.errored).map((f) => `${f.label}: ${f.error ?? ''}`).join('; ')} (virtual time ${clock.now()} ms)`;
+    expect(record.tallies, why).toMatchObject({ errored: 0, passed: 60 });
     expect(server.counts.served).toBe(60);
     expect(server.counts.peakPerSecond).toBe(5);
     expect(server.counts.throttled).toBeGreaterThan(0);
