@@ -280,12 +280,13 @@ export function tierOf(baseline: Tally, now: Tally, p: { drop: number; rise: num
 }
 
 /**
- * An item's statistics against its baseline's attempts, or null when neither side has more than
+ * An item's statistics, now against its baseline's attempts (baseline first, as in every function
+ * here), or null when neither side has more than
  * one attempt (its change is then the verdict's drift alone).
  */
-export function itemStats(now: Tally, baseline: Tally, options: TierOptions & { looks?: number }): ItemStats | null {
-  checkTally(now, 'now');
+export function itemStats(baseline: Tally, now: Tally, options: TierOptions & { looks?: number }): ItemStats | null {
   checkTally(baseline, 'baseline');
+  checkTally(now, 'now');
   if (!(options.alpha > 0 && options.alpha < 1)) throw new RangeError(`alpha ${options.alpha} is not between 0 and 1`);
   if (!Number.isInteger(options.maxLooks) || options.maxLooks < 1) throw new RangeError(`maxLooks ${options.maxLooks} is not a whole number >= 1`);
   if (now.total <= 1 && baseline.total <= 1) return null;

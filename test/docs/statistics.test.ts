@@ -49,7 +49,7 @@ describe('docs/statistics.md', () => {
       // The table's rule is the tier's.
       for (const [i, n] of ATTEMPTS.entries()) {
         const k = cells[i] === '—' ? -1 : Number(cells[i]!.split(' ')[0]);
-        if (k >= 0) expect(itemStats(t(k, n), baseline, { alpha: 0.05, maxLooks: 1 })?.tier).toBe('regressed');
+        if (k >= 0) expect(itemStats(baseline, t(k, n), { alpha: 0.05, maxLooks: 1 })?.tier).toBe('regressed');
       }
     }
   });
@@ -60,12 +60,12 @@ describe('docs/statistics.md', () => {
       [`0/3 is [0, ${wilson(t(0, 3))[1].toFixed(2)}]`, true],
       [`10/10 → 0/3 gives pDrop = ${drop(t(10, 10), t(0, 3)).toFixed(4)}`, true],
       [`5/5 → 4/5 gives ${drop(t(5, 5), t(4, 5)).toFixed(1)}`, true],
-      [`9/10 → 1/3 (pDrop ${drop(t(9, 10), t(1, 3)).toFixed(3)}, ${Math.round((0.9 - 1 / 3) * 100)} points down) is \`likely_regressed\``, itemStats(t(1, 3), t(9, 10), { alpha: 0.05, maxLooks: 1 })?.tier === 'likely_regressed'],
-      ['5/5 → 4/5 is `steady`', itemStats(t(4, 5), t(5, 5), { alpha: 0.05, maxLooks: 1 })?.tier === 'steady'],
-      [`1/1 → 0/3 (pDrop ${drop(t(1, 1), t(0, 3)).toFixed(2)}) is \`too_few\``, itemStats(t(0, 3), t(1, 1), { alpha: 0.05, maxLooks: 1 })?.tier === 'too_few'],
-      ['So 10/10 → 0/3 is `regressed`', itemStats(t(0, 3), t(10, 10), { alpha: 0.05, maxLooks: 1 })?.tier === 'regressed'],
-      [`0/2 against a 1-attempt baseline (pDrop ${drop(t(1, 1), t(0, 2)).toFixed(2)}) needs\n${attemptsNeeded(t(1, 1), t(0, 2), 0.05)}`, itemStats(t(0, 2), t(1, 1), { alpha: 0.05, maxLooks: 1 })?.tier === 'too_few'],
-      [`0/1 against 4/5 needs ${attemptsNeeded(t(4, 5), t(0, 1), 0.05)}`, itemStats(t(0, 1), t(4, 5), { alpha: 0.05, maxLooks: 1 })?.tier === 'too_few'],
+      [`9/10 → 1/3 (pDrop ${drop(t(9, 10), t(1, 3)).toFixed(3)}, ${Math.round((0.9 - 1 / 3) * 100)} points down) is \`likely_regressed\``, itemStats(t(9, 10), t(1, 3), { alpha: 0.05, maxLooks: 1 })?.tier === 'likely_regressed'],
+      ['5/5 → 4/5 is `steady`', itemStats(t(5, 5), t(4, 5), { alpha: 0.05, maxLooks: 1 })?.tier === 'steady'],
+      [`1/1 → 0/3 (pDrop ${drop(t(1, 1), t(0, 3)).toFixed(2)}) is \`too_few\``, itemStats(t(1, 1), t(0, 3), { alpha: 0.05, maxLooks: 1 })?.tier === 'too_few'],
+      ['So 10/10 → 0/3 is `regressed`', itemStats(t(10, 10), t(0, 3), { alpha: 0.05, maxLooks: 1 })?.tier === 'regressed'],
+      [`0/2 against a 1-attempt baseline (pDrop ${drop(t(1, 1), t(0, 2)).toFixed(2)}) needs\n${attemptsNeeded(t(1, 1), t(0, 2), 0.05)}`, itemStats(t(1, 1), t(0, 2), { alpha: 0.05, maxLooks: 1 })?.tier === 'too_few'],
+      [`0/1 against 4/5 needs ${attemptsNeeded(t(4, 5), t(0, 1), 0.05)}`, itemStats(t(4, 5), t(0, 1), { alpha: 0.05, maxLooks: 1 })?.tier === 'too_few'],
       ['1/2 against 3/3 no number up to 20 would', attemptsNeeded(t(3, 3), t(1, 2), 0.05) === null],
       [`3 newly failing and 1 newly passing give p = ${mcnemarExact(3, 1).toFixed(3)}`, true],
       [`6 newly failing and none newly passing give p = ${mcnemarExact(6, 0).toFixed(3)}`, true],

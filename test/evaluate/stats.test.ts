@@ -244,7 +244,7 @@ describe('tierOf and itemStats', () => {
   });
 
   it('gives the record its fields: rate, Wilson interval, both p-values, the looks', () => {
-    const s = itemStats(t(0, 3), t(10, 10), { alpha: 0.05, maxLooks: 3, looks: 1 });
+    const s = itemStats(t(10, 10), t(0, 3), { alpha: 0.05, maxLooks: 3, looks: 1 });
     expect(s).not.toBeNull();
     expect(s?.tier).toBe('regressed');
     expect(s?.rate).toBe(0);
@@ -259,27 +259,27 @@ describe('tierOf and itemStats', () => {
   it('too_few says how many attempts would call the drop, or null when none up to 20 would', () => {
     // from the same needed() as attemptsNeeded's table: needed(4,5,0,1,0.05) -> 4, needed(2,3,0,1,0.05) -> 9,
     // and fisher_exact([[0,1],[4,1]],alternative='less')[1] -> 0.333 (not < 0.2: not likely_regressed).
-    expect(itemStats(t(0, 1), t(4, 5), opts)).toMatchObject({ tier: 'too_few', attemptsNeeded: 4 });
-    expect(itemStats(t(0, 1), t(2, 3), opts)).toMatchObject({ tier: 'too_few', attemptsNeeded: 9 });
-    expect(itemStats(t(0, 1), t(1, 1), opts)).toBeNull();
-    expect(itemStats(t(0, 2), t(1, 1), opts)).toMatchObject({ tier: 'too_few', attemptsNeeded: 20 });
-    expect(itemStats(t(2, 2), t(1, 1), opts)).toMatchObject({ tier: 'too_few', attemptsNeeded: null });
+    expect(itemStats(t(4, 5), t(0, 1), opts)).toMatchObject({ tier: 'too_few', attemptsNeeded: 4 });
+    expect(itemStats(t(2, 3), t(0, 1), opts)).toMatchObject({ tier: 'too_few', attemptsNeeded: 9 });
+    expect(itemStats(t(1, 1), t(0, 1), opts)).toBeNull();
+    expect(itemStats(t(1, 1), t(0, 2), opts)).toMatchObject({ tier: 'too_few', attemptsNeeded: 20 });
+    expect(itemStats(t(1, 1), t(2, 2), opts)).toMatchObject({ tier: 'too_few', attemptsNeeded: null });
   });
 
   it('an item run once against a 1-attempt baseline has no statistics', () => {
-    expect(itemStats(t(1, 1), t(0, 1), opts)).toBeNull();
     expect(itemStats(t(0, 1), t(1, 1), opts)).toBeNull();
+    expect(itemStats(t(1, 1), t(0, 1), opts)).toBeNull();
   });
 
   it('huge N: 89500/100000 against 90000/100000 is regressed', () => {
-    const s = itemStats(t(89500, 100000), t(90000, 100000), opts);
+    const s = itemStats(t(90000, 100000), t(89500, 100000), opts);
     expect(s?.tier).toBe('regressed');
     close(s?.pDrop ?? NaN, 0.0001170967074484524);
   });
 
   it('refuses settings that are not ones', () => {
-    expect(() => itemStats(t(1, 3), t(3, 3), { alpha: 0, maxLooks: 1 })).toThrow(/alpha 0/);
-    expect(() => itemStats(t(1, 3), t(3, 3), { alpha: 0.05, maxLooks: 0 })).toThrow(/maxLooks 0/);
+    expect(() => itemStats(t(3, 3), t(1, 3), { alpha: 0, maxLooks: 1 })).toThrow(/alpha 0/);
+    expect(() => itemStats(t(3, 3), t(1, 3), { alpha: 0.05, maxLooks: 0 })).toThrow(/maxLooks 0/);
   });
 });
 
