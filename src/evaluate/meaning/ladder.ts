@@ -4,15 +4,14 @@
 // change, with no model asked), and only then the meaning judge. Pure: the judge is a function
 // passed in, so this module reads no file and opens no connection.
 
+import type { MeaningCheck } from '../../config.js';
 import { compareFacts, factsDetail, factsOf, type FactsDifference } from './facts.js';
 import { matchingVariant, normalizeReply } from './normalize.js';
 
 export type MeaningValue = 'formatting' | 'variant' | 'changed' | 'reworded' | 'unchecked';
 /** What decided: a rung of the ladder, `turns` (a script with another number of turns), or null (not decided: unchecked). */
 export type MeaningBy = 'normalize' | 'variant' | 'facts' | 'judge' | 'turns' | null;
-/** `meaning.check` of config.yml: ask the judge when the facts are the same, stop at the facts, or no meaning at all. */
-export type MeaningCheck = 'judge' | 'facts' | 'off';
-export const MEANING_CHECKS = ['judge', 'facts', 'off'] as const satisfies readonly MeaningCheck[];
+export type { MeaningCheck };
 
 /** A differing reply's meaning, as results.json records it (docs/meaning.md, "In results.json"). */
 export interface Meaning {
