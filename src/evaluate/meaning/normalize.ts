@@ -2,7 +2,7 @@
 // replies that are equal once their formatting is taken away differ only in formatting. Pure.
 //
 // Every regular expression is compiled once, here, and none can backtrack without bound: each
-// repeated part is followed by something it cannot match, and the line rules run line by line.
+// repeated part is followed by something it cannot match.
 
 /** Characters that draw nothing: zero-width space, non-joiner, joiner, word joiner, byte-order mark. */
 const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
@@ -11,40 +11,41 @@ const SINGLE_QUOTES = /[\u2018\u2019\u201a\u201b\u2032]/g;
 /** Curly double quotes and double primes; `"` after normalizing. */
 const DOUBLE_QUOTES = /[\u201c\u201d\u201e\u201f\u2033]/g;
 /** A line's leading Markdown block markers: quotes (`>`, nested), a heading (`#` to `######`), a list item (`-`, `*`, `+`, `1.`, `1)`). */
-const LINE_MARKERS = /^[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+)?/;
+const LINE_MARKERS = /^[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+)?/gm;
 /** A line that is only a rule or a setext underline: `---`, `***`, `___`, `===`. */
-const RULE_LINE = /^[ \t]*(?:[-*_=][ \t]*){3,}$/;
+const RULE_LINES = /^[ \t]*(?:[-*_=][ \t]*){3,}$/gm;
 /** Emphasis and inline-code markers: `*`, `_` at a word's edge, `` ` ``. Strikethrough (`~~`) is kept: struck text says something else. */
 const EMPHASIS = /[*`]+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu;
-/** Punctuation that ends a line or the text: `.`, `!`, `?`, `;`, `:`, `,` and the ellipsis. */
-const TRAILING_PUNCTUATION = new Set(['.', '!', '?', ';', ':', ',', '\u2026']);
+/** The same for text that is all ASCII (the same matches, several times faster). */
+const EMPHASIS_ASCII = /[*`]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])/g;
+/**
+ * Punctuation that ends a line or the text: `.`, `!`, `?`, `;`, `:`, `,` and the ellipsis. Tried
+ * only where a run of it starts, so a long run is read once.
+ */
+const LINE_END_PUNCTUATION = /(?<![.!?;:,\u2026])[.!?;:,\u2026]+(?=[ \t]*(?:\n|$))/g;
+const CARRIAGE_RETURNS = /\r\n?/g;
 const WHITESPACE = /\s+/g;
-const LINE_BREAK = /\r\n|\r|\n/;
+const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
 
 /**
  * A reply with its formatting taken away: Unicode NFKC (full-width letters and digits become
- * ordinary ones), invisible characters removed, curly quotes made straight, Markdown quote,
- * heading and list markers at the start of a line removed, rule lines removed, emphasis and
+ * ordinary ones), invisible characters removed, curly quotes made straight, rule lines removed,
+ * Markdown quote, heading and list markers at the start of a line removed, emphasis and
  * inline-code markers removed, punctuation at the end of each line removed, runs of whitespace
  * made one space, lower case. Two replies with the same normalized text differ only in formatting.
  */
 export function normalizeReply(text: string): string {
-  const flat = text.normalize('NFKC').replace(INVISIBLE, '').replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"');
-  const lines: string[] = [];
-  for (const raw of flat.split(LINE_BREAK)) {
-    if (RULE_LINE.test(raw)) continue;
-    const line = raw.replace(LINE_MARKERS, '').replace(EMPHASIS, '').trim();
-    const end = withoutTrailingPunctuation(line);
-    if (end !== '') lines.push(end);
-  }
-  return lines.join(' ').replace(WHITESPACE, ' ').toLowerCase();
-}
-
-/** The line without the punctuation and spaces it ends with (a loop: a regex anchored at the end would rescan every run). */
-function withoutTrailingPunctuation(line: string): string {
-  let end = line.length;
-  while (end > 0 && (TRAILING_PUNCTUATION.has(line[end - 1] as string) || line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
-  return line.slice(0, end);
+  const ascii = !NON_ASCII.test(text);
+  let t = ascii ? text : text.normalize('NFKC').replace(INVISIBLE, '').replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"');
+  t = t
+    .replace(CARRIAGE_RETURNS, '\n')
+    .replace(RULE_LINES, '')
+    .replace(LINE_MARKERS, '')
+    .replace(ascii ? EMPHASIS_ASCII : EMPHASIS, '')
+    .replace(LINE_END_PUNCTUATION, '')
+    .replace(WHITESPACE, ' ')
+    .trim();
+  return t.toLowerCase();
 }
 
 /**
