@@ -22,6 +22,7 @@ import { JUDGE_PROVIDERS } from '../types.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { substituteEnv } from './env.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
+import { meaningSchema, resolveMeaningSection } from './meaning-config.js';
 import { quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 
@@ -161,6 +162,8 @@ export const configFileSchema = z.strictObject({
     })
     .nullable()
     .optional(),
+  // How a reply that differs from its baseline gets its meaning (docs/meaning.md).
+  meaning: meaningSchema,
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;
@@ -245,6 +248,7 @@ export function resolveConfigFile(
   if (repeat !== null) config.repeat = repeat;
   if (resolved.personas) config.personas = { unmockedTools: resolved.personas.unmockedTools ?? null };
   if (resolved.simulator) config.simulator = resolveSimulatorSettings(resolved.simulator, written.simulator ?? {}, r);
+  if (resolved.meaning) config.meaning = resolveMeaningSection(resolved.meaning, written.meaning ?? {}, r.issueAt, r.errors);
   if (resolved.latency) {
     config.latency = { slowerBy: resolved.latency.slowerBy ?? DEFAULT_LATENCY.slowerBy, minDeltaMs: resolved.latency.minDeltaMs ?? DEFAULT_LATENCY.minDeltaMs };
   }
@@ -259,7 +263,7 @@ export function resolveConfigFile(
  */
 function checkSoundSections(raw: object, substituted: unknown, r: Resolution): void {
   const shape = configFileSchema.shape;
-  const section = <K extends 'agent' | 'judge' | 'coverage' | 'repeat'>(key: K): { written: ConfigFile[K]; resolved: ConfigFile[K] } | null => {
+  const section = <K extends 'agent' | 'judge' | 'coverage' | 'repeat' | 'meaning'>(key: K): { written: ConfigFile[K]; resolved: ConfigFile[K] } | null => {
     const written = shape[key].safeParse((raw as Record<string, unknown>)[key]);
     const resolved = shape[key].safeParse(isMapping(substituted) ? (substituted as Record<string, unknown>)[key] : undefined);
     return written.success && resolved.success ? { written: written.data as ConfigFile[K], resolved: resolved.data as ConfigFile[K] } : null;
@@ -273,6 +277,8 @@ function checkSoundSections(raw: object, substituted: unknown, r: Resolution): v
   if (coverage) resolveCoverage(coverage.written?.conversations ?? null, r);
   const repeat = section('repeat');
   if (repeat) checkRepeat(repeat.written, ['repeat'], '', (path, message, fix) => r.errors.push(r.issueAt(path, message, fix)));
+  const meaning = section('meaning');
+  if (meaning?.resolved) resolveMeaningSection(meaning.resolved, meaning.written ?? {}, r.issueAt, r.errors);
 }
 
 /** Issues collected while resolving, and how to place one. */
@@ -293,7 +299,7 @@ function isMapping(raw: unknown): raw is object {
 function notAMappingIssue(issueAt: IssueAt, raw: unknown): ConfigIssue {
   return issueAt(
     [],
-    `the config file must be a mapping of sections (agent, judge, regex, cost, coverage, repeat, personas, latency), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
+    `the config file must be a mapping of sections (agent, judge, regex, cost, coverage, repeat, personas, latency, meaning), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
     'start the file with a section such as "agent:" followed by indented keys',
   );
 }
