@@ -70,6 +70,8 @@ export interface ThrottledOut {
   elapsedMs: number;
   waitMs: number;
   budgetMs: number;
+  /** Present when the server's Retry-After set the wait (it asked for longer than the backoff). */
+  retryAfterMs?: number;
 }
 
 /** How many attempts the loop made, in words, and why it stopped when a rate limit outlasted the budget. */
@@ -77,6 +79,10 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
   const n = result.attempts === 1 ? '1 attempt' : `${result.attempts} attempts`;
   const t = result.throttled;
   if (t === undefined) return n;
+  if (t.retryAfterMs !== undefined) {
+    const left = Math.max(0, t.budgetMs - t.elapsedMs);
+    return `${n} (rate limited: the server's Retry-After asks for ${t.retryAfterMs} ms, more than the ${left} ms left of the time budget of ${t.budgetMs} ms, timeoutMs x attempts; given up at once instead of waiting)`;
+  }
   return `${n} (rate limited: ${t.elapsedMs} ms spent, waiting ${t.waitMs} ms more would pass the time budget of ${t.budgetMs} ms, timeoutMs x attempts)`;
 }
 
@@ -104,12 +110,16 @@ export async function withRetries<T, F>(
     if (!result.retryable || options.signal?.aborted === true) return { ok: false, failure: result.failure, attempts: n };
     let wait: number;
     if (result.throttled === true && options.budgetMs !== undefined) {
-      wait = Math.max(result.retryAfterMs ?? 0, backoffDelay(throttles, options.backoffMs, options.random));
+      const backoff = backoffDelay(throttles, options.backoffMs, options.random);
+      wait = Math.max(result.retryAfterMs ?? 0, backoff);
       throttles += 1;
       // The clock may stand still (an injected one): the waits asked for count as time spent.
       const elapsed = Math.max(options.clock.now() - started, waitedMs);
       if (elapsed + wait > options.budgetMs) {
-        return { ok: false, failure: result.failure, attempts: n, throttled: { elapsedMs: elapsed, waitMs: wait, budgetMs: options.budgetMs } };
+        // A wait that does not fit is not begun: the request could only fail at the end of it
+        // (docs/configuration.md, "Adaptive concurrency"). The failure names the Retry-After when it set the wait.
+        const retryAfter = result.retryAfterMs !== null && result.retryAfterMs > backoff ? { retryAfterMs: result.retryAfterMs } : {};
+        return { ok: false, failure: result.failure, attempts: n, throttled: { elapsedMs: elapsed, waitMs: wait, budgetMs: options.budgetMs, ...retryAfter } };
       }
       waitedMs += wait;
     } else {

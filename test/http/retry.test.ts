@@ -74,6 +74,18 @@ describe('withRetries', () => {
     expect(attemptsText(r as { attempts: number })).toBe('5 attempts (rate limited: 7500 ms spent, waiting 8000 ms more would pass the time budget of 10000 ms, timeoutMs x attempts)');
   });
 
+  it('a Retry-After longer than the budget left is not waited for: the failure names the Retry-After and the budget', async () => {
+    const clock = fakeClock();
+    const s = scripted([throttled(0), throttled(30_000), { ok: true, value: 'never' }]);
+    const r = await withRetries(s.attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 6000 });
+    // The first throttle waits its backoff (500 ms); the 30 s asked for next do not fit the 5500 ms left.
+    expect(clock.sleeps).toEqual([500]);
+    expect(r).toEqual({ ok: false, failure: '429', attempts: 2, throttled: { elapsedMs: 500, waitMs: 30_000, budgetMs: 6000, retryAfterMs: 30_000 } });
+    expect(attemptsText(r as { attempts: number })).toBe(
+      "2 attempts (rate limited: the server's Retry-After asks for 30000 ms, more than the 5500 ms left of the time budget of 6000 ms, timeoutMs x attempts; given up at once instead of waiting)",
+    );
+  });
+
   it('without a budget a throttled failure spends a retry like any other', async () => {
     const clock = fakeClock();
     const s = scripted([throttled(0), throttled(0), throttled(0)]);
