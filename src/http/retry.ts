@@ -3,9 +3,9 @@
 // attempt is and which failures are worth another; this loop decides when to try again.
 //
 // A rate limit (429) is not a failure of the request: the server asks it to come back later. A
-// throttled attempt does not spend one of the `retries`; the request waits (the Retry-After, and
-// at least a growing backoff, so a server that says "Retry-After: 0" is not hammered) holding no
-// limiter slot, and goes again. It gives up only when its own time budget is spent: the time the
+// throttled attempt does not spend one of the `retries`; the request waits (the Retry-After and a
+// small jitter; without one, a backoff growing up to a cap, so a server that says "Retry-After: 0"
+// is not hammered) holding no limiter slot, and goes again. It gives up only when its own time budget is spent: the time the
 // attempts could have taken had each one timed out (timeoutMs x attempts), counted from the first.
 
 import type { Clock } from '../types.js';
@@ -20,6 +20,8 @@ export const systemClock: Clock = {
 export const MAX_RETRY_AFTER_MS = 60_000;
 /** Longest computed backoff between two attempts. */
 export const MAX_BACKOFF_MS = 30_000;
+/** A 429 without a Retry-After waits a backoff that stops growing at backoffMs x 2^MAX_THROTTLE_STEPS (4 s at the default 250 ms). */
+export const MAX_THROTTLE_STEPS = 4;
 
 /** Full jitter: a uniform wait in [0, backoffMs * 2^attempt), attempt counted from 0. */
 export function backoffDelay(attempt: number, backoffMs: number, random: () => number): number {
@@ -110,17 +112,22 @@ export async function withRetries<T, F>(
     if (!result.retryable || options.signal?.aborted === true) return { ok: false, failure: result.failure, attempts: n };
     let wait: number;
     if (result.throttled === true && options.budgetMs !== undefined) {
-      const backoff = backoffDelay(throttles, options.backoffMs, options.random);
-      wait = Math.max(result.retryAfterMs ?? 0, backoff);
+      // The server said when: that wait, and a jitter of up to backoffMs so that the requests it
+      // refused together do not come back together. It did not (none, or Retry-After: 0): a backoff
+      // that grows with each 429, up to backoffMs x 2^MAX_THROTTLE_STEPS, so it is not a busy loop
+      // and a refused request is back soon after the server's window opens again.
+      const asked = result.retryAfterMs ?? 0;
+      wait = asked > 0 ? asked + backoffDelay(0, options.backoffMs, options.random) : backoffDelay(Math.min(throttles, MAX_THROTTLE_STEPS), options.backoffMs, options.random);
       throttles += 1;
       // The clock may stand still (an injected one): the waits asked for count as time spent.
       const elapsed = Math.max(options.clock.now() - started, waitedMs);
-      if (elapsed + wait > options.budgetMs) {
+      if (elapsed + (asked > 0 ? asked : wait) > options.budgetMs) {
         // A wait that does not fit is not begun: the request could only fail at the end of it
         // (docs/configuration.md, "Adaptive concurrency"). The failure names the Retry-After when it set the wait.
-        const retryAfter = result.retryAfterMs !== null && result.retryAfterMs > backoff ? { retryAfterMs: result.retryAfterMs } : {};
-        return { ok: false, failure: result.failure, attempts: n, throttled: { elapsedMs: elapsed, waitMs: wait, budgetMs: options.budgetMs, ...retryAfter } };
+        const retryAfter = asked > 0 ? { retryAfterMs: asked } : {};
+        return { ok: false, failure: result.failure, attempts: n, throttled: { elapsedMs: elapsed, waitMs: asked > 0 ? asked : wait, budgetMs: options.budgetMs, ...retryAfter } };
       }
+      wait = Math.min(wait, options.budgetMs - elapsed);
       waitedMs += wait;
     } else {
       if (isLast) return { ok: false, failure: result.failure, attempts: n };

@@ -134,7 +134,8 @@ describe('openai judge', () => {
     const clock = fakeClock();
     // The wait fits the call's time budget: timeoutMs 5000 x 3 attempts.
     expect((await judge(config('openai', s.url, { timeoutMs: 5000 }), clock).score('c', 'r')).ok).toBe(true);
-    expect(clock.sleeps).toEqual([7000]);
+    // The Retry-After and a jitter of up to backoffMs (100 x random 0.5).
+    expect(clock.sleeps).toEqual([7050]);
   });
 
   it('a Retry-After longer than the time budget left is not waited for: the call fails at once and says why', async () => {
