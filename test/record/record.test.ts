@@ -294,6 +294,18 @@ describe('persona scripts in the record', () => {
     expect(parseRecord(JSON.stringify(old), 'old.json').personas).toEqual([]);
   });
 
+  it('a tool output recorded as JSON text by an older run reads as the value; other text stays text', () => {
+    const turn = script.turns[1] as (typeof script.turns)[number];
+    const call = (output: unknown) => ({ ...script, turns: [script.turns[0], { ...turn, toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output, mocked: false }] }] });
+    const read = (output: unknown): unknown => parseRecord(JSON.stringify({ ...record([fixture('a')]), personas: [call(output)] }), 'old.json').personas[0]?.turns[1]?.toolCalls?.[0]?.output;
+    expect(read('{"status": "delivered"}')).toEqual({ status: 'delivered' });
+    expect(read(' [1, 2] ')).toEqual([1, 2]);
+    expect(read('Order 1234 is delivered')).toBe('Order 1234 is delivered');
+    expect(read('42')).toBe('42');
+    expect(read('{not json}')).toBe('{not json}');
+    expect(read({ status: 'delivered' })).toEqual({ status: 'delivered' });
+  });
+
   it('round-trips a script; an errored script with a verdict, or a label shared with a fixture, is rejected', () => {
     const text = JSON.stringify({ ...record([fixture('a')]), personas: [script] });
     expect(parseRecord(text, 'r.json').personas).toEqual([script]);

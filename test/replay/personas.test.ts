@@ -218,6 +218,28 @@ describe('replay with persona scripts', () => {
     expect(configured.personas[0]!.error).toContain('config.yml sets personas.unmockedTools: error');
   });
 
+  it('a tool output is recorded in one shape, the value, whether the agent carried it as an object, as JSON text or in a chat tool message', async () => {
+    const items = (output: unknown) => [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'k1', type: 'function', function: { name: 'find_order', arguments: '{"orderId":"1234"}' } }] },
+      { role: 'tool', tool_call_id: 'k1', content: output },
+    ];
+    const answers: Record<string, unknown> = {
+      object: { reply: 'ok', route: null, toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'delivered' } }], outcome: null },
+      text: { reply: 'ok', route: null, toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: '{"status": "delivered"}' }], outcome: null },
+      chat: { reply: 'ok', route: null, toolCalls: items('{"status":"delivered"}'), outcome: null },
+      sentence: { reply: 'ok', route: null, toolCalls: items('Delivered on Monday.'), outcome: null },
+    };
+    const server = await startAgentServer((req) => ({ json: answers[(req.json as { message: string }).message.replace(/-1$/, '')] }));
+    cleanups.push(() => server.close());
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, retries: 0 });
+    cleanups.push(() => client.close());
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const record = await replay({ fixtures: [], personas: Object.keys(answers).map((l) => script(l, 1)), baselines: NO_BASELINES }, { agent: client, regex, judge: null }, OPTIONS);
+    const outputs = record.personas.map((p) => p.turns[0]?.toolCalls?.[0]?.output);
+    expect(outputs).toEqual([{ status: 'delivered' }, { status: 'delivered' }, { status: 'delivered' }, 'Delivered on Monday.']);
+  });
+
   it('expect.reply checks run on the replies, regexes in the worker pool, and are recorded with the other checks', async () => {
     const server = await startAgentServer((req) => {
       const b = req.json as { message: string };
