@@ -250,6 +250,8 @@ const personaRecordBase = {
   checks: z.array(checkSchema),
   baseline: personaBaselineRecordSchema.nullable(),
   durationMs: z.number().nonnegative(),
+  // Added within schema version 1 (docs/results-json.md): older records have no mode.
+  toolMode: z.enum(['mocked', 'live']).optional(),
   ...evaluationFields,
   repeat: repeatSummarySchema.optional(),
   attempts: z

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
+import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { NO_BASELINES, replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
 import type { AgentClient, Fixture, PersonaScript } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
@@ -212,9 +213,13 @@ describe('replay with persona scripts', () => {
     expect(w!.checks.map((c) => c.status)).toEqual(['pass']);
     expect(st).toMatchObject({ errored: true, errorKind: 'unmocked_tool' });
     expect(lx).toMatchObject({ errored: false, verdict: 'pass' });
+    // The mode is in the record: mocked when an unanswered call errors the script, live otherwise.
+    expect(record.personas.map((p) => [p.label, p.toolMode])).toEqual([['live', 'live'], ['mocked', 'mocked'], ['wrong', 'mocked'], ['strict', 'mocked'], ['lax', 'live']]);
+    expect(parseRecord(serializeRecord(record), 'results.json').personas.map((p) => p.toolMode)).toEqual(['live', 'mocked', 'mocked', 'mocked', 'live']);
     // config.yml's personas.unmockedTools applies to the scripts without their own.
     const configured = await replay({ fixtures: [], personas: [live, lax], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, { ...OPTIONS, unmockedTools: 'error' });
     expect(configured.personas.map((p) => p.errored)).toEqual([true, false]);
+    expect(configured.personas.map((p) => p.toolMode)).toEqual(['mocked', 'live']);
     expect(configured.personas[0]!.error).toContain('config.yml sets personas.unmockedTools: error');
   });
 
