@@ -14,7 +14,8 @@ export default defineConfig({
     // (test/action: 157 s -> 80 s measured on 2 shared cores) for the same CPU time.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // The entries bundled once per run for the tests that start them as child processes.
-    globalSetup: ['test/support/entry-bundles.ts'],
+    // GitHub's OpenAPI description trimmed once per run for the fake GitHub server (openapi-trim.ts).
+    globalSetup: ['test/support/entry-bundles.ts', 'test/support/openapi-trim.ts'],
     // @actions/workflow-parser imports its schema JSON without `with { type: 'json' }`, which Node
     // refuses; let Vite transform it.
     server: { deps: { inline: ['@actions/workflow-parser'] } },
