@@ -2,7 +2,7 @@
 // every import and re-export of src/ (type-only ones too) with the TypeScript compiler's
 // pre-processor and fails when
 //   - modules import each other in a circle (each circle is listed with its files), or
-//   - a layer imports a later layer (files -> suite -> evaluate -> record -> report -> calibrate -> github), or
+//   - a layer imports a later layer (suite -> judge -> simulator -> evaluate -> record -> report -> calibrate -> github), or
 //     any layer imports a driver (replay/, engine.ts, action/, cli/, ...: they import every layer).
 //
 //   node scripts/import-graph.mjs [root]     (root: the repository, default the working directory)
@@ -13,6 +13,9 @@ import ts from 'typescript';
 /** The layers in order: a module may import its own layer and earlier ones, never a later one. */
 export const LAYERS = [
   { name: 'suite', paths: ['src/suite/', 'src/config.ts'] },
+  // The model clients: they read their configuration (suite) and nothing the run decides.
+  { name: 'judge', paths: ['src/judge/'] },
+  { name: 'simulator', paths: ['src/simulator/'] },
   { name: 'evaluate', paths: ['src/evaluate/'] },
   { name: 'record', paths: ['src/record/'] },
   { name: 'report', paths: ['src/report/'] },

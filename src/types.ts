@@ -902,7 +902,12 @@ interface PersonaRecordBase {
   simulation?: SimulationRecord;
   /** Present only when the script was slower than its baseline (docs/latency.md). */
   slower?: Slower;
+  /** Mocked or live mode (docs/personas.md, "Mocks and real tool calls"). Absent in older records. */
+  toolMode?: ToolMode;
 }
+
+/** `mocked`: a tool call no mock answered errors the script; `live`: real calls are recorded and checked. */
+export type ToolMode = 'mocked' | 'live';
 
 /** One attempt of a repeated persona script, as it ran. */
 export interface PersonaAttempt {

@@ -8,6 +8,7 @@
 import type { ResponseDecoder } from '../config.js';
 import { describeFound } from './template.js';
 import { bodyUsage, readUsage, sumUsage, type UsageRead } from './usage.js';
+import { toolOutput } from '../record/tool-output.js';
 
 /**
  * `reply` is undefined when the response holds no text and no tool call. `toolCalls` is null when
@@ -131,20 +132,9 @@ export function decodeLangGraph(json: unknown): DecodeResult {
   return { ok: true, value: { reply, toolCalls, ...usageField(usage) } };
 }
 
-/**
- * A tool message's content as the tool returned it: LangChain serializes an object or array result
- * to JSON text, so JSON text of an object or array is read back (a mock's output then compares
- * equal); any other text stays text.
- */
+/** A tool message's content as the tool returned it: JSON text of an object or array is read back (record/tool-output.ts). */
 function toolMessageOutput(content: unknown): unknown {
-  if (typeof content !== 'string') return content ?? null;
-  const t = content.trimStart();
-  if (!t.startsWith('{') && !t.startsWith('[')) return content;
-  try {
-    return JSON.parse(content) as unknown;
-  } catch {
-    return content;
-  }
+  return typeof content === 'string' ? toolOutput(content) : (content ?? null);
 }
 
 /** `type` of a serialized LangChain message (`human`/`ai`/`tool`), or its OpenAI-style role. */

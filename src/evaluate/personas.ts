@@ -3,6 +3,7 @@
 
 import type {
   Check,
+  ToolMode,
   JsonValue,
   JudgeResult,
   JudgeReuse,
@@ -252,6 +253,14 @@ export type UnmockedTools = 'error' | 'allow';
  */
 export function unmockedToolsOf(script: Pick<PersonaScript, 'mocks' | 'unmockedTools'>, configured: UnmockedTools | null = null): UnmockedTools {
   return script.unmockedTools ?? configured ?? (script.mocks.length > 0 ? 'error' : 'allow');
+}
+
+/**
+ * The script's mode as results.json records it (docs/results-json.md): `mocked` when a tool call no
+ * mock answered errors the script, `live` when real calls are recorded and checked.
+ */
+export function toolModeOf(script: Pick<PersonaScript, 'mocks' | 'unmockedTools'>, configured: UnmockedTools | null = null): ToolMode {
+  return unmockedToolsOf(script, configured) === 'error' ? 'mocked' : 'live';
 }
 
 /** A reported output equals a mock's: deep equality, or the same JSON written as text (tool messages carry text). */

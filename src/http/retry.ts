@@ -3,9 +3,9 @@
 // attempt is and which failures are worth another; this loop decides when to try again.
 //
 // A rate limit (429) is not a failure of the request: the server asks it to come back later. A
-// throttled attempt does not spend one of the `retries`; the request waits (the Retry-After, and
-// at least a growing backoff, so a server that says "Retry-After: 0" is not hammered) holding no
-// limiter slot, and goes again. It gives up only when its own time budget is spent: the time the
+// throttled attempt does not spend one of the `retries`; the request waits (the Retry-After and a
+// small jitter; without one, a backoff growing up to a cap, so a server that says "Retry-After: 0"
+// is not hammered) holding no limiter slot, and goes again. It gives up only when its own time budget is spent: the time the
 // attempts could have taken had each one timed out (timeoutMs x attempts), counted from the first.
 
 import type { Clock } from '../types.js';
@@ -20,6 +20,8 @@ export const systemClock: Clock = {
 export const MAX_RETRY_AFTER_MS = 60_000;
 /** Longest computed backoff between two attempts. */
 export const MAX_BACKOFF_MS = 30_000;
+/** A 429 without a Retry-After waits a backoff that stops growing at backoffMs x 2^MAX_THROTTLE_STEPS (4 s at the default 250 ms). */
+export const MAX_THROTTLE_STEPS = 4;
 
 /** Full jitter: a uniform wait in [0, backoffMs * 2^attempt), attempt counted from 0. */
 export function backoffDelay(attempt: number, backoffMs: number, random: () => number): number {
@@ -70,6 +72,8 @@ export interface ThrottledOut {
   elapsedMs: number;
   waitMs: number;
   budgetMs: number;
+  /** Present when the server's Retry-After set the wait (it asked for longer than the backoff). */
+  retryAfterMs?: number;
 }
 
 /** How many attempts the loop made, in words, and why it stopped when a rate limit outlasted the budget. */
@@ -77,6 +81,10 @@ export function attemptsText(result: { attempts: number; throttled?: ThrottledOu
   const n = result.attempts === 1 ? '1 attempt' : `${result.attempts} attempts`;
   const t = result.throttled;
   if (t === undefined) return n;
+  if (t.retryAfterMs !== undefined) {
+    const left = Math.max(0, t.budgetMs - t.elapsedMs);
+    return `${n} (rate limited: the server's Retry-After asks for ${t.retryAfterMs} ms, more than the ${left} ms left of the time budget of ${t.budgetMs} ms, timeoutMs x attempts; given up at once instead of waiting)`;
+  }
   return `${n} (rate limited: ${t.elapsedMs} ms spent, waiting ${t.waitMs} ms more would pass the time budget of ${t.budgetMs} ms, timeoutMs x attempts)`;
 }
 
@@ -104,13 +112,22 @@ export async function withRetries<T, F>(
     if (!result.retryable || options.signal?.aborted === true) return { ok: false, failure: result.failure, attempts: n };
     let wait: number;
     if (result.throttled === true && options.budgetMs !== undefined) {
-      wait = Math.max(result.retryAfterMs ?? 0, backoffDelay(throttles, options.backoffMs, options.random));
+      // The server said when: that wait, and a jitter of up to backoffMs so that the requests it
+      // refused together do not come back together. It did not (none, or Retry-After: 0): a backoff
+      // that grows with each 429, up to backoffMs x 2^MAX_THROTTLE_STEPS, so it is not a busy loop
+      // and a refused request is back soon after the server's window opens again.
+      const asked = result.retryAfterMs ?? 0;
+      wait = asked > 0 ? asked + backoffDelay(0, options.backoffMs, options.random) : backoffDelay(Math.min(throttles, MAX_THROTTLE_STEPS), options.backoffMs, options.random);
       throttles += 1;
       // The clock may stand still (an injected one): the waits asked for count as time spent.
       const elapsed = Math.max(options.clock.now() - started, waitedMs);
-      if (elapsed + wait > options.budgetMs) {
-        return { ok: false, failure: result.failure, attempts: n, throttled: { elapsedMs: elapsed, waitMs: wait, budgetMs: options.budgetMs } };
+      if (elapsed + (asked > 0 ? asked : wait) > options.budgetMs) {
+        // A wait that does not fit is not begun: the request could only fail at the end of it
+        // (docs/configuration.md, "Adaptive concurrency"). The failure names the Retry-After when it set the wait.
+        const retryAfter = asked > 0 ? { retryAfterMs: asked } : {};
+        return { ok: false, failure: result.failure, attempts: n, throttled: { elapsedMs: elapsed, waitMs: asked > 0 ? asked : wait, budgetMs: options.budgetMs, ...retryAfter } };
       }
+      wait = Math.min(wait, options.budgetMs - elapsed);
       waitedMs += wait;
     } else {
       if (isLast) return { ok: false, failure: result.failure, attempts: n };

@@ -34,6 +34,11 @@ export interface PostOptions {
   limiter: AdaptiveLimiter;
   /** Aborted when the run is interrupted: nothing more is sent, a request in flight is abandoned. */
   signal?: AbortSignal;
+  /**
+   * Told of an HTTP failure while the attempt still holds its slot, before a call waiting for the
+   * slot is sent: the judge turns to the plain prompt here (structured.ts), so that call is plain.
+   */
+  onHttpFailure?: (failure: { status: number; body: string; reason: string }) => void;
 }
 
 type Attempt =
@@ -164,7 +169,11 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
   const result = await withRetries(
     async () => {
       const a = await opts.limiter.run(
-        () => attempt(opts),
+        async () => {
+          const r = await attempt(opts);
+          if (r.kind === 'http') opts.onHttpFailure?.({ status: r.status, body: r.body, reason: `HTTP ${r.status}${r.message ? `: ${r.message}` : ''}` });
+          return r;
+        },
         (r) => (r.kind === 'ok' ? 'success' : r.kind === 'http' && r.status === 429 ? 'throttled' : 'other'),
         { signal: opts.signal, aborted: () => INTERRUPTED },
       );

@@ -160,12 +160,19 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
   let structured: JudgeStructuredOutput = { structured: true };
 
   /**
-   * One call; the mode is read when each attempt is sent, so a call that waited for a slot while
-   * the first refusal arrived goes plain. `structured` says how the last attempt was sent.
+   * One call; the mode is read when each attempt is sent, and a refusal turns it plain while the
+   * refused attempt still holds its slot, so a call that waited for a slot goes plain: only calls
+   * already in flight may be refused too. `structured` says how the last attempt was sent.
    */
   async function post(system: string, user: string, onRetry: (() => void) | undefined): Promise<{ res: PostResult; structured: boolean }> {
     let sent = structured.structured;
     const call = provider.call(config, shape, system, user, sent);
+    const refused = (failure: { status: number; body: string; reason: string }): void => {
+      // The first refusal's reason is kept; calls in flight when it arrived are refused too.
+      if (sent && structured.structured && isRefusal({ ok: false, ...failure })) {
+        structured = { structured: false, reason: redact(failure.reason) };
+      }
+    };
     const res = await postJson({
       url: `${base}${call.path}`,
       headers: call.headers,
@@ -188,6 +195,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
             },
       limiter,
       signal: deps.signal,
+      onHttpFailure: refused,
     });
     return { res, structured: sent };
   }
@@ -198,7 +206,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
       const first = await post(system, user, onRetry);
       let res = first.res;
       if (first.structured && isRefusal(res)) {
-        // Calls in flight when the first refusal arrived are refused too; the first one's reason is kept.
+        // The mode is already plain (set in `post` when the refusal arrived): send this call again plain.
         if (structured.structured) structured = { structured: false, reason: redact(res.reason) };
         res = (await post(system, user, onRetry)).res;
       }

@@ -1,6 +1,7 @@
 // Reading, writing and merging run records. A record is written once and never changed.
 
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, type FileHandle } from 'node:fs/promises';
 import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
 import { coverage, runLatency, runUsage, runVisited, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
@@ -79,12 +80,32 @@ export function parseRecord(text: string, file: string): RunRecord {
   return record;
 }
 
+/** Open flags for a record: never through a link (where the system can say so), never blocking on a pipe. */
+const READ_NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+const LINK_REFUSED =
+  'is a symbolic link: refused, nothing was read from it (a results file may come from a pull request\'s artifact, and a link there could point at any file on the runner); give the file itself';
+
+/**
+ * Reads a results file given by the user or found in an artifact: a symbolic link is refused, and
+ * so is anything but a regular file (docs/security.md, "Hostile files").
+ */
 export async function readRecord(path: string): Promise<RunRecord> {
   let text: string;
+  let handle: FileHandle | undefined;
   try {
-    text = await readFile(path, 'utf8');
+    if (constants.O_NOFOLLOW === undefined && (await lstat(path)).isSymbolicLink()) throw new RecordError(path, LINK_REFUSED);
+    handle = await open(path, READ_NO_FOLLOW);
+    if (!(await handle.stat()).isFile()) throw new RecordError(path, 'is not a regular file: refused; give a results.json written by agent-replay');
+    text = await handle.readFile('utf8');
   } catch (e) {
-    throw new RecordError(path, `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    if (e instanceof RecordError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    // O_NOFOLLOW on a link fails with ELOOP (Linux, macOS) or EMLINK (FreeBSD).
+    if (code === 'ELOOP' || code === 'EMLINK') throw new RecordError(path, LINK_REFUSED);
+    throw new RecordError(path, `cannot be read (${code ?? (e as Error).message})`);
+  } finally {
+    await handle?.close();
   }
   return parseRecord(text, path);
 }

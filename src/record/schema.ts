@@ -2,6 +2,7 @@
 // what we read back from untrusted places (an artifact downloaded by the accept flow, a shard).
 
 import { z } from 'zod';
+import { toolOutput } from './tool-output.js';
 import type { RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
@@ -153,7 +154,8 @@ export const replyExpectationSchema = z.union([
   z.strictObject({ contains: z.string(), turn: replyTurnSchema }),
   z.strictObject({ regex: z.string(), flags: z.string(), turn: replyTurnSchema }),
 ]);
-export const toolCallSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema, output: jsonValueSchema, mocked: z.boolean() });
+// A record written before tool outputs had one shape may hold JSON text: read as the value (tool-output.ts).
+export const toolCallSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema, output: jsonValueSchema.transform(toolOutput), mocked: z.boolean() });
 const observedToolCallSchema = toolCallSchema.extend({ turn: z.number().int().nonnegative() });
 export const agentErrorEntrySchema = z.strictObject({ kind: z.string(), tool: z.string().nullable(), message: z.string() });
 
@@ -248,6 +250,8 @@ const personaRecordBase = {
   checks: z.array(checkSchema),
   baseline: personaBaselineRecordSchema.nullable(),
   durationMs: z.number().nonnegative(),
+  // Added within schema version 1 (docs/results-json.md): older records have no mode.
+  toolMode: z.enum(['mocked', 'live']).optional(),
   ...evaluationFields,
   repeat: repeatSummarySchema.optional(),
   attempts: z

@@ -30,6 +30,7 @@ import {
   personaVerdict,
   reportedError,
   RUN_DID_NOT_COMPLETE,
+  toolModeOf,
   visitedConversations,
 } from '../evaluate/personas.js';
 import { NO_JUDGE_REASON } from '../assertions/judge.js';
@@ -85,6 +86,7 @@ export async function replayPersona(script: PersonaScript, baseline: PersonaBase
       verdict: null,
       drift: null,
       durationMs: Math.round(deps.now() - started),
+      toolMode: toolModeOf(script, deps.unmockedTools ?? null),
     };
   }
 }
@@ -126,6 +128,7 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     outcome: finalOutcome(turns),
     checks,
     baseline,
+    toolMode: toolModeOf(script, deps.unmockedTools ?? null),
     ...(judged !== null ? { transcriptHash: judged.hash } : {}),
     // Sums over the turns that were measured; absent when none was (docs/latency.md).
     ...(turns.some((t) => t.latencyMs !== undefined) ? scriptLatency(turns) : {}),

@@ -1,6 +1,7 @@
 // What one persona turn becomes in the record, shared by scripted and simulated conversations
 // (replay/personas.ts, replay/simulated.ts): every agent-supplied text redacted.
 
+import { toolOutput } from '../record/tool-output.js';
 import type { AgentErrorEntry, JsonValue, PersonaErrorKind, SessionTurn, ToolCall, Turn } from '../types.js';
 
 export interface Transcript {
@@ -20,7 +21,7 @@ export function toTurn(index: number, message: string | null, a: SessionTurn & {
     reply: redact(a.reply),
     route: a.route === null ? null : { conversation: redact(a.route.conversation), stage: redact(a.route.stage) },
     offTrack: a.offTrack.map((o) => redactJson(o as JsonValue, redact)),
-    toolCalls: a.toolCalls === null ? null : a.toolCalls.map((c): ToolCall => ({ tool: redact(c.tool), input: redactJson(c.input, redact), output: redactJson(c.output, redact), mocked: c.mocked })),
+    toolCalls: a.toolCalls === null ? null : a.toolCalls.map((c): ToolCall => ({ tool: redact(c.tool), input: redactJson(c.input, redact), output: redactJson(toolOutput(c.output), redact), mocked: c.mocked })),
     outcome: a.outcome === null ? null : redact(a.outcome),
     errors: a.errors.map((e): AgentErrorEntry => ({ kind: redact(e.kind), tool: e.tool === null ? null : redact(e.tool), message: redact(e.message) })),
     durationMs,

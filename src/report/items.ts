@@ -12,6 +12,7 @@ import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, panelB
 import { driftWords, isPersona, itemsNoun, routeText, SCRIPT_MARK, statusWords, thousands, verdictIcon, verdictWords, type Item } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
+import type { Own } from './cause-details.js';
 
 // ---------------------------------------------------------------------------------------------
 // Item in full
@@ -21,10 +22,12 @@ function detailOf(f: FixtureRecord): string {
 }
 
 /** The fixture's line: icon, label, verdict and drift words, file; then its detail line. */
-export function itemSummary(f: FixtureRecord, ctx: ReportContext): string {
-  const head = `${verdictIcon(f)} <b>${escapeHtmlInline(clip(f.label, LIMITS.label))}</b> · ${escapeHtmlInline(statusWords(f).join(' · '))} · ${fileRefHtml(f, ctx)}`;
+export function itemSummary(f: FixtureRecord, ctx: ReportContext, own?: Own): string {
+  // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
+  const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
+  const head = `${verdictIcon(f)} <b>${escapeHtmlInline(clip(f.label, LIMITS.label))}</b> · ${escapeHtmlInline(statusWords(f).join(' · '))} · ${fileRefHtml(f, ctx)}${turn}`;
   // The first line only: a multi-line detail (an error page, say) is shown whole, as a block, below.
-  const lines = normalizeBlock(detailOf(f)).trim().split('\n');
+  const lines = normalizeBlock(own === undefined ? detailOf(f) : (own.text ?? '')).trim().split('\n');
   const first = lines.length > 1 ? `${lines[0] as string} …` : (lines[0] as string);
   return first ? `${head}<br>${escapeHtmlInline(clip(first, LIMITS.detail))}` : head;
 }
@@ -106,9 +109,9 @@ function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {
  * An item in full: its line as the summary of a `<details>` holding everything else; `open` shows
  * the body without a click.
  */
-export function itemBlock(f: Item, level: Level, ctx: ReportContext, p: Profile, open = false): string {
-  if (isPersona(f)) return personaBlock(f, level, ctx, p, open);
-  return `<details${open ? ' open' : ''}><summary>${itemSummary(f, ctx)}</summary>\n\n${bodyParts(f, level, p).join('\n\n')}\n\n</details>`;
+export function itemBlock(f: Item, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {
+  if (isPersona(f)) return personaBlock(f, level, ctx, p, open, own);
+  return `<details${open ? ' open' : ''}><summary>${itemSummary(f, ctx, own)}</summary>\n\n${bodyParts(f, level, p).join('\n\n')}\n\n</details>`;
 }
 
 /** Can a lower level make this item shorter? */

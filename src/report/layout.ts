@@ -9,7 +9,9 @@ import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, tableHead } from './items.js';
-import type { Level } from './item-parts.js';
+import { LIMITS, type Level } from './item-parts.js';
+import { clip, escapeInline } from './escape.js';
+import { groupTexts, sharedLine, type Own } from './cause-details.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
 import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, type Item, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
@@ -42,6 +44,8 @@ export class Pieces {
   constructor(
     private readonly ctx: ReportContext,
     private readonly p: Profile,
+    /** Items under a cause whose text is said once (cause-details.ts): what each shows instead. */
+    private readonly owns: ReadonlyMap<Item, Own> = new Map(),
   ) {}
 
   block(f: Item, level: Level, open = false): string {
@@ -49,7 +53,7 @@ export class Pieces {
     if (!entry) this.blocks.set(f, (entry = new Map()));
     const key = `${level}${open ? '+open' : ''}`;
     let block = entry.get(key);
-    if (block === undefined) entry.set(key, (block = itemBlock(f, level, this.ctx, this.p, open)));
+    if (block === undefined) entry.set(key, (block = itemBlock(f, level, this.ctx, this.p, open, this.owns.get(f))));
     return block;
   }
 
@@ -100,11 +104,17 @@ function sectionBlocks(key: SectionKey, items: readonly Item[], plan: SectionPla
   const open = isOpen(key, items.length);
   // Errored and not evaluated items come grouped by cause (model.ts): each group under its cause.
   let cause: CauseGroup | undefined;
+  const texts = groupTexts(model, items);
   plan.levels.forEach((level, i) => {
     const item = items[i] as Item;
     const group = model.causeOf.get(item);
     if (group !== undefined && group !== cause) {
-      blocks.push(`**${causeMarkdown(causeLine({ ...group, labels: items.filter((x) => model.causeOf.get(x) === group).map((x) => x.label) }, items.length), endpoint)}**`);
+      const labels = items.filter((x) => model.causeOf.get(x) === group).map((x) => x.label);
+      // The text the group's items share, once under the cause; each item shows only what differs.
+      const text = texts.get(group);
+      const shared = text === undefined ? null : sharedLine(text, labels.length);
+      const sharedText = shared === null ? '' : `<br>\n${escapeInline(clip(shared, LIMITS.detail))}`;
+      blocks.push(`**${causeMarkdown(causeLine({ ...group, labels }, items.length), endpoint)}**${sharedText}`);
     }
     cause = group;
     blocks.push(pieces.block(item, level, open));

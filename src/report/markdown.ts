@@ -15,6 +15,7 @@ import { fullReportWhere } from './blocks.js';
 import { DEFAULT_CONTEXT, type ReportContext } from './context.js';
 import { fit, trimToFit } from './fit.js';
 import { evaluationsOf, Pieces, type Doc } from './layout.js';
+import { ownTexts } from './cause-details.js';
 import { afterAcceptance, buildModel, personasOf, type Item } from './model.js';
 import { profile, type Profile } from './profile.js';
 
@@ -28,7 +29,8 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
     ...run.fixtures.filter((f) => decideAcceptance(f, '', run.commit).kind === 'accept'),
     ...personasOf(run).filter((p) => decidePersonaAcceptance(p, '', run.commit).kind === 'accept'),
   ]);
-  const doc: Doc = { run, ctx, model: buildModel(run), p, pieces: new Pieces(ctx, p), acceptable, evaluations: evaluationsOf(run, ctx, p) };
+  const model = buildModel(run);
+  const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, ownTexts(model)), acceptable, evaluations: evaluationsOf(run, ctx, p) };
   const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;
   return trimToFit(fit(doc), p.max, p.measure, tail);
 }

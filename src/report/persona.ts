@@ -17,6 +17,7 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from '
 import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
 import { SCRIPT_MARK, routeText, statusWords, thousands, verdictIcon } from './model.js';
 import type { Profile } from './profile.js';
+import type { Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
@@ -336,11 +337,14 @@ function simulationBlock(p: PersonaRecord): string | null {
 }
 
 /** The script's line: icon, 🎭, label, verdict and drift words, file; then its checks or its error. */
-export function personaSummary(p: PersonaRecord, ctx: ReportContext): string {
-  const head = `${verdictIcon(p)} ${SCRIPT_MARK} <b>${escapeHtmlInline(clip(p.label, LIMITS.label))}</b> · ${escapeHtmlInline(statusWords(p).join(' · '))} · ${fileRefHtml(p, ctx)}`;
+export function personaSummary(p: PersonaRecord, ctx: ReportContext, own?: Own): string {
+  // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
+  const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
+  const head = `${verdictIcon(p)} ${SCRIPT_MARK} <b>${escapeHtmlInline(clip(p.label, LIMITS.label))}</b> · ${escapeHtmlInline(statusWords(p).join(' · '))} · ${fileRefHtml(p, ctx)}${turn}`;
   const fault = p.errored ? null : faultLine(p.simulation);
   const live = p.simulation ? liveWords(p, p.simulation) : null;
-  const second = p.errored ? (normalizeBlock(p.error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${checksLine(p.checks)}${live === null ? '' : ` · ${live}`}`;
+  const error = (own === undefined ? p.error : own.text) ?? '';
+  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${checksLine(p.checks)}${live === null ? '' : ` · ${live}`}`;
   return second ? `${head}<br>${escapeHtmlInline(clip(second, LIMITS.detail))}` : head;
 }
 
@@ -384,6 +388,6 @@ function attemptsLine(pr: PersonaRecord): string | null {
   return `${attemptsHead(pr.repeat, attempts)}${tail}`;
 }
 
-export function personaBlock(pr: PersonaRecord, level: Level, ctx: ReportContext, p: Profile, open = false): string {
-  return `<details${open ? ' open' : ''}><summary>${personaSummary(pr, ctx)}</summary>\n\n${bodyParts(pr, level, p).join('\n\n')}\n\n</details>`;
+export function personaBlock(pr: PersonaRecord, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {
+  return `<details${open ? ' open' : ''}><summary>${personaSummary(pr, ctx, own)}</summary>\n\n${bodyParts(pr, level, p).join('\n\n')}\n\n</details>`;
 }

@@ -31,6 +31,7 @@ import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
 import { judgeFallbackText } from './judge-mode.js';
+import { groupTexts, sharedLine, type Own } from './cause-details.js';
 import { agreementReport, causeLine, formatAgreement, incompleteText, type AgreementGroup, type CauseGroup } from '../evaluate/index.js';
 import { agreementBasis } from './evaluations.js';
 
@@ -116,15 +117,21 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
     const style = SECTION_STYLE[key];
     lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${thousands(items.length)})${SECTION_WORDS[key].suffix}`));
     let group: CauseGroup | undefined;
+    const texts = groupTexts(model, items);
     for (const item of items.slice(0, TERMINAL_ITEMS)) {
       const g = model.causeOf.get(item);
+      const text = g === undefined ? undefined : texts.get(g);
       if (g !== undefined && g !== group) {
         const n = items.filter((x) => model.causeOf.get(x) === g).length;
         lines.push(paint('grey', fit(`  ${oneLine(clip(causeLine({ ...g, labels: g.labels.slice(0, n) }, items.length), 2000))}`)));
+        // The text the group's items share, once; each item below shows only what differs.
+        const shared = text === undefined ? null : sharedLine(text, n);
+        if (shared !== null) lines.push(fit(`    ${oneLine(clip(shared, 300))}`));
       }
       group = g;
       const indent = g === undefined ? '  ' : '    ';
-      lines.push(...(isPersona(item) ? personaLines(item, style, indent, paint, fit, more) : fixtureLines(item, style, indent, paint, fit, more)));
+      const own = text?.own.get(item);
+      lines.push(...(isPersona(item) ? personaLines(item, style, indent, paint, fit, more, own) : fixtureLines(item, style, indent, paint, fit, more, own)));
     }
     if (items.length > TERMINAL_ITEMS) lines.push(paint('grey', fit(moreLine(items.length - TERMINAL_ITEMS, where))));
   }
@@ -185,10 +192,15 @@ function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, wh
 }
 
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
-function fixtureLines(f: FixtureRecord, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }): string[] {
-  const head = `${indent}${style.mark} ${oneLine(f.label)} · ${statusWords(f).join(' · ')} · ${oneLine(f.file)}:${f.line}`;
+/** A turn ("message turn") that an item under a shared cause text adds to its line (cause-details.ts). */
+function ownSuffix(own: Own | undefined): string {
+  return own?.turn ? ` · ${oneLine(clip(own.turn, 80))}` : '';
+}
+
+function fixtureLines(f: FixtureRecord, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
+  const head = `${indent}${style.mark} ${oneLine(f.label)} · ${statusWords(f).join(' · ')} · ${oneLine(f.file)}:${f.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head))];
-  const detail = f.errored ? f.error : f.detail;
+  const detail = own === undefined ? (f.errored ? f.error : f.detail) : own.text;
   if (detail) lines.push(fit(`${indent}    ${oneLine(clip(detail, 300))}`));
   lines.push(...replyLines(f, `${indent}    `, paint, fit, o.where));
   return lines;
@@ -226,13 +238,14 @@ const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
 };
 
 /** The script's line (its section's mark, label, status, file, checks or error), its open checks, then its first difference. */
-function personaLines(p: PersonaRecord, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }): string[] {
+function personaLines(p: PersonaRecord, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const checks = checksCount(p.checks);
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
   const fault = p.errored ? null : faultLine(p.simulation);
-  const detail = p.errored ? `${oneLine(clip(p.error, 300))} · ${checks}` : fault !== null ? `${oneLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
-  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${oneLine(p.label)} · ${statusWords(p).join(' · ')} · ${oneLine(p.file)}:${p.line}`;
+  const error = own === undefined ? p.error : own.text;
+  const detail = p.errored ? (error ? `${oneLine(clip(error, 300))} · ${checks}` : checks) : fault !== null ? `${oneLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
+  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${oneLine(p.label)} · ${statusWords(p).join(' · ')} · ${oneLine(p.file)}:${p.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${oneLine(detail)}`)];
   // A simulated user (docs/simulated-users.md): from which turn it was live, how it ended, its calls.
   if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${oneLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));

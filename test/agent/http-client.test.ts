@@ -145,7 +145,8 @@ describe('retries', () => {
     const clock = fakeClock();
     const outcome = await client({ url: server.url, start: null }, clock).converse(request);
     expect(outcome).toMatchObject({ kind: 'replied', reply: 'ok' });
-    expect(clock.sleeps).toEqual([2000]);
+    // The Retry-After and a jitter of up to backoffMs (250 x random 0.5), so refused requests do not return together.
+    expect(clock.sleeps).toEqual([2125]);
   });
 
   it('gives up after retries + 1 attempts on a persistent 503, quoting the status and a short snippet', async () => {

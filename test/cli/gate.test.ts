@@ -151,3 +151,39 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     expect(await readFile(join(r.cwd, 'junit.xml'), 'utf8')).toContain('<property name="verified" value="true"/>');
   });
 });
+
+describe('items under one cause: the shared error text is said once, each item only adds what differs', () => {
+  const six = {
+    'f.yml': 'fixtures:\n' + ['a', 'b', 'c', 'd', 'e', 'f'].map((l) => `  - { label: item-${l}, message: "${l}?", assert: { contains: "echo" } }\n`).join(''),
+  };
+  const count = (text: string, word: string): number => text.split(word).length - 1;
+
+  it('6 fixtures against a closed port: ECONNREFUSED once in the terminal and once in the comment, every item listed', async () => {
+    const url = await closedPort();
+    const cwd = await makeProject({ config: agentConfig(url), fixtures: six });
+    const r = await cli(['run', '--markdown', 'report.md', '--confirm-cost'], cwd);
+    expect(r.code).toBe(1);
+    const md = await readFile(join(cwd, 'report.md'), 'utf8');
+    expect(count(r.stdout, 'ECONNREFUSED')).toBe(1);
+    expect(count(md, 'ECONNREFUSED')).toBe(1);
+    expect(r.stdout).toContain(`\n    each: welcome turn: could not reach the agent after 1 attempt: connect ECONNREFUSED ${new URL(url).host}\n`);
+    for (const l of ['a', 'b', 'c', 'd', 'e', 'f']) {
+      expect(r.stdout).toMatch(new RegExp(`\\n {4}! item-${l} · errored · no reply · [^\\n]*f\\.yml:\\d+\\n`));
+      expect(count(md, `<b>item-${l}</b>`)).toBe(1);
+    }
+  });
+
+  it('30 fixtures answered HTTP 503: the status is named by the headline, the group and its shared text, not once per item', async () => {
+    const labels = Array.from({ length: 30 }, (_, i) => `case-${i}`);
+    const fixtures = { 'f.yml': 'fixtures:\n' + labels.map((l) => `  - { label: ${l}, message: "${l}?", assert: { contains: "echo" } }\n`).join('') };
+    const host = await serve(() => ({ status: 503, json: { error: 'upstream unavailable' } }));
+    const cwd = await makeProject({ config: agentConfig(host.url), fixtures });
+    const r = await cli(['run', '--markdown', 'report.md', '--confirm-cost'], cwd);
+    expect(r.code).toBe(1);
+    expect(count(r.stdout, 'HTTP 503')).toBe(3);
+    const md = await readFile(join(cwd, 'report.md'), 'utf8');
+    expect(count(md, 'upstream unavailable')).toBe(1);
+    for (const l of labels) expect(r.stdout).toContain(`! ${l} · errored`);
+  });
+});
+

@@ -1,9 +1,11 @@
 // The fake GitHub must be able to FAIL a test: these requests are wrong on purpose.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, statSync } from 'node:fs';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createOctokit, type GitHubOctokit } from '../../src/github/octokit.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import { OpenApiSpec } from '../support/openapi.js';
+import { fullDescriptionFile } from '../support/openapi-trim.js';
 
 let gh: FakeGitHub | null = null;
 afterEach(async () => {
@@ -126,6 +128,17 @@ describe('OpenApiSpec', () => {
     const m = spec.match('GET', '/repos/o/r/git/ref/heads/feature/x');
     expect(m.operation?.operationId).toBe('git/get-ref');
     expect(m.pathParams['ref']).toBe('heads/feature/x');
+  });
+
+  it('reads the copy the test run trimmed once: a tenth of the size, and the same checks, a body property named description included', () => {
+    const file = inject('openapiFile');
+    expect(statSync(file).size).toBeLessThan(statSync(fullDescriptionFile()).size / 3);
+    const full = new OpenApiSpec(JSON.parse(readFileSync(fullDescriptionFile(), 'utf8')) as ConstructorParameters<typeof OpenApiSpec>[0]);
+    for (const s of [spec, full]) {
+      expect(s.checkRequest('POST', '/user/repos', new URLSearchParams(), { name: 'r', description: 'd', private: true }).problems).toEqual([]);
+      expect(s.checkRequest('POST', '/user/repos', new URLSearchParams(), { name: 'r', descriptio: 'd' }).problems).toHaveLength(1);
+      expect(s.checkRequest('PATCH', '/repos/o/r/issues/comments/12', new URLSearchParams(), { body: 'x' }).operation?.operationId).toBe('issues/update-comment');
+    }
   });
 
   it('accepts oneOf when one alternative fits', () => {

@@ -50,15 +50,15 @@ describe('withRetries', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
-  it('a throttled failure spends no retry: it waits at least its Retry-After, and a growing backoff, until it succeeds', async () => {
+  it('a throttled failure spends no retry: it waits its Retry-After and a jitter, or a growing backoff, until it succeeds', async () => {
     const clock = fakeClock();
     const results = [throttled(0), throttled(0), throttled(5000), retryable('503'), throttled(0), { ok: true as const, value: 'done' }];
     const { attempt, lastFlags } = scripted(results);
     let retried = 0;
     const r = await withRetries(attempt, { retries: 1, backoffMs: 100, clock, random: () => 0.5, budgetMs: 60_000, onRetry: () => void (retried += 1) });
     expect(r).toEqual({ ok: true, value: 'done' });
-    // Throttles: backoff(0) = 50, backoff(1) = 100, max(5000, backoff(2) = 200), backoff(3) = 400; the 503: backoff(0) = 50.
-    expect(clock.sleeps).toEqual([50, 100, 5000, 50, 400]);
+    // Throttles: backoff(0) = 50, backoff(1) = 100, 5000 + backoff(0) = 5050, backoff(3) = 400; the 503: backoff(0) = 50.
+    expect(clock.sleeps).toEqual([50, 100, 5050, 50, 400]);
     // Only the 503 spent the one retry: after it, a failure of that kind would be the last.
     expect(lastFlags).toEqual([false, false, false, false, true, true]);
     expect(retried).toBe(5);
@@ -72,6 +72,25 @@ describe('withRetries', () => {
     expect(clock.sleeps).toEqual([500, 1000, 2000, 4000]);
     expect(r).toEqual({ ok: false, failure: '429', attempts: 5, throttled: { elapsedMs: 7500, waitMs: 8000, budgetMs: 10_000 } });
     expect(attemptsText(r as { attempts: number })).toBe('5 attempts (rate limited: 7500 ms spent, waiting 8000 ms more would pass the time budget of 10000 ms, timeoutMs x attempts)');
+  });
+
+  it('without a Retry-After the backoff of a throttled request stops growing at backoffMs x 2^4', async () => {
+    const clock = fakeClock();
+    const s = scripted([...Array.from({ length: 7 }, () => throttled(null)), { ok: true as const, value: 'done' }]);
+    expect(await withRetries(s.attempt, { retries: 0, backoffMs: 100, clock, random: () => 0.5, budgetMs: 60_000 })).toEqual({ ok: true, value: 'done' });
+    expect(clock.sleeps).toEqual([50, 100, 200, 400, 800, 800, 800]);
+  });
+
+  it('a Retry-After longer than the budget left is not waited for: the failure names the Retry-After and the budget', async () => {
+    const clock = fakeClock();
+    const s = scripted([throttled(0), throttled(30_000), { ok: true, value: 'never' }]);
+    const r = await withRetries(s.attempt, { retries: 2, backoffMs: 1000, clock, random: () => 0.5, budgetMs: 6000 });
+    // The first throttle waits its backoff (500 ms); the 30 s asked for next do not fit the 5500 ms left.
+    expect(clock.sleeps).toEqual([500]);
+    expect(r).toEqual({ ok: false, failure: '429', attempts: 2, throttled: { elapsedMs: 500, waitMs: 30_000, budgetMs: 6000, retryAfterMs: 30_000 } });
+    expect(attemptsText(r as { attempts: number })).toBe(
+      "2 attempts (rate limited: the server's Retry-After asks for 30000 ms, more than the 5500 ms left of the time budget of 6000 ms, timeoutMs x attempts; given up at once instead of waiting)",
+    );
   });
 
   it('without a budget a throttled failure spends a retry like any other', async () => {

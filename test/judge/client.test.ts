@@ -134,7 +134,8 @@ describe('openai judge', () => {
     const clock = fakeClock();
     // The wait fits the call's time budget: timeoutMs 5000 x 3 attempts.
     expect((await judge(config('openai', s.url, { timeoutMs: 5000 }), clock).score('c', 'r')).ok).toBe(true);
-    expect(clock.sleeps).toEqual([7000]);
+    // The Retry-After and a jitter of up to backoffMs (100 x random 0.5).
+    expect(clock.sleeps).toEqual([7050]);
   });
 
   it('a Retry-After longer than the time budget left is not waited for: the call fails at once and says why', async () => {
@@ -143,7 +144,7 @@ describe('openai judge', () => {
     // timeoutMs 2000 x 3 attempts = 6000 ms < the 7000 ms asked for.
     expect(await judge(config('openai', s.url), clock).score('c', 'r')).toEqual({
       ok: false,
-      reason: 'HTTP 429 after 1 attempt (rate limited: 0 ms spent, waiting 7000 ms more would pass the time budget of 6000 ms, timeoutMs x attempts): rate limited',
+      reason: "HTTP 429 after 1 attempt (rate limited: the server's Retry-After asks for 7000 ms, more than the 6000 ms left of the time budget of 6000 ms, timeoutMs x attempts; given up at once instead of waiting): rate limited",
     });
     expect(clock.sleeps).toEqual([]);
     expect(s.received).toHaveLength(1);

@@ -94,6 +94,22 @@ describe('openai-compatible judge, structured output', () => {
     expect(status.structured === false && status.reason).toBe('HTTP 400: Unrecognized request argument supplied: response_format');
   });
 
+  it('with concurrency 1 and calls queued for the slot, only the first call is refused: the mode is read when a call is sent', async () => {
+    const refusal = { status: 400, body: { error: { message: 'Unrecognized request argument supplied: response_format' } } };
+    let refused = 0;
+    const s = await serve((res, req) => {
+      if (isStructuredOpenai(bodyOf(req))) refused++;
+      openaiServer(refusal)(res, req);
+    });
+    const j = judge('openai', s.url);
+    // All three wait for the one slot before the first is refused.
+    const results = await Promise.all([j.score('polite', 'a'), j.score('polite', 'b'), j.score('polite', 'c')]);
+    expect(results).toEqual(Array(3).fill({ ok: true, score: 0.8, rationale: 'Polite and clear.' }));
+    expect(refused).toBe(1);
+    expect(s.received.map((r) => isStructuredOpenai(bodyOf(r)))).toEqual([true, false, false, false]);
+    expect(j.structuredOutput().structured).toBe(false);
+  });
+
   it('does not fall back on a 400 that does not name the mechanism: the call fails as before', async () => {
     const s = await serve(json(400, { error: { message: 'model not found' } }));
     const j = judge('openai', s.url);

@@ -58,4 +58,16 @@ describe('the import-graph check', () => {
     expect(stderr).toMatch(/src\/report\/escape\.ts:\d+ imports src\/engine\.ts, a driver/);
     expect(stderr).not.toContain('import circle');
   });
+
+  it('covers judge/ and simulator/: they come right after suite, so neither imports what the run decides, and judge/ does not import simulator/', () => {
+    const root = copyOfSrc();
+    appendFileSync(join(root, 'src/judge/prompt.ts'), "\nimport { formatUsd } from '../report/money.js';\nexport const later = formatUsd;\n");
+    appendFileSync(join(root, 'src/judge/parse.ts'), "\nimport type { Simulator } from '../simulator/index.js';\nexport type After = Simulator;\n");
+    appendFileSync(join(root, 'src/simulator/prompt.ts'), "\nimport { tallies } from '../evaluate/tallies.js';\nexport const decided = tallies;\n");
+    const { code, stderr } = run(root);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/src\/judge\/prompt\.ts:\d+ imports src\/report\/money\.ts \(report comes after judge/);
+    expect(stderr).toMatch(/src\/judge\/parse\.ts:\d+ imports src\/simulator\/index\.ts \(simulator comes after judge/);
+    expect(stderr).toMatch(/src\/simulator\/prompt\.ts:\d+ imports src\/evaluate\/tallies\.ts \(evaluate comes after simulator/);
+  });
 });

@@ -1,6 +1,7 @@
 // results.json: parsing untrusted text, writing atomically, merging shards.
 
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -150,6 +151,38 @@ describe('readRecord and writeRecord', () => {
   it('a missing file is a RecordError naming the file and the reason', async () => {
     await expect(readRecord('/nonexistent/results.json')).rejects.toThrow('/nonexistent/results.json: cannot be read (ENOENT)');
   });
+
+  it('a symbolic link is refused and nothing of its target is read or quoted, even when the target is a valid record', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agent-replay-record-'));
+    dirs.push(dir);
+    const secret = join(dir, 'secret.txt');
+    await writeFile(secret, 'TOKEN=ghp_do_not_quote_me\n');
+    const real = join(dir, 'real.json');
+    await writeRecord(real, record([fixture('a')]));
+    for (const [link, target] of [[join(dir, 'results.json'), secret], [join(dir, 'linked.json'), real]] as const) {
+      await symlink(target, link);
+      const err = await readRecord(link).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(RecordError);
+      expect((err as Error).message).toBe(
+        `${link}: is a symbolic link: refused, nothing was read from it (a results file may come from a pull request's artifact, and a link there could point at any file on the runner); give the file itself`,
+      );
+      expect((err as Error).message).not.toContain('ghp_');
+    }
+    // The file itself is read as before.
+    expect((await readRecord(real)).fixtures.map((f) => f.label)).toEqual(['a']);
+  });
+
+  it('a folder or a pipe is refused as not a regular file, without waiting on it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agent-replay-record-'));
+    dirs.push(dir);
+    await expect(readRecord(dir)).rejects.toThrow(`${dir}: is not a regular file: refused; give a results.json written by agent-replay`);
+    const fifo = join(dir, 'results.json');
+    execFileSync('mkfifo', [fifo]);
+    await expect(readRecord(fifo)).rejects.toThrow(`${fifo}: is not a regular file`);
+  });
 });
 
 describe('interrupted', () => {
@@ -259,6 +292,18 @@ describe('persona scripts in the record', () => {
     const old = JSON.parse(serializeRecord(record([fixture('a')]))) as Record<string, unknown>;
     delete old.personas;
     expect(parseRecord(JSON.stringify(old), 'old.json').personas).toEqual([]);
+  });
+
+  it('a tool output recorded as JSON text by an older run reads as the value; other text stays text', () => {
+    const turn = script.turns[1] as (typeof script.turns)[number];
+    const call = (output: unknown) => ({ ...script, turns: [script.turns[0], { ...turn, toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output, mocked: false }] }] });
+    const read = (output: unknown): unknown => parseRecord(JSON.stringify({ ...record([fixture('a')]), personas: [call(output)] }), 'old.json').personas[0]?.turns[1]?.toolCalls?.[0]?.output;
+    expect(read('{"status": "delivered"}')).toEqual({ status: 'delivered' });
+    expect(read(' [1, 2] ')).toEqual([1, 2]);
+    expect(read('Order 1234 is delivered')).toBe('Order 1234 is delivered');
+    expect(read('42')).toBe('42');
+    expect(read('{not json}')).toBe('{not json}');
+    expect(read({ status: 'delivered' })).toEqual({ status: 'delivered' });
   });
 
   it('round-trips a script; an errored script with a verdict, or a label shared with a fixture, is rejected', () => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
+import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { NO_BASELINES, replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
 import type { AgentClient, Fixture, PersonaScript } from '../../src/types.js';
 import { startAgentServer } from '../support/agent-server.js';
@@ -212,10 +213,36 @@ describe('replay with persona scripts', () => {
     expect(w!.checks.map((c) => c.status)).toEqual(['pass']);
     expect(st).toMatchObject({ errored: true, errorKind: 'unmocked_tool' });
     expect(lx).toMatchObject({ errored: false, verdict: 'pass' });
+    // The mode is in the record: mocked when an unanswered call errors the script, live otherwise.
+    expect(record.personas.map((p) => [p.label, p.toolMode])).toEqual([['live', 'live'], ['mocked', 'mocked'], ['wrong', 'mocked'], ['strict', 'mocked'], ['lax', 'live']]);
+    expect(parseRecord(serializeRecord(record), 'results.json').personas.map((p) => p.toolMode)).toEqual(['live', 'mocked', 'mocked', 'mocked', 'live']);
     // config.yml's personas.unmockedTools applies to the scripts without their own.
     const configured = await replay({ fixtures: [], personas: [live, lax], baselines: NO_BASELINES }, { agent: client, regex, judge: null }, { ...OPTIONS, unmockedTools: 'error' });
     expect(configured.personas.map((p) => p.errored)).toEqual([true, false]);
+    expect(configured.personas.map((p) => p.toolMode)).toEqual(['mocked', 'live']);
     expect(configured.personas[0]!.error).toContain('config.yml sets personas.unmockedTools: error');
+  });
+
+  it('a tool output is recorded in one shape, the value, whether the agent carried it as an object, as JSON text or in a chat tool message', async () => {
+    const items = (output: unknown) => [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'k1', type: 'function', function: { name: 'find_order', arguments: '{"orderId":"1234"}' } }] },
+      { role: 'tool', tool_call_id: 'k1', content: output },
+    ];
+    const answers: Record<string, unknown> = {
+      object: { reply: 'ok', route: null, toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'delivered' } }], outcome: null },
+      text: { reply: 'ok', route: null, toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: '{"status": "delivered"}' }], outcome: null },
+      chat: { reply: 'ok', route: null, toolCalls: items('{"status":"delivered"}'), outcome: null },
+      sentence: { reply: 'ok', route: null, toolCalls: items('Delivered on Monday.'), outcome: null },
+    };
+    const server = await startAgentServer((req) => ({ json: answers[(req.json as { message: string }).message.replace(/-1$/, '')] }));
+    cleanups.push(() => server.close());
+    const client = createHttpAgentClient({ ...defaultConfig().agent, url: server.url, start: null, retries: 0 });
+    cleanups.push(() => client.close());
+    const regex = createRegexPool({ size: 1, timeoutMs: 1000 });
+    cleanups.push(() => regex.close());
+    const record = await replay({ fixtures: [], personas: Object.keys(answers).map((l) => script(l, 1)), baselines: NO_BASELINES }, { agent: client, regex, judge: null }, OPTIONS);
+    const outputs = record.personas.map((p) => p.turns[0]?.toolCalls?.[0]?.output);
+    expect(outputs).toEqual([{ status: 'delivered' }, { status: 'delivered' }, { status: 'delivered' }, 'Delivered on Monday.']);
   });
 
   it('expect.reply checks run on the replies, regexes in the worker pool, and are recorded with the other checks', async () => {

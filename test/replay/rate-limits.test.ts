@@ -3,8 +3,9 @@
 // "Retry-After: 0" or "Retry-After: N". A 429 spends no retry, so nothing errors; a server that
 // answers only 429 still ends the item errored once its time budget (timeoutMs x attempts) is spent.
 //
-// Time is virtual: the client's clock and the per-second server read the same clock, and a wait
-// moves it forward to the waiter's wake time (never back), so no test sleeps for real seconds.
+// Time is virtual and in order (virtualClock below): the client's clock and the per-second server
+// read the same clock, waits end in the order of their wake times, and the jitter is seeded, so no
+// test sleeps for real seconds and every run of a test sees the same times.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
@@ -21,19 +22,54 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-/** Virtual time: `sleep(ms)` yields to the event loop, then moves the clock to its wake time if that is later. */
-function virtualClock(): Clock & { sleeps: number[] } {
+/**
+ * Virtual time, in order: `sleep(ms)` sets a timer at now + ms; the earliest timer (first set
+ * first, on a tie) fires only when no request is on the wire (`idle`), and moves the clock to its
+ * time. So a wait never ends before a shorter one set earlier, and the server reads the time the
+ * requests were sent at, however the event loop interleaves the real sockets.
+ */
+function virtualClock(idle: () => boolean = () => true): Clock & { sleeps: number[] } {
   let t = 0;
+  let seq = 0;
+  let pumping = false;
   const sleeps: number[] = [];
+  const timers: { wake: number; seq: number; fire: () => void }[] = [];
+  const step = (): void => {
+    if (timers.length === 0) {
+      pumping = false;
+      return;
+    }
+    if (idle()) {
+      timers.sort((a, b) => a.wake - b.wake || a.seq - b.seq);
+      const next = timers.shift() as (typeof timers)[number];
+      if (next.wake > t) t = next.wake;
+      next.fire();
+    }
+    setImmediate(step);
+  };
   return {
     sleeps,
     now: () => t,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-      const wake = t + ms;
-      await new Promise((resolve) => setImmediate(resolve));
-      if (wake > t) t = wake;
-    },
+    sleep: (ms) =>
+      new Promise<void>((resolve) => {
+        sleeps.push(ms);
+        timers.push({ wake: t + ms, seq: seq++, fire: resolve });
+        if (!pumping) {
+          pumping = true;
+          setImmediate(step);
+        }
+      }),
+  };
+}
+
+/** A seeded jitter source (mulberry32): the same backoffs on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -98,17 +134,17 @@ function fixtures(n: number): Fixture[] {
 
 /** The defaults users run with (2 retries, 250 ms backoff), a 10 s turn deadline: a 30 s budget per request. */
 async function agentUnder(limit: Limit, retryAfter: string, handler?: (req: Parameters<typeof nativeEcho>[0]) => AgentReply) {
-  const clock = virtualClock();
+  const limiter = new AdaptiveLimiter(16);
+  const clock = virtualClock(() => limiter.active === 0);
   const server = gate(limit, clock, retryAfter);
   const agent = await startAgentServer((req) =>
     handler ? handler(req) : server.admit<AgentReply>(() => nativeEcho(req) as AgentReply, () => ({ status: 429, headers: { 'retry-after': retryAfter }, json: { error: 'slow down' } })),
   );
   cleanups.push(() => agent.close());
-  const limiter = new AdaptiveLimiter(16);
   let retried = 0;
   const client = createHttpAgentClient(
     { ...defaultConfig().agent, url: agent.url, start: null, concurrency: 16, timeoutMs: 10_000 },
-    { clock, limiter, onRetry: () => void (retried += 1) },
+    { clock, limiter, random: seeded(27), onRetry: () => void (retried += 1) },
   );
   cleanups.push(() => client.close());
   expect(defaultConfig().agent.retries).toBe(2);
@@ -139,7 +175,10 @@ describe('agent rate limits (default retries)', () => {
     expect(server.counts.served).toBe(60);
     expect(server.counts.peakPerSecond).toBe(5);
     expect(server.counts.throttled).toBeGreaterThan(0);
-    expect(clock.now()).toBeGreaterThanOrEqual(11_000); // 60 at 5 a second: 12 seconds of virtual time
+    // 60 at 5 a second: 12 seconds of virtual time; refused requests come back soon after each
+    // second opens (the capped backoff), so the run ends within 1.1 x that floor, not 3 x.
+    expect(clock.now()).toBeGreaterThanOrEqual(11_000);
+    expect(clock.now()).toBeLessThanOrEqual(13_200);
   });
 
   it('429 above 5 per second with Retry-After: 1: none errored, and every wait is at least the second asked for', async () => {
@@ -150,6 +189,8 @@ describe('agent rate limits (default retries)', () => {
     expect(server.counts.peakPerSecond).toBe(5);
     expect(clock.sleeps.length).toBe(server.counts.throttled);
     expect(Math.min(...clock.sleeps)).toBeGreaterThanOrEqual(1000);
+    // The Retry-After and a jitter, not a backoff growing on top of it: within 1.1 x the 12 s floor.
+    expect(clock.now()).toBeLessThanOrEqual(13_200);
   });
 
   it('an agent that answers only 429 (Retry-After: 0): each fixture ends errored once its 30 s budget is spent, not after 3 attempts', async () => {
@@ -181,7 +222,8 @@ describe('agent rate limits (default retries)', () => {
 const OK = { choices: [{ index: 0, message: { role: 'assistant', content: '{"rationale": "fine", "score": 0.9}' } }] };
 
 async function judgeUnder(limit: Limit | 'only-429', retryAfter: string) {
-  const clock = virtualClock();
+  const limiter = new AdaptiveLimiter(16);
+  const clock = virtualClock(() => limiter.active === 0);
   const server = gate(limit === 'only-429' ? { kind: 'in-flight', max: 0 } : limit, clock, retryAfter);
   const judgeServer = await startServer([
     (res) => {
@@ -198,10 +240,9 @@ async function judgeUnder(limit: Limit | 'only-429', retryAfter: string) {
     },
   ]);
   cleanups.push(() => judgeServer.close());
-  const limiter = new AdaptiveLimiter(16);
   const judge = createJudge(
     { provider: 'openai', baseUrl: judgeServer.url, model: 'm', apiKey: 'k', timeoutMs: 10_000, retries: 2, backoffMs: 250, concurrency: 16, label: null },
-    { clock, limiter },
+    { clock, limiter, random: seeded(27) },
   );
   cleanups.push(() => judge.close());
   return { clock, server, judge, judgeServer };

@@ -20,7 +20,8 @@
 // checked, oneOf is "at least one", array query parameters and `discriminator` are not interpreted.
 
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { inject } from 'vitest';
+import { fullDescriptionFile } from './openapi-trim.js';
 
 type JsonValue = unknown;
 
@@ -155,12 +156,19 @@ export class OpenApiSpec {
     this.templates.sort((a, b) => b.literalCount - a.literalCount);
   }
 
-  /** The api.github.com description shipped in @octokit/openapi (parsed once per process). */
+  /**
+   * The api.github.com description shipped in @octokit/openapi, parsed once per process: the copy
+   * the test run's global set-up trimmed (openapi-trim.ts), else the whole file.
+   */
   static load(): OpenApiSpec {
     if (!cached) {
-      const require = createRequire(import.meta.url);
-      const file = require.resolve('@octokit/openapi/generated/api.github.com.json');
-      cached = new OpenApiSpec(JSON.parse(readFileSync(file, 'utf8')) as SpecDocument);
+      let file: string | undefined;
+      try {
+        file = inject('openapiFile');
+      } catch {
+        // Not inside a Vitest worker (a script): the whole description.
+      }
+      cached = new OpenApiSpec(JSON.parse(readFileSync(file ?? fullDescriptionFile(), 'utf8')) as SpecDocument);
     }
     return cached;
   }
