@@ -80,6 +80,24 @@ describe('Mastra', () => {
     expect(server.requests[0]!.json).toEqual({ messages: [{ role: 'user', content: 'Order 1234' }], requestContext: { mocks: [{ tool: 'find_order', input: null, match: 'subset', output: { status: 'x' } }] } });
   });
 
+  it('/generate: a tool that threw is missing from toolResults; its error-text result in the steps makes it a real call that failed, not a request', async () => {
+    const threw = {
+      text: 'Refund ? is on its way.',
+      toolCalls: [chunk('tool-call', { toolCallId: 'c1', toolName: 'issue_refund', args: { orderId: '1234' } })],
+      toolResults: [],
+      steps: [
+        { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'issue_refund', input: { orderId: '1234' } }, { type: 'tool-result', toolCallId: 'c1', toolName: 'issue_refund', output: { type: 'error-text', value: 'agent-replay: no mock answers issue_refund' } }] },
+        { content: [{ type: 'text', text: 'Refund ? is on its way.' }] },
+      ],
+    };
+    const server = await serve(() => ({ json: threw }));
+    const s = client({ url: server.url, preset: 'mastra', mapping: MASTRA_MAPPING }).session({ session: 'S', persona: null, mocks: [] });
+    expect(await s.send('It arrived broken', 3)).toMatchObject({
+      kind: 'replied',
+      toolCalls: [{ tool: 'issue_refund', input: { orderId: '1234' }, output: { error: 'agent-replay: no mock answers issue_refund' }, mocked: false }],
+    });
+  });
+
   it('the stream decoder reads Mastra chunks: payload text, tool payloads, finish usage; an error chunk names its message', () => {
     const ok = decodeEventStream(sse(MASTRA_STREAM).body);
     expect(ok).toEqual({
