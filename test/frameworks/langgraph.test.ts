@@ -1,6 +1,8 @@
 // agent-replay against the real LangGraph API dev server (`langgraphjs dev`, in-memory, offline)
-// serving a createReactAgent graph (test/frameworks/langgraph/graph.ts) with a fake chat model and
-// tools answering from config.configurable.mocks; preset langgraph (/runs/wait), through the CLI.
+// serving two graphs on a fake chat model, tools answering from config.configurable.mocks: "agent",
+// langchain 1.5's createAgent (langgraph/agent.ts, the graph docs/frameworks/langgraph.md shows),
+// and "react", the previous createReactAgent (langgraph/graph.ts); preset langgraph (/runs/wait),
+// through the CLI.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -52,7 +54,8 @@ afterAll(async () => {
   await removeProjects();
 });
 
-const config = () => `agent:\n  url: ${base}/runs/wait\n  preset: langgraph\n  assistantId: agent\n  concurrency: 1\n  timeoutMs: 30000\ncost: { capUsd: 5 }\n`;
+let graphId = 'agent';
+const config = () => `agent:\n  url: ${base}/runs/wait\n  preset: langgraph\n  assistantId: ${graphId}\n  concurrency: 1\n  timeoutMs: 30000\ncost: { capUsd: 5 }\n`;
 
 const script = (label: string, mocks: string) => `label: ${label}
 opening: I want my money back
@@ -70,7 +73,10 @@ const MOCKS = `mocks:
   - { tool: issue_refund, input: { orderId: "1234" }, output: { refundId: R-MOCK } }
 `;
 
-describe('LangGraph API dev server (createReactAgent)', () => {
+for (const [id, api] of [['agent', 'createAgent'], ['react', 'createReactAgent']] as const) describe(`LangGraph API dev server (${api})`, () => {
+  beforeAll(() => {
+    graphId = id;
+  });
   it('mocked mode: three turns with the whole history, tools answered from config.configurable.mocks', async () => {
     const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-mocked', MOCKS) } });
     const { run, results } = await runSuite(cwd);
@@ -137,7 +143,7 @@ ${MOCKS}expect:
     expect(run.code).toBe(1);
 
     const streaming = await makeProject({
-      config: `agent:\n  url: ${base}/runs/stream\n  preset: langgraph\n  assistantId: agent\n  stream: true\ncost: { capUsd: 5 }\n`,
+      config: `agent:\n  url: ${base}/runs/stream\n  preset: langgraph\n  assistantId: ${graphId}\n  stream: true\ncost: { capUsd: 5 }\n`,
       fixtures: { 'order.yml': 'label: order\nmessage: Order 1234\nassert: { contains: "delivered" }\n' },
     });
     const streamed = await runSuite(streaming);
