@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkStatuses, cli, fixture, makeProject, persona, removeProjects, ROOT, runSuite } from './support.js';
+import { checkStatuses, cli, fixture, initConfig, makeProject, persona, removeProjects, ROOT, runSuite } from './support.js';
 
 const HERE = join(ROOT, 'test', 'frameworks');
 let server: ChildProcess;
@@ -148,6 +148,17 @@ ${MOCKS}expect:
     });
     const streamed = await runSuite(streaming);
     expect(fixture(streamed.results, 'order')).toMatchObject({ errored: false, reply: 'Order 1234 is delivered.', verdict: 'pass' });
+  });
+
+  it('init --preset langgraph with the URL line changed (and assistantId, for the second graph): the three-turn mocked script passes', async () => {
+    const text = (await initConfig('langgraph', 'http://localhost:2024/runs/wait', `${base}/runs/wait`)).replace('assistantId: agent ', `assistantId: ${graphId} `);
+    expect(text).toContain(`  assistantId: ${graphId} `);
+    const cwd = await makeProject({ config: text, personas: { 'refund.yml': script('refund-init', MOCKS) } });
+    const { run, results } = await runSuite(cwd);
+    const p = persona(results, 'refund-init');
+    expect(p.errored, p.error ?? '').toBe(false);
+    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
   });
 
   it('probe: one message, the reply printed, exit 0', async () => {

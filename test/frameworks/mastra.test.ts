@@ -2,13 +2,11 @@
 // served by Mastra's Hono adapter), on Mastra's own fake model, through the CLI: the mastra preset
 // on /generate and on /stream, mocks in requestContext.mocks, live tools, an agent error, probe, init.
 
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ranForReal } from './mastra/db.js';
 import { startMastra } from './mastra/server.js';
-import { checkStatuses, cli, fixture, makeProject, persona, removeProjects, runSuite } from './support.js';
+import { checkStatuses, cli, fixture, initConfig, makeProject, persona, removeProjects, runSuite } from './support.js';
 
 let server: ServerType;
 let base: string;
@@ -41,17 +39,10 @@ const MOCKS = `mocks:
   - { tool: issue_refund, input: { orderId: "1234" }, output: { refundId: R-MOCK } }
 `;
 
-/** config.yml as `init --preset mastra` writes it, with one line changed: the URL. */
+/** config.yml as `init --preset mastra` writes it, the URL line changed (and, for /stream, the stream line init comments for it). */
 async function initProject(endpoint: 'generate' | 'stream'): Promise<string> {
-  const cwd = await makeProject({ config: '' });
-  const init = await cli(cwd, ['init', '--preset', 'mastra', '--dir', '.agent-replay-init']);
-  expect(init.code, init.stderr).toBe(0);
-  let text = await readFile(join(cwd, '.agent-replay-init', 'config.yml'), 'utf8');
-  expect(text).toContain('  # url: http://localhost:4111/api/agents/support/generate\n');
-  text = text.replace('# url: http://localhost:4111/api/agents/support/generate', `url: ${base}/api/agents/support/${endpoint}`);
-  // /stream: the second line, the one init comments for it.
-  if (endpoint === 'stream') text = text.replace('# stream: true ', 'stream: true   ');
-  return text;
+  const text = await initConfig('mastra', 'http://localhost:4111/api/agents/support/generate', `${base}/api/agents/support/${endpoint}`);
+  return endpoint === 'stream' ? text.replace('# stream: true ', 'stream: true   ') : text;
 }
 
 for (const endpoint of ['generate', 'stream'] as const) {

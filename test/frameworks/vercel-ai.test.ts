@@ -5,7 +5,7 @@
 
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkStatuses, cli, fixture, makeProject, persona, removeProjects, runSuite } from './support.js';
+import { checkStatuses, cli, fixture, initConfig, makeProject, persona, removeProjects, runSuite } from './support.js';
 import { POST } from './vercel-ai/chat-route.js';
 import { ranForReal as ranForReal7 } from './vercel-ai/db.js';
 import { ranForReal as ranForReal5, startRoute } from './vercel-ai/route.js';
@@ -143,6 +143,16 @@ ${MOCKS}expect:
     ]);
     expect(p.usage).toEqual({ inputTokens: 50, outputTokens: 25 });
     expect(results.usage).toEqual({ inputTokens: 50, outputTokens: 25 });
+  });
+
+  it('init --preset vercel-ai with the URL line changed: the three-turn mocked script passes as it is', async () => {
+    const cwd = await makeProject({ config: await initConfig('vercel-ai', 'http://localhost:3000/api/chat', url), personas: { 'refund.yml': script('refund-init', MOCKS) } });
+    const { run, results } = await runSuite(cwd);
+    const p = persona(results, 'refund-init');
+    expect(p.errored, p.error ?? '').toBe(false);
+    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
+    expect(ranForReal).toEqual([]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
   });
 
   it('probe: one message, the reply printed, exit 0', async () => {
