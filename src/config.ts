@@ -6,7 +6,7 @@ import type { JsonValue, JudgeProvider, LatencyThresholds, Repeat } from './type
 export type { JsonValue, JudgeProvider } from './types.js';
 
 /** Every agent preset (docs/presets.md#presets); `agent-replay init` offers the same list. */
-export const AGENT_PRESET_NAMES = ['native', 'openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest', 'vercel-ai', 'langgraph'] as const;
+export const AGENT_PRESET_NAMES = ['native', 'openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest', 'vercel-ai', 'langgraph', 'mastra'] as const;
 export type AgentPreset = (typeof AGENT_PRESET_NAMES)[number];
 
 /**
@@ -14,7 +14,7 @@ export type AgentPreset = (typeof AGENT_PRESET_NAMES)[number];
  * for APIs whose reply is not at one path (a list of content blocks, a list of Rasa messages, the
  * last message of a LangGraph state). Absent: the paths read the body as it is.
  */
-export type ResponseDecoder = 'openai-responses' | 'anthropic-messages' | 'rasa-rest' | 'langgraph';
+export type ResponseDecoder = 'openai-responses' | 'anthropic-messages' | 'rasa-rest' | 'langgraph' | 'mastra';
 
 /**
  * How to talk to the agent. A request body is a JSON template: inside any string,
@@ -266,6 +266,17 @@ export const LANGGRAPH_MAPPING: AgentMapping = {
   decode: 'langgraph',
 };
 
+/**
+ * Mastra server agent endpoint (`POST /api/agents/<agentId>/generate`, or `/stream` with
+ * `agent.stream: true`): the whole conversation as `messages` on every turn (stateless, no memory
+ * option), a persona script's mocks in `requestContext.mocks`, which the server hands to every tool.
+ */
+export const MASTRA_MAPPING: AgentMapping = {
+  body: { messages: '{{messages}}', requestContext: { mocks: '{{mocks}}' } },
+  ...DECODED_FIELDS,
+  decode: 'mastra',
+};
+
 export interface PresetInfo {
   mapping: AgentMapping;
   /** The welcome request, or null: the API has none. */
@@ -302,6 +313,8 @@ export const PRESETS: Record<AgentPreset, PresetInfo> = {
   'vercel-ai': { mapping: VERCEL_AI_MAPPING, start: null, streamBody: null, alwaysStreams: true },
   // Streaming posts to `/runs/stream` (agent.url) with stream_mode "values": the last state is the reply.
   langgraph: { mapping: LANGGRAPH_MAPPING, start: null, streamBody: (body) => ({ ...asObject(body), stream_mode: 'values' }), alwaysStreams: false },
+  // Streaming posts the same body to `/stream` (agent.url): Mastra's chunk stream, read by the stream decoder.
+  mastra: { mapping: MASTRA_MAPPING, start: null, streamBody: (body) => body, alwaysStreams: false },
 };
 
 /** `max_tokens` of the anthropic-messages preset when `agent.maxTokens` is not set. */

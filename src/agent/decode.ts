@@ -38,6 +38,8 @@ export function decodeBody(decoder: ResponseDecoder, json: unknown): DecodeResul
       return decodeRasa(json);
     case 'langgraph':
       return decodeLangGraph(json);
+    case 'mastra':
+      return decodeMastra(json);
   }
 }
 
@@ -130,6 +132,32 @@ export function decodeLangGraph(json: unknown): DecodeResult {
   }
   if (reply === undefined && toolCalls.length > 0) reply = '';
   return { ok: true, value: { reply, toolCalls, ...usageField(usage) } };
+}
+
+/**
+ * Mastra `agent.generate` result (`/api/agents/<id>/generate`): `text` is the reply; the run's
+ * `toolCalls` and `toolResults` chunks (`{type, payload: {toolCallId, toolName, args, result}}`)
+ * go to the tool-call reader together with the tool-result parts of its `steps`, which pairs each
+ * call with its result (the agent ran it).
+ * A failed run answers `{error}` (HTTP 500, or an `error` beside the output).
+ */
+export function decodeMastra(json: unknown): DecodeResult {
+  if (!isRecord(json)) return { ok: false, error: `response is not a Mastra generate result (found ${describeFound(json)})` };
+  if (json.error !== undefined && json.error !== null) return { ok: false, error: `the agent failed: ${errorText(json.error)}` };
+  if (typeof json.text !== 'string' && !Array.isArray(json.toolCalls)) return { ok: false, error: `response is not a Mastra generate result: no "text" and no "toolCalls" (keys: ${Object.keys(json).slice(0, 8).join(', ') || 'none'})` };
+  if (json.finishReason === 'tripwire' || isRecord(json.tripwire)) {
+    const reason = isRecord(json.tripwire) && typeof json.tripwire.reason === 'string' ? json.tripwire.reason : 'no reason given';
+    return { ok: false, error: `the agent stopped the run (tripwire): ${reason}` };
+  }
+  // `toolResults` leaves out a tool that threw; the steps' content keeps its tool-result part
+  // (output `{type: 'error-text', value}`), so the call is a real call that failed, not a request.
+  const stepResults = (Array.isArray(json.steps) ? json.steps : []).flatMap((step) =>
+    isRecord(step) && Array.isArray(step.content) ? step.content.filter((part) => isRecord(part) && (part.type === 'tool-result' || part.type === 'tool-error')) : [],
+  );
+  const toolCalls = [...(Array.isArray(json.toolCalls) ? json.toolCalls : []), ...stepResults, ...(Array.isArray(json.toolResults) ? json.toolResults : [])];
+  const text = typeof json.text === 'string' ? json.text : '';
+  const hasCalls = toolCalls.some((c) => isRecord(c) && c.type === 'tool-call');
+  return { ok: true, value: { reply: text !== '' || hasCalls ? text : undefined, toolCalls, ...usageField(readUsage(json.totalUsage ?? json.usage)) } };
 }
 
 /** A tool message's content as the tool returned it: JSON text of an object or array is read back (record/tool-output.ts). */

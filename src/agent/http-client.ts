@@ -25,6 +25,7 @@ import { callsOnly, mapPersonaFields, mapResponse, mapSignals } from './response
 import { describeFound, readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
+import { describeShape } from './tool-calls.js';
 import { decodeEventStream, decodeNdjson, watchFirstText } from './stream.js';
 import { bodyUsage, NO_USAGE, type UsageRead } from './usage.js';
 import { plusUsage } from '../evaluate/usage.js';
@@ -354,6 +355,8 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   if (mapping.decode === undefined) return { ok: true, json, mapping, usage: bodyUsage(json) };
   const decoded = decodeBody(mapping.decode, json);
   if (!decoded.ok) return failed('missing_reply', decoded.error);
+  // Never a silent "": an answer with no text and no tool call names what it held (docs/presets.md, "Presets").
+  if (decoded.value.reply === undefined && turn === 'message') return failed('missing_reply', `no reply text and no tool call could be read from the response (${describeShape(json)})`);
   return { ok: true, json: decoded.value, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
 }
 
@@ -392,7 +395,7 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
   let reply: string;
   if (typeof raw === 'string') reply = raw;
   else if (kind === 'welcome' || ((raw === null || raw === undefined) && callsOnly(json, mapping))) reply = '';
-  else return { kind: 'errored', errorKind: 'missing_reply', error: `${name}: response has no string at "${mapping.reply}" (found ${describeFound(raw)})` };
+  else return { kind: 'errored', errorKind: 'missing_reply', error: `${name}: response has no string at "${mapping.reply}" (found ${describeFound(raw)}; the response is ${describeShape(json)})` };
   return { kind: 'replied', reply, ...signals, ...fields.fields };
 }
 

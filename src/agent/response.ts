@@ -3,7 +3,7 @@
 import type { AgentMapping } from '../config.js';
 import type { AgentErrorEntry, Route, ToolCall } from '../types.js';
 import { describeFound, readPath } from './template.js';
-import { decodeToolCalls, TOOL_CALL_SHAPES } from './tool-calls.js';
+import { decodeToolCalls, describeShape, TOOL_CALL_SHAPES } from './tool-calls.js';
 
 export interface MappedTurn {
   reply: string;
@@ -37,7 +37,7 @@ export function mapResponse(json: unknown, mapping: AgentMapping): MapResult {
   const found = readPath(json, mapping.reply);
   const reply = (found === null || found === undefined) && callsOnly(json, mapping) ? '' : found;
   if (typeof reply !== 'string') {
-    return { ok: false, error: `response has no string at "${mapping.reply}" (found ${describeFound(reply)})` };
+    return { ok: false, error: `response has no string at "${mapping.reply}" (found ${describeFound(reply)}; the response is ${describeShape(json)})` };
   }
   return { ok: true, turn: { reply, ...mapSignals(json, mapping) } };
 }
@@ -85,7 +85,7 @@ function readToolCalls(json: unknown, mapping: AgentMapping): { ok: true; value:
   if (!Array.isArray(value)) return { ok: false, error: `"${mapping.toolCalls}" must be an array of tool calls (found ${describeFound(value)})` };
   const decoded = decodeToolCalls(value);
   if (decoded.ok) return decoded;
-  return { ok: false, error: `"${mapping.toolCalls}.${decoded.index}" is not a tool call: expected ${TOOL_CALL_SHAPES} (found ${describeFound(value[decoded.index])})` };
+  return { ok: false, error: `"${mapping.toolCalls}.${decoded.index}" is not a tool call: expected ${TOOL_CALL_SHAPES} (found ${decoded.found})` };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

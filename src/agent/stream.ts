@@ -1,10 +1,12 @@
 // Streamed replies (docs/presets.md, "Streamed replies"): a `text/event-stream` body read to its
 // end and decoded into `{reply, toolCalls}`, whatever the format: OpenAI chat completion chunks,
-// OpenAI Responses events, Anthropic message stream events, the Vercel AI SDK 5 UI message stream,
-// a LangGraph run stream (`values` events; the last state is decoded like `/runs/wait`), or plain
-// `data:` text (appended as it comes). The format is recognised from the events themselves. A
-// format with an end event (`[DONE]` or a finish_reason, `response.completed`, `message_stop`,
-// `finish`) that never sends it ended early; an error event errors the turn. Pure: the client reads
+// OpenAI Responses events, Anthropic message stream events, the Vercel AI SDK UI message stream (5
+// to 7), Mastra's agent stream (chunks `{type, runId, from, payload}`), a LangGraph run stream
+// (`values` events; the last state is decoded like `/runs/wait`), or plain `data:` text (appended as
+// it comes). The format is recognised from the events themselves. A format with an end event
+// (`[DONE]` or a finish_reason, `response.completed`, `message_stop`, `finish`) that never sends it
+// ended early; an error event errors the turn; a stream from which no reply text and no tool call
+// could be read is an error naming the events that came, never a silent "". Pure: the client reads
 // the body.
 
 import { decodeLangGraph, errorText, isRecord, usageField, type DecodeResult } from './decode.js';
@@ -47,7 +49,7 @@ export function parseEventStream(text: string): SseEvent[] {
   return events;
 }
 
-type Format = 'plain' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'vercel-ai' | 'langgraph';
+type Format = 'plain' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'vercel-ai' | 'mastra' | 'langgraph';
 
 /** The end event each format promises, named in the early-end message (plain text and LangGraph have none). */
 const END_EVENT: Record<Exclude<Format, 'plain' | 'langgraph'>, string> = {
@@ -55,6 +57,7 @@ const END_EVENT: Record<Exclude<Format, 'plain' | 'langgraph'>, string> = {
   'openai-responses': 'response.completed',
   anthropic: 'message_stop',
   'vercel-ai': 'finish',
+  mastra: 'finish or data: [DONE]',
 };
 
 /**
@@ -74,6 +77,8 @@ const VERCEL_TYPES = new Set([
 function formatOf(obj: Record<string, unknown>): Format | null {
   const type = obj.type;
   if (typeof type === 'string') {
+    // Mastra's chunks share some of Vercel's names but carry their data under `payload`, beside `runId` and `from`.
+    if ('payload' in obj && (typeof obj.runId === 'string' || typeof obj.from === 'string')) return 'mastra';
     if (type.startsWith('response.')) return 'openai-responses';
     if (ANTHROPIC_TYPES.has(type)) return 'anthropic';
     if (VERCEL_TYPES.has(type) || type.startsWith('data-')) return 'vercel-ai';
@@ -111,6 +116,26 @@ class StreamState {
   usage: UsageRead = NO_USAGE;
   /** Anthropic: message_start's usage, which message_delta's cumulative counts update. */
   anthropicUsage: Record<string, unknown> | null = null;
+  /** Mastra tool calls by id, to attach the result that follows. */
+  mastraCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
+  /** What arrived, for the error when nothing could be read: the first distinct event types (or `data` text). */
+  seen: string[] = [];
+  events = 0;
+}
+
+/** At most this many distinct event types are named in a "nothing could be read" error. */
+const SEEN_NAMED = 6;
+
+function noteSeen(state: StreamState, ev: SseEvent, obj: unknown): void {
+  state.events += 1;
+  const name = isRecord(obj) && typeof obj.type === 'string' ? obj.type : ev.event ?? (isRecord(obj) ? `{${Object.keys(obj).slice(0, 4).join(', ')}}` : ev.data === '' ? 'empty data' : 'text');
+  if (state.seen.length < SEEN_NAMED && !state.seen.includes(name)) state.seen.push(name);
+}
+
+/** "3 events: start, finish" — what a stream held, for its error. */
+function arrived(state: StreamState): string {
+  if (state.events === 0) return 'no events';
+  return `${state.events} event${state.events === 1 ? '' : 's'}: ${state.seen.join(', ')}${state.seen.length === SEEN_NAMED ? ', …' : ''}`;
 }
 
 /** Decodes an event-stream body into `{reply, toolCalls}`, or says why the stream failed. */
@@ -129,7 +154,11 @@ export function decodeEventStream(text: string): DecodeResult {
     const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
     return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received)` };
   }
-  const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', function: c })), ...state.vercelCalls.values()];
+  const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', function: c })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
+  if (state.text === '' && toolCalls.length === 0) {
+    const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream`;
+    return { ok: false, error: `no reply text and no tool call could be read from the stream (${what}, ${arrived(state)})` };
+  }
   // Plain text reports no tool calls (null: not reported); the vendor formats do (none is []).
   return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) } };
 }
@@ -145,6 +174,7 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   } catch {
     obj = undefined;
   }
+  noteSeen(state, ev, obj);
   if (isRecord(obj) && (ev.event === 'error' || obj.type === 'error' || (obj.error !== undefined && obj.error !== null && formatOf(obj) === null))) {
     state.error = `the stream sent an error event: ${errorEventText(obj)}`;
     return;
@@ -171,6 +201,7 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   }
   else if (format === 'openai-responses') onResponsesEvent(state, obj);
   else if (format === 'anthropic') onAnthropicEvent(state, obj);
+  else if (format === 'mastra') onMastraChunk(state, obj);
   else onVercelPart(state, obj);
 }
 
@@ -323,6 +354,55 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
 }
 
 /**
+ * Mastra agent stream chunks (`@mastra/core` ChunkType: `{type, runId, from, payload}`, sent as
+ * `data:` events and closed by `data: [DONE]`): `text-delta` payload text, `tool-call` /
+ * `tool-result` payloads (a call with a result ran on the server: a real call), `finish` with the
+ * run's usage in `payload.output.usage`; `error` and `tripwire` (a processor stopped the run) fail the turn.
+ */
+function onMastraChunk(state: StreamState, obj: Record<string, unknown>): void {
+  const payload = isRecord(obj.payload) ? obj.payload : {};
+  switch (obj.type) {
+    case 'text-delta':
+      if (typeof payload.text === 'string') state.text += payload.text;
+      return;
+    case 'tool-call':
+      if (typeof payload.toolCallId === 'string' && typeof payload.toolName === 'string') {
+        state.mastraCalls.set(payload.toolCallId, { tool: payload.toolName, input: payload.args ?? null, output: null, mocked: true });
+      }
+      return;
+    case 'tool-result': {
+      const call = typeof payload.toolCallId === 'string' ? state.mastraCalls.get(payload.toolCallId) : undefined;
+      if (call) {
+        call.output = payload.isError === true ? { error: payload.result ?? null } : (payload.result ?? null);
+        call.mocked = false;
+      }
+      return;
+    }
+    case 'tool-error': {
+      const call = typeof payload.toolCallId === 'string' ? state.mastraCalls.get(payload.toolCallId) : undefined;
+      if (call) {
+        call.output = { error: errorText(payload.error) };
+        call.mocked = false;
+      }
+      return;
+    }
+    case 'tripwire':
+      state.error = `the agent stopped the run (tripwire): ${typeof payload.reason === 'string' ? payload.reason : 'no reason given'}`;
+      return;
+    case 'abort':
+      state.error = 'the stream was aborted by the agent (an abort chunk)';
+      return;
+    case 'finish': {
+      state.ended = true;
+      const output = isRecord(payload.output) ? payload.output : {};
+      const read = readUsage(output.usage);
+      if (read.kind !== 'none') state.usage = read;
+      return;
+    }
+  }
+}
+
+/**
  * Tokens in a Vercel AI SDK message metadata (`start`, `finish` and `message-metadata` parts): the
  * SDK sends what the route's `messageMetadata` returns, so the route puts the model's usage there,
  * as `usage` (or `totalUsage`): `messageMetadata: ({ part }) => part.type === 'finish' ? { usage:
@@ -336,12 +416,14 @@ function onVercelMetadata(state: StreamState, obj: Record<string, unknown>): voi
 }
 
 /**
- * An error event's message: Vercel `{type: 'error', errorText}`, OpenAI Responses
+ * An error event's message: Vercel `{type: 'error', errorText}`, Mastra `{type: 'error', payload: {error}}`, OpenAI Responses
  * `{type: 'error', code, message}`, Anthropic `{type: 'error', error: {type, message}}`, or an
  * OpenAI chat `{error: {type, message}}`.
  */
 function errorEventText(obj: Record<string, unknown>): string {
   if (typeof obj.errorText === 'string') return obj.errorText;
+  // Mastra: `{type: 'error', payload: {error: {message} | string}}`.
+  if (isRecord(obj.payload) && obj.payload.error !== undefined && obj.payload.error !== null) return errorText(obj.payload.error);
   if (typeof obj.error === 'string' && typeof obj.message === 'string') return `${obj.error}: ${obj.message}`;
   if (obj.error !== undefined && obj.error !== null) return errorText(obj.error);
   if (typeof obj.message === 'string') return typeof obj.code === 'string' ? `${obj.code}: ${obj.message}` : obj.message;

@@ -6,12 +6,19 @@
 //   - OpenAI Responses items `{type: 'function_call', call_id, name, arguments}`, answered by
 //     `{type: 'function_call_output', call_id, output}` items (the OpenAI Agents SDK's history writes
 //     `callId` and `function_call_result`; its run items wrap them in `rawItem`);
-//   - Anthropic content blocks `{type: 'tool_use', id, name, input}`, answered by `tool_result` blocks.
+//   - Anthropic content blocks `{type: 'tool_use', id, name, input}`, answered by `tool_result` blocks;
+//   - AI SDK model message parts `{type: 'tool-call', toolCallId, toolName, input}`, answered by
+//     `{type: 'tool-result', toolCallId, output}` parts (`output` is `{type: 'json' | 'text' | ..., value}`),
+//     loose or inside messages (`{role: 'assistant', content: [parts]}`), and AI SDK UI message tool
+//     parts (`{type: 'tool-<name>' | 'dynamic-tool', toolCallId, input, output}`);
+//   - Mastra's `toolCalls` / `toolResults` chunks `{type: 'tool-call' | 'tool-result', payload:
+//     {toolCallId, toolName, args, result}}`.
 // A call with an answer in the same list ran (mocked: false unless the agent says otherwise) and
 // carries that output; a call with none is a request for the caller to run a tool: nothing ran, so
 // no output and no side effect. Items that are plainly something else (messages, text blocks,
 // reasoning, tool outputs) are skipped; anything else is refused, never silently dropped: a tool
-// call the record cannot see could hide a side effect.
+// call the record cannot see could hide a side effect. So is a message whose content holds a part
+// that names a tool in a shape this reader does not know (docs/presets.md, "Tool calls").
 
 import type { JsonValue, ToolCall } from '../types.js';
 
@@ -35,33 +42,60 @@ const NOT_CALLS = new Set([
   'handoff_call_item',
   'web_search_call',
   'file_search_call',
+  'tool-result',
+  'tool-error',
+  'step-start',
+  'source-url',
+  'source-document',
+  'file',
+  'image',
 ]);
 
 export const TOOL_CALL_SHAPES =
-  '{tool, input, output, mocked}, an OpenAI tool call {type, function: {name, arguments}}, a Responses function_call item {type, call_id, name, arguments} or an Anthropic tool_use block {type, id, name, input}';
+  '{tool, input, output, mocked}, an OpenAI tool call {type, function: {name, arguments}}, a Responses function_call item {type, call_id, name, arguments}, an Anthropic tool_use block {type, id, name, input}, an AI SDK tool-call part {type, toolCallId, toolName, input} or a Mastra tool-call chunk {type, payload: {toolCallId, toolName, args}}';
 
-export type ToolCallsResult = { ok: true; value: ToolCall[] } | { ok: false; index: number };
+/** `found` says what the refused item was (its type and keys), for the error. */
+export type ToolCallsResult = { ok: true; value: ToolCall[] } | { ok: false; index: number; found: string };
+
+/** What an item is, for an error: `an object of type "x" (keys: a, b)`, an array, a string... */
+export function describeShape(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value !== 'object') return typeof value === 'string' ? 'a string' : `${typeof value} ${String(value)}`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  const shown = `${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
+  const type = typeof record.type === 'string' ? ` of type ${JSON.stringify(record.type.slice(0, 60))}` : '';
+  return `an object${type} (keys: ${keys.length === 0 ? 'none' : shown})`;
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** An Agents SDK run item (`{type: 'tool_call_item', rawItem}`) is read as its raw item. */
+/**
+ * An Agents SDK run item (`{type: 'tool_call_item', rawItem}`) is read as its raw item; a Mastra
+ * chunk (`{type: 'tool-call' | 'tool-result', payload: {...}}`) as its payload with the chunk's type.
+ */
 function raw(item: unknown): unknown {
-  return isRecord(item) && isRecord(item.rawItem) ? item.rawItem : item;
+  if (!isRecord(item)) return item;
+  if (isRecord(item.rawItem)) return item.rawItem;
+  if ((item.type === 'tool-call' || item.type === 'tool-result' || item.type === 'tool-error') && isRecord(item.payload)) return { ...item.payload, type: item.type };
+  return item;
 }
 
 function callId(item: Record<string, unknown>): string | null {
-  for (const key of ['call_id', 'callId', 'tool_call_id', 'tool_use_id', 'id']) if (typeof item[key] === 'string') return item[key];
+  for (const key of ['call_id', 'callId', 'tool_call_id', 'tool_use_id', 'toolCallId', 'id']) if (typeof item[key] === 'string') return item[key];
   return null;
 }
 
 /** What answers each call, by call id: Responses / Agents SDK outputs, Anthropic tool_result blocks, chat tool messages. */
-function outputsOf(items: readonly unknown[]): Map<string, JsonValue> {
-  const out = new Map<string, JsonValue>();
+function outputsOf(items: readonly unknown[], out = new Map<string, JsonValue>()): Map<string, JsonValue> {
   for (const wrapped of items) {
     const item = raw(wrapped);
     if (!isRecord(item)) continue;
+    // An AI SDK model message's parts answer calls too (a `role: 'tool'` message of tool-result parts).
+    if (typeof item.role === 'string' && Array.isArray(item.content)) outputsOf(item.content, out);
     const id = callId(item);
     if (id === null) continue;
     if (item.type === 'function_call_output' || item.type === 'function_call_result') {
@@ -70,11 +104,25 @@ function outputsOf(items: readonly unknown[]): Map<string, JsonValue> {
       out.set(id, jsonOrNull(value));
     } else if (item.type === 'tool_result') {
       out.set(id, blocksText(item.content));
+    } else if (item.type === 'tool-result') {
+      // AI SDK: `output` ({type: 'json' | 'text' | 'error-text' | ..., value}; v4: `result`); Mastra: `result`.
+      out.set(id, jsonOrNull(sdkOutput(item.output !== undefined ? item.output : item.result)));
+    } else if (item.type === 'tool-error') {
+      out.set(id, { error: jsonOrNull(item.error) });
     } else if (item.role === 'tool' && typeof item.tool_call_id === 'string') {
       out.set(item.tool_call_id, blocksText(item.content));
     }
   }
   return out;
+}
+
+/** An AI SDK tool output `{type: 'json' | 'text' | 'error-text' | 'error-json' | 'content', value}` as its value. */
+function sdkOutput(value: unknown): unknown {
+  if (isRecord(value) && typeof value.type === 'string' && 'value' in value) {
+    if (value.type === 'error-text' || value.type === 'error-json') return { error: value.value };
+    return value.value;
+  }
+  return value;
 }
 
 /** A Responses output (text, or a list of parts) or an Agents SDK output (`{type: 'text', text}`). */
@@ -99,7 +147,7 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
     id !== null && outputs.has(id) ? { tool: clipName(name), input, output: outputs.get(id) ?? null, mocked: false } : { tool: clipName(name), input, output: null, mocked: true };
   for (const [index, wrapped] of items.entries()) {
     const item = raw(wrapped);
-    if (!isRecord(item)) return { ok: false, index };
+    if (!isRecord(item)) return { ok: false, index, found: describeShape(item) };
     if (typeof item.tool === 'string') {
       calls.push({ tool: clipName(item.tool), input: jsonOrNull(item.input), output: jsonOrNull(item.output), mocked: item.mocked === true });
     } else if (isRecord(item.function) && typeof item.function.name === 'string') {
@@ -110,20 +158,57 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
       calls.push(answered(callId(item), item.name, parseArguments(item.arguments)));
     } else if (item.type === 'tool_use' && typeof item.name === 'string') {
       calls.push(answered(callId(item), item.name, jsonOrNull(item.input)));
+    } else if (item.type === 'tool-call' && typeof item.toolName === 'string') {
+      // AI SDK 5+ `input`, AI SDK 4 and Mastra `args`.
+      calls.push(answered(callId(item), item.toolName, jsonOrNull(item.input !== undefined ? item.input : item.args)));
+    } else if (isUiToolPart(item)) {
+      calls.push(uiToolCall(item));
     } else if (typeof item.role === 'string') {
-      // A chat message: an assistant's tool calls are calls; any other message is skipped.
-      if (!Array.isArray(item.tool_calls)) continue;
-      for (const c of item.tool_calls) {
-        if (!isRecord(c) || !isRecord(c.function) || typeof c.function.name !== 'string') return { ok: false, index };
-        calls.push(answered(callId(c), c.function.name, parseArguments(c.function.arguments)));
+      // A chat message: an assistant's tool calls are calls (OpenAI `tool_calls`, AI SDK content
+      // parts, UI message parts); any other message is skipped.
+      if (Array.isArray(item.tool_calls)) {
+        for (const c of item.tool_calls) {
+          if (!isRecord(c) || !isRecord(c.function) || typeof c.function.name !== 'string') return { ok: false, index, found: `a message whose tool_calls entry is ${describeShape(c)}` };
+          calls.push(answered(callId(c), c.function.name, parseArguments(c.function.arguments)));
+        }
+      }
+      for (const list of [item.content, item.parts]) {
+        if (!Array.isArray(list)) continue;
+        for (const part of list) {
+          if (!isRecord(part) || typeof part.type !== 'string') continue;
+          if (part.type === 'tool-call' && typeof part.toolName === 'string') calls.push(answered(callId(part), part.toolName, jsonOrNull(part.input !== undefined ? part.input : part.args)));
+          else if (part.type === 'tool_use' && typeof part.name === 'string') calls.push(answered(callId(part), part.name, jsonOrNull(part.input)));
+          else if (isUiToolPart(part)) calls.push(uiToolCall(part));
+          else if (!NOT_CALLS.has(part.type) && namesATool(part)) return { ok: false, index, found: `a message whose part ${describeShape(part)} speaks of a tool in a shape not known` };
+        }
       }
     } else if (typeof item.type === 'string' && NOT_CALLS.has(item.type)) {
       continue;
     } else {
-      return { ok: false, index };
+      return { ok: false, index, found: describeShape(item) };
     }
   }
   return { ok: true, value: calls };
+}
+
+/** An AI SDK UI message tool part: `tool-<name>` (static) or `dynamic-tool` with `toolName`. */
+function isUiToolPart(item: Record<string, unknown>): boolean {
+  if (typeof item.toolCallId !== 'string' || typeof item.type !== 'string') return false;
+  if (item.type === 'dynamic-tool') return typeof item.toolName === 'string';
+  return item.type.startsWith('tool-') && item.type.length > 5 && item.type !== 'tool-call' && item.type !== 'tool-result' && item.type !== 'tool-error';
+}
+
+/** A UI tool part ran on the server when it has an output (or an error): a real call; else a request. */
+function uiToolCall(item: Record<string, unknown>): ToolCall {
+  const name = item.type === 'dynamic-tool' ? String(item.toolName) : String(item.type).slice('tool-'.length);
+  if (item.state === 'output-available' || item.output !== undefined) return { tool: clipName(name), input: jsonOrNull(item.input), output: jsonOrNull(item.output), mocked: false };
+  if (item.state === 'output-error') return { tool: clipName(name), input: jsonOrNull(item.input), output: { error: jsonOrNull(item.errorText) }, mocked: false };
+  return { tool: clipName(name), input: jsonOrNull(item.input), output: null, mocked: true };
+}
+
+/** A content part of a shape this reader does not know that still speaks of a tool: refused, not skipped. */
+function namesATool(part: Record<string, unknown>): boolean {
+  return /tool|function/i.test(String(part.type)) || ['toolName', 'toolCallId', 'tool_call_id', 'name', 'function'].some((k) => k in part);
 }
 
 function clipName(name: string): string {

@@ -18,7 +18,7 @@ import { readYaml } from '../suite/yaml/index.js';
  * the config loader itself (offeredPresets): a template the loader does not accept, such as a
  * preset this build does not know, is never offered.
  */
-export const INIT_TEMPLATES = ['native', 'openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest', 'vercel-ai', 'langgraph'] as const;
+export const INIT_TEMPLATES = ['native', 'openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest', 'vercel-ai', 'langgraph', 'mastra'] as const;
 export type InitPreset = (typeof INIT_TEMPLATES)[number];
 
 /** The repository of the Action, as workflows name it in `uses:`; pinned to this version's tag. */
@@ -107,6 +107,13 @@ const TEMPLATES: Record<InitPreset, PresetTemplate> = {
     about: ['langgraph: POST {assistant_id, input: {messages: [{role, content}, ...]}} to /runs/wait', '(a stateless run of LangGraph Platform); the reply is the last AI message of the state;', 'a persona script\'s mocks go in config.configurable.mocks.'],
     settings: ['preset: langgraph', 'assistantId: agent      # sent as "assistant_id": the graph name in langgraph.json, or an assistant id'],
     headers: ['# headers:', '#   x-api-key: "${LANGSMITH_API_KEY}"'],
+  },
+  mastra: {
+    agentPath: '/api/agents/support/generate',
+    exampleUrl: 'http://localhost:4111/api/agents/support/generate',
+    about: ['mastra: POST {messages: [{role, content}, ...], requestContext: {mocks}} to a Mastra server\'s', '/api/agents/<agentId>/generate; the reply is its "text", the tool calls its toolCalls and toolResults;', 'a persona script\'s mocks go in requestContext.mocks. For /stream, set stream: true and point url at .../stream.'],
+    settings: ['preset: mastra', '# stream: true          # then url: .../api/agents/<agentId>/stream'],
+    headers: COMMENTED_BEARER,
   },
 };
 

@@ -9,6 +9,8 @@
 //                   (mocks in `config.configurable.mocks`, which every tool call receives)
 //   OpenAI Agents   tool(mockAgentsTool({ name: 'find_order', parameters, execute }))
 //                   (mocks in the run context: run(agent, input, { context: { mocks } }))
+//   Mastra          createTool({ id: 'find_order', inputSchema, execute: mockMastraTool('find_order', fn) })
+//                   (mocks in the request body's `requestContext.mocks`, which every tool receives)
 //
 // The rule: no mocks (or an empty list) is live mode, every tool runs for real. With mocks, a call
 // that a mock matches answers with that mock's output (the tool does not run); a call no mock
@@ -166,4 +168,30 @@ function parseArguments(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+// --- Mastra --------------------------------------------------------------------------------------
+
+/**
+ * The mocks a Mastra tool call carries: the server copies the request body's `requestContext`
+ * into the RequestContext every tool's execution context holds (`context.requestContext.get('mocks')`).
+ */
+export function mastraMocks(context: unknown): unknown {
+  if (!isRecord(context)) return undefined;
+  const rc = context['requestContext'];
+  if (rc !== null && typeof rc === 'object' && typeof (rc as { get?: unknown }).get === 'function') return (rc as { get(key: string): unknown }).get('mocks');
+  return isRecord(rc) ? rc['mocks'] : undefined;
+}
+
+/**
+ * Mastra: wraps a tool's `execute` (`createTool({ id, inputSchema, execute: mockMastraTool('find_order',
+ * fn) })`) so that it answers from the request's `requestContext.mocks` (the mastra preset sends
+ * them there); no mocks: the real function runs. `name` is the name the model calls the tool by.
+ */
+export function mockMastraTool<I, C, R>(name: string, fn: (input: I, context: C) => R | Promise<R>): (input: I, context: C) => Promise<R | JsonValue> {
+  // Mastra's execute returns a promise: an unmocked call rejects rather than throws.
+  return async (input, context) => {
+    const answer = answerFromMocks(mastraMocks(context), name, input);
+    return answer.mocked ? answer.output : fn(input, context);
+  };
 }

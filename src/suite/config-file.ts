@@ -315,7 +315,9 @@ function resolveAgent(config: Config, agent: AgentSection, written: AgentSection
   const stream = resolveStream(preset, agent, r);
   config.agent.stream = stream;
   const presetBody = stream && info.streamBody !== null ? info.streamBody(presetMapping.body) : presetMapping.body;
-  const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetBody }, agent.response ?? undefined);
+  // Only a preset that reads the raw answer (openai-chat) lends its persona paths to response paths of one's own.
+  const lends = preset !== 'native' && presetMapping.decode === undefined && !info.alwaysStreams;
+  const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetBody }, agent.response ?? undefined, lends);
   config.agent.mapping = mapping;
   config.agent.start = resolveWelcomeTurn(preset, agent.start, agent.request?.body !== undefined, mapping, r);
   warnAboutTemplate(config, agent, mapping, r);
@@ -405,7 +407,7 @@ function resolveWelcomeTurn(preset: AgentPreset, startSetting: AgentSection['sta
     );
     return null;
   }
-  return withResponse({ ...mapping, body }, start === true ? undefined : start.response);
+  return withResponse({ ...mapping, body }, start === true ? undefined : start.response, true);
 }
 
 function warnAboutTemplate(config: Config, agent: AgentSection, mapping: AgentMapping, r: Resolution): void {
@@ -619,9 +621,15 @@ function resolveCoverage(list: readonly string[] | null, r: Resolution): string[
   return [...list];
 }
 
-/** Response paths of one's own read the body as it is: a preset's decoding (mapping.decode) is dropped. */
-function withResponse(mapping: AgentMapping, response: ResponseFields | undefined): AgentMapping {
+/**
+ * Response paths of one's own read the body as it is: a preset's decoding (mapping.decode) is
+ * dropped, and the persona paths not given (toolCalls, outcome, errors) are not read unless
+ * `lend` (the preset reads them from the raw answer too): another API's `toolCalls` or `errors`
+ * key is not the native protocol's (docs/presets.md, "Any JSON API: templates and paths").
+ */
+function withResponse(mapping: AgentMapping, response: ResponseFields | undefined, lend: boolean): AgentMapping {
   if (!response) return mapping;
+  const own = lend ? mapping : { ...mapping, toolCalls: null, outcome: null, errors: null };
   return {
     body: mapping.body,
     reply: response.reply ?? mapping.reply,
@@ -629,9 +637,9 @@ function withResponse(mapping: AgentMapping, response: ResponseFields | undefine
     stage: response.stage !== undefined ? response.stage : mapping.stage,
     ended: response.ended !== undefined ? response.ended : mapping.ended,
     offTrack: response.offTrack !== undefined ? response.offTrack : mapping.offTrack,
-    toolCalls: response.toolCalls !== undefined ? response.toolCalls : mapping.toolCalls,
-    outcome: response.outcome !== undefined ? response.outcome : mapping.outcome,
-    errors: response.errors !== undefined ? response.errors : mapping.errors,
+    toolCalls: response.toolCalls !== undefined ? response.toolCalls : own.toolCalls,
+    outcome: response.outcome !== undefined ? response.outcome : own.outcome,
+    errors: response.errors !== undefined ? response.errors : own.errors,
     // A path of one's own follows the native rule (a missing value: not reported); the preset's path keeps the preset's rule.
     absentToolCallsAreNone: response.toolCalls !== undefined && response.toolCalls !== mapping.toolCalls ? false : mapping.absentToolCallsAreNone,
   };

@@ -485,7 +485,7 @@ function warnPersonaMapping(config: Config | null, personas: readonly PersonaScr
     personas.filter((p) => noToolCalls && p.expect.toolCalled.length + p.expect.toolNotCalled.length > 0),
     (p, n) => `${head(p, n, ['checks', 'check'])} tool calls, but ${mapping.toolCalls === null ? 'agent.response.toolCalls is null' : instead('tool calls')}: those checks will be not evaluated`,
     mapping.toolCalls === null
-      ? `set agent.response.toolCalls in ${configShown} to the path of the tool calls in the agent's response`
+      ? `if the agent's response lists its tool calls, set agent.response.toolCalls in ${configShown} to that list's path (response paths of your own read no tool calls unless they name one); if it does not, remove toolCalled / toolNotCalled or check the replies with expect.reply`
       : 'remove toolCalled / toolNotCalled from the script, or check the replies with expect.reply',
   );
   warn(

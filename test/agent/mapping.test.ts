@@ -80,13 +80,13 @@ describe('mapResponse', () => {
   });
 
   it('names the path and what was found when there is no string reply', () => {
-    expect(mapResponse({}, NATIVE_MAPPING)).toEqual({ ok: false, error: 'response has no string at "reply" (found undefined)' });
-    expect(mapResponse({ reply: 42 }, NATIVE_MAPPING)).toEqual({ ok: false, error: 'response has no string at "reply" (found number 42)' });
+    expect(mapResponse({}, NATIVE_MAPPING)).toEqual({ ok: false, error: 'response has no string at "reply" (found undefined; the response is an object (keys: none))' });
+    expect(mapResponse({ reply: 42 }, NATIVE_MAPPING)).toEqual({ ok: false, error: 'response has no string at "reply" (found number 42; the response is an object (keys: reply))' });
     expect(mapResponse({ choices: [] }, OPENAI_CHAT_MAPPING)).toEqual({
       ok: false,
-      error: 'response has no string at "choices.0.message.content" (found undefined)',
+      error: 'response has no string at "choices.0.message.content" (found undefined; the response is an object (keys: choices))',
     });
-    expect(mapResponse({ reply: null }, NATIVE_MAPPING)).toMatchObject({ error: expect.stringContaining('(found null)') });
+    expect(mapResponse({ reply: null }, NATIVE_MAPPING)).toMatchObject({ error: expect.stringContaining('(found null;') });
   });
 });
 

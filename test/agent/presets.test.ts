@@ -68,7 +68,7 @@ const request = { session: 's-1', message: 'Where is my order?', persona: null }
 
 describe('preset names', () => {
   it('lists every preset, native first', () => {
-    expect(AGENT_PRESET_NAMES).toEqual(['native', 'openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest', 'vercel-ai', 'langgraph']);
+    expect(AGENT_PRESET_NAMES).toEqual(['native', 'openai-chat', 'openai-responses', 'anthropic-messages', 'rasa-rest', 'vercel-ai', 'langgraph', 'mastra']);
   });
 });
 

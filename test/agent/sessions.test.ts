@@ -83,7 +83,7 @@ describe('native protocol sessions', () => {
     expect(await s.send('m', 2)).toMatchObject({ kind: 'errored', errorKind: 'invalid_response', error: expect.stringMatching(/^turn 2: "toolCalls\.0" is not a tool call/) });
     expect(await s.send('m', 3)).toEqual({ kind: 'errored', errorKind: 'invalid_response', error: 'turn 3: "outcome" must be "finish", "handoff", "switch" or null (found number 3)' });
     expect(await s.send('m', 4)).toEqual({ kind: 'errored', errorKind: 'invalid_response', error: 'turn 4: "errors" must be an array of errors (found a string)' });
-    expect(await s.send('m', 5)).toEqual({ kind: 'errored', errorKind: 'missing_reply', error: 'turn 5: response has no string at "reply" (found undefined)' });
+    expect(await s.send('m', 5)).toEqual({ kind: 'errored', errorKind: 'missing_reply', error: 'turn 5: response has no string at "reply" (found undefined; the response is an object (keys: nope))' });
   });
 
   it('an HTTP failure names the turn', async () => {
@@ -231,7 +231,7 @@ describe('mappings for other APIs', () => {
       kind: 'errored',
       errorKind: 'invalid_response',
       error:
-        'turn 4: "items.0" is not a tool call: expected {tool, input, output, mocked}, an OpenAI tool call {type, function: {name, arguments}}, a Responses function_call item {type, call_id, name, arguments} or an Anthropic tool_use block {type, id, name, input} (found an object)',
+        'turn 4: "items.0" is not a tool call: expected {tool, input, output, mocked}, an OpenAI tool call {type, function: {name, arguments}}, a Responses function_call item {type, call_id, name, arguments}, an Anthropic tool_use block {type, id, name, input}, an AI SDK tool-call part {type, toolCallId, toolName, input} or a Mastra tool-call chunk {type, payload: {toolCallId, toolName, args}} (found an object of type "surprise" (keys: type, name))',
     });
   });
 

@@ -250,7 +250,7 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(tool.code, tool.stderr).toBe(0);
     const unknown = await cli(['probe', 'hi', '--preset', 'openai'], cwd);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('--preset "openai" is not an agent preset; use one of: native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph');
+    expect(unknown.stderr).toContain('--preset "openai" is not an agent preset; use one of: native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph, mastra');
     expect(agent.requests).toHaveLength(2);
   });
 

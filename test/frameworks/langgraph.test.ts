@@ -1,12 +1,14 @@
 // agent-replay against the real LangGraph API dev server (`langgraphjs dev`, in-memory, offline)
-// serving a createReactAgent graph (test/frameworks/langgraph/graph.ts) with a fake chat model and
-// tools answering from config.configurable.mocks; preset langgraph (/runs/wait), through the CLI.
+// serving two graphs on a fake chat model, tools answering from config.configurable.mocks: "agent",
+// langchain 1.5's createAgent (langgraph/agent.ts, the graph docs/frameworks/langgraph.md shows),
+// and "react", the previous createReactAgent (langgraph/graph.ts); preset langgraph (/runs/wait),
+// through the CLI.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkStatuses, cli, fixture, makeProject, persona, removeProjects, ROOT, runSuite } from './support.js';
+import { checkStatuses, cli, fixture, initConfig, makeProject, persona, removeProjects, ROOT, runSuite } from './support.js';
 
 const HERE = join(ROOT, 'test', 'frameworks');
 let server: ChildProcess;
@@ -52,7 +54,8 @@ afterAll(async () => {
   await removeProjects();
 });
 
-const config = () => `agent:\n  url: ${base}/runs/wait\n  preset: langgraph\n  assistantId: agent\n  concurrency: 1\n  timeoutMs: 30000\ncost: { capUsd: 5 }\n`;
+let graphId = 'agent';
+const config = () => `agent:\n  url: ${base}/runs/wait\n  preset: langgraph\n  assistantId: ${graphId}\n  concurrency: 1\n  timeoutMs: 30000\ncost: { capUsd: 5 }\n`;
 
 const script = (label: string, mocks: string) => `label: ${label}
 opening: I want my money back
@@ -70,7 +73,10 @@ const MOCKS = `mocks:
   - { tool: issue_refund, input: { orderId: "1234" }, output: { refundId: R-MOCK } }
 `;
 
-describe('LangGraph API dev server (createReactAgent)', () => {
+for (const [id, api] of [['agent', 'createAgent'], ['react', 'createReactAgent']] as const) describe(`LangGraph API dev server (${api})`, () => {
+  beforeAll(() => {
+    graphId = id;
+  });
   it('mocked mode: three turns with the whole history, tools answered from config.configurable.mocks', async () => {
     const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-mocked', MOCKS) } });
     const { run, results } = await runSuite(cwd);
@@ -137,11 +143,22 @@ ${MOCKS}expect:
     expect(run.code).toBe(1);
 
     const streaming = await makeProject({
-      config: `agent:\n  url: ${base}/runs/stream\n  preset: langgraph\n  assistantId: agent\n  stream: true\ncost: { capUsd: 5 }\n`,
+      config: `agent:\n  url: ${base}/runs/stream\n  preset: langgraph\n  assistantId: ${graphId}\n  stream: true\ncost: { capUsd: 5 }\n`,
       fixtures: { 'order.yml': 'label: order\nmessage: Order 1234\nassert: { contains: "delivered" }\n' },
     });
     const streamed = await runSuite(streaming);
     expect(fixture(streamed.results, 'order')).toMatchObject({ errored: false, reply: 'Order 1234 is delivered.', verdict: 'pass' });
+  });
+
+  it('init --preset langgraph with the URL line changed (and assistantId, for the second graph): the three-turn mocked script passes', async () => {
+    const text = (await initConfig('langgraph', 'http://localhost:2024/runs/wait', `${base}/runs/wait`)).replace('assistantId: agent ', `assistantId: ${graphId} `);
+    expect(text).toContain(`  assistantId: ${graphId} `);
+    const cwd = await makeProject({ config: text, personas: { 'refund.yml': script('refund-init', MOCKS) } });
+    const { run, results } = await runSuite(cwd);
+    const p = persona(results, 'refund-init');
+    expect(p.errored, p.error ?? '').toBe(false);
+    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
   });
 
   it('probe: one message, the reply printed, exit 0', async () => {

@@ -49,3 +49,51 @@ export function scriptedAnswer(prompt: readonly PromptMessage[]): Answer {
   }
   return { kind: 'text', text: 'Which order is it about?' };
 }
+
+// ---- AI SDK LanguageModelV2 (the fake models of AI SDK 5 and Mastra) --------------------------------
+
+/** An AI SDK (V2+) prompt as the scripted model reads it. */
+export function v2PromptOf(prompt: readonly { role: string; content: unknown }[]): PromptMessage[] {
+  return prompt.map((m) => {
+    if (typeof m.content === 'string') return { role: m.role, text: m.content, toolResult: null };
+    const parts = m.content as { type: string; text?: string; toolName?: string; output?: { type: string; value: unknown } }[];
+    const result = parts.find((p) => p.type === 'tool-result');
+    return {
+      role: m.role,
+      text: parts.filter((p) => p.type === 'text').map((p) => p.text ?? '').join(''),
+      toolResult: result ? { tool: result.toolName ?? '', output: result.output?.value ?? null } : null,
+    };
+  });
+}
+
+let calls = 0;
+
+/** The stream parts (V2 to V4 share these) of an answer: a tool call, or the text in several deltas. */
+export function v2StreamOf(answer: Answer): Record<string, unknown>[] {
+  const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
+  if (answer.kind === 'tool') {
+    calls += 1;
+    return [
+      { type: 'stream-start', warnings: [] },
+      { type: 'tool-call', toolCallId: `call-${answer.tool}-${calls}`, toolName: answer.tool, input: JSON.stringify(answer.input) },
+      { type: 'finish', finishReason: 'tool-calls', usage },
+    ];
+  }
+  const words = answer.text.split(/(?<= )/);
+  return [
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: 't1' },
+    ...words.map((delta) => ({ type: 'text-delta', id: 't1', delta })),
+    { type: 'text-end', id: 't1' },
+    { type: 'finish', finishReason: 'stop', usage },
+  ];
+}
+
+/** The content of a generated (not streamed) answer. */
+export function v2ContentOf(answer: Answer): { content: Record<string, unknown>[]; finishReason: 'stop' | 'tool-calls' } {
+  if (answer.kind === 'tool') {
+    calls += 1;
+    return { content: [{ type: 'tool-call', toolCallId: `call-${answer.tool}-${calls}`, toolName: answer.tool, input: JSON.stringify(answer.input) }], finishReason: 'tool-calls' };
+  }
+  return { content: [{ type: 'text', text: answer.text }], finishReason: 'stop' };
+}

@@ -133,3 +133,17 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
   for await (const c of req) chunks.push(c as Buffer);
   return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
 }
+
+/**
+ * config.yml as `agent-replay init --preset <preset>` writes it, with one line changed: the
+ * commented example URL becomes `url:` the server under test.
+ */
+export async function initConfig(preset: string, exampleUrl: string, url: string): Promise<string> {
+  const cwd = await makeProject({ config: '' });
+  const init = await cli(cwd, ['init', '--preset', preset, '--dir', '.agent-replay-init']);
+  if (init.code !== 0) throw new Error(`init --preset ${preset} failed:\n${init.stderr}`);
+  const text = await readFile(join(cwd, '.agent-replay-init', 'config.yml'), 'utf8');
+  const line = `# url: ${exampleUrl}`;
+  if (!text.includes(line)) throw new Error(`init --preset ${preset} wrote no "${line}" line:\n${text}`);
+  return text.replace(line, `url: ${url}`);
+}

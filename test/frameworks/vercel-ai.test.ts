@@ -1,20 +1,35 @@
-// agent-replay against a real Vercel AI SDK 5 chat route (streamText, convertToModelMessages,
-// pipeUIMessageStreamToResponse, server tools, MockLanguageModelV2), driven through the CLI.
+// agent-replay against real Vercel AI SDK chat routes, driven through the CLI: AI SDK 7 (the route
+// docs/frameworks/vercel-ai.md shows, vercel-ai/chat-route.ts, on MockLanguageModelV4: await
+// convertToModelMessages, toUIMessageStream + createUIMessageStreamResponse) and the previous major,
+// AI SDK 5 (vercel-ai/route.ts on `ai-v5`, MockLanguageModelV2, pipeUIMessageStreamToResponse).
 
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkStatuses, cli, fixture, makeProject, persona, removeProjects, runSuite } from './support.js';
-import { ranForReal, startRoute } from './vercel-ai/route.js';
+import { checkStatuses, cli, fixture, initConfig, makeProject, persona, removeProjects, runSuite } from './support.js';
+import { POST } from './vercel-ai/chat-route.js';
+import { ranForReal as ranForReal7 } from './vercel-ai/db.js';
+import { ranForReal as ranForReal5, startRoute } from './vercel-ai/route.js';
+import { serveFetch } from './vercel-ai/serve-fetch.js';
 
+const ROUTES = [
+  { name: 'AI SDK 7 (the docs route)', start: () => serveFetch(POST, '/api/chat'), ranForReal: ranForReal7 },
+  { name: 'AI SDK 5', start: startRoute, ranForReal: ranForReal5 },
+];
+
+afterAll(async () => {
+  await removeProjects();
+});
+
+for (const route of ROUTES) describe(`Vercel AI SDK chat route, ${route.name}`, () => {
 let server: Server;
 let url: string;
 let bodies: Record<string, unknown>[];
+const ranForReal = route.ranForReal;
 beforeAll(async () => {
-  ({ server, url, bodies } = await startRoute());
+  ({ server, url, bodies } = await route.start());
 });
 afterAll(async () => {
   await new Promise((r) => server.close(r));
-  await removeProjects();
 });
 beforeEach(() => {
   ranForReal.length = 0;
@@ -39,7 +54,7 @@ const MOCKS = `mocks:
   - { tool: issue_refund, input: { orderId: "1234" }, output: { refundId: R-MOCK } }
 `;
 
-describe('Vercel AI SDK 5 chat route', () => {
+{
   it('mocked mode: three turns with the whole history, tools answered by the mocks helper, nothing run for real', async () => {
     const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-mocked', MOCKS) } });
     const { run, results } = await runSuite(cwd);
@@ -130,6 +145,16 @@ ${MOCKS}expect:
     expect(results.usage).toEqual({ inputTokens: 50, outputTokens: 25 });
   });
 
+  it('init --preset vercel-ai with the URL line changed: the three-turn mocked script passes as it is', async () => {
+    const cwd = await makeProject({ config: await initConfig('vercel-ai', 'http://localhost:3000/api/chat', url), personas: { 'refund.yml': script('refund-init', MOCKS) } });
+    const { run, results } = await runSuite(cwd);
+    const p = persona(results, 'refund-init');
+    expect(p.errored, p.error ?? '').toBe(false);
+    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
+    expect(ranForReal).toEqual([]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+  });
+
   it('probe: one message, the reply printed, exit 0', async () => {
     const cwd = await makeProject({ config: config() });
     const probe = await cli(cwd, ['probe', 'Order 1234', '--assert', 'contains:delivered']);
@@ -143,4 +168,5 @@ ${MOCKS}expect:
     expect(preset.stdout).toContain('Which order is it about?');
     expect(preset.code, preset.stderr).toBe(0);
   });
+}
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerFromMocks, findMock, mockAgentsTool, mockLangGraphTool, mockTools, readMocks, UnmockedToolError } from '../../src/mocks/index.js';
+import { answerFromMocks, findMock, mockAgentsTool, mockLangGraphTool, mockMastraTool, mockTools, readMocks, UnmockedToolError } from '../../src/mocks/index.js';
 
 const mocks = [
   { tool: 'find_order', input: { orderId: '1234' }, match: 'subset', output: { status: 'delivered' } },
@@ -70,5 +70,16 @@ describe('agent-replay/mocks: framework wrappers', () => {
     expect(execute({ orderId: '1234' }, { context: { mocks } })).toBe('{"status":"delivered"}');
     expect(execute('{"orderId":"1234"}', { context: { mocks } })).toBe('{"status":"delivered"}');
     expect(execute({ orderId: '7' }, { context: {} })).toBe('real 7');
+  });
+
+  it('Mastra: reads requestContext.mocks (a RequestContext with get, or a plain object); no mocks runs the tool', async () => {
+    const execute = mockMastraTool('find_order', (input: { orderId: string }, context: unknown) => `real ${input.orderId}${context === undefined ? '' : ' with context'}`);
+    // Mastra calls execute(inputData, context); context.requestContext is a RequestContext (a Map-like get).
+    const requestContext = new Map<string, unknown>([['mocks', mocks]]);
+    expect(await execute({ orderId: '1234' }, { requestContext })).toEqual({ status: 'delivered' });
+    expect(await execute({ orderId: '1234' }, { requestContext: { mocks } })).toEqual({ status: 'delivered' });
+    expect(await execute({ orderId: '7' }, { requestContext: new Map() })).toBe('real 7 with context');
+    expect(await execute({ orderId: '7' }, undefined)).toBe('real 7');
+    await expect(execute({ orderId: '7' }, { requestContext: { mocks: [{ tool: 'other', output: 1 }] } })).rejects.toThrow(UnmockedToolError);
   });
 });

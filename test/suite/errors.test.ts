@@ -278,7 +278,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
 `,
     });
     expect(brief(r.errors)).toEqual([
-      `${C}:3: agent.preset must be one of native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph, found the string "rasa"`,
+      `${C}:3: agent.preset must be one of native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph, mastra, found the string "rasa"`,
       `${C}:4: agent.concurrency must be at least 1, found the number 0`,
       `${C}:5: agent.timeoutMs must be a number, found the string "30s"`,
       `${C}:7: judge.provider must be one of openai, anthropic, found the string "gemini"`,

@@ -201,15 +201,28 @@ describe('loadSuite: config resolution', () => {
       stage: 'custom.stage',
       ended: 'ended',
       offTrack: 'offTrack',
-      toolCalls: 'toolCalls',
-      outcome: 'outcome',
-      errors: 'errors',
+      // Response paths of one's own do not inherit the native protocol's persona paths: another API's keys are not ours.
+      toolCalls: null,
+      outcome: null,
+      errors: null,
       absentToolCallsAreNone: false,
     });
     expect(agent.start).toEqual({ ...agent.mapping, body: NATIVE_START.body });
     // Without start, a request body of one's own has no welcome turn.
     const custom = await load({ [F + '/ok.yml']: OK_FIXTURE, [C]: 'agent:\n  request:\n    body: { text: "{{message}}" }\n' });
     expect(custom.suite!.config.agent.start).toBeNull();
+  });
+
+  it('response paths of your own lend no decoded or native persona paths; openai-chat lends its raw tool_calls path', async () => {
+    const mastraLike = await load({ [F + '/ok.yml']: OK_FIXTURE, [C]: 'agent:\n  request:\n    body: { messages: "{{messages}}" }\n  response: { reply: text, toolCalls: null }\n' });
+    expect(mastraLike.suite!.config.agent.mapping).toMatchObject({ reply: 'text', toolCalls: null, outcome: null, errors: null });
+    const withOwnErrors = await load({ [F + '/ok.yml']: OK_FIXTURE, [C]: 'agent:\n  response: { reply: text, errors: problems }\n' });
+    expect(withOwnErrors.suite!.config.agent.mapping).toMatchObject({ toolCalls: null, outcome: null, errors: 'problems' });
+    const decoded = await load({ [F + '/ok.yml']: OK_FIXTURE, [C]: 'agent:\n  preset: anthropic-messages\n  model: m\n  response: { reply: "content.0.text" }\n' });
+    expect(decoded.suite!.config.agent.mapping).toMatchObject({ reply: 'content.0.text', toolCalls: null });
+    expect(decoded.suite!.config.agent.mapping.decode).toBeUndefined();
+    const chat = await load({ [F + '/ok.yml']: OK_FIXTURE, [C]: 'agent:\n  preset: openai-chat\n  model: m\n  response: { reply: "choices.0.message.refusal" }\n' });
+    expect(chat.suite!.config.agent.mapping).toMatchObject({ reply: 'choices.0.message.refusal', toolCalls: 'choices.0.message.tool_calls', absentToolCallsAreNone: true });
   });
 
   it('accepts start: false, and start with its own body and response', async () => {

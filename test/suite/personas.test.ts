@@ -282,7 +282,7 @@ describe('warnings about what the agent mapping cannot carry', () => {
     // A preset's API cannot be given a response path it does not have: the fix is a check it supports.
     expect(r.warnings.map((w) => w.fix)).toEqual([
       `remove the script's mocks to test the agent's tools live, or give agent.request.body in .agent-replay/config.yml with "{{mocks}}" where your endpoint reads them`,
-      "set agent.response.toolCalls in .agent-replay/config.yml to the path of the tool calls in the agent's response",
+      "if the agent's response lists its tool calls, set agent.response.toolCalls in .agent-replay/config.yml to that list's path (response paths of your own read no tool calls unless they name one); if it does not, remove toolCalled / toolNotCalled or check the replies with expect.reply",
       'remove expect.terminal, or check how the conversation ends with expect.reply (e.g. { contains: "...", turn: last }) or a criterion',
     ]);
     const rasa = await load({

@@ -1,10 +1,10 @@
-// A Vercel AI SDK 5 chat route as `useChat` talks to it (stateless: the whole UIMessage history on
+// A Vercel AI SDK 5 chat route (the previous major, installed as `ai-v5`) as `useChat` talks to it (stateless: the whole UIMessage history on
 // every request), on node:http: streamText over convertToModelMessages, server tools with execute,
 // and the mocks helper. The model is the SDK's MockLanguageModelV2, scripted below.
 
 import { createServer, type Server } from 'node:http';
-import { convertToModelMessages, stepCountIs, streamText, tool, type UIMessage } from 'ai';
-import { MockLanguageModelV2, simulateReadableStream } from 'ai/test';
+import { convertToModelMessages, stepCountIs, streamText, tool, type UIMessage } from 'ai-v5';
+import { MockLanguageModelV2, simulateReadableStream } from 'ai-v5/test';
 import { z } from 'zod';
 import { mockTools } from '../../../src/mocks/index.js';
 import { readJson } from '../support.js';

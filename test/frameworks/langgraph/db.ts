@@ -1,0 +1,2 @@
+// The example tools' "database" (shared with the Mastra example).
+export { db, ranForReal } from '../mastra/db.js';
