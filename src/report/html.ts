@@ -17,7 +17,7 @@
 import type { CoverageResult, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
 import { incompleteText } from '../evaluate/shard.js';
-import { causeLine, type CauseGroup } from '../evaluate/index.js';
+import { causeLine, changesOf, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
 import { clip, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
@@ -81,10 +81,9 @@ function driftKey(f: Item): string {
   return f.errored ? 'errored' : f.drift.verdict;
 }
 
+/** The "changed" chip: the item has a change against its baseline (evaluate/changes.ts). */
 function changed(f: Item): boolean {
-  if (f.errored) return false;
-  if (f.slower != null) return true;
-  return isPersona(f) ? f.drift.transcript === 'different' || f.drift.route === 'different' : f.drift.reply === 'different' || f.drift.route === 'different';
+  return changesOf(f).length > 0;
 }
 
 function fileLink(f: Item, ctx: HtmlExtras['context']): string {

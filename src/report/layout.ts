@@ -5,7 +5,7 @@
 // (evaluations.ts), footer.
 
 import type { RunRecord } from '../types.js';
-import { causeLine, type CauseGroup } from '../evaluate/index.js';
+import { causeLine, changedIntro, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, tableHead } from './items.js';
@@ -27,7 +27,8 @@ export type Plan = Record<SectionKey, SectionPlan>;
 const SECTION_INTRO: Record<SectionKey, string> = {
   newly_failing: 'These passed at the baseline and fail now.',
   still_failing: 'These failed at the baseline too.',
-  changed: 'The reply or the route differs from the baseline, or the check passes now.',
+  // Composed from the change dimensions its items call for (changedIntro, evaluate/changes.ts).
+  changed: '',
   new: 'No baseline yet: nothing to compare with.',
   not_evaluated: 'The check did not run, so the reply was not measured. Run it again, or look at the assertion.',
   errored: 'The replay did not complete, so there is no reply to check or accept.',
@@ -62,7 +63,6 @@ export class Pieces {
 
 /** Where a section holds persona scripts, its introduction says what it means for them too. */
 const SECTION_INTRO_WITH_SCRIPTS: Partial<Record<SectionKey, string>> = {
-  changed: 'The reply, a script\'s transcript or the route differs from the baseline, or the check passes now.',
   not_evaluated: 'A check did not run, so it measured nothing. Run it again, or look at the assertion or the script.',
   errored: 'The replay did not complete, so there is nothing to check or accept; a script shows the turns that completed.',
 };
@@ -70,9 +70,8 @@ const SECTION_INTRO_WITH_SCRIPTS: Partial<Record<SectionKey, string>> = {
 export function sectionHeading(key: SectionKey, items: readonly Item[]): string {
   const w = SECTION_WORDS[key];
   const head = `#### ${w.icon} ${w.title} (${thousands(items.length)})${w.suffix}`;
-  let intro = (items.some(isPersona) ? SECTION_INTRO_WITH_SCRIPTS[key] : undefined) ?? SECTION_INTRO[key];
-  // An item here only because it is slower than its baseline (docs/latency.md) is told apart.
-  if (key === 'changed' && items.some((f) => f.slower !== undefined)) intro = intro.replace(/, or the check passes now\.$/, ', the check passes now, or the item is slower than its baseline.');
+  const scripts = items.some(isPersona);
+  const intro = key === 'changed' ? changedIntro(items, scripts) : ((scripts ? SECTION_INTRO_WITH_SCRIPTS[key] : undefined) ?? SECTION_INTRO[key]);
   return intro ? `${head}\n\n${intro}` : head;
 }
 

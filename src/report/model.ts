@@ -5,7 +5,7 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
-import { causeLine, causeOf, decideAcceptance, decidePersonaAcceptance, slowerText, tallies, verificationOf, type CauseGroup, type Verification } from '../evaluate/index.js';
+import { causeLine, causeOf, changesOf, decideAcceptance, decidePersonaAcceptance, isScript, settled, tallies, verificationOf, type CauseGroup, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
@@ -19,8 +19,9 @@ export const ATTENTION_ORDER: readonly SectionKey[] = SECTION_ORDER.filter((k) =
 /** One item of the report: a fixture or a persona script (one script = one item: docs/personas.md). */
 export type Item = FixtureRecord | PersonaRecord;
 
+/** A persona script (evaluate/kind.ts decides the kind). */
 export function isPersona(item: Item): item is PersonaRecord {
-  return 'turns' in item;
+  return isScript(item);
 }
 
 export interface ReportModel {
@@ -39,22 +40,16 @@ export interface ReportModel {
   causeOf: ReadonlyMap<Item, CauseGroup>;
 }
 
-/** Did the item's reply (a fixture) or any reply or the number of turns (a script) change? */
-function textChanged(item: Item): boolean {
-  if (item.errored) return false;
-  return isPersona(item) ? item.drift.transcript === 'different' : item.drift.reply === 'different';
-}
-
 /**
  * The first section that applies (docs/semantics.md#where-an-item-is-shown). Errored items have no drift.
- * A script is "changed" when its transcript or its route sequence differs, or it passes now.
+ * An item is "changed" when it has a change against its baseline (evaluate/changes.ts: reply or
+ * transcript, route, slower) or it passes now.
  */
 export function sectionOf(f: Item): SectionKey {
   const d = f.errored ? null : f.drift;
   if (d?.verdict === 'newly_failing') return 'newly_failing';
   if (d?.verdict === 'still_failing') return 'still_failing';
-  // A slower item whose verdict did not change is a change too (docs/latency.md).
-  if (d && (textChanged(f) || d.route === 'different' || d.verdict === 'newly_passing' || f.slower != null)) return 'changed';
+  if (d && (d.verdict === 'newly_passing' || changesOf(f).length > 0)) return 'changed';
   if (d?.verdict === 'no_baseline') return 'new';
   if (!f.errored && (f.verdict === 'not_evaluated' || f.verdict === null)) return 'not_evaluated';
   if (f.errored) return 'errored';
@@ -116,7 +111,8 @@ export function itemsCount(model: Pick<ReportModel, 'fixtures' | 'scripts'>): st
 
 /**
  * The run as it reads once `accepted` baselines are stored: each accepted item now matches its
- * baseline (same reply or transcript and route, verdict still passing or still failing).
+ * baseline, with no change left (evaluate/changes.ts: same reply or transcript and route, not
+ * slower) and its verdict still passing or still failing.
  */
 export function afterAcceptance(run: RunRecord, accepted: readonly string[], commit: string | null): RunRecord {
   const labels = new Set(accepted);
@@ -126,15 +122,15 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
     const d = decideAcceptance(f, f.baseline?.acceptedAt ?? '', commit, null);
     return {
       ...f,
+      ...settled(f),
       baseline: d.kind === 'accept' ? { ...d.baseline, commit } : { label: f.label, reply: f.reply, route: f.route, verdict: f.verdict, acceptedAt: f.baseline?.acceptedAt ?? '', commit },
-      drift: { reply: 'same', route: 'same', verdict: f.verdict === 'pass' ? 'still_passing' : 'still_failing' },
     };
   });
   const personas = personasOf(run).map((p): PersonaRecord => {
     if (!labels.has(p.label) || p.errored) return p;
     const d = decidePersonaAcceptance(p, p.baseline?.acceptedAt ?? '', commit);
     if (d.kind !== 'accept') return p;
-    return { ...p, baseline: d.baseline, drift: { transcript: 'same', route: 'same', verdict: p.verdict === 'pass' ? 'still_passing' : 'still_failing' } };
+    return { ...settled(p), baseline: d.baseline };
   });
   return { ...run, fixtures, personas };
 }
@@ -276,18 +272,7 @@ export function driftWords(f: Item): string[] {
   if (f.errored) return [isPersona(f) ? 'not compared' : 'no reply'];
   const d = f.drift;
   if (!d) return ['no baseline'];
-  const words = [DRIFT_WORDS[d.verdict]];
-  if (isPersona(f)) {
-    if (f.drift.transcript === 'different') words.push('transcript changed');
-    if (f.drift.route === 'different') words.push('routes changed');
-    if (f.slower != null) words.push(`slower: ${slowerText(f.slower)}`);
-    return words;
-  }
-  if (f.drift.reply === 'different') words.push('reply changed');
-  if (f.drift.route === 'different') words.push('route changed');
-  // Beside the drift, like it (docs/latency.md): "slower: 1.2 s -> 2.9 s".
-  if (f.slower != null) words.push(`slower: ${slowerText(f.slower)}`);
-  return words;
+  return [DRIFT_WORDS[d.verdict], ...changesOf(f).map((c) => c.words)];
 }
 
 /** "fail · newly failing · reply changed · route changed" (verdict first, then drift words). */
