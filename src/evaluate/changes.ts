@@ -175,7 +175,11 @@ export const DIMENSIONS = {
       return s === null ? null : `slower: ${slowerText(s)}`;
     },
     rewritesBaseline: true,
-    settle: (item) => item,
+    // The baseline now holds the item's latency: it is no longer slower than it.
+    settle: (item) => {
+      const { slower: _slower, ...rest } = item;
+      return rest as typeof item;
+    },
     intro: { clause: 'the item is slower than its baseline', when: 'present' },
   },
 } as const satisfies Record<Dimension, DimensionRule>;

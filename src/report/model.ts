@@ -121,7 +121,6 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
     // As acceptance wrote it (the judge result included).
     const d = decideAcceptance(f, f.baseline?.acceptedAt ?? '', commit, null);
     return {
-      ...f,
       ...settled(f),
       baseline: d.kind === 'accept' ? { ...d.baseline, commit } : { label: f.label, reply: f.reply, route: f.route, verdict: f.verdict, acceptedAt: f.baseline?.acceptedAt ?? '', commit },
     };

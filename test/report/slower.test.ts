@@ -6,7 +6,7 @@ import { compareRuns } from '../../src/evaluate/compare.js';
 import { renderCompareText } from '../../src/report/compare.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';
-import { buildModel } from '../../src/report/model.js';
+import { afterAcceptance, buildModel } from '../../src/report/model.js';
 import type { FixtureRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, resetLines, route, run } from './fixtures.js';
 import { expectGolden } from './helpers.js';
@@ -53,5 +53,24 @@ describe('a slower item', () => {
     const before: RunRecord = { ...SLOWER, startedAt: '2026-11-30T00:00:00.000Z', fixtures: SLOWER.fixtures.map((f) => ({ ...f, latencyMs: f.baseline?.latencyMs ?? null, slower: undefined })) };
     const text = renderCompareText(compareRuns(before, SLOWER));
     expect(text).toContain('slower: 1.2 s -> 2.9 s');
+  });
+});
+
+describe('a slower item after acceptance', () => {
+  it('is no longer slower: the comment posted after accepting it says the baseline holds its latency', () => {
+    const accepted = {
+      ...ctx,
+      acceptance: { accepted: ['refund-policy'], refused: [], skipped: [], commitSha: 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe', commitUrl: null, note: null },
+    };
+    const md = renderComment(SLOWER, accepted);
+    expect(md).toContain('Baselines accepted');
+    // The baseline now holds 2.9 s: "slower: 1.2 s -> 2.9 s" would ask again for what was accepted.
+    expect(md).not.toContain('1.2 s -&gt; 2.9 s');
+    expect(md).not.toContain('slower than its baseline');
+    const model = buildModel(afterAcceptance(SLOWER, ['refund-policy'], 'c0ffee0'));
+    expect(model.sections.changed).toEqual([]);
+    expect(model.sections.unchanged.map((f) => f.label)).toEqual(['refund-policy', 'opening-hours']);
+    // Accepted under the same thresholds, it would now be compared with its own latency.
+    expect(model.sections.unchanged[0]?.baseline?.latencyMs).toBe(2940);
   });
 });
