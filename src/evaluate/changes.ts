@@ -221,7 +221,7 @@ export function verdictChanged(item: ChangeSubject): boolean {
  * failing item whose reply, route or speed changed.
  */
 export function isDrifted(item: ChangeSubject): boolean {
-  return verdictChanged(item) || changesOf(item).some((c) => c.dimension !== 'slower');
+  return verdictChanged(item) || changesOf(item).length > 0;
 }
 
 /** How many fixtures and persona scripts of a run drifted (the Action's `drifted` output). */
