@@ -17,7 +17,7 @@
 import type { CoverageResult, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
 import { incompleteText } from '../evaluate/shard.js';
-import { causeLine, changesOf, type CauseGroup } from '../evaluate/index.js';
+import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
 import { clip, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
@@ -41,6 +41,7 @@ import {
   itemsCount,
   SCRIPT_MARK,
   SECTION_WORDS,
+  sectionOf,
   shortSha,
   thousands,
   topCauseText,
@@ -81,9 +82,9 @@ function driftKey(f: Item): string {
   return f.errored ? 'errored' : f.drift.verdict;
 }
 
-/** The "changed" chip: the item has a change against its baseline (evaluate/changes.ts). */
+/** The "changed" chip: the item is in the Changed section (model.ts sectionOf), as the comment shows it. */
 function changed(f: Item): boolean {
-  return changesOf(f).length > 0;
+  return sectionOf(f) === 'changed';
 }
 
 function fileLink(f: Item, ctx: HtmlExtras['context']): string {
@@ -233,7 +234,7 @@ function filters(items: readonly Item[]): string {
   const v = [{ value: 'all', text: 'all', n: items.length }, ...verdicts.map(([value, text]) => ({ value, text, n: count((f) => verdictKey(f) === value) })).filter((o) => o.n > 0)];
   const d = [
     { value: 'all', text: 'all', n: items.length },
-    { value: 'changed', text: 'reply or route changed', n: count(changed) },
+    { value: 'changed', text: 'changed', n: count(changed) },
     ...drifts.map(([value, text]) => ({ value, text, n: count((f) => driftKey(f) === value) })),
   ].filter((o, i) => i === 0 || o.n > 0);
   return (
