@@ -1,13 +1,15 @@
 // JUnit XML for CI systems: one testsuite, one testcase per fixture and per persona script
 // (classname = file, name = label). fail -> <failure> (for a script: its failed checks),
 // not evaluated -> <skipped>, errored -> <error>, each naming its cause (the setting to check);
-// the suite's properties say whether the run was verified and list the causes.
+// a passing item of the Changed section (a change against its baseline, or newly passing) keeps
+// a <system-out> saying what changed (docs/cli.md, "What each command does"); the suite's properties say
+// whether the run was verified and list the causes.
 // Every text is XML-escaped and characters XML 1.0 cannot carry are removed.
 
 import type { Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
 import { causeLine, causeOf, incompleteText, tallies, unverifiedText, type Cause } from '../evaluate/index.js';
 import { clip } from './escape.js';
-import { buildModel, routeText, statusWords } from './model.js';
+import { buildModel, routeText, sectionOf, statusWords } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
@@ -63,6 +65,8 @@ function testcase(f: FixtureRecord, endpoint: string | null): string {
     const why = causeText(cause);
     return `${open}>\n      <skipped message="${message(`not evaluated (not a failure): ${f.detail}${why === null ? '' : `; ${why}`}`)}"/>\n    </testcase>`;
   }
+  // A pass that changed (docs/cli.md, "What each command does"): the test passed, what changed is its output.
+  if (sectionOf(f) === 'changed') return `${open}>\n      <system-out>${body(f, null)}</system-out>\n    </testcase>`;
   return `${open}/>`;
 }
 
@@ -72,6 +76,8 @@ function checkLine(c: Check): string {
 
 function personaBody(p: PersonaRecord, cause: Cause | null): string {
   const lines = [p.errored ? `errored: ${p.error}` : `verdict: ${p.verdict === 'not_evaluated' ? 'not evaluated' : p.verdict}`];
+  // What changed against the baseline, as every surface says it: "still passing · transcript changed".
+  if (!p.errored && sectionOf(p) === 'changed') lines.push(`drift: ${statusWords(p).slice(1).join(' · ')}`);
   const why = causeText(cause);
   if (why !== null) lines.push(why);
   const s = p.simulation;
@@ -106,6 +112,7 @@ function personaTestcase(p: PersonaRecord, endpoint: string | null): string {
     if (p.simulation) return `${open}>\n      <skipped message="${text}">${personaBody(p, null)}</skipped>\n    </testcase>`;
     return `${open}>\n      <skipped message="${text}"/>\n    </testcase>`;
   }
+  if (sectionOf(p) === 'changed') return `${open}>\n      <system-out>${personaBody(p, null)}</system-out>\n    </testcase>`;
   return `${open}/>`;
 }
 

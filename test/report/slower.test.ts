@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/evaluate/compare.js';
 import { renderCompareText } from '../../src/report/compare.js';
 import { renderHtml } from '../../src/report/html.js';
-import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';
+import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { afterAcceptance, buildModel } from '../../src/report/model.js';
 import type { FixtureRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, resetLines, route, run } from './fixtures.js';
@@ -53,6 +53,18 @@ describe('a slower item', () => {
     const before: RunRecord = { ...SLOWER, startedAt: '2026-11-30T00:00:00.000Z', fixtures: SLOWER.fixtures.map((f) => ({ ...f, latencyMs: f.baseline?.latencyMs ?? null, slower: undefined })) };
     const text = renderCompareText(compareRuns(before, SLOWER));
     expect(text).toContain('slower: 1.2 s -> 2.9 s');
+  });
+});
+
+describe('a slower item in JUnit', () => {
+  it('a passing slower item keeps a <system-out> that says so; a newly failing one says it in its failure (golden)', () => {
+    const xml = renderJUnit(SLOWER);
+    expectGolden('slower.junit.xml', xml);
+    const testcase = (label: string): string => new RegExp(`<testcase [^>]*name="${label}"[^>]*?(/>|>[\\s\\S]*?</testcase>)`).exec(xml)?.[0] ?? '';
+    expect(testcase('refund-policy')).toContain('<system-out>pass · still passing · slower: 1.2 s -&gt; 2.9 s');
+    expect(testcase('shipping')).toContain('<failure');
+    expect(testcase('shipping')).toContain('slower: 300 ms -&gt; 900 ms');
+    expect(testcase('opening-hours')).toMatch(/\/>$/);
   });
 });
 
