@@ -33,7 +33,6 @@ import { formatUsdPair } from './money.js';
 import { judgeFallbackText } from './judge-mode.js';
 import {
   buildModel,
-  driftWords,
   headlineParts,
   headlineText,
   flakyText,
@@ -41,12 +40,12 @@ import {
   itemsCount,
   SCRIPT_MARK,
   SECTION_WORDS,
-  sectionOf,
   shortSha,
   thousands,
   topCauseText,
-  verdictWords,
+  viewOf,
   type Item,
+  type ItemView,
   type ReportModel,
   type SectionKey,
 } from './model.js';
@@ -83,8 +82,8 @@ function driftKey(f: Item): string {
 }
 
 /** The "changed" chip: the item is in the Changed section (model.ts sectionOf), as the comment shows it. */
-function changed(f: Item): boolean {
-  return sectionOf(f) === 'changed';
+function changed(v: Pick<ItemView, 'section'>): boolean {
+  return v.section === 'changed';
 }
 
 function fileLink(f: Item, ctx: HtmlExtras['context']): string {
@@ -111,15 +110,16 @@ function whyLine(f: Item): string {
   return f.errored ? f.error : f.detail;
 }
 
-function row(f: Item, index: number, ctx: HtmlExtras['context'], open: boolean): string {
-  const v = verdictKey(f);
+function row(v: ItemView, index: number, ctx: HtmlExtras['context'], open: boolean): string {
+  const f = v.item;
+  const verdict = verdictKey(f);
   const why = normalizeBlock(whyLine(f) ?? '').trim().split('\n')[0] ?? '';
-  const attrs = `data-i="${index}" data-verdict="${v}" data-drift="${driftKey(f)}" data-changed="${changed(f) ? 1 : 0}" data-label="${h(f.label.toLowerCase())}"`;
+  const attrs = `data-i="${index}" data-verdict="${verdict}" data-drift="${driftKey(f)}" data-changed="${changed(v) ? 1 : 0}" data-label="${h(v.label.toLowerCase())}"`;
   return (
     `<details class="item" ${attrs}${open ? ' open' : ''}><summary>` +
-    `<span><span class="pill ${v}">${h(verdictWords(f))}</span></span>` +
-    `<span class="label">${isPersona(f) ? `${SCRIPT_MARK} ` : ''}${h(clip(f.label, LIMITS.label))}</span>` +
-    `<span class="drift">${h(driftWords(f).join(' · '))}</span>` +
+    `<span><span class="pill ${verdict}">${h(v.verdict)}</span></span>` +
+    `<span class="label">${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${h(clip(v.label, LIMITS.label))}</span>` +
+    `<span class="drift">${h(v.drift.join(' · '))}</span>` +
     fileLink(f, ctx) +
     (why ? `<span class="why">${h(clip(why, LIMITS.detail))}</span>` : '') +
     `</summary><div class="body"></div></details>`
@@ -214,7 +214,8 @@ function chips(name: string, options: readonly { value: string; text: string; n:
     .join('');
 }
 
-function filters(items: readonly Item[]): string {
+function filters(views: readonly ItemView[]): string {
+  const items = views.map((v) => v.item);
   const count = (p: (f: Item) => boolean): number => items.filter(p).length;
   const verdicts: Array<[string, string]> = [
     ['pass', 'pass'],
@@ -234,7 +235,7 @@ function filters(items: readonly Item[]): string {
   const v = [{ value: 'all', text: 'all', n: items.length }, ...verdicts.map(([value, text]) => ({ value, text, n: count((f) => verdictKey(f) === value) })).filter((o) => o.n > 0)];
   const d = [
     { value: 'all', text: 'all', n: items.length },
-    { value: 'changed', text: 'changed', n: count(changed) },
+    { value: 'changed', text: 'changed', n: views.filter(changed).length },
     ...drifts.map(([value, text]) => ({ value, text, n: count((f) => driftKey(f) === value) })),
   ].filter((o, i) => i === 0 || o.n > 0);
   return (
@@ -341,7 +342,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
     const w = SECTION_WORDS[k];
     const first = FIRST_SECTIONS.has(k);
     const list = model.sections[k];
-    const rowOf = (f: Item, i: number): string => row(f, index++, ctx, first && i < OPEN_ROWS);
+    const rowOf = (f: Item, i: number): string => row(viewOf(model, f), index++, ctx, first && i < OPEN_ROWS);
     const rows = k === 'errored' || k === 'not_evaluated' ? rowsByCause(model, list, rowOf) : list.map(rowOf).join('\n');
     const closed = first && list.length > OPEN_ROWS ? `<p class="meta">The first ${OPEN_ROWS} are open; click a row to open the other ${thousands(list.length - OPEN_ROWS)}.</p>` : '';
     return `<section class="section${first ? ' first' : ''}" data-section="${k}"><h2>${h(w.title + w.suffix)}<span class="n">${thousands(list.length)}</span></h2>\n${closed}${rows}\n</section>`;
@@ -374,7 +375,7 @@ ${notices(run, model.total)}${flakyNotice(model)}
 ${firstSections}
 ${cards(model, agreement.overall, run)}
 ${panels ? `<section class="panels">${panels}</section>` : ''}
-${filters(ordered)}
+${filters(ordered.map((f) => viewOf(model, f)))}
 ${otherSections}
 <p class="empty" id="ar-none"${ordered.length === 0 ? '' : ' hidden'}>${ordered.length === 0 ? 'No items ran.' : 'No item matches these filters.'}</p>
 </main>

@@ -11,7 +11,7 @@ import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, fullReportWh
 import { itemBlock, itemRow, levelsOf, tableHead } from './items.js';
 import type { Level } from './item-parts.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
-import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, type Item, type ReportModel, type SectionKey } from './model.js';
+import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, viewOf, type Item, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
 import { latencyChartBlock } from './latency-chart.js';
 
@@ -43,6 +43,7 @@ export class Pieces {
   constructor(
     private readonly ctx: ReportContext,
     private readonly p: Profile,
+    private readonly model: Pick<ReportModel, 'views'>,
   ) {}
 
   block(f: Item, level: Level, open = false): string {
@@ -50,13 +51,13 @@ export class Pieces {
     if (!entry) this.blocks.set(f, (entry = new Map()));
     const key = `${level}${open ? '+open' : ''}`;
     let block = entry.get(key);
-    if (block === undefined) entry.set(key, (block = itemBlock(f, level, this.ctx, this.p, open)));
+    if (block === undefined) entry.set(key, (block = itemBlock(viewOf(this.model, f), level, this.ctx, this.p, open)));
     return block;
   }
 
   row(f: Item): string {
     let row = this.rows.get(f);
-    if (row === undefined) this.rows.set(f, (row = itemRow(f, this.ctx)));
+    if (row === undefined) this.rows.set(f, (row = itemRow(viewOf(this.model, f), this.ctx)));
     return row;
   }
 }

@@ -28,7 +28,8 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
     ...run.fixtures.filter((f) => decideAcceptance(f, '', run.commit).kind === 'accept'),
     ...personasOf(run).filter((p) => decidePersonaAcceptance(p, '', run.commit).kind === 'accept'),
   ]);
-  const doc: Doc = { run, ctx, model: buildModel(run), p, pieces: new Pieces(ctx, p), acceptable, evaluations: evaluationsOf(run, ctx, p) };
+  const model = buildModel(run);
+  const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, model), acceptable, evaluations: evaluationsOf(run, ctx, p) };
   const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;
   return trimToFit(fit(doc), p.max, p.measure, tail);
 }

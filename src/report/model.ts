@@ -5,7 +5,7 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
-import { causeLine, causeOf, changesOf, decideAcceptance, decidePersonaAcceptance, isScript, settled, tallies, verificationOf, type CauseGroup, type Verification } from '../evaluate/index.js';
+import { causeLine, causeOf, changesOf, decideAcceptance, decidePersonaAcceptance, isScript, settled, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
@@ -24,8 +24,50 @@ export function isPersona(item: Item): item is PersonaRecord {
   return isScript(item);
 }
 
+/**
+ * One item as every renderer shows it (the comment, the job summary, the terminal, JUnit and
+ * report.html), built once per item by buildModel: its kind, its section, its changes against the
+ * baseline (evaluate/changes.ts) and the words for them. Renderers read the record (`item`) only
+ * for what is their own (the reply, the transcript, the checks).
+ */
+interface ItemViewBase {
+  label: string;
+  file: string;
+  line: number;
+  section: SectionKey;
+  changes: readonly Change[];
+  /** ✅ ❌ ⚪ */
+  icon: string;
+  /** "pass (probe)", "fail 2/3 (flaky)", "errored". */
+  verdict: string;
+  /** The verdict drift, then each change: "newly failing", "reply changed", "slower: 1.2 s -> 2.9 s". */
+  drift: readonly string[];
+  /** The verdict, then the drift words. */
+  status: readonly string[];
+}
+
+export type ItemView = (ItemViewBase & { kind: Extract<ItemKind, 'fixture'>; item: FixtureRecord }) | (ItemViewBase & { kind: Extract<ItemKind, 'script'>; item: PersonaRecord });
+
+export type FixtureView = Extract<ItemView, { kind: 'fixture' }>;
+export type ScriptView = Extract<ItemView, { kind: 'script' }>;
+
+export function itemView(item: Item): ItemView {
+  const changes = changesOf(item);
+  const verdict = verdictWords(item);
+  const drift = driftWordsOf(item, changes);
+  const base: ItemViewBase = { label: item.label, file: item.file, line: item.line, section: sectionFrom(item, changes), changes, icon: verdictIcon(item), verdict, drift, status: [verdict, ...drift] };
+  return isPersona(item) ? { ...base, kind: 'script', item } : { ...base, kind: 'fixture', item };
+}
+
+/** The item's view as buildModel built it (built now for an item of another model). */
+export function viewOf(model: Pick<ReportModel, 'views'>, item: Item): ItemView {
+  return model.views.get(item) ?? itemView(item);
+}
+
 export interface ReportModel {
   sections: Record<SectionKey, Item[]>;
+  /** Every item's view, built once. */
+  views: ReadonlyMap<Item, ItemView>;
   tallies: Tallies;
   /** Items: fixtures + persona scripts. */
   total: number;
@@ -46,10 +88,14 @@ export interface ReportModel {
  * transcript, route, slower) or it passes now.
  */
 export function sectionOf(f: Item): SectionKey {
+  return sectionFrom(f, changesOf(f));
+}
+
+function sectionFrom(f: Item, changes: readonly Change[]): SectionKey {
   const d = f.errored ? null : f.drift;
   if (d?.verdict === 'newly_failing') return 'newly_failing';
   if (d?.verdict === 'still_failing') return 'still_failing';
-  if (d && (d.verdict === 'newly_passing' || changesOf(f).length > 0)) return 'changed';
+  if (d && (d.verdict === 'newly_passing' || changes.length > 0)) return 'changed';
   if (d?.verdict === 'no_baseline') return 'new';
   if (!f.errored && (f.verdict === 'not_evaluated' || f.verdict === null)) return 'not_evaluated';
   if (f.errored) return 'errored';
@@ -67,14 +113,16 @@ export function personasOf(run: RunRecord): readonly PersonaRecord[] {
 
 export function buildModel(run: RunRecord): ReportModel {
   const sections = emptySections();
+  const views = new Map<Item, ItemView>();
   let probes = 0;
-  for (const f of run.fixtures) {
-    sections[sectionOf(f)].push(f);
-    if (!f.errored && f.assertion === null) probes++;
-  }
   const personas = personasOf(run);
-  for (const p of personas) sections[sectionOf(p)].push(p);
   const items: readonly Item[] = [...run.fixtures, ...personas];
+  for (const item of items) {
+    const view = itemView(item);
+    views.set(item, view);
+    sections[view.section].push(item);
+    if (view.kind === 'fixture' && !view.item.errored && view.item.assertion === null) probes++;
+  }
   const flaky = items.filter((i) => i.repeat?.flaky === true);
   const verification = verificationOf({ ...run, personas });
   // Errored and not evaluated items are listed under their cause, largest cause first.
@@ -90,7 +138,7 @@ export function buildModel(run: RunRecord): ReportModel {
   const byCause = (a: Item, b: Item): number => (rank.get(causes.get(a) as CauseGroup) ?? 0) - (rank.get(causes.get(b) as CauseGroup) ?? 0);
   sections.not_evaluated.sort(byCause);
   sections.errored.sort(byCause);
-  return { sections, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes };
+  return { sections, views, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes };
 }
 
 /** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */
@@ -268,10 +316,14 @@ export function verdictIcon(f: Item): string {
  * changed" for a script); "no reply" when a fixture errored, "not compared" when a script did.
  */
 export function driftWords(f: Item): string[] {
+  return driftWordsOf(f, changesOf(f));
+}
+
+function driftWordsOf(f: Item, changes: readonly Change[]): string[] {
   if (f.errored) return [isPersona(f) ? 'not compared' : 'no reply'];
   const d = f.drift;
   if (!d) return ['no baseline'];
-  return [DRIFT_WORDS[d.verdict], ...changesOf(f).map((c) => c.words)];
+  return [DRIFT_WORDS[d.verdict], ...changes.map((c) => c.words)];
 }
 
 /** "fail · newly failing · reply changed · route changed" (verdict first, then drift words). */

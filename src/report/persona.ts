@@ -15,7 +15,7 @@ import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
-import { SCRIPT_MARK, routeText, statusWords, thousands, verdictIcon } from './model.js';
+import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 
@@ -336,8 +336,9 @@ function simulationBlock(p: PersonaRecord): string | null {
 }
 
 /** The script's line: icon, 🎭, label, verdict and drift words, file; then its checks or its error. */
-export function personaSummary(p: PersonaRecord, ctx: ReportContext): string {
-  const head = `${verdictIcon(p)} ${SCRIPT_MARK} <b>${escapeHtmlInline(clip(p.label, LIMITS.label))}</b> · ${escapeHtmlInline(statusWords(p).join(' · '))} · ${fileRefHtml(p, ctx)}`;
+export function personaSummary(v: ScriptView, ctx: ReportContext): string {
+  const p = v.item;
+  const head = `${v.icon} ${SCRIPT_MARK} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(v.status.join(' · '))} · ${fileRefHtml(p, ctx)}`;
   const fault = p.errored ? null : faultLine(p.simulation);
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   const second = p.errored ? (normalizeBlock(p.error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${checksLine(p.checks)}${live === null ? '' : ` · ${live}`}`;
@@ -384,6 +385,6 @@ function attemptsLine(pr: PersonaRecord): string | null {
   return `${attemptsHead(pr.repeat, attempts)}${tail}`;
 }
 
-export function personaBlock(pr: PersonaRecord, level: Level, ctx: ReportContext, p: Profile, open = false): string {
-  return `<details${open ? ' open' : ''}><summary>${personaSummary(pr, ctx)}</summary>\n\n${bodyParts(pr, level, p).join('\n\n')}\n\n</details>`;
+export function personaBlock(v: ScriptView, level: Level, ctx: ReportContext, p: Profile, open = false): string {
+  return `<details${open ? ' open' : ''}><summary>${personaSummary(v, ctx)}</summary>\n\n${bodyParts(v.item, level, p).join('\n\n')}\n\n</details>`;
 }
