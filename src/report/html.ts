@@ -14,7 +14,7 @@
 // and bidi characters dropped); the data block is JSON with < > & U+2028 U+2029 as \u escapes,
 // read with JSON.parse(textContent); the script only ever sets textContent.
 
-import type { CoverageResult, RunRecord } from '../types.js';
+import type { CoverageResult, DriftVerdict, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
 import { incompleteText } from '../evaluate/shard.js';
 import { causeLine, type CauseGroup } from '../evaluate/index.js';
@@ -33,6 +33,7 @@ import { formatUsdPair } from './money.js';
 import { judgeFallbackText } from './judge-mode.js';
 import {
   buildModel,
+  DRIFT_WORDS,
   headlineParts,
   headlineText,
   flakyText,
@@ -223,15 +224,9 @@ function filters(views: readonly ItemView[]): string {
     ['not_evaluated', 'not evaluated'],
     ['errored', 'errored'],
   ];
-  const drifts: Array<[string, string]> = [
-    ['newly_failing', 'newly failing'],
-    ['still_failing', 'still failing'],
-    ['newly_passing', 'newly passing'],
-    ['still_passing', 'still passing'],
-    ['no_baseline', 'no baseline'],
-    ['not_evaluated', 'drift unknown'],
-    ['errored', 'not compared'],
-  ];
+  // The verdict drift's own words (model.ts), worst first; an errored item was not compared.
+  const order: readonly DriftVerdict[] = ['newly_failing', 'still_failing', 'newly_passing', 'still_passing', 'no_baseline', 'not_evaluated'];
+  const drifts: Array<[string, string]> = [...order.map((k): [string, string] => [k, DRIFT_WORDS[k]]), ['errored', 'not compared']];
   const v = [{ value: 'all', text: 'all', n: items.length }, ...verdicts.map(([value, text]) => ({ value, text, n: count((f) => verdictKey(f) === value) })).filter((o) => o.n > 0)];
   const d = [
     { value: 'all', text: 'all', n: items.length },

@@ -266,7 +266,8 @@ export function topCauseText(model: Pick<ReportModel, 'verification'>): string |
   return `${causeLine(top, n)}${others > 0 ? ` (and ${others} other ${others === 1 ? 'cause' : 'causes'})` : ''}`;
 }
 
-const DRIFT_WORDS: Record<DriftVerdict, string> = {
+/** The verdict drift in words, in every surface. */
+export const DRIFT_WORDS: Record<DriftVerdict, string> = {
   still_passing: 'still passing',
   still_failing: 'still failing',
   newly_passing: 'newly passing',
