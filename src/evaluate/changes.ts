@@ -206,11 +206,8 @@ export function meetsChange(item: ChangeSubject, condition: FailOnCondition): bo
   return changesOf(item).some((c) => ruleOf(c.dimension).failOn === condition);
 }
 
-/** The fail-on conditions a change can meet. */
-export const CHANGE_CONDITIONS: ReadonlySet<FailOnCondition> = new Set(DIMENSION_ORDER.map((d) => ruleOf(d).failOn));
-
 /** Did the verdict change since the baseline (newly failing or newly passing)? */
-export function verdictChanged(item: ChangeSubject): boolean {
+function verdictChanged(item: ChangeSubject): boolean {
   const v = replayed(item)?.verdict;
   return v === 'newly_failing' || v === 'newly_passing';
 }
@@ -235,7 +232,7 @@ export function rewritesBaseline(item: ChangeSubject): boolean {
 }
 
 /** The record as it reads once its baseline is accepted: no change left, the verdict still passing or still failing. */
-export function settled<T extends ReplayedItem>(item: T): T {
+export function asAccepted<T extends ReplayedItem>(item: T): T {
   let out = item;
   for (const d of DIMENSION_ORDER) out = ruleOf(d).settle(out);
   const verdict = item.verdict === 'pass' ? 'still_passing' : 'still_failing';
@@ -293,7 +290,7 @@ function flat(text: string): string {
  * What changed between two texts, one line: the differing middle of each with a little context,
  * e.g. `"…open 9:00-17:00, Monday…" -> "…open 9:00-18:00, Monday…"`.
  */
-export function changeSnippet(before: string, after: string): string {
+function changeSnippet(before: string, after: string): string {
   const a = flat(before);
   const b = flat(after);
   let start = 0;

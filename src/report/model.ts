@@ -5,7 +5,7 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
-import { causeLine, causeOf, changesOf, decideAcceptance, decidePersonaAcceptance, isScript, settled, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
+import { causeLine, causeOf, changesOf, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
@@ -169,7 +169,7 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
     // As acceptance wrote it (the judge result included).
     const d = decideAcceptance(f, f.baseline?.acceptedAt ?? '', commit, null);
     return {
-      ...settled(f),
+      ...asAccepted(f),
       baseline: d.kind === 'accept' ? { ...d.baseline, commit } : { label: f.label, reply: f.reply, route: f.route, verdict: f.verdict, acceptedAt: f.baseline?.acceptedAt ?? '', commit },
     };
   });
@@ -177,7 +177,7 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
     if (!labels.has(p.label) || p.errored) return p;
     const d = decidePersonaAcceptance(p, p.baseline?.acceptedAt ?? '', commit);
     if (d.kind !== 'accept') return p;
-    return { ...settled(p), baseline: d.baseline };
+    return { ...asAccepted(p), baseline: d.baseline };
   });
   return { ...run, fixtures, personas };
 }
