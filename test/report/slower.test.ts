@@ -7,8 +7,8 @@ import { renderCompareText } from '../../src/report/compare.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { afterAcceptance, buildModel } from '../../src/report/model.js';
-import type { FixtureRecord, RunRecord } from '../../src/types.js';
-import { baseline, ctx, fixture, resetLines, route, run } from './fixtures.js';
+import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
+import { baseline, ctx, fixture, persona, resetLines, route, run } from './fixtures.js';
 import { expectGolden } from './helpers.js';
 
 function slowerRun(): RunRecord {
@@ -84,5 +84,14 @@ describe('a slower item after acceptance', () => {
     expect(model.sections.unchanged.map((f) => f.label)).toEqual(['refund-policy', 'opening-hours']);
     // Accepted under the same thresholds, it would now be compared with its own latency.
     expect(model.sections.unchanged[0]?.baseline?.latencyMs).toBe(2940);
+  });
+
+  it('a slower persona script likewise reads unchanged once accepted', () => {
+    const script = persona('refund-dialog', { latencyMs: 4000, slower: { baselineMs: 1500, latencyMs: 4000 } } as Partial<PersonaRecord>);
+    const record = run([], { personas: [script] });
+    expect(buildModel(record).sections.changed).toEqual([script]);
+    const after = afterAcceptance(record, ['refund-dialog'], 'c0ffee0');
+    expect(buildModel(after).sections.unchanged.map((p) => p.label)).toEqual(['refund-dialog']);
+    expect(after.personas[0]?.slower).toBeUndefined();
   });
 });
