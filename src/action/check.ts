@@ -173,7 +173,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     gh === null
       ? [null, null]
       : await Promise.all([
-          inputs.comment && !readOnlyToken ? previousRun(gh, ctx, out.marker, run) : Promise.resolve(null),
+          inputs.comment && !readOnlyToken ? previousRun(gh, ctx, out.marker, run, result.suite.config.latency) : Promise.resolve(null),
           // One shard's agreement is not the suite's: its summary has no trend (the merge job's record is the run's).
           run.shard === undefined ? defaultBranchTrend(gh, ctx, run) : Promise.resolve(null),
         ]);
@@ -205,7 +205,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const commentFor = async (pull: PullContext): Promise<string> => {
     if (gh === null || pull.number === ctx.pull?.number || !inputs.comment || readOnlyToken) return renderComment(run, rctx);
     const at = { ...ctx, pull };
-    return renderComment(run, { ...rctx, previous: await previousRun(gh, at, out.marker, run) });
+    return renderComment(run, { ...rctx, previous: await previousRun(gh, at, out.marker, run, result.suite.config.latency) });
   };
   await out.comment(pulls.length > 1 ? commentFor : renderComment(run, rctx), { readOnlyToken, pulls });
 

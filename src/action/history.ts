@@ -12,7 +12,7 @@ import { isGitHubError } from '../github/errors.js';
 import { findStickyComment } from '../github/sticky.js';
 import { hasMarker, parseCommentMetadata } from '../report/index.js';
 import type { PreviousRunView, TrendPoint, TrendView } from '../report/context.js';
-import type { RunRecord } from '../types.js';
+import type { LatencyThresholds, RunRecord } from '../types.js';
 import type { ActionContext } from './context.js';
 import { downloadProblem, downloadRunRecord } from './download.js';
 
@@ -28,9 +28,10 @@ function why(e: unknown): string {
 /**
  * The run our sticky comment on the pull request shows now, compared with `run`; null on the first
  * run (no comment yet, or one that names no recorded run). When that run's artifact cannot be read
- * the view says why in a few words (one calm line in the comment).
+ * the view says why in a few words (one calm line in the comment). `latency`: config.yml's
+ * thresholds for "slower" (docs/latency.md); report mode has no config.yml and gives none (the defaults).
  */
-export async function previousRun(github: GitHubApi, ctx: ActionContext, marker: string, run: RunRecord): Promise<PreviousRunView | null> {
+export async function previousRun(github: GitHubApi, ctx: ActionContext, marker: string, run: RunRecord, latency?: LatencyThresholds): Promise<PreviousRunView | null> {
   if (ctx.pull === null) return null;
   try {
     const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, ctx.pull.number)]);
@@ -42,7 +43,7 @@ export async function previousRun(github: GitHubApi, ctx: ActionContext, marker:
       core.info(`since the previous run: run ${meta.runId} not compared: ${downloadProblem(d)}`);
       return { runId: meta.runId, unavailable: downloadProblem(d) };
     }
-    return { runId: meta.runId, comparison: compareRuns(d.record, run) };
+    return { runId: meta.runId, comparison: compareRuns(d.record, run, {}, latency === undefined ? {} : { latency }) };
   } catch (e) {
     core.warning(`since the previous run: not looked up (${why(e)}); the comment shows this run only`);
     return null;

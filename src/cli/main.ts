@@ -2,11 +2,12 @@
 // src/cli.ts. Exit status: 0 gate passed, 1 fail-on met, 2 usage / configuration error / cost cap,
 // 3 internal error (see errors.ts).
 
-import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type RunRecord } from '../types.js';
+import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type LatencyThresholds, type RunRecord } from '../types.js';
 import { compareRuns, DEFAULT_FAIL_ON, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
 import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
 import { parseShard, timingsOf } from '../evaluate/shard.js';
-import { formatIssue, loadSuite, type ConfigIssue } from '../suite/index.js';
+import { formatIssue, loadSuite, loadSuiteConfig, type ConfigIssue } from '../suite/index.js';
+import { DEFAULT_LATENCY } from '../config.js';
 import { mergeRecords, openRecordStream, readRecord, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText, renderCompareMarkdown, renderCompareText, renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
@@ -253,12 +254,25 @@ function printSelection(record: RunRecord, missing: readonly string[], io: CliIO
   if (missing.length > 0) io.stderr(`not replayed: ${missing.join(', ')} (in ${sel.rerunOf ?? 'the record'} but no longer in the suite)\n`);
 }
 
+/**
+ * config.yml's latency thresholds for compare's "slower" (docs/evaluations.md#compare); the defaults
+ * when the suite has no config.yml. compare reads only records: a config.yml with errors (a key's
+ * variable not set on this machine) is said in one line and the defaults are used.
+ */
+async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds> {
+  const loaded = await loadSuiteConfig({ dir, env: io.env, cwd: io.cwd });
+  if (loaded.config !== null) return loaded.config.latency ?? DEFAULT_LATENCY;
+  const n = loaded.errors.length;
+  io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: run agent-replay validate); "slower" uses the default thresholds (latency.slowerBy 0.5, latency.minDeltaMs 300)\n`);
+  return DEFAULT_LATENCY;
+}
+
 /** compare BEFORE.json AFTER.json: agreement before and after and why; always exit 0. */
 async function cmdCompare(files: readonly string[], values: Values, io: CliIO): Promise<number> {
   if (files.length !== 2) throw new UsageError(`compare needs exactly two results files (BEFORE.json AFTER.json), got ${files.length}`);
   const [first, second] = files as [string, string];
   const [a, b] = await Promise.all([readRecord(resolvePath(io, first)), readRecord(resolvePath(io, second))]);
-  const comparison = compareRuns(a, b, { first, second });
+  const comparison = compareRuns(a, b, { first, second }, { latency: await compareLatency(values.dir ?? '.agent-replay', io) });
   if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`);
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison));
   io.stdout(renderCompareText(comparison));

@@ -154,6 +154,7 @@ export const COMMANDS = {
     args: 'BEFORE.json AFTER.json',
     positionals: { min: 2, max: 2, missing: 'compare needs exactly two results files: agent-replay compare BEFORE.json AFTER.json' },
     flags: {
+      dir: { value: 'DIR', help: "the suite folder whose config.yml sets what is slower (latency:; default .agent-replay)" },
       markdown: { value: 'FILE', help: 'also write the comparison as markdown' },
       out: { value: 'FILE', help: 'also write the comparison as JSON' },
     },

@@ -3,6 +3,7 @@
 
 import type { Baseline, BaselineJudge, FixtureRecord, PersonaBaseline, PersonaRecord, RunRecord } from '../types.js';
 import { sameJudge } from './definition.js';
+import { rewritesBaseline } from './changes.js';
 import { sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
 import { attemptRepliesVary, repliesVary } from './repeat.js';
@@ -57,7 +58,7 @@ export function decideAcceptance(
   if (
     current !== null &&
     // A slower item is rewritten: accepting it accepts its new latency (docs/latency.md).
-    record.slower == null &&
+    !rewritesBaseline(record) &&
     current.reply === record.reply &&
     sameRoute(current.route, record.route) &&
     current.verdict === record.verdict &&

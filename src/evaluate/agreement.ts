@@ -5,6 +5,7 @@
 import type { FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
 import { tallyOf } from './tallies.js';
 import { conversationName } from './personas.js';
+import { isScript } from './kind.js';
 
 export interface Agreement extends Tallies {
   /** Every item counted (passed + failed + notEvaluated + errored). */
@@ -66,7 +67,7 @@ export function formatAgreement(a: Pick<Agreement, 'percent'>): string {
 /** The conversations an item counts in (see AgreementReport.byConversation), normalised and unique. */
 export function itemConversations(item: Item): string[] {
   let names: string[];
-  if ('turns' in item) {
+  if (isScript(item)) {
     names = item.baseline !== null ? item.baseline.visited : item.visited;
   } else {
     const route = item.baseline?.route ?? item.route;

@@ -2,12 +2,12 @@
 // and persona scripts) are matched by label; each changed item gets its first cause, in the order
 // of the contract. The earlier run (by startedAt) is always "before". Pure: no model, no I/O.
 
-import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, PersonaErrorKind, PersonaRecord, RepeatSummary, Route, RunRecord } from '../types.js';
+import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, LatencyThresholds, PersonaErrorKind, PersonaRecord, RepeatSummary, RunRecord } from '../types.js';
 import { agreement, agreementReport, type Agreement, type AgreementGroup } from './agreement.js';
+import { changeBetween, DIMENSIONS, type CauseWords, type DimensionCause } from './changes.js';
 import { coverageChange, type CoverageChange } from './coverage.js';
 import { judgeDifferences, sameJudge } from './definition.js';
-import { sameRoute } from './drift.js';
-import { itemLatencyMs, slowerText, slowerThanBaseline } from './latency.js';
+import { kindOf } from './kind.js';
 import { DEFAULT_LATENCY } from '../config.js';
 
 /** An item's result in one run. */
@@ -134,47 +134,13 @@ function side(i: Item): ItemSide {
   };
 }
 
-function sameRoutes(a: readonly (Route | null)[], b: readonly (Route | null)[]): boolean {
-  return a.length === b.length && a.every((r, i) => sameRoute(r, b[i] ?? null));
-}
-
 /** "runs once", or "repeat 3, minPass 2". */
 function repeatWords(r: RepeatSummary | undefined): string {
   return r === undefined || r.count <= 1 ? 'runs once' : `repeat ${r.count}, minPass ${r.minPass}`;
 }
 
-/** Characters of context kept on each side of a changed part, and the longest part shown. */
-const SNIPPET_CONTEXT = 24;
-const SNIPPET_PART = 80;
-
-function flat(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/**
- * What changed between two texts, one line: the differing middle of each with a little context,
- * e.g. `"…open 9:00-17:00, Monday…" -> "…open 9:00-18:00, Monday…"`.
- */
-export function changeSnippet(before: string, after: string): string {
-  const a = flat(before);
-  const b = flat(after);
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let end = 0;
-  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
-  const part = (t: string): string => {
-    const from = Math.max(0, start - SNIPPET_CONTEXT);
-    const to = Math.min(t.length, t.length - end + SNIPPET_CONTEXT);
-    let middle = t.slice(from, to);
-    if (middle.length > SNIPPET_PART) middle = `${middle.slice(0, SNIPPET_PART - 1)}…`;
-    const text = `${from > 0 ? '…' : ''}${middle}${to < t.length && !middle.endsWith('…') ? '…' : ''}`;
-    return t === '' ? '(empty)' : JSON.stringify(text);
-  };
-  return `${part(a)} -> ${part(b)}`;
-}
-
 /** The first cause of a change between two runs of one item, with its detail; null: unchanged. */
-export function firstCause(before: Item, after: Item): { cause: ChangeCause; detail: string } | null {
+export function firstCause(before: Item, after: Item, latency: LatencyThresholds = DEFAULT_LATENCY): { cause: ChangeCause; detail: string } | null {
   // Older records have no hash or fingerprint: an unknown definition is never called "changed".
   if (before.definitionHash != null && after.definitionHash != null && before.definitionHash !== after.definitionHash) {
     return { cause: 'definition_changed', detail: `definition changed (${before.definitionHash} -> ${after.definitionHash})` };
@@ -186,30 +152,17 @@ export function firstCause(before: Item, after: Item): { cause: ChangeCause; det
   if (before.judgeFingerprint !== undefined && after.judgeFingerprint !== undefined && !sameJudge(before.judgeFingerprint, after.judgeFingerprint)) {
     return { cause: 'judge_changed', detail: `judge changed: ${judgeDifferences(before.judgeFingerprint, after.judgeFingerprint).join(', ')}` };
   }
-  if ('turns' in before && 'turns' in after) {
-    const b = before.turns;
-    const a = after.turns;
-    if (b.length !== a.length || b.some((t, i) => t.reply !== a[i]?.reply)) {
-      return { cause: 'transcript_changed', detail: b.length !== a.length ? `transcript changed (${b.length} -> ${a.length} turns)` : 'transcript changed' };
-    }
-    if (!sameRoutes(b.map((t) => t.route), a.map((t) => t.route))) return { cause: 'route_changed', detail: 'route changed' };
-  } else if (!('turns' in before) && !('turns' in after) && before.reply !== null && after.reply !== null) {
-    if (before.reply !== after.reply) return { cause: 'reply_changed', detail: `reply changed: ${changeSnippet(before.reply, after.reply)}` };
-    if (!sameRoute(before.route, after.route)) {
-      const show = (r: Route | null): string => (r === null ? 'no route' : `${r.conversation}/${r.stage}`);
-      return { cause: 'route_changed', detail: `route changed (${show(before.route)} -> ${show(after.route)})` };
-    }
-  }
+  // What the item told the user (reply or transcript, route): the change dimensions of changes.ts.
+  const content = changeBetween(before, after, 'content', latency);
+  if (content !== null) return content;
   const rb = resultOf(before);
   const ra = resultOf(after);
   if (rb !== ra) return { cause: 'verdict_changed', detail: `verdict ${rb} -> ${ra}` };
   if (before.errored && after.errored && before.errorKind !== after.errorKind) {
     return { cause: 'error_class_changed', detail: `error ${before.errorKind} -> ${after.errorKind}` };
   }
-  // Last: the same result, only slower, by the thresholds of config.yml's defaults (docs/latency.md).
-  const slower = before.errored || after.errored ? null : slowerThanBaseline(itemLatencyMs(after), itemLatencyMs(before), DEFAULT_LATENCY);
-  if (slower !== null) return { cause: 'slower', detail: `slower: ${slowerText(slower)}` };
-  return null;
+  // Last: the same result, only slower, by config.yml's latency thresholds (docs/latency.md).
+  return changeBetween(before, after, 'speed', latency);
 }
 
 export function movementOf(before: ItemResult, after: ItemResult): Movement {
@@ -223,8 +176,9 @@ function byLabel(run: Pick<RunRecord, 'fixtures' | 'personas'>): Map<string, Ite
   return new Map<string, Item>([...run.fixtures, ...run.personas].map((i) => [i.label, i]));
 }
 
-function kindOf(i: Item): 'fixture' | 'persona' {
-  return 'turns' in i ? 'persona' : 'fixture';
+/** The kind `compare` writes ("persona" for a script, as its JSON always said). */
+function itemKind(i: Item): ItemChange['kind'] {
+  return kindOf(i) === 'script' ? 'persona' : 'fixture';
 }
 
 function compareGroups(before: readonly AgreementGroup[], after: readonly AgreementGroup[]): GroupComparison[] {
@@ -232,23 +186,25 @@ function compareGroups(before: readonly AgreementGroup[], after: readonly Agreem
   return keys.map((key) => ({ key, before: before.find((g) => g.key === key) ?? null, after: after.find((g) => g.key === key) ?? null }));
 }
 
-const CAUSE_WORDS: Record<ChangeCause, [string, string]> = {
-  added: ['item added', 'items added'],
-  removed: ['item removed', 'items removed'],
-  definition_changed: ['definition changed', 'definitions changed'],
-  judge_changed: ['judge changed', 'judges changed'],
-  reply_changed: ['reply changed', 'replies changed'],
-  route_changed: ['route changed', 'routes changed'],
-  transcript_changed: ['transcript changed', 'transcripts changed'],
-  verdict_changed: ['verdict changed', 'verdicts changed'],
-  error_class_changed: ['error class changed', 'error classes changed'],
-  slower: ['item slower', 'items slower'],
+/** How each cause is said (a change dimension's words are its own: changes.ts). */
+export const CAUSE_WORDS: Record<ChangeCause, CauseWords> = {
+  added: { title: 'added', one: 'item added', many: 'items added' },
+  removed: { title: 'removed', one: 'item removed', many: 'items removed' },
+  definition_changed: { title: 'definition changed', one: 'definition changed', many: 'definitions changed' },
+  judge_changed: { title: 'judge changed', one: 'judge changed', many: 'judges changed' },
+  ...dimensionCauseWords(),
+  verdict_changed: { title: 'verdict changed', one: 'verdict changed', many: 'verdicts changed' },
+  error_class_changed: { title: 'error class changed', one: 'error class changed', many: 'error classes changed' },
 };
+
+function dimensionCauseWords(): Record<DimensionCause, CauseWords> {
+  return Object.fromEntries(Object.values(DIMENSIONS).map((d) => [d.cause, d.causeWords])) as Record<DimensionCause, CauseWords>;
+}
 
 /** "2 items added", "1 reply changed". */
 export function causeWords(cause: ChangeCause, n: number): string {
-  const [one, many] = CAUSE_WORDS[cause];
-  return `${n} ${n === 1 ? one : many}`;
+  const w = CAUSE_WORDS[cause];
+  return `${n} ${n === 1 ? w.one : w.many}`;
 }
 
 /** One shard's record, or a merge that lacks shards: items it does not list were not replayed, not removed. */
@@ -263,8 +219,9 @@ function refOf(run: RunRecord, file: string | null): RunRef {
 /**
  * Compares two runs. The one that started earlier is "before" whatever the argument order
  * (`swapped` says when the arguments were after-first); equal start times keep the order given.
+ * `latency`: config.yml's thresholds for "slower" (docs/latency.md); absent, its defaults.
  */
-export function compareRuns(first: RunRecord, second: RunRecord, files: { first?: string; second?: string } = {}): Comparison {
+export function compareRuns(first: RunRecord, second: RunRecord, files: { first?: string; second?: string } = {}, options: { latency?: LatencyThresholds } = {}): Comparison {
   const swapped = Date.parse(second.startedAt) < Date.parse(first.startedAt);
   const [before, after] = swapped ? [second, first] : [first, second];
   const [beforeFile, afterFile] = swapped ? [files.second ?? null, files.first ?? null] : [files.first ?? null, files.second ?? null];
@@ -284,11 +241,11 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
     const y = a.get(label);
     if ((x === undefined && beforeLacks) || (y === undefined && afterLacks)) continue;
     if (x === undefined && y !== undefined) {
-      changes.push({ label, kind: kindOf(y), before: null, after: side(y), cause: 'added', movement: null, detail: `only in the after run (${resultOf(y)})` });
+      changes.push({ label, kind: itemKind(y), before: null, after: side(y), cause: 'added', movement: null, detail: `only in the after run (${resultOf(y)})` });
       continue;
     }
     if (y === undefined && x !== undefined) {
-      changes.push({ label, kind: kindOf(x), before: side(x), after: null, cause: 'removed', movement: null, detail: `only in the before run (${resultOf(x)})` });
+      changes.push({ label, kind: itemKind(x), before: side(x), after: null, cause: 'removed', movement: null, detail: `only in the before run (${resultOf(x)})` });
       continue;
     }
     if (x === undefined || y === undefined) continue;
@@ -296,15 +253,15 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
     commonAfter.push(y);
     if (kindOf(x) !== kindOf(y)) {
       // A fixture became a persona script under the same label (or back): its definition changed.
-      changes.push({ label, kind: kindOf(y), before: side(x), after: side(y), cause: 'definition_changed', movement: movementOf(resultOf(x), resultOf(y)), detail: `was a ${kindOf(x) === 'persona' ? 'persona script' : 'fixture'}` });
+      changes.push({ label, kind: itemKind(y), before: side(x), after: side(y), cause: 'definition_changed', movement: movementOf(resultOf(x), resultOf(y)), detail: `was a ${kindOf(x) === 'script' ? 'persona script' : 'fixture'}` });
       continue;
     }
-    const cause = firstCause(x, y);
+    const cause = firstCause(x, y, options.latency ?? DEFAULT_LATENCY);
     if (cause === null) {
       unchanged += 1;
       continue;
     }
-    changes.push({ label, kind: kindOf(y), before: side(x), after: side(y), ...cause, movement: movementOf(resultOf(x), resultOf(y)) });
+    changes.push({ label, kind: itemKind(y), before: side(x), after: side(y), ...cause, movement: movementOf(resultOf(x), resultOf(y)) });
   }
   const causes = Object.fromEntries(CHANGE_CAUSES.map((c) => [c, changes.filter((ch) => ch.cause === c).length])) as Record<ChangeCause, number>;
   const ab = agreement([...before.fixtures, ...before.personas]);

@@ -1,7 +1,8 @@
 // Drift: the verdict comparison against the baseline and whether the reply and route changed
-// (docs/semantics.md#drift). Pure.
+// (docs/semantics.md#drift), as a replay records it. What counts as a change, and as drifted, is
+// decided in changes.ts. Pure.
 
-import type { Baseline, Drift, DriftVerdict, FixtureRecord, PersonaDrift, PersonaRecord, Route, Verdict } from '../types.js';
+import type { Baseline, Drift, DriftVerdict, Route, Verdict } from '../types.js';
 
 /** The verdict comparison (docs/semantics.md#drift): exactly six values. */
 export function driftVerdict(current: Verdict, baseline: Pick<Baseline, 'verdict'> | null): DriftVerdict {
@@ -15,6 +16,11 @@ export function driftVerdict(current: Verdict, baseline: Pick<Baseline, 'verdict
 export function sameRoute(a: Route | null, b: Route | null): boolean {
   if (a === null || b === null) return a === b;
   return a.conversation === b.conversation && a.stage === b.stage;
+}
+
+/** Two sequences of routes (a persona script's turns) are the same, turn by turn. */
+export function sameRoutes(a: readonly (Route | null)[], b: readonly (Route | null)[]): boolean {
+  return a.length === b.length && a.every((r, i) => sameRoute(r, b[i] ?? null));
 }
 
 /**
@@ -34,21 +40,4 @@ export function computeDrift(
     route: sameRoute(baseline.route, route) ? 'same' : 'different',
     verdict,
   };
-}
-
-/** Did the reply (a fixture) or the transcript (a persona script) change? No drift (errored): no. */
-export function replyChanged(drift: Drift | PersonaDrift | null): boolean {
-  if (drift === null) return false;
-  return 'reply' in drift ? drift.reply === 'different' : drift.transcript === 'different';
-}
-
-/** Drifted: the reply (transcript), the route or the verdict differs from the baseline. */
-export function isDrifted(drift: Drift | PersonaDrift | null): boolean {
-  if (drift === null) return false;
-  return replyChanged(drift) || drift.route === 'different' || drift.verdict === 'newly_failing' || drift.verdict === 'newly_passing';
-}
-
-/** How many fixtures and persona scripts of a run drifted (the Action's `drifted` output). */
-export function driftedCount(run: { fixtures: readonly Pick<FixtureRecord, 'drift'>[]; personas: readonly Pick<PersonaRecord, 'drift'>[] }): number {
-  return run.fixtures.filter((f) => isDrifted(f.drift)).length + run.personas.filter((p) => isDrifted(p.drift)).length;
 }

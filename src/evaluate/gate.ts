@@ -3,7 +3,7 @@
 
 import type { FailOnCondition, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
 import { causeLine, groupCauses, type CauseGroup, type CauseItem } from './causes.js';
-import { replyChanged } from './drift.js';
+import { meetsChange } from './changes.js';
 import { incompleteText } from './shard.js';
 
 /** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
@@ -32,15 +32,13 @@ export function meets(record: Omit<GateItem, 'label'>, condition: FailOnConditio
     case 'no_baseline':
       return record.drift?.verdict === 'no_baseline';
     case 'reply_changed':
-      return replyChanged(record.drift);
     case 'route_changed':
-      return record.drift?.route === 'different';
+    case 'slower':
+      // A change against the baseline (changes.ts): reply or transcript, route, slower (docs/latency.md).
+      return meetsChange(record, condition);
     case 'flaky':
       // A repeated item whose attempts disagree.
       return record.repeat?.flaky === true;
-    case 'slower':
-      // Slower than its baseline (docs/latency.md): recorded on the item by the replay.
-      return record.slower != null;
     case 'none':
       return false;
   }

@@ -3,6 +3,7 @@
 // a client that does not measure) counts for nothing, and none at all gives null, never 0.
 
 import type { FixtureRecord, LatencyThresholds, PersonaRecord, RunLatency, Slower, Turn } from '../types.js';
+import { kindOf } from './kind.js';
 
 /** A persona script's sums over its completed turns, welcome included. */
 export function scriptLatency(turns: readonly Turn[]): { latencyMs: number | null; firstTokenMs: number | null } {
@@ -43,7 +44,7 @@ export function itemLatencyMs(record: Pick<FixtureRecord, 'latencyMs'> & { attem
   if (record.attempts === undefined || record.attempts.length === 0) return record.latencyMs;
   const values: number[] = [];
   for (const a of record.attempts) {
-    const ms = 'turns' in a ? scriptLatency(a.turns).latencyMs : a.latencyMs;
+    const ms = kindOf(a) === 'script' ? scriptLatency((a as { turns: readonly Turn[] }).turns).latencyMs : (a as { latencyMs?: number | null }).latencyMs;
     if (typeof ms === 'number') values.push(ms);
   }
   if (values.length === 0) return record.latencyMs === undefined ? undefined : null;

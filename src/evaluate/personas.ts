@@ -16,7 +16,6 @@ import type {
   PersonaRecord,
   PersonaScript,
   ReplyExpectation,
-  Route,
   Terminal,
   ToolCall,
   ToolExpectation,
@@ -26,7 +25,8 @@ import type {
 import { callMatches, jsonEqual } from './match.js';
 import { line, quote, showPattern } from '../assertions/format.js';
 import { judgeOutcome } from '../assertions/judge.js';
-import { driftVerdict, sameRoute } from './drift.js';
+import { rewritesBaseline } from './changes.js';
+import { driftVerdict, sameRoute, sameRoutes } from './drift.js';
 import { personaRepliesVary, repliesVary } from './repeat.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
 import { baselineLatency } from './latency.js';
@@ -342,10 +342,6 @@ function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'un
 
 // --- drift and acceptance --------------------------------------------------------------------------
 
-function sameRoutes(a: readonly (Route | null)[], b: readonly (Route | null)[]): boolean {
-  return a.length === b.length && a.every((r, i) => sameRoute(r, b[i] ?? null));
-}
-
 /** Transcript (any reply or the number of turns), route sequence, and the six-valued verdict comparison. */
 export function personaDrift(current: Verdict, turns: readonly Turn[], baseline: PersonaBaseline | null): PersonaDrift {
   const verdict = driftVerdict(current, baseline);
@@ -396,7 +392,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   const judge = personaBaselineJudgeOf(record);
   if (
     current !== null &&
-    record.slower == null &&
+    // A slower script is rewritten: accepting it accepts its new latency (docs/latency.md).
+    !rewritesBaseline(record) &&
     (judge === null || current.judge === undefined || samePersonaJudge(current.judge, judge)) &&
     current.verdict === record.verdict &&
     storedAttemptsStand(current, { verdict: record.verdict, repeat: record.repeat }) &&

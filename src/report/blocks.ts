@@ -10,7 +10,7 @@ import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
 import { usageText } from './usage.js';
-import { estimateText, headlineParts, headlineText, itemsCount, plural, shortSha, thousands, topCauseText, type ReportModel } from './model.js';
+import { estimateText, headlineParts, headlineText, itemsCount, itemsNoun, plural, shortSha, thousands, topCauseText, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
@@ -38,7 +38,7 @@ export function flakyBlock(model: ReportModel): string | null {
   if (n === 0) return null;
   const listed = model.flaky.slice(0, 10).map((i) => codeSpan(clip(i.label, LIMITS.label)));
   const more = n > listed.length ? `, and ${thousands(n - listed.length)} more` : '';
-  const noun = model.flaky.every((i) => 'turns' in i) ? (n === 1 ? 'persona script' : 'persona scripts') : model.flaky.some((i) => 'turns' in i) ? (n === 1 ? 'item' : 'items') : n === 1 ? 'fixture' : 'fixtures';
+  const noun = itemsNoun(model.flaky, n);
   return `🎲 **${thousands(n)} flaky ${noun}**: the attempts disagree (passes/attempts shown as k/N): ${listed.join(', ')}${more}`;
 }
 

@@ -3,22 +3,9 @@
 // untrusted and escaped here. Pure.
 
 import type { Comparison, GroupComparison, ItemChange, ItemResult } from '../evaluate/compare.js';
-import { causeWords, CHANGE_CAUSES } from '../evaluate/compare.js';
+import { CAUSE_WORDS, causeWords, CHANGE_CAUSES } from '../evaluate/compare.js';
 import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
 import { codeSpan, escapeInline, oneLine } from './escape.js';
-
-const CAUSE_TITLE: Record<ItemChange['cause'], string> = {
-  added: 'added',
-  removed: 'removed',
-  definition_changed: 'definition changed',
-  judge_changed: 'judge changed',
-  reply_changed: 'reply changed',
-  route_changed: 'route changed',
-  transcript_changed: 'transcript changed',
-  verdict_changed: 'verdict changed',
-  error_class_changed: 'error class changed',
-  slower: 'slower',
-};
 
 const RESULT_WORD: Record<ItemResult, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
 
@@ -46,7 +33,7 @@ function runName(ref: Comparison['before'], plain: boolean): string {
 
 /** The detail without the cause it starts with ("reply changed: ..." -> "..."), so the cause is not said twice. */
 function detailOnly(c: ItemChange): string {
-  const title = CAUSE_TITLE[c.cause];
+  const title = CAUSE_WORDS[c.cause].title;
   if (c.detail === title) return '';
   const rest = c.detail.startsWith(`${title}: `) ? c.detail.slice(title.length + 2) : c.detail.startsWith(`${title} `) ? c.detail.slice(title.length + 1) : c.detail;
   return /^\([^()]*\)$/.test(rest) ? rest.slice(1, -1) : rest;
@@ -55,7 +42,7 @@ function detailOnly(c: ItemChange): string {
 /** "reply changed: \"…\" -> \"…\"", "verdict changed: verdict pass -> fail"; the cause once. */
 function causeAndDetail(c: ItemChange): string {
   const d = detailOnly(c);
-  return d === '' ? CAUSE_TITLE[c.cause] : `${CAUSE_TITLE[c.cause]}: ${oneLine(d)}`;
+  return d === '' ? CAUSE_WORDS[c.cause].title : `${CAUSE_WORDS[c.cause].title}: ${oneLine(d)}`;
 }
 
 function sideWord(c: ItemChange, which: 'before' | 'after'): string {
@@ -107,7 +94,7 @@ export function renderCompareMarkdown(c: Comparison): string {
   if (changed.length > 0) {
     lines.push('### Changed items', '', '| item | before | after | first cause | detail |', '| --- | --- | --- | --- | --- |');
     for (const x of changed) {
-      lines.push(`| \`${x.label}\`${x.kind === 'persona' ? ' (script)' : ''} | ${sideWord(x, 'before')} | ${sideWord(x, 'after')} | ${CAUSE_TITLE[x.cause]} | ${escapeInline(detailOnly(x))} |`);
+      lines.push(`| \`${x.label}\`${x.kind === 'persona' ? ' (script)' : ''} | ${sideWord(x, 'before')} | ${sideWord(x, 'after')} | ${CAUSE_WORDS[x.cause].title} | ${escapeInline(detailOnly(x))} |`);
     }
     lines.push('');
   }

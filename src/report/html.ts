@@ -14,7 +14,7 @@
 // and bidi characters dropped); the data block is JSON with < > & U+2028 U+2029 as \u escapes,
 // read with JSON.parse(textContent); the script only ever sets textContent.
 
-import type { CoverageResult, RunRecord } from '../types.js';
+import type { CoverageResult, DriftVerdict, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
 import { incompleteText } from '../evaluate/shard.js';
 import { causeLine, type CauseGroup } from '../evaluate/index.js';
@@ -33,7 +33,7 @@ import { formatUsdPair } from './money.js';
 import { judgeFallbackText } from './judge-mode.js';
 import {
   buildModel,
-  driftWords,
+  DRIFT_WORDS,
   headlineParts,
   headlineText,
   flakyText,
@@ -44,8 +44,9 @@ import {
   shortSha,
   thousands,
   topCauseText,
-  verdictWords,
+  viewOf,
   type Item,
+  type ItemView,
   type ReportModel,
   type SectionKey,
 } from './model.js';
@@ -81,10 +82,9 @@ function driftKey(f: Item): string {
   return f.errored ? 'errored' : f.drift.verdict;
 }
 
-function changed(f: Item): boolean {
-  if (f.errored) return false;
-  if (f.slower != null) return true;
-  return isPersona(f) ? f.drift.transcript === 'different' || f.drift.route === 'different' : f.drift.reply === 'different' || f.drift.route === 'different';
+/** The "changed" chip: the item is in the Changed section (model.ts sectionOf), as the comment shows it. */
+function changed(v: Pick<ItemView, 'section'>): boolean {
+  return v.section === 'changed';
 }
 
 function fileLink(f: Item, ctx: HtmlExtras['context']): string {
@@ -111,15 +111,16 @@ function whyLine(f: Item): string {
   return f.errored ? f.error : f.detail;
 }
 
-function row(f: Item, index: number, ctx: HtmlExtras['context'], open: boolean): string {
-  const v = verdictKey(f);
+function row(v: ItemView, index: number, ctx: HtmlExtras['context'], open: boolean): string {
+  const f = v.item;
+  const verdict = verdictKey(f);
   const why = normalizeBlock(whyLine(f) ?? '').trim().split('\n')[0] ?? '';
-  const attrs = `data-i="${index}" data-verdict="${v}" data-drift="${driftKey(f)}" data-changed="${changed(f) ? 1 : 0}" data-label="${h(f.label.toLowerCase())}"`;
+  const attrs = `data-i="${index}" data-verdict="${verdict}" data-drift="${driftKey(f)}" data-changed="${changed(v) ? 1 : 0}" data-label="${h(v.label.toLowerCase())}"`;
   return (
     `<details class="item" ${attrs}${open ? ' open' : ''}><summary>` +
-    `<span><span class="pill ${v}">${h(verdictWords(f))}</span></span>` +
-    `<span class="label">${isPersona(f) ? `${SCRIPT_MARK} ` : ''}${h(clip(f.label, LIMITS.label))}</span>` +
-    `<span class="drift">${h(driftWords(f).join(' · '))}</span>` +
+    `<span><span class="pill ${verdict}">${h(v.verdict)}</span></span>` +
+    `<span class="label">${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${h(clip(v.label, LIMITS.label))}</span>` +
+    `<span class="drift">${h(v.drift.join(' · '))}</span>` +
     fileLink(f, ctx) +
     (why ? `<span class="why">${h(clip(why, LIMITS.detail))}</span>` : '') +
     `</summary><div class="body"></div></details>`
@@ -214,7 +215,8 @@ function chips(name: string, options: readonly { value: string; text: string; n:
     .join('');
 }
 
-function filters(items: readonly Item[]): string {
+function filters(views: readonly ItemView[]): string {
+  const items = views.map((v) => v.item);
   const count = (p: (f: Item) => boolean): number => items.filter(p).length;
   const verdicts: Array<[string, string]> = [
     ['pass', 'pass'],
@@ -222,19 +224,13 @@ function filters(items: readonly Item[]): string {
     ['not_evaluated', 'not evaluated'],
     ['errored', 'errored'],
   ];
-  const drifts: Array<[string, string]> = [
-    ['newly_failing', 'newly failing'],
-    ['still_failing', 'still failing'],
-    ['newly_passing', 'newly passing'],
-    ['still_passing', 'still passing'],
-    ['no_baseline', 'no baseline'],
-    ['not_evaluated', 'drift unknown'],
-    ['errored', 'not compared'],
-  ];
+  // The verdict drift's own words (model.ts), worst first; an errored item was not compared.
+  const order: readonly DriftVerdict[] = ['newly_failing', 'still_failing', 'newly_passing', 'still_passing', 'no_baseline', 'not_evaluated'];
+  const drifts: Array<[string, string]> = [...order.map((k): [string, string] => [k, DRIFT_WORDS[k]]), ['errored', 'not compared']];
   const v = [{ value: 'all', text: 'all', n: items.length }, ...verdicts.map(([value, text]) => ({ value, text, n: count((f) => verdictKey(f) === value) })).filter((o) => o.n > 0)];
   const d = [
     { value: 'all', text: 'all', n: items.length },
-    { value: 'changed', text: 'reply or route changed', n: count(changed) },
+    { value: 'changed', text: 'changed', n: views.filter(changed).length },
     ...drifts.map(([value, text]) => ({ value, text, n: count((f) => driftKey(f) === value) })),
   ].filter((o, i) => i === 0 || o.n > 0);
   return (
@@ -341,7 +337,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
     const w = SECTION_WORDS[k];
     const first = FIRST_SECTIONS.has(k);
     const list = model.sections[k];
-    const rowOf = (f: Item, i: number): string => row(f, index++, ctx, first && i < OPEN_ROWS);
+    const rowOf = (f: Item, i: number): string => row(viewOf(model, f), index++, ctx, first && i < OPEN_ROWS);
     const rows = k === 'errored' || k === 'not_evaluated' ? rowsByCause(model, list, rowOf) : list.map(rowOf).join('\n');
     const closed = first && list.length > OPEN_ROWS ? `<p class="meta">The first ${OPEN_ROWS} are open; click a row to open the other ${thousands(list.length - OPEN_ROWS)}.</p>` : '';
     return `<section class="section${first ? ' first' : ''}" data-section="${k}"><h2>${h(w.title + w.suffix)}<span class="n">${thousands(list.length)}</span></h2>\n${closed}${rows}\n</section>`;
@@ -374,7 +370,7 @@ ${notices(run, model.total)}${flakyNotice(model)}
 ${firstSections}
 ${cards(model, agreement.overall, run)}
 ${panels ? `<section class="panels">${panels}</section>` : ''}
-${filters(ordered)}
+${filters(ordered.map((f) => viewOf(model, f)))}
 ${otherSections}
 <p class="empty" id="ar-none"${ordered.length === 0 ? '' : ' hidden'}>${ordered.length === 0 ? 'No items ran.' : 'No item matches these filters.'}</p>
 </main>

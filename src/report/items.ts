@@ -9,7 +9,7 @@ import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { reuseWords } from '../evaluate/reuse.js';
 import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
-import { driftWords, isPersona, itemsNoun, routeText, SCRIPT_MARK, statusWords, thousands, verdictIcon, verdictWords, type Item } from './model.js';
+import { isPersona, itemsNoun, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
@@ -22,10 +22,11 @@ function detailOf(f: FixtureRecord): string {
 }
 
 /** The fixture's line: icon, label, verdict and drift words, file; then its detail line. */
-export function itemSummary(f: FixtureRecord, ctx: ReportContext, own?: Own): string {
+export function itemSummary(v: FixtureView, ctx: ReportContext, own?: Own): string {
+  const f = v.item;
   // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
   const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
-  const head = `${verdictIcon(f)} <b>${escapeHtmlInline(clip(f.label, LIMITS.label))}</b> · ${escapeHtmlInline(statusWords(f).join(' · '))} · ${fileRefHtml(f, ctx)}${turn}`;
+  const head = `${v.icon} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(v.status.join(' · '))} · ${fileRefHtml(f, ctx)}${turn}`;
   // The first line only: a multi-line detail (an error page, say) is shown whole, as a block, below.
   const lines = normalizeBlock(own === undefined ? detailOf(f) : (own.text ?? '')).trim().split('\n');
   const first = lines.length > 1 ? `${lines[0] as string} …` : (lines[0] as string);
@@ -109,9 +110,9 @@ function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {
  * An item in full: its line as the summary of a `<details>` holding everything else; `open` shows
  * the body without a click.
  */
-export function itemBlock(f: Item, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {
-  if (isPersona(f)) return personaBlock(f, level, ctx, p, open, own);
-  return `<details${open ? ' open' : ''}><summary>${itemSummary(f, ctx, own)}</summary>\n\n${bodyParts(f, level, p).join('\n\n')}\n\n</details>`;
+export function itemBlock(v: ItemView, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {
+  if (v.kind === 'script') return personaBlock(v, level, ctx, p, open, own);
+  return `<details${open ? ' open' : ''}><summary>${itemSummary(v, ctx, own)}</summary>\n\n${bodyParts(v.item, level, p).join('\n\n')}\n\n</details>`;
 }
 
 /** Can a lower level make this item shorter? */
@@ -129,12 +130,12 @@ export function tableHead(items: readonly Item[]): string {
   return `| ${itemsNoun(items, 1)} | verdict | drift | file |\n| --- | --- | --- | --- |`;
 }
 
-export function itemRow(f: Item, ctx: ReportContext): string {
+export function itemRow(v: ItemView, ctx: ReportContext): string {
   const cells = [
-    `${isPersona(f) ? `${SCRIPT_MARK} ` : ''}${escapeInline(clip(f.label, LIMITS.label))}`,
-    `${verdictIcon(f)} ${verdictWords(f)}`,
-    driftWords(f).join(' · '),
-    fileRef(f, ctx, { table: true }),
+    `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${escapeInline(clip(v.label, LIMITS.label))}`,
+    `${v.icon} ${v.verdict}`,
+    v.drift.join(' · '),
+    fileRef(v.item, ctx, { table: true }),
   ];
   return `| ${cells.join(' | ')} |`;
 }

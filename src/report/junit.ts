@@ -1,13 +1,15 @@
 // JUnit XML for CI systems: one testsuite, one testcase per fixture and per persona script
 // (classname = file, name = label). fail -> <failure> (for a script: its failed checks),
 // not evaluated -> <skipped>, errored -> <error>, each naming its cause (the setting to check);
-// the suite's properties say whether the run was verified and list the causes.
+// a passing item of the Changed section (a change against its baseline, or newly passing) keeps
+// a <system-out> saying what changed (docs/cli.md, "What each command does"); the suite's properties say
+// whether the run was verified and list the causes.
 // Every text is XML-escaped and characters XML 1.0 cannot carry are removed.
 
-import type { Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
+import type { Check, RunRecord } from '../types.js';
 import { causeLine, causeOf, incompleteText, tallies, unverifiedText, type Cause } from '../evaluate/index.js';
 import { clip } from './escape.js';
-import { buildModel, routeText, statusWords } from './model.js';
+import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
@@ -35,8 +37,9 @@ function causeText(cause: Cause | null): string | null {
   return cause === null || cause.hint === null ? null : `cause: ${cause.what}: ${cause.hint}`;
 }
 
-function body(f: FixtureRecord, cause: Cause | null): string {
-  const lines = [statusWords(f).join(' · '), f.errored ? f.error : f.detail];
+function body(v: FixtureView, cause: Cause | null): string {
+  const f = v.item;
+  const lines = [v.status.join(' · '), f.errored ? f.error : f.detail];
   const why = causeText(cause);
   if (why !== null) lines.splice(1, 0, why);
   if (f.rationale) lines.push(`judge: ${f.rationale}`);
@@ -48,21 +51,24 @@ function body(f: FixtureRecord, cause: Cause | null): string {
   return xmlText(lines.join('\n'));
 }
 
-function testcase(f: FixtureRecord, endpoint: string | null): string {
+function testcase(v: FixtureView, endpoint: string | null): string {
+  const f = v.item;
   const open = `    <testcase classname="${xmlAttr(f.file)}" name="${xmlAttr(f.label)}" time="${seconds(f.durationMs)}"`;
   const message = (text: string): string => xmlAttr(clip(text, 1000));
   const cause = causeOf(f, endpoint);
   if (f.errored) {
     const detail = f.error;
-    return `${open}>\n      <error message="${message(detail)}" type="${xmlAttr(f.errorKind ?? 'errored')}">${body(f, cause)}</error>\n    </testcase>`;
+    return `${open}>\n      <error message="${message(detail)}" type="${xmlAttr(f.errorKind ?? 'errored')}">${body(v, cause)}</error>\n    </testcase>`;
   }
   if (f.verdict === 'fail') {
-    return `${open}>\n      <failure message="${message(f.detail)}" type="${xmlAttr(f.drift?.verdict ?? 'fail')}">${body(f, null)}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${message(f.detail)}" type="${xmlAttr(f.drift?.verdict ?? 'fail')}">${body(v, null)}</failure>\n    </testcase>`;
   }
   if (f.verdict !== 'pass') {
     const why = causeText(cause);
     return `${open}>\n      <skipped message="${message(`not evaluated (not a failure): ${f.detail}${why === null ? '' : `; ${why}`}`)}"/>\n    </testcase>`;
   }
+  // A pass that changed (docs/cli.md, "What each command does"): the test passed, what changed is its output.
+  if (v.section === 'changed') return `${open}>\n      <system-out>${body(v, null)}</system-out>\n    </testcase>`;
   return `${open}/>`;
 }
 
@@ -70,8 +76,11 @@ function checkLine(c: Check): string {
   return `${c.kind}${c.kind === 'criterion' ? ` "${c.expected}"` : ''}: ${c.status === 'not_evaluated' ? 'not evaluated' : c.status} (${c.detail})`;
 }
 
-function personaBody(p: PersonaRecord, cause: Cause | null): string {
+function personaBody(v: ScriptView, cause: Cause | null): string {
+  const p = v.item;
   const lines = [p.errored ? `errored: ${p.error}` : `verdict: ${p.verdict === 'not_evaluated' ? 'not evaluated' : p.verdict}`];
+  // What changed against the baseline, as every surface says it: "still passing · transcript changed".
+  if (v.section === 'changed') lines.push(`drift: ${v.drift.join(' · ')}`);
   const why = causeText(cause);
   if (why !== null) lines.push(why);
   const s = p.simulation;
@@ -87,15 +96,16 @@ function personaBody(p: PersonaRecord, cause: Cause | null): string {
 }
 
 /** One test case per script; the failed checks are the failure's message. */
-function personaTestcase(p: PersonaRecord, endpoint: string | null): string {
+function personaTestcase(v: ScriptView, endpoint: string | null): string {
+  const p = v.item;
   const open = `    <testcase classname="${xmlAttr(p.file)}" name="${xmlAttr(p.label)}" time="${seconds(p.durationMs)}"`;
   const message = (text: string): string => xmlAttr(clip(text, 1000));
   if (p.errored) {
-    return `${open}>\n      <error message="${message(p.error)}" type="${xmlAttr(p.errorKind)}">${personaBody(p, causeOf(p, endpoint))}</error>\n    </testcase>`;
+    return `${open}>\n      <error message="${message(p.error)}" type="${xmlAttr(p.errorKind)}">${personaBody(v, causeOf(p, endpoint))}</error>\n    </testcase>`;
   }
   if (p.verdict === 'fail') {
     const failed = p.checks.filter((c) => c.status === 'fail').map(checkLine).join('; ');
-    return `${open}>\n      <failure message="${message(failed)}" type="${xmlAttr(p.drift.verdict)}">${personaBody(p, null)}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${message(failed)}" type="${xmlAttr(p.drift.verdict)}">${personaBody(v, null)}</failure>\n    </testcase>`;
   }
   if (p.verdict === 'not_evaluated') {
     // A simulator fault is the reason, not the checks it left unmeasured (docs/simulated-users.md).
@@ -103,9 +113,10 @@ function personaTestcase(p: PersonaRecord, endpoint: string | null): string {
     const why = causeText(causeOf(p, endpoint));
     const text = message(`not evaluated (not a failure): ${skipped}${why === null ? '' : `; ${why}`}`);
     // A simulated script keeps its transcript (who wrote each message) where CI shows a skip's text.
-    if (p.simulation) return `${open}>\n      <skipped message="${text}">${personaBody(p, null)}</skipped>\n    </testcase>`;
+    if (p.simulation) return `${open}>\n      <skipped message="${text}">${personaBody(v, null)}</skipped>\n    </testcase>`;
     return `${open}>\n      <skipped message="${text}"/>\n    </testcase>`;
   }
+  if (v.section === 'changed') return `${open}>\n      <system-out>${personaBody(v, null)}</system-out>\n    </testcase>`;
   return `${open}/>`;
 }
 
@@ -113,8 +124,7 @@ function personaTestcase(p: PersonaRecord, endpoint: string | null): string {
  * The suite's properties: whether the run was verified, the "Not verified" line and each cause
  * with its share (one cause = error class, HTTP status and URL), and an incomplete merge.
  */
-function properties(run: RunRecord): string[] {
-  const model = buildModel(run);
+function properties(run: RunRecord, model: ReportModel): string[] {
   const v = model.verification;
   const props: [string, string][] = [['verified', String(v.verified)]];
   const text = unverifiedText(v);
@@ -127,16 +137,19 @@ function properties(run: RunRecord): string[] {
 export function renderJUnit(run: RunRecord): string {
   const personas = run.personas ?? [];
   const endpoint = run.agent.endpoint ?? null;
-  const t = personas.length === 0 ? buildModel(run).tallies : tallies([...run.fixtures, ...personas]);
+  const model = buildModel(run);
+  const t = personas.length === 0 ? model.tallies : tallies([...run.fixtures, ...personas]);
   const counts = `tests="${run.fixtures.length + personas.length}" failures="${t.failed}" errors="${t.errored}" skipped="${t.notEvaluated}" time="${seconds(run.durationMs)}"`;
   const name = xmlAttr(run.tool.name);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${name}" ${counts}>`,
     `  <testsuite name="${name}" ${counts} timestamp="${xmlAttr(run.startedAt)}">`,
-    ...properties(run),
-    ...run.fixtures.map((f) => testcase(f, endpoint)),
-    ...personas.map((p) => personaTestcase(p, endpoint)),
+    ...properties(run, model),
+    ...[...run.fixtures, ...personas].map((item) => {
+      const v = viewOf(model, item);
+      return v.kind === 'script' ? personaTestcase(v, endpoint) : testcase(v, endpoint);
+    }),
     '  </testsuite>',
     '</testsuites>',
     '',

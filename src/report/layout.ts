@@ -5,7 +5,7 @@
 // (evaluations.ts), footer.
 
 import type { RunRecord } from '../types.js';
-import { causeLine, type CauseGroup } from '../evaluate/index.js';
+import { causeLine, changedIntro, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, tableHead } from './items.js';
@@ -13,7 +13,7 @@ import { LIMITS, type Level } from './item-parts.js';
 import { clip, escapeInline } from './escape.js';
 import { groupTexts, sharedLine, type Own } from './cause-details.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
-import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, type Item, type ReportModel, type SectionKey } from './model.js';
+import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, viewOf, type Item, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
 import { latencyChartBlock } from './latency-chart.js';
 
@@ -29,7 +29,8 @@ export type Plan = Record<SectionKey, SectionPlan>;
 const SECTION_INTRO: Record<SectionKey, string> = {
   newly_failing: 'These passed at the baseline and fail now.',
   still_failing: 'These failed at the baseline too.',
-  changed: 'The reply or the route differs from the baseline, or the check passes now.',
+  // Composed from the change dimensions its items call for (changedIntro, evaluate/changes.ts).
+  changed: '',
   new: 'No baseline yet: nothing to compare with.',
   not_evaluated: 'The check did not run, so the reply was not measured. Run it again, or look at the assertion.',
   errored: 'The replay did not complete, so there is no reply to check or accept.',
@@ -44,6 +45,7 @@ export class Pieces {
   constructor(
     private readonly ctx: ReportContext,
     private readonly p: Profile,
+    private readonly model: Pick<ReportModel, 'views'>,
     /** Items under a cause whose text is said once (cause-details.ts): what each shows instead. */
     private readonly owns: ReadonlyMap<Item, Own> = new Map(),
   ) {}
@@ -53,20 +55,19 @@ export class Pieces {
     if (!entry) this.blocks.set(f, (entry = new Map()));
     const key = `${level}${open ? '+open' : ''}`;
     let block = entry.get(key);
-    if (block === undefined) entry.set(key, (block = itemBlock(f, level, this.ctx, this.p, open, this.owns.get(f))));
+    if (block === undefined) entry.set(key, (block = itemBlock(viewOf(this.model, f), level, this.ctx, this.p, open, this.owns.get(f))));
     return block;
   }
 
   row(f: Item): string {
     let row = this.rows.get(f);
-    if (row === undefined) this.rows.set(f, (row = itemRow(f, this.ctx)));
+    if (row === undefined) this.rows.set(f, (row = itemRow(viewOf(this.model, f), this.ctx)));
     return row;
   }
 }
 
 /** Where a section holds persona scripts, its introduction says what it means for them too. */
 const SECTION_INTRO_WITH_SCRIPTS: Partial<Record<SectionKey, string>> = {
-  changed: 'The reply, a script\'s transcript or the route differs from the baseline, or the check passes now.',
   not_evaluated: 'A check did not run, so it measured nothing. Run it again, or look at the assertion or the script.',
   errored: 'The replay did not complete, so there is nothing to check or accept; a script shows the turns that completed.',
 };
@@ -74,9 +75,8 @@ const SECTION_INTRO_WITH_SCRIPTS: Partial<Record<SectionKey, string>> = {
 export function sectionHeading(key: SectionKey, items: readonly Item[]): string {
   const w = SECTION_WORDS[key];
   const head = `#### ${w.icon} ${w.title} (${thousands(items.length)})${w.suffix}`;
-  let intro = (items.some(isPersona) ? SECTION_INTRO_WITH_SCRIPTS[key] : undefined) ?? SECTION_INTRO[key];
-  // An item here only because it is slower than its baseline (docs/latency.md) is told apart.
-  if (key === 'changed' && items.some((f) => f.slower !== undefined)) intro = intro.replace(/, or the check passes now\.$/, ', the check passes now, or the item is slower than its baseline.');
+  const scripts = items.some(isPersona);
+  const intro = key === 'changed' ? changedIntro(items, scripts) : ((scripts ? SECTION_INTRO_WITH_SCRIPTS[key] : undefined) ?? SECTION_INTRO[key]);
   return intro ? `${head}\n\n${intro}` : head;
 }
 

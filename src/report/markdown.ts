@@ -30,7 +30,7 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
     ...personasOf(run).filter((p) => decidePersonaAcceptance(p, '', run.commit).kind === 'accept'),
   ]);
   const model = buildModel(run);
-  const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, ownTexts(model)), acceptable, evaluations: evaluationsOf(run, ctx, p) };
+  const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, model, ownTexts(model)), acceptable, evaluations: evaluationsOf(run, ctx, p) };
   const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;
   return trimToFit(fit(doc), p.max, p.measure, tail);
 }

@@ -5,7 +5,7 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
-import { causeLine, causeOf, decideAcceptance, decidePersonaAcceptance, slowerText, tallies, verificationOf, type CauseGroup, type Verification } from '../evaluate/index.js';
+import { causeLine, causeOf, changesOf, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
@@ -19,12 +19,55 @@ export const ATTENTION_ORDER: readonly SectionKey[] = SECTION_ORDER.filter((k) =
 /** One item of the report: a fixture or a persona script (one script = one item: docs/personas.md). */
 export type Item = FixtureRecord | PersonaRecord;
 
+/** A persona script (evaluate/kind.ts decides the kind). */
 export function isPersona(item: Item): item is PersonaRecord {
-  return 'turns' in item;
+  return isScript(item);
+}
+
+/**
+ * One item as every renderer shows it (the comment, the job summary, the terminal, JUnit and
+ * report.html), built once per item by buildModel: its kind, its section, its changes against the
+ * baseline (evaluate/changes.ts) and the words for them. Renderers read the record (`item`) only
+ * for what is their own (the reply, the transcript, the checks).
+ */
+interface ItemViewBase {
+  label: string;
+  file: string;
+  line: number;
+  section: SectionKey;
+  changes: readonly Change[];
+  /** ✅ ❌ ⚪ */
+  icon: string;
+  /** "pass (probe)", "fail 2/3 (flaky)", "errored". */
+  verdict: string;
+  /** The verdict drift, then each change: "newly failing", "reply changed", "slower: 1.2 s -> 2.9 s". */
+  drift: readonly string[];
+  /** The verdict, then the drift words. */
+  status: readonly string[];
+}
+
+export type ItemView = (ItemViewBase & { kind: Extract<ItemKind, 'fixture'>; item: FixtureRecord }) | (ItemViewBase & { kind: Extract<ItemKind, 'script'>; item: PersonaRecord });
+
+export type FixtureView = Extract<ItemView, { kind: 'fixture' }>;
+export type ScriptView = Extract<ItemView, { kind: 'script' }>;
+
+export function itemView(item: Item): ItemView {
+  const changes = changesOf(item);
+  const verdict = verdictWords(item);
+  const drift = driftWordsOf(item, changes);
+  const base: ItemViewBase = { label: item.label, file: item.file, line: item.line, section: sectionFrom(item, changes), changes, icon: verdictIcon(item), verdict, drift, status: [verdict, ...drift] };
+  return isPersona(item) ? { ...base, kind: 'script', item } : { ...base, kind: 'fixture', item };
+}
+
+/** The item's view as buildModel built it (built now for an item of another model). */
+export function viewOf(model: Pick<ReportModel, 'views'>, item: Item): ItemView {
+  return model.views.get(item) ?? itemView(item);
 }
 
 export interface ReportModel {
   sections: Record<SectionKey, Item[]>;
+  /** Every item's view, built once. */
+  views: ReadonlyMap<Item, ItemView>;
   tallies: Tallies;
   /** Items: fixtures + persona scripts. */
   total: number;
@@ -39,22 +82,20 @@ export interface ReportModel {
   causeOf: ReadonlyMap<Item, CauseGroup>;
 }
 
-/** Did the item's reply (a fixture) or any reply or the number of turns (a script) change? */
-function textChanged(item: Item): boolean {
-  if (item.errored) return false;
-  return isPersona(item) ? item.drift.transcript === 'different' : item.drift.reply === 'different';
-}
-
 /**
  * The first section that applies (docs/semantics.md#where-an-item-is-shown). Errored items have no drift.
- * A script is "changed" when its transcript or its route sequence differs, or it passes now.
+ * An item is "changed" when it has a change against its baseline (evaluate/changes.ts: reply or
+ * transcript, route, slower) or it passes now.
  */
 export function sectionOf(f: Item): SectionKey {
+  return sectionFrom(f, changesOf(f));
+}
+
+function sectionFrom(f: Item, changes: readonly Change[]): SectionKey {
   const d = f.errored ? null : f.drift;
   if (d?.verdict === 'newly_failing') return 'newly_failing';
   if (d?.verdict === 'still_failing') return 'still_failing';
-  // A slower item whose verdict did not change is a change too (docs/latency.md).
-  if (d && (textChanged(f) || d.route === 'different' || d.verdict === 'newly_passing' || f.slower != null)) return 'changed';
+  if (d && (d.verdict === 'newly_passing' || changes.length > 0)) return 'changed';
   if (d?.verdict === 'no_baseline') return 'new';
   if (!f.errored && (f.verdict === 'not_evaluated' || f.verdict === null)) return 'not_evaluated';
   if (f.errored) return 'errored';
@@ -72,14 +113,16 @@ export function personasOf(run: RunRecord): readonly PersonaRecord[] {
 
 export function buildModel(run: RunRecord): ReportModel {
   const sections = emptySections();
+  const views = new Map<Item, ItemView>();
   let probes = 0;
-  for (const f of run.fixtures) {
-    sections[sectionOf(f)].push(f);
-    if (!f.errored && f.assertion === null) probes++;
-  }
   const personas = personasOf(run);
-  for (const p of personas) sections[sectionOf(p)].push(p);
   const items: readonly Item[] = [...run.fixtures, ...personas];
+  for (const item of items) {
+    const view = itemView(item);
+    views.set(item, view);
+    sections[view.section].push(item);
+    if (view.kind === 'fixture' && !view.item.errored && view.item.assertion === null) probes++;
+  }
   const flaky = items.filter((i) => i.repeat?.flaky === true);
   const verification = verificationOf({ ...run, personas });
   // Errored and not evaluated items are listed under their cause, largest cause first.
@@ -95,7 +138,7 @@ export function buildModel(run: RunRecord): ReportModel {
   const byCause = (a: Item, b: Item): number => (rank.get(causes.get(a) as CauseGroup) ?? 0) - (rank.get(causes.get(b) as CauseGroup) ?? 0);
   sections.not_evaluated.sort(byCause);
   sections.errored.sort(byCause);
-  return { sections, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes };
+  return { sections, views, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes };
 }
 
 /** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */
@@ -116,7 +159,8 @@ export function itemsCount(model: Pick<ReportModel, 'fixtures' | 'scripts'>): st
 
 /**
  * The run as it reads once `accepted` baselines are stored: each accepted item now matches its
- * baseline (same reply or transcript and route, verdict still passing or still failing).
+ * baseline, with no change left (evaluate/changes.ts: same reply or transcript and route, not
+ * slower) and its verdict still passing or still failing.
  */
 export function afterAcceptance(run: RunRecord, accepted: readonly string[], commit: string | null): RunRecord {
   const labels = new Set(accepted);
@@ -125,16 +169,15 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
     // As acceptance wrote it (the judge result included).
     const d = decideAcceptance(f, f.baseline?.acceptedAt ?? '', commit, null);
     return {
-      ...f,
+      ...asAccepted(f),
       baseline: d.kind === 'accept' ? { ...d.baseline, commit } : { label: f.label, reply: f.reply, route: f.route, verdict: f.verdict, acceptedAt: f.baseline?.acceptedAt ?? '', commit },
-      drift: { reply: 'same', route: 'same', verdict: f.verdict === 'pass' ? 'still_passing' : 'still_failing' },
     };
   });
   const personas = personasOf(run).map((p): PersonaRecord => {
     if (!labels.has(p.label) || p.errored) return p;
     const d = decidePersonaAcceptance(p, p.baseline?.acceptedAt ?? '', commit);
     if (d.kind !== 'accept') return p;
-    return { ...p, baseline: d.baseline, drift: { transcript: 'same', route: 'same', verdict: p.verdict === 'pass' ? 'still_passing' : 'still_failing' } };
+    return { ...asAccepted(p), baseline: d.baseline };
   });
   return { ...run, fixtures, personas };
 }
@@ -223,7 +266,8 @@ export function topCauseText(model: Pick<ReportModel, 'verification'>): string |
   return `${causeLine(top, n)}${others > 0 ? ` (and ${others} other ${others === 1 ? 'cause' : 'causes'})` : ''}`;
 }
 
-const DRIFT_WORDS: Record<DriftVerdict, string> = {
+/** The verdict drift in words, in every surface. */
+export const DRIFT_WORDS: Record<DriftVerdict, string> = {
   still_passing: 'still passing',
   still_failing: 'still failing',
   newly_passing: 'newly passing',
@@ -273,21 +317,14 @@ export function verdictIcon(f: Item): string {
  * changed" for a script); "no reply" when a fixture errored, "not compared" when a script did.
  */
 export function driftWords(f: Item): string[] {
+  return driftWordsOf(f, changesOf(f));
+}
+
+function driftWordsOf(f: Item, changes: readonly Change[]): string[] {
   if (f.errored) return [isPersona(f) ? 'not compared' : 'no reply'];
   const d = f.drift;
   if (!d) return ['no baseline'];
-  const words = [DRIFT_WORDS[d.verdict]];
-  if (isPersona(f)) {
-    if (f.drift.transcript === 'different') words.push('transcript changed');
-    if (f.drift.route === 'different') words.push('routes changed');
-    if (f.slower != null) words.push(`slower: ${slowerText(f.slower)}`);
-    return words;
-  }
-  if (f.drift.reply === 'different') words.push('reply changed');
-  if (f.drift.route === 'different') words.push('route changed');
-  // Beside the drift, like it (docs/latency.md): "slower: 1.2 s -> 2.9 s".
-  if (f.slower != null) words.push(`slower: ${slowerText(f.slower)}`);
-  return words;
+  return [DRIFT_WORDS[d.verdict], ...changes.map((c) => c.words)];
 }
 
 /** "fail · newly failing · reply changed · route changed" (verdict first, then drift words). */

@@ -15,7 +15,7 @@ import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
-import { SCRIPT_MARK, routeText, statusWords, thousands, verdictIcon } from './model.js';
+import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
@@ -337,10 +337,11 @@ function simulationBlock(p: PersonaRecord): string | null {
 }
 
 /** The script's line: icon, 🎭, label, verdict and drift words, file; then its checks or its error. */
-export function personaSummary(p: PersonaRecord, ctx: ReportContext, own?: Own): string {
+export function personaSummary(v: ScriptView, ctx: ReportContext, own?: Own): string {
+  const p = v.item;
   // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
   const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
-  const head = `${verdictIcon(p)} ${SCRIPT_MARK} <b>${escapeHtmlInline(clip(p.label, LIMITS.label))}</b> · ${escapeHtmlInline(statusWords(p).join(' · '))} · ${fileRefHtml(p, ctx)}${turn}`;
+  const head = `${v.icon} ${SCRIPT_MARK} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(v.status.join(' · '))} · ${fileRefHtml(p, ctx)}${turn}`;
   const fault = p.errored ? null : faultLine(p.simulation);
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   const error = (own === undefined ? p.error : own.text) ?? '';
@@ -388,6 +389,6 @@ function attemptsLine(pr: PersonaRecord): string | null {
   return `${attemptsHead(pr.repeat, attempts)}${tail}`;
 }
 
-export function personaBlock(pr: PersonaRecord, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {
-  return `<details${open ? ' open' : ''}><summary>${personaSummary(pr, ctx, own)}</summary>\n\n${bodyParts(pr, level, p).join('\n\n')}\n\n</details>`;
+export function personaBlock(v: ScriptView, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {
+  return `<details${open ? ' open' : ''}><summary>${personaSummary(v, ctx, own)}</summary>\n\n${bodyParts(v.item, level, p).join('\n\n')}\n\n</details>`;
 }

@@ -5,7 +5,7 @@
 // lines with "... N more lines" and where the full text is. Agent text has its controls (ANSI
 // escapes included) removed, so it cannot move the cursor or recolour the terminal.
 
-import type { Check, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
+import type { Check, FixtureRecord, RunRecord } from '../types.js';
 import { clip, normalizeBlock, oneLine } from './escape.js';
 import { diffText } from './diff-text.js';
 import {
@@ -17,13 +17,13 @@ import {
   headlineParts,
   headlineText,
   flakyText,
-  isPersona,
   personasOf,
-  sectionOf,
   shortSha,
-  statusWords,
   thousands,
   topCauseText,
+  viewOf,
+  type FixtureView,
+  type ScriptView,
   type SectionKey,
 } from './model.js';
 import { checkSubject, checksCount, firstDifference, CHECK_NAMES } from './persona.js';
@@ -131,7 +131,8 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       group = g;
       const indent = g === undefined ? '  ' : '    ';
       const own = text?.own.get(item);
-      lines.push(...(isPersona(item) ? personaLines(item, style, indent, paint, fit, more, own) : fixtureLines(item, style, indent, paint, fit, more, own)));
+      const v = viewOf(model, item);
+      lines.push(...(v.kind === 'script' ? personaLines(v, style, indent, paint, fit, more, own) : fixtureLines(v, style, indent, paint, fit, more, own)));
     }
     if (items.length > TERMINAL_ITEMS) lines.push(paint('grey', fit(moreLine(items.length - TERMINAL_ITEMS, where))));
   }
@@ -191,14 +192,15 @@ function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, wh
   return [paint('grey', fit(`${indent}reply:`)), ...textLines(f.reply, `${indent}  `, where, () => null, paint, fit)];
 }
 
-/** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
 /** A turn ("message turn") that an item under a shared cause text adds to its line (cause-details.ts). */
 function ownSuffix(own: Own | undefined): string {
   return own?.turn ? ` · ${oneLine(clip(own.turn, 80))}` : '';
 }
 
-function fixtureLines(f: FixtureRecord, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
-  const head = `${indent}${style.mark} ${oneLine(f.label)} · ${statusWords(f).join(' · ')} · ${oneLine(f.file)}:${f.line}${ownSuffix(own)}`;
+/** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
+function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
+  const f = v.item;
+  const head = `${indent}${style.mark} ${oneLine(v.label)} · ${v.status.join(' · ')} · ${oneLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head))];
   const detail = own === undefined ? (f.errored ? f.error : f.detail) : own.text;
   if (detail) lines.push(fit(`${indent}    ${oneLine(clip(detail, 300))}`));
@@ -238,14 +240,15 @@ const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
 };
 
 /** The script's line (its section's mark, label, status, file, checks or error), its open checks, then its first difference. */
-function personaLines(p: PersonaRecord, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
+function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
+  const p = v.item;
   const checks = checksCount(p.checks);
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
   const fault = p.errored ? null : faultLine(p.simulation);
   const error = own === undefined ? p.error : own.text;
   const detail = p.errored ? (error ? `${oneLine(clip(error, 300))} · ${checks}` : checks) : fault !== null ? `${oneLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
-  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${oneLine(p.label)} · ${statusWords(p).join(' · ')} · ${oneLine(p.file)}:${p.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${oneLine(v.label)} · ${v.status.join(' · ')} · ${oneLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${oneLine(detail)}`)];
   // A simulated user (docs/simulated-users.md): from which turn it was live, how it ended, its calls.
   if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${oneLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
@@ -265,7 +268,7 @@ function personaLines(p: PersonaRecord, style: { mark: string; colour: Colour },
     }
   } else if (d !== null) {
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));
-  } else if (!p.errored && p.baseline === null && last && (sectionOf(p) !== 'unchanged')) {
+  } else if (!p.errored && p.baseline === null && last && (v.section !== 'unchanged')) {
     lines.push(paint('grey', fit(`${indent}    last reply (turn ${last.index}):`)), ...textLines(last.reply, `${indent}      `, o.where, () => null, paint, fit));
   }
   return lines;

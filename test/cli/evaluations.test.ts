@@ -192,3 +192,37 @@ describe('compare two recorded runs', () => {
     expect(wrong.stderr).toContain('compare needs exactly two results files');
   });
 });
+
+describe('compare reads config.yml\'s latency thresholds', () => {
+  // 1.0 s -> 1.4 s: 40 % and 400 ms slower. Not slower by the defaults (more than 50 %), slower by 20 %.
+  async function records(cwd: string): Promise<void> {
+    const { fixture, run } = await import('../report/fixtures.js');
+    const at = (startedAt: string, latencyMs: number) => run([fixture('refund', { latencyMs }), fixture('hours', { latencyMs: 500 })], { startedAt });
+    await writeFile(join(cwd, 'a.json'), JSON.stringify(at('2026-12-01T09:00:00.000Z', 1000)));
+    await writeFile(join(cwd, 'b.json'), JSON.stringify(at('2026-12-01T10:00:00.000Z', 1400)));
+  }
+
+  it('latency.slowerBy 0.2 makes a 40 % slower item "slower"; the defaults do not', async () => {
+    const configured = await makeProject({ config: 'latency:\n  slowerBy: 0.2\n  minDeltaMs: 100\n' });
+    await records(configured);
+    const r = await cli(['compare', 'a.json', 'b.json'], configured);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/refund +pass -> pass +slower: 1\.0 s -> 1\.4 s$/m);
+    expect(r.stdout).toContain('why: 1 item slower');
+
+    const defaults = await makeProject({});
+    await records(defaults);
+    const d = await cli(['compare', 'a.json', 'b.json'], defaults);
+    expect(d.stdout).toContain('why: nothing changed');
+    expect(d.stderr).toBe('');
+  });
+
+  it('a config.yml with errors is said in one line; the defaults apply and compare still runs', async () => {
+    const cwd = await makeProject({ config: 'latency:\n  slowerBy: 0.2\njudge:\n  apiKey: ${NOT_SET_ANYWHERE}\n' });
+    await records(cwd);
+    const r = await cli(['compare', 'a.json', 'b.json', '--dir', '.agent-replay'], cwd);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("compare: .agent-replay's config.yml not read (1 error: run agent-replay validate)");
+    expect(r.stdout).toContain('why: nothing changed');
+  });
+});

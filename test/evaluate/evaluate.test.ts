@@ -223,4 +223,12 @@ describe('driftedCount (the Action output "drifted")', () => {
     };
     expect(driftedCount(run)).toBe(5);
   });
+
+  it('counts a slower item, as the comment puts it under Changed: one definition (docs/action.md, Outputs)', () => {
+    const same: Drift = { reply: 'same', route: 'same', verdict: 'still_passing' };
+    const slower = { baselineMs: 1200, latencyMs: 2940 };
+    const scriptSame: PersonaDrift = { transcript: 'same', route: 'same', verdict: 'still_passing' };
+    const run = { fixtures: [{ errored: false, drift: same, slower }, { errored: false, drift: same }], personas: [{ errored: false, drift: scriptSame, slower }] };
+    expect(driftedCount(run)).toBe(2);
+  });
 });

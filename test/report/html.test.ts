@@ -84,3 +84,20 @@ describe('renderHtml', () => {
     expect(html.match(/<div class="body"><\/div>/g)).toHaveLength(5000);
   });
 });
+
+describe('the "changed" filter', () => {
+  it('counts and marks exactly the items of the Changed section (newly passing in, failing items out)', () => {
+    const record = run([
+      fixture('newly-passing', { drift: { reply: 'same', route: 'same', verdict: 'newly_passing' }, baseline: baseline('newly-passing', 'Reply for newly-passing.', 'fail') }),
+      fixture('reworded', { drift: { reply: 'different', route: 'same', verdict: 'still_passing' } }),
+      fixture('broken', { verdict: 'fail', detail: 'no', drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } }),
+      fixture('same'),
+    ]);
+    const html = renderHtml(record);
+    const chip = /<input type="radio" name="drift" value="changed"><span>([^<]*)<b>(\d+)<\/b>/.exec(html);
+    expect(chip?.[1]).toBe('changed');
+    expect(chip?.[2]).toBe('2');
+    const marked = [...html.matchAll(/data-changed="1" data-label="([^"]*)"/g)].map((m) => m[1]).sort();
+    expect(marked).toEqual(['newly-passing', 'reworded']);
+  });
+});

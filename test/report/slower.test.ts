@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/evaluate/compare.js';
 import { renderCompareText } from '../../src/report/compare.js';
 import { renderHtml } from '../../src/report/html.js';
-import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';
-import { buildModel } from '../../src/report/model.js';
-import type { FixtureRecord, RunRecord } from '../../src/types.js';
-import { baseline, ctx, fixture, resetLines, route, run } from './fixtures.js';
+import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
+import { afterAcceptance, buildModel } from '../../src/report/model.js';
+import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
+import { baseline, ctx, fixture, persona, resetLines, route, run } from './fixtures.js';
 import { expectGolden } from './helpers.js';
 
 function slowerRun(): RunRecord {
@@ -53,5 +53,45 @@ describe('a slower item', () => {
     const before: RunRecord = { ...SLOWER, startedAt: '2026-11-30T00:00:00.000Z', fixtures: SLOWER.fixtures.map((f) => ({ ...f, latencyMs: f.baseline?.latencyMs ?? null, slower: undefined })) };
     const text = renderCompareText(compareRuns(before, SLOWER));
     expect(text).toContain('slower: 1.2 s -> 2.9 s');
+  });
+});
+
+describe('a slower item in JUnit', () => {
+  it('a passing slower item keeps a <system-out> that says so; a newly failing one says it in its failure (golden)', () => {
+    const xml = renderJUnit(SLOWER);
+    expectGolden('slower.junit.xml', xml);
+    const testcase = (label: string): string => new RegExp(`<testcase [^>]*name="${label}"[^>]*?(/>|>[\\s\\S]*?</testcase>)`).exec(xml)?.[0] ?? '';
+    expect(testcase('refund-policy')).toContain('<system-out>pass · still passing · slower: 1.2 s -&gt; 2.9 s');
+    expect(testcase('shipping')).toContain('<failure');
+    expect(testcase('shipping')).toContain('slower: 300 ms -&gt; 900 ms');
+    expect(testcase('opening-hours')).toMatch(/\/>$/);
+  });
+});
+
+describe('a slower item after acceptance', () => {
+  it('is no longer slower: the comment posted after accepting it says the baseline holds its latency', () => {
+    const accepted = {
+      ...ctx,
+      acceptance: { accepted: ['refund-policy'], refused: [], skipped: [], commitSha: 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe', commitUrl: null, note: null },
+    };
+    const md = renderComment(SLOWER, accepted);
+    expect(md).toContain('Baselines accepted');
+    // The baseline now holds 2.9 s: "slower: 1.2 s -> 2.9 s" would ask again for what was accepted.
+    expect(md).not.toContain('1.2 s -&gt; 2.9 s');
+    expect(md).not.toContain('slower than its baseline');
+    const model = buildModel(afterAcceptance(SLOWER, ['refund-policy'], 'c0ffee0'));
+    expect(model.sections.changed).toEqual([]);
+    expect(model.sections.unchanged.map((f) => f.label)).toEqual(['refund-policy', 'opening-hours']);
+    // Accepted under the same thresholds, it would now be compared with its own latency.
+    expect(model.sections.unchanged[0]?.baseline?.latencyMs).toBe(2940);
+  });
+
+  it('a slower persona script likewise reads unchanged once accepted', () => {
+    const script = persona('refund-dialog', { latencyMs: 4000, slower: { baselineMs: 1500, latencyMs: 4000 } } as Partial<PersonaRecord>);
+    const record = run([], { personas: [script] });
+    expect(buildModel(record).sections.changed).toEqual([script]);
+    const after = afterAcceptance(record, ['refund-dialog'], 'c0ffee0');
+    expect(buildModel(after).sections.unchanged.map((p) => p.label)).toEqual(['refund-dialog']);
+    expect(after.personas[0]?.slower).toBeUndefined();
   });
 });

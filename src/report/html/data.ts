@@ -5,7 +5,7 @@
 // Side by side: the sentence diff of diff.ts (replyDiff) as rows: unchanged sentences on both
 // sides, each changed sentence with its replacement, the changed words marked.
 
-import type { Check, FixtureRecord, JsonValue, PanelMember, PersonaBaseline, PersonaRecord, Route, SingleAssertion, ToolCall, Turn } from '../../types.js';
+import type { Check, FixtureRecord, JsonValue, PanelMember, PersonaBaseline, PersonaRecord, SingleAssertion, ToolCall, Turn } from '../../types.js';
 import { judgeAssertionOf } from '../../assertions/list.js';
 import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
@@ -13,6 +13,8 @@ import { clip, normalizeBlock } from '../escape.js';
 import { CHECK_NAMES, checkSubject, replyWords } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
+import { changesOf } from '../../evaluate/changes.js';
+import { sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
 
 /** A reply longer than this is shown whole but not diffed (the diff would be slow and unreadable). */
@@ -189,10 +191,6 @@ function checkText(a: SingleAssertion): string {
   return `judge: ${a.criterion} (threshold ${a.threshold.toFixed(2)})`;
 }
 
-function sameRouteOf(x: Route | null | undefined, y: Route | null | undefined): boolean {
-  return routeText(x) === routeText(y);
-}
-
 export function fixtureData(f: FixtureRecord): FixtureData {
   const b = f.baseline;
   const replyDiffers = !f.errored && b !== null && f.reply !== null && b.reply !== f.reply;
@@ -218,7 +216,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     route: routeText(f.route),
     // The baseline's reply is only repeated when it is not in the diff already (or equal to the reply).
     baseline: b === null ? null : { reply: diff !== null || b.reply === f.reply ? null : text(b.reply), route: routeText(b.route), verdict: b.verdict, acceptedAt: b.acceptedAt, commit: b.commit },
-    routeChanged: !f.errored && b !== null && !sameRouteOf(b.route, f.route),
+    routeChanged: changesOf(f).some((c) => c.dimension === 'route'),
     diff,
     diffNote: replyDiffers && diff === null ? `a reply is longer than ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters: shown whole, not diffed` : null,
     ...attemptsData(f.attempts, (a) => a.error ?? a.detail, (a) => (a.reply === null ? null : text(a.reply))),
@@ -293,11 +291,11 @@ type BaselineTurn = PersonaBaseline['transcript'][number];
 /** The baseline turn matched with this run's turn at the same position (welcome aligned with welcome). */
 function baselineTurnData(b: BaselineTurn | undefined, t: Turn): TurnData['baseline'] {
   if (b === undefined) return { message: null, route: null, diff: null, missing: true };
-  const same = b.reply === t.reply && b.message === t.message && sameRouteOf(b.route, t.route);
+  const same = b.reply === t.reply && b.message === t.message && sameRoute(b.route, t.route);
   if (same) return null;
   return {
     message: b.message !== t.message ? b.message : null,
-    route: sameRouteOf(b.route, t.route) ? null : routeText(b.route),
+    route: sameRoute(b.route, t.route) ? null : routeText(b.route),
     diff: b.reply === t.reply ? null : sideBySide(b.reply, t.reply),
     missing: false,
   };
