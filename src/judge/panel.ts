@@ -6,10 +6,9 @@
 // The panel's answer is usable when a majority of its members gave a usable score (a majority of
 // members, not of the answers); its score is then the median of the usable scores.
 
-import type { JudgeConfig } from '../config.js';
+import { panelMembers, type JudgeConfig } from '../config.js';
 import type { Judge, JudgeResult, JudgeStructuredOutput, PanelMember, Turn } from '../types.js';
 import { median, panelMajority } from '../assertions/judge.js';
-import { panelMembers } from '../suite/config-file.js';
 import { createJudge, type JudgeDeps } from './client.js';
 
 /** "3 of 5" words for a reason; the members' own reasons follow, each named. */

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { type JsonValue, type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn, type ToolExpectation } from '../types.js';
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
-import { isJsonValue } from './config-file.js';
+import { isJsonValue } from './config/shared.js';
 import { describeValue, quote, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
