@@ -19,7 +19,7 @@ export const systemClock: Clock = {
 /** Longest wait we accept from a Retry-After header. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 /** Longest computed backoff between two attempts. */
-export const MAX_BACKOFF_MS = 30_000;
+const MAX_BACKOFF_MS = 30_000;
 
 /** Full jitter: a uniform wait in [0, backoffMs * 2^attempt), attempt counted from 0. */
 export function backoffDelay(attempt: number, backoffMs: number, random: () => number): number {

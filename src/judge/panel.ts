@@ -20,7 +20,7 @@ function unusableReason(members: readonly PanelMember[]): string {
 }
 
 /** The panel's answer from its members' answers, in the panel's order. */
-export function combinePanel(labels: readonly string[], results: readonly JudgeResult[]): JudgeResult {
+function combinePanel(labels: readonly string[], results: readonly JudgeResult[]): JudgeResult {
   const members: PanelMember[] = results.map((r, i) =>
     r.ok ? { label: labels[i] ?? `member ${i + 1}`, score: r.score, rationale: r.rationale, reason: null } : { label: labels[i] ?? `member ${i + 1}`, score: null, rationale: null, reason: r.reason },
   );

@@ -20,7 +20,7 @@ import { issueMaker, type IssueAt, type Resolution } from './config/shared.js';
 import * as simulator from './config/simulator.js';
 
 /** The file: a mapping of sections, each optional, in the order they are resolved. */
-export const configFileSchema = z.strictObject({
+const configFileSchema = z.strictObject({
   agent: agent.schema.nullable().optional(),
   judge: judge.schema.nullable().optional(),
   regex: regex.schema.nullable().optional(),

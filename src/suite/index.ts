@@ -24,7 +24,6 @@ import { readYaml, type LoadedYaml } from './yaml/index.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 
 export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
-export { DEFAULT_MAX_TURNS } from './personas.js';
 export { AGENT_PRESETS } from './config/agent.js';
 export { formatIssue, type ConfigIssue } from './issues.js';
 export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
@@ -64,7 +63,6 @@ export interface LoadOptions {
   overridesSource?: string;
 }
 
-export const DEFAULT_SUITE_DIR = '.agent-replay';
 const CONFIG_NAMES = ['config.yml', 'config.yaml'];
 const EXAMPLE_FIXTURE = 'label: greeting\nmessage: hello';
 

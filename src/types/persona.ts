@@ -9,11 +9,9 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 
 /** How a conversation ended, as the agent reports it (`outcome`). */
 export type Terminal = 'finish' | 'handoff' | 'switch';
-export const TERMINALS: readonly Terminal[] = ['finish', 'handoff', 'switch'] as const;
 
 /** How an expected tool input is compared with an actual one; `subset` is the default. */
 export type MatchMode = 'exact' | 'subset';
-export const MATCH_MODES: readonly MatchMode[] = ['exact', 'subset'] as const;
 
 /**
  * A declarative tool mock, sent to the agent with every turn: the agent answers its tool call
@@ -215,8 +213,6 @@ export type Check =
       /** A panel of judges: every member's answer, in the panel's order; absent for a single judge. */
       members?: PanelMember[];
     });
-
-export type CheckKind = Check['kind'];
 
 /**
  * Why a script is errored: a replay failure of any turn, a response whose tool calls, outcome or

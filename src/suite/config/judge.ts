@@ -21,7 +21,7 @@ const judgeKeys = {
 };
 
 /** The sizes a panel of judges may have (docs/judges.md, "Panels"): odd, so that a majority always exists. */
-export const PANEL_SIZES = [3, 5] as const;
+const PANEL_SIZES = [3, 5] as const;
 
 export const schema = z.strictObject({
   ...judgeKeys,
