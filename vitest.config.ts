@@ -13,8 +13,9 @@ export default defineConfig({
     // idle while the Action and CLI child processes run. Two workers there halve the wall time
     // (test/action: 157 s -> 80 s measured on 2 shared cores) for the same CPU time.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // The entries bundled once per run for the tests that start them as child processes.
-    globalSetup: ['test/support/entry-bundles.ts'],
+    // The entries bundled once per run for the tests that start them as child processes; the one
+    // line saying the browser tests are skipped when no browser is installed.
+    globalSetup: ['test/support/entry-bundles.ts', 'test/support/browser-setup.ts'],
     // @actions/workflow-parser imports its schema JSON without `with { type: 'json' }`, which Node
     // refuses; let Vite transform it.
     server: { deps: { inline: ['@actions/workflow-parser'] } },

@@ -27,6 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { createRegexPool } from '../src/assertions/regex-pool.js';
 import { createJudge } from '../src/judge/index.js';
 import { measureReuse } from './reuse.js';
+import { measureLadder } from './meaning.js';
 import { partition, suiteHash, type ShardItem } from '../src/evaluate/shard.js';
 import { tallies } from '../src/evaluate/index.js';
 import { fixtureDefinitionHash } from '../src/evaluate/definition.js';
@@ -915,6 +916,19 @@ async function shardsMergeCase(root: string, targetMs: number): Promise<void> {
 
 // --- table ----------------------------------------------------------------------------------------
 
+/**
+ * The meaning ladder on 5,000 differing replies (bench/meaning.ts, CPU time), against the floor of the
+ * 5,000-fixture case (5,000 x 50 ms / 32 in flight): a run takes at least that long, so a ladder
+ * under 2 % of the floor is under 2 % of any such run.
+ */
+function meaningCase(): void {
+  const f = measureLadder(5000, reps);
+  const floorMs = (5000 * 50) / 32;
+  const share = f.ms / floorMs;
+  const decided = Object.entries(f.decided).map(([k, v]) => `${k} ${v}`).join(', ');
+  row('meaning ladder, 5000 differing replies (normalize, variants, facts)', `${ms(f.ms)} = ${(share * 100).toFixed(2)} % of the 5000-fixture floor ${s(floorMs)} (${decided})`, '<= 2 % of the run', share <= 0.02);
+}
+
 function printTable(): void {
   const status = (r: Row): string => (r.ok === null ? '' : r.ok ? 'OK' : 'MISSED');
   const headers = ['figure', 'measured', 'target', 'status'];
@@ -933,7 +947,7 @@ function printTable(): void {
  * `npm run bench -- scale` measures only the scale cases (1,000 and 5,000 fixtures side by side
  * with the minimal client, 20,000 fixtures' peak RSS), `-- personas` only the persona figure,
  * `-- simulated` only the simulated scripts replayed from baselines, `-- cold` only the cold starts, `-- throttled` only the 429 figure, `-- reuse` only the judge
- * reuse figures, `-- shards` only the merge of 4 shards (quicker while working on one).
+ * reuse figures, `-- shards` only the merge of 4 shards, `-- meaning` only the meaning ladder (quicker while working on one).
  * BENCH_REPS=n: rounds of each scale case (engine, then minimal client), medians compared; default 3.
  * BENCH_RSS_ONLY=1 with `-- scale`: only the 20,000-fixture case (its peak RSS), for memory work.
  */
@@ -991,6 +1005,7 @@ async function main(): Promise<void> {
     if (only === null) await guarded('regex pool', () => regexPool());
     if (only === null || only === 'reuse') await guarded('judge reuse', () => reuseCase(root));
     if (only === null || only === 'shards') await guarded('report: 4 shards merged', () => shardsMergeCase(root, 2000));
+    if (only === null || only === 'meaning') await guarded('meaning ladder', async () => meaningCase());
   } catch (e) {
     notes.push(`bench failed: ${(e as Error).stack ?? String(e)}`);
   } finally {

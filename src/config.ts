@@ -118,6 +118,23 @@ export interface SimulatorSettings {
   apiKey?: string | null;
 }
 
+/** `meaning.check` (docs/meaning.md, "Configuration"): ask the meaning judge when the facts are the same, stop at the facts, or no meaning. */
+export const MEANING_CHECKS = ['judge', 'facts', 'off'] as const;
+export type MeaningCheck = (typeof MEANING_CHECKS)[number];
+
+/**
+ * `meaning:` of config.yml as written (after `${ENV}`): only the keys given. The model keys not
+ * given are the judge's (src/judge/meaning-config.ts resolves them when the run starts, after overrides).
+ */
+export interface MeaningSettings {
+  check?: MeaningCheck;
+  threshold?: number;
+  provider?: JudgeProvider;
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string | null;
+}
+
 export interface RegexConfig {
   timeoutMs: number;
   /** Worker threads in the pool. */
@@ -142,6 +159,8 @@ export interface Config {
   simulator?: SimulatorSettings;
   /** `latency` of config.yml (docs/latency.md): when an item is slower than its baseline; absent: DEFAULT_LATENCY. */
   latency?: LatencyThresholds;
+  /** `meaning` of config.yml (docs/meaning.md): how a differing reply's meaning is decided; absent: every default. */
+  meaning?: MeaningSettings;
 }
 
 /** More than 50 % and more than 300 ms over the baseline's latency is slower (docs/latency.md). */

@@ -7,6 +7,7 @@ import { sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
 import { attemptRepliesVary, repliesVary } from './repeat.js';
 import { baselineLatency } from './latency.js';
+import { acceptedAttemptsOf, storedAttemptsStand } from './attempts.js';
 
 export type AcceptDecision =
   | { kind: 'accept'; baseline: Baseline }
@@ -43,7 +44,7 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  */
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
-    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage'>>,
+    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat'>>,
   acceptedAt: string,
   commit: string | null,
   current: Baseline | null = record.baseline,
@@ -60,6 +61,8 @@ export function decideAcceptance(
     current.reply === record.reply &&
     sameRoute(current.route, record.route) &&
     current.verdict === record.verdict &&
+    // A repeated item's tally is part of what is accepted (docs/statistics.md, "A baseline's attempts").
+    storedAttemptsStand(current, { verdict: record.verdict, repeat: record.repeat }) &&
     (judge === null || current.judge === undefined || sameJudge(current.judge.fingerprint, judge.fingerprint))
   ) {
     return { kind: 'unchanged' };
@@ -71,6 +74,7 @@ export function decideAcceptance(
       reply: record.reply,
       route: record.route,
       verdict: record.verdict,
+      ...acceptedAttemptsOf(record),
       ...(judge !== null ? { judge } : {}),
       ...baselineLatency(record),
       // The item's tokens, for the change against baselines (docs/latency.md, "Usage"); only when reported.

@@ -4,6 +4,7 @@
 
 export * from './acceptance.js';
 export * from './agreement.js';
+export * from './attempts.js';
 export * from './causes.js';
 export * from './compare.js';
 export * from './coverage.js';
@@ -19,4 +20,5 @@ export * from './repeat.js';
 export * from './reuse.js';
 export * from './selection.js';
 export * from './shard.js';
+export * from './stats.js';
 export * from './tallies.js';

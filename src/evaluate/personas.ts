@@ -30,6 +30,7 @@ import { driftVerdict, sameRoute } from './drift.js';
 import { personaRepliesVary, repliesVary } from './repeat.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
 import { baselineLatency } from './latency.js';
+import { acceptedAttemptsOf, storedAttemptsStand } from './attempts.js';
 
 // Matching tool calls lives in src/evaluate/match.ts (shared with the agent-side mocks helpers).
 
@@ -386,6 +387,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     record.slower == null &&
     (judge === null || current.judge === undefined || samePersonaJudge(current.judge, judge)) &&
     current.verdict === record.verdict &&
+    storedAttemptsStand(current, { verdict: record.verdict, repeat: record.repeat }) &&
     current.outcome === record.outcome &&
     current.visited.length === record.visited.length &&
     current.visited.every((v, i) => v === record.visited[i]) &&
@@ -405,6 +407,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       visited: [...record.visited],
       outcome: record.outcome,
       verdict: record.verdict,
+      ...acceptedAttemptsOf(record),
       ...(judge !== null ? { judge } : {}),
       ...baselineLatency(record),
       // The script's tokens (docs/latency.md, "Usage"); only when reported.

@@ -39,11 +39,19 @@ const baselineJudgeSchema = z.strictObject({
 /** Tokens reported (docs/latency.md, "Usage"); shared with results.json, which imports it from here. */
 export const tokenUsageSchema = z.strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
 
+/**
+ * A repeated item's attempts (docs/statistics.md); shared with results.json, which imports it from here. That passed is
+ * at most total, and agrees with the verdict, is checked after parsing (checkBaselineFile), with the file and line.
+ */
+export const baselineAttemptsSchema = z.strictObject({ passed: z.number().int().nonnegative(), total: z.number().int().min(1) });
+
 export const baselineSchema = z.strictObject({
   label: z.string(),
   reply: z.string(),
   route: routeSchema.nullable(),
   verdict: z.enum(['pass', 'fail']),
+  // Added within schema version 1 (docs/statistics.md): absent for an item accepted from one attempt, and in older baselines.
+  attempts: baselineAttemptsSchema.optional(),
   // Added within schema version 1: baselines accepted before it have none.
   judge: baselineJudgeSchema.optional(),
   // Added within schema version 1 (docs/latency.md): the accepted item's latency.
@@ -67,6 +75,8 @@ export const personaBaselineSchema = z.strictObject({
   visited: z.array(z.string()),
   outcome: z.string().nullable(),
   verdict: z.enum(['pass', 'fail']),
+  // Added within schema version 1 (docs/statistics.md): absent for a script accepted from one attempt, and in older baselines.
+  attempts: baselineAttemptsSchema.optional(),
   // Added within schema version 1: persona baselines accepted before it have none.
   judge: z
     .strictObject({
@@ -93,6 +103,8 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
     reply: b.reply,
     route: b.route === null ? null : { conversation: b.route.conversation, stage: b.route.stage },
     verdict: b.verdict,
+    // Only for a repeated item: one accepted from a single attempt keeps the exact bytes it always had.
+    ...(b.attempts !== undefined ? { attempts: { passed: b.attempts.passed, total: b.attempts.total } } : {}),
     // Only when present: a baseline without a judge result keeps the exact bytes it always had.
     ...(b.judge !== undefined ? { judge: serializeJudge(b.judge) } : {}),
     ...(b.latencyMs !== undefined ? { latencyMs: b.latencyMs } : {}),
@@ -137,6 +149,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
     visited: b.visited,
     outcome: b.outcome,
     verdict: b.verdict,
+    ...(b.attempts !== undefined ? { attempts: { passed: b.attempts.passed, total: b.attempts.total } } : {}),
     ...(b.judge !== undefined
       ? {
           judge: {
@@ -241,6 +254,8 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     });
     return { baseline: null, errors };
   }
+  const attempts = attemptsContradiction(file, src, parsed.data);
+  if (attempts !== null) return { baseline: null, errors: [...errors, attempts] };
   if ('kind' in parsed.data) {
     // A criterion kept under its threshold failed the script: a passing baseline with one was edited by hand.
     const criteria = parsed.data.judge?.criteria ?? [];
@@ -296,6 +311,29 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     return { baseline: null, errors };
   }
   return { baseline: parsed.data, errors };
+}
+
+/**
+ * Attempts that cannot stand behind the accepted verdict (docs/statistics.md): more passes than attempts, a pass
+ * from no passing attempt, or a fail from attempts that all passed. Such a file was edited by hand.
+ */
+function attemptsContradiction(file: string, src: SourceFile, data: { verdict: 'pass' | 'fail'; attempts?: { passed: number; total: number } }): ConfigIssue | null {
+  const a = data.attempts;
+  if (a === undefined) return null;
+  const fix = `remove the attempts block (the baseline then counts as one attempt), or ${REWRITE_FIX}`;
+  const prefix = 'kind' in data ? 'persona baseline' : 'baseline';
+  if (a.passed > a.total) {
+    return { file, ...src.valueAt(['attempts', 'passed']), message: `${prefix}: attempts.passed ${a.passed} is more than attempts.total ${a.total}`, fix };
+  }
+  if ((data.verdict === 'pass' && a.passed === 0) || (data.verdict === 'fail' && a.passed === a.total)) {
+    return {
+      file,
+      ...src.valueAt(['attempts', 'passed']),
+      message: `${prefix}: ${a.passed} of ${a.total} attempts passed, which contradicts the accepted verdict ${quote(data.verdict)}`,
+      fix,
+    };
+  }
+  return null;
 }
 
 function jsonErrorPosition(src: SourceFile, message: string, text: string): Position {

@@ -13,6 +13,7 @@ import * as cost from './config/cost.js';
 import * as coverage from './config/coverage.js';
 import * as judge from './config/judge.js';
 import * as latency from './config/latency.js';
+import * as meaning from './config/meaning.js';
 import * as personas from './config/personas.js';
 import * as regex from './config/regex.js';
 import * as repeat from './config/repeat.js';
@@ -30,6 +31,7 @@ const configFileSchema = z.strictObject({
   personas: personas.schema.nullable().optional(),
   simulator: simulator.schema.nullable().optional(),
   latency: latency.schema.nullable().optional(),
+  meaning: meaning.schema,
 });
 
 type ConfigFile = z.infer<typeof configFileSchema>;
@@ -92,6 +94,7 @@ export function resolveConfigFile(
   personas.resolve(config, resolved.personas, written.personas, r);
   simulator.resolve(config, resolved.simulator, written.simulator, r);
   latency.resolve(config, resolved.latency, written.latency, r);
+  meaning.resolve(config, resolved.meaning, written.meaning, r);
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
 }
@@ -103,7 +106,7 @@ export function resolveConfigFile(
  */
 function checkSoundSections(raw: object, substituted: unknown, r: Resolution): void {
   const shape = configFileSchema.shape;
-  const section = <K extends 'agent' | 'judge' | 'coverage' | 'repeat'>(key: K): { written: ConfigFile[K]; resolved: ConfigFile[K] } | null => {
+  const section = <K extends 'agent' | 'judge' | 'coverage' | 'repeat' | 'meaning'>(key: K): { written: ConfigFile[K]; resolved: ConfigFile[K] } | null => {
     const written = shape[key].safeParse((raw as Record<string, unknown>)[key]);
     const resolved = shape[key].safeParse(isMapping(substituted) ? (substituted as Record<string, unknown>)[key] : undefined);
     return written.success && resolved.success ? { written: written.data as ConfigFile[K], resolved: resolved.data as ConfigFile[K] } : null;
@@ -117,6 +120,8 @@ function checkSoundSections(raw: object, substituted: unknown, r: Resolution): v
   if (coverageSection) coverage.resolve(config, coverageSection.resolved, coverageSection.written, r);
   const repeatSection = section('repeat');
   if (repeatSection) repeat.resolve(config, repeatSection.resolved, repeatSection.written, r);
+  const meaningSection = section('meaning');
+  if (meaningSection) meaning.resolve(config, meaningSection.resolved, meaningSection.written, r);
 }
 
 function isMapping(raw: unknown): raw is object {

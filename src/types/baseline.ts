@@ -12,6 +12,8 @@ export interface Baseline {
   reply: string;
   route: Route | null;
   verdict: BaselineVerdict;
+  /** A repeated item's attempts when accepted (docs/statistics.md); absent: 1 of 1 (pass) or 0 of 1 (fail). */
+  attempts?: BaselineAttempts;
   /**
    * Judge reuse: the judge's result for this reply when the accepted item was judged, with
    * the fingerprint it was judged under. Absent in baselines accepted before it existed, and for
@@ -27,6 +29,12 @@ export interface Baseline {
   usage?: TokenUsage | null;
   acceptedAt: string;
   commit: string | null;
+}
+
+/** The attempts behind an accepted verdict: passes out of attempts made (docs/statistics.md). */
+export interface BaselineAttempts {
+  passed: number;
+  total: number;
 }
 
 /** A judge result kept in a baseline: reused while the reply and the fingerprint are the same. */
@@ -48,6 +56,8 @@ export interface PersonaBaseline {
   visited: string[];
   outcome: string | null;
   verdict: BaselineVerdict;
+  /** A repeated script's attempts when accepted (docs/statistics.md); absent: 1 of 1 (pass) or 0 of 1 (fail). */
+  attempts?: BaselineAttempts;
   /** Judge reuse: the criteria's results for this transcript; absent in older baselines and without criteria. */
   judge?: PersonaBaselineJudge;
   /**

@@ -1,6 +1,6 @@
 // Distribution: the package as npm would publish it installs and runs as `npx agent-replay`.
 // Packs the tarball (the committed dist/), installs it into a fresh folder from the registry like a
-// user would, and runs the bin there: nothing of this repository (its node_modules, its sources,
+// user would, and runs the bin there (--version, the mocks import, demo, init, validate): nothing of this repository (its node_modules, its sources,
 // its devDependencies) is reachable from that folder. One slow test (an install).
 
 import { execFile } from 'node:child_process';
@@ -26,7 +26,7 @@ async function temp(prefix: string): Promise<string> {
 }
 
 describe('npx agent-replay', () => {
-  it('packs with bin, files and engines, installs from the tarball in an empty folder, and runs --version and validate', { timeout: 240_000 }, async () => {
+  it('packs with bin, files and engines, installs from the tarball in an empty folder, and runs --version, the demo, init and validate', { timeout: 240_000 }, async () => {
     const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { bin: Record<string, string>; files: string[]; engines: { node: string } };
     expect(pkg.bin).toEqual({ 'agent-replay': 'dist/cli.js' });
     expect(pkg.engines.node).toMatch(/^>=\d+/);
@@ -42,6 +42,14 @@ describe('npx agent-replay', () => {
     expect(shipped.filter((p) => !p.startsWith('examples/'))).toEqual(['README.md', 'dist/cli.js', 'dist/mocks.d.ts', 'dist/mocks.js', 'package.json']);
     expect(shipped).toContain('examples/demo/.agent-replay/config.yml');
     expect(shipped.filter((p) => p.startsWith('examples/')).every((p) => p.startsWith('examples/demo/.agent-replay/'))).toBe(true);
+
+    // npx runs the tarball itself, without a project around it (npx --package <tarball>)
+    const bare = await temp('agent-replay-bare-');
+    const fromTarball = await run(npx, ['--yes', '--package', join(packDir, info!.filename), '--', 'agent-replay', '--version'], {
+      cwd: bare,
+      env: { ...process.env, npm_config_update_notifier: 'false', NODE_OPTIONS: '' },
+    });
+    expect(fromTarball.stdout).toBe(`${TOOL.version}\n`);
 
     // 2. install the tarball into an empty project (a user's repository)
     const project = await temp('agent-replay-user-');
@@ -70,6 +78,20 @@ describe('npx agent-replay', () => {
     expect(demo.stdout).toMatch(/^agent-replay demo: example agent at http:\/\/127\.0\.0\.1:\d+\//);
     expect(demo.stdout).toContain('node_modules/agent-replay/examples/demo/.agent-replay');
     expect(JSON.parse(await readFile(join(demoOut, 'results.json'), 'utf8'))).toMatchObject({ schemaVersion: 1 });
+
+    // init writes a suite and the three workflows into the user's repository, pinned to this version, and the suite validates
+    const init = await run(npx, ['--no', '--', 'agent-replay', 'init'], { cwd: project, env });
+    const created = [...init.stdout.matchAll(/^created {2}(\S+)$/gm)].map((m) => m[1]);
+    expect(created).toEqual([
+      '.agent-replay/config.yml',
+      '.agent-replay/fixtures/example-greeting.yml',
+      '.github/workflows/agent-replay.yml',
+      '.github/workflows/agent-replay-accept.yml',
+      '.github/workflows/agent-replay-report.yml',
+    ]);
+    expect(await readFile(join(project, '.github/workflows/agent-replay.yml'), 'utf8')).toContain(`uses: agent-replay/agent-replay@v${TOOL.version}\n`);
+    const initValidate = await run(npx, ['--no', '--', 'agent-replay', 'validate'], { cwd: project, env });
+    expect(initValidate.stdout).toBe('.agent-replay: 1 fixture, 0 baselines, no configuration errors\n');
 
     const suite = join(project, 'qa');
     await mkdir(join(suite, 'fixtures'), { recursive: true });

@@ -1,13 +1,18 @@
 // The Action's check mode under GitHub's local action runner (@github/local-action): it imports
 // src/main.ts and calls its exported run() with the inputs of a .env file, against a loopback
-// agent; the test reads the outputs it sets and the results.json they name.
+// agent; the test reads the outputs it sets and the results.json they name. The second test runs
+// the dogfood workflow's Action step (.github/workflows/dogfood.yml) with the inputs that workflow
+// gives, against the demo agent started as the workflow starts it, on a pull request of a fake
+// GitHub: it checks the demo agent, writes its job summary and posts the comment.
 
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGitHub } from '../support/github-server.js';
 import { ROOT } from './support.js';
 
 let agent: Server;
@@ -35,11 +40,12 @@ afterAll(async () => {
   await rm(resultsDir, { recursive: true, force: true });
 });
 
-function localAction(envFile: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function localAction(envFile: string, cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
   const bin = join(ROOT, 'test', 'frameworks', 'node_modules', '.bin', 'local-action');
   return new Promise((resolve) => {
-    // cwd: the repository (local-action runs `npm exec tsx`, which the root's devDependencies provide).
-    execFile(bin, ['run', ROOT, 'src/main.ts', envFile], { cwd: ROOT, env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` }, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+    // cwd: the repository, or a workspace whose node_modules is the repository's (local-action runs
+    // `npm exec tsx`, which the root's devDependencies provide).
+    execFile(bin, ['run', ROOT, 'src/main.ts', envFile], { cwd, env: { ...process.env, PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}` }, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });
@@ -83,5 +89,121 @@ describe('@github/local-action runs the exported run()', () => {
       ['greeting', 'pass', 'Welcome to the shop!'],
       ['refund', 'fail', 'Refunds take 5 days.'],
     ]);
+  });
+});
+
+interface WorkflowStep {
+  id?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, string | number | boolean>;
+}
+
+/** The dogfood workflow's name, its demo step's command and its Action step's `with:` inputs. */
+async function dogfood(): Promise<{ name: string; demoRun: string; inputs: Record<string, string> }> {
+  const workflow = parse(await readFile(join(ROOT, '.github', 'workflows', 'dogfood.yml'), 'utf8')) as { name: string; jobs: Record<string, { steps: WorkflowStep[] }> };
+  const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
+  const action = steps.find((s) => s.uses === './');
+  const demo = steps.find((s) => s.id === 'demo');
+  if (!action || !demo?.run) throw new Error('.github/workflows/dogfood.yml: no `uses: ./` step, or no step with id demo');
+  return { name: workflow.name, demoRun: demo.run, inputs: Object.fromEntries(Object.entries(action.with ?? {}).map(([k, v]) => [k, String(v)])) };
+}
+
+/** `name=value` lines (the $GITHUB_OUTPUT format scripts/demo-agent.ts writes). */
+function outputLines(text: string): Record<string, string> {
+  return Object.fromEntries(text.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+}
+
+/** The workflow's expressions, evaluated as the runner would: only the demo step's outputs are known here. */
+function evaluate(value: string, demo: Record<string, string>): string {
+  return value.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expr: string) => {
+    const m = /^steps\.demo\.outputs\.([\w-]+)$/.exec(expr);
+    const v = m ? demo[m[1]!] : undefined;
+    if (v === undefined) throw new Error(`dogfood.yml: this test cannot evaluate \${{ ${expr} }}: teach it, or keep the Action's inputs to the demo step's outputs`);
+    return v;
+  });
+}
+
+describe('the dogfood workflow\'s Action step under @github/local-action', () => {
+  let demoAgent: ChildProcess | undefined;
+  afterAll(() => {
+    demoAgent?.kill('SIGTERM');
+  });
+
+  it('with the inputs dogfood.yml gives, checks the demo agent on a pull request: summary written, comment posted, outputs set', { timeout: 180_000 }, async () => {
+    const { name, demoRun, inputs } = await dogfood();
+    // 1. the demo agent, started by the command the workflow runs
+    const started = /node --import tsx (scripts\/demo-agent\.ts) (\S+)/.exec(demoRun);
+    expect(started, demoRun).not.toBeNull();
+    const ws = await mkdtemp(join(tmpdir(), 'agent-replay-dogfood-'));
+    const demoFile = join(ws, 'demo-agent.env');
+    demoAgent = spawn(process.execPath, ['--import', 'tsx', join(ROOT, started![1]!), demoFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    // it prints one line once the file is written
+    await new Promise<void>((resolve, reject) => {
+      demoAgent!.stdout!.once('data', () => resolve());
+      demoAgent!.once('exit', (code) => reject(new Error(`scripts/demo-agent.ts exited with ${code} before it listened`)));
+    });
+    const demoOutputs = outputLines(await readFile(demoFile, 'utf8'));
+    expect(demoOutputs).toMatchObject({ 'agent-url': expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/chat$/) });
+
+    // 2. the checkout: the suite the inputs name, at the same relative path; the repository's node_modules for tsx
+    const given = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, evaluate(v, demoOutputs)]));
+    await cp(join(ROOT, given.dir!), join(ws, given.dir!), { recursive: true });
+    await symlink(join(ROOT, 'node_modules'), join(ws, 'node_modules'), 'dir');
+
+    // 3. a pull request on a fake GitHub, and the runner's environment
+    const gh = await startFakeGitHub();
+    const head = 'a'.repeat(40);
+    gh.addPull('agent-replay', 'agent-replay', { number: 12, headSha: head });
+    const event = { action: 'synchronize', number: 12, pull_request: { number: 12, head: { sha: head, ref: 'feature', repo: { full_name: 'agent-replay/agent-replay' } }, base: { ref: 'main', repo: { full_name: 'agent-replay/agent-replay' } }, labels: [] }, sender: { login: 'maintainer', type: 'User' } };
+    await writeFile(join(ws, 'event.json'), JSON.stringify(event));
+    const summary = join(ws, 'summary.md');
+    await writeFile(summary, '');
+    const envFile = join(ws, '.env');
+    await writeFile(
+      envFile,
+      [
+        ...Object.entries(given).map(([k, v]) => `INPUT_${k.toUpperCase()}=${v}`),
+        // the default ${{ github.token }} of action.yml, as the runner evaluates it
+        `INPUT_GITHUB-TOKEN=${gh.token}`,
+        'GITHUB_EVENT_NAME=pull_request',
+        `GITHUB_EVENT_PATH=${join(ws, 'event.json')}`,
+        `GITHUB_STEP_SUMMARY=${summary}`,
+        `GITHUB_API_URL=${gh.url}`,
+        `GITHUB_GRAPHQL_URL=${gh.graphqlUrl}`,
+        'GITHUB_REPOSITORY=agent-replay/agent-replay',
+        `GITHUB_WORKFLOW=${name}`,
+        `GITHUB_SHA=${head}`,
+        'GITHUB_RUN_ID=1',
+        'GITHUB_RUN_ATTEMPT=1',
+        'AGENT_REPLAY_TEST_NO_DELAYS=1',
+        '',
+      ].join('\n'),
+    );
+    try {
+      const run = await localAction(envFile, ws);
+      const outputs = outputsOf(run.stdout);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(Number(outputs.passed), run.stdout).toBeGreaterThan(0);
+      expect(outputs).toMatchObject({ gate: 'passed', 'comment-status': 'created' });
+      // the demo agent answered: its replies are in the record
+      // in the workspace, where action.yml's default results-path puts it
+      expect(outputs['results-path']).toBe(join(ws, 'agent-replay-results', 'results.json'));
+      const results = JSON.parse(await readFile(outputs['results-path']!, 'utf8')) as { fixtures: { label: string; reply: string | null }[] };
+      expect(results.fixtures.length).toBeGreaterThan(0);
+      expect(results.fixtures.filter((f) => typeof f.reply === 'string' && f.reply.length > 0).length).toBeGreaterThan(0);
+      // the job summary and the one comment
+      const written = await readFile(summary, 'utf8');
+      expect(written).toContain(results.fixtures[0]!.label);
+      const comments = gh.comments('agent-replay', 'agent-replay', 12);
+      expect(comments).toHaveLength(1);
+      expect(comments[0]!.body).toContain(results.fixtures[0]!.label);
+      expect(gh.violations).toEqual([]);
+    } finally {
+      demoAgent.kill('SIGTERM');
+      demoAgent = undefined;
+      await gh.close();
+      await rm(ws, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 // Repeat (docs/fixtures.md, "Repeat: measure flakiness instead of suffering it") through the
 // Action's label flow: the check records a repeated run, the accept label commits the items whose
-// attempts agree and refuses the others, saying why in the comment.
+// attempts agree (with their attempts) and refuses the others, saying why in the comment.
 
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +56,8 @@ describe('accept label on a repeated run', () => {
     expect(run.outputs).toMatchObject({ accepted: 'steady', refused: 'wobbly' });
     expect(gh.commits).toHaveLength(1);
     expect(gh.commits[0]!.additions.map((a) => a.path)).toEqual(['.agent-replay/baselines/steady.json']);
+    // The committed baseline keeps the item's attempts (docs/statistics.md, "A baseline's attempts").
+    expect(JSON.parse(gh.commits[0]!.additions[0]!.contents)).toMatchObject({ verdict: 'pass', attempts: { passed: 3, total: 3 } });
     expect(gh.commits[0]!.body).toContain('- wobbly: replies vary across 3 attempts');
     const body = gh.comments('octo', 'shop', 7).find((c) => c.user.login === gh.viewer.login)!.body.replace(/\\([!-/:-@[-`{-~])/g, '$1');
     expect(body).toContain('replies vary across 3 attempts, so there is no one reply to store');

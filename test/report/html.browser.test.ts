@@ -12,20 +12,10 @@ import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
 import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
 import type { RunRecord } from '../../src/types.js';
 import { allGreen, baseline, fixture, hostilePersona, mixed, personaScripts, route, run, simulatedRun } from './fixtures.js';
-import { launchChromium } from './html-browser.js';
+import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
 
 let browser: Browser;
 let dir: string;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  dir = await mkdtemp(join(tmpdir(), 'agent-replay-html-'));
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
 
 interface Opened {
   page: Page;
@@ -81,7 +71,18 @@ async function visibleRows(page: Page): Promise<Array<{ verdict: string; drift: 
   );
 }
 
-describe('report.html in Chromium', () => {
+// Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).
+describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
+  beforeAll(async () => {
+    browser = await launchChromium();
+    dir = await mkdtemp(join(tmpdir(), 'agent-replay-html-'));
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
   it('renders every item with the right counts, and makes no request but the document', async () => {
     const record = withPersonas();
     const model = buildModel(record);

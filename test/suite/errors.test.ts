@@ -45,7 +45,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     });
     expect(r.errors.map(formatIssue)).toEqual([
       `${C}:3:3: unknown key "tiemoutMs" in agent; allowed keys: url, preset, model, maxTokens, assistantId, stream, headers, timeoutMs, concurrency, retries, backoffMs, waitForAgent, request, response, start\n  fix: did you mean "timeoutMs"? rename the key, so that line 3 reads\n    timeoutMs: 5`,
-      `${C}:4:1: unknown key "bogus" at the top level; allowed keys: agent, judge, regex, cost, coverage, repeat, personas, simulator, latency\n  fix: remove "bogus" or use one of the allowed keys`,
+      `${C}:4:1: unknown key "bogus" at the top level; allowed keys: agent, judge, regex, cost, coverage, repeat, personas, simulator, latency, meaning\n  fix: remove "bogus" or use one of the allowed keys`,
       `${F}/a.yml:2:1: fixture "a": unknown key "mesage"; allowed keys: label, message, persona, assert, repeat\n  fix: did you mean "message"? it is already given on line 3: keep one of the two and remove the other`,
       `${F}/a.yml:4:11: fixture "a": unknown key "contians" in assert; allowed keys: contains, regex, flags, judge, threshold, maxLatencyMs\n  fix: did you mean "contains"? rename the key, so that line 4 reads\n    assert: { contains: x }`,
     ]);
@@ -249,7 +249,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${B}/broken.json:4: invalid JSON: ${jsonError('{\n  "label": "broken",\n  "reply": "r",\n}\n')}`,
       `${B}/mismatch.json:1: baseline label "other" does not match its file name "mismatch.json"`,
       `${B}/schema.json:3: baseline: reply must be a string, found the number 5`,
-      `${B}/schema.json:8: baseline: unknown key "extra"; allowed keys: label, reply, route, verdict, judge, latencyMs, usage, acceptedAt, commit`,
+      `${B}/schema.json:8: baseline: unknown key "extra"; allowed keys: label, reply, route, verdict, attempts, judge, latencyMs, usage, acceptedAt, commit`,
       `${B}/verdict.json:5: verdict "not_evaluated" cannot be a baseline: only pass or fail is ever accepted`,
     ]);
   });

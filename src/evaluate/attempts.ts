@@ -1,0 +1,30 @@
+// A baseline's attempts (docs/statistics.md, "A baseline's attempts"): what acceptance keeps of a
+// repeated item's attempts, and how a baseline's attempts are read. Pure.
+
+import type { BaselineAttempts, BaselineVerdict, RepeatSummary, Verdict } from '../types.js';
+
+/** A baseline's attempts: the kept tally, or, for one accepted from a single attempt (or older), 1 of 1 or 0 of 1. */
+export function baselineAttemptsOf(b: { verdict: BaselineVerdict; attempts?: BaselineAttempts }): BaselineAttempts {
+  return b.attempts !== undefined ? { passed: b.attempts.passed, total: b.attempts.total } : { passed: b.verdict === 'pass' ? 1 : 0, total: 1 };
+}
+
+/** The attempts an acceptance keeps: a repeated item's passes of attempts made; none for an item run once. */
+export function acceptedAttemptsOf(record: { repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined }): { attempts?: BaselineAttempts } {
+  return record.repeat !== undefined && record.repeat.count > 1 ? { attempts: { passed: record.repeat.passed, total: record.repeat.count } } : {};
+}
+
+/**
+ * Does the stored baseline's tally stand when its reply (or transcript) and verdict are accepted
+ * unchanged? Yes when the run's attempts give the same tally, and when the run made fewer
+ * attempts than the baseline holds: a pull request's 3 attempts never overwrite a 10-attempt
+ * baseline of the same reply. A run with as many attempts or more and another tally rewrites it
+ * (a nightly `--repeat 10` refreshes the rate).
+ */
+export function storedAttemptsStand(
+  current: { verdict: BaselineVerdict; attempts?: BaselineAttempts },
+  record: { verdict: Verdict; repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined },
+): boolean {
+  const stored = baselineAttemptsOf(current);
+  const run = acceptedAttemptsOf(record).attempts ?? { passed: record.verdict === 'pass' ? 1 : 0, total: 1 };
+  return run.total < stored.total || (run.passed === stored.passed && run.total === stored.total);
+}

@@ -1,0 +1,391 @@
+// The facts of a reply (docs/meaning.md, "Facts"): the numbers, times, amounts, URLs, e-mail
+// addresses and codes it tells the user. Two replies whose facts differ are changed in meaning,
+// with no model asked. Pure.
+//
+// Every regular expression is compiled once, here. None can backtrack without bound: each
+// repeated part is followed by something it cannot match, and matches start only where a token
+// starts (the lookbehinds), so a long run of digits or letters is scanned once.
+
+export type FactKind = 'number' | 'time' | 'amount' | 'url' | 'email' | 'code';
+
+/** One fact as compared: its kind and its canonical value ("1000", "18:00", "EUR 30", "https://example.com/refunds", "SAVE10"). */
+export interface Fact {
+  kind: FactKind;
+  value: string;
+}
+
+/** The kinds in the order a detail names them. */
+export const FACT_KINDS: readonly FactKind[] = ['number', 'time', 'amount', 'url', 'email', 'code'];
+
+/** The plural a detail names a kind with ("numbers 30 → 14"). */
+export const FACT_WORDS: Record<FactKind, string> = {
+  number: 'numbers',
+  time: 'times',
+  amount: 'amounts',
+  url: 'URLs',
+  email: 'e-mail addresses',
+  code: 'codes',
+};
+
+// --- Digits of every script -------------------------------------------------------------------
+
+const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
+const NON_ASCII_DIGIT = /(?![0-9])\p{Nd}/gu;
+const IS_DIGIT = /^\p{Nd}$/u;
+const digitCache = new Map<string, string>();
+
+/**
+ * The value of a decimal digit of any script ("٣" is 3, "३" is 3). Unicode encodes each script's
+ * digits 0 to 9 in consecutive code points, so a digit's value is its distance from the start of
+ * its run of digits, modulo 10 (a run can hold several scripts' digits back to back).
+ */
+function asciiDigit(ch: string): string {
+  const cached = digitCache.get(ch);
+  if (cached !== undefined) return cached;
+  const cp = ch.codePointAt(0) as number;
+  let start = cp;
+  while (start > 0 && cp - start < 100 && IS_DIGIT.test(String.fromCodePoint(start - 1))) start--;
+  const value = String((cp - start) % 10);
+  digitCache.set(ch, value);
+  return value;
+}
+
+/** Arabic decimal and thousands separators, as `.` and `,`. */
+const ARABIC_SEPARATORS = /[\u066b\u066c]/g;
+
+// --- Patterns --------------------------------------------------------------------------------
+
+/** An ordered-list marker at the start of a line ("1. ", "2) "): the list's numbering is formatting, not a fact. */
+const ORDERED_LIST_MARKER = /^([ \t]*(?:>[ \t]*)*)\d{1,9}[.)][ \t]+/gm;
+
+/** An http(s) URL up to a space or a character a URL does not hold unescaped. */
+const URL_PATTERN = /[hH][tT][tT][pP][sS]?:\/\/[^\s<>"'`[\]{}|\\^]+/g;
+/** What a sentence puts after a URL: trimmed from its end. */
+const URL_TAIL = /[.,;:!?*_~]+$/;
+
+/** An e-mail address: a local part, `@`, a domain of two or more labels (checked: the last has 2+ letters). */
+const EMAIL_SOURCE = String.raw`(?<![LN._%+-])[LN._%+-]+@[LN-]+(?:\.[LN-]+)+`;
+const TOP_LEVEL_DOMAIN = /^\p{L}{2,}$/u;
+
+/** Currency signs; `$` may carry a country prefix ("US$", "C$", "HK$"). */
+const SIGNS = '$€£¥₹₽₩₺₪₫₱฿';
+/**
+ * ISO 4217 codes read as a currency next to a number, in capitals. Left out: codes that are also
+ * common capitalised words or names ("PHP 8" is a programming language, "TRY", "ALL", "TOP").
+ */
+const CURRENCY_CODES = [
+  'USD', 'EUR', 'GBP', 'JPY', 'CNY', 'RMB', 'INR', 'CAD', 'AUD', 'NZD', 'CHF', 'SEK', 'NOK', 'DKK', 'ISK', 'PLN', 'CZK', 'HUF', 'RON', 'BGN',
+  'RUB', 'UAH', 'BRL', 'MXN', 'ARS', 'CLP', 'COP', 'PEN', 'ZAR', 'NGN', 'KES', 'EGP', 'MAD', 'KRW', 'SGD', 'HKD', 'TWD', 'THB', 'IDR', 'MYR',
+  'VND', 'PKR', 'BDT', 'LKR', 'ILS', 'AED', 'SAR', 'QAR', 'KWD',
+];
+const NUMERAL = String.raw`\d+(?:[.,]\d+)*(?!\d)`;
+const CODE_ALTERNATION = CURRENCY_CODES.join('|');
+/** "€30", "US$ 1,000.00", "EUR 30", "30 EUR", "30€". */
+const AMOUNT_SOURCE = String.raw`(?<![LN]|[N][.,])(?:(?<pre>[A-Z]{0,2}[${SIGNS}]|(?:${CODE_ALTERNATION})(?![L]))[ \u00a0]?(?<n1>${NUMERAL})|(?<n2>${NUMERAL})[ \u00a0]?(?<post>[${SIGNS}]|(?:${CODE_ALTERNATION})(?![LN])))`;
+/** A sign's currency where it is not ambiguous ("¥" is yen or yuan, "C$" a Canadian dollar: kept as written). */
+const SIGN_CODES: Record<string, string> = { $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY' };
+
+/** A 12-hour time: "6pm", "6 p.m.", "12:30 AM". */
+const TIME_12_SOURCE = String.raw`(?<![LN:.,])(\d{1,2})(?::([0-5]\d))?[ \u00a0]?([aApP])\.?[mM]\.?(?![LN])`;
+/** A 24-hour time: "18:00", "9:05", "23:59:30". */
+const TIME_24_SOURCE = String.raw`(?<![LN:.,])(\d{1,2}):([0-5]\d)(?::([0-5]\d))?(?![N:])`;
+
+interface Patterns {
+  email: RegExp;
+  amount: RegExp;
+  time12: RegExp;
+  time24: RegExp;
+}
+
+/**
+ * The patterns, compiled once in two forms: for any text (Unicode letter and script classes) and
+ * for text that is all ASCII (plain ranges, several times faster), where both forms match the same.
+ * In the sources' character classes, `L` stands for a letter and `N` for a digit.
+ */
+function compile(ascii: boolean): Patterns {
+  const classes = ascii ? { L: 'A-Za-z', N: '0-9' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}` };
+  const make = (source: string): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LN]/g, (c) => classes[c as 'L' | 'N'])}]`), 'gu');
+  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE) };
+}
+
+const UNICODE_PATTERNS = compile(false);
+const ASCII_PATTERNS = compile(true);
+
+/** Anything a fact needs: a digit, an address's `@`, a URL's `://`. A reply without any has no facts. */
+const MAY_HAVE_FACTS = /[0-9@]|:\/\//;
+/** What an amount needs besides its number: a sign or three capitals. */
+const MAY_HAVE_AMOUNT = new RegExp(`[${SIGNS}]|[A-Z]{3}`);
+/** What a 12-hour time needs: a digit, then am or pm. */
+const MAY_HAVE_TIME_12 = /[0-9][ \u00a0]?[aApP]\.?[mM]/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+/**
+ * Letters a code is made of: Latin, Greek and Cyrillic. Scripts written without spaces between
+ * words (Chinese, Japanese, Thai, ...) would make a whole sentence one "code"; their letters, and
+ * those of the other scripts, separate tokens instead ("30日" is the number 30).
+ */
+const UNICODE_CODE_LETTER = String.raw`[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}]`;
+const HAS_LETTER = new RegExp(UNICODE_CODE_LETTER, 'u');
+const HAS_DIGIT = /[0-9]/;
+/** A number with its unit or suffix right after it: "10kg", "1st", "30-day", "2-year-old". The letters are not a code. */
+const NUMBER_WITH_UNIT = new RegExp(String.raw`^([0-9]+(?:[.,][0-9]+)*)-?${UNICODE_CODE_LETTER}+(?:-${UNICODE_CODE_LETTER}+)*$`, 'u');
+const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+const PLAIN = /^\d+(?:\.\d+)?$/;
+const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
+
+// --- Canonical values ------------------------------------------------------------------------
+
+/** "0030" is "30", "1000.50" is "1000.5", "7.00" is "7". Strings, not floats: a card number keeps every digit. */
+function canonicalDecimal(integer: string, fraction: string): string {
+  const int = integer.replace(/^0+(?=\d)/, '');
+  const frac = fraction.replace(/0+$/, '');
+  return frac === '' ? int : `${int}.${frac}`;
+}
+
+/**
+ * The numbers a numeral says: "1,000.00" is 1000 (a comma before groups of three digits separates
+ * thousands), "7.50" is 7.5, "30,5" is 30.5 (a comma before one or two last digits is a decimal
+ * comma); anything else ("1.2.3", "1.000,50") is its digit groups, each a number.
+ */
+export function numbersOf(numeral: string): string[] {
+  if (THOUSANDS.test(numeral)) {
+    const [int, frac = ''] = numeral.replace(/,/g, '').split('.');
+    return [canonicalDecimal(int as string, frac)];
+  }
+  if (PLAIN.test(numeral)) {
+    const [int, frac = ''] = numeral.split('.');
+    return [canonicalDecimal(int as string, frac)];
+  }
+  if (DECIMAL_COMMA.test(numeral)) {
+    const [int, frac = ''] = numeral.split(',');
+    return [canonicalDecimal(int as string, frac)];
+  }
+  return numeral.split(/[.,]/).map((group) => canonicalDecimal(group, ''));
+}
+
+function pad(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
+}
+
+/** "18:00", or "18:00:30" when the seconds are not zero. */
+function timeValue(hours: number, minutes: number, seconds: number): string {
+  return `${pad(hours)}:${pad(minutes)}${seconds === 0 ? '' : `:${pad(seconds)}`}`;
+}
+
+/** scheme://host/path: lower-case scheme and host, the path as written without a last `/`; query and fragment left out. */
+function urlValue(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return raw;
+  }
+}
+
+/** The URL without what the sentence put after it: trailing punctuation, a `)` it did not open. */
+function trimUrl(raw: string): string {
+  let url = raw.replace(URL_TAIL, '');
+  while (url.endsWith(')') && count(url, ')') > count(url, '(')) url = url.slice(0, -1).replace(URL_TAIL, '');
+  return url;
+}
+
+function count(text: string, ch: string): number {
+  let n = 0;
+  for (const c of text) if (c === ch) n++;
+  return n;
+}
+
+// --- Extraction ------------------------------------------------------------------------------
+
+/** Spaces in place of a fact's characters, so that later patterns do not read them again. */
+function blank(length: number): string {
+  return ' '.repeat(length);
+}
+
+/**
+ * The facts of a reply, in the order they appear within each kind (docs/meaning.md, "Facts"):
+ * URLs (scheme, host, path), e-mail addresses, amounts (a currency sign or code with a number),
+ * times (12-hour read as 24-hour), codes (3 or more letters, digits and hyphens, with a letter and a
+ * digit), and numbers written with digits of any script. The digits of a URL, an address, an
+ * amount, a time or a code are not numbers again. Numbers in words ("thirty") are not facts.
+ */
+export function factsOf(reply: string): Fact[] {
+  let text = reply.normalize('NFKC');
+  const ascii = !NON_ASCII.test(text);
+  if (!ascii) text = text.replace(NON_ASCII_DIGIT, asciiDigit).replace(ARABIC_SEPARATORS, (s) => (s === '\u066b' ? '.' : ','));
+  if (!MAY_HAVE_FACTS.test(text)) return [];
+  text = text.replace(ORDERED_LIST_MARKER, '$1');
+  const out: Fact[] = [];
+  const patterns = ascii ? ASCII_PATTERNS : UNICODE_PATTERNS;
+
+  if (text.includes('://')) {
+    text = text.replace(URL_PATTERN, (raw) => {
+      const url = trimUrl(raw);
+      out.push({ kind: 'url', value: urlValue(url) });
+      return blank(url.length) + raw.slice(url.length);
+    });
+  }
+  if (text.includes('@')) {
+    text = text.replace(patterns.email, (raw) => {
+      const domain = raw.slice(raw.lastIndexOf('.') + 1);
+      if (!TOP_LEVEL_DOMAIN.test(domain)) return raw;
+      out.push({ kind: 'email', value: raw.toLowerCase() });
+      return blank(raw.length);
+    });
+  }
+  if (MAY_HAVE_AMOUNT.test(text)) {
+    text = text.replace(patterns.amount, (raw, ...args) => {
+      const groups = args[args.length - 1] as { pre?: string; n1?: string; n2?: string; post?: string };
+      const currency = (groups.pre ?? groups.post ?? '').trim();
+      const [amount, ...rest] = numbersOf(groups.n1 ?? groups.n2 ?? '');
+      out.push({ kind: 'amount', value: `${SIGN_CODES[currency] ?? currency} ${amount ?? ''}` });
+      for (const n of rest) out.push({ kind: 'number', value: n });
+      return blank(raw.length);
+    });
+  }
+  if (MAY_HAVE_TIME_12.test(text)) {
+    text = text.replace(patterns.time12, (raw, h: string, m: string | undefined, half: string) => {
+      const hour = Number(h);
+      if (hour < 1 || hour > 12) return raw;
+      const pm = half === 'p' || half === 'P';
+      out.push({ kind: 'time', value: timeValue((hour % 12) + (pm ? 12 : 0), m === undefined ? 0 : Number(m), 0) });
+      return blank(raw.length);
+    });
+  }
+  if (text.includes(':')) {
+    text = text.replace(patterns.time24, (raw, h: string, m: string, s: string | undefined) => {
+      const hour = Number(h);
+      if (hour > 24) return raw;
+      out.push({ kind: 'time', value: timeValue(hour, Number(m), s === undefined ? 0 : Number(s)) });
+      return blank(raw.length);
+    });
+  }
+  for (const run of runsWithDigits(text)) {
+    const before = run.start === 0 ? '' : text[run.start - 1];
+    const sign = (before === '-' || before === '\u2212') && (run.start < 2 || !LETTER_OR_DIGIT.test(text[run.start - 2] as string)) ? '-' : '';
+    runFacts(text.slice(run.start, run.end), sign, out);
+  }
+  return out;
+}
+
+const DIGITS = /[0-9]+/g;
+const ASCII_CODE_CHAR = /^[A-Za-z0-9]$/;
+
+/** A letter a code is made of (Latin, Greek, Cyrillic: see CODE_LETTER) or an ASCII digit. */
+function isCodeChar(c: string | undefined): boolean {
+  if (c === undefined) return false;
+  return c.charCodeAt(0) < 128 ? ASCII_CODE_CHAR.test(c) : HAS_LETTER.test(c);
+}
+
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= '0' && c <= '9';
+}
+
+/**
+ * The runs of code letters and digits that hold a digit (a run without one holds no fact), with
+ * hyphens inside them and `.` or `,` between two digits. Found from their digits outwards, so
+ * that the text's words without digits cost one scan by a plain pattern, and each run is read once.
+ */
+function* runsWithDigits(text: string): Generator<{ start: number; end: number }> {
+  DIGITS.lastIndex = 0;
+  for (let m = DIGITS.exec(text); m !== null; m = DIGITS.exec(text)) {
+    let start = m.index;
+    for (;;) {
+      const c = text[start - 1];
+      if (isCodeChar(c)) start--;
+      else if (c === '-' && isCodeChar(text[start - 2])) start--;
+      else if ((c === '.' || c === ',') && isDigit(text[start]) && isDigit(text[start - 2])) start--;
+      else break;
+    }
+    let end = m.index + m[0].length;
+    for (;;) {
+      const c = text[end];
+      if (isCodeChar(c)) end++;
+      else if (c === '-' && isCodeChar(text[end + 1])) end++;
+      else if ((c === '.' || c === ',') && isDigit(text[end - 1]) && isDigit(text[end + 1])) end++;
+      else break;
+    }
+    DIGITS.lastIndex = end;
+    yield { start, end };
+  }
+}
+
+/** The facts of one run of letters, digits and hyphens (`sign`: a minus written right before it). */
+function runFacts(run: string, sign: string, out: Fact[]): void {
+  if (!HAS_DIGIT.test(run)) return;
+  const numbers = (numeral: string, signed: boolean): void => {
+    numbersOf(numeral).forEach((n, i) => out.push({ kind: 'number', value: signed && i === 0 && /[1-9]/.test(n) ? `-${n}` : n }));
+  };
+  if (!HAS_LETTER.test(run)) {
+    run.split('-').forEach((part, i) => numbers(part, i === 0 && sign !== ''));
+    return;
+  }
+  const unit = NUMBER_WITH_UNIT.exec(run);
+  if (unit !== null) {
+    numbers(unit[1] as string, sign !== '');
+    return;
+  }
+  if (/[.,]/.test(run)) {
+    // A version or a sentence without a space ("v1.2.3"): each piece on its own.
+    for (const piece of run.split(/[.,]/)) runFacts(piece, '', out);
+    return;
+  }
+  if (run.length >= 3) {
+    out.push({ kind: 'code', value: run.toUpperCase() });
+    return;
+  }
+  // "v2", "x3": too short for a code; its digits are a number.
+  for (const digits of run.match(/[0-9]+/g) ?? []) numbers(digits, false);
+}
+
+// --- Comparison ------------------------------------------------------------------------------
+
+/** The facts of the baseline that the reply lacks, and those of the reply that the baseline lacks (multisets). */
+export interface FactsDifference {
+  baseline: Fact[];
+  now: Fact[];
+}
+
+const keyOf = (f: Fact): string => `${f.kind}\u0000${f.value}`;
+
+/** The two multisets' differences, each in the order of its reply; both empty when the facts are the same. */
+export function compareFacts(baseline: readonly Fact[], now: readonly Fact[]): FactsDifference {
+  const counts = new Map<string, number>();
+  for (const f of now) counts.set(keyOf(f), (counts.get(keyOf(f)) ?? 0) + 1);
+  const lost: Fact[] = [];
+  for (const f of baseline) {
+    const k = keyOf(f);
+    const n = counts.get(k) ?? 0;
+    if (n > 0) counts.set(k, n - 1);
+    else lost.push(f);
+  }
+  const gained: Fact[] = [];
+  for (const f of now) {
+    const k = keyOf(f);
+    const n = counts.get(k) ?? 0;
+    if (n > 0) {
+      counts.set(k, n - 1);
+      gained.push(f);
+    }
+  }
+  return { baseline: lost, now: gained };
+}
+
+const MAX_VALUES = 5;
+const MAX_VALUE_CHARS = 60;
+
+function shown(values: readonly string[]): string {
+  if (values.length === 0) return 'none';
+  const clipped = values.slice(0, MAX_VALUES).map((v) => (v.length > MAX_VALUE_CHARS ? `${v.slice(0, MAX_VALUE_CHARS - 1)}\u2026` : v));
+  return values.length > MAX_VALUES ? `${clipped.join(', ')} and ${values.length - MAX_VALUES} more` : clipped.join(', ');
+}
+
+/** One line naming what differs, kind by kind: "numbers 30 → 14", "codes SAVE10 → none; URLs … → …". */
+export function factsDetail(diff: FactsDifference): string {
+  const parts: string[] = [];
+  for (const kind of FACT_KINDS) {
+    const was = diff.baseline.filter((f) => f.kind === kind).map((f) => f.value);
+    const now = diff.now.filter((f) => f.kind === kind).map((f) => f.value);
+    if (was.length > 0 || now.length > 0) parts.push(`${FACT_WORDS[kind]} ${shown(was)} \u2192 ${shown(now)}`);
+  }
+  return parts.join('; ');
+}

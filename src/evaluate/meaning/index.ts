@@ -1,0 +1,4 @@
+// The meaning ladder (docs/meaning.md): for modules outside this folder; its modules import each other by name.
+export * from './facts.js';
+export * from './ladder.js';
+export * from './normalize.js';

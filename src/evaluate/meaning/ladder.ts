@@ -1,0 +1,129 @@
+// The meaning ladder (docs/meaning.md, "The ladder"): a reply that differs from its baseline gets a
+// meaning from the first rung that can decide it. Normalize (formatting only), then the baseline's
+// known variants, then the facts (a different number, amount, time, URL, address or code is a
+// change, with no model asked), and only then the meaning judge. Pure: the judge is a function
+// passed in, so this module reads no file and opens no connection.
+
+import type { MeaningCheck } from '../../config.js';
+import { compareFacts, factsDetail, factsOf, type FactsDifference } from './facts.js';
+import { matchingVariant, normalizeReply } from './normalize.js';
+
+export type MeaningValue = 'formatting' | 'variant' | 'changed' | 'reworded' | 'unchecked';
+/** What decided: a rung of the ladder, `turns` (a script with another number of turns), or null (not decided: unchecked). */
+export type MeaningBy = 'normalize' | 'variant' | 'facts' | 'judge' | 'turns' | null;
+export type { MeaningCheck };
+
+/** A differing reply's meaning, as results.json records it (docs/meaning.md, "In results.json"). */
+export interface Meaning {
+  value: MeaningValue;
+  by: MeaningBy;
+  /** One line: the facts that differ ("numbers 30 → 14"), the judge's difference, why it was not checked; null when there is nothing to say. */
+  detail: string | null;
+  /** When decided by the facts: the baseline's facts the reply lacks, and the reply's the baseline lacks. */
+  facts?: FactsDifference;
+  /** When decided by the judge: its score from 0 (a different meaning) to 1 (the same). */
+  score?: number;
+  /** When the judge was asked: true when its answer came from an earlier identical call of the run. */
+  reused?: boolean;
+}
+
+/** The meaning judge's answer for one ordered pair of replies (src/judge/meaning.ts asks it). */
+export type MeaningJudgeAnswer = { ok: true; score: number; difference: string; reused: boolean } | { ok: false; reason: string; reused: boolean };
+
+/** Asks the meaning judge whether `now` tells the user the same as `baseline`; the caller binds the user's message. */
+export type MeaningJudgeStep = (baseline: string, now: string) => Promise<MeaningJudgeAnswer>;
+
+export interface LadderOptions {
+  check: MeaningCheck;
+  /** The judge's score needed for `reworded` (`meaning.threshold`). */
+  threshold: number;
+  /** null: no meaning judge configured (an item that needs one is `unchecked`). */
+  judge: MeaningJudgeStep | null;
+}
+
+/** Why an item the facts cannot decide is `unchecked` under `meaning.check: facts`. */
+export const FACTS_ONLY_CAUSE = 'the facts are the same and meaning.check is facts, which asks no model';
+/** Why it is `unchecked` when the ladder needs a judge and none is configured. */
+export const NO_MEANING_JUDGE_CAUSE = 'no meaning judge configured (add a judge or a meaning section with a model to config.yml)';
+
+/**
+ * The meaning the cheap rungs decide, without a model: null when there is none to give (a reply
+ * missing, the replies equal byte for byte, or `check: off`), `'judge'` when only the meaning
+ * judge can decide. The runner calls this first, so that most items never wait for a call.
+ */
+export function meaningWithoutModel(baseline: string | null, now: string | null, variants: readonly string[], check: MeaningCheck): Meaning | 'judge' | null {
+  if (check === 'off' || baseline === null || now === null || baseline === now) return null;
+  const normalized = normalizeReply(now);
+  if (normalizeReply(baseline) === normalized) return { value: 'formatting', by: 'normalize', detail: null };
+  if (matchingVariant(normalized, variants) !== -1) return { value: 'variant', by: 'variant', detail: null };
+  const facts = compareFacts(factsOf(baseline), factsOf(now));
+  if (facts.baseline.length > 0 || facts.now.length > 0) return { value: 'changed', by: 'facts', detail: factsDetail(facts), facts };
+  if (check === 'facts') return { value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE };
+  return 'judge';
+}
+
+/** The first line of a model's text, trimmed, at most 200 characters; null when empty. */
+function line(text: string): string | null {
+  const first = text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '');
+  if (first === undefined) return null;
+  const flat = first.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 199)}\u2026` : flat;
+}
+
+/** The judge's answer as a meaning: `reworded` at or above the threshold, `changed` below it, `unchecked` without a usable answer. */
+export function judgedMeaning(answer: MeaningJudgeAnswer, threshold: number): Meaning {
+  if (!answer.ok) return { value: 'unchecked', by: null, detail: line(answer.reason), reused: answer.reused };
+  const value = answer.score >= threshold ? 'reworded' : 'changed';
+  return { value, by: 'judge', detail: line(answer.difference), score: answer.score, reused: answer.reused };
+}
+
+/**
+ * The meaning of a reply that may differ from its baseline (docs/meaning.md, "The ladder"); null
+ * when there is none to give. Never throws: a judge step that throws is an `unchecked` meaning.
+ */
+export async function decideMeaning(baseline: string | null, now: string | null, variants: readonly string[], options: LadderOptions): Promise<Meaning | null> {
+  const cheap = meaningWithoutModel(baseline, now, variants, options.check);
+  if (cheap !== 'judge') return cheap;
+  if (options.judge === null) return { value: 'unchecked', by: null, detail: NO_MEANING_JUDGE_CAUSE };
+  let answer: MeaningJudgeAnswer;
+  try {
+    answer = await options.judge(baseline as string, now as string);
+  } catch (err) {
+    answer = { ok: false, reason: `meaning judge failed: ${err instanceof Error ? err.message : String(err)}`, reused: false };
+  }
+  return judgedMeaning(answer, options.threshold);
+}
+
+/** Worse first: a change outranks a doubt, a doubt outranks a rewording (docs/meaning.md, "Persona scripts"). */
+export const MEANING_RANK: Record<MeaningValue, number> = { changed: 5, unchecked: 4, reworded: 3, variant: 2, formatting: 1 };
+
+/** How an item's line names a turn's meaning: "changed in meaning", "meaning not checked", ... */
+export const MEANING_WORDS: Record<MeaningValue, string> = {
+  changed: 'changed in meaning',
+  unchecked: 'meaning not checked',
+  reworded: 'reworded',
+  variant: 'known variant',
+  formatting: 'formatting only',
+};
+
+/** One turn of a script: its index as recorded and its meaning (null: its reply did not differ). */
+export interface TurnMeaning {
+  index: number;
+  meaning: Meaning | null;
+}
+
+/**
+ * A persona script's meaning: `changed` by `turns` when the transcripts have a different number
+ * of turns; else its worst turn's (the first of equals), named: "turn 3 changed in meaning:
+ * numbers 50 → 90"; null when no turn's reply differs.
+ */
+export function scriptMeaning(turns: readonly TurnMeaning[], turnCounts: { baseline: number; now: number }): Meaning | null {
+  if (turnCounts.baseline !== turnCounts.now) return { value: 'changed', by: 'turns', detail: `turns ${turnCounts.baseline} \u2192 ${turnCounts.now}` };
+  let worst: TurnMeaning | null = null;
+  for (const t of turns) {
+    if (t.meaning !== null && (worst === null || MEANING_RANK[t.meaning.value] > MEANING_RANK[(worst.meaning as Meaning).value])) worst = t;
+  }
+  if (worst === null) return null;
+  const m = worst.meaning as Meaning;
+  return { ...m, detail: `turn ${worst.index} ${MEANING_WORDS[m.value]}${m.detail === null ? '' : `: ${m.detail}`}` };
+}

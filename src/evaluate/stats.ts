@@ -1,0 +1,308 @@
+// Pass-rate statistics (docs/statistics.md): the Wilson interval, one-sided Fisher exact tests,
+// McNemar's exact test, a seeded paired bootstrap, the attempts a drop needs, and an item's tier.
+// Pure: numbers in, numbers out. Probabilities are summed in log space (log-factorials), so that
+// 100000 attempts are as exact as 3.
+
+/** Passes out of attempts. `total` 0 is allowed and means no evidence. */
+export interface Tally {
+  passed: number;
+  total: number;
+}
+
+/** z for a two-sided 95% interval. */
+export const Z95 = 1.96;
+
+/** Repeat's limit on attempts per run (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it): attemptsNeeded looks no further. */
+export const ATTEMPTS_LIMIT = 20;
+
+/** likely_regressed: the drop's p (not divided by the looks) is under this, and the rate fell by at least LIKELY_POINTS. */
+export const LIKELY_P = 0.2;
+export const LIKELY_POINTS = 15;
+
+/** too_few: fewer attempts than this on either side, when no tier above applies. */
+export const FEW_ATTEMPTS = 3;
+
+export const DEFAULT_ALPHA = 0.05;
+
+/**
+ * Is p below the level a? A p within one part in 10^9 of a counts as equal, not below: the sums
+ * above are exact only to about 1e-12, and an exact tie (3/3 against 0/3 gives p = 1/20) must not
+ * turn into a call at 0.05 by rounding.
+ */
+export function below(p: number, a: number): boolean {
+  return p < a * (1 - 1e-9);
+}
+
+function checkTally(t: Tally, name: string): void {
+  if (!Number.isInteger(t.passed) || !Number.isInteger(t.total) || t.passed < 0 || t.total < 0 || t.passed > t.total) {
+    throw new RangeError(`${name}: ${t.passed} of ${t.total} is not a tally (whole numbers, 0 <= passed <= total)`);
+  }
+}
+
+// ln n! : exact sums below the table's end, Stirling's series above it (its error there is under 1e-20).
+const TABLE_END = 256;
+const LN_FACTORIAL: number[] = [0];
+for (let i = 1; i < TABLE_END; i++) LN_FACTORIAL.push((LN_FACTORIAL[i - 1] as number) + Math.log(i));
+const HALF_LN_2PI = 0.5 * Math.log(2 * Math.PI);
+
+/** ln(n!) for a whole n >= 0. */
+export function lnFactorial(n: number): number {
+  if (n < TABLE_END) return LN_FACTORIAL[n] as number;
+  const inv = 1 / n;
+  const inv2 = inv * inv;
+  return n * Math.log(n) - n + 0.5 * Math.log(n) + HALF_LN_2PI + inv * (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 / 1680)));
+}
+
+/** ln C(n, k). */
+export function lnChoose(n: number, k: number): number {
+  return lnFactorial(n) - lnFactorial(k) - lnFactorial(n - k);
+}
+
+/** ln(sum exp(x)) without overflow or underflow. */
+function lnSumExp(xs: readonly number[]): number {
+  let max = -Infinity;
+  for (const x of xs) if (x > max) max = x;
+  if (max === -Infinity) return -Infinity;
+  let sum = 0;
+  for (const x of xs) sum += Math.exp(x - max);
+  return max + Math.log(sum);
+}
+
+/**
+ * The 95% Wilson score interval of `passed / total` (z = 1.96, no continuity correction), clamped
+ * to [0, 1]. 0 of 0 says nothing: [0, 1].
+ */
+export function wilson(t: Tally, z: number = Z95): [number, number] {
+  checkTally(t, 'wilson');
+  if (t.total === 0) return [0, 1];
+  const n = t.total;
+  const p = t.passed / n;
+  const z2 = z * z;
+  const denom = 1 + z2 / n;
+  const center = (p + z2 / (2 * n)) / denom;
+  const half = (z / denom) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  // At 0 of n and n of n the bound is exactly 0 or 1; the formula's rounding must not move it.
+  const lo = t.passed === 0 ? 0 : Math.max(0, center - half);
+  const hi = t.passed === n ? 1 : Math.min(1, center + half);
+  return [lo, hi];
+}
+
+/**
+ * One-sided Fisher exact tests of now against the baseline, from the hypergeometric distribution
+ * of the 2x2 table (passes / fails x baseline / now) with its margins fixed: X, the passes now,
+ * given all passes and the attempts now. `drop` = P(X <= passes now), `rise` = P(X >= passes now).
+ * A side with no attempts leaves X no room to vary: both are 1.
+ */
+export function fisherOneSided(baseline: Tally, now: Tally): { drop: number; rise: number } {
+  checkTally(baseline, 'fisher baseline');
+  checkTally(now, 'fisher now');
+  const all = baseline.total + now.total;
+  const passes = baseline.passed + now.passed;
+  const draws = now.total;
+  const lo = Math.max(0, draws - (all - passes));
+  const hi = Math.min(passes, draws);
+  const lnDenom = lnChoose(all, draws);
+  const lnPmf = (x: number): number => lnChoose(passes, x) + lnChoose(all - passes, draws - x) - lnDenom;
+  const tail = (from: number, to: number): number => {
+    const terms: number[] = [];
+    for (let x = from; x <= to; x++) terms.push(lnPmf(x));
+    return Math.min(1, Math.exp(lnSumExp(terms)));
+  };
+  const x = now.passed;
+  // A tail that holds the whole support is exactly 1 (summing it would only add rounding).
+  return { drop: x >= hi ? 1 : tail(lo, x), rise: x <= lo ? 1 : tail(x, hi) };
+}
+
+/** P(X <= k) for X ~ Bin(n, 1/2). */
+function halfBinomialCdf(k: number, n: number): number {
+  if (k >= n) return 1;
+  const terms: number[] = [];
+  const lnHalf = n * Math.log(0.5);
+  for (let x = 0; x <= k; x++) terms.push(lnChoose(n, x) + lnHalf);
+  return Math.min(1, Math.exp(lnSumExp(terms)));
+}
+
+/**
+ * McNemar's exact test over paired verdicts: `newlyFailing` (b) and `newlyPassing` (c) are the
+ * discordant pairs; p = min(1, 2 P(X <= min(b, c))) with X ~ Bin(b + c, 1/2). No discordant pair: p = 1.
+ */
+export function mcnemarExact(newlyFailing: number, newlyPassing: number): number {
+  for (const v of [newlyFailing, newlyPassing]) {
+    if (!Number.isInteger(v) || v < 0) throw new RangeError(`mcnemar: ${v} is not a count`);
+  }
+  const n = newlyFailing + newlyPassing;
+  if (n === 0) return 1;
+  return Math.min(1, 2 * halfBinomialCdf(Math.min(newlyFailing, newlyPassing), n));
+}
+
+/**
+ * A 32-bit FNV-1a hash of the seed's UTF-8 bytes: the generator's starting state, so that one
+ * seed string always gives one sequence.
+ */
+export function seedOf(seed: string): number {
+  let h = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(seed)) {
+    h ^= byte;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/** mulberry32 seeded from a string (seedOf): uniform numbers in [0, 1), each a multiple of 2^-32. */
+export function seededRandom(seed: string): () => number {
+  let state = seedOf(seed);
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The q-quantile of sorted values, interpolated linearly between order statistics (numpy's default, "linear"). */
+export function quantileSorted(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) throw new RangeError('quantile of no values');
+  const h = (sorted.length - 1) * q;
+  const i = Math.floor(h);
+  const a = sorted[i] as number;
+  const b = sorted[Math.min(i + 1, sorted.length - 1)] as number;
+  return a + (h - i) * (b - a);
+}
+
+export const BOOTSTRAP_RESAMPLES = 2000;
+
+export interface PairedDifference {
+  items: number;
+  /** Mean of the baseline rates, each item weighing the same. */
+  before: number;
+  /** Mean of the rates now. */
+  now: number;
+  /** now - before. */
+  diff: number;
+  /** 95% percentile interval of diff from the paired bootstrap. */
+  ci: [number, number];
+}
+
+/**
+ * The paired bootstrap over items: each resample draws as many items as there are, with
+ * replacement (index floor(u x n) for each u the generator gives, item by item, resample by
+ * resample), and takes the mean of their differences now - before; the interval is the 2.5th and
+ * 97.5th percentiles of those means. Null when there is no item.
+ */
+export function pairedBootstrap(
+  pairs: readonly { before: number; now: number }[],
+  seed: string,
+  resamples: number = BOOTSTRAP_RESAMPLES,
+): PairedDifference | null {
+  const n = pairs.length;
+  if (n === 0) return null;
+  const diffs = pairs.map((p) => p.now - p.before);
+  const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const random = seededRandom(seed);
+  const means: number[] = [];
+  for (let r = 0; r < resamples; r++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += diffs[Math.floor(random() * n)] as number;
+    means.push(sum / n);
+  }
+  means.sort((a, b) => a - b);
+  const before = mean(pairs.map((p) => p.before));
+  const now = mean(pairs.map((p) => p.now));
+  return { items: n, before, now, diff: now - before, ci: [quantileSorted(means, 0.025), quantileSorted(means, 0.975)] };
+}
+
+/** round(passed x attempts / total), halves up, in whole-number arithmetic (no floating error at .5). */
+function passesAtRate(rate: Tally, attempts: number): number {
+  return Math.floor((2 * rate.passed * attempts + rate.total) / (2 * rate.total));
+}
+
+/**
+ * The least number of attempts now, 1 to ATTEMPTS_LIMIT, at which the observed rate (k =
+ * round(rate x N) passes, halves rounded up) would make the drop's p < a against the same baseline;
+ * null when no number up to the limit would (or there is no observed rate). p < a as in `below`.
+ */
+export function attemptsNeeded(baseline: Tally, now: Tally, a: number): number | null {
+  if (now.total === 0) return null;
+  for (let n = 1; n <= ATTEMPTS_LIMIT; n++) {
+    if (below(fisherOneSided(baseline, { passed: passesAtRate(now, n), total: n }).drop, a)) return n;
+  }
+  return null;
+}
+
+export const TIERS = ['regressed', 'likely_regressed', 'improved', 'too_few', 'steady'] as const;
+export type Tier = (typeof TIERS)[number];
+
+/** An item's statistics (docs/statistics.md), as results.json will keep them. */
+export interface ItemStats {
+  passed: number;
+  total: number;
+  /** passed / total; null with no attempt. */
+  rate: number | null;
+  ci: [number, number];
+  baseline: Tally;
+  pDrop: number;
+  pRise: number;
+  tier: Tier;
+  /** too_few only: the attempts that would call this drop (attemptsNeeded); null: none up to 20, or another tier. */
+  attemptsNeeded: number | null;
+  /** Looks taken (1 when attempts are not adaptive). */
+  looks: number;
+  /** Looks the item could get: the divisor of alpha. */
+  maxLooks: number;
+}
+
+export interface TierOptions {
+  /** stats.alpha: 0.05 unless configured. */
+  alpha: number;
+  /** The looks the item could get (1 when attempts are not adaptive): alpha is divided by it. */
+  maxLooks: number;
+}
+
+/** Did the rate fall by at least `points` points, in exact whole-number arithmetic? */
+function fellBy(baseline: Tally, now: Tally, points: number): boolean {
+  if (baseline.total === 0 || now.total === 0) return false;
+  return (baseline.passed * now.total - now.passed * baseline.total) * 100 >= points * baseline.total * now.total;
+}
+
+/**
+ * The tier, in this order: regressed (drop's p < alpha / maxLooks), likely_regressed (drop's p <
+ * 0.2 and a fall of at least 15 points), improved (rise's p < alpha / maxLooks), too_few (fewer
+ * than 3 attempts on either side), steady.
+ */
+export function tierOf(baseline: Tally, now: Tally, p: { drop: number; rise: number }, options: TierOptions): Tier {
+  const a = options.alpha / options.maxLooks;
+  if (below(p.drop, a)) return 'regressed';
+  if (below(p.drop, LIKELY_P) && fellBy(baseline, now, LIKELY_POINTS)) return 'likely_regressed';
+  if (below(p.rise, a)) return 'improved';
+  if (baseline.total < FEW_ATTEMPTS || now.total < FEW_ATTEMPTS) return 'too_few';
+  return 'steady';
+}
+
+/**
+ * An item's statistics, now against its baseline's attempts (baseline first, as in every function
+ * here), or null when neither side has more than
+ * one attempt (its change is then the verdict's drift alone).
+ */
+export function itemStats(baseline: Tally, now: Tally, options: TierOptions & { looks?: number }): ItemStats | null {
+  checkTally(baseline, 'baseline');
+  checkTally(now, 'now');
+  if (!(options.alpha > 0 && options.alpha < 1)) throw new RangeError(`alpha ${options.alpha} is not between 0 and 1`);
+  if (!Number.isInteger(options.maxLooks) || options.maxLooks < 1) throw new RangeError(`maxLooks ${options.maxLooks} is not a whole number >= 1`);
+  if (now.total <= 1 && baseline.total <= 1) return null;
+  const p = fisherOneSided(baseline, now);
+  const tier = tierOf(baseline, now, p, options);
+  return {
+    passed: now.passed,
+    total: now.total,
+    rate: now.total === 0 ? null : now.passed / now.total,
+    ci: wilson(now),
+    baseline: { passed: baseline.passed, total: baseline.total },
+    pDrop: p.drop,
+    pRise: p.rise,
+    tier,
+    attemptsNeeded: tier === 'too_few' ? attemptsNeeded(baseline, now, options.alpha / options.maxLooks) : null,
+    looks: options.looks ?? 1,
+    maxLooks: options.maxLooks,
+  };
+}

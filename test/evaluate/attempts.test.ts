@@ -1,0 +1,107 @@
+// A baseline's attempts (docs/statistics.md, "A baseline's attempts"): what acceptance keeps of a
+// repeated item's attempts, when a stored tally stands, for fixtures and persona scripts alike.
+
+import { describe, expect, it } from 'vitest';
+import { baselineAttemptsOf, decideAcceptance, decidePersonaAcceptance } from '../../src/evaluate/index.js';
+import type { Baseline, PersonaBaseline, PersonaRecord, RepeatSummary, Turn } from '../../src/types.js';
+import { fixtureRecord } from '../support/fixture-record.js';
+
+const repeat = (passed: number, count: number): RepeatSummary => ({ count, minPass: 1, passed, flaky: passed !== count });
+const stored = (over: Partial<Baseline> = {}): Baseline => ({ label: 'f', reply: 'r', route: null, verdict: 'pass', acceptedAt: 't0', commit: null, ...over });
+const accept = (rec: Parameters<typeof decideAcceptance>[0], current: Baseline | null) => decideAcceptance(rec, 't1', null, current);
+
+describe('baselineAttemptsOf', () => {
+  it('reads the kept tally, else 1 of 1 for a pass and 0 of 1 for a fail', () => {
+    expect(baselineAttemptsOf({ verdict: 'pass', attempts: { passed: 7, total: 10 } })).toEqual({ passed: 7, total: 10 });
+    expect(baselineAttemptsOf({ verdict: 'pass' })).toEqual({ passed: 1, total: 1 });
+    expect(baselineAttemptsOf({ verdict: 'fail' })).toEqual({ passed: 0, total: 1 });
+  });
+});
+
+describe('accepting a fixture keeps its attempts', () => {
+  it('writes passes of attempts made for a repeated item, nothing for one run once', () => {
+    const d = accept(fixtureRecord({ repeat: repeat(2, 3) }), null);
+    expect(d).toMatchObject({ kind: 'accept', baseline: { verdict: 'pass', attempts: { passed: 2, total: 3 } } });
+    const once = accept(fixtureRecord({}), null);
+    expect(once.kind === 'accept' && 'attempts' in once.baseline).toBe(false);
+  });
+
+  it('a new reply takes the run\'s attempts, even fewer than the stored ones', () => {
+    expect(accept(fixtureRecord({ reply: 'new', repeat: repeat(3, 3) }), stored({ attempts: { passed: 10, total: 10 } }))).toMatchObject({
+      kind: 'accept',
+      baseline: { reply: 'new', attempts: { passed: 3, total: 3 } },
+    });
+    const once = accept(fixtureRecord({ reply: 'new' }), stored({ attempts: { passed: 10, total: 10 } }));
+    expect(once.kind === 'accept' && 'attempts' in once.baseline).toBe(false);
+  });
+
+  it('the same reply keeps a stored tally from as many attempts or more; a run with as many or more and another tally rewrites it', () => {
+    const ten = stored({ attempts: { passed: 10, total: 10 } });
+    // Fewer attempts than the baseline holds never overwrite it.
+    expect(accept(fixtureRecord({ repeat: repeat(2, 3) }), ten)).toEqual({ kind: 'unchanged' });
+    expect(accept(fixtureRecord({}), ten)).toEqual({ kind: 'unchanged' });
+    // The same tally: unchanged.
+    expect(accept(fixtureRecord({ repeat: repeat(10, 10) }), ten)).toEqual({ kind: 'unchanged' });
+    // A nightly refresh of as many attempts with another tally: rewritten.
+    expect(accept(fixtureRecord({ repeat: repeat(9, 10) }), ten)).toMatchObject({ kind: 'accept', baseline: { attempts: { passed: 9, total: 10 } } });
+    // An older baseline (1 of 1) accepted again from a repeated run gains its attempts.
+    expect(accept(fixtureRecord({ repeat: repeat(3, 3) }), stored())).toMatchObject({ kind: 'accept', baseline: { attempts: { passed: 3, total: 3 } } });
+    // ... and from a single passing attempt stays as it is.
+    expect(accept(fixtureRecord({}), stored())).toEqual({ kind: 'unchanged' });
+  });
+});
+
+describe('accepting a persona script keeps its attempts', () => {
+  const turn = (index: number): Turn => ({
+    index,
+    message: index === 0 ? null : `m${index}`,
+    reply: `r${index}`,
+    route: null,
+    offTrack: [],
+    toolCalls: [],
+    outcome: null,
+    errors: [],
+    durationMs: 1,
+  });
+  const record = (over: Partial<PersonaRecord>): PersonaRecord =>
+    ({
+      label: 'p',
+      file: 'p.yml',
+      line: 1,
+      persona: null,
+      turns: [turn(0), turn(1)],
+      unsent: [],
+      visited: [],
+      outcome: null,
+      checks: [],
+      baseline: null,
+      durationMs: 2,
+      errored: false,
+      error: null,
+      errorKind: null,
+      verdict: 'pass',
+      drift: { transcript: null, route: null, verdict: 'no_baseline' },
+      ...over,
+    }) as PersonaRecord;
+  const current = (over: Partial<PersonaBaseline> = {}): PersonaBaseline => ({
+    label: 'p',
+    kind: 'persona',
+    transcript: [turn(0), turn(1)].map((t) => ({ message: t.message, reply: t.reply, route: t.route })),
+    visited: [],
+    outcome: null,
+    verdict: 'pass',
+    acceptedAt: 't0',
+    commit: null,
+    ...over,
+  });
+
+  it('by the same rules', () => {
+    expect(decidePersonaAcceptance(record({ repeat: repeat(4, 5) }), 't1', null, null)).toMatchObject({ kind: 'accept', baseline: { attempts: { passed: 4, total: 5 } } });
+    expect(decidePersonaAcceptance(record({ repeat: repeat(4, 5) }), 't1', null, current({ attempts: { passed: 10, total: 10 } }))).toEqual({ kind: 'unchanged' });
+    expect(decidePersonaAcceptance(record({ repeat: repeat(4, 5) }), 't1', null, current({ attempts: { passed: 5, total: 5 } }))).toMatchObject({
+      kind: 'accept',
+      baseline: { attempts: { passed: 4, total: 5 } },
+    });
+    expect(decidePersonaAcceptance(record({}), 't1', null, current())).toEqual({ kind: 'unchanged' });
+  });
+});
