@@ -86,9 +86,10 @@ export interface JudgeConfig {
   /** Judge calls in flight at most; a 429 halves it for a while (http/limiter.ts). Default 4. */
   concurrency: number;
   /** Shown wherever the judge is named; the demo sets it to make clear it is not a real model. */
-  label: string | null;  /**
+  label: string | null;
+  /**
    * `judge.panel` (docs/judges.md, "Panels"): 3 or 5 members that judge in place of this judge, each
-   * with the keys it sets (the rest come from this judge: `panelMembers` in src/suite/config-file.ts); absent or null: none.
+   * with the keys it sets (the rest come from this judge: `panelMembers` below); absent or null: none.
    */
   panel?: PanelMemberSettings[] | null;
 }
@@ -331,6 +332,50 @@ export const DEFAULT_COST: CostConfig = { agentTurnUsd: 0.01, turnsPerFixture: n
 
 /** `cost.simulatorCallUsd` when config.yml does not set it. */
 export const DEFAULT_SIMULATOR_CALL_USD = 0.005;
+
+/**
+ * The judge's settings that config.yml, the flags and the inputs leave out (docs/judges.md): each
+ * provider's own API address and model, and the client's timeout, retries, backoff and concurrency.
+ * The simulator and a panel member of another provider than the judge's start from the same.
+ */
+export const JUDGE_DEFAULTS: Record<JudgeProvider, { baseUrl: string; model: string }> = {
+  openai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
+  anthropic: { baseUrl: 'https://api.anthropic.com/v1', model: 'claude-haiku-4-5' },
+};
+
+/** `judge.timeoutMs`, `retries`, `backoffMs` and `concurrency` (calls in flight at most) when nothing sets them. */
+export const JUDGE_CLIENT_DEFAULTS: Readonly<Pick<JudgeConfig, 'timeoutMs' | 'retries' | 'backoffMs' | 'concurrency'>> = {
+  timeoutMs: 30_000,
+  retries: 2,
+  backoffMs: 250,
+  concurrency: 4,
+};
+
+/**
+ * A panel member's judge (docs/judges.md, "Panels"): the keys it sets, the rest from `judge`. A
+ * member of another provider than the judge's takes that provider's default address and model
+ * instead of the judge's, and never the judge's API key (a key belongs to one vendor).
+ */
+export function panelMemberConfig(judge: JudgeConfig, m: PanelMemberSettings): JudgeConfig {
+  const provider = m.provider ?? judge.provider;
+  const same = provider === judge.provider;
+  return {
+    provider,
+    baseUrl: m.baseUrl ?? (same ? judge.baseUrl : JUDGE_DEFAULTS[provider].baseUrl),
+    model: m.model ?? (same ? judge.model : JUDGE_DEFAULTS[provider].model),
+    apiKey: m.apiKey !== undefined ? m.apiKey : same ? judge.apiKey : null,
+    timeoutMs: m.timeoutMs ?? judge.timeoutMs,
+    retries: m.retries ?? judge.retries,
+    backoffMs: m.backoffMs ?? judge.backoffMs,
+    concurrency: m.concurrency ?? judge.concurrency,
+    label: m.label ?? null,
+  };
+}
+
+/** The judges of a panel in order, or null when the judge has none. */
+export function panelMembers(judge: JudgeConfig): JudgeConfig[] | null {
+  return judge.panel ? judge.panel.map((m) => panelMemberConfig(judge, m)) : null;
+}
 
 export function defaultConfig(): Config {
   return {

@@ -1,10 +1,9 @@
 // The engine shared by the CLI and the Action: load -> estimate -> replay -> record. Entries
 // (cli.ts, main.ts) decide where output goes; this module decides nothing about the surface.
 
-import type { Config } from './config.js';
+import { JUDGE_DEFAULTS, type Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Simulator, Spend } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
-import { JUDGE_DEFAULTS } from './suite/config-file.js';
 import { repeatOf } from './suite/repeat.js';
 import { criteriaCount, estimateCost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';

@@ -29,7 +29,7 @@ function isSystemError(e: unknown): e is NodeJS.ErrnoException {
 }
 
 /** True for failures the user can act on; false for bugs (internal errors). */
-export function isUserFacing(e: unknown): e is Error {
+function isUserFacing(e: unknown): e is Error {
   return e instanceof UserError || isGitHubError(e) || isSystemError(e);
 }
 
@@ -42,7 +42,7 @@ function messageOf(e: unknown): string {
  * The one-paragraph report of an internal error: what happened, that it is a bug, and how to
  * report it. `stackHint` says how to see the stack trace on this surface.
  */
-export function internalErrorText(e: unknown, stackHint: string): string {
+function internalErrorText(e: unknown, stackHint: string): string {
   return (
     `internal error: ${messageOf(e)}. ` +
     `This is a bug in agent-replay ${TOOL.version}, not a problem with your suite or configuration: ` +

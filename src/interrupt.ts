@@ -3,7 +3,7 @@
 // `interrupted`; the process then exits with the conventional status 128 + the signal's number.
 
 /** The signals a run stops on, with the exit status a shell reports for each. */
-export const INTERRUPT_SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const;
+const INTERRUPT_SIGNALS = { SIGINT: 130, SIGTERM: 143 } as const;
 
 export type InterruptSignal = keyof typeof INTERRUPT_SIGNALS;
 

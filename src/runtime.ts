@@ -5,7 +5,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** The young generation's semi-space size a replay settles at (see tuneRuntime). */
-export const SEMI_SPACE_BYTES = 4 * 1024 * 1024;
+const SEMI_SPACE_BYTES = 4 * 1024 * 1024;
 
 export function tuneRuntime(): void {
   // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with its optimizing

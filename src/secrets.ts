@@ -60,7 +60,7 @@ function charPattern(char: string): string {
 }
 
 /** One pattern matching a secret in any of its forms. */
-export function secretPattern(secret: string): string {
+function secretPattern(secret: string): string {
   return [...secret].map(charPattern).join('');
 }
 

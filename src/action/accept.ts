@@ -24,7 +24,7 @@ import { UserError } from '../errors.js';
 
 const ALLOWED_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
 
-export class Refusal extends Error {
+class Refusal extends Error {
   override name = 'Refusal';
 }
 
@@ -69,7 +69,7 @@ export function runStateSentence(status: string | null): string {
 }
 
 /** The suite folder inside the repository, as a clean relative POSIX path. */
-export function repoSuiteDir(dir: string): string {
+function repoSuiteDir(dir: string): string {
   const clean = posix.normalize(dir.replace(/\\/g, '/')).replace(/\/+$/, '');
   if (clean.startsWith('/') || clean === '..' || clean.startsWith('../') || clean === '') {
     throw new Refusal(`the dir input "${dir}" must be a relative path inside the repository`);
@@ -78,7 +78,7 @@ export function repoSuiteDir(dir: string): string {
 }
 
 /** `<suiteDir>/baselines/<label>.json` in the repository; baselinePath refuses a label that is invalid or would leave the folder. */
-export function baselineRepoPath(suiteDir: string, label: string): string {
+function baselineRepoPath(suiteDir: string, label: string): string {
   const baselinesDir = posix.join(suiteDir, 'baselines');
   try {
     baselinePath(baselinesDir, label);
@@ -179,7 +179,7 @@ async function addNotice(github: GitHubApi, ctx: ActionContext, prNumber: number
 }
 
 /** `text` as one single-quoted shell word. */
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;
 }
 

@@ -47,7 +47,7 @@ async function shardTimings(timingsInput: string | null, ctx: ActionContext, dep
 }
 
 /** The comment and summary when the agent never answered: nothing was replayed. */
-export function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
+function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
   return [
     markerLine(rctx.marker),
     metaLine({ headSha: rctx.headSha, runId: null, artifactName: null }),

@@ -74,7 +74,7 @@ export function pullFromPayload(payload: Json, repoFullName: string): PullContex
   };
 }
 
-export function deploymentFromPayload(eventName: string, payload: Json): DeploymentContext | null {
+function deploymentFromPayload(eventName: string, payload: Json): DeploymentContext | null {
   if (eventName !== 'deployment_status') return null;
   const status = obj(payload.deployment_status);
   const deployment = obj(payload.deployment);
@@ -87,7 +87,7 @@ export function deploymentFromPayload(eventName: string, payload: Json): Deploym
   };
 }
 
-export function pushFromPayload(eventName: string, payload: Json): PushContext | null {
+function pushFromPayload(eventName: string, payload: Json): PushContext | null {
   if (eventName !== 'push') return null;
   const ref = str(payload.ref);
   return {

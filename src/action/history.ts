@@ -17,9 +17,9 @@ import type { ActionContext } from './context.js';
 import { downloadProblem, downloadRunRecord } from './download.js';
 
 /** At most this many runs of the default branch make the trend (and so at most this many downloads). */
-export const TREND_RUNS = 10;
+const TREND_RUNS = 10;
 /** Downloads at the same time. */
-export const TREND_CONCURRENCY = 4;
+const TREND_CONCURRENCY = 4;
 
 function why(e: unknown): string {
   return isGitHubError(e) ? e.message : (e as Error).message;
@@ -51,14 +51,14 @@ export async function previousRun(github: GitHubApi, ctx: ActionContext, marker:
 }
 
 /** The workflow's file name from GITHUB_WORKFLOW_REF (`owner/repo/.github/workflows/ci.yml@refs/...`). */
-export function workflowFile(workflowRef: string | null): string | null {
+function workflowFile(workflowRef: string | null): string | null {
   if (!workflowRef) return null;
   const m = /\/\.github\/workflows\/([^@/]+)@/.exec(workflowRef);
   return m ? (m[1] as string) : null;
 }
 
 /** The repository's default branch, as the event payload tells it. */
-export function defaultBranch(ctx: ActionContext): string | null {
+function defaultBranch(ctx: ActionContext): string | null {
   if (ctx.push?.defaultBranch) return ctx.push.defaultBranch;
   const repo = ctx.payload.repository;
   const branch = repo !== null && typeof repo === 'object' ? (repo as Record<string, unknown>).default_branch : undefined;
@@ -80,7 +80,7 @@ export function resultsArtifact(artifacts: readonly ArtifactInfo[]): ArtifactInf
 }
 
 /** How many default-branch runs are tried for timings before giving up. */
-export const TIMINGS_RUNS = 3;
+const TIMINGS_RUNS = 3;
 
 /**
  * The durations of the last successful `push` run of this workflow on the default branch

@@ -6,7 +6,7 @@ import { FAIL_ON_CONDITIONS, JUDGE_PROVIDERS, type FailOnCondition } from '../ty
 import { parseFailOn, parseShard } from '../evaluate/index.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 
-export const MODES = ['check', 'accept', 'report'] as const;
+const MODES = ['check', 'accept', 'report'] as const;
 export type Mode = (typeof MODES)[number];
 export { JUDGE_PROVIDERS };
 
@@ -80,7 +80,7 @@ function positiveNumber(name: string, value: string, integer: boolean): number |
 }
 
 /** The path of the agent under a deployment's address: "/api/chat"; "api/chat" gets its leading slash. */
-export function agentPathInput(value: string): string | null {
+function agentPathInput(value: string): string | null {
   if (value === '') return null;
   if (/[\s?#]/.test(value) || /^[a-z][a-z0-9+.-]*:/i.test(value)) {
     throw new InputError(`input agent-path: "${value}" is not a path; give the path of the agent under the deployment's address, for example /api/chat`);
@@ -89,7 +89,7 @@ export function agentPathInput(value: string): string | null {
 }
 
 /** Whole seconds from 0 to MAX_WAIT_FOR_AGENT_S. */
-export function waitForAgentInput(value: string): number | null {
+function waitForAgentInput(value: string): number | null {
   if (value === '') return null;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > MAX_WAIT_FOR_AGENT_S) {
@@ -115,7 +115,7 @@ export function parseHeaders(text: string): Record<string, string> {
 }
 
 /** A workflow file name as the dispatch API takes it (`agent-replay.yml`); a path under .github/workflows/ is reduced to it. */
-export function workflowFileInput(name: string, value: string): string | null {
+function workflowFileInput(name: string, value: string): string | null {
   if (value === '') return null;
   const file = value.replace(/^\.?\/?\.github\/workflows\//, '');
   if (/^[A-Za-z0-9._-]+\.ya?ml$/.test(file)) return file;
@@ -123,7 +123,7 @@ export function workflowFileInput(name: string, value: string): string | null {
 }
 
 /** `i/n` (for example `${{ matrix.shard }}/4`); empty: no shard. */
-export function shardInput(value: string): { index: number; total: number } | null {
+function shardInput(value: string): { index: number; total: number } | null {
   if (value === '') return null;
   try {
     return Object.freeze(parseShard(value, 'input shard'));

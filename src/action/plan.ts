@@ -16,7 +16,7 @@ export type PlanInputs = Pick<Inputs, 'agentUrl' | 'agentPath'>;
  * on the branch after its commit): the pull request is the open one whose head is that branch of
  * this repository. The replayed commit stays the one the workflow checked out (GITHUB_SHA).
  */
-export async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext): Promise<ActionContext> {
+async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext): Promise<ActionContext> {
   const branch = ctx.ref?.startsWith('refs/heads/') ? ctx.ref.slice('refs/heads/'.length) : null;
   if (branch === null) {
     core.info(`workflow_dispatch on ${ctx.ref ?? 'an unknown ref'}: not a branch, so there is no pull request to comment on; the report is in the job summary`);

@@ -53,7 +53,7 @@ export function overridesFrom(inputs: OverrideInputs): ConfigOverrides {
 }
 
 /** One sticky comment per key: the comment-key input, else the workflow's name. */
-export function commentMarker(commentKey: string | null, ctx: Pick<ActionContext, 'workflow'>): string {
+function commentMarker(commentKey: string | null, ctx: Pick<ActionContext, 'workflow'>): string {
   return markerFor(commentKey ?? ctx.workflow);
 }
 

@@ -16,7 +16,7 @@ import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 
 /** Expands each line of the results input: a file, a folder (every results.json below it), or a `*` pattern in the last segment. */
-export async function expandResults(patterns: readonly string[], cwd: string): Promise<string[]> {
+async function expandResults(patterns: readonly string[], cwd: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     for (const e of await readdir(dir, { withFileTypes: true })) {

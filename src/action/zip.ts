@@ -8,8 +8,8 @@
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 
-export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
-export const MAX_ENTRIES = 1000;
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+const MAX_ENTRIES = 1000;
 
 export interface ZipEntry {
   name: string;

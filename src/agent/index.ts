@@ -10,4 +10,4 @@ export type { DecodedReply, DecodeResult } from './decode.js';
 export { decodeEventStream, decodeNdjson, parseEventStream } from './stream.js';
 export type { SseEvent } from './stream.js';
 export type { MappedTurn, MapResult } from './response.js';
-export { backoffDelay, parseRetryAfter, MAX_RETRY_AFTER_MS, MAX_BACKOFF_MS } from '../http/retry.js';
+export { backoffDelay, parseRetryAfter, MAX_RETRY_AFTER_MS } from '../http/retry.js';

@@ -57,11 +57,6 @@ export function sumUsage(reads: readonly UsageRead[]): UsageRead {
   return sum === null ? NO_USAGE : { kind: 'usage', usage: sum };
 }
 
-/** The usage of a read, or null. */
-export function usageOf(read: UsageRead): TokenUsage | null {
-  return read.kind === 'usage' ? read.usage : null;
-}
-
 /** What a malformed usage looked like, in a few words (its keys, never its whole value). */
 function describeUsage(value: unknown): string {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {

@@ -1,6 +1,6 @@
 // Small helpers for detail lines: one line each, values quoted and bounded.
 
-export const MAX_QUOTED_CHARS = 80;
+const MAX_QUOTED_CHARS = 80;
 
 /** `"value"` on one line (newlines and tabs shown as \n and \t), at most `max` characters. */
 export function quote(value: string, max = MAX_QUOTED_CHARS): string {

@@ -1,7 +1,7 @@
 import type { Outcome } from '../types.js';
 
 /** A latency in ms for a detail line: whole ms, or tenths when the value has them. */
-export function msText(ms: number): string {
+function msText(ms: number): string {
   return `${Number(ms.toFixed(1))} ms`;
 }
 

@@ -28,7 +28,7 @@ export const MAX_MATCH_CHARS = 200;
  * The worker: compiles (with a small cache) and runs one pattern per message. Plain CommonJS so
  * that it runs as an eval worker under every supported Node version.
  */
-export const REGEX_WORKER_SOURCE = `
+const REGEX_WORKER_SOURCE = `
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const MAX = ${MAX_MATCH_CHARS};

@@ -2,7 +2,7 @@ import type { Outcome, RegexEvaluator, RegexResult } from '../types.js';
 import { line, quote, showPattern } from './format.js';
 
 /** Maps what the pool observed to a verdict and a detail line that says which. */
-export function regexOutcome(pattern: string, flags: string, result: RegexResult): Outcome {
+function regexOutcome(pattern: string, flags: string, result: RegexResult): Outcome {
   const shown = showPattern(pattern, flags);
   switch (result.kind) {
     case 'matched':

@@ -6,6 +6,7 @@
 
 import { clip, codeSpan, escapeInline, oneLine } from '../report/escape.js';
 import { formatUsd } from '../report/money.js';
+import { plural } from '../words.js';
 import type { Calibration } from './schema.js';
 
 type Criterion = Calibration['criteria'][number];
@@ -13,12 +14,8 @@ type Item = Criterion['items'][number];
 
 const CRITERION_WIDTH = 48;
 
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 /** 0.7, 0.75, 0.333 (at most three decimals). */
-export function num(n: number): string {
+function num(n: number): string {
   return String(Number(n.toFixed(3)));
 }
 

@@ -8,7 +8,7 @@ import { roundUsd } from '../evaluate/estimate.js';
 import type { AcceptedFrom, CalibrationPlan, CalibrationTarget, ItemKind, SkippedTarget, UnbaselinedItem } from './plan.js';
 
 /** A median this close to the threshold (either side, inclusive) straddles it. */
-export const STRADDLE_MARGIN = 0.1;
+const STRADDLE_MARGIN = 0.1;
 
 /** Figures are kept to a millionth, so 0.9 - 0.2 reads 0.7, not 0.7000000000000001. */
 function round6(n: number): number {

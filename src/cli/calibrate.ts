@@ -22,16 +22,16 @@ import { renderCalibrationMarkdown, renderCalibrationText } from '../calibrate/r
 import type { Values } from './options.js';
 import { resolvePath, writeText, type CliIO } from './output.js';
 
-export const MAX_REPEAT = 20;
+const MAX_REPEAT = 20;
 
-export function parseRepeat(text: string | undefined): number {
+function parseRepeat(text: string | undefined): number {
   if (text === undefined) return 1;
   const n = Number(text);
   if (text.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_REPEAT) throw new UsageError(`--repeat must be a whole number from 1 to ${MAX_REPEAT}, got "${text}"`);
   return n;
 }
 
-export function parseMinAgreement(text: string | undefined): number | null {
+function parseMinAgreement(text: string | undefined): number | null {
   if (text === undefined) return null;
   const n = Number(text);
   if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--min-agreement must be a fraction from 0 to 1 (0.9 for 90%), got "${text}"`);
@@ -39,7 +39,7 @@ export function parseMinAgreement(text: string | undefined): number | null {
 }
 
 /** The terminal's refusal: the figures and how to confirm; nothing was sent. */
-export function calibrateRefusalText(e: CalibrationEstimate, dir: string): string {
+function calibrateRefusalText(e: CalibrationEstimate, dir: string): string {
   const [est, cap] = formatUsdPair(e.usd, e.capUsd);
   return (
     `not run: the estimated cost ${est} for ${e.calls} judge ${e.calls === 1 ? 'call' : 'calls'} (${e.baselines} ${e.baselines === 1 ? 'baseline' : 'baselines'} x --repeat ${e.repeat}${e.members !== undefined ? ` x ${e.members} panel members` : ''} x ${formatUsdPair(e.judgeCallUsd, 0)[0]} a call) is above the cost cap ${cap}.\n` +

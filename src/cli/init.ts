@@ -22,10 +22,10 @@ export const INIT_TEMPLATES = ['native', 'openai-chat', 'openai-responses', 'ant
 export type InitPreset = (typeof INIT_TEMPLATES)[number];
 
 /** The repository of the Action, as workflows name it in `uses:`; pinned to this version's tag. */
-export const ACTION_REPOSITORY = 'agent-replay/agent-replay';
+const ACTION_REPOSITORY = 'agent-replay/agent-replay';
 export const ACTION_USES = `${ACTION_REPOSITORY}@v${TOOL.version}`;
 /** The actions the workflows use besides ours, pinned to their major version tags. */
-export const PINNED = { checkout: 'actions/checkout@v4', downloadArtifact: 'actions/download-artifact@v4' } as const;
+const PINNED = { checkout: 'actions/checkout@v4', downloadArtifact: 'actions/download-artifact@v4' } as const;
 
 export interface InitOptions {
   dir: string;
@@ -298,7 +298,7 @@ jobs:
 const slash = (p: string): string => p.split('\\').join('/');
 
 /** The files init writes, relative to the working directory. Pure. */
-export function initFiles(o: { dir: string; preset: InitPreset; workflows: string }): InitFile[] {
+function initFiles(o: { dir: string; preset: InitPreset; workflows: string }): InitFile[] {
   const dir = slash(o.dir).replace(/\/+$/, '') || '.';
   const wf = slash(o.workflows).replace(/\/+$/, '') || '.';
   return [

@@ -146,7 +146,7 @@ export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCa
   return renderCapRefusalText(estimate, fixtureCount, judgeCalls, dir, personaCount, simulatorCalls);
 }
 
-export function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {
+function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {
   if (result.kind === 'config_errors') return EXIT.usage;
   if (result.kind === 'refused') {
     io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir, result.personaCount, result.simulatorCalls));

@@ -65,7 +65,7 @@ function unquote(text: string): string {
  * quotes is dropped from TEXT and CRITERION). A pattern that does not compile is refused here, as
  * the Tester refuses it before the request fires: nothing would be checked.
  */
-export function parseAssert(text: string, threshold: string | undefined): Assertion {
+function parseAssert(text: string, threshold: string | undefined): Assertion {
   const colon = text.indexOf(':');
   const kind = colon === -1 ? text : text.slice(0, colon);
   const value = colon === -1 ? '' : text.slice(colon + 1);
@@ -165,7 +165,7 @@ function signals(list: readonly string[]): string {
 }
 
 /** The probe as the terminal shows it. Pure; agent text is flattened and stripped of controls. */
-export function renderProbe(r: ProbeResult, opts: { color: boolean }): string {
+function renderProbe(r: ProbeResult, opts: { color: boolean }): string {
   const paint = (c: keyof typeof ANSI, t: string): string => (opts.color ? `${ANSI[c]}${t}${ANSI.reset}` : t);
   const f = r.record;
   const facts = [`session ${oneLine(r.session)}`, ...(r.agentHost ? [`agent ${oneLine(r.agentHost)}`] : []), `${f.durationMs} ms`];
@@ -253,7 +253,7 @@ function overridesOf(o: ProbeOptions): ConfigOverrides {
 }
 
 /** `--preset NAME`: one of the agent presets, else a usage error listing them (nothing is sent). */
-export function parsePreset(value: string): AgentPreset {
+function parsePreset(value: string): AgentPreset {
   const found = AGENT_PRESET_NAMES.find((p) => p === value);
   if (found === undefined) throw new UsageError(`--preset "${value}" is not an agent preset; use one of: ${AGENT_PRESET_NAMES.join(', ')}`);
   return found;

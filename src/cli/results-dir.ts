@@ -6,15 +6,12 @@
 import { join } from 'node:path';
 import { createFileExclusively, repositoryFor } from '../fs-safe.js';
 
-export const RESULTS_FOLDER = 'results';
+const RESULTS_FOLDER = 'results';
 
 /** The default --out, relative to the working directory, for the suite folder `dir`. */
 export function defaultOut(dir: string): string {
   return join(dir, RESULTS_FOLDER, 'results.json');
 }
-
-/** The default --out of the default suite folder, as the help shows it. */
-export const DEFAULT_OUT = defaultOut('.agent-replay');
 
 export const RESULTS_GITIGNORE = '# Written by agent-replay: run results stay out of git (delete this file to commit them).\n*\n';
 

@@ -29,7 +29,7 @@ export type Outcome = 'finish' | 'handoff' | 'switch';
 const WELCOME: Answer = { reply: 'Welcome to Example Outfitters! How can I help?', route: { conversation: 'welcome', stage: 'greeting' } };
 
 /** Refunds above this total (EUR) go to a human. */
-export const REFUND_LIMIT_EUR = 100;
+const REFUND_LIMIT_EUR = 100;
 
 /** The agent's answers to single questions, keyed by the exact user message. */
 const ANSWERS: Record<string, Answer> = {

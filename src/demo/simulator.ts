@@ -16,7 +16,7 @@ export function isSimulatorRequest(body: Record<string, unknown>): boolean {
 }
 
 /** The next user message, or done with a reason, for what the prompt says. */
-export function simulatedUserAnswer(prompt: string): { done: boolean; message: string | null; reason: string | null } {
+function simulatedUserAnswer(prompt: string): { done: boolean; message: string | null; reason: string | null } {
   const goal = /Goal:\n([^\n]*)/.exec(prompt)?.[1] ?? '';
   const userTurns = (prompt.match(/\] User: /g) ?? []).length;
   const lastReply = [...prompt.matchAll(/\] Chatbot(?: \(welcome\))?: ([^\n]*)/g)].at(-1)?.[1] ?? '';

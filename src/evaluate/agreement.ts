@@ -65,7 +65,7 @@ export function formatAgreement(a: Pick<Agreement, 'percent'>): string {
 }
 
 /** The conversations an item counts in (see AgreementReport.byConversation), normalised and unique. */
-export function itemConversations(item: Item): string[] {
+function itemConversations(item: Item): string[] {
   let names: string[];
   if (isScript(item)) {
     names = item.baseline !== null ? item.baseline.visited : item.visited;

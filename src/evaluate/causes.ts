@@ -65,7 +65,7 @@ function httpCause(status: number, endpoint: string | null, html: boolean): Caus
 }
 
 /** The cause of an errored replay, from its error class and message. */
-export function errorCause(errorKind: string, error: string, endpoint: string | null): Cause {
+function errorCause(errorKind: string, error: string, endpoint: string | null): Cause {
   const text = withoutTurn(error);
   const url = endpoint ?? '';
   if (errorKind === 'http') {
@@ -126,7 +126,7 @@ export function errorCause(errorKind: string, error: string, endpoint: string | 
 }
 
 /** The cause of a check that did not run, from its detail line. */
-export function notEvaluatedCause(detail: string): Cause {
+function notEvaluatedCause(detail: string): Cause {
   if (/^judge unreachable: no judge configured/.test(detail)) {
     return { key: 'judge:none', what: 'no judge configured', hint: 'add a judge section to config.yml (judge assertions and criteria need one)' };
   }

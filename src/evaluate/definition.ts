@@ -30,7 +30,7 @@ export function canonicalJson(value: unknown): string {
  * its criterion and threshold belong to the judge fingerprint. Label, file and line are not part
  * of it (moving a fixture does not change it).
  */
-export function fixtureDefinition(f: Pick<Fixture, 'message' | 'persona' | 'assertion'>): string {
+function fixtureDefinition(f: Pick<Fixture, 'message' | 'persona' | 'assertion'>): string {
   const a = f.assertion;
   const assertion = a === null ? null : a.kind === 'all' ? { kind: a.kind, assertions: a.assertions.map(checkDefinition) } : checkDefinition(a);
   return canonicalJson({ item: 'fixture', message: f.message, persona: f.persona, assertion });
@@ -57,7 +57,7 @@ function checkDefinition(a: SingleAssertion): JsonValue {
  * maxTurnLatencyMs). Criteria
  * and their threshold belong to the judge fingerprint; maxTurns is a limit checked when loading.
  */
-export function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'mocks' | 'unmockedTools' | 'expect' | 'user'>, simulatorPromptVersion: string | null = null): string {
+function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' | 'followUps' | 'mocks' | 'unmockedTools' | 'expect' | 'user'>, simulatorPromptVersion: string | null = null): string {
   const { conversations, terminal, toolCalled, toolNotCalled } = p.expect;
   return canonicalJson({
     item: 'persona',
@@ -84,14 +84,14 @@ export function personaDefinition(p: Pick<PersonaScript, 'persona' | 'opening' |
 }
 
 /** A fixture's judge fingerprint: null unless its assertion is (or its list holds) a judge assertion. */
-export function fixtureJudgeFingerprint(f: Pick<Fixture, 'assertion'>, model: string | null, promptVersion: string): JudgeFingerprint | null {
+function fixtureJudgeFingerprint(f: Pick<Fixture, 'assertion'>, model: string | null, promptVersion: string): JudgeFingerprint | null {
   const a = judgeAssertionOf(f.assertion);
   if (a === null) return null;
   return { model, promptVersion, criteria: [{ criterion: a.criterion, threshold: a.threshold }] };
 }
 
 /** A script's judge fingerprint: null when it has no criteria. */
-export function personaJudgeFingerprint(p: Pick<PersonaScript, 'expect' | 'threshold'>, model: string | null, promptVersion: string): JudgeFingerprint | null {
+function personaJudgeFingerprint(p: Pick<PersonaScript, 'expect' | 'threshold'>, model: string | null, promptVersion: string): JudgeFingerprint | null {
   if (p.expect.criteria.length === 0) return null;
   return { model, promptVersion, criteria: p.expect.criteria.map((criterion) => ({ criterion, threshold: p.threshold })) };
 }

@@ -52,7 +52,7 @@ export function itemLatencyMs(record: Pick<FixtureRecord, 'latencyMs'> & { attem
 }
 
 /** The median: the middle value, or the mean of the two middle values of an even count. */
-export function median(values: readonly number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;

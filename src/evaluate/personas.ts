@@ -24,6 +24,7 @@ import type {
 } from '../types.js';
 import { callMatches, jsonEqual } from './match.js';
 import { line, quote, showPattern } from '../assertions/format.js';
+import { plural } from '../words.js';
 import { judgeOutcome } from '../assertions/judge.js';
 import { rewritesBaseline } from './changes.js';
 import { driftVerdict, sameRoute, sameRoutes } from './drift.js';
@@ -132,10 +133,6 @@ export type ConversationStop = 'complete' | 'ended' | 'errored';
 
 function replyWanted(e: ReplyExpectation): string {
   return 'contains' in e ? `contains ${quote(e.contains)}` : `matches ${showPattern(e.regex, e.flags)}`;
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**

@@ -32,7 +32,7 @@ export function combineAttempts(outcomes: readonly AttemptOutcome[], repeat: Rep
 }
 
 /** "k/N": passes over attempts. */
-export function passesOf(summary: Pick<RepeatSummary, 'passed' | 'count'>): string {
+function passesOf(summary: Pick<RepeatSummary, 'passed' | 'count'>): string {
   return `${summary.passed}/${summary.count}`;
 }
 

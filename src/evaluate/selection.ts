@@ -6,7 +6,7 @@ import type { RunRecord } from '../types.js';
 import { resultOf } from './compare.js';
 
 /** A label glob: `*` any run of characters, `?` one character; everything else literal. */
-export function globToRegExp(glob: string): RegExp {
+function globToRegExp(glob: string): RegExp {
   const body = glob.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '*' ? '.*' : c === '?' ? '.' : `\\${c}`));
   return new RegExp(`^${body}$`);
 }

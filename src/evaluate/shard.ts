@@ -13,7 +13,7 @@
 import { stableHash } from './definition.js';
 import type { RunRecord, ShardInfo } from '../types.js';
 
-export const MAX_SHARDS = 256;
+const MAX_SHARDS = 256;
 
 /** One item of the suite as the partition sees it. */
 export interface ShardItem {

@@ -11,7 +11,7 @@ export function plusUsage(a: TokenUsage | null | undefined, b: TokenUsage | null
   return { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
 }
 
-export function totalTokens(u: TokenUsage): number {
+function totalTokens(u: TokenUsage): number {
   return u.inputTokens + u.outputTokens;
 }
 

@@ -7,7 +7,7 @@ import { GitHubError, toGitHubError } from './errors.js';
 import { createOctokit, type CreateOctokitOptions, type GitHubOctokit } from './octokit.js';
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
-export const PERMISSIONS: readonly Permission[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none'] as const;
+const PERMISSIONS: readonly Permission[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none'] as const;
 
 export interface IssueComment {
   id: number;
@@ -154,7 +154,7 @@ function pullInfo(data: PullData): PullInfo {
 }
 
 /** The GitHubApi over an Octokit built by `createOctokit`. */
-export function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptions = {}): GitHubApi {
+function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptions = {}): GitHubApi {
   const redact = options.redact ?? ((text: string) => text);
 
   async function call<T>(request: string, fn: () => Promise<T>): Promise<T> {

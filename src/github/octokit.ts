@@ -54,7 +54,7 @@ export interface CreateOctokitOptions {
  * Statuses that plugin-retry never retries: retrying cannot change the answer.
  * Rate-limited 403s and 429s are the throttling plugin's business, not this list's.
  */
-export const DO_NOT_RETRY: readonly number[] = [
+const DO_NOT_RETRY: readonly number[] = [
   400, // Bad Request: our request is malformed; it will stay malformed.
   401, // Unauthorized: the token is missing, expired or revoked.
   403, // Forbidden: the token lacks a permission (rate limits are handled by throttling).

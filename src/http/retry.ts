@@ -19,9 +19,9 @@ export const systemClock: Clock = {
 /** Longest wait we accept from a Retry-After header. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 /** Longest computed backoff between two attempts. */
-export const MAX_BACKOFF_MS = 30_000;
+const MAX_BACKOFF_MS = 30_000;
 /** A 429 without a Retry-After waits a backoff that stops growing at backoffMs x 2^MAX_THROTTLE_STEPS (4 s at the default 250 ms). */
-export const MAX_THROTTLE_STEPS = 4;
+const MAX_THROTTLE_STEPS = 4;
 
 /** Full jitter: a uniform wait in [0, backoffMs * 2^attempt), attempt counted from 0. */
 export function backoffDelay(attempt: number, backoffMs: number, random: () => number): number {

@@ -15,12 +15,12 @@ import { parseJudgeObject, parseJudgeOutput, snippet } from './parse.js';
 import { JUDGE_SYSTEM_PROMPT, judgeUserMessage, TRANSCRIPT_SYSTEM_PROMPT, transcriptUserMessage } from './prompt.js';
 import { createStructuredClient, type StructuredAnswer, type StructuredDeps } from './structured.js';
 
-export { ANTHROPIC_VERSION, isRefusal } from './structured.js';
+export { isRefusal } from './structured.js';
 export type { JudgeStructuredOutput };
 
 export type JudgeDeps = StructuredDeps;
 
-export const ANTHROPIC_MAX_TOKENS = 256;
+const ANTHROPIC_MAX_TOKENS = 256;
 
 /** The verdict's shape, as the schema mechanism is given it: rationale first, then the score. */
 export const VERDICT_SCHEMA = {

@@ -1,6 +1,6 @@
-export { createJudge, isRefusal, ANTHROPIC_MAX_TOKENS, ANTHROPIC_VERSION, VERDICT_SCHEMA, VERDICT_TOOL, type JudgeDeps, type JudgeStructuredOutput } from './client.js';
-export { parseJudgeOutput, parseJudgeObject, oneLine, snippet, MAX_RATIONALE_CHARS, NO_RATIONALE } from './parse.js';
+export { createJudge, isRefusal, VERDICT_SCHEMA, VERDICT_TOOL, type JudgeDeps, type JudgeStructuredOutput } from './client.js';
+export { parseJudgeOutput, parseJudgeObject, oneLine, snippet } from './parse.js';
 export { postJson, type PostOptions, type PostResult } from './http.js';
 export { backoffDelay, parseRetryAfter, systemClock, withRetries, MAX_RETRY_AFTER_MS } from '../http/retry.js';
 export { JUDGE_SYSTEM_PROMPT, judgeUserMessage, TRANSCRIPT_SYSTEM_PROMPT, transcriptText, transcriptUserMessage } from './prompt.js';
-export { callsPerCriterion, combinePanel, configuredJudgeName, createConfiguredJudge, createPanelJudge, judgeModelOf } from './panel.js';
+export { callsPerCriterion, configuredJudgeName, createConfiguredJudge, createPanelJudge, judgeModelOf } from './panel.js';

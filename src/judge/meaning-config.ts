@@ -2,8 +2,7 @@
 // starts, after the command-line and action-input overrides of the judge: `meaning:` of
 // config.yml, each model key not given taken from the judge, as a panel member takes them.
 
-import type { Config, JudgeConfig, MeaningCheck } from '../config.js';
-import { JUDGE_CONCURRENCY, JUDGE_DEFAULTS, panelMemberConfig } from '../suite/config-file.js';
+import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig, type MeaningCheck } from '../config.js';
 import { meaningCheckOf, meaningThresholdOf, ownModel } from '../suite/meaning-config.js';
 
 export interface MeaningRunConfig {
@@ -42,10 +41,7 @@ export function meaningRunConfig(config: Pick<Config, 'judge' | 'meaning'>): Mea
       baseUrl: m.baseUrl ?? JUDGE_DEFAULTS[provider].baseUrl,
       model: m.model ?? JUDGE_DEFAULTS[provider].model,
       apiKey: m.apiKey ?? null,
-      timeoutMs: 30_000,
-      retries: 2,
-      backoffMs: 250,
-      concurrency: JUDGE_CONCURRENCY,
+      ...JUDGE_CLIENT_DEFAULTS,
       label: null,
     },
   };

@@ -6,10 +6,9 @@
 // The panel's answer is usable when a majority of its members gave a usable score (a majority of
 // members, not of the answers); its score is then the median of the usable scores.
 
-import type { JudgeConfig } from '../config.js';
+import { panelMembers, type JudgeConfig } from '../config.js';
 import type { Judge, JudgeResult, JudgeStructuredOutput, PanelMember, Turn } from '../types.js';
 import { median, panelMajority } from '../assertions/judge.js';
-import { panelMembers } from '../suite/config-file.js';
 import { createJudge, type JudgeDeps } from './client.js';
 
 /** "3 of 5" words for a reason; the members' own reasons follow, each named. */
@@ -21,7 +20,7 @@ function unusableReason(members: readonly PanelMember[]): string {
 }
 
 /** The panel's answer from its members' answers, in the panel's order. */
-export function combinePanel(labels: readonly string[], results: readonly JudgeResult[]): JudgeResult {
+function combinePanel(labels: readonly string[], results: readonly JudgeResult[]): JudgeResult {
   const members: PanelMember[] = results.map((r, i) =>
     r.ok ? { label: labels[i] ?? `member ${i + 1}`, score: r.score, rationale: r.rationale, reason: null } : { label: labels[i] ?? `member ${i + 1}`, score: null, rationale: null, reason: r.reason },
   );

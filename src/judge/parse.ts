@@ -8,8 +8,8 @@
 
 import type { JudgeResult } from '../types.js';
 
-export const MAX_RATIONALE_CHARS = 200;
-export const NO_RATIONALE = '(no rationale given)';
+const MAX_RATIONALE_CHARS = 200;
+const NO_RATIONALE = '(no rationale given)';
 const SNIPPET_CHARS = 80;
 const MAX_SCANNED_CHARS = 20_000;
 

@@ -14,7 +14,7 @@ import { postJson, type PostResult } from './http.js';
 import { systemClock } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 
-export const ANTHROPIC_VERSION = '2023-06-01';
+const ANTHROPIC_VERSION = '2023-06-01';
 
 export interface StructuredDeps {
   clock?: Clock;
@@ -60,7 +60,7 @@ interface Provider {
   answer(json: unknown, shape: StructuredRequestShape): StructuredAnswer;
 }
 
-export function get(value: unknown, ...path: (string | number)[]): unknown {
+function get(value: unknown, ...path: (string | number)[]): unknown {
   let cur = value;
   for (const key of path) {
     if (typeof cur !== 'object' || cur === null) return undefined;

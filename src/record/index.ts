@@ -10,22 +10,7 @@ import { writeRecordFile } from './stream.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
-export {
-  runRecordSchema,
-  fixtureRecordSchema,
-  baselineRecordSchema,
-  assertionSchema,
-  labelSchema,
-  personaRecordSchema,
-  personaBaselineRecordSchema,
-  checkSchema,
-  turnSchema,
-  toolCallSchema,
-  jsonValueSchema,
-  judgeFingerprintSchema,
-  coverageResultSchema,
-  selectionSchema,
-} from './schema.js';
+export { runRecordSchema, judgeFingerprintSchema } from './schema.js';
 
 export class RecordError extends UserError {
   constructor(

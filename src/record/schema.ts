@@ -8,7 +8,7 @@ import type { RunRecord } from '../types.js';
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
 import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, tokenUsageSchema, turnSourceSchema } from '../suite/baselines.js';
 
-export const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
+const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
 const driftVerdictSchema = z.enum(['still_passing', 'still_failing', 'newly_passing', 'newly_failing', 'no_baseline', 'not_evaluated']);
 const sameDifferent = z.enum(['same', 'different']).nullable();
@@ -22,7 +22,7 @@ const singleAssertionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('maxLatency'), ms: z.number().int().min(1) }),
 ]);
 // Added within schema version 1 (docs/fixtures.md): an assertion list, `assert: [...]`.
-export const assertionSchema = z.union([singleAssertionSchema, z.strictObject({ kind: z.literal('all'), assertions: z.array(singleAssertionSchema).min(1) })]);
+const assertionSchema = z.union([singleAssertionSchema, z.strictObject({ kind: z.literal('all'), assertions: z.array(singleAssertionSchema).min(1) })]);
 /** One check of an assertion list with its own result. */
 const assertionCheckSchema = z.strictObject({
   assertion: singleAssertionSchema,
@@ -41,13 +41,13 @@ const evaluationFields = {
   definitionHash: z.string().nullable().optional(),
   judgeFingerprint: judgeFingerprintSchema.nullable().optional(),
 };
-export const coverageResultSchema = z.strictObject({
+const coverageResultSchema = z.strictObject({
   listed: z.array(z.string()),
   visited: z.array(z.string()),
   gaps: z.array(z.string()),
   unknown: z.array(z.string()),
 });
-export const selectionSchema = z.strictObject({
+const selectionSchema = z.strictObject({
   rerunOf: z.string().nullable(),
   only: z.array(z.string()).nullable(),
   labels: z.array(z.string()),
@@ -78,7 +78,7 @@ const fixtureAttemptSchema = z.strictObject({
 });
 
 /** A baseline file's schema; in a record its label is also checked (a baseline file's is its name). */
-export const baselineRecordSchema = baselineSchema.extend({ label: labelSchema });
+const baselineRecordSchema = baselineSchema.extend({ label: labelSchema });
 
 /** A measured time in ms (docs/latency.md); null: not measured for this item; absent in older records. */
 const latencyValue = z.number().nonnegative().nullable().optional();
@@ -117,7 +117,7 @@ const fixtureRecordBase = {
 };
 
 /** Errored (no reply, no verdict, no drift) or replayed (a reply, a verdict, its drift): never both. */
-export const fixtureRecordSchema = z.discriminatedUnion('errored', [
+const fixtureRecordSchema = z.discriminatedUnion('errored', [
   z.strictObject({
     ...fixtureRecordBase,
     errored: z.literal(true),
@@ -143,24 +143,24 @@ export const fixtureRecordSchema = z.discriminatedUnion('errored', [
 // ---- persona scripts (docs/personas.md) ----
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export const jsonValueSchema: z.ZodType<Json> = z.lazy(() =>
+const jsonValueSchema: z.ZodType<Json> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
 );
 
 const matchModeSchema = z.enum(['exact', 'subset']);
-export const toolExpectationSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema.optional(), match: matchModeSchema });
+const toolExpectationSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema.optional(), match: matchModeSchema });
 const replyTurnSchema = z.union([z.number().int().nonnegative(), z.literal('last'), z.literal('any')]);
-export const replyExpectationSchema = z.union([
+const replyExpectationSchema = z.union([
   z.strictObject({ contains: z.string(), turn: replyTurnSchema }),
   z.strictObject({ regex: z.string(), flags: z.string(), turn: replyTurnSchema }),
 ]);
 // A record written before tool outputs had one shape may hold JSON text: read as the value (tool-output.ts).
-export const toolCallSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema, output: jsonValueSchema.transform(toolOutput), mocked: z.boolean() });
+const toolCallSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema, output: jsonValueSchema.transform(toolOutput), mocked: z.boolean() });
 const observedToolCallSchema = toolCallSchema.extend({ turn: z.number().int().nonnegative() });
-export const agentErrorEntrySchema = z.strictObject({ kind: z.string(), tool: z.string().nullable(), message: z.string() });
+const agentErrorEntrySchema = z.strictObject({ kind: z.string(), tool: z.string().nullable(), message: z.string() });
 
 /** How a simulated script's conversation went (docs/personas.md, "Simulated users"). */
-export const simulationRecordSchema = z.strictObject({
+const simulationRecordSchema = z.strictObject({
   goal: z.string(),
   liveFromTurn: z.number().int().min(1).nullable(),
   endedBy: z.enum(['simulator', 'agent', 'max_turns', 'simulator_fault', 'agent_fault']),
@@ -170,7 +170,7 @@ export const simulationRecordSchema = z.strictObject({
   fault: z.string().nullable(),
 });
 
-export const turnSchema = z.strictObject({
+const turnSchema = z.strictObject({
   index: z.number().int().nonnegative(),
   message: z.string().nullable(),
   reply: z.string(),
@@ -189,7 +189,7 @@ export const turnSchema = z.strictObject({
 
 const checkStatusSchema = z.enum(['pass', 'fail', 'not_evaluated']);
 const checkBase = { status: checkStatusSchema, detail: z.string() };
-export const checkSchema = z.discriminatedUnion('kind', [
+const checkSchema = z.discriminatedUnion('kind', [
   z.strictObject({ ...checkBase, kind: z.literal('conversations'), expected: z.array(z.string()), observed: z.array(z.string()) }),
   z.strictObject({ ...checkBase, kind: z.literal('terminal'), expected: z.enum(['finish', 'handoff', 'switch']), observed: z.string().nullable() }),
   z.strictObject({
@@ -232,7 +232,7 @@ export const checkSchema = z.discriminatedUnion('kind', [
 
 const personaErrorKindSchema = z.union([errorKindSchema, z.enum(['invalid_response', 'unmocked_tool', 'agent_error'])]);
 
-export const personaBaselineRecordSchema = personaBaselineSchema.extend({ label: labelSchema });
+const personaBaselineRecordSchema = personaBaselineSchema.extend({ label: labelSchema });
 
 const personaRecordBase = {
   label: labelSchema,
@@ -277,7 +277,7 @@ const personaRecordBase = {
 };
 
 /** Errored (no verdict, no drift; transcript and checks kept) or replayed (a verdict and its drift). */
-export const personaRecordSchema = z.discriminatedUnion('errored', [
+const personaRecordSchema = z.discriminatedUnion('errored', [
   z.strictObject({
     ...personaRecordBase,
     errored: z.literal(true),

@@ -73,11 +73,14 @@ type RecordRest = { [K in Exclude<keyof FixtureRecord, Exclude<keyof RecordBase,
 );
 
 /**
- * Every fixture record, errored or not, is made by this one object literal, its keys always in the
- * same order: one hidden class with its properties in the object for all of them (an object built
- * key by key past a dozen properties, as Object.assign or a spread does, is kept as a hash table by
- * V8: ~1 KB a record, and more for each key added). A key the record does not have is `undefined`,
- * which JSON.stringify leaves out, so results.json is the same as with the key absent.
+ * Every replay of a fixture, errored or not, makes its record with this one object literal, its keys
+ * always in the same order: one hidden class with its properties in the object for all of them (an
+ * object built key by key past a dozen properties, as Object.assign or a spread does, is kept as a
+ * hash table by V8: ~1 KB a record, and more for each key added). A key the record does not have is
+ * `undefined`, which JSON.stringify leaves out, so results.json is the same as with the key absent.
+ * Two exceptions: a repeated item's record is a spread of its shown attempt's with the repeat
+ * fields (replay/repeat.ts), and the runner sets `slower`, a key the literal already has, once the
+ * item's attempts are in (replay/index.ts).
  */
 function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
   return {

@@ -93,20 +93,12 @@ export interface ReplayDeps {
 }
 
 /**
- * The run-level judge facts: its name and, for a judge that asks through a schema mechanism,
- * whether it still did at the end of the run or fell back to the plain prompt and why
- * (docs/configuration.md, "Structured output").
+ * The run-level facts of a model client, the judge's or the simulator's (docs/simulated-users.md):
+ * its name and, for a client that asks through a schema mechanism, whether it still did at the end
+ * of the run or fell back to the plain prompt and why (docs/configuration.md, "Structured output").
  */
-function judgeInfo(name: string | null, judge: Judge | null): RunRecord['judge'] {
-  const mode = judge?.structuredOutput?.();
-  if (mode === undefined) return { name };
-  return mode.structured ? { name, structured: true } : { name, structured: false, structuredFallback: mode.reason };
-}
-
-/** The same facts of the simulator, when the run has one (docs/simulated-users.md). */
-function simulatorInfo(simulator: Simulator): NonNullable<RunRecord['simulator']> {
-  const mode = simulator.structuredOutput?.();
-  const name = simulator.name;
+function modelInfo<N extends string | null>(name: N, client: Judge | Simulator | null): { name: N; structured?: boolean; structuredFallback?: string } {
+  const mode = client?.structuredOutput?.();
   if (mode === undefined) return { name };
   return mode.structured ? { name, structured: true } : { name, structured: false, structuredFallback: mode.reason };
 }
@@ -288,8 +280,8 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     durationMs: Math.round(now() - t0),
     commit: options.commit,
     agent: options.agentEndpoint ? { host: options.agentHost, endpoint: options.agentEndpoint } : { host: options.agentHost },
-    judge: judgeInfo(options.judgeName, deps.judge),
-    ...(deps.simulator ? { simulator: simulatorInfo(deps.simulator) } : {}),
+    judge: modelInfo(options.judgeName, deps.judge),
+    ...(deps.simulator ? { simulator: modelInfo(deps.simulator.name, deps.simulator) } : {}),
     estimate: options.estimate,
     tallies: tallies([...finished, ...finishedPersonas]),
     interrupted: finished.length + finishedPersonas.length < total,

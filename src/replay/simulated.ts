@@ -22,7 +22,7 @@ export interface SimulationDeps {
   onBaselineTurn?: () => void;
 }
 
-export const NO_SIMULATOR = 'simulator unreachable: no simulator is configured (set simulator: or judge: in config.yml)';
+const NO_SIMULATOR = 'simulator unreachable: no simulator is configured (set simulator: or judge: in config.yml)';
 
 type BaselineTurn = PersonaBaseline['transcript'][number];
 

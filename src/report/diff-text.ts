@@ -4,12 +4,9 @@
 
 import { replyDiff, type DiffLine, type Segment } from './diff.js';
 import { CODE_WIDTH, MARK_CLOSE, MARK_OPEN, stripSentinels, wrapLine } from './wrap.js';
+import { plural } from '../words.js';
 
 export const MARK = { open: '⟦', close: '⟧' } as const;
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 function lineText(segments: readonly Segment[]): string {
   if (segments.length === 0) return `${MARK_OPEN}¶${MARK_CLOSE}`; // an added or removed blank line

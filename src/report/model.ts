@@ -7,6 +7,7 @@
 import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
 import { causeLine, causeOf, changesOf, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
+import { plural, thousands } from '../words.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
 
@@ -182,14 +183,7 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
   return { ...run, fixtures, personas };
 }
 
-export function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
-/** "1,234". */
-export function thousands(n: number): string {
-  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
+export { plural, thousands };
 
 export const SECTION_WORDS: Record<SectionKey, { icon: string; title: string; suffix: string; count: string }> = {
   newly_failing: { icon: '🔴', title: 'Newly failing', suffix: '', count: 'newly failing' },

@@ -2,17 +2,15 @@
 // dollar; they are shown exactly (at least two decimals, trailing zeros dropped beyond that), so a
 // refusal at $0.105 against a $0.10 cap never reads "$0.10 is above the cap $0.10".
 
-const MAX_DIGITS = 6;
+import { groupDigits } from '../words.js';
 
-function grouped(integer: string): string {
-  return integer.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
+const MAX_DIGITS = 6;
 
 function withDigits(value: number, digits: number): string {
   const fixed = Math.abs(value).toFixed(digits);
   const [int = '0', frac = ''] = fixed.split('.');
   const kept = frac.replace(/0+$/, '').padEnd(2, '0');
-  return `${value < 0 ? '-' : ''}$${grouped(int)}.${kept}`;
+  return `${value < 0 ? '-' : ''}$${groupDigits(int)}.${kept}`;
 }
 
 /** "$0.10", "$0.105", "$1,234.50"; "< $0.000001" for a positive amount too small to show; "$?" when not a number. */

@@ -14,11 +14,6 @@ export const SOURCE_WORDS: Record<TurnSource, string> = {
   simulator: 'simulated',
 };
 
-/** The simulation of a simulated script; undefined for scripted follow-ups. */
-export function simulationOf(p: Pick<PersonaRecord, 'simulation'>): SimulationRecord | undefined {
-  return p.simulation ?? undefined;
-}
-
 /**
  * "user simulated from turn 3"; "user replayed from the baseline" when every message came from the
  * script or the baseline; null when none did, or a simulator fault ended it before a live turn.

@@ -2,10 +2,10 @@
 // in USD): "24 agent turns, 3 judge calls made". Never a bill, never an amount.
 
 import type { Spend } from '../types.js';
+import { thousands } from '../words.js';
 
 function count(n: number, one: string, many: string): string {
-  const shown = String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${shown} ${n === 1 ? one : many}`;
+  return `${thousands(n)} ${n === 1 ? one : many}`;
 }
 
 /** Null for records written before spend was counted. */

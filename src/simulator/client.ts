@@ -15,10 +15,10 @@ import { SIMULATOR_SYSTEM_PROMPT, simulatorUserMessage } from './prompt.js';
 
 export type SimulatorDeps = StructuredDeps;
 /** The name of the OpenAI json_schema and of the Anthropic tool: what tells a simulator request from a judge's. */
-export const SIMULATOR_TOOL = 'simulated_user';
+const SIMULATOR_TOOL = 'simulated_user';
 
 /** The answer's shape for the schema mechanism (strict: every key required, null where it does not apply). */
-export const SIMULATOR_SCHEMA = {
+const SIMULATOR_SCHEMA = {
   type: 'object',
   properties: {
     done: { type: 'boolean' },
@@ -30,7 +30,7 @@ export const SIMULATOR_SCHEMA = {
 } as const;
 
 const TOOL_DESCRIPTION = "Write the simulated user's next message (done: false), or end the conversation (done: true, with the reason).";
-export const SIMULATOR_MAX_TOKENS = 512;
+const SIMULATOR_MAX_TOKENS = 512;
 
 /** The answer from a response, or a fault saying what the response looked like instead. */
 function answerOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): ParsedAnswer {

@@ -2,8 +2,7 @@
 // config.yml, each key not given taken from the judge, resolved when the run starts (after the
 // command-line and action-input overrides of the judge).
 
-import type { Config, JudgeConfig } from '../config.js';
-import { JUDGE_CONCURRENCY, JUDGE_DEFAULTS } from '../suite/config-file.js';
+import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, type Config, type JudgeConfig } from '../config.js';
 
 /**
  * The simulator's client settings, or null when neither `simulator:` nor `judge:` is configured.
@@ -23,10 +22,10 @@ export function simulatorConfig(config: Pick<Config, 'judge' | 'simulator'>): Ju
     baseUrl: given.baseUrl ?? inherit?.baseUrl ?? JUDGE_DEFAULTS[provider].baseUrl,
     model: given.model ?? inherit?.model ?? JUDGE_DEFAULTS[provider].model,
     apiKey: given.apiKey !== undefined ? given.apiKey : (inherit?.apiKey ?? null),
-    timeoutMs: judge?.timeoutMs ?? 30_000,
-    retries: judge?.retries ?? 2,
-    backoffMs: judge?.backoffMs ?? 250,
-    concurrency: judge?.concurrency ?? JUDGE_CONCURRENCY,
+    timeoutMs: judge?.timeoutMs ?? JUDGE_CLIENT_DEFAULTS.timeoutMs,
+    retries: judge?.retries ?? JUDGE_CLIENT_DEFAULTS.retries,
+    backoffMs: judge?.backoffMs ?? JUDGE_CLIENT_DEFAULTS.backoffMs,
+    concurrency: judge?.concurrency ?? JUDGE_CLIENT_DEFAULTS.concurrency,
     // The judge's label (the demo's "not a real model") names the simulator too when it is the judge's model.
     label: all && judge?.label ? judge.label.replace(/\bjudge\b/, 'simulator') : null,
   };

@@ -6,8 +6,8 @@ import { jsonCandidates, snippet } from '../judge/parse.js';
 
 export type ParsedAnswer = { kind: 'message'; message: string } | { kind: 'done'; reason: string } | { kind: 'fault'; fault: string };
 
-export const EMPTY_MESSAGE = 'simulator wrote an empty message';
-export const NO_REASON = '(no reason given)';
+const EMPTY_MESSAGE = 'simulator wrote an empty message';
+const NO_REASON = '(no reason given)';
 
 function noJson(what: string): ParsedAnswer {
   return { kind: 'fault', fault: `simulator answered no usable JSON: "${snippet(what)}"` };

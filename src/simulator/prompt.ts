@@ -20,7 +20,7 @@ export const SIMULATOR_SYSTEM_PROMPT = [
 ].join('\n');
 
 /** The conversation as the simulator reads it: the user's and the chatbot's words only (tool calls are the agent's business). */
-export function simulatorTranscript(turns: readonly Turn[]): string {
+function simulatorTranscript(turns: readonly Turn[]): string {
   const lines: string[] = [];
   for (const t of turns) {
     if (t.message !== null) lines.push(`[turn ${t.index}] User: ${t.message}`);

@@ -28,7 +28,7 @@ export const panelMemberSchema = z.strictObject({
   reason: z.string().nullable(),
 });
 
-export const baselineJudgeSchema = z.strictObject({
+const baselineJudgeSchema = z.strictObject({
   score: z.number().min(0).max(1),
   rationale: z.string(),
   fingerprint: judgeFingerprintSchema,

@@ -11,11 +11,11 @@ import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { regexCompileAdvice, regexMeaningNote } from './regex-advice.js';
 
-export const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs'] as const;
+const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
 export const REGEX_FLAGS = 'dgimsuyv';
 
-export const assertionSchema = z.strictObject({
+const assertionSchema = z.strictObject({
   contains: z.string().optional(),
   regex: z.string().optional(),
   flags: z.string().optional(),
@@ -24,7 +24,7 @@ export const assertionSchema = z.strictObject({
   maxLatencyMs: z.number().optional(),
 });
 
-export const fixtureSchema = z.strictObject({
+const fixtureSchema = z.strictObject({
   label: z.string(),
   message: z.string(),
   persona: z.string().nullable().optional(),

@@ -12,7 +12,8 @@ import { PRESETS, type AgentPreset, type Config } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { Baseline, Fixture, PersonaBaseline, PersonaScript } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
-import { containsPlaceholder, resolveConfigFile } from './config-file.js';
+import { resolveConfigFile } from './config-file.js';
+import { containsPlaceholder } from './config/agent.js';
 import { checkFixtureFile } from './fixtures.js';
 import { checkPersonaFile } from './personas.js';
 import { boundIssues, type ConfigIssue } from './issues.js';
@@ -23,8 +24,7 @@ import { readYaml, type LoadedYaml } from './yaml/index.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 
 export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
-export { DEFAULT_MAX_TURNS } from './personas.js';
-export { AGENT_PRESETS, JUDGE_DEFAULTS, JUDGE_PROVIDERS } from './config-file.js';
+export { AGENT_PRESETS } from './config/agent.js';
 export { formatIssue, type ConfigIssue } from './issues.js';
 export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
 export type { ConfigOverrides } from './overrides.js';
@@ -63,7 +63,6 @@ export interface LoadOptions {
   overridesSource?: string;
 }
 
-export const DEFAULT_SUITE_DIR = '.agent-replay';
 const CONFIG_NAMES = ['config.yml', 'config.yaml'];
 const EXAMPLE_FIXTURE = 'label: greeting\nmessage: hello';
 

@@ -32,7 +32,7 @@ export function lineOf(src: SourceFile, line: number | null): string | null {
 }
 
 /** `agent.headers.Authorization`, `fixtures[2].assert`. */
-export function formatPath(path: readonly PathSegment[]): string {
+function formatPath(path: readonly PathSegment[]): string {
   let out = '';
   for (const seg of path) {
     if (typeof seg === 'number') out += `[${seg}]`;
@@ -86,7 +86,7 @@ function typeWord(expected: string): string {
  * Edit distance for "did you mean" hints: insertions, deletions, substitutions and swaps of two
  * neighbours (`modle` is one edit from `model`, as a typist sees it), each counting one.
  */
-export function distance(a: string, b: string): number {
+function distance(a: string, b: string): number {
   const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
     const row = rows[i] as number[];
@@ -101,7 +101,7 @@ export function distance(a: string, b: string): number {
   return (rows[a.length] as number[])[b.length] as number;
 }
 
-export function suggest(key: string, allowed: readonly string[]): string | null {
+function suggest(key: string, allowed: readonly string[]): string | null {
   let best: string | null = null;
   let bestDistance = Infinity;
   for (const candidate of allowed) {
@@ -365,11 +365,11 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
 // --- bounds: an error about a file is clipped --------------------------------------------------
 
 /** Issues shown per file (errors and warnings each); the rest are counted in one last issue. */
-export const MAX_ISSUES_PER_FILE = 20;
+const MAX_ISSUES_PER_FILE = 20;
 /** Issues shown in all (errors and warnings each), after the per-file bound. */
-export const MAX_ISSUES_TOTAL = 200;
+const MAX_ISSUES_TOTAL = 200;
 /** Characters of one message or fix; longer ones end with an ellipsis. */
-export const MAX_ISSUE_TEXT = 300;
+const MAX_ISSUE_TEXT = 300;
 
 function clipText(text: string): string {
   return text.length > MAX_ISSUE_TEXT ? `${text.slice(0, MAX_ISSUE_TEXT - 1)}\u2026` : text;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { MEANING_CHECKS, type Config, type MeaningCheck, type MeaningSettings } from '../config.js';
 import { JUDGE_PROVIDERS } from '../types.js';
 import { quote, type ConfigIssue } from './issues.js';
-import type { PathSegment } from './yaml/index.js';
+import { urlProblem, type IssueAt } from './config/shared.js';
 
 export const MEANING_DEFAULTS = {
   /** The meaning judge's score needed for `reworded`. */
@@ -30,20 +30,6 @@ export const meaningSchema = z
   .optional();
 
 export type MeaningSection = NonNullable<z.infer<typeof meaningSchema>>;
-
-/** Places an issue at a path of config.yml (suite/config-file.ts `issueMaker`). */
-type IssueAt = (path: readonly PathSegment[], message: string, fix: string) => ConfigIssue;
-
-/** An http(s) base address, or why not. */
-function urlProblem(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'is not a valid URL';
-  }
-  return url.protocol === 'http:' || url.protocol === 'https:' ? null : `uses ${url.protocol.replace(/:$/, '')}, not http or https`;
-}
 
 /**
  * The section's settings: the keys given (after `${ENV}`; `written` is the file as written, for

@@ -1,7 +1,8 @@
 // Command-line flags and action inputs, applied after the config file: they win.
 
-import { MAX_WAIT_MS, type AgentPreset, type Config, type CostConfig, type JudgeConfig } from '../config.js';
-import { JUDGE_CONCURRENCY, JUDGE_DEFAULTS, JUDGE_PROVIDERS, msRange, urlProblem } from './config-file.js';
+import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, MAX_WAIT_MS, type AgentPreset, type Config, type CostConfig, type JudgeConfig } from '../config.js';
+import { JUDGE_PROVIDERS } from '../types.js';
+import { msRange, urlProblem } from './config/shared.js';
 import { quote, type ConfigIssue } from './issues.js';
 
 /**
@@ -93,10 +94,10 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
             baseUrl: JUDGE_DEFAULTS[provider].baseUrl,
             model: JUDGE_DEFAULTS[provider].model,
             apiKey: config.judge?.apiKey ?? null,
-            timeoutMs: config.judge?.timeoutMs ?? 30_000,
-            retries: config.judge?.retries ?? 2,
-            backoffMs: config.judge?.backoffMs ?? 250,
-            concurrency: config.judge?.concurrency ?? JUDGE_CONCURRENCY,
+            timeoutMs: config.judge?.timeoutMs ?? JUDGE_CLIENT_DEFAULTS.timeoutMs,
+            retries: config.judge?.retries ?? JUDGE_CLIENT_DEFAULTS.retries,
+            backoffMs: config.judge?.backoffMs ?? JUDGE_CLIENT_DEFAULTS.backoffMs,
+            concurrency: config.judge?.concurrency ?? JUDGE_CLIENT_DEFAULTS.concurrency,
             label: config.judge?.label ?? null,
             // A panel comes only from config.yml and survives a change of the judge's provider.
             ...(config.judge?.panel ? { panel: config.judge.panel } : {}),

@@ -5,16 +5,16 @@
 import { z } from 'zod';
 import { type JsonValue, type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn, type ToolExpectation } from '../types.js';
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
-import { isJsonValue } from './config-file.js';
+import { isJsonValue } from './config/shared.js';
 import { describeValue, quote, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 
-export const DEFAULT_MAX_TURNS = 20;
+const DEFAULT_MAX_TURNS = 20;
 /** The most message turns a simulated user may take (`user.maxTurns`). */
-export const MAX_SIMULATED_TURNS = 20;
+const MAX_SIMULATED_TURNS = 20;
 
 const jsonValue = z.custom<JsonValue>(isJsonValue, { error: 'must be JSON data (strings, numbers, true/false, null, lists and mappings)' });
 const matchMode = z.enum(['exact', 'subset']);
@@ -44,7 +44,7 @@ const userSchema = z.strictObject({
   maxTurns: z.number({ error: SIMULATED_TURNS_RULE }).int({ error: SIMULATED_TURNS_RULE }).min(1, { error: SIMULATED_TURNS_RULE }).max(MAX_SIMULATED_TURNS, { error: SIMULATED_TURNS_RULE }),
 });
 
-export const personaSchema = z.strictObject({
+const personaSchema = z.strictObject({
   label: z.string(),
   persona: z.string().nullable().optional(),
   opening: z.string(),
@@ -59,7 +59,7 @@ export const personaSchema = z.strictObject({
 });
 
 /** With a simulated user the opening is optional: the simulator then writes message 1 too. */
-export const simulatedPersonaSchema = personaSchema.extend({ opening: z.string().optional() });
+const simulatedPersonaSchema = personaSchema.extend({ opening: z.string().optional() });
 
 const PERSONA_FILE = itemFileRule({
   key: 'personas',

@@ -9,7 +9,7 @@ import { isInside } from '../fs-safe.js';
 import type { ConfigIssue } from './issues.js';
 
 /** Larger suite files are refused (a list of 5,000 fixtures is about 0.5 MB). */
-export const MAX_SUITE_FILE_BYTES = 8 * 1024 * 1024;
+const MAX_SUITE_FILE_BYTES = 8 * 1024 * 1024;
 
 /** The real path, or null when it does not exist (or cannot be resolved). */
 export function realPathOrNull(p: string): string | null {
@@ -24,7 +24,7 @@ function issue(file: string, message: string, fix: string): ConfigIssue {
   return { file, line: null, column: null, message, fix };
 }
 
-export function readError(shown: string, e: unknown): ConfigIssue {
+function readError(shown: string, e: unknown): ConfigIssue {
   const code = (e as NodeJS.ErrnoException).code ?? 'error';
   return issue(shown, `cannot read the file (${code})`, 'check that the file exists and is readable');
 }

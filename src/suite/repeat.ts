@@ -7,7 +7,7 @@ import type { Repeat } from '../types.js';
 import type { PathSegment } from './yaml/index.js';
 
 /** The most attempts one item may ask for: a repeat multiplies the run's cost. */
-export const MAX_REPEAT = 20;
+const MAX_REPEAT = 20;
 
 const COUNT_RULE = `a whole number from 1 to ${MAX_REPEAT}`;
 
@@ -18,12 +18,12 @@ export const repeatSchema = z.strictObject({
 });
 
 /** The default minPass: every attempt must pass (the strictest reading of "repeat"). */
-export function defaultMinPass(count: number): number {
+function defaultMinPass(count: number): number {
   return count;
 }
 
 /** One attempt: an item without repeat. */
-export const ONCE: Readonly<Repeat> = Object.freeze({ count: 1, minPass: 1 });
+const ONCE: Readonly<Repeat> = Object.freeze({ count: 1, minPass: 1 });
 
 /** The repeat that applies to an item: its own, else the global one, else one attempt. */
 export function repeatOf(item: { repeat?: Repeat }, global: Repeat | null | undefined): Repeat {

@@ -7,30 +7,19 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mergeRecords, parseRecord, readRecord, RecordError, serializeRecord, writeRecord } from '../../src/record/index.js';
 import type { FixtureRecord, Outcome, RunRecord } from '../../src/types.js';
+import { fixtureRecord } from '../support/fixture-record.js';
 
 function fixture(label: string, over: Partial<FixtureRecord> = {}): FixtureRecord {
-  return {
+  return fixtureRecord(over, {
     label,
     file: '.agent-replay/fixtures/f.yml',
-    line: 1,
     message: 'hello',
-    persona: null,
     assertion: { kind: 'contains', value: 'Welcome' },
-    errored: false,
-    error: null,
-    errorKind: null,
     reply: 'Welcome!',
     route: { conversation: 'welcome', stage: 'greeting' },
-    verdict: 'pass',
     detail: 'reply contains "Welcome"',
-    score: null,
-    threshold: null,
-    rationale: null,
-    drift: { reply: null, route: null, verdict: 'no_baseline' },
-    baseline: null,
     durationMs: 12,
-    ...over,
-  } as FixtureRecord;
+  });
 }
 
 function record(fixtures: FixtureRecord[], over: Partial<RunRecord> = {}): RunRecord {

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRecordStream, RecordWriteError, serializeRecord, writeRecordFile } from '../../src/record/index.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
+import { fixtureRecord } from '../support/fixture-record.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -27,28 +28,20 @@ const REPLIES = ['Refunds within 30 days.', 'Say "hi" \\ then\nnew line', 'd√©j√
 
 function fixture(i: number): FixtureRecord {
   const label = `f-${String(i).padStart(5, '0')}`;
-  return {
+  return fixtureRecord({
     label,
     file: `.agent-replay/fixtures/group-${i % 7}.yml`,
     line: i + 1,
     message: `Question ${i}: can I return my order?`,
     persona: i % 3 === 0 ? 'impatient' : null,
     assertion: { kind: 'contains', value: '30' },
-    baseline: null,
-    threshold: null,
     definitionHash: `h${i}`,
-    errored: false,
-    error: null,
-    errorKind: null,
     reply: `${REPLIES[i % REPLIES.length]} #${i} ${'x'.repeat(i % 50)}`,
     route: { conversation: 'refunds', stage: `s${i % 4}` },
     verdict: i % 5 === 0 ? 'fail' : 'pass',
     detail: 'reply contains "30"',
-    score: null,
-    rationale: null,
-    drift: { reply: null, route: null, verdict: 'no_baseline' },
     durationMs: i % 97,
-  } as FixtureRecord;
+  });
 }
 
 /** Serialization does not look at the shape: a small object stands for a persona record. */

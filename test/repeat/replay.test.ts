@@ -89,7 +89,9 @@ describe('replay with repeat (real HTTP)', () => {
       { agent: client, regex: regexPool(), judge: null, sessionId: (f) => `s-${f.label}`, onProgress: (p) => progress.push(p) },
       OPTIONS,
     );
-    expect(runRecordSchema.parse(JSON.parse(JSON.stringify(run)))).toBeTruthy();
+    // The record is one results.json accepts as it is: the schema neither refuses nor drops a field.
+    const written = JSON.parse(JSON.stringify(run)) as unknown;
+    expect(runRecordSchema.parse(written)).toEqual(written);
     // 3 + 3 + 2 + 2 + 1 requests, each its own session; an item run once keeps its plain session.
     const sessions = server.requests.map(sessionOf).sort();
     expect(sessions).toEqual(['s-down-1', 's-down-2', 's-flip-1', 's-flip-2', 's-flip-3', 's-half-1', 's-half-2', 's-once', 's-strict-1', 's-strict-2', 's-strict-3']);
@@ -163,7 +165,9 @@ describe('replay with repeat (real HTTP)', () => {
       expect: { conversations: ['refunds'], terminal: null, toolCalled: [], toolNotCalled: [], criteria: [] },
     };
     const run = await replay({ fixtures: [], personas: [script], baselines: NO_BASELINES }, { agent: client, regex: regexPool(), judge: null, sessionId: (i) => `s-${i.label}` }, OPTIONS);
-    expect(runRecordSchema.parse(JSON.parse(JSON.stringify(run)))).toBeTruthy();
+    // The record is one results.json accepts as it is: the schema neither refuses nor drops a field.
+    const written = JSON.parse(JSON.stringify(run)) as unknown;
+    expect(runRecordSchema.parse(written)).toEqual(written);
     const [p] = run.personas;
     expect(p).toMatchObject({ verdict: 'pass', repeat: { count: 2, minPass: 1, passed: 1, flaky: true }, visited: ['refunds'] });
     expect(p!.attempts!.map((a) => [a.verdict, a.visited, a.turns.map((t) => t.reply)])).toEqual([

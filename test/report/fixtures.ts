@@ -2,6 +2,7 @@
 
 import type { Baseline, Check, FixtureRecord, PersonaBaseline, PersonaRecord, Route, RunRecord, ToolCall, Turn } from '../../src/types.js';
 import type { ReportContext } from '../../src/report/index.js';
+import { fixtureRecord } from '../support/fixture-record.js';
 
 export const SHA = '3f5e2a9c8b7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f';
 
@@ -31,28 +32,19 @@ let line = 0;
 export function fixture(label: string, over: Partial<FixtureRecord> = {}): FixtureRecord {
   line += 4;
   const reply = over.reply === undefined ? `Reply for ${label}.` : over.reply;
-  return {
+  return fixtureRecord(over, {
     label,
     file: '.agent-replay/fixtures/suite.yml',
     line: (line % 400) + 2,
     message: `Message for ${label}`,
-    persona: null,
     assertion: { kind: 'contains', value: 'Reply' },
-    errored: false,
-    error: null,
-    errorKind: null,
     reply,
     route: route('main', 'answer'),
-    verdict: 'pass',
     detail: 'contains "Reply": found',
-    score: null,
-    threshold: null,
-    rationale: null,
     drift: { reply: 'same', route: 'same', verdict: 'still_passing' },
     baseline: baseline(label, reply ?? ''),
     durationMs: 1234,
-    ...over,
-  } as FixtureRecord;
+  } as Partial<FixtureRecord>);
 }
 
 export function resetLines(): void {

@@ -12,17 +12,20 @@ import { renderComment, renderMarkdownReport, renderSummary } from '../../src/re
 import { renderHtml } from '../../src/report/html.js';
 import { barText, latencyChartBlock, msText } from '../../src/report/latency-chart.js';
 import { latencyRows } from '../../src/report/html/latency.js';
+import { DEFAULT_LATENCY } from '../../src/config.js';
+import { slowerThanBaseline } from '../../src/evaluate/latency.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, mixed, personaScripts, run } from './fixtures.js';
 import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
 
 /**
  * A fixture measured at `now` ms whose baseline kept `before` ms (null: a baseline without latency),
- * marked slower as the replay marks it under the default rule (more than 50% and 300 ms over).
+ * marked slower by the replay's own rule under the default thresholds (more than 50% and 300 ms over).
  */
 function timed(label: string, now: number, before: number | null, over: Partial<FixtureRecord> = {}): FixtureRecord {
   const b = { ...baseline(label, `Reply for ${label}.`), ...(before === null ? {} : { latencyMs: before }) };
-  const slower = before !== null && now > before * 1.5 && now - before > 300 ? { slower: { baselineMs: before, latencyMs: now } } : {};
+  const s = slowerThanBaseline(now, before, DEFAULT_LATENCY);
+  const slower = s === null ? {} : { slower: s };
   return fixture(label, { latencyMs: now, firstTokenMs: null, welcomeLatencyMs: null, baseline: b, ...slower, ...over });
 }
 

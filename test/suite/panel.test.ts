@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { panelMembers } from '../../src/suite/config-file.js';
+import { panelMembers } from '../../src/config.js';
 import { checkBaselineFile, serializeBaseline } from '../../src/suite/baselines.js';
 import { C, F, OK_FIXTURE, brief, load } from './helpers.js';
 

@@ -1,5 +1,5 @@
-// One answered fixture's record with every field set, for the pure evaluate/ tests; a test
-// overrides what it is about (`base` first, for a file's own defaults, then `over`).
+// The one builder of a fixture's record for the tests: an answered fixture with every field set; a
+// test overrides what it is about (`base` first, for a file's or a helper's own defaults, then `over`).
 import type { FixtureRecord } from '../../src/types.js';
 
 export const fixtureRecord = (over: Partial<FixtureRecord>, base: Partial<FixtureRecord> = {}): FixtureRecord =>

@@ -1,0 +1,227 @@
+// config.yml `agent:` (docs/configuration.md, docs/presets.md): the schema of the section as
+// written, and its resolution into `config.agent`: url, plain settings, the request/response
+// mapping of the preset, the welcome turn, and warnings about the request template.
+
+import { z } from 'zod';
+import { AGENT_PRESET_NAMES, DEFAULT_MAX_TOKENS, PRESETS, type AgentMapping, type AgentPreset, type Config, type JsonValue } from '../../config.js';
+import { MAX_WAIT_FOR_AGENT_S } from '../../agent/ready.js';
+import { quote } from '../issues.js';
+import { jsonTemplate, ms, nonNegativeInt, positiveInt, urlProblem, type Resolution } from './shared.js';
+
+export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
+
+const fieldPath = z.string().min(1);
+
+const responseSchema = z.strictObject({
+  reply: fieldPath.optional(),
+  conversation: fieldPath.nullable().optional(),
+  stage: fieldPath.nullable().optional(),
+  ended: fieldPath.nullable().optional(),
+  offTrack: fieldPath.nullable().optional(),
+  toolCalls: fieldPath.nullable().optional(),
+  outcome: fieldPath.nullable().optional(),
+  errors: fieldPath.nullable().optional(),
+});
+
+export const schema = z.strictObject({
+  url: z.string().nullable().optional(),
+  preset: z.enum(AGENT_PRESETS).optional(),
+  model: z.string().nullable().optional(),
+  maxTokens: z.number().int({ error: 'must be a whole number of tokens, at least 1' }).min(1, { error: 'must be a whole number of tokens, at least 1' }).optional(),
+  assistantId: z.string().nullable().optional(),
+  stream: z.boolean().optional(),
+  headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
+  timeoutMs: ms(1).optional(),
+  concurrency: positiveInt.optional(),
+  retries: nonNegativeInt.optional(),
+  backoffMs: ms(0).optional(),
+  waitForAgent: z
+    .number()
+    .int({ error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
+    .min(0, { error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
+    .max(MAX_WAIT_FOR_AGENT_S, { error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
+    .optional(),
+  request: z.strictObject({ body: jsonTemplate.optional() }).nullable().optional(),
+  response: responseSchema.nullable().optional(),
+  start: z
+    .union([z.boolean(), z.strictObject({ body: jsonTemplate.optional(), response: responseSchema.optional() })], {
+      error: 'must be true, false, or a mapping with body and/or response',
+    })
+    .nullable()
+    .optional(),
+});
+
+type AgentSection = z.infer<typeof schema>;
+type ResponseFields = z.infer<typeof responseSchema>;
+
+/** Resolves `agent:` into `config.agent` (absent or null: the native preset's defaults). */
+export function resolve(config: Config, resolved: AgentSection | null | undefined, written: AgentSection | null | undefined, r: Resolution): void {
+  resolveAgent(config, resolved ?? {}, written ?? {}, r);
+}
+
+/** agent: url, plain settings, the request/response mapping of the preset, the welcome turn. */
+function resolveAgent(config: Config, agent: AgentSection, written: AgentSection, r: Resolution): void {
+  const preset: AgentPreset = agent.preset ?? 'native';
+  config.agent.preset = preset;
+  resolveAgentUrl(config, agent.url, written.url, r);
+  applyAgentSettings(config, agent, r);
+  const info = PRESETS[preset];
+  const presetMapping = info.mapping;
+  const stream = resolveStream(preset, agent, r);
+  config.agent.stream = stream;
+  const presetBody = stream && info.streamBody !== null ? info.streamBody(presetMapping.body) : presetMapping.body;
+  // Only a preset that reads the raw answer (openai-chat) lends its persona paths to response paths of one's own.
+  const lends = preset !== 'native' && presetMapping.decode === undefined && !info.alwaysStreams;
+  const mapping = withResponse({ ...presetMapping, body: agent.request?.body ?? presetBody }, agent.response ?? undefined, lends);
+  config.agent.mapping = mapping;
+  config.agent.start = resolveWelcomeTurn(preset, agent.start, agent.request?.body !== undefined, mapping, r);
+  warnAboutTemplate(config, agent, mapping, r);
+}
+
+/**
+ * Whether replies are asked for as a stream: `agent.stream` (default false), always for vercel-ai.
+ * A preset whose API has no streaming form cannot stream (a custom request body may: the agent
+ * then decides what it sends, and any stream is read).
+ */
+function resolveStream(preset: AgentPreset, agent: AgentSection, r: Resolution): boolean {
+  const info = PRESETS[preset];
+  if (info.alwaysStreams) return true;
+  if (agent.stream !== true) return false;
+  if (info.streamBody === null && agent.request?.body === undefined) {
+    r.errors.push(
+      r.issueAt(
+        ['agent', 'stream'],
+        `agent.stream is true, but the ${preset} preset has no streaming form`,
+        'remove agent.stream (streams are read whenever the agent sends one), or give the request body yourself',
+      ),
+    );
+    return false;
+  }
+  return true;
+}
+
+function resolveAgentUrl(config: Config, url: string | null | undefined, writtenUrl: string | null | undefined, r: Resolution): void {
+  if (url === undefined || url === null || url === '') return;
+  const problem = urlProblem(url);
+  if (!problem) {
+    config.agent.url = url;
+    return;
+  }
+  r.errors.push(
+    r.issueAt(
+      ['agent', 'url'],
+      `agent.url ${quote(writtenUrl ?? '')} ${problem}`,
+      'give the full address of the agent, e.g. url: https://preview.example.com/api/chat',
+    ),
+  );
+}
+
+function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution): void {
+  if (agent.model !== undefined) config.agent.model = agent.model === '' ? null : agent.model;
+  const preset = agent.preset ?? 'native';
+  if (agent.maxTokens !== undefined) config.agent.maxTokens = agent.maxTokens;
+  else if (preset === 'anthropic-messages') config.agent.maxTokens = DEFAULT_MAX_TOKENS;
+  if (agent.assistantId !== undefined) config.agent.assistantId = agent.assistantId === '' ? null : agent.assistantId;
+  else if (preset === 'langgraph') config.agent.assistantId = null;
+  if (agent.headers) {
+    // A header written as a number or true/false is sent exactly as written (`X-Version: 1.10`
+    // sends 1.10, not the 1.1 that YAML reads).
+    for (const [name, value] of Object.entries(agent.headers)) {
+      const written = typeof value === 'string' || r.src === null ? null : r.src.writtenAt(['agent', 'headers', name]);
+      config.agent.headers[name] = written ?? String(value);
+    }
+  }
+  for (const [name, value] of Object.entries(PRESETS[preset].headers ?? {})) {
+    const named = Object.keys(config.agent.headers).some((h) => h.toLowerCase() === name);
+    if (!named) config.agent.headers[name] = value;
+  }
+  if (agent.timeoutMs !== undefined) config.agent.timeoutMs = agent.timeoutMs;
+  if (agent.concurrency !== undefined) config.agent.concurrency = agent.concurrency;
+  if (agent.retries !== undefined) config.agent.retries = agent.retries;
+  if (agent.backoffMs !== undefined) config.agent.backoffMs = agent.backoffMs;
+  if (agent.waitForAgent !== undefined) config.agent.waitForAgent = agent.waitForAgent;
+}
+
+/**
+ * The welcome turn's mapping, or null for none. It reads the message turn's response fields unless
+ * told otherwise. A request body of one's own (a custom mapping) has no welcome turn unless
+ * `agent.start` asks for one: the preset's welcome request belongs to the preset's own body.
+ */
+function resolveWelcomeTurn(preset: AgentPreset, startSetting: AgentSection['start'], customBody: boolean, mapping: AgentMapping, r: Resolution): AgentMapping | null {
+  const presetStartBody = PRESETS[preset].start?.body ?? null;
+  const start = startSetting === undefined ? presetStartBody !== null && !customBody : startSetting === null ? false : startSetting;
+  if (start === false) return null;
+  const body = start === true ? presetStartBody : (start.body ?? presetStartBody);
+  if (body === null) {
+    r.errors.push(
+      r.issueAt(
+        ['agent', 'start'],
+        `agent.start asks for a welcome turn, but the ${preset} preset has no welcome request`,
+        'give the welcome request yourself (start: { body: {...} }) or remove agent.start',
+      ),
+    );
+    return null;
+  }
+  return withResponse({ ...mapping, body }, start === true ? undefined : start.response, true);
+}
+
+function warnAboutTemplate(config: Config, agent: AgentSection, mapping: AgentMapping, r: Resolution): void {
+  if (containsPlaceholder(mapping.body, '{{model}}') && config.agent.model === null) {
+    r.warnings.push(
+      r.issueAt(
+        agent.request?.body !== undefined ? ['agent', 'request', 'body'] : agent.preset ? ['agent', 'preset'] : ['agent'],
+        'the request body uses {{model}} but agent.model is not set: the agent will receive model: null',
+        'set agent.model, e.g. model: gpt-4o-mini',
+      ),
+    );
+  }
+  if (containsPlaceholder(mapping.body, '{{assistantId}}') && (config.agent.assistantId ?? null) === null) {
+    r.warnings.push(
+      r.issueAt(
+        agent.preset ? ['agent', 'preset'] : ['agent'],
+        'the request body uses {{assistantId}} but agent.assistantId is not set: the agent will receive assistant_id: null',
+        'set agent.assistantId to the graph or assistant id, e.g. assistantId: agent',
+      ),
+    );
+  }
+  if (!['{{message}}', '{{messages}}', '{{uiMessages}}'].some((p) => containsPlaceholder(mapping.body, p))) {
+    r.warnings.push(
+      r.issueAt(
+        ['agent', 'request', 'body'],
+        'the request body never sends {{message}}, {{messages}} or {{uiMessages}}: every fixture will send the same request',
+        'put "{{message}}" where the agent expects the user message (or "{{messages}}" where it expects the chat history)',
+      ),
+    );
+  }
+}
+
+/**
+ * Response paths of one's own read the body as it is: a preset's decoding (mapping.decode) is
+ * dropped, and the persona paths not given (toolCalls, outcome, errors) are not read unless
+ * `lend` (the preset reads them from the raw answer too): another API's `toolCalls` or `errors`
+ * key is not the native protocol's (docs/presets.md, "Any JSON API: templates and paths").
+ */
+function withResponse(mapping: AgentMapping, response: ResponseFields | undefined, lend: boolean): AgentMapping {
+  if (!response) return mapping;
+  const own = lend ? mapping : { ...mapping, toolCalls: null, outcome: null, errors: null };
+  return {
+    body: mapping.body,
+    reply: response.reply ?? mapping.reply,
+    conversation: response.conversation !== undefined ? response.conversation : mapping.conversation,
+    stage: response.stage !== undefined ? response.stage : mapping.stage,
+    ended: response.ended !== undefined ? response.ended : mapping.ended,
+    offTrack: response.offTrack !== undefined ? response.offTrack : mapping.offTrack,
+    toolCalls: response.toolCalls !== undefined ? response.toolCalls : own.toolCalls,
+    outcome: response.outcome !== undefined ? response.outcome : own.outcome,
+    errors: response.errors !== undefined ? response.errors : own.errors,
+    // A path of one's own follows the native rule (a missing value: not reported); the preset's path keeps the preset's rule.
+    absentToolCallsAreNone: response.toolCalls !== undefined && response.toolCalls !== mapping.toolCalls ? false : mapping.absentToolCallsAreNone,
+  };
+}
+
+export function containsPlaceholder(body: JsonValue, placeholder: string): boolean {
+  if (typeof body === 'string') return body.includes(placeholder);
+  if (Array.isArray(body)) return body.some((b) => containsPlaceholder(b, placeholder));
+  if (body !== null && typeof body === 'object') return Object.values(body).some((b) => containsPlaceholder(b, placeholder));
+  return false;
+}

@@ -1,0 +1,141 @@
+// config.yml `judge:` (docs/judges.md): the schema of the section as written, and its resolution
+// into `config.judge`: the provider's defaults (JUDGE_DEFAULTS and JUDGE_CLIENT_DEFAULTS of
+// src/config.ts), then the file's values, a panel's members, and warnings when no API key can work.
+
+import { z } from 'zod';
+import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig, type JudgeProvider, type PanelMemberSettings } from '../../config.js';
+import { JUDGE_PROVIDERS } from '../../types.js';
+import { quote } from '../issues.js';
+import { ms, nonNegativeInt, positiveInt, urlProblem, type Resolution } from './shared.js';
+
+const judgeKeys = {
+  provider: z.enum(JUDGE_PROVIDERS).optional(),
+  baseUrl: z.string().optional(),
+  model: z.string().min(1).optional(),
+  apiKey: z.string().nullable().optional(),
+  timeoutMs: ms(1).optional(),
+  retries: nonNegativeInt.optional(),
+  backoffMs: ms(0).optional(),
+  concurrency: positiveInt.optional(),
+  label: z.string().nullable().optional(),
+};
+
+/** The sizes a panel of judges may have (docs/judges.md, "Panels"): odd, so that a majority always exists. */
+const PANEL_SIZES = [3, 5] as const;
+
+export const schema = z.strictObject({
+  ...judgeKeys,
+  // A panel of judges: each member sets the keys of a judge it changes (docs/judges.md, "Panels").
+  panel: z.array(z.strictObject(judgeKeys)).nullable().optional(),
+});
+
+type JudgeSection = z.infer<typeof schema>;
+
+/** Resolves `judge:` into `config.judge`; absent or null: no judge (judge assertions are not evaluated). */
+export function resolve(config: Config, resolved: JudgeSection | null | undefined, written: JudgeSection | null | undefined, r: Resolution): void {
+  if (resolved) config.judge = resolveJudge(resolved, written ?? {}, r);
+}
+
+/** judge: the provider's defaults, then the file's values; a warning when no API key can work. */
+function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): JudgeConfig {
+  const provider: JudgeProvider = j.provider ?? 'openai';
+  const judge: JudgeConfig = {
+    provider,
+    baseUrl: JUDGE_DEFAULTS[provider].baseUrl,
+    model: j.model ?? JUDGE_DEFAULTS[provider].model,
+    apiKey: j.apiKey === undefined || j.apiKey === '' ? null : j.apiKey,
+    timeoutMs: j.timeoutMs ?? JUDGE_CLIENT_DEFAULTS.timeoutMs,
+    retries: j.retries ?? JUDGE_CLIENT_DEFAULTS.retries,
+    backoffMs: j.backoffMs ?? JUDGE_CLIENT_DEFAULTS.backoffMs,
+    concurrency: j.concurrency ?? JUDGE_CLIENT_DEFAULTS.concurrency,
+    label: j.label === undefined || j.label === '' ? null : j.label,
+  };
+  if (j.baseUrl !== undefined) {
+    const problem = urlProblem(j.baseUrl);
+    if (problem) {
+      r.errors.push(
+        r.issueAt(
+          ['judge', 'baseUrl'],
+          `judge.baseUrl ${quote(written.baseUrl ?? '')} ${problem}`,
+          `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[provider].baseUrl}`,
+        ),
+      );
+    } else {
+      judge.baseUrl = j.baseUrl.replace(/\/+$/, '');
+    }
+  }
+  if (j.panel) {
+    judge.panel = resolvePanel(j.panel, written.panel ?? [], judge, r);
+    return judge;
+  }
+  if (judge.apiKey === null && judge.baseUrl === JUDGE_DEFAULTS[provider].baseUrl) {
+    r.warnings.push(
+      r.issueAt(
+        ['judge'],
+        `judge.apiKey is not set: ${provider} will refuse the calls and judge assertions will be not evaluated`,
+        'add apiKey: ${JUDGE_API_KEY} under judge and export JUDGE_API_KEY (a repository secret in a workflow)',
+      ),
+    );
+  }
+  return judge;
+}
+
+type PanelSection = NonNullable<JudgeSection['panel']>;
+
+/**
+ * judge.panel: 3 or 5 members, each keeping only the keys it sets (the rest are the judge's when
+ * the panel is used: `panelMembers` in src/config.ts, so that an Action input that changes the judge changes
+ * the members that inherit from it). A member's baseUrl is checked like the judge's; a member that
+ * ends up with no API key for a provider's own address is warned about like the judge.
+ */
+function resolvePanel(panel: PanelSection, written: PanelSection, judge: JudgeConfig, r: Resolution): PanelMemberSettings[] {
+  if (!(PANEL_SIZES as readonly number[]).includes(panel.length)) {
+    r.errors.push(
+      r.issueAt(
+        ['judge', 'panel'],
+        `judge.panel has ${panel.length} member${panel.length === 1 ? '' : 's'}; a panel has ${PANEL_SIZES.join(' or ')} members (an odd number, so that a majority always exists)`,
+        panel.length < 3
+          ? 'add members until there are 3, or remove judge.panel to use the judge alone'
+          : panel.length === 4
+            ? 'remove one member to make 3, or add one to make 5'
+            : `remove ${panel.length - 5} member${panel.length === 6 ? '' : 's'} to make 5`,
+      ),
+    );
+  }
+  return panel.map((m, i) => {
+    const settings: PanelMemberSettings = {};
+    for (const key of ['provider', 'model', 'timeoutMs', 'retries', 'backoffMs', 'concurrency'] as const) {
+      if (m[key] !== undefined) (settings as Record<string, unknown>)[key] = m[key];
+    }
+    if (m.apiKey !== undefined) settings.apiKey = m.apiKey === '' ? null : m.apiKey;
+    if (m.label !== undefined && m.label !== null && m.label !== '') settings.label = m.label;
+    if (m.baseUrl !== undefined) {
+      const problem = urlProblem(m.baseUrl);
+      const provider = m.provider ?? judge.provider;
+      if (problem) {
+        r.errors.push(
+          r.issueAt(
+            ['judge', 'panel', i, 'baseUrl'],
+            `judge.panel[${i}].baseUrl ${quote(written[i]?.baseUrl ?? '')} ${problem}`,
+            `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[provider].baseUrl}`,
+          ),
+        );
+      } else {
+        settings.baseUrl = m.baseUrl.replace(/\/+$/, '');
+      }
+    }
+    const member = panelMemberConfig(judge, settings);
+    if (member.apiKey === null && member.baseUrl === JUDGE_DEFAULTS[member.provider].baseUrl) {
+      r.warnings.push(
+        r.issueAt(
+          ['judge', 'panel', i],
+          `judge.panel[${i}] (${member.provider} ${member.model}) has no API key: ${member.provider} will refuse its calls and the panel may not reach a majority`,
+          member.provider === judge.provider
+            ? 'add apiKey: ${JUDGE_API_KEY} under judge (the members inherit it) or under this member'
+            : `add apiKey: \${${member.provider.toUpperCase()}_API_KEY} under this member (a member of another provider than the judge's does not inherit the judge's key)`,
+        ),
+      );
+    }
+    return settings;
+  });
+}

@@ -1,0 +1,63 @@
+// What every section of config.yml shares (docs/configuration.md): the value shapes its schemas are
+// built from, the URL check, and the `Resolution` each section's `resolve` adds its issues to.
+
+import { z } from 'zod';
+import { MAX_WAIT_MS, type JsonValue } from '../../config.js';
+import type { ConfigIssue } from '../issues.js';
+import type { PathSegment, SourceFile } from '../yaml/index.js';
+
+export function isJsonValue(v: unknown): v is JsonValue {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(isJsonValue);
+  if (typeof v === 'object') return Object.values(v as Record<string, unknown>).every(isJsonValue);
+  return false;
+}
+
+export const positiveInt = z.number().int().min(1);
+export const nonNegativeInt = z.number().int().min(0);
+
+/** The allowed range of a millisecond setting, in words (also used for flags and inputs). */
+export function msRange(min: number): string {
+  return `a whole number of milliseconds from ${min} to ${MAX_WAIT_MS} (10 minutes)`;
+}
+
+/** A millisecond setting: `min`..MAX_WAIT_MS (a timer beyond 2^31-1 ms would fire at once). */
+export function ms(min: number) {
+  const error = `must be ${msRange(min)}`;
+  return z.number().int().min(min, { error }).max(MAX_WAIT_MS, { error });
+}
+export const usd = z.number().min(0);
+export const jsonTemplate = z.custom<JsonValue>(isJsonValue, {
+  error: 'must be JSON data (strings, numbers, true/false, null, lists and mappings)',
+});
+
+/** An issue in the config file, at the node of `path` (or without position when there is no file). */
+export type IssueAt = (path: readonly PathSegment[], message: string, fix: string) => ConfigIssue;
+
+export function issueMaker(file: string, src: SourceFile | null): IssueAt {
+  return (path, message, fix) => {
+    const pos = src ? src.valueAt(path) : { line: null, column: null };
+    return { file, line: pos.line, column: pos.column, message, fix };
+  };
+}
+
+/** Issues collected while resolving, and how to place one. */
+export interface Resolution {
+  src: SourceFile | null;
+  issueAt: IssueAt;
+  errors: ConfigIssue[];
+  warnings: ConfigIssue[];
+}
+
+/** http(s) URL check; returns a reason or null. */
+export function urlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not a valid URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `uses ${url.protocol.replace(/:$/, '')}, not http or https`;
+  return null;
+}

@@ -1,0 +1,84 @@
+// Baselines: what a maintainer accepted (docs/semantics.md, "Baselines and acceptance").
+
+import type { Route } from './fixture.js';
+import type { JudgeFingerprint, PanelMember } from './judge.js';
+import type { TokenUsage } from './latency.js';
+import type { TurnSource } from './persona.js';
+import type { BaselineVerdict } from './verdict.js';
+
+/** What a maintainer decided was right. */
+export interface Baseline {
+  label: string;
+  reply: string;
+  route: Route | null;
+  verdict: BaselineVerdict;
+  /** A repeated item's attempts when accepted (docs/statistics.md); absent: 1 of 1 (pass) or 0 of 1 (fail). */
+  attempts?: BaselineAttempts;
+  /**
+   * Judge reuse: the judge's result for this reply when the accepted item was judged, with
+   * the fingerprint it was judged under. Absent in baselines accepted before it existed, and for
+   * items without a judge assertion.
+   */
+  judge?: BaselineJudge;
+  /**
+   * The accepted reply's latency: the fixture's message turn's `latencyMs` (null when it was not
+   * measured). Absent in baselines accepted before it existed (docs/latency.md).
+   */
+  latencyMs?: number | null;
+  /** Tokens the accepted item's turns reported (docs/latency.md, "Usage"); null: none; absent in older baselines. */
+  usage?: TokenUsage | null;
+  acceptedAt: string;
+  commit: string | null;
+}
+
+/** The attempts behind an accepted verdict: passes out of attempts made (docs/statistics.md). */
+export interface BaselineAttempts {
+  passed: number;
+  total: number;
+}
+
+/** A judge result kept in a baseline: reused while the reply and the fingerprint are the same. */
+export interface BaselineJudge {
+  score: number;
+  rationale: string;
+  fingerprint: JudgeFingerprint;
+  /** A panel's result: every member's answer (the verdict is their majority); absent for a single judge. */
+  members?: PanelMember[];
+}
+
+/** A persona baseline: `<baselines>/<label>.json` with `kind: "persona"`. */
+export interface PersonaBaseline {
+  label: string;
+  kind: 'persona';
+  transcript: Array<{ message: string | null; reply: string; route: Route | null; source?: TurnSource }>;
+  /** Simulated scripts only: the simulator's `done` reason when it ended the accepted conversation, else null. */
+  simulation?: { doneReason: string | null };
+  visited: string[];
+  outcome: string | null;
+  verdict: BaselineVerdict;
+  /** A repeated script's attempts when accepted (docs/statistics.md); absent: 1 of 1 (pass) or 0 of 1 (fail). */
+  attempts?: BaselineAttempts;
+  /** Judge reuse: the criteria's results for this transcript; absent in older baselines and without criteria. */
+  judge?: PersonaBaselineJudge;
+  /**
+   * The accepted conversation's latency: the sum of its turns' `latencyMs` (null when any turn was
+   * not measured). Absent in baselines accepted before it existed (docs/latency.md).
+   */
+  latencyMs?: number | null;
+  /** Tokens the accepted script's turns reported (docs/latency.md, "Usage"); null: none; absent in older baselines. */
+  usage?: TokenUsage | null;
+  acceptedAt: string;
+  commit: string | null;
+}
+
+/**
+ * A persona baseline's judge results: the judge model and prompt version, a hash of the
+ * transcript exactly as the judge read it (tool calls included), and each criterion judged, with
+ * its threshold, score and rationale. A criterion that was not evaluated is not kept.
+ */
+export interface PersonaBaselineJudge {
+  model: string | null;
+  promptVersion: string;
+  transcriptHash: string;
+  criteria: Array<{ criterion: string; threshold: number; score: number; rationale: string; members?: PanelMember[] }>;
+}

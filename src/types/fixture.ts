@@ -1,0 +1,72 @@
+// Fixtures and their assertions (docs/fixtures.md).
+
+import type { Verdict } from './verdict.js';
+
+/** Where the reply landed, as reported by the agent. */
+export interface Route {
+  conversation: string;
+  stage: string;
+}
+
+/** One check on a fixture's reply (docs/fixtures.md, "Assertions"). */
+export type SingleAssertion =
+  | { kind: 'contains'; value: string }
+  | { kind: 'regex'; pattern: string; flags: string }
+  | { kind: 'judge'; criterion: string; threshold: number }
+  /** The message turn took at most `ms` (docs/latency.md): deterministic, on the client's clock. */
+  | { kind: 'maxLatency'; ms: number };
+
+/** A fixture's assertion: one check, or a list of checks that must all pass (`assert: [...]`). */
+export type Assertion = SingleAssertion | { kind: 'all'; assertions: SingleAssertion[] };
+
+/** One check of an assertion list, with its own result (the record's `checks`). */
+export interface AssertionCheck {
+  assertion: SingleAssertion;
+  /** Named as a persona script's checks name theirs. */
+  status: Verdict;
+  detail: string;
+  score: number | null;
+  threshold: number | null;
+  rationale: string | null;
+}
+
+/** One user message, an optional persona tag, an optional assertion, a label. */
+export interface Fixture {
+  label: string;
+  message: string;
+  persona: string | null;
+  assertion: Assertion | null;
+  /** Path of the fixture file relative to the repository root (or cwd), with forward slashes. */
+  file: string;
+  /** 1-based line of the fixture in its file. */
+  line: number;
+  /** The fixture's own `repeat` (it replaces config.yml's); absent: the global one applies. */
+  repeat?: Repeat;
+}
+
+/**
+ * Repeat (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it): run an item `count` times (each attempt its own session) and pass it when at
+ * least `minPass` attempts pass. `count` 1 is an ordinary item.
+ */
+export interface Repeat {
+  count: number;
+  minPass: number;
+}
+
+/** What a repeated item's record says of its attempts (present only when count > 1). */
+export interface RepeatSummary extends Repeat {
+  /** Attempts whose verdict was pass: the k of "k/N". */
+  passed: number;
+  /** The attempts' outcomes (pass, fail, not evaluated, errored) are not all the same. */
+  flaky: boolean;
+}
+
+/** Why a replay did not produce a reply. */
+export type ErrorKind =
+  | 'http'
+  | 'timeout'
+  | 'network'
+  | 'invalid_json'
+  | 'ended_in_welcome'
+  | 'missing_reply'
+  | 'internal';

@@ -1,0 +1,319 @@
+// One run's record: results.json, schema version 1 (docs/results-json.md).
+
+import type { Baseline, PersonaBaseline } from './baseline.js';
+import type { Assertion, AssertionCheck, ErrorKind, RepeatSummary, Route } from './fixture.js';
+import type { JudgeFingerprint, JudgeReuse, PanelMember } from './judge.js';
+import type { RunLatency, Slower, TokenUsage } from './latency.js';
+import type { Check, PersonaErrorKind, Turn } from './persona.js';
+import type { Drift, PersonaDrift, Verdict } from './verdict.js';
+
+/** One run's record: results.json, schema version 1. Never changed after it is written. */
+export interface RunRecord {
+  schemaVersion: 1;
+  tool: { name: string; version: string };
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  commit: string | null;
+  /**
+   * Where the agent was called: `endpoint` is its URL without credentials, query or fragment (the
+   * causes of errors name it); absent in older records.
+   */
+  agent: { host: string | null; endpoint?: string | null };
+  /**
+   * `structured`: the judge asked through the provider's schema mechanism (true) or fell back to
+   * the plain prompt (false, `structuredFallback` says why); absent: a judge without one, or an older record.
+   */
+  judge: { name: string | null; structured?: boolean; structuredFallback?: string };
+  /**
+   * The simulator of simulated users (docs/simulated-users.md), as `judge`: its name and whether it
+   * asked through the schema mechanism or fell back to the plain prompt; absent when the run had none.
+   */
+  simulator?: { name: string; structured?: boolean; structuredFallback?: string };
+  estimate: Estimate;
+  tallies: Tallies;
+  /**
+   * True when the run was stopped (SIGINT, SIGTERM, a cancelled job) before every fixture
+   * finished: `fixtures` then lists only those that finished. Absent in older records: false.
+   */
+  interrupted: boolean;
+  fixtures: FixtureRecord[];
+  /** Persona scripts (docs/personas.md). Absent in older records: []. */
+  personas: PersonaRecord[];
+  /** Turn latency over the run's answered message turns (docs/latency.md); null without any; absent in older records. */
+  latency?: RunLatency | null;
+  /** Tokens reported over the run's items (docs/latency.md, "Usage"); absent when no turn reported any. */
+  usage?: TokenUsage | null;
+  /** The run's coverage against `coverage.conversations` of config.yml; null or absent when none is listed. */
+  coverage?: CoverageResult | null;
+  /** Set when the run replayed only part of the suite (`--rerun`, `--only`); the record lists only those items. */
+  selection?: Selection | null;
+  /** What the run really asked for (never a bill); absent in records written before it existed. */
+  spend?: Spend;
+  /** The run replayed one shard of the suite (`--shard i/n`); absent for a whole run and in older records. */
+  shard?: ShardInfo;
+  /** A merge of shard records that lacks some shards or excluded foreign ones; absent when complete. */
+  incomplete?: Incomplete;
+}
+
+export interface Tallies {
+  passed: number;
+  failed: number;
+  notEvaluated: number;
+  errored: number;
+}
+
+export interface Estimate {
+  usd: number;
+  capUsd: number;
+  aboveCap: boolean;
+  confirmed: boolean;
+}
+
+/**
+ * Spend (docs/semantics.md#cost): agent turns answered, their retries counted separately, judge calls made (and
+ * retried) and judge results reused. Counted where the requests happen; an estimate stays in USD.
+ */
+export interface Spend {
+  agentTurns: number;
+  agentRetries: number;
+  judgeCalls: number;
+  judgeRetries?: number;
+  judgeReused: number;
+  /** Simulated users (docs/simulated-users.md): simulator calls made, their retries, and user messages replayed from baselines. Absent: 0. */
+  simulatorCalls?: number;
+  simulatorRetries?: number;
+  baselineTurns?: number;
+}
+
+/** What every fixture's entry in results.json has, errored or not (docs/results-json.md). */
+interface FixtureRecordBase {
+  label: string;
+  file: string;
+  line: number;
+  message: string;
+  persona: string | null;
+  assertion: Assertion | null;
+  /** Why: what matched or not, the score against the threshold, why the check did not run, or the error. */
+  detail: string;
+  score: number | null;
+  threshold: number | null;
+  rationale: string | null;
+  baseline: Baseline | null;
+  durationMs: number;
+  /** The message turn's latency (docs/latency.md); null when it was not answered; absent in older records. */
+  latencyMs?: number | null;
+  /** The message turn's time to first text of a streamed reply; null otherwise. */
+  firstTokenMs?: number | null;
+  /** The welcome turn's latency; null without a welcome turn or when it was not answered. */
+  welcomeLatencyMs?: number | null;
+  /** Tokens the item's turns reported, summed (docs/latency.md, "Usage"); null when none reported; absent in older records. */
+  usage?: TokenUsage | null;
+  /** Hash of what defines the item (message, persona tag, assertion kind and value; not the judge's criterion). Absent in older records. */
+  definitionHash?: string | null;
+  /** The judge as it judged this item (judge assertions only; else null). Absent in older records. */
+  judgeFingerprint?: JudgeFingerprint | null;
+  /** Present only when the fixture ran more than once. */
+  repeat?: RepeatSummary;
+  /** Every attempt in order (present only with `repeat`); the item shows the first that replied. */
+  attempts?: FixtureAttempt[];
+  /** Set when the score and rationale were reused from the baseline (no judge call); null or absent when a call was made or none was needed. */
+  judgeReused?: JudgeReuse | null;
+  /** A panel of judges judged the reply: every member's answer, in the panel's order; absent for a single judge. */
+  members?: PanelMember[] | null;
+  /** An assertion list only (`assertion.kind` "all"): each check's own result, in order; absent otherwise. */
+  checks?: AssertionCheck[];
+  /** Present only when the item was slower than its baseline (docs/latency.md). */
+  slower?: Slower;
+}
+
+/** One attempt of a repeated fixture, as it ran. */
+export interface FixtureAttempt {
+  errored: boolean;
+  error: string | null;
+  errorKind: ErrorKind | null;
+  reply: string | null;
+  route: Route | null;
+  verdict: Verdict | null;
+  detail: string;
+  score: number | null;
+  rationale: string | null;
+  /** This attempt's score was reused from the baseline (no judge call); absent when a call was made. */
+  judgeReused?: JudgeReuse | null;
+  /** This attempt's message turn latency (docs/latency.md); absent in older records. */
+  latencyMs?: number | null;
+  durationMs: number;
+  /** A panel of judges judged this attempt: every member's answer, in the panel's order; absent for a single judge. */
+  members?: PanelMember[] | null;
+}
+
+/** The replay did not complete: no reply, so no verdict and no drift (docs/semantics.md#verdicts). */
+export interface ErroredFixtureRecord extends FixtureRecordBase {
+  errored: true;
+  error: string;
+  errorKind: ErrorKind;
+  reply: null;
+  route: null;
+  verdict: null;
+  drift: null;
+}
+
+/** The replay completed: a reply, a verdict (possibly not evaluated) and its drift. */
+export interface ReplayedFixtureRecord extends FixtureRecordBase {
+  errored: false;
+  error: null;
+  errorKind: null;
+  reply: string;
+  route: Route | null;
+  verdict: Verdict;
+  drift: Drift;
+}
+
+/** One fixture's entry in results.json: "errored with a verdict" cannot be written. */
+export type FixtureRecord = ErroredFixtureRecord | ReplayedFixtureRecord;
+
+/** What every persona entry in results.json has, errored or not (docs/personas.md). */
+interface PersonaRecordBase {
+  label: string;
+  file: string;
+  line: number;
+  persona: string | null;
+  /** The turns that completed, welcome (index 0) included when the agent has one. */
+  turns: Turn[];
+  /** Messages not sent: the agent ended the conversation early, or the run failed before them. */
+  unsent: string[];
+  /** Conversations visited over the completed turns, in first-visit order. */
+  visited: string[];
+  /** Outcome of the turn that ended the conversation, else of the last completed turn. */
+  outcome: string | null;
+  checks: Check[];
+  baseline: PersonaBaseline | null;
+  durationMs: number;
+  /** Sum of the completed turns' latency, welcome included (docs/latency.md); absent in older records. */
+  latencyMs?: number | null;
+  /** Sum of the completed turns' time to first text (streamed turns only); null when none streamed. */
+  firstTokenMs?: number | null;
+  /** Tokens the completed turns reported, summed (docs/latency.md, "Usage"); null or absent: none reported. */
+  usage?: TokenUsage | null;
+  /** Hash of the script (messages, persona, mocks) and its expectations other than criteria. Absent in older records. */
+  definitionHash?: string | null;
+  /** The judge as it judged the criteria (null when the script has none). Absent in older records. */
+  judgeFingerprint?: JudgeFingerprint | null;
+  /** Present only when the script ran more than once. */
+  repeat?: RepeatSummary;
+  /** Every attempt in order (present only with `repeat`); the item shows the first that completed. */
+  attempts?: PersonaAttempt[];
+  /** Hash of the transcript as the judge read it (when criteria were judged); absent otherwise. */
+  transcriptHash?: string | null;
+  /** Simulated scripts only (docs/simulated-users.md); absent for scripted follow-ups. */
+  simulation?: SimulationRecord;
+  /** Present only when the script was slower than its baseline (docs/latency.md). */
+  slower?: Slower;
+  /** Mocked or live mode (docs/personas.md, "Mocks and real tool calls"). Absent in older records. */
+  toolMode?: ToolMode;
+}
+
+/** `mocked`: a tool call no mock answered errors the script; `live`: real calls are recorded and checked. */
+export type ToolMode = 'mocked' | 'live';
+
+/** One attempt of a repeated persona script, as it ran. */
+export interface PersonaAttempt {
+  /** Simulated scripts only: how this attempt's conversation went (each attempt starts from the baseline). */
+  simulation?: SimulationRecord;
+  errored: boolean;
+  error: string | null;
+  errorKind: PersonaErrorKind | null;
+  verdict: Verdict | null;
+  turns: Turn[];
+  unsent: string[];
+  visited: string[];
+  outcome: string | null;
+  checks: Check[];
+  durationMs: number;
+}
+
+/** The run did not complete cleanly: no verdict, no drift; the transcript and deterministic checks stay. */
+export interface ErroredPersonaRecord extends PersonaRecordBase {
+  errored: true;
+  error: string;
+  errorKind: PersonaErrorKind;
+  verdict: null;
+  drift: null;
+}
+
+export interface ReplayedPersonaRecord extends PersonaRecordBase {
+  errored: false;
+  error: null;
+  errorKind: null;
+  verdict: Verdict;
+  drift: PersonaDrift;
+}
+
+/** One persona script's entry in results.json. */
+export type PersonaRecord = ErroredPersonaRecord | ReplayedPersonaRecord;
+
+/** How a simulated script's conversation went, in its record (docs/simulated-users.md). */
+export interface SimulationRecord {
+  goal: string;
+  /** The first message turn whose user message the simulator wrote live in this run; null when none was (all from the script or the baseline). */
+  liveFromTurn: number | null;
+  /** What ended the conversation: the simulator said done, the agent ended it, the turn limit, a simulator fault, or an agent fault. */
+  endedBy: 'simulator' | 'agent' | 'max_turns' | 'simulator_fault' | 'agent_fault';
+  /** The simulator's `done` reason (live, or the baseline's when replayed to its end); null otherwise. */
+  doneReason: string | null;
+  /** Simulator calls made by this run of the script (retries not counted), and their retries. */
+  calls: number;
+  retries: number;
+  /** Why the simulator could not play the user ("simulator unreachable: ..."); the script is then not evaluated. Null otherwise. */
+  fault: string | null;
+}
+
+/** Which shard a record holds: `index` is 1-based as in `--shard i/n`; `suiteHash` names the whole suite. */
+export interface ShardInfo {
+  index: number;
+  total: number;
+  suiteHash: string;
+}
+
+/**
+ * What a merge of shard records lacks: the shards of the suite (`suiteHash`, `total`) that were not
+ * given, and the records of another suite or shard count that were excluded (described in a few words).
+ */
+export interface Incomplete {
+  total: number;
+  suiteHash: string;
+  missing: number[];
+  foreign: string[];
+}
+
+/** Conversations listed in config.yml against those the run visited (all items, all turns). */
+export interface CoverageResult {
+  /** As listed in `coverage.conversations`. */
+  listed: string[];
+  /** Every `route.conversation` the run saw, in first-seen order. */
+  visited: string[];
+  /** Listed but never visited (the `conversations:` prefix rule applies). */
+  gaps: string[];
+  /** Visited but not listed. */
+  unknown: string[];
+}
+
+/** Why a record holds only part of the suite. */
+export interface Selection {
+  /** The results file whose failed, not evaluated and errored items were replayed; null: not a rerun. */
+  rerunOf: string | null;
+  /** The `--only` patterns (labels or globs); null: no `--only`. */
+  only: string[] | null;
+  /** The labels replayed. */
+  labels: string[];
+}
+
+/** Which part of the suite a shard run replayed, for the terminal and the log. */
+export interface ShardRun {
+  index: number;
+  total: number;
+  /** Items of this shard (before any `--only` / `--rerun` selection) and of the whole suite. */
+  items: number;
+  of: number;
+  method: 'timings' | 'hash';
+}

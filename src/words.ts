@@ -1,0 +1,17 @@
+// Words for counts that every layer shares (evaluate/, report/, calibrate/): "3 fixtures", "1,234".
+// Pure; written once here so the layers cannot drift apart on how a count reads.
+
+/** "1 fixture", "3 fixtures" (the number as it is, without grouping). */
+export function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** "1234567" -> "1,234,567": a comma between groups of three digits of an integer written in digits. */
+export function groupDigits(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** "1,234" (the integer part of `n`). */
+export function thousands(n: number): string {
+  return groupDigits(String(Math.trunc(n)));
+}
