@@ -5,6 +5,7 @@
 // every module imports its types from here.
 
 export * from './types/judge.js';
+export * from './types/meaning.js';
 export * from './types/latency.js';
 export * from './types/verdict.js';
 export * from './types/fixture.js';

@@ -12,6 +12,19 @@ const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
 const driftVerdictSchema = z.enum(['still_passing', 'still_failing', 'newly_passing', 'newly_failing', 'no_baseline', 'not_evaluated']);
 const sameDifferent = z.enum(['same', 'different']).nullable();
+// Meaning of a reply that differs from its baseline's (docs/meaning.md, "In results.json").
+const factSchema = z.strictObject({ kind: z.enum(['number', 'time', 'amount', 'url', 'email', 'code']), value: z.string() });
+const meaningSchema = z
+  .strictObject({
+    value: z.enum(['formatting', 'variant', 'changed', 'reworded', 'unchecked']),
+    by: z.enum(['normalize', 'variant', 'facts', 'judge', 'turns']).nullable(),
+    detail: z.string().nullable(),
+    facts: z.strictObject({ baseline: z.array(factSchema), now: z.array(factSchema) }).optional(),
+    score: z.number().min(0).max(1).optional(),
+    reused: z.boolean().optional(),
+  })
+  .nullable()
+  .optional();
 const errorKindSchema = z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']);
 
 const singleAssertionSchema = z.discriminatedUnion('kind', [
@@ -136,7 +149,7 @@ const fixtureRecordSchema = z.discriminatedUnion('errored', [
     reply: z.string(),
     route: routeSchema.nullable(),
     verdict: verdictSchema,
-    drift: z.strictObject({ reply: sameDifferent, route: sameDifferent, verdict: driftVerdictSchema }),
+    drift: z.strictObject({ reply: sameDifferent, route: sameDifferent, verdict: driftVerdictSchema, meaning: meaningSchema }),
   }),
 ]);
 
@@ -175,6 +188,7 @@ const turnSchema = z.strictObject({
   message: z.string().nullable(),
   reply: z.string(),
   route: routeSchema.nullable(),
+  meaning: meaningSchema,
   offTrack: z.array(z.unknown()),
   toolCalls: z.array(toolCallSchema).nullable(),
   outcome: z.string().nullable(),
@@ -292,7 +306,7 @@ const personaRecordSchema = z.discriminatedUnion('errored', [
     error: z.null(),
     errorKind: z.null(),
     verdict: verdictSchema,
-    drift: z.strictObject({ transcript: sameDifferent, route: sameDifferent, verdict: driftVerdictSchema }),
+    drift: z.strictObject({ transcript: sameDifferent, route: sameDifferent, verdict: driftVerdictSchema, meaning: meaningSchema }),
   }),
 ]);
 
@@ -308,6 +322,7 @@ export const runRecordSchema = z.strictObject({
   judge: z.strictObject({ name: z.string().nullable(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }),
   // Within schema version 1 (docs/simulated-users.md): absent when the run had no simulator.
   simulator: z.strictObject({ name: z.string(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }).optional(),
+  meaning: z.strictObject({ check: z.enum(['judge', 'facts', 'off']), model: z.string().nullable(), promptVersion: z.string() }).optional(),
   estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean() }),
   tallies: z.strictObject({
     passed: z.number().int().nonnegative(),

@@ -1,6 +1,7 @@
 // Scripted personas (docs/personas.md): one scripted user through a whole conversation.
 
 import type { ErrorKind, Repeat, Route } from './fixture.js';
+import type { Meaning } from './meaning.js';
 import type { JudgeReuse, PanelMember } from './judge.js';
 import type { TokenUsage } from './latency.js';
 
@@ -126,6 +127,8 @@ export interface Turn {
   message: string | null;
   reply: string;
   route: Route | null;
+  /** When this reply differs from the baseline's at the same turn (docs/meaning.md, "Scripts"); absent otherwise and in older records. */
+  meaning?: Meaning | null;
   offTrack: unknown[];
   /** Null when the agent did not report tool calls for this turn (no `toolCalls` key / mapped path null). */
   toolCalls: ToolCall[] | null;

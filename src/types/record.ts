@@ -30,6 +30,11 @@ export interface RunRecord {
    * asked through the schema mechanism or fell back to the plain prompt; absent when the run had none.
    */
   simulator?: { name: string; structured?: boolean; structuredFallback?: string };
+  /**
+   * How differing replies got their meaning (docs/meaning.md): `meaning.check`, the meaning judge's
+   * model (null without one) and its prompt version. Absent in older records.
+   */
+  meaning?: { check: 'judge' | 'facts' | 'off'; model: string | null; promptVersion: string };
   estimate: Estimate;
   tallies: Tallies;
   /**

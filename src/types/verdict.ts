@@ -1,6 +1,7 @@
 // Verdicts and drift (docs/semantics.md, "Verdicts" and "Drift").
 
 import type { PanelMember } from './judge.js';
+import type { Meaning } from './meaning.js';
 
 export type Verdict = 'pass' | 'fail' | 'not_evaluated';
 export type BaselineVerdict = 'pass' | 'fail';
@@ -26,6 +27,11 @@ export interface Drift {
   reply: 'same' | 'different' | null;
   route: 'same' | 'different' | null;
   verdict: DriftVerdict;
+  /**
+   * When the reply differs from the baseline's: what it means for the user (docs/meaning.md); null
+   * when not computed (no baseline reply, the same reply, meaning.check off). Absent in older records.
+   */
+  meaning?: Meaning | null;
 }
 
 export interface PersonaDrift {
@@ -34,6 +40,8 @@ export interface PersonaDrift {
   /** The sequence of routes differs. */
   route: 'same' | 'different' | null;
   verdict: DriftVerdict;
+  /** The script's meaning: its worst turn's, or `changed` by `turns` (docs/meaning.md, "Scripts"). Absent in older records. */
+  meaning?: Meaning | null;
 }
 
 /**

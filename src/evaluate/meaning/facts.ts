@@ -6,13 +6,9 @@
 // repeated part is followed by something it cannot match, and matches start only where a token
 // starts (the lookbehinds), so a long run of digits or letters is scanned once.
 
-export type FactKind = 'number' | 'time' | 'amount' | 'url' | 'email' | 'code';
+import type { Fact, FactKind, FactsDifference } from '../../types/meaning.js';
 
-/** One fact as compared: its kind and its canonical value ("1000", "18:00", "EUR 30", "https://example.com/refunds", "SAVE10"). */
-export interface Fact {
-  kind: FactKind;
-  value: string;
-}
+export type { Fact, FactKind, FactsDifference };
 
 /** The kinds in the order a detail names them. */
 export const FACT_KINDS: readonly FactKind[] = ['number', 'time', 'amount', 'url', 'email', 'code'];
@@ -338,12 +334,6 @@ function runFacts(run: string, sign: string, out: Fact[]): void {
 }
 
 // --- Comparison ------------------------------------------------------------------------------
-
-/** The facts of the baseline that the reply lacks, and those of the reply that the baseline lacks (multisets). */
-export interface FactsDifference {
-  baseline: Fact[];
-  now: Fact[];
-}
 
 const keyOf = (f: Fact): string => `${f.kind}\u0000${f.value}`;
 

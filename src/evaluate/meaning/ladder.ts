@@ -5,27 +5,12 @@
 // passed in, so this module reads no file and opens no connection.
 
 import type { MeaningCheck } from '../../config.js';
-import { compareFacts, factsDetail, factsOf, type FactsDifference } from './facts.js';
+import type { Meaning, MeaningBy, MeaningValue } from '../../types/meaning.js';
+import { compareFacts, factsDetail, factsOf } from './facts.js';
 import { matchingVariant, normalizeReply } from './normalize.js';
 
-export type MeaningValue = 'formatting' | 'variant' | 'changed' | 'reworded' | 'unchecked';
-/** What decided: a rung of the ladder, `turns` (a script with another number of turns), or null (not decided: unchecked). */
-export type MeaningBy = 'normalize' | 'variant' | 'facts' | 'judge' | 'turns' | null;
+export type { Meaning, MeaningBy, MeaningValue };
 export type { MeaningCheck };
-
-/** A differing reply's meaning, as results.json records it (docs/meaning.md, "In results.json"). */
-export interface Meaning {
-  value: MeaningValue;
-  by: MeaningBy;
-  /** One line: the facts that differ ("numbers 30 → 14"), the judge's difference, why it was not checked; null when there is nothing to say. */
-  detail: string | null;
-  /** When decided by the facts: the baseline's facts the reply lacks, and the reply's the baseline lacks. */
-  facts?: FactsDifference;
-  /** When decided by the judge: its score from 0 (a different meaning) to 1 (the same). */
-  score?: number;
-  /** When the judge was asked: true when its answer came from an earlier identical call of the run. */
-  reused?: boolean;
-}
 
 /** The meaning judge's answer for one ordered pair of replies (src/judge/meaning.ts asks it). */
 export type MeaningJudgeAnswer = { ok: true; score: number; difference: string; reused: boolean } | { ok: false; reason: string; reused: boolean };
