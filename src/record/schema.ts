@@ -78,6 +78,7 @@ const fixtureAttemptSchema = z.strictObject({
   error: z.string().nullable(),
   errorKind: errorKindSchema.nullable(),
   reply: z.string().nullable(),
+  meaning: meaningSchema,
   route: routeSchema.nullable(),
   verdict: verdictSchema.nullable(),
   detail: z.string(),
@@ -282,6 +283,7 @@ const personaRecordBase = {
         checks: z.array(checkSchema),
         durationMs: z.number().nonnegative(),
         simulation: simulationRecordSchema.optional(),
+        meaning: meaningSchema,
       }),
     )
     .optional(),

@@ -10,6 +10,11 @@ import type { BaselineVerdict } from './verdict.js';
 export interface Baseline {
   label: string;
   reply: string;
+  /**
+   * Replies a maintainer accepted as meaning the same as `reply` (docs/meaning.md, "Variants"):
+   * newest first, at most 10, written only by acceptance. Absent: none.
+   */
+  variants?: string[];
   route: Route | null;
   verdict: BaselineVerdict;
   /** A repeated item's attempts when accepted (docs/statistics.md); absent: 1 of 1 (pass) or 0 of 1 (fail). */
@@ -50,7 +55,7 @@ export interface BaselineJudge {
 export interface PersonaBaseline {
   label: string;
   kind: 'persona';
-  transcript: Array<{ message: string | null; reply: string; route: Route | null; source?: TurnSource }>;
+  transcript: Array<{ message: string | null; reply: string; route: Route | null; source?: TurnSource; variants?: string[] }>;
   /** Simulated scripts only: the simulator's `done` reason when it ended the accepted conversation, else null. */
   simulation?: { doneReason: string | null };
   visited: string[];

@@ -1,6 +1,7 @@
 // One run's record: results.json, schema version 1 (docs/results-json.md).
 
 import type { Baseline, PersonaBaseline } from './baseline.js';
+import type { Meaning } from './meaning.js';
 import type { Assertion, AssertionCheck, ErrorKind, RepeatSummary, Route } from './fixture.js';
 import type { JudgeFingerprint, JudgeReuse, PanelMember } from './judge.js';
 import type { RunLatency, Slower, TokenUsage } from './latency.js';
@@ -139,6 +140,8 @@ export interface FixtureAttempt {
   errorKind: ErrorKind | null;
   reply: string | null;
   route: Route | null;
+  /** Attempts after the first: this reply's meaning against attempt 1's when they differ (docs/meaning.md, "Repeats"); absent otherwise. */
+  meaning?: Meaning | null;
   verdict: Verdict | null;
   detail: string;
   score: number | null;
@@ -225,6 +228,8 @@ export type ToolMode = 'mocked' | 'live';
 export interface PersonaAttempt {
   /** Simulated scripts only: how this attempt's conversation went (each attempt starts from the baseline). */
   simulation?: SimulationRecord;
+  /** Attempts after the first: this transcript's meaning against attempt 1's when they differ (docs/meaning.md, "Repeats"); absent otherwise. */
+  meaning?: Meaning | null;
   errored: boolean;
   error: string | null;
   errorKind: PersonaErrorKind | null;
