@@ -60,4 +60,15 @@ export declare function mockAgentsTool<O extends {
     name: string;
     execute: Execute;
 }>(options: O): O;
+/**
+ * The mocks a Mastra tool call carries: the server copies the request body's `requestContext`
+ * into the RequestContext every tool's execution context holds (`context.requestContext.get('mocks')`).
+ */
+export declare function mastraMocks(context: unknown): unknown;
+/**
+ * Mastra: wraps a tool's `execute` (`createTool({ id, inputSchema, execute: mockMastraTool('find_order',
+ * fn) })`) so that it answers from the request's `requestContext.mocks` (the mastra preset sends
+ * them there); no mocks: the real function runs. `name` is the name the model calls the tool by.
+ */
+export declare function mockMastraTool<I, C, R>(name: string, fn: (input: I, context: C) => R | Promise<R>): (input: I, context: C) => Promise<R | JsonValue>;
 export {};
