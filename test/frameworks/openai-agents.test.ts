@@ -54,8 +54,8 @@ describe('OpenAI Agents SDK route', () => {
     const p = persona(results, 'refund-mocked');
     expect(p.errored, p.error ?? '').toBe(false);
     expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', 'Order 1234 is in-transit-mock.', 'Refund R-MOCK is on its way.']);
-    // The mock's output (as JSON text, as the SDK passes tool results on): answered by a mock.
-    expect(p.turns[2]!.toolCalls).toEqual([{ tool: 'issue_refund', input: { orderId: '1234', reason: 'I want my money back' }, output: '{"refundId":"R-MOCK"}', mocked: true }]);
+    // The mock's output (JSON text, as the SDK passes tool results on, recorded as the value: docs/results-json.md, "Tool calls"): answered by a mock.
+    expect(p.turns[2]!.toolCalls).toEqual([{ tool: 'issue_refund', input: { orderId: '1234', reason: 'I want my money back' }, output: { refundId: 'R-MOCK' }, mocked: true }]);
     expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
     expect(p.verdict).toBe('pass');
     expect(ranForReal).toEqual([]);
@@ -68,8 +68,8 @@ describe('OpenAI Agents SDK route', () => {
     const p = persona(results, 'refund-live');
     expect(p.errored, p.error ?? '').toBe(false);
     expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', 'Order 1234 is delivered.', 'Refund R-LIVE-1234 is on its way.']);
-    // The SDK's function_call_result holds the tool's JSON text: recorded as sent.
-    expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: JSON.stringify({ orderId: '1234', status: 'delivered', source: 'orders-db' }), mocked: false }]);
+    // The SDK's function_call_result holds the tool's JSON text: recorded as the value it encodes (docs/results-json.md, "Tool calls").
+    expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'delivered', source: 'orders-db' }, mocked: false }]);
     expect(ranForReal.map((c) => c.tool)).toEqual(['find_order', 'issue_refund']);
     expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
     expect(run.code).toBe(0);
@@ -141,8 +141,8 @@ cost: { capUsd: 5 }
     expect(p.errored, p.error ?? '').toBe(false);
     // No welcome turn: a custom body without agent.start sends none.
     expect(p.turns.map((t) => t.index)).toEqual([1, 2, 3]);
-    // The SDK's function_call_result holds the JSON text of the mock's output: recorded as sent, and answered by the mock.
-    expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: '{"orderId":"1234","status":"in-transit-mock"}', mocked: true }]);
+    // The SDK's function_call_result holds the JSON text of the mock's output: recorded as the value it encodes, and answered by the mock.
+    expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'in-transit-mock' }, mocked: true }]);
     expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
     expect(run.code).toBe(0);
   });
