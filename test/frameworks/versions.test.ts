@@ -26,6 +26,7 @@ const NAMED: { name: string; packages: string[]; pages: string[] }[] = [
   { name: '`langchain`', packages: ['langchain'], pages: ['presets.md', 'frameworks/langgraph.md'] },
   { name: '`@mastra/core`', packages: ['@mastra/core'], pages: ['presets.md', 'frameworks/mastra.md'] },
   { name: '`@mastra/hono`', packages: ['@mastra/hono'], pages: ['presets.md', 'frameworks/mastra.md'] },
+  { name: '`@mastra/ai-sdk`', packages: ['@mastra/ai-sdk'], pages: ['frameworks/mastra.md'] },
   { name: '`@openai/agents`', packages: ['@openai/agents'], pages: ['presets.md'] },
   { name: '`@dwmkerr/mock-llm`', packages: ['@dwmkerr/mock-llm'], pages: ['presets.md'] },
 ];
