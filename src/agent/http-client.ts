@@ -43,6 +43,8 @@ export interface AgentClientDeps {
   limiter?: AdaptiveLimiter;
   /** Told once per client of a response whose token usage has no known shape (the usage is ignored, the turn is not an error). */
   onWarning?: (message: string) => void;
+  /** Told of each answered turn: the body as its paths read it and the mapping that reads it (`probe` names where tool calls are). */
+  observe?: (answered: { turn: 'welcome' | 'message'; json: unknown; mapping: AgentMapping }) => void;
 }
 
 /** Longest body snippet quoted in an error message. */
@@ -207,6 +209,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // Retries are load, not speed: the timing is the answered attempt's.
       const decoded = decodeReceived(result.value, turn, mapping, name);
       if (!decoded.ok) return decoded;
+      deps.observe?.({ turn, json: decoded.json, mapping: decoded.mapping });
       return { ok: true, json: decoded.json, mapping: decoded.mapping, timing: result.value.timing, usage: usageOfTurn(decoded.usage, name) };
     }
     return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}` };

@@ -4,7 +4,8 @@ export { createHttpAgentClient, buildHeaders, snippet, SNIPPET_LENGTH, MAX_RESPO
 export type { AgentClientDeps } from './http-client.js';
 export { renderTemplate, readPath, describeFound } from './template.js';
 export type { TemplateValues } from './template.js';
-export { mapResponse, mapSignals } from './response.js';
+export { mapResponse, mapSignals, toolCallsHint } from './response.js';
+export { findToolCallPaths } from './tool-calls.js';
 export { decodeBody } from './decode.js';
 export type { DecodedReply, DecodeResult } from './decode.js';
 export { decodeEventStream, decodeNdjson, parseEventStream } from './stream.js';

@@ -3,7 +3,7 @@
 import type { AgentMapping } from '../config.js';
 import type { AgentErrorEntry, Route, ToolCall } from '../types.js';
 import { describeFound, readPath } from './template.js';
-import { decodeToolCalls, describeShape, TOOL_CALL_SHAPES } from './tool-calls.js';
+import { decodeToolCalls, describeShape, findToolCallPaths, TOOL_CALL_SHAPES } from './tool-calls.js';
 
 export interface MappedTurn {
   reply: string;
@@ -86,6 +86,26 @@ function readToolCalls(json: unknown, mapping: AgentMapping): { ok: true; value:
   const decoded = decodeToolCalls(value);
   if (decoded.ok) return decoded;
   return { ok: false, error: `"${mapping.toolCalls}.${decoded.index}" is not a tool call: expected ${TOOL_CALL_SHAPES} (found ${decoded.found})` };
+}
+
+/**
+ * What a response says of its tool calls, for `probe` (docs/presets.md, "Tool calls"): the calls
+ * read at `response.toolCalls`, or, when that path reads none (null, or absent from this response),
+ * the paths in the response that do hold tool calls, named only when there are some: a hint never
+ * offers a path this response does not have.
+ */
+export function toolCallsHint(json: unknown, mapping: AgentMapping): string {
+  const read = readToolCalls(json, mapping);
+  if (!read.ok) return read.error;
+  if (read.value !== null && mapping.toolCalls !== null) {
+    const names = read.value.map((c) => c.tool).join(', ');
+    return `${read.value.length === 0 ? 'none' : names} (read at "${mapping.toolCalls}")`;
+  }
+  const why = mapping.toolCalls === null ? 'not reported (no agent.response.toolCalls path)' : `not reported ("${mapping.toolCalls}" is not in the response)`;
+  const paths = findToolCallPaths(json);
+  if (paths.length === 0) return `${why}; nothing in the response is a list of tool calls, so no path would read one`;
+  const shown = paths.map((p) => (p === '' ? 'the response itself ("")' : `"${p}"`)).join(' or ');
+  return `${why}; the response holds tool calls at ${shown}: set agent.response.toolCalls to ${paths.length === 1 ? 'it' : 'one of them'}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -229,3 +229,37 @@ function parseArguments(value: unknown): JsonValue {
 function jsonOrNull(value: unknown): JsonValue {
   return value === undefined ? null : (value as JsonValue);
 }
+
+/** How deep and how wide `findToolCallPaths` looks: a response body, not a document. */
+const SEARCH_DEPTH = 6;
+const SEARCH_ITEMS = 50;
+
+/**
+ * The dotted paths (`response.toolCalls` syntax, array indexes as segments) of the lists in a
+ * response that hold tool calls this reader reads, shallowest first, at most `limit`: what a hint
+ * may offer as `agent.response.toolCalls` (docs/presets.md, "Tool calls"). A list that reads as
+ * calls is not searched further; none found means no path would read a tool call from this response.
+ */
+export function findToolCallPaths(json: unknown, limit = 3): string[] {
+  const found: string[] = [];
+  let level: [string, unknown][] = [['', json]];
+  for (let depth = 0; depth <= SEARCH_DEPTH && level.length > 0 && found.length < limit; depth++) {
+    const next: [string, unknown][] = [];
+    for (const [path, value] of level) {
+      if (found.length >= limit) break;
+      const at = (key: string): string => (path === '' ? key : `${path}.${key}`);
+      if (Array.isArray(value)) {
+        const decoded = value.length > 0 ? decodeToolCalls(value) : null;
+        if (decoded?.ok && decoded.value.length > 0) {
+          found.push(path);
+          continue;
+        }
+        value.slice(0, SEARCH_ITEMS).forEach((item, i) => next.push([at(String(i)), item]));
+      } else if (isRecord(value)) {
+        for (const [key, item] of Object.entries(value).slice(0, SEARCH_ITEMS)) if (!key.includes('.')) next.push([at(key), item]);
+      }
+    }
+    level = next;
+  }
+  return found;
+}

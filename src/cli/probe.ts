@@ -19,7 +19,7 @@ import path from 'node:path';
 import { AGENT_PRESET_NAMES, type AgentPreset, type Config } from '../config.js';
 import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, Judge, RegexEvaluator, SingleAssertion } from '../types.js';
 import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
-import { createHttpAgentClient } from '../agent/index.js';
+import { createHttpAgentClient, toolCallsHint } from '../agent/index.js';
 import { waitForAgent } from '../agent/ready.js';
 import { createRegexPool, PROBE_DETAIL } from '../assertions/index.js';
 import { createConfiguredJudge } from '../judge/index.js';
@@ -154,6 +154,8 @@ export interface ProbeResult {
   offTrack: string[];
   /** The welcome turn, when the agent has one: its route and signals (redacted). */
   welcome: { route: { conversation: string; stage: string } | null; offTrack: string[] } | null;
+  /** What the message turn's response says of its tool calls (toolCallsHint, redacted); null: an agent client of a test's own. */
+  toolCalls: string | null;
   agentHost: string | null;
   judgeName: string | null;
 }
@@ -188,7 +190,9 @@ function renderProbe(r: ProbeResult, opts: { color: boolean }): string {
   lines.push(row('conversation', f.route === null ? '(not reported)' : oneLine(f.route.conversation)));
   lines.push(row('stage', f.route === null ? '(not reported)' : oneLine(f.route.stage)));
   lines.push(row('persona', f.persona === null ? '(none)' : `${oneLine(f.persona)} (a tag: it does not change routing)`));
-  lines.push(row('off-track', signals(r.offTrack)), '');
+  lines.push(row('off-track', signals(r.offTrack)));
+  if (r.toolCalls !== null) lines.push(row('tool calls', oneLine(r.toolCalls)));
+  lines.push('');
   lines.push(verdictLine(f, paint));
   if (f.assertion?.kind === 'judge' && r.judgeName) lines.push(paint('grey', `  judge: ${oneLine(r.judgeName)}`));
   return `${lines.join('\n')}\n`;
@@ -266,8 +270,12 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps): Pr
   let agent: AgentClient | null = null;
   let regex: RegexEvaluator | null = null;
   let judge: Judge | null = null;
+  let toolCalls: string | null = null;
+  const observe = (a: { turn: 'welcome' | 'message'; json: unknown; mapping: Config['agent']['mapping'] }): void => {
+    if (a.turn === 'message') toolCalls = toolCallsHint(a.json, a.mapping);
+  };
   try {
-    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock });
+    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe });
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: 1, timeoutMs: config.regex.timeoutMs });
     judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createConfiguredJudge(config.judge, { clock: deps.clock }) : null;
     const estimate = { usd: 0, capUsd: config.cost.capUsd, aboveCap: false, confirmed: false };
@@ -289,6 +297,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps): Pr
       record,
       offTrack: replied?.offTrack.map(json) ?? [],
       welcome: w === null ? null : { route: w.route === null ? null : { conversation: redact(w.route.conversation), stage: redact(w.route.stage) }, offTrack: w.offTrack.map(json) },
+      toolCalls: toolCalls === null ? null : redact(toolCalls),
       agentHost: run.agent.host,
       judgeName: run.judge.name,
     };

@@ -484,7 +484,7 @@ function warnPersonaMapping(config: Config | null, personas: readonly PersonaScr
     personas.filter((p) => noToolCalls && p.expect.toolCalled.length + p.expect.toolNotCalled.length > 0),
     (p, n) => `${head(p, n, ['checks', 'check'])} tool calls, but ${mapping.toolCalls === null ? 'agent.response.toolCalls is null' : instead('tool calls')}: those checks will be not evaluated`,
     mapping.toolCalls === null
-      ? `if the agent's response lists its tool calls, set agent.response.toolCalls in ${configShown} to that list's path (response paths of your own read no tool calls unless they name one); if it does not, remove toolCalled / toolNotCalled or check the replies with expect.reply`
+      ? `agent-replay probe "MESSAGE" (one that makes the agent call a tool) names the path in the actual response that holds tool calls, if one does: set agent.response.toolCalls in ${configShown} to it; if none does, remove toolCalled / toolNotCalled or use expect.reply`
       : 'remove toolCalled / toolNotCalled from the script, or check the replies with expect.reply',
   );
   warn(
@@ -492,7 +492,7 @@ function warnPersonaMapping(config: Config | null, personas: readonly PersonaScr
     (p, n) => `${head(p, n, ['checks', 'check'])} the terminal outcome, but ${vendor ? instead('outcomes') : 'agent.response.outcome is null'}: that check will be not evaluated`,
     vendor
       ? 'remove expect.terminal, or check how the conversation ends with expect.reply (e.g. { contains: "...", turn: last }) or a criterion'
-      : `set agent.response.outcome in ${configShown} to the path of the outcome in the agent's response`,
+      : `if the agent's response says how the conversation ended, set agent.response.outcome in ${configShown} to that path; if it does not, remove expect.terminal`,
   );
   warn(
     personas.filter((p) => start === null && (p.expect.reply ?? []).some((r) => r.turn === 0)),

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { decodeEventStream } from '../../src/agent/stream.js';
+import { findToolCallPaths, toolCallsHint } from '../../src/agent/index.js';
 import { defaultConfig, MASTRA_MAPPING, NATIVE_MAPPING, type AgentConfig } from '../../src/config.js';
 import type { AgentClient } from '../../src/types.js';
 import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
@@ -167,3 +168,41 @@ describe('never silent', () => {
     expect((refused as { error: string }).error).toContain('a message whose part an object of type "tool-invocation" (keys: type, toolInvocation) speaks of a tool in a shape not known');
   });
 });
+
+describe('the tool-call path hint names only paths the response has', () => {
+  const own = { ...NATIVE_MAPPING, body: { messages: '{{messages}}' }, reply: 'text', toolCalls: null, outcome: null, errors: null, conversation: null, stage: null };
+  /** An AI SDK generateText result as a route of one's own returns it: text, steps, response.messages. */
+  const AI_SDK_RESULT = {
+    text: 'Order 1234 is delivered.',
+    steps: [
+      { content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'find_order', input: { orderId: '1234' } }, { type: 'tool-result', toolCallId: 'c1', toolName: 'find_order', output: { type: 'json', value: { status: 'delivered' } } }] },
+      { content: [{ type: 'text', text: 'Order 1234 is delivered.' }] },
+    ],
+    finishReason: 'stop',
+  };
+
+  it('finds the lists of tool calls in Mastra\'s /generate and in an AI SDK result, shallowest first', () => {
+    expect(findToolCallPaths(MASTRA_GENERATE)).toEqual(['toolCalls', 'response.messages']);
+    expect(findToolCallPaths(AI_SDK_RESULT)).toEqual(['steps.0.content']);
+    expect(findToolCallPaths({ text: 'Hello', usage: { inputTokens: 1 }, messages: [{ role: 'assistant', content: 'Hello' }] })).toEqual([]);
+  });
+
+  it('names the real paths when the mapping reads none; says none exists, with no path, when the response has none', () => {
+    expect(toolCallsHint(MASTRA_GENERATE, own)).toBe(
+      'not reported (no agent.response.toolCalls path); the response holds tool calls at "toolCalls" or "response.messages": set agent.response.toolCalls to one of them',
+    );
+    expect(toolCallsHint(AI_SDK_RESULT, { ...own, toolCalls: 'toolCalls' })).toBe(
+      'not reported ("toolCalls" is not in the response); the response holds tool calls at "steps.0.content": set agent.response.toolCalls to it',
+    );
+    const none = toolCallsHint({ text: 'Hello', finishReason: 'stop' }, own);
+    expect(none).toBe('not reported (no agent.response.toolCalls path); nothing in the response is a list of tool calls, so no path would read one');
+    expect(none).not.toContain('set agent.response.toolCalls');
+  });
+
+  it('a path that reads calls names them; a path found by the hint reads the calls it promised', () => {
+    expect(toolCallsHint(MASTRA_GENERATE, { ...own, toolCalls: 'toolCalls' })).toBe('find_order (read at "toolCalls")');
+    expect(toolCallsHint(AI_SDK_RESULT, { ...own, toolCalls: 'steps.0.content' })).toBe('find_order (read at "steps.0.content")');
+    expect(toolCallsHint(MASTRA_GENERATE, { ...own, toolCalls: 'response.messages' })).toBe('find_order (read at "response.messages")');
+  });
+});
+

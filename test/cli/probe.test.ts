@@ -55,6 +55,24 @@ async function savedFixtures(cwd: string) {
 }
 
 describe('agent-replay probe: what it prints', () => {
+  it('tool calls: a response path of one\'s own that reads none gets the real paths of the response (Mastra /generate), or is told none exists', async () => {
+    const mastra = {
+      text: 'Order 1234 is delivered.',
+      toolCalls: [{ type: 'tool-call', payload: { toolCallId: 'c1', toolName: 'find_order', args: { orderId: '1234' } } }],
+      toolResults: [{ type: 'tool-result', payload: { toolCallId: 'c1', toolName: 'find_order', result: { status: 'delivered' } } }],
+      response: { messages: [{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'find_order', input: { orderId: '1234' } }] }] },
+    };
+    const agent = await serve((req) => ({ json: (req.json as { message?: string }).message === 'Order 1234' ? mastra : { text: 'Hello', finishReason: 'stop' } }));
+    const cwd = await project(agent.url, '  request:\n    body: { message: "{{message}}" }\n  response: { reply: text }\n');
+    const found = await cli(['probe', 'Order 1234'], cwd);
+    expect(found.code, found.stderr).toBe(0);
+    expect(found.stdout).toContain('  tool calls   not reported (no agent.response.toolCalls path); the response holds tool calls at "toolCalls" or "response.messages": set agent.response.toolCalls to one of them\n');
+    const none = await cli(['probe', 'hello'], cwd);
+    expect(none.stdout).toContain('  tool calls   not reported (no agent.response.toolCalls path); nothing in the response is a list of tool calls, so no path would read one\n');
+    const read = await cli(['probe', 'Order 1234'], await project(agent.url, '  request:\n    body: { message: "{{message}}" }\n  response: { reply: text, toolCalls: response.messages }\n'));
+    expect(read.stdout).toContain('  tool calls   find_order (read at "response.messages")\n');
+  });
+
   it('sends one message in one fresh session and prints the reply, the route trace (welcome turn included) and the verdict', async () => {
     const agent = await serve(routed);
     const cwd = await project(agent.url);

@@ -6,6 +6,9 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkStatuses, cli, fixture, makeProject, persona, removeProjects, runSuite } from './support.js';
 import { ranForReal, startRoute } from './openai-agents/route.js';
+import { POST } from './openai-agents/agent-route.js';
+import { ranForReal as ranForRealDocs } from './openai-agents/db.js';
+import { serveFetch } from './vercel-ai/serve-fetch.js';
 
 let server: Server;
 let url: string;
@@ -54,7 +57,7 @@ describe('OpenAI Agents SDK route', () => {
     const p = persona(results, 'refund-mocked');
     expect(p.errored, p.error ?? '').toBe(false);
     expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', 'Order 1234 is in-transit-mock.', 'Refund R-MOCK is on its way.']);
-    // The mock's output (JSON text, as the SDK passes tool results on, recorded as the value: docs/results-json.md, "Tool calls"): answered by a mock.
+    // The mock's output (JSON text as the SDK passes tool results on, read back as the object): answered by a mock.
     expect(p.turns[2]!.toolCalls).toEqual([{ tool: 'issue_refund', input: { orderId: '1234', reason: 'I want my money back' }, output: { refundId: 'R-MOCK' }, mocked: true }]);
     expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
     expect(p.verdict).toBe('pass');
@@ -68,7 +71,7 @@ describe('OpenAI Agents SDK route', () => {
     const p = persona(results, 'refund-live');
     expect(p.errored, p.error ?? '').toBe(false);
     expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', 'Order 1234 is delivered.', 'Refund R-LIVE-1234 is on its way.']);
-    // The SDK's function_call_result holds the tool's JSON text: recorded as the value it encodes (docs/results-json.md, "Tool calls").
+    // The SDK's function_call_result holds the tool's JSON text: read back as the object.
     expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'delivered', source: 'orders-db' }, mocked: false }]);
     expect(ranForReal.map((c) => c.tool)).toEqual(['find_order', 'issue_refund']);
     expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
@@ -141,7 +144,7 @@ cost: { capUsd: 5 }
     expect(p.errored, p.error ?? '').toBe(false);
     // No welcome turn: a custom body without agent.start sends none.
     expect(p.turns.map((t) => t.index)).toEqual([1, 2, 3]);
-    // The SDK's function_call_result holds the JSON text of the mock's output: recorded as the value it encodes, and answered by the mock.
+    // The SDK's function_call_result holds the JSON text of the mock's output: read back as the object, and answered by the mock.
     expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'in-transit-mock' }, mocked: true }]);
     expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
     expect(run.code).toBe(0);
@@ -152,5 +155,40 @@ cost: { capUsd: 5 }
     const probe = await cli(cwd, ['probe', 'Order 1234', '--assert', 'contains:delivered']);
     expect(probe.stdout).toContain('Order 1234 is delivered.');
     expect(probe.code, probe.stderr).toBe(0);
+  });
+});
+
+describe('the docs route (docs/frameworks/openai-agents.md, as written)', () => {
+  let docs: { server: Server; url: string };
+  beforeAll(async () => {
+    docs = await serveFetch(POST, '/api/agent');
+  });
+  afterAll(async () => {
+    await new Promise((r) => docs.server.close(r));
+  });
+  beforeEach(() => {
+    ranForRealDocs.length = 0;
+  });
+  const docsConfig = () => config().replace(url, docs.url);
+
+  it('mocked mode: three turns, the tools answered from the mocks, nothing run for real', async () => {
+    const cwd = await makeProject({ config: docsConfig(), personas: { 'refund.yml': script('docs-mocked', MOCKS) } });
+    const { run, results } = await runSuite(cwd);
+    const p = persona(results, 'docs-mocked');
+    expect(p.errored, p.error ?? '').toBe(false);
+    expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', 'Order 1234 is in-transit-mock.', 'Refund R-MOCK is on its way.']);
+    expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolCalled pass', 'toolNotCalled pass', 'reply pass']);
+    expect(ranForRealDocs).toEqual([]);
+    expect(run.code).toBe(0);
+  });
+
+  it('live mode: the tools run for real and are recorded as real calls', async () => {
+    const cwd = await makeProject({ config: docsConfig(), personas: { 'refund.yml': script('docs-live', '') } });
+    const { run, results } = await runSuite(cwd);
+    const p = persona(results, 'docs-live');
+    expect(p.errored, p.error ?? '').toBe(false);
+    expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'delivered', source: 'orders-db' }, mocked: false }]);
+    expect(ranForRealDocs.map((c) => c.tool)).toEqual(['find_order', 'issue_refund']);
+    expect(run.code).toBe(0);
   });
 });

@@ -282,7 +282,7 @@ describe('warnings about what the agent mapping cannot carry', () => {
     // A preset's API cannot be given a response path it does not have: the fix is a check it supports.
     expect(r.warnings.map((w) => w.fix)).toEqual([
       `remove the script's mocks to test the agent's tools live, or give agent.request.body in .agent-replay/config.yml with "{{mocks}}" where your endpoint reads them`,
-      "if the agent's response lists its tool calls, set agent.response.toolCalls in .agent-replay/config.yml to that list's path (response paths of your own read no tool calls unless they name one); if it does not, remove toolCalled / toolNotCalled or check the replies with expect.reply",
+      'agent-replay probe "MESSAGE" (one that makes the agent call a tool) names the path in the actual response that holds tool calls, if one does: set agent.response.toolCalls in .agent-replay/config.yml to it; if none does, remove toolCalled / toolNotCalled or use expect.reply',
       'remove expect.terminal, or check how the conversation ends with expect.reply (e.g. { contains: "...", turn: last }) or a criterion',
     ]);
     const rasa = await load({
@@ -300,7 +300,7 @@ describe('warnings about what the agent mapping cannot carry', () => {
       '.agent-replay/config.yml': 'agent:\n  preset: openai-chat\n  model: m\n  request: { body: { q: "{{message}}" } }\n',
       [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { terminal: finish }\n',
     });
-    expect(own.warnings.map((w) => w.fix)).toEqual(["set agent.response.outcome in .agent-replay/config.yml to the path of the outcome in the agent's response"]);
+    expect(own.warnings.map((w) => w.fix)).toEqual(["if the agent's response says how the conversation ended, set agent.response.outcome in .agent-replay/config.yml to that path; if it does not, remove expect.terminal"]);
     const noWelcome = await load({
       [`${F}/ok.yml`]: OK_FIXTURE,
       '.agent-replay/config.yml': 'agent:\n  start: false\n',

@@ -6,13 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { MastraServer } from '@mastra/hono';
 import { Hono } from 'hono';
-import { mastra } from './index.js';
+import type { Mastra } from '@mastra/core';
+import { mastra as example } from './index.js';
 
-export async function startMastra(): Promise<{ server: ServerType; base: string; bodies: Record<string, unknown>[] }> {
+/** Serves a Mastra instance: the example agent's (mastra/index.ts) unless another is given (mastra/chat.ts, with a chatRoute). */
+export async function startMastra(mastra: Mastra = example): Promise<{ server: ServerType; base: string; bodies: Record<string, unknown>[] }> {
   const bodies: Record<string, unknown>[] = [];
   const app = new Hono();
   // What the agent received, for the history assertions.
-  app.use('/api/agents/*', async (c, next) => {
+  app.use('*', async (c, next) => {
     if (c.req.method === 'POST') bodies.push((await c.req.raw.clone().json()) as Record<string, unknown>);
     await next();
   });
