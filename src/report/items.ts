@@ -130,11 +130,27 @@ export function tableHead(items: readonly Item[]): string {
   return `| ${itemsNoun(items, 1)} | verdict | drift | file |\n| --- | --- | --- | --- |`;
 }
 
+/**
+ * The drift words as markdown: the meaning's words carry the judge's difference or a cause, which
+ * are untrusted (docs/meaning.md), so they are clipped and escaped; the others are our own words.
+ */
+export function driftMarkdown(v: ItemView): string {
+  const meaning = new Set(v.changes.filter((c) => c.dimension === 'meaning').map((c) => c.words));
+  return v.drift.map((w) => (meaning.has(w) ? escapeInline(clip(w, LIMITS.detail)) : w)).join(' · ');
+}
+
+/** A reworded item's one line in the Reworded block: label, how it was decided, file (docs/meaning.md, "In the comment"). */
+export function rewordedLine(v: ItemView, ctx: ReportContext): string {
+  const how = v.changes.find((c) => c.dimension === 'meaning')?.words ?? 'reworded';
+  const label = `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${escapeInline(clip(v.label, LIMITS.label))}`;
+  return `- ${label} · ${escapeInline(clip(how, LIMITS.detail))} · ${fileRef(v.item, ctx)}`;
+}
+
 export function itemRow(v: ItemView, ctx: ReportContext): string {
   const cells = [
     `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${escapeInline(clip(v.label, LIMITS.label))}`,
     `${v.icon} ${v.verdict}`,
-    v.drift.join(' · '),
+    driftMarkdown(v),
     fileRef(v.item, ctx, { table: true }),
   ];
   return `| ${cells.join(' | ')} |`;
