@@ -129,11 +129,15 @@ export function isReworded(item: ChangeSubject, changes: readonly Change[] = cha
   return changes.every((c) => c.dimension === 'reply' || c.dimension === 'transcript' || c.dimension === 'meaning');
 }
 
-/** Was the later run compared with the earlier run's replies (its baselines), so that its meaning speaks of the change between them? */
+/**
+ * Was the later run compared with the earlier run's replies (its baselines), so that its meaning
+ * (changed, or one of the same-meaning values) speaks of the change between them?
+ */
 function meaningComparable(before: Item, after: Item): boolean {
   if (before.errored || after.errored || after.baseline == null) return false;
+  // `unchecked` says nothing of the meaning: the reply (transcript) changed, as before.
   const m = after.drift?.meaning ?? null;
-  if (m === null) return false;
+  if (m === null || m.value === 'unchecked') return false;
   if (kindOf(before) === 'fixture' && kindOf(after) === 'fixture') return (after as FixtureRecord).baseline?.reply === (before as FixtureRecord).reply;
   if (kindOf(before) !== 'script' || kindOf(after) !== 'script') return false;
   const base = (after as PersonaRecord).baseline?.transcript ?? null;

@@ -164,6 +164,12 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   for (const key of SECTION_ORDER) {
     const items = model.sections[key];
     const s = plan[key];
+    // Reworded items are one collapsed block whose diffs are extras (docs/meaning.md): only those left uncounted are said.
+    if (key === 'reworded') {
+      const n = items.length - s.levels.length - s.rows;
+      if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
+      continue;
+    }
     if (key !== 'unchanged' && s.levels.length < items.length) partial.push(`${thousands(s.levels.length)} of ${thousands(items.length)} ${SECTION_WORDS[key].count}`);
     const n = items.length - s.levels.length - s.rows;
     if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
