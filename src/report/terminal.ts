@@ -133,7 +133,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       const indent = g === undefined ? '  ' : '    ';
       const own = text?.own.get(item);
       const v = viewOf(model, item);
-      // A reworded item: one line at most (docs/meaning.md, "In the terminal").
+      // A reworded item: one line at most (docs/meaning.md, "In the terminal, JUnit and report.html").
       if (key === 'reworded') {
         lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${oneLine(v.label)} · ${oneLine(clip(meaningOf(v), 300))} · ${oneLine(v.file)}:${v.line}`)));
         continue;
