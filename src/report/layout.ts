@@ -8,7 +8,7 @@ import type { RunRecord } from '../types.js';
 import { causeLine, changedIntro, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
-import { itemBlock, itemRow, levelsOf, rewordedLine, tableHead } from './items.js';
+import { itemBlock, itemRow, levelsOf, rewordedBlock, rewordedLine, tableHead } from './items.js';
 import { LIMITS, type Level } from './item-parts.js';
 import { clip, escapeInline } from './escape.js';
 import { groupTexts, sharedLine, type Own } from './cause-details.js';
@@ -31,7 +31,7 @@ const SECTION_INTRO: Record<SectionKey, string> = {
   still_failing: 'These failed at the baseline too.',
   // Composed from the change dimensions its items call for (changedIntro, evaluate/changes.ts).
   changed: '',
-  reworded: 'The reply differs from the baseline in wording only: the same facts, decided by formatting, a variant accepted before, or the meaning judge. Accepting one keeps the old wording as a variant.',
+  reworded: 'Same meaning, other words: decided by formatting, a known variant or the meaning judge. Accepting one keeps the old wording as a variant.',
   new: 'No baseline yet: nothing to compare with.',
   not_evaluated: 'The check did not run, so the reply was not measured. Run it again, or look at the assertion.',
   errored: 'The replay did not complete, so there is no reply to check or accept.',
@@ -56,7 +56,11 @@ export class Pieces {
     if (!entry) this.blocks.set(f, (entry = new Map()));
     const key = `${level}${open ? '+open' : ''}`;
     let block = entry.get(key);
-    if (block === undefined) entry.set(key, (block = itemBlock(viewOf(this.model, f), level, this.ctx, this.p, open, this.owns.get(f))));
+    if (block === undefined) {
+      const v = viewOf(this.model, f);
+      block = v.section === 'reworded' ? rewordedBlock(v, level, this.ctx, this.p) : itemBlock(v, level, this.ctx, this.p, open, this.owns.get(f));
+      entry.set(key, block);
+    }
     return block;
   }
 

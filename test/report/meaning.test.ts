@@ -132,9 +132,12 @@ describe('surfaces (goldens)', () => {
     const section = md.slice(md.indexOf('Reworded (4)'));
     expect(section.startsWith('Reworded (4)')).toBe(true);
     expect(section).toContain('<details><summary>4 reworded items');
-    expect(section).toContain('reworded (judge 0.93)');
-    expect(section).toContain('reworded (known variant)');
-    expect(section).toContain('reworded (formatting)');
+    // One line per item, how it was decided, and its diff inside; nothing else of the item.
+    expect(section).toContain('<summary><b>reworded-by-judge</b> · judge 0.93 · <a href=');
+    expect(section).toContain('<summary><b>known-wording</b> · known variant · ');
+    expect(section).toContain('<summary><b>bold-greeting</b> · formatting · ');
+    expect(section).toContain('**Turn 0**');
+    expect(section.slice(0, section.indexOf('Unchanged ('))).not.toContain('Message for');
   });
 
   it('the terminal gives a reworded item one line', () => {
