@@ -26,7 +26,7 @@ import {
   type ScriptView,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, firstDifference, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, firstDifference, meaningTurn, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
@@ -276,6 +276,13 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
       const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
       const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
       lines.push(paint('grey', fit(`${indent}    turn ${d.turn} reply vs baseline (- baseline, + new${by}):`)), ...textLines(diff, `${indent}      `, o.where, colourOf, paint, fit));
+    }
+    // The turn that changed in meaning, when it is not the first difference (docs/meaning.md, "Persona scripts").
+    const m = meaningTurn(p);
+    const meaningDiff = m === null || m.turn.index === d.turn ? null : diffText(normalizeBlock(m.baseline.reply), normalizeBlock(m.turn.reply), TEXT_LINE_CHARS);
+    if (m !== null && meaningDiff !== null) {
+      const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
+      lines.push(paint('grey', fit(`${indent}    ${oneLine(clip(m.words, 300))}:`)), ...textLines(meaningDiff, `${indent}      `, o.where, colourOf, paint, fit));
     }
   } else if (d !== null) {
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));

@@ -127,6 +127,8 @@ describe('surfaces (goldens)', () => {
     expect(md).toContain('changed in meaning: numbers 30 → 14');
     expect(md).toContain('meaning not checked: the meaning judge timed out after 30 s');
     expect(md).toContain('turn 3 changed in meaning: numbers 50 → 90');
+    // The script's first difference is a reworded turn 1; the turn that changed in meaning gets its own diff.
+    expect(md).toContain('**Turn 3 changed in meaning\\: numbers 50 → 90**\n\n**Baseline → new reply**');
     expect(md).not.toContain('<b>@admin</b>');
     expect(md).not.toContain('@admin');
     const section = md.slice(md.indexOf('Reworded (4)'));
