@@ -8,13 +8,13 @@
 // Records stay results.json schema version 1: `drift` holds the reply (transcript) and route
 // comparisons, `slower` is its own field; only the derivation lives here.
 
-import type { Drift, FailOnCondition, FixtureRecord, LatencyThresholds, PersonaDrift, PersonaRecord, Route, Slower } from '../types.js';
+import type { Drift, FailOnCondition, FixtureRecord, LatencyThresholds, Meaning, PersonaDrift, PersonaRecord, Route, Slower } from '../types.js';
 import { sameRoute, sameRoutes } from './drift.js';
 import { kindOf, type ItemKind } from './kind.js';
 import { itemLatencyMs, slowerText, slowerThanBaseline } from './latency.js';
 
 /** The ways an item can differ from its baseline, besides its verdict. */
-export type Dimension = 'reply' | 'transcript' | 'route' | 'slower';
+export type Dimension = 'reply' | 'transcript' | 'meaning' | 'route' | 'slower';
 
 /**
  * What changesOf reads of an item: a fixture's or a persona script's record, or a slice of one (the
@@ -38,7 +38,7 @@ type Item = FixtureRecord | PersonaRecord;
 type ReplayedItem = Extract<FixtureRecord, { errored: false }> | Extract<PersonaRecord, { errored: false }>;
 
 /** The change causes `compare` names for a dimension (docs/evaluations.md#compare). */
-export type DimensionCause = 'reply_changed' | 'transcript_changed' | 'route_changed' | 'slower';
+export type DimensionCause = 'reply_changed' | 'transcript_changed' | 'meaning_changed' | 'reworded' | 'route_changed' | 'slower';
 
 /** How a cause is said: its title in a table, and counted ("1 reply changed", "2 replies changed"). */
 export interface CauseWords {
@@ -54,15 +54,19 @@ interface DimensionRule {
   of(item: ChangeSubject): string | null;
   /** The fail-on condition the change meets (docs/semantics.md#the-gate). */
   failOn: FailOnCondition;
+  /** When only some of the dimension's changes meet `failOn` (a meaning `changed`, not `unchecked`): which. */
+  meets?: (item: ChangeSubject) => boolean;
   /** What `compare` names the change between two runs, and its words. */
   cause: DimensionCause;
   causeWords: CauseWords;
+  /** A second cause the dimension may name instead (`between` says which), and its words. */
+  otherCause?: { cause: DimensionCause; words: CauseWords };
   /**
    * `compare` (docs/evaluations.md#compare): the detail of the change between two runs of one
    * item, or null. `content` changes are looked for before the verdict, `speed` changes last.
    */
   compared: 'content' | 'speed';
-  between(before: Item, after: Item, latency: LatencyThresholds): string | null;
+  between(before: Item, after: Item, latency: LatencyThresholds): string | { cause: DimensionCause; detail: string } | null;
   /**
    * True when the change was measured at replay time and cannot be seen by comparing the record
    * with the stored baseline again: accepting an item with it rewrites the baseline even when the
@@ -75,7 +79,7 @@ interface DimensionRule {
    * How the Changed section's introduction names the change: a `subject` that "differs from the
    * baseline", or a `clause` after "the check passes now"; `when` the section's items call for it.
    */
-  intro: { subject: string; when: 'always' | 'scripts' } | { clause: string; when: 'present' };
+  intro: { subject: string; when: 'always' | 'scripts' } | { clause: string; when: 'present' } | null;
 }
 
 function scriptDrift(d: Drift | PersonaDrift): d is PersonaDrift {
@@ -88,6 +92,57 @@ function replayed(item: ChangeSubject): Drift | PersonaDrift | null {
 
 function routesOf(item: PersonaRecord): (Route | null)[] {
   return item.turns.map((t) => t.route);
+}
+
+/** The meanings that leave an item Reworded (docs/semantics.md#where-an-item-is-shown). */
+const REWORDED: ReadonlySet<Meaning['value']> = new Set(['formatting', 'variant', 'reworded']);
+
+/** How a same-meaning reply was decided: "formatting", "known variant", "judge 0.93". */
+export function howDecided(m: Meaning): string {
+  if (m.value === 'formatting') return 'formatting';
+  if (m.value === 'variant') return 'known variant';
+  return typeof m.score === 'number' ? `judge ${m.score.toFixed(2)}` : 'judge';
+}
+
+/**
+ * The words of a meaning (docs/meaning.md): a fixture's "changed in meaning: numbers 30 → 14",
+ * "meaning not checked: <cause>", "reworded (judge 0.93)"; a script's detail already names its
+ * turn ("turn 3 changed in meaning: numbers 50 → 90"), except a different number of turns.
+ */
+export function meaningWords(m: Meaning, script: boolean): string {
+  if (REWORDED.has(m.value)) return `reworded (${howDecided(m)})`;
+  const head = m.value === 'changed' ? 'changed in meaning' : 'meaning not checked';
+  if (script && m.by !== 'turns' && m.detail !== null && m.detail.startsWith('turn ')) return m.detail;
+  return m.detail === null || m.detail === '' ? head : `${head}: ${m.detail}`;
+}
+
+/**
+ * Is the item Reworded (docs/semantics.md#where-an-item-is-shown): its reply (a script: every
+ * differing turn) differs only in wording (`formatting`, `variant`, `reworded`), its route is the
+ * same, its verdict did not change, and it is not slower?
+ */
+export function isReworded(item: ChangeSubject, changes: readonly Change[] = changesOf(item)): boolean {
+  const d = replayed(item);
+  if (d === null || d.verdict !== 'still_passing' && d.verdict !== 'still_failing') return false;
+  const m = d.meaning ?? null;
+  if (m === null || !REWORDED.has(m.value)) return false;
+  return changes.every((c) => c.dimension === 'reply' || c.dimension === 'transcript' || c.dimension === 'meaning');
+}
+
+/**
+ * Was the later run compared with the earlier run's replies (its baselines), so that its meaning
+ * (changed, or one of the same-meaning values) speaks of the change between them?
+ */
+function meaningComparable(before: Item, after: Item): boolean {
+  if (before.errored || after.errored || after.baseline == null) return false;
+  // `unchecked` says nothing of the meaning: the reply (transcript) changed, as before.
+  const m = after.drift?.meaning ?? null;
+  if (m === null || m.value === 'unchecked') return false;
+  if (kindOf(before) === 'fixture' && kindOf(after) === 'fixture') return (after as FixtureRecord).baseline?.reply === (before as FixtureRecord).reply;
+  if (kindOf(before) !== 'script' || kindOf(after) !== 'script') return false;
+  const base = (after as PersonaRecord).baseline?.transcript ?? null;
+  const turns = (before as PersonaRecord).turns;
+  return base !== null && base.length === turns.length && base.every((t, i) => t.reply === turns[i]?.reply);
 }
 
 /**
@@ -108,6 +163,7 @@ export const DIMENSIONS = {
     between: (before, after) => {
       if (kindOf(before) !== 'fixture' || kindOf(after) !== 'fixture') return null;
       const [b, a] = [(before as FixtureRecord).reply, (after as FixtureRecord).reply];
+      if (meaningComparable(before, after)) return null;
       return b !== null && a !== null && b !== a ? `reply changed: ${changeSnippet(b, a)}` : null;
     },
     rewritesBaseline: false,
@@ -128,12 +184,44 @@ export const DIMENSIONS = {
     between: (before, after) => {
       if (kindOf(before) !== 'script' || kindOf(after) !== 'script') return null;
       const [b, a] = [(before as PersonaRecord).turns, (after as PersonaRecord).turns];
+      if (meaningComparable(before, after)) return null;
       if (b.length !== a.length) return `transcript changed (${b.length} -> ${a.length} turns)`;
       return b.some((t, i) => t.reply !== a[i]?.reply) ? 'transcript changed' : null;
     },
     rewritesBaseline: false,
     settle: (item) => (kindOf(item) === 'script' ? { ...item, drift: { ...item.drift, transcript: 'same' } } : item),
     intro: { subject: "a script's transcript", when: 'scripts' },
+  },
+  meaning: {
+    kinds: ['fixture', 'script'],
+    // Beside "reply changed" (docs/meaning.md): "changed in meaning: numbers 30 → 14", "meaning not
+    // checked: <cause>", "reworded (judge 0.93)". Null (check off, or the reply the same): no words.
+    of: (item) => {
+      const d = replayed(item);
+      const m = d?.meaning ?? null;
+      return d === null || m === null ? null : meaningWords(m, scriptDrift(d));
+    },
+    failOn: 'meaning_changed',
+    // `unchecked` never meets it (docs/semantics.md#the-gate).
+    meets: (item) => replayed(item)?.meaning?.value === 'changed',
+    cause: 'meaning_changed',
+    causeWords: { title: 'changed in meaning', one: 'changed in meaning', many: 'changed in meaning' },
+    otherCause: { cause: 'reworded', words: { title: 'reworded', one: 'reworded', many: 'reworded' } },
+    compared: 'content',
+    // Only where the later run was compared with the earlier run's replies (its baselines); else
+    // the reply or transcript dimension names "reply changed" as before (docs/evaluations.md#compare).
+    between: (before, after) => {
+      if (!meaningComparable(before, after)) return null;
+      const d = replayed(after);
+      const m = d?.meaning ?? null;
+      if (d === null || m === null) return null;
+      const words = meaningWords(m, scriptDrift(d));
+      if (REWORDED.has(m.value)) return { cause: 'reworded', detail: words };
+      return m.value === 'changed' ? words : null;
+    },
+    rewritesBaseline: false,
+    settle: (item) => ({ ...item, drift: { ...item.drift, meaning: null } }),
+    intro: null,
   },
   route: {
     kinds: ['fixture', 'script'],
@@ -203,7 +291,10 @@ export function changesOf(item: ChangeSubject): Change[] {
 
 /** Does the item meet a fail-on condition through one of its changes (reply_changed, route_changed, slower)? */
 export function meetsChange(item: ChangeSubject, condition: FailOnCondition): boolean {
-  return changesOf(item).some((c) => ruleOf(c.dimension).failOn === condition);
+  return changesOf(item).some((c) => {
+    const rule = ruleOf(c.dimension);
+    return rule.failOn === condition && (rule.meets?.(item) ?? true);
+  });
 }
 
 /** Did the verdict change since the baseline (newly failing or newly passing)? */
@@ -247,8 +338,8 @@ export function changeBetween(before: Item, after: Item, stage: DimensionRule['c
   for (const d of DIMENSION_ORDER) {
     const rule = ruleOf(d);
     if (rule.compared !== stage) continue;
-    const detail = rule.between(before, after, latency);
-    if (detail !== null) return { cause: rule.cause, detail };
+    const found = rule.between(before, after, latency);
+    if (found !== null) return typeof found === 'string' ? { cause: rule.cause, detail: found } : found;
   }
   return null;
 }
@@ -262,6 +353,7 @@ export function changedIntro(items: readonly ChangeSubject[], hasScripts: boolea
   const clauses = ['the check passes now'];
   for (const d of DIMENSION_ORDER) {
     const intro = ruleOf(d).intro;
+    if (intro === null) continue;
     if ('subject' in intro) {
       if (intro.when === 'always' || hasScripts) subjects.push(intro.subject);
     } else if (items.some((i) => changesOf(i).some((c) => c.dimension === d))) {

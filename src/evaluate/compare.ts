@@ -26,6 +26,8 @@ export type ChangeCause =
   | 'reply_changed'
   | 'route_changed'
   | 'transcript_changed'
+  | 'meaning_changed'
+  | 'reworded'
   | 'verdict_changed'
   | 'error_class_changed'
   | 'slower';
@@ -38,6 +40,8 @@ export const CHANGE_CAUSES: readonly ChangeCause[] = [
   'reply_changed',
   'route_changed',
   'transcript_changed',
+  'meaning_changed',
+  'reworded',
   'verdict_changed',
   'error_class_changed',
   'slower',
@@ -198,7 +202,8 @@ export const CAUSE_WORDS: Record<ChangeCause, CauseWords> = {
 };
 
 function dimensionCauseWords(): Record<DimensionCause, CauseWords> {
-  return Object.fromEntries(Object.values(DIMENSIONS).map((d) => [d.cause, d.causeWords])) as Record<DimensionCause, CauseWords>;
+  const rules: readonly { cause: DimensionCause; causeWords: CauseWords; otherCause?: { cause: DimensionCause; words: CauseWords } }[] = Object.values(DIMENSIONS);
+  return Object.fromEntries(rules.flatMap((d) => [[d.cause, d.causeWords], ...(d.otherCause ? [[d.otherCause.cause, d.otherCause.words]] : [])])) as Record<DimensionCause, CauseWords>;
 }
 
 /** "2 items added", "1 reply changed". */

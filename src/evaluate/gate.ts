@@ -33,8 +33,9 @@ export function meets(record: Omit<GateItem, 'label'>, condition: FailOnConditio
       return record.drift?.verdict === 'no_baseline';
     case 'reply_changed':
     case 'route_changed':
+    case 'meaning_changed':
     case 'slower':
-      // A change against the baseline (changes.ts): reply or transcript, route, slower (docs/latency.md).
+      // A change against the baseline (changes.ts): reply or transcript, meaning (`changed` only), route, slower (docs/latency.md).
       return meetsChange(record, condition);
     case 'flaky':
       // A repeated item whose attempts disagree.
@@ -109,6 +110,7 @@ const CONDITION_WORDS: Record<FailOnCondition, string> = {
   no_baseline: 'without a baseline',
   reply_changed: 'with a changed reply',
   route_changed: 'with a changed route',
+  meaning_changed: 'changed in meaning',
   flaky: 'flaky (attempts disagree)',
   slower: 'slower than the baseline',
   none: '',

@@ -22,6 +22,7 @@ function emptyPlan(): Plan {
     newly_failing: empty(),
     still_failing: empty(),
     changed: empty(),
+    reworded: empty(),
     new: empty(),
     not_evaluated: empty(),
     errored: empty(),
@@ -34,17 +35,28 @@ export function idealPlan(doc: Doc): Plan {
   for (const key of SECTION_ORDER) {
     const n = doc.model.sections[key].length;
     const full = key === 'unchanged' ? 0 : Math.min(n, doc.p.fullPerSection);
+    // Reworded items show their diff, not the two full replies; the comment lists a bounded number by name.
+    if (key === 'reworded') {
+      plan[key] = { levels: doc.model.sections[key].slice(0, full).map((f) => (levelsOf(f).includes('diff') ? 'diff' : 'full')), rows: Math.min(n - full, doc.p.rewordedRows) };
+      continue;
+    }
     plan[key] = { levels: Array.from({ length: full }, () => 'full' as Level), rows: n - full };
   }
   return plan;
 }
 
+/**
+ * The sections in the order the budget buys them: Reworded (the same meaning in other words) after
+ * every other section that needs attention, so that it never crowds them out.
+ */
+const BUDGET_ORDER: readonly SectionKey[] = [...ATTENTION_ORDER.filter((k) => k !== 'reworded'), 'reworded'];
+
 /** A plan bought from `budget` characters (or bytes) on top of the empty plan. */
 function budgetPlan(doc: Doc, budget: number): Plan {
   const { model, p, pieces } = doc;
   const sep = separatorLength(p);
-  const levels: Record<SectionKey, Level[]> = { newly_failing: [], still_failing: [], changed: [], new: [], not_evaluated: [], errored: [], unchanged: [] };
-  const rows: Record<SectionKey, number> = { newly_failing: 0, still_failing: 0, changed: 0, new: 0, not_evaluated: 0, errored: 0, unchanged: 0 };
+  const levels: Record<SectionKey, Level[]> = { newly_failing: [], still_failing: [], changed: [], reworded: [], new: [], not_evaluated: [], errored: [], unchanged: [] };
+  const rows: Record<SectionKey, number> = { newly_failing: 0, still_failing: 0, changed: 0, reworded: 0, new: 0, not_evaluated: 0, errored: 0, unchanged: 0 };
   let left = budget;
   const spend = (cost: number): boolean => {
     if (cost > left) return false;
@@ -55,7 +67,7 @@ function budgetPlan(doc: Doc, budget: number): Plan {
   const blockCost = (f: Item, level: Level): number => p.measure(pieces.block(f, level, opened.has(f))) + sep;
 
   // 2. Lines of the items shown in full, worst first; the first that does not fit ends the step.
-  briefs: for (const key of ATTENTION_ORDER) {
+  briefs: for (const key of BUDGET_ORDER) {
     const items = model.sections[key];
     for (const f of items.slice(0, Math.min(items.length, p.fullPerSection))) {
       if (!spend(blockCost(f, 'brief'))) break briefs;
@@ -66,12 +78,13 @@ function budgetPlan(doc: Doc, budget: number): Plan {
   // 3 and 5. Raise items to `target` worst first, never more detail further down.
   const raise = (target: Level, limit: number): void => {
     let allowance = limit;
-    for (const key of ATTENTION_ORDER) {
+    for (const key of BUDGET_ORDER) {
       const items = model.sections[key];
       for (let i = 0; i < levels[key].length; i++) {
         const f = items[i] as Item;
         const current = levels[key][i] as Level;
         if (!levelsOf(f).includes(target) || current === target || (current === 'full' && target === 'diff')) continue;
+        if (key === 'reworded' && target === 'full') continue;
         const extra = blockCost(f, target) - blockCost(f, current);
         if (extra > allowance || !spend(extra)) return;
         allowance -= extra;
@@ -84,7 +97,8 @@ function budgetPlan(doc: Doc, budget: number): Plan {
   // 4. Names in the compact tables, section by section, then (5) the unchanged ones.
   const listRows = (keys: readonly SectionKey[]): void => {
     for (const key of keys) {
-      const items = model.sections[key].slice(levels[key].length);
+      const all = model.sections[key].slice(levels[key].length);
+      const items = key === 'reworded' ? all.slice(0, p.rewordedRows) : all;
       if (items.length === 0) continue;
       const wrapper = p.measure(tableBlock('x'.repeat(60), tableHead(items), [])) + sep - p.measure(countedLine(key, items)) - sep;
       let first = true;
@@ -96,7 +110,7 @@ function budgetPlan(doc: Doc, budget: number): Plan {
       }
     }
   };
-  listRows(ATTENTION_ORDER);
+  listRows(BUDGET_ORDER);
   raise('full', left);
   listRows(['unchanged']);
 

@@ -115,7 +115,7 @@ function row(v: ItemView, index: number, ctx: HtmlExtras['context'], open: boole
   const f = v.item;
   const verdict = verdictKey(f);
   const why = normalizeBlock(whyLine(f) ?? '').trim().split('\n')[0] ?? '';
-  const attrs = `data-i="${index}" data-verdict="${verdict}" data-drift="${driftKey(f)}" data-changed="${changed(v) ? 1 : 0}" data-label="${h(v.label.toLowerCase())}"`;
+  const attrs = `data-i="${index}" data-verdict="${verdict}" data-drift="${driftKey(f)}" data-changed="${changed(v) ? 1 : 0}"${v.section === 'reworded' ? ' data-reworded="1"' : ''} data-label="${h(v.label.toLowerCase())}"`;
   return (
     `<details class="item" ${attrs}${open ? ' open' : ''}><summary>` +
     `<span><span class="pill ${verdict}">${h(v.verdict)}</span></span>` +
@@ -231,6 +231,8 @@ function filters(views: readonly ItemView[]): string {
   const d = [
     { value: 'all', text: 'all', n: items.length },
     { value: 'changed', text: 'changed', n: views.filter(changed).length },
+    // The same meaning in other words (docs/meaning.md): its own chip, as its own section.
+    { value: 'reworded', text: 'reworded', n: views.filter((x) => x.section === 'reworded').length },
     ...drifts.map(([value, text]) => ({ value, text, n: count((f) => driftKey(f) === value) })),
   ].filter((o, i) => i === 0 || o.n > 0);
   return (
@@ -287,7 +289,7 @@ function flakyNotice(model: ReportModel): string {
  * The page's order of sections: what needs attention first (newly failing, then what was not
  * verified), then the rest worst first. Each item is still in exactly one section.
  */
-export const HTML_SECTION_ORDER: readonly SectionKey[] = ['newly_failing', 'not_evaluated', 'errored', 'still_failing', 'changed', 'new', 'unchanged'];
+export const HTML_SECTION_ORDER: readonly SectionKey[] = ['newly_failing', 'not_evaluated', 'errored', 'still_failing', 'changed', 'reworded', 'new', 'unchanged'];
 
 /** The sections shown first, open, above the numbers. */
 const FIRST_SECTIONS: ReadonlySet<SectionKey> = new Set(['newly_failing', 'not_evaluated', 'errored']);

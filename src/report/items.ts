@@ -8,6 +8,7 @@ import type { FixtureRecord } from '../types.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { reuseWords } from '../evaluate/reuse.js';
+import { howDecided } from '../evaluate/changes.js';
 import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
 import { isPersona, itemsNoun, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
@@ -130,11 +131,55 @@ export function tableHead(items: readonly Item[]): string {
   return `| ${itemsNoun(items, 1)} | verdict | drift | file |\n| --- | --- | --- | --- |`;
 }
 
+/**
+ * The drift words as markdown: the meaning's words carry the judge's difference or a cause, which
+ * are untrusted (docs/meaning.md), so they are clipped and escaped; the others are our own words.
+ */
+export function driftMarkdown(v: ItemView): string {
+  const meaning = new Set(v.changes.filter((c) => c.dimension === 'meaning').map((c) => c.words));
+  return v.drift.map((w) => (meaning.has(w) ? escapeInline(clip(w, LIMITS.detail)) : w)).join(' · ');
+}
+
+/** How a reworded item's meaning was decided: "formatting", "known variant", "judge 0.93". */
+function decidedBy(v: ItemView): string {
+  const m = v.item.errored ? null : (v.item.drift.meaning ?? null);
+  return m === null ? 'reworded' : howDecided(m);
+}
+
+/**
+ * A reworded item in the Reworded block (docs/meaning.md, "In the comment"): its line (label, how it
+ * was decided, file and line) as the summary, and its diff inside (a script: each differing
+ * turn's); `brief`: the line only.
+ */
+export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: Profile): string {
+  const label = `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}<b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b>`;
+  const head = `${label} · ${escapeHtmlInline(decidedBy(v))} · ${fileRefHtml(v.item, ctx)}`;
+  const diffs: string[] = [];
+  if (v.kind === 'fixture') {
+    const f = v.item;
+    if (hasDiff(f) && f.baseline && f.reply !== null) diffs.push(diffBlock(f.baseline.reply, f.reply, p));
+  } else {
+    const base = v.item.baseline?.transcript ?? [];
+    v.item.turns.forEach((t, i) => {
+      const b = base[i];
+      if (b !== undefined && b.reply !== t.reply) diffs.push(`**Turn ${t.index}**\n\n${diffBlock(b.reply, t.reply, p)}`);
+    });
+  }
+  if (level === 'brief' || diffs.length === 0) return `- ${head}`;
+  return `<details><summary>${head}</summary>\n\n${diffs.join('\n\n')}\n\n</details>`;
+}
+
+/** A reworded item's one line in the Reworded block: label, how it was decided, file (docs/meaning.md, "In the comment"). */
+export function rewordedLine(v: ItemView, ctx: ReportContext): string {
+  const label = `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${escapeInline(clip(v.label, LIMITS.label))}`;
+  return `- ${label} · ${escapeInline(decidedBy(v))} · ${fileRef(v.item, ctx)}`;
+}
+
 export function itemRow(v: ItemView, ctx: ReportContext): string {
   const cells = [
     `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${escapeInline(clip(v.label, LIMITS.label))}`,
     `${v.icon} ${v.verdict}`,
-    v.drift.join(' · '),
+    driftMarkdown(v),
     fileRef(v.item, ctx, { table: true }),
   ];
   return `| ${cells.join(' | ')} |`;

@@ -68,6 +68,7 @@ function testcase(v: FixtureView, endpoint: string | null): string {
     return `${open}>\n      <skipped message="${message(`not evaluated (not a failure): ${f.detail}${why === null ? '' : `; ${why}`}`)}"/>\n    </testcase>`;
   }
   // A pass that changed (docs/cli.md, "What each command does"): the test passed, what changed is its output.
+  if (v.section === 'reworded') return rewordedCase(open, v);
   if (v.section === 'changed') return `${open}>\n      <system-out>${body(v, null)}</system-out>\n    </testcase>`;
   return `${open}/>`;
 }
@@ -116,8 +117,14 @@ function personaTestcase(v: ScriptView, endpoint: string | null): string {
     if (p.simulation) return `${open}>\n      <skipped message="${text}">${personaBody(v, null)}</skipped>\n    </testcase>`;
     return `${open}>\n      <skipped message="${text}"/>\n    </testcase>`;
   }
+  if (v.section === 'reworded') return rewordedCase(open, v);
   if (v.section === 'changed') return `${open}>\n      <system-out>${personaBody(v, null)}</system-out>\n    </testcase>`;
   return `${open}/>`;
+}
+
+/** A reworded item passes; its one line (verdict, "reply changed", how the meaning was decided) is its output (docs/cli.md). */
+function rewordedCase(open: string, v: FixtureView | ScriptView): string {
+  return `${open}>\n      <system-out>${xmlText(v.status.join(' · '))}</system-out>\n    </testcase>`;
 }
 
 /**

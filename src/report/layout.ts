@@ -8,7 +8,7 @@ import type { RunRecord } from '../types.js';
 import { causeLine, changedIntro, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
-import { itemBlock, itemRow, levelsOf, tableHead } from './items.js';
+import { itemBlock, itemRow, levelsOf, rewordedBlock, rewordedLine, tableHead } from './items.js';
 import { LIMITS, type Level } from './item-parts.js';
 import { clip, escapeInline } from './escape.js';
 import { groupTexts, sharedLine, type Own } from './cause-details.js';
@@ -31,6 +31,7 @@ const SECTION_INTRO: Record<SectionKey, string> = {
   still_failing: 'These failed at the baseline too.',
   // Composed from the change dimensions its items call for (changedIntro, evaluate/changes.ts).
   changed: '',
+  reworded: 'Same meaning, other words: decided by formatting, a known variant or the meaning judge. Accepting one keeps the old wording as a variant.',
   new: 'No baseline yet: nothing to compare with.',
   not_evaluated: 'The check did not run, so the reply was not measured. Run it again, or look at the assertion.',
   errored: 'The replay did not complete, so there is no reply to check or accept.',
@@ -55,13 +56,20 @@ export class Pieces {
     if (!entry) this.blocks.set(f, (entry = new Map()));
     const key = `${level}${open ? '+open' : ''}`;
     let block = entry.get(key);
-    if (block === undefined) entry.set(key, (block = itemBlock(viewOf(this.model, f), level, this.ctx, this.p, open, this.owns.get(f))));
+    if (block === undefined) {
+      const v = viewOf(this.model, f);
+      block = v.section === 'reworded' ? rewordedBlock(v, level, this.ctx, this.p) : itemBlock(v, level, this.ctx, this.p, open, this.owns.get(f));
+      entry.set(key, block);
+    }
     return block;
   }
 
   row(f: Item): string {
     let row = this.rows.get(f);
-    if (row === undefined) this.rows.set(f, (row = itemRow(viewOf(this.model, f), this.ctx)));
+    if (row === undefined) {
+      const v = viewOf(this.model, f);
+      this.rows.set(f, (row = v.section === 'reworded' ? rewordedLine(v, this.ctx) : itemRow(v, this.ctx)));
+    }
     return row;
   }
 }
@@ -98,8 +106,23 @@ export function isOpen(key: SectionKey, sectionSize: number): boolean {
   return key === 'newly_failing' && sectionSize <= OPEN_NEWLY_FAILING;
 }
 
+/**
+ * The Reworded section (docs/meaning.md, "In the comment"): its heading, then one collapsed block
+ * with each item's line and diff, then one line per further item, then the count of the rest.
+ */
+function rewordedBlocks(items: readonly Item[], plan: SectionPlan, pieces: Pieces): string[] {
+  const inner: string[] = plan.levels.map((level, i) => pieces.block(items[i] as Item, level));
+  const listed = items.slice(plan.levels.length, plan.levels.length + plan.rows);
+  if (listed.length > 0) inner.push(listed.map((f) => pieces.row(f)).join('\n'));
+  const counted = items.slice(plan.levels.length + listed.length);
+  if (counted.length > 0) inner.push(countedLine('reworded', counted, counted.length < items.length));
+  const summary = `${thousands(items.length)} reworded ${itemsNoun(items)}: name, how it was decided and file${plan.levels.length > 0 ? '; each diff inside' : ''}`;
+  return [sectionHeading('reworded', items), `<details><summary>${summary}</summary>\n\n${inner.join(SEP)}\n\n</details>`];
+}
+
 function sectionBlocks(key: SectionKey, items: readonly Item[], plan: SectionPlan, pieces: Pieces, model: ReportModel, endpoint: string | null): string[] {
   if (items.length === 0) return [];
+  if (key === 'reworded') return rewordedBlocks(items, plan, pieces);
   const blocks = [sectionHeading(key, items)];
   const open = isOpen(key, items.length);
   // Errored and not evaluated items come grouped by cause (model.ts): each group under its cause.
@@ -145,6 +168,12 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   for (const key of SECTION_ORDER) {
     const items = model.sections[key];
     const s = plan[key];
+    // Reworded items are one collapsed block whose diffs are extras (docs/meaning.md): only those left uncounted are said.
+    if (key === 'reworded') {
+      const n = items.length - s.levels.length - s.rows;
+      if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
+      continue;
+    }
     if (key !== 'unchanged' && s.levels.length < items.length) partial.push(`${thousands(s.levels.length)} of ${thousands(items.length)} ${SECTION_WORDS[key].count}`);
     const n = items.length - s.levels.length - s.rows;
     if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);

@@ -5,14 +5,14 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
-import { causeLine, causeOf, changesOf, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
+import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 import { plural, thousands } from '../words.js';
 
-export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
+export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'reworded' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
 
 /** Every section, worst first. */
-export const SECTION_ORDER: readonly SectionKey[] = ['newly_failing', 'still_failing', 'changed', 'new', 'not_evaluated', 'errored', 'unchanged'];
+export const SECTION_ORDER: readonly SectionKey[] = ['newly_failing', 'still_failing', 'changed', 'reworded', 'new', 'not_evaluated', 'errored', 'unchanged'];
 
 /** The sections that need a reviewer's attention (all but unchanged). */
 export const ATTENTION_ORDER: readonly SectionKey[] = SECTION_ORDER.filter((k) => k !== 'unchanged');
@@ -96,6 +96,8 @@ function sectionFrom(f: Item, changes: readonly Change[]): SectionKey {
   const d = f.errored ? null : f.drift;
   if (d?.verdict === 'newly_failing') return 'newly_failing';
   if (d?.verdict === 'still_failing') return 'still_failing';
+  // Reworded: the replies differ only in wording (evaluate/changes.ts isReworded, docs/meaning.md).
+  if (d && changes.length > 0 && isReworded(f, changes)) return 'reworded';
   if (d && (d.verdict === 'newly_passing' || changes.length > 0)) return 'changed';
   if (d?.verdict === 'no_baseline') return 'new';
   if (!f.errored && (f.verdict === 'not_evaluated' || f.verdict === null)) return 'not_evaluated';
@@ -104,7 +106,7 @@ function sectionFrom(f: Item, changes: readonly Change[]): SectionKey {
 }
 
 function emptySections(): Record<SectionKey, Item[]> {
-  return { newly_failing: [], still_failing: [], changed: [], new: [], not_evaluated: [], errored: [], unchanged: [] };
+  return { newly_failing: [], still_failing: [], changed: [], reworded: [], new: [], not_evaluated: [], errored: [], unchanged: [] };
 }
 
 /** The persona scripts of a record; records written before scripts existed have none. */
@@ -189,6 +191,7 @@ export const SECTION_WORDS: Record<SectionKey, { icon: string; title: string; su
   newly_failing: { icon: '🔴', title: 'Newly failing', suffix: '', count: 'newly failing' },
   still_failing: { icon: '❌', title: 'Still failing', suffix: '', count: 'still failing' },
   changed: { icon: '🟡', title: 'Changed', suffix: '', count: 'changed' },
+  reworded: { icon: '💬', title: 'Reworded', suffix: '', count: 'reworded' },
   new: { icon: '🆕', title: 'New, no baseline', suffix: '', count: 'new' },
   not_evaluated: { icon: '⚪', title: 'Not evaluated', suffix: ': not a failure', count: 'not evaluated' },
   errored: { icon: '⚪', title: 'Errored', suffix: ': not a failure', count: 'errored' },

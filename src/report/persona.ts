@@ -212,6 +212,29 @@ function userLine(turn: number, message: string, source?: TurnSource): string {
   return labelled(who, message, LIMITS.message);
 }
 
+/**
+ * The turn that decides a script's meaning when it is changed or not checked (docs/meaning.md,
+ * "Persona scripts"): the first of its worst turns, with the baseline's turn at the same place.
+ */
+export function meaningTurn(pr: PersonaRecord): { turn: Turn; baseline: BaselineTurn; words: string } | null {
+  if (pr.errored || pr.baseline === null) return null;
+  const rank = (t: Turn): number => (t.meaning?.value === 'changed' ? 2 : t.meaning?.value === 'unchecked' ? 1 : 0);
+  let worst = -1;
+  pr.turns.forEach((t, i) => {
+    if (rank(t) > 0 && (worst === -1 || rank(t) > rank(pr.turns[worst] as Turn))) worst = i;
+  });
+  const turn = pr.turns[worst];
+  const baseline = pr.baseline.transcript[worst];
+  if (turn === undefined || baseline === undefined || !turn.meaning) return null;
+  const head = turn.meaning.value === 'changed' ? 'changed in meaning' : 'meaning not checked';
+  return { turn, baseline, words: `turn ${turn.index} ${head}${turn.meaning.detail ? `: ${turn.meaning.detail}` : ''}` };
+}
+
+/** "**Turn 3 changed in meaning**: numbers 50 → 90", then that turn's diff. */
+function meaningTurnBlock(m: { turn: Turn; baseline: BaselineTurn; words: string }, p: Profile): string {
+  return [`**${escapeInline(clip(m.words.replace(/^t/, 'T'), LIMITS.detail))}**`, diffBlock(m.baseline.reply, m.turn.reply, p)].join('\n\n');
+}
+
 function differenceBlock(d: FirstDifference, p: Profile): string {
   const parts = [`**First difference from the baseline: turn ${d.turn}**`];
   const { baseline: b, current: t } = d;
@@ -373,6 +396,8 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   }
   const d = firstDifference(pr);
   if (d && level !== 'brief') parts.push(differenceBlock(d, p));
+  const m = meaningTurn(pr);
+  if (m !== null && level !== 'brief' && m.turn.index !== d?.turn) parts.push(meaningTurnBlock(m, p));
   if (pr.turns.length === 0) return parts;
   if (level === 'full') parts.push(transcriptBlock(pr, p));
   else parts.push(`_${d && level === 'brief' ? 'First difference and transcript' : 'Transcript'} left out to fit the size limit: see the full report._`);

@@ -24,7 +24,16 @@ export interface Profile {
   fullPerSection: number;
   /** How the limit is named when something is left out. */
   limitWords: string;
+  /**
+   * Reworded items listed by name in the comment's one collapsed Reworded block, beyond those shown
+   * with their diff; the rest are counted (docs/meaning.md, "In the comment"): the block stays small
+   * however many replies were reworded.
+   */
+  rewordedRows: number;
 }
+
+/** Reworded items the comment lists by name (one line each) after those shown with their diff. */
+export const COMMENT_REWORDED_ROWS = 50;
 
 /** Half a screen of items per section in a comment (a 5,000-fixture comment is about two screens, collapsed); the summary is the full report. */
 export const COMMENT_FULL_PER_SECTION = 10;
@@ -39,6 +48,7 @@ export function profile(kind: Kind, max: number | undefined): Profile {
       maxReplyChars: 4000,
       fullPerSection: COMMENT_FULL_PER_SECTION,
       limitWords: `GitHub's limit of ${thousands(m)} characters per comment`,
+      rewordedRows: COMMENT_REWORDED_ROWS,
     };
   }
   const m = max ?? SUMMARY_MAX_BYTES;
@@ -49,5 +59,6 @@ export function profile(kind: Kind, max: number | undefined): Profile {
     maxReplyChars: 20_000,
     fullPerSection: Number.POSITIVE_INFINITY,
     limitWords: kind === 'summary' ? `the job summary limit of ${thousands(m)} bytes` : `the report limit of ${thousands(m)} bytes`,
+    rewordedRows: Number.POSITIVE_INFINITY,
   };
 }

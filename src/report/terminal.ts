@@ -26,7 +26,7 @@ import {
   type ScriptView,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, firstDifference, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, firstDifference, meaningTurn, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
@@ -51,6 +51,7 @@ const SECTION_STYLE: Record<SectionKey, { mark: string; colour: Colour }> = {
   newly_failing: { mark: '✗', colour: 'red' },
   still_failing: { mark: '✗', colour: 'red' },
   changed: { mark: '~', colour: 'yellow' },
+  reworded: { mark: '≈', colour: 'grey' },
   not_evaluated: { mark: '○', colour: 'grey' },
   errored: { mark: '!', colour: 'grey' },
   new: { mark: '+', colour: 'cyan' },
@@ -132,6 +133,11 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       const indent = g === undefined ? '  ' : '    ';
       const own = text?.own.get(item);
       const v = viewOf(model, item);
+      // A reworded item: one line at most (docs/meaning.md, "In the terminal, JUnit and report.html").
+      if (key === 'reworded') {
+        lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${oneLine(v.label)} · ${oneLine(clip(meaningOf(v), 300))} · ${oneLine(v.file)}:${v.line}`)));
+        continue;
+      }
       lines.push(...(v.kind === 'script' ? personaLines(v, style, indent, paint, fit, more, own) : fixtureLines(v, style, indent, paint, fit, more, own)));
     }
     if (items.length > TERMINAL_ITEMS) lines.push(paint('grey', fit(moreLine(items.length - TERMINAL_ITEMS, where))));
@@ -154,6 +160,11 @@ const TEXT_LINE_CHARS = 160;
 
 function moreLine(n: number, where: string): string {
   return `  ... and ${n.toLocaleString('en-US')} more (every item is in ${where}; --markdown and --html render them all)`;
+}
+
+/** A reworded item's words: "reworded (judge 0.93)". */
+function meaningOf(v: FixtureView | ScriptView): string {
+  return v.changes.find((c) => c.dimension === 'meaning')?.words ?? 'reworded';
 }
 
 type Paint = (c: Colour, t: string) => string;
@@ -200,7 +211,7 @@ function ownSuffix(own: Own | undefined): string {
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
 function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const f = v.item;
-  const head = `${indent}${style.mark} ${oneLine(v.label)} · ${v.status.join(' · ')} · ${oneLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${oneLine(v.label)} · ${oneLine(v.status.join(' · '))} · ${oneLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head))];
   const detail = own === undefined ? (f.errored ? f.error : f.detail) : own.text;
   if (detail) lines.push(fit(`${indent}    ${oneLine(clip(detail, 300))}`));
@@ -248,7 +259,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const fault = p.errored ? null : faultLine(p.simulation);
   const error = own === undefined ? p.error : own.text;
   const detail = p.errored ? (error ? `${oneLine(clip(error, 300))} · ${checks}` : checks) : fault !== null ? `${oneLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
-  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${oneLine(v.label)} · ${v.status.join(' · ')} · ${oneLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${oneLine(v.label)} · ${oneLine(v.status.join(' · '))} · ${oneLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${oneLine(detail)}`)];
   // A simulated user (docs/simulated-users.md): from which turn it was live, how it ended, its calls.
   if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${oneLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
@@ -265,6 +276,13 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
       const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
       const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
       lines.push(paint('grey', fit(`${indent}    turn ${d.turn} reply vs baseline (- baseline, + new${by}):`)), ...textLines(diff, `${indent}      `, o.where, colourOf, paint, fit));
+    }
+    // The turn that changed in meaning, when it is not the first difference (docs/meaning.md, "Persona scripts").
+    const m = meaningTurn(p);
+    const meaningDiff = m === null || m.turn.index === d.turn ? null : diffText(normalizeBlock(m.baseline.reply), normalizeBlock(m.turn.reply), TEXT_LINE_CHARS);
+    if (m !== null && meaningDiff !== null) {
+      const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
+      lines.push(paint('grey', fit(`${indent}    ${oneLine(clip(m.words, 300))}:`)), ...textLines(meaningDiff, `${indent}      `, o.where, colourOf, paint, fit));
     }
   } else if (d !== null) {
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));

@@ -9,6 +9,7 @@ export type FailOnCondition =
   | 'no_baseline'
   | 'reply_changed'
   | 'route_changed'
+  | 'meaning_changed'
   | 'flaky'
   | 'slower'
   | 'none';
@@ -22,6 +23,7 @@ export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
   'no_baseline',
   'reply_changed',
   'route_changed',
+  'meaning_changed',
   'flaky',
   'slower',
   'none',

@@ -2,10 +2,10 @@
 // sections, the drift words, the gate, the Changed intro and compare all read it.
 
 import { describe, expect, it } from 'vitest';
-import { changedIntro, changesOf, DIMENSION_ORDER, DIMENSIONS, kindOf, meets } from '../../src/evaluate/index.js';
+import { asAccepted, changedIntro, changesOf, DIMENSION_ORDER, DIMENSIONS, isDrifted, kindOf, meets } from '../../src/evaluate/index.js';
 import { firstCause } from '../../src/evaluate/compare.js';
 import { driftWords, sectionOf } from '../../src/report/model.js';
-import type { FixtureRecord, PersonaRecord } from '../../src/types.js';
+import type { FixtureRecord, Meaning, PersonaRecord } from '../../src/types.js';
 import { baseline, fixture, persona, route } from '../report/fixtures.js';
 
 const same = { reply: 'same', route: 'same', verdict: 'still_passing' } as const;
@@ -36,7 +36,11 @@ describe('changesOf', () => {
   it('puts an item with any change, and only such an item or one newly passing, in Changed', () => {
     for (const d of DIMENSION_ORDER) {
       const item: FixtureRecord | PersonaRecord =
-        d === 'transcript' ? persona('p', { drift: { transcript: 'different', route: 'same', verdict: 'still_passing' } }) : fixture('a', d === 'slower' ? { slower } : { drift: { ...same, [d]: 'different' } });
+        d === 'transcript'
+          ? persona('p', { drift: { transcript: 'different', route: 'same', verdict: 'still_passing' } })
+          : d === 'meaning'
+            ? fixture('a', { drift: { ...same, reply: 'different', meaning: { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' } } })
+            : fixture('a', d === 'slower' ? { slower } : { drift: { ...same, [d]: 'different' } });
       expect(sectionOf(item), d).toBe('changed');
       expect(DIMENSIONS[d].kinds).toContain(kindOf(item));
     }
@@ -69,5 +73,53 @@ describe('compare reads the same dimensions', () => {
     expect(firstCause(before, fixture('a', { route: route('x', 'y'), latencyMs: 1000 }))).toEqual({ cause: 'route_changed', detail: 'route changed (main/answer -> x/y)' });
     expect(firstCause(before, fixture('a', { latencyMs: 2000 }))).toEqual({ cause: 'slower', detail: 'slower: 1.0 s -> 2.0 s' });
     expect(firstCause(before, fixture('a', { latencyMs: 1000, baseline: baseline('a', 'x') }))).toBeNull();
+  });
+});
+
+describe('the meaning dimension (docs/meaning.md, "On every surface")', () => {
+  const differs = (meaning: Meaning | null, over: Partial<FixtureRecord> = {}): FixtureRecord =>
+    fixture('m', { reply: 'Now.', baseline: baseline('m', 'Before.'), drift: { ...same, reply: 'different', meaning }, ...over } as Partial<FixtureRecord>);
+  const facts: Meaning = { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' };
+
+  it.each<[string, Meaning | null, string[], string]>([
+    ['formatting', { value: 'formatting', by: 'normalize', detail: null }, ['reply changed', 'reworded (formatting)'], 'reworded'],
+    ['a known variant', { value: 'variant', by: 'variant', detail: null }, ['reply changed', 'reworded (known variant)'], 'reworded'],
+    ['reworded by the judge', { value: 'reworded', by: 'judge', detail: 'same facts', score: 0.934 }, ['reply changed', 'reworded (judge 0.93)'], 'reworded'],
+    ['changed by facts', facts, ['reply changed', 'changed in meaning: numbers 30 → 14'], 'changed'],
+    ['changed by the judge', { value: 'changed', by: 'judge', detail: 'a receipt is needed now', score: 0.1 }, ['reply changed', 'changed in meaning: a receipt is needed now'], 'changed'],
+    ['not checked', { value: 'unchecked', by: null, detail: 'the meaning judge timed out' }, ['reply changed', 'meaning not checked: the meaning judge timed out'], 'changed'],
+    ['none (check off)', null, ['reply changed'], 'changed'],
+  ])('a fixture %s: its words and its section', (_name, meaning, words, section) => {
+    const item = differs(meaning);
+    expect(changesOf(item).map((c) => c.words)).toEqual(words);
+    expect(sectionOf(item)).toBe(section);
+  });
+
+  it('a script names the turn that decided, except a different number of turns', () => {
+    const turn3 = persona('p', { drift: { transcript: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'facts', detail: 'turn 3 changed in meaning: numbers 50 → 90' } } });
+    expect(changesOf(turn3).map((c) => c.words)).toEqual(['transcript changed', 'turn 3 changed in meaning: numbers 50 → 90']);
+    const turns = persona('p', { drift: { transcript: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'turns', detail: 'turns 4 → 5' } } });
+    expect(changesOf(turns).map((c) => c.words)).toEqual(['transcript changed', 'changed in meaning: turns 4 → 5']);
+  });
+
+  it('a reworded reply that is slower, routed elsewhere or newly passing stays Changed', () => {
+    const m: Meaning = { value: 'formatting', by: 'normalize', detail: null };
+    expect(sectionOf(differs(m, { slower }))).toBe('changed');
+    expect(sectionOf(differs(m, { drift: { ...same, reply: 'different', route: 'different', meaning: m } } as Partial<FixtureRecord>))).toBe('changed');
+    expect(sectionOf(differs(m, { drift: { ...same, reply: 'different', verdict: 'newly_passing', meaning: m } } as Partial<FixtureRecord>))).toBe('changed');
+  });
+
+  it('meets meaning_changed only when changed; reply_changed whenever the reply differs', () => {
+    expect(meets(differs(facts), 'meaning_changed')).toBe(true);
+    expect(meets(differs({ value: 'unchecked', by: null, detail: 'x' }), 'meaning_changed')).toBe(false);
+    expect(meets(differs({ value: 'reworded', by: 'judge', detail: null, score: 0.9 }), 'meaning_changed')).toBe(false);
+    expect(meets(differs({ value: 'reworded', by: 'judge', detail: null, score: 0.9 }), 'reply_changed')).toBe(true);
+  });
+
+  it('an accepted item has no meaning left, and a reworded one has drifted', () => {
+    const item = differs(facts) as Extract<FixtureRecord, { errored: false }>;
+    expect(asAccepted(item).drift.meaning).toBeNull();
+    expect(changesOf(asAccepted(item))).toEqual([]);
+    expect(isDrifted(differs({ value: 'formatting', by: 'normalize', detail: null }))).toBe(true);
   });
 });

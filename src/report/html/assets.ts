@@ -139,6 +139,7 @@ function driftMatches(row) {
   var d = state.drift;
   if (d === 'all') return true;
   if (d === 'changed') return row.getAttribute('data-changed') === '1';
+  if (d === 'reworded') return row.getAttribute('data-reworded') === '1';
   return row.getAttribute('data-drift') === d;
 }
 function apply() {
@@ -376,7 +377,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'RgxGYses4kqLh6l0C2MrNmsgwwYoveV5nTuKx+w4KpI=';
+const SCRIPT_SHA256 = 'Ro2xzZY19Ix+TmABgK1Ex2WOuwDErMHb128d3Jqk6QU=';
 const STYLE_SHA256 = 'iHE7qXCB2RjGyb9kvjZSq6L4GnemQipTXK21Na7GGxg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

@@ -1,0 +1,149 @@
+// Meaning on every surface (docs/meaning.md): a Reworded section after Changed, counted in the
+// headline and shown as one collapsed block; "changed in meaning: …" and "meaning not checked: …"
+// on changed items; `fail-on: meaning_changed`; `compare` naming "changed in meaning" and
+// "reworded". Goldens: meaning.*.
+
+import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../../src/evaluate/compare.js';
+import { gateRun, isReworded } from '../../src/evaluate/index.js';
+import { renderCompareText } from '../../src/report/compare.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
+import { buildModel, headlineText } from '../../src/report/model.js';
+import { COMMENT_MAX_CHARS, COMMENT_REWORDED_ROWS } from '../../src/report/profile.js';
+import type { FixtureRecord, Meaning, RunRecord } from '../../src/types.js';
+import { ctx, fixture, resetLines, run } from './fixtures.js';
+import { differing, meaningRun, scriptReworded } from './meaning-fixtures.js';
+import { expectGolden } from './helpers.js';
+
+const MEANING = meaningRun();
+const labelsOf = (items: readonly { label: string }[]): string[] => items.map((i) => i.label);
+
+describe('sections', () => {
+  it('puts replies that differ only in wording under Reworded, every other change under Changed, and counts both in the headline', () => {
+    const model = buildModel(MEANING);
+    expect(labelsOf(model.sections.reworded)).toEqual(['bold-greeting', 'known-wording', 'reworded-by-judge', 'greeting-dialog']);
+    expect(labelsOf(model.sections.changed)).toEqual(['refund-window', 'receipt-needed', 'store-hours', 'check-off', 'slow-reworded', 'refund-dialog']);
+    expect(labelsOf(model.sections.unchanged)).toEqual(['unchanged-faq']);
+    expect(headlineText(model)).toContain('6 changed · 4 reworded · 1 unchanged');
+  });
+
+  it('a reworded reply whose route differs, or whose verdict changed, is Changed', () => {
+    const m: Meaning = { value: 'formatting', by: 'normalize', detail: null };
+    const routed = differing('r', 'A.', 'a', m, { drift: { reply: 'different', route: 'different', verdict: 'still_passing', meaning: m } } as Partial<FixtureRecord>);
+    const passing = differing('p', 'A.', 'a', m, { drift: { reply: 'different', route: 'same', verdict: 'newly_passing', meaning: m } } as Partial<FixtureRecord>);
+    expect(isReworded(routed)).toBe(false);
+    expect(isReworded(passing)).toBe(false);
+    expect(buildModel(run([routed, passing])).sections.changed).toHaveLength(2);
+  });
+});
+
+describe('fail-on: meaning_changed', () => {
+  it('is met by items changed in meaning (facts, judge, a script turn), never by unchecked or reworded ones', () => {
+    const g = gateRun(MEANING, ['meaning_changed']);
+    expect(g.failed).toBe(true);
+    expect(g.offenders).toEqual([{ condition: 'meaning_changed', labels: ['refund-window', 'receipt-needed', 'refund-dialog'] }]);
+    const quiet = run(MEANING.fixtures.filter((f) => !['refund-window', 'receipt-needed'].includes(f.label)), { personas: [scriptReworded()] });
+    expect(gateRun(quiet, ['newly_failing', 'meaning_changed']).failed).toBe(false);
+  });
+});
+
+describe('surfaces (goldens)', () => {
+  it('PR comment, job summary, terminal and JUnit', () => {
+    expectGolden('meaning.comment.md', renderComment(MEANING, ctx));
+    expectGolden('meaning.summary.md', renderSummary(MEANING, ctx));
+    expectGolden('meaning.terminal.txt', renderTerminal(MEANING, { color: false }));
+    expectGolden('meaning.junit.xml', renderJUnit(MEANING));
+  });
+
+  it('the comment names the changed meaning, escapes the judge difference, and gathers reworded items in one collapsed block', () => {
+    const md = renderComment(MEANING, ctx);
+    expect(md).toContain('changed in meaning: numbers 30 → 14');
+    expect(md).toContain('meaning not checked: the meaning judge timed out after 30 s');
+    expect(md).toContain('turn 3 changed in meaning: numbers 50 → 90');
+    // The script's first difference is a reworded turn 1; the turn that changed in meaning gets its own diff.
+    expect(md).toContain('**Turn 3 changed in meaning\\: numbers 50 → 90**\n\n**Baseline → new reply**');
+    expect(md).not.toContain('<b>@admin</b>');
+    expect(md).not.toContain('@admin');
+    const section = md.slice(md.indexOf('Reworded (4)'));
+    expect(section.startsWith('Reworded (4)')).toBe(true);
+    expect(section).toContain('<details><summary>4 reworded items');
+    // One line per item, how it was decided, and its diff inside; nothing else of the item.
+    expect(section).toContain('<summary><b>reworded-by-judge</b> · judge 0.93 · <a href=');
+    expect(section).toContain('<summary><b>known-wording</b> · known variant · ');
+    expect(section).toContain('<summary><b>bold-greeting</b> · formatting · ');
+    expect(section).toContain('**Turn 0**');
+    expect(section.slice(0, section.indexOf('Unchanged ('))).not.toContain('Message for');
+  });
+
+  it('the terminal gives a reworded item one line', () => {
+    const text = renderTerminal(MEANING, { color: false });
+    const block = text.slice(text.indexOf('Reworded (4)'));
+    const lines = block.split('\n').slice(1, 5);
+    expect(lines[2]).toMatch(/^ {2}≈ reworded-by-judge · reworded \(judge 0\.93\) · \.agent-replay\/fixtures\/suite\.yml:\d+$/);
+    expect(block.split('\n')[5]).not.toMatch(/^ {4}/);
+  });
+
+  it('JUnit: a reworded item passes with its line in system-out; a changed one says how its meaning changed', () => {
+    const xml = renderJUnit(MEANING);
+    const testcase = (label: string): string => new RegExp(`<testcase [^>]*name="${label}"[^>]*?(/>|>[\\s\\S]*?</testcase>)`).exec(xml)?.[0] ?? '';
+    expect(testcase('reworded-by-judge')).toContain('<system-out>pass · still passing · reply changed · reworded (judge 0.93)</system-out>');
+    expect(testcase('refund-window')).toContain('changed in meaning: numbers 30 → 14');
+    expect(testcase('receipt-needed')).toContain('&lt;b&gt;@admin&lt;/b&gt;');
+    expect(xml).not.toContain('<failure');
+  });
+
+  it('report.html shows the Reworded section and escapes the judge difference', () => {
+    const html = renderHtml(MEANING, {});
+    expect(html).toContain('Reworded');
+    expect(html).toContain('changed in meaning: numbers 30 → 14');
+    expect(html).not.toContain('<b>@admin</b>');
+  });
+});
+
+describe('500 reworded items', () => {
+  it('stay one small collapsed block in the comment, after the items that need attention', () => {
+    resetLines();
+    const m: Meaning = { value: 'reworded', by: 'judge', detail: null, score: 0.92 };
+    const many = Array.from({ length: 500 }, (_, i) => differing(`faq-${String(i).padStart(3, '0')}-${'x'.repeat(40)}`, `Answer number ${i} in these words.`, `Answer number ${i} put another way.`, m));
+    const failing = fixture('broken', { verdict: 'fail', detail: 'reply does not contain "Reply"', drift: { reply: 'same', route: 'same', verdict: 'newly_failing' } } as Partial<FixtureRecord>);
+    const md = renderComment(run([failing, ...many]), ctx);
+    expect(md.length).toBeLessThan(COMMENT_MAX_CHARS / 2);
+    expect(md).toContain('1 newly failing · 500 reworded');
+    expect(md.indexOf('broken')).toBeLessThan(md.indexOf('Reworded (500)'));
+    const section = md.slice(md.indexOf('Reworded (500)'));
+    expect(section.match(/<details><summary>500 reworded fixtures/g)).toHaveLength(1);
+    expect(section.split('\n').filter((l) => l.startsWith('- faq-'))).toHaveLength(COMMENT_REWORDED_ROWS);
+    expect(section).toContain('440 more reworded fixtures, only counted here');
+  });
+});
+
+describe('compare', () => {
+  it('names "changed in meaning" and "reworded" where the later run was compared with the earlier run\'s replies', () => {
+    const before: RunRecord = {
+      ...MEANING,
+      startedAt: '2026-11-30T00:00:00.000Z',
+      fixtures: MEANING.fixtures.map((f) => ({ ...f, reply: f.baseline?.reply ?? f.reply, drift: f.errored ? f.drift : { ...f.drift, reply: 'same', meaning: null }, slower: undefined }) as FixtureRecord),
+      personas: [],
+    };
+    const after: RunRecord = { ...MEANING, personas: [] };
+    const c = compareRuns(before, after);
+    const causeOf = (label: string): string | undefined => c.changes.find((x) => x.label === label)?.cause;
+    expect(causeOf('refund-window')).toBe('meaning_changed');
+    expect(causeOf('receipt-needed')).toBe('meaning_changed');
+    expect(causeOf('reworded-by-judge')).toBe('reworded');
+    expect(causeOf('bold-greeting')).toBe('reworded');
+    // Not checked, or not computed: the reply changed, as before.
+    expect(causeOf('store-hours')).toBe('reply_changed');
+    expect(causeOf('check-off')).toBe('reply_changed');
+    const text = renderCompareText(c);
+    expect(text).toContain('changed in meaning: numbers 30 → 14');
+    expect(text).toMatch(/\d+ reworded/);
+  });
+
+  it('names "reply changed" when the later run had other baselines than the earlier run\'s replies', () => {
+    const before: RunRecord = { ...MEANING, startedAt: '2026-11-30T00:00:00.000Z', fixtures: MEANING.fixtures.map((f) => ({ ...f, reply: `${f.reply ?? ''} (older)` }) as FixtureRecord), personas: [] };
+    const c = compareRuns(before, { ...MEANING, personas: [] });
+    expect(c.changes.find((x) => x.label === 'refund-window')?.cause).toBe('reply_changed');
+  });
+});
