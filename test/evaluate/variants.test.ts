@@ -26,11 +26,10 @@ const baseline = (over: Partial<Baseline> = {}): Baseline => ({ label: 'f', repl
 
 /** A replayed fixture whose reply differs from `base` with `meaning`, as the runner records it. */
 const drifted = (meaning: Meaning | null | undefined, base: Baseline = baseline(), over: Partial<FixtureRecord> = {}): FixtureRecord =>
-  fixtureRecord({
+  fixtureRecord(over, {
     reply: NEW,
     baseline: base,
     drift: { reply: base.reply === (over.reply ?? NEW) ? 'same' : 'different', route: 'same', verdict: base.verdict === (over.verdict ?? 'pass') ? (base.verdict === 'pass' ? 'still_passing' : 'still_failing') : 'newly_passing', ...(meaning !== undefined ? { meaning } : {}) },
-    ...over,
   });
 
 /** The variants acceptance writes for the record (undefined: none), or the decision when it is not an accept. */
@@ -130,7 +129,7 @@ const attempt = (reply: string | null, meaning?: Meaning | null, over: Partial<F
 });
 
 const repeated = (attempts: FixtureAttempt[], over: Partial<FixtureRecord> = {}): FixtureRecord =>
-  fixtureRecord({ reply: attempts.find((a) => a.reply !== null)?.reply ?? null, attempts, repeat: { count: attempts.length, minPass: 1, passed: attempts.filter((a) => a.verdict === 'pass').length, flaky: false }, ...over });
+  fixtureRecord(over, { reply: attempts.find((a) => a.reply !== null)?.reply ?? null, attempts, repeat: { count: attempts.length, minPass: 1, passed: attempts.filter((a) => a.verdict === 'pass').length, flaky: false } });
 
 describe('a repeated item', () => {
   const A1 = 'Refunds are accepted within 30 days.';
