@@ -6,7 +6,7 @@ import { sameJudge } from './definition.js';
 import { rewritesBaseline } from './changes.js';
 import { sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
-import { attemptRepliesVary, repliesVary } from './repeat.js';
+import { carriedReplyVariants, fixtureAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { baselineLatency } from './latency.js';
 import { acceptedAttemptsOf, storedAttemptsStand } from './attempts.js';
 
@@ -42,19 +42,26 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  * judged under the same fingerprint, or when it has none (adding one alone would rewrite every
  * older baseline at once); it is rewritten when the judge changed (criterion, threshold, model,
  * prompt version), since a stale result can never be reused and every run would pay for a call.
+ *
+ * Variants (docs/meaning.md, "Variants"): the accepted reply keeps those of the reply it replaces
+ * when its meaning says it tells the user the same (carriedReplyVariants), and a repeated item's
+ * attempts that differ in wording only become variants too; attempts that differ in meaning are
+ * refused (docs/meaning.md, "Repeats"). A baseline whose variants would change is rewritten.
  */
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
-    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat'>>,
+    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat' | 'drift'>>,
   acceptedAt: string,
   commit: string | null,
   current: Baseline | null = record.baseline,
 ): AcceptDecision {
   if (record.errored || record.reply === null) return { kind: 'refuse', reason: REFUSE_ERRORED };
-  // A repeated item whose attempts replied differently has no one reply to accept.
-  if (record.attempts !== undefined && attemptRepliesVary(record.attempts)) return { kind: 'refuse', reason: repliesVary(record.attempts.length) };
+  // A repeated item whose attempts differ in meaning (or, with no meaning recorded, in any way) has no one reply to accept.
+  const agreement = record.attempts !== undefined ? fixtureAttemptsAgree(record.reply, record.attempts) : { kind: 'agree' as const, variants: [] };
+  if (agreement.kind === 'refuse') return { kind: 'refuse', reason: agreement.reason };
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: REFUSE_NOT_EVALUATED };
   const judge = baselineJudgeOf(record);
+  const variants = variantsFor(record.reply, [...agreement.variants, ...carriedReplyVariants(current, record.baseline, { reply: record.reply, verdict: record.verdict, meaning: record.drift?.meaning })]);
   if (
     current !== null &&
     // A slower item is rewritten: accepting it accepts its new latency (docs/latency.md).
@@ -64,7 +71,8 @@ export function decideAcceptance(
     current.verdict === record.verdict &&
     // A repeated item's tally is part of what is accepted (docs/statistics.md, "A baseline's attempts").
     storedAttemptsStand(current, { verdict: record.verdict, repeat: record.repeat }) &&
-    (judge === null || current.judge === undefined || sameJudge(current.judge.fingerprint, judge.fingerprint))
+    (judge === null || current.judge === undefined || sameJudge(current.judge.fingerprint, judge.fingerprint)) &&
+    sameVariants(current.variants, variants)
   ) {
     return { kind: 'unchanged' };
   }
@@ -73,6 +81,7 @@ export function decideAcceptance(
     baseline: {
       label: record.label,
       reply: record.reply,
+      ...(variants.length > 0 ? { variants } : {}),
       route: record.route,
       verdict: record.verdict,
       ...acceptedAttemptsOf(record),

@@ -24,3 +24,4 @@ export * from './selection.js';
 export * from './shard.js';
 export * from './stats.js';
 export * from './tallies.js';
+export * from './variants.js';

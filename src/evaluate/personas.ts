@@ -28,7 +28,7 @@ import { plural } from '../words.js';
 import { judgeOutcome } from '../assertions/judge.js';
 import { rewritesBaseline } from './changes.js';
 import { driftVerdict, sameRoute, sameRoutes } from './drift.js';
-import { personaRepliesVary, repliesVary } from './repeat.js';
+import { carriedTurnVariants, personaAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
 import { baselineLatency } from './latency.js';
 import { acceptedAttemptsOf, storedAttemptsStand } from './attempts.js';
@@ -371,15 +371,23 @@ export const REFUSE_PERSONA_ERRORED = 'errored: the run did not complete';
 
 export type PersonaAcceptDecision = { kind: 'accept'; baseline: PersonaBaseline } | { kind: 'unchanged' } | { kind: 'refuse'; reason: string };
 
-/** As for fixtures: the current verdict decides; not evaluated and errored are refused. */
+/**
+ * As for fixtures: the current verdict decides; not evaluated and errored are refused. Variants
+ * are kept per turn, by each turn's meaning (docs/meaning.md, "Variants"); a repeated script whose
+ * attempts differ in meaning is refused, one whose attempts differ in wording only gives each turn
+ * the other attempts' replies as variants (docs/meaning.md, "Repeats").
+ */
 export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: string, commit: string | null, current: PersonaBaseline | null = record.baseline): PersonaAcceptDecision {
   if (record.errored) return { kind: 'refuse', reason: REFUSE_PERSONA_ERRORED };
-  // A repeated script whose attempts' transcripts replied differently has no one transcript to accept.
-  if (record.attempts !== undefined && personaRepliesVary(record.attempts)) return { kind: 'refuse', reason: repliesVary(record.attempts.length) };
+  // A repeated script whose attempts' transcripts differ in meaning (or, with no meaning recorded, in any way) has no one transcript to accept.
+  const agreement = record.attempts !== undefined ? personaAttemptsAgree(record.turns, record.attempts) : null;
+  if (agreement?.kind === 'refuse') return { kind: 'refuse', reason: agreement.reason };
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: 'not evaluated: run it again' };
+  const carried = carriedTurnVariants(current, record.baseline, { verdict: record.verdict, turns: record.turns });
   const transcript = record.turns.map((t, i) => ({
     message: t.message,
     reply: t.reply,
+    ...variantsOf(variantsFor(t.reply, [...(agreement?.variants[i] ?? []), ...(carried[i] ?? [])])),
     route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage },
     // A simulated script's message turns keep who wrote them; a message replayed from the baseline
     // keeps the baseline's own source (it was written by the simulator, or by the script).
@@ -398,7 +406,9 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     current.visited.length === record.visited.length &&
     current.visited.every((v, i) => v === record.visited[i]) &&
     current.transcript.length === transcript.length &&
-    current.transcript.every((t, i) => t.message === transcript[i]?.message && t.reply === transcript[i]?.reply && sameRoute(t.route, transcript[i]?.route ?? null)) &&
+    current.transcript.every(
+      (t, i) => t.message === transcript[i]?.message && t.reply === transcript[i]?.reply && sameRoute(t.route, transcript[i]?.route ?? null) && sameVariants(t.variants, transcript[i]?.variants),
+    ) &&
     (current.simulation?.doneReason ?? null) === (simulation?.doneReason ?? null)
   ) {
     return { kind: 'unchanged' };
@@ -422,6 +432,11 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       commit,
     },
   };
+}
+
+/** `{variants}` when there are any: a turn without keeps the bytes it always had. */
+function variantsOf(variants: string[]): { variants?: string[] } {
+  return variants.length > 0 ? { variants } : {};
 }
 
 // --- cost ------------------------------------------------------------------------------------------

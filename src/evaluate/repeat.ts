@@ -41,22 +41,7 @@ export function repeatDetail(summary: RepeatSummary): string {
   return `${passesOf(summary)} attempts passed (minPass ${summary.minPass})${summary.flaky ? ', flaky' : ''}`;
 }
 
-/** The reason acceptance gives for an item whose attempts did not all reply the same. */
+/** The reason acceptance gives for an item whose attempts replied differently with no meaning recorded (docs/meaning.md, "Repeats"). */
 export function repliesVary(attempts: number): string {
   return `replies vary across ${attempts} attempts`;
-}
-
-/**
- * Did the attempts that replied give different replies? Errored attempts have no reply and are
- * left out (their effect is on the verdict). A persona attempt's reply is its transcript's replies.
- */
-export function attemptRepliesVary(attempts: readonly { errored: boolean; reply: string | null }[] | undefined): boolean {
-  const replies = (attempts ?? []).filter((a) => !a.errored && a.reply !== null).map((a) => a.reply);
-  return new Set(replies).size > 1;
-}
-
-/** The same for a persona script: the attempts that completed, each as the list of its turns' replies. */
-export function personaRepliesVary(attempts: readonly { errored: boolean; turns: readonly { reply: string }[] }[] | undefined): boolean {
-  const transcripts = (attempts ?? []).filter((a) => !a.errored).map((a) => JSON.stringify(a.turns.map((t) => t.reply)));
-  return new Set(transcripts).size > 1;
 }

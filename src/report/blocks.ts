@@ -128,6 +128,9 @@ export function refusalSentence(reason: string): string {
   if (reason === REFUSE_PERSONA_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
   const vary = /^replies vary across (\d+) attempts$/.exec(reason);
   if (vary) return `replies vary across ${vary[1]} attempts, so there is no one reply to store; make the agent answer consistently, or accept after a run whose attempts agree.`;
+  // docs/meaning.md, "Repeats": the attempts that differ in meaning from attempt 1, each named.
+  const meaning = /^replies differ in meaning across (\d+) attempts: (.+)$/s.exec(reason);
+  if (meaning) return `replies differ in meaning across ${meaning[1]} attempts (${meaning[2]}), so there is no one reply to store; find out why the agent answers differently, or accept after a run whose attempts agree.`;
   const text = reason.trim().replace(/_/g, ' ');
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }

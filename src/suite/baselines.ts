@@ -1,7 +1,7 @@
 // Baseline files: `<baselines>/<label>.json`, one per fixture, written only by acceptance.
 
 import { z } from 'zod';
-import type { Baseline, BaselineJudge, PanelMember, PersonaBaseline } from '../types.js';
+import { MAX_VARIANTS, type Baseline, type BaselineJudge, type PanelMember, type PersonaBaseline } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
 import { quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import { documentSource, type Position, type SourceFile } from './yaml/index.js';
@@ -45,9 +45,18 @@ export const tokenUsageSchema = z.strictObject({ inputTokens: z.number().int().n
  */
 export const baselineAttemptsSchema = z.strictObject({ passed: z.number().int().nonnegative(), total: z.number().int().min(1) });
 
+/**
+ * Replies a maintainer accepted as meaning the same as the baseline reply (docs/meaning.md, "Variants"); results.json
+ * reads baselines through these schemas too. Acceptance writes at most MAX_VARIANTS; a longer list was edited by hand
+ * and is refused at its line after parsing (tooManyVariants), with a message that says how many.
+ */
+const variantsSchema = z.array(z.string());
+
 export const baselineSchema = z.strictObject({
   label: z.string(),
   reply: z.string(),
+  // Added within schema version 1 (docs/meaning.md, "Variants"): absent when there are none, and in older baselines.
+  variants: variantsSchema.optional(),
   route: routeSchema.nullable(),
   verdict: z.enum(['pass', 'fail']),
   // Added within schema version 1 (docs/statistics.md): absent for an item accepted from one attempt, and in older baselines.
@@ -69,7 +78,16 @@ export const turnSourceSchema = z.enum(['script', 'baseline', 'simulator']);
 export const personaBaselineSchema = z.strictObject({
   label: z.string(),
   kind: z.literal('persona'),
-  transcript: z.array(z.strictObject({ message: z.string().nullable(), reply: z.string(), route: routeSchema.nullable(), source: turnSourceSchema.optional() })),
+  transcript: z.array(
+    z.strictObject({
+      message: z.string().nullable(),
+      reply: z.string(),
+      // Added within schema version 1 (docs/meaning.md, "Variants"): this turn's; absent when none, and in older baselines.
+      variants: variantsSchema.optional(),
+      route: routeSchema.nullable(),
+      source: turnSourceSchema.optional(),
+    }),
+  ),
   // Simulated scripts only: the simulator's done reason when it ended the accepted conversation.
   simulation: z.strictObject({ doneReason: z.string().nullable() }).optional(),
   visited: z.array(z.string()),
@@ -101,6 +119,8 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
   const ordered = {
     label: b.label,
     reply: b.reply,
+    // Right under the reply they mean the same as; only when there are any, so a baseline without keeps its bytes.
+    ...variantsOf(b),
     route: b.route === null ? null : { conversation: b.route.conversation, stage: b.route.stage },
     verdict: b.verdict,
     // Only for a repeated item: one accepted from a single attempt keeps the exact bytes it always had.
@@ -114,6 +134,11 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
     commit: b.commit,
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+/** `{variants}` with a copy of the list when it has any; else nothing (docs/meaning.md, "Variants"). */
+function variantsOf(b: { variants?: readonly string[] | undefined }): { variants?: string[] } {
+  return b.variants !== undefined && b.variants.length > 0 ? { variants: [...b.variants] } : {};
 }
 
 function serializeJudge(j: BaselineJudge): BaselineJudge {
@@ -141,6 +166,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
     transcript: b.transcript.map((t) => ({
       message: t.message,
       reply: t.reply,
+      ...variantsOf(t),
       route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage },
       // Only when present: a scripted persona's baseline keeps the exact bytes it always had.
       ...(t.source !== undefined ? { source: t.source } : {}),
@@ -256,6 +282,8 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
   }
   const attempts = attemptsContradiction(file, src, parsed.data);
   if (attempts !== null) return { baseline: null, errors: [...errors, attempts] };
+  const variants = tooManyVariants(file, src, parsed.data);
+  if (variants.length > 0) return { baseline: null, errors: [...errors, ...variants] };
   if ('kind' in parsed.data) {
     // A criterion kept under its threshold failed the script: a passing baseline with one was edited by hand.
     const criteria = parsed.data.judge?.criteria ?? [];
@@ -334,6 +362,25 @@ function attemptsContradiction(file: string, src: SourceFile, data: { verdict: '
     };
   }
   return null;
+}
+
+/**
+ * Variants lists longer than acceptance ever writes (docs/meaning.md, "Variants"): the fixture's, or each script
+ * turn's, each said at its line. Such a list was edited by hand.
+ */
+function tooManyVariants(file: string, src: SourceFile, data: { variants?: string[] } | { kind: 'persona'; transcript: { variants?: string[] }[] }): ConfigIssue[] {
+  const lists: { path: (string | number)[]; name: string; variants: string[] }[] = [];
+  if ('kind' in data) {
+    for (const [i, t] of data.transcript.entries()) if (t.variants !== undefined) lists.push({ path: ['transcript', i, 'variants'], name: `persona baseline: transcript[${i}].variants`, variants: t.variants });
+  } else if (data.variants !== undefined) lists.push({ path: ['variants'], name: 'baseline: variants', variants: data.variants });
+  return lists
+    .filter((l) => l.variants.length > MAX_VARIANTS)
+    .map((l) => ({
+      file,
+      ...src.valueAt(l.path),
+      message: `${l.name} lists ${l.variants.length} replies; a baseline keeps at most ${MAX_VARIANTS} (the newest first)`,
+      fix: `remove the last ${l.variants.length - MAX_VARIANTS} (the oldest), or ${REWRITE_FIX}`,
+    }));
 }
 
 function jsonErrorPosition(src: SourceFile, message: string, text: string): Position {

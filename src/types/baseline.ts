@@ -6,6 +6,9 @@ import type { TokenUsage } from './latency.js';
 import type { TurnSource } from './persona.js';
 import type { BaselineVerdict } from './verdict.js';
 
+/** The most variants a baseline (or a script's turn) keeps: the newest (docs/meaning.md, "Variants"). */
+export const MAX_VARIANTS = 10;
+
 /** What a maintainer decided was right. */
 export interface Baseline {
   label: string;

@@ -1,0 +1,196 @@
+// What acceptance writes into a baseline's `variants`, and when a repeated item's attempts agree
+// well enough to be accepted (docs/meaning.md, "Variants" and "Repeats"). Pure.
+//
+// Variants are replies a maintainer accepted as meaning the same as the baseline reply. They are
+// written only by acceptance, never by a run:
+//   - accepting a reply whose meaning is formatting, variant or reworded keeps the previous reply and
+//     its variants; one whose meaning is changed or unchecked (or null: `meaning.check: off`, an
+//     older record), or whose verdict changed, clears them; a reply equal to the previous one keeps
+//     its variants as they are;
+//   - a repeated item's other attempts that replied differently in wording only are its variants too;
+//   - the list is newest first (this run's attempts, then the previous reply, then its variants),
+//     distinct after normalization and from the new reply, at most MAX_VARIANTS.
+
+import { MAX_VARIANTS, type Meaning, type MeaningValue } from '../types.js';
+import { MEANING_WORDS, normalizeReply } from './meaning/index.js';
+import { repliesVary } from './repeat.js';
+
+/** The meanings that say a reply tells the user the same as the one it was compared with. */
+const SAME_MEANING: ReadonlySet<MeaningValue> = new Set<MeaningValue>(['formatting', 'variant', 'reworded']);
+
+/** Does this meaning say the reply tells the user the same? Not for changed, unchecked, or none (null, absent). */
+export function meansTheSame(meaning: Meaning | null | undefined): boolean {
+  return meaning != null && SAME_MEANING.has(meaning.value);
+}
+
+/**
+ * The variants a baseline keeps beside `reply`: `candidates` (newest first) without those equal to
+ * the reply or to an earlier candidate after normalization, at most MAX_VARIANTS.
+ */
+export function variantsFor(reply: string, candidates: readonly string[]): string[] {
+  const seen = new Set([normalizeReply(reply)]);
+  const out: string[] = [];
+  for (const c of candidates) {
+    if (out.length === MAX_VARIANTS) break;
+    const n = normalizeReply(c);
+    if (seen.has(n)) continue;
+    seen.add(n);
+    out.push(c);
+  }
+  return out;
+}
+
+/** The part of a stored reply acceptance reads: the reply, its variants, and the verdict accepted with it. */
+export interface PreviousReply {
+  reply: string;
+  variants?: readonly string[] | undefined;
+}
+
+/**
+ * What an acceptance carries over of the reply it replaces (newest first): nothing without one or
+ * when the verdict changed; its variants when the reply is the same; the reply and its variants
+ * when the new reply's meaning against it is formatting, variant or reworded; else nothing.
+ */
+export function carriedVariants(previous: PreviousReply | null, now: { reply: string; meaning?: Meaning | null | undefined }, verdictChanged: boolean): string[] {
+  if (previous === null || verdictChanged) return [];
+  if (previous.reply === now.reply) return [...(previous.variants ?? [])];
+  return meansTheSame(now.meaning) ? [previous.reply, ...(previous.variants ?? [])] : [];
+}
+
+/** Are two variants lists the same, in the same order? */
+export function sameVariants(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  const x = a ?? [];
+  const y = b ?? [];
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+// --- repeats --------------------------------------------------------------------------------------
+
+/** Whether a repeated item's attempts can be accepted as one reply, and the variants they give it. */
+export type AttemptsAgreement = { kind: 'agree'; variants: string[] } | { kind: 'refuse'; reason: string };
+
+/** One attempt as acceptance reads it: whether it differs from the accepted one, and its meaning against attempt 1. */
+interface AttemptView {
+  /** 1-based, as the record lists the attempts. */
+  number: number;
+  differs: boolean;
+  meaning: Meaning | null | undefined;
+}
+
+/** How a refusal names an attempt's meaning: the facts or the judge's difference; "meaning not checked: ..." when unchecked. */
+function attemptWords(meaning: Meaning, script: boolean): string {
+  // A script's meaning already names its turn and what it is ("turn 3 changed in meaning: ...").
+  if (script && meaning.detail !== null) return meaning.detail;
+  if (meaning.value === 'changed') return meaning.detail ?? MEANING_WORDS.changed;
+  return `${MEANING_WORDS.unchecked}${meaning.detail !== null ? `: ${meaning.detail}` : ''}`;
+}
+
+/**
+ * The refusal for attempts that differ (docs/meaning.md, "Repeats"): any whose meaning against
+ * attempt 1 is changed or unchecked are named ("replies differ in meaning across 3 attempts:
+ * attempt 2: numbers 30 → 14"); without a meaning (check off, older records), differing attempts
+ * are refused as "replies vary across N attempts". Null: no attempt stands in the way.
+ */
+function attemptsRefusal(views: readonly AttemptView[], total: number, script: boolean): string | null {
+  const differing = views.filter((v) => v.differs);
+  const meaningful = differing.filter((v) => v.meaning != null && !meansTheSame(v.meaning));
+  if (meaningful.length > 0) {
+    return `replies differ in meaning across ${total} attempts: ${meaningful.map((v) => `attempt ${v.number}: ${attemptWords(v.meaning as Meaning, script)}`).join('; ')}`;
+  }
+  if (differing.some((v) => v.meaning == null)) return repliesVary(total);
+  return null;
+}
+
+/**
+ * A repeated fixture's attempts against the reply accepted (the first that replied): agreed when
+ * every attempt that replied gave the same reply or one whose meaning against attempt 1 is
+ * formatting, variant or reworded; then the others' replies are variants, in attempt order.
+ * Errored attempts have no reply and are left out (their effect is on the verdict).
+ */
+export function fixtureAttemptsAgree(reply: string, attempts: readonly { errored: boolean; reply: string | null; meaning?: Meaning | null }[]): AttemptsAgreement {
+  const views: AttemptView[] = [];
+  const replies: string[] = [];
+  for (const [i, a] of attempts.entries()) {
+    if (a.errored || a.reply === null) continue;
+    views.push({ number: i + 1, differs: a.reply !== reply, meaning: a.meaning });
+    if (a.reply !== reply) replies.push(a.reply);
+  }
+  const reason = attemptsRefusal(views, attempts.length, false);
+  return reason !== null ? { kind: 'refuse', reason } : { kind: 'agree', variants: replies };
+}
+
+/** A script's turn as acceptance reads it. */
+interface TurnText {
+  message: string | null;
+  reply: string;
+}
+
+/**
+ * The same for a repeated persona script: an attempt that completed differs when any turn's reply
+ * (or the number of turns) does; its meaning is the script's against attempt 1. Agreed attempts
+ * give each turn the others' replies at that turn as its variants, where the user's message at
+ * that turn was the same (a simulated user may write another one).
+ */
+export function personaAttemptsAgree(
+  turns: readonly TurnText[],
+  attempts: readonly { errored: boolean; turns: readonly TurnText[]; meaning?: Meaning | null }[],
+): { kind: 'agree'; variants: string[][] } | { kind: 'refuse'; reason: string } {
+  const views: AttemptView[] = [];
+  const variants: string[][] = turns.map(() => []);
+  for (const [i, a] of attempts.entries()) {
+    if (a.errored) continue;
+    const differs = a.turns.length !== turns.length || a.turns.some((t, k) => t.reply !== turns[k]?.reply);
+    views.push({ number: i + 1, differs, meaning: a.meaning });
+    for (const [k, t] of a.turns.entries()) {
+      const accepted = turns[k];
+      if (accepted !== undefined && t.message === accepted.message && t.reply !== accepted.reply) variants[k]?.push(t.reply);
+    }
+  }
+  const reason = attemptsRefusal(views, attempts.length, true);
+  return reason !== null ? { kind: 'refuse', reason } : { kind: 'agree', variants };
+}
+
+/** A persona baseline's turn as acceptance compares it with the record's turn at the same index. */
+export interface PreviousTurn extends PreviousReply {
+  message: string | null;
+}
+
+/** A stored baseline as acceptance reads it: its verdict and its reply (a fixture's) or turns (a script's). */
+interface Accepted {
+  verdict: 'pass' | 'fail';
+}
+
+/**
+ * What an accepted fixture reply carries over (docs/meaning.md, "Variants"). The stored baseline
+ * when it holds this very reply (its variants stay as they are); else the baseline the run compared
+ * with, against which the reply's meaning was decided: by carriedVariants.
+ */
+export function carriedReplyVariants(
+  current: (Accepted & PreviousReply) | null,
+  compared: (Accepted & PreviousReply) | null,
+  now: { reply: string; verdict: 'pass' | 'fail'; meaning: Meaning | null | undefined },
+): string[] {
+  const previous = current !== null && current.reply === now.reply ? current : compared;
+  if (previous === null) return [];
+  return carriedVariants(previous, now, previous.verdict !== now.verdict);
+}
+
+/**
+ * The same for each turn of an accepted script, by the turn's own meaning: the stored baseline's
+ * turn at the same index when it holds this very reply to the same message, else the compared
+ * baseline's when the user's message at that turn is the same (else the reply answers another
+ * message, and nothing is carried).
+ */
+export function carriedTurnVariants(
+  current: (Accepted & { transcript: readonly PreviousTurn[] }) | null,
+  compared: (Accepted & { transcript: readonly PreviousTurn[] }) | null,
+  now: { verdict: 'pass' | 'fail'; turns: readonly { message: string | null; reply: string; meaning?: Meaning | null }[] },
+): string[][] {
+  return now.turns.map((t, i) => {
+    const stored = current?.transcript[i];
+    if (current !== null && stored !== undefined && stored.message === t.message && stored.reply === t.reply) return carriedVariants(stored, t, current.verdict !== now.verdict);
+    const p = compared?.transcript[i];
+    if (compared === null || p === undefined || p.message !== t.message) return [];
+    return carriedVariants(p, t, compared.verdict !== now.verdict);
+  });
+}

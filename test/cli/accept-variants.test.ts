@@ -1,0 +1,100 @@
+// `agent-replay accept` writes and clears variants (docs/meaning.md, "Variants" and "Repeats"), end
+// to end: a real run against a loopback agent, its record given the meanings the runner records
+// (drift.meaning, each attempt's meaning against attempt 1), real baseline files read and written,
+// and the next run reading the variants back.
+
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serializeRecord } from '../../src/record/index.js';
+import type { FixtureRecord, Meaning } from '../../src/types.js';
+import type { AgentHandler } from '../support/agent-server.js';
+import { fixtureRecord } from '../support/fixture-record.js';
+import { agentConfig, baseline, cli, makeProject, readResults, serve, useCleanup } from './helpers.js';
+
+useCleanup();
+
+const OLD_REFUND = 'Refunds are accepted within 30 days.';
+const NEW_REFUND = 'You can return items within 30 days for a full refund.';
+/** Each attempt of "wobbly" words the same facts its own way; attempt 2 of "jumpy" changes a number. */
+const WOBBLY = ['Shipping is free over $50.', 'Orders over $50 ship for free.', 'Free shipping on orders above $50.'];
+const JUMPY = ['Returns within 30 days.', 'Returns within 14 days.', 'You may return items for 30 days.'];
+
+const handler: AgentHandler = (req) => {
+  const body = (req.json ?? {}) as Record<string, unknown>;
+  if (body.start === true) return { json: { reply: 'Welcome!', route: null, ended: false } };
+  const attempt = Number(/-(\d+)$/.exec(String(body.session))?.[1] ?? '1');
+  const replies: Record<string, string> = { refund: NEW_REFUND, hours: 'Open 9 to 5.', wobbly: WOBBLY[attempt - 1] ?? '?', jumpy: JUMPY[attempt - 1] ?? '?' };
+  return { json: { reply: replies[String(body.message)] ?? '?', route: null, ended: false } };
+};
+
+const FIXTURES = `fixtures:
+  - { label: refund, message: refund, assert: { contains: "30 days" } }
+  - { label: hours, message: hours }
+  - { label: wobbly, message: wobbly, assert: { contains: "50" }, repeat: { count: 3 } }
+  - { label: jumpy, message: jumpy, repeat: { count: 3 } }
+`;
+
+const REWORDED: Meaning = { value: 'reworded', by: 'judge', detail: 'the same refund window', score: 0.93, reused: false };
+const changed = (from: string, to: string): Meaning => ({
+  value: 'changed',
+  by: 'facts',
+  detail: `numbers ${from} → ${to}`,
+  facts: { baseline: [{ kind: 'number', value: from }], now: [{ kind: 'number', value: to }] },
+});
+
+/** The meanings the runner records for this run: on the drift of the items with a baseline, on each attempt after the first. */
+function withMeanings(f: FixtureRecord): FixtureRecord {
+  if (f.errored) return f;
+  if (f.label === 'refund') return fixtureRecord({ drift: { ...f.drift, meaning: REWORDED } }, f);
+  if (f.label === 'hours') return fixtureRecord({ drift: { ...f.drift, meaning: changed('6', '5') } }, f);
+  const meanings = f.label === 'wobbly' ? [REWORDED, REWORDED] : [changed('30', '14'), REWORDED];
+  return fixtureRecord({ attempts: f.attempts?.map((a, i) => (i === 0 ? a : { ...a, meaning: meanings[i - 1] })) }, f);
+}
+
+describe('accept writes variants', () => {
+  it('keeps the previous reply of a reworded item, clears a changed one, accepts reworded attempts with two variants and refuses a changed attempt', async () => {
+    const agent = await serve(handler);
+    const cwd = await makeProject({
+      config: `${agentConfig(agent.url)}cost: { capUsd: 1 }\n`,
+      fixtures: { 'f.yml': FIXTURES },
+      baselines: [
+        { ...baseline('refund', OLD_REFUND, null, 'pass'), variants: ['Returns: 30 days.'] },
+        { ...baseline('hours', 'Open 9 to 6.', null, 'pass'), variants: ['We open at 9 and close at 6.'] },
+      ],
+    });
+    const dir = join(cwd, '.agent-replay', 'baselines');
+    const stored = async (label: string) => JSON.parse(await readFile(join(dir, `${label}.json`), 'utf8')) as Record<string, unknown>;
+
+    expect((await cli(['run', '--out', 'r.json', '--fail-on', 'none'], cwd)).code).toBe(0);
+    const record = await readResults(join(cwd, 'r.json'));
+    // The run read the stored variants into its record.
+    expect(record.fixtures.find((f) => f.label === 'refund')?.baseline?.variants).toEqual(['Returns: 30 days.']);
+    await writeFile(join(cwd, 'r.json'), serializeRecord({ ...record, fixtures: record.fixtures.map(withMeanings) }));
+
+    const r = await cli(['accept', '--results', 'r.json'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('refused   jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14');
+    expect(r.stdout).toContain('3 accepted, 1 refused, 0 unchanged');
+
+    // Reworded: the previous reply and its variants, newest first, right under the new reply.
+    expect(await stored('refund')).toMatchObject({ reply: NEW_REFUND, variants: [OLD_REFUND, 'Returns: 30 days.'] });
+    expect(await readFile(join(dir, 'refund.json'), 'utf8')).toContain(`"reply": "${NEW_REFUND}",\n  "variants": [\n    "${OLD_REFUND}",\n    "Returns: 30 days."\n  ],\n  "route"`);
+    // Changed in meaning: cleared.
+    const hours = await stored('hours');
+    expect(hours.reply).toBe('Open 9 to 5.');
+    expect(hours).not.toHaveProperty('variants');
+    // Three reworded attempts: attempt 1's reply, the other two its variants, with the attempts.
+    expect(await stored('wobbly')).toMatchObject({ reply: WOBBLY[0], variants: [WOBBLY[1], WOBBLY[2]], attempts: { passed: 3, total: 3 } });
+
+    // The next run compares against them: its record carries the variants, and accepting it again writes nothing for refund.
+    expect((await cli(['run', '--out', 'r2.json', '--fail-on', 'none'], cwd)).code).toBe(0);
+    const next = await readResults(join(cwd, 'r2.json'));
+    expect(next.fixtures.find((f) => f.label === 'refund')?.baseline?.variants).toEqual([OLD_REFUND, 'Returns: 30 days.']);
+    expect(next.fixtures.find((f) => f.label === 'wobbly')?.baseline?.variants).toEqual([WOBBLY[1], WOBBLY[2]]);
+    const before = await readFile(join(dir, 'refund.json'), 'utf8');
+    const again = await cli(['accept', '--results', 'r2.json', '--only', 'refund,hours'], cwd);
+    expect(again.stdout).toContain('0 accepted, 0 refused, 2 unchanged');
+    expect(await readFile(join(dir, 'refund.json'), 'utf8')).toBe(before);
+  });
+});
