@@ -13,6 +13,9 @@ import { createRegexPool } from './assertions/index.js';
 import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeModelOf } from './judge/index.js';
 import { createSimulator, simulatorConfig, SIMULATOR_PROMPT_VERSION } from './simulator/index.js';
 import { makeRedactor } from './secrets.js';
+import { createMeaningJudge, MEANING_PROMPT_VERSION, type MeaningJudge } from './judge/meaning.js';
+import { meaningRunConfig } from './judge/meaning-config.js';
+import type { MeaningRung } from './replay/meaning.js';
 import { TOOL } from './version.js';
 import { selectShard, type ShardItem } from './evaluate/shard.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from './evaluate/definition.js';
@@ -281,6 +284,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   let regex: RegexEvaluator | null = null;
   let judge: Judge | null = null;
   let simulator: Simulator | null = null;
+  let meaningJudge: MeaningJudge | null = null;
   try {
     const meter = spendMeter();
     agent = meter.agent(deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning }));
@@ -306,6 +310,13 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
           ? createSimulator(simConfig, { clock: deps.clock, onRetry: meter.simulatorRetry, signal: deps.signal })
           : null;
     simulator = madeSimulator === null ? null : meter.simulator(madeSimulator);
+    // The meaning judge (docs/meaning.md): the judge's client with its own prompt, made at the start
+    // beside the judge, so that its calls (at judge.concurrency) overlap the agent calls.
+    const meaningSettings = meaningRunConfig(config);
+    const redact = makeRedactor(config.secrets);
+    meaningJudge =
+      meaningSettings.judge === null ? null : createMeaningJudge(meaningSettings.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal, redact });
+    const meaning: MeaningRung | null = meter.meaning(meaningSettings.check, meaningSettings.threshold, meaningJudge);
     const record = await replay(
       { fixtures: suite.fixtures, personas: suite.personas, baselines: { fixtures: suite.baselines, personas: suite.personaBaselines } },
       {
@@ -317,8 +328,9 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         wallClock: deps.wallClock,
         onProgress: deps.onProgress,
         onItem: deps.onItem,
-        redact: makeRedactor(config.secrets),
+        redact,
         signal: deps.signal,
+        meaning,
       },
       {
         concurrency: config.agent.concurrency,
@@ -338,6 +350,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     const full: RunRecord = {
       ...record,
       ...(listed !== null ? { coverage: listed } : {}),
+      meaning: { check: meaningSettings.check, model: meaningJudge?.model ?? null, promptVersion: MEANING_PROMPT_VERSION },
       ...(selected !== null ? { selection: selected.selection } : {}),
       // Calls are counted where they are made; reused results are read from the record.
       spend: { ...meter.spend(), judgeReused: reusedCount(record) },
@@ -353,7 +366,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       ...(sharded !== null ? { shard: sharded.run } : {}),
     };
   } finally {
-    const closing = Promise.allSettled([agent?.close(), regex?.close(), judge?.close(), simulator?.close()]);
+    const closing = Promise.allSettled([agent?.close(), regex?.close(), judge?.close(), simulator?.close(), meaningJudge?.close()]);
     // An interrupted run does not wait for the calls it abandoned (a judge call may take its
     // whole timeout): the record comes first.
     if (deps.signal?.aborted !== true) await closing;
@@ -376,6 +389,8 @@ function spendMeter(): {
   judgeRetry: () => void;
   simulatorRetry: () => void;
   baselineTurn: () => void;
+  /** The run's meaning rung, its calls counted (null: meaning.check off, nothing asked). */
+  meaning: (check: MeaningRung['check'], threshold: number, judge: MeaningJudge | null) => MeaningRung | null;
   /** The run has a simulated script: spend says what simulated users cost, zeros included. */
   simulated: () => void;
   spend: () => Spend;
@@ -383,6 +398,9 @@ function spendMeter(): {
   // Simulated users (docs/personas.md, "Simulated users"): calls made, their retries, stored user
   // messages sent from baselines. In the record only when the run has a simulated script.
   const sim = { used: false, simulatorCalls: 0, simulatorRetries: 0, baselineTurns: 0 };
+  // Meaning (docs/meaning.md, "Cost"): meaning judge calls made, answers reused within the run, and
+  // meanings decided with no call (normalize, variant, facts). In the record unless meaning.check is off.
+  const m = { used: false, meaningCalls: 0, meaningReused: 0, meaningAvoided: 0 };
   const n: Required<Pick<Spend, 'agentTurns' | 'agentRetries' | 'judgeCalls' | 'judgeRetries' | 'judgeReused'>> = {
     agentTurns: 0,
     agentRetries: 0,
@@ -446,6 +464,30 @@ function spendMeter(): {
     simulated: () => {
       sim.used = true;
     },
-    spend: () => ({ ...n, ...(sim.used ? { simulatorCalls: sim.simulatorCalls, simulatorRetries: sim.simulatorRetries, baselineTurns: sim.baselineTurns } : {}) }),
+    meaning: (check, threshold, judge) => {
+      if (check === 'off') return null;
+      m.used = true;
+      return {
+        check,
+        threshold,
+        ask:
+          judge === null
+            ? null
+            : async (request) => {
+                const answer = await judge.ask(request);
+                if (answer.reused) m.meaningReused++;
+                else m.meaningCalls++;
+                return answer;
+              },
+        onAvoided: () => {
+          m.meaningAvoided++;
+        },
+      };
+    },
+    spend: () => ({
+      ...n,
+      ...(sim.used ? { simulatorCalls: sim.simulatorCalls, simulatorRetries: sim.simulatorRetries, baselineTurns: sim.baselineTurns } : {}),
+      ...(m.used ? { meaningCalls: m.meaningCalls, meaningReused: m.meaningReused, meaningAvoided: m.meaningAvoided } : {}),
+    }),
   };
 }

@@ -354,6 +354,10 @@ export const runRecordSchema = z.strictObject({
       simulatorCalls: z.number().int().nonnegative().optional(),
       simulatorRetries: z.number().int().nonnegative().optional(),
       baselineTurns: z.number().int().nonnegative().optional(),
+      // Within schema version 1 (docs/meaning.md, "Cost").
+      meaningCalls: z.number().int().nonnegative().optional(),
+      meaningReused: z.number().int().nonnegative().optional(),
+      meaningAvoided: z.number().int().nonnegative().optional(),
     })
     .optional(),
   // Within schema version 1: absent for a whole run and in older records.

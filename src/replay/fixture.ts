@@ -7,6 +7,7 @@ import { evaluateChecks, judgeAssertionOf, judgeOutcome } from '../assertions/in
 import { computeDrift, judgeReuseOf, reusableJudge, reuseWords } from '../evaluate/index.js';
 import { fixtureEvaluationFields } from '../evaluate/definition.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
+import { meaningOf, type MeaningRung } from './meaning.js';
 
 export interface FixtureReplayDeps {
   agent: AgentClient;
@@ -20,6 +21,8 @@ export interface FixtureReplayDeps {
   session: () => string;
   /** The judge in the fixture's judge fingerprint ("provider/model"); null: no judge. */
   judgeModel: string | null;
+  /** How a reply that differs from its baseline gets its meaning (docs/meaning.md); absent or null: none. */
+  meaning?: MeaningRung | null;
 }
 
 /** What a fixture's record holds whether or not the agent answered. */
@@ -173,6 +176,10 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   } catch (e) {
     result = { verdict: 'not_evaluated', detail: `check did not run: internal error (${(e as Error).message})` };
   }
+  // The reply's meaning against the baseline's (docs/meaning.md): computed only when both exist and
+  // differ, after the verdict, which it never changes. The judge reads the user's message redacted.
+  const drift = computeDrift(result.verdict, reply, route, baseline);
+  const meaning = await meaningOf(deps.meaning, baseline?.reply ?? null, reply, baseline?.variants ?? [], { before: [], message: fixture.message });
   return fixtureRecord(base, {
     errored: false,
     error: null,
@@ -184,7 +191,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     score: result.score ?? null,
     threshold: result.threshold ?? base.threshold,
     rationale: result.rationale == null ? null : redact(result.rationale),
-    drift: computeDrift(result.verdict, reply, route, baseline),
+    drift: meaning === null ? drift : { reply: drift.reply, route: drift.route, verdict: drift.verdict, meaning },
     judgeReused: judgeReused ?? undefined,
     // A panel of judges: every member's answer, its texts redacted like the rationale.
     members: result.members !== undefined ? redactMembers(result.members, redact) : undefined,

@@ -36,6 +36,7 @@ import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/prompt.js';
 import { repeatOf } from '../suite/repeat.js';
 import { attemptSession, combineFixtureAttempts, combinePersonaAttempts } from './repeat.js';
+import type { MeaningRung } from './meaning.js';
 
 export { replayFixture, type FixtureReplayDeps } from './fixture.js';
 export { replayPersona, type PersonaReplayDeps } from './personas.js';
@@ -71,6 +72,8 @@ export interface ReplayDeps {
   simulator?: Simulator | null;
   /** Told for each user message a simulated script sends from its baseline (spend: baselineTurns). */
   onBaselineTurn?: () => void;
+  /** How a reply that differs from its baseline gets its meaning (docs/meaning.md); absent or null: none. */
+  meaning?: MeaningRung | null;
   /** Monotonic milliseconds, for durations. */
   now?: () => number;
   /** Wall clock, for startedAt / finishedAt. */
@@ -204,7 +207,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
   let next = 0;
 
   const fixtureAttempt = (fixture: Fixture, session: () => string): Promise<FixtureRecord> =>
-    replayFixture(fixture, baselines.fixtures.get(fixture.label) ?? null, { agent: deps.agent, regex: deps.regex, judge: deps.judge, now, redact, session, judgeModel });
+    replayFixture(fixture, baselines.fixtures.get(fixture.label) ?? null, { agent: deps.agent, regex: deps.regex, judge: deps.judge, now, redact, session, judgeModel, meaning: deps.meaning ?? null });
 
   const scriptAttempt = (p: PersonaScript, session: string): Promise<PersonaRecord> =>
     replayPersona(p, baselines.personas.get(p.label) ?? null, {
@@ -217,6 +220,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
       unmockedTools: options.unmockedTools ?? null,
       regex: deps.regex,
       simulator: deps.simulator ?? null,
+      meaning: deps.meaning ?? null,
       ...(deps.onBaselineTurn ? { onBaselineTurn: deps.onBaselineTurn } : {}),
     });
 

@@ -67,7 +67,10 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
   const detail = `${repeatDetail(summary)}; attempt ${k + 1}: ${shown.detail}`;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
-  return { ...shown, verdict, detail, drift: computeDrift(verdict, shown.reply, shown.route, baseline), ...extra };
+  // The shown attempt's meaning against the baseline stays: it never depends on the verdict.
+  const drift = computeDrift(verdict, shown.reply, shown.route, baseline);
+  const meaning = shown.drift?.meaning;
+  return { ...shown, verdict, detail, drift: meaning == null ? drift : { ...drift, meaning }, ...extra };
 }
 
 /** The record of a persona script replayed `records.length` times (each record one attempt, in order). */
@@ -93,5 +96,7 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   const shown = records[shownIndex(records)] as PersonaRecord;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, ...extra };
-  return { ...shown, verdict, drift: personaDrift(verdict, shown.turns, baseline), ...extra };
+  const drift = personaDrift(verdict, shown.turns, baseline);
+  const meaning = shown.drift?.meaning;
+  return { ...shown, verdict, drift: meaning == null ? drift : { ...drift, meaning }, ...extra };
 }

@@ -90,6 +90,10 @@ export interface Spend {
   simulatorCalls?: number;
   simulatorRetries?: number;
   baselineTurns?: number;
+  /** Meaning (docs/meaning.md, "Cost"): meaning judge calls made, answers reused within the run, meanings decided with no call. Absent: meaning.check off, or an older record. */
+  meaningCalls?: number;
+  meaningReused?: number;
+  meaningAvoided?: number;
 }
 
 /** What every fixture's entry in results.json has, errored or not (docs/results-json.md). */
