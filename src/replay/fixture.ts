@@ -79,8 +79,8 @@ type RecordRest = { [K in Exclude<keyof FixtureRecord, Exclude<keyof RecordBase,
  * hash table by V8: ~1 KB a record, and more for each key added). A key the record does not have is
  * `undefined`, which JSON.stringify leaves out, so results.json is the same as with the key absent.
  * Two exceptions: a repeated item's record is a spread of its shown attempt's with the repeat
- * fields (replay/repeat.ts), and the runner sets `slower`, a key the literal already has, once the
- * item's attempts are in (replay/index.ts).
+ * fields, and `slower`, a key the literal already has, is set once the item's attempts are in
+ * (both in evaluate/finish.ts).
  */
 function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
   return {
@@ -110,7 +110,7 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     latencyMs: rest.latencyMs,
     firstTokenMs: rest.firstTokenMs,
     welcomeLatencyMs: rest.welcomeLatencyMs,
-    // Set once the item's attempts are in, when it was slower than its baseline (replay/index.ts).
+    // Set once the item's attempts are in, when it was slower than its baseline (evaluate/finish.ts).
     slower: rest.slower,
     usage: rest.usage,
     durationMs: rest.durationMs,
