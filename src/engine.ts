@@ -19,6 +19,7 @@ import type { MeaningRung } from './replay/meaning.js';
 import { TOOL } from './version.js';
 import { selectShard, type ShardItem } from './evaluate/shard.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from './evaluate/definition.js';
+import { policyOf } from './evaluate/finish.js';
 import type { ShardInfo, ShardRun } from './types.js';
 import { UserError } from './errors.js';
 
@@ -341,9 +342,8 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         agentEndpoint: agentEndpoint(config.agent.url, makeRedactor(config.secrets)),
         judgeName: judge?.name ?? judgeName(config),
         judgeModel: config.judge !== null ? judgeModelOf(config.judge) : (judge?.name ?? null),
-        repeat: config.repeat ?? null,
+        policy: policyOf(config),
         unmockedTools: config.personas?.unmockedTools ?? null,
-        ...(config.latency !== undefined ? { latency: config.latency } : {}),
       },
     );
     const listed = runCoverage(config.coverage ?? null, record);

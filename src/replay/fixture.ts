@@ -8,6 +8,7 @@ import { computeDrift, judgeReuseOf, reusableJudge, reuseWords } from '../evalua
 import { fixtureEvaluationFields } from '../evaluate/definition.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { meaningOf, type MeaningRung } from './meaning.js';
+import type { Meaning } from '../types/meaning.js';
 
 export interface FixtureReplayDeps {
   agent: AgentClient;
@@ -82,8 +83,8 @@ type RecordRest = { [K in Exclude<keyof FixtureRecord, Exclude<keyof RecordBase,
  * hash table by V8: ~1 KB a record, and more for each key added). A key the record does not have is
  * `undefined`, which JSON.stringify leaves out, so results.json is the same as with the key absent.
  * Two exceptions: a repeated item's record is a spread of its shown attempt's with the repeat
- * fields (replay/repeat.ts), and the runner sets `slower`, a key the literal already has, once the
- * item's attempts are in (replay/index.ts).
+ * fields, and `slower`, a key the literal already has, is set once the item's attempts are in
+ * (both in evaluate/finish.ts).
  */
 function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
   return {
@@ -113,7 +114,7 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     latencyMs: rest.latencyMs,
     firstTokenMs: rest.firstTokenMs,
     welcomeLatencyMs: rest.welcomeLatencyMs,
-    // Set once the item's attempts are in, when it was slower than its baseline (replay/index.ts).
+    // Set once the item's attempts are in, when it was slower than its baseline (evaluate/finish.ts).
     slower: rest.slower,
     usage: rest.usage,
     durationMs: rest.durationMs,
@@ -205,6 +206,16 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     usage: outcome.usage ?? null,
     durationMs: Math.round(now() - started),
   });
+}
+
+/**
+ * Repeats (docs/meaning.md, "Repeats"): each attempt's reply after the first against attempt 1's, by
+ * the same ladder (no variants: attempt 1's reply has none). Null for attempt 1 and wherever a reply
+ * is missing or the same.
+ */
+export async function fixtureAttemptMeanings(fixture: Fixture, records: readonly FixtureRecord[], rung: MeaningRung | null | undefined): Promise<(Meaning | null)[]> {
+  const first = records[0]?.reply ?? null;
+  return Promise.all(records.map((r, k) => (k === 0 ? null : meaningOf(rung, first, r.reply, [], { before: [], message: fixture.message }))));
 }
 
 /** A list check as recorded: its detail and rationale redacted like the item's. */

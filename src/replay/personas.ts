@@ -45,6 +45,7 @@ import { toTurn, type Transcript } from './turns.js';
 import { baselineTurns, converseSimulated } from './simulated.js';
 import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
 import { scriptMeaning } from '../evaluate/meaning/index.js';
+import type { Meaning } from '../types/meaning.js';
 
 export interface PersonaReplayDeps {
   agent: AgentClient;
@@ -159,14 +160,53 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
  * the judge's client). Turns that already carry a meaning keep it.
  */
 async function turnMeanings(turns: readonly Turn[], baseline: PersonaBaseline, rung: MeaningRung): Promise<Turn[]> {
-  const stored = baselineTurns(baseline);
+  const meanings = await meaningsAgainst(turns, baseline.transcript, rung, (t) => t.meaning);
+  return turns.map((t, i) => {
+    const meaning = meanings[i] ?? null;
+    return meaning === null || t.meaning !== undefined ? t : { ...t, meaning };
+  });
+}
+
+/**
+ * Each turn's meaning against the reference transcript's turn of the same number (null: no such
+ * turn, the same reply, or meaning off); `known` gives a turn's meaning already decided.
+ */
+async function meaningsAgainst(
+  turns: readonly Turn[],
+  reference: PersonaBaseline['transcript'],
+  rung: MeaningRung,
+  known: (t: Turn) => Meaning | null | undefined = () => undefined,
+): Promise<(Meaning | null)[]> {
+  const stored = baselineTurns({ label: '', kind: 'persona', transcript: reference } as PersonaBaseline);
   return Promise.all(
-    turns.map(async (t, i): Promise<Turn> => {
+    turns.map(async (t, i): Promise<Meaning | null> => {
+      const already = known(t);
+      if (already !== undefined) return already;
       const old = stored.get(t.index);
-      if (t.meaning !== undefined || old === undefined || old.reply === t.reply) return t;
+      if (old === undefined || old.reply === t.reply) return null;
       const before = turns.slice(0, i).map((x) => ({ message: x.message, reply: x.reply }));
-      const meaning = await meaningOf(rung, old.reply, t.reply, old.variants ?? [], { before, message: t.message });
-      return meaning === null ? t : { ...t, meaning };
+      return meaningOf(rung, old.reply, t.reply, old.variants ?? [], { before, message: t.message });
+    }),
+  );
+}
+
+/**
+ * Repeats (docs/meaning.md, "Repeats"): each attempt's transcript after the first against attempt
+ * 1's, by the same ladder, turn by turn, as a script against its baseline. Null for attempt 1, an
+ * errored attempt on either side, or meaning off.
+ */
+export async function scriptAttemptMeanings(records: readonly PersonaRecord[], rung: MeaningRung | null | undefined): Promise<(Meaning | null)[]> {
+  const first = records[0];
+  if (first === undefined || first.errored || !meaningOn(rung)) return records.map(() => null);
+  const reference = first.turns.map((t) => ({ message: t.message, reply: t.reply, route: t.route }));
+  return Promise.all(
+    records.map(async (r, k) => {
+      if (k === 0 || r.errored) return null;
+      const meanings = await meaningsAgainst(r.turns, reference, rung);
+      return scriptMeaning(
+        r.turns.map((t, i) => ({ index: t.index, meaning: meanings[i] ?? null })),
+        { baseline: reference.length, now: r.turns.length },
+      );
     }),
   );
 }

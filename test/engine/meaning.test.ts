@@ -218,6 +218,29 @@ describe('meaning of fixtures', () => {
     expect(judge.meaningCalls).toHaveLength(1);
     expect(record.spend).toMatchObject({ meaningCalls: 1, meaningReused: 2 });
     expect(byLabel(record, 'hours').drift?.meaning).toMatchObject({ value: 'reworded', by: 'judge' });
+    // The attempts' replies are identical: none has a meaning against attempt 1.
+    expect(byLabel(record, 'hours').attempts?.map((a) => a.meaning)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('repeats: each attempt after the first is compared with attempt 1 by the same ladder and records its meaning', async () => {
+    // Attempt n (its session ends in -n) gets wording n mod 3, except that attempt 3 promises 14 days.
+    const agent = await startAgentServer((req) => {
+      const n = Number(/-(\d+)$/.exec(String((req.json as { session?: string }).session))?.[1]);
+      const reply = n === 3 ? 'Refunds are accepted within 14 days.' : (WORDINGS.refund?.[n % 3] as string);
+      return { json: { reply, route: { conversation: 'shop', stage: 'answer' }, offTrack: [], ended: false } };
+    });
+    servers.push(agent);
+    const judge = await judgeServer();
+    const cwd = await project(agent.url, judge.url, { fixtures: 'fixtures:\n  - { label: refund, message: refund, repeat: { count: 3 } }\n' });
+    const record = await ran(cwd);
+    const attempts = byLabel(record, 'refund').attempts ?? [];
+    expect(attempts.map((a) => a.reply)).toEqual([WORDINGS.refund?.[1], WORDINGS.refund?.[2], 'Refunds are accepted within 14 days.']);
+    expect(attempts.map((a) => a.meaning?.value)).toEqual([undefined, 'reworded', 'changed']);
+    expect(attempts[1]?.meaning).toMatchObject({ by: 'judge', reused: false });
+    expect(attempts[2]?.meaning).toMatchObject({ by: 'facts', detail: 'numbers 30 → 14' });
+    // No baseline: the only call is attempt 2 against attempt 1.
+    expect(judge.meaningCalls).toEqual([WORDINGS.refund?.[2]]);
+    expect(record.spend).toMatchObject({ meaningCalls: 1, meaningReused: 0, meaningAvoided: 1 });
   });
 });
 
