@@ -5,7 +5,8 @@ import { JUDGE_DEFAULTS, type Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Simulator, Spend } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { repeatOf } from './suite/repeat.js';
-import { criteriaCount, estimateCost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
+import { personaTurns } from './evaluate/personas.js';
+import { criteriaCount, estimateCost, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
@@ -261,7 +262,17 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   const scriptAttempts = suite.personas.flatMap((p) => Array.from({ length: repeatOf(p, config.repeat).count }, () => p));
   // A panel of judges costs every member's call (docs/judges.md, "Cost").
   const perCriterion = callsPerCriterion(config.judge);
-  const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null }, scriptAttempts, perCriterion);
+  // Meaning calls at most (docs/meaning.md, "Costs"), only when the check asks a model.
+  const meaningSettings = meaningRunConfig(config);
+  const welcomeTurn = config.agent.start !== null;
+  const meaningCalls =
+    meaningSettings.check !== 'judge' || meaningSettings.judge === null
+      ? 0
+      : meaningCallsAtMost([
+          ...suite.fixtures.map((f) => ({ replies: 1, attempts: repeatOf(f, config.repeat).count, baseline: suite.baselines.has(f.label) })),
+          ...suite.personas.map((p) => ({ replies: personaTurns(p, welcomeTurn), attempts: repeatOf(p, config.repeat).count, baseline: suite.personaBaselines.has(p.label) })),
+        ]);
+  const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls);
   if (!mayRun(estimate)) {
     return {
       kind: 'refused',
@@ -313,7 +324,6 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     simulator = madeSimulator === null ? null : meter.simulator(madeSimulator);
     // The meaning judge (docs/meaning.md): the judge's client with its own prompt, made at the start
     // beside the judge, so that its calls (at judge.concurrency) overlap the agent calls.
-    const meaningSettings = meaningRunConfig(config);
     const redact = makeRedactor(config.secrets);
     meaningJudge =
       meaningSettings.judge === null ? null : createMeaningJudge(meaningSettings.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal, redact });

@@ -74,6 +74,8 @@ export interface Estimate {
   capUsd: number;
   aboveCap: boolean;
   confirmed: boolean;
+  /** Meaning judge calls at most, counted in `usd` (docs/meaning.md, "Costs"): an upper bound. Absent: none (meaning.check not judge, or nothing to compare). */
+  meaningCalls?: number;
 }
 
 /**

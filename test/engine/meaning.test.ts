@@ -145,6 +145,8 @@ describe('meaning of fixtures', () => {
     await acceptWordingZero(cwd);
     const record = await ran(cwd);
     expect(record.meaning).toEqual({ check: 'judge', model: 'judge-model', promptVersion: MEANING_PROMPT_VERSION });
+    // The estimate counts one meaning call at most per fixture with a baseline.
+    expect(record.estimate).toMatchObject({ meaningCalls: 3 });
     const meanings = record.fixtures.map((f) => [f.label, f.drift?.reply, f.drift?.meaning?.value ?? null, f.drift?.meaning?.by ?? null]);
     expect(meanings).toEqual([
       ['refund', 'different', 'reworded', 'judge'],
@@ -205,6 +207,7 @@ describe('meaning of fixtures', () => {
     expect(byLabel(record, 'refund').drift?.meaning).toBeUndefined();
     expect(judge.received).toHaveLength(0);
     expect(record.spend?.meaningCalls).toBeUndefined();
+    expect(record.estimate.meaningCalls).toBeUndefined();
   });
 
   it('repeats: the same reworded reply in every attempt costs one meaning call, the others reuse it', async () => {
@@ -240,6 +243,7 @@ describe('meaning of fixtures', () => {
     expect(attempts[2]?.meaning).toMatchObject({ by: 'facts', detail: 'numbers 30 → 14' });
     // No baseline: the only call is attempt 2 against attempt 1.
     expect(judge.meaningCalls).toEqual([WORDINGS.refund?.[2]]);
+    expect(record.estimate.meaningCalls).toBe(2);
     expect(record.spend).toMatchObject({ meaningCalls: 1, meaningReused: 0, meaningAvoided: 1 });
   });
 });
