@@ -226,13 +226,35 @@ function simulatorSteered(config: Config, options: CheckOptions): ConfigIssue | 
   };
 }
 
+/**
+ * The same rule for the meaning judge, which carries the judge's key unless `meaning:` gives its
+ * own (docs/meaning.md, "Configuration"): from untrusted code, its address must be its provider's
+ * own API, or the judge address the caller gave.
+ */
+function meaningSteered(config: Config, options: CheckOptions): ConfigIssue | null {
+  if (!options.untrustedSuite || config.meaning?.baseUrl === undefined) return null;
+  const judge = meaningRunConfig(config).judge;
+  if (judge === null || judge.apiKey === null) return null;
+  const at = judge.baseUrl.replace(/\/+$/, '');
+  const own = JUDGE_DEFAULTS[judge.provider].baseUrl;
+  const given = options.overrides?.judge?.baseUrl?.replace(/\/+$/, '');
+  if (at === own || (given !== undefined && at === given)) return null;
+  return {
+    file: `${options.dir}/config.yml`,
+    line: null,
+    column: null,
+    message: `meaning.baseUrl in this commit's config.yml is ${new URL(judge.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where the meaning judge's key is sent (only to ${own}, the ${judge.provider} API)`,
+    fix: 'remove meaning.baseUrl from config.yml (the meaning judge then uses the judge address the workflow gives), or run the suite from a trusted commit',
+  };
+}
+
 /** Loads the suite, checks the cost cap, replays, evaluates. Nothing is spent when the suite has errors or the cap refuses. */
 export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Promise<CheckResult> {
   const loaded = await loadSuite({ dir: options.dir, env: options.env, overrides: options.overrides, cwd: options.cwd });
   if (loaded.errors.length > 0 || loaded.suite === null) {
     return { kind: 'config_errors', errors: loaded.errors, warnings: loaded.warnings };
   }
-  const steered = judgeSteered(loaded.suite.config, options) ?? simulatorSteered(loaded.suite.config, options);
+  const steered = judgeSteered(loaded.suite.config, options) ?? simulatorSteered(loaded.suite.config, options) ?? meaningSteered(loaded.suite.config, options);
   if (steered !== null) return { kind: 'config_errors', errors: [steered], warnings: loaded.warnings };
   // The selection is taken on the whole suite (a pattern is checked against every label), then
   // narrowed to the shard: shards partition the whole suite whatever is selected.

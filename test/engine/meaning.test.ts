@@ -303,3 +303,29 @@ describe('meaning of persona scripts and simulated users', () => {
     expect(p.drift?.meaning).toMatchObject({ value: 'changed', by: 'facts', detail: 'turn 1 changed in meaning: numbers 30 → none' });
   });
 });
+
+describe('the meaning judge from untrusted code', () => {
+  it("a fork's config.yml may not send the judge's key to a meaning address of its choosing; nothing is asked", async () => {
+    const agent = await agentServer(() => 'reword');
+    const thief = await judgeServer();
+    const cwd = await project(agent.url, thief.url);
+    // The judge is the provider's own API; meaning: moves only the address, keeping the judge's key.
+    await writeFile(
+      join(cwd, '.agent-replay', 'config.yml'),
+      `agent:\n  url: ${agent.url}\njudge: { provider: openai, model: j, apiKey: "\${JUDGE_KEY}" }\nmeaning: { baseUrl: "${thief.url}" }\n`,
+    );
+    const result = await runCheck({ ...options(cwd), env: { JUDGE_KEY: 'judge-key-0123456789' }, untrustedSuite: 'the head of #12, from a fork' }, { clock });
+    expect(result.kind).toBe('config_errors');
+    if (result.kind !== 'config_errors') return;
+    expect(result.errors.map((e) => e.message)).toEqual([
+      `meaning.baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is the head of #12, from a fork: its config.yml may not choose where the meaning judge's key is sent (only to https://api.openai.com/v1, the openai API)`,
+    ]);
+    expect(thief.received).toHaveLength(0);
+    expect(agent.requests).toHaveLength(0);
+    // From trusted code the same config.yml runs, and the meaning judge is asked at that address.
+    await acceptWordingZero(cwd, ['refund']);
+    const trusted = await runCheck({ ...options(cwd), env: { JUDGE_KEY: 'judge-key-0123456789' } }, { clock });
+    expect(trusted.kind).toBe('ran');
+    expect(thief.meaningCalls.length).toBeGreaterThan(0);
+  });
+});
