@@ -292,7 +292,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       ? 0
       : meaningCallsAtMost([
           ...suite.fixtures.map((f) => ({ replies: 1, attempts: repeatOf(f, config.repeat).count, baseline: suite.baselines.has(f.label) })),
-          ...suite.personas.map((p) => ({ replies: personaTurns(p, welcomeTurn), attempts: repeatOf(p, config.repeat).count, baseline: suite.personaBaselines.has(p.label) })),
+          ...suite.personas.map((p) => ({ replies: personaTurns(p, false), attempts: repeatOf(p, config.repeat).count, baseline: suite.personaBaselines.has(p.label) })),
         ]);
   const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls);
   if (!mayRun(estimate)) {

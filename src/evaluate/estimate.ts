@@ -49,7 +49,7 @@ export function estimateCost(
 
 /** One item as the meaning estimate sees it: its replies per attempt, its attempts, whether it has a baseline. */
 export interface MeaningEstimateItem {
-  /** Replies one attempt compares: 1 for a fixture; a script's turns, the welcome included. */
+  /** Replies one attempt compares: 1 for a fixture; a script's message turns. */
   replies: number;
   /** Repeat count. */
   attempts: number;
