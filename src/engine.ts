@@ -5,7 +5,8 @@ import { JUDGE_DEFAULTS, type Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Simulator, Spend } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { repeatOf } from './suite/repeat.js';
-import { criteriaCount, estimateCost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
+import { personaTurns } from './evaluate/personas.js';
+import { criteriaCount, estimateCost, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
@@ -13,9 +14,13 @@ import { createRegexPool } from './assertions/index.js';
 import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeModelOf } from './judge/index.js';
 import { createSimulator, simulatorConfig, SIMULATOR_PROMPT_VERSION } from './simulator/index.js';
 import { makeRedactor } from './secrets.js';
+import { createMeaningJudge, MEANING_PROMPT_VERSION, type MeaningJudge } from './judge/meaning.js';
+import { meaningRunConfig } from './judge/meaning-config.js';
+import type { MeaningRung } from './replay/meaning.js';
 import { TOOL } from './version.js';
 import { selectShard, type ShardItem } from './evaluate/shard.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from './evaluate/definition.js';
+import { policyOf } from './evaluate/finish.js';
 import type { ShardInfo, ShardRun } from './types.js';
 import { UserError } from './errors.js';
 
@@ -221,13 +226,35 @@ function simulatorSteered(config: Config, options: CheckOptions): ConfigIssue | 
   };
 }
 
+/**
+ * The same rule for the meaning judge, which carries the judge's key unless `meaning:` gives its
+ * own (docs/meaning.md, "Configuration"): from untrusted code, its address must be its provider's
+ * own API, or the judge address the caller gave.
+ */
+function meaningSteered(config: Config, options: CheckOptions): ConfigIssue | null {
+  if (!options.untrustedSuite || config.meaning?.baseUrl === undefined) return null;
+  const judge = meaningRunConfig(config).judge;
+  if (judge === null || judge.apiKey === null) return null;
+  const at = judge.baseUrl.replace(/\/+$/, '');
+  const own = JUDGE_DEFAULTS[judge.provider].baseUrl;
+  const given = options.overrides?.judge?.baseUrl?.replace(/\/+$/, '');
+  if (at === own || (given !== undefined && at === given)) return null;
+  return {
+    file: `${options.dir}/config.yml`,
+    line: null,
+    column: null,
+    message: `meaning.baseUrl in this commit's config.yml is ${new URL(judge.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where the meaning judge's key is sent (only to ${own}, the ${judge.provider} API)`,
+    fix: 'remove meaning.baseUrl from config.yml (the meaning judge then uses the judge address the workflow gives), or run the suite from a trusted commit',
+  };
+}
+
 /** Loads the suite, checks the cost cap, replays, evaluates. Nothing is spent when the suite has errors or the cap refuses. */
 export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Promise<CheckResult> {
   const loaded = await loadSuite({ dir: options.dir, env: options.env, overrides: options.overrides, cwd: options.cwd });
   if (loaded.errors.length > 0 || loaded.suite === null) {
     return { kind: 'config_errors', errors: loaded.errors, warnings: loaded.warnings };
   }
-  const steered = judgeSteered(loaded.suite.config, options) ?? simulatorSteered(loaded.suite.config, options);
+  const steered = judgeSteered(loaded.suite.config, options) ?? simulatorSteered(loaded.suite.config, options) ?? meaningSteered(loaded.suite.config, options);
   if (steered !== null) return { kind: 'config_errors', errors: [steered], warnings: loaded.warnings };
   // The selection is taken on the whole suite (a pattern is checked against every label), then
   // narrowed to the shard: shards partition the whole suite whatever is selected.
@@ -257,7 +284,17 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   const scriptAttempts = suite.personas.flatMap((p) => Array.from({ length: repeatOf(p, config.repeat).count }, () => p));
   // A panel of judges costs every member's call (docs/judges.md, "Cost").
   const perCriterion = callsPerCriterion(config.judge);
-  const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn: config.agent.start !== null }, scriptAttempts, perCriterion);
+  // Meaning calls at most (docs/meaning.md, "Costs"), only when the check asks a model.
+  const meaningSettings = meaningRunConfig(config);
+  const welcomeTurn = config.agent.start !== null;
+  const meaningCalls =
+    meaningSettings.check !== 'judge' || meaningSettings.judge === null
+      ? 0
+      : meaningCallsAtMost([
+          ...suite.fixtures.map((f) => ({ replies: 1, attempts: repeatOf(f, config.repeat).count, baseline: suite.baselines.has(f.label) })),
+          ...suite.personas.map((p) => ({ replies: personaTurns(p, false), attempts: repeatOf(p, config.repeat).count, baseline: suite.personaBaselines.has(p.label) })),
+        ]);
+  const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls);
   if (!mayRun(estimate)) {
     return {
       kind: 'refused',
@@ -281,6 +318,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   let regex: RegexEvaluator | null = null;
   let judge: Judge | null = null;
   let simulator: Simulator | null = null;
+  let meaningJudge: MeaningJudge | null = null;
   try {
     const meter = spendMeter();
     agent = meter.agent(deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning }));
@@ -306,6 +344,12 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
           ? createSimulator(simConfig, { clock: deps.clock, onRetry: meter.simulatorRetry, signal: deps.signal })
           : null;
     simulator = madeSimulator === null ? null : meter.simulator(madeSimulator);
+    // The meaning judge (docs/meaning.md): the judge's client with its own prompt, made at the start
+    // beside the judge, so that its calls (at judge.concurrency) overlap the agent calls.
+    const redact = makeRedactor(config.secrets);
+    meaningJudge =
+      meaningSettings.judge === null ? null : createMeaningJudge(meaningSettings.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal, redact });
+    const meaning: MeaningRung | null = meter.meaning(meaningSettings.check, meaningSettings.threshold, meaningJudge);
     const record = await replay(
       { fixtures: suite.fixtures, personas: suite.personas, baselines: { fixtures: suite.baselines, personas: suite.personaBaselines } },
       {
@@ -317,8 +361,9 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         wallClock: deps.wallClock,
         onProgress: deps.onProgress,
         onItem: deps.onItem,
-        redact: makeRedactor(config.secrets),
+        redact,
         signal: deps.signal,
+        meaning,
       },
       {
         concurrency: config.agent.concurrency,
@@ -329,15 +374,15 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         agentEndpoint: agentEndpoint(config.agent.url, makeRedactor(config.secrets)),
         judgeName: judge?.name ?? judgeName(config),
         judgeModel: config.judge !== null ? judgeModelOf(config.judge) : (judge?.name ?? null),
-        repeat: config.repeat ?? null,
+        policy: policyOf(config),
         unmockedTools: config.personas?.unmockedTools ?? null,
-        ...(config.latency !== undefined ? { latency: config.latency } : {}),
       },
     );
     const listed = runCoverage(config.coverage ?? null, record);
     const full: RunRecord = {
       ...record,
       ...(listed !== null ? { coverage: listed } : {}),
+      meaning: { check: meaningSettings.check, model: meaningJudge?.model ?? null, promptVersion: MEANING_PROMPT_VERSION },
       ...(selected !== null ? { selection: selected.selection } : {}),
       // Calls are counted where they are made; reused results are read from the record.
       spend: { ...meter.spend(), judgeReused: reusedCount(record) },
@@ -353,7 +398,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       ...(sharded !== null ? { shard: sharded.run } : {}),
     };
   } finally {
-    const closing = Promise.allSettled([agent?.close(), regex?.close(), judge?.close(), simulator?.close()]);
+    const closing = Promise.allSettled([agent?.close(), regex?.close(), judge?.close(), simulator?.close(), meaningJudge?.close()]);
     // An interrupted run does not wait for the calls it abandoned (a judge call may take its
     // whole timeout): the record comes first.
     if (deps.signal?.aborted !== true) await closing;
@@ -376,6 +421,8 @@ function spendMeter(): {
   judgeRetry: () => void;
   simulatorRetry: () => void;
   baselineTurn: () => void;
+  /** The run's meaning rung, its calls counted (null: meaning.check off, nothing asked). */
+  meaning: (check: MeaningRung['check'], threshold: number, judge: MeaningJudge | null) => MeaningRung | null;
   /** The run has a simulated script: spend says what simulated users cost, zeros included. */
   simulated: () => void;
   spend: () => Spend;
@@ -383,6 +430,9 @@ function spendMeter(): {
   // Simulated users (docs/personas.md, "Simulated users"): calls made, their retries, stored user
   // messages sent from baselines. In the record only when the run has a simulated script.
   const sim = { used: false, simulatorCalls: 0, simulatorRetries: 0, baselineTurns: 0 };
+  // Meaning (docs/meaning.md, "Cost"): meaning judge calls made, answers reused within the run, and
+  // meanings decided with no call (normalize, variant, facts). In the record unless meaning.check is off.
+  const m = { used: false, meaningCalls: 0, meaningReused: 0, meaningAvoided: 0 };
   const n: Required<Pick<Spend, 'agentTurns' | 'agentRetries' | 'judgeCalls' | 'judgeRetries' | 'judgeReused'>> = {
     agentTurns: 0,
     agentRetries: 0,
@@ -446,6 +496,30 @@ function spendMeter(): {
     simulated: () => {
       sim.used = true;
     },
-    spend: () => ({ ...n, ...(sim.used ? { simulatorCalls: sim.simulatorCalls, simulatorRetries: sim.simulatorRetries, baselineTurns: sim.baselineTurns } : {}) }),
+    meaning: (check, threshold, judge) => {
+      if (check === 'off') return null;
+      m.used = true;
+      return {
+        check,
+        threshold,
+        ask:
+          judge === null
+            ? null
+            : async (request) => {
+                const answer = await judge.ask(request);
+                if (answer.reused) m.meaningReused++;
+                else m.meaningCalls++;
+                return answer;
+              },
+        onAvoided: () => {
+          m.meaningAvoided++;
+        },
+      };
+    },
+    spend: () => ({
+      ...n,
+      ...(sim.used ? { simulatorCalls: sim.simulatorCalls, simulatorRetries: sim.simulatorRetries, baselineTurns: sim.baselineTurns } : {}),
+      ...(m.used ? { meaningCalls: m.meaningCalls, meaningReused: m.meaningReused, meaningAvoided: m.meaningAvoided } : {}),
+    }),
   };
 }

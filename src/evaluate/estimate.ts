@@ -34,14 +34,36 @@ export function estimateCost(
   agent: { welcomeTurn: boolean },
   personas: readonly Pick<PersonaScript, 'followUps' | 'expect' | 'user'>[] = [],
   judgeCallsPerCriterion = 1,
+  meaningCalls = 0,
 ): Estimate {
   const scriptTurns = personas.reduce((n, p) => n + personaTurns(p, agent.welcomeTurn), 0);
   const agentUsd = (assertions.length * turnsPerFixture(cost, agent.welcomeTurn) + scriptTurns) * cost.agentTurnUsd;
   const judgeUsd = (judgeCalls(assertions) + criteriaCount(personas)) * judgeCallsPerCriterion * cost.judgeCallUsd;
   // A simulated script: maxTurns simulator calls at most (docs/personas.md, "Simulated users").
   const simulatorUsd = simulatorCalls(personas) * (cost.simulatorCallUsd ?? DEFAULT_SIMULATOR_CALL_USD);
-  const usd = roundUsd(agentUsd + judgeUsd + simulatorUsd);
-  return { usd, capUsd: cost.capUsd, aboveCap: usd > cost.capUsd + 1e-12, confirmed };
+  // Meaning calls at most (docs/meaning.md, "Costs"), at the judge's price: an upper bound.
+  const meaningUsd = meaningCalls * cost.judgeCallUsd;
+  const usd = roundUsd(agentUsd + judgeUsd + simulatorUsd + meaningUsd);
+  return { usd, capUsd: cost.capUsd, aboveCap: usd > cost.capUsd + 1e-12, confirmed, ...(meaningCalls > 0 ? { meaningCalls } : {}) };
+}
+
+/** One item as the meaning estimate sees it: its replies per attempt, its attempts, whether it has a baseline. */
+export interface MeaningEstimateItem {
+  /** Replies one attempt compares: 1 for a fixture; a script's message turns. */
+  replies: number;
+  /** Repeat count. */
+  attempts: number;
+  baseline: boolean;
+}
+
+/**
+ * Meaning calls a run makes at most with `meaning.check: judge` (docs/meaning.md, "Costs"): every
+ * attempt's replies against the baseline's when the item has one, and every attempt after the
+ * first against attempt 1's. Most are never made: an equal reply, normalize, a variant, the facts
+ * or an earlier identical call decide without one.
+ */
+export function meaningCallsAtMost(items: readonly MeaningEstimateItem[]): number {
+  return items.reduce((n, i) => n + i.replies * ((i.baseline ? i.attempts : 0) + (i.attempts - 1)), 0);
 }
 
 /** Judge calls persona scripts make: one per criterion. */

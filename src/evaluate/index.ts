@@ -12,6 +12,7 @@ export * from './coverage.js';
 export * from './definition.js';
 export * from './drift.js';
 export * from './estimate.js';
+export * from './finish.js';
 export * from './gate.js';
 export * from './kind.js';
 export * from './latency.js';

@@ -325,7 +325,8 @@ export const runRecordSchema = z.strictObject({
   // Within schema version 1 (docs/simulated-users.md): absent when the run had no simulator.
   simulator: z.strictObject({ name: z.string(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }).optional(),
   meaning: z.strictObject({ check: z.enum(['judge', 'facts', 'off']), model: z.string().nullable(), promptVersion: z.string() }).optional(),
-  estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean() }),
+  // meaningCalls: within schema version 1 (docs/meaning.md, "Costs").
+  estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean(), meaningCalls: z.number().int().nonnegative().optional() }),
   tallies: z.strictObject({
     passed: z.number().int().nonnegative(),
     failed: z.number().int().nonnegative(),
@@ -354,6 +355,10 @@ export const runRecordSchema = z.strictObject({
       simulatorCalls: z.number().int().nonnegative().optional(),
       simulatorRetries: z.number().int().nonnegative().optional(),
       baselineTurns: z.number().int().nonnegative().optional(),
+      // Within schema version 1 (docs/meaning.md, "Cost").
+      meaningCalls: z.number().int().nonnegative().optional(),
+      meaningReused: z.number().int().nonnegative().optional(),
+      meaningAvoided: z.number().int().nonnegative().optional(),
     })
     .optional(),
   // Within schema version 1: absent for a whole run and in older records.

@@ -7,6 +7,8 @@ import { evaluateChecks, judgeAssertionOf, judgeOutcome } from '../assertions/in
 import { computeDrift, judgeReuseOf, reusableJudge, reuseWords } from '../evaluate/index.js';
 import { fixtureEvaluationFields } from '../evaluate/definition.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
+import { meaningOf, type MeaningRung } from './meaning.js';
+import type { Meaning } from '../types/meaning.js';
 
 export interface FixtureReplayDeps {
   agent: AgentClient;
@@ -20,6 +22,8 @@ export interface FixtureReplayDeps {
   session: () => string;
   /** The judge in the fixture's judge fingerprint ("provider/model"); null: no judge. */
   judgeModel: string | null;
+  /** How a reply that differs from its baseline gets its meaning (docs/meaning.md); absent or null: none. */
+  meaning?: MeaningRung | null;
 }
 
 /** What a fixture's record holds whether or not the agent answered. */
@@ -79,8 +83,8 @@ type RecordRest = { [K in Exclude<keyof FixtureRecord, Exclude<keyof RecordBase,
  * hash table by V8: ~1 KB a record, and more for each key added). A key the record does not have is
  * `undefined`, which JSON.stringify leaves out, so results.json is the same as with the key absent.
  * Two exceptions: a repeated item's record is a spread of its shown attempt's with the repeat
- * fields (replay/repeat.ts), and the runner sets `slower`, a key the literal already has, once the
- * item's attempts are in (replay/index.ts).
+ * fields, and `slower`, a key the literal already has, is set once the item's attempts are in
+ * (both in evaluate/finish.ts).
  */
 function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
   return {
@@ -110,7 +114,7 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     latencyMs: rest.latencyMs,
     firstTokenMs: rest.firstTokenMs,
     welcomeLatencyMs: rest.welcomeLatencyMs,
-    // Set once the item's attempts are in, when it was slower than its baseline (replay/index.ts).
+    // Set once the item's attempts are in, when it was slower than its baseline (evaluate/finish.ts).
     slower: rest.slower,
     usage: rest.usage,
     durationMs: rest.durationMs,
@@ -173,6 +177,10 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   } catch (e) {
     result = { verdict: 'not_evaluated', detail: `check did not run: internal error (${(e as Error).message})` };
   }
+  // The reply's meaning against the baseline's (docs/meaning.md): computed only when both exist and
+  // differ, after the verdict, which it never changes. The judge reads the user's message redacted.
+  const drift = computeDrift(result.verdict, reply, route, baseline);
+  const meaning = await meaningOf(deps.meaning, baseline?.reply ?? null, reply, baseline?.variants ?? [], { before: [], message: fixture.message });
   return fixtureRecord(base, {
     errored: false,
     error: null,
@@ -184,7 +192,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     score: result.score ?? null,
     threshold: result.threshold ?? base.threshold,
     rationale: result.rationale == null ? null : redact(result.rationale),
-    drift: computeDrift(result.verdict, reply, route, baseline),
+    drift: meaning === null ? drift : { reply: drift.reply, route: drift.route, verdict: drift.verdict, meaning },
     judgeReused: judgeReused ?? undefined,
     // A panel of judges: every member's answer, its texts redacted like the rationale.
     members: result.members !== undefined ? redactMembers(result.members, redact) : undefined,
@@ -198,6 +206,16 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     usage: outcome.usage ?? null,
     durationMs: Math.round(now() - started),
   });
+}
+
+/**
+ * Repeats (docs/meaning.md, "Repeats"): each attempt's reply after the first against attempt 1's, by
+ * the same ladder (no variants: attempt 1's reply has none). Null for attempt 1 and wherever a reply
+ * is missing or the same.
+ */
+export async function fixtureAttemptMeanings(fixture: Fixture, records: readonly FixtureRecord[], rung: MeaningRung | null | undefined): Promise<(Meaning | null)[]> {
+  const first = records[0]?.reply ?? null;
+  return Promise.all(records.map((r, k) => (k === 0 ? null : meaningOf(rung, first, r.reply, [], { before: [], message: fixture.message }))));
 }
 
 /** A list check as recorded: its detail and rationale redacted like the item's. */

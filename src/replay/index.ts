@@ -20,22 +20,21 @@ import type {
   PersonaRecord,
   PersonaScript,
   RegexEvaluator,
-  LatencyThresholds,
   Repeat,
   RunLatency,
   RunRecord,
   TokenUsage,
   Tallies,
 } from '../types.js';
-import { itemLatencyMs, runLatency, runUsage, slowerThanBaseline, tallies, tallyOf } from '../evaluate/index.js';
-import { DEFAULT_LATENCY } from '../config.js';
-import { replayFixture } from './fixture.js';
-import { replayPersona } from './personas.js';
+import { runLatency, runUsage, tallies, tallyOf } from '../evaluate/index.js';
+import { finishFixture, finishScript, itemRepeat, policyOf, type FinishPolicy, type ScriptEvaluation } from '../evaluate/finish.js';
+import { fixtureAttemptMeanings, replayFixture } from './fixture.js';
+import { replayPersona, scriptAttemptMeanings } from './personas.js';
 import { personaEvaluationFields } from '../evaluate/definition.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/prompt.js';
-import { repeatOf } from '../suite/repeat.js';
-import { attemptSession, combineFixtureAttempts, combinePersonaAttempts } from './repeat.js';
+import { attemptSession } from './repeat.js';
+import type { MeaningRung } from './meaning.js';
 
 export { replayFixture, type FixtureReplayDeps } from './fixture.js';
 export { replayPersona, type PersonaReplayDeps } from './personas.js';
@@ -71,6 +70,8 @@ export interface ReplayDeps {
   simulator?: Simulator | null;
   /** Told for each user message a simulated script sends from its baseline (spend: baselineTurns). */
   onBaselineTurn?: () => void;
+  /** How a reply that differs from its baseline gets its meaning (docs/meaning.md); absent or null: none. */
+  meaning?: MeaningRung | null;
   /** Monotonic milliseconds, for durations. */
   now?: () => number;
   /** Wall clock, for startedAt / finishedAt. */
@@ -114,12 +115,13 @@ export interface ReplayOptions {
   judgeName: string | null;
   /** The judge in each item's judge fingerprint ("provider/model"); null or absent: no judge. */
   judgeModel?: string | null;
-  /** config.yml's `repeat` (docs/fixtures.md, "Repeat: measure flakiness instead of suffering it"), for items without their own; absent: each item runs once. */
-  repeat?: Repeat | null;
+  /**
+   * How items are finished (evaluate/finish.ts, `policyOf(config)`): the repeat for items without
+   * their own, the latency thresholds; absent: each item runs once, the default thresholds.
+   */
+  policy?: FinishPolicy;
   /** config.yml's `personas.unmockedTools`, for scripts without their own; absent or null: by the script's mocks. */
   unmockedTools?: 'error' | 'allow' | null;
-  /** config.yml's `latency`: when an item is slower than its baseline; absent: the defaults. */
-  latency?: LatencyThresholds;
 }
 
 /** One attempt of one item: a repeated item is `count` jobs, next to each other. */
@@ -190,12 +192,14 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
   const t0 = now();
   const records: (FixtureRecord | undefined)[] = new Array(fixtures.length);
   const personaRecords: (PersonaRecord | undefined)[] = new Array(personas.length);
-  const fixtureRepeats = fixtures.map((f) => repeatOf(f, options.repeat));
-  const personaRepeats = personas.map((p) => repeatOf(p, options.repeat));
+  const policy = options.policy ?? policyOf({});
+  const fixtureRepeats = fixtures.map((f) => itemRepeat(f, policy));
+  const personaRepeats = personas.map((p) => itemRepeat(p, policy));
+  // Each script's definition hash and judge fingerprint, computed once: its attempts and its record use them.
+  const evaluations = personas.map((p) => personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION, SIMULATOR_PROMPT_VERSION));
   const jobs = scheduleJobs(personaRepeats, fixtureRepeats);
   const total = fixtures.length + personas.length;
   const collect = attemptCollector();
-  const thresholds = options.latency ?? DEFAULT_LATENCY;
   const counts: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
   const signal = deps.signal;
   /** Set when the run is interrupted: what finishes afterwards is not recorded. */
@@ -204,21 +208,24 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
   let next = 0;
 
   const fixtureAttempt = (fixture: Fixture, session: () => string): Promise<FixtureRecord> =>
-    replayFixture(fixture, baselines.fixtures.get(fixture.label) ?? null, { agent: deps.agent, regex: deps.regex, judge: deps.judge, now, redact, session, judgeModel });
+    replayFixture(fixture, baselines.fixtures.get(fixture.label) ?? null, { agent: deps.agent, regex: deps.regex, judge: deps.judge, now, redact, session, judgeModel, meaning: deps.meaning ?? null });
 
-  const scriptAttempt = (p: PersonaScript, session: string): Promise<PersonaRecord> =>
-    replayPersona(p, baselines.personas.get(p.label) ?? null, {
+  const scriptAttempt = (i: number, session: string): Promise<PersonaRecord> => {
+    const p = personas[i] as PersonaScript;
+    return replayPersona(p, baselines.personas.get(p.label) ?? null, {
       agent: deps.agent,
       judge: deps.judge,
       now,
       redact,
       session,
-      fingerprint: personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION, SIMULATOR_PROMPT_VERSION).judgeFingerprint,
+      fingerprint: (evaluations[i] as ScriptEvaluation).judgeFingerprint,
       unmockedTools: options.unmockedTools ?? null,
       regex: deps.regex,
       simulator: deps.simulator ?? null,
+      meaning: deps.meaning ?? null,
       ...(deps.onBaselineTurn ? { onBaselineTurn: deps.onBaselineTurn } : {}),
     });
+  };
 
   /** Runs one attempt; returns the item's record once its last attempt is in, else null. */
   const attempt = async (job: Job): Promise<FixtureRecord | PersonaRecord | null> => {
@@ -229,22 +236,19 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
       if (stopped) return null;
       const all = collect(job, repeat.count, r);
       if (all === null) return null;
-      const baseline = baselines.fixtures.get(fixture.label) ?? null;
-      const combined = combineFixtureAttempts(all, repeat, baseline);
-      // Set in place: the key is in every fixture record already (replay/fixture.ts).
-      if (!combined.errored) combined.slower = slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, thresholds) ?? undefined;
-      return (records[job.i] = combined);
+      const meanings = all.length > 1 ? await fixtureAttemptMeanings(fixture, all, deps.meaning) : null;
+      if (stopped) return null;
+      return (records[job.i] = finishFixture(fixture, all, baselines.fixtures.get(fixture.label) ?? null, policy, meanings));
     }
     const p = personas[job.i] as PersonaScript;
     const repeat = personaRepeats[job.i] as Repeat;
-    const r = await scriptAttempt(p, attemptSession(sessionId(p), job.attempt + 1, repeat.count));
+    const r = await scriptAttempt(job.i, attemptSession(sessionId(p), job.attempt + 1, repeat.count));
     if (stopped) return null;
     const all = collect(job, repeat.count, r);
     if (all === null) return null;
-    const baseline = baselines.personas.get(p.label) ?? null;
-    const combined = combinePersonaAttempts(all, repeat, baseline);
-    const slower = combined.errored ? null : slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, thresholds);
-    return (personaRecords[job.i] = Object.assign({}, combined, personaEvaluationFields(p, judgeModel, JUDGE_PROMPT_VERSION, SIMULATOR_PROMPT_VERSION), slower === null ? {} : { slower }));
+    const meanings = all.length > 1 ? await scriptAttemptMeanings(all, deps.meaning) : null;
+    if (stopped) return null;
+    return (personaRecords[job.i] = finishScript(p, all, baselines.personas.get(p.label) ?? null, policy, evaluations[job.i] as ScriptEvaluation, meanings));
   };
 
   const worker = async (): Promise<void> => {

@@ -42,7 +42,10 @@ import { transcriptText } from '../judge/prompt.js';
 import { scriptLatency, scriptUsage } from '../evaluate/index.js';
 import { stableHash } from '../evaluate/definition.js';
 import { toTurn, type Transcript } from './turns.js';
-import { converseSimulated } from './simulated.js';
+import { baselineTurns, converseSimulated } from './simulated.js';
+import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
+import { scriptMeaning } from '../evaluate/meaning/index.js';
+import type { Meaning } from '../types/meaning.js';
 
 export interface PersonaReplayDeps {
   agent: AgentClient;
@@ -60,6 +63,8 @@ export interface PersonaReplayDeps {
   simulator?: Simulator | null;
   /** Told for each user message sent from a baseline (spend: baselineTurns). */
   onBaselineTurn?: () => void;
+  /** How a reply that differs from the baseline's turn gets its meaning (docs/meaning.md); absent or null: none. */
+  meaning?: MeaningRung | null;
 }
 
 export async function replayPersona(script: PersonaScript, baseline: PersonaBaseline | null, deps: PersonaReplayDeps): Promise<PersonaRecord> {
@@ -104,8 +109,12 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     transcript = { turns: [], unsent: messagesOf(script), failure: { errorKind: 'internal', error: `internal error replaying the script: ${(e as Error).message}` }, outcomesReported: false };
   }
   // A call whose output is a mock's was answered by that mock: recorded as mocked.
-  const turns = markMockedCalls(transcript.turns, script.mocks);
-  const failure = transcript.failure ?? reportedError(turns, script, deps.unmockedTools ?? null);
+  const marked = markMockedCalls(transcript.turns, script.mocks);
+  const failure = transcript.failure ?? reportedError(marked, script, deps.unmockedTools ?? null);
+  // Each turn whose reply differs from the baseline's gets its meaning (docs/meaning.md, "Persona
+  // scripts"), asked while the checks run; a simulated script's compared turns have theirs already.
+  const meanings = failure === null && baseline !== null && meaningOn(deps.meaning) ? turnMeanings(marked, baseline, deps.meaning) : null;
+  const turns = meanings === null ? marked : await meanings;
   // A simulator fault: the agent was not measured, so no check decides anything (errors still override).
   const fault = failure === null ? (simulation?.fault ?? null) : null;
   let checks: Check[] = deterministicChecks(script, turns, transcript.outcomesReported);
@@ -140,7 +149,66 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     return { ...base, errored: true, error: deps.redact(failure.error), errorKind: failure.errorKind, verdict: null, drift: null, durationMs: Math.round(deps.now() - started) };
   }
   const verdict = fault !== null ? 'not_evaluated' : personaVerdict(checks);
-  return { ...base, errored: false, error: null, errorKind: null, verdict, drift: personaDrift(verdict, turns, baseline), durationMs: Math.round(deps.now() - started) };
+  const drift = personaDrift(verdict, turns, baseline);
+  const meaning = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), { baseline: baseline.transcript.length, now: turns.length });
+  return { ...base, errored: false, error: null, errorKind: null, verdict, drift: meaning === null ? drift : { ...drift, meaning }, durationMs: Math.round(deps.now() - started) };
+}
+
+/**
+ * The turns, each whose reply differs from the baseline's at the same turn with its `meaning`; the
+ * meaning judge reads the conversation up to and including that turn's user message (redacted by
+ * the judge's client). Turns that already carry a meaning keep it.
+ */
+async function turnMeanings(turns: readonly Turn[], baseline: PersonaBaseline, rung: MeaningRung): Promise<Turn[]> {
+  const meanings = await meaningsAgainst(turns, baseline.transcript, rung, (t) => t.meaning);
+  return turns.map((t, i) => {
+    const meaning = meanings[i] ?? null;
+    return meaning === null || t.meaning !== undefined ? t : { ...t, meaning };
+  });
+}
+
+/**
+ * Each turn's meaning against the reference transcript's turn of the same number (null: no such
+ * turn, the same reply, or meaning off); `known` gives a turn's meaning already decided.
+ */
+async function meaningsAgainst(
+  turns: readonly Turn[],
+  reference: PersonaBaseline['transcript'],
+  rung: MeaningRung,
+  known: (t: Turn) => Meaning | null | undefined = () => undefined,
+): Promise<(Meaning | null)[]> {
+  const stored = baselineTurns({ label: '', kind: 'persona', transcript: reference } as PersonaBaseline);
+  return Promise.all(
+    turns.map(async (t, i): Promise<Meaning | null> => {
+      const already = known(t);
+      if (already !== undefined) return already;
+      const old = stored.get(t.index);
+      if (old === undefined || old.reply === t.reply) return null;
+      const before = turns.slice(0, i).map((x) => ({ message: x.message, reply: x.reply }));
+      return meaningOf(rung, old.reply, t.reply, old.variants ?? [], { before, message: t.message });
+    }),
+  );
+}
+
+/**
+ * Repeats (docs/meaning.md, "Repeats"): each attempt's transcript after the first against attempt
+ * 1's, by the same ladder, turn by turn, as a script against its baseline. Null for attempt 1, an
+ * errored attempt on either side, or meaning off.
+ */
+export async function scriptAttemptMeanings(records: readonly PersonaRecord[], rung: MeaningRung | null | undefined): Promise<(Meaning | null)[]> {
+  const first = records[0];
+  if (first === undefined || first.errored || !meaningOn(rung)) return records.map(() => null);
+  const reference = first.turns.map((t) => ({ message: t.message, reply: t.reply, route: t.route }));
+  return Promise.all(
+    records.map(async (r, k) => {
+      if (k === 0 || r.errored) return null;
+      const meanings = await meaningsAgainst(r.turns, reference, rung);
+      return scriptMeaning(
+        r.turns.map((t, i) => ({ index: t.index, meaning: meanings[i] ?? null })),
+        { baseline: reference.length, now: r.turns.length },
+      );
+    }),
+  );
 }
 
 /** An `expect.reply` entry on one reply: contains as for fixtures; a regex in the time-limited worker pool. */

@@ -10,6 +10,7 @@
 import type { AgentClient, PersonaBaseline, PersonaScript, SimulatedUser, SimulationRecord, Simulator, Turn, TurnSource } from '../types.js';
 import { transcriptText } from '../judge/prompt.js';
 import { toTurn, type Transcript } from './turns.js';
+import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
 
 export interface SimulationDeps {
   agent: AgentClient;
@@ -20,6 +21,8 @@ export interface SimulationDeps {
   session: string;
   /** Told for each user message sent from the baseline (spend: baselineTurns). */
   onBaselineTurn?: () => void;
+  /** With a meaning check, the agent diverges on meaning, not on bytes (docs/meaning.md, "Simulated users"). */
+  meaning?: MeaningRung | null;
 }
 
 const NO_SIMULATOR = 'simulator unreachable: no simulator is configured (set simulator: or judge: in config.yml)';
@@ -27,7 +30,7 @@ const NO_SIMULATOR = 'simulator unreachable: no simulator is configured (set sim
 type BaselineTurn = PersonaBaseline['transcript'][number];
 
 /** The baseline's turns by turn number (the welcome turn 0 when the baseline has one, the opening 1). */
-function baselineTurns(baseline: PersonaBaseline | null): Map<number, BaselineTurn> {
+export function baselineTurns(baseline: PersonaBaseline | null): Map<number, BaselineTurn> {
   const out = new Map<number, BaselineTurn>();
   if (baseline === null) return out;
   const welcome = baseline.transcript[0]?.message === null;
@@ -61,9 +64,28 @@ export async function converseSimulated(
     turns.push(full);
     return full;
   };
-  /** After a turn's reply: the first reply that differs from the baseline's makes the rest live. */
-  const compare = (turn: Turn): void => {
-    if (!live && stored.get(turn.index)?.reply !== turn.reply) live = true;
+  /**
+   * After a turn's reply: the agent diverges at the first turn the baseline lacks, or whose reply
+   * differs (with meaning.check off) or differs in meaning (`changed` or `unchecked`); from there
+   * the rest is live. A reworded reply keeps the stored messages going. The turn keeps its meaning.
+   */
+  const compare = async (turn: Turn): Promise<void> => {
+    if (live) return;
+    const kept = stored.get(turn.index);
+    if (kept === undefined) {
+      live = true;
+      return;
+    }
+    if (kept.reply === turn.reply) return;
+    if (!meaningOn(deps.meaning)) {
+      live = true;
+      return;
+    }
+    const at = turns.indexOf(turn);
+    const before = turns.slice(0, at).map((x) => ({ message: x.message, reply: x.reply }));
+    const meaning = await meaningOf(deps.meaning, kept.reply, turn.reply, kept.variants ?? [], { before, message: turn.message });
+    if (meaning !== null) turns[at] = { ...turn, meaning };
+    if (meaning === null || meaning.value === 'changed' || meaning.value === 'unchecked') live = true;
   };
 
   const w0 = deps.now();
@@ -73,7 +95,7 @@ export async function converseSimulated(
       sim.endedBy = 'agent_fault';
       return done(welcome, script.opening !== null ? [script.opening] : []);
     }
-    compare(record(0, null, welcome, w0, null));
+    await compare(record(0, null, welcome, w0, null));
     if (welcome.ended) {
       sim.endedBy = 'agent_fault';
       return done({ errorKind: 'ended_in_welcome', error: 'the conversation ended during the welcome turn: no message was sent' }, script.opening !== null ? [script.opening] : []);
@@ -134,7 +156,7 @@ export async function converseSimulated(
       return done(answer, [deps.redact(message)]);
     }
     const turn = record(t, deps.redact(message), answer, t0, source);
-    compare(turn);
+    await compare(turn);
     if (answer.ended) {
       sim.endedBy = 'agent';
       return done(null);

@@ -74,6 +74,8 @@ export interface Estimate {
   capUsd: number;
   aboveCap: boolean;
   confirmed: boolean;
+  /** Meaning judge calls at most, counted in `usd` (docs/meaning.md, "Costs"): an upper bound. Absent: none (meaning.check not judge, or nothing to compare). */
+  meaningCalls?: number;
 }
 
 /**
@@ -90,6 +92,10 @@ export interface Spend {
   simulatorCalls?: number;
   simulatorRetries?: number;
   baselineTurns?: number;
+  /** Meaning (docs/meaning.md, "Cost"): meaning judge calls made, answers reused within the run, meanings decided with no call. Absent: meaning.check off, or an older record. */
+  meaningCalls?: number;
+  meaningReused?: number;
+  meaningAvoided?: number;
 }
 
 /** What every fixture's entry in results.json has, errored or not (docs/results-json.md). */

@@ -51,8 +51,9 @@ const FIXTURES = [
   '',
 ].join('\n');
 
+// Only judge calls for criteria reach this judge: meaning stops at the facts (docs/meaning.md), which ask no model.
 function config(agentUrl: string, judgeUrl: string, model = 'm1', extra = ''): string {
-  return `${agentConfig(agentUrl, extra)}judge: { provider: openai, baseUrl: "${judgeUrl}", model: ${model}, apiKey: k, retries: 0, backoffMs: 0 }\ncost: { capUsd: 5 }\n`;
+  return `${agentConfig(agentUrl, extra)}judge: { provider: openai, baseUrl: "${judgeUrl}", model: ${model}, apiKey: k, retries: 0, backoffMs: 0 }\ncost: { capUsd: 5 }\nmeaning: { check: facts }\n`;
 }
 
 const baselinePath = (cwd: string, label: string): string => join(cwd, '.agent-replay', 'baselines', `${label}.json`);

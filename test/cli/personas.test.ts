@@ -294,7 +294,13 @@ describe('persona baselines, drift and acceptance', () => {
     const drifted = await cli(['run', '--out', 'r3.json', '--commit', COMMIT, '--fail-on', 'reply_changed'], cwd);
     expect(drifted.code).toBe(1);
     const third = byLabel(await readResults(join(cwd, 'r3.json')));
-    expect(third.passes!.drift).toEqual({ transcript: 'different', route: 'same', verdict: 'still_passing' });
+    // The reply gained a number ("v2"): the facts say it changed in meaning (docs/meaning.md), with no model asked.
+    expect(third.passes!.drift).toEqual({
+      transcript: 'different',
+      route: 'same',
+      verdict: 'still_passing',
+      meaning: { value: 'changed', by: 'facts', detail: 'turn 1 changed in meaning: numbers none → 2', facts: { baseline: [], now: [{ kind: 'number', value: '2' }] } },
+    });
     expect(third.passes!.turns[1]!.reply).toBe('Sorry to hear that. What is your order number? (v2)');
 
     // Accepting from the CLI again takes the new transcript.

@@ -82,7 +82,7 @@ describe('spend in the record', () => {
     const { agent, judge } = await servePair();
     const record = await ran(await project(`${agent.url}/chat`, judge.url));
     // 3 fixtures x (welcome + message) + the script: welcome, opening, one follow-up.
-    expect(record.spend).toEqual({ agentTurns: 9, agentRetries: 1, judgeCalls: 2, judgeRetries: 1, judgeReused: 0 });
+    expect(record.spend).toEqual({ agentTurns: 9, agentRetries: 1, judgeCalls: 2, judgeRetries: 1, judgeReused: 0, meaningCalls: 0, meaningReused: 0, meaningAvoided: 0 });
     expect(agent.requests.length).toBe(record.spend!.agentTurns + record.spend!.agentRetries);
     expect(judge.received.length).toBe(record.spend!.judgeCalls + (record.spend!.judgeRetries ?? 0));
     expect(record.personas[0]?.label).toBe('refund');

@@ -6,6 +6,7 @@ import {
   driftVerdict,
   driftedCount,
   estimateCost,
+  meaningCallsAtMost,
   turnsPerFixture,
   gate,
   mayRun,
@@ -101,6 +102,21 @@ describe('cost estimate', () => {
     expect(e.usd).toBe(0.065);
     expect(e.capUsd).toBe(0.1);
     expect(e.aboveCap).toBe(false);
+  });
+  it('meaning calls at most (docs/meaning.md, Costs): per attempt against a baseline, per attempt after the first against attempt 1, at the judge call price', () => {
+    expect(meaningCallsAtMost([])).toBe(0);
+    // A fixture with a baseline, run once: one call at most; without one: none.
+    expect(meaningCallsAtMost([{ replies: 1, attempts: 1, baseline: true }])).toBe(1);
+    expect(meaningCallsAtMost([{ replies: 1, attempts: 1, baseline: false }])).toBe(0);
+    // Repeated 3 times: 3 against the baseline, 2 against attempt 1; without a baseline only the 2.
+    expect(meaningCallsAtMost([{ replies: 1, attempts: 3, baseline: true }])).toBe(5);
+    expect(meaningCallsAtMost([{ replies: 1, attempts: 3, baseline: false }])).toBe(2);
+    // A script of 4 turns with a baseline, run once: one per turn.
+    expect(meaningCallsAtMost([{ replies: 4, attempts: 1, baseline: true }])).toBe(4);
+    const e = estimateCost([null], DEFAULT_COST, false, WELCOME, [], 1, 4);
+    expect(e).toEqual({ usd: 0.04, capUsd: 0.1, aboveCap: false, confirmed: false, meaningCalls: 4 });
+    // The cap counts them: 4 fixtures (0.08) and 5 meaning calls (0.025) are above $0.10.
+    expect(mayRun(estimateCost([null, null, null, null], DEFAULT_COST, false, WELCOME, [], 1, 5))).toBe(false);
   });
   it('five fixtures are exactly at the cap ($0.10) and not above it', () => {
     const e = estimateCost([null, null, null, null, null], DEFAULT_COST, false, WELCOME);

@@ -9,6 +9,7 @@ import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { combineAttempts, type AttemptOutcome } from '../../src/evaluate/repeat.js';
 import { gateRun } from '../../src/evaluate/index.js';
+import { policyOf } from '../../src/evaluate/finish.js';
 import { runRecordSchema } from '../../src/record/schema.js';
 import { NO_BASELINES, replay, type Progress, type ReplayOptions } from '../../src/replay/index.js';
 import type { AgentClient, Fixture, PersonaScript, RegexEvaluator, Repeat } from '../../src/types.js';
@@ -123,7 +124,7 @@ describe('replay with repeat (real HTTP)', () => {
 
   it('the global repeat applies to items without their own; an item\'s own replaces it', async () => {
     const { server, client } = await agentServer((req) => ({ json: { reply: `yes ${attemptOf(req)}` } }));
-    const run = await replay({ fixtures: [fixture('a'), fixture('b', { count: 2, minPass: 1 })], personas: [], baselines: NO_BASELINES }, { agent: client, regex: regexPool(), judge: null }, { ...OPTIONS, repeat: { count: 3, minPass: 3 } });
+    const run = await replay({ fixtures: [fixture('a'), fixture('b', { count: 2, minPass: 1 })], personas: [], baselines: NO_BASELINES }, { agent: client, regex: regexPool(), judge: null }, { ...OPTIONS, policy: policyOf({ repeat: { count: 3, minPass: 3 } }) });
     expect(server.requests).toHaveLength(5);
     expect(run.fixtures.map((f) => f.repeat)).toEqual([{ count: 3, minPass: 3, passed: 3, flaky: false }, { count: 2, minPass: 1, passed: 2, flaky: false }]);
   });

@@ -50,8 +50,9 @@ describe('simulated users from the CLI, on every surface', () => {
     const shop = await serve(agent(state));
     const sim = await startSimulatorServer(playUntil(3));
     try {
-      // The simulator takes its retries and backoff from the judge: no real wait between retries.
-      const config = (simulatorUrl: string): string => agentConfig(shop.url, `judge: { backoffMs: 0 }\nsimulator: { baseUrl: "${simulatorUrl}", model: sim-model }\n`);
+      // The simulator takes its retries and backoff from the judge: no real wait between retries. The
+      // cap leaves room for the meaning calls the estimate counts once a baseline exists (docs/meaning.md, "Costs").
+      const config = (simulatorUrl: string): string => agentConfig(shop.url, `judge: { backoffMs: 0 }\nsimulator: { baseUrl: "${simulatorUrl}", model: sim-model }\ncost: { capUsd: 1 }\n`);
       const cwd = await makeProject({ config: config(sim.url), personas: { 'refund.yml': SCRIPT } });
       const runOnce = async (name: string): Promise<{ code: number; stdout: string; md: string; junit: string; html: string }> => {
         const r = await cli(['run', '--out', `${name}.json`, '--markdown', `${name}.md`, '--junit', `${name}.xml`, '--html', `${name}.html`, '--commit', 'c'.repeat(40)], cwd);

@@ -1,0 +1,175 @@
+// Finishing an item (docs/architecture.md, "Finishing an item"): once every attempt of a fixture or a
+// persona script is in, its one record is made here (no I/O) from the attempts, its baseline and the
+// run's finishing policy (built once from config.yml by `policyOf`). The runner only collects attempts.
+//
+// Repeat (docs/fixtures.md, "Repeat: measure flakiness instead of suffering it"): the item shows (and
+// compares for drift) the first attempt that replied (a fixture) or completed (a persona script),
+// else the first attempt; its verdict is the attempts' combined verdict (evaluate/repeat.ts); every
+// attempt is kept under `attempts`. Slower (docs/latency.md) is decided on the finished item.
+
+import type {
+  Baseline,
+  FixtureAttempt,
+  FixtureRecord,
+  JudgeFingerprint,
+  LatencyThresholds,
+  PersonaAttempt,
+  PersonaBaseline,
+  PersonaRecord,
+  Repeat,
+  TokenUsage,
+} from '../types.js';
+import type { Meaning } from '../types/meaning.js';
+import { DEFAULT_LATENCY, type Config } from '../config.js';
+import { repeatOf } from '../suite/repeat.js';
+import { computeDrift } from './drift.js';
+import { itemLatencyMs, slowerThanBaseline } from './latency.js';
+import { personaDrift } from './personas.js';
+import { combineAttempts, repeatDetail, type AttemptOutcome } from './repeat.js';
+import { plusUsage } from './usage.js';
+
+/** How the run finishes its items: config.yml's knobs, read once (`policyOf`). */
+export interface FinishPolicy {
+  /** config.yml's `repeat`, for items without their own; null: each such item runs once. */
+  repeat: Repeat | null;
+  /** config.yml's `latency`: when an item is slower than its baseline. */
+  latency: LatencyThresholds;
+}
+
+/** The finishing policy of a run, from its config (absent knobs: the defaults). */
+export function policyOf(config: Partial<Pick<Config, 'repeat' | 'latency'>>): FinishPolicy {
+  return { repeat: config.repeat ?? null, latency: config.latency ?? DEFAULT_LATENCY };
+}
+
+/** The repeat an item runs with under `policy`: its own, else the run's, else once. */
+export function itemRepeat(item: { repeat?: Repeat }, policy: FinishPolicy): Repeat {
+  return repeatOf(item, policy.repeat);
+}
+
+/**
+ * Each attempt's meaning against attempt 1's, in order (docs/meaning.md, "Repeats"), computed by the
+ * runner (the meaning judge is I/O); null for an attempt that has none, or for all when not computed.
+ */
+export type AttemptMeanings = readonly (Meaning | null)[] | null;
+
+/** An attempt's `meaning` key: present only when it has one. */
+function meaningField(meanings: AttemptMeanings, k: number): { meaning?: Meaning } {
+  const m = meanings?.[k] ?? null;
+  return m === null ? {} : { meaning: m };
+}
+
+/** The shown attempt's drift with the verdict of all attempts; its meaning against the baseline never depends on the verdict. */
+function withMeaning<D extends { meaning?: Meaning | null }>(drift: D, meaning: Meaning | null | undefined): D {
+  return meaning == null ? drift : { ...drift, meaning };
+}
+
+/** A script's evaluation fields (evaluate/definition.ts, `personaEvaluationFields`), computed once by the runner. */
+export interface ScriptEvaluation {
+  definitionHash: string;
+  judgeFingerprint: JudgeFingerprint | null;
+}
+
+/** The record of a fixture from its attempts (in order; one attempt: an item run once). */
+export function finishFixture(
+  fixture: { repeat?: Repeat },
+  attempts: readonly FixtureRecord[],
+  baseline: Baseline | null,
+  policy: FinishPolicy,
+  meanings: AttemptMeanings = null,
+): FixtureRecord {
+  const combined = combineFixtureAttempts(attempts, itemRepeat(fixture, policy), baseline, meanings);
+  // Set in place, on the record the attempt just made and nothing else holds: `slower` is a key every
+  // fixture record has already (replay/fixture.ts), so the record keeps its one shape; a copy would not.
+  if (!combined.errored) combined.slower = slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency) ?? undefined;
+  return combined;
+}
+
+/** The record of a persona script from its attempts (in order; one attempt: a script run once). */
+export function finishScript(
+  script: { repeat?: Repeat },
+  attempts: readonly PersonaRecord[],
+  baseline: PersonaBaseline | null,
+  policy: FinishPolicy,
+  evaluation: ScriptEvaluation,
+  meanings: AttemptMeanings = null,
+): PersonaRecord {
+  const combined = combinePersonaAttempts(attempts, itemRepeat(script, policy), baseline, meanings);
+  const slower = combined.errored ? null : slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency);
+  return Object.assign({}, combined, evaluation, slower === null ? {} : { slower });
+}
+
+function outcomeOf(r: { errored: boolean; verdict: FixtureRecord['verdict'] }): AttemptOutcome {
+  return r.errored || r.verdict === null ? 'errored' : r.verdict;
+}
+
+/** Index of the attempt an item shows: the first that did not error, else the first. */
+function shownIndex(records: readonly { errored: boolean }[]): number {
+  const i = records.findIndex((r) => !r.errored);
+  return i === -1 ? 0 : i;
+}
+
+function sum(records: readonly { durationMs: number }[]): number {
+  return records.reduce((n, r) => n + r.durationMs, 0);
+}
+
+/** The tokens every attempt reported (each was spent), null when none did (docs/latency.md, "Usage"). */
+function usageOfAttempts(records: readonly Pick<FixtureRecord, 'usage'>[]): TokenUsage | null {
+  return records.reduce<TokenUsage | null>((u, r) => plusUsage(u, r.usage), null);
+}
+
+/** The record of a fixture replayed `records.length` times (each record one attempt, in order). */
+export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat: Repeat, baseline: Baseline | null, meanings: AttemptMeanings = null): FixtureRecord {
+  const first = records[0];
+  if (first === undefined) throw new Error('a repeated fixture has no attempt');
+  if (records.length === 1) return first;
+  const attempts: FixtureAttempt[] = records.map((r, k) => ({
+    errored: r.errored,
+    error: r.error,
+    errorKind: r.errorKind,
+    reply: r.reply,
+    route: r.route,
+    verdict: r.verdict,
+    detail: r.detail,
+    score: r.score,
+    rationale: r.rationale,
+    ...(r.judgeReused != null ? { judgeReused: r.judgeReused } : {}),
+    ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}),
+    durationMs: r.durationMs,
+    ...(r.members != null ? { members: r.members } : {}),
+    ...meaningField(meanings, k),
+  }));
+  const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);
+  const k = shownIndex(records);
+  const shown = records[k] as FixtureRecord;
+  const detail = `${repeatDetail(summary)}; attempt ${k + 1}: ${shown.detail}`;
+  const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
+  if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
+  return { ...shown, verdict, detail, drift: withMeaning(computeDrift(verdict, shown.reply, shown.route, baseline), shown.drift?.meaning), ...extra };
+}
+
+/** The record of a persona script replayed `records.length` times (each record one attempt, in order). */
+export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat: Repeat, baseline: PersonaBaseline | null, meanings: AttemptMeanings = null): PersonaRecord {
+  const first = records[0];
+  if (first === undefined) throw new Error('a repeated persona script has no attempt');
+  if (records.length === 1) return first;
+  const attempts: PersonaAttempt[] = records.map((r, k) => ({
+    errored: r.errored,
+    error: r.error,
+    errorKind: r.errorKind,
+    verdict: r.verdict,
+    turns: r.turns,
+    unsent: r.unsent,
+    visited: r.visited,
+    outcome: r.outcome,
+    checks: r.checks,
+    durationMs: r.durationMs,
+    // A simulated script: each attempt's own simulation (each started from the baseline).
+    ...(r.simulation !== undefined ? { simulation: r.simulation } : {}),
+    ...meaningField(meanings, k),
+  }));
+  const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);
+  const shown = records[shownIndex(records)] as PersonaRecord;
+  const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
+  if (verdict === null || shown.errored) return { ...shown, ...extra };
+  return { ...shown, verdict, drift: withMeaning(personaDrift(verdict, shown.turns, baseline), shown.drift?.meaning), ...extra };
+}

@@ -1,0 +1,331 @@
+// Meaning during a run (docs/meaning.md), end to end through the engine: a real loopback agent that
+// words its replies differently on every call (seeded: the n-th request gets wording n mod 3) with
+// the same facts, or changes a number, or adds a negation; a real loopback judge server that
+// answers the meaning judge's calls (and counts them); a real loopback simulator that counts its
+// calls. Baselines are real files.
+
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCheck, type CheckOptions } from '../../src/engine.js';
+import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
+import { MEANING_PROMPT_VERSION } from '../../src/judge/meaning.js';
+import { serializeBaseline, serializePersonaBaseline } from '../../src/suite/index.js';
+import type { Baseline, Clock, FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
+import { startAgentServer, type AgentServer } from '../support/agent-server.js';
+import { startServer, type Received, type TestServer } from '../judge/server.js';
+import { startSimulatorServer } from '../simulator/server.js';
+
+const dirs: string[] = [];
+const servers: (AgentServer | TestServer)[] = [];
+afterEach(async () => {
+  while (servers.length > 0) await servers.pop()?.close();
+  while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
+});
+
+const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
+
+/** Three wordings of each answer, with the same facts. */
+const WORDINGS: Record<string, readonly string[]> = {
+  refund: ['Refunds are accepted within 30 days.', 'You can return items within 30 days for a full refund.', 'Within 30 days of delivery, we refund your purchase.'],
+  hours: ['We are open from 9 to 17 on weekdays.', 'Our hours on weekdays: 9 to 17.', 'On weekdays you can reach us between 9 and 17.'],
+  shipping: ['Shipping is free above 50 euros, said plainly.', 'Orders over 50 euros ship for free.', 'Above 50 euros, shipping costs nothing.'],
+  'I want my money back': ['Sure, what is your order number?', 'Of course. Which order is it?', 'Happy to help: tell me the order number.'],
+  'My order is 1234': ['Refund issued for order 1234.', 'Order 1234 is refunded.', 'Done: order 1234 refunded.'],
+};
+
+type Mode = 'same' | 'reword' | 'number' | 'negation' | 'bold';
+
+/** The agent: `same` answers wording 0; `reword` answers wording n mod 3 for the n-th call (from 1) with that message. */
+async function agentServer(mode: () => Mode): Promise<AgentServer> {
+  const calls = new Map<string, number>();
+  const agent = await startAgentServer((req) => {
+    const body = (req.json ?? {}) as { message?: string };
+    const message = String(body.message);
+    const words = WORDINGS[message] ?? [`echo: ${message}`];
+    const m = mode();
+    const n = (calls.get(message) ?? 0) + 1;
+    calls.set(message, n);
+    let reply = m === 'same' ? (words[0] as string) : (words[n % words.length] as string);
+    if (message === 'refund' && m === 'number') reply = 'Refunds are accepted within 14 days.';
+    if (message === 'refund' && m === 'negation') reply = 'Refunds are not accepted.';
+    if (message === 'refund' && m === 'bold') reply = '**Refunds are accepted within 30 days**';
+    return { json: { reply, route: { conversation: 'shop', stage: 'answer' }, offTrack: [], ended: false } };
+  });
+  servers.push(agent);
+  return agent;
+}
+
+interface MeaningServer extends TestServer {
+  /** The meaning judge's calls, in order: the new reply each asked about. */
+  meaningCalls: string[];
+}
+
+/** The judge: a meaning call about a reply that says "not" gets 0.1, any other 0.95. */
+async function judgeServer(): Promise<MeaningServer> {
+  const meaningCalls: string[] = [];
+  const server = await startServer([
+    (res, req: Received) => {
+      const body = req.body as { messages: { content: string }[]; response_format?: { json_schema?: { name?: string } } };
+      const text = body.messages.map((m) => m.content).join('\n');
+      let content = '{"rationale": "fine", "score": 0.9}';
+      if (body.response_format?.json_schema?.name === 'meaning_verdict') {
+        const now = /NEW REPLY\n([^\n]*)/.exec(text)?.[1] ?? '';
+        meaningCalls.push(now);
+        content = /\bnot\b/.test(now) ? '{"difference": "refunds are now refused", "score": 0.1}' : '{"difference": "", "score": 0.95}';
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+    },
+  ]);
+  const s = Object.assign(server, { meaningCalls });
+  servers.push(s);
+  return s;
+}
+
+const FIXTURES = `fixtures:
+  - { label: refund, message: refund, assert: { regex: "efund" } }
+  - { label: hours, message: hours, assert: { regex: "9" } }
+  - { label: shipping, message: shipping, assert: { regex: "50" } }
+`;
+
+const SCRIPT = `label: refund-sim
+opening: I want my money back
+user:
+  goal: Get a refund for order 1234
+  maxTurns: 4
+expect: { conversations: [shop] }
+`;
+
+async function project(agentUrl: string, judgeUrl: string, opts: { config?: string; fixtures?: string; script?: string; simulatorUrl?: string } = {}): Promise<string> {
+  const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-meaning-'));
+  dirs.push(cwd);
+  const dir = join(cwd, '.agent-replay');
+  await mkdir(join(dir, 'fixtures'), { recursive: true });
+  await mkdir(join(dir, 'personas'), { recursive: true });
+  await mkdir(join(dir, 'baselines'), { recursive: true });
+  await writeFile(
+    join(dir, 'config.yml'),
+    `agent:\n  url: ${agentUrl}\n  retries: 0\n  backoffMs: 1\n  concurrency: 1\n` +
+      `judge: { provider: openai, baseUrl: "${judgeUrl}", model: judge-model, apiKey: k, retries: 0, backoffMs: 1 }\n` +
+      (opts.simulatorUrl ? `simulator: { baseUrl: "${opts.simulatorUrl}", model: sim-model }\n` : '') +
+      `cost: { capUsd: 5 }\n${opts.config ?? ''}`,
+  );
+  if (opts.fixtures !== '') await writeFile(join(dir, 'fixtures', 'f.yml'), opts.fixtures ?? FIXTURES);
+  if (opts.script) await writeFile(join(dir, 'personas', 'p.yml'), opts.script);
+  return cwd;
+}
+
+/** Baselines holding wording 0 of each fixture's answer, as accepted. */
+async function acceptWordingZero(cwd: string, labels: readonly string[] = ['refund', 'hours', 'shipping']): Promise<void> {
+  for (const label of labels) {
+    const b: Baseline = { label, reply: WORDINGS[label]?.[0] as string, route: { conversation: 'shop', stage: 'answer' }, verdict: 'pass', acceptedAt: '2026-01-01T00:00:00.000Z', commit: 'abc' };
+    await writeFile(join(cwd, '.agent-replay', 'baselines', `${label}.json`), serializeBaseline(b));
+  }
+}
+
+function options(cwd: string): CheckOptions {
+  return { dir: '.agent-replay', cwd, env: {}, confirmCost: false, failOn: ['newly_failing'], commit: null };
+}
+
+async function ran(cwd: string): Promise<RunRecord> {
+  const result = await runCheck(options(cwd), { clock });
+  if (result.kind !== 'ran') throw new Error(`expected a run, got ${result.kind}: ${JSON.stringify(result.kind === 'config_errors' ? result.errors : result.estimate)}`);
+  return result.record;
+}
+
+const byLabel = (record: RunRecord, label: string): FixtureRecord => record.fixtures.find((f) => f.label === label) as FixtureRecord;
+
+describe('meaning of fixtures', () => {
+  it('a rewording agent: every reply differs, every meaning is reworded by the judge, nothing changed; the record names the meaning judge', async () => {
+    const agent = await agentServer(() => 'reword');
+    const judge = await judgeServer();
+    const cwd = await project(agent.url, judge.url);
+    await acceptWordingZero(cwd);
+    const record = await ran(cwd);
+    expect(record.meaning).toEqual({ check: 'judge', model: 'judge-model', promptVersion: MEANING_PROMPT_VERSION });
+    // The estimate counts one meaning call at most per fixture with a baseline.
+    expect(record.estimate).toMatchObject({ meaningCalls: 3 });
+    const meanings = record.fixtures.map((f) => [f.label, f.drift?.reply, f.drift?.meaning?.value ?? null, f.drift?.meaning?.by ?? null]);
+    expect(meanings).toEqual([
+      ['refund', 'different', 'reworded', 'judge'],
+      ['hours', 'different', 'reworded', 'judge'],
+      ['shipping', 'different', 'reworded', 'judge'],
+    ]);
+    expect(record.fixtures.every((f) => f.drift?.verdict === 'still_passing')).toBe(true);
+    expect(byLabel(record, 'hours').drift?.meaning).toEqual({ value: 'reworded', by: 'judge', detail: null, score: 0.95, reused: false });
+    expect([...judge.meaningCalls].sort()).toEqual([WORDINGS.refund?.[1], WORDINGS.hours?.[1], WORDINGS.shipping?.[1]].sort());
+    expect(record.spend).toMatchObject({ meaningCalls: 3, meaningReused: 0, meaningAvoided: 0, judgeCalls: 0 });
+    // The meaning judge got the user's message with the replies.
+    expect(judge.received.map((r) => JSON.stringify(r.body)).some((b) => b.includes('[user] hours') && b.includes('Our hours on weekdays'))).toBe(true);
+  });
+
+  it('a changed number is changed by the facts with no model call; formatting is decided by normalize; the verdict is untouched', async () => {
+    const agent = await agentServer(() => 'number');
+    const judge = await judgeServer();
+    const cwd = await project(agent.url, judge.url, { fixtures: 'fixtures:\n  - { label: refund, message: refund, assert: { regex: "efund" } }\n' });
+    await acceptWordingZero(cwd, ['refund']);
+    const record = await ran(cwd);
+    const f = byLabel(record, 'refund');
+    expect(f.verdict).toBe('pass');
+    expect(f.drift?.verdict).toBe('still_passing');
+    expect(f.drift?.meaning).toMatchObject({ value: 'changed', by: 'facts', detail: 'numbers 30 → 14' });
+    expect(judge.meaningCalls).toEqual([]);
+    expect(judge.received).toHaveLength(0);
+    expect(record.spend).toMatchObject({ meaningCalls: 0, meaningAvoided: 1 });
+
+    const bold = await agentServer(() => 'bold');
+    const cwd2 = await project(bold.url, judge.url, { fixtures: 'fixtures:\n  - { label: refund, message: refund, assert: { regex: "efund" } }\n' });
+    await acceptWordingZero(cwd2, ['refund']);
+    const r2 = await ran(cwd2);
+    expect(byLabel(r2, 'refund').drift?.meaning).toEqual({ value: 'formatting', by: 'normalize', detail: null });
+    expect(judge.received).toHaveLength(0);
+  });
+
+  it('a negation with the same facts is found by the meaning judge', async () => {
+    const agent = await agentServer(() => 'negation');
+    const judge = await judgeServer();
+    const cwd = await project(agent.url, judge.url, { fixtures: 'fixtures:\n  - { label: refund, message: refund }\n' });
+    await writeFile(
+      join(cwd, '.agent-replay', 'baselines', 'refund.json'),
+      serializeBaseline({ label: 'refund', reply: 'Refunds are accepted.', route: { conversation: 'shop', stage: 'answer' }, verdict: 'pass', acceptedAt: '2026-01-01T00:00:00.000Z', commit: null }),
+    );
+    const record = await ran(cwd);
+    expect(byLabel(record, 'refund').drift?.meaning).toEqual({ value: 'changed', by: 'judge', detail: 'refunds are now refused', score: 0.1, reused: false });
+    expect(judge.meaningCalls).toEqual(['Refunds are not accepted.']);
+  });
+
+  it('with meaning.check off nothing is asked and no meaning is recorded', async () => {
+    const agent = await agentServer(() => 'negation');
+    const judge = await judgeServer();
+    const cwd = await project(agent.url, judge.url, { fixtures: 'fixtures:\n  - { label: refund, message: refund }\n', config: 'meaning: { check: "off" }\n' });
+    await acceptWordingZero(cwd, ['refund']);
+    const record = await ran(cwd);
+    expect(record.meaning).toEqual({ check: 'off', model: null, promptVersion: MEANING_PROMPT_VERSION });
+    expect(byLabel(record, 'refund').drift?.reply).toBe('different');
+    expect(byLabel(record, 'refund').drift?.meaning).toBeUndefined();
+    expect(judge.received).toHaveLength(0);
+    expect(record.spend?.meaningCalls).toBeUndefined();
+    expect(record.estimate.meaningCalls).toBeUndefined();
+  });
+
+  it('repeats: the same reworded reply in every attempt costs one meaning call, the others reuse it', async () => {
+    // Always wording 1 of "hours": three attempts, each different from the baseline in the same way.
+    const agent = await startAgentServer(() => ({ json: { reply: WORDINGS.hours?.[1], route: { conversation: 'shop', stage: 'answer' }, offTrack: [], ended: false } }));
+    servers.push(agent);
+    const judge = await judgeServer();
+    const cwd = await project(agent.url, judge.url, { fixtures: 'fixtures:\n  - { label: hours, message: hours, repeat: { count: 3 } }\n' });
+    await acceptWordingZero(cwd, ['hours']);
+    const record = await ran(cwd);
+    expect(judge.meaningCalls).toHaveLength(1);
+    expect(record.spend).toMatchObject({ meaningCalls: 1, meaningReused: 2 });
+    expect(byLabel(record, 'hours').drift?.meaning).toMatchObject({ value: 'reworded', by: 'judge' });
+    // The attempts' replies are identical: none has a meaning against attempt 1.
+    expect(byLabel(record, 'hours').attempts?.map((a) => a.meaning)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('repeats: each attempt after the first is compared with attempt 1 by the same ladder and records its meaning', async () => {
+    // Attempt n (its session ends in -n) gets wording n mod 3, except that attempt 3 promises 14 days.
+    const agent = await startAgentServer((req) => {
+      const n = Number(/-(\d+)$/.exec(String((req.json as { session?: string }).session))?.[1]);
+      const reply = n === 3 ? 'Refunds are accepted within 14 days.' : (WORDINGS.refund?.[n % 3] as string);
+      return { json: { reply, route: { conversation: 'shop', stage: 'answer' }, offTrack: [], ended: false } };
+    });
+    servers.push(agent);
+    const judge = await judgeServer();
+    const cwd = await project(agent.url, judge.url, { fixtures: 'fixtures:\n  - { label: refund, message: refund, repeat: { count: 3 } }\n' });
+    const record = await ran(cwd);
+    const attempts = byLabel(record, 'refund').attempts ?? [];
+    expect(attempts.map((a) => a.reply)).toEqual([WORDINGS.refund?.[1], WORDINGS.refund?.[2], 'Refunds are accepted within 14 days.']);
+    expect(attempts.map((a) => a.meaning?.value)).toEqual([undefined, 'reworded', 'changed']);
+    expect(attempts[1]?.meaning).toMatchObject({ by: 'judge', reused: false });
+    expect(attempts[2]?.meaning).toMatchObject({ by: 'facts', detail: 'numbers 30 → 14' });
+    // No baseline: the only call is attempt 2 against attempt 1.
+    expect(judge.meaningCalls).toEqual([WORDINGS.refund?.[2]]);
+    expect(record.estimate.meaningCalls).toBe(2);
+    expect(record.spend).toMatchObject({ meaningCalls: 1, meaningReused: 0, meaningAvoided: 1 });
+  });
+});
+
+describe('meaning of persona scripts and simulated users', () => {
+  it('an accepted simulated script replayed against a rewording agent makes zero simulator calls; each reworded turn has its meaning', async () => {
+    let mode: Mode = 'same';
+    const agent = await agentServer(() => mode);
+    const judge = await judgeServer();
+    const sim = await startSimulatorServer((ask) => (ask.turn === 2 ? { message: 'My order is 1234' } : { done: true, reason: 'refund confirmed' }));
+    servers.push(sim);
+    const cwd = await project(agent.url, judge.url, { fixtures: '', script: SCRIPT, simulatorUrl: sim.url });
+    const first = await ran(cwd);
+    const p1 = first.personas[0] as PersonaRecord;
+    // The agent has a welcome turn (0), always worded the same.
+    expect(p1.turns.map((t) => t.message)).toEqual([null, 'I want my money back', 'My order is 1234']);
+    const decision = decidePersonaAcceptance(p1, '2026-01-01T00:00:00.000Z', 'abc');
+    if (decision.kind !== 'accept') throw new Error('not accepted');
+    await writeFile(join(cwd, '.agent-replay', 'baselines', 'refund-sim.json'), serializePersonaBaseline(decision.baseline));
+    const simCalls = sim.asks.length;
+
+    mode = 'reword';
+    const record = await ran(cwd);
+    const p = record.personas[0] as PersonaRecord;
+    expect(sim.asks.length).toBe(simCalls);
+    expect(p.simulation).toMatchObject({ liveFromTurn: null, endedBy: 'simulator', doneReason: 'refund confirmed', calls: 0 });
+    expect(p.turns.map((t) => t.source)).toEqual([undefined, 'script', 'baseline']);
+    // Both message turns' replies differ from wording 0 and keep their facts; the welcome is the same.
+    expect(p.turns.map((t) => t.reply === p1.turns[t.index]?.reply)).toEqual([true, false, false]);
+    expect(p.turns.map((t) => t.meaning?.value)).toEqual([undefined, 'reworded', 'reworded']);
+    expect(p.drift?.transcript).toBe('different');
+    expect(p.drift?.meaning).toMatchObject({ value: 'reworded', by: 'judge' });
+    expect(record.spend).toMatchObject({ simulatorCalls: 0, meaningCalls: 2 });
+    // The judge read the conversation up to the turn's user message.
+    expect(judge.meaningCalls).toHaveLength(2);
+    expect(JSON.stringify(judge.received[1]?.body)).toContain('[user] I want my money back');
+    expect(JSON.stringify(judge.received[1]?.body)).toContain('[user] My order is 1234');
+  });
+
+  it('a simulated script whose reply changes a number diverges there: the simulator takes over', async () => {
+    const agent = await agentServer(() => 'same');
+    const judge = await judgeServer();
+    const sim = await startSimulatorServer((ask) => (ask.turn === 2 ? { message: 'My order is 1234' } : { done: true, reason: 'refund confirmed' }));
+    servers.push(sim);
+    const cwd = await project(agent.url, judge.url, { fixtures: '', script: SCRIPT, simulatorUrl: sim.url });
+    const p1 = (await ran(cwd)).personas[0] as PersonaRecord;
+    const decision = decidePersonaAcceptance(p1, '2026-01-01T00:00:00.000Z', 'abc');
+    if (decision.kind !== 'accept') throw new Error('not accepted');
+    // The accepted opening reply promised 30 days; now it promises 14.
+    const baseline = { ...decision.baseline, transcript: decision.baseline.transcript.map((t) => (t.message === 'I want my money back' ? { ...t, reply: 'Sure, within 30 days: what is your order number?' } : t)) };
+    await writeFile(join(cwd, '.agent-replay', 'baselines', 'refund-sim.json'), serializePersonaBaseline(baseline));
+    const before = sim.asks.length;
+    const p = (await ran(cwd)).personas[0] as PersonaRecord;
+    expect(p.turns[1]?.meaning).toMatchObject({ value: 'changed', by: 'facts' });
+    expect(p.simulation?.liveFromTurn).toBe(2);
+    expect(sim.asks.length).toBeGreaterThan(before);
+    expect(p.drift?.meaning).toMatchObject({ value: 'changed', by: 'facts', detail: 'turn 1 changed in meaning: numbers 30 → none' });
+  });
+});
+
+describe('the meaning judge from untrusted code', () => {
+  it("a fork's config.yml may not send the judge's key to a meaning address of its choosing; nothing is asked", async () => {
+    const agent = await agentServer(() => 'reword');
+    const thief = await judgeServer();
+    const cwd = await project(agent.url, thief.url);
+    // The judge is the provider's own API; meaning: moves only the address, keeping the judge's key.
+    await writeFile(
+      join(cwd, '.agent-replay', 'config.yml'),
+      `agent:\n  url: ${agent.url}\njudge: { provider: openai, model: j, apiKey: "\${JUDGE_KEY}" }\nmeaning: { baseUrl: "${thief.url}" }\n`,
+    );
+    const result = await runCheck({ ...options(cwd), env: { JUDGE_KEY: 'judge-key-0123456789' }, untrustedSuite: 'the head of #12, from a fork' }, { clock });
+    expect(result.kind).toBe('config_errors');
+    if (result.kind !== 'config_errors') return;
+    expect(result.errors.map((e) => e.message)).toEqual([
+      `meaning.baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is the head of #12, from a fork: its config.yml may not choose where the meaning judge's key is sent (only to https://api.openai.com/v1, the openai API)`,
+    ]);
+    expect(thief.received).toHaveLength(0);
+    expect(agent.requests).toHaveLength(0);
+    // From trusted code the same config.yml runs, and the meaning judge is asked at that address.
+    await acceptWordingZero(cwd, ['refund']);
+    const trusted = await runCheck({ ...options(cwd), env: { JUDGE_KEY: 'judge-key-0123456789' } }, { clock });
+    expect(trusted.kind).toBe('ran');
+    expect(thief.meaningCalls.length).toBeGreaterThan(0);
+  });
+});
