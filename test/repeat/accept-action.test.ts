@@ -35,7 +35,7 @@ useServers(
 );
 
 describe('accept label on a repeated run', () => {
-  it('commits the agreeing item and refuses the one whose replies vary, in the outputs, the commit and the comment', async () => {
+  it('commits the agreeing item and refuses the one whose replies differ in meaning, in the outputs, the commit and the comment', async () => {
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
     const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
     expect(check.code, check.stdout).toBe(0);
@@ -58,8 +58,8 @@ describe('accept label on a repeated run', () => {
     expect(gh.commits[0]!.additions.map((a) => a.path)).toEqual(['.agent-replay/baselines/steady.json']);
     // The committed baseline keeps the item's attempts (docs/statistics.md, "A baseline's attempts").
     expect(JSON.parse(gh.commits[0]!.additions[0]!.contents)).toMatchObject({ verdict: 'pass', attempts: { passed: 3, total: 3 } });
-    expect(gh.commits[0]!.body).toContain('- wobbly: replies vary across 3 attempts');
+    expect(gh.commits[0]!.body).toContain('- wobbly: replies differ in meaning across 3 attempts: attempt 2: numbers 1 → 2; attempt 3: numbers 1 → 3');
     const body = gh.comments('octo', 'shop', 7).find((c) => c.user.login === gh.viewer.login)!.body.replace(/\\([!-/:-@[-`{-~])/g, '$1');
-    expect(body).toContain('replies vary across 3 attempts, so there is no one reply to store');
+    expect(body).toContain('replies differ in meaning across 3 attempts (attempt 2: numbers 1 → 2; attempt 3: numbers 1 → 3), so there is no one reply to store');
   });
 });

@@ -1,5 +1,5 @@
 // Repeat (docs/fixtures.md, "Repeat: measure flakiness instead of suffering it"): acceptance
-// refuses a repeated item whose attempts replied differently ("replies vary across N attempts"),
+// refuses a repeated item whose attempts differ in meaning ("replies differ in meaning across N attempts"),
 // through the CLI, against a real loopback agent that answers per attempt.
 
 import { readFile } from 'node:fs/promises';
@@ -32,7 +32,7 @@ const PERSONAS = `personas:
 `;
 
 describe('accept a repeated run', () => {
-  it('accepts items whose attempts agree and refuses the others with "replies vary across N attempts"', async () => {
+  it('accepts items whose attempts agree and refuses the others with "replies differ in meaning across N attempts"', async () => {
     const agent = await serve(handler);
     const cwd = await makeProject({ config: `${agentConfig(agent.url)}cost: { capUsd: 1 }\n`, fixtures: { 'f.yml': FIXTURES }, personas: { 'p.yml': PERSONAS } });
     const run = await cli(['run', '--out', 'r.json', '--fail-on', 'none'], cwd);
@@ -44,8 +44,9 @@ describe('accept a repeated run', () => {
 
     const r = await cli(['accept', '--results', 'r.json'], cwd);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('refused   wobbly: replies vary across 3 attempts');
-    expect(r.stdout).toContain('refused   jumpy: replies vary across 2 attempts');
+    // "answer 1" / "answer 2" / "answer 3": the numbers differ, so the facts rule refuses with no model call.
+    expect(r.stdout).toContain('refused   wobbly: replies differ in meaning across 3 attempts: attempt 2: numbers 1 → 2; attempt 3: numbers 1 → 3');
+    expect(r.stdout).toContain('refused   jumpy: replies differ in meaning across 2 attempts: attempt 2: turn 1 changed in meaning: numbers 1 → 2');
     expect(r.stdout).toContain('2 accepted, 2 refused, 0 unchanged');
     expect(await listTree(join(cwd, '.agent-replay', 'baselines'))).toEqual(['calm.json', 'steady.json']);
     // The baseline is the reply every attempt gave.
