@@ -11,6 +11,7 @@ export type FailOnCondition =
   | 'route_changed'
   | 'flaky'
   | 'slower'
+  | 'regressed'
   | 'none';
 
 export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
@@ -24,5 +25,6 @@ export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
   'route_changed',
   'flaky',
   'slower',
+  'regressed',
   'none',
 ] as const;
