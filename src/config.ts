@@ -161,7 +161,12 @@ export interface Config {
   latency?: LatencyThresholds;
   /** `meaning` of config.yml (docs/meaning.md): how a differing reply's meaning is decided; absent: every default. */
   meaning?: MeaningSettings;
+  /** `stats` of config.yml (docs/statistics.md, "Configuration"); absent: DEFAULT_ALPHA. */
+  stats?: { alpha: number };
 }
+
+/** The false alarm rate of the pass-rate tiers (docs/statistics.md, "The tier"). */
+export const DEFAULT_ALPHA = 0.05;
 
 /** More than 50 % and more than 300 ms over the baseline's latency is slower (docs/latency.md). */
 export const DEFAULT_LATENCY: LatencyThresholds = { slowerBy: 0.5, minDeltaMs: 300 };

@@ -21,6 +21,7 @@ import { TOOL } from './version.js';
 import { selectShard, type ShardItem } from './evaluate/shard.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from './evaluate/definition.js';
 import { policyOf } from './evaluate/finish.js';
+import { runStatsOf, statsSeed } from './evaluate/run-stats.js';
 import type { ShardInfo, ShardRun } from './types.js';
 import { UserError } from './errors.js';
 
@@ -379,8 +380,10 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       },
     );
     const listed = runCoverage(config.coverage ?? null, record);
+    const stats = runStatsOf(record.fixtures, record.personas, statsSeed([...record.fixtures, ...record.personas], sharded?.info));
     const full: RunRecord = {
       ...record,
+      ...(stats !== null ? { stats } : {}),
       ...(listed !== null ? { coverage: listed } : {}),
       meaning: { check: meaningSettings.check, model: meaningJudge?.model ?? null, promptVersion: MEANING_PROMPT_VERSION },
       ...(selected !== null ? { selection: selected.selection } : {}),

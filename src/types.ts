@@ -1,7 +1,7 @@
 // The domain's plain data. Every module speaks these types; none of them carries behaviour.
 // Field names are camelCase; enum values are the snake_case words of docs/semantics.md.
 // One file per concept under types/ (judge, latency, verdict, fixture, persona, baseline,
-// boundaries, record, gate; each imports only those before it); this file re-exports them all, so
+// boundaries, stats, record, gate; each imports only those before it); this file re-exports them all, so
 // every module imports its types from here.
 
 export * from './types/judge.js';
@@ -12,5 +12,6 @@ export * from './types/fixture.js';
 export * from './types/persona.js';
 export * from './types/baseline.js';
 export * from './types/boundaries.js';
+export * from './types/stats.js';
 export * from './types/record.js';
 export * from './types/gate.js';

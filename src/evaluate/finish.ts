@@ -17,10 +17,15 @@ import type {
   PersonaBaseline,
   PersonaRecord,
   Repeat,
+  RepeatSummary,
+  Tally,
   TokenUsage,
+  ItemStats,
 } from '../types.js';
 import type { Meaning } from '../types/meaning.js';
-import { DEFAULT_LATENCY, type Config } from '../config.js';
+import { baselineAttemptsOf } from './attempts.js';
+import { itemStats } from './stats.js';
+import { DEFAULT_ALPHA, DEFAULT_LATENCY, type Config } from '../config.js';
 import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
 import { itemLatencyMs, slowerThanBaseline } from './latency.js';
@@ -34,11 +39,13 @@ export interface FinishPolicy {
   repeat: Repeat | null;
   /** config.yml's `latency`: when an item is slower than its baseline. */
   latency: LatencyThresholds;
+  /** The false alarm rate of the pass-rate tiers (docs/statistics.md, "The tier"). */
+  alpha: number;
 }
 
 /** The finishing policy of a run, from its config (absent knobs: the defaults). */
-export function policyOf(config: Partial<Pick<Config, 'repeat' | 'latency'>>): FinishPolicy {
-  return { repeat: config.repeat ?? null, latency: config.latency ?? DEFAULT_LATENCY };
+export function policyOf(config: Partial<Pick<Config, 'repeat' | 'latency' | 'stats'>>): FinishPolicy {
+  return { repeat: config.repeat ?? null, latency: config.latency ?? DEFAULT_LATENCY, alpha: config.stats?.alpha ?? DEFAULT_ALPHA };
 }
 
 /** The repeat an item runs with under `policy`: its own, else the run's, else once. */
@@ -81,6 +88,8 @@ export function finishFixture(
   // Set in place, on the record the attempt just made and nothing else holds: `slower` is a key every
   // fixture record has already (replay/fixture.ts), so the record keeps its one shape; a copy would not.
   if (!combined.errored) combined.slower = slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency) ?? undefined;
+  const stats = statsOf(combined, baseline, policy);
+  if (stats !== null) combined.stats = stats;
   return combined;
 }
 
@@ -95,7 +104,27 @@ export function finishScript(
 ): PersonaRecord {
   const combined = combinePersonaAttempts(attempts, itemRepeat(script, policy), baseline, meanings);
   const slower = combined.errored ? null : slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency);
-  return Object.assign({}, combined, evaluation, slower === null ? {} : { slower });
+  const stats = statsOf(combined, baseline, policy);
+  return Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, stats === null ? {} : { stats });
+}
+
+/**
+ * An item's attempts now (docs/statistics.md, "A baseline's attempts"): a repeated item's passes
+ * of attempts made; an item run once is 1 of 1 when it passed, else 0 of 1 (an errored or
+ * not-evaluated attempt counts as not passed, as in the item's verdict).
+ */
+export function attemptsNow(record: { verdict: FixtureRecord['verdict']; repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined }): Tally {
+  return record.repeat !== undefined ? { passed: record.repeat.passed, total: record.repeat.count } : { passed: record.verdict === 'pass' ? 1 : 0, total: 1 };
+}
+
+/**
+ * The item's pass-rate statistics against its baseline's attempts (docs/statistics.md, "The
+ * figures"), null when neither side has more than one attempt. An item without a baseline is
+ * measured against 0 of 0: its interval stands, and its tier is too_few.
+ */
+function statsOf(record: { verdict: FixtureRecord['verdict']; repeat?: RepeatSummary | undefined }, baseline: Baseline | PersonaBaseline | null, policy: FinishPolicy): ItemStats | null {
+  const before = baseline === null ? { passed: 0, total: 0 } : baselineAttemptsOf(baseline);
+  return itemStats(before, attemptsNow(record), { alpha: policy.alpha, maxLooks: 1 });
 }
 
 function outcomeOf(r: { errored: boolean; verdict: FixtureRecord['verdict'] }): AttemptOutcome {

@@ -8,8 +8,8 @@ import { incompleteText } from './shard.js';
 
 /** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
 export type GateItem =
-  | (Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<FixtureRecord, 'repeat' | 'slower'>>)
-  | (Pick<PersonaRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<PersonaRecord, 'repeat' | 'slower'>>);
+  | (Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<FixtureRecord, 'repeat' | 'slower' | 'stats'>>)
+  | (Pick<PersonaRecord, 'label' | 'errored' | 'verdict' | 'drift'> & Partial<Pick<PersonaRecord, 'repeat' | 'slower' | 'stats'>>);
 
 /** Did this item go unmeasured: its replay errored, or its check did not run? */
 export function isUnverified(record: Pick<GateItem, 'errored' | 'verdict'>): boolean {
@@ -40,6 +40,9 @@ export function meets(record: Omit<GateItem, 'label'>, condition: FailOnConditio
     case 'flaky':
       // A repeated item whose attempts disagree.
       return record.repeat?.flaky === true;
+    case 'regressed':
+      // The pass rate's drop against the baseline's attempts is significant (docs/statistics.md, "The tier").
+      return record.stats?.tier === 'regressed';
     case 'none':
       return false;
   }
@@ -113,6 +116,7 @@ const CONDITION_WORDS: Record<FailOnCondition, string> = {
   meaning_changed: 'changed in meaning',
   flaky: 'flaky (attempts disagree)',
   slower: 'slower than the baseline',
+  regressed: 'regressed (pass rate dropped)',
   none: '',
 };
 

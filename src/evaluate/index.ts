@@ -21,6 +21,7 @@ export * from './match.js';
 export * from './personas.js';
 export * from './repeat.js';
 export * from './reuse.js';
+export * from './run-stats.js';
 export * from './selection.js';
 export * from './shard.js';
 export * from './stats.js';

@@ -3,11 +3,10 @@
 // Pure: numbers in, numbers out. Probabilities are summed in log space (log-factorials), so that
 // 100000 attempts are as exact as 3.
 
-/** Passes out of attempts. `total` 0 is allowed and means no evidence. */
-export interface Tally {
-  passed: number;
-  total: number;
-}
+import type { ItemStats, Tally, Tier } from '../types.js';
+
+export type { ItemStats, Tally, Tier } from '../types.js';
+export { TIERS } from '../types.js';
 
 /** z for a two-sided 95% interval. */
 export const Z95 = 1.96;
@@ -22,7 +21,7 @@ export const LIKELY_POINTS = 15;
 /** too_few: fewer attempts than this on either side, when no tier above applies. */
 export const FEW_ATTEMPTS = 3;
 
-export const DEFAULT_ALPHA = 0.05;
+export { DEFAULT_ALPHA } from '../config.js';
 
 /**
  * Is p below the level a? A p within one part in 10^9 of a counts as equal, not below: the sums
@@ -228,28 +227,6 @@ export function attemptsNeeded(baseline: Tally, now: Tally, a: number): number |
     if (below(fisherOneSided(baseline, { passed: passesAtRate(now, n), total: n }).drop, a)) return n;
   }
   return null;
-}
-
-export const TIERS = ['regressed', 'likely_regressed', 'improved', 'too_few', 'steady'] as const;
-export type Tier = (typeof TIERS)[number];
-
-/** An item's statistics (docs/statistics.md), as results.json will keep them. */
-export interface ItemStats {
-  passed: number;
-  total: number;
-  /** passed / total; null with no attempt. */
-  rate: number | null;
-  ci: [number, number];
-  baseline: Tally;
-  pDrop: number;
-  pRise: number;
-  tier: Tier;
-  /** too_few only: the attempts that would call this drop (attemptsNeeded); null: none up to 20, or another tier. */
-  attemptsNeeded: number | null;
-  /** Looks taken (1 when attempts are not adaptive). */
-  looks: number;
-  /** Looks the item could get: the divisor of alpha. */
-  maxLooks: number;
 }
 
 export interface TierOptions {

@@ -3,7 +3,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
-import { coverage, runLatency, runUsage, runVisited, tallies } from '../evaluate/index.js';
+import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
@@ -147,14 +147,17 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
   const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;
   // The shards' own latency figures are taken again over every merged turn (docs/latency.md).
-  const { latency: _shardLatency, usage: _shardUsage, ...shared } = first;
+  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, ...shared } = first;
   const latency = runLatency(fixtures, personas);
   // The same for the tokens reported (docs/latency.md, "Usage").
   const usage = runUsage(fixtures, personas);
+  // And the pass-rate change over every merged item, seeded by the suite the shards name (docs/statistics.md, "The run").
+  const stats = runStatsOf(fixtures, personas, statsSeed([...fixtures, ...personas], (records[0] as RunRecord).shard));
   return {
     ...shared,
     ...(latency === null ? {} : { latency }),
     ...(usage === null ? {} : { usage }),
+    ...(stats === null ? {} : { stats }),
     startedAt,
     finishedAt,
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) || Math.max(...records.map((r) => r.durationMs)),

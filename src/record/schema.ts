@@ -3,7 +3,7 @@
 
 import { z } from 'zod';
 import { toolOutput } from './tool-output.js';
-import type { RunRecord } from '../types.js';
+import { TIERS, type RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
 import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, tokenUsageSchema, turnSourceSchema } from '../suite/baselines.js';
@@ -101,6 +101,40 @@ const slowerSchema = z.strictObject({ baselineMs: z.number().nonnegative(), late
 /** Tokens reported (docs/latency.md, "Usage"); null: none reported; absent in older records. */
 const usageValue = tokenUsageSchema.nullable().optional();
 
+/** A probability: a p-value, a rate, a bound of an interval. */
+const probability = z.number().min(0).max(1);
+const interval = z.tuple([probability, probability]);
+const tallySchema = z.strictObject({ passed: z.number().int().nonnegative(), total: z.number().int().nonnegative() });
+
+/** An item's pass-rate statistics (docs/statistics.md); within schema version 1, absent in older records. */
+const itemStatsSchema = z
+  .strictObject({
+    passed: z.number().int().nonnegative(),
+    total: z.number().int().nonnegative(),
+    rate: probability.nullable(),
+    ci: interval,
+    baseline: tallySchema,
+    pDrop: probability,
+    pRise: probability,
+    tier: z.enum(TIERS),
+    attemptsNeeded: z.number().int().min(1).nullable(),
+    looks: z.number().int().min(1),
+    maxLooks: z.number().int().min(1),
+  })
+  .optional();
+
+/** The run's pass-rate change (docs/statistics.md, "The run"); within schema version 1, absent in older records. */
+const runStatsSchema = z
+  .strictObject({
+    items: z.number().int().nonnegative(),
+    before: probability,
+    now: probability,
+    diff: z.number().min(-1).max(1),
+    ci: z.tuple([z.number().min(-1).max(1), z.number().min(-1).max(1)]),
+    mcnemar: z.strictObject({ newlyFailing: z.number().int().nonnegative(), newlyPassing: z.number().int().nonnegative(), p: probability }).optional(),
+  })
+  .optional();
+
 const fixtureRecordBase = {
   label: labelSchema,
   file: z.string(),
@@ -124,6 +158,7 @@ const fixtureRecordBase = {
   ...evaluationFields,
   repeat: repeatSummarySchema.optional(),
   attempts: z.array(fixtureAttemptSchema).optional(),
+  stats: itemStatsSchema,
   // Within schema version 1: absent in older records.
   judgeReused: judgeReuseSchema.nullable().optional(),
   // Within schema version 1: a panel of judges' members (absent for a single judge).
@@ -255,6 +290,7 @@ const personaRecordBase = {
   line: z.number().int().nonnegative(),
   persona: z.string().nullable(),
   turns: z.array(turnSchema),
+  stats: itemStatsSchema,
   latencyMs: latencyValue,
   firstTokenMs: latencyValue,
   slower: slowerSchema,
@@ -341,6 +377,7 @@ export const runRecordSchema = z.strictObject({
   // Within schema version 1 (docs/latency.md): absent when no turn was measured and in older records.
   latency: z.strictObject({ turns: z.number().int().min(1), p50Ms: z.number().nonnegative(), p95Ms: z.number().nonnegative() }).nullable().optional(),
   usage: usageValue,
+  stats: runStatsSchema,
   // Added within schema version 1 (docs/evaluations.md): absent in older records.
   coverage: coverageResultSchema.nullable().optional(),
   selection: selectionSchema.nullable().optional(),

@@ -64,6 +64,7 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     firstTokenMs: undefined,
     welcomeLatencyMs: undefined,
     slower: undefined,
+    stats: undefined,
     // Every record has the key (docs/latency.md, "Usage"): null is none reported.
     usage: null,
     durationMs,
@@ -83,7 +84,7 @@ type RecordRest = { [K in Exclude<keyof FixtureRecord, Exclude<keyof RecordBase,
  * hash table by V8: ~1 KB a record, and more for each key added). A key the record does not have is
  * `undefined`, which JSON.stringify leaves out, so results.json is the same as with the key absent.
  * Two exceptions: a repeated item's record is a spread of its shown attempt's with the repeat
- * fields, and `slower`, a key the literal already has, is set once the item's attempts are in
+ * fields, and `slower` and `stats`, keys the literal already has, are set once the item's attempts are in
  * (both in evaluate/finish.ts).
  */
 function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
@@ -116,6 +117,8 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     welcomeLatencyMs: rest.welcomeLatencyMs,
     // Set once the item's attempts are in, when it was slower than its baseline (evaluate/finish.ts).
     slower: rest.slower,
+    // Set with slower (evaluate/finish.ts): pass-rate statistics, when the item or its baseline has more than one attempt.
+    stats: rest.stats,
     usage: rest.usage,
     durationMs: rest.durationMs,
   } as FixtureRecord;
@@ -202,6 +205,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     firstTokenMs: timing?.firstTokenMs,
     welcomeLatencyMs: timing === undefined ? undefined : (outcome.welcomeLatencyMs ?? null),
     slower: undefined,
+    stats: undefined,
     // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
     usage: outcome.usage ?? null,
     durationMs: Math.round(now() - started),

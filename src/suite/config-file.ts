@@ -19,6 +19,7 @@ import * as regex from './config/regex.js';
 import * as repeat from './config/repeat.js';
 import { issueMaker, type IssueAt, type Resolution } from './config/shared.js';
 import * as simulator from './config/simulator.js';
+import * as stats from './config/stats.js';
 
 /** The file: a mapping of sections, each optional, in the order they are resolved. */
 const configFileSchema = z.strictObject({
@@ -32,6 +33,7 @@ const configFileSchema = z.strictObject({
   simulator: simulator.schema.nullable().optional(),
   latency: latency.schema.nullable().optional(),
   meaning: meaning.schema,
+  stats: stats.schema.nullable().optional(),
 });
 
 type ConfigFile = z.infer<typeof configFileSchema>;
@@ -95,6 +97,7 @@ export function resolveConfigFile(
   simulator.resolve(config, resolved.simulator, written.simulator, r);
   latency.resolve(config, resolved.latency, written.latency, r);
   meaning.resolve(config, resolved.meaning, written.meaning, r);
+  stats.resolve(config, resolved.stats, written.stats, r);
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
 }

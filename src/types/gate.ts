@@ -12,6 +12,7 @@ export type FailOnCondition =
   | 'meaning_changed'
   | 'flaky'
   | 'slower'
+  | 'regressed'
   | 'none';
 
 export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
@@ -26,5 +27,6 @@ export const FAIL_ON_CONDITIONS: readonly FailOnCondition[] = [
   'meaning_changed',
   'flaky',
   'slower',
+  'regressed',
   'none',
 ] as const;

@@ -6,6 +6,7 @@ import type { Assertion, AssertionCheck, ErrorKind, RepeatSummary, Route } from 
 import type { JudgeFingerprint, JudgeReuse, PanelMember } from './judge.js';
 import type { RunLatency, Slower, TokenUsage } from './latency.js';
 import type { Check, PersonaErrorKind, Turn } from './persona.js';
+import type { ItemStats, RunStats } from './stats.js';
 import type { Drift, PersonaDrift, Verdict } from './verdict.js';
 
 /** One run's record: results.json, schema version 1. Never changed after it is written. */
@@ -50,6 +51,8 @@ export interface RunRecord {
   latency?: RunLatency | null;
   /** Tokens reported over the run's items (docs/latency.md, "Usage"); absent when no turn reported any. */
   usage?: TokenUsage | null;
+  /** The suite's pass-rate change against the baselines (docs/statistics.md, "The run"); absent when no item has a baseline, and in older records. */
+  stats?: RunStats;
   /** The run's coverage against `coverage.conversations` of config.yml; null or absent when none is listed. */
   coverage?: CoverageResult | null;
   /** Set when the run replayed only part of the suite (`--rerun`, `--only`); the record lists only those items. */
@@ -129,6 +132,8 @@ interface FixtureRecordBase {
   repeat?: RepeatSummary;
   /** Every attempt in order (present only with `repeat`); the item shows the first that replied. */
   attempts?: FixtureAttempt[];
+  /** Pass-rate statistics against the baseline's attempts (docs/statistics.md); present only with more than one attempt in the run or the baseline. */
+  stats?: ItemStats;
   /** Set when the score and rationale were reused from the baseline (no judge call); null or absent when a call was made or none was needed. */
   judgeReused?: JudgeReuse | null;
   /** A panel of judges judged the reply: every member's answer, in the panel's order; absent for a single judge. */
@@ -217,6 +222,8 @@ interface PersonaRecordBase {
   repeat?: RepeatSummary;
   /** Every attempt in order (present only with `repeat`); the item shows the first that completed. */
   attempts?: PersonaAttempt[];
+  /** Pass-rate statistics against the baseline's attempts (docs/statistics.md); present only with more than one attempt in the run or the baseline. */
+  stats?: ItemStats;
   /** Hash of the transcript as the judge read it (when criteria were judged); absent otherwise. */
   transcriptHash?: string | null;
   /** Simulated scripts only (docs/simulated-users.md); absent for scripted follow-ups. */

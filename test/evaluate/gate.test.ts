@@ -146,3 +146,36 @@ describe('the default gate: a regression, or a run that was not verified', () =>
     expect([v.errored, v.notEvaluated, v.causes.length]).toEqual([1, 1, 2]);
   });
 });
+
+describe('fail-on: regressed (docs/statistics.md, "The tier")', () => {
+  const stats = (tier: NonNullable<FixtureRecord['stats']>['tier']): FixtureRecord['stats'] => ({
+    passed: 0,
+    total: 3,
+    rate: 0,
+    ci: [0, 0.56],
+    baseline: { passed: 10, total: 10 },
+    pDrop: tier === 'regressed' ? 0.0035 : 0.3,
+    pRise: 1,
+    tier,
+    attemptsNeeded: null,
+    looks: 1,
+    maxLooks: 1,
+  });
+
+  it('is met by a regressed item only, whatever newly_failing says; other tiers and items without stats pass it', () => {
+    const run = {
+      fixtures: [
+        rec({ label: 'dropped', verdict: 'fail', drift: { reply: 'same', route: 'same', verdict: 'newly_failing' }, stats: stats('regressed') }),
+        rec({ label: 'likely', stats: stats('likely_regressed') }),
+        rec({ label: 'flipped', verdict: 'fail', drift: { reply: 'same', route: 'same', verdict: 'newly_failing' } }),
+        rec({ label: 'plain' }),
+      ],
+    };
+    const g = gateRun(run, ['regressed']);
+    expect(g.failed).toBe(true);
+    expect(g.offenders).toEqual([{ condition: 'regressed', labels: ['dropped'] }]);
+    expect(g.reason).toMatch(/regressed \(pass rate dropped\)/);
+    expect(gateRun({ fixtures: run.fixtures.slice(1) }, ['regressed']).failed).toBe(false);
+    expect(parseFailOn('regressed', FAIL_ON_CONDITIONS)).toEqual(['regressed']);
+  });
+});

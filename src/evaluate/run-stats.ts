@@ -1,0 +1,54 @@
+// The run's pass-rate change (docs/statistics.md, "The run: the paired bootstrap and McNemar"): over
+// the items that have a baseline, the suite's pass rate before (the baselines') and now, each item
+// weighing the same, with a paired bootstrap interval seeded by the suite hash, and McNemar's exact
+// test when no item has more than one attempt on either side. Pure.
+
+import type { DriftVerdict, FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats } from '../types.js';
+import { suiteHash } from './shard.js';
+import { mcnemarExact, pairedBootstrap } from './stats.js';
+
+type Item = Pick<FixtureRecord, 'label' | 'definitionHash'> & { stats?: ItemStats | undefined; drift: { verdict: DriftVerdict } | null };
+
+/** A 1-attempt item's rates before and now, from its verdict's drift; null: no baseline verdict or none now. */
+const FLIPS: Partial<Record<DriftVerdict, { before: number; now: number }>> = {
+  still_passing: { before: 1, now: 1 },
+  still_failing: { before: 0, now: 0 },
+  newly_passing: { before: 0, now: 1 },
+  newly_failing: { before: 1, now: 0 },
+};
+
+/**
+ * An item's pair of rates: from its stats when it has them (a baseline of at least one attempt and
+ * attempts now), else from its verdict's drift (an item and baseline of one attempt each); null
+ * for an item without a baseline, errored, or not evaluated.
+ */
+function pairOf(item: Item): { before: number; now: number } | null {
+  const s = item.stats;
+  if (s !== undefined) {
+    if (s.baseline.total === 0 || s.rate === null) return null;
+    return { before: s.baseline.passed / s.baseline.total, now: s.rate };
+  }
+  return item.drift === null ? null : (FLIPS[item.drift.verdict] ?? null);
+}
+
+/** The seed of the run's bootstrap: the suite hash (a shard's names the whole suite), so the same record gives the same interval. */
+export function statsSeed(items: readonly Pick<Item, 'label' | 'definitionHash'>[], shard?: { suiteHash: string }): string {
+  return shard?.suiteHash ?? suiteHash(items.map((i) => ({ label: i.label, definitionHash: i.definitionHash ?? '' })));
+}
+
+/** The run's stats, or null when no item has a baseline to compare with. */
+export function runStatsOf(fixtures: readonly FixtureRecord[], personas: readonly PersonaRecord[], seed: string): RunStats | null {
+  const items: Item[] = [...fixtures, ...personas];
+  const pairs = items.map(pairOf).filter((p): p is { before: number; now: number } => p !== null);
+  const diff = pairedBootstrap(pairs, seed);
+  if (diff === null) return null;
+  const repeated = items.some((i) => i.stats !== undefined);
+  return { ...diff, ...(repeated ? {} : { mcnemar: mcnemarOf(items) }) };
+}
+
+function mcnemarOf(items: readonly Item[]): McNemar {
+  const count = (v: DriftVerdict): number => items.filter((i) => i.drift?.verdict === v).length;
+  const newlyFailing = count('newly_failing');
+  const newlyPassing = count('newly_passing');
+  return { newlyFailing, newlyPassing, p: mcnemarExact(newlyFailing, newlyPassing) };
+}

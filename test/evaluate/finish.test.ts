@@ -1,0 +1,92 @@
+// Finishing an item (docs/architecture.md, "Finishing an item") and the statistics it records
+// (docs/statistics.md, "The figures", "The run").
+import { describe, expect, it } from 'vitest';
+import { finishFixture, policyOf } from '../../src/evaluate/finish.js';
+import { runStatsOf, statsSeed } from '../../src/evaluate/run-stats.js';
+import { mcnemarExact, pairedBootstrap } from '../../src/evaluate/stats.js';
+import type { Baseline, FixtureRecord, Verdict } from '../../src/types.js';
+import { fixtureRecord } from '../support/fixture-record.js';
+
+const baseline = (over: Partial<Baseline> = {}): Baseline => ({ label: 'f', reply: 'r', route: null, verdict: 'pass', acceptedAt: '2026-01-01T00:00:00.000Z', ...over }) as Baseline;
+const attempt = (verdict: Verdict, over: Partial<FixtureRecord> = {}): FixtureRecord => fixtureRecord(over, { verdict } as Partial<FixtureRecord>);
+const attempts = (verdicts: readonly Verdict[]): FixtureRecord[] => verdicts.map((v) => attempt(v));
+
+describe('finishFixture', () => {
+  const policy = policyOf({});
+
+  it('combines a repeated item and records its stats against a 10-attempt baseline: 10/10 -> 0/3 is regressed (p = 1/286)', () => {
+    const r = finishFixture({ repeat: { count: 3, minPass: 3 } }, attempts(['fail', 'fail', 'fail']), baseline({ attempts: { passed: 10, total: 10 } }), policy);
+    expect(r.verdict).toBe('fail');
+    expect(r.repeat).toMatchObject({ count: 3, passed: 0 });
+    expect(r.stats).toMatchObject({ passed: 0, total: 3, rate: 0, baseline: { passed: 10, total: 10 }, tier: 'regressed', attemptsNeeded: null, looks: 1, maxLooks: 1 });
+    expect(r.stats?.pDrop).toBeCloseTo(1 / 286, 12);
+    expect(r.stats?.pRise).toBe(1);
+    expect(r.stats?.ci[0]).toBe(0);
+    // Wilson at 0 of n with z = 1.96: the upper bound is z² / (n + z²).
+    expect(r.stats?.ci[1]).toBeCloseTo(1.96 ** 2 / (3 + 1.96 ** 2), 12);
+  });
+
+  it('5/5 -> 4/5 is steady; a repeated item without a baseline is measured against 0 of 0 (too_few, nothing would call it)', () => {
+    const steady = finishFixture({ repeat: { count: 5, minPass: 4 } }, attempts(['pass', 'fail', 'pass', 'pass', 'pass']), baseline({ attempts: { passed: 5, total: 5 } }), policy);
+    expect(steady.stats).toMatchObject({ passed: 4, total: 5, tier: 'steady' });
+    expect(steady.stats?.pDrop).toBeCloseTo(0.5, 12);
+    const fresh = finishFixture({ repeat: { count: 2, minPass: 2 } }, attempts(['pass', 'pass']), null, policy);
+    expect(fresh.stats).toMatchObject({ baseline: { passed: 0, total: 0 }, pDrop: 1, pRise: 1, tier: 'too_few', attemptsNeeded: null });
+  });
+
+  it('an item run once gets stats only against a baseline of more than one attempt, and then counts as 1 of 1 or 0 of 1', () => {
+    expect(finishFixture({}, [attempt('fail')], baseline(), policy).stats).toBeUndefined();
+    expect(finishFixture({}, [attempt('fail')], null, policy).stats).toBeUndefined();
+    const once = finishFixture({}, [attempt('fail')], baseline({ attempts: { passed: 4, total: 5 } }), policy);
+    // 0/1 against 4/5: the drop's p is 1/5, too few attempts; 4 attempts at rate 0 would call it.
+    expect(once.stats).toMatchObject({ passed: 0, total: 1, tier: 'too_few', attemptsNeeded: 4 });
+    const errored = finishFixture({}, [attempt('pass', { errored: true, verdict: null, drift: null } as Partial<FixtureRecord>)], baseline({ attempts: { passed: 4, total: 5 } }), policy);
+    expect(errored.stats).toMatchObject({ passed: 0, total: 1 });
+  });
+
+  it('keeps slower beside the stats (docs/latency.md)', () => {
+    const r = finishFixture({ repeat: { count: 2, minPass: 2 } }, attempts(['pass', 'pass']).map((a) => ({ ...a, latencyMs: 3000 })), baseline({ latencyMs: 1000, attempts: { passed: 2, total: 2 } }), policy);
+    expect(r.slower).toEqual({ baselineMs: 1000, latencyMs: 3000 });
+    expect(r.stats?.tier).toBe('too_few');
+  });
+});
+
+describe('runStatsOf', () => {
+  const flip = (label: string, verdict: FixtureRecord['drift'] extends infer D ? (D extends { verdict: infer V } ? V : never) : never): FixtureRecord =>
+    fixtureRecord({ label, definitionHash: `h-${label}`, drift: { reply: 'same', route: null, verdict } });
+
+  it('without repeated items: every item with a baseline verdict pairs 0/1 rates, and McNemar weighs the flips', () => {
+    const items = [flip('a', 'newly_failing'), flip('b', 'newly_failing'), flip('c', 'newly_failing'), flip('d', 'newly_passing'), flip('e', 'still_passing'), flip('f', 'no_baseline')];
+    const seed = statsSeed(items);
+    const s = runStatsOf(items, [], seed);
+    expect(s).toMatchObject({ items: 5, before: 0.8, now: 0.4, mcnemar: { newlyFailing: 3, newlyPassing: 1 } });
+    expect(s?.diff).toBeCloseTo(-0.4, 12);
+    expect(s?.mcnemar?.p).toBeCloseTo(0.625, 12);
+    // The interval is the bootstrap's over the same pairs and the same seed: one record, one interval.
+    const pairs = [
+      { before: 1, now: 0 },
+      { before: 1, now: 0 },
+      { before: 1, now: 0 },
+      { before: 0, now: 1 },
+      { before: 1, now: 1 },
+    ];
+    expect(s?.ci).toEqual(pairedBootstrap(pairs, seed)?.ci);
+    expect(runStatsOf(items, [], seed)).toEqual(s);
+    expect(mcnemarExact(3, 1)).toBeCloseTo(0.625, 12);
+  });
+
+  it('with a repeated item: its rates come from its stats and McNemar is left out; no baseline anywhere: no stats', () => {
+    const repeated = fixtureRecord({ label: 'r', stats: { passed: 1, total: 4, rate: 0.25, ci: [0, 1], baseline: { passed: 9, total: 10 }, pDrop: 0.01, pRise: 1, tier: 'regressed', attemptsNeeded: null, looks: 1, maxLooks: 1 } });
+    const s = runStatsOf([repeated, flip('a', 'still_passing')], [], 'seed');
+    expect(s).toMatchObject({ items: 2, before: 0.95, now: 0.625 });
+    expect(s?.mcnemar).toBeUndefined();
+    expect(runStatsOf([flip('a', 'no_baseline')], [], 'seed')).toBeNull();
+  });
+
+  it('is seeded by the suite hash: the same items in another order give the same seed, a shard names the whole suite', () => {
+    const a = [flip('a', 'still_passing'), flip('b', 'newly_failing')];
+    expect(statsSeed(a)).toBe(statsSeed([...a].reverse()));
+    expect(statsSeed(a)).not.toBe(statsSeed([a[0] as FixtureRecord]));
+    expect(statsSeed(a, { suiteHash: 'whole' })).toBe('whole');
+  });
+});

@@ -1,0 +1,30 @@
+// config.yml `stats:` (docs/statistics.md, "Configuration"): alpha, checked with the file's line
+// beside every other problem of the file, and carried into the finishing policy.
+import { describe, expect, it } from 'vitest';
+import { policyOf } from '../../src/evaluate/finish.js';
+import { C, F, OK_FIXTURE, brief, load } from './helpers.js';
+
+describe('config.yml stats.alpha', () => {
+  it('defaults to 0.05, takes a configured alpha into the finishing policy', async () => {
+    const none = await load({ [`${F}/a.yml`]: OK_FIXTURE });
+    expect(none.errors).toEqual([]);
+    expect(policyOf(none.suite!.config).alpha).toBe(0.05);
+    const set = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'stats:\n  alpha: 0.01\n' });
+    expect(set.errors).toEqual([]);
+    expect(set.suite!.config.stats).toEqual({ alpha: 0.01 });
+    expect(policyOf(set.suite!.config).alpha).toBe(0.01);
+  });
+
+  it('an alpha out of range is an error with its line, reported together with the other sections\' errors', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'repeat: { count: 3, minPass: 5 }\nstats:\n  alpha: 0\n' });
+    expect(r.suite).toBeNull();
+    expect(brief(r.errors)).toEqual([
+      `${C}:1: repeat.minPass 5 is not a whole number from 1 to count (3)`,
+      `${C}:3: stats.alpha must be a probability above 0 and at most 0.5 (0.05 calls a drop at p < 0.05), found the number 0`,
+    ]);
+    const high = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'stats: { alpha: 0.9 }\n' });
+    expect(brief(high.errors)).toEqual([`${C}:1: stats.alpha must be a probability above 0 and at most 0.5 (0.05 calls a drop at p < 0.05), found the number 0.9`]);
+    const word = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'stats: { alpha: low, beta: 1 }\n' });
+    expect(word.errors.map((e) => e.line)).toEqual([1, 1]);
+  });
+});
