@@ -55,6 +55,11 @@ function agentLines(transcript: string): string {
   return out.join('\n');
 }
 
+function judgeAnswerOf(text: string): string {
+  const { criterion, agentText } = readJudgePrompt(text);
+  return judgeAnswer(criterion, agentText);
+}
+
 export function judgeAnswer(criterion: string, agentText: string): string {
   if (/opinion/i.test(criterion)) return PROSE;
   const rule = RULES.find((r) => r.criterion.test(criterion)) as Rule;
@@ -62,11 +67,34 @@ export function judgeAnswer(criterion: string, agentText: string): string {
   return JSON.stringify({ rationale: met ? rule.met : rule.unmet, score: met ? 0.9 : 0.2 });
 }
 
+// The meaning judge's questions (docs/meaning.md), answered by a keyword rule too: two replies
+// mean the same unless the words that differ between them include a number word or a negation.
+const MEANING_WORDS = /^(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|once|twice|no|not|never|none|cannot|can't|won't|don't|doesn't|isn't|aren't)$/;
+
+function quoted(text: string, name: string): string | null {
+  const m = new RegExp(`^<<<(\\S+) ${name}\\n([\\s\\S]*?)\\n>>>\\1 ${name}$`, 'm').exec(text);
+  return m ? (m[2] as string) : null;
+}
+
+const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}']+/gu) ?? []);
+
+/** `{score, difference}` for one meaning question: the demo's rule, not a model's reading. */
+export function meaningAnswer(baseline: string, now: string): string {
+  const before = wordsOf(baseline);
+  const after = wordsOf(now);
+  const lost = [...before].filter((w) => !after.has(w) && MEANING_WORDS.test(w));
+  const gained = [...after].filter((w) => !before.has(w) && MEANING_WORDS.test(w));
+  if (lost.length === 0 && gained.length === 0) return JSON.stringify({ difference: '', score: 0.9 });
+  const words = (list: string[]): string => (list.length === 0 ? 'none' : list.map((w) => `"${w}"`).join(', '));
+  return JSON.stringify({ difference: `says ${words(gained)} where the baseline said ${words(lost)}`, score: 0.1 });
+}
+
 /** The chat completions response for one judge request. */
 export function judgeTurn(body: Record<string, unknown>): unknown {
   const messages = Array.isArray(body.messages) ? (body.messages as { content?: unknown }[]) : [];
   const text = messages.map((m) => (typeof m.content === 'string' ? m.content : '')).join('\n');
-  const { criterion, agentText } = readJudgePrompt(text);
-  const content = judgeAnswer(criterion, agentText);
+  const baseline = quoted(text, 'BASELINE REPLY');
+  const now = quoted(text, 'NEW REPLY');
+  const content = baseline !== null && now !== null ? meaningAnswer(baseline, now) : judgeAnswerOf(text);
   return { id: 'demo', object: 'chat.completion', model: 'demo-judge', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] };
 }
