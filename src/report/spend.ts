@@ -20,6 +20,13 @@ export function spendText(spend: Spend | undefined): string | null {
   // Simulated users (docs/simulated-users.md): only when a simulated script called the simulator or replayed a baseline.
   const simulated = spend.simulatorCalls ?? 0;
   if (simulated > 0 || (spend.simulatorRetries ?? 0) > 0) parts.push(`${count(simulated, 'simulator call', 'simulator calls')} made${retried(spend.simulatorRetries)}`);
+  // Meaning (docs/meaning.md, "Cost"): only when a reply differed from its baseline.
+  const meaning = [
+    spend.meaningCalls ? `${count(spend.meaningCalls, 'call', 'calls')} made` : null,
+    spend.meaningReused ? `${thousands(spend.meaningReused)} reused` : null,
+    spend.meaningAvoided ? `${thousands(spend.meaningAvoided)} decided without a model` : null,
+  ].filter((p) => p !== null);
+  if (meaning.length > 0) parts.push(`meaning: ${meaning.join(', ')}`);
   const replayed = spend.baselineTurns ?? 0;
   if (replayed > 0) parts.push(`${count(replayed, 'user turn', 'user turns')} replayed from baselines`);
   return parts.join(', ');

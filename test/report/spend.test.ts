@@ -17,6 +17,13 @@ describe('spend beside the estimate', () => {
     expect(spendText(undefined)).toBeNull();
   });
 
+  it('names the meaning calls made, reused and avoided (docs/meaning.md, "Cost"), and nothing when no reply differed', () => {
+    const base = { agentTurns: 30, agentRetries: 0, judgeCalls: 0, judgeReused: 0 };
+    expect(spendText({ ...base, meaningCalls: 2, meaningReused: 1, meaningAvoided: 27 })).toBe('30 agent turns, meaning: 2 calls made, 1 reused, 27 decided without a model');
+    expect(spendText({ ...base, meaningCalls: 0, meaningReused: 0, meaningAvoided: 1 })).toBe('30 agent turns, meaning: 1 decided without a model');
+    expect(spendText({ ...base, meaningCalls: 0, meaningReused: 0, meaningAvoided: 0 })).toBe('30 agent turns');
+  });
+
   it('sits on the facts line of every surface, next to the estimate', () => {
     const run = { ...mixed(), spend: { agentTurns: 24, agentRetries: 0, judgeCalls: 3, judgeRetries: 0, judgeReused: 0 } };
     const line = (text: string): string => text.split('\n').find((l) => l.includes('estimated')) ?? '';
