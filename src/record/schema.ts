@@ -6,7 +6,7 @@ import { toolOutput } from './tool-output.js';
 import { TIERS, type RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
-import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, tokenUsageSchema, turnSourceSchema } from '../suite/baselines.js';
+import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, timeSplitSchema, tokenUsageSchema, turnSourceSchema } from '../suite/baselines.js';
 
 const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
 const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
@@ -97,7 +97,12 @@ const baselineRecordSchema = baselineSchema.extend({ label: labelSchema });
 /** A measured time in ms (docs/latency.md); null: not measured for this item; absent in older records. */
 const latencyValue = z.number().nonnegative().nullable().optional();
 /** Present only on an item slower than its baseline (docs/latency.md). */
-const slowerSchema = z.strictObject({ baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative() }).optional();
+const slowerStepSchema = z.strictObject({ kind: z.enum(['model', 'tool', 'other']), name: z.string().nullable(), baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative() });
+const slowerSchema = z.strictObject({ baselineMs: z.number().nonnegative(), latencyMs: z.number().nonnegative(), step: slowerStepSchema.nullable().optional() }).optional();
+/** Traces (docs/traces.md): the sent trace id, the turn's span counts and its time split; absent in older records. */
+const traceIdValue = z.string().regex(/^[0-9a-f]{32}$/).nullable().optional();
+const spanCountsValue = z.strictObject({ count: z.number().int().nonnegative(), ignored: z.number().int().nonnegative(), late: z.number().int().nonnegative() }).nullable().optional();
+const timeSplitValue = timeSplitSchema.nullable().optional();
 /** Tokens reported (docs/latency.md, "Usage"); null: none reported; absent in older records. */
 const usageValue = tokenUsageSchema.nullable().optional();
 
@@ -149,6 +154,11 @@ const fixtureRecordBase = {
   welcomeLatencyMs: latencyValue,
   checks: z.array(assertionCheckSchema).optional(),
   slower: slowerSchema,
+  traceId: traceIdValue,
+  spans: spanCountsValue,
+  time: timeSplitValue,
+  // Tool calls of the message turn (docs/traces.md); the schema is defined with the persona turns' below.
+  toolCalls: z.lazy(() => z.array(toolCallSchema)).nullable().optional(),
   detail: z.string(),
   score: z.number().nullable(),
   threshold: z.number().nullable(),
@@ -204,7 +214,14 @@ const replyExpectationSchema = z.union([
   z.strictObject({ regex: z.string(), flags: z.string(), turn: replyTurnSchema }),
 ]);
 // A record written before tool outputs had one shape may hold JSON text: read as the value (tool-output.ts).
-const toolCallSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema, output: jsonValueSchema.transform(toolOutput), mocked: z.boolean() });
+const toolCallSchema = z.strictObject({
+  tool: z.string(),
+  input: jsonValueSchema,
+  output: jsonValueSchema.transform(toolOutput),
+  mocked: z.boolean(),
+  // Within schema version 1 (docs/traces.md, "Attribution"): absent means the response.
+  source: z.enum(['response', 'trace', 'both']).optional(),
+});
 const observedToolCallSchema = toolCallSchema.extend({ turn: z.number().int().nonnegative() });
 const agentErrorEntrySchema = z.strictObject({ kind: z.string(), tool: z.string().nullable(), message: z.string() });
 
@@ -235,6 +252,9 @@ const turnSchema = z.strictObject({
   // Within schema version 1 (docs/personas.md, "Simulated users"): message turns of simulated scripts only.
   source: turnSourceSchema.optional(),
   usage: usageValue,
+  traceId: traceIdValue,
+  spans: spanCountsValue,
+  time: timeSplitValue,
 });
 
 const checkStatusSchema = z.enum(['pass', 'fail', 'not_evaluated']);

@@ -65,6 +65,10 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     welcomeLatencyMs: undefined,
     slower: undefined,
     stats: undefined,
+    traceId: undefined,
+    spans: undefined,
+    time: undefined,
+    toolCalls: undefined,
     // Every record has the key (docs/latency.md, "Usage"): null is none reported.
     usage: null,
     durationMs,
@@ -120,6 +124,11 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     // Set with slower (evaluate/finish.ts): pass-rate statistics, when the item or its baseline has more than one attempt.
     stats: rest.stats,
     usage: rest.usage,
+    // Traces (docs/traces.md): undefined until a turn's spans are read.
+    traceId: rest.traceId,
+    spans: rest.spans,
+    time: rest.time,
+    toolCalls: rest.toolCalls,
     durationMs: rest.durationMs,
   } as FixtureRecord;
 }
@@ -206,6 +215,10 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     welcomeLatencyMs: timing === undefined ? undefined : (outcome.welcomeLatencyMs ?? null),
     slower: undefined,
     stats: undefined,
+    traceId: undefined,
+    spans: undefined,
+    time: undefined,
+    toolCalls: undefined,
     // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
     usage: outcome.usage ?? null,
     durationMs: Math.round(now() - started),

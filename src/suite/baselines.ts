@@ -52,6 +52,14 @@ export const baselineAttemptsSchema = z.strictObject({ passed: z.number().int().
  */
 const variantsSchema = z.array(z.string());
 
+/** A turn's time split from traces (docs/traces.md, "Time"). */
+export const timeSplitSchema = z.strictObject({
+  modelMs: z.number().nonnegative(),
+  toolMs: z.number().nonnegative(),
+  otherMs: z.number().nonnegative(),
+  tools: z.record(z.string(), z.number().nonnegative()).optional(),
+});
+
 export const baselineSchema = z.strictObject({
   label: z.string(),
   reply: z.string(),
@@ -67,6 +75,8 @@ export const baselineSchema = z.strictObject({
   latencyMs: z.number().nonnegative().nullable().optional(),
   // Added within schema version 1 (docs/latency.md, "Usage"): absent in older baselines.
   usage: tokenUsageSchema.nullable().optional(),
+  // Added within schema version 1 (docs/traces.md, "Time"): absent without spans and in older baselines.
+  time: timeSplitSchema.nullable().optional(),
   acceptedAt: z.string(),
   commit: z.string().nullable(),
 });
@@ -86,6 +96,8 @@ export const personaBaselineSchema = z.strictObject({
       variants: variantsSchema.optional(),
       route: routeSchema.nullable(),
       source: turnSourceSchema.optional(),
+      // Added within schema version 1 (docs/traces.md, "Time"): this turn's; absent without spans.
+      time: timeSplitSchema.nullable().optional(),
     }),
   ),
   // Simulated scripts only: the simulator's done reason when it ended the accepted conversation.

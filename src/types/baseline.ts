@@ -3,6 +3,7 @@
 import type { Route } from './fixture.js';
 import type { JudgeFingerprint, PanelMember } from './judge.js';
 import type { TokenUsage } from './latency.js';
+import type { TimeSplit } from './trace.js';
 import type { TurnSource } from './persona.js';
 import type { BaselineVerdict } from './verdict.js';
 
@@ -35,6 +36,8 @@ export interface Baseline {
   latencyMs?: number | null;
   /** Tokens the accepted item's turns reported (docs/latency.md, "Usage"); null: none; absent in older baselines. */
   usage?: TokenUsage | null;
+  /** The accepted message turn's time split from traces (docs/traces.md, "Time"); absent without spans and in older baselines. */
+  time?: TimeSplit | null;
   acceptedAt: string;
   commit: string | null;
 }
@@ -58,7 +61,7 @@ export interface BaselineJudge {
 export interface PersonaBaseline {
   label: string;
   kind: 'persona';
-  transcript: Array<{ message: string | null; reply: string; route: Route | null; source?: TurnSource; variants?: string[] }>;
+  transcript: Array<{ message: string | null; reply: string; route: Route | null; source?: TurnSource; variants?: string[]; time?: TimeSplit | null }>;
   /** Simulated scripts only: the simulator's `done` reason when it ended the accepted conversation, else null. */
   simulation?: { doneReason: string | null };
   visited: string[];

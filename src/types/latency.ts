@@ -1,4 +1,5 @@
 // Timing and token usage (docs/latency.md).
+import type { SlowerStep } from './trace.js';
 
 /**
  * One answered turn's timing on the agent client's clock (docs/latency.md): request sent to the
@@ -33,6 +34,8 @@ export interface RunLatency {
 export interface Slower {
   baselineMs: number;
   latencyMs: number;
+  /** The step that grew most, when both the item and its baseline have a time split from traces (docs/traces.md); absent otherwise. */
+  step?: SlowerStep | null;
 }
 
 /** config.yml `latency` (docs/latency.md): both thresholds strict ("more than"). */

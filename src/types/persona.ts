@@ -4,6 +4,7 @@ import type { ErrorKind, Repeat, Route } from './fixture.js';
 import type { Meaning } from './meaning.js';
 import type { JudgeReuse, PanelMember } from './judge.js';
 import type { TokenUsage } from './latency.js';
+import type { SpanCounts, TimeSplit, ToolCallSource } from './trace.js';
 
 /** A JSON value as read from YAML or an agent's response (tool inputs and outputs). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -110,6 +111,8 @@ export interface ToolCall {
   output: JsonValue;
   /** False: the agent ran the real tool (no mock answered it); in mocked mode the script is errored. */
   mocked: boolean;
+  /** Where the call was seen (docs/traces.md, "Attribution"); absent: the response, as in records before traces. */
+  source?: ToolCallSource;
 }
 
 /** An entry of a response's `errors` array; any entry makes the script errored. */
@@ -147,6 +150,12 @@ export interface Turn {
    * the script (its `opening`), the baseline (a stored message replayed word for word) or the simulator (live).
    */
   source?: TurnSource;
+  /** The trace id sent in this turn's `traceparent` (docs/traces.md); absent in older records. */
+  traceId?: string | null;
+  /** This turn's spans, counted (docs/traces.md); absent or null without `traces:`. */
+  spans?: SpanCounts | null;
+  /** Where this turn's time went, from its spans (docs/traces.md, "Time"); absent or null without spans. */
+  time?: TimeSplit | null;
 }
 
 export type TurnSource = 'script' | 'baseline' | 'simulator';

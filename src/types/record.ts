@@ -5,7 +5,8 @@ import type { Meaning } from './meaning.js';
 import type { Assertion, AssertionCheck, ErrorKind, RepeatSummary, Route } from './fixture.js';
 import type { JudgeFingerprint, JudgeReuse, PanelMember } from './judge.js';
 import type { RunLatency, Slower, TokenUsage } from './latency.js';
-import type { Check, PersonaErrorKind, Turn } from './persona.js';
+import type { Check, PersonaErrorKind, ToolCall, Turn } from './persona.js';
+import type { SpanCounts, TimeSplit } from './trace.js';
 import type { ItemStats, RunStats } from './stats.js';
 import type { Drift, PersonaDrift, Verdict } from './verdict.js';
 
@@ -142,6 +143,14 @@ interface FixtureRecordBase {
   checks?: AssertionCheck[];
   /** Present only when the item was slower than its baseline (docs/latency.md). */
   slower?: Slower;
+  /** The trace id sent with the message turn (docs/traces.md); absent in older records. */
+  traceId?: string | null;
+  /** The message turn's spans, counted (docs/traces.md); absent or null without `traces:`. */
+  spans?: SpanCounts | null;
+  /** Where the message turn's time went, from its spans (docs/traces.md, "Time"); absent or null without spans. */
+  time?: TimeSplit | null;
+  /** Tool calls of the message turn (from the response, its spans or both; docs/traces.md); absent when none were reported or seen. */
+  toolCalls?: ToolCall[] | null;
 }
 
 /** One attempt of a repeated fixture, as it ran. */

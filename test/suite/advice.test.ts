@@ -97,7 +97,7 @@ describe('advice about baselines: only what the suite proves', () => {
       `${B}/typo.json: did you mean "reply"? rename the key, so that line 1 reads\n    {"label": "typo", "reply": "r", "route": null, "verdict": "pass", "acceptedAt": "t", "commit": null}; or ${keep}`,
     ]);
     expect(r.errors.find((i) => i.file === `${B}/typo.json`)?.message).toBe(
-      'baseline: unknown key "rely" (and the required "reply" is missing); allowed keys: label, reply, variants, route, verdict, attempts, judge, latencyMs, usage, acceptedAt, commit',
+      'baseline: unknown key "rely" (and the required "reply" is missing); allowed keys: label, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit',
     );
     expect(texts([...r.errors, ...r.warnings]).filter((t) => DESTRUCTIVE.test(t))).toEqual([]);
   });

@@ -66,7 +66,7 @@ describe("a baseline's variants", () => {
       [`${B}/p.json`]: serializeBaseline(turns),
     });
     expect(brief(r.errors)).toEqual([
-      `${B}/a.json:4: baseline: unknown key "variant"; allowed keys: label, reply, variants, route, verdict, attempts, judge, latencyMs, usage, acceptedAt, commit`,
+      `${B}/a.json:4: baseline: unknown key "variant"; allowed keys: label, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit`,
       `${B}/b.json:4: baseline: variants must be a list, found the string "y"`,
       `${B}/c.json:4: baseline: variants lists 11 replies; a baseline keeps at most 10 (the newest first)`,
       `${B}/d.json:4: baseline: variants[1] must be a string, found the number 2`,
@@ -80,7 +80,7 @@ describe("a baseline's variants", () => {
   it('a script turn with a misspelt key lists the turn keys it may have', async () => {
     const text = serializeBaseline(persona('p', [undefined, ['Hello again']])).replace('"variants"', '"variantz"');
     const r = await load({ [`${F}/f.yml`]: FIXTURES, [`${P}/p.yml`]: PERSONAS, [`${B}/p.json`]: text });
-    expect(brief(r.errors)).toEqual([`${B}/p.json:13: persona baseline: unknown key "variantz" in transcript[1]; allowed keys: message, reply, variants, route, source`]);
+    expect(brief(r.errors)).toEqual([`${B}/p.json:13: persona baseline: unknown key "variantz" in transcript[1]; allowed keys: message, reply, variants, route, source, time`]);
   });
 
   it('are written right under the reply, and only when there are any (a baseline without keeps its bytes)', () => {

@@ -1,0 +1,90 @@
+// Traces: the spans an agent exports for a turn, and what is read from them (docs/traces.md).
+// Plain data, as every file under types/; the receiver, the query clients and the span mapping
+// all speak these shapes, so a span from an OTLP/HTTP body, from Tempo or Jaeger, or from Langfuse
+// is one `Span` before anything reads it.
+
+/** An attribute value as OTLP carries it, flattened: arrays of scalars stay arrays. */
+export type SpanAttributeValue = string | number | boolean | null | Array<string | number | boolean | null>;
+
+/** One span, normalised from whichever wire or store it came from. */
+export interface Span {
+  /** 32 lower-case hex digits. */
+  traceId: string;
+  /** 16 lower-case hex digits. */
+  spanId: string;
+  /** 16 lower-case hex digits, or null for a root span. */
+  parentSpanId: string | null;
+  name: string;
+  /** Milliseconds since the Unix epoch (fractional: nanosecond times divided by 1e6). */
+  startMs: number;
+  /** Milliseconds since the Unix epoch; equal to startMs for a span that reported no end. */
+  endMs: number;
+  /** ERROR carries the span's status message (or its exception event's message) in `statusMessage`. */
+  status: 'unset' | 'ok' | 'error';
+  statusMessage: string | null;
+  attributes: Record<string, SpanAttributeValue>;
+  /** The exporting service's `service.name` resource attribute, or null. */
+  service: string | null;
+}
+
+/** Where a tool call was seen (docs/traces.md, "Attribution"): absent means the response, as before traces. */
+export type ToolCallSource = 'response' | 'trace' | 'both';
+
+/** How many spans a turn had (docs/traces.md): `ignored` are of no kind read here; `late` arrived after the turn's spans were read. */
+export interface SpanCounts {
+  count: number;
+  ignored: number;
+  late: number;
+}
+
+/** Where a turn's time went, from its spans (docs/traces.md, "Time"): model and tool as unions of their spans' intervals. */
+export interface TimeSplit {
+  modelMs: number;
+  toolMs: number;
+  otherMs: number;
+  /** Each tool's time (the union of its spans' intervals) by tool name, so slower can name the tool that grew; absent when no tool ran. */
+  tools?: Record<string, number>;
+}
+
+/**
+ * The step that grew most in a slower item (docs/traces.md, "Slower"): "tool lookup_order 0.2 s → 1.9 s".
+ * `kind` is model or tool (a named tool span) or other.
+ */
+export interface SlowerStep {
+  kind: 'model' | 'tool' | 'other';
+  /** The tool's name for a tool step; null for model and other. */
+  name: string | null;
+  baselineMs: number;
+  latencyMs: number;
+}
+
+/** config.yml `traces:` (docs/traces.md). Exactly one of receive and query is set. */
+export interface TracesConfig {
+  /** An OTLP/HTTP receiver on 127.0.0.1 for the run; port 0 picks a free port. */
+  receive: { port: number } | null;
+  /** A trace store queried by trace id after each turn. */
+  query: { kind: 'tempo' | 'jaeger' | 'langfuse'; url: string; apiKey: string | null } | null;
+  /** How long to wait for a turn's spans, in ms (default 5,000). */
+  waitMs: number;
+}
+
+/** A turn's spans as a source hands them over (the receiver or a store). */
+export interface TurnSpans {
+  spans: Span[];
+  /** True when the span whose parent is the sent span id had ended (receive), or the store answered (query); false at `waitMs`. */
+  complete: boolean;
+}
+
+/**
+ * Where spans come from for a run: the receiver or a store's query client (docs/traces.md).
+ * `register` is called before a turn's request is sent, `collect` after its reply arrived.
+ */
+export interface SpanSource {
+  /** Keep spans of this trace (the receiver drops spans of trace ids it was not told of). */
+  register(traceId: string, sentSpanId: string): void;
+  /** The turn's spans, waiting until they are complete or `waitMs` has passed (the clock is injected by the source's maker). */
+  collect(traceId: string, sentSpanId: string, signal?: AbortSignal): Promise<TurnSpans>;
+  /** Spans of this trace that arrived after `collect` returned. */
+  late(traceId: string): number;
+  close(): Promise<void>;
+}
