@@ -232,6 +232,8 @@ describe('meaning, not bytes: an agent that rewords every reply (docs/meaning.md
     for (const label of reworded) expect(lines.filter((l) => l.includes(`<b>${label}</b>`))).toHaveLength(1);
     // The comment collapses them into one block too, and names every one of them that fits.
     expect(second.comment).toMatch(new RegExp(`<details><summary>${reworded.length} reworded items`));
+    // Nothing needs accepting: the call to accept counts the reworded items apart.
+    expect(second.comment).toContain(`**Nothing needs accepting**: the ${reworded.length} reworded items mean the same as their baselines.`);
   });
 
   it('a reply that changes one number is under Changed as "changed in meaning: numbers 30 → 14", with no model call', async () => {
