@@ -10,6 +10,10 @@
 //       a known question mid-flow   -> answered, outcome switch                (its own route)
 //     The demo agent has a bug on purpose: it refunds final-sale orders too, which the example
 //     suite's `final-sale-no-refund` script catches with a toolNotCalled check.
+//   - some answers are worded differently from call to call with the same facts, as a hosted
+//     model's are (docs/meaning.md): a choice among their WORDINGS, seeded by the agent's seed, the
+//     message and the attempt (a repeated item's session ends in -n), so one seed gives the same
+//     words on every run and the demo's output is stable.
 
 import { callTool, readMocks, type AgentError, type Json, type Mock, type ToolCall } from './mocks.js';
 
@@ -58,6 +62,14 @@ const ANSWERS: Record<string, Answer> = {
     reply: 'Yes, we stock hiking boots from three brands.',
     route: { conversation: 'catalogue', stage: 'search' },
   },
+  'How long does delivery take?': {
+    reply: 'Delivery takes 2 to 4 working days.',
+    route: { conversation: 'shipping', stage: 'delivery-time' },
+  },
+  'Which of your products do you like best?': {
+    reply: 'Our rain jackets are my favourite.',
+    route: { conversation: 'smalltalk', stage: 'opinion' },
+  },
   'aaaa?': { reply: `${'a'.repeat(40)}!`, route: { conversation: 'fallback', stage: 'echo' } },
   'My parcel arrived broken.': {
     reply: 'I am so sorry to hear that. I can send a replacement today or refund you, whichever you prefer.',
@@ -73,6 +85,47 @@ const ANSWERS: Record<string, Answer> = {
     status: 503,
   },
 };
+
+/**
+ * Answers worded differently from call to call, with the same facts (docs/meaning.md). The first
+ * wording of each is not always the baseline's: the example baselines hold earlier wordings, so
+ * that the demo shows every meaning (see examples/demo/.agent-replay/fixtures/wording.yml).
+ */
+const WORDINGS: Record<string, readonly string[]> = {
+  // Other words, same facts: the demo judge reads them as the same meaning (reworded).
+  'Can I get my money back?': [
+    'Yes: you can return anything within 30 days for a full refund.',
+    'Of course: send anything back within 30 days and you get a full refund.',
+    'You have 30 days to return anything, and we refund it in full.',
+  ],
+  // Formatting only: emphasis and a trailing exclamation mark.
+  'When are you open?': ['We are open **Monday to Saturday**, 9:00 to 18:00.', 'We are open Monday to Saturday, *9:00 to 18:00*!'],
+  // Both wordings are variants of the example baseline.
+  'How long does delivery take?': ['Your parcel arrives in 2 to 4 working days.', 'Expect your order within 2 to 4 working days.'],
+  // An opinion, which the demo judge will not compare: meaning not checked.
+  'Which of your products do you like best?': ['Honestly, our rain jackets are my favourite.', 'I like our rain jackets best, to be honest.'],
+};
+
+/** The seed of the demo's wording choices: every `npm start` words its replies the same way. */
+export const DEMO_WORDING_SEED = 7;
+
+/** FNV-1a: a stable choice from a seed, without Math.random. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+/** The wording of `message` for one call: seeded by the seed, the message and the attempt of a repeated item. */
+export function wordingOf(seed: number, message: string, session: string): string | null {
+  const words = WORDINGS[message];
+  if (words === undefined) return null;
+  const attempt = /-(\d+)$/.exec(session)?.[1] ?? '1';
+  return words[hash(`${seed}:${message}:${attempt}`) % words.length] as string;
+}
 
 /** Where a session is in the refund flow. */
 type FlowState = { step: 'ask-order' } | { step: 'ask-problem'; orderId: string; order: Record<string, Json> };
@@ -119,7 +172,10 @@ function describeOrder(orderId: string, order: Record<string, Json>): string {
 export class DemoAgent {
   private readonly flows = new Map<string, FlowState>();
 
-  constructor(private readonly maxSessions = 10_000) {}
+  constructor(
+    private readonly maxSessions = 10_000,
+    private readonly seed = DEMO_WORDING_SEED,
+  ) {}
 
   /** Open refund flows (for tests). */
   get openFlows(): number {
@@ -139,7 +195,9 @@ export class DemoAgent {
     const message = typeof body.message === 'string' ? body.message : '';
     const mocks = readMocks(body.mocks);
     const flow = this.flows.get(session);
-    const known = ANSWERS[message];
+    const answer = ANSWERS[message];
+    const worded = wordingOf(this.seed, message, session);
+    const known = answer === undefined || worded === null ? answer : { ...answer, reply: worded };
     if (known !== undefined) {
       if (known.status !== undefined) return { status: known.status, body: { error: 'order service unavailable' } };
       if (flow === undefined) return turn(known);

@@ -69,7 +69,12 @@ export function judgeAnswer(criterion: string, agentText: string): string {
 
 // The meaning judge's questions (docs/meaning.md), answered by a keyword rule too: two replies
 // mean the same unless the words that differ between them include a number word or a negation.
+// Replies that give an opinion get prose with no score, as an opinion criterion does: the meaning
+// is then not checked (`unchecked`).
 const MEANING_WORDS = /^(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|once|twice|no|not|never|none|cannot|can't|won't|don't|doesn't|isn't|aren't)$/;
+
+const OPINION = /\b(?:favou?rite|honestly|like \S+(?: \S+)* best)\b/i;
+const MEANING_PROSE = 'Which of two opinions says the same is a matter of taste; I would not want to put a number on it.';
 
 function quoted(text: string, name: string): string | null {
   const m = new RegExp(`^<<<(\\S+) ${name}\\n([\\s\\S]*?)\\n>>>\\1 ${name}$`, 'm').exec(text);
@@ -80,6 +85,7 @@ const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(
 
 /** `{score, difference}` for one meaning question: the demo's rule, not a model's reading. */
 export function meaningAnswer(baseline: string, now: string): string {
+  if (OPINION.test(baseline) || OPINION.test(now)) return MEANING_PROSE;
   const before = wordsOf(baseline);
   const after = wordsOf(now);
   const lost = [...before].filter((w) => !after.has(w) && MEANING_WORDS.test(w));

@@ -40,6 +40,19 @@ export function variantsFor(reply: string, candidates: readonly string[]): strin
   return out;
 }
 
+/**
+ * The wordings known to mean the same as a repeated item's attempt 1 (docs/meaning.md, "Repeats"):
+ * the baseline's reply and its variants when attempt 1's reply is one of them after normalization,
+ * else none. So the next run of an item accepted with its attempts' wordings as variants compares
+ * its attempts with no meaning call.
+ */
+export function knownWordings(first: string | null, baseline: PreviousReply | null | undefined): string[] {
+  if (first === null || baseline == null) return [];
+  const all = [baseline.reply, ...(baseline.variants ?? [])];
+  const n = normalizeReply(first);
+  return all.some((w) => normalizeReply(w) === n) ? all : [];
+}
+
 /** The part of a stored reply acceptance reads: the reply, its variants, and the verdict accepted with it. */
 export interface PreviousReply {
   reply: string;

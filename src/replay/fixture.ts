@@ -4,7 +4,7 @@
 
 import type { AgentClient, AssertionCheck, Baseline, ErroredFixtureRecord, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, PanelMember, RegexEvaluator, ReplayedFixtureRecord } from '../types.js';
 import { evaluateChecks, judgeAssertionOf, judgeOutcome } from '../assertions/index.js';
-import { computeDrift, judgeReuseOf, reusableJudge, reuseWords } from '../evaluate/index.js';
+import { computeDrift, judgeReuseOf, knownWordings, reusableJudge, reuseWords } from '../evaluate/index.js';
 import { fixtureEvaluationFields } from '../evaluate/definition.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { meaningOf, type MeaningRung } from './meaning.js';
@@ -227,12 +227,18 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
 
 /**
  * Repeats (docs/meaning.md, "Repeats"): each attempt's reply after the first against attempt 1's, by
- * the same ladder (no variants: attempt 1's reply has none). Null for attempt 1 and wherever a reply
- * is missing or the same.
+ * the same ladder, whose variants are the baseline's wordings when attempt 1 replied one of them.
+ * Null for attempt 1 and wherever a reply is missing or the same.
  */
-export async function fixtureAttemptMeanings(fixture: Fixture, records: readonly FixtureRecord[], rung: MeaningRung | null | undefined): Promise<(Meaning | null)[]> {
+export async function fixtureAttemptMeanings(
+  fixture: Fixture,
+  records: readonly FixtureRecord[],
+  rung: MeaningRung | null | undefined,
+  baseline: Baseline | null = null,
+): Promise<(Meaning | null)[]> {
   const first = records[0]?.reply ?? null;
-  return Promise.all(records.map((r, k) => (k === 0 ? null : meaningOf(rung, first, r.reply, [], { before: [], message: fixture.message }))));
+  const known = knownWordings(first, baseline);
+  return Promise.all(records.map((r, k) => (k === 0 ? null : meaningOf(rung, first, r.reply, known, { before: [], message: fixture.message }))));
 }
 
 /** A list check as recorded: its detail and rationale redacted like the item's. */

@@ -236,7 +236,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
       if (stopped) return null;
       const all = collect(job, repeat.count, r);
       if (all === null) return null;
-      const meanings = all.length > 1 ? await fixtureAttemptMeanings(fixture, all, deps.meaning) : null;
+      const meanings = all.length > 1 ? await fixtureAttemptMeanings(fixture, all, deps.meaning, baselines.fixtures.get(fixture.label) ?? null) : null;
       if (stopped) return null;
       return (records[job.i] = finishFixture(fixture, all, baselines.fixtures.get(fixture.label) ?? null, policy, meanings));
     }
@@ -246,7 +246,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     if (stopped) return null;
     const all = collect(job, repeat.count, r);
     if (all === null) return null;
-    const meanings = all.length > 1 ? await scriptAttemptMeanings(all, deps.meaning) : null;
+    const meanings = all.length > 1 ? await scriptAttemptMeanings(all, deps.meaning, baselines.personas.get(p.label) ?? null) : null;
     if (stopped) return null;
     return (personaRecords[job.i] = finishScript(p, all, baselines.personas.get(p.label) ?? null, policy, evaluations[job.i] as ScriptEvaluation, meanings));
   };

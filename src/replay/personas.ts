@@ -39,7 +39,7 @@ import { evaluateContains } from '../assertions/contains.js';
 import { evaluateRegex } from '../assertions/regex.js';
 import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evaluate/reuse.js';
 import { transcriptText } from '../judge/prompt.js';
-import { scriptLatency, scriptUsage } from '../evaluate/index.js';
+import { knownWordings, scriptLatency, scriptUsage } from '../evaluate/index.js';
 import { stableHash } from '../evaluate/definition.js';
 import { toTurn, type Transcript } from './turns.js';
 import { baselineTurns, converseSimulated } from './simulated.js';
@@ -192,13 +192,19 @@ async function meaningsAgainst(
 
 /**
  * Repeats (docs/meaning.md, "Repeats"): each attempt's transcript after the first against attempt
- * 1's, by the same ladder, turn by turn, as a script against its baseline. Null for attempt 1, an
- * errored attempt on either side, or meaning off.
+ * 1's, by the same ladder, turn by turn, as a script against its baseline; a turn's variants are the
+ * baseline turn's wordings when attempt 1 replied one of them to the same message. Null for attempt
+ * 1, an errored attempt on either side, or meaning off.
  */
-export async function scriptAttemptMeanings(records: readonly PersonaRecord[], rung: MeaningRung | null | undefined): Promise<(Meaning | null)[]> {
+export async function scriptAttemptMeanings(records: readonly PersonaRecord[], rung: MeaningRung | null | undefined, baseline: PersonaBaseline | null = null): Promise<(Meaning | null)[]> {
   const first = records[0];
   if (first === undefined || first.errored || !meaningOn(rung)) return records.map(() => null);
-  const reference = first.turns.map((t) => ({ message: t.message, reply: t.reply, route: t.route }));
+  const stored = baselineTurns(baseline);
+  const reference = first.turns.map((t) => {
+    const b = stored.get(t.index);
+    const variants = b !== undefined && b.message === t.message ? knownWordings(t.reply, b) : [];
+    return { message: t.message, reply: t.reply, route: t.route, ...(variants.length > 0 ? { variants } : {}) };
+  });
   return Promise.all(
     records.map(async (r, k) => {
       if (k === 0 || r.errored) return null;

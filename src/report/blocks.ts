@@ -193,28 +193,37 @@ export function fullReportWhere(ctx: ReportContext, p: Profile): string {
 }
 
 export interface CallToAction {
-  /** Items the accept label would store (evaluate's rule). */
+  /** Items the accept label would store (evaluate's rule), reworded ones left out. */
   acceptable: number;
   /** How many of them are shown in full. */
   shownInFull: number;
+  /** Reworded items the accept label would store too: their wording kept as a variant (docs/meaning.md, "Variants"). */
+  reworded: number;
 }
 
 function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: ReportModel): string {
   const a = ctx.acceptance;
   if (a && a.accepted.length > 0 && !a.commitSha) return 'Nothing was committed: run the commands above in a clone of the pull request\'s branch to accept.';
-  if (cta.acceptable === 0) return 'Nothing to accept: no pass or fail reply differs from its baseline.';
+  if (cta.acceptable === 0 && cta.reworded === 0) return 'Nothing to accept: no pass or fail reply differs from its baseline.';
   const label = codeSpan(clip(ctx.acceptLabel, LIMITS.label));
   const how =
     p.kind === 'comment'
       ? `apply the ${label} label to this pull request`
       : `apply the ${label} label to the pull request (or run \`agent-replay accept\`)`;
+  const never = model.scripts > 0 ? 'fixtures and persona scripts' : 'fixtures';
+  // Reworded items need no acceptance (they mean the same as their baselines), but accepting keeps
+  // their wording as a known variant (docs/meaning.md, "Variants"): counted apart, never as changed.
+  const items = (n: number): string => (n === 1 ? '1 reworded item' : `${thousands(n)} reworded items`);
+  if (cta.acceptable === 0) {
+    return `**Nothing needs accepting**: the ${items(cta.reworded)} ${cta.reworded === 1 ? 'means' : 'mean'} the same as ${cta.reworded === 1 ? 'its baseline' : 'their baselines'}. To keep the new wording as a known variant, so that later runs decide it with no meaning call, ${how}. Not evaluated and errored ${never} are never accepted.`;
+  }
+  const also = cta.reworded === 0 ? '' : ` It also keeps the new wording of the ${items(cta.reworded)} as known variants; they need no acceptance.`;
   const what = cta.acceptable === 1 ? 'the new or changed pass/fail result' : `the ${thousands(cta.acceptable)} new or changed pass/fail results`;
   const seen =
     cta.shownInFull >= cta.acceptable
       ? ''
       : ` Review them first: ${cta.shownInFull === 0 ? 'none' : `only ${thousands(cta.shownInFull)}`} of them ${cta.shownInFull === 1 ? 'is' : 'are'} shown in full here, all of them in the full report.`;
-  const never = model.scripts > 0 ? 'fixtures and persona scripts' : 'fixtures';
-  return `**To accept** ${what} as baselines, ${how}.${seen} Not evaluated and errored ${never} are never accepted.`;
+  return `**To accept** ${what} as baselines, ${how}.${seen}${also} Not evaluated and errored ${never} are never accepted.`;
 }
 
 export function footerBlocks(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile, cta: CallToAction): string[] {

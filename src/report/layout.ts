@@ -259,7 +259,13 @@ export function assemble(doc: Doc, plan: Plan): string {
   const chart = p.kind === 'comment' ? null : latencyChartBlock(run);
   if (chart !== null) blocks.push(chart);
   const shown = SECTION_ORDER.flatMap((k) => model.sections[k].slice(0, plan[k].levels.length));
-  const cta: CallToAction = { acceptable: doc.acceptable.size, shownInFull: shown.filter((f) => doc.acceptable.has(f)).length };
+  const reworded = new Set(model.sections.reworded);
+  const needed = (f: Item): boolean => doc.acceptable.has(f) && !reworded.has(f);
+  const cta: CallToAction = {
+    acceptable: [...doc.acceptable].filter(needed).length,
+    shownInFull: shown.filter(needed).length,
+    reworded: model.sections.reworded.filter((f) => doc.acceptable.has(f)).length,
+  };
   blocks.push('---', ...footerBlocks(run, ctx, model, p, cta));
   return `${blocks.join(SEP)}\n`;
 }

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoServer, type DemoServer } from '../../src/demo/server.js';
-import { DemoAgent } from '../../src/demo/agent.js';
+import { DEMO_WORDING_SEED, DemoAgent, wordingOf } from '../../src/demo/agent.js';
 import { judgeAnswer, readJudgePrompt } from '../../src/demo/judge.js';
 import { mockMatches, type Json } from '../../src/demo/mocks.js';
 import { judgeUserMessage, transcriptUserMessage } from '../../src/judge/index.js';
@@ -119,7 +119,7 @@ describe('demo agent: refund flow over HTTP', () => {
 
   it('keeps every single-message answer of the fixtures, with empty tool calls and no outcome', async () => {
     const refund = await post({ session: 'f', message: 'Can I get my money back?' });
-    expect(refund.json).toMatchObject({ reply: 'Yes: you can return anything within 30 days for a full refund.', route: { conversation: 'refunds', stage: 'policy' }, toolCalls: [], outcome: null });
+    expect(refund.json).toMatchObject({ reply: 'You have 30 days to return anything, and we refund it in full.', route: { conversation: 'refunds', stage: 'policy' }, toolCalls: [], outcome: null });
     const outage = await post({ session: 'g', message: 'Check my order status' });
     expect(outage.status).toBe(503);
     const blocked = await post({ session: 'h', persona: 'blocked-customer', start: true });
@@ -136,6 +136,24 @@ describe('demo agent: refund flow over HTTP', () => {
   it('says so when the mocked lookup finds no order, and stays at the order question', async () => {
     const [, , missing] = await conversation('s-missing', ['I want my money back', 'Order 4040'], [{ tool: 'find_order', output: { found: false } }]);
     expect(missing).toMatchObject({ reply: 'I could not find order 4040. Could you check the number?', route: { stage: 'ask-order' }, toolCalls: [{ tool: 'find_order', mocked: true }], errors: [] });
+  });
+
+  it('words some answers differently from call to call, seeded: one seed gives the same words on every run (docs/meaning.md)', () => {
+    const refund = (seed: number, session: string) => (new DemoAgent(10, seed).handle({ session, message: 'Can I get my money back?' }).body as Wire).reply;
+    // The same seed, message and attempt: the same words, whatever the session (its run id).
+    expect(refund(DEMO_WORDING_SEED, 'agent-replay-run-a-refund-policy')).toBe(refund(DEMO_WORDING_SEED, 'agent-replay-run-b-refund-policy'));
+    // Another seed, or another attempt of a repeated item: other words, the same facts.
+    const words = [refund(DEMO_WORDING_SEED, 's'), refund(8, 's'), refund(DEMO_WORDING_SEED, 's-3')];
+    expect(new Set(words).size).toBe(3);
+    for (const w of words) expect(w).toContain('30 days');
+    // The demo's repeated item says one variant of its baseline in attempts 1 and 3, the other in attempt 2.
+    expect([1, 2, 3].map((n) => wordingOf(DEMO_WORDING_SEED, 'How long does delivery take?', `x-${n}`))).toEqual([
+      'Your parcel arrives in 2 to 4 working days.',
+      'Expect your order within 2 to 4 working days.',
+      'Your parcel arrives in 2 to 4 working days.',
+    ]);
+    // A message without wordings keeps its one answer.
+    expect(wordingOf(DEMO_WORDING_SEED, 'Do you sell hiking boots?', 's')).toBeNull();
   });
 
   it('forgets the oldest flow beyond its session limit', () => {

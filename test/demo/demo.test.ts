@@ -63,6 +63,25 @@ function expectEverything(record: RunRecord): void {
   expect(simulated?.simulation).toMatchObject({ liveFromTurn: null, endedBy: 'agent', calls: 0, fault: null });
   expect(simulated?.turns.map((t) => t.source ?? null)).toEqual([null, 'baseline', 'baseline', 'baseline']);
   expect(record.spend).toMatchObject({ simulatorCalls: 0, baselineTurns: 3 });
+  expectMeanings(record);
+}
+
+/** Every meaning value (docs/meaning.md), from an agent that words some replies differently on every call. */
+function expectMeanings(record: RunRecord): void {
+  const meaning = (label: string) => record.fixtures.find((x) => x.label === label)?.drift?.meaning;
+  expect(meaning('opening-hours')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
+  expect(meaning('refund-policy')).toMatchObject({ value: 'reworded', by: 'judge', score: 0.9 });
+  expect(meaning('warranty-length')).toMatchObject({ value: 'changed', by: 'facts', detail: 'numbers 2 → none' });
+  expect(meaning('hiking-boots')).toMatchObject({ value: 'changed', by: 'judge', detail: 'says "three" where the baseline said "two"' });
+  expect(meaning('favourite-product')).toMatchObject({ value: 'unchecked', by: null });
+  expect(meaning('favourite-product')?.detail).toMatch(/^meaning judge gave no usable answer/);
+  // A repeated item whose attempts each say one of its baseline's variants: no meaning call for it.
+  const delivery = record.fixtures.find((x) => x.label === 'delivery-time');
+  expect(delivery?.drift?.meaning).toEqual({ value: 'variant', by: 'variant', detail: null });
+  expect(new Set(delivery?.attempts?.map((a) => a.reply)).size).toBe(2);
+  expect(delivery?.attempts?.map((a) => a.meaning?.value ?? null)).toEqual([null, 'variant', null]);
+  // refund-policy, hiking-boots and favourite-product asked the demo judge; the rest decided without it.
+  expect(record.spend).toMatchObject({ meaningCalls: 3, meaningReused: 0 });
 }
 
 /** The example persona scripts: each verdict for the reason its comment in the YAML gives. */
@@ -133,6 +152,9 @@ describe('demo', () => {
     expect(stdout).toMatch(/🎭 mid-price-handoff · fail · newly failing[^\n]*\n[^\n]*\n\s+✗ conversations: visited: welcome, refunds; missing: handoff/);
     expect(stdout).toContain('With the default gate (--fail-on newly_failing,unverified) a real run would exit 1');
     expect(stdout).toContain('tool not called issue_refund');
+    expect(stdout).toMatch(/^Reworded \(3\)\n {2}≈ refund-policy · reworded \(judge 0\.90\) · \S+refund-policy\.yml:3\n {2}≈ opening-hours · reworded \(formatting\) · /m);
+    expect(stdout).toContain('≈ delivery-time · reworded (known variant) · ');
+    expect(stdout).toContain('favourite-product · pass (probe) · still passing · reply changed · meaning not checked: meaning judge gave no usable answer');
   });
 
   it('runs as the bundled CLI (node dist/cli.js demo) in a child process', async (ctx) => {

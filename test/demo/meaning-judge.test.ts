@@ -14,6 +14,12 @@ describe('demo judge: meaning questions', () => {
     expect(JSON.parse(meaningAnswer('Returns are free.', 'Returns are not free.'))).toEqual({ difference: 'says "not" where the baseline said none', score: 0.1 });
   });
 
+  it('an opinion gets prose with no score, as an opinion criterion does: the meaning is not checked', () => {
+    const answer = meaningAnswer('Our rain jackets are my favourite.', 'I like our rain jackets best, to be honest.');
+    expect(() => JSON.parse(answer) as unknown).toThrow();
+    expect(answer).toContain('I would not want to put a number on it');
+  });
+
   it('reads the replies from the quoted blocks of the real meaning prompt, not from the conversation', () => {
     const request = { before: [], message: 'Are returns free? Say two.', baseline: 'Returns are free.', now: 'Returning is free of charge.' };
     const boundary = meaningBoundary(request, () => 'abc123');

@@ -283,6 +283,26 @@ describe('meaning of persona scripts and simulated users', () => {
     expect(JSON.stringify(judge.received[1]?.body)).toContain('[user] My order is 1234');
   });
 
+  it('a repeated script accepted with reworded attempts compares the next run\'s attempts through the baseline turns\' variants, with no meaning call', async () => {
+    // The n-th call with a message gets wording n mod 3: attempts 1, 2, 3 of each run say wordings 1, 2, 0.
+    const agent = await agentServer(() => 'reword');
+    const judge = await judgeServer();
+    const script = 'label: hours-dialog\nopening: hours\nfollowUps: [ shipping ]\nrepeat: { count: 3 }\nexpect: { conversations: [ shop ] }\n';
+    const cwd = await project(agent.url, judge.url, { fixtures: '', script });
+    const first = (await ran(cwd)).personas[0] as PersonaRecord;
+    expect(first.attempts?.slice(1).map((a) => a.meaning?.value)).toEqual(['reworded', 'reworded']);
+    const decision = decidePersonaAcceptance(first, '2026-01-01T00:00:00.000Z', 'abc');
+    if (decision.kind !== 'accept') throw new Error(`not accepted: ${JSON.stringify(decision)}`);
+    expect(decision.baseline.transcript.find((t) => t.message === 'hours')?.variants).toEqual([WORDINGS.hours?.[2], WORDINGS.hours?.[0]]);
+    await writeFile(join(cwd, '.agent-replay', 'baselines', 'hours-dialog.json'), serializePersonaBaseline(decision.baseline));
+
+    const calls = judge.meaningCalls.length;
+    const p = (await ran(cwd)).personas[0] as PersonaRecord;
+    expect(p.drift?.transcript).toBe('same');
+    expect(p.attempts?.map((a) => a.meaning?.value ?? null)).toEqual([null, 'variant', 'variant']);
+    expect(judge.meaningCalls.length).toBe(calls);
+  });
+
   it('a simulated script whose reply changes a number diverges there: the simulator takes over', async () => {
     const agent = await agentServer(() => 'same');
     const judge = await judgeServer();

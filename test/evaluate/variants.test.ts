@@ -3,7 +3,7 @@
 // runner writes them; which repeated items are refused, and with which words.
 
 import { describe, expect, it } from 'vitest';
-import { decideAcceptance, decidePersonaAcceptance, planAcceptance, variantsFor } from '../../src/evaluate/index.js';
+import { decideAcceptance, decidePersonaAcceptance, knownWordings, planAcceptance, variantsFor } from '../../src/evaluate/index.js';
 import type { Baseline, FixtureAttempt, FixtureRecord, Meaning, PersonaAttempt, PersonaBaseline, PersonaRecord, Turn } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
 
@@ -293,5 +293,18 @@ describe('a persona script keeps variants per turn', () => {
   it('planAcceptance writes them for fixtures and scripts alike', () => {
     const plan = planAcceptance({ fixtures: [drifted(REWORDED)], personas: [script({ baseline: base, turns: [turn(0, { reply: 'Hi!' }), turn(1, { meaning: REWORDED })] })], commit: null }, new Map<string, Baseline | PersonaBaseline>([['f', baseline()], ['refund', base]]), { only: null, acceptedAt: NOW });
     expect(plan.accepted.map((b) => ('kind' in b ? b.transcript.map((t) => t.variants) : b.variants))).toEqual([[OLD], [undefined, ['old 1', 'older 1']]]);
+  });
+});
+
+describe('the wordings a repeated item\'s attempts are compared with', () => {
+  const stored = { reply: OLD, variants: [NEW, 'Returns: 30 days.'] };
+  it.each([
+    ['attempt 1 replied the baseline reply', OLD, stored, [OLD, NEW, 'Returns: 30 days.']],
+    ['attempt 1 replied a variant, in other formatting', '**you can return items within 30 days for a full refund**', stored, [OLD, NEW, 'Returns: 30 days.']],
+    ['attempt 1 replied something else', 'Refunds within 14 days.', stored, []],
+    ['no baseline', OLD, null, []],
+    ['attempt 1 has no reply', null, stored, []],
+  ] as const)('%s', (_, first, baseline, expected) => {
+    expect(knownWordings(first, baseline)).toEqual(expected);
   });
 });
