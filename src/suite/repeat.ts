@@ -53,17 +53,17 @@ export function checkRepeat(raw: unknown, at: PathSegment[], prefix: string, err
     );
     ok = false;
   }
+  const countOk = ok;
   if (r.minPass !== undefined && typeof r.minPass !== 'number') return null;
   const minPass = r.minPass === undefined ? null : (r.minPass as number);
-  if (minPass !== null && (!Number.isInteger(minPass) || minPass < 1 || (ok && minPass > count))) {
+  if (minPass !== null && (!Number.isInteger(minPass) || minPass < 1 || (countOk && minPass > count))) {
     err(
       [...at, 'minPass'],
-      `${prefix}repeat.minPass ${String(minPass)} is not a whole number from 1 to count${ok ? ` (${count})` : ''}`,
-      ok ? `use minPass: ${Math.max(1, Math.min(count, Math.floor(Math.abs(minPass)) || 1))}, or raise count` : 'use e.g. minPass: 2',
+      `${prefix}repeat.minPass ${String(minPass)} is not a whole number from 1 to count${countOk ? ` (${count})` : ''}`,
+      countOk ? `use minPass: ${Math.max(1, Math.min(count, Math.floor(Math.abs(minPass)) || 1))}, or raise count` : 'use e.g. minPass: 2',
     );
     ok = false;
   }
-  const countOk = ok;
   if (r.max !== undefined && typeof r.max !== 'number') return null;
   const max = r.max === undefined ? null : (r.max as number);
   if (max !== null && (!Number.isInteger(max) || max < 1 || max > MAX_REPEAT || (countOk && max < count))) {
