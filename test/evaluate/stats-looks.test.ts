@@ -3,7 +3,10 @@
 //   python3 -c "from scipy.stats import fisher_exact as f; print(f([[k, n - k], [bk, bn - bk]], alternative='less')[1])"
 import { describe, expect, it } from 'vitest';
 import { looksTaken, maxLooksOf, moreAttempts, type Tally } from '../../src/evaluate/stats.js';
-import { moreAttemptsFor, policyOf } from '../../src/evaluate/finish.js';
+import { attemptsAtMost, moreAttemptsFor, policyOf } from '../../src/evaluate/finish.js';
+import { combineAttempts, scaledMinPass } from '../../src/evaluate/repeat.js';
+import { withAdaptiveRange } from '../../src/evaluate/estimate.js';
+import { estimateText } from '../../src/report/model.js';
 import type { Baseline } from '../../src/types.js';
 
 const t = (passed: number, total: number): Tally => ({ passed, total });
@@ -56,5 +59,33 @@ describe('moreAttemptsFor (the runner asks it)', () => {
   });
   it("an item's own repeat decides: without max, none", () => {
     expect(moreAttemptsFor({ repeat: { count: 3, minPass: 3 } }, [a('fail'), a('fail'), a('fail')], baseline, policy)).toBe(0);
+  });
+});
+
+describe('what the estimate and the verdict read', () => {
+  const policy = policyOf({ repeat: { count: 3, minPass: 2, max: 10 } });
+  const b = (attempts?: { passed: number; total: number }) => ({ verdict: 'pass', ...(attempts ? { attempts } : {}) }) as unknown as Baseline;
+  it('attemptsAtMost: max only for an item that could get extra attempts', () => {
+    expect(attemptsAtMost({}, null, policy)).toBe(3);
+    expect(attemptsAtMost({}, b(), policy)).toBe(3);
+    expect(attemptsAtMost({}, b({ passed: 2, total: 2 }), policy)).toBe(3);
+    expect(attemptsAtMost({}, b({ passed: 3, total: 3 }), policy)).toBe(10);
+    expect(attemptsAtMost({ repeat: { count: 5, minPass: 5 } }, b({ passed: 9, total: 10 }), policy)).toBe(5);
+  });
+
+  it('the verdict reads minPass as a fraction of count: N attempts need ceil(minPass x N / count)', () => {
+    const r = { count: 3, minPass: 2 };
+    expect([3, 4, 6, 9, 10].map((n) => scaledMinPass(r, n))).toEqual([2, 3, 4, 6, 7]);
+    const outcomes = (pass: number, fail: number) => [...Array<'pass'>(pass).fill('pass'), ...Array<'fail'>(fail).fill('fail')];
+    expect(combineAttempts(outcomes(7, 3), r)).toEqual({ verdict: 'pass', summary: { count: 10, minPass: 7, passed: 7, flaky: true } });
+    expect(combineAttempts(outcomes(6, 4), r).verdict).toBe('fail');
+    expect(combineAttempts(outcomes(4, 2), r).verdict).toBe('pass');
+  });
+
+  it('the estimate line shows the range up to its upper bound', () => {
+    const e = withAdaptiveRange({ usd: 1, capUsd: 2, aboveCap: false, confirmed: false }, { usd: 0.3, capUsd: 2, aboveCap: false, confirmed: false }, 50);
+    expect(e.adaptive).toEqual({ items: 50, lowUsd: 0.3 });
+    expect(estimateText(e)).toMatch(/^≈ \$0\.30?–\$1(\.00)? estimated \(cap \$2(\.00)?, at most: extra attempts for up to 50 items whose drop is unclear\)$/);
+    expect(withAdaptiveRange({ usd: 1, capUsd: 2, aboveCap: false, confirmed: false }, null, 0).adaptive).toBeUndefined();
   });
 });
