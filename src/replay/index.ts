@@ -176,6 +176,7 @@ function attemptCollector(): AttemptCollector {
     },
   };
 }
+
 /**
  * Runs `width` workers to the end, or until `signal` aborts: an interruption does not wait for the
  * items in flight, they are abandoned. Returns when the run is over either way.
