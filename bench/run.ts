@@ -28,6 +28,7 @@ import { createRegexPool } from '../src/assertions/regex-pool.js';
 import { createJudge } from '../src/judge/index.js';
 import { measureReuse } from './reuse.js';
 import { measureLadder } from './meaning.js';
+import { adaptiveRows } from './adaptive.js';
 import { partition, suiteHash, type ShardItem } from '../src/evaluate/shard.js';
 import { tallies } from '../src/evaluate/index.js';
 import { fixtureDefinitionHash } from '../src/evaluate/definition.js';
@@ -1006,6 +1007,8 @@ async function main(): Promise<void> {
     if (only === null || only === 'reuse') await guarded('judge reuse', () => reuseCase(root));
     if (only === null || only === 'shards') await guarded('report: 4 shards merged', () => shardsMergeCase(root, 2000));
     if (only === null || only === 'meaning') await guarded('meaning ladder', async () => meaningCase());
+    // Counts, not timings (bench/adaptive.ts): deterministic with its seed.
+    if (only === null || only === 'adaptive') await guarded('adaptive attempts', async () => (await adaptiveRows()).forEach((r) => row(r.figure, r.measured, r.target, r.ok)));
   } catch (e) {
     notes.push(`bench failed: ${(e as Error).stack ?? String(e)}`);
   } finally {

@@ -163,6 +163,8 @@ export interface Config {
   meaning?: MeaningSettings;
   /** `stats` of config.yml (docs/statistics.md, "Configuration"); absent: DEFAULT_ALPHA. */
   stats?: { alpha: number };
+  /** `--repeat N` / `--repeat-max M` (docs/statistics.md, "Adaptive attempts"): applied to every item's repeat; absent: none given. */
+  repeatFlags?: { count?: number; max?: number };
 }
 
 /** The false alarm rate of the pass-rate tiers (docs/statistics.md, "The tier"). */

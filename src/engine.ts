@@ -4,9 +4,8 @@
 import { JUDGE_DEFAULTS, type Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Simulator, Spend } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
-import { repeatOf } from './suite/repeat.js';
 import { personaTurns } from './evaluate/personas.js';
-import { criteriaCount, estimateCost, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
+import { criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
@@ -20,7 +19,7 @@ import type { MeaningRung } from './replay/meaning.js';
 import { TOOL } from './version.js';
 import { selectShard, type ShardItem } from './evaluate/shard.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from './evaluate/definition.js';
-import { policyOf } from './evaluate/finish.js';
+import { attemptsAtMost, itemRepeat, policyOf } from './evaluate/finish.js';
 import { runStatsOf, statsSeed } from './evaluate/run-stats.js';
 import type { ShardInfo, ShardRun } from './types.js';
 import { UserError } from './errors.js';
@@ -280,9 +279,16 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     };
   }
   const assertions = suite.fixtures.map((f) => f.assertion);
-  // The estimate is a worst case, so a repeated item costs every one of its attempts.
-  const attempts = suite.fixtures.flatMap((f) => Array.from({ length: repeatOf(f, config.repeat).count }, () => f.assertion));
-  const scriptAttempts = suite.personas.flatMap((p) => Array.from({ length: repeatOf(p, config.repeat).count }, () => p));
+  // The estimate is a worst case, so a repeated item costs every one of its attempts, and an item
+  // that could get extra attempts costs max (docs/statistics.md, "The estimate"); the cost at count
+  // is the range's low end.
+  const policy = policyOf(config);
+  const fixtureAttempts = suite.fixtures.map((f) => ({ at: itemRepeat(f, policy).count, most: attemptsAtMost(f, suite.baselines.get(f.label) ?? null, policy) }));
+  const personaAttempts = suite.personas.map((p) => ({ at: itemRepeat(p, policy).count, most: attemptsAtMost(p, suite.personaBaselines.get(p.label) ?? null, policy) }));
+  const times = <T>(items: readonly T[], n: (i: number) => number): T[] => items.flatMap((x, i) => Array.from({ length: n(i) }, () => x));
+  const attempts = times(assertions, (i) => (fixtureAttempts[i] as { most: number }).most);
+  const scriptAttempts = times(suite.personas, (i) => (personaAttempts[i] as { most: number }).most);
+  const adaptiveItems = [...fixtureAttempts, ...personaAttempts].filter((a) => a.most > a.at).length;
   // A panel of judges costs every member's call (docs/judges.md, "Cost").
   const perCriterion = callsPerCriterion(config.judge);
   // Meaning calls at most (docs/meaning.md, "Costs"), only when the check asks a model.
@@ -292,10 +298,22 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     meaningSettings.check !== 'judge' || meaningSettings.judge === null
       ? 0
       : meaningCallsAtMost([
-          ...suite.fixtures.map((f) => ({ replies: 1, attempts: repeatOf(f, config.repeat).count, baseline: suite.baselines.has(f.label) })),
-          ...suite.personas.map((p) => ({ replies: personaTurns(p, false), attempts: repeatOf(p, config.repeat).count, baseline: suite.personaBaselines.has(p.label) })),
+          ...suite.fixtures.map((f, i) => ({ replies: 1, attempts: (fixtureAttempts[i] as { most: number }).most, baseline: suite.baselines.has(f.label) })),
+          ...suite.personas.map((p, i) => ({ replies: personaTurns(p, false), attempts: (personaAttempts[i] as { most: number }).most, baseline: suite.personaBaselines.has(p.label) })),
         ]);
-  const estimate = estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls);
+  const atCount =
+    adaptiveItems === 0
+      ? null
+      : estimateCost(
+          times(assertions, (i) => (fixtureAttempts[i] as { at: number }).at),
+          config.cost,
+          options.confirmCost,
+          { welcomeTurn },
+          times(suite.personas, (i) => (personaAttempts[i] as { at: number }).at),
+          perCriterion,
+          meaningCalls,
+        );
+  const estimate = withAdaptiveRange(estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls), atCount, adaptiveItems);
   if (!mayRun(estimate)) {
     return {
       kind: 'refused',
@@ -375,7 +393,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         agentEndpoint: agentEndpoint(config.agent.url, makeRedactor(config.secrets)),
         judgeName: judge?.name ?? judgeName(config),
         judgeModel: config.judge !== null ? judgeModelOf(config.judge) : (judge?.name ?? null),
-        policy: policyOf(config),
+        policy,
         unmockedTools: config.personas?.unmockedTools ?? null,
       },
     );

@@ -22,6 +22,7 @@ import { runInit } from './init.js';
 import { runProbe } from './probe.js';
 import { runCalibrate } from './calibrate.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
+import { MAX_REPEAT } from '../suite/repeat.js';
 import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { emitRun, interruptedExit, progressPrinter, reportContext, resolvePath, writeText, type CliIO } from './output.js';
@@ -115,6 +116,14 @@ function parseConcurrency(text: string | undefined): number | undefined {
   return n;
 }
 
+/** `--repeat N` / `--repeat-max M` of run (docs/statistics.md, "Adaptive attempts"): a whole number from 1 to 20. */
+function parseAttempts(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 1 || n > MAX_REPEAT) throw new UsageError(`--${flag} must be a whole number from 1 to ${MAX_REPEAT}, got "${text}"`);
+  return n;
+}
+
 function parseWaitForAgent(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
@@ -162,6 +171,8 @@ function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number 
 async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const failOn = failOnOf(values);
   const concurrency = parseConcurrency(values.concurrency);
+  const repeat = parseAttempts('repeat', values.repeat);
+  const repeatMax = parseAttempts('repeat-max', values['repeat-max']);
   const waitForAgent = parseWaitForAgent(values['wait-for-agent']);
   const dir = values.dir ?? '.agent-replay';
   const commit = values.commit ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
@@ -181,6 +192,8 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
         ...(values['agent-url'] ? { agentUrl: values['agent-url'] } : {}),
         ...(concurrency ? { concurrency } : {}),
         ...(values['judge-url'] ? { judge: { baseUrl: values['judge-url'] } } : {}),
+        ...(repeat !== undefined ? { repeat } : {}),
+        ...(repeatMax !== undefined ? { repeatMax } : {}),
       },
       confirmCost: values['confirm-cost'] === true,
       failOn,

@@ -46,6 +46,7 @@ export const FLAGS = {
   threshold: { type: 'string' },
   save: { type: 'string' },
   repeat: { type: 'string' },
+  'repeat-max': { type: 'string' },
   'min-agreement': { type: 'string' },
 } as const satisfies Record<string, FlagType>;
 
@@ -109,6 +110,8 @@ export const COMMANDS = {
       only: { value: 'LABELS', help: 'replay only these labels, comma-separated; * and ? globs (refund-*,greeting)' },
       shard: { value: 'i/n', help: 'replay shard i of n of the suite (merge the shards with report)' },
       timings: { value: 'FILE', help: 'balance --shard by the durations in this results file (else by a hash)' },
+      repeat: { value: 'N', help: "attempts per item, 1 to 20, instead of repeat.count (minPass keeps its fraction of count)" },
+      'repeat-max': { value: 'M', help: 'at most M attempts per item, 1 to 20: extra attempts where a drop is unclear (docs/statistics.md)' },
     },
     notes: [
       GATE_EXIT,

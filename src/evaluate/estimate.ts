@@ -47,6 +47,16 @@ export function estimateCost(
   return { usd, capUsd: cost.capUsd, aboveCap: usd > cost.capUsd + 1e-12, confirmed, ...(meaningCalls > 0 ? { meaningCalls } : {}) };
 }
 
+/**
+ * Adaptive attempts (docs/statistics.md, "The estimate"): `upper` counts max attempts for the
+ * `items` that could get extra ones, an upper bound; `atCount` the same run with none, the range's
+ * low end. No such item (atCount null): `upper` unchanged.
+ */
+export function withAdaptiveRange(upper: Estimate, atCount: Estimate | null, items: number): Estimate {
+  if (atCount === null || items === 0) return upper;
+  return { ...upper, adaptive: { items, lowUsd: atCount.usd } };
+}
+
 /** One item as the meaning estimate sees it: its replies per attempt, its attempts, whether it has a baseline. */
 export interface MeaningEstimateItem {
   /** Replies one attempt compares: 1 for a fixture; a script's message turns. */

@@ -24,13 +24,13 @@ import type {
 } from '../types.js';
 import type { Meaning } from '../types/meaning.js';
 import { baselineAttemptsOf } from './attempts.js';
-import { itemStats } from './stats.js';
+import { itemStats, looksTaken, maxLooksOf, moreAttempts, type LookPlan } from './stats.js';
 import { DEFAULT_ALPHA, DEFAULT_LATENCY, type Config } from '../config.js';
 import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
 import { itemLatencyMs, slowerThanBaseline } from './latency.js';
 import { personaDrift } from './personas.js';
-import { combineAttempts, repeatDetail, type AttemptOutcome } from './repeat.js';
+import { combineAttempts, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
 import { plusUsage } from './usage.js';
 
 /** How the run finishes its items: config.yml's knobs, read once (`policyOf`). */
@@ -41,16 +41,77 @@ export interface FinishPolicy {
   latency: LatencyThresholds;
   /** The false alarm rate of the pass-rate tiers (docs/statistics.md, "The tier"). */
   alpha: number;
+  /** `--repeat N` / `--repeat-max M` for this run (docs/statistics.md, "Adaptive attempts"); absent: none given. */
+  repeatFlags?: RepeatFlags;
+}
+
+/** The policy's repeat flags: each absent when not given. */
+export interface RepeatFlags {
+  count?: number;
+  max?: number;
 }
 
 /** The finishing policy of a run, from its config (absent knobs: the defaults). */
-export function policyOf(config: Partial<Pick<Config, 'repeat' | 'latency' | 'stats'>>): FinishPolicy {
-  return { repeat: config.repeat ?? null, latency: config.latency ?? DEFAULT_LATENCY, alpha: config.stats?.alpha ?? DEFAULT_ALPHA };
+export function policyOf(config: Partial<Pick<Config, 'repeat' | 'latency' | 'stats' | 'repeatFlags'>>): FinishPolicy {
+  return {
+    repeat: config.repeat ?? null,
+    latency: config.latency ?? DEFAULT_LATENCY,
+    alpha: config.stats?.alpha ?? DEFAULT_ALPHA,
+    ...(config.repeatFlags ? { repeatFlags: config.repeatFlags } : {}),
+  };
 }
 
-/** The repeat an item runs with under `policy`: its own, else the run's, else once. */
+/**
+ * The repeat an item runs with under `policy`: its own, else the run's, else once; then the run's
+ * flags (docs/statistics.md, "Adaptive attempts"): `--repeat N` sets count to N and keeps the
+ * fraction minPass / count (rounded up), and never leaves max below N; `--repeat-max M` sets max,
+ * never below count.
+ */
 export function itemRepeat(item: { repeat?: Repeat }, policy: FinishPolicy): Repeat {
-  return repeatOf(item, policy.repeat);
+  const own = repeatOf(item, policy.repeat);
+  const flags = policy.repeatFlags;
+  if (flags === undefined || (flags.count === undefined && flags.max === undefined)) return own;
+  const count = flags.count ?? own.count;
+  const minPass = scaledMinPass(own, count);
+  const max = Math.max(count, flags.max ?? own.max ?? own.count);
+  return max > count ? { count, minPass, max } : { count, minPass };
+}
+
+/** The baseline's attempts (docs/statistics.md, "A baseline's attempts"), null without a baseline. */
+function baselineTally(baseline: Baseline | PersonaBaseline | null): Tally | null {
+  return baseline === null ? null : baselineAttemptsOf(baseline);
+}
+
+/** An item's adaptive plan under `policy`: its count, its max (count when not adaptive), the run's alpha. */
+function lookPlan(item: { repeat?: Repeat }, policy: FinishPolicy): LookPlan {
+  const r = itemRepeat(item, policy);
+  return { count: r.count, max: r.max ?? r.count, alpha: policy.alpha };
+}
+
+/**
+ * The most attempts an item can make in this run: max when it could get extra attempts (its
+ * baseline has 3 or more), else count. What the estimate counts (docs/statistics.md, "The estimate").
+ */
+export function attemptsAtMost(item: { repeat?: Repeat }, baseline: Baseline | PersonaBaseline | null, policy: FinishPolicy): number {
+  const plan = lookPlan(item, policy);
+  return maxLooksOf(baselineTally(baseline), plan) > 1 ? plan.max : plan.count;
+}
+
+/**
+ * The runner's question after each look (docs/statistics.md, "Adaptive attempts"): how many more
+ * attempts the item gets, given its attempts so far (in order); 0 when it is finished. An item
+ * whose every attempt errored gets none: the agent did not answer, and more attempts would not
+ * tell a drop.
+ */
+export function moreAttemptsFor(
+  item: { repeat?: Repeat },
+  attempts: readonly { errored: boolean; verdict: FixtureRecord['verdict'] }[],
+  baseline: Baseline | PersonaBaseline | null,
+  policy: FinishPolicy,
+): number {
+  if (attempts.every((a) => a.errored)) return 0;
+  const now = { passed: attempts.filter((a) => !a.errored && a.verdict === 'pass').length, total: attempts.length };
+  return moreAttempts(baselineTally(baseline), now, lookPlan(item, policy));
 }
 
 /**
@@ -88,7 +149,7 @@ export function finishFixture(
   // Set in place, on the record the attempt just made and nothing else holds: `slower` is a key every
   // fixture record has already (replay/fixture.ts), so the record keeps its one shape; a copy would not.
   if (!combined.errored) combined.slower = slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency) ?? undefined;
-  const stats = statsOf(combined, baseline, policy);
+  const stats = statsOf(fixture, combined, baseline, policy);
   if (stats !== null) combined.stats = stats;
   return combined;
 }
@@ -104,7 +165,7 @@ export function finishScript(
 ): PersonaRecord {
   const combined = combinePersonaAttempts(attempts, itemRepeat(script, policy), baseline, meanings);
   const slower = combined.errored ? null : slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency);
-  const stats = statsOf(combined, baseline, policy);
+  const stats = statsOf(script, combined, baseline, policy);
   return Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, stats === null ? {} : { stats });
 }
 
@@ -122,9 +183,19 @@ export function attemptsNow(record: { verdict: FixtureRecord['verdict']; repeat?
  * figures"), null when neither side has more than one attempt. An item without a baseline is
  * measured against 0 of 0: its interval stands, and its tier is too_few.
  */
-function statsOf(record: { verdict: FixtureRecord['verdict']; repeat?: RepeatSummary | undefined }, baseline: Baseline | PersonaBaseline | null, policy: FinishPolicy): ItemStats | null {
-  const before = baseline === null ? { passed: 0, total: 0 } : baselineAttemptsOf(baseline);
-  return itemStats(before, attemptsNow(record), { alpha: policy.alpha, maxLooks: 1 });
+function statsOf(
+  item: { repeat?: Repeat },
+  record: { verdict: FixtureRecord['verdict']; repeat?: RepeatSummary | undefined },
+  baseline: Baseline | PersonaBaseline | null,
+  policy: FinishPolicy,
+): ItemStats | null {
+  const before = baselineTally(baseline);
+  const now = attemptsNow(record);
+  const plan = lookPlan(item, policy);
+  // Looks and the Bonferroni divisor (docs/statistics.md, "Adaptive attempts"): 1 and 1 when the item cannot get extra attempts.
+  const maxLooks = maxLooksOf(before, plan);
+  const looks = maxLooks === 1 ? 1 : looksTaken(now.total, plan.count);
+  return itemStats(before ?? { passed: 0, total: 0 }, now, { alpha: policy.alpha, maxLooks, looks });
 }
 
 function outcomeOf(r: { errored: boolean; verdict: FixtureRecord['verdict'] }): AttemptOutcome {

@@ -6,6 +6,9 @@
 //   not_evaluated   otherwise: the attempts not evaluated decide, so there is no verdict to give
 //   errored         only when every attempt errored (then no verdict at all)
 //
+// With extra attempts (docs/statistics.md, "Adaptive attempts") minPass is read as a fraction of count:
+// N attempts need ceil(minPass x N / count) passes (2 of 3: at least two thirds of all attempts).
+//
 // Flaky: the attempts' outcomes (pass, fail, not evaluated, errored: four outcomes) are not all the same.
 
 import type { Repeat, RepeatSummary, Verdict } from '../types.js';
@@ -19,15 +22,22 @@ export interface RepeatVerdict {
   summary: RepeatSummary;
 }
 
+/** The passes `attempts` attempts need: minPass / count of them, rounded up (whole-number arithmetic). */
+export function scaledMinPass(repeat: Pick<Repeat, 'count' | 'minPass'>, attempts: number): number {
+  if (attempts === repeat.count) return repeat.minPass;
+  return Math.floor((repeat.minPass * attempts + repeat.count - 1) / repeat.count);
+}
+
 export function combineAttempts(outcomes: readonly AttemptOutcome[], repeat: Repeat): RepeatVerdict {
+  const minPass = scaledMinPass(repeat, outcomes.length);
   const passed = outcomes.filter((o) => o === 'pass').length;
   const notEvaluated = outcomes.filter((o) => o === 'not_evaluated').length;
   const allErrored = outcomes.length > 0 && outcomes.every((o) => o === 'errored');
   const flaky = new Set(outcomes).size > 1;
-  const summary: RepeatSummary = { count: outcomes.length, minPass: repeat.minPass, passed, flaky };
+  const summary: RepeatSummary = { count: outcomes.length, minPass, passed, flaky };
   if (allErrored) return { verdict: null, summary };
-  if (passed >= repeat.minPass) return { verdict: 'pass', summary };
-  if (passed + notEvaluated < repeat.minPass) return { verdict: 'fail', summary };
+  if (passed >= minPass) return { verdict: 'pass', summary };
+  if (passed + notEvaluated < minPass) return { verdict: 'fail', summary };
   return { verdict: 'not_evaluated', summary };
 }
 

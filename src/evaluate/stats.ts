@@ -283,3 +283,55 @@ export function itemStats(baseline: Tally, now: Tally, options: TierOptions & { 
     maxLooks: options.maxLooks,
   };
 }
+
+/** An item's adaptive plan (docs/statistics.md, "Adaptive attempts"): batches of `count`, up to `max` attempts. */
+export interface LookPlan {
+  count: number;
+  max: number;
+  /** stats.alpha, before the Bonferroni division. */
+  alpha: number;
+}
+
+/** Attempts on the baseline's side that let an item get extra attempts: fewer can hardly call a drop. */
+export const ADAPTIVE_BASELINE = 3;
+
+/** Points below the baseline's rate the rate now must be for another look (a gap that closes below it ends the looks). */
+export const GAP_POINTS = 15;
+
+/**
+ * Can the item get extra attempts at all? Only against a baseline of ADAPTIVE_BASELINE attempts or
+ * more, and only when max is above count.
+ */
+export function adaptive(baseline: Tally | null, plan: Pick<LookPlan, 'count' | 'max'>): boolean {
+  return baseline !== null && baseline.total >= ADAPTIVE_BASELINE && plan.max > plan.count;
+}
+
+/**
+ * The looks an item could get: at count, 2 count, ... and max (the last batch cut at max), so
+ * ceil(max / count) for an item that can get extra attempts, else 1. The Bonferroni divisor of alpha.
+ */
+export function maxLooksOf(baseline: Tally | null, plan: Pick<LookPlan, 'count' | 'max'>): number {
+  return adaptive(baseline, plan) ? Math.ceil(plan.max / plan.count) : 1;
+}
+
+/** The looks taken after `attempts` attempts: one per batch of count, the last one cut at max. */
+export function looksTaken(attempts: number, count: number): number {
+  return Math.max(1, Math.ceil(attempts / count));
+}
+
+/**
+ * After a look at `now` (the attempts so far), how many more attempts the item gets: 0 (stop) unless
+ * it can get extra attempts, has fewer than max, its drop is not yet significant at alpha divided by
+ * its looks (Bonferroni), and its rate is still at least 15 points below the baseline's; then
+ * count more, the last batch cut at max. A rise never gets extra attempts.
+ */
+export function moreAttempts(baseline: Tally | null, now: Tally, plan: LookPlan): number {
+  if (baseline === null || !adaptive(baseline, plan)) return 0;
+  checkTally(baseline, 'baseline');
+  checkTally(now, 'now');
+  if (now.total >= plan.max) return 0;
+  const a = plan.alpha / maxLooksOf(baseline, plan);
+  if (below(fisherOneSided(baseline, now).drop, a)) return 0;
+  if (!fellBy(baseline, now, GAP_POINTS)) return 0;
+  return Math.min(plan.count, plan.max - now.total);
+}

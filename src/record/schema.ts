@@ -382,7 +382,7 @@ export const runRecordSchema = z.strictObject({
   simulator: z.strictObject({ name: z.string(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }).optional(),
   meaning: z.strictObject({ check: z.enum(['judge', 'facts', 'off']), model: z.string().nullable(), promptVersion: z.string() }).optional(),
   // meaningCalls: within schema version 1 (docs/meaning.md, "Costs").
-  estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean(), meaningCalls: z.number().int().nonnegative().optional() }),
+  estimate: z.strictObject({ usd: z.number(), capUsd: z.number(), aboveCap: z.boolean(), confirmed: z.boolean(), meaningCalls: z.number().int().nonnegative().optional(), adaptive: z.strictObject({ items: z.number().int().min(1), lowUsd: z.number() }).optional() }),
   tallies: z.strictObject({
     passed: z.number().int().nonnegative(),
     failed: z.number().int().nonnegative(),

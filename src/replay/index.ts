@@ -27,7 +27,7 @@ import type {
   Tallies,
 } from '../types.js';
 import { runLatency, runUsage, tallies, tallyOf } from '../evaluate/index.js';
-import { finishFixture, finishScript, itemRepeat, policyOf, type FinishPolicy, type ScriptEvaluation } from '../evaluate/finish.js';
+import { finishFixture, finishScript, itemRepeat, moreAttemptsFor, policyOf, type FinishPolicy, type ScriptEvaluation } from '../evaluate/finish.js';
 import { fixtureAttemptMeanings, replayFixture } from './fixture.js';
 import { replayPersona, scriptAttemptMeanings } from './personas.js';
 import { personaEvaluationFields } from '../evaluate/definition.js';
@@ -124,7 +124,7 @@ export interface ReplayOptions {
   unmockedTools?: 'error' | 'allow' | null;
 }
 
-/** One attempt of one item: a repeated item is `count` jobs, next to each other. */
+/** One attempt of one item: a repeated item is `count` jobs, next to each other (and its extra attempts more). */
 type Job = { kind: 'persona' | 'fixture'; i: number; attempt: number };
 
 /**
@@ -140,22 +140,40 @@ function scheduleJobs(personaRepeats: readonly Repeat[], fixtureRepeats: readonl
 
 /**
  * Holds the attempts of repeated items as they finish, by item (personas `p<i>`, fixtures `f<i>`)
- * and attempt index; `add` returns every attempt, in order, once the last one is in, else null. An
- * item run once is its one attempt and is never held.
+ * and attempt index; `add` returns every attempt, in order, once the last one expected is in, else
+ * null. `expect` raises an item's expected attempts when it gets extra ones (docs/statistics.md,
+ * "Adaptive attempts"). An item run once is its one attempt and is never held.
  */
-function attemptCollector(): <T extends FixtureRecord | PersonaRecord>(job: Job, count: number, record: T) => T[] | null {
+interface AttemptCollector {
+  add: <T extends FixtureRecord | PersonaRecord>(job: Job, count: number, record: T) => T[] | null;
+  expect: (job: Job, attempts: readonly (FixtureRecord | PersonaRecord)[], more: number) => void;
+}
+
+function attemptCollector(): AttemptCollector {
   const held = new Map<string, (FixtureRecord | PersonaRecord)[]>();
-  return <T extends FixtureRecord | PersonaRecord>(job: Job, count: number, record: T): T[] | null => {
-    if (count === 1) return [record];
-    const key = `${job.kind === 'fixture' ? 'f' : 'p'}${job.i}`;
-    const got = held.get(key) ?? [];
-    got[job.attempt] = record;
-    if (got.filter((r) => r !== undefined).length < count) {
-      held.set(key, got);
-      return null;
-    }
-    held.delete(key);
-    return got as T[];
+  const expected = new Map<string, number>();
+  const keyOf = (job: Job): string => `${job.kind === 'fixture' ? 'f' : 'p'}${job.i}`;
+  return {
+    add: <T extends FixtureRecord | PersonaRecord>(job: Job, count: number, record: T): T[] | null => {
+      const key = keyOf(job);
+      const want = expected.get(key) ?? count;
+      if (want === 1) return [record];
+      const got = held.get(key) ?? [];
+      got[job.attempt] = record;
+      if (got.filter((r) => r !== undefined).length < want) {
+        held.set(key, got);
+        return null;
+      }
+      held.delete(key);
+      expected.delete(key);
+      return got as T[];
+    },
+    /** The item's attempts so far go back on hold, and `more` more are expected. */
+    expect: (job, attempts, more): void => {
+      const key = keyOf(job);
+      held.set(key, [...attempts]);
+      expected.set(key, attempts.length + more);
+    },
   };
 }
 
@@ -227,36 +245,69 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     });
   };
 
+  /**
+   * Adaptive attempts (docs/statistics.md, "Adaptive attempts"): after a look, the item's `more`
+   * extra attempts (evaluate/finish.ts decides how many) go to the front of the queue, so that the
+   * item finishes soon; true when it gets any. None once the run is interrupted.
+   */
+  const lookAgain = (job: Job, all: readonly (FixtureRecord | PersonaRecord)[], more: number): boolean => {
+    if (more <= 0 || stopped || signal?.aborted) return false;
+    collect.expect(job, all, more);
+    jobs.splice(next, 0, ...Array.from({ length: more }, (_, k) => ({ kind: job.kind, i: job.i, attempt: all.length + k })));
+    return true;
+  };
+
   /** Runs one attempt; returns the item's record once its last attempt is in, else null. */
   const attempt = async (job: Job): Promise<FixtureRecord | PersonaRecord | null> => {
     if (job.kind === 'fixture') {
       const fixture = fixtures[job.i] as Fixture;
       const repeat = fixtureRepeats[job.i] as Repeat;
-      const r = await fixtureAttempt(fixture, () => attemptSession(sessionId(fixture), job.attempt + 1, repeat.count));
+      const r = await fixtureAttempt(fixture, () => attemptSession(sessionId(fixture), job.attempt + 1, repeat.max ?? repeat.count));
       if (stopped) return null;
-      const all = collect(job, repeat.count, r);
-      if (all === null) return null;
+      const all = collect.add(job, repeat.count, r);
+      if (all === null || lookAgain(job, all, moreAttemptsFor(fixture, all, baselines.fixtures.get(fixture.label) ?? null, policy))) return null;
       const meanings = all.length > 1 ? await fixtureAttemptMeanings(fixture, all, deps.meaning, baselines.fixtures.get(fixture.label) ?? null) : null;
       if (stopped) return null;
       return (records[job.i] = finishFixture(fixture, all, baselines.fixtures.get(fixture.label) ?? null, policy, meanings));
     }
     const p = personas[job.i] as PersonaScript;
     const repeat = personaRepeats[job.i] as Repeat;
-    const r = await scriptAttempt(job.i, attemptSession(sessionId(p), job.attempt + 1, repeat.count));
+    const r = await scriptAttempt(job.i, attemptSession(sessionId(p), job.attempt + 1, repeat.max ?? repeat.count));
     if (stopped) return null;
-    const all = collect(job, repeat.count, r);
-    if (all === null) return null;
+    const all = collect.add(job, repeat.count, r);
+    if (all === null || lookAgain(job, all, moreAttemptsFor(p, all, baselines.personas.get(p.label) ?? null, policy))) return null;
     const meanings = all.length > 1 ? await scriptAttemptMeanings(all, deps.meaning, baselines.personas.get(p.label) ?? null) : null;
     if (stopped) return null;
     return (personaRecords[job.i] = finishScript(p, all, baselines.personas.get(p.label) ?? null, policy, evaluations[job.i] as ScriptEvaluation, meanings));
   };
 
+  // A worker with nothing to take waits while attempts are in flight: a look may queue extra attempts.
+  let inFlight = 0;
+  let wake = (): void => undefined;
+  let settled = new Promise<void>((resolve) => (wake = resolve));
+  const attemptSettled = (): void => {
+    wake();
+    settled = new Promise<void>((resolve) => (wake = resolve));
+  };
+
   const worker = async (): Promise<void> => {
     for (;;) {
       if (stopped || signal?.aborted) return;
-      const job = jobs[next++];
-      if (job === undefined) return;
-      const record = await attempt(job);
+      const job = jobs[next];
+      if (job === undefined) {
+        if (inFlight === 0) return;
+        await settled;
+        continue;
+      }
+      next += 1;
+      inFlight += 1;
+      let record: FixtureRecord | PersonaRecord | null;
+      try {
+        record = await attempt(job);
+      } finally {
+        inFlight -= 1;
+        attemptSettled();
+      }
       if (stopped) return;
       if (record === null) continue;
       done += 1;

@@ -336,9 +336,12 @@ export function routeText(route: { conversation: string; stage: string } | null 
   return route ? `${route.conversation} / ${route.stage}` : '(no route)';
 }
 
+/** "≈ $0.12 estimated (cap $1)"; with adaptive attempts a range up to its upper bound (docs/statistics.md, "The estimate"). */
 export function estimateText(e: Estimate): string {
   const [estimated, cap] = formatUsdPair(e.usd, e.capUsd);
-  const base = `≈ ${estimated} estimated (cap ${cap})`;
+  const range = e.adaptive ? `${formatUsdPair(e.adaptive.lowUsd, e.capUsd)[0]}–${estimated}` : estimated;
+  const upTo = e.adaptive ? `, at most: extra attempts for up to ${plural(e.adaptive.items, 'item', 'items')} whose drop is unclear` : '';
+  const base = `≈ ${range} estimated (cap ${cap}${upTo})`;
   if (e.aboveCap && e.confirmed) return `${base} · ran above the cap: confirmed`;
   return base;
 }

@@ -4,6 +4,7 @@ import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, MAX_WAIT_MS, type AgentPreset, t
 import { JUDGE_PROVIDERS } from '../types.js';
 import { msRange, urlProblem } from './config/shared.js';
 import { quote, type ConfigIssue } from './issues.js';
+import { MAX_REPEAT } from './repeat.js';
 
 /**
  * Values given outside the config file. An absent (undefined) field leaves the file's value; so
@@ -30,6 +31,10 @@ export interface ConfigOverrides {
   cost?: Partial<CostConfig>;
   regexTimeoutMs?: number;
   regexWorkers?: number;
+  /** `--repeat N`: every item's repeat count for this run, its minPass fraction kept (docs/statistics.md, "Adaptive attempts"). */
+  repeat?: number;
+  /** `--repeat-max M`: every item's most attempts for this run. */
+  repeatMax?: number;
 }
 
 function given<T>(v: T | undefined | null | ''): v is T {
@@ -78,6 +83,7 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
     money(`cost ${key}`, overrides.cost?.[key] ?? undefined, (v) => (config.cost[key] = v));
   }
   money('cost cap (USD)', overrides.capUsd, (v) => (config.cost.capUsd = v));
+  repeatFlags(config, overrides, fail);
 
   const j = overrides.judge;
   if (j && Object.values(j).some((v) => given(v))) {
@@ -120,4 +126,25 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
     config.judge = judge;
   }
   return errors;
+}
+
+/**
+ * `--repeat N` and `--repeat-max M` (docs/statistics.md, "Adaptive attempts"): each a whole number
+ * from 1 to 20, and M not below N when both are given. Kept on the config as given; every item's
+ * repeat is resolved with them (evaluate/finish.ts, `itemRepeat`).
+ */
+function repeatFlags(config: Config, overrides: ConfigOverrides, fail: (message: string, fix: string) => void): void {
+  const flags: { count?: number; max?: number } = {};
+  const check = (name: string, value: number | undefined, set: (v: number) => void): void => {
+    if (value === undefined) return;
+    if (!Number.isInteger(value) || value < 1 || value > MAX_REPEAT) fail(`${name} must be a whole number from 1 to ${MAX_REPEAT}, got ${String(value)}`, `pass ${name} 3, for example`);
+    else set(value);
+  };
+  check('--repeat', overrides.repeat, (v) => (flags.count = v));
+  check('--repeat-max', overrides.repeatMax, (v) => (flags.max = v));
+  if (flags.count !== undefined && flags.max !== undefined && flags.max < flags.count) {
+    fail(`--repeat-max ${flags.max} is below --repeat ${flags.count}`, `pass --repeat-max ${flags.count} or more, or a smaller --repeat`);
+    return;
+  }
+  if (flags.count !== undefined || flags.max !== undefined) config.repeatFlags = flags;
 }

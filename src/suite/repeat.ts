@@ -1,13 +1,14 @@
 // docs/fixtures.md, "Repeat": `repeat: {count, minPass}` in config.yml (every item) and on a fixture or a
 // persona script (that item only; it replaces the global block as a whole). Checked here with the
 // line of the offending key; the shape (a mapping with only these keys) is the zod schema's.
+// `max` (docs/statistics.md, "Adaptive attempts"): up to max attempts where a drop is unclear.
 
 import { z } from 'zod';
 import type { Repeat } from '../types.js';
 import type { PathSegment } from './yaml/index.js';
 
 /** The most attempts one item may ask for: a repeat multiplies the run's cost. */
-const MAX_REPEAT = 20;
+export const MAX_REPEAT = 20;
 
 const COUNT_RULE = `a whole number from 1 to ${MAX_REPEAT}`;
 
@@ -15,6 +16,7 @@ const COUNT_RULE = `a whole number from 1 to ${MAX_REPEAT}`;
 export const repeatSchema = z.strictObject({
   count: z.number({ error: `count must be ${COUNT_RULE}` }),
   minPass: z.number({ error: 'minPass must be a whole number from 1 to count' }).optional(),
+  max: z.number({ error: `max must be a whole number from count to ${MAX_REPEAT}` }).optional(),
 });
 
 /** The default minPass: every attempt must pass (the strictest reading of "repeat"). */
@@ -51,16 +53,30 @@ export function checkRepeat(raw: unknown, at: PathSegment[], prefix: string, err
     );
     ok = false;
   }
+  const countOk = ok;
   if (r.minPass !== undefined && typeof r.minPass !== 'number') return null;
   const minPass = r.minPass === undefined ? null : (r.minPass as number);
-  if (minPass !== null && (!Number.isInteger(minPass) || minPass < 1 || (ok && minPass > count))) {
+  if (minPass !== null && (!Number.isInteger(minPass) || minPass < 1 || (countOk && minPass > count))) {
     err(
       [...at, 'minPass'],
-      `${prefix}repeat.minPass ${String(minPass)} is not a whole number from 1 to count${ok ? ` (${count})` : ''}`,
-      ok ? `use minPass: ${Math.max(1, Math.min(count, Math.floor(Math.abs(minPass)) || 1))}, or raise count` : 'use e.g. minPass: 2',
+      `${prefix}repeat.minPass ${String(minPass)} is not a whole number from 1 to count${countOk ? ` (${count})` : ''}`,
+      countOk ? `use minPass: ${Math.max(1, Math.min(count, Math.floor(Math.abs(minPass)) || 1))}, or raise count` : 'use e.g. minPass: 2',
+    );
+    ok = false;
+  }
+  if (r.max !== undefined && typeof r.max !== 'number') return null;
+  const max = r.max === undefined ? null : (r.max as number);
+  if (max !== null && (!Number.isInteger(max) || max < 1 || max > MAX_REPEAT || (countOk && max < count))) {
+    err(
+      [...at, 'max'],
+      `${prefix}repeat.max ${String(max)} is not a whole number from count${countOk ? ` (${count})` : ''} to ${MAX_REPEAT}`,
+      max > MAX_REPEAT ? `use max: ${MAX_REPEAT} or fewer (each attempt is a full replay and is paid for)` : countOk ? `use max: ${Math.min(MAX_REPEAT, Math.max(count, 10))}, or remove max (no extra attempts)` : 'use e.g. max: 10',
     );
     ok = false;
   }
   if (!ok) return null;
-  return { count, minPass: minPass ?? defaultMinPass(count) };
+  const resolved: Repeat = { count, minPass: minPass ?? defaultMinPass(count) };
+  // max equal to count is no adaptivity: kept out, so the item is exactly an ordinary repeat.
+  if (max !== null && max > count) resolved.max = max;
+  return resolved;
 }

@@ -51,10 +51,19 @@ export interface Fixture {
 export interface Repeat {
   count: number;
   minPass: number;
+  /**
+   * Adaptive attempts (docs/statistics.md, "Adaptive attempts"): up to `max` attempts in batches of
+   * `count` while a drop against the baseline is unclear; absent: `count`, no extra attempt.
+   */
+  max?: number;
 }
 
-/** What a repeated item's record says of its attempts (present only when count > 1). */
-export interface RepeatSummary extends Repeat {
+/**
+ * What a repeated item's record says of its attempts (present only when it made more than one):
+ * `count` the attempts made, `minPass` the passes they needed (minPass / count of the repeat,
+ * scaled to the attempts made).
+ */
+export interface RepeatSummary extends Omit<Repeat, 'max'> {
   /** Attempts whose verdict was pass: the k of "k/N". */
   passed: number;
   /** The attempts' outcomes (pass, fail, not evaluated, errored) are not all the same. */

@@ -80,6 +80,12 @@ export interface Estimate {
   confirmed: boolean;
   /** Meaning judge calls at most, counted in `usd` (docs/meaning.md, "Costs"): an upper bound. Absent: none (meaning.check not judge, or nothing to compare). */
   meaningCalls?: number;
+  /**
+   * Adaptive attempts (docs/statistics.md, "The estimate"): `usd` counts max attempts for `items`
+   * items that could get extra ones, so it is an upper bound; `lowUsd` is the cost with no extra
+   * attempt. Absent: no item could get one.
+   */
+  adaptive?: { items: number; lowUsd: number };
 }
 
 /**

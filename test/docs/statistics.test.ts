@@ -82,3 +82,28 @@ describe('docs/statistics.md', () => {
     for (let k = 0; k <= 3; k++) expect(below(drop(t(3, 3), t(k, 3)), 0.05)).toBe(false);
   });
 });
+
+describe('docs/statistics.md, adaptive attempts', () => {
+  it('quotes the most passes still regressed at 0.05 / 4 at each look of count 3, max 10', () => {
+    const lines = DOC.split('\n').map((l) => l.trim());
+    const start = lines.findIndex((l) => l.startsWith('| baseline | of 3 | of 6 |'));
+    expect(start).toBeGreaterThan(0);
+    const looks = [3, 6, 9, 10];
+    let rows = 0;
+    for (const line of lines.slice(start + 2)) {
+      if (!line.startsWith('|')) break;
+      const [label, ...cells] = line.split('|').slice(1, -1).map((c) => c.trim());
+      const [bp, bt] = /^(\d+) of (\d+)$/.exec(label ?? '')!.slice(1).map(Number) as [number, number];
+      const most = looks.map((n) => {
+        let k = -1;
+        for (let passed = 0; passed <= n; passed++) if (below(drop(t(bp, bt), t(passed, n)), 0.05 / 4)) k = passed;
+        return k < 0 ? '—' : `${k} of ${n}`;
+      });
+      expect(cells).toEqual(most);
+      rows += 1;
+    }
+    expect(rows).toBe(3);
+    expect(DOC).toContain(`9/10 → 0/3 (pDrop ${drop(t(9, 10), t(0, 3)).toFixed(3)}`);
+    expect(DOC).toContain(`0/6 gives ${drop(t(9, 10), t(0, 6)).toFixed(4)} and 1/6 gives ${drop(t(9, 10), t(1, 6)).toFixed(4)}`);
+  });
+});
