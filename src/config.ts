@@ -1,7 +1,7 @@
 // The resolved configuration of a suite (`.agent-replay/config.yml` after defaults, `${ENV}`
 // substitution and command-line / action-input overrides). Plain data; loaded by `suite/`.
 
-import type { JsonValue, JudgeProvider, LatencyThresholds, Repeat } from './types.js';
+import type { JsonValue, JudgeProvider, LatencyThresholds, Repeat, TracesConfig } from './types.js';
 
 export type { JsonValue, JudgeProvider } from './types.js';
 
@@ -163,6 +163,8 @@ export interface Config {
   meaning?: MeaningSettings;
   /** `stats` of config.yml (docs/statistics.md, "Configuration"); absent: DEFAULT_ALPHA. */
   stats?: { alpha: number };
+  /** `traces` of config.yml (docs/traces.md): where a turn's spans come from; null without the section. */
+  traces?: TracesConfig | null;
 }
 
 /** The false alarm rate of the pass-rate tiers (docs/statistics.md, "The tier"). */
@@ -402,5 +404,6 @@ export function defaultConfig(): Config {
     regex: { timeoutMs: 100, workers: 2 },
     cost: { ...DEFAULT_COST },
     secrets: [],
+    traces: null,
   };
 }
