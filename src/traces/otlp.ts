@@ -152,36 +152,28 @@ export function attributesOf(list: unknown): Record<string, SpanAttributeValue> 
 
 /** An OTLP AnyValue flattened: scalars as themselves, arrays of scalars as arrays, the rest as JSON text. */
 function valueOf(v: unknown): SpanAttributeValue {
+  const data = dataOf(v);
+  if (data === null || typeof data !== 'object') return data;
+  if (Array.isArray(data) && data.every((x) => x === null || typeof x !== 'object')) return data as Array<string | number | boolean | null>;
+  return JSON.stringify(data);
+}
+
+/** An OTLP AnyValue as JSON data (lists and maps nested as they are; bytes as base64). */
+function dataOf(v: unknown): string | number | boolean | null | unknown[] | Record<string, unknown> {
   if (!isObject(v)) return null;
   if (typeof v.stringValue === 'string') return v.stringValue;
   if (typeof v.boolValue === 'boolean') return v.boolValue;
   if (v.intValue !== undefined && v.intValue !== null) return Number(v.intValue);
   if (v.doubleValue !== undefined && v.doubleValue !== null) return Number(v.doubleValue);
-  if (isObject(v.arrayValue)) {
-    const values = Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map(valueOf) : [];
-    return values.every((x) => x === null || typeof x !== 'object') ? (values as Array<string | number | boolean | null>) : JSON.stringify(values.map(plain));
+  if (isObject(v.arrayValue)) return Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map(dataOf) : [];
+  if (isObject(v.kvlistValue)) {
+    const out: Record<string, unknown> = {};
+    for (const kv of Array.isArray(v.kvlistValue.values) ? v.kvlistValue.values : []) if (isObject(kv) && typeof kv.key === 'string') out[kv.key] = dataOf(kv.value);
+    return out;
   }
-  if (isObject(v.kvlistValue)) return JSON.stringify(plain(valueOfKvlist(v.kvlistValue)));
   if (v.bytesValue instanceof Uint8Array) return Buffer.from(v.bytesValue).toString('base64');
   if (typeof v.bytesValue === 'string') return v.bytesValue;
   return null;
-}
-
-function valueOfKvlist(kvlist: Record<string, unknown>): Record<string, SpanAttributeValue> {
-  return attributesOf(kvlist.values);
-}
-
-/** A flattened value back as JSON data (a JSON text of a nested list or map is parsed again). */
-function plain(v: SpanAttributeValue | Record<string, SpanAttributeValue>): unknown {
-  if (typeof v === 'string' && /^[[{]/.test(v)) {
-    try {
-      return JSON.parse(v);
-    } catch {
-      return v;
-    }
-  }
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-  return v;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
