@@ -2,7 +2,7 @@
 // Pure: it reads records and returns numbers. A turn without a measured latency (an older record,
 // a client that does not measure) counts for nothing, and none at all gives null, never 0.
 
-import type { FixtureRecord, LatencyThresholds, PersonaRecord, RunLatency, Slower, Turn } from '../types.js';
+import type { FixtureRecord, LatencyThresholds, PersonaRecord, RunLatency, Slower, SlowerStep, TimeSplit, Turn } from '../types.js';
 import { kindOf } from './kind.js';
 
 /** A persona script's sums over its completed turns, welcome included. */
@@ -68,9 +68,60 @@ export function slowerThanBaseline(latencyMs: number | null | undefined, baselin
   return delta > t.minDeltaMs && delta > baselineMs * t.slowerBy ? { baselineMs, latencyMs } : null;
 }
 
-/** "1.2 s -> 2.9 s" (under a second: "450 ms -> 900 ms"): how a slower item is shown in every surface. */
+/**
+ * "1.2 s -> 2.9 s" (under a second: "450 ms -> 900 ms"): how a slower item is shown in every surface;
+ * with the step that grew most, when traces gave both sides a time split (docs/traces.md, "Slower"):
+ * "1.2 s -> 2.9 s (tool lookup_order 200 ms -> 1.9 s)".
+ */
 export function slowerText(s: Slower): string {
-  return `${secondsText(s.baselineMs)} -> ${secondsText(s.latencyMs)}`;
+  const step = s.step == null ? '' : ` (${stepText(s.step)})`;
+  return `${secondsText(s.baselineMs)} -> ${secondsText(s.latencyMs)}${step}`;
+}
+
+/** "tool lookup_order 200 ms -> 1.9 s", "model 800 ms -> 2.1 s", "other 100 ms -> 900 ms"; a tool step of no known name: "tools ...". */
+export function stepText(step: SlowerStep): string {
+  const what = step.kind === 'tool' ? (step.name === null ? 'tools' : `tool ${step.name}`) : step.kind;
+  return `${what} ${secondsText(step.baselineMs)} -> ${secondsText(step.latencyMs)}`;
+}
+
+/**
+ * The step that grew most between a baseline's time split and now (docs/traces.md, "Slower"): each
+ * tool by name (a tool absent on one side took 0 there), the model, and other. Null when no step
+ * grew. A tie goes to a tool (by name), then the model, then other: a named step says most. When
+ * neither side names its tools, their total is one step of no name.
+ */
+export function slowerStep(now: TimeSplit, baseline: TimeSplit): SlowerStep | null {
+  const steps: SlowerStep[] = [];
+  if (now.tools === undefined && baseline.tools === undefined) {
+    steps.push({ kind: 'tool', name: null, baselineMs: baseline.toolMs, latencyMs: now.toolMs });
+  } else {
+    const names = [...new Set([...Object.keys(now.tools ?? {}), ...Object.keys(baseline.tools ?? {})])].sort();
+    for (const name of names) steps.push({ kind: 'tool', name, baselineMs: baseline.tools?.[name] ?? 0, latencyMs: now.tools?.[name] ?? 0 });
+  }
+  steps.push({ kind: 'model', name: null, baselineMs: baseline.modelMs, latencyMs: now.modelMs });
+  steps.push({ kind: 'other', name: null, baselineMs: baseline.otherMs, latencyMs: now.otherMs });
+  let best: SlowerStep | null = null;
+  for (const s of steps) if (s.latencyMs - s.baselineMs > 0 && (best === null || s.latencyMs - s.baselineMs > best.latencyMs - best.baselineMs)) best = s;
+  return best;
+}
+
+/**
+ * An item's time split: its turns' splits summed, each tool by name (docs/traces.md, "Time"). Null
+ * when no turn has one (a turn without spans adds nothing).
+ */
+export function sumTimeSplits(splits: readonly (TimeSplit | null | undefined)[]): TimeSplit | null {
+  const present = splits.filter((t): t is TimeSplit => t != null);
+  if (present.length === 0) return null;
+  const sum: TimeSplit = { modelMs: 0, toolMs: 0, otherMs: 0 };
+  for (const t of present) {
+    sum.modelMs += t.modelMs;
+    sum.toolMs += t.toolMs;
+    sum.otherMs += t.otherMs;
+    if (t.tools === undefined) continue;
+    const tools: Record<string, number> = (sum.tools ??= {});
+    for (const [name, ms] of Object.entries(t.tools)) tools[name] = (tools[name] ?? 0) + ms;
+  }
+  return sum;
 }
 
 function secondsText(ms: number): string {

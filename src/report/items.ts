@@ -133,11 +133,13 @@ export function tableHead(items: readonly Item[]): string {
 
 /**
  * The drift words as markdown: the meaning's words carry the judge's difference or a cause, which
- * are untrusted (docs/meaning.md), so they are clipped and escaped; the others are our own words.
+ * are untrusted (docs/meaning.md), and a slower step names a tool from the agent's spans
+ * (docs/traces.md, "Slower"), so those are clipped and escaped; the others are our own words.
  */
 export function driftMarkdown(v: ItemView): string {
-  const meaning = new Set(v.changes.filter((c) => c.dimension === 'meaning').map((c) => c.words));
-  return v.drift.map((w) => (meaning.has(w) ? escapeInline(clip(w, LIMITS.detail)) : w)).join(' · ');
+  const stepNamed = v.item.errored !== true && v.item.slower?.step?.name != null;
+  const untrusted = new Set(v.changes.filter((c) => c.dimension === 'meaning' || (c.dimension === 'slower' && stepNamed)).map((c) => c.words));
+  return v.drift.map((w) => (untrusted.has(w) ? escapeInline(clip(w, LIMITS.detail)) : w)).join(' · ');
 }
 
 /** How a reworded item's meaning was decided: "formatting", "known variant", "judge 0.93". */

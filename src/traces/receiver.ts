@@ -5,7 +5,7 @@
 // 415 for another content type or encoding). It keeps only the spans of trace ids registered by the
 // run, and is a `SpanSource`: a turn's spans are complete when the span whose parent is the sent
 // span id has arrived (spans are exported when they end), or at `waitMs`; spans of a turn that
-// arrive after its spans were handed over are only counted (`late`).
+// arrive after its spans were handed over change nothing for it and are counted (`late`).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,8 +47,9 @@ export interface Receiver extends SpanSource {
 
 interface TraceState {
   sentSpanId: string;
+  /** Every span of the trace received so far (kept for a later turn of the same trace). */
   spans: Span[];
-  /** The span whose parent is the sent span id has arrived. */
+  /** The span whose parent is the sent span id has arrived since the turn was registered. */
   topEnded: boolean;
   /** collect has handed the spans over: later spans only count as late. */
   collected: boolean;
@@ -68,11 +69,11 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     for (const span of spans) {
       const state = traces.get(span.traceId);
       if (!state) continue;
-      if (state.collected) {
-        state.late += 1;
-        continue;
-      }
+      // A span after the turn's spans were handed over changes nothing for that turn; it is kept
+      // for a later turn of the same trace (a traceparent fixed in agent.headers).
+      if (state.collected) state.late += 1;
       state.spans.push(span);
+      if (state.collected) continue;
       if (span.parentSpanId === state.sentSpanId) {
         state.topEnded = true;
         state.wake?.();
@@ -102,8 +103,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     register(traceId, sentSpanId) {
       const state = stateOf(traceId, sentSpanId);
       // A trace id registered again after its spans were handed over is a new turn in the same
-      // trace (a traceparent fixed in agent.headers): its spans are told apart by when they arrive.
-      if (state.collected) Object.assign(state, { sentSpanId, spans: [], topEnded: false, collected: false });
+      // trace (a traceparent fixed in agent.headers): it reads every span of the trace so far, and
+      // is complete when a span under the sent span id arrives after it was registered.
+      if (state.collected) Object.assign(state, { sentSpanId, topEnded: false, collected: false });
     },
     collect(traceId, sentSpanId, signal) {
       const state = stateOf(traceId, sentSpanId);
@@ -113,8 +115,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
           signal?.removeEventListener('abort', finish);
           state.wake = null;
           state.collected = true;
-          const spans = state.spans.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
-          state.spans = [];
+          const spans = [...state.spans].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
           resolve({ spans, complete: state.topEnded });
         };
         let cancel: () => void = () => undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemLatencyMs, nearestRank, runLatency, scriptLatency, slowerText, slowerThanBaseline, turnLatencyCheck } from '../../src/evaluate/index.js';
+import { itemLatencyMs, nearestRank, runLatency, scriptLatency, slowerStep, slowerText, slowerThanBaseline, sumTimeSplits, turnLatencyCheck } from '../../src/evaluate/index.js';
 import type { FixtureRecord, PersonaRecord, Turn } from '../../src/types.js';
 
 const turn = (index: number, latencyMs?: number | null, firstTokenMs?: number | null): Turn => ({
@@ -67,5 +67,40 @@ describe('slower than the baseline', () => {
   it('says it in seconds from one second up', () => {
     expect(slowerText({ baselineMs: 1200, latencyMs: 2940 })).toBe('1.2 s -> 2.9 s');
     expect(slowerText({ baselineMs: 50, latencyMs: 600.4 })).toBe('50 ms -> 600 ms');
+  });
+
+  it('names the step that grew most when there is one (docs/traces.md, "Slower"), and says nothing more without', () => {
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 1900 } })).toBe('1.2 s -> 2.9 s (tool lookup_order 200 ms -> 1.9 s)');
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'model', name: null, baselineMs: 800, latencyMs: 2100 } })).toBe('1.2 s -> 2.9 s (model 800 ms -> 2.1 s)');
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'other', name: null, baselineMs: 100, latencyMs: 900 } })).toBe('1.2 s -> 2.9 s (other 100 ms -> 900 ms)');
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: { kind: 'tool', name: null, baselineMs: 100, latencyMs: 900 } })).toBe('1.2 s -> 2.9 s (tools 100 ms -> 900 ms)');
+    expect(slowerText({ baselineMs: 1200, latencyMs: 2900, step: null })).toBe('1.2 s -> 2.9 s');
+  });
+});
+
+describe('the step that grew most', () => {
+  const split = (modelMs: number, toolMs: number, otherMs: number, tools?: Record<string, number>) => ({ modelMs, toolMs, otherMs, ...(tools ? { tools } : {}) });
+
+  it.each([
+    ['a tool that grew most, by name', split(500, 1900, 100, { lookup_order: 1900 }), split(500, 200, 100, { lookup_order: 200 }), { kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 1900 }],
+    ['of two tools, the one that grew more', split(0, 1000, 0, { a: 600, b: 700 }), split(0, 600, 0, { a: 100, b: 500 }), { kind: 'tool', name: 'a', baselineMs: 100, latencyMs: 600 }],
+    ['a tool new since the baseline took 0 there', split(100, 900, 0, { fresh: 900 }), split(100, 0, 0), { kind: 'tool', name: 'fresh', baselineMs: 0, latencyMs: 900 }],
+    ['the model', split(2100, 200, 100, { t: 200 }), split(800, 200, 100, { t: 200 }), { kind: 'model', name: null, baselineMs: 800, latencyMs: 2100 }],
+    ['other', split(100, 0, 900), split(100, 0, 100), { kind: 'other', name: null, baselineMs: 100, latencyMs: 900 }],
+    ['neither side names its tools: their total, unnamed', split(0, 900, 0), split(0, 100, 0), { kind: 'tool', name: null, baselineMs: 100, latencyMs: 900 }],
+    ['a tie goes to the tool, then the model', split(300, 300, 300, { t: 300 }), split(100, 100, 100, { t: 100 }), { kind: 'tool', name: 't', baselineMs: 100, latencyMs: 300 }],
+    ['a tie between model and other goes to the model', split(300, 0, 300), split(100, 0, 100), { kind: 'model', name: null, baselineMs: 100, latencyMs: 300 }],
+  ])('%s', (_, now, baseline, step) => {
+    expect(slowerStep(now, baseline)).toEqual(step);
+  });
+
+  it('no step grew: null', () => {
+    expect(slowerStep(split(100, 100, 100, { t: 100 }), split(100, 200, 100, { t: 200 }))).toBeNull();
+  });
+
+  it("sums an item's turns, each tool by name; null with no split at all", () => {
+    expect(sumTimeSplits([split(100, 50, 10, { a: 50 }), null, split(200, 70, 20, { a: 30, b: 40 }), undefined, split(1, 0, 1)])).toEqual(split(301, 120, 31, { a: 80, b: 40 }));
+    expect(sumTimeSplits([split(1, 0, 1), split(2, 0, 2)])).toEqual(split(3, 0, 3));
+    expect(sumTimeSplits([null, undefined])).toBeNull();
   });
 });

@@ -6,7 +6,8 @@ import { compareRuns } from '../../src/evaluate/compare.js';
 import { renderCompareText } from '../../src/report/compare.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
-import { afterAcceptance, buildModel } from '../../src/report/model.js';
+import { driftMarkdown } from '../../src/report/items.js';
+import { afterAcceptance, buildModel, itemView } from '../../src/report/model.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, persona, resetLines, route, run } from './fixtures.js';
 import { expectGolden } from './helpers.js';
@@ -93,5 +94,36 @@ describe('a slower item after acceptance', () => {
     const after = afterAcceptance(record, ['refund-dialog'], 'c0ffee0');
     expect(buildModel(after).sections.unchanged.map((p) => p.label)).toEqual(['refund-dialog']);
     expect(after.personas[0]?.slower).toBeUndefined();
+  });
+});
+
+describe('a slower item whose traces name the step that grew (docs/traces.md, "Slower")', () => {
+  const step = { kind: 'tool' as const, name: 'lookup_order', baselineMs: 200, latencyMs: 1900 };
+  const withStep = (name: string): RunRecord => ({
+    ...SLOWER,
+    fixtures: SLOWER.fixtures.map((f) => (f.label === 'refund-policy' ? { ...f, slower: { baselineMs: 1200, latencyMs: 2940, step: { ...step, name } } } : f)),
+  });
+
+  it('every surface says the step beside the latency', () => {
+    const run = withStep('lookup_order');
+    const words = 'slower: 1.2 s -> 2.9 s (tool lookup_order 200 ms -> 1.9 s)';
+    expect(renderComment(run, ctx)).toContain(words.replaceAll('>', '&gt;'));
+    expect(renderSummary(run, ctx)).toContain(words.replaceAll('>', '&gt;'));
+    expect(renderTerminal(run, { color: false })).toContain(words);
+    expect(renderJUnit(run)).toContain(words.replaceAll('>', '&gt;'));
+    expect(renderHtml(run, {})).toContain(words.replaceAll('>', '&gt;'));
+  });
+
+  it("a tool name from the agent's spans is data: escaped in markdown, so it cannot open a table cell or a link", () => {
+    const run = withStep('x|y](https://evil.example)<b>');
+    expect(renderComment(run, ctx)).toContain('(tool x|y](https://evil.example)&lt;b&gt; 200 ms -&gt; 1.9 s)'); // inside an HTML <summary>: HTML-escaped
+    const item = run.fixtures.find((f) => f.label === 'refund-policy');
+    if (!item) throw new Error('no refund-policy');
+    const cell = driftMarkdown(itemView(item)); // the compact table's drift cell: markdown-escaped
+    expect(cell).toContain('tool x\\|y\\]');
+    expect(cell).not.toContain('<b>');
+    // Our own words are left as they were when no step names a tool (the goldens above hold them byte for byte).
+    const plain = SLOWER.fixtures.find((f) => f.label === 'refund-policy');
+    expect(plain && driftMarkdown(itemView(plain))).toBe('still passing · slower: 1.2 s -> 2.9 s');
   });
 });

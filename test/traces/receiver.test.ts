@@ -189,6 +189,23 @@ describe('OTLP/HTTP receiver with the OpenTelemetry SDK exporters', () => {
     });
   });
 
+  it('a trace id fixed for every turn (a traceparent in agent.headers): each turn reads the trace so far, complete by a top span that came after it was sent', async () => {
+    const { r, timers } = await receiver();
+    const ids = turnIds();
+    r.register(ids.traceId, ids.sentSpanId);
+    await post(r.endpoint, { 'content-type': 'application/json' }, OTLP_JSON(ids.traceId, 'dddddddddddddddd', ids.sentSpanId));
+    expect((await r.collect(ids.traceId, ids.sentSpanId)).spans.map((s) => s.spanId)).toEqual(['dddddddddddddddd']);
+    // The second turn: the first turn's top span does not make it complete.
+    r.register(ids.traceId, ids.sentSpanId);
+    const waiting = r.collect(ids.traceId, ids.sentSpanId);
+    expect(timers.pending).toBe(1);
+    await post(r.endpoint, { 'content-type': 'application/json' }, OTLP_JSON(ids.traceId, 'eeeeeeeeeeeeeeee', ids.sentSpanId));
+    const second = await waiting;
+    expect(second.complete).toBe(true);
+    expect(second.spans.map((s) => s.spanId).sort()).toEqual(['dddddddddddddddd', 'eeeeeeeeeeeeeeee']);
+    expect(r.late(ids.traceId)).toBe(0);
+  });
+
   it('an aborted collect hands over what came, incomplete', async () => {
     const { r, timers } = await receiver();
     const ids = turnIds();

@@ -1,0 +1,281 @@
+// What is read from a turn's spans (docs/traces.md, "What is read from spans"): tool calls merged
+// with the response's, errors, token usage, where the time went, and how many spans were of no kind
+// read here. Pure: spans in, plain data out; no clock, no I/O. The receiver and the query clients
+// hand over `Span[]`; the replay path calls `readTurnSpans` once per turn after collecting them.
+//
+// Three families of span are read, each by its own attributes (never by a vendor's name alone):
+//   - OpenTelemetry GenAI semantic conventions: `gen_ai.operation.name` execute_tool (a tool) or
+//     chat / text_completion / generate_content (a model call); the AI SDK 7 integration
+//     (`@ai-sdk/otel`) writes these, with `invoke_agent` for the agent-level span, which is not read;
+//   - the AI SDK's own spans (AI SDK 5 and `LegacyOpenTelemetry`): `ai.toolCall` (a tool),
+//     `ai.<op>.doGenerate` / `ai.<op>.doStream` (a model call); `ai.generateText` / `ai.streamText`
+//     repeat their steps' usage and are not read;
+//   - OpenInference: `openinference.span.kind` TOOL (a tool) or LLM (a model call).
+
+import { jsonEqual } from '../evaluate/match.js';
+import type { AgentErrorEntry, JsonValue, Span, SpanAttributeValue, SpanCounts, TimeSplit, TokenUsage, ToolCall } from '../types.js';
+
+export type SpanKind = 'model' | 'tool';
+
+/** Longest tool name kept, as for the response's calls: a name is an identifier, not a document. */
+const MAX_TOOL_NAME = 200;
+/** Longest error message kept from a span's status. */
+const MAX_MESSAGE = 500;
+
+const MODEL_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content']);
+/** The AI SDK's model-call spans: `ai.generateText.doGenerate`, `ai.streamText.doStream`, `ai.generateObject.doGenerate`, ... */
+const AI_SDK_MODEL_CALL = /^ai\.[A-Za-z]+\.do(?:Generate|Stream)$/;
+/** The message of the error `agent-replay/mocks` throws for a call no mock answers (src/mocks/index.ts). */
+const UNMOCKED_PREFIX = 'agent-replay: no mock answers ';
+
+/** The AI SDK names its spans by operation id; `ai.operationId` is the same id, kept when a span is renamed. */
+function aiSdkOperation(span: Span): string {
+  const id = span.attributes['ai.operationId'];
+  return typeof id === 'string' ? id : span.name;
+}
+
+/** Is this span a model call, a tool execution, or of no kind read here (null)? */
+export function spanKind(span: Span): SpanKind | null {
+  const op = span.attributes['gen_ai.operation.name'];
+  if (op === 'execute_tool') return 'tool';
+  if (typeof op === 'string' && MODEL_OPERATIONS.has(op)) return 'model';
+  const aiOp = aiSdkOperation(span);
+  if (aiOp === 'ai.toolCall') return 'tool';
+  if (AI_SDK_MODEL_CALL.test(aiOp)) return 'model';
+  const oi = span.attributes['openinference.span.kind'];
+  if (typeof oi === 'string') {
+    if (oi.toUpperCase() === 'TOOL') return 'tool';
+    if (oi.toUpperCase() === 'LLM') return 'model';
+  }
+  return null;
+}
+
+function text(value: SpanAttributeValue | undefined): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** The tool a tool span ran: its convention's attribute, else the GenAI span name `execute_tool <name>`. */
+export function toolNameOf(span: Span): string {
+  const a = span.attributes;
+  const named = text(a['gen_ai.tool.name']) ?? text(a['ai.toolCall.name']) ?? text(a['tool.name']);
+  const fromSpanName = /^execute_tool (.+)$/.exec(span.name)?.[1] ?? null;
+  return (named ?? fromSpanName ?? span.name).slice(0, MAX_TOOL_NAME);
+}
+
+/** An attribute as a JSON value: JSON text parsed, other text kept as text, absent as null. */
+function jsonOf(value: SpanAttributeValue | undefined): JsonValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as JsonValue;
+  } catch {
+    return value;
+  }
+}
+
+function firstPresent(attributes: Span['attributes'], keys: readonly string[]): SpanAttributeValue | undefined {
+  for (const k of keys) if (attributes[k] !== undefined) return attributes[k];
+  return undefined;
+}
+
+const INPUT_KEYS = ['gen_ai.tool.call.arguments', 'ai.toolCall.args', 'input.value'];
+const OUTPUT_KEYS = ['gen_ai.tool.call.result', 'ai.toolCall.result', 'output.value'];
+
+/**
+ * The call a tool span records. `mocked: false`: a tool span is a tool that ran, and a span has no
+ * word for "a mock answered"; the mocks decide afterwards, as for the vendor formats' calls (the
+ * call's output equals a matching mock's output: docs/traces.md, "Mocked or real").
+ * A failed tool with no recorded result has output `{error: <status message>}`, as a response's tool error.
+ */
+function callOf(span: Span): ToolCall {
+  const a = span.attributes;
+  const result = firstPresent(a, OUTPUT_KEYS);
+  const output = result === undefined && span.status === 'error' ? { error: span.statusMessage ?? 'the tool failed' } : jsonOf(result);
+  return { tool: toolNameOf(span), input: jsonOf(firstPresent(a, INPUT_KEYS)), output, mocked: false, source: 'trace' };
+}
+
+/** The spans below each span (its descendants), by span id. */
+function descendantsOf(spans: readonly Span[]): Map<string, Span[]> {
+  const children = new Map<string, Span[]>();
+  for (const s of spans) if (s.parentSpanId !== null) children.set(s.parentSpanId, [...(children.get(s.parentSpanId) ?? []), s]);
+  const memo = new Map<string, Span[]>();
+  const below = (id: string, seen: Set<string>): Span[] => {
+    const known = memo.get(id);
+    if (known) return known;
+    if (seen.has(id)) return []; // a parent loop in malformed data: stop, never recurse forever
+    seen.add(id);
+    const out: Span[] = [];
+    for (const c of children.get(id) ?? []) out.push(c, ...below(c.spanId, seen));
+    memo.set(id, out);
+    return out;
+  };
+  for (const s of spans) below(s.spanId, new Set());
+  return memo;
+}
+
+const byStart = (a: Span, b: Span): number => a.startMs - b.startMs || a.endMs - b.endMs || (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0);
+
+// --- intervals --------------------------------------------------------------------------------------
+
+type Interval = [number, number];
+
+/** Sorted, disjoint intervals covering the same time. */
+function union(intervals: readonly Interval[]): Interval[] {
+  const sorted = intervals.filter(([s, e]) => e > s).sort((a, b) => a[0] - b[0]);
+  const out: Interval[] = [];
+  for (const [s, e] of sorted) {
+    const last = out[out.length - 1];
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+const length = (intervals: readonly Interval[]): number => intervals.reduce((sum, [s, e]) => sum + (e - s), 0);
+
+/** The time in `a` not in `b` (both unions). */
+function minus(a: readonly Interval[], b: readonly Interval[]): number {
+  let total = length(a);
+  for (const [as, ae] of a) for (const [bs, be] of b) total -= Math.max(0, Math.min(ae, be) - Math.max(as, bs));
+  return total;
+}
+
+const intervalOf = (s: Span): Interval => [s.startMs, Math.max(s.startMs, s.endMs)];
+
+// --- the turn -----------------------------------------------------------------------------------------
+
+export interface TurnForSpans {
+  /** The trace id sent in the turn's `traceparent`: only this trace's spans are the turn's. */
+  traceId: string;
+  /** The turn's latency (request sent to last byte), or null when unmeasured: other time is then 0. */
+  latencyMs: number | null;
+}
+
+/** What the response itself reported for the turn. */
+export interface ResponseSide {
+  /** Null when the agent does not report tool calls. */
+  toolCalls: ToolCall[] | null;
+  usage: TokenUsage | null;
+}
+
+export interface SpanReading {
+  /**
+   * The response's calls merged with the spans' (docs/traces.md, "Tool calls"). With no span of the
+   * turn, the response's calls exactly as they were (null stays null: nothing is known).
+   */
+  toolCalls: ToolCall[] | null;
+  /** One entry per ERROR span of the turn (an error its parent repeats with the same message counted once). */
+  errors: AgentErrorEntry[];
+  /** The response's own usage when it has one, else the sum over the model-call spans, else null. */
+  usage: TokenUsage | null;
+  /** Null when the turn has no span. */
+  time: TimeSplit | null;
+  /** `late` is the source's to count (spans that arrive after this reading). */
+  counts: Omit<SpanCounts, 'late'>;
+}
+
+/** Read one turn's spans (docs/traces.md, "What is read from spans"). */
+export function readTurnSpans(allSpans: readonly Span[], turn: TurnForSpans, response: ResponseSide): SpanReading {
+  const spans = allSpans.filter((s) => s.traceId === turn.traceId).sort(byStart);
+  if (spans.length === 0) return { toolCalls: response.toolCalls, errors: [], usage: response.usage, time: null, counts: { count: 0, ignored: 0 } };
+  const kinds = new Map(spans.map((s) => [s.spanId, spanKind(s)] as const));
+  const below = descendantsOf(spans);
+  const kindOf = (s: Span): SpanKind | null => kinds.get(s.spanId) ?? null;
+  const tools = spans.filter((s) => kindOf(s) === 'tool');
+  const models = spans.filter((s) => kindOf(s) === 'model');
+
+  // Two instrumentations of one tool (an OpenInference TOOL span around a GenAI execute_tool span of
+  // the same tool) are one call: the innermost span is the call.
+  const callSpans = tools.filter((s) => !(below.get(s.spanId) ?? []).some((d) => kindOf(d) === 'tool' && toolNameOf(d) === toolNameOf(s)));
+  return {
+    toolCalls: mergeCalls(response.toolCalls, callSpans.map(callOf)),
+    errors: errorsOf(spans, below, kindOf),
+    usage: response.usage ?? usageOf(models, below, kindOf),
+    time: timeOf(models, tools, turn.latencyMs),
+    counts: { count: spans.length, ignored: spans.filter((s) => kindOf(s) === null && s.status !== 'error').length },
+  };
+}
+
+/**
+ * Attribution (docs/traces.md, "Tool calls"): a response call and a trace call of the same tool with
+ * deep-equal inputs are one call, `source: both`, kept as the response reported it; each response
+ * call pairs with at most one span, in order. The response's calls come first (in its order), then
+ * the calls seen only in spans, by start time.
+ */
+export function mergeCalls(responseCalls: readonly ToolCall[] | null, traceCalls: readonly ToolCall[]): ToolCall[] {
+  const unpaired = [...traceCalls];
+  const out: ToolCall[] = [];
+  for (const call of responseCalls ?? []) {
+    const i = unpaired.findIndex((t) => t.tool === call.tool && jsonEqual(t.input, call.input));
+    if (i >= 0) unpaired.splice(i, 1);
+    out.push({ ...call, source: i >= 0 ? 'both' : 'response' });
+  }
+  return [...out, ...unpaired.map((c): ToolCall => ({ ...c, source: 'trace' }))];
+}
+
+/**
+ * An entry per ERROR span, in start order: kind `unmocked_tool` when the message is the one
+ * `agent-replay/mocks` throws for a call no mock answers, else `span_error`. An error that a parent
+ * span repeats with the same message (an exception propagating up) is the child's alone.
+ */
+function errorsOf(spans: readonly Span[], below: Map<string, Span[]>, kindOf: (s: Span) => SpanKind | null): AgentErrorEntry[] {
+  const failed = spans.filter((s) => s.status === 'error');
+  const repeated = (s: Span): boolean => (below.get(s.spanId) ?? []).some((d) => d.status === 'error' && d.statusMessage === s.statusMessage);
+  return failed
+    .filter((s) => !repeated(s))
+    .map((s): AgentErrorEntry => {
+      const message = (s.statusMessage ?? '').slice(0, MAX_MESSAGE);
+      return {
+        kind: message.startsWith(UNMOCKED_PREFIX) ? 'unmocked_tool' : 'span_error',
+        tool: kindOf(s) === 'tool' ? toolNameOf(s) : null,
+        message: `span ${s.name.slice(0, MAX_TOOL_NAME)} failed${message === '' ? ' (status ERROR, no message)' : `: ${message}`}`,
+      };
+    });
+}
+
+/** A count attribute: a finite number of 0 or more (an integer as text too), else null. */
+function countOf(value: SpanAttributeValue | undefined): number | null {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : null;
+}
+
+const INPUT_TOKEN_KEYS = ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'llm.token_count.prompt'];
+const OUTPUT_TOKEN_KEYS = ['gen_ai.usage.output_tokens', 'gen_ai.usage.completion_tokens', 'llm.token_count.completion'];
+
+function tokensOf(span: Span): TokenUsage | null {
+  const input = countOf(firstPresent(span.attributes, INPUT_TOKEN_KEYS));
+  const output = countOf(firstPresent(span.attributes, OUTPUT_TOKEN_KEYS));
+  return input === null && output === null ? null : { inputTokens: input ?? 0, outputTokens: output ?? 0 };
+}
+
+/**
+ * Usage from spans: the sum over model-call spans only (agent-level spans repeat their steps' sums);
+ * a model-call span with a model-call span below it that reports tokens (two instrumentations of one
+ * call) counts only through the inner one. Null when no model-call span reports tokens.
+ */
+function usageOf(models: readonly Span[], below: Map<string, Span[]>, kindOf: (s: Span) => SpanKind | null): TokenUsage | null {
+  const counted = models.filter((s) => !(below.get(s.spanId) ?? []).some((d) => kindOf(d) === 'model' && tokensOf(d) !== null));
+  const reported = counted.map(tokensOf).filter((t): t is TokenUsage => t !== null);
+  if (reported.length === 0) return null;
+  return { inputTokens: reported.reduce((n, t) => n + t.inputTokens, 0), outputTokens: reported.reduce((n, t) => n + t.outputTokens, 0) };
+}
+
+/**
+ * Time split (docs/traces.md, "Time"): tool time is the union of the tool spans' intervals; model
+ * time the union of the model-call spans' intervals less any tool time inside them (a tool run within
+ * a model span is tool time, never counted twice); other is the latency less both, not below 0.
+ * Each tool's time is the union of its own spans. Whole milliseconds.
+ */
+function timeOf(models: readonly Span[], tools: readonly Span[], latencyMs: number | null): TimeSplit {
+  const toolUnion = union(tools.map(intervalOf));
+  const toolMs = Math.round(length(toolUnion));
+  const modelMs = Math.round(minus(union(models.map(intervalOf)), toolUnion));
+  const otherMs = latencyMs === null ? 0 : Math.max(0, Math.round(latencyMs) - modelMs - toolMs);
+  const split: TimeSplit = { modelMs, toolMs, otherMs };
+  if (tools.length > 0) {
+    const byTool = new Map<string, Interval[]>();
+    for (const s of tools) byTool.set(toolNameOf(s), [...(byTool.get(toolNameOf(s)) ?? []), intervalOf(s)]);
+    split.tools = Object.fromEntries([...byTool.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, iv]) => [name, Math.round(length(union(iv)))]));
+  }
+  return split;
+}

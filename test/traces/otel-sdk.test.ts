@@ -1,0 +1,102 @@
+// The span mapping (docs/traces.md, "What is read from spans") over spans made by the real
+// OpenTelemetry SDK: an agent instrumented by hand with the GenAI semantic conventions and with
+// OpenInference's attributes, under the parent a `traceparent` header starts. Span times are given
+// to the SDK (no clock, no sleep).
+
+import { SpanStatusCode, context, type Tracer } from '@opentelemetry/api';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readTurnSpans } from '../../src/traces/map.js';
+import { markMockedCalls } from '../../src/evaluate/personas.js';
+import type { Turn } from '../../src/types.js';
+import { memoryTracing, sentContext, toSpan } from '../support/otel-spans.js';
+
+const { provider, exporter } = memoryTracing();
+const tracer = provider.getTracer('agent');
+afterAll(async () => {
+  await provider.shutdown();
+});
+
+const T0 = 1_800_000_000_000;
+const at = (ms: number): number => T0 + ms;
+
+/** A span from `start` to `end` ms after T0, under the active context; `fn` runs inside it. */
+function step(t: Tracer, name: string, start: number, end: number, attributes: Record<string, string | number>, fn?: () => void, error?: string): void {
+  t.startActiveSpan(name, { startTime: at(start), attributes }, (span) => {
+    fn?.();
+    if (error !== undefined) {
+      span.recordException(new Error(error));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end(at(end));
+  });
+}
+
+/** One agent turn as a GenAI-instrumented agent exports it: agent, model, tool, model. */
+function genaiTurn(traceId: string, sentSpanId: string, toolError?: string): void {
+  context.with(sentContext(traceId, sentSpanId), () =>
+    step(tracer, 'invoke_agent shop-bot', 0, 1500, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.usage.input_tokens': 300, 'gen_ai.usage.output_tokens': 40 }, () => {
+      step(tracer, 'chat gpt-4o', 10, 400, { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 100, 'gen_ai.usage.output_tokens': 20 });
+      step(tracer, 'execute_tool lookup_order', 400, 1300, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'gen_ai.tool.call.arguments': '{"orderId":"1234"}', ...(toolError ? {} : { 'gen_ai.tool.call.result': '{"status":"delivered"}' }) }, undefined, toolError);
+      step(tracer, 'chat gpt-4o', 1300, 1450, { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 200, 'gen_ai.usage.output_tokens': 20 });
+    }),
+  );
+}
+
+describe('spans from the real OpenTelemetry SDK', () => {
+  it('a GenAI-instrumented turn: its tool call, usage from the model calls only, the time split; another turn\'s spans left out', () => {
+    exporter.reset();
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    genaiTurn(traceId, 'b7ad6b7169203331');
+    genaiTurn('11111111111111111111111111111111', '2222222222222222', 'db down'); // another turn, same exporter
+    const spans = exporter.getFinishedSpans().map(toSpan);
+    expect(spans).toHaveLength(8);
+    const root = spans.find((s) => s.traceId === traceId && s.name === 'invoke_agent shop-bot');
+    expect(root?.parentSpanId).toBe('b7ad6b7169203331');
+
+    const reading = readTurnSpans(spans, { traceId, latencyMs: 1600 }, { toolCalls: null, usage: null });
+    expect(reading).toEqual({
+      toolCalls: [{ tool: 'lookup_order', input: { orderId: '1234' }, output: { status: 'delivered' }, mocked: false, source: 'trace' }],
+      errors: [],
+      usage: { inputTokens: 300, outputTokens: 40 },
+      time: { modelMs: 540, toolMs: 900, otherMs: 160, tools: { lookup_order: 900 } },
+      counts: { count: 4, ignored: 1 },
+    });
+  });
+
+  it('a tool that throws: an errors entry with the span\'s name and the exception\'s message, and its call with the error as output', () => {
+    exporter.reset();
+    const traceId = '33333333333333333333333333333333';
+    genaiTurn(traceId, '4444444444444444', 'connection refused: orders-db');
+    const reading = readTurnSpans(exporter.getFinishedSpans().map(toSpan), { traceId, latencyMs: 1600 }, { toolCalls: null, usage: null });
+    expect(reading.errors).toEqual([{ kind: 'span_error', tool: 'lookup_order', message: 'span execute_tool lookup_order failed: connection refused: orders-db' }]);
+    expect(reading.toolCalls).toEqual([{ tool: 'lookup_order', input: { orderId: '1234' }, output: { error: 'connection refused: orders-db' }, mocked: false, source: 'trace' }]);
+  });
+
+  it('OpenInference attributes; a call the response reports too is one call (both); a mock\'s output marks it mocked as on the wire', () => {
+    exporter.reset();
+    const traceId = '55555555555555555555555555555555';
+    context.with(sentContext(traceId, '6666666666666666'), () =>
+      step(tracer, 'AgentExecutor', 0, 1000, { 'openinference.span.kind': 'CHAIN' }, () => {
+        step(tracer, 'ChatOpenAI', 0, 300, { 'openinference.span.kind': 'LLM', 'llm.token_count.prompt': 50, 'llm.token_count.completion': 7 });
+        step(tracer, 'find_order', 300, 500, { 'openinference.span.kind': 'TOOL', 'tool.name': 'find_order', 'input.value': '{"orderId":"1234"}', 'output.value': '{"status":"in-transit-mock"}' });
+        step(tracer, 'escalate', 500, 600, { 'openinference.span.kind': 'TOOL', 'tool.name': 'escalate', 'input.value': '{}', 'output.value': '{"ticket":"T-1"}' });
+      }),
+    );
+    const reading = readTurnSpans(exporter.getFinishedSpans().map(toSpan), { traceId, latencyMs: 1000 }, {
+      toolCalls: [{ tool: 'find_order', input: { orderId: '1234' }, output: { status: 'in-transit-mock' }, mocked: false }],
+      usage: null,
+    });
+    expect(reading.usage).toEqual({ inputTokens: 50, outputTokens: 7 });
+    expect(reading.toolCalls).toEqual([
+      { tool: 'find_order', input: { orderId: '1234' }, output: { status: 'in-transit-mock' }, mocked: false, source: 'both' },
+      { tool: 'escalate', input: {}, output: { ticket: 'T-1' }, mocked: false, source: 'trace' },
+    ]);
+    // Mocked mode reads trace calls as it reads the response's (docs/traces.md, "Mocked or real").
+    const turn = { index: 1, toolCalls: reading.toolCalls } as Turn;
+    const [marked] = markMockedCalls([turn], [{ tool: 'find_order', input: { orderId: '1234' }, match: 'subset', output: { status: 'in-transit-mock' } }]);
+    expect(marked?.toolCalls?.map((c) => [c.tool, c.mocked])).toEqual([
+      ['find_order', true],
+      ['escalate', false],
+    ]);
+  });
+});
