@@ -1,7 +1,7 @@
 // The resolved configuration of a suite (`.agent-replay/config.yml` after defaults, `${ENV}`
 // substitution and command-line / action-input overrides). Plain data; loaded by `suite/`.
 
-import type { JsonValue, JudgeProvider, LatencyThresholds, Repeat } from './types.js';
+import type { JsonValue, JudgeProvider, LatencyThresholds, Repeat, TracesConfig } from './types.js';
 
 export type { JsonValue, JudgeProvider } from './types.js';
 
@@ -165,6 +165,8 @@ export interface Config {
   stats?: { alpha: number };
   /** `--repeat N` / `--repeat-max M` (docs/statistics.md, "Adaptive attempts"): applied to every item's repeat; absent: none given. */
   repeatFlags?: { count?: number; max?: number };
+  /** `traces` of config.yml (docs/traces.md): where a turn's spans come from; null without the section. */
+  traces?: TracesConfig | null;
 }
 
 /** The false alarm rate of the pass-rate tiers (docs/statistics.md, "The tier"). */
@@ -404,5 +406,6 @@ export function defaultConfig(): Config {
     regex: { timeoutMs: 100, workers: 2 },
     cost: { ...DEFAULT_COST },
     secrets: [],
+    traces: null,
   };
 }

@@ -20,6 +20,7 @@ import * as repeat from './config/repeat.js';
 import { issueMaker, type IssueAt, type Resolution } from './config/shared.js';
 import * as simulator from './config/simulator.js';
 import * as stats from './config/stats.js';
+import * as traces from './config/traces.js';
 
 /** The file: a mapping of sections, each optional, in the order they are resolved. */
 const configFileSchema = z.strictObject({
@@ -34,6 +35,7 @@ const configFileSchema = z.strictObject({
   latency: latency.schema.nullable().optional(),
   meaning: meaning.schema,
   stats: stats.schema.nullable().optional(),
+  traces: traces.schema.nullable().optional(),
 });
 
 type ConfigFile = z.infer<typeof configFileSchema>;
@@ -98,6 +100,7 @@ export function resolveConfigFile(
   latency.resolve(config, resolved.latency, written.latency, r);
   meaning.resolve(config, resolved.meaning, written.meaning, r);
   stats.resolve(config, resolved.stats, written.stats, r);
+  traces.resolve(config, resolved.traces, written.traces, r);
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
 }
@@ -109,7 +112,7 @@ export function resolveConfigFile(
  */
 function checkSoundSections(raw: object, substituted: unknown, r: Resolution): void {
   const shape = configFileSchema.shape;
-  const section = <K extends 'agent' | 'judge' | 'coverage' | 'repeat' | 'meaning'>(key: K): { written: ConfigFile[K]; resolved: ConfigFile[K] } | null => {
+  const section = <K extends 'agent' | 'judge' | 'coverage' | 'repeat' | 'meaning' | 'traces'>(key: K): { written: ConfigFile[K]; resolved: ConfigFile[K] } | null => {
     const written = shape[key].safeParse((raw as Record<string, unknown>)[key]);
     const resolved = shape[key].safeParse(isMapping(substituted) ? (substituted as Record<string, unknown>)[key] : undefined);
     return written.success && resolved.success ? { written: written.data as ConfigFile[K], resolved: resolved.data as ConfigFile[K] } : null;
@@ -125,6 +128,8 @@ function checkSoundSections(raw: object, substituted: unknown, r: Resolution): v
   if (repeatSection) repeat.resolve(config, repeatSection.resolved, repeatSection.written, r);
   const meaningSection = section('meaning');
   if (meaningSection) meaning.resolve(config, meaningSection.resolved, meaningSection.written, r);
+  const tracesSection = section('traces');
+  if (tracesSection) traces.resolve(config, tracesSection.resolved, tracesSection.written, r);
 }
 
 function isMapping(raw: unknown): raw is object {

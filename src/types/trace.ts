@@ -71,7 +71,7 @@ export interface TracesConfig {
 /** A turn's spans as a source hands them over (the receiver or a store). */
 export interface TurnSpans {
   spans: Span[];
-  /** True when the span whose parent is the sent span id had ended (receive), or the store answered (query); false at `waitMs`. */
+  /** True when the span whose parent is the sent span id (the turn's top span, which ends last) is among them, received or in the store's answer; false at `waitMs`. */
   complete: boolean;
 }
 

@@ -45,7 +45,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     });
     expect(r.errors.map(formatIssue)).toEqual([
       `${C}:3:3: unknown key "tiemoutMs" in agent; allowed keys: url, preset, model, maxTokens, assistantId, stream, headers, timeoutMs, concurrency, retries, backoffMs, waitForAgent, request, response, start\n  fix: did you mean "timeoutMs"? rename the key, so that line 3 reads\n    timeoutMs: 5`,
-      `${C}:4:1: unknown key "bogus" at the top level; allowed keys: agent, judge, regex, cost, coverage, repeat, personas, simulator, latency, meaning, stats\n  fix: remove "bogus" or use one of the allowed keys`,
+      `${C}:4:1: unknown key "bogus" at the top level; allowed keys: agent, judge, regex, cost, coverage, repeat, personas, simulator, latency, meaning, stats, traces\n  fix: remove "bogus" or use one of the allowed keys`,
       `${F}/a.yml:2:1: fixture "a": unknown key "mesage"; allowed keys: label, message, persona, assert, repeat\n  fix: did you mean "message"? it is already given on line 3: keep one of the two and remove the other`,
       `${F}/a.yml:4:11: fixture "a": unknown key "contians" in assert; allowed keys: contains, regex, flags, judge, threshold, maxLatencyMs\n  fix: did you mean "contains"? rename the key, so that line 4 reads\n    assert: { contains: x }`,
     ]);

@@ -1,0 +1,112 @@
+// config.yml `traces:` (docs/traces.md, "The traces: section"): where a turn's spans come from, an
+// OTLP/HTTP receiver on 127.0.0.1 (`receive`) or a trace store queried by trace id (`query`), and
+// how long to wait for them (`waitMs`). Exactly one of receive and query; every problem is reported
+// with the file's line beside every other problem of the file. The store's key is a secret: it is
+// read from the environment with `${VAR}` and redacted everywhere, and never quoted in a message.
+
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { TracesConfig } from '../../types.js';
+import { quote } from '../issues.js';
+import { ms, urlProblem, type Resolution } from './shared.js';
+
+export const TRACE_STORES = ['tempo', 'jaeger', 'langfuse'] as const satisfies ReadonlyArray<NonNullable<TracesConfig['query']>['kind']>;
+
+export const TRACES_DEFAULTS = {
+  /** How long to wait for a turn's spans (docs/traces.md, "When a turn's spans are complete"). */
+  waitMs: 5_000,
+  /** The OTLP/HTTP port (the OpenTelemetry SDKs' default endpoint is http://localhost:4318). */
+  port: 4318,
+} as const;
+
+const PORT_RULE = 'must be a port number from 0 to 65535 (0: any free port, said in the log)';
+
+export const schema = z.strictObject({
+  receive: z
+    .strictObject({
+      port: z.number({ error: PORT_RULE }).int({ error: PORT_RULE }).min(0, { error: PORT_RULE }).max(65535, { error: PORT_RULE }).optional(),
+    })
+    .nullable()
+    .optional(),
+  query: z
+    .strictObject({
+      kind: z.enum(TRACE_STORES),
+      url: z.string(),
+      apiKey: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+  waitMs: ms(0).optional(),
+});
+
+type TracesSection = z.infer<typeof schema>;
+
+const EXAMPLE_RECEIVE = 'receive: { port: 4318 }';
+const EXAMPLE_QUERY = 'query: { kind: tempo, url: https://tempo.example.com, apiKey: "${TRACES_KEY}" }';
+
+/**
+ * Sets `config.traces` when the section is given (left null otherwise). `written` is the section as
+ * written, for quoting a URL without a substituted secret; the key is never quoted.
+ */
+export function resolve(config: Config, resolved: TracesSection | null | undefined, written: TracesSection | null | undefined, r: Resolution): void {
+  if (!resolved) return;
+  const receive = resolved.receive ?? null;
+  const query = resolved.query ?? null;
+  if (receive && query) {
+    r.errors.push(
+      r.issueAt(['traces'], 'traces has both receive and query: spans come from one place', `keep receive for an agent started in the same job, or query for a deployed agent whose spans go to a trace store`),
+    );
+    return;
+  }
+  if (!receive && !query) {
+    r.errors.push(r.issueAt(['traces'], 'traces needs receive or query: where the agent\u2019s spans come from', `add ${EXAMPLE_RECEIVE} (an agent started in the same job) or ${EXAMPLE_QUERY}`));
+    return;
+  }
+  const waitMs = resolved.waitMs ?? TRACES_DEFAULTS.waitMs;
+  if (receive) {
+    config.traces = { receive: { port: receive.port ?? TRACES_DEFAULTS.port }, query: null, waitMs };
+    return;
+  }
+  const q = query!;
+  const writtenQuery = written?.query ?? null;
+  let ok = true;
+  const problem = urlProblem(q.url);
+  if (problem !== null) {
+    ok = false;
+    r.errors.push(r.issueAt(['traces', 'query', 'url'], `traces.query.url ${quote(shownUrl(writtenQuery?.url ?? ''))} ${problem}`, `give the store's base address, e.g. url: ${exampleUrl(q.kind)}`));
+  } else if (new URL(q.url).search !== '') {
+    ok = false;
+    r.errors.push(
+      r.issueAt(['traces', 'query', 'url'], `traces.query.url ${quote(shownUrl(writtenQuery?.url ?? ''))} has a query string: the trace's path is added to the base address`, `give the store's base address without "?...", e.g. url: ${exampleUrl(q.kind)}`),
+    );
+  }
+  const apiKey = q.apiKey === undefined || q.apiKey === null || q.apiKey === '' ? null : q.apiKey;
+  if (q.kind === 'langfuse' && (apiKey === null || !/^[^:]+:.+$/s.test(apiKey))) {
+    ok = false;
+    r.errors.push(
+      r.issueAt(
+        apiKey === null ? ['traces', 'query'] : ['traces', 'query', 'apiKey'],
+        apiKey === null ? 'traces.query.apiKey is not set: Langfuse answers only with a project\u2019s keys' : 'traces.query.apiKey for Langfuse must be "public:secret" (the project\u2019s public key, a colon, its secret key)',
+        'set apiKey: "${LANGFUSE_PUBLIC_KEY}:${LANGFUSE_SECRET_KEY}" and export both (repository secrets in a workflow)',
+      ),
+    );
+  }
+  const writtenKey = writtenQuery?.apiKey;
+  if (apiKey !== null && typeof writtenKey === 'string' && !writtenKey.includes('${')) {
+    // A key written into config.yml is in the repository for anyone who can read it.
+    r.warnings.push(r.issueAt(['traces', 'query', 'apiKey'], 'traces.query.apiKey is written in the file: anyone who can read the repository can use it', 'move it to a secret and write apiKey: "${TRACES_KEY}" (export TRACES_KEY, or set it from secrets in the workflow env)'));
+  }
+  if (!ok) return;
+  // The key is a secret even when written in the file: never printed, logged or written.
+  if (apiKey !== null) config.secrets.push(apiKey);
+  config.traces = { receive: null, query: { kind: q.kind, url: q.url.replace(/\/+$/, ''), apiKey }, waitMs };
+}
+
+/** A URL as shown in a message: without a user and password (`https://user:pw@host` -> `https://host`). */
+export function shownUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1');
+}
+
+function exampleUrl(kind: NonNullable<TracesConfig['query']>['kind']): string {
+  return { tempo: 'https://tempo.example.com', jaeger: 'http://127.0.0.1:16686', langfuse: 'https://cloud.langfuse.com' }[kind];
+}

@@ -1,0 +1,27 @@
+// Where a run's spans come from (docs/traces.md): the receiver or a store's query client, from
+// config.yml's `traces:`. The wiring into runs starts one source per run and closes it at the end.
+
+import type { SpanSource, TracesConfig } from '../types.js';
+import { createQuerySource, type PollClock } from './query.js';
+import { startReceiver, type Timers } from './receiver.js';
+
+export { startReceiver, MAX_BODY_BYTES, type Receiver, type Timers } from './receiver.js';
+export { createQuerySource, TraceStoreError, type PollClock } from './query.js';
+
+/** A started span source and the line that says where it reads spans (for the run's log). */
+export interface StartedSource {
+  source: SpanSource;
+  /** "receiving spans (OTLP/HTTP) at http://127.0.0.1:4318/v1/traces" or "reading spans from tempo at https://...". */
+  where: string;
+}
+
+/** Starts the source `traces:` names; a receiver's port in use is a UserError. */
+export async function startSpanSource(config: TracesConfig, deps: { timers?: Timers; clock?: PollClock } = {}): Promise<StartedSource> {
+  if (config.receive) {
+    const receiver = await startReceiver({ port: config.receive.port, waitMs: config.waitMs, ...(deps.timers ? { timers: deps.timers } : {}) });
+    return { source: receiver, where: `receiving spans (OTLP/HTTP) at ${receiver.endpoint}/v1/traces: set OTEL_EXPORTER_OTLP_ENDPOINT=${receiver.endpoint} for the agent` };
+  }
+  if (!config.query) throw new Error('traces has neither receive nor query');
+  const source = createQuerySource({ ...config.query, waitMs: config.waitMs, ...(deps.clock ? { clock: deps.clock } : {}) });
+  return { source, where: `reading spans from ${config.query.kind} at ${config.query.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1')}` };
+}

@@ -1,0 +1,109 @@
+// Langfuse's trace (GET /api/public/traces/<id>, its TraceWithFullDetails) -> `Span` (docs/traces.md,
+// "Query: Langfuse"). Each observation is a span: its id, parentObservationId, name, startTime /
+// endTime (ISO), and level ERROR as status error with its statusMessage. Langfuse keeps an
+// OpenTelemetry span's attributes in the observation's metadata (`metadata.attributes`, values as
+// text, the whole map sometimes as JSON text): they are read back; and a TOOL or GENERATION
+// observation also gets the GenAI semantic-convention attributes its own fields say (tool name,
+// input and output; model and usage), unless the span had them, so the span mapping reads a tool
+// call or a model call whichever SDK reported it to Langfuse.
+
+import type { Span, SpanAttributeValue } from '../types.js';
+
+/** The spans of a Langfuse trace answer; throws on a body that is no Langfuse trace. */
+export function spansOfLangfuse(body: unknown): Span[] {
+  if (!isObject(body) || !Array.isArray(body.observations)) throw new Error('not a Langfuse trace: expected an object with observations');
+  const traceId = typeof body.id === 'string' ? body.id.toLowerCase() : '';
+  const out: Span[] = [];
+  for (const o of body.observations) {
+    if (!isObject(o) || typeof o.id !== 'string') continue;
+    const startMs = timeOf(o.startTime);
+    if (startMs === null) continue;
+    const endMs = timeOf(o.endTime);
+    const metadata = objectOf(o.metadata);
+    const attributes = attributesOf(objectOf(metadata?.attributes));
+    const type = typeof o.type === 'string' ? o.type.toUpperCase() : 'SPAN';
+    const name = typeof o.name === 'string' && o.name !== '' ? o.name : type.toLowerCase();
+    attributes['langfuse.observation.type'] = type;
+    if (type === 'TOOL') toolAttributes(attributes, name, o);
+    if (type === 'GENERATION') generationAttributes(attributes, o);
+    const error = o.level === 'ERROR';
+    const serviceName = objectOf(metadata?.resourceAttributes)?.['service.name'];
+    out.push({
+      traceId: typeof o.traceId === 'string' && o.traceId !== '' ? o.traceId.toLowerCase() : traceId,
+      spanId: o.id.toLowerCase(),
+      parentSpanId: typeof o.parentObservationId === 'string' && o.parentObservationId !== '' ? o.parentObservationId.toLowerCase() : null,
+      name,
+      startMs,
+      endMs: endMs === null || endMs < startMs ? startMs : endMs,
+      status: error ? 'error' : 'unset',
+      statusMessage: error && typeof o.statusMessage === 'string' && o.statusMessage !== '' ? o.statusMessage : null,
+      attributes,
+      service: typeof serviceName === 'string' && serviceName !== '' ? serviceName : null,
+    });
+  }
+  return out.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+
+function toolAttributes(attributes: Record<string, SpanAttributeValue>, name: string, o: Record<string, unknown>): void {
+  attributes['gen_ai.operation.name'] ??= 'execute_tool';
+  attributes['gen_ai.tool.name'] ??= name;
+  if (o.input !== undefined && o.input !== null) attributes['gen_ai.tool.call.arguments'] ??= textOf(o.input);
+  if (o.output !== undefined && o.output !== null) attributes['gen_ai.tool.call.result'] ??= textOf(o.output);
+}
+
+function generationAttributes(attributes: Record<string, SpanAttributeValue>, o: Record<string, unknown>): void {
+  attributes['gen_ai.operation.name'] ??= 'chat';
+  if (typeof o.model === 'string' && o.model !== '') attributes['gen_ai.request.model'] ??= o.model;
+  // usageDetails (input, output, total) is current; usage (input, output) is the deprecated form.
+  const details = objectOf(o.usageDetails) ?? {};
+  const usage = objectOf(o.usage) ?? {};
+  const input = numberOf(details.input) ?? numberOf(usage.input);
+  const output = numberOf(details.output) ?? numberOf(usage.output);
+  if (input !== null) attributes['gen_ai.usage.input_tokens'] = numberOf(attributes['gen_ai.usage.input_tokens']) ?? input;
+  if (output !== null) attributes['gen_ai.usage.output_tokens'] = numberOf(attributes['gen_ai.usage.output_tokens']) ?? output;
+}
+
+/** metadata.attributes: values kept as Langfuse stores them (text), lists and numbers read back when the text is one. */
+function attributesOf(map: Record<string, unknown> | null): Record<string, SpanAttributeValue> {
+  const out: Record<string, SpanAttributeValue> = {};
+  for (const [key, value] of Object.entries(map ?? {})) {
+    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[key] = value;
+    else if (Array.isArray(value) && value.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) out[key] = value as Array<string | number | boolean | null>;
+    else out[key] = JSON.stringify(value);
+  }
+  return out;
+}
+
+/** An object, or the object a JSON text holds (Langfuse returns nested metadata either way), or null. */
+function objectOf(v: unknown): Record<string, unknown> | null {
+  if (isObject(v)) return v;
+  if (typeof v === 'string' && v.startsWith('{')) {
+    try {
+      const parsed: unknown = JSON.parse(v);
+      return isObject(parsed) ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+function numberOf(v: unknown): number | null {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v)) return Number(v);
+  return null;
+}
+
+function textOf(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function timeOf(v: unknown): number | null {
+  if (typeof v !== 'string' || v === '') return null;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? null : t;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,187 @@
+// Query clients for trace stores (docs/traces.md, "Query: a trace store"): after a turn, its trace is
+// fetched by id from Tempo (`/api/v2/traces/<id>`, or `/api/traces/<id>` on a Tempo without the v2
+// API: its `{batches}` form), Jaeger (`/api/v3/traces/<id>`, OTLP JSON under `result`) or Langfuse
+// (`/api/public/traces/<id>`, basic auth from `public:secret`). Stores take a moment to index what
+// they receive: a 404, a 429 or a 5xx is asked again until `waitMs`, as is an answer that does not
+// yet hold the span under the sent span (the turn's top span, which ends last). The key goes in a
+// header and never into a message; errors name the URL (without user or password) and the status.
+
+import { Agent, request } from '../http/undici.js';
+import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
+import { spansOfLangfuse } from './langfuse.js';
+import { spansOfOtlp } from './otlp.js';
+
+/** The clock of the polling, injected so that tests wait for nothing. */
+export interface PollClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const realPollClock: PollClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(t);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      }
+      signal?.addEventListener('abort', done, { once: true });
+    }),
+};
+
+/** The pause before asking again: short at first (stores index within a second or two), then at most 1 s. */
+export const POLL_DELAYS_MS = [100, 200, 400, 800, 1000] as const;
+/** A trace's answer larger than this is refused (a turn's trace is far smaller). */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** One request's time limit (each poll also stops at waitMs). */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+export type StoreQuery = NonNullable<TracesConfig['query']>;
+
+export interface QuerySourceOptions extends StoreQuery {
+  waitMs: number;
+  clock?: PollClock;
+}
+
+/** A store's failure that asking again will not mend (a refused key, a wrong URL), or that lasted until waitMs. */
+export class TraceStoreError extends Error {
+  override name = 'TraceStoreError';
+}
+
+type Answer = { kind: 'spans'; spans: Span[] } | { kind: 'not found' } | { kind: 'failed'; why: string } | { kind: 'missing route' };
+
+export function createQuerySource(opts: QuerySourceOptions): SpanSource {
+  const clock = opts.clock ?? realPollClock;
+  const dispatcher = new Agent({ connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+  const headers = headersOf(opts);
+  const base = opts.url.replace(/\/+$/, '');
+  // Tempo: the v2 API first; a Tempo without it (its router answers "404 page not found") is asked the v1 way from then on.
+  let tempoV1 = false;
+
+  const pathOf = (traceId: string): string => {
+    if (opts.kind === 'jaeger') return `/api/v3/traces/${traceId}`;
+    if (opts.kind === 'langfuse') return `/api/public/traces/${traceId}`;
+    return tempoV1 ? `/api/traces/${traceId}` : `/api/v2/traces/${traceId}`;
+  };
+
+  const ask = async (traceId: string, signal: AbortSignal | undefined): Promise<Answer> => {
+    const url = `${base}${pathOf(traceId)}`;
+    const shown = shownUrl(url);
+    let status: number;
+    let text: string;
+    try {
+      const res = await request(url, { method: 'GET', headers, dispatcher, signal: signal ?? null });
+      status = res.statusCode;
+      text = await readText(res.body, shown);
+    } catch (e) {
+      if (e instanceof TraceStoreError) throw e;
+      if (signal?.aborted) return { kind: 'not found' };
+      return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    if (status === 404) {
+      if (opts.kind === 'tempo' && !tempoV1 && /page not found/i.test(text)) return { kind: 'missing route' };
+      return { kind: 'not found' };
+    }
+    if (status === 429 || status >= 500) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}` };
+    if (status < 200 || status > 299) throw new TraceStoreError(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${hintOf(opts.kind, status)}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new TraceStoreError(`${opts.kind} answered GET ${shown} with HTTP ${String(status)} but not JSON: is traces.query.url the store's API address?`);
+    }
+    try {
+      return { kind: 'spans', spans: spansOf(opts.kind, body).filter((s) => s.traceId === traceId) };
+    } catch (e) {
+      throw new TraceStoreError(`${opts.kind} answered GET ${shown} with JSON that is not a trace (${e instanceof Error ? e.message : String(e)}): is traces.query.kind right?`);
+    }
+  };
+
+  return {
+    register() {
+      // A store needs no registration: the trace is asked for by id after the turn.
+    },
+    async collect(traceId, sentSpanId, signal) {
+      const deadline = clock.now() + opts.waitMs;
+      let latest: Span[] = [];
+      let answered = false;
+      // The last attempt's failure (a 429, a 5xx, no connection); null after a 404 or an answer.
+      let failure: string | null = null;
+      for (let attempt = 0; ; attempt++) {
+        const answer = await ask(traceId, signal);
+        if (answer.kind === 'missing route') {
+          tempoV1 = true;
+          continue;
+        }
+        failure = answer.kind === 'failed' ? answer.why : null;
+        if (answer.kind === 'spans') {
+          answered = true;
+          latest = answer.spans;
+          if (latest.some((s) => s.parentSpanId === sentSpanId)) return done(latest, true);
+        }
+        const left = deadline - clock.now();
+        if (left <= 0 || signal?.aborted) break;
+        await clock.sleep(Math.min(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)]!, left), signal);
+      }
+      // A store that failed until the end and never answered is a failure to report, not a turn without spans.
+      if (!answered && failure !== null && !signal?.aborted) throw new TraceStoreError(`${failure}, until traces.waitMs (${String(opts.waitMs)} ms) passed`);
+      return done(latest, false);
+    },
+    late() {
+      // Spans a store indexes after the turn was read are not asked for again.
+      return 0;
+    },
+    close() {
+      return dispatcher.close();
+    },
+  };
+}
+
+function done(spans: Span[], complete: boolean): TurnSpans {
+  return { spans: [...spans].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs), complete };
+}
+
+function spansOf(kind: StoreQuery['kind'], body: unknown): Span[] {
+  if (kind === 'langfuse') return spansOfLangfuse(body);
+  const data = body as Record<string, unknown> | null;
+  // Jaeger: {result: {resourceSpans}}; Tempo v2: {trace: {resourceSpans}}; Tempo v1: {batches}.
+  if (kind === 'jaeger') return spansOfOtlp(data?.result ?? data).spans;
+  return spansOfOtlp(data && typeof data === 'object' && 'trace' in data ? (data.trace ?? {}) : data).spans;
+}
+
+/** The store's auth: Langfuse's basic auth from public:secret; for Tempo and Jaeger, user:password as basic auth, any other key as a bearer token. */
+function headersOf(opts: StoreQuery): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const key = opts.apiKey;
+  if (key === null) return headers;
+  if (opts.kind === 'langfuse' || key.includes(':')) headers.authorization = `Basic ${Buffer.from(key, 'utf8').toString('base64')}`;
+  else headers.authorization = `Bearer ${key}`;
+  return headers;
+}
+
+function hintOf(kind: StoreQuery['kind'], status: number): string {
+  if (status === 401 || status === 403) return kind === 'langfuse' ? ': check traces.query.apiKey ("public:secret" of the project the agent sends its traces to)' : ': check traces.query.apiKey';
+  if (status === 400) return ': is traces.query.kind right for this store?';
+  return '';
+}
+
+async function readText(body: AsyncIterable<Buffer> & { destroy?: () => void }, shown: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) {
+      body.destroy?.();
+      throw new TraceStoreError(`the answer to GET ${shown} is over ${String(MAX_ANSWER_BYTES)} bytes: not one turn's trace`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A URL as shown in messages: no user, password or query string. */
+function shownUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1').replace(/[?#].*$/, '');
+}

@@ -1,0 +1,304 @@
+// Query clients (docs/traces.md, "Query: a trace store") against loopback servers that answer as
+// Tempo (both forms), Jaeger v3 and Langfuse do, with 404s before the trace is indexed; the clock is
+// injected, so the polling waits for nothing.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createQuerySource, TraceStoreError, type PollClock, type QuerySourceOptions } from '../../src/traces/query.js';
+import type { SpanSource } from '../../src/types.js';
+
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const SENT = '00f067aa0ba902b7';
+const TOP = '53995c3f42cd8ad8';
+const TOOL = 'a1b2c3d4e5f60718';
+const b64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
+
+interface Seen {
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+type Reply = { status: number; body: string };
+
+const servers: Server[] = [];
+const sources: SpanSource[] = [];
+afterEach(async () => {
+  for (const s of sources.splice(0)) await s.close();
+  for (const s of servers.splice(0)) await new Promise((resolve) => s.close(resolve));
+});
+
+/** A store on 127.0.0.1 answering each request with the next reply of `route(path)` (the last one repeats). */
+async function store(route: (path: string) => Reply[]): Promise<{ url: string; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const count = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const path = req.url ?? '';
+    seen.push({ path, headers: req.headers });
+    const replies = route(path);
+    const n = count.get(path) ?? 0;
+    count.set(path, n + 1);
+    const reply = replies[Math.min(n, replies.length - 1)]!;
+    res.writeHead(reply.status, { 'content-type': reply.body.startsWith('{') ? 'application/json' : 'text/plain' });
+    res.end(reply.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`, seen };
+}
+
+/** A clock whose sleeps pass at once and move time on. */
+function clock(): PollClock & { slept: number[] } {
+  let t = 1_000_000;
+  const slept: number[] = [];
+  return { slept, now: () => t, sleep: async (ms) => void (slept.push(ms), (t += ms)) };
+}
+
+function source(opts: Omit<QuerySourceOptions, 'clock'>, c = clock()): SpanSource {
+  const s = createQuerySource({ ...opts, clock: c });
+  sources.push(s);
+  return s;
+}
+
+const NOT_FOUND: Reply = { status: 404, body: 'trace not found' };
+
+/** Tempo's span: base64 ids, enum names, nanoseconds as text (its protobuf-JSON mapping). */
+const tempoSpans = (withTop: boolean): unknown[] => [
+  ...(withTop ? [{ traceId: b64(TRACE), spanId: b64(TOP), parentSpanId: b64(SENT), name: 'POST /api/chat', kind: 'SPAN_KIND_SERVER', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000002900000000', status: {} }] : []),
+  {
+    traceId: b64(TRACE),
+    spanId: b64(TOOL),
+    parentSpanId: b64(TOP),
+    name: 'execute_tool lookup_order',
+    kind: 'SPAN_KIND_INTERNAL',
+    startTimeUnixNano: '1700000000500000000',
+    endTimeUnixNano: '1700000002400000000',
+    attributes: [
+      { key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } },
+      { key: 'gen_ai.tool.name', value: { stringValue: 'lookup_order' } },
+      { key: 'retries', value: { intValue: '2' } },
+    ],
+    status: { code: 'STATUS_CODE_ERROR', message: 'order service unavailable' },
+  },
+];
+const RESOURCE = { attributes: [{ key: 'service.name', value: { stringValue: 'support-agent' } }] };
+const TOOL_SPAN = {
+  traceId: TRACE,
+  spanId: TOOL,
+  parentSpanId: TOP,
+  name: 'execute_tool lookup_order',
+  startMs: 1_700_000_000_500,
+  endMs: 1_700_000_002_400,
+  status: 'error',
+  statusMessage: 'order service unavailable',
+  attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', retries: 2 },
+  service: 'support-agent',
+};
+
+describe('Tempo', () => {
+  it('asks /api/v2/traces/<id> until the trace is indexed; reads its base64 ids and enum names', async () => {
+    const v2 = JSON.stringify({ trace: { resourceSpans: [{ resource: RESOURCE, scopeSpans: [{ scope: { name: 'agent' }, spans: tempoSpans(true) }] }] }, metrics: { inspectedBytes: '1' } });
+    const s = await store(() => [NOT_FOUND, NOT_FOUND, { status: 200, body: v2 }]);
+    const c = clock();
+    const src = source({ kind: 'tempo', url: `${s.url}/tempo/`, apiKey: 'glc_token_1234', waitMs: 5000 }, c);
+    src.register(TRACE, SENT);
+    const got = await src.collect(TRACE, SENT);
+    expect(got.complete).toBe(true);
+    expect(got.spans.map((x) => x.spanId)).toEqual([TOP, TOOL]);
+    expect(got.spans[1]).toEqual(TOOL_SPAN);
+    expect(s.seen.map((x) => x.path)).toEqual([`/tempo/api/v2/traces/${TRACE}`, `/tempo/api/v2/traces/${TRACE}`, `/tempo/api/v2/traces/${TRACE}`]);
+    expect(s.seen[0]!.headers.authorization).toBe('Bearer glc_token_1234');
+    expect(c.slept).toEqual([100, 200]);
+    expect(src.late(TRACE)).toBe(0);
+  });
+
+  it('a Tempo without the v2 API is asked /api/traces/<id>: its {batches} form, older instrumentationLibrarySpans too', async () => {
+    const v1 = JSON.stringify({ batches: [{ resource: RESOURCE, instrumentationLibrarySpans: [{ instrumentationLibrary: { name: 'agent' }, spans: tempoSpans(true) }] }] });
+    const s = await store((path) => (path.startsWith('/api/v2/') ? [{ status: 404, body: '404 page not found\n' }] : [NOT_FOUND, { status: 200, body: v1 }]));
+    const src = source({ kind: 'tempo', url: s.url, apiKey: 'user-1:password-2', waitMs: 5000 });
+    const got = await src.collect(TRACE, SENT);
+    expect(got.complete).toBe(true);
+    expect(got.spans[1]).toEqual(TOOL_SPAN);
+    expect(s.seen.map((x) => x.path)).toEqual([`/api/v2/traces/${TRACE}`, `/api/traces/${TRACE}`, `/api/traces/${TRACE}`]);
+    // user:password is basic auth (Grafana Cloud's instance id and token).
+    expect(s.seen[0]!.headers.authorization).toBe(`Basic ${Buffer.from('user-1:password-2').toString('base64')}`);
+  });
+});
+
+describe('Jaeger', () => {
+  it('asks /api/v3/traces/<id> (OTLP JSON under result: hex ids, enum numbers) after its "No traces found" 404s', async () => {
+    const otlp = JSON.stringify({
+      result: {
+        resourceSpans: [
+          {
+            resource: RESOURCE,
+            scopeSpans: [
+              {
+                scope: { name: 'agent' },
+                spans: [
+                  { traceId: TRACE, spanId: TOP, parentSpanId: SENT, name: 'POST /api/chat', kind: 2, startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000002900000000', status: {} },
+                  { ...TOOL_JSON, status: { code: 2, message: 'order service unavailable' } },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const s = await store(() => [{ status: 404, body: '{"error":{"httpCode":404,"message":"No traces found"}}' }, { status: 200, body: otlp }]);
+    const src = source({ kind: 'jaeger', url: s.url, apiKey: null, waitMs: 5000 });
+    const got = await src.collect(TRACE, SENT);
+    expect(got).toMatchObject({ complete: true });
+    expect(got.spans[1]).toEqual(TOOL_SPAN);
+    expect(s.seen.map((x) => x.path)).toEqual([`/api/v3/traces/${TRACE}`, `/api/v3/traces/${TRACE}`]);
+    expect(s.seen[0]!.headers.authorization).toBeUndefined();
+  });
+});
+
+const TOOL_JSON = {
+  traceId: TRACE,
+  spanId: TOOL,
+  parentSpanId: TOP,
+  name: 'execute_tool lookup_order',
+  kind: 1,
+  startTimeUnixNano: '1700000000500000000',
+  endTimeUnixNano: '1700000002400000000',
+  attributes: [
+    { key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } },
+    { key: 'gen_ai.tool.name', value: { stringValue: 'lookup_order' } },
+    { key: 'retries', value: { intValue: '2' } },
+  ],
+};
+
+describe('Langfuse', () => {
+  const KEY = 'pk-lf-1234:sk-lf-5678';
+  const trace = {
+    id: TRACE,
+    timestamp: '2023-11-14T22:13:20.000Z',
+    name: 'POST /api/chat',
+    htmlPath: `/project/p1/traces/${TRACE}`,
+    latency: 2.9,
+    totalCost: 0.0001,
+    scores: [],
+    observations: [
+      { id: TOP, traceId: TRACE, type: 'AGENT', name: 'POST /api/chat', startTime: '2023-11-14T22:13:20.000Z', endTime: '2023-11-14T22:13:22.900Z', level: 'DEFAULT', statusMessage: null, parentObservationId: SENT, metadata: { resourceAttributes: { 'service.name': 'support-agent' } } },
+      {
+        id: 'c0ffee00c0ffee00',
+        traceId: TRACE,
+        type: 'GENERATION',
+        name: 'chat gpt-4o-mini',
+        startTime: '2023-11-14T22:13:20.010Z',
+        endTime: '2023-11-14T22:13:20.450Z',
+        model: 'gpt-4o-mini',
+        level: 'DEFAULT',
+        statusMessage: null,
+        parentObservationId: TOP,
+        usage: { input: 1, output: 1, total: 2, unit: 'TOKENS' },
+        usageDetails: { input: 120, output: 30, total: 150 },
+        // Langfuse keeps metadata as text in places: read back either way.
+        metadata: JSON.stringify({ attributes: { 'gen_ai.system': 'openai' }, resourceAttributes: { 'service.name': 'support-agent' } }),
+      },
+      {
+        id: TOOL,
+        traceId: TRACE,
+        type: 'TOOL',
+        name: 'lookup_order',
+        startTime: '2023-11-14T22:13:20.500Z',
+        endTime: '2023-11-14T22:13:22.400Z',
+        level: 'ERROR',
+        statusMessage: 'order service unavailable',
+        parentObservationId: TOP,
+        input: { orderId: 'A1' },
+        output: null,
+        metadata: {},
+      },
+    ],
+  };
+
+  it('asks /api/public/traces/<id> with basic auth from public:secret; observations become spans', async () => {
+    const s = await store(() => [{ status: 404, body: '{"message":"Trace not found"}' }, { status: 200, body: JSON.stringify(trace) }]);
+    const src = source({ kind: 'langfuse', url: s.url, apiKey: KEY, waitMs: 30_000 });
+    const got = await src.collect(TRACE, SENT);
+    expect(got.complete).toBe(true);
+    expect(s.seen.map((x) => x.path)).toEqual([`/api/public/traces/${TRACE}`, `/api/public/traces/${TRACE}`]);
+    expect(s.seen[0]!.headers.authorization).toBe(`Basic ${Buffer.from(KEY).toString('base64')}`);
+    expect(got.spans).toEqual([
+      { traceId: TRACE, spanId: TOP, parentSpanId: SENT, name: 'POST /api/chat', startMs: 1_700_000_000_000, endMs: 1_700_000_002_900, status: 'unset', statusMessage: null, attributes: { 'langfuse.observation.type': 'AGENT' }, service: 'support-agent' },
+      {
+        traceId: TRACE,
+        spanId: 'c0ffee00c0ffee00',
+        parentSpanId: TOP,
+        name: 'chat gpt-4o-mini',
+        startMs: 1_700_000_000_010,
+        endMs: 1_700_000_000_450,
+        status: 'unset',
+        statusMessage: null,
+        attributes: { 'gen_ai.system': 'openai', 'langfuse.observation.type': 'GENERATION', 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.usage.input_tokens': 120, 'gen_ai.usage.output_tokens': 30 },
+        service: 'support-agent',
+      },
+      {
+        traceId: TRACE,
+        spanId: TOOL,
+        parentSpanId: TOP,
+        name: 'lookup_order',
+        startMs: 1_700_000_000_500,
+        endMs: 1_700_000_002_400,
+        status: 'error',
+        statusMessage: 'order service unavailable',
+        attributes: { 'langfuse.observation.type': 'TOOL', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'gen_ai.tool.call.arguments': '{"orderId":"A1"}' },
+        service: null,
+      },
+    ]);
+  });
+});
+
+describe('waiting and failing', () => {
+  it('a trace never found: at waitMs no spans, incomplete; the sleeps add up to waitMs', async () => {
+    const s = await store(() => [NOT_FOUND]);
+    const c = clock();
+    const src = source({ kind: 'jaeger', url: s.url, apiKey: null, waitMs: 2000 }, c);
+    expect(await src.collect(TRACE, SENT)).toEqual({ spans: [], complete: false });
+    expect(c.slept).toEqual([100, 200, 400, 800, 500]);
+    expect(s.seen).toHaveLength(6);
+  });
+
+  it('a trace without the span under the sent span is asked again; at waitMs its spans are handed over, incomplete', async () => {
+    const partial = JSON.stringify({ trace: { resourceSpans: [{ resource: RESOURCE, scopeSpans: [{ spans: tempoSpans(false) }] }] } });
+    const s = await store(() => [{ status: 200, body: partial }]);
+    const src = source({ kind: 'tempo', url: s.url, apiKey: null, waitMs: 300 });
+    const got = await src.collect(TRACE, SENT);
+    expect(got.complete).toBe(false);
+    expect(got.spans).toEqual([TOOL_SPAN]);
+    expect(s.seen).toHaveLength(3);
+  });
+
+  it('a refused key is an error at once, naming the URL without user or password and the status, never the key', async () => {
+    const s = await store(() => [{ status: 401, body: '{"message":"Invalid credentials"}' }]);
+    const url = s.url.replace('http://', 'http://admin:pw-9999@');
+    const src = source({ kind: 'langfuse', url, apiKey: 'pk-lf-1:sk-lf-secret-2', waitMs: 5000 });
+    const error = await src.collect(TRACE, SENT).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TraceStoreError);
+    expect((error as Error).message).toBe(`langfuse answered HTTP 401 for GET ${s.url}/api/public/traces/${TRACE}: check traces.query.apiKey ("public:secret" of the project the agent sends its traces to)`);
+    expect((error as Error).message).not.toMatch(/secret-2|pw-9999/);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it('a store failing until waitMs is an error with its last status; a failure then a 404 is a turn without spans', async () => {
+    const down = await store(() => [{ status: 503, body: 'unavailable' }]);
+    const src = source({ kind: 'jaeger', url: down.url, apiKey: null, waitMs: 300 });
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(`jaeger answered HTTP 503 for GET ${down.url}/api/v3/traces/${TRACE}, until traces.waitMs (300 ms) passed`);
+    const flaky = await store(() => [{ status: 503, body: 'unavailable' }, NOT_FOUND]);
+    const src2 = source({ kind: 'jaeger', url: flaky.url, apiKey: null, waitMs: 300 });
+    expect(await src2.collect(TRACE, SENT)).toEqual({ spans: [], complete: false });
+  });
+
+  it('an answer that is not a trace names the setting to check', async () => {
+    const s = await store(() => [{ status: 200, body: '<html>login</html>' }]);
+    const src = source({ kind: 'tempo', url: s.url, apiKey: null, waitMs: 300 });
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(`tempo answered GET ${s.url}/api/v2/traces/${TRACE} with HTTP 200 but not JSON: is traces.query.url the store's API address?`);
+    const lf = await store(() => [{ status: 200, body: '{"data": []}' }]);
+    const src2 = source({ kind: 'langfuse', url: lf.url, apiKey: 'a:b', waitMs: 300 });
+    await expect(src2.collect(TRACE, SENT)).rejects.toThrow(/with JSON that is not a trace \(not a Langfuse trace: expected an object with observations\): is traces.query.kind right\?/);
+  });
+});

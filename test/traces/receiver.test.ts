@@ -1,0 +1,302 @@
+// The OTLP/HTTP receiver (docs/traces.md, "Receive: an OTLP/HTTP receiver"), fed by the real
+// OpenTelemetry SDK and its OTLP exporters (protobuf and JSON, with and without gzip) on 127.0.0.1,
+// and by hand-made requests for what the exporters never send (garbage, other types, 16 MB).
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { gzipSync } from 'node:zlib';
+import { context, SpanStatusCode, trace, TraceFlags, type Span as OtelSpan } from '@opentelemetry/api';
+import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import protobuf from 'protobufjs/light.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UserError } from '../../src/errors.js';
+import { OTLP_DESCRIPTOR } from '../../src/traces/proto/descriptor.js';
+import { startReceiver, type Receiver, type Timers } from '../../src/traces/receiver.js';
+
+const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR as unknown as protobuf.INamespace);
+const RpcStatus = root.lookupType('google.rpc.Status');
+const ExportResponse = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse');
+
+/** Timers fired by the test: `fire()` runs every pending one (the turn's waitMs has passed). */
+function manualTimers(): Timers & { pending: number; fire(): void } {
+  const pending = new Set<() => void>();
+  return {
+    after(_ms, fire) {
+      pending.add(fire);
+      return () => pending.delete(fire);
+    },
+    get pending() {
+      return pending.size;
+    },
+    fire() {
+      for (const f of [...pending]) {
+        pending.delete(f);
+        f();
+      }
+    },
+  };
+}
+
+const open: Receiver[] = [];
+const providers: BasicTracerProvider[] = [];
+afterEach(async () => {
+  for (const p of providers.splice(0)) await p.shutdown();
+  for (const r of open.splice(0)) await r.close();
+});
+
+async function receiver(timers = manualTimers()): Promise<{ r: Receiver; timers: ReturnType<typeof manualTimers> }> {
+  const r = await startReceiver({ port: 0, waitMs: 5000, timers });
+  open.push(r);
+  return { r, timers };
+}
+
+/** A tracer exporting every span as it ends through `exporter`, as an agent's SDK set-up does. */
+function tracerWith(exporter: SpanExporter): { tracer: ReturnType<BasicTracerProvider['getTracer']>; flush: () => Promise<void> } {
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': 'support-agent' }),
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  providers.push(provider);
+  return { tracer: provider.getTracer('agent'), flush: () => provider.forceFlush() };
+}
+
+const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
+let next = 1;
+/** A fresh trace id and sent span id, as agent-replay's traceparent carries them. */
+function turnIds(): { traceId: string; sentSpanId: string } {
+  next += 1;
+  return { traceId: `4bf92f3577b34da6a3ce929d${hex(next, 8)}`, sentSpanId: `00f067aa${hex(next, 8)}` };
+}
+
+/** The agent's work for a turn: a top span (child of the sent span), a model call and a tool call that fails. */
+function agentTurn(tracer: ReturnType<BasicTracerProvider['getTracer']>, ids: { traceId: string; sentSpanId: string }, opts: { top?: boolean } = {}): void {
+  const parent = trace.setSpanContext(context.active(), { traceId: ids.traceId, spanId: ids.sentSpanId, traceFlags: TraceFlags.SAMPLED, isRemote: true });
+  const top: OtelSpan = tracer.startSpan('POST /api/chat', { startTime: 1_700_000_000_000 }, parent);
+  const inTop = trace.setSpan(parent, top);
+  const model = tracer.startSpan('chat gpt-4o-mini', { startTime: 1_700_000_000_010, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 120, 'gen_ai.usage.output_tokens': 30 } }, inTop);
+  model.end(1_700_000_000_500);
+  const tool = tracer.startSpan('execute_tool lookup_order', { startTime: 1_700_000_000_510, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'tags': ['a', 'b'] } }, inTop);
+  tool.recordException(new Error('order service unavailable'));
+  tool.setStatus({ code: SpanStatusCode.ERROR });
+  tool.end(1_700_000_001_200);
+  if (opts.top !== false) top.end(1_700_000_001_250);
+}
+
+interface Answer {
+  status: number;
+  type: string | undefined;
+  body: Buffer;
+}
+
+function post(url: string, headers: Record<string, string>, body: Buffer | string, path = '/v1/traces', method = 'POST'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const OTLP_JSON = (traceId: string, spanId: string, parentSpanId: string): string =>
+  JSON.stringify({
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'json-agent' } }] },
+        scopeSpans: [{ spans: [{ traceId, spanId, parentSpanId, name: 'top', kind: 2, startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000250000000', attributes: [{ key: 'n', value: { intValue: '7' } }], status: {} }] }],
+      },
+    ],
+  });
+
+describe('OTLP/HTTP receiver with the OpenTelemetry SDK exporters', () => {
+  it.each([
+    ['protobuf', (url: string) => new ProtoExporter({ url })],
+    ['protobuf, gzip', (url: string) => new ProtoExporter({ url, compression: 'gzip' as never })],
+    ['JSON', (url: string) => new JsonExporter({ url })],
+    ['JSON, gzip', (url: string) => new JsonExporter({ url, compression: 'gzip' as never })],
+  ])('reads %s exports into spans; the turn is complete when the span under the sent span has arrived', async (_name, makeExporter) => {
+    const { r, timers } = await receiver();
+    const { tracer, flush } = tracerWith(makeExporter(`${r.endpoint}/v1/traces`));
+    const ids = turnIds();
+    r.register(ids.traceId, ids.sentSpanId);
+    agentTurn(tracer, ids);
+    await flush();
+    const got = await r.collect(ids.traceId, ids.sentSpanId);
+    expect(timers.pending).toBe(0);
+    expect(got.complete).toBe(true);
+    expect(got.spans.map((s) => s.name)).toEqual(['POST /api/chat', 'chat gpt-4o-mini', 'execute_tool lookup_order']);
+    const [top, model, tool] = got.spans;
+    expect(top).toMatchObject({ traceId: ids.traceId, parentSpanId: ids.sentSpanId, startMs: 1_700_000_000_000, endMs: 1_700_000_001_250, status: 'unset', statusMessage: null, service: 'support-agent' });
+    expect(model).toMatchObject({ parentSpanId: top!.spanId, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 120, 'gen_ai.usage.output_tokens': 30 } });
+    expect(tool).toMatchObject({ status: 'error', statusMessage: 'order service unavailable', attributes: { 'gen_ai.tool.name': 'lookup_order', tags: ['a', 'b'] } });
+    expect(tool!.spanId).toMatch(/^[0-9a-f]{16}$/);
+    expect(r.late(ids.traceId)).toBe(0);
+  });
+
+  it('keeps only the spans of registered trace ids', async () => {
+    const { r, timers } = await receiver();
+    const { tracer, flush } = tracerWith(new ProtoExporter({ url: `${r.endpoint}/v1/traces` }));
+    const other = turnIds();
+    agentTurn(tracer, other);
+    await flush();
+    // Registered only after its spans arrived: they were dropped, so the turn waits and ends empty.
+    const waiting = r.collect(other.traceId, other.sentSpanId);
+    expect(timers.pending).toBe(1);
+    timers.fire();
+    expect(await waiting).toEqual({ spans: [], complete: false });
+  });
+
+  it('waits for the span under the sent span; at waitMs hands over what came, incomplete; later spans count as late', async () => {
+    const { r, timers } = await receiver();
+    const { tracer, flush } = tracerWith(new JsonExporter({ url: `${r.endpoint}/v1/traces` }));
+    const ids = turnIds();
+    r.register(ids.traceId, ids.sentSpanId);
+    agentTurn(tracer, ids, { top: false });
+    await flush();
+    const waiting = r.collect(ids.traceId, ids.sentSpanId);
+    timers.fire();
+    const got = await waiting;
+    expect(got.complete).toBe(false);
+    expect(got.spans.map((s) => s.name)).toEqual(['chat gpt-4o-mini', 'execute_tool lookup_order']);
+    // The top span, and a span of another export, arrive after the turn was read.
+    const top = await post(r.endpoint, { 'content-type': 'application/json' }, OTLP_JSON(ids.traceId, 'aaaaaaaaaaaaaaaa', ids.sentSpanId));
+    expect(top.status).toBe(200);
+    expect(r.late(ids.traceId)).toBe(1);
+  });
+
+  it('a collect that is waiting resolves when the top span arrives, without its timer', async () => {
+    const { r, timers } = await receiver();
+    const ids = turnIds();
+    r.register(ids.traceId, ids.sentSpanId);
+    const waiting = r.collect(ids.traceId, ids.sentSpanId);
+    expect(timers.pending).toBe(1);
+    const sent = await post(r.endpoint, { 'content-type': 'application/json' }, OTLP_JSON(ids.traceId, 'bbbbbbbbbbbbbbbb', ids.sentSpanId));
+    expect(sent.status).toBe(200);
+    expect(sent.type).toBe('application/json');
+    expect(JSON.parse(sent.body.toString())).toEqual({});
+    const got = await waiting;
+    expect(timers.pending).toBe(0);
+    expect(got).toEqual({
+      complete: true,
+      spans: [
+        { traceId: ids.traceId, spanId: 'bbbbbbbbbbbbbbbb', parentSpanId: ids.sentSpanId, name: 'top', startMs: 1_700_000_000_000, endMs: 1_700_000_000_250, status: 'unset', statusMessage: null, attributes: { n: 7 }, service: 'json-agent' },
+      ],
+    });
+  });
+
+  it('a trace id fixed for every turn (a traceparent in agent.headers): each turn reads the trace so far, complete by a top span that came after it was sent', async () => {
+    const { r, timers } = await receiver();
+    const ids = turnIds();
+    r.register(ids.traceId, ids.sentSpanId);
+    await post(r.endpoint, { 'content-type': 'application/json' }, OTLP_JSON(ids.traceId, 'dddddddddddddddd', ids.sentSpanId));
+    expect((await r.collect(ids.traceId, ids.sentSpanId)).spans.map((s) => s.spanId)).toEqual(['dddddddddddddddd']);
+    // The second turn: the first turn's top span does not make it complete.
+    r.register(ids.traceId, ids.sentSpanId);
+    const waiting = r.collect(ids.traceId, ids.sentSpanId);
+    expect(timers.pending).toBe(1);
+    await post(r.endpoint, { 'content-type': 'application/json' }, OTLP_JSON(ids.traceId, 'eeeeeeeeeeeeeeee', ids.sentSpanId));
+    const second = await waiting;
+    expect(second.complete).toBe(true);
+    expect(second.spans.map((s) => s.spanId).sort()).toEqual(['dddddddddddddddd', 'eeeeeeeeeeeeeeee']);
+    expect(r.late(ids.traceId)).toBe(0);
+  });
+
+  it('an aborted collect hands over what came, incomplete', async () => {
+    const { r, timers } = await receiver();
+    const ids = turnIds();
+    const abort = new AbortController();
+    const waiting = r.collect(ids.traceId, ids.sentSpanId, abort.signal);
+    abort.abort();
+    expect(await waiting).toEqual({ spans: [], complete: false });
+    expect(timers.pending).toBe(0);
+  });
+});
+
+describe('OTLP/HTTP receiver: answers as the OTLP specification says', () => {
+  it('refuses a body over 16 MB after decompression with 413, and keeps working', async () => {
+    const { r } = await receiver();
+    // 17 MB of JSON whitespace, a few kB gzipped: only the decompressed size counts.
+    const bomb = gzipSync(Buffer.from(`{"resourceSpans": []${' '.repeat(17 * 1024 * 1024)}}`));
+    expect(bomb.length).toBeLessThan(100_000);
+    const refused = await post(r.endpoint, { 'content-type': 'application/json', 'content-encoding': 'gzip' }, bomb);
+    expect(refused.status).toBe(413);
+    expect(JSON.parse(refused.body.toString())).toMatchObject({ message: expect.stringContaining('over 16777216 bytes after decompression') });
+    const ids = turnIds();
+    r.register(ids.traceId, ids.sentSpanId);
+    const { tracer, flush } = tracerWith(new ProtoExporter({ url: `${r.endpoint}/v1/traces`, compression: 'gzip' as never }));
+    agentTurn(tracer, ids);
+    await flush();
+    expect((await r.collect(ids.traceId, ids.sentSpanId)).spans).toHaveLength(3);
+  });
+
+  it('a body of exactly 16 MB is read', async () => {
+    const { r } = await receiver();
+    const body = `{"resourceSpans": []}`;
+    const exact = body + ' '.repeat(16 * 1024 * 1024 - body.length);
+    const ok = await post(r.endpoint, { 'content-type': 'application/json', 'content-encoding': 'gzip' }, gzipSync(Buffer.from(exact)));
+    expect(ok.status).toBe(200);
+  });
+
+  it('400 for garbage in either encoding, answered with a google.rpc.Status in that encoding', async () => {
+    const { r } = await receiver();
+    const proto = await post(r.endpoint, { 'content-type': 'application/x-protobuf' }, Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01]));
+    expect(proto.status).toBe(400);
+    expect(proto.type).toBe('application/x-protobuf');
+    expect(RpcStatus.toObject(RpcStatus.decode(proto.body))).toMatchObject({ code: 3, message: expect.stringContaining('not an OTLP ExportTraceServiceRequest in protobuf') });
+    const json = await post(r.endpoint, { 'content-type': 'application/json' }, '{"resourceSpans": ');
+    expect(json.status).toBe(400);
+    expect(JSON.parse(json.body.toString()).message).toMatch(/^not JSON: /);
+    const shape = await post(r.endpoint, { 'content-type': 'application/json' }, '{"resourceSpans": 3}');
+    expect(shape.status).toBe(400);
+    const gzip = await post(r.endpoint, { 'content-type': 'application/json', 'content-encoding': 'gzip' }, 'not gzip');
+    expect(gzip.status).toBe(400);
+  });
+
+  it('415 for another content type or encoding; 404 and 405 off the route', async () => {
+    const { r } = await receiver();
+    expect((await post(r.endpoint, { 'content-type': 'text/plain' }, 'x')).status).toBe(415);
+    expect((await post(r.endpoint, { 'content-type': 'application/json', 'content-encoding': 'br' }, '{}')).status).toBe(415);
+    expect((await post(r.endpoint, { 'content-type': 'application/json' }, '{}', '/v1/metrics')).status).toBe(404);
+    expect((await post(r.endpoint, { 'content-type': 'application/json' }, '', '/v1/traces', 'GET')).status).toBe(405);
+    // charset parameters are fine.
+    expect((await post(r.endpoint, { 'content-type': 'application/json; charset=utf-8' }, '{}')).status).toBe(200);
+  });
+
+  it('answers an empty protobuf ExportTraceServiceResponse, and a partial success for spans without valid ids', async () => {
+    const { r } = await receiver();
+    const empty = await post(r.endpoint, { 'content-type': 'application/x-protobuf' }, Buffer.alloc(0));
+    expect(empty.status).toBe(200);
+    expect(empty.type).toBe('application/x-protobuf');
+    expect(empty.body.length).toBe(0);
+    const bad = await post(r.endpoint, { 'content-type': 'application/json' }, OTLP_JSON('00000000000000000000000000000000', 'cccccccccccccccc', ''));
+    expect(bad.status).toBe(200);
+    expect(JSON.parse(bad.body.toString())).toEqual({ partialSuccess: { rejectedSpans: '1', errorMessage: 'a span has no valid trace id (16 bytes)' } });
+    expect(ExportResponse.toObject(ExportResponse.decode(Buffer.alloc(0)))).toEqual({});
+  });
+
+  it('listens on 127.0.0.1 only', async () => {
+    const { r } = await receiver();
+    expect(r.endpoint).toBe(`http://127.0.0.1:${String(r.port)}`);
+    const outside = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === 'IPv4')?.address ?? '::1';
+    const refused = await new Promise<string>((resolve) => {
+      const socket = connect({ host: outside, port: r.port });
+      socket.on('connect', () => {
+        socket.destroy();
+        resolve('connected');
+      });
+      socket.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+    });
+    expect(refused).not.toBe('connected');
+  });
+
+  it('a port in use is a user error naming the setting', async () => {
+    const { r } = await receiver();
+    await expect(startReceiver({ port: r.port, waitMs: 10 })).rejects.toThrow(UserError);
+    await expect(startReceiver({ port: r.port, waitMs: 10 })).rejects.toThrow(`traces.receive.port ${String(r.port)} is in use on 127.0.0.1`);
+  });
+});
