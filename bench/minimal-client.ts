@@ -7,6 +7,9 @@
 //
 //   node bench/minimal-client.mjs <requestsFile> <agentUrl> <concurrency>
 //
+// Its cold start (one request, `npm run bench -- cold`) is measured as the CLI's is: a bundled file
+// started by node, until it exits.
+//
 // requestsFile: JSON {"headers": {...}, "items": [[body, body, ...], ...]}: one array of request
 // bodies per item (a fixture: one; a persona script: its turns, sent in order).
 // stdout: one JSON line {"wallMs", "cpuMs", "requests", "failed", "maxRssKb", "latency"}: latency is
@@ -14,7 +17,9 @@
 // puts the latencyMs the engine recorded for the same requests (docs/latency.md).
 
 import { readFile } from 'node:fs/promises';
-import { Agent, request } from 'undici';
+// The two undici files the engine loads (src/http/undici.ts), not undici's index: the least code
+// that sends these requests, which is what its cold start is compared with (docs/performance.md).
+import { Agent, request } from '../src/http/undici.js';
 
 const [file, agentUrl, concurrencyText] = process.argv.slice(2);
 if (file === undefined || agentUrl === undefined || concurrencyText === undefined) {
@@ -22,6 +27,7 @@ if (file === undefined || agentUrl === undefined || concurrencyText === undefine
   process.exit(2);
 }
 const concurrency = Number(concurrencyText);
+const url = new URL(agentUrl);
 const { headers, items } = JSON.parse(await readFile(file, 'utf8')) as { headers: Record<string, string>; items: string[][] };
 
 const cpu0 = process.cpuUsage();
@@ -37,7 +43,7 @@ const worker = async (): Promise<void> => {
       requests++;
       try {
         const sent = performance.now();
-        const res = await request(agentUrl, { dispatcher, method: 'POST', headers, body });
+        const res = await request(url, { dispatcher, method: 'POST', headers, body });
         const reply = (await res.body.json()) as { reply?: unknown };
         times.push(performance.now() - sent);
         if (res.statusCode !== 200 || typeof reply.reply !== 'string') failed++;

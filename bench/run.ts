@@ -10,6 +10,9 @@
 //                          thread and the transpiler add ~40 MB to the RSS that is not ours.
 //   dist/cli.js            the shipped CLI, spawned for the cold start
 //   this process           the regex pool (in-process: it is itself a pool of threads)
+//   bench/parent.ts        the parent commit (HEAD~1, or BENCH_PARENT), built from git into the
+//                          bench's temporary folder: its 5000-fixture run and cold start are
+//                          measured in the same rounds as this commit's and printed in a last column
 //
 // Floor of a replay: the welcome turn is disabled (agent.start: false), so one fixture is one
 // request and costs one latency L; with C workers, N fixtures need at least ceil(N / C) x L.
@@ -29,6 +32,7 @@ import { createJudge } from '../src/judge/index.js';
 import { measureReuse } from './reuse.js';
 import { measureLadder } from './meaning.js';
 import { adaptiveRows } from './adaptive.js';
+import { buildParent, type ParentBuild } from './parent.js';
 import { partition, suiteHash, type ShardItem } from '../src/evaluate/shard.js';
 import { tallies } from '../src/evaluate/index.js';
 import { fixtureDefinitionHash } from '../src/evaluate/definition.js';
@@ -48,13 +52,17 @@ interface Row {
   target: string;
   /** null: information only, no target. */
   ok: boolean | null;
+  /** The same figure for the parent commit (bench/parent.ts), where it is measured. */
+  parent?: string;
 }
 
 const rows: Row[] = [];
 const notes: string[] = [];
+/** The parent commit, built once when a case that compares with it runs (null: none, or BENCH_PARENT=0). */
+let parent: ParentBuild | null = null;
 
-function row(figure: string, measured: string, target: string, ok: boolean | null): void {
-  rows.push({ figure, measured, target, ok });
+function row(figure: string, measured: string, target: string, ok: boolean | null, parentFigure?: string): void {
+  rows.push({ figure, measured, target, ok, ...(parentFigure === undefined ? {} : { parent: parentFigure }) });
 }
 
 const ms = (v: number): string => `${v.toFixed(v < 10 ? 2 : 0)} ms`;
@@ -260,6 +268,8 @@ async function replayCase(opts: {
   /** Persona scripts of this many message turns instead of fixtures (one request each). */
   personaTurns?: number;
   reps?: number;
+  /** Also run the parent commit's replay child in each round (bench/parent.ts), printed beside. */
+  withParent?: boolean;
 }): Promise<void> {
   const { n, concurrency, latencyMs, factor } = opts;
   const reps = opts.reps ?? 1;
@@ -274,6 +284,8 @@ async function replayCase(opts: {
   const requestsFile = path.join(opts.root, `requests-${n}-${turns}-${concurrency}.json`);
   const engine: ReplayFigures[] = [];
   const minimal: MinimalFigures[] = [];
+  const parentRuns: ReplayFigures[] = [];
+  const parentChild = opts.withParent ? (parent?.replayChild ?? null) : null;
   let server: Awaited<ReturnType<AgentProcess['stats']>> | null = null;
   for (let rep = 0; rep < reps; rep++) {
     await opts.agent.stats();
@@ -295,6 +307,13 @@ async function replayCase(opts: {
       break;
     }
     minimal.push(clientFigures);
+    if (parentChild !== null) {
+      // The parent in the same round, after the minimal client: the three see the same load.
+      const p = await run(process.execPath, [...parentChild, dir, opts.agent.url, String(concurrency)], { cwd: ROOT, timeoutMs: 180_000 });
+      const pf = lastJsonLine<ReplayFigures>(p, 'wallMs');
+      if (pf === null) notes.push(`${name}: the parent's replay child exited ${p.code}: ${(p.stdout + p.stderr).trim().slice(0, 300)}`);
+      else parentRuns.push(pf);
+    }
   }
   if (engine.length === 0 || minimal.length === 0 || server === null) {
     row(`${name}: wall`, 'ERROR', factor === null ? 'a run' : `<= ${factor.toFixed(2)} x ${opts.of}`, false);
@@ -309,25 +328,30 @@ async function replayCase(opts: {
   const of = reps > 1 ? ` (median of ${reps})` : '';
   const floorName = `theoretical floor ceil(N / C) x ${turns > 1 ? 'T x ' : ''}L`;
   const vsMinimal = `${s(wall)} = ${ratio.toFixed(3)} x minimal client ${s(floorWall)}`;
+  const parentWall = parentRuns.length === 0 ? null : median(parentRuns.map((f) => f.wallMs));
+  const parentVsMinimal = parentWall === null ? undefined : `${s(parentWall)} = ${(parentWall / floorWall).toFixed(3)} x`;
   const vsFloor = `${(wall / floor).toFixed(3)} x ${s(floor)} (minimal client ${(floorWall / floor).toFixed(3)} x)`;
   if (factor === null) {
     row(`${name}: wall (load + replay + write)${of}`, vsMinimal, allPassed ? '' : 'all passed', allPassed ? null : false);
     row(`  x ${floorName}`, vsFloor, '', null);
   } else if (opts.of === 'minimal client') {
-    row(`${name}: wall (load + replay + write)${of}`, vsMinimal, `<= ${factor.toFixed(2)} x minimal client`, ratio <= factor && allPassed);
+    row(`${name}: wall (load + replay + write)${of}`, vsMinimal, `<= ${factor.toFixed(2)} x minimal client`, ratio <= factor && allPassed, parentVsMinimal);
     row(`  x ${floorName}`, vsFloor, '', null);
   } else {
     row(`${name}: wall (load + replay + write)${of}`, `${s(wall)} = ${vsFloor}`, `<= ${factor.toFixed(2)} x ${floorName}`, wall / floor <= factor && allPassed);
     row(`  x minimal client`, vsMinimal, '', null);
   }
-  row(`  replay only (record.durationMs) / rest (load, write)`, `${s(replayMs)} / ${s(wall - replayMs)}`, '', null);
+  const parentReplay = parentRuns.length === 0 ? null : median(parentRuns.map((f) => f.replayMs));
+  row(`  replay only (record.durationMs) / rest (load, write)`, `${s(replayMs)} / ${s(wall - replayMs)}`, '', null, parentReplay === null || parentWall === null ? undefined : `${s(parentReplay)} / ${s(parentWall - parentReplay)}`);
   row(`  overhead per ${persona ? 'script' : 'fixture'} over the minimal client`, ms((wall - floorWall) / n), '', null);
   const cpu = median(engine.map((f) => f.cpuMs));
   const clientCpu = median(minimal.map((f) => f.cpuMs));
-  row(`  CPU time (user + system) per ${persona ? 'script' : 'fixture'}`, `${ms(cpu / n)} (minimal client ${ms(clientCpu / n)})`, '', null);
+  const parentCpu = parentRuns.length === 0 ? undefined : ms(median(parentRuns.map((f) => f.cpuMs)) / n);
+  row(`  CPU time (user + system) per ${persona ? 'script' : 'fixture'}`, `${ms(cpu / n)} (minimal client ${ms(clientCpu / n)})`, '', null, parentCpu);
   const rss = `${mb(Math.max(...engine.map((f) => f.maxRssKb)))} (before run ${mb(last.rssBeforeKb)}; minimal client ${mb(Math.max(...minimal.map((f) => f.maxRssKb)))})`;
   const peak = Math.max(...engine.map((f) => f.maxRssKb)) / 1024;
-  row(`  peak RSS (maxRSS)`, rss, opts.rssMb === null ? '' : `<= ${opts.rssMb} MB`, opts.rssMb === null ? null : peak <= opts.rssMb);
+  const parentRss = parentRuns.length === 0 ? undefined : mb(Math.max(...parentRuns.map((f) => f.maxRssKb)));
+  row(`  peak RSS (maxRSS)`, rss, opts.rssMb === null ? '' : `<= ${opts.rssMb} MB`, opts.rssMb === null ? null : peak <= opts.rssMb, parentRss);
   row(`  agent saw (engine)`, `${server.requests} requests, ${server.connections} connections, ${server.maxInFlight} max in flight`, `${n * turns} requests`, null);
   // The latency measurement adds nothing (docs/latency.md): what the engine recorded against the
   // minimal client's own time for the same requests, last round of each.
@@ -335,11 +359,13 @@ async function replayCase(opts: {
   const own = minimal.at(-1)?.latency;
   if (!persona && recorded != null && own != null) {
     const gap = Math.abs(recorded.meanMs - own.meanMs);
+    const parentRecorded = parentRuns.at(-1)?.latency;
     row(
       `  recorded latencyMs vs the minimal client's own time`,
       `mean ${ms(recorded.meanMs)} vs ${ms(own.meanMs)} (p50 ${ms(recorded.p50Ms)} vs ${ms(own.p50Ms)}): ${ms(gap)} apart`,
       '<= 3 ms apart',
       gap <= 3,
+      parentRecorded == null ? undefined : `${ms(Math.abs(parentRecorded.meanMs - own.meanMs))} apart`,
     );
   }
   for (const f of engine) if (f.errored > 0 || f.passed !== n) notes.push(`${name}: ${f.errored} errored, ${f.passed}/${n} passed`);
@@ -498,10 +524,18 @@ async function judgeThrottledCase(latencyMs: number): Promise<void> {
  * no transpiler at run time). esbuild comes with tsx (a devDependency); not a dependency of its
  * own, so imported lazily. Throws when it cannot bundle.
  */
-async function bundle(entry: string, outfile: string): Promise<string> {
+async function bundle(entry: string, outfile: string, options: { minify?: boolean } = {}): Promise<string> {
+  return bundleFrom(ROOT, entry, outfile, options);
+}
+
+/**
+ * bundle() of an entry under another checkout (the parent commit's, bench/parent.ts). `minify`: as
+ * scripts/package.mjs leaves dist/ (whitespace and syntax minified, ASCII only), for cold starts.
+ */
+async function bundleFrom(base: string, entry: string, outfile: string, options: { minify?: boolean } = {}): Promise<string> {
   const esbuild = (await import('esbuild')) as typeof import('esbuild');
   await esbuild.build({
-    entryPoints: [path.join(ROOT, entry)],
+    entryPoints: [path.join(base, entry)],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -510,6 +544,7 @@ async function bundle(entry: string, outfile: string): Promise<string> {
     logLevel: 'warning',
     // CommonJS dependencies (undici, yaml) require node builtins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    ...(options.minify ? { minifyWhitespace: true, minifySyntax: true, charset: 'ascii' as const, legalComments: 'none' as const } : {}),
   });
   return outfile;
 }
@@ -546,37 +581,92 @@ function distIsStale(): string | null {
   return newest(path.join(ROOT, 'src')) > built ? 'dist/cli.js is older than src/ (figures are for the committed bundle)' : null;
 }
 
+/**
+ * Cold starts (docs/performance.md, "Figures"), each a process started by node until it exits, one
+ * fixture against an agent that answers at once, interleaved run by run: the committed dist/cli.js
+ * (absolute target), this commit's CLI bundled from src/ as dist/ is and the parent's likewise
+ * (bench/parent.ts), and the minimal client bundled the same way sending the one request the CLI
+ * sent. The minimal client runs with the V8 flag the CLI sets for itself (--liftoff-only, see
+ * src/runtime.ts), so neither waits at exit for an optimizing compile the other skips.
+ */
 async function coldStart(root: string, runs: number): Promise<void> {
   const stale = distIsStale();
-  if (stale !== null && !existsSync(path.join(ROOT, 'dist/cli.js'))) {
-    row('cold start: dist/cli.js run, 1 fixture', 'SKIPPED', '<= 300 ms', false);
-    notes.push(stale);
-    return;
-  }
   if (stale) notes.push(stale);
+  const distCli = existsSync(path.join(ROOT, 'dist/cli.js')) ? path.join(ROOT, 'dist/cli.js') : null;
+  const bundled = async (entry: string, file: string): Promise<string | null> => {
+    try {
+      return await bundle(entry, path.join(root, file), { minify: true });
+    } catch (e) {
+      notes.push(`cold start: could not bundle ${entry} (${(e as Error).message.split('\n')[0]})`);
+      return null;
+    }
+  };
+  const srcCli = await bundled('src/cli.ts', 'cli-cold.mjs');
+  const minimalCold = await bundled('bench/minimal-client.ts', 'minimal-cold.mjs');
+  const parentCli = parent?.cli ?? null;
   const agent = await startAgent(0);
   try {
     const dir = await makeSuite(root, 'suite-cold', 1, agent.url);
     const cwd = path.dirname(dir);
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' };
-    const cli = path.join(ROOT, 'dist/cli.js');
-    const baseline: number[] = [];
-    const version: number[] = [];
-    const times: number[] = [];
-    const failures: string[] = [];
-    for (let i = 0; i < runs; i++) {
-      baseline.push((await run(process.execPath, ['-e', '0'], { cwd, env, timeoutMs: 10_000 })).ms);
-      version.push((await run(process.execPath, [cli, '--version'], { cwd, env, timeoutMs: 10_000 })).ms);
-      const exit = await run(process.execPath, [cli, 'run', '--dir', '.agent-replay', '--out', 'results.json'], { cwd, env, timeoutMs: 10_000 });
-      if (exit.code !== 0) failures.push(`exit ${exit.code}: ${(exit.stderr || exit.stdout).trim().slice(0, 300)}`);
-      times.push(exit.ms);
+    const runArgs = ['run', '--dir', '.agent-replay', '--out', 'results.json'];
+    // One run first, not counted: the request the CLI sends, for the minimal client to send.
+    const first = srcCli ?? distCli;
+    let requestsFile: string | null = null;
+    if (first !== null && minimalCold !== null) {
+      await agent.stats();
+      await run(process.execPath, [first, ...runArgs], { cwd, env, timeoutMs: 10_000 });
+      const seen = await agent.stats();
+      if (seen.sample === null) notes.push('cold start: the CLI sent no request; no minimal client figure');
+      else {
+        requestsFile = path.join(root, 'requests-cold.json');
+        await writeFile(requestsFile, JSON.stringify(requestsLike(seen.sample, 1, 1, false)));
+      }
     }
-    const m = median(times);
-    row(`cold start: dist/cli.js run, 1 fixture (median of ${runs})`, `${ms(m)} (min ${ms(Math.min(...times))})`, '<= 300 ms', failures.length === 0 && m <= 300);
-    row(`  node -e 0 on this machine now (median)`, `${ms(median(baseline))} (min ${ms(Math.min(...baseline))})`, '', null);
-    row(`  dist/cli.js --version (bundle load only, median)`, ms(median(version)), '', null);
-    row(`  cold start minus node -e 0`, ms(m - median(baseline)), '', null);
-    if (failures.length > 0) notes.push(`cold start: ${failures.length} of ${runs} runs failed; first: ${failures[0]}`);
+    const times = { baseline: [] as number[], version: [] as number[], dist: [] as number[], src: [] as number[], parent: [] as number[], minimal: [] as number[] };
+    const failures: string[] = [];
+    const timed = async (into: number[], what: string, args: string[]): Promise<void> => {
+      const exit = await run(process.execPath, args, { cwd, env, timeoutMs: 10_000 });
+      if (exit.code !== 0) failures.push(`${what}: exit ${exit.code}: ${(exit.stderr || exit.stdout).trim().slice(0, 300)}`);
+      into.push(exit.ms);
+    };
+    for (let i = 0; i < runs; i++) {
+      await timed(times.baseline, 'node -e 0', ['-e', '0']);
+      if (distCli !== null) {
+        await timed(times.version, 'dist/cli.js --version', [distCli, '--version']);
+        await timed(times.dist, 'dist/cli.js run', [distCli, ...runArgs]);
+      }
+      if (srcCli !== null) await timed(times.src, 'src/cli.ts bundled', [srcCli, ...runArgs]);
+      if (parentCli !== null) await timed(times.parent, 'the parent CLI', [parentCli, ...runArgs]);
+      if (requestsFile !== null && minimalCold !== null) await timed(times.minimal, 'minimal client', ['--liftoff-only', minimalCold, requestsFile, agent.url, '1']);
+    }
+    const minimal = times.minimal.length > 0 ? median(times.minimal) : null;
+    const vs = (v: number): string => (minimal === null ? '' : ` = ${(v / minimal).toFixed(2)} x the minimal client`);
+    const factor = 1.2;
+    if (distCli === null) {
+      row('cold start: dist/cli.js run, 1 fixture', 'SKIPPED', '<= 300 ms', false);
+    } else {
+      const m = median(times.dist);
+      row(`cold start: dist/cli.js run, 1 fixture (median of ${runs})`, `${ms(m)} (min ${ms(Math.min(...times.dist))})${vs(m)}`, '<= 300 ms', failures.length === 0 && m <= 300);
+    }
+    if (srcCli !== null) {
+      const m = median(times.src);
+      const p = times.parent.length > 0 ? median(times.parent) : null;
+      row(
+        `cold start: src/cli.ts bundled as dist/ is, 1 fixture (median of ${runs})`,
+        `${ms(m)}${vs(m)}`,
+        `<= ${factor.toFixed(2)} x minimal client`,
+        minimal === null ? false : failures.length === 0 && m / minimal <= factor,
+        p === null ? undefined : `${ms(p)}${minimal === null ? '' : ` = ${(p / minimal).toFixed(2)} x`}`,
+      );
+    }
+    if (minimal !== null) row(`  minimal client: 1 request, bundled the same way (median)`, `${ms(minimal)} (min ${ms(Math.min(...times.minimal))})`, '', null);
+    row(`  node -e 0 on this machine now (median)`, `${ms(median(times.baseline))} (min ${ms(Math.min(...times.baseline))})`, '', null);
+    if (distCli !== null) {
+      row(`  dist/cli.js --version (bundle load only, median)`, ms(median(times.version)), '', null);
+      row(`  dist/cli.js run minus node -e 0`, ms(median(times.dist) - median(times.baseline)), '', null);
+    }
+    if (failures.length > 0) notes.push(`cold start: ${failures.length} runs failed; first: ${failures[0]}`);
   } finally {
     await agent.stop();
   }
@@ -920,7 +1010,9 @@ async function shardsMergeCase(root: string, targetMs: number): Promise<void> {
 /**
  * The meaning ladder on 5,000 differing replies (bench/meaning.ts, CPU time), against the floor of the
  * 5,000-fixture case (5,000 x 50 ms / 32 in flight): a run takes at least that long, so a ladder
- * under 2 % of the floor is under 2 % of any such run.
+ * under 2 % of the floor is under 2 % of any such run's wall time (the issue's measure). CPU time
+ * is an upper bound of what the ladder adds to the wall time: it runs between agent calls, on the
+ * thread that otherwise waits for them.
  */
 function meaningCase(): void {
   const f = measureLadder(5000, reps);
@@ -932,8 +1024,10 @@ function meaningCase(): void {
 
 function printTable(): void {
   const status = (r: Row): string => (r.ok === null ? '' : r.ok ? 'OK' : 'MISSED');
-  const headers = ['figure', 'measured', 'target', 'status'];
-  const cells = rows.map((r) => [r.figure, r.measured, r.target, status(r)]);
+  // The parent commit's figures in a last column, where they were measured (bench/parent.ts).
+  const withParent = parent !== null && rows.some((r) => r.parent !== undefined);
+  const headers = ['figure', 'measured', 'target', 'status', ...(withParent ? [(parent as ParentBuild).label] : [])];
+  const cells = rows.map((r) => [r.figure, r.measured, r.target, status(r), ...(withParent ? [r.parent ?? ''] : [])]);
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
   const line = (c: string[]): string => c.map((v, i) => v.padEnd(widths[i] as number)).join('  ').trimEnd();
   console.log(line(headers));
@@ -951,9 +1045,13 @@ function printTable(): void {
  * reuse figures, `-- shards` only the merge of 4 shards, `-- meaning` only the meaning ladder (quicker while working on one).
  * BENCH_REPS=n: rounds of each scale case (engine, then minimal client), medians compared; default 3.
  * BENCH_RSS_ONLY=1 with `-- scale`: only the 20,000-fixture case (its peak RSS), for memory work.
+ * BENCH_PARENT=<rev>: the commit whose 5000-fixture run and cold start are printed beside this
+ * one's (bench/parent.ts; default HEAD~1, `BENCH_PARENT=0` skips it: three 5000-fixture runs fewer).
  */
 const only = process.argv[2] ?? null;
 const reps = Math.max(1, Number(process.env.BENCH_REPS ?? '3') || 3);
+/** BENCH_PARENT: the commit printed beside this one (default HEAD~1); 0 (or empty): none. */
+const parentRev = process.env.BENCH_PARENT === '0' || process.env.BENCH_PARENT === '' ? null : (process.env.BENCH_PARENT ?? 'HEAD~1');
 
 /** Runs one case; one that throws is a MISSED row with a note, and the cases after it still run. */
 async function guarded(name: string, run: () => Promise<void>): Promise<void> {
@@ -970,12 +1068,21 @@ async function main(): Promise<void> {
   const root = await mkdtemp(path.join(tmpdir(), 'agent-replay-bench-'));
   try {
     await bundleChildren(root);
+    // The parent commit, for the rows printed beside it (the 5000-fixture run and the cold start).
+    if (parentRev !== null && (only === null || only === 'scale' || only === 'cold') && !process.env.BENCH_RSS_ONLY) {
+      const built = await buildParent(ROOT, root, parentRev, bundleFrom);
+      if (typeof built === 'string') notes.push(built);
+      else {
+        parent = built;
+        notes.push(...built.notes);
+      }
+    }
     const latencyMs = 50;
     const agent = await startAgent(latencyMs);
     try {
       if ((only === null || only === 'scale') && !process.env.BENCH_RSS_ONLY) {
         await guarded('1000 fixtures, C=8', () => replayCase({ root, agent, n: 1000, concurrency: 8, latencyMs, of: 'minimal client', factor: 1.05, rssMb: null, reps }));
-        await guarded('5000 fixtures, C=32', () => replayCase({ root, agent, n: 5000, concurrency: 32, latencyMs, of: 'minimal client', factor: 1.05, rssMb: 120, reps }));
+        await guarded('5000 fixtures, C=32', () => replayCase({ root, agent, n: 5000, concurrency: 32, latencyMs, of: 'minimal client', factor: 1.05, rssMb: 120, reps, withParent: true }));
       }
       if (only === null || only === 'personas') {
         await guarded('200 persona scripts', () => replayCase({ root, agent, n: 200, concurrency: 8, latencyMs, of: 'floor', factor: 1.1, rssMb: null, personaTurns: 4 }));

@@ -5,23 +5,29 @@
 // `definitionHash` and `judgeFingerprint` (with the judge prompt's version). Pure: node:crypto's
 // hash has no side effect.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Fixture, JsonValue, JudgeFingerprint, PersonaScript, SingleAssertion } from '../types.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 
 /** sha256 of a canonical text, hex, first 16 characters. */
 export function stableHash(canonical: string): string {
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+  // The one-shot hash: the same digest without a Hash object per item (one per fixture of a run).
+  return hash('sha256', canonical, 'hex').slice(0, 16);
 }
 
 /** JSON with object keys sorted at every level, so equal values always give equal text. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  // Keys in UTF-16 code unit order (sort's own order for strings); a key whose value is undefined is left out.
+  const record = value as Record<string, unknown>;
+  let out = '';
+  for (const k of Object.keys(record).sort()) {
+    const v = record[k];
+    if (v === undefined) continue;
+    out += `${out === '' ? '' : ','}${JSON.stringify(k)}:${canonicalJson(v)}`;
+  }
+  return `{${out}}`;
 }
 
 /**

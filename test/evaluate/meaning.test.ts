@@ -117,6 +117,36 @@ describe('facts: what a reply tells the user', () => {
     expect(compareFacts(factsOf('30 days, then 14'), factsOf('14, then 30 days'))).toEqual({ baseline: [], now: [] });
   });
 
+  it('reads e-mail addresses in ASCII text as the pattern for any text does', () => {
+    // ASCII text takes a quicker path to its addresses; a non-ASCII letter added after it takes the
+    // pattern for any text, which must find the same facts.
+    const texts = [
+      'Write to help@example.com today',
+      'a@b@c.com and x.y+z@mail.co.uk, or me@host (no domain), then @@ and q@.com',
+      'first@one.org,second@two.org;third@three.io.',
+      'a@b.com@c.org and user@ex-ample.com- and bad@tld.c1 then ok@tld.cc',
+      'name_1%x@sub.example.com.',
+      '@start.com end@ and mid@dle.example',
+      'x@' + 'a.'.repeat(20) + 'com',
+    ];
+    for (const text of texts) expect(factsOf(text)).toEqual(factsOf(`${text} \u00e9`));
+  });
+
+  it('compares many facts as it compares a few', () => {
+    // Above 1024 pairs the facts are compared by key: padding both sides with the same 40 facts
+    // changes nothing in what differs.
+    const cases: [string, string][] = [
+      ['30 days, then 30 more, then 14', '30 and 14 and 14 and 7'],
+      ['code AB12 and AB12, 5 5 5', '5 AB12 6 5'],
+      ['', '1 2 3'],
+    ];
+    const pad = Array.from({ length: 40 }, (_, i) => ({ kind: 'number' as const, value: `9${i}` }));
+    for (const [a, b] of cases) {
+      expect(compareFacts([...factsOf(a), ...pad], [...pad, ...factsOf(b)])).toEqual(compareFacts(factsOf(a), factsOf(b)));
+    }
+    expect(compareFacts(factsOf('5 5 6'), factsOf('6 5 7 5 5'))).toEqual({ baseline: [], now: [{ kind: 'number', value: '5' }, { kind: 'number', value: '7' }] });
+  });
+
   it('scans long and hostile text in time linear in its length', () => {
     // Shapes that make a careless pattern backtrack: long runs of one character class, an address
     // without its end, digits and separators without end, a URL of one character repeated.

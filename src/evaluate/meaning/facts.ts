@@ -100,7 +100,8 @@ interface Patterns {
  */
 function compile(ascii: boolean): Patterns {
   const classes = ascii ? { L: 'A-Za-z', N: '0-9' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}` };
-  const make = (source: string): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LN]/g, (c) => classes[c as 'L' | 'N'])}]`), 'gu');
+  // The ASCII forms without the `u` flag: on ASCII text they match the same, and run faster.
+  const make = (source: string): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LN]/g, (c) => classes[c as 'L' | 'N'])}]`), ascii ? 'g' : 'gu');
   return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE) };
 }
 
@@ -169,6 +170,19 @@ function timeValue(hours: number, minutes: number, seconds: number): string {
 
 /** scheme://host/path: lower-case scheme and host, the path as written without a last `/`; query and fragment left out. */
 function urlValue(raw: string): string {
+  // A baseline and its new reply mostly give the same links: each is parsed once.
+  let value = urlValues.get(raw);
+  if (value === undefined) {
+    if (urlValues.size >= 256) urlValues.clear();
+    value = parseUrlValue(raw);
+    urlValues.set(raw, value);
+  }
+  return value;
+}
+
+const urlValues = new Map<string, string>();
+
+function parseUrlValue(raw: string): string {
   try {
     const url = new URL(raw);
     return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
@@ -221,12 +235,13 @@ export function factsOf(reply: string): Fact[] {
     });
   }
   if (text.includes('@')) {
-    text = text.replace(patterns.email, (raw) => {
+    const email = (raw: string): string => {
       const domain = raw.slice(raw.lastIndexOf('.') + 1);
       if (!TOP_LEVEL_DOMAIN.test(domain)) return raw;
       out.push({ kind: 'email', value: raw.toLowerCase() });
       return blank(raw.length);
-    });
+    };
+    text = ascii ? replaceAsciiEmails(text, email) : text.replace(patterns.email, email);
   }
   if (MAY_HAVE_AMOUNT.test(text)) {
     text = text.replace(patterns.amount, (raw, ...args) => {
@@ -261,6 +276,36 @@ export function factsOf(reply: string): Fact[] {
     runFacts(text.slice(run.start, run.end), sign, out);
   }
   return out;
+}
+
+/** EMAIL_SOURCE for ASCII text, tried only where a match can start (see replaceAsciiEmails). */
+const ASCII_EMAIL_AT = new RegExp(ASCII_PATTERNS.email.source, 'y');
+const ASCII_LOCAL_CHAR = /^[A-Za-z0-9._%+-]$/;
+
+/**
+ * `text.replace(ASCII_PATTERNS.email, replace)`, without trying the pattern at every word: a match
+ * holds an `@`, and its local part is the whole run of local-part characters before that `@` (the
+ * pattern's lookbehind), so for each `@` the pattern is tried once, where that run starts, and not
+ * within what an earlier match took.
+ */
+function replaceAsciiEmails(text: string, replace: (raw: string) => string): string {
+  let result = '';
+  let copied = 0;
+  let end = 0;
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', Math.max(at + 1, end))) {
+    let start = at;
+    while (start > 0 && ASCII_LOCAL_CHAR.test(text[start - 1] as string)) start--;
+    if (start === at || start < end) continue;
+    ASCII_EMAIL_AT.lastIndex = start;
+    const m = ASCII_EMAIL_AT.exec(text);
+    if (m === null) continue;
+    end = start + m[0].length;
+    const replaced = replace(m[0]);
+    if (replaced === m[0]) continue;
+    result += text.slice(copied, start) + replaced;
+    copied = end;
+  }
+  return copied === 0 ? text : result + text.slice(copied);
 }
 
 const DIGITS = /[0-9]+/g;
@@ -337,8 +382,32 @@ function runFacts(run: string, sign: string, out: Fact[]): void {
 
 const keyOf = (f: Fact): string => `${f.kind}\u0000${f.value}`;
 
-/** The two multisets' differences, each in the order of its reply; both empty when the facts are the same. */
+/**
+ * The two multisets' differences, each in the order of its reply; both empty when the facts are the same.
+ * A fact of `now` that the baseline has too is matched from the end, so that the extra ones of a
+ * value in `now` are its first ones.
+ */
 export function compareFacts(baseline: readonly Fact[], now: readonly Fact[]): FactsDifference {
+  // A reply tells a handful of facts: comparing each pair costs less than keys in a map. Many facts: the map.
+  if (baseline.length * now.length > 1024) return compareByKeys(baseline, now);
+  const matched: boolean[] = new Array<boolean>(now.length).fill(false);
+  const lost: Fact[] = [];
+  for (const f of baseline) {
+    let j = now.length - 1;
+    for (; j >= 0; j--) {
+      const g = now[j] as Fact;
+      if (!matched[j] && g.value === f.value && g.kind === f.kind) break;
+    }
+    if (j >= 0) matched[j] = true;
+    else lost.push(f);
+  }
+  const gained: Fact[] = [];
+  for (let j = 0; j < now.length; j++) if (!matched[j]) gained.push(now[j] as Fact);
+  return { baseline: lost, now: gained };
+}
+
+/** compareFacts by counting keys: the same differences, for replies with many facts. */
+function compareByKeys(baseline: readonly Fact[], now: readonly Fact[]): FactsDifference {
   const counts = new Map<string, number>();
   for (const f of now) counts.set(keyOf(f), (counts.get(keyOf(f)) ?? 0) + 1);
   const lost: Fact[] = [];
