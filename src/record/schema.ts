@@ -103,6 +103,21 @@ const slowerSchema = z.strictObject({ baselineMs: z.number().nonnegative(), late
 const traceIdValue = z.string().regex(/^[0-9a-f]{32}$/).nullable().optional();
 const spanCountsValue = z.strictObject({ count: z.number().int().nonnegative(), ignored: z.number().int().nonnegative(), late: z.number().int().nonnegative() }).nullable().optional();
 const timeSplitValue = timeSplitSchema.nullable().optional();
+const waterfallValue = z
+  .array(
+    z.strictObject({
+      name: z.string(),
+      kind: z.enum(['model', 'tool', 'other']),
+      tool: z.string().nullable(),
+      startMs: z.number(),
+      durationMs: z.number().nonnegative(),
+      depth: z.number().int().nonnegative(),
+      status: z.enum(['unset', 'ok', 'error']),
+    }),
+  )
+  .max(50)
+  .nullable()
+  .optional();
 /** Tokens reported (docs/latency.md, "Usage"); null: none reported; absent in older records. */
 const usageValue = tokenUsageSchema.nullable().optional();
 
@@ -157,6 +172,7 @@ const fixtureRecordBase = {
   traceId: traceIdValue,
   spans: spanCountsValue,
   time: timeSplitValue,
+  waterfall: waterfallValue,
   // Tool calls of the message turn (docs/traces.md); the schema is defined with the persona turns' below.
   toolCalls: z.lazy(() => z.array(toolCallSchema)).nullable().optional(),
   detail: z.string(),
@@ -255,6 +271,7 @@ const turnSchema = z.strictObject({
   traceId: traceIdValue,
   spans: spanCountsValue,
   time: timeSplitValue,
+  waterfall: waterfallValue,
 });
 
 const checkStatusSchema = z.enum(['pass', 'fail', 'not_evaluated']);

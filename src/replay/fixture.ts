@@ -68,6 +68,7 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     traceId: undefined,
     spans: undefined,
     time: undefined,
+    waterfall: undefined,
     toolCalls: undefined,
     // Every record has the key (docs/latency.md, "Usage"): null is none reported.
     usage: null,
@@ -128,6 +129,7 @@ function fixtureRecord(base: RecordBase, rest: RecordRest): FixtureRecord {
     traceId: rest.traceId,
     spans: rest.spans,
     time: rest.time,
+    waterfall: rest.waterfall,
     toolCalls: rest.toolCalls,
     durationMs: rest.durationMs,
   } as FixtureRecord;
@@ -218,6 +220,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     traceId: undefined,
     spans: undefined,
     time: undefined,
+    waterfall: undefined,
     toolCalls: undefined,
     // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
     usage: outcome.usage ?? null,

@@ -4,7 +4,7 @@ import type { ErrorKind, Repeat, Route } from './fixture.js';
 import type { Meaning } from './meaning.js';
 import type { JudgeReuse, PanelMember } from './judge.js';
 import type { TokenUsage } from './latency.js';
-import type { SpanCounts, TimeSplit, ToolCallSource } from './trace.js';
+import type { SpanCounts, TimeSplit, ToolCallSource, WaterfallSpan } from './trace.js';
 
 /** A JSON value as read from YAML or an agent's response (tool inputs and outputs). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -156,6 +156,8 @@ export interface Turn {
   spans?: SpanCounts | null;
   /** Where this turn's time went, from its spans (docs/traces.md, "Time"); absent or null without spans. */
   time?: TimeSplit | null;
+  /** This turn's spans for report.html's waterfall (docs/traces.md); absent or null without spans. */
+  waterfall?: WaterfallSpan[] | null;
 }
 
 export type TurnSource = 'script' | 'baseline' | 'simulator';

@@ -6,7 +6,7 @@ import type { Assertion, AssertionCheck, ErrorKind, RepeatSummary, Route } from 
 import type { JudgeFingerprint, JudgeReuse, PanelMember } from './judge.js';
 import type { RunLatency, Slower, TokenUsage } from './latency.js';
 import type { Check, PersonaErrorKind, ToolCall, Turn } from './persona.js';
-import type { SpanCounts, TimeSplit } from './trace.js';
+import type { SpanCounts, TimeSplit, WaterfallSpan } from './trace.js';
 import type { ItemStats, RunStats } from './stats.js';
 import type { Drift, PersonaDrift, Verdict } from './verdict.js';
 
@@ -155,6 +155,8 @@ interface FixtureRecordBase {
   spans?: SpanCounts | null;
   /** Where the message turn's time went, from its spans (docs/traces.md, "Time"); absent or null without spans. */
   time?: TimeSplit | null;
+  /** The message turn's spans for report.html's waterfall (docs/traces.md); absent or null without spans. */
+  waterfall?: WaterfallSpan[] | null;
   /** Tool calls of the message turn (from the response, its spans or both; docs/traces.md); absent when none were reported or seen. */
   toolCalls?: ToolCall[] | null;
 }

@@ -58,6 +58,23 @@ export interface SlowerStep {
   latencyMs: number;
 }
 
+/**
+ * One span of a turn as report.html draws it in the turn's waterfall (docs/traces.md, "In the reports"):
+ * times in ms from the moment the turn's request was sent; at most 50 per turn, the earliest first.
+ */
+export interface WaterfallSpan {
+  name: string;
+  /** model and tool as the span mapping reads them; other for every other span. */
+  kind: 'model' | 'tool' | 'other';
+  /** The tool's name for a tool span, else null. */
+  tool: string | null;
+  startMs: number;
+  durationMs: number;
+  /** The span's depth under the turn's root (0: a child of the sent span). */
+  depth: number;
+  status: 'unset' | 'ok' | 'error';
+}
+
 /** config.yml `traces:` (docs/traces.md). Exactly one of receive and query is set. */
 export interface TracesConfig {
   /** An OTLP/HTTP receiver on 127.0.0.1 for the run; port 0 picks a free port. */
