@@ -21,8 +21,18 @@ export const TIER_WORDS: Record<Tier, string> = {
  */
 export function pText(p: number): string {
   if (p < 0.001) return '< 0.001';
-  if (p < 0.1) return `= ${p.toFixed(3)}`;
-  return p >= 1 ? '= 1' : `= ${p.toFixed(2)}`;
+  if (p < 0.1) return `= ${fixed(p, 3)}`;
+  return p >= 1 ? '= 1' : `= ${fixed(p, 2)}`;
+}
+
+/**
+ * `digits` decimals, halves rounded up (0.625 reads 0.63, as by hand; toFixed gives 0.62). The
+ * p-values are summed in log space, exact to about 1e-12 (evaluate/stats.ts): a half a hair below
+ * is still a half.
+ */
+function fixed(x: number, digits: number): string {
+  const scale = 10 ** digits;
+  return (Math.round(x * scale * (1 + 1e-9)) / scale).toFixed(digits);
 }
 
 /** A rate in whole points: "93%". */
