@@ -6,7 +6,7 @@ import { itemStats } from '../../src/evaluate/index.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { afterAcceptance, buildModel, headlineText } from '../../src/report/model.js';
 import { pText, runRateText, tierWords } from '../../src/report/rates.js';
-import type { RunRecord, Tally } from '../../src/types.js';
+import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
 import { ctx } from './fixtures.js';
 import { expectGolden } from './helpers.js';
 import { flipsRun, manyStats, statsRun } from './stats-fixtures.js';
@@ -41,7 +41,8 @@ describe("an item's pass rate in words", () => {
     const r = statsRun();
     const f = r.fixtures[4];
     if (f?.stats === undefined) throw new Error('fixture without stats');
-    const edited: RunRecord = { ...r, fixtures: r.fixtures.map((x) => (x === f ? { ...f, stats: { ...f.stats, tier: 'improved', pRise: 0.01 } } : x)) };
+    const stats: ItemStats = { ...f.stats, tier: 'improved', pRise: 0.01 };
+    const edited: RunRecord = { ...r, fixtures: r.fixtures.map((x): FixtureRecord => (x === f ? { ...f, stats } : x)) };
     expect(buildModel(edited).views.get(edited.fixtures[4] as never)?.drift).toContain('pass rate 5/5 → 4/5 (p = 0.010): improved');
   });
 });
