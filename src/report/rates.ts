@@ -3,7 +3,9 @@
 // `stats` (evaluate/stats.ts computed them when the run finished); nothing is computed again here.
 // Pure.
 
-import type { ItemStats, McNemar, RunStats, Tier } from '../types.js';
+import type { FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats, Tier } from '../types.js';
+import { TIERS, wilson } from '../evaluate/stats.js';
+import { isScript } from '../evaluate/kind.js';
 import { thousands } from '../words.js';
 
 /** How a tier is said. */
@@ -132,4 +134,47 @@ export function runRateParts(s: RunStats): RunRateParts {
 export function runRateText(s: RunStats): string {
   const r = runRateParts(s);
   return [`${r.head}: ${r.detail}`, r.mcnemar].filter((x) => x !== null).join(' · ');
+}
+
+/** One row of report.html's forest plot: an item's pass rate now and its baseline's, with their intervals. */
+export interface ForestRow {
+  label: string;
+  script: boolean;
+  tier: Tier;
+  rate: number | null;
+  ci: readonly [number, number];
+  baselineRate: number;
+  /** The baseline's 95% Wilson interval: the record keeps the baseline's tally, and the interval follows from it by the same rule as now's. */
+  baselineCi: readonly [number, number];
+  /** "10/10 → 0/3" */
+  counts: string;
+  /** The item's words: "pass rate 10/10 → 0/3 (p = 0.003): regressed". */
+  words: string;
+}
+
+/**
+ * The forest plot's rows: every item with `stats` against a baseline, worst tier first
+ * (regressed, likely regressed, improved, too few, steady), then the smaller drop p, then label.
+ */
+export function forestRows(items: readonly (FixtureRecord | PersonaRecord)[]): ForestRow[] {
+  const rows: (ForestRow & { pDrop: number })[] = [];
+  for (const item of items) {
+    const s = item.stats;
+    if (s === undefined || s.baseline.total === 0) continue;
+    rows.push({
+      label: item.label,
+      script: isScript(item),
+      tier: s.tier,
+      rate: s.rate,
+      ci: s.ci,
+      baselineRate: s.baseline.passed / s.baseline.total,
+      baselineCi: wilson(s.baseline),
+      counts: `${thousands(s.baseline.passed)}/${thousands(s.baseline.total)} → ${thousands(s.passed)}/${thousands(s.total)}`,
+      words: tierWords(s),
+      pDrop: s.pDrop,
+    });
+  }
+  const rank = (t: Tier): number => TIERS.indexOf(t);
+  rows.sort((a, b) => rank(a.tier) - rank(b.tier) || a.pDrop - b.pDrop || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  return rows.map(({ pDrop: _p, ...r }) => r);
 }
