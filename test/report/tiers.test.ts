@@ -1,6 +1,8 @@
 // Pass-rate statistics in every surface (docs/statistics.md, "In the reports"): the tier beside the
 // drift, the headline's count of regressed items, the run's pass-rate line. Goldens: stats.*.
 
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { itemStats } from '../../src/evaluate/index.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
@@ -31,6 +33,20 @@ describe("an item's pass rate in words", () => {
     [{ passed: 0, total: 0 }, { passed: 2, total: 3 }, 'pass rate 2/3'],
   ])('%j against %j: %s', (base, now, expected) => {
     expect(words(base, now)).toBe(expected);
+  });
+
+  it('docs/statistics.md quotes these words as the renderers write them', () => {
+    const doc = readFileSync(resolve(import.meta.dirname, '../../docs/statistics.md'), 'utf8');
+    const quoted = [
+      words({ passed: 10, total: 10 }, { passed: 0, total: 3 }),
+      words({ passed: 9, total: 10 }, { passed: 1, total: 3 }),
+      words({ passed: 0, total: 10 }, { passed: 3, total: 3 }),
+      words({ passed: 5, total: 5 }, { passed: 4, total: 5 }),
+      words({ passed: 1, total: 1 }, { passed: 0, total: 2 }),
+      words({ passed: 1, total: 1 }, { passed: 2, total: 2 }),
+    ];
+    for (const w of quoted) expect(doc).toContain(`${w}\``);
+    expect(doc).toContain(`📈 ${runRateText(STATS.stats!).replace(/^pass rate/, 'Pass rate')}`);
   });
 
   it('p-values: three decimals below 0.1, two above, halves rounded up, "< 0.001" below that', () => {
