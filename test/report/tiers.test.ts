@@ -10,7 +10,7 @@ import { afterAcceptance, buildModel, headlineText } from '../../src/report/mode
 import { pText, runRateText, tierWords } from '../../src/report/rates.js';
 import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
 import { ctx } from './fixtures.js';
-import { expectGolden } from './helpers.js';
+import { expectGolden, structure } from './helpers.js';
 import { flipsRun, manyStats, statsRun } from './stats-fixtures.js';
 
 const STATS = statsRun();
@@ -88,6 +88,17 @@ describe('a run with stats', () => {
     const flips = flipsRun();
     expect(renderTerminal(flips, { color: false })).toContain('3 newly failing, 1 newly passing: p = 0.63, within noise');
     expect(renderComment(flips, ctx)).toContain('📈 **Pass rate 83% → 50%**');
+  });
+
+  it('read back through cmark-gfm, the headline counts still add up to the items', () => {
+    const s = structure(renderComment(STATS, ctx));
+    expect(s.headline.reduce((n, [, k]) => n + k, 0)).toBe(STATS.fixtures.length);
+    expect(s.sections.map((x) => [x.title, x.count])).toEqual([
+      ['Newly failing', 3],
+      ['Changed', 2],
+      ['New, no baseline', 1],
+      ['Unchanged', 1],
+    ]);
   });
 
   it('PR comment, job summary, terminal and JUnit (goldens)', () => {
