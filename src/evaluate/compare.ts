@@ -2,13 +2,14 @@
 // and persona scripts) are matched by label; each changed item gets its first cause, in the order
 // of the contract. The earlier run (by startedAt) is always "before". Pure: no model, no I/O.
 
-import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, LatencyThresholds, PersonaErrorKind, PersonaRecord, RepeatSummary, RunRecord } from '../types.js';
+import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, LatencyThresholds, McNemar, PersonaErrorKind, PersonaRecord, RepeatSummary, RunRecord } from '../types.js';
 import { agreement, agreementReport, type Agreement, type AgreementGroup } from './agreement.js';
 import { changeBetween, DIMENSIONS, type CauseWords, type DimensionCause } from './changes.js';
 import { coverageChange, type CoverageChange } from './coverage.js';
 import { judgeDifferences, sameJudge } from './definition.js';
 import { kindOf } from './kind.js';
 import { DEFAULT_LATENCY } from '../config.js';
+import { mcnemarExact } from './stats.js';
 
 /** An item's result in one run. */
 export type ItemResult = 'pass' | 'fail' | 'not_evaluated' | 'errored';
@@ -119,6 +120,33 @@ export interface Comparison {
   coverage: { before: CoverageResult; after: CoverageResult; change: CoverageChange } | null;
   /** One line: why agreement changed, e.g. "2 items added; 1 reply changed". */
   summary: string;
+  /** McNemar's exact test over the paired items (docs/evaluations.md#compare). */
+  mcnemar: PairedMcNemar;
+}
+
+/**
+ * McNemar's exact test over the items in both runs with a verdict (pass or fail) in each: `pairs`
+ * such items, of which `newlyFailing` passed before and fail after, `newlyPassing` the reverse
+ * (docs/statistics.md, "The run: the paired bootstrap and McNemar").
+ */
+export interface PairedMcNemar extends McNemar {
+  pairs: number;
+}
+
+/** McNemar's test over paired items (before, after), leaving out those errored or not evaluated on either side. */
+export function pairedMcNemar(pairs: readonly (readonly [Pick<Item, 'errored' | 'verdict'>, Pick<Item, 'errored' | 'verdict'>])[]): PairedMcNemar {
+  let n = 0;
+  let newlyFailing = 0;
+  let newlyPassing = 0;
+  for (const [x, y] of pairs) {
+    const rx = resultOf(x);
+    const ry = resultOf(y);
+    if ((rx !== 'pass' && rx !== 'fail') || (ry !== 'pass' && ry !== 'fail')) continue;
+    n += 1;
+    if (rx === 'pass' && ry === 'fail') newlyFailing += 1;
+    if (rx === 'fail' && ry === 'pass') newlyPassing += 1;
+  }
+  return { pairs: n, newlyFailing, newlyPassing, p: mcnemarExact(newlyFailing, newlyPassing) };
 }
 
 type Item = FixtureRecord | PersonaRecord;
@@ -294,5 +322,6 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
     unchanged,
     coverage: before.coverage != null && after.coverage != null ? { before: before.coverage, after: after.coverage, change: coverageChange(before.coverage, after.coverage) } : null,
     summary: summaryParts.length === 0 ? 'nothing changed' : summaryParts.join('; '),
+    mcnemar: pairedMcNemar(commonBefore.map((x, i) => [x, commonAfter[i] as Item] as const)),
   };
 }

@@ -104,6 +104,17 @@ export function factsLine(run: RunRecord, ctx: ReportContext): string {
   return parts.join(' · ');
 }
 
+/**
+ * The run's pass-rate change (docs/statistics.md, "The run"): "📈 **Pass rate 93% → 71%**: −22
+ * points (95% interval −35 to −9) over 24 items with a baseline, beyond noise"; null without stats.
+ */
+export function runRateLine(model: Pick<ReportModel, 'runRate'>): string | null {
+  const r = model.runRate;
+  if (r === null) return null;
+  const head = r.head.charAt(0).toUpperCase() + r.head.slice(1);
+  return `📈 **${head}**: ${[r.detail, r.mcnemar].filter((x) => x !== null).join(' · ')}`;
+}
+
 /** The judge fell back from the schema mechanism to the plain prompt: one line, or null. */
 export function judgeFallbackLine(run: RunRecord): string | null {
   if (run.judge.structured !== false) return null;

@@ -2,10 +2,12 @@
 // for whoever embeds it) and plain text for the terminal. Every text that came from a record is
 // untrusted and escaped here. Pure.
 
-import type { Comparison, GroupComparison, ItemChange, ItemResult } from '../evaluate/compare.js';
+import type { Comparison, GroupComparison, ItemChange, ItemResult, PairedMcNemar } from '../evaluate/compare.js';
 import { CAUSE_WORDS, causeWords, CHANGE_CAUSES } from '../evaluate/compare.js';
 import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
 import { codeSpan, escapeInline, oneLine } from './escape.js';
+import { mcnemarText } from './rates.js';
+import { plural } from '../words.js';
 
 const RESULT_WORD: Record<ItemResult, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
 
@@ -68,6 +70,14 @@ function groupRows(title: string, groups: readonly GroupComparison[]): string[] 
   return [`| ${title} | before | after | change |`, '| --- | --- | --- | --- |', ...rows, ''];
 }
 
+/**
+ * McNemar's exact test over the paired items (docs/evaluations.md#compare): "over 12 items with a
+ * verdict in both runs, 3 newly failing, 1 newly passing: p = 0.63, within noise".
+ */
+export function pairedText(m: PairedMcNemar): string {
+  return `over ${plural(m.pairs, 'item', 'items')} with a verdict in both runs, ${mcnemarText(m)}`;
+}
+
 /** The comparison as markdown: agreement, why it changed, groups, changed items, items in one run only, coverage. */
 export function renderCompareMarkdown(c: Comparison): string {
   const lines: string[] = ['## agent-replay: compare two runs', ''];
@@ -79,6 +89,8 @@ export function renderCompareMarkdown(c: Comparison): string {
     `**Agreement**: ${formatAgreement(ab)} → ${formatAgreement(aa)} (${formatDelta(c.agreement.deltaPoints)})`,
     '',
     `Before: ${besides(ab)}. After: ${besides(aa)}. Not evaluated and errored items are left out of agreement.`,
+    '',
+    `**McNemar**: ${pairedText(c.mcnemar)}.`,
     '',
     `**Why**: ${escapeInline(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}.`,
   );
@@ -127,6 +139,7 @@ export function renderCompareText(c: Comparison): string {
   out.push(`before: ${runName(c.before, true)}`, `after:  ${runName(c.after, true)}`);
   out.push(`agreement: ${formatAgreement(c.agreement.before)} -> ${formatAgreement(c.agreement.after)} (${formatDelta(c.agreement.deltaPoints)})`);
   out.push(`  before: ${besides(c.agreement.before)}`, `  after:  ${besides(c.agreement.after)}`);
+  out.push(`  mcnemar: ${pairedText(c.mcnemar)}`);
   out.push(`why: ${oneLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
   const width = Math.max(0, ...c.changes.map((x) => x.label.length));
   for (const x of c.changes) {

@@ -24,6 +24,8 @@ import { clip, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { trendSvg, type HtmlTrendPoint } from './html/chart.js';
 import { latencyPanel } from './html/latency.js';
+import { forestPanel } from './html/forest.js';
+import { forestRows } from './rates.js';
 import { changeText, compactCount } from './usage.js';
 import { usageSummary } from '../evaluate/usage.js';
 import { itemData, scriptJson } from './html/data.js';
@@ -299,7 +301,7 @@ export const OPEN_ROWS = 20;
 
 /** "bad" (something newly fails), "grey" (nothing regressed, the run not verified: never a failure), else "good". */
 function headlineState(model: ReportModel): 'bad' | 'grey' | 'good' {
-  if (model.sections.newly_failing.length > 0) return 'bad';
+  if (model.sections.newly_failing.length > 0 || model.tiers.regressed > 0) return 'bad';
   if (model.total === 0 || headlineParts(model).unverified) return 'grey';
   return 'good';
 }
@@ -347,7 +349,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
   const present = HTML_SECTION_ORDER.filter((k) => model.sections[k].length > 0);
   const firstSections = present.filter((k) => FIRST_SECTIONS.has(k)).map(section).join('\n');
   const otherSections = present.filter((k) => !FIRST_SECTIONS.has(k)).map(section).join('\n');
-  const panels = agreementPanel(agreement) + coveragePanel(coverage) + trendPanel(extras.trend) + latencyPanel(ordered, run.latency);
+  const panels = forestPanel(forestRows(ordered)) + agreementPanel(agreement) + coveragePanel(coverage) + trendPanel(extras.trend) + latencyPanel(ordered, run.latency);
   const data = scriptJson({ items: ordered.map(itemData) });
   const title = `agent-replay · ${headlineText(model)}`;
   return `<!doctype html>

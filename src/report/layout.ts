@@ -7,13 +7,13 @@
 import type { RunRecord } from '../types.js';
 import { causeLine, changedIntro, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
-import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
+import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, runRateLine, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, rewordedBlock, rewordedLine, tableHead } from './items.js';
 import { LIMITS, type Level } from './item-parts.js';
 import { clip, escapeInline } from './escape.js';
 import { groupTexts, sharedLine, type Own } from './cause-details.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
-import { isPersona, itemsNoun, SECTION_ORDER, SECTION_WORDS, thousands, viewOf, type Item, type ReportModel, type SectionKey } from './model.js';
+import { isPersona, itemsNoun, rateMoved, SECTION_ORDER, SECTION_WORDS, thousands, viewOf, type Item, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
 import { latencyChartBlock } from './latency-chart.js';
 
@@ -80,11 +80,14 @@ const SECTION_INTRO_WITH_SCRIPTS: Partial<Record<SectionKey, string>> = {
   errored: 'The replay did not complete, so there is nothing to check or accept; a script shows the turns that completed.',
 };
 
+/** Why an item whose pass rate moved is in Changed (docs/statistics.md, "In the reports"). */
+const RATE_MOVED_INTRO = "A pass rate that regressed, likely regressed or improved against the baseline's attempts counts as a change.";
+
 export function sectionHeading(key: SectionKey, items: readonly Item[]): string {
   const w = SECTION_WORDS[key];
   const head = `#### ${w.icon} ${w.title} (${thousands(items.length)})${w.suffix}`;
   const scripts = items.some(isPersona);
-  const intro = key === 'changed' ? changedIntro(items, scripts) : ((scripts ? SECTION_INTRO_WITH_SCRIPTS[key] : undefined) ?? SECTION_INTRO[key]);
+  const intro = key === 'changed' ? changedIntro(items, scripts) + (items.some(rateMoved) ? ` ${RATE_MOVED_INTRO}` : '') : ((scripts ? SECTION_INTRO_WITH_SCRIPTS[key] : undefined) ?? SECTION_INTRO[key]);
   return intro ? `${head}\n\n${intro}` : head;
 }
 
@@ -253,6 +256,8 @@ export function assemble(doc: Doc, plan: Plan): string {
   const fallback = judgeFallbackLine(run);
   if (fallback !== null) blocks.push(fallback);
   blocks.push(ev.line);
+  const rate = runRateLine(model);
+  if (rate !== null) blocks.push(rate);
   for (const key of SECTION_ORDER) blocks.push(...sectionBlocks(key, model.sections[key], plan[key], pieces, model, run.agent.endpoint ?? null));
   blocks.push(...(ev.use === 'full' ? ev.full : ev.brief));
   // The job summary and the markdown report chart turn latency against the baselines' (docs/latency.md, "Views").

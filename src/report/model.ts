@@ -4,9 +4,10 @@
 // Every item is in exactly one section (docs/semantics.md#where-an-item-is-shown), the first that applies in SECTION_ORDER; the
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
-import type { DriftVerdict, Estimate, FixtureRecord, PersonaRecord, RunRecord, Tallies } from '../types.js';
+import type { DriftVerdict, Estimate, FixtureRecord, ItemStats, PersonaRecord, RunRecord, Tallies, Tier } from '../types.js';
 import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
+import { runRateParts, tierCountsText, tierWords, type RunRateParts } from './rates.js';
 import { plural, thousands } from '../words.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'reworded' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
@@ -41,8 +42,13 @@ interface ItemViewBase {
   icon: string;
   /** "pass (probe)", "fail 2/3 (flaky)", "errored". */
   verdict: string;
-  /** The verdict drift, then each change: "newly failing", "reply changed", "slower: 1.2 s -> 2.9 s". */
+  /**
+   * The verdict drift, then each change: "newly failing", "reply changed", "slower: 1.2 s -> 2.9 s",
+   * then the pass rate and its tier: "pass rate 10/10 → 0/3 (p = 0.003): regressed".
+   */
   drift: readonly string[];
+  /** The item's pass-rate tier from the record's `stats` (docs/statistics.md, "The tier"); null without stats. */
+  tier: Tier | null;
   /** The verdict, then the drift words. */
   status: readonly string[];
 }
@@ -55,8 +61,9 @@ export type ScriptView = Extract<ItemView, { kind: 'script' }>;
 export function itemView(item: Item): ItemView {
   const changes = changesOf(item);
   const verdict = verdictWords(item);
-  const drift = driftWordsOf(item, changes);
-  const base: ItemViewBase = { label: item.label, file: item.file, line: item.line, section: sectionFrom(item, changes), changes, icon: verdictIcon(item), verdict, drift, status: [verdict, ...drift] };
+  const stats = statsOf(item);
+  const drift = [...driftWordsOf(item, changes), ...(stats === null ? [] : [tierWords(stats)])];
+  const base: ItemViewBase = { label: item.label, file: item.file, line: item.line, section: sectionFrom(item, changes), changes, icon: verdictIcon(item), verdict, drift, tier: stats?.tier ?? null, status: [verdict, ...drift] };
   return isPersona(item) ? { ...base, kind: 'script', item } : { ...base, kind: 'fixture', item };
 }
 
@@ -81,6 +88,24 @@ export interface ReportModel {
   verification: Verification;
   /** The cause of each errored or not evaluated item (the groups of `verification.causes`). */
   causeOf: ReadonlyMap<Item, CauseGroup>;
+  /** Items by pass-rate tier (docs/statistics.md, "The tier"); items without `stats` are not counted. */
+  tiers: Readonly<Record<Tier, number>>;
+  /** The run's pass-rate change from its `stats` (docs/statistics.md, "The run"); null when the record has none. */
+  runRate: RunRateParts | null;
+}
+
+/** The item's pass-rate statistics as recorded; null for an item without them. */
+export function statsOf(item: Item): ItemStats | null {
+  return item.stats ?? null;
+}
+
+/** The tiers that move an item into Changed: its pass rate moved against the baseline's attempts. */
+const MOVED: ReadonlySet<Tier> = new Set<Tier>(['regressed', 'likely_regressed', 'improved']);
+
+/** Did the item's pass rate move (regressed, likely regressed, improved: docs/statistics.md, "In the reports")? */
+export function rateMoved(item: Item): boolean {
+  const t = statsOf(item)?.tier;
+  return t !== undefined && MOVED.has(t);
 }
 
 /**
@@ -96,6 +121,8 @@ function sectionFrom(f: Item, changes: readonly Change[]): SectionKey {
   const d = f.errored ? null : f.drift;
   if (d?.verdict === 'newly_failing') return 'newly_failing';
   if (d?.verdict === 'still_failing') return 'still_failing';
+  // A pass rate that moved against the baseline's attempts is a change (docs/statistics.md, "In the reports").
+  if (d && rateMoved(f)) return 'changed';
   // Reworded: the replies differ only in wording (evaluate/changes.ts isReworded, docs/meaning.md).
   if (d && changes.length > 0 && isReworded(f, changes)) return 'reworded';
   if (d && (d.verdict === 'newly_passing' || changes.length > 0)) return 'changed';
@@ -141,7 +168,10 @@ export function buildModel(run: RunRecord): ReportModel {
   const byCause = (a: Item, b: Item): number => (rank.get(causes.get(a) as CauseGroup) ?? 0) - (rank.get(causes.get(b) as CauseGroup) ?? 0);
   sections.not_evaluated.sort(byCause);
   sections.errored.sort(byCause);
-  return { sections, views, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes };
+  const tiers: Record<Tier, number> = { regressed: 0, likely_regressed: 0, improved: 0, too_few: 0, steady: 0 };
+  for (const view of views.values()) if (view.tier !== null) tiers[view.tier]++;
+  const runRate = run.stats == null ? null : runRateParts(run.stats);
+  return { sections, views, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate };
 }
 
 /** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */
@@ -172,7 +202,7 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
     // As acceptance wrote it (the judge result included).
     const d = decideAcceptance(f, f.baseline?.acceptedAt ?? '', commit, null);
     return {
-      ...asAccepted(f),
+      ...withoutRate(asAccepted(f)),
       baseline: d.kind === 'accept' ? { ...d.baseline, commit } : { label: f.label, reply: f.reply, route: f.route, verdict: f.verdict, acceptedAt: f.baseline?.acceptedAt ?? '', commit },
     };
   });
@@ -180,9 +210,19 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
     if (!labels.has(p.label) || p.errored) return p;
     const d = decidePersonaAcceptance(p, p.baseline?.acceptedAt ?? '', commit);
     if (d.kind !== 'accept') return p;
-    return { ...asAccepted(p), baseline: d.baseline };
+    return { ...withoutRate(asAccepted(p)), baseline: d.baseline };
   });
   return { ...run, fixtures, personas };
+}
+
+/**
+ * An accepted item without its pass-rate tier: its baseline now holds what the run measured (or
+ * a larger tally that stands), and nothing asks again for what was accepted.
+ */
+function withoutRate<T extends Item>(item: T): T {
+  const copy = { ...item };
+  delete copy.stats;
+  return copy;
 }
 
 export { plural, thousands };
@@ -210,6 +250,8 @@ export interface HeadlineParts {
   counts: string[];
   /** After a regression, what was not verified besides: "2 not verified". */
   tail: string | null;
+  /** Items whose pass rate dropped (docs/statistics.md, "In the reports"): "2 regressed · 1 likely regressed"; null when none. */
+  rates: string | null;
   /** The run was not verified: errored or not evaluated items, an interrupted run, an incomplete merge. */
   unverified: boolean;
 }
@@ -230,23 +272,28 @@ export function headlineParts(model: ReportModel): HeadlineParts {
   const counts = sectionCounts(model);
   const v = model.verification;
   const unverified = !v.verified;
-  if (model.total === 0) return { icon: '⚪', lead: unverified ? `${notVerifiedLead(v)}: no items finished` : 'No fixtures ran', counts: [], tail: null, unverified };
-  if (s.newly_failing.length > 0) {
+  const rates = tierCountsText(model.tiers);
+  if (model.total === 0) return { icon: '⚪', lead: unverified ? `${notVerifiedLead(v)}: no items finished` : 'No fixtures ran', counts: [], tail: null, rates: null, unverified };
+  // A regressed pass rate is a regression, like a newly failing verdict (docs/statistics.md, "In the reports").
+  if (s.newly_failing.length > 0 || model.tiers.regressed > 0) {
     const n = v.errored + v.notEvaluated;
     const tail = !unverified ? null : n > 0 ? `${thousands(n)} not verified` : notVerifiedLead(v).toLowerCase();
-    return { icon: '🔴', lead: null, counts, tail, unverified };
+    return { icon: '🔴', lead: null, counts, tail, rates, unverified };
   }
-  if (unverified) return { icon: '⚪', lead: notVerifiedLead(v), counts, tail: null, unverified };
-  if (s.unchanged.length === model.total) return { icon: '✅', lead: 'No regressions', counts, tail: null, unverified };
-  return { icon: '✅', lead: 'No new failures', counts, tail: null, unverified };
+  if (unverified) return { icon: '⚪', lead: notVerifiedLead(v), counts, tail: null, rates, unverified };
+  if (s.unchanged.length === model.total) return { icon: '✅', lead: 'No regressions', counts, tail: null, rates, unverified };
+  return { icon: '✅', lead: 'No new failures', counts, tail: null, rates, unverified };
 }
 
-/** The headline as one line of plain text: "No new failures: 4 changed · 2 new · 6 unchanged", "Not verified: 5 errored". */
+/**
+ * The headline as one line of plain text: "No new failures: 4 changed · 2 new · 6 unchanged", "Not
+ * verified: 5 errored", "1 newly failing · 2 changed · 9 unchanged — 2 regressed · 1 likely regressed".
+ */
 export function headlineText(model: ReportModel): string {
   const h = headlineParts(model);
   const counts = h.counts.join(' · ');
   const text = h.lead && counts ? `${h.lead}: ${counts}` : (h.lead ?? counts);
-  return h.tail ? `${text} — ${h.tail}` : text;
+  return [text, h.rates, h.tail].filter((t) => t !== null && t !== '').join(' — ');
 }
 
 /**

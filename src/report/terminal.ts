@@ -95,6 +95,11 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   );
 
   lines.push(...agreementLines(run, fit));
+  // The run's pass-rate change (docs/statistics.md, "The run").
+  if (model.runRate !== null) {
+    const r = model.runRate;
+    lines.push(fit([`${r.head}: ${r.detail}`, r.mcnemar].filter((x) => x !== null).join(' · ')));
+  }
 
   const facts = [estimateText(run.estimate)];
   const spent = spendText(run.spend);

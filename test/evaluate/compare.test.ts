@@ -173,3 +173,22 @@ describe('compare: coverage and rendering', () => {
     expect(md).toContain('**Agreement**: 100% → 100% (no change)');
   });
 });
+
+describe("compare: McNemar's exact test over the paired items", () => {
+  it('counts the flips among items with a verdict in both runs; errored, added and removed items are left out', () => {
+    const before = at(T1, [fx('a'), fx('b'), fx('c'), fx('d', { verdict: 'fail' }), fx('e'), errored('f'), fx('gone')]);
+    const after = at(T2, [fx('a', { verdict: 'fail' }), fx('b', { verdict: 'fail' }), fx('c', { verdict: 'fail' }), fx('d'), fx('e'), fx('f', { verdict: 'fail' }), fx('new', { verdict: 'fail' })]);
+    const c = compareRuns(before, after);
+    expect(c.mcnemar).toEqual({ pairs: 5, newlyFailing: 3, newlyPassing: 1, p: expect.closeTo(0.625, 12) as unknown as number });
+    expect(renderCompareText(c)).toContain('  mcnemar: over 5 items with a verdict in both runs, 3 newly failing, 1 newly passing: p = 0.63, within noise');
+    expect(renderCompareMarkdown(c)).toContain('**McNemar**: over 5 items with a verdict in both runs, 3 newly failing, 1 newly passing: p = 0.63, within noise.');
+  });
+
+  it('six newly failing and none newly passing is beyond noise (p = 2/64); no flip gives p = 1', () => {
+    const labels = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const c = compareRuns(at(T1, labels.map((l) => fx(l))), at(T2, labels.map((l) => fx(l, { verdict: 'fail' }))));
+    expect(c.mcnemar.p).toBeCloseTo(2 / 64, 12);
+    expect(renderCompareText(c)).toContain('6 newly failing, 0 newly passing: p = 0.031, beyond noise');
+    expect(compareRuns(at(T1, [fx('a')]), at(T2, [fx('a')])).mcnemar).toEqual({ pairs: 1, newlyFailing: 0, newlyPassing: 0, p: 1 });
+  });
+});

@@ -1,0 +1,180 @@
+// Pass-rate statistics in words (docs/statistics.md, "In the reports"): an item's tier beside its
+// drift, the headline's count of regressed items, the run's pass-rate line. Read from the record's
+// `stats` (evaluate/stats.ts computed them when the run finished); nothing is computed again here.
+// Pure.
+
+import type { FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats, Tier } from '../types.js';
+import { TIERS, wilson } from '../evaluate/stats.js';
+import { isScript } from '../evaluate/kind.js';
+import { thousands } from '../words.js';
+
+/** How a tier is said. */
+export const TIER_WORDS: Record<Tier, string> = {
+  regressed: 'regressed',
+  likely_regressed: 'likely regressed',
+  improved: 'improved',
+  too_few: 'too few attempts',
+  steady: 'steady',
+};
+
+/**
+ * A p-value as text: two decimals from 0.1 ("0.63"), three below ("0.003"), "< 0.001" below that;
+ * "1" and "0.50" as they are.
+ */
+export function pText(p: number): string {
+  if (p < 0.001) return '< 0.001';
+  if (p < 0.1) return `= ${fixed(p, 3)}`;
+  return p >= 1 ? '= 1' : `= ${fixed(p, 2)}`;
+}
+
+/**
+ * `digits` decimals, halves rounded up (0.625 reads 0.63, as by hand; toFixed gives 0.62). The
+ * p-values are summed in log space, exact to about 1e-12 (evaluate/stats.ts): a half a hair below
+ * is still a half.
+ */
+function fixed(x: number, digits: number): string {
+  const scale = 10 ** digits;
+  return (Math.round(x * scale * (1 + 1e-9)) / scale).toFixed(digits);
+}
+
+/** A rate in whole points: "93%". */
+export function percent(rate: number): string {
+  return `${Math.round(rate * 100)}%`;
+}
+
+/** Signed whole points: "+12 points", "−22 points", "0 points". */
+export function points(diff: number): string {
+  const n = Math.round(diff * 100);
+  return `${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n)} ${Math.abs(n) === 1 ? 'point' : 'points'}`;
+}
+
+function signed(diff: number): string {
+  const n = Math.round(diff * 100);
+  return `${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n)}`;
+}
+
+/** The p that decided the tier: the drop's for a drop, the rise's for `improved`; null when none did. */
+function decidingP(s: ItemStats): number | null {
+  if (s.tier === 'regressed' || s.tier === 'likely_regressed') return s.pDrop;
+  if (s.tier === 'improved') return s.pRise;
+  return null;
+}
+
+/** Did the rate fall? */
+function fell(s: ItemStats): boolean {
+  return s.baseline.total > 0 && s.rate !== null && s.rate < s.baseline.passed / s.baseline.total;
+}
+
+/**
+ * What `too_few` says: how many attempts in one run would call the drop at the same observed
+ * rate ("needs 7 attempts"), that none up to 20 would, or nothing when the rate did not fall.
+ */
+function tooFewWords(s: ItemStats): string {
+  if (!fell(s)) return TIER_WORDS.too_few;
+  if (s.attemptsNeeded === null) return `${TIER_WORDS.too_few} (no number up to 20 would tell)`;
+  return `${TIER_WORDS.too_few} (needs ${thousands(s.attemptsNeeded)})`;
+}
+
+/**
+ * An item's pass rate and tier, beside its drift: "pass rate 10/10 → 0/3 (p = 0.003): regressed",
+ * "pass rate 5/5 → 4/5: steady", "pass rate 1/1 → 0/2: too few attempts (needs 20)"; an item
+ * without a baseline has its rate alone: "pass rate 2/3".
+ */
+export function tierWords(s: ItemStats): string {
+  const now = `${thousands(s.passed)}/${thousands(s.total)}`;
+  if (s.baseline.total === 0) return `pass rate ${now}`;
+  const rates = `pass rate ${thousands(s.baseline.passed)}/${thousands(s.baseline.total)} → ${now}`;
+  const p = decidingP(s);
+  const tier = s.tier === 'too_few' ? tooFewWords(s) : TIER_WORDS[s.tier];
+  return p === null ? `${rates}: ${tier}` : `${rates} (p ${pText(p)}): ${tier}`;
+}
+
+/** The tiers the headline counts, worst first. */
+export const HEADLINE_TIERS = ['regressed', 'likely_regressed'] as const satisfies readonly Tier[];
+
+/** "2 regressed · 1 likely regressed": the non-zero counts of HEADLINE_TIERS; null when none. */
+export function tierCountsText(counts: Readonly<Record<Tier, number>>): string | null {
+  const parts = HEADLINE_TIERS.filter((t) => counts[t] > 0).map((t) => `${thousands(counts[t])} ${TIER_WORDS[t]}`);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+/** Does the interval hold 0 (a change within noise)? */
+function holdsZero(ci: readonly [number, number]): boolean {
+  return ci[0] <= 0 && ci[1] >= 0;
+}
+
+/** McNemar's test in words: "3 newly failing, 1 newly passing: p = 0.63, within noise". */
+export function mcnemarText(m: McNemar): string {
+  const verdict = m.p < 0.05 ? 'beyond noise' : 'within noise';
+  return `${thousands(m.newlyFailing)} newly failing, ${thousands(m.newlyPassing)} newly passing: p ${pText(m.p)}, ${verdict}`;
+}
+
+/** The run's pass-rate line in parts, so that each surface sets them in its own markup. */
+export interface RunRateParts {
+  /** "pass rate 93% → 71%" */
+  head: string;
+  /** "−22 points (95% interval −35 to −9) over 24 items with a baseline, beyond noise" */
+  detail: string;
+  /** McNemar's test, when no item was repeated: "3 newly failing, 1 newly passing: p = 0.63, within noise". */
+  mcnemar: string | null;
+}
+
+/** The run's pass-rate change (docs/statistics.md, "The run"), from the record's run `stats`. */
+export function runRateParts(s: RunStats): RunRateParts {
+  const noise = holdsZero(s.ci) ? 'within noise' : 'beyond noise';
+  const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} with a baseline`;
+  return {
+    head: `pass rate ${percent(s.before)} → ${percent(s.now)}`,
+    detail: `${points(s.diff)} (95% interval ${signed(s.ci[0])} to ${signed(s.ci[1])}) over ${items}, ${noise}`,
+    mcnemar: s.mcnemar === undefined ? null : mcnemarText(s.mcnemar),
+  };
+}
+
+/** The run's pass-rate line as plain text. */
+export function runRateText(s: RunStats): string {
+  const r = runRateParts(s);
+  return [`${r.head}: ${r.detail}`, r.mcnemar].filter((x) => x !== null).join(' · ');
+}
+
+/** One row of report.html's forest plot: an item's pass rate now and its baseline's, with their intervals. */
+export interface ForestRow {
+  label: string;
+  script: boolean;
+  tier: Tier;
+  rate: number | null;
+  ci: readonly [number, number];
+  baselineRate: number;
+  /** The baseline's 95% Wilson interval: the record keeps the baseline's tally, and the interval follows from it by the same rule as now's. */
+  baselineCi: readonly [number, number];
+  /** "10/10 → 0/3" */
+  counts: string;
+  /** The item's words: "pass rate 10/10 → 0/3 (p = 0.003): regressed". */
+  words: string;
+}
+
+/**
+ * The forest plot's rows: every item with `stats` against a baseline, worst tier first
+ * (regressed, likely regressed, improved, too few, steady), then the smaller drop p, then label.
+ */
+export function forestRows(items: readonly (FixtureRecord | PersonaRecord)[]): ForestRow[] {
+  const rows: (ForestRow & { pDrop: number })[] = [];
+  for (const item of items) {
+    const s = item.stats;
+    if (s === undefined || s.baseline.total === 0) continue;
+    rows.push({
+      label: item.label,
+      script: isScript(item),
+      tier: s.tier,
+      rate: s.rate,
+      ci: s.ci,
+      baselineRate: s.baseline.passed / s.baseline.total,
+      baselineCi: wilson(s.baseline),
+      counts: `${thousands(s.baseline.passed)}/${thousands(s.baseline.total)} → ${thousands(s.passed)}/${thousands(s.total)}`,
+      words: tierWords(s),
+      pDrop: s.pDrop,
+    });
+  }
+  const rank = (t: Tier): number => TIERS.indexOf(t);
+  rows.sort((a, b) => rank(a.tier) - rank(b.tier) || a.pDrop - b.pDrop || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  return rows.map(({ pDrop: _p, ...r }) => r);
+}

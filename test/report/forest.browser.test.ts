@@ -1,0 +1,111 @@
+// report.html's forest plot (docs/statistics.md, "In the reports"): per repeated item, its baseline's
+// pass rate against now with their 95% intervals, regressed first; labels escaped; no request. Real
+// headless Chromium on a real file. AGENT_REPLAY_SCREENSHOT=/tmp/x.png keeps a screenshot of the panel.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderHtml } from '../../src/report/html.js';
+import { forestRows } from '../../src/report/rates.js';
+import type { RunRecord } from '../../src/types.js';
+import { HOSTILE, mixed } from './fixtures.js';
+import { repeated, statsRun, withRunStats } from './stats-fixtures.js';
+import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
+
+describe('report.html forest plot', () => {
+  // Launched by the one test that draws, so that without a browser only that test fails (or is skipped).
+  let browser: Browser | undefined;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agent-replay-forest-'));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('rows: every item with stats against a baseline, worst tier first, then the smaller drop p', () => {
+    expect(forestRows(statsRun().fixtures).map((r) => [r.label, r.tier])).toEqual([
+      ['refund-window', 'regressed'],
+      ['greeting', 'regressed'],
+      ['order-status', 'likely_regressed'],
+      ['shipping-times', 'improved'],
+      ['store-locations', 'too_few'],
+      ['opening-hours', 'steady'],
+    ]);
+  });
+
+  it('no item with stats against a baseline: no panel', () => {
+    expect(renderHtml(mixed())).not.toContain('<h3>Pass rates</h3>');
+  });
+
+  it('escapes a hostile label in the plot', () => {
+    const record = withRunStats([repeated(HOSTILE, { passed: 10, total: 10 }, { passed: 0, total: 3 }, 2)]);
+    const html = renderHtml(record);
+    const svg = html.slice(html.indexOf('<svg class="forest"'), html.indexOf('</svg>', html.indexOf('<svg class="forest"')));
+    expect(svg).not.toMatch(/<script|<img|<\/details|<!--/i);
+    expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    for (const c of ['\u202E', '\u001b', '\u0007']) expect(svg).not.toContain(c);
+  });
+
+  // Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).
+  it.skipIf(SKIP_BROWSER_TESTS)('draws baseline and now with their intervals on one scale, coloured by tier; no request, no error', { timeout: 60_000 }, async () => {
+    const record: RunRecord = statsRun();
+    const file = join(dir, 'forest.html');
+    await writeFile(file, renderHtml(record));
+    const url = pathToFileURL(file).href;
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const requests: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (q) => requests.push(q.url()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+    });
+    await page.route('**/*', (q) => (q.request().url() === url ? q.continue() : q.abort()));
+    await page.goto(url, { waitUntil: 'load' });
+
+    const panel = page.locator('.panel', { has: page.locator('h3', { hasText: 'Pass rates' }) });
+    await panel.scrollIntoViewIfNeeded();
+    expect(await panel.isVisible()).toBe(true);
+    const rows = await panel.locator('svg.forest g.forest-row').evaluateAll((gs) =>
+      gs.map((g) => {
+        const box = (el: Element | null): { x: number; w: number } => {
+          const r = (el as SVGGraphicsElement | null)?.getBoundingClientRect();
+          return { x: r?.x ?? NaN, w: r?.width ?? NaN };
+        };
+        const lines = g.querySelectorAll('line');
+        return {
+          label: g.getAttribute('data-label'),
+          tier: g.getAttribute('data-tier'),
+          baseline: box(g.querySelector('circle')),
+          now: box(g.querySelector('rect')),
+          // The first line of each interval spans it.
+          baselineCi: box(lines[0] ?? null),
+          nowCi: box(lines[3] ?? null),
+          text: g.querySelectorAll('text')[1]?.textContent,
+          colour: g.querySelector('rect')?.getAttribute('fill'),
+        };
+      }),
+    );
+    expect(rows.map((r) => r.label)).toEqual(['refund-window', 'greeting', 'order-status', 'shipping-times', 'store-locations', 'opening-hours']);
+    const first = rows[0]!;
+    expect(first.text).toBe('10/10 → 0/3 regressed');
+    expect(first.colour).toBe('#cf222e');
+    // 10/10 sits right of 0/3, and the baseline's interval [0.72, 1] is narrower than now's [0, 0.56].
+    expect(first.baseline.x).toBeGreaterThan(first.now.x);
+    expect(first.baselineCi.w).toBeLessThan(first.nowCi.w);
+    expect(first.nowCi.w / first.baselineCi.w).toBeCloseTo(0.5615 / 0.2775, 1);
+    expect(rows.find((r) => r.label === 'shipping-times')?.colour).toBe('#1a7f37');
+    const shot = await panel.screenshot();
+    expect(shot.length).toBeGreaterThan(5_000);
+    if (process.env.AGENT_REPLAY_SCREENSHOT) await writeFile(process.env.AGENT_REPLAY_SCREENSHOT, shot);
+    expect(requests).toEqual([url]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,137 @@
+// Pass-rate statistics in every surface (docs/statistics.md, "In the reports"): the tier beside the
+// drift, the headline's count of regressed items, the run's pass-rate line. Goldens: stats.*.
+
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { itemStats } from '../../src/evaluate/index.js';
+import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
+import { afterAcceptance, buildModel, headlineText } from '../../src/report/model.js';
+import { pText, runRateText, tierWords } from '../../src/report/rates.js';
+import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
+import { ctx } from './fixtures.js';
+import { expectGolden, structure } from './helpers.js';
+import { flipsRun, manyStats, statsRun } from './stats-fixtures.js';
+
+const STATS = statsRun();
+
+function words(base: Tally, now: Tally): string {
+  const s = itemStats(base, now, { alpha: 0.05, maxLooks: 1 });
+  if (s === null) throw new Error('no stats');
+  return tierWords(s);
+}
+
+describe("an item's pass rate in words", () => {
+  it.each([
+    [{ passed: 10, total: 10 }, { passed: 0, total: 3 }, 'pass rate 10/10 → 0/3 (p = 0.003): regressed'],
+    [{ passed: 5, total: 5 }, { passed: 4, total: 5 }, 'pass rate 5/5 → 4/5: steady'],
+    [{ passed: 9, total: 10 }, { passed: 1, total: 3 }, 'pass rate 9/10 → 1/3 (p = 0.11): likely regressed'],
+    [{ passed: 0, total: 10 }, { passed: 3, total: 3 }, 'pass rate 0/10 → 3/3 (p = 0.003): improved'],
+    [{ passed: 1, total: 1 }, { passed: 0, total: 2 }, 'pass rate 1/1 → 0/2: too few attempts (needs 20)'],
+    [{ passed: 3, total: 3 }, { passed: 1, total: 2 }, 'pass rate 3/3 → 1/2: too few attempts (no number up to 20 would tell)'],
+    [{ passed: 1, total: 1 }, { passed: 2, total: 2 }, 'pass rate 1/1 → 2/2: too few attempts'],
+    [{ passed: 0, total: 0 }, { passed: 2, total: 3 }, 'pass rate 2/3'],
+  ])('%j against %j: %s', (base, now, expected) => {
+    expect(words(base, now)).toBe(expected);
+  });
+
+  it('docs/statistics.md quotes these words as the renderers write them', () => {
+    const doc = readFileSync(resolve(import.meta.dirname, '../../docs/statistics.md'), 'utf8');
+    const quoted = [
+      words({ passed: 10, total: 10 }, { passed: 0, total: 3 }),
+      words({ passed: 9, total: 10 }, { passed: 1, total: 3 }),
+      words({ passed: 0, total: 10 }, { passed: 3, total: 3 }),
+      words({ passed: 5, total: 5 }, { passed: 4, total: 5 }),
+      words({ passed: 1, total: 1 }, { passed: 0, total: 2 }),
+      words({ passed: 1, total: 1 }, { passed: 2, total: 2 }),
+    ];
+    for (const w of quoted) expect(doc).toContain(`${w}\``);
+    expect(doc).toContain(`📈 ${runRateText(STATS.stats!).replace(/^pass rate/, 'Pass rate')}`);
+  });
+
+  it('p-values: three decimals below 0.1, two above, halves rounded up, "< 0.001" below that', () => {
+    expect([pText(1 / 286), pText(0.625), pText(0.0385), pText(0.00049), pText(1), pText(0.5)]).toEqual(['= 0.003', '= 0.63', '= 0.039', '< 0.001', '= 1', '= 0.50']);
+  });
+
+  it('reads the record: a tier written there is the one shown, whatever the counts', () => {
+    const r = statsRun();
+    const f = r.fixtures[4];
+    if (f?.stats === undefined) throw new Error('fixture without stats');
+    const stats: ItemStats = { ...f.stats, tier: 'improved', pRise: 0.01 };
+    const edited: RunRecord = { ...r, fixtures: r.fixtures.map((x): FixtureRecord => (x === f ? { ...f, stats } : x)) };
+    expect(buildModel(edited).views.get(edited.fixtures[4] as never)?.drift).toContain('pass rate 5/5 → 4/5 (p = 0.010): improved');
+  });
+});
+
+describe('a run with stats', () => {
+  it('puts an item whose pass rate moved in Changed, the others where their verdict puts them', () => {
+    const m = buildModel(STATS);
+    expect(m.sections.newly_failing.map((f) => f.label)).toEqual(['refund-window', 'order-status', 'store-locations']);
+    expect(m.sections.changed.map((f) => f.label)).toEqual(['greeting', 'shipping-times']);
+    expect(m.sections.unchanged.map((f) => f.label)).toEqual(['opening-hours']);
+    expect(m.sections.new.map((f) => f.label)).toEqual(['gift-cards']);
+    expect(m.tiers).toEqual({ regressed: 2, likely_regressed: 1, improved: 1, too_few: 2, steady: 1 });
+  });
+
+  it('headline: the counts add up, then "2 regressed · 1 likely regressed"; a regressed pass rate alone reddens it', () => {
+    expect(headlineText(buildModel(STATS))).toBe('3 newly failing · 2 changed · 1 new · 1 unchanged — 2 regressed · 1 likely regressed');
+    const onlyGreeting: RunRecord = { ...STATS, fixtures: STATS.fixtures.filter((f) => f.label === 'greeting' || f.label === 'opening-hours') };
+    const m = buildModel(onlyGreeting);
+    expect(headlineText(m)).toBe('1 changed · 1 unchanged — 1 regressed');
+    expect(renderComment(onlyGreeting, ctx)).toContain('### 🔴 1 changed · 1 unchanged — 1 regressed');
+  });
+
+  it("the run's pass-rate line: before → now, the difference and its interval; McNemar when no item is repeated", () => {
+    const s = STATS.stats;
+    if (s === undefined) throw new Error('no run stats');
+    expect(runRateText(s)).toMatch(/^pass rate 82% → 46%: −36 points \(95% interval −\d+ to \+\d+\) over 6 items with a baseline, within noise$/);
+    const flips = flipsRun();
+    expect(renderTerminal(flips, { color: false })).toContain('3 newly failing, 1 newly passing: p = 0.63, within noise');
+    expect(renderComment(flips, ctx)).toContain('📈 **Pass rate 83% → 50%**');
+  });
+
+  it('read back through cmark-gfm, the headline counts still add up to the items', () => {
+    const s = structure(renderComment(STATS, ctx));
+    expect(s.headline.reduce((n, [, k]) => n + k, 0)).toBe(STATS.fixtures.length);
+    expect(s.sections.map((x) => [x.title, x.count])).toEqual([
+      ['Newly failing', 3],
+      ['Changed', 2],
+      ['New, no baseline', 1],
+      ['Unchanged', 1],
+    ]);
+  });
+
+  it('PR comment, job summary, terminal and JUnit (goldens)', () => {
+    expectGolden('stats.comment.md', renderComment(STATS, ctx));
+    expectGolden('stats.summary.md', renderSummary(STATS, ctx));
+    expectGolden('stats.terminal.txt', renderTerminal(STATS, { color: false }));
+    expectGolden('stats.junit.xml', renderJUnit(STATS));
+  });
+
+  it('a run without stats says nothing of pass rates', () => {
+    const plain: RunRecord = { ...STATS, stats: undefined, fixtures: STATS.fixtures.map(({ stats: _s, ...f }) => f as never) };
+    const md = renderComment(plain, ctx);
+    expect(md).not.toContain('pass rate');
+    expect(md).not.toContain('Pass rate');
+    expect(md).not.toContain('regressed');
+  });
+
+  it('after acceptance, an accepted item no longer shows its tier', () => {
+    const accepted = afterAcceptance(STATS, ['greeting'], 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe');
+    const m = buildModel(accepted);
+    expect(m.sections.unchanged.map((f) => f.label)).toContain('greeting');
+    expect(m.tiers.regressed).toBe(1);
+  });
+});
+
+describe('hundreds of repeated items', () => {
+  it('the comment stays under the limit, names every regressed item and keeps the steady ones collapsed', () => {
+    const run = manyStats(600);
+    const md = renderComment(run, ctx);
+    expect(md.length).toBeLessThanOrEqual(65_536);
+    expect(md).toContain('### 🔴 60 changed · 540 unchanged — 60 regressed');
+    for (let i = 0; i < 600; i += 10) expect(md).toContain(`item-${String(i).padStart(4, '0')}`);
+    const unchanged = md.slice(md.indexOf('#### ✅ Unchanged'));
+    expect(unchanged.startsWith('#### ✅ Unchanged (540)\n\n<details><summary>')).toBe(true);
+  });
+});
