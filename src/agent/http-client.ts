@@ -21,7 +21,7 @@ import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } 
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { attemptsText, parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
-import { callsOnly, mapPersonaFields, mapResponse, mapSignals } from './response.js';
+import { callsOnly, mapPersonaFields, mapResponse, mapSignals, readToolCalls } from './response.js';
 import { describeFound, readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
@@ -254,10 +254,14 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       turns++;
       const mapped = mapResponse(message.json, message.mapping);
       if (!mapped.ok) return errored('missing_reply', `message turn: ${mapped.error}`, turns);
+      // The message turn's tool calls, for a fixture's tool assertions (docs/traces.md, "Fixtures"): a
+      // value of no known shape leaves them unread, said, and is not an error for the fixture.
+      const calls = readToolCalls(message.json, message.mapping);
       return {
         kind: 'replied',
         ...mapped.turn,
         turns,
+        ...(calls.ok ? { toolCalls: calls.value } : { toolCalls: null, toolCallsProblem: calls.error }),
         ...(opened === null ? {} : { welcome: opened }),
         timing: message.timing,
         ...(welcomeLatencyMs === null ? {} : { welcomeLatencyMs }),

@@ -78,7 +78,11 @@ export function mapPersonaFields(json: unknown, mapping: AgentMapping): PersonaM
   return { ok: true, fields: { toolCalls: toolCalls.value, outcome: outcome.value, outcomeReported: outcome.reported, errors: errors.value } };
 }
 
-function readToolCalls(json: unknown, mapping: AgentMapping): { ok: true; value: ToolCall[] | null } | { ok: false; error: string } {
+/**
+ * A turn's tool calls at the mapping's path: null when not reported, an error for a value of no
+ * known shape. Fixtures read their message turn's calls with it (docs/traces.md, "Fixtures").
+ */
+export function readToolCalls(json: unknown, mapping: AgentMapping): { ok: true; value: ToolCall[] | null } | { ok: false; error: string } {
   if (mapping.toolCalls === null) return { ok: true, value: null };
   const value = readPath(json, mapping.toolCalls);
   if (value === undefined || value === null) return { ok: true, value: mapping.absentToolCallsAreNone ? [] : null };

@@ -2,12 +2,13 @@
 // Outcome, and the detail line always says why. Not evaluated is never a failure. A list of
 // checks (`assert: [...]`) gives each check's own result and one verdict: all must pass.
 
-import type { Assertion, AssertionCheck, Judge, Outcome, RegexEvaluator, SingleAssertion } from '../types.js';
+import type { Assertion, AssertionCheck, Judge, Outcome, RegexEvaluator, SingleAssertion, ToolCall } from '../types.js';
 import { evaluateContains } from './contains.js';
 import { evaluateJudge } from './judge.js';
 import { evaluateMaxLatency } from './latency.js';
 import { listDetail, listVerdict } from './list.js';
 import { evaluateRegex } from './regex.js';
+import { evaluateToolAssertion } from './tools.js';
 
 export interface AssertionDeps {
   regex: RegexEvaluator;
@@ -24,6 +25,12 @@ export interface CheckInput {
   latencyMs: number | null;
   /** The judge's answer reused from the baseline (no judge call), or null. */
   reusedJudge: Outcome | null;
+  /**
+   * The message turn's tool calls as recorded (docs/traces.md, "Fixtures"); null or absent: the turn
+   * reported none, so tool checks are not evaluated (`toolCallsProblem`, when set, says why).
+   */
+  toolCalls?: readonly ToolCall[] | null;
+  toolCallsProblem?: string | null;
 }
 
 export const PROBE_DETAIL = 'probe: nothing to check';
@@ -62,5 +69,8 @@ async function evaluateOne(a: SingleAssertion, input: CheckInput, deps: Assertio
       return input.reusedJudge ?? evaluateJudge(a.criterion, a.threshold, input.recorded, deps.judge);
     case 'maxLatency':
       return evaluateMaxLatency(a.ms, input.latencyMs);
+    case 'toolCalled':
+    case 'toolNotCalled':
+      return evaluateToolAssertion(a, input.toolCalls ?? null, input.toolCallsProblem ?? null);
   }
 }

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_PRESET_NAMES, type AgentPreset, type Config } from '../config.js';
-import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, Judge, RegexEvaluator, SingleAssertion } from '../types.js';
+import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, JsonValue, Judge, RegexEvaluator, SingleAssertion } from '../types.js';
 import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
 import { createHttpAgentClient, toolCallsHint } from '../agent/index.js';
 import { waitForAgent } from '../agent/ready.js';
@@ -113,10 +113,11 @@ function parseThreshold(text: string | undefined): number {
 const INVISIBLE = /[\u007F-\u00A0\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB\uFFFE\uFFFF]/g;
 
 /** One check as a fixture file writes it. */
-function assertYaml(a: SingleAssertion): Record<string, string | number> {
+function assertYaml(a: SingleAssertion): Record<string, JsonValue> {
   if (a.kind === 'contains') return { contains: a.value };
   if (a.kind === 'regex') return { regex: a.pattern, ...(a.flags === '' ? {} : { flags: a.flags }) };
   if (a.kind === 'maxLatency') return { maxLatencyMs: a.ms };
+  if (a.kind === 'toolCalled' || a.kind === 'toolNotCalled') return { [a.kind]: { tool: a.tool, ...(a.input === undefined ? {} : { input: a.input }), ...(a.match === 'subset' ? {} : { match: a.match }) } };
   return { judge: a.criterion, threshold: a.threshold };
 }
 

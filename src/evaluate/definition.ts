@@ -42,7 +42,7 @@ function fixtureDefinition(f: Pick<Fixture, 'message' | 'persona' | 'assertion'>
   return canonicalJson({ item: 'fixture', message: f.message, persona: f.persona, assertion });
 }
 
-/** One check's part of a fixture's definition (a latency budget is part of it). */
+/** One check's part of a fixture's definition (a latency budget and a tool expectation are part of it). */
 function checkDefinition(a: SingleAssertion): JsonValue {
   switch (a.kind) {
     case 'contains':
@@ -53,6 +53,10 @@ function checkDefinition(a: SingleAssertion): JsonValue {
       return { kind: a.kind };
     case 'maxLatency':
       return { kind: a.kind, ms: a.ms };
+    // The tool, its input (absent: any call) and the match mode (docs/traces.md, "Fixtures").
+    case 'toolCalled':
+    case 'toolNotCalled':
+      return a.input === undefined ? { kind: a.kind, tool: a.tool, match: a.match } : { kind: a.kind, tool: a.tool, input: a.input, match: a.match };
   }
 }
 

@@ -7,7 +7,6 @@ import type {
   JsonValue,
   JudgeResult,
   JudgeReuse,
-  MatchMode,
   Mock,
   ObservedToolCall,
   PersonaBaseline,
@@ -26,6 +25,7 @@ import { callMatches, jsonEqual } from './match.js';
 import { line, quote, showPattern } from '../assertions/format.js';
 import { plural } from '../words.js';
 import { judgeOutcome } from '../assertions/judge.js';
+import { toolMatch } from '../assertions/tools.js';
 import { rewritesBaseline } from './changes.js';
 import { driftVerdict, sameRoute, sameRoutes } from './drift.js';
 import { carriedTurnVariants, personaAttemptsAgree, sameVariants, variantsFor } from './variants.js';
@@ -79,11 +79,6 @@ function list(items: readonly string[]): string {
   return items.length === 0 ? 'none' : items.join(', ');
 }
 
-function describeCall(tool: string, input: JsonValue | undefined, match: MatchMode): string {
-  if (input === undefined) return tool;
-  return `${tool} ${line(JSON.stringify(input))}${match === 'exact' ? ' (exact)' : ''}`;
-}
-
 export function conversationsCheck(expected: readonly string[], turns: readonly Turn[]): Check {
   const visited = visitedConversations(turns);
   if (!reportsRoutes(turns)) return { kind: 'conversations', expected: [...expected], observed: visited, status: 'not_evaluated', detail: NO_ROUTES_REASON };
@@ -102,20 +97,11 @@ export function terminalCheck(expected: Terminal, turns: readonly Turn[], outcom
 }
 
 export function toolCheck(kind: 'toolCalled' | 'toolNotCalled', expected: ToolExpectation, turns: readonly Turn[]): Check {
-  const wanted = describeCall(expected.tool, expected.input, expected.match);
   const observed = observedCalls(turns).filter((c) => c.tool === expected.tool);
   if (!reportsToolCalls(turns)) return { kind, expected, observed, turn: null, status: 'not_evaluated', detail: NO_TOOL_CALLS_REASON };
-  const first = observed.find((c) => callMatches(expected, c)) ?? null;
-  const turn = first?.turn ?? null;
-  const shown = observed.slice(0, 5).map((c) => line(JSON.stringify(c.input)));
-  const more = observed.length > 5 ? `; +${observed.length - 5} more` : '';
-  const others = observed.length === 0 ? `${expected.tool} was not called` : `${expected.tool} was called with ${shown.join('; ')}${more}`;
-  if (kind === 'toolCalled') {
-    const detail = first ? `called ${wanted} at turn ${first.turn}` : `expected a call of ${wanted}: ${others}`;
-    return { kind, expected, observed, turn, status: first ? 'pass' : 'fail', detail };
-  }
-  const detail = first ? `${wanted} must not be called, but was at turn ${first.turn}` : `not called: ${wanted}`;
-  return { kind, expected, observed, turn, status: first ? 'fail' : 'pass', detail };
+  // One decision and wording with fixtures' tool assertions (assertions/tools.ts).
+  const m = toolMatch(kind, expected, observed, (c) => ` at turn ${c.turn}`);
+  return { kind, expected, observed, turn: m.first?.turn ?? null, status: m.status, detail: m.detail };
 }
 
 // --- expect.reply ----------------------------------------------------------------------------------

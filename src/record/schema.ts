@@ -27,12 +27,21 @@ const meaningSchema = z
   .optional();
 const errorKindSchema = z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']);
 
+const matchModeSchema = z.enum(['exact', 'subset']);
+/** A tool expectation's keys: the persona checks' `expected` has the same (jsonValueSchema is defined below, so read lazily). */
+function toolExpectationShape() {
+  return { tool: z.string(), input: z.lazy(() => jsonValueSchema).optional(), match: matchModeSchema };
+}
+
 const singleAssertionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('contains'), value: z.string() }),
   z.strictObject({ kind: z.literal('regex'), pattern: z.string(), flags: z.string() }),
   z.strictObject({ kind: z.literal('judge'), criterion: z.string(), threshold: z.number().min(0).max(1) }),
   // Added within schema version 1 (docs/latency.md): `assert: {maxLatencyMs}`.
   z.strictObject({ kind: z.literal('maxLatency'), ms: z.number().int().min(1) }),
+  // Added within schema version 1 (docs/traces.md, "Fixtures"): `assert: {toolCalled | toolNotCalled}`.
+  z.strictObject({ kind: z.literal('toolCalled'), ...toolExpectationShape() }),
+  z.strictObject({ kind: z.literal('toolNotCalled'), ...toolExpectationShape() }),
 ]);
 // Added within schema version 1 (docs/fixtures.md): an assertion list, `assert: [...]`.
 const assertionSchema = z.union([singleAssertionSchema, z.strictObject({ kind: z.literal('all'), assertions: z.array(singleAssertionSchema).min(1) })]);
@@ -222,8 +231,7 @@ const jsonValueSchema: z.ZodType<Json> = z.lazy(() =>
   z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
 );
 
-const matchModeSchema = z.enum(['exact', 'subset']);
-const toolExpectationSchema = z.strictObject({ tool: z.string(), input: jsonValueSchema.optional(), match: matchModeSchema });
+const toolExpectationSchema = z.strictObject(toolExpectationShape());
 const replyTurnSchema = z.union([z.number().int().nonnegative(), z.literal('last'), z.literal('any')]);
 const replyExpectationSchema = z.union([
   z.strictObject({ contains: z.string(), turn: replyTurnSchema }),

@@ -8,6 +8,7 @@ import { computeDrift, judgeReuseOf, knownWordings, reusableJudge, reuseWords } 
 import { fixtureEvaluationFields } from '../evaluate/definition.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { meaningOf, type MeaningRung } from './meaning.js';
+import { recordedToolCalls } from './turns.js';
 import type { Meaning } from '../types/meaning.js';
 
 export interface FixtureReplayDeps {
@@ -163,6 +164,9 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   let result: Outcome;
   let checks: AssertionCheck[] | null = null;
   const timing = outcome.timing;
+  // The message turn's tool calls as recorded (redacted, as a script's turn): tool assertions read
+  // them, as persona checks read a transcript's (docs/traces.md, "Fixtures"); null: not reported.
+  const toolCalls = outcome.toolCalls == null ? null : recordedToolCalls(outcome.toolCalls, redact);
   // A judged reply identical to its baseline's, under the same fingerprint, keeps the baseline's
   // score and rationale with no judge call (only a stored baseline is ever a source): see
   // docs/fixtures.md, "Judge reuse". In an assertion list, its judge check is reused the same way.
@@ -183,7 +187,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     // a persona transcript; contains and regex run here, on the reply as the agent sent it.
     const evaluated = await evaluateChecks(
       fixture.assertion,
-      { reply: outcome.reply, recorded: reply, latencyMs: timing?.latencyMs ?? null, reusedJudge },
+      { reply: outcome.reply, recorded: reply, latencyMs: timing?.latencyMs ?? null, reusedJudge, toolCalls, toolCallsProblem: outcome.toolCallsProblem ?? null },
       { regex: deps.regex, judge: deps.judge },
     );
     result = evaluated.outcome;
@@ -221,7 +225,8 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     spans: undefined,
     time: undefined,
     waterfall: undefined,
-    toolCalls: undefined,
+    // Absent when the turn reported or made none (docs/results-json.md): records without calls keep their shape.
+    toolCalls: toolCalls !== null && toolCalls.length > 0 ? toolCalls : undefined,
     // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
     usage: outcome.usage ?? null,
     durationMs: Math.round(now() - started),

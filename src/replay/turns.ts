@@ -21,13 +21,18 @@ export function toTurn(index: number, message: string | null, a: SessionTurn & {
     reply: redact(a.reply),
     route: a.route === null ? null : { conversation: redact(a.route.conversation), stage: redact(a.route.stage) },
     offTrack: a.offTrack.map((o) => redactJson(o as JsonValue, redact)),
-    toolCalls: a.toolCalls === null ? null : a.toolCalls.map((c): ToolCall => ({ tool: redact(c.tool), input: redactJson(c.input, redact), output: redactJson(toolOutput(c.output), redact), mocked: c.mocked })),
+    toolCalls: a.toolCalls === null ? null : recordedToolCalls(a.toolCalls, redact),
     outcome: a.outcome === null ? null : redact(a.outcome),
     errors: a.errors.map((e): AgentErrorEntry => ({ kind: redact(e.kind), tool: e.tool === null ? null : redact(e.tool), message: redact(e.message) })),
     durationMs,
     ...(a.timing === undefined ? {} : { latencyMs: a.timing.latencyMs, firstTokenMs: a.timing.firstTokenMs }),
     usage: a.usage ?? null,
   };
+}
+
+/** Tool calls as recorded, for scripts and fixtures alike: the output in one shape, every text redacted. */
+export function recordedToolCalls(calls: readonly ToolCall[], redact: (t: string) => string): ToolCall[] {
+  return calls.map((c): ToolCall => ({ tool: redact(c.tool), input: redactJson(c.input, redact), output: redactJson(toolOutput(c.output), redact), mocked: c.mocked }));
 }
 
 function redactJson(value: JsonValue, redact: (t: string) => string): JsonValue {

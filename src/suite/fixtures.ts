@@ -9,9 +9,10 @@ import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
+import { toExpectation, toolExpectationSchema } from './tools.js';
 import { regexCompileAdvice, regexMeaningNote } from './regex-advice.js';
 
-const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs'] as const;
+const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
 export const REGEX_FLAGS = 'dgimsuyv';
 
@@ -22,6 +23,10 @@ const assertionSchema = z.strictObject({
   judge: z.string().optional(),
   threshold: z.number().optional(),
   maxLatencyMs: z.number().optional(),
+  // One call each (docs/traces.md, "Fixtures"): {tool, input?, match?}, as a script's expect entries.
+  // A list is let through here and refused by checkAssertion, whose message says how to check several calls.
+  toolCalled: z.union([toolExpectationSchema, z.array(z.unknown())]).optional(),
+  toolNotCalled: z.union([toolExpectationSchema, z.array(z.unknown())]).optional(),
 });
 
 const fixtureSchema = z.strictObject({
@@ -201,6 +206,16 @@ function checkAssertion(
     err('threshold', `threshold only applies to a judge assertion, not to ${kind}`, 'remove threshold');
   }
 
+  if (kind === 'toolCalled' || kind === 'toolNotCalled') {
+    const value = a[kind];
+    if (Array.isArray(value)) {
+      err(kind, `${kind} names one call in a fixture, found a list`, `write each call as its own check: assert: [{ ${kind}: { tool: a } }, { ${kind}: { tool: b } }]`);
+      return null;
+    }
+    // A missing tool, an unknown key, a bad match mode: reported by the schema, with their lines.
+    const parsed = toolExpectationSchema.safeParse(value);
+    return parsed.success ? { kind, ...toExpectation(parsed.data) } : null;
+  }
   if (kind === 'maxLatencyMs') {
     const ms = a.maxLatencyMs;
     if (typeof ms !== 'number') return null; // wrong type: reported by the schema

@@ -3,9 +3,9 @@
 // out, the others are still checked.
 
 import { z } from 'zod';
-import { type JsonValue, type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn, type ToolExpectation } from '../types.js';
+import { type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn } from '../types.js';
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
-import { isJsonValue } from './config/shared.js';
+import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './tools.js';
 import { describeValue, quote, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
@@ -16,9 +16,6 @@ const DEFAULT_MAX_TURNS = 20;
 /** The most message turns a simulated user may take (`user.maxTurns`). */
 const MAX_SIMULATED_TURNS = 20;
 
-const jsonValue = z.custom<JsonValue>(isJsonValue, { error: 'must be JSON data (strings, numbers, true/false, null, lists and mappings)' });
-const matchMode = z.enum(['exact', 'subset']);
-const toolExpectationSchema = z.strictObject({ tool: z.string().min(1), input: jsonValue.optional(), match: matchMode.optional() });
 const mockSchema = z.strictObject({ tool: z.string().min(1), input: jsonValue.optional(), match: matchMode.optional(), output: jsonValue.optional() });
 
 const TURN_RULE = 'must be a turn number (0 is the welcome turn), last, or any';
@@ -278,11 +275,6 @@ function toMock(m: z.infer<typeof mockSchema>): Mock {
   const match = m.match ?? 'subset';
   const output = m.output ?? null;
   return m.input === undefined ? { tool: m.tool, match, output } : { tool: m.tool, input: m.input, match, output };
-}
-
-function toExpectation(t: z.infer<typeof toolExpectationSchema>): ToolExpectation {
-  const match = t.match ?? 'subset';
-  return t.input === undefined ? { tool: t.tool, match } : { tool: t.tool, input: t.input, match };
 }
 
 function toReply(r: z.infer<typeof replyExpectationSchema>): ReplyExpectation {

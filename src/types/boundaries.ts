@@ -29,6 +29,12 @@ export type AgentOutcome =
       welcomeLatencyMs?: number;
       /** Tokens the welcome and message turns reported, summed (docs/latency.md, "Usage"); null or absent: none reported. */
       usage?: TokenUsage | null;
+      /**
+       * The message turn's tool calls (docs/traces.md, "Fixtures"); null or absent: not reported (no
+       * `toolCalls` key, no mapping, or a value of no known shape, then `toolCallsProblem` says so).
+       */
+      toolCalls?: ToolCall[] | null;
+      toolCallsProblem?: string;
     }
   | {
       kind: 'errored';

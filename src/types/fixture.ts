@@ -1,5 +1,6 @@
 // Fixtures and their assertions (docs/fixtures.md).
 
+import type { ToolExpectation } from './tools.js';
 import type { Verdict } from './verdict.js';
 
 /** Where the reply landed, as reported by the agent. */
@@ -14,7 +15,15 @@ export type SingleAssertion =
   | { kind: 'regex'; pattern: string; flags: string }
   | { kind: 'judge'; criterion: string; threshold: number }
   /** The message turn took at most `ms` (docs/latency.md): deterministic, on the client's clock. */
-  | { kind: 'maxLatency'; ms: number };
+  | { kind: 'maxLatency'; ms: number }
+  /**
+   * The agent made (toolCalled) or did not make (toolNotCalled) a matching tool call in the message
+   * turn (docs/traces.md, "Fixtures"): matched as persona scripts match theirs.
+   */
+  | ToolAssertion;
+
+/** `assert: {toolCalled: {tool, input?, match?}}` or `{toolNotCalled: ...}`: one call each. */
+export type ToolAssertion = ({ kind: 'toolCalled' } & ToolExpectation) | ({ kind: 'toolNotCalled' } & ToolExpectation);
 
 /** A fixture's assertion: one check, or a list of checks that must all pass (`assert: [...]`). */
 export type Assertion = SingleAssertion | { kind: 'all'; assertions: SingleAssertion[] };

@@ -5,15 +5,10 @@ import type { Meaning } from './meaning.js';
 import type { JudgeReuse, PanelMember } from './judge.js';
 import type { TokenUsage } from './latency.js';
 import type { SpanCounts, TimeSplit, ToolCallSource, WaterfallSpan } from './trace.js';
-
-/** A JSON value as read from YAML or an agent's response (tool inputs and outputs). */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+import type { JsonValue, MatchMode, ToolExpectation } from './tools.js';
 
 /** How a conversation ended, as the agent reports it (`outcome`). */
 export type Terminal = 'finish' | 'handoff' | 'switch';
-
-/** How an expected tool input is compared with an actual one; `subset` is the default. */
-export type MatchMode = 'exact' | 'subset';
 
 /**
  * A declarative tool mock, sent to the agent with every turn: the agent answers its tool call
@@ -25,14 +20,6 @@ export interface Mock {
   input?: JsonValue;
   match: MatchMode;
   output: JsonValue;
-}
-
-/** One `toolCalled` / `toolNotCalled` entry: a tool name and, optionally, its input. */
-export interface ToolExpectation {
-  tool: string;
-  /** Absent: any call of `tool` matches. */
-  input?: JsonValue;
-  match: MatchMode;
 }
 
 /** A script's `expect` block; at least one expectation is present (else a configuration error). */

@@ -54,6 +54,8 @@ describe('native protocol', () => {
       // The fake clock stands still: both turns took 0 ms (measured: the "latency" tests below).
       timing: { latencyMs: 0, firstTokenMs: null },
       welcomeLatencyMs: 0,
+      // The response has no toolCalls key: the message turn reports none (docs/traces.md, "Fixtures").
+      toolCalls: null,
     });
     expect(server.requests.map((r) => [r.method, r.path, r.json])).toEqual([
       ['POST', '/chat', { session: 'sess-1', persona: 'returning-customer', start: true }],
@@ -94,7 +96,7 @@ describe('other mappings', () => {
       return { json: { id: 'c1', choices: [{ index: 0, message: { role: 'assistant', content: `You said: ${body.messages[0]?.content}` } }] } };
     });
     const outcome = await client({ url: server.url, preset: 'openai-chat', model: 'gpt-4o-mini', mapping: OPENAI_CHAT_MAPPING, start: null }).converse(request);
-    expect(outcome).toEqual({ kind: 'replied', reply: 'You said: Can I get my money back?', route: null, offTrack: [], ended: false, turns: 1, timing: { latencyMs: 0, firstTokenMs: null } });
+    expect(outcome).toEqual({ kind: 'replied', reply: 'You said: Can I get my money back?', route: null, offTrack: [], ended: false, turns: 1, timing: { latencyMs: 0, firstTokenMs: null }, toolCalls: [] });
     expect(server.requests[0]?.json).toEqual({
       model: 'gpt-4o-mini',
       messages: [{ role: 'user', content: 'Can I get my money back?' }],

@@ -72,6 +72,28 @@ describe('definitionHash of a fixture', () => {
     ]);
   });
 
+  it('changes with a tool assertion\'s kind, tool, input and match mode (docs/traces.md, "Fixtures"); the other kinds keep their hashes', () => {
+    const t = { ...FIXTURE, assertion: { kind: 'toolCalled' as const, tool: 'find_order', input: { orderId: '1234' }, match: 'subset' as const } };
+    const th = fixtureDefinitionHash(t);
+    const variants: Fixture['assertion'][] = [
+      { kind: 'toolNotCalled', tool: 'find_order', input: { orderId: '1234' }, match: 'subset' },
+      { kind: 'toolCalled', tool: 'issue_refund', input: { orderId: '1234' }, match: 'subset' },
+      { kind: 'toolCalled', tool: 'find_order', input: { orderId: '1235' }, match: 'subset' },
+      { kind: 'toolCalled', tool: 'find_order', input: { orderId: '1234' }, match: 'exact' },
+      { kind: 'toolCalled', tool: 'find_order', match: 'subset' },
+      { kind: 'all', assertions: [{ kind: 'toolCalled', tool: 'find_order', input: { orderId: '1234' }, match: 'subset' }] },
+    ];
+    const hashes = variants.map((assertion) => fixtureDefinitionHash({ ...t, assertion }));
+    expect(new Set([th, h, ...hashes]).size).toBe(variants.length + 2);
+    // The same expectation with its input keys in another order is the same definition.
+    expect(fixtureDefinitionHash({ ...t, assertion: { ...t.assertion, input: { orderId: '1234' } } })).toBe(th);
+    // Hashes of the kinds that existed before tool assertions, as computed before them: records keep comparing.
+    expect(h).toBe('180aa1de1576554e');
+    const list: Fixture['assertion'] = { kind: 'all', assertions: [{ kind: 'regex', pattern: 'a', flags: 'i' }, { kind: 'maxLatency', ms: 2000 }, { kind: 'judge', criterion: 'x', threshold: 0.7 }] };
+    expect(fixtureDefinitionHash({ ...FIXTURE, assertion: list })).toBe('699d71d99be2476c');
+    expect(fixtureDefinitionHash({ ...FIXTURE, assertion: null })).toBe('c10baed837b5c3b1');
+  });
+
   it('has no judge fingerprint without a judge assertion', () => {
     expect(fixtureEvaluationFields(FIXTURE, 'openai/gpt-4o-mini', JUDGE_PROMPT_VERSION).judgeFingerprint).toBeNull();
   });

@@ -47,7 +47,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${C}:3:3: unknown key "tiemoutMs" in agent; allowed keys: url, preset, model, maxTokens, assistantId, stream, headers, timeoutMs, concurrency, retries, backoffMs, waitForAgent, request, response, start\n  fix: did you mean "timeoutMs"? rename the key, so that line 3 reads\n    timeoutMs: 5`,
       `${C}:4:1: unknown key "bogus" at the top level; allowed keys: agent, judge, regex, cost, coverage, repeat, personas, simulator, latency, meaning, stats, traces\n  fix: remove "bogus" or use one of the allowed keys`,
       `${F}/a.yml:2:1: fixture "a": unknown key "mesage"; allowed keys: label, message, persona, assert, repeat\n  fix: did you mean "message"? it is already given on line 3: keep one of the two and remove the other`,
-      `${F}/a.yml:4:11: fixture "a": unknown key "contians" in assert; allowed keys: contains, regex, flags, judge, threshold, maxLatencyMs\n  fix: did you mean "contains"? rename the key, so that line 4 reads\n    assert: { contains: x }`,
+      `${F}/a.yml:4:11: fixture "a": unknown key "contians" in assert; allowed keys: contains, regex, flags, judge, threshold, maxLatencyMs, toolCalled, toolNotCalled\n  fix: did you mean "contains"? rename the key, so that line 4 reads\n    assert: { contains: x }`,
     ]);
   });
 
@@ -151,7 +151,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       [C]: 'judge: { apiKey: k }\n',
     });
     expect(brief(r.errors)).toEqual([
-      `${F}/a.yml:4: fixture "none": the assertion has no known kind: use one of contains, regex, judge, maxLatencyMs`,
+      `${F}/a.yml:4: fixture "none": the assertion has no known kind: use one of contains, regex, judge, maxLatencyMs, toolCalled, toolNotCalled`,
       `${F}/a.yml:7: fixture "two": the assertion has 2 kinds (contains and judge): a fixture has one assertion`,
       `${F}/a.yml:10: fixture "high": threshold 1.5 is outside [0, 1]`,
       `${F}/a.yml:13: fixture "flags": regex flags "gig" repeat "g"`,
@@ -230,6 +230,56 @@ describe('loadSuite: configuration errors, each with file and line', () => {
         },
       ],
       ['alone', { kind: 'maxLatency', ms: 2000 }],
+    ]);
+  });
+
+  it('tool assertions (docs/traces.md, "Fixtures"): one call each, every error at once with its line, alone or in a list', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: `fixtures:
+  - label: notool
+    message: x
+    assert: { toolCalled: { input: { orderId: "1" } } }
+  - label: mode
+    message: x
+    assert: { toolNotCalled: { tool: issue_refund, match: fuzzy } }
+  - label: extra
+    message: x
+    assert: { toolCalled: { tool: find_order, args: { id: 1 } } }
+  - label: many
+    message: x
+    assert: { toolCalled: [{ tool: a }, { tool: b }] }
+  - label: two
+    message: x
+    assert: { toolCalled: { tool: a }, toolNotCalled: { tool: b } }
+  - label: inlist
+    message: x
+    assert:
+      - { contains: a }
+      - { toolNotCalled: { tool: "" } }
+`,
+    });
+    expect(brief(r.errors)).toEqual([
+      `${F}/a.yml:4: fixture "notool": missing required key "tool" in assert.toolCalled`,
+      `${F}/a.yml:7: fixture "mode": assert.toolNotCalled.match must be one of exact, subset, found the string "fuzzy"`,
+      `${F}/a.yml:10: fixture "extra": unknown key "args" in assert.toolCalled; allowed keys: tool, input, match`,
+      `${F}/a.yml:13: fixture "many": toolCalled names one call in a fixture, found a list`,
+      `${F}/a.yml:16: fixture "two": the assertion has 2 kinds (toolCalled and toolNotCalled): a fixture has one assertion`,
+      `${F}/a.yml:21: fixture "inlist": assert[1].toolNotCalled.tool must not be empty`,
+    ]);
+    const ok = await load({
+      [`${F}/a.yml`]: `fixtures:
+  - label: called
+    message: x
+    assert: { toolCalled: { tool: find_order, input: { orderId: "1234" }, match: exact } }
+  - label: listed
+    message: x
+    assert: [{ contains: a }, { toolNotCalled: { tool: issue_refund } }]
+`,
+    });
+    expect(ok.errors).toEqual([]);
+    expect(ok.suite?.fixtures.map((f) => [f.label, f.assertion])).toEqual([
+      ['called', { kind: 'toolCalled', tool: 'find_order', input: { orderId: '1234' }, match: 'exact' }],
+      ['listed', { kind: 'all', assertions: [{ kind: 'contains', value: 'a' }, { kind: 'toolNotCalled', tool: 'issue_refund', match: 'subset' }] }],
     ]);
   });
 

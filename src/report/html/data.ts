@@ -7,6 +7,7 @@
 
 import type { Check, FixtureRecord, JsonValue, PanelMember, PersonaBaseline, PersonaRecord, SingleAssertion, ToolCall, Turn } from '../../types.js';
 import { judgeAssertionOf } from '../../assertions/list.js';
+import { describeCall } from '../../assertions/tools.js';
 import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
 import { clip, normalizeBlock } from '../escape.js';
@@ -188,6 +189,7 @@ function checkText(a: SingleAssertion): string {
   if (a.kind === 'contains') return `contains ${JSON.stringify(a.value)}`;
   if (a.kind === 'regex') return `regex /${a.pattern}/${a.flags}`;
   if (a.kind === 'maxLatency') return `latency at most ${a.ms} ms`;
+  if (a.kind === 'toolCalled' || a.kind === 'toolNotCalled') return `${a.kind === 'toolCalled' ? 'tool called' : 'tool not called'}: ${describeCall(a.tool, a.input, a.match)}`;
   return `judge: ${a.criterion} (threshold ${a.threshold.toFixed(2)})`;
 }
 

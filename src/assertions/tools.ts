@@ -1,0 +1,61 @@
+// toolCalled / toolNotCalled (docs/personas.md, "Checks"; docs/traces.md, "Fixtures"): one decision and
+// one wording for persona scripts and fixtures. Matching is src/evaluate/match.ts's `callMatches`,
+// the rule mocks use too; only where a match was seen is said differently ("at turn 2" in a script,
+// the call's input in a fixture's one message turn).
+
+import type { JsonValue, MatchMode, Outcome, ToolAssertion, ToolCall, ToolExpectation, Verdict } from '../types.js';
+import { callMatches } from '../evaluate/match.js';
+import { line } from './format.js';
+
+/** "lookup_order", or with its input: 'lookup_order {"orderId":"1234"} (exact)'. */
+export function describeCall(tool: string, input: JsonValue | undefined, match: MatchMode): string {
+  if (input === undefined) return tool;
+  return `${tool} ${line(JSON.stringify(input))}${match === 'exact' ? ' (exact)' : ''}`;
+}
+
+/** A toolCalled / toolNotCalled decision: the status, its detail, and the first matching call. */
+export interface ToolMatch<C> {
+  status: Exclude<Verdict, 'not_evaluated'>;
+  detail: string;
+  first: C | null;
+}
+
+/**
+ * toolCalled passes when some call matches; toolNotCalled passes when none does. `where` says where
+ * a matching call was seen (" at turn 2"); the detail of a miss lists the calls of the same tool.
+ */
+export function toolMatch<C extends Pick<ToolCall, 'tool' | 'input'>>(
+  kind: 'toolCalled' | 'toolNotCalled',
+  expected: ToolExpectation,
+  calls: readonly C[],
+  where: (call: C) => string,
+): ToolMatch<C> {
+  const wanted = describeCall(expected.tool, expected.input, expected.match);
+  const sameTool = calls.filter((c) => c.tool === expected.tool);
+  const first = sameTool.find((c) => callMatches(expected, c)) ?? null;
+  const shown = sameTool.slice(0, 5).map((c) => line(JSON.stringify(c.input)));
+  const more = sameTool.length > 5 ? `; +${sameTool.length - 5} more` : '';
+  const others = sameTool.length === 0 ? `${expected.tool} was not called` : `${expected.tool} was called with ${shown.join('; ')}${more}`;
+  if (kind === 'toolCalled') {
+    return first ? { status: 'pass', detail: `called ${wanted}${where(first)}`, first } : { status: 'fail', detail: `expected a call of ${wanted}: ${others}`, first };
+  }
+  return first ? { status: 'fail', detail: `${wanted} must not be called, but was${where(first)}`, first } : { status: 'pass', detail: `not called: ${wanted}`, first };
+}
+
+/**
+ * Why a fixture's tool check did not run: the message turn reported no tool calls (no `toolCalls`
+ * in the response, or no mapping for it). Never a failure (docs/traces.md, "Fixtures").
+ */
+export const FIXTURE_NO_TOOL_CALLS =
+  'the agent does not report tool calls: map agent.response.toolCalls to where its response lists them, ' +
+  'or see docs/traces.md ("Fixtures") for an agent that answers with text alone';
+
+/**
+ * A fixture's `assert: {toolCalled | toolNotCalled}` over its message turn's calls; null: the turn
+ * reported none, and `problem` (when set) says why they could not be read.
+ */
+export function evaluateToolAssertion(a: ToolAssertion, calls: readonly ToolCall[] | null, problem: string | null = null): Outcome {
+  if (calls === null) return { verdict: 'not_evaluated', detail: problem === null ? FIXTURE_NO_TOOL_CALLS : `the agent's tool calls could not be read: ${problem}` };
+  const m = toolMatch(a.kind, a, calls, (c) => ` (input ${line(JSON.stringify(c.input))})`);
+  return { verdict: m.status, detail: m.detail };
+}

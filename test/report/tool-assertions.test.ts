@@ -1,0 +1,64 @@
+// Fixture tool assertions (docs/traces.md, "Fixtures") in every surface: the check's detail shown
+// where other fixture checks show theirs. Goldens: tools.* (a passing toolCalled, a failing
+// toolNotCalled, and one not evaluated because the agent reports no tool calls).
+
+import { describe, expect, it } from 'vitest';
+import { evaluateToolAssertion, FIXTURE_NO_TOOL_CALLS } from '../../src/assertions/tools.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
+import type { RunRecord, ToolAssertion, ToolCall } from '../../src/types.js';
+import { baseline, ctx, fixture, resetLines, route, run } from './fixtures.js';
+import { expectGolden } from './helpers.js';
+
+const CALL: ToolCall = { tool: 'issue_refund', input: { orderId: '1234', amount: 40 }, output: null, mocked: true };
+
+function toolsRun(): RunRecord {
+  resetLines();
+  const called: ToolAssertion = { kind: 'toolCalled', tool: 'find_order', input: { orderId: '1234' }, match: 'subset' };
+  const notCalled: ToolAssertion = { kind: 'toolNotCalled', tool: 'issue_refund', match: 'subset' };
+  const found: ToolCall = { tool: 'find_order', input: { orderId: '1234' }, output: { status: 'delivered' }, mocked: false };
+  const pass = evaluateToolAssertion(called, [found]);
+  const fail = evaluateToolAssertion(notCalled, [CALL]);
+  const unknown = evaluateToolAssertion(called, null);
+  return run([
+    fixture('order-status', { assertion: called, reply: 'Order 1234 was delivered.', verdict: pass.verdict, detail: pass.detail, toolCalls: [found] }),
+    fixture('refund-guard', {
+      assertion: notCalled,
+      reply: 'I have refunded 40 EUR.',
+      route: route('refunds', 'done'),
+      verdict: fail.verdict,
+      detail: fail.detail,
+      toolCalls: [CALL],
+      baseline: baseline('refund-guard', 'A colleague will review the refund.', 'pass', route('refunds', 'handoff')),
+      drift: { reply: 'different', route: 'different', verdict: 'newly_failing' },
+    }),
+    fixture('plain-text-agent', { assertion: called, reply: 'Your order is on its way.', verdict: unknown.verdict, detail: unknown.detail, drift: { reply: 'same', route: 'same', verdict: 'not_evaluated' } }),
+  ]);
+}
+
+const TOOLS = toolsRun();
+
+describe('fixture tool assertions in the surfaces', () => {
+  it('decide as persona scripts do, and say why a check did not run', () => {
+    expect(TOOLS.fixtures.map((f) => [f.label, f.verdict, f.detail])).toEqual([
+      ['order-status', 'pass', 'called find_order {"orderId":"1234"} (input {"orderId":"1234"})'],
+      ['refund-guard', 'fail', 'issue_refund must not be called, but was (input {"orderId":"1234","amount":40})'],
+      ['plain-text-agent', 'not_evaluated', FIXTURE_NO_TOOL_CALLS],
+    ]);
+  });
+
+  it('PR comment, job summary, terminal and JUnit show each detail as for any fixture check (goldens)', () => {
+    expectGolden('tools.comment.md', renderComment(TOOLS, ctx));
+    expectGolden('tools.summary.md', renderSummary(TOOLS, ctx));
+    expectGolden('tools.terminal.txt', renderTerminal(TOOLS, { color: false }));
+    expectGolden('tools.junit.xml', renderJUnit(TOOLS));
+  });
+
+  it('report.html names the assertion and shows its detail', () => {
+    const html = renderHtml(TOOLS, {});
+    expect(html).toContain('tool called: find_order {\\"orderId\\":\\"1234\\"}');
+    expect(html).toContain('tool not called: issue_refund');
+    expect(html).toContain('issue_refund must not be called, but was');
+    expect(html).toContain('the agent does not report tool calls: map agent.response.toolCalls');
+  });
+});
