@@ -55,10 +55,17 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 type Turn = 'welcome' | 'message';
 
 /** `mapping` reads `json`: the configured one, or DECODED_MAPPING for a decoded or streamed body. */
-type TurnResult = { ok: true; json: unknown; mapping: AgentMapping; usage: UsageRead } | { ok: false; errorKind: ErrorKind; error: string };
+type TurnResult = { ok: true; json: unknown; mapping: AgentMapping; usage: UsageRead } | ({ ok: false; errorKind: ErrorKind; error: string } & Unread);
+
+/**
+ * A response that held neither a reply nor a tool call, as read anyway: a session turn keeps it
+ * beside the error (`withoutReply`), for a turn observer that may find the turn's calls in its
+ * spans (docs/traces.md, "Where tool calls come from").
+ */
+type Unread = { unread?: { json: unknown; mapping: AgentMapping; usage: UsageRead; timing?: TurnTiming } };
 
 /** A posted turn: decoded, with the answered attempt's timing and the tokens it reported (null: none). */
-type PostedTurn = { ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null } | { ok: false; errorKind: ErrorKind; error: string };
+type PostedTurn = { ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null } | ({ ok: false; errorKind: ErrorKind; error: string } & Unread);
 
 /**
  * A 2xx body as received: its media type (lower case, no parameters), text and timing on the
@@ -208,7 +215,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     if (result.ok) {
       // Retries are load, not speed: the timing is the answered attempt's.
       const decoded = decodeReceived(result.value, turn, mapping, name);
-      if (!decoded.ok) return decoded;
+      if (!decoded.ok) return decoded.unread === undefined ? decoded : { ...decoded, unread: { ...decoded.unread, timing: result.value.timing } };
       deps.observe?.({ turn, json: decoded.json, mapping: decoded.mapping });
       return { ok: true, json: decoded.json, mapping: decoded.mapping, timing: result.value.timing, usage: usageOfTurn(decoded.usage, name) };
     }
@@ -282,9 +289,20 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       try {
         const asked = kind === 'welcome' ? [] : [{ role: 'user' as const, content: message }];
         const posted = await postTurn(kind, mapping, { ...base, message, messages: [...history, ...asked] }, name);
-        if (!posted.ok) return { kind: 'errored', errorKind: posted.errorKind, error: posted.error };
+        if (!posted.ok) {
+          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error };
+          const unread = posted.unread;
+          if (unread === undefined || unread.timing === undefined) return failed;
+          const read = sessionTurn(unread.json, unread.mapping, kind, name);
+          const withoutReply = read.kind === 'replied' ? read : read.withoutReply;
+          if (withoutReply === undefined) return failed;
+          return { ...failed, withoutReply: { ...withoutReply, reply: '', timing: unread.timing, ...usageOrNothing(usageOfTurn(unread.usage, name)) } };
+        }
         const answered = sessionTurn(posted.json, posted.mapping, kind, name);
-        if (answered.kind !== 'replied') return answered;
+        if (answered.kind !== 'replied') {
+          if (answered.withoutReply === undefined) return answered;
+          return { ...answered, withoutReply: { ...answered.withoutReply, timing: posted.timing, ...usageOrNothing(posted.usage) } };
+        }
         history.push(...asked, { role: 'assistant', content: answered.reply });
         return { ...answered, timing: posted.timing, ...usageOrNothing(posted.usage) };
       } catch (err) {
@@ -359,7 +377,10 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   const decoded = decodeBody(mapping.decode, json);
   if (!decoded.ok) return failed('missing_reply', decoded.error);
   // Never a silent "": an answer with no text and no tool call names what it held (docs/presets.md, "Presets").
-  if (decoded.value.reply === undefined && turn === 'message') return failed('missing_reply', `no reply text and no tool call could be read from the response (${describeShape(json)})`);
+  if (decoded.value.reply === undefined && turn === 'message') {
+    const unread = { json: { ...decoded.value, reply: '' }, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
+    return { ok: false, errorKind: 'missing_reply', error: `${name}: no reply text and no tool call could be read from the response (${describeShape(json)})`, unread };
+  }
   return { ok: true, json: decoded.value, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
 }
 
@@ -398,7 +419,12 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
   let reply: string;
   if (typeof raw === 'string') reply = raw;
   else if (kind === 'welcome' || ((raw === null || raw === undefined) && callsOnly(json, mapping))) reply = '';
-  else return { kind: 'errored', errorKind: 'missing_reply', error: `${name}: response has no string at "${mapping.reply}" (found ${describeFound(raw)}; the response is ${describeShape(json)})` };
+  else {
+    const error = `${name}: response has no string at "${mapping.reply}" (found ${describeFound(raw)}; the response is ${describeShape(json)})`;
+    // No reply and no call in the body: the calls may be in the turn's spans (docs/traces.md).
+    const withoutReply = raw === null || raw === undefined ? { withoutReply: { kind: 'replied' as const, reply: '', ...signals, ...fields.fields } } : {};
+    return { kind: 'errored', errorKind: 'missing_reply', error, ...withoutReply };
+  }
   return { kind: 'replied', reply, ...signals, ...fields.fields };
 }
 

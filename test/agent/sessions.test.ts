@@ -83,7 +83,13 @@ describe('native protocol sessions', () => {
     expect(await s.send('m', 2)).toMatchObject({ kind: 'errored', errorKind: 'invalid_response', error: expect.stringMatching(/^turn 2: "toolCalls\.0" is not a tool call/) });
     expect(await s.send('m', 3)).toEqual({ kind: 'errored', errorKind: 'invalid_response', error: 'turn 3: "outcome" must be "finish", "handoff", "switch" or null (found number 3)' });
     expect(await s.send('m', 4)).toEqual({ kind: 'errored', errorKind: 'invalid_response', error: 'turn 4: "errors" must be an array of errors (found a string)' });
-    expect(await s.send('m', 5)).toEqual({ kind: 'errored', errorKind: 'missing_reply', error: 'turn 5: response has no string at "reply" (found undefined; the response is an object (keys: nope))' });
+    // No reply and no call: errored, with the turn as a calls-only turn kept for a span reader (docs/traces.md).
+    expect(await s.send('m', 5)).toEqual({
+      kind: 'errored',
+      errorKind: 'missing_reply',
+      error: 'turn 5: response has no string at "reply" (found undefined; the response is an object (keys: nope))',
+      withoutReply: { kind: 'replied', reply: '', route: null, offTrack: [], ended: false, toolCalls: null, outcome: null, outcomeReported: false, errors: [], timing: expect.any(Object) },
+    });
   });
 
   it('an HTTP failure names the turn', async () => {
