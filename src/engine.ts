@@ -331,7 +331,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     const observer = deps.makeTurnObserver?.(config) ?? responseOnly;
     const client = deps.makeAgent
       ? deps.makeAgent(config)
-      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning });
+      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning, onTraceSent: (trace) => observer.beforeSend(trace) });
     agent = meter.agent(observeTurns(client, observer));
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
     // Cold start: the workers start now, while the agent is being called, not at the first evaluation.

@@ -30,6 +30,8 @@ export type AgentOutcome =
       welcomeLatencyMs?: number;
       /** Tokens the welcome and message turns reported, summed (docs/latency.md, "Usage"); null or absent: none reported. */
       usage?: TokenUsage | null;
+      /** The trace id the message turn's `traceparent` carried (docs/traces.md); absent from a client that sends none. */
+      traceId?: string;
     }
   | {
       kind: 'errored';
