@@ -2,12 +2,12 @@
 // (cli.ts, main.ts) decide where output goes; this module decides nothing about the surface.
 
 import { JUDGE_DEFAULTS, type Config } from './config.js';
-import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Simulator, Spend } from './types.js';
+import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { personaTurns } from './evaluate/personas.js';
 import { criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
-import { createHttpAgentClient } from './agent/index.js';
+import { createHttpAgentClient, observeTurns, responseOnly } from './agent/index.js';
 import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
 import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeModelOf } from './judge/index.js';
@@ -33,6 +33,11 @@ export interface EngineDeps {
   makeJudge?: (config: Config) => Judge | null;
   /** The simulator of simulated users; default: an HTTP client from `simulator:` (each key not given: the judge's). */
   makeSimulator?: (config: Config) => Simulator | null;
+  /**
+   * Where a turn's tool calls, errors and usage come from (docs/traces.md, "Where tool calls come
+   * from"); default: the response only. A span reader (agent/observe.ts `spanObserver`) goes here.
+   */
+  makeTurnObserver?: (config: Config) => TurnObserver;
   clock?: Clock;
   wallClock?: () => Date;
   onProgress?: (progress: Progress) => void;
@@ -340,7 +345,12 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   let meaningJudge: MeaningJudge | null = null;
   try {
     const meter = spendMeter();
-    agent = meter.agent(deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning }));
+    // Where tool calls come from (docs/traces.md): applied to the client's turns, then metered.
+    const observer = deps.makeTurnObserver?.(config) ?? responseOnly;
+    const client = deps.makeAgent
+      ? deps.makeAgent(config)
+      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning, onTraceSent: (trace) => observer.beforeSend(trace) });
+    agent = meter.agent(observeTurns(client, observer));
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
     // Cold start: the workers start now, while the agent is being called, not at the first evaluation.
     const regexCount = assertions.filter((a) => a?.kind === 'regex').length;

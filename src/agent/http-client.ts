@@ -18,7 +18,8 @@
 
 import { Agent, request } from '../http/undici.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
-import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
+import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
+import { traceContext } from './trace-context.js';
 import { attemptsText, parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, readToolCalls } from './response.js';
@@ -43,6 +44,10 @@ export interface AgentClientDeps {
   limiter?: AdaptiveLimiter;
   /** Told once per client of a response whose token usage has no known shape (the usage is ignored, the turn is not an error). */
   onWarning?: (message: string) => void;
+  /** Random bytes for each turn's `traceparent` (docs/traces.md, "traceparent"); defaults to node:crypto. */
+  randomBytes?: (size: number) => Uint8Array;
+  /** Told of each turn's trace context before its request is sent (a span receiver keeps that trace's spans). */
+  onTraceSent?: (trace: SentTrace) => void;
   /** Told of each answered turn: the body as its paths read it and the mapping that reads it (`probe` names where tool calls are). */
   observe?: (answered: { turn: 'welcome' | 'message'; json: unknown; mapping: AgentMapping }) => void;
 }
@@ -55,10 +60,20 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 type Turn = 'welcome' | 'message';
 
 /** `mapping` reads `json`: the configured one, or DECODED_MAPPING for a decoded or streamed body. */
-type TurnResult = { ok: true; json: unknown; mapping: AgentMapping; usage: UsageRead } | { ok: false; errorKind: ErrorKind; error: string };
+type TurnResult = { ok: true; json: unknown; mapping: AgentMapping; usage: UsageRead } | ({ ok: false; errorKind: ErrorKind; error: string } & Unread);
+
+/**
+ * A response that held neither a reply nor a tool call, as read anyway: a session turn keeps it
+ * beside the error (`withoutReply`), for a turn observer that may find the turn's calls in its
+ * spans (docs/traces.md, "Where tool calls come from").
+ */
+type Unread = { unread?: { json: unknown; mapping: AgentMapping; usage: UsageRead; timing?: TurnTiming } };
 
 /** A posted turn: decoded, with the answered attempt's timing and the tokens it reported (null: none). */
-type PostedTurn = { ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null } | { ok: false; errorKind: ErrorKind; error: string };
+type PostedTurn = ({ ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null } | ({ ok: false; errorKind: ErrorKind; error: string } & Unread)) & Traced;
+
+/** The trace context the turn's request carried; null when it was not sent (the run was interrupted first) or the user's own `traceparent` is not one we can read. */
+type Traced = { trace: SentTrace | null };
 
 /**
  * A 2xx body as received: its media type (lower case, no parameters), text and timing on the
@@ -92,6 +107,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   const clock = deps.clock ?? systemClock;
   const random = deps.random ?? Math.random;
   const headers = buildHeaders(config.headers, config.stream === true ? STREAM_ACCEPT : undefined);
+  // Every turn carries a W3C trace context (docs/traces.md, "traceparent"): a fresh one per turn,
+  // or the user's own header, sent unchanged.
+  const tracing = traceContext(config.headers, deps.randomBytes);
   const dispatcher = new Agent({
     connections: Math.max(1, config.concurrency),
     pipelining: 1,
@@ -109,7 +127,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   };
   deps.signal?.addEventListener('abort', onInterrupt, { once: true });
 
-  async function attempt(body: string, turn: Turn, isLast: boolean): Promise<Attempt> {
+  async function attempt(body: string, turn: Turn, isLast: boolean, sent: Record<string, string>): Promise<Attempt> {
     const controller = new AbortController();
     if (deps.signal?.aborted) controller.abort(deps.signal.reason);
     inFlight.add(controller);
@@ -123,7 +141,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       const response = await request(url, {
         dispatcher,
         method: 'POST',
-        headers,
+        headers: sent,
         body,
         signal: controller.signal,
         headersTimeout: config.timeoutMs,
@@ -190,9 +208,13 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   /** `name` starts error messages: "welcome turn", "message turn", "turn 3". */
   async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues, name = `${turn} turn`): Promise<PostedTurn> {
     const body = JSON.stringify(renderTemplate(mapping.body, values));
-    if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${name}: not sent, the run was interrupted` };
+    if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${name}: not sent, the run was interrupted`, trace: null };
+    // One trace context per turn: a retried attempt is the same turn, under the same trace.
+    const { trace, header } = tracing.next();
+    const sent = header === null ? headers : { ...headers, traceparent: header };
+    if (trace !== null) deps.onTraceSent?.(trace);
     const gated = (isLast: boolean): Promise<Attempt> =>
-      limiter.run(() => attempt(body, turn, isLast), outcomeOf, {
+      limiter.run(() => attempt(body, turn, isLast, sent), outcomeOf, {
         signal: deps.signal,
         aborted: () => fail('internal', false, null, () => 'not sent, the run was interrupted'),
       });
@@ -208,11 +230,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     if (result.ok) {
       // Retries are load, not speed: the timing is the answered attempt's.
       const decoded = decodeReceived(result.value, turn, mapping, name);
-      if (!decoded.ok) return decoded;
+      if (!decoded.ok) return decoded.unread === undefined ? { ...decoded, trace } : { ...decoded, unread: { ...decoded.unread, timing: result.value.timing }, trace };
       deps.observe?.({ turn, json: decoded.json, mapping: decoded.mapping });
-      return { ok: true, json: decoded.json, mapping: decoded.mapping, timing: result.value.timing, usage: usageOfTurn(decoded.usage, name) };
+      return { ok: true, json: decoded.json, mapping: decoded.mapping, timing: result.value.timing, usage: usageOfTurn(decoded.usage, name), trace };
     }
-    return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}` };
+    return { ok: false, errorKind: result.failure.errorKind, error: `${name}: ${result.failure.describe(attemptsText(result))}`, trace };
   }
 
   /** A turn's tokens; a malformed usage is ignored, with one warning for the whole client. */
@@ -262,6 +284,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         ...mapped.turn,
         turns,
         ...(calls.ok ? { toolCalls: calls.value } : { toolCalls: null, toolCallsProblem: calls.error }),
+        // A fixture's trace id is its message turn's (docs/traces.md, "traceparent").
+        ...(message.trace === null ? {} : { traceId: message.trace.traceId }),
         ...(opened === null ? {} : { welcome: opened }),
         timing: message.timing,
         ...(welcomeLatencyMs === null ? {} : { welcomeLatencyMs }),
@@ -286,11 +310,23 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       try {
         const asked = kind === 'welcome' ? [] : [{ role: 'user' as const, content: message }];
         const posted = await postTurn(kind, mapping, { ...base, message, messages: [...history, ...asked] }, name);
-        if (!posted.ok) return { kind: 'errored', errorKind: posted.errorKind, error: posted.error };
+        const traced = posted.trace === null ? {} : { trace: posted.trace };
+        if (!posted.ok) {
+          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced };
+          const unread = posted.unread;
+          if (unread === undefined || unread.timing === undefined) return failed;
+          const read = sessionTurn(unread.json, unread.mapping, kind, name);
+          const withoutReply = read.kind === 'replied' ? read : read.withoutReply;
+          if (withoutReply === undefined) return failed;
+          return { ...failed, withoutReply: { ...withoutReply, reply: '', timing: unread.timing, ...usageOrNothing(usageOfTurn(unread.usage, name)), ...traced } };
+        }
         const answered = sessionTurn(posted.json, posted.mapping, kind, name);
-        if (answered.kind !== 'replied') return answered;
+        if (answered.kind !== 'replied') {
+          if (answered.withoutReply === undefined) return { ...answered, ...traced };
+          return { ...answered, ...traced, withoutReply: { ...answered.withoutReply, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced } };
+        }
         history.push(...asked, { role: 'assistant', content: answered.reply });
-        return { ...answered, timing: posted.timing, ...usageOrNothing(posted.usage) };
+        return { ...answered, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced };
       } catch (err) {
         return { kind: 'errored', errorKind: 'internal', error: `agent client failed: ${errorMessage(err)}` };
       }
@@ -363,7 +399,10 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   const decoded = decodeBody(mapping.decode, json);
   if (!decoded.ok) return failed('missing_reply', decoded.error);
   // Never a silent "": an answer with no text and no tool call names what it held (docs/presets.md, "Presets").
-  if (decoded.value.reply === undefined && turn === 'message') return failed('missing_reply', `no reply text and no tool call could be read from the response (${describeShape(json)})`);
+  if (decoded.value.reply === undefined && turn === 'message') {
+    const unread = { json: { ...decoded.value, reply: '' }, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
+    return { ok: false, errorKind: 'missing_reply', error: `${name}: no reply text and no tool call could be read from the response (${describeShape(json)})`, unread };
+  }
   return { ok: true, json: decoded.value, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
 }
 
@@ -402,7 +441,12 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
   let reply: string;
   if (typeof raw === 'string') reply = raw;
   else if (kind === 'welcome' || ((raw === null || raw === undefined) && callsOnly(json, mapping))) reply = '';
-  else return { kind: 'errored', errorKind: 'missing_reply', error: `${name}: response has no string at "${mapping.reply}" (found ${describeFound(raw)}; the response is ${describeShape(json)})` };
+  else {
+    const error = `${name}: response has no string at "${mapping.reply}" (found ${describeFound(raw)}; the response is ${describeShape(json)})`;
+    // No reply and no call in the body: the calls may be in the turn's spans (docs/traces.md).
+    const withoutReply = raw === null || raw === undefined ? { withoutReply: { kind: 'replied' as const, reply: '', ...signals, ...fields.fields } } : {};
+    return { kind: 'errored', errorKind: 'missing_reply', error, ...withoutReply };
+  }
   return { kind: 'replied', reply, ...signals, ...fields.fields };
 }
 

@@ -2,6 +2,7 @@
 
 export { createHttpAgentClient, buildHeaders, snippet, SNIPPET_LENGTH, MAX_RESPONSE_BYTES } from './http-client.js';
 export type { AgentClientDeps } from './http-client.js';
+export { observeTurns, observeTurn, responseOnly, spanObserver } from './observe.js';
 export { renderTemplate, readPath, describeFound } from './template.js';
 export type { TemplateValues } from './template.js';
 export { mapResponse, mapSignals, toolCallsHint } from './response.js';

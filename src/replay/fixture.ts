@@ -221,7 +221,8 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     welcomeLatencyMs: timing === undefined ? undefined : (outcome.welcomeLatencyMs ?? null),
     slower: undefined,
     stats: undefined,
-    traceId: undefined,
+    // The message turn's trace id (docs/traces.md, "traceparent").
+    traceId: outcome.traceId,
     spans: undefined,
     time: undefined,
     waterfall: undefined,

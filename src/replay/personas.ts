@@ -13,7 +13,6 @@ import type {
   PersonaScript,
   RegexEvaluator,
   ReplyExpectation,
-  SessionTurn,
   SimulationRecord,
   Simulator,
   Turn,
@@ -41,7 +40,8 @@ import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evalu
 import { transcriptText } from '../judge/prompt.js';
 import { knownWordings, scriptLatency, scriptUsage } from '../evaluate/index.js';
 import { stableHash } from '../evaluate/definition.js';
-import { toTurn, type Transcript } from './turns.js';
+import type { Transcript } from './turns.js';
+import { converse as converseWith, type MessageSource } from './conversation.js';
 import { baselineTurns, converseSimulated } from './simulated.js';
 import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
 import { scriptMeaning } from '../evaluate/meaning/index.js';
@@ -228,44 +228,18 @@ function messagesOf(script: PersonaScript): string[] {
   return [...(script.opening !== null ? [script.opening] : []), ...script.followUps];
 }
 
-/** The turns in order; stops at an end (`ended: true`) or at the first failure. */
+/** The script's messages in order (replay/conversation.ts); the conversation stops after the last, at an end, or at the first failure. */
 async function converse(script: PersonaScript, deps: PersonaReplayDeps): Promise<Transcript> {
   const session = deps.agent.session({ session: deps.session, persona: script.persona, mocks: script.mocks });
   const messages = messagesOf(script);
-  const turns: Turn[] = [];
-  let outcomesReported = false;
-  let redacted = false;
-  const record = (index: number, message: string | null, answer: SessionTurn & { kind: 'replied' }, t0: number): void => {
-    outcomesReported ||= answer.outcomeReported;
-    const turn = toTurn(index, message, answer, 0, deps.redact);
-    // Did redaction change anything the judge reads? Compared once per turn, on the turn's text.
-    redacted ||= transcriptText([turn]) !== transcriptText([toTurn(index, message, answer, 0, (t) => t)]);
-    turns.push({ ...turn, durationMs: Math.round(deps.now() - t0) });
+  const source: MessageSource = {
+    next: async (t) => {
+      const message = messages[t - 1];
+      return message === undefined ? { kind: 'end' } : { kind: 'send', message, recorded: message, source: null };
+    },
+    unsentFrom: (t) => messages.slice(t - 1),
   };
-
-  const w0 = deps.now();
-  const welcome = await session.welcome();
-  if (welcome !== null) {
-    if (welcome.kind === 'errored') return { turns, unsent: messages, failure: welcome, outcomesReported };
-    record(0, null, welcome, w0);
-    if (welcome.ended) {
-      return {
-        turns,
-        unsent: messages,
-        failure: { errorKind: 'ended_in_welcome', error: 'the conversation ended during the welcome turn: no message was sent' },
-        outcomesReported,
-      };
-    }
-  }
-  for (const [i, message] of messages.entries()) {
-    const t0 = deps.now();
-    const answer = await session.send(message, i + 1);
-    if (answer.kind === 'errored') return { turns, unsent: messages.slice(i), failure: answer, outcomesReported };
-    record(i + 1, message, answer, t0);
-    // Ending early is not an error: what was not sent is recorded as unsent.
-    if (answer.ended) return { turns, unsent: messages.slice(i + 1), failure: null, outcomesReported, redacted };
-  }
-  return { turns, unsent: [], failure: null, outcomesReported, redacted };
+  return (await converseWith(session, source, deps)).transcript;
 }
 
 /**

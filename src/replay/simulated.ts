@@ -7,9 +7,9 @@
 // error: the checks decide), on a simulator fault (the script is then not evaluated) or on an
 // agent fault (errored).
 
-import type { AgentClient, PersonaBaseline, PersonaScript, SimulatedUser, SimulationRecord, Simulator, Turn, TurnSource } from '../types.js';
-import { transcriptText } from '../judge/prompt.js';
-import { toTurn, type Transcript } from './turns.js';
+import type { AgentClient, PersonaBaseline, PersonaScript, SimulatedUser, SimulationRecord, Simulator, TurnSource } from '../types.js';
+import type { Transcript } from './turns.js';
+import { converse, type MessageSource, type NextMessage } from './conversation.js';
 import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
 
 export interface SimulationDeps {
@@ -46,84 +46,56 @@ export async function converseSimulated(
 ): Promise<{ transcript: Transcript; simulation: SimulationRecord }> {
   const session = deps.agent.session({ session: deps.session, persona: script.persona, mocks: script.mocks });
   const stored = baselineTurns(baseline);
-  const turns: Turn[] = [];
   const sim: SimulationRecord = { goal: user.goal, liveFromTurn: null, endedBy: 'max_turns', doneReason: null, calls: 0, retries: 0, fault: null };
-  let outcomesReported = false;
-  let redacted = false;
   // With no baseline every turn is simulated; with one, stored messages go until a reply differs.
   let live = baseline === null;
-  const done = (failure: Transcript['failure'], unsent: string[] = []): { transcript: Transcript; simulation: SimulationRecord } => ({
-    transcript: { turns, unsent, failure, outcomesReported, redacted },
-    simulation: sim,
-  });
-  const record = (index: number, message: string | null, answer: Parameters<typeof toTurn>[2], t0: number, source: TurnSource | null): Turn => {
-    outcomesReported ||= answer.outcomeReported;
-    const turn = toTurn(index, message, answer, 0, deps.redact);
-    redacted ||= transcriptText([turn]) !== transcriptText([toTurn(index, message, answer, 0, (t) => t)]);
-    const full: Turn = { ...turn, durationMs: Math.round(deps.now() - t0), ...(source !== null ? { source } : {}) };
-    turns.push(full);
-    return full;
-  };
-  /**
-   * After a turn's reply: the agent diverges at the first turn the baseline lacks, or whose reply
-   * differs (with meaning.check off) or differs in meaning (`changed` or `unchecked`); from there
-   * the rest is live. A reworded reply keeps the stored messages going. The turn keeps its meaning.
-   */
-  const compare = async (turn: Turn): Promise<void> => {
-    if (live) return;
-    const kept = stored.get(turn.index);
-    if (kept === undefined) {
-      live = true;
-      return;
-    }
-    if (kept.reply === turn.reply) return;
-    if (!meaningOn(deps.meaning)) {
-      live = true;
-      return;
-    }
-    const at = turns.indexOf(turn);
-    const before = turns.slice(0, at).map((x) => ({ message: x.message, reply: x.reply }));
-    const meaning = await meaningOf(deps.meaning, kept.reply, turn.reply, kept.variants ?? [], { before, message: turn.message });
-    if (meaning !== null) turns[at] = { ...turn, meaning };
-    if (meaning === null || meaning.value === 'changed' || meaning.value === 'unchecked') live = true;
-  };
-
-  const w0 = deps.now();
-  const welcome = await session.welcome();
-  if (welcome !== null) {
-    if (welcome.kind === 'errored') {
-      sim.endedBy = 'agent_fault';
-      return done(welcome, script.opening !== null ? [script.opening] : []);
-    }
-    await compare(record(0, null, welcome, w0, null));
-    if (welcome.ended) {
-      sim.endedBy = 'agent_fault';
-      return done({ errorKind: 'ended_in_welcome', error: 'the conversation ended during the welcome turn: no message was sent' }, script.opening !== null ? [script.opening] : []);
-    }
-  }
-
-  for (let t = 1; t <= user.maxTurns; t++) {
-    const kept = stored.get(t);
-    let message: string;
-    let source: TurnSource;
-    if (t === 1 && script.opening !== null) {
-      message = script.opening;
-      source = 'script';
-    } else if (!live && kept !== undefined && kept.message !== null) {
-      message = kept.message;
-      source = 'baseline';
-      deps.onBaselineTurn?.();
-    } else if (!live && kept === undefined && baseline?.simulation?.doneReason != null) {
-      // The accepted conversation ended here because the simulator was done: so does this one.
-      sim.endedBy = 'simulator';
-      sim.doneReason = baseline.simulation.doneReason;
-      return done(null);
-    } else {
+  const end: NextMessage = { kind: 'end' };
+  const source: MessageSource = {
+    /**
+     * After a turn's reply: the agent diverges at the first turn the baseline lacks, or whose reply
+     * differs (with meaning.check off) or differs in meaning (`changed` or `unchecked`); from there
+     * the rest is live. A reworded reply keeps the stored messages going. The turn keeps its meaning.
+     */
+    heard: async (turn, turns) => {
+      if (live) return;
+      const kept = stored.get(turn.index);
+      if (kept === undefined) {
+        live = true;
+        return;
+      }
+      if (kept.reply === turn.reply) return;
+      if (!meaningOn(deps.meaning)) {
+        live = true;
+        return;
+      }
+      const at = turns.indexOf(turn);
+      const before = turns.slice(0, at).map((x) => ({ message: x.message, reply: x.reply }));
+      const meaning = await meaningOf(deps.meaning, kept.reply, turn.reply, kept.variants ?? [], { before, message: turn.message });
+      if (meaning !== null) turns[at] = { ...turn, meaning };
+      if (meaning === null || meaning.value === 'changed' || meaning.value === 'unchecked') live = true;
+    },
+    // Only the opening is known before it is sent; a failed turn's message is recorded redacted.
+    unsentFrom: (t, message) => (message !== null ? [deps.redact(message)] : t === 1 && script.opening !== null ? [script.opening] : []),
+    next: async (t, turns) => {
+      if (t > user.maxTurns) return end;
+      const kept = stored.get(t);
+      const send = (message: string, from: TurnSource): NextMessage => ({ kind: 'send', message, recorded: deps.redact(message), source: from });
+      if (t === 1 && script.opening !== null) return send(script.opening, 'script');
+      if (!live && kept !== undefined && kept.message !== null) {
+        deps.onBaselineTurn?.();
+        return send(kept.message, 'baseline');
+      }
+      if (!live && kept === undefined && baseline?.simulation?.doneReason != null) {
+        // The accepted conversation ended here because the simulator was done: so does this one.
+        sim.endedBy = 'simulator';
+        sim.doneReason = baseline.simulation.doneReason;
+        return end;
+      }
       live = true;
       if (deps.simulator === null) {
         sim.endedBy = 'simulator_fault';
         sim.fault = NO_SIMULATOR;
-        return done(null);
+        return end;
       }
       sim.calls += 1;
       const answer = await deps.simulator.next({
@@ -138,29 +110,19 @@ export async function converseSimulated(
       if (answer.kind === 'fault') {
         sim.endedBy = 'simulator_fault';
         sim.fault = deps.redact(answer.fault);
-        return done(null);
+        return end;
       }
       if (answer.kind === 'done') {
         sim.endedBy = 'simulator';
         sim.doneReason = deps.redact(answer.reason);
-        return done(null);
+        return end;
       }
-      message = answer.message;
-      source = 'simulator';
       sim.liveFromTurn ??= t;
-    }
-    const t0 = deps.now();
-    const answer = await session.send(message, t);
-    if (answer.kind === 'errored') {
-      sim.endedBy = 'agent_fault';
-      return done(answer, [deps.redact(message)]);
-    }
-    const turn = record(t, deps.redact(message), answer, t0, source);
-    await compare(turn);
-    if (answer.ended) {
-      sim.endedBy = 'agent';
-      return done(null);
-    }
-  }
-  return done(null);
+      return send(answer.message, 'simulator');
+    },
+  };
+  const { transcript, stop } = await converse(session, source, deps);
+  if (stop === 'agent_fault') sim.endedBy = 'agent_fault';
+  else if (stop === 'agent') sim.endedBy = 'agent';
+  return { transcript, simulation: sim };
 }

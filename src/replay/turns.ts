@@ -27,6 +27,8 @@ export function toTurn(index: number, message: string | null, a: SessionTurn & {
     durationMs,
     ...(a.timing === undefined ? {} : { latencyMs: a.timing.latencyMs, firstTokenMs: a.timing.firstTokenMs }),
     usage: a.usage ?? null,
+    // The trace id the turn's request carried (docs/traces.md, "traceparent"); ids are hex, nothing to redact.
+    ...(a.trace === undefined ? {} : { traceId: a.trace.traceId }),
   };
 }
 

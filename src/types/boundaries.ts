@@ -3,6 +3,7 @@
 import type { ErrorKind, Route } from './fixture.js';
 import type { JudgeResult, JudgeStructuredOutput } from './judge.js';
 import type { TokenUsage, TurnTiming } from './latency.js';
+import type { SpanCounts, TimeSplit } from './trace.js';
 import type { AgentErrorEntry, Mock, PersonaErrorKind, ToolCall, Turn } from './persona.js';
 
 export interface AgentRequest {
@@ -35,6 +36,8 @@ export type AgentOutcome =
        */
       toolCalls?: ToolCall[] | null;
       toolCallsProblem?: string;
+      /** The trace id the message turn's `traceparent` carried (docs/traces.md); absent from a client that sends none. */
+      traceId?: string;
     }
   | {
       kind: 'errored';
@@ -69,8 +72,56 @@ export type SessionTurn =
       timing?: TurnTiming;
       /** Tokens the turn reported (docs/latency.md, "Usage"); null or absent: none reported. */
       usage?: TokenUsage | null;
+      /** The trace context the turn's request carried (docs/traces.md, "traceparent"); absent from a client that sends none. */
+      trace?: SentTrace;
+      /** The turn's spans, counted, and where its time went (docs/traces.md); absent without a span reader. */
+      spans?: SpanCounts | null;
+      time?: TimeSplit | null;
     }
-  | { kind: 'errored'; errorKind: PersonaErrorKind; error: string };
+  | {
+      kind: 'errored';
+      errorKind: PersonaErrorKind;
+      error: string;
+      trace?: SentTrace;
+      /**
+       * The response held neither a reply nor a tool call: the turn as a calls-only turn (reply ''),
+       * for a `TurnObserver` that finds its calls elsewhere (spans) to answer with; otherwise the
+       * error stands (docs/traces.md, "Where tool calls come from").
+       */
+      withoutReply?: SessionTurn & { kind: 'replied' };
+    };
+
+/** The trace context a turn's request carried: `traceparent`'s trace id and parent span id (docs/traces.md). */
+export interface SentTrace {
+  /** 32 lower-case hex digits. */
+  traceId: string;
+  /** 16 lower-case hex digits: the span id sent as the parent of the agent's spans. */
+  spanId: string;
+}
+
+/** What a turn reports beside its reply: the tool calls, errors and usage, and what spans add. */
+export interface TurnReport {
+  /** Null: not reported. */
+  toolCalls: ToolCall[] | null;
+  errors: AgentErrorEntry[];
+  /** Null: none reported. */
+  usage: TokenUsage | null;
+  spans?: SpanCounts | null;
+  time?: TimeSplit | null;
+}
+
+/**
+ * Where a turn's tool calls, errors and usage come from (docs/traces.md, "Where tool calls come
+ * from"): applied to the agent's sessions as a decorator (agent/observe.ts), as the spend meter
+ * is. The default reads the response only; a span reader (a `SpanSource`) merges what the turn's
+ * spans show.
+ */
+export interface TurnObserver {
+  /** Before a turn's request is sent, with the trace context it carries (a receiver keeps that trace's spans). */
+  beforeSend(trace: SentTrace): void;
+  /** After the turn was answered: the turn's report from its response, merged with whatever this observer reads elsewhere. */
+  afterReply(trace: SentTrace | null, fromResponse: TurnReport): Promise<TurnReport>;
+}
 
 /** A multi-turn conversation with the agent: the welcome turn, then messages in order. */
 export interface AgentSession {

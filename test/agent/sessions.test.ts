@@ -24,6 +24,9 @@ function client(overrides: Partial<AgentConfig>): AgentClient {
   return c;
 }
 
+/** The trace context every turn's request carried (docs/traces.md, "traceparent"). */
+const TRACE = { traceId: expect.stringMatching(/^[0-9a-f]{32}$/), spanId: expect.stringMatching(/^[0-9a-f]{16}$/) };
+
 const MOCKS: Mock[] = [{ tool: 'find_order', input: { orderId: '1234' }, match: 'subset', output: { status: 'delivered' } }];
 
 describe('native protocol sessions', () => {
@@ -54,8 +57,8 @@ describe('native protocol sessions', () => {
     ];
     const server = await serve((req) => ({ json: answers[req.index] }));
     const s = client({ url: server.url, start: null }).session({ session: 'S', persona: null, mocks: [] });
-    expect(await s.send('one', 1)).toEqual({ kind: 'replied', reply: 'a', route: null, offTrack: [], ended: false, toolCalls: null, outcome: null, outcomeReported: false, errors: [], timing: expect.any(Object) });
-    expect(await s.send('two', 2)).toEqual({
+    expect(await s.send('one', 1)).toEqual({ trace: TRACE, kind: 'replied', reply: 'a', route: null, offTrack: [], ended: false, toolCalls: null, outcome: null, outcomeReported: false, errors: [], timing: expect.any(Object) });
+    expect(await s.send('two', 2)).toEqual({ trace: TRACE,
       kind: 'replied',
       timing: expect.any(Object),
       reply: 'b',
@@ -79,17 +82,23 @@ describe('native protocol sessions', () => {
     const answers: unknown[] = [{ reply: 'a', toolCalls: { tool: 'x' } }, { reply: 'b', toolCalls: [{ name: 'x' }] }, { reply: 'c', outcome: 3 }, { reply: 'd', errors: 'bad' }, { nope: 1 }];
     const server = await serve((req) => ({ json: answers[req.index] }));
     const s = client({ url: server.url, start: null }).session({ session: 'S', persona: null, mocks: [] });
-    expect(await s.send('m', 1)).toEqual({ kind: 'errored', errorKind: 'invalid_response', error: 'turn 1: "toolCalls" must be an array of tool calls (found an object)' });
+    expect(await s.send('m', 1)).toEqual({ trace: TRACE, kind: 'errored', errorKind: 'invalid_response', error: 'turn 1: "toolCalls" must be an array of tool calls (found an object)' });
     expect(await s.send('m', 2)).toMatchObject({ kind: 'errored', errorKind: 'invalid_response', error: expect.stringMatching(/^turn 2: "toolCalls\.0" is not a tool call/) });
-    expect(await s.send('m', 3)).toEqual({ kind: 'errored', errorKind: 'invalid_response', error: 'turn 3: "outcome" must be "finish", "handoff", "switch" or null (found number 3)' });
-    expect(await s.send('m', 4)).toEqual({ kind: 'errored', errorKind: 'invalid_response', error: 'turn 4: "errors" must be an array of errors (found a string)' });
-    expect(await s.send('m', 5)).toEqual({ kind: 'errored', errorKind: 'missing_reply', error: 'turn 5: response has no string at "reply" (found undefined; the response is an object (keys: nope))' });
+    expect(await s.send('m', 3)).toEqual({ trace: TRACE, kind: 'errored', errorKind: 'invalid_response', error: 'turn 3: "outcome" must be "finish", "handoff", "switch" or null (found number 3)' });
+    expect(await s.send('m', 4)).toEqual({ trace: TRACE, kind: 'errored', errorKind: 'invalid_response', error: 'turn 4: "errors" must be an array of errors (found a string)' });
+    // No reply and no call: errored, with the turn as a calls-only turn kept for a span reader (docs/traces.md).
+    expect(await s.send('m', 5)).toEqual({ trace: TRACE,
+      kind: 'errored',
+      errorKind: 'missing_reply',
+      error: 'turn 5: response has no string at "reply" (found undefined; the response is an object (keys: nope))',
+      withoutReply: { kind: 'replied', reply: '', route: null, offTrack: [], ended: false, toolCalls: null, outcome: null, outcomeReported: false, errors: [], timing: expect.any(Object), trace: TRACE },
+    });
   });
 
   it('an HTTP failure names the turn', async () => {
     const server = await serve(() => ({ status: 500, json: { error: 'down' } }));
     const s = client({ url: server.url, start: null }).session({ session: 'S', persona: null, mocks: [] });
-    expect(await s.send('m', 3)).toEqual({ kind: 'errored', errorKind: 'http', error: 'turn 3: agent returned HTTP 500 after 1 attempt: {"error":"down"}' });
+    expect(await s.send('m', 3)).toEqual({ trace: TRACE, kind: 'errored', errorKind: 'http', error: 'turn 3: agent returned HTTP 500 after 1 attempt: {"error":"down"}' });
   });
 });
 
@@ -140,7 +149,7 @@ describe('mappings for other APIs', () => {
     ];
     const server = await serve((req) => ({ json: completions[req.index] }));
     const s = client({ url: server.url, start: null, preset: 'openai-chat', model: 'gpt-x', mapping: OPENAI_CHAT_MAPPING }).session({ session: 'S', persona: null, mocks: MOCKS });
-    expect(await s.send('Where is my order?', 1)).toEqual({
+    expect(await s.send('Where is my order?', 1)).toEqual({ trace: TRACE,
       kind: 'replied',
       timing: expect.any(Object),
       reply: '',
@@ -227,7 +236,7 @@ describe('mappings for other APIs', () => {
         { tool: 'refund', input: { amount: 5 }, output: null, mocked: true },
       ],
     });
-    expect(await s.send('m', 4)).toEqual({
+    expect(await s.send('m', 4)).toEqual({ trace: TRACE,
       kind: 'errored',
       errorKind: 'invalid_response',
       error:

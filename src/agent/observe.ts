@@ -1,0 +1,71 @@
+// Where a turn's tool calls come from (docs/traces.md, "Where tool calls come from"): a
+// `TurnObserver` applied to every session turn of an agent client, as a decorator beside the spend
+// meter. The default reads the response only, so a session behaves exactly as the client's own.
+// A span reader plugs in here: `spanObserver(source, read)` takes a `SpanSource` (the receiver or a
+// store's query client) and a mapping from spans to a report, and merges what it reads with the
+// response's report; a turn whose response held neither a reply nor a tool call is then kept when
+// its spans show calls, instead of failing before they were read.
+
+import type { AgentClient, AgentSession, SentTrace, SessionTurn, SpanSource, TurnReport, TurnObserver, TurnSpans } from '../types.js';
+
+/** Today's behaviour: what the response reports, nothing else. */
+export const responseOnly: TurnObserver = {
+  beforeSend: () => undefined,
+  afterReply: async (_trace, fromResponse) => fromResponse,
+};
+
+/**
+ * A span-reading observer: registers each sent trace with `source` before the request and, after
+ * the reply, collects the turn's spans and lets `read` merge them with the response's report.
+ * The span mapping (tool calls, errors, usage, time; docs/traces.md) is `read`'s to decide.
+ */
+export function spanObserver(source: SpanSource, read: (fromResponse: TurnReport, spans: TurnSpans, trace: SentTrace) => TurnReport): TurnObserver {
+  return {
+    beforeSend: (trace) => source.register(trace.traceId, trace.spanId),
+    afterReply: async (trace, fromResponse) => (trace === null ? fromResponse : read(fromResponse, await source.collect(trace.traceId, trace.spanId), trace)),
+  };
+}
+
+/** The client with `observer` applied to every session turn (fixtures' turns: docs/traces.md). */
+export function observeTurns(client: AgentClient, observer: TurnObserver): AgentClient {
+  return {
+    converse: (request) => client.converse(request),
+    session: (request) => observeSession(client.session(request), observer),
+    close: () => client.close(),
+  };
+}
+
+function observeSession(session: AgentSession, observer: TurnObserver): AgentSession {
+  return {
+    welcome: async () => {
+      const turn = await session.welcome();
+      return turn === null ? null : observeTurn(turn, observer);
+    },
+    send: async (message, n) => observeTurn(await session.send(message, n), observer),
+  };
+}
+
+/** A turn with the observer's report; an errored turn without a reply is kept when the report finds calls. */
+export async function observeTurn(turn: SessionTurn, observer: TurnObserver): Promise<SessionTurn> {
+  const trace = turn.trace ?? null;
+  if (turn.kind === 'replied') return withReport(turn, await observer.afterReply(trace, reportOf(turn)));
+  if (turn.withoutReply === undefined) return turn;
+  const report = await observer.afterReply(trace, reportOf(turn.withoutReply));
+  return report.toolCalls !== null && report.toolCalls.length > 0 ? withReport(turn.withoutReply, report) : turn;
+}
+
+function reportOf(turn: SessionTurn & { kind: 'replied' }): TurnReport {
+  return { toolCalls: turn.toolCalls, errors: turn.errors, usage: turn.usage ?? null };
+}
+
+function withReport(turn: SessionTurn & { kind: 'replied' }, report: TurnReport): SessionTurn {
+  return {
+    ...turn,
+    toolCalls: report.toolCalls,
+    errors: report.errors,
+    // A turn without tokens keeps its shape (the record says null).
+    ...(report.usage !== null ? { usage: report.usage } : {}),
+    ...(report.spans !== undefined ? { spans: report.spans } : {}),
+    ...(report.time !== undefined ? { time: report.time } : {}),
+  };
+}

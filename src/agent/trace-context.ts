@@ -1,0 +1,61 @@
+// The W3C trace context of each agent request (docs/traces.md, "traceparent"): a fresh trace id
+// and parent span id per turn, version 00, sampled (flags 01). A `traceparent` set in
+// agent.headers is the user's choice: it is sent unchanged instead, and the trace id it carries is
+// the one recorded (null when it is not a traceparent we can read). `tracestate` is never made
+// here: the user's, if any, goes out as it is.
+
+import { randomBytes as cryptoRandomBytes } from 'node:crypto';
+import type { SentTrace } from '../types.js';
+
+export interface TraceContext {
+  /** The ids that went out, or null (a user's header that is not a valid traceparent). */
+  trace: SentTrace | null;
+  /** The `traceparent` header to add, or null when the user's own is sent. */
+  header: string | null;
+}
+
+export interface TraceContextMaker {
+  /** The context of the next turn. */
+  next(): TraceContext;
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-.*)?$/;
+
+/** `headers` are agent.headers as configured; `randomBytes` is injected so tests are deterministic. */
+export function traceContext(headers: Record<string, string>, randomBytes: (size: number) => Uint8Array = cryptoRandomBytes): TraceContextMaker {
+  const own = Object.entries(headers).find(([name]) => name.toLowerCase() === 'traceparent')?.[1];
+  if (own !== undefined) {
+    const fixed: TraceContext = { trace: parseTraceparent(own), header: null };
+    return { next: () => fixed };
+  }
+  return {
+    next: () => {
+      const trace = { traceId: nonZeroHex(randomBytes, 16), spanId: nonZeroHex(randomBytes, 8) };
+      return { trace, header: `00-${trace.traceId}-${trace.spanId}-01` };
+    },
+  };
+}
+
+/** The trace id and parent span id of a `traceparent` value, or null when it is not a valid one (W3C Trace Context, level 1). */
+export function parseTraceparent(value: string): SentTrace | null {
+  const m = TRACEPARENT.exec(value.trim());
+  if (m === null) return null;
+  const [, version, traceId, spanId] = m as unknown as [string, string, string, string];
+  // Version ff is invalid; version 00 has exactly four fields; all-zero ids are invalid.
+  if (version === 'ff' || (version === '00' && value.trim().length !== 55)) return null;
+  if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return null;
+  return { traceId, spanId };
+}
+
+/** `size` random bytes as lower-case hex, never all zeros (an invalid id): drawn again, or its last byte set. */
+function nonZeroHex(randomBytes: (size: number) => Uint8Array, size: number): string {
+  for (let tries = 0; tries < 4; tries++) {
+    const bytes = randomBytes(size);
+    if (bytes.some((b) => b !== 0)) return hex(bytes.subarray(0, size));
+  }
+  return `${'00'.repeat(size - 1)}01`;
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
