@@ -50,7 +50,7 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  */
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
-    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat' | 'drift'>>,
+    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat' | 'drift' | 'stats'>>,
   acceptedAt: string,
   commit: string | null,
   current: Baseline | null = record.baseline,
@@ -70,7 +70,7 @@ export function decideAcceptance(
     sameRoute(current.route, record.route) &&
     current.verdict === record.verdict &&
     // A repeated item's tally is part of what is accepted (docs/statistics.md, "A baseline's attempts").
-    storedAttemptsStand(current, { verdict: record.verdict, repeat: record.repeat }) &&
+    storedAttemptsStand(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats }) &&
     (judge === null || current.judge === undefined || sameJudge(current.judge.fingerprint, judge.fingerprint)) &&
     sameVariants(current.variants, variants)
   ) {

@@ -1,7 +1,7 @@
 // A baseline's attempts (docs/statistics.md, "A baseline's attempts"): what acceptance keeps of a
 // repeated item's attempts, and how a baseline's attempts are read. Pure.
 
-import type { BaselineAttempts, BaselineVerdict, RepeatSummary, Verdict } from '../types.js';
+import type { BaselineAttempts, BaselineVerdict, ItemStats, RepeatSummary, Tier, Verdict } from '../types.js';
 
 /** A baseline's attempts: the kept tally, or, for one accepted from a single attempt (or older), 1 of 1 or 0 of 1. */
 export function baselineAttemptsOf(b: { verdict: BaselineVerdict; attempts?: BaselineAttempts }): BaselineAttempts {
@@ -18,13 +18,19 @@ export function acceptedAttemptsOf(record: { repeat?: Pick<RepeatSummary, 'passe
  * unchanged? Yes when the run's attempts give the same tally, and when the run made fewer
  * attempts than the baseline holds: a pull request's 3 attempts never overwrite a 10-attempt
  * baseline of the same reply. A run with as many attempts or more and another tally rewrites it
- * (a nightly `--repeat 10` refreshes the rate).
+ * (a nightly `--repeat 10` refreshes the rate). An item whose pass rate moved (tier regressed,
+ * likely regressed or improved) is rewritten whatever its attempts: accepting it accepts the new rate,
+ * as accepting a slower item accepts its latency.
  */
 export function storedAttemptsStand(
   current: { verdict: BaselineVerdict; attempts?: BaselineAttempts },
-  record: { verdict: Verdict; repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined },
+  record: { verdict: Verdict; repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined; stats?: Pick<ItemStats, 'tier'> | undefined },
 ): boolean {
+  if (record.stats !== undefined && MOVED.has(record.stats.tier)) return false;
   const stored = baselineAttemptsOf(current);
   const run = acceptedAttemptsOf(record).attempts ?? { passed: record.verdict === 'pass' ? 1 : 0, total: 1 };
   return run.total < stored.total || (run.passed === stored.passed && run.total === stored.total);
 }
+
+/** Tiers of a pass rate that moved against the baseline's (docs/statistics.md, "The tier"). */
+const MOVED: ReadonlySet<Tier> = new Set<Tier>(['regressed', 'likely_regressed', 'improved']);

@@ -387,7 +387,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     !rewritesBaseline(record) &&
     (judge === null || current.judge === undefined || samePersonaJudge(current.judge, judge)) &&
     current.verdict === record.verdict &&
-    storedAttemptsStand(current, { verdict: record.verdict, repeat: record.repeat }) &&
+    storedAttemptsStand(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats }) &&
     current.outcome === record.outcome &&
     current.visited.length === record.visited.length &&
     current.visited.every((v, i) => v === record.visited[i]) &&

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { baselineAttemptsOf, decideAcceptance, decidePersonaAcceptance } from '../../src/evaluate/index.js';
-import type { Baseline, PersonaBaseline, PersonaRecord, RepeatSummary, Turn } from '../../src/types.js';
+import type { Baseline, ItemStats, PersonaBaseline, PersonaRecord, RepeatSummary, Turn } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
 
 const repeat = (passed: number, count: number): RepeatSummary => ({ count, minPass: 1, passed, flaky: passed !== count });
@@ -49,7 +49,18 @@ describe('accepting a fixture keeps its attempts', () => {
     // ... and from a single passing attempt stays as it is.
     expect(accept(fixtureRecord({}), stored())).toEqual({ kind: 'unchanged' });
   });
+
+  it('an item whose pass rate moved is rewritten with the run\'s attempts, even fewer than the stored ones; a steady one is not', () => {
+    const ten = stored({ attempts: { passed: 10, total: 10 } });
+    const stats = (tier: ItemStats['tier']): ItemStats => ({ ...STATS, tier });
+    for (const tier of ['regressed', 'likely_regressed', 'improved'] as const) {
+      expect(accept(fixtureRecord({ repeat: repeat(1, 3), stats: stats(tier) }), ten), tier).toMatchObject({ kind: 'accept', baseline: { attempts: { passed: 1, total: 3 } } });
+    }
+    for (const tier of ['steady', 'too_few'] as const) expect(accept(fixtureRecord({ repeat: repeat(1, 3), stats: stats(tier) }), ten), tier).toEqual({ kind: 'unchanged' });
+  });
 });
+
+const STATS: ItemStats = { passed: 1, total: 3, rate: 1 / 3, ci: [0.06, 0.79], baseline: { passed: 10, total: 10 }, pDrop: 0.0385, pRise: 1, tier: 'steady', attemptsNeeded: null, looks: 1, maxLooks: 1 };
 
 describe('accepting a persona script keeps its attempts', () => {
   const turn = (index: number): Turn => ({
