@@ -1,7 +1,7 @@
 // calibration.json, version 1 (docs/calibration.md, "calibration.json"): what `calibrate --out`
 // writes. The same schema checks what is written, and what a reader (a later tool, a test) reads.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CalibrationEstimate, CalibrationFigures } from './summary.js';
 
 export const CALIBRATION_VERSION = 1;

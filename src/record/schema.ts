@@ -1,7 +1,7 @@
 // results.json, schema version 1 (docs/results-json.md). The same schema validates what we write and
 // what we read back from untrusted places (an artifact downloaded by the accept flow, a shard).
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolOutput } from './tool-output.js';
 import { TIERS, type RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
