@@ -6,7 +6,7 @@
 //   bench/agent-server.ts  the loopback agent, its own process, fixed latency per request
 //   bench/replay-child.ts  one replay through the real engine (runCheck), its own process, which
 //                          reports wall time and peak RSS as JSON. It is bundled first (esbuild, as
-//                          dist/ is bundled by ncc) and run by plain node: under tsx the loader
+//                          dist/cli.js is bundled) and run by plain node: under tsx the loader
 //                          thread and the transpiler add ~40 MB to the RSS that is not ours.
 //   dist/cli.js            the shipped CLI, spawned for the cold start
 //   this process           the regex pool (in-process: it is itself a pool of threads)

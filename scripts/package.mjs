@@ -1,13 +1,16 @@
-// Bundles the entries with ncc into the committed dist/: dist/cli.js (the CLI, the package's bin),
+// Bundles the entries into the committed dist/ (the CLI with esbuild, the others with ncc): dist/cli.js (the CLI, the package's bin),
 // dist/index.js (the Action) and dist/mocks.js + dist/mocks.d.ts (the package's `agent-replay/mocks`
 // export). Output is deterministic so CI can diff it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { transformSync } from 'esbuild';
+import { buildSync, transformSync } from 'esbuild';
 
 const entries = [
-  { src: 'src/cli.ts', out: 'cli.js', shebang: true },
+  // The CLI is bundled by esbuild, not ncc: one ESM file whose modules are hoisted into one scope, started
+  // in about two thirds of the time of ncc's (webpack's module wrappers and its handling of the entry's
+  // top-level await), docs/performance.md "2026-12-02 (morning): the cold start".
+  { src: 'src/cli.ts', out: 'cli.js', shebang: true, esbuild: true },
   { src: 'src/index.ts', out: 'index.js', shebang: false },
   { src: 'src/mocks/index.ts', out: 'mocks.js', shebang: false },
 ];
@@ -20,6 +23,32 @@ if (only.length === 0 || only.includes('index.js')) {
 }
 for (const entry of entries) {
   if (only.length > 0 && !only.includes(entry.out)) continue;
+  if (entry.esbuild) {
+    const result = buildSync({
+      entryPoints: [entry.src],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'es2022',
+      write: false,
+      outfile: join('dist', entry.out),
+      // CommonJS dependencies (undici, yaml) require node builtins.
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      // As below: ASCII-only text decodes on the fast path; whitespace/syntax minification, names kept.
+      charset: 'ascii',
+      minifyWhitespace: true,
+      minifySyntax: true,
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+    if (result.outputFiles.length !== 1) throw new Error(`${entry.src}: expected one bundled file, got ${result.outputFiles.length}`);
+    let code = result.outputFiles[0].text.replace(/^#!.*\n/, '');
+    if (entry.shebang) code = `#!/usr/bin/env node\n${code}`;
+    writeFileSync(join('dist', entry.out), code);
+    if (entry.shebang) chmodSync(join('dist', entry.out), 0o755);
+    console.log(`dist/${entry.out}: ${(code.length / 1024).toFixed(0)} KiB`);
+    continue;
+  }
   const outDir = join('build/ncc', entry.out.replace('.js', ''));
   execFileSync(process.execPath, ['node_modules/@vercel/ncc/dist/ncc/cli.js', 'build', entry.src, '-o', outDir, '--target', 'es2022', '-q'], {
     stdio: 'inherit',

@@ -6,7 +6,7 @@
 // `LanguageModelUsage` (`inputTokens`, `outputTokens`). Pure: a malformed value is reported to the
 // caller, which warns once and records no usage; it never errors a turn.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TokenUsage } from '../types.js';
 import { plusUsage } from '../evaluate/usage.js';
 import { describeFound } from './template.js';

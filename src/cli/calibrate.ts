@@ -133,7 +133,7 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   const redact = makeRedactor(config.secrets);
   const clean = answers.map((list) => list.map((a): JudgeResult => (a.ok ? { ...a, rationale: redact(a.rationale) } : { ok: false, reason: redact(a.reason) })));
   const figures = summarizeCalibration(plan, clean, minAgreement);
-  const calibration: Calibration = calibrationSchema.parse({
+  const calibration: Calibration = calibrationSchema().parse({
     calibrationVersion: CALIBRATION_VERSION,
     tool: { ...TOOL },
     calibratedAt: (io.now?.() ?? new Date()).toISOString(),

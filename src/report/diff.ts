@@ -115,7 +115,11 @@ export interface ReplyDiff {
   whitespaceOnly: boolean;
 }
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+// Made on first use: creating a segmenter loads ICU's sentence rules (~10 ms), which a command that
+// never diffs a reply (`--version`, a run with nothing changed) should not pay at start-up
+// (docs/performance.md, "What was done").
+let sentenceSegmenter: Intl.Segmenter | undefined;
+const segmenter = (): Intl.Segmenter => (sentenceSegmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' }));
 
 /**
  * The units a reply is compared by: each line split into sentences (trailing spaces dropped);
@@ -128,7 +132,7 @@ export function sentenceUnits(text: string): string[] {
       units.push('');
       continue;
     }
-    for (const { segment } of segmenter.segment(line)) {
+    for (const { segment } of segmenter().segment(line)) {
       const s = segment.replace(/\s+$/, '');
       if (s !== '') units.push(s);
     }

@@ -1,6 +1,6 @@
 // Baseline files: `<baselines>/<label>.json`, one per fixture, written only by acceptance.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_VARIANTS, type Baseline, type BaselineJudge, type PanelMember, type PersonaBaseline } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
 import { quote, translateZodIssues, type ConfigIssue } from './issues.js';

@@ -3,7 +3,7 @@
 // the `Config` of src/config.ts, whose defaults live there (defaultConfig, DEFAULT_COST,
 // DEFAULT_LATENCY, JUDGE_DEFAULTS, ...). Command-line and action-input overrides live in overrides.ts.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { defaultConfig, type Config } from '../config.js';
 import { substituteEnv } from './env.js';
 import { translateZodIssues, type ConfigIssue } from './issues.js';

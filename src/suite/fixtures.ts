@@ -2,7 +2,7 @@
 // reported with its line; a fixture with a problem is left out, the others are still checked.
 
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
 import { describeValue, quote, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';

@@ -2,7 +2,7 @@
 // messages that say what was observed and what to change.
 
 import type { PathSegment, Position, SourceFile } from './yaml/source.js';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 export interface ConfigIssue {
   /** Path relative to cwd, forward slashes (or a pseudo-source such as `command-line options`). */

@@ -2,7 +2,7 @@
 // list of items, or a list under one key (`fixtures:`, `personas:`). The items come back with
 // their paths in the file; what is wrong with the file as a whole is pushed as issues.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeValue, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 

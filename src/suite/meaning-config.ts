@@ -3,7 +3,7 @@
 // resolution into `MeaningSettings` (only the keys given: the model keys not given are the
 // judge's, resolved when the run starts by src/judge/meaning-config.ts, after the judge's overrides).
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { MEANING_CHECKS, type Config, type MeaningCheck, type MeaningSettings } from '../config.js';
 import { JUDGE_PROVIDERS } from '../types.js';
 import { quote, type ConfigIssue } from './issues.js';

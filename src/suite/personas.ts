@@ -2,7 +2,7 @@
 // list. Checked like fixture files: every problem with its line, a script with a problem is left
 // out, the others are still checked.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn } from '../types.js';
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
 import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './tools.js';

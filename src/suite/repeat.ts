@@ -3,7 +3,7 @@
 // line of the offending key; the shape (a mapping with only these keys) is the zod schema's.
 // `max` (docs/statistics.md, "Adaptive attempts"): up to max attempts where a drop is unclear.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Repeat } from '../types.js';
 import type { PathSegment } from './yaml/index.js';
 

@@ -2,7 +2,7 @@
 // "Fixtures"): `{tool, input?, match?}`, one schema for a script's `expect.toolCalled` entries and a
 // fixture's `assert: {toolCalled: ...}`, so both are checked and read the same way.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonValue, ToolExpectation } from '../types.js';
 import { isJsonValue } from './config/shared.js';
 

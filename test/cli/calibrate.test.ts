@@ -256,7 +256,7 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     const strict = await cli(['calibrate', '--min-agreement', '0.8', '--out', 'c.json'], cwd);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain('1 criterion is below --min-agreement 0.8 (80%): "The reply is polite".');
-    const c = calibrationSchema.parse(JSON.parse(await readFile(join(cwd, 'c.json'), 'utf8')));
+    const c = calibrationSchema().parse(JSON.parse(await readFile(join(cwd, 'c.json'), 'utf8')));
     expect(c.criteria.map((x) => [x.criterion, x.belowMinAgreement])).toEqual([
       ['The reply is polite', true],
       ['Mentioned the order number', false],

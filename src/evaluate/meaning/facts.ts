@@ -105,8 +105,17 @@ function compile(ascii: boolean): Patterns {
   return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE) };
 }
 
-const UNICODE_PATTERNS = compile(false);
-const ASCII_PATTERNS = compile(true);
+// Compiled on first use, not when the module loads: a command that never reads facts should not
+// pay for the Unicode classes at start-up (docs/performance.md, "What was done").
+let compiled: { unicode: Patterns; ascii: Patterns; asciiEmailAt: RegExp } | undefined;
+function patternsOf(): { unicode: Patterns; ascii: Patterns; asciiEmailAt: RegExp } {
+  if (compiled === undefined) {
+    const ascii = compile(true);
+    // EMAIL_SOURCE for ASCII text, tried only where a match can start (see replaceAsciiEmails).
+    compiled = { unicode: compile(false), ascii, asciiEmailAt: new RegExp(ascii.email.source, 'y') };
+  }
+  return compiled;
+}
 
 /** Anything a fact needs: a digit, an address's `@`, a URL's `://`. A reply without any has no facts. */
 const MAY_HAVE_FACTS = /[0-9@]|:\/\//;
@@ -225,7 +234,7 @@ export function factsOf(reply: string): Fact[] {
   if (!MAY_HAVE_FACTS.test(text)) return [];
   text = text.replace(ORDERED_LIST_MARKER, '$1');
   const out: Fact[] = [];
-  const patterns = ascii ? ASCII_PATTERNS : UNICODE_PATTERNS;
+  const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
 
   if (text.includes('://')) {
     text = text.replace(URL_PATTERN, (raw) => {
@@ -278,12 +287,10 @@ export function factsOf(reply: string): Fact[] {
   return out;
 }
 
-/** EMAIL_SOURCE for ASCII text, tried only where a match can start (see replaceAsciiEmails). */
-const ASCII_EMAIL_AT = new RegExp(ASCII_PATTERNS.email.source, 'y');
 const ASCII_LOCAL_CHAR = /^[A-Za-z0-9._%+-]$/;
 
 /**
- * `text.replace(ASCII_PATTERNS.email, replace)`, without trying the pattern at every word: a match
+ * `text.replace(patternsOf().ascii.email, replace)`, without trying the pattern at every word: a match
  * holds an `@`, and its local part is the whole run of local-part characters before that `@` (the
  * pattern's lookbehind), so for each `@` the pattern is tried once, where that run starts, and not
  * within what an earlier match took.
@@ -296,8 +303,9 @@ function replaceAsciiEmails(text: string, replace: (raw: string) => string): str
     let start = at;
     while (start > 0 && ASCII_LOCAL_CHAR.test(text[start - 1] as string)) start--;
     if (start === at || start < end) continue;
-    ASCII_EMAIL_AT.lastIndex = start;
-    const m = ASCII_EMAIL_AT.exec(text);
+    const emailAt = patternsOf().asciiEmailAt;
+    emailAt.lastIndex = start;
+    const m = emailAt.exec(text);
     if (m === null) continue;
     end = start + m[0].length;
     const replaced = replace(m[0]);

@@ -2,7 +2,7 @@
 // written, and its resolution into `config.agent`: url, plain settings, the request/response
 // mapping of the preset, the welcome turn, and warnings about the request template.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { AGENT_PRESET_NAMES, DEFAULT_MAX_TOKENS, PRESETS, type AgentMapping, type AgentPreset, type Config, type JsonValue } from '../../config.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../../agent/ready.js';
 import { quote } from '../issues.js';

@@ -1,7 +1,7 @@
 // config.yml `cost:` (docs/semantics.md, "Cost"): the prices the estimate multiplies and the cap it is
 // held against; defaults DEFAULT_COST and DEFAULT_SIMULATOR_CALL_USD (src/config.ts).
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Config } from '../../config.js';
 import { usd, type Resolution } from './shared.js';
 

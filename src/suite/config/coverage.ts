@@ -1,7 +1,7 @@
 // config.yml `coverage:` (docs/evaluations.md#coverage): the conversations the agent has, for
 // coverage gaps.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Config } from '../../config.js';
 import { quote } from '../issues.js';
 import type { PathSegment } from '../yaml/index.js';

@@ -2,7 +2,7 @@
 // into `config.judge`: the provider's defaults (JUDGE_DEFAULTS and JUDGE_CLIENT_DEFAULTS of
 // src/config.ts), then the file's values, a panel's members, and warnings when no API key can work.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig, type JudgeProvider, type PanelMemberSettings } from '../../config.js';
 import { JUDGE_PROVIDERS } from '../../types.js';
 import { quote } from '../issues.js';

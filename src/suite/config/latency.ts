@@ -1,7 +1,7 @@
 // config.yml `latency:` (docs/latency.md, "Slower than the baseline"): when an item is slower than
 // its baseline; both thresholds strict ("more than"), defaults DEFAULT_LATENCY (src/config.ts).
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_LATENCY, type Config } from '../../config.js';
 import { ms, type Resolution } from './shared.js';
 

@@ -1,7 +1,7 @@
 // config.yml `personas:` (docs/personas.md): how a script without its own `unmockedTools` treats a
 // tool call no mock answered.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Config } from '../../config.js';
 import type { Resolution } from './shared.js';
 

@@ -1,7 +1,7 @@
 // config.yml `regex:` (docs/fixtures.md, "Assertions"): the time budget of one regular expression
 // and the worker threads that run them; defaults in `defaultConfig` (src/config.ts).
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Config } from '../../config.js';
 import { ms, positiveInt, type Resolution } from './shared.js';
 

@@ -1,7 +1,7 @@
 // What every section of config.yml shares (docs/configuration.md): the value shapes its schemas are
 // built from, the URL check, and the `Resolution` each section's `resolve` adds its issues to.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_WAIT_MS, type JsonValue } from '../../config.js';
 import type { ConfigIssue } from '../issues.js';
 import type { PathSegment, SourceFile } from '../yaml/index.js';

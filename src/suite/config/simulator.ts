@@ -2,7 +2,7 @@
 // keys given are kept; each key not given is the judge's, resolved when the run starts
 // (src/simulator/config.ts), after the command-line and action-input overrides of the judge.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { JUDGE_DEFAULTS, type Config, type SimulatorSettings } from '../../config.js';
 import { JUDGE_PROVIDERS } from '../../types.js';
 import { quote } from '../issues.js';

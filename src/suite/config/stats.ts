@@ -2,7 +2,7 @@
 // pass-rate tiers; default DEFAULT_ALPHA (src/config.ts). Its range is the schema's, so a wrong
 // value is reported with the file's line beside every other problem of the file.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_ALPHA, type Config } from '../../config.js';
 import type { Resolution } from './shared.js';
 

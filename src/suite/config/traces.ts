@@ -4,7 +4,7 @@
 // with the file's line beside every other problem of the file. The store's key is a secret: it is
 // read from the environment with `${VAR}` and redacted everywhere, and never quoted in a message.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Config } from '../../config.js';
 import type { TracesConfig } from '../../types.js';
 import { quote } from '../issues.js';
