@@ -18,6 +18,10 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']", message: 'Only the CLI entry may exit the process.' },
+        {
+          selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']",
+          message: "import * as z from 'zod': through the named z export the bundle keeps all of zod, its error locales included (docs/performance.md).",
+        },
       ],
     },
   },
