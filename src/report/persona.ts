@@ -19,6 +19,7 @@ import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
+import { sourceMark } from './trace.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
 
@@ -99,7 +100,7 @@ function missingConversations(expected: readonly string[], visited: readonly str
 }
 
 function callsText(calls: readonly ObservedToolCall[]): string {
-  const shown = calls.slice(0, CELL.calls).map((call) => `turn ${call.turn} ${jsonCell(call.input)}${call.mocked ? '' : ' (not mocked)'}`);
+  const shown = calls.slice(0, CELL.calls).map((call) => `turn ${call.turn} ${jsonCell(call.input)}${call.mocked ? '' : ' (not mocked)'}${sourceMark(call)}`);
   const more = calls.length - shown.length;
   return `${shown.join('; ')}${more > 0 ? ` and ${thousands(more)} more` : ''}`;
 }
@@ -262,7 +263,7 @@ function differenceBlock(d: FirstDifference, p: Profile): string {
 function toolCallsBlock(t: Turn): string | null {
   if (!t.toolCalls || t.toolCalls.length === 0) return null;
   const lines = t.toolCalls.map(
-    (c) => `${clip(c.tool, LIMITS.label)} ${clip(json(c.input), 1000)} → ${clip(json(c.output), 1000)}${c.mocked ? '' : '  (NOT MOCKED)'}`,
+    (c) => `${clip(c.tool, LIMITS.label)} ${clip(json(c.input), 1000)} → ${clip(json(c.output), 1000)}${c.mocked ? '' : '  (NOT MOCKED)'}${sourceMark(c)}`,
   );
   return labelled(`Tool calls (${thousands(lines.length)})`, lines.join('\n'), LIMITS.detailBlock);
 }

@@ -112,6 +112,22 @@ button.more{font:12px/1.4 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,
 .calls{margin:2px 0 6px 12px;padding:0;list-style:none;font-size:12px}
 .calls code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .warn{color:var(--fail)}
+.calls .src{color:var(--muted)}
+details.spans{margin:2px 0 8px;font-size:12px}
+details.spans>summary{cursor:pointer;color:var(--muted)}
+p.spans{margin:2px 0 8px;font-size:12px;color:var(--muted)}
+.wf-legend{margin:4px 0;color:var(--muted)}
+.wf-legend .key{display:inline-block;width:10px;height:10px;border-radius:2px;vertical-align:middle;margin:0 4px 0 10px}
+.wf-legend .key:first-child{margin-left:0}
+.key.model,svg.wf .model{background:#0969da;fill:#0969da}
+.key.tool,svg.wf .tool{background:#8250df;fill:#8250df}
+.key.other,svg.wf .other{background:#afb8c1;fill:#afb8c1}
+svg.wf{width:100%;max-width:760px;height:auto;display:block}
+svg.wf .track{fill:var(--soft)}
+svg.wf .error{stroke:var(--fail);stroke-width:2}
+svg.wf text{font-size:11px;fill:var(--fg)}
+svg.wf text.err{fill:var(--fail);font-weight:600}
+svg.wf text.axis,svg.wf text.dur{fill:var(--muted)}
 table.checks{border-collapse:collapse;width:100%;margin:0 0 12px;font-size:13px}
 table.checks td,table.checks th{border-bottom:1px solid #eaeef2;padding:4px 8px 4px 0;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 table.checks th{color:var(--muted);font-weight:500}
@@ -234,6 +250,8 @@ function block(parent, title, text) {
 }
 function fixtureBody(body, f) {
   fixtureMain(body, f);
+  if (f.toolCalls) { add(body, el('h3', null, 'Tool calls')); callList(body, f.toolCalls); }
+  spansBlock(body, f.trace);
   attemptsTable(body, f.attempts, 'reply');
 }
 function fixtureMain(body, f) {
@@ -322,18 +340,71 @@ function turnBlock(body, t) {
   }
   if (t.baseline && t.baseline.missing) add(box, el('p', 'drift', 'The baseline has no turn here.'));
   if (t.baseline && t.baseline.message != null) add(box, el('p', 'drift', 'The script\\u2019s message changed; the baseline sent: ' + t.baseline.message));
-  if (t.toolCalls && t.toolCalls.length > 0) {
-    var calls = add(box, el('ul', 'calls'));
-    t.toolCalls.forEach(function (c) {
-      var li = add(calls, el('li'));
-      add(li, document.createTextNode('\\u2699 '));
-      add(li, el('code', null, c.tool + ' ' + c.input));
-      add(li, document.createTextNode(' \\u2192 '));
-      add(li, el('code', null, c.output));
-      if (!c.mocked) add(li, el('span', 'warn', ' (not mocked: the real tool was called)'));
-    });
-  }
+  callList(box, t.toolCalls);
   t.errors.forEach(function (e) { add(box, el('p', 'warn', 'Agent error: ' + e)); });
+  spansBlock(box, t.trace);
+}
+function callList(parent, list) {
+  if (!list || list.length === 0) return;
+  var calls = add(parent, el('ul', 'calls'));
+  list.forEach(function (c) {
+    var li = add(calls, el('li'));
+    add(li, document.createTextNode('\\u2699 '));
+    add(li, el('code', null, c.tool + ' ' + c.input));
+    add(li, document.createTextNode(' \\u2192 '));
+    add(li, el('code', null, c.output));
+    if (!c.mocked) add(li, el('span', 'warn', ' (not mocked: the real tool was called)'));
+    if (c.trace) add(li, el('span', 'src', ' (from trace)'));
+  });
+}
+var SVG = 'http://www.w3.org/2000/svg';
+function svgEl(tag, cls, attrs, text) {
+  var e = document.createElementNS(SVG, tag);
+  if (cls) e.setAttribute('class', cls);
+  Object.keys(attrs).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
+  if (text !== undefined) e.textContent = String(text);
+  return e;
+}
+function ms(v) { return v < 1000 ? Math.round(v) + ' ms' : (v / 1000).toFixed(1) + ' s'; }
+function spansBlock(parent, tr) {
+  if (!tr) return;
+  var words = ['Spans: ' + (tr.spans || 'not counted')];
+  if (tr.split) words.push(tr.split);
+  if (!tr.bars || tr.bars.length === 0) { add(parent, el('p', 'spans', words.join(' \\u00b7 '))); return; }
+  var box = add(parent, el('details', 'spans'));
+  add(box, el('summary', null, words.join(' \\u00b7 ')));
+  var legend = add(box, el('p', 'wf-legend'));
+  var parts = tr.split ? tr.split.split(' \\u00b7 ') : ['model', 'tool', 'other'];
+  ['model', 'tool', 'other'].forEach(function (k, i) {
+    add(legend, el('span', 'key ' + k));
+    add(legend, document.createTextNode(parts[i] || k));
+  });
+  if (tr.bars.some(function (b) { return b.error; })) {
+    add(legend, el('span', 'warn', '  \\u2716 failed span'));
+  }
+  var W = 760, LABEL = 250, RIGHT = 60, ROW = 18, TOP = 4;
+  var end = tr.latencyMs || 0;
+  tr.bars.forEach(function (b) { end = Math.max(end, b.start + b.dur); });
+  if (end <= 0) end = 1;
+  var span = W - LABEL - RIGHT;
+  var H = TOP + tr.bars.length * ROW + 16;
+  var svg = add(box, svgEl('svg', 'wf', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'The turn\\u2019s spans over time' }));
+  tr.bars.forEach(function (b, i) {
+    var y = TOP + i * ROW;
+    var name = b.name.length > 36 ? b.name.slice(0, 35) + '\\u2026' : b.name;
+    var label = add(svg, svgEl('text', b.error ? 'err' : null, { x: 2 + b.depth * 10, y: y + 12 }, (b.error ? '\\u2716 ' : '') + name));
+    add(label, svgEl('title', null, {}, b.name + ' (' + b.kind + (b.error ? ', failed' : '') + ')'));
+    add(svg, svgEl('rect', 'track', { x: LABEL, y: y + 2, width: span, height: ROW - 4 }));
+    var x = LABEL + (b.start / end) * span;
+    var w = Math.max(1.5, (b.dur / end) * span);
+    if (x + w > LABEL + span) w = Math.max(1.5, LABEL + span - x);
+    var bar = add(svg, svgEl('rect', b.kind + (b.error ? ' error' : ''), { x: x.toFixed(1), y: y + 3, width: w.toFixed(1), height: ROW - 6, rx: 2 }));
+    add(bar, svgEl('title', null, {}, b.name + ': ' + ms(b.start) + ' + ' + ms(b.dur)));
+    add(svg, svgEl('text', 'dur', { x: W - RIGHT + 6, y: y + 12 }, ms(b.dur)));
+  });
+  var axisY = TOP + tr.bars.length * ROW + 12;
+  add(svg, svgEl('text', 'axis', { x: LABEL, y: axisY }, '0'));
+  add(svg, svgEl('text', 'axis', { x: LABEL + span, y: axisY, 'text-anchor': 'end' }, ms(end)));
 }
 function personaBody(body, p) {
   dl(body, [
@@ -377,8 +448,8 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'Ro2xzZY19Ix+TmABgK1Ex2WOuwDErMHb128d3Jqk6QU=';
-const STYLE_SHA256 = 'iHE7qXCB2RjGyb9kvjZSq6L4GnemQipTXK21Na7GGxg=';
+const SCRIPT_SHA256 = 'tjD8KBKyQu1uYjRCE2flsPu0g36wfdaO67D7/PNVoGM=';
+const STYLE_SHA256 = 'CO04gbRSUdbI0lREA/wvbHpVJQF19qOjE1rJcLNeGRA=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
