@@ -99,6 +99,12 @@ function missingConversations(expected: readonly string[], visited: readonly str
   return expected.filter((e) => !seen.has(bare(e)));
 }
 
+/** " (from trace)" when the call that matched a tool check at its turn was seen only in spans (docs/traces.md, "In the reports"). */
+export function matchMark(c: Extract<Check, { kind: 'toolCalled' | 'toolNotCalled' }>): string {
+  const first = c.observed.find((o) => o.turn === c.turn && callMatches(c.expected, o));
+  return first ? sourceMark(first) : '';
+}
+
 function callsText(calls: readonly ObservedToolCall[]): string {
   const shown = calls.slice(0, CELL.calls).map((call) => `turn ${call.turn} ${jsonCell(call.input)}${call.mocked ? '' : ' (not mocked)'}${sourceMark(call)}`);
   const more = calls.length - shown.length;
@@ -121,13 +127,13 @@ function observedCell(c: Check): string {
     case 'terminal':
       return c.observed === null ? escapeInline(clip(c.detail, CELL.why)) : codeSpan(clip(c.observed, LIMITS.label), { table: true });
     case 'toolCalled':
-      if (c.turn !== null) return `called on turn ${c.turn}`;
+      if (c.turn !== null) return `called on turn ${c.turn}${matchMark(c)}`;
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
     case 'toolNotCalled':
       if (c.turn !== null) {
         const matching = c.observed.filter((o) => callMatches(c.expected, o));
         const [first, ...rest] = matching;
-        const input = first ? ` ${jsonCell(first.input)}` : '';
+        const input = first ? ` ${jsonCell(first.input)}${sourceMark(first)}` : '';
         return `**called on turn ${c.turn}**${input}${rest.length > 0 ? `; then ${callsText(rest)}` : ''}`;
       }
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;

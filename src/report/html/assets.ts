@@ -119,15 +119,18 @@ p.spans{margin:2px 0 8px;font-size:12px;color:var(--muted)}
 .wf-legend{margin:4px 0;color:var(--muted)}
 .wf-legend .key{display:inline-block;width:10px;height:10px;border-radius:2px;vertical-align:middle;margin:0 4px 0 10px}
 .wf-legend .key:first-child{margin-left:0}
-.key.model,svg.wf .model{background:#0969da;fill:#0969da}
-.key.tool,svg.wf .tool{background:#8250df;fill:#8250df}
-.key.other,svg.wf .other{background:#afb8c1;fill:#afb8c1}
-svg.wf{width:100%;max-width:760px;height:auto;display:block}
-svg.wf .track{fill:var(--soft)}
-svg.wf .error{stroke:var(--fail);stroke-width:2}
-svg.wf text{font-size:11px;fill:var(--fg)}
-svg.wf text.err{fill:var(--fail);font-weight:600}
-svg.wf text.axis,svg.wf text.dur{fill:var(--muted)}
+.key.model,.wf-bar.model{background:#0969da}
+.key.tool,.wf-bar.tool{background:#8250df}
+.key.other,.wf-bar.other{background:#afb8c1}
+.wf{max-width:820px}
+.wf-row{display:grid;grid-template-columns:260px 1fr 64px;gap:8px;align-items:center;height:18px}
+.wf-name{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font:11.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.wf-row.error .wf-name{color:var(--fail);font-weight:600}
+.wf-track{position:relative;height:12px;background:var(--soft);border-radius:2px}
+.wf-bar{position:absolute;top:1px;bottom:1px;min-width:2px;border-radius:2px}
+.wf-bar.error{outline:2px solid var(--fail);outline-offset:0}
+.wf-dur{color:var(--muted);text-align:right;font-variant-numeric:tabular-nums}
+.wf-scale{display:flex;justify-content:space-between;color:var(--muted);font-size:11px}
 table.checks{border-collapse:collapse;width:100%;margin:0 0 12px;font-size:13px}
 table.checks td,table.checks th{border-bottom:1px solid #eaeef2;padding:4px 8px 4px 0;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 table.checks th{color:var(--muted);font-weight:500}
@@ -357,15 +360,8 @@ function callList(parent, list) {
     if (c.trace) add(li, el('span', 'src', ' (from trace)'));
   });
 }
-var SVG = 'http://www.w3.org/2000/svg';
-function svgEl(tag, cls, attrs, text) {
-  var e = document.createElementNS(SVG, tag);
-  if (cls) e.setAttribute('class', cls);
-  Object.keys(attrs).forEach(function (k) { e.setAttribute(k, String(attrs[k])); });
-  if (text !== undefined) e.textContent = String(text);
-  return e;
-}
 function ms(v) { return v < 1000 ? Math.round(v) + ' ms' : (v / 1000).toFixed(1) + ' s'; }
+function pct(v) { return (Math.round(v * 10000) / 100) + '%'; }
 function spansBlock(parent, tr) {
   if (!tr) return;
   var words = ['Spans: ' + (tr.spans || 'not counted')];
@@ -379,32 +375,32 @@ function spansBlock(parent, tr) {
     add(legend, el('span', 'key ' + k));
     add(legend, document.createTextNode(parts[i] || k));
   });
-  if (tr.bars.some(function (b) { return b.error; })) {
-    add(legend, el('span', 'warn', '  \\u2716 failed span'));
-  }
-  var W = 760, LABEL = 250, RIGHT = 60, ROW = 18, TOP = 4;
+  if (tr.bars.some(function (b) { return b.error; })) add(legend, el('span', 'warn', ' \\u00b7 \\u2716 failed span'));
   var end = tr.latencyMs || 0;
   tr.bars.forEach(function (b) { end = Math.max(end, b.start + b.dur); });
   if (end <= 0) end = 1;
-  var span = W - LABEL - RIGHT;
-  var H = TOP + tr.bars.length * ROW + 16;
-  var svg = add(box, svgEl('svg', 'wf', { viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'The turn\\u2019s spans over time' }));
-  tr.bars.forEach(function (b, i) {
-    var y = TOP + i * ROW;
-    var name = b.name.length > 36 ? b.name.slice(0, 35) + '\\u2026' : b.name;
-    var label = add(svg, svgEl('text', b.error ? 'err' : null, { x: 2 + b.depth * 10, y: y + 12 }, (b.error ? '\\u2716 ' : '') + name));
-    add(label, svgEl('title', null, {}, b.name + ' (' + b.kind + (b.error ? ', failed' : '') + ')'));
-    add(svg, svgEl('rect', 'track', { x: LABEL, y: y + 2, width: span, height: ROW - 4 }));
-    var x = LABEL + (b.start / end) * span;
-    var w = Math.max(1.5, (b.dur / end) * span);
-    if (x + w > LABEL + span) w = Math.max(1.5, LABEL + span - x);
-    var bar = add(svg, svgEl('rect', b.kind + (b.error ? ' error' : ''), { x: x.toFixed(1), y: y + 3, width: w.toFixed(1), height: ROW - 6, rx: 2 }));
-    add(bar, svgEl('title', null, {}, b.name + ': ' + ms(b.start) + ' + ' + ms(b.dur)));
-    add(svg, svgEl('text', 'dur', { x: W - RIGHT + 6, y: y + 12 }, ms(b.dur)));
+  var wf = add(box, el('div', 'wf'));
+  wf.setAttribute('role', 'list');
+  tr.bars.forEach(function (b) {
+    var row = add(wf, el('div', 'wf-row' + (b.error ? ' error' : '')));
+    row.setAttribute('role', 'listitem');
+    var name = add(row, el('span', 'wf-name', (b.error ? '\\u2716 ' : '') + b.name));
+    name.title = b.name + ' (' + b.kind + (b.error ? ', failed' : '') + ')';
+    name.style.paddingLeft = (b.depth * 10) + 'px';
+    var track = add(row, el('span', 'wf-track'));
+    var bar = add(track, el('span', 'wf-bar ' + b.kind + (b.error ? ' error' : '')));
+    var left = Math.min(1, b.start / end);
+    bar.style.left = pct(left);
+    bar.style.width = pct(Math.min(1 - left, b.dur / end));
+    bar.title = b.name + ': starts at ' + ms(b.start) + ', takes ' + ms(b.dur);
+    add(row, el('span', 'wf-dur', ms(b.dur)));
   });
-  var axisY = TOP + tr.bars.length * ROW + 12;
-  add(svg, svgEl('text', 'axis', { x: LABEL, y: axisY }, '0'));
-  add(svg, svgEl('text', 'axis', { x: LABEL + span, y: axisY, 'text-anchor': 'end' }, ms(end)));
+  var axis = add(wf, el('div', 'wf-row wf-axis'));
+  add(axis, el('span'));
+  var scale = add(axis, el('span', 'wf-scale'));
+  add(scale, el('span', null, '0'));
+  add(scale, el('span', null, ms(end)));
+  add(axis, el('span'));
 }
 function personaBody(body, p) {
   dl(body, [
@@ -448,8 +444,8 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'tjD8KBKyQu1uYjRCE2flsPu0g36wfdaO67D7/PNVoGM=';
-const STYLE_SHA256 = 'CO04gbRSUdbI0lREA/wvbHpVJQF19qOjE1rJcLNeGRA=';
+const SCRIPT_SHA256 = 'LkI/pewtNrOUochD2IXL8X/IBlbItUzGWrHIHKyG9SY=';
+const STYLE_SHA256 = '79xMS7IBY5U6aoYyHlIQwc4EiqSLTqGOLM5Yy1myYQs=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

@@ -12,7 +12,7 @@ import { describeCall } from '../../assertions/tools.js';
 import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
 import { clip, normalizeBlock } from '../escape.js';
-import { CHECK_NAMES, checkSubject, replyWords } from '../persona.js';
+import { CHECK_NAMES, checkSubject, matchMark, replyWords } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
@@ -288,7 +288,7 @@ function observedText(c: Check): string {
       return c.observed ?? 'no outcome';
     case 'toolCalled':
     case 'toolNotCalled':
-      if (c.turn !== null) return `called on turn ${c.turn}`;
+      if (c.turn !== null) return `called on turn ${c.turn}${matchMark(c)}`;
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
     case 'reply':
     case 'maxTurnLatency':
