@@ -331,7 +331,8 @@ export function traceData(t: { spans?: SpanCounts | null; time?: TimeSplit | nul
   if (t.time != null) d.split = timeSplitText(t.time);
   if (t.waterfall != null && t.waterfall.length > 0) {
     d.bars = t.waterfall.slice(0, MAX_BARS).map((w) => ({
-      name: clip(text(w.kind === 'tool' && w.tool !== null && w.tool !== w.name ? `${w.name} (${w.tool})` : w.name), 200),
+      // A tool span whose name does not say the tool (the AI SDK's `ai.toolCall`) gets it in brackets.
+      name: clip(text(w.kind === 'tool' && w.tool !== null && !w.name.includes(w.tool) ? `${w.name} (${w.tool})` : w.name), 200),
       kind: w.kind,
       start: Math.max(0, w.startMs),
       dur: Math.max(0, w.durationMs),
