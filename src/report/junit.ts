@@ -12,6 +12,7 @@ import { clip } from './escape.js';
 import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
+import { matchMark } from './persona.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
 const XML_INVALID = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -75,7 +76,8 @@ function testcase(v: FixtureView, endpoint: string | null): string {
 }
 
 function checkLine(c: Check): string {
-  return `${c.kind}${c.kind === 'criterion' ? ` "${c.expected}"` : ''}: ${c.status === 'not_evaluated' ? 'not evaluated' : c.status} (${c.detail})`;
+  const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
+  return `${c.kind}${c.kind === 'criterion' ? ` "${c.expected}"` : ''}: ${c.status === 'not_evaluated' ? 'not evaluated' : c.status} (${c.detail})${mark}`;
 }
 
 function personaBody(v: ScriptView, cause: Cause | null): string {
