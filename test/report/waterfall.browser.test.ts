@@ -80,6 +80,8 @@ describe('report.html span waterfall', () => {
     expect(closed.open).toBe(false);
     expect(closed.summary).toBe('Spans: 7 spans (2 ignored, 1 late) · model 900 ms · tool 1.9 s · other 140 ms');
     expect(await fx.locator('.calls').textContent()).toContain('(from trace)');
+    // A fixture has no mocks: its real call is not flagged as unmocked.
+    expect(await fx.locator('.calls').textContent()).not.toContain('not mocked');
     await fx.locator('details.spans > summary').click();
     const f = await bars(page, 'order-status', 0);
     for (const part of ['model 900 ms', 'tool 1.9 s', 'other 140 ms']) expect(f.legend).toContain(part);

@@ -253,7 +253,8 @@ function block(parent, title, text) {
 }
 function fixtureBody(body, f) {
   fixtureMain(body, f);
-  if (f.toolCalls) { add(body, el('h3', null, 'Tool calls')); callList(body, f.toolCalls); }
+  // A fixture has no mocks (docs/traces.md, "Fixtures"): its calls are real, and not flagged as unmocked.
+  if (f.toolCalls) { add(body, el('h3', null, 'Tool calls')); callList(body, f.toolCalls, true); }
   spansBlock(body, f.trace);
   attemptsTable(body, f.attempts, 'reply');
 }
@@ -347,7 +348,7 @@ function turnBlock(body, t) {
   t.errors.forEach(function (e) { add(box, el('p', 'warn', 'Agent error: ' + e)); });
   spansBlock(box, t.trace);
 }
-function callList(parent, list) {
+function callList(parent, list, live) {
   if (!list || list.length === 0) return;
   var calls = add(parent, el('ul', 'calls'));
   list.forEach(function (c) {
@@ -356,7 +357,7 @@ function callList(parent, list) {
     add(li, el('code', null, c.tool + ' ' + c.input));
     add(li, document.createTextNode(' \\u2192 '));
     add(li, el('code', null, c.output));
-    if (!c.mocked) add(li, el('span', 'warn', ' (not mocked: the real tool was called)'));
+    if (!c.mocked && !live) add(li, el('span', 'warn', ' (not mocked: the real tool was called)'));
     if (c.trace) add(li, el('span', 'src', ' (from trace)'));
   });
 }
@@ -444,7 +445,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'LkI/pewtNrOUochD2IXL8X/IBlbItUzGWrHIHKyG9SY=';
+const SCRIPT_SHA256 = '+YO9jrKjNkxA5mlNRYGGlbEny9oUuj8+1MTvP4D3CXk=';
 const STYLE_SHA256 = '79xMS7IBY5U6aoYyHlIQwc4EiqSLTqGOLM5Yy1myYQs=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
