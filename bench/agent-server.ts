@@ -12,9 +12,13 @@
 //   sample: the body and headers of the first request since the last stats, so that the bench's
 //   minimal client sends exactly what the engine sent
 //   stdin closed -> exit
+//   BENCH_OTLP_URL=http://127.0.0.1:PORT/v1/traces: after each reply to a request with a
+//   `traceparent`, five spans of that trace are posted there as OTLP/HTTP JSON (bench/agent-spans.ts);
+//   "exported" and "exportFailed" in stats count the turns.
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exportTurnSpans, parentOf, turnSpansBody } from './agent-spans.js';
 
 const latency = Number(process.argv[2] ?? '0');
 const capacity = Number(process.argv[3] ?? '0');
@@ -24,6 +28,9 @@ const retryAfter = process.argv[5];
 let second = 0;
 let acceptedThisSecond = 0;
 let throttled = 0;
+const otlpUrl = process.env.BENCH_OTLP_URL ?? '';
+let exported = 0;
+let exportFailed = 0;
 let requests = 0;
 let connections = 0;
 let inFlight = 0;
@@ -64,11 +71,16 @@ const server = createServer((req, res) => {
     } catch {
       message = '(not JSON)';
     }
+    const parent = otlpUrl === '' ? null : parentOf(req.headers.traceparent);
+    const startedMs = Date.now();
     const answer = (): void => {
       inFlight--;
       const body = JSON.stringify({ reply: `echo: ${message}`, route: { conversation: 'echo', stage: 'reply' }, offTrack: [], ended: false });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
+      if (parent !== null) {
+        void exportTurnSpans(otlpUrl, turnSpansBody(parent, startedMs, Date.now())).then((ok) => (ok ? exported++ : exportFailed++));
+      }
     };
     if (latency > 0) setTimeout(answer, latency);
     else answer();
@@ -90,8 +102,10 @@ process.stdin.on('data', (chunk: string) => {
     const line = pending.slice(0, nl).trim();
     pending = pending.slice(nl + 1);
     if (line === 'stats') {
-      process.stdout.write(`${JSON.stringify({ requests, connections, maxInFlight, throttled, sample })}\n`);
+      process.stdout.write(`${JSON.stringify({ requests, connections, maxInFlight, throttled, sample, exported, exportFailed })}\n`);
       sample = null;
+      exported = 0;
+      exportFailed = 0;
       requests = 0;
       throttled = 0;
       connections = 0;

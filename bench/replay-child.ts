@@ -73,7 +73,7 @@ if (code !== 0) {
 }
 const record = JSON.parse(await readFile(out, 'utf8')) as {
   durationMs: number;
-  fixtures: { errored: boolean; verdict: string | null; latencyMs?: number | null }[];
+  fixtures: { errored: boolean; verdict: string | null; latencyMs?: number | null; spans?: { count: number } | null }[];
   personas: { errored: boolean; verdict: string | null }[];
 };
 await rm(out);
@@ -95,5 +95,7 @@ process.stdout.write(
     cpuMs: (cpu.user + cpu.system) / 1000,
     terminalChars: stdoutChars,
     latency,
+    // Fixtures whose record holds spans (bench/traces.ts): 0 without `traces:`.
+    spanned: record.fixtures.filter((f) => (f.spans?.count ?? 0) > 0).length,
   })}\n`,
 );

@@ -32,6 +32,7 @@ import { createJudge } from '../src/judge/index.js';
 import { measureReuse } from './reuse.js';
 import { measureLadder } from './meaning.js';
 import { adaptiveRows } from './adaptive.js';
+import { tracesCase } from './traces.js';
 import { buildParent, type ParentBuild } from './parent.js';
 import { partition, suiteHash, type ShardItem } from '../src/evaluate/shard.js';
 import { tallies } from '../src/evaluate/index.js';
@@ -94,10 +95,12 @@ interface AgentProcess {
 
 /** `capacity` > 0: the agent answers 429 to a request that arrives while `capacity` are in flight. */
 /** `limits`: 429 above `capacity` in flight and/or above `perSecond` a second, with `retryAfter` (seconds) when given. */
-async function startAgent(latencyMs: number, capacity = 0, limits: { perSecond?: number; retryAfter?: number } = {}): Promise<AgentProcess> {
+/** `env`: added to the agent's environment (BENCH_OTLP_URL: export spans, bench/agent-spans.ts). */
+async function startAgent(latencyMs: number, capacity = 0, limits: { perSecond?: number; retryAfter?: number } = {}, env: Record<string, string> = {}): Promise<AgentProcess> {
   const extra = [String(limits.perSecond ?? 0), ...(limits.retryAfter === undefined ? [] : [String(limits.retryAfter)])];
   const child = spawn(process.execPath, [...TSX, path.join(ROOT, 'bench/agent-server.ts'), String(latencyMs), String(capacity), ...extra], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -1042,7 +1045,8 @@ function printTable(): void {
  * `npm run bench -- scale` measures only the scale cases (1,000 and 5,000 fixtures side by side
  * with the minimal client, 20,000 fixtures' peak RSS), `-- personas` only the persona figure,
  * `-- simulated` only the simulated scripts replayed from baselines, `-- cold` only the cold starts, `-- throttled` only the 429 figure, `-- reuse` only the judge
- * reuse figures, `-- shards` only the merge of 4 shards, `-- meaning` only the meaning ladder (quicker while working on one).
+ * reuse figures, `-- shards` only the merge of 4 shards, `-- meaning` only the meaning ladder, `-- traces` only the overhead of receiving
+ * spans (bench/traces.ts) (quicker while working on one).
  * BENCH_REPS=n: rounds of each scale case (engine, then minimal client), medians compared; default 3.
  * BENCH_RSS_ONLY=1 with `-- scale`: only the 20,000-fixture case (its peak RSS), for memory work.
  * BENCH_PARENT=<rev>: the commit whose 5000-fixture run and cold start are printed beside this
@@ -1116,6 +1120,11 @@ async function main(): Promise<void> {
     if (only === null || only === 'meaning') await guarded('meaning ladder', async () => meaningCase());
     // Counts, not timings (bench/adaptive.ts): deterministic with its seed.
     if (only === null || only === 'adaptive') await guarded('adaptive attempts', async () => (await adaptiveRows()).forEach((r) => row(r.figure, r.measured, r.target, r.ok)));
+    // bench/traces.ts: 1,000 fixtures with five spans per turn received, against the same run without traces.
+    if (only === null || only === 'traces') {
+      const deps = { root, reps, row, notes, makeSuite, startAgent: (l: number, env: Record<string, string>) => startAgent(l, 0, {}, env), replay: replayFigures };
+      await guarded('traces', () => tracesCase(deps));
+    }
   } catch (e) {
     notes.push(`bench failed: ${(e as Error).stack ?? String(e)}`);
   } finally {

@@ -19,6 +19,7 @@ import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
+import { sourceMark } from './trace.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
 
@@ -98,8 +99,14 @@ function missingConversations(expected: readonly string[], visited: readonly str
   return expected.filter((e) => !seen.has(bare(e)));
 }
 
+/** " (from trace)" when the call that matched a tool check at its turn was seen only in spans (docs/traces.md, "In the reports"). */
+export function matchMark(c: Extract<Check, { kind: 'toolCalled' | 'toolNotCalled' }>): string {
+  const first = c.observed.find((o) => o.turn === c.turn && callMatches(c.expected, o));
+  return first ? sourceMark(first) : '';
+}
+
 function callsText(calls: readonly ObservedToolCall[]): string {
-  const shown = calls.slice(0, CELL.calls).map((call) => `turn ${call.turn} ${jsonCell(call.input)}${call.mocked ? '' : ' (not mocked)'}`);
+  const shown = calls.slice(0, CELL.calls).map((call) => `turn ${call.turn} ${jsonCell(call.input)}${call.mocked ? '' : ' (not mocked)'}${sourceMark(call)}`);
   const more = calls.length - shown.length;
   return `${shown.join('; ')}${more > 0 ? ` and ${thousands(more)} more` : ''}`;
 }
@@ -120,13 +127,13 @@ function observedCell(c: Check): string {
     case 'terminal':
       return c.observed === null ? escapeInline(clip(c.detail, CELL.why)) : codeSpan(clip(c.observed, LIMITS.label), { table: true });
     case 'toolCalled':
-      if (c.turn !== null) return `called on turn ${c.turn}`;
+      if (c.turn !== null) return `called on turn ${c.turn}${matchMark(c)}`;
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
     case 'toolNotCalled':
       if (c.turn !== null) {
         const matching = c.observed.filter((o) => callMatches(c.expected, o));
         const [first, ...rest] = matching;
-        const input = first ? ` ${jsonCell(first.input)}` : '';
+        const input = first ? ` ${jsonCell(first.input)}${sourceMark(first)}` : '';
         return `**called on turn ${c.turn}**${input}${rest.length > 0 ? `; then ${callsText(rest)}` : ''}`;
       }
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
@@ -262,7 +269,7 @@ function differenceBlock(d: FirstDifference, p: Profile): string {
 function toolCallsBlock(t: Turn): string | null {
   if (!t.toolCalls || t.toolCalls.length === 0) return null;
   const lines = t.toolCalls.map(
-    (c) => `${clip(c.tool, LIMITS.label)} ${clip(json(c.input), 1000)} → ${clip(json(c.output), 1000)}${c.mocked ? '' : '  (NOT MOCKED)'}`,
+    (c) => `${clip(c.tool, LIMITS.label)} ${clip(json(c.input), 1000)} → ${clip(json(c.output), 1000)}${c.mocked ? '' : '  (NOT MOCKED)'}${sourceMark(c)}`,
   );
   return labelled(`Tool calls (${thousands(lines.length)})`, lines.join('\n'), LIMITS.detailBlock);
 }

@@ -26,7 +26,7 @@ import {
   type ScriptView,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, firstDifference, meaningTurn, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, firstDifference, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
@@ -271,7 +271,9 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   for (const c of p.checks) {
     if (c.status === 'pass') continue;
     const subject = checkSubject(c);
-    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${oneLine(clip(subject, 120))}` : ''}: ${oneLine(clip(c.detail, 300))}`;
+    // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").
+    const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
+    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${oneLine(clip(subject, 120))}` : ''}: ${oneLine(clip(c.detail, 300))}${mark}`;
     lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
   }
   const d = firstDifference(p);

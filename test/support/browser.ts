@@ -27,7 +27,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** The test files that drive a browser (a test keeps this list equal to the importers of launchChromium). */
-export const BROWSER_TEST_FILES = ['test/report/html.browser.test.ts', 'test/report/latency-views.test.ts', 'test/report/forest.browser.test.ts'] as const;
+export const BROWSER_TEST_FILES = ['test/report/html.browser.test.ts', 'test/report/latency-views.test.ts', 'test/report/forest.browser.test.ts', 'test/report/waterfall.browser.test.ts'] as const;
 
 export const HOW_TO_RUN =
   'apt-get install -y chromium (Debian/Ubuntu), or AGENT_REPLAY_CHROMIUM=/path/to/chrome, or a browser from `npx playwright install chromium`';

@@ -112,6 +112,25 @@ button.more{font:12px/1.4 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,
 .calls{margin:2px 0 6px 12px;padding:0;list-style:none;font-size:12px}
 .calls code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .warn{color:var(--fail)}
+.calls .src{color:var(--muted)}
+details.spans{margin:2px 0 8px;font-size:12px}
+details.spans>summary{cursor:pointer;color:var(--muted)}
+p.spans{margin:2px 0 8px;font-size:12px;color:var(--muted)}
+.wf-legend{margin:4px 0;color:var(--muted)}
+.wf-legend .key{display:inline-block;width:10px;height:10px;border-radius:2px;vertical-align:middle;margin:0 4px 0 10px}
+.wf-legend .key:first-child{margin-left:0}
+.key.model,.wf-bar.model{background:#0969da}
+.key.tool,.wf-bar.tool{background:#8250df}
+.key.other,.wf-bar.other{background:#afb8c1}
+.wf{max-width:820px}
+.wf-row{display:grid;grid-template-columns:260px 1fr 64px;gap:8px;align-items:center;height:18px}
+.wf-name{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font:11.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.wf-row.error .wf-name{color:var(--fail);font-weight:600}
+.wf-track{position:relative;height:12px;background:var(--soft);border-radius:2px}
+.wf-bar{position:absolute;top:1px;bottom:1px;min-width:2px;border-radius:2px}
+.wf-bar.error{outline:2px solid var(--fail);outline-offset:0}
+.wf-dur{color:var(--muted);text-align:right;font-variant-numeric:tabular-nums}
+.wf-scale{display:flex;justify-content:space-between;color:var(--muted);font-size:11px}
 table.checks{border-collapse:collapse;width:100%;margin:0 0 12px;font-size:13px}
 table.checks td,table.checks th{border-bottom:1px solid #eaeef2;padding:4px 8px 4px 0;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 table.checks th{color:var(--muted);font-weight:500}
@@ -234,6 +253,9 @@ function block(parent, title, text) {
 }
 function fixtureBody(body, f) {
   fixtureMain(body, f);
+  // A fixture has no mocks (docs/traces.md, "Fixtures"): its calls are real, and not flagged as unmocked.
+  if (f.toolCalls) { add(body, el('h3', null, 'Tool calls')); callList(body, f.toolCalls, true); }
+  spansBlock(body, f.trace);
   attemptsTable(body, f.attempts, 'reply');
 }
 function fixtureMain(body, f) {
@@ -322,18 +344,64 @@ function turnBlock(body, t) {
   }
   if (t.baseline && t.baseline.missing) add(box, el('p', 'drift', 'The baseline has no turn here.'));
   if (t.baseline && t.baseline.message != null) add(box, el('p', 'drift', 'The script\\u2019s message changed; the baseline sent: ' + t.baseline.message));
-  if (t.toolCalls && t.toolCalls.length > 0) {
-    var calls = add(box, el('ul', 'calls'));
-    t.toolCalls.forEach(function (c) {
-      var li = add(calls, el('li'));
-      add(li, document.createTextNode('\\u2699 '));
-      add(li, el('code', null, c.tool + ' ' + c.input));
-      add(li, document.createTextNode(' \\u2192 '));
-      add(li, el('code', null, c.output));
-      if (!c.mocked) add(li, el('span', 'warn', ' (not mocked: the real tool was called)'));
-    });
-  }
+  callList(box, t.toolCalls);
   t.errors.forEach(function (e) { add(box, el('p', 'warn', 'Agent error: ' + e)); });
+  spansBlock(box, t.trace);
+}
+function callList(parent, list, live) {
+  if (!list || list.length === 0) return;
+  var calls = add(parent, el('ul', 'calls'));
+  list.forEach(function (c) {
+    var li = add(calls, el('li'));
+    add(li, document.createTextNode('\\u2699 '));
+    add(li, el('code', null, c.tool + ' ' + c.input));
+    add(li, document.createTextNode(' \\u2192 '));
+    add(li, el('code', null, c.output));
+    if (!c.mocked && !live) add(li, el('span', 'warn', ' (not mocked: the real tool was called)'));
+    if (c.trace) add(li, el('span', 'src', ' (from trace)'));
+  });
+}
+function ms(v) { return v < 1000 ? Math.round(v) + ' ms' : (v / 1000).toFixed(1) + ' s'; }
+function pct(v) { return (Math.round(v * 10000) / 100) + '%'; }
+function spansBlock(parent, tr) {
+  if (!tr) return;
+  var words = ['Spans: ' + (tr.spans || 'not counted')];
+  if (tr.split) words.push(tr.split);
+  if (!tr.bars || tr.bars.length === 0) { add(parent, el('p', 'spans', words.join(' \\u00b7 '))); return; }
+  var box = add(parent, el('details', 'spans'));
+  add(box, el('summary', null, words.join(' \\u00b7 ')));
+  var legend = add(box, el('p', 'wf-legend'));
+  var parts = tr.split ? tr.split.split(' \\u00b7 ') : ['model', 'tool', 'other'];
+  ['model', 'tool', 'other'].forEach(function (k, i) {
+    add(legend, el('span', 'key ' + k));
+    add(legend, document.createTextNode(parts[i] || k));
+  });
+  if (tr.bars.some(function (b) { return b.error; })) add(legend, el('span', 'warn', ' \\u00b7 \\u2716 failed span'));
+  var end = tr.latencyMs || 0;
+  tr.bars.forEach(function (b) { end = Math.max(end, b.start + b.dur); });
+  if (end <= 0) end = 1;
+  var wf = add(box, el('div', 'wf'));
+  wf.setAttribute('role', 'list');
+  tr.bars.forEach(function (b) {
+    var row = add(wf, el('div', 'wf-row' + (b.error ? ' error' : '')));
+    row.setAttribute('role', 'listitem');
+    var name = add(row, el('span', 'wf-name', (b.error ? '\\u2716 ' : '') + b.name));
+    name.title = b.name + ' (' + b.kind + (b.error ? ', failed' : '') + ')';
+    name.style.paddingLeft = (b.depth * 10) + 'px';
+    var track = add(row, el('span', 'wf-track'));
+    var bar = add(track, el('span', 'wf-bar ' + b.kind + (b.error ? ' error' : '')));
+    var left = Math.min(1, b.start / end);
+    bar.style.left = pct(left);
+    bar.style.width = pct(Math.min(1 - left, b.dur / end));
+    bar.title = b.name + ': starts at ' + ms(b.start) + ', takes ' + ms(b.dur);
+    add(row, el('span', 'wf-dur', ms(b.dur)));
+  });
+  var axis = add(wf, el('div', 'wf-row wf-axis'));
+  add(axis, el('span'));
+  var scale = add(axis, el('span', 'wf-scale'));
+  add(scale, el('span', null, '0'));
+  add(scale, el('span', null, ms(end)));
+  add(axis, el('span'));
 }
 function personaBody(body, p) {
   dl(body, [
@@ -377,8 +445,8 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'Ro2xzZY19Ix+TmABgK1Ex2WOuwDErMHb128d3Jqk6QU=';
-const STYLE_SHA256 = 'iHE7qXCB2RjGyb9kvjZSq6L4GnemQipTXK21Na7GGxg=';
+const SCRIPT_SHA256 = '+YO9jrKjNkxA5mlNRYGGlbEny9oUuj8+1MTvP4D3CXk=';
+const STYLE_SHA256 = '79xMS7IBY5U6aoYyHlIQwc4EiqSLTqGOLM5Yy1myYQs=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

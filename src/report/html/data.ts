@@ -5,13 +5,14 @@
 // Side by side: the sentence diff of diff.ts (replyDiff) as rows: unchanged sentences on both
 // sides, each changed sentence with its replacement, the changed words marked.
 
-import type { Check, FixtureRecord, JsonValue, PanelMember, PersonaBaseline, PersonaRecord, SingleAssertion, ToolCall, Turn } from '../../types.js';
+import type { Check, FixtureRecord, JsonValue, ObservedToolCall, PanelMember, PersonaBaseline, PersonaRecord, SingleAssertion, SpanCounts, TimeSplit, ToolCall, Turn, WaterfallSpan } from '../../types.js';
+import { sourceMark, spanCountsText, timeSplitText } from '../trace.js';
 import { judgeAssertionOf } from '../../assertions/list.js';
 import { describeCall } from '../../assertions/tools.js';
 import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
 import { clip, normalizeBlock } from '../escape.js';
-import { CHECK_NAMES, checkSubject, replyWords } from '../persona.js';
+import { CHECK_NAMES, checkSubject, matchMark, replyWords } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
@@ -35,6 +36,30 @@ export interface SideBySide {
   rows: SideRow[];
 }
 
+/**
+ * A turn's spans as report.html shows them (docs/traces.md, "In the reports"): the counts, the time
+ * split as one line, and the waterfall's bars (ms from the turn's request; names are data, set as text).
+ */
+export interface TraceData {
+  /** "12 spans (2 ignored, 1 late)"; absent when the record has no counts. */
+  spans?: string;
+  /** "model 1.2 s · tool 400 ms · other 90 ms"; absent without a time split. */
+  split?: string;
+  /** The bars, earliest first; absent or empty: no waterfall. */
+  bars?: Array<{ name: string; kind: 'model' | 'tool' | 'other'; start: number; dur: number; depth: number; error: boolean }>;
+  /** The turn's latency, the waterfall's width when it is longer than the spans; absent when not measured. */
+  latencyMs?: number;
+}
+
+/** A tool call as report.html lists it; `trace` marks one seen only in the turn's spans ("(from trace)"). */
+export interface CallData {
+  tool: string;
+  input: string;
+  output: string;
+  mocked: boolean;
+  trace?: boolean;
+}
+
 export interface FixtureData {
   kind: 'fixture';
   label: string;
@@ -55,6 +80,10 @@ export interface FixtureData {
   diffNote: string | null;
   /** A repeated fixture's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
+  /** The message turn's tool calls (docs/traces.md, "Fixtures"); absent when none were reported or seen. */
+  toolCalls?: CallData[];
+  /** The message turn's spans (docs/traces.md, "In the reports"); absent without spans. */
+  trace?: TraceData;
 }
 
 /** One attempt of a repeated item; `shown` marks the one whose reply (or transcript) the item shows. */
@@ -83,13 +112,15 @@ export interface TurnData {
   message: string | null;
   reply: string;
   route: string;
-  toolCalls: Array<{ tool: string; input: string; output: string; mocked: boolean }> | null;
+  toolCalls: CallData[] | null;
   outcome: string | null;
   errors: string[];
   /** The baseline's turn at this position, when it differs (reply diffed, route and message named). */
   baseline: { message: string | null; route: string | null; diff: SideBySide | null; missing: boolean } | null;
   /** A simulated script's message turn: who wrote the user message ("simulated", "from the baseline", "script"). */
   source?: string;
+  /** This turn's spans (docs/traces.md, "In the reports"); absent without spans. */
+  trace?: TraceData;
 }
 
 export interface PersonaData {
@@ -222,11 +253,13 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     diff,
     diffNote: replyDiffers && diff === null ? `a reply is longer than ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters: shown whole, not diffed` : null,
     ...attemptsData(f.attempts, (a) => a.error ?? a.detail, (a) => (a.reply === null ? null : text(a.reply))),
+    ...(f.toolCalls != null && f.toolCalls.length > 0 ? { toolCalls: toolCallData(f.toolCalls) ?? [] } : {}),
+    ...traceData(f),
   };
 }
 
-function callsText(calls: readonly { turn: number; input: JsonValue; mocked: boolean }[]): string {
-  return calls.map((c) => `turn ${c.turn} ${json(c.input)}${c.mocked ? '' : ' (not mocked)'}`).join('; ');
+function callsText(calls: readonly ObservedToolCall[]): string {
+  return calls.map((c) => `turn ${c.turn} ${json(c.input)}${c.mocked ? '' : ' (not mocked)'}${sourceMark(c)}`).join('; ');
 }
 
 function expectedText(c: Check): string {
@@ -255,7 +288,7 @@ function observedText(c: Check): string {
       return c.observed ?? 'no outcome';
     case 'toolCalled':
     case 'toolNotCalled':
-      if (c.turn !== null) return `called on turn ${c.turn}`;
+      if (c.turn !== null) return `called on turn ${c.turn}${matchMark(c)}`;
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
     case 'reply':
     case 'maxTurnLatency':
@@ -285,7 +318,30 @@ function memberLines(members: readonly PanelMember[], threshold: number): string
 }
 
 function toolCallData(calls: readonly ToolCall[] | null): TurnData['toolCalls'] {
-  return calls === null ? null : calls.map((c) => ({ tool: c.tool, input: json(c.input), output: json(c.output), mocked: c.mocked }));
+  return calls === null ? null : calls.map((c) => ({ tool: c.tool, input: json(c.input), output: json(c.output), mocked: c.mocked, ...(c.source === 'trace' ? { trace: true } : {}) }));
+}
+
+/** At most this many bars per turn (the record keeps at most 50). */
+const MAX_BARS = 50;
+
+/** What a turn's record says about its spans, or nothing when it has none of it (records before traces). */
+export function traceData(t: { spans?: SpanCounts | null; time?: TimeSplit | null; waterfall?: WaterfallSpan[] | null; latencyMs?: number | null }): { trace?: TraceData } {
+  const d: TraceData = {};
+  if (t.spans != null) d.spans = spanCountsText(t.spans);
+  if (t.time != null) d.split = timeSplitText(t.time);
+  if (t.waterfall != null && t.waterfall.length > 0) {
+    d.bars = t.waterfall.slice(0, MAX_BARS).map((w) => ({
+      // A tool span whose name does not say the tool (the AI SDK's `ai.toolCall`) gets it in brackets.
+      name: clip(text(w.kind === 'tool' && w.tool !== null && !w.name.includes(w.tool) ? `${w.name} (${w.tool})` : w.name), 200),
+      kind: w.kind,
+      start: Math.max(0, w.startMs),
+      dur: Math.max(0, w.durationMs),
+      depth: Math.max(0, Math.min(8, Math.floor(w.depth))),
+      error: w.status === 'error',
+    }));
+    if (t.latencyMs != null) d.latencyMs = t.latencyMs;
+  }
+  return Object.keys(d).length === 0 ? {} : { trace: d };
 }
 
 type BaselineTurn = PersonaBaseline['transcript'][number];
@@ -320,6 +376,7 @@ export function personaData(p: PersonaRecord): PersonaData {
       errors: t.errors.map((e) => `${e.kind}${e.tool ? ` (${e.tool})` : ''}: ${e.message}`),
       baseline: base === null ? null : baselineTurnData(base[i], t),
       ...(t.source === undefined ? {} : { source: SOURCE_WORDS[t.source] }),
+      ...traceData(t),
     })),
     droppedTurns: base === null ? 0 : Math.max(0, base.length - p.turns.length),
     unsent: p.unsent.map(text),

@@ -1,0 +1,34 @@
+// What the reports say about a turn's spans (docs/traces.md, "In the reports"): the mark on a tool
+// call seen only in spans, the span counts and the time split. Read from the record only.
+
+import type { SpanCounts, TimeSplit, ToolCall } from '../types.js';
+
+/**
+ * " (from trace)" for a call seen only in the turn's spans; "" for one the response reported,
+ * alone or confirmed by a span (`source: both` is shown as the response's: the response's word is
+ * the one kept) and for records before traces (no `source`).
+ */
+export function sourceMark(call: Pick<ToolCall, 'source'>): string {
+  return call.source === 'trace' ? ' (from trace)' : '';
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** "12 spans (2 ignored, 1 late)", "3 spans", "no spans"; the parts that are 0 are left out. */
+export function spanCountsText(s: SpanCounts): string {
+  const head = s.count === 0 ? 'no spans' : plural(s.count, 'span');
+  const extra = [s.ignored > 0 ? `${s.ignored.toLocaleString('en-US')} ignored` : null, s.late > 0 ? `${s.late.toLocaleString('en-US')} late` : null].filter((x) => x !== null);
+  return extra.length === 0 ? head : `${head} (${extra.join(', ')})`;
+}
+
+/** A duration as the slower line writes it: "450 ms", "1.9 s". */
+export function durationText(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** "model 1.2 s · tool 400 ms · other 90 ms". */
+export function timeSplitText(t: TimeSplit): string {
+  return `model ${durationText(t.modelMs)} · tool ${durationText(t.toolMs)} · other ${durationText(t.otherMs)}`;
+}

@@ -1,0 +1,90 @@
+// What the reports say about spans (docs/traces.md, "In the reports"): "(from trace)" on a call seen
+// only in spans (a call the response reported too is shown as the response's), the slower line
+// naming the step, and in report.html a turn's span counts, time split and waterfall. Goldens:
+// traces.* from hand-made records; records without these fields render as before (the other goldens).
+
+import { describe, expect, it } from 'vitest';
+import { renderHtml } from '../../src/report/html.js';
+import { fixtureData, personaData, traceData } from '../../src/report/html/data.js';
+import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
+import { sourceMark, spanCountsText, timeSplitText } from '../../src/report/trace.js';
+import { ctx, fixture, persona } from './fixtures.js';
+import { expectGolden } from './helpers.js';
+import { failedSpanScript, tracedFixture, tracedScript, tracesRun } from './traces.fixtures.js';
+
+const RUN = tracesRun();
+
+describe('the words for spans', () => {
+  it('marks only a call seen in spans alone', () => {
+    expect(sourceMark({ source: 'trace' })).toBe(' (from trace)');
+    expect(sourceMark({ source: 'both' })).toBe('');
+    expect(sourceMark({ source: 'response' })).toBe('');
+    expect(sourceMark({})).toBe('');
+  });
+
+  it('counts spans, leaving out the parts that are 0', () => {
+    expect(spanCountsText({ count: 12, ignored: 2, late: 1 })).toBe('12 spans (2 ignored, 1 late)');
+    expect(spanCountsText({ count: 1, ignored: 0, late: 0 })).toBe('1 span');
+    expect(spanCountsText({ count: 0, ignored: 0, late: 3 })).toBe('no spans (3 late)');
+    expect(timeSplitText({ modelMs: 900, toolMs: 1900, otherMs: 140 })).toBe('model 900 ms · tool 1.9 s · other 140 ms');
+  });
+});
+
+describe('spans in the surfaces (goldens)', () => {
+  it('PR comment, job summary, terminal and JUnit', () => {
+    expectGolden('traces.comment.md', renderComment(RUN, ctx));
+    expectGolden('traces.summary.md', renderSummary(RUN, ctx));
+    expectGolden('traces.terminal.txt', renderTerminal(RUN, { color: false }));
+    expectGolden('traces.junit.xml', renderJUnit(RUN));
+  });
+
+  it('the transcript marks the call from the trace, not the one the response reported too', () => {
+    const md = renderComment(RUN, ctx);
+    expect(md).toContain('issue_refund {"orderId":"1234","amount":40} → {"refunded":true}  (NOT MOCKED) (from trace)');
+    expect(md).toMatch(/find_order \{"orderId":"1234"\} → \{"status":"delivered"\}\n/);
+    expect(md).toContain('slower: 1.4 s -&gt; 3.2 s (tool issue_refund 0 ms -&gt; 1.5 s)');
+    const xml = renderJUnit(RUN);
+    expect(xml).toContain('[1] tool issue_refund {&quot;orderId&quot;:&quot;1234&quot;,&quot;amount&quot;:40} (not mocked) (from trace)');
+    expect(xml).toContain('[1] tool find_order {&quot;orderId&quot;:&quot;1234&quot;}\n');
+  });
+});
+
+describe('report.html data for spans', () => {
+  it("a fixture: its calls marked, its counts, its split and its waterfall's bars", () => {
+    const d = fixtureData(tracedFixture());
+    expect(d.toolCalls).toEqual([{ tool: 'lookup_order', input: '{"orderId":"1234"}', output: '{"status":"delivered"}', mocked: false, trace: true }]);
+    expect(d.trace?.spans).toBe('7 spans (2 ignored, 1 late)');
+    expect(d.trace?.split).toBe('model 900 ms · tool 1.9 s · other 140 ms');
+    expect(d.trace?.latencyMs).toBe(2940);
+    expect(d.trace?.bars?.map((b) => [b.name, b.kind, b.depth, b.error])).toEqual([
+      ['POST /api/chat', 'other', 0, false],
+      ['ai.generateText', 'other', 1, false],
+      ['ai.generateText.doGenerate', 'model', 2, false],
+      ['ai.toolCall (lookup_order)', 'tool', 2, false],
+      ['ai.generateText.doGenerate', 'model', 2, false],
+    ]);
+  });
+
+  it('a script: each turn its own, the failed span marked, a call from both not marked', () => {
+    const turns = personaData(tracedScript()).turns;
+    expect(turns[0]?.trace).toEqual({ spans: '2 spans (1 ignored)', split: 'model 0 ms · tool 0 ms · other 120 ms' });
+    expect(turns[1]?.toolCalls?.map((c) => [c.tool, c.trace ?? false])).toEqual([['find_order', false], ['issue_refund', true]]);
+    const failed = personaData(failedSpanScript()).turns[0]?.trace?.bars;
+    expect(failed?.map((b) => b.error)).toEqual([false, true]);
+  });
+
+  it('records without spans carry nothing new', () => {
+    expect(traceData({})).toEqual({});
+    expect(traceData({ spans: null, time: null, waterfall: null })).toEqual({});
+    const f = fixtureData(fixture('plain'));
+    expect('trace' in f || 'toolCalls' in f).toBe(false);
+    expect(personaData(persona('plain')).turns.every((t) => t.trace === undefined)).toBe(true);
+  });
+
+  it('a span name is data: in the page only inside the escaped JSON block', () => {
+    const html = renderHtml(RUN, {});
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('\\u003cimg src=x onerror=alert(1)\\u003e');
+    expect(html).toContain('(tool lookup_order 200 ms -&gt; 1.9 s)');
+  });
+});

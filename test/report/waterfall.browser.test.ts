@@ -1,0 +1,135 @@
+// report.html's span waterfall (docs/traces.md, "In the reports"): a turn's spans as bars on the
+// turn's time, coloured by kind, a failed span marked, the split as the legend, collapsed until
+// opened; names are text. Real headless Chromium on a real file.
+// AGENT_REPLAY_SCREENSHOT=/tmp/x.png keeps a screenshot of the opened script.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderHtml } from '../../src/report/html.js';
+import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
+import { tracesRun } from './traces.fixtures.js';
+
+interface Bar {
+  name: string;
+  kind: string;
+  error: boolean;
+  x: number;
+  w: number;
+  dur: string;
+}
+
+async function bars(page: Page, label: string, turn: number): Promise<{ open: boolean; summary: string; legend: string; bars: Bar[] }> {
+  const row = page.locator(`details.item[data-label="${label}"]`);
+  return row.evaluate((r, n) => {
+    const spans = r.querySelectorAll('details.spans')[n] as HTMLDetailsElement;
+    const rect = (e: Element | null): DOMRect => (e as HTMLElement).getBoundingClientRect();
+    return {
+      open: spans.open,
+      summary: spans.querySelector('summary')?.textContent ?? '',
+      legend: spans.querySelector('.wf-legend')?.textContent ?? '',
+      bars: Array.from(spans.querySelectorAll('.wf-row:not(.wf-axis)')).map((row) => {
+        const bar = row.querySelector('.wf-bar') as HTMLElement;
+        return {
+          name: row.querySelector('.wf-name')?.textContent ?? '',
+          kind: ['model', 'tool', 'other'].find((k) => bar.classList.contains(k)) ?? '',
+          error: bar.classList.contains('error'),
+          x: rect(bar).x - rect(row.querySelector('.wf-track')).x,
+          w: rect(bar).width,
+          dur: row.querySelector('.wf-dur')?.textContent ?? '',
+        };
+      }),
+    };
+  }, turn);
+}
+
+describe('report.html span waterfall', () => {
+  let browser: Browser | undefined;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'agent-replay-waterfall-'));
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it.skipIf(SKIP_BROWSER_TESTS)('draws each turn with spans, collapsed until opened, bars on the turn time; no request, no error', { timeout: 60_000 }, async () => {
+    const file = join(dir, 'report.html');
+    await writeFile(file, renderHtml(tracesRun()));
+    const url = pathToFileURL(file).href;
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const requests: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (q) => requests.push(q.url()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') errors.push(m.text());
+    });
+    await page.route('**/*', (q) => (q.request().url() === url ? q.continue() : q.abort()));
+    await page.goto(url, { waitUntil: 'load' });
+
+    // The fixture's row is in Changed (closed): open it, then its spans.
+    const fx = page.locator('details.item[data-label="order-status"]');
+    await fx.locator('summary').first().click();
+    const closed = await bars(page, 'order-status', 0);
+    expect(closed.open).toBe(false);
+    expect(closed.summary).toBe('Spans: 7 spans (2 ignored, 1 late) · model 900 ms · tool 1.9 s · other 140 ms');
+    expect(await fx.locator('.calls').textContent()).toContain('(from trace)');
+    // A fixture has no mocks: its real call is not flagged as unmocked.
+    expect(await fx.locator('.calls').textContent()).not.toContain('not mocked');
+    await fx.locator('details.spans > summary').click();
+    const f = await bars(page, 'order-status', 0);
+    for (const part of ['model 900 ms', 'tool 1.9 s', 'other 140 ms']) expect(f.legend).toContain(part);
+    expect(f.legend).not.toContain('failed span');
+    expect(f.bars.map((b) => [b.name, b.kind, b.dur])).toEqual([
+      ['POST /api/chat', 'other', '2.9 s'],
+      ['ai.generateText', 'other', '2.9 s'],
+      ['ai.generateText.doGenerate', 'model', '520 ms'],
+      ['ai.toolCall (lookup_order)', 'tool', '1.9 s'],
+      ['ai.generateText.doGenerate', 'model', '380 ms'],
+    ]);
+    // On one scale: the tool bar starts after the first model call ends and is wider than both model calls.
+    const [, , m1, tool, m2] = f.bars as [Bar, Bar, Bar, Bar, Bar];
+    expect(tool.x).toBeGreaterThanOrEqual(m1.x + m1.w - 1);
+    expect(tool.w).toBeGreaterThan(m1.w + m2.w);
+    expect(m2.x).toBeGreaterThan(tool.x + tool.w - 1);
+    expect(tool.w / m1.w).toBeCloseTo(1900 / 520, 0);
+
+    // The script: turn 0 has counts but no waterfall (a line); turn 1 has one, with the hostile name as text.
+    const sc = page.locator('details.item[data-label="refund-guard"]');
+    expect(await sc.getAttribute('open')).not.toBeNull();
+    expect(await sc.locator('p.spans').first().textContent()).toBe('Spans: 2 spans (1 ignored) · model 0 ms · tool 0 ms · other 120 ms');
+    await sc.locator('details.spans > summary').click();
+    const s = await bars(page, 'refund-guard', 0);
+    expect(s.bars.map((b) => b.name)).toContain('<img src=x onerror=alert(1)>');
+    expect(await page.locator('img').count()).toBe(0);
+    const calls = await sc.locator('.calls li').allTextContents();
+    expect(calls.filter((c) => c.includes('(from trace)')).map((c) => c.split(' ')[1])).toEqual(['issue_refund']);
+
+    // The errored script: its failed tool span is marked in the bars and the legend.
+    const st = page.locator('details.item[data-label="stock-check"]');
+    await st.locator('details.spans > summary').click();
+    const e = await bars(page, 'stock-check', 0);
+    expect(e.bars.map((b) => [b.name, b.error])).toEqual([
+      ['chat gpt-4o-mini', false],
+      ['✖ execute_tool check_stock', true],
+    ]);
+    expect(e.legend).toContain('failed span');
+
+    const shot = await sc.screenshot();
+    expect(shot.length).toBeGreaterThan(5_000);
+    if (process.env.AGENT_REPLAY_SCREENSHOT) {
+      await writeFile(process.env.AGENT_REPLAY_SCREENSHOT, shot);
+      await writeFile(process.env.AGENT_REPLAY_SCREENSHOT.replace(/\.png$/, '-fixture.png'), await fx.screenshot());
+      await writeFile(process.env.AGENT_REPLAY_SCREENSHOT.replace(/\.png$/, '-errored.png'), await st.screenshot());
+    }
+    expect(requests).toEqual([url]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
