@@ -66,6 +66,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const traces = new Map<string, TraceState>();
 
   const accept = (spans: Span[]): void => {
+    // Turns are woken once the whole body is in: one export may list the top span before its
+    // children, and those children belong to the turn, not to its late spans.
+    const ended: TraceState[] = [];
     for (const span of spans) {
       const state = traces.get(span.traceId);
       if (!state) continue;
@@ -76,9 +79,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       if (state.collected) continue;
       if (span.parentSpanId === state.sentSpanId) {
         state.topEnded = true;
-        state.wake?.();
+        ended.push(state);
       }
     }
+    for (const state of ended) state.wake?.();
   };
 
   const server = createServer((req, res) => handle(req, res, maxBody, accept));

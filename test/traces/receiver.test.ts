@@ -189,6 +189,21 @@ describe('OTLP/HTTP receiver with the OpenTelemetry SDK exporters', () => {
     });
   });
 
+  it('one body that lists the top span before its child: the child is the turn\'s, not late', async () => {
+    const { r } = await receiver();
+    const ids = turnIds();
+    r.register(ids.traceId, ids.sentSpanId);
+    const waiting = r.collect(ids.traceId, ids.sentSpanId);
+    const top = JSON.parse(OTLP_JSON(ids.traceId, 'bbbbbbbbbbbbbbbb', ids.sentSpanId));
+    const child = JSON.parse(OTLP_JSON(ids.traceId, 'cccccccccccccccc', 'bbbbbbbbbbbbbbbb'));
+    top.resourceSpans[0].scopeSpans[0].spans.push(child.resourceSpans[0].scopeSpans[0].spans[0]);
+    expect((await post(r.endpoint, { 'content-type': 'application/json' }, JSON.stringify(top))).status).toBe(200);
+    const got = await waiting;
+    expect(got.complete).toBe(true);
+    expect(got.spans.map((sp) => sp.spanId)).toEqual(['bbbbbbbbbbbbbbbb', 'cccccccccccccccc']);
+    expect(r.late(ids.traceId)).toBe(0);
+  });
+
   it('a trace id fixed for every turn (a traceparent in agent.headers): each turn reads the trace so far, complete by a top span that came after it was sent', async () => {
     const { r, timers } = await receiver();
     const ids = turnIds();
