@@ -383,6 +383,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     // A simulated script's message turns keep who wrote them; a message replayed from the baseline
     // keeps the baseline's own source (it was written by the simulator, or by the script).
     ...(t.source !== undefined ? { source: t.source === 'baseline' ? (current?.transcript[i]?.source ?? 'simulator') : t.source } : {}),
+    // Where the turn's time went, from its spans (docs/traces.md, "Slower"): only when read.
+    ...(t.time != null ? { time: t.time } : {}),
   }));
   const simulation = record.simulation !== undefined ? { doneReason: record.simulation.doneReason } : null;
   const judge = personaBaselineJudgeOf(record);
