@@ -71,7 +71,7 @@ function turnSpans(traceId: string, sentSpanId: string, message: string, toolMs:
       kind: 1,
       startTimeUnixNano: nanos(t0 + 120),
       endTimeUnixNano: nanos(t0 + 120 + toolMs),
-      attributes: [attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.tool.name', toolName), attr('gen_ai.tool.call.arguments', '{"orderId":"1234"}')],
+      attributes: [attr('gen_ai.operation.name', 'execute_tool'), attr('gen_ai.tool.name', toolName), attr('gen_ai.tool.call.arguments', '{"orderId":"1234"}'), attr('gen_ai.tool.call.result', '{"status":"shipped"}')],
       status: toolError === null ? {} : { code: 2, message: toolError },
     },
   ];
@@ -153,6 +153,11 @@ const PERSONAS = {
   - label: broken-script
     opening: It arrived broken
     expect: { toolCalled: [ { tool: lookup_order } ] }
+  - label: silent-script
+    opening: Where is order 777?
+    followUps: [ Where is order 1234? ]
+    mocks: [ { tool: lookup_order, output: { status: shipped } } ]
+    expect: { toolCalled: [ { tool: lookup_order } ] }
 `,
 };
 
@@ -203,7 +208,7 @@ describe('tools and time from traces (receive mode)', () => {
     const status = f.get('order-status')!;
     expect(status.verdict).toBe('pass');
     expect(status.checks?.map((c) => c.status)).toEqual(['pass', 'pass', 'pass']);
-    expect(status.toolCalls).toEqual([{ tool: 'lookup_order', input: { orderId: '1234' }, output: null, mocked: false, source: 'trace' }]);
+    expect(status.toolCalls).toEqual([{ tool: 'lookup_order', input: { orderId: '1234' }, output: { status: 'shipped' }, mocked: false, source: 'trace' }]);
     expect(status.spans).toEqual({ count: 3, ignored: 1, late: 0 });
     expect(status.usage).toEqual({ inputTokens: 12, outputTokens: 5 });
     expect(status.time?.tools).toEqual({ lookup_order: 200 });
@@ -236,6 +241,10 @@ describe('tools and time from traces (receive mode)', () => {
     // A thrown tool error in a span errors the script with the span's message.
     const brokenScript = p.get('broken-script')!;
     expect(brokenScript.errored).toBe(true);
+    // Mocked mode and a turn whose spans never came: not evaluated (an unmocked call there could not be seen), never failed.
+    const silentScript = p.get('silent-script')!;
+    expect(silentScript.verdict).toBe('not_evaluated');
+    expect(silentScript.checks[0]?.detail).toMatch(/^turn 1: no spans for trace [0-9a-f]{32} within 0\.4 s: is the agent exporting to http:\/\/127\.0\.0\.1:\d+\/v1\/traces\? \(mocked mode/);
     expect(brokenScript.error).toBe('turn 1: the agent reported an error (span_error, tool lookup_order): span execute_tool lookup_order failed: database unavailable');
   });
 
