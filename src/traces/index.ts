@@ -11,7 +11,7 @@ export { createQuerySource, TraceStoreError, type PollClock } from './query.js';
 /** A started span source and the line that says where it reads spans (for the run's log). */
 export interface StartedSource {
   source: SpanSource;
-  /** "receiving spans (OTLP/HTTP) at http://127.0.0.1:4318/v1/traces" or "reading spans from tempo at https://...". */
+  /** The run's log line (docs/traces.md, "Set-up"): "traces: receiving OTLP/HTTP on http://127.0.0.1:4318 (set OTEL_EXPORTER_OTLP_ENDPOINT to it)" or "traces: reading spans from tempo at https://...". */
   where: string;
   /** Where spans go or come from, for the not-evaluated cause: the receiver's `/v1/traces` URL, or the store's URL without secrets. */
   endpoint: string;
