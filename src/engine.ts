@@ -8,6 +8,7 @@ import { personaTurns } from './evaluate/personas.js';
 import { criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient, observeTurns, responseOnly } from './agent/index.js';
+import { fillLateSpans, startSpanSource, traceObserver } from './traces/index.js';
 import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
 import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeModelOf } from './judge/index.js';
@@ -64,6 +65,8 @@ export interface CheckOptions {
   onWaitLog?: (line: string) => void;
   /** A warning found while replaying (a token usage of no known shape, told once); it changes no verdict. */
   onWarning?: (message: string) => void;
+  /** A line for the run's log: where spans are received or read from (docs/traces.md, "Set-up"). */
+  onLog?: (line: string) => void;
   /** The clock of the wait only (tests of the Action: no real sleeps); default: `deps.clock`. */
   waitClock?: Clock;
   /**
@@ -331,6 +334,17 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       warnings: loaded.warnings,
     };
   }
+  // Spans (docs/traces.md): the receiver starts before the readiness wait, so that an agent started
+  // after agent-replay can be pointed at the port the log names; closed when the run ends.
+  const traces = deps.makeTurnObserver === undefined && config.traces != null ? await startSpanSource(config.traces) : null;
+  if (traces !== null) options.onLog?.(traces.where);
+  try {
+    return await replayWithAgent();
+  } finally {
+    await traces?.source.close();
+  }
+
+  async function replayWithAgent(): Promise<CheckResult> {
   // Readiness: throws AgentNotReady (nothing replayed, nothing spent) when the agent never answers.
   const wait = options.waitForAgent ?? config.agent.waitForAgent;
   if (wait > 0 && config.agent.url !== null) {
@@ -346,7 +360,9 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   try {
     const meter = spendMeter();
     // Where tool calls come from (docs/traces.md): applied to the client's turns, then metered.
-    const observer = deps.makeTurnObserver?.(config) ?? responseOnly;
+    const observer =
+      deps.makeTurnObserver?.(config) ??
+      (traces !== null && config.traces != null ? traceObserver(traces.source, { endpoint: traces.endpoint, receiving: traces.receiving, waitMs: config.traces.waitMs }) : responseOnly);
     const client = deps.makeAgent
       ? deps.makeAgent(config)
       : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning, onTraceSent: (trace) => observer.beforeSend(trace) });
@@ -407,6 +423,8 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         unmockedTools: config.personas?.unmockedTools ?? null,
       },
     );
+    // Spans that arrived after their turn was read (docs/traces.md, "When a turn's spans are complete").
+    if (traces !== null) fillLateSpans(record, traces.source);
     const listed = runCoverage(config.coverage ?? null, record);
     const stats = runStatsOf(record.fixtures, record.personas, statsSeed([...record.fixtures, ...record.personas], sharded?.info));
     const full: RunRecord = {
@@ -433,6 +451,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     // An interrupted run does not wait for the calls it abandoned (a judge call may take its
     // whole timeout): the record comes first.
     if (deps.signal?.aborted !== true) await closing;
+  }
   }
 }
 

@@ -96,6 +96,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
         untrustedSuite,
         waitForAgent: inputs.waitForAgent,
         onWaitLog: (line) => core.info(line),
+        onLog: (line) => core.info(line),
         onWarning: (message) => core.warning(message),
         ...(inputs.shard !== null ? { shard: { ...inputs.shard, timings: await shardTimings(inputs.timings, ctx, deps) } } : {}),
         // Tests only: the readiness wait does not really sleep.

@@ -283,9 +283,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         kind: 'replied',
         ...mapped.turn,
         turns,
-        ...(calls.ok ? { toolCalls: calls.value } : { toolCalls: null, toolCallsProblem: calls.error }),
+        ...(calls.ok ? { toolCalls: calls.value } : { toolCalls: null, toolCallsProblem: `the agent's tool calls could not be read: ${calls.error}` }),
         // A fixture's trace id is its message turn's (docs/traces.md, "traceparent").
-        ...(message.trace === null ? {} : { traceId: message.trace.traceId }),
+        ...(message.trace === null ? {} : { traceId: message.trace.traceId, trace: message.trace }),
         ...(opened === null ? {} : { welcome: opened }),
         timing: message.timing,
         ...(welcomeLatencyMs === null ? {} : { welcomeLatencyMs }),

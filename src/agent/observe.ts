@@ -6,7 +6,7 @@
 // response's report; a turn whose response held neither a reply nor a tool call is then kept when
 // its spans show calls, instead of failing before they were read.
 
-import type { AgentClient, AgentSession, SentTrace, SessionTurn, SpanSource, TurnReport, TurnObserver, TurnSpans } from '../types.js';
+import type { AgentClient, AgentOutcome, AgentSession, SentTrace, SessionTurn, SpanSource, TurnReport, TurnObserver, TurnSpans } from '../types.js';
 
 /** Today's behaviour: what the response reports, nothing else. */
 export const responseOnly: TurnObserver = {
@@ -29,7 +29,7 @@ export function spanObserver(source: SpanSource, read: (fromResponse: TurnReport
 /** The client with `observer` applied to every session turn (fixtures' turns: docs/traces.md). */
 export function observeTurns(client: AgentClient, observer: TurnObserver): AgentClient {
   return {
-    converse: (request) => client.converse(request),
+    converse: async (request) => observeOutcome(await client.converse(request), observer),
     session: (request) => observeSession(client.session(request), observer),
     close: () => client.close(),
   };
@@ -55,7 +55,33 @@ export async function observeTurn(turn: SessionTurn, observer: TurnObserver): Pr
 }
 
 function reportOf(turn: SessionTurn & { kind: 'replied' }): TurnReport {
-  return { toolCalls: turn.toolCalls, errors: turn.errors, usage: turn.usage ?? null };
+  return { toolCalls: turn.toolCalls, errors: turn.errors, usage: turn.usage ?? null, latencyMs: turn.timing?.latencyMs ?? null };
+}
+
+/**
+ * A fixture's message turn through the observer (docs/traces.md, "Fixtures"): its tool calls, span
+ * errors, usage and time as for a script's turn. A fixture still needs a reply: an errored outcome stays.
+ */
+export async function observeOutcome(outcome: AgentOutcome, observer: TurnObserver): Promise<AgentOutcome> {
+  if (outcome.kind !== 'replied' || outcome.trace === undefined) return outcome;
+  const report = await observer.afterReply(outcome.trace, {
+    toolCalls: outcome.toolCalls ?? null,
+    errors: outcome.errors ?? [],
+    usage: outcome.usage ?? null,
+    latencyMs: outcome.timing?.latencyMs ?? null,
+  });
+  const { toolCallsProblem: _problem, ...rest } = outcome;
+  const problem = report.toolCallsProblem ?? (report.toolCalls === null ? outcome.toolCallsProblem : undefined);
+  return {
+    ...rest,
+    toolCalls: report.toolCalls,
+    ...(problem !== undefined ? { toolCallsProblem: problem } : {}),
+    ...(report.errors.length > 0 ? { errors: report.errors } : {}),
+    ...(report.usage !== null ? { usage: report.usage } : {}),
+    ...(report.spans !== undefined ? { spans: report.spans } : {}),
+    ...(report.time !== undefined ? { time: report.time } : {}),
+    ...(report.waterfall !== undefined ? { waterfall: report.waterfall } : {}),
+  };
 }
 
 function withReport(turn: SessionTurn & { kind: 'replied' }, report: TurnReport): SessionTurn {
@@ -67,5 +93,7 @@ function withReport(turn: SessionTurn & { kind: 'replied' }, report: TurnReport)
     ...(report.usage !== null ? { usage: report.usage } : {}),
     ...(report.spans !== undefined ? { spans: report.spans } : {}),
     ...(report.time !== undefined ? { time: report.time } : {}),
+    ...(report.waterfall !== undefined ? { waterfall: report.waterfall } : {}),
+    ...(report.toolCallsProblem !== undefined ? { toolCallsProblem: report.toolCallsProblem } : {}),
   };
 }

@@ -52,10 +52,11 @@ export const FIXTURE_NO_TOOL_CALLS =
 
 /**
  * A fixture's `assert: {toolCalled | toolNotCalled}` over its message turn's calls; null: the turn
- * reported none, and `problem` (when set) says why they could not be read.
+ * reported none, and `problem` (when set) says why they could not be read (the response's, or the
+ * turn's spans', docs/traces.md "When spans do not arrive"), as a whole detail line.
  */
 export function evaluateToolAssertion(a: ToolAssertion, calls: readonly ToolCall[] | null, problem: string | null = null): Outcome {
-  if (calls === null) return { verdict: 'not_evaluated', detail: problem === null ? FIXTURE_NO_TOOL_CALLS : `the agent's tool calls could not be read: ${problem}` };
+  if (calls === null) return { verdict: 'not_evaluated', detail: problem ?? FIXTURE_NO_TOOL_CALLS };
   const m = toolMatch(a.kind, a, calls, (c) => ` (input ${line(JSON.stringify(c.input))})`);
   return { verdict: m.status, detail: m.detail };
 }

@@ -200,6 +200,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       commit,
       waitForAgent,
       onWaitLog: (line) => io.stderr(`${line}\n`),
+      onLog: (line) => io.stderr(`${line}\n`),
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
       ...(selection ? { selection } : {}),
       ...(shard ? { shard } : {}),

@@ -50,7 +50,7 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  */
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
-    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat' | 'drift' | 'stats'>>,
+    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat' | 'drift' | 'stats' | 'time'>>,
   acceptedAt: string,
   commit: string | null,
   current: Baseline | null = record.baseline,
@@ -89,6 +89,8 @@ export function decideAcceptance(
       ...baselineLatency(record),
       // The item's tokens, for the change against baselines (docs/latency.md, "Usage"); only when reported.
       ...(record.usage != null ? { usage: record.usage } : {}),
+      // The message turn's time split from its spans, for naming the step that grew (docs/traces.md, "Slower").
+      ...(record.time != null ? { time: record.time } : {}),
       acceptedAt,
       commit,
     },

@@ -127,6 +127,15 @@ function errorCause(errorKind: string, error: string, endpoint: string | null): 
 
 /** The cause of a check that did not run, from its detail line. */
 function notEvaluatedCause(detail: string): Cause {
+  // A turn's spans never came (docs/traces.md, "When spans do not arrive"): one cause for every trace id.
+  const spans = /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within ([^:]+?)(?::| at )/.exec(detail);
+  if (spans) {
+    return {
+      key: 'traces:no-spans',
+      what: `no spans arrived within ${spans[1] ?? ''}`,
+      hint: 'point the agent\'s OTEL_EXPORTER_OTLP_ENDPOINT at the receiver (or check traces.query), or raise traces.waitMs (docs/traces.md, "When spans do not arrive")',
+    };
+  }
   if (/^judge unreachable: no judge configured/.test(detail)) {
     return { key: 'judge:none', what: 'no judge configured', hint: 'add a judge section to config.yml (judge assertions and criteria need one)' };
   }

@@ -21,6 +21,8 @@ import type {
   Tally,
   TokenUsage,
   ItemStats,
+  Slower,
+  TimeSplit,
 } from '../types.js';
 import type { Meaning } from '../types/meaning.js';
 import { baselineAttemptsOf } from './attempts.js';
@@ -28,7 +30,7 @@ import { itemStats, looksTaken, maxLooksOf, moreAttempts, type LookPlan } from '
 import { DEFAULT_ALPHA, DEFAULT_LATENCY, type Config } from '../config.js';
 import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
-import { itemLatencyMs, slowerThanBaseline } from './latency.js';
+import { itemLatencyMs, slowerStep, slowerThanBaseline, sumTimeSplits } from './latency.js';
 import { personaDrift } from './personas.js';
 import { combineAttempts, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
 import { plusUsage } from './usage.js';
@@ -148,7 +150,7 @@ export function finishFixture(
   const combined = combineFixtureAttempts(attempts, itemRepeat(fixture, policy), baseline, meanings);
   // Set in place, on the record the attempt just made and nothing else holds: `slower` is a key every
   // fixture record has already (replay/fixture.ts), so the record keeps its one shape; a copy would not.
-  if (!combined.errored) combined.slower = slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency) ?? undefined;
+  if (!combined.errored) combined.slower = withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), combined.time, baseline?.time) ?? undefined;
   const stats = statsOf(fixture, combined, baseline, policy);
   if (stats !== null) combined.stats = stats;
   return combined;
@@ -164,7 +166,13 @@ export function finishScript(
   meanings: AttemptMeanings = null,
 ): PersonaRecord {
   const combined = combinePersonaAttempts(attempts, itemRepeat(script, policy), baseline, meanings);
-  const slower = combined.errored ? null : slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency);
+  const slower = combined.errored
+    ? null
+    : withStep(
+        slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency),
+        sumTimeSplits(combined.turns.map((t) => t.time)),
+        baseline === null ? null : sumTimeSplits(baseline.transcript.map((t) => t.time)),
+      );
   const stats = statsOf(script, combined, baseline, policy);
   return Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, stats === null ? {} : { stats });
 }
@@ -272,4 +280,14 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, ...extra };
   return { ...shown, verdict, drift: withMeaning(personaDrift(verdict, shown.turns, baseline), shown.drift?.meaning), ...extra };
+}
+
+/**
+ * A slower item with the step that grew most (docs/traces.md, "Slower"), when traces gave both the
+ * item now and its baseline a time split; otherwise slower as it was.
+ */
+function withStep(slower: Slower | null, now: TimeSplit | null | undefined, baseline: TimeSplit | null | undefined): Slower | null {
+  if (slower === null || now == null || baseline == null) return slower;
+  const step = slowerStep(now, baseline);
+  return step === null ? slower : { ...slower, step };
 }

@@ -98,9 +98,14 @@ export function terminalCheck(expected: Terminal, turns: readonly Turn[], outcom
 
 export function toolCheck(kind: 'toolCalled' | 'toolNotCalled', expected: ToolExpectation, turns: readonly Turn[]): Check {
   const observed = observedCalls(turns).filter((c) => c.tool === expected.tool);
-  if (!reportsToolCalls(turns)) return { kind, expected, observed, turn: null, status: 'not_evaluated', detail: NO_TOOL_CALLS_REASON };
+  // A turn whose spans never came (docs/traces.md, "When spans do not arrive"): its calls are unknown.
+  const unknown = turns.find((t) => t.toolCallsProblem !== undefined);
+  if (!reportsToolCalls(turns)) return { kind, expected, observed, turn: null, status: 'not_evaluated', detail: unknown ? `turn ${unknown.index}: ${unknown.toolCallsProblem}` : NO_TOOL_CALLS_REASON };
   // One decision and wording with fixtures' tool assertions (assertions/tools.ts).
   const m = toolMatch(kind, expected, observed, (c) => ` at turn ${c.turn}`);
+  // A call seen elsewhere still passes toolCalled; anything else could change with the unknown turn's calls: never failed.
+  if (unknown && m.status !== 'pass') return { kind, expected, observed, turn: null, status: 'not_evaluated', detail: `turn ${unknown.index}: ${unknown.toolCallsProblem}` };
+  if (unknown && kind === 'toolNotCalled') return { kind, expected, observed, turn: null, status: 'not_evaluated', detail: `turn ${unknown.index}: ${unknown.toolCallsProblem}` };
   return { kind, expected, observed, turn: m.first?.turn ?? null, status: m.status, detail: m.detail };
 }
 
@@ -378,6 +383,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     // A simulated script's message turns keep who wrote them; a message replayed from the baseline
     // keeps the baseline's own source (it was written by the simulator, or by the script).
     ...(t.source !== undefined ? { source: t.source === 'baseline' ? (current?.transcript[i]?.source ?? 'simulator') : t.source } : {}),
+    // Where the turn's time went, from its spans (docs/traces.md, "Slower"): only when read.
+    ...(t.time != null ? { time: t.time } : {}),
   }));
   const simulation = record.simulation !== undefined ? { doneReason: record.simulation.doneReason } : null;
   const judge = personaBaselineJudgeOf(record);

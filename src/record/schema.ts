@@ -33,7 +33,7 @@ function buildRunRecordSchema() {
     })
     .nullable()
     .optional();
-  const errorKindSchema = z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'internal']);
+  const errorKindSchema = z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'agent_error', 'internal']);
 
   const matchModeSchema = z.enum(['exact', 'subset']);
   /** A tool expectation's keys: the persona checks' `expected` has the same (jsonValueSchema is defined below, so read lazily). */
@@ -286,6 +286,7 @@ function buildRunRecordSchema() {
     spans: spanCountsValue,
     time: timeSplitValue,
     waterfall: waterfallValue,
+    toolCallsProblem: z.string().optional(),
   });
 
   const checkStatusSchema = z.enum(['pass', 'fail', 'not_evaluated']);

@@ -44,7 +44,14 @@ function recordBase(fixture: Fixture, baseline: Baseline | null, judgeModel: str
   };
 }
 
-function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, durationMs: number, redact: (text: string) => string): FixtureRecord {
+function erroredRecord(
+  base: RecordBase,
+  errorKind: ErrorKind,
+  message: string,
+  durationMs: number,
+  redact: (text: string) => string,
+  traced: Partial<Pick<FixtureRecord, 'traceId' | 'spans' | 'time' | 'waterfall' | 'toolCalls' | 'latencyMs'>> = {},
+): FixtureRecord {
   const error = redact(message);
   return fixtureRecord(base, {
     errored: true,
@@ -74,6 +81,8 @@ function erroredRecord(base: RecordBase, errorKind: ErrorKind, message: string, 
     // Every record has the key (docs/latency.md, "Usage"): null is none reported.
     usage: null,
     durationMs,
+    // A turn errored by its spans keeps what they showed (docs/traces.md, "Errors").
+    ...traced,
   });
 }
 
@@ -167,6 +176,20 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   // The message turn's tool calls as recorded (redacted, as a script's turn): tool assertions read
   // them, as persona checks read a transcript's (docs/traces.md, "Fixtures"); null: not reported.
   const toolCalls = outcome.toolCalls == null ? null : recordedToolCalls(outcome.toolCalls, redact);
+  // What the message turn's spans showed (docs/traces.md, "Fixtures"); undefined without a span reader.
+  const traced = {
+    traceId: outcome.traceId,
+    spans: outcome.spans,
+    time: outcome.time,
+    waterfall: outcome.waterfall?.map((w) => ({ ...w, name: redact(w.name), tool: w.tool === null ? null : redact(w.tool) })) ?? outcome.waterfall,
+    toolCalls: toolCalls !== null && toolCalls.length > 0 ? toolCalls : undefined,
+  };
+  // Errors override a pass (docs/traces.md, "Errors"): an ERROR span of the message turn errors the fixture with its message.
+  const spanError = outcome.errors?.[0];
+  if (spanError !== undefined) {
+    const what = [spanError.kind, spanError.tool === null ? null : `tool ${spanError.tool}`].filter(Boolean).join(', ');
+    return erroredRecord(base, 'agent_error', `message turn: the agent reported an error (${what}): ${spanError.message}`, Math.round(now() - started), redact, { ...traced, latencyMs: timing?.latencyMs });
+  }
   // A judged reply identical to its baseline's, under the same fingerprint, keeps the baseline's
   // score and rationale with no judge call (only a stored baseline is ever a source): see
   // docs/fixtures.md, "Judge reuse". In an assertion list, its judge check is reused the same way.
@@ -222,12 +245,8 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     slower: undefined,
     stats: undefined,
     // The message turn's trace id (docs/traces.md, "traceparent").
-    traceId: outcome.traceId,
-    spans: undefined,
-    time: undefined,
-    waterfall: undefined,
     // Absent when the turn reported or made none (docs/results-json.md): records without calls keep their shape.
-    toolCalls: toolCalls !== null && toolCalls.length > 0 ? toolCalls : undefined,
+    ...traced,
     // The tokens the agent reported for this item (docs/latency.md, "Usage"); never judged.
     usage: outcome.usage ?? null,
     durationMs: Math.round(now() - started),

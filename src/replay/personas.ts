@@ -148,7 +148,15 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   if (failure !== null) {
     return { ...base, errored: true, error: deps.redact(failure.error), errorKind: failure.errorKind, verdict: null, drift: null, durationMs: Math.round(deps.now() - started) };
   }
-  const verdict = fault !== null ? 'not_evaluated' : personaVerdict(checks);
+  // Mocked mode (docs/traces.md, "When spans do not arrive"): a turn whose calls are unknown may
+  // hold an unmocked call, so the script is not evaluated rather than passed; its tool checks say why.
+  const unknown = turns.find((t) => t.toolCallsProblem !== undefined);
+  if (unknown !== undefined && base.toolMode === 'mocked' && fault === null && personaVerdict(checks) === 'pass') {
+    const cause = `turn ${unknown.index}: ${unknown.toolCallsProblem ?? ''} (mocked mode: an unmocked call there could not be seen)`;
+    checks = checks.map((c) => (c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? { ...c, status: 'not_evaluated', detail: cause } : c));
+    base.checks = checks;
+  }
+  const verdict = fault !== null || (unknown !== undefined && base.toolMode === 'mocked' && personaVerdict(checks) === 'pass') ? 'not_evaluated' : personaVerdict(checks);
   const drift = personaDrift(verdict, turns, baseline);
   const meaning = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), { baseline: baseline.transcript.length, now: turns.length });
   return { ...base, errored: false, error: null, errorKind: null, verdict, drift: meaning === null ? drift : { ...drift, meaning }, durationMs: Math.round(deps.now() - started) };

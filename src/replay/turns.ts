@@ -29,12 +29,18 @@ export function toTurn(index: number, message: string | null, a: SessionTurn & {
     usage: a.usage ?? null,
     // The trace id the turn's request carried (docs/traces.md, "traceparent"); ids are hex, nothing to redact.
     ...(a.trace === undefined ? {} : { traceId: a.trace.traceId }),
+    // What the turn's spans showed (docs/traces.md): only when a span reader read them.
+    ...(a.spans === undefined ? {} : { spans: a.spans }),
+    ...(a.time === undefined ? {} : { time: a.time }),
+    ...(a.waterfall === undefined ? {} : { waterfall: a.waterfall?.map((w) => ({ ...w, name: redact(w.name), tool: w.tool === null ? null : redact(w.tool) })) ?? null }),
+    ...(a.toolCallsProblem === undefined ? {} : { toolCallsProblem: a.toolCallsProblem }),
   };
 }
 
 /** Tool calls as recorded, for scripts and fixtures alike: the output in one shape, every text redacted. */
 export function recordedToolCalls(calls: readonly ToolCall[], redact: (t: string) => string): ToolCall[] {
-  return calls.map((c): ToolCall => ({ tool: redact(c.tool), input: redactJson(c.input, redact), output: redactJson(toolOutput(c.output), redact), mocked: c.mocked }));
+  // `source` (docs/traces.md, "Attribution") only when a span reader set it: records without traces keep their shape.
+  return calls.map((c): ToolCall => ({ tool: redact(c.tool), input: redactJson(c.input, redact), output: redactJson(toolOutput(c.output), redact), mocked: c.mocked, ...(c.source !== undefined ? { source: c.source } : {}) }));
 }
 
 function redactJson(value: JsonValue, redact: (t: string) => string): JsonValue {

@@ -1,7 +1,7 @@
 // Baseline files: `<baselines>/<label>.json`, one per fixture, written only by acceptance.
 
 import * as z from 'zod';
-import { MAX_VARIANTS, type Baseline, type BaselineJudge, type PanelMember, type PersonaBaseline } from '../types.js';
+import { MAX_VARIANTS, type Baseline, type BaselineJudge, type PanelMember, type PersonaBaseline, type TimeSplit } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
 import { quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import { documentSource, type Position, type SourceFile } from './yaml/index.js';
@@ -142,10 +142,22 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
     ...(b.latencyMs !== undefined ? { latencyMs: b.latencyMs } : {}),
     // Only when the item reported tokens, for the same reason.
     ...(b.usage != null ? { usage: { inputTokens: b.usage.inputTokens, outputTokens: b.usage.outputTokens } } : {}),
+    // Only from spans (docs/traces.md, "Slower"): a baseline accepted without traces keeps its bytes.
+    ...(b.time != null ? { time: serializeTime(b.time) } : {}),
     acceptedAt: b.acceptedAt,
     commit: b.commit,
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+/** A time split in a fixed key order, tools by name. */
+function serializeTime(t: TimeSplit): TimeSplit {
+  return {
+    modelMs: t.modelMs,
+    toolMs: t.toolMs,
+    otherMs: t.otherMs,
+    ...(t.tools !== undefined ? { tools: Object.fromEntries(Object.keys(t.tools).sort().map((k) => [k, t.tools?.[k] ?? 0])) } : {}),
+  };
 }
 
 /** `{variants}` with a copy of the list when it has any; else nothing (docs/meaning.md, "Variants"). */
@@ -182,6 +194,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
       route: t.route === null ? null : { conversation: t.route.conversation, stage: t.route.stage },
       // Only when present: a scripted persona's baseline keeps the exact bytes it always had.
       ...(t.source !== undefined ? { source: t.source } : {}),
+      ...(t.time != null ? { time: serializeTime(t.time) } : {}),
     })),
     ...(b.simulation !== undefined ? { simulation: { doneReason: b.simulation.doneReason } } : {}),
     visited: b.visited,

@@ -11,17 +11,27 @@ export { createQuerySource, TraceStoreError, type PollClock } from './query.js';
 /** A started span source and the line that says where it reads spans (for the run's log). */
 export interface StartedSource {
   source: SpanSource;
-  /** "receiving spans (OTLP/HTTP) at http://127.0.0.1:4318/v1/traces" or "reading spans from tempo at https://...". */
+  /** The run's log line (docs/traces.md, "Set-up"): "traces: receiving OTLP/HTTP on http://127.0.0.1:4318 (set OTEL_EXPORTER_OTLP_ENDPOINT to it)" or "traces: reading spans from tempo at https://...". */
   where: string;
+  /** Where spans go or come from, for the not-evaluated cause: the receiver's `/v1/traces` URL, or the store's URL without secrets. */
+  endpoint: string;
+  receiving: boolean;
 }
 
 /** Starts the source `traces:` names; a receiver's port in use is a UserError. */
 export async function startSpanSource(config: TracesConfig, deps: { timers?: Timers; clock?: PollClock } = {}): Promise<StartedSource> {
   if (config.receive) {
     const receiver = await startReceiver({ port: config.receive.port, waitMs: config.waitMs, ...(deps.timers ? { timers: deps.timers } : {}) });
-    return { source: receiver, where: `receiving spans (OTLP/HTTP) at ${receiver.endpoint}/v1/traces: set OTEL_EXPORTER_OTLP_ENDPOINT=${receiver.endpoint} for the agent` };
+    return {
+      source: receiver,
+      where: `traces: receiving OTLP/HTTP on ${receiver.endpoint} (set OTEL_EXPORTER_OTLP_ENDPOINT to it)`,
+      endpoint: `${receiver.endpoint}/v1/traces`,
+      receiving: true,
+    };
   }
   if (!config.query) throw new Error('traces has neither receive nor query');
   const source = createQuerySource({ ...config.query, waitMs: config.waitMs, ...(deps.clock ? { clock: deps.clock } : {}) });
-  return { source, where: `reading spans from ${config.query.kind} at ${config.query.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1')}` };
+  const shown = config.query.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1');
+  return { source, where: `traces: reading spans from ${config.query.kind} at ${shown}`, endpoint: `${config.query.kind} at ${shown}`, receiving: false };
 }
+export { fillLateSpans, noSpansCause, traceObserver, waterfallOf } from './observer.js';

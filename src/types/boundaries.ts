@@ -3,7 +3,7 @@
 import type { ErrorKind, Route } from './fixture.js';
 import type { JudgeResult, JudgeStructuredOutput } from './judge.js';
 import type { TokenUsage, TurnTiming } from './latency.js';
-import type { SpanCounts, TimeSplit } from './trace.js';
+import type { SpanCounts, TimeSplit, WaterfallSpan } from './trace.js';
 import type { AgentErrorEntry, Mock, PersonaErrorKind, ToolCall, Turn } from './persona.js';
 
 export interface AgentRequest {
@@ -38,6 +38,14 @@ export type AgentOutcome =
       toolCallsProblem?: string;
       /** The trace id the message turn's `traceparent` carried (docs/traces.md); absent from a client that sends none. */
       traceId?: string;
+      /** The message turn's trace context (docs/traces.md), for a span reader; absent from a client that sends none. */
+      trace?: SentTrace;
+      /** What the message turn's spans showed (docs/traces.md, "Fixtures"); absent without a span reader. */
+      spans?: SpanCounts | null;
+      time?: TimeSplit | null;
+      waterfall?: WaterfallSpan[] | null;
+      /** Errors the message turn's spans show (an ERROR span): the fixture is errored with the first; absent: none. */
+      errors?: AgentErrorEntry[];
     }
   | {
       kind: 'errored';
@@ -77,6 +85,9 @@ export type SessionTurn =
       /** The turn's spans, counted, and where its time went (docs/traces.md); absent without a span reader. */
       spans?: SpanCounts | null;
       time?: TimeSplit | null;
+      waterfall?: WaterfallSpan[] | null;
+      /** Why the turn's tool calls are unknown although tracing is on (docs/traces.md, "When spans do not arrive"). */
+      toolCallsProblem?: string;
     }
   | {
       kind: 'errored';
@@ -108,6 +119,11 @@ export interface TurnReport {
   usage: TokenUsage | null;
   spans?: SpanCounts | null;
   time?: TimeSplit | null;
+  waterfall?: WaterfallSpan[] | null;
+  /** Set by a span reader when the turn's spans could not be read: its tool calls are then unknown (null), with this cause. */
+  toolCallsProblem?: string;
+  /** The turn's latency (request sent to last byte), for the time split; null or absent: not measured. */
+  latencyMs?: number | null;
 }
 
 /**

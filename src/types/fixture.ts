@@ -87,4 +87,6 @@ export type ErrorKind =
   | 'invalid_json'
   | 'ended_in_welcome'
   | 'missing_reply'
+  /** An ERROR span of the message turn (docs/traces.md, "Errors"). */
+  | 'agent_error'
   | 'internal';

@@ -145,6 +145,8 @@ export interface Turn {
   time?: TimeSplit | null;
   /** This turn's spans for report.html's waterfall (docs/traces.md); absent or null without spans. */
   waterfall?: WaterfallSpan[] | null;
+  /** Why this turn's tool calls are unknown although tracing is on (docs/traces.md, "When spans do not arrive"); absent otherwise. */
+  toolCallsProblem?: string;
 }
 
 export type TurnSource = 'script' | 'baseline' | 'simulator';

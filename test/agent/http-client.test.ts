@@ -44,6 +44,7 @@ describe('native protocol', () => {
     const outcome = await client({ url: server.url }).converse(request);
     expect(outcome).toEqual({
       traceId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      trace: { traceId: expect.stringMatching(/^[0-9a-f]{32}$/), spanId: expect.stringMatching(/^[0-9a-f]{16}$/) },
       kind: 'replied',
       reply: 'Within 30 days.',
       route: { conversation: 'refunds', stage: 'policy' },
@@ -97,7 +98,7 @@ describe('other mappings', () => {
       return { json: { id: 'c1', choices: [{ index: 0, message: { role: 'assistant', content: `You said: ${body.messages[0]?.content}` } }] } };
     });
     const outcome = await client({ url: server.url, preset: 'openai-chat', model: 'gpt-4o-mini', mapping: OPENAI_CHAT_MAPPING, start: null }).converse(request);
-    expect(outcome).toEqual({ traceId: expect.stringMatching(/^[0-9a-f]{32}$/), kind: 'replied', reply: 'You said: Can I get my money back?', route: null, offTrack: [], ended: false, turns: 1, timing: { latencyMs: 0, firstTokenMs: null }, toolCalls: [] });
+    expect(outcome).toEqual({ traceId: expect.stringMatching(/^[0-9a-f]{32}$/), trace: { traceId: expect.stringMatching(/^[0-9a-f]{32}$/), spanId: expect.stringMatching(/^[0-9a-f]{16}$/) }, kind: 'replied', reply: 'You said: Can I get my money back?', route: null, offTrack: [], ended: false, turns: 1, timing: { latencyMs: 0, firstTokenMs: null }, toolCalls: [] });
     expect(server.requests[0]?.json).toEqual({
       model: 'gpt-4o-mini',
       messages: [{ role: 'user', content: 'Can I get my money back?' }],

@@ -56,7 +56,7 @@ describe('turn observers', () => {
     const turn = await agent.session({ session: 'S', persona: null, mocks: [] }).send('m', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: '', toolCalls: [LOOKUP], outcome: 'finish', outcomeReported: true, usage: { inputTokens: 7, outputTokens: 3 } });
     // The observer was handed what the response reported: no calls, no errors, no usage.
-    expect(observer.seen).toEqual([{ toolCalls: null, errors: [], usage: null }]);
+    expect(observer.seen).toEqual([{ toolCalls: null, errors: [], usage: null, latencyMs: 0 }]);
   });
 
   it('a decoded preset whose answer has no text and no tool call is kept the same way (anthropic-messages)', async () => {

@@ -73,10 +73,10 @@ describe('OTLP conversion', () => {
 describe('startSpanSource', () => {
   it('starts the receiver or a query client from traces:, saying where spans are read', async () => {
     const received = await startSpanSource({ receive: { port: 0 }, query: null, waitMs: 10 });
-    expect(received.where).toMatch(/^receiving spans \(OTLP\/HTTP\) at http:\/\/127\.0\.0\.1:\d+\/v1\/traces: set OTEL_EXPORTER_OTLP_ENDPOINT=http:\/\/127\.0\.0\.1:\d+ for the agent$/);
+    expect(received.where).toMatch(/^traces: receiving OTLP\/HTTP on http:\/\/127\.0\.0\.1:\d+ \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/);
     await received.source.close();
     const queried = await startSpanSource({ receive: null, query: { kind: 'tempo', url: 'https://u:secret-pw@tempo.example.com', apiKey: 'k-123456' }, waitMs: 10 });
-    expect(queried.where).toBe('reading spans from tempo at https://tempo.example.com');
+    expect(queried.where).toBe('traces: reading spans from tempo at https://tempo.example.com');
     await queried.source.close();
   });
 });

@@ -1,0 +1,134 @@
+// The span reader a run applies to its agent's turns (docs/traces.md, "What is read from spans"):
+// `spanObserver` (agent/observe.ts) over the run's span source, reading each turn's spans with
+// `readTurnSpans`, plus what only a run knows: when the request was sent (for the waterfall), and
+// why a turn's spans could not be read (docs/traces.md, "When spans do not arrive"), so that the
+// checks that need them are not evaluated with that cause instead of failing.
+
+import { spanObserver } from '../agent/observe.js';
+import type { FixtureRecord, PersonaRecord, SentTrace, Span, SpanCounts, SpanSource, TurnObserver, TurnReport, TurnSpans, WaterfallSpan } from '../types.js';
+import { readTurnSpans, spanKind, toolNameOf } from './map.js';
+import { TraceStoreError } from './query.js';
+
+/** Most spans kept in a turn's waterfall (docs/traces.md, "In the reports"): the earliest first. */
+export const MAX_WATERFALL = 50;
+
+export interface TraceObserverOptions {
+  /** Where the agent should send its spans, or where they are read from, for the not-evaluated cause: "http://127.0.0.1:4318/v1/traces". */
+  endpoint: string;
+  /** True for a receiver (the agent exports to it), false for a store queried by trace id. */
+  receiving: boolean;
+  waitMs: number;
+  /** Wall-clock time in ms since the epoch, as span times are; injected by tests. */
+  now?: () => number;
+}
+
+/** The run's turn observer over `source` (docs/traces.md). */
+export function traceObserver(source: SpanSource, opts: TraceObserverOptions): TurnObserver {
+  const now = opts.now ?? Date.now;
+  const sentAt = new Map<string, number>();
+  // A store's failure (TraceStoreError) is this turn's cause, not the run's: its spans are unknown.
+  const failures = new Map<string, string>();
+  const guarded: SpanSource = {
+    register: (traceId, spanId) => {
+      sentAt.set(traceId, now());
+      source.register(traceId, spanId);
+    },
+    collect: async (traceId, spanId, signal) => {
+      try {
+        return await source.collect(traceId, spanId, signal);
+      } catch (e) {
+        if (!(e instanceof TraceStoreError)) throw e;
+        failures.set(traceId, e.message);
+        return { spans: [], complete: false };
+      }
+    },
+    late: (traceId) => source.late(traceId),
+    close: () => source.close(),
+  };
+  const read = (fromResponse: TurnReport, got: TurnSpans, trace: SentTrace): TurnReport => {
+    const failure = failures.get(trace.traceId);
+    failures.delete(trace.traceId);
+    const spans = got.spans.filter((s) => s.traceId === trace.traceId);
+    if (spans.length === 0) {
+      // No span at all: the agent did not export, or the store has nothing. What the response
+      // reported still stands; the calls it could not report are unknown, and said so.
+      const problem = failure ?? noSpansCause(trace.traceId, opts);
+      return { ...fromResponse, toolCalls: null, toolCallsProblem: problem, spans: { count: 0, ignored: 0, late: 0 }, time: null, waterfall: null };
+    }
+    const reading = readTurnSpans(spans, { traceId: trace.traceId, latencyMs: fromResponse.latencyMs ?? null }, { toolCalls: fromResponse.toolCalls, usage: fromResponse.usage });
+    const sent = sentAt.get(trace.traceId) ?? Math.min(...spans.map((s) => s.startMs));
+    return {
+      toolCalls: reading.toolCalls,
+      errors: [...fromResponse.errors, ...reading.errors],
+      usage: reading.usage,
+      spans: { ...reading.counts, late: 0 },
+      time: reading.time,
+      waterfall: waterfallOf(spans, trace.spanId, sent),
+    };
+  };
+  return spanObserver(guarded, read);
+}
+
+/** "no spans for trace <id> within 5 s: is the agent exporting to http://127.0.0.1:4318/v1/traces?" */
+export function noSpansCause(traceId: string, opts: Pick<TraceObserverOptions, 'endpoint' | 'receiving' | 'waitMs'>): string {
+  const within = `within ${secondsOf(opts.waitMs)}`;
+  return opts.receiving
+    ? `no spans for trace ${traceId} ${within}: is the agent exporting to ${opts.endpoint}?`
+    : `no spans for trace ${traceId} ${within} at ${opts.endpoint}: does the agent export to this store, and is traces.waitMs long enough for it to index them?`;
+}
+
+function secondsOf(ms: number): string {
+  return ms % 1000 === 0 ? `${String(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * A turn's waterfall (docs/traces.md, "In the reports"): its spans by start, at most 50, times in ms
+ * from the request's send, depth under the sent span (0: its child; a span whose parent is not
+ * among the turn's spans counts as a child of the sent span).
+ */
+export function waterfallOf(spans: readonly Span[], sentSpanId: string, sentAtMs: number): WaterfallSpan[] {
+  const byId = new Map(spans.map((s) => [s.spanId, s] as const));
+  const depths = new Map<string, number>();
+  const depthOf = (s: Span, seen: Set<string> = new Set()): number => {
+    const known = depths.get(s.spanId);
+    if (known !== undefined) return known;
+    const parent = s.parentSpanId === null || s.parentSpanId === sentSpanId ? undefined : byId.get(s.parentSpanId);
+    // A cycle of parents (a malformed export) ends at the span seen twice.
+    const d = parent === undefined || seen.has(parent.spanId) ? 0 : depthOf(parent, seen.add(s.spanId)) + 1;
+    depths.set(s.spanId, d);
+    return d;
+  };
+  return [...spans]
+    .sort((a, b) => a.startMs - b.startMs || a.spanId.localeCompare(b.spanId))
+    .slice(0, MAX_WATERFALL)
+    .map((s): WaterfallSpan => {
+      const kind = spanKind(s);
+      return {
+        name: s.name,
+        kind: kind ?? 'other',
+        tool: kind === 'tool' ? toolNameOf(s) : null,
+        startMs: round(s.startMs - sentAtMs),
+        durationMs: round(Math.max(0, s.endMs - s.startMs)),
+        depth: depthOf(s),
+        status: s.status,
+      };
+    });
+}
+
+const round = (ms: number): number => Math.round(ms * 10) / 10;
+
+/** Each traced turn's `spans.late`, from the source at the end of the run (docs/traces.md): the record's turns are updated in place. */
+export function fillLateSpans(record: { fixtures: readonly FixtureRecord[]; personas: readonly PersonaRecord[] }, source: Pick<SpanSource, 'late'>): void {
+  const fill = (item: { traceId?: string | null; spans?: SpanCounts | null }): void => {
+    if (item.traceId == null || item.spans == null) return;
+    item.spans = { ...item.spans, late: source.late(item.traceId) };
+  };
+  for (const f of record.fixtures) {
+    fill(f);
+    for (const a of f.attempts ?? []) fill(a as { traceId?: string | null; spans?: SpanCounts | null });
+  }
+  for (const p of record.personas) {
+    for (const t of p.turns) fill(t);
+    for (const a of p.attempts ?? []) for (const t of a.turns) fill(t);
+  }
+}

@@ -1,0 +1,179 @@
+// Tools from traces, done when (docs/traces.md): a Vercel AI SDK 5 route that answers with text
+// alone (the native protocol's `reply`, no tool calls in the body) and exports its telemetry with the
+// real OTLP/HTTP exporter to agent-replay's receiver (`traces.receive.port: 0`, its URL read from
+// the run's log line as a workflow would). The incoming `traceparent` is propagated with
+// @opentelemetry/core's W3CTraceContextPropagator. The model is the SDK's MockLanguageModelV2, which
+// answers at once: nothing waits.
+
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT_CONTEXT, SpanKind, defaultTextMapGetter } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { generateText, stepCountIs, tool } from 'ai-v5';
+import { MockLanguageModelV2 } from 'ai-v5/test';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { mockTools } from '../../src/mocks/index.js';
+import { useAsyncContext } from '../support/otel-spans.js';
+import { ROOT, makeProject, readJson, removeProjects, type Results } from './support.js';
+
+const tools = {
+  find_order: tool({
+    description: 'Look up an order',
+    inputSchema: z.object({ orderId: z.string() }),
+    execute: async ({ orderId }) => ({ orderId, status: 'delivered' }),
+  }),
+  issue_refund: tool({
+    description: 'Refund an order',
+    inputSchema: z.object({ orderId: z.string() }),
+    execute: async ({ orderId }): Promise<{ refundId: string }> => {
+      if (orderId === 'broken') throw new Error('refunds service unavailable');
+      return { refundId: `R-${orderId}` };
+    },
+  }),
+};
+
+/** The model calls the tool the message asks for (one step), then answers with text. */
+function modelFor(message: string): MockLanguageModelV2 {
+  const usage = { inputTokens: 10, outputTokens: 5, totalTokens: 15 };
+  const orderId = /order (\w+)/.exec(message)?.[1] ?? '0';
+  const call = /refund/i.test(message) ? { tool: 'issue_refund', input: { orderId } } : /where is/i.test(message) ? { tool: 'find_order', input: { orderId } } : null;
+  let step = 0;
+  return new MockLanguageModelV2({
+    doGenerate: async () => {
+      step += 1;
+      if (call !== null && step === 1) return { content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: call.tool, input: JSON.stringify(call.input) }], finishReason: 'tool-calls', usage, warnings: [] };
+      return { content: [{ type: 'text', text: `Order ${orderId} is taken care of.` }], finishReason: 'stop', usage, warnings: [] };
+    },
+  });
+}
+
+const propagator = new W3CTraceContextPropagator();
+
+/** The route: its spans go to `endpoint()` (the receiver's), each request under the incoming traceparent. */
+async function startRoute(endpoint: () => string): Promise<{ server: Server; url: string }> {
+  useAsyncContext();
+  const server = createServer((req, res) => {
+    void (async () => {
+      const body = await readJson(req);
+      const provider = new BasicTracerProvider({
+        resource: resourceFromAttributes({ 'service.name': 'shop-route' }),
+        spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${endpoint()}/v1/traces` }))],
+      });
+      const tracer = provider.getTracer('shop-route');
+      const parent = propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+      // The route's own server span (what HTTP instrumentation would make): the turn's top span.
+      const reply = await tracer.startActiveSpan('POST /chat', { kind: SpanKind.SERVER }, parent, async (span) => {
+        try {
+          if (body.start === true) return 'Welcome!';
+          const message = String(body.message);
+          const result = await generateText({
+            model: modelFor(message),
+            tools: mockTools(tools, body.mocks),
+            prompt: message,
+            stopWhen: stepCountIs(3),
+            experimental_telemetry: { isEnabled: true, tracer },
+          });
+          return result.text;
+        } catch (e) {
+          return `Sorry: ${(e as Error).message}`;
+        } finally {
+          span.end();
+        }
+      });
+      await provider.forceFlush();
+      await provider.shutdown();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply }));
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
+
+/** `run` in a child process; `onLine` sees each stderr line as it comes (the receiver's URL). */
+function run(cwd: string, onLine: (line: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli.ts'), 'run', '--out', 'results.json', '--fail-on', 'none', '--confirm-cost'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      const text = d.toString();
+      stderr += text;
+      for (const line of text.split('\n')) onLine(line);
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+let route: { server: Server; url: string } | null = null;
+afterAll(async () => {
+  await new Promise<void>((resolve) => (route ? route.server.close(() => resolve()) : resolve()));
+  await removeProjects();
+});
+
+describe('a Vercel AI SDK route that answers with text alone, its spans sent to the receiver', () => {
+  it('gets toolCalled and mocked-mode errors right in persona scripts and fixtures; a thrown tool error errors the script with its message', async () => {
+    let receiver = '';
+    route = await startRoute(() => receiver);
+    const cwd = await makeProject({
+      config: `agent:\n  url: ${route.url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\ntraces:\n  receive: { port: 0 }\n  waitMs: 5000\n`,
+      fixtures: {
+        'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order, input: { orderId: "1234" } } }, { toolNotCalled: { tool: issue_refund } } ]\n',
+        'refund-broken.yaml': 'label: refund-broken\nmessage: Refund order broken\nassert: { contains: "Order" }\n',
+      },
+      personas: {
+        'shop.yaml': `personas:
+  - label: mocked-lookup
+    opening: Where is order 1234?
+    mocks: [ { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: mocked } } ]
+    expect: { toolCalled: [ { tool: find_order, input: { orderId: "1234" } } ], toolNotCalled: [ { tool: issue_refund } ] }
+  - label: mocked-refund
+    opening: Please refund order 1234
+    mocks: [ { tool: find_order, output: { status: mocked } } ]
+    expect: { toolNotCalled: [ { tool: find_order } ] }
+  - label: refund-broken-script
+    opening: Refund order broken
+    unmockedTools: allow
+    expect: { toolCalled: [ { tool: issue_refund } ] }
+`,
+      },
+    });
+    const r = await run(cwd, (line) => {
+      const url = /^traces: receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+) \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/.exec(line)?.[1];
+      if (url !== undefined) receiver = url;
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    type Fixture = Results['fixtures'][number] & { checks?: { status: string }[]; toolCalls?: unknown[] };
+    const results = JSON.parse(await readFile(join(cwd, 'results.json'), 'utf8')) as Results;
+    const fixtures = results.fixtures as Fixture[];
+
+    const status = fixtures.find((f) => f.label === 'order-status')!;
+    expect(status.verdict).toBe('pass');
+    expect(status.checks?.map((c) => c.status)).toEqual(['pass', 'pass']);
+    expect(status.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'delivered' }, mocked: false, source: 'trace' }]);
+    const brokenFixture = fixtures.find((f) => f.label === 'refund-broken')!;
+    expect(brokenFixture.errored).toBe(true);
+    expect(brokenFixture.error).toContain('refunds service unavailable');
+
+    const lookup = results.personas.find((p) => p.label === 'mocked-lookup')!;
+    expect(lookup.verdict).toBe('pass');
+    expect(lookup.turns[1]?.toolCalls).toEqual([expect.objectContaining({ tool: 'find_order', mocked: true, output: { orderId: '1234', status: 'mocked' } })]);
+    const refund = results.personas.find((p) => p.label === 'mocked-refund')!;
+    expect(refund.errored).toBe(true);
+    expect(refund.errorKind).toBe('unmocked_tool');
+    expect(refund.error).toContain('issue_refund');
+    const broken = results.personas.find((p) => p.label === 'refund-broken-script')!;
+    expect(broken.errored).toBe(true);
+    expect(broken.error).toBe('turn 1: the agent reported an error (span_error, tool issue_refund): span ai.toolCall failed: refunds service unavailable');
+  });
+});

@@ -1,0 +1,68 @@
+// The run's span reader (src/traces/observer.ts; docs/traces.md, "When spans do not arrive", "In the record").
+
+import { describe, expect, it } from 'vitest';
+import { TraceStoreError, traceObserver, waterfallOf } from '../../src/traces/index.js';
+import type { Span, SpanSource, TurnSpans } from '../../src/types.js';
+
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const SENT = '00f067aa0ba902b7';
+
+function span(id: number, parent: string | null, startMs: number, endMs: number, extra: Partial<Span> = {}): Span {
+  return { traceId: TRACE, spanId: id.toString(16).padStart(16, '0'), parentSpanId: parent, name: `s${id}`, startMs, endMs, status: 'unset', statusMessage: null, attributes: {}, service: null, ...extra };
+}
+
+function source(collect: () => Promise<TurnSpans>): SpanSource {
+  return { register: () => undefined, collect, late: () => 0, close: async () => undefined };
+}
+
+const response = { toolCalls: [], errors: [], usage: null, latencyMs: 100 };
+
+describe('traceObserver', () => {
+  it('a turn without spans: calls unknown with the cause, the response kept otherwise', async () => {
+    const observer = traceObserver(source(async () => ({ spans: [], complete: false })), { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 5000 });
+    const report = await observer.afterReply({ traceId: TRACE, spanId: SENT }, { ...response, usage: { inputTokens: 1, outputTokens: 2 } });
+    expect(report).toMatchObject({ toolCalls: null, usage: { inputTokens: 1, outputTokens: 2 }, spans: { count: 0, ignored: 0, late: 0 }, time: null, waterfall: null });
+    expect(report.toolCallsProblem).toBe(`no spans for trace ${TRACE} within 5 s: is the agent exporting to http://127.0.0.1:4318/v1/traces?`);
+  });
+
+  it("a store's failure is the turn's cause, not the run's", async () => {
+    const observer = traceObserver(
+      source(async () => {
+        throw new TraceStoreError('tempo answered HTTP 401 for GET https://tempo.example.com/api/v2/traces/x: check traces.query.apiKey');
+      }),
+      { endpoint: 'tempo at https://tempo.example.com', receiving: false, waitMs: 5000 },
+    );
+    const report = await observer.afterReply({ traceId: TRACE, spanId: SENT }, response);
+    expect(report.toolCallsProblem).toBe('tempo answered HTTP 401 for GET https://tempo.example.com/api/v2/traces/x: check traces.query.apiKey');
+    expect(report.toolCalls).toBeNull();
+  });
+
+  it('spans: errors appended to the response\'s, counts, and a waterfall timed from the send', async () => {
+    let now = 1000;
+    const spans = [
+      span(1, SENT, 1010, 1090),
+      span(2, '0000000000000001', 1020, 1050, { name: 'execute_tool lookup_order', status: 'error', statusMessage: 'boom', attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order' } }),
+    ];
+    const observer = traceObserver(source(async () => ({ spans, complete: true })), { endpoint: 'x', receiving: true, waitMs: 5000, now: () => now });
+    observer.beforeSend({ traceId: TRACE, spanId: SENT });
+    now = 2000;
+    const report = await observer.afterReply({ traceId: TRACE, spanId: SENT }, { ...response, errors: [{ kind: 'http', tool: null, message: 'from the body' }] });
+    expect(report.errors.map((e) => e.message)).toEqual(['from the body', 'span execute_tool lookup_order failed: boom']);
+    expect(report.spans).toEqual({ count: 2, ignored: 1, late: 0 });
+    expect(report.toolCalls).toEqual([expect.objectContaining({ tool: 'lookup_order', source: 'trace' })]);
+    expect(report.waterfall).toEqual([
+      { name: 's1', kind: 'other', tool: null, startMs: 10, durationMs: 80, depth: 0, status: 'unset' },
+      { name: 'execute_tool lookup_order', kind: 'tool', tool: 'lookup_order', startMs: 20, durationMs: 30, depth: 1, status: 'error' },
+    ]);
+  });
+});
+
+describe('waterfallOf', () => {
+  it('keeps the earliest 50 spans; a parent outside the turn counts as the sent span', () => {
+    const many = Array.from({ length: 60 }, (_, i) => span(i + 1, i === 0 ? 'ffffffffffffffff' : '0000000000000001', 100 + i, 200 + i));
+    const w = waterfallOf(many, SENT, 100);
+    expect(w).toHaveLength(50);
+    expect(w[0]).toMatchObject({ name: 's1', depth: 0, startMs: 0 });
+    expect(w[49]).toMatchObject({ name: 's50', depth: 1, startMs: 49 });
+  });
+});
