@@ -1,42 +1,22 @@
 // Tools from traces with Mastra (docs/traces.md, "Set-up: Mastra"): the example agent of
-// mastra/index.ts (Mastra's own fake model, the real tools) in a Mastra instance whose
-// observability exports with @mastra/otel-exporter (OtelExporter, OTLP/HTTP protobuf) to
-// agent-replay's receiver (`traces.receive.port: 0`, its URL read from the run's log line as a
-// workflow would). The route answers with text alone (`{reply}`, no tool calls in the body): the
-// tool calls can only come from the spans. The incoming `traceparent` is extracted with
-// @opentelemetry/core's W3CTraceContextPropagator and handed to Mastra as `tracingOptions`
-// (`traceId`, `parentSpanId`), Mastra's way of continuing a trace it did not start.
+// mastra/index.ts (Mastra's own fake model, the real tools) in the Mastra instance of
+// mastra/traced.ts (the code docs/traces.md shows), whose observability exports with
+// @mastra/otel-exporter (OTLP/HTTP protobuf) to agent-replay's receiver (`traces.receive.port: 0`,
+// its URL read from the run's log line as a workflow would). The route answers with text alone
+// (`{reply}`, no tool calls in the body): the tool calls can only come from the spans. The incoming
+// `traceparent` is extracted with @opentelemetry/core's W3CTraceContextPropagator and handed to
+// Mastra as `tracingOptions` (`traceId`, `parentSpanId`), Mastra's way of continuing a trace it did
+// not start.
 
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Mastra } from '@mastra/core';
-import { Observability } from '@mastra/observability';
-import { OtelExporter } from '@mastra/otel-exporter';
-import { ROOT_CONTEXT, defaultTextMapGetter, trace } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import type { Mastra } from '@mastra/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { support } from './mastra/index.js';
+import { answer, tracedMastra } from './mastra/traced.js';
 import { ROOT, makeProject, readJson, removeProjects, type Results } from './support.js';
-
-/** The example agent in a Mastra instance that exports its spans to `endpoint` (the receiver's URL). */
-function shopMastra(endpoint: string): Mastra {
-  return new Mastra({
-    agents: { support },
-    observability: new Observability({
-      configs: {
-        otel: {
-          serviceName: 'shop',
-          exporters: [new OtelExporter({ provider: { custom: { endpoint: `${endpoint}/v1/traces`, protocol: 'http/protobuf' } } })],
-        },
-      },
-    }),
-  });
-}
-
-const propagator = new W3CTraceContextPropagator();
 
 /** The route: `{message}` in, `{reply}` out; the Mastra instance is made on the first request, once the receiver's URL is known. */
 async function startRoute(endpoint: () => string): Promise<{ server: Server; url: string }> {
@@ -44,14 +24,9 @@ async function startRoute(endpoint: () => string): Promise<{ server: Server; url
   const server = createServer((req, res) => {
     void (async () => {
       const body = await readJson(req);
-      mastra ??= shopMastra(endpoint());
+      mastra ??= tracedMastra(endpoint());
       if (body.start === true) return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply: 'Welcome!' }));
-      // The incoming traceparent as Mastra's tracingOptions: the agent's spans join agent-replay's trace.
-      const parent = trace.getSpanContext(propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter));
-      const tracingOptions = parent ? { traceId: parent.traceId, parentSpanId: parent.spanId } : {};
-      const result = await mastra.getAgent('support').generate(String(body.message), { tracingOptions });
-      await mastra.observability.getDefaultInstance()?.flush();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply: result.text }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply: await answer(mastra, req.headers, String(body.message)) }));
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
