@@ -26,7 +26,7 @@ async function startRoute(endpoint: () => string): Promise<{ server: Server; url
       chat ??= tracedChat(endpoint());
       let reply: string;
       try {
-        reply = body.start === true ? 'Welcome!' : await chat(req.headers, { message: String(body.message), mocks: body.mocks });
+        reply = await chat(req.headers, { message: typeof body.message === 'string' ? body.message : undefined, start: body.start === true, mocks: body.mocks });
       } catch (e) {
         reply = `Sorry: ${(e as Error).message}`;
       }
@@ -62,11 +62,19 @@ afterAll(async () => {
 });
 
 describe('a LangGraph route that answers with text alone, its OpenInference spans sent to the receiver', () => {
-  it('toolCalled passes from the TOOL spans, the calls recorded with source trace', async () => {
+  it('toolCalled passes from the TOOL spans, the calls recorded with source trace, in a fixture and in a mocked script', async () => {
     let receiver = '';
     route = await startRoute(() => receiver);
     const cwd = await makeProject({
       config: `agent:\n  url: ${route.url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\ntraces:\n  receive: { port: 0 }\n  waitMs: 5000\n`,
+      personas: {
+        'shop.yaml': `personas:
+  - label: mocked-lookup
+    opening: Where is order 1234?
+    mocks: [ { tool: find_order, output: { orderId: "1234", status: in-transit-mock } } ]
+    expect: { toolCalled: [ { tool: find_order } ], toolNotCalled: [ { tool: issue_refund } ] }
+`,
+      },
       fixtures: {
         'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order } }, { toolNotCalled: { tool: issue_refund } } ]\n',
       },
@@ -84,17 +92,25 @@ describe('a LangGraph route that answers with text alone, its OpenInference span
     expect(status.verdict).toBe('pass');
     expect(status.checks?.map((c) => c.status)).toEqual(['pass', 'pass']);
     // What OpenInference records (docs/traces.md "Set-up: LangGraph / LangChain"): a tool taking one
-    // string argument has that value as its input.value ("1234", read as JSON: 1234), and the output
-    // is the tool's ToolMessage as LangChain serializes it.
+    // string argument has that value as its input.value ("1234", read as JSON: 1234); the output is
+    // the tool's ToolMessage serialized, read as its content.
     expect(status.toolCalls).toEqual([
       {
         tool: 'find_order',
         input: 1234,
-        output: { output: expect.objectContaining({ id: ['langchain_core', 'messages', 'ToolMessage'], kwargs: expect.objectContaining({ content: '{"orderId":"1234","status":"delivered","source":"orders-db"}', name: 'find_order' }) }) },
+        output: { orderId: '1234', status: 'delivered', source: 'orders-db' }, // the ToolMessage's content
         mocked: false,
         source: 'trace',
       },
     ]);
+
+    // Mocked mode: the graph's tool answered from the mock (mockLangGraphTool), its span's output equal
+    // to the mock's output, so the traced call is a mocked one and the script passes.
+    const lookup = results.personas.find((p) => p.label === 'mocked-lookup')!;
+    expect(lookup.errored, lookup.error ?? '').toBe(false);
+    expect(lookup.turns[1]?.reply).toBe('Order 1234 is in-transit-mock.');
+    expect(lookup.turns[1]?.toolCalls).toEqual([{ tool: 'find_order', input: 1234, output: { orderId: '1234', status: 'in-transit-mock' }, mocked: true, source: 'trace' }]);
+    expect(lookup.verdict, JSON.stringify(lookup, null, 1)).toBe('pass');
   });
 
   it('docs/traces.md quotes the route as langgraph/traced-route.ts has it', async () => {

@@ -15,7 +15,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { graph } from './agent.js';
 
-export type Chat = (headers: IncomingHttpHeaders, body: { message: string; mocks?: unknown }) => Promise<string>;
+export type Chat = (headers: IncomingHttpHeaders, body: { message?: string; start?: boolean; mocks?: unknown }) => Promise<string>;
 
 // --- docs/traces.md: Set-up: LangGraph / LangChain ---
 export function tracedChat(endpoint: string): Chat {
@@ -32,7 +32,8 @@ export function tracedChat(endpoint: string): Chat {
     const parent = propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
     const reply = await tracer.startActiveSpan('POST /chat', { kind: SpanKind.SERVER }, parent, async (span) => {
       try {
-        const state = await graph.invoke({ messages: [{ role: 'user', content: body.message }] }, { configurable: { mocks: body.mocks } });
+        if (body.start === true) return 'Welcome!'; // a turn with no tool still gets its span
+        const state = await graph.invoke({ messages: [{ role: 'user', content: body.message ?? '' }] }, { configurable: { mocks: body.mocks } });
         return String(state.messages.at(-1)?.content ?? '');
       } finally {
         span.end();
