@@ -83,6 +83,23 @@ const INPUT_KEYS = ['gen_ai.tool.call.arguments', 'ai.toolCall.args', 'input.val
 const OUTPUT_KEYS = ['gen_ai.tool.call.result', 'ai.toolCall.result', 'output.value'];
 
 /**
+ * A LangChain tool's result as OpenInference's LangChain instrumentation records it,
+ * `{"output": <the ToolMessage serialized>}`, read as the message's text content (JSON text parsed);
+ * anything else as it is (docs/traces.md, "Set-up: LangGraph / LangChain").
+ */
+function unwrapToolMessage(output: JsonValue): JsonValue {
+  if (!isObject(output) || Object.keys(output).length !== 1) return output;
+  const message = output['output'];
+  if (!isObject(message) || message['lc'] !== 1 || message['type'] !== 'constructor') return output;
+  const id = message['id'];
+  const kwargs = message['kwargs'];
+  if (!Array.isArray(id) || id[id.length - 1] !== 'ToolMessage' || !isObject(kwargs) || typeof kwargs['content'] !== 'string') return output;
+  return jsonOf(kwargs['content']);
+}
+
+const isObject = (v: JsonValue | undefined): v is { [key: string]: JsonValue } => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
  * The call a tool span records. `mocked: false`: a tool span is a tool that ran, and a span has no
  * word for "a mock answered"; the mocks decide afterwards, as for the vendor formats' calls (the
  * call's output equals a matching mock's output: docs/traces.md, "Mocked or real").
@@ -91,7 +108,7 @@ const OUTPUT_KEYS = ['gen_ai.tool.call.result', 'ai.toolCall.result', 'output.va
 function callOf(span: Span): ToolCall {
   const a = span.attributes;
   const result = firstPresent(a, OUTPUT_KEYS);
-  const output = result === undefined && span.status === 'error' ? { error: span.statusMessage ?? 'the tool failed' } : jsonOf(result);
+  const output = result === undefined && span.status === 'error' ? { error: span.statusMessage ?? 'the tool failed' } : unwrapToolMessage(jsonOf(result));
   return { tool: toolNameOf(span), input: jsonOf(firstPresent(a, INPUT_KEYS)), output, mocked: false, source: 'trace' };
 }
 

@@ -81,6 +81,19 @@ describe('tool calls from spans', () => {
     ]);
   });
 
+  it('an OpenInference LangChain result (the ToolMessage serialized under "output") is read as the message content', () => {
+    const message = (content: unknown, cls = 'ToolMessage') => JSON.stringify({ output: { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', cls], kwargs: { status: 'success', content, tool_call_id: 'c1', name: 'find_order' } } });
+    const tool = (output: string, startMs: number) => span({ name: 'find_order', startMs, attributes: { 'openinference.span.kind': 'TOOL', 'tool.name': 'find_order', 'input.value': '1234', 'output.value': output } });
+    const spans = [tool(message('{"status":"delivered"}'), 1000), tool(message('plain words'), 1001), tool(message('{"a":1}', 'AIMessage'), 1002), tool(message([{ type: 'text', text: 'x' }]), 1003), tool('{"output":"done"}', 1004)];
+    expect(readTurnSpans(spans, turn(), none).toolCalls?.map((c) => c.output)).toEqual([
+      { status: 'delivered' },
+      'plain words',
+      JSON.parse(message('{"a":1}', 'AIMessage')), // not a ToolMessage: kept
+      JSON.parse(message([{ type: 'text', text: 'x' }])), // content blocks, not text: kept
+      { output: 'done' },
+    ]);
+  });
+
   it('a failed tool with no recorded result has its status message as the output error', () => {
     const spans = [span({ name: 'ai.toolCall', status: 'error', statusMessage: 'db down', attributes: { 'ai.toolCall.name': 'find_order', 'ai.toolCall.args': '{}' } })];
     expect(readTurnSpans(spans, turn(), none).toolCalls).toEqual([{ tool: 'find_order', input: {}, output: { error: 'db down' }, mocked: false, source: 'trace' }]);

@@ -1,0 +1,123 @@
+// Tools from traces with LangGraph (docs/traces.md "Set-up: LangGraph / LangChain"): the createAgent
+// graph (langgraph/agent.ts, the fake chat model) behind a route that answers with text alone (the
+// native protocol's `reply`, no tool calls in the body), instrumented with OpenInference's LangChain
+// instrumentation and exporting with the real OTLP/HTTP exporter to agent-replay's receiver
+// (`traces.receive.port: 0`, its URL read from the run's log line as a workflow would). The incoming
+// `traceparent` is propagated with @opentelemetry/core's W3CTraceContextPropagator
+// (langgraph/traced-route.ts, the code the docs quote).
+
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useAsyncContext } from '../support/otel-spans.js';
+import { tracedChat, type Chat } from './langgraph/traced-route.js';
+import { ROOT, makeProject, readJson, removeProjects, type Results } from './support.js';
+
+/** The route: the traced chat made on the first request, once the receiver's URL is known. */
+async function startRoute(endpoint: () => string): Promise<{ server: Server; url: string }> {
+  useAsyncContext();
+  let chat: Chat | null = null;
+  const server = createServer((req, res) => {
+    void (async () => {
+      const body = await readJson(req);
+      chat ??= tracedChat(endpoint());
+      let reply: string;
+      try {
+        reply = await chat(req.headers, { message: typeof body.message === 'string' ? body.message : undefined, start: body.start === true, mocks: body.mocks });
+      } catch (e) {
+        reply = `Sorry: ${(e as Error).message}`;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ reply }));
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
+
+/** `run` in a child process; `onLine` sees each stderr line as it comes (the receiver's URL). */
+function run(cwd: string, onLine: (line: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli.ts'), 'run', '--out', 'results.json', '--fail-on', 'none', '--confirm-cost'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      const text = d.toString();
+      stderr += text;
+      for (const line of text.split('\n')) onLine(line);
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+let route: { server: Server; url: string } | null = null;
+afterAll(async () => {
+  await new Promise<void>((resolve) => (route ? route.server.close(() => resolve()) : resolve()));
+  await removeProjects();
+});
+
+describe('a LangGraph route that answers with text alone, its OpenInference spans sent to the receiver', () => {
+  it('toolCalled passes from the TOOL spans, the calls recorded with source trace, in a fixture and in a mocked script', async () => {
+    let receiver = '';
+    route = await startRoute(() => receiver);
+    const cwd = await makeProject({
+      config: `agent:\n  url: ${route.url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\ntraces:\n  receive: { port: 0 }\n  waitMs: 5000\n`,
+      personas: {
+        'shop.yaml': `personas:
+  - label: mocked-lookup
+    opening: Where is order 1234?
+    mocks: [ { tool: find_order, output: { orderId: "1234", status: in-transit-mock } } ]
+    expect: { toolCalled: [ { tool: find_order } ], toolNotCalled: [ { tool: issue_refund } ] }
+`,
+      },
+      fixtures: {
+        'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order } }, { toolNotCalled: { tool: issue_refund } } ]\n',
+      },
+    });
+    const r = await run(cwd, (line) => {
+      const url = /^traces: receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+) \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/.exec(line)?.[1];
+      if (url !== undefined) receiver = url;
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    type Fixture = Results['fixtures'][number] & { checks?: { status: string }[]; toolCalls?: unknown[] };
+    const results = JSON.parse(await readFile(join(cwd, 'results.json'), 'utf8')) as Results;
+    const status = (results.fixtures as Fixture[]).find((f) => f.label === 'order-status')!;
+    expect(status.reply).toBe('Order 1234 is delivered.');
+    expect(status.verdict).toBe('pass');
+    expect(status.checks?.map((c) => c.status)).toEqual(['pass', 'pass']);
+    // What OpenInference records (docs/traces.md "Set-up: LangGraph / LangChain"): a tool taking one
+    // string argument has that value as its input.value ("1234", read as JSON: 1234); the output is
+    // the tool's ToolMessage serialized, read as its content.
+    expect(status.toolCalls).toEqual([
+      {
+        tool: 'find_order',
+        input: 1234,
+        output: { orderId: '1234', status: 'delivered', source: 'orders-db' }, // the ToolMessage's content
+        mocked: false,
+        source: 'trace',
+      },
+    ]);
+
+    // Mocked mode: the graph's tool answered from the mock (mockLangGraphTool), its span's output equal
+    // to the mock's output, so the traced call is a mocked one and the script passes.
+    const lookup = results.personas.find((p) => p.label === 'mocked-lookup')!;
+    expect(lookup.errored, lookup.error ?? '').toBe(false);
+    expect(lookup.turns[1]?.reply).toBe('Order 1234 is in-transit-mock.');
+    expect(lookup.turns[1]?.toolCalls).toEqual([{ tool: 'find_order', input: 1234, output: { orderId: '1234', status: 'in-transit-mock' }, mocked: true, source: 'trace' }]);
+    expect(lookup.verdict, JSON.stringify(lookup, null, 1)).toBe('pass');
+  });
+
+  it('docs/traces.md quotes the route as langgraph/traced-route.ts has it', async () => {
+    const between = (text: string, start: string, end: string): string => text.slice(text.indexOf(start) + start.length, text.indexOf(end, text.indexOf(start))).trim();
+    const code = between(await readFile(join(ROOT, 'test', 'frameworks', 'langgraph', 'traced-route.ts'), 'utf8'), '// --- docs/traces.md: Set-up: LangGraph / LangChain ---', '// --- end ---');
+    const docs = between(await readFile(join(ROOT, 'docs', 'traces.md'), 'utf8'), '### Set-up: LangGraph / LangChain', '\n##');
+    expect(code.length).toBeGreaterThan(0);
+    expect(docs).toContain('```ts\n' + code + '\n```');
+  });
+});
