@@ -2,7 +2,7 @@
 // process (`node --import tsx src/cli.ts ...`, as a user runs it), results.json read back, and a
 // small node:http JSON helper for routes.
 
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -52,6 +52,25 @@ export function cli(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): P
       { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 16 << 20 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
+  });
+}
+
+/**
+ * `run` in a child process, as `cli` does, with `onLine` seeing each stderr line as it comes: a
+ * test reads the trace receiver's URL from the run's log line while the run goes on.
+ */
+export function runStreaming(cwd: string, onLine: (line: string) => void): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli.ts'), 'run', '--out', 'results.json', '--fail-on', 'none', '--confirm-cost'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      const text = d.toString();
+      stderr += text;
+      for (const line of text.split('\n')) onLine(line);
+    });
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
 }
 

@@ -5,7 +5,6 @@
 // @opentelemetry/core's W3CTraceContextPropagator. The model is the SDK's MockLanguageModelV2, which
 // answers at once: nothing waits.
 
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
@@ -21,7 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mockTools } from '../../src/mocks/index.js';
 import { useAsyncContext } from '../support/otel-spans.js';
-import { ROOT, makeProject, readJson, removeProjects, type Results } from './support.js';
+import { makeProject, readJson, removeProjects, runStreaming, type Results } from './support.js';
 
 const tools = {
   find_order: tool({
@@ -96,24 +95,6 @@ async function startRoute(endpoint: () => string): Promise<{ server: Server; url
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
-
-/** `run` in a child process; `onLine` sees each stderr line as it comes (the receiver's URL). */
-function run(cwd: string, onLine: (line: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli.ts'), 'run', '--out', 'results.json', '--fail-on', 'none', '--confirm-cost'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => {
-      const text = d.toString();
-      stderr += text;
-      for (const line of text.split('\n')) onLine(line);
-    });
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
-
 let route: { server: Server; url: string } | null = null;
 afterAll(async () => {
   await new Promise<void>((resolve) => (route ? route.server.close(() => resolve()) : resolve()));
@@ -147,7 +128,7 @@ describe('a Vercel AI SDK route that answers with text alone, its spans sent to 
 `,
       },
     });
-    const r = await run(cwd, (line) => {
+    const r = await runStreaming(cwd, (line) => {
       const url = /^traces: receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+) \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/.exec(line)?.[1];
       if (url !== undefined) receiver = url;
     });

@@ -8,7 +8,6 @@
 // Mastra as `tracingOptions` (`traceId`, `parentSpanId`), Mastra's way of continuing a trace it did
 // not start.
 
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
@@ -16,7 +15,7 @@ import { join } from 'node:path';
 import type { Mastra } from '@mastra/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answer, tracedMastra } from './mastra/traced.js';
-import { ROOT, makeProject, readJson, removeProjects, type Results } from './support.js';
+import { makeProject, readJson, removeProjects, runStreaming, type Results } from './support.js';
 
 /** The route: `{message}` in, `{reply}` out; the Mastra instance is made on the first request, once the receiver's URL is known. */
 async function startRoute(endpoint: () => string): Promise<{ server: Server; url: string }> {
@@ -31,24 +30,6 @@ async function startRoute(endpoint: () => string): Promise<{ server: Server; url
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
-
-/** `run` in a child process; `onLine` sees each stderr line as it comes (the receiver's URL). */
-function run(cwd: string, onLine: (line: string) => void): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, 'src', 'cli.ts'), 'run', '--out', 'results.json', '--fail-on', 'none', '--confirm-cost'], { cwd, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => {
-      const text = d.toString();
-      stderr += text;
-      for (const line of text.split('\n')) onLine(line);
-    });
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
 }
 
 let route: { server: Server; url: string } | null = null;
@@ -67,7 +48,7 @@ describe('a Mastra agent that answers with text alone, its spans exported by @ma
         'order-status.yaml': 'label: order-status\nmessage: Where is order 1234?\nassert: [ { toolCalled: { tool: find_order, input: { orderId: "1234" } } }, { toolNotCalled: { tool: issue_refund } } ]\n',
       },
     });
-    const r = await run(cwd, (line) => {
+    const r = await runStreaming(cwd, (line) => {
       const url = /^traces: receiving OTLP\/HTTP on (http:\/\/127\.0\.0\.1:\d+) \(set OTEL_EXPORTER_OTLP_ENDPOINT to it\)$/.exec(line)?.[1];
       if (url !== undefined) receiver = url;
     });
