@@ -4,11 +4,12 @@
 // `registerTelemetry`, the same integration), on the SDK's fake model (MockLanguageModelV4 from
 // `ai/test`) with server tools, one of which throws. The span names and attributes are asserted as
 // emitted before the mapping reads them: GenAI semantic conventions (`invoke_agent <model>`,
-// `step <n>` with `agent_step`, `chat <model>`, `execute_tool <tool>`).
+// `step <n>` with `agent_step`, `chat <model>`, `execute_tool <tool>`). Also: `recordOutputs: false`
+// (no tool result recorded) and the package's `LegacyOpenTelemetry` (AI SDK 5's `ai.*` span names).
 
-import { OpenTelemetry } from '@ai-sdk/otel';
+import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
 import { context } from '@opentelemetry/api';
-import { generateText, isStepCount, streamText, tool } from 'ai';
+import { generateText, isStepCount, streamText, tool, type TelemetryOptions } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -72,9 +73,9 @@ const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SENT = '00f067aa0ba902b7';
 
 /** One turn of an agent route: generateText under the context a traceparent header starts. */
-async function generateTurn(calls: Call[], mocks: Mock[] = []): Promise<{ spans: Span[]; text: string }> {
+async function generateTurn(calls: Call[], mocks: Mock[] = [], options: { telemetry: TelemetryOptions } = { telemetry }): Promise<{ spans: Span[]; text: string }> {
   const result = await context.with(sentContext(TRACE, SENT), () =>
-    generateText({ model: scriptedModel(calls), tools: mockTools(tools, mocks), prompt: 'Refund order 1234', stopWhen: isStepCount(5), telemetry }),
+    generateText({ model: scriptedModel(calls), tools: mockTools(tools, mocks), prompt: 'Refund order 1234', stopWhen: isStepCount(5), telemetry: options.telemetry }),
   );
   return { spans: exporter.getFinishedSpans().map(toSpan), text: result.text };
 }
@@ -181,5 +182,31 @@ describe('a turn of an AI SDK 7 agent read from its @ai-sdk/otel spans', () => {
     const error = reportedError([turn!], { mocks });
     expect(error?.errorKind).toBe('unmocked_tool');
     expect(error?.error).toContain('issue_refund');
+  });
+
+  it('recordOutputs: false records no tool result: the output is null, and in mocked mode a call a mock answered is unmocked', async () => {
+    const mocks: Mock[] = [{ tool: 'find_order', input: { orderId: '1234' }, match: 'subset', output: { orderId: '1234', status: 'in-transit-mock' } }];
+    const { spans } = await generateTurn([{ tool: 'find_order', input: { orderId: '1234' } }], mocks, { telemetry: { ...telemetry, recordOutputs: false } });
+    const [call] = named(spans, 'execute_tool find_order');
+    expect(call?.attributes['gen_ai.tool.call.arguments']).toBe('{"orderId":"1234"}');
+    expect(call?.attributes['gen_ai.tool.call.result']).toBeUndefined();
+    const reading = readTurnSpans(spans, { traceId: TRACE, latencyMs: 100 }, { toolCalls: null, usage: null });
+    const [turn] = markMockedCalls([{ index: 1, toolCalls: reading.toolCalls, errors: reading.errors } as Turn], mocks);
+    expect(turn?.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: null, mocked: false, source: 'trace' }]);
+  });
+});
+
+describe("@ai-sdk/otel's LegacyOpenTelemetry (AI SDK 5's span names on AI SDK 7)", () => {
+  it('ai.generateText, ai.generateText.doGenerate per step, ai.toolCall: read as the AI SDK 5 spans are', async () => {
+    const legacy = { integrations: new LegacyOpenTelemetry({ tracer: provider.getTracer('shop') }) };
+    const { spans } = await generateTurn([{ tool: 'find_order', input: { orderId: '1234' } }, { tool: 'issue_refund', input: { orderId: 'broken' } }], [], { telemetry: legacy });
+    expect(spans.map((s) => s.name).sort()).toEqual(['ai.generateText', 'ai.generateText.doGenerate', 'ai.generateText.doGenerate', 'ai.generateText.doGenerate', 'ai.toolCall', 'ai.toolCall']);
+    const reading = readTurnSpans(spans, { traceId: TRACE, latencyMs: 100 }, { toolCalls: null, usage: null });
+    expect(reading.toolCalls).toEqual([
+      { tool: 'find_order', input: { orderId: '1234' }, output: { orderId: '1234', status: 'delivered' }, mocked: false, source: 'trace' },
+      { tool: 'issue_refund', input: { orderId: 'broken' }, output: { error: 'refunds service unavailable' }, mocked: false, source: 'trace' },
+    ]);
+    expect(reading.errors).toEqual([{ kind: 'span_error', tool: 'issue_refund', message: 'span ai.toolCall failed: refunds service unavailable' }]);
+    expect(reading.usage).toEqual({ inputTokens: 30, outputTokens: 15 });
   });
 });
