@@ -42,7 +42,7 @@ export function tracedRoute(endpoint: string): (req: Request) => Promise<Respons
     const parent = propagation.extract(context.active(), Object.fromEntries(req.headers));
     const reply = await tracer.startActiveSpan('POST /api/agent', { kind: SpanKind.SERVER }, parent, async (span) => {
       try {
-        if (start === true) return 'Hi! How can I help?'; // the welcome turn: no model call, still a span
+        if (start === true) return 'Hi! How can I help?'; // agent-replay's welcome turn: no model call, still a span
         const result = streamText({ model, prompt: message ?? '', tools: mockTools(tools, mocks), stopWhen: isStepCount(5) });
         return await result.text;
       } finally {
