@@ -7,7 +7,8 @@
 //   - OpenTelemetry GenAI semantic conventions: `gen_ai.operation.name` execute_tool (a tool) or
 //     chat / text_completion / generate_content (a model call); the AI SDK 7 integration
 //     (`@ai-sdk/otel`) and Mastra's `@mastra/otel-exporter` write these, with `invoke_agent` for the
-//     agent-level span, which is not read (docs/traces.md, "Set-up: Mastra");
+//     agent-level span and AI SDK 7's `agent_step` for its steps, which are not read (docs/traces.md,
+//     "Set-up: Vercel AI SDK" and "Set-up: Mastra");
 //   - the AI SDK's own spans (AI SDK 5 and `LegacyOpenTelemetry`): `ai.toolCall` (a tool),
 //     `ai.<op>.doGenerate` / `ai.<op>.doStream` (a model call); `ai.generateText` / `ai.streamText`
 //     repeat their steps' usage and are not read;

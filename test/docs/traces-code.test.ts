@@ -1,10 +1,14 @@
 // The set-up code in docs/traces.md is the code the framework tests run: a ```ts block after a
-// `<!-- tested: <file> -->` line is that file's text (test/frameworks/, run by npm run test:frameworks).
+// `<!-- tested: <file> -->` line is that file's text (test/frameworks/, run by npm run test:frameworks),
+// the one import of the mocks helper written as the package name (`agent-replay/mocks`) where the
+// file imports the source.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+const SOURCE_IMPORT = "'../../../src/mocks/index.js'";
+const PACKAGE_IMPORT = "'agent-replay/mocks'";
 
 describe('docs/traces.md tested code blocks', () => {
   const lines = readFileSync(join(ROOT, 'docs', 'traces.md'), 'utf8').split('\n');
@@ -16,13 +20,15 @@ describe('docs/traces.md tested code blocks', () => {
     return [{ line: i + 1, file, code: `${lines.slice(i + 2, end).join('\n')}\n` }];
   });
 
-  it('has the Mastra set-up block', () => {
-    expect(blocks.map((b) => b.file)).toEqual(['test/frameworks/mastra/traced.ts']);
+  it('has the Vercel AI SDK and Mastra set-up blocks', () => {
+    expect(blocks.map((b) => b.file)).toEqual(['test/frameworks/vercel-ai/traced-route.ts', 'test/frameworks/mastra/traced.ts']);
   });
 
   for (const b of blocks) {
     it(`docs/traces.md:${b.line} is ${b.file}`, () => {
-      expect(b.code).toBe(readFileSync(join(ROOT, b.file), 'utf8'));
+      const file = readFileSync(join(ROOT, b.file), 'utf8');
+      expect(file.split(SOURCE_IMPORT).length, `${b.file} imports the mocks helper once`).toBeLessThanOrEqual(2);
+      expect(b.code).toBe(file.replace(SOURCE_IMPORT, PACKAGE_IMPORT));
     });
   }
 });

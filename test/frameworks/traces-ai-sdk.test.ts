@@ -2,8 +2,7 @@
 // emits with telemetry on (`experimental_telemetry: {isEnabled: true, tracer}`), AI SDK 5 (`ai-v5`)
 // on its fake model (MockLanguageModelV2) with server tools: the span names and attributes read are
 // the ones the SDK actually emits, asserted here before the mapping reads them. AI SDK 7 emits spans
-// only through the separate `@ai-sdk/otel` integration, whose GenAI-convention spans (invoke_agent,
-// chat, execute_tool) are those of test/traces/otel-sdk.test.ts.
+// only through the separate `@ai-sdk/otel` integration: traces-ai-sdk7.test.ts.
 
 import { context } from '@opentelemetry/api';
 import { generateText, stepCountIs, streamText, tool } from 'ai-v5';
