@@ -16,8 +16,8 @@ describe('docs/traces.md tested code blocks', () => {
     return [{ line: i + 1, file, code: `${lines.slice(i + 2, end).join('\n')}\n` }];
   });
 
-  it('has the Mastra set-up block', () => {
-    expect(blocks.map((b) => b.file)).toEqual(['test/frameworks/mastra/traced.ts']);
+  it('has the Mastra and OpenAI Agents SDK set-up blocks', () => {
+    expect(blocks.map((b) => b.file)).toEqual(['test/frameworks/mastra/traced.ts', 'test/frameworks/openai-agents/traced.ts']);
   });
 
   for (const b of blocks) {
