@@ -124,6 +124,12 @@ describe('an OpenAI Agents SDK route that answers with text alone, its OpenInfer
     opening: Where is order 1234?
     mocks: [ { tool: issue_refund, output: { refundId: R-MOCK } } ]
     expect: { toolCalled: [ { tool: find_order } ] }
+  - label: allowed-unmocked
+    opening: I want my money back
+    followUps: [ "Order 1234", "It arrived broken" ]
+    mocks: [ { tool: find_order, output: { orderId: "1234", status: delivered } } ]
+    unmockedTools: allow
+    expect: { toolCalled: [ { tool: issue_refund } ] }
   - label: refund-broken
     opening: I want my money back
     followUps: [ "Order 555", "It arrived broken" ]
@@ -174,6 +180,14 @@ describe('an OpenAI Agents SDK route that answers with text alone, its OpenInfer
     expect(unmocked.errored).toBe(true);
     expect(unmocked.errorKind).toBe('unmocked_tool');
     expect(unmocked.error).toContain('find_order');
+
+    // unmockedTools: allow, a call no mock answers to a tool with its own errorFunction: the call is
+    // no error, but the helper threw, and the span's message holds the helper's (kind unmocked_tool).
+    const allowed = results.personas.find((p) => p.label === 'allowed-unmocked')!;
+    expect(allowed.turns[3]?.toolCalls).toEqual([{ tool: 'issue_refund', input: { orderId: '1234', reason: 'I want my money back' }, output: expect.stringMatching(/^The refund failed: UnmockedToolError: agent-replay: no mock answers issue_refund/), mocked: false, source: 'trace' }]);
+    expect(allowed.errored).toBe(true);
+    expect(allowed.errorKind).toBe('unmocked_tool');
+    expect(allowed.error).toMatch(/^turn 3: the agent reported an error \(unmocked_tool, tool issue_refund\): span issue_refund failed: Error running tool \(non-fatal\): \{"tool_name":"issue_refund","error":"UnmockedToolError: agent-replay: no mock answers issue_refund/);
 
     // A tool with its own errorFunction: the span's message carries the thrown error.
     const refund = results.personas.find((p) => p.label === 'refund-broken')!;
