@@ -233,8 +233,10 @@ export function mergeCalls(responseCalls: readonly ToolCall[] | null, traceCalls
 }
 
 /**
- * An entry per ERROR span, in start order: kind `unmocked_tool` when the message is the one
- * `agent-replay/mocks` throws for a call no mock answers, else `span_error`. An error that a parent
+ * An entry per ERROR span, in start order: kind `unmocked_tool` when the message is, or holds, the
+ * one `agent-replay/mocks` throws for a call no mock answers (the OpenAI Agents SDK wraps a tool's
+ * error: `Error running tool (non-fatal): {"tool_name": ..., "error": "UnmockedToolError: ..."}`),
+ * else `span_error`. An error that a parent
  * span repeats with the same message (an exception propagating up) is the child's alone.
  */
 function errorsOf(spans: readonly Span[], below: Map<string, Span[]>, kindOf: (s: Span) => SpanKind | null): AgentErrorEntry[] {
@@ -245,7 +247,7 @@ function errorsOf(spans: readonly Span[], below: Map<string, Span[]>, kindOf: (s
     .map((s): AgentErrorEntry => {
       const message = (s.statusMessage ?? '').slice(0, MAX_MESSAGE);
       return {
-        kind: message.startsWith(UNMOCKED_PREFIX) ? 'unmocked_tool' : 'span_error',
+        kind: message.includes(UNMOCKED_PREFIX) ? 'unmocked_tool' : 'span_error',
         tool: kindOf(s) === 'tool' ? toolNameOf(s) : null,
         message: `span ${s.name.slice(0, MAX_TOOL_NAME)} failed${message === '' ? ' (status ERROR, no message)' : `: ${message}`}`,
       };

@@ -20,8 +20,8 @@ describe('docs/traces.md tested code blocks', () => {
     return [{ line: i + 1, file, code: `${lines.slice(i + 2, end).join('\n')}\n` }];
   });
 
-  it('has the Vercel AI SDK and Mastra set-up blocks', () => {
-    expect(blocks.map((b) => b.file)).toEqual(['test/frameworks/vercel-ai/traced-route.ts', 'test/frameworks/mastra/traced.ts']);
+  it('has the Vercel AI SDK, Mastra and OpenAI Agents SDK set-up blocks', () => {
+    expect(blocks.map((b) => b.file)).toEqual(['test/frameworks/vercel-ai/traced-route.ts', 'test/frameworks/mastra/traced.ts', 'test/frameworks/openai-agents/traced.ts']);
   });
 
   for (const b of blocks) {

@@ -178,6 +178,15 @@ describe('errors', () => {
     expect(readTurnSpans(spans, turn(), none).errors).toEqual([{ kind: 'unmocked_tool', tool: 'issue_refund', message: `span ai.toolCall failed: ${msg}` }]);
   });
 
+  it('a message that holds it, as the OpenAI Agents SDK wraps a tool\'s error, is kind unmocked_tool too', () => {
+    const msg = `Error running tool (non-fatal): ${JSON.stringify({ tool_name: 'issue_refund', error: 'UnmockedToolError: agent-replay: no mock answers issue_refund({"orderId":"1"}); add a mock for it' })}`;
+    const spans = [span({ name: 'issue_refund', status: 'error', statusMessage: msg, attributes: { 'openinference.span.kind': 'TOOL', 'tool.name': 'issue_refund' } })];
+    expect(readTurnSpans(spans, turn(), none).errors).toEqual([{ kind: 'unmocked_tool', tool: 'issue_refund', message: `span issue_refund failed: ${msg}` }]);
+    // The SDK's default (its errorFunction) redacts the error: nothing says a mock was missing.
+    const redacted = 'Error running tool (non-fatal): {"tool_name":"issue_refund","error":"Tool execution failed. Error details are redacted."}';
+    expect(readTurnSpans([span({ name: 'issue_refund', status: 'error', statusMessage: redacted, attributes: { 'openinference.span.kind': 'TOOL', 'tool.name': 'issue_refund' } })], turn(), none).errors[0]?.kind).toBe('span_error');
+  });
+
   it('a long message is clipped to 500 characters', () => {
     const [e] = readTurnSpans([span({ name: 'x', status: 'error', statusMessage: 'm'.repeat(2000) })], turn(), none).errors;
     expect(e?.message).toBe(`span x failed: ${'m'.repeat(500)}`);
