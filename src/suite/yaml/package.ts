@@ -19,7 +19,12 @@ export class YamlNotLoaded extends Error {
 
 /** Imports the `yaml` package (once). */
 export async function loadYamlPackage(): Promise<typeof Yaml> {
-  loaded ??= await import('yaml');
+  if (loaded === null) {
+    const mod = (await import('yaml')) as typeof Yaml & { default?: typeof Yaml };
+    // Under Node's loader the names are on the namespace; bundled (esbuild's chunk of the package's
+    // CommonJS build, dist/chunks/) only on its default export.
+    loaded = typeof mod.parseDocument === 'function' ? mod : mod.default ?? mod;
+  }
   return loaded;
 }
 
