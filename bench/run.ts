@@ -533,17 +533,24 @@ async function bundle(entry: string, outfile: string, options: { minify?: boolea
 
 /**
  * bundle() of an entry under another checkout (the parent commit's, bench/parent.ts). `minify`: as
- * scripts/package.mjs leaves dist/ (whitespace and syntax minified, ASCII only), for cold starts.
+ * scripts/package.mjs leaves dist/ (whitespace and syntax minified, ASCII only, target es2022), for
+ * cold starts. Split as dist/cli.js is: what the entry imports dynamically is a chunk beside it
+ * (in `<outfile without .mjs>-chunks/`), loaded only when used.
  */
 async function bundleFrom(base: string, entry: string, outfile: string, options: { minify?: boolean } = {}): Promise<string> {
   const esbuild = (await import('esbuild')) as typeof import('esbuild');
+  const name = path.basename(outfile).replace(/\.mjs$/, '');
   await esbuild.build({
     entryPoints: [path.join(base, entry)],
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
-    outfile,
+    target: options.minify ? 'es2022' : 'node20',
+    outdir: path.dirname(outfile),
+    entryNames: name,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: `${name}-chunks/[name]-[hash]`,
     logLevel: 'warning',
     // CommonJS dependencies (undici, yaml) require node builtins.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },

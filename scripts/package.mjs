@@ -1,9 +1,9 @@
-// Bundles the entries into the committed dist/ (the CLI with esbuild, the others with ncc): dist/cli.js (the CLI, the package's bin),
-// dist/index.js (the Action) and dist/mocks.js + dist/mocks.d.ts (the package's `agent-replay/mocks`
+// Bundles the entries into the committed dist/ (the CLI with esbuild, the others with ncc): dist/cli.js (the CLI, the package's bin)
+// with its chunks in dist/chunks/, dist/index.js (the Action) and dist/mocks.js + dist/mocks.d.ts (the package's `agent-replay/mocks`
 // export). Output is deterministic so CI can diff it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { buildSync, transformSync } from 'esbuild';
 
 const entries = [
@@ -14,6 +14,8 @@ const entries = [
   { src: 'src/index.ts', out: 'index.js', shebang: false },
   { src: 'src/mocks/index.ts', out: 'mocks.js', shebang: false },
 ];
+/** The CLI's chunks (dist/chunks/), shipped with it (package.json `files`). */
+const CHUNKS = 'chunks';
 const only = process.argv.slice(2);
 rmSync('build/ncc', { recursive: true, force: true });
 mkdirSync('dist', { recursive: true });
@@ -31,7 +33,13 @@ for (const entry of entries) {
       format: 'esm',
       target: 'es2022',
       write: false,
-      outfile: join('dist', entry.out),
+      outdir: 'dist',
+      entryNames: entry.out.replace(/\.js$/, ''),
+      // Code splitting: what a module imports dynamically (the span sources with protobufjs, the
+      // `yaml` package for placing a problem) is a chunk loaded only when used, not compiled at
+      // every start (docs/performance.md, "2026-12-02 (late morning): the cold start again").
+      splitting: true,
+      chunkNames: `${CHUNKS}/[name]-[hash]`,
       // CommonJS dependencies (undici, yaml) require node builtins.
       banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
       // As below: ASCII-only text decodes on the fast path; whitespace/syntax minification, names kept.
@@ -41,12 +49,18 @@ for (const entry of entries) {
       legalComments: 'none',
       logLevel: 'warning',
     });
-    if (result.outputFiles.length !== 1) throw new Error(`${entry.src}: expected one bundled file, got ${result.outputFiles.length}`);
-    let code = result.outputFiles[0].text.replace(/^#!.*\n/, '');
-    if (entry.shebang) code = `#!/usr/bin/env node\n${code}`;
-    writeFileSync(join('dist', entry.out), code);
-    if (entry.shebang) chmodSync(join('dist', entry.out), 0o755);
-    console.log(`dist/${entry.out}: ${(code.length / 1024).toFixed(0)} KiB`);
+    const main = join(process.cwd(), 'dist', entry.out);
+    if (!result.outputFiles.some((f) => f.path === main)) throw new Error(`${entry.src}: esbuild wrote no ${main}`);
+    rmSync(join('dist', CHUNKS), { recursive: true, force: true });
+    for (const file of result.outputFiles) {
+      let code = file.text.replace(/^#!.*\n/, '');
+      const isMain = file.path === main;
+      if (isMain && entry.shebang) code = `#!/usr/bin/env node\n${code}`;
+      mkdirSync(dirname(file.path), { recursive: true });
+      writeFileSync(file.path, code);
+      if (isMain && entry.shebang) chmodSync(file.path, 0o755);
+      console.log(`${relative(process.cwd(), file.path)}: ${(code.length / 1024).toFixed(0)} KiB`);
+    }
     continue;
   }
   const outDir = join('build/ncc', entry.out.replace('.js', ''));

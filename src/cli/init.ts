@@ -11,7 +11,7 @@ import type { CliIO } from './output.js';
 import { defaultOut } from './results-dir.js';
 import { AGENT_PRESETS } from '../suite/index.js';
 import { resolveConfigFile } from '../suite/config-file.js';
-import { readYaml } from '../suite/yaml/index.js';
+import { loadYamlPackage, readYaml } from '../suite/yaml/index.js';
 
 /**
  * Every preset init has a config template for. Which of them it offers is decided at run time by
@@ -341,6 +341,9 @@ Next:
 }
 
 export async function runInit(o: InitOptions, io: CliIO): Promise<number> {
+  // The templates are checked by the config loader (offeredPresets), which places a problem with
+  // the `yaml` package: imported here, before that synchronous check (suite/yaml/package.ts).
+  await loadYamlPackage();
   const preset = checkPreset(o.preset);
   checkInside(io.cwd, 'dir', o.dir);
   checkInside(io.cwd, 'workflows', o.workflows);

@@ -10,8 +10,7 @@ import { formatIssue, loadSuite, loadSuiteConfig, type ConfigIssue } from '../su
 import { DEFAULT_LATENCY } from '../config.js';
 import { mergeRecords, openRecordStream, readRecord, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
-import { renderCapRefusalText, renderCompareMarkdown, renderCompareText, renderJUnit, renderMarkdownReport, renderTerminal } from '../report/index.js';
-import { renderHtml } from '../report/html.js';
+import { renderCapRefusalText, renderCompareMarkdown, renderCompareText, renderTerminal } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
 import { TOOL } from '../version.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
@@ -25,7 +24,7 @@ import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
-import { emitRun, interruptedExit, progressPrinter, reportContext, resolvePath, writeText, type CliIO } from './output.js';
+import { emitRun, interruptedExit, progressPrinter, resolvePath, writeRenderings, writeText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
 
@@ -346,10 +345,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));
   const allowIncomplete = values['allow-incomplete'] === true;
   if (values.out) await writeRecord(resolvePath(io, values.out), merged);
-  const ctx = reportContext(merged, io.env);
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(merged, ctx));
-  if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(merged));
-  if (values.html) await writeText(resolvePath(io, values.html), renderHtml(merged, { context: ctx }));
+  await writeRenderings(merged, values, io);
   io.stdout(renderTerminal(merged, { color: io.color, where: values.out ?? files.join(', ') }));
   const g = gateMerged(merged, failOn, allowIncomplete);
   if (g.failed) {

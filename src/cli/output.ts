@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import type { RunRecord } from '../types.js';
 import type { EngineDeps } from '../engine.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
-import { DEFAULT_CONTEXT, renderJUnit, renderMarkdownReport, renderTerminal, type ReportContext } from '../report/index.js';
-import { renderHtml } from '../report/html.js';
+import { DEFAULT_CONTEXT, renderTerminal, type ReportContext } from '../report/index.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 
@@ -57,6 +56,28 @@ export async function writeText(path: string, text: string): Promise<void> {
 }
 
 /**
+ * Writes the renderings asked for (--markdown, --junit, --html) of a record. Their renderers are
+ * imported here, only when asked for: a run that writes none does not load them
+ * (docs/performance.md, "2026-12-02 (late morning): the cold start again").
+ */
+export async function writeRenderings(record: RunRecord, values: { markdown?: string; junit?: string; html?: string }, io: CliIO): Promise<void> {
+  if (!values.markdown && !values.junit && !values.html) return;
+  const ctx = reportContext(record, io.env);
+  if (values.markdown) {
+    const { renderMarkdownReport } = await import('../report/markdown.js');
+    await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx));
+  }
+  if (values.junit) {
+    const { renderJUnit } = await import('../report/junit.js');
+    await writeText(resolvePath(io, values.junit), renderJUnit(record));
+  }
+  if (values.html) {
+    const { renderHtml } = await import('../report/html.js');
+    await writeText(resolvePath(io, values.html), renderHtml(record, { context: ctx }));
+  }
+}
+
+/**
  * Writes results.json first (finishing `stream`, which `run` fed as items finished; without one,
  * the record is written in pieces all the same), prints the terminal summary, then writes the
  * renderings. Returns false when results.json could not be written where asked: the error says
@@ -78,10 +99,7 @@ export async function emitRun(
   }
   // A clipped reply names where its full text is: the record, as the user named it.
   io.stdout(renderTerminal(record, { color: io.color, where: failure === null ? (values.out ?? 'results.json') : 'the record named below' }));
-  const ctx = reportContext(record, io.env);
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx));
-  if (values.junit) await writeText(resolvePath(io, values.junit), renderJUnit(record));
-  if (values.html) await writeText(resolvePath(io, values.html), renderHtml(record, { context: ctx }));
+  await writeRenderings(record, values, io);
   const written: Array<[string, string | undefined]> = [
     ['markdown', values.markdown],
     ['junit', values.junit],

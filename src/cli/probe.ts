@@ -30,7 +30,7 @@ import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
 import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
 import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
-import { readYaml, stringify } from '../suite/yaml/index.js';
+import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { normalizeBlock, oneLine } from '../report/escape.js';
 import type { CliIO } from './output.js';
 
@@ -124,9 +124,11 @@ function assertYaml(a: SingleAssertion): Record<string, JsonValue> {
 /**
  * The fixture file --save writes. Every string is double-quoted by the `yaml` emitter, so no
  * message reads back as anything else (`yes`, `0b101`, `null`, `#`, `: `, a leading space, a
- * trailing newline): `validate` reads back exactly the text that was probed.
+ * trailing newline): `validate` reads back exactly the text that was probed. The `yaml` package
+ * must be loaded (loadYamlPackage; runProbe does).
  */
 export function fixtureYaml(f: ProbeFixture, savedAt: string): string {
+  const { stringify } = yamlPackage();
   const a = f.assertion;
   const assert = a === null ? undefined : a.kind === 'all' ? a.assertions.map(assertYaml) : assertYaml(a);
   const doc = { label: f.label, message: f.message, ...(f.persona === null ? {} : { persona: f.persona }), ...(assert ? { assert } : {}) };
@@ -316,6 +318,8 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
   const shownFile = `${o.dir.replace(/\/+$/, '')}/fixtures/${label}.yml`;
   const probe: ProbeFixture = { label, message: o.message, persona: o.persona ?? null, assertion };
   const savedAt = (io.now?.() ?? new Date()).toISOString();
+  // probe writes YAML with the `yaml` package (imported on first need, suite/yaml/package.ts).
+  await loadYamlPackage();
   const text = fixtureYaml(probe, savedAt);
 
   const loaded = await loadSuiteConfig({ dir: o.dir, env: io.env, cwd: io.cwd, overrides: overridesOf(o) });

@@ -20,7 +20,7 @@ import { boundIssues, type ConfigIssue } from './issues.js';
 import { applyOverrides, type ConfigOverrides } from './overrides.js';
 import { isInside } from '../fs-safe.js';
 import { outsideIssue, readSuiteText, realPathOrNull, type SuiteFileRef } from './read.js';
-import { readYaml, type LoadedYaml } from './yaml/index.js';
+import { readYaml, withYamlPackage, type LoadedYaml } from './yaml/index.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 
 export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
@@ -66,7 +66,15 @@ export interface LoadOptions {
 const CONFIG_NAMES = ['config.yml', 'config.yaml'];
 const EXAMPLE_FIXTURE = 'label: greeting\nmessage: hello';
 
+/**
+ * Reads and checks the suite. A suite with a problem to place is read twice: the `yaml` package
+ * that places it is imported then (suite/yaml/package.ts), never for a valid suite.
+ */
 export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
+  return withYamlPackage(() => loadSuiteOnce(opts));
+}
+
+async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
   const paths = suitePaths(opts);
   const found = newFindings();
   const root = suiteRoot(paths, found);
@@ -102,6 +110,10 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
  * fixture yet, or with errors in them, can still be probed. Issues are redacted as loadSuite's.
  */
 export async function loadSuiteConfig(opts: LoadOptions): Promise<{ config: Config | null; errors: ConfigIssue[]; warnings: ConfigIssue[] }> {
+  return withYamlPackage(() => loadSuiteConfigOnce(opts));
+}
+
+function loadSuiteConfigOnce(opts: LoadOptions): { config: Config | null; errors: ConfigIssue[]; warnings: ConfigIssue[] } {
   const paths = suitePaths(opts);
   const found = newFindings();
   const root = suiteRoot(paths, found);

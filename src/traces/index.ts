@@ -2,11 +2,15 @@
 // config.yml's `traces:`. The wiring into runs starts one source per run and closes it at the end.
 
 import type { SpanSource, TracesConfig } from '../types.js';
-import { createQuerySource, type PollClock } from './query.js';
-import { startReceiver, type Timers } from './receiver.js';
+import type { PollClock } from './query.js';
+import type { Timers } from './receiver.js';
 
-export { startReceiver, MAX_BODY_BYTES, type Receiver, type Timers } from './receiver.js';
-export { createQuerySource, TraceStoreError, type PollClock } from './query.js';
+// The receiver and the query client (with protobufjs and the OTLP decoding) are imported when a
+// run starts its span source, never by a run without `traces:` (docs/performance.md, "2026-12-02
+// (late morning): the cold start again"): they are a chunk of their own in dist/.
+export type { Receiver, Timers } from './receiver.js';
+export type { PollClock } from './query.js';
+export { TraceStoreError } from './store-error.js';
 
 /** A started span source and the line that says where it reads spans (for the run's log). */
 export interface StartedSource {
@@ -21,6 +25,7 @@ export interface StartedSource {
 /** Starts the source `traces:` names; a receiver's port in use is a UserError. */
 export async function startSpanSource(config: TracesConfig, deps: { timers?: Timers; clock?: PollClock } = {}): Promise<StartedSource> {
   if (config.receive) {
+    const { startReceiver } = await import('./receiver.js');
     const receiver = await startReceiver({ port: config.receive.port, waitMs: config.waitMs, ...(deps.timers ? { timers: deps.timers } : {}) });
     return {
       source: receiver,
@@ -30,6 +35,7 @@ export async function startSpanSource(config: TracesConfig, deps: { timers?: Tim
     };
   }
   if (!config.query) throw new Error('traces has neither receive nor query');
+  const { createQuerySource } = await import('./query.js');
   const source = createQuerySource({ ...config.query, waitMs: config.waitMs, ...(deps.clock ? { clock: deps.clock } : {}) });
   const shown = config.query.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1');
   return { source, where: `traces: reading spans from ${config.query.kind} at ${shown}`, endpoint: `${config.query.kind} at ${shown}`, receiving: false };

@@ -7,7 +7,7 @@
 import { spanObserver } from '../agent/observe.js';
 import type { FixtureRecord, PersonaRecord, SentTrace, Span, SpanCounts, SpanSource, TurnObserver, TurnReport, TurnSpans, WaterfallSpan } from '../types.js';
 import { readTurnSpans, spanKind, toolNameOf } from './map.js';
-import { TraceStoreError } from './query.js';
+import { TraceStoreError } from './store-error.js';
 
 /** Most spans kept in a turn's waterfall (docs/traces.md, "In the reports"): the earliest first. */
 export const MAX_WATERFALL = 50;

@@ -10,6 +10,7 @@ import { Agent, request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
 import { spansOfLangfuse } from './langfuse.js';
 import { spansOfOtlp } from './otlp.js';
+import { TraceStoreError } from './store-error.js';
 
 /** The clock of the polling, injected so that tests wait for nothing. */
 export interface PollClock {
@@ -45,10 +46,7 @@ export interface QuerySourceOptions extends StoreQuery {
   clock?: PollClock;
 }
 
-/** A store's failure that asking again will not mend (a refused key, a wrong URL), or that lasted until waitMs. */
-export class TraceStoreError extends Error {
-  override name = 'TraceStoreError';
-}
+export { TraceStoreError };
 
 type Answer = { kind: 'spans'; spans: Span[] } | { kind: 'not found' } | { kind: 'failed'; why: string } | { kind: 'missing route' };
 

@@ -11,7 +11,7 @@ import { startShopAgent } from '../support/shop-agent.js';
 import { nativeEcho, type AgentHandler } from '../support/agent-server.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
-import { readYaml } from '../../src/suite/yaml/index.js';
+import { loadYamlPackage, readYaml } from '../../src/suite/yaml/index.js';
 import { fixtureYaml } from '../../src/cli/probe.js';
 import { instantClock } from '../../src/agent/ready.js';
 import { afterEach } from 'vitest';
@@ -377,7 +377,9 @@ describe('agent-replay probe --save', () => {
     }
   });
 
-  it('the written YAML reads back exactly for generated strings of every kind of character (pure round trip)', () => {
+  it('the written YAML reads back exactly for generated strings of every kind of character (pure round trip)', async () => {
+    // fixtureYaml writes with the `yaml` package, which runProbe imports first (suite/yaml/package.ts).
+    await loadYamlPackage();
     let seed = 12345;
     const next = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;

@@ -70,6 +70,20 @@ describe('usage errors', () => {
   });
 });
 
+describe('a suite with a problem, in the bundled CLI', () => {
+  it('validate places a misspelt key and words a YAML syntax error (the `yaml` package, a chunk imported then)', async () => {
+    const cwd = await makeProject({
+      config: agentConfig('http://127.0.0.1:9/chat'),
+      fixtures: { 'a.yml': 'label: a\nmessage: hi\nmesage: typo\n', 'b.yml': 'label: b\nmessage: "unterminated\n' },
+    });
+    const r = await spawnCli(['validate'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: \.agent-replay\/fixtures\/a\.yml:3:1: .*mesage/m);
+    expect(r.stderr).toMatch(/^error: \.agent-replay\/fixtures\/b\.yml:\d+:\d+: invalid YAML: Missing closing "quote/m);
+    expect(r.stderr).not.toMatch(/internal error/);
+  });
+});
+
 describe('help', () => {
   it('<command> --help prints that command\'s usage and each of its flags on one line; help <command> is the same', async () => {
     const cwd = await makeProject({});

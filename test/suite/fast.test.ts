@@ -1,10 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { fastSource } from '../../src/suite/yaml/fast.js';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
-import { documentSource, lazyParses } from '../../src/suite/yaml/index.js';
+import { documentSource, lazyParses, loadYamlPackage } from '../../src/suite/yaml/index.js';
 import { YAML_DOC_OPTIONS } from '../../src/suite/yaml/schema.js';
+
+// The checkers here are called directly, not through loadSuite: the `yaml` package that places
+// their problems is imported first, as loadSuite does on a problem (suite/yaml/package.ts).
+beforeAll(async () => {
+  await loadYamlPackage();
+});
 
 /** The js-yaml reading of a text it accepts. */
 function accepted(text: string, file = 'f.yml') {

@@ -6,5 +6,4 @@
 
 export { readYaml, type LoadedYaml } from './read.js';
 export { documentSource, lazyParses, type PathSegment, type Position, type SourceFile } from './source.js';
-/** Writing YAML (`agent-replay probe` writes fixture files): the `yaml` package's stringify. */
-export { stringify } from 'yaml';
+export { loadYamlPackage, withYamlPackage, yamlPackage, YamlNotLoaded } from './package.js';

@@ -1,8 +1,10 @@
 // Where things are in one parsed suite file, without the parser: the position-lookup interface
 // every checker uses, and its implementation over the `yaml` package's document (parsed on first
-// use: a valid file read by js-yaml never needs it).
+// use: a valid file read by js-yaml never needs it; the package itself is imported on first need,
+// package.ts).
 
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yamlPackage } from './package.js';
 import { YAML_DOC_OPTIONS } from './schema.js';
 
 /** A key of a mapping or the index of a list item. */
@@ -62,9 +64,10 @@ export function documentSource(
   let parsed: { doc: Document.Parsed; lineCounter: LineCounter } | null = null;
   const full = (): { doc: Document.Parsed; lineCounter: LineCounter } => {
     if (parsed === null) {
+      const yaml = yamlPackage();
       lazyParses.count += 1;
-      const lineCounter = new LineCounter();
-      parsed = { doc: parseDocument(text, { ...YAML_DOC_OPTIONS, lineCounter, ...options }), lineCounter };
+      const lineCounter = new yaml.LineCounter();
+      parsed = { doc: yaml.parseDocument(text, { ...YAML_DOC_OPTIONS, lineCounter, ...options }), lineCounter };
     }
     return parsed;
   };
@@ -85,6 +88,7 @@ export function documentSource(
   /** The YAML node at `path`, or null when some segment does not exist. */
   const nodeAt = (path: readonly PathSegment[]): unknown => {
     let node: unknown = full().doc.contents;
+    const { isMap, isScalar, isSeq } = yamlPackage();
     for (const seg of path) {
       if (isMap(node)) {
         const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
@@ -102,6 +106,7 @@ export function documentSource(
 
   const keyAt = (path: readonly PathSegment[], key: PathSegment): Position | null => {
     const parent = nodeAt(path);
+    const { isMap, isPair, isScalar } = yamlPackage();
     if (!isMap(parent)) return null;
     const pair = parent.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(key));
     return pair ? nodePosition(pair.key) : null;
@@ -127,7 +132,7 @@ export function documentSource(
     keyAt,
     writtenAt(path) {
       const node = nodeAt(path);
-      if (!isScalar(node) || typeof node.source !== 'string' || node.source === '') return null;
+      if (!yamlPackage().isScalar(node) || typeof node.source !== 'string' || node.source === '') return null;
       return node.source;
     },
     offsetAt,
@@ -143,6 +148,7 @@ export function documentSource(
 /** `*name` and its offset: the first alias of a `yaml` document, to point at. */
 function firstAliasOf(doc: Document.Parsed): { source: string; offset: number } | null {
   let found: { source: string; offset: number } | null = null;
+  const { visit } = yamlPackage();
   visit(doc, {
     Alias(_key, node) {
       found = { source: node.source, offset: node.range?.[0] ?? 0 };

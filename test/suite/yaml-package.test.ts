@@ -1,0 +1,32 @@
+// The `yaml` package is imported on first need (src/suite/yaml/package.ts, docs/performance.md):
+// loading a valid suite never imports it; a suite with a problem to place imports it and is read
+// again, with the problem placed as before. Its own file: the package is imported once per module
+// graph, and each test file has its own.
+import { describe, expect, it } from 'vitest';
+import { lazyParses, YamlNotLoaded, yamlPackage } from '../../src/suite/yaml/index.js';
+import { loadSuiteConfig } from '../../src/suite/index.js';
+import { brief, C, F, load, OK_FIXTURE, repo } from './helpers.js';
+
+describe('the yaml package, imported when a problem needs it', () => {
+  it('a valid suite loads without it; a suite with a misspelt key imports it and places the key', async () => {
+    const valid = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n', [`${F}/a.yml`]: OK_FIXTURE });
+    expect(valid.errors).toEqual([]);
+    expect(valid.suite?.fixtures.map((f) => f.label)).toEqual(['ok']);
+    expect(() => yamlPackage()).toThrow(YamlNotLoaded);
+    expect(lazyParses.count).toBe(0);
+
+    const bad = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n', [`${F}/a.yml`]: 'label: ok\nmessage: hi\nmesage: typo\n' });
+    expect(brief(bad.errors)).toEqual([expect.stringMatching(/^\.agent-replay\/fixtures\/a\.yml:3: .*mesage/)]);
+    expect(bad.errors[0]).toMatchObject({ line: 3, column: 1 });
+    expect(typeof yamlPackage().parseDocument).toBe('function');
+  });
+
+  it('a syntax error in config.yml is worded by the yaml package, through loadSuiteConfig too', async () => {
+    const cwd = await repo({ [C]: 'agent:\n  url: "http://127.0.0.1:9/chat\n' });
+    const loaded = await loadSuiteConfig({ dir: '.agent-replay', cwd, env: {} });
+    expect(loaded.config).toBeNull();
+    expect(loaded.errors.length).toBeGreaterThan(0);
+    expect(loaded.errors[0]).toMatchObject({ file: '.agent-replay/config.yml', message: expect.stringMatching(/^invalid YAML: /) });
+    expect(loaded.errors[0]!.line).not.toBeNull();
+  });
+});
