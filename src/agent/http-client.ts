@@ -97,9 +97,6 @@ interface AttemptFailure {
 
 type Attempt = AttemptResult<Received, AttemptFailure>;
 
-/** Resolves once the I/O callbacks already due have run (a check-phase turn of the event loop). */
-const afterPendingIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** undici / Node error codes that mean the agent could not be reached or the socket broke. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const INTERNAL_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
@@ -230,10 +227,6 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       onRetry: deps.onRetry,
       budgetMs: config.timeoutMs * (Math.max(0, config.retries) + 1),
     });
-    // The reply is in and its slot is free: the other replies that came in with it take their
-    // slots' next requests before this turn's reply is read and checked (docs/performance.md,
-    // "Replies first").
-    await afterPendingIo();
     if (result.ok) {
       // Retries are load, not speed: the timing is the answered attempt's.
       const decoded = decodeReceived(result.value, turn, mapping, name);
