@@ -412,6 +412,8 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       },
       {
         concurrency: config.agent.concurrency,
+        // The HTTP client's limiter gates the requests; a client of a test's own does not.
+        requestsGated: deps.makeAgent === undefined,
         estimate,
         commit: options.commit,
         tool: { ...TOOL },

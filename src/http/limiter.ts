@@ -24,6 +24,12 @@ export const INITIAL_PATIENCE = 8;
 /** The most windows a probe waits for, however often the server refused it. */
 export const MAX_PATIENCE = 64;
 
+/** A request waiting for a slot: resolved true when woken, false when its signal aborts. */
+interface Waiter {
+  resolve: (woken: boolean) => void;
+  signal: AbortSignal | undefined;
+}
+
 export class AdaptiveLimiter {
   readonly max: number;
   private current: number;
@@ -33,7 +39,8 @@ export class AdaptiveLimiter {
   /** The lowest limit a 429 answered, while it holds; null when none is known. */
   private ceiling: number | null = null;
   private patience = INITIAL_PATIENCE;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: Waiter[] = [];
+  private readonly watched = new WeakSet<AbortSignal>();
   /** Every change of the limit, starting with the maximum: what tests and benches look at. */
   readonly history: number[];
   /** The most requests in flight at once. */
@@ -63,25 +70,35 @@ export class AdaptiveLimiter {
   async acquire(signal?: AbortSignal): Promise<Ticket | null> {
     while (this.inFlight >= this.current) {
       if (signal?.aborted) return null;
-      const woken = await new Promise<boolean>((resolve) => {
-        const wake = (): void => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(true);
-        };
-        const onAbort = (): void => {
-          const i = this.waiting.indexOf(wake);
-          if (i >= 0) this.waiting.splice(i, 1);
-          resolve(false);
-        };
-        this.waiting.push(wake);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
+      if (signal !== undefined) this.watch(signal);
+      const woken = await new Promise<boolean>((resolve) => this.waiting.push({ resolve, signal }));
       if (!woken) return null;
     }
     if (signal?.aborted) return null;
     this.inFlight += 1;
     if (this.inFlight > this.peakInFlight) this.peakInFlight = this.inFlight;
     return { epoch: this.epoch, limit: this.current };
+  }
+
+  /**
+   * One abort listener per signal for all the requests waiting under it (a run keeps up to twice
+   * its concurrency waiting: one listener each would pass Node's listener warning at 11).
+   */
+  private watch(signal: AbortSignal): void {
+    if (this.watched.has(signal)) return;
+    this.watched.add(signal);
+    signal.addEventListener(
+      'abort',
+      () => {
+        const kept: Waiter[] = [];
+        for (const w of this.waiting) {
+          if (w.signal === signal) w.resolve(false);
+          else kept.push(w);
+        }
+        this.waiting.splice(0, this.waiting.length, ...kept);
+      },
+      { once: true },
+    );
   }
 
   /** Frees the slot; `outcome` says how the server answered ('other': neither success nor 429). */
@@ -130,7 +147,7 @@ export class AdaptiveLimiter {
   private wake(): void {
     let free = this.current - this.inFlight;
     while (free > 0 && this.waiting.length > 0) {
-      this.waiting.shift()?.();
+      this.waiting.shift()?.resolve(true);
       free -= 1;
     }
   }

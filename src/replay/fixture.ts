@@ -25,6 +25,8 @@ export interface FixtureReplayDeps {
   judgeModel: string | null;
   /** How a reply that differs from its baseline gets its meaning (docs/meaning.md); absent or null: none. */
   meaning?: MeaningRung | null;
+  /** Awaited once the agent answered, before the reply is checked (the runner's "replies first"); absent: none. */
+  afterReply?: () => Promise<void>;
 }
 
 /** What a fixture's record holds whether or not the agent answered. */
@@ -165,6 +167,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   } catch (e) {
     outcome = { kind: 'errored' as const, errorKind: 'internal' as const, error: `internal error calling the agent: ${(e as Error).message}` };
   }
+  if (deps.afterReply !== undefined) await deps.afterReply();
   if (outcome.kind === 'errored') return erroredRecord(base, outcome.errorKind, outcome.error, Math.round(now() - started), redact);
   // Every agent-supplied text is redacted before it is recorded or compared: an agent that
   // echoes a header must not leak it through the reply, the route or a detail line.

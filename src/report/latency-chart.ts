@@ -5,6 +5,7 @@
 
 import { nearestRank } from '../evaluate/latency.js';
 import type { RunRecord } from '../types.js';
+import { thousands } from '../words.js';
 
 /** Width of the longest bar, in characters. */
 const BAR = 28;
@@ -58,7 +59,7 @@ export function latencyChartBlock(run: Pick<RunRecord, 'fixtures' | 'personas' |
     ...(b ? ([['', 'baselines', b.p95Ms]] as [string, string, number][]) : []),
   ];
   const lines = rows.map(([p, who, ms]) => `${p.padEnd(4)} ${who.padEnd(10)} ${barText(ms, max).padEnd(BAR + 1)} ${msText(ms)}`.trimEnd());
-  const turns = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'turn' : 'turns'}`;
+  const turns = (n: number): string => `${thousands(n)} ${n === 1 ? 'turn' : 'turns'}`;
   const over = `now: ${turns(fig.now.turns)} of this run; baselines: ${b ? `${turns(b.turns)} (the fixtures' accepted replies)` : 'none kept a latency yet'}`;
   return `#### Turn latency\n\n${over}\n\n\`\`\`text\n${lines.join('\n')}\n\`\`\``;
 }

@@ -67,14 +67,21 @@ export function itemView(item: Item): ItemView {
   return isPersona(item) ? { ...base, kind: 'script', item } : { ...base, kind: 'fixture', item };
 }
 
-/** The item's view as buildModel built it (built now for an item of another model). */
+/** The item's view, built on its first use and kept in the model (built now for an item of another model). */
 export function viewOf(model: Pick<ReportModel, 'views'>, item: Item): ItemView {
-  return model.views.get(item) ?? itemView(item);
+  const kept = model.views.get(item);
+  if (kept !== undefined) return kept;
+  const view = itemView(item);
+  if (model.views instanceof Map) model.views.set(item, view);
+  return view;
 }
 
 export interface ReportModel {
   sections: Record<SectionKey, Item[]>;
-  /** Every item's view, built once. */
+  /**
+   * The items' views, each built once on its first use by viewOf: a renderer shows a few items of a
+   * large run (the terminal lists 50 per section), and a view costs words for every change.
+   */
   views: ReadonlyMap<Item, ItemView>;
   tallies: Tallies;
   /** Items: fixtures + persona scripts. */
@@ -147,11 +154,12 @@ export function buildModel(run: RunRecord): ReportModel {
   let probes = 0;
   const personas = personasOf(run);
   const items: readonly Item[] = [...run.fixtures, ...personas];
+  const tiers: Record<Tier, number> = { regressed: 0, likely_regressed: 0, improved: 0, too_few: 0, steady: 0 };
   for (const item of items) {
-    const view = itemView(item);
-    views.set(item, view);
-    sections[view.section].push(item);
-    if (view.kind === 'fixture' && !view.item.errored && view.item.assertion === null) probes++;
+    sections[sectionOf(item)].push(item);
+    const tier = statsOf(item)?.tier;
+    if (tier !== undefined) tiers[tier]++;
+    if (!isPersona(item) && !item.errored && item.assertion === null) probes++;
   }
   const flaky = items.filter((i) => i.repeat?.flaky === true);
   const verification = verificationOf({ ...run, personas });
@@ -168,8 +176,6 @@ export function buildModel(run: RunRecord): ReportModel {
   const byCause = (a: Item, b: Item): number => (rank.get(causes.get(a) as CauseGroup) ?? 0) - (rank.get(causes.get(b) as CauseGroup) ?? 0);
   sections.not_evaluated.sort(byCause);
   sections.errored.sort(byCause);
-  const tiers: Record<Tier, number> = { regressed: 0, likely_regressed: 0, improved: 0, too_few: 0, steady: 0 };
-  for (const view of views.values()) if (view.tier !== null) tiers[view.tier]++;
   const runRate = run.stats == null ? null : runRateParts(run.stats);
   return { sections, views, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate };
 }

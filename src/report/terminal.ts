@@ -164,7 +164,7 @@ export const TERMINAL_TEXT_LINES = 4;
 const TEXT_LINE_CHARS = 160;
 
 function moreLine(n: number, where: string): string {
-  return `  ... and ${n.toLocaleString('en-US')} more (every item is in ${where}; --markdown and --html render them all)`;
+  return `  ... and ${thousands(n)} more (every item is in ${where}; --markdown and --html render them all)`;
 }
 
 /** A reworded item's words: "reworded (judge 0.93)". */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient, observeTurns, spanObserver } from '../../src/agent/index.js';
-import { parseTraceparent } from '../../src/agent/trace-context.js';
+import { parseTraceparent, traceContext } from '../../src/agent/trace-context.js';
 import { runCheck } from '../../src/engine.js';
 import { defaultConfig, PRESETS, type AgentConfig, type AgentPreset } from '../../src/config.js';
 import type { AgentClient, Clock, SentTrace, SpanSource } from '../../src/types.js';
@@ -97,6 +97,21 @@ describe('traceparent from the HTTP client', () => {
     const bad = await client({ url: server.url, start: null, headers: { traceparent: 'not-a-trace' } }).converse({ session: 'F', message: 'hi', persona: null });
     expect(server.requests[1]?.headers.traceparent).toBe('not-a-trace');
     expect(bad.kind === 'replied' && 'traceId' in bad).toBe(false);
+  });
+
+  it('the default random source: 2,000 turns, over many refills of its pool, get 2,000 different valid trace ids and span ids', () => {
+    const maker = traceContext({});
+    const traces = new Set<string>();
+    const spans = new Set<string>();
+    for (let i = 0; i < 2000; i++) {
+      const { trace, header } = maker.next();
+      expect(header).toMatch(HEADER);
+      expect(header).toBe(`00-${trace?.traceId}-${trace?.spanId}-01`);
+      traces.add(trace?.traceId ?? '');
+      spans.add(trace?.spanId ?? '');
+    }
+    expect(traces.size).toBe(2000);
+    expect(spans.size).toBe(2000);
   });
 
   it('all-zero ids are invalid: drawn again', async () => {

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { itemStats } from '../../src/evaluate/index.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
-import { afterAcceptance, buildModel, headlineText } from '../../src/report/model.js';
+import { afterAcceptance, buildModel, headlineText, viewOf } from '../../src/report/model.js';
 import { pText, runRateText, tierWords } from '../../src/report/rates.js';
 import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
 import { ctx } from './fixtures.js';
@@ -59,7 +59,7 @@ describe("an item's pass rate in words", () => {
     if (f?.stats === undefined) throw new Error('fixture without stats');
     const stats: ItemStats = { ...f.stats, tier: 'improved', pRise: 0.01 };
     const edited: RunRecord = { ...r, fixtures: r.fixtures.map((x): FixtureRecord => (x === f ? { ...f, stats } : x)) };
-    expect(buildModel(edited).views.get(edited.fixtures[4] as never)?.drift).toContain('pass rate 5/5 → 4/5 (p = 0.010): improved');
+    expect(viewOf(buildModel(edited), edited.fixtures[4] as never).drift).toContain('pass rate 5/5 → 4/5 (p = 0.010): improved');
   });
 });
 

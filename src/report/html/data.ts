@@ -18,6 +18,7 @@ import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
 import { sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
+import { thousands } from '../../words.js';
 
 /** A reply longer than this is shown whole but not diffed (the diff would be slow and unreadable). */
 export const MAX_DIFF_CHARS = 20_000;
@@ -251,7 +252,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     baseline: b === null ? null : { reply: diff !== null || b.reply === f.reply ? null : text(b.reply), route: routeText(b.route), verdict: b.verdict, acceptedAt: b.acceptedAt, commit: b.commit },
     routeChanged: changesOf(f).some((c) => c.dimension === 'route'),
     diff,
-    diffNote: replyDiffers && diff === null ? `a reply is longer than ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters: shown whole, not diffed` : null,
+    diffNote: replyDiffers && diff === null ? `a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters: shown whole, not diffed` : null,
     ...attemptsData(f.attempts, (a) => a.error ?? a.detail, (a) => (a.reply === null ? null : text(a.reply))),
     ...(f.toolCalls != null && f.toolCalls.length > 0 ? { toolCalls: toolCallData(f.toolCalls) ?? [] } : {}),
     ...traceData(f),

@@ -7,6 +7,7 @@ import { escapeHtml, stripControl } from '../escape.js';
 import { isPersona, SCRIPT_MARK, type Item } from '../model.js';
 import type { RunLatency } from '../../types.js';
 import { msText } from '../latency-chart.js';
+import { thousands } from '../../words.js';
 
 /** Rows drawn; the rest are counted under the chart. */
 export const LATENCY_ROWS = 25;
@@ -95,6 +96,6 @@ export function latencyPanel(items: readonly Item[], latency: RunLatency | null 
   const legend =
     `<p class="meta lat-legend"><span class="key before"></span> baseline <span class="key now"></span> now <span class="key fast"></span> faster <span class="key slow"></span> slower ` +
     `(over its baseline by more than the latency rule) · a fixture's message turn, a script's whole conversation${latency != null ? ' · p50 / p95: the run\'s message turns' : ''}</p>`;
-  const more = all.length > rows.length ? `<p class="meta">and ${(all.length - rows.length).toLocaleString('en-US')} more items, less slowed down</p>` : '';
+  const more = all.length > rows.length ? `<p class="meta">and ${thousands(all.length - rows.length)} more items, less slowed down</p>` : '';
   return `<div class="panel wide"><h3>Latency</h3>${legend}${svg}${more}</div>`;
 }
