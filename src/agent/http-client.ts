@@ -16,12 +16,14 @@
 // Messages name the turn, the HTTP status, the path, and a short snippet of the body; they never
 // contain header values or the URL (either may carry a token).
 
+import type { EventEmitter } from 'node:events';
 import { Agent, request } from '../http/undici.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
 import { attemptsText, parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
+import { TurnAbort } from '../http/turn-abort.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, readToolCalls } from './response.js';
 import { describeFound, readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
@@ -121,14 +123,14 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   // The run's interrupt aborts every attempt in flight through one listener, instead of an
   // AbortSignal.any per attempt (weak references and a finalizer each, which outlive the request
   // and were a large part of what a big run promoted to the old generation).
-  const inFlight = new Set<AbortController>();
+  const inFlight = new Set<TurnAbort>();
   const onInterrupt = (): void => {
     for (const c of inFlight) c.abort(deps.signal?.reason);
   };
   deps.signal?.addEventListener('abort', onInterrupt, { once: true });
 
   async function attempt(body: string, turn: Turn, isLast: boolean, sent: Record<string, string>): Promise<Attempt> {
-    const controller = new AbortController();
+    const controller = new TurnAbort();
     if (deps.signal?.aborted) controller.abort(deps.signal.reason);
     inFlight.add(controller);
     let timedOut = false;
@@ -143,7 +145,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         method: 'POST',
         headers: sent,
         body,
-        signal: controller.signal,
+        // An EventEmitter-shaped handle, which undici's request API accepts as its signal (src/http/turn-abort.ts).
+        signal: controller as unknown as EventEmitter,
         headersTimeout: config.timeoutMs,
         bodyTimeout: config.timeoutMs,
       });
