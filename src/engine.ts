@@ -412,8 +412,8 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       },
       {
         concurrency: config.agent.concurrency,
-        // The HTTP client's limiter gates the requests; a client of a test's own does not.
-        requestsGated: deps.makeAgent === undefined,
+        // The HTTP client reads real sockets; a client of a test's own may run on virtual time.
+        yieldToIo: deps.makeAgent === undefined,
         estimate,
         commit: options.commit,
         tool: { ...TOOL },

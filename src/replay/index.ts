@@ -2,10 +2,8 @@
 // one slot for its whole conversation: its turns run in order), isolates every failure to its
 // item, evaluates each reply, and returns the run's record. It writes nothing; the caller does.
 //
-// `options.concurrency` bounds the requests in flight, through the agent client's adaptive limit
-// (http/limiter.ts), which a 429 halves; the items in progress are bounded at twice that (an item
-// whose reply is being checked holds no request slot), or at `concurrency` for a client that does
-// not gate its own requests. Gating
+// `options.concurrency` bounds the items in progress; the requests actually in flight are bounded
+// below that by the agent client's adaptive limit (http/limiter.ts), which a 429 halves. Gating
 // requests rather than items keeps a script's turns in order without holding a slot between turns
 // or during a retry's wait, so a throttled run still keeps the agent as busy as it allows.
 
@@ -107,14 +105,13 @@ function modelInfo<N extends string | null>(name: N, client: Judge | Simulator |
 }
 
 export interface ReplayOptions {
-  /** The most requests in flight; the items in progress are as many, or twice as many with `requestsGated`. */
   concurrency: number;
   /**
-   * The agent client bounds its own requests in flight at `concurrency` (the HTTP client's limiter):
-   * the runner then keeps up to twice as many items in progress, so that an item whose reply is
-   * being checked, judged or waiting for its spans leaves its request slot to the next item.
+   * The agent client reads real sockets (the HTTP client): a fixture whose reply came in then
+   * yields to the I/O already due (the other replies that came with it) before it is checked
+   * (docs/performance.md, "Replies first"). Absent: a client of a test's own, on virtual time.
    */
-  requestsGated?: boolean;
+  yieldToIo?: boolean;
   estimate: Estimate;
   commit: string | null;
   tool: { name: string; version: string };
@@ -237,10 +234,9 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
   let done = 0;
   let next = 0;
 
-  // Replies first (docs/performance.md): with the requests gated by the client, a fixture whose
-  // reply came in lets the replies that came with it free their slots for the next requests before
-  // it is checked; its own slot is already free. Without, the item holds the slot and there is no gain.
-  const afterReply = options.requestsGated === true ? afterPendingIo : undefined;
+  // Replies first (docs/performance.md): a fixture whose reply came in lets the replies that came
+  // with it be read before it is checked.
+  const afterReply = options.yieldToIo === true ? afterPendingIo : undefined;
   const fixtureAttempt = (fixture: Fixture, session: () => string): Promise<FixtureRecord> =>
     replayFixture(fixture, baselines.fixtures.get(fixture.label) ?? null, {
       agent: deps.agent,
@@ -347,10 +343,7 @@ export async function replay(items: ReplayItems, deps: ReplayDeps, options: Repl
     }
   };
 
-  // Up to twice the concurrency in progress when the client gates its requests itself: a reply
-  // being checked (or waiting for its spans) does not hold a request slot (docs/performance.md, "Replies first").
-  const width = options.requestsGated === true ? 2 * options.concurrency : options.concurrency;
-  await runWorkers(Math.max(1, Math.min(width, jobs.length)), worker, signal);
+  await runWorkers(Math.max(1, Math.min(options.concurrency, jobs.length)), worker, signal);
   if (signal !== undefined) stopped = true;
 
   const finished = records.filter((r): r is FixtureRecord => r !== undefined);

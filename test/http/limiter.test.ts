@@ -169,4 +169,27 @@ describe('AdaptiveLimiter', () => {
     expect(await l.run(async () => 'sent', () => 'success', { signal: interrupt.signal, aborted: () => 'not sent' })).toBe('not sent');
     expect(l.active).toBe(0);
   });
+
+  it('many requests waiting under one interrupt signal share one listener: no listener warning, and the interrupt frees them all', async () => {
+    const l = new AdaptiveLimiter(2);
+    const held = [await l.acquire(), await l.acquire()];
+    const interrupt = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const waiting = Array.from({ length: 30 }, () => l.acquire(interrupt.signal));
+      // A listener warning is emitted on the next tick; give it one.
+      await new Promise((resolve) => setImmediate(resolve));
+      interrupt.abort();
+      expect(await Promise.all(waiting)).toEqual(Array.from({ length: 30 }, () => null));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+      expect(l.active).toBe(2);
+      for (const t of held) l.release(t, 'success');
+      expect(l.active).toBe(0);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });

@@ -270,9 +270,8 @@ describe('simulated users: repeat, fallback, secrets', () => {
 
     behaviour.changedAt = 2;
     const changed = only(await ran(cwd));
-    // Each attempt replays turn 2 from the baseline and simulates turns 3 and 4 itself (the two
-    // attempts run side by side, so their asks interleave).
-    expect(sim.asks.map((a) => a.turn).sort()).toEqual([3, 3, 4, 4]);
+    // Each attempt replays turn 2 from the baseline and simulates turns 3 and 4 itself.
+    expect(sim.asks.map((a) => a.turn)).toEqual([3, 4, 3, 4]);
     expect(changed.attempts?.map((a) => [a.simulation?.liveFromTurn, a.simulation?.calls, a.turns.filter((t) => t.index > 0).map((t) => t.source)])).toEqual([
       [3, 2, ['script', 'baseline', 'simulator']],
       [3, 2, ['script', 'baseline', 'simulator']],
@@ -284,9 +283,7 @@ describe('simulated users: repeat, fallback, secrets', () => {
     const plain = playUntil(2);
     const sim = await simulatorServer((ask) => (ask.schema !== null ? json(400, { error: { message: "response_format 'json_schema' is not supported by this model" } }) : plain(ask)));
     const script = (label: string): string => SCRIPT().replace('label: refund-sim', `label: ${label}`);
-    // One simulator call at a time (the simulator has the judge's concurrency): the refusal comes back
-    // before the other script asks, so only one structured call goes out.
-    const cwd = await project(agent.url, sim.url, { scripts: { 'a.yml': script('sim-a'), 'b.yml': script('sim-b') }, config: 'judge: { concurrency: 1 }\n' });
+    const cwd = await project(agent.url, sim.url, { scripts: { 'a.yml': script('sim-a'), 'b.yml': script('sim-b') } });
     const record = await ran(cwd);
     expect(record.personas.map((p) => [p.label, p.verdict, p.simulation?.endedBy])).toEqual([
       ['sim-a', 'pass', 'simulator'],
