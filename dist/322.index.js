@@ -1,0 +1,319 @@
+export const id = 322;
+export const ids = [322];
+export const modules = {
+
+/***/ 56322:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  createQuerySource: () => (/* binding */ createQuerySource)
+});
+
+// UNUSED EXPORTS: POLL_DELAYS_MS, TraceStoreError, realPollClock
+
+// EXTERNAL MODULE: ./src/http/undici.ts
+var undici = __webpack_require__(51150);
+;// CONCATENATED MODULE: ./src/traces/langfuse.ts
+// Langfuse's trace (GET /api/public/traces/<id>, its TraceWithFullDetails) -> `Span` (docs/traces.md,
+// "Query: Langfuse"). Each observation is a span: its id, parentObservationId, name, startTime /
+// endTime (ISO), and level ERROR as status error with its statusMessage. Langfuse keeps an
+// OpenTelemetry span's attributes in the observation's metadata (`metadata.attributes`, values as
+// text, the whole map sometimes as JSON text): they are read back; and a TOOL or GENERATION
+// observation also gets the GenAI semantic-convention attributes its own fields say (tool name,
+// input and output; model and usage), unless the span had them, so the span mapping reads a tool
+// call or a model call whichever SDK reported it to Langfuse.
+/** The spans of a Langfuse trace answer; throws on a body that is no Langfuse trace. */
+function spansOfLangfuse(body) {
+    if (!isObject(body) || !Array.isArray(body.observations))
+        throw new Error('not a Langfuse trace: expected an object with observations');
+    const traceId = typeof body.id === 'string' ? body.id.toLowerCase() : '';
+    const out = [];
+    for (const o of body.observations) {
+        if (!isObject(o) || typeof o.id !== 'string')
+            continue;
+        const startMs = timeOf(o.startTime);
+        if (startMs === null)
+            continue;
+        const endMs = timeOf(o.endTime);
+        const metadata = objectOf(o.metadata);
+        const attributes = attributesOf(objectOf(metadata?.attributes));
+        const type = typeof o.type === 'string' ? o.type.toUpperCase() : 'SPAN';
+        const name = typeof o.name === 'string' && o.name !== '' ? o.name : type.toLowerCase();
+        attributes['langfuse.observation.type'] = type;
+        if (type === 'TOOL')
+            toolAttributes(attributes, name, o);
+        if (type === 'GENERATION')
+            generationAttributes(attributes, o);
+        const error = o.level === 'ERROR';
+        const serviceName = objectOf(metadata?.resourceAttributes)?.['service.name'];
+        out.push({
+            traceId: typeof o.traceId === 'string' && o.traceId !== '' ? o.traceId.toLowerCase() : traceId,
+            spanId: o.id.toLowerCase(),
+            parentSpanId: typeof o.parentObservationId === 'string' && o.parentObservationId !== '' ? o.parentObservationId.toLowerCase() : null,
+            name,
+            startMs,
+            endMs: endMs === null || endMs < startMs ? startMs : endMs,
+            status: error ? 'error' : 'unset',
+            statusMessage: error && typeof o.statusMessage === 'string' && o.statusMessage !== '' ? o.statusMessage : null,
+            attributes,
+            service: typeof serviceName === 'string' && serviceName !== '' ? serviceName : null,
+        });
+    }
+    return out.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
+}
+function toolAttributes(attributes, name, o) {
+    attributes['gen_ai.operation.name'] ??= 'execute_tool';
+    attributes['gen_ai.tool.name'] ??= name;
+    if (o.input !== undefined && o.input !== null)
+        attributes['gen_ai.tool.call.arguments'] ??= textOf(o.input);
+    if (o.output !== undefined && o.output !== null)
+        attributes['gen_ai.tool.call.result'] ??= textOf(o.output);
+}
+function generationAttributes(attributes, o) {
+    attributes['gen_ai.operation.name'] ??= 'chat';
+    if (typeof o.model === 'string' && o.model !== '')
+        attributes['gen_ai.request.model'] ??= o.model;
+    // usageDetails (input, output, total) is current; usage (input, output) is the deprecated form.
+    const details = objectOf(o.usageDetails) ?? {};
+    const usage = objectOf(o.usage) ?? {};
+    const input = numberOf(details.input) ?? numberOf(usage.input);
+    const output = numberOf(details.output) ?? numberOf(usage.output);
+    if (input !== null)
+        attributes['gen_ai.usage.input_tokens'] = numberOf(attributes['gen_ai.usage.input_tokens']) ?? input;
+    if (output !== null)
+        attributes['gen_ai.usage.output_tokens'] = numberOf(attributes['gen_ai.usage.output_tokens']) ?? output;
+}
+/** metadata.attributes: values kept as Langfuse stores them (text), lists and numbers read back when the text is one. */
+function attributesOf(map) {
+    const out = {};
+    for (const [key, value] of Object.entries(map ?? {})) {
+        if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+            out[key] = value;
+        else if (Array.isArray(value) && value.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)))
+            out[key] = value;
+        else
+            out[key] = JSON.stringify(value);
+    }
+    return out;
+}
+/** An object, or the object a JSON text holds (Langfuse returns nested metadata either way), or null. */
+function objectOf(v) {
+    if (isObject(v))
+        return v;
+    if (typeof v === 'string' && v.startsWith('{')) {
+        try {
+            const parsed = JSON.parse(v);
+            return isObject(parsed) ? parsed : null;
+        }
+        catch {
+            return null;
+        }
+    }
+    return null;
+}
+function numberOf(v) {
+    if (typeof v === 'number' && Number.isFinite(v))
+        return v;
+    if (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v))
+        return Number(v);
+    return null;
+}
+function textOf(v) {
+    return typeof v === 'string' ? v : JSON.stringify(v);
+}
+function timeOf(v) {
+    if (typeof v !== 'string' || v === '')
+        return null;
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? null : t;
+}
+function isObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+// EXTERNAL MODULE: ./src/traces/otlp.ts + 1 modules
+var otlp = __webpack_require__(49102);
+// EXTERNAL MODULE: ./src/traces/store-error.ts
+var store_error = __webpack_require__(12120);
+;// CONCATENATED MODULE: ./src/traces/query.ts
+// Query clients for trace stores (docs/traces.md, "Query: a trace store"): after a turn, its trace is
+// fetched by id from Tempo (`/api/v2/traces/<id>`, or `/api/traces/<id>` on a Tempo without the v2
+// API: its `{batches}` form), Jaeger (`/api/v3/traces/<id>`, OTLP JSON under `result`) or Langfuse
+// (`/api/public/traces/<id>`, basic auth from `public:secret`). Stores take a moment to index what
+// they receive: a 404, a 429 or a 5xx is asked again until `waitMs`, as is an answer that does not
+// yet hold the span under the sent span (the turn's top span, which ends last). The key goes in a
+// header and never into a message; errors name the URL (without user or password) and the status.
+
+
+
+
+const realPollClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        const t = setTimeout(done, ms);
+        function done() {
+            clearTimeout(t);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        }
+        signal?.addEventListener('abort', done, { once: true });
+    }),
+};
+/** The pause before asking again: short at first (stores index within a second or two), then at most 1 s. */
+const POLL_DELAYS_MS = [100, 200, 400, 800, 1000];
+/** A trace's answer larger than this is refused (a turn's trace is far smaller). */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** One request's time limit (each poll also stops at waitMs). */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+function createQuerySource(opts) {
+    const clock = opts.clock ?? realPollClock;
+    const dispatcher = new undici/* Agent */.g({ connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+    const headers = headersOf(opts);
+    const base = opts.url.replace(/\/+$/, '');
+    // Tempo: the v2 API first; a Tempo without it (its router answers "404 page not found") is asked the v1 way from then on.
+    let tempoV1 = false;
+    const pathOf = (traceId) => {
+        if (opts.kind === 'jaeger')
+            return `/api/v3/traces/${traceId}`;
+        if (opts.kind === 'langfuse')
+            return `/api/public/traces/${traceId}`;
+        return tempoV1 ? `/api/traces/${traceId}` : `/api/v2/traces/${traceId}`;
+    };
+    const ask = async (traceId, signal) => {
+        const url = `${base}${pathOf(traceId)}`;
+        const shown = shownUrl(url);
+        let status;
+        let text;
+        try {
+            const res = await (0,undici/* request */.E)(url, { method: 'GET', headers, dispatcher, signal: signal ?? null });
+            status = res.statusCode;
+            text = await readText(res.body, shown);
+        }
+        catch (e) {
+            if (e instanceof store_error/* TraceStoreError */.h)
+                throw e;
+            if (signal?.aborted)
+                return { kind: 'not found' };
+            return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}` };
+        }
+        if (status === 404) {
+            if (opts.kind === 'tempo' && !tempoV1 && /page not found/i.test(text))
+                return { kind: 'missing route' };
+            return { kind: 'not found' };
+        }
+        if (status === 429 || status >= 500)
+            return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}` };
+        if (status < 200 || status > 299)
+            throw new store_error/* TraceStoreError */.h(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${hintOf(opts.kind, status)}`);
+        let body;
+        try {
+            body = JSON.parse(text);
+        }
+        catch {
+            throw new store_error/* TraceStoreError */.h(`${opts.kind} answered GET ${shown} with HTTP ${String(status)} but not JSON: is traces.query.url the store's API address?`);
+        }
+        try {
+            return { kind: 'spans', spans: spansOf(opts.kind, body).filter((s) => s.traceId === traceId) };
+        }
+        catch (e) {
+            throw new store_error/* TraceStoreError */.h(`${opts.kind} answered GET ${shown} with JSON that is not a trace (${e instanceof Error ? e.message : String(e)}): is traces.query.kind right?`);
+        }
+    };
+    return {
+        register() {
+            // A store needs no registration: the trace is asked for by id after the turn.
+        },
+        async collect(traceId, sentSpanId, signal) {
+            const deadline = clock.now() + opts.waitMs;
+            let latest = [];
+            let answered = false;
+            // The last attempt's failure (a 429, a 5xx, no connection); null after a 404 or an answer.
+            let failure = null;
+            for (let attempt = 0;; attempt++) {
+                const answer = await ask(traceId, signal);
+                if (answer.kind === 'missing route') {
+                    tempoV1 = true;
+                    continue;
+                }
+                failure = answer.kind === 'failed' ? answer.why : null;
+                if (answer.kind === 'spans') {
+                    answered = true;
+                    latest = answer.spans;
+                    if (latest.some((s) => s.parentSpanId === sentSpanId))
+                        return done(latest, true);
+                }
+                const left = deadline - clock.now();
+                if (left <= 0 || signal?.aborted)
+                    break;
+                await clock.sleep(Math.min(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)], left), signal);
+            }
+            // A store that failed until the end and never answered is a failure to report, not a turn without spans.
+            if (!answered && failure !== null && !signal?.aborted)
+                throw new store_error/* TraceStoreError */.h(`${failure}, until traces.waitMs (${String(opts.waitMs)} ms) passed`);
+            return done(latest, false);
+        },
+        late() {
+            // Spans a store indexes after the turn was read are not asked for again.
+            return 0;
+        },
+        close() {
+            return dispatcher.close();
+        },
+    };
+}
+function done(spans, complete) {
+    return { spans: [...spans].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs), complete };
+}
+function spansOf(kind, body) {
+    if (kind === 'langfuse')
+        return spansOfLangfuse(body);
+    const data = body;
+    // Jaeger: {result: {resourceSpans}}; Tempo v2: {trace: {resourceSpans}}; Tempo v1: {batches}.
+    if (kind === 'jaeger')
+        return (0,otlp/* spansOfOtlp */.Gu)(data?.result ?? data).spans;
+    return (0,otlp/* spansOfOtlp */.Gu)(data && typeof data === 'object' && 'trace' in data ? (data.trace ?? {}) : data).spans;
+}
+/** The store's auth: Langfuse's basic auth from public:secret; for Tempo and Jaeger, user:password as basic auth, any other key as a bearer token. */
+function headersOf(opts) {
+    const headers = { accept: 'application/json' };
+    const key = opts.apiKey;
+    if (key === null)
+        return headers;
+    if (opts.kind === 'langfuse' || key.includes(':'))
+        headers.authorization = `Basic ${Buffer.from(key, 'utf8').toString('base64')}`;
+    else
+        headers.authorization = `Bearer ${key}`;
+    return headers;
+}
+function hintOf(kind, status) {
+    if (status === 401 || status === 403)
+        return kind === 'langfuse' ? ': check traces.query.apiKey ("public:secret" of the project the agent sends its traces to)' : ': check traces.query.apiKey';
+    if (status === 400)
+        return ': is traces.query.kind right for this store?';
+    return '';
+}
+async function readText(body, shown) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) {
+            body.destroy?.();
+            throw new store_error/* TraceStoreError */.h(`the answer to GET ${shown} is over ${String(MAX_ANSWER_BYTES)} bytes: not one turn's trace`);
+        }
+        chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+}
+/** A URL as shown in messages: no user, password or query string. */
+function shownUrl(url) {
+    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1').replace(/[?#].*$/, '');
+}
+
+
+/***/ })
+
+};
