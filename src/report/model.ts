@@ -72,7 +72,7 @@ export function viewOf(model: Pick<ReportModel, 'views'>, item: Item): ItemView 
   const kept = model.views.get(item);
   if (kept !== undefined) return kept;
   const view = itemView(item);
-  if (model.views instanceof Map) model.views.set(item, view);
+  model.views.set(item, view);
   return view;
 }
 
@@ -81,8 +81,9 @@ export interface ReportModel {
   /**
    * The items' views, each built once on its first use by viewOf: a renderer shows a few items of a
    * large run (the terminal lists 50 per section), and a view costs words for every change.
+   * A cache: only viewOf writes it.
    */
-  views: ReadonlyMap<Item, ItemView>;
+  views: Map<Item, ItemView>;
   tallies: Tallies;
   /** Items: fixtures + persona scripts. */
   total: number;
