@@ -1,7 +1,7 @@
 // The engine shared by the CLI and the Action: load -> estimate -> replay -> record. Entries
 // (cli.ts, main.ts) decide where output goes; this module decides nothing about the surface.
 
-import { JUDGE_DEFAULTS, type Config } from './config.js';
+import { JUDGE_DEFAULTS, panelMemberConfig, type Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { personaTurns } from './evaluate/personas.js';
@@ -11,6 +11,7 @@ import { createHttpAgentClient, observeTurns, responseOnly } from './agent/index
 import { fillLateSpans, startSpanSource, traceObserver } from './traces/index.js';
 import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
+import { cannotBacktrack, withInlineRegex } from './assertions/regex-inline.js';
 import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeModelOf } from './judge/index.js';
 import { createSimulator, simulatorConfig, SIMULATOR_PROMPT_VERSION } from './simulator/index.js';
 import { makeRedactor } from './secrets.js';
@@ -214,6 +215,34 @@ function judgeSteered(config: Config, options: CheckOptions): ConfigIssue | null
 }
 
 /**
+ * The same rule for a panel member that names its own address (docs/judges.md, "Panels"): it
+ * carries the judge's key or its own, so from untrusted code that address must be its provider's
+ * own API, or the judge address the caller gave. A member without an address of its own takes the
+ * judge's, which judgeSteered checks.
+ */
+function panelSteered(config: Config, options: CheckOptions): ConfigIssue | null {
+  const judge = config.judge;
+  if (!options.untrustedSuite || !judge?.panel) return null;
+  const given = options.overrides?.judge?.baseUrl?.replace(/\/+$/, '');
+  for (const [i, settings] of judge.panel.entries()) {
+    if (settings.baseUrl === undefined) continue;
+    const member = panelMemberConfig(judge, settings);
+    if (member.apiKey === null) continue;
+    const at = member.baseUrl.replace(/\/+$/, '');
+    const own = JUDGE_DEFAULTS[member.provider].baseUrl;
+    if (at === own || (given !== undefined && at === given)) continue;
+    return {
+      file: `${options.dir}/config.yml`,
+      line: null,
+      column: null,
+      message: `judge.panel[${i}].baseUrl in this commit's config.yml is ${new URL(member.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where the panel member's key is sent (only to ${own}, the ${member.provider} API)`,
+      fix: 'remove baseUrl from the panel member (it then uses the judge address the workflow gives), or run the suite from a trusted commit',
+    };
+  }
+  return null;
+}
+
+/**
  * The same rule for the simulator, which may carry the judge's key: from untrusted code, its
  * address must be its provider's own API, or the judge address the caller gave.
  */
@@ -262,7 +291,11 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   if (loaded.errors.length > 0 || loaded.suite === null) {
     return { kind: 'config_errors', errors: loaded.errors, warnings: loaded.warnings };
   }
-  const steered = judgeSteered(loaded.suite.config, options) ?? simulatorSteered(loaded.suite.config, options) ?? meaningSteered(loaded.suite.config, options);
+  const steered =
+    judgeSteered(loaded.suite.config, options) ??
+    panelSteered(loaded.suite.config, options) ??
+    simulatorSteered(loaded.suite.config, options) ??
+    meaningSteered(loaded.suite.config, options);
   if (steered !== null) return { kind: 'config_errors', errors: [steered], warnings: loaded.warnings };
   // The selection is taken on the whole suite (a pattern is checked against every label), then
   // narrowed to the shard: shards partition the whole suite whatever is selected.
@@ -367,9 +400,13 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       ? deps.makeAgent(config)
       : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning, onTraceSent: (trace) => observer.beforeSend(trace) });
     agent = meter.agent(observeTurns(client, observer));
-    regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs });
-    // Cold start: the workers start now, while the agent is being called, not at the first evaluation.
-    const regexCount = assertions.filter((a) => a?.kind === 'regex').length;
+    // A pattern that cannot backtrack is matched on the main thread; the others in the pool.
+    regex = deps.makeRegex ? deps.makeRegex(config) : withInlineRegex(createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs }));
+    // Cold start: the workers start now, while the agent is being called, not at the first
+    // evaluation; none when every pattern is matched on the main thread.
+    const regexCount = assertions
+      .flatMap((a) => (a === null ? [] : a.kind === 'all' ? a.assertions : [a]))
+      .filter((a) => a.kind === 'regex' && !cannotBacktrack(a.pattern, a.flags)).length;
     if (regexCount > 0) regex.warm?.(regexCount);
     // Spend is counted at each client that makes calls: every member of a panel.
     judge = deps.makeJudge

@@ -32,15 +32,19 @@ export function resolvePath(io: CliIO, p: string): string {
 
 export function progressPrinter(io: CliIO): (p: Progress) => void {
   let lastPlain = -Infinity;
-  return (p) => {
+  // Called once per finished item: the line is built only when it is printed.
+  const line = (p: Progress): string => {
     const counts = `${p.passed} passed · ${p.failed} failed${p.notEvaluated ? ` · ${p.notEvaluated} not evaluated` : ''}${p.errored ? ` · ${p.errored} errored` : ''}`;
     const rate = p.done / Math.max(p.elapsedMs, 1);
     const eta = p.done < p.total ? ` · ETA ${Math.ceil((p.total - p.done) / rate / 1000)}s` : '';
+    return `${counts}${eta}`;
+  };
+  return (p) => {
     if (io.isTTY) {
-      io.stderr(`\r\x1b[2K[${p.done}/${p.total}] ${counts}${eta}${p.done === p.total ? '\n' : ''}`);
+      io.stderr(`\r\x1b[2K[${p.done}/${p.total}] ${line(p)}${p.done === p.total ? '\n' : ''}`);
     } else if (p.done === p.total || p.elapsedMs - lastPlain >= 10_000) {
       lastPlain = p.elapsedMs;
-      io.stderr(`progress: ${p.done}/${p.total} · ${counts}${eta}\n`);
+      io.stderr(`progress: ${p.done}/${p.total} · ${line(p)}\n`);
     }
   };
 }

@@ -7,7 +7,7 @@
 // record) and appended to a side file (a temporary file next to the target, created as fs-safe
 // creates every temporary file), keeping only the chunks' offsets. At the end the record's head (everything but its items, a few
 // hundred bytes) is serialized with placeholders; the final file is another temporary file next
-// to the target: head, the items copied from the side file chunk by chunk, any item not spooled
+// to the target: head, the items copied from the side file (adjacent chunks as one range), any item not spooled
 // yet (an interrupted run, out of order), tail; then it is renamed over the target, so a reader
 // never sees half a file. The bytes equal serializeRecord(record)'s.
 //
@@ -90,6 +90,20 @@ function itemsText(items: readonly unknown[]): string {
 }
 
 /** How many items to serialize at once for about CHUNK_CHARS characters, from the last batch. */
+/** Spooled items are copied from the side file in pieces of at most this many bytes. */
+const COPY_BYTES = 1024 * 1024;
+
+/** Chunks [offset, length] in order, adjacent ones joined into one range. */
+export function contiguous(chunks: readonly (readonly [number, number])[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const [offset, length] of chunks) {
+    const last = ranges[ranges.length - 1];
+    if (last !== undefined && last[0] + last[1] === offset) last[1] += length;
+    else ranges.push([offset, length]);
+  }
+  return ranges;
+}
+
 function batchSizeFor(chars: number, count: number): number {
   return Math.max(1, Math.min(1024, Math.floor(CHUNK_CHARS / Math.max(1, chars / count))));
 }
@@ -250,12 +264,18 @@ async function writeAssembled(
       // The items in the side file, when the record holds those very objects first.
       if (from !== null && spool !== undefined && spool.written.length <= list.length && spool.written.every((w, i) => w === list[i])) {
         await drain();
-        for (const [offset, length] of spool.chunks) {
-          if (from.file === null) throw new Error('spooled items without a side file');
-          const buffer = Buffer.allocUnsafe(length);
-          const { bytesRead } = await from.file.handle.read(buffer, 0, length, offset);
-          if (bytesRead !== length) throw new Error(`the side file ${from.file.path} is shorter than written`);
-          await out.handle.write(buffer, 0, length, null);
+        if (spool.chunks.length > 0 && from.file === null) throw new Error('spooled items without a side file');
+        // Adjacent chunks (one kind spooled alone, or in long runs) are copied as one range, through
+        // one buffer: a few large reads and writes instead of two per chunk.
+        const buffer = Buffer.allocUnsafe(Math.min(COPY_BYTES, spool.chunks.reduce((n, [, length]) => n + length, 0)));
+        for (const [offset, length] of contiguous(spool.chunks)) {
+          for (let done = 0; done < length; ) {
+            const size = Math.min(buffer.length, length - done);
+            const { bytesRead } = await (from.file as StagedFile).handle.read(buffer, 0, size, offset + done);
+            if (bytesRead !== size) throw new Error(`the side file ${(from.file as StagedFile).path} is shorter than written`);
+            await out.handle.write(buffer, 0, size, null);
+            done += size;
+          }
         }
         start = spool.flushed;
       }

@@ -160,7 +160,6 @@ export async function replayFixture(fixture: Fixture, baseline: Baseline | null,
 
 async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: FixtureReplayDeps, started: number): Promise<FixtureRecord> {
   const { now, redact } = deps;
-  const base = recordBase(fixture, baseline, deps.judgeModel);
   let outcome;
   try {
     outcome = await deps.agent.converse({ session: deps.session(), message: fixture.message, persona: fixture.persona });
@@ -168,6 +167,9 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     outcome = { kind: 'errored' as const, errorKind: 'internal' as const, error: `internal error calling the agent: ${(e as Error).message}` };
   }
   if (deps.afterReply !== undefined) await deps.afterReply();
+  // After the reply, not before the request: the definition hash and the rest of the record's base
+  // are not on the way from one reply to the next request (docs/performance.md).
+  const base = recordBase(fixture, baseline, deps.judgeModel);
   if (outcome.kind === 'errored') return erroredRecord(base, outcome.errorKind, outcome.error, Math.round(now() - started), redact);
   // Every agent-supplied text is redacted before it is recorded or compared: an agent that
   // echoes a header must not leak it through the reply, the route or a detail line.

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRecordStream, RecordWriteError, serializeRecord, writeRecordFile } from '../../src/record/index.js';
+import { contiguous } from '../../src/record/stream.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
 
@@ -104,6 +105,26 @@ describe('openRecordStream', () => {
     expect(text).toBe(serializeRecord(run));
     expect(text.length).toBeGreaterThan(500_000);
     expect(await readdir(dir)).toEqual(['results.json']);
+  });
+
+  it('more than a megabyte of spooled items of one kind: copied in pieces, the file is serializeRecord(record)', async () => {
+    const dir = await folder();
+    const target = join(dir, 'results.json');
+    const fixtures = Array.from({ length: 2 * N + 500 }, (_, i) => fixture(i));
+    const stream = openRecordStream(target);
+    fixtures.forEach((f, i) => stream.item('fixture', i, f));
+    const run = record(fixtures, [persona(1)]);
+    await stream.finish(run);
+    const text = await readFile(target, 'utf8');
+    expect(text.length).toBeGreaterThan(1024 * 1024 + 200_000);
+    expect(text).toBe(serializeRecord(run));
+    expect(await readdir(dir)).toEqual(['results.json']);
+  });
+
+  it('contiguous: adjacent chunks of the side file become one range, a gap starts another', () => {
+    expect(contiguous([])).toEqual([]);
+    expect(contiguous([[0, 10], [10, 5], [15, 1]])).toEqual([[0, 16]]);
+    expect(contiguous([[0, 10], [12, 5], [17, 3], [40, 1]])).toEqual([[0, 10], [12, 8], [40, 1]]);
   });
 
   it('serializes an item when it finishes: a change made to the object afterwards is not in the file', async () => {

@@ -1,0 +1,88 @@
+// A suite from untrusted code (a fork's pull request deployed by deployment_status, docs/security.md)
+// may not choose where a judge panel member's key is sent: a member's own baseUrl must be its
+// provider's own API or the judge address the workflow gave. Real loopback servers: the agent, the
+// panel judge (the address the workflow gives) and a "thief" judge (the address the fork chose).
+
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCheck, type CheckOptions } from '../../src/engine.js';
+import type { Clock } from '../../src/types.js';
+import { startAgentServer, type AgentServer } from '../support/agent-server.js';
+import { startPanelJudge } from '../judge/panel-server.js';
+import type { TestServer } from '../judge/server.js';
+
+const dirs: string[] = [];
+const servers: (AgentServer | TestServer)[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
+const KEY = 'judge-key-0123456789';
+const FORK = 'the head of #12, from a fork';
+
+async function project(agentUrl: string, memberBaseUrl: string): Promise<string> {
+  const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-untrusted-panel-'));
+  dirs.push(cwd);
+  const dir = join(cwd, '.agent-replay');
+  await mkdir(join(dir, 'fixtures'), { recursive: true });
+  await writeFile(
+    join(dir, 'config.yml'),
+    `agent:\n  url: ${agentUrl}\n  retries: 0\n` +
+      'judge:\n  provider: openai\n  model: m0\n  apiKey: "${JUDGE_KEY}"\n  retries: 0\n  backoffMs: 1\n' +
+      `  panel:\n    - { model: m0 }\n    - { model: m1, baseUrl: "${memberBaseUrl}" }\n    - { model: m2 }\n` +
+      'cost: { capUsd: 5 }\n',
+  );
+  await writeFile(join(dir, 'fixtures', 'f.yml'), 'label: polite\nmessage: hello\nassert: { judge: "split PPP" }\n');
+  return cwd;
+}
+
+function options(cwd: string, judgeBaseUrl: string): CheckOptions {
+  return {
+    dir: '.agent-replay',
+    cwd,
+    env: { JUDGE_KEY: KEY },
+    confirmCost: false,
+    failOn: ['newly_failing'],
+    commit: null,
+    untrustedSuite: FORK,
+    // The judge-base-url input (from the default branch's workflow file).
+    overrides: { judge: { baseUrl: judgeBaseUrl } },
+  };
+}
+
+describe('a judge panel from untrusted code', () => {
+  it("a member's own baseUrl other than the given judge address is refused: nothing is sent, the key goes nowhere", async () => {
+    const agent = await startAgentServer();
+    const judge = await startPanelJudge();
+    const thief = await startPanelJudge();
+    servers.push(agent, judge, thief);
+    const cwd = await project(agent.url, thief.url);
+    const result = await runCheck(options(cwd, judge.url), { clock });
+    expect(result.kind).toBe('config_errors');
+    if (result.kind !== 'config_errors') return;
+    expect(result.errors.map((e) => e.message)).toEqual([
+      `judge.panel[1].baseUrl in this commit's config.yml is ${new URL(thief.url).origin}, but the commit is ${FORK}: its config.yml may not choose where the panel member's key is sent (only to https://api.openai.com/v1, the openai API)`,
+    ]);
+    expect(JSON.stringify(result.errors)).not.toContain(KEY);
+    expect(thief.received).toHaveLength(0);
+    expect(judge.received).toHaveLength(0);
+    expect(agent.requests).toHaveLength(0);
+  });
+
+  it('a member whose own baseUrl is the given judge address runs: every member is asked there, with the key', async () => {
+    const agent = await startAgentServer();
+    const judge = await startPanelJudge();
+    servers.push(agent, judge);
+    const cwd = await project(agent.url, judge.url);
+    const result = await runCheck(options(cwd, judge.url), { clock });
+    expect(result.kind).toBe('ran');
+    if (result.kind !== 'ran') return;
+    expect(result.record.fixtures[0]?.verdict).toBe('pass');
+    expect(judge.received.map((r) => (r.body as { model: string }).model).sort()).toEqual(['m0', 'm1', 'm2']);
+    expect(judge.received.every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+  });
+});
