@@ -685,8 +685,8 @@ async function coldStart(root: string, runs: number): Promise<void> {
 /**
  * Cold start with a regex assertion (docs/performance.md, "Figures"): the CLI bundled from src/ as it is now (so the
  * figure is this source's, not the committed dist/), one fixture asserting a regex: by default one
- * that cannot backtrack (matched on the main thread), else `pattern`, which the worker pool matches
- * (the run starts its workers while the agent is being called).
+ * whose matching time has a small bound (matched on the main thread), else `pattern`; one with no
+ * such bound is matched by the worker pool, whose workers the run starts while the agent is called.
  */
 async function coldStartRegex(root: string, runs: number, pattern = '\\\\b30 days\\\\b', what = 'a regex assertion'): Promise<void> {
   const label = `cold start with ${what}: src/cli.ts bundled, 1 fixture (median of ${runs})`;
@@ -1133,8 +1133,8 @@ async function main(): Promise<void> {
     if (only === null || only === 'cold') {
       await guarded('cold start', () => coldStart(root, 10));
       await guarded('cold start with a regex assertion', () => coldStartRegex(root, 10));
-      // A pattern that can backtrack is matched in the worker pool (docs/architecture.md, "The regex time budget").
-      await guarded('cold start with a regex assertion in the worker pool', () => coldStartRegex(root, 10, '\\\\b30 days?\\\\b', 'a regex assertion matched in the worker pool'));
+      // A pattern with two quantifiers has no bound here: the worker pool matches it (docs/architecture.md, "The regex time budget").
+      await guarded('cold start with a regex assertion in the worker pool', () => coldStartRegex(root, 10, '\\\\b\\\\d+ days?\\\\b', 'a regex assertion matched in the worker pool'));
     }
     if (only === null) await guarded('regex pool', () => regexPool());
     if (only === null || only === 'reuse') await guarded('judge reuse', () => reuseCase(root));

@@ -1,35 +1,43 @@
-// Regex assertions that cannot run away are matched on the main thread; the others in the worker
-// pool (docs/architecture.md, "The regex time budget").
+// Regex assertions whose matching time has a small bound are matched on the main thread; the
+// others in the worker pool (docs/architecture.md, "The regex time budget").
 //
-// A pattern with no repetition (no `*`, `+`, `?` or `{n,m}`), no alternation and no back-reference
-// has no choice to go back to: matching it tries each start position once, taking at most one step
-// per pattern character (a lookaround runs its own part once). Its time is bounded by the text's
-// length times the pattern's, so when that product is small it is matched here, in microseconds,
-// with no worker to start: `\b30 days\b`, `(?i)refund`. Every other pattern goes to the pool, whose
-// budget can stop it.
+// A pattern with at most one quantifier (`*`, `+`, `?`, `{n,m}`), no alternation and no
+// back-reference has at most one choice to go back to. At each start position the matcher tries the
+// quantifier's counts (2 for `?`, up to the text's length for `*`), each followed by the rest of the
+// pattern, one step per pattern character (a lookaround runs its own part once). So its time is
+// bounded by 2 x text length x pattern length x counts; when that is small it is matched here, in
+// microseconds, with no worker to start: `\b30 days?\b`, `refund(ed)?`, `order #\d+` on a short
+// reply. Every other pattern goes to the pool, whose budget can stop it.
 
 import { MAX_MATCH_CHARS } from './regex-pool.js';
 import type { RegexEvaluator, RegexResult } from '../types.js';
 
-/** The most steps (text length x pattern length) a pattern is matched with on the main thread. */
+/** The most steps a pattern is matched with on the main thread (a few milliseconds at worst). */
 export const INLINE_STEPS = 4_000_000;
 
 /**
- * True for a pattern that cannot backtrack: outside escapes and character classes it has no
- * quantifier (`*`, `+`, `?`, `{`), no alternation (`|`), and it has no back-reference (`\1`,
- * `\k<name>`). A `?` right after `(` is group syntax (`(?:`, `(?=`, `(?<name>`), not a quantifier.
- * Errs towards false: a `{` that would be a literal, or a quantifier inside a class of a class
- * (flag v), sends the pattern to the pool. With flag u or v, the braces of `\u{...}` and `\p{...}`
- * belong to the escape.
+ * How many counts a pattern's one quantifier may take: `{ counts: 1 }` with none, 2 for `?`,
+ * max - min + 1 for `{min,max}`, `'text'` (up to the text's length) for `*`, `+` and `{min,}`; null
+ * for a pattern the bound does not cover: more than one quantifier, an alternation (`|`) or a
+ * back-reference (`\1`, `\k<name>`) outside escapes and character classes, or a `{` that is not a
+ * quantifier. A `?` right after `(` is group syntax (`(?:`, `(?=`, `(?<name>`), and right after a
+ * quantifier it makes the quantifier lazy. With flag u or v, the braces of `\u{...}` and `\p{...}`
+ * belong to the escape. Errs towards null (a quantifier inside a class of a class, flag v).
  */
-export function cannotBacktrack(pattern: string, flags: string): boolean {
+export function quantifierCounts(pattern: string, flags: string): { counts: number | 'text' } | null {
   const unicode = flags.includes('u') || flags.includes('v');
+  let counts: number | 'text' | null = null;
+  const quantified = (c: number | 'text'): boolean => {
+    if (counts !== null) return false;
+    counts = c;
+    return true;
+  };
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
     if (c === '\\') {
       const next = pattern[i + 1];
-      if (next === 'k' || (next !== undefined && next >= '1' && next <= '9')) return false;
-      // With flag u or v, `\u{1F600}` and `\p{L}` hold their braces; without, `\u{2,}` repeats a `u`.
+      if (next === 'k' || (next !== undefined && next >= '1' && next <= '9')) return null;
+      // Without flag u or v, `\u{2,}` repeats a `u`: the braces are then read as a quantifier.
       const close = unicode && (next === 'u' || next === 'p' || next === 'P') && pattern[i + 2] === '{' ? pattern.indexOf('}', i + 3) : -1;
       i = close === -1 ? i + 1 : close;
     } else if (c === '[') {
@@ -37,21 +45,54 @@ export function cannotBacktrack(pattern: string, flags: string): boolean {
       for (i++; i < pattern.length && pattern[i] !== ']'; i++) if (pattern[i] === '\\') i++;
     } else if (c === '(') {
       if (pattern[i + 1] === '?') i++;
-    } else if (c === '*' || c === '+' || c === '?' || c === '{' || c === '|') {
-      return false;
+    } else if (c === '|') {
+      return null;
+    } else if (c === '*' || c === '+' || c === '?' || c === '{') {
+      let q: number | 'text';
+      if (c === '{') {
+        const m = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
+        if (m === null) return null;
+        const min = Number(m[1]);
+        q = m[2] === undefined ? 1 : m[3] === '' ? 'text' : Number(m[3]) - min + 1;
+        if (typeof q === 'number' && !(q >= 1 && Number.isSafeInteger(q))) return null;
+        i += m[0].length - 1;
+      } else {
+        q = c === '?' ? 2 : 'text';
+      }
+      if (!quantified(q)) return null;
+      // A lazy quantifier (`*?`, `{2,5}?`) has the same counts.
+      if (pattern[i + 1] === '?') i++;
     }
   }
-  return true;
+  return { counts: counts ?? 1 };
+}
+
+/** The steps matching `pattern` against a text of `length` characters takes at most; null: no bound. */
+export function inlineSteps(pattern: string, flags: string, length: number): number | null {
+  const q = quantifierCounts(pattern, flags);
+  if (q === null) return null;
+  const counts = q.counts === 'text' ? length + 1 : q.counts;
+  return 2 * Math.max(1, length) * Math.max(1, pattern.length) * counts;
 }
 
 /** Whether `pattern` is matched against `text` on the main thread. */
 export function runsInline(pattern: string, flags: string, text: string): boolean {
-  return text.length * Math.max(1, pattern.length) <= INLINE_STEPS && cannotBacktrack(pattern, flags);
+  const steps = inlineSteps(pattern, flags, text.length);
+  return steps !== null && steps <= INLINE_STEPS;
 }
 
 /**
- * The evaluator a run uses: patterns that cannot backtrack on a text of ordinary length are matched
- * here (with the results the pool's workers give: the match clipped to MAX_MATCH_CHARS, a compile
+ * Whether a pattern needs the worker pool whatever the reply (no bound), or may on a long reply
+ * (a quantifier whose counts grow with the text): the run starts the pool's workers early for those.
+ */
+export function mayNeedPool(pattern: string, flags: string): boolean {
+  const q = quantifierCounts(pattern, flags);
+  return q === null || q.counts === 'text';
+}
+
+/**
+ * The evaluator a run uses: patterns with a small bound on the reply at hand are matched here
+ * (with the results the pool's workers give: the match clipped to MAX_MATCH_CHARS, a compile
  * error's message), the others by `pool`, which starts its workers only for them.
  */
 export function withInlineRegex(pool: RegexEvaluator): RegexEvaluator {

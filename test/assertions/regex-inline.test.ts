@@ -1,4 +1,4 @@
-// Patterns that cannot backtrack are matched on the main thread (src/assertions/regex-inline.ts):
+// Patterns whose matching time has a small bound are matched on the main thread (src/assertions/regex-inline.ts):
 // which patterns qualify, that their results are the worker pool's own, and that no worker is
 // started for them while a runaway pattern still goes to the pool and its budget. Real worker threads.
 
@@ -6,7 +6,7 @@ import type { Worker, WorkerOptions } from 'node:worker_threads';
 import { Worker as RealWorker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRegexPool } from '../../src/assertions/index.js';
-import { cannotBacktrack, INLINE_STEPS, runsInline, withInlineRegex } from '../../src/assertions/regex-inline.js';
+import { INLINE_STEPS, inlineSteps, mayNeedPool, quantifierCounts, runsInline, withInlineRegex } from '../../src/assertions/regex-inline.js';
 import type { RegexEvaluator } from '../../src/types.js';
 
 const opened: RegexEvaluator[] = [];
@@ -30,28 +30,52 @@ function counted(): { evaluator: RegexEvaluator; pool: RegexEvaluator; spawned: 
   return { evaluator, pool, spawned: () => spawned };
 }
 
-describe('cannotBacktrack', () => {
-  it('true without repetition, alternation or back-reference; escapes, classes and group syntax are read as such', () => {
+describe('quantifierCounts', () => {
+  it('counts 1 without a quantifier; escapes, classes and group syntax are read as such', () => {
     for (const p of ['30 days', '\\b30 days\\b', '^refund$', '[0-9][0-9]', '[*+?{|]', '\\*\\+\\?\\{\\|', '(?:a)(?=b)(?!c)(?<=d)(?<!e)(?<n>f)', '[\\]*]x', '']) {
-      expect(cannotBacktrack(p, ''), p).toBe(true);
+      expect(quantifierCounts(p, ''), p).toEqual({ counts: 1 });
     }
     // With flag u or v the braces of \u{...} and \p{...} belong to the escape; without, \u{2,} repeats a "u".
-    for (const flags of ['u', 'v', 'iu']) expect(cannotBacktrack('\\u{1F600}\\p{L}\\P{Lu}', flags), flags).toBe(true);
-    expect(cannotBacktrack('\\u{1F600}', '')).toBe(false);
-    expect(cannotBacktrack('\\u{2,}\\u{2,}x', 'i')).toBe(false);
+    for (const flags of ['u', 'v', 'iu']) expect(quantifierCounts('\\u{1F600}\\p{L}\\P{Lu}', flags), flags).toEqual({ counts: 1 });
+    expect(quantifierCounts('\\u{2,}x', 'i')).toEqual({ counts: 'text' });
   });
 
-  it('false with a quantifier, an alternation or a back-reference outside classes, or a literal brace', () => {
-    for (const p of ['^(a+)+$', 'a*', 'ab?', 'x{2}', 'a{', 'yes|no', '(a)\\1', '(?<n>a)\\k<n>', '[a]*', '[[a]]*', '(?:ab)?']) {
-      expect(cannotBacktrack(p, 'u'), p).toBe(false);
+  it('one quantifier: 2 for ?, max - min + 1 for {min,max}, the text for *, + and {min,}; lazy or not', () => {
+    expect(quantifierCounts('\\b30 days?\\b', '')).toEqual({ counts: 2 });
+    expect(quantifierCounts('refund(ed)?', 'i')).toEqual({ counts: 2 });
+    expect(quantifierCounts('x{3}', '')).toEqual({ counts: 1 });
+    expect(quantifierCounts('x{2,5}', '')).toEqual({ counts: 4 });
+    expect(quantifierCounts('x{2,5}?', '')).toEqual({ counts: 4 });
+    expect(quantifierCounts('order #\\d+', '')).toEqual({ counts: 'text' });
+    expect(quantifierCounts('refund.*30 days', '')).toEqual({ counts: 'text' });
+    expect(quantifierCounts('a*?b', '')).toEqual({ counts: 'text' });
+    expect(quantifierCounts('x{2,}', '')).toEqual({ counts: 'text' });
+  });
+
+  it('null (no bound) with two quantifiers, an alternation, a back-reference or a brace that is no quantifier', () => {
+    for (const p of ['^(a+)+$', 'a*b*', 'ab?c?', '\\d+\\d+x', 'yes|no', '(a)\\1', '(?<n>a)\\k<n>', '[[a]]*b+', 'a{', 'a{x}', 'a{5,3}', '\\u{1F600}']) {
+      expect(quantifierCounts(p, ''), p).toBeNull();
     }
   });
 
-  it('a long text goes to the pool even for such a pattern: the main thread takes at most INLINE_STEPS steps', () => {
-    expect(runsInline('30 days', '', 'x'.repeat(1000))).toBe(true);
-    expect(runsInline('30 days', '', 'x'.repeat(Math.floor(INLINE_STEPS / 7)))).toBe(true);
-    expect(runsInline('30 days', '', 'x'.repeat(Math.floor(INLINE_STEPS / 7) + 1))).toBe(false);
-    expect(runsInline('a+', '', 'a')).toBe(false);
+  it('the main thread takes at most INLINE_STEPS steps: 2 x text length x pattern length x counts', () => {
+    expect(inlineSteps('30 days', '', 1000)).toBe(2 * 1000 * 7);
+    expect(inlineSteps('30 days?', '', 1000)).toBe(2 * 1000 * 8 * 2);
+    expect(inlineSteps('a.*b', '', 1000)).toBe(2 * 1000 * 4 * 1001);
+    expect(inlineSteps('a+b+', '', 10)).toBeNull();
+    expect(runsInline('30 days', '', 'x'.repeat(Math.floor(INLINE_STEPS / 14)))).toBe(true);
+    expect(runsInline('30 days', '', 'x'.repeat(Math.floor(INLINE_STEPS / 14) + 1))).toBe(false);
+    // A quantifier whose counts grow with the text: inline on a short reply only.
+    expect(runsInline('a.*b', '', 'x'.repeat(700))).toBe(true);
+    expect(runsInline('a.*b', '', 'x'.repeat(710))).toBe(false);
+    expect(runsInline('^(a+)+$', '', 'a')).toBe(false);
+  });
+
+  it('mayNeedPool: true for no bound or counts that grow with the text (the run starts workers early for those)', () => {
+    expect(mayNeedPool('\\b30 days\\b', '')).toBe(false);
+    expect(mayNeedPool('\\b30 days?\\b', '')).toBe(false);
+    expect(mayNeedPool('order #\\d+', '')).toBe(true);
+    expect(mayNeedPool('^(a+)+$', '')).toBe(true);
   });
 });
 
@@ -69,6 +93,11 @@ describe('withInlineRegex', () => {
       ['ab', 'y', 'xab'],
       ['x'.repeat(300), '', `${'x'.repeat(300)}!`],
       ['(?<word>refund)(?= now)', 'd', 'a refund now'],
+      ['\\b30 days?\\b', '', 'within 30 day or 30 days'],
+      ['refund(ed)?', 'i', 'It was REFUNDED.'],
+      ['order #\\d+', '', 'see order #12345 and #7'],
+      ['a.*?b', '', 'xxaxxbxxb'],
+      ['x{2,3}', '', 'xxxxx'],
     ];
     const inline = [];
     for (const [p, f, t] of cases) inline.push(await evaluator.test(p, f, t), await evaluator.test(p, f, t));
