@@ -640,15 +640,20 @@ async function coldStart(root: string, runs: number): Promise<void> {
       if (exit.code !== 0) failures.push(`${what}: exit ${exit.code}: ${(exit.stderr || exit.stdout).trim().slice(0, 300)}`);
       into.push(exit.ms);
     };
+    const candidates: (() => Promise<void>)[] = [
+      () => timed(times.baseline, 'node -e 0', ['-e', '0']),
+      ...(distCli === null
+        ? []
+        : [() => timed(times.version, 'dist/cli.js --version', [distCli, '--version']), () => timed(times.dist, 'dist/cli.js run', [distCli, ...runArgs])]),
+      ...(srcCli === null ? [] : [() => timed(times.src, 'src/cli.ts bundled', [srcCli, ...runArgs])]),
+      ...(parentCli === null ? [] : [() => timed(times.parent, 'the parent CLI', [parentCli, ...runArgs])]),
+      ...(requestsFile === null || minimalCold === null ? [] : [() => timed(times.minimal, 'minimal client', ['--liftoff-only', minimalCold, requestsFile, agent.url, '1'])]),
+    ];
+    // Each round starts one candidate further on, so that every candidate runs in every place of a
+    // round about equally often: the same start measured in another place of the round moved by a
+    // tenth or more (docs/performance.md, "How the bench measures").
     for (let i = 0; i < runs; i++) {
-      await timed(times.baseline, 'node -e 0', ['-e', '0']);
-      if (distCli !== null) {
-        await timed(times.version, 'dist/cli.js --version', [distCli, '--version']);
-        await timed(times.dist, 'dist/cli.js run', [distCli, ...runArgs]);
-      }
-      if (srcCli !== null) await timed(times.src, 'src/cli.ts bundled', [srcCli, ...runArgs]);
-      if (parentCli !== null) await timed(times.parent, 'the parent CLI', [parentCli, ...runArgs]);
-      if (requestsFile !== null && minimalCold !== null) await timed(times.minimal, 'minimal client', ['--liftoff-only', minimalCold, requestsFile, agent.url, '1']);
+      for (let k = 0; k < candidates.length; k++) await (candidates[(i + k) % candidates.length] as () => Promise<void>)();
     }
     const minimal = times.minimal.length > 0 ? median(times.minimal) : null;
     const vs = (v: number): string => (minimal === null ? '' : ` = ${(v / minimal).toFixed(2)} x the minimal client`);
