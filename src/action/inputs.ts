@@ -5,6 +5,7 @@ import { UserError } from '../errors.js';
 import { FAIL_ON_CONDITIONS, JUDGE_PROVIDERS, type FailOnCondition } from '../types.js';
 import { parseFailOn, parseShard } from '../evaluate/index.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
+import { MAX_REPEAT } from '../suite/repeat.js';
 
 const MODES = ['check', 'accept', 'report'] as const;
 export type Mode = (typeof MODES)[number];
@@ -29,6 +30,10 @@ export interface Inputs {
   readonly costCap: number | null;
   readonly confirmCost: boolean;
   readonly concurrency: number | null;
+  /** Check mode: every item's attempts for this run (the CLI's --repeat, docs/statistics.md); null: config.yml's. */
+  readonly repeat: number | null;
+  /** Check mode: every item's most attempts for this run (the CLI's --repeat-max); null: config.yml's. */
+  readonly repeatMax: number | null;
   readonly acceptLabel: string;
   readonly confirmLabel: string;
   /** Names the sticky comment; null: the workflow's name. */
@@ -76,6 +81,14 @@ function positiveNumber(name: string, value: string, integer: boolean): number |
   if (!Number.isFinite(n) || n < 0 || (integer && (!Number.isInteger(n) || n < 1))) {
     throw new InputError(`input ${name}: "${value}" is not ${integer ? 'a whole number of at least 1' : 'a non-negative number'}`);
   }
+  return n;
+}
+
+/** `repeat` and `repeat-max`: a whole number from 1 to MAX_REPEAT; null when empty. */
+function attemptsInput(name: string, value: string): number | null {
+  if (value === '') return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_REPEAT) throw new InputError(`input ${name}: "${value}" is not a whole number from 1 to ${MAX_REPEAT}`);
   return n;
 }
 
@@ -145,6 +158,14 @@ export function readInputs(get: Get): Inputs {
   const shard = shardInput(get('shard'));
   if (shard !== null && mode !== 'check') throw new InputError(`input shard: only check mode replays a shard; mode ${mode} reads recorded results (remove shard here)`);
   if (get('timings') !== '' && shard === null) throw new InputError('input timings: balances the shards of a check; set shard too (for example ${{ matrix.shard }}/4)');
+  const repeat = attemptsInput('repeat', get('repeat'));
+  const repeatMax = attemptsInput('repeat-max', get('repeat-max'));
+  if ((repeat !== null || repeatMax !== null) && mode !== 'check') {
+    throw new InputError(`input ${repeat !== null ? 'repeat' : 'repeat-max'}: only check mode replays; mode ${mode} reads recorded results (remove it here)`);
+  }
+  if (repeat !== null && repeatMax !== null && repeatMax < repeat) {
+    throw new InputError(`input repeat-max: ${repeatMax} is below repeat ${repeat}; give repeat-max ${repeat} or more, or a smaller repeat`);
+  }
   return Object.freeze({
     mode,
     agentUrl: orNull(get('agent-url')),
@@ -162,6 +183,8 @@ export function readInputs(get: Get): Inputs {
     costCap: positiveNumber('cost-cap', get('cost-cap'), false),
     confirmCost: bool('confirm-cost', get('confirm-cost'), false),
     concurrency: positiveNumber('concurrency', get('concurrency'), true),
+    repeat,
+    repeatMax,
     acceptLabel: get('accept-label') || 'accept-baseline',
     confirmLabel: get('confirm-label') || 'confirm-cost',
     commentKey: orNull(get('comment-key')),

@@ -57,6 +57,29 @@ async function check(extra: { inputs?: Record<string, string>; payload?: unknown
   });
 }
 
+describe('check mode, the repeat input', () => {
+  it('repeat: 3 attempts every fixture three times, as --repeat does: the agent sees three message turns each, the record says 3 of 3', async () => {
+    const before = agent.requests.length;
+    const run = await check({ inputs: { repeat: '3', 'fail-on': 'none' } });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const messages = agent.requests.slice(before).map((r) => (r.json as { message?: unknown }).message).filter((m) => typeof m === 'string');
+    expect(messages.filter((m) => m === 'hello')).toHaveLength(3);
+    expect(messages.filter((m) => m === 'refund')).toHaveLength(3);
+    const record = parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json');
+    const greeting = record.fixtures.find((f) => f.label === 'greeting');
+    expect(greeting?.repeat).toMatchObject({ count: 3, minPass: 3, passed: 3, flaky: false });
+    expect(greeting?.attempts).toHaveLength(3);
+  });
+
+  it('a repeat above 20 fails the step before anything is sent, naming the input', async () => {
+    const before = agent.requests.length;
+    const run = await check({ inputs: { repeat: '21' } });
+    expect(run.code).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain('input repeat: "21" is not a whole number from 1 to 20');
+    expect(agent.requests.length).toBe(before);
+  });
+});
+
 describe('check mode, a results path that cannot be written', () => {
   it('fails the step saying where the record went instead, and still writes the summary and the comment', async () => {
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: BASELINES });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { envInputGetter, inputSecrets, parseHeaders, readInputs } from '../../src/action/inputs.js';
 import { TOOL } from '../../src/version.js';
+import { overridesFrom } from '../../src/action/publish.js';
 
 interface ActionYml {
   name: string;
@@ -91,6 +92,18 @@ describe('readInputs', () => {
     expect(readInputs(env({ 'wait-for-agent': '0' })).waitForAgent).toBe(0);
     expect(readInputs(env({ 'wait-for-agent': '600' })).waitForAgent).toBe(600);
     for (const bad of ['601', '-1', '2.5', 'soon']) expect(() => readInputs(env({ 'wait-for-agent': bad }))).toThrow(`input wait-for-agent: "${bad}" is not a whole number of seconds from 0 to 600`);
+  });
+  it('repeat and repeat-max: whole numbers from 1 to 20, check mode only, repeat-max not below repeat; they override config.yml as --repeat and --repeat-max do', () => {
+    expect(readInputs(env({}))).toMatchObject({ repeat: null, repeatMax: null });
+    expect(readInputs(env({ repeat: '5', 'repeat-max': '10' }))).toMatchObject({ repeat: 5, repeatMax: 10 });
+    for (const bad of ['0', '21', '2.5', 'many']) {
+      expect(() => readInputs(env({ repeat: bad }))).toThrow(`input repeat: "${bad}" is not a whole number from 1 to 20`);
+      expect(() => readInputs(env({ 'repeat-max': bad }))).toThrow(`input repeat-max: "${bad}" is not a whole number from 1 to 20`);
+    }
+    expect(() => readInputs(env({ repeat: '5', 'repeat-max': '3' }))).toThrow('input repeat-max: 3 is below repeat 5');
+    expect(() => readInputs(env({ mode: 'report', repeat: '3' }))).toThrow('input repeat: only check mode replays');
+    expect(overridesFrom(readInputs(env({ repeat: '5', 'repeat-max': '10' })))).toMatchObject({ repeat: 5, repeatMax: 10 });
+    expect(overridesFrom(readInputs(env({})))).not.toHaveProperty('repeat');
   });
   it('shard: i/n for check mode only; timings only with shard; allow-incomplete a boolean', () => {
     expect(readInputs(env({})).shard).toBeNull();
