@@ -404,9 +404,9 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     regex = deps.makeRegex ? deps.makeRegex(config) : withInlineRegex(createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs }));
     // Cold start: the workers start now, while the agent is being called, not at the first
     // evaluation; none when every pattern will be matched on the main thread.
-    const regexCount = assertions
-      .flatMap((a) => (a === null ? [] : a.kind === 'all' ? a.assertions : [a]))
-      .filter((a) => a.kind === 'regex' && mayNeedPool(a.pattern, a.flags)).length;
+    const regexCount =
+      assertions.flatMap((a) => (a === null ? [] : a.kind === 'all' ? a.assertions : [a])).filter((a) => a.kind === 'regex' && mayNeedPool(a.pattern, a.flags)).length +
+      suite.personas.flatMap((p) => p.expect.reply ?? []).filter((e) => 'regex' in e && mayNeedPool(e.regex, e.flags)).length;
     if (regexCount > 0) regex.warm?.(regexCount);
     // Spend is counted at each client that makes calls: every member of a panel.
     judge = deps.makeJudge

@@ -10,6 +10,7 @@ import type { Worker, WorkerOptions } from 'node:worker_threads';
 import { Worker as RealWorker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
+import { withInlineRegex } from '../../src/assertions/regex-inline.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { mergeRecords } from '../../src/record/index.js';
 import type { Clock, RunRecord } from '../../src/types.js';
@@ -155,6 +156,42 @@ describe('regex workers at the start of the run', () => {
     expect(events[0]).toBe('spawn (agent requests so far: 0)');
     expect(events.length).toBe(1);
     expect(record.fixtures.find((f) => f.label === 'matched')?.verdict).toBe('pass');
+  });
+
+  it("a persona script's reply regex that needs the pool starts it early too; a suite whose patterns all run inline starts none", async () => {
+    const agent = await startAgentServer(nativeEcho);
+    const judge = await startServer([judgeAnswer]);
+    servers.push(agent, judge);
+    const spawns = async (fixtures: string, reply: string): Promise<{ events: string[]; record: RunRecord }> => {
+      const cwd = await project(`${agent.url}/chat`, judge.url);
+      await writeFile(join(cwd, '.agent-replay', 'fixtures', 'f.yml'), fixtures);
+      await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), `personas:\n  - label: refund\n    opening: I want a refund\n    expect: { reply: [ ${reply} ] }\n`);
+      const events: string[] = [];
+      const seen = agent.requests.length;
+      const record = await ran(cwd, {
+        makeRegex: (config) =>
+          withInlineRegex(
+            createRegexPool({
+              size: config.regex.workers,
+              timeoutMs: config.regex.timeoutMs,
+              spawnWorker: (source: string, opts: WorkerOptions): Worker => {
+                events.push(`spawn (agent requests so far: ${agent.requests.length - seen})`);
+                return new RealWorker(source, opts);
+              },
+            }),
+          ),
+      });
+      return { events, record };
+    };
+    // Two quantifiers: no bound, the pool matches it; the run warms it before the first agent request.
+    const pooled = await spawns('label: plain\nmessage: plain\n', '{ regex: "(\\\\w+) (a\\\\w*)" }');
+    expect(pooled.events[0]).toBe('spawn (agent requests so far: 0)');
+    expect(pooled.record.personas[0]?.verdict).toBe('pass');
+    // Patterns with a small bound, in a fixture and in a script: no worker at all.
+    const inline = await spawns('label: matched\nmessage: order 12\nassert: { regex: "order 1[0-9]?" }\n', '{ regex: "refund(s)?" }');
+    expect(inline.events).toEqual([]);
+    expect(inline.record.fixtures[0]?.verdict).toBe('pass');
+    expect(inline.record.personas[0]?.verdict).toBe('pass');
   });
 
   it('starts no worker for a suite without a regex assertion', async () => {
