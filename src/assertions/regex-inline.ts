@@ -22,10 +22,12 @@ export const INLINE_STEPS = 4_000_000;
  * back-reference (`\1`, `\k<name>`) outside escapes and character classes, or a `{` that is not a
  * quantifier. A `?` right after `(` is group syntax (`(?:`, `(?=`, `(?<name>`), and right after a
  * quantifier it makes the quantifier lazy. With flag u or v, the braces of `\u{...}` and `\p{...}`
- * belong to the escape. Errs towards null (a quantifier inside a class of a class, flag v).
+ * belong to the escape. With flag v, a class holding strings (`\q{...}`) or another class, and a
+ * property escape `\p{...}` (some match strings: `\p{RGI_Emoji}`), are null.
  */
 export function quantifierCounts(pattern: string, flags: string): { counts: number | 'text' } | null {
-  const unicode = flags.includes('u') || flags.includes('v');
+  const vMode = flags.includes('v');
+  const unicode = flags.includes('u') || vMode;
   let counts: number | 'text' | null = null;
   const quantified = (c: number | 'text'): boolean => {
     if (counts !== null) return false;
@@ -37,12 +39,23 @@ export function quantifierCounts(pattern: string, flags: string): { counts: numb
     if (c === '\\') {
       const next = pattern[i + 1];
       if (next === 'k' || (next !== undefined && next >= '1' && next <= '9')) return null;
+      // With flag v, `\p{RGI_Emoji}` and the like match strings of several lengths: no bound.
+      if (vMode && next === 'p') return null;
       // Without flag u or v, `\u{2,}` repeats a `u`: the braces are then read as a quantifier.
       const close = unicode && (next === 'u' || next === 'p' || next === 'P') && pattern[i + 2] === '{' ? pattern.indexOf('}', i + 3) : -1;
       i = close === -1 ? i + 1 : close;
     } else if (c === '[') {
-      // A class: it stands for one character. Skipped up to its first unescaped `]`.
-      for (i++; i < pattern.length && pattern[i] !== ']'; i++) if (pattern[i] === '\\') i++;
+      // A class: it stands for one character. Skipped up to its first unescaped `]`. With flag v a
+      // class may hold strings (`[\q{a|aa}]`), alternatives of different lengths to go back over,
+      // and classes inside it: no bound then.
+      for (i++; i < pattern.length && pattern[i] !== ']'; i++) {
+        if (pattern[i] === '\\') {
+          if (vMode && (pattern[i + 1] === 'q' || pattern[i + 1] === 'p')) return null;
+          i++;
+        } else if (vMode && pattern[i] === '[') {
+          return null;
+        }
+      }
     } else if (c === '(') {
       if (pattern[i + 1] === '?') i++;
     } else if (c === '|') {

@@ -36,7 +36,8 @@ describe('quantifierCounts', () => {
       expect(quantifierCounts(p, ''), p).toEqual({ counts: 1 });
     }
     // With flag u or v the braces of \u{...} and \p{...} belong to the escape; without, \u{2,} repeats a "u".
-    for (const flags of ['u', 'v', 'iu']) expect(quantifierCounts('\\u{1F600}\\p{L}\\P{Lu}', flags), flags).toEqual({ counts: 1 });
+    for (const flags of ['u', 'iu']) expect(quantifierCounts('\\u{1F600}\\p{L}\\P{Lu}', flags), flags).toEqual({ counts: 1 });
+    expect(quantifierCounts('\\u{1F600}', 'v')).toEqual({ counts: 1 });
     expect(quantifierCounts('\\u{2,}x', 'i')).toEqual({ counts: 'text' });
   });
 
@@ -50,6 +51,19 @@ describe('quantifierCounts', () => {
     expect(quantifierCounts('refund.*30 days', '')).toEqual({ counts: 'text' });
     expect(quantifierCounts('a*?b', '')).toEqual({ counts: 'text' });
     expect(quantifierCounts('x{2,}', '')).toEqual({ counts: 'text' });
+  });
+
+  it('null with flag v for a class that holds strings or another class: [\\q{a|aa}]* backtracks exponentially', () => {
+    expect(quantifierCounts('[\\q{a|aa}]*b', 'v')).toBeNull();
+    expect(quantifierCounts('[[a-z]--[aeiou]]+', 'v')).toBeNull();
+    expect(quantifierCounts('[a-z]+', 'v')).toEqual({ counts: 'text' });
+    // Without flag v, `[` inside a class is a character and \q an identity escape.
+    expect(quantifierCounts('[[a]+', '')).toEqual({ counts: 'text' });
+    expect(runsInline('[\\q{a|aa}]*b', 'v', 'a'.repeat(40))).toBe(false);
+    // \p{RGI_Emoji} matches strings of several lengths with flag v: no bound; with flag u it is one code point.
+    expect(quantifierCounts('\\p{RGI_Emoji}+x', 'v')).toBeNull();
+    expect(quantifierCounts('[\\p{L}]+', 'v')).toBeNull();
+    expect(quantifierCounts('\\p{L}+', 'u')).toEqual({ counts: 'text' });
   });
 
   it('null (no bound) with two quantifiers, an alternation, a back-reference or a brace that is no quantifier', () => {
