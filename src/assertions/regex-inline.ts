@@ -2,30 +2,33 @@
 // others in the worker pool (docs/architecture.md, "The regex time budget").
 //
 // A pattern with at most one quantifier (`*`, `+`, `?`, `{n,m}`), no alternation and no
-// back-reference has at most one choice to go back to. At each start position the matcher tries the
-// quantifier's counts (2 for `?`, up to the text's length for `*`), each followed by the rest of the
-// pattern, one step per pattern character (a lookaround runs its own part once). So its time is
-// bounded by 2 x text length x pattern length x counts; when that is small it is matched here, in
-// microseconds, with no worker to start: `\b30 days?\b`, `refund(ed)?`, `order #\d+` on a short
+// back-reference has at most one choice to go back to. At each start position the matcher repeats
+// the quantifier's operand at most R times (2 choices for `?`, max for `{min,max}`, up to the text's
+// length for `*`), then tries the rest of the pattern after each count, one step per pattern
+// character (a lookaround runs its own part once). So its time is bounded by
+// 2 x text length x pattern length x R; when that is small it is matched here, in
+// microseconds (about 10 ms at worst), with no worker to start: `\b30 days?\b`, `refund(ed)?`, `order #\d+` on a short
 // reply. Every other pattern goes to the pool, whose budget can stop it.
 
 import { MAX_MATCH_CHARS } from './regex-pool.js';
 import type { RegexEvaluator, RegexResult } from '../types.js';
 
-/** The most steps a pattern is matched with on the main thread (a few milliseconds at worst). */
+/** The most steps a pattern is matched with on the main thread (about 10 ms at worst, measured). */
 export const INLINE_STEPS = 4_000_000;
 
 /**
- * How many counts a pattern's one quantifier may take: `{ counts: 1 }` with none, 2 for `?`,
- * max - min + 1 for `{min,max}`, `'text'` (up to the text's length) for `*`, `+` and `{min,}`; null
+ * The most a pattern's one quantifier may repeat or choose: `{ counts: 1 }` with none, 2 for `?`,
+ * min for `{min}`, max for `{min,max}`, `'text'` (up to the text's length) for `*`, `+` and `{min,}`; null
  * for a pattern the bound does not cover: more than one quantifier, an alternation (`|`) or a
  * back-reference (`\1`, `\k<name>`) outside escapes and character classes, or a `{` that is not a
  * quantifier. A `?` right after `(` is group syntax (`(?:`, `(?=`, `(?<name>`), and right after a
  * quantifier it makes the quantifier lazy. With flag u or v, the braces of `\u{...}` and `\p{...}`
- * belong to the escape. Errs towards null (a quantifier inside a class of a class, flag v).
+ * belong to the escape. With flag v, a class holding strings (`\q{...}`) or another class, and a
+ * property escape `\p{...}` (some match strings: `\p{RGI_Emoji}`), are null.
  */
 export function quantifierCounts(pattern: string, flags: string): { counts: number | 'text' } | null {
-  const unicode = flags.includes('u') || flags.includes('v');
+  const vMode = flags.includes('v');
+  const unicode = flags.includes('u') || vMode;
   let counts: number | 'text' | null = null;
   const quantified = (c: number | 'text'): boolean => {
     if (counts !== null) return false;
@@ -37,12 +40,23 @@ export function quantifierCounts(pattern: string, flags: string): { counts: numb
     if (c === '\\') {
       const next = pattern[i + 1];
       if (next === 'k' || (next !== undefined && next >= '1' && next <= '9')) return null;
+      // With flag v, `\p{RGI_Emoji}` and the like match strings of several lengths: no bound.
+      if (vMode && next === 'p') return null;
       // Without flag u or v, `\u{2,}` repeats a `u`: the braces are then read as a quantifier.
       const close = unicode && (next === 'u' || next === 'p' || next === 'P') && pattern[i + 2] === '{' ? pattern.indexOf('}', i + 3) : -1;
       i = close === -1 ? i + 1 : close;
     } else if (c === '[') {
-      // A class: it stands for one character. Skipped up to its first unescaped `]`.
-      for (i++; i < pattern.length && pattern[i] !== ']'; i++) if (pattern[i] === '\\') i++;
+      // A class: it stands for one character. Skipped up to its first unescaped `]`. With flag v a
+      // class may hold strings (`[\q{a|aa}]`), alternatives of different lengths to go back over,
+      // and classes inside it: no bound then.
+      for (i++; i < pattern.length && pattern[i] !== ']'; i++) {
+        if (pattern[i] === '\\') {
+          if (vMode && (pattern[i + 1] === 'q' || pattern[i + 1] === 'p')) return null;
+          i++;
+        } else if (vMode && pattern[i] === '[') {
+          return null;
+        }
+      }
     } else if (c === '(') {
       if (pattern[i + 1] === '?') i++;
     } else if (c === '|') {
@@ -52,9 +66,12 @@ export function quantifierCounts(pattern: string, flags: string): { counts: numb
       if (c === '{') {
         const m = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
         if (m === null) return null;
+        // The most repetitions: {min} repeats min times, {min,max} up to max (each a pass over
+        // the operand, so a count of 20,000 is 20,000 steps per start, not one).
         const min = Number(m[1]);
-        q = m[2] === undefined ? 1 : m[3] === '' ? 'text' : Number(m[3]) - min + 1;
-        if (typeof q === 'number' && !(q >= 1 && Number.isSafeInteger(q))) return null;
+        const max = m[2] === undefined ? min : m[3] === '' ? null : Number(m[3]);
+        if (max !== null && !(max >= min && Number.isSafeInteger(max))) return null;
+        q = max === null ? 'text' : Math.max(1, max);
         i += m[0].length - 1;
       } else {
         q = c === '?' ? 2 : 'text';

@@ -36,20 +36,35 @@ describe('quantifierCounts', () => {
       expect(quantifierCounts(p, ''), p).toEqual({ counts: 1 });
     }
     // With flag u or v the braces of \u{...} and \p{...} belong to the escape; without, \u{2,} repeats a "u".
-    for (const flags of ['u', 'v', 'iu']) expect(quantifierCounts('\\u{1F600}\\p{L}\\P{Lu}', flags), flags).toEqual({ counts: 1 });
+    for (const flags of ['u', 'iu']) expect(quantifierCounts('\\u{1F600}\\p{L}\\P{Lu}', flags), flags).toEqual({ counts: 1 });
+    expect(quantifierCounts('\\u{1F600}', 'v')).toEqual({ counts: 1 });
     expect(quantifierCounts('\\u{2,}x', 'i')).toEqual({ counts: 'text' });
   });
 
-  it('one quantifier: 2 for ?, max - min + 1 for {min,max}, the text for *, + and {min,}; lazy or not', () => {
+  it('one quantifier: 2 for ?, min for {min}, max for {min,max}, the text for *, + and {min,}; lazy or not', () => {
     expect(quantifierCounts('\\b30 days?\\b', '')).toEqual({ counts: 2 });
     expect(quantifierCounts('refund(ed)?', 'i')).toEqual({ counts: 2 });
-    expect(quantifierCounts('x{3}', '')).toEqual({ counts: 1 });
-    expect(quantifierCounts('x{2,5}', '')).toEqual({ counts: 4 });
-    expect(quantifierCounts('x{2,5}?', '')).toEqual({ counts: 4 });
+    expect(quantifierCounts('x{3}', '')).toEqual({ counts: 3 });
+    expect(quantifierCounts('x{0}', '')).toEqual({ counts: 1 });
+    expect(quantifierCounts('x{2,5}', '')).toEqual({ counts: 5 });
+    expect(quantifierCounts('x{2,5}?', '')).toEqual({ counts: 5 });
     expect(quantifierCounts('order #\\d+', '')).toEqual({ counts: 'text' });
     expect(quantifierCounts('refund.*30 days', '')).toEqual({ counts: 'text' });
     expect(quantifierCounts('a*?b', '')).toEqual({ counts: 'text' });
     expect(quantifierCounts('x{2,}', '')).toEqual({ counts: 'text' });
+  });
+
+  it('null with flag v for a class that holds strings or another class: [\\q{a|aa}]* backtracks exponentially', () => {
+    expect(quantifierCounts('[\\q{a|aa}]*b', 'v')).toBeNull();
+    expect(quantifierCounts('[[a-z]--[aeiou]]+', 'v')).toBeNull();
+    expect(quantifierCounts('[a-z]+', 'v')).toEqual({ counts: 'text' });
+    // Without flag v, `[` inside a class is a character and \q an identity escape.
+    expect(quantifierCounts('[[a]+', '')).toEqual({ counts: 'text' });
+    expect(runsInline('[\\q{a|aa}]*b', 'v', 'a'.repeat(40))).toBe(false);
+    // \p{RGI_Emoji} matches strings of several lengths with flag v: no bound; with flag u it is one code point.
+    expect(quantifierCounts('\\p{RGI_Emoji}+x', 'v')).toBeNull();
+    expect(quantifierCounts('[\\p{L}]+', 'v')).toBeNull();
+    expect(quantifierCounts('\\p{L}+', 'u')).toEqual({ counts: 'text' });
   });
 
   it('null (no bound) with two quantifiers, an alternation, a back-reference or a brace that is no quantifier', () => {
@@ -69,6 +84,10 @@ describe('quantifierCounts', () => {
     expect(runsInline('a.*b', '', 'x'.repeat(700))).toBe(true);
     expect(runsInline('a.*b', '', 'x'.repeat(710))).toBe(false);
     expect(runsInline('^(a+)+$', '', 'a')).toBe(false);
+    // A large count repeats its operand that many times at each start: a{20000}b on 200,000 "a"
+    // took 27 s when counted as one step.
+    expect(inlineSteps('a{20000}b', '', 200_000)).toBe(2 * 200_000 * 9 * 20_000);
+    expect(runsInline('a{20000}b', '', 'a'.repeat(200_000))).toBe(false);
   });
 
   it('mayNeedPool: true for no bound or counts that grow with the text (the run starts workers early for those)', () => {
