@@ -27,6 +27,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { runsInline } from '../src/assertions/regex-inline.js';
 import { createRegexPool } from '../src/assertions/regex-pool.js';
 import { createJudge } from '../src/judge/index.js';
 import { measureReuse } from './reuse.js';
@@ -777,6 +778,50 @@ async function regexPool(): Promise<void> {
   const after = await pool.test('\\b30 days\\b', '', reply);
   row(`  next evaluation after the runaway`, `${ms(performance.now() - t3)} (${after.kind})`, '', null);
   await pool.close();
+  regexInlineWorstCase();
+}
+
+/**
+ * The main thread's worst case (docs/architecture.md, "The regex time budget"): adversarial
+ * patterns that run inline, each against the longest text of "a" the bound still lets run inline
+ * (no match, so every start position is tried). Each pattern is compiled first: the figure is the
+ * match alone.
+ */
+function regexInlineWorstCase(): void {
+  const cases: [string, string][] = [
+    ['a.*b', ''],
+    ['(a{1,}?)c', ''],
+    ['(?=a*b)', ''],
+    ['(?<=a*)c', ''],
+    ['[\\s\\S]*[\\s\\S]b', 's'],
+    ['\\p{L}+!', 'u'],
+    ['a{2000}b', ''],
+    ['(?:aa){1,3000}b', ''],
+    [`x?${'a'.repeat(40)}b`, ''],
+  ];
+  let worst = 0;
+  let worstOf = '';
+  for (const [pattern, flags] of cases) {
+    let lo = 1;
+    let hi = 3_000_000;
+    if (!runsInline(pattern, flags, 'a')) continue;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi + 1) / 2);
+      if (runsInline(pattern, flags, 'a'.repeat(mid))) lo = mid;
+      else hi = mid - 1;
+    }
+    const re = new RegExp(pattern, flags);
+    re.exec('warm');
+    const text = 'a'.repeat(lo);
+    const t = performance.now();
+    re.exec(text);
+    const took = performance.now() - t;
+    if (took > worst) {
+      worst = took;
+      worstOf = `/${pattern.length > 24 ? `${pattern.slice(0, 24)}...` : pattern}/${flags} on ${lo} characters`;
+    }
+  }
+  row(`regex on the main thread: worst of ${cases.length} adversarial patterns at the edge of the bound`, `${ms(worst)} (${worstOf})`, '<= 50 ms', worst <= 50);
 }
 
 // --- judge reuse ----------------------------------------------------------------------------------
@@ -1069,7 +1114,7 @@ function printTable(): void {
 /**
  * `npm run bench -- scale` measures only the scale cases (1,000 and 5,000 fixtures side by side
  * with the minimal client, 20,000 fixtures' peak RSS), `-- personas` only the persona figure,
- * `-- simulated` only the simulated scripts replayed from baselines, `-- cold` only the cold starts, `-- throttled` only the 429 figure, `-- reuse` only the judge
+ * `-- simulated` only the simulated scripts replayed from baselines, `-- cold` only the cold starts, `-- regex` only the regex pool and the main thread's worst case, `-- throttled` only the 429 figure, `-- reuse` only the judge
  * reuse figures, `-- shards` only the merge of 4 shards, `-- meaning` only the meaning ladder, `-- traces` only the overhead of receiving
  * spans (bench/traces.ts) (quicker while working on one).
  * BENCH_REPS=n: rounds of each scale case (engine, then minimal client), medians compared; default 3.
@@ -1141,7 +1186,7 @@ async function main(): Promise<void> {
       // A pattern with two quantifiers has no bound here: the worker pool matches it (docs/architecture.md, "The regex time budget").
       await guarded('cold start with a regex assertion in the worker pool', () => coldStartRegex(root, 10, '\\\\b\\\\d+ days?\\\\b', 'a regex assertion matched in the worker pool'));
     }
-    if (only === null) await guarded('regex pool', () => regexPool());
+    if (only === null || only === 'regex') await guarded('regex pool', () => regexPool());
     if (only === null || only === 'reuse') await guarded('judge reuse', () => reuseCase(root));
     if (only === null || only === 'shards') await guarded('report: 4 shards merged', () => shardsMergeCase(root, 2000));
     if (only === null || only === 'meaning') await guarded('meaning ladder', meaningCase);
