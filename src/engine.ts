@@ -11,7 +11,7 @@ import { createHttpAgentClient, observeTurns, responseOnly } from './agent/index
 import { fillLateSpans, startSpanSource, traceObserver } from './traces/index.js';
 import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
-import { mayNeedPool, withInlineRegex } from './assertions/regex-inline.js';
+import { poolPatternCount, withInlineRegex } from './assertions/regex-inline.js';
 import { callsPerCriterion, configuredJudgeName, createConfiguredJudge, judgeModelOf } from './judge/index.js';
 import { createSimulator, simulatorConfig, SIMULATOR_PROMPT_VERSION } from './simulator/index.js';
 import { makeRedactor } from './secrets.js';
@@ -404,9 +404,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     regex = deps.makeRegex ? deps.makeRegex(config) : withInlineRegex(createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs }));
     // Cold start: the workers start now, while the agent is being called, not at the first
     // evaluation; none when every pattern will be matched on the main thread.
-    const regexCount =
-      assertions.flatMap((a) => (a === null ? [] : a.kind === 'all' ? a.assertions : [a])).filter((a) => a.kind === 'regex' && mayNeedPool(a.pattern, a.flags)).length +
-      suite.personas.flatMap((p) => p.expect.reply ?? []).filter((e) => 'regex' in e && mayNeedPool(e.regex, e.flags)).length;
+    const regexCount = poolPatternCount(assertions, suite.personas);
     if (regexCount > 0) regex.warm?.(regexCount);
     // Spend is counted at each client that makes calls: every member of a panel.
     judge = deps.makeJudge

@@ -35,8 +35,10 @@ export function publishSettings(inputs: PublishSettings): PublishSettings {
 }
 
 /** The inputs that override config.yml. */
-export type OverrideInputs = Pick<Inputs, 'agentUrl' | 'agentHeaders' | 'concurrency' | 'costCap' | 'judgeProvider' | 'judgeBaseUrl' | 'judgeModel' | 'judgeApiKey'> &
-  Partial<Pick<Inputs, 'repeat' | 'repeatMax'>>;
+export type OverrideInputs = Pick<
+  Inputs,
+  'agentUrl' | 'agentHeaders' | 'concurrency' | 'costCap' | 'judgeProvider' | 'judgeBaseUrl' | 'judgeModel' | 'judgeApiKey' | 'repeat' | 'repeatMax'
+>;
 
 export function overridesFrom(inputs: OverrideInputs): ConfigOverrides {
   const judge: NonNullable<ConfigOverrides['judge']> = {};
@@ -49,8 +51,8 @@ export function overridesFrom(inputs: OverrideInputs): ConfigOverrides {
     ...(Object.keys(inputs.agentHeaders).length > 0 ? { agentHeaders: { ...inputs.agentHeaders } } : {}),
     ...(inputs.concurrency ? { concurrency: inputs.concurrency } : {}),
     ...(inputs.costCap !== null ? { capUsd: inputs.costCap } : {}),
-    ...(inputs.repeat != null ? { repeat: inputs.repeat } : {}),
-    ...(inputs.repeatMax != null ? { repeatMax: inputs.repeatMax } : {}),
+    ...(inputs.repeat !== null ? { repeat: inputs.repeat } : {}),
+    ...(inputs.repeatMax !== null ? { repeatMax: inputs.repeatMax } : {}),
     ...(Object.keys(judge).length > 0 ? { judge } : {}),
   };
 }

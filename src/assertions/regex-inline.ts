@@ -6,12 +6,12 @@
 // the quantifier's operand at most R times (2 choices for `?`, max for `{min,max}`, up to the text's
 // length for `*`), then tries the rest of the pattern after each count, one step per pattern
 // character (a lookaround runs its own part once). So its time is bounded by
-// 2 x text length x pattern length x R; when that is small it is matched here, in
-// microseconds (about 10 ms at worst), with no worker to start: `\b30 days?\b`, `refund(ed)?`, `order #\d+` on a short
-// reply. Every other pattern goes to the pool, whose budget can stop it.
+// 2 x text length x pattern length x R; when that is small it is matched here, in microseconds
+// (about 10 ms at worst), with no worker to start: `\b30 days?\b`, `refund(ed)?`, `order #\d+` on a
+// short reply. Every other pattern goes to the pool, whose budget can stop it.
 
 import { MAX_MATCH_CHARS } from './regex-pool.js';
-import type { RegexEvaluator, RegexResult } from '../types.js';
+import type { Assertion, PersonaScript, RegexEvaluator, RegexResult } from '../types.js';
 
 /** The most steps a pattern is matched with on the main thread (about 10 ms at worst, measured). */
 export const INLINE_STEPS = 4_000_000;
@@ -105,6 +105,14 @@ export function runsInline(pattern: string, flags: string, text: string): boolea
 export function mayNeedPool(pattern: string, flags: string): boolean {
   const q = quantifierCounts(pattern, flags);
   return q === null || q.counts === 'text';
+}
+
+/** How many of a suite's patterns may need the pool (mayNeedPool): fixtures' regex checks and scripts' reply regexes. */
+export function poolPatternCount(assertions: readonly (Assertion | null)[], personas: readonly PersonaScript[]): number {
+  const checks = assertions.flatMap((a) => (a === null ? [] : a.kind === 'all' ? a.assertions : [a]));
+  const fromFixtures = checks.filter((a) => a.kind === 'regex' && mayNeedPool(a.pattern, a.flags)).length;
+  const fromScripts = personas.flatMap((p) => p.expect.reply ?? []).filter((e) => 'regex' in e && mayNeedPool(e.regex, e.flags)).length;
+  return fromFixtures + fromScripts;
 }
 
 /**

@@ -89,7 +89,6 @@ function itemsText(items: readonly unknown[]): string {
   return JSON.stringify([items], null, 2).slice(6, -6);
 }
 
-/** How many items to serialize at once for about CHUNK_CHARS characters, from the last batch. */
 /** Spooled items are copied from the side file in pieces of at most this many bytes. */
 const COPY_BYTES = 1024 * 1024;
 
@@ -104,6 +103,7 @@ export function contiguous(chunks: readonly (readonly [number, number])[]): [num
   return ranges;
 }
 
+/** How many items to serialize at once for about CHUNK_CHARS characters, from the last batch. */
 function batchSizeFor(chars: number, count: number): number {
   return Math.max(1, Math.min(1024, Math.floor(CHUNK_CHARS / Math.max(1, chars / count))));
 }
@@ -264,15 +264,16 @@ async function writeAssembled(
       // The items in the side file, when the record holds those very objects first.
       if (from !== null && spool !== undefined && spool.written.length <= list.length && spool.written.every((w, i) => w === list[i])) {
         await drain();
-        if (spool.chunks.length > 0 && from.file === null) throw new Error('spooled items without a side file');
+        const side = from.file;
+        if (spool.chunks.length > 0 && side === null) throw new Error('spooled items without a side file');
         // Adjacent chunks (one kind spooled alone, or in long runs) are copied as one range, through
         // one buffer: a few large reads and writes instead of two per chunk.
         const buffer = Buffer.allocUnsafe(Math.min(COPY_BYTES, spool.chunks.reduce((n, [, length]) => n + length, 0)));
         for (const [offset, length] of contiguous(spool.chunks)) {
           for (let done = 0; done < length; ) {
             const size = Math.min(buffer.length, length - done);
-            const { bytesRead } = await (from.file as StagedFile).handle.read(buffer, 0, size, offset + done);
-            if (bytesRead !== size) throw new Error(`the side file ${(from.file as StagedFile).path} is shorter than written`);
+            const { bytesRead } = await (side as StagedFile).handle.read(buffer, 0, size, offset + done);
+            if (bytesRead !== size) throw new Error(`the side file ${(side as StagedFile).path} is shorter than written`);
             await out.handle.write(buffer, 0, size, null);
             done += size;
           }
