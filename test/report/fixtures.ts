@@ -27,6 +27,7 @@ export function baseline(label: string, reply: string, verdict: 'pass' | 'fail' 
 }
 
 let line = 0;
+let personaLine = 0;
 
 /** A fixture entry; defaults to an unchanged, still-passing `contains` fixture. */
 export function fixture(label: string, over: Partial<FixtureRecord> = {}): FixtureRecord {
@@ -47,8 +48,10 @@ export function fixture(label: string, over: Partial<FixtureRecord> = {}): Fixtu
   } as Partial<FixtureRecord>);
 }
 
+/** Starts the builders' line numbers again (fixtures' and persona scripts'), so goldens do not depend on what was built before. */
 export function resetLines(): void {
   line = 0;
+  personaLine = 0;
 }
 
 /** A run record around the fixtures (and `over.personas`); tallies derived from them. */
@@ -492,8 +495,6 @@ function passingChecks(): Check[] {
     check.criterion('Mentioned the order number', 0.95, 'The agent repeats order 1234 on turn 2.'),
   ];
 }
-
-let personaLine = 0;
 
 /** A persona script's entry; defaults to the refund dialog, every check passing, unchanged. */
 export function persona(label: string, over: Partial<PersonaRecord> = {}): PersonaRecord {

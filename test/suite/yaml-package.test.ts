@@ -1,14 +1,18 @@
 // The `yaml` package is imported on first need (src/suite/yaml/package.ts, docs/performance.md):
 // loading a valid suite never imports it; a suite with a problem to place imports it and is read
-// again, with the problem placed as before. Its own file: the package is imported once per module
-// graph, and each test file has its own.
-import { describe, expect, it } from 'vitest';
-import { lazyParses, YamlNotLoaded, yamlPackage } from '../../src/suite/yaml/index.js';
+// again, with the problem placed as before. The package is imported once per module graph, and test
+// files share one (vitest.config.ts, isolate: false): the first test starts a fresh graph.
+import { describe, expect, it, vi } from 'vitest';
 import { loadSuiteConfig } from '../../src/suite/index.js';
-import { brief, C, F, load, OK_FIXTURE, repo } from './helpers.js';
+import { C, F, repo } from './helpers.js';
 
 describe('the yaml package, imported when a problem needs it', () => {
   it('a valid suite loads without it; a suite with a misspelt key imports it and places the key', async () => {
+    // A module graph of its own, in which no other test file has imported the package yet.
+    vi.resetModules();
+    const { lazyParses, YamlNotLoaded, yamlPackage } = await import('../../src/suite/yaml/index.js');
+    const { brief, load, OK_FIXTURE } = await import('./helpers.js');
+    expect(() => yamlPackage()).toThrow(YamlNotLoaded);
     const valid = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n', [`${F}/a.yml`]: OK_FIXTURE });
     expect(valid.errors).toEqual([]);
     expect(valid.suite?.fixtures.map((f) => f.label)).toEqual(['ok']);
