@@ -838,6 +838,27 @@ function regexInlineWorstCase(): void {
   row(`regex on the main thread: worst of ${cases.length} adversarial patterns at the edge of the bound`, `${ms(worst)} (${worstOf})`, '<= 50 ms', worst <= 50);
 }
 
+/** The same with V8's linear-time engine, under Node 24 (bench/regex-linear.ts): patterns that backtrack exponentially elsewhere. */
+async function regexLinearWorstCase(root: string): Promise<void> {
+  const label = 'regex on the main thread under Node 24 (linear-time engine): worst of adversarial patterns at the edge of its bound';
+  const node24 = nodeBinary('node@24');
+  if (node24 === null) {
+    row(label, 'SKIPPED', '<= 50 ms', null);
+    notes.push('regex under Node 24: `npx -y node@24` did not give a Node binary');
+    return;
+  }
+  const script = await bundle('bench/regex-linear.ts', path.join(root, 'regex-linear.mjs'));
+  const exit = await run(node24, [script], { cwd: ROOT, timeoutMs: 60_000 });
+  type Out = { worstMs?: number; of?: string; patterns?: number; skipped?: string };
+  const out = lastJsonLine<Out>(exit, 'v8') ?? lastJsonLine<Out>(exit, 'skipped');
+  if (out === null || out.worstMs === undefined) {
+    row(label, 'SKIPPED', '<= 50 ms', null);
+    notes.push(`regex under Node 24: ${out?.skipped ?? `exit ${exit.code}: ${(exit.stderr || exit.stdout).trim().slice(0, 300)}`}`);
+    return;
+  }
+  row(`${label} (${out.patterns})`, `${ms(out.worstMs)} (${out.of})`, '<= 50 ms', out.worstMs <= 50);
+}
+
 // --- judge reuse ----------------------------------------------------------------------------------
 
 /** Judge reuse (docs/fixtures.md, "Judge reuse"): judge calls of a rerun against accepted baselines (bench/reuse.ts), counted by the judge server. */
@@ -1206,6 +1227,7 @@ async function main(): Promise<void> {
       else await guarded('cold start with a regex assertion under Node 24', () => coldStartRegex(root, 10, '\\\\b\\\\d+ days?\\\\b', 'a regex assertion (two quantifiers)', { bin: node24, name: 'Node 24' }));
     }
     if (only === null || only === 'regex') await guarded('regex pool', () => regexPool());
+    if (only === null || only === 'regex') await guarded('regex under Node 24', () => regexLinearWorstCase(root));
     if (only === null || only === 'reuse') await guarded('judge reuse', () => reuseCase(root));
     if (only === null || only === 'shards') await guarded('report: 4 shards merged', () => shardsMergeCase(root, 2000));
     if (only === null || only === 'meaning') await guarded('meaning ladder', meaningCase);

@@ -110,7 +110,7 @@ export function runsInline(pattern: string, flags: string, text: string): boolea
  * The most the linear-time engine's work on a text of `length` characters may be: the length times
  * the pattern's size, a counted repetition (`{2,5}`) counting its operand that many times (every
  * count is taken as nested in the others, which only overestimates). With about 56 ns per unit at
- * worst (adversarial patterns, Node 24), LINEAR_STEPS is about 11 ms.
+ * worst (adversarial patterns, Node 24), LINEAR_STEPS is about 11-14 ms (`npm run bench -- regex`, under Node 24).
  */
 export function linearSteps(pattern: string, length: number): number {
   let size = Math.max(1, pattern.length);
