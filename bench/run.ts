@@ -19,7 +19,7 @@
 // A persona script of T turns sends them in order in one session, so N scripts need at least
 // ceil(N / C) x T x L (200 scripts of 4 turns at C = 8, L = 50 ms: 5 s).
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -688,14 +688,25 @@ async function coldStart(root: string, runs: number): Promise<void> {
   }
 }
 
+/** The path of a Node binary from the npm registry (`npx -y node@24`), or null when it cannot be had. */
+function nodeBinary(spec: string): string | null {
+  try {
+    const bin = execFileSync('npx', ['-y', spec, '-p', 'process.execPath'], { encoding: 'utf8', timeout: 180_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return existsSync(bin) ? bin : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Cold start with a regex assertion (docs/performance.md, "Figures"): the CLI bundled from src/ as it is now (so the
  * figure is this source's, not the committed dist/), one fixture asserting a regex: by default one
  * whose matching time has a small bound (matched on the main thread), else `pattern`; one with no
  * such bound is matched by the worker pool, whose workers the run starts while the agent is called.
  */
-async function coldStartRegex(root: string, runs: number, pattern = '\\\\b30 days\\\\b', what = 'a regex assertion'): Promise<void> {
-  const label = `cold start with ${what}: src/cli.ts bundled, 1 fixture (median of ${runs})`;
+async function coldStartRegex(root: string, runs: number, pattern = '\\\\b30 days\\\\b', what = 'a regex assertion', node: { bin: string; name: string } | null = null): Promise<void> {
+  const nodeBin = node?.bin ?? process.execPath;
+  const label = `cold start with ${what}: src/cli.ts bundled, 1 fixture${node === null ? '' : `, under ${node.name}`} (median of ${runs})`;
   let cli: string;
   try {
     cli = await bundle('src/cli.ts', path.join(root, 'cli-now.mjs'));
@@ -712,14 +723,17 @@ async function coldStartRegex(root: string, runs: number, pattern = '\\\\b30 day
     const cwd = path.dirname(dir);
     const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' };
     const times: number[] = [];
+    const bare: number[] = [];
     const failures: string[] = [];
     for (let i = 0; i < runs; i++) {
-      const exit = await run(process.execPath, [cli, 'run', '--dir', '.agent-replay', '--out', 'results.json'], { cwd, env, timeoutMs: 10_000 });
+      const exit = await run(nodeBin, [cli, 'run', '--dir', '.agent-replay', '--out', 'results.json'], { cwd, env, timeoutMs: 10_000 });
       if (exit.code !== 0) failures.push(`exit ${exit.code}: ${(exit.stderr || exit.stdout).trim().slice(0, 300)}`);
       times.push(exit.ms);
+      if (node !== null) bare.push((await run(nodeBin, ['-e', '0'], { cwd, env, timeoutMs: 10_000 })).ms);
     }
     const m = median(times);
-    row(label, `${ms(m)} (min ${ms(Math.min(...times))})`, '<= 300 ms', failures.length === 0 && m <= 300);
+    const beside = bare.length === 0 ? '' : `; ${node?.name} -e 0: ${ms(median(bare))}`;
+    row(label, `${ms(m)} (min ${ms(Math.min(...times))}${beside})`, '<= 300 ms', failures.length === 0 && m <= 300);
     if (failures.length > 0) notes.push(`cold start with ${what}: ${failures.length} of ${runs} runs failed; first: ${failures[0]}`);
   } finally {
     await agent.stop();
@@ -822,6 +836,27 @@ function regexInlineWorstCase(): void {
     }
   }
   row(`regex on the main thread: worst of ${cases.length} adversarial patterns at the edge of the bound`, `${ms(worst)} (${worstOf})`, '<= 50 ms', worst <= 50);
+}
+
+/** The same with V8's linear-time engine, under Node 24 (bench/regex-linear.ts): patterns that backtrack exponentially elsewhere. */
+async function regexLinearWorstCase(root: string): Promise<void> {
+  const label = 'regex on the main thread under Node 24 (linear-time engine): worst of adversarial patterns at the edge of its bound';
+  const node24 = nodeBinary('node@24');
+  if (node24 === null) {
+    row(label, 'SKIPPED', '<= 50 ms', null);
+    notes.push('regex under Node 24: `npx -y node@24` did not give a Node binary');
+    return;
+  }
+  const script = await bundle('bench/regex-linear.ts', path.join(root, 'regex-linear.mjs'));
+  const exit = await run(node24, [script], { cwd: ROOT, timeoutMs: 60_000 });
+  type Out = { worstMs?: number; of?: string; patterns?: number; skipped?: string };
+  const out = lastJsonLine<Out>(exit, 'v8') ?? lastJsonLine<Out>(exit, 'skipped');
+  if (out === null || out.worstMs === undefined) {
+    row(label, 'SKIPPED', '<= 50 ms', null);
+    notes.push(`regex under Node 24: ${out?.skipped ?? `exit ${exit.code}: ${(exit.stderr || exit.stdout).trim().slice(0, 300)}`}`);
+    return;
+  }
+  row(`${label} (${out.patterns})`, `${ms(out.worstMs)} (${out.of})`, '<= 50 ms', out.worstMs <= 50);
 }
 
 // --- judge reuse ----------------------------------------------------------------------------------
@@ -1185,8 +1220,14 @@ async function main(): Promise<void> {
       await guarded('cold start with a regex assertion', () => coldStartRegex(root, 10));
       // A pattern with two quantifiers has no bound here: the worker pool matches it (docs/architecture.md, "The regex time budget").
       await guarded('cold start with a regex assertion in the worker pool', () => coldStartRegex(root, 10, '\\\\b\\\\d+ days?\\\\b', 'a regex assertion matched in the worker pool'));
+      // The same pattern under Node 24, the runtime GitHub runs actions on: V8's linear-time engine
+      // matches it on the main thread there (docs/architecture.md, "The regex time budget").
+      const node24 = nodeBinary('node@24');
+      if (node24 === null) notes.push('cold start under Node 24: `npx -y node@24` did not give a Node binary; row skipped');
+      else await guarded('cold start with a regex assertion under Node 24', () => coldStartRegex(root, 10, '\\\\b\\\\d+ days?\\\\b', 'a regex assertion (two quantifiers)', { bin: node24, name: 'Node 24' }));
     }
     if (only === null || only === 'regex') await guarded('regex pool', () => regexPool());
+    if (only === null || only === 'regex') await guarded('regex under Node 24', () => regexLinearWorstCase(root));
     if (only === null || only === 'reuse') await guarded('judge reuse', () => reuseCase(root));
     if (only === null || only === 'shards') await guarded('report: 4 shards merged', () => shardsMergeCase(root, 2000));
     if (only === null || only === 'meaning') await guarded('meaning ladder', meaningCase);

@@ -8,8 +8,16 @@
 // character (a lookaround runs its own part once). So its time is bounded by
 // 2 x text length x pattern length x R; when that is small it is matched here, in microseconds
 // (about 10 ms at worst), with no worker to start: `\b30 days?\b`, `refund(ed)?`, `order #\d+` on a
-// short reply. Every other pattern goes to the pool, whose budget can stop it.
+// short reply.
+//
+// From V8 13 (Node 24, the runtime GitHub runs actions on), a pattern V8's linear-time engine
+// accepts (the `l` flag, enabled by --enable-experimental-regexp-engine: no back-reference, no
+// lookahead, no flag i, u, v or d, no large counted repetition) is matched here too whatever its
+// quantifiers, in time proportional to the text's length times the pattern's size, when that
+// product is small. The engine refuses what it cannot match in linear time, so nothing it accepts
+// can backtrack. Every other pattern goes to the pool, whose budget can stop it.
 
+import { setFlagsFromString } from 'node:v8';
 import { MAX_MATCH_CHARS } from './regex-pool.js';
 import type { Assertion, PersonaScript, RegexEvaluator, RegexResult } from '../types.js';
 
@@ -99,12 +107,69 @@ export function runsInline(pattern: string, flags: string, text: string): boolea
 }
 
 /**
+ * The most the linear-time engine's work on a text of `length` characters may be: the length times
+ * the pattern's size, a counted repetition (`{2,5}`) counting its operand that many times (every
+ * count is taken as nested in the others, which only overestimates). With about 56 ns per unit at
+ * worst (adversarial patterns, Node 24), LINEAR_STEPS is about 11-14 ms (`npm run bench -- regex`, under Node 24).
+ */
+export function linearSteps(pattern: string, length: number): number {
+  let size = Math.max(1, pattern.length);
+  for (const m of pattern.matchAll(/\{(\d+)(,(\d*))?\}/g)) {
+    const min = Number(m[1]);
+    const max = m[2] === undefined ? min : m[3] === '' ? min + 1 : Number(m[3]);
+    size *= Math.max(1, min, max);
+    if (!Number.isFinite(size) || size > LINEAR_STEPS) return Infinity;
+  }
+  return Math.max(1, length) * size;
+}
+
+/** The most units (linearSteps) a pattern is matched with by the linear-time engine on the main thread. */
+export const LINEAR_STEPS = 200_000;
+
+/**
+ * Whether V8's linear-time engine is used: from V8 13 (Node 24). Node 20's V8 (11.3) gives another
+ * match than the backtracking engine on some patterns (280 of 146,760 random pattern and text pairs,
+ * some of them a different match); Node 22's (12.4) agrees but is up to 20 times slower.
+ */
+export function linearEngineUsable(v8: string = process.versions.v8): boolean {
+  return Number(v8.split('.')[0]) >= 13;
+}
+
+let linearFlagSet = false;
+
+/**
+ * `pattern` compiled for V8's linear-time engine, or null: the engine is not used on this Node
+ * (linearEngineUsable), the pattern does not compile at all (the usual path reports that), or the
+ * engine refuses it (it cannot be matched in linear time: a back-reference, a lookahead, flag i...).
+ */
+export function linearRegex(pattern: string, flags: string): RegExp | null {
+  if (!linearEngineUsable()) return null;
+  try {
+    new RegExp(pattern, flags);
+  } catch {
+    return null;
+  }
+  if (!linearFlagSet) {
+    // Adds the `l` flag to the RegExp syntax and nothing else: no other pattern changes engine.
+    setFlagsFromString('--enable-experimental-regexp-engine');
+    linearFlagSet = true;
+  }
+  try {
+    return new RegExp(pattern, `${flags}l`);
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Whether a pattern needs the worker pool whatever the reply (no bound), or may on a long reply
  * (a quantifier whose counts grow with the text): the run starts the pool's workers early for those.
+ * A pattern the linear-time engine takes needs it only on a reply longer than its LINEAR_STEPS
+ * allow (thousands of characters): the pool is then started when that reply comes.
  */
 export function mayNeedPool(pattern: string, flags: string): boolean {
   const q = quantifierCounts(pattern, flags);
-  return q === null || q.counts === 'text';
+  return (q === null || q.counts === 'text') && linearRegex(pattern, flags) === null;
 }
 
 /** How many of a suite's patterns may need the pool (mayNeedPool): fixtures' regex checks and scripts' reply regexes. */
@@ -122,6 +187,19 @@ export function poolPatternCount(assertions: readonly (Assertion | null)[], pers
  */
 export function withInlineRegex(pool: RegexEvaluator): RegexEvaluator {
   const compiled = new Map<string, RegExp>();
+  const linear = new Map<string, RegExp | null>();
+  const remember = <T>(cache: Map<string, T>, key: string, value: T): T => {
+    if (cache.size >= 256) cache.delete(cache.keys().next().value as string);
+    cache.set(key, value);
+    return value;
+  };
+  const matchOf = (re: RegExp, text: string): RegexResult => {
+    re.lastIndex = 0;
+    const m = re.exec(text);
+    if (m === null) return { kind: 'no_match' };
+    const match = m[0];
+    return { kind: 'matched', match: match.length > MAX_MATCH_CHARS ? `${match.slice(0, MAX_MATCH_CHARS)}\u2026` : match };
+  };
   const inline = (pattern: string, flags: string, text: string): RegexResult => {
     const key = `${flags}/${pattern}`;
     let re = compiled.get(key);
@@ -131,18 +209,23 @@ export function withInlineRegex(pool: RegexEvaluator): RegexEvaluator {
       } catch (err) {
         return { kind: 'compile_error', message: err instanceof Error ? err.message : String(err) };
       }
-      if (compiled.size >= 256) compiled.delete(compiled.keys().next().value as string);
-      compiled.set(key, re);
+      remember(compiled, key, re);
     }
-    re.lastIndex = 0;
-    const m = re.exec(text);
-    if (m === null) return { kind: 'no_match' };
-    const match = m[0];
-    return { kind: 'matched', match: match.length > MAX_MATCH_CHARS ? `${match.slice(0, MAX_MATCH_CHARS)}\u2026` : match };
+    return matchOf(re, text);
+  };
+  const linearFor = (pattern: string, flags: string): RegExp | null => {
+    const key = `${flags}/${pattern}`;
+    const known = linear.get(key);
+    return known !== undefined ? known : remember(linear, key, linearRegex(pattern, flags));
   };
   return {
     test(pattern, flags, text) {
-      return runsInline(pattern, flags, text) ? Promise.resolve(inline(pattern, flags, text)) : pool.test(pattern, flags, text);
+      if (runsInline(pattern, flags, text)) return Promise.resolve(inline(pattern, flags, text));
+      if (linearSteps(pattern, text.length) <= LINEAR_STEPS) {
+        const re = linearFor(pattern, flags);
+        if (re !== null) return Promise.resolve(matchOf(re, text));
+      }
+      return pool.test(pattern, flags, text);
     },
     warm(count) {
       pool.warm?.(count);
