@@ -6,18 +6,21 @@
 
 import { LINEAR_STEPS, linearEngineUsable, linearRegex, linearSteps } from '../src/assertions/regex-inline.js';
 
-const cases = [
-  '^(a+)+$',
-  '(a|a?)+b',
-  '(\\w+\\s?)*$',
-  '(x+x+)+y',
-  '(.*){1,15}c',
-  '(?:a?){15}a{15}c',
-  '(.*a){12}c',
-  '((a?)(a?)(a?)(a?)(a?)(a?)(a?)(a?))*c',
-  '(?:(?:a|b)*(?:a|c)*)*z',
-  '$',
-  '[\\s\\S]*[\\s\\S]*[\\s\\S]*[\\s\\S]*c',
+// [pattern, flags]; with flag i the engine runs the pattern with its letters' cases written in (regex-case.ts).
+const cases: [string, string][] = [
+  ['^(a+)+$', 'i'],
+  ['(a|a?)+b', 'i'],
+  ['^(a+)+$', ''],
+  ['(a|a?)+b', ''],
+  ['(\\w+\\s?)*$', ''],
+  ['(x+x+)+y', ''],
+  ['(.*){1,15}c', ''],
+  ['(?:a?){15}a{15}c', ''],
+  ['(.*a){12}c', ''],
+  ['((a?)(a?)(a?)(a?)(a?)(a?)(a?)(a?))*c', ''],
+  ['(?:(?:a|b)*(?:a|c)*)*z', ''],
+  ['$', ''],
+  ['[\\s\\S]*[\\s\\S]*[\\s\\S]*[\\s\\S]*c', ''],
 ];
 
 if (!linearEngineUsable()) {
@@ -25,11 +28,11 @@ if (!linearEngineUsable()) {
 } else {
   let worst = 0;
   let of = '';
-  for (const pattern of cases) {
-    const re = linearRegex(pattern, '');
+  for (const [pattern, flags] of cases) {
+    const re = linearRegex(pattern, flags);
     if (re === null) continue;
     let length = 1;
-    while (linearSteps(pattern, length + 1) <= LINEAR_STEPS) length++;
+    while (linearSteps(re.source, length + 1) <= LINEAR_STEPS) length++;
     const text = `${'a'.repeat(length - 1)}!`;
     re.exec(text);
     const t = performance.now();
@@ -37,7 +40,7 @@ if (!linearEngineUsable()) {
     const took = performance.now() - t;
     if (took > worst) {
       worst = took;
-      of = `/${pattern}/ on ${length} characters`;
+      of = `/${pattern}/${flags} on ${length} characters`;
     }
   }
   process.stdout.write(`${JSON.stringify({ worstMs: worst, of, v8: process.versions.v8, patterns: cases.length })}\n`);

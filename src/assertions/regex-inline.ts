@@ -12,12 +12,14 @@
 //
 // From V8 13 (Node 24, the runtime GitHub runs actions on), a pattern V8's linear-time engine
 // accepts (the `l` flag, enabled by --enable-experimental-regexp-engine: no back-reference, no
-// lookahead, no flag i, u, v or d, no large counted repetition) is matched here too whatever its
+// lookahead, no flag u, v or d, no large counted repetition; flag i it refuses, so an ASCII
+// pattern's letters are written as classes of both cases instead, regex-case.ts) is matched here too whatever its
 // quantifiers, in time proportional to the text's length times the pattern's size, when that
 // product is small. The engine refuses what it cannot match in linear time, so nothing it accepts
 // can backtrack. Every other pattern goes to the pool, whose budget can stop it.
 
 import { setFlagsFromString } from 'node:v8';
+import { caseExpanded } from './regex-case.js';
 import { MAX_MATCH_CHARS } from './regex-pool.js';
 import type { Assertion, PersonaScript, RegexEvaluator, RegexResult } from '../types.js';
 
@@ -140,7 +142,9 @@ let linearFlagSet = false;
 /**
  * `pattern` compiled for V8's linear-time engine, or null: the engine is not used on this Node
  * (linearEngineUsable), the pattern does not compile at all (the usual path reports that), or the
- * engine refuses it (it cannot be matched in linear time: a back-reference, a lookahead, flag i...).
+ * engine refuses it (it cannot be matched in linear time: a back-reference, a lookahead, flag u...).
+ * The engine refuses flag i: without flag u or v, an ASCII pattern's letters are written as classes
+ * of their two cases instead (regex-case.ts), the same matches.
  */
 export function linearRegex(pattern: string, flags: string): RegExp | null {
   if (!linearEngineUsable()) return null;
@@ -148,6 +152,10 @@ export function linearRegex(pattern: string, flags: string): RegExp | null {
     new RegExp(pattern, flags);
   } catch {
     return null;
+  }
+  if (flags.includes('i')) {
+    const expanded = flags.includes('u') || flags.includes('v') ? null : caseExpanded(pattern);
+    return expanded === null ? null : linearRegex(expanded, flags.replace('i', ''));
   }
   if (!linearFlagSet) {
     // Adds the `l` flag to the RegExp syntax and nothing else: no other pattern changes engine.
@@ -223,7 +231,8 @@ export function withInlineRegex(pool: RegexEvaluator): RegexEvaluator {
       if (runsInline(pattern, flags, text)) return Promise.resolve(inline(pattern, flags, text));
       if (linearSteps(pattern, text.length) <= LINEAR_STEPS) {
         const re = linearFor(pattern, flags);
-        if (re !== null) return Promise.resolve(matchOf(re, text));
+        // Measured on what the engine runs: with flag i, the pattern with its letters' cases written in.
+        if (re !== null && linearSteps(re.source, text.length) <= LINEAR_STEPS) return Promise.resolve(matchOf(re, text));
       }
       return pool.test(pattern, flags, text);
     },
