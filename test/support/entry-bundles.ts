@@ -32,6 +32,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
     format: 'esm',
     target: 'node20',
     splitting: true,
+    // As scripts/package.mjs leaves dist/: ASCII-only text (decoded on V8's fast path; 87 ms of each
+    // Action start decoded the 7 MB bundle's UTF-8 otherwise) and whitespace and syntax minified,
+    // names kept for readable stack traces: an Action start 525 -> 391 ms (median of 11).
+    charset: 'ascii',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
     logLevel: 'error',
     // Bundled CommonJS dependencies call require(): give the ESM chunks one.
     banner: { js: "import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);" },
