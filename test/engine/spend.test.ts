@@ -30,7 +30,7 @@ const clock: Clock = { now: () => 1_000_000, sleep: async () => undefined };
 
 const FIXTURES = `fixtures:
   - { label: judged, message: hello, assert: { judge: "polite", threshold: 0.5 } }
-  - { label: matched, message: order 12, assert: { regex: "order \\\\d+" } }
+  - { label: matched, message: order 12, assert: { regex: "order \\\\d+", flags: "u" } }
   - { label: plain, message: plain }
 `;
 
@@ -135,6 +135,8 @@ describe('spend in the record', () => {
   });
 });
 
+// The patterns that need the pool carry flag u: on Node 24, V8's linear-time engine would match them
+// on the main thread otherwise (src/assertions/regex-inline.ts), and no worker would start.
 describe('regex workers at the start of the run', () => {
   it('are started before the agent is first called', async () => {
     const agent = await startAgentServer(nativeEcho);
@@ -184,7 +186,7 @@ describe('regex workers at the start of the run', () => {
       return { events, record };
     };
     // Two quantifiers: no bound, the pool matches it; the run warms it before the first agent request.
-    const pooled = await spawns('label: plain\nmessage: plain\n', '{ regex: "(\\\\w+) (a\\\\w*)" }');
+    const pooled = await spawns('label: plain\nmessage: plain\n', '{ regex: "(\\\\w+) (a\\\\w*)", flags: "u" }');
     expect(pooled.events[0]).toBe('spawn (agent requests so far: 0)');
     expect(pooled.record.personas[0]?.verdict).toBe('pass');
     // Patterns with a small bound, in a fixture and in a script: no worker at all.
