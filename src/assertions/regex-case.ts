@@ -4,7 +4,7 @@
 // never from outside ASCII into it (so neither the long s nor the Kelvin sign matches s or k).
 // \d, \s, \w and \b are the same with or without the flag. So a pattern written in ASCII matches
 // under flag i what the same pattern matches without it once each letter is a class of its two
-// cases: `refund` -> `[rR][eE][fF][uU][nN][dD]`, `[a-c]` -> `[a-cA-C]`, `[^x]` -> `[^xX]`.
+// cases: `refund` -> `[rR][eE][fF][uU][nN][dD]`, `[a-c]` -> `[a-cABC]`, `[^x]` -> `[^xX]`.
 // Anything this reading does not cover gives null (the pattern then goes where it went before):
 // a character outside ASCII, an escape that stands for a letter or names something (`\x41`,
 // `\u0041`, `\cJ`, `\k<n>`, `\p{L}`, an identity escape such as `\e`), a back-reference, and a `{`

@@ -108,6 +108,9 @@ export function runsInline(pattern: string, flags: string, text: string): boolea
   return steps !== null && steps <= INLINE_STEPS;
 }
 
+/** The most units (linearSteps) a pattern is matched with by the linear-time engine on the main thread. */
+export const LINEAR_STEPS = 200_000;
+
 /**
  * The most the linear-time engine's work on a text of `length` characters may be: the length times
  * the pattern's size, a counted repetition (`{2,5}`) counting its operand that many times (every
@@ -124,9 +127,6 @@ export function linearSteps(pattern: string, length: number): number {
   }
   return Math.max(1, length) * size;
 }
-
-/** The most units (linearSteps) a pattern is matched with by the linear-time engine on the main thread. */
-export const LINEAR_STEPS = 200_000;
 
 /**
  * Whether V8's linear-time engine is used: from V8 13 (Node 24). Node 20's V8 (11.3) gives another
@@ -229,11 +229,9 @@ export function withInlineRegex(pool: RegexEvaluator): RegexEvaluator {
   return {
     test(pattern, flags, text) {
       if (runsInline(pattern, flags, text)) return Promise.resolve(inline(pattern, flags, text));
-      if (linearSteps(pattern, text.length) <= LINEAR_STEPS) {
-        const re = linearFor(pattern, flags);
-        // Measured on what the engine runs: with flag i, the pattern with its letters' cases written in.
-        if (re !== null && linearSteps(re.source, text.length) <= LINEAR_STEPS) return Promise.resolve(matchOf(re, text));
-      }
+      // The size is that of what the engine runs: with flag i, the pattern with its letters' cases written in.
+      const re = linearFor(pattern, flags);
+      if (re !== null && linearSteps(re.source, text.length) <= LINEAR_STEPS) return Promise.resolve(matchOf(re, text));
       return pool.test(pattern, flags, text);
     },
     warm(count) {

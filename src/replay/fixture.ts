@@ -167,8 +167,8 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
     outcome = { kind: 'errored' as const, errorKind: 'internal' as const, error: `internal error calling the agent: ${(e as Error).message}` };
   }
   if (deps.afterReply !== undefined) await deps.afterReply();
-  // After the reply, not before the request: the definition hash and the rest of the record's base
-  // are not on the way from one reply to the next request (docs/performance.md).
+  // After the reply, not before the request: the request goes out without waiting for the
+  // definition hash and the rest of the record's base (docs/performance.md).
   const base = recordBase(fixture, baseline, deps.judgeModel);
   if (outcome.kind === 'errored') return erroredRecord(base, outcome.errorKind, outcome.error, Math.round(now() - started), redact);
   // Every agent-supplied text is redacted before it is recorded or compared: an agent that

@@ -4,30 +4,14 @@
 // written pattern without flag i matches what the original matches with it, on texts holding the
 // characters whose case folding is special (the long s, the Kelvin sign, accented letters).
 
-import type { Worker, WorkerOptions } from 'node:worker_threads';
-import { Worker as RealWorker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createRegexPool } from '../../src/assertions/index.js';
+import { describe, expect, it } from 'vitest';
 import { caseExpanded } from '../../src/assertions/regex-case.js';
-import { linearEngineUsable, linearRegex, mayNeedPool, withInlineRegex } from '../../src/assertions/regex-inline.js';
-import type { RegexEvaluator } from '../../src/types.js';
+import { linearEngineUsable, linearRegex, mayNeedPool } from '../../src/assertions/regex-inline.js';
+import { prng } from '../support/prng.js';
+import { useCountedPools } from '../support/regex-pool.js';
 
-const opened: RegexEvaluator[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((p) => p.close()));
-});
-
-/** mulberry32: a seeded generator, so that a failing case can be run again. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A real pool (budget 1 s) that counts its workers, under the evaluator a run uses. */
+const counted = useCountedPools();
 
 describe('caseExpanded', () => {
   it('writes each ASCII letter as a class of its two cases; classes get the other case of the letters they hold', () => {
@@ -52,7 +36,7 @@ describe('caseExpanded', () => {
   });
 
   it('without flag i, the written pattern matches what the original matches with it: 3,000 seeded random patterns x 6 texts', () => {
-    const random = seeded(42);
+    const random = prng(42);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
     const letters = ['a', 'A', 'k', 'K', 's', 'S', 'z', 'Z', 'e', 'E'];
     const classItems = [...letters, 'a-c', 'X-c', 'A-Z', '0-9', '\\d', '\\w', '\\s', '_', '-', '\\]', '[-`', 'j-s', 'S-k'];
@@ -116,17 +100,7 @@ describe.runIf(linearEngineUsable())(`flag i on the linear-time engine (this Nod
   });
 
   it("matches on the main thread with the pool's own results, and starts no worker", async () => {
-    let spawned = 0;
-    const pool = createRegexPool({
-      size: 1,
-      timeoutMs: 1000,
-      spawnWorker: (src: string, options: WorkerOptions): Worker => {
-        spawned++;
-        return new RealWorker(src, options);
-      },
-    });
-    const evaluator = withInlineRegex(pool);
-    opened.push(evaluator, pool);
+    const { evaluator, pool, spawned } = counted(1000);
     const cases: [string, string][] = [
       ['(refund|return).*30 days', 'Returns are accepted within 30 DAYS.'],
       ['(refund|return).*30 days', 'We do not take returns.'],
@@ -135,10 +109,10 @@ describe.runIf(linearEngineUsable())(`flag i on the linear-time engine (this Nod
     ];
     const inline = [];
     for (const [p, t] of cases) inline.push(await evaluator.test(p, 'i', t));
-    expect(spawned).toBe(0);
+    expect(spawned()).toBe(0);
     const fromPool = [];
     for (const [p, t] of cases) fromPool.push(await pool.test(p, 'i', t));
-    expect(spawned).toBe(1);
+    expect(spawned()).toBe(1);
     expect(inline).toEqual(fromPool);
     expect(inline.map((r) => (r.kind === 'matched' ? r.match : r.kind))).toEqual(['Returns are accepted within 30 DAYS', 'no_match', 'SUPPORT@SHOP.COM', 'KEY']);
   });

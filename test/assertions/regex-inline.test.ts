@@ -2,33 +2,12 @@
 // which patterns qualify, that their results are the worker pool's own, and that no worker is
 // started for them while a runaway pattern still goes to the pool and its budget. Real worker threads.
 
-import type { Worker, WorkerOptions } from 'node:worker_threads';
-import { Worker as RealWorker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createRegexPool } from '../../src/assertions/index.js';
-import { INLINE_STEPS, inlineSteps, linearEngineUsable, mayNeedPool, quantifierCounts, runsInline, withInlineRegex } from '../../src/assertions/regex-inline.js';
-import type { RegexEvaluator } from '../../src/types.js';
+import { describe, expect, it } from 'vitest';
+import { INLINE_STEPS, inlineSteps, linearEngineUsable, mayNeedPool, quantifierCounts, runsInline } from '../../src/assertions/regex-inline.js';
+import { useCountedPools } from '../support/regex-pool.js';
 
-const opened: RegexEvaluator[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((p) => p.close()));
-});
-
-/** A pool that counts the workers it starts, and the evaluator a run uses over it. */
-function counted(): { evaluator: RegexEvaluator; pool: RegexEvaluator; spawned: () => number } {
-  let spawned = 0;
-  const pool = createRegexPool({
-    size: 1,
-    timeoutMs: 100,
-    spawnWorker: (src: string, options: WorkerOptions): Worker => {
-      spawned++;
-      return new RealWorker(src, options);
-    },
-  });
-  const evaluator = withInlineRegex(pool);
-  opened.push(evaluator, pool);
-  return { evaluator, pool, spawned: () => spawned };
-}
+/** A real pool (budget 100 ms) that counts its workers, under the evaluator a run uses. */
+const counted = useCountedPools();
 
 describe('quantifierCounts', () => {
   it('counts 1 without a quantifier; escapes, classes and group syntax are read as such', () => {
@@ -104,7 +83,7 @@ describe('quantifierCounts', () => {
 
 describe('withInlineRegex', () => {
   it("gives the pool's own results (matched, clipped, no match, compile errors, g and y from the start) without starting a worker", async () => {
-    const { evaluator, pool, spawned } = counted();
+    const { evaluator, pool, spawned } = counted(100);
     const cases: [string, string, string][] = [
       ['30 days', 'i', 'Refunds within 30 Days.'],
       ['30 days', '', 'Refunds within 30 Days.'],
@@ -133,14 +112,14 @@ describe('withInlineRegex', () => {
   });
 
   it('a runaway pattern goes to the pool and is stopped by its budget', async () => {
-    const { evaluator, spawned } = counted();
+    const { evaluator, spawned } = counted(100);
     // Flag u: neither the bound nor V8's linear-time engine takes it.
     expect(await evaluator.test('^(a+)+$', 'u', `${'a'.repeat(40)}!`)).toEqual({ kind: 'timeout', budgetMs: 100 });
     expect(spawned()).toBeGreaterThanOrEqual(1);
   });
 
   it('warm starts workers only when asked (the engine asks for the patterns that can backtrack)', async () => {
-    const { evaluator, spawned } = counted();
+    const { evaluator, spawned } = counted(100);
     evaluator.warm?.(0);
     expect(spawned()).toBe(0);
     evaluator.warm?.(1);

@@ -5,45 +5,14 @@
 // for the rest. On Node 20 and 22 the second block is skipped and the first checks nothing changed;
 // .ci/run runs this file under Node 24 as well.
 
-import type { Worker, WorkerOptions } from 'node:worker_threads';
-import { Worker as RealWorker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createRegexPool } from '../../src/assertions/index.js';
-import { LINEAR_STEPS, linearEngineUsable, linearRegex, linearSteps, mayNeedPool, poolPatternCount, withInlineRegex } from '../../src/assertions/regex-inline.js';
-import type { Assertion, RegexEvaluator } from '../../src/types.js';
+import { describe, expect, it } from 'vitest';
+import { LINEAR_STEPS, linearEngineUsable, linearRegex, linearSteps, mayNeedPool, poolPatternCount } from '../../src/assertions/regex-inline.js';
+import type { Assertion } from '../../src/types.js';
+import { prng } from '../support/prng.js';
+import { useCountedPools } from '../support/regex-pool.js';
 
-const opened: RegexEvaluator[] = [];
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((p) => p.close()));
-});
-
-/** A real pool that counts the workers it starts, and the evaluator a run uses over it. */
-function counted(): { evaluator: RegexEvaluator; pool: RegexEvaluator; spawned: () => number } {
-  let spawned = 0;
-  const pool = createRegexPool({
-    size: 1,
-    timeoutMs: 1000,
-    spawnWorker: (src: string, options: WorkerOptions): Worker => {
-      spawned++;
-      return new RealWorker(src, options);
-    },
-  });
-  const evaluator = withInlineRegex(pool);
-  opened.push(evaluator, pool);
-  return { evaluator, pool, spawned: () => spawned };
-}
-
-/** mulberry32: a seeded generator, so that a failing case can be run again. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A real pool (budget 1 s) that counts its workers, under the evaluator a run uses. */
+const counted = useCountedPools();
 
 const usable = linearEngineUsable();
 const regex = (pattern: string, flags = ''): Assertion => ({ kind: 'regex', pattern, flags });
@@ -93,7 +62,7 @@ describe.runIf(usable)(`the linear-time engine (this Node: V8 ${process.versions
   });
 
   it('gives the backtracking engine’s match, index and groups: 2,000 seeded random patterns x 5 texts', () => {
-    const random = seeded(20261202);
+    const random = prng(20261202);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
     const atoms = ['a', 'b', 'c', '.', '\\d', '\\w', '\\s', '[ab]', '[^a]', '\\b', '^', '$', ' ', '1', '\\B', '[a-c]', '(?<=a)'];
     const quantifiers = ['*', '+', '?', '*?', '+?', '??', '{2}', '{1,3}', '{0,2}?', '{2,}'];
@@ -135,7 +104,7 @@ describe.runIf(usable)(`the linear-time engine (this Node: V8 ${process.versions
   });
 
   it("matches on the main thread with the pool's own results, and starts no worker", async () => {
-    const { evaluator, pool, spawned } = counted();
+    const { evaluator, pool, spawned } = counted(1000);
     const cases: [string, string, string][] = [
       ['\\b\\d+ days?\\b', '', 'Refunds within 30 days of delivery.'],
       ['\\b\\d+ days?\\b', '', 'Refunds within thirty days.'],
@@ -160,7 +129,7 @@ describe.runIf(usable)(`the linear-time engine (this Node: V8 ${process.versions
   });
 
   it('a reply longer than its bound, and a pattern the engine refuses, go to the pool', async () => {
-    const { evaluator, spawned } = counted();
+    const { evaluator, spawned } = counted(1000);
     const long = 'a'.repeat(Math.ceil(LINEAR_STEPS / 7) + 1);
     expect(linearSteps('^(a+)+$', long.length)).toBeGreaterThan(LINEAR_STEPS);
     expect(await evaluator.test('^(a+)+$', '', long)).toEqual({ kind: 'matched', match: `${'a'.repeat(200)}\u2026` });

@@ -1,17 +1,9 @@
 // A seeded generator of YAML documents for the differential test of the one YAML reading:
 // scalars in every style, block and flow collections, anchors and aliases, comments.
 
-/** mulberry32: a small seeded PRNG, so that a failing document can be regenerated. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../support/prng.js';
+
+export { prng };
 
 /** Plain scalars that resolve differently in YAML 1.1, YAML 1.2 core, JSON and js-yaml's default schema. */
 export const TRICKY_PLAIN = [

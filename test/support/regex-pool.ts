@@ -1,0 +1,39 @@
+// A real regex worker pool that counts the workers it starts, and the evaluator a run uses over it
+// (withInlineRegex): the tests of what is matched on the main thread and what is not.
+
+import type { Worker, WorkerOptions } from 'node:worker_threads';
+import { Worker as RealWorker } from 'node:worker_threads';
+import { afterEach } from 'vitest';
+import { createRegexPool } from '../../src/assertions/index.js';
+import { withInlineRegex } from '../../src/assertions/regex-inline.js';
+import type { RegexEvaluator } from '../../src/types.js';
+
+export interface CountedPool {
+  /** What a run uses: the main thread where it may, else `pool`. */
+  evaluator: RegexEvaluator;
+  pool: RegexEvaluator;
+  /** Workers started so far. */
+  spawned: () => number;
+}
+
+/** Pools to close after each test of the file that calls useCountedPools(). */
+export function useCountedPools(): (timeoutMs: number) => CountedPool {
+  const opened: RegexEvaluator[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((p) => p.close()));
+  });
+  return (timeoutMs) => {
+    let spawned = 0;
+    const pool = createRegexPool({
+      size: 1,
+      timeoutMs,
+      spawnWorker: (src: string, options: WorkerOptions): Worker => {
+        spawned++;
+        return new RealWorker(src, options);
+      },
+    });
+    const evaluator = withInlineRegex(pool);
+    opened.push(evaluator, pool);
+    return { evaluator, pool, spawned: () => spawned };
+  };
+}
