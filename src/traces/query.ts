@@ -5,6 +5,9 @@
 // they receive: a 404, a 429 or a 5xx is asked again until `waitMs`, as is an answer that does not
 // yet hold the span under the sent span (the turn's top span, which ends last). The key goes in a
 // header and never into a message; errors name the URL (without user or password) and the status.
+// Tempo's answers as its source writes them (docs/traces.md, "Query: Tempo"): v2 answers a trace
+// not yet indexed with 200 and an empty trace, and a truncated one with `status: "PARTIAL"`; an
+// unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 import { Agent, request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
@@ -79,17 +82,26 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}` };
     }
     if (status === 404) {
-      if (opts.kind === 'tempo' && !tempoV1 && /page not found/i.test(text)) return { kind: 'missing route' };
+      if (opts.kind === 'tempo' && noSuchRoute(text)) {
+        if (!tempoV1) return { kind: 'missing route' };
+        throw new TraceStoreError(
+          `tempo answered HTTP 404 (no such page, not a missing trace) for GET ${shownUrl(`${base}/api/v2/traces/${traceId}`)} and for GET ${shown}: is traces.query.url Tempo's HTTP API address (with its http_api_prefix, if it has one)?`,
+        );
+      }
       return { kind: 'not found' };
     }
     if (status === 429 || status >= 500) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}` };
-    if (status < 200 || status > 299) throw new TraceStoreError(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${hintOf(opts.kind, status)}`);
+    if (status < 200 || status > 299) throw new TraceStoreError(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${storeSaid(opts.kind, status, text)}${hintOf(opts.kind, status, text)}`);
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       throw new TraceStoreError(`${opts.kind} answered GET ${shown} with HTTP ${String(status)} but not JSON: is traces.query.url the store's API address?`);
     }
+    // Tempo v2 hands over part of a trace (too large, or pruned) as `status: "PARTIAL"`: the calls it
+    // left out are unknown, so the turn's spans are not read at all.
+    const partial = opts.kind === 'tempo' ? partialOf(body) : null;
+    if (partial !== null) throw new TraceStoreError(`tempo answered GET ${shown} with part of the trace (status PARTIAL${partial === '' ? '' : `: ${partial}`}), so the turn's tool calls are unknown: raise Tempo's max_bytes_per_trace, or turn off its span pruning for this trace`);
     try {
       return { kind: 'spans', spans: spansOf(opts.kind, body).filter((s) => s.traceId === traceId) };
     } catch (e) {
@@ -149,9 +161,38 @@ function spansOf(kind: StoreQuery['kind'], body: unknown): Span[] {
   return spansOfOtlp(data && typeof data === 'object' && 'trace' in data ? (data.trace ?? {}) : data).spans;
 }
 
-/** The store's auth: Langfuse's basic auth from public:secret; for Tempo and Jaeger, user:password as basic auth, any other key as a bearer token. */
+/**
+ * A 404 that says the route does not exist rather than the trace: the Go router's `404 page not
+ * found` (a Tempo without the route, or a path that is not Tempo's API), or an HTML page (a proxy's
+ * or a gateway's). Tempo's own "not found yet" is an empty body (v1, and v2 behind an access
+ * policy) or "trace not found" (older Tempos).
+ */
+function noSuchRoute(text: string): boolean {
+  return /page not found/i.test(text) || /^\s*</.test(text);
+}
+
+/** Tempo v2's `status: "PARTIAL"`: its message (clipped to one line), '' without one; null for a whole trace. */
+function partialOf(body: unknown): string | null {
+  if (body === null || typeof body !== 'object') return null;
+  const { status, message } = body as { status?: unknown; message?: unknown };
+  if (status !== 'PARTIAL' && status !== 1) return null;
+  return typeof message === 'string' ? oneLine(message, 300) : '';
+}
+
+/** What Tempo said with a 422 (a trace over its size limit: "trace exceeds max size"), quoted; '' otherwise. */
+function storeSaid(kind: StoreQuery['kind'], status: number, text: string): string {
+  if (kind !== 'tempo' || status !== 422 || text.trim() === '' || /^\s*[<{[]/.test(text)) return '';
+  return ` ("${oneLine(text, 200)}")`;
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** The store's auth: Langfuse's basic auth from public:secret; for Tempo and Jaeger, user:password as basic auth, any other key as a bearer token; then `headers` (a Tempo tenant's X-Scope-OrgID). */
 function headersOf(opts: StoreQuery): Record<string, string> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
   const key = opts.apiKey;
   if (key === null) return headers;
   if (opts.kind === 'langfuse' || key.includes(':')) headers.authorization = `Basic ${Buffer.from(key, 'utf8').toString('base64')}`;
@@ -159,7 +200,10 @@ function headersOf(opts: StoreQuery): Record<string, string> {
   return headers;
 }
 
-function hintOf(kind: StoreQuery['kind'], status: number): string {
+function hintOf(kind: StoreQuery['kind'], status: number, text: string): string {
+  // Tempo with multitenancy on answers a request without a tenant "no org id".
+  if (kind === 'tempo' && status === 401 && /no org id/i.test(text)) return ': this Tempo is multi-tenant: name the tenant with traces.query.headers: { X-Scope-OrgID: <tenant> }';
+  if (status === 422 && kind === 'tempo') return ': the trace is over Tempo\u2019s size limit (max_bytes_per_trace), so the turn\u2019s tool calls are unknown';
   if (status === 401 || status === 403) return kind === 'langfuse' ? ': check traces.query.apiKey ("public:secret" of the project the agent sends its traces to)' : ': check traces.query.apiKey';
   if (status === 400) return ': is traces.query.kind right for this store?';
   return '';

@@ -79,8 +79,8 @@ export interface WaterfallSpan {
 export interface TracesConfig {
   /** An OTLP/HTTP receiver on 127.0.0.1 for the run; port 0 picks a free port. */
   receive: { port: number } | null;
-  /** A trace store queried by trace id after each turn. */
-  query: { kind: 'tempo' | 'jaeger' | 'langfuse'; url: string; apiKey: string | null } | null;
+  /** A trace store queried by trace id after each turn; `headers` are sent with every request (a Tempo tenant's X-Scope-OrgID). */
+  query: { kind: 'tempo' | 'jaeger' | 'langfuse'; url: string; apiKey: string | null; headers?: Record<string, string> } | null;
   /** How long to wait for a turn's spans, in ms (default 5,000). */
   waitMs: number;
 }

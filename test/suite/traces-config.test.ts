@@ -66,7 +66,7 @@ describe('config.yml traces', () => {
     const kind = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query:\n    kind: zipkin\n    url: http://x\n    key: k\n' });
     expect(brief(kind.errors)).toEqual([
       `${C}:3: traces.query.kind must be one of tempo, jaeger, langfuse, found the string "zipkin"`,
-      `${C}:5: unknown key "key" in traces.query; allowed keys: kind, url, apiKey`,
+      `${C}:5: unknown key "key" in traces.query; allowed keys: kind, url, apiKey, headers`,
     ]);
   });
 
@@ -91,5 +91,25 @@ describe('config.yml traces', () => {
   it('a key from an unset variable is an error naming the variable, not the key', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query: { kind: tempo, url: "https://tempo.example.com", apiKey: "${TEMPO_KEY}" }\n' });
     expect(brief(r.errors)).toEqual([`${C}:2: environment variable TEMPO_KEY is not set`]);
+  });
+
+  it('query.headers: sent with every request (a Tempo tenant), written values as written, a ${VAR} value a secret; a bad or reserved name is an error at its line', async () => {
+    const r = await load(
+      { [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query:\n    kind: tempo\n    url: https://tempo.example.com\n    headers:\n      X-Scope-OrgID: "${TEMPO_TENANT}"\n      X-Version: 1.10\n' },
+      { env: { TEMPO_TENANT: 'tenant-secret-4321' } },
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.config.traces).toEqual({
+      receive: null,
+      query: { kind: 'tempo', url: 'https://tempo.example.com', apiKey: null, headers: { 'X-Scope-OrgID': 'tenant-secret-4321', 'X-Version': '1.10' } },
+      waitMs: 5000,
+    });
+    expect(r.suite!.config.secrets).toContain('tenant-secret-4321');
+    const bad = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query:\n    kind: tempo\n    url: https://tempo.example.com\n    headers:\n      "X Tenant": a\n      Authorization: "Bearer k"\n' });
+    expect(brief(bad.errors)).toEqual([
+      `${C}:6: traces.query.headers has "X Tenant", which is not an HTTP header name`,
+      `${C}:7: traces.query.headers sets Authorization, which agent-replay sets itself`,
+    ]);
+    expect(bad.errors.map((e) => e.fix)).toEqual(['use letters, digits and - only, e.g. X-Scope-OrgID: my-tenant', 'give the key as traces.query.apiKey (user:password for basic auth), from a secret']);
   });
 });

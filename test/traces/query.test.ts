@@ -123,6 +123,79 @@ describe('Tempo', () => {
   });
 });
 
+describe('Tempo, as its source answers (grafana/tempo: modules/frontend/combiner, gorilla/mux)', () => {
+  const whole = JSON.stringify({ trace: { resourceSpans: [{ resource: RESOURCE, scopeSpans: [{ spans: tempoSpans(true) }] }] }, metrics: { inspectedBytes: '2048' } });
+  // v2 answers a trace it has not indexed yet with 200 and an empty trace (trace_by_id_v2.go), not 404.
+  const empty: Reply = { status: 200, body: '{"trace":{},"metrics":{"inspectedBytes":"0"}}' };
+
+  it('v2: an empty trace is asked again until the trace is indexed; traces.query.headers go with every request (a tenant)', async () => {
+    const s = await store(() => [empty, empty, { status: 200, body: whole }]);
+    const c = clock();
+    const src = source({ kind: 'tempo', url: s.url, apiKey: null, headers: { 'X-Scope-OrgID': 'team-a' }, waitMs: 5000 }, c);
+    const got = await src.collect(TRACE, SENT);
+    expect(got.complete).toBe(true);
+    expect(got.spans.map((x) => x.spanId)).toEqual([TOP, TOOL]);
+    expect(c.slept).toEqual([100, 200]);
+    expect(s.seen.map((x) => x.headers['x-scope-orgid'])).toEqual(['team-a', 'team-a', 'team-a']);
+    expect(s.seen.every((x) => x.headers.accept === 'application/json' && x.headers.authorization === undefined)).toBe(true);
+  });
+
+  it('a multi-tenant Tempo asked without a tenant ("no org id") says which setting names it', async () => {
+    const s = await store(() => [{ status: 401, body: 'no org id\n' }]);
+    const src = source({ kind: 'tempo', url: s.url, apiKey: null, waitMs: 5000 });
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(
+      `tempo answered HTTP 401 for GET ${s.url}/api/v2/traces/${TRACE}: this Tempo is multi-tenant: name the tenant with traces.query.headers: { X-Scope-OrgID: <tenant> }`,
+    );
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it('v1: an empty 404 is a trace not indexed yet, asked again', async () => {
+    const v1 = JSON.stringify({ batches: [{ resource: RESOURCE, scopeSpans: [{ spans: tempoSpans(true) }] }] });
+    const s = await store((path) => (path.startsWith('/api/v2/') ? [{ status: 404, body: '404 page not found\n' }] : [{ status: 404, body: '' }, { status: 404, body: '' }, { status: 200, body: v1 }]));
+    const src = source({ kind: 'tempo', url: s.url, apiKey: null, waitMs: 5000 });
+    const got = await src.collect(TRACE, SENT);
+    expect(got.complete).toBe(true);
+    expect(s.seen.map((x) => x.path)).toEqual([`/api/v2/traces/${TRACE}`, `/api/traces/${TRACE}`, `/api/traces/${TRACE}`, `/api/traces/${TRACE}`]);
+  });
+
+  it('a URL that is not Tempo\u2019s API (both routes "404 page not found", or a gateway\u2019s HTML 404) is an error at once, not a trace never found', async () => {
+    for (const page of ['404 page not found\n', '<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found</h1></center><hr><center>nginx</center></body></html>']) {
+      const s = await store(() => [{ status: 404, body: page }]);
+      const c = clock();
+      const src = source({ kind: 'tempo', url: `${s.url}/grafana`, apiKey: null, waitMs: 5000 }, c);
+      await expect(src.collect(TRACE, SENT)).rejects.toThrow(
+        `tempo answered HTTP 404 (no such page, not a missing trace) for GET ${s.url}/grafana/api/v2/traces/${TRACE} and for GET ${s.url}/grafana/api/traces/${TRACE}: is traces.query.url Tempo's HTTP API address (with its http_api_prefix, if it has one)?`,
+      );
+      expect(s.seen.map((x) => x.path)).toEqual([`/grafana/api/v2/traces/${TRACE}`, `/grafana/api/traces/${TRACE}`]);
+      expect(c.slept).toEqual([]);
+    }
+  });
+
+  it('v2 "404 trace not found" (a Tempo that says so) and an empty 404 (an access policy) stay a trace not found: no switch to v1', async () => {
+    for (const body of ['trace not found', '']) {
+      const s = await store(() => [{ status: 404, body }]);
+      const src = source({ kind: 'tempo', url: s.url, apiKey: null, waitMs: 300 });
+      expect(await src.collect(TRACE, SENT)).toEqual({ spans: [], complete: false });
+      expect(new Set(s.seen.map((x) => x.path))).toEqual(new Set([`/api/v2/traces/${TRACE}`]));
+    }
+  });
+
+  it('part of a trace (v2 status PARTIAL, v1 422) is an error with Tempo\u2019s reason: the calls it left out are unknown, never taken as not made', async () => {
+    const partial = JSON.stringify({ trace: { resourceSpans: [{ resource: RESOURCE, scopeSpans: [{ spans: tempoSpans(true).slice(0, 1) }] }] }, status: 'PARTIAL', message: 'Trace exceeds maximum size of 5000000 bytes, a partial trace is returned' });
+    const s = await store(() => [{ status: 200, body: partial }]);
+    const src = source({ kind: 'tempo', url: s.url, apiKey: null, waitMs: 5000 });
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(
+      `tempo answered GET ${s.url}/api/v2/traces/${TRACE} with part of the trace (status PARTIAL: Trace exceeds maximum size of 5000000 bytes, a partial trace is returned), so the turn's tool calls are unknown: raise Tempo's max_bytes_per_trace, or turn off its span pruning for this trace`,
+    );
+    expect(s.seen).toHaveLength(1);
+    const v1 = await store((path) => (path.startsWith('/api/v2/') ? [{ status: 404, body: '404 page not found\n' }] : [{ status: 422, body: 'trace exceeds max size' }]));
+    const src1 = source({ kind: 'tempo', url: v1.url, apiKey: null, waitMs: 5000 });
+    await expect(src1.collect(TRACE, SENT)).rejects.toThrow(
+      `tempo answered HTTP 422 for GET ${v1.url}/api/traces/${TRACE} ("trace exceeds max size"): the trace is over Tempo\u2019s size limit (max_bytes_per_trace), so the turn\u2019s tool calls are unknown`,
+    );
+  });
+});
+
 describe('Jaeger', () => {
   it('asks /api/v3/traces/<id> (OTLP JSON under result: hex ids, enum numbers) after its "No traces found" 404s', async () => {
     const otlp = JSON.stringify({

@@ -19,6 +19,11 @@ export const TRACES_DEFAULTS = {
   port: 4318,
 } as const;
 
+/** An HTTP header name (RFC 9110's token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Headers the query sets itself: the key's, and what the answer's form depends on. */
+const RESERVED_HEADERS = new Set(['authorization', 'accept', 'host', 'content-length']);
+
 const PORT_RULE = 'must be a port number from 0 to 65535 (0: any free port, said in the log)';
 
 export const schema = z.strictObject({
@@ -33,6 +38,7 @@ export const schema = z.strictObject({
       kind: z.enum(TRACE_STORES),
       url: z.string(),
       apiKey: z.string().nullable().optional(),
+      headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
     })
     .nullable()
     .optional(),
@@ -96,10 +102,25 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
     // A key written into config.yml is in the repository for anyone who can read it.
     r.warnings.push(r.issueAt(['traces', 'query', 'apiKey'], 'traces.query.apiKey is written in the file: anyone who can read the repository can use it', 'move it to a secret and write apiKey: "${TRACES_KEY}" (export TRACES_KEY, or set it from secrets in the workflow env)'));
   }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(q.headers ?? {})) {
+    const at = ['traces', 'query', 'headers', name];
+    if (!HEADER_NAME.test(name)) {
+      ok = false;
+      r.errors.push(r.issueAt(at, `traces.query.headers has ${quote(name)}, which is not an HTTP header name`, 'use letters, digits and - only, e.g. X-Scope-OrgID: my-tenant'));
+    } else if (RESERVED_HEADERS.has(name.toLowerCase())) {
+      ok = false;
+      r.errors.push(r.issueAt(at, `traces.query.headers sets ${name}, which agent-replay sets itself`, name.toLowerCase() === 'authorization' ? 'give the key as traces.query.apiKey (user:password for basic auth), from a secret' : `remove ${name}`));
+    } else {
+      // As agent.headers: a number or true/false is sent exactly as written.
+      const written = typeof value === 'string' || r.src === null ? null : r.src.writtenAt(at);
+      headers[name] = written ?? String(value);
+    }
+  }
   if (!ok) return;
   // The key is a secret even when written in the file: never printed, logged or written.
   if (apiKey !== null) config.secrets.push(apiKey);
-  config.traces = { receive: null, query: { kind: q.kind, url: q.url.replace(/\/+$/, ''), apiKey }, waitMs };
+  config.traces = { receive: null, query: { kind: q.kind, url: q.url.replace(/\/+$/, ''), apiKey, ...(Object.keys(headers).length > 0 ? { headers } : {}) }, waitMs };
 }
 
 /** A URL as shown in a message: without a user and password (`https://user:pw@host` -> `https://host`). */
