@@ -5,9 +5,9 @@
 
 import * as z from 'zod';
 import { defaultConfig, type Config } from '../config.js';
-import { substituteEnv } from './env.js';
+import { substituteEnv, type EnvLimit } from './env.js';
 import { translateZodIssues, type ConfigIssue } from './issues.js';
-import type { SourceFile } from './yaml/index.js';
+import type { PathSegment, SourceFile } from './yaml/index.js';
 import * as agent from './config/agent.js';
 import * as cost from './config/cost.js';
 import * as coverage from './config/coverage.js';
@@ -63,6 +63,7 @@ export function resolveConfigFile(
   file: string,
   data: unknown,
   env: Record<string, string | undefined>,
+  untrustedSuite: string | null = null,
 ): ConfigFileResult {
   const r: Resolution = { src, issueAt: issueMaker(file, src), errors: [], warnings: [] };
   const raw = data === null || data === undefined ? {} : data;
@@ -75,7 +76,7 @@ export function resolveConfigFile(
   if (!parsed.success && src) {
     r.errors.push(...translateZodIssues({ src, schema: configFileSchema, data: raw, base: [] }, parsed.error.issues));
   }
-  const substituted = src ? substituteEnv(raw, env, src) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[] };
+  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite)) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[] };
   r.errors.push(...substituted.issues);
   if (!parsed.success) {
     checkSoundSections(raw, substituted.value, r);
@@ -143,3 +144,31 @@ function notAMappingIssue(issueAt: IssueAt, raw: unknown): ConfigIssue {
     'start the file with a section such as "agent:" followed by indented keys',
   );
 }
+
+/**
+ * What a config.yml from untrusted code may read from the environment (docs/security.md, "Forks and
+ * deployment_status"): the keys whose destination the run holds to the provider's own API or the
+ * workflow's judge-base-url (the judge's, a panel member's, the simulator's, the meaning judge's
+ * apiKey). Anywhere else (an agent header, a request body, a trace store's key or headers) the
+ * file would choose who receives the value.
+ */
+export function untrustedEnvLimit(untrustedSuite: string): EnvLimit {
+  const keyPaths = (path: readonly PathSegment[]): boolean => {
+    const [section, a, b, c] = path;
+    if (path.length === 2 && a === 'apiKey') return section === 'judge' || section === 'simulator' || section === 'meaning';
+    return path.length === 4 && section === 'judge' && a === 'panel' && typeof b === 'number' && c === 'apiKey';
+  };
+  return {
+    allowed: keyPaths,
+    refused: (name, path) => ({
+      message: `\${${name}} in ${pathText(path)} was not read: the commit is ${untrustedSuite}, whose config.yml may read the environment only for the apiKey of a judge, panel member, simulator or meaning judge (sent only to its provider)`,
+      fix: 'give the value from the workflow instead (the agent-headers input for an agent header), or run the suite from a trusted commit',
+    }),
+  };
+}
+
+/** `agent.headers.X-Token`, `judge.panel[1].apiKey`. */
+function pathText(path: readonly PathSegment[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+

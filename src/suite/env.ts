@@ -1,5 +1,8 @@
 // `${NAME}` in any string value of the config is read from the environment. Every substituted value
 // is a secret: it is collected so that it can be redacted everywhere, and never quoted in an issue.
+// A config.yml from untrusted code (a fork's commit run with the workflow's secrets, docs/security.md)
+// may read the environment only where `only` allows: elsewhere a reference is an issue and nothing
+// is read, so the file cannot put the runner's tokens or the workflow's secrets where it likes.
 
 import type { ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
@@ -13,11 +16,18 @@ export interface Substitution<T> {
   secrets: string[];
 }
 
+/** Where references may be read (untrusted code), and the issue for one that may not. */
+export interface EnvLimit {
+  allowed(path: readonly PathSegment[]): boolean;
+  refused(name: string, path: readonly PathSegment[]): { message: string; fix: string };
+}
+
 export function substituteEnv<T>(
   value: T,
   env: Record<string, string | undefined>,
   src: SourceFile,
   base: readonly PathSegment[] = [],
+  only: EnvLimit | null = null,
 ): Substitution<T> {
   const issues: ConfigIssue[] = [];
   const secrets: string[] = [];
@@ -25,6 +35,11 @@ export function substituteEnv<T>(
   const substituteString = (text: string, path: PathSegment[]): string =>
     text.replace(REFERENCE_RE, (whole, escaped: string, name: string) => {
       if (escaped) return whole.slice(1);
+      if (only !== null && !only.allowed(path)) {
+        const pos = src.valueAt(path);
+        issues.push({ file: src.file, line: pos.line, column: pos.column, ...only.refused(name, path) });
+        return '';
+      }
       const found = env[name];
       if (found === undefined || found === '') {
         const pos = src.valueAt(path);

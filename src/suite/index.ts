@@ -61,6 +61,11 @@ export interface LoadOptions {
   cwd?: string;
   /** Shown as the "file" of issues about overrides. Default: `command-line options`. */
   overridesSource?: string;
+  /**
+   * The suite is untrusted code ("the head of #12, from a fork"): its config.yml may read the
+   * environment only for the keys whose destination the run holds (suite/config-file.ts).
+   */
+  untrustedSuite?: string | null;
 }
 
 const CONFIG_NAMES = ['config.yml', 'config.yaml'];
@@ -80,7 +85,7 @@ async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
   const root = suiteRoot(paths, found);
   if (root === null) return finish(paths, found, null, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
 
-  const config = loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset);
+  const config = loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset, opts.untrustedSuite ?? null);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
   const errorsBeforeItems = found.errors.length;
   const fixtureFiles = await loadFixtures(paths, root, found);
@@ -193,13 +198,13 @@ function suiteRoot(paths: SuitePaths, found: Findings): SuiteRoot | null {
 
 /** config.yml (or .yaml) resolved with defaults; defaults alone when there is none; null on errors. */
 /** `preset`: a preset given on the command line, resolved as if config.yml's `agent.preset` said so. */
-function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'], found: Findings, preset?: AgentPreset): Config | null {
+function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'], found: Findings, preset?: AgentPreset, untrustedSuite: string | null = null): Config | null {
   const configPath = firstFile(CONFIG_NAMES.map((n) => path.join(paths.dir, n)));
   found.fileOrder.push(paths.configShown);
   if (configPath === null) return resolveConfigFile(null, paths.configShown, withPreset({}, preset), env).config;
   const loaded = readYamlFile({ path: configPath, real: null }, paths.configShown, root, found);
   if (!loaded.src) return null;
-  const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env);
+  const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env, untrustedSuite);
   found.errors.push(...resolved.errors);
   found.warnings.push(...resolved.warnings);
   found.secrets.push(...resolved.secrets);

@@ -155,6 +155,36 @@ describe('deployment_status', () => {
     }
   });
 
+  it('a fork\'s pull request: its config.yml may not put the runner\'s tokens or the workflow\'s secrets in an agent header or a trace store request (${VAR} read only for judge keys)', async () => {
+    const RUNTIME = 'runtime-token-0123456789abcdef';
+    const TRACES = 'traces-key-abcdef0123456789';
+    const fixtures = 'fixtures:\n  - { label: greeting, message: hello, assert: { contains: Welcome } }\n';
+    const config =
+      'agent:\n  retries: 0\n  headers: { X-Runtime: "${ACTIONS_RUNTIME_TOKEN}" }\ncost: { capUsd: 1 }\n' +
+      `traces:\n  query: { kind: tempo, url: "${origin()}", apiKey: "\${TRACES_KEY}" }\n  waitMs: 0\n`;
+    const env = { ACTIONS_RUNTIME_TOKEN: RUNTIME, TRACES_KEY: TRACES };
+    const payload = deploymentStatus('success', `${origin()}/`, DEPLOYED);
+    gh.addPull('octo', 'shop', { number: 12, headSha: DEPLOYED, headRef: 'patch-1', headRepo: 'stranger/shop' });
+    const before = agent.requests.length;
+    const refused = await runAction({ gh, workspace: await makeWorkspace({ fixtures, config }), inputs: { 'agent-path': 'chat' }, env, event: { name: 'deployment_status', payload } });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('${ACTIONS_RUNTIME_TOKEN} in agent.headers.X-Runtime was not read: the commit is the head of #12, from a fork, whose config.yml may read the environment only for the apiKey of a judge');
+    expect(refused.stdout).toContain('${TRACES_KEY} in traces.query.apiKey was not read: the commit is the head of #12, from a fork');
+    expect(agent.requests.length).toBe(before); // nothing sent: not to the fork's preview, not to the store
+    const written = [refused.stdout, refused.stderr, refused.summary, ...gh.comments('octo', 'shop', 12).map((c) => c.body)].join('\n');
+    expect(written).not.toContain(RUNTIME);
+    expect(written).not.toContain(TRACES);
+    expect(gh.violations).toEqual([]);
+
+    // The same file from a trusted commit reads both: the guard is what kept them from the fork.
+    gh.addPull('octo', 'shop', { number: 13, headSha: 'e'.repeat(40), headRef: 'own-branch' });
+    const trusted = await runAction({ gh, workspace: await makeWorkspace({ fixtures, config }), inputs: { 'agent-path': 'chat' }, env, event: { name: 'deployment_status', payload: deploymentStatus('success', `${origin()}/`, 'e'.repeat(40)) } });
+    expect(trusted.stdout).not.toContain('was not read');
+    const sent = agent.requests.slice(before).filter((r) => r.path === '/chat');
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent[0]!.headers['x-runtime']).toBe(RUNTIME);
+  });
+
   it('success with no open pull request for the commit: no comment; the results are in the summary and the artifact, and the summary says why', async () => {
     gh.addPull('octo', 'shop', { number: 7, headSha: DEPLOYED, state: 'closed' });
     const run = await check({ name: 'deployment_status', payload: deploymentStatus('success', origin(), DEPLOYED) }, { 'agent-path': '/chat' });

@@ -24,10 +24,10 @@ export async function repo(files: Record<string, string>): Promise<string> {
 
 export async function load(
   files: Record<string, string>,
-  opts: { env?: Record<string, string | undefined>; overrides?: ConfigOverrides; dir?: string } = {},
+  opts: { env?: Record<string, string | undefined>; overrides?: ConfigOverrides; dir?: string; untrustedSuite?: string } = {},
 ): Promise<LoadResult & { cwd: string }> {
   const cwd = await repo(files);
-  const result = await loadSuite({ dir: opts.dir ?? '.agent-replay', cwd, env: opts.env ?? {}, overrides: opts.overrides });
+  const result = await loadSuite({ dir: opts.dir ?? '.agent-replay', cwd, env: opts.env ?? {}, overrides: opts.overrides, untrustedSuite: opts.untrustedSuite ?? null });
   return { ...result, cwd };
 }
 
