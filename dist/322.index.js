@@ -145,6 +145,9 @@ var store_error = __webpack_require__(12120);
 // they receive: a 404, a 429 or a 5xx is asked again until `waitMs`, as is an answer that does not
 // yet hold the span under the sent span (the turn's top span, which ends last). The key goes in a
 // header and never into a message; errors name the URL (without user or password) and the status.
+// Tempo's answers as its source writes them (docs/traces.md, "Query: Tempo"): v2 answers a trace
+// not yet indexed with 200 and an empty trace, and a truncated one with `status: "PARTIAL"`; an
+// unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 
 
@@ -200,14 +203,17 @@ function createQuerySource(opts) {
             return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}` };
         }
         if (status === 404) {
-            if (opts.kind === 'tempo' && !tempoV1 && /page not found/i.test(text))
-                return { kind: 'missing route' };
+            if (opts.kind === 'tempo' && noSuchRoute(text)) {
+                if (!tempoV1)
+                    return { kind: 'missing route' };
+                throw new store_error/* TraceStoreError */.h(`tempo answered HTTP 404 (no such page, not a missing trace) for GET ${shownUrl(`${base}/api/v2/traces/${traceId}`)} and for GET ${shown}: is traces.query.url Tempo's HTTP API address (with its http_api_prefix, if it has one)?`);
+            }
             return { kind: 'not found' };
         }
         if (status === 429 || status >= 500)
             return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}` };
         if (status < 200 || status > 299)
-            throw new store_error/* TraceStoreError */.h(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${hintOf(opts.kind, status)}`);
+            throw new store_error/* TraceStoreError */.h(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${storeSaid(opts.kind, status, text)}${hintOf(opts.kind, status, text)}`);
         let body;
         try {
             body = JSON.parse(text);
@@ -215,6 +221,11 @@ function createQuerySource(opts) {
         catch {
             throw new store_error/* TraceStoreError */.h(`${opts.kind} answered GET ${shown} with HTTP ${String(status)} but not JSON: is traces.query.url the store's API address?`);
         }
+        // Tempo v2 hands over part of a trace (too large, or pruned) as `status: "PARTIAL"`: the calls it
+        // left out are unknown, so the turn's spans are not read at all.
+        const partial = opts.kind === 'tempo' ? partialOf(body) : null;
+        if (partial !== null)
+            throw new store_error/* TraceStoreError */.h(`tempo answered GET ${shown} with part of the trace (status PARTIAL${partial === '' ? '' : `: ${partial}`}), so the turn's tool calls are unknown: raise Tempo's max_bytes_per_trace, or turn off its span pruning for this trace`);
         try {
             return { kind: 'spans', spans: spansOf(opts.kind, body).filter((s) => s.traceId === traceId) };
         }
@@ -276,9 +287,37 @@ function spansOf(kind, body) {
         return (0,otlp/* spansOfOtlp */.Gu)(data?.result ?? data).spans;
     return (0,otlp/* spansOfOtlp */.Gu)(data && typeof data === 'object' && 'trace' in data ? (data.trace ?? {}) : data).spans;
 }
-/** The store's auth: Langfuse's basic auth from public:secret; for Tempo and Jaeger, user:password as basic auth, any other key as a bearer token. */
+/**
+ * A 404 that says the route does not exist rather than the trace: the Go router's `404 page not
+ * found` (a Tempo without the route, or a path that is not Tempo's API), or an HTML page (a proxy's
+ * or a gateway's). Tempo's own "not found yet" is an empty body (v1, and v2 behind an access
+ * policy) or "trace not found" (older Tempos).
+ */
+function noSuchRoute(text) {
+    return /page not found/i.test(text) || /^\s*</.test(text);
+}
+/** Tempo v2's `status: "PARTIAL"`: its message (clipped to one line), '' without one; null for a whole trace. */
+function partialOf(body) {
+    if (body === null || typeof body !== 'object')
+        return null;
+    const { status, message } = body;
+    if (status !== 'PARTIAL' && status !== 1)
+        return null;
+    return typeof message === 'string' ? oneLine(message, 300) : '';
+}
+/** What Tempo said with a 422 (a trace over its size limit: "trace exceeds max size"), quoted; '' otherwise. */
+function storeSaid(kind, status, text) {
+    if (kind !== 'tempo' || status !== 422 || text.trim() === '' || /^\s*[<{[]/.test(text))
+        return '';
+    return ` ("${oneLine(text, 200)}")`;
+}
+function oneLine(text, max) {
+    const line = text.replace(/\s+/g, ' ').trim();
+    return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+/** The store's auth: Langfuse's basic auth from public:secret; for Tempo and Jaeger, user:password as basic auth, any other key as a bearer token; then `headers` (a Tempo tenant's X-Scope-OrgID). */
 function headersOf(opts) {
-    const headers = { accept: 'application/json' };
+    const headers = { accept: 'application/json', ...opts.headers };
     const key = opts.apiKey;
     if (key === null)
         return headers;
@@ -288,7 +327,12 @@ function headersOf(opts) {
         headers.authorization = `Bearer ${key}`;
     return headers;
 }
-function hintOf(kind, status) {
+function hintOf(kind, status, text) {
+    // Tempo with multitenancy on answers a request without a tenant "no org id".
+    if (kind === 'tempo' && status === 401 && /no org id/i.test(text))
+        return ': this Tempo is multi-tenant: name the tenant with traces.query.headers: { X-Scope-OrgID: <tenant> }';
+    if (status === 422 && kind === 'tempo')
+        return ': the trace is over Tempo\u2019s size limit (max_bytes_per_trace), so the turn\u2019s tool calls are unknown';
     if (status === 401 || status === 403)
         return kind === 'langfuse' ? ': check traces.query.apiKey ("public:secret" of the project the agent sends its traces to)' : ': check traces.query.apiKey';
     if (status === 400)
