@@ -94,6 +94,7 @@ export function resolveConfigFile(
   judge.resolve(config, resolved.judge, written.judge, r);
   regex.resolve(config, resolved.regex, written.regex, r);
   cost.resolve(config, resolved.cost, written.cost, r);
+  if (untrustedSuite !== null) cost.holdForUntrusted(config, resolved.cost, untrustedSuite, r);
   coverage.resolve(config, resolved.coverage, written.coverage, r);
   repeat.resolve(config, resolved.repeat, written.repeat, r);
   personas.resolve(config, resolved.personas, written.personas, r);

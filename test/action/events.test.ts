@@ -185,6 +185,29 @@ describe('deployment_status', () => {
     expect(sent[0]!.headers['x-runtime']).toBe(RUNTIME);
   });
 
+  it('a fork\'s pull request: its config.yml may not lower the prices or raise the cap to spend the workflow\'s keys; the cost-cap input may', async () => {
+    // 20 fixtures: 20 x 2 turns x $0.01 = $0.40 at the default price, above the default $0.10 cap.
+    const fixtures = `fixtures:\n${Array.from({ length: 20 }, (_, i) => `  - { label: f${i}, message: hello, assert: { contains: Welcome } }`).join('\n')}\n`;
+    const config = 'agent:\n  retries: 0\ncost:\n  agentTurnUsd: 0.0000001\n  capUsd: 1000\n';
+    gh.addPull('octo', 'shop', { number: 12, headSha: DEPLOYED, headRef: 'patch-1', headRepo: 'stranger/shop' });
+    const payload = deploymentStatus('success', `${origin()}/`, DEPLOYED);
+    const before = agent.requests.length;
+    const refused = await runAction({ gh, workspace: await makeWorkspace({ fixtures, config }), inputs: { 'agent-path': 'chat' }, event: { name: 'deployment_status', payload } });
+    expect(refused.code).toBe(1);
+    expect(agent.requests.length).toBe(before); // nothing spent
+    expect(refused.stdout).toMatch(/::warning file=\.agent-replay\/config\.yml,line=4[^:]*::[^\n]*cost\.agentTurnUsd 0\.0000001 is not applied \(below the default price\): the commit is the head of #12, from a fork/);
+    expect(refused.stdout).toMatch(/::warning file=\.agent-replay\/config\.yml,line=5[^:]*::[^\n]*cost\.capUsd 1000 is not applied \(above the default cap\)/);
+    expect(refused.stdout).toContain('::error::estimated cost $0.40 is above the cap $0.10; nothing was spent.');
+    expect(gh.comments('octo', 'shop', 12)[0]?.body).toContain('confirm-cost');
+
+    // The workflow's own cap (the default branch's file) is applied.
+    const allowed = await runAction({ gh, workspace: await makeWorkspace({ fixtures, config }), inputs: { 'agent-path': 'chat', 'cost-cap': '1' }, event: { name: 'deployment_status', payload } });
+    expect(allowed.code, allowed.stdout.split('\n').filter((l) => l.startsWith('::error')).join('\n')).toBe(0);
+    expect(agent.requests.length - before).toBe(40);
+    expect(allowed.outputs['estimated-cost']).toBe('0.400');
+    expect(gh.violations).toEqual([]);
+  });
+
   it('success with no open pull request for the commit: no comment; the results are in the summary and the artifact, and the summary says why', async () => {
     gh.addPull('octo', 'shop', { number: 7, headSha: DEPLOYED, state: 'closed' });
     const run = await check({ name: 'deployment_status', payload: deploymentStatus('success', origin(), DEPLOYED) }, { 'agent-path': '/chat' });
