@@ -1,8 +1,9 @@
 // Langfuse's trace (GET /api/public/traces/<id>, its TraceWithFullDetails) -> `Span` (docs/traces.md,
 // "Query: Langfuse"). Each observation is a span: its id, parentObservationId, name, startTime /
 // endTime (ISO), and level ERROR as status error with its statusMessage. Langfuse keeps an
-// OpenTelemetry span's attributes in the observation's metadata (`metadata.attributes`, values as
-// text, the whole map sometimes as JSON text): they are read back; and a TOOL or GENERATION
+// OpenTelemetry span's attributes in the observation's metadata (`metadata.attributes`, every value
+// as text: a number as "123", a list as its JSON text; the whole map sometimes as JSON text): they are
+// kept as they come (the span mapping reads a count given as text); and a TOOL or GENERATION
 // observation also gets the GenAI semantic-convention attributes its own fields say (tool name,
 // input and output; model and usage), unless the span had them, so the span mapping reads a tool
 // call or a model call whichever SDK reported it to Langfuse.
@@ -63,7 +64,7 @@ function generationAttributes(attributes: Record<string, SpanAttributeValue>, o:
   if (output !== null) attributes['gen_ai.usage.output_tokens'] = numberOf(attributes['gen_ai.usage.output_tokens']) ?? output;
 }
 
-/** metadata.attributes: values kept as Langfuse stores them (text), lists and numbers read back when the text is one. */
+/** metadata.attributes: values kept as Langfuse returns them (text); a value of another type, as it comes, or as JSON text. */
 function attributesOf(map: Record<string, unknown> | null): Record<string, SpanAttributeValue> {
   const out: Record<string, SpanAttributeValue> = {};
   for (const [key, value] of Object.entries(map ?? {})) {

@@ -51,7 +51,8 @@ export interface QuerySourceOptions extends StoreQuery {
 
 export { TraceStoreError };
 
-type Answer = { kind: 'spans'; spans: Span[] } | { kind: 'not found' } | { kind: 'failed'; why: string } | { kind: 'missing route' };
+/** `retryAfterMs`: the wait a 429 or 503 asked for (Retry-After), 0 without one. */
+type Answer = { kind: 'spans'; spans: Span[] } | { kind: 'not found' } | { kind: 'failed'; why: string; retryAfterMs: number } | { kind: 'missing route' };
 
 export function createQuerySource(opts: QuerySourceOptions): SpanSource {
   const clock = opts.clock ?? realPollClock;
@@ -72,25 +73,31 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     const shown = shownUrl(url);
     let status: number;
     let text: string;
+    let retryAfter: string | string[] | undefined;
     try {
       const res = await request(url, { method: 'GET', headers, dispatcher, signal: signal ?? null });
       status = res.statusCode;
+      retryAfter = res.headers['retry-after'];
       text = await readText(res.body, shown);
     } catch (e) {
       if (e instanceof TraceStoreError) throw e;
       if (signal?.aborted) return { kind: 'not found' };
-      return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}` };
+      return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}`, retryAfterMs: 0 };
     }
     if (status === 404) {
-      if (opts.kind === 'tempo' && noSuchRoute(text)) {
-        if (!tempoV1) return { kind: 'missing route' };
-        throw new TraceStoreError(
-          `tempo answered HTTP 404 (no such page, not a missing trace) for GET ${shownUrl(`${base}/api/v2/traces/${traceId}`)} and for GET ${shown}: is traces.query.url Tempo's HTTP API address (with its http_api_prefix, if it has one)?`,
-        );
+      if (noSuchRoute(text)) {
+        if (opts.kind === 'tempo' && !tempoV1) return { kind: 'missing route' };
+        // Tempo: the v2 route was missing too.
+        const asked = opts.kind === 'tempo' ? `GET ${shownUrl(`${base}/api/v2/traces/${traceId}`)} and for GET ${shown}` : `GET ${shown}`;
+        throw new TraceStoreError(`${opts.kind} answered HTTP 404 (no such page, not a missing trace) for ${asked}: is traces.query.url ${API_ADDRESS[opts.kind]}?`);
       }
+      // Langfuse says why in JSON: only its LangfuseNotFoundError is a trace not stored yet (a
+      // deployment without this endpoint answers 404 too, with another error).
+      const refusal = opts.kind === 'langfuse' ? langfuseRefusal(text) : null;
+      if (refusal !== null) throw new TraceStoreError(`langfuse answered HTTP 404 for GET ${shown}: "${refusal}"`);
       return { kind: 'not found' };
     }
-    if (status === 429 || status >= 500) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}` };
+    if (status === 429 || status >= 500) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}`, retryAfterMs: retryAfterMsOf(retryAfter, clock.now()) };
     if (status < 200 || status > 299) throw new TraceStoreError(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${storeSaid(opts.kind, status, text)}${hintOf(opts.kind, status, text)}`);
     let body: unknown;
     try {
@@ -133,7 +140,9 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
         }
         const left = deadline - clock.now();
         if (left <= 0 || signal?.aborted) break;
-        await clock.sleep(Math.min(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)]!, left), signal);
+        // A store that limits its rate (Langfuse Cloud: 15 to 100 requests a minute) says when to ask again.
+        const pause = Math.max(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)]!, answer.kind === 'failed' ? answer.retryAfterMs : 0);
+        await clock.sleep(Math.min(pause, left), signal);
       }
       // A store that failed until the end and never answered is a failure to report, not a turn without spans.
       if (!answered && failure !== null && !signal?.aborted) throw new TraceStoreError(`${failure}, until traces.waitMs (${String(opts.waitMs)} ms) passed`);
@@ -169,6 +178,35 @@ function spansOf(kind: StoreQuery['kind'], body: unknown): Span[] {
  */
 function noSuchRoute(text: string): boolean {
   return /page not found/i.test(text) || /^\s*</.test(text);
+}
+
+/** Where each store's API is, for a message about a URL that is not it. */
+const API_ADDRESS: Record<StoreQuery['kind'], string> = {
+  tempo: "Tempo's HTTP API address (with its http_api_prefix, if it has one)",
+  jaeger: "Jaeger's query address (port 16686, with its base path, if it has one)",
+  langfuse: "Langfuse's address (https://cloud.langfuse.com, or your own deployment's)",
+};
+
+/** A Langfuse 404 that is not LangfuseNotFoundError: its message (clipped), else null. */
+function langfuseRefusal(text: string): string | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (body === null || typeof body !== 'object') return null;
+  const { error, message } = body as { error?: unknown; message?: unknown };
+  if (typeof error !== 'string' || error === 'LangfuseNotFoundError' || typeof message !== 'string') return null;
+  return oneLine(message, 200);
+}
+
+/** Retry-After in ms (seconds, or an HTTP date), at most a minute; 0 when absent or unreadable. */
+function retryAfterMsOf(value: string | string[] | undefined, nowMs: number): number {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.trim() === '') return 0;
+  const ms = /^\d+$/.test(text.trim()) ? Number(text.trim()) * 1000 : Date.parse(text) - nowMs;
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 60_000) : 0;
 }
 
 /** Tempo v2's `status: "PARTIAL"`: its message (clipped to one line), '' without one; null for a whole trace. */

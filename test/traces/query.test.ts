@@ -323,6 +323,56 @@ describe('Langfuse', () => {
   });
 });
 
+describe('Jaeger and Langfuse, as their sources answer (jaegertracing/jaeger apiv3/http_gateway.go; langfuse/langfuse withMiddlewares.ts)', () => {
+  it('a 404 that is no route (Jaeger 2.16+ "404 page not found", an HTML page) is an error at once naming the address to check', async () => {
+    for (const page of ['404 page not found\n', '<!doctype html><title>Not Found</title>']) {
+      const s = await store(() => [{ status: 404, body: page }]);
+      const c = clock();
+      const src = source({ kind: 'jaeger', url: `${s.url}/jaeger`, apiKey: null, waitMs: 5000 }, c);
+      await expect(src.collect(TRACE, SENT)).rejects.toThrow(
+        `jaeger answered HTTP 404 (no such page, not a missing trace) for GET ${s.url}/jaeger/api/v3/traces/${TRACE}: is traces.query.url Jaeger's query address (port 16686, with its base path, if it has one)?`,
+      );
+      expect(s.seen).toHaveLength(1);
+      expect(c.slept).toEqual([]);
+    }
+  });
+
+  it('Langfuse: LangfuseNotFoundError is a trace not stored yet, asked again; a 404 with another error (an events_only deployment) is an error with its message', async () => {
+    const notYet: Reply = { status: 404, body: JSON.stringify({ message: `Trace ${TRACE} not found within authorized project`, error: 'LangfuseNotFoundError' }) };
+    const s = await store(() => [notYet]);
+    const src = source({ kind: 'langfuse', url: s.url, apiKey: 'pk:sk', waitMs: 300 });
+    expect(await src.collect(TRACE, SENT)).toEqual({ spans: [], complete: false });
+    expect(s.seen).toHaveLength(3);
+    const message = 'This endpoint is not available on deployments running in Langfuse v4 events_only mode. Use the v2 observations API instead.';
+    const off = await store(() => [{ status: 404, body: JSON.stringify({ message, error: 'NotFoundError' }) }]);
+    const src2 = source({ kind: 'langfuse', url: off.url, apiKey: 'pk:sk', waitMs: 5000 });
+    await expect(src2.collect(TRACE, SENT)).rejects.toThrow(`langfuse answered HTTP 404 for GET ${off.url}/api/public/traces/${TRACE}: "${message}"`);
+    expect(off.seen).toHaveLength(1);
+  });
+
+  it('a 429 with Retry-After is asked again no sooner than it says (Langfuse Cloud: 15 requests a minute on its smallest plan)', async () => {
+    const whole = JSON.stringify({ result: { resourceSpans: [{ resource: RESOURCE, scopeSpans: [{ spans: tempoSpans(true) }] }] } });
+    const seen: number[] = [];
+    const server = createServer((req, res) => {
+      seen.push(seen.length);
+      if (seen.length === 1) {
+        res.writeHead(429, { 'retry-after': '3', 'content-type': 'text/plain' });
+        res.end('Too Many Requests');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(whole);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const c = clock();
+    const src = source({ kind: 'jaeger', url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`, apiKey: null, waitMs: 10_000 }, c);
+    const got = await src.collect(TRACE, SENT);
+    expect(got.complete).toBe(true);
+    expect(c.slept).toEqual([3000]);
+  });
+});
+
 describe('waiting and failing', () => {
   it('a trace never found: at waitMs no spans, incomplete; the sleeps add up to waitMs', async () => {
     const s = await store(() => [NOT_FOUND]);
