@@ -97,7 +97,9 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       if (refusal !== null) throw new TraceStoreError(`langfuse answered HTTP 404 for GET ${shown}: "${refusal}"`);
       return { kind: 'not found' };
     }
-    if (status === 429 || status >= 500) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}`, retryAfterMs: retryAfterMsOf(retryAfter, clock.now()) };
+    // Langfuse answers a query its database gave up on 422 "Request timed out": asked again.
+    const busy = opts.kind === 'langfuse' && status === 422 && /timed out/i.test(text);
+    if (status === 429 || status >= 500 || busy) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}${busy ? ' ("Request timed out")' : ''}`, retryAfterMs: retryAfterMsOf(retryAfter, clock.now()) };
     if (status < 200 || status > 299) throw new TraceStoreError(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${storeSaid(opts.kind, status, text)}${hintOf(opts.kind, status, text)}`);
     let body: unknown;
     try {

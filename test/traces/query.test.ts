@@ -350,6 +350,18 @@ describe('Jaeger and Langfuse, as their sources answer (jaegertracing/jaeger api
     expect(off.seen).toHaveLength(1);
   });
 
+  it('Langfuse: 422 "Request timed out" (its database gave up) is asked again; another 422 is an error', async () => {
+    const timedOut: Reply = { status: 422, body: JSON.stringify({ message: 'Request timed out', error: 'ApiError' }) };
+    const s = await store(() => [timedOut]);
+    const src = source({ kind: 'langfuse', url: s.url, apiKey: 'pk:sk', waitMs: 300 });
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(`langfuse answered HTTP 422 for GET ${s.url}/api/public/traces/${TRACE} ("Request timed out"), until traces.waitMs (300 ms) passed`);
+    expect(s.seen).toHaveLength(3);
+    const big = await store(() => [{ status: 422, body: JSON.stringify({ message: 'Payload too large', error: 'PayloadTooLargeError' }) }]);
+    const src2 = source({ kind: 'langfuse', url: big.url, apiKey: 'pk:sk', waitMs: 300 });
+    await expect(src2.collect(TRACE, SENT)).rejects.toThrow(`langfuse answered HTTP 422 for GET ${big.url}/api/public/traces/${TRACE}`);
+    expect(big.seen).toHaveLength(1);
+  });
+
   it('a 429 with Retry-After is asked again no sooner than it says (Langfuse Cloud: 15 requests a minute on its smallest plan)', async () => {
     const whole = JSON.stringify({ result: { resourceSpans: [{ resource: RESOURCE, scopeSpans: [{ spans: tempoSpans(true) }] }] } });
     const seen: number[] = [];
