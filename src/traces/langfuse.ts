@@ -1,33 +1,49 @@
-// Langfuse's trace (GET /api/public/traces/<id>, its TraceWithFullDetails) -> `Span` (docs/traces.md,
-// "Query: Langfuse"). Each observation is a span: its id, parentObservationId, name, startTime /
-// endTime (ISO), and level ERROR as status error with its statusMessage. Langfuse keeps an
-// OpenTelemetry span's attributes in the observation's metadata (`metadata.attributes`, values as
-// text, the whole map sometimes as JSON text): they are read back; and a TOOL or GENERATION
-// observation also gets the GenAI semantic-convention attributes its own fields say (tool name,
-// input and output; model and usage), unless the span had them, so the span mapping reads a tool
-// call or a model call whichever SDK reported it to Langfuse.
+// Langfuse's observations -> `Span` (docs/traces.md, "Query: Langfuse"), from either API: v2's
+// `GET /api/public/v2/observations?traceId=<id>` (Langfuse v4, and Cloud since the v1 trace endpoint
+// was removed there: `{data, meta: {cursor}}`, input and output as text) or v1's
+// `GET /api/public/traces/<id>` (TraceWithFullDetails: `observations`). Each observation is a span:
+// its id, parentObservationId, name, startTime / endTime (ISO), and level ERROR as status error with
+// its statusMessage. Langfuse keeps an OpenTelemetry span's attributes in the observation's metadata:
+// under `attributes` (v1, and rows v4 copied from v3), or flattened into `attributes.<key>` keys (v4);
+// every value as text (a number as "123", a list as its JSON text; the whole map sometimes as JSON
+// text). They are kept as they come (the span mapping reads a count given as text); and a TOOL or
+// GENERATION observation also gets the GenAI semantic-convention attributes its own fields say (tool
+// name, input and output; model and usage), unless the span had them, so the span mapping reads a
+// tool call or a model call whichever SDK reported it to Langfuse.
 
 import type { Span, SpanAttributeValue } from '../types.js';
 
-/** The spans of a Langfuse trace answer; throws on a body that is no Langfuse trace. */
+/** The spans of a v1 trace answer (`observations`); throws on a body that is no Langfuse trace. */
 export function spansOfLangfuse(body: unknown): Span[] {
   if (!isObject(body) || !Array.isArray(body.observations)) throw new Error('not a Langfuse trace: expected an object with observations');
   const traceId = typeof body.id === 'string' ? body.id.toLowerCase() : '';
+  return spansOfObservations(body.observations, traceId);
+}
+
+/** One page of v2 observations: its spans and the cursor of the next page (null: the last). Throws on a body that is no such page. */
+export function spansOfLangfusePage(body: unknown, traceId: string): { spans: Span[]; cursor: string | null } {
+  if (!isObject(body) || !Array.isArray(body.data)) throw new Error('not Langfuse observations: expected an object with data');
+  const meta = isObject(body.meta) ? body.meta : {};
+  const cursor = typeof meta.cursor === 'string' && meta.cursor !== '' ? meta.cursor : null;
+  return { spans: spansOfObservations(body.data, traceId), cursor };
+}
+
+function spansOfObservations(observations: readonly unknown[], traceId: string): Span[] {
   const out: Span[] = [];
-  for (const o of body.observations) {
+  for (const o of observations) {
     if (!isObject(o) || typeof o.id !== 'string') continue;
     const startMs = timeOf(o.startTime);
     if (startMs === null) continue;
     const endMs = timeOf(o.endTime);
     const metadata = objectOf(o.metadata);
-    const attributes = attributesOf(objectOf(metadata?.attributes));
+    const attributes = attributesOf(nested(metadata, 'attributes'));
     const type = typeof o.type === 'string' ? o.type.toUpperCase() : 'SPAN';
     const name = typeof o.name === 'string' && o.name !== '' ? o.name : type.toLowerCase();
     attributes['langfuse.observation.type'] = type;
     if (type === 'TOOL') toolAttributes(attributes, name, o);
     if (type === 'GENERATION') generationAttributes(attributes, o);
     const error = o.level === 'ERROR';
-    const serviceName = objectOf(metadata?.resourceAttributes)?.['service.name'];
+    const serviceName = nested(metadata, 'resourceAttributes')?.['service.name'];
     out.push({
       traceId: typeof o.traceId === 'string' && o.traceId !== '' ? o.traceId.toLowerCase() : traceId,
       spanId: o.id.toLowerCase(),
@@ -44,6 +60,15 @@ export function spansOfLangfuse(body: unknown): Span[] {
   return out.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
 }
 
+/** metadata[key] as a map: the object (or JSON text) under it, merged with the `key.<name>` keys v4 flattens it into. */
+function nested(metadata: Record<string, unknown> | null, key: string): Record<string, unknown> | null {
+  if (metadata === null) return null;
+  const out: Record<string, unknown> = { ...objectOf(metadata[key]) };
+  const prefix = `${key}.`;
+  for (const [k, v] of Object.entries(metadata)) if (k.startsWith(prefix) && k.length > prefix.length) out[k.slice(prefix.length)] ??= v;
+  return Object.keys(out).length === 0 ? null : out;
+}
+
 function toolAttributes(attributes: Record<string, SpanAttributeValue>, name: string, o: Record<string, unknown>): void {
   attributes['gen_ai.operation.name'] ??= 'execute_tool';
   attributes['gen_ai.tool.name'] ??= name;
@@ -54,7 +79,7 @@ function toolAttributes(attributes: Record<string, SpanAttributeValue>, name: st
 function generationAttributes(attributes: Record<string, SpanAttributeValue>, o: Record<string, unknown>): void {
   attributes['gen_ai.operation.name'] ??= 'chat';
   if (typeof o.model === 'string' && o.model !== '') attributes['gen_ai.request.model'] ??= o.model;
-  // usageDetails (input, output, total) is current; usage (input, output) is the deprecated form.
+  // usageDetails (input, output, total) is current; usage (input, output) is v1's deprecated form.
   const details = objectOf(o.usageDetails) ?? {};
   const usage = objectOf(o.usage) ?? {};
   const input = numberOf(details.input) ?? numberOf(usage.input);
@@ -63,7 +88,7 @@ function generationAttributes(attributes: Record<string, SpanAttributeValue>, o:
   if (output !== null) attributes['gen_ai.usage.output_tokens'] = numberOf(attributes['gen_ai.usage.output_tokens']) ?? output;
 }
 
-/** metadata.attributes: values kept as Langfuse stores them (text), lists and numbers read back when the text is one. */
+/** metadata.attributes: values kept as Langfuse returns them (text); a value of another type, as it comes, or as JSON text. */
 function attributesOf(map: Record<string, unknown> | null): Record<string, SpanAttributeValue> {
   const out: Record<string, SpanAttributeValue> = {};
   for (const [key, value] of Object.entries(map ?? {})) {

@@ -1,7 +1,8 @@
 // Query clients for trace stores (docs/traces.md, "Query: a trace store"): after a turn, its trace is
 // fetched by id from Tempo (`/api/v2/traces/<id>`, or `/api/traces/<id>` on a Tempo without the v2
 // API: its `{batches}` form), Jaeger (`/api/v3/traces/<id>`, OTLP JSON under `result`) or Langfuse
-// (`/api/public/traces/<id>`, basic auth from `public:secret`). Stores take a moment to index what
+// (`/api/public/v2/observations?traceId=<id>`, page by page, or `/api/public/traces/<id>` on a Langfuse
+// without the v2 API; basic auth from `public:secret`). Stores take a moment to index what
 // they receive: a 404, a 429 or a 5xx is asked again until `waitMs`, as is an answer that does not
 // yet hold the span under the sent span (the turn's top span, which ends last). The key goes in a
 // header and never into a message; errors name the URL (without user or password) and the status.
@@ -11,7 +12,7 @@
 
 import { Agent, request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
-import { spansOfLangfuse } from './langfuse.js';
+import { spansOfLangfuse, spansOfLangfusePage } from './langfuse.js';
 import { spansOfOtlp } from './otlp.js';
 import { TraceStoreError } from './store-error.js';
 
@@ -39,6 +40,9 @@ export const realPollClock: PollClock = {
 export const POLL_DELAYS_MS = [100, 200, 400, 800, 1000] as const;
 /** A trace's answer larger than this is refused (a turn's trace is far smaller). */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** Langfuse v2 observations asked per page (its most), and the most pages one turn's trace may take. */
+const LANGFUSE_PAGE = 1000;
+const LANGFUSE_MAX_PAGES = 10;
 /** One request's time limit (each poll also stops at waitMs). */
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -51,46 +55,76 @@ export interface QuerySourceOptions extends StoreQuery {
 
 export { TraceStoreError };
 
-type Answer = { kind: 'spans'; spans: Span[] } | { kind: 'not found' } | { kind: 'failed'; why: string } | { kind: 'missing route' };
+/** `retryAfterMs`: the wait a 429 or 503 asked for (Retry-After), 0 without one. */
+type Answer = { kind: 'spans'; spans: Span[] } | { kind: 'not found' } | { kind: 'failed'; why: string; retryAfterMs: number } | { kind: 'missing route' };
 
 export function createQuerySource(opts: QuerySourceOptions): SpanSource {
   const clock = opts.clock ?? realPollClock;
   const dispatcher = new Agent({ connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
   const headers = headersOf(opts);
   const base = opts.url.replace(/\/+$/, '');
-  // Tempo: the v2 API first; a Tempo without it (its router answers "404 page not found") is asked the v1 way from then on.
-  let tempoV1 = false;
+  // Tempo and Langfuse: the v2 API first; one without it is asked the v1 way from then on (Tempo's
+  // router answers "404 page not found"; a Langfuse before v4 answers 404, or 501 on some v3).
+  let v1 = false;
 
-  const pathOf = (traceId: string): string => {
+  const pathOf = (traceId: string, cursor: string | null): string => {
     if (opts.kind === 'jaeger') return `/api/v3/traces/${traceId}`;
-    if (opts.kind === 'langfuse') return `/api/public/traces/${traceId}`;
-    return tempoV1 ? `/api/traces/${traceId}` : `/api/v2/traces/${traceId}`;
+    if (opts.kind === 'langfuse') {
+      if (v1) return `/api/public/traces/${traceId}`;
+      // Every group of fields the spans are read from; input and output whole (not clipped at 200 characters).
+      return `/api/public/v2/observations?traceId=${traceId}&fields=core,basic,io,metadata,model,usage&limit=${String(LANGFUSE_PAGE)}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+    }
+    return v1 ? `/api/traces/${traceId}` : `/api/v2/traces/${traceId}`;
   };
 
-  const ask = async (traceId: string, signal: AbortSignal | undefined): Promise<Answer> => {
-    const url = `${base}${pathOf(traceId)}`;
+  /** Langfuse v2: every page of the trace's observations, as one answer. */
+  const askPages = async (traceId: string, signal: AbortSignal | undefined): Promise<Answer> => {
+    const spans: Span[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < LANGFUSE_MAX_PAGES; page++) {
+      const answer = await ask(traceId, signal, cursor);
+      if (answer.kind !== 'page') return answer;
+      spans.push(...answer.spans);
+      if (answer.cursor === null) return { kind: 'spans', spans };
+      cursor = answer.cursor;
+    }
+    throw new TraceStoreError(`langfuse has more than ${String(LANGFUSE_PAGE * LANGFUSE_MAX_PAGES)} observations for trace ${traceId}: not one turn's trace`);
+  };
+
+  const ask = async (traceId: string, signal: AbortSignal | undefined, cursor: string | null = null): Promise<Answer | { kind: 'page'; spans: Span[]; cursor: string | null }> => {
+    const url = `${base}${pathOf(traceId, cursor)}`;
     const shown = shownUrl(url);
     let status: number;
     let text: string;
+    let retryAfter: string | string[] | undefined;
     try {
       const res = await request(url, { method: 'GET', headers, dispatcher, signal: signal ?? null });
       status = res.statusCode;
+      retryAfter = res.headers['retry-after'];
       text = await readText(res.body, shown);
     } catch (e) {
       if (e instanceof TraceStoreError) throw e;
       if (signal?.aborted) return { kind: 'not found' };
-      return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}` };
+      return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}`, retryAfterMs: 0 };
     }
+    // Langfuse v2 answers a trace it has nothing for with 200 and no data: a 404 (or 501) is the API missing.
+    if (opts.kind === 'langfuse' && !v1 && (status === 404 || status === 501)) return { kind: 'missing route' };
     if (status === 404) {
-      if (opts.kind === 'tempo' && noSuchRoute(text)) {
-        if (!tempoV1) return { kind: 'missing route' };
-        throw new TraceStoreError(
-          `tempo answered HTTP 404 (no such page, not a missing trace) for GET ${shownUrl(`${base}/api/v2/traces/${traceId}`)} and for GET ${shown}: is traces.query.url Tempo's HTTP API address (with its http_api_prefix, if it has one)?`,
-        );
+      if (noSuchRoute(text)) {
+        if (opts.kind === 'tempo' && !v1) return { kind: 'missing route' };
+        // Tempo: the v2 route was missing too.
+        const asked = opts.kind === 'tempo' ? `GET ${shownUrl(`${base}/api/v2/traces/${traceId}`)} and for GET ${shown}` : `GET ${shown}`;
+        throw new TraceStoreError(`${opts.kind} answered HTTP 404 (no such page, not a missing trace) for ${asked}: is traces.query.url ${API_ADDRESS[opts.kind]}?`);
       }
+      // Langfuse says why in JSON: only its LangfuseNotFoundError is a trace not stored yet (a
+      // deployment without this endpoint answers 404 too, with another error).
+      const refusal = opts.kind === 'langfuse' ? langfuseRefusal(text) : null;
+      if (refusal !== null) throw new TraceStoreError(`langfuse answered HTTP 404 for GET ${shown}: "${refusal}"`);
       return { kind: 'not found' };
     }
-    if (status === 429 || status >= 500) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}` };
+    // Langfuse answers a query its database gave up on 422 "Request timed out": asked again.
+    const busy = opts.kind === 'langfuse' && status === 422 && /timed out/i.test(text);
+    if (status === 429 || status >= 500 || busy) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}${busy ? ' ("Request timed out")' : ''}`, retryAfterMs: retryAfterMsOf(retryAfter, clock.now()) };
     if (status < 200 || status > 299) throw new TraceStoreError(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${storeSaid(opts.kind, status, text)}${hintOf(opts.kind, status, text)}`);
     let body: unknown;
     try {
@@ -103,6 +137,10 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     const partial = opts.kind === 'tempo' ? partialOf(body) : null;
     if (partial !== null) throw new TraceStoreError(`tempo answered GET ${shown} with part of the trace (status PARTIAL${partial === '' ? '' : `: ${partial}`}), so the turn's tool calls are unknown: raise Tempo's max_bytes_per_trace, or turn off its span pruning for this trace`);
     try {
+      if (opts.kind === 'langfuse' && !v1) {
+        const page = spansOfLangfusePage(body, traceId);
+        return { kind: 'page', spans: page.spans.filter((s) => s.traceId === traceId), cursor: page.cursor };
+      }
       return { kind: 'spans', spans: spansOf(opts.kind, body).filter((s) => s.traceId === traceId) };
     } catch (e) {
       throw new TraceStoreError(`${opts.kind} answered GET ${shown} with JSON that is not a trace (${e instanceof Error ? e.message : String(e)}): is traces.query.kind right?`);
@@ -120,9 +158,9 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       // The last attempt's failure (a 429, a 5xx, no connection); null after a 404 or an answer.
       let failure: string | null = null;
       for (let attempt = 0; ; attempt++) {
-        const answer = await ask(traceId, signal);
+        const answer = opts.kind === 'langfuse' && !v1 ? await askPages(traceId, signal) : ((await ask(traceId, signal)) as Answer);
         if (answer.kind === 'missing route') {
-          tempoV1 = true;
+          v1 = true;
           continue;
         }
         failure = answer.kind === 'failed' ? answer.why : null;
@@ -133,7 +171,9 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
         }
         const left = deadline - clock.now();
         if (left <= 0 || signal?.aborted) break;
-        await clock.sleep(Math.min(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)]!, left), signal);
+        // A store that limits its rate (Langfuse Cloud: 15 to 100 requests a minute) says when to ask again.
+        const pause = Math.max(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)]!, answer.kind === 'failed' ? answer.retryAfterMs : 0);
+        await clock.sleep(Math.min(pause, left), signal);
       }
       // A store that failed until the end and never answered is a failure to report, not a turn without spans.
       if (!answered && failure !== null && !signal?.aborted) throw new TraceStoreError(`${failure}, until traces.waitMs (${String(opts.waitMs)} ms) passed`);
@@ -169,6 +209,35 @@ function spansOf(kind: StoreQuery['kind'], body: unknown): Span[] {
  */
 function noSuchRoute(text: string): boolean {
   return /page not found/i.test(text) || /^\s*</.test(text);
+}
+
+/** Where each store's API is, for a message about a URL that is not it. */
+const API_ADDRESS: Record<StoreQuery['kind'], string> = {
+  tempo: "Tempo's HTTP API address (with its http_api_prefix, if it has one)",
+  jaeger: "Jaeger's query address (port 16686, with its base path, if it has one)",
+  langfuse: "Langfuse's address (https://cloud.langfuse.com, or your own deployment's)",
+};
+
+/** A Langfuse 404 that is not LangfuseNotFoundError: its message (clipped), else null. */
+function langfuseRefusal(text: string): string | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (body === null || typeof body !== 'object') return null;
+  const { error, message } = body as { error?: unknown; message?: unknown };
+  if (typeof error !== 'string' || error === 'LangfuseNotFoundError' || typeof message !== 'string') return null;
+  return oneLine(message, 200);
+}
+
+/** Retry-After in ms (seconds, or an HTTP date), at most a minute; 0 when absent or unreadable. */
+function retryAfterMsOf(value: string | string[] | undefined, nowMs: number): number {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.trim() === '') return 0;
+  const ms = /^\d+$/.test(text.trim()) ? Number(text.trim()) * 1000 : Date.parse(text) - nowMs;
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 60_000) : 0;
 }
 
 /** Tempo v2's `status: "PARTIAL"`: its message (clipped to one line), '' without one; null for a whole trace. */

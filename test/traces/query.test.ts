@@ -59,6 +59,9 @@ function source(opts: Omit<QuerySourceOptions, 'clock'>, c = clock()): SpanSourc
 }
 
 const NOT_FOUND: Reply = { status: 404, body: 'trace not found' };
+/** Langfuse v2's request for TRACE's observations (the first page), and its answer on a Langfuse v3 that does not serve it (route gate). */
+const V2_PATH = `/api/public/v2/observations?traceId=${TRACE}&fields=core,basic,io,metadata,model,usage&limit=1000`;
+const V2_GATED: Reply = { status: 404, body: JSON.stringify({ message: 'The observations v2 API is only available in a Langfuse v4 write mode. Learn more at https://langfuse.com/docs/v4', error: 'LangfuseNotFoundError' }) };
 
 /** Tempo's span: base64 ids, enum names, nanoseconds as text (its protobuf-JSON mapping). */
 const tempoSpans = (withTop: boolean): unknown[] => [
@@ -286,12 +289,51 @@ describe('Langfuse', () => {
     ],
   };
 
-  it('asks /api/public/traces/<id> with basic auth from public:secret; observations become spans', async () => {
-    const s = await store(() => [{ status: 404, body: '{"message":"Trace not found"}' }, { status: 200, body: JSON.stringify(trace) }]);
+  it('Langfuse v4 (and Cloud): /api/public/v2/observations page by page; no data until stored; flattened metadata and text input read as v1\u2019s', async () => {
+    // As langfuse/langfuse writes them: {data, meta: {cursor}} (web/src/pages/api/public/v2/observations),
+    // OTel attributes flattened into "attributes.<key>" (packages/shared/src/server/otel/utils.ts), input and output as text.
+    const page1 = {
+      data: [
+        { id: TOOL, traceId: TRACE, type: 'TOOL', name: 'lookup_order', startTime: '2023-11-14T22:13:20.500Z', endTime: '2023-11-14T22:13:22.400Z', level: 'ERROR', statusMessage: 'order service unavailable', parentObservationId: TOP, input: '{"orderId":"A1"}', output: null, metadata: { 'attributes.gen_ai.tool.call.id': 'call_1', 'resourceAttributes.service.name': 'support-agent' } },
+      ],
+      meta: { cursor: 'eyJsYXN0IjoxfQ==' },
+    };
+    const page2 = {
+      data: [
+        { id: 'c0ffee00c0ffee00', traceId: TRACE, type: 'GENERATION', name: 'chat gpt-4o-mini', startTime: '2023-11-14T22:13:20.010Z', endTime: '2023-11-14T22:13:20.450Z', level: 'DEFAULT', statusMessage: null, parentObservationId: TOP, model: 'gpt-4o-mini', usageDetails: { input: 120, output: 30, total: 150 }, metadata: { 'attributes.gen_ai.usage.input_tokens': '120', 'attributes.gen_ai.system': 'openai' } },
+        { id: TOP, traceId: TRACE, type: 'AGENT', name: 'POST /api/chat', startTime: '2023-11-14T22:13:20.000Z', endTime: '2023-11-14T22:13:22.900Z', level: 'DEFAULT', parentObservationId: SENT, metadata: { attributes: { 'http.route': '/api/chat' } } },
+      ],
+      meta: {},
+    };
+    let calls = 0;
+    const s = await store((path) => {
+      if (!path.startsWith('/api/public/v2/observations')) return [{ status: 500, body: 'unexpected' }];
+      if (path.includes('cursor=')) return [{ status: 200, body: JSON.stringify(page2) }];
+      calls++;
+      return calls === 1 ? [{ status: 200, body: '{"data":[],"meta":{}}' }] : [{ status: 200, body: '{"data":[],"meta":{}}' }, { status: 200, body: JSON.stringify(page1) }];
+    });
+    const c = clock();
+    const src = source({ kind: 'langfuse', url: s.url, apiKey: KEY, waitMs: 30_000 }, c);
+    const got = await src.collect(TRACE, SENT);
+    expect(got.complete).toBe(true);
+    expect(s.seen.map((x) => x.path)).toEqual([V2_PATH, V2_PATH, `${V2_PATH}&cursor=eyJsYXN0IjoxfQ%3D%3D`]);
+    expect(c.slept).toEqual([100]);
+    expect(got.spans.map((x) => [x.spanId, x.name, x.service])).toEqual([
+      [TOP, 'POST /api/chat', null],
+      ['c0ffee00c0ffee00', 'chat gpt-4o-mini', null],
+      [TOOL, 'lookup_order', 'support-agent'],
+    ]);
+    expect(got.spans[0]!.attributes).toEqual({ 'http.route': '/api/chat', 'langfuse.observation.type': 'AGENT' });
+    expect(got.spans[1]!.attributes).toEqual({ 'gen_ai.usage.input_tokens': 120, 'gen_ai.system': 'openai', 'langfuse.observation.type': 'GENERATION', 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.usage.output_tokens': 30 });
+    expect(got.spans[2]).toMatchObject({ status: 'error', statusMessage: 'order service unavailable', attributes: { 'gen_ai.tool.call.id': 'call_1', 'langfuse.observation.type': 'TOOL', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'gen_ai.tool.call.arguments': '{"orderId":"A1"}' } });
+  });
+
+  it('a Langfuse without the v2 API (before v4) is asked /api/public/traces/<id> with basic auth from public:secret; observations become spans', async () => {
+    const s = await store((path) => (path.startsWith('/api/public/v2/') ? [V2_GATED] : [{ status: 404, body: '{"message":"Trace not found"}' }, { status: 200, body: JSON.stringify(trace) }]));
     const src = source({ kind: 'langfuse', url: s.url, apiKey: KEY, waitMs: 30_000 });
     const got = await src.collect(TRACE, SENT);
     expect(got.complete).toBe(true);
-    expect(s.seen.map((x) => x.path)).toEqual([`/api/public/traces/${TRACE}`, `/api/public/traces/${TRACE}`]);
+    expect(s.seen.map((x) => x.path)).toEqual([V2_PATH, `/api/public/traces/${TRACE}`, `/api/public/traces/${TRACE}`]);
     expect(s.seen[0]!.headers.authorization).toBe(`Basic ${Buffer.from(KEY).toString('base64')}`);
     expect(got.spans).toEqual([
       { traceId: TRACE, spanId: TOP, parentSpanId: SENT, name: 'POST /api/chat', startMs: 1_700_000_000_000, endMs: 1_700_000_002_900, status: 'unset', statusMessage: null, attributes: { 'langfuse.observation.type': 'AGENT' }, service: 'support-agent' },
@@ -320,6 +362,68 @@ describe('Langfuse', () => {
         service: null,
       },
     ]);
+  });
+});
+
+describe('Jaeger and Langfuse, as their sources answer (jaegertracing/jaeger apiv3/http_gateway.go; langfuse/langfuse withMiddlewares.ts)', () => {
+  it('a 404 that is no route (Jaeger 2.16+ "404 page not found", an HTML page) is an error at once naming the address to check', async () => {
+    for (const page of ['404 page not found\n', '<!doctype html><title>Not Found</title>']) {
+      const s = await store(() => [{ status: 404, body: page }]);
+      const c = clock();
+      const src = source({ kind: 'jaeger', url: `${s.url}/jaeger`, apiKey: null, waitMs: 5000 }, c);
+      await expect(src.collect(TRACE, SENT)).rejects.toThrow(
+        `jaeger answered HTTP 404 (no such page, not a missing trace) for GET ${s.url}/jaeger/api/v3/traces/${TRACE}: is traces.query.url Jaeger's query address (port 16686, with its base path, if it has one)?`,
+      );
+      expect(s.seen).toHaveLength(1);
+      expect(c.slept).toEqual([]);
+    }
+  });
+
+  it('Langfuse: LangfuseNotFoundError is a trace not stored yet, asked again; a 404 with another error (an events_only deployment) is an error with its message', async () => {
+    const notYet: Reply = { status: 404, body: JSON.stringify({ message: `Trace ${TRACE} not found within authorized project`, error: 'LangfuseNotFoundError' }) };
+    const s = await store((path) => (path.startsWith('/api/public/v2/') ? [V2_GATED] : [notYet]));
+    const src = source({ kind: 'langfuse', url: s.url, apiKey: 'pk:sk', waitMs: 300 });
+    expect(await src.collect(TRACE, SENT)).toEqual({ spans: [], complete: false });
+    expect(s.seen.map((x) => x.path)).toEqual([V2_PATH, ...Array.from({ length: 3 }, () => `/api/public/traces/${TRACE}`)]);
+    const message = 'This endpoint is not available on deployments running in Langfuse v4 events_only mode. Learn more about Langfuse v4 at: https://langfuse.com/docs/v4';
+    const off = await store((path) => (path.startsWith('/api/public/v2/') ? [V2_GATED] : [{ status: 404, body: JSON.stringify({ message, error: 'NotFoundError' }) }]));
+    const src2 = source({ kind: 'langfuse', url: off.url, apiKey: 'pk:sk', waitMs: 5000 });
+    await expect(src2.collect(TRACE, SENT)).rejects.toThrow(`langfuse answered HTTP 404 for GET ${off.url}/api/public/traces/${TRACE}: "${message}"`);
+    expect(off.seen).toHaveLength(2);
+  });
+
+  it('Langfuse: 422 "Request timed out" (its database gave up) is asked again; another 422 is an error', async () => {
+    const timedOut: Reply = { status: 422, body: JSON.stringify({ message: 'Request timed out', error: 'ApiError' }) };
+    const s = await store(() => [timedOut]);
+    const src = source({ kind: 'langfuse', url: s.url, apiKey: 'pk:sk', waitMs: 300 });
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(`langfuse answered HTTP 422 for GET ${s.url}/api/public/v2/observations ("Request timed out"), until traces.waitMs (300 ms) passed`);
+    expect(s.seen).toHaveLength(3);
+    const big = await store(() => [{ status: 422, body: JSON.stringify({ message: 'Payload too large', error: 'PayloadTooLargeError' }) }]);
+    const src2 = source({ kind: 'langfuse', url: big.url, apiKey: 'pk:sk', waitMs: 300 });
+    await expect(src2.collect(TRACE, SENT)).rejects.toThrow(`langfuse answered HTTP 422 for GET ${big.url}/api/public/v2/observations`);
+    expect(big.seen).toHaveLength(1);
+  });
+
+  it('a 429 with Retry-After is asked again no sooner than it says (Langfuse Cloud: 15 requests a minute on its smallest plan)', async () => {
+    const whole = JSON.stringify({ result: { resourceSpans: [{ resource: RESOURCE, scopeSpans: [{ spans: tempoSpans(true) }] }] } });
+    const seen: number[] = [];
+    const server = createServer((req, res) => {
+      seen.push(seen.length);
+      if (seen.length === 1) {
+        res.writeHead(429, { 'retry-after': '3', 'content-type': 'text/plain' });
+        res.end('Too Many Requests');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(whole);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const c = clock();
+    const src = source({ kind: 'jaeger', url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`, apiKey: null, waitMs: 10_000 }, c);
+    const got = await src.collect(TRACE, SENT);
+    expect(got.complete).toBe(true);
+    expect(c.slept).toEqual([3000]);
   });
 });
 
@@ -352,7 +456,7 @@ describe('waiting and failing', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(TraceStoreError);
-    expect((error as Error).message).toBe(`langfuse answered HTTP 401 for GET ${s.url}/api/public/traces/${TRACE}: check traces.query.apiKey ("public:secret" of the project the agent sends its traces to)`);
+    expect((error as Error).message).toBe(`langfuse answered HTTP 401 for GET ${s.url}/api/public/v2/observations: check traces.query.apiKey ("public:secret" of the project the agent sends its traces to)`);
     expect((error as Error).message).not.toMatch(/secret-2|pw-9999/);
     expect(s.seen).toHaveLength(1);
   });
@@ -370,8 +474,8 @@ describe('waiting and failing', () => {
     const s = await store(() => [{ status: 200, body: '<html>login</html>' }]);
     const src = source({ kind: 'tempo', url: s.url, apiKey: null, waitMs: 300 });
     await expect(src.collect(TRACE, SENT)).rejects.toThrow(`tempo answered GET ${s.url}/api/v2/traces/${TRACE} with HTTP 200 but not JSON: is traces.query.url the store's API address?`);
-    const lf = await store(() => [{ status: 200, body: '{"data": []}' }]);
+    const lf = await store(() => [{ status: 200, body: '{"items": []}' }]);
     const src2 = source({ kind: 'langfuse', url: lf.url, apiKey: 'a:b', waitMs: 300 });
-    await expect(src2.collect(TRACE, SENT)).rejects.toThrow(/with JSON that is not a trace \(not a Langfuse trace: expected an object with observations\): is traces.query.kind right\?/);
+    await expect(src2.collect(TRACE, SENT)).rejects.toThrow(/with JSON that is not a trace \(not Langfuse observations: expected an object with data\): is traces.query.kind right\?/);
   });
 });
