@@ -16,21 +16,36 @@ __webpack_require__.d(__webpack_exports__, {
 // EXTERNAL MODULE: ./src/http/undici.ts
 var undici = __webpack_require__(51150);
 ;// CONCATENATED MODULE: ./src/traces/langfuse.ts
-// Langfuse's trace (GET /api/public/traces/<id>, its TraceWithFullDetails) -> `Span` (docs/traces.md,
-// "Query: Langfuse"). Each observation is a span: its id, parentObservationId, name, startTime /
-// endTime (ISO), and level ERROR as status error with its statusMessage. Langfuse keeps an
-// OpenTelemetry span's attributes in the observation's metadata (`metadata.attributes`, values as
-// text, the whole map sometimes as JSON text): they are read back; and a TOOL or GENERATION
-// observation also gets the GenAI semantic-convention attributes its own fields say (tool name,
-// input and output; model and usage), unless the span had them, so the span mapping reads a tool
-// call or a model call whichever SDK reported it to Langfuse.
-/** The spans of a Langfuse trace answer; throws on a body that is no Langfuse trace. */
+// Langfuse's observations -> `Span` (docs/traces.md, "Query: Langfuse"), from either API: v2's
+// `GET /api/public/v2/observations?traceId=<id>` (Langfuse v4, and Cloud since the v1 trace endpoint
+// was removed there: `{data, meta: {cursor}}`, input and output as text) or v1's
+// `GET /api/public/traces/<id>` (TraceWithFullDetails: `observations`). Each observation is a span:
+// its id, parentObservationId, name, startTime / endTime (ISO), and level ERROR as status error with
+// its statusMessage. Langfuse keeps an OpenTelemetry span's attributes in the observation's metadata:
+// under `attributes` (v1, and rows v4 copied from v3), or flattened into `attributes.<key>` keys (v4);
+// every value as text (a number as "123", a list as its JSON text; the whole map sometimes as JSON
+// text). They are kept as they come (the span mapping reads a count given as text); and a TOOL or
+// GENERATION observation also gets the GenAI semantic-convention attributes its own fields say (tool
+// name, input and output; model and usage), unless the span had them, so the span mapping reads a
+// tool call or a model call whichever SDK reported it to Langfuse.
+/** The spans of a v1 trace answer (`observations`); throws on a body that is no Langfuse trace. */
 function spansOfLangfuse(body) {
     if (!isObject(body) || !Array.isArray(body.observations))
         throw new Error('not a Langfuse trace: expected an object with observations');
     const traceId = typeof body.id === 'string' ? body.id.toLowerCase() : '';
+    return spansOfObservations(body.observations, traceId);
+}
+/** One page of v2 observations: its spans and the cursor of the next page (null: the last). Throws on a body that is no such page. */
+function spansOfLangfusePage(body, traceId) {
+    if (!isObject(body) || !Array.isArray(body.data))
+        throw new Error('not Langfuse observations: expected an object with data');
+    const meta = isObject(body.meta) ? body.meta : {};
+    const cursor = typeof meta.cursor === 'string' && meta.cursor !== '' ? meta.cursor : null;
+    return { spans: spansOfObservations(body.data, traceId), cursor };
+}
+function spansOfObservations(observations, traceId) {
     const out = [];
-    for (const o of body.observations) {
+    for (const o of observations) {
         if (!isObject(o) || typeof o.id !== 'string')
             continue;
         const startMs = timeOf(o.startTime);
@@ -38,7 +53,7 @@ function spansOfLangfuse(body) {
             continue;
         const endMs = timeOf(o.endTime);
         const metadata = objectOf(o.metadata);
-        const attributes = attributesOf(objectOf(metadata?.attributes));
+        const attributes = attributesOf(nested(metadata, 'attributes'));
         const type = typeof o.type === 'string' ? o.type.toUpperCase() : 'SPAN';
         const name = typeof o.name === 'string' && o.name !== '' ? o.name : type.toLowerCase();
         attributes['langfuse.observation.type'] = type;
@@ -47,7 +62,7 @@ function spansOfLangfuse(body) {
         if (type === 'GENERATION')
             generationAttributes(attributes, o);
         const error = o.level === 'ERROR';
-        const serviceName = objectOf(metadata?.resourceAttributes)?.['service.name'];
+        const serviceName = nested(metadata, 'resourceAttributes')?.['service.name'];
         out.push({
             traceId: typeof o.traceId === 'string' && o.traceId !== '' ? o.traceId.toLowerCase() : traceId,
             spanId: o.id.toLowerCase(),
@@ -63,6 +78,17 @@ function spansOfLangfuse(body) {
     }
     return out.sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
 }
+/** metadata[key] as a map: the object (or JSON text) under it, merged with the `key.<name>` keys v4 flattens it into. */
+function nested(metadata, key) {
+    if (metadata === null)
+        return null;
+    const out = { ...objectOf(metadata[key]) };
+    const prefix = `${key}.`;
+    for (const [k, v] of Object.entries(metadata))
+        if (k.startsWith(prefix) && k.length > prefix.length)
+            out[k.slice(prefix.length)] ??= v;
+    return Object.keys(out).length === 0 ? null : out;
+}
 function toolAttributes(attributes, name, o) {
     attributes['gen_ai.operation.name'] ??= 'execute_tool';
     attributes['gen_ai.tool.name'] ??= name;
@@ -75,7 +101,7 @@ function generationAttributes(attributes, o) {
     attributes['gen_ai.operation.name'] ??= 'chat';
     if (typeof o.model === 'string' && o.model !== '')
         attributes['gen_ai.request.model'] ??= o.model;
-    // usageDetails (input, output, total) is current; usage (input, output) is the deprecated form.
+    // usageDetails (input, output, total) is current; usage (input, output) is v1's deprecated form.
     const details = objectOf(o.usageDetails) ?? {};
     const usage = objectOf(o.usage) ?? {};
     const input = numberOf(details.input) ?? numberOf(usage.input);
@@ -85,7 +111,7 @@ function generationAttributes(attributes, o) {
     if (output !== null)
         attributes['gen_ai.usage.output_tokens'] = numberOf(attributes['gen_ai.usage.output_tokens']) ?? output;
 }
-/** metadata.attributes: values kept as Langfuse stores them (text), lists and numbers read back when the text is one. */
+/** metadata.attributes: values kept as Langfuse returns them (text); a value of another type, as it comes, or as JSON text. */
 function attributesOf(map) {
     const out = {};
     for (const [key, value] of Object.entries(map ?? {})) {
@@ -141,7 +167,8 @@ var store_error = __webpack_require__(12120);
 // Query clients for trace stores (docs/traces.md, "Query: a trace store"): after a turn, its trace is
 // fetched by id from Tempo (`/api/v2/traces/<id>`, or `/api/traces/<id>` on a Tempo without the v2
 // API: its `{batches}` form), Jaeger (`/api/v3/traces/<id>`, OTLP JSON under `result`) or Langfuse
-// (`/api/public/traces/<id>`, basic auth from `public:secret`). Stores take a moment to index what
+// (`/api/public/v2/observations?traceId=<id>`, page by page, or `/api/public/traces/<id>` on a Langfuse
+// without the v2 API; basic auth from `public:secret`). Stores take a moment to index what
 // they receive: a 404, a 429 or a 5xx is asked again until `waitMs`, as is an answer that does not
 // yet hold the span under the sent span (the turn's top span, which ends last). The key goes in a
 // header and never into a message; errors name the URL (without user or password) and the status.
@@ -168,6 +195,9 @@ const realPollClock = {
 const POLL_DELAYS_MS = [100, 200, 400, 800, 1000];
 /** A trace's answer larger than this is refused (a turn's trace is far smaller). */
 const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+/** Langfuse v2 observations asked per page (its most), and the most pages one turn's trace may take. */
+const LANGFUSE_PAGE = 1000;
+const LANGFUSE_MAX_PAGES = 10;
 /** One request's time limit (each poll also stops at waitMs). */
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -176,23 +206,45 @@ function createQuerySource(opts) {
     const dispatcher = new undici/* Agent */.g({ connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
     const headers = headersOf(opts);
     const base = opts.url.replace(/\/+$/, '');
-    // Tempo: the v2 API first; a Tempo without it (its router answers "404 page not found") is asked the v1 way from then on.
-    let tempoV1 = false;
-    const pathOf = (traceId) => {
+    // Tempo and Langfuse: the v2 API first; one without it is asked the v1 way from then on (Tempo's
+    // router answers "404 page not found"; a Langfuse before v4 answers 404, or 501 on some v3).
+    let v1 = false;
+    const pathOf = (traceId, cursor) => {
         if (opts.kind === 'jaeger')
             return `/api/v3/traces/${traceId}`;
-        if (opts.kind === 'langfuse')
-            return `/api/public/traces/${traceId}`;
-        return tempoV1 ? `/api/traces/${traceId}` : `/api/v2/traces/${traceId}`;
+        if (opts.kind === 'langfuse') {
+            if (v1)
+                return `/api/public/traces/${traceId}`;
+            // Every group of fields the spans are read from; input and output whole (not clipped at 200 characters).
+            return `/api/public/v2/observations?traceId=${traceId}&fields=core,basic,io,metadata,model,usage&limit=${String(LANGFUSE_PAGE)}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+        }
+        return v1 ? `/api/traces/${traceId}` : `/api/v2/traces/${traceId}`;
     };
-    const ask = async (traceId, signal) => {
-        const url = `${base}${pathOf(traceId)}`;
+    /** Langfuse v2: every page of the trace's observations, as one answer. */
+    const askPages = async (traceId, signal) => {
+        const spans = [];
+        let cursor = null;
+        for (let page = 0; page < LANGFUSE_MAX_PAGES; page++) {
+            const answer = await ask(traceId, signal, cursor);
+            if (answer.kind !== 'page')
+                return answer;
+            spans.push(...answer.spans);
+            if (answer.cursor === null)
+                return { kind: 'spans', spans };
+            cursor = answer.cursor;
+        }
+        throw new store_error/* TraceStoreError */.h(`langfuse has more than ${String(LANGFUSE_PAGE * LANGFUSE_MAX_PAGES)} observations for trace ${traceId}: not one turn's trace`);
+    };
+    const ask = async (traceId, signal, cursor = null) => {
+        const url = `${base}${pathOf(traceId, cursor)}`;
         const shown = shownUrl(url);
         let status;
         let text;
+        let retryAfter;
         try {
             const res = await (0,undici/* request */.E)(url, { method: 'GET', headers, dispatcher, signal: signal ?? null });
             status = res.statusCode;
+            retryAfter = res.headers['retry-after'];
             text = await readText(res.body, shown);
         }
         catch (e) {
@@ -200,18 +252,30 @@ function createQuerySource(opts) {
                 throw e;
             if (signal?.aborted)
                 return { kind: 'not found' };
-            return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}` };
+            return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}`, retryAfterMs: 0 };
         }
+        // Langfuse v2 answers a trace it has nothing for with 200 and no data: a 404 (or 501) is the API missing.
+        if (opts.kind === 'langfuse' && !v1 && (status === 404 || status === 501))
+            return { kind: 'missing route' };
         if (status === 404) {
-            if (opts.kind === 'tempo' && noSuchRoute(text)) {
-                if (!tempoV1)
+            if (noSuchRoute(text)) {
+                if (opts.kind === 'tempo' && !v1)
                     return { kind: 'missing route' };
-                throw new store_error/* TraceStoreError */.h(`tempo answered HTTP 404 (no such page, not a missing trace) for GET ${shownUrl(`${base}/api/v2/traces/${traceId}`)} and for GET ${shown}: is traces.query.url Tempo's HTTP API address (with its http_api_prefix, if it has one)?`);
+                // Tempo: the v2 route was missing too.
+                const asked = opts.kind === 'tempo' ? `GET ${shownUrl(`${base}/api/v2/traces/${traceId}`)} and for GET ${shown}` : `GET ${shown}`;
+                throw new store_error/* TraceStoreError */.h(`${opts.kind} answered HTTP 404 (no such page, not a missing trace) for ${asked}: is traces.query.url ${API_ADDRESS[opts.kind]}?`);
             }
+            // Langfuse says why in JSON: only its LangfuseNotFoundError is a trace not stored yet (a
+            // deployment without this endpoint answers 404 too, with another error).
+            const refusal = opts.kind === 'langfuse' ? langfuseRefusal(text) : null;
+            if (refusal !== null)
+                throw new store_error/* TraceStoreError */.h(`langfuse answered HTTP 404 for GET ${shown}: "${refusal}"`);
             return { kind: 'not found' };
         }
-        if (status === 429 || status >= 500)
-            return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}` };
+        // Langfuse answers a query its database gave up on 422 "Request timed out": asked again.
+        const busy = opts.kind === 'langfuse' && status === 422 && /timed out/i.test(text);
+        if (status === 429 || status >= 500 || busy)
+            return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}${busy ? ' ("Request timed out")' : ''}`, retryAfterMs: retryAfterMsOf(retryAfter, clock.now()) };
         if (status < 200 || status > 299)
             throw new store_error/* TraceStoreError */.h(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${storeSaid(opts.kind, status, text)}${hintOf(opts.kind, status, text)}`);
         let body;
@@ -227,6 +291,10 @@ function createQuerySource(opts) {
         if (partial !== null)
             throw new store_error/* TraceStoreError */.h(`tempo answered GET ${shown} with part of the trace (status PARTIAL${partial === '' ? '' : `: ${partial}`}), so the turn's tool calls are unknown: raise Tempo's max_bytes_per_trace, or turn off its span pruning for this trace`);
         try {
+            if (opts.kind === 'langfuse' && !v1) {
+                const page = spansOfLangfusePage(body, traceId);
+                return { kind: 'page', spans: page.spans.filter((s) => s.traceId === traceId), cursor: page.cursor };
+            }
             return { kind: 'spans', spans: spansOf(opts.kind, body).filter((s) => s.traceId === traceId) };
         }
         catch (e) {
@@ -244,9 +312,9 @@ function createQuerySource(opts) {
             // The last attempt's failure (a 429, a 5xx, no connection); null after a 404 or an answer.
             let failure = null;
             for (let attempt = 0;; attempt++) {
-                const answer = await ask(traceId, signal);
+                const answer = opts.kind === 'langfuse' && !v1 ? await askPages(traceId, signal) : (await ask(traceId, signal));
                 if (answer.kind === 'missing route') {
-                    tempoV1 = true;
+                    v1 = true;
                     continue;
                 }
                 failure = answer.kind === 'failed' ? answer.why : null;
@@ -259,7 +327,9 @@ function createQuerySource(opts) {
                 const left = deadline - clock.now();
                 if (left <= 0 || signal?.aborted)
                     break;
-                await clock.sleep(Math.min(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)], left), signal);
+                // A store that limits its rate (Langfuse Cloud: 15 to 100 requests a minute) says when to ask again.
+                const pause = Math.max(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)], answer.kind === 'failed' ? answer.retryAfterMs : 0);
+                await clock.sleep(Math.min(pause, left), signal);
             }
             // A store that failed until the end and never answered is a failure to report, not a turn without spans.
             if (!answered && failure !== null && !signal?.aborted)
@@ -295,6 +365,36 @@ function spansOf(kind, body) {
  */
 function noSuchRoute(text) {
     return /page not found/i.test(text) || /^\s*</.test(text);
+}
+/** Where each store's API is, for a message about a URL that is not it. */
+const API_ADDRESS = {
+    tempo: "Tempo's HTTP API address (with its http_api_prefix, if it has one)",
+    jaeger: "Jaeger's query address (port 16686, with its base path, if it has one)",
+    langfuse: "Langfuse's address (https://cloud.langfuse.com, or your own deployment's)",
+};
+/** A Langfuse 404 that is not LangfuseNotFoundError: its message (clipped), else null. */
+function langfuseRefusal(text) {
+    let body;
+    try {
+        body = JSON.parse(text);
+    }
+    catch {
+        return null;
+    }
+    if (body === null || typeof body !== 'object')
+        return null;
+    const { error, message } = body;
+    if (typeof error !== 'string' || error === 'LangfuseNotFoundError' || typeof message !== 'string')
+        return null;
+    return oneLine(message, 200);
+}
+/** Retry-After in ms (seconds, or an HTTP date), at most a minute; 0 when absent or unreadable. */
+function retryAfterMsOf(value, nowMs) {
+    const text = Array.isArray(value) ? value[0] : value;
+    if (text === undefined || text.trim() === '')
+        return 0;
+    const ms = /^\d+$/.test(text.trim()) ? Number(text.trim()) * 1000 : Date.parse(text) - nowMs;
+    return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 60_000) : 0;
 }
 /** Tempo v2's `status: "PARTIAL"`: its message (clipped to one line), '' without one; null for a whole trace. */
 function partialOf(body) {
