@@ -88,11 +88,25 @@ export function decodeAnthropicMessage(json: unknown): DecodeResult {
   return result(texts, toolCalls, bodyUsage(json));
 }
 
-/** Rasa REST channel: `[{recipient_id, text?, image?, buttons?, custom?}]`; texts joined by a blank line. */
+/**
+ * Rasa REST channel (rasa/core/channels/rest.py, channel.py): `[{recipient_id, text?, image?, buttons?,
+ * attachment?, custom?}]`, one message per part of the bot's responses (Rasa splits a text at blank
+ * lines). The reply is the messages' texts joined by a blank line, which gives a split text back
+ * whole; images and payloads are not text to compare (an image URL may be signed per request). An
+ * empty list is Rasa's answer when the bot said nothing and also when handling the message failed
+ * (200 `[]` after an exception or a lock timeout), said so.
+ */
 export function decodeRasa(json: unknown): DecodeResult {
   if (!Array.isArray(json)) return { ok: false, error: `response is not a Rasa REST reply: expected a list of messages (found ${describeFound(json)})` };
+  if (json.length === 0) {
+    return { ok: false, error: 'Rasa answered an empty list: the bot said nothing, or Rasa failed to handle the message (it answers [] after an exception, a lock timeout or with no model loaded): see the Rasa server log' };
+  }
   const texts = json.flatMap((item) => (isRecord(item) && typeof item.text === 'string' ? [item.text] : []));
-  return { ok: true, value: { reply: texts.length > 0 ? texts.join('\n\n') : undefined, toolCalls: null } };
+  if (texts.length === 0) {
+    const kinds = [...new Set(json.flatMap((item) => (isRecord(item) ? ['image', 'buttons', 'custom', 'attachment'].filter((k) => item[k] !== undefined && item[k] !== null) : [])))];
+    return { ok: false, error: `Rasa answered ${String(json.length)} ${json.length === 1 ? 'message' : 'messages'} with no text${kinds.length > 0 ? ` (${kinds.join(', ')} only)` : ''}: agent-replay reads the text of a Rasa reply` };
+  }
+  return { ok: true, value: { reply: texts.join('\n\n'), toolCalls: null } };
 }
 
 /**

@@ -351,9 +351,24 @@ describe('rasa-rest', () => {
     expect(turn).toMatchObject({ kind: 'replied', reply: 'Hi', toolCalls: null });
   });
 
-  it('a reply with no text at all is a missing reply', async () => {
+  it('an empty list (the bot said nothing, or Rasa failed and answered [] anyway) is a missing reply that says where to look', async () => {
     const server = await serve(() => ({ type: 'application/json', body: '[]' }));
-    expect(await clientFor({ url: server.url, preset: 'rasa-rest' }).converse(request)).toMatchObject({ kind: 'errored', errorKind: 'missing_reply' });
+    const outcome = await clientFor({ url: server.url, preset: 'rasa-rest' }).converse(request);
+    expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'missing_reply' });
+    expect((outcome as { error: string }).error).toContain('Rasa answered an empty list: the bot said nothing, or Rasa failed to handle the message (it answers [] after an exception, a lock timeout or with no model loaded): see the Rasa server log');
+  });
+
+  it('messages without any text (a custom payload, an image) are a missing reply that says what Rasa sent', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify([
+        { recipient_id: 's-1', custom: { card: 'order', id: 'A1' } },
+        { recipient_id: 's-1', image: 'https://shop.example.com/a1.png' },
+      ]),
+    }));
+    const outcome = await clientFor({ url: server.url, preset: 'rasa-rest' }).converse(request);
+    expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'missing_reply' });
+    expect((outcome as { error: string }).error).toContain('Rasa answered 2 messages with no text (custom, image only): agent-replay reads the text of a Rasa reply');
   });
 
   it('agent.stream is a configuration error for a preset without a streaming form', () => {
