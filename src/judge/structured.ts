@@ -130,16 +130,40 @@ const anthropic: Provider = {
 
 const PROVIDERS: Record<JudgeConfig['provider'], Provider> = { openai, anthropic };
 
-/** The words of a 400 that name the schema mechanism (either provider's). */
-const MECHANISM_WORDS = /response_format|json_schema|structured output|tool_choice|tool_use|\btools?\b/i;
+/**
+ * The words of a 400 or 422 that name the schema mechanism: OpenAI's and LiteLLM's `response_format`,
+ * Anthropic's `tool_choice`, vLLM's "JSON schema" and "grammar" (xgrammar, guidance), llama.cpp's
+ * "JSON schema conversion failed".
+ */
+const MECHANISM_WORDS = /response_format|json[ _-]?schema|structured output|grammar|tool_choice|tool_use|\btools?\b/i;
+/** The narrower words of a 500 that is a refusal of the schema, not a failure (Ollama's "invalid format: ... a valid JSON Schema object", an older llama-server's "response_format type must be one of ..."). */
+const MECHANISM_WORDS_500 = /response_format|json[ _-]?schema|structured output|grammar/i;
 
 /**
  * An endpoint refuses the schema mechanism when it answers HTTP 400 or 422 and its body names the
- * mechanism: `response_format`, `json_schema`, "structured output", `tool` or `tools`, `tool_choice` or
- * `tool_use` (any case). Any other failure is the call's own and is not retried plain.
+ * mechanism (`response_format`, JSON schema, "structured output", a grammar, `tool` or `tools`,
+ * `tool_choice` or `tool_use`, any case), or HTTP 500 naming the schema itself (Ollama answers 500 to
+ * a format it cannot use). Any other failure is the call's own and is not retried plain.
  */
 export function isRefusal(res: PostResult): res is Extract<PostResult, { ok: false }> {
-  return !res.ok && (res.status === 400 || res.status === 422) && MECHANISM_WORDS.test(res.body ?? '');
+  if (res.ok) return false;
+  const body = res.body ?? '';
+  return ((res.status === 400 || res.status === 422) && MECHANISM_WORDS.test(body)) || (res.status === 500 && MECHANISM_WORDS_500.test(body));
+}
+
+/**
+ * An answer to a schema request that is free text: the endpoint ignored the schema (Ollama with a
+ * format it does not know, a proxy that drops `response_format`, a forced tool answered with text).
+ * The text is still read leniently; the mode turns plain, whose prompt asks for the format in words.
+ */
+function ignoredSchema(answer: StructuredAnswer): boolean {
+  if (answer.kind !== 'text') return false;
+  try {
+    const value: unknown = JSON.parse(answer.text);
+    return value === null || typeof value !== 'object' || Array.isArray(value);
+  } catch {
+    return true;
+  }
 }
 
 export interface StructuredClient {
@@ -210,7 +234,12 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
         if (structured.structured) structured = { structured: false, reason: redact(res.reason) };
         res = (await post(system, user, onRetry)).res;
       }
-      return res.ok ? { ok: true, answer: provider.answer(res.json, shape) } : { ok: false, reason: res.reason };
+      if (!res.ok) return { ok: false, reason: res.reason };
+      const answer = provider.answer(res.json, shape);
+      if (first.structured && res === first.res && structured.structured && ignoredSchema(answer)) {
+        structured = { structured: false, reason: `the endpoint answered free text to a ${config.provider === 'anthropic' ? 'forced tool' : 'response_format json_schema'} request: it ignores the schema` };
+      }
+      return { ok: true, answer };
     },
     structuredOutput: () => structured,
     async close() {

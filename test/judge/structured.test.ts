@@ -158,6 +158,37 @@ describe('anthropic judge, structured output', () => {
   });
 });
 
+describe('isRefusal, as OpenAI-compatible servers word it (vllm structured_output backends, llama.cpp server, Ollama routes.go)', () => {
+  it('catches vLLM\u2019s and llama.cpp\u2019s 400s, which say "JSON schema" or "grammar" rather than json_schema', () => {
+    const fail = (status: number, body: string) => ({ ok: false as const, reason: 'x', status, body });
+    expect(isRefusal(fail(400, '{"error":{"message":"The provided JSON schema contains features not supported by xgrammar.","type":"BadRequestError","param":null,"code":400}}'))).toBe(true);
+    expect(isRefusal(fail(400, '{"object":"error","message":"Failed to transform json schema into a grammar: unsupported keyword","type":"BadRequestError","code":400}'))).toBe(true);
+    expect(isRefusal(fail(400, '{"error":{"code":400,"message":"JSON schema conversion failed:\\nUnrecognized schema: {}","type":"invalid_request_error"}}'))).toBe(true);
+  });
+
+  it('an endpoint that ignores the schema (free text, 200) is read leniently and turns the mode plain for the next calls, saying so', async () => {
+    const s = await serve((res, req) =>
+      json(200, { choices: [{ index: 0, message: { role: 'assistant', content: 'Here is my verdict:\n```json\n{"rationale": "Polite enough.", "score": 0.7}\n```' } }] })(res, req),
+    );
+    const j = judge('openai', s.url);
+    const first = await j.score('polite', 'a');
+    expect(first).toEqual({ ok: true, score: 0.7, rationale: 'Polite enough.' });
+    const second = await j.score('polite', 'b');
+    expect(second).toEqual(first);
+    expect(s.received.map((r) => isStructuredOpenai(bodyOf(r)))).toEqual([true, false]);
+    expect(j.structuredOutput()).toEqual({ structured: false, reason: 'the endpoint answered free text to a response_format json_schema request: it ignores the schema' });
+  });
+
+  it('an endpoint that honours the schema stays structured', async () => {
+    const s = await serve(openaiServer(null));
+    const j = judge('openai', s.url);
+    await j.score('polite', 'a');
+    await j.score('polite', 'b');
+    expect(s.received.map((r) => isStructuredOpenai(bodyOf(r)))).toEqual([true, true]);
+    expect(j.structuredOutput()).toEqual({ structured: true });
+  });
+});
+
 describe('isRefusal', () => {
   it('is a 400 or 422 whose body names response_format, json_schema, structured output, tools, tool_choice or tool_use', () => {
     const fail = (status: number, body: string) => ({ ok: false as const, reason: 'x', status, body });
@@ -166,7 +197,11 @@ describe('isRefusal', () => {
     expect(isRefusal(fail(400, 'This model does not support Structured Output'))).toBe(true);
     expect(isRefusal(fail(400, 'tool_choice must be auto'))).toBe(true);
     expect(isRefusal(fail(400, 'model not found'))).toBe(false);
-    expect(isRefusal(fail(500, 'response_format crashed us'))).toBe(false);
+    // A 500 is the call's own, unless it names the schema itself (Ollama's answer to a format it cannot use).
+    expect(isRefusal(fail(500, 'tools crashed us'))).toBe(false);
+    expect(isRefusal(fail(500, 'model not found'))).toBe(false);
+    expect(isRefusal(fail(500, '{"error":{"message":"invalid format: \\"x\\"; expected \\"json\\" or a valid JSON Schema object"}}'))).toBe(true);
+    expect(isRefusal(fail(500, 'response_format type must be one of "text" or "json_object", but got: json_schema'))).toBe(true);
     expect(isRefusal({ ok: false, reason: 'connection refused' })).toBe(false);
     expect(isRefusal({ ok: true, json: {} })).toBe(false);
   });

@@ -43,7 +43,7 @@ describe('simulator client', () => {
     await sim.close();
   });
 
-  it('OpenAI-compatible: a strict json_schema simulated_user; a message; prose around JSON in the plain form is still read', async () => {
+  it('OpenAI-compatible: a strict json_schema simulated_user; a message; prose around JSON (an endpoint that ignored the schema) is still read, and the mode turns plain', async () => {
     const server = await startServer([completion('{"done": false, "message": "Order 1234, please hurry", "reason": null}'), completion('Sure: {"message": "It arrived broken"} thanks')]);
     servers.push(server);
     const sim = createSimulator(config('openai', server.url), { clock });
@@ -51,7 +51,7 @@ describe('simulator client', () => {
     expect(await sim.next(REQUEST)).toEqual({ kind: 'message', message: 'It arrived broken', retries: 0 });
     const body = server.received[0]?.body as { response_format: { json_schema: { name: string; strict: boolean } } };
     expect(body.response_format.json_schema).toMatchObject({ name: 'simulated_user', strict: true });
-    expect(sim.structuredOutput()).toEqual({ structured: true });
+    expect(sim.structuredOutput()).toEqual({ structured: false, reason: 'the endpoint answered free text to a response_format json_schema request: it ignores the schema' });
     await sim.close();
   });
 
