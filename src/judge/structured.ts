@@ -117,6 +117,11 @@ const anthropic: Provider = {
   },
   answer(json, shape) {
     const content = get(json, 'content');
+    // A model that declines stops with stop_reason "refusal" and no tool call (anthropic-sdk-typescript, StopReason).
+    if (get(json, 'stop_reason') === 'refusal') {
+      const said = Array.isArray(content) ? content.map((b) => get(b, 'text')).filter((t): t is string => typeof t === 'string' && t !== '').join(' ') : '';
+      return { kind: 'refusal', text: said === '' ? 'stop_reason refusal' : said };
+    }
     if (Array.isArray(content)) {
       const call = content.find((b) => get(b, 'type') === 'tool_use' && get(b, 'name') === shape.name);
       if (call !== undefined) return { kind: 'object', value: get(call, 'input') };

@@ -179,6 +179,13 @@ describe('isRefusal, as OpenAI-compatible servers word it (vllm structured_outpu
     expect(j.structuredOutput()).toEqual({ structured: false, reason: 'the endpoint answered free text to a response_format json_schema request: it ignores the schema' });
   });
 
+  it('Anthropic: a model that declines (stop_reason "refusal", no tool call) is a judge that declined, as OpenAI\u2019s message.refusal is', async () => {
+    const s = await serve(json(200, { content: [{ type: 'text', text: 'I can\u2019t help with that.' }], stop_reason: 'refusal' }));
+    expect(await judge('anthropic', s.url).score('polite', 'a')).toEqual({ ok: false, reason: 'the judge model declined: "I can\u2019t help with that."' });
+    const bare = await serve(json(200, { content: [], stop_reason: 'refusal' }));
+    expect(await judge('anthropic', bare.url).score('polite', 'a')).toEqual({ ok: false, reason: 'the judge model declined: "stop_reason refusal"' });
+  });
+
   it('an endpoint that honours the schema stays structured', async () => {
     const s = await serve(openaiServer(null));
     const j = judge('openai', s.url);
