@@ -136,13 +136,12 @@ const anthropic: Provider = {
 const PROVIDERS: Record<JudgeConfig['provider'], Provider> = { openai, anthropic };
 
 /**
- * The words of a 400 or 422 that name the schema mechanism: OpenAI's and LiteLLM's `response_format`,
- * Anthropic's `tool_choice`, vLLM's "JSON schema" and "grammar" (xgrammar, guidance), llama.cpp's
- * "JSON schema conversion failed".
+ * The words that name the schema mechanism: OpenAI's and LiteLLM's `response_format`, vLLM's "JSON
+ * schema" and "grammar" (xgrammar, guidance), llama.cpp's "JSON schema conversion failed", Ollama's
+ * "a valid JSON Schema object"; and Anthropic's forced tool.
  */
-const MECHANISM_WORDS = /response_format|json[ _-]?schema|structured output|grammar|tool_choice|tool_use|\btools?\b/i;
-/** The narrower words of a 500 that is a refusal of the schema, not a failure (Ollama's "invalid format: ... a valid JSON Schema object", an older llama-server's "response_format type must be one of ..."). */
-const MECHANISM_WORDS_500 = /response_format|json[ _-]?schema|structured output|grammar/i;
+const SCHEMA_WORDS = /response_format|json[ _-]?schema|structured output|grammar/i;
+const TOOL_WORDS = /tool_choice|tool_use|\btools?\b/i;
 
 /**
  * An endpoint refuses the schema mechanism when it answers HTTP 400 or 422 and its body names the
@@ -153,7 +152,9 @@ const MECHANISM_WORDS_500 = /response_format|json[ _-]?schema|structured output|
 export function isRefusal(res: PostResult): res is Extract<PostResult, { ok: false }> {
   if (res.ok) return false;
   const body = res.body ?? '';
-  return ((res.status === 400 || res.status === 422) && MECHANISM_WORDS.test(body)) || (res.status === 500 && MECHANISM_WORDS_500.test(body));
+  // A 500 names the schema itself to be a refusal: "tools" alone there is too common a word.
+  if (res.status === 500) return SCHEMA_WORDS.test(body);
+  return (res.status === 400 || res.status === 422) && (SCHEMA_WORDS.test(body) || TOOL_WORDS.test(body));
 }
 
 /**

@@ -153,7 +153,7 @@ function notAMappingIssue(issueAt: IssueAt, raw: unknown): ConfigIssue {
  * apiKey). Anywhere else (an agent header, a request body, a trace store's key or headers) the
  * file would choose who receives the value.
  */
-export function untrustedEnvLimit(untrustedSuite: string): EnvLimit {
+function untrustedEnvLimit(untrustedSuite: string): EnvLimit {
   const keyPaths = (path: readonly PathSegment[]): boolean => {
     const [section, a, b, c] = path;
     if (path.length === 2 && a === 'apiKey') return section === 'judge' || section === 'simulator' || section === 'meaning';

@@ -10,6 +10,7 @@
 // not yet indexed with 200 and an empty trace, and a truncated one with `status: "PARTIAL"`; an
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
+import { parseRetryAfter } from '../http/retry.js';
 import { Agent, request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
 import { spansOfLangfuse, spansOfLangfusePage } from './langfuse.js';
@@ -55,8 +56,11 @@ export interface QuerySourceOptions extends StoreQuery {
 
 export { TraceStoreError };
 
-/** `retryAfterMs`: the wait a 429 or 503 asked for (Retry-After), 0 without one. */
-type Answer = { kind: 'spans'; spans: Span[] } | { kind: 'not found' } | { kind: 'failed'; why: string; retryAfterMs: number } | { kind: 'missing route' };
+/**
+ * `cursor`: Langfuse v2's next page (null: the last page; absent for the other APIs).
+ * `retryAfterMs`: the wait a 429 or 503 asked for (Retry-After), 0 without one.
+ */
+type Answer = { kind: 'spans'; spans: Span[]; cursor?: string | null } | { kind: 'not found' } | { kind: 'failed'; why: string; retryAfterMs: number } | { kind: 'missing route' };
 
 export function createQuerySource(opts: QuerySourceOptions): SpanSource {
   const clock = opts.clock ?? realPollClock;
@@ -83,15 +87,15 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     let cursor: string | null = null;
     for (let page = 0; page < LANGFUSE_MAX_PAGES; page++) {
       const answer = await ask(traceId, signal, cursor);
-      if (answer.kind !== 'page') return answer;
+      if (answer.kind !== 'spans') return answer;
       spans.push(...answer.spans);
-      if (answer.cursor === null) return { kind: 'spans', spans };
+      if (answer.cursor == null) return { kind: 'spans', spans };
       cursor = answer.cursor;
     }
     throw new TraceStoreError(`langfuse has more than ${String(LANGFUSE_PAGE * LANGFUSE_MAX_PAGES)} observations for trace ${traceId}: not one turn's trace`);
   };
 
-  const ask = async (traceId: string, signal: AbortSignal | undefined, cursor: string | null = null): Promise<Answer | { kind: 'page'; spans: Span[]; cursor: string | null }> => {
+  const ask = async (traceId: string, signal: AbortSignal | undefined, cursor: string | null = null): Promise<Answer> => {
     const url = `${base}${pathOf(traceId, cursor)}`;
     const shown = shownUrl(url);
     let status: number;
@@ -124,7 +128,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     }
     // Langfuse answers a query its database gave up on 422 "Request timed out": asked again.
     const busy = opts.kind === 'langfuse' && status === 422 && /timed out/i.test(text);
-    if (status === 429 || status >= 500 || busy) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}${busy ? ' ("Request timed out")' : ''}`, retryAfterMs: retryAfterMsOf(retryAfter, clock.now()) };
+    if (status === 429 || status >= 500 || busy) return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}${busy ? ' ("Request timed out")' : ''}`, retryAfterMs: parseRetryAfter(retryAfter, clock.now()) ?? 0 };
     if (status < 200 || status > 299) throw new TraceStoreError(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${storeSaid(opts.kind, status, text)}${hintOf(opts.kind, status, text)}`);
     let body: unknown;
     try {
@@ -139,7 +143,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     try {
       if (opts.kind === 'langfuse' && !v1) {
         const page = spansOfLangfusePage(body, traceId);
-        return { kind: 'page', spans: page.spans.filter((s) => s.traceId === traceId), cursor: page.cursor };
+        return { kind: 'spans', spans: page.spans.filter((s) => s.traceId === traceId), cursor: page.cursor };
       }
       return { kind: 'spans', spans: spansOf(opts.kind, body).filter((s) => s.traceId === traceId) };
     } catch (e) {
@@ -158,7 +162,7 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       // The last attempt's failure (a 429, a 5xx, no connection); null after a 404 or an answer.
       let failure: string | null = null;
       for (let attempt = 0; ; attempt++) {
-        const answer = opts.kind === 'langfuse' && !v1 ? await askPages(traceId, signal) : ((await ask(traceId, signal)) as Answer);
+        const answer = opts.kind === 'langfuse' && !v1 ? await askPages(traceId, signal) : await ask(traceId, signal);
         if (answer.kind === 'missing route') {
           v1 = true;
           continue;
@@ -230,14 +234,6 @@ function langfuseRefusal(text: string): string | null {
   const { error, message } = body as { error?: unknown; message?: unknown };
   if (typeof error !== 'string' || error === 'LangfuseNotFoundError' || typeof message !== 'string') return null;
   return oneLine(message, 200);
-}
-
-/** Retry-After in ms (seconds, or an HTTP date), at most a minute; 0 when absent or unreadable. */
-function retryAfterMsOf(value: string | string[] | undefined, nowMs: number): number {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (text === undefined || text.trim() === '') return 0;
-  const ms = /^\d+$/.test(text.trim()) ? Number(text.trim()) * 1000 : Date.parse(text) - nowMs;
-  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 60_000) : 0;
 }
 
 /** Tempo v2's `status: "PARTIAL"`: its message (clipped to one line), '' without one; null for a whole trace. */

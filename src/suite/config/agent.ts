@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { AGENT_PRESET_NAMES, DEFAULT_MAX_TOKENS, PRESETS, type AgentMapping, type AgentPreset, type Config, type JsonValue } from '../../config.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../../agent/ready.js';
 import { quote } from '../issues.js';
-import { jsonTemplate, ms, nonNegativeInt, positiveInt, urlProblem, type Resolution } from './shared.js';
+import { headerValue, jsonTemplate, ms, nonNegativeInt, positiveInt, urlProblem, type Resolution } from './shared.js';
 
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
 
@@ -124,12 +124,7 @@ function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution):
   if (agent.assistantId !== undefined) config.agent.assistantId = agent.assistantId === '' ? null : agent.assistantId;
   else if (preset === 'langgraph') config.agent.assistantId = null;
   if (agent.headers) {
-    // A header written as a number or true/false is sent exactly as written (`X-Version: 1.10`
-    // sends 1.10, not the 1.1 that YAML reads).
-    for (const [name, value] of Object.entries(agent.headers)) {
-      const written = typeof value === 'string' || r.src === null ? null : r.src.writtenAt(['agent', 'headers', name]);
-      config.agent.headers[name] = written ?? String(value);
-    }
+    for (const [name, value] of Object.entries(agent.headers)) config.agent.headers[name] = headerValue(value, ['agent', 'headers', name], r);
   }
   for (const [name, value] of Object.entries(PRESETS[preset].headers ?? {})) {
     const named = Object.keys(config.agent.headers).some((h) => h.toLowerCase() === name);

@@ -50,6 +50,15 @@ export interface Resolution {
   warnings: ConfigIssue[];
 }
 
+/**
+ * A header value as it is sent: text as given, a number or true/false exactly as written in the
+ * file (`X-Version: 1.10` sends 1.10, not the 1.1 that YAML reads).
+ */
+export function headerValue(value: string | number | boolean, path: readonly PathSegment[], r: Resolution): string {
+  const written = typeof value === 'string' || r.src === null ? null : r.src.writtenAt(path);
+  return written ?? String(value);
+}
+
 /** http(s) URL check; returns a reason or null. */
 export function urlProblem(value: string): string | null {
   let url: URL;

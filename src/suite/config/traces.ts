@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { Config } from '../../config.js';
 import type { TracesConfig } from '../../types.js';
 import { quote } from '../issues.js';
-import { ms, urlProblem, type Resolution } from './shared.js';
+import { headerValue, ms, urlProblem, type Resolution } from './shared.js';
 
 export const TRACE_STORES = ['tempo', 'jaeger', 'langfuse'] as const satisfies ReadonlyArray<NonNullable<TracesConfig['query']>['kind']>;
 
@@ -112,9 +112,7 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
       ok = false;
       r.errors.push(r.issueAt(at, `traces.query.headers sets ${name}, which agent-replay sets itself`, name.toLowerCase() === 'authorization' ? 'give the key as traces.query.apiKey (user:password for basic auth), from a secret' : `remove ${name}`));
     } else {
-      // As agent.headers: a number or true/false is sent exactly as written.
-      const written = typeof value === 'string' || r.src === null ? null : r.src.writtenAt(at);
-      headers[name] = written ?? String(value);
+      headers[name] = headerValue(value, at, r);
     }
   }
   if (!ok) return;
