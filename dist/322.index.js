@@ -13,6 +13,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: POLL_DELAYS_MS, TraceStoreError, realPollClock
 
+// EXTERNAL MODULE: ./src/http/retry.ts
+var retry = __webpack_require__(28902);
 // EXTERNAL MODULE: ./src/http/undici.ts
 var undici = __webpack_require__(51150);
 ;// CONCATENATED MODULE: ./src/traces/langfuse.ts
@@ -179,6 +181,7 @@ var store_error = __webpack_require__(12120);
 
 
 
+
 const realPollClock = {
     now: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {
@@ -226,10 +229,10 @@ function createQuerySource(opts) {
         let cursor = null;
         for (let page = 0; page < LANGFUSE_MAX_PAGES; page++) {
             const answer = await ask(traceId, signal, cursor);
-            if (answer.kind !== 'page')
+            if (answer.kind !== 'spans')
                 return answer;
             spans.push(...answer.spans);
-            if (answer.cursor === null)
+            if (answer.cursor == null)
                 return { kind: 'spans', spans };
             cursor = answer.cursor;
         }
@@ -275,7 +278,7 @@ function createQuerySource(opts) {
         // Langfuse answers a query its database gave up on 422 "Request timed out": asked again.
         const busy = opts.kind === 'langfuse' && status === 422 && /timed out/i.test(text);
         if (status === 429 || status >= 500 || busy)
-            return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}${busy ? ' ("Request timed out")' : ''}`, retryAfterMs: retryAfterMsOf(retryAfter, clock.now()) };
+            return { kind: 'failed', why: `${opts.kind} answered HTTP ${String(status)} for GET ${shown}${busy ? ' ("Request timed out")' : ''}`, retryAfterMs: (0,retry/* parseRetryAfter */.mu)(retryAfter, clock.now()) ?? 0 };
         if (status < 200 || status > 299)
             throw new store_error/* TraceStoreError */.h(`${opts.kind} answered HTTP ${String(status)} for GET ${shown}${storeSaid(opts.kind, status, text)}${hintOf(opts.kind, status, text)}`);
         let body;
@@ -293,7 +296,7 @@ function createQuerySource(opts) {
         try {
             if (opts.kind === 'langfuse' && !v1) {
                 const page = spansOfLangfusePage(body, traceId);
-                return { kind: 'page', spans: page.spans.filter((s) => s.traceId === traceId), cursor: page.cursor };
+                return { kind: 'spans', spans: page.spans.filter((s) => s.traceId === traceId), cursor: page.cursor };
             }
             return { kind: 'spans', spans: spansOf(opts.kind, body).filter((s) => s.traceId === traceId) };
         }
@@ -312,7 +315,7 @@ function createQuerySource(opts) {
             // The last attempt's failure (a 429, a 5xx, no connection); null after a 404 or an answer.
             let failure = null;
             for (let attempt = 0;; attempt++) {
-                const answer = opts.kind === 'langfuse' && !v1 ? await askPages(traceId, signal) : (await ask(traceId, signal));
+                const answer = opts.kind === 'langfuse' && !v1 ? await askPages(traceId, signal) : await ask(traceId, signal);
                 if (answer.kind === 'missing route') {
                     v1 = true;
                     continue;
@@ -387,14 +390,6 @@ function langfuseRefusal(text) {
     if (typeof error !== 'string' || error === 'LangfuseNotFoundError' || typeof message !== 'string')
         return null;
     return oneLine(message, 200);
-}
-/** Retry-After in ms (seconds, or an HTTP date), at most a minute; 0 when absent or unreadable. */
-function retryAfterMsOf(value, nowMs) {
-    const text = Array.isArray(value) ? value[0] : value;
-    if (text === undefined || text.trim() === '')
-        return 0;
-    const ms = /^\d+$/.test(text.trim()) ? Number(text.trim()) * 1000 : Date.parse(text) - nowMs;
-    return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 60_000) : 0;
 }
 /** Tempo v2's `status: "PARTIAL"`: its message (clipped to one line), '' without one; null for a whole trace. */
 function partialOf(body) {
