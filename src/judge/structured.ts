@@ -243,7 +243,8 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
       if (!res.ok) return { ok: false, reason: res.reason };
       const answer = provider.answer(res.json, shape);
       if (first.structured && res === first.res && structured.structured && ignoredSchema(answer)) {
-        structured = { structured: false, reason: `the endpoint answered free text to a ${config.provider === 'anthropic' ? 'forced tool' : 'response_format json_schema'} request: it ignores the schema` };
+        // Worded as a refusal's reason is ("HTTP 400: ..."), for the line every surface shows.
+        structured = { structured: false, reason: config.provider === 'anthropic' ? 'HTTP 200 with text, not the forced tool call' : "HTTP 200 with free text, not the response_format json_schema's JSON" };
       }
       return { ok: true, answer };
     },

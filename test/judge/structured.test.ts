@@ -176,7 +176,7 @@ describe('isRefusal, as OpenAI-compatible servers word it (vllm structured_outpu
     const second = await j.score('polite', 'b');
     expect(second).toEqual(first);
     expect(s.received.map((r) => isStructuredOpenai(bodyOf(r)))).toEqual([true, false]);
-    expect(j.structuredOutput()).toEqual({ structured: false, reason: 'the endpoint answered free text to a response_format json_schema request: it ignores the schema' });
+    expect(j.structuredOutput()).toEqual({ structured: false, reason: "HTTP 200 with free text, not the response_format json_schema's JSON" });
   });
 
   it('Anthropic: a model that declines (stop_reason "refusal", no tool call) is a judge that declined, as OpenAI\u2019s message.refusal is', async () => {

@@ -51,7 +51,7 @@ describe('simulator client', () => {
     expect(await sim.next(REQUEST)).toEqual({ kind: 'message', message: 'It arrived broken', retries: 0 });
     const body = server.received[0]?.body as { response_format: { json_schema: { name: string; strict: boolean } } };
     expect(body.response_format.json_schema).toMatchObject({ name: 'simulated_user', strict: true });
-    expect(sim.structuredOutput()).toEqual({ structured: false, reason: 'the endpoint answered free text to a response_format json_schema request: it ignores the schema' });
+    expect(sim.structuredOutput()).toEqual({ structured: false, reason: "HTTP 200 with free text, not the response_format json_schema's JSON" });
     await sim.close();
   });
 
