@@ -22,6 +22,9 @@ export default defineConfig({
     // The entries bundled once per run for the tests that start them as child processes; GitHub's
     // OpenAPI description trimmed once per run for the fake GitHub server (openapi-trim.ts); the one
     // line saying the browser tests are skipped when no browser is installed.
+    // Run before each test file: the temporary folders its tests made are removed when it is done
+    // (a helper's own top-level hook would run for the first file of a worker only, see above).
+    setupFiles: ['test/support/temp-setup.ts'],
     globalSetup: ['test/support/entry-bundles.ts', 'test/support/openapi-trim.ts', 'test/support/browser-setup.ts'],
     // @actions/workflow-parser imports its schema JSON without `with { type: 'json' }`, which Node
     // refuses; let Vite transform it.

@@ -3,7 +3,7 @@
 // that run's results artifact, both treated as untrusted data.
 
 import * as core from '@actions/core';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type { Inputs } from './inputs.js';
@@ -332,7 +332,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     if (pull.isFork) {
       const staged = await stageBaselineFiles(files);
       const artifactName = `agent-replay-baselines-${found.headSha}`;
-      const uploaded = await deps.artifacts.upload(artifactName, staged.paths, staged.root);
+      // The folder only feeds the upload: a self-hosted runner keeps its temporary folder between jobs.
+      const uploaded = await deps.artifacts.upload(artifactName, staged.paths, staged.root).finally(() => rm(staged.root, { recursive: true, force: true }));
       const download = uploaded.kind === 'uploaded' && ctx.runId ? { runId: ctx.runId, repo: `${ctx.owner}/${ctx.repo}`, artifactName } : null;
       const how = download
         ? `The baseline files are in the artifact ${artifactName} of this workflow run. To accept them, run these commands in a clone of the fork (the gh CLI, logged in, downloads the artifact):`

@@ -3,10 +3,10 @@
 // then the commands the comment shows, run in a clone of the fork with a fake `gh` that serves
 // that artifact. The baselines must land in the fork's branch exactly as a commit would write them.
 
-import { readFileSync } from 'node:fs';
-import { cp, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { tempDir } from '../support/temp.js';
 import { describe, expect, it } from 'vitest';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
@@ -56,9 +56,11 @@ describe('accept on a fork: the commands in the comment, run for real', () => {
     // 2. Accept, in process, with an artifact store that keeps the files like the service does.
     const fork = await setUpFork('feature', { '.agent-replay/config.yml': 'agent: {}\n' });
     const uploads: { name: string; entries: string[] }[] = [];
+    const staged: string[] = [];
     const store: ArtifactStore = {
       async upload(name, files, root) {
         const base = root ?? '.';
+        staged.push(base);
         for (const f of files) await cp(f, join(fork.artifacts, '2002', name, relative(base, f)));
         uploads.push({ name, entries: files.map((f) => relative(base, f)) });
         return { kind: 'uploaded', name, id: 1 };
@@ -85,10 +87,13 @@ describe('accept on a fork: the commands in the comment, run for real', () => {
     };
     const inputs = readInputs((name) => ({ mode: 'accept', 'comment-key': 'agent-replay', 'github-token': gh.token })[name] ?? '');
     const github = createGitHubApi({ token: gh.token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, retryAfterBaseMs: 0, throttleWrites: false });
-    await acceptMode(inputs, ctx, { env: {}, cwd: await mkdtemp(join(tmpdir(), 'agent-replay-accept-')), github, artifacts: store });
+    await acceptMode(inputs, ctx, { env: {}, cwd: await tempDir('agent-replay-accept-'), github, artifacts: store });
 
     expect(gh.commits).toHaveLength(0);
     expect(uploads).toEqual([{ name: `agent-replay-baselines-${HEAD}`, entries: ['greeting.json', 'opening-hours.json'] }]);
+    // The folder the files were staged in is gone once they are uploaded.
+    expect(staged).toHaveLength(1);
+    expect(existsSync(staged[0] as string)).toBe(false);
     const body = gh.comments('octo', 'shop', 7)[0]!.body;
     expect(body).toContain('Not committed');
     expect(body).toContain(`agent-replay-baselines-${HEAD}`);

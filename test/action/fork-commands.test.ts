@@ -1,10 +1,10 @@
 // The commands the comment gives for a fork's pull request, run for real in a clone of a "fork"
 // (see test/support/fork-clone.ts).
 
-import { cp, readFile } from 'node:fs/promises';
+import { cp, readFile, rm } from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { forkCommands, stageBaselineFiles } from '../../src/action/accept.js';
 import { git, pushed, runCommands, setUpFork as setUp } from '../support/fork-clone.js';
 
@@ -18,6 +18,7 @@ describe('fork instructions, run in a real clone', () => {
     const s = await setUp('feature', { '.agent-replay/baselines/greeting.json': '{"old": true}\n', '.agent-replay/config.yml': 'agent: {}\n' });
     // What the accept job uploads, stored the way the artifact service stores it.
     const staged = await stageBaselineFiles(files);
+    onTestFinished(() => rm(staged.root, { recursive: true, force: true }));
     const name = 'agent-replay-baselines-1111111111111111111111111111111111111111';
     for (const p of staged.paths) await cp(p, join(s.artifacts, '2002', name, relative(staged.root, p)), { recursive: true });
 
@@ -51,6 +52,7 @@ describe('fork instructions, run in a real clone', () => {
 
   it('the artifact holds the files flat, named by label', async () => {
     const staged = await stageBaselineFiles(files);
+    onTestFinished(() => rm(staged.root, { recursive: true, force: true }));
     expect(readdirSync(staged.root).sort()).toEqual(['greeting.json', 'refund-policy.json']);
     expect(staged.paths.map((p) => relative(staged.root, p)).sort()).toEqual(['greeting.json', 'refund-policy.json']);
   });

@@ -4,10 +4,10 @@
 // GITHUB_API_URL pointing at the loopback fake GitHub.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import { tempDir } from '../support/temp.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
 import { serializeBaseline } from '../../src/suite/index.js';
@@ -15,17 +15,6 @@ import type { Baseline } from '../../src/types.js';
 
 /** src/index.ts (the Action's entry) bundled once per test run (test/support/entry-bundles.ts). */
 const ACTION = inject('actionBundle');
-
-/** Every temp folder made here (event files, workspaces), removed when the test file is done. */
-const made: string[] = [];
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(async () => {
-  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
 
 export interface ActionRun {
   code: number;
@@ -74,6 +63,8 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? tmp,
+    // The Action's own temporary folders go where the tests' do (a run with TMPDIR set leaves none in /tmp).
+    ...(process.env.TMPDIR !== undefined ? { TMPDIR: process.env.TMPDIR } : {}),
     GITHUB_ACTIONS: 'true',
     GITHUB_EVENT_NAME: o.event.name,
     GITHUB_EVENT_PATH: eventPath,

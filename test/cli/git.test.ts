@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { tempDir } from '../support/temp.js';
 import { describe, expect, it } from 'vitest';
 import { gitHead } from '../../src/cli/git.js';
 
@@ -10,7 +10,7 @@ const git = (cwd: string, ...args: string[]) =>
 
 describe('gitHead reads the commit without spawning git', () => {
   it('agrees with git rev-parse HEAD for a branch, a subfolder, packed refs, a detached HEAD and a worktree', async () => {
-    const repo = await mkdtemp(join(tmpdir(), 'agent-replay-git-'));
+    const repo = await tempDir('agent-replay-git-');
     git(repo, 'init', '-q');
     git(repo, 'commit', '-q', '--allow-empty', '-m', 'one');
     await mkdir(join(repo, 'sub', 'deeper'), { recursive: true });
@@ -21,7 +21,7 @@ describe('gitHead reads the commit without spawning git', () => {
     git(repo, 'checkout', '-q', '--detach', 'HEAD~1');
     expect(await gitHead(repo)).toBe(git(repo, 'rev-parse', 'HEAD'));
     git(repo, 'checkout', '-q', 'main');
-    const wt = join(repo, '..', `${repo.split('/').pop()}-wt`);
+    const wt = join(await tempDir('agent-replay-git-wt-'), 'wt');
     git(repo, 'worktree', 'add', '-q', '-b', 'side', wt);
     git(wt, 'commit', '-q', '--allow-empty', '-m', 'three');
     expect(await gitHead(wt)).toBe(git(wt, 'rev-parse', 'HEAD'));
@@ -29,7 +29,7 @@ describe('gitHead reads the commit without spawning git', () => {
   });
 
   it('is null outside a repository and for a repository with no commits', async () => {
-    const empty = await mkdtemp(join(tmpdir(), 'agent-replay-nogit-'));
+    const empty = await tempDir('agent-replay-nogit-');
     expect(await gitHead(empty)).toBeNull();
     git(empty, 'init', '-q');
     expect(await gitHead(empty)).toBeNull();

@@ -4,9 +4,8 @@
 
 import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempDir } from '../support/temp.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
@@ -149,7 +148,7 @@ describe('agent-replay init', () => {
 
   it('writes only the missing files, and never writes through a link planted at a target', async () => {
     const cwd = await emptyProject();
-    const outside = await mkdtemp(join(tmpdir(), 'agent-replay-outside-'));
+    const outside = await tempDir('agent-replay-outside-');
     const victim = join(outside, 'victim.txt');
     await writeFile(victim, 'untouched');
     await mkdir(join(cwd, '.github/workflows'), { recursive: true });

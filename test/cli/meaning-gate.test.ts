@@ -2,9 +2,9 @@
 // recorded run exits 1 when an item changed in meaning, 0 when the replies only reworded or the
 // meaning was not checked; the terminal shows the Reworded section.
 
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { tempDir } from '../support/temp.js';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../../src/types.js';
 import { meaningRun } from '../report/meaning-fixtures.js';
@@ -13,7 +13,7 @@ import { cli, useCleanup } from './helpers.js';
 useCleanup();
 
 async function write(record: RunRecord): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ar-meaning-'));
+  const dir = await tempDir('ar-meaning-');
   await writeFile(join(dir, 'results.json'), JSON.stringify(record));
   return dir;
 }

@@ -1,19 +1,11 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
+import { tempDir } from '../support/temp.js';
 import { loadSuite, type ConfigIssue, type ConfigOverrides, type LoadResult } from '../../src/suite/index.js';
 
-const made: string[] = [];
-
-afterEach(async () => {
-  for (const dir of made.splice(0)) await fs.rm(dir, { recursive: true, force: true });
-});
-
-/** A temporary repository holding `files` (paths relative to it); returns its path. */
+/** A temporary repository holding `files` (paths relative to it), removed after the test file; returns its path. */
 export async function repo(files: Record<string, string>): Promise<string> {
-  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'agent-replay-suite-'));
-  made.push(root);
+  const root = await tempDir('agent-replay-suite-');
   for (const [rel, text] of Object.entries(files)) {
     const file = path.join(root, rel);
     await fs.mkdir(path.dirname(file), { recursive: true });

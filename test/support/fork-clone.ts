@@ -4,9 +4,9 @@
 // (-R), and, like gh, refuses to overwrite an existing file.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { tempDir } from './temp.js';
 
 const FAKE_GH = `#!/bin/bash
 set -e
@@ -48,7 +48,7 @@ export interface Setup {
 
 /** A bare "fork" with branch `branch`, and a clone of it on the default branch. */
 export async function setUpFork(branch: string, existing: Record<string, string>): Promise<Setup> {
-  const root = await mkdtemp(join(tmpdir(), 'agent-replay-fork-'));
+  const root = await tempDir('agent-replay-fork-');
   const origin = join(root, 'fork.git');
   const seed = join(root, 'seed');
   git(root, 'init', '-q', '--bare', origin);
