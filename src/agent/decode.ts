@@ -91,22 +91,49 @@ export function decodeAnthropicMessage(json: unknown): DecodeResult {
 /**
  * Rasa REST channel (rasa/core/channels/rest.py, channel.py): `[{recipient_id, text?, image?, buttons?,
  * attachment?, custom?}]`, one message per part of the bot's responses (Rasa splits a text at blank
- * lines). The reply is the messages' texts joined by a blank line, which gives a split text back
- * whole; images and payloads are not text to compare (an image URL may be signed per request). An
- * empty list is Rasa's answer when the bot said nothing and also when handling the message failed
- * (200 `[]` after an exception or a lock timeout), said so.
+ * lines). The reply is what a user reads: each message's text, then its buttons (quick replies come
+ * as buttons too), one line each in the form Rasa's own shell prints them (`button_to_string` in
+ * Rasa's CLI utilities: "1: Yes (/affirm)", other attributes after " - " as JSON with sorted keys),
+ * so a changed, added or removed button is a changed reply (docs/presets.md). Messages are joined
+ * by a blank line, which gives a split text back whole. Images, attachments and custom payloads are
+ * not text to compare (an image URL may be signed per request). An empty list is Rasa's answer when
+ * the bot said nothing and also when handling the message failed (200 `[]` after an exception or a
+ * lock timeout), said so.
  */
 export function decodeRasa(json: unknown): DecodeResult {
   if (!Array.isArray(json)) return { ok: false, error: `response is not a Rasa REST reply: expected a list of messages (found ${describeFound(json)})` };
   if (json.length === 0) {
     return { ok: false, error: 'Rasa answered an empty list: the bot said nothing, or Rasa failed to handle the message (it answers [] after an exception, a lock timeout or with no model loaded): see the Rasa server log' };
   }
-  const texts = json.flatMap((item) => (isRecord(item) && typeof item.text === 'string' ? [item.text] : []));
-  if (texts.length === 0) {
+  const parts = json.flatMap((item) => {
+    if (!isRecord(item)) return [];
+    const lines = [...(typeof item.text === 'string' ? [item.text] : []), ...rasaButtonLines(item.buttons)];
+    return lines.length === 0 ? [] : [lines.join('\n')];
+  });
+  if (parts.length === 0) {
     const kinds = [...new Set(json.flatMap((item) => (isRecord(item) ? ['image', 'buttons', 'custom', 'attachment'].filter((k) => item[k] !== undefined && item[k] !== null) : [])))];
-    return { ok: false, error: `Rasa answered ${String(json.length)} ${json.length === 1 ? 'message' : 'messages'} with no text${kinds.length > 0 ? ` (${kinds.join(', ')} only)` : ''}: agent-replay reads the text of a Rasa reply` };
+    return { ok: false, error: `Rasa answered ${String(json.length)} ${json.length === 1 ? 'message' : 'messages'} with no text${kinds.length > 0 ? ` (${kinds.join(', ')} only)` : ''}: agent-replay reads the text and buttons of a Rasa reply` };
   }
-  return { ok: true, value: { reply: texts.join('\n\n'), toolCalls: null } };
+  return { ok: true, value: { reply: parts.join('\n\n'), toolCalls: null } };
+}
+
+/** A message's buttons as Rasa's shell prints them: "1: Yes (/affirm)", "2: Map - {"type": "web_url", "url": "https://..."}". */
+function rasaButtonLines(buttons: unknown): string[] {
+  if (!Array.isArray(buttons)) return [];
+  return buttons.flatMap((button, i) => {
+    if (!isRecord(button)) return [];
+    const { title, payload, ...rest } = button;
+    const shown = (v: unknown): string => (typeof v === 'string' ? v : sortedJson(v));
+    const details = Object.keys(rest).length === 0 ? '' : ` - ${sortedJson(rest)}`;
+    return [`${i + 1}: ${title === undefined ? '' : shown(title)}${payload === undefined ? '' : ` (${shown(payload)})`}${details}`];
+  });
+}
+
+/** JSON with sorted keys and Python's separators (", ", ": "), as `json.dumps(value, sort_keys=True)` writes it. */
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(', ')}]`;
+  if (isRecord(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}: ${sortedJson(value[k])}`).join(', ')}}`;
+  return JSON.stringify(value) ?? 'null';
 }
 
 /**

@@ -331,7 +331,7 @@ describe('anthropic-messages', () => {
 });
 
 describe('rasa-rest', () => {
-  it('sends sender and message; joins the texts with a blank line and skips items without text', async () => {
+  it('sends sender and message; joins the messages with a blank line, each text followed by its buttons, and skips images', async () => {
     const server = await serve(() => ({
       type: 'application/json',
       body: JSON.stringify([
@@ -341,8 +341,39 @@ describe('rasa-rest', () => {
       ]),
     }));
     const outcome = await clientFor({ url: `${server.url}/webhooks/rest/webhook`, preset: 'rasa-rest' }).converse(request);
-    expect(outcome).toMatchObject({ kind: 'replied', reply: 'Your order A1 ships today.\n\nAnything else?' });
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'Your order A1 ships today.\n\nAnything else?\n1: No (/deny)' });
     expect(server.seen[0]).toMatchObject({ path: '/webhooks/rest/webhook', json: { sender: 's-1', message: 'Where is my order?' } });
+  });
+
+  // The expected lines are what Rasa's own button_to_string (its CLI utilities, which `rasa shell`
+  // prints buttons with) gives for these buttons, run under Python 3.
+  it("shows buttons and quick replies as Rasa's shell prints them, other attributes as JSON with sorted keys; a message of buttons alone is a reply", async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify([
+        {
+          recipient_id: 's-1',
+          text: 'Shall I cancel order A1?',
+          buttons: [
+            { title: 'Yes', payload: '/affirm' },
+            { title: 'No, keep it', payload: '/deny{"order": "A1"}' },
+          ],
+        },
+        { recipient_id: 's-1', buttons: [{ title: 'Track it', type: 'web_url', url: 'https://shop.example.com/t/A1', extra: { b: [1, 2], a: null } }, { payload: '/help' }, 'not a button'] },
+      ]),
+    }));
+    const outcome = await clientFor({ url: server.url, preset: 'rasa-rest' }).converse(request);
+    expect(outcome).toMatchObject({
+      kind: 'replied',
+      reply: [
+        'Shall I cancel order A1?',
+        '1: Yes (/affirm)',
+        '2: No, keep it (/deny{"order": "A1"})',
+        '',
+        '1: Track it - {"extra": {"a": null, "b": [1, 2]}, "type": "web_url", "url": "https://shop.example.com/t/A1"}',
+        '2:  (/help)',
+      ].join('\n'),
+    });
   });
 
   it('reports no tool calls: a script turn has toolCalls null (not reported), not an empty list', async () => {
@@ -368,7 +399,7 @@ describe('rasa-rest', () => {
     }));
     const outcome = await clientFor({ url: server.url, preset: 'rasa-rest' }).converse(request);
     expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'missing_reply' });
-    expect((outcome as { error: string }).error).toContain('Rasa answered 2 messages with no text (custom, image only): agent-replay reads the text of a Rasa reply');
+    expect((outcome as { error: string }).error).toContain('Rasa answered 2 messages with no text (custom, image only): agent-replay reads the text and buttons of a Rasa reply');
   });
 
   it('agent.stream is a configuration error for a preset without a streaming form', () => {
