@@ -44,6 +44,11 @@ export interface AgentMapping {
    * `tool_calls` when the model calls none), false means "not reported" (the native protocol).
    */
   absentToolCallsAreNone: boolean;
+  /**
+   * Read when `reply` holds no text: the model's refusal, which is then the reply (OpenAI chat's
+   * `message.refusal`, a sibling of `content`); absent: none.
+   */
+  refusal?: string;
   /** Decodes a vendor response into `{reply, toolCalls}` first; the paths then read that object. */
   decode?: ResponseDecoder;
 }
@@ -217,6 +222,7 @@ export const OPENAI_CHAT_MAPPING: AgentMapping = {
   outcome: null,
   errors: null,
   absentToolCallsAreNone: true,
+  refusal: 'choices.0.message.refusal',
 };
 
 /** What every decoded response (a vendor decoder, a server-sent event stream) is read with. */

@@ -54,7 +54,7 @@ export function usageField(usage: UsageRead): { usage?: UsageRead } {
   return usage.kind === 'none' ? {} : { usage };
 }
 
-/** OpenAI Responses `Response`: `output[]` items; message items hold `output_text` parts. */
+/** OpenAI Responses `Response`: `output[]` items; message items hold `output_text` and `refusal` parts. */
 export function decodeOpenAIResponse(json: unknown): DecodeResult {
   if (!isRecord(json) || !Array.isArray(json.output)) return { ok: false, error: `response is not an OpenAI Responses object: no "output" list (found ${describeFound(isRecord(json) ? json.output : json)})` };
   if (isRecord(json.error) && typeof json.error.message === 'string') return { ok: false, error: `the response failed: ${json.error.message}` };
@@ -63,7 +63,12 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
   for (const item of json.output) {
     if (!isRecord(item)) continue;
     if (item.type === 'message' && Array.isArray(item.content)) {
-      for (const part of item.content) if (isRecord(part) && part.type === 'output_text' && typeof part.text === 'string') texts.push(part.text);
+      for (const part of item.content) {
+        if (!isRecord(part)) continue;
+        if (part.type === 'output_text' && typeof part.text === 'string') texts.push(part.text);
+        // The model's refusal is the message the user reads.
+        else if (part.type === 'refusal' && typeof part.refusal === 'string') texts.push(part.refusal);
+      }
     } else if (item.type === 'function_call' && typeof item.name === 'string') {
       toolCalls.push(item);
     } else if (item.type === 'function_call_output' || item.type === 'function_call_result') {

@@ -24,7 +24,7 @@ import { traceContext } from './trace-context.js';
 import { attemptsText, parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { TurnAbort } from '../http/turn-abort.js';
-import { callsOnly, mapPersonaFields, mapResponse, mapSignals, readToolCalls } from './response.js';
+import { callsOnly, mapPersonaFields, mapResponse, mapSignals, readReply, readToolCalls } from './response.js';
 import { describeFound, readPath, renderTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
@@ -440,7 +440,7 @@ function sessionTurn(json: unknown, mapping: AgentMapping, kind: Turn, name: str
   const fields = mapPersonaFields(json, mapping);
   if (!fields.ok) return { kind: 'errored', errorKind: 'invalid_response', error: `${name}: ${fields.error}` };
   const signals = mapSignals(json, mapping);
-  const raw = readPath(json, mapping.reply);
+  const raw = readReply(json, mapping);
   let reply: string;
   if (typeof raw === 'string') reply = raw;
   else if (kind === 'welcome' || ((raw === null || raw === undefined) && callsOnly(json, mapping))) reply = '';

@@ -34,12 +34,23 @@ export function mapSignals(json: unknown, mapping: AgentMapping): Omit<MappedTur
  * true; `offTrack` is the array at its path, or [].
  */
 export function mapResponse(json: unknown, mapping: AgentMapping): MapResult {
-  const found = readPath(json, mapping.reply);
+  const found = readReply(json, mapping);
   const reply = (found === null || found === undefined) && callsOnly(json, mapping) ? '' : found;
   if (typeof reply !== 'string') {
     return { ok: false, error: `response has no string at "${mapping.reply}" (found ${describeFound(reply)}; the response is ${describeShape(json)})` };
   }
   return { ok: true, turn: { reply, ...mapSignals(json, mapping) } };
+}
+
+/**
+ * The value at the reply path; where that holds no text (null or absent) and the mapping has a
+ * refusal path holding text, the refusal: the model declined, and its refusal is what the user reads.
+ */
+export function readReply(json: unknown, mapping: AgentMapping): unknown {
+  const found = readPath(json, mapping.reply);
+  if ((found !== null && found !== undefined) || mapping.refusal === undefined) return found;
+  const refusal = readPath(json, mapping.refusal);
+  return typeof refusal === 'string' ? refusal : found;
 }
 
 /**

@@ -211,6 +211,8 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
   if (!isRecord(choice)) return;
   const delta = isRecord(choice.delta) ? choice.delta : {};
   if (typeof delta.content === 'string') state.text += delta.content;
+  // A refusal streams in its own field (content null): it is what the user reads, so it is the reply.
+  if (typeof delta.refusal === 'string') state.text += delta.refusal;
   if (Array.isArray(delta.tool_calls)) {
     for (const part of delta.tool_calls) {
       if (!isRecord(part)) continue;
@@ -235,6 +237,7 @@ function onChatUsage(state: StreamState, obj: Record<string, unknown>): void {
 function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): void {
   switch (obj.type) {
     case 'response.output_text.delta':
+    case 'response.refusal.delta':
       if (typeof obj.delta === 'string') state.text += obj.delta;
       return;
     case 'response.output_item.done':

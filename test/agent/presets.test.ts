@@ -165,6 +165,32 @@ describe('openai-chat', () => {
     });
   });
 
+  // ChatCompletionMessage and the chunk's delta carry a refusal beside content (npm openai 7.59,
+  // resources/chat/completions): the refusal is what the user reads, so it is the reply.
+  it('a refusal (content null, refusal the text) is the reply, answered whole or streamed; a reply path of ones own reads no refusal', async () => {
+    const refusal = "I'm sorry, I can't help with that.";
+    const whole = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify({
+        id: 'chatcmpl-2',
+        object: 'chat.completion',
+        created: 1,
+        model: 'gpt-4o-mini',
+        choices: [{ index: 0, message: { role: 'assistant', content: null, refusal, annotations: [] }, finish_reason: 'stop', logprobs: null }],
+      }),
+    }));
+    expect(await clientFor({ url: whole.url, preset: 'openai-chat', model: 'm' }).converse(request)).toMatchObject({ kind: 'replied', reply: refusal });
+    const turn = await clientFor({ url: whole.url, preset: 'openai-chat', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: refusal, toolCalls: [] });
+    const own = await clientFor({ url: whole.url, preset: 'openai-chat', model: 'm', response: { reply: 'choices.0.message.text' } }).converse(request);
+    expect(own).toMatchObject({ kind: 'errored', errorKind: 'missing_reply' });
+    const streamed = await serve(() => ({
+      type: 'text/event-stream',
+      body: sse([chunk({ role: 'assistant', content: null, refusal: '' }), chunk({ refusal: "I'm sorry, " }), chunk({ refusal: "I can't help with that." }), chunk({}, 'stop'), '[DONE]']),
+    }));
+    expect(await clientFor({ url: streamed.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request)).toMatchObject({ kind: 'replied', reply: refusal });
+  });
+
   it('an error object in the stream errors the turn with its message', async () => {
     const server = await serve(() => ({ type: 'text/event-stream', body: sse([chunk({ content: 'Yo' }), { error: { message: 'The server had an error', type: 'server_error' } }]) }));
     const outcome = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request);
@@ -235,6 +261,25 @@ describe('openai-responses', () => {
     const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: 'It ships today.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, mocked: true }] });
     expect(server.seen[0]!.json).toMatchObject({ stream: true });
+  });
+
+  // ResponseOutputRefusal and the response.refusal.delta event (npm openai 7.59, resources/responses).
+  it('a refusal part is the reply, answered whole or streamed', async () => {
+    const refusal = "I'm sorry, I can't help with that.";
+    const refused = { ...response, output: [{ type: 'message', id: 'msg_2', status: 'completed', role: 'assistant', content: [{ type: 'refusal', refusal }] }] };
+    const whole = await serve(() => ({ type: 'application/json', body: JSON.stringify(refused) }));
+    expect(await clientFor({ url: whole.url, preset: 'openai-responses', model: 'm' }).converse(request)).toMatchObject({ kind: 'replied', reply: refusal });
+    const streamed = await serve(() => ({
+      type: 'text/event-stream',
+      body: named([
+        ['response.created', { type: 'response.created', sequence_number: 0, response: { ...refused, status: 'in_progress', output: [] } }],
+        ['response.refusal.delta', { type: 'response.refusal.delta', sequence_number: 1, item_id: 'msg_2', output_index: 0, content_index: 0, delta: "I'm sorry, " }],
+        ['response.refusal.delta', { type: 'response.refusal.delta', sequence_number: 2, item_id: 'msg_2', output_index: 0, content_index: 0, delta: "I can't help with that." }],
+        ['response.refusal.done', { type: 'response.refusal.done', sequence_number: 3, item_id: 'msg_2', output_index: 0, content_index: 0, refusal }],
+        ['response.completed', { type: 'response.completed', sequence_number: 4, response: refused }],
+      ]),
+    }));
+    expect(await clientFor({ url: streamed.url, preset: 'openai-responses', model: 'm', stream: true }).converse(request)).toMatchObject({ kind: 'replied', reply: refusal });
   });
 
   it('an error event errors the turn; a stream without response.completed ended early', async () => {

@@ -211,6 +211,8 @@ function withResponse(mapping: AgentMapping, response: ResponseFields | undefine
     errors: response.errors !== undefined ? response.errors : own.errors,
     // A path of one's own follows the native rule (a missing value: not reported); the preset's path keeps the preset's rule.
     absentToolCallsAreNone: response.toolCalls !== undefined && response.toolCalls !== mapping.toolCalls ? false : mapping.absentToolCallsAreNone,
+    // The preset's refusal is a sibling of its reply: a reply path of one's own reads no refusal.
+    ...(mapping.refusal !== undefined && (response.reply === undefined || response.reply === mapping.reply) ? { refusal: mapping.refusal } : {}),
   };
 }
 
