@@ -223,6 +223,8 @@ describe('loadSuite: config resolution', () => {
     expect(decoded.suite!.config.agent.mapping.decode).toBeUndefined();
     const chat = await load({ [F + '/ok.yml']: OK_FIXTURE, [C]: 'agent:\n  preset: openai-chat\n  model: m\n  response: { reply: "choices.0.message.refusal" }\n' });
     expect(chat.suite!.config.agent.mapping).toMatchObject({ reply: 'choices.0.message.refusal', toolCalls: 'choices.0.message.tool_calls', absentToolCallsAreNone: true });
+    // A reply path of one's own reads no refusal beside it.
+    expect(chat.suite!.config.agent.mapping.refusal).toBeUndefined();
   });
 
   it('accepts start: false, and start with its own body and response', async () => {
@@ -251,6 +253,8 @@ describe('loadSuite: config resolution', () => {
       outcome: null,
       errors: null,
       absentToolCallsAreNone: true,
+      // The preset's reply path, so its refusal beside it is read too.
+      refusal: 'choices.0.message.refusal',
     });
   });
 
