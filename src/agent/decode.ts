@@ -20,6 +20,8 @@ export interface DecodedReply {
   toolCalls: unknown[] | null;
   /** The tokens the response reported (docs/latency.md, "Usage"); absent: none. */
   usage?: UsageRead;
+  /** Why `reply` is undefined when the response says so (an Anthropic refusal); absent: it does not. */
+  why?: string;
 }
 
 export type DecodeResult = { ok: true; value: DecodedReply } | { ok: false; error: string };
@@ -90,7 +92,20 @@ export function decodeAnthropicMessage(json: unknown): DecodeResult {
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
     else if (block.type === 'tool_use' && typeof block.name === 'string') toolCalls.push(block);
   }
-  return result(texts, toolCalls, bodyUsage(json));
+  const decoded = result(texts, toolCalls, bodyUsage(json));
+  if (decoded.ok && decoded.value.reply === undefined && json.stop_reason === 'refusal') decoded.value.why = anthropicRefusal(json.stop_details);
+  return decoded;
+}
+
+/**
+ * Why an Anthropic message that stopped with `stop_reason: "refusal"` (its streaming classifiers
+ * intervened) has no reply: its `stop_details` category and explanation when it sent them. Text
+ * sent before the refusal is the reply, as the user saw it.
+ */
+export function anthropicRefusal(details: unknown): string {
+  const category = isRecord(details) && typeof details.category === 'string' ? `, category ${details.category}` : '';
+  const explanation = isRecord(details) && typeof details.explanation === 'string' ? `: ${details.explanation}` : '';
+  return `the model refused to answer (stop_reason "refusal"${category}) and sent no text${explanation}`;
 }
 
 /**

@@ -404,7 +404,8 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   // Never a silent "": an answer with no text and no tool call names what it held (docs/presets.md, "Presets").
   if (decoded.value.reply === undefined && turn === 'message') {
     const unread = { json: { ...decoded.value, reply: '' }, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
-    return { ok: false, errorKind: 'missing_reply', error: `${name}: no reply text and no tool call could be read from the response (${describeShape(json)})`, unread };
+    const why = decoded.value.why ?? `no reply text and no tool call could be read from the response (${describeShape(json)})`;
+    return { ok: false, errorKind: 'missing_reply', error: `${name}: ${why}`, unread };
   }
   return { ok: true, json: decoded.value, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
 }

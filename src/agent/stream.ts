@@ -9,7 +9,7 @@
 // could be read is an error naming the events that came, never a silent "". Pure: the client reads
 // the body.
 
-import { decodeLangGraph, errorText, isRecord, usageField, type DecodeResult } from './decode.js';
+import { anthropicRefusal, decodeLangGraph, errorText, isRecord, usageField, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 
 export interface SseEvent {
@@ -116,6 +116,8 @@ class StreamState {
   usage: UsageRead = NO_USAGE;
   /** Anthropic: message_start's usage, which message_delta's cumulative counts update. */
   anthropicUsage: Record<string, unknown> | null = null;
+  /** Anthropic: message_delta's `stop_details` when it stopped with `stop_reason: "refusal"`; undefined otherwise. */
+  anthropicRefusal: unknown = undefined;
   /** Mastra tool calls by id, to attach the result that follows. */
   mastraCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
   /** What arrived, for the error when nothing could be read: the first distinct event types (or `data` text). */
@@ -156,6 +158,7 @@ export function decodeEventStream(text: string): DecodeResult {
   }
   const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', function: c })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
   if (state.text === '' && toolCalls.length === 0) {
+    if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal) };
     const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream`;
     return { ok: false, error: `no reply text and no tool call could be read from the stream (${what}, ${arrived(state)})` };
   }
@@ -296,6 +299,7 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
       return;
     }
     case 'message_delta': {
+      if (isRecord(obj.delta) && obj.delta.stop_reason === 'refusal') state.anthropicRefusal = obj.delta.stop_details ?? null;
       // Cumulative counts: a number here replaces message_start's (a null leaves it).
       if (!isRecord(obj.usage)) return;
       const merged: Record<string, unknown> = { ...(state.anthropicUsage ?? {}) };

@@ -356,6 +356,32 @@ describe('anthropic-messages', () => {
     expect(server.seen[0]!.json).toMatchObject({ stream: true, max_tokens: 1024 });
   });
 
+  // StopReason 'refusal' and RefusalStopDetails (npm @anthropic-ai/sdk 1.16.0, resources/messages/messages.d.ts):
+  // the streaming classifiers stopped the model. No text: an error that says so; text before it: the reply.
+  it('a refusal with no text errors the turn naming the refusal, answered whole or streamed; text before a refusal is the reply', async () => {
+    const details = { type: 'refusal', category: 'cyber', explanation: 'The request could enable cyber harm.' };
+    const refused = { ...message, content: [], stop_reason: 'refusal', stop_details: details };
+    const whole = await serve(() => ({ type: 'application/json', body: JSON.stringify(refused) }));
+    const said = 'message turn: the model refused to answer (stop_reason "refusal", category cyber) and sent no text: The request could enable cyber harm.';
+    expect(await clientFor({ url: whole.url, preset: 'anthropic-messages', model: 'm' }).converse(request)).toMatchObject({ kind: 'errored', errorKind: 'missing_reply', error: said });
+    const streamed = await serve(() => ({
+      type: 'text/event-stream',
+      body: named([
+        stream[0]!,
+        ['message_delta', { type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null, stop_details: details }, usage: { output_tokens: 0 } }],
+        ['message_stop', { type: 'message_stop' }],
+      ]),
+    }));
+    expect(await clientFor({ url: streamed.url, preset: 'anthropic-messages', model: 'm', stream: true }).converse(request)).toMatchObject({ kind: 'errored', error: said });
+    const bare = await serve(() => ({ type: 'application/json', body: JSON.stringify({ ...refused, stop_details: null }) }));
+    expect(await clientFor({ url: bare.url, preset: 'anthropic-messages', model: 'm' }).converse(request)).toMatchObject({
+      kind: 'errored',
+      error: 'message turn: the model refused to answer (stop_reason "refusal") and sent no text',
+    });
+    const partial = await serve(() => ({ type: 'application/json', body: JSON.stringify({ ...refused, content: [{ type: 'text', text: 'Sure, first ', citations: null }] }) }));
+    expect(await clientFor({ url: partial.url, preset: 'anthropic-messages', model: 'm' }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Sure, first ' });
+  });
+
   it('an error event errors the turn; a stream without message_stop ended early', async () => {
     const failing = await serve(() => ({
       type: 'text/event-stream',
