@@ -528,7 +528,7 @@ function spendMeter(): {
     judgeReused: 0,
   };
   const answered = <T extends { kind: string } | null>(turn: T): T => {
-    if (turn?.kind === 'replied') n.agentTurns++;
+    if (turn?.kind === 'replied' || (turn?.kind === 'errored' && 'answered' in turn && turn.answered === true)) n.agentTurns++;
     return turn;
   };
   return {

@@ -275,7 +275,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         welcomeUsage = welcome.usage;
       }
       const message = await postTurn('message', config.mapping, values);
-      if (!message.ok) return errored(message.errorKind, message.error, turns);
+      // A response read but holding no reply was still answered (AgentOutcome.answered).
+      if (!message.ok) return errored(message.errorKind, message.error, message.unread !== undefined ? turns + 1 : turns);
       turns++;
       const mapped = mapResponse(message.json, message.mapping);
       if (!mapped.ok) return errored('missing_reply', `message turn: ${mapped.error}`, turns);
@@ -315,8 +316,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         const posted = await postTurn(kind, mapping, { ...base, message, messages: [...history, ...asked] }, name);
         const traced = posted.trace === null ? {} : { trace: posted.trace };
         if (!posted.ok) {
-          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced };
           const unread = posted.unread;
+          // A response read but holding no reply was still answered.
+          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced, ...(unread !== undefined ? { answered: true as const } : {}) };
           if (unread === undefined || unread.timing === undefined) return failed;
           const read = sessionTurn(unread.json, unread.mapping, kind, name);
           const withoutReply = read.kind === 'replied' ? read : read.withoutReply;
@@ -325,8 +327,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         }
         const answered = sessionTurn(posted.json, posted.mapping, kind, name);
         if (answered.kind !== 'replied') {
-          if (answered.withoutReply === undefined) return { ...answered, ...traced };
-          return { ...answered, ...traced, withoutReply: { ...answered.withoutReply, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced } };
+          if (answered.withoutReply === undefined) return { ...answered, ...traced, answered: true };
+          return { ...answered, ...traced, answered: true, withoutReply: { ...answered.withoutReply, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced } };
         }
         history.push(...asked, { role: 'assistant', content: answered.reply });
         return { ...answered, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced };

@@ -100,6 +100,8 @@ export type SessionTurn =
        * error stands (docs/traces.md, "Where tool calls come from").
        */
       withoutReply?: SessionTurn & { kind: 'replied' };
+      /** The agent answered the turn, with a response that could not be used: a turn answered all the same (the run's spend). */
+      answered?: true;
     };
 
 /** The trace context a turn's request carried: `traceparent`'s trace id and parent span id (docs/traces.md). */

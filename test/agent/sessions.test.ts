@@ -82,13 +82,14 @@ describe('native protocol sessions', () => {
     const answers: unknown[] = [{ reply: 'a', toolCalls: { tool: 'x' } }, { reply: 'b', toolCalls: [{ name: 'x' }] }, { reply: 'c', outcome: 3 }, { reply: 'd', errors: 'bad' }, { nope: 1 }];
     const server = await serve((req) => ({ json: answers[req.index] }));
     const s = client({ url: server.url, start: null }).session({ session: 'S', persona: null, mocks: [] });
-    expect(await s.send('m', 1)).toEqual({ trace: TRACE, kind: 'errored', errorKind: 'invalid_response', error: 'turn 1: "toolCalls" must be an array of tool calls (found an object)' });
+    expect(await s.send('m', 1)).toEqual({ trace: TRACE, kind: 'errored', answered: true, errorKind: 'invalid_response', error: 'turn 1: "toolCalls" must be an array of tool calls (found an object)' });
     expect(await s.send('m', 2)).toMatchObject({ kind: 'errored', errorKind: 'invalid_response', error: expect.stringMatching(/^turn 2: "toolCalls\.0" is not a tool call/) });
-    expect(await s.send('m', 3)).toEqual({ trace: TRACE, kind: 'errored', errorKind: 'invalid_response', error: 'turn 3: "outcome" must be "finish", "handoff", "switch" or null (found number 3)' });
-    expect(await s.send('m', 4)).toEqual({ trace: TRACE, kind: 'errored', errorKind: 'invalid_response', error: 'turn 4: "errors" must be an array of errors (found a string)' });
+    expect(await s.send('m', 3)).toEqual({ trace: TRACE, kind: 'errored', answered: true, errorKind: 'invalid_response', error: 'turn 3: "outcome" must be "finish", "handoff", "switch" or null (found number 3)' });
+    expect(await s.send('m', 4)).toEqual({ trace: TRACE, kind: 'errored', answered: true, errorKind: 'invalid_response', error: 'turn 4: "errors" must be an array of errors (found a string)' });
     // No reply and no call: errored, with the turn as a calls-only turn kept for a span reader (docs/traces.md).
     expect(await s.send('m', 5)).toEqual({ trace: TRACE,
       kind: 'errored',
+      answered: true,
       errorKind: 'missing_reply',
       error: 'turn 5: response has no string at "reply" (found undefined; the response is an object (keys: nope))',
       withoutReply: { kind: 'replied', reply: '', route: null, offTrack: [], ended: false, toolCalls: null, outcome: null, outcomeReported: false, errors: [], timing: expect.any(Object), trace: TRACE },
@@ -238,6 +239,7 @@ describe('mappings for other APIs', () => {
     });
     expect(await s.send('m', 4)).toEqual({ trace: TRACE,
       kind: 'errored',
+      answered: true,
       errorKind: 'invalid_response',
       error:
         'turn 4: "items.0" is not a tool call: expected {tool, input, output, mocked}, an OpenAI tool call {type, function: {name, arguments}}, a Responses function_call item {type, call_id, name, arguments}, an Anthropic tool_use block {type, id, name, input}, an AI SDK tool-call part {type, toolCallId, toolName, input} or a Mastra tool-call chunk {type, payload: {toolCallId, toolName, args}} (found an object of type "surprise" (keys: type, name))',

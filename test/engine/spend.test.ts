@@ -123,6 +123,32 @@ describe('spend in the record', () => {
     expect(agent.requests.length).toBe(6);
   });
 
+  it('counts a turn answered without a reply through a preset that decodes, for fixtures and persona scripts alike', async () => {
+    // Anthropic's answer when its classifiers stop the model (npm @anthropic-ai/sdk 1.16.0): no text, stop_reason refusal.
+    const refusal = { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: 'refusal', stop_sequence: null, stop_details: null, usage: { input_tokens: 3, output_tokens: 0 } };
+    const agent = await startAgentServer(() => ({ json: refusal }));
+    servers.push(agent);
+    const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-spend-'));
+    dirs.push(cwd);
+    const dir = join(cwd, '.agent-replay');
+    await mkdir(join(dir, 'fixtures'), { recursive: true });
+    await mkdir(join(dir, 'personas'), { recursive: true });
+    await writeFile(join(dir, 'config.yml'), `agent:\n  url: ${agent.url}/v1/messages\n  preset: anthropic-messages\n  model: m\n  retries: 0\ncost: { capUsd: 5 }\n`);
+    await writeFile(join(dir, 'fixtures', 'f.yml'), 'fixtures:\n  - { label: one, message: hello }\n  - { label: two, message: again }\n');
+    await writeFile(join(dir, 'personas', 'p.yml'), 'personas:\n  - label: refund\n    opening: I want a refund\n    followUps: [ "Order 1234" ]\n    expect: { reply: [ { contains: refund } ] }\n');
+    const record = await ran(cwd);
+    const refused = 'the model refused to answer (stop_reason "refusal") and sent no text';
+    expect(record.fixtures.map((f) => [f.label, f.errorKind, f.error])).toEqual([
+      ['one', 'missing_reply', `message turn: ${refused}`],
+      ['two', 'missing_reply', `message turn: ${refused}`],
+    ]);
+    expect(record.personas[0]).toMatchObject({ label: 'refund', errored: true });
+    expect(record.personas[0]?.error).toContain(refused);
+    // Every request was answered: two fixtures' message turns and the script's opening, where it stopped.
+    expect(agent.requests.length).toBe(3);
+    expect(record.spend).toMatchObject({ agentTurns: 3, agentRetries: 0 });
+  });
+
   it('sums the shards of a run and keeps records without spend readable', () => {
     const shard = (label: string, spend?: RunRecord['spend']): RunRecord => run([fixture(label)], spend ? { spend } : {});
     const merged = mergeRecords([
