@@ -24,7 +24,11 @@ export interface DecodedReply {
   why?: string;
 }
 
-export type DecodeResult = { ok: true; value: DecodedReply } | { ok: false; error: string };
+/**
+ * A failure; `read`, when a stream ended as its format ends but held no reply text and no tool call:
+ * what it held (its tool calls, none, and its usage), as a whole body read without a reply is kept.
+ */
+export type DecodeResult = { ok: true; value: DecodedReply } | { ok: false; error: string; read?: DecodedReply };
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

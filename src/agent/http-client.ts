@@ -384,7 +384,13 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   const failed = (errorKind: ErrorKind, error: string): TurnResult => ({ ok: false, errorKind, error: `${name}: ${error}` });
   if (mediaType === 'text/event-stream') {
     const decoded = decodeEventStream(text);
-    if (!decoded.ok) return failed('http', decoded.error);
+    if (!decoded.ok) {
+      // A stream that ended as its format ends but held nothing to read was answered without a reply,
+      // as a whole body can be: kept as read (its usage, and for a span reader the turn as calls-only).
+      if (decoded.read === undefined || turn !== 'message') return failed('http', decoded.error);
+      const unread = { json: { ...decoded.read, reply: '' }, mapping: readDecoded(DECODED_MAPPING, decoded.read), usage: decoded.read.usage ?? NO_USAGE };
+      return { ok: false, errorKind: 'missing_reply', error: `${name}: ${decoded.error}`, unread };
+    }
     return { ok: true, json: decoded.value, mapping: readDecoded(DECODED_MAPPING, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
   }
   if (mediaType === 'application/x-ndjson' || mediaType === 'application/jsonl' || mediaType === 'application/jsonlines') {

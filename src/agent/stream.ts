@@ -158,9 +158,10 @@ export function decodeEventStream(text: string): DecodeResult {
   }
   const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', function: c })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
   if (state.text === '' && toolCalls.length === 0) {
-    if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal) };
+    const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
+    if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
     const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream`;
-    return { ok: false, error: `no reply text and no tool call could be read from the stream (${what}, ${arrived(state)})` };
+    return { ok: false, error: `no reply text and no tool call could be read from the stream (${what}, ${arrived(state)})`, read };
   }
   // Plain text reports no tool calls (null: not reported); the vendor formats do (none is []).
   return { ok: true, value: { reply: state.text, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) } };

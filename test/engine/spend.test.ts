@@ -123,17 +123,27 @@ describe('spend in the record', () => {
     expect(agent.requests.length).toBe(6);
   });
 
-  it('counts a turn answered without a reply through a preset that decodes, for fixtures and persona scripts alike', async () => {
-    // Anthropic's answer when its classifiers stop the model (npm @anthropic-ai/sdk 1.16.0): no text, stop_reason refusal.
-    const refusal = { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: 'refusal', stop_sequence: null, stop_details: null, usage: { input_tokens: 3, output_tokens: 0 } };
-    const agent = await startAgentServer(() => ({ json: refusal }));
+  // Anthropic's answer when its classifiers stop the model (npm @anthropic-ai/sdk 1.16.0): no text, stop_reason refusal.
+  const refusal = { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: 'refusal', stop_sequence: null, stop_details: null, usage: { input_tokens: 3, output_tokens: 0 } };
+  const sse = (events: [string, unknown][]): string => events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+  const refusalStream = sse([
+    ['message_start', { type: 'message_start', message: { ...refusal, stop_reason: null } }],
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null, stop_details: null }, usage: { output_tokens: 0 } }],
+    ['message_stop', { type: 'message_stop' }],
+  ]);
+
+  it.each([
+    ['whole', false],
+    ['streamed', true],
+  ])('counts a turn answered without a reply through a preset that decodes (%s), for fixtures and persona scripts alike', async (_how, stream) => {
+    const agent = await startAgentServer(() => (stream ? { headers: { 'content-type': 'text/event-stream' }, body: refusalStream } : { json: refusal }));
     servers.push(agent);
     const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-spend-'));
     dirs.push(cwd);
     const dir = join(cwd, '.agent-replay');
     await mkdir(join(dir, 'fixtures'), { recursive: true });
     await mkdir(join(dir, 'personas'), { recursive: true });
-    await writeFile(join(dir, 'config.yml'), `agent:\n  url: ${agent.url}/v1/messages\n  preset: anthropic-messages\n  model: m\n  retries: 0\ncost: { capUsd: 5 }\n`);
+    await writeFile(join(dir, 'config.yml'), `agent:\n  url: ${agent.url}/v1/messages\n  preset: anthropic-messages\n  model: m\n  stream: ${String(stream)}\n  retries: 0\ncost: { capUsd: 5 }\n`);
     await writeFile(join(dir, 'fixtures', 'f.yml'), 'fixtures:\n  - { label: one, message: hello }\n  - { label: two, message: again }\n');
     await writeFile(join(dir, 'personas', 'p.yml'), 'personas:\n  - label: refund\n    opening: I want a refund\n    followUps: [ "Order 1234" ]\n    expect: { reply: [ { contains: refund } ] }\n');
     const record = await ran(cwd);
