@@ -387,7 +387,9 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
     if (!decoded.ok) {
       // A stream that ended as its format ends but held nothing to read was answered without a reply,
       // as a whole body can be: kept as read (its usage, and for a span reader the turn as calls-only).
-      if (decoded.read === undefined || turn !== 'message') return failed('http', decoded.error);
+      if (decoded.read === undefined) return failed('http', decoded.error);
+      // A welcome turn may legitimately say nothing, as a welcome whose body holds no reply.
+      if (turn === 'welcome') return { ok: true, json: decoded.read, mapping: readDecoded(DECODED_MAPPING, decoded.read), usage: decoded.read.usage ?? NO_USAGE };
       const unread = { json: { ...decoded.read, reply: '' }, mapping: readDecoded(DECODED_MAPPING, decoded.read), usage: decoded.read.usage ?? NO_USAGE };
       return { ok: false, errorKind: 'missing_reply', error: `${name}: ${decoded.error}`, unread };
     }

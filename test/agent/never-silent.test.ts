@@ -139,6 +139,12 @@ describe('never silent', () => {
     expect(await s.send('hi', 2)).toMatchObject({ kind: 'errored', errorKind: 'missing_reply', answered: true, error: 'turn 2: no reply text and no tool call could be read from the stream (a mastra stream, 3 events: start, step-start, finish)' });
   });
 
+  it('a welcome turn whose stream ended with nothing to read is a welcome with no greeting, as a welcome whose body holds none', async () => {
+    const server = await serve(() => sse([{ type: 'start' }, { type: 'start-step' }, { type: 'finish-step' }, { type: 'finish' }, '[DONE]']));
+    const s = client({ url: server.url, mapping: NATIVE_MAPPING, start: { ...NATIVE_MAPPING, body: { start: true } } }).session({ session: 'S', persona: null, mocks: [] });
+    expect(await s.welcome()).toMatchObject({ kind: 'replied', reply: '' });
+  });
+
   it('a decoded JSON answer with no text and no tool call names its keys', async () => {
     const server = await serve(() => ({ json: { text: '', toolCalls: [], finishReason: 'stop', runId: 'r' } }));
     const s = client({ url: server.url, preset: 'mastra', mapping: MASTRA_MAPPING }).session({ session: 'S', persona: null, mocks: [] });
