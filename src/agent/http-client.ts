@@ -389,11 +389,10 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
       // as a whole body can be: kept as read (its usage, and for a span reader the turn as calls-only).
       if (decoded.read === undefined) return failed('http', decoded.error);
       // A welcome turn may legitimately say nothing, as a welcome whose body holds no reply.
-      if (turn === 'welcome') return { ok: true, json: decoded.read, mapping: readDecoded(DECODED_MAPPING, decoded.read), usage: decoded.read.usage ?? NO_USAGE };
-      const unread = { json: { ...decoded.read, reply: '' }, mapping: readDecoded(DECODED_MAPPING, decoded.read), usage: decoded.read.usage ?? NO_USAGE };
-      return { ok: false, errorKind: 'missing_reply', error: `${name}: ${decoded.error}`, unread };
+      if (turn === 'welcome') return asRead(decoded.read, DECODED_MAPPING);
+      return { ok: false, errorKind: 'missing_reply', error: `${name}: ${decoded.error}`, unread: readWithoutReply(decoded.read, DECODED_MAPPING) };
     }
-    return { ok: true, json: decoded.value, mapping: readDecoded(DECODED_MAPPING, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
+    return asRead(decoded.value, DECODED_MAPPING);
   }
   if (mediaType === 'application/x-ndjson' || mediaType === 'application/jsonl' || mediaType === 'application/jsonlines') {
     const decoded = decodeNdjson(text, (line) => readPath(line, mapping.reply));
@@ -413,11 +412,20 @@ function decodeReceived(received: Received, turn: Turn, mapping: AgentMapping, n
   if (!decoded.ok) return failed('missing_reply', decoded.error);
   // Never a silent "": an answer with no text and no tool call names what it held (docs/presets.md, "Presets").
   if (decoded.value.reply === undefined && turn === 'message') {
-    const unread = { json: { ...decoded.value, reply: '' }, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
     const why = decoded.value.why ?? `no reply text and no tool call could be read from the response (${describeShape(json)})`;
-    return { ok: false, errorKind: 'missing_reply', error: `${name}: ${why}`, unread };
+    return { ok: false, errorKind: 'missing_reply', error: `${name}: ${why}`, unread: readWithoutReply(decoded.value, { ...mapping, decode: undefined }) };
   }
-  return { ok: true, json: decoded.value, mapping: readDecoded({ ...mapping, decode: undefined }, decoded.value), usage: decoded.value.usage ?? NO_USAGE };
+  return asRead(decoded.value, { ...mapping, decode: undefined });
+}
+
+/** A decoded body as its paths read it: the value, the mapping that reads it, and its tokens. */
+function asRead(value: DecodedReply, mapping: AgentMapping): TurnResult {
+  return { ok: true, json: value, mapping: readDecoded(mapping, value), usage: value.usage ?? NO_USAGE };
+}
+
+/** A decoded body that held no reply, kept as read with the reply '' (a calls-only turn for a span reader). */
+function readWithoutReply(value: DecodedReply, mapping: AgentMapping): NonNullable<Unread['unread']> {
+  return { json: { ...value, reply: '' }, mapping: readDecoded(mapping, value), usage: value.usage ?? NO_USAGE };
 }
 
 /** A decoded body whose format does not report tool calls: its calls are "not reported", not "none". */
