@@ -5,7 +5,13 @@
 // side by side with the engine against the same bench agent, its wall time is what the engine's is
 // compared with.
 //
-//   node bench/minimal-client.mjs <requestsFile> <agentUrl> <concurrency>
+//   node bench/minimal-client.mjs <requestsFile> <agentUrl> <concurrency> [--liftoff-only]
+//
+// --liftoff-only (the cold start): the V8 flag the CLI sets for itself (src/runtime.ts), set the
+// way the CLI sets it: at run time, once the modules are loaded. Given on node's command line
+// instead, the flag changes V8's flag hash before Node loads its own internal modules, whose
+// embedded code cache is then rejected: each is compiled from source, about 20 ms more of a start
+// that the CLI does not pay (docs/performance.md, "2026-12-03: the minimal client's flag").
 //
 // Its cold start (one request, `npm run bench -- cold`) is measured as the CLI's is: a bundled file
 // started by node, until it exits.
@@ -19,13 +25,15 @@
 import { readFile } from 'node:fs/promises';
 // The two undici files the engine loads (src/http/undici.ts), not undici's index: the least code
 // that sends these requests, which is what its cold start is compared with (docs/performance.md).
+import { setFlagsFromString } from 'node:v8';
 import { Agent, request } from '../src/http/undici.js';
 
-const [file, agentUrl, concurrencyText] = process.argv.slice(2);
-if (file === undefined || agentUrl === undefined || concurrencyText === undefined) {
-  process.stderr.write('usage: minimal-client <requestsFile> <agentUrl> <concurrency>\n');
+const [file, agentUrl, concurrencyText, flag] = process.argv.slice(2);
+if (file === undefined || agentUrl === undefined || concurrencyText === undefined || (flag !== undefined && flag !== '--liftoff-only')) {
+  process.stderr.write('usage: minimal-client <requestsFile> <agentUrl> <concurrency> [--liftoff-only]\n');
   process.exit(2);
 }
+if (flag !== undefined) setFlagsFromString(flag);
 const concurrency = Number(concurrencyText);
 const url = new URL(agentUrl);
 const { headers, items } = JSON.parse(await readFile(file, 'utf8')) as { headers: Record<string, string>; items: string[][] };
