@@ -16,7 +16,7 @@ import path from 'node:path';
 import { main } from '../src/cli/main.js';
 import { tuneRuntime } from '../src/runtime.js';
 
-// The same V8 settings as the CLI's entry (src/cli.ts), so the figures are the CLI's.
+// The same V8 settings as the CLI's (src/cli/process.ts), so the figures are the CLI's.
 tuneRuntime();
 
 const [dir, agentUrl, concurrencyText, phases] = process.argv.slice(2);
@@ -58,7 +58,7 @@ const code = await main(['run', '--dir', dir, '--agent-url', agentUrl, '--concur
   color: false,
   env: {},
   cwd: path.dirname(path.resolve(dir)),
-  // As src/cli.ts does: the run watches an interrupt signal (the agent client then combines it with each request's deadline).
+  // As src/cli/process.ts does: the run watches an interrupt signal (the agent client then combines it with each request's deadline).
   signal: new AbortController().signal,
 });
 const wallMs = performance.now() - t0;

@@ -621,7 +621,9 @@ async function coldStart(root: string, runs: number): Promise<void> {
   try {
     const dir = await makeSuite(root, 'suite-cold', 1, agent.url);
     const cwd = path.dirname(dir);
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' };
+    // Nothing cached between starts (Node 22.1+ would keep the CLI's compiled code otherwise: see
+    // coldStartCompileCache); Node 20 has no compile cache.
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', NODE_DISABLE_COMPILE_CACHE: '1' };
     const runArgs = ['run', '--dir', '.agent-replay', '--out', 'results.json'];
     // One run first, not counted: the request the CLI sends, for the minimal client to send.
     const first = srcCli ?? distCli;
@@ -723,7 +725,8 @@ async function coldStartRegex(root: string, runs: number, pattern = '\\\\b30 day
     const fixtures = path.join(dir, 'fixtures', 'group-0000.yml');
     await writeFile(fixtures, (await readFile(fixtures, 'utf8')).replace('assert: { contains: "30 days" }', `assert: { regex: "${pattern}" }`));
     const cwd = path.dirname(dir);
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' };
+    // As in coldStart: nothing cached between starts (the Node 24 row's compile cache off).
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', NODE_DISABLE_COMPILE_CACHE: '1' };
     const times: number[] = [];
     const bare: number[] = [];
     const failures: string[] = [];
@@ -737,6 +740,65 @@ async function coldStartRegex(root: string, runs: number, pattern = '\\\\b30 day
     const beside = bare.length === 0 ? '' : `; ${node?.name} -e 0: ${ms(median(bare))}`;
     row(label, `${ms(m)} (min ${ms(Math.min(...times))}${beside})`, '<= 300 ms', failures.length === 0 && m <= 300);
     if (failures.length > 0) notes.push(`cold start with ${what}: ${failures.length} of ${runs} runs failed; first: ${failures[0]}`);
+  } finally {
+    await agent.stop();
+  }
+}
+
+/**
+ * Node's compile cache (docs/performance.md, "2026-12-03: the compile cache"): on Node 22.1 and
+ * later the CLI's entry turns it on outside CI, so a second start reads the code compiled by the
+ * first. Under `node` (Node 24 here), the CLI bundled from src/, one fixture, three
+ * candidates interleaved run by run: the cache off (NODE_DISABLE_COMPILE_CACHE=1), a first start
+ * (an empty cache folder each time: it compiles and writes the cache) and a second start (the
+ * cache warm). The cache lives in the bench's own temporary folder (TMPDIR), never the machine's.
+ */
+async function coldStartCompileCache(root: string, runs: number, node: { bin: string; name: string }): Promise<void> {
+  const label = (what: string): string => `cold start under ${node.name}, compile cache ${what}: src/cli.ts bundled, 1 fixture (median of ${runs})`;
+  let cli: string;
+  try {
+    cli = await bundle('src/cli.ts', path.join(root, 'cli-cache.mjs'), { minify: true });
+  } catch (e) {
+    notes.push(`compile cache: could not bundle src/cli.ts: ${(e as Error).message.split('\n')[0]}`);
+    return;
+  }
+  const agent = await startAgent(0);
+  try {
+    const dir = await makeSuite(root, 'suite-cold-cache', 1, agent.url);
+    const cwd = path.dirname(dir);
+    const base = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' };
+    const warmDir = path.join(root, 'tmp-cache-warm');
+    await mkdir(warmDir, { recursive: true });
+    const args = [cli, 'run', '--dir', '.agent-replay', '--out', 'results.json'];
+    // The warm cache's first start, not counted.
+    await run(node.bin, args, { cwd, env: { ...base, TMPDIR: warmDir }, timeoutMs: 10_000 });
+    const times = { off: [] as number[], first: [] as number[], warm: [] as number[] };
+    const failures: string[] = [];
+    let fresh = 0;
+    const timed = async (into: number[], env: NodeJS.ProcessEnv): Promise<void> => {
+      const exit = await run(node.bin, args, { cwd, env, timeoutMs: 10_000 });
+      if (exit.code !== 0) failures.push(`exit ${exit.code}: ${(exit.stderr || exit.stdout).trim().slice(0, 300)}`);
+      into.push(exit.ms);
+    };
+    const candidates: (() => Promise<void>)[] = [
+      () => timed(times.off, { ...base, TMPDIR: warmDir, NODE_DISABLE_COMPILE_CACHE: '1' }),
+      async () => {
+        const empty = path.join(root, `tmp-cache-first-${fresh++}`);
+        await mkdir(empty, { recursive: true });
+        await timed(times.first, { ...base, TMPDIR: empty });
+      },
+      () => timed(times.warm, { ...base, TMPDIR: warmDir }),
+    ];
+    for (let i = 0; i < runs; i++) {
+      for (let k = 0; k < candidates.length; k++) await (candidates[(i + k) % candidates.length] as () => Promise<void>)();
+    }
+    const off = median(times.off);
+    const cached = existsSync(path.join(warmDir, 'node-compile-cache'));
+    row(label('off'), `${ms(off)} (min ${ms(Math.min(...times.off))})`, '', null);
+    row(label('empty (a first start, which writes it)'), `${ms(median(times.first))} (min ${ms(Math.min(...times.first))}) = ${(median(times.first) / off).toFixed(2)} x off`, '', null);
+    row(label('warm (a second start)'), `${ms(median(times.warm))} (min ${ms(Math.min(...times.warm))}) = ${(median(times.warm) / off).toFixed(2)} x off`, 'faster than off', failures.length === 0 && cached && median(times.warm) < off);
+    if (!cached) notes.push(`compile cache: ${node.name} wrote no node-compile-cache folder; the entry did not turn it on`);
+    if (failures.length > 0) notes.push(`compile cache: ${failures.length} runs failed; first: ${failures[0]}`);
   } finally {
     await agent.stop();
   }
@@ -1226,7 +1288,10 @@ async function main(): Promise<void> {
       // matches it on the main thread there (docs/architecture.md, "The regex time budget").
       const node24 = nodeBinary('node@24');
       if (node24 === null) notes.push('cold start under Node 24: `npx -y node@24` did not give a Node binary; row skipped');
-      else await guarded('cold start with a regex assertion under Node 24', () => coldStartRegex(root, 10, '\\\\b\\\\d+ days?\\\\b', 'a regex assertion (two quantifiers)', { bin: node24, name: 'Node 24' }));
+      else {
+        await guarded('cold start with a regex assertion under Node 24', () => coldStartRegex(root, 10, '\\\\b\\\\d+ days?\\\\b', 'a regex assertion (two quantifiers)', { bin: node24, name: 'Node 24' }));
+        await guarded('cold start under Node 24 with the compile cache', () => coldStartCompileCache(root, 10, { bin: node24, name: 'Node 24' }));
+      }
     }
     if (only === null || only === 'regex') await guarded('regex pool', () => regexPool());
     if (only === null || only === 'regex') await guarded('regex under Node 24', () => regexLinearWorstCase(root));

@@ -1,47 +1,14 @@
 #!/usr/bin/env node
-// CLI entry: the only process.exit in the project.
-import { main, watchesInterrupts } from './cli/main.js';
-import { Interrupted, interruptExitCode, type InterruptSignal } from './interrupt.js';
-import { tuneRuntime } from './runtime.js';
+// CLI entry. On Node 22.1 and later, the code Node compiles for the CLI's modules is kept in Node's
+// compile cache (in the system's temp folder), so a second start on the same machine does not
+// compile them again: about a tenth of a start. Writing the cache costs a first start about as
+// much, so it stays off where the CLI starts once on a fresh machine: in CI (the CI variable set,
+// as GitHub Actions and other CI services set it). NODE_DISABLE_COMPILE_CACHE=1 turns it off
+// anywhere (docs/performance.md, "2026-12-03: the compile cache"). The cache must be on before the
+// modules load, hence the one dynamic import: everything else is src/cli/process.ts. Node 20 has
+// no compile cache.
+import module from 'node:module';
 
-tuneRuntime();
-
-const argv = process.argv.slice(2);
-// SIGINT / SIGTERM: `run` and `demo` stop starting fixtures, write what finished (marked
-// interrupted) and exit 130 / 143; a second signal, or a signal during any other command, stops at once.
-const interrupt = new AbortController();
-const interruptible = watchesInterrupts(argv);
-const onSignal = (signal: InterruptSignal): void => {
-  if (!interruptible || interrupt.signal.aborted) process.exit(interruptExitCode(signal));
-  interrupt.abort(new Interrupted(signal));
-};
-process.on('SIGINT', onSignal);
-process.on('SIGTERM', onSignal);
-
-// A reader that goes away (`agent-replay report ... | head`) closes the pipe: what is left to
-// print is dropped, and the command still finishes (files written, exit status from the gate),
-// instead of crashing on EPIPE with a stack trace.
-const closed = { stdout: false, stderr: false };
-const writer = (name: 'stdout' | 'stderr') => {
-  const stream = process[name];
-  stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
-    closed[name] = true;
-  });
-  return (text: string): void => {
-    if (!closed[name]) stream.write(text);
-  };
-};
-
-const code = await main(argv, {
-  stdout: writer('stdout'),
-  stderr: writer('stderr'),
-  isTTY: process.stderr.isTTY === true,
-  color: process.stdout.isTTY === true && !process.env.NO_COLOR,
-  env: process.env,
-  cwd: process.cwd(),
-  signal: interrupt.signal,
-});
-process.exitCode = code;
-// An interrupted run abandoned calls still in flight: do not wait for them.
-if (interrupt.signal.aborted) process.exit(code);
+const ci = process.env.CI;
+if (ci === undefined || ci === '' || ci === 'false' || ci === '0') (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+await import('./cli/process.js');

@@ -1,5 +1,5 @@
 // The CLI: parse argv, call the engine, print, return an exit status. The only process.exit is in
-// src/cli.ts. Exit status: 0 gate passed, 1 fail-on met, 2 usage / configuration error / cost cap,
+// src/cli/process.ts. Exit status: 0 gate passed, 1 fail-on met, 2 usage / configuration error / cost cap,
 // 3 internal error (see errors.ts).
 
 import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type LatencyThresholds, type RunRecord } from '../types.js';

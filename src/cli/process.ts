@@ -1,0 +1,47 @@
+// The CLI as a process: V8's settings, signals, pipes and the exit code. Imported by the entry
+// (src/cli.ts) once the compile cache is on. The only process.exit in the project.
+import { main, watchesInterrupts } from './main.js';
+import { Interrupted, interruptExitCode, type InterruptSignal } from '../interrupt.js';
+import { tuneRuntime } from '../runtime.js';
+
+tuneRuntime();
+
+const argv = process.argv.slice(2);
+// SIGINT / SIGTERM: `run` and `demo` stop starting fixtures, write what finished (marked
+// interrupted) and exit 130 / 143; a second signal, or a signal during any other command, stops at once.
+const interrupt = new AbortController();
+const interruptible = watchesInterrupts(argv);
+const onSignal = (signal: InterruptSignal): void => {
+  if (!interruptible || interrupt.signal.aborted) process.exit(interruptExitCode(signal));
+  interrupt.abort(new Interrupted(signal));
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+// A reader that goes away (`agent-replay report ... | head`) closes the pipe: what is left to
+// print is dropped, and the command still finishes (files written, exit status from the gate),
+// instead of crashing on EPIPE with a stack trace.
+const closed = { stdout: false, stderr: false };
+const writer = (name: 'stdout' | 'stderr') => {
+  const stream = process[name];
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    closed[name] = true;
+  });
+  return (text: string): void => {
+    if (!closed[name]) stream.write(text);
+  };
+};
+
+const code = await main(argv, {
+  stdout: writer('stdout'),
+  stderr: writer('stderr'),
+  isTTY: process.stderr.isTTY === true,
+  color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+  env: process.env,
+  cwd: process.cwd(),
+  signal: interrupt.signal,
+});
+process.exitCode = code;
+// An interrupted run abandoned calls still in flight: do not wait for them.
+if (interrupt.signal.aborted) process.exit(code);
