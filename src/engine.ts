@@ -9,6 +9,7 @@ import { criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, sim
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient, observeTurns, responseOnly } from './agent/index.js';
 import { fillLateSpans, startSpanSource, traceObserver } from './traces/index.js';
+import { networkFrom } from './http/network.js';
 import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
 import { poolPatternCount, withInlineRegex } from './assertions/regex-inline.js';
@@ -369,7 +370,14 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   }
   // Spans (docs/traces.md): the receiver starts before the readiness wait, so that an agent started
   // after agent-replay can be pointed at the port the log names; closed when the run ends.
-  const traces = deps.makeTurnObserver === undefined && config.traces != null ? await startSpanSource(config.traces) : null;
+  // How the run's clients reach their servers: directly, or through the proxy the environment names
+  // (docs/configuration.md, "Behind a proxy"). A value that is not a proxy address stops the run here.
+  const network = await networkFrom(options.env);
+  for (const [what, url] of [['the agent', config.agent.url], ['the judge', config.judge?.baseUrl ?? null]] as const) {
+    const via = url === null ? null : network.via(url);
+    if (via !== null) options.onLog?.(`network: ${what} (${new URL(url as string).origin}) through the proxy ${via}`);
+  }
+  const traces = deps.makeTurnObserver === undefined && config.traces != null ? await startSpanSource(config.traces, { network }) : null;
   if (traces !== null) options.onLog?.(traces.where);
   try {
     return await replayWithAgent();
@@ -381,7 +389,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   // Readiness: throws AgentNotReady (nothing replayed, nothing spent) when the agent never answers.
   const wait = options.waitForAgent ?? config.agent.waitForAgent;
   if (wait > 0 && config.agent.url !== null) {
-    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog });
+    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog, network });
   }
   // Created one by one inside the try, so that whatever was created is closed even when a later
   // factory throws (a leaked worker pool or dispatcher would keep the process alive).
@@ -398,7 +406,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       (traces !== null && config.traces != null ? traceObserver(traces.source, { endpoint: traces.endpoint, receiving: traces.receiving, waitMs: config.traces.waitMs }) : responseOnly);
     const client = deps.makeAgent
       ? deps.makeAgent(config)
-      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning, onTraceSent: (trace) => observer.beforeSend(trace) });
+      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning, onTraceSent: (trace) => observer.beforeSend(trace), network });
     agent = meter.agent(observeTurns(client, observer));
     // A pattern whose matching time has a small bound is matched on the main thread; the others in the pool.
     regex = deps.makeRegex ? deps.makeRegex(config) : withInlineRegex(createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs }));
@@ -410,7 +418,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     judge = deps.makeJudge
       ? meterOrNull(deps.makeJudge(config), meter.judge)
       : config.judge
-        ? createConfiguredJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal }, meter.judge)
+        ? createConfiguredJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal, network }, meter.judge)
         : null;
     // Made only when the suite has a simulated script; each key not given under simulator: is the judge's.
     const simulated = suite.personas.some((p) => p.user);
@@ -421,14 +429,14 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       : deps.makeSimulator
         ? deps.makeSimulator(config)
         : simConfig !== null
-          ? createSimulator(simConfig, { clock: deps.clock, onRetry: meter.simulatorRetry, signal: deps.signal })
+          ? createSimulator(simConfig, { clock: deps.clock, onRetry: meter.simulatorRetry, signal: deps.signal, network })
           : null;
     simulator = madeSimulator === null ? null : meter.simulator(madeSimulator);
     // The meaning judge (docs/meaning.md): the judge's client with its own prompt, made at the start
     // beside the judge, so that its calls (at judge.concurrency) overlap the agent calls.
     const redact = makeRedactor(config.secrets);
     meaningJudge =
-      meaningSettings.judge === null ? null : createMeaningJudge(meaningSettings.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal, redact });
+      meaningSettings.judge === null ? null : createMeaningJudge(meaningSettings.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal, redact, network });
     const meaning: MeaningRung | null = meter.meaning(meaningSettings.check, meaningSettings.threshold, meaningJudge);
     const record = await replay(
       { fixtures: suite.fixtures, personas: suite.personas, baselines: { fixtures: suite.baselines, personas: suite.personaBaselines } },

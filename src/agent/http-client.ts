@@ -17,7 +17,8 @@
 // contain header values or the URL (either may carry a token).
 
 import type { EventEmitter } from 'node:events';
-import { Agent, request } from '../http/undici.js';
+import { request } from '../http/undici.js';
+import { DIRECT, proxyRefusal, type Network } from '../http/network.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
@@ -52,6 +53,8 @@ export interface AgentClientDeps {
   onTraceSent?: (trace: SentTrace) => void;
   /** Told of each answered turn: the body as its paths read it and the mapping that reads it (`probe` names where tool calls are). */
   observe?: (answered: { turn: 'welcome' | 'message'; json: unknown; mapping: AgentMapping }) => void;
+  /** How the agent is reached: directly (the default) or through the environment's proxy (http/network.ts). */
+  network?: Network;
 }
 
 /** Longest body snippet quoted in an error message. */
@@ -112,7 +115,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   // Every turn carries a W3C trace context (docs/traces.md, "traceparent"): a fresh one per turn,
   // or the user's own header, sent unchanged.
   const tracing = traceContext(config.headers, deps.randomBytes);
-  const dispatcher = new Agent({
+  const dispatcher = (deps.network ?? DIRECT).dispatcher(url, {
     connections: Math.max(1, config.concurrency),
     pipelining: 1,
     maxResponseSize: MAX_RESPONSE_BYTES,
@@ -541,6 +544,8 @@ function errorCode(err: unknown): string | undefined {
 function errorMessage(err: unknown): string {
   if (err instanceof AggregateError && err.message === '' && err.errors.length > 0) return errorMessage(err.errors[0]);
   if (err instanceof Error) {
+    const refused = proxyRefusal(err.message);
+    if (refused !== null) return refused;
     const code = errorCode(err);
     const message = err.message || err.name;
     return code !== undefined && !message.includes(code) ? `${message} (${code})` : message;

@@ -2,7 +2,8 @@
 // starting (connection refused, or the host's 502/503/504 while it boots) would otherwise turn every
 // fixture into an error and spend the run. GET only: nothing is sent that costs anything.
 
-import { Agent, request } from '../http/undici.js';
+import { request } from '../http/undici.js';
+import { DIRECT, type Network } from '../http/network.js';
 import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
@@ -46,7 +47,7 @@ export function instantClock(start = 0): Clock {
 }
 
 /** One GET: the HTTP status, or a thrown error when no answer came (connection error, timeout). */
-export type Probe = (url: string, headers: Record<string, string>, timeoutMs: number) => Promise<number>;
+export type Probe = (url: string, headers: Record<string, string>, timeoutMs: number, network?: Network) => Promise<number>;
 
 export interface WaitForAgentOptions {
   url: string;
@@ -58,6 +59,8 @@ export interface WaitForAgentOptions {
   /** Stops the wait (the run was interrupted). */
   signal?: AbortSignal;
   log?: (line: string) => void;
+  /** How the agent is reached: directly (the default) or through the environment's proxy. */
+  network?: Network;
 }
 
 export interface Ready {
@@ -95,7 +98,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
     const timeoutMs = Math.max(MIN_POLL_TIMEOUT_MS, Math.min(POLL_TIMEOUT_MS, deadline - clock.now()));
     let observed: string;
     try {
-      const status = await probe(o.url, o.headers, timeoutMs);
+      const status = await probe(o.url, o.headers, timeoutMs, o.network);
       if (!NOT_READY_STATUSES.has(status)) {
         o.log?.(readyLine(status, polls));
         return { polls, waitedMs: clock.now() - start, status };
@@ -143,8 +146,8 @@ async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal 
 }
 
 /** A real GET through its own connection pool, closed afterwards; the body is discarded. */
-export const httpProbe: Probe = async (url, headers, timeoutMs) => {
-  const dispatcher = new Agent({ connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+export const httpProbe: Probe = async (url, headers, timeoutMs, network = DIRECT) => {
+  const dispatcher = network.dispatcher(url, { connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   try {
     const res = await request(url, { dispatcher, method: 'GET', headers, signal: AbortSignal.timeout(timeoutMs) });
     await res.body.dump().catch(() => undefined);

@@ -33,6 +33,7 @@ import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { normalizeBlock, oneLine } from '../report/escape.js';
 import type { CliIO } from './output.js';
+import { networkFrom, type Network } from '../http/network.js';
 
 /** The forms --assert accepts, as the usage text and every --assert error name them. */
 export const ASSERT_FORMS = 'contains:TEXT, regex:/PATTERN/FLAGS or judge:"CRITERION"';
@@ -266,7 +267,7 @@ function parsePreset(value: string): AgentPreset {
   return found;
 }
 
-async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps): Promise<ProbeResult> {
+async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, network: Network): Promise<ProbeResult> {
   const redact = makeRedactor(config.secrets);
   const seen: AgentOutcome[] = [];
   const session = `agent-replay-probe-${randomUUID().slice(0, 8)}`;
@@ -278,9 +279,9 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps): Pr
     if (a.turn === 'message') toolCalls = toolCallsHint(a.json, a.mapping);
   };
   try {
-    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe });
+    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe, network });
     regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: 1, timeoutMs: config.regex.timeoutMs });
-    judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createConfiguredJudge(config.judge, { clock: deps.clock }) : null;
+    judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createConfiguredJudge(config.judge, { clock: deps.clock, network }) : null;
     const estimate = { usd: 0, capUsd: config.cost.capUsd, aboveCap: false, confirmed: false };
     const run = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: tap(agent, seen), regex, judge, redact, wallClock: deps.wallClock, sessionId: () => session }, {
       concurrency: 1,
@@ -337,11 +338,13 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
   const save = o.save === undefined ? null : await checkSave(o.save, o, io);
   const fixture = loadProbeFixture(save?.shown ?? shownFile, text);
 
+  // As a run does: directly, or through the proxy the environment names (docs/configuration.md, "Behind a proxy").
+  const network = await networkFrom(io.env);
   const wait = o.waitForAgent ?? config.agent.waitForAgent;
   if (wait > 0 && config.agent.url !== null) {
-    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${line}\n`) });
+    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${line}\n`), network });
   }
-  const result = await probeOnce(config, fixture, deps);
+  const result = await probeOnce(config, fixture, deps, network);
   io.stdout(renderProbe(result, { color: io.color }));
 
   const failed = result.record.errored || result.record.verdict === 'fail';

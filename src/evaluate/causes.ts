@@ -56,6 +56,8 @@ function httpCause(status: number, endpoint: string | null, html: boolean): Caus
     return { key, what, hint: 'the agent refused the request: check agent.headers in config.yml (the key or token it expects)' };
   }
   if (status === 429) return { key, what, hint: 'rate limited: lower agent.concurrency, or raise agent.retries' };
+  // A forwarding proxy (HTTP_PROXY, an http:// agent) answers for itself.
+  if (status === 407) return { key, what, hint: 'a proxy wants credentials: give them in HTTP_PROXY (http://user:password@host:port)' };
   if (status === 502 || status === 503 || status === 504) {
     return { key, what, hint: 'the host answered but the agent did not: is the preview up? set wait-for-agent (agent.waitForAgent) if it starts slowly' };
   }
@@ -76,6 +78,17 @@ function errorCause(errorKind: string, error: string, endpoint: string | null): 
     }
   }
   if (errorKind === 'network') {
+    const proxied = /the proxy refused the tunnel \(CONNECT\): HTTP (\d{3})/.exec(text)?.[1];
+    if (proxied !== undefined) {
+      return {
+        key: `proxy:${proxied}:${url}`,
+        what: `the proxy refused to connect to ${at(endpoint)} (HTTP ${proxied})`,
+        hint:
+          proxied === '407'
+            ? 'the proxy wants credentials: give them in HTTPS_PROXY (http://user:password@host:port)'
+            : 'check HTTPS_PROXY, and NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")',
+      };
+    }
     if (/ECONNREFUSED/.test(text)) {
       return {
         key: `refused:${url}`,

@@ -7,3 +7,15 @@ declare module 'undici/lib/api/api-request.js' {
   const request: unknown;
   export default request;
 }
+declare module 'undici/lib/dispatcher/proxy-agent.js' {
+  const ProxyAgent: unknown;
+  export default ProxyAgent;
+}
+declare module 'undici/lib/api/api-connect.js' {
+  const connect: unknown;
+  export default connect;
+}
+declare module 'undici/lib/dispatcher/pool.js' {
+  const Pool: unknown;
+  export default Pool;
+}

@@ -5,7 +5,9 @@
 // timeoutMs x attempts (http/retry.ts).
 // Never throws: a failure is a reason string that says what was observed.
 
-import { request, type Agent } from '../http/undici.js';
+import type { Dispatcher } from 'undici';
+import { proxyRefusal } from '../http/network.js';
+import { request } from '../http/undici.js';
 import type { Clock } from '../types.js';
 import { attemptsText, parseRetryAfter, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter } from '../http/limiter.js';
@@ -21,7 +23,7 @@ export interface PostOptions {
   headers: Record<string, string>;
   /** The JSON body; a function is asked again for each attempt (the judge's mode may change meanwhile). */
   body: unknown;
-  dispatcher: Agent;
+  dispatcher: Dispatcher;
   timeoutMs: number;
   /** Retries after the first attempt. */
   retries: number;
@@ -102,6 +104,8 @@ function describeNetworkError(err: unknown): Attempt {
   if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout' };
   if (code && NETWORK_CODES[code]) return { kind: 'network', reason: NETWORK_CODES[code] };
   const message = err instanceof Error ? err.message : String(err);
+  const refused = proxyRefusal(message);
+  if (refused !== null) return { kind: 'network', reason: refused };
   return { kind: 'network', reason: `network error: ${oneLine(message, 120)}${code ? ` (${code})` : ''}` };
 }
 

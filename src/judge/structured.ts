@@ -7,7 +7,7 @@
 // What the answer means is the caller's: this reads the object, the text or the refusal out of
 // the provider's envelope.
 
-import { Agent } from '../http/undici.js';
+import { DIRECT, type Network } from '../http/network.js';
 import type { JudgeConfig } from '../config.js';
 import type { Clock, JudgeStructuredOutput } from '../types.js';
 import { postJson, type PostResult } from './http.js';
@@ -25,6 +25,8 @@ export interface StructuredDeps {
   limiter?: AdaptiveLimiter;
   /** Aborted when the run is interrupted: calls not yet sent are not sent, those in flight are abandoned. */
   signal?: AbortSignal;
+  /** How the provider is reached: directly (the default) or through the environment's proxy (http/network.ts). */
+  network?: Network;
 }
 
 /** What the client asks for: the schema mechanism's name, description and schema, and the sampling. */
@@ -186,7 +188,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
   const random = deps.random ?? Math.random;
   const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
   const base = config.baseUrl.replace(/\/+$/, '');
-  const dispatcher = new Agent({ connect: { timeout: config.timeoutMs }, headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs });
+  const dispatcher = (deps.network ?? DIRECT).dispatcher(base, { connect: { timeout: config.timeoutMs }, headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs });
   let structured: JudgeStructuredOutput = { structured: true };
 
   /**

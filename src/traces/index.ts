@@ -1,6 +1,7 @@
 // Where a run's spans come from (docs/traces.md): the receiver or a store's query client, from
 // config.yml's `traces:`. The wiring into runs starts one source per run and closes it at the end.
 
+import type { Network } from '../http/network.js';
 import type { SpanSource, TracesConfig } from '../types.js';
 import type { PollClock } from './query.js';
 import type { Timers } from './receiver.js';
@@ -23,7 +24,7 @@ export interface StartedSource {
 }
 
 /** Starts the source `traces:` names; a receiver's port in use is a UserError. */
-export async function startSpanSource(config: TracesConfig, deps: { timers?: Timers; clock?: PollClock } = {}): Promise<StartedSource> {
+export async function startSpanSource(config: TracesConfig, deps: { timers?: Timers; clock?: PollClock; network?: Network } = {}): Promise<StartedSource> {
   if (config.receive) {
     const { startReceiver } = await import('./receiver.js');
     const receiver = await startReceiver({ port: config.receive.port, waitMs: config.waitMs, ...(deps.timers ? { timers: deps.timers } : {}) });
@@ -36,7 +37,7 @@ export async function startSpanSource(config: TracesConfig, deps: { timers?: Tim
   }
   if (!config.query) throw new Error('traces has neither receive nor query');
   const { createQuerySource } = await import('./query.js');
-  const source = createQuerySource({ ...config.query, waitMs: config.waitMs, ...(deps.clock ? { clock: deps.clock } : {}) });
+  const source = createQuerySource({ ...config.query, waitMs: config.waitMs, ...(deps.clock ? { clock: deps.clock } : {}), ...(deps.network ? { network: deps.network } : {}) });
   const shown = config.query.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1');
   return { source, where: `traces: reading spans from ${config.query.kind} at ${shown}`, endpoint: `${config.query.kind} at ${shown}`, receiving: false };
 }

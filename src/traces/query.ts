@@ -11,7 +11,8 @@
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 import { parseRetryAfter } from '../http/retry.js';
-import { Agent, request } from '../http/undici.js';
+import { DIRECT, type Network } from '../http/network.js';
+import { request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
 import { spansOfLangfuse, spansOfLangfusePage } from './langfuse.js';
 import { spansOfOtlp } from './otlp.js';
@@ -52,6 +53,8 @@ export type StoreQuery = NonNullable<TracesConfig['query']>;
 export interface QuerySourceOptions extends StoreQuery {
   waitMs: number;
   clock?: PollClock;
+  /** How the store is reached: directly (the default) or through the environment's proxy (http/network.ts). */
+  network?: Network;
 }
 
 export { TraceStoreError };
@@ -64,9 +67,9 @@ type Answer = { kind: 'spans'; spans: Span[]; cursor?: string | null } | { kind:
 
 export function createQuerySource(opts: QuerySourceOptions): SpanSource {
   const clock = opts.clock ?? realPollClock;
-  const dispatcher = new Agent({ connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
   const headers = headersOf(opts);
   const base = opts.url.replace(/\/+$/, '');
+  const dispatcher = (opts.network ?? DIRECT).dispatcher(base, { connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
   // Tempo and Langfuse: the v2 API first; one without it is asked the v1 way from then on (Tempo's
   // router answers "404 page not found"; a Langfuse before v4 answers 404, or 501 on some v3).
   let v1 = false;

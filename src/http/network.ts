@@ -1,0 +1,156 @@
+// How agent-replay's own HTTP clients reach their servers (the agent, its readiness probe, the
+// judge, the simulator, a trace store): directly, or through the proxy the environment names
+// (docs/configuration.md, "Behind a proxy"). The variables are read as curl and GitHub's toolkit
+// read them: `https_proxy` / `HTTPS_PROXY` for https addresses, `http_proxy` / `HTTP_PROXY` for
+// http ones (the lower-case name first), `no_proxy` / `NO_PROXY` for the hosts to reach directly.
+// Loopback addresses (localhost, 127.x.x.x, [::1]) are always reached directly, as GitHub's
+// toolkit does: an agent started in the same job is never sent to a proxy.
+//
+// Each client talks to one origin (the agent's URL, the judge's base URL, ...), so the decision is
+// made once, when its dispatcher is made. undici's ProxyAgent is loaded only when a proxy is set.
+
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+import { UserError } from '../errors.js';
+import { Agent } from './undici.js';
+
+/** One entry of NO_PROXY: a host (or a domain, with `suffix`), perhaps with a port (0: any). */
+interface NoProxyEntry {
+  host: string;
+  suffix: boolean;
+  port: number;
+}
+
+export interface ProxySettings {
+  /** For http:// addresses (null: reached directly). */
+  http: URL | null;
+  /** For https:// addresses (null: reached directly). */
+  https: URL | null;
+  /** NO_PROXY's entries; `all` when it is `*`. */
+  noProxy: { all: boolean; entries: NoProxyEntry[] };
+}
+
+/** Opens the connections of one client: `target` is the origin it talks to. */
+export interface Network {
+  dispatcher(target: string | URL, options: UndiciAgent.Options): Dispatcher;
+  /** The proxy requests to `target` go through, named without its credentials; null: directly. */
+  via(target: string | URL): string | null;
+}
+
+/** Every server reached directly. */
+export const DIRECT: Network = { dispatcher: (_target, options) => new Agent(options), via: () => null };
+
+const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
+function variable(env: Record<string, string | undefined>, name: string): { name: string; value: string } | null {
+  for (const n of [name.toLowerCase(), name.toUpperCase()]) {
+    const value = env[n]?.trim();
+    if (value) return { name: n, value };
+  }
+  return null;
+}
+
+/**
+ * A proxy variable's URL: `http://host:port` (as curl does, a value without a scheme is taken as
+ * http://). Its credentials, if any, are kept for the proxy and never shown: the error names the
+ * variable, not its value.
+ */
+function proxyUrl(v: { name: string; value: string }): URL {
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(v.value) ? v.value : `http://${v.value}`);
+  } catch {
+    throw new UserError(`${v.name} is not a proxy address agent-replay can read: give it as http://host:port (or http://user:password@host:port)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UserError(`${v.name} names a ${url.protocol.replace(/:$/, '')} proxy; agent-replay reaches servers through an http:// or https:// proxy only: give it as http://host:port`);
+  }
+  if (url.hostname === '') throw new UserError(`${v.name} has no host: give it as http://host:port`);
+  return url;
+}
+
+function parseNoProxy(value: string): ProxySettings['noProxy'] {
+  const entries: NoProxyEntry[] = [];
+  let all = false;
+  for (const raw of value.split(/[,\s]+/)) {
+    const item = raw.trim().toLowerCase();
+    if (item === '') continue;
+    if (item === '*') {
+      all = true;
+      continue;
+    }
+    // An IPv6 address written without brackets (::1) is the whole item; else host[:port].
+    const m = /^[0-9a-f:]*:[0-9a-f:]*:[0-9a-f:.]*$/.test(item) ? [item, `[${item}]`] : /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(item);
+    if (m === null) continue;
+    const host = (m[1] as string).replace(/^\*?\./, '');
+    entries.push({ host, suffix: !host.startsWith('['), port: m[2] === undefined ? 0 : Number(m[2]) });
+  }
+  return { all, entries };
+}
+
+/** The proxies the environment names; null when it names none. Throws a UserError for a value that is not a proxy address. */
+export function proxySettings(env: Record<string, string | undefined>): ProxySettings | null {
+  const http = variable(env, 'http_proxy');
+  const https = variable(env, 'https_proxy');
+  if (http === null && https === null) return null;
+  const noProxy = variable(env, 'no_proxy');
+  return { http: http === null ? null : proxyUrl(http), https: https === null ? null : proxyUrl(https), noProxy: parseNoProxy(noProxy?.value ?? '') };
+}
+
+/** localhost (and names under it), 127.0.0.0/8, ::1: never proxied. */
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '[::1]' || h === '[0:0:0:0:0:0:0:1]';
+}
+
+/** The proxy a request to `target` goes through, or null when it goes directly. */
+export function proxyFor(settings: ProxySettings, target: URL): URL | null {
+  const proxy = target.protocol === 'https:' ? settings.https : target.protocol === 'http:' ? settings.http : null;
+  if (proxy === null) return null;
+  const host = target.hostname.toLowerCase();
+  if (isLoopback(host) || settings.noProxy.all) return null;
+  const port = Number(target.port) || DEFAULT_PORTS[target.protocol] || 0;
+  for (const e of settings.noProxy.entries) {
+    if (e.port !== 0 && e.port !== port) continue;
+    // `example.com` and `.example.com` both match example.com and its subdomains, as curl does.
+    if (host === e.host || (e.suffix && host.endsWith(`.${e.host}`))) return null;
+  }
+  return proxy;
+}
+
+/**
+ * undici's words for a proxy that would not open a tunnel ("Proxy response (407) !== 200 when HTTP
+ * Tunneling"), as the clients say it: null for any other error.
+ */
+export function proxyRefusal(message: string): string | null {
+  const status = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(message)?.[1];
+  if (status === undefined) return null;
+  return `the proxy refused the tunnel (CONNECT): HTTP ${status}${status === '407' ? ', proxy authentication required' : ''}`;
+}
+
+/** How a proxy is named in a log line: its host, never its credentials. */
+export function proxyName(proxy: URL): string {
+  return `${proxy.protocol}//${proxy.host}`;
+}
+
+/**
+ * The network of a run: DIRECT when the environment names no proxy, else one that sends each
+ * client's requests through the proxy for its origin (undici's ProxyAgent, loaded now: a tunnel
+ * (CONNECT) for https addresses, the request itself forwarded for http ones).
+ */
+export async function networkFrom(env: Record<string, string | undefined>): Promise<Network> {
+  const settings = proxySettings(env);
+  if (settings === null) return DIRECT;
+  const { ProxyAgent } = await import('./proxy-agent.js');
+  const proxyOf = (target: string | URL): URL | null => proxyFor(settings, typeof target === 'string' ? new URL(target) : target);
+  return {
+    dispatcher(target, options) {
+      const proxy = proxyOf(target);
+      if (proxy === null) return new Agent(options);
+      return new ProxyAgent({ ...options, uri: proxy.href, proxyTunnel: false });
+    },
+    via(target) {
+      const proxy = proxyOf(target);
+      return proxy === null ? null : proxyName(proxy);
+    },
+  };
+}

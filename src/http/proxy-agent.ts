@@ -1,0 +1,26 @@
+// undici's ProxyAgent from its own file (as src/http/undici.ts takes the Agent), imported only when
+// the environment names a proxy (src/http/network.ts): a run without one does not load it.
+//
+// A tunnel (CONNECT, for https:// addresses) is opened by the `connect` API method, which undici's
+// index adds to every dispatcher's prototype and its own files do not: the client to the proxy is
+// made here, a Pool as undici makes it, with that method on it.
+
+import type { Dispatcher, ProxyAgent as UndiciProxyAgent } from 'undici';
+import apiConnect from 'undici/lib/api/api-connect.js';
+import PoolImpl from 'undici/lib/dispatcher/pool.js';
+import ProxyAgentImpl from 'undici/lib/dispatcher/proxy-agent.js';
+
+const UndiciProxy = ProxyAgentImpl as typeof UndiciProxyAgent;
+const Pool = PoolImpl as new (origin: URL | string, options: object) => Dispatcher;
+
+/** The client to the proxy itself: a Pool that can open tunnels. */
+function proxyClient(origin: URL, options: object): Dispatcher {
+  const pool = new Pool(origin, options);
+  return Object.assign(pool, { connect: apiConnect as Dispatcher['connect'] });
+}
+
+export class ProxyAgent extends UndiciProxy {
+  constructor(options: UndiciProxyAgent.Options) {
+    super({ ...options, clientFactory: proxyClient as UndiciProxyAgent.Options['clientFactory'] });
+  }
+}

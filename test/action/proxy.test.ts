@@ -1,0 +1,52 @@
+// Check mode on a runner behind a proxy (docs/configuration.md, "Behind a proxy"): the bundled
+// Action, with HTTP_PROXY in its environment as a self-hosted runner's, reaches the agent through a
+// real proxy on 127.0.0.1 that alone resolves `agent.test`; GitHub's API (here a loopback fake) is
+// reached directly, and the comment is posted as usual.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentServer } from '../support/agent-server.js';
+import type { FakeGitHub } from '../support/github-server.js';
+import { startProxy, type ProxyServer } from '../support/proxy-server.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
+
+let agent: AgentServer;
+let gh: FakeGitHub;
+useServers(
+  (req) => ({ json: { reply: `echo: ${String((req.json as { message?: unknown } | undefined)?.message)}` } }),
+  (g) => {
+    g.addPull('octo', 'shop', { number: 7, headSha: HEAD });
+  },
+  (a, g) => {
+    agent = a;
+    gh = g;
+  },
+);
+
+let proxy: ProxyServer | null = null;
+afterEach(async () => {
+  await proxy?.close();
+  proxy = null;
+});
+
+describe('check mode behind a proxy', () => {
+  it('the agent through HTTP_PROXY, the log naming it; the run passes and comments', async () => {
+    const port = Number(new URL(agent.url).port);
+    proxy = await startProxy({ hosts: { 'agent.test': port } });
+    const before = agent.requests.length;
+    const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: hello, message: hello, assert: { contains: "echo: hello" } }\n', config: 'agent:\n  retries: 0\n  start: false\n' });
+    const run = await runAction({
+      gh,
+      workspace,
+      inputs: { 'agent-url': `http://agent.test:${port}/chat` },
+      event: { name: 'pull_request', payload: pullPayload() },
+      env: { HTTP_PROXY: proxy.url },
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(`network: the agent (http://agent.test:${port}) through the proxy ${proxy.url}`);
+    expect(proxy.seen.map((s) => s.line)).toEqual([`POST http://agent.test:${port}/chat`]);
+    expect(agent.requests.length - before).toBe(1);
+    expect(run.outputs).toMatchObject({ gate: 'passed', 'comment-status': 'created' });
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    expect(gh.violations).toEqual([]);
+  });
+});

@@ -1,0 +1,153 @@
+// Behind a proxy (docs/configuration.md, "Behind a proxy"): `run` reaches the agent and the judge
+// through the proxy the environment names, against a real proxy on 127.0.0.1 (test/support/
+// proxy-server.ts) that alone can resolve `agent.test` and `judge.test`: a request that did not go
+// through it cannot connect. http:// addresses are forwarded, https:// ones tunnelled (CONNECT)
+// with TLS end to end; loopback addresses and NO_PROXY's hosts are reached directly; the proxy's
+// credentials reach the proxy and nothing else.
+
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { startServer, type TestServer } from '../judge/server.js';
+import { startProxy, tlsFront, TEST_CA_FILE, type ProxyServer } from '../support/proxy-server.js';
+import { agentConfig, byLabel, cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
+
+useCleanup();
+
+/** src/cli.ts bundled once per test run (test/support/entry-bundles.ts). */
+const CLI = inject('cliBundle');
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length > 0) await closers.pop()?.();
+});
+
+const portOf = (url: string): number => Number(new URL(url).port);
+
+async function proxy(hosts: Record<string, number>, requireAuth: string | null = null): Promise<ProxyServer> {
+  const p = await startProxy({ hosts, requireAuth });
+  closers.push(() => p.close());
+  return p;
+}
+
+async function judge(): Promise<TestServer> {
+  const server = await startServer([
+    (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ rationale: 'polite enough', score: 0.9 }) } }] }));
+    },
+  ]);
+  closers.push(() => server.close());
+  return server;
+}
+
+/** The bundled CLI in a child process with exactly `env` (plus PATH and HOME). */
+function spawnCli(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** One request per fixture: no welcome turn. */
+const NO_WELCOME = '  start: false\n';
+const FIXTURE = 'fixtures:\n  - { label: refund, message: refund, assert: { contains: "30 days" } }\n';
+
+describe('run behind a proxy', () => {
+  it('HTTP_PROXY: an http:// agent is reached through the proxy (its readiness GET and its turns forwarded), and the log says so', async () => {
+    const agent = await serve(scriptedAgent({ refund: 'Within 30 days.' }));
+    const p = await proxy({ 'agent.test': portOf(agent.url) });
+    const cwd = await makeProject({ config: agentConfig(`http://agent.test:${portOf(agent.url)}/chat`, NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
+    // The readiness wait's GET goes the same way as the turns.
+    const r = await cli(['run', '--out', 'results.json', '--wait-for-agent', '5'], cwd, { HTTP_PROXY: p.url });
+    expect(r.code).toBe(0);
+    expect(byLabel(await readResults(join(cwd, 'results.json'))).get('refund')?.verdict).toBe('pass');
+    expect(p.seen.map((s) => s.line)).toEqual([`GET http://agent.test:${portOf(agent.url)}/chat`, `POST http://agent.test:${portOf(agent.url)}/chat`]);
+    expect(agent.requests.map((q) => q.method)).toEqual(['GET', 'POST']);
+    expect(r.stderr).toContain(`network: the agent (http://agent.test:${portOf(agent.url)}) through the proxy ${p.url}`);
+  });
+
+  it('HTTPS_PROXY with credentials: the agent and the judge over https, each through a tunnel, TLS end to end; the password is sent to the proxy and shown nowhere', async () => {
+    const agent = await serve(scriptedAgent({ refund: 'Yes, within 30 days, and politely.' }));
+    const j = await judge();
+    const agentTls = await tlsFront(portOf(agent.url));
+    const judgeTls = await tlsFront(portOf(j.url));
+    closers.push(agentTls.close, judgeTls.close);
+    const auth = `Basic ${Buffer.from('ci-user:pr0xy-s3cret').toString('base64')}`;
+    const p = await proxy({ 'agent.test': agentTls.port, 'judge.test': judgeTls.port }, auth);
+    const config = `${agentConfig(`https://agent.test:${agentTls.port}/chat`, NO_WELCOME)}judge: { provider: openai, baseUrl: "https://judge.test:${judgeTls.port}/v1", model: m1, apiKey: k, retries: 0, backoffMs: 0 }\ncost: { capUsd: 5 }\n`;
+    const fixtures = 'fixtures:\n  - { label: refund, message: refund, assert: [{ contains: "30 days" }, { judge: "The reply is polite", threshold: 0.5 }] }\n';
+    const cwd = await makeProject({ config, fixtures: { 'f.yml': fixtures } });
+    const r = await spawnCli(['run', '--out', 'results.json'], cwd, {
+      HTTPS_PROXY: `http://ci-user:pr0xy-s3cret@127.0.0.1:${portOf(p.url)}`,
+      NODE_EXTRA_CA_CERTS: TEST_CA_FILE,
+    });
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(0);
+    const item = byLabel(await readResults(join(cwd, 'results.json'))).get('refund');
+    expect(item?.verdict).toBe('pass');
+    expect(item?.reply).toBe('Yes, within 30 days, and politely.');
+    expect(p.seen.map((s) => s.line).sort()).toEqual([`CONNECT agent.test:${agentTls.port}`, `CONNECT judge.test:${judgeTls.port}`]);
+    expect(p.seen.every((s) => s.auth === auth)).toBe(true);
+    expect(j.received).toHaveLength(1);
+    expect(r.stderr).toContain(`network: the agent (https://agent.test:${agentTls.port}) through the proxy http://127.0.0.1:${portOf(p.url)}`);
+    expect(r.stderr).toContain(`network: the judge (https://judge.test:${judgeTls.port}) through the proxy http://127.0.0.1:${portOf(p.url)}`);
+    const written = await readFile(join(cwd, 'results.json'), 'utf8');
+    for (const text of [r.stdout, r.stderr, written]) expect(text).not.toContain('pr0xy-s3cret');
+  });
+
+  it('a proxy that refuses the credentials (407): the fixture is errored with the refusal, the password shown nowhere', async () => {
+    const agent = await serve(scriptedAgent({ refund: 'Within 30 days.' }));
+    const agentTls = await tlsFront(portOf(agent.url));
+    closers.push(agentTls.close);
+    const p = await proxy({ 'agent.test': agentTls.port }, `Basic ${Buffer.from('ci-user:right').toString('base64')}`);
+    const cwd = await makeProject({ config: agentConfig(`https://agent.test:${agentTls.port}/chat`, NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
+    const r = await spawnCli(['run', '--out', 'results.json', '--markdown', 'comment.md'], cwd, {
+      HTTPS_PROXY: `http://ci-user:wr0ng-pw@127.0.0.1:${portOf(p.url)}`,
+      NODE_EXTRA_CA_CERTS: TEST_CA_FILE,
+    });
+    const item = byLabel(await readResults(join(cwd, 'results.json'))).get('refund');
+    expect(item?.errored).toBe(true);
+    expect(item?.error).toBe('message turn: could not reach the agent after 1 attempt: the proxy refused the tunnel (CONNECT): HTTP 407, proxy authentication required');
+    expect(agent.requests).toHaveLength(0);
+    // The comment names the cause and the fix once, under the Not verified headline.
+    const comment = await readFile(join(cwd, 'comment.md'), 'utf8');
+    expect(comment).toContain(`**Cause**: the proxy refused to connect to \`https://agent.test:${agentTls.port}/chat\` \\(HTTP 407\\)\\: the proxy wants credentials\\: give them in HTTPS\\_PROXY`);
+    const written = await readFile(join(cwd, 'results.json'), 'utf8');
+    for (const text of [r.stdout, r.stderr, written, comment]) expect(text).not.toContain('wr0ng-pw');
+  });
+
+  it('loopback agents and NO_PROXY hosts are reached directly: the proxy sees nothing', async () => {
+    const agent = await serve(scriptedAgent({ refund: 'Within 30 days.' }));
+    const p = await proxy({ 'agent.test': portOf(agent.url) });
+    const loopback = await makeProject({ config: agentConfig(agent.url, NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
+    const direct = await cli(['run', '--out', 'results.json'], loopback, { HTTP_PROXY: p.url });
+    expect(direct.code).toBe(0);
+    expect(direct.stderr).not.toContain('network:');
+    // NO_PROXY names agent.test: reached directly, where the name does not resolve.
+    const named = await makeProject({ config: agentConfig(`http://agent.test:${portOf(agent.url)}/chat`, NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
+    const bypassed = await cli(['run', '--out', 'results.json'], named, { HTTP_PROXY: p.url, NO_PROXY: '.test' });
+    const item = byLabel(await readResults(join(named, 'results.json'))).get('refund');
+    expect(item?.errored).toBe(true);
+    expect(item?.error).toMatch(/agent\.test/);
+    expect(bypassed.stderr).not.toContain('network:');
+    expect(p.seen).toEqual([]);
+    expect(agent.requests).toHaveLength(1);
+  });
+
+  it('a proxy variable that is not a proxy address stops the run before anything is sent, naming the variable', async () => {
+    const agent = await serve(scriptedAgent({ refund: 'Within 30 days.' }));
+    const cwd = await makeProject({ config: agentConfig(agent.url, NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
+    const r = await cli(['run', '--out', 'results.json'], cwd, { HTTPS_PROXY: 'socks5://u:s0cks-pw@proxy.corp:1080' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('HTTPS_PROXY names a socks5 proxy; agent-replay reaches servers through an http:// or https:// proxy only: give it as http://host:port');
+    expect(r.stderr).not.toContain('s0cks-pw');
+    expect(agent.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,103 @@
+// Which requests go through the environment's proxy (docs/configuration.md, "Behind a proxy"): the
+// variables as curl and GitHub's toolkit read them, loopback never proxied, NO_PROXY's forms, and a
+// value that is not a proxy address stopped with its variable's name and never its value.
+
+import { describe, expect, it } from 'vitest';
+import { DIRECT, isLoopback, networkFrom, proxyFor, proxyName, proxySettings } from '../../src/http/network.js';
+import { UserError } from '../../src/errors.js';
+
+const via = (env: Record<string, string>, target: string): string | null => {
+  const settings = proxySettings(env);
+  if (settings === null) return null;
+  const proxy = proxyFor(settings, new URL(target));
+  return proxy === null ? null : proxyName(proxy);
+};
+
+describe('proxySettings and proxyFor', () => {
+  it('no proxy variable: null, every request direct', () => {
+    expect(proxySettings({})).toBeNull();
+    expect(proxySettings({ NO_PROXY: 'example.com', HTTP_PROXY: '  ' })).toBeNull();
+  });
+
+  it('https_proxy for https addresses, http_proxy for http ones; the lower-case name first', () => {
+    const env = { HTTPS_PROXY: 'http://upper:3128', https_proxy: 'http://lower:3128', HTTP_PROXY: 'http://plain:8080' };
+    expect(via(env, 'https://api.openai.com/v1')).toBe('http://lower:3128');
+    expect(via(env, 'http://preview.example.com/chat')).toBe('http://plain:8080');
+    // Only an https proxy named: http addresses go directly (curl does the same).
+    expect(via({ HTTPS_PROXY: 'http://p:3128' }, 'http://preview.example.com/chat')).toBeNull();
+    expect(via({ HTTP_PROXY: 'http://p:3128' }, 'https://preview.example.com/chat')).toBeNull();
+  });
+
+  it('a value without a scheme is taken as http://; the name shown never carries the credentials', () => {
+    expect(via({ HTTPS_PROXY: 'proxy.corp:3128' }, 'https://x.example')).toBe('http://proxy.corp:3128');
+    expect(via({ HTTPS_PROXY: 'http://ci-user:hunter2@proxy.corp:3128' }, 'https://x.example')).toBe('http://proxy.corp:3128');
+    const settings = proxySettings({ HTTPS_PROXY: 'http://ci-user:hunter2@proxy.corp:3128' });
+    // The credentials stay in the URL the proxy agent is given.
+    expect(settings?.https?.password).toBe('hunter2');
+  });
+
+  it('loopback addresses never go through the proxy, NO_PROXY or not', () => {
+    const env = { HTTP_PROXY: 'http://p:3128', HTTPS_PROXY: 'http://p:3128' };
+    for (const target of ['http://localhost:3000/chat', 'http://127.0.0.1:8080/', 'http://127.1.2.3/', 'https://[::1]:8443/', 'http://agent.localhost/']) {
+      expect(via(env, target), target).toBeNull();
+    }
+    expect(isLoopback('localhost.example.com')).toBe(false);
+    expect(isLoopback('128.0.0.1')).toBe(false);
+    expect(via(env, 'http://10.0.0.5/chat')).toBe('http://p:3128');
+  });
+
+  it('NO_PROXY: a host and its subdomains, a leading dot or *., a port, an IPv6 address, and * for all', () => {
+    const env = { HTTPS_PROXY: 'http://p:3128', NO_PROXY: 'internal.corp, .svc.local *.preview.dev,api.example.com:8443,::2,10.1.2.3' };
+    expect(via(env, 'https://internal.corp/x')).toBeNull();
+    expect(via(env, 'https://agent.internal.corp/x')).toBeNull();
+    expect(via(env, 'https://notinternal.corp/x')).toBe('http://p:3128');
+    expect(via(env, 'https://a.svc.local/x')).toBeNull();
+    expect(via(env, 'https://svc.local/x')).toBeNull();
+    expect(via(env, 'https://pr-12.preview.dev/chat')).toBeNull();
+    expect(via(env, 'https://api.example.com:8443/v1')).toBeNull();
+    expect(via(env, 'https://api.example.com/v1')).toBe('http://p:3128');
+    expect(via(env, 'https://[::2]/v1')).toBeNull();
+    expect(via(env, 'https://10.1.2.3/v1')).toBeNull();
+    expect(via(env, 'https://api.openai.com/v1')).toBe('http://p:3128');
+    expect(via({ HTTPS_PROXY: 'http://p:3128', no_proxy: '*' }, 'https://api.openai.com/v1')).toBeNull();
+    // The lower-case name first, as for the proxies.
+    expect(via({ HTTPS_PROXY: 'http://p:3128', no_proxy: 'a.example', NO_PROXY: 'api.openai.com' }, 'https://api.openai.com/v1')).toBe('http://p:3128');
+  });
+
+  it('a value that is not a proxy address: a UserError naming the variable and the fix, never the value', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ HTTPS_PROXY: 'socks5://u:pw-in-value@p:1080' }, /^HTTPS_PROXY names a socks5 proxy; .*http:\/\/host:port$/],
+      [{ http_proxy: 'http://u:pw-in-value@[bad' }, /^http_proxy is not a proxy address agent-replay can read: give it as http:\/\/host:port/],
+    ];
+    for (const [env, message] of cases) {
+      let thrown: unknown;
+      try {
+        proxySettings(env);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(UserError);
+      expect((thrown as Error).message).toMatch(message);
+      expect((thrown as Error).message).not.toContain('pw-in-value');
+    }
+  });
+});
+
+describe('networkFrom', () => {
+  it('no proxy: the direct network, which names no proxy', async () => {
+    expect(await networkFrom({ PATH: '/usr/bin' })).toBe(DIRECT);
+    expect(DIRECT.via('https://api.openai.com')).toBeNull();
+  });
+
+  it('a proxy: says which origins go through it, and gives each a dispatcher that closes', async () => {
+    const network = await networkFrom({ HTTPS_PROXY: 'http://u:pw@127.0.0.1:9', NO_PROXY: 'judge.internal' });
+    expect(network.via('https://api.openai.com/v1')).toBe('http://127.0.0.1:9');
+    expect(network.via('https://judge.internal/v1')).toBeNull();
+    expect(network.via('http://127.0.0.1:3000/chat')).toBeNull();
+    const proxied = network.dispatcher('https://api.openai.com/v1', { connections: 2 });
+    const direct = network.dispatcher('http://127.0.0.1:3000/chat', { connections: 2 });
+    expect(proxied.constructor.name).toBe('ProxyAgent');
+    expect(direct.constructor.name).toBe('Agent');
+    await Promise.all([proxied.close(), direct.close()]);
+  });
+});

@@ -1,0 +1,146 @@
+// A real HTTP proxy on 127.0.0.1 for the proxy tests (docs/configuration.md, "Behind a proxy"): it
+// forwards absolute-form requests (`POST http://agent.test:8080/chat`, what a client sends a proxy
+// for an http:// address) and opens CONNECT tunnels (what it sends for an https:// one). Host names
+// are resolved through `hosts` only, so a name such as `agent.test` is reachable through the proxy
+// and nowhere else: a request that did not go through it cannot connect.
+//
+// `tlsFront` puts TLS in front of a plain loopback server, with the test certificate in
+// test/support/tls/ (made for this purpose only: `agent.test` and `judge.test`, self-signed, the
+// child process trusts it through NODE_EXTRA_CA_CERTS).
+
+import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+
+export const TEST_CA_FILE = join(import.meta.dirname, 'tls', 'proxy-test.crt');
+
+export interface ProxiedRequest {
+  kind: 'forward' | 'connect';
+  /** `POST http://agent.test:8080/chat` or `CONNECT agent.test:8443`. */
+  line: string;
+  /** The Proxy-Authorization header as sent (null: none). */
+  auth: string | null;
+}
+
+export interface ProxyServer {
+  url: string;
+  seen: ProxiedRequest[];
+  close(): Promise<void>;
+}
+
+export interface ProxyOptions {
+  /** Host name -> the loopback port it stands for. */
+  hosts: Record<string, number>;
+  /** The only Proxy-Authorization accepted (`Basic ...`); others are answered 407. Null: none asked. */
+  requireAuth?: string | null;
+}
+
+export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
+  const seen: ProxiedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const portOf = (host: string): number | null => o.hosts[host.toLowerCase()] ?? null;
+  const authOf = (headers: IncomingHttpHeaders): string | null => {
+    const a = headers['proxy-authorization'];
+    return typeof a === 'string' ? a : null;
+  };
+  const refused = (auth: string | null): boolean => o.requireAuth != null && auth !== o.requireAuth;
+
+  const server = createServer((req, res) => {
+    const auth = authOf(req.headers);
+    seen.push({ kind: 'forward', line: `${req.method} ${req.url}`, auth });
+    if (refused(auth)) {
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"' }).end();
+      return;
+    }
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400).end('not an absolute-form request');
+      return;
+    }
+    const port = portOf(target.hostname);
+    if (port === null) {
+      res.writeHead(502).end(`unknown host ${target.hostname}`);
+      return;
+    }
+    const headers = { ...req.headers };
+    delete headers['proxy-authorization'];
+    delete headers['proxy-connection'];
+    const upstream = httpRequest({ host: '127.0.0.1', port, method: req.method, path: `${target.pathname}${target.search}`, headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  server.on('connect', (req, client: Socket, head: Buffer) => {
+    const auth = authOf(req.headers);
+    seen.push({ kind: 'connect', line: `CONNECT ${req.url}`, auth });
+    if (refused(auth)) {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const [host = '', portText = ''] = (req.url ?? '').split(':');
+    const port = portOf(host);
+    if (port === null || portText === '') {
+      client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const upstream = connect(port, '127.0.0.1', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** TLS (the test certificate) in front of a plain server on `port`; resolves with the TLS port. */
+export async function tlsFront(port: number): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createTlsServer(
+    { key: readFileSync(join(import.meta.dirname, 'tls', 'proxy-test.key')), cert: readFileSync(TEST_CA_FILE) },
+    (secure) => {
+      const plain = connect(port, '127.0.0.1');
+      sockets.add(plain);
+      plain.on('close', () => sockets.delete(plain));
+      secure.pipe(plain);
+      plain.pipe(secure);
+      plain.on('error', () => secure.destroy());
+      secure.on('error', () => plain.destroy());
+    },
+  );
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
