@@ -15,6 +15,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/http/retry.ts
 var retry = __webpack_require__(28902);
+// EXTERNAL MODULE: ./src/http/network.ts
+var network = __webpack_require__(76782);
 // EXTERNAL MODULE: ./src/http/undici.ts
 var undici = __webpack_require__(51150);
 ;// CONCATENATED MODULE: ./src/traces/langfuse.ts
@@ -182,6 +184,7 @@ var store_error = __webpack_require__(12120);
 
 
 
+
 const realPollClock = {
     now: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {
@@ -206,9 +209,9 @@ const REQUEST_TIMEOUT_MS = 10_000;
 
 function createQuerySource(opts) {
     const clock = opts.clock ?? realPollClock;
-    const dispatcher = new undici/* Agent */.g({ connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
     const headers = headersOf(opts);
     const base = opts.url.replace(/\/+$/, '');
+    const dispatcher = (opts.network ?? network/* DIRECT */.yc).dispatcher(base, { connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
     // Tempo and Langfuse: the v2 API first; one without it is asked the v1 way from then on (Tempo's
     // router answers "404 page not found"; a Langfuse before v4 answers 404, or 501 on some v3).
     let v1 = false;
