@@ -131,6 +131,16 @@ describe('run behind a proxy', () => {
     expect(agent.requests).toHaveLength(1);
   });
 
+  it('probe goes the same way as run: through the proxy, its readiness GET too', async () => {
+    const agent = await serve(scriptedAgent({ 'Can I return it?': 'Within 30 days.' }));
+    const p = await proxy({ 'agent.test': portOf(agent.url) });
+    const cwd = await makeProject({ config: agentConfig(`http://agent.test:${portOf(agent.url)}/chat`, NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
+    const r = await cli(['probe', 'Can I return it?', '--wait-for-agent', '5'], cwd, { HTTP_PROXY: p.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Within 30 days.');
+    expect(p.seen.map((s) => s.line)).toEqual([`GET http://agent.test:${portOf(agent.url)}/chat`, `POST http://agent.test:${portOf(agent.url)}/chat`]);
+  });
+
   it('a proxy variable that is not a proxy address stops the run before anything is sent, naming the variable', async () => {
     const agent = await serve(scriptedAgent({ refund: 'Within 30 days.' }));
     const cwd = await makeProject({ config: agentConfig(agent.url, NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
