@@ -1,6 +1,7 @@
 // Shared helpers for the CLI tests: a temp project holding a `.agent-replay` suite, an in-process
 // `main(argv, io)` with captured output, and loopback agents that are closed after each test.
 
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,22 @@ export async function cli(argv: string[], cwd: string, env: Record<string, strin
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };
+}
+
+/**
+ * The bundled CLI (`cli`: test/support/entry-bundles.ts's, from `inject('cliBundle')`) in a child
+ * process, in `cwd`, with `env` as its whole environment; its exit status and output.
+ */
+export function spawnCli(cli: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 /** Reads and validates a results.json against the record schema. */

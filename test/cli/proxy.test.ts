@@ -5,13 +5,12 @@
 // with TLS end to end; loopback addresses and NO_PROXY's hosts are reached directly; the proxy's
 // credentials reach the proxy and nothing else.
 
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startServer, type TestServer } from '../judge/server.js';
 import { startProxy, tlsFront, TEST_CA_FILE, type ProxyServer } from '../support/proxy-server.js';
-import { agentConfig, byLabel, cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
+import { agentConfig, byLabel, cli, makeProject, readResults, scriptedAgent, serve, spawnCli, useCleanup } from './helpers.js';
 
 useCleanup();
 
@@ -43,17 +42,8 @@ async function judge(): Promise<TestServer> {
 }
 
 /** The bundled CLI in a child process with exactly `env` (plus PATH and HOME). */
-function spawnCli(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const spawnWith = (args: string[], cwd: string, env: Record<string, string>): ReturnType<typeof spawnCli> =>
+  spawnCli(CLI, args, cwd, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', CI: 'true', ...env });
 
 /** One request per fixture: no welcome turn. */
 const NO_WELCOME = '  start: false\n';
@@ -84,7 +74,7 @@ describe('run behind a proxy', () => {
     const config = `${agentConfig(`https://agent.test:${agentTls.port}/chat`, NO_WELCOME)}judge: { provider: openai, baseUrl: "https://judge.test:${judgeTls.port}/v1", model: m1, apiKey: k, retries: 0, backoffMs: 0 }\ncost: { capUsd: 5 }\n`;
     const fixtures = 'fixtures:\n  - { label: refund, message: refund, assert: [{ contains: "30 days" }, { judge: "The reply is polite", threshold: 0.5 }] }\n';
     const cwd = await makeProject({ config, fixtures: { 'f.yml': fixtures } });
-    const r = await spawnCli(['run', '--out', 'results.json'], cwd, {
+    const r = await spawnWith(['run', '--out', 'results.json'], cwd, {
       HTTPS_PROXY: `http://ci-user:pr0xy-s3cret@127.0.0.1:${portOf(p.url)}`,
       NODE_EXTRA_CA_CERTS: TEST_CA_FILE,
     });
@@ -108,7 +98,7 @@ describe('run behind a proxy', () => {
     closers.push(agentTls.close);
     const p = await proxy({ 'agent.test': agentTls.port }, `Basic ${Buffer.from('ci-user:right').toString('base64')}`);
     const cwd = await makeProject({ config: agentConfig(`https://agent.test:${agentTls.port}/chat`, NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
-    const r = await spawnCli(['run', '--out', 'results.json', '--markdown', 'comment.md'], cwd, {
+    const r = await spawnWith(['run', '--out', 'results.json', '--markdown', 'comment.md'], cwd, {
       HTTPS_PROXY: `http://ci-user:wr0ng-pw@127.0.0.1:${portOf(p.url)}`,
       NODE_EXTRA_CA_CERTS: TEST_CA_FILE,
     });
@@ -139,6 +129,16 @@ describe('run behind a proxy', () => {
     expect(bypassed.stderr).not.toContain('network:');
     expect(p.seen).toEqual([]);
     expect(agent.requests).toHaveLength(1);
+  });
+
+  it('probe goes the same way as run: through the proxy, its readiness GET too', async () => {
+    const agent = await serve(scriptedAgent({ 'Can I return it?': 'Within 30 days.' }));
+    const p = await proxy({ 'agent.test': portOf(agent.url) });
+    const cwd = await makeProject({ config: agentConfig(`http://agent.test:${portOf(agent.url)}/chat`, NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
+    const r = await cli(['probe', 'Can I return it?', '--wait-for-agent', '5'], cwd, { HTTP_PROXY: p.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Within 30 days.');
+    expect(p.seen.map((s) => s.line)).toEqual([`GET http://agent.test:${portOf(agent.url)}/chat`, `POST http://agent.test:${portOf(agent.url)}/chat`]);
   });
 
   it('a proxy variable that is not a proxy address stops the run before anything is sent, naming the variable', async () => {

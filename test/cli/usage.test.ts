@@ -2,28 +2,17 @@
 // flag or command when one is close), where the help is, exit 2, nothing sent; and help per command
 // from the same table that parses.
 
-import { spawn } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';
 import { closest, COMMANDS, editDistance, FLAGS, parseArgv, type CommandName } from '../../src/cli/options.js';
-import { agentConfig, cli, makeProject, serve, useCleanup } from './helpers.js';
+import { agentConfig, cli, makeProject, serve, spawnCli as spawnBundle, useCleanup } from './helpers.js';
 
 useCleanup();
 
 /** src/cli.ts bundled once per test run (test/support/entry-bundles.ts). */
 const CLI = inject('cliBundle');
 
-/** The real CLI in a child process: its exit status and stderr. */
-function spawnCli(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The real CLI in a child process: its exit status and output. */
+const spawnCli = (args: string[], cwd: string): ReturnType<typeof spawnBundle> => spawnBundle(CLI, args, cwd, { ...process.env, NO_COLOR: '1' });
 
 const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
 

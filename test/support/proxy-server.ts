@@ -10,7 +10,7 @@
 
 import { readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 
@@ -92,23 +92,33 @@ export async function startProxy(o: ProxyOptions): Promise<ProxyServer> {
     const upstream = connect(port, '127.0.0.1', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
+      pipeBoth(client, upstream, sockets);
     });
-    sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
   });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
+  const { port, close } = await listen(server, sockets);
+  return { url: `http://127.0.0.1:${port}`, seen, close };
+}
+
+/** Pipes two sockets both ways; either one's error ends both. `upstream` is closed with the server. */
+function pipeBoth(a: Socket, upstream: Socket, sockets: Set<Socket>): void {
+  track(upstream, sockets);
+  a.pipe(upstream);
+  upstream.pipe(a);
+  upstream.on('error', () => a.destroy());
+  a.on('error', () => upstream.destroy());
+}
+
+function track(socket: Socket, sockets: Set<Socket>): void {
+  sockets.add(socket);
+  socket.on('close', () => sockets.delete(socket));
+}
+
+/** Listens on a free loopback port; `close` also destroys every socket still open (the server's and `sockets`). */
+async function listen(server: Server, sockets: Set<Socket>): Promise<{ port: number; close(): Promise<void> }> {
+  server.on('connection', (s: Socket) => track(s, sockets));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
+    port: (server.address() as AddressInfo).port,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -121,26 +131,7 @@ export async function tlsFront(port: number): Promise<{ port: number; close(): P
   const sockets = new Set<Socket>();
   const server = createTlsServer(
     { key: readFileSync(join(import.meta.dirname, 'tls', 'proxy-test.key')), cert: readFileSync(TEST_CA_FILE) },
-    (secure) => {
-      const plain = connect(port, '127.0.0.1');
-      sockets.add(plain);
-      plain.on('close', () => sockets.delete(plain));
-      secure.pipe(plain);
-      plain.pipe(secure);
-      plain.on('error', () => secure.destroy());
-      secure.on('error', () => plain.destroy());
-    },
+    (secure) => pipeBoth(secure, connect(port, '127.0.0.1'), sockets),
   );
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return listen(server, sockets);
 }
