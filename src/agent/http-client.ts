@@ -57,6 +57,25 @@ export interface AgentClientDeps {
   network?: Network;
 }
 
+/**
+ * Where a redirect's Location points, resolved against the request's URL: its origin and path only
+ * (a query may carry a sign-in page's state or a token), at most 200 characters; null when there
+ * is no http(s) Location.
+ */
+export function redirectTarget(location: string | string[] | undefined, from: URL): string | null {
+  const value = Array.isArray(location) ? location[0] : location;
+  if (value === undefined || value.trim() === '') return null;
+  let to: URL;
+  try {
+    to = new URL(value.trim(), from);
+  } catch {
+    return null;
+  }
+  if (to.protocol !== 'http:' && to.protocol !== 'https:') return null;
+  const shown = `${to.origin}${to.pathname}`;
+  return shown.length > 200 ? `${shown.slice(0, 199)}\u2026` : shown;
+}
+
 /** Longest body snippet quoted in an error message. */
 export const SNIPPET_LENGTH = 200;
 /** Responses larger than this are refused (an agent reply is a chat message, not a download). */
@@ -187,7 +206,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       } else {
         text = await response.body.text().catch(() => '');
       }
-      const failed = fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${n}: ${snippet(text)}`);
+      // A redirect is not followed: a turn's body and headers go only where agent.url says. Where it
+      // points is said, so that the fix (that address as agent.url) is in the message.
+      const redirect = status >= 300 && status < 400 ? redirectTarget(response.headers.location, url) : null;
+      const failed = fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${n}${redirect === null ? '' : ` (redirects to ${redirect})`}: ${snippet(text)}`);
       if (status === 429 && !failed.ok) {
         failed.failure.throttled = true;
         failed.throttled = true;

@@ -47,9 +47,10 @@ function looksLikeHtml(text: string): boolean {
   return /<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<title>|: an HTML page (?:titled|reading|with no text)\b/i.test(text);
 }
 
-function httpCause(status: number, endpoint: string | null, html: boolean): Cause {
+function httpCause(status: number, endpoint: string | null, html: boolean, redirect: string | null = null): Cause {
   const what = `HTTP ${status} from ${at(endpoint)}`;
   const key = `http:${status}:${endpoint ?? ''}`;
+  if (status >= 300 && status < 400) return redirectCause(key, what, redirect);
   if (status === 404) return { key, what, hint: 'check agent-path or agent.url: the path is probably wrong' };
   if (status === 405) return { key, what, hint: 'the URL does not take POST: check agent-path or agent.url' };
   if (status === 401 || status === 403) {
@@ -66,13 +67,29 @@ function httpCause(status: number, endpoint: string | null, html: boolean): Caus
   return { key, what, hint: 'the agent rejected the request: check agent.preset or agent.request.body in config.yml' };
 }
 
+/** A redirect, which is not followed: to a sign-in page, the preview is protected; else the address to use. */
+function redirectCause(key: string, what: string, redirect: string | null): Cause {
+  if (redirect === null) {
+    return { key, what, hint: 'the URL redirects, and redirects are not followed: set agent-url (agent.url) to the address it redirects to' };
+  }
+  if (/\/(?:login|log-in|signin|sign-in|sso|auth|oauth|authorize)\b/i.test(new URL(redirect).pathname)) {
+    return {
+      key: `${key}:signin`,
+      what: `${what} to a sign-in page (${redirect})`,
+      hint: "the preview is protected: give its bypass header in agent-headers (agent.headers), e.g. Vercel's x-vercel-protection-bypass",
+    };
+  }
+  return { key, what: `${what} to ${redirect}`, hint: 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to that address' };
+}
+
 /** The cause of an errored replay, from its error class and message. */
 function errorCause(errorKind: string, error: string, endpoint: string | null): Cause {
   const text = withoutTurn(error);
   const url = endpoint ?? '';
   if (errorKind === 'http') {
     const status = /\bHTTP (\d{3})\b/.exec(text);
-    if (status) return httpCause(Number(status[1]), endpoint, looksLikeHtml(text));
+    const redirect = /\(redirects to (\S+)\)/.exec(text)?.[1] ?? null;
+    if (status) return httpCause(Number(status[1]), endpoint, looksLikeHtml(text), redirect);
     if (/larger than \d+ bytes/.test(text)) {
       return { key: `too_large:${url}`, what: `a response too large from ${at(endpoint)}`, hint: 'check agent-path or agent.url: the URL may serve a file, not the agent' };
     }

@@ -80,6 +80,25 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     expect(r.stderr).toContain(`gate failed: Not verified: 5 errored (all 5: HTTP 404 from ${url}: check agent-path or agent.url`);
   });
 
+  it('a URL that redirects: the address it redirects to and the setting, as redirects are not followed; a sign-in page names the protection', async () => {
+    const moved = await serve(() => ({ status: 308, headers: { location: '/api/chat?from=slash' }, body: 'Redirecting...' }));
+    const url = moved.url.replace(/\/chat$/, '/api/chat/');
+    const r = await runAgainst(url);
+    expect(r.code).toBe(1);
+    const to = `${new URL(url).origin}/api/chat`;
+    expect(r.stdout.split('\n')[1]).toBe(`  cause: all 5: HTTP 308 from ${url} to ${to}: redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to that address`);
+    expect(r.stdout).toContain(`agent returned HTTP 308 after 1 attempt (redirects to ${to}): Redirecting...`);
+    // Nothing was sent to the address redirected to: each fixture's one POST went to the URL given.
+    expect(moved.requests.map((q) => q.path)).toEqual(Array(5).fill('/api/chat/'));
+    const signIn = await serve(() => ({ status: 307, headers: { location: 'https://vercel.com/sso-api?url=https%3A%2F%2Fpreview&nonce=abc123' } }));
+    const s = await runAgainst(signIn.url);
+    expect(s.stdout.split('\n')[1]).toBe(
+      `  cause: all 5: HTTP 307 from ${signIn.url} to a sign-in page (https://vercel.com/sso-api): the preview is protected: give its bypass header in agent-headers (agent.headers), e.g. Vercel's x-vercel-protection-bypass`,
+    );
+    // The query (a nonce, the page's state) is not repeated anywhere.
+    expect(s.stdout + s.stderr).not.toContain('abc123');
+  });
+
   it('an SPA host answering 200 text/html', async () => {
     const host = await serve(() => spaShell());
     const r = await runAgainst(host.url);

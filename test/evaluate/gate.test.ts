@@ -13,6 +13,23 @@ const errored = (label: string, errorKind: NonNullable<FixtureRecord['errorKind'
 const page = (id: number): string => `<!doctype html><html><head><title>404</title></head><body>request ${id}</body></html>`;
 
 describe('causes', () => {
+  it('a redirect: to an address, to a sign-in page, or with no Location', () => {
+    const to = (status: number, where: string | null): FixtureRecord =>
+      errored('x', 'http', `message turn: agent returned HTTP ${status} after 1 attempt${where === null ? '' : ` (redirects to ${where})`}: moved`);
+    const [moved] = groupCauses([to(301, 'https://preview-42.example.com/api/chat')], 'http://preview-42.example.com/api/chat');
+    expect([moved?.what, moved?.hint]).toEqual([
+      'HTTP 301 from http://preview-42.example.com/api/chat to https://preview-42.example.com/api/chat',
+      'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to that address',
+    ]);
+    const [login] = groupCauses([to(302, 'https://auth.example.com/login')], URL_);
+    expect(login?.what).toBe(`HTTP 302 from ${URL_} to a sign-in page (https://auth.example.com/login)`);
+    expect(login?.hint).toMatch(/^the preview is protected: give its bypass header in agent-headers \(agent.headers\)/);
+    const [bare] = groupCauses([to(307, null)], URL_);
+    expect([bare?.what, bare?.hint]).toEqual([`HTTP 307 from ${URL_}`, 'the URL redirects, and redirects are not followed: set agent-url (agent.url) to the address it redirects to']);
+    // A path that merely contains the letters is not a sign-in page.
+    expect(groupCauses([to(308, 'https://x.example.com/authors/chat')], URL_)[0]?.what).toBe(`HTTP 308 from ${URL_} to https://x.example.com/authors/chat`);
+  });
+
   it('groups HTTP errors by status and URL, bodies and attempts aside', () => {
     const items = [
       errored('a', 'http', `message turn: agent returned HTTP 404 after 1 attempt: ${page(1)}`),
