@@ -19,6 +19,7 @@
 import type { EventEmitter } from 'node:events';
 import { request } from '../http/undici.js';
 import { DIRECT, proxyRefusal, type Network } from '../http/network.js';
+import { redirectTarget } from '../http/redirect.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
@@ -55,25 +56,6 @@ export interface AgentClientDeps {
   observe?: (answered: { turn: 'welcome' | 'message'; json: unknown; mapping: AgentMapping }) => void;
   /** How the agent is reached: directly (the default) or through the environment's proxy (http/network.ts). */
   network?: Network;
-}
-
-/**
- * Where a redirect's Location points, resolved against the request's URL: its origin and path only
- * (a query may carry a sign-in page's state or a token), at most 200 characters; null when there
- * is no http(s) Location.
- */
-export function redirectTarget(location: string | string[] | undefined, from: URL): string | null {
-  const value = Array.isArray(location) ? location[0] : location;
-  if (value === undefined || value.trim() === '') return null;
-  let to: URL;
-  try {
-    to = new URL(value.trim(), from);
-  } catch {
-    return null;
-  }
-  if (to.protocol !== 'http:' && to.protocol !== 'https:') return null;
-  const shown = `${to.origin}${to.pathname}`;
-  return shown.length > 200 ? `${shown.slice(0, 199)}\u2026` : shown;
 }
 
 /** Longest body snippet quoted in an error message. */

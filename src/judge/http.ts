@@ -7,6 +7,7 @@
 
 import type { Dispatcher } from 'undici';
 import { proxyRefusal } from '../http/network.js';
+import { redirectTarget } from '../http/redirect.js';
 import { request } from '../http/undici.js';
 import type { Clock } from '../types.js';
 import { attemptsText, parseRetryAfter, withRetries } from '../http/retry.js';
@@ -134,6 +135,11 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       } catch {
         return { kind: 'fatal', reason: `response is not JSON: "${oneLine(text, 80)}"` };
       }
+    }
+    if (res.statusCode >= 300 && res.statusCode < 400) {
+      const to = redirectTarget(res.headers.location, new URL(opts.url));
+      const message = `${to === null ? 'a redirect' : `redirects to ${to}`}, which is not followed: give the address it redirects to as the base URL`;
+      return { kind: 'http', status: res.statusCode, message, body: oneLine(text, 1000), retryAfterMs: null };
     }
     const message = errorMessage(text);
     const retryAfterMs = parseRetryAfter(res.headers['retry-after'], opts.clock.now());

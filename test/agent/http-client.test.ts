@@ -3,7 +3,6 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
-import { redirectTarget } from '../../src/agent/http-client.js';
 import { defaultConfig, OPENAI_CHAT_MAPPING } from '../../src/config.js';
 import type { AgentConfig } from '../../src/config.js';
 import type { AgentClient, Clock } from '../../src/types.js';
@@ -397,23 +396,3 @@ async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
 }
-
-describe('redirectTarget: where a redirect points, as an error message says it', () => {
-  const from = new URL('https://preview.example.com/api/chat/');
-  it('resolves a relative Location against the request, keeps origin and path, drops the query and credentials', () => {
-    expect(redirectTarget('/api/chat?from=slash#x', from)).toBe('https://preview.example.com/api/chat');
-    expect(redirectTarget(['https://u:pw@other.example.com/chat?token=t'], from)).toBe('https://other.example.com/chat');
-    expect(redirectTarget('next', from)).toBe('https://preview.example.com/api/chat/next');
-  });
-  it('nothing to say without an http(s) Location', () => {
-    expect(redirectTarget(undefined, from)).toBeNull();
-    expect(redirectTarget('  ', from)).toBeNull();
-    expect(redirectTarget('mailto:someone@example.com', from)).toBeNull();
-    expect(redirectTarget('http://[bad', from)).toBeNull();
-  });
-  it('a very long address is cut at 200 characters', () => {
-    const shown = redirectTarget(`/${'a'.repeat(400)}`, from) ?? '';
-    expect(shown).toHaveLength(200);
-    expect(shown.endsWith('\u2026')).toBe(true);
-  });
-});

@@ -163,6 +163,15 @@ describe('openai judge', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
+  it('does not follow a redirect (the key goes only to the base URL): says where it points, once, without retrying', async () => {
+    const s = await serve(json(301, { moved: true }, { location: 'https://api.example.com/v1/chat/completions?x=1' }));
+    const clock = fakeClock();
+    const r = await judge(config('openai', s.url), clock).score('c', 'r');
+    expect(r).toEqual({ ok: false, reason: 'HTTP 301: redirects to https://api.example.com/v1/chat/completions, which is not followed: give the address it redirects to as the base URL' });
+    expect(s.received).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
   it('reports a response of the wrong shape', async () => {
     const s = await serve(json(200, { choices: [] }));
     expect(await judge(config('openai', s.url)).score('c', 'r')).toEqual({ ok: false, reason: 'unexpected response: no choices[0].message.content' });
