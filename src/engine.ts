@@ -374,8 +374,9 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   // (docs/configuration.md, "Behind a proxy"). A value that is not a proxy address stops the run here.
   const network = await networkFrom(options.env);
   for (const [what, url] of [['the agent', config.agent.url], ['the judge', config.judge?.baseUrl ?? null]] as const) {
-    const via = url === null ? null : network.via(url);
-    if (via !== null) options.onLog?.(`network: ${what} (${new URL(url as string).origin}) through the proxy ${via}`);
+    if (url === null) continue;
+    const via = network.via(url);
+    if (via !== null) options.onLog?.(`network: ${what} (${new URL(url).origin}) through the proxy ${via}`);
   }
   const traces = deps.makeTurnObserver === undefined && config.traces != null ? await startSpanSource(config.traces, { network }) : null;
   if (traces !== null) options.onLog?.(traces.where);

@@ -72,7 +72,9 @@ function redirectCause(key: string, what: string, redirect: string | null): Caus
   if (redirect === null) {
     return { key, what, hint: 'the URL redirects, and redirects are not followed: set agent-url (agent.url) to the address it redirects to' };
   }
-  if (/\/(?:login|log-in|signin|sign-in|sso|auth|oauth|authorize)\b/i.test(new URL(redirect).pathname)) {
+  // Read from a record, which may come from elsewhere (a shard, an artifact): a text that is not a URL is taken as a path.
+  const path = URL.canParse(redirect) ? new URL(redirect).pathname : redirect;
+  if (/\/(?:login|log-in|signin|sign-in|sso|auth|oauth|authorize)\b/i.test(path)) {
     return {
       key: `${key}:signin`,
       what: `${what} to a sign-in page (${redirect})`,

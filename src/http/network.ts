@@ -72,7 +72,7 @@ function parseNoProxy(value: string): ProxySettings['noProxy'] {
   const entries: NoProxyEntry[] = [];
   let all = false;
   for (const raw of value.split(/[,\s]+/)) {
-    const item = raw.trim().toLowerCase();
+    const item = raw.toLowerCase();
     if (item === '') continue;
     if (item === '*') {
       all = true;

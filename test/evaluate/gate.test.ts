@@ -26,6 +26,9 @@ describe('causes', () => {
     expect(login?.hint).toMatch(/^the preview is protected: give its bypass header in agent-headers \(agent.headers\)/);
     const [bare] = groupCauses([to(307, null)], URL_);
     expect([bare?.what, bare?.hint]).toEqual([`HTTP 307 from ${URL_}`, 'the URL redirects, and redirects are not followed: set agent-url (agent.url) to the address it redirects to']);
+    // A record from elsewhere whose text is not a URL: named as it is, never a crash.
+    expect(groupCauses([to(302, '/login?next=x')], URL_)[0]?.what).toBe(`HTTP 302 from ${URL_} to a sign-in page (/login?next=x)`);
+    expect(groupCauses([to(302, 'not-a-url')], URL_)[0]?.what).toBe(`HTTP 302 from ${URL_} to not-a-url`);
     // A path that merely contains the letters is not a sign-in page.
     expect(groupCauses([to(308, 'https://x.example.com/authors/chat')], URL_)[0]?.what).toBe(`HTTP 308 from ${URL_} to https://x.example.com/authors/chat`);
   });
