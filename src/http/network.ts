@@ -9,6 +9,7 @@
 // Each client talks to one origin (the agent's URL, the judge's base URL, ...), so the decision is
 // made once, when its dispatcher is made. undici's ProxyAgent is loaded only when a proxy is set.
 
+import { BlockList, isIP } from 'node:net';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { UserError } from '../errors.js';
 import { Agent } from './undici.js';
@@ -25,8 +26,8 @@ export interface ProxySettings {
   http: URL | null;
   /** For https:// addresses (null: reached directly). */
   https: URL | null;
-  /** NO_PROXY's entries; `all` when it is `*`. */
-  noProxy: { all: boolean; entries: NoProxyEntry[] };
+  /** NO_PROXY's entries; `all` when it is `*`; `ranges`: its CIDR ranges (null: none). */
+  noProxy: { all: boolean; entries: NoProxyEntry[]; ranges: BlockList | null };
 }
 
 /** Opens the connections of one client: `target` is the origin it talks to. */
@@ -71,11 +72,23 @@ function proxyUrl(v: { name: string; value: string }): URL {
 function parseNoProxy(value: string): ProxySettings['noProxy'] {
   const entries: NoProxyEntry[] = [];
   let all = false;
+  let ranges: BlockList | null = null;
   for (const raw of value.split(/[,\s]+/)) {
     const item = raw.toLowerCase();
     if (item === '') continue;
     if (item === '*') {
       all = true;
+      continue;
+    }
+    // A CIDR range (10.0.0.0/8, fd00::/8), as curl reads it: it matches addresses written as IPs.
+    const cidr = /^\[?([0-9a-f:.]+)\]?\/(\d{1,3})$/.exec(item);
+    if (cidr !== null) {
+      const family = isIP(cidr[1] as string);
+      const bits = Number(cidr[2]);
+      if (family !== 0 && bits <= (family === 4 ? 32 : 128)) {
+        ranges ??= new BlockList();
+        ranges.addSubnet(cidr[1] as string, bits, family === 4 ? 'ipv4' : 'ipv6');
+      }
       continue;
     }
     // An IPv6 address written without brackets (::1) is the whole item; else host[:port].
@@ -84,7 +97,7 @@ function parseNoProxy(value: string): ProxySettings['noProxy'] {
     const host = (m[1] as string).replace(/^\*?\./, '');
     entries.push({ host, suffix: !host.startsWith('['), port: m[2] === undefined ? 0 : Number(m[2]) });
   }
-  return { all, entries };
+  return { all, entries, ranges };
 }
 
 /** The proxies the environment names; null when it names none. Throws a UserError for a value that is not a proxy address. */
@@ -108,6 +121,9 @@ export function proxyFor(settings: ProxySettings, target: URL): URL | null {
   if (proxy === null) return null;
   const host = target.hostname.toLowerCase();
   if (isLoopback(host) || settings.noProxy.all) return null;
+  const ip = host.replace(/^\[(.*)\]$/, '$1');
+  const family = isIP(ip);
+  if (family !== 0 && settings.noProxy.ranges?.check(ip, family === 4 ? 'ipv4' : 'ipv6') === true) return null;
   const port = Number(target.port) || DEFAULT_PORTS[target.protocol] || 0;
   for (const e of settings.noProxy.entries) {
     if (e.port !== 0 && e.port !== port) continue;
@@ -146,7 +162,11 @@ export async function networkFrom(env: Record<string, string | undefined>): Prom
     dispatcher(target, options) {
       const proxy = proxyOf(target);
       if (proxy === null) return new Agent(options);
-      return new ProxyAgent({ ...options, uri: proxy.href, proxyTunnel: false });
+      // The client's connect timeout holds through the proxy too: undici's ProxyAgent opens its
+      // connections (to the proxy, and TLS through the tunnel) with its own 10 s unless told.
+      const timeout = options.connectTimeout ?? (typeof options.connect === 'object' ? options.connect.timeout : undefined);
+      const connect = timeout == null ? {} : { proxyTls: { timeout }, requestTls: { timeout } };
+      return new ProxyAgent({ ...options, uri: proxy.href, proxyTunnel: false, ...connect });
     },
     via(target) {
       const proxy = proxyOf(target);

@@ -2,7 +2,9 @@
 // variables as curl and GitHub's toolkit read them, loopback never proxied, NO_PROXY's forms, and a
 // value that is not a proxy address stopped with its variable's name and never its value.
 
+import { createServer, type Server, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { request } from '../../src/http/undici.js';
 import { DIRECT, isLoopback, networkFrom, proxyFor, proxyName, proxySettings } from '../../src/http/network.js';
 import { UserError } from '../../src/errors.js';
 
@@ -64,6 +66,23 @@ describe('proxySettings and proxyFor', () => {
     expect(via({ HTTPS_PROXY: 'http://p:3128', no_proxy: 'a.example', NO_PROXY: 'api.openai.com' }, 'https://api.openai.com/v1')).toBe('http://p:3128');
   });
 
+  it('NO_PROXY: CIDR ranges, as curl reads them, match addresses written as IPs', () => {
+    const env = { HTTPS_PROXY: 'http://p:3128', HTTP_PROXY: 'http://p:3128', NO_PROXY: '10.0.0.0/8, 192.168.4.0/22,fd00::/8,[2001:db8::]/32, 172.16.0.0/33, preview.dev' };
+    expect(via(env, 'https://10.20.30.40/chat')).toBeNull();
+    expect(via(env, 'http://10.255.255.255:8080/chat')).toBeNull();
+    expect(via(env, 'https://11.0.0.1/chat')).toBe('http://p:3128');
+    expect(via(env, 'https://192.168.7.1/chat')).toBeNull();
+    expect(via(env, 'https://192.168.8.1/chat')).toBe('http://p:3128');
+    expect(via(env, 'https://[fd12:3456::1]/chat')).toBeNull();
+    expect(via(env, 'https://[2001:db8:1::5]:8443/chat')).toBeNull();
+    expect(via(env, 'https://[2001:db9::5]/chat')).toBe('http://p:3128');
+    // An impossible prefix is skipped, as curl skips it; the other entries still hold.
+    expect(via(env, 'https://172.16.0.1/chat')).toBe('http://p:3128');
+    expect(via(env, 'https://pr-3.preview.dev/chat')).toBeNull();
+    // A range matches an address, not a name that may resolve into it (curl does not resolve either).
+    expect(via(env, 'https://agent.internal/chat')).toBe('http://p:3128');
+  });
+
   it('a value that is not a proxy address: a UserError naming the variable and the fix, never the value', () => {
     const cases: [Record<string, string>, RegExp][] = [
       [{ HTTPS_PROXY: 'socks5://u:pw-in-value@p:1080' }, /^HTTPS_PROXY names a socks5 proxy; .*http:\/\/host:port$/],
@@ -99,5 +118,35 @@ describe('networkFrom', () => {
     expect(proxied.constructor.name).toBe('ProxyAgent');
     expect(direct.constructor.name).toBe('Agent');
     await Promise.all([proxied.close(), direct.close()]);
+  });
+
+  // undici's own connect timeout is 10 s; this test's budget is 5 s, so it fails unless the
+  // client's 150 ms reaches the connection to the proxy.
+  it("a client's connect timeout holds for its connection to the proxy", { timeout: 5_000 }, async () => {
+    // An https:// proxy that accepts the connection and never answers the TLS handshake.
+    const sockets: Socket[] = [];
+    const silent: Server = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const network = await networkFrom({ HTTPS_PROXY: `https://localhost:${port}` });
+      // Both ways a client names it (the judge: connect.timeout; the readiness probe: connectTimeout), at once.
+      const errors = await Promise.all(
+        [{ connect: { timeout: 150 } }, { connectTimeout: 150 }].map(async (options) => {
+          const dispatcher = network.dispatcher('https://judge.example/v1', options);
+          const error = await request('https://judge.example/v1/chat', { dispatcher, method: 'GET' }).then(
+            () => null,
+            (e: Error & { code?: string }) => e,
+          );
+          await dispatcher.destroy();
+          return error?.code;
+        }),
+      );
+      expect(errors).toEqual(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+      expect(sockets.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
