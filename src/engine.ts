@@ -9,7 +9,7 @@ import { criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, sim
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient, observeTurns, responseOnly } from './agent/index.js';
 import { fillLateSpans, startSpanSource, traceObserver } from './traces/index.js';
-import { networkFrom } from './http/network.js';
+import { networkFrom, type Network } from './http/network.js';
 import { waitForAgent } from './agent/ready.js';
 import { createRegexPool } from './assertions/index.js';
 import { poolPatternCount, withInlineRegex } from './assertions/regex-inline.js';
@@ -286,6 +286,17 @@ function meaningSteered(config: Config, options: CheckOptions): ConfigIssue | nu
   };
 }
 
+/** What a run replays, once the suite is loaded, selected, sharded and its cost allowed. */
+interface PreparedRun {
+  suite: Suite;
+  warnings: ConfigIssue[];
+  selected: ReturnType<typeof selectSuite> | null;
+  sharded: ReturnType<typeof shardSuite> | null;
+  estimate: Estimate;
+  policy: ReturnType<typeof policyOf>;
+  meaningSettings: ReturnType<typeof meaningRunConfig>;
+}
+
 /** Loads the suite, checks the cost cap, replays, evaluates. Nothing is spent when the suite has errors or the cap refuses. */
 export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Promise<CheckResult> {
   const loaded = await loadSuite({ dir: options.dir, env: options.env, overrides: options.overrides, cwd: options.cwd, untrustedSuite: options.untrustedSuite ?? null });
@@ -320,21 +331,46 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       ],
     };
   }
-  const assertions = suite.fixtures.map((f) => f.assertion);
-  // The estimate is a worst case, so a repeated item costs every one of its attempts, and an item
-  // that could get extra attempts costs max (docs/statistics.md, "The estimate"); the cost at count
-  // is the range's low end.
   const policy = policyOf(config);
+  const meaningSettings = meaningRunConfig(config);
+  const cost = estimateRun(suite, policy, meaningSettings, options.confirmCost);
+  if (!mayRun(cost.estimate)) {
+    return {
+      kind: 'refused',
+      estimate: cost.estimate,
+      fixtureCount: suite.fixtures.length,
+      judgeCalls: cost.judgeCalls,
+      personaCount: suite.personas.length,
+      simulatorCalls: cost.simulatorCalls,
+      suite,
+      warnings: loaded.warnings,
+    };
+  }
+  return replayWithAgent({ suite, warnings: loaded.warnings, selected, sharded, estimate: cost.estimate, policy, meaningSettings }, options, deps);
+}
+
+/**
+ * The run's cost estimate, a worst case: a repeated item costs every one of its attempts, and an
+ * item that could get extra attempts costs max (docs/statistics.md, "The estimate"); the cost at
+ * count is the range's low end. A panel of judges costs every member's call (docs/judges.md,
+ * "Cost"); meaning calls are counted at most (docs/meaning.md, "Costs"), only when the check asks
+ * a model.
+ */
+function estimateRun(
+  suite: Suite,
+  policy: PreparedRun['policy'],
+  meaningSettings: PreparedRun['meaningSettings'],
+  confirmCost: boolean,
+): { estimate: Estimate; judgeCalls: number; simulatorCalls: number } {
+  const { config } = suite;
   const fixtureAttempts = suite.fixtures.map((f) => ({ at: itemRepeat(f, policy).count, most: attemptsAtMost(f, suite.baselines.get(f.label) ?? null, policy) }));
   const personaAttempts = suite.personas.map((p) => ({ at: itemRepeat(p, policy).count, most: attemptsAtMost(p, suite.personaBaselines.get(p.label) ?? null, policy) }));
   const times = <T>(items: readonly T[], n: (i: number) => number): T[] => items.flatMap((x, i) => Array.from({ length: n(i) }, () => x));
+  const assertions = suite.fixtures.map((f) => f.assertion);
   const attempts = times(assertions, (i) => (fixtureAttempts[i] as { most: number }).most);
   const scriptAttempts = times(suite.personas, (i) => (personaAttempts[i] as { most: number }).most);
   const adaptiveItems = [...fixtureAttempts, ...personaAttempts].filter((a) => a.most > a.at).length;
-  // A panel of judges costs every member's call (docs/judges.md, "Cost").
   const perCriterion = callsPerCriterion(config.judge);
-  // Meaning calls at most (docs/meaning.md, "Costs"), only when the check asks a model.
-  const meaningSettings = meaningRunConfig(config);
   const welcomeTurn = config.agent.start !== null;
   const meaningCalls =
     meaningSettings.check !== 'judge' || meaningSettings.judge === null
@@ -349,27 +385,26 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       : estimateCost(
           times(assertions, (i) => (fixtureAttempts[i] as { at: number }).at),
           config.cost,
-          options.confirmCost,
+          confirmCost,
           { welcomeTurn },
           times(suite.personas, (i) => (personaAttempts[i] as { at: number }).at),
           perCriterion,
           meaningCalls,
         );
-  const estimate = withAdaptiveRange(estimateCost(attempts, config.cost, options.confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls), atCount, adaptiveItems);
-  if (!mayRun(estimate)) {
-    return {
-      kind: 'refused',
-      estimate,
-      fixtureCount: suite.fixtures.length,
-      judgeCalls: (judgeCalls(attempts) + criteriaCount(scriptAttempts)) * perCriterion,
-      personaCount: suite.personas.length,
-      simulatorCalls: simulatorCalls(scriptAttempts),
-      suite,
-      warnings: loaded.warnings,
-    };
-  }
-  // Spans (docs/traces.md): the receiver starts before the readiness wait, so that an agent started
-  // after agent-replay can be pointed at the port the log names; closed when the run ends.
+  return {
+    estimate: withAdaptiveRange(estimateCost(attempts, config.cost, confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls), atCount, adaptiveItems),
+    judgeCalls: (judgeCalls(attempts) + criteriaCount(scriptAttempts)) * perCriterion,
+    simulatorCalls: simulatorCalls(scriptAttempts),
+  };
+}
+
+/**
+ * The run itself: its network and span source, the readiness wait, the clients, the replay and
+ * the record. Every client made is closed, whatever throws.
+ */
+async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: EngineDeps): Promise<CheckResult> {
+  const { suite, selected, sharded, estimate, policy, meaningSettings } = run;
+  const { config } = suite;
   // How the run's clients reach their servers: directly, or through the proxy the environment names
   // (docs/configuration.md, "Behind a proxy"). A value that is not a proxy address stops the run here.
   const network = await networkFrom(options.env);
@@ -378,20 +413,10 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     const via = network.via(url);
     if (via !== null) options.onLog?.(`network: ${what} (${new URL(url).origin}) through the proxy ${via}`);
   }
+  // Spans (docs/traces.md): the receiver starts before the readiness wait, so that an agent started
+  // after agent-replay can be pointed at the port the log names; closed when the run ends.
   const traces = deps.makeTurnObserver === undefined && config.traces != null ? await startSpanSource(config.traces, { network }) : null;
   if (traces !== null) options.onLog?.(traces.where);
-  try {
-    return await replayWithAgent();
-  } finally {
-    await traces?.source.close();
-  }
-
-  async function replayWithAgent(): Promise<CheckResult> {
-  // Readiness: throws AgentNotReady (nothing replayed, nothing spent) when the agent never answers.
-  const wait = options.waitForAgent ?? config.agent.waitForAgent;
-  if (wait > 0 && config.agent.url !== null) {
-    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog, network });
-  }
   // Created one by one inside the try, so that whatever was created is closed even when a later
   // factory throws (a leaked worker pool or dispatcher would keep the process alive).
   let agent: AgentClient | null = null;
@@ -400,6 +425,11 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   let simulator: Simulator | null = null;
   let meaningJudge: MeaningJudge | null = null;
   try {
+    // Readiness: throws AgentNotReady (nothing replayed, nothing spent) when the agent never answers.
+    const wait = options.waitForAgent ?? config.agent.waitForAgent;
+    if (wait > 0 && config.agent.url !== null) {
+      await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog, network });
+    }
     const meter = spendMeter();
     // Where tool calls come from (docs/traces.md): applied to the client's turns, then metered.
     const observer =
@@ -413,7 +443,10 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     regex = deps.makeRegex ? deps.makeRegex(config) : withInlineRegex(createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs }));
     // Cold start: the workers start now, while the agent is being called, not at the first
     // evaluation; none when every pattern will be matched on the main thread.
-    const regexCount = poolPatternCount(assertions, suite.personas);
+    const regexCount = poolPatternCount(
+      suite.fixtures.map((f) => f.assertion),
+      suite.personas,
+    );
     if (regexCount > 0) regex.warm?.(regexCount);
     // Spend is counted at each client that makes calls: every member of a panel.
     judge = deps.makeJudge
@@ -422,17 +455,10 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         ? createConfiguredJudge(config.judge, { clock: deps.clock, onRetry: meter.judgeRetry, signal: deps.signal, network }, meter.judge)
         : null;
     // Made only when the suite has a simulated script; each key not given under simulator: is the judge's.
-    const simulated = suite.personas.some((p) => p.user);
-    if (simulated) meter.simulated();
-    const simConfig = simulated ? simulatorConfig(config) : null;
-    const madeSimulator = !simulated
-      ? null
-      : deps.makeSimulator
-        ? deps.makeSimulator(config)
-        : simConfig !== null
-          ? createSimulator(simConfig, { clock: deps.clock, onRetry: meter.simulatorRetry, signal: deps.signal, network })
-          : null;
-    simulator = madeSimulator === null ? null : meter.simulator(madeSimulator);
+    if (suite.personas.some((p) => p.user)) {
+      meter.simulated();
+      simulator = meterOrNull(makeSimulator(config, deps, { onRetry: meter.simulatorRetry, network }), meter.simulator);
+    }
     // The meaning judge (docs/meaning.md): the judge's client with its own prompt, made at the start
     // beside the judge, so that its calls (at judge.concurrency) overlap the agent calls.
     const redact = makeRedactor(config.secrets);
@@ -462,7 +488,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
         commit: options.commit,
         tool: { ...TOOL },
         agentHost: agentHost(config.agent.url),
-        agentEndpoint: agentEndpoint(config.agent.url, makeRedactor(config.secrets)),
+        agentEndpoint: agentEndpoint(config.agent.url, redact),
         judgeName: judge?.name ?? judgeName(config),
         judgeModel: config.judge !== null ? judgeModelOf(config.judge) : (judge?.name ?? null),
         policy,
@@ -488,7 +514,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       record: full,
       gate: gateRun(full, options.failOn),
       suite,
-      warnings: loaded.warnings,
+      warnings: run.warnings,
       ...(selected !== null ? { selection: selected.result } : {}),
       ...(sharded !== null ? { shard: sharded.run } : {}),
     };
@@ -497,12 +523,19 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
     // An interrupted run does not wait for the calls it abandoned (a judge call may take its
     // whole timeout): the record comes first.
     if (deps.signal?.aborted !== true) await closing;
-  }
+    await traces?.source.close();
   }
 }
 
-function meterOrNull(judge: Judge | null, meter: (judge: Judge) => Judge): Judge | null {
-  return judge === null ? null : meter(judge);
+/** The simulator of a suite with simulated scripts: the caller's, or an HTTP client from `simulator:` (null: none configured). */
+function makeSimulator(config: Config, deps: EngineDeps, clientDeps: { onRetry: () => void; network: Network }): Simulator | null {
+  if (deps.makeSimulator) return deps.makeSimulator(config);
+  const simConfig = simulatorConfig(config);
+  return simConfig === null ? null : createSimulator(simConfig, { clock: deps.clock, signal: deps.signal, ...clientDeps });
+}
+
+function meterOrNull<T>(client: T | null, meter: (client: T) => T): T | null {
+  return client === null ? null : meter(client);
 }
 
 /**
