@@ -3,7 +3,7 @@
 
 import * as core from '@actions/core';
 import { readdir } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import type { ActionContext } from './context.js';
 import type { ActionDeps } from './deps.js';
@@ -28,9 +28,8 @@ async function expandResults(patterns: readonly string[], cwd: string): Promise<
   for (const pattern of patterns) {
     const abs = resolve(cwd, pattern);
     if (abs.includes('*')) {
-      const slash = abs.lastIndexOf('/');
-      const dir = abs.slice(0, slash);
-      const re = new RegExp(`^${abs.slice(slash + 1).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+      const dir = dirname(abs);
+      const re = new RegExp(`^${basename(abs).replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
       for (const name of (await readdir(dir)).sort()) if (re.test(name)) out.push(join(dir, name));
     } else {
       try {

@@ -3,7 +3,7 @@
 // neither imports the other's importer.
 
 import { repositoryFor, writeFileSafely } from '../fs-safe.js';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
 import type { RunRecord } from '../types.js';
 import type { EngineDeps } from '../engine.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
@@ -26,8 +26,9 @@ export interface CliIO {
   signal?: AbortSignal;
 }
 
+/** A path the user gave, against the working folder unless absolute (on any platform). */
 export function resolvePath(io: CliIO, p: string): string {
-  return p.startsWith('/') ? p : join(io.cwd, p);
+  return resolve(io.cwd, p);
 }
 
 export function progressPrinter(io: CliIO): (p: Progress) => void {
