@@ -9,8 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { constants, unlinkSync } from 'node:fs';
 import { link, mkdir, open, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { UserError } from './errors.js';
 
-export class UnsafeWriteError extends Error {
+/** A write refused because its folder resolves elsewhere: the user's to fix (exit status 2), not a bug. */
+export class UnsafeWriteError extends UserError {
   override name = 'UnsafeWriteError';
 }
 
