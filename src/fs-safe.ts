@@ -9,8 +9,10 @@ import { randomBytes } from 'node:crypto';
 import { constants, unlinkSync } from 'node:fs';
 import { link, mkdir, open, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { UserError } from './errors.js';
 
-export class UnsafeWriteError extends Error {
+/** A write refused because its folder resolves elsewhere: the user's to fix (exit status 2), not a bug. */
+export class UnsafeWriteError extends UserError {
   override name = 'UnsafeWriteError';
 }
 
@@ -94,17 +96,22 @@ function removeStagedAtExit(): void {
   }
 }
 
+/** Removes `tmp` at the process's exit unless it is published or discarded first. */
+function trackStaged(tmp: string): void {
+  staged.add(tmp);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', removeStagedAtExit);
+  }
+}
+
 /**
  * Opens a StagedFile for `target` (its folder created and checked as by writeFileSafely);
  * `readBack`: open for reading too.
  */
 export async function openStagedFile(target: string, options: WriteOptions = {}, readBack = false): Promise<StagedFile> {
   const { tmp, handle } = await openNextTo(target, options, readBack);
-  staged.add(tmp);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on('exit', removeStagedAtExit);
-  }
+  trackStaged(tmp);
   let settled = false;
   const settle = (): boolean => {
     if (settled) return false;
@@ -135,15 +142,44 @@ export async function openStagedFile(target: string, options: WriteOptions = {},
   };
 }
 
+/** A file written in full next to its target and not yet in place (see stageFile). */
+export interface PendingFile {
+  /** Renames it over the target (atomically; a link at the target is replaced, not followed). */
+  publish(): Promise<void>;
+  /** Removes it. Never throws. */
+  discard(): Promise<void>;
+}
+
+/**
+ * `text` (UTF-8) written to a temporary file next to `target` (its folder created and checked as
+ * by writeFileSafely), closed, and not yet in place: several files can be staged before any is
+ * published, so that a folder problem leaves none of them written. Until published or discarded,
+ * the process's exit removes it.
+ */
+export async function stageFile(target: string, text: string, options: WriteOptions = {}): Promise<PendingFile> {
+  const tmp = await stageNextTo(target, text, options);
+  trackStaged(tmp);
+  return {
+    async publish() {
+      try {
+        await rename(tmp, target);
+      } catch (e) {
+        await unlink(tmp).catch(() => undefined);
+        throw e;
+      } finally {
+        staged.delete(tmp);
+      }
+    },
+    async discard() {
+      await unlink(tmp).catch(() => undefined);
+      staged.delete(tmp);
+    },
+  };
+}
+
 /** Writes `text` (UTF-8) to `target` atomically and without following any planted link. */
 export async function writeFileSafely(target: string, text: string, options: WriteOptions = {}): Promise<void> {
-  const tmp = await stageNextTo(target, text, options);
-  try {
-    await rename(tmp, target);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    throw e;
-  }
+  await (await stageFile(target, text, options)).publish();
 }
 
 /** The repository root to check a write against: the working directory when `target` is named inside it. */

@@ -5,15 +5,52 @@
 // planted at `<label>.json` (or anywhere else in the folder) is replaced, never written through.
 
 import path from 'node:path';
-import { writeFileSafely } from '../fs-safe.js';
+import { stageFile, type PendingFile } from '../fs-safe.js';
+import { UserError } from '../errors.js';
 import type { Baseline, PersonaBaseline } from '../types.js';
 import { baselinePath, serializeBaseline } from '../suite/index.js';
 
-/** Returns the written paths, in the order given. `suiteDir` defaults to the folder holding `baselinesDir`. */
-export async function writeBaselines(baselinesDir: string, baselines: readonly (Baseline | PersonaBaseline)[], suiteDir = path.dirname(path.resolve(baselinesDir))): Promise<string[]> {
+export interface BaselineWrites {
+  /** Written, in the order given. */
+  written: { label: string; path: string }[];
+  /** Staged but not put in place (something stands at the path), with the reason and the fix. */
+  failed: { label: string; path: string; reason: string }[];
+}
+
+/**
+ * Writes the baselines in two steps: every file is staged next to its target first, so that a
+ * problem with the folder (a link to elsewhere, no permission, no space) writes none of them and
+ * throws; then each is put in place, and one that cannot be (a folder where the file goes) is
+ * reported with its fix while the others are still written. `suiteDir` defaults to the folder
+ * holding `baselinesDir`.
+ */
+export async function writeBaselines(baselinesDir: string, baselines: readonly (Baseline | PersonaBaseline)[], suiteDir = path.dirname(path.resolve(baselinesDir))): Promise<BaselineWrites> {
   const paths = baselines.map((b) => baselinePath(baselinesDir, b.label)); // validate all before writing any
-  for (const [i, b] of baselines.entries()) {
-    await writeFileSafely(paths[i] as string, serializeBaseline(b), { within: suiteDir });
+  const pending: PendingFile[] = [];
+  try {
+    for (const [i, b] of baselines.entries()) pending.push(await stageFile(paths[i] as string, serializeBaseline(b), { within: suiteDir }));
+  } catch (e) {
+    await Promise.all(pending.map((p) => p.discard()));
+    throw new UserError(
+      `nothing was accepted: ${(e as Error).message}${(e as NodeJS.ErrnoException).syscall === undefined ? '' : `: check that ${baselinesDir} is a folder (or can be made one) that you can write to, then accept again`}`,
+    );
   }
-  return paths;
+  const out: BaselineWrites = { written: [], failed: [] };
+  for (const [i, p] of pending.entries()) {
+    const label = (baselines[i] as Baseline | PersonaBaseline).label;
+    const at = paths[i] as string;
+    try {
+      await p.publish();
+      out.written.push({ label, path: at });
+    } catch (e) {
+      out.failed.push({ label, path: at, reason: publishFailure(at, e as NodeJS.ErrnoException) });
+    }
+  }
+  return out;
+}
+
+/** Why a baseline file could not be put in place, and the fix. */
+function publishFailure(at: string, e: NodeJS.ErrnoException): string {
+  if (e.code === 'EISDIR' || e.code === 'ENOTEMPTY' || e.code === 'EEXIST') return `a folder stands at ${at}: remove it (a baseline is a file), then accept again`;
+  return `${at} could not be written (${e.message}): fix the cause, then accept again`;
 }

@@ -17,6 +17,7 @@ import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderComment } 
 import { clip, escapeInline } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
+import { screenAccepted } from '../accept/screen.js';
 import { baselinePath, serializeBaseline } from '../suite/index.js';
 import { downloadRunRecord } from './download.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
@@ -310,8 +311,9 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const current = new Map<string, Baseline | PersonaBaseline>();
     for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
     for (const p of record.personas) if (p.baseline) current.set(p.label, p.baseline);
-    const plan = planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() });
     const suiteDir = repoSuiteDir(inputs.dir);
+    // Read back as the loader will read it: a baseline its own record contradicts is refused, not committed.
+    const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
     const files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));
     core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
     const rctx = out.reportContext(ctx, found.artifactName);

@@ -12,6 +12,7 @@ import { mergeRecords, openRecordStream, readRecord, writeRecord } from '../reco
 import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText, renderCompareMarkdown, renderCompareText, renderTerminal } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
+import { screenAccepted } from '../accept/screen.js';
 import { TOOL } from '../version.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
@@ -318,23 +319,31 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
   const suite = loaded.suite;
   const stored = new Map<string, StoredBaseline>([...suite.baselines, ...suite.personaBaselines]);
-  const plan = planAcceptance(record, stored, {
-    only,
-    acceptedAt: (io.now?.() ?? new Date()).toISOString(),
-    suite: { labels: new Set([...suite.fixtures, ...suite.personas].map((f) => f.label)), dir },
-  });
+  const shownDir = `${dir}/baselines`;
+  const plan = await screenAccepted(
+    planAcceptance(record, stored, {
+      only,
+      acceptedAt: (io.now?.() ?? new Date()).toISOString(),
+      suite: { fixtures: new Set(suite.fixtures.map((f) => f.label)), personas: new Set(suite.personas.map((p) => p.label)), dir },
+    }),
+    shownDir,
+  );
   if (plan.unknown.length > 0) {
     // A typo in --only must not half-apply: nothing is written until every label is found.
     for (const label of plan.unknown) io.stderr(`not found ${label}: no fixture or persona script with this label in ${files[0]}\n`);
     io.stderr(`nothing was accepted; labels in ${files[0]}: ${[...record.fixtures, ...record.personas].map((f) => f.label).join(', ') || '(none)'}\n`);
     return EXIT.usage;
   }
-  const written = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
-  for (const [i, b] of plan.accepted.entries()) io.stdout(`accepted  ${b.label} (${b.verdict}) -> ${written[i]}\n`);
+  // Unchanged and refused first: a write that fails below never hides them.
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);
   for (const r of plan.refused) io.stdout(`refused   ${r.label}: ${r.reason}\n`);
-  io.stdout(`\n${plan.accepted.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged\n`);
-  return EXIT.ok;
+  const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
+  const verdictOf = new Map(plan.accepted.map((b) => [b.label, b.verdict]));
+  for (const w of writes.written) io.stdout(`accepted  ${w.label} (${verdictOf.get(w.label)}) -> ${w.path}\n`);
+  for (const f of writes.failed) io.stderr(`not written ${f.label}: ${f.reason}\n`);
+  const failed = writes.failed.length > 0 ? `, ${writes.failed.length} not written` : '';
+  io.stdout(`\n${writes.written.length} accepted, ${plan.refused.length} refused, ${plan.unchanged.length} unchanged${failed}\n`);
+  return writes.failed.length > 0 ? EXIT.usage : EXIT.ok;
 }
 
 async function cmdReport(values: Values, io: CliIO): Promise<number> {

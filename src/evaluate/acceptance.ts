@@ -109,6 +109,13 @@ export interface AcceptPlan {
   unknown: string[];
 }
 
+/** Why a recorded item has no place in the suite now: its label is gone, or names an item of the other kind. */
+function notInSuite(label: string, kind: string, now: string | null, dir: string): string {
+  return now === null
+    ? `no ${kind} is labelled ${label} in ${dir}: was it renamed or removed?`
+    : `${label} is a ${now} in ${dir} now, and the run recorded it as a ${kind}: run it again, then accept`;
+}
+
 /**
  * Decides, per fixture of a recorded run, what acceptance would write. `current` holds the
  * baselines stored now (which may differ from those the run compared against).
@@ -119,8 +126,11 @@ export function planAcceptance(
   options: {
     only: readonly string[] | null;
     acceptedAt: string;
-    /** The suite's fixture labels: a reply for any other label is refused, not written as an orphan baseline. */
-    suite?: { labels: ReadonlySet<string>; dir: string };
+    /**
+     * The suite's fixture and persona script labels: a reply for any other label, or for an item
+     * of the other kind, is refused, not written as an orphan baseline.
+     */
+    suite?: { fixtures: ReadonlySet<string>; personas: ReadonlySet<string>; dir: string };
   },
 ): AcceptPlan {
   const only = options.only === null ? null : new Set(options.only);
@@ -129,8 +139,8 @@ export function planAcceptance(
     if (only !== null && !only.has(f.label)) continue;
     const stored = current.get(f.label) ?? null;
     const decision = decideAcceptance(f, options.acceptedAt, run.commit, stored !== null && !('kind' in stored) ? stored : null);
-    if (decision.kind === 'accept' && options.suite && !options.suite.labels.has(f.label)) {
-      plan.refused.push({ label: f.label, reason: `no fixture is labelled ${f.label} in ${options.suite.dir}: was it renamed or removed?` });
+    if (decision.kind === 'accept' && options.suite && !options.suite.fixtures.has(f.label)) {
+      plan.refused.push({ label: f.label, reason: notInSuite(f.label, 'fixture', options.suite.personas.has(f.label) ? 'persona script' : null, options.suite.dir) });
     } else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
     else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: decision.reason });
     else plan.unchanged.push(f.label);
@@ -139,8 +149,8 @@ export function planAcceptance(
     if (only !== null && !only.has(p.label)) continue;
     const stored = current.get(p.label) ?? null;
     const decision = decidePersonaAcceptance(p, options.acceptedAt, run.commit, stored !== null && 'kind' in stored ? stored : null);
-    if (decision.kind === 'accept' && options.suite && !options.suite.labels.has(p.label)) {
-      plan.refused.push({ label: p.label, reason: `no persona script is labelled ${p.label} in ${options.suite.dir}: was it renamed or removed?` });
+    if (decision.kind === 'accept' && options.suite && !options.suite.personas.has(p.label)) {
+      plan.refused.push({ label: p.label, reason: notInSuite(p.label, 'persona script', options.suite.fixtures.has(p.label) ? 'fixture' : null, options.suite.dir) });
     } else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
     else if (decision.kind === 'refuse') plan.refused.push({ label: p.label, reason: decision.reason });
     else plan.unchanged.push(p.label);

@@ -196,6 +196,25 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('refuses a reply whose artifact record contradicts itself, and commits the others', async () => {
+    await reviewedCheck({
+      tamper: (text) => {
+        const record = JSON.parse(text) as RunRecord;
+        // A pass from 0 of 3 passing attempts: a baseline the loader would refuse (docs/statistics.md).
+        const greeting = record.fixtures.find((f) => f.label === 'greeting')!;
+        greeting.repeat = { count: 3, minPass: 1, passed: 0, flaky: false } as never;
+        return serializeRecord(record);
+      },
+    });
+    const run = await accept();
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.commits[0]!.additions.map((a) => a.path.replace(/^.*\//, '')).sort()).toEqual(['opening-hours.json', 'refund-policy.json']);
+    expect(run.outputs.refused).toBe('hiking-boots,order-status,greeting');
+    expect(ourComment()!.body).toMatch(/greeting`: its record contradicts itself, so the baseline would not load: .*0 of 3 attempts passed/);
+    expect(gh.violations).toEqual([]);
+  });
+
   it('rejects an artifact recorded at another commit than the reviewed one', async () => {
     await reviewedCheck({ tamper: (text) => text.replace(/"commit": "1{40}"/, `"commit": "${'9'.repeat(40)}"`) });
     const run = await accept();

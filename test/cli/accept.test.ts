@@ -2,7 +2,7 @@
 // outside the baselines folder.
 
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeBaseline } from '../../src/suite/index.js';
@@ -135,6 +135,67 @@ describe('accept', () => {
     expect(await listTree(baselinesDir(cwd))).toEqual(['passing.json']);
     expect(r.stdout).toContain('refused   failing: no fixture is labelled failing in .agent-replay: was it renamed or removed?');
     expect(r.stdout).toContain('1 accepted, 4 refused, 0 unchanged');
+  });
+
+  it('refuses an item recorded as a fixture whose label is a persona script now, and keeps that script baseline', async () => {
+    const cwd = await recordedProject();
+    const personaBaseline = serializeBaseline({
+      kind: 'persona',
+      label: 'failing',
+      transcript: [{ message: 'hi', reply: 'hello', route: null }],
+      visited: [],
+      outcome: 'finish',
+      verdict: 'pass',
+      acceptedAt: '2026-11-30T10:00:00.000Z',
+      commit: 'abc123',
+    } as never);
+    await writeFile(join(cwd, '.agent-replay', 'fixtures', 'f.yml'), 'fixtures:\n  - { label: passing, message: a, assert: { contains: A-reply } }\n');
+    await mkdir(join(cwd, '.agent-replay', 'personas'), { recursive: true });
+    await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), 'personas:\n  - label: failing\n    opening: hi\n    expect: { terminal: finish }\n');
+    await mkdir(baselinesDir(cwd), { recursive: true });
+    await writeFile(join(baselinesDir(cwd), 'failing.json'), personaBaseline);
+    const r = await cli(['accept', '--results', 'r.json'], cwd);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('refused   failing: failing is a persona script in .agent-replay now, and the run recorded it as a fixture: run it again, then accept');
+    expect(await readFile(join(baselinesDir(cwd), 'failing.json'), 'utf8')).toBe(personaBaseline);
+  });
+
+  it('refuses a baseline its own record contradicts (a results file edited by hand): the suite still loads', async () => {
+    const cwd = await recordedProject();
+    const record = JSON.parse(await readFile(join(cwd, 'r.json'), 'utf8')) as { fixtures: { label: string; repeat?: unknown }[] };
+    // A pass from 0 of 3 passing attempts: the loader refuses such a baseline (docs/statistics.md).
+    const passing = record.fixtures.find((f) => f.label === 'passing') as { repeat?: unknown };
+    passing.repeat = { count: 3, minPass: 1, passed: 0, flaky: false };
+    await writeFile(join(cwd, 'edited.json'), JSON.stringify(record));
+    const r = await cli(['accept', '--results', 'edited.json'], cwd);
+    expect(r.stdout).toMatch(/refused {3}passing: its record contradicts itself, so the baseline would not load: .*0 of 3 attempts passed.*; was the results file edited\? run it again/);
+    expect(await listTree(baselinesDir(cwd))).toEqual(['failing.json', 'probe.json']);
+    const validate = await cli(['validate'], cwd);
+    expect(validate.code).toBe(0);
+  });
+
+  it('a folder where a baseline file goes: the others are written, that one is named with its fix, refusals still printed, exit 2', async () => {
+    const cwd = await recordedProject();
+    await mkdir(join(baselinesDir(cwd), 'failing.json'), { recursive: true });
+    const r = await cli(['accept', '--results', 'r.json'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`not written failing: a folder stands at ${join(baselinesDir(cwd), 'failing.json')}: remove it (a baseline is a file), then accept again`);
+    expect(r.stdout).toContain('refused   broken: errored: no reply to accept');
+    expect(r.stdout).toMatch(/accepted +passing \(pass\)/);
+    expect(r.stdout).toContain('2 accepted, 2 refused, 0 unchanged, 1 not written');
+    expect((await listTree(baselinesDir(cwd))).filter((f) => !f.startsWith('failing.json'))).toEqual(['passing.json', 'probe.json']);
+  });
+
+  it('a baselines folder that cannot be made: nothing is written, the error names the folder and the fix', async () => {
+    const cwd = await recordedProject();
+    // A dangling link where the baselines folder goes.
+    await symlink(join(cwd, 'gone'), baselinesDir(cwd));
+    const r = await cli(['accept', '--results', 'r.json'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('refused   broken: errored: no reply to accept');
+    expect(r.stderr).toContain('nothing was accepted: ');
+    expect(r.stderr).toContain(`check that ${baselinesDir(cwd)} is a folder (or can be made one) that you can write to, then accept again`);
+    expect(existsSync(join(cwd, 'gone'))).toBe(false);
   });
 
   it('needs exactly one readable --results file; without one, the default run output', async () => {

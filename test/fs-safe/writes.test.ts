@@ -10,6 +10,7 @@ import { UnsafeWriteError, writeFileSafely } from '../../src/fs-safe.js';
 import { serializeRecord, writeRecord } from '../../src/record/index.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
+import { UserError } from '../../src/errors.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -71,9 +72,11 @@ describe('writeBaselines never writes outside the suite', () => {
     const { suite, baselines, outside, victim } = await setup();
     await rm(baselines, { recursive: true });
     await symlink(outside, baselines);
-    await expect(writeBaselines(baselines, [baseline('x')])).rejects.toThrow(UnsafeWriteError);
+    // A user's to fix (exit status 2), never reported as a bug.
+    await expect(writeBaselines(baselines, [baseline('x')])).rejects.toThrow(UserError);
+    expect(new UnsafeWriteError('x')).toBeInstanceOf(UserError);
     await expect(writeBaselines(baselines, [baseline('x')])).rejects.toThrow(
-      `refusing to write ${join(baselines, 'x.json')}: its folder resolves outside ${suite} (a symbolic link); replace the link with a real folder`,
+      `nothing was accepted: refusing to write ${join(baselines, 'x.json')}: its folder resolves outside ${suite} (a symbolic link); replace the link with a real folder`,
     );
     expect((await readdir(outside)).sort()).toEqual(['victim.txt']);
     expect(await readFile(victim, 'utf8')).toBe(VICTIM);
