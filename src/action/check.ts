@@ -15,7 +15,7 @@ import { formatIssue, type ConfigIssue } from '../suite/index.js';
 import { openRecordStream, readRecord } from '../record/index.js';
 import { timingsOf } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
-import { formatUsdPair, renderCapRefusal, renderComment, renderSummary, type ReportContext } from '../report/index.js';
+import { formatUsdPair, renderCapRefusal, renderComment, renderSummary, type ReportContext, oneLine } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
@@ -211,6 +211,6 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   await out.comment(pulls.length > 1 ? commentFor : renderComment(run, rctx), { readOnlyToken, pulls });
 
   // 6. Gate.
-  if (result.gate.failed) core.setFailed(`agent-replay gate failed: ${result.gate.reason}`);
+  if (result.gate.failed) core.setFailed(`agent-replay gate failed: ${oneLine(result.gate.reason)}`);
 }
 

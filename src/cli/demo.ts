@@ -11,6 +11,7 @@ import { startDemoServer, DEMO_JUDGE_LABEL } from '../demo/server.js';
 import { emitRun, interruptedExit, progressPrinter, type CliIO } from './output.js';
 import { formatIssue } from '../suite/index.js';
 import { UserError } from '../errors.js';
+import { oneLine } from '../report/index.js';
 
 /** The folder of the running script: dist/ when bundled, src/ in development. */
 function scriptDir(): string {
@@ -66,7 +67,7 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
     if (!written) return 2;
     io.stdout(
       `\nThe demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike (see the comments in examples/demo/.agent-replay). With the default gate (--fail-on ${DEFAULT_FAIL_ON.join(',')}) a real run would ${
-        result.gate.failed ? `exit 1 (${result.gate.reason})` : 'exit 0'
+        result.gate.failed ? `exit 1 (${oneLine(result.gate.reason)})` : 'exit 0'
       }; the demo itself exits 0.\n`,
     );
     return 0;

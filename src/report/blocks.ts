@@ -5,7 +5,7 @@ import { judgeFallbackText } from './judge-mode.js';
 import { incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
-import { clip, codeSpan, escapeHtmlInline, escapeInline, fencedBlock, safeUrl } from './escape.js';
+import { clip, codeSpan, escapeInline, fencedBlock, safeUrl } from './escape.js';
 import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
@@ -247,7 +247,8 @@ export function footerBlocks(run: RunRecord, ctx: ReportContext, model: ReportMo
   if (links.length > 0) blocks.push(`Full report: ${links.join(' · ')}`);
   const seconds = (run.durationMs / 1000).toFixed(1);
   blocks.push(
-    `<sub>${escapeHtmlInline(`${run.tool.name} ${run.tool.version}`)} · ${itemsCount(model)} in ${seconds} s</sub>`,
+    // A paragraph, not an HTML block: markdown is read inside <sub>, so the record's text is escaped as markdown.
+    `<sub>${escapeInline(`${run.tool.name} ${run.tool.version}`)} · ${itemsCount(model)} in ${seconds} s</sub>`,
   );
   return blocks;
 }

@@ -8,7 +8,7 @@ export { renderCapRefusal, renderCapRefusalText } from './cap.js';
 export { renderTerminal } from './terminal.js';
 export { renderJUnit } from './junit.js';
 export { parseCommentMetadata, hasMarker, type CommentMetadata } from './metadata.js';
-export { escapeInline, codeSpan, fencedBlock, utf8Length } from './escape.js';
+export { escapeInline, codeSpan, fencedBlock, utf8Length, oneLine } from './escape.js';
 export { wordDiff, replyDiff, type DiffOp, type WordDiff, type WordDiffOptions } from './diff.js';
 export { diffText } from './diff-text.js';
 export { formatUsd, formatUsdPair } from './money.js';

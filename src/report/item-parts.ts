@@ -5,7 +5,7 @@ import type { PanelMember, RepeatSummary, Verdict } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
-import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, safeUrl } from './escape.js';
+import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
 import { thousands, type Item } from './model.js';
 import type { Profile } from './profile.js';
@@ -60,7 +60,7 @@ export function fileRef(f: Located, ctx: ReportContext, options: { table?: boole
 /** The file reference inside raw HTML (a `<summary>`). */
 export function fileRefHtml(f: Located, ctx: ReportContext): string {
   const url = blobUrl(ctx, f.file, f.line);
-  if (!url) return `<code>${escapeHtml(clip(where(f), LIMITS.file).replace(/\s/g, ' '))}</code>`;
+  if (!url) return `<code>${escapeHtml(oneLine(clip(where(f), LIMITS.file)).replace(/\s/g, ' '))}</code>`;
   return `<a href="${escapeHtml(url)}">${escapeHtmlInline(clip(`${baseName(f.file)}:${f.line}`, LIMITS.file))}</a>`;
 }
 

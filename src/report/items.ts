@@ -167,7 +167,8 @@ export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: 
       if (b !== undefined && b.reply !== t.reply) diffs.push(`**Turn ${t.index}**\n\n${diffBlock(b.reply, t.reply, p)}`);
     });
   }
-  if (level === 'brief' || diffs.length === 0) return `- ${head}`;
+  // A list item is markdown, not the raw HTML of a <summary>: the line is written for it.
+  if (level === 'brief' || diffs.length === 0) return rewordedLine(v, ctx);
   return `<details><summary>${head}</summary>\n\n${diffs.join('\n\n')}\n\n</details>`;
 }
 

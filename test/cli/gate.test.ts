@@ -2,12 +2,14 @@
 // port, a wrong path answering the host's HTML 404 page, an SPA host answering 200 text/html) is
 // "Not verified" and exits 1, with one grouped cause and the setting to check; a clean run exits 0.
 
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentConfig, cli, makeProject, readResults, serve, useCleanup } from './helpers.js';
+import { serializeRecord } from '../../src/record/index.js';
+import { fixture, run } from '../report/fixtures.js';
 
 useCleanup();
 
@@ -206,3 +208,18 @@ describe('items under one cause: the shared error text is said once, each item o
   });
 });
 
+
+describe('the gate reason on stderr', () => {
+  it('carries no terminal control sequence or bidi override from a recorded error (a record from an artifact)', async () => {
+    const cwd = await makeProject({});
+    const error = 'agent said \u001b[31mred\u001b]8;;http://evil.example\u0007link\u009b31m \u202Eevil';
+    const record = run([fixture('x', { reply: null, route: null, verdict: null, errored: true, error, errorKind: 'agent_error', detail: error, drift: null })]);
+    await writeFile(join(cwd, 'r.json'), serializeRecord(record));
+    const r = await cli(['report', '--results', 'r.json'], cwd);
+    expect(r.code).toBe(1);
+    const line = r.stderr.split('\n').find((l) => l.startsWith('gate failed: ')) ?? '';
+    expect(line).toContain('agent said');
+    // eslint-disable-next-line no-control-regex
+    expect(line).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E]/);
+  });
+});

@@ -1,0 +1,50 @@
+// Record fields a renderer used to write without their context's escaping (an audit of untrusted
+// text, docs/security.md): the footer's tool name, a reworded item's brief line, a file reference
+// without a link, and the gate's reason on stderr and in the Action's failure. Each is rendered
+// with GitHub's own parser (cmark-gfm) or printed as the CLI prints it.
+
+import { describe, expect, it } from 'vitest';
+import { renderComment } from '../../src/report/index.js';
+import { rewordedBlock } from '../../src/report/items.js';
+import { fileRefHtml } from '../../src/report/item-parts.js';
+import { itemView } from '../../src/report/model.js';
+import { githubHtml } from './helpers.js';
+import { ctx, fixture, run } from './fixtures.js';
+import { differing } from './meaning-fixtures.js';
+
+const HOSTILE_MARKDOWN = '![](http://evil.example/x.png) [x](javascript:alert(1)) ~~strike~~ <https://evil.example>';
+
+/** Every link and image GitHub would draw from the HTML. */
+const links = (html: string): string[] => [...html.matchAll(/<(?:a [^>]*href|img [^>]*src)="([^"]*)"/g)].map((m) => m[1] as string);
+
+describe('untrusted record fields are escaped for the context they are written in', () => {
+  it("the footer's tool name and version (a record from another run, an artifact) are markdown-escaped inside <sub>", () => {
+    const record = run([fixture('a')], { tool: { name: HOSTILE_MARKDOWN, version: '1.0.0' } });
+    const html = githubHtml(renderComment(record, ctx));
+    const footer = /<sub>[^\n]*<\/sub>/.exec(html)?.[0] ?? '';
+    expect(footer).toContain('evil.example');
+    expect(footer).not.toMatch(/<(img|a|del)\b/);
+    for (const href of links(html)) expect(href).not.toMatch(/evil|javascript/);
+  });
+
+  it("a reworded item's brief line is written as markdown: a file name cannot make a link, an image or strikethrough", () => {
+    const item = differing('refund-policy', 'Refunds within 30 days.', 'You can get a refund within 30 days.', { value: 'reworded', by: 'judge', detail: null, score: 0.9 }, { file: HOSTILE_MARKDOWN, line: 3 });
+    const brief = rewordedBlock(itemView(item), 'brief', ctx, { kind: 'comment' } as never);
+    const html = githubHtml(brief);
+    expect(html).toContain('refund-policy');
+    expect(html).not.toMatch(/<(img|del)\b/);
+    for (const href of links(html)) expect(href).toMatch(/^https:\/\/github\.com\/acme\/shop-bot\/blob\//);
+    // A file name with a folder that has no link: shown as code, inert.
+    const inFolder = differing('refund-policy', 'a', 'b', { value: 'reworded', by: 'judge', detail: null, score: 0.9 }, { file: `../${HOSTILE_MARKDOWN}`, line: 3 });
+    const html2 = githubHtml(rewordedBlock(itemView(inFolder), 'brief', ctx, { kind: 'comment' } as never));
+    expect(html2).not.toMatch(/<(img|del|strong)\b/);
+    expect(links(html2)).toEqual([]);
+  });
+
+  it('a file reference without a link drops control characters and bidi overrides, as every inline text does', () => {
+    const ref = fileRefHtml({ file: '../fixtures/a\u202Eevil\u0000x.yml', line: 2 }, ctx);
+    expect(ref).toMatch(/^<code>/);
+    expect(ref.includes('\u0000') || ref.includes('\u202E')).toBe(false);
+    expect(ref).toContain('aevilx.yml');
+  });
+});
