@@ -5,9 +5,9 @@
 
 import type { DriftVerdict, FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats } from '../types.js';
 import { suiteHash } from './shard.js';
-import { mcnemarExact, pairedBootstrap } from './stats.js';
+import { mcnemarExact, pairedBootstrap, type RatePair } from './stats.js';
 
-type Item = Pick<FixtureRecord, 'label' | 'definitionHash'> & { stats?: ItemStats | undefined; drift: { verdict: DriftVerdict } | null };
+type Item = Pick<FixtureRecord, 'label' | 'definitionHash' | 'errored' | 'verdict'> & { stats?: ItemStats | undefined; drift: { verdict: DriftVerdict } | null };
 
 /** A 1-attempt item's rates before and now, from its verdict's drift; null: no baseline verdict or none now. */
 const FLIPS: Partial<Record<DriftVerdict, { before: number; now: number }>> = {
@@ -19,14 +19,16 @@ const FLIPS: Partial<Record<DriftVerdict, { before: number; now: number }>> = {
 
 /**
  * An item's pair of rates: from its stats when it has them (a baseline of at least one attempt and
- * attempts now), else from its verdict's drift (an item and baseline of one attempt each); null
- * for an item without a baseline, errored, or not evaluated.
+ * attempts now, with those attempts for the bootstrap to draw again), else from its verdict's
+ * drift (an item and baseline of one attempt each); null for an item without a baseline, errored,
+ * or not evaluated (an outage or a judge that did not answer says nothing of the pass rate).
  */
-function pairOf(item: Item): { before: number; now: number } | null {
+function pairOf(item: Item): RatePair | null {
+  if (item.errored || item.verdict === 'not_evaluated') return null;
   const s = item.stats;
   if (s !== undefined) {
     if (s.baseline.total === 0 || s.rate === null) return null;
-    return { before: s.baseline.passed / s.baseline.total, now: s.rate };
+    return { before: s.baseline.passed / s.baseline.total, now: s.rate, tallies: { before: s.baseline, now: { passed: s.passed, total: s.total } } };
   }
   return item.drift === null ? null : (FLIPS[item.drift.verdict] ?? null);
 }
@@ -39,7 +41,7 @@ export function statsSeed(items: readonly Pick<Item, 'label' | 'definitionHash'>
 /** The run's stats, or null when no item has a baseline to compare with. */
 export function runStatsOf(fixtures: readonly FixtureRecord[], personas: readonly PersonaRecord[], seed: string): RunStats | null {
   const items: Item[] = [...fixtures, ...personas];
-  const pairs = items.map(pairOf).filter((p): p is { before: number; now: number } => p !== null);
+  const pairs = items.map(pairOf).filter((p): p is RatePair => p !== null);
   const diff = pairedBootstrap(pairs, seed);
   if (diff === null) return null;
   const repeated = items.some((i) => i.stats !== undefined);

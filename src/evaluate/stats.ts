@@ -183,32 +183,103 @@ export interface PairedDifference {
   ci: [number, number];
 }
 
+/** An item's pair of pass rates; with `tallies`, the attempts each rate was counted from. */
+export interface RatePair {
+  before: number;
+  now: number;
+  /** The attempts behind each rate (an item with `stats`); absent: single attempts, taken as they are. */
+  tallies?: { before: Tally; now: Tally };
+}
+
 /**
- * The paired bootstrap over items: each resample draws as many items as there are, with
- * replacement (index floor(u x n) for each u the generator gives, item by item, resample by
- * resample), and takes the mean of their differences now - before; the interval is the 2.5th and
- * 97.5th percentiles of those means. Null when there is no item.
+ * The paired bootstrap over items, in two stages (docs/statistics.md, "The run"): each resample
+ * draws as many items as there are, with replacement (index floor(u x n) for each u the generator
+ * gives, item by item, resample by resample), and for a drawn item with tallies draws its attempts
+ * again: the rate before is k' / n with k' ~ Bin(n, k/n) for its baseline's k of n, then the rate now
+ * likewise, each from one u by the inverse of the binomial CDF (the least k' with u < CDF(k')); a
+ * rate of 0 or 1 has nothing to draw and takes no u. The resample's value is the mean of its
+ * differences now - before; the interval is the 2.5th and 97.5th percentiles of those means. So the
+ * interval holds both the spread between items and the noise of each item's few attempts. Null when
+ * there is no item.
  */
-export function pairedBootstrap(
-  pairs: readonly { before: number; now: number }[],
-  seed: string,
-  resamples: number = BOOTSTRAP_RESAMPLES,
-): PairedDifference | null {
+export function pairedBootstrap(pairs: readonly RatePair[], seed: string, resamples: number = BOOTSTRAP_RESAMPLES): PairedDifference | null {
   const n = pairs.length;
   if (n === 0) return null;
-  const diffs = pairs.map((p) => p.now - p.before);
   const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
   const random = seededRandom(seed);
-  const means: number[] = [];
+  const cdfs = new Map<string, Float64Array>();
+  // Per item: its fixed difference, or the CDFs to draw its two rates from (null: a rate that stays).
+  const diffs = new Float64Array(n);
+  const before: (Float64Array | null)[] = [];
+  const now: (Float64Array | null)[] = [];
+  let anyDrawn = false;
+  pairs.forEach((p, i) => {
+    const t = p.tallies;
+    const b = t === undefined ? null : binomialCdf(t.before, cdfs);
+    const a = t === undefined ? null : binomialCdf(t.now, cdfs);
+    diffs[i] = p.now - p.before;
+    before.push(b === null && a === null ? null : b);
+    now.push(a);
+    anyDrawn ||= b !== null || a !== null;
+  });
+  const rateOf = (cdf: Float64Array | null, fixed: number): number => (cdf === null ? fixed : drawRate(cdf, random()));
+  const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += diffs[Math.floor(random() * n)] as number;
-    means.push(sum / n);
+    for (let k = 0; k < n; k++) {
+      const i = Math.floor(random() * n);
+      const b = before[i] as Float64Array | null;
+      const a = now[i] as Float64Array | null;
+      if (!anyDrawn || (b === null && a === null)) sum += diffs[i] as number;
+      else sum += rateOf(a, (pairs[i] as RatePair).now) - rateOf(b, (pairs[i] as RatePair).before);
+    }
+    means[r] = sum / n;
   }
-  means.sort((a, b) => a - b);
-  const before = mean(pairs.map((p) => p.before));
-  const now = mean(pairs.map((p) => p.now));
-  return { items: n, before, now, diff: now - before, ci: [quantileSorted(means, 0.025), quantileSorted(means, 0.975)] };
+  means.sort();
+  return {
+    items: n,
+    before: mean(pairs.map((p) => p.before)),
+    now: mean(pairs.map((p) => p.now)),
+    diff: mean(pairs.map((p) => p.now)) - mean(pairs.map((p) => p.before)),
+    ci: [quantileSorted(means as unknown as number[], 0.025), quantileSorted(means as unknown as number[], 0.975)],
+  };
+}
+
+/**
+ * The CDF of Bin(N, k/N) for a tally of k of N, as N + 1 cumulative chances (the last exactly 1),
+ * shared by equal tallies; null for 0 of N and N of N (and 0 of 0): nothing to draw.
+ */
+function binomialCdf(t: Tally, cache: Map<string, Float64Array>): Float64Array | null {
+  if (t.passed <= 0 || t.passed >= t.total) return null;
+  const key = `${t.passed}/${t.total}`;
+  let cdf = cache.get(key);
+  if (cdf === undefined) {
+    const n = t.total;
+    const p = t.passed / n;
+    const lnP = Math.log(p);
+    const lnQ = Math.log1p(-p);
+    cdf = new Float64Array(n + 1);
+    let acc = 0;
+    for (let k = 0; k <= n; k++) {
+      acc += Math.exp(lnChoose(n, k) + k * lnP + (n - k) * lnQ);
+      cdf[k] = acc;
+    }
+    cdf[n] = 1;
+    cache.set(key, cdf);
+  }
+  return cdf;
+}
+
+/** k' / N for the least k' with u < CDF(k'). */
+function drawRate(cdf: Float64Array, u: number): number {
+  let lo = 0;
+  let hi = cdf.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (u < (cdf[mid] as number)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo / (cdf.length - 1);
 }
 
 /** round(passed x attempts / total), halves up, in whole-number arithmetic (no floating error at .5). */

@@ -121,11 +121,14 @@ export interface RunRateParts {
 
 /** The run's pass-rate change (docs/statistics.md, "The run"), from the record's run `stats`. */
 export function runRateParts(s: RunStats): RunRateParts {
-  const noise = holdsZero(s.ci) ? 'within noise' : 'beyond noise';
+  // The interval says within or beyond noise only where it can see the noise: with McNemar's test
+  // (no item repeated) the test says it, and an interval of one value (no spread between the items
+  // or in their attempts) says nothing (docs/statistics.md, "The run").
+  const noise = s.mcnemar !== undefined || s.ci[0] === s.ci[1] ? '' : holdsZero(s.ci) ? ', within noise' : ', beyond noise';
   const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} with a baseline`;
   return {
     head: `pass rate ${percent(s.before)} → ${percent(s.now)}`,
-    detail: `${points(s.diff)} (95% interval ${signed(s.ci[0])} to ${signed(s.ci[1])}) over ${items}, ${noise}`,
+    detail: `${points(s.diff)} (95% interval ${signed(s.ci[0])} to ${signed(s.ci[1])}) over ${items}${noise}`,
     mcnemar: s.mcnemar === undefined ? null : mcnemarText(s.mcnemar),
   };
 }

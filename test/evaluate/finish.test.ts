@@ -83,6 +83,22 @@ describe('runStatsOf', () => {
     expect(runStatsOf([flip('a', 'no_baseline')], [], 'seed')).toBeNull();
   });
 
+  it('leaves out an errored or not-evaluated item even when it has stats: an outage says nothing of the pass rate', () => {
+    const stats = { passed: 0, total: 3, rate: 0, ci: [0, 0.56] as [number, number], baseline: { passed: 10, total: 10 }, pDrop: 0.003, pRise: 1, tier: 'regressed' as const, attemptsNeeded: null, looks: 1, maxLooks: 1 };
+    const outage = fixtureRecord({ label: 'down', errored: true, verdict: null, stats });
+    const unjudged = fixtureRecord({ label: 'unjudged', verdict: 'not_evaluated', stats });
+    const s = runStatsOf([outage, unjudged, flip('a', 'still_passing')], [], 'seed');
+    expect(s).toMatchObject({ items: 1, before: 1, now: 1, diff: 0 });
+  });
+
+  it("a repeated item's attempts are drawn again: the interval is the two-stage bootstrap's over its tallies", () => {
+    const stats = { passed: 9, total: 10, rate: 0.9, ci: [0.6, 0.98] as [number, number], baseline: { passed: 10, total: 10 }, pDrop: 0.5, pRise: 1, tier: 'steady' as const, attemptsNeeded: null, looks: 1, maxLooks: 1 };
+    const s = runStatsOf([fixtureRecord({ label: 'r', stats })], [], 'seed');
+    expect(s?.ci).toEqual(pairedBootstrap([{ before: 1, now: 0.9, tallies: { before: { passed: 10, total: 10 }, now: { passed: 9, total: 10 } } }], 'seed')?.ci);
+    // It holds 0: one item's 10/10 -> 9/10 is within the noise of ten attempts.
+    expect((s?.ci[0] ?? 0) < 0 && (s?.ci[1] ?? -1) >= 0).toBe(true);
+  });
+
   it('is seeded by the suite hash: the same items in another order give the same seed, a shard names the whole suite', () => {
     const a = [flip('a', 'still_passing'), flip('b', 'newly_failing')];
     expect(statsSeed(a)).toBe(statsSeed([...a].reverse()));

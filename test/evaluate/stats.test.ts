@@ -385,6 +385,32 @@ describe('pairedBootstrap', () => {
     expect(r?.ci).toEqual([0, 1]);
   });
 
+  it("second stage: an item's attempts are drawn again, so one item's 10/10 -> 9/10 is an interval that holds 0", () => {
+    // The interval is then the 2.5th and 97.5th percentiles of Bin(10, 0.9)/10 - 1 (the baseline's
+    // 10/10 has nothing to draw). SciPy 1.17: binom.ppf(0.025, 10, 0.9) = 7.0, binom.ppf(0.975, 10,
+    // 0.9) = 10.0, so [-0.3, 0]; binom.cdf(6, 10, 0.9) = 0.0128 and binom.cdf(7, 10, 0.9) = 0.0702
+    // leave the 2.5th percentile of 2,000 draws well inside 7.
+    const one = pairedBootstrap([{ before: 1, now: 0.9, tallies: { before: { passed: 10, total: 10 }, now: { passed: 9, total: 10 } } }], 'one');
+    close(one?.ci[0] ?? NaN, -0.3, 1e-12);
+    close(one?.ci[1] ?? NaN, 0, 1e-12);
+    close(one?.diff ?? NaN, -0.1, 1e-12);
+  });
+
+  it('three items each 5/5 -> 4/5: the mean of their attempts drawn again, an interval that holds 0', () => {
+    // Three Bin(5, 0.8) draws summed are Bin(15, 0.8): SciPy 1.17 binom.ppf(0.025, 15, 0.8) = 9.0 and
+    // binom.ppf(0.975, 15, 0.8) = 15.0, so [9/15 - 1, 0] = [-0.4, 0] (binom.cdf(8, 15, 0.8) = 0.0181,
+    // binom.cdf(9, 15, 0.8) = 0.0611). Without the second stage every resample's mean was -0.2.
+    const item = { before: 1, now: 0.8, tallies: { before: { passed: 5, total: 5 }, now: { passed: 4, total: 5 } } };
+    const r = pairedBootstrap([item, item, item], 'three');
+    close(r?.ci[0] ?? NaN, -0.4, 1e-12);
+    close(r?.ci[1] ?? NaN, 0, 1e-12);
+  });
+
+  it('a tally of 0 or all passes has nothing to draw: such items keep their difference', () => {
+    const r = pairedBootstrap([{ before: 1, now: 0, tallies: { before: { passed: 10, total: 10 }, now: { passed: 0, total: 10 } } }], 'edge');
+    expect(r?.ci).toEqual([-1, -1]);
+  });
+
   it('is null with no item, and counts a given number of resamples', () => {
     expect(pairedBootstrap([], 'x')).toBeNull();
     // One resample of one item: the interval is that item's difference.

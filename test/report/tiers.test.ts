@@ -90,6 +90,17 @@ describe('a run with stats', () => {
     expect(renderComment(flips, ctx)).toContain('📈 **Pass rate 83% → 50%**');
   });
 
+  it('the interval says within or beyond noise only where it can: not beside McNemar, not when it is one value', () => {
+    const base = { items: 1, before: 1, now: 0, diff: -1 };
+    // No item repeated: McNemar decides, and a lone newly failing item is within noise (p = 1).
+    expect(runRateText({ ...base, ci: [-1, -1], mcnemar: { newlyFailing: 1, newlyPassing: 0, p: 1 } })).toBe(
+      'pass rate 100% → 0%: −100 points (95% interval −100 to −100) over 1 item with a baseline · 1 newly failing, 0 newly passing: p = 1, within noise',
+    );
+    // One value, no spread seen between items or in their attempts: no claim either way.
+    expect(runRateText({ ...base, ci: [-1, -1] })).toBe('pass rate 100% → 0%: −100 points (95% interval −100 to −100) over 1 item with a baseline');
+    expect(runRateText({ items: 12, before: 1, now: 0.8, diff: -0.2, ci: [-0.3, -0.1] })).toMatch(/over 12 items with a baseline, beyond noise$/);
+  });
+
   it('read back through cmark-gfm, the headline counts still add up to the items', () => {
     const s = structure(renderComment(STATS, ctx));
     expect(s.headline.reduce((n, [, k]) => n + k, 0)).toBe(STATS.fixtures.length);
