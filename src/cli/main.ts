@@ -13,6 +13,8 @@ import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText, renderCompareMarkdown, renderCompareText, renderTerminal, oneLine } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
+import { fixtureDefinitionHash, personaDefinitionHash } from '../evaluate/definition.js';
+import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
 import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder } from './results-dir.js';
@@ -324,7 +326,16 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     planAcceptance(record, stored, {
       only,
       acceptedAt: (io.now?.() ?? new Date()).toISOString(),
-      suite: { fixtures: new Set(suite.fixtures.map((f) => f.label)), personas: new Set(suite.personas.map((p) => p.label)), dir },
+      suite: {
+        fixtures: new Set(suite.fixtures.map((f) => f.label)),
+        personas: new Set(suite.personas.map((p) => p.label)),
+        dir,
+        // As the run records them (replay/index.ts): a reply recorded under another definition is refused.
+        definitions: new Map([
+          ...suite.fixtures.map((f) => [f.label, fixtureDefinitionHash(f)] as const),
+          ...suite.personas.map((p) => [p.label, personaDefinitionHash(p, SIMULATOR_PROMPT_VERSION)] as const),
+        ]),
+      },
     }),
     shownDir,
   );

@@ -109,6 +109,17 @@ export interface AcceptPlan {
   unknown: string[];
 }
 
+/**
+ * Why a recorded reply may not be accepted under the item's definition now (its message, assertion,
+ * expectations or mocks edited since the run): its verdict was reached under the old one. Null when
+ * the definitions agree, or either is unknown (a record written before definition hashes).
+ */
+function definitionChanged(item: { label: string; definitionHash?: string | null | undefined }, suite: { dir: string; definitions?: ReadonlyMap<string, string> } | undefined): string | null {
+  const now = suite?.definitions?.get(item.label);
+  if (now === undefined || item.definitionHash == null || item.definitionHash === now) return null;
+  return `${item.label} was edited in ${suite?.dir ?? 'the suite'} since the run (its message, check or expectations), so its verdict is the old definition's: run it again, then accept`;
+}
+
 /** Why a recorded item has no place in the suite now: its label is gone, or names an item of the other kind. */
 function notInSuite(label: string, kind: string, now: string | null, dir: string): string {
   return now === null
@@ -130,7 +141,13 @@ export function planAcceptance(
      * The suite's fixture and persona script labels: a reply for any other label, or for an item
      * of the other kind, is refused, not written as an orphan baseline.
      */
-    suite?: { fixtures: ReadonlySet<string>; personas: ReadonlySet<string>; dir: string };
+    suite?: {
+      fixtures: ReadonlySet<string>;
+      personas: ReadonlySet<string>;
+      dir: string;
+      /** Each item's definition hash as the suite defines it now: a reply recorded under another definition is refused. */
+      definitions?: ReadonlyMap<string, string>;
+    };
   },
 ): AcceptPlan {
   const only = options.only === null ? null : new Set(options.only);
@@ -139,9 +156,11 @@ export function planAcceptance(
     if (only !== null && !only.has(f.label)) continue;
     const stored = current.get(f.label) ?? null;
     const decision = decideAcceptance(f, options.acceptedAt, run.commit, stored !== null && !('kind' in stored) ? stored : null);
+    const changed = decision.kind === 'accept' ? definitionChanged(f, options.suite) : null;
     if (decision.kind === 'accept' && options.suite && !options.suite.fixtures.has(f.label)) {
       plan.refused.push({ label: f.label, reason: notInSuite(f.label, 'fixture', options.suite.personas.has(f.label) ? 'persona script' : null, options.suite.dir) });
-    } else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
+    } else if (changed !== null) plan.refused.push({ label: f.label, reason: changed });
+    else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
     else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: decision.reason });
     else plan.unchanged.push(f.label);
   }
@@ -149,9 +168,11 @@ export function planAcceptance(
     if (only !== null && !only.has(p.label)) continue;
     const stored = current.get(p.label) ?? null;
     const decision = decidePersonaAcceptance(p, options.acceptedAt, run.commit, stored !== null && 'kind' in stored ? stored : null);
+    const changed = decision.kind === 'accept' ? definitionChanged(p, options.suite) : null;
     if (decision.kind === 'accept' && options.suite && !options.suite.personas.has(p.label)) {
       plan.refused.push({ label: p.label, reason: notInSuite(p.label, 'persona script', options.suite.fixtures.has(p.label) ? 'fixture' : null, options.suite.dir) });
-    } else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
+    } else if (changed !== null) plan.refused.push({ label: p.label, reason: changed });
+    else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
     else if (decision.kind === 'refuse') plan.refused.push({ label: p.label, reason: decision.reason });
     else plan.unchanged.push(p.label);
   }

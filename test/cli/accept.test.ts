@@ -198,6 +198,17 @@ describe('accept', () => {
     expect(existsSync(join(cwd, 'gone'))).toBe(false);
   });
 
+  it("refuses a reply recorded under a fixture's old definition (its check edited since the run)", async () => {
+    const cwd = await recordedProject();
+    // passing's check now asks for something its recorded reply was never checked against.
+    const file = join(cwd, '.agent-replay', 'fixtures', 'f.yml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('{ label: passing, message: a, assert: { contains: A-reply } }', '{ label: passing, message: a, assert: { contains: "14 days" } }'));
+    const r = await cli(['accept', '--results', 'r.json'], cwd);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('refused   passing: passing was edited in .agent-replay since the run (its message, check or expectations), so its verdict is the old definition');
+    expect(await listTree(baselinesDir(cwd))).toEqual(['failing.json', 'probe.json']);
+  });
+
   it('needs exactly one readable --results file; without one, the default run output', async () => {
     const cwd = await recordedProject();
     const none = await cli(['accept'], cwd);
