@@ -27,7 +27,7 @@ import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
-import { emitRun, interruptedExit, progressPrinter, resolvePath, writeRenderings, writeText, type CliIO } from './output.js';
+import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, writeRenderings, writeText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
 
@@ -182,6 +182,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const shard = await shardOf(values, io);
   // results.json is written as items finish (record/stream.ts), renamed into place at the end; by
   // default into the suite's results/ folder, which ignores itself in git (results-dir.ts).
+  checkOutputPaths(values, io);
   const out = values.out ?? defaultOut(dir);
   if (values.out === undefined) await ensureIgnoredFolder(dirname(resolvePath(io, out)));
   const stream = openRecordStream(resolvePath(io, out));
@@ -361,6 +362,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const files = values.results ?? [];
   if (files.length === 0) throw new UsageError('report needs at least one --results file');
   const failOn = failOnOf(values); // checked before anything is written
+  checkOutputPaths(values, io);
   const records = await Promise.all(files.map((f) => readRecord(resolvePath(io, f))));
   const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));
   const allowIncomplete = values['allow-incomplete'] === true;

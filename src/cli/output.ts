@@ -3,13 +3,15 @@
 // neither imports the other's importer.
 
 import { repositoryFor, writeFileSafely } from '../fs-safe.js';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
 import type { RunRecord } from '../types.js';
 import type { EngineDeps } from '../engine.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
 import { DEFAULT_CONTEXT, renderTerminal, type ReportContext } from '../report/index.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
+import { UserError } from '../errors.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -24,6 +26,20 @@ export interface CliIO {
   engine?: EngineDeps;
   /** Aborted on SIGINT / SIGTERM: `run` and `demo` then record what finished and stop. */
   signal?: AbortSignal;
+}
+
+/**
+ * The files a command will write (`--out`, `--markdown`, `--junit`, `--html`), checked before
+ * anything is sent or read: one that names a folder is a usage error, not a failure after the run.
+ */
+export function checkOutputPaths(values: Partial<Record<'out' | 'markdown' | 'junit' | 'html', string>>, io: CliIO): void {
+  for (const flag of ['out', 'markdown', 'junit', 'html'] as const) {
+    const given = values[flag];
+    if (given === undefined) continue;
+    if (statSync(resolvePath(io, given), { throwIfNoEntry: false })?.isDirectory() === true) {
+      throw new UserError(`--${flag} ${given} is a folder: give a file path, e.g. --${flag} ${join(given, flag === 'out' ? 'results.json' : `report.${flag === 'markdown' ? 'md' : flag === 'junit' ? 'xml' : 'html'}`)}`);
+    }
+  }
 }
 
 /** A path the user gave, against the working folder unless absolute (on any platform). */

@@ -50,6 +50,25 @@ export interface ConfigFileResult {
 }
 
 /**
+ * Key names whose values are credentials, at any depth and however the key around them is spelt:
+ * `apiKey`, a token, an `Authorization` or `X-Api-Key` header, a deployment's protection bypass.
+ */
+const SECRET_KEY = /api[-_]?key|token$|secret|passw|auth|credential|cookie|bypass|signature/i;
+/** A value that is only a `${NAME}` reference: substituted, and a secret then, by substituteEnv. */
+const ENV_REFERENCE = /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+/** Values written literally in config.yml under a credential's key: strings and numbers, as written. */
+function writtenSecrets(data: unknown, out: string[] = []): string[] {
+  if (data === null || typeof data !== 'object') return out;
+  for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+    if (SECRET_KEY.test(key) && (typeof value === 'string' || typeof value === 'number')) {
+      if (!ENV_REFERENCE.test(String(value))) out.push(String(value));
+    } else writtenSecrets(value, out);
+  }
+  return out;
+}
+
+/**
  * Validates and resolves the parsed config document. `src` is null when there is no config file
  * (defaults only). Missing environment variables are errors; substituted values become secrets.
  *
@@ -77,6 +96,9 @@ export function resolveConfigFile(
     r.errors.push(...translateZodIssues({ src, schema: configFileSchema, data: raw, base: [] }, parsed.error.issues));
   }
   const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite)) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[] };
+  // A key or header written into the file itself (not from `${ENV}`) is a secret all the same:
+  // redacted wherever the run or its errors would show it, a misspelt key's line included.
+  substituted.secrets.push(...writtenSecrets(raw));
   r.errors.push(...substituted.issues);
   if (!parsed.success) {
     checkSoundSections(raw, substituted.value, r);

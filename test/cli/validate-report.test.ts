@@ -48,6 +48,41 @@ describe('validate', () => {
     expect(agent.requests).toHaveLength(0);
   });
 
+  it('a key or header written literally in config.yml is never printed, not even in the fix for a misspelt key beside it', async () => {
+    const cwd = await makeProject({
+      config: [
+        'judge: { provider: openai, modle: gpt-4o-mini, apiKey: sk-LITERALKEY-123 }',
+        'agent:',
+        '  url: http://127.0.0.1:9/chat',
+        '  hedaers: { Authorization: "Bearer sk-LITHEADER-9", X-Vercel-Protection-Bypass: bypass-LITERAL-77 }',
+        'traces: { query: { kind: tempo, url: http://127.0.0.1:9, apiKey: 98765432101234 } }',
+        '',
+      ].join('\n'),
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: a, message: hi }\n' },
+    });
+    const r = await cli(['validate'], cwd);
+    expect(r.code).toBe(2);
+    const out = r.stdout + r.stderr;
+    // The errors and their fixes are still there...
+    expect(out).toContain('did you mean "model"?');
+    expect(out).toContain('did you mean "headers"?');
+    // ...without the values.
+    for (const secret of ['sk-LITERALKEY-123', 'sk-LITHEADER-9', 'bypass-LITERAL-77', '98765432101234']) expect(out).not.toContain(secret);
+  });
+
+  it('run: an empty or folder --out is a usage error before the agent is called', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'f.yml': 'fixtures:\n  - { label: a, message: hi }\n' } });
+    const empty = await cli(['run', '--out', ''], cwd);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--out needs a value, got an empty one');
+    const folder = await cli(['run', '--out', '.agent-replay', '--markdown', 'm.md'], cwd);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain(`--out .agent-replay is a folder: give a file path, e.g. --out ${join('.agent-replay', 'results.json')}`);
+    expect(agent.requests).toHaveLength(0);
+    expect(existsSync(join(cwd, 'm.md'))).toBe(false);
+  });
+
   it('honours --dir', async () => {
     const cwd = await makeProject({ fixtures: {} });
     const r = await cli(['validate', '--dir', 'elsewhere'], cwd);
