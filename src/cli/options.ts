@@ -294,7 +294,7 @@ export function parseArgv(argv: readonly string[]): Parsed {
     }
     const shown = `--${t.name} ${flagHelp.value ?? 'VALUE'}`;
     if (t.value === undefined) throw new ArgvError(`--${t.name} needs a value: ${shown}`, command);
-    if (t.value.trim() === '') throw new ArgvError(`--${t.name} needs a value, got an empty one: ${shown}`, command);
+    if (t.value === '') throw new ArgvError(`--${t.name} needs a value, got an empty one: ${shown}`, command);
     if (!t.inlineValue && t.value.startsWith('-') && t.value.length > 1) {
       throw new ArgvError(`--${t.name} needs a value, got the option "${t.value}"; for a value that starts with "-" write --${t.name}=${t.value}`, command);
     }

@@ -36,9 +36,18 @@ export function checkOutputPaths(values: Partial<Record<'out' | 'markdown' | 'ju
   for (const flag of ['out', 'markdown', 'junit', 'html'] as const) {
     const given = values[flag];
     if (given === undefined) continue;
-    if (statSync(resolvePath(io, given), { throwIfNoEntry: false })?.isDirectory() === true) {
+    if (isFolder(resolvePath(io, given))) {
       throw new UserError(`--${flag} ${given} is a folder: give a file path, e.g. --${flag} ${join(given, flag === 'out' ? 'results.json' : `report.${flag === 'markdown' ? 'md' : flag === 'junit' ? 'xml' : 'html'}`)}`);
     }
+  }
+}
+
+/** True when `p` is a folder; false when it is not, or cannot be looked at (the write then says why, and keeps the record elsewhere). */
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
   }
 }
 

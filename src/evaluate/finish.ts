@@ -25,6 +25,7 @@ import type {
   TimeSplit,
 } from '../types.js';
 import type { Meaning } from '../types/meaning.js';
+import { MEANING_RANK } from './meaning/ladder.js';
 import { baselineAttemptsOf } from './attempts.js';
 import { itemStats, looksTaken, maxLooksOf, moreAttempts, type LookPlan } from './stats.js';
 import { DEFAULT_ALPHA, DEFAULT_LATENCY, type Config } from '../config.js';
@@ -126,6 +127,26 @@ export type AttemptMeanings = readonly (Meaning | null)[] | null;
 function meaningField(meanings: AttemptMeanings, k: number): { meaning?: Meaning } {
   const m = meanings?.[k] ?? null;
   return m === null ? {} : { meaning: m };
+}
+
+/**
+ * A repeated item's meaning against its baseline (docs/meaning.md, "Repeats"): the shown attempt's,
+ * unless another attempt's reply is worse against it (each attempt is compared with the first that
+ * replied, the one shown): then that one, named ("attempt 2: numbers 30 → 14"), so that one attempt
+ * that changed a fact keeps the item out of Reworded and meets `meaning_changed`. Null (the shown
+ * reply is the baseline's) stays null: the attempts' disagreement is the repeat's to show.
+ */
+function itemMeaning(shown: Meaning | null | undefined, meanings: AttemptMeanings): Meaning | null | undefined {
+  if (shown == null || meanings === null) return shown;
+  let worst: Meaning = shown;
+  let at = -1;
+  meanings.forEach((m, k) => {
+    if (m !== null && MEANING_RANK[m.value] > MEANING_RANK[worst.value]) {
+      worst = m;
+      at = k;
+    }
+  });
+  return at === -1 ? shown : { ...worst, detail: `attempt ${at + 1}${worst.detail === null || worst.detail === '' ? '' : `: ${worst.detail}`}` };
 }
 
 /** The shown attempt's drift with the verdict of all attempts; its meaning against the baseline never depends on the verdict. */
@@ -252,7 +273,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
   const detail = `${repeatDetail(summary)}; attempt ${k + 1}: ${shown.detail}`;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
-  return { ...shown, verdict, detail, drift: withMeaning(computeDrift(verdict, shown.reply, shown.route, baseline), shown.drift?.meaning), ...extra };
+  return { ...shown, verdict, detail, drift: withMeaning(computeDrift(verdict, shown.reply, shown.route, baseline), itemMeaning(shown.drift?.meaning, meanings)), ...extra };
 }
 
 /** The record of a persona script replayed `records.length` times (each record one attempt, in order). */
@@ -279,7 +300,7 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   const shown = records[shownIndex(records)] as PersonaRecord;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, ...extra };
-  return { ...shown, verdict, drift: withMeaning(personaDrift(verdict, shown.turns, baseline), shown.drift?.meaning), ...extra };
+  return { ...shown, verdict, drift: withMeaning(personaDrift(verdict, shown.turns, baseline), itemMeaning(shown.drift?.meaning, meanings)), ...extra };
 }
 
 /**

@@ -259,9 +259,9 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
 }
 
 /**
- * Repeats (docs/meaning.md, "Repeats"): each attempt's reply after the first against attempt 1's, by
- * the same ladder, whose variants are the baseline's wordings when attempt 1 replied one of them.
- * Null for attempt 1 and wherever a reply is missing or the same.
+ * Repeats (docs/meaning.md, "Repeats"): each attempt's reply after the first that replied against
+ * that one's, by the same ladder, whose variants are the baseline's wordings when it replied one of
+ * them. Null up to that attempt and wherever a reply is missing or the same.
  */
 export async function fixtureAttemptMeanings(
   fixture: Fixture,
@@ -269,9 +269,11 @@ export async function fixtureAttemptMeanings(
   rung: MeaningRung | null | undefined,
   baseline: Baseline | null = null,
 ): Promise<(Meaning | null)[]> {
-  const first = records[0]?.reply ?? null;
+  // Attempt 1 is the first attempt that replied (the one the item shows).
+  const ref = records.findIndex((r) => r.reply !== null);
+  const first = ref === -1 ? null : (records[ref] as FixtureRecord).reply;
   const known = knownWordings(first, baseline);
-  return Promise.all(records.map((r, k) => (k === 0 ? null : meaningOf(rung, first, r.reply, known, { before: [], message: fixture.message }))));
+  return Promise.all(records.map((r, k) => (k <= ref ? null : meaningOf(rung, first, r.reply, known, { before: [], message: fixture.message }))));
 }
 
 /** A list check as recorded: its detail and rationale redacted like the item's. */

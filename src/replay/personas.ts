@@ -199,14 +199,16 @@ async function meaningsAgainst(
 }
 
 /**
- * Repeats (docs/meaning.md, "Repeats"): each attempt's transcript after the first against attempt
- * 1's, by the same ladder, turn by turn, as a script against its baseline; a turn's variants are the
- * baseline turn's wordings when attempt 1 replied one of them to the same message. Null for attempt
- * 1, an errored attempt on either side, or meaning off.
+ * Repeats (docs/meaning.md, "Repeats"): each attempt's transcript after the first that did not
+ * error against that one's, by the same ladder, turn by turn, as a script against its baseline; a
+ * turn's variants are the baseline turn's wordings when it replied one of them to the same message.
+ * Null up to that attempt, for an errored attempt, or with meaning off.
  */
 export async function scriptAttemptMeanings(records: readonly PersonaRecord[], rung: MeaningRung | null | undefined, baseline: PersonaBaseline | null = null): Promise<(Meaning | null)[]> {
-  const first = records[0];
-  if (first === undefined || first.errored || !meaningOn(rung)) return records.map(() => null);
+  // Attempt 1 is the first attempt that did not error (the one the script shows).
+  const ref = records.findIndex((r) => !r.errored);
+  const first = records[ref];
+  if (first === undefined || !meaningOn(rung)) return records.map(() => null);
   const stored = baselineTurns(baseline);
   const reference = first.turns.map((t) => {
     const b = stored.get(t.index);
@@ -215,7 +217,7 @@ export async function scriptAttemptMeanings(records: readonly PersonaRecord[], r
   });
   return Promise.all(
     records.map(async (r, k) => {
-      if (k === 0 || r.errored) return null;
+      if (k <= ref || r.errored) return null;
       const meanings = await meaningsAgainst(r.turns, reference, rung);
       return scriptMeaning(
         r.turns.map((t, i) => ({ index: t.index, meaning: meanings[i] ?? null })),

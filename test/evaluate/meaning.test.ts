@@ -50,6 +50,41 @@ describe('normalize: formatting only', () => {
     expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
   });
 
+  // Found by an audit: each was `formatting`, so the comment stayed quiet about a changed fact.
+  it.each([
+    ['a lone numbered line is not a list: its number is a fact', 'How many days? Here is the answer:\n30. After that we refuse returns.', 'How many days? Here is the answer:\n14. After that we refuse returns.', 'numbers 30 → 14'],
+    ['a URL path keeps its case', 'Track your parcel at https://bit.ly/3xYzQ', 'Track your parcel at https://bit.ly/3XyZq', 'URLs https://bit.ly/3xYzQ → https://bit.ly/3XyZq'],
+    ['superscript digits are not ordinary ones', 'The plan allows 10\u2076 requests.', 'The plan allows 106 requests.', null],
+    ['a superscript after an amount', 'The price is $10\u00b9.', 'The price is $101.', null],
+  ])('is a changed fact, not formatting: %s', (_name, a, b, detail) => {
+    expect(normalizeReply(a)).not.toBe(normalizeReply(b));
+    const m = meaningWithoutModel(a, b, [], 'judge');
+    expect(m).toMatchObject({ value: 'changed', by: 'facts' });
+    if (detail !== null) expect((m as Meaning).detail).toBe(detail);
+  });
+
+  it.each([
+    ['a lone "+ $5" line is a charge, not a bullet', 'Subtotal $40\n+ $5 shipping', 'Subtotal $40\n- $5 shipping'],
+    ['a ">" before a number says "more than"', 'Free delivery for orders:\n> 50 items', 'Free delivery for orders:\n50 items'],
+  ])('is not formatting (the facts are the same, so a judge decides): %s', (_name, a, b) => {
+    expect(normalizeReply(a)).not.toBe(normalizeReply(b));
+    expect(meaningWithoutModel(a, b, [], 'judge')).toBe('judge');
+  });
+
+  it.each([
+    ['a list of two or more items, blank lines between them', '1. Open settings\n\n2. Tap Refund', '- Open settings\n- Tap Refund'],
+    ['a quoted list', '> 1. Open settings\n> 2. Tap Refund', 'Open settings\nTap Refund'],
+    ['a URL host is case-blind', 'See https://Shop.Example/FAQ', 'see https://shop.example/FAQ'],
+  ])('is still formatting: %s', (_name, a, b) => {
+    expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
+  });
+
+  it('a 12-hour time with seconds is read with its half of the day', () => {
+    expect(facts('ends at 11:59:30 pm')).toEqual(['time 23:59:30']);
+    expect(meaningWithoutModel('The offer ends at 23:59:30.', 'The offer ends at 11:59:30 pm.', [], 'judge')).toBe('judge');
+    expect(meaningWithoutModel('ends at 11:59:30 am', 'ends at 11:59:30 pm', [], 'judge')).toMatchObject({ value: 'changed', by: 'facts' });
+  });
+
   it.each([
     ['a word', 'Refunds within 30 days', 'Returns within 30 days'],
     ['strikethrough is kept (struck text says something else)', 'Price ~~$30~~ $20', 'Price $30 $20'],

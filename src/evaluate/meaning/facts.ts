@@ -7,6 +7,7 @@
 // starts (the lookbehinds), so a long run of digits or letters is scanned once.
 
 import type { Fact, FactKind, FactsDifference } from '../../types/meaning.js';
+import { markScriptDigits, stripListMarkers } from './normalize.js';
 
 export type { Fact, FactKind, FactsDifference };
 
@@ -51,9 +52,6 @@ const ARABIC_SEPARATORS = /[\u066b\u066c]/g;
 
 // --- Patterns --------------------------------------------------------------------------------
 
-/** An ordered-list marker at the start of a line ("1. ", "2) "): the list's numbering is formatting, not a fact. */
-const ORDERED_LIST_MARKER = /^([ \t]*(?:>[ \t]*)*)\d{1,9}[.)][ \t]+/gm;
-
 /** An http(s) URL up to a space or a character a URL does not hold unescaped. */
 const URL_PATTERN = /[hH][tT][tT][pP][sS]?:\/\/[^\s<>"'`[\]{}|\\^]+/g;
 /** What a sentence puts after a URL: trimmed from its end. */
@@ -82,7 +80,7 @@ const AMOUNT_SOURCE = String.raw`(?<![LN]|[N][.,])(?:(?<pre>[A-Z]{0,2}[${SIGNS}]
 const SIGN_CODES: Record<string, string> = { $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY' };
 
 /** A 12-hour time: "6pm", "6 p.m.", "12:30 AM". */
-const TIME_12_SOURCE = String.raw`(?<![LN:.,])(\d{1,2})(?::([0-5]\d))?[ \u00a0]?([aApP])\.?[mM]\.?(?![LN])`;
+const TIME_12_SOURCE = String.raw`(?<![LN:.,])(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?[ \u00a0]?([aApP])\.?[mM]\.?(?![LN])`;
 /** A 24-hour time: "18:00", "9:05", "23:59:30". */
 const TIME_24_SOURCE = String.raw`(?<![LN:.,])(\d{1,2}):([0-5]\d)(?::([0-5]\d))?(?![N:])`;
 
@@ -228,11 +226,13 @@ function blank(length: number): string {
  * amount, a time or a code are not numbers again. Numbers in words ("thirty") are not facts.
  */
 export function factsOf(reply: string): Fact[] {
-  let text = reply.normalize('NFKC');
+  // Superscript digits kept apart (markScriptDigits): NFKC alone reads "10⁶" as 106.
+  let text = (NON_ASCII.test(reply) ? markScriptDigits(reply) : reply).normalize('NFKC');
   const ascii = !NON_ASCII.test(text);
   if (!ascii) text = text.replace(NON_ASCII_DIGIT, asciiDigit).replace(ARABIC_SEPARATORS, (s) => (s === '\u066b' ? '.' : ','));
   if (!MAY_HAVE_FACTS.test(text)) return [];
-  text = text.replace(ORDERED_LIST_MARKER, '$1');
+  // A list's numbering is formatting; a lone "30." line is not a list, and its 30 is a fact.
+  text = stripListMarkers(text, true);
   const out: Fact[] = [];
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
 
@@ -263,11 +263,11 @@ export function factsOf(reply: string): Fact[] {
     });
   }
   if (MAY_HAVE_TIME_12.test(text)) {
-    text = text.replace(patterns.time12, (raw, h: string, m: string | undefined, half: string) => {
+    text = text.replace(patterns.time12, (raw, h: string, m: string | undefined, sec: string | undefined, half: string) => {
       const hour = Number(h);
       if (hour < 1 || hour > 12) return raw;
       const pm = half === 'p' || half === 'P';
-      out.push({ kind: 'time', value: timeValue((hour % 12) + (pm ? 12 : 0), m === undefined ? 0 : Number(m), 0) });
+      out.push({ kind: 'time', value: timeValue((hour % 12) + (pm ? 12 : 0), m === undefined ? 0 : Number(m), sec === undefined ? 0 : Number(sec)) });
       return blank(raw.length);
     });
   }

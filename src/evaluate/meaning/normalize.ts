@@ -11,11 +11,69 @@ const SINGLE_QUOTES = /[\u2018\u2019\u201a\u201b\u2032]/g;
 /** Curly double quotes and double primes; `"` after normalizing. */
 const DOUBLE_QUOTES = /[\u201c\u201d\u201e\u201f\u2033]/g;
 /**
- * A line's leading Markdown block markers: quotes (`>`, nested), a heading (`#` to `######`), a list
- * item (`-`, `*`, `+`, `1.`, `1)`). Tried only on a line that starts with a character a marker can
- * start with: elsewhere it would match nothing and only cost a copy of the text.
+ * A line's leading Markdown quote and heading markers: quotes (`>`, nested), a heading (`#` to
+ * `######`). A `>` right before a number is kept: "> 50 items" says "more than 50". Tried only on a
+ * line that starts with a character a marker can start with.
  */
-const LINE_MARKERS = /^(?=[ \t>#*+\-\d])[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+)?/gm;
+const QUOTE_HEADING_MARKERS = /^(?=[ \t>#])[ \t]*(?:>(?![ \t]*\d)[ \t]*)*(?:#{1,6}[ \t]+)?/gm;
+/** A list item's marker at the start of a line, after its quote markers: `-`, `*`, `+`, `1.`, `1)` (group 2: the number). */
+const LIST_ITEM = /^([ \t]*(?:>[ \t]*)*)(?:[-*+]|(\d{1,9})[.)])[ \t]+/;
+/** What LIST_ITEM can match on some line at all. */
+const MAY_HAVE_LIST_ITEM = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]/m;
+
+/**
+ * The markers of lines that are a list, removed: two or more item lines in a row (blank lines
+ * between them allowed), each line's quote markers kept. A lone line that starts with "30." or
+ * "- $5" is text, not a list, and keeps its number or sign. `numbered`: only numbered items count.
+ */
+export function stripListMarkers(text: string, numbered: boolean): string {
+  if (!MAY_HAVE_LIST_ITEM.test(text)) return text;
+  const lines = text.split('\n');
+  const items = lines.map((l) => {
+    const m = LIST_ITEM.exec(l);
+    return m !== null && (!numbered || m[2] !== undefined) ? m : null;
+  });
+  const neighbourIsItem = (i: number, step: number): boolean => {
+    for (let j = i + step; j >= 0 && j < lines.length; j += step) if ((lines[j] as string).trim() !== '') return items[j] !== null;
+    return false;
+  };
+  let changed = false;
+  const out = lines.map((line, i) => {
+    const m = items[i];
+    if (m == null || !(neighbourIsItem(i, -1) || neighbourIsItem(i, 1))) return line;
+    changed = true;
+    return (m[1] as string) + line.slice(m[0].length);
+  });
+  return changed ? out.join('\n') : text;
+}
+
+/** Superscript and subscript digits and signs, which NFKC makes ordinary ones ("10⁶" would read "106"). */
+const SCRIPT_DIGITS = /[\u00b2\u00b3\u00b9\u2070\u2074-\u207b\u2080-\u208b]/g;
+
+/** Superscript and subscript digits and signs written `^6` and `_2` before NFKC, so that "10⁶" and "106" stay apart. */
+export function markScriptDigits(text: string): string {
+  return text.replace(SCRIPT_DIGITS, (ch) => `${ch >= '\u2080' ? '_' : '^'}${ch.normalize('NFKC')}`);
+}
+
+/** An http(s) URL, as the facts read one: its scheme and host are case-blind, its path is not. */
+const URL_IN_TEXT = /[hH][tT][tT][pP][sS]?:\/\/[^\s<>"'`[\]{}|\\^]+/g;
+
+/** Lower case, except a URL's path, query and fragment (a path's case is part of the address). */
+function lowerCase(text: string): string {
+  if (!text.includes('://')) return text.toLowerCase();
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(URL_IN_TEXT)) {
+    const url = m[0];
+    const at = m.index as number;
+    const hostEnd = url.indexOf('/', url.indexOf('://') + 3);
+    const split = hostEnd === -1 ? url.length : hostEnd;
+    out += text.slice(last, at).toLowerCase() + url.slice(0, split).toLowerCase() + url.slice(split);
+    last = at + url.length;
+  }
+  return out + text.slice(last).toLowerCase();
+}
+
 /** A line that is only a rule or a setext underline: `---`, `***`, `___`, `===`. */
 const RULE_LINES = /^[ \t]*(?:[-*_=][ \t]*){3,}$/gm;
 /** Emphasis and inline-code markers: `*`, `_` at a word's edge, `` ` ``. Strikethrough (`~~`) is kept: struck text says something else. */
@@ -36,19 +94,21 @@ const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
 
 /**
  * A reply with its formatting taken away: Unicode NFKC (full-width letters and digits become
- * ordinary ones), invisible characters removed, curly quotes made straight, rule lines removed,
- * Markdown quote, heading and list markers at the start of a line removed, emphasis and
- * inline-code markers removed, punctuation at the end of each line removed, runs of whitespace
- * made one space, lower case. Two replies with the same normalized text differ only in formatting.
+ * ordinary ones; superscript and subscript digits are kept apart as ^6 and _2), invisible
+ * characters removed, curly quotes made straight, rule lines removed, Markdown quote and heading
+ * markers at the start of a line removed (a `>` before a number kept), the markers of a list's
+ * lines removed (a lone line is not a list), emphasis and inline-code markers removed,
+ * punctuation at the end of each line removed, runs of whitespace made one space, lower case (a
+ * URL's path kept as written). Two replies with the same normalized text differ only in formatting.
  */
 export function normalizeReply(text: string): string {
   const ascii = !NON_ASCII.test(text);
-  let t = ascii ? text : text.normalize('NFKC').replace(INVISIBLE, '').replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"');
+  let t = ascii ? text : markScriptDigits(text).normalize('NFKC').replace(INVISIBLE, '').replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"');
   // Each pass runs only where its characters occur (the same result, fewer copies of the text).
   if (t.includes('\r')) t = t.replace(CARRIAGE_RETURNS, '\n');
-  t = t.replace(RULE_LINES, '').replace(LINE_MARKERS, '');
+  t = stripListMarkers(t.replace(RULE_LINES, ''), false).replace(QUOTE_HEADING_MARKERS, '');
   if (EMPHASIS_CHARS.test(t)) t = t.replace(ascii ? EMPHASIS_ASCII : EMPHASIS, '');
-  return t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').trim().toLowerCase();
+  return lowerCase(t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').trim());
 }
 
 /**
