@@ -7,7 +7,7 @@
 import type { MeaningCheck } from '../../config.js';
 import type { Meaning, MeaningBy, MeaningValue } from '../../types/meaning.js';
 import { compareFacts, factsDetail, factsOf } from './facts.js';
-import { matchingVariant, normalizeReply } from './normalize.js';
+import { matchingVariant, normalizeReply, sameUrlPaths } from './normalize.js';
 
 export type { Meaning, MeaningBy, MeaningValue };
 export type { MeaningCheck };
@@ -39,8 +39,10 @@ export const NO_MEANING_JUDGE_CAUSE = 'no meaning judge configured (add a judge 
 export function meaningWithoutModel(baseline: string | null, now: string | null, variants: readonly string[], check: MeaningCheck): Meaning | 'judge' | null {
   if (check === 'off' || baseline === null || now === null || baseline === now) return null;
   const normalized = normalizeReply(now);
-  if (normalizeReply(baseline) === normalized) return { value: 'formatting', by: 'normalize', detail: null };
-  if (matchingVariant(normalized, variants) !== -1) return { value: 'variant', by: 'variant', detail: null };
+  // Normalizing lower-cases a URL's path too: a path that differs in case is a different address.
+  if (normalizeReply(baseline) === normalized && sameUrlPaths(baseline, now)) return { value: 'formatting', by: 'normalize', detail: null };
+  const variant = matchingVariant(normalized, variants);
+  if (variant !== -1 && sameUrlPaths(variants[variant] as string, now)) return { value: 'variant', by: 'variant', detail: null };
   const facts = compareFacts(factsOf(baseline), factsOf(now));
   if (facts.baseline.length > 0 || facts.now.length > 0) return { value: 'changed', by: 'facts', detail: factsDetail(facts), facts };
   if (check === 'facts') return { value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE };

@@ -18,8 +18,8 @@ const DOUBLE_QUOTES = /[\u201c\u201d\u201e\u201f\u2033]/g;
 const QUOTE_HEADING_MARKERS = /^(?=[ \t>#])[ \t]*(?:>(?![ \t]*\d)[ \t]*)*(?:#{1,6}[ \t]+)?/gm;
 /** A list item's marker at the start of a line, after its quote markers: `-`, `*`, `+`, `1.`, `1)` (group 2: the number). */
 const LIST_ITEM = /^([ \t]*(?:>[ \t]*)*)(?:[-*+]|(\d{1,9})[.)])[ \t]+/;
-/** What LIST_ITEM can match on some line at all. */
-const MAY_HAVE_LIST_ITEM = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]/m;
+/** The lines LIST_ITEM can match: a list needs two of them. */
+const MAY_BE_LIST_ITEM = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]/gm;
 
 /**
  * The markers of lines that are a list, removed: two or more item lines in a row (blank lines
@@ -27,7 +27,10 @@ const MAY_HAVE_LIST_ITEM = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]/m;
  * "- $5" is text, not a list, and keeps its number or sign. `numbered`: only numbered items count.
  */
 export function stripListMarkers(text: string, numbered: boolean): string {
-  if (!MAY_HAVE_LIST_ITEM.test(text)) return text;
+  // A list is two lines at least.
+  if (!text.includes('\n')) return text;
+  MAY_BE_LIST_ITEM.lastIndex = 0;
+  if (!MAY_BE_LIST_ITEM.test(text) || !MAY_BE_LIST_ITEM.test(text)) return text;
   const lines = text.split('\n');
   const items = lines.map((l) => {
     const m = LIST_ITEM.exec(l);
@@ -58,20 +61,16 @@ export function markScriptDigits(text: string): string {
 /** An http(s) URL, as the facts read one: its scheme and host are case-blind, its path is not. */
 const URL_IN_TEXT = /[hH][tT][tT][pP][sS]?:\/\/[^\s<>"'`[\]{}|\\^]+/g;
 
-/** Lower case, except a URL's path, query and fragment (a path's case is part of the address). */
-function lowerCase(text: string): string {
-  if (!text.includes('://')) return text.toLowerCase();
-  let out = '';
-  let last = 0;
-  for (const m of text.matchAll(URL_IN_TEXT)) {
-    const url = m[0];
-    const at = m.index as number;
-    const hostEnd = url.indexOf('/', url.indexOf('://') + 3);
-    const split = hostEnd === -1 ? url.length : hostEnd;
-    out += text.slice(last, at).toLowerCase() + url.slice(0, split).toLowerCase() + url.slice(split);
-    last = at + url.length;
-  }
-  return out + text.slice(last).toLowerCase();
+/**
+ * Do two replies that normalize alike name the same URL paths, case included? normalizeReply
+ * lower-cases everything, and a path's case is part of the address (`/3xYzQ` is not `/3XyZq`).
+ */
+export function sameUrlPaths(a: string, b: string): boolean {
+  if (!a.includes('://') && !b.includes('://')) return true;
+  const paths = (t: string): string[] => Array.from(t.matchAll(URL_IN_TEXT), (m) => m[0].slice(m[0].indexOf('/', m[0].indexOf('://') + 3) >>> 0));
+  const pa = paths(a);
+  const pb = paths(b);
+  return pa.length === pb.length && pa.every((p, i) => p === pb[i]);
 }
 
 /** A line that is only a rule or a setext underline: `---`, `***`, `___`, `===`. */
@@ -98,8 +97,8 @@ const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
  * characters removed, curly quotes made straight, rule lines removed, Markdown quote and heading
  * markers at the start of a line removed (a `>` before a number kept), the markers of a list's
  * lines removed (a lone line is not a list), emphasis and inline-code markers removed,
- * punctuation at the end of each line removed, runs of whitespace made one space, lower case (a
- * URL's path kept as written). Two replies with the same normalized text differ only in formatting.
+ * punctuation at the end of each line removed, runs of whitespace made one space, lower case
+ * (the ladder compares URL paths as written apart: sameUrlPaths). Two replies with the same normalized text differ only in formatting.
  */
 export function normalizeReply(text: string): string {
   const ascii = !NON_ASCII.test(text);
@@ -108,7 +107,7 @@ export function normalizeReply(text: string): string {
   if (t.includes('\r')) t = t.replace(CARRIAGE_RETURNS, '\n');
   t = stripListMarkers(t.replace(RULE_LINES, ''), false).replace(QUOTE_HEADING_MARKERS, '');
   if (EMPHASIS_CHARS.test(t)) t = t.replace(ascii ? EMPHASIS_ASCII : EMPHASIS, '');
-  return lowerCase(t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').trim());
+  return t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').trim().toLowerCase();
 }
 
 /**
