@@ -6,6 +6,7 @@ import { FAIL_ON_CONDITIONS, JUDGE_PROVIDERS, type FailOnCondition } from '../ty
 import { parseFailOn, parseShard } from '../evaluate/index.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
+import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 
 const MODES = ['check', 'accept', 'report'] as const;
 export type Mode = (typeof MODES)[number];
@@ -81,6 +82,14 @@ function positiveNumber(name: string, value: string, integer: boolean): number |
   if (!Number.isFinite(n) || n < 0 || (integer && (!Number.isInteger(n) || n < 1))) {
     throw new InputError(`input ${name}: "${value}" is not ${integer ? 'a whole number of at least 1' : 'a non-negative number'}`);
   }
+  return n;
+}
+
+/** `concurrency`: a whole number from 1 to MAX_CONCURRENCY, as agent.concurrency; null when empty. */
+function concurrencyInput(value: string): number | null {
+  if (value === '') return null;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY) throw new InputError(`input concurrency: "${value}" is not a whole number from 1 to ${MAX_CONCURRENCY}`);
   return n;
 }
 
@@ -182,7 +191,7 @@ export function readInputs(get: Get): Inputs {
     failOn: Object.freeze(failOn),
     costCap: positiveNumber('cost-cap', get('cost-cap'), false),
     confirmCost: bool('confirm-cost', get('confirm-cost'), false),
-    concurrency: positiveNumber('concurrency', get('concurrency'), true),
+    concurrency: concurrencyInput(get('concurrency')),
     repeat,
     repeatMax,
     acceptLabel: get('accept-label') || 'accept-baseline',

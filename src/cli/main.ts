@@ -25,6 +25,7 @@ import { runProbe } from './probe.js';
 import { runCalibrate } from './calibrate.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
+import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, writeRenderings, writeText, type CliIO } from './output.js';
@@ -114,7 +115,7 @@ async function dispatch(command: CommandName, values: Values, positionals: reado
 function parseConcurrency(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError(`--concurrency must be an integer from 1 to 256, got "${text}"`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, got "${text}"`);
   return n;
 }
 

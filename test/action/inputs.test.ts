@@ -80,7 +80,9 @@ describe('readInputs', () => {
     expect(() => readInputs(env({ 'judge-provider': 'gemini' }))).toThrow('use one of: openai, anthropic');
     expect(() => readInputs(env({ 'fail-on': 'newly_failing,slow' }))).toThrow(/"slow" is not a known condition; allowed: newly_failing/);
     expect(() => readInputs(env({ comment: 'maybe' }))).toThrow('input comment: "maybe" is not a boolean; use true or false');
-    expect(() => readInputs(env({ concurrency: '0' }))).toThrow('input concurrency: "0" is not a whole number of at least 1');
+    expect(() => readInputs(env({ concurrency: '0' }))).toThrow('input concurrency: "0" is not a whole number from 1 to 256');
+    expect(() => readInputs(env({ concurrency: '1000000000' }))).toThrow('input concurrency: "1000000000" is not a whole number from 1 to 256');
+    expect(readInputs(env({ concurrency: '256' })).concurrency).toBe(256);
     expect(() => readInputs(env({ 'cost-cap': '-1' }))).toThrow('input cost-cap: "-1" is not a non-negative number');
   });
   it('agent-path gets its leading slash; wait-for-agent is whole seconds from 0 to 600', () => {

@@ -304,6 +304,18 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('config: concurrency is at most 256 and retries at most 10, for the agent and the judge (a runaway value is refused)', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  retries: 1e9\n  concurrency: 1000000000\njudge:\n  provider: openai\n  retries: 11\n  concurrency: 257\n' });
+    expect(brief(r.errors)).toEqual([
+      `${C}:2: agent.retries must be at most 10, found the number 1000000000`,
+      `${C}:3: agent.concurrency must be at most 256, found the number 1000000000`,
+      `${C}:6: judge.retries must be at most 10, found the number 11`,
+      `${C}:7: judge.concurrency must be at most 256, found the number 257`,
+    ]);
+    const edge = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  retries: 10\n  concurrency: 256\n' });
+    expect(edge.errors).toEqual([]);
+  });
+
   it('config: judge.concurrency must be a whole number of at least 1', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  provider: openai\n  concurrency: 0\n' });
     expect(brief(r.errors)).toEqual([`${C}:3: judge.concurrency must be at least 1, found the number 0`]);

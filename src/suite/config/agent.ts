@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { AGENT_PRESET_NAMES, DEFAULT_MAX_TOKENS, PRESETS, type AgentMapping, type AgentPreset, type Config, type JsonValue } from '../../config.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../../agent/ready.js';
 import { quote } from '../issues.js';
-import { headerValue, jsonTemplate, ms, nonNegativeInt, positiveInt, urlProblem, type Resolution } from './shared.js';
+import { concurrencyInt, headerValue, jsonTemplate, ms, retriesInt, urlProblem, type Resolution } from './shared.js';
 
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
 
@@ -32,8 +32,8 @@ export const schema = z.strictObject({
   stream: z.boolean().optional(),
   headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
   timeoutMs: ms(1).optional(),
-  concurrency: positiveInt.optional(),
-  retries: nonNegativeInt.optional(),
+  concurrency: concurrencyInt.optional(),
+  retries: retriesInt.optional(),
   backoffMs: ms(0).optional(),
   waitForAgent: z
     .number()

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig, type JudgeProvider, type PanelMemberSettings } from '../../config.js';
 import { JUDGE_PROVIDERS } from '../../types.js';
 import { quote } from '../issues.js';
-import { ms, nonNegativeInt, positiveInt, urlProblem, type Resolution } from './shared.js';
+import { concurrencyInt, ms, retriesInt, urlProblem, type Resolution } from './shared.js';
 
 const judgeKeys = {
   provider: z.enum(JUDGE_PROVIDERS).optional(),
@@ -14,9 +14,9 @@ const judgeKeys = {
   model: z.string().min(1).optional(),
   apiKey: z.string().nullable().optional(),
   timeoutMs: ms(1).optional(),
-  retries: nonNegativeInt.optional(),
+  retries: retriesInt.optional(),
   backoffMs: ms(0).optional(),
-  concurrency: positiveInt.optional(),
+  concurrency: concurrencyInt.optional(),
   label: z.string().nullable().optional(),
 };
 

@@ -17,6 +17,15 @@ export function isJsonValue(v: unknown): v is JsonValue {
 export const positiveInt = z.number().int().min(1);
 export const nonNegativeInt = z.number().int().min(0);
 
+/** The most requests a client keeps in flight (as `--concurrency` allows). */
+export const MAX_CONCURRENCY = 256;
+/** The most retries after a request's first attempt: each may wait its whole timeout. */
+export const MAX_RETRIES = 10;
+/** Requests in flight at most: 1..MAX_CONCURRENCY. */
+export const concurrencyInt = positiveInt.max(MAX_CONCURRENCY);
+/** Retries after the first attempt: 0..MAX_RETRIES. */
+export const retriesInt = nonNegativeInt.max(MAX_RETRIES);
+
 /** The allowed range of a millisecond setting, in words (also used for flags and inputs). */
 export function msRange(min: number): string {
   return `a whole number of milliseconds from ${min} to ${MAX_WAIT_MS} (10 minutes)`;
