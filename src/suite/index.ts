@@ -137,6 +137,8 @@ interface SuitePaths {
   personasDir: string;
   baselinesDir: string;
   /** The config file as shown in issues (config.yml when there is none). */
+  /** The config file read (config.yml, else config.yaml); null when there is none. */
+  configPath: string | null;
   configShown: string;
   /** A path as shown in issues: relative to cwd, forward slashes. */
   show: (p: string) => string;
@@ -165,15 +167,41 @@ function suitePaths(opts: LoadOptions): SuitePaths {
   const cwd = opts.cwd === undefined ? path.resolve() : path.resolve(opts.cwd);
   const dir = path.resolve(cwd, opts.dir);
   const show = (p: string): string => path.relative(cwd, p).split(path.sep).join('/') || '.';
+  // config.yml, else config.yaml: the file read, and the name every message gives it.
+  const configPath = firstFile(CONFIG_NAMES.map((n) => path.join(dir, n)));
   return {
     cwd,
     dir,
     fixturesDir: path.join(dir, 'fixtures'),
     personasDir: path.join(dir, 'personas'),
     baselinesDir: path.join(dir, 'baselines'),
-    configShown: show(path.join(dir, CONFIG_NAMES[0] as string)),
+    configPath,
+    configShown: show(configPath ?? path.join(dir, CONFIG_NAMES[0] as string)),
     show,
   };
+}
+
+/**
+ * What else stands where the config file goes, said once: config.yaml beside the config.yml that
+ * is read, or a folder named like it (neither is read).
+ */
+function configNamesIssues(paths: SuitePaths, found: Findings): void {
+  for (const name of CONFIG_NAMES) {
+    const candidate = path.join(paths.dir, name);
+    if (candidate === paths.configPath) continue;
+    let folder: boolean;
+    try {
+      folder = lstatSync(candidate).isDirectory();
+    } catch {
+      continue;
+    }
+    const shown = paths.show(candidate);
+    found.warnings.push(
+      folder
+        ? { file: shown, line: null, column: null, message: `a folder, not read as the suite's configuration`, fix: `remove or rename the folder; the configuration is a file, ${CONFIG_NAMES.join(' or ')}` }
+        : { file: shown, line: null, column: null, message: `not read: the suite's configuration is ${paths.configShown}, and only one is read`, fix: `move its settings into ${paths.configShown} and remove ${shown}` },
+    );
+  }
 }
 
 function newFindings(): Findings {
@@ -199,8 +227,9 @@ function suiteRoot(paths: SuitePaths, found: Findings): SuiteRoot | null {
 /** config.yml (or .yaml) resolved with defaults; defaults alone when there is none; null on errors. */
 /** `preset`: a preset given on the command line, resolved as if config.yml's `agent.preset` said so. */
 function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'], found: Findings, preset?: AgentPreset, untrustedSuite: string | null = null): Config | null {
-  const configPath = firstFile(CONFIG_NAMES.map((n) => path.join(paths.dir, n)));
+  const configPath = paths.configPath;
   found.fileOrder.push(paths.configShown);
+  configNamesIssues(paths, found);
   if (configPath === null) return resolveConfigFile(null, paths.configShown, withPreset({}, preset), env).config;
   const loaded = readYamlFile({ path: configPath, real: null }, paths.configShown, root, found);
   if (!loaded.src) return null;

@@ -316,6 +316,15 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(edge.errors).toEqual([]);
   });
 
+  it('config.yaml: its errors name config.yaml; beside a config.yml it is not read, and a warning says so', async () => {
+    const Y = '.agent-replay/config.yaml';
+    const alone = await load({ [`${F}/a.yml`]: OK_FIXTURE, [Y]: 'agent:\n  retries: three\n' });
+    expect(brief(alone.errors)).toEqual([`${Y}:2: agent.retries must be a number, found the string "three"`]);
+    const both = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  retries: 1\n', [Y]: 'agent:\n  retries: three\n' });
+    expect(both.errors).toEqual([]);
+    expect(brief(both.warnings)).toContain(`${Y}:-: not read: the suite's configuration is ${C}, and only one is read`);
+  });
+
   it('config: judge.concurrency must be a whole number of at least 1', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  provider: openai\n  concurrency: 0\n' });
     expect(brief(r.errors)).toEqual([`${C}:3: judge.concurrency must be at least 1, found the number 0`]);
