@@ -301,7 +301,9 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       }
       // A plain value that YAML reads as a number, true/false or null where text belongs: say how it
       // was written and how it was read, and quote exactly what was written.
-      const written = issue.expected === 'string' && (value === null || typeof value === 'number' || typeof value === 'boolean') ? ctx.src.writtenAt(full) : null;
+      // Only YAML reads a plain value so: in a JSON file (a baseline) `null`, `5` and `true` are what they say.
+      const yaml = !ctx.src.file.endsWith('.json');
+      const written = yaml && issue.expected === 'string' && (value === null || typeof value === 'number' || typeof value === 'boolean') ? ctx.src.writtenAt(full) : null;
       const found = written !== null && written !== String(value) ? `${written}, which YAML reads as ${describeValue(value)}` : describeValue(value);
       const quoteFix =
         written !== null

@@ -325,6 +325,18 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(brief(both.warnings)).toContain(`${Y}:-: not read: the suite's configuration is ${C}, and only one is read`);
   });
 
+  it('a baseline (JSON) is never told to quote a value as YAML would: null and 5 are what they say there', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - { label: b, message: x }\n',
+      [`${B}/b.json`]: '{\n  "label": "b",\n  "reply": 5,\n  "route": { "conversation": "a", "stage": null },\n  "verdict": "pass",\n  "acceptedAt": "t",\n  "commit": null\n}\n',
+    });
+    expect(r.errors.length).toBeGreaterThan(0);
+    for (const e of r.errors) expect(e.fix).not.toContain('put the value in quotes');
+    // A YAML file still gets it: `message: 5` is read as a number.
+    const y = await load({ [`${F}/a.yml`]: 'label: a\nmessage: 5\n' });
+    expect(y.errors[0]?.fix).toContain('put the value in quotes: message: "5"');
+  });
+
   it('config: judge.concurrency must be a whole number of at least 1', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  provider: openai\n  concurrency: 0\n' });
     expect(brief(r.errors)).toEqual([`${C}:3: judge.concurrency must be at least 1, found the number 0`]);
