@@ -21,8 +21,19 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     });
     expect(brief(r.errors)).toEqual([
       `${F}/docs.yml:3: invalid YAML: the file contains more than one document (a --- separator)`,
-      `${F}/dup.yml:3: invalid YAML: the same key appears twice in one mapping`,
+      `${F}/dup.yml:3: invalid YAML: the key "message" appears twice in one mapping`,
     ]);
+  });
+
+  it('a key written twice does not hide the rest of the file: every other error of it is said in the same run', async () => {
+    const r = await load({ [`${F}/c.yml`]: 'label: c-one\nmessage: hi\nmessage: again\nasert: { contains: x }\nrepeat: { count: 3, minPass: 4 }\n' });
+    expect(brief(r.errors)).toEqual([
+      `${F}/c.yml:3: invalid YAML: the key "message" appears twice in one mapping`,
+      `${F}/c.yml:4: fixture "c-one": unknown key "asert"; allowed keys: label, message, persona, assert, repeat`,
+      `${F}/c.yml:5: fixture "c-one": repeat.minPass 4 is not a whole number from 1 to count (3)`,
+    ]);
+    const config = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  retries: 1\n  retries: 2\n  concurrency: 0\n' });
+    expect(brief(config.errors)).toEqual([`${C}:3: invalid YAML: the key "retries" appears twice in one mapping`, `${C}:4: agent.concurrency must be at least 1, found the number 0`]);
   });
 
   it('a shape error in one section does not hide the checks of the others: every error of config.yml at once', async () => {

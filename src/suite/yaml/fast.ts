@@ -99,14 +99,15 @@ export interface FastRefusal {
  * js-yaml where it knows them. A refusal carries js-yaml's reason and position; the caller asks
  * the `yaml` document for its better-worded syntax errors first.
  */
-export function fastSource(file: string, text: string): { src: SourceFile; data: unknown } | { refused: FastRefusal } {
+export function fastSource(file: string, text: string, lastKeyWins = false): { src: SourceFile; data: unknown } | { refused: FastRefusal } {
   const stack: Frame[] = [];
   let root: Closed | null = null;
   let data: unknown;
   try {
     data = jsyaml.load(text, {
       schema: SUITE_SCHEMA,
-      json: false,
+      // js-yaml's JSON compatibility: a key written twice takes its last value instead of refusing.
+      json: lastKeyWins,
       listener(event, state) {
         if (event === 'open') {
           stack.push({ start: state.position, children: [] });

@@ -6,10 +6,10 @@ import type { ConfigIssue } from '../issues.js';
 import { fastSource, type FastRefusal } from './fast.js';
 import { aliasExpansion, MAX_ALIAS_VALUES } from './schema.js';
 import { documentSource, type SourceFile } from './source.js';
-import { yamlSyntaxIssues } from './syntax.js';
+import { onlyDuplicateKeys, yamlSyntaxIssues } from './syntax.js';
 
 export interface LoadedYaml {
-  /** null when the file has errors. */
+  /** null when the file cannot be read; a file whose only problem is a key written twice is read (its last value) and has both. */
   src: SourceFile | null;
   data: unknown;
   errors: ConfigIssue[];
@@ -21,7 +21,16 @@ const TAG_FIX =
 /** The values of a YAML suite file (see schema.ts for the rules) and where they are, or its problems. */
 export function readYaml(shown: string, text: string): LoadedYaml {
   const fast = fastSource(shown, text);
-  if ('refused' in fast) return { src: null, data: undefined, errors: refusalIssues(shown, text, fast.refused) };
+  if ('refused' in fast) {
+    const errors = refusalIssues(shown, text, fast.refused);
+    // A key written twice is said, and the rest of the file is still read (its last value) and
+    // checked, so that its other problems are said in the same run.
+    if (onlyDuplicateKeys(errors)) {
+      const again = fastSource(shown, text, true);
+      if (!('refused' in again)) return { src: again.src, data: again.data, errors };
+    }
+    return { src: null, data: undefined, errors };
+  }
   // Without a `*` there is no alias: the walk that counts what aliases add is skipped.
   const added = text.includes('*') ? aliasExpansion(fast.data) : 0;
   if (added > MAX_ALIAS_VALUES) return { src: null, data: undefined, errors: [aliasBombIssue(fast.src, added)] };

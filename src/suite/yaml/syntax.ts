@@ -4,6 +4,22 @@
 import { lineOf, type ConfigIssue } from '../issues.js';
 import type { Position, SourceFile } from './source.js';
 
+/** A key written twice in one mapping, when the key cannot be named. */
+export const DUPLICATE_KEY_MESSAGE = 'invalid YAML: the same key appears twice in one mapping';
+
+/** The key written at `pos` (the second of the two), read from its line; null when the line says otherwise. */
+function duplicateKeyAt(src: SourceFile, pos: Position): string | null {
+  const line = pos.line === null ? null : lineOf(src, pos.line);
+  if (line === null) return null;
+  const m = /^\s*(?:-\s+)?(?:"([^"]*)"|'([^']*)'|([^\s:#{}[\],][^:#]*?))\s*:/.exec(line.slice(Math.max(0, (pos.column ?? 1) - 1)));
+  return m === null ? null : (m[1] ?? m[2] ?? m[3] ?? null);
+}
+
+/** Is every issue a key written twice (the rest of the file can still be read and checked)? */
+export function onlyDuplicateKeys(issues: readonly ConfigIssue[]): boolean {
+  return issues.length > 0 && issues.every((i) => i.message === DUPLICATE_KEY_MESSAGE || /^invalid YAML: the key .* appears twice in one mapping$/.test(i.message));
+}
+
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
@@ -17,7 +33,8 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       message = 'invalid YAML: the file contains more than one document (a --- separator)';
       fix = 'keep one document per file: remove the --- line or split the file in two';
     } else if (err.code === 'DUPLICATE_KEY') {
-      message = 'invalid YAML: the same key appears twice in one mapping';
+      const key = duplicateKeyAt(src, pos);
+      message = key === null ? DUPLICATE_KEY_MESSAGE : `invalid YAML: the key ${JSON.stringify(key)} appears twice in one mapping`;
       fix = 'remove or rename one of the two keys';
     } else if (err.code === 'TAB_AS_INDENT') {
       fix = 'indent with spaces, not tabs';
