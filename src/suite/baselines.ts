@@ -267,6 +267,19 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     return { baseline: null, errors };
   }
 
+  // A label that is not its file name is said with the file's other problems, not a run later.
+  const writtenLabel = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>).label : undefined;
+  const mismatch: ConfigIssue | null =
+    typeof writtenLabel === 'string' && writtenLabel !== fileLabel
+      ? {
+          file,
+          ...src.valueAt(['label']),
+          message: `baseline label ${quote(writtenLabel)} does not match its file name ${quote(`${fileLabel}.json`)}`,
+          fix: `rename the file to ${writtenLabel}.json or set "label": ${JSON.stringify(fileLabel)}`,
+        }
+      : null;
+  if (mismatch !== null) errors.push(mismatch);
+
   // A persona baseline says so (`kind: "persona"`); anything else is read as a fixture's.
   const isPersona = data !== null && typeof data === 'object' && !Array.isArray(data) && (data as Record<string, unknown>).kind === 'persona';
   const schema: typeof baselineSchema | typeof personaBaselineSchema = isPersona ? personaBaselineSchema : baselineSchema;
@@ -295,16 +308,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     return { baseline: null, errors };
   }
 
-  if (parsed.data.label !== fileLabel) {
-    const pos = src.valueAt(['label']);
-    errors.push({
-      file,
-      ...pos,
-      message: `baseline label ${quote(parsed.data.label)} does not match its file name ${quote(`${fileLabel}.json`)}`,
-      fix: `rename the file to ${parsed.data.label}.json or set "label": ${JSON.stringify(fileLabel)}`,
-    });
-    return { baseline: null, errors };
-  }
+  if (mismatch !== null) return { baseline: null, errors };
   const attempts = attemptsContradiction(file, src, parsed.data);
   if (attempts !== null) return { baseline: null, errors: [...errors, attempts] };
   const variants = tooManyVariants(file, src, parsed.data);

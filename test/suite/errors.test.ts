@@ -336,6 +336,17 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(brief(both.warnings)).toContain(`${Y}:-: not read: the suite's configuration is ${C}, and only one is read`);
   });
 
+  it("a baseline's label that is not its file name is said with the file's other problems, in the same run", async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - { label: example-greeting, message: x }\n',
+      [`${B}/example-greeting.json`]: '{\n  "label": "wrong-label",\n  "reply": 5,\n  "route": null,\n  "verdict": "maybe",\n  "acceptedAt": "t",\n  "commit": null\n}\n',
+    });
+    const said = brief(r.errors).join('\n');
+    expect(said).toContain(`${B}/example-greeting.json:2: baseline label "wrong-label" does not match its file name "example-greeting.json"`);
+    expect(said).toContain('reply must be a string');
+    expect(said).toContain('verdict "maybe" cannot be a baseline');
+  });
+
   it('a baseline (JSON) is never told to quote a value as YAML would: null and 5 are what they say there', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'fixtures:\n  - { label: b, message: x }\n',
