@@ -25,6 +25,18 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('an empty value is placed at its key, not at the next token lines further on', async () => {
+    const r = await load({ [`${F}/n.yml`]: 'label: n1\nmessage:\n\n# c\n\nassert: { contains: x }\n' });
+    expect(brief(r.errors)).toEqual([`${F}/n.yml:2: fixture "n1": message must be a string, found an empty value (null)`]);
+  });
+
+  it('an unclosed quote is placed where it opens, not at the end of the file', async () => {
+    const dq = await load({ [`${F}/u.yml`]: 'fixtures:\n  - label: a\n    message: "hello\n  - label: b\n    message: ok\n' });
+    expect(dq.errors.map((e) => [e.line, e.column, e.message])).toEqual([[3, 14, 'invalid YAML: the double quote opened here is never closed']]);
+    const sq = await load({ [`${F}/u.yml`]: "fixtures:\n  - label: a\n    message: 'it''s ok'\n  - label: b\n    message: 'hello\n" });
+    expect(sq.errors.map((e) => [e.line, e.message])).toEqual([[5, 'invalid YAML: the single quote opened here is never closed']]);
+  });
+
   it('a key written twice does not hide the rest of the file: every other error of it is said in the same run', async () => {
     const r = await load({ [`${F}/c.yml`]: 'label: c-one\nmessage: hi\nmessage: again\nasert: { contains: x }\nrepeat: { count: 3, minPass: 4 }\n' });
     expect(brief(r.errors)).toEqual([

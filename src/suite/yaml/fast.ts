@@ -140,8 +140,11 @@ export function fastSource(file: string, text: string, lastKeyWins = false): { s
   const knownPosition = (path: readonly PathSegment[]): Position | null => {
     const node = tree === null ? null : nodeAtPath(tree, path);
     if (node === null) return null;
+    const at = contentStart(text, node.start);
+    // An empty value (`message:` then a new line): the next token is another key's; the document's key position says where it was written.
+    if (node.result === null && text.slice(node.start, at).includes('\n')) return null;
     starts ??= lineStarts(text);
-    return positionOf(starts, contentStart(text, node.start));
+    return positionOf(starts, at);
   };
   const src = documentSource(file, text, {}, knownPosition);
   return { src, data };

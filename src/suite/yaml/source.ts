@@ -119,7 +119,11 @@ export function documentSource(
       const known = knownPosition?.(path);
       if (known) return known;
       for (let n = path.length; n >= 0; n--) {
-        const pos = nodePosition(nodeAt(path.slice(0, n)));
+        const node = nodeAt(path.slice(0, n));
+        // An empty value (`message:` then nothing) is a scalar whose range starts at the next
+        // token, lines further on: the key is where it was written.
+        const empty = n > 0 && yamlPackage().isScalar(node) && node.value === null && !node.source;
+        const pos = empty ? null : nodePosition(node);
         if (pos) return pos;
         // A key whose value is empty (`label:`) has no value node: use the key.
         if (n > 0) {

@@ -20,6 +20,23 @@ export function onlyDuplicateKeys(issues: readonly ConfigIssue[]): boolean {
   return issues.length > 0 && issues.every((i) => i.message === DUPLICATE_KEY_MESSAGE || /^invalid YAML: the key .* appears twice in one mapping$/.test(i.message));
 }
 
+/**
+ * The offset of the first quote (`"` or `'`) before `end` that opens a value and is not closed on
+ * its line; null when there is none. A quoted value may go on over lines in YAML, so this is where
+ * a reader looks first, not a proof.
+ */
+function unclosedQuote(text: string, quote: string, end: number): number | null {
+  const opens = quote === '"' ? /(?:^|[:\-?,[{]\s*|\s)"/gm : /(?:^|[:\-?,[{]\s*|\s)'/gm;
+  for (const m of text.slice(0, end).matchAll(opens)) {
+    const at = (m.index as number) + m[0].length - 1;
+    const lineEnd = text.indexOf('\n', at);
+    const rest = text.slice(at + 1, lineEnd === -1 ? text.length : lineEnd);
+    const closed = quote === '"' ? /(?:^|[^\\])(?:\\\\)*"/.test(rest) : /'/.test(rest.replace(/''/g, ''));
+    if (!closed) return at;
+  }
+  return null;
+}
+
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
@@ -36,6 +53,15 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       const key = duplicateKeyAt(src, pos);
       message = key === null ? DUPLICATE_KEY_MESSAGE : `invalid YAML: the key ${JSON.stringify(key)} appears twice in one mapping`;
       fix = 'remove or rename one of the two keys';
+    } else if (err.code === 'MISSING_CHAR' && /^Missing closing ["']quote/.test(err.message)) {
+      // The parser says so at the end of the file; the quote that was never closed is where to look.
+      const quote = err.message.startsWith('Missing closing "') ? '"' : "'";
+      const opened = unclosedQuote(src.text, quote, err.offset);
+      if (opened !== null) {
+        const at = src.offsetAt(opened);
+        out.push({ file: src.file, line: at.line, column: at.column, message: `invalid YAML: the ${quote === '"' ? 'double' : 'single'} quote opened here is never closed`, fix: `close the value with ${quote} on this line (a ${quote} inside it is written ${quote === '"' ? '\\"' : "''"})` });
+        continue;
+      }
     } else if (err.code === 'TAB_AS_INDENT') {
       fix = 'indent with spaces, not tabs';
     } else if (err.code === 'BAD_DQ_ESCAPE') {
