@@ -78,6 +78,14 @@ describe('normalize: formatting only', () => {
     expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
   });
 
+  it('a Markdown link whose text is its own address states that address once', () => {
+    expect(facts('Write to [help@shop.example](mailto:help@shop.example).')).toEqual(facts('Write to help@shop.example.'));
+    expect(facts('See [https://shop.example/faq](https://shop.example/faq)')).toEqual(facts('See https://shop.example/faq'));
+    // A link to another address keeps both.
+    expect(facts('See [https://shop.example/faq](https://evil.example/faq)')).toHaveLength(2);
+    expect(meaningWithoutModel('Write to help@shop.example.', 'Write to [help@shop.example](mailto:help@shop.example).', [], 'judge')).toBe('judge');
+  });
+
   it('a 12-hour time with seconds is read with its half of the day', () => {
     expect(facts('ends at 11:59:30 pm')).toEqual(['time 23:59:30']);
     expect(meaningWithoutModel('The offer ends at 23:59:30.', 'The offer ends at 11:59:30 pm.', [], 'judge')).toBe('judge');

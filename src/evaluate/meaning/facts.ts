@@ -52,6 +52,9 @@ const ARABIC_SEPARATORS = /[\u066b\u066c]/g;
 
 // --- Patterns --------------------------------------------------------------------------------
 
+/** A Markdown link `[text](target)` on one line (bounded: no backtracking without end). */
+const SELF_LINK = /\[([^\]\n]{1,500})\]\(([^()\s]{1,2000})\)/g;
+
 /** An http(s) URL up to a space or a character a URL does not hold unescaped. */
 const URL_PATTERN = /[hH][tT][tT][pP][sS]?:\/\/[^\s<>"'`[\]{}|\\^]+/g;
 /** What a sentence puts after a URL: trimmed from its end. */
@@ -233,6 +236,8 @@ export function factsOf(reply: string): Fact[] {
   if (!MAY_HAVE_FACTS.test(text)) return [];
   // A list's numbering is formatting; a lone "30." line is not a list, and its 30 is a fact.
   text = stripListMarkers(text, true);
+  // A Markdown link whose text is its own address ([a@b.example](mailto:a@b.example)) states it once.
+  if (text.includes('](')) text = text.replace(SELF_LINK, (link, shown: string, target: string) => (target === shown || target === `mailto:${shown}` ? shown : link));
   const out: Fact[] = [];
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
 
