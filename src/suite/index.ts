@@ -6,7 +6,7 @@
 // repository), must really be inside it; every suite file must really be inside the suite folder.
 // A symbolic link that leads elsewhere is refused and never read (see read.ts).
 
-import { promises as fs, lstatSync } from 'node:fs';
+import { existsSync, promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { PRESETS, type AgentPreset, type Config } from '../config.js';
 import { makeRedactor } from '../secrets.js';
@@ -327,7 +327,8 @@ function requireSomething(paths: SuitePaths, fixtures: FixtureFiles, personas: P
   if (fixtures.listed === 'outside' || personas.files > 0) return;
   const fixturesShown = paths.show(paths.fixturesDir);
   if (fixtures.listed === null) {
-    found.errors.push(noFixturesIssue(fixturesShown, `no fixtures folder: ${fixturesShown} does not exist`, '\n  or point --dir at your suite folder'));
+    const what = existsSync(paths.fixturesDir) ? `${fixturesShown} is a file, not a folder` : `${fixturesShown} does not exist`;
+    found.errors.push(noFixturesIssue(fixturesShown, `no fixtures folder: ${what}`, '\n  or point --dir at your suite folder'));
   } else if (fixtures.listed === 0) {
     found.errors.push(noFixturesIssue(fixturesShown, `no fixtures: ${fixturesShown} has no .yml or .yaml file`, ''));
   } else if (fixtures.fixtures.length === 0 && fixtures.fileErrors === 0) {

@@ -25,6 +25,15 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a byte-order mark does not move the columns; a fixtures path that is a file is said to be one', async () => {
+    const bom = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: '\ufeffagent:\n  retries: three\n' });
+    expect(bom.errors.map((e) => [e.line, e.column])).toEqual([[2, 12]]);
+    const first = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: '\ufeffretries: 1\n' });
+    expect(first.errors.map((e) => [e.line, e.column])).toEqual([[1, 1]]);
+    const file = await load({ '.agent-replay/fixtures': 'not a folder\n', [C]: 'agent:\n  retries: 1\n' });
+    expect(brief(file.errors)[0]).toContain('no fixtures folder: .agent-replay/fixtures is a file, not a folder');
+  });
+
   it('an empty value is placed at its key, not at the next token lines further on', async () => {
     const r = await load({ [`${F}/n.yml`]: 'label: n1\nmessage:\n\n# c\n\nassert: { contains: x }\n' });
     expect(brief(r.errors)).toEqual([`${F}/n.yml:2: fixture "n1": message must be a string, found an empty value (null)`]);

@@ -19,7 +19,9 @@ const TAG_FIX =
   'remove the tag: suite files hold plain values (text, numbers, true/false, null, lists and mappings); put a value in quotes to keep it as text';
 
 /** The values of a YAML suite file (see schema.ts for the rules) and where they are, or its problems. */
-export function readYaml(shown: string, text: string): LoadedYaml {
+export function readYaml(shown: string, written: string): LoadedYaml {
+  // A byte-order mark is no part of the text: positions are counted as an editor shows them.
+  const text = written.charCodeAt(0) === 0xfeff ? written.slice(1) : written;
   const fast = fastSource(shown, text);
   if ('refused' in fast) {
     const errors = refusalIssues(shown, text, fast.refused);
