@@ -1,8 +1,11 @@
 // Reading a score out of what a judge model wrote. Pure: text in, JudgeResult out.
 //
-// Models asked for "only JSON" still wrap it in code fences or in a sentence. We accept, in
-// order: the whole text as JSON; the content of a ``` fence; the first balanced {...} in the prose
-// that parses and carries a score. A score must be a number (or a numeric string) in [0, 1]: it is
+// Models asked for "only JSON" still wrap it in code fences or in a sentence. We read, in order:
+// the whole text as JSON (then that object alone decides); else the content of its ``` fences
+// (then those alone); else the balanced {...} of the prose, outermost only, the first that parses
+// and carries a score. An object's own score decides: `{"score": 1.5, "example": {"score": 0.9}}`
+// is a score of 1.5 (outside the scale), not 0.9; only an object without one is looked into
+// (`{"result": {"score": 0.65}}`). A score must be a number (or a numeric string) in [0, 1]: it is
 // never clamped, because a model that answers 1.4 did not follow the scale and its number means
 // nothing on ours.
 
@@ -27,7 +30,7 @@ function tryJson(text: string): unknown {
   }
 }
 
-/** Every balanced `{...}` in `text`, outermost first, respecting JSON strings. */
+/** Every outermost balanced `{...}` in `text`, in order, respecting JSON strings (one inside another is part of it). */
 function balancedObjects(input: string): string[] {
   // Judge replies are short; the bound keeps the quadratic worst case small.
   const text = input.slice(0, MAX_SCANNED_CHARS);
@@ -50,6 +53,8 @@ function balancedObjects(input: string): string[] {
         depth--;
         if (depth === 0) {
           found.push(text.slice(start, i + 1));
+          // The next object starts after this one: none nested in it is read on its own.
+          start = i;
           break;
         }
       }
@@ -64,15 +69,19 @@ export function jsonCandidates(text: string): Record<string, unknown>[] {
 }
 
 function candidates(text: string): Candidate[] {
+  // The whole answer is one object: it alone is what the model said.
+  const whole = tryJson(text);
+  if (isObject(whole)) return [whole];
   const out: Candidate[] = [];
   const push = (value: unknown): void => {
     if (isObject(value)) out.push(value);
   };
-  push(tryJson(text));
   for (const fence of text.matchAll(/```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g)) {
     const body = fence[1]?.trim() ?? '';
     push(tryJson(body));
   }
+  // Fenced JSON is what the model set apart as its answer; the prose is read only without it.
+  if (out.length > 0) return out;
   for (const chunk of balancedObjects(text)) push(tryJson(chunk));
   return out;
 }
@@ -124,11 +133,26 @@ function fromObject(obj: Candidate): JudgeResult | null {
   return { ok: true, score, rationale: oneLine(rationale) };
 }
 
+/**
+ * The score an object carries: its own `score` when it has one (right or wrong, it decides), else
+ * the first object nested in it that has one (a model that wrapped its answer: {"result": {...}}).
+ */
+function scoreIn(obj: Candidate, depth = 0): JudgeResult | null {
+  const own = fromObject(obj);
+  if (own !== null || depth >= 4) return own;
+  for (const value of Object.values(obj)) {
+    if (!isObject(value)) continue;
+    const nested = scoreIn(value, depth + 1);
+    if (nested !== null) return nested;
+  }
+  return null;
+}
+
 export function parseJudgeOutput(text: string): JudgeResult {
   const objects = candidates(text.trim());
   let problem: string | null = null;
   for (const obj of objects) {
-    const result = fromObject(obj);
+    const result = scoreIn(obj);
     if (result === null) continue;
     if (result.ok) return result;
     problem ??= result.reason;

@@ -36,6 +36,10 @@ describe('parseJudgeOutput', () => {
     ['non-numeric score', '{"score": "high", "rationale": "good"}', 'score "high" is not a number'],
     ['null score', '{"score": null}', 'score null is not a number'],
     ['broken JSON in prose', 'Sure! {"score": 0.8, "rationale": "unterminated', 'no usable score in output: "Sure! {"score": 0.8, "rationale": "unterminated"'],
+    // An object's own score decides: a score nested deeper in it is never read in its place.
+    ['an out-of-range score beside a nested one', '{"score": 1.5, "rationale": "x", "detail": {"score": 0.9}}', 'score 1.5 is outside [0,1]'],
+    ['a null score beside a nested one', '{"score": null, "rationale": "cannot judge", "example": {"score": 0.9}}', 'score null is not a number'],
+    ['the same in prose', 'My answer: {"score": 1.5, "detail": {"score": 0.9}} done', 'score 1.5 is outside [0,1]'],
   ] as const;
   it.each(bad)('%s -> unusable', (_name, text, reason) => {
     expect(parseJudgeOutput(text)).toEqual({ ok: false, reason });
