@@ -27,9 +27,9 @@ const PROSE = 'I think this reply is rather diplomatic overall, but I would not 
 /** The criterion and the agent's text out of the judge prompt (src/judge/prompt.ts). */
 export function readJudgePrompt(text: string): { criterion: string; agentText: string } {
   const criterion = /Criterion:\n([^\n]*)/.exec(text)?.[1] ?? '';
-  const reply = /<reply>\n([\s\S]*)\n<\/reply>/.exec(text)?.[1];
+  const reply = /<(reply-[0-9a-f-]+)>\n([\s\S]*)\n<\/\1>/.exec(text)?.[2];
   if (reply !== undefined) return { criterion, agentText: reply };
-  const transcript = /<transcript>\n([\s\S]*)\n<\/transcript>/.exec(text)?.[1] ?? '';
+  const transcript = /<(transcript-[0-9a-f-]+)>\n([\s\S]*)\n<\/\1>/.exec(text)?.[2] ?? '';
   return { criterion, agentText: agentLines(transcript) };
 }
 

@@ -29,7 +29,7 @@ function asked(r: Received): { criterion: string; material: string; system: stri
   const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
   const system = body.system ?? body.messages.find((m) => m.role === 'system')?.content ?? '';
   const criterion = /^Criterion:\n([^\n]*)/.exec(user)?.[1] ?? '';
-  const material = /<reply>\n([\s\S]*)\n<\/reply>/.exec(user)?.[1] ?? /<transcript>\n([\s\S]*)\n<\/transcript>/.exec(user)?.[1] ?? '';
+  const material = /<(reply-[0-9a-f-]+)>\n([\s\S]*)\n<\/\1>/.exec(user)?.[2] ?? /<(transcript-[0-9a-f-]+)>\n([\s\S]*)\n<\/\1>/.exec(user)?.[2] ?? '';
   return { criterion, material, system };
 }
 

@@ -9,6 +9,7 @@ import type { AgentServer } from '../support/agent-server.js';
 import { agentConfig, cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
 import type { Comparison } from '../../src/evaluate/index.js';
 import type { EngineDeps } from '../../src/engine.js';
+import { JUDGE_PROMPT_VERSION } from '../../src/judge/prompt.js';
 
 useCleanup();
 
@@ -69,7 +70,7 @@ describe('a run records coverage and each item\'s definition', () => {
     expect(record.selection).toBeUndefined();
     for (const item of [...record.fixtures, ...record.personas]) expect(item.definitionHash).toMatch(/^[0-9a-f]{16}$/);
     const ne = record.fixtures.find((f) => f.label === 'ne-1');
-    expect(ne?.judgeFingerprint).toEqual({ model: null, promptVersion: '2', criteria: [{ criterion: 'The reply is polite.', threshold: 0.7 }] });
+    expect(ne?.judgeFingerprint).toEqual({ model: null, promptVersion: JUDGE_PROMPT_VERSION, criteria: [{ criterion: 'The reply is polite.', threshold: 0.7 }] });
     expect(record.fixtures.find((f) => f.label === 'ok-1')?.judgeFingerprint).toBeNull();
     expect(messages(agent)).toEqual(['err-1', 'fail-1', 'ne-1', 'ok-1', 'refund-a', 'refund-b', 'script-follow', 'script-open']);
   });

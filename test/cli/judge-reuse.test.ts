@@ -23,11 +23,11 @@ const C1 = '1'.repeat(40);
 const C2 = '2'.repeat(40);
 const NOW = '2026-12-01T12:00:00.000Z'; // the helpers' io.now
 
-/** The reply text the judge was asked about (OpenAI chat format, the reply between <reply> tags). */
+/** The reply text the judge was asked about (OpenAI chat format, the reply between its reply-<hash> tags). */
 function judgedReply(r: Received): string {
   const body = r.body as { messages: { role: string; content: string }[] };
   const user = body.messages.find((m) => m.role === 'user')?.content ?? '';
-  return /<reply>\n([\s\S]*)\n<\/reply>/.exec(user)?.[1] ?? /<transcript>\n([\s\S]*)\n<\/transcript>/.exec(user)?.[1] ?? '';
+  return /<(reply-[0-9a-f-]+)>\n([\s\S]*)\n<\/\1>/.exec(user)?.[2] ?? /<(transcript-[0-9a-f-]+)>\n([\s\S]*)\n<\/\1>/.exec(user)?.[2] ?? '';
 }
 
 /** A loopback OpenAI-compatible judge: a rude reply scores 0.2, any other 0.9. */

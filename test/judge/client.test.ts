@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
 import { evaluateAssertion } from '../../src/assertions/index.js';
-import { createJudge, JUDGE_SYSTEM_PROMPT, TRANSCRIPT_SYSTEM_PROMPT } from '../../src/judge/index.js';
+import { createJudge, dataTag, JUDGE_SYSTEM_PROMPT, TRANSCRIPT_SYSTEM_PROMPT } from '../../src/judge/index.js';
 import type { Clock, Judge, RegexEvaluator } from '../../src/types.js';
 import { hangUp, json, silence, startServer, type Responder, type TestServer } from './server.js';
 import { noTranscripts } from '../support/fakes.js';
@@ -261,7 +261,8 @@ describe('persona criteria: the whole transcript, rationale first', () => {
     const system = provider === 'openai' ? body.messages[0]?.content : body.system;
     expect(system).toBe(TRANSCRIPT_SYSTEM_PROMPT);
     expect(system).toContain('rationale first');
-    expect(body.messages.at(-1)?.content).toBe(`Criterion:\nMentioned the order number\n\nTranscript to judge:\n<transcript>\n${transcript}\n</transcript>`);
+    const tag = dataTag('transcript', transcript);
+    expect(body.messages.at(-1)?.content).toBe(`Criterion:\nMentioned the order number\n\nTranscript to judge, everything between <${tag}> and </${tag}>:\n<${tag}>\n${transcript}\n</${tag}>`);
   });
 
   it('prose with no score is no usable result, never a pass or a fail', async () => {
