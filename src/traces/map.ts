@@ -113,23 +113,39 @@ function callOf(span: Span): ToolCall {
   return { tool: toolNameOf(span), input: jsonOf(firstPresent(a, INPUT_KEYS)), output, mocked: false, source: 'trace' };
 }
 
-/** The spans below each span (its descendants), by span id. */
-function descendantsOf(spans: readonly Span[]): Map<string, Span[]> {
+/**
+ * The spans below a span (its descendants), found when asked and kept: a walk with a stack of its
+ * own, so a chain thousands of spans deep is read like a flat one (a parent loop in malformed data
+ * is walked once).
+ */
+function descendantsOf(spans: readonly Span[]): { get(id: string): Span[] } {
   const children = new Map<string, Span[]>();
-  for (const s of spans) if (s.parentSpanId !== null) children.set(s.parentSpanId, [...(children.get(s.parentSpanId) ?? []), s]);
+  for (const s of spans) {
+    if (s.parentSpanId === null) continue;
+    const list = children.get(s.parentSpanId);
+    if (list === undefined) children.set(s.parentSpanId, [s]);
+    else list.push(s);
+  }
   const memo = new Map<string, Span[]>();
-  const below = (id: string, seen: Set<string>): Span[] => {
-    const known = memo.get(id);
-    if (known) return known;
-    if (seen.has(id)) return []; // a parent loop in malformed data: stop, never recurse forever
-    seen.add(id);
-    const out: Span[] = [];
-    for (const c of children.get(id) ?? []) out.push(c, ...below(c.spanId, seen));
-    memo.set(id, out);
-    return out;
+  return {
+    get(id) {
+      const known = memo.get(id);
+      if (known) return known;
+      const out: Span[] = [];
+      const seen = new Set<string>([id]);
+      const stack = [...(children.get(id) ?? [])].reverse();
+      while (stack.length > 0) {
+        const c = stack.pop() as Span;
+        if (seen.has(c.spanId)) continue;
+        seen.add(c.spanId);
+        out.push(c);
+        const grand = children.get(c.spanId);
+        if (grand !== undefined) for (let i = grand.length - 1; i >= 0; i--) stack.push(grand[i] as Span);
+      }
+      memo.set(id, out);
+      return out;
+    },
   };
-  for (const s of spans) below(s.spanId, new Set());
-  return memo;
 }
 
 const byStart = (a: Span, b: Span): number => a.startMs - b.startMs || a.endMs - b.endMs || (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0);
@@ -193,10 +209,16 @@ export interface SpanReading {
   counts: Omit<SpanCounts, 'late'>;
 }
 
+/** The most spans one turn is read from (docs/traces.md, "What is read from spans"): a turn is a few dozen. */
+export const MAX_TURN_SPANS = 2000;
+
 /** Read one turn's spans (docs/traces.md, "What is read from spans"). */
 export function readTurnSpans(allSpans: readonly Span[], turn: TurnForSpans, response: ResponseSide): SpanReading {
-  const spans = allSpans.filter((s) => s.traceId === turn.traceId).sort(byStart);
-  if (spans.length === 0) return { toolCalls: response.toolCalls, errors: [], usage: response.usage, time: null, counts: { count: 0, ignored: 0 } };
+  const all = allSpans.filter((s) => s.traceId === turn.traceId).sort(byStart);
+  if (all.length === 0) return { toolCalls: response.toolCalls, errors: [], usage: response.usage, time: null, counts: { count: 0, ignored: 0 } };
+  // A turn is read from its first MAX_TURN_SPANS spans by start; the others are counted as ignored.
+  const spans = all.length > MAX_TURN_SPANS ? all.slice(0, MAX_TURN_SPANS) : all;
+  const beyond = all.length - spans.length;
   const kinds = new Map(spans.map((s) => [s.spanId, spanKind(s)] as const));
   const below = descendantsOf(spans);
   const kindOf = (s: Span): SpanKind | null => kinds.get(s.spanId) ?? null;
@@ -211,7 +233,7 @@ export function readTurnSpans(allSpans: readonly Span[], turn: TurnForSpans, res
     errors: errorsOf(spans, below, kindOf),
     usage: response.usage ?? usageOf(models, below, kindOf),
     time: timeOf(models, tools, turn.latencyMs),
-    counts: { count: spans.length, ignored: spans.filter((s) => kindOf(s) === null && s.status !== 'error').length },
+    counts: { count: all.length, ignored: beyond + spans.filter((s) => kindOf(s) === null && s.status !== 'error').length },
   };
 }
 
@@ -239,7 +261,7 @@ export function mergeCalls(responseCalls: readonly ToolCall[] | null, traceCalls
  * else `span_error`. An error that a parent
  * span repeats with the same message (an exception propagating up) is the child's alone.
  */
-function errorsOf(spans: readonly Span[], below: Map<string, Span[]>, kindOf: (s: Span) => SpanKind | null): AgentErrorEntry[] {
+function errorsOf(spans: readonly Span[], below: { get(id: string): Span[] }, kindOf: (s: Span) => SpanKind | null): AgentErrorEntry[] {
   const failed = spans.filter((s) => s.status === 'error');
   const repeated = (s: Span): boolean => (below.get(s.spanId) ?? []).some((d) => d.status === 'error' && d.statusMessage === s.statusMessage);
   return failed
@@ -274,7 +296,7 @@ function tokensOf(span: Span): TokenUsage | null {
  * a model-call span with a model-call span below it that reports tokens (two instrumentations of one
  * call) counts only through the inner one. Null when no model-call span reports tokens.
  */
-function usageOf(models: readonly Span[], below: Map<string, Span[]>, kindOf: (s: Span) => SpanKind | null): TokenUsage | null {
+function usageOf(models: readonly Span[], below: { get(id: string): Span[] }, kindOf: (s: Span) => SpanKind | null): TokenUsage | null {
   const counted = models.filter((s) => !(below.get(s.spanId) ?? []).some((d) => kindOf(d) === 'model' && tokensOf(d) !== null));
   const reported = counted.map(tokensOf).filter((t): t is TokenUsage => t !== null);
   if (reported.length === 0) return null;
@@ -295,7 +317,11 @@ function timeOf(models: readonly Span[], tools: readonly Span[], latencyMs: numb
   const split: TimeSplit = { modelMs, toolMs, otherMs };
   if (tools.length > 0) {
     const byTool = new Map<string, Interval[]>();
-    for (const s of tools) byTool.set(toolNameOf(s), [...(byTool.get(toolNameOf(s)) ?? []), intervalOf(s)]);
+    for (const s of tools) {
+      const list = byTool.get(toolNameOf(s));
+      if (list === undefined) byTool.set(toolNameOf(s), [intervalOf(s)]);
+      else list.push(intervalOf(s));
+    }
     split.tools = Object.fromEntries([...byTool.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, iv]) => [name, Math.round(length(union(iv)))]));
   }
   return split;

@@ -47,6 +47,8 @@ const LANGFUSE_PAGE = 1000;
 const LANGFUSE_MAX_PAGES = 10;
 /** One request's time limit (each poll also stops at waitMs). */
 const REQUEST_TIMEOUT_MS = 10_000;
+/** How long a request may run past the turn's `waitMs` before it is cut off. */
+const REQUEST_GRACE_MS = 1000;
 
 export type StoreQuery = NonNullable<TracesConfig['query']>;
 
@@ -158,8 +160,31 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     register() {
       // A store needs no registration: the trace is asked for by id after the turn.
     },
-    async collect(traceId, sentSpanId, signal) {
+    async collect(traceId, sentSpanId, given) {
       const deadline = clock.now() + opts.waitMs;
+      // No request outlives the wait by more than a second: a store that answers a byte at a time,
+      // or never, is cut off there (undici's own timeouts only bound the gaps between bytes).
+      // A real timer, whatever the poll clock: it bounds what the network takes, not the polling.
+      const cutOff = new AbortController();
+      const timer = setTimeout(() => cutOff.abort(), opts.waitMs + REQUEST_GRACE_MS);
+      timer.unref?.();
+      const signal = given === undefined ? cutOff.signal : AbortSignal.any([given, cutOff.signal]);
+      try {
+        return await collectUntil(traceId, sentSpanId, signal, deadline);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    late() {
+      // Spans a store indexes after the turn was read are not asked for again.
+      return 0;
+    },
+    close() {
+      return dispatcher.close();
+    },
+  };
+
+  async function collectUntil(traceId: string, sentSpanId: string, signal: AbortSignal, deadline: number): Promise<TurnSpans> {
       let latest: Span[] = [];
       let answered = false;
       // The last attempt's failure (a 429, a 5xx, no connection); null after a 404 or an answer.
@@ -183,17 +208,9 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
         await clock.sleep(Math.min(pause, left), signal);
       }
       // A store that failed until the end and never answered is a failure to report, not a turn without spans.
-      if (!answered && failure !== null && !signal?.aborted) throw new TraceStoreError(`${failure}, until traces.waitMs (${String(opts.waitMs)} ms) passed`);
+      if (!answered && failure !== null && !signal.aborted) throw new TraceStoreError(`${failure}, until traces.waitMs (${String(opts.waitMs)} ms) passed`);
       return done(latest, false);
-    },
-    late() {
-      // Spans a store indexes after the turn was read are not asked for again.
-      return 0;
-    },
-    close() {
-      return dispatcher.close();
-    },
-  };
+  }
 }
 
 function done(spans: Span[], complete: boolean): TurnSpans {

@@ -30,6 +30,8 @@ describe('config.yml traces', () => {
     expect(r.warnings).toEqual([]);
     expect(r.suite!.config.traces).toEqual({ receive: null, query: { kind: 'langfuse', url: 'https://cloud.langfuse.com', apiKey: KEY }, waitMs: 30000 });
     expect(r.suite!.config.secrets).toContain(KEY);
+    // As sent: basic auth's base64, which a store may echo back in an error.
+    expect(r.suite!.config.secrets).toContain(Buffer.from(KEY, 'utf8').toString('base64'));
     const tempo = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query: { kind: tempo, url: "http://127.0.0.1:3200" }\n' });
     expect(tempo.suite!.config.traces).toEqual({ receive: null, query: { kind: 'tempo', url: 'http://127.0.0.1:3200', apiKey: null }, waitMs: 5000 });
   });

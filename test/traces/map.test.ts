@@ -239,3 +239,23 @@ describe('counts', () => {
     expect(readTurnSpans(spans, turn(), none).counts).toEqual({ count: 5, ignored: 2 });
   });
 });
+
+describe('a hostile or runaway trace (an agent that sends far more spans than a turn has)', () => {
+  it('a chain 20,000 spans deep is read without running out of stack', () => {
+    const chain: Span[] = [];
+    for (let i = 0; i < 20_000; i++) chain.push(span({ parentSpanId: i === 0 ? null : (chain[i - 1] as Span).spanId, startMs: 1000 + i, endMs: 100_000 }));
+    chain.push(genaiTool('find_order', { id: 1 }, { ok: true }, { parentSpanId: (chain[1] as Span).spanId, startMs: 1001, endMs: 1002 }));
+    const r = readTurnSpans(chain, turn(), none);
+    expect(r.counts.count).toBe(20_001);
+    expect(r.errors).toEqual([]);
+  });
+
+  it('40,000 tool spans: the first 2,000 by start are read, the rest counted as ignored', () => {
+    const top = span({ startMs: 0, endMs: 50_000 });
+    const tools = Array.from({ length: 40_000 }, (_, i) => genaiTool('lookup', { i }, { ok: true }, { parentSpanId: top.spanId, startMs: 1 + i, endMs: 2 + i }));
+    const r = readTurnSpans([top, ...tools], turn(), none);
+    expect(r.toolCalls).toHaveLength(1999);
+    // The 38,001 beyond the limit, and the top span, which is of no kind read.
+    expect(r.counts).toEqual({ count: 40_001, ignored: 38_002 });
+  });
+});

@@ -22,6 +22,9 @@ describe('OTLP conversion', () => {
     expect(msOf('1700000000123456789')! - 1_700_000_000_123).toBeCloseTo(0.4568, 3);
     expect(msOf(1.7e18)).toBe(1_700_000_000_000);
     for (const none of ['0', '', 'abc', -5, undefined]) expect(msOf(none)).toBeNull();
+    // No clock wrote a time after 2200: an overflowing or made-up value is no time at all.
+    for (const none of ['9'.repeat(40), 1e30, '7258118400001000000']) expect(msOf(none)).toBeNull();
+    expect(msOf('7258118400000000000')).toBe(7_258_118_400_000);
   });
 
   it('flattens attribute values: scalars, arrays of scalars, nested maps and lists as JSON text, bytes as base64', () => {

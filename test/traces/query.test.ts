@@ -479,3 +479,25 @@ describe('waiting and failing', () => {
     await expect(src2.collect(TRACE, SENT)).rejects.toThrow(/with JSON that is not a trace \(not Langfuse observations: expected an object with data\): is traces.query.kind right\?/);
   });
 });
+
+describe('a store that answers slowly', () => {
+  // Before, a body sent a byte at a time kept the turn waiting without end (undici's body timeout
+  // bounds only the gap between bytes): the test's own timeout is the failure.
+  it('a body that never ends is cut off a second after traces.waitMs: the turn reads what it has', { timeout: 8_000 }, async () => {
+    const sockets = new Set<NodeJS.Timeout>();
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"trace":');
+      const drip = setInterval(() => res.write(' '), 100);
+      sockets.add(drip);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const src = createQuerySource({ kind: 'tempo', url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`, apiKey: null, waitMs: 200 });
+    sources.push(src);
+    const got = await src.collect(TRACE, SENT);
+    expect(got).toEqual({ spans: [], complete: false });
+    for (const t of sockets) clearInterval(t);
+  });
+});
