@@ -670,15 +670,22 @@ function idOf(value, bytes) {
     }
     return null;
 }
-/** Nanoseconds since the epoch (a string of digits or a number) as fractional milliseconds, or null. */
+/** The latest time a span may carry: 1 January 2200, in ms since the epoch (anything later is not a clock). */
+const LATEST_MS = 7_258_118_400_000;
+/**
+ * Nanoseconds since the epoch (a string of digits or a number) as fractional milliseconds, or null;
+ * null too for a time after 2200, which no clock wrote (an overflowing or made-up value would
+ * otherwise become a time split of 10^34 ms, accepted into a baseline).
+ */
 function msOf(value) {
+    let ms = null;
     if (typeof value === 'number' && Number.isFinite(value) && value > 0)
-        return value / 1e6;
-    if (typeof value === 'string' && /^\d+$/.test(value) && !/^0+$/.test(value)) {
+        ms = value / 1e6;
+    else if (typeof value === 'string' && /^\d{1,30}$/.test(value) && !/^0+$/.test(value)) {
         const n = BigInt(value);
-        return Number(n / 1000000n) + Number(n % 1000000n) / 1e6;
+        ms = Number(n / 1000000n) + Number(n % 1000000n) / 1e6;
     }
-    return null;
+    return ms !== null && ms <= LATEST_MS ? ms : null;
 }
 function statusOf(code) {
     if (code === 2 || code === 'STATUS_CODE_ERROR' || code === 'ERROR')

@@ -206,6 +206,8 @@ const LANGFUSE_PAGE = 1000;
 const LANGFUSE_MAX_PAGES = 10;
 /** One request's time limit (each poll also stops at waitMs). */
 const REQUEST_TIMEOUT_MS = 10_000;
+/** How long a request may run past the turn's `waitMs` before it is cut off. */
+const REQUEST_GRACE_MS = 1000;
 
 function createQuerySource(opts) {
     const clock = opts.clock ?? realPollClock;
@@ -311,36 +313,21 @@ function createQuerySource(opts) {
         register() {
             // A store needs no registration: the trace is asked for by id after the turn.
         },
-        async collect(traceId, sentSpanId, signal) {
+        async collect(traceId, sentSpanId, given) {
             const deadline = clock.now() + opts.waitMs;
-            let latest = [];
-            let answered = false;
-            // The last attempt's failure (a 429, a 5xx, no connection); null after a 404 or an answer.
-            let failure = null;
-            for (let attempt = 0;; attempt++) {
-                const answer = opts.kind === 'langfuse' && !v1 ? await askPages(traceId, signal) : await ask(traceId, signal);
-                if (answer.kind === 'missing route') {
-                    v1 = true;
-                    continue;
-                }
-                failure = answer.kind === 'failed' ? answer.why : null;
-                if (answer.kind === 'spans') {
-                    answered = true;
-                    latest = answer.spans;
-                    if (latest.some((s) => s.parentSpanId === sentSpanId))
-                        return done(latest, true);
-                }
-                const left = deadline - clock.now();
-                if (left <= 0 || signal?.aborted)
-                    break;
-                // A store that limits its rate (Langfuse Cloud: 15 to 100 requests a minute) says when to ask again.
-                const pause = Math.max(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)], answer.kind === 'failed' ? answer.retryAfterMs : 0);
-                await clock.sleep(Math.min(pause, left), signal);
+            // No request outlives the wait by more than a second: a store that answers a byte at a time,
+            // or never, is cut off there (undici's own timeouts only bound the gaps between bytes).
+            // A real timer, whatever the poll clock: it bounds what the network takes, not the polling.
+            const cutOff = new AbortController();
+            const timer = setTimeout(() => cutOff.abort(), opts.waitMs + REQUEST_GRACE_MS);
+            timer.unref?.();
+            const signal = given === undefined ? cutOff.signal : AbortSignal.any([given, cutOff.signal]);
+            try {
+                return await collectUntil(traceId, sentSpanId, signal, deadline);
             }
-            // A store that failed until the end and never answered is a failure to report, not a turn without spans.
-            if (!answered && failure !== null && !signal?.aborted)
-                throw new store_error/* TraceStoreError */.h(`${failure}, until traces.waitMs (${String(opts.waitMs)} ms) passed`);
-            return done(latest, false);
+            finally {
+                clearTimeout(timer);
+            }
         },
         late() {
             // Spans a store indexes after the turn was read are not asked for again.
@@ -350,6 +337,36 @@ function createQuerySource(opts) {
             return dispatcher.close();
         },
     };
+    async function collectUntil(traceId, sentSpanId, signal, deadline) {
+        let latest = [];
+        let answered = false;
+        // The last attempt's failure (a 429, a 5xx, no connection); null after a 404 or an answer.
+        let failure = null;
+        for (let attempt = 0;; attempt++) {
+            const answer = opts.kind === 'langfuse' && !v1 ? await askPages(traceId, signal) : await ask(traceId, signal);
+            if (answer.kind === 'missing route') {
+                v1 = true;
+                continue;
+            }
+            failure = answer.kind === 'failed' ? answer.why : null;
+            if (answer.kind === 'spans') {
+                answered = true;
+                latest = answer.spans;
+                if (latest.some((s) => s.parentSpanId === sentSpanId))
+                    return done(latest, true);
+            }
+            const left = deadline - clock.now();
+            if (left <= 0 || signal?.aborted)
+                break;
+            // A store that limits its rate (Langfuse Cloud: 15 to 100 requests a minute) says when to ask again.
+            const pause = Math.max(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)], answer.kind === 'failed' ? answer.retryAfterMs : 0);
+            await clock.sleep(Math.min(pause, left), signal);
+        }
+        // A store that failed until the end and never answered is a failure to report, not a turn without spans.
+        if (!answered && failure !== null && !signal.aborted)
+            throw new store_error/* TraceStoreError */.h(`${failure}, until traces.waitMs (${String(opts.waitMs)} ms) passed`);
+        return done(latest, false);
+    }
 }
 function done(spans, complete) {
     return { spans: [...spans].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs), complete };
