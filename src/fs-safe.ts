@@ -123,21 +123,12 @@ export async function openStagedFile(target: string, options: WriteOptions = {},
     handle,
     async commit() {
       if (!settle()) throw new Error(`${tmp}: already committed or discarded`);
-      try {
-        await handle.close();
-        await rename(tmp, target);
-      } catch (e) {
-        await unlink(tmp).catch(() => undefined);
-        throw e;
-      } finally {
-        staged.delete(tmp);
-      }
+      await publishStaged(tmp, target, () => handle.close());
     },
     async discard() {
       if (!settle()) return;
       await handle.close().catch(() => undefined);
-      await unlink(tmp).catch(() => undefined);
-      staged.delete(tmp);
+      await discardStaged(tmp);
     },
   };
 }
@@ -159,22 +150,26 @@ export interface PendingFile {
 export async function stageFile(target: string, text: string, options: WriteOptions = {}): Promise<PendingFile> {
   const tmp = await stageNextTo(target, text, options);
   trackStaged(tmp);
-  return {
-    async publish() {
-      try {
-        await rename(tmp, target);
-      } catch (e) {
-        await unlink(tmp).catch(() => undefined);
-        throw e;
-      } finally {
-        staged.delete(tmp);
-      }
-    },
-    async discard() {
-      await unlink(tmp).catch(() => undefined);
-      staged.delete(tmp);
-    },
-  };
+  return { publish: () => publishStaged(tmp, target), discard: () => discardStaged(tmp) };
+}
+
+/** Renames a staged file over its target (after `before`, the file's close); on failure it is removed. Either way it is no longer tracked. */
+async function publishStaged(tmp: string, target: string, before?: () => Promise<void>): Promise<void> {
+  try {
+    await before?.();
+    await rename(tmp, target);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  } finally {
+    staged.delete(tmp);
+  }
+}
+
+/** Removes a staged file. Never throws. */
+async function discardStaged(tmp: string): Promise<void> {
+  await unlink(tmp).catch(() => undefined);
+  staged.delete(tmp);
 }
 
 /** Writes `text` (UTF-8) to `target` atomically and without following any planted link. */
