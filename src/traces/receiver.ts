@@ -13,6 +13,7 @@ import { createGunzip } from 'node:zlib';
 import { UserError } from '../errors.js';
 import type { Span, SpanSource, TurnSpans } from '../types.js';
 import { exportResponse, OtlpFormatError, spansOfOtlp, spansOfProtobuf, statusBody, type SpansRead } from './otlp.js';
+import { MAX_TURN_SPANS } from './map.js';
 
 /** The largest body accepted, after decompression (docs/traces.md, "Receive: an OTLP/HTTP receiver"). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -59,6 +60,12 @@ interface TraceState {
 
 type Encoding = 'protobuf' | 'json';
 
+/**
+ * The most spans kept for one trace (docs/traces.md, "Limits on what a turn's spans can hold"): five
+ * times what a turn is read from, room for the turns of a trace a fixed traceparent shares.
+ */
+export const MAX_SPANS_PER_TRACE = 5 * MAX_TURN_SPANS;
+
 /** Starts the receiver on 127.0.0.1; a port in use is a user error naming the setting to change. */
 export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const timers = opts.timers ?? realTimers;
@@ -75,7 +82,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       // A span after the turn's spans were handed over changes nothing for that turn; it is kept
       // for a later turn of the same trace (a traceparent fixed in agent.headers).
       if (state.collected) state.late += 1;
-      state.spans.push(span);
+      // Kept up to a bound: an exporter that floods one trace does not grow the run's memory without end.
+      if (state.spans.length < MAX_SPANS_PER_TRACE) state.spans.push(span);
       if (state.collected) continue;
       if (span.parentSpanId === state.sentSpanId) {
         state.topEnded = true;

@@ -14,7 +14,7 @@ import protobuf from 'protobufjs/light.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors.js';
 import { OTLP_DESCRIPTOR } from '../../src/traces/proto/descriptor.js';
-import { startReceiver, type Receiver, type Timers } from '../../src/traces/receiver.js';
+import { MAX_SPANS_PER_TRACE, startReceiver, type Receiver, type Timers } from '../../src/traces/receiver.js';
 
 const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR as unknown as protobuf.INamespace);
 const RpcStatus = root.lookupType('google.rpc.Status');
@@ -167,6 +167,26 @@ describe('OTLP/HTTP receiver with the OpenTelemetry SDK exporters', () => {
     const top = await post(r.endpoint, { 'content-type': 'application/json' }, OTLP_JSON(ids.traceId, 'aaaaaaaaaaaaaaaa', ids.sentSpanId));
     expect(top.status).toBe(200);
     expect(r.late(ids.traceId)).toBe(1);
+  });
+
+  it('a trace flooded with late spans keeps at most MAX_SPANS_PER_TRACE of them, and counts every one', async () => {
+    const { r, timers } = await receiver();
+    const ids = turnIds();
+    r.register(ids.traceId, ids.sentSpanId);
+    const waiting = r.collect(ids.traceId, ids.sentSpanId);
+    timers.fire();
+    await waiting;
+    // 11,000 late spans in two bodies, each a child of the sent span.
+    const body = (from: number, n: number): string =>
+      JSON.stringify({
+        resourceSpans: [{ scopeSpans: [{ spans: Array.from({ length: n }, (_, i) => ({ traceId: ids.traceId, spanId: hex(from + i + 1, 16), parentSpanId: ids.sentSpanId, name: 'late', startTimeUnixNano: '1700000000000000000', endTimeUnixNano: '1700000000000000001' })) }] }],
+      });
+    for (const [from, n] of [[0, 6000], [6000, 5000]] as const) expect((await post(r.endpoint, { 'content-type': 'application/json' }, body(from, n))).status).toBe(200);
+    expect(r.late(ids.traceId)).toBe(11_000);
+    // A later turn of the same trace (a traceparent fixed in agent.headers) reads what was kept.
+    const again = r.collect(ids.traceId, ids.sentSpanId);
+    timers.fire();
+    expect((await again).spans).toHaveLength(MAX_SPANS_PER_TRACE);
   });
 
   it('a collect that is waiting resolves when the top span arrives, without its timer', async () => {
