@@ -8,13 +8,14 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   startReceiver: () => (/* binding */ startReceiver)
 /* harmony export */ });
-/* unused harmony exports MAX_BODY_BYTES, realTimers */
+/* unused harmony exports MAX_BODY_BYTES, realTimers, MAX_SPANS_PER_TRACE */
 /* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(37067);
 /* harmony import */ var node_http__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_http__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(38522);
 /* harmony import */ var node_zlib__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_zlib__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(83916);
 /* harmony import */ var _otlp_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(49102);
+/* harmony import */ var _map_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(91764);
 // The OTLP/HTTP receiver (docs/traces.md, "Receive: an OTLP/HTTP receiver"): `POST /v1/traces` on
 // 127.0.0.1 only, protobuf and JSON bodies, gzip, a 16 MB limit after decompression (413, and the
 // receiver keeps serving), answers as the OTLP specification says (200 with an
@@ -23,6 +24,7 @@ export const modules = {
 // run, and is a `SpanSource`: a turn's spans are complete when the span whose parent is the sent
 // span id has arrived (spans are exported when they end), or at `waitMs`; spans of a turn that
 // arrive after its spans were handed over change nothing for it and are counted (`late`).
+
 
 
 
@@ -36,6 +38,11 @@ const realTimers = {
         return () => clearTimeout(t);
     },
 };
+/**
+ * The most spans kept for one trace (docs/traces.md, "Limits on what a turn's spans can hold"): five
+ * times what a turn is read from, room for the turns of a trace a fixed traceparent shares.
+ */
+const MAX_SPANS_PER_TRACE = 5 * _map_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_TURN_SPANS */ .Hy;
 /** Starts the receiver on 127.0.0.1; a port in use is a user error naming the setting to change. */
 async function startReceiver(opts) {
     const timers = opts.timers ?? realTimers;
@@ -53,7 +60,9 @@ async function startReceiver(opts) {
             // for a later turn of the same trace (a traceparent fixed in agent.headers).
             if (state.collected)
                 state.late += 1;
-            state.spans.push(span);
+            // Kept up to a bound: an exporter that floods one trace does not grow the run's memory without end.
+            if (state.spans.length < MAX_SPANS_PER_TRACE)
+                state.spans.push(span);
             if (state.collected)
                 continue;
             if (span.parentSpanId === state.sentSpanId) {
