@@ -195,8 +195,8 @@ export interface RatePair {
  * The paired bootstrap over items, in two stages (docs/statistics.md, "The run"): each resample
  * draws as many items as there are, with replacement (index floor(u x n) for each u the generator
  * gives, item by item, resample by resample), and for a drawn item with tallies draws its attempts
- * again: the rate before is k' / n with k' ~ Bin(n, k/n) for its baseline's k of n, then the rate now
- * likewise, each from one u by the inverse of the binomial CDF (the least k' with u < CDF(k')); a
+ * again: first the rate now, then the rate before, each k' / n with k' ~ Bin(n, k/n) for its k of
+ * n (the baseline's for before), each from one u by the inverse of the binomial CDF (the least k' with u < CDF(k')); a
  * rate of 0 or 1 has nothing to draw and takes no u. The resample's value is the mean of its
  * differences now - before; the interval is the 2.5th and 97.5th percentiles of those means. So the
  * interval holds both the spread between items and the noise of each item's few attempts. Null when
@@ -212,15 +212,13 @@ export function pairedBootstrap(pairs: readonly RatePair[], seed: string, resamp
   const diffs = new Float64Array(n);
   const before: (Float64Array | null)[] = [];
   const now: (Float64Array | null)[] = [];
-  let anyDrawn = false;
   pairs.forEach((p, i) => {
     const t = p.tallies;
     const b = t === undefined ? null : binomialCdf(t.before, cdfs);
     const a = t === undefined ? null : binomialCdf(t.now, cdfs);
     diffs[i] = p.now - p.before;
-    before.push(b === null && a === null ? null : b);
+    before.push(b);
     now.push(a);
-    anyDrawn ||= b !== null || a !== null;
   });
   const rateOf = (cdf: Float64Array | null, fixed: number): number => (cdf === null ? fixed : drawRate(cdf, random()));
   const means = new Float64Array(resamples);
@@ -230,17 +228,19 @@ export function pairedBootstrap(pairs: readonly RatePair[], seed: string, resamp
       const i = Math.floor(random() * n);
       const b = before[i] as Float64Array | null;
       const a = now[i] as Float64Array | null;
-      if (!anyDrawn || (b === null && a === null)) sum += diffs[i] as number;
+      if (b === null && a === null) sum += diffs[i] as number;
       else sum += rateOf(a, (pairs[i] as RatePair).now) - rateOf(b, (pairs[i] as RatePair).before);
     }
     means[r] = sum / n;
   }
   means.sort();
+  const before0 = mean(pairs.map((p) => p.before));
+  const now0 = mean(pairs.map((p) => p.now));
   return {
     items: n,
-    before: mean(pairs.map((p) => p.before)),
-    now: mean(pairs.map((p) => p.now)),
-    diff: mean(pairs.map((p) => p.now)) - mean(pairs.map((p) => p.before)),
+    before: before0,
+    now: now0,
+    diff: now0 - before0,
     ci: [quantileSorted(means as unknown as number[], 0.025), quantileSorted(means as unknown as number[], 0.975)],
   };
 }

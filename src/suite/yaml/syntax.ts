@@ -5,7 +5,7 @@ import { lineOf, type ConfigIssue } from '../issues.js';
 import type { Position, SourceFile } from './source.js';
 
 /** A key written twice in one mapping, when the key cannot be named. */
-export const DUPLICATE_KEY_MESSAGE = 'invalid YAML: the same key appears twice in one mapping';
+const DUPLICATE_KEY_MESSAGE = 'invalid YAML: the same key appears twice in one mapping';
 
 /** The key written at `pos` (the second of the two), read from its line; null when the line says otherwise. */
 function duplicateKeyAt(src: SourceFile, pos: Position): string | null {
