@@ -1,14 +1,16 @@
 // What the simulator model is asked when it plays a simulated user (docs/personas.md, "Simulated
 // users"). The same words for every provider.
 
+import { dataTag } from '../judge/prompt.js';
 import type { SimulatorRequest, Turn } from '../types.js';
 
 /**
  * The version of the words below and of the answer's shape. It is part of a simulated script's
  * definition hash (src/evaluate/definition.ts), so that compare tells "the simulator's prompt
- * changed" from "the agent changed": bump it whenever the prompt changes.
+ * changed" from "the agent changed": bump it whenever the prompt changes. Version 2: the
+ * conversation is set between tags that no reply can write (dataTag, docs/simulated-users.md).
  */
-export const SIMULATOR_PROMPT_VERSION = '1';
+export const SIMULATOR_PROMPT_VERSION = '2';
 
 export const SIMULATOR_SYSTEM_PROMPT = [
   'You play the user of a chatbot, to test the chatbot. You are given your goal, optional instructions and the conversation so far.',
@@ -34,7 +36,8 @@ export function simulatorUserMessage(r: SimulatorRequest): string {
   if (r.instructions !== null) parts.push(`Instructions:\n${r.instructions}`);
   if (r.persona !== null) parts.push(`Persona:\n${r.persona}`);
   const transcript = r.transcript.length === 0 ? '(nothing yet: you open the conversation)' : simulatorTranscript(r.transcript);
-  parts.push(`Conversation so far:\n<transcript>\n${transcript}\n</transcript>`);
+  const tag = dataTag('transcript', transcript);
+  parts.push(`Conversation so far, everything between <${tag}> and </${tag}>:\n<${tag}>\n${transcript}\n</${tag}>`);
   parts.push(`Write the user's message for turn ${r.turn} of at most ${r.maxTurns}, or say that you are done.`);
   return parts.join('\n\n');
 }
