@@ -174,8 +174,10 @@ describe('one misspelling, said once, at its line, with its fix', () => {
     { name: 'toolNotCalled', files: { [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { toolNotCalled: { tol: issue_refund, match: exact } }\n' }, at: `${F}/a.yml:3:28`, key: 'tol', hint: 'tool' },
     { name: 'toolCalled in an assertion list', files: { [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n  - contains: order\n  - toolCalled: { tol: find_order }\n' }, at: `${F}/a.yml:5:19`, key: 'tol', hint: 'tool' },
     { name: 'toolCalled in a list of fixtures', files: { [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n    assert: { toolCalled: { tol: find_order } }\n' }, at: `${F}/a.yml:4:29`, key: 'tol', hint: 'tool' },
+    { name: 'persona reply check', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { reply: [ { contians: "30 days" } ] }\n' }, at: `${P}/p.yml:3:22`, key: 'contians', hint: 'contains' },
     { name: 'persona mock', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nmocks: [ { tol: find_order, output: {} } ]\nexpect: { terminal: finish }\n' }, at: `${P}/p.yml:3:12`, key: 'tol', hint: 'tool' },
     { name: 'persona expect.toolCalled entry', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { toolCalled: [ { tol: find_order } ] }\n' }, at: `${P}/p.yml:3:27`, key: 'tol', hint: 'tool' },
+    { name: 'persona user (a simulated script needs no opening)', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nusr: { goal: Get a refund, maxTurns: 3 }\nexpect: { criteria: [polite] }\n' }, at: `${P}/p.yml:2:1`, key: 'usr', hint: 'user' },
     { name: 'config enum key', files: { [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query: { knid: tempo, url: https://tempo.example.com }\n' }, at: `${C}:2:12`, key: 'knid', hint: 'kind' },
     { name: 'config agent.start (true, false or a mapping)', files: { [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  start: { respones: { reply: text } }\n' }, at: `${C}:2:12`, key: 'respones', hint: 'response' },
   ];
