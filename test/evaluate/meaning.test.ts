@@ -127,7 +127,7 @@ describe('facts: what a reply tells the user', () => {
     ['-50 \u20ac, \u221250 \u20ac, -50\u20ac, \u20ac-50, -\u20ac50, and 50 \u20ac', [...Array(5).fill('amount EUR -50'), 'amount EUR 50']],
     ['-5%, \u22125%, 5%, -$0', ['amount USD 0', 'number -5', 'number -5', 'number 5']],
     // ...but a hyphen after a letter or digit joins a range, and a dash with a space after it is a list's.
-    ['$40-$50, 40-50 \u20ac, 10-20%', ['amount USD 40', 'amount USD 50', 'amount EUR 50', 'number 40', 'number 10', 'number 20']],
+    ['$40-$50, $40-50, \u20ac40-50, 40-50 \u20ac, 10-20%, 18:00-20', ['amount USD 40', 'amount USD 50', 'amount USD 40', 'amount EUR 40', 'amount EUR 50', 'time 18:00', 'number 50', 'number 50', 'number 40', 'number 10', 'number 20', 'number 20']],
     ['- $50 shipping\n- $10 returns\n- 20 days', ['amount USD 50', 'amount USD 10', 'number 20']],
     ['invoice USD-50', ['code USD-50']],
     ['30 dollars', ['number 30']],
@@ -184,7 +184,7 @@ describe('facts: what a reply tells the user', () => {
   });
 
   it('reads an amount\u2019s minus, and a range\u2019s hyphen, in ASCII text as the pattern for any text does', () => {
-    const texts = ['Balance: -$50.00 (was $-20, then USD -5)', '-50 EUR, -50\u20ac... no: 40-50 EUR and $40-$50', 'invoice USD-50, fee $40-$50', '- $5 shipping\n- $2 returns'];
+    const texts = ['Balance: -$50.00 (was $-20, then USD -5)', '-50 EUR, -50\u20ac... no: 40-50 EUR and $40-$50', 'invoice USD-50, fee $40-50, 18:00-20', '- $5 shipping\n- $2 returns'];
     for (const text of texts) expect(factsOf(text)).toEqual(factsOf(`${text} \u00e9`));
   });
 
@@ -276,7 +276,7 @@ describe('the ladder decides', () => {
     ['Japanese full-width against ASCII digits', '返品は30日以内です', '30日以内であれば返品できます'],
     ['a negation the facts cannot see', 'You can cancel within 30 days', 'You cannot cancel within 30 days'],
     ['a negative amount reworded, its minus written two ways', 'Your balance is -$50, due by Friday.', 'You currently owe \u2212$50; please pay it by Friday.'],
-    ['a price range with hyphens', 'Hiking boots cost $40-$50.', 'Expect to pay between $40 and $50 for hiking boots.'],
+    ['a price range with hyphens', 'Hiking boots cost $40-50.', 'Expect to pay between $40 and 50 for hiking boots.'],
     ['a list\u2019s dashes before amounts', 'Fees:\n- $5 for shipping\n- $2 for returns', 'Shipping costs $5 and returns cost $2.'],
   ])('the facts cannot decide, so the judge does: %s', async (_name, baseline, now) => {
     const j = recordingJudge({ ok: true, score: 0.9, difference: 'none', reused: false });

@@ -248,6 +248,10 @@ export function factsOf(reply: string): Fact[] {
   if (text.includes('](')) text = text.replace(SELF_LINK, (link, shown: string, target: string) => (target === shown || target === `mailto:${shown}` ? shown : link));
   const out: Fact[] = [];
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
+  // The text as written, before the facts below are blanked out of it (each blank keeps its
+  // length): a hyphen right after an amount's or a time's digit joins a range ("$40-50"), it is no
+  // minus of the number after it (docs/meaning.md, "Facts").
+  const written = text;
 
   if (text.includes('://')) {
     text = text.replace(URL_PATTERN, (raw) => {
@@ -296,7 +300,7 @@ export function factsOf(reply: string): Fact[] {
   }
   for (const run of runsWithDigits(text)) {
     const before = run.start === 0 ? '' : text[run.start - 1];
-    const sign = (before === '-' || before === '\u2212') && (run.start < 2 || !LETTER_OR_DIGIT.test(text[run.start - 2] as string)) ? '-' : '';
+    const sign = (before === '-' || before === '\u2212') && (run.start < 2 || !LETTER_OR_DIGIT.test(written[run.start - 2] as string)) ? '-' : '';
     runFacts(text.slice(run.start, run.end), sign, out);
   }
   return out;
