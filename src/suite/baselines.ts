@@ -3,7 +3,7 @@
 import * as z from 'zod';
 import { MAX_VARIANTS, type Baseline, type BaselineJudge, type PanelMember, type PersonaBaseline, type TimeSplit } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
-import { quote, translateZodIssues, type ConfigIssue } from './issues.js';
+import { quote, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import { documentSource, type Position, type SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
 
@@ -280,8 +280,10 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
       : null;
   if (mismatch !== null) errors.push(mismatch);
 
-  // A persona baseline says so (`kind: "persona"`); anything else is read as a fixture's.
-  const isPersona = data !== null && typeof data === 'object' && !Array.isArray(data) && (data as Record<string, unknown>).kind === 'persona';
+  // A persona baseline says so (`kind: "persona"`); anything else is read as a fixture's. A
+  // misspelt `kind` (`knid: "persona"`) still says so: read as a fixture's, the one misspelling
+  // would also be every persona key unknown and reply and route missing.
+  const isPersona = data !== null && typeof data === 'object' && !Array.isArray(data) && saysPersona(data as Record<string, unknown>);
   const schema: typeof baselineSchema | typeof personaBaselineSchema = isPersona ? personaBaselineSchema : baselineSchema;
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
@@ -423,4 +425,11 @@ function jsonErrorPosition(src: SourceFile, message: string, text: string): Posi
   const first = /\S/.exec(text);
   if (first && first[0] !== '{') return at(first.index);
   return { line: null, column: null };
+}
+
+/** `kind: "persona"`, or a key that stands for `kind` (the one "did you mean" names) with that value. */
+function saysPersona(data: Record<string, unknown>): boolean {
+  if ('kind' in data) return data.kind === 'persona';
+  const allowed = Object.keys(personaBaselineSchema.shape);
+  return Object.entries(data).some(([key, value]) => value === 'persona' && !allowed.includes(key) && suggest(key, allowed) === 'kind');
 }

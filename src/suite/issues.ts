@@ -101,7 +101,8 @@ function distance(a: string, b: string): number {
   return (rows[a.length] as number[])[b.length] as number;
 }
 
-function suggest(key: string, allowed: readonly string[]): string | null {
+/** The allowed key a misspelt `key` stands for (the one "did you mean" names), or null. */
+export function suggest(key: string, allowed: readonly string[]): string | null {
   let best: string | null = null;
   let bestDistance = Infinity;
   for (const candidate of allowed) {
@@ -219,12 +220,14 @@ function toSegments(path: PropertyKey[]): PathSegment[] {
 }
 
 export function translateZodIssues(ctx: TranslateContext, issues: readonly ZodIssueLike[]): ConfigIssue[] {
+  const flat = flattenUnions(issues, []);
   // A misspelt required key shows twice: unknown `mesage`, missing `message`. Said once, at the
-  // misspelling, which is where the fix goes.
+  // misspelling, which is where the fix goes (docs/troubleshooting.md, "Configuration errors").
+  // Also inside a value of several forms (a tool check that is a mapping or a list): its branch's
+  // issues are here with the others.
   const hinted = new Set<string>();
-  for (const issue of issues) {
+  for (const { issue, rel } of flat) {
     if (issue.code !== 'unrecognized_keys') continue;
-    const rel = toSegments(issue.path);
     const allowed = allowedKeysAt(ctx.schema, rel);
     for (const key of issue.keys ?? []) {
       const hint = suggest(key, allowed);
@@ -232,12 +235,30 @@ export function translateZodIssues(ctx: TranslateContext, issues: readonly ZodIs
     }
   }
   const out: ConfigIssue[] = [];
-  for (const issue of issues) {
-    const rel = toSegments(issue.path);
-    if (issue.code === 'invalid_type' && valueAt(ctx.data, rel) === undefined && hinted.has(JSON.stringify(rel))) continue;
+  for (const { issue, rel } of flat) {
+    // Whatever the missing key's schema says of nothing (a type, one of an enum's values): the misspelling says it.
+    if (valueAt(ctx.data, rel) === undefined && hinted.has(JSON.stringify(rel))) continue;
     out.push(...translateOne(ctx, issue, rel));
   }
   return out;
+}
+
+/** The one branch of a union whose top-level type matched the value; null when none or several did. */
+function matchingBranch(issue: ZodIssueLike): ZodIssueLike[] | null {
+  const matching = (issue.errors ?? []).filter((b) => !b.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+  return matching.length === 1 ? (matching[0] as ZodIssueLike[]) : null;
+}
+
+/**
+ * The issues with each union whose value matched one branch's type replaced by that branch's
+ * issues, at their full paths (relative to the data), so that they are read together with the rest.
+ */
+function flattenUnions(issues: readonly ZodIssueLike[], base: readonly PathSegment[]): { issue: ZodIssueLike; rel: PathSegment[] }[] {
+  return issues.flatMap((issue) => {
+    const rel = [...base, ...toSegments(issue.path)];
+    const branch = issue.code === 'invalid_union' ? matchingBranch(issue) : null;
+    return branch !== null ? flattenUnions(branch, rel) : [{ issue, rel }];
+  });
 }
 
 /** The fix for a misspelt key: the suggestion, and the line as it should read when the file has it. */
@@ -341,12 +362,9 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       ];
     }
     case 'invalid_union': {
-      // Prefer the branch whose top-level type matched: its nested issues are the useful ones.
+      // A union whose value matched one branch's type is read as that branch's issues
+      // (flattenUnions): here no branch, or several, matched, and the value is said to be wrong.
       const branches = issue.errors ?? [];
-      const matching = branches.filter((b) => !b.some((i) => i.code === 'invalid_type' && i.path.length === 0));
-      if (matching.length === 1) {
-        return (matching[0] as ZodIssueLike[]).flatMap((i) => translateOne(ctx, i, [...rel, ...toSegments(i.path)]));
-      }
       const expected = [
         ...new Set(branches.flatMap((b) => b.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => typeWord(i.expected ?? '')))),
       ];

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn } from '../types.js';
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
 import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './tools.js';
-import { describeValue, quote, translateZodIssues } from './issues.js';
+import { describeValue, quote, suggest, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
@@ -96,7 +96,11 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
   const labelText = typeof raw.label === 'string' ? raw.label : null;
   const prefix = labelText !== null ? `persona script ${quote(labelText)}: ` : `${name}: `;
 
-  const schema = raw.user === undefined ? personaSchema : simulatedPersonaSchema;
+  // A misspelt `user` (`usr:`) still means a simulated user, whose opening is optional: the
+  // misspelling is the one problem, not a missing opening as well (docs/personas.md, "Simulated users").
+  const allowedKeys = Object.keys(personaSchema.shape);
+  const simulated = raw.user !== undefined || Object.keys(raw).some((k) => !allowedKeys.includes(k) && suggest(k, allowedKeys) === 'user');
+  const schema = simulated ? simulatedPersonaSchema : personaSchema;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     // A file read as one script may be a misspelt list (`personass:` for `personas:`).
@@ -119,7 +123,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
   }
   checkThreshold(raw.threshold, [...path, 'threshold'], prefix, err);
   checkSimulated(raw, path, prefix, err);
-  if (raw.user === undefined) checkTurns(raw, path, prefix, err);
+  if (!simulated) checkTurns(raw, path, prefix, err);
   checkExpectations(raw.expect, [...path, 'expect'], prefix, err);
   checkReplies(src, raw, path, prefix, err, result);
   const repeat = checkRepeat(raw.repeat, [...path, 'repeat'], prefix, err);
@@ -168,6 +172,11 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
     const hasContains = r.contains !== undefined;
     const hasRegex = r.regex !== undefined;
     if (hasContains === hasRegex) {
+      // Neither, beside an unknown key (`contians: x`): the schema said it, with the allowed keys
+      // and the spelling meant; said again here, one problem would be two (docs/troubleshooting.md,
+      // "Configuration errors").
+      const unknownKey = Object.keys(r).some((k) => !Object.hasOwn(replyExpectationSchema.shape, k));
+      if (!hasContains && unknownKey) return;
       err(at, `${name} must have exactly one of contains and regex, found ${hasContains ? 'both' : 'neither'}`, 'write { contains: "text" } or { regex: "pattern", flags: "i" }, with turn: N, last or any (the default)');
       return;
     }

@@ -121,6 +121,15 @@ describe('facts: what a reply tells the user', () => {
     ['€1,000.00 and 30€ and 30 EUR', ['amount EUR 1000', 'amount EUR 30', 'amount EUR 30']],
     ['£5, ¥500, C$ 12', ['amount GBP 5', 'amount ¥ 500', 'amount C$ 12']],
     ['PHP 8 is a language', ['number 8']],
+    // An amount's minus is part of it, before it or between its sign or code and its number.
+    ['-$50, \u2212$50, $-50, $ \u221250, US$-50, -US$50', Array(6).fill('amount USD -50')],
+    ['USD -50, -USD 50, -50 USD, $-1,000.50', ['amount USD -50', 'amount USD -50', 'amount USD -50', 'amount USD -1000.5']],
+    ['-50 \u20ac, \u221250 \u20ac, -50\u20ac, \u20ac-50, -\u20ac50, and 50 \u20ac', [...Array(5).fill('amount EUR -50'), 'amount EUR 50']],
+    ['-5%, \u22125%, 5%, -$0', ['amount USD 0', 'number -5', 'number -5', 'number 5']],
+    // ...but a hyphen after a letter or digit joins a range, and a dash with a space after it is a list's.
+    ['$40-$50, $40-50, \u20ac40-50, 40-50 \u20ac, 10-20%, 18:00-20', ['amount USD 40', 'amount USD 50', 'amount USD 40', 'amount EUR 40', 'amount EUR 50', 'time 18:00', 'number 50', 'number 50', 'number 40', 'number 10', 'number 20', 'number 20']],
+    ['- $50 shipping\n- $10 returns\n- 20 days', ['amount USD 50', 'amount USD 10', 'number 20']],
+    ['invoice USD-50', ['code USD-50']],
     ['30 dollars', ['number 30']],
     // URLs (scheme, host, path) and e-mail addresses; their digits are not numbers.
     ['see https://Shop.example.com/returns/2024/?utm=1#top.', ['url https://shop.example.com/returns/2024']],
@@ -171,6 +180,11 @@ describe('facts: what a reply tells the user', () => {
       '@start.com end@ and mid@dle.example',
       'x@' + 'a.'.repeat(20) + 'com',
     ];
+    for (const text of texts) expect(factsOf(text)).toEqual(factsOf(`${text} \u00e9`));
+  });
+
+  it('reads an amount\u2019s minus, and a range\u2019s hyphen, in ASCII text as the pattern for any text does', () => {
+    const texts = ['Balance: -$50.00 (was $-20, then USD -5)', '-50 EUR, -50\u20ac... no: 40-50 EUR and $40-$50', 'invoice USD-50, fee $40-50, 18:00-20', '- $5 shipping\n- $2 returns'];
     for (const text of texts) expect(factsOf(text)).toEqual(factsOf(`${text} \u00e9`));
   });
 
@@ -237,6 +251,13 @@ describe('the ladder decides', () => {
     ['a URL path', 'See https://example.com/refunds', 'Details: https://example.com/returns', 'URLs https://example.com/refunds \u2192 https://example.com/returns'],
     ['an e-mail address', 'Write to help@example.com', 'Email support@example.com', 'e-mail addresses help@example.com \u2192 support@example.com'],
     ['non-Latin digits that differ', 'Возврат в течение 30 дней', 'Вернуть можно в течение ١٤ дней', 'numbers 30 \u2192 14'],
+    // A sign flip of an amount is a changed fact, not a rewording, however the minus is written.
+    ['a minus before the amount', 'Your account balance is $50.', 'Your account balance is -$50.', 'amounts USD 50 \u2192 USD -50'],
+    ['a minus sign (U+2212), reworded', 'Good news: your account balance is $50.', 'Your account currently shows a balance of \u2212$50.', 'amounts USD 50 \u2192 USD -50'],
+    ['a minus after the sign', 'We credited $50 to your account.', 'We credited $-50 to your account.', 'amounts USD 50 \u2192 USD -50'],
+    ['a minus after the code', 'The adjustment is USD 50.', 'The adjustment is USD -50.', 'amounts USD 50 \u2192 USD -50'],
+    ['a minus before an amount whose sign follows it', 'Your refund: 50 \u20ac.', 'Your refund: -50 \u20ac.', 'amounts EUR 50 \u2192 EUR -50'],
+    ['a percentage', 'Your plan price changes by 5% next month.', 'Next month your plan price changes by -5%.', 'numbers 5 \u2192 -5'],
   ])('changed by the facts, with no call: %s', async (_name, baseline, now, detail) => {
     const j = recordingJudge();
     const m = await decideMeaning(baseline, now, [], judgeOptions(j.step));
@@ -254,6 +275,9 @@ describe('the ladder decides', () => {
     ['digits of another script', 'Возврат в течение 30 дней', 'Вернуть товар можно в течение ٣٠ дней'],
     ['Japanese full-width against ASCII digits', '返品は30日以内です', '30日以内であれば返品できます'],
     ['a negation the facts cannot see', 'You can cancel within 30 days', 'You cannot cancel within 30 days'],
+    ['a negative amount reworded, its minus written two ways', 'Your balance is -$50, due by Friday.', 'You currently owe \u2212$50; please pay it by Friday.'],
+    ['a price range with hyphens', 'Hiking boots cost $40-50.', 'Expect to pay between $40 and 50 for hiking boots.'],
+    ['a list\u2019s dashes before amounts', 'Fees:\n- $5 for shipping\n- $2 for returns', 'Shipping costs $5 and returns cost $2.'],
   ])('the facts cannot decide, so the judge does: %s', async (_name, baseline, now) => {
     const j = recordingJudge({ ok: true, score: 0.9, difference: 'none', reused: false });
     expect(await decideMeaning(baseline, now, [], judgeOptions(j.step))).toEqual({ value: 'reworded', by: 'judge', detail: 'none', score: 0.9, reused: false });

@@ -161,6 +161,37 @@ describe('did you mean: every section, with file:line', () => {
   });
 });
 
+describe('one misspelling, said once, at its line, with its fix', () => {
+  it('a misspelt tool inside toolCalled (a mapping or a list) is not also a missing tool', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'label: a\nmessage: where is my order?\nassert:\n  toolCalled: { tol: find_order }\n' });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${F}/a.yml:4:17: fixture "a": unknown key "tol" in assert.toolCalled (and the required "tool" is missing); allowed keys: tool, input, match\n  fix: did you mean "tool"? rename the key, so that line 4 reads\n    toolCalled: { tool: find_order }`,
+    ]);
+  });
+
+  // Each file below has one misspelt key and nothing else wrong: one error, naming that key.
+  const cases: { name: string; files: Record<string, string>; at: string; key: string; hint: string }[] = [
+    { name: 'toolNotCalled', files: { [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: { toolNotCalled: { tol: issue_refund, match: exact } }\n' }, at: `${F}/a.yml:3:28`, key: 'tol', hint: 'tool' },
+    { name: 'toolCalled in an assertion list', files: { [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n  - contains: order\n  - toolCalled: { tol: find_order }\n' }, at: `${F}/a.yml:5:19`, key: 'tol', hint: 'tool' },
+    { name: 'toolCalled in a list of fixtures', files: { [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n    assert: { toolCalled: { tol: find_order } }\n' }, at: `${F}/a.yml:4:29`, key: 'tol', hint: 'tool' },
+    { name: 'persona reply check', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { reply: [ { contians: "30 days" } ] }\n' }, at: `${P}/p.yml:3:22`, key: 'contians', hint: 'contains' },
+    { name: 'persona mock', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nmocks: [ { tol: find_order, output: {} } ]\nexpect: { terminal: finish }\n' }, at: `${P}/p.yml:3:12`, key: 'tol', hint: 'tool' },
+    { name: 'persona expect.toolCalled entry', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { toolCalled: [ { tol: find_order } ] }\n' }, at: `${P}/p.yml:3:27`, key: 'tol', hint: 'tool' },
+    { name: 'persona user (a simulated script needs no opening)', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nusr: { goal: Get a refund, maxTurns: 3 }\nexpect: { criteria: [polite] }\n' }, at: `${P}/p.yml:2:1`, key: 'usr', hint: 'user' },
+    { name: 'config enum key', files: { [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query: { knid: tempo, url: https://tempo.example.com }\n' }, at: `${C}:2:12`, key: 'knid', hint: 'kind' },
+    { name: 'config agent.start (true, false or a mapping)', files: { [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  start: { respones: { reply: text } }\n' }, at: `${C}:2:12`, key: 'respones', hint: 'response' },
+    { name: 'persona baseline kind', files: { [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: SCRIPT('p'), [`${B}/p.json`]: PERSONA_BASELINE('p').replace('"kind"', '"knid"') }, at: `${B}/p.json:1:16`, key: 'knid', hint: 'kind' },
+  ];
+  it.each(cases)('$name', async ({ files, at, key, hint }) => {
+    const r = await load(files);
+    expect(r.errors.map(formatIssue)).toHaveLength(1);
+    const issue = r.errors[0]!;
+    expect(`${issue.file}:${issue.line}:${issue.column}`).toBe(at);
+    expect(issue.message).toContain(`unknown key "${key}"`);
+    expect(issue.fix).toMatch(new RegExp(`^did you mean "${hint}"\\? rename the key`));
+  });
+});
+
 describe('YAML escapes inside double quotes', () => {
   it('"\\d+" names the line and shows it in single quotes', async () => {
     const r = await load({ [`${F}/a.yml`]: 'label: digits\nmessage: how many?\nassert: { regex: "\\d+" }\n' });

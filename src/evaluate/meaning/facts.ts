@@ -77,8 +77,16 @@ const CURRENCY_CODES = [
 ];
 const NUMERAL = String.raw`\d+(?:[.,]\d+)*(?!\d)`;
 const CODE_ALTERNATION = CURRENCY_CODES.join('|');
-/** "€30", "US$ 1,000.00", "EUR 30", "30 EUR", "30€". */
-const AMOUNT_SOURCE = String.raw`(?<![LN]|[N][.,])(?:(?<pre>[A-Z]{0,2}[${SIGNS}]|(?:${CODE_ALTERNATION})(?![L]))[ \u00a0]?(?<n1>${NUMERAL})|(?<n2>${NUMERAL})[ \u00a0]?(?<post>[${SIGNS}]|(?:${CODE_ALTERNATION})(?![LN])))`;
+/** A minus: the hyphen-minus (NFKC makes the small and full-width ones it) and U+2212. */
+const MINUS = String.raw`[\-\u2212]`;
+/**
+ * "€30", "US$ 1,000.00", "EUR 30", "30 EUR", "30€", with a minus where it is written: before the
+ * amount ("-$50", "-50 €"), or between its sign or code and its number ("$-50", "USD -50"; right
+ * after a code, "USD-50" is a code, as "R-5521" is). Like a number's, an amount's minus follows no
+ * letter or digit (the lookbehind): the hyphen of "$40-$50" is a range's, and "- $50" (a space
+ * after it) a list's dash.
+ */
+const AMOUNT_SOURCE = String.raw`(?<![LN]|[N][.,])(?:(?<s1>${MINUS})?(?:(?<pre>[A-Z]{0,2}[${SIGNS}])[ \u00a0]?(?<s2>${MINUS})?|(?<code>${CODE_ALTERNATION})(?![L])(?:[ \u00a0](?<s3>${MINUS})?)?)(?<n1>${NUMERAL})|(?<s4>${MINUS})?(?<n2>${NUMERAL})[ \u00a0]?(?<post>[${SIGNS}]|(?:${CODE_ALTERNATION})(?![LN])))`;
 /** A sign's currency where it is not ambiguous ("¥" is yen or yuan, "C$" a Canadian dollar: kept as written). */
 const SIGN_CODES: Record<string, string> = { $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY' };
 
@@ -240,6 +248,10 @@ export function factsOf(reply: string): Fact[] {
   if (text.includes('](')) text = text.replace(SELF_LINK, (link, shown: string, target: string) => (target === shown || target === `mailto:${shown}` ? shown : link));
   const out: Fact[] = [];
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
+  // The text as written, before the facts below are blanked out of it (each blank keeps its
+  // length): a hyphen right after an amount's or a time's digit joins a range ("$40-50"), it is no
+  // minus of the number after it (docs/meaning.md, "Facts").
+  const written = text;
 
   if (text.includes('://')) {
     text = text.replace(URL_PATTERN, (raw) => {
@@ -259,10 +271,12 @@ export function factsOf(reply: string): Fact[] {
   }
   if (MAY_HAVE_AMOUNT.test(text)) {
     text = text.replace(patterns.amount, (raw, ...args) => {
-      const groups = args[args.length - 1] as { pre?: string; n1?: string; n2?: string; post?: string };
-      const currency = (groups.pre ?? groups.post ?? '').trim();
-      const [amount, ...rest] = numbersOf(groups.n1 ?? groups.n2 ?? '');
-      out.push({ kind: 'amount', value: `${SIGN_CODES[currency] ?? currency} ${amount ?? ''}` });
+      const groups = args[args.length - 1] as { s1?: string; pre?: string; s2?: string; code?: string; s3?: string; n1?: string; s4?: string; n2?: string; post?: string };
+      const currency = (groups.pre ?? groups.code ?? groups.post ?? '').trim();
+      const [amount = '', ...rest] = numbersOf(groups.n1 ?? groups.n2 ?? '');
+      // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
+      const minus = (groups.s1 ?? groups.s2 ?? groups.s3 ?? groups.s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
+      out.push({ kind: 'amount', value: `${SIGN_CODES[currency] ?? currency} ${minus}${amount}` });
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
     });
@@ -286,7 +300,7 @@ export function factsOf(reply: string): Fact[] {
   }
   for (const run of runsWithDigits(text)) {
     const before = run.start === 0 ? '' : text[run.start - 1];
-    const sign = (before === '-' || before === '\u2212') && (run.start < 2 || !LETTER_OR_DIGIT.test(text[run.start - 2] as string)) ? '-' : '';
+    const sign = (before === '-' || before === '\u2212') && (run.start < 2 || !LETTER_OR_DIGIT.test(written[run.start - 2] as string)) ? '-' : '';
     runFacts(text.slice(run.start, run.end), sign, out);
   }
   return out;
