@@ -306,7 +306,9 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     }
     // Together, so that a misspelt key and the required key it stands for are said once.
     const translated = translateZodIssues({ src, schema, data, base: [], prefix: isPersona ? 'persona baseline: ' : 'baseline: ' }, rest);
-    errors.push(...translated.map((t) => ({ ...t, fix: `${t.fix}; or ${REWRITE_FIX}` })));
+    // A fix that ends with the line as it should read keeps that line whole: the alternative goes
+    // on a line of its own ("reads\n    \"reply\": \"Hello\",; or" read as part of the JSON).
+    errors.push(...translated.map((t) => ({ ...t, fix: t.fix.includes('\n') ? `${t.fix}\n  or ${REWRITE_FIX}` : `${t.fix}; or ${REWRITE_FIX}` })));
     return { baseline: null, errors };
   }
 
