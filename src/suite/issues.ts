@@ -316,7 +316,8 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
           at(
             ctx.src.valueAt(full.slice(0, -1)),
             `missing required key ${quote(String(key))}${parentShown.length ? ` in ${formatPath(parentShown)}` : ''}`,
-            `add ${String(key)}: <${issue.expected ?? 'value'}>`,
+            // In a JSON file (a baseline) the key is written as JSON writes it.
+            ctx.src.file.endsWith('.json') ? `add "${String(key)}": <${issue.expected ?? 'value'}>` : `add ${String(key)}: <${issue.expected ?? 'value'}>`,
           ),
         ];
       }

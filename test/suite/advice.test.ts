@@ -105,6 +105,17 @@ describe('advice about baselines: only what the suite proves', () => {
     );
     expect(texts([...r.errors, ...r.warnings]).filter((t) => DESTRUCTIVE.test(t))).toEqual([]);
   });
+
+  it('a key missing from a JSON baseline is to be added as JSON writes it; in a YAML file, as YAML does', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: nocommit\n',
+      [`${B}/nocommit.json`]: '{\n  "label": "nocommit",\n  "reply": "r",\n  "route": null,\n  "verdict": "pass",\n  "acceptedAt": "t"\n}\n',
+    });
+    expect(r.errors.map((i) => [i.file, i.message, i.fix.split(';')[0]])).toEqual([
+      [`${F}/a.yml`, 'fixture "nocommit": missing required key "message"', 'add message: <string>'],
+      [`${B}/nocommit.json`, 'baseline: missing required key "commit"', 'add "commit": <string>'],
+    ]);
+  });
 });
 
 describe('advice about files that are not read', () => {
