@@ -50,7 +50,7 @@ export interface AgentClientDeps {
   onWarning?: (message: string) => void;
   /** Random bytes for each turn's `traceparent` (docs/traces.md, "traceparent"); defaults to node:crypto. */
   randomBytes?: (size: number) => Uint8Array;
-  /** Told of each turn's trace context before its request is sent (a span receiver keeps that trace's spans). */
+  /** Told of each attempt's trace context just before it is sent (a span receiver keeps that trace's spans): a turn's retried attempts share its trace id, each with its own span id. */
   onTraceSent?: (trace: SentTrace) => void;
   /** Told of each answered turn: the body as its paths read it and the mapping that reads it (`probe` names where tool calls are). */
   observe?: (answered: { turn: 'welcome' | 'message'; json: unknown; mapping: AgentMapping }) => void;
@@ -78,7 +78,7 @@ type Unread = { unread?: { json: unknown; mapping: AgentMapping; usage: UsageRea
 /** A posted turn: decoded, with the answered attempt's timing and the tokens it reported (null: none). */
 type PostedTurn = ({ ok: true; json: unknown; mapping: AgentMapping; timing: TurnTiming; usage: TokenUsage | null } | ({ ok: false; errorKind: ErrorKind; error: string } & Unread)) & Traced;
 
-/** The trace context the turn's request carried; null when it was not sent (the run was interrupted first) or the user's own `traceparent` is not one we can read. */
+/** The trace context the turn's last attempt carried (the answered one, when one answered); null when none was sent (the run was interrupted first) or the user's own `traceparent` is not one we can read. */
 type Traced = { trace: SentTrace | null };
 
 /**
@@ -219,15 +219,28 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues, name = `${turn} turn`): Promise<PostedTurn> {
     const body = JSON.stringify(renderTemplate(mapping.body, values));
     if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${name}: not sent, the run was interrupted`, trace: null };
-    // One trace context per turn: a retried attempt is the same turn, under the same trace.
-    const { trace, header } = tracing.next();
-    const sent = header === null ? headers : { ...headers, traceparent: header };
-    if (trace !== null) deps.onTraceSent?.(trace);
+    // One trace per turn: a retried attempt is the same turn, in the same trace, but under a parent
+    // span id of its own, so that the spans of the attempt that answered can be told from those of
+    // the attempts that failed (docs/traces.md, "Retried requests"). Each attempt's context is told
+    // just before it is sent, after any wait for a slot or a backoff: its send time is the waterfall's 0.
+    const first = tracing.next();
+    // The latest attempt's trace context: the answered attempt's once the retries are over.
+    const latest: Traced = { trace: null };
+    let attempts = 0;
     const gated = (isLast: boolean): Promise<Attempt> =>
-      limiter.run(() => attempt(body, turn, isLast, sent), outcomeOf, {
-        signal: deps.signal,
-        aborted: () => fail('internal', false, null, () => 'not sent, the run was interrupted'),
-      });
+      limiter.run(
+        () => {
+          const { trace, header } = attempts++ === 0 ? first : tracing.again(first);
+          latest.trace = trace;
+          if (trace !== null) deps.onTraceSent?.(trace);
+          return attempt(body, turn, isLast, header === null ? headers : { ...headers, traceparent: header });
+        },
+        outcomeOf,
+        {
+          signal: deps.signal,
+          aborted: () => fail('internal', false, null, () => 'not sent, the run was interrupted'),
+        },
+      );
     const result = await withRetries(gated, {
       retries: config.retries,
       backoffMs: config.backoffMs,
@@ -237,6 +250,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       onRetry: deps.onRetry,
       budgetMs: config.timeoutMs * (Math.max(0, config.retries) + 1),
     });
+    const { trace } = latest;
     if (result.ok) {
       // Retries are load, not speed: the timing is the answered attempt's.
       const decoded = decodeReceived(result.value, turn, mapping, name);

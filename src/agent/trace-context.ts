@@ -1,8 +1,10 @@
 // The W3C trace context of each agent request (docs/traces.md, "traceparent"): a fresh trace id
-// and parent span id per turn, version 00, sampled (flags 01). A `traceparent` set in
-// agent.headers is the user's choice: it is sent unchanged instead, and the trace id it carries is
-// the one recorded (null when it is not a traceparent we can read). `tracestate` is never made
-// here: the user's, if any, goes out as it is.
+// per turn, and a fresh parent span id per attempt of it (a retried attempt stays in the turn's
+// trace under a parent of its own, so that its spans can be told from the answered attempt's:
+// docs/traces.md, "Retried requests"), version 00, sampled (flags 01). A `traceparent` set in
+// agent.headers is the user's choice: it is sent unchanged instead, on every attempt, and the
+// trace id it carries is the one recorded (null when it is not a traceparent we can read).
+// `tracestate` is never made here: the user's, if any, goes out as it is.
 
 import { randomFillSync } from 'node:crypto';
 import type { SentTrace } from '../types.js';
@@ -15,8 +17,10 @@ export interface TraceContext {
 }
 
 export interface TraceContextMaker {
-  /** The context of the next turn. */
+  /** The context of the next turn (its first attempt). */
   next(): TraceContext;
+  /** The context of a later attempt of the turn `first` began: the same trace id, a fresh parent span id (the user's own header: `first` again). */
+  again(first: TraceContext): TraceContext;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-.*)?$/;
@@ -26,13 +30,15 @@ export function traceContext(headers: Record<string, string>, randomBytes: (size
   const own = Object.entries(headers).find(([name]) => name.toLowerCase() === 'traceparent')?.[1];
   if (own !== undefined) {
     const fixed: TraceContext = { trace: parseTraceparent(own), header: null };
-    return { next: () => fixed };
+    return { next: () => fixed, again: () => fixed };
   }
+  const sent = (traceId: string): TraceContext => {
+    const trace = { traceId, spanId: nonZeroHex(randomBytes, 8) };
+    return { trace, header: `00-${trace.traceId}-${trace.spanId}-01` };
+  };
   return {
-    next: () => {
-      const trace = { traceId: nonZeroHex(randomBytes, 16), spanId: nonZeroHex(randomBytes, 8) };
-      return { trace, header: `00-${trace.traceId}-${trace.spanId}-01` };
-    },
+    next: () => sent(nonZeroHex(randomBytes, 16)),
+    again: (first) => (first.trace === null ? first : sent(first.trace.traceId)),
   };
 }
 

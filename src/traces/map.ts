@@ -209,6 +209,44 @@ export interface SpanReading {
   counts: Omit<SpanCounts, 'late'>;
 }
 
+/**
+ * The spans of the attempt that answered a turn (docs/traces.md, "Retried requests"). Each attempt
+ * of a turn sends its own parent span id in the turn's trace; when the turn was `retried`, a span is
+ * the turn's only when its chain of parents, through the spans at hand, reaches `answered` (the
+ * answered attempt's span id): the spans under a failed attempt's id are that attempt's, and a root
+ * or a span whose chain stops at a span not at hand cannot be shown to be the answered attempt's, so
+ * neither is read. A turn sent once reads every span it is given, roots included. A walk with a
+ * stack of its own, each span decided once (a parent loop in malformed data is no chain).
+ */
+export function spansOfAttempt(spans: readonly Span[], answered: string, retried: boolean): readonly Span[] {
+  if (!retried) return spans;
+  const byId = new Map(spans.map((s) => [s.spanId, s] as const));
+  const under = new Map<string, boolean>();
+  const isUnder = (span: Span): boolean => {
+    const path: string[] = [];
+    const onPath = new Set<string>();
+    let verdict = false;
+    for (let s: Span | undefined = span; s !== undefined; ) {
+      const known = under.get(s.spanId);
+      if (known !== undefined) {
+        verdict = known;
+        break;
+      }
+      path.push(s.spanId);
+      onPath.add(s.spanId);
+      if (s.parentSpanId === answered) {
+        verdict = true;
+        break;
+      }
+      const parent: Span | undefined = s.parentSpanId === null ? undefined : byId.get(s.parentSpanId);
+      s = parent === undefined || onPath.has(parent.spanId) ? undefined : parent;
+    }
+    for (const id of path) under.set(id, verdict);
+    return verdict;
+  };
+  return spans.filter(isUnder);
+}
+
 /** The most spans one turn is read from (docs/traces.md, "What is read from spans"): a turn is a few dozen. */
 export const MAX_TURN_SPANS = 2000;
 

@@ -1,12 +1,14 @@
 // The span reader a run applies to its agent's turns (docs/traces.md, "What is read from spans"):
 // `spanObserver` (agent/observe.ts) over the run's span source, reading each turn's spans with
-// `readTurnSpans`, plus what only a run knows: when the request was sent (for the waterfall), and
-// why a turn's spans could not be read (docs/traces.md, "When spans do not arrive"), so that the
-// checks that need them are not evaluated with that cause instead of failing.
+// `readTurnSpans`, plus what only a run knows: which attempts of a turn were sent, under which
+// parent span ids and when (a retried turn reads only the answered attempt's spans, its waterfall
+// timed from that attempt's send: docs/traces.md, "Retried requests"), and why a turn's spans could
+// not be read (docs/traces.md, "When spans do not arrive"), so that the checks that need them are
+// not evaluated with that cause instead of failing.
 
 import { spanObserver } from '../agent/observe.js';
 import type { FixtureRecord, PersonaRecord, SentTrace, Span, SpanCounts, SpanSource, TurnObserver, TurnReport, TurnSpans, WaterfallSpan } from '../types.js';
-import { readTurnSpans, spanKind, toolNameOf } from './map.js';
+import { readTurnSpans, spanKind, spansOfAttempt, toolNameOf } from './map.js';
 import { TraceStoreError } from './store-error.js';
 
 /** Most spans kept in a turn's waterfall (docs/traces.md, "In the reports"): the earliest first. */
@@ -25,12 +27,21 @@ export interface TraceObserverOptions {
 /** The run's turn observer over `source` (docs/traces.md). */
 export function traceObserver(source: SpanSource, opts: TraceObserverOptions): TurnObserver {
   const now = opts.now ?? Date.now;
-  const sentAt = new Map<string, number>();
+  // Each attempt of a turn, by trace id: the parent span id it sent and when it was sent (the last
+  // registration of an id wins: a traceparent fixed in agent.headers sends one id on every attempt).
+  const sent = new Map<string, { spanId: string; atMs: number }[]>();
   // A store's failure (TraceStoreError) is this turn's cause, not the run's: its spans are unknown.
   const failures = new Map<string, string>();
   const guarded: SpanSource = {
     register: (traceId, spanId) => {
-      sentAt.set(traceId, now());
+      const attempt = { spanId, atMs: now() };
+      const attempts = sent.get(traceId);
+      if (attempts === undefined) sent.set(traceId, [attempt]);
+      else {
+        const i = attempts.findIndex((a) => a.spanId === spanId);
+        if (i >= 0) attempts[i] = attempt;
+        else attempts.push(attempt);
+      }
       source.register(traceId, spanId);
     },
     collect: async (traceId, spanId, signal) => {
@@ -48,22 +59,27 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
   const read = (fromResponse: TurnReport, got: TurnSpans, trace: SentTrace): TurnReport => {
     const failure = failures.get(trace.traceId);
     failures.delete(trace.traceId);
-    const spans = got.spans.filter((s) => s.traceId === trace.traceId);
+    const attempts = sent.get(trace.traceId) ?? [];
+    const ofTrace = got.spans.filter((s) => s.traceId === trace.traceId);
+    // A retried turn is what its answered attempt did: the failed attempts' spans are not read.
+    const retried = attempts.length > 1;
+    const spans = spansOfAttempt(ofTrace, trace.spanId, retried);
     if (spans.length === 0) {
       // No span at all: the agent did not export, or the store has nothing. What the response
       // reported still stands; the calls it could not report are unknown, and said so.
-      const problem = failure ?? noSpansCause(trace.traceId, opts);
+      const problem = failure ?? (retried && ofTrace.length > 0 ? notUnderAttemptCause(trace.traceId, ofTrace.length, opts) : noSpansCause(trace.traceId, opts));
       return { ...fromResponse, toolCalls: null, toolCallsProblem: problem, spans: { count: 0, ignored: 0, late: 0 }, time: null, waterfall: null };
     }
     const reading = readTurnSpans(spans, { traceId: trace.traceId, latencyMs: fromResponse.latencyMs ?? null }, { toolCalls: fromResponse.toolCalls, usage: fromResponse.usage });
-    const sent = sentAt.get(trace.traceId) ?? Math.min(...spans.map((s) => s.startMs));
+    // The waterfall's 0 is when the answered attempt was sent, after any backoff or wait for a slot.
+    const sentAtMs = attempts.find((a) => a.spanId === trace.spanId)?.atMs ?? Math.min(...spans.map((s) => s.startMs));
     return {
       toolCalls: reading.toolCalls,
       errors: [...fromResponse.errors, ...reading.errors],
       usage: reading.usage,
       spans: { ...reading.counts, late: 0 },
       time: reading.time,
-      waterfall: waterfallOf(spans, trace.spanId, sent),
+      waterfall: waterfallOf(spans, trace.spanId, sentAtMs),
     };
   };
   return spanObserver(guarded, read);
@@ -77,14 +93,28 @@ export function noSpansCause(traceId: string, opts: Pick<TraceObserverOptions, '
     : `no spans for trace ${traceId} ${within} at ${opts.endpoint}: does the agent export to this store, and is traces.waitMs long enough for it to index them?`;
 }
 
+/**
+ * A retried turn whose trace has spans, none of them under the parent span id its answered attempt
+ * sent (docs/traces.md, "Retried requests"): the failed attempts' spans, or spans that do not
+ * continue the incoming traceparent, which cannot be told apart by attempt.
+ */
+export function notUnderAttemptCause(traceId: string, count: number, opts: Pick<TraceObserverOptions, 'endpoint' | 'receiving' | 'waitMs'>): string {
+  const within = `within ${secondsOf(opts.waitMs)}${opts.receiving ? '' : ` at ${opts.endpoint}`}`;
+  const which = `the turn was retried, and none of the trace's ${String(count)} span${count === 1 ? '' : 's'} is under the traceparent of the attempt that answered (a failed attempt's spans are not the turn's)`;
+  return opts.receiving
+    ? `no spans of the answered attempt for trace ${traceId} ${within}: ${which}; does the agent start its spans under the incoming traceparent, and export them to ${opts.endpoint}?`
+    : `no spans of the answered attempt for trace ${traceId} ${within}: ${which}; does the agent start its spans under the incoming traceparent, and is traces.waitMs long enough for the store to index them?`;
+}
+
 function secondsOf(ms: number): string {
   return ms % 1000 === 0 ? `${String(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /**
  * A turn's waterfall (docs/traces.md, "In the reports"): its spans by start, at most 50, times in ms
- * from the request's send, depth under the sent span (0: its child; a span whose parent is not
- * among the turn's spans counts as a child of the sent span).
+ * from the send of the request that answered (`sentSpanId` is the parent span id it sent), depth
+ * under the sent span (0: its child; a span whose parent is not among the turn's spans counts as a
+ * child of the sent span).
  */
 export function waterfallOf(spans: readonly Span[], sentSpanId: string, sentAtMs: number): WaterfallSpan[] {
   const byId = new Map(spans.map((s) => [s.spanId, s] as const));

@@ -3,9 +3,10 @@
 // receiver keeps serving), answers as the OTLP specification says (200 with an
 // ExportTraceServiceResponse in the request's encoding, 400 for a body that is no OTLP trace data,
 // 415 for another content type or encoding). It keeps only the spans of trace ids registered by the
-// run, and is a `SpanSource`: a turn's spans are complete when the span whose parent is the sent
-// span id has arrived (spans are exported when they end), or at `waitMs`; spans of a turn that
-// arrive after its spans were handed over change nothing for it and are counted (`late`).
+// run, and is a `SpanSource`: a turn's spans are complete when the span whose parent is the span id
+// its answered attempt sent has arrived (spans are exported when they end; each attempt of a turn
+// registers its own span id: docs/traces.md, "Retried requests"), or at `waitMs`; spans of a turn
+// that arrive after its spans were handed over change nothing for it and are counted (`late`).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,7 @@ import { createGunzip } from 'node:zlib';
 import { UserError } from '../errors.js';
 import type { Span, SpanSource, TurnSpans } from '../types.js';
 import { exportResponse, OtlpFormatError, spansOfOtlp, spansOfProtobuf, statusBody, type SpansRead } from './otlp.js';
-import { MAX_TURN_SPANS } from './map.js';
+import { MAX_TURN_SPANS, spansOfAttempt } from './map.js';
 
 /** The largest body accepted, after decompression (docs/traces.md, "Receive: an OTLP/HTTP receiver"). */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -47,15 +48,21 @@ export interface Receiver extends SpanSource {
 }
 
 interface TraceState {
-  sentSpanId: string;
+  /** The parent span id each attempt of the turn sent (one per attempt; a fixed traceparent's one). */
+  sentSpanIds: Set<string>;
   /** Every span of the trace received so far (kept for a later turn of the same trace). */
   spans: Span[];
-  /** The span whose parent is the sent span id has arrived since the turn was registered. */
-  topEnded: boolean;
+  /** The sent span ids whose top span (a span with that parent) has arrived since the turn was registered. */
+  topsEnded: Set<string>;
   /** collect has handed the spans over: later spans only count as late. */
   collected: boolean;
-  late: number;
-  wake: (() => void) | null;
+  /** The span id of the attempt whose spans were handed over (the answered one). */
+  collectedSpanId: string | null;
+  /** Late spans kept (they count when they are the answered attempt's), and late spans past the bound (counted, not kept). */
+  lateKept: Span[];
+  lateDropped: number;
+  /** The waiting collect: the span id it waits under, and how to wake it. */
+  wake: { spanId: string; fire: () => void } | null;
 }
 
 type Encoding = 'protobuf' | 'json';
@@ -79,18 +86,22 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     for (const span of spans) {
       const state = traces.get(span.traceId);
       if (!state) continue;
+      // Kept up to a bound: an exporter that floods one trace does not grow the run's memory without end.
+      const kept = state.spans.length < MAX_SPANS_PER_TRACE;
+      if (kept) state.spans.push(span);
       // A span after the turn's spans were handed over changes nothing for that turn; it is kept
       // for a later turn of the same trace (a traceparent fixed in agent.headers).
-      if (state.collected) state.late += 1;
-      // Kept up to a bound: an exporter that floods one trace does not grow the run's memory without end.
-      if (state.spans.length < MAX_SPANS_PER_TRACE) state.spans.push(span);
-      if (state.collected) continue;
-      if (span.parentSpanId === state.sentSpanId) {
-        state.topEnded = true;
-        ended.push(state);
+      if (state.collected) {
+        if (kept) state.lateKept.push(span);
+        else state.lateDropped += 1;
+        continue;
+      }
+      if (span.parentSpanId !== null && state.sentSpanIds.has(span.parentSpanId)) {
+        state.topsEnded.add(span.parentSpanId);
+        if (state.wake?.spanId === span.parentSpanId) ended.push(state);
       }
     }
-    for (const state of ended) state.wake?.();
+    for (const state of ended) state.wake?.fire();
   };
 
   const server = createServer((req, res) => handle(req, res, maxBody, accept));
@@ -103,7 +114,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const stateOf = (traceId: string, sentSpanId: string): TraceState => {
     let state = traces.get(traceId);
     if (!state) {
-      state = { sentSpanId, spans: [], topEnded: false, collected: false, late: 0, wake: null };
+      state = { sentSpanIds: new Set([sentSpanId]), spans: [], topsEnded: new Set(), collected: false, collectedSpanId: null, lateKept: [], lateDropped: 0, wake: null };
       traces.set(traceId, state);
     }
     return state;
@@ -116,8 +127,10 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       const state = stateOf(traceId, sentSpanId);
       // A trace id registered again after its spans were handed over is a new turn in the same
       // trace (a traceparent fixed in agent.headers): it reads every span of the trace so far, and
-      // is complete when a span under the sent span id arrives after it was registered.
-      if (state.collected) Object.assign(state, { sentSpanId, topEnded: false, collected: false });
+      // is complete when a span under the sent span id arrives after it was registered. Before
+      // then, it is another attempt of the same turn, under a span id of its own.
+      if (state.collected) Object.assign(state, { sentSpanIds: new Set([sentSpanId]), topsEnded: new Set(), collected: false, collectedSpanId: null });
+      else state.sentSpanIds.add(sentSpanId);
     },
     collect(traceId, sentSpanId, signal) {
       const state = stateOf(traceId, sentSpanId);
@@ -127,21 +140,28 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
           signal?.removeEventListener('abort', finish);
           state.wake = null;
           state.collected = true;
+          state.collectedSpanId = sentSpanId;
           const spans = [...state.spans].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
-          resolve({ spans, complete: state.topEnded });
+          resolve({ spans, complete: state.topsEnded.has(sentSpanId) });
         };
         let cancel: () => void = () => undefined;
-        if (state.topEnded || signal?.aborted) return finish();
-        state.wake = finish;
+        if (state.topsEnded.has(sentSpanId) || signal?.aborted) return finish();
+        state.wake = { spanId: sentSpanId, fire: finish };
         cancel = timers.after(opts.waitMs, finish);
         signal?.addEventListener('abort', finish, { once: true });
       });
     },
     late(traceId) {
-      return traces.get(traceId)?.late ?? 0;
+      const state = traces.get(traceId);
+      if (state === undefined) return 0;
+      // A retried turn's late spans are those of its answered attempt (docs/traces.md, "Retried
+      // requests"), told apart now that the spans they hang from have had time to arrive.
+      if (state.sentSpanIds.size <= 1 || state.collectedSpanId === null || state.lateKept.length === 0) return state.lateKept.length + state.lateDropped;
+      const turns = new Set(spansOfAttempt(state.spans, state.collectedSpanId, true));
+      return state.lateKept.filter((s) => turns.has(s)).length + state.lateDropped;
     },
     close() {
-      for (const state of traces.values()) state.wake?.();
+      for (const state of traces.values()) state.wake?.fire();
       return new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -38,7 +38,7 @@ export type AgentOutcome =
       toolCallsProblem?: string;
       /** The trace id the message turn's `traceparent` carried (docs/traces.md); absent from a client that sends none. */
       traceId?: string;
-      /** The message turn's trace context (docs/traces.md), for a span reader; absent from a client that sends none. */
+      /** The message turn's trace context (docs/traces.md): its answered attempt's, for a span reader; absent from a client that sends none. */
       trace?: SentTrace;
       /** What the message turn's spans showed (docs/traces.md, "Fixtures"); absent without a span reader. */
       spans?: SpanCounts | null;
@@ -80,7 +80,7 @@ export type SessionTurn =
       timing?: TurnTiming;
       /** Tokens the turn reported (docs/latency.md, "Usage"); null or absent: none reported. */
       usage?: TokenUsage | null;
-      /** The trace context the turn's request carried (docs/traces.md, "traceparent"); absent from a client that sends none. */
+      /** The trace context the turn's answered request carried (docs/traces.md, "traceparent", "Retried requests"); absent from a client that sends none. */
       trace?: SentTrace;
       /** The turn's spans, counted, and where its time went (docs/traces.md); absent without a span reader. */
       spans?: SpanCounts | null;
@@ -104,11 +104,11 @@ export type SessionTurn =
       answered?: true;
     };
 
-/** The trace context a turn's request carried: `traceparent`'s trace id and parent span id (docs/traces.md). */
+/** The trace context a request carried: `traceparent`'s trace id and parent span id (docs/traces.md). */
 export interface SentTrace {
-  /** 32 lower-case hex digits. */
+  /** 32 lower-case hex digits: the turn's, shared by its retried attempts. */
   traceId: string;
-  /** 16 lower-case hex digits: the span id sent as the parent of the agent's spans. */
+  /** 16 lower-case hex digits: the span id sent as the parent of the agent's spans, one per attempt (docs/traces.md, "Retried requests"). */
   spanId: string;
 }
 
@@ -135,9 +135,9 @@ export interface TurnReport {
  * spans show.
  */
 export interface TurnObserver {
-  /** Before a turn's request is sent, with the trace context it carries (a receiver keeps that trace's spans). */
+  /** Before each attempt of a turn is sent, with the trace context it carries (a receiver keeps that trace's spans): a retried attempt, the same trace id with a span id of its own. */
   beforeSend(trace: SentTrace): void;
-  /** After the turn was answered: the turn's report from its response, merged with whatever this observer reads elsewhere. */
+  /** After the turn was answered, with the answered attempt's trace context: the turn's report from its response, merged with whatever this observer reads elsewhere. */
   afterReply(trace: SentTrace | null, fromResponse: TurnReport): Promise<TurnReport>;
 }
 

@@ -60,7 +60,8 @@ export interface SlowerStep {
 
 /**
  * One span of a turn as report.html draws it in the turn's waterfall (docs/traces.md, "In the reports"):
- * times in ms from the moment the turn's request was sent; at most 50 per turn, the earliest first.
+ * times in ms from the moment the request that answered was sent (a retried turn's answered attempt);
+ * at most 50 per turn, the earliest first.
  */
 export interface WaterfallSpan {
   name: string;
@@ -70,7 +71,7 @@ export interface WaterfallSpan {
   tool: string | null;
   startMs: number;
   durationMs: number;
-  /** The span's depth under the turn's root (0: a child of the sent span). */
+  /** The span's depth under the turn's root (0: a child of the span id the answered attempt sent). */
   depth: number;
   status: 'unset' | 'ok' | 'error';
 }
@@ -87,19 +88,21 @@ export interface TracesConfig {
 
 /** A turn's spans as a source hands them over (the receiver or a store). */
 export interface TurnSpans {
+  /** The trace's spans, every attempt's: the reader keeps those of the attempt that answered (docs/traces.md, "Retried requests"). */
   spans: Span[];
-  /** True when the span whose parent is the sent span id (the turn's top span, which ends last) is among them, received or in the store's answer; false at `waitMs`. */
+  /** True when the span whose parent is the span id collected for (the answered attempt's top span, which ends last) is among them, received or in the store's answer; false at `waitMs`. */
   complete: boolean;
 }
 
 /**
  * Where spans come from for a run: the receiver or a store's query client (docs/traces.md).
- * `register` is called before a turn's request is sent, `collect` after its reply arrived.
+ * `register` is called before each attempt of a turn is sent (a retried attempt: the same trace id,
+ * its own span id), `collect` after the reply arrived, with the span id of the attempt that answered.
  */
 export interface SpanSource {
-  /** Keep spans of this trace (the receiver drops spans of trace ids it was not told of). */
+  /** Keep spans of this trace (the receiver drops spans of trace ids it was not told of); `sentSpanId` is this attempt's. */
   register(traceId: string, sentSpanId: string): void;
-  /** The turn's spans, waiting until they are complete or `waitMs` has passed (the clock is injected by the source's maker). */
+  /** The turn's spans, waiting until the answered attempt's (`sentSpanId`) are complete or `waitMs` has passed (the clock is injected by the source's maker). */
   collect(traceId: string, sentSpanId: string, signal?: AbortSignal): Promise<TurnSpans>;
   /** Spans of this trace that arrived after `collect` returned. */
   late(traceId: string): number;

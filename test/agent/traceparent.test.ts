@@ -1,7 +1,8 @@
 // A W3C trace context on every agent request (docs/traces.md, "traceparent"): a fresh trace id and
-// span id per turn (the welcome turn included), version 00, sampled; a user's own traceparent sent
-// unchanged; the record keeps the trace id that went out. Checked on a real loopback server that
-// records headers, for fixtures, scripted and simulated scripts, streaming and JSON presets.
+// span id per turn (the welcome turn included), a fresh span id per retried attempt, version 00,
+// sampled; a user's own traceparent sent unchanged; the record keeps the trace id that went out.
+// Checked on a real loopback server that records headers, for fixtures, scripted and simulated
+// scripts, streaming and JSON presets.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,12 +65,21 @@ describe('traceparent from the HTTP client', () => {
     expect(told).toEqual(sent.map((trace, i) => ({ trace, requestsBefore: i })));
   });
 
-  it('a retried attempt is the same turn: the same traceparent', async () => {
+  it('a retried attempt is the same turn, in the same trace, under a parent span id of its own, told just before it is sent; the turn keeps the answered one', async () => {
     const server = await serve((req) => (req.index === 0 ? { status: 503, json: { error: 'busy' } } : { json: { reply: 'ok' } }));
-    const outcome = await client({ url: server.url, start: null, retries: 1, backoffMs: 1 }).converse({ session: 'F', message: 'hi', persona: null });
-    expect(server.requests).toHaveLength(2);
-    expect(server.requests[1]?.headers.traceparent).toBe(server.requests[0]?.headers.traceparent);
-    expect(outcome).toMatchObject({ kind: 'replied', traceId: sentIds(server)[0]?.traceId });
+    const told: { trace: SentTrace; requestsBefore: number }[] = [];
+    const outcome = await client({ url: server.url, start: null, retries: 1, backoffMs: 1 }, { onTraceSent: (trace) => told.push({ trace, requestsBefore: server.requests.length }) }).converse({ session: 'F', message: 'hi', persona: null });
+    expect(server.requests.map((r) => r.headers.traceparent)).toEqual([`00-${'01'.repeat(16)}-${'02'.repeat(8)}-01`, `00-${'01'.repeat(16)}-${'03'.repeat(8)}-01`]);
+    expect(told).toEqual(sentIds(server).map((trace, i) => ({ trace, requestsBefore: i })));
+    expect(outcome).toMatchObject({ kind: 'replied', traceId: '01'.repeat(16), trace: { traceId: '01'.repeat(16), spanId: '03'.repeat(8) } });
+  });
+
+  it('a traceparent in agent.headers goes out unchanged on a retried attempt too', async () => {
+    const own = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const server = await serve((req) => (req.index === 0 ? { status: 503, json: { error: 'busy' } } : { json: { reply: 'ok' } }));
+    const outcome = await client({ url: server.url, start: null, retries: 1, backoffMs: 1, headers: { traceparent: own } }).converse({ session: 'F', message: 'hi', persona: null });
+    expect(server.requests.map((r) => r.headers.traceparent)).toEqual([own, own]);
+    expect(outcome).toMatchObject({ kind: 'replied', trace: { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7' } });
   });
 
   it('a traceparent in agent.headers is sent unchanged on every turn (any case), and its trace id is the one recorded', async () => {

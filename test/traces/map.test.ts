@@ -1,7 +1,7 @@
 // Span mapping (docs/traces.md, "What is read from spans") over hand-written spans: one table per rule.
 
 import { describe, expect, it } from 'vitest';
-import { mergeCalls, readTurnSpans, spanKind, toolNameOf } from '../../src/traces/map.js';
+import { mergeCalls, readTurnSpans, spanKind, spansOfAttempt, toolNameOf } from '../../src/traces/map.js';
 import type { Span, ToolCall } from '../../src/types.js';
 
 const TRACE = 'a'.repeat(32);
@@ -257,5 +257,31 @@ describe('a hostile or runaway trace (an agent that sends far more spans than a 
     expect(r.toolCalls).toHaveLength(1999);
     // The 38,001 beyond the limit, and the top span, which is of no kind read.
     expect(r.counts).toEqual({ count: 40_001, ignored: 38_002 });
+  });
+});
+
+describe('a retried turn\'s spans (docs/traces.md, "Retried requests")', () => {
+  const FAILED = 'f'.repeat(16);
+  const ANSWERED = 'e'.repeat(16);
+  it('only the spans whose chain of parents reaches the answered attempt\'s span id; a turn sent once reads every span', () => {
+    const top = span({ parentSpanId: ANSWERED });
+    const child = span({ parentSpanId: top.spanId });
+    const grandchild = span({ parentSpanId: child.spanId });
+    const failedTop = span({ parentSpanId: FAILED });
+    const failedChild = span({ parentSpanId: failedTop.spanId });
+    const orphan = span({ parentSpanId: '0123456789abcdef' }); // its parent never arrived
+    const root = span({ parentSpanId: null });
+    const loopA = span({ spanId: 'cccccccccccccccc', parentSpanId: 'dddddddddddddddd' });
+    const loopB = span({ spanId: 'dddddddddddddddd', parentSpanId: 'cccccccccccccccc' });
+    const all = [grandchild, failedChild, top, orphan, child, failedTop, root, loopA, loopB];
+    expect(spansOfAttempt(all, ANSWERED, true)).toEqual([grandchild, top, child]);
+    expect(spansOfAttempt(all, FAILED, true)).toEqual([failedChild, failedTop]);
+    expect(spansOfAttempt(all, ANSWERED, false)).toBe(all);
+  });
+
+  it('a chain thousands of spans deep is read without recursion', () => {
+    const chain: Span[] = [span({ parentSpanId: ANSWERED })];
+    for (let i = 0; i < 20_000; i++) chain.push(span({ parentSpanId: chain[chain.length - 1]!.spanId }));
+    expect(spansOfAttempt([...chain].reverse(), ANSWERED, true)).toHaveLength(chain.length);
   });
 });

@@ -57,6 +57,33 @@ describe('traceObserver', () => {
   });
 });
 
+describe('traceObserver: a retried turn (docs/traces.md, "Retried requests")', () => {
+  const FAILED = 'f00000000000000f';
+  const store = { endpoint: 'tempo at https://tempo.example.com', receiving: false, waitMs: 5000 };
+
+  it('spans under the failed attempt only: none is the turn\'s, and the cause says the turn was retried', async () => {
+    const observer = traceObserver(source(async () => ({ spans: [span(1, FAILED, 1010, 1090), span(2, '0000000000000001', 1020, 1050)], complete: false })), store);
+    observer.beforeSend({ traceId: TRACE, spanId: FAILED });
+    observer.beforeSend({ traceId: TRACE, spanId: SENT });
+    const report = await observer.afterReply({ traceId: TRACE, spanId: SENT }, response);
+    expect(report).toMatchObject({ toolCalls: null, spans: { count: 0, ignored: 0, late: 0 }, time: null, waterfall: null });
+    expect(report.toolCallsProblem).toBe(
+      `no spans of the answered attempt for trace ${TRACE} within 5 s at tempo at https://tempo.example.com: the turn was retried, and none of the trace's 2 spans is under the traceparent of the attempt that answered (a failed attempt's spans are not the turn's); does the agent start its spans under the incoming traceparent, and is traces.waitMs long enough for the store to index them?`,
+    );
+  });
+
+  it('one span id sent on every attempt (a traceparent in agent.headers) is one attempt: every span is read, timed from the last send', async () => {
+    let now = 1000;
+    const observer = traceObserver(source(async () => ({ spans: [span(1, null, 1510, 1590)], complete: false })), { ...store, now: () => now });
+    observer.beforeSend({ traceId: TRACE, spanId: SENT });
+    now = 1500;
+    observer.beforeSend({ traceId: TRACE, spanId: SENT });
+    const report = await observer.afterReply({ traceId: TRACE, spanId: SENT }, response);
+    expect(report.spans).toEqual({ count: 1, ignored: 1, late: 0 });
+    expect(report.waterfall).toEqual([{ name: 's1', kind: 'other', tool: null, startMs: 10, durationMs: 80, depth: 0, status: 'unset' }]);
+  });
+});
+
 describe('waterfallOf', () => {
   it('keeps the earliest 50 spans; a parent outside the turn counts as the sent span', () => {
     const many = Array.from({ length: 60 }, (_, i) => span(i + 1, i === 0 ? 'ffffffffffffffff' : '0000000000000001', 100 + i, 200 + i));

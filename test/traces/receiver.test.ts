@@ -241,6 +241,32 @@ describe('OTLP/HTTP receiver with the OpenTelemetry SDK exporters', () => {
     expect(r.late(ids.traceId)).toBe(0);
   });
 
+  it('a retried turn (docs/traces.md, "Retried requests"): each attempt registers its own span id; the turn is complete by the answered attempt\'s top span, and only its late spans count', async () => {
+    const { r, timers } = await receiver();
+    const ids = turnIds();
+    const failed = 'f00000000000000f';
+    const answered = 'a00000000000000a';
+    const json = { 'content-type': 'application/json' };
+    r.register(ids.traceId, failed);
+    // The failed attempt's top span arrives before the retry is sent.
+    await post(r.endpoint, json, OTLP_JSON(ids.traceId, '1111111111111111', failed));
+    r.register(ids.traceId, answered);
+    const waiting = r.collect(ids.traceId, answered);
+    expect(timers.pending).toBe(1);
+    await post(r.endpoint, json, OTLP_JSON(ids.traceId, '2222222222222222', answered));
+    const got = await waiting;
+    expect(timers.pending).toBe(0);
+    expect(got.complete).toBe(true);
+    // Every span of the trace is handed over; the reader keeps the answered attempt's (map.ts, spansOfAttempt).
+    expect(got.spans.map((s) => s.spanId).sort()).toEqual(['1111111111111111', '2222222222222222']);
+    // Late: a child of each attempt's top span, and a root; only the answered attempt's counts.
+    for (const [id, parent] of [['3333333333333333', '1111111111111111'], ['4444444444444444', '2222222222222222']] as const) await post(r.endpoint, json, OTLP_JSON(ids.traceId, id, parent));
+    const root = JSON.parse(OTLP_JSON(ids.traceId, '5555555555555555', 'x')) as { resourceSpans: [{ scopeSpans: [{ spans: [{ parentSpanId?: string }] }] }] };
+    delete root.resourceSpans[0].scopeSpans[0].spans[0].parentSpanId;
+    await post(r.endpoint, json, JSON.stringify(root));
+    expect(r.late(ids.traceId)).toBe(1);
+  });
+
   it('an aborted collect hands over what came, incomplete', async () => {
     const { r, timers } = await receiver();
     const ids = turnIds();
