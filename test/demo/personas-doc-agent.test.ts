@@ -40,7 +40,10 @@ beforeAll(async () => {
   const esbuild = await import('esbuild');
   const code = (await esbuild.transform(snippet, { loader: 'ts', format: 'esm' })).code
     .replace('createServer(', 'globalThis.__docServer = createServer(')
-    .replace('.listen(3000)', ".listen(0, '127.0.0.1')");
+    .replace(/\.listen\((?:3000|3e3)\)/, ".listen(0, '127.0.0.1')");
+  // esbuild writes 3000 as 3e3: the port must be replaced whatever its spelling, or the test
+  // listens on the documented port 3000 for real (and fails where something else has it).
+  expect(code).toContain(".listen(0, '127.0.0.1')");
   dir = await mkdtemp(join(tmpdir(), 'agent-replay-doc-agent-'));
   const file = join(dir, 'agent.mjs');
   await writeFile(file, `${AGENT}\n${code}`);
