@@ -8,14 +8,14 @@ import { inputSecrets } from './inputs.js';
 import type { ActionContext, PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { planCheck } from './plan.js';
-import { htmlReportFile, overridesFrom, publisher, publishSettings, setRunOutputs, writeSummary } from './publish.js';
+import { htmlReportFile, overridesFrom, publisher, publishSettings, setRunOutputs, summaryWithNote, writeSummary } from './publish.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck } from '../engine.js';
 import { formatIssue, type ConfigIssue } from '../suite/index.js';
 import { openRecordStream, readRecord } from '../record/index.js';
 import { timingsOf } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
-import { formatUsdPair, renderCapRefusal, renderComment, renderSummary, type ReportContext, oneLine } from '../report/index.js';
+import { formatUsdPair, renderCapRefusal, renderComment, type ReportContext, oneLine } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
@@ -186,7 +186,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const html = htmlReportFile(run, out.reportContext(ctx, null), trend?.points);
   const { artifactName, uploaded } = await out.upload(run, resultsPath, [...prNumber, html]);
   const rctx: ReportContext = { ...out.reportContext(ctx, artifactName, uploaded), previous, trend };
-  await writeSummary(summaryNote + renderSummary(run, rctx));
+  await writeSummary(summaryWithNote(summaryNote, run, rctx));
   const redact = makeRedactor(inputSecrets(inputs));
   for (const f of run.fixtures) {
     if (f.drift?.verdict === 'newly_failing') {

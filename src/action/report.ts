@@ -7,10 +7,10 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import type { ActionContext } from './context.js';
 import type { ActionDeps } from './deps.js';
-import { htmlReportFile, publisher, publishSettings, setRunOutputs, writeSummary } from './publish.js';
+import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote, writeSummary } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, readRecord } from '../record/index.js';
-import { renderComment, renderSummary, oneLine } from '../report/index.js';
+import { renderComment, oneLine } from '../report/index.js';
 import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -115,7 +115,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // comment's metadata points at an artifact the accept flow can download.
   const { artifactName, uploaded } = await out.save(run, [htmlReportFile(run, out.reportContext(at, null), trend?.points)]);
   const rctx = { ...out.reportContext(at, artifactName, uploaded), previous, trend };
-  await writeSummary(renderSummary(run, rctx));
+  await writeSummary(summaryWithNote('', run, rctx));
   const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
   setRunOutputs(run, g);
   await out.comment(renderComment(run, rctx), { at: here });
