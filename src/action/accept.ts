@@ -300,6 +300,10 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
     const found = await findReviewedRun(github, ctx, pr, marker);
     const pull = await github.getPull(ctx.owner, ctx.repo, pr);
+    // A closed (or merged) pull request's branch no longer reaches the base branch: a commit there would be lost (docs/action.md, "Accept").
+    if (pull.state === 'closed') {
+      throw new Refusal(`pull request #${pr} is closed, so baselines committed on its branch would never reach the base branch; nothing was written. Reopen it and apply the label again, or accept them in a new pull request.`);
+    }
     if (pull.headSha !== found.headSha) {
       throw new Refusal(
         `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)}). Wait for the check to run on the new head, review the updated comment, then apply the label again.`,

@@ -160,6 +160,19 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('refuses a label on a closed or merged pull request: a commit on its branch would never reach the base branch', async () => {
+    await reviewedCheck();
+    gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', state: 'closed' });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
+    expect(ourComment()!.body).toContain('is closed, so baselines committed on its branch would never reach the base branch');
+    expect(run.stdout).toContain('baselines not accepted: pull request #7 is closed');
+    expect(run.outputs['commit-sha']).toBeUndefined();
+    expect(gh.violations).toEqual([]);
+  });
+
   it('refuses when the branch moves during the commit (expectedHeadOid), without retrying', async () => {
     await reviewedCheck();
     gh.moveBranch('octo/shop', 'feature', '3'.repeat(40));
