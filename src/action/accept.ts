@@ -11,7 +11,7 @@ import type { ActionContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings } from './publish.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
-import { ACTIONS_BOT_LOGIN, findStickyComment } from '../github/sticky.js';
+import { ACTIONS_BOT_LOGIN, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError } from '../github/errors.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderComment } from '../report/index.js';
 import { clip, escapeInline } from '../report/escape.js';
@@ -99,7 +99,16 @@ interface Found {
 async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string): Promise<Found> {
   const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
   const comment = findStickyComment(comments, viewer, marker, hasMarker);
-  if (comment === null) throw new Refusal('there is no agent-replay comment on this pull request yet. Let the check run finish, review its comment, then apply the label again.');
+  if (comment === null) {
+    // Our comments under other keys: the accept job's comment-key names the check workflow's comment (docs/action.md, "Accept").
+    const others = [...new Set(comments.filter((c) => isOwnComment(c, viewer)).map((c) => parseCommentMetadata(c.body)?.marker).filter((m): m is string => m !== undefined && m !== marker))];
+    if (others.length > 0) {
+      throw new Refusal(
+        `there is no agent-replay comment with the key "${marker}" on this pull request, but there is one with the key ${others.map((m) => `"${m}"`).join(', ')}: set the comment-key input of the accept job to "${others[0] as string}" (the check workflow's name), then apply the label again.`,
+      );
+    }
+    throw new Refusal('there is no agent-replay comment on this pull request yet. Let the check run finish, review its comment, then apply the label again.');
+  }
   const meta = parseCommentMetadata(comment.body);
   if (meta === null || meta.headSha === null || meta.runId === null || meta.artifactName === null) {
     throw new Refusal('the agent-replay comment does not name a recorded run (it may show a configuration error or a cost-cap refusal). Fix that, let the check run, then apply the label again.');

@@ -373,6 +373,14 @@ describe('refusals keep the report and its metadata (a triage user can label)', 
     expect(parseCommentMetadata(raw)).toMatchObject({ headSha: HEAD, runId: '1001' });
   });
 
+  it('a comment-key that names no comment, while the check\'s comment is there under another key: the refusal names the input and its value', async () => {
+    await reviewedCheck(); // the check workflow "agent-replay" comments under its own name
+    const run = await accept({ inputs: { 'comment-key': '' } }); // the accept workflow's name, agent-replay-accept, is the key
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain('set the comment-key input of the accept job to "agent-replay"');
+  });
+
   it('with no comment yet, posts a notice that names no run, and the next check run replaces it', async () => {
     const refused = await accept({ sender: 'triager' });
     expect(refused.code).toBe(1);
