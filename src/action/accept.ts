@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type { Inputs } from './inputs.js';
-import type { ActionContext } from './context.js';
+import { sameLabel, type ActionContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings } from './publish.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
@@ -283,7 +283,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     core.info(`accept: nothing to do for the ${ctx.eventName || 'unknown'} event${action ? ` (${action})` : ''}; accept mode runs when the ${inputs.acceptLabel} label is applied to a pull request.`);
     return;
   }
-  if (labelName !== inputs.acceptLabel) {
+  if (labelName === null || !sameLabel(labelName, inputs.acceptLabel)) {
     core.info(`accept: the label "${labelName ?? ''}" is not ${inputs.acceptLabel}; nothing to do.`);
     return;
   }
@@ -295,7 +295,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const sender = typeof (ctx.payload.sender as { login?: unknown } | undefined)?.login === 'string' ? (ctx.payload.sender as { login: string }).login : '';
   const removeLabel = async (): Promise<void> => {
     try {
-      await github.removeLabel(ctx.owner, ctx.repo, pr, inputs.acceptLabel);
+      await github.removeLabel(ctx.owner, ctx.repo, pr, labelName); // as the repository spells it
     } catch (e) {
       core.warning(`label ${inputs.acceptLabel} not removed: ${(e as Error).message}`);
     }

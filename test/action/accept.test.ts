@@ -316,6 +316,15 @@ describe('accept mode, end to end', () => {
     expect(run.stdout).toContain('::warning::accept: fork pull request');
   });
 
+  it('the label as the repository spells it: GitHub\'s label names ignore case (Accept-Baseline is accept-baseline)', async () => {
+    await reviewedCheck();
+    const run = await accept({ label: 'Accept-Baseline' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+    expect(gh.violations).toEqual([]);
+  });
+
   it('is a no-op for other labels and other events', async () => {
     const other = await accept({ label: 'needs-review' });
     expect(other.code).toBe(0);
