@@ -7,11 +7,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type { Inputs } from './inputs.js';
-import type { ActionContext } from './context.js';
+import { sameLabel, type ActionContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings } from './publish.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
-import { ACTIONS_BOT_LOGIN, findStickyComment } from '../github/sticky.js';
+import { ACTIONS_BOT_LOGIN, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError } from '../github/errors.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderComment } from '../report/index.js';
 import { clip, escapeInline } from '../report/escape.js';
@@ -99,7 +99,16 @@ interface Found {
 async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string): Promise<Found> {
   const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
   const comment = findStickyComment(comments, viewer, marker, hasMarker);
-  if (comment === null) throw new Refusal('there is no agent-replay comment on this pull request yet. Let the check run finish, review its comment, then apply the label again.');
+  if (comment === null) {
+    // Our comments under other keys: the accept job's comment-key names the check workflow's comment (docs/action.md, "Accept").
+    const others = [...new Set(comments.filter((c) => isOwnComment(c, viewer)).map((c) => parseCommentMetadata(c.body)?.marker).filter((m): m is string => m !== undefined && m !== marker))];
+    if (others.length > 0) {
+      throw new Refusal(
+        `there is no agent-replay comment with the key "${marker}" on this pull request, but there is one with the key ${others.map((m) => `"${m}"`).join(', ')}: set the comment-key input of the accept job to "${others[0] as string}" (the check workflow's name), then apply the label again.`,
+      );
+    }
+    throw new Refusal('there is no agent-replay comment on this pull request yet. Let the check run finish, review its comment, then apply the label again.');
+  }
   const meta = parseCommentMetadata(comment.body);
   if (meta === null || meta.headSha === null || meta.runId === null || meta.artifactName === null) {
     throw new Refusal('the agent-replay comment does not name a recorded run (it may show a configuration error or a cost-cap refusal). Fix that, let the check run, then apply the label again.');
@@ -274,7 +283,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     core.info(`accept: nothing to do for the ${ctx.eventName || 'unknown'} event${action ? ` (${action})` : ''}; accept mode runs when the ${inputs.acceptLabel} label is applied to a pull request.`);
     return;
   }
-  if (labelName !== inputs.acceptLabel) {
+  if (labelName === null || !sameLabel(labelName, inputs.acceptLabel)) {
     core.info(`accept: the label "${labelName ?? ''}" is not ${inputs.acceptLabel}; nothing to do.`);
     return;
   }
@@ -286,7 +295,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const sender = typeof (ctx.payload.sender as { login?: unknown } | undefined)?.login === 'string' ? (ctx.payload.sender as { login: string }).login : '';
   const removeLabel = async (): Promise<void> => {
     try {
-      await github.removeLabel(ctx.owner, ctx.repo, pr, inputs.acceptLabel);
+      await github.removeLabel(ctx.owner, ctx.repo, pr, labelName); // as the repository spells it
     } catch (e) {
       core.warning(`label ${inputs.acceptLabel} not removed: ${(e as Error).message}`);
     }
@@ -300,6 +309,10 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
     const found = await findReviewedRun(github, ctx, pr, marker);
     const pull = await github.getPull(ctx.owner, ctx.repo, pr);
+    // A closed (or merged) pull request's branch no longer reaches the base branch: a commit there would be lost (docs/action.md, "Accept").
+    if (pull.state === 'closed') {
+      throw new Refusal(`pull request #${pr} is closed, so baselines committed on its branch would never reach the base branch; nothing was written. Reopen it and apply the label again, or accept them in a new pull request.`);
+    }
     if (pull.headSha !== found.headSha) {
       throw new Refusal(
         `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)}). Wait for the check to run on the new head, review the updated comment, then apply the label again.`,

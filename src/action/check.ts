@@ -5,17 +5,17 @@ import * as core from '@actions/core';
 import { resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import { inputSecrets } from './inputs.js';
-import type { ActionContext, PullContext } from './context.js';
+import { sameLabel, type ActionContext, type PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { planCheck } from './plan.js';
-import { htmlReportFile, overridesFrom, publisher, publishSettings, setRunOutputs, writeSummary } from './publish.js';
+import { htmlReportFile, overridesFrom, publisher, publishSettings, setRunOutputs, summaryWithNote, writeSummary } from './publish.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck } from '../engine.js';
 import { formatIssue, type ConfigIssue } from '../suite/index.js';
 import { openRecordStream, readRecord } from '../record/index.js';
 import { timingsOf } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
-import { formatUsdPair, renderCapRefusal, renderComment, renderSummary, type ReportContext, oneLine } from '../report/index.js';
+import { formatUsdPair, renderCapRefusal, renderComment, type ReportContext, oneLine } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
@@ -75,7 +75,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const out = publisher(publishSettings(inputs), ctx, deps);
   // A pull_request run for a fork's pull request has a read-only token: it cannot comment.
   const readOnlyToken = ctx.pull?.isFork === true && ctx.eventName === 'pull_request';
-  const confirmCost = inputs.confirmCost || pulls.some((p) => p.labels.includes(inputs.confirmLabel));
+  const confirmCost = inputs.confirmCost || pulls.some((p) => p.labels.some((l) => sameLabel(l, inputs.confirmLabel)));
   // Outside pull_request (deployment_status), a fork's code runs with the workflow's secrets.
   const forks = ctx.eventName === 'pull_request' ? [] : pulls.filter((p) => p.isFork);
   const untrustedSuite = forks.length > 0 ? `the head of ${forks.map((p) => `#${p.number}`).join(', ')}, from a fork` : null;
@@ -186,7 +186,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const html = htmlReportFile(run, out.reportContext(ctx, null), trend?.points);
   const { artifactName, uploaded } = await out.upload(run, resultsPath, [...prNumber, html]);
   const rctx: ReportContext = { ...out.reportContext(ctx, artifactName, uploaded), previous, trend };
-  await writeSummary(summaryNote + renderSummary(run, rctx));
+  await writeSummary(summaryWithNote(summaryNote, run, rctx));
   const redact = makeRedactor(inputSecrets(inputs));
   for (const f of run.fixtures) {
     if (f.drift?.verdict === 'newly_failing') {

@@ -131,6 +131,11 @@ export async function readActionContext(env: Record<string, string | undefined>)
   };
 }
 
+/** GitHub's label names ignore case: a repository cannot have both `accept-baseline` and `Accept-Baseline` (docs/action.md, "Accept: the label commits the reviewed replies"). */
+export function sameLabel(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
 /** One sticky comment per workflow: the marker is the workflow's name, reduced to safe characters. */
 export function markerFor(workflow: string): string {
   const slug = workflow.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60);

@@ -167,6 +167,13 @@ export function readInputs(get: Get): Inputs {
   const shard = shardInput(get('shard'));
   if (shard !== null && mode !== 'check') throw new InputError(`input shard: only check mode replays a shard; mode ${mode} reads recorded results (remove shard here)`);
   if (get('timings') !== '' && shard === null) throw new InputError('input timings: balances the shards of a check; set shard too (for example ${{ matrix.shard }}/4)');
+  // Report mode's inputs elsewhere: a merge job that forgot mode: report would replay (and spend) instead of combining.
+  if (mode !== 'report' && get('results') !== '') {
+    throw new InputError(`input results: only report mode combines recorded results; mode ${mode} ${mode === 'check' ? 'replays the suite' : 'reads the reviewed run'} (set mode: report, or remove results here)`);
+  }
+  if (mode !== 'report' && get('pr-number') !== '') {
+    throw new InputError(`input pr-number: only report mode comments on a pull request it is given; mode ${mode} reads it from the event (set mode: report, or remove pr-number here)`);
+  }
   const repeat = attemptsInput('repeat', get('repeat'));
   const repeatMax = attemptsInput('repeat-max', get('repeat-max'));
   if ((repeat !== null || repeatMax !== null) && mode !== 'check') {

@@ -3,6 +3,7 @@
 // (`publisher(publishSettings(inputs), ctx, deps)`). A failure to comment never loses the results.
 
 import * as core from '@actions/core';
+import { EOL } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import type { ActionContext, PullContext } from './context.js';
@@ -12,7 +13,8 @@ import type { ConfigOverrides } from '../suite/index.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
 import { driftedCount, type GateResult } from '../evaluate/index.js';
 import { writeFileSafely } from '../fs-safe.js';
-import { hasMarker, type ReportContext } from '../report/index.js';
+import { hasMarker, renderSummary, type ReportContext } from '../report/index.js';
+import { utf8Length } from '../report/escape.js';
 import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
 import type { GitHubApi } from '../github/api.js';
 import { upsertStickyComment } from '../github/sticky.js';
@@ -79,6 +81,15 @@ export function setRunOutputs(run: RunRecord, gate: Pick<GateResult, 'failed' | 
   core.setOutput('estimated-cost', run.estimate.usd.toFixed(3));
   core.setOutput('gate', gate.failed ? 'failed' : 'passed');
   core.setOutput('verified', String(gate.verification.verified));
+}
+
+/**
+ * The run's job summary under `note` (or none): the report fits what is left of GitHub's 1 MiB per
+ * step once the note and the line end writeSummary adds are counted, since a step summary over the
+ * limit is dropped whole (docs/action.md, "The PR comment").
+ */
+export function summaryWithNote(note: string, run: RunRecord, rctx: ReportContext): string {
+  return note + renderSummary(run, rctx, { reserveBytes: utf8Length(note) + utf8Length(EOL) });
 }
 
 export async function writeSummary(markdown: string): Promise<void> {

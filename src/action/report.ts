@@ -7,10 +7,10 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import type { ActionContext } from './context.js';
 import type { ActionDeps } from './deps.js';
-import { htmlReportFile, publisher, publishSettings, setRunOutputs, writeSummary } from './publish.js';
+import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote, writeSummary } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, readRecord } from '../record/index.js';
-import { renderComment, renderSummary, oneLine } from '../report/index.js';
+import { renderComment, oneLine } from '../report/index.js';
 import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -42,17 +42,43 @@ async function expandResults(patterns: readonly string[], cwd: string): Promise<
   return [...new Set(out)];
 }
 
+/** What a workflow_run event says about the run it reports: its head commit and repository (GitHub's, not the artifact's). */
+function workflowRunHead(ctx: ActionContext): { sha: string; repo: string | null } | null {
+  if (ctx.eventName !== 'workflow_run') return null;
+  const run = ctx.payload.workflow_run;
+  if (run === null || typeof run !== 'object') return null;
+  const { head_sha: sha, head_repository: headRepo } = run as { head_sha?: unknown; head_repository?: unknown };
+  if (typeof sha !== 'string' || !/^[0-9a-f]{40}$/i.test(sha)) return null;
+  const repo = headRepo !== null && typeof headRepo === 'object' ? (headRepo as { full_name?: unknown }).full_name : undefined;
+  return { sha: sha.toLowerCase(), repo: typeof repo === 'string' && repo !== '' ? repo : null };
+}
+
 /**
  * The pull request to comment on: the event's own, else the pr-number input, else the one a
- * workflow_run names. A fork's pull request is not named by workflow_run: pass pr-number.
+ * workflow_run names. A fork's pull request is not named by workflow_run: pass pr-number. Both
+ * pr-number (read from the artifact a fork's run uploaded) and the records are the fork's to write,
+ * so a pull request found this way gets the comment only when its head is the commit the records
+ * show, and on workflow_run also the head commit and repository of the run GitHub says it reports
+ * (docs/action.md, "Report: combine shards, or comment for a fork"). Otherwise `refused` says why.
  */
-async function pullForReport(prNumber: number | null, ctx: ActionContext, deps: ActionDeps): Promise<ActionContext> {
-  if (ctx.pull !== null) return ctx;
+async function pullForReport(prNumber: number | null, ctx: ActionContext, run: RunRecord, deps: ActionDeps): Promise<{ ctx: ActionContext; refused: string | null }> {
+  if (ctx.pull !== null) return { ctx, refused: null };
   const fromRun = (ctx.payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined)?.pull_requests?.[0]?.number;
   const number = prNumber ?? (typeof fromRun === 'number' ? fromRun : null);
-  if (number === null || deps.github === null) return ctx;
+  if (number === null || deps.github === null) return { ctx, refused: null };
   const { state: _state, ...pull } = await deps.github.getPull(ctx.owner, ctx.repo, number);
-  return { ...ctx, pull: { ...pull, labels: [] } };
+  const found: ActionContext = { ...ctx, pull: { ...pull, labels: [] } };
+  const short = (sha: string | null) => (sha ?? 'an unknown commit').slice(0, 7);
+  const head = workflowRunHead(ctx);
+  if (head !== null && (pull.headSha.toLowerCase() !== head.sha || (head.repo !== null && pull.headRepoFullName?.toLowerCase() !== head.repo.toLowerCase()))) {
+    const where = head.repo !== null ? ` of ${head.repo}` : '';
+    const now = `${short(pull.headSha)}${pull.headRepoFullName && head.repo !== null ? ` of ${pull.headRepoFullName}` : ''}`;
+    return { ctx: found, refused: `its head is ${now}, but the workflow run ${String((ctx.payload.workflow_run as { id?: unknown }).id ?? '')} ran on ${short(head.sha)}${where} (another pull request, or a head that moved since: the check of the new head reports it)` };
+  }
+  if (run.commit === null || run.commit.toLowerCase() !== pull.headSha.toLowerCase()) {
+    return { ctx: found, refused: `its head is ${short(pull.headSha)}, but the results were recorded at ${short(run.commit)}` };
+  }
+  return { ctx: found, refused: null };
 }
 
 export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
@@ -68,7 +94,12 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   );
   if (run.incomplete != null) core.warning(`report: ${incompleteText(run.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
   core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
-  const here = await pullForReport(inputs.prNumber, ctx, deps);
+  const found = await pullForReport(inputs.prNumber, ctx, run, deps);
+  if (found.refused !== null) {
+    core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The results are in the job summary and the artifact.`);
+  }
+  // A refused pull request is not commented on, nor compared with its comment: its head is not this run's.
+  const here = found.refused === null ? found.ctx : { ...found.ctx, pull: null };
   const out = publisher(publishSettings(inputs), ctx, deps);
   const at = { ...here, sha: run.commit ?? ctx.sha };
   // What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"), as in check
@@ -84,7 +115,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // comment's metadata points at an artifact the accept flow can download.
   const { artifactName, uploaded } = await out.save(run, [htmlReportFile(run, out.reportContext(at, null), trend?.points)]);
   const rctx = { ...out.reportContext(at, artifactName, uploaded), previous, trend };
-  await writeSummary(renderSummary(run, rctx));
+  await writeSummary(summaryWithNote('', run, rctx));
   const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
   setRunOutputs(run, g);
   await out.comment(renderComment(run, rctx), { at: here });

@@ -43,9 +43,12 @@ export function renderComment(run: RunRecord, ctx: ReportContext, opts: { maxCha
   return render(run, ctx, profile('comment', opts.maxChars));
 }
 
-/** The job summary: same content without the hidden metadata. Never over `maxChars` UTF-8 bytes (default 1 MiB). */
-export function renderSummary(run: RunRecord, ctx: ReportContext, opts: { maxChars?: number } = {}): string {
-  return render(run, ctx, profile('summary', opts.maxChars));
+/**
+ * The job summary: same content without the hidden metadata. Never over `maxChars` UTF-8 bytes
+ * (default 1 MiB) less `reserveBytes`, the room kept for what is written beside it.
+ */
+export function renderSummary(run: RunRecord, ctx: ReportContext, opts: { maxChars?: number; reserveBytes?: number } = {}): string {
+  return render(run, ctx, profile('summary', opts.maxChars, opts.reserveBytes));
 }
 
 /** The CLI's `--markdown` report: the summary's content and limit; the context is optional. */

@@ -38,7 +38,8 @@ export const COMMENT_REWORDED_ROWS = 50;
 /** Half a screen of items per section in a comment (a 5,000-fixture comment is about two screens, collapsed); the summary is the full report. */
 export const COMMENT_FULL_PER_SECTION = 10;
 
-export function profile(kind: Kind, max: number | undefined): Profile {
+/** `reserve`: room the summary leaves under its limit for what the caller writes beside it (the Action's note above it). */
+export function profile(kind: Kind, max: number | undefined, reserve = 0): Profile {
   if (kind === 'comment') {
     const m = max ?? COMMENT_MAX_CHARS;
     return {
@@ -54,7 +55,7 @@ export function profile(kind: Kind, max: number | undefined): Profile {
   const m = max ?? SUMMARY_MAX_BYTES;
   return {
     kind,
-    max: m,
+    max: Math.max(0, m - reserve),
     measure: utf8Length,
     maxReplyChars: 20_000,
     fullPerSection: Number.POSITIVE_INFINITY,

@@ -160,6 +160,19 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('refuses a label on a closed or merged pull request: a commit on its branch would never reach the base branch', async () => {
+    await reviewedCheck();
+    gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', state: 'closed' });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
+    expect(ourComment()!.body).toContain('is closed, so baselines committed on its branch would never reach the base branch');
+    expect(run.stdout).toContain('baselines not accepted: pull request #7 is closed');
+    expect(run.outputs['commit-sha']).toBeUndefined();
+    expect(gh.violations).toEqual([]);
+  });
+
   it('refuses when the branch moves during the commit (expectedHeadOid), without retrying', async () => {
     await reviewedCheck();
     gh.moveBranch('octo/shop', 'feature', '3'.repeat(40));
@@ -303,6 +316,15 @@ describe('accept mode, end to end', () => {
     expect(run.stdout).toContain('::warning::accept: fork pull request');
   });
 
+  it('the label as the repository spells it: GitHub\'s label names ignore case (Accept-Baseline is accept-baseline)', async () => {
+    await reviewedCheck();
+    const run = await accept({ label: 'Accept-Baseline' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+    expect(gh.violations).toEqual([]);
+  });
+
   it('is a no-op for other labels and other events', async () => {
     const other = await accept({ label: 'needs-review' });
     expect(other.code).toBe(0);
@@ -358,6 +380,14 @@ describe('refusals keep the report and its metadata (a triage user can label)', 
     expect(ourComment()!.body).toContain('applied by visitor, who has read permission');
     expect(raw).not.toContain('triager');
     expect(parseCommentMetadata(raw)).toMatchObject({ headSha: HEAD, runId: '1001' });
+  });
+
+  it('a comment-key that names no comment, while the check\'s comment is there under another key: the refusal names the input and its value', async () => {
+    await reviewedCheck(); // the check workflow "agent-replay" comments under its own name
+    const run = await accept({ inputs: { 'comment-key': '' } }); // the accept workflow's name, agent-replay-accept, is the key
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain('set the comment-key input of the accept job to "agent-replay"');
   });
 
   it('with no comment yet, posts a notice that names no run, and the next check run replaces it', async () => {

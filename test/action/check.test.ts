@@ -253,6 +253,13 @@ describe('check mode, end to end', () => {
     expect(record.estimate).toMatchObject({ aboveCap: true, confirmed: true });
   });
 
+  it('the confirm-cost label as the repository spells it (GitHub\'s label names ignore case) confirms the run too', async () => {
+    const confirmed = await check({ inputs: { 'cost-cap': '0.01', 'fail-on': 'none' }, payload: pullPayload({ labels: ['Confirm-Cost'] }) });
+    expect(confirmed.code, confirmed.stdout).toBe(0);
+    const record = parseRecord(readFileSync(confirmed.outputs['results-path'] as string, 'utf8'), 'r');
+    expect(record.estimate).toMatchObject({ aboveCap: true, confirmed: true });
+  });
+
   it('reports configuration errors with file and line, in the log and the comment, and sends nothing', async () => {
     const before = agent.requests.length;
     const run = await check({ fixtures: 'fixtures:\n  - { label: ok, message: hi }\n  - { label: "bad label!", message: hi }\n  - { label: x, mesage: hi }\n' });

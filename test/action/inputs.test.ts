@@ -118,6 +118,11 @@ describe('readInputs', () => {
     expect(readInputs(env({ mode: 'report', 'allow-incomplete': 'true' })).allowIncomplete).toBe(true);
     expect(() => readInputs(env({ 'allow-incomplete': 'perhaps' }))).toThrow('input allow-incomplete: "perhaps" is not a boolean');
   });
+  it('results and pr-number: report mode only (a merge job without mode: report would replay the suite, spending, instead of combining)', () => {
+    expect(() => readInputs(env({ results: 'shards' }))).toThrow('input results: only report mode combines recorded results; mode check replays the suite (set mode: report, or remove results here)');
+    expect(() => readInputs(env({ mode: 'accept', 'pr-number': '7' }))).toThrow('input pr-number: only report mode comments on a pull request it is given; mode accept reads it from the event (set mode: report, or remove pr-number here)');
+    expect(readInputs(env({ mode: 'report', results: 'shards', 'pr-number': '7' }))).toMatchObject({ results: ['shards'], prNumber: 7 });
+  });
   it('check-workflow: a workflow file name, a .github/workflows path reduced to it, anything else refused', () => {
     expect(readInputs(env({})).checkWorkflow).toBeNull();
     expect(readInputs(env({ 'check-workflow': 'agent-replay.yml' })).checkWorkflow).toBe('agent-replay.yml');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyFile, mkdir } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
@@ -105,5 +106,69 @@ describe('report mode', () => {
     expect(text).toContain('Since the previous run (run 3003): 1 fixed');
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
+  });
+});
+
+// GitHub's own workflow_run example (@octokit/webhooks-examples), made a completed run of the check
+// for a fork's pull request: the artifact it uploaded (results and pr-number) is the fork's to write.
+const webhookExamples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as { name: string; examples: Record<string, unknown>[] }[];
+function forkWorkflowRun(headSha: string, headRepo: string): Record<string, unknown> {
+  const payload = structuredClone(webhookExamples.find((e) => e.name === 'workflow_run')!.examples.find((e) => e.action === 'completed')!);
+  const run = payload.workflow_run as Record<string, unknown>;
+  Object.assign(run, { id: 1001, event: 'pull_request', status: 'completed', conclusion: 'success', head_sha: headSha, head_branch: 'feature', pull_requests: [] });
+  (run.head_repository as Record<string, unknown>).full_name = headRepo;
+  (payload.repository as Record<string, unknown>).full_name = 'octo/shop';
+  return payload;
+}
+
+describe('report mode on workflow_run: the pull request must be the run\'s own', () => {
+  const VICTIM_HEAD = 'a'.repeat(40);
+  const inputs = (pr: string) => ({ mode: 'report', results: 'shards', 'pr-number': pr, 'fail-on': 'none', 'comment-key': 'agent-replay' });
+
+  it('a fork\'s artifact naming another pull request (pr-number) gets no comment there: the sticky comment of that pull request is left alone', async () => {
+    // #5: a maintainer's branch of the base repository, with its own check comment.
+    gh.addPull('octo', 'shop', { number: 5, headSha: VICTIM_HEAD, headRef: 'maintainer-work' });
+    const workspace = await shards(); // records at HEAD, the fork's head (#7)
+    const run = await runAction({ gh, workspace, inputs: inputs('5'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.comments('octo', 'shop', 5)).toHaveLength(0);
+    expect(run.outputs['comment-status']).toBe('skipped');
+    expect(run.stdout).toMatch(/::warning::comment: not posted on #5: its head is a{7} of octo\/shop, but the workflow run 1001 ran on 1{7} of stranger\/shop/);
+    expect(run.summary).toContain('fixture'); // the results are still in the summary
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a record claiming another pull request\'s head gets no comment there either', async () => {
+    gh.addPull('octo', 'shop', { number: 5, headSha: VICTIM_HEAD, headRef: 'maintainer-work' });
+    const workspace = await shards();
+    // The fork rewrites its records to claim #5's head commit.
+    for (const f of ['shard-0.json', 'shard-1.json']) {
+      const path = join(workspace, 'shards', f);
+      writeFileSync(path, readFileSync(path, 'utf8').split(HEAD).join(VICTIM_HEAD));
+    }
+    const run = await runAction({ gh, workspace, inputs: inputs('5'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.comments('octo', 'shop', 5)).toHaveLength(0);
+    expect(run.outputs['comment-status']).toBe('skipped');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('the fork\'s own pull request, its head unchanged since the run, gets its comment', async () => {
+    const workspace = await shards();
+    const run = await runAction({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.outputs['comment-status']).toBe('created');
+    expect(parseCommentMetadata(gh.comments('octo', 'shop', 7)[0]!.body)).toMatchObject({ headSha: HEAD });
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a pull request whose head moved since the run gets no comment from the older run (the newer run\'s report comments)', async () => {
+    const workspace = await shards();
+    gh.addPull('octo', 'shop', { number: 7, headSha: 'b'.repeat(40), headRef: 'feature', headRepo: 'stranger/shop' });
+    const run = await runAction({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(0);
+    expect(run.outputs['comment-status']).toBe('skipped');
+    expect(run.stdout).toContain('its head is bbbbbbb');
   });
 });
