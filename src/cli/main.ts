@@ -28,6 +28,7 @@ import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
+import { plural } from '../words.js';
 import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, writeRenderings, writeText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
@@ -306,7 +307,8 @@ async function cmdValidate(values: Values, io: CliIO): Promise<number> {
   const p = loaded.suite.personas.length;
   const scripts = p > 0 ? `, ${p} persona ${p === 1 ? 'script' : 'scripts'}` : '';
   const baselineCount = loaded.suite.baselines.size + loaded.suite.personaBaselines.size;
-  io.stdout(`${dir}: ${n} ${n === 1 ? 'fixture' : 'fixtures'}${scripts}, ${baselineCount} baselines, no configuration errors${loaded.warnings.length ? ` (${loaded.warnings.length} warnings)` : ''}\n`);
+  const w = loaded.warnings.length;
+  io.stdout(`${dir}: ${plural(n, 'fixture', 'fixtures')}${scripts}, ${plural(baselineCount, 'baseline', 'baselines')}, no configuration errors${w > 0 ? ` (${plural(w, 'warning', 'warnings')})` : ''}\n`);
   return EXIT.ok;
 }
 
