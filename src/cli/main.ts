@@ -26,6 +26,7 @@ import { runCalibrate } from './calibrate.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
+import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { plural } from '../words.js';
@@ -316,6 +317,10 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   const dir = values.dir ?? '.agent-replay';
   const files = values.results ?? [defaultOut(dir)];
   if (files.length !== 1) throw new UsageError(`accept takes one --results file, got ${files.length}`);
+  // Accepting before any run is a newcomer's first misstep: say what comes first (docs/cli.md, accept reads run's default output).
+  if (values.results === undefined && !existsSync(resolvePath(io, files[0] as string))) {
+    throw new UsageError(`no run to accept: ${files[0] as string} does not exist; run agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${dir}`} first (it writes the results there), or give --results FILE`);
+  }
   const record = await readRecord(resolvePath(io, files[0] as string));
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
   if (loaded.suite === null) {
