@@ -26,7 +26,7 @@ import { runCalibrate } from './calibrate.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { plural } from '../words.js';
@@ -187,7 +187,9 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   // default into the suite's results/ folder, which ignores itself in git (results-dir.ts).
   checkOutputPaths(values, io);
   const out = values.out ?? defaultOut(dir);
-  if (values.out === undefined) await ensureIgnoredFolder(dirname(resolvePath(io, out)));
+  // Only inside a suite folder that is there: a mistyped --dir (or a file) gets its configuration
+  // error, not a new folder that git ignores (docs/cli.md, "What each command does").
+  if (values.out === undefined && isFolder(resolvePath(io, dir))) await ensureIgnoredFolder(dirname(resolvePath(io, out)));
   const stream = openRecordStream(resolvePath(io, out));
   const result = await runCheck(
     {
@@ -231,6 +233,14 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     if (!written) return EXIT.usage;
   }
   return exitFor(result, io, dir);
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** --rerun (a record, read and validated here) and --only (patterns); null when neither is given. */

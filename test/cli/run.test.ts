@@ -1,7 +1,7 @@
 // `agent-replay run` end to end, in process: real loopback agents, real regex workers, real files.
 
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DRIFT_VERDICTS } from '../../src/types.js';
@@ -419,6 +419,21 @@ describe('run: exit status', () => {
     expect(r.stderr).toContain('no agent URL is configured');
     expect(r.stderr).toContain('--agent-url');
     expect(existsSync(join(cwd, '.agent-replay', 'results', 'results.json'))).toBe(false);
+  });
+
+  it('is 2 for a --dir that is not a suite folder, and creates no folder there (a mistyped --dir, a file)', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({ fixtures: { 'f.yml': 'label: x\nmessage: q\n' } });
+    await writeFile(join(cwd, 'notes.txt'), 'not a folder\n');
+    const typo = await cli(['run', '--dir', '.agent-replya', '--agent-url', agent.url], cwd);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('.agent-replya/fixtures: no fixtures folder');
+    expect(existsSync(join(cwd, '.agent-replya'))).toBe(false);
+    const file = await cli(['run', '--dir', 'notes.txt', '--agent-url', agent.url], cwd);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('notes.txt/fixtures: no fixtures folder');
+    expect(file.stderr).not.toContain('ENOTDIR');
+    expect(agent.requests).toHaveLength(0);
   });
 
   it('takes the agent URL from --agent-url', async () => {
