@@ -468,6 +468,20 @@ describe('run: cost cap', () => {
     expect(existsSync(join(cwd, '.agent-replay', 'results', 'results.json'))).toBe(false);
   });
 
+  it('names the meaning calls its estimate prices, so the figures add up (a judge configured, fixtures with baselines)', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({
+      config: `${agentConfig(agent.url)}judge: { provider: openai, baseUrl: http://127.0.0.1:9/v1, model: m, apiKey: k }\ncost: { capUsd: 0.01 }\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: a, message: a, assert: { judge: "polite" } }\n  - { label: b, message: b }\n' },
+      baselines: [baseline('a', 'A', null, 'pass'), baseline('b', 'B', null, 'pass')],
+    });
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(2);
+    // 4 agent turns x $0.01 + (1 judge call + 2 meaning calls) x $0.005 (docs/meaning.md, "Costs").
+    expect(r.stderr).toContain('the estimated cost $0.055 for 2 fixtures, 1 judge call and 2 meaning calls at most is above the cost cap $0.01');
+    expect(agent.requests).toHaveLength(0);
+  });
+
   it('runs above the cap with --confirm-cost and records that it did', async () => {
     const { cwd, requests } = await expensive();
     const r = await cli(['run', '--confirm-cost'], cwd);
