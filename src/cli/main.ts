@@ -297,7 +297,7 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
   return DEFAULT_LATENCY;
 }
 
-/** compare BEFORE.json AFTER.json: agreement before and after and why; always exit 0. */
+/** compare BEFORE.json AFTER.json: agreement before and after and why; exit 0 whatever they show, 2 for a usage error (docs/cli.md). */
 async function cmdCompare(files: readonly string[], values: Values, io: CliIO): Promise<number> {
   if (files.length !== 2) throw new UsageError(`compare needs exactly two results files (BEFORE.json AFTER.json), got ${files.length}`);
   const [first, second] = files as [string, string];
