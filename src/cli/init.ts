@@ -161,7 +161,11 @@ export function offeredPresets(): readonly InitPreset[] {
  */
 export const INIT_COST = { agentTurnUsd: 0.01, judgeCallUsd: 0.005, capUsd: 1 } as const;
 
-/** How many fixtures of two agent calls (and `judgeCalls` judge calls) each fit under the cap. */
+/**
+ * How many fixtures of two agent calls (and `judgeCalls` judge-priced calls) each fit under the
+ * cap. With a judge configured, the estimate counts a meaning call for each fixture with a baseline
+ * (docs/meaning.md, "Costs"): a judged fixture with a baseline is 2 such calls.
+ */
 function capFixtures(judgeCalls: number): number {
   return Math.floor(INIT_COST.capUsd / (2 * INIT_COST.agentTurnUsd + judgeCalls * INIT_COST.judgeCallUsd) + 1e-9);
 }
@@ -184,7 +188,9 @@ cost:
   agentTurnUsd: ${INIT_COST.agentTurnUsd.toFixed(2)}      # a flat guess per agent call
   judgeCallUsd: ${INIT_COST.judgeCallUsd.toFixed(3)}     # a flat guess per judge call
   # Sized for a starting suite: ${INIT_COST.capUsd.toFixed(2)} USD covers ${capFixtures(0)} fixtures of 2 agent calls each (a welcome
-  # turn and the message), or ${capFixtures(1)} that each also call the judge. Raise it as the suite grows.
+  # turn and the message). With a judge, each fixture with a baseline also counts one meaning
+  # call at most (docs/meaning.md), and a judge: assertion one more: ${capFixtures(2)} judged fixtures
+  # with baselines. Raise it as the suite grows.
   capUsd: ${INIT_COST.capUsd.toFixed(2)}
 `;
 }

@@ -26,8 +26,10 @@ import { runCalibrate } from './calibrate.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
+import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
+import { plural } from '../words.js';
 import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, writeRenderings, writeText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
@@ -185,7 +187,9 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   // default into the suite's results/ folder, which ignores itself in git (results-dir.ts).
   checkOutputPaths(values, io);
   const out = values.out ?? defaultOut(dir);
-  if (values.out === undefined) await ensureIgnoredFolder(dirname(resolvePath(io, out)));
+  // Only inside a suite folder that is there: a mistyped --dir (or a file) gets its configuration
+  // error, not a new folder that git ignores (docs/cli.md, "What each command does").
+  if (values.out === undefined && isFolder(resolvePath(io, dir))) await ensureIgnoredFolder(dirname(resolvePath(io, out)));
   const stream = openRecordStream(resolvePath(io, out));
   const result = await runCheck(
     {
@@ -229,6 +233,14 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     if (!written) return EXIT.usage;
   }
   return exitFor(result, io, dir);
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** --rerun (a record, read and validated here) and --only (patterns); null when neither is given. */
@@ -285,7 +297,7 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
   return DEFAULT_LATENCY;
 }
 
-/** compare BEFORE.json AFTER.json: agreement before and after and why; always exit 0. */
+/** compare BEFORE.json AFTER.json: agreement before and after and why; exit 0 whatever they show, 2 for a usage error (docs/cli.md). */
 async function cmdCompare(files: readonly string[], values: Values, io: CliIO): Promise<number> {
   if (files.length !== 2) throw new UsageError(`compare needs exactly two results files (BEFORE.json AFTER.json), got ${files.length}`);
   const [first, second] = files as [string, string];
@@ -306,7 +318,8 @@ async function cmdValidate(values: Values, io: CliIO): Promise<number> {
   const p = loaded.suite.personas.length;
   const scripts = p > 0 ? `, ${p} persona ${p === 1 ? 'script' : 'scripts'}` : '';
   const baselineCount = loaded.suite.baselines.size + loaded.suite.personaBaselines.size;
-  io.stdout(`${dir}: ${n} ${n === 1 ? 'fixture' : 'fixtures'}${scripts}, ${baselineCount} baselines, no configuration errors${loaded.warnings.length ? ` (${loaded.warnings.length} warnings)` : ''}\n`);
+  const w = loaded.warnings.length;
+  io.stdout(`${dir}: ${plural(n, 'fixture', 'fixtures')}${scripts}, ${plural(baselineCount, 'baseline', 'baselines')}, no configuration errors${w > 0 ? ` (${plural(w, 'warning', 'warnings')})` : ''}\n`);
   return EXIT.ok;
 }
 
@@ -314,6 +327,10 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   const dir = values.dir ?? '.agent-replay';
   const files = values.results ?? [defaultOut(dir)];
   if (files.length !== 1) throw new UsageError(`accept takes one --results file, got ${files.length}`);
+  // Accepting before any run is a newcomer's first misstep: say what comes first (docs/cli.md, accept reads run's default output).
+  if (values.results === undefined && !existsSync(resolvePath(io, files[0] as string))) {
+    throw new UsageError(`no run to accept: ${files[0] as string} does not exist; run agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${dir}`} first (it writes the results there), or give --results FILE`);
+  }
   const record = await readRecord(resolvePath(io, files[0] as string));
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
   if (loaded.suite === null) {

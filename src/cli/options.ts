@@ -86,7 +86,8 @@ const WAIT: FlagHelp = { value: 'SECONDS', help: `poll the agent until it answer
 const MARKDOWN: FlagHelp = { value: 'FILE', help: 'also write the report as markdown (the PR comment)' };
 const JUNIT: FlagHelp = { value: 'FILE', help: 'also write a JUnit XML report' };
 const HTML: FlagHelp = { value: 'FILE', help: 'also write a self-contained HTML report' };
-const GATE_EXIT = 'Exit status: 0 gate passed, 1 fail-on met, 2 usage or configuration error, 3 internal error (a bug: please report it).';
+/** Each note is one line of the help as written (at most HELP_WIDTH): wrapping would break it mid-phrase. */
+const GATE_EXIT = ['Exit status: 0 the gate passed, 1 fail-on was met, 2 a usage or configuration error,', '3 an internal error (a bug: please report it).'] as const;
 
 export const COMMANDS = {
   run: {
@@ -114,9 +115,9 @@ export const COMMANDS = {
       'repeat-max': { value: 'M', help: 'at most M attempts per item, 1 to 20: extra attempts where a drop is unclear (docs/statistics.md)' },
     },
     notes: [
-      GATE_EXIT,
-      'A run refused by the cost cap, or an agent not ready after --wait-for-agent, exits 2 with nothing spent;',
-      'an interrupted run exits 130 (SIGINT) or 143 (SIGTERM) and records what finished.',
+      ...GATE_EXIT,
+      'A run refused by the cost cap, or an agent not ready after --wait-for-agent, exits 2 and spends',
+      'nothing; an interrupted run exits 130 (SIGINT) or 143 (SIGTERM) and records what finished.',
     ],
   },
   validate: {
@@ -135,7 +136,12 @@ export const COMMANDS = {
       dir: DIR,
       only: { value: 'LABELS', help: 'accept only these labels, comma-separated' },
     },
-    notes: ['Nothing is written when a label of --only is not in the results file.'],
+    // docs/cli.md, "What each command does": a refusal is listed, a file not written exits 2.
+    notes: [
+      'Nothing is written when a label of --only is not in the results file.',
+      'Exit status: 0 done (a refused item is listed, not an error); 2 a usage or configuration error,',
+      'a label of --only not in the results file, or a baseline file that could not be written.',
+    ],
   },
   report: {
     summary: 'merge recorded results (shards, a fork\'s run) and render them; replays nothing',
@@ -150,7 +156,7 @@ export const COMMANDS = {
       'fail-on': FAIL_ON_HELP,
       'allow-incomplete': { help: 'do not fail the gate when a shard is missing' },
     },
-    notes: [GATE_EXIT],
+    notes: GATE_EXIT,
   },
   compare: {
     summary: 'agreement before and after between two runs, and why they differ',
@@ -215,7 +221,11 @@ export const COMMANDS = {
       save: { value: 'LABEL', help: 'write the probe as fixtures/LABEL.yml (never over an existing file)' },
       preset: { value: 'NAME', help: "the agent's API for this probe, instead of agent.preset in config.yml" },
     },
-    notes: ['Exit status: 0 pass or not evaluated, 1 fail or the agent call errored, 2 usage or configuration error or --save refused.'],
+    // docs/cli.md, "What each command does" (probe): the exit statuses.
+    notes: [
+      'Exit status: 0 pass or not evaluated, 1 fail or the agent call errored (no reply), 2 a usage or',
+      'configuration error, an agent not ready after --wait-for-agent, or --save refused (nothing sent).',
+    ],
   },
 } as const satisfies Record<string, CommandSpec>;
 

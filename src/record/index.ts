@@ -88,6 +88,7 @@ export async function readRecord(path: string): Promise<RunRecord> {
     const code = (e as NodeJS.ErrnoException).code;
     // O_NOFOLLOW on a link fails with ELOOP (Linux, macOS) or EMLINK (FreeBSD).
     if (code === 'ELOOP' || code === 'EMLINK') throw new RecordError(path, LINK_REFUSED);
+    if (code === 'ENOENT') throw new RecordError(path, 'does not exist; give the path of a results.json written by agent-replay');
     throw new RecordError(path, `cannot be read (${code ?? (e as Error).message})`);
   } finally {
     await handle?.close();

@@ -9,11 +9,16 @@ import { markerLine, metaLine } from './metadata.js';
 import { formatUsdPair } from './money.js';
 import { plural } from './model.js';
 
-/** What the estimate covers: "12 fixtures, 3 persona scripts, 4 judge calls and 16 simulator calls". */
-function capScope(fixtureCount: number, judgeCalls: number, personaCount: number, simulatorCalls: number): string {
+/**
+ * What the estimate covers: "12 fixtures, 3 persona scripts, 4 judge calls, 8 meaning calls at most
+ * and 16 simulator calls". The meaning calls are priced in the estimate (docs/meaning.md, "Costs"),
+ * so they are named: without them the figures did not add up to the estimate.
+ */
+function capScope(fixtureCount: number, judgeCalls: number, personaCount: number, simulatorCalls: number, meaningCalls: number): string {
   const parts = [plural(fixtureCount, 'fixture', 'fixtures')];
   if (personaCount > 0) parts.push(plural(personaCount, 'persona script', 'persona scripts'));
   if (judgeCalls > 0) parts.push(plural(judgeCalls, 'judge call', 'judge calls'));
+  if (meaningCalls > 0) parts.push(`${plural(meaningCalls, 'meaning call', 'meaning calls')} at most`);
   // At most maxTurns calls per simulated script (docs/simulated-users.md).
   if (simulatorCalls > 0) parts.push(plural(simulatorCalls, 'simulator call', 'simulator calls'));
   return parts.length === 1 ? (parts[0] as string) : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) as string}`;
@@ -26,7 +31,7 @@ export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judge
   return [
     `${markerLine(ctx.marker)}\n${metaLine(ctx)}`,
     '### ⏸️ Not run: the estimated cost is above the cap',
-    `**≈ ${estimated} estimated** for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls)}; ` +
+    `**≈ ${estimated} estimated** for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0)}; ` +
       `the cap is **${cap}**. Nothing was replayed and nothing was spent.`,
     'To run it anyway, confirm the cost in one of these ways:',
     [
@@ -43,7 +48,7 @@ export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judge
 export function renderCapRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0, simulatorCalls = 0): string {
   const [est, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   return (
-    `not run: the estimated cost ${est} for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls)} is above the cost cap ${cap}.\n` +
+    `not run: the estimated cost ${est} for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0)} is above the cost cap ${cap}.\n` +
     'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
     `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
   );

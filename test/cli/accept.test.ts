@@ -213,14 +213,17 @@ describe('accept', () => {
     const cwd = await recordedProject();
     const none = await cli(['accept'], cwd);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain(join(cwd, '.agent-replay', 'results', 'results.json'));
-    expect(none.stderr).toContain('ENOENT');
+    // Accepting before any run: what comes first, not an errno (docs/cli.md, "What each command does").
+    expect(none.stderr).toBe(
+      "agent-replay: no run to accept: .agent-replay/results/results.json does not exist; run agent-replay run first (it writes the results there), or give --results FILE\nRun 'agent-replay accept --help' for its options.\n",
+    );
+    const elsewhere = await cli(['accept', '--dir', 'qa'], cwd);
+    expect(elsewhere.stderr).toContain('no run to accept: qa/results/results.json does not exist; run agent-replay run --dir qa first');
     const two = await cli(['accept', '--results', 'r.json', '--results', 'r.json'], cwd);
     expect(two.code).toBe(2);
     expect(two.stderr).toContain('accept takes one --results file, got 2');
     const missing = await cli(['accept', '--results', 'nope.json'], cwd);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('nope.json');
-    expect(missing.stderr).toContain('ENOENT');
+    expect(missing.stderr).toContain('nope.json: does not exist; give the path of a results.json written by agent-replay');
   });
 });

@@ -48,7 +48,7 @@ describe('internal errors', () => {
     const cwd = await makeProject({ fixtures: FIXTURES });
     const r = await cli(['report', '--results', 'missing.json'], cwd);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/missing\.json: cannot be read \(ENOENT\)/);
+    expect(r.stderr).toMatch(/missing\.json: does not exist; give the path of a results\.json written by agent-replay/);
     expect(r.stderr).not.toMatch(/internal error/);
   });
 

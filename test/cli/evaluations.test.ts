@@ -130,7 +130,7 @@ describe('run --rerun and --only replay exactly the selected items', () => {
     expect(r.stderr).toContain('--only "nope-*" matches no fixture or persona script label');
     const missing = await cli(['run', ...LENIENT, '--rerun', 'nope.json'], cwd);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/nope\.json: cannot be read \(ENOENT\)/);
+    expect(missing.stderr).toMatch(/nope\.json: does not exist; give the path of a results\.json written by agent-replay/);
     expect(agent.requests).toEqual([]);
   });
 

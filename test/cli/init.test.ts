@@ -3,7 +3,7 @@
 // schema behind GitHub's Actions language service) accept; never overwrites a file.
 
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../support/temp.js';
 import { describe, expect, it } from 'vitest';
@@ -116,6 +116,37 @@ describe('agent-replay init', () => {
     const accept = await cli(['accept'], cwd);
     expect(accept.code, accept.stderr).toBe(0);
     expect(accept.stdout).toContain('20 accepted');
+  });
+
+  it('the judged fixtures with baselines its cap comment promises run on the next run too; one more waits for --confirm-cost', async () => {
+    const agent = await serve(scriptedAgent({}));
+    const judge = await serve(() => ({ json: { choices: [{ message: { role: 'assistant', content: JSON.stringify({ score: 0.9, rationale: 'ok' }) } }] } }));
+    const cwd = await emptyProject();
+    await initIn(cwd);
+    const configFile = join(cwd, '.agent-replay/config.yml');
+    const config = await readFile(configFile, 'utf8');
+    const promised = Number(/one more: (\d+) judged fixtures\s*\n\s*# with baselines/.exec(config)?.[1]);
+    expect(promised).toBe(33);
+    await writeFile(configFile, `${config}judge: { provider: openai, baseUrl: ${judge.url}, model: m, apiKey: k }\n`);
+    const fixtures = (n: number) => Array.from({ length: n }, (_, i) => `  - { label: q${i}, message: question ${i}, assert: { judge: "answers" } }`).join('\n');
+    const baselinesDir = join(cwd, '.agent-replay/baselines');
+    await mkdir(baselinesDir, { recursive: true });
+    for (let i = 0; i <= promised; i++) {
+      await writeFile(join(baselinesDir, `q${i}.json`), JSON.stringify({ label: `q${i}`, reply: `echo: question ${i}`, route: null, verdict: 'pass', acceptedAt: '2026-11-01T10:00:00.000Z', commit: null }));
+    }
+    await writeFile(join(cwd, '.agent-replay/fixtures/example-greeting.yml'), `fixtures:\n${fixtures(promised)}\n`);
+    await writeFile(join(cwd, '.agent-replay/fixtures/extra.yml'), `label: q${promised}\nmessage: question ${promised}\nassert: { judge: "answers" }\n`);
+    // One more than promised: refused before anything is sent.
+    const refused = await cli(['run', '--agent-url', agent.url], cwd);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('not run: the estimated cost');
+    expect(agent.requests).toHaveLength(0);
+    // As many as promised: it runs.
+    await rm(join(cwd, '.agent-replay/fixtures/extra.yml'));
+    await rm(join(baselinesDir, `q${promised}.json`));
+    const run = await cli(['run', '--agent-url', agent.url, '--fail-on', 'none'], cwd);
+    expect(run.stderr).not.toContain('not run');
+    expect(run.code, run.stderr).toBe(0);
   });
 
   it('the cap init writes is still a cap: a suite of hundreds is refused until confirmed, nothing sent', async () => {

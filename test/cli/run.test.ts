@@ -1,7 +1,7 @@
 // `agent-replay run` end to end, in process: real loopback agents, real regex workers, real files.
 
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DRIFT_VERDICTS } from '../../src/types.js';
@@ -421,6 +421,21 @@ describe('run: exit status', () => {
     expect(existsSync(join(cwd, '.agent-replay', 'results', 'results.json'))).toBe(false);
   });
 
+  it('is 2 for a --dir that is not a suite folder, and creates no folder there (a mistyped --dir, a file)', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({ fixtures: { 'f.yml': 'label: x\nmessage: q\n' } });
+    await writeFile(join(cwd, 'notes.txt'), 'not a folder\n');
+    const typo = await cli(['run', '--dir', '.agent-replya', '--agent-url', agent.url], cwd);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('.agent-replya/fixtures: no fixtures folder');
+    expect(existsSync(join(cwd, '.agent-replya'))).toBe(false);
+    const file = await cli(['run', '--dir', 'notes.txt', '--agent-url', agent.url], cwd);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain('notes.txt/fixtures: no fixtures folder');
+    expect(file.stderr).not.toContain('ENOTDIR');
+    expect(agent.requests).toHaveLength(0);
+  });
+
   it('takes the agent URL from --agent-url', async () => {
     const agent = await serve();
     const cwd = await makeProject({ fixtures: { 'f.yml': 'label: x\nmessage: q\nassert: { contains: "echo: q" }\n' } });
@@ -451,6 +466,20 @@ describe('run: cost cap', () => {
     expect(r.stderr).toContain('.agent-replay/config.yml');
     expect(r.stderr).not.toContain('<!--'); // the terminal gets text, not the PR comment's markdown
     expect(existsSync(join(cwd, '.agent-replay', 'results', 'results.json'))).toBe(false);
+  });
+
+  it('names the meaning calls its estimate prices, so the figures add up (a judge configured, fixtures with baselines)', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({
+      config: `${agentConfig(agent.url)}judge: { provider: openai, baseUrl: http://127.0.0.1:9/v1, model: m, apiKey: k }\ncost: { capUsd: 0.01 }\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: a, message: a, assert: { judge: "polite" } }\n  - { label: b, message: b }\n' },
+      baselines: [baseline('a', 'A', null, 'pass'), baseline('b', 'B', null, 'pass')],
+    });
+    const r = await cli(['run'], cwd);
+    expect(r.code).toBe(2);
+    // 4 agent turns x $0.01 + (1 judge call + 2 meaning calls) x $0.005 (docs/meaning.md, "Costs").
+    expect(r.stderr).toContain('the estimated cost $0.055 for 2 fixtures, 1 judge call and 2 meaning calls at most is above the cost cap $0.01');
+    expect(agent.requests).toHaveLength(0);
   });
 
   it('runs above the cap with --confirm-cost and records that it did', async () => {

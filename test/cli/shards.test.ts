@@ -168,7 +168,7 @@ describe('run --shard i/n and report', () => {
     expect(t.stderr).toContain('--timings balances shards: give it with --shard i/n');
     const missing = await cli(['run', '--shard', '1/2', '--timings', 'nope.json'], cwd);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/nope\.json: cannot be read \(ENOENT\)/);
+    expect(missing.stderr).toMatch(/nope\.json: does not exist; give the path of a results\.json written by agent-replay/);
     expect(agent.requests).toEqual([]);
   });
 });

@@ -74,6 +74,17 @@ describe('a suite with a problem, in the bundled CLI', () => {
 });
 
 describe('help', () => {
+  it('prints each note as written, never broken mid-phrase, and gives the exit statuses of docs/cli.md', async () => {
+    const cwd = await makeProject({});
+    for (const command of COMMAND_NAMES) {
+      const r = await cli([command, '--help'], cwd);
+      for (const note of COMMANDS[command].notes) expect(r.stdout.split('\n'), `${command}: ${note}`).toContain(note);
+    }
+    expect((await cli(['run', '--help'], cwd)).stdout).toContain('exits 2 and spends\nnothing;');
+    expect((await cli(['probe', '--help'], cwd)).stdout).toContain('an agent not ready after --wait-for-agent, or --save refused');
+    expect((await cli(['accept', '--help'], cwd)).stdout).toContain('Exit status: 0 done');
+  });
+
   it('<command> --help prints that command\'s usage and each of its flags on one line; help <command> is the same', async () => {
     const cwd = await makeProject({});
     for (const command of COMMAND_NAMES) {

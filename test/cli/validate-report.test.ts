@@ -24,9 +24,21 @@ describe('validate', () => {
     });
     const r = await cli(['validate'], cwd);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('.agent-replay: 3 fixtures, 1 baselines, no configuration errors (1 warnings)\n');
+    expect(r.stdout).toBe('.agent-replay: 3 fixtures, 1 baseline, no configuration errors (1 warning)\n');
     expect(r.stderr).toMatch(/warning: \.agent-replay\/fixtures\/b\.yml:3(:\d+)?: .*pattern does not compile/);
     expect(agent.requests).toHaveLength(0);
+  });
+
+  it('counts in words a newcomer reads as English: 2 baselines, 2 warnings', async () => {
+    const cwd = await makeProject({
+      fixtures: {
+        'a.yml': 'fixtures:\n  - { label: a, message: hi, assert: { regex: "(" } }\n  - { label: b, message: hi, assert: { regex: "[" } }\n',
+      },
+      baselines: [baseline('a', 'x', null, 'pass'), baseline('b', 'y', null, 'pass')],
+    });
+    const r = await cli(['validate'], cwd);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('.agent-replay: 2 fixtures, 2 baselines, no configuration errors (2 warnings)\n');
   });
 
   it('exits 2 and lists every error of every file at once', async () => {

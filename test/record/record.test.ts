@@ -138,7 +138,7 @@ describe('readRecord and writeRecord', () => {
   });
 
   it('a missing file is a RecordError naming the file and the reason', async () => {
-    await expect(readRecord('/nonexistent/results.json')).rejects.toThrow('/nonexistent/results.json: cannot be read (ENOENT)');
+    await expect(readRecord('/nonexistent/results.json')).rejects.toThrow('/nonexistent/results.json: does not exist; give the path of a results.json written by agent-replay');
   });
 
   it('a symbolic link is refused and nothing of its target is read or quoted, even when the target is a valid record', async () => {

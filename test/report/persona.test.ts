@@ -539,6 +539,12 @@ describe('cap refusal', () => {
     expect(renderCapRefusal(estimate, 12, 4, ctx)).toBe(renderCapRefusal(estimate, 12, 4, ctx, 0));
   });
 
+  it('names the meaning calls the estimate prices (docs/meaning.md, "Costs")', () => {
+    const estimate = { usd: 0.055, capUsd: 0.01, aboveCap: true, confirmed: false, meaningCalls: 2 };
+    expect(renderCapRefusal(estimate, 2, 1, ctx)).toContain('for 2 fixtures, 1 judge call and 2 meaning calls at most; the cap');
+    expect(renderCapRefusalText(estimate, 2, 1, 'suite')).toContain('for 2 fixtures, 1 judge call and 2 meaning calls at most is above');
+  });
+
   it('the terminal says the same count in the same words', () => {
     const estimate = { usd: 0.36, capUsd: 0.1, aboveCap: true, confirmed: false };
     expect(renderCapRefusalText(estimate, 12, 4, 'suite', 3)).toContain('the estimated cost $0.36 for 12 fixtures, 3 persona scripts and 4 judge calls is above the cost cap $0.10.');
