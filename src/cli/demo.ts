@@ -66,7 +66,7 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
     if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
     if (!written) return 2;
     io.stdout(
-      `\nThe demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike (see the comments in examples/demo/.agent-replay). With the default gate (--fail-on ${DEFAULT_FAIL_ON.join(',')}) a real run would ${
+      `\nThe demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike (see the comments in its files, in ${suiteDir}). With the default gate (--fail-on ${DEFAULT_FAIL_ON.join(',')}) a real run would ${
         result.gate.failed ? `exit 1 (${oneLine(result.gate.reason)})` : 'exit 0'
       }; the demo itself exits 0.\n`,
     );

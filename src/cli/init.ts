@@ -8,6 +8,7 @@ import { TOOL } from '../version.js';
 import { EXIT } from '../errors.js';
 import { UsageError } from '../engine.js';
 import type { CliIO } from './output.js';
+import { suggest } from '../suite/issues.js';
 import { defaultOut } from './results-dir.js';
 import { AGENT_PRESETS } from '../suite/index.js';
 import { resolveConfigFile } from '../suite/config-file.js';
@@ -319,7 +320,15 @@ function initFiles(o: { dir: string; preset: InitPreset; workflows: string }): I
 function checkPreset(value: string): InitPreset {
   const presets = offeredPresets();
   if ((presets as readonly string[]).includes(value)) return value as InitPreset;
-  throw new UsageError(`--preset "${value}" is not one init can write; use one of: ${presets.join(', ')}`);
+  // A family's name ("openai") stands for each of its forms: all are named, the closest first otherwise.
+  const family = presets.filter((p) => p.startsWith(`${value.toLowerCase()}-`));
+  const guess = family.length > 0 ? family : [suggest(value, presets)].filter((p): p is InitPreset => p !== null);
+  const all = presets.join(', ');
+  throw new UsageError(
+    guess.length === 0
+      ? `--preset "${value}" is not one init can write; use one of: ${all}`
+      : `--preset "${value}" is not one init can write; did you mean ${guess.map((p) => `"${p}"`).join(' or ')}? The presets: ${all}`,
+  );
 }
 
 function checkInside(cwd: string, flag: string, value: string): void {

@@ -178,7 +178,7 @@ function renderProbe(r: ProbeResult, opts: { color: boolean }): string {
   const lines = [paint('bold', `probe: ${oneLine(f.message)}`), paint('grey', facts.join(' · ')), ''];
   if (f.errored) {
     lines.push(`${paint('bold', 'errored')}: ${oneLine(f.error ?? '')}`);
-    lines.push('no reply, so no route trace and no verdict (an errored probe is not a failure of the check).');
+    lines.push('no reply, so no route trace and no verdict; probe exits 1 (in a run, an errored fixture is not verified, and the default gate fails on it).');
     return `${lines.join('\n')}\n`;
   }
   const reply = normalizeBlock(f.reply ?? '');

@@ -206,6 +206,12 @@ describe('agent-replay init', () => {
     const preset = await initIn(cwd, ['--preset', 'soap']);
     expect(preset.code).toBe(2);
     expect(preset.stderr).toContain(`--preset "soap" is not one init can write; use one of: ${offeredPresets().join(', ')}`);
+    // A family's name names its forms; a misspelling its closest preset.
+    const family = await initIn(cwd, ['--preset', 'openai']);
+    expect(family.code).toBe(2);
+    expect(family.stderr).toContain(`--preset "openai" is not one init can write; did you mean "openai-chat" or "openai-responses"? The presets: ${offeredPresets().join(', ')}`);
+    const typo = await initIn(cwd, ['--preset', 'langraph']);
+    expect(typo.stderr).toContain('--preset "langraph" is not one init can write; did you mean "langgraph"?');
     const outside = await initIn(cwd, ['--dir', '../elsewhere']);
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain('--dir "../elsewhere" is outside the working directory');

@@ -207,6 +207,9 @@ describe('agent-replay probe: assertions and exit status', () => {
     expect(r.stdout).toMatch(/errored: message turn: agent returned HTTP 500 after 1 attempt/);
     expect(r.stdout).not.toContain('conversation');
     expect(r.stdout).toContain('not saved: the agent did not reply');
+    // The text agrees with the exit status it comes with.
+    expect(r.stdout).toContain('no reply, so no route trace and no verdict; probe exits 1');
+    expect(r.stdout).not.toContain('not a failure');
     expect(await readdir(join(cwd, '.agent-replay/fixtures'))).toEqual(['greeting.yml']);
   });
 });

@@ -147,6 +147,8 @@ describe('demo', () => {
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     expect(stdout).toContain('demo judge');
     expect(stdout).toContain('the demo itself exits 0');
+    // Points at the suite's files where they are, as installed (npx has no examples/ in the user's folder).
+    expect(stdout).toMatch(/see the comments in its files, in \/\S+\/examples\/demo\/\.agent-replay\)/);
     // The persona scripts are shown in their sections with their failed checks.
     expect(stdout.match(/^ +[✗~+○!] 🎭 /gm)?.length).toBeGreaterThan(0);
     expect(stdout).toMatch(/🎭 mid-price-handoff · fail · newly failing[^\n]*\n[^\n]*\n\s+✗ conversations: visited: welcome, refunds; missing: handoff/);
