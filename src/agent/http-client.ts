@@ -6,8 +6,9 @@
 // Retry policy: network errors (the request may never have reached the agent), 429 and 5xx are
 // retried up to `config.retries` times. Timeouts are NOT retried: a timed-out turn has already
 // cost `timeoutMs` (30 s by default), retrying would multiply a slow agent's cost, and the agent
-// may have processed the turn, so a second attempt could advance the session twice. Other 4xx,
-// invalid JSON and a missing reply are deterministic and not retried either.
+// may have processed the turn, so a second attempt could advance the session twice. Nor is a 2xx
+// answer whose body breaks off (the connection closed mid-stream): the agent had the turn. Other
+// 4xx, invalid JSON and a missing reply are deterministic and not retried either.
 //
 // Every attempt is gated by an adaptive limit (http/limiter.ts): a 429 halves the requests in
 // flight, successes grow them back to `config.concurrency`. A 429 spends no retry: the request
@@ -138,6 +139,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     if (deps.signal?.aborted) controller.abort(deps.signal.reason);
     inFlight.add(controller);
     let timedOut = false;
+    /** The status of a 2xx answer whose body is being read: set, a failure is not retried (the agent had the turn). */
+    let answered: number | null = null;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new Error('agent-replay: turn deadline'));
@@ -156,6 +159,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       });
       const status = response.statusCode;
       if (status >= 200 && status < 300) {
+        answered = status;
         // A stream is read to its end here, under the same deadline and size limit as any body.
         const mediaType = mediaTypeOf(response.headers['content-type']);
         let text: string;
@@ -207,6 +211,12 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       }
       if (code !== undefined && INTERNAL_CODES.has(code)) {
         return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);
+      }
+      if (answered !== null) {
+        // The agent answered and its body broke off: it had the turn, so another attempt could
+        // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").
+        const got = answered;
+        return fail('network', false, null, (n) => `the agent's answer (HTTP ${got}) broke off before its end, after ${n}: ${errorMessage(err)} (not retried: the agent had the turn)`);
       }
       return fail('network', true, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
     } finally {

@@ -194,6 +194,21 @@ describe('retries', () => {
     expect(clock.sleeps).toHaveLength(1);
   });
 
+  it('does not retry an answer that breaks off after its status: the agent had the turn (a JSON body or a stream)', async () => {
+    const json = await serve(() => ({ body: '{"reply":"Within 30', breakOff: true }));
+    const clock = fakeClock();
+    const outcome = await client({ url: json.url, start: null, retries: 2 }, clock).converse(request);
+    expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'network' });
+    if (outcome.kind !== 'errored') throw new Error('expected errored');
+    expect(outcome.error).toMatch(/^message turn: the agent's answer \(HTTP 200\) broke off before its end, after 1 attempt: other side closed \(UND_ERR_SOCKET\) \(not retried: the agent had the turn\)$/);
+    expect(json.requests).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+    const stream = await serve(() => ({ headers: { 'content-type': 'text/event-stream' }, body: 'data: {"choices":[{"delta":{"content":"Within"}}]}\n\n', breakOff: true }));
+    const streamed = await client({ url: stream.url, start: null, retries: 2, stream: true }).converse(request);
+    expect(streamed).toMatchObject({ kind: 'errored', errorKind: 'network', error: expect.stringContaining("the agent's answer (HTTP 200) broke off") });
+    expect(stream.requests).toHaveLength(1);
+  });
+
   it('reports a refused connection as a network error after retries', async () => {
     const port = await freePort();
     const clock = fakeClock();
