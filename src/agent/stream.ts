@@ -183,6 +183,12 @@ function onEvent(state: StreamState, ev: SseEvent): void {
     state.error = `the stream sent an error event: ${errorEventText(obj)}`;
     return;
   }
+  // An `event: error` whose data is text, not an object (`event: error` / `data: Internal error`):
+  // an error all the same, never text of the reply (docs/presets.md, "Streamed replies").
+  if (ev.event === 'error') {
+    state.error = `the stream sent an error event: ${clip(ev.data.replace(/\s+/g, ' ').trim()) || '(no message)'}`;
+    return;
+  }
   if (ev.event !== null && LANGGRAPH_EVENTS.has(ev.event.split('|')[0]!) && (state.format === null || state.format === 'langgraph')) {
     state.format = 'langgraph';
     if (ev.event === 'values') state.lastValues = obj;
@@ -436,6 +442,11 @@ function errorEventText(obj: Record<string, unknown>): string {
   if (obj.error !== undefined && obj.error !== null) return errorText(obj.error);
   if (typeof obj.message === 'string') return typeof obj.code === 'string' ? `${obj.code}: ${obj.message}` : obj.message;
   return errorText(obj);
+}
+
+/** At most 200 characters of an error event's text. */
+function clip(text: string): string {
+  return text.length <= 200 ? text : `${text.slice(0, 199)}…`;
 }
 
 /** Accumulated tool input: JSON when it parses, else the text as sent. */
