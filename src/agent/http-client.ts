@@ -21,6 +21,7 @@ import type { EventEmitter } from 'node:events';
 import { request } from '../http/undici.js';
 import { DIRECT, proxyRefusal, type Network } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
+import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
@@ -162,21 +163,28 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         answered = status;
         // A stream is read to its end here, under the same deadline and size limit as any body.
         const mediaType = mediaTypeOf(response.headers['content-type']);
+        // Compressed (gzip, deflate, br) though not asked to be: decoded, as fetch would.
+        const body = decodedBody(response.body, response.headers['content-encoding'], MAX_RESPONSE_BYTES);
+        if ('unknown' in body) {
+          await response.body.dump().catch(() => undefined);
+          const coding = body.unknown;
+          return fail('http', false, null, () => `the agent's answer is encoded as "${coding}" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br`);
+        }
         let text: string;
         let firstAt: number | null = null;
         if (mediaType === 'text/event-stream') {
           const watch = watchFirstText();
           const decoder = new TextDecoder();
           const parts: string[] = [];
-          for await (const chunk of response.body) {
-            const part = decoder.decode(chunk as Uint8Array, { stream: true });
+          for await (const chunk of body) {
+            const part = decoder.decode(chunk, { stream: true });
             parts.push(part);
             if (firstAt === null && watch.push(part)) firstAt = clock.now();
           }
           parts.push(decoder.decode());
           text = parts.join('');
         } else {
-          text = await response.body.text();
+          text = body === response.body ? await response.body.text() : await bodyText(body);
         }
         const doneAt = clock.now();
         const timing = { latencyMs: Math.max(0, doneAt - sentAt), firstTokenMs: firstAt === null ? null : Math.max(0, firstAt - sentAt) };
@@ -212,6 +220,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       if (code !== undefined && INTERNAL_CODES.has(code)) {
         return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);
       }
+      if (err instanceof UndecodableBody) return fail('http', false, null, () => err.message);
       if (answered !== null) {
         // The agent answered and its body broke off: it had the turn, so another attempt could
         // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").

@@ -1,6 +1,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig, OPENAI_CHAT_MAPPING } from '../../src/config.js';
@@ -362,6 +363,37 @@ describe('errored replays', () => {
     await c.close();
     await c.close();
     expect(await c.converse(request)).toEqual({ kind: 'errored', errorKind: 'internal', error: 'agent client is closed' });
+  });
+});
+
+describe('content-encoding (RFC 9110: a request without Accept-Encoding accepts any)', () => {
+  it('decodes a gzip, deflate or br answer, a stream too, as fetch would', async () => {
+    const json = await serve(() => ({ headers: { 'content-encoding': 'gzip' }, body: gzipSync('{"reply":"Within 30 days."}') }));
+    expect(await client({ url: json.url, start: null }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+    const deflated = await serve(() => ({ headers: { 'content-encoding': 'deflate' }, body: deflateSync('{"reply":"déjà"}') }));
+    expect(await client({ url: deflated.url, start: null }).converse(request)).toMatchObject({ kind: 'replied', reply: 'déjà' });
+    const events = 'data: {"choices":[{"delta":{"content":"Within 30 days €"}}]}\n\ndata: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+    const stream = await serve(() => ({ headers: { 'content-type': 'text/event-stream', 'content-encoding': 'br' }, body: brotliCompressSync(events) }));
+    expect(await client({ url: stream.url, start: null, stream: true }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days €' });
+  });
+
+  it('says what is wrong with a coding it cannot decode, a body that is not what its coding says, or one that unpacks past the limit', async () => {
+    const zstd = await serve(() => ({ headers: { 'content-encoding': 'zstd' }, body: 'whatever' }));
+    expect(await client({ url: zstd.url, start: null }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the agent\'s answer is encoded as "zstd" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br',
+    });
+    const lying = await serve(() => ({ headers: { 'content-encoding': 'gzip' }, body: '{"reply":"plain"}' }));
+    expect(await client({ url: lying.url, start: null, retries: 2 }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the agent\'s answer says it is encoded as gzip, but it is not (incorrect header check)',
+    });
+    expect(lying.requests).toHaveLength(1);
+    // 9 MiB of spaces is a 9 KiB gzip body: the decoded bytes are held to the limit too.
+    const bomb = await serve(() => ({ headers: { 'content-encoding': 'gzip' }, body: gzipSync(`{"reply":"x"${' '.repeat(9 * 1024 * 1024)}}`) }));
+    expect(await client({ url: bomb.url, start: null }).converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: agent response is larger than 8388608 bytes' });
   });
 });
 

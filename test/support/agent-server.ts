@@ -26,7 +26,7 @@ export interface ReceivedRequest {
 }
 
 export type AgentReply =
-  | { status?: number; headers?: Record<string, string>; json?: unknown; body?: string; breakOff?: true }
+  | { status?: number; headers?: Record<string, string>; json?: unknown; body?: string | Buffer; breakOff?: true }
   | 'hang'
   | 'destroy';
 
