@@ -282,6 +282,21 @@ describe('openai-responses', () => {
     expect(await clientFor({ url: streamed.url, preset: 'openai-responses', model: 'm', stream: true }).converse(request)).toMatchObject({ kind: 'replied', reply: refusal });
   });
 
+  it('an incomplete response errors the turn with its reason, as response.incomplete does when streamed', async () => {
+    const truncated = { ...response, status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [response.output[0], { ...response.output[2], status: 'incomplete', content: [{ type: 'output_text', text: 'It ships', annotations: [] }] }] };
+    const whole = await serve(() => ({ type: 'application/json', body: JSON.stringify(truncated) }));
+    expect(await clientFor({ url: whole.url, preset: 'openai-responses', model: 'm' }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'missing_reply',
+      error: 'message turn: the response is incomplete (max_output_tokens): the model was stopped before it finished',
+    });
+    // Its reasoning took every token: the error says so instead of naming the response's keys.
+    const thoughtOnly = await serve(() => ({ type: 'application/json', body: JSON.stringify({ ...truncated, output: [response.output[0]] }) }));
+    expect(await clientFor({ url: thoughtOnly.url, preset: 'openai-responses', model: 'm' }).converse(request)).toMatchObject({
+      error: 'message turn: the response is incomplete (max_output_tokens): the model was stopped before it finished',
+    });
+  });
+
   it('an error event errors the turn; a stream without response.completed ended early', async () => {
     const failing = await serve(() => ({
       type: 'text/event-stream',
