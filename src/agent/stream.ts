@@ -324,7 +324,8 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
 /**
  * Vercel AI SDK 5 UI message stream parts. A tool with an output ran on the server (a real call);
  * so did one whose execute threw (`tool-output-error`: output `{error}`); one with neither is a
- * client-side tool the caller was asked to run (nothing ran: mocked).
+ * client-side tool the caller was asked to run (nothing ran: mocked), and so is an invalid call
+ * (`tool-input-error`: nothing ran, output `{error}`).
  */
 function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
   switch (obj.type) {
@@ -334,6 +335,14 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
     case 'tool-input-available':
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
         state.vercelCalls.set(obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: null, mocked: true });
+      }
+      return;
+    case 'tool-input-error':
+      // The model called a tool with input its schema refused, or one the route does not have (the
+      // AI SDK's invalid tool call, sent instead of tool-input-available): a call all the same, as
+      // the chat shows it, but nothing ran (no side effect), its error the output (docs/presets.md, "Presets").
+      if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
+        state.vercelCalls.set(obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: { error: typeof obj.errorText === 'string' ? obj.errorText : 'the tool input was invalid' }, mocked: true });
       }
       return;
     case 'tool-output-available': {

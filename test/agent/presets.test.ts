@@ -543,6 +543,31 @@ describe('vercel-ai', () => {
     expect(turn).toMatchObject({ kind: 'replied', reply: 'Sorry.', toolCalls: [{ tool: 'issueRefund', input: { id: 'A1' }, output: { error: 'no mock answers issueRefund' }, mocked: false }] });
   });
 
+  it('an invalid tool call (tool-input-error: input the schema refused, or an unknown tool) is a call that ran nothing, with its error', async () => {
+    // What AI SDK 7's toUIMessageStream sends for a tool call whose input failed the tool's schema.
+    const invalid = [
+      { type: 'start' },
+      { type: 'start-step' },
+      { type: 'tool-input-start', toolCallId: 'c1', toolName: 'issueRefund' },
+      { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{"amount":"all"}' },
+      { type: 'tool-input-error', toolCallId: 'c1', toolName: 'issueRefund', input: { amount: 'all' }, errorText: 'Invalid input for tool issueRefund: amount must be a number' },
+      { type: 'finish-step' },
+      { type: 'start-step' },
+      { type: 'text-start', id: 't1' },
+      { type: 'text-delta', id: 't1', delta: 'Refund issued.' },
+      { type: 'text-end', id: 't1' },
+      { type: 'finish-step' },
+      { type: 'finish' },
+    ];
+    const server = await serve(() => ({ type: 'text/event-stream', body: [...sse(invalid), 'data: [DONE]\n\n'] }));
+    const turn = await clientFor({ url: server.url, preset: 'vercel-ai' }).session({ session: 'chat-1', persona: null, mocks: [] }).send('Refund everything', 1);
+    expect(turn).toMatchObject({
+      kind: 'replied',
+      reply: 'Refund issued.',
+      toolCalls: [{ tool: 'issueRefund', input: { amount: 'all' }, output: { error: 'Invalid input for tool issueRefund: amount must be a number' }, mocked: true }],
+    });
+  });
+
   it("sends the whole UI message history on every turn, as useChat's DefaultChatTransport does, with the mocks beside messages", async () => {
     let n = 0;
     const server = await serve(() => {
