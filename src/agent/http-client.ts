@@ -114,7 +114,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   const url = new URL(checkUrl(config.url));
   const clock = deps.clock ?? systemClock;
   const random = deps.random ?? Math.random;
-  const headers = buildHeaders(config.headers, config.stream === true ? STREAM_ACCEPT : undefined);
+  // A user and password in agent.url are sent as basic auth, as curl sends them (undici's request
+  // API would drop them silently), unless agent.headers gives its own Authorization
+  // (docs/configuration.md, "config.yml").
+  const headers = buildHeaders({ ...urlCredentials(url, config.headers), ...config.headers }, config.stream === true ? STREAM_ACCEPT : undefined);
   // Every turn carries a W3C trace context (docs/traces.md, "traceparent"): a fresh one per turn,
   // or the user's own header, sent unchanged.
   const tracing = traceContext(config.headers, deps.randomBytes);
@@ -527,6 +530,20 @@ function checkUrl(value: string | null): string {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`agent url must use http or https, not ${parsed.protocol}`);
   return value;
+}
+
+/** `authorization: Basic ...` from the URL's user and password; none when it has neither or `headers` names Authorization. */
+function urlCredentials(url: URL, headers: Record<string, string>): Record<string, string> {
+  if (url.username === '' && url.password === '') return {};
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return {};
+  const decode = (part: string): string => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  return { authorization: `Basic ${Buffer.from(`${decode(url.username)}:${decode(url.password)}`).toString('base64')}` };
 }
 
 /** JSON content type and accept, then the configured headers (which win, case-insensitively). */

@@ -79,6 +79,15 @@ describe('native protocol', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("sends a user and password of the URL as basic auth, as curl does, unless the headers give an Authorization", async () => {
+    const server = await serve();
+    const withUser = server.url.replace('http://', 'http://preview%40acme:p%3Ass@');
+    await client({ url: withUser, start: null }).converse(request);
+    expect(server.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from('preview@acme:p:ss').toString('base64')}`);
+    await client({ url: withUser, start: null, headers: { Authorization: 'Bearer own' } }).converse(request);
+    expect(server.requests[1]?.headers.authorization).toBe('Bearer own');
+  });
+
   it('sends JSON headers and the configured headers', async () => {
     const server = await serve();
     await client({ url: server.url, start: null, headers: { Authorization: 'Bearer secret-token', 'X-Tenant': 'acme' } }).converse(request);
