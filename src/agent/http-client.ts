@@ -359,7 +359,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           if (answered.withoutReply === undefined) return { ...answered, ...traced, answered: true };
           return { ...answered, ...traced, answered: true, withoutReply: { ...answered.withoutReply, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced } };
         }
-        history.push(...asked, { role: 'assistant', content: answered.reply });
+        // A reply of no text (only tool calls, or a silent welcome) adds no assistant message: the
+        // calls are not replayed, and an empty one is refused by Anthropic's API ("all messages
+        // must have non-empty content") (docs/presets.md, "Conversation history").
+        history.push(...asked, ...(answered.reply === '' ? [] : [{ role: 'assistant' as const, content: answered.reply }]));
         return { ...answered, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced };
       } catch (err) {
         return { kind: 'errored', errorKind: 'internal', error: `agent client failed: ${errorMessage(err)}` };

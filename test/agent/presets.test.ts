@@ -102,6 +102,27 @@ describe('a persona script against an API that keeps no history ({{messages}})',
     ]);
   });
 
+  it('a turn answered with tool calls only adds no empty assistant message, which Anthropic refuses', async () => {
+    // The Messages API's own check: "messages.1: all messages must have non-empty content except
+    // for the optional final assistant message" (invalid_request_error, HTTP 400).
+    const server = await serve((seen) => {
+      const messages = (seen.json as { messages: { content: string }[] }).messages;
+      const empty = messages.findIndex((m, i) => m.content === '' && i < messages.length - 1);
+      if (empty !== -1) {
+        return { status: 400, type: 'application/json', body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `messages.${empty}: all messages must have non-empty content except for the optional final assistant message` } }) };
+      }
+      const content = server.seen.length === 1 ? [{ type: 'tool_use', id: 'toolu_1', name: 'find_order', input: { id: '1234' } }] : [{ type: 'text', text: 'It shipped.' }];
+      return { type: 'application/json', body: JSON.stringify({ type: 'message', role: 'assistant', content, stop_reason: server.seen.length === 1 ? 'tool_use' : 'end_turn' }) };
+    });
+    const session = clientFor({ url: server.url, preset: 'anthropic-messages', model: 'm' }).session({ session: 's', persona: null, mocks: [] });
+    expect(await session.send('Where is order 1234?', 1)).toMatchObject({ kind: 'replied', reply: '', toolCalls: [{ tool: 'find_order' }] });
+    expect(await session.send('Any news?', 2)).toMatchObject({ kind: 'replied', reply: 'It shipped.' });
+    expect((server.seen[1]!.json as { messages: unknown }).messages).toEqual([
+      { role: 'user', content: 'Where is order 1234?' },
+      { role: 'user', content: 'Any news?' },
+    ]);
+  });
+
   it('a welcome reply opens the history as the assistant\'s; "{{messages}}" inside a longer string is JSON text', async () => {
     const server = await serve(() => ({ type: 'application/json', body: JSON.stringify({ reply: 'ok' }) }));
     const c = clientFor({
