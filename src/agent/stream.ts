@@ -229,7 +229,10 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
       const index = typeof part.index === 'number' ? part.index : 0;
       const call = state.chatCalls.get(index) ?? { name: '', arguments: '' };
       const fn = isRecord(part.function) ? part.function : {};
-      if (typeof fn.name === 'string') call.name += fn.name;
+      // The name comes once, or split across deltas; some servers (MiniMax through NVIDIA NIM,
+      // Fireworks) send it whole in every delta, which the OpenAI SDK reads as the name again, not
+      // a longer one: a delta that repeats the name so far adds nothing (docs/presets.md, "Presets").
+      if (typeof fn.name === 'string' && fn.name !== call.name) call.name += fn.name;
       if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
       state.chatCalls.set(index, call);
     }

@@ -176,6 +176,22 @@ describe('openai-chat', () => {
     expect(turn).toMatchObject({ kind: 'replied', reply: 'Your order ships today.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
   });
 
+  it('a tool call whose name comes again in every delta (MiniMax through NVIDIA NIM, Fireworks) keeps its name, not a doubled one', async () => {
+    const server = await serve(() => ({
+      type: 'text/event-stream',
+      body: sse([
+        chunk({ role: 'assistant', content: null }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'track_order', arguments: '' } }] }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'track_order', arguments: '{"id":' } }] }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'track_order', arguments: '"A1"}' } }] }),
+        chunk({}, 'tool_calls'),
+        '[DONE]',
+      ]),
+    }));
+    const turn = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: '', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
+  });
+
   it('a stream cut before [DONE] and without a finish_reason is errored, naming the missing end', async () => {
     const server = await serve(() => ({ type: 'text/event-stream', body: sse([chunk({ content: 'Your order' })]) }));
     const outcome = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request);
