@@ -201,7 +201,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // Not quoted: drain it so the connection goes back to the pool.
         await response.body.dump().catch(() => undefined);
       } else {
-        text = await response.body.text().catch(() => '');
+        // Quoted as sent: a compressed error page is decoded too (an unknown coding is not quoted).
+        const quoted = decodedBody(response.body, response.headers['content-encoding'], MAX_RESPONSE_BYTES);
+        text = 'unknown' in quoted ? await response.body.dump().then(() => `(a body encoded as "${quoted.unknown}")`, () => '') : await bodyText(quoted).catch(() => '');
       }
       // A redirect is not followed: a turn's body and headers go only where agent.url says. Where it
       // points is said, so that the fix (that address as agent.url) is in the message.

@@ -386,6 +386,11 @@ describe('content-encoding (RFC 9110: a request without Accept-Encoding accepts 
     expect(await client({ url: stream.url, start: null, stream: true }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days €' });
   });
 
+  it('quotes a compressed error answer decoded', async () => {
+    const server = await serve(() => ({ status: 401, headers: { 'content-encoding': 'gzip' }, body: gzipSync('{"error":"invalid token"}') }));
+    expect(await client({ url: server.url, start: null }).converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: agent returned HTTP 401 after 1 attempt: {"error":"invalid token"}' });
+  });
+
   it('says what is wrong with a coding it cannot decode, a body that is not what its coding says, or one that unpacks past the limit', async () => {
     const zstd = await serve(() => ({ headers: { 'content-encoding': 'zstd' }, body: 'whatever' }));
     expect(await client({ url: zstd.url, start: null }).converse(request)).toEqual({
