@@ -90,6 +90,8 @@ function formatOf(obj: Record<string, unknown>): Format | null {
 interface ChatToolCall {
   name: string;
   arguments: string;
+  /** The call's id as its first delta gave it; absent: none given. */
+  id?: string;
 }
 
 interface AnthropicBlock {
@@ -156,7 +158,7 @@ export function decodeEventStream(text: string): DecodeResult {
     const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
     return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received)` };
   }
-  const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', function: c })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
+  const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
   if (state.text === '' && toolCalls.length === 0) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
     if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
@@ -226,8 +228,9 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
   if (Array.isArray(delta.tool_calls)) {
     for (const part of delta.tool_calls) {
       if (!isRecord(part)) continue;
-      const index = typeof part.index === 'number' ? part.index : 0;
+      const index = typeof part.index === 'number' ? part.index : unindexedSlot(state, part.id);
       const call = state.chatCalls.get(index) ?? { name: '', arguments: '' };
+      if (call.id === undefined && typeof part.id === 'string') call.id = part.id;
       const fn = isRecord(part.function) ? part.function : {};
       // The name comes once, or split across deltas; some servers (MiniMax through NVIDIA NIM,
       // Fireworks) send it whole in every delta, which the OpenAI SDK reads as the name again, not
@@ -238,6 +241,18 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
     }
   }
   if (typeof choice.finish_reason === 'string') state.ended = true;
+}
+
+/**
+ * Where a tool-call delta without an `index` goes (Gemini's OpenAI-compatible API sends none, each
+ * parallel call whole with its own id): a new id starts the next call, a delta without one (or with
+ * the same) continues the last; never every call merged into one (docs/presets.md, "Presets").
+ */
+function unindexedSlot(state: StreamState, id: unknown): number {
+  const last = state.chatCalls.size === 0 ? -1 : Math.max(...state.chatCalls.keys());
+  if (last === -1) return 0;
+  const current = state.chatCalls.get(last)?.id;
+  return typeof id === 'string' && current !== undefined && id !== current ? last + 1 : last;
 }
 
 /** `usage` of a chat chunk (the last one, with `stream_options.include_usage`; often `choices: []`). */

@@ -192,6 +192,26 @@ describe('openai-chat', () => {
     expect(turn).toMatchObject({ kind: 'replied', reply: '', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
   });
 
+  it("parallel tool calls without an index (Gemini's OpenAI-compatible API: each call whole, its own id) stay apart", async () => {
+    const server = await serve(() => ({
+      type: 'text/event-stream',
+      body: sse([
+        { choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ id: 'function-call-1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Sydney"}' } }] } }], model: 'gemini-2.5-flash', object: 'chat.completion.chunk' },
+        { choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ id: 'function-call-2', type: 'function', function: { name: 'get_time', arguments: '{"tz":"UTC"}' } }] } }], model: 'gemini-2.5-flash', object: 'chat.completion.chunk' },
+        { choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: 'stop' }], model: 'gemini-2.5-flash', object: 'chat.completion.chunk' },
+        '[DONE]',
+      ]),
+    }));
+    const turn = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({
+      kind: 'replied',
+      toolCalls: [
+        { tool: 'get_weather', input: { city: 'Sydney' }, mocked: true },
+        { tool: 'get_time', input: { tz: 'UTC' }, mocked: true },
+      ],
+    });
+  });
+
   it('a stream cut before [DONE] and without a finish_reason is errored, naming the missing end', async () => {
     const server = await serve(() => ({ type: 'text/event-stream', body: sse([chunk({ content: 'Your order' })]) }));
     const outcome = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request);
