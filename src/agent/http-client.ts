@@ -226,8 +226,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);
       }
       if (err instanceof UndecodableBody) return fail('http', false, null, () => err.message);
-      if (answered !== null) {
-        // The agent answered and its body broke off: it had the turn, so another attempt could
+      if (answered !== null && deps.signal?.aborted !== true) {
+        // The agent answered and its body broke off (not cut by the run's interrupt): it had the turn, so another attempt could
         // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").
         const got = answered;
         return fail('network', false, null, (n) => `the agent's answer (HTTP ${got}) broke off before its end, after ${n}: ${errorMessage(err)} (not retried: the agent had the turn)`);
