@@ -64,6 +64,12 @@ export function usageField(usage: UsageRead): { usage?: UsageRead } {
 export function decodeOpenAIResponse(json: unknown): DecodeResult {
   if (!isRecord(json) || !Array.isArray(json.output)) return { ok: false, error: `response is not an OpenAI Responses object: no "output" list (found ${describeFound(isRecord(json) ? json.output : json)})` };
   if (isRecord(json.error) && typeof json.error.message === 'string') return { ok: false, error: `the response failed: ${json.error.message}` };
+  // As a stream's `response.incomplete` does (docs/presets.md, "Presets"): a response the model was
+  // stopped in (`max_output_tokens`, `content_filter`) is no reply, however much text it holds.
+  if (json.status === 'incomplete') {
+    const reason = isRecord(json.incomplete_details) && typeof json.incomplete_details.reason === 'string' ? ` (${json.incomplete_details.reason})` : '';
+    return { ok: false, error: `the response is incomplete${reason}: the model was stopped before it finished` };
+  }
   const texts: string[] = [];
   const toolCalls: unknown[] = [];
   for (const item of json.output) {

@@ -6,8 +6,9 @@
 // Retry policy: network errors (the request may never have reached the agent), 429 and 5xx are
 // retried up to `config.retries` times. Timeouts are NOT retried: a timed-out turn has already
 // cost `timeoutMs` (30 s by default), retrying would multiply a slow agent's cost, and the agent
-// may have processed the turn, so a second attempt could advance the session twice. Other 4xx,
-// invalid JSON and a missing reply are deterministic and not retried either.
+// may have processed the turn, so a second attempt could advance the session twice. Nor is a 2xx
+// answer whose body breaks off (the connection closed mid-stream): the agent had the turn. Other
+// 4xx, invalid JSON and a missing reply are deterministic and not retried either.
 //
 // Every attempt is gated by an adaptive limit (http/limiter.ts): a 429 halves the requests in
 // flight, successes grow them back to `config.concurrency`. A 429 spends no retry: the request
@@ -20,6 +21,7 @@ import type { EventEmitter } from 'node:events';
 import { request } from '../http/undici.js';
 import { DIRECT, proxyRefusal, type Network } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
+import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
@@ -112,7 +114,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   const url = new URL(checkUrl(config.url));
   const clock = deps.clock ?? systemClock;
   const random = deps.random ?? Math.random;
-  const headers = buildHeaders(config.headers, config.stream === true ? STREAM_ACCEPT : undefined);
+  // A user and password in agent.url are sent as basic auth, as curl sends them (undici's request
+  // API would drop them silently), unless agent.headers gives its own Authorization
+  // (docs/configuration.md, "config.yml").
+  const headers = buildHeaders({ ...urlCredentials(url, config.headers), ...config.headers }, config.stream === true ? STREAM_ACCEPT : undefined);
   // Every turn carries a W3C trace context (docs/traces.md, "traceparent"): a fresh one per turn,
   // or the user's own header, sent unchanged.
   const tracing = traceContext(config.headers, deps.randomBytes);
@@ -138,6 +143,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     if (deps.signal?.aborted) controller.abort(deps.signal.reason);
     inFlight.add(controller);
     let timedOut = false;
+    /** The status of a 2xx answer whose body is being read: set, a failure is not retried (the agent had the turn). */
+    let answered: number | null = null;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new Error('agent-replay: turn deadline'));
@@ -156,23 +163,31 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       });
       const status = response.statusCode;
       if (status >= 200 && status < 300) {
+        answered = status;
         // A stream is read to its end here, under the same deadline and size limit as any body.
         const mediaType = mediaTypeOf(response.headers['content-type']);
+        // Compressed (gzip, deflate, br) though not asked to be: decoded, as fetch would.
+        const body = decodedBody(response.body, response.headers['content-encoding'], MAX_RESPONSE_BYTES);
+        if ('unknown' in body) {
+          await response.body.dump().catch(() => undefined);
+          const coding = body.unknown;
+          return fail('http', false, null, () => `the agent's answer is encoded as "${coding}" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br`);
+        }
         let text: string;
         let firstAt: number | null = null;
         if (mediaType === 'text/event-stream') {
           const watch = watchFirstText();
           const decoder = new TextDecoder();
           const parts: string[] = [];
-          for await (const chunk of response.body) {
-            const part = decoder.decode(chunk as Uint8Array, { stream: true });
+          for await (const chunk of body) {
+            const part = decoder.decode(chunk, { stream: true });
             parts.push(part);
             if (firstAt === null && watch.push(part)) firstAt = clock.now();
           }
           parts.push(decoder.decode());
           text = parts.join('');
         } else {
-          text = await response.body.text();
+          text = body === response.body ? await response.body.text() : await bodyText(body);
         }
         const doneAt = clock.now();
         const timing = { latencyMs: Math.max(0, doneAt - sentAt), firstTokenMs: firstAt === null ? null : Math.max(0, firstAt - sentAt) };
@@ -186,7 +201,9 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // Not quoted: drain it so the connection goes back to the pool.
         await response.body.dump().catch(() => undefined);
       } else {
-        text = await response.body.text().catch(() => '');
+        // Quoted as sent: a compressed error page is decoded too (an unknown coding is not quoted).
+        const quoted = decodedBody(response.body, response.headers['content-encoding'], MAX_RESPONSE_BYTES);
+        text = 'unknown' in quoted ? await response.body.dump().then(() => `(a body encoded as "${quoted.unknown}")`, () => '') : await bodyText(quoted).catch(() => '');
       }
       // A redirect is not followed: a turn's body and headers go only where agent.url says. Where it
       // points is said, so that the fix (that address as agent.url) is in the message.
@@ -207,6 +224,13 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       }
       if (code !== undefined && INTERNAL_CODES.has(code)) {
         return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);
+      }
+      if (err instanceof UndecodableBody) return fail('http', false, null, () => err.message);
+      if (answered !== null && deps.signal?.aborted !== true) {
+        // The agent answered and its body broke off (not cut by the run's interrupt): it had the turn, so another attempt could
+        // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").
+        const got = answered;
+        return fail('network', false, null, (n) => `the agent's answer (HTTP ${got}) broke off before its end, after ${n}: ${errorMessage(err)} (not retried: the agent had the turn)`);
       }
       return fail('network', true, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
     } finally {
@@ -351,7 +375,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           if (answered.withoutReply === undefined) return { ...answered, ...traced, answered: true };
           return { ...answered, ...traced, answered: true, withoutReply: { ...answered.withoutReply, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced } };
         }
-        history.push(...asked, { role: 'assistant', content: answered.reply });
+        // A reply of no text (only tool calls, or a silent welcome) adds no assistant message: the
+        // calls are not replayed, and an empty one is refused by Anthropic's API ("all messages
+        // must have non-empty content") (docs/presets.md, "Conversation history").
+        history.push(...asked, ...(answered.reply === '' ? [] : [{ role: 'assistant' as const, content: answered.reply }]));
         return { ...answered, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced };
       } catch (err) {
         return { kind: 'errored', errorKind: 'internal', error: `agent client failed: ${errorMessage(err)}` };
@@ -522,6 +549,20 @@ function checkUrl(value: string | null): string {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`agent url must use http or https, not ${parsed.protocol}`);
   return value;
+}
+
+/** `authorization: Basic ...` from the URL's user and password; none when it has neither or `headers` names Authorization. */
+function urlCredentials(url: URL, headers: Record<string, string>): Record<string, string> {
+  if (url.username === '' && url.password === '') return {};
+  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return {};
+  const decode = (part: string): string => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  return { authorization: `Basic ${Buffer.from(`${decode(url.username)}:${decode(url.password)}`).toString('base64')}` };
 }
 
 /** JSON content type and accept, then the configured headers (which win, case-insensitively). */

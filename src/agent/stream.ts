@@ -90,6 +90,8 @@ function formatOf(obj: Record<string, unknown>): Format | null {
 interface ChatToolCall {
   name: string;
   arguments: string;
+  /** The call's id as its first delta gave it; absent: none given. */
+  id?: string;
 }
 
 interface AnthropicBlock {
@@ -156,7 +158,7 @@ export function decodeEventStream(text: string): DecodeResult {
     const got = state.text.length === 0 ? 'no text' : `${state.text.length} characters`;
     return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received)` };
   }
-  const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', function: c })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
+  const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
   if (state.text === '' && toolCalls.length === 0) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
     if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
@@ -181,6 +183,12 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   noteSeen(state, ev, obj);
   if (isRecord(obj) && (ev.event === 'error' || obj.type === 'error' || (obj.error !== undefined && obj.error !== null && formatOf(obj) === null))) {
     state.error = `the stream sent an error event: ${errorEventText(obj)}`;
+    return;
+  }
+  // An `event: error` whose data is text, not an object (`event: error` / `data: Internal error`):
+  // an error all the same, never text of the reply (docs/presets.md, "Streamed replies").
+  if (ev.event === 'error') {
+    state.error = `the stream sent an error event: ${clip(ev.data.replace(/\s+/g, ' ').trim()) || '(no message)'}`;
     return;
   }
   if (ev.event !== null && LANGGRAPH_EVENTS.has(ev.event.split('|')[0]!) && (state.format === null || state.format === 'langgraph')) {
@@ -220,15 +228,31 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
   if (Array.isArray(delta.tool_calls)) {
     for (const part of delta.tool_calls) {
       if (!isRecord(part)) continue;
-      const index = typeof part.index === 'number' ? part.index : 0;
+      const index = typeof part.index === 'number' ? part.index : unindexedSlot(state, part.id);
       const call = state.chatCalls.get(index) ?? { name: '', arguments: '' };
+      if (call.id === undefined && typeof part.id === 'string') call.id = part.id;
       const fn = isRecord(part.function) ? part.function : {};
-      if (typeof fn.name === 'string') call.name += fn.name;
+      // The name comes once, or split across deltas; some servers (MiniMax through NVIDIA NIM,
+      // Fireworks) send it whole in every delta, which the OpenAI SDK reads as the name again, not
+      // a longer one: a delta that repeats the name so far adds nothing (docs/presets.md, "Presets").
+      if (typeof fn.name === 'string' && fn.name !== call.name) call.name += fn.name;
       if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
       state.chatCalls.set(index, call);
     }
   }
   if (typeof choice.finish_reason === 'string') state.ended = true;
+}
+
+/**
+ * Where a tool-call delta without an `index` goes (Gemini's OpenAI-compatible API sends none, each
+ * parallel call whole with its own id): a new id starts the next call, a delta without one (or with
+ * the same) continues the last; never every call merged into one (docs/presets.md, "Presets").
+ */
+function unindexedSlot(state: StreamState, id: unknown): number {
+  const last = state.chatCalls.size === 0 ? -1 : Math.max(...state.chatCalls.keys());
+  if (last === -1) return 0;
+  const current = state.chatCalls.get(last)?.id;
+  return typeof id === 'string' && current !== undefined && id !== current ? last + 1 : last;
 }
 
 /** `usage` of a chat chunk (the last one, with `stream_options.include_usage`; often `choices: []`). */
@@ -318,7 +342,8 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
 /**
  * Vercel AI SDK 5 UI message stream parts. A tool with an output ran on the server (a real call);
  * so did one whose execute threw (`tool-output-error`: output `{error}`); one with neither is a
- * client-side tool the caller was asked to run (nothing ran: mocked).
+ * client-side tool the caller was asked to run (nothing ran: mocked), and so is an invalid call
+ * (`tool-input-error`: nothing ran, output `{error}`).
  */
 function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
   switch (obj.type) {
@@ -328,6 +353,14 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
     case 'tool-input-available':
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
         state.vercelCalls.set(obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: null, mocked: true });
+      }
+      return;
+    case 'tool-input-error':
+      // The model called a tool with input its schema refused, or one the route does not have (the
+      // AI SDK's invalid tool call, sent instead of tool-input-available): a call all the same, as
+      // the chat shows it, but nothing ran (no side effect), its error the output (docs/presets.md, "Presets").
+      if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
+        state.vercelCalls.set(obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: { error: typeof obj.errorText === 'string' ? obj.errorText : 'the tool input was invalid' }, mocked: true });
       }
       return;
     case 'tool-output-available': {
@@ -436,6 +469,11 @@ function errorEventText(obj: Record<string, unknown>): string {
   if (obj.error !== undefined && obj.error !== null) return errorText(obj.error);
   if (typeof obj.message === 'string') return typeof obj.code === 'string' ? `${obj.code}: ${obj.message}` : obj.message;
   return errorText(obj);
+}
+
+/** At most 200 characters of an error event's text. */
+function clip(text: string): string {
+  return text.length <= 200 ? text : `${text.slice(0, 199)}…`;
 }
 
 /** Accumulated tool input: JSON when it parses, else the text as sent. */

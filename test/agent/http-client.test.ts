@@ -1,6 +1,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig, OPENAI_CHAT_MAPPING } from '../../src/config.js';
@@ -76,6 +77,15 @@ describe('native protocol', () => {
     const outcome = await client({ url: server.url, start: null }).converse(request);
     expect(outcome).toMatchObject({ kind: 'replied', reply: 'echo: Can I get my money back?', route: { conversation: 'echo', stage: 'reply' }, turns: 1 });
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("sends a user and password of the URL as basic auth, as curl does, unless the headers give an Authorization", async () => {
+    const server = await serve();
+    const withUser = server.url.replace('http://', 'http://preview%40acme:p%3Ass@');
+    await client({ url: withUser, start: null }).converse(request);
+    expect(server.requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from('preview@acme:p:ss').toString('base64')}`);
+    await client({ url: withUser, start: null, headers: { Authorization: 'Bearer own' } }).converse(request);
+    expect(server.requests[1]?.headers.authorization).toBe('Bearer own');
   });
 
   it('sends JSON headers and the configured headers', async () => {
@@ -192,6 +202,21 @@ describe('retries', () => {
     const outcome = await client({ url: server.url, start: null }, clock).converse(request);
     expect(outcome).toMatchObject({ kind: 'replied', reply: 'ok' });
     expect(clock.sleeps).toHaveLength(1);
+  });
+
+  it('does not retry an answer that breaks off after its status: the agent had the turn (a JSON body or a stream)', async () => {
+    const json = await serve(() => ({ body: '{"reply":"Within 30', breakOff: true }));
+    const clock = fakeClock();
+    const outcome = await client({ url: json.url, start: null, retries: 2 }, clock).converse(request);
+    expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'network' });
+    if (outcome.kind !== 'errored') throw new Error('expected errored');
+    expect(outcome.error).toMatch(/^message turn: the agent's answer \(HTTP 200\) broke off before its end, after 1 attempt: other side closed \(UND_ERR_SOCKET\) \(not retried: the agent had the turn\)$/);
+    expect(json.requests).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+    const stream = await serve(() => ({ headers: { 'content-type': 'text/event-stream' }, body: 'data: {"choices":[{"delta":{"content":"Within"}}]}\n\n', breakOff: true }));
+    const streamed = await client({ url: stream.url, start: null, retries: 2, stream: true }).converse(request);
+    expect(streamed).toMatchObject({ kind: 'errored', errorKind: 'network', error: expect.stringContaining("the agent's answer (HTTP 200) broke off") });
+    expect(stream.requests).toHaveLength(1);
   });
 
   it('reports a refused connection as a network error after retries', async () => {
@@ -347,6 +372,42 @@ describe('errored replays', () => {
     await c.close();
     await c.close();
     expect(await c.converse(request)).toEqual({ kind: 'errored', errorKind: 'internal', error: 'agent client is closed' });
+  });
+});
+
+describe('content-encoding (RFC 9110: a request without Accept-Encoding accepts any)', () => {
+  it('decodes a gzip, deflate or br answer, a stream too, as fetch would', async () => {
+    const json = await serve(() => ({ headers: { 'content-encoding': 'gzip' }, body: gzipSync('{"reply":"Within 30 days."}') }));
+    expect(await client({ url: json.url, start: null }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days.' });
+    const deflated = await serve(() => ({ headers: { 'content-encoding': 'deflate' }, body: deflateSync('{"reply":"déjà"}') }));
+    expect(await client({ url: deflated.url, start: null }).converse(request)).toMatchObject({ kind: 'replied', reply: 'déjà' });
+    const events = 'data: {"choices":[{"delta":{"content":"Within 30 days €"}}]}\n\ndata: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+    const stream = await serve(() => ({ headers: { 'content-type': 'text/event-stream', 'content-encoding': 'br' }, body: brotliCompressSync(events) }));
+    expect(await client({ url: stream.url, start: null, stream: true }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days €' });
+  });
+
+  it('quotes a compressed error answer decoded', async () => {
+    const server = await serve(() => ({ status: 401, headers: { 'content-encoding': 'gzip' }, body: gzipSync('{"error":"invalid token"}') }));
+    expect(await client({ url: server.url, start: null }).converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: agent returned HTTP 401 after 1 attempt: {"error":"invalid token"}' });
+  });
+
+  it('says what is wrong with a coding it cannot decode, a body that is not what its coding says, or one that unpacks past the limit', async () => {
+    const zstd = await serve(() => ({ headers: { 'content-encoding': 'zstd' }, body: 'whatever' }));
+    expect(await client({ url: zstd.url, start: null }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the agent\'s answer is encoded as "zstd" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br',
+    });
+    const lying = await serve(() => ({ headers: { 'content-encoding': 'gzip' }, body: '{"reply":"plain"}' }));
+    expect(await client({ url: lying.url, start: null, retries: 2 }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'http',
+      error: 'message turn: the agent\'s answer says it is encoded as gzip, but it is not (incorrect header check)',
+    });
+    expect(lying.requests).toHaveLength(1);
+    // 9 MiB of spaces is a 9 KiB gzip body: the decoded bytes are held to the limit too.
+    const bomb = await serve(() => ({ headers: { 'content-encoding': 'gzip' }, body: gzipSync(`{"reply":"x"${' '.repeat(9 * 1024 * 1024)}}`) }));
+    expect(await client({ url: bomb.url, start: null }).converse(request)).toEqual({ kind: 'errored', errorKind: 'http', error: 'message turn: agent response is larger than 8388608 bytes' });
   });
 });
 

@@ -102,6 +102,27 @@ describe('a persona script against an API that keeps no history ({{messages}})',
     ]);
   });
 
+  it('a turn answered with tool calls only adds no empty assistant message, which Anthropic refuses', async () => {
+    // The Messages API's own check: "messages.1: all messages must have non-empty content except
+    // for the optional final assistant message" (invalid_request_error, HTTP 400).
+    const server = await serve((seen) => {
+      const messages = (seen.json as { messages: { content: string }[] }).messages;
+      const empty = messages.findIndex((m, i) => m.content === '' && i < messages.length - 1);
+      if (empty !== -1) {
+        return { status: 400, type: 'application/json', body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: `messages.${empty}: all messages must have non-empty content except for the optional final assistant message` } }) };
+      }
+      const content = server.seen.length === 1 ? [{ type: 'tool_use', id: 'toolu_1', name: 'find_order', input: { id: '1234' } }] : [{ type: 'text', text: 'It shipped.' }];
+      return { type: 'application/json', body: JSON.stringify({ type: 'message', role: 'assistant', content, stop_reason: server.seen.length === 1 ? 'tool_use' : 'end_turn' }) };
+    });
+    const session = clientFor({ url: server.url, preset: 'anthropic-messages', model: 'm' }).session({ session: 's', persona: null, mocks: [] });
+    expect(await session.send('Where is order 1234?', 1)).toMatchObject({ kind: 'replied', reply: '', toolCalls: [{ tool: 'find_order' }] });
+    expect(await session.send('Any news?', 2)).toMatchObject({ kind: 'replied', reply: 'It shipped.' });
+    expect((server.seen[1]!.json as { messages: unknown }).messages).toEqual([
+      { role: 'user', content: 'Where is order 1234?' },
+      { role: 'user', content: 'Any news?' },
+    ]);
+  });
+
   it('a welcome reply opens the history as the assistant\'s; "{{messages}}" inside a longer string is JSON text', async () => {
     const server = await serve(() => ({ type: 'application/json', body: JSON.stringify({ reply: 'ok' }) }));
     const c = clientFor({
@@ -153,6 +174,42 @@ describe('openai-chat', () => {
     expect(server.seen[0]!.headers.accept).toBe('text/event-stream');
     const turn = await clientFor({ url: server.url, preset: 'openai-chat', model: 'gpt-4o-mini', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: 'Your order ships today.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
+  });
+
+  it('a tool call whose name comes again in every delta (MiniMax through NVIDIA NIM, Fireworks) keeps its name, not a doubled one', async () => {
+    const server = await serve(() => ({
+      type: 'text/event-stream',
+      body: sse([
+        chunk({ role: 'assistant', content: null }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'track_order', arguments: '' } }] }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'track_order', arguments: '{"id":' } }] }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'track_order', arguments: '"A1"}' } }] }),
+        chunk({}, 'tool_calls'),
+        '[DONE]',
+      ]),
+    }));
+    const turn = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: '', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: null, mocked: true }] });
+  });
+
+  it("parallel tool calls without an index (Gemini's OpenAI-compatible API: each call whole, its own id) stay apart", async () => {
+    const server = await serve(() => ({
+      type: 'text/event-stream',
+      body: sse([
+        { choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ id: 'function-call-1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Sydney"}' } }] } }], model: 'gemini-2.5-flash', object: 'chat.completion.chunk' },
+        { choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [{ id: 'function-call-2', type: 'function', function: { name: 'get_time', arguments: '{"tz":"UTC"}' } }] } }], model: 'gemini-2.5-flash', object: 'chat.completion.chunk' },
+        { choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: 'stop' }], model: 'gemini-2.5-flash', object: 'chat.completion.chunk' },
+        '[DONE]',
+      ]),
+    }));
+    const turn = await clientFor({ url: server.url, preset: 'openai-chat', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({
+      kind: 'replied',
+      toolCalls: [
+        { tool: 'get_weather', input: { city: 'Sydney' }, mocked: true },
+        { tool: 'get_time', input: { tz: 'UTC' }, mocked: true },
+      ],
+    });
   });
 
   it('a stream cut before [DONE] and without a finish_reason is errored, naming the missing end', async () => {
@@ -280,6 +337,21 @@ describe('openai-responses', () => {
       ]),
     }));
     expect(await clientFor({ url: streamed.url, preset: 'openai-responses', model: 'm', stream: true }).converse(request)).toMatchObject({ kind: 'replied', reply: refusal });
+  });
+
+  it('an incomplete response errors the turn with its reason, as response.incomplete does when streamed', async () => {
+    const truncated = { ...response, status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [response.output[0], { ...response.output[2], status: 'incomplete', content: [{ type: 'output_text', text: 'It ships', annotations: [] }] }] };
+    const whole = await serve(() => ({ type: 'application/json', body: JSON.stringify(truncated) }));
+    expect(await clientFor({ url: whole.url, preset: 'openai-responses', model: 'm' }).converse(request)).toEqual({
+      kind: 'errored',
+      errorKind: 'missing_reply',
+      error: 'message turn: the response is incomplete (max_output_tokens): the model was stopped before it finished',
+    });
+    // Its reasoning took every token: the error says so instead of naming the response's keys.
+    const thoughtOnly = await serve(() => ({ type: 'application/json', body: JSON.stringify({ ...truncated, output: [response.output[0]] }) }));
+    expect(await clientFor({ url: thoughtOnly.url, preset: 'openai-responses', model: 'm' }).converse(request)).toMatchObject({
+      error: 'message turn: the response is incomplete (max_output_tokens): the model was stopped before it finished',
+    });
   });
 
   it('an error event errors the turn; a stream without response.completed ended early', async () => {
@@ -526,6 +598,31 @@ describe('vercel-ai', () => {
     const c = clientFor({ url: `${server.url}/api/chat`, preset: 'vercel-ai' });
     const turn = await c.session({ session: 'chat-1', persona: null, mocks: [] }).send('Refund A1', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: 'Sorry.', toolCalls: [{ tool: 'issueRefund', input: { id: 'A1' }, output: { error: 'no mock answers issueRefund' }, mocked: false }] });
+  });
+
+  it('an invalid tool call (tool-input-error: input the schema refused, or an unknown tool) is a call that ran nothing, with its error', async () => {
+    // What AI SDK 7's toUIMessageStream sends for a tool call whose input failed the tool's schema.
+    const invalid = [
+      { type: 'start' },
+      { type: 'start-step' },
+      { type: 'tool-input-start', toolCallId: 'c1', toolName: 'issueRefund' },
+      { type: 'tool-input-delta', toolCallId: 'c1', inputTextDelta: '{"amount":"all"}' },
+      { type: 'tool-input-error', toolCallId: 'c1', toolName: 'issueRefund', input: { amount: 'all' }, errorText: 'Invalid input for tool issueRefund: amount must be a number' },
+      { type: 'finish-step' },
+      { type: 'start-step' },
+      { type: 'text-start', id: 't1' },
+      { type: 'text-delta', id: 't1', delta: 'Refund issued.' },
+      { type: 'text-end', id: 't1' },
+      { type: 'finish-step' },
+      { type: 'finish' },
+    ];
+    const server = await serve(() => ({ type: 'text/event-stream', body: [...sse(invalid), 'data: [DONE]\n\n'] }));
+    const turn = await clientFor({ url: server.url, preset: 'vercel-ai' }).session({ session: 'chat-1', persona: null, mocks: [] }).send('Refund everything', 1);
+    expect(turn).toMatchObject({
+      kind: 'replied',
+      reply: 'Refund issued.',
+      toolCalls: [{ tool: 'issueRefund', input: { amount: 'all' }, output: { error: 'Invalid input for tool issueRefund: amount must be a number' }, mocked: true }],
+    });
   });
 
   it("sends the whole UI message history on every turn, as useChat's DefaultChatTransport does, with the mocks beside messages", async () => {

@@ -24,6 +24,13 @@ describe('decodeEventStream', () => {
     expect(decodeEventStream(text)).toEqual({ ok: true, value: { reply: 'Hi', toolCalls: [] } });
   });
 
+  it('an error event whose data is text errors the stream: it is not text of the reply', () => {
+    expect(decodeEventStream('data: Hello\n\nevent: error\ndata: Internal server error\n\n')).toEqual({ ok: false, error: 'the stream sent an error event: Internal server error' });
+    // Mid-way through a vendor stream, the error is said rather than "the stream ended early".
+    expect(decodeEventStream('data: {"choices":[{"delta":{"content":"A"}}]}\n\nevent: error\ndata: rate limited\n\n')).toEqual({ ok: false, error: 'the stream sent an error event: rate limited' });
+    expect(decodeEventStream('event: error\ndata:\n\n')).toEqual({ ok: false, error: 'the stream sent an error event: (no message)' });
+  });
+
   it('an abort part errors the stream', () => {
     expect(decodeEventStream('data: {"type":"start"}\n\ndata: {"type":"abort"}\n\n')).toEqual({ ok: false, error: 'the stream was aborted by the agent (an abort part)' });
   });

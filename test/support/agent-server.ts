@@ -6,8 +6,9 @@
 //   agent.connections   // how many TCP connections were opened (keep-alive checks)
 //   await agent.close() // also destroys connections that are still open or hanging
 //
-// The handler may return a response (`json` is serialised; `body` is sent raw), 'hang' to never
-// answer, or 'destroy' to cut the socket without a response. It may be async.
+// The handler may return a response (`json` is serialised; `body` is sent raw; with `breakOff` the
+// status, headers and body are sent and then the socket is cut, before the body's end), 'hang' to
+// never answer, or 'destroy' to cut the socket without a response. It may be async.
 
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
@@ -25,7 +26,7 @@ export interface ReceivedRequest {
 }
 
 export type AgentReply =
-  | { status?: number; headers?: Record<string, string>; json?: unknown; body?: string }
+  | { status?: number; headers?: Record<string, string>; json?: unknown; body?: string | Buffer; breakOff?: true }
   | 'hang'
   | 'destroy';
 
@@ -102,5 +103,6 @@ function send(res: ServerResponse, reply: AgentReply): void {
   }
   const body = reply.body ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
   res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-  res.end(body);
+  if (reply.breakOff === true) res.write(body, () => res.socket?.destroy());
+  else res.end(body);
 }

@@ -1,0 +1,84 @@
+// A response body as its sender meant it: decoded from its `Content-Encoding` (docs/presets.md,
+// "Streamed replies"). A request without `Accept-Encoding` accepts any coding (RFC 9110, 12.5.3),
+// and undici's request API, unlike fetch, does not decode: a server or a proxy that compresses
+// anyway would otherwise hand a gzip body to the JSON parser. gzip, deflate and br are decoded, as
+// fetch does; the decoded bytes are held to the same limit as the bytes received, so a small
+// compressed body cannot unpack into gigabytes.
+
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable, Transform } from 'node:stream';
+
+/** Codings we decode, by their token (RFC 9110, 8.4.1; `x-gzip` is gzip). */
+const DECODERS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/** The decoded body was larger than the limit: the same code undici gives a body over its maxResponseSize. */
+export class DecodedTooLarge extends Error {
+  readonly code = 'UND_ERR_RES_EXCEEDED_MAX_SIZE';
+}
+
+/** The body is not valid data of the coding its header names. */
+export class UndecodableBody extends Error {
+  override name = 'UndecodableBody';
+}
+
+/**
+ * The body's bytes, decoded from the codings its `Content-Encoding` lists (the last applied is
+ * undone first), at most `maxBytes` of them once decoded; or, for a coding we do not decode, its
+ * name. No header (or `identity`): the body itself.
+ */
+export function decodedBody(body: Readable, header: string | string[] | undefined, maxBytes: number): AsyncIterable<Uint8Array> | { unknown: string } {
+  const codings = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  if (codings.length === 0) return body;
+  const unknown = codings.find((c) => !Object.hasOwn(DECODERS, c));
+  if (unknown !== undefined) return { unknown };
+  let stream: Readable = body;
+  for (const coding of [...codings].reverse()) {
+    const decoder = DECODERS[coding]!();
+    const from = stream;
+    // An error of the body (the deadline, a closed connection) reaches the reader as it is.
+    from.on('error', (err) => decoder.destroy(err));
+    stream = from.pipe(decoder);
+  }
+  return limited(body, stream, maxBytes, codings.join(', '));
+}
+
+async function* limited(body: Readable, stream: Readable, maxBytes: number, codings: string): AsyncIterable<Uint8Array> {
+  let total = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+      total += chunk.byteLength;
+      if (total > maxBytes) throw new DecodedTooLarge(`decoded response is larger than ${maxBytes} bytes`);
+      yield chunk;
+    }
+  } catch (err) {
+    if (isZlibError(err)) throw new UndecodableBody(`the agent's answer says it is encoded as ${codings}, but it is not (${(err as Error).message})`);
+    throw err;
+  } finally {
+    // Stopped early (the limit, an error): the body is not read on.
+    stream.destroy();
+    body.destroy();
+  }
+}
+
+/** zlib's own errors (`Z_DATA_ERROR`, `Z_BUF_ERROR`, `ERR_BROTLI_...`), not the body's. */
+function isZlibError(err: unknown): boolean {
+  const code = err !== null && typeof err === 'object' && 'code' in err ? (err as { code: unknown }).code : undefined;
+  return typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__'));
+}
+
+/** Reads a whole (decoded) body into text: UTF-8, a leading byte-order mark dropped. */
+export async function bodyText(chunks: AsyncIterable<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  for await (const chunk of chunks) parts.push(decoder.decode(chunk, { stream: true }));
+  parts.push(decoder.decode());
+  return parts.join('');
+}
