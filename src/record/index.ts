@@ -161,12 +161,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     startedAt,
     finishedAt,
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) || Math.max(...records.map((r) => r.durationMs)),
-    estimate: {
-      usd,
-      capUsd: first.estimate.capUsd,
-      aboveCap: records.some((r) => r.estimate.aboveCap),
-      confirmed: records.some((r) => r.estimate.confirmed),
-    },
+    estimate: mergedEstimate(records, usd),
+    ...mergedModels(records),
     tallies: tallies([...fixtures, ...personas]),
     interrupted: records.some((r) => r.interrupted),
     fixtures,
@@ -230,15 +226,73 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
   return { kept, incomplete: missing.length === 0 && foreign.length === 0 ? null : { total, suiteHash, missing, foreign } };
 }
 
-/** Shards' spend summed; absent when no shard recorded any (records written before spend existed). */
+/** Every counter of `spend`, in the order a record writes them (docs/semantics.md#cost). */
+const SPEND_KEYS = {
+  agentTurns: true,
+  agentRetries: true,
+  judgeCalls: true,
+  judgeRetries: false,
+  judgeReused: true,
+  simulatorCalls: false,
+  simulatorRetries: false,
+  baselineTurns: false,
+  meaningCalls: false,
+  meaningReused: false,
+  meaningAvoided: false,
+} satisfies Record<keyof Spend, boolean>;
+
+/**
+ * Shards' spend summed, every counter (the simulator's, the meaning check's and the user turns
+ * replayed included); an optional counter only when a shard recorded it. Absent when no shard
+ * recorded any (records written before spend existed).
+ */
 function mergedSpend(records: readonly RunRecord[]): { spend?: Spend } {
   const all = records.flatMap((r) => (r.spend === undefined ? [] : [r.spend]));
   if (all.length === 0) return {};
-  const sum = (pick: (s: Spend) => number | undefined): number => all.reduce((n, s) => n + (pick(s) ?? 0), 0);
-  const judgeRetries = all.some((s) => s.judgeRetries !== undefined) ? { judgeRetries: sum((s) => s.judgeRetries) } : {};
+  const spend: Partial<Record<keyof Spend, number>> = {};
+  for (const [key, always] of Object.entries(SPEND_KEYS) as [keyof Spend, boolean][]) {
+    if (always || all.some((s) => s[key] !== undefined)) spend[key] = all.reduce((n, s) => n + (s[key] ?? 0), 0);
+  }
+  return { spend: spend as Spend };
+}
+
+/**
+ * The shards' estimates as one: amounts summed (`usd` by the caller), the meaning calls summed, and
+ * with adaptive attempts in any shard its range (docs/statistics.md, "The estimate"): the items
+ * that could get extra attempts summed, the low end a shard without them counting its `usd`.
+ */
+function mergedEstimate(records: readonly RunRecord[], usd: number): RunRecord['estimate'] {
+  const round = (n: number): number => Math.round(n * 1e6) / 1e6;
+  const meaning = records.some((r) => r.estimate.meaningCalls !== undefined) ? { meaningCalls: records.reduce((n, r) => n + (r.estimate.meaningCalls ?? 0), 0) } : {};
+  const adaptive = records.some((r) => r.estimate.adaptive !== undefined)
+    ? {
+        adaptive: {
+          items: records.reduce((n, r) => n + (r.estimate.adaptive?.items ?? 0), 0),
+          lowUsd: round(records.reduce((n, r) => n + (r.estimate.adaptive?.lowUsd ?? r.estimate.usd), 0)),
+        },
+      }
+    : {};
   return {
-    spend: { agentTurns: sum((s) => s.agentTurns), agentRetries: sum((s) => s.agentRetries), judgeCalls: sum((s) => s.judgeCalls), ...judgeRetries, judgeReused: sum((s) => s.judgeReused) },
+    usd,
+    capUsd: (records[0] as RunRecord).estimate.capUsd,
+    aboveCap: records.some((r) => r.estimate.aboveCap),
+    confirmed: records.some((r) => r.estimate.confirmed),
+    ...meaning,
+    ...adaptive,
   };
+}
+
+/**
+ * The judge and the simulator of the merged run, whatever order the shards are given in: a shard
+ * whose model fell back to the plain prompt says so for the run (docs/configuration.md,
+ * "Structured output"), and a simulator is the one any shard used.
+ */
+function mergedModels(records: readonly RunRecord[]): Pick<RunRecord, 'judge'> & { simulator?: NonNullable<RunRecord['simulator']> } {
+  const pick = <M extends { structured?: boolean }>(models: readonly M[]): M | undefined =>
+    models.find((m) => m.structured === false) ?? models.find((m) => m.structured === true) ?? models[0];
+  const judge = pick(records.map((r) => r.judge).filter((j) => j.name !== null)) ?? (records[0] as RunRecord).judge;
+  const simulator = pick(records.flatMap((r) => (r.simulator === undefined ? [] : [r.simulator])));
+  return { judge, ...(simulator === undefined ? {} : { simulator }) };
 }
 
 /**

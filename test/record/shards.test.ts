@@ -92,6 +92,28 @@ describe('mergeRecords with shards', () => {
     expect(() => mergeRecords([shardRun(1, 2, ['a']), { ...shardRun(2, 2, ['b']), commit: 'f'.repeat(40) }], ['1.json', '2.json'])).toThrow(/shards were recorded at different commits: shard 1 \(1\.json\)/);
   });
 
+  it('keeps every count the shards recorded: spend, the estimate\'s range and meaning calls, a judge\'s fallback, the simulator, in any order', () => {
+    const a = shardRun(1, 2, ['a']);
+    const b = shardRun(2, 2, ['b']);
+    a.spend = { agentTurns: 4, agentRetries: 0, judgeCalls: 1, judgeRetries: 0, judgeReused: 0, meaningCalls: 0, meaningReused: 0, meaningAvoided: 2 };
+    b.spend = { agentTurns: 6, agentRetries: 1, judgeCalls: 2, judgeRetries: 1, judgeReused: 1, simulatorCalls: 5, simulatorRetries: 1, baselineTurns: 3, meaningCalls: 3, meaningReused: 1, meaningAvoided: 4 };
+    a.estimate = { usd: 0.1, capUsd: 1, aboveCap: false, confirmed: false, meaningCalls: 2 };
+    b.estimate = { usd: 0.3, capUsd: 1, aboveCap: false, confirmed: false, meaningCalls: 5, adaptive: { items: 2, lowUsd: 0.2 } };
+    a.judge = { name: 'judge', structured: true };
+    b.judge = { name: 'judge', structured: false, structuredFallback: 'HTTP 400' };
+    b.simulator = { name: 'sim', structured: true };
+    for (const order of [[a, b], [b, a]]) {
+      const m = mergeRecords(order, ['x.json', 'y.json']);
+      expect(m.spend).toEqual({ agentTurns: 10, agentRetries: 1, judgeCalls: 3, judgeRetries: 1, judgeReused: 1, simulatorCalls: 5, simulatorRetries: 1, baselineTurns: 3, meaningCalls: 3, meaningReused: 1, meaningAvoided: 6 });
+      expect(m.estimate).toEqual({ usd: 0.4, capUsd: 1, aboveCap: false, confirmed: false, meaningCalls: 7, adaptive: { items: 2, lowUsd: 0.3 } });
+      expect(m.judge).toEqual({ name: 'judge', structured: false, structuredFallback: 'HTTP 400' });
+      expect(m.simulator).toEqual({ name: 'sim', structured: true });
+      const term = renderTerminal(m, { color: false });
+      expect(term).toContain('meaning: 3 calls made, 1 reused, 6 decided without a model, 3 user turns replayed from baselines');
+      expect(term).toContain('judge: the endpoint refused structured output');
+    }
+  });
+
   it('a record whose shard index exceeds its total is refused', () => {
     const bad = { ...shardRun(1, 2, ['a']), shard: { index: 3, total: 2, suiteHash: SUITE } };
     expect(() => parseRecord(JSON.stringify(bad), 'bad.json')).toThrow(/bad\.json: .*shard: shard index must not exceed the shard total/);
