@@ -99,9 +99,10 @@ export async function readRecord(path: string): Promise<RunRecord> {
  * Combines the records of several shards (a matrix) into one run. Labels (fixtures and persona
  * scripts) must not repeat across shards; tallies are derived again; the estimate is summed.
  * Records that carry `shard` are checked: the suite is the one most records name (its
- * `suiteHash` and `total`; a tie goes to the first file's), a record of another suite or shard
- * count is excluded, and the merged record says `incomplete` when a shard is missing or one was
- * excluded. A complete merge is a whole run: it carries neither `shard` nor `incomplete`.
+ * `suiteHash`, `total` and `partition`; a tie goes to the first file's), a record of another suite,
+ * shard count or split (balanced by other timings: an item would be in no shard, or in two) is
+ * excluded, and the merged record says `incomplete` when a shard is missing or one was excluded. A
+ * complete merge is a whole run: it carries neither `shard` nor `incomplete`.
  */
 export function mergeRecords(input: readonly RunRecord[], inputNames: readonly string[] = [], log: (line: string) => void = () => {}): RunRecord {
   if (input.length === 0) throw new UserError('nothing to merge: give at least one --results file');
@@ -184,7 +185,8 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
   if (sharded.length === 0) return { kept: all, incomplete: null };
   const key = (i: number): string => {
     const s = (records[i] as RunRecord).shard as ShardInfo;
-    return JSON.stringify([s.suiteHash, s.total]);
+    // The split too (docs/action.md, "Shards"): shards balanced by other timings are not one partition.
+    return JSON.stringify([s.suiteHash, s.total, s.partition ?? null]);
   };
   const counts = new Map<string, number>();
   for (const i of sharded) counts.set(key(i), (counts.get(key(i)) ?? 0) + 1);
@@ -202,7 +204,9 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
       continue;
     }
     if (key(i) !== chosen) {
-      foreign.push(`${label(i)} (shard ${s.index}/${s.total} of suite ${s.suiteHash})`);
+      const [suite, total] = JSON.parse(chosen) as [string, number];
+      const split = s.suiteHash === suite && s.total === total ? ', split by other timings' : '';
+      foreign.push(`${label(i)} (shard ${s.index}/${s.total} of suite ${s.suiteHash}${split})`);
       continue;
     }
     const twice = byIndex.get(s.index);

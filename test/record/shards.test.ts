@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeRecords, parseRecord, serializeRecord } from '../../src/record/index.js';
 import { compareRuns, gateMerged } from '../../src/evaluate/index.js';
+import { selectShard } from '../../src/evaluate/shard.js';
 import type { RunRecord, ShardInfo } from '../../src/types.js';
 import { renderJUnit, renderMarkdownReport, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
@@ -112,6 +113,24 @@ describe('mergeRecords with shards', () => {
       expect(term).toContain('meaning: 3 calls made, 1 reused, 6 decided without a model, 3 user turns replayed from baselines');
       expect(term).toContain('judge: the endpoint refused structured output');
     }
+  });
+
+  it('shards split by other timings (each job read another previous run) are not one partition: incomplete, never an item silently in no shard', () => {
+    const list = ['a', 'b', 'c'].map((label) => ({ label, turns: 1, definitionHash: label }));
+    const before = new Map([['a', 10], ['b', 10], ['c', 1]]);
+    const after = new Map([['a', 10], ['b', 5], ['c', 1]]);
+    const one = selectShard(list, { index: 1, total: 2 }, after);
+    const two = selectShard(list, { index: 2, total: 2 }, before);
+    // "c" is in neither shard, and no label is in both.
+    expect([...one.labels, ...two.labels].sort()).toEqual(['a', 'b']);
+    const rec = (s: ReturnType<typeof selectShard>): RunRecord => run([...s.labels].map((l) => fixture(l)), { shard: s.info });
+    const merged = mergeRecords([rec(one), rec(two)], ['1.json', '2.json']);
+    expect(merged.incomplete).toEqual({ total: 2, suiteHash: one.info.suiteHash, missing: [2], foreign: [expect.stringMatching(/^2\.json \(shard 2\/2 of suite [0-9a-f]{16}, split by other timings\)$/)] });
+    expect(gateMerged(merged, ['newly_failing'], false).failed).toBe(true);
+    // The same timings in every shard: one partition, complete.
+    const same = mergeRecords([rec(one), rec(selectShard(list, { index: 2, total: 2 }, after))]);
+    expect(same.incomplete).toBeUndefined();
+    expect(same.fixtures.map((f) => f.label).sort()).toEqual(['a', 'b', 'c']);
   });
 
   it('a record whose shard index exceeds its total is refused', () => {
