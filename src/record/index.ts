@@ -7,6 +7,7 @@ import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tall
 import { runRecordSchema } from './schema.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
+import { TOOL } from '../version.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
@@ -38,13 +39,59 @@ export async function writeRecord(path: string, record: RunRecord): Promise<void
   await writeRecordFile(path, record);
 }
 
-/** Validates untrusted JSON text as a run record; errors name the file and the first problems. */
+/** True when JSON text stops inside an object, an array or a string: a file cut off while it was copied or written. */
+function endsEarly(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') depth--;
+  }
+  return inString || depth > 0;
+}
+
+/** major.minor.patch of a version string, or null; a pre-release suffix is ignored. */
+function versionParts(v: unknown): [number, number, number] | null {
+  const m = typeof v === 'string' ? /^(\d{1,9})\.(\d{1,9})\.(\d{1,9})/.exec(v) : null;
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+/** The version that wrote a record (its `tool.version`) when it is newer than this agent-replay's; else null. */
+function newerWriter(data: unknown): string | null {
+  const version = (data as { tool?: { version?: unknown } } | null)?.tool?.version;
+  const theirs = versionParts(version);
+  const ours = versionParts(TOOL.version);
+  if (theirs === null || ours === null) return null;
+  for (let k = 0; k < 3; k++) if (theirs[k] !== ours[k]) return (theirs[k] as number) > (ours[k] as number) ? (version as string) : null;
+  return null;
+}
+
+/**
+ * Validates untrusted JSON text as a run record; errors name the file, the first problems and the
+ * fix (docs/results-json.md, "When a results file cannot be read"): a file cut off, a record of
+ * another schema version, or one written by a newer agent-replay.
+ */
 export function parseRecord(text: string, file: string): RunRecord {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new RecordError(file, `not valid JSON (${(e as Error).message}); expected a results.json written by agent-replay`);
+    const fix = endsEarly(text)
+      ? 'the file ends before the record does (cut off while it was copied or written); take it again from where it was written (the run\'s --out, or its results artifact)'
+      : 'expected a results.json written by agent-replay';
+    throw new RecordError(file, `not valid JSON (${(e as Error).message}): ${fix}`);
+  }
+  const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version === 'number' && version !== 1) {
+    const writer = (data as { tool?: { version?: unknown } }).tool?.version;
+    const by = typeof writer === 'string' && versionParts(writer) !== null ? `, written by agent-replay ${writer}` : '';
+    const fix = version > 1 ? `read it with agent-replay ${by === '' ? 'that writes it' : `${writer as string} or newer`}` : 'write it again with this agent-replay';
+    throw new RecordError(file, `is a results file of schema version ${version}${by}; this agent-replay (${TOOL.version}) reads schema version 1: ${fix}`);
   }
   const parsed = runRecordSchema.safeParse(data);
   if (!parsed.success) {
@@ -52,7 +99,9 @@ export function parseRecord(text: string, file: string): RunRecord {
       .slice(0, 5)
       .map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`)
       .join('; ');
-    throw new RecordError(file, `is not a valid agent-replay results file (schema version 1): ${problems}`);
+    const newer = newerWriter(data);
+    const fix = newer === null ? '' : `; it was written by agent-replay ${newer}, newer than this one (${TOOL.version}), which may not know its fields: read it with agent-replay ${newer} or newer`;
+    throw new RecordError(file, `is not a valid agent-replay results file (schema version 1): ${problems}${fix}`);
   }
   const record = parsed.data;
   const labels = new Set<string>();
