@@ -185,8 +185,10 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     seen.set(label, i);
     return true;
   };
-  const fixtures = records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i)));
-  const personas = records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i)));
+  // In the suite's order (its files by path, then by line), as one run lists them, whatever order
+  // the shards come in (docs/action.md, "Report: combine shards, or comment for a fork").
+  const fixtures = suiteOrder(records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i))));
+  const personas = suiteOrder(records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i))));
   if (overlaps.length > 0) {
     const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${overlaps.length - 5} more` : '');
     throw new UserError(
@@ -221,6 +223,11 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     ...mergedSpend(records),
     ...incomplete,
   };
+}
+
+/** Items by file (compared as the suite loader sorts its files) then by line; a stable sort keeps the rest as given. */
+function suiteOrder<T extends { file: string; line: number }>(items: T[]): T[] {
+  return items.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
 
 /**

@@ -85,6 +85,11 @@ describe('run --shard i/n and report', () => {
     expect(m.shard).toBeUndefined();
     expect(m.incomplete).toBeUndefined();
     expect(await readFile(join(cwd, 'm.md'), 'utf8')).not.toContain('incomplete');
+    // In the suite's order, as one run lists them, whatever order the shards are given in.
+    const order = (r: RunRecord): string[] => [...r.fixtures, ...r.personas].map((i) => i.label);
+    expect(order(m)).toEqual(order(full));
+    expect((await cli(['report', '--results', 's3.json', '--results', 's1.json', '--results', 's2.json', '--out', 'again.json'], cwd)).code).toBe(0);
+    expect(order(await readResults(join(cwd, 'again.json')))).toEqual(order(full));
   });
 
   it('a missing shard: exit 1, "incomplete: shard 2/3 missing" under the headline, nothing removed; --allow-incomplete applies fail-on only', async () => {
