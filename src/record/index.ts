@@ -176,10 +176,12 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   }
   const seen = new Map<string, number>();
   const overlaps: string[] = [];
-  const firstSeen = (label: string, i: number): boolean => {
+  const overlapping = { fixtures: 0, scripts: 0 };
+  const firstSeen = (label: string, i: number, kind: 'fixtures' | 'scripts' = 'fixtures'): boolean => {
     const prev = seen.get(label);
     if (prev !== undefined) {
       overlaps.push(`"${label}" (${shard(prev)} and ${shard(i)})`);
+      overlapping[kind] += 1;
       return false;
     }
     seen.set(label, i);
@@ -188,12 +190,15 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   // In the suite's order (its files by path, then by line), as one run lists them, whatever order
   // the shards come in (docs/action.md, "Report: combine shards, or comment for a fork").
   const fixtures = suiteOrder(records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i))));
-  const personas = suiteOrder(records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i))));
+  const personas = suiteOrder(records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i, 'scripts'))));
   if (overlaps.length > 0) {
     const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${overlaps.length - 5} more` : '');
-    throw new UserError(
-      `shards overlap: ${overlaps.length} ${overlaps.length === 1 ? 'fixture is' : 'fixtures are'} in more than one shard: ${shown}; each fixture must be replayed by exactly one shard`,
-    );
+    // Fixtures and persona scripts each called what they are (a script is not a "fixture").
+    const { fixtures: nf, scripts: ns } = overlapping;
+    const n = nf + ns;
+    const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${nf} ${nf === 1 ? 'fixture' : 'fixtures'}, ${ns} persona ${ns === 1 ? 'script' : 'scripts'})`;
+    const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
+    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard`);
   }
   const startedAt = records.map((r) => r.startedAt).sort()[0] as string;
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;

@@ -9,7 +9,7 @@ import { selectShard } from '../../src/evaluate/shard.js';
 import type { RunRecord, ShardInfo } from '../../src/types.js';
 import { renderJUnit, renderMarkdownReport, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
-import { fixture, run } from '../report/fixtures.js';
+import { fixture, persona, run } from '../report/fixtures.js';
 
 const SUITE = '0123456789abcdef';
 
@@ -131,6 +131,16 @@ describe('mergeRecords with shards', () => {
     const same = mergeRecords([rec(one), rec(selectShard(list, { index: 2, total: 2 }, after))]);
     expect(same.incomplete).toBeUndefined();
     expect(same.fixtures.map((f) => f.label).sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a persona script in two records is called a persona script, not a fixture', () => {
+    const a = run([fixture('a')], { personas: [persona('refund')] });
+    const b = run([fixture('b')], { personas: [persona('refund')] });
+    expect(() => mergeRecords([a, b], ['1.json', '2.json'])).toThrow(
+      /^shards overlap: 1 persona script is in more than one shard: "refund" \(shard 1 \(1\.json\) and shard 2 \(2\.json\)\); each persona script must be replayed by exactly one shard$/,
+    );
+    const c = run([fixture('a')], { personas: [persona('refund')] });
+    expect(() => mergeRecords([a, c])).toThrow(/^shards overlap: 2 items \(1 fixture, 1 persona script\) are in more than one shard: "a" /);
   });
 
   it('a record whose shard index exceeds its total is refused', () => {
