@@ -245,8 +245,13 @@ function lacksShards(run: RunRecord): boolean {
   return run.shard != null || run.incomplete != null;
 }
 
+/** A record of part of the suite (a shard, a merge lacking shards, `--rerun` or `--only`): items it does not list were not replayed. */
+function isPartial(run: RunRecord): boolean {
+  return run.selection != null || lacksShards(run);
+}
+
 function refOf(run: RunRecord, file: string | null): RunRef {
-  return { startedAt: run.startedAt, commit: run.commit, file, partial: run.selection != null || lacksShards(run), ...(lacksShards(run) ? { shards: true as const } : {}) };
+  return { startedAt: run.startedAt, commit: run.commit, file, partial: isPartial(run), ...(lacksShards(run) ? { shards: true as const } : {}) };
 }
 
 /**
@@ -261,10 +266,10 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
   const b = byLabel(before);
   const a = byLabel(after);
   const labels = [...new Set([...b.keys(), ...a.keys()])].sort();
-  // An item missing from a shard's record (or from a merge that lacks shards) was in a shard not
-  // given, not added or removed: it is left out of the comparison.
-  const beforeLacks = lacksShards(before);
-  const afterLacks = lacksShards(after);
+  // An item missing from a partial record (a shard's, a merge that lacks shards, a `--rerun` or
+  // `--only` run) was not replayed there, not added or removed: it is left out of the comparison.
+  const beforeLacks = isPartial(before);
+  const afterLacks = isPartial(after);
   const changes: ItemChange[] = [];
   const commonBefore: Item[] = [];
   const commonAfter: Item[] = [];

@@ -8,7 +8,9 @@
 //   persona script its welcome, opening and follow-ups).
 // - Without timings (or none of the suite's labels in them): by a stable hash of the label
 //   (sha256, first 48 bits, mod n), so adding or removing an item never moves another one.
-// `suiteHash` names the whole suite (every label with its definition hash), equal for all shards.
+// `suiteHash` names the whole suite (every label with its definition hash), equal for all shards;
+// `partition` names the split itself (every shard's labels), equal for the shards that used the same
+// timings, so a merge can tell a shard balanced by other timings (an item then in no shard, or two).
 
 import { stableHash } from './definition.js';
 import type { RunRecord, ShardInfo } from '../types.js';
@@ -103,18 +105,18 @@ export function selectShard(
   const p = partition(items, shard.total, timings);
   return {
     labels: new Set(p.shards[shard.index - 1]),
-    info: { index: shard.index, total: shard.total, suiteHash: suiteHash(items) },
+    info: { index: shard.index, total: shard.total, suiteHash: suiteHash(items), partition: stableHash(JSON.stringify(p.shards.map((s) => [...s].sort()))) },
     method: p.method,
   };
 }
 
-/** "shard 2/4 missing", "shards 2/4, 3/4 missing; shard 1/3 of another suite (b.json) excluded". */
+/** "shard 2/4 missing", "shards 2/4, 3/4 missing; excluded (another suite, shard count or split): b.json (...)". */
 export function incompleteText(inc: { total: number; missing: readonly number[]; foreign: readonly string[] }): string {
   const parts: string[] = [];
   if (inc.missing.length > 0) {
     const list = inc.missing.map((k) => `${k}/${inc.total}`);
     parts.push(`${list.length === 1 ? 'shard' : 'shards'} ${list.join(', ')} missing`);
   }
-  if (inc.foreign.length > 0) parts.push(`excluded (another suite or shard count): ${inc.foreign.join(', ')}`);
+  if (inc.foreign.length > 0) parts.push(`excluded (another suite, shard count or split): ${inc.foreign.join(', ')}`);
   return `incomplete: ${parts.join('; ')}`;
 }

@@ -7,6 +7,7 @@ import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tall
 import { runRecordSchema } from './schema.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
+import { TOOL } from '../version.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
@@ -38,13 +39,59 @@ export async function writeRecord(path: string, record: RunRecord): Promise<void
   await writeRecordFile(path, record);
 }
 
-/** Validates untrusted JSON text as a run record; errors name the file and the first problems. */
+/** True when JSON text stops inside an object, an array or a string: a file cut off while it was copied or written. */
+function endsEarly(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') depth--;
+  }
+  return inString || depth > 0;
+}
+
+/** major.minor.patch of a version string, or null; a pre-release suffix is ignored. */
+function versionParts(v: unknown): [number, number, number] | null {
+  const m = typeof v === 'string' ? /^(\d{1,9})\.(\d{1,9})\.(\d{1,9})/.exec(v) : null;
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+/** The version that wrote a record (its `tool.version`) when it is newer than this agent-replay's; else null. */
+function newerWriter(data: unknown): string | null {
+  const version = (data as { tool?: { version?: unknown } } | null)?.tool?.version;
+  const theirs = versionParts(version);
+  const ours = versionParts(TOOL.version);
+  if (theirs === null || ours === null) return null;
+  for (let k = 0; k < 3; k++) if (theirs[k] !== ours[k]) return (theirs[k] as number) > (ours[k] as number) ? (version as string) : null;
+  return null;
+}
+
+/**
+ * Validates untrusted JSON text as a run record; errors name the file, the first problems and the
+ * fix (docs/results-json.md, "When a results file cannot be read"): a file cut off, a record of
+ * another schema version, or one written by a newer agent-replay.
+ */
 export function parseRecord(text: string, file: string): RunRecord {
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new RecordError(file, `not valid JSON (${(e as Error).message}); expected a results.json written by agent-replay`);
+    const fix = endsEarly(text)
+      ? 'the file ends before the record does (cut off while it was copied or written); take it again from where it was written (the run\'s --out, or its results artifact)'
+      : 'expected a results.json written by agent-replay';
+    throw new RecordError(file, `not valid JSON (${(e as Error).message}): ${fix}`);
+  }
+  const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version === 'number' && version !== 1) {
+    const writer = (data as { tool?: { version?: unknown } }).tool?.version;
+    const by = typeof writer === 'string' && versionParts(writer) !== null ? `, written by agent-replay ${writer}` : '';
+    const fix = version > 1 ? `read it with agent-replay ${by === '' ? 'that writes it' : `${writer as string} or newer`}` : 'write it again with this agent-replay';
+    throw new RecordError(file, `is a results file of schema version ${version}${by}; this agent-replay (${TOOL.version}) reads schema version 1: ${fix}`);
   }
   const parsed = runRecordSchema.safeParse(data);
   if (!parsed.success) {
@@ -52,7 +99,9 @@ export function parseRecord(text: string, file: string): RunRecord {
       .slice(0, 5)
       .map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`)
       .join('; ');
-    throw new RecordError(file, `is not a valid agent-replay results file (schema version 1): ${problems}`);
+    const newer = newerWriter(data);
+    const fix = newer === null ? '' : `; it was written by agent-replay ${newer}, newer than this one (${TOOL.version}), which may not know its fields: read it with agent-replay ${newer} or newer`;
+    throw new RecordError(file, `is not a valid agent-replay results file (schema version 1): ${problems}${fix}`);
   }
   const record = parsed.data;
   const labels = new Set<string>();
@@ -100,9 +149,10 @@ export async function readRecord(path: string): Promise<RunRecord> {
  * Combines the records of several shards (a matrix) into one run. Labels (fixtures and persona
  * scripts) must not repeat across shards; tallies are derived again; the estimate is summed.
  * Records that carry `shard` are checked: the suite is the one most records name (its
- * `suiteHash` and `total`; a tie goes to the first file's), a record of another suite or shard
- * count is excluded, and the merged record says `incomplete` when a shard is missing or one was
- * excluded. A complete merge is a whole run: it carries neither `shard` nor `incomplete`.
+ * `suiteHash`, `total` and `partition`; a tie goes to the first file's), a record of another suite,
+ * shard count or split (balanced by other timings: an item would be in no shard, or in two) is
+ * excluded, and the merged record says `incomplete` when a shard is missing or one was excluded. A
+ * complete merge is a whole run: it carries neither `shard` nor `incomplete`.
  */
 export function mergeRecords(input: readonly RunRecord[], inputNames: readonly string[] = [], log: (line: string) => void = () => {}): RunRecord {
   if (input.length === 0) throw new UserError('nothing to merge: give at least one --results file');
@@ -127,22 +177,29 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   }
   const seen = new Map<string, number>();
   const overlaps: string[] = [];
-  const firstSeen = (label: string, i: number): boolean => {
+  const overlapping = { fixtures: 0, scripts: 0 };
+  const firstSeen = (label: string, i: number, kind: 'fixtures' | 'scripts' = 'fixtures'): boolean => {
     const prev = seen.get(label);
     if (prev !== undefined) {
       overlaps.push(`"${label}" (${shard(prev)} and ${shard(i)})`);
+      overlapping[kind] += 1;
       return false;
     }
     seen.set(label, i);
     return true;
   };
-  const fixtures = records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i)));
-  const personas = records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i)));
+  // In the suite's order (its files by path, then by line), as one run lists them, whatever order
+  // the shards come in (docs/action.md, "Report: combine shards, or comment for a fork").
+  const fixtures = suiteOrder(records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i))));
+  const personas = suiteOrder(records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i, 'scripts'))));
   if (overlaps.length > 0) {
     const shown = overlaps.slice(0, 5).join(', ') + (overlaps.length > 5 ? `, +${overlaps.length - 5} more` : '');
-    throw new UserError(
-      `shards overlap: ${overlaps.length} ${overlaps.length === 1 ? 'fixture is' : 'fixtures are'} in more than one shard: ${shown}; each fixture must be replayed by exactly one shard`,
-    );
+    // Fixtures and persona scripts each called what they are (a script is not a "fixture").
+    const { fixtures: nf, scripts: ns } = overlapping;
+    const n = nf + ns;
+    const noun = ns === 0 ? (n === 1 ? 'fixture' : 'fixtures') : nf === 0 ? (n === 1 ? 'persona script' : 'persona scripts') : `items (${nf} ${nf === 1 ? 'fixture' : 'fixtures'}, ${ns} persona ${ns === 1 ? 'script' : 'scripts'})`;
+    const each = ns === 0 ? 'fixture' : nf === 0 ? 'persona script' : 'item';
+    throw new UserError(`shards overlap: ${n} ${noun} ${n === 1 ? 'is' : 'are'} in more than one shard: ${shown}; each ${each} must be replayed by exactly one shard`);
   }
   const startedAt = records.map((r) => r.startedAt).sort()[0] as string;
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
@@ -162,12 +219,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     startedAt,
     finishedAt,
     durationMs: Math.max(0, Date.parse(finishedAt) - Date.parse(startedAt)) || Math.max(...records.map((r) => r.durationMs)),
-    estimate: {
-      usd,
-      capUsd: first.estimate.capUsd,
-      aboveCap: records.some((r) => r.estimate.aboveCap),
-      confirmed: records.some((r) => r.estimate.confirmed),
-    },
+    estimate: mergedEstimate(records, usd),
+    ...mergedModels(records),
     tallies: tallies([...fixtures, ...personas]),
     interrupted: records.some((r) => r.interrupted),
     fixtures,
@@ -176,6 +229,11 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     ...mergedSpend(records),
     ...incomplete,
   };
+}
+
+/** Items by file (compared as the suite loader sorts its files) then by line; a stable sort keeps the rest as given. */
+function suiteOrder<T extends { file: string; line: number }>(items: T[]): T[] {
+  return items.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
 }
 
 /**
@@ -189,7 +247,8 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
   if (sharded.length === 0) return { kept: all, incomplete: null };
   const key = (i: number): string => {
     const s = (records[i] as RunRecord).shard as ShardInfo;
-    return JSON.stringify([s.suiteHash, s.total]);
+    // The split too (docs/action.md, "Shards"): shards balanced by other timings are not one partition.
+    return JSON.stringify([s.suiteHash, s.total, s.partition ?? null]);
   };
   const counts = new Map<string, number>();
   for (const i of sharded) counts.set(key(i), (counts.get(key(i)) ?? 0) + 1);
@@ -207,7 +266,9 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
       continue;
     }
     if (key(i) !== chosen) {
-      foreign.push(`${label(i)} (shard ${s.index}/${s.total} of suite ${s.suiteHash})`);
+      const [suite, total] = JSON.parse(chosen) as [string, number];
+      const split = s.suiteHash === suite && s.total === total ? ', split by other timings' : '';
+      foreign.push(`${label(i)} (shard ${s.index}/${s.total} of suite ${s.suiteHash}${split})`);
       continue;
     }
     const twice = byIndex.get(s.index);
@@ -231,15 +292,73 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
   return { kept, incomplete: missing.length === 0 && foreign.length === 0 ? null : { total, suiteHash, missing, foreign } };
 }
 
-/** Shards' spend summed; absent when no shard recorded any (records written before spend existed). */
+/** Every counter of `spend`, in the order a record writes them (docs/semantics.md#cost). */
+const SPEND_KEYS = {
+  agentTurns: true,
+  agentRetries: true,
+  judgeCalls: true,
+  judgeRetries: false,
+  judgeReused: true,
+  simulatorCalls: false,
+  simulatorRetries: false,
+  baselineTurns: false,
+  meaningCalls: false,
+  meaningReused: false,
+  meaningAvoided: false,
+} satisfies Record<keyof Spend, boolean>;
+
+/**
+ * Shards' spend summed, every counter (the simulator's, the meaning check's and the user turns
+ * replayed included); an optional counter only when a shard recorded it. Absent when no shard
+ * recorded any (records written before spend existed).
+ */
 function mergedSpend(records: readonly RunRecord[]): { spend?: Spend } {
   const all = records.flatMap((r) => (r.spend === undefined ? [] : [r.spend]));
   if (all.length === 0) return {};
-  const sum = (pick: (s: Spend) => number | undefined): number => all.reduce((n, s) => n + (pick(s) ?? 0), 0);
-  const judgeRetries = all.some((s) => s.judgeRetries !== undefined) ? { judgeRetries: sum((s) => s.judgeRetries) } : {};
+  const spend: Partial<Record<keyof Spend, number>> = {};
+  for (const [key, always] of Object.entries(SPEND_KEYS) as [keyof Spend, boolean][]) {
+    if (always || all.some((s) => s[key] !== undefined)) spend[key] = all.reduce((n, s) => n + (s[key] ?? 0), 0);
+  }
+  return { spend: spend as Spend };
+}
+
+/**
+ * The shards' estimates as one: amounts summed (`usd` by the caller), the meaning calls summed, and
+ * with adaptive attempts in any shard its range (docs/statistics.md, "The estimate"): the items
+ * that could get extra attempts summed, the low end a shard without them counting its `usd`.
+ */
+function mergedEstimate(records: readonly RunRecord[], usd: number): RunRecord['estimate'] {
+  const round = (n: number): number => Math.round(n * 1e6) / 1e6;
+  const meaning = records.some((r) => r.estimate.meaningCalls !== undefined) ? { meaningCalls: records.reduce((n, r) => n + (r.estimate.meaningCalls ?? 0), 0) } : {};
+  const adaptive = records.some((r) => r.estimate.adaptive !== undefined)
+    ? {
+        adaptive: {
+          items: records.reduce((n, r) => n + (r.estimate.adaptive?.items ?? 0), 0),
+          lowUsd: round(records.reduce((n, r) => n + (r.estimate.adaptive?.lowUsd ?? r.estimate.usd), 0)),
+        },
+      }
+    : {};
   return {
-    spend: { agentTurns: sum((s) => s.agentTurns), agentRetries: sum((s) => s.agentRetries), judgeCalls: sum((s) => s.judgeCalls), ...judgeRetries, judgeReused: sum((s) => s.judgeReused) },
+    usd,
+    capUsd: (records[0] as RunRecord).estimate.capUsd,
+    aboveCap: records.some((r) => r.estimate.aboveCap),
+    confirmed: records.some((r) => r.estimate.confirmed),
+    ...meaning,
+    ...adaptive,
   };
+}
+
+/**
+ * The judge and the simulator of the merged run, whatever order the shards are given in: a shard
+ * whose model fell back to the plain prompt says so for the run (docs/configuration.md,
+ * "Structured output"), and a simulator is the one any shard used.
+ */
+function mergedModels(records: readonly RunRecord[]): Pick<RunRecord, 'judge'> & { simulator?: NonNullable<RunRecord['simulator']> } {
+  const pick = <M extends { structured?: boolean }>(models: readonly M[]): M | undefined =>
+    models.find((m) => m.structured === false) ?? models.find((m) => m.structured === true) ?? models[0];
+  const judge = pick(records.map((r) => r.judge).filter((j) => j.name !== null)) ?? (records[0] as RunRecord).judge;
+  const simulator = pick(records.flatMap((r) => (r.simulator === undefined ? [] : [r.simulator])));
+  return { judge, ...(simulator === undefined ? {} : { simulator }) };
 }
 
 /**

@@ -451,7 +451,7 @@ function buildRunRecordSchema() {
       })
       .optional(),
     // Within schema version 1: absent for a whole run and in older records.
-    shard: z.strictObject({ index: z.number().int().min(1), total: z.number().int().min(1).max(256), suiteHash: z.string() })
+    shard: z.strictObject({ index: z.number().int().min(1), total: z.number().int().min(1).max(256), suiteHash: z.string(), partition: z.string().optional() })
       .refine((s) => s.index <= s.total, { error: 'shard index must not exceed the shard total' })
       .optional(),
     incomplete: z

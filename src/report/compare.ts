@@ -55,6 +55,11 @@ function sideWord(c: ItemChange, which: 'before' | 'after'): string {
   return RESULT_WORD[s.result] + k;
 }
 
+/** The agreement over the items in both runs says more than the whole runs' when some item is in one run only, or one run replayed part of the suite. */
+function showCommon(c: Comparison): boolean {
+  return c.common.before.total > 0 && (c.onlyBefore.length > 0 || c.onlyAfter.length > 0 || c.before.partial || c.after.partial);
+}
+
 function swapNote(c: Comparison): string | null {
   return c.swapped ? 'The later run was given first: they were swapped, so that the earlier run (by startedAt) is "before".' : null;
 }
@@ -94,7 +99,7 @@ export function renderCompareMarkdown(c: Comparison): string {
     '',
     `**Why**: ${escapeInline(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}.`,
   );
-  if (c.common.before.total > 0 && (c.onlyBefore.length > 0 || c.onlyAfter.length > 0)) {
+  if (showCommon(c)) {
     lines.push('', `Over the items in both runs only: ${formatAgreement(c.common.before)} → ${formatAgreement(c.common.after)}.`);
   }
   if (c.fixed.length > 0 || c.broken.length > 0) {
@@ -139,6 +144,7 @@ export function renderCompareText(c: Comparison): string {
   out.push(`before: ${runName(c.before, true)}`, `after:  ${runName(c.after, true)}`);
   out.push(`agreement: ${formatAgreement(c.agreement.before)} -> ${formatAgreement(c.agreement.after)} (${formatDelta(c.agreement.deltaPoints)})`);
   out.push(`  before: ${besides(c.agreement.before)}`, `  after:  ${besides(c.agreement.after)}`);
+  if (showCommon(c)) out.push(`  over the items in both runs only: ${formatAgreement(c.common.before)} -> ${formatAgreement(c.common.after)}`);
   out.push(`  mcnemar: ${pairedText(c.mcnemar)}`);
   out.push(`why: ${oneLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
   const width = Math.max(0, ...c.changes.map((x) => x.label.length));

@@ -313,11 +313,16 @@ export interface ShardInfo {
   index: number;
   total: number;
   suiteHash: string;
+  /**
+   * A hash of the whole partition (every shard's labels): equal in the shards that split the suite
+   * alike, another when a shard was balanced by other timings. Absent in records written before it.
+   */
+  partition?: string;
 }
 
 /**
  * What a merge of shard records lacks: the shards of the suite (`suiteHash`, `total`) that were not
- * given, and the records of another suite or shard count that were excluded (described in a few words).
+ * given, and the records of another suite, shard count or partition that were excluded (described in a few words).
  */
 export interface Incomplete {
   total: number;

@@ -66,7 +66,8 @@ describe('run --shard i/n and report', () => {
       const n = rec.fixtures.length + rec.personas.length;
       counted += n;
       expect(r.stderr).toContain(`shard ${i}/3: ${n} of 10 items (chosen by a hash of each label)`);
-      expect(rec.shard).toEqual({ index: i, total: 3, suiteHash: shards[0]?.shard?.suiteHash });
+      expect(rec.shard).toEqual({ index: i, total: 3, suiteHash: shards[0]?.shard?.suiteHash, partition: shards[0]?.shard?.partition });
+      expect(rec.shard?.partition).toMatch(/^[0-9a-f]{16}$/);
       expect(rec.shard?.suiteHash).toMatch(/^[0-9a-f]{16}$/);
     }
     expect(counted).toBe(10);
@@ -84,6 +85,11 @@ describe('run --shard i/n and report', () => {
     expect(m.shard).toBeUndefined();
     expect(m.incomplete).toBeUndefined();
     expect(await readFile(join(cwd, 'm.md'), 'utf8')).not.toContain('incomplete');
+    // In the suite's order, as one run lists them, whatever order the shards are given in.
+    const order = (r: RunRecord): string[] => [...r.fixtures, ...r.personas].map((i) => i.label);
+    expect(order(m)).toEqual(order(full));
+    expect((await cli(['report', '--results', 's3.json', '--results', 's1.json', '--results', 's2.json', '--out', 'again.json'], cwd)).code).toBe(0);
+    expect(order(await readResults(join(cwd, 'again.json')))).toEqual(order(full));
   });
 
   it('a missing shard: exit 1, "incomplete: shard 2/3 missing" under the headline, nothing removed; --allow-incomplete applies fail-on only', async () => {
@@ -131,7 +137,7 @@ describe('run --shard i/n and report', () => {
     const r = await cli(['report', '--results', 's1.json', '--results', 's2.json', '--results', 'other.json', '--out', 'm.json'], cwd);
     expect(r.code).toBe(1);
     const suite = (await readResults(join(cwd, 's1.json'))).shard?.suiteHash;
-    expect(r.stdout).toContain(`incomplete: excluded (another suite or shard count): other.json (shard 1/3 of suite ${suite})`);
+    expect(r.stdout).toContain(`incomplete: excluded (another suite, shard count or split): other.json (shard 1/3 of suite ${suite})`);
     expect(labelsOf(await readResults(join(cwd, 'm.json')))).toEqual(ALL);
   });
 

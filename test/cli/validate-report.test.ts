@@ -141,7 +141,8 @@ describe('report', () => {
     expect(r.code).toBe(1); // b is newly failing; the default gate applies to reports too
     expect(r.stderr).toContain('newly failing (b)');
     const merged = await readResults(join(cwd, 'merged.json'));
-    expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'c', 'b', 'd']);
+    // In the suite's order, as the full run lists them (not a.json's then b.json's).
+    expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'b', 'c', 'd']);
     expect(merged.tallies).toEqual({ passed: 1, failed: 1, notEvaluated: 1, errored: 1 });
     expect(merged.tallies).toEqual(full.tallies);
     expect(merged.estimate.usd).toBe(0.08);

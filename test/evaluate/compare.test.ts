@@ -192,3 +192,21 @@ describe("compare: McNemar's exact test over the paired items", () => {
     expect(compareRuns(at(T1, [fx('a')]), at(T2, [fx('a')])).mcnemar).toEqual({ pairs: 1, newlyFailing: 0, newlyPassing: 0, p: 1 });
   });
 });
+
+describe('compare: a partial run (--rerun, --only)', () => {
+  it('an item the partial run did not replay is neither removed nor added; the agreement over the items in both runs is said', () => {
+    const full = at(T1, [fx('a', { verdict: 'fail' }), fx('b'), fx('c', { verdict: 'fail' })]);
+    const rerun = run([fx('a'), fx('c', { verdict: 'fail' })], { startedAt: T2, selection: { rerunOf: 'results.json', only: null, labels: ['a', 'c'] } });
+    const c = compareRuns(full, rerun);
+    expect(c.after.partial).toBe(true);
+    expect(c.onlyBefore).toEqual([]);
+    expect(c.causes.removed).toBe(0);
+    expect(c.fixed).toEqual(['a']);
+    expect(c.summary).toBe('1 verdict changed');
+    expect(renderCompareText(c)).toContain('over the items in both runs only: 0% -> 50%');
+    expect(renderCompareMarkdown(c)).toContain('Over the items in both runs only: 0% → 50%.');
+    // Given the other way round (the partial run earlier), the items it did not replay are not "added".
+    const later = { ...full, startedAt: '2026-12-03T09:00:00.000Z' };
+    expect(compareRuns(rerun, later).onlyAfter).toEqual([]);
+  });
+});

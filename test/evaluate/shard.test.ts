@@ -173,7 +173,7 @@ describe('timingsOf and incompleteText', () => {
     expect(incompleteText({ total: 4, missing: [2], foreign: [] })).toBe('incomplete: shard 2/4 missing');
     expect(incompleteText({ total: 4, missing: [2, 4], foreign: [] })).toBe('incomplete: shards 2/4, 4/4 missing');
     expect(incompleteText({ total: 4, missing: [3], foreign: ['c.json (shard 1/3 of suite abc)'] })).toBe(
-      'incomplete: shard 3/4 missing; excluded (another suite or shard count): c.json (shard 1/3 of suite abc)',
+      'incomplete: shard 3/4 missing; excluded (another suite, shard count or split): c.json (shard 1/3 of suite abc)',
     );
   });
 });

@@ -49,7 +49,8 @@ describe('parseRecord', () => {
 
   it('rejects text that is not JSON, naming the file', () => {
     expect(() => parseRecord('{"schemaVersion": 1,', 'shard.json')).toThrow(RecordError);
-    expect(() => parseRecord('{"schemaVersion": 1,', 'shard.json')).toThrow(/^shard\.json: not valid JSON .*expected a results\.json written by agent-replay/);
+    expect(() => parseRecord('{"schemaVersion": 1,', 'shard.json')).toThrow(/^shard\.json: not valid JSON .*the file ends before the record does/);
+    expect(() => parseRecord('<html>not found</html>', 'shard.json')).toThrow(/^shard\.json: not valid JSON .*expected a results\.json written by agent-replay/);
   });
 
   it('rejects schema violations, naming the path of each problem', () => {
@@ -62,9 +63,29 @@ describe('parseRecord', () => {
     expect(() => parseRecord(text, 'r.json')).toThrow(/tallies\.errored/);
   });
 
+  it('says the fix: a newer format or a newer agent-replay is named with the version to use; a cut-off file is said to be cut off', () => {
+    const v2 = { ...record([fixture('a')]), schemaVersion: 2, tool: { name: 'agent-replay', version: '2.0.0' } };
+    expect(() => parseRecord(JSON.stringify(v2), 'r.json')).toThrow(
+      /^r\.json: is a results file of schema version 2, written by agent-replay 2\.0\.0; this agent-replay \(0\.1\.0\) reads schema version 1: read it with agent-replay 2\.0\.0 or newer$/,
+    );
+    const newer = { ...record([fixture('a')]), tool: { name: 'agent-replay', version: '0.3.1' }, addedLater: { x: 1 } };
+    const message = (): string => {
+      try {
+        parseRecord(JSON.stringify(newer), 'r.json');
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    };
+    expect(message()).toMatch(/^r\.json: is not a valid agent-replay results file \(schema version 1\): \(top level\): Unrecognized key: "addedLater"/);
+    expect(message()).toMatch(/; it was written by agent-replay 0\.3\.1, newer than this one \(0\.1\.0\), which may not know its fields: read it with agent-replay 0\.3\.1 or newer$/);
+    const text = serializeRecord(record([fixture('a'), fixture('b')]));
+    expect(() => parseRecord(text.slice(0, Math.floor(text.length / 2)), 'r.json')).toThrow(/^r\.json: not valid JSON \(.*\): the file ends before the record does \(cut off while it was copied or written\); take it again from where it was written/);
+  });
+
   it('rejects another schema version, unknown fields and labels that are not file names', () => {
     const v2 = { ...record([]), schemaVersion: 2 };
-    expect(() => parseRecord(JSON.stringify(v2), 'r.json')).toThrow(/schemaVersion/);
+    expect(() => parseRecord(JSON.stringify(v2), 'r.json')).toThrow(/schema version 2/);
     const extra = { ...record([]), injected: true };
     expect(() => parseRecord(JSON.stringify(extra), 'r.json')).toThrow(/injected/);
     for (const label of ['../../evil', '.hidden', 'a/b', '', 'x'.repeat(81)]) {

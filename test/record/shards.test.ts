@@ -5,10 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { mergeRecords, parseRecord, serializeRecord } from '../../src/record/index.js';
 import { compareRuns, gateMerged } from '../../src/evaluate/index.js';
+import { selectShard } from '../../src/evaluate/shard.js';
 import type { RunRecord, ShardInfo } from '../../src/types.js';
 import { renderJUnit, renderMarkdownReport, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
-import { fixture, run } from '../report/fixtures.js';
+import { fixture, persona, run } from '../report/fixtures.js';
 
 const SUITE = '0123456789abcdef';
 
@@ -90,6 +91,56 @@ describe('mergeRecords with shards', () => {
     expect(merged.incomplete).toBeUndefined();
     expect(() => mergeRecords([run([fixture('a')]), run([fixture('a')])])).toThrow(/shards overlap: 1 fixture is in more than one shard: "a"/);
     expect(() => mergeRecords([shardRun(1, 2, ['a']), { ...shardRun(2, 2, ['b']), commit: 'f'.repeat(40) }], ['1.json', '2.json'])).toThrow(/shards were recorded at different commits: shard 1 \(1\.json\)/);
+  });
+
+  it('keeps every count the shards recorded: spend, the estimate\'s range and meaning calls, a judge\'s fallback, the simulator, in any order', () => {
+    const a = shardRun(1, 2, ['a']);
+    const b = shardRun(2, 2, ['b']);
+    a.spend = { agentTurns: 4, agentRetries: 0, judgeCalls: 1, judgeRetries: 0, judgeReused: 0, meaningCalls: 0, meaningReused: 0, meaningAvoided: 2 };
+    b.spend = { agentTurns: 6, agentRetries: 1, judgeCalls: 2, judgeRetries: 1, judgeReused: 1, simulatorCalls: 5, simulatorRetries: 1, baselineTurns: 3, meaningCalls: 3, meaningReused: 1, meaningAvoided: 4 };
+    a.estimate = { usd: 0.1, capUsd: 1, aboveCap: false, confirmed: false, meaningCalls: 2 };
+    b.estimate = { usd: 0.3, capUsd: 1, aboveCap: false, confirmed: false, meaningCalls: 5, adaptive: { items: 2, lowUsd: 0.2 } };
+    a.judge = { name: 'judge', structured: true };
+    b.judge = { name: 'judge', structured: false, structuredFallback: 'HTTP 400' };
+    b.simulator = { name: 'sim', structured: true };
+    for (const order of [[a, b], [b, a]]) {
+      const m = mergeRecords(order, ['x.json', 'y.json']);
+      expect(m.spend).toEqual({ agentTurns: 10, agentRetries: 1, judgeCalls: 3, judgeRetries: 1, judgeReused: 1, simulatorCalls: 5, simulatorRetries: 1, baselineTurns: 3, meaningCalls: 3, meaningReused: 1, meaningAvoided: 6 });
+      expect(m.estimate).toEqual({ usd: 0.4, capUsd: 1, aboveCap: false, confirmed: false, meaningCalls: 7, adaptive: { items: 2, lowUsd: 0.3 } });
+      expect(m.judge).toEqual({ name: 'judge', structured: false, structuredFallback: 'HTTP 400' });
+      expect(m.simulator).toEqual({ name: 'sim', structured: true });
+      const term = renderTerminal(m, { color: false });
+      expect(term).toContain('meaning: 3 calls made, 1 reused, 6 decided without a model, 3 user turns replayed from baselines');
+      expect(term).toContain('judge: the endpoint refused structured output');
+    }
+  });
+
+  it('shards split by other timings (each job read another previous run) are not one partition: incomplete, never an item silently in no shard', () => {
+    const list = ['a', 'b', 'c'].map((label) => ({ label, turns: 1, definitionHash: label }));
+    const before = new Map([['a', 10], ['b', 10], ['c', 1]]);
+    const after = new Map([['a', 10], ['b', 5], ['c', 1]]);
+    const one = selectShard(list, { index: 1, total: 2 }, after);
+    const two = selectShard(list, { index: 2, total: 2 }, before);
+    // "c" is in neither shard, and no label is in both.
+    expect([...one.labels, ...two.labels].sort()).toEqual(['a', 'b']);
+    const rec = (s: ReturnType<typeof selectShard>): RunRecord => run([...s.labels].map((l) => fixture(l)), { shard: s.info });
+    const merged = mergeRecords([rec(one), rec(two)], ['1.json', '2.json']);
+    expect(merged.incomplete).toEqual({ total: 2, suiteHash: one.info.suiteHash, missing: [2], foreign: [expect.stringMatching(/^2\.json \(shard 2\/2 of suite [0-9a-f]{16}, split by other timings\)$/)] });
+    expect(gateMerged(merged, ['newly_failing'], false).failed).toBe(true);
+    // The same timings in every shard: one partition, complete.
+    const same = mergeRecords([rec(one), rec(selectShard(list, { index: 2, total: 2 }, after))]);
+    expect(same.incomplete).toBeUndefined();
+    expect(same.fixtures.map((f) => f.label).sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a persona script in two records is called a persona script, not a fixture', () => {
+    const a = run([fixture('a')], { personas: [persona('refund')] });
+    const b = run([fixture('b')], { personas: [persona('refund')] });
+    expect(() => mergeRecords([a, b], ['1.json', '2.json'])).toThrow(
+      /^shards overlap: 1 persona script is in more than one shard: "refund" \(shard 1 \(1\.json\) and shard 2 \(2\.json\)\); each persona script must be replayed by exactly one shard$/,
+    );
+    const c = run([fixture('a')], { personas: [persona('refund')] });
+    expect(() => mergeRecords([a, c])).toThrow(/^shards overlap: 2 items \(1 fixture, 1 persona script\) are in more than one shard: "a" /);
   });
 
   it('a record whose shard index exceeds its total is refused', () => {
