@@ -15,7 +15,7 @@ import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 
-/** Expands each line of the results input: a file, a folder (every results.json below it), or a `*` pattern in the last segment. */
+/** Expands each line of the results input: a file, a folder (every .json file below it: `results-path` may name a record otherwise; docs/action.md), or a `*` pattern in the last segment. */
 async function expandResults(patterns: readonly string[], cwd: string): Promise<string[]> {
   const out: string[] = [];
   const walk = async (dir: string): Promise<void> => {

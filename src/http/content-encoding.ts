@@ -5,15 +5,18 @@
 // fetch does; the decoded bytes are held to the same limit as the bytes received, so a small
 // compressed body cannot unpack into gigabytes.
 
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
+
+// node:zlib is loaded on the first compressed answer, not at every start (about 2 ms of a cold
+// start that most runs never need: docs/performance.md).
+const zlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zlib');
 
 /** Codings we decode, by their token (RFC 9110, 8.4.1; `x-gzip` is gzip). */
 const DECODERS: Record<string, () => Transform> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
+  gzip: () => zlib().createGunzip(),
+  'x-gzip': () => zlib().createGunzip(),
+  deflate: () => zlib().createInflate(),
+  br: () => zlib().createBrotliDecompress(),
 };
 
 /** The decoded body was larger than the limit: the same code undici gives a body over its maxResponseSize. */

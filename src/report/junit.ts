@@ -149,7 +149,12 @@ export function renderJUnit(run: RunRecord): string {
   const endpoint = run.agent.endpoint ?? null;
   const model = buildModel(run);
   const t = personas.length === 0 ? model.tallies : tallies([...run.fixtures, ...personas]);
-  const counts = `tests="${run.fixtures.length + personas.length}" failures="${t.failed}" errors="${t.errored}" skipped="${t.notEvaluated}" time="${seconds(run.durationMs)}"`;
+  // An incomplete merge (a shard missing or excluded) is a test case of its own, in error: as a
+  // property only, most CI viewers showed a merge without a shard's items as green (docs/cli.md,
+  // "report").
+  const incomplete = run.incomplete == null ? null : incompleteText(run.incomplete);
+  const extra = incomplete === null ? 0 : 1;
+  const counts = `tests="${run.fixtures.length + personas.length + extra}" failures="${t.failed}" errors="${t.errored + extra}" skipped="${t.notEvaluated}" time="${seconds(run.durationMs)}"`;
   const name = xmlAttr(run.tool.name);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -160,6 +165,9 @@ export function renderJUnit(run: RunRecord): string {
       const v = viewOf(model, item);
       return v.kind === 'script' ? personaTestcase(v, endpoint) : testcase(v, endpoint);
     }),
+    ...(incomplete === null
+      ? []
+      : [`    <testcase classname="${name}" name="incomplete merge" time="0">\n      <error message="${xmlAttr(clip(incomplete, 1000))}" type="incomplete"/>\n    </testcase>`]),
     '  </testsuite>',
     '</testsuites>',
     '',
