@@ -21,9 +21,10 @@ export const modules = {
 // receiver keeps serving), answers as the OTLP specification says (200 with an
 // ExportTraceServiceResponse in the request's encoding, 400 for a body that is no OTLP trace data,
 // 415 for another content type or encoding). It keeps only the spans of trace ids registered by the
-// run, and is a `SpanSource`: a turn's spans are complete when the span whose parent is the sent
-// span id has arrived (spans are exported when they end), or at `waitMs`; spans of a turn that
-// arrive after its spans were handed over change nothing for it and are counted (`late`).
+// run, and is a `SpanSource`: a turn's spans are complete when the span whose parent is the span id
+// its answered attempt sent has arrived (spans are exported when they end; each attempt of a turn
+// registers its own span id: docs/traces.md, "Retried requests"), or at `waitMs`; spans of a turn
+// that arrive after its spans were handed over change nothing for it and are counted (`late`).
 
 
 
@@ -56,22 +57,27 @@ async function startReceiver(opts) {
             const state = traces.get(span.traceId);
             if (!state)
                 continue;
+            // Kept up to a bound: an exporter that floods one trace does not grow the run's memory without end.
+            const kept = state.spans.length < MAX_SPANS_PER_TRACE;
+            if (kept)
+                state.spans.push(span);
             // A span after the turn's spans were handed over changes nothing for that turn; it is kept
             // for a later turn of the same trace (a traceparent fixed in agent.headers).
-            if (state.collected)
-                state.late += 1;
-            // Kept up to a bound: an exporter that floods one trace does not grow the run's memory without end.
-            if (state.spans.length < MAX_SPANS_PER_TRACE)
-                state.spans.push(span);
-            if (state.collected)
+            if (state.collected) {
+                if (kept)
+                    state.lateKept.push(span);
+                else
+                    state.lateDropped += 1;
                 continue;
-            if (span.parentSpanId === state.sentSpanId) {
-                state.topEnded = true;
-                ended.push(state);
+            }
+            if (span.parentSpanId !== null && state.sentSpanIds.has(span.parentSpanId)) {
+                state.topsEnded.add(span.parentSpanId);
+                if (state.wake?.spanId === span.parentSpanId)
+                    ended.push(state);
             }
         }
         for (const state of ended)
-            state.wake?.();
+            state.wake?.fire();
     };
     const server = (0,node_http__WEBPACK_IMPORTED_MODULE_0__.createServer)((req, res) => handle(req, res, maxBody, accept));
     // A slow or stalled exporter must not hold a socket for ever.
@@ -82,7 +88,7 @@ async function startReceiver(opts) {
     const stateOf = (traceId, sentSpanId) => {
         let state = traces.get(traceId);
         if (!state) {
-            state = { sentSpanId, spans: [], topEnded: false, collected: false, late: 0, wake: null };
+            state = { sentSpanIds: new Set([sentSpanId]), spans: [], topsEnded: new Set(), collected: false, collectedSpanId: null, lateKept: [], lateDropped: 0, wake: null };
             traces.set(traceId, state);
         }
         return state;
@@ -94,9 +100,12 @@ async function startReceiver(opts) {
             const state = stateOf(traceId, sentSpanId);
             // A trace id registered again after its spans were handed over is a new turn in the same
             // trace (a traceparent fixed in agent.headers): it reads every span of the trace so far, and
-            // is complete when a span under the sent span id arrives after it was registered.
+            // is complete when a span under the sent span id arrives after it was registered. Before
+            // then, it is another attempt of the same turn, under a span id of its own.
             if (state.collected)
-                Object.assign(state, { sentSpanId, topEnded: false, collected: false });
+                Object.assign(state, { sentSpanIds: new Set([sentSpanId]), topsEnded: new Set(), collected: false, collectedSpanId: null });
+            else
+                state.sentSpanIds.add(sentSpanId);
         },
         collect(traceId, sentSpanId, signal) {
             const state = stateOf(traceId, sentSpanId);
@@ -106,23 +115,32 @@ async function startReceiver(opts) {
                     signal?.removeEventListener('abort', finish);
                     state.wake = null;
                     state.collected = true;
+                    state.collectedSpanId = sentSpanId;
                     const spans = [...state.spans].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
-                    resolve({ spans, complete: state.topEnded });
+                    resolve({ spans, complete: state.topsEnded.has(sentSpanId) });
                 };
                 let cancel = () => undefined;
-                if (state.topEnded || signal?.aborted)
+                if (state.topsEnded.has(sentSpanId) || signal?.aborted)
                     return finish();
-                state.wake = finish;
+                state.wake = { spanId: sentSpanId, fire: finish };
                 cancel = timers.after(opts.waitMs, finish);
                 signal?.addEventListener('abort', finish, { once: true });
             });
         },
         late(traceId) {
-            return traces.get(traceId)?.late ?? 0;
+            const state = traces.get(traceId);
+            if (state === undefined)
+                return 0;
+            // A retried turn's late spans are those of its answered attempt (docs/traces.md, "Retried
+            // requests"), told apart now that the spans they hang from have had time to arrive.
+            if (state.sentSpanIds.size <= 1 || state.collectedSpanId === null || state.lateKept.length === 0)
+                return state.lateKept.length + state.lateDropped;
+            const turns = new Set((0,_map_js__WEBPACK_IMPORTED_MODULE_4__/* .spansOfAttempt */ .Ci)(state.spans, state.collectedSpanId, true));
+            return state.lateKept.filter((s) => turns.has(s)).length + state.lateDropped;
         },
         close() {
             for (const state of traces.values())
-                state.wake?.();
+                state.wake?.fire();
             return new Promise((resolve) => {
                 server.close(() => resolve());
                 server.closeAllConnections();

@@ -174,7 +174,8 @@ var store_error = __webpack_require__(12120);
 // (`/api/public/v2/observations?traceId=<id>`, page by page, or `/api/public/traces/<id>` on a Langfuse
 // without the v2 API; basic auth from `public:secret`). Stores take a moment to index what
 // they receive: a 404, a 429 or a 5xx is asked again until `waitMs`, as is an answer that does not
-// yet hold the span under the sent span (the turn's top span, which ends last). The key goes in a
+// yet hold the span under the span id the answered attempt sent (the turn's top span, which ends
+// last; a failed attempt's top span is not it: docs/traces.md, "Retried requests"). The key goes in a
 // header and never into a message; errors name the URL (without user or password) and the status.
 // Tempo's answers as its source writes them (docs/traces.md, "Query: Tempo"): v2 answers a trace
 // not yet indexed with 200 and an empty trace, and a truncated one with `status: "PARTIAL"`; an
