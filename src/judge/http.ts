@@ -1,6 +1,7 @@
 // One JSON POST to a judge endpoint, with a timeout per attempt and retries (the shared loop of
-// http/retry.ts) on network errors, timeouts, 429 and 5xx (honouring Retry-After). Unlike an agent
-// turn, a judge call is retried after a timeout: scoring has no side effect to repeat.
+// http/retry.ts) on network errors, timeouts, 429 and 5xx (honouring retry-after-ms, else
+// Retry-After). Unlike an agent turn, a judge call is retried after a timeout: scoring has no side
+// effect to repeat.
 // An answer compressed though not asked to be (gzip, deflate, br) is decoded, held to
 // MAX_RESPONSE_BYTES once decoded (docs/judges.md, "Compressed answers").
 // A 429 spends no retry: the call waits its Retry-After holding no slot and goes again, within
@@ -13,7 +14,7 @@ import { redirectTarget } from '../http/redirect.js';
 import { request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
-import { attemptsText, parseRetryAfter, withRetries } from '../http/retry.js';
+import { attemptsText, retryAfterOf, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter } from '../http/limiter.js';
 
 /**
@@ -163,7 +164,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       return { kind: 'http', status: res.statusCode, message, body: oneLine(text, 1000), retryAfterMs: null };
     }
     const message = errorMessage(text);
-    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], opts.clock.now());
+    const retryAfterMs = retryAfterOf(res.headers, opts.clock.now());
     return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs };
   } catch (err) {
     if (timedOut) return { kind: 'timeout' };

@@ -139,6 +139,14 @@ describe('openai judge', () => {
     expect(clock.sleeps).toEqual([7050]);
   });
 
+  it('honours retry-after-ms before Retry-After, as the OpenAI SDK does', async () => {
+    const s = await serve(json(429, { error: { message: 'rate limited' } }, { 'retry-after-ms': '700', 'retry-after': '7' }), openaiReply('{"score": 0.5, "rationale": "meh"}'));
+    const clock = fakeClock();
+    expect((await judge(config('openai', s.url), clock).score('c', 'r')).ok).toBe(true);
+    // 700 ms and a jitter of up to backoffMs (100 x random 0.5).
+    expect(clock.sleeps).toEqual([750]);
+  });
+
   it('a Retry-After longer than the time budget left is not waited for: the call fails at once and says why', async () => {
     const s = await serve(json(429, { error: { message: 'rate limited' } }, { 'retry-after': '7' }), openaiReply('{"score": 0.5, "rationale": "meh"}'));
     const clock = fakeClock();
