@@ -1,7 +1,7 @@
 // The HTTP agent client (docs/presets.md): one undici dispatcher per client with keep-alive
 // connections, an optional welcome turn, request templates and response paths from the mapping, a
 // per-attempt deadline, retries with full-jitter backoff on network errors, 429 and 5xx (honouring
-// Retry-After), and every failure resolved as an errored outcome, never thrown.
+// retry-after-ms, else Retry-After), and every failure resolved as an errored outcome, never thrown.
 //
 // Retry policy: network errors (the request may never have reached the agent), 429 and 5xx are
 // retried up to `config.retries` times. Timeouts are NOT retried: a timed-out turn has already
@@ -25,7 +25,7 @@ import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
-import { attemptsText, parseRetryAfter, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
+import { attemptsText, retryAfterOf, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { TurnAbort } from '../http/turn-abort.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, readReply, readToolCalls } from './response.js';
@@ -194,7 +194,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         return { ok: true, value: { mediaType, text, timing } };
       }
       const retryable = status === 429 || status >= 500;
-      const retryAfterMs = retryable ? parseRetryAfter(response.headers['retry-after'], clock.now()) : null;
+      const retryAfterMs = retryable ? retryAfterOf(response.headers, clock.now()) : null;
       let text = '';
       // A 429 may be the last attempt whatever `isLast` says (its time budget decides): keep it.
       if (retryable && !isLast && status !== 429) {

@@ -68,7 +68,7 @@ const LANGGRAPH_EVENTS = new Set(['metadata', 'values', 'updates', 'messages', '
 
 const ANTHROPIC_TYPES = new Set(['message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping']);
 const VERCEL_TYPES = new Set([
-  'start', 'finish', 'abort', 'start-step', 'finish-step', 'text-start', 'text-delta', 'text-end',
+  'start', 'finish', 'abort', 'start-step', 'finish-step', 'reset-step', 'text-start', 'text-delta', 'text-end',
   'reasoning-start', 'reasoning-delta', 'reasoning-end', 'tool-input-start', 'tool-input-delta',
   'tool-input-available', 'tool-input-error', 'tool-output-available', 'tool-output-error',
   'source-url', 'source-document', 'file', 'message-metadata',
@@ -112,6 +112,9 @@ class StreamState {
   calls: unknown[] = [];
   /** Vercel tool calls by id, to attach the output that follows. */
   vercelCalls = new Map<string, { tool: string; input: unknown; output: unknown; mocked: boolean }>();
+  /** Vercel: where the current step's text starts, and the calls it added: what a `reset-step` drops. */
+  vercelStepText = 0;
+  vercelStepCalls: string[] = [];
   /** The last LangGraph `values` event: the state the reply is read from. */
   lastValues: unknown = undefined;
   /** Tokens the stream reported (docs/latency.md, "Usage"): the last report wins, each format's totals being cumulative. */
@@ -350,9 +353,21 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
     case 'text-delta':
       if (typeof obj.delta === 'string') state.text += obj.delta;
       return;
+    case 'start-step':
+      state.vercelStepText = state.text.length;
+      state.vercelStepCalls = [];
+      return;
+    case 'reset-step':
+      // AI SDK 7: the step is dropped and streamed again. Its client removes every part since the
+      // step's start-step (from the message's start without one): its text and the tool calls it
+      // made; an output it brought for an earlier step's call stays with that call (docs/presets.md, "Streamed replies").
+      state.text = state.text.slice(0, state.vercelStepText);
+      for (const id of state.vercelStepCalls) state.vercelCalls.delete(id);
+      state.vercelStepCalls = [];
+      return;
     case 'tool-input-available':
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
-        state.vercelCalls.set(obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: null, mocked: true });
+        addVercelCall(state, obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: null, mocked: true });
       }
       return;
     case 'tool-input-error':
@@ -360,7 +375,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       // AI SDK's invalid tool call, sent instead of tool-input-available): a call all the same, as
       // the chat shows it, but nothing ran (no side effect), its error the output (docs/presets.md, "Presets").
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
-        state.vercelCalls.set(obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: { error: typeof obj.errorText === 'string' ? obj.errorText : 'the tool input was invalid' }, mocked: true });
+        addVercelCall(state, obj.toolCallId, { tool: obj.toolName, input: obj.input ?? null, output: { error: typeof obj.errorText === 'string' ? obj.errorText : 'the tool input was invalid' }, mocked: true });
       }
       return;
     case 'tool-output-available': {
@@ -392,6 +407,12 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       onVercelMetadata(state, obj);
       return;
   }
+}
+
+/** A Vercel tool call by its id; one the current step adds is the step's (a `reset-step` drops it). */
+function addVercelCall(state: StreamState, id: string, call: { tool: string; input: unknown; output: unknown; mocked: boolean }): void {
+  if (!state.vercelCalls.has(id)) state.vercelStepCalls.push(id);
+  state.vercelCalls.set(id, call);
 }
 
 /**

@@ -3,8 +3,10 @@
 // (`prompt_tokens`, `completion_tokens`), OpenAI Responses `ResponseUsage` and Anthropic `Usage`
 // (`input_tokens`, `output_tokens`; Anthropic's cache reads and writes are input too), LangChain's
 // `UsageMetadata` on AI messages (`usage_metadata`), and the native / Vercel AI SDK
-// `LanguageModelUsage` (`inputTokens`, `outputTokens`). Pure: a malformed value is reported to the
-// caller, which warns once and records no usage; it never errors a turn.
+// `LanguageModelUsage` (`inputTokens`, `outputTokens`). AI SDK 7 types each count `number |
+// undefined` (JSON drops an undefined one): the count given is counted, a missing one adds 0, and
+// none is derived (not from `totalTokens`) (docs/latency.md, "Usage"). Pure: a malformed value is
+// reported to the caller, which warns once and records no usage; it never errors a turn.
 
 import * as z from 'zod';
 import type { TokenUsage } from '../types.js';
@@ -18,18 +20,27 @@ export const NO_USAGE: UsageRead = { kind: 'none' };
 
 const count = z.number().int().nonnegative();
 const cached = count.nullable().optional();
-const native = z.object({ inputTokens: count, outputTokens: count });
+/** A count the sender left out: absent (an AI SDK `undefined`), or null. */
+const given = count.nullish();
+const native = z.object({ inputTokens: given, outputTokens: given });
+/** AI SDK 7's `LanguageModelUsage` always has its details objects, even with every count undefined. */
+const sdkDetails = z.union([z.object({ inputTokenDetails: z.record(z.string(), z.unknown()) }), z.object({ outputTokenDetails: z.record(z.string(), z.unknown()) })]);
 const chat = z.object({ prompt_tokens: count, completion_tokens: count });
 const inOut = z.object({ input_tokens: count, output_tokens: count, cache_creation_input_tokens: cached, cache_read_input_tokens: cached });
 
 /**
  * A `usage` value in any of the known shapes. Null or absent: none reported; anything else that is
- * not one of them (a string, a negative count, a missing half): malformed.
+ * not one of them (a string, a negative count, a vendor shape's missing half): malformed.
  */
 export function readUsage(value: unknown): UsageRead {
   if (value === undefined || value === null) return NO_USAGE;
   const n = native.safeParse(value);
-  if (n.success) return { kind: 'usage', usage: { inputTokens: n.data.inputTokens, outputTokens: n.data.outputTokens } };
+  if (n.success) {
+    const { inputTokens, outputTokens } = n.data;
+    if (inputTokens != null || outputTokens != null) return { kind: 'usage', usage: { inputTokens: inputTokens ?? 0, outputTokens: outputTokens ?? 0 } };
+    // The AI SDK's usage of a provider that gave no count: nothing reported (a total alone is not split).
+    if (sdkDetails.safeParse(value).success) return NO_USAGE;
+  }
   const c = chat.safeParse(value);
   if (c.success) return { kind: 'usage', usage: { inputTokens: c.data.prompt_tokens, outputTokens: c.data.completion_tokens } };
   const io = inOut.safeParse(value);

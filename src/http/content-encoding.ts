@@ -1,5 +1,5 @@
 // A response body as its sender meant it: decoded from its `Content-Encoding` (docs/presets.md,
-// "Streamed replies"). A request without `Accept-Encoding` accepts any coding (RFC 9110, 12.5.3),
+// "Streamed replies"; the judge's answers too: docs/judges.md, "Compressed answers"). A request without `Accept-Encoding` accepts any coding (RFC 9110, 12.5.3),
 // and undici's request API, unlike fetch, does not decode: a server or a proxy that compresses
 // anyway would otherwise hand a gzip body to the JSON parser. gzip, deflate and br are decoded, as
 // fetch does; the decoded bytes are held to the same limit as the bytes received, so a small
@@ -32,9 +32,10 @@ export class UndecodableBody extends Error {
 /**
  * The body's bytes, decoded from the codings its `Content-Encoding` lists (the last applied is
  * undone first), at most `maxBytes` of them once decoded; or, for a coding we do not decode, its
- * name. No header (or `identity`): the body itself.
+ * name. No header (or `identity`): the body itself. `subject` names the body in the error of one
+ * that is not what its coding says.
  */
-export function decodedBody(body: Readable, header: string | string[] | undefined, maxBytes: number): AsyncIterable<Uint8Array> | { unknown: string } {
+export function decodedBody(body: Readable, header: string | string[] | undefined, maxBytes: number, subject = "the agent's answer"): AsyncIterable<Uint8Array> | { unknown: string } {
   const codings = (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')
     .map((c) => c.trim().toLowerCase())
@@ -50,10 +51,10 @@ export function decodedBody(body: Readable, header: string | string[] | undefine
     from.on('error', (err) => decoder.destroy(err));
     stream = from.pipe(decoder);
   }
-  return limited(body, stream, maxBytes, codings.join(', '));
+  return limited(body, stream, maxBytes, codings.join(', '), subject);
 }
 
-async function* limited(body: Readable, stream: Readable, maxBytes: number, codings: string): AsyncIterable<Uint8Array> {
+async function* limited(body: Readable, stream: Readable, maxBytes: number, codings: string, subject: string): AsyncIterable<Uint8Array> {
   let total = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Uint8Array>) {
@@ -62,7 +63,7 @@ async function* limited(body: Readable, stream: Readable, maxBytes: number, codi
       yield chunk;
     }
   } catch (err) {
-    if (isZlibError(err)) throw new UndecodableBody(`the agent's answer says it is encoded as ${codings}, but it is not (${(err as Error).message})`);
+    if (isZlibError(err)) throw new UndecodableBody(`${subject} says it is encoded as ${codings}, but it is not (${(err as Error).message})`);
     throw err;
   } finally {
     // Stopped early (the limit, an error): the body is not read on.

@@ -160,6 +160,20 @@ async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal 
 }
 
 /**
+ * The wait a 429 or 5xx answer asks for, in milliseconds from `now`: its `retry-after-ms` (a
+ * number of milliseconds, which OpenAI's API sends and its SDK reads before Retry-After), else its
+ * Retry-After; capped at MAX_RETRY_AFTER_MS either way (docs/configuration.md, "Adaptive
+ * concurrency"). A `retry-after-ms` that is not such a number is passed over, as the SDK passes it
+ * over. Null when neither gives a wait.
+ */
+export function retryAfterOf(headers: Record<string, string | string[] | undefined>, now: number): number | null {
+  const header = headers['retry-after-ms'];
+  const ms = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms)) return Math.min(MAX_RETRY_AFTER_MS, Math.round(Number(ms)));
+  return parseRetryAfter(headers['retry-after'], now);
+}
+
+/**
  * Parses a Retry-After header (delta seconds or an HTTP date) into milliseconds from `now`,
  * capped at MAX_RETRY_AFTER_MS. Returns null when absent or unparseable.
  */

@@ -1,6 +1,9 @@
 // One JSON POST to a judge endpoint, with a timeout per attempt and retries (the shared loop of
-// http/retry.ts) on network errors, timeouts, 429 and 5xx (honouring Retry-After). Unlike an agent
-// turn, a judge call is retried after a timeout: scoring has no side effect to repeat.
+// http/retry.ts) on network errors, timeouts, 429 and 5xx (honouring retry-after-ms, else
+// Retry-After). Unlike an agent turn, a judge call is retried after a timeout: scoring has no side
+// effect to repeat.
+// An answer compressed though not asked to be (gzip, deflate, br) is decoded, held to
+// MAX_RESPONSE_BYTES once decoded (docs/judges.md, "Compressed answers").
 // A 429 spends no retry: the call waits its Retry-After holding no slot and goes again, within
 // timeoutMs x attempts (http/retry.ts).
 // Never throws: a failure is a reason string that says what was observed.
@@ -9,8 +12,9 @@ import type { Dispatcher } from 'undici';
 import { proxyRefusal } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
 import { request } from '../http/undici.js';
+import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
-import { attemptsText, parseRetryAfter, withRetries } from '../http/retry.js';
+import { attemptsText, retryAfterOf, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter } from '../http/limiter.js';
 
 /**
@@ -43,6 +47,9 @@ export interface PostOptions {
    */
   onHttpFailure?: (failure: { status: number; body: string; reason: string }) => void;
 }
+
+/** The largest answer read from a judge, simulator or meaning judge: received, and decoded (docs/judges.md, "Compressed answers"). */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 type Attempt =
   | { kind: 'ok'; json: unknown }
@@ -128,8 +135,23 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       dispatcher: opts.dispatcher,
       signal: opts.signal ? AbortSignal.any([controller.signal, opts.signal]) : controller.signal,
     });
-    const text = await res.body.text();
-    if (res.statusCode >= 200 && res.statusCode < 300) {
+    const answered = res.statusCode >= 200 && res.statusCode < 300;
+    const body = decodedBody(res.body, res.headers['content-encoding'], MAX_RESPONSE_BYTES, 'response');
+    let text: string;
+    if ('unknown' in body) {
+      await res.body.dump().catch(() => undefined);
+      if (answered) return { kind: 'fatal', reason: `response is encoded as "${body.unknown}" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br` };
+      text = `(a body encoded as "${body.unknown}")`;
+    } else if (answered) {
+      text = await bodyText(body);
+    } else {
+      // An error answer that is not what its coding says is quoted as nothing: its status stands.
+      text = await bodyText(body).catch((err: unknown) => {
+        if (err instanceof UndecodableBody) return '';
+        throw err;
+      });
+    }
+    if (answered) {
       try {
         return { kind: 'ok', json: JSON.parse(text) as unknown };
       } catch {
@@ -142,11 +164,14 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       return { kind: 'http', status: res.statusCode, message, body: oneLine(text, 1000), retryAfterMs: null };
     }
     const message = errorMessage(text);
-    const retryAfterMs = parseRetryAfter(res.headers['retry-after'], opts.clock.now());
+    const retryAfterMs = retryAfterOf(res.headers, opts.clock.now());
     return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs };
   } catch (err) {
     if (timedOut) return { kind: 'timeout' };
     if (opts.signal?.aborted) return INTERRUPTED;
+    // Too large, or not what its coding says: the same answer again would be too.
+    if (errorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'fatal', reason: `response is larger than ${MAX_RESPONSE_BYTES} bytes` };
+    if (err instanceof UndecodableBody) return { kind: 'fatal', reason: err.message };
     return describeNetworkError(err);
   } finally {
     clearTimeout(timer);

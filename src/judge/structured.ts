@@ -10,7 +10,7 @@
 import { DIRECT, type Network } from '../http/network.js';
 import type { JudgeConfig } from '../config.js';
 import type { Clock, JudgeStructuredOutput } from '../types.js';
-import { postJson, type PostResult } from './http.js';
+import { MAX_RESPONSE_BYTES, postJson, type PostResult } from './http.js';
 import { systemClock } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 
@@ -188,7 +188,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
   const random = deps.random ?? Math.random;
   const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
   const base = config.baseUrl.replace(/\/+$/, '');
-  const dispatcher = (deps.network ?? DIRECT).dispatcher(base, { connect: { timeout: config.timeoutMs }, headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs });
+  const dispatcher = (deps.network ?? DIRECT).dispatcher(base, { connect: { timeout: config.timeoutMs }, headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs, maxResponseSize: MAX_RESPONSE_BYTES });
   let structured: JudgeStructuredOutput = { structured: true };
 
   /**

@@ -163,6 +163,22 @@ describe('retries', () => {
     expect(clock.sleeps).toEqual([2125]);
   });
 
+  it('honours retry-after-ms before Retry-After, as the OpenAI SDK does', async () => {
+    let calls = 0;
+    const server = await serve(() => (++calls === 1 ? { status: 429, headers: { 'retry-after-ms': '1500', 'retry-after': '2' }, body: 'slow down' } : { json: { reply: 'ok' } }));
+    const clock = fakeClock();
+    const outcome = await client({ url: server.url, start: null }, clock).converse(request);
+    expect(outcome).toMatchObject({ kind: 'replied', reply: 'ok' });
+    // 1500 ms and a jitter of up to backoffMs (250 x random 0.5).
+    expect(clock.sleeps).toEqual([1625]);
+    // A 503 that spends a retry waits it too, without the jitter, as a Retry-After.
+    calls = 0;
+    const busy = await serve(() => (++calls === 1 ? { status: 503, headers: { 'retry-after-ms': '700' } } : { json: { reply: 'ok' } }));
+    const clock2 = fakeClock();
+    expect(await client({ url: busy.url, start: null }, clock2).converse(request)).toMatchObject({ kind: 'replied', reply: 'ok' });
+    expect(clock2.sleeps).toEqual([700]);
+  });
+
   it('gives up after retries + 1 attempts on a persistent 503, quoting the status and a short snippet', async () => {
     const server = await serve(() => ({ status: 503, body: `Service Unavailable ${'z'.repeat(500)}` }));
     const clock = fakeClock();

@@ -35,6 +35,40 @@ describe('decodeEventStream', () => {
     expect(decodeEventStream('data: {"type":"start"}\n\ndata: {"type":"abort"}\n\n')).toEqual({ ok: false, error: 'the stream was aborted by the agent (an abort part)' });
   });
 
+  it("vercel-ai: a reset-step drops what its step streamed, text and tool calls, as the AI SDK's client does", () => {
+    const sse = (parts: unknown[]): string => parts.map((p) => `data: ${JSON.stringify(p)}\n\n`).join('');
+    expect(decodeEventStream(sse([{ type: 'start' }, { type: 'text-delta', id: 't', delta: 'one' }, { type: 'reset-step' }, { type: 'text-delta', id: 't', delta: 'two' }, { type: 'finish' }]))).toEqual({
+      ok: true,
+      value: { reply: 'two', toolCalls: [] },
+    });
+    // A step before the reset one keeps its text and calls (an output that came in the reset step for its call too).
+    const stepped = sse([
+      { type: 'start' },
+      { type: 'start-step' },
+      { type: 'text-start', id: 'a' },
+      { type: 'text-delta', id: 'a', delta: 'Let me check. ' },
+      { type: 'text-end', id: 'a' },
+      { type: 'tool-input-available', toolCallId: 'c1', toolName: 'find_order', input: { id: 7 } },
+      { type: 'finish-step' },
+      { type: 'start-step' },
+      { type: 'tool-output-available', toolCallId: 'c1', output: { status: 'shipped' } },
+      { type: 'text-start', id: 'b' },
+      { type: 'text-delta', id: 'b', delta: 'Refunding now' },
+      { type: 'tool-input-available', toolCallId: 'c2', toolName: 'refund', input: { id: 7 } },
+      { type: 'tool-output-available', toolCallId: 'c2', output: { ok: true } },
+      { type: 'reset-step' },
+      { type: 'text-start', id: 'c' },
+      { type: 'text-delta', id: 'c', delta: 'It has shipped.' },
+      { type: 'text-end', id: 'c' },
+      { type: 'finish-step' },
+      { type: 'finish' },
+    ]);
+    expect(decodeEventStream(stepped)).toEqual({
+      ok: true,
+      value: { reply: 'Let me check. It has shipped.', toolCalls: [{ tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false }] },
+    });
+  });
+
   it('response.failed and response.incomplete are errors with their reason', () => {
     const failed = `data: ${JSON.stringify({ type: 'response.failed', response: { error: { code: 'server_error', message: 'boom' } } })}\n\n`;
     expect(decodeEventStream(failed)).toEqual({ ok: false, error: 'the stream reported response.failed: server_error: boom' });

@@ -66,6 +66,18 @@ const ROUTES: Record<string, (body: Record<string, unknown>) => Reply> = {
       { type: 'finish', finishReason: 'stop', messageMetadata: { usage: { inputTokens: 33, outputTokens: 11, totalTokens: 44 } } },
       '[DONE]',
     ]),
+  // AI SDK 7's LanguageModelUsage with a count the provider did not give: `inputTokens: undefined`,
+  // which JSON drops (the details' undefined counts too).
+  '/vercel-partial': () =>
+    sse([
+      { type: 'start' },
+      { type: 'text-delta', id: 't', delta: 'hi' },
+      { type: 'finish', messageMetadata: { usage: { inputTokenDetails: {}, outputTokens: 11, outputTokenDetails: { textTokens: 11 } } } },
+      '[DONE]',
+    ]),
+  // ... and with no count at all.
+  '/vercel-uncounted': () =>
+    sse([{ type: 'start' }, { type: 'text-delta', id: 't', delta: 'hi' }, { type: 'finish', messageMetadata: { usage: { inputTokenDetails: {}, outputTokenDetails: {} } } }, '[DONE]']),
   '/vercel-none': () => sse([{ type: 'start' }, { type: 'text-delta', id: 't', delta: 'hi' }, { type: 'finish' }, '[DONE]']),
   '/native': (body) =>
     body.start === true
@@ -143,6 +155,20 @@ describe('token usage from every preset', () => {
     expect(await usageOf({ url: '/vercel-none', preset: 'vercel-ai' })).toBeNull();
   });
 
+  it('vercel-ai: an AI SDK 7 usage without a count counts the one it has; with neither, none, and no warning', async () => {
+    await withClient({ url: '/vercel-partial', preset: 'vercel-ai' }, async (c, warnings) => {
+      const outcome = await c.converse(request);
+      expect(outcome.kind === 'replied' ? outcome.usage : outcome).toEqual({ inputTokens: 0, outputTokens: 11 });
+      expect(warnings).toEqual([]);
+    });
+    await withClient({ url: '/vercel-uncounted', preset: 'vercel-ai' }, async (c, warnings) => {
+      const outcome = await c.converse(request);
+      expect(outcome).toMatchObject({ kind: 'replied', reply: 'hi' });
+      expect(outcome.kind === 'replied' && 'usage' in outcome).toBe(false);
+      expect(warnings).toEqual([]);
+    });
+  });
+
   it('native: usage {inputTokens, outputTokens}; a fixture sums its welcome and message turns, a session keeps each turn', async () => {
     expect(await usageOf({ url: '/native', start: true })).toEqual({ inputTokens: 12, outputTokens: 6 });
     await withClient({ url: '/native', start: true }, async (c) => {
@@ -188,6 +214,14 @@ describe('readUsage', () => {
     [undefined, { kind: 'none' }],
     [{ inputTokens: -1, outputTokens: 2 }, { kind: 'malformed', found: 'an object with inputTokens, outputTokens' }],
     [{ input_tokens: 1.5, output_tokens: 2 }, { kind: 'malformed', found: 'an object with input_tokens, output_tokens' }],
+    // AI SDK 7's LanguageModelUsage: each count `number | undefined` (JSON drops an undefined one).
+    [{ outputTokens: 7, inputTokenDetails: {}, outputTokenDetails: {} }, { kind: 'usage', usage: { inputTokens: 0, outputTokens: 7 } }],
+    [{ inputTokens: 5, inputTokenDetails: { cacheReadTokens: 2 }, outputTokenDetails: {}, totalTokens: 5 }, { kind: 'usage', usage: { inputTokens: 5, outputTokens: 0 } }],
+    [{ inputTokens: null, outputTokens: 3 }, { kind: 'usage', usage: { inputTokens: 0, outputTokens: 3 } }],
+    [{ inputTokenDetails: {}, outputTokenDetails: {} }, { kind: 'none' }],
+    [{ inputTokenDetails: {}, outputTokenDetails: {}, totalTokens: 12 }, { kind: 'none' }],
+    [{ inputTokens: 'five', outputTokens: 3 }, { kind: 'malformed', found: 'an object with inputTokens, outputTokens' }],
+    [{ prompt_tokens: 4 }, { kind: 'malformed', found: 'an object with prompt_tokens' }],
     [{ totalTokens: 10 }, { kind: 'malformed', found: 'an object with totalTokens' }],
     [{}, { kind: 'malformed', found: 'an empty object' }],
     ['12 tokens', { kind: 'malformed', found: 'a string' }],

@@ -1,7 +1,7 @@
 // The one retry loop shared by the agent and judge clients.
 
 import { describe, expect, it } from 'vitest';
-import { attemptsText, withRetries, type AttemptResult } from '../../src/http/retry.js';
+import { attemptsText, MAX_RETRY_AFTER_MS, retryAfterOf, withRetries, type AttemptResult } from '../../src/http/retry.js';
 import type { Clock } from '../../src/types.js';
 
 function fakeClock(): Clock & { sleeps: number[] } {
@@ -97,5 +97,23 @@ describe('withRetries', () => {
     const clock = fakeClock();
     const s = scripted([throttled(0), throttled(0), throttled(0)]);
     expect(await withRetries(s.attempt, { retries: 1, backoffMs: 100, clock, random: () => 0 })).toEqual({ ok: false, failure: '429', attempts: 2 });
+  });
+});
+
+describe('retryAfterOf: the wait a 429 or 5xx asks for (docs/configuration.md, "Adaptive concurrency")', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  it('reads retry-after-ms first, as the OpenAI SDK does, with the cap of Retry-After', () => {
+    expect(retryAfterOf({ 'retry-after-ms': '1500', 'retry-after': '2' }, now)).toBe(1500);
+    expect(retryAfterOf({ 'retry-after-ms': '20.4' }, now)).toBe(20);
+    expect(retryAfterOf({ 'retry-after-ms': '0' }, now)).toBe(0);
+    expect(retryAfterOf({ 'retry-after-ms': ['250'] }, now)).toBe(250);
+    expect(retryAfterOf({ 'retry-after-ms': '3600000' }, now)).toBe(MAX_RETRY_AFTER_MS);
+  });
+
+  it('a retry-after-ms that is not a number of milliseconds is passed over for Retry-After', () => {
+    expect(retryAfterOf({ 'retry-after-ms': 'soon', 'retry-after': '2' }, now)).toBe(2000);
+    expect(retryAfterOf({ 'retry-after-ms': '-5', 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' }, now)).toBe(3000);
+    expect(retryAfterOf({ 'retry-after-ms': '' }, now)).toBeNull();
+    expect(retryAfterOf({}, now)).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
 import { evaluateAssertion } from '../../src/assertions/index.js';
@@ -136,6 +137,14 @@ describe('openai judge', () => {
     expect((await judge(config('openai', s.url, { timeoutMs: 5000 }), clock).score('c', 'r')).ok).toBe(true);
     // The Retry-After and a jitter of up to backoffMs (100 x random 0.5).
     expect(clock.sleeps).toEqual([7050]);
+  });
+
+  it('honours retry-after-ms before Retry-After, as the OpenAI SDK does', async () => {
+    const s = await serve(json(429, { error: { message: 'rate limited' } }, { 'retry-after-ms': '700', 'retry-after': '7' }), openaiReply('{"score": 0.5, "rationale": "meh"}'));
+    const clock = fakeClock();
+    expect((await judge(config('openai', s.url), clock).score('c', 'r')).ok).toBe(true);
+    // 700 ms and a jitter of up to backoffMs (100 x random 0.5).
+    expect(clock.sleeps).toEqual([750]);
   });
 
   it('a Retry-After longer than the time budget left is not waited for: the call fails at once and says why', async () => {
@@ -302,5 +311,59 @@ describe('an interrupted run', () => {
     expect(await call).toEqual({ ok: false, reason: 'HTTP 503: overloaded' });
     expect(server.received).toHaveLength(1);
     expect(retries).toBe(0);
+  });
+});
+
+/** An answer compressed though not asked to be (RFC 9110: a request without Accept-Encoding accepts any coding). */
+function encoded(status: number, coding: string, body: Buffer | string, headers: Record<string, string> = {}): Responder {
+  return (res) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'content-encoding': coding, ...headers });
+    res.end(body);
+  };
+}
+
+describe('a compressed answer (docs/judges.md, "Compressed answers")', () => {
+  const answer = JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{"score": 0.9, "rationale": "déjà vu"}' } }] });
+
+  it('is decoded from gzip, deflate or br, as fetch would', async () => {
+    const s = await serve(encoded(200, 'gzip', gzipSync(answer)), encoded(200, 'deflate', deflateSync(answer)), encoded(200, 'br', brotliCompressSync(answer)));
+    const j = judge(config('openai', s.url));
+    for (let i = 0; i < 3; i++) expect(await j.score('c', 'r')).toEqual({ ok: true, score: 0.9, rationale: 'déjà vu' });
+    expect(s.received).toHaveLength(3);
+  });
+
+  it('an error answer is quoted decoded, and a gzip answer judged after its retry', async () => {
+    const s = await serve(encoded(503, 'gzip', gzipSync(JSON.stringify({ error: { message: 'overloaded' } }))), encoded(200, 'gzip', gzipSync(answer)));
+    const clock = fakeClock();
+    expect(await judge(config('openai', s.url), clock).score('c', 'r')).toEqual({ ok: true, score: 0.9, rationale: 'déjà vu' });
+    const failing = await serve(encoded(401, 'gzip', gzipSync(JSON.stringify({ error: { message: 'bad key' } }))));
+    expect(await judge(config('openai', failing.url), clock).score('c', 'r')).toEqual({ ok: false, reason: 'HTTP 401: bad key' });
+  });
+
+  it('a coding it cannot decode, or a body that is not what its coding says, fails the call once, naming it', async () => {
+    const zstd = await serve(encoded(200, 'zstd', 'not really zstd'));
+    expect(await judge(config('openai', zstd.url)).score('c', 'r')).toEqual({
+      ok: false,
+      reason: 'response is encoded as "zstd" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br',
+    });
+    expect(zstd.received).toHaveLength(1);
+    const lying = await serve(encoded(200, 'gzip', answer));
+    const r = await judge(config('openai', lying.url)).score('c', 'r');
+    expect(r.ok === false && r.reason).toMatch(/^response says it is encoded as gzip, but it is not \(/);
+    expect(lying.received).toHaveLength(1);
+  });
+
+  it('decoded, it is held to 8 MiB: a small compressed body cannot unpack into gigabytes', async () => {
+    const bomb = gzipSync(Buffer.alloc(9 * 1024 * 1024, 0x20));
+    const s = await serve(encoded(200, 'gzip', bomb));
+    expect(await judge(config('openai', s.url)).score('c', 'r')).toEqual({ ok: false, reason: 'response is larger than 8388608 bytes' });
+    expect(s.received).toHaveLength(1);
+    // Received as it is, the same limit.
+    const plain = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(Buffer.alloc(9 * 1024 * 1024, 0x20));
+    });
+    expect(await judge(config('openai', plain.url)).score('c', 'r')).toEqual({ ok: false, reason: 'response is larger than 8388608 bytes' });
+    expect(plain.received).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 // The meaning judge against real loopback OpenAI-compatible and Anthropic servers: the schema
 // mechanism and its one fallback, reuse within a run, redaction both ways, the random boundary
 // around the quoted replies, and the ladder in front of it (docs/meaning.md).
+import { brotliCompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JudgeConfig } from '../../src/config.js';
 import { decideMeaning } from '../../src/evaluate/meaning/index.js';
@@ -110,6 +111,15 @@ describe('the meaning judge on an OpenAI-compatible endpoint', () => {
     expect(await meaningJudge('openai', prose.url).ask(request('a', 'b'))).toEqual({ ok: false, reason: 'meaning judge gave no usable answer: "They look the same to me."', reused: false });
     const outside = await serve(openaiServer({ difference: '', score: 7 }));
     expect(await meaningJudge('openai', outside.url).ask(request('a', 'b'))).toEqual({ ok: false, reason: 'meaning judge gave no usable answer: score 7 is outside [0,1]', reused: false });
+  });
+
+  it('reads a br answer (a proxy that compresses unasked), as the judge reads it', async () => {
+    const answer = JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify({ difference: '', score: 0.95 }) } }] });
+    const s = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' });
+      res.end(brotliCompressSync(answer));
+    });
+    expect(await meaningJudge('openai', s.url).ask(request('a', 'b'))).toEqual({ ok: true, score: 0.95, difference: '', reused: false });
   });
 });
 

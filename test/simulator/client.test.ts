@@ -1,6 +1,7 @@
 // The simulator client against loopback servers: the provider's schema mechanism named
 // simulated_user (OpenAI-compatible json_schema strict, Anthropic a forced tool), the answer read
 // from it, and the faults in the product's words.
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulator } from '../../src/simulator/index.js';
 import type { JudgeConfig } from '../../src/config.js';
@@ -52,6 +53,20 @@ describe('simulator client', () => {
     const body = server.received[0]?.body as { response_format: { json_schema: { name: string; strict: boolean } } };
     expect(body.response_format.json_schema).toMatchObject({ name: 'simulated_user', strict: true });
     expect(sim.structuredOutput()).toEqual({ structured: false, reason: "HTTP 200 with free text, not the response_format json_schema's JSON" });
+    await sim.close();
+  });
+
+  it('a gzip answer (a proxy that compresses unasked) is decoded, as the judge decodes it', async () => {
+    const answer = JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{"done": false, "message": "Order 1234", "reason": null}' } }] });
+    const server = await startServer([
+      (res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        res.end(gzipSync(answer));
+      },
+    ]);
+    servers.push(server);
+    const sim = createSimulator(config('openai', server.url), { clock });
+    expect(await sim.next(REQUEST)).toEqual({ kind: 'message', message: 'Order 1234', retries: 0 });
     await sim.close();
   });
 
