@@ -68,8 +68,10 @@ describe('OpenAI-compatible server (@dwmkerr/mock-llm)', () => {
     for (const label of ['refund-mocked', 'refund-live']) {
       const p = persona(results, label);
       expect(p.errored, p.error ?? '').toBe(false);
-      // Turn 3's reply quotes the first message and counts 5 messages: the whole conversation was sent.
-      expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', '', 'Refund for: I want my money back (5 messages)']);
+      // Turn 3's reply quotes the first message and counts 4 messages: the whole conversation was
+      // sent, the three user messages and turn 1's reply; turn 2 answered with a tool call and no
+      // text, which adds no empty assistant message (docs/presets.md, "Conversation history").
+      expect(p.turns.map((t) => t.reply)).toEqual(['Which order is it about?', '', 'Refund for: I want my money back (4 messages)']);
       expect(p.turns[1]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '1234' }, output: null, mocked: true }]);
       expect(checkStatuses(p)).toEqual(['toolCalled pass', 'toolNotCalled pass']);
     }
