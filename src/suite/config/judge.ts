@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig, type JudgeProvider, type PanelMemberSettings } from '../../config.js';
 import { JUDGE_PROVIDERS } from '../../types.js';
 import { quote } from '../issues.js';
-import { concurrencyInt, ms, retriesInt, urlProblem, type Resolution } from './shared.js';
+import { concurrencyInt, ms, retriesInt, unsure, urlProblem, type Resolution } from './shared.js';
 
 const judgeKeys = {
   provider: z.enum(JUDGE_PROVIDERS).optional(),
@@ -30,6 +30,13 @@ export const schema = z.strictObject({
 });
 
 type JudgeSection = z.infer<typeof schema>;
+
+/**
+ * The keys that say whether a judge has an API key that can work: no key is warned about while one
+ * of them has a shape error of its own (a panel left out would leave the judge alone).
+ */
+const KEY_KEYS = ['apiKey', 'baseUrl', 'provider'] as const;
+const JUDGE_KEY_PATHS = [...KEY_KEYS.map((key) => ['judge', key]), ['judge', 'panel']];
 
 /** Resolves `judge:` into `config.judge`; absent or null: no judge (judge assertions are not evaluated). */
 export function resolve(config: Config, resolved: JudgeSection | null | undefined, written: JudgeSection | null | undefined, r: Resolution): void {
@@ -68,7 +75,7 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     judge.panel = resolvePanel(j.panel, written.panel ?? [], judge, r);
     return judge;
   }
-  if (judge.apiKey === null && judge.baseUrl === JUDGE_DEFAULTS[provider].baseUrl) {
+  if (judge.apiKey === null && judge.baseUrl === JUDGE_DEFAULTS[provider].baseUrl && !unsure(r, ...JUDGE_KEY_PATHS)) {
     r.warnings.push(
       r.issueAt(
         ['judge'],
@@ -125,7 +132,8 @@ function resolvePanel(panel: PanelSection, written: PanelSection, judge: JudgeCo
       }
     }
     const member = panelMemberConfig(judge, settings);
-    if (member.apiKey === null && member.baseUrl === JUDGE_DEFAULTS[member.provider].baseUrl) {
+    const memberKeyPaths = KEY_KEYS.flatMap((key) => [['judge', key], ['judge', 'panel', i, key]]);
+    if (member.apiKey === null && member.baseUrl === JUDGE_DEFAULTS[member.provider].baseUrl && !unsure(r, ...memberKeyPaths)) {
       r.warnings.push(
         r.issueAt(
           ['judge', 'panel', i],

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { Config } from '../../config.js';
 import type { TracesConfig } from '../../types.js';
 import { quote } from '../issues.js';
-import { headerValue, ms, urlProblem, type Resolution } from './shared.js';
+import { headerValue, ms, unsure, urlProblem, type Resolution } from './shared.js';
 
 export const TRACE_STORES = ['tempo', 'jaeger', 'langfuse'] as const satisfies ReadonlyArray<NonNullable<TracesConfig['query']>['kind']>;
 
@@ -65,6 +65,8 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
     return;
   }
   if (!receive && !query) {
+    // A receive or query with a shape error of its own (already said) is not missing.
+    if (unsure(r, ['traces', 'receive'], ['traces', 'query'])) return;
     r.errors.push(r.issueAt(['traces'], 'traces needs receive or query: where the agent\u2019s spans come from', `add ${EXAMPLE_RECEIVE} (an agent started in the same job) or ${EXAMPLE_QUERY}`));
     return;
   }
@@ -87,7 +89,7 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
     );
   }
   const apiKey = q.apiKey === undefined || q.apiKey === null || q.apiKey === '' ? null : q.apiKey;
-  if (q.kind === 'langfuse' && (apiKey === null || !/^[^:]+:.+$/s.test(apiKey))) {
+  if (q.kind === 'langfuse' && (apiKey === null || !/^[^:]+:.+$/s.test(apiKey)) && !unsure(r, ['traces', 'query', 'apiKey'])) {
     ok = false;
     r.errors.push(
       r.issueAt(
