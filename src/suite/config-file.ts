@@ -96,11 +96,14 @@ export function resolveConfigFile(
   if (!parsed.success && src) {
     r.errors.push(...translateZodIssues({ src, schema: configFileSchema, data: raw, base: [] }, parsed.error.issues));
   }
-  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite)) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[] };
+  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite)) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[], unread: [] as PathSegment[][] };
   // A key or header written into the file itself (not from `${ENV}`) is a secret all the same:
   // redacted wherever the run or its errors would show it, a misspelt key's line included.
   substituted.secrets.push(...writtenSecrets(raw));
   r.errors.push(...substituted.issues);
+  // A value whose `${NAME}` was not read is checked once, as that reference: not again as the
+  // text left without it (`${PREVIEW_URL}/api/chat` is not "not a valid URL" as well).
+  r.leftOut = substituted.unread;
   if (!parsed.success) {
     checkSoundSections(raw, substituted.value, r);
     return { config: null, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
@@ -143,7 +146,7 @@ function checkSoundSections(raw: object, substituted: unknown, r: Resolution): v
   for (const key of Object.keys(configFileSchema.shape) as (keyof ConfigFile)[]) {
     const part = soundPart(configFileSchema.shape[key], key, at(raw, key), at(substituted, key));
     if (part === null) continue;
-    const rs: Resolution = { ...r, leftOut: part.leftOut };
+    const rs: Resolution = { ...r, leftOut: [...(r.leftOut ?? []), ...part.leftOut] };
     // Each section's resolve takes its own section's type; soundPart parsed both with its schema.
     const resolveSection = SECTIONS[key].resolve as (config: Config, resolved: unknown, written: unknown, r: Resolution) => void;
     resolveSection(config, part.resolved, part.written, rs);

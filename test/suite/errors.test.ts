@@ -492,6 +492,34 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     ]);
   });
 
+  it('an address built on a variable that is not set is said once, as the variable: not again as an address that is not valid', async () => {
+    const config = [
+      'agent:\n  url: ${PREVIEW_URL}/api/chat',
+      'judge:\n  baseUrl: ${JUDGE_HOST}/v1\n  apiKey: ${JUDGE_API_KEY}',
+      'simulator:\n  baseUrl: ${SIM_HOST}/v1',
+      'meaning:\n  baseUrl: ${MEANING_HOST}/v1',
+      'traces:\n  query: { kind: langfuse, url: "${LANGFUSE_HOST}/x", apiKey: "${LANGFUSE_KEYS}" }',
+      '',
+    ].join('\n');
+    const said = [
+      `${C}:2: environment variable PREVIEW_URL is not set`,
+      `${C}:4: environment variable JUDGE_HOST is not set`,
+      `${C}:5: environment variable JUDGE_API_KEY is not set`,
+      `${C}:7: environment variable SIM_HOST is not set`,
+      `${C}:9: environment variable MEANING_HOST is not set`,
+      `${C}:11: environment variable LANGFUSE_HOST is not set`,
+      `${C}:11: environment variable LANGFUSE_KEYS is not set`,
+    ];
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: config });
+    expect(brief(r.errors)).toEqual(said);
+    expect(r.warnings).toEqual([]);
+    // The same beside a shape error, and with the variable set the address is checked.
+    const shape = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: config.replace('agent:\n', 'agent:\n  timeoutMs: 0\n') });
+    expect(brief(shape.errors)).toEqual([`${C}:2: agent.timeoutMs must be a whole number of milliseconds from 1 to 600000 (10 minutes), found the number 0`, ...said.map((l) => l.replace(/:(\d+):/, (_, n: string) => `:${Number(n) + 1}:`))]);
+    const set = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: ${PREVIEW_URL}/api/chat\n' }, { env: { PREVIEW_URL: 'preview.example.com' } });
+    expect(brief(set.errors)).toEqual([`${C}:2: agent.url "\${PREVIEW_URL}/api/chat" is not a valid URL`]);
+  });
+
   it('a missing fixtures folder, or one with no fixture, tells how to create one', async () => {
     const none = await load({ [C]: '' });
     expect(none.errors).toEqual([

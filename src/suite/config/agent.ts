@@ -103,7 +103,7 @@ function resolveStream(preset: AgentPreset, agent: AgentSection, r: Resolution):
 }
 
 function resolveAgentUrl(config: Config, url: string | null | undefined, writtenUrl: string | null | undefined, r: Resolution): void {
-  if (url === undefined || url === null || url === '') return;
+  if (url === undefined || url === null || url === '' || unsure(r, ['agent', 'url'])) return;
   const problem = urlProblem(url);
   if (!problem) {
     config.agent.url = url;

@@ -57,7 +57,7 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     concurrency: j.concurrency ?? JUDGE_CLIENT_DEFAULTS.concurrency,
     label: j.label === undefined || j.label === '' ? null : j.label,
   };
-  if (j.baseUrl !== undefined) {
+  if (j.baseUrl !== undefined && !unsure(r, ['judge', 'baseUrl'])) {
     const problem = urlProblem(j.baseUrl);
     if (problem) {
       r.errors.push(
@@ -116,7 +116,7 @@ function resolvePanel(panel: PanelSection, written: PanelSection, judge: JudgeCo
     }
     if (m.apiKey !== undefined) settings.apiKey = m.apiKey === '' ? null : m.apiKey;
     if (m.label !== undefined && m.label !== null && m.label !== '') settings.label = m.label;
-    if (m.baseUrl !== undefined) {
+    if (m.baseUrl !== undefined && !unsure(r, ['judge', 'panel', i, 'baseUrl'])) {
       const problem = urlProblem(m.baseUrl);
       const provider = m.provider ?? judge.provider;
       if (problem) {

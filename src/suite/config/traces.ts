@@ -77,12 +77,12 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
   }
   const q = query!;
   const writtenQuery = written?.query ?? null;
-  let ok = true;
-  const problem = urlProblem(q.url);
+  let ok = !unsure(r, ['traces', 'query', 'url']);
+  const problem = ok ? urlProblem(q.url) : null;
   if (problem !== null) {
     ok = false;
     r.errors.push(r.issueAt(['traces', 'query', 'url'], `traces.query.url ${quote(shownUrl(writtenQuery?.url ?? ''))} ${problem}`, `give the store's base address, e.g. url: ${exampleUrl(q.kind)}`));
-  } else if (new URL(q.url).search !== '') {
+  } else if (ok && new URL(q.url).search !== '') {
     ok = false;
     r.errors.push(
       r.issueAt(['traces', 'query', 'url'], `traces.query.url ${quote(shownUrl(writtenQuery?.url ?? ''))} has a query string: the trace's path is added to the base address`, `give the store's base address without "?...", e.g. url: ${exampleUrl(q.kind)}`),
