@@ -24,6 +24,8 @@ async function runMode(): Promise<void> {
         token: inputs.githubToken,
         baseUrl: ctx.apiUrl,
         graphqlUrl: ctx.graphqlUrl,
+        // A wait for a rate limit is said in the job's log (docs/action.md, "GitHub's rate limits").
+        log: { debug: (m) => core.debug(m), info: (m) => core.info(m), warn: (m) => console.warn(m), error: (m) => console.error(m) },
         ...(fast ? { retryAfterBaseMs: 0, throttleWrites: false } : {}),
       })
     : null;

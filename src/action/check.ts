@@ -68,7 +68,11 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   if (inputsIn.shard !== null) core.info(`shard ${inputsIn.shard.index}/${inputsIn.shard.total}: no pull request comment from this job; the merge job (mode: report) posts it`);
   const plan = await planCheck(inputs, ctxIn, deps.github);
   if (plan.kind === 'skip') {
-    core.info(plan.reason);
+    if (plan.notice === true) core.notice(plan.reason);
+    else core.info(plan.reason);
+    // Nothing ran: no gate to pass or fail, no comment (docs/action.md, "Events").
+    core.setOutput('gate', 'skipped');
+    core.setOutput('comment-status', 'skipped');
     return;
   }
   const { ctx, pulls, note } = plan;

@@ -174,6 +174,17 @@ export function readInputs(get: Get): Inputs {
   if (mode !== 'report' && get('pr-number') !== '') {
     throw new InputError(`input pr-number: only report mode comments on a pull request it is given; mode ${mode} reads it from the event (set mode: report, or remove pr-number here)`);
   }
+  // The accept job's and the merge job's inputs elsewhere: said, not ignored (a check job given
+  // check-workflow dispatches nothing; a check shard given allow-incomplete still fails its gate).
+  const doing = mode === 'check' ? 'replays the suite' : mode === 'accept' ? 'reads the reviewed run' : 'reads recorded results';
+  const checkWorkflow = workflowFileInput('check-workflow', get('check-workflow'));
+  if (checkWorkflow !== null && mode !== 'accept') {
+    throw new InputError(`input check-workflow: only accept mode dispatches the check workflow, after its baseline commit; mode ${mode} ${doing} (set it on the accept job, with mode: accept, or remove check-workflow here)`);
+  }
+  const allowIncomplete = bool('allow-incomplete', get('allow-incomplete'), false);
+  if (allowIncomplete && mode !== 'report') {
+    throw new InputError(`input allow-incomplete: only report mode merges shards, and only a merge can be incomplete; mode ${mode} ${doing} (set it on the merge job, with mode: report, or remove allow-incomplete here)`);
+  }
   const repeat = attemptsInput('repeat', get('repeat'));
   const repeatMax = attemptsInput('repeat-max', get('repeat-max'));
   if ((repeat !== null || repeatMax !== null) && mode !== 'check') {
@@ -206,10 +217,10 @@ export function readInputs(get: Get): Inputs {
     commentKey: orNull(get('comment-key')),
     resultsPath: get('results-path') || 'agent-replay-results/results.json',
     prNumber: positiveNumber('pr-number', get('pr-number'), true),
-    checkWorkflow: workflowFileInput('check-workflow', get('check-workflow')),
+    checkWorkflow,
     shard,
     timings: orNull(get('timings')),
-    allowIncomplete: bool('allow-incomplete', get('allow-incomplete'), false),
+    allowIncomplete,
     results: Object.freeze(get('results').split(/\r?\n/).map((s) => s.trim()).filter(Boolean)),
   });
 }

@@ -50,9 +50,14 @@ async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext):
   return { ...ctx, sha, pull: info };
 }
 
-/** What check mode does for this event: nothing (a deployment that did not succeed), or a run. */
+/** What check mode does for this event: nothing (a deployment that did not succeed, a closed pull request), or a run. */
 export type CheckPlan =
-  | { kind: 'skip'; reason: string }
+  | {
+      kind: 'skip';
+      reason: string;
+      /** Said as a notice (shown on the run's page), not only in the log: a skip the workflow's triggers did not filter out. */
+      notice?: boolean;
+    }
   | {
       kind: 'run';
       ctx: ActionContext;
@@ -125,9 +130,65 @@ function planPush(ctx: ActionContext): CheckPlan {
   return { kind: 'run', ctx: { ...ctx, pull: null }, pulls: [], agentUrl: null, note };
 }
 
+/**
+ * schedule, merge_group: the commit GitHub checked out is the one the event is about (the default
+ * branch's last commit, the merge queue's commit), and no pull request is to be commented on: a
+ * recorded run, as for a push (docs/action.md, "Events").
+ */
+function planCommitOnly(ctx: ActionContext): CheckPlan {
+  const sha = ctx.sha?.slice(0, 7) ?? 'an unknown commit';
+  const what = ctx.eventName === 'schedule' ? `schedule: the default branch's commit ${sha}` : `merge_group: the merge queue's commit ${sha}`;
+  const note = `${what} is replayed and recorded in this summary and the artifact; there is no pull request to comment on`;
+  core.info(note);
+  return { kind: 'run', ctx: { ...ctx, pull: null }, pulls: [], agentUrl: null, note };
+}
+
+/** The events check mode runs on without a pull request in the payload, each with its own plan. */
+const EVENTS_WITHOUT_PULL = ['deployment_status', 'push', 'workflow_dispatch', 'schedule', 'merge_group'];
+
+/** What to do instead of check mode on an event it refuses. */
+const INSTEAD: Record<string, string> = {
+  workflow_run:
+    'to comment with the results of the run that completed, use mode: report (docs: "Report: combine shards, or comment for a fork"); to replay its commit, check it out and run check mode on the event that started that run',
+  issue_comment:
+    "to replay a pull request on demand, dispatch the check workflow on its branch (workflow_dispatch), or re-run the pull request's check",
+};
+
+/**
+ * An event that check mode cannot tie to the commit it is about (workflow_run, issue_comment, a
+ * release, ...): GitHub checks out the default branch's last commit for it, so a replay would test
+ * that commit while the event is about another one (a pull request, another workflow's run), and
+ * spend the agent's and the judge's budget for a result nobody asked for. Refused, naming the event
+ * and the ones check mode runs on (docs/action.md, "Events").
+ */
+function refuseEvent(ctx: ActionContext): never {
+  const instead = INSTEAD[ctx.eventName] ?? 'start the check workflow on one of those events';
+  throw new UserError(
+    `check mode does not run on ${ctx.eventName === '' ? 'an unnamed event (GITHUB_EVENT_NAME is not set)' : `${ctx.eventName} events`}: ` +
+      `GitHub gives it the default branch's last commit, not the commit the event is about, so nothing was replayed. ` +
+      `Check mode runs on pull_request and pull_request_target (and any event whose payload has a pull request), ${EVENTS_WITHOUT_PULL.join(', ')}; ${instead}`,
+  );
+}
+
+/** A closed (or merged) pull request: nothing to review, so nothing is replayed or commented. */
+function closedPull(ctx: ActionContext): CheckPlan | null {
+  const pr = ctx.payload.pull_request as { state?: unknown; merged?: unknown } | undefined;
+  if (ctx.pull === null || pr?.state !== 'closed') return null;
+  const how = pr.merged === true ? 'merged' : 'closed';
+  return {
+    kind: 'skip',
+    notice: true,
+    reason: `${ctx.eventName === '' ? 'event' : ctx.eventName}${typeof ctx.payload.action === 'string' ? ` (${ctx.payload.action})` : ''}: pull request #${ctx.pull.number} is ${how}: nothing is replayed and nothing commented (to skip this job, add "types: [opened, synchronize, reopened, labeled]" under the event in the workflow)`,
+  };
+}
+
 export async function planCheck(inputs: PlanInputs, ctx: ActionContext, github: GitHubApi | null): Promise<CheckPlan> {
   if (ctx.eventName === 'deployment_status') return planDeployment(inputs, ctx, github);
   if (ctx.eventName === 'push') return planPush(ctx);
+  if (ctx.eventName === 'schedule' || ctx.eventName === 'merge_group') return planCommitOnly(ctx);
+  if (ctx.eventName !== 'workflow_dispatch' && ctx.pull === null) refuseEvent(ctx);
+  const closed = closedPull(ctx);
+  if (closed !== null) return closed;
   const resolved = ctx.eventName === 'workflow_dispatch' && ctx.pull === null ? await withDispatchedPull(github, ctx) : ctx;
   return { kind: 'run', ctx: resolved, pulls: resolved.pull ? [resolved.pull] : [], agentUrl: null, note: null };
 }

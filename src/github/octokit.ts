@@ -7,6 +7,10 @@
 // - @octokit/plugin-throttling spaces writes, and retries primary / secondary rate limits (403 or
 //   429 with the rate-limit headers or message) after the delay GitHub asks for, through the two
 //   handlers below, a limited number of times.
+// - Any other 429 (no "secondary rate" in its message, no exhausted x-ratelimit-remaining) is
+//   neither plugin's: `retryTooManyRequests` waits what its Retry-After asks (60 s without one, as
+//   GitHub advises for a secondary limit), within the same bounds and with the same log lines as a
+//   rate limit (docs/action.md, "GitHub's rate limits"). plugin-retry never retries a 429.
 // Tests pass `retryAfterBaseMs: 0` and `throttleWrites: false` so nothing ever sleeps.
 
 import { GitHub, defaults as actionsDefaults, getOctokitOptions } from '@actions/github/lib/utils';
@@ -48,6 +52,8 @@ export interface CreateOctokitOptions {
   throttleWrites?: boolean;
   /** Overrides the fetch implementation (default: @actions/github's proxy-aware fetch). */
   fetch?: typeof fetch;
+  /** How a wait before retrying a 429 is slept (default: a timer). Tests: record the waits asked for. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /**
@@ -61,8 +67,35 @@ const DO_NOT_RETRY: readonly number[] = [
   404, // Not Found: also what GitHub answers for a repository the token cannot see.
   410, // Gone: e.g. an expired artifact, a disabled feature.
   422, // Unprocessable Entity: validation failed (body too long, unknown label...).
+  429, // Too Many Requests: retried after its Retry-After (throttling, or retryTooManyRequests), never at once.
   451, // Unavailable For Legal Reasons: DMCA takedown; no retry will lift it.
 ];
+
+/** Seconds to wait for a 429 without a Retry-After: GitHub's advice for a secondary rate limit. */
+const TOO_MANY_REQUESTS_FALLBACK_S = 60;
+
+/** Retry-After in seconds (a number of seconds, or an HTTP date), or null when absent or unreadable. */
+export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | null {
+  if (value === undefined || value.trim() === '') return null;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+interface RequestErrorLike {
+  status?: unknown;
+  message?: unknown;
+  response?: { headers?: Record<string, string | undefined> };
+}
+
+/** A 429 that plugin-throttling leaves alone (see the top of this file). */
+function isPlainTooManyRequests(error: unknown): error is RequestErrorLike {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as RequestErrorLike;
+  if (e.status !== 429) return false;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return !/\bsecondary rate\b/i.test(message) && e.response?.headers?.['x-ratelimit-remaining'] !== '0';
+}
 
 const consoleLog: OctokitLog = {
   debug: () => undefined,
@@ -126,5 +159,21 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
     }),
   );
   if (options.graphqlUrl) octokit.graphql = octokit.graphql.defaults({ url: options.graphqlUrl });
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const tooMany = onLimit('rate limit (429 Too Many Requests)');
+  octokit.hook.wrap('request', async (request, requestOptions) => {
+    for (let retryCount = 0; ; retryCount++) {
+      try {
+        return await request(requestOptions);
+      } catch (error) {
+        if (!isPlainTooManyRequests(error)) throw error;
+        const retryAfter = retryAfterSeconds(error.response?.headers?.['retry-after']) ?? TOO_MANY_REQUESTS_FALLBACK_S;
+        // The request as sent (its parameters in the path), not its route template.
+        const sent = octokit.request.endpoint.parse(requestOptions);
+        if (!tooMany(retryAfter, { method: sent.method, url: sent.url }, octokit, retryCount)) throw error;
+        await sleep(retryAfter * baseMs);
+      }
+    }
+  });
   return octokit;
 }

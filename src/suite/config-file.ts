@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { defaultConfig, type Config } from '../config.js';
 import { substituteEnv, type EnvLimit } from './env.js';
-import { translateZodIssues, type ConfigIssue } from './issues.js';
+import { allowedKeysAt, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import * as agent from './config/agent.js';
 import * as cost from './config/cost.js';
@@ -73,7 +73,8 @@ function writtenSecrets(data: unknown, out: string[] = []): string[] {
  * (defaults only). Missing environment variables are errors; substituted values become secrets.
  *
  * Steps: the file is a mapping -> its shape (zod) -> `${ENV}` substitution (reported even when the
- * shape is wrong: all errors at once; the sections whose own shape is right are still checked) ->
+ * shape is wrong: all errors at once; each section is still checked on its sound part, see
+ * checkSoundSections and docs/architecture.md, "Reading config.yml") ->
  * each section's `resolve`, in the schema's order, onto `defaultConfig()`. Each step adds its
  * issues to one `Resolution`.
  */
@@ -95,11 +96,14 @@ export function resolveConfigFile(
   if (!parsed.success && src) {
     r.errors.push(...translateZodIssues({ src, schema: configFileSchema, data: raw, base: [] }, parsed.error.issues));
   }
-  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite)) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[] };
+  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite)) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[], unread: [] as PathSegment[][] };
   // A key or header written into the file itself (not from `${ENV}`) is a secret all the same:
   // redacted wherever the run or its errors would show it, a misspelt key's line included.
   substituted.secrets.push(...writtenSecrets(raw));
   r.errors.push(...substituted.issues);
+  // A value whose `${NAME}` was not read is checked once, as that reference: not again as the
+  // text left without it (`${PREVIEW_URL}/api/chat` is not "not a valid URL" as well).
+  r.leftOut = substituted.unread;
   if (!parsed.success) {
     checkSoundSections(raw, substituted.value, r);
     return { config: null, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
@@ -130,30 +134,89 @@ export function resolveConfigFile(
 }
 
 /**
- * When the file's shape is wrong somewhere, the sections whose own shape is right still get their
- * checks (a duplicated coverage name, a bad repeat, an agent URL, ...), so that every error of the
- * file shows at once instead of one pass per fix. A section with a shape error is left to it.
+ * When the file's shape is wrong somewhere, every section still gets its checks (a duplicated
+ * coverage name, a bad repeat, an agent URL, a stream the preset cannot send, ...), so that every
+ * error of the file shows at once instead of one pass per fix. A section with shape errors is
+ * checked on its sound part (`soundPart`): the values the schema refused, already reported, are
+ * left out, and a check that reads one of them (or its absence) waits (`unsure` in config/shared.ts).
  */
 function checkSoundSections(raw: object, substituted: unknown, r: Resolution): void {
-  const shape = configFileSchema.shape;
-  const section = <K extends 'agent' | 'judge' | 'coverage' | 'repeat' | 'meaning' | 'traces'>(key: K): { written: ConfigFile[K]; resolved: ConfigFile[K] } | null => {
-    const written = shape[key].safeParse((raw as Record<string, unknown>)[key]);
-    const resolved = shape[key].safeParse(isMapping(substituted) ? (substituted as Record<string, unknown>)[key] : undefined);
-    return written.success && resolved.success ? { written: written.data as ConfigFile[K], resolved: resolved.data as ConfigFile[K] } : null;
-  };
   const config = defaultConfig();
-  const agentSection = section('agent');
-  if (agentSection) agent.resolve(config, agentSection.resolved, agentSection.written, r);
-  const judgeSection = section('judge');
-  if (judgeSection) judge.resolve(config, judgeSection.resolved, judgeSection.written, r);
-  const coverageSection = section('coverage');
-  if (coverageSection) coverage.resolve(config, coverageSection.resolved, coverageSection.written, r);
-  const repeatSection = section('repeat');
-  if (repeatSection) repeat.resolve(config, repeatSection.resolved, repeatSection.written, r);
-  const meaningSection = section('meaning');
-  if (meaningSection) meaning.resolve(config, meaningSection.resolved, meaningSection.written, r);
-  const tracesSection = section('traces');
-  if (tracesSection) traces.resolve(config, tracesSection.resolved, tracesSection.written, r);
+  const at = (value: unknown, key: string): unknown => (isMapping(value) ? (value as Record<string, unknown>)[key] : undefined);
+  for (const key of Object.keys(configFileSchema.shape) as (keyof ConfigFile)[]) {
+    const part = soundPart(configFileSchema.shape[key], key, at(raw, key), at(substituted, key));
+    if (part === null) continue;
+    const rs: Resolution = { ...r, leftOut: [...(r.leftOut ?? []), ...part.leftOut] };
+    // Each section's resolve takes its own section's type; soundPart parsed both with its schema.
+    const resolveSection = SECTIONS[key].resolve as (config: Config, resolved: unknown, written: unknown, r: Resolution) => void;
+    resolveSection(config, part.resolved, part.written, rs);
+  }
+}
+
+const SECTIONS = { agent, judge, regex, cost, coverage, repeat, personas, simulator, latency, meaning, stats, traces } satisfies Record<keyof ConfigFile, unknown>;
+
+/** At most this many rounds of leaving values out (each round leaves out at least one value). */
+const MAX_ROUNDS = 100;
+
+/**
+ * The part of a section that its schema accepts, as written and with the environment's values: each
+ * value the schema refuses is left out (a key of a mapping; the whole list, for an item of a list,
+ * so that the others keep their places; the mapping around a required key that is missing), until
+ * what is left passes. `leftOut` lists their paths, and the key a misspelt key stands for
+ * (`prset:` leaves `preset` unknown, not the native default). Null when nothing of the section is
+ * left (not a mapping, or no sound part).
+ */
+function soundPart(schema: z.ZodType, key: string, written: unknown, resolved: unknown): { written: unknown; resolved: unknown; leftOut: PathSegment[][] } | null {
+  const values = [structuredClone(written), structuredClone(resolved)];
+  const leftOut: PathSegment[][] = [];
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const results = values.map((v) => schema.safeParse(v));
+    if (results.every((p) => p.success)) return { written: results[0]!.data, resolved: results[1]!.data, leftOut };
+    // What this round leaves out, decided on the values as they are, then taken out of both.
+    const targets: PathSegment[][] = [];
+    for (const issue of results.flatMap((p) => p.error?.issues ?? [])) {
+      const path = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
+      if (issue.code === 'unrecognized_keys') {
+        const allowed = allowedKeysAt(schema, path);
+        for (const unknownKey of issue.keys) {
+          targets.push([...path, unknownKey]);
+          const meant = suggest(unknownKey, allowed);
+          if (meant !== null) leftOut.push([key, ...path, meant]);
+        }
+        continue;
+      }
+      let target = path;
+      // A required key that is missing: its mapping goes.
+      if (values.every((v) => valueAtPath(v, target) === undefined)) target = target.slice(0, -1);
+      // An item of a list: the whole list, so that no other item takes its index.
+      while (typeof target.at(-1) === 'number') target = target.slice(0, -1);
+      if (target.length === 0) return null;
+      targets.push(target);
+      leftOut.push([key, ...target]);
+    }
+    let progress = false;
+    for (const target of targets) for (const v of values) progress = remove(v, target) || progress;
+    if (!progress) return null;
+  }
+  return null;
+}
+
+function valueAtPath(data: unknown, path: readonly PathSegment[]): unknown {
+  let v: unknown = data;
+  for (const seg of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[String(seg)];
+  }
+  return v;
+}
+
+/** Deletes the key at `path` (its last segment) from its mapping; false when there was none. */
+function remove(data: unknown, path: readonly PathSegment[]): boolean {
+  const parent = valueAtPath(data, path.slice(0, -1));
+  const last = path.at(-1);
+  if (!isMapping(parent) || last === undefined || !Object.hasOwn(parent, String(last))) return false;
+  delete (parent as Record<string, unknown>)[String(last)];
+  return true;
 }
 
 function isMapping(raw: unknown): raw is object {

@@ -14,6 +14,8 @@ export interface Substitution<T> {
   value: T;
   issues: ConfigIssue[];
   secrets: string[];
+  /** The values with a reference that was not read (its issue is in `issues`): what they hold is not what the file means. */
+  unread: PathSegment[][];
 }
 
 /** Where references may be read (untrusted code), and the issue for one that may not. */
@@ -31,6 +33,7 @@ export function substituteEnv<T>(
 ): Substitution<T> {
   const issues: ConfigIssue[] = [];
   const secrets: string[] = [];
+  const unread: PathSegment[][] = [];
 
   const substituteString = (text: string, path: PathSegment[]): string =>
     text.replace(REFERENCE_RE, (whole, escaped: string, name: string) => {
@@ -38,6 +41,7 @@ export function substituteEnv<T>(
       if (only !== null && !only.allowed(path)) {
         const pos = src.valueAt(path);
         issues.push({ file: src.file, line: pos.line, column: pos.column, ...only.refused(name, path) });
+        unread.push(path);
         return '';
       }
       const found = env[name];
@@ -53,6 +57,7 @@ export function substituteEnv<T>(
               ? `export ${name}=... or set it in the workflow env`
               : `give ${name} a value; in a workflow, check that the secret it comes from exists (GitHub passes a missing secret as an empty string)`,
         });
+        unread.push(path);
         return '';
       }
       secrets.push(found);
@@ -70,5 +75,5 @@ export function substituteEnv<T>(
     return v;
   };
 
-  return { value: walk(value, [...base]) as T, issues, secrets };
+  return { value: walk(value, [...base]) as T, issues, secrets, unread };
 }

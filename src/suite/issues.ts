@@ -177,7 +177,8 @@ function shapesAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType[] 
   return current.filter((s) => defOf(s).type === 'object');
 }
 
-function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
+/** The keys the mapping at `path` of `schema` allows (the first object schema that can sit there). */
+export function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
   const obj = shapesAt(schema, path)[0];
   return obj ? Object.keys(defOf(obj).shape ?? {}) : [];
 }

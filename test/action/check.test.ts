@@ -203,6 +203,16 @@ describe('check mode, end to end', () => {
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(0);
   });
 
+  it('a 429 from GitHub is waited out as its Retry-After asks, and the wait is said in the job log', async () => {
+    gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '3' } });
+    const run = await check({ inputs: { 'fail-on': 'none' } });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(`GitHub rate limit (429 Too Many Requests) hit by POST ${gh.url}/repos/octo/shop/issues/7/comments; retrying in 3s (1/2).`);
+    expect(run.outputs['comment-status']).toBe('created');
+    expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    expect(gh.violations).toEqual([]);
+  });
+
   it('skips the comment on a fork pull request (read-only token) and keeps everything else', async () => {
     const run = await check({ payload: pullPayload({ headRepo: 'stranger/shop' }) });
     expect(run.outputs['comment-status']).toBe('skipped-fork');

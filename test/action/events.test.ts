@@ -11,6 +11,7 @@ import { makeWorkspace, runAction, useServers } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { deploymentAgentUrl } from '../../src/action/plan.js';
+import { escapeInline } from '../../src/report/escape.js';
 import { artifactZip } from '../support/zip.js';
 import { startServer } from '../judge/server.js';
 
@@ -232,6 +233,7 @@ describe('deployment_status', () => {
     expect(agent.requests.length).toBe(before);
     expect(gh.requests).toEqual([]);
     expect(run.outputs['results-path']).toBeUndefined();
+    expect(run.outputs).toMatchObject({ gate: 'skipped', 'comment-status': 'skipped' });
     for (const failed of ['failure', 'error', 'pending']) {
       const r = await check({ name: 'deployment_status', payload: deploymentStatus(failed, origin(), DEPLOYED) });
       expect(r.code).toBe(0);
@@ -286,5 +288,66 @@ describe('workflow_dispatch (GitHub\'s example payload)', () => {
     expect(run.stdout).toContain(`workflow_dispatch on ${branch}: pull request #12`);
     expect(parseCommentMetadata(gh.comments('octo', 'shop', 12)[0]!.body)).toMatchObject({ headSha: sha });
     expect(gh.violations).toEqual([]);
+  });
+});
+
+describe('events check mode does not replay (GitHub\'s example payloads)', () => {
+  it('a closed pull request: nothing replayed or asked of GitHub, a notice says why, and the outputs say skipped', async () => {
+    const payload = example('pull_request', (e) => e.action === 'closed');
+    const number = (payload.pull_request as { number: number }).number;
+    gh.addPull('octo', 'shop', { number, headSha: (payload.pull_request as { head: { sha: string } }).head.sha });
+    for (const name of ['pull_request', 'pull_request_target']) {
+      const before = agent.requests.length;
+      const run = await check({ name, payload }, { 'agent-url': agent.url });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain(`::notice::${name} (closed): pull request #${number} is closed: nothing is replayed and nothing commented`);
+      expect(agent.requests.length).toBe(before);
+      expect(gh.requests).toEqual([]);
+      expect(run.outputs).toMatchObject({ gate: 'skipped', 'comment-status': 'skipped' });
+      expect(run.outputs['results-path']).toBeUndefined();
+      expect(gh.comments('octo', 'shop', number)).toHaveLength(0);
+    }
+  });
+
+  it('issue_comment and workflow_run: refused, naming the event, the events check mode runs on and what to use instead; nothing replayed', async () => {
+    const cases = [
+      { name: 'issue_comment', payload: example('issue_comment', (e) => e.action === 'created'), instead: 'dispatch the check workflow on its branch (workflow_dispatch)' },
+      { name: 'workflow_run', payload: example('workflow_run', (e) => e.action === 'completed'), instead: 'use mode: report' },
+    ];
+    for (const c of cases) {
+      const before = agent.requests.length;
+      const run = await check({ name: c.name, payload: c.payload }, { 'agent-url': agent.url });
+      expect(run.code, run.stdout + run.stderr).toBe(1);
+      const error = run.stdout.split('\n').find((l) => l.startsWith('::error::')) ?? '';
+      expect(error).toContain(`agent-replay: check mode does not run on ${c.name} events: GitHub gives it the default branch's last commit, not the commit the event is about, so nothing was replayed.`);
+      expect(error).toContain('Check mode runs on pull_request and pull_request_target (and any event whose payload has a pull request), deployment_status, push, workflow_dispatch, schedule, merge_group');
+      expect(error).toContain(c.instead);
+      expect(agent.requests.length).toBe(before);
+      expect(gh.requests).toEqual([]);
+      expect(run.outputs['results-path']).toBeUndefined();
+    }
+  });
+
+  it('schedule and merge_group: the checked-out commit is replayed and recorded, with no comment, and the log and the summary say so', async () => {
+    const queued = example('merge_group');
+    const queuedSha = (queued.merge_group as { head_sha: string }).head_sha;
+    const cases = [
+      // GitHub's documented payload of a scheduled run (schedule is no webhook: not in the examples).
+      { name: 'schedule', payload: { schedule: '30 5 * * 1-5' }, sha: 'f'.repeat(40), said: `schedule: the default branch's commit fffffff is replayed and recorded` },
+      { name: 'merge_group', payload: queued, sha: queuedSha, said: `merge_group: the merge queue's commit ${queuedSha.slice(0, 7)} is replayed and recorded` },
+    ];
+    for (const c of cases) {
+      const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
+      const before = agent.requests.length;
+      const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, 'fail-on': 'failed' }, event: { name: c.name, payload: c.payload }, env: { GITHUB_SHA: c.sha } });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(agent.requests.length).toBeGreaterThan(before);
+      expect(run.stdout).toContain(c.said);
+      expect(run.summary).toContain(`> ${escapeInline(c.said)}`);
+      expect(run.outputs['comment-status']).toBe('skipped');
+      expect(run.outputs['artifact-name']).toBe(`agent-replay-results-${c.sha}`);
+      expect(gh.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+      expect(gh.violations).toEqual([]);
+    }
   });
 });

@@ -125,12 +125,41 @@ describe('readInputs', () => {
   });
   it('check-workflow: a workflow file name, a .github/workflows path reduced to it, anything else refused', () => {
     expect(readInputs(env({})).checkWorkflow).toBeNull();
-    expect(readInputs(env({ 'check-workflow': 'agent-replay.yml' })).checkWorkflow).toBe('agent-replay.yml');
-    expect(readInputs(env({ 'check-workflow': '.github/workflows/check.yaml' })).checkWorkflow).toBe('check.yaml');
-    expect(() => readInputs(env({ 'check-workflow': 'agent replay' }))).toThrow(
+    expect(readInputs(env({ mode: 'accept', 'check-workflow': 'agent-replay.yml' })).checkWorkflow).toBe('agent-replay.yml');
+    expect(readInputs(env({ mode: 'accept', 'check-workflow': '.github/workflows/check.yaml' })).checkWorkflow).toBe('check.yaml');
+    expect(() => readInputs(env({ mode: 'accept', 'check-workflow': 'agent replay' }))).toThrow(
       'input check-workflow: "agent replay" is not a workflow file name; use the check workflow\'s file name in .github/workflows, for example agent-replay.yml',
     );
-    expect(() => readInputs(env({ 'check-workflow': '../x.yml' }))).toThrow(/is not a workflow file name/);
+    expect(() => readInputs(env({ mode: 'accept', 'check-workflow': '../x.yml' }))).toThrow(/is not a workflow file name/);
+  });
+  it('check-workflow outside accept mode and allow-incomplete: true outside report mode are input errors naming the input and the mode, as results and shard are', () => {
+    expect(() => readInputs(env({ 'check-workflow': 'agent-replay.yml' }))).toThrow(
+      'input check-workflow: only accept mode dispatches the check workflow, after its baseline commit; mode check replays the suite (set it on the accept job, with mode: accept, or remove check-workflow here)',
+    );
+    expect(() => readInputs(env({ mode: 'report', 'check-workflow': 'agent-replay.yml' }))).toThrow('input check-workflow: only accept mode dispatches the check workflow, after its baseline commit; mode report reads recorded results');
+    expect(() => readInputs(env({ shard: '1/2', 'allow-incomplete': 'true' }))).toThrow(
+      'input allow-incomplete: only report mode merges shards, and only a merge can be incomplete; mode check replays the suite (set it on the merge job, with mode: report, or remove allow-incomplete here)',
+    );
+    expect(() => readInputs(env({ mode: 'accept', 'allow-incomplete': 'yes' }))).toThrow('input allow-incomplete: only report mode merges shards, and only a merge can be incomplete; mode accept reads the reviewed run');
+    // false asks for what every mode does.
+    expect(readInputs(env({ 'allow-incomplete': 'false' })).allowIncomplete).toBe(false);
+  });
+  /** A workflow expression, given a value every input takes (`${{ matrix.shard }}/4`: 1/4). */
+  const EXPRESSION = /\$\{\{[^}]*\}\}/g;
+  it("the docs' workflows give each input only to a mode that reads it (test/cli/init.test.ts: the workflows init writes)", () => {
+    let steps = 0;
+    for (const [, text] of page.matchAll(/```yaml\n([\s\S]*?)```/g)) {
+      const doc = parse(text as string) as { jobs?: Record<string, { steps?: { uses?: string; with?: Record<string, unknown> }[] }> } | null;
+      for (const job of Object.values(doc?.jobs ?? {})) {
+        for (const step of job.steps ?? []) {
+          if (!step.uses?.startsWith('agent-replay/agent-replay@')) continue;
+          steps++;
+          const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, String(v).replace(EXPRESSION, '1')]));
+          expect(() => readInputs(env(inputs)), JSON.stringify(inputs)).not.toThrow();
+        }
+      }
+    }
+    expect(steps).toBeGreaterThanOrEqual(5);
   });
   it('parses headers and treats their values as secrets, never echoing them in errors', () => {
     expect(parseHeaders('Authorization: Bearer abc:def\n\nX-Env: preview')).toEqual({ Authorization: 'Bearer abc:def', 'X-Env': 'preview' });

@@ -14,6 +14,7 @@ import { RESULTS_GITIGNORE } from '../../src/cli/results-dir.js';
 import { ACTION_USES, INIT_COST, INIT_TEMPLATES, offeredPresets } from '../../src/cli/init.js';
 import { AGENT_PRESETS } from '../../src/suite/index.js';
 import { TOOL } from '../../src/version.js';
+import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 
 useCleanup();
 
@@ -258,6 +259,16 @@ describe('the workflows init writes', () => {
     for (const u of uses) expect(u).toMatch(/^[\w.-]+\/[\w.-]+@v\d+(\.\d+\.\d+)?$/);
     expect(ACTION_USES).toBe(`agent-replay/agent-replay@v${TOOL.version}`);
     expect(uses.filter((u) => u === ACTION_USES)).toHaveLength(3);
+  });
+
+  it('give each input only to a mode that reads it: the Action reads every step without an input error', async () => {
+    const files = await written();
+    const steps = Object.values(files).flatMap((f) => Object.values(f.yaml.jobs).flatMap((j) => j.steps.filter((s) => s.uses === ACTION_USES)));
+    expect(steps).toHaveLength(3);
+    for (const step of steps) {
+      const inputs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, String(v).replace(/\$\{\{[^}]*\}\}/g, '1')]));
+      expect(() => readInputs(envInputGetter(inputs)), JSON.stringify(step.with)).not.toThrow();
+    }
   });
 
   it('the check replays the deployed commit of a successful deployment, one run per commit and environment', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitHubError } from '../../src/github/errors.js';
+import { retryAfterSeconds } from '../../src/github/octokit.js';
 import { startHarness, type Harness } from './helpers.js';
 
 const O = 'octo';
@@ -94,6 +95,51 @@ describe('errors and retries', () => {
     expect(error).toMatchObject({ kind: 'rate_limited', status: 403 });
     expect(posts(h)).toHaveLength(3); // first attempt + rateLimitRetries (2)
     expect(h.logs.some((l) => l.startsWith('warn: GitHub secondary rate limit hit by POST') && l.includes('gave up after 2 retries'))).toBe(true);
+  });
+
+  it('a 429 without "secondary rate" in its message is retried after its Retry-After, a bounded number of times, each wait logged', async () => {
+    h = await startHarness();
+    h.gh.failNext({ method: 'GET', path: COMMENTS, status: 429, times: 20, body: { message: 'Too many requests' }, headers: { 'retry-after': '0' } });
+    const error = await caught(h.api.listIssueComments(O, R, 5));
+    expect(error).toMatchObject({ kind: 'rate_limited', status: 429 });
+    const gets = h.gh.requests.filter((r) => r.method === 'GET' && r.path === `/repos/${O}/${R}/issues/5/comments`);
+    expect(gets).toHaveLength(3); // the first attempt + rateLimitRetries (2), not plugin-retry's 3 more
+    const name = `GET ${h.gh.url}/repos/${O}/${R}/issues/5/comments?per_page=100`;
+    expect(h.logs.filter((l) => !l.startsWith('warn: ') || l.includes('429'))).toEqual([
+      `info: GitHub rate limit (429 Too Many Requests) hit by ${name}; retrying in 0s (1/2).`,
+      `info: GitHub rate limit (429 Too Many Requests) hit by ${name}; retrying in 0s (2/2).`,
+      `warn: GitHub rate limit (429 Too Many Requests) hit by ${name}; gave up after 2 retries.`,
+    ]);
+    expect(h.gh.violations).toEqual([]);
+  });
+
+  it('a 429 waits the seconds its Retry-After asks (60 without one), never more than the longest wait, through the injected sleep', async () => {
+    const waits: number[] = [];
+    h = await startHarness({ retryAfterBaseMs: 1000, sleep: async (ms) => void waits.push(ms) });
+    h.gh.failNext({ method: 'POST', path: COMMENTS, status: 429, times: 1, body: { message: 'Too many requests' }, headers: { 'retry-after': '7' } });
+    await h.api.createComment(O, R, 5, 'hello');
+    expect(waits).toEqual([7000]);
+    expect(h.gh.comments(O, R, 5)).toHaveLength(1);
+
+    h.gh.failNext({ method: 'POST', path: COMMENTS, status: 429, times: 1, body: { message: 'Too many requests' } });
+    await h.api.createComment(O, R, 5, 'again');
+    expect(waits).toEqual([7000, 60_000]);
+
+    h.gh.failNext({ method: 'POST', path: COMMENTS, status: 429, times: 1, body: { message: 'Too many requests' }, headers: { 'retry-after': '500' } });
+    const error = await caught(h.api.createComment(O, R, 5, 'late'));
+    expect(error).toMatchObject({ kind: 'rate_limited', status: 429 });
+    expect(waits).toEqual([7000, 60_000]);
+    expect(h.logs.at(-1)).toBe(`warn: GitHub rate limit (429 Too Many Requests) hit by POST ${h.gh.url}/repos/${O}/${R}/issues/5/comments; it resets in 500s, longer than the 120s we wait.`);
+    expect(posts(h)).toHaveLength(5);
+  });
+
+  it('Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterSeconds('12', now)).toBe(12);
+    expect(retryAfterSeconds('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30);
+    expect(retryAfterSeconds('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
+    expect(retryAfterSeconds(undefined, now)).toBeNull();
+    expect(retryAfterSeconds('soon', now)).toBeNull();
   });
 
   it('never puts the token in an error message, even when GitHub echoes it', async () => {

@@ -21,7 +21,11 @@ export interface Harness {
   logs: string[];
 }
 
-export async function startHarness(options: FakeGitHubOptions & { retries?: number } = {}): Promise<Harness> {
+/**
+ * `sleep` and `retryAfterBaseMs` for a test of the waits asked for: the waits are recorded by the
+ * injected sleep, never slept.
+ */
+export async function startHarness(options: FakeGitHubOptions & { retries?: number; retryAfterBaseMs?: number; sleep?: (ms: number) => Promise<void> } = {}): Promise<Harness> {
   const gh = await startFakeGitHub(options);
   const logs: string[] = [];
   const log: OctokitLog = {
@@ -36,8 +40,9 @@ export async function startHarness(options: FakeGitHubOptions & { retries?: numb
     graphqlUrl: gh.graphqlUrl,
     log,
     retries: options.retries ?? 3,
-    retryAfterBaseMs: 0,
+    retryAfterBaseMs: options.retryAfterBaseMs ?? 0,
     throttleWrites: false,
+    ...(options.sleep ? { sleep: options.sleep } : {}),
   });
   return { gh, api, logs };
 }

@@ -70,6 +70,57 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a shape error inside a section does not hide its other checks: agent.stream beside agent.timeoutMs, each with its line and fix', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  timeoutMs: 0\n  stream: true\n' });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:2:14: agent.timeoutMs must be a whole number of milliseconds from 1 to 600000 (10 minutes), found the number 0\n  fix: set agent.timeoutMs to a value in that range`,
+      `${C}:3:11: agent.stream is true, but the native preset has no streaming form\n  fix: remove agent.stream (streams are read whenever the agent sends one), or give the request body yourself`,
+    ]);
+    const many = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: [
+        'judge:\n  timeoutMs: 0\n  baseUrl: ftp://x\n  apiKey: k',
+        'simulator:\n  modle: x\n  baseUrl: ftp://y',
+        'meaning:\n  threshold: 2\n  baseUrl: ftp://z',
+        'repeat: { count: 30, minPass: x }',
+        'traces:\n  waitMs: -1\n  query: { kind: tempo, url: "ftp://t" }',
+        '',
+      ].join('\n'),
+    });
+    expect(brief(many.errors)).toEqual([
+      `${C}:2: judge.timeoutMs must be a whole number of milliseconds from 1 to 600000 (10 minutes), found the number 0`,
+      `${C}:3: judge.baseUrl "ftp://x" uses ftp, not http or https`,
+      `${C}:6: unknown key "modle" in simulator; allowed keys: provider, baseUrl, model, apiKey`,
+      `${C}:7: simulator.baseUrl "ftp://y" uses ftp, not http or https`,
+      `${C}:9: meaning.threshold must be a score from 0 to 1 (the meaning judge's score needed for reworded; 0.8 when not set), found the number 2`,
+      `${C}:10: meaning.baseUrl "ftp://z" uses ftp, not http or https`,
+      `${C}:11: repeat.count 30 is not a whole number from 1 to 20`,
+      `${C}:11: repeat.minPass must be a number, found the string "x"`,
+      `${C}:13: traces.waitMs must be a whole number of milliseconds from 0 to 600000 (10 minutes), found the number -1`,
+      `${C}:14: traces.query.url "ftp://t" uses ftp, not http or https`,
+    ]);
+  });
+
+  it('a check that reads a value with a shape error waits for its fix: the problem is said once, not again as the default it would read', async () => {
+    const cases: [string, string[]][] = [
+      // A misspelt preset (its value or its key) is not the native preset that cannot stream.
+      ['agent:\n  preset: opneai-chat\n  stream: true\n', [`${C}:2: agent.preset must be one of native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph, mastra, found the string "opneai-chat"`]],
+      ['agent:\n  prset: openai-chat\n  stream: true\n', [`${C}:2: unknown key "prset" in agent; allowed keys: url, preset, model, maxTokens, assistantId, stream, headers, timeoutMs, concurrency, retries, backoffMs, waitForAgent, request, response, start`]],
+      ['agent:\n  preset: rasa-rest\n  start: { body: { a: 1 }, response: { reply: 5 } }\n', [`${C}:3: agent.start.response.reply must be a string, found the number 5`]],
+      // A key that is not text is not a key that is not set.
+      ['traces:\n  query: { kind: langfuse, url: "https://l.example", apiKey: 5 }\n', [`${C}:2: traces.query.apiKey must be a string, found the number 5`]],
+      ['traces:\n  query: { knid: tempo, url: "https://t.example" }\n', [`${C}:2: unknown key "knid" in traces.query (and the required "kind" is missing); allowed keys: kind, url, apiKey, headers`]],
+    ];
+    for (const [config, errors] of cases) {
+      const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: config });
+      expect(brief(r.errors), config).toEqual(errors);
+      expect(r.warnings, config).toEqual([]);
+    }
+    const judge = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'judge:\n  apiKey: 5\n  concurrency: 0\n' });
+    expect(brief(judge.errors)).toEqual([`${C}:2: judge.apiKey must be a string, found the number 5`, `${C}:3: judge.concurrency must be at least 1, found the number 0`]);
+    expect(judge.warnings).toEqual([]);
+  });
+
   it('unknown keys name the key, list the allowed ones and suggest a spelling', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmesage: hi\nmessage: hi\nassert: { contians: x }\n',
@@ -403,11 +454,14 @@ regex: { timeoutMs: 0 }
 cost: { agentTurnUsd: -0.01, capUsd: -1 }
 `,
     });
+    // The URLs' errors beside the shape errors of their sections, not a run later.
     expect(brief(r.errors)).toEqual([
+      `${C}:2: agent.url "not a url" is not a valid URL`,
       `${C}:3: agent.preset must be one of native, openai-chat, openai-responses, anthropic-messages, rasa-rest, vercel-ai, langgraph, mastra, found the string "rasa"`,
       `${C}:4: agent.concurrency must be at least 1, found the number 0`,
       `${C}:5: agent.timeoutMs must be a number, found the string "30s"`,
       `${C}:7: judge.provider must be one of openai, anthropic, found the string "gemini"`,
+      `${C}:8: judge.baseUrl "api.openai.com" is not a valid URL`,
       `${C}:9: regex.timeoutMs must be a whole number of milliseconds from 1 to 600000 (10 minutes), found the number 0`,
       `${C}:10: cost.agentTurnUsd must be at least 0, found the number -0.01`,
       `${C}:10: cost.capUsd must be at least 0, found the number -1`,
@@ -436,6 +490,34 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
       { file: C, line: 4, column: 20, message: 'environment variable AGENT_TOKEN is not set', fix: 'export AGENT_TOKEN=... or set it in the workflow env' },
       expect.objectContaining({ file: C, line: 5, message: 'environment variable EMPTY is set but empty' }),
     ]);
+  });
+
+  it('an address built on a variable that is not set is said once, as the variable: not again as an address that is not valid', async () => {
+    const config = [
+      'agent:\n  url: ${PREVIEW_URL}/api/chat',
+      'judge:\n  baseUrl: ${JUDGE_HOST}/v1\n  apiKey: ${JUDGE_API_KEY}',
+      'simulator:\n  baseUrl: ${SIM_HOST}/v1',
+      'meaning:\n  baseUrl: ${MEANING_HOST}/v1',
+      'traces:\n  query: { kind: langfuse, url: "${LANGFUSE_HOST}/x", apiKey: "${LANGFUSE_KEYS}" }',
+      '',
+    ].join('\n');
+    const said = [
+      `${C}:2: environment variable PREVIEW_URL is not set`,
+      `${C}:4: environment variable JUDGE_HOST is not set`,
+      `${C}:5: environment variable JUDGE_API_KEY is not set`,
+      `${C}:7: environment variable SIM_HOST is not set`,
+      `${C}:9: environment variable MEANING_HOST is not set`,
+      `${C}:11: environment variable LANGFUSE_HOST is not set`,
+      `${C}:11: environment variable LANGFUSE_KEYS is not set`,
+    ];
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: config });
+    expect(brief(r.errors)).toEqual(said);
+    expect(r.warnings).toEqual([]);
+    // The same beside a shape error, and with the variable set the address is checked.
+    const shape = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: config.replace('agent:\n', 'agent:\n  timeoutMs: 0\n') });
+    expect(brief(shape.errors)).toEqual([`${C}:2: agent.timeoutMs must be a whole number of milliseconds from 1 to 600000 (10 minutes), found the number 0`, ...said.map((l) => l.replace(/:(\d+):/, (_, n: string) => `:${Number(n) + 1}:`))]);
+    const set = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: ${PREVIEW_URL}/api/chat\n' }, { env: { PREVIEW_URL: 'preview.example.com' } });
+    expect(brief(set.errors)).toEqual([`${C}:2: agent.url "\${PREVIEW_URL}/api/chat" is not a valid URL`]);
   });
 
   it('a missing fixtures folder, or one with no fixture, tells how to create one', async () => {

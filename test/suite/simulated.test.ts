@@ -57,7 +57,8 @@ describe('loadSuite: simulated users', () => {
     const none = await load({ [`${F}/ok.yml`]: OK_FIXTURE });
     expect(simulatorConfig(none.suite!.config)).toBeNull();
     const bad = await load({ [C]: 'simulator: { baseUrl: "ftp://x", modle: m }\n', [`${F}/ok.yml`]: OK_FIXTURE });
-    expect(brief(bad.errors)).toEqual([`${C}:1: unknown key "modle" in simulator; allowed keys: provider, baseUrl, model, apiKey`]);
+    // Both at once: the misspelt key does not hide the address's check.
+    expect(brief(bad.errors)).toEqual([`${C}:1: simulator.baseUrl "ftp://x" uses ftp, not http or https`, `${C}:1: unknown key "modle" in simulator; allowed keys: provider, baseUrl, model, apiKey`]);
     const url = await load({ [C]: 'simulator: { baseUrl: "ftp://x" }\n', [`${F}/ok.yml`]: OK_FIXTURE });
     expect(brief(url.errors)).toEqual([`${C}:1: simulator.baseUrl "ftp://x" uses ftp, not http or https`]);
   });

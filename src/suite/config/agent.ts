@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { AGENT_PRESET_NAMES, DEFAULT_MAX_TOKENS, PRESETS, type AgentMapping, type AgentPreset, type Config, type JsonValue } from '../../config.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../../agent/ready.js';
 import { quote } from '../issues.js';
-import { concurrencyInt, headerValue, jsonTemplate, ms, retriesInt, urlProblem, type Resolution } from './shared.js';
+import { concurrencyInt, headerValue, jsonTemplate, ms, retriesInt, unsure, urlProblem, type Resolution } from './shared.js';
 
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
 
@@ -88,6 +88,8 @@ function resolveStream(preset: AgentPreset, agent: AgentSection, r: Resolution):
   if (info.alwaysStreams) return true;
   if (agent.stream !== true) return false;
   if (info.streamBody === null && agent.request?.body === undefined) {
+    // A preset or a request body with a shape error of its own: the preset's form is not known yet.
+    if (unsure(r, ['agent', 'preset'], ['agent', 'request', 'body'])) return false;
     r.errors.push(
       r.issueAt(
         ['agent', 'stream'],
@@ -101,7 +103,7 @@ function resolveStream(preset: AgentPreset, agent: AgentSection, r: Resolution):
 }
 
 function resolveAgentUrl(config: Config, url: string | null | undefined, writtenUrl: string | null | undefined, r: Resolution): void {
-  if (url === undefined || url === null || url === '') return;
+  if (url === undefined || url === null || url === '' || unsure(r, ['agent', 'url'])) return;
   const problem = urlProblem(url);
   if (!problem) {
     config.agent.url = url;
@@ -148,6 +150,7 @@ function resolveWelcomeTurn(preset: AgentPreset, startSetting: AgentSection['sta
   if (start === false) return null;
   const body = start === true ? presetStartBody : (start.body ?? presetStartBody);
   if (body === null) {
+    if (unsure(r, ['agent', 'preset'], ['agent', 'start'])) return null;
     r.errors.push(
       r.issueAt(
         ['agent', 'start'],
@@ -161,7 +164,9 @@ function resolveWelcomeTurn(preset: AgentPreset, startSetting: AgentSection['sta
 }
 
 function warnAboutTemplate(config: Config, agent: AgentSection, mapping: AgentMapping, r: Resolution): void {
-  if (containsPlaceholder(mapping.body, '{{model}}') && config.agent.model === null) {
+  // The body is the preset's or the request's: not known while either has a shape error.
+  if (unsure(r, ['agent', 'preset'], ['agent', 'request', 'body'])) return;
+  if (containsPlaceholder(mapping.body, '{{model}}') && config.agent.model === null && !unsure(r, ['agent', 'model'])) {
     r.warnings.push(
       r.issueAt(
         agent.request?.body !== undefined ? ['agent', 'request', 'body'] : agent.preset ? ['agent', 'preset'] : ['agent'],
@@ -170,7 +175,7 @@ function warnAboutTemplate(config: Config, agent: AgentSection, mapping: AgentMa
       ),
     );
   }
-  if (containsPlaceholder(mapping.body, '{{assistantId}}') && (config.agent.assistantId ?? null) === null) {
+  if (containsPlaceholder(mapping.body, '{{assistantId}}') && (config.agent.assistantId ?? null) === null && !unsure(r, ['agent', 'assistantId'])) {
     r.warnings.push(
       r.issueAt(
         agent.preset ? ['agent', 'preset'] : ['agent'],

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig, type JudgeProvider, type PanelMemberSettings } from '../../config.js';
 import { JUDGE_PROVIDERS } from '../../types.js';
 import { quote } from '../issues.js';
-import { concurrencyInt, ms, retriesInt, urlProblem, type Resolution } from './shared.js';
+import { concurrencyInt, ms, retriesInt, unsure, urlProblem, type Resolution } from './shared.js';
 
 const judgeKeys = {
   provider: z.enum(JUDGE_PROVIDERS).optional(),
@@ -31,6 +31,13 @@ export const schema = z.strictObject({
 
 type JudgeSection = z.infer<typeof schema>;
 
+/**
+ * The keys that say whether a judge has an API key that can work: no key is warned about while one
+ * of them has a shape error of its own (a panel left out would leave the judge alone).
+ */
+const KEY_KEYS = ['apiKey', 'baseUrl', 'provider'] as const;
+const JUDGE_KEY_PATHS = [...KEY_KEYS.map((key) => ['judge', key]), ['judge', 'panel']];
+
 /** Resolves `judge:` into `config.judge`; absent or null: no judge (judge assertions are not evaluated). */
 export function resolve(config: Config, resolved: JudgeSection | null | undefined, written: JudgeSection | null | undefined, r: Resolution): void {
   if (resolved) config.judge = resolveJudge(resolved, written ?? {}, r);
@@ -50,7 +57,7 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     concurrency: j.concurrency ?? JUDGE_CLIENT_DEFAULTS.concurrency,
     label: j.label === undefined || j.label === '' ? null : j.label,
   };
-  if (j.baseUrl !== undefined) {
+  if (j.baseUrl !== undefined && !unsure(r, ['judge', 'baseUrl'])) {
     const problem = urlProblem(j.baseUrl);
     if (problem) {
       r.errors.push(
@@ -68,7 +75,7 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     judge.panel = resolvePanel(j.panel, written.panel ?? [], judge, r);
     return judge;
   }
-  if (judge.apiKey === null && judge.baseUrl === JUDGE_DEFAULTS[provider].baseUrl) {
+  if (judge.apiKey === null && judge.baseUrl === JUDGE_DEFAULTS[provider].baseUrl && !unsure(r, ...JUDGE_KEY_PATHS)) {
     r.warnings.push(
       r.issueAt(
         ['judge'],
@@ -109,7 +116,7 @@ function resolvePanel(panel: PanelSection, written: PanelSection, judge: JudgeCo
     }
     if (m.apiKey !== undefined) settings.apiKey = m.apiKey === '' ? null : m.apiKey;
     if (m.label !== undefined && m.label !== null && m.label !== '') settings.label = m.label;
-    if (m.baseUrl !== undefined) {
+    if (m.baseUrl !== undefined && !unsure(r, ['judge', 'panel', i, 'baseUrl'])) {
       const problem = urlProblem(m.baseUrl);
       const provider = m.provider ?? judge.provider;
       if (problem) {
@@ -125,7 +132,8 @@ function resolvePanel(panel: PanelSection, written: PanelSection, judge: JudgeCo
       }
     }
     const member = panelMemberConfig(judge, settings);
-    if (member.apiKey === null && member.baseUrl === JUDGE_DEFAULTS[member.provider].baseUrl) {
+    const memberKeyPaths = KEY_KEYS.flatMap((key) => [['judge', key], ['judge', 'panel', i, key]]);
+    if (member.apiKey === null && member.baseUrl === JUDGE_DEFAULTS[member.provider].baseUrl && !unsure(r, ...memberKeyPaths)) {
       r.warnings.push(
         r.issueAt(
           ['judge', 'panel', i],

@@ -3,12 +3,14 @@
 
 import type { Config } from '../../config.js';
 import { meaningSchema, resolveMeaningSection, type MeaningSection } from '../meaning-config.js';
-import type { Resolution } from './shared.js';
+import { unsure, type Resolution } from './shared.js';
 
 /** Nullable and optional already (the other sections' schemas get it where the file is assembled). */
 export const schema = meaningSchema;
 
 /** Sets `config.meaning` to the keys given; absent or null: every default. */
 export function resolve(config: Config, resolved: MeaningSection | null | undefined, written: MeaningSection | null | undefined, r: Resolution): void {
-  if (resolved) config.meaning = resolveMeaningSection(resolved, written ?? {}, r.issueAt, r.errors);
+  // A baseUrl whose `${NAME}` was not read is said once, as that reference.
+  const section = resolved && unsure(r, ['meaning', 'baseUrl']) ? { ...resolved, baseUrl: undefined } : resolved;
+  if (section) config.meaning = resolveMeaningSection(section, written ?? {}, r.issueAt, r.errors);
 }

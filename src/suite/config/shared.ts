@@ -57,6 +57,23 @@ export interface Resolution {
   issueAt: IssueAt;
   errors: ConfigIssue[];
   warnings: ConfigIssue[];
+  /**
+   * The values left out of a section for their shape errors (already reported), when the file's
+   * shape is wrong somewhere (`checkSoundSections` in config-file.ts): a check that reads one of
+   * them, or reads its absence as a default, waits for the fix (see `unsure`).
+   */
+  leftOut?: readonly (readonly PathSegment[])[];
+}
+
+/**
+ * Whether a check that reads `paths` must wait: a value at one of them, inside one or around one
+ * was left out for its shape error, so the check would read a default the file does not say and
+ * could report a problem the file does not have (docs/troubleshooting.md, "Configuration errors":
+ * every error at once, each said once).
+ */
+export function unsure(r: Resolution, ...paths: (readonly PathSegment[])[]): boolean {
+  const prefix = (a: readonly PathSegment[], b: readonly PathSegment[]): boolean => a.length <= b.length && a.every((seg, i) => seg === b[i]);
+  return (r.leftOut ?? []).some((left) => paths.some((path) => prefix(left, path) || prefix(path, left)));
 }
 
 /**

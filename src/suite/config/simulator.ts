@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { JUDGE_DEFAULTS, type Config, type SimulatorSettings } from '../../config.js';
 import { JUDGE_PROVIDERS } from '../../types.js';
 import { quote } from '../issues.js';
-import { urlProblem, type Resolution } from './shared.js';
+import { unsure, urlProblem, type Resolution } from './shared.js';
 
 export const schema = z.strictObject({
   provider: z.enum(JUDGE_PROVIDERS).optional(),
@@ -28,7 +28,7 @@ function resolveSimulatorSettings(s: SimulatorSection, written: SimulatorSection
   if (s.provider !== undefined) out.provider = s.provider;
   if (s.model !== undefined) out.model = s.model;
   if (s.apiKey !== undefined) out.apiKey = s.apiKey === '' ? null : s.apiKey;
-  if (s.baseUrl !== undefined) {
+  if (s.baseUrl !== undefined && !unsure(r, ['simulator', 'baseUrl'])) {
     const problem = urlProblem(s.baseUrl);
     if (problem) {
       r.errors.push(

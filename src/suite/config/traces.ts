@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { Config } from '../../config.js';
 import type { TracesConfig } from '../../types.js';
 import { quote } from '../issues.js';
-import { headerValue, ms, urlProblem, type Resolution } from './shared.js';
+import { headerValue, ms, unsure, urlProblem, type Resolution } from './shared.js';
 
 export const TRACE_STORES = ['tempo', 'jaeger', 'langfuse'] as const satisfies ReadonlyArray<NonNullable<TracesConfig['query']>['kind']>;
 
@@ -65,6 +65,8 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
     return;
   }
   if (!receive && !query) {
+    // A receive or query with a shape error of its own (already said) is not missing.
+    if (unsure(r, ['traces', 'receive'], ['traces', 'query'])) return;
     r.errors.push(r.issueAt(['traces'], 'traces needs receive or query: where the agent\u2019s spans come from', `add ${EXAMPLE_RECEIVE} (an agent started in the same job) or ${EXAMPLE_QUERY}`));
     return;
   }
@@ -75,19 +77,19 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
   }
   const q = query!;
   const writtenQuery = written?.query ?? null;
-  let ok = true;
-  const problem = urlProblem(q.url);
+  let ok = !unsure(r, ['traces', 'query', 'url']);
+  const problem = ok ? urlProblem(q.url) : null;
   if (problem !== null) {
     ok = false;
     r.errors.push(r.issueAt(['traces', 'query', 'url'], `traces.query.url ${quote(shownUrl(writtenQuery?.url ?? ''))} ${problem}`, `give the store's base address, e.g. url: ${exampleUrl(q.kind)}`));
-  } else if (new URL(q.url).search !== '') {
+  } else if (ok && new URL(q.url).search !== '') {
     ok = false;
     r.errors.push(
       r.issueAt(['traces', 'query', 'url'], `traces.query.url ${quote(shownUrl(writtenQuery?.url ?? ''))} has a query string: the trace's path is added to the base address`, `give the store's base address without "?...", e.g. url: ${exampleUrl(q.kind)}`),
     );
   }
   const apiKey = q.apiKey === undefined || q.apiKey === null || q.apiKey === '' ? null : q.apiKey;
-  if (q.kind === 'langfuse' && (apiKey === null || !/^[^:]+:.+$/s.test(apiKey))) {
+  if (q.kind === 'langfuse' && (apiKey === null || !/^[^:]+:.+$/s.test(apiKey)) && !unsure(r, ['traces', 'query', 'apiKey'])) {
     ok = false;
     r.errors.push(
       r.issueAt(
