@@ -87,6 +87,7 @@ async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
 
   const config = loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset, opts.untrustedSuite ?? null);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
+  agentUrlSecrets(config, opts.overrides, found);
   const errorsBeforeItems = found.errors.length;
   const fixtureFiles = await loadFixtures(paths, root, found);
   const personaFiles = await loadPersonas(paths, root, found);
@@ -124,6 +125,7 @@ function loadSuiteConfigOnce(opts: LoadOptions): { config: Config | null; errors
   const root = suiteRoot(paths, found);
   const config = root === null ? null : loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
+  agentUrlSecrets(config, opts.overrides, found);
   const result = finish(paths, found, config, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
   return { config: result.suite?.config ?? null, errors: result.errors, warnings: result.warnings };
 }
@@ -253,6 +255,42 @@ function withPreset(data: unknown, preset: AgentPreset | undefined): unknown {
 function overrideConfig(config: Config | null, overrides: ConfigOverrides, source: string, found: Findings): void {
   found.secrets.push(...overrideSecrets(overrides));
   if (config) found.errors.push(...applyOverrides(config, overrides, source));
+}
+
+/**
+ * The agent's address, from the file or a flag, may carry a user and password, which its requests
+ * send as basic auth: both forms are secrets (docs/configuration.md, "config.yml").
+ */
+function agentUrlSecrets(config: Config | null, overrides: ConfigOverrides | undefined, found: Findings): void {
+  const credentials = urlCredentialSecrets(config?.agent.url ?? overrides?.agentUrl ?? null);
+  found.secrets.push(...credentials);
+  config?.secrets.push(...credentials);
+}
+
+/**
+ * The credentials in a URL's user and password (a token may be the user alone, as in
+ * `https://TOKEN@host/`), as written, decoded, and as the basic auth header encodes them.
+ */
+export function urlCredentialSecrets(url: string | null): string[] {
+  if (url === null) return [];
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  if (parsed.username === '' && parsed.password === '') return [];
+  const decode = (part: string): string => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  const user = decode(parsed.username);
+  const password = decode(parsed.password);
+  const secret = parsed.password !== '' ? [parsed.password, password] : [parsed.username, user];
+  return [...new Set([...secret, Buffer.from(`${user}:${password}`, 'utf8').toString('base64')])];
 }
 
 interface FixtureFiles {

@@ -318,6 +318,44 @@ describe('run', () => {
     expect(f.get('clipped')?.error).toMatch(/Bearer \*\*\*\u2026$/);
     for (const [name, text] of Object.entries(outputs)) expect(text, name).not.toContain(secret.slice(0, 6));
   });
+
+  it('never writes or prints the password of a URL with credentials, sent as basic auth, even when the agent echoes it', async () => {
+    const password = 'pr3view-pa55';
+    const basic = Buffer.from(`preview:${password}`).toString('base64');
+    const agent = await serve((req) => {
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      const auth = String(req.headers.authorization);
+      if (body.start === true) return { json: { reply: 'Welcome!', route: { conversation: 'w', stage: 'g' } } };
+      if (body.message === 'decoded') return { json: { reply: `you are ${Buffer.from(auth.replace('Basic ', ''), 'base64').toString()}`, route: { conversation: 'c', stage: 's' } } };
+      if (body.message === 'fail') return { status: 500, body: `denied for ${auth}` };
+      return { json: { reply: `your header was ${auth}`, route: { conversation: 'c', stage: 's' } } };
+    });
+    const withCredentials = agent.url.replace('http://', `http://preview:${password}@`);
+    const cwd = await makeProject({
+      config: `agent:\n  url: ${withCredentials}\n  retries: 0\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: echo, message: hi }\n  - { label: decoded, message: decoded }\n  - { label: error, message: fail }\n' },
+    });
+    const r = await cli(['run', '--markdown', 'report.md', '--junit', 'junit.xml', '--fail-on', 'none'], cwd);
+    expect(r.code).toBe(0);
+    // The credentials reached the agent as basic auth (so the echo is real) ...
+    expect(agent.requests.some((q) => q.headers.authorization === `Basic ${basic}`)).toBe(true);
+    // ... and neither the password nor its basic auth form is in what the run wrote or printed.
+    const outputs = {
+      results: await readFile(join(cwd, '.agent-replay', 'results', 'results.json'), 'utf8'),
+      markdown: await readFile(join(cwd, 'report.md'), 'utf8'),
+      junit: await readFile(join(cwd, 'junit.xml'), 'utf8'),
+      stdout: r.stdout,
+      stderr: r.stderr,
+    };
+    for (const [name, text] of Object.entries(outputs)) {
+      expect(text, name).not.toContain(password);
+      expect(text, name).not.toContain(basic);
+    }
+    const f = byLabel(await readResults(join(cwd, '.agent-replay', 'results', 'results.json')));
+    expect(f.get('echo')?.reply).toBe('your header was Basic ***');
+    expect(f.get('decoded')?.reply).toBe('you are preview:***');
+    expect(f.get('error')?.error).toContain('denied for Basic ***');
+  });
 });
 
 describe('run: exit status', () => {
