@@ -9,6 +9,7 @@ import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
+import { meansTheSame } from '../evaluate/variants.js';
 import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
 import { isPersona, itemsNoun, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
@@ -60,8 +61,12 @@ function attemptsLine(f: FixtureRecord): string | null {
   const attempts = f.attempts;
   if (attempts === undefined || f.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
-  const replies = new Set(attempts.filter((a) => !a.errored).map((a) => a.reply)).size;
-  const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ` (the attempts gave ${thousands(replies)} different replies)` : ''}`;
+  const replied = attempts.filter((a) => !a.errored);
+  const replies = new Set(replied.map((a) => a.reply)).size;
+  // Replies that all mean the same as the shown one are wordings (docs/meaning.md, "Repeats").
+  const wordingOnly = replied.every((a) => a.reply === replied[0]?.reply || meansTheSame(a.meaning));
+  const ways = wordingOnly ? ` (the attempts gave ${thousands(replies)} wordings, all the same in meaning)` : ` (the attempts gave ${thousands(replies)} different replies)`;
+  const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ways : ''}`;
   return `${attemptsHead(f.repeat, attempts)}${tail}`;
 }
 

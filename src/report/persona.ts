@@ -9,7 +9,7 @@
 // Agent text is escaped exactly as replies are: inline text through escapeInline, blocks fenced
 // and wrapped to 100 characters, routes and JSON in code spans.
 
-import { callMatches, reuseWords, sameRoute } from '../evaluate/index.js';
+import { callMatches, meansTheSame, reuseWords, sameRoute } from '../evaluate/index.js';
 import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, Turn, TurnSource } from '../types.js';
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
@@ -416,8 +416,14 @@ function attemptsLine(pr: PersonaRecord): string | null {
   const attempts = pr.attempts;
   if (attempts === undefined || pr.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
-  const transcripts = new Set(attempts.filter((a) => !a.errored).map((a) => JSON.stringify(a.turns.map((t) => t.reply)))).size;
-  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ` (the attempts replied differently in ${thousands(transcripts)} ways)` : ''}`;
+  const replied = attempts.filter((a) => !a.errored);
+  const transcripts = new Set(replied.map((a) => JSON.stringify(a.turns.map((t) => t.reply)))).size;
+  // An agent that rewords every reply gives as many transcripts as attempts: say when they all mean
+  // the same as the shown one (docs/meaning.md, "Repeats"), as acceptance reads them.
+  const first = replied[0] === undefined ? '' : JSON.stringify(replied[0].turns.map((t) => t.reply));
+  const wordingOnly = replied.every((a) => JSON.stringify(a.turns.map((t) => t.reply)) === first || meansTheSame(a.meaning));
+  const ways = wordingOnly ? ` (the attempts worded their replies ${thousands(transcripts)} ways, all the same in meaning)` : ` (the attempts replied differently in ${thousands(transcripts)} ways)`;
+  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ways : ''}`;
   return `${attemptsHead(pr.repeat, attempts)}${tail}`;
 }
 

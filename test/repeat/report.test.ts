@@ -146,6 +146,32 @@ describe('k/N in every report', () => {
     expect(md).toContain("**Attempts** (1/2 passed, 2 needed): 1 ❌ fail · 2 ✅ pass; the checks and transcript shown are attempt 1's (the attempts replied differently in 2 ways)");
   });
 
+  it('says when the attempts differ in wording only (docs/meaning.md, "Repeats")', () => {
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
+    const other = base.turns.map((t) => ({ ...t, reply: `${t.reply} (again)` }));
+    const reworded = { value: 'reworded' as const, by: 'judge' as const, detail: 'turn 1 reworded', score: 0.9 };
+    const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 };
+    const script: PersonaRecord = {
+      ...base,
+      verdict: 'fail',
+      drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' },
+      repeat: { count: 2, minPass: 2, passed: 1, flaky: true },
+      attempts: [
+        { ...one, verdict: 'fail' as const, turns: base.turns },
+        { ...one, verdict: 'pass' as const, turns: other, meaning: reworded },
+      ],
+    };
+    expect(renderComment(run([], { personas: [script] }), ctx)).toContain("the checks and transcript shown are attempt 1's (the attempts worded their replies 2 ways, all the same in meaning)");
+    const f = fixture('window', {
+      reply: 'Returns: 30 days.',
+      verdict: 'fail',
+      drift: { reply: 'same', route: 'same', verdict: 'newly_failing' },
+      repeat: { count: 2, minPass: 2, passed: 1, flaky: true },
+      attempts: [attempt('Returns: 30 days.', 'fail', 'no'), { ...attempt('You have 30 days.', 'pass', 'ok'), meaning: reworded }],
+    });
+    expect(renderComment(run([f]), ctx)).toContain("the reply below is attempt 1's (the attempts gave 2 wordings, all the same in meaning)");
+  });
+
   it('a run without repeated items renders no k/N and no flaky line', () => {
     const plain = run([fixture('a')]);
     expect(renderComment(plain, ctx)).not.toContain('flaky');
