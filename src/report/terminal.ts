@@ -19,6 +19,7 @@ import {
   flakyText,
   personasOf,
   shortSha,
+  rewordedRepeatWords,
   thousands,
   topCauseText,
   viewOf,
@@ -140,7 +141,8 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       const v = viewOf(model, item);
       // A reworded item: one line at most (docs/meaning.md, "In the terminal, JUnit and report.html").
       if (key === 'reworded') {
-        lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${oneLine(v.label)} · ${oneLine(clip(meaningOf(v), 300))} · ${oneLine(v.file)}:${v.line}`)));
+        const extra = rewordedRepeatWords(v).map((w) => ` · ${w}`).join('');
+        lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${oneLine(v.label)} · ${oneLine(clip(meaningOf(v), 300))}${extra} · ${oneLine(v.file)}:${v.line}`)));
         continue;
       }
       lines.push(...(v.kind === 'script' ? personaLines(v, style, indent, paint, fit, more, own) : fixtureLines(v, style, indent, paint, fit, more, own)));

@@ -172,6 +172,22 @@ describe('k/N in every report', () => {
     expect(renderComment(run([f]), ctx)).toContain("the reply below is attempt 1's (the attempts gave 2 wordings, all the same in meaning)");
   });
 
+  it('a reworded repeated item keeps its k/N, "(flaky)" and pass rate on its line (docs/fixtures.md, "Reports")', () => {
+    const reworded = { value: 'reworded' as const, by: 'judge' as const, detail: 'same facts', score: 0.9 };
+    const f = fixture('window', {
+      reply: 'You have 30 days.',
+      baseline: { ...baseline('window', 'Returns: 30 days.'), attempts: { passed: 5, total: 5 } },
+      verdict: 'pass',
+      drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: reworded },
+      repeat: { count: 5, minPass: 3, passed: 3, flaky: true },
+      attempts: [attempt('You have 30 days.', 'pass', 'ok'), attempt('You have 30 days.', 'pass', 'ok'), attempt('You have 30 days.', 'fail', 'no'), attempt('You have 30 days.', 'pass', 'ok'), attempt('You have 30 days.', 'fail', 'no')],
+      stats: { passed: 3, total: 5, rate: 0.6, ci: [0.23, 0.88], baseline: { passed: 5, total: 5 }, pDrop: 0.222, pRise: 1, tier: 'steady', attemptsNeeded: null, looks: 1, maxLooks: 1 },
+    } as Partial<FixtureRecord>);
+    const record = run([f]);
+    expect(renderTerminal(record, { color: false })).toContain('≈ window · reworded (judge 0.90) · pass 3/5 (flaky) · pass rate 5/5 → 3/5: steady · ');
+    expect(renderComment(record, ctx)).toContain('<b>window</b> · judge 0.90 · pass 3/5 (flaky) · pass rate 5/5 → 3/5: steady · ');
+  });
+
   it('a run without repeated items renders no k/N and no flaky line', () => {
     const plain = run([fixture('a')]);
     expect(renderComment(plain, ctx)).not.toContain('flaky');
