@@ -178,7 +178,8 @@ function sameBaselineOf(before: Item, after: Item): boolean {
  * that rewords every reply are "reworded", not "reply changed".
  */
 function rewordedAgainstOneBaseline(before: Item, after: Item): boolean {
-  if (before.errored || after.errored) return false;
+  // A verdict that flipped between the runs is named as such, not hidden behind the wording.
+  if (before.errored || after.errored || before.verdict !== after.verdict) return false;
   return sameBaselineOf(before, after) && meansBaseline(before) && meansBaseline(after);
 }
 

@@ -145,6 +145,10 @@ describe('compare: two runs against one baseline (docs/evaluations.md#compare)',
     expect(firstCause(run('You have 30 days.', judged), run('Thirty days.', { value: 'unchecked', by: null, detail: 'x' }))?.cause).toBe('reply_changed');
     const other = fixture('m', { reply: 'Refunds: 30 days.', baseline: baseline('m', 'Returns: 30 days.'), drift: { ...same, reply: 'different', meaning: formatting } } as Partial<FixtureRecord>);
     expect(firstCause(run('You have 30 days.', judged), other)?.cause).toBe('reply_changed');
+    // A verdict that flipped is not hidden behind the wording.
+    expect(firstCause(run('You have 30 days.', judged), run('**Refunds** within 30 days', formatting))?.cause).toBe('reworded');
+    const failing = fixture('m', { reply: 'Refunds: 30 days', verdict: 'fail', baseline: base, drift: { ...same, reply: 'different', verdict: 'newly_failing', meaning: formatting } } as Partial<FixtureRecord>);
+    expect(firstCause(run('You have 30 days.', judged), failing)?.cause).toBe('reply_changed');
   });
 
   it('names a persona script whose two runs each reword the baseline transcript reworded, not transcript changed', () => {
