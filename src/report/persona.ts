@@ -164,6 +164,17 @@ export function checksCount(checks: readonly Check[]): string {
   return `${thousands(passed)} of ${thousands(n)} checks passed`;
 }
 
+/**
+ * Which attempt a repeated script's checks are ("attempt 1: "), so that "both checks passed" on a
+ * script that failed 2 of 5 attempts is not read as the whole item's (docs/fixtures.md, "Reports");
+ * empty for a script run once.
+ */
+export function shownAttemptPrefix(p: PersonaRecord): string {
+  if (p.attempts === undefined || p.repeat === undefined || p.attempts.length < 2) return '';
+  const shown = p.attempts.findIndex((a) => !a.errored);
+  return shown === -1 ? '' : `attempt ${shown + 1}: `;
+}
+
 /** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called: … (+1 more)". */
 export function checksLine(checks: readonly Check[]): string {
   const count = checksCount(checks);
@@ -375,7 +386,7 @@ export function personaSummary(v: ScriptView, ctx: ReportContext, own?: Own): st
   const fault = p.errored ? null : faultLine(p.simulation);
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   const error = (own === undefined ? p.error : own.text) ?? '';
-  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${checksLine(p.checks)}${live === null ? '' : ` · ${live}`}`;
+  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${shownAttemptPrefix(p)}${checksLine(p.checks)}${live === null ? '' : ` · ${live}`}`;
   return second ? `${head}<br>${escapeHtmlInline(clip(second, LIMITS.detail))}` : head;
 }
 
