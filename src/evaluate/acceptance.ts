@@ -3,12 +3,12 @@
 
 import type { Baseline, BaselineJudge, FixtureRecord, PersonaBaseline, PersonaRecord, RunRecord } from '../types.js';
 import { sameJudge } from './definition.js';
-import { rewritesBaseline } from './changes.js';
+import { isReworded, rewritesBaseline } from './changes.js';
 import { sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
 import { carriedReplyVariants, fixtureAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { baselineLatency } from './latency.js';
-import { acceptedAttemptsOf, storedAttemptsStand } from './attempts.js';
+import { attemptsToWrite, storedAttemptsStand } from './attempts.js';
 
 export type AcceptDecision =
   | { kind: 'accept'; baseline: Baseline }
@@ -84,7 +84,8 @@ export function decideAcceptance(
       ...(variants.length > 0 ? { variants } : {}),
       route: record.route,
       verdict: record.verdict,
-      ...acceptedAttemptsOf(record),
+      // A reply that only changed wording against the stored one keeps its tally (docs/statistics.md).
+      ...attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats }, current !== null && record.baseline?.reply === current.reply && isReworded(record)),
       ...(judge !== null ? { judge } : {}),
       ...baselineLatency(record),
       // The item's tokens, for the change against baselines (docs/latency.md, "Usage"); only when reported.

@@ -32,5 +32,23 @@ export function storedAttemptsStand(
   return run.total < stored.total || (run.passed === stored.passed && run.total === stored.total);
 }
 
+/**
+ * The attempts an acceptance writes (docs/statistics.md, "A baseline's attempts"). A reply (a
+ * script: its transcript) that differs from the stored baseline only in wording (the item is
+ * Reworded: docs/meaning.md) is the same measurement as the stored one, so its tally stands as it
+ * would for the very same reply (storedAttemptsStand); any other new reply is a new measurement,
+ * written with the run's attempts.
+ */
+export function attemptsToWrite(
+  current: { verdict: BaselineVerdict; attempts?: BaselineAttempts } | null,
+  record: { verdict: Verdict; repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined; stats?: Pick<ItemStats, 'tier'> | undefined },
+  reworded: boolean,
+): { attempts?: BaselineAttempts } {
+  if (reworded && current !== null && current.verdict === record.verdict && storedAttemptsStand(current, record)) {
+    return current.attempts !== undefined ? { attempts: { passed: current.attempts.passed, total: current.attempts.total } } : {};
+  }
+  return acceptedAttemptsOf(record);
+}
+
 /** Tiers of a pass rate that moved against the baseline's (docs/statistics.md, "The tier"). */
 const MOVED: ReadonlySet<Tier> = new Set<Tier>(['regressed', 'likely_regressed', 'improved']);

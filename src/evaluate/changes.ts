@@ -145,6 +145,50 @@ function meaningComparable(before: Item, after: Item): boolean {
   return base !== null && base.length === turns.length && base.every((t, i) => t.reply === turns[i]?.reply);
 }
 
+/** Do the two runs' replies (a script: its turns) differ in any byte? */
+function differentWords(before: Item, after: Item): boolean {
+  if (kindOf(before) === 'fixture' && kindOf(after) === 'fixture') return (before as FixtureRecord).reply !== (after as FixtureRecord).reply;
+  const [b, a] = [(before as PersonaRecord).turns, (after as PersonaRecord).turns];
+  return b.length !== a.length || b.some((t, i) => t.reply !== a[i]?.reply);
+}
+
+/** Does the item tell the user what its baseline does: the baseline's reply (transcript) itself, or one the same in meaning? */
+function meansBaseline(item: Item): boolean {
+  const d = replayed(item);
+  if (d === null || d.route !== 'same') return false;
+  const m = d.meaning ?? null;
+  if (m !== null) return REWORDED.has(m.value);
+  return scriptDrift(d) ? d.transcript === 'same' : d.reply === 'same';
+}
+
+/** Were both runs compared with one baseline (the same reply; a script: the same messages and replies)? */
+function sameBaselineOf(before: Item, after: Item): boolean {
+  if (kindOf(before) === 'fixture' && kindOf(after) === 'fixture') {
+    const [b, a] = [(before as FixtureRecord).baseline, (after as FixtureRecord).baseline];
+    return b != null && a != null && b.reply === a.reply;
+  }
+  if (kindOf(before) !== 'script' || kindOf(after) !== 'script') return false;
+  const [b, a] = [(before as PersonaRecord).baseline?.transcript ?? null, (after as PersonaRecord).baseline?.transcript ?? null];
+  return b !== null && a !== null && b.length === a.length && b.every((t, i) => t.message === a[i]?.message && t.reply === a[i]?.reply);
+}
+
+/**
+ * Were both runs compared with the same baseline, and does each mean what it does (docs/evaluations.md#compare)?
+ * Then what changed between them is the wording only: two pushes of a pull request against an agent
+ * that rewords every reply are "reworded", not "reply changed".
+ */
+function rewordedAgainstOneBaseline(before: Item, after: Item): boolean {
+  // A verdict that flipped between the runs is named as such, not hidden behind the wording.
+  if (before.errored || after.errored || before.verdict !== after.verdict) return false;
+  return sameBaselineOf(before, after) && meansBaseline(before) && meansBaseline(after);
+}
+
+/** The words of a same-meaning pair of runs: the later run's meaning, else the earlier's (the later replied the baseline itself). */
+function sharedRewordedWords(before: Item, after: Item): string {
+  const m = replayed(after)?.meaning ?? replayed(before)?.meaning ?? null;
+  return m === null ? 'reworded' : meaningWords(m, kindOf(after) === 'script');
+}
+
 /**
  * The change dimensions, in the order every surface lists them (a fixture: reply, route, slower; a
  * script: transcript, routes, slower). Adding a dimension is one entry here (docs/architecture.md).
@@ -163,7 +207,7 @@ export const DIMENSIONS = {
     between: (before, after) => {
       if (kindOf(before) !== 'fixture' || kindOf(after) !== 'fixture') return null;
       const [b, a] = [(before as FixtureRecord).reply, (after as FixtureRecord).reply];
-      if (meaningComparable(before, after)) return null;
+      if (meaningComparable(before, after) || rewordedAgainstOneBaseline(before, after)) return null;
       return b !== null && a !== null && b !== a ? `reply changed: ${changeSnippet(b, a)}` : null;
     },
     rewritesBaseline: false,
@@ -184,7 +228,7 @@ export const DIMENSIONS = {
     between: (before, after) => {
       if (kindOf(before) !== 'script' || kindOf(after) !== 'script') return null;
       const [b, a] = [(before as PersonaRecord).turns, (after as PersonaRecord).turns];
-      if (meaningComparable(before, after)) return null;
+      if (meaningComparable(before, after) || rewordedAgainstOneBaseline(before, after)) return null;
       if (b.length !== a.length) return `transcript changed (${b.length} -> ${a.length} turns)`;
       return b.some((t, i) => t.reply !== a[i]?.reply) ? 'transcript changed' : null;
     },
@@ -211,6 +255,10 @@ export const DIMENSIONS = {
     // Only where the later run was compared with the earlier run's replies (its baselines); else
     // the reply or transcript dimension names "reply changed" as before (docs/evaluations.md#compare).
     between: (before, after) => {
+      // Both compared with one baseline, each the same in meaning as it: reworded, when the words differ.
+      if (!meaningComparable(before, after) && rewordedAgainstOneBaseline(before, after)) {
+        return differentWords(before, after) ? { cause: 'reworded', detail: sharedRewordedWords(before, after) } : null;
+      }
       if (!meaningComparable(before, after)) return null;
       const d = replayed(after);
       const m = d?.meaning ?? null;

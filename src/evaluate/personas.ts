@@ -26,12 +26,12 @@ import { line, quote, showPattern } from '../assertions/format.js';
 import { plural } from '../words.js';
 import { judgeOutcome } from '../assertions/judge.js';
 import { toolMatch } from '../assertions/tools.js';
-import { rewritesBaseline } from './changes.js';
+import { isReworded, rewritesBaseline } from './changes.js';
 import { driftVerdict, sameRoute, sameRoutes } from './drift.js';
 import { carriedTurnVariants, personaAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
 import { baselineLatency } from './latency.js';
-import { acceptedAttemptsOf, storedAttemptsStand } from './attempts.js';
+import { attemptsToWrite, storedAttemptsStand } from './attempts.js';
 
 // Matching tool calls lives in src/evaluate/match.ts (shared with the agent-side mocks helpers).
 
@@ -416,7 +416,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       visited: [...record.visited],
       outcome: record.outcome,
       verdict: record.verdict,
-      ...acceptedAttemptsOf(record),
+      // A transcript that only changed wording against the stored one keeps its tally (docs/statistics.md).
+      ...attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats }, current !== null && sameTurns(record.baseline?.transcript ?? null, current.transcript) && isReworded(record)),
       ...(judge !== null ? { judge } : {}),
       ...baselineLatency(record),
       // The script's tokens (docs/latency.md, "Usage"); only when reported.
@@ -425,6 +426,11 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       commit,
     },
   };
+}
+
+/** Are two stored transcripts the same conversation (each turn's message and reply)? */
+function sameTurns(a: PersonaBaseline['transcript'] | null, b: PersonaBaseline['transcript']): boolean {
+  return a !== null && a.length === b.length && a.every((t, i) => t.message === b[i]?.message && t.reply === b[i]?.reply);
 }
 
 /** `{variants}` when there are any: a turn without keeps the bytes it always had. */

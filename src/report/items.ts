@@ -9,8 +9,9 @@ import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
+import { meansTheSame } from '../evaluate/variants.js';
 import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
-import { isPersona, itemsNoun, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
+import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
@@ -60,8 +61,12 @@ function attemptsLine(f: FixtureRecord): string | null {
   const attempts = f.attempts;
   if (attempts === undefined || f.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
-  const replies = new Set(attempts.filter((a) => !a.errored).map((a) => a.reply)).size;
-  const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ` (the attempts gave ${thousands(replies)} different replies)` : ''}`;
+  const replied = attempts.filter((a) => !a.errored);
+  const replies = new Set(replied.map((a) => a.reply)).size;
+  // Replies that all mean the same as the shown one are wordings (docs/meaning.md, "Repeats").
+  const wordingOnly = replied.every((a) => a.reply === replied[0]?.reply || meansTheSame(a.meaning));
+  const ways = wordingOnly ? ` (the attempts gave ${thousands(replies)} wordings, all the same in meaning)` : ` (the attempts gave ${thousands(replies)} different replies)`;
+  const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ways : ''}`;
   return `${attemptsHead(f.repeat, attempts)}${tail}`;
 }
 
@@ -155,7 +160,7 @@ function decidedBy(v: ItemView): string {
  */
 export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: Profile): string {
   const label = `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}<b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b>`;
-  const head = `${label} · ${escapeHtmlInline(decidedBy(v))} · ${fileRefHtml(v.item, ctx)}`;
+  const head = `${label} · ${escapeHtmlInline(decidedBy(v))}${rewordedRepeatWords(v).map((w) => ` · ${escapeHtmlInline(w)}`).join('')} · ${fileRefHtml(v.item, ctx)}`;
   const diffs: string[] = [];
   if (v.kind === 'fixture') {
     const f = v.item;
@@ -175,7 +180,7 @@ export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: 
 /** A reworded item's one line in the Reworded block: label, how it was decided, file (docs/meaning.md, "In the comment"). */
 export function rewordedLine(v: ItemView, ctx: ReportContext): string {
   const label = `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${escapeInline(clip(v.label, LIMITS.label))}`;
-  return `- ${label} · ${escapeInline(decidedBy(v))} · ${fileRef(v.item, ctx)}`;
+  return `- ${label} · ${escapeInline(decidedBy(v))}${rewordedRepeatWords(v).map((w) => ` · ${escapeInline(w)}`).join('')} · ${fileRef(v.item, ctx)}`;
 }
 
 export function itemRow(v: ItemView, ctx: ReportContext): string {

@@ -67,6 +67,16 @@ export function itemView(item: Item): ItemView {
   return isPersona(item) ? { ...base, kind: 'script', item } : { ...base, kind: 'fixture', item };
 }
 
+/**
+ * What a Reworded line adds for a repeated item, or one with pass-rate statistics: its verdict with
+ * k/N and "(flaky)" (docs/fixtures.md, "Reports") and its pass rate and tier (docs/statistics.md,
+ * "Beside the drift"), which every surface shows; none for an item run once against one attempt.
+ */
+export function rewordedRepeatWords(v: ItemView): string[] {
+  const stats = statsOf(v.item);
+  return [...(v.item.repeat !== undefined ? [v.verdict] : []), ...(stats === null ? [] : [tierWords(stats)])];
+}
+
 /** The item's view, built on its first use and kept in the model (built now for an item of another model). */
 export function viewOf(model: Pick<ReportModel, 'views'>, item: Item): ItemView {
   const kept = model.views.get(item);

@@ -9,7 +9,7 @@
 // Agent text is escaped exactly as replies are: inline text through escapeInline, blocks fenced
 // and wrapped to 100 characters, routes and JSON in code spans.
 
-import { callMatches, reuseWords, sameRoute } from '../evaluate/index.js';
+import { callMatches, meansTheSame, reuseWords, sameRoute } from '../evaluate/index.js';
 import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, Turn, TurnSource } from '../types.js';
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
@@ -162,6 +162,17 @@ export function checksCount(checks: readonly Check[]): string {
   const passed = checks.filter((c) => c.status === 'pass').length;
   if (passed === n) return n === 1 ? 'the check passed' : n === 2 ? 'both checks passed' : `all ${thousands(n)} checks passed`;
   return `${thousands(passed)} of ${thousands(n)} checks passed`;
+}
+
+/**
+ * Which attempt a repeated script's checks are ("attempt 1: "), so that "both checks passed" on a
+ * script that failed 2 of 5 attempts is not read as the whole item's (docs/fixtures.md, "Reports");
+ * empty for a script run once.
+ */
+export function shownAttemptPrefix(p: PersonaRecord): string {
+  if (p.attempts === undefined || p.repeat === undefined || p.attempts.length < 2) return '';
+  const shown = p.attempts.findIndex((a) => !a.errored);
+  return shown === -1 ? '' : `attempt ${shown + 1}: `;
 }
 
 /** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called: … (+1 more)". */
@@ -375,7 +386,7 @@ export function personaSummary(v: ScriptView, ctx: ReportContext, own?: Own): st
   const fault = p.errored ? null : faultLine(p.simulation);
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   const error = (own === undefined ? p.error : own.text) ?? '';
-  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${checksLine(p.checks)}${live === null ? '' : ` · ${live}`}`;
+  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${shownAttemptPrefix(p)}${checksLine(p.checks)}${live === null ? '' : ` · ${live}`}`;
   return second ? `${head}<br>${escapeHtmlInline(clip(second, LIMITS.detail))}` : head;
 }
 
@@ -416,8 +427,14 @@ function attemptsLine(pr: PersonaRecord): string | null {
   const attempts = pr.attempts;
   if (attempts === undefined || pr.repeat === undefined) return null;
   const shown = attempts.findIndex((a) => !a.errored);
-  const transcripts = new Set(attempts.filter((a) => !a.errored).map((a) => JSON.stringify(a.turns.map((t) => t.reply)))).size;
-  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ` (the attempts replied differently in ${thousands(transcripts)} ways)` : ''}`;
+  const replied = attempts.filter((a) => !a.errored);
+  const transcripts = new Set(replied.map((a) => JSON.stringify(a.turns.map((t) => t.reply)))).size;
+  // An agent that rewords every reply gives as many transcripts as attempts: say when they all mean
+  // the same as the shown one (docs/meaning.md, "Repeats"), as acceptance reads them.
+  const first = replied[0] === undefined ? '' : JSON.stringify(replied[0].turns.map((t) => t.reply));
+  const wordingOnly = replied.every((a) => JSON.stringify(a.turns.map((t) => t.reply)) === first || meansTheSame(a.meaning));
+  const ways = wordingOnly ? ` (the attempts worded their replies ${thousands(transcripts)} ways, all the same in meaning)` : ` (the attempts replied differently in ${thousands(transcripts)} ways)`;
+  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ways : ''}`;
   return `${attemptsHead(pr.repeat, attempts)}${tail}`;
 }
 

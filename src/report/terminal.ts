@@ -19,6 +19,7 @@ import {
   flakyText,
   personasOf,
   shortSha,
+  rewordedRepeatWords,
   thousands,
   topCauseText,
   viewOf,
@@ -26,7 +27,7 @@ import {
   type ScriptView,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, firstDifference, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, firstDifference, shownAttemptPrefix, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
@@ -140,7 +141,8 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       const v = viewOf(model, item);
       // A reworded item: one line at most (docs/meaning.md, "In the terminal, JUnit and report.html").
       if (key === 'reworded') {
-        lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${oneLine(v.label)} · ${oneLine(clip(meaningOf(v), 300))} · ${oneLine(v.file)}:${v.line}`)));
+        const extra = rewordedRepeatWords(v).map((w) => ` · ${w}`).join('');
+        lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${oneLine(v.label)} · ${oneLine(clip(meaningOf(v), 300))}${extra} · ${oneLine(v.file)}:${v.line}`)));
         continue;
       }
       lines.push(...(v.kind === 'script' ? personaLines(v, style, indent, paint, fit, more, own) : fixtureLines(v, style, indent, paint, fit, more, own)));
@@ -258,7 +260,7 @@ const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
 /** The script's line (its section's mark, label, status, file, checks or error), its open checks, then its first difference. */
 function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const p = v.item;
-  const checks = checksCount(p.checks);
+  const checks = `${shownAttemptPrefix(p)}${checksCount(p.checks)}`;
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
   const fault = p.errored ? null : faultLine(p.simulation);

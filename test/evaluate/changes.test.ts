@@ -6,7 +6,7 @@ import { asAccepted, changedIntro, changesOf, DIMENSION_ORDER, DIMENSIONS, isDri
 import { firstCause } from '../../src/evaluate/compare.js';
 import { driftWords, sectionOf } from '../../src/report/model.js';
 import type { FixtureRecord, Meaning, PersonaRecord } from '../../src/types.js';
-import { baseline, fixture, persona, route } from '../report/fixtures.js';
+import { baseline, fixture, persona, personaBaseline, refundTurns, route } from '../report/fixtures.js';
 
 const same = { reply: 'same', route: 'same', verdict: 'still_passing' } as const;
 const slower = { baselineMs: 1200, latencyMs: 2940 };
@@ -121,5 +121,51 @@ describe('the meaning dimension (docs/meaning.md, "On every surface")', () => {
     expect(asAccepted(item).drift.meaning).toBeNull();
     expect(changesOf(asAccepted(item))).toEqual([]);
     expect(isDrifted(differs({ value: 'formatting', by: 'normalize', detail: null }))).toBe(true);
+  });
+});
+
+describe('compare: two runs against one baseline (docs/evaluations.md#compare)', () => {
+  const base = baseline('m', 'Refunds within 30 days.');
+  const run = (reply: string, meaning: Meaning | null): FixtureRecord =>
+    fixture('m', { reply, baseline: base, drift: { ...same, reply: 'different', meaning } } as Partial<FixtureRecord>);
+  const judged: Meaning = { value: 'reworded', by: 'judge', detail: 'same facts', score: 0.9 };
+  const formatting: Meaning = { value: 'formatting', by: 'normalize', detail: null };
+
+  it('names a fixture whose two runs each mean the same as the baseline reworded, not reply changed', () => {
+    expect(firstCause(run('You have 30 days.', judged), run('**Refunds** within 30 days', formatting))).toEqual({ cause: 'reworded', detail: 'reworded (formatting)' });
+    // The later run replied the baseline itself.
+    const itself = fixture('m', { reply: base.reply, baseline: base });
+    expect(firstCause(run('You have 30 days.', judged), itself)).toEqual({ cause: 'reworded', detail: 'reworded (judge 0.90)' });
+    expect(firstCause(run('You have 30 days.', judged), run('You have 30 days.', judged))).toBeNull();
+  });
+
+  it('still names a change of meaning, a meaning not checked, or another baseline, as reply changed', () => {
+    const facts: Meaning = { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' };
+    expect(firstCause(run('You have 30 days.', judged), run('You have 14 days.', facts))?.cause).toBe('reply_changed');
+    expect(firstCause(run('You have 30 days.', judged), run('Thirty days.', { value: 'unchecked', by: null, detail: 'x' }))?.cause).toBe('reply_changed');
+    const other = fixture('m', { reply: 'Refunds: 30 days.', baseline: baseline('m', 'Returns: 30 days.'), drift: { ...same, reply: 'different', meaning: formatting } } as Partial<FixtureRecord>);
+    expect(firstCause(run('You have 30 days.', judged), other)?.cause).toBe('reply_changed');
+    // A verdict that flipped is not hidden behind the wording.
+    expect(firstCause(run('You have 30 days.', judged), run('**Refunds** within 30 days', formatting))?.cause).toBe('reworded');
+    const failing = fixture('m', { reply: 'Refunds: 30 days', verdict: 'fail', baseline: base, drift: { ...same, reply: 'different', verdict: 'newly_failing', meaning: formatting } } as Partial<FixtureRecord>);
+    expect(firstCause(run('You have 30 days.', judged), failing)?.cause).toBe('reply_changed');
+  });
+
+  it('names a persona script whose two runs each reword the baseline transcript reworded, not transcript changed', () => {
+    const turns = refundTurns();
+    const stored = personaBaseline('p', turns);
+    const reword = (text: string): PersonaRecord =>
+      persona('p', {
+        turns: turns.map((t, i) => (i === 1 ? { ...t, reply: text } : t)),
+        baseline: stored,
+        drift: { transcript: 'different', route: 'same', verdict: 'still_passing', meaning: { ...judged, detail: 'turn 1: same facts' } },
+      });
+    expect(firstCause(reword('First wording.'), reword('Second wording.'))?.cause).toBe('reworded');
+    const changed = persona('p', {
+      turns: turns.map((t, i) => (i === 1 ? { ...t, reply: 'Third wording.' } : t)),
+      baseline: stored,
+      drift: { transcript: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'judge', detail: 'turn 1 changed in meaning: x', score: 0.1 } },
+    });
+    expect(firstCause(reword('First wording.'), changed)?.cause).toBe('transcript_changed');
   });
 });

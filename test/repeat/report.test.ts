@@ -143,7 +143,52 @@ describe('k/N in every report', () => {
       attempts,
     };
     const md = renderComment(run([], { personas: [script] }), ctx);
+    // The checks are attempt 1's, and say so where the item's verdict is a fail.
+    expect(md).toContain('<br>attempt 1: all ');
+    expect(renderTerminal(run([], { personas: [script] }), { color: false })).toMatch(/\n {6}attempt 1: all \d+ checks passed\n/);
     expect(md).toContain("**Attempts** (1/2 passed, 2 needed): 1 ❌ fail · 2 ✅ pass; the checks and transcript shown are attempt 1's (the attempts replied differently in 2 ways)");
+  });
+
+  it('says when the attempts differ in wording only (docs/meaning.md, "Repeats")', () => {
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
+    const other = base.turns.map((t) => ({ ...t, reply: `${t.reply} (again)` }));
+    const reworded = { value: 'reworded' as const, by: 'judge' as const, detail: 'turn 1 reworded', score: 0.9 };
+    const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 };
+    const script: PersonaRecord = {
+      ...base,
+      verdict: 'fail',
+      drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' },
+      repeat: { count: 2, minPass: 2, passed: 1, flaky: true },
+      attempts: [
+        { ...one, verdict: 'fail' as const, turns: base.turns },
+        { ...one, verdict: 'pass' as const, turns: other, meaning: reworded },
+      ],
+    };
+    expect(renderComment(run([], { personas: [script] }), ctx)).toContain("the checks and transcript shown are attempt 1's (the attempts worded their replies 2 ways, all the same in meaning)");
+    const f = fixture('window', {
+      reply: 'Returns: 30 days.',
+      verdict: 'fail',
+      drift: { reply: 'same', route: 'same', verdict: 'newly_failing' },
+      repeat: { count: 2, minPass: 2, passed: 1, flaky: true },
+      attempts: [attempt('Returns: 30 days.', 'fail', 'no'), { ...attempt('You have 30 days.', 'pass', 'ok'), meaning: reworded }],
+    });
+    expect(renderComment(run([f]), ctx)).toContain("the reply below is attempt 1's (the attempts gave 2 wordings, all the same in meaning)");
+  });
+
+  it('a reworded repeated item keeps its k/N, "(flaky)" and pass rate on its line (docs/fixtures.md, "Reports")', () => {
+    const reworded = { value: 'reworded' as const, by: 'judge' as const, detail: 'same facts', score: 0.9 };
+    const f = fixture('window', {
+      reply: 'You have 30 days.',
+      baseline: { ...baseline('window', 'Returns: 30 days.'), attempts: { passed: 5, total: 5 } },
+      verdict: 'pass',
+      drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: reworded },
+      repeat: { count: 5, minPass: 3, passed: 3, flaky: true },
+      attempts: [attempt('You have 30 days.', 'pass', 'ok'), attempt('You have 30 days.', 'pass', 'ok'), attempt('You have 30 days.', 'fail', 'no'), attempt('You have 30 days.', 'pass', 'ok'), attempt('You have 30 days.', 'fail', 'no')],
+      stats: { passed: 3, total: 5, rate: 0.6, ci: [0.23, 0.88], baseline: { passed: 5, total: 5 }, pDrop: 0.222, pRise: 1, tier: 'steady', attemptsNeeded: null, looks: 1, maxLooks: 1 },
+    } as Partial<FixtureRecord>);
+    const record = run([f]);
+    expect(renderTerminal(record, { color: false })).toContain('≈ window · reworded (judge 0.90) · pass 3/5 (flaky) · pass rate 5/5 → 3/5: steady · ');
+    expect(renderComment(record, ctx)).toContain('<b>window</b> · judge 0.90 · pass 3/5 (flaky) · pass rate 5/5 → 3/5: steady · ');
   });
 
   it('a run without repeated items renders no k/N and no flaky line', () => {
