@@ -195,9 +195,12 @@ export interface RatePair {
  * The paired bootstrap over items, in two stages (docs/statistics.md, "The run"): each resample
  * draws as many items as there are, with replacement (index floor(u x n) for each u the generator
  * gives, item by item, resample by resample), and for a drawn item with tallies draws its attempts
- * again: first the rate now, then the rate before, each k' / n with k' ~ Bin(n, k/n) for its k of
- * n (the baseline's for before), each from one u by the inverse of the binomial CDF (the least k' with u < CDF(k')); a
- * rate of 0 or 1 has nothing to draw and takes no u. The resample's value is the mean of its
+ * again: first the rate now, then the rate before, each k' / n with k' ~ Bin(n, (k + 1/2) / (n + 1))
+ * for its k of n (the baseline's for before), each from one u by the inverse of the binomial CDF
+ * (the least k' with u < CDF(k')). The chance is k/n moved half an attempt towards 1/2 (the mean of
+ * the Jeffreys posterior): drawn at k/n itself, a tally of 0 or all passes had nothing to draw, so
+ * a baseline's 1/1 or 5/5 counted as certain and a drop against it was called beyond noise on a
+ * handful of attempts. The resample's value is the mean of its
  * differences now - before; the interval is the 2.5th and 97.5th percentiles of those means. So the
  * interval holds both the spread between items and the noise of each item's few attempts. Null when
  * there is no item.
@@ -246,16 +249,16 @@ export function pairedBootstrap(pairs: readonly RatePair[], seed: string, resamp
 }
 
 /**
- * The CDF of Bin(N, k/N) for a tally of k of N, as N + 1 cumulative chances (the last exactly 1),
- * shared by equal tallies; null for 0 of N and N of N (and 0 of 0): nothing to draw.
+ * The CDF of Bin(N, (k + 1/2) / (N + 1)) for a tally of k of N, as N + 1 cumulative chances (the
+ * last exactly 1), shared by equal tallies; null for 0 of 0: nothing to draw.
  */
 function binomialCdf(t: Tally, cache: Map<string, Float64Array>): Float64Array | null {
-  if (t.passed <= 0 || t.passed >= t.total) return null;
+  if (t.total <= 0) return null;
   const key = `${t.passed}/${t.total}`;
   let cdf = cache.get(key);
   if (cdf === undefined) {
     const n = t.total;
-    const p = t.passed / n;
+    const p = (t.passed + 0.5) / (n + 1);
     const lnP = Math.log(p);
     const lnQ = Math.log1p(-p);
     cdf = new Float64Array(n + 1);

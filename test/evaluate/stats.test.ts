@@ -385,30 +385,61 @@ describe('pairedBootstrap', () => {
     expect(r?.ci).toEqual([0, 1]);
   });
 
-  it("second stage: an item's attempts are drawn again, so one item's 10/10 -> 9/10 is an interval that holds 0", () => {
-    // The interval is then the 2.5th and 97.5th percentiles of Bin(10, 0.9)/10 - 1 (the baseline's
-    // 10/10 has nothing to draw). SciPy 1.17: binom.ppf(0.025, 10, 0.9) = 7.0, binom.ppf(0.975, 10,
-    // 0.9) = 10.0, so [-0.3, 0]; binom.cdf(6, 10, 0.9) = 0.0128 and binom.cdf(7, 10, 0.9) = 0.0702
-    // leave the 2.5th percentile of 2,000 draws well inside 7.
-    const one = pairedBootstrap([{ before: 1, now: 0.9, tallies: { before: { passed: 10, total: 10 }, now: { passed: 9, total: 10 } } }], 'one');
-    close(one?.ci[0] ?? NaN, -0.3, 1e-12);
-    close(one?.ci[1] ?? NaN, 0, 1e-12);
-    close(one?.diff ?? NaN, -0.1, 1e-12);
+  // The second stage draws each tally of k of n as Bin(n, (k + 1/2) / (n + 1)) / n. When every
+  // resampled item is the same item, the first stage varies nothing and the interval is the 2.5th
+  // and 97.5th percentiles of the mean over m copies, (Bin(m n, p_now) - Bin(m n, p_before)) / (m n).
+  // Its exact quantiles, SciPy 1.17:
+  //   python3 -c "
+  //   from scipy.stats import binom; import numpy as np; from fractions import Fraction as F
+  //   def q(m, kb, nb, kn, nn):
+  //     X = binom.pmf(np.arange(m*nn+1), m*nn, (kn+.5)/(nn+1)); Y = binom.pmf(np.arange(m*nb+1), m*nb, (kb+.5)/(nb+1)); d = {}
+  //     for x, px in enumerate(X):
+  //       for y, py in enumerate(Y): d[F(x, m*nn) - F(y, m*nb)] = d.get(F(x, m*nn) - F(y, m*nb), 0) + px*py
+  //     ks = sorted(d); c = np.cumsum([d[k] for k in ks]); i, j = np.searchsorted(c, .025), np.searchsorted(c, .975)
+  //     print(float(ks[i]), c[i-1], c[i], float(ks[j]), c[j-1], c[j])
+  //   q(1,5,5,3,5); q(3,5,5,4,5); q(3,5,5,3,5); q(1,10,10,0,10); q(3,1,1,3,5)"
+  // prints (lower bound, CDF below it, CDF at it, upper bound, CDF below it, CDF at it):
+  //   -0.8 0.0081 0.0687  0.2     0.9602 0.9947
+  //   -0.4 0.0228 0.0656  0.0667  0.9384 0.9805
+  //   -0.6 0.0179 0.0527  -0.0667 0.9457 0.9804
+  //   -1.0 0      0.3944  -0.7    0.9399 0.9885   (-1.0 is the first value: the script prints 1.0, c[-1], below it)
+  //   -0.6 0.0191 0.0506  0.4     0.9597 0.9762
+  it("second stage: one item's 5/5 -> 3/5 is an interval that holds 0 (the baseline's 5/5 is not certain)", () => {
+    const one = pairedBootstrap([{ before: 1, now: 0.6, tallies: { before: { passed: 5, total: 5 }, now: { passed: 3, total: 5 } } }], 'b');
+    close(one?.ci[0] ?? NaN, -0.8, 1e-12);
+    close(one?.ci[1] ?? NaN, 0.2, 1e-12);
+    close(one?.diff ?? NaN, -0.4, 1e-12);
   });
 
   it('three items each 5/5 -> 4/5: the mean of their attempts drawn again, an interval that holds 0', () => {
-    // Three Bin(5, 0.8) draws summed are Bin(15, 0.8): SciPy 1.17 binom.ppf(0.025, 15, 0.8) = 9.0 and
-    // binom.ppf(0.975, 15, 0.8) = 15.0, so [9/15 - 1, 0] = [-0.4, 0] (binom.cdf(8, 15, 0.8) = 0.0181,
-    // binom.cdf(9, 15, 0.8) = 0.0611). Without the second stage every resample's mean was -0.2.
     const item = { before: 1, now: 0.8, tallies: { before: { passed: 5, total: 5 }, now: { passed: 4, total: 5 } } };
     const r = pairedBootstrap([item, item, item], 'three');
     close(r?.ci[0] ?? NaN, -0.4, 1e-12);
-    close(r?.ci[1] ?? NaN, 0, 1e-12);
+    close(r?.ci[1] ?? NaN, 1 / 15, 1e-12);
   });
 
-  it('a tally of 0 or all passes has nothing to draw: such items keep their difference', () => {
+  it('three items each 5/5 -> 3/5: beyond noise (pooled, 15/15 against 9/15)', () => {
+    const item = { before: 1, now: 0.6, tallies: { before: { passed: 5, total: 5 }, now: { passed: 3, total: 5 } } };
+    const r = pairedBootstrap([item, item, item], 'c');
+    close(r?.ci[0] ?? NaN, -0.6, 1e-12);
+    close(r?.ci[1] ?? NaN, -1 / 15, 1e-12);
+  });
+
+  it('a tally of all passes or none is drawn too: 10/10 -> 0/10 is an interval, not the one value -1', () => {
     const r = pairedBootstrap([{ before: 1, now: 0, tallies: { before: { passed: 10, total: 10 }, now: { passed: 0, total: 10 } } }], 'edge');
-    expect(r?.ci).toEqual([-1, -1]);
+    close(r?.ci[0] ?? NaN, -1, 1e-12);
+    close(r?.ci[1] ?? NaN, -0.7, 1e-12);
+  });
+
+  it("three items of one attempt each at baseline (1/1) -> 3/5: within noise, where counting the 1/1 as certain said beyond", () => {
+    // Exact: [-0.6, 0.4], both bounds within 0.006 of their percentile (the CDF above): 2,000 draws
+    // may land a step further out, never on the other side of 0.
+    const item = { before: 1, now: 0.6, tallies: { before: { passed: 1, total: 1 }, now: { passed: 3, total: 5 } } };
+    const r = pairedBootstrap([item, item, item], 'a');
+    expect(r?.ci[0]).toBeLessThanOrEqual(-0.6 + 1e-12);
+    expect(r?.ci[0]).toBeGreaterThanOrEqual(-2 / 3 - 1e-12);
+    expect(r?.ci[1]).toBeGreaterThanOrEqual(0.4 - 1e-12);
+    expect(r?.ci[1]).toBeLessThanOrEqual(7 / 15 + 1e-12);
   });
 
   it('is null with no item, and counts a given number of resamples', () => {

@@ -54,6 +54,12 @@ export function statsRun(): RunRecord {
   ]);
 }
 
+/** Three items repeated 5 times (3 passes each) against baselines of one attempt (1/1). */
+export function oneAttemptBaselines(): RunRecord {
+  resetLines();
+  return withRunStats(['a', 'b', 'c'].map((l) => repeated(l, { passed: 1, total: 1 }, { passed: 3, total: 5 }, 5)));
+}
+
 /** Items run once against 1-attempt baselines: no item `stats`, the run's McNemar test. */
 export function flipsRun(): RunRecord {
   resetLines();

@@ -11,7 +11,7 @@ import { pText, runRateText, tierWords } from '../../src/report/rates.js';
 import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
 import { ctx } from './fixtures.js';
 import { expectGolden, structure } from './helpers.js';
-import { flipsRun, manyStats, statsRun } from './stats-fixtures.js';
+import { flipsRun, manyStats, oneAttemptBaselines, statsRun } from './stats-fixtures.js';
 
 const STATS = statsRun();
 
@@ -99,6 +99,15 @@ describe('a run with stats', () => {
     // One value, no spread seen between items or in their attempts: no claim either way.
     expect(runRateText({ ...base, ci: [-1, -1] })).toBe('pass rate 100% → 0%: −100 points (95% interval −100 to −100) over 1 item with a baseline');
     expect(runRateText({ items: 12, before: 1, now: 0.8, diff: -0.2, ci: [-0.3, -0.1] })).toMatch(/over 12 items with a baseline, beyond noise$/);
+  });
+
+  it("baselines of one attempt against a repeated run: a 1/1 is not certain, so 3/5 three times is within noise", () => {
+    // Drawn at k/n, the baselines' 1/1 had nothing to draw and the line said "beyond noise" (-70
+    // to -10) while each item's tier said too few (docs/statistics.md, "The run").
+    const run = oneAttemptBaselines();
+    const line = runRateText(run.stats!);
+    expect(line).toMatch(/^pass rate 100% → 60%: −40 points \(95% interval −\d+ to \+\d+\) over 3 items with a baseline, within noise$/);
+    expect(run.fixtures.map((f) => f.stats?.tier)).toEqual(['too_few', 'too_few', 'too_few']);
   });
 
   it('read back through cmark-gfm, the headline counts still add up to the items', () => {
