@@ -79,6 +79,26 @@ describe('mergeRecords with shards', () => {
     expect(lines2).toEqual(['shard 1/2 is given twice (attempt-1.json and attempt-2.json): attempt-2.json is used (it started later)']);
   });
 
+  it('a whole run given twice (a re-run of the check: both attempts\' artifacts downloaded) keeps the record that started last', () => {
+    const lines: string[] = [];
+    const first = run([fixture('a'), fixture('b')], { startedAt: '2026-12-01T09:00:00.000Z', personas: [persona('refund')] });
+    const rerun = run([fixture('a'), fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', personas: [persona('refund')] });
+    const m = mergeRecords([first, rerun], ['agent-replay-results-x/results.json', 'agent-replay-results-x-attempt-2/results.json'], (l) => lines.push(l));
+    expect(m.fixtures.map((f) => [f.label, f.reply])).toEqual([
+      ['a', 'Reply for a.'],
+      ['b', 'again'],
+    ]);
+    expect(m.personas.map((p) => p.label)).toEqual(['refund']);
+    expect(m.incomplete).toBeUndefined();
+    expect(lines).toEqual([
+      'the whole run is given twice (agent-replay-results-x/results.json and agent-replay-results-x-attempt-2/results.json: the same items at one commit, a re-run): agent-replay-results-x-attempt-2/results.json is used (it started later)',
+    ]);
+    // Given the other way round, the later one is kept all the same.
+    expect(mergeRecords([rerun, first]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
+    // Runs that only share some items still overlap.
+    expect(() => mergeRecords([first, run([fixture('a')], { startedAt: '2026-12-01T10:00:00.000Z' })])).toThrow(/shards overlap/);
+  });
+
   it('one shard alone is incomplete; 1/1 alone is complete', () => {
     expect(mergeRecords([shardRun(2, 3, ['b'])]).incomplete?.missing).toEqual([1, 3]);
     const whole = mergeRecords([shardRun(1, 1, ['a', 'b'])]);
