@@ -247,16 +247,23 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
   const all = wholeRunsOnce(records, nameOf, log);
   const sharded = all.filter((i) => records[i]?.shard !== undefined);
   if (sharded.length === 0) return { kept: all, incomplete: null };
-  const key = (i: number): string => {
-    const s = (records[i] as RunRecord).shard as ShardInfo;
-    // The split too (docs/action.md, "Shards"): shards balanced by other timings are not one partition.
-    return JSON.stringify([s.suiteHash, s.total, s.partition ?? null]);
+  const shardOf = (i: number): ShardInfo => (records[i] as RunRecord).shard as ShardInfo;
+  /** The most common of `keys` (Map keeps insertion order, so a tie goes to the first file's); null for none. */
+  const mostCommon = (keys: readonly string[]): string | null => {
+    const counts = new Map<string, number>();
+    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+    let best: string | null = null;
+    for (const [k, n] of counts) if (best === null || n > (counts.get(best) as number)) best = k;
+    return best;
   };
-  const counts = new Map<string, number>();
-  for (const i of sharded) counts.set(key(i), (counts.get(key(i)) ?? 0) + 1);
-  // The most common suite; Map keeps insertion order, so a tie goes to the first file's.
-  let chosen = key(sharded[0] as number);
-  for (const [k, n] of counts) if (n > (counts.get(chosen) as number)) chosen = k;
+  const suiteKey = (i: number): string => JSON.stringify([shardOf(i).suiteHash, shardOf(i).total]);
+  const chosenSuite = mostCommon(sharded.map(suiteKey)) as string;
+  // The split too (docs/action.md, "Shards"): shards balanced by other timings are not one
+  // partition. A record written before `partition` existed does not say its split: it fits the one
+  // the others name (docs/results-json.md), as every record of the suite did before.
+  const chosenPartition = mostCommon(sharded.filter((i) => suiteKey(i) === chosenSuite).flatMap((i) => (shardOf(i).partition === undefined ? [] : [shardOf(i).partition as string])));
+  const key = (i: number): string => JSON.stringify([suiteKey(i), shardOf(i).partition ?? chosenPartition]);
+  const chosen = JSON.stringify([chosenSuite, chosenPartition]);
   const foreign: string[] = [];
   const byIndex = new Map<number, number>();
   const kept: number[] = [];
@@ -268,8 +275,7 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
       continue;
     }
     if (key(i) !== chosen) {
-      const [suite, total] = JSON.parse(chosen) as [string, number];
-      const split = s.suiteHash === suite && s.total === total ? ', split by other timings' : '';
+      const split = suiteKey(i) === chosenSuite ? ', split by other timings' : '';
       foreign.push(`${label(i)} (shard ${s.index}/${s.total} of suite ${s.suiteHash}${split})`);
       continue;
     }

@@ -153,6 +153,31 @@ describe('mergeRecords with shards', () => {
     expect(same.fixtures.map((f) => f.label).sort()).toEqual(['a', 'b', 'c']);
   });
 
+  it('a shard record written before `partition` existed fits the split of the others (docs/results-json.md: absent in older records)', () => {
+    const list = ['a', 'b', 'c'].map((label) => ({ label, turns: 1, definitionHash: label }));
+    const timings = new Map([['a', 10], ['b', 5], ['c', 1]]);
+    const rec = (s: ReturnType<typeof selectShard>, older = false): RunRecord => {
+      const { partition: _partition, ...shard } = s.info;
+      return run([...s.labels].map((l) => fixture(l)), { shard: older ? shard : s.info });
+    };
+    const one = selectShard(list, { index: 1, total: 2 }, timings);
+    const two = selectShard(list, { index: 2, total: 2 }, timings);
+    // Shard 1 re-run by a newer agent-replay beside shard 2 of the first attempt, by an older one; either way round.
+    for (const records of [[rec(one), rec(two, true)], [rec(one, true), rec(two)], [rec(one, true), rec(two, true)]]) {
+      const merged = mergeRecords(records, ['1.json', '2.json']);
+      expect(merged.incomplete).toBeUndefined();
+      expect(merged.fixtures.map((f) => f.label).sort()).toEqual(['a', 'b', 'c']);
+    }
+    // Two splits that say they differ still do, whatever an older record beside them says.
+    const four = ['a', 'b', 'c', 'd'].map((label) => ({ label, turns: 1, definitionHash: label }));
+    const t1 = new Map([['a', 10], ['b', 5], ['c', 4], ['d', 1]]);
+    const t2 = new Map([['a', 1], ['b', 5], ['c', 4], ['d', 10]]);
+    const [s1, s2, s3] = [selectShard(four, { index: 1, total: 3 }, t1), selectShard(four, { index: 2, total: 3 }, t2), selectShard(four, { index: 3, total: 3 }, t1)];
+    expect(s1.info.partition).not.toBe(s2.info.partition);
+    const split = mergeRecords([rec(s1), rec(s2), rec(s3, true)], ['1.json', '2.json', '3.json']);
+    expect(split.incomplete?.foreign).toEqual([expect.stringMatching(/^2\.json \(shard 2\/3 of suite [0-9a-f]{16}, split by other timings\)$/)]);
+  });
+
   it('a persona script in two records is called a persona script, not a fixture', () => {
     const a = run([fixture('a')], { personas: [persona('refund')] });
     const b = run([fixture('b')], { personas: [persona('refund')] });
