@@ -5,19 +5,55 @@
 // fetch does; the decoded bytes are held to the same limit as the bytes received, so a small
 // compressed body cannot unpack into gigabytes.
 
-import type { Readable, Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 
 // node:zlib is loaded on the first compressed answer, not at every start (about 2 ms of a cold
 // start that most runs never need: docs/performance.md).
 const zlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zlib');
 
-/** Codings we decode, by their token (RFC 9110, 8.4.1; `x-gzip` is gzip). */
+/**
+ * Codings we decode, by their token (RFC 9110, 8.4.1; `x-gzip` is gzip), with fetch's leniency
+ * (docs/presets.md, "Streamed replies"): a body that ends without its coding's trailer gives what
+ * it holds, and `deflate` is read in either form servers send, zlib-wrapped (RFC 1950) or raw
+ * (RFC 1951), told apart by its first byte as undici's fetch tells them.
+ */
 const DECODERS: Record<string, () => Transform> = {
-  gzip: () => zlib().createGunzip(),
-  'x-gzip': () => zlib().createGunzip(),
-  deflate: () => zlib().createInflate(),
-  br: () => zlib().createBrotliDecompress(),
+  gzip: () => gunzip(),
+  'x-gzip': () => gunzip(),
+  deflate: () => inflate(),
+  br: () => zlib().createBrotliDecompress({ flush: zlib().constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib().constants.BROTLI_OPERATION_FLUSH }),
 };
+
+const syncFlush = (): { flush: number; finishFlush: number } => ({ flush: zlib().constants.Z_SYNC_FLUSH, finishFlush: zlib().constants.Z_SYNC_FLUSH });
+
+const gunzip = (): Transform => zlib().createGunzip(syncFlush());
+
+/** `deflate`: a zlib stream when the low half of its first byte is 8 (the deflate method), else raw deflate. */
+function inflate(): Transform {
+  let inner: Transform | null = null;
+  const outer: Transform = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (inner === null) {
+        if (chunk.length === 0) return callback();
+        const z = (chunk[0]! & 0x0f) === 0x08 ? zlib().createInflate(syncFlush()) : zlib().createInflateRaw(syncFlush());
+        z.on('data', (data: Buffer) => outer.push(data));
+        z.on('error', (err) => outer.destroy(err));
+        inner = z;
+      }
+      inner.write(chunk, callback);
+    },
+    flush(callback) {
+      if (inner === null) return callback();
+      inner.once('end', () => callback());
+      inner.end();
+    },
+    destroy(err, callback) {
+      inner?.destroy();
+      callback(err);
+    },
+  });
+  return outer;
+}
 
 /** The decoded body was larger than the limit: the same code undici gives a body over its maxResponseSize. */
 export class DecodedTooLarge extends Error {

@@ -238,23 +238,32 @@ function suiteOrder<T extends { file: string; line: number }>(items: T[]): T[] {
 
 /**
  * Which records a merge keeps (indexes, in the order given) and what it lacks. Records without
- * `shard` are always kept. A shard given twice (a re-run job uploads its artifact again, under the
- * attempt's name) keeps the record that started last, and says so through `log`.
+ * `shard` are kept, but one whole run given twice (the same items at the same commit) once. A shard
+ * given twice keeps the record that started last, and says so through `log`: a re-run uploads its
+ * artifact again, under the attempt's name, beside the first attempt's, and a download of the
+ * run's artifacts takes both (docs/action.md, "Report: combine shards, or comment for a fork").
  */
 function checkShards(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void): { kept: number[]; incomplete: Incomplete | null } {
-  const all = records.map((_, i) => i);
+  const all = wholeRunsOnce(records, nameOf, log);
   const sharded = all.filter((i) => records[i]?.shard !== undefined);
   if (sharded.length === 0) return { kept: all, incomplete: null };
-  const key = (i: number): string => {
-    const s = (records[i] as RunRecord).shard as ShardInfo;
-    // The split too (docs/action.md, "Shards"): shards balanced by other timings are not one partition.
-    return JSON.stringify([s.suiteHash, s.total, s.partition ?? null]);
+  const shardOf = (i: number): ShardInfo => (records[i] as RunRecord).shard as ShardInfo;
+  /** The most common of `keys` (Map keeps insertion order, so a tie goes to the first file's); null for none. */
+  const mostCommon = (keys: readonly string[]): string | null => {
+    const counts = new Map<string, number>();
+    for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+    let best: string | null = null;
+    for (const [k, n] of counts) if (best === null || n > (counts.get(best) as number)) best = k;
+    return best;
   };
-  const counts = new Map<string, number>();
-  for (const i of sharded) counts.set(key(i), (counts.get(key(i)) ?? 0) + 1);
-  // The most common suite; Map keeps insertion order, so a tie goes to the first file's.
-  let chosen = key(sharded[0] as number);
-  for (const [k, n] of counts) if (n > (counts.get(chosen) as number)) chosen = k;
+  const suiteKey = (i: number): string => JSON.stringify([shardOf(i).suiteHash, shardOf(i).total]);
+  const chosenSuite = mostCommon(sharded.map(suiteKey)) as string;
+  // The split too (docs/action.md, "Shards"): shards balanced by other timings are not one
+  // partition. A record written before `partition` existed does not say its split: it fits the one
+  // the others name (docs/results-json.md), as every record of the suite did before.
+  const chosenPartition = mostCommon(sharded.filter((i) => suiteKey(i) === chosenSuite).flatMap((i) => (shardOf(i).partition === undefined ? [] : [shardOf(i).partition as string])));
+  const key = (i: number): string => JSON.stringify([suiteKey(i), shardOf(i).partition ?? chosenPartition]);
+  const chosen = JSON.stringify([chosenSuite, chosenPartition]);
   const foreign: string[] = [];
   const byIndex = new Map<number, number>();
   const kept: number[] = [];
@@ -266,8 +275,7 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
       continue;
     }
     if (key(i) !== chosen) {
-      const [suite, total] = JSON.parse(chosen) as [string, number];
-      const split = s.suiteHash === suite && s.total === total ? ', split by other timings' : '';
+      const split = suiteKey(i) === chosenSuite ? ', split by other timings' : '';
       foreign.push(`${label(i)} (shard ${s.index}/${s.total} of suite ${s.suiteHash}${split})`);
       continue;
     }
@@ -290,6 +298,40 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
   const { suiteHash, total } = (records[sharded.find((i) => key(i) === chosen) as number] as RunRecord).shard as ShardInfo;
   const missing = Array.from({ length: total }, (_, k) => k + 1).filter((k) => !byIndex.has(k));
   return { kept, incomplete: missing.length === 0 && foreign.length === 0 ? null : { total, suiteHash, missing, foreign } };
+}
+
+/**
+ * The indexes of `records` in order, a record without `shard` that repeats another's run (its
+ * commit and the very same fixture and persona script labels, started at another time: a re-run of
+ * the whole check) left out for the one that started last, which takes the first one's place.
+ * Records that overlap otherwise are still refused by mergeRecords; shards are left to checkShards.
+ */
+function wholeRunsOnce(records: readonly RunRecord[], nameOf: (i: number) => string | undefined, log: (line: string) => void): number[] {
+  const label = (i: number): string => nameOf(i) ?? `record ${i + 1}`;
+  const runKey = (r: RunRecord): string => JSON.stringify([r.commit, r.fixtures.map((f) => f.label).sort(), r.personas.map((p) => p.label).sort()]);
+  const seen = new Map<string, number>();
+  const kept: number[] = [];
+  records.forEach((r, i) => {
+    if (r.shard !== undefined || r.fixtures.length + r.personas.length === 0) {
+      kept.push(i);
+      return;
+    }
+    const key = runKey(r);
+    const twice = seen.get(key);
+    const [a, b] = twice === undefined ? [0, 0] : [Date.parse((records[twice] as RunRecord).startedAt), Date.parse(r.startedAt)];
+    if (twice === undefined || a === b || Number.isNaN(a) || Number.isNaN(b)) {
+      if (twice === undefined) seen.set(key, i);
+      kept.push(i);
+      return;
+    }
+    const keep = b > a ? i : twice;
+    log(`the whole run is given twice (${label(twice)} and ${label(i)}: the same items at one commit, a re-run): ${label(keep)} is used (it started later)`);
+    if (keep === i) {
+      seen.set(key, i);
+      kept[kept.indexOf(twice)] = i;
+    }
+  });
+  return kept;
 }
 
 /** Every counter of `spend`, in the order a record writes them (docs/semantics.md#cost). */

@@ -162,6 +162,16 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
     expect(gh.violations).toEqual([]);
   });
 
+  it('a re-run of the check (its first attempt\'s artifact downloaded beside the re-run\'s) is reported once, on its pull request', async () => {
+    // download-artifact with run-id takes every artifact of the run, each attempt's under its own name.
+    const workspace = await shards([SHARD_FIXTURES[0]!, SHARD_FIXTURES[0]!]);
+    const run = await runAction({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain('report: the whole run is given twice (shards/shard-0.json and shards/shard-1.json');
+    expect(run.outputs['comment-status']).toBe('created');
+    expect(gh.violations).toEqual([]);
+  });
+
   it('a pull request whose head moved since the run gets no comment from the older run (the newer run\'s report comments)', async () => {
     const workspace = await shards();
     gh.addPull('octo', 'shop', { number: 7, headSha: 'b'.repeat(40), headRef: 'feature', headRepo: 'stranger/shop' });

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig, OPENAI_CHAT_MAPPING } from '../../src/config.js';
@@ -400,6 +400,16 @@ describe('content-encoding (RFC 9110: a request without Accept-Encoding accepts 
     const events = 'data: {"choices":[{"delta":{"content":"Within 30 days €"}}]}\n\ndata: {"choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
     const stream = await serve(() => ({ headers: { 'content-type': 'text/event-stream', 'content-encoding': 'br' }, body: brotliCompressSync(events) }));
     expect(await client({ url: stream.url, start: null, stream: true }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Within 30 days €' });
+  });
+
+  it('reads deflate raw or zlib-wrapped, and a body cut before its trailer, as fetch does', async () => {
+    // Servers send "deflate" both ways (RFC 1951 raw, or RFC 1950's zlib wrapper): fetch reads both.
+    const raw = await serve(() => ({ headers: { 'content-encoding': 'deflate' }, body: deflateRawSync('{"reply":"raw"}') }));
+    expect(await client({ url: raw.url, start: null }).converse(request)).toMatchObject({ kind: 'replied', reply: 'raw' });
+    // A gzip body that ends cleanly without its 8-byte trailer: fetch gives what it holds.
+    const whole = gzipSync('{"reply":"no trailer"}');
+    const cut = await serve(() => ({ headers: { 'content-encoding': 'gzip' }, body: whole.subarray(0, whole.length - 8) }));
+    expect(await client({ url: cut.url, start: null }).converse(request)).toMatchObject({ kind: 'replied', reply: 'no trailer' });
   });
 
   it('quotes a compressed error answer decoded', async () => {

@@ -79,6 +79,26 @@ describe('mergeRecords with shards', () => {
     expect(lines2).toEqual(['shard 1/2 is given twice (attempt-1.json and attempt-2.json): attempt-2.json is used (it started later)']);
   });
 
+  it('a whole run given twice (a re-run of the check: both attempts\' artifacts downloaded) keeps the record that started last', () => {
+    const lines: string[] = [];
+    const first = run([fixture('a'), fixture('b')], { startedAt: '2026-12-01T09:00:00.000Z', personas: [persona('refund')] });
+    const rerun = run([fixture('a'), fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', personas: [persona('refund')] });
+    const m = mergeRecords([first, rerun], ['agent-replay-results-x/results.json', 'agent-replay-results-x-attempt-2/results.json'], (l) => lines.push(l));
+    expect(m.fixtures.map((f) => [f.label, f.reply])).toEqual([
+      ['a', 'Reply for a.'],
+      ['b', 'again'],
+    ]);
+    expect(m.personas.map((p) => p.label)).toEqual(['refund']);
+    expect(m.incomplete).toBeUndefined();
+    expect(lines).toEqual([
+      'the whole run is given twice (agent-replay-results-x/results.json and agent-replay-results-x-attempt-2/results.json: the same items at one commit, a re-run): agent-replay-results-x-attempt-2/results.json is used (it started later)',
+    ]);
+    // Given the other way round, the later one is kept all the same.
+    expect(mergeRecords([rerun, first]).fixtures.map((f) => f.reply)).toEqual(['Reply for a.', 'again']);
+    // Runs that only share some items still overlap.
+    expect(() => mergeRecords([first, run([fixture('a')], { startedAt: '2026-12-01T10:00:00.000Z' })])).toThrow(/shards overlap/);
+  });
+
   it('one shard alone is incomplete; 1/1 alone is complete', () => {
     expect(mergeRecords([shardRun(2, 3, ['b'])]).incomplete?.missing).toEqual([1, 3]);
     const whole = mergeRecords([shardRun(1, 1, ['a', 'b'])]);
@@ -131,6 +151,31 @@ describe('mergeRecords with shards', () => {
     const same = mergeRecords([rec(one), rec(selectShard(list, { index: 2, total: 2 }, after))]);
     expect(same.incomplete).toBeUndefined();
     expect(same.fixtures.map((f) => f.label).sort()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a shard record written before `partition` existed fits the split of the others (docs/results-json.md: absent in older records)', () => {
+    const list = ['a', 'b', 'c'].map((label) => ({ label, turns: 1, definitionHash: label }));
+    const timings = new Map([['a', 10], ['b', 5], ['c', 1]]);
+    const rec = (s: ReturnType<typeof selectShard>, older = false): RunRecord => {
+      const { partition: _partition, ...shard } = s.info;
+      return run([...s.labels].map((l) => fixture(l)), { shard: older ? shard : s.info });
+    };
+    const one = selectShard(list, { index: 1, total: 2 }, timings);
+    const two = selectShard(list, { index: 2, total: 2 }, timings);
+    // Shard 1 re-run by a newer agent-replay beside shard 2 of the first attempt, by an older one; either way round.
+    for (const records of [[rec(one), rec(two, true)], [rec(one, true), rec(two)], [rec(one, true), rec(two, true)]]) {
+      const merged = mergeRecords(records, ['1.json', '2.json']);
+      expect(merged.incomplete).toBeUndefined();
+      expect(merged.fixtures.map((f) => f.label).sort()).toEqual(['a', 'b', 'c']);
+    }
+    // Two splits that say they differ still do, whatever an older record beside them says.
+    const four = ['a', 'b', 'c', 'd'].map((label) => ({ label, turns: 1, definitionHash: label }));
+    const t1 = new Map([['a', 10], ['b', 5], ['c', 4], ['d', 1]]);
+    const t2 = new Map([['a', 1], ['b', 5], ['c', 4], ['d', 10]]);
+    const [s1, s2, s3] = [selectShard(four, { index: 1, total: 3 }, t1), selectShard(four, { index: 2, total: 3 }, t2), selectShard(four, { index: 3, total: 3 }, t1)];
+    expect(s1.info.partition).not.toBe(s2.info.partition);
+    const split = mergeRecords([rec(s1), rec(s2), rec(s3, true)], ['1.json', '2.json', '3.json']);
+    expect(split.incomplete?.foreign).toEqual([expect.stringMatching(/^2\.json \(shard 2\/3 of suite [0-9a-f]{16}, split by other timings\)$/)]);
   });
 
   it('a persona script in two records is called a persona script, not a fixture', () => {
