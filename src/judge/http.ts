@@ -145,9 +145,10 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     } else if (answered) {
       text = await bodyText(body);
     } else {
-      // An error answer that is not what its coding says is quoted as nothing: its status stands.
+      // An error answer that is not what its coding says, or over the size limit (an error page of
+      // megabytes), is quoted as nothing: its status stands, and a 5xx is retried as any.
       text = await bodyText(body).catch((err: unknown) => {
-        if (err instanceof UndecodableBody) return '';
+        if (err instanceof UndecodableBody || errorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return '';
         throw err;
       });
     }

@@ -17,6 +17,7 @@ import { request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
 import { spansOfLangfuse, spansOfLangfusePage } from './langfuse.js';
 import { spansOfOtlp } from './otlp.js';
+import { decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { TraceStoreError } from './store-error.js';
 
 /** The clock of the polling, injected so that tests wait for nothing. */
@@ -111,9 +112,17 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       const res = await request(url, { method: 'GET', headers, dispatcher, signal: signal ?? null });
       status = res.statusCode;
       retryAfter = res.headers['retry-after'];
-      text = await readText(res.body, shown);
+      // Compressed though not asked to be (a proxy in front of the store): decoded as the agent's
+      // answers are (docs/traces.md, "Query"), readText holding the size limit on the decoded bytes.
+      const decoded = decodedBody(res.body, res.headers['content-encoding'], Number.MAX_SAFE_INTEGER, `${opts.kind}'s answer to GET ${shown}`);
+      if ('unknown' in decoded) {
+        await res.body.dump().catch(() => undefined);
+        throw new TraceStoreError(`${opts.kind}'s answer to GET ${shown} is encoded as "${decoded.unknown}" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br`);
+      }
+      text = await readText(decoded, shown);
     } catch (e) {
       if (e instanceof TraceStoreError) throw e;
+      if (e instanceof UndecodableBody) throw new TraceStoreError(e.message);
       if (signal?.aborted) return { kind: 'not found' };
       return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}`, retryAfterMs: 0 };
     }
@@ -295,12 +304,13 @@ function hintOf(kind: StoreQuery['kind'], status: number, text: string): string 
   return '';
 }
 
-async function readText(body: AsyncIterable<Buffer> & { destroy?: () => void }, shown: string): Promise<string> {
-  const chunks: Buffer[] = [];
+async function readText(body: AsyncIterable<Uint8Array> & { destroy?: () => void }, shown: string): Promise<string> {
+  const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {
-    size += chunk.length;
+    size += chunk.byteLength;
     if (size > MAX_ANSWER_BYTES) {
+      // Leaving the loop ends a decoded body's reading too (its generator's finally).
       body.destroy?.();
       throw new TraceStoreError(`the answer to GET ${shown} is over ${String(MAX_ANSWER_BYTES)} bytes: not one turn's trace`);
     }

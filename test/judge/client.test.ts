@@ -366,4 +366,14 @@ describe('a compressed answer (docs/judges.md, "Compressed answers")', () => {
     expect(await judge(config('openai', plain.url)).score('c', 'r')).toEqual({ ok: false, reason: 'response is larger than 8388608 bytes' });
     expect(plain.received).toHaveLength(1);
   });
+
+  it('an error page over the limit keeps its status: a 503 of 9 MiB is retried, and the call judged', async () => {
+    const huge: Responder = (res) => {
+      res.writeHead(503, { 'content-type': 'text/html' });
+      res.end(Buffer.alloc(9 * 1024 * 1024, 0x20));
+    };
+    const s = await serve(huge, openaiReply('{"score": 1, "rationale": "ok"}'));
+    expect(await judge(config('openai', s.url), fakeClock()).score('c', 'r')).toEqual({ ok: true, score: 1, rationale: 'ok' });
+    expect(s.received).toHaveLength(2);
+  });
 });

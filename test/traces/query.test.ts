@@ -2,6 +2,7 @@
 // Tempo (both forms), Jaeger v3 and Langfuse do, with 404s before the trace is indexed; the clock is
 // injected, so the polling waits for nothing.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQuerySource, TraceStoreError, type PollClock, type QuerySourceOptions } from '../../src/traces/query.js';
@@ -111,6 +112,39 @@ describe('Tempo', () => {
     expect(s.seen[0]!.headers.authorization).toBe('Bearer glc_token_1234');
     expect(c.slept).toEqual([100, 200]);
     expect(src.late(TRACE)).toBe(0);
+  });
+
+  it('a compressed answer (a proxy in front of the store) is decoded; a coding it cannot decode, or a body that is not its coding, is an error naming it', async () => {
+    const v2 = JSON.stringify({ trace: { resourceSpans: [{ resource: RESOURCE, scopeSpans: [{ scope: { name: 'agent' }, spans: tempoSpans(true) }] }] } });
+    const answers: { coding: string; body: Buffer }[] = [
+      { coding: 'gzip', body: gzipSync(v2) },
+      { coding: 'br', body: brotliCompressSync(v2) },
+      { coding: 'zstd', body: Buffer.from(v2) },
+      { coding: 'gzip', body: Buffer.from('not gzip at all') },
+    ];
+    let n = 0;
+    const server = createServer((_req, res) => {
+      const a = answers[Math.min(n++, answers.length - 1)]!;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': a.coding });
+      res.end(a.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    const url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
+    for (const coding of ['gzip', 'br']) {
+      const src = source({ kind: 'tempo', url, apiKey: null, waitMs: 5000 });
+      src.register(TRACE, SENT);
+      const got = await src.collect(TRACE, SENT);
+      expect(got.complete, coding).toBe(true);
+      expect(got.spans.map((x) => x.spanId), coding).toEqual([TOP, TOOL]);
+    }
+    const zstd = source({ kind: 'tempo', url, apiKey: null, waitMs: 5000 });
+    zstd.register(TRACE, SENT);
+    await expect(zstd.collect(TRACE, SENT)).rejects.toThrow(/tempo's answer to GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/traces\/\w+ is encoded as "zstd" \(its Content-Encoding\), which agent-replay cannot decode/);
+    const broken = source({ kind: 'tempo', url, apiKey: null, waitMs: 5000 });
+    broken.register(TRACE, SENT);
+    await expect(broken.collect(TRACE, SENT)).rejects.toThrow(/says it is encoded as gzip, but it is not/);
+    expect(n).toBe(4);
   });
 
   it('a Tempo without the v2 API is asked /api/traces/<id>: its {batches} form, older instrumentationLibrarySpans too', async () => {
