@@ -165,6 +165,8 @@ function isObject(v) {
 
 // EXTERNAL MODULE: ./src/traces/otlp.ts + 1 modules
 var otlp = __webpack_require__(49102);
+// EXTERNAL MODULE: ./src/http/content-encoding.ts
+var content_encoding = __webpack_require__(54775);
 // EXTERNAL MODULE: ./src/traces/store-error.ts
 var store_error = __webpack_require__(12120);
 ;// CONCATENATED MODULE: ./src/traces/query.ts
@@ -180,6 +182,7 @@ var store_error = __webpack_require__(12120);
 // Tempo's answers as its source writes them (docs/traces.md, "Query: Tempo"): v2 answers a trace
 // not yet indexed with 200 and an empty trace, and a truncated one with `status: "PARTIAL"`; an
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
+
 
 
 
@@ -254,11 +257,20 @@ function createQuerySource(opts) {
             const res = await (0,undici/* request */.E)(url, { method: 'GET', headers, dispatcher, signal: signal ?? null });
             status = res.statusCode;
             retryAfter = res.headers['retry-after'];
-            text = await readText(res.body, shown);
+            // Compressed though not asked to be (a proxy in front of the store): decoded as the agent's
+            // answers are (docs/traces.md, "Query"), readText holding the size limit on the decoded bytes.
+            const decoded = (0,content_encoding/* decodedBody */.jh)(res.body, res.headers['content-encoding'], Number.MAX_SAFE_INTEGER, `${opts.kind}'s answer to GET ${shown}`);
+            if ('unknown' in decoded) {
+                await res.body.dump().catch(() => undefined);
+                throw new store_error/* TraceStoreError */.h(`${opts.kind}'s answer to GET ${shown} is encoded as "${decoded.unknown}" (its Content-Encoding), which agent-replay cannot decode: answer uncompressed, or with gzip, deflate or br`);
+            }
+            text = await readText(decoded, shown);
         }
         catch (e) {
             if (e instanceof store_error/* TraceStoreError */.h)
                 throw e;
+            if (e instanceof content_encoding/* UndecodableBody */.JO)
+                throw new store_error/* TraceStoreError */.h(e.message);
             if (signal?.aborted)
                 return { kind: 'not found' };
             return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}`, retryAfterMs: 0 };
@@ -459,8 +471,9 @@ async function readText(body, shown) {
     const chunks = [];
     let size = 0;
     for await (const chunk of body) {
-        size += chunk.length;
+        size += chunk.byteLength;
         if (size > MAX_ANSWER_BYTES) {
+            // Leaving the loop ends a decoded body's reading too (its generator's finally).
             body.destroy?.();
             throw new store_error/* TraceStoreError */.h(`the answer to GET ${shown} is over ${String(MAX_ANSWER_BYTES)} bytes: not one turn's trace`);
         }
