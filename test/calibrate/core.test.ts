@@ -124,6 +124,17 @@ describe('planCalibration', () => {
     expect(acceptedCriterion(b, 'A', false)).toEqual({ accepted: 'pass', from: 'stored_result' });
     expect(acceptedCriterion({ verdict: 'fail' }, 'A', false)).toHaveProperty('unknown');
   });
+
+  it("acceptedCriterion reads a panel's stored result by its members' majority, as the run decided it (docs/judges.md, \"Panels\")", () => {
+    // 0.9, 0.5 and a member with no score: the median 0.7 meets the threshold, but 1 of 3 passed: the run failed it.
+    const members = [
+      { label: 'a', score: 0.9, rationale: 'yes', reason: null },
+      { label: 'b', score: 0.5, rationale: 'no', reason: null },
+      { label: 'c', score: null, rationale: null, reason: 'HTTP 503' },
+    ];
+    const b = personaBaseline('x', 'fail', { model: 'panel: openai/a, openai/b, openai/c', promptVersion: '2', transcriptHash: 'h', criteria: [{ criterion: 'A', threshold: 0.7, score: 0.7, rationale: 'yes', members }] });
+    expect(acceptedCriterion(b, 'A', false)).toEqual({ accepted: 'fail', from: 'stored_result' });
+  });
 });
 
 function target(label: string, criterion: string, accepted: 'pass' | 'fail', threshold = 0.7): CalibrationTarget {
@@ -148,6 +159,17 @@ describe('the figures', () => {
     expect(edge).toMatchObject({ judged: 'fail', agrees: true, straddling: true });
     const none = calibrateBaseline(target('d', 'C', 'pass'), [bad, bad]);
     expect(none).toMatchObject({ median: null, spread: null, judged: null, agrees: null, straddling: false, notUsable: [bad.reason, bad.reason] });
+  });
+
+  it("a panel's answer is judged by its members' majority, as a run decides it, not by its median (docs/calibration.md)", () => {
+    const member = (score: number | null) => ({ label: `m${score}`, score, rationale: score === null ? null : `r${score}`, reason: score === null ? 'HTTP 503' : null });
+    // 0.9, 0.5 and no score: median 0.7 >= 0.7, but only 1 of 3 members passes: a run fails it.
+    const panel = (scores: (number | null)[], median: number): JudgeResult => ({ ok: true, score: median, rationale: 'r', members: scores.map(member) });
+    const one = calibrateBaseline(target('a', 'C', 'fail'), [panel([0.9, 0.5, null], 0.7)]);
+    expect(one).toMatchObject({ median: 0.7, judged: 'fail', agrees: true });
+    // Repeated: most answers' verdicts decide (2 fail by majority, 1 pass), whatever the median of scores.
+    const three = calibrateBaseline(target('b', 'C', 'pass'), [panel([0.9, 0.5, null], 0.7), panel([0.9, 0.5, null], 0.7), panel([0.9, 0.9, 0.9], 0.9)]);
+    expect(three).toMatchObject({ median: 0.7, judged: 'fail', agrees: false });
   });
 
   it('a criterion groups baselines by text: agreement over usable scores, largest spread, below --min-agreement', () => {
