@@ -3,8 +3,9 @@
 
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { calibrationSchema, parseCalibration } from '../../src/calibrate/schema.js';
+import { calibrationSchema, parseCalibration, type Calibration } from '../../src/calibrate/schema.js';
 import { acceptedCriterion, baselineTurns, otherChecks, planCalibration, type CalibrationTarget } from '../../src/calibrate/plan.js';
+import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
 import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summarizeCalibration } from '../../src/calibrate/summary.js';
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
 
@@ -196,6 +197,31 @@ describe('the figures', () => {
     const plan = { targets: [target('a', 'C', 'pass'), target('b', 'C', 'fail')], skipped: [], withoutBaseline: [] };
     const s = summarizeCalibration(plan, [[ok(0.9)], [ok(0.9)]], null);
     expect(s.criteria[0]).toMatchObject({ agreeing: 1, scored: 2, agreement: 0.5 });
+  });
+
+  it('an agreement short of every baseline never reads 100% (nor one above none 0%), and the minimum keeps its decimals', () => {
+    const targets = Array.from({ length: 200 }, (_, i) => target(`t${i}`, 'C', i === 0 ? 'fail' : 'pass'));
+    const figures = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map(() => [ok(0.9)]), 0.995);
+    expect(figures.criteria[0]).toMatchObject({ agreeing: 199, scored: 200, agreement: 0.995, belowMinAgreement: false });
+    const low = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map((_, i) => [ok(i === 0 ? 0.1 : 0.2)]), null);
+    const calibration = (f: typeof figures, minAgreement: number | null): Calibration =>
+      ({
+        calibrationVersion: 1,
+        tool: { name: 'agent-replay', version: '0.0.0' },
+        calibratedAt: '2026-12-01T00:00:00.000Z',
+        suite: '.agent-replay',
+        judge: { name: 'openai m1', model: 'openai/m1', promptVersion: '2', structuredOutput: null },
+        repeat: 1,
+        minAgreement,
+        estimate: estimateCalibration(200, 1, { judgeCallUsd: 0.005, capUsd: 5 }, false),
+        spend: { judgeCalls: 200, judgeRetries: 0 },
+        ...f,
+      }) as Calibration;
+    const text = renderCalibrationText(calibration(figures, 0.995));
+    expect(text).toContain('99% (199/200)');
+    expect(text).toContain('Every criterion with a score agrees at least 99.5% (--min-agreement 0.995).');
+    expect(renderCalibrationMarkdown(calibration(figures, 0.995))).toContain('99% \\(199/200\\)');
+    expect(renderCalibrationText(calibration(low, null))).toContain('1% (1/200)');
   });
 
   it('the estimate: baselines x repeat judge calls at judgeCallUsd, against the cap', () => {
