@@ -3,6 +3,7 @@
 // accepted reply, a persona script's accepted transcript) and the verdict a maintainer accepted
 // for that one criterion. Nothing here asks the agent or the judge anything.
 
+import { panelVerdict } from '../assertions/judge.js';
 import type { Baseline, BaselineVerdict, Fixture, PersonaBaseline, PersonaScript, Turn } from '../types.js';
 
 export type ItemKind = 'fixture' | 'persona';
@@ -107,7 +108,7 @@ export function otherChecks(expect: PersonaScript['expect']): number {
 
 /**
  * The accepted verdict of one persona criterion: the stored result when the baseline keeps one for
- * this criterion's text; else pass when the script passed (every check passed); else fail when the
+ * this criterion's text (a panel's by its members' majority); else pass when the script passed (every check passed); else fail when the
  * criterion was the script's only check; else unknown (a failed script without per-criterion
  * results: which check failed is not recorded).
  */
@@ -117,7 +118,11 @@ export function acceptedCriterion(
   onlyCheck: boolean,
 ): { accepted: BaselineVerdict; from: AcceptedFrom } | { unknown: string } {
   const stored = baseline.judge?.criteria.find((c) => c.criterion === criterion);
-  if (stored !== undefined) return { accepted: stored.score >= stored.threshold ? 'pass' : 'fail', from: 'stored_result' };
+  if (stored !== undefined) {
+    // A panel's result was decided by its members' majority, not by its median score (docs/judges.md, "Panels").
+    const verdict = stored.members !== undefined ? panelVerdict(stored.members, stored.threshold).verdict : stored.score >= stored.threshold ? 'pass' : 'fail';
+    if (verdict === 'pass' || verdict === 'fail') return { accepted: verdict, from: 'stored_result' };
+  }
   if (baseline.verdict === 'pass') return { accepted: 'pass', from: 'baseline_verdict' };
   if (onlyCheck) return { accepted: 'fail', from: 'baseline_verdict' };
   return { unknown: 'the script failed when accepted and its baseline keeps no judge result for this criterion, so which check failed is not known' };

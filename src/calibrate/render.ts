@@ -19,9 +19,18 @@ function num(n: number): string {
   return String(Number(n.toFixed(3)));
 }
 
+/**
+ * A whole percent, but never 100% short of every baseline nor 0% above none (199/200 reads 99%, not
+ * 100% beside a disagreement).
+ */
+function agreementPercent(agreeing: number, scored: number): number {
+  const p = Math.round((agreeing / scored) * 100);
+  return agreeing < scored && p === 100 ? 99 : agreeing > 0 && p === 0 ? 1 : p;
+}
+
 function agreementText(c: Criterion): string {
   if (c.agreement === null) return 'no score';
-  return `${Math.round(c.agreement * 100)}% (${c.agreeing}/${c.scored})`;
+  return `${agreementPercent(c.agreeing, c.scored)}% (${c.agreeing}/${c.scored})`;
 }
 
 function thresholdText(c: Criterion): string {
@@ -56,7 +65,8 @@ function straddlers(c: Calibration): { criterion: Criterion; item: Item }[] {
 function minimumLine(c: Calibration): string | null {
   if (c.minAgreement === null) return null;
   const below = c.criteria.filter((x) => x.belowMinAgreement);
-  const p = `${Math.round(c.minAgreement * 100)}%`;
+  // The flag as a percent with its decimals: --min-agreement 0.995 is 99.5%, not 100%.
+  const p = `${num(c.minAgreement * 100)}%`;
   return below.length === 0
     ? `Every criterion with a score agrees at least ${p} (--min-agreement ${num(c.minAgreement)}).`
     : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${num(c.minAgreement)} (${p}): ${below.map((x) => `"${clip(oneLine(x.criterion), 60)}"`).join(', ')}.`;

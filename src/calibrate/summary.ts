@@ -5,6 +5,7 @@
 
 import type { BaselineVerdict, Estimate, JudgeResult } from '../types.js';
 import { roundUsd } from '../evaluate/estimate.js';
+import { panelVerdict } from '../assertions/judge.js';
 import type { AcceptedFrom, CalibrationPlan, CalibrationTarget, ItemKind, SkippedTarget, UnbaselinedItem } from './plan.js';
 
 /** A median this close to the threshold (either side, inclusive) straddles it. */
@@ -38,7 +39,7 @@ export interface BaselineCalibration {
   notUsable: string[];
   median: number | null;
   spread: number | null;
-  /** The verdict of the median (median >= threshold); null without a usable score. */
+  /** The verdict of the median (median >= threshold), a panel's by its members' majority; null without a usable score. */
   judged: BaselineVerdict | null;
   /** The judged verdict is the accepted one; null without a usable score. */
   agrees: boolean | null;
@@ -89,13 +90,27 @@ export function estimateCalibration(baselines: number, repeat: number, cost: { j
   return { calls, baselines, repeat, judgeCallUsd: cost.judgeCallUsd, ...(members > 1 ? { members } : {}), usd, capUsd: cost.capUsd, aboveCap: usd > cost.capUsd + 1e-12, confirmed };
 }
 
+/**
+ * A panel's answers (docs/judges.md, "Panels"): each answer's verdict is its members' majority, as a
+ * run decides it (its median can meet the threshold while only 1 of 3 members passes); the
+ * baseline's judged verdict is that of most of its answers. Null for a single judge's answers, or
+ * on a tie between them (the median decides then).
+ */
+function panelJudged(usable: readonly Extract<JudgeResult, { ok: true }>[], threshold: number): BaselineVerdict | null {
+  if (usable.length === 0 || usable.some((a) => a.members === undefined)) return null;
+  const verdicts = usable.map((a) => panelVerdict(a.members ?? [], threshold).verdict);
+  const pass = verdicts.filter((v) => v === 'pass').length;
+  const fail = verdicts.filter((v) => v === 'fail').length;
+  return pass > fail ? 'pass' : fail > pass ? 'fail' : null;
+}
+
 export function calibrateBaseline(target: CalibrationTarget, answers: readonly JudgeResult[]): BaselineCalibration {
   const usable = answers.filter((a): a is Extract<JudgeResult, { ok: true }> => a.ok);
   const scores = usable.map((a) => a.score);
   const notUsable = answers.flatMap((a) => (a.ok ? [] : [a.reason]));
   const m = median(scores);
   const spread = scores.length === 0 ? null : round6(Math.max(...scores) - Math.min(...scores));
-  const judged = m === null ? null : m >= target.threshold ? 'pass' : 'fail';
+  const judged = m === null ? null : (panelJudged(usable, target.threshold) ?? (m >= target.threshold ? 'pass' : 'fail'));
   let nearest: (typeof usable)[number] | null = null;
   for (const a of usable) if (m !== null && (nearest === null || Math.abs(a.score - m) < Math.abs(nearest.score - m))) nearest = a;
   return {

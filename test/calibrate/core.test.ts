@@ -3,8 +3,9 @@
 
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { calibrationSchema, parseCalibration } from '../../src/calibrate/schema.js';
+import { calibrationSchema, parseCalibration, type Calibration } from '../../src/calibrate/schema.js';
 import { acceptedCriterion, baselineTurns, otherChecks, planCalibration, type CalibrationTarget } from '../../src/calibrate/plan.js';
+import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
 import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summarizeCalibration } from '../../src/calibrate/summary.js';
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
 
@@ -124,6 +125,17 @@ describe('planCalibration', () => {
     expect(acceptedCriterion(b, 'A', false)).toEqual({ accepted: 'pass', from: 'stored_result' });
     expect(acceptedCriterion({ verdict: 'fail' }, 'A', false)).toHaveProperty('unknown');
   });
+
+  it("acceptedCriterion reads a panel's stored result by its members' majority, as the run decided it (docs/judges.md, \"Panels\")", () => {
+    // 0.9, 0.5 and a member with no score: the median 0.7 meets the threshold, but 1 of 3 passed: the run failed it.
+    const members = [
+      { label: 'a', score: 0.9, rationale: 'yes', reason: null },
+      { label: 'b', score: 0.5, rationale: 'no', reason: null },
+      { label: 'c', score: null, rationale: null, reason: 'HTTP 503' },
+    ];
+    const b = personaBaseline('x', 'fail', { model: 'panel: openai/a, openai/b, openai/c', promptVersion: '2', transcriptHash: 'h', criteria: [{ criterion: 'A', threshold: 0.7, score: 0.7, rationale: 'yes', members }] });
+    expect(acceptedCriterion(b, 'A', false)).toEqual({ accepted: 'fail', from: 'stored_result' });
+  });
 });
 
 function target(label: string, criterion: string, accepted: 'pass' | 'fail', threshold = 0.7): CalibrationTarget {
@@ -150,6 +162,17 @@ describe('the figures', () => {
     expect(none).toMatchObject({ median: null, spread: null, judged: null, agrees: null, straddling: false, notUsable: [bad.reason, bad.reason] });
   });
 
+  it("a panel's answer is judged by its members' majority, as a run decides it, not by its median (docs/calibration.md)", () => {
+    const member = (score: number | null) => ({ label: `m${score}`, score, rationale: score === null ? null : `r${score}`, reason: score === null ? 'HTTP 503' : null });
+    // 0.9, 0.5 and no score: median 0.7 >= 0.7, but only 1 of 3 members passes: a run fails it.
+    const panel = (scores: (number | null)[], median: number): JudgeResult => ({ ok: true, score: median, rationale: 'r', members: scores.map(member) });
+    const one = calibrateBaseline(target('a', 'C', 'fail'), [panel([0.9, 0.5, null], 0.7)]);
+    expect(one).toMatchObject({ median: 0.7, judged: 'fail', agrees: true });
+    // Repeated: most answers' verdicts decide (2 fail by majority, 1 pass), whatever the median of scores.
+    const three = calibrateBaseline(target('b', 'C', 'pass'), [panel([0.9, 0.5, null], 0.7), panel([0.9, 0.5, null], 0.7), panel([0.9, 0.9, 0.9], 0.9)]);
+    expect(three).toMatchObject({ median: 0.7, judged: 'fail', agrees: false });
+  });
+
   it('a criterion groups baselines by text: agreement over usable scores, largest spread, below --min-agreement', () => {
     const items = [
       { criterion: 'C', result: calibrateBaseline(target('a', 'C', 'pass'), [ok(0.9), ok(0.7)]) },
@@ -174,6 +197,31 @@ describe('the figures', () => {
     const plan = { targets: [target('a', 'C', 'pass'), target('b', 'C', 'fail')], skipped: [], withoutBaseline: [] };
     const s = summarizeCalibration(plan, [[ok(0.9)], [ok(0.9)]], null);
     expect(s.criteria[0]).toMatchObject({ agreeing: 1, scored: 2, agreement: 0.5 });
+  });
+
+  it('an agreement short of every baseline never reads 100% (nor one above none 0%), and the minimum keeps its decimals', () => {
+    const targets = Array.from({ length: 200 }, (_, i) => target(`t${i}`, 'C', i === 0 ? 'fail' : 'pass'));
+    const figures = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map(() => [ok(0.9)]), 0.995);
+    expect(figures.criteria[0]).toMatchObject({ agreeing: 199, scored: 200, agreement: 0.995, belowMinAgreement: false });
+    const low = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map((_, i) => [ok(i === 0 ? 0.1 : 0.2)]), null);
+    const calibration = (f: typeof figures, minAgreement: number | null): Calibration =>
+      ({
+        calibrationVersion: 1,
+        tool: { name: 'agent-replay', version: '0.0.0' },
+        calibratedAt: '2026-12-01T00:00:00.000Z',
+        suite: '.agent-replay',
+        judge: { name: 'openai m1', model: 'openai/m1', promptVersion: '2', structuredOutput: null },
+        repeat: 1,
+        minAgreement,
+        estimate: estimateCalibration(200, 1, { judgeCallUsd: 0.005, capUsd: 5 }, false),
+        spend: { judgeCalls: 200, judgeRetries: 0 },
+        ...f,
+      }) as Calibration;
+    const text = renderCalibrationText(calibration(figures, 0.995));
+    expect(text).toContain('99% (199/200)');
+    expect(text).toContain('Every criterion with a score agrees at least 99.5% (--min-agreement 0.995).');
+    expect(renderCalibrationMarkdown(calibration(figures, 0.995))).toContain('99% \\(199/200\\)');
+    expect(renderCalibrationText(calibration(low, null))).toContain('1% (1/200)');
   });
 
   it('the estimate: baselines x repeat judge calls at judgeCallUsd, against the cap', () => {

@@ -50,6 +50,22 @@ describe('calibrate with a panel of judges', () => {
     expect(c.judge.name).toBe('panel of 3: openai m0, openai m1, openai m2');
   });
 
+  it("judges a panel's answer by its members' majority, as a run does, not by its median", async () => {
+    // Members answer 0.9, 0.5 and prose: the median 0.7 meets the threshold, but 1 of 3 passes: a run fails it.
+    const agent = await serve(() => ({ status: 500, json: { error: 'the agent must not be called' } }));
+    const members = ['m0', 'm1', 'm2'].map((m) => `    - { model: ${m} }`).join('\n');
+    const cwd = await makeProject({
+      config: `${agentConfig(agent.url)}judge:\n  baseUrl: "${judge.url}"\n  apiKey: k\n  retries: 0\n  panel:\n${members}\ncost: { capUsd: 5 }\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: split, message: s, assert: { judge: "scores 0.9,0.5,x", threshold: 0.7 } }\n' },
+      baselines: [baseline('split', 'reply s', null, 'fail')],
+    });
+    const r = await cli(['calibrate', '--out', 'calibration.json'], cwd);
+    expect(r.code).toBe(0);
+    const c = parseCalibration(await readFile(join(cwd, 'calibration.json'), 'utf8'), 'calibration.json');
+    expect(c.criteria[0]?.items[0]).toMatchObject({ accepted: 'fail', median: 0.7, judged: 'fail', agrees: true });
+    expect(r.stdout).toContain('The judge agrees with every accepted verdict it scored (1 of 1).');
+  });
+
   it('the cap refusal counts the members', async () => {
     const cwd = await project('{ capUsd: 0.02, judgeCallUsd: 0.005 }');
     const before = judge.received.length;
