@@ -372,13 +372,16 @@ function estimateRun(
   const adaptiveItems = [...fixtureAttempts, ...personaAttempts].filter((a) => a.most > a.at).length;
   const perCriterion = callsPerCriterion(config.judge);
   const welcomeTurn = config.agent.start !== null;
-  const meaningCalls =
+  // Meaning calls at most for the given attempts per item (the range's two ends each count their own).
+  const meaningCallsFor = (n: (a: { at: number; most: number }) => number): number =>
     meaningSettings.check !== 'judge' || meaningSettings.judge === null
       ? 0
       : meaningCallsAtMost([
-          ...suite.fixtures.map((f, i) => ({ replies: 1, attempts: (fixtureAttempts[i] as { most: number }).most, baseline: suite.baselines.has(f.label) })),
-          ...suite.personas.map((p, i) => ({ replies: personaTurns(p, false), attempts: (personaAttempts[i] as { most: number }).most, baseline: suite.personaBaselines.has(p.label) })),
+          ...suite.fixtures.map((f, i) => ({ replies: 1, attempts: n(fixtureAttempts[i] as { at: number; most: number }), baseline: suite.baselines.has(f.label) })),
+          // A script's welcome turn gets a meaning too (docs/meaning.md, "Persona scripts"): it is a reply compared.
+          ...suite.personas.map((p, i) => ({ replies: personaTurns(p, welcomeTurn), attempts: n(personaAttempts[i] as { at: number; most: number }), baseline: suite.personaBaselines.has(p.label) })),
         ]);
+  const meaningCalls = meaningCallsFor((a) => a.most);
   const atCount =
     adaptiveItems === 0
       ? null
@@ -389,7 +392,8 @@ function estimateRun(
           { welcomeTurn },
           times(suite.personas, (i) => (personaAttempts[i] as { at: number }).at),
           perCriterion,
-          meaningCalls,
+          // The low end is the run with no extra attempt: its meaning calls too (docs/statistics.md, "The estimate").
+          meaningCallsFor((a) => a.at),
         );
   return {
     estimate: withAdaptiveRange(estimateCost(attempts, config.cost, confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls), atCount, adaptiveItems),

@@ -124,8 +124,9 @@ export function sumTimeSplits(splits: readonly (TimeSplit | null | undefined)[])
   return sum;
 }
 
+/** Under a second once rounded: 999.6 ms is "1.0 s", never "1000 ms" (docs/latency.md). */
 function secondsText(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  return Math.round(ms) < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /**

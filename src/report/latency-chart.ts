@@ -13,9 +13,10 @@ const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 
 /** 820 ms, 1.9 s, 12 s: milliseconds below a second, then seconds. */
 export function msText(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
   const s = ms / 1000;
-  return s < 10 ? `${s.toFixed(1)} s` : `${Math.round(s)} s`;
+  // One decimal below ten seconds once rounded: 9.96 s is "10 s", as 10 s is.
+  return Number(s.toFixed(1)) < 10 ? `${s.toFixed(1)} s` : `${Math.round(s)} s`;
 }
 
 /** A bar of `value` against `max`, in eighths of a character. */

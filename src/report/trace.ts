@@ -26,7 +26,8 @@ export function spanCountsText(s: SpanCounts): string {
 
 /** A duration as the slower line writes it: "450 ms", "1.9 s". */
 export function durationText(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  // Milliseconds only below a second once rounded, as the slower line (evaluate/latency.ts).
+  return Math.round(ms) < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 /** "model 1.2 s · tool 400 ms · other 90 ms". */

@@ -7,17 +7,17 @@ import type { RunRecord } from '../types.js';
 
 /** 842, 12.4k, 3.1M: one decimal below ten of the unit and whole units above. */
 export function compactCount(n: number): string {
+  if (Math.round(n) < 1000) return String(Math.round(n));
   const units: [number, string][] = [
-    [1e9, 'G'],
-    [1e6, 'M'],
     [1e3, 'k'],
+    [1e6, 'M'],
+    [1e9, 'G'],
   ];
+  // The smallest unit whose rounded figure stays below 1000: 999,960 is "1M", never "1000k".
   for (const [size, unit] of units) {
-    if (n >= size) {
-      const v = n / size;
-      const shown = v >= 100 ? String(Math.round(v)) : String(Number(v.toFixed(1)));
-      return `${shown}${unit}`;
-    }
+    const v = n / size;
+    const shown = v >= 100 ? Math.round(v) : Number(v.toFixed(1));
+    if (shown < 1000 || unit === 'G') return `${String(shown)}${unit}`;
   }
   return String(Math.round(n));
 }

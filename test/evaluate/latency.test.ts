@@ -67,6 +67,8 @@ describe('slower than the baseline', () => {
   it('says it in seconds from one second up', () => {
     expect(slowerText({ baselineMs: 1200, latencyMs: 2940 })).toBe('1.2 s -> 2.9 s');
     expect(slowerText({ baselineMs: 50, latencyMs: 600.4 })).toBe('50 ms -> 600 ms');
+    // A median of 999 and 1000 ms: a second once rounded, never "1000 ms".
+    expect(slowerText({ baselineMs: 600, latencyMs: 999.5 })).toBe('600 ms -> 1.0 s');
   });
 
   it('names the step that grew most when there is one (docs/traces.md, "Slower"), and says nothing more without', () => {

@@ -361,7 +361,7 @@ function callList(parent, list, live) {
     if (c.trace) add(li, el('span', 'src', ' (from trace)'));
   });
 }
-function ms(v) { return v < 1000 ? Math.round(v) + ' ms' : (v / 1000).toFixed(1) + ' s'; }
+function ms(v) { return Math.round(v) < 1000 ? Math.round(v) + ' ms' : (v / 1000).toFixed(1) + ' s'; }
 function pct(v) { return (Math.round(v * 10000) / 100) + '%'; }
 function spansBlock(parent, tr) {
   if (!tr) return;
@@ -445,7 +445,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = '+YO9jrKjNkxA5mlNRYGGlbEny9oUuj8+1MTvP4D3CXk=';
+const SCRIPT_SHA256 = 'SjPWiYHt9HMksTcIuA99khpB12rdOha/OdMxfLdPXVc=';
 const STYLE_SHA256 = '79xMS7IBY5U6aoYyHlIQwc4EiqSLTqGOLM5Yy1myYQs=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
