@@ -8,7 +8,7 @@ import { sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
 import { carriedReplyVariants, fixtureAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { baselineLatency } from './latency.js';
-import { attemptsToWrite, storedAttemptsStand } from './attempts.js';
+import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.js';
 
 export type AcceptDecision =
   | { kind: 'accept'; baseline: Baseline }
@@ -76,6 +76,8 @@ export function decideAcceptance(
   ) {
     return { kind: 'unchanged' };
   }
+  // A reply that only changed wording against the stored one keeps its tally and its tokens (docs/statistics.md).
+  const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, usage: record.usage }, current !== null && record.baseline?.reply === current.reply && isReworded(record));
   return {
     kind: 'accept',
     baseline: {
@@ -84,12 +86,11 @@ export function decideAcceptance(
       ...(variants.length > 0 ? { variants } : {}),
       route: record.route,
       verdict: record.verdict,
-      // A reply that only changed wording against the stored one keeps its tally (docs/statistics.md).
-      ...attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats }, current !== null && record.baseline?.reply === current.reply && isReworded(record)),
+      ...attemptsOnly(tally),
       ...(judge !== null ? { judge } : {}),
       ...baselineLatency(record),
-      // The item's tokens, for the change against baselines (docs/latency.md, "Usage"); only when reported.
-      ...(record.usage != null ? { usage: record.usage } : {}),
+      // The item's tokens, for the change against baselines (docs/latency.md, "Usage"); only when reported; kept with a kept tally.
+      ...(tally.usage !== undefined ? { usage: tally.usage } : {}),
       // The message turn's time split from its spans, for naming the step that grew (docs/traces.md, "Slower").
       ...(record.time != null ? { time: record.time } : {}),
       acceptedAt,

@@ -1,7 +1,7 @@
 // A baseline's attempts (docs/statistics.md, "A baseline's attempts"): what acceptance keeps of a
 // repeated item's attempts, and how a baseline's attempts are read. Pure.
 
-import type { BaselineAttempts, BaselineVerdict, ItemStats, RepeatSummary, Tier, Verdict } from '../types.js';
+import type { BaselineAttempts, BaselineVerdict, ItemStats, RepeatSummary, Tier, TokenUsage, Verdict } from '../types.js';
 
 /** A baseline's attempts: the kept tally, or, for one accepted from a single attempt (or older), 1 of 1 or 0 of 1. */
 export function baselineAttemptsOf(b: { verdict: BaselineVerdict; attempts?: BaselineAttempts }): BaselineAttempts {
@@ -33,21 +33,30 @@ export function storedAttemptsStand(
 }
 
 /**
- * The attempts an acceptance writes (docs/statistics.md, "A baseline's attempts"). A reply (a
- * script: its transcript) that differs from the stored baseline only in wording (the item is
- * Reworded: docs/meaning.md) is the same measurement as the stored one, so its tally stands as it
- * would for the very same reply (storedAttemptsStand); any other new reply is a new measurement,
- * written with the run's attempts.
+ * The attempts an acceptance writes, and the tokens beside them (docs/statistics.md, "A baseline's
+ * attempts"; docs/latency.md, "Usage"). A reply (a script: its transcript) that differs from the
+ * stored baseline only in wording (the item is Reworded: docs/meaning.md) is the same measurement
+ * as the stored one, so its tally stands as it would for the very same reply (storedAttemptsStand),
+ * and so do the tokens counted over those attempts: the two are read together (tokens per attempt).
+ * Any other new reply is a new measurement, written with the run's attempts and tokens.
  */
 export function attemptsToWrite(
-  current: { verdict: BaselineVerdict; attempts?: BaselineAttempts } | null,
-  record: { verdict: Verdict; repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined; stats?: Pick<ItemStats, 'tier'> | undefined },
+  current: { verdict: BaselineVerdict; attempts?: BaselineAttempts; usage?: TokenUsage | null } | null,
+  record: { verdict: Verdict; repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined; stats?: Pick<ItemStats, 'tier'> | undefined; usage?: TokenUsage | null | undefined },
   reworded: boolean,
-): { attempts?: BaselineAttempts } {
+): { attempts?: BaselineAttempts; usage?: TokenUsage } {
   if (reworded && current !== null && current.verdict === record.verdict && storedAttemptsStand(current, record)) {
-    return current.attempts !== undefined ? { attempts: { passed: current.attempts.passed, total: current.attempts.total } } : {};
+    return {
+      ...(current.attempts !== undefined ? { attempts: { passed: current.attempts.passed, total: current.attempts.total } } : {}),
+      ...(current.usage != null ? { usage: current.usage } : {}),
+    };
   }
-  return acceptedAttemptsOf(record);
+  return { ...acceptedAttemptsOf(record), ...(record.usage != null ? { usage: record.usage } : {}) };
+}
+
+/** The attempts of attemptsToWrite's answer alone, for a baseline that places its tokens elsewhere. */
+export function attemptsOnly(t: { attempts?: BaselineAttempts }): { attempts?: BaselineAttempts } {
+  return t.attempts !== undefined ? { attempts: t.attempts } : {};
 }
 
 /** Tiers of a pass rate that moved against the baseline's (docs/statistics.md, "The tier"). */

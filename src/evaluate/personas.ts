@@ -31,7 +31,7 @@ import { driftVerdict, sameRoute, sameRoutes } from './drift.js';
 import { carriedTurnVariants, personaAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
 import { baselineLatency } from './latency.js';
-import { attemptsToWrite, storedAttemptsStand } from './attempts.js';
+import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.js';
 
 // Matching tool calls lives in src/evaluate/match.ts (shared with the agent-side mocks helpers).
 
@@ -406,6 +406,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   ) {
     return { kind: 'unchanged' };
   }
+  // A transcript that only changed wording against the stored one keeps its tally and its tokens (docs/statistics.md).
+  const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, usage: record.usage }, current !== null && sameTurns(record.baseline?.transcript ?? null, current.transcript) && isReworded(record));
   return {
     kind: 'accept',
     baseline: {
@@ -416,12 +418,11 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       visited: [...record.visited],
       outcome: record.outcome,
       verdict: record.verdict,
-      // A transcript that only changed wording against the stored one keeps its tally (docs/statistics.md).
-      ...attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats }, current !== null && sameTurns(record.baseline?.transcript ?? null, current.transcript) && isReworded(record)),
+      ...attemptsOnly(tally),
       ...(judge !== null ? { judge } : {}),
       ...baselineLatency(record),
-      // The script's tokens (docs/latency.md, "Usage"); only when reported.
-      ...(record.usage != null ? { usage: record.usage } : {}),
+      // The script's tokens (docs/latency.md, "Usage"); only when reported; kept with a kept tally.
+      ...(tally.usage !== undefined ? { usage: tally.usage } : {}),
       acceptedAt,
       commit,
     },

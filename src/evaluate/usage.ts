@@ -34,7 +34,10 @@ export function runUsage(fixtures: readonly FixtureRecord[], personas: readonly 
  * The tokens reported against the baselines' (docs/latency.md, "Usage"). `total` is every item's
  * tokens; the change is taken only over the items that reported tokens now and whose baseline kept
  * some (`compared` of them), so new items, or items the agent reported nothing for, do not read as a
- * rise. `change` is a fraction (0.18 is +18%), null when no item compares or the baselines' sum is 0.
+ * rise. A repeated item's tokens are the sum over its attempts, and so are its baseline's: each
+ * side is compared per attempt (its attempts now, the baseline's kept tally), so that 9 attempts
+ * against a baseline of 3 are not +200%. `now` and `before` are those per-attempt sums. `change`
+ * is a fraction (0.18 is +18%), null when no item compares or the baselines' sum is 0.
  */
 export interface UsageSummary {
   total: TokenUsage;
@@ -50,13 +53,14 @@ export function usageSummary(fixtures: readonly FixtureRecord[], personas: reado
   let compared = 0;
   let now = 0;
   let before = 0;
-  const add = (usage: TokenUsage | null | undefined, baseline: TokenUsage | null | undefined): void => {
-    if (usage == null || baseline == null) return;
+  const add = (item: Pick<FixtureRecord, 'usage' | 'repeat'>, baseline: { usage?: TokenUsage | null; attempts?: { total: number } } | null | undefined): void => {
+    const usage = item.usage;
+    if (usage == null || baseline?.usage == null) return;
     compared++;
-    now += totalTokens(usage);
-    before += totalTokens(baseline);
+    now += totalTokens(usage) / Math.max(1, item.repeat?.count ?? 1);
+    before += totalTokens(baseline.usage) / Math.max(1, baseline.attempts?.total ?? 1);
   };
-  for (const f of fixtures) add(f.usage, f.baseline?.usage);
-  for (const p of personas) add(p.usage, p.baseline?.usage);
+  for (const f of fixtures) add(f, f.baseline);
+  for (const p of personas) add(p, p.baseline);
   return { total, compared, now, before, change: compared > 0 && before > 0 ? now / before - 1 : null };
 }

@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { baselineAttemptsOf, decideAcceptance, decidePersonaAcceptance } from '../../src/evaluate/index.js';
+import { attemptsToWrite } from '../../src/evaluate/attempts.js';
 import type { Baseline, ItemStats, PersonaBaseline, PersonaRecord, RepeatSummary, Turn } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
 
@@ -114,5 +115,20 @@ describe('accepting a persona script keeps its attempts', () => {
       baseline: { attempts: { passed: 4, total: 5 } },
     });
     expect(decidePersonaAcceptance(record({}), 't1', null, current())).toEqual({ kind: 'unchanged' });
+  });
+});
+
+describe('the tokens written beside the attempts (docs/latency.md, "Usage")', () => {
+  const current = { verdict: 'pass' as const, attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1000, outputTokens: 500 } };
+  const record = { verdict: 'pass' as const, repeat: { passed: 3, count: 3, minPass: 2, flaky: false }, usage: { inputTokens: 330, outputTokens: 160 } };
+
+  it('a reworded reply whose tally stands keeps the tokens counted over that tally: the two are read per attempt together', () => {
+    expect(attemptsToWrite(current, record, true)).toEqual({ attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1000, outputTokens: 500 } });
+  });
+
+  it("a new measurement writes the run's attempts and the run's tokens", () => {
+    expect(attemptsToWrite(current, record, false)).toEqual({ attempts: { passed: 3, total: 3 }, usage: { inputTokens: 330, outputTokens: 160 } });
+    // Nothing reported now: no tokens written.
+    expect(attemptsToWrite(current, { ...record, usage: null }, false)).toEqual({ attempts: { passed: 3, total: 3 } });
   });
 });

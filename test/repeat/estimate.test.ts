@@ -55,8 +55,9 @@ describe('repeat: estimate and spend', () => {
   // Turns: judged 3 x (welcome + message), plain 2 x 2 (the global repeat), the script 2 x (welcome,
   // opening, follow-up) = 6 + 4 + 6 = 16 turns at 0.01; judge calls: 3 + 2 x 1 criterion = 5 at 0.005;
   // meaning calls at most (docs/meaning.md, "Costs"; no baselines): each attempt after the first
-  // against attempt 1, per reply: judged 2, plain 1, the script 2 message turns = 5 at 0.005.
-  const worstCase = 16 * 0.01 + 5 * 0.005 + 5 * 0.005;
+  // against attempt 1, per reply: judged 2, plain 1, the script 3 (its welcome turn and 2 message
+  // turns: a welcome turn's reply gets a meaning too, docs/meaning.md, "Persona scripts") = 6 at 0.005.
+  const worstCase = 16 * 0.01 + 5 * 0.005 + 6 * 0.005;
 
   it('the estimate multiplies every item by its count; spend counts what was really asked', async () => {
     const { agent, judge } = await pair();

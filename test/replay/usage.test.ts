@@ -141,6 +141,25 @@ describe('token usage in the record and on every surface', () => {
     }
   });
 
+  it('a repeated item is compared per attempt: 9 attempts against a baseline of 3, at the same tokens each, are ±0%, not +200%', async () => {
+    welcomeUses = null;
+    const repeated: Fixture = { ...fixture('r', 'uses 10 10'), repeat: { count: 9, minPass: 1 } };
+    const base: Baseline = {
+      label: 'r',
+      reply: 'echo uses 10 10',
+      route: { conversation: 'echo', stage: 'reply' },
+      verdict: 'pass',
+      attempts: { passed: 3, total: 3 },
+      usage: { inputTokens: 30, outputTokens: 30 },
+      acceptedAt: '2026-01-01T00:00:00Z',
+      commit: null,
+    };
+    const record = await run({ fixtures: [repeated], baselines: { fixtures: new Map([['r', base]]), personas: new Map() } });
+    expect(record.fixtures[0]?.repeat?.count).toBe(9);
+    expect(record.fixtures[0]?.usage).toEqual({ inputTokens: 90, outputTokens: 90 });
+    expect(factsLine(renderTerminal(record, { color: false }))).toContain('tokens reported: 180 (90 in, 90 out), ±0% vs baselines');
+  });
+
   it('a baseline without usage (accepted before it was reported) is not compared', async () => {
     welcomeUses = null;
     const old: Baseline = { label: 'a', reply: 'echo uses 10 10', route: { conversation: 'echo', stage: 'reply' }, verdict: 'pass', acceptedAt: '2026-01-01T00:00:00Z', commit: null };
