@@ -194,6 +194,24 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.close();
   });
 
+  it('a filter hides the cause heading of a group with no row left, and shows it again with the rows', async () => {
+    const errored = (label: string, error: string) => fixture(label, { reply: null, route: null, verdict: null, errored: true, error, errorKind: 'http', detail: error, drift: null });
+    const record = run([errored('refund-a', 'message turn: HTTP 404 from the agent: Not Found'), errored('refund-b', 'message turn: HTTP 404 from the agent: Not Found'), errored('hours', 'message turn: HTTP 500 from the agent: boom'), fixture('greeting')]);
+    const { page, errors } = await open(record);
+    const heads = 'section[data-section="errored"] h3.cause';
+    expect(await page.locator(heads).count()).toBe(2);
+    await page.fill('#ar-search', 'hours');
+    // Only the HTTP 500 group has a row left: the HTTP 404 heading goes with its rows.
+    expect((await visibleRows(page)).map((r) => r.label)).toEqual(['hours']);
+    const shown = await page.$$eval(heads, (hs) => hs.filter((x) => (x as HTMLElement).checkVisibility()).map((x) => x.textContent ?? ''));
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatch(/^1 of 3: HTTP 500/);
+    await page.fill('#ar-search', '');
+    expect(await page.$$eval(heads, (hs) => hs.filter((x) => (x as HTMLElement).checkVisibility()).length)).toBe(2);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('with nothing to attend to, the headline is followed by the numbers; zero tallies and empty panels are left out', async () => {
     const record = allGreen();
     const { page, errors } = await open(record, {}, { width: 1280, height: 800 });

@@ -144,6 +144,7 @@ var data = JSON.parse(document.getElementById('ar-data').textContent);
 var items = data.items;
 var rows = Array.prototype.slice.call(document.querySelectorAll('details.item'));
 var sections = Array.prototype.slice.call(document.querySelectorAll('section.section'));
+var causes = Array.prototype.slice.call(document.querySelectorAll('section.section h3.cause'));
 var state = { verdict: 'all', drift: 'all', q: '' };
 
 function el(tag, cls, text) {
@@ -169,6 +170,14 @@ function apply() {
       (state.q === '' || r.getAttribute('data-label').indexOf(state.q) !== -1);
     r.hidden = !ok;
     if (ok) shown++;
+  }
+  // A cause heading goes with its group: hidden when the filters leave none of its rows.
+  for (var c = 0; c < causes.length; c++) {
+    var any = false;
+    for (var x = causes[c].nextElementSibling; x && !x.classList.contains('cause'); x = x.nextElementSibling) {
+      if (x.classList.contains('item') && !x.hidden) { any = true; break; }
+    }
+    causes[c].hidden = !any;
   }
   for (var s = 0; s < sections.length; s++) {
     var visible = sections[s].querySelectorAll('details.item:not([hidden])').length;
@@ -445,7 +454,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = '+YO9jrKjNkxA5mlNRYGGlbEny9oUuj8+1MTvP4D3CXk=';
+const SCRIPT_SHA256 = 'oDTgbwzIuviGBqaUV1tLYfERvt79MGSXdeAn3eVMLXA=';
 const STYLE_SHA256 = '79xMS7IBY5U6aoYyHlIQwc4EiqSLTqGOLM5Yy1myYQs=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
