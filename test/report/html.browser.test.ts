@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
 import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
 import type { RunRecord } from '../../src/types.js';
-import { allGreen, baseline, fixture, hostilePersona, mixed, personaScripts, route, run, simulatedRun } from './fixtures.js';
+import { allGreen, baseline, check, fixture, hostilePersona, mixed, persona, personaScripts, route, run, simulatedRun } from './fixtures.js';
 import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
 
 let browser: Browser;
@@ -308,6 +308,28 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       ['2 (shown)', 'pass', 'reply contains "30 days"', yes],
       ['3', 'fail', 'reply does not contain "30 days"', no],
     ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a script's checks table breaks no short word: its headings and check names stay whole beside a long why", async () => {
+    const why = `judge unreachable: no usable score in output: "${'I think this reply is rather diplomatic overall, but I would not want to put a number on it. '.repeat(3)}"`;
+    const script = persona('expensive-item-handoff', { verdict: null, checks: [check.terminal('handoff', 'handoff'), check.criterion('Gives an honest opinion of the handover', null, null, why)] });
+    const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 0, notEvaluated: 1, errored: 0 } }));
+    const row = page.locator('details.item:has(.label:text-is("🎭 expensive-item-handoff"))');
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+    await row.locator('table.checks').waitFor();
+    // No more lines than words in a heading or a check name: a word cut in two ("criterio|n", "observe|d") is one line too many.
+    const lines = await row.locator('table.checks').evaluate((t) =>
+      [...t.querySelectorAll('th, td:nth-child(2)')].map((c) => {
+        const r = document.createRange();
+        r.selectNodeContents(c);
+        return [c.textContent, new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size];
+      }),
+    );
+    const cut = lines.filter(([text, n]) => text !== '' && Number(n) > String(text).split(' ').length);
+    expect(lines.map(([text]) => text).filter((x) => x !== '')).toEqual(['check', 'expected', 'observed', 'why', 'ends with', 'criterion']);
+    expect(cut).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });

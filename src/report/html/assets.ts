@@ -134,6 +134,7 @@ p.spans{margin:2px 0 8px;font-size:12px;color:var(--muted)}
 table.checks{border-collapse:collapse;width:100%;margin:0 0 12px;font-size:13px}
 table.checks td,table.checks th{border-bottom:1px solid #eaeef2;padding:4px 8px 4px 0;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 table.checks th{color:var(--muted);font-weight:500}
+table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}table.checks th{white-space:nowrap}
 .empty{color:var(--muted);padding:24px 0;text-align:center}
 @media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}}
 `;
@@ -455,7 +456,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'oDTgbwzIuviGBqaUV1tLYfERvt79MGSXdeAn3eVMLXA=';
-const STYLE_SHA256 = '79xMS7IBY5U6aoYyHlIQwc4EiqSLTqGOLM5Yy1myYQs=';
+const STYLE_SHA256 = 'LvEBGgqapiITTksXZtR8df1Tdl4uL+/eFtfVSvaZIMU=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
