@@ -212,6 +212,18 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.close();
   });
 
+  it('counts with the digits grouped as the markup does, before and after a filter ("1,200 of 1,200 shown")', async () => {
+    const record = run(Array.from({ length: 1200 }, (_, i) => fixture(`item-${i}`)));
+    const { page, errors } = await open(record);
+    // On load the script recounts: its numbers are the markup's, 1,200 not 1200.
+    expect(await page.textContent('#ar-shown')).toBe('1,200 of 1,200 shown');
+    expect(await page.textContent('section[data-section="unchanged"] h2 .n')).toBe('1,200');
+    await page.fill('#ar-search', 'item-1');
+    expect(await page.textContent('#ar-shown')).toBe('311 of 1,200 shown');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('with nothing to attend to, the headline is followed by the numbers; zero tallies and empty panels are left out', async () => {
     const record = allGreen();
     const { page, errors } = await open(record, {}, { width: 1280, height: 800 });

@@ -155,6 +155,8 @@ function el(tag, cls, text) {
   return e;
 }
 function add(parent, child) { parent.appendChild(child); return child; }
+// A count as the markup writes it (words.ts thousands): 2,001, not 2001.
+function grouped(n) { return String(n).replace(/\\B(?=(\\d{3})+(?!\\d))/g, ','); }
 
 function driftMatches(row) {
   var d = state.drift;
@@ -183,9 +185,9 @@ function apply() {
   for (var s = 0; s < sections.length; s++) {
     var visible = sections[s].querySelectorAll('details.item:not([hidden])').length;
     sections[s].hidden = visible === 0;
-    sections[s].querySelector('h2 .n').textContent = String(visible);
+    sections[s].querySelector('h2 .n').textContent = grouped(visible);
   }
-  document.getElementById('ar-shown').textContent = shown + ' of ' + rows.length + ' shown';
+  document.getElementById('ar-shown').textContent = grouped(shown) + ' of ' + grouped(rows.length) + ' shown';
   document.getElementById('ar-none').hidden = shown !== 0;
 }
 document.querySelectorAll('input[name=verdict]').forEach(function (input) {
@@ -455,7 +457,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'oDTgbwzIuviGBqaUV1tLYfERvt79MGSXdeAn3eVMLXA=';
+const SCRIPT_SHA256 = 'Jm7mI2vTLNXe5lLZUXuifDP7fNcO/weIIlXidiIzTJ0=';
 const STYLE_SHA256 = 'LvEBGgqapiITTksXZtR8df1Tdl4uL+/eFtfVSvaZIMU=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
