@@ -29,7 +29,8 @@ import { forestRows } from './rates.js';
 import { changeText, compactCount } from './usage.js';
 import { usageSummary } from '../evaluate/usage.js';
 import { itemData, scriptJson } from './html/data.js';
-import { faultLine } from './simulation.js';
+import { faultLine, liveWords } from './simulation.js';
+import { checksLine, shownAttemptPrefix } from './persona.js';
 import { validSha } from './metadata.js';
 import { formatUsdPair } from './money.js';
 import { judgeFallbackText } from './judge-mode.js';
@@ -105,10 +106,10 @@ function whyLine(f: Item): string {
     if (f.errored) return f.error;
     const fault = faultLine(f.simulation);
     if (fault !== null) return fault;
-    const open = f.checks.filter((c) => c.status === 'fail');
-    const first = (open.length > 0 ? open : f.checks.filter((c) => c.status === 'not_evaluated'))[0];
-    const passed = f.checks.filter((c) => c.status === 'pass').length;
-    return `${passed} of ${f.checks.length} checks passed${first ? ` · ${first.kind}: ${first.detail}` : ''}`;
+    // The comment's words (persona.ts personaSummary): which attempt a repeated script's checks are
+    // (docs/fixtures.md, "Reports"), the check by name, and where the user was simulated from.
+    const live = f.simulation ? liveWords(f, f.simulation) : null;
+    return `${shownAttemptPrefix(f)}${checksLine(f.checks)}${live === null ? '' : ` · ${live}`}`;
   }
   return f.errored ? f.error : f.detail;
 }

@@ -146,6 +146,9 @@ describe('k/N in every report', () => {
     // The checks are attempt 1's, and say so where the item's verdict is a fail.
     expect(md).toContain('<br>attempt 1: all ');
     expect(renderTerminal(run([], { personas: [script] }), { color: false })).toMatch(/\n {6}attempt 1: all \d+ checks passed\n/);
+    // report.html's row says it too, in the same words as the comment (docs/fixtures.md, "Reports").
+    const row = /<span class="why">([^<]*)<\/span>/.exec(renderHtml(run([], { personas: [script] })))?.[1];
+    expect(row).toMatch(/^attempt 1: all \d+ checks passed$/);
     expect(md).toContain("**Attempts** (1/2 passed, 2 needed): 1 ❌ fail · 2 ✅ pass; the checks and transcript shown are attempt 1's (the attempts replied differently in 2 ways)");
   });
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
 import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
 import type { RunRecord } from '../../src/types.js';
-import { allGreen, baseline, fixture, hostilePersona, mixed, personaScripts, route, run, simulatedRun } from './fixtures.js';
+import { allGreen, baseline, check, fixture, hostilePersona, mixed, persona, personaScripts, route, run, simulatedRun } from './fixtures.js';
 import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
 
 let browser: Browser;
@@ -194,6 +194,36 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.close();
   });
 
+  it('a filter hides the cause heading of a group with no row left, and shows it again with the rows', async () => {
+    const errored = (label: string, error: string) => fixture(label, { reply: null, route: null, verdict: null, errored: true, error, errorKind: 'http', detail: error, drift: null });
+    const record = run([errored('refund-a', 'message turn: HTTP 404 from the agent: Not Found'), errored('refund-b', 'message turn: HTTP 404 from the agent: Not Found'), errored('hours', 'message turn: HTTP 500 from the agent: boom'), fixture('greeting')]);
+    const { page, errors } = await open(record);
+    const heads = 'section[data-section="errored"] h3.cause';
+    expect(await page.locator(heads).count()).toBe(2);
+    await page.fill('#ar-search', 'hours');
+    // Only the HTTP 500 group has a row left: the HTTP 404 heading goes with its rows.
+    expect((await visibleRows(page)).map((r) => r.label)).toEqual(['hours']);
+    const shown = await page.$$eval(heads, (hs) => hs.filter((x) => (x as HTMLElement).checkVisibility()).map((x) => x.textContent ?? ''));
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatch(/^1 of 3: HTTP 500/);
+    await page.fill('#ar-search', '');
+    expect(await page.$$eval(heads, (hs) => hs.filter((x) => (x as HTMLElement).checkVisibility()).length)).toBe(2);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('counts with the digits grouped as the markup does, before and after a filter ("1,200 of 1,200 shown")', async () => {
+    const record = run(Array.from({ length: 1200 }, (_, i) => fixture(`item-${i}`)));
+    const { page, errors } = await open(record);
+    // On load the script recounts: its numbers are the markup's, 1,200 not 1200.
+    expect(await page.textContent('#ar-shown')).toBe('1,200 of 1,200 shown');
+    expect(await page.textContent('section[data-section="unchanged"] h2 .n')).toBe('1,200');
+    await page.fill('#ar-search', 'item-1');
+    expect(await page.textContent('#ar-shown')).toBe('311 of 1,200 shown');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('with nothing to attend to, the headline is followed by the numbers; zero tallies and empty panels are left out', async () => {
     const record = allGreen();
     const { page, errors } = await open(record, {}, { width: 1280, height: 800 });
@@ -290,6 +320,28 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       ['2 (shown)', 'pass', 'reply contains "30 days"', yes],
       ['3', 'fail', 'reply does not contain "30 days"', no],
     ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a script's checks table breaks no short word: its headings and check names stay whole beside a long why", async () => {
+    const why = `judge unreachable: no usable score in output: "${'I think this reply is rather diplomatic overall, but I would not want to put a number on it. '.repeat(3)}"`;
+    const script = persona('expensive-item-handoff', { verdict: null, checks: [check.terminal('handoff', 'handoff'), check.criterion('Gives an honest opinion of the handover', null, null, why)] });
+    const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 0, notEvaluated: 1, errored: 0 } }));
+    const row = page.locator('details.item:has(.label:text-is("🎭 expensive-item-handoff"))');
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+    await row.locator('table.checks').waitFor();
+    // No more lines than words in a heading or a check name: a word cut in two ("criterio|n", "observe|d") is one line too many.
+    const lines = await row.locator('table.checks').evaluate((t) =>
+      [...t.querySelectorAll('th, td:nth-child(2)')].map((c) => {
+        const r = document.createRange();
+        r.selectNodeContents(c);
+        return [c.textContent, new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size];
+      }),
+    );
+    const cut = lines.filter(([text, n]) => text !== '' && Number(n) > String(text).split(' ').length);
+    expect(lines.map(([text]) => text).filter((x) => x !== '')).toEqual(['check', 'expected', 'observed', 'why', 'ends with', 'criterion']);
+    expect(cut).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });

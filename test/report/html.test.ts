@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OPEN_ROWS, renderHtml } from '../../src/report/html.js';
 import { scriptJson, sideBySide } from '../../src/report/html/data.js';
-import { baseline, fixture, hostile, many, mixed, personaScripts, run } from './fixtures.js';
+import { baseline, check, fixture, hostile, many, mixed, persona, personaScripts, run } from './fixtures.js';
 
 function between(html: string, open: string, close: string): string {
   const start = html.indexOf(open);
@@ -99,5 +99,16 @@ describe('the "changed" filter', () => {
     expect(chip?.[2]).toBe('2');
     const marked = [...html.matchAll(/data-changed="1" data-label="([^"]*)"/g)].map((m) => m[1]).sort();
     expect(marked).toEqual(['newly-passing', 'reworded']);
+  });
+});
+
+describe("a persona script's row", () => {
+  it('names its checks as the comment does: the check in words, how many more did not pass', () => {
+    const script = persona('final-sale', {
+      verdict: 'fail',
+      checks: [check.toolNotCalled('issue_refund', [{ turn: 3, input: { orderId: '7788' } }]), check.terminal('handoff', 'finish'), check.terminal('finish', 'finish')],
+    });
+    const why = /<span class="why">([^<]*)<\/span>/.exec(renderHtml(run([], { personas: [script] })))?.[1];
+    expect(why).toBe('1 of 3 checks passed · ❌ tool not called: issue_refund must not be called, but was at turn 3 (+1 more)');
   });
 });

@@ -134,6 +134,7 @@ p.spans{margin:2px 0 8px;font-size:12px;color:var(--muted)}
 table.checks{border-collapse:collapse;width:100%;margin:0 0 12px;font-size:13px}
 table.checks td,table.checks th{border-bottom:1px solid #eaeef2;padding:4px 8px 4px 0;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 table.checks th{color:var(--muted);font-weight:500}
+table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}table.checks th{white-space:nowrap}
 .empty{color:var(--muted);padding:24px 0;text-align:center}
 @media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}}
 `;
@@ -144,6 +145,7 @@ var data = JSON.parse(document.getElementById('ar-data').textContent);
 var items = data.items;
 var rows = Array.prototype.slice.call(document.querySelectorAll('details.item'));
 var sections = Array.prototype.slice.call(document.querySelectorAll('section.section'));
+var causes = Array.prototype.slice.call(document.querySelectorAll('section.section h3.cause'));
 var state = { verdict: 'all', drift: 'all', q: '' };
 
 function el(tag, cls, text) {
@@ -153,6 +155,8 @@ function el(tag, cls, text) {
   return e;
 }
 function add(parent, child) { parent.appendChild(child); return child; }
+// A count as the markup writes it (words.ts thousands): 2,001, not 2001.
+function grouped(n) { return String(n).replace(/\\B(?=(\\d{3})+(?!\\d))/g, ','); }
 
 function driftMatches(row) {
   var d = state.drift;
@@ -170,12 +174,20 @@ function apply() {
     r.hidden = !ok;
     if (ok) shown++;
   }
+  // A cause heading goes with its group: hidden when the filters leave none of its rows.
+  for (var c = 0; c < causes.length; c++) {
+    var any = false;
+    for (var x = causes[c].nextElementSibling; x && !x.classList.contains('cause'); x = x.nextElementSibling) {
+      if (x.classList.contains('item') && !x.hidden) { any = true; break; }
+    }
+    causes[c].hidden = !any;
+  }
   for (var s = 0; s < sections.length; s++) {
     var visible = sections[s].querySelectorAll('details.item:not([hidden])').length;
     sections[s].hidden = visible === 0;
-    sections[s].querySelector('h2 .n').textContent = String(visible);
+    sections[s].querySelector('h2 .n').textContent = grouped(visible);
   }
-  document.getElementById('ar-shown').textContent = shown + ' of ' + rows.length + ' shown';
+  document.getElementById('ar-shown').textContent = grouped(shown) + ' of ' + grouped(rows.length) + ' shown';
   document.getElementById('ar-none').hidden = shown !== 0;
 }
 document.querySelectorAll('input[name=verdict]').forEach(function (input) {
@@ -445,8 +457,8 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'SjPWiYHt9HMksTcIuA99khpB12rdOha/OdMxfLdPXVc=';
-const STYLE_SHA256 = '79xMS7IBY5U6aoYyHlIQwc4EiqSLTqGOLM5Yy1myYQs=';
+const SCRIPT_SHA256 = 'qnvwq7alfpFltVIk2uobBHeVCpVAJCD8T1zho1q+iBQ=';
+const STYLE_SHA256 = 'LvEBGgqapiITTksXZtR8df1Tdl4uL+/eFtfVSvaZIMU=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
