@@ -24,6 +24,17 @@ function capScope(fixtureCount: number, judgeCalls: number, personaCount: number
   return parts.length === 1 ? (parts[0] as string) : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) as string}`;
 }
 
+/**
+ * With adaptive attempts the estimate is the high end of a range (docs/statistics.md, "The
+ * estimate"): said so, with the low end, so that a refusal's figure is not read as the run's cost.
+ */
+function rangeNote(estimate: Estimate): string {
+  const a = estimate.adaptive;
+  if (a === undefined) return '';
+  const [low] = formatUsdPair(a.lowUsd, estimate.capUsd);
+  return ` (the most it can cost: ${plural(a.items, 'item', 'items')} may take extra attempts up to repeat.max; ${low} without any)`;
+}
+
 /** `personaCount`: persona scripts in the run besides the fixtures (each script is an item: docs/personas.md). */
 export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext, personaCount = 0, simulatorCalls = 0): string {
   const label = codeSpan(clip(ctx.confirmLabel, 100));
@@ -32,7 +43,7 @@ export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judge
     `${markerLine(ctx.marker)}\n${metaLine(ctx)}`,
     '### ⏸️ Not run: the estimated cost is above the cap',
     `**≈ ${estimated} estimated** for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0)}; ` +
-      `the cap is **${cap}**. Nothing was replayed and nothing was spent.`,
+      `the cap is **${cap}**${rangeNote(estimate)}. Nothing was replayed and nothing was spent.`,
     'To run it anyway, confirm the cost in one of these ways:',
     [
       `- apply the ${label} label to this pull request;`,
@@ -48,7 +59,7 @@ export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judge
 export function renderCapRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0, simulatorCalls = 0): string {
   const [est, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   return (
-    `not run: the estimated cost ${est} for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0)} is above the cost cap ${cap}.\n` +
+    `not run: the estimated cost ${est} for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0)} is above the cost cap ${cap}${rangeNote(estimate)}.\n` +
     'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
     `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
   );

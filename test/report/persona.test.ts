@@ -545,6 +545,12 @@ describe('cap refusal', () => {
     expect(renderCapRefusalText(estimate, 2, 1, 'suite')).toContain('for 2 fixtures, 1 judge call and 2 meaning calls at most is above');
   });
 
+  it('with adaptive attempts, says the estimate is the high end and gives the low end', () => {
+    const estimate = { usd: 0.18, capUsd: 0.1, aboveCap: true, confirmed: false, adaptive: { items: 1, lowUsd: 0.06 } };
+    expect(renderCapRefusal(estimate, 1, 0, ctx)).toContain('the cap is **$0.10** (the most it can cost: 1 item may take extra attempts up to repeat.max; $0.06 without any). Nothing');
+    expect(renderCapRefusalText(estimate, 1, 0, 'suite')).toContain('is above the cost cap $0.10 (the most it can cost: 1 item may take extra attempts up to repeat.max; $0.06 without any).\n');
+  });
+
   it('the terminal says the same count in the same words', () => {
     const estimate = { usd: 0.36, capUsd: 0.1, aboveCap: true, confirmed: false };
     expect(renderCapRefusalText(estimate, 12, 4, 'suite', 3)).toContain('the estimated cost $0.36 for 12 fixtures, 3 persona scripts and 4 judge calls is above the cost cap $0.10.');
