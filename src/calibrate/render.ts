@@ -58,6 +58,19 @@ function unscored(c: Calibration): { criterion: Criterion; item: Item }[] {
   return c.criteria.flatMap((criterion) => criterion.items.filter((b) => b.median === null).map((item) => ({ criterion, item })));
 }
 
+/**
+ * The straddling baselines the table counts that are listed under Disagreements instead (each is
+ * listed once): said beside the Straddling list, so that its count is the table's.
+ */
+function straddlingElsewhere(c: Calibration): number {
+  return c.criteria.reduce((n, x) => n + x.straddling, 0) - straddlers(c).length;
+}
+
+function straddlingNote(c: Calibration): string {
+  const n = straddlingElsewhere(c);
+  return n === 0 ? '' : `; ${n === 1 ? '1 more is' : `${n} more are`} listed under Disagreements`;
+}
+
 function straddlers(c: Calibration): { criterion: Criterion; item: Item }[] {
   return c.criteria.flatMap((criterion) => criterion.items.filter((b) => b.straddling && b.agrees !== false).map((item) => ({ criterion, item })));
 }
@@ -102,8 +115,8 @@ export function renderCalibrationText(c: Calibration): string {
     }
   }
   const s = straddlers(c);
-  if (s.length > 0) {
-    out.push('', `Straddling (${s.length}): the score sits within 0.1 of the threshold, so a small change flips it`);
+  if (s.length > 0 || straddlingElsewhere(c) > 0) {
+    out.push('', `Straddling (${s.length + straddlingElsewhere(c)}): the score sits within 0.1 of the threshold, so a small change flips it${straddlingNote(c)}`);
     for (const { criterion, item } of s) out.push(`  ${item.baselineFile}  "${clip(oneLine(criterion.criterion), 60)}"  ${scoreText(item)}`);
   }
   const u = unscored(c);
@@ -148,8 +161,9 @@ export function renderCalibrationMarkdown(c: Calibration): string {
     }
   }
   const s = straddlers(c);
-  if (s.length > 0) {
-    out.push('', `### Straddling (${s.length})`, '');
+  if (s.length > 0 || straddlingElsewhere(c) > 0) {
+    out.push('', `### Straddling (${s.length + straddlingElsewhere(c)})`, '');
+    if (straddlingElsewhere(c) > 0) out.push(`The score sits within 0.1 of the threshold${straddlingNote(c)}.`, '');
     for (const { criterion, item } of s) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(scoreText(item))}`);
   }
   const u = unscored(c);

@@ -224,6 +224,30 @@ describe('the figures', () => {
     expect(renderCalibrationText(calibration(low, null))).toContain('1% (1/200)');
   });
 
+  it("the Straddling list's count is the table's: a straddling baseline that disagrees is counted there and listed under Disagreements", () => {
+    // a: accepted pass, judged 0.75 (straddles, agrees); b: accepted fail, judged 0.72 (straddles, disagrees).
+    const targets = [target('a', 'C', 'pass'), target('b', 'C', 'fail')];
+    const figures = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, [[ok(0.75)], [ok(0.72)]], null);
+    expect(figures.criteria[0]).toMatchObject({ straddling: 2 });
+    const c = {
+      calibrationVersion: 1,
+      tool: { name: 'agent-replay', version: '0.0.0' },
+      calibratedAt: '2026-12-01T00:00:00.000Z',
+      suite: '.agent-replay',
+      judge: { name: 'openai m1', model: 'openai/m1', promptVersion: '2', structuredOutput: null },
+      repeat: 1,
+      minAgreement: null,
+      estimate: estimateCalibration(2, 1, { judgeCallUsd: 0.005, capUsd: 5 }, false),
+      spend: { judgeCalls: 2, judgeRetries: 0 },
+      ...figures,
+    } as Calibration;
+    const text = renderCalibrationText(c);
+    expect(text).toContain('Straddling (2): the score sits within 0.1 of the threshold, so a small change flips it; 1 more is listed under Disagreements\n');
+    expect(text.split('\n').filter((l) => l.includes(fileOf('b')))).toHaveLength(1);
+    const md = renderCalibrationMarkdown(c);
+    expect(md).toContain('### Straddling (2)\n\nThe score sits within 0.1 of the threshold; 1 more is listed under Disagreements.\n');
+  });
+
   it('the estimate: baselines x repeat judge calls at judgeCallUsd, against the cap', () => {
     expect(estimateCalibration(3, 2, { judgeCallUsd: 0.005, capUsd: 0.1 }, false)).toEqual({ calls: 6, baselines: 3, repeat: 2, judgeCallUsd: 0.005, usd: 0.03, capUsd: 0.1, aboveCap: false, confirmed: false });
     expect(estimateCalibration(3, 1, { judgeCallUsd: 0.5, capUsd: 1 }, false).aboveCap).toBe(true);
