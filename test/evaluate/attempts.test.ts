@@ -86,6 +86,7 @@ const attempt = (reply: string, verdict: 'pass' | 'fail', meaning?: 'reworded'):
   detail: '',
   score: null,
   rationale: null,
+  durationMs: 1,
 });
 const STATS: ItemStats = { passed: 1, total: 3, rate: 1 / 3, ci: [0.06, 0.79], baseline: { passed: 10, total: 10 }, pDrop: 0.0385, pRise: 1, tier: 'steady', attemptsNeeded: null, looks: 1, maxLooks: 1 };
 

@@ -26,7 +26,7 @@ const reworded = fixtureRecord({
   baseline: stored,
   repeat: { count: 3, minPass: 3, passed: 3, flaky: false },
   usage: { inputTokens: 300, outputTokens: 0 },
-  drift: { reply: 'changed', route: 'same', verdict: 'still_passing', meaning: { value: 'reworded', by: 'judge', detail: null, score: 0.9 } },
+  drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'reworded', by: 'judge', detail: null, score: 0.9 } },
 });
 
 describe('the comment after acceptance', () => {
