@@ -221,7 +221,13 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
     const d = decideAcceptance(f, f.baseline?.acceptedAt ?? '', commit);
     return {
       ...withoutRate(asAccepted(f)),
-      baseline: d.kind === 'accept' ? { ...d.baseline, commit } : { label: f.label, reply: f.reply, route: f.route, verdict: f.verdict, acceptedAt: f.baseline?.acceptedAt ?? '', commit },
+      // Unchanged: the stored file stands as it is (its tally, tokens and variants with it).
+      baseline:
+        d.kind === 'accept'
+          ? { ...d.baseline, commit }
+          : d.kind === 'unchanged' && f.baseline != null
+            ? f.baseline
+            : { label: f.label, reply: f.reply, route: f.route, verdict: f.verdict, acceptedAt: f.baseline?.acceptedAt ?? '', commit },
     };
   });
   const personas = personasOf(run).map((p): PersonaRecord => {

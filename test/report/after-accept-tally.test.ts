@@ -39,4 +39,18 @@ describe('the comment after acceptance', () => {
     // 100 tokens an attempt now against the committed 200: the next run says -50%, and so does the comment.
     expect(usageText(after)).toBe('tokens reported: 300 (300 in, 0 out), -50% vs baselines');
   });
+
+  it('an accepted item its stored baseline already matches keeps that baseline whole (tally, tokens), as the file stands', () => {
+    const same = fixtureRecord({
+      reply: stored.reply,
+      baseline: stored,
+      repeat: { count: 3, minPass: 3, passed: 3, flaky: false },
+      usage: { inputTokens: 600, outputTokens: 0 },
+      drift: { reply: 'same', route: 'same', verdict: 'still_passing' },
+    });
+    expect(decideAcceptance(same, 't1', 'c0ffee0').kind).toBe('unchanged');
+    const after = afterAcceptance({ fixtures: [same], personas: [], commit: 'c0ffee0' } as unknown as RunRecord, ['f'], 'c0ffee0');
+    expect(after.fixtures[0]?.baseline).toEqual(stored);
+    expect(usageText(after)).toBe('tokens reported: 600 (600 in, 0 out), ±0% vs baselines');
+  });
 });
