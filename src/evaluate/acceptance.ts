@@ -76,8 +76,11 @@ export function decideAcceptance(
   ) {
     return { kind: 'unchanged' };
   }
-  // A reply that only changed wording against the stored one keeps its tally and its tokens (docs/statistics.md).
-  const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, usage: record.usage }, current !== null && record.baseline?.reply === current.reply && isReworded(record));
+  // The same reply (route), or one that only changed wording against the stored one, keeps its tally
+  // and its tokens, whatever else rewrites the file (docs/statistics.md, "A baseline's attempts").
+  const sameMeasurement =
+    current !== null && ((current.reply === record.reply && sameRoute(current.route, record.route)) || (record.baseline?.reply === current.reply && isReworded(record)));
+  const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, usage: record.usage }, sameMeasurement);
   return {
     kind: 'accept',
     baseline: {

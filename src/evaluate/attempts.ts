@@ -38,14 +38,17 @@ export function storedAttemptsStand(
  * stored baseline only in wording (the item is Reworded: docs/meaning.md) is the same measurement
  * as the stored one, so its tally stands as it would for the very same reply (storedAttemptsStand),
  * and so do the tokens counted over those attempts: the two are read together (tokens per attempt).
- * Any other new reply is a new measurement, written with the run's attempts and tokens.
+ * So is the very same reply (transcript), route and verdict when the file is rewritten for another
+ * reason (slower, a judge changed, a variant added): the stored tally stands as it does when
+ * nothing else changed. Any other new reply is a new measurement, written with the run's attempts
+ * and tokens.
  */
 export function attemptsToWrite(
   current: { verdict: BaselineVerdict; attempts?: BaselineAttempts; usage?: TokenUsage | null } | null,
   record: { verdict: Verdict; repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined; stats?: Pick<ItemStats, 'tier'> | undefined; usage?: TokenUsage | null | undefined },
-  reworded: boolean,
+  sameMeasurement: boolean,
 ): { attempts?: BaselineAttempts; usage?: TokenUsage } {
-  if (reworded && current !== null && current.verdict === record.verdict && storedAttemptsStand(current, record)) {
+  if (sameMeasurement && current !== null && current.verdict === record.verdict && storedAttemptsStand(current, record)) {
     return {
       ...(current.attempts !== undefined ? { attempts: { passed: current.attempts.passed, total: current.attempts.total } } : {}),
       ...(current.usage != null ? { usage: current.usage } : {}),

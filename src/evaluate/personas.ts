@@ -406,8 +406,14 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   ) {
     return { kind: 'unchanged' };
   }
-  // A transcript that only changed wording against the stored one keeps its tally and its tokens (docs/statistics.md).
-  const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, usage: record.usage }, current !== null && sameTurns(record.baseline?.transcript ?? null, current.transcript) && isReworded(record));
+  // The same transcript, or one that only changed wording against the stored one, keeps its tally
+  // and its tokens, whatever else rewrites the file (docs/statistics.md, "A baseline's attempts").
+  const sameTranscript =
+    current !== null &&
+    current.transcript.length === transcript.length &&
+    current.transcript.every((t, i) => t.message === transcript[i]?.message && t.reply === transcript[i]?.reply && sameRoute(t.route, transcript[i]?.route ?? null));
+  const sameMeasurement = current !== null && (sameTranscript || (sameTurns(record.baseline?.transcript ?? null, current.transcript) && isReworded(record)));
+  const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, usage: record.usage }, sameMeasurement);
   return {
     kind: 'accept',
     baseline: {

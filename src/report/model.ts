@@ -216,11 +216,18 @@ export function afterAcceptance(run: RunRecord, accepted: readonly string[], com
   const labels = new Set(accepted);
   const fixtures = run.fixtures.map((f): FixtureRecord => {
     if (!labels.has(f.label) || f.errored || f.reply === null || (f.verdict !== 'pass' && f.verdict !== 'fail')) return f;
-    // As acceptance wrote it (the judge result included).
-    const d = decideAcceptance(f, f.baseline?.acceptedAt ?? '', commit, null);
+    // As acceptance wrote it (the judge result included), against the baseline the run compared with,
+    // as the Action's accept does: a reworded reply keeps that baseline's tally and tokens (docs/statistics.md, "A baseline's attempts").
+    const d = decideAcceptance(f, f.baseline?.acceptedAt ?? '', commit);
     return {
       ...withoutRate(asAccepted(f)),
-      baseline: d.kind === 'accept' ? { ...d.baseline, commit } : { label: f.label, reply: f.reply, route: f.route, verdict: f.verdict, acceptedAt: f.baseline?.acceptedAt ?? '', commit },
+      // Unchanged: the stored file stands as it is (its tally, tokens and variants with it).
+      baseline:
+        d.kind === 'accept'
+          ? { ...d.baseline, commit }
+          : d.kind === 'unchanged' && f.baseline != null
+            ? f.baseline
+            : { label: f.label, reply: f.reply, route: f.route, verdict: f.verdict, acceptedAt: f.baseline?.acceptedAt ?? '', commit },
     };
   });
   const personas = personasOf(run).map((p): PersonaRecord => {

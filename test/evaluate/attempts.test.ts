@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { baselineAttemptsOf, decideAcceptance, decidePersonaAcceptance } from '../../src/evaluate/index.js';
 import { attemptsToWrite } from '../../src/evaluate/attempts.js';
-import type { Baseline, ItemStats, PersonaBaseline, PersonaRecord, RepeatSummary, Turn } from '../../src/types.js';
+import type { Baseline, FixtureAttempt, ItemStats, Meaning, PersonaBaseline, PersonaRecord, RepeatSummary, Turn } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
 
 const repeat = (passed: number, count: number): RepeatSummary => ({ count, minPass: 1, passed, flaky: passed !== count });
@@ -51,6 +51,20 @@ describe('accepting a fixture keeps its attempts', () => {
     expect(accept(fixtureRecord({}), stored())).toEqual({ kind: 'unchanged' });
   });
 
+  it('the same reply rewritten for another reason (slower, a new variant) keeps a stored tally from more attempts, and its tokens', () => {
+    const ten = stored({ attempts: { passed: 10, total: 10 }, latencyMs: 10, usage: { inputTokens: 1000, outputTokens: 500 } });
+    const usage = { inputTokens: 300, outputTokens: 150 };
+    const slower = accept(fixtureRecord({ repeat: repeat(3, 3), latencyMs: 100, slower: { baselineMs: 10, latencyMs: 100 }, usage }), ten);
+    expect(slower).toMatchObject({ kind: 'accept', baseline: { latencyMs: 100, attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1000, outputTokens: 500 } } });
+    const variant = accept(fixtureRecord({ repeat: repeat(3, 3), usage, attempts: [attempt('r', 'pass'), attempt('r, worded otherwise', 'pass', 'reworded'), attempt('r', 'pass')] }), ten);
+    expect(variant).toMatchObject({ kind: 'accept', baseline: { variants: ['r, worded otherwise'], attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1000, outputTokens: 500 } } });
+    // As many attempts as the baseline holds, with another tally: the run's attempts and tokens.
+    expect(accept(fixtureRecord({ repeat: repeat(9, 10), latencyMs: 100, slower: { baselineMs: 10, latencyMs: 100 }, usage }), ten)).toMatchObject({
+      kind: 'accept',
+      baseline: { attempts: { passed: 9, total: 10 }, usage },
+    });
+  });
+
   it('an item whose pass rate moved is rewritten with the run\'s attempts, even fewer than the stored ones; a steady one is not', () => {
     const ten = stored({ attempts: { passed: 10, total: 10 } });
     const stats = (tier: ItemStats['tier']): ItemStats => ({ ...STATS, tier });
@@ -61,6 +75,19 @@ describe('accepting a fixture keeps its attempts', () => {
   });
 });
 
+const attempt = (reply: string, verdict: 'pass' | 'fail', meaning?: 'reworded'): FixtureAttempt => ({
+  errored: false,
+  error: null,
+  errorKind: null,
+  reply,
+  route: null,
+  ...(meaning !== undefined ? { meaning: { value: meaning, by: 'judge', detail: '' } as Meaning } : {}),
+  verdict,
+  detail: '',
+  score: null,
+  rationale: null,
+  durationMs: 1,
+});
 const STATS: ItemStats = { passed: 1, total: 3, rate: 1 / 3, ci: [0.06, 0.79], baseline: { passed: 10, total: 10 }, pDrop: 0.0385, pRise: 1, tier: 'steady', attemptsNeeded: null, looks: 1, maxLooks: 1 };
 
 describe('accepting a persona script keeps its attempts', () => {
@@ -115,6 +142,12 @@ describe('accepting a persona script keeps its attempts', () => {
       baseline: { attempts: { passed: 4, total: 5 } },
     });
     expect(decidePersonaAcceptance(record({}), 't1', null, current())).toEqual({ kind: 'unchanged' });
+    // The same transcript rewritten for being slower keeps the stored tally and its tokens.
+    const slower = record({ repeat: repeat(4, 5), latencyMs: 100, slower: { baselineMs: 10, latencyMs: 100 }, usage: { inputTokens: 50, outputTokens: 5 } });
+    expect(decidePersonaAcceptance(slower, 't1', null, current({ attempts: { passed: 10, total: 10 }, latencyMs: 10, usage: { inputTokens: 100, outputTokens: 10 } }))).toMatchObject({
+      kind: 'accept',
+      baseline: { latencyMs: 100, attempts: { passed: 10, total: 10 }, usage: { inputTokens: 100, outputTokens: 10 } },
+    });
   });
 });
 
