@@ -356,6 +356,34 @@ describe('run', () => {
     expect(f.get('decoded')?.reply).toBe('you are preview:***');
     expect(f.get('error')?.error).toContain('denied for Basic ***');
   });
+
+  it('never prints the password of an agent URL that is not valid, quoted in its error (file, flag, validate, probe)', async () => {
+    const password = 'pr3view-pa55';
+    const basic = Buffer.from(`preview:${password}`).toString('base64');
+    // Port 99999 and a space in the host: addresses that do not parse, so their errors quote them as written.
+    const bad = [`http://preview:${password}@127.0.0.1:99999/chat`, `https://preview:${password}@pre view.example.com/chat`, `http://${password}@127.0.0.1:99999/chat`];
+    const fixtures = { 'f.yml': 'fixtures:\n  - { label: one, message: hi }\n' };
+    for (const url of bad) {
+      const inFile = await makeProject({ config: `agent:\n  url: ${url}\n`, fixtures });
+      const flag = await makeProject({ config: 'agent:\n  url: http://127.0.0.1:9/chat\n', fixtures });
+      const runs = [
+        ['file, run', await cli(['run'], inFile)],
+        ['file, validate', await cli(['validate'], inFile)],
+        ['file, probe', await cli(['probe', 'hi'], inFile)],
+        ['flag, run', await cli(['run', '--agent-url', url], flag)],
+        ['flag, probe', await cli(['probe', 'hi', '--agent-url', url], flag)],
+      ] as const;
+      for (const [name, r] of runs) {
+        expect(r.code, `${name}: ${url}`).toBe(2);
+        expect(r.stdout + r.stderr, `${name}: ${url}`).toContain('is not a valid URL');
+        expect(r.stdout + r.stderr, `${name}: ${url}`).toContain('***@');
+        for (const text of [r.stdout, r.stderr]) {
+          expect(text, `${name}: ${url}`).not.toContain(password);
+          expect(text, `${name}: ${url}`).not.toContain(basic);
+        }
+      }
+    }
+  });
 });
 
 describe('run: exit status', () => {
