@@ -357,6 +357,25 @@ describe('run', () => {
     expect(f.get('error')?.error).toContain('denied for Basic ***');
   });
 
+  it('never prints a secret that an agent echoes in a Content-Encoding it cannot decode', async () => {
+    const secret = 'S3cr3t-Mixed-Case';
+    const agent = await serve((req) => {
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      if (body.start === true) return { json: { reply: 'Welcome!', route: { conversation: 'w', stage: 'g' } } };
+      return { headers: { 'content-encoding': `x-${String(req.headers.authorization).replace('Bearer ', '')}` }, body: 'x' };
+    });
+    const cwd = await makeProject({
+      config: `agent:\n  url: ${agent.url}\n  retries: 0\n  headers: { Authorization: "Bearer \${AGENT_TOKEN}" }\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: one, message: hi }\n' },
+    });
+    const r = await cli(['run', '--junit', 'junit.xml', '--fail-on', 'none'], cwd, { AGENT_TOKEN: secret });
+    const results = await readFile(join(cwd, '.agent-replay', 'results', 'results.json'), 'utf8');
+    expect(byLabel(await readResults(join(cwd, '.agent-replay', 'results', 'results.json'))).get('one')?.error).toContain('encoded as "x-***"');
+    for (const [name, text] of Object.entries({ results, junit: await readFile(join(cwd, 'junit.xml'), 'utf8'), stdout: r.stdout, stderr: r.stderr })) {
+      expect(text.toLowerCase(), name).not.toContain(secret.toLowerCase());
+    }
+  });
+
   it('never prints the password of an agent URL that is not valid, quoted in its error (file, flag, validate, probe)', async () => {
     const password = 'pr3view-pa55';
     const basic = Buffer.from(`preview:${password}`).toString('base64');
