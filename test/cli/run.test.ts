@@ -376,6 +376,30 @@ describe('run', () => {
     }
   });
 
+  it('never writes or prints the token of an Authorization header written in config.yml, echoed without its scheme', async () => {
+    const token = 'sk-lit-ABCDEF123456';
+    const agent = await serve((req) => {
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      const tok = String(req.headers.authorization).replace(/^Bearer /, '');
+      if (body.start === true) return { json: { reply: 'Welcome!', route: { conversation: 'w', stage: 'g' } } };
+      if (body.message === 'fail') return { status: 401, body: `invalid token ${tok}` };
+      return { json: { reply: `your token is ${tok}`, route: { conversation: 'c', stage: 's' } } };
+    });
+    const cwd = await makeProject({
+      config: `agent:\n  url: ${agent.url}\n  retries: 0\n  headers: { Authorization: "Bearer ${token}" }\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: echo, message: hi }\n  - { label: error, message: fail }\n' },
+    });
+    const r = await cli(['run', '--junit', 'junit.xml', '--fail-on', 'none'], cwd);
+    expect(agent.requests.some((q) => q.headers.authorization === `Bearer ${token}`)).toBe(true);
+    const results = await readFile(join(cwd, '.agent-replay', 'results', 'results.json'), 'utf8');
+    for (const [name, text] of Object.entries({ results, junit: await readFile(join(cwd, 'junit.xml'), 'utf8'), stdout: r.stdout, stderr: r.stderr })) {
+      expect(text, name).not.toContain(token);
+    }
+    const f = byLabel(await readResults(join(cwd, '.agent-replay', 'results', 'results.json')));
+    expect(f.get('echo')?.reply).toBe('your token is ***');
+    expect(f.get('error')?.error).toContain('invalid token ***');
+  });
+
   it('never prints the password of an agent URL that is not valid, quoted in its error (file, flag, validate, probe)', async () => {
     const password = 'pr3view-pa55';
     const basic = Buffer.from(`preview:${password}`).toString('base64');
