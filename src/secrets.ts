@@ -64,9 +64,35 @@ function secretPattern(secret: string): string {
   return [...secret].map(charPattern).join('');
 }
 
+/**
+ * An Authorization value's usual schemes, then one word, the credentials. Only these: a secret of
+ * two ordinary words (a passphrase) must not make its second word a secret of its own.
+ */
+const AUTH_SCHEME = /^\s*(?:bearer|basic|token|bot|key|api-?key|jwt|ssws)[ \t]+(\S+)\s*$/i;
+
+/**
+ * The texts a secret stands for: itself and, for a header value of the form `Scheme credentials`
+ * (`Bearer sk-...`, `Token ...`, `Basic dXNlcjpwYXNz`), the credentials alone, which a server
+ * quotes without the scheme ("invalid token sk-..."); for `Basic`, also the decoded `user:password`
+ * and the password (docs/security.md, "Secrets").
+ */
+export function secretForms(secret: string): string[] {
+  const forms = [secret];
+  const m = AUTH_SCHEME.exec(secret);
+  if (m === null) return forms;
+  const credentials = m[1] as string;
+  forms.push(credentials);
+  if (/^\s*basic\s/i.test(secret) && /^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) {
+    const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon !== -1 && !decoded.includes('\uFFFD')) forms.push(decoded, decoded.slice(colon + 1));
+  }
+  return forms;
+}
+
 /** Returns a function that replaces every occurrence of every secret, in every form, with `***`. */
 export function makeRedactor(secrets: readonly string[]): (text: string) => string {
-  const values = [...new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
+  const values = [...new Set(secrets.flatMap(secretForms).filter((s) => s.length >= MIN_SECRET_LENGTH))].sort((a, b) => b.length - a.length);
   if (values.length === 0) return (text) => text;
   // Longest first, so that a secret containing another is replaced whole.
   const anyForm = new RegExp(values.map(secretPattern).join('|'), 'g');

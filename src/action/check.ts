@@ -20,7 +20,7 @@ import { renderConfigErrors } from '../report/config-errors.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
 import { AgentNotReady, instantClock } from '../agent/ready.js';
-import { makeRedactor } from '../secrets.js';
+import { makeRedactor, secretForms } from '../secrets.js';
 
 function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
   for (const w of warnings) core.warning(formatIssue(w), { file: w.file, startLine: w.line ?? undefined, startColumn: w.column ?? undefined });
@@ -61,7 +61,7 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
 }
 
 export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: ActionDeps): Promise<void> {
-  for (const s of inputSecrets(inputsIn)) core.setSecret(s);
+  for (const s of inputSecrets(inputsIn).flatMap(secretForms)) core.setSecret(s);
   // A shard never comments (the merge job, mode: report, does); it records and uploads
   // (docs/action.md, "Shards: one suite over a CI matrix").
   const inputs: Inputs = inputsIn.shard !== null && inputsIn.comment ? { ...inputsIn, comment: false } : inputsIn;
@@ -146,7 +146,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   }
   annotateConfigIssues([], result.warnings);
   // Values the config read from ${ENV} are secrets too: mask them in the job log.
-  for (const secret of result.suite.config.secrets) if (secret.length > 0) core.setSecret(secret);
+  for (const secret of result.suite.config.secrets.flatMap(secretForms)) if (secret.length > 0) core.setSecret(secret);
 
   if (result.kind === 'refused') {
     const rctx = out.reportContext(ctx, null);

@@ -72,12 +72,15 @@ export class UndecodableBody extends Error {
  * that is not what its coding says.
  */
 export function decodedBody(body: Readable, header: string | string[] | undefined, maxBytes: number, subject = "the agent's answer"): AsyncIterable<Uint8Array> | { unknown: string } {
-  const codings = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+  const written = (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')
-    .map((c) => c.trim().toLowerCase())
-    .filter((c) => c !== '' && c !== 'identity');
+    .map((c) => c.trim())
+    .filter((c) => c !== '' && c.toLowerCase() !== 'identity');
+  const codings = written.map((c) => c.toLowerCase());
   if (codings.length === 0) return body;
-  const unknown = codings.find((c) => !Object.hasOwn(DECODERS, c));
+  // An unknown coding is named as the header wrote it: the sender's text, which may echo a secret,
+  // must reach the redactor in its own case (docs/security.md, "Secrets").
+  const unknown = written.find((c) => !Object.hasOwn(DECODERS, c.toLowerCase()));
   if (unknown !== undefined) return { unknown };
   let stream: Readable = body;
   for (const coding of [...codings].reverse()) {

@@ -18,6 +18,7 @@ import * as personas from './config/personas.js';
 import * as regex from './config/regex.js';
 import * as repeat from './config/repeat.js';
 import { issueMaker, type IssueAt, type Resolution } from './config/shared.js';
+import { urlCredentialSecrets } from './url-credentials.js';
 import * as simulator from './config/simulator.js';
 import * as stats from './config/stats.js';
 import * as traces from './config/traces.js';
@@ -100,6 +101,10 @@ export function resolveConfigFile(
   // A key or header written into the file itself (not from `${ENV}`) is a secret all the same:
   // redacted wherever the run or its errors would show it, a misspelt key's line included.
   substituted.secrets.push(...writtenSecrets(raw));
+  // So is the user and password in agent.url, though the address does not parse (its error quotes it).
+  const agentSection = (raw as Record<string, unknown>).agent;
+  const writtenUrl = isMapping(agentSection) ? (agentSection as Record<string, unknown>).url : undefined;
+  if (typeof writtenUrl === 'string') substituted.secrets.push(...urlCredentialSecrets(writtenUrl));
   r.errors.push(...substituted.issues);
   // A value whose `${NAME}` was not read is checked once, as that reference: not again as the
   // text left without it (`${PREVIEW_URL}/api/chat` is not "not a valid URL" as well).

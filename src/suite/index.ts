@@ -10,6 +10,7 @@ import { existsSync, promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { PRESETS, type AgentPreset, type Config } from '../config.js';
 import { makeRedactor } from '../secrets.js';
+import { urlCredentialSecrets } from './url-credentials.js';
 import type { Baseline, Fixture, PersonaBaseline, PersonaScript } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
 import { resolveConfigFile } from './config-file.js';
@@ -262,35 +263,10 @@ function overrideConfig(config: Config | null, overrides: ConfigOverrides, sourc
  * send as basic auth: both forms are secrets (docs/configuration.md, "config.yml").
  */
 function agentUrlSecrets(config: Config | null, overrides: ConfigOverrides | undefined, found: Findings): void {
-  const credentials = urlCredentialSecrets(config?.agent.url ?? overrides?.agentUrl ?? null);
+  // The file's address and the flag's: an invalid one is quoted in its error, as written.
+  const credentials = [...new Set([...urlCredentialSecrets(config?.agent.url), ...urlCredentialSecrets(overrides?.agentUrl)])];
   found.secrets.push(...credentials);
   config?.secrets.push(...credentials);
-}
-
-/**
- * The credentials in a URL's user and password (a token may be the user alone, as in
- * `https://TOKEN@host/`), as written, decoded, and as the basic auth header encodes them.
- */
-export function urlCredentialSecrets(url: string | null): string[] {
-  if (url === null) return [];
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return [];
-  }
-  if (parsed.username === '' && parsed.password === '') return [];
-  const decode = (part: string): string => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  };
-  const user = decode(parsed.username);
-  const password = decode(parsed.password);
-  const secret = parsed.password !== '' ? [parsed.password, password] : [parsed.username, user];
-  return [...new Set([...secret, Buffer.from(`${user}:${password}`, 'utf8').toString('base64')])];
 }
 
 interface FixtureFiles {

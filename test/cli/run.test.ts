@@ -356,6 +356,77 @@ describe('run', () => {
     expect(f.get('decoded')?.reply).toBe('you are preview:***');
     expect(f.get('error')?.error).toContain('denied for Basic ***');
   });
+
+  it('never prints a secret that an agent echoes in a Content-Encoding it cannot decode', async () => {
+    const secret = 'S3cr3t-Mixed-Case';
+    const agent = await serve((req) => {
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      if (body.start === true) return { json: { reply: 'Welcome!', route: { conversation: 'w', stage: 'g' } } };
+      return { headers: { 'content-encoding': `x-${String(req.headers.authorization).replace('Bearer ', '')}` }, body: 'x' };
+    });
+    const cwd = await makeProject({
+      config: `agent:\n  url: ${agent.url}\n  retries: 0\n  headers: { Authorization: "Bearer \${AGENT_TOKEN}" }\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: one, message: hi }\n' },
+    });
+    const r = await cli(['run', '--junit', 'junit.xml', '--fail-on', 'none'], cwd, { AGENT_TOKEN: secret });
+    const results = await readFile(join(cwd, '.agent-replay', 'results', 'results.json'), 'utf8');
+    expect(byLabel(await readResults(join(cwd, '.agent-replay', 'results', 'results.json'))).get('one')?.error).toContain('encoded as "x-***"');
+    for (const [name, text] of Object.entries({ results, junit: await readFile(join(cwd, 'junit.xml'), 'utf8'), stdout: r.stdout, stderr: r.stderr })) {
+      expect(text.toLowerCase(), name).not.toContain(secret.toLowerCase());
+    }
+  });
+
+  it('never writes or prints the token of an Authorization header written in config.yml, echoed without its scheme', async () => {
+    const token = 'sk-lit-ABCDEF123456';
+    const agent = await serve((req) => {
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      const tok = String(req.headers.authorization).replace(/^Bearer /, '');
+      if (body.start === true) return { json: { reply: 'Welcome!', route: { conversation: 'w', stage: 'g' } } };
+      if (body.message === 'fail') return { status: 401, body: `invalid token ${tok}` };
+      return { json: { reply: `your token is ${tok}`, route: { conversation: 'c', stage: 's' } } };
+    });
+    const cwd = await makeProject({
+      config: `agent:\n  url: ${agent.url}\n  retries: 0\n  headers: { Authorization: "Bearer ${token}" }\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: echo, message: hi }\n  - { label: error, message: fail }\n' },
+    });
+    const r = await cli(['run', '--junit', 'junit.xml', '--fail-on', 'none'], cwd);
+    expect(agent.requests.some((q) => q.headers.authorization === `Bearer ${token}`)).toBe(true);
+    const results = await readFile(join(cwd, '.agent-replay', 'results', 'results.json'), 'utf8');
+    for (const [name, text] of Object.entries({ results, junit: await readFile(join(cwd, 'junit.xml'), 'utf8'), stdout: r.stdout, stderr: r.stderr })) {
+      expect(text, name).not.toContain(token);
+    }
+    const f = byLabel(await readResults(join(cwd, '.agent-replay', 'results', 'results.json')));
+    expect(f.get('echo')?.reply).toBe('your token is ***');
+    expect(f.get('error')?.error).toContain('invalid token ***');
+  });
+
+  it('never prints the password of an agent URL that is not valid, quoted in its error (file, flag, validate, probe)', async () => {
+    const password = 'pr3view-pa55';
+    const basic = Buffer.from(`preview:${password}`).toString('base64');
+    // Port 99999 and a space in the host: addresses that do not parse, so their errors quote them as written.
+    const bad = [`http://preview:${password}@127.0.0.1:99999/chat`, `https://preview:${password}@pre view.example.com/chat`, `http://${password}@127.0.0.1:99999/chat`];
+    const fixtures = { 'f.yml': 'fixtures:\n  - { label: one, message: hi }\n' };
+    for (const url of bad) {
+      const inFile = await makeProject({ config: `agent:\n  url: ${url}\n`, fixtures });
+      const flag = await makeProject({ config: 'agent:\n  url: http://127.0.0.1:9/chat\n', fixtures });
+      const runs = [
+        ['file, run', await cli(['run'], inFile)],
+        ['file, validate', await cli(['validate'], inFile)],
+        ['file, probe', await cli(['probe', 'hi'], inFile)],
+        ['flag, run', await cli(['run', '--agent-url', url], flag)],
+        ['flag, probe', await cli(['probe', 'hi', '--agent-url', url], flag)],
+      ] as const;
+      for (const [name, r] of runs) {
+        expect(r.code, `${name}: ${url}`).toBe(2);
+        expect(r.stdout + r.stderr, `${name}: ${url}`).toContain('is not a valid URL');
+        expect(r.stdout + r.stderr, `${name}: ${url}`).toContain('***@');
+        for (const text of [r.stdout, r.stderr]) {
+          expect(text, `${name}: ${url}`).not.toContain(password);
+          expect(text, `${name}: ${url}`).not.toContain(basic);
+        }
+      }
+    }
+  });
 });
 
 describe('run: exit status', () => {

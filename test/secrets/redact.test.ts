@@ -67,3 +67,25 @@ describe('makeRedactor: every form a secret takes', () => {
     expect(r('x a.b*c(d)[e]{2}|f^$ y aXbbbc(d)ee|f')).toBe('x *** y aXbbbc(d)ee|f');
   });
 });
+
+describe('makeRedactor: an Authorization value', () => {
+  it('redacts the credentials of `Scheme credentials` alone, as a server quotes them without the scheme', () => {
+    const redact = makeRedactor(['Bearer sk-lit-ABCDEF123456', 'Token ghp_0123456789']);
+    expect(redact('invalid token sk-lit-ABCDEF123456')).toBe('invalid token ***');
+    expect(redact('{"key":"ghp_0123456789"}')).toBe('{"key":"***"}');
+    expect(redact('Authorization: Bearer sk-lit-ABCDEF123456')).toBe('Authorization: ***');
+  });
+
+  it('redacts a Basic value decoded, and its password', () => {
+    const basic = Buffer.from('preview:pa55-w0rd').toString('base64');
+    const redact = makeRedactor([`Basic ${basic}`]);
+    expect(redact(`got ${basic}`)).toBe('got ***');
+    expect(redact('you are preview:pa55-w0rd')).toBe('you are ***');
+    expect(redact('password pa55-w0rd')).toBe('password ***');
+  });
+
+  it('leaves the words of a secret that is not an Authorization value alone', () => {
+    const redact = makeRedactor(['correct horsebattery']);
+    expect(redact('a horsebattery')).toBe('a horsebattery');
+  });
+});

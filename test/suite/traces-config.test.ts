@@ -2,6 +2,7 @@
 // URL and key from the environment, waitMs; every error at once with file:line; the key a secret.
 import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/suite/index.js';
+import { makeRedactor } from '../../src/secrets.js';
 import { C, F, OK_FIXTURE, brief, load } from './helpers.js';
 
 const KEY = 'pk-lf-1234:sk-lf-secret-5678';
@@ -19,6 +20,15 @@ describe('config.yml traces', () => {
     expect(r.suite!.config.traces).toEqual({ receive: { port: 0 }, query: null, waitMs: 5000 });
     const dflt = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  receive: {}\n  waitMs: 12000\n' });
     expect(dflt.suite!.config.traces).toEqual({ receive: { port: 4318 }, query: null, waitMs: 12000 });
+  });
+
+  it('query: the password of a user:password key is a secret alone, as a store quotes it decoded from basic auth', async () => {
+    for (const kind of ['langfuse', 'tempo']) {
+      const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `traces:\n  query: { kind: ${kind}, url: "http://127.0.0.1:3200", apiKey: "\${TRACES_KEY}" }\n` }, { env: { TRACES_KEY: KEY } });
+      expect(r.errors).toEqual([]);
+      const redact = makeRedactor(r.suite!.config.secrets);
+      expect(redact('invalid secret key sk-lf-secret-5678 for pk-lf-1234'), kind).toBe('invalid secret key *** for pk-lf-1234');
+    }
   });
 
   it('query: the key comes from the environment, is a secret, and never appears in the run\u2019s messages', async () => {

@@ -120,7 +120,12 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
   if (!ok) return;
   // The key is a secret even when written in the file: never printed, logged or written; so is
   // the form it is sent in as basic auth (a store that echoes its Authorization header shows that).
-  if (apiKey !== null) config.secrets.push(apiKey, Buffer.from(apiKey, 'utf8').toString('base64'));
+  // A `user:password` key (Langfuse's public:secret, Grafana Cloud's instance:token) is sent as basic
+  // auth: a store that quotes the decoded password alone ("invalid token glc_...") must not show it.
+  if (apiKey !== null) {
+    config.secrets.push(apiKey, Buffer.from(apiKey, 'utf8').toString('base64'));
+    if (apiKey.includes(':')) config.secrets.push(apiKey.slice(apiKey.indexOf(':') + 1));
+  }
   config.traces = { receive: null, query: { kind: q.kind, url: q.url.replace(/\/+$/, ''), apiKey, ...(Object.keys(headers).length > 0 ? { headers } : {}) }, waitMs };
 }
 
