@@ -142,6 +142,22 @@ function target(label: string, criterion: string, accepted: 'pass' | 'fail', thr
   return { criterion, threshold, kind: 'fixture', label, file: 'f.yml', line: 1, baselineFile: fileOf(label), accepted, acceptedFrom: 'baseline_verdict', material: { kind: 'reply', reply: label } };
 }
 const ok = (score: number, rationale = `r${score}`): JudgeResult => ({ ok: true, score, rationale });
+
+/** A calibration.json of `figures` over `baselines` baselines judged once each, for the renderers. */
+function calibrationOf(figures: ReturnType<typeof summarizeCalibration>, baselines: number, minAgreement: number | null): Calibration {
+  return {
+    calibrationVersion: 1,
+    tool: { name: 'agent-replay', version: '0.0.0' },
+    calibratedAt: '2026-12-01T00:00:00.000Z',
+    suite: '.agent-replay',
+    judge: { name: 'openai m1', model: 'openai/m1', promptVersion: '2', structuredOutput: null },
+    repeat: 1,
+    minAgreement,
+    estimate: estimateCalibration(baselines, 1, { judgeCallUsd: 0.005, capUsd: 5 }, false),
+    spend: { judgeCalls: baselines, judgeRetries: 0 },
+    ...figures,
+  } as Calibration;
+}
 const bad: JudgeResult = { ok: false, reason: 'no usable score in output: "meh"' };
 
 describe('the figures', () => {
@@ -204,19 +220,7 @@ describe('the figures', () => {
     const figures = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map(() => [ok(0.9)]), 0.995);
     expect(figures.criteria[0]).toMatchObject({ agreeing: 199, scored: 200, agreement: 0.995, belowMinAgreement: false });
     const low = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map((_, i) => [ok(i === 0 ? 0.1 : 0.2)]), null);
-    const calibration = (f: typeof figures, minAgreement: number | null): Calibration =>
-      ({
-        calibrationVersion: 1,
-        tool: { name: 'agent-replay', version: '0.0.0' },
-        calibratedAt: '2026-12-01T00:00:00.000Z',
-        suite: '.agent-replay',
-        judge: { name: 'openai m1', model: 'openai/m1', promptVersion: '2', structuredOutput: null },
-        repeat: 1,
-        minAgreement,
-        estimate: estimateCalibration(200, 1, { judgeCallUsd: 0.005, capUsd: 5 }, false),
-        spend: { judgeCalls: 200, judgeRetries: 0 },
-        ...f,
-      }) as Calibration;
+    const calibration = (f: typeof figures, minAgreement: number | null): Calibration => calibrationOf(f, 200, minAgreement);
     const text = renderCalibrationText(calibration(figures, 0.995));
     expect(text).toContain('99% (199/200)');
     expect(text).toContain('Every criterion with a score agrees at least 99.5% (--min-agreement 0.995).');
@@ -229,18 +233,7 @@ describe('the figures', () => {
     const targets = [target('a', 'C', 'pass'), target('b', 'C', 'fail')];
     const figures = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, [[ok(0.75)], [ok(0.72)]], null);
     expect(figures.criteria[0]).toMatchObject({ straddling: 2 });
-    const c = {
-      calibrationVersion: 1,
-      tool: { name: 'agent-replay', version: '0.0.0' },
-      calibratedAt: '2026-12-01T00:00:00.000Z',
-      suite: '.agent-replay',
-      judge: { name: 'openai m1', model: 'openai/m1', promptVersion: '2', structuredOutput: null },
-      repeat: 1,
-      minAgreement: null,
-      estimate: estimateCalibration(2, 1, { judgeCallUsd: 0.005, capUsd: 5 }, false),
-      spend: { judgeCalls: 2, judgeRetries: 0 },
-      ...figures,
-    } as Calibration;
+    const c = calibrationOf(figures, 2, null);
     const text = renderCalibrationText(c);
     expect(text).toContain('Straddling (2): the score sits within 0.1 of the threshold, so a small change flips it; 1 more is listed under Disagreements\n');
     expect(text.split('\n').filter((l) => l.includes(fileOf('b')))).toHaveLength(1);

@@ -29,6 +29,18 @@ const RECORD_FIXTURE = [
   'baseline',
 ];
 
+
+/** What a run with `--markdown report.md --junit junit.xml` wrote and printed, by name (for the secrets tests). */
+async function writtenAndPrinted(cwd: string, r: { stdout: string; stderr: string }): Promise<Record<string, string>> {
+  return {
+    results: await readFile(join(cwd, '.agent-replay', 'results', 'results.json'), 'utf8'),
+    markdown: await readFile(join(cwd, 'report.md'), 'utf8'),
+    junit: await readFile(join(cwd, 'junit.xml'), 'utf8'),
+    stdout: r.stdout,
+    stderr: r.stderr,
+  };
+}
+
 describe('run', () => {
   it('replays a suite, writes a valid results.json, markdown and junit, and prints a summary', async () => {
     const agent = await serve(scriptedAgent({ 'Can I get my money back?': 'Yes, within 30 days.' }));
@@ -302,13 +314,7 @@ describe('run', () => {
     // The secret reached the agent (so the echo is real) ...
     expect(agent.requests.some((q) => q.headers.authorization === `Bearer ${secret}`)).toBe(true);
     // ... and is nowhere in what the run wrote or printed.
-    const outputs = {
-      results: await readFile(join(cwd, '.agent-replay', 'results', 'results.json'), 'utf8'),
-      markdown: await readFile(join(cwd, 'report.md'), 'utf8'),
-      junit: await readFile(join(cwd, 'junit.xml'), 'utf8'),
-      stdout: r.stdout,
-      stderr: r.stderr,
-    };
+    const outputs = await writtenAndPrinted(cwd, r);
     for (const [name, text] of Object.entries(outputs)) expect(text, name).not.toContain(secret);
     const f = byLabel(await readResults(join(cwd, '.agent-replay', 'results', 'results.json')));
     expect(f.get('echo')?.reply).toBe('your header was Bearer ***');
@@ -340,13 +346,7 @@ describe('run', () => {
     // The credentials reached the agent as basic auth (so the echo is real) ...
     expect(agent.requests.some((q) => q.headers.authorization === `Basic ${basic}`)).toBe(true);
     // ... and neither the password nor its basic auth form is in what the run wrote or printed.
-    const outputs = {
-      results: await readFile(join(cwd, '.agent-replay', 'results', 'results.json'), 'utf8'),
-      markdown: await readFile(join(cwd, 'report.md'), 'utf8'),
-      junit: await readFile(join(cwd, 'junit.xml'), 'utf8'),
-      stdout: r.stdout,
-      stderr: r.stderr,
-    };
+    const outputs = await writtenAndPrinted(cwd, r);
     for (const [name, text] of Object.entries(outputs)) {
       expect(text, name).not.toContain(password);
       expect(text, name).not.toContain(basic);
