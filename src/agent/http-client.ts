@@ -22,6 +22,7 @@ import { request } from '../http/undici.js';
 import { DIRECT, proxyRefusal, type Network } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
+import { basicAuthOf } from '../suite/url-credentials.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
@@ -553,16 +554,9 @@ function checkUrl(value: string | null): string {
 
 /** `authorization: Basic ...` from the URL's user and password; none when it has neither or `headers` names Authorization. */
 function urlCredentials(url: URL, headers: Record<string, string>): Record<string, string> {
-  if (url.username === '' && url.password === '') return {};
-  if (Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return {};
-  const decode = (part: string): string => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  };
-  return { authorization: `Basic ${Buffer.from(`${decode(url.username)}:${decode(url.password)}`).toString('base64')}` };
+  const basic = basicAuthOf(url);
+  if (basic === null || Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) return {};
+  return { authorization: `Basic ${basic}` };
 }
 
 /** JSON content type and accept, then the configured headers (which win, case-insensitively). */

@@ -62,12 +62,12 @@ export function decideAcceptance(
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: REFUSE_NOT_EVALUATED };
   const judge = baselineJudgeOf(record);
   const variants = variantsFor(record.reply, [...agreement.variants, ...carriedReplyVariants(current, record.baseline, { reply: record.reply, verdict: record.verdict, meaning: record.drift?.meaning })]);
+  const sameReply = current !== null && current.reply === record.reply && sameRoute(current.route, record.route);
   if (
     current !== null &&
     // A slower item is rewritten: accepting it accepts its new latency (docs/latency.md).
     !rewritesBaseline(record) &&
-    current.reply === record.reply &&
-    sameRoute(current.route, record.route) &&
+    sameReply &&
     current.verdict === record.verdict &&
     // A repeated item's tally is part of what is accepted (docs/statistics.md, "A baseline's attempts").
     storedAttemptsStand(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats }) &&
@@ -79,7 +79,7 @@ export function decideAcceptance(
   // The same reply (route), or one that only changed wording against the stored one, keeps its tally
   // and its tokens, whatever else rewrites the file (docs/statistics.md, "A baseline's attempts").
   const sameMeasurement =
-    current !== null && ((current.reply === record.reply && sameRoute(current.route, record.route)) || (record.baseline?.reply === current.reply && isReworded(record)));
+    current !== null && (sameReply || (record.baseline?.reply === current.reply && isReworded(record)));
   const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, usage: record.usage }, sameMeasurement);
   return {
     kind: 'accept',

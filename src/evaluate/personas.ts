@@ -388,6 +388,11 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   }));
   const simulation = record.simulation !== undefined ? { doneReason: record.simulation.doneReason } : null;
   const judge = personaBaselineJudgeOf(record);
+  // The stored transcript's messages, replies and routes, turn by turn (variants aside).
+  const sameTranscript =
+    current !== null &&
+    current.transcript.length === transcript.length &&
+    current.transcript.every((t, i) => t.message === transcript[i]?.message && t.reply === transcript[i]?.reply && sameRoute(t.route, transcript[i]?.route ?? null));
   if (
     current !== null &&
     // A slower script is rewritten: accepting it accepts its new latency (docs/latency.md).
@@ -398,20 +403,14 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     current.outcome === record.outcome &&
     current.visited.length === record.visited.length &&
     current.visited.every((v, i) => v === record.visited[i]) &&
-    current.transcript.length === transcript.length &&
-    current.transcript.every(
-      (t, i) => t.message === transcript[i]?.message && t.reply === transcript[i]?.reply && sameRoute(t.route, transcript[i]?.route ?? null) && sameVariants(t.variants, transcript[i]?.variants),
-    ) &&
+    sameTranscript &&
+    current.transcript.every((t, i) => sameVariants(t.variants, transcript[i]?.variants)) &&
     (current.simulation?.doneReason ?? null) === (simulation?.doneReason ?? null)
   ) {
     return { kind: 'unchanged' };
   }
   // The same transcript, or one that only changed wording against the stored one, keeps its tally
   // and its tokens, whatever else rewrites the file (docs/statistics.md, "A baseline's attempts").
-  const sameTranscript =
-    current !== null &&
-    current.transcript.length === transcript.length &&
-    current.transcript.every((t, i) => t.message === transcript[i]?.message && t.reply === transcript[i]?.reply && sameRoute(t.route, transcript[i]?.route ?? null));
   const sameMeasurement = current !== null && (sameTranscript || (sameTurns(record.baseline?.transcript ?? null, current.transcript) && isReworded(record)));
   const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, usage: record.usage }, sameMeasurement);
   return {

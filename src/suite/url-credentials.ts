@@ -10,21 +10,35 @@ export function urlCredentialSecrets(url: string | null | undefined): string[] {
   if (url === null || url === undefined) return [];
   const userinfo = userinfoOf(url);
   if (userinfo === null) return [];
-  const decode = (part: string): string => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  };
   const colon = userinfo.indexOf(':');
   const username = colon === -1 ? userinfo : userinfo.slice(0, colon);
   const pass = colon === -1 ? '' : userinfo.slice(colon + 1);
   if (username === '' && pass === '') return [];
-  const user = decode(username);
-  const password = decode(pass);
-  const secret = pass !== '' ? [pass, password] : [username, user];
-  return [...new Set([...secret, Buffer.from(`${user}:${password}`, 'utf8').toString('base64')])];
+  const secret = pass !== '' ? [pass, decoded(pass)] : [username, decoded(username)];
+  return [...new Set([...secret, basicCredentials(username, pass)])];
+}
+
+/**
+ * The basic auth credentials (base64 of `user:password`, each decoded) a request to `url` sends
+ * for the user and password it carries (docs/configuration.md, "config.yml"); null when it carries
+ * neither.
+ */
+export function basicAuthOf(url: URL): string | null {
+  if (url.username === '' && url.password === '') return null;
+  return basicCredentials(url.username, url.password);
+}
+
+function basicCredentials(user: string, password: string): string {
+  return Buffer.from(`${decoded(user)}:${decoded(password)}`, 'utf8').toString('base64');
+}
+
+/** A percent-encoded part of a URL, decoded; as written when it is not valid percent-encoding. */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 /**
