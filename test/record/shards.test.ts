@@ -2,16 +2,20 @@
 // checks that every shard of one suite is there; a missing or a foreign shard makes the merge
 // incomplete, never "removed" items; the gate fails unless allowed.
 
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { mergeRecords, parseRecord, serializeRecord } from '../../src/record/index.js';
 import { compareRuns, gateMerged } from '../../src/evaluate/index.js';
 import { selectShard } from '../../src/evaluate/shard.js';
 import type { RunRecord, ShardInfo } from '../../src/types.js';
 import { renderJUnit, renderMarkdownReport, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
-import { fixture, persona, run } from '../report/fixtures.js';
+import { fixture, persona, resetLines, run } from '../report/fixtures.js';
 
 const SUITE = '0123456789abcdef';
+
+// Merged items are listed by file and line (the suite's order), and the builders number lines
+// across every test a worker ran before: each test starts them again, so its order is its own.
+beforeEach(resetLines);
 
 function shardRun(index: number, total: number, labels: string[], suiteHash = SUITE): RunRecord {
   const shard: ShardInfo = { index, total, suiteHash };
