@@ -3,7 +3,7 @@
 
 import type { Baseline, BaselineJudge, FixtureRecord, PersonaBaseline, PersonaRecord, RunRecord } from '../types.js';
 import { sameJudge } from './definition.js';
-import { isReworded, rewritesBaseline } from './changes.js';
+import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
 import { sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
 import { carriedReplyVariants, fixtureAttemptsAgree, sameVariants, variantsFor } from './variants.js';
@@ -79,7 +79,7 @@ export function decideAcceptance(
   // The same reply (route), or one that only changed wording against the stored one, keeps its tally
   // and its tokens, whatever else rewrites the file (docs/statistics.md, "A baseline's attempts").
   const sameMeasurement =
-    current !== null && (sameReply || (record.baseline?.reply === current.reply && isReworded(record)));
+    current !== null && (sameReply || (record.baseline?.reply === current.reply && isRewordedApartFromLatency(record)));
   const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, usage: record.usage }, sameMeasurement);
   return {
     kind: 'accept',

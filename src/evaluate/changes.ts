@@ -130,6 +130,15 @@ export function isReworded(item: ChangeSubject, changes: readonly Change[] = cha
 }
 
 /**
+ * Reworded whatever its latency: a reply (transcript) that differs from its baseline only in
+ * wording, also when it is slower too. Acceptance reads it as the same measurement as the stored
+ * one (docs/statistics.md, "A baseline's attempts"), as it reads the same reply when it is slower.
+ */
+export function isRewordedApartFromLatency(item: ChangeSubject): boolean {
+  return isReworded(item, changesOf(item).filter((c) => c.dimension !== 'slower'));
+}
+
+/**
  * Was the later run compared with the earlier run's replies (its baselines), so that its meaning
  * (changed, or one of the same-meaning values) speaks of the change between them?
  */

@@ -26,7 +26,7 @@ import { line, quote, showPattern } from '../assertions/format.js';
 import { plural } from '../words.js';
 import { judgeOutcome } from '../assertions/judge.js';
 import { toolMatch } from '../assertions/tools.js';
-import { isReworded, rewritesBaseline } from './changes.js';
+import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
 import { driftVerdict, sameRoute, sameRoutes } from './drift.js';
 import { carriedTurnVariants, personaAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
@@ -411,7 +411,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   }
   // The same transcript, or one that only changed wording against the stored one, keeps its tally
   // and its tokens, whatever else rewrites the file (docs/statistics.md, "A baseline's attempts").
-  const sameMeasurement = current !== null && (sameTranscript || (sameTurns(record.baseline?.transcript ?? null, current.transcript) && isReworded(record)));
+  const sameMeasurement = current !== null && (sameTranscript || (sameTurns(record.baseline?.transcript ?? null, current.transcript) && isRewordedApartFromLatency(record)));
   const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, usage: record.usage }, sameMeasurement);
   return {
     kind: 'accept',

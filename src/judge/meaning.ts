@@ -133,8 +133,9 @@ export function createMeaningJudge(config: JudgeConfig, deps: MeaningJudgeDeps =
         baseline: redact(request.baseline),
         now: redact(request.now),
       };
-      // The key is the ordered pair as sent; this client has one model and one prompt version.
-      const key = JSON.stringify([config.provider, config.baseUrl, config.model, MEANING_PROMPT_VERSION, r.baseline, r.now]);
+      // The key is what the judge reads, as sent: the conversation and the ordered pair of replies
+      // (docs/meaning.md, "The meaning judge"); this client has one model and one prompt version.
+      const key = JSON.stringify([config.provider, config.baseUrl, config.model, MEANING_PROMPT_VERSION, r.before, r.message, r.baseline, r.now]);
       const earlier = calls.get(key);
       if (earlier !== undefined) return { ...(await earlier), reused: true };
       const first = call(r);

@@ -70,6 +70,26 @@ function writtenSecrets(data: unknown, out: string[] = []): string[] {
 }
 
 /**
+ * The values written after a credential's key on the lines of a config.yml that YAML cannot read
+ * (so no value is known): the rest of the line as written, and without YAML's indicators and
+ * quotes around it, which is how a syntax error quotes it (an alias's name, a tag, a token).
+ */
+export function writtenSecretsInText(text: string): string[] {
+  const out: string[] = [];
+  // Only the key and its colon are matched, so that `judge: { apiKey: ... }` finds apiKey as well.
+  for (const m of text.matchAll(/([A-Za-z0-9_-]+)["']?[ \t]*:[ \t]+(?=\S)/g)) {
+    if (!SECRET_KEY.test(m[1] as string)) continue;
+    const start = (m.index as number) + m[0].length;
+    const newline = text.indexOf('\n', start);
+    // A flow mapping's next entry and a comment end the value.
+    const written = text.slice(start, newline === -1 ? text.length : newline).replace(/[ \t]+#.*$/, '').split(/,\s/)[0]!.trim();
+    const bare = written.replace(/^[*&!|>'"{[%@`\s-]+/, '').replace(/['"\]},\s]+$/, '');
+    for (const value of [written, bare]) if (!ENV_REFERENCE.test(value)) out.push(value);
+  }
+  return out;
+}
+
+/**
  * Validates and resolves the parsed config document. `src` is null when there is no config file
  * (defaults only). Missing environment variables are errors; substituted values become secrets.
  *

@@ -13,7 +13,7 @@ import { makeRedactor } from '../secrets.js';
 import { urlCredentialSecrets } from './url-credentials.js';
 import type { Baseline, Fixture, PersonaBaseline, PersonaScript } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
-import { resolveConfigFile } from './config-file.js';
+import { resolveConfigFile, writtenSecretsInText } from './config-file.js';
 import { containsPlaceholder } from './config/agent.js';
 import { checkFixtureFile } from './fixtures.js';
 import { checkPersonaFile } from './personas.js';
@@ -235,7 +235,11 @@ function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'],
   configNamesIssues(paths, found);
   if (configPath === null) return resolveConfigFile(null, paths.configShown, withPreset({}, preset), env).config;
   const loaded = readYamlFile({ path: configPath, real: null }, paths.configShown, root, found);
-  if (!loaded.src) return null;
+  if (!loaded.src) {
+    // Not read: its syntax errors may quote a credential written in it (docs/security.md, "Secrets").
+    if (loaded.text !== undefined) found.secrets.push(...writtenSecretsInText(loaded.text));
+    return null;
+  }
   const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env, untrustedSuite);
   found.errors.push(...resolved.errors);
   found.warnings.push(...resolved.warnings);
@@ -601,11 +605,15 @@ function overrideSecrets(o: ConfigOverrides): string[] {
 }
 
 /** A YAML suite file read safely and parsed; its errors are added to `found`. */
-function readYamlFile(ref: SuiteFileRef, shown: string, root: SuiteRoot, found: Findings): LoadedYaml {
+function readYamlFile(ref: SuiteFileRef, shown: string, root: SuiteRoot, found: Findings): LoadedYaml & { text?: string } {
   const read = readSuiteText(ref, shown, root.real, root.shown);
-  const loaded: LoadedYaml = 'issue' in read ? { src: null, data: undefined, errors: [read.issue] } : readYaml(shown, read.text);
+  if ('issue' in read) {
+    found.errors.push(read.issue);
+    return { src: null, data: undefined, errors: [read.issue] };
+  }
+  const loaded = readYaml(shown, read.text);
   found.errors.push(...loaded.errors);
-  return loaded;
+  return { ...loaded, text: read.text };
 }
 
 /** The first candidate that exists and is not a folder (a link is taken as is: reading it decides). */

@@ -65,6 +65,27 @@ describe('accepting a fixture keeps its attempts', () => {
     });
   });
 
+  it('a reworded reply that is also slower keeps the stored tally and its tokens, as the same reply slower does', () => {
+    const ten = stored({ attempts: { passed: 10, total: 10 }, latencyMs: 10, usage: { inputTokens: 1000, outputTokens: 500 } });
+    const reworded = { value: 'reworded', by: 'judge', detail: null, score: 0.9 } as const;
+    const over = {
+      reply: 'r, worded otherwise',
+      baseline: ten,
+      repeat: repeat(3, 3),
+      latencyMs: 100,
+      slower: { baselineMs: 10, latencyMs: 100 },
+      usage: { inputTokens: 300, outputTokens: 150 },
+      drift: { reply: 'different' as const, route: 'same' as const, verdict: 'still_passing' as const, meaning: reworded },
+    };
+    expect(accept(fixtureRecord(over), ten)).toMatchObject({
+      kind: 'accept',
+      baseline: { reply: 'r, worded otherwise', latencyMs: 100, attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1000, outputTokens: 500 } },
+    });
+    // Changed in meaning and slower: a new measurement, the run's attempts and tokens.
+    const changed = fixtureRecord({ ...over, drift: { ...over.drift, meaning: { value: 'changed', by: 'judge', detail: 'x', score: 0.1 } } });
+    expect(accept(changed, ten)).toMatchObject({ kind: 'accept', baseline: { attempts: { passed: 3, total: 3 }, usage: { inputTokens: 300, outputTokens: 150 } } });
+  });
+
   it('an item whose pass rate moved is rewritten with the run\'s attempts, even fewer than the stored ones; a steady one is not', () => {
     const ten = stored({ attempts: { passed: 10, total: 10 } });
     const stats = (tier: ItemStats['tier']): ItemStats => ({ ...STATS, tier });

@@ -89,6 +89,18 @@ describe('the meaning judge on an OpenAI-compatible endpoint', () => {
     expect(userText(s.received[0])).toContain('[chatbot] Hi! How can I help?\n[user] I want a refund\n[chatbot] Sure, for which order?\n[user] Order R-5521\n');
   });
 
+  // What the judge reads decides its answer: "Yes." for "Yes, within 30 days." answers one
+  // question and not another, so the conversation is part of what a call is reused for.
+  it('reuses an answer for the same replies to the same conversation only', async () => {
+    const s = await serve(openaiServer({ difference: '', score: 0.9 }));
+    const j = meaningJudge('openai', s.url);
+    await j.ask(request('Yes, within 30 days.', 'Yes.', 'Can I return it?'));
+    expect(await j.ask(request('Yes, within 30 days.', 'Yes.', 'Can I return it?'))).toMatchObject({ reused: true });
+    expect(await j.ask(request('Yes, within 30 days.', 'Yes.', 'Do you ship abroad?'))).toMatchObject({ reused: false });
+    expect(await j.ask({ before: [{ message: null, reply: 'Hi!' }], message: 'Can I return it?', baseline: 'Yes, within 30 days.', now: 'Yes.' })).toMatchObject({ reused: false });
+    expect(s.received).toHaveLength(3);
+  });
+
   it('falls back once per run when the endpoint refuses response_format: one refused call, then plain calls', async () => {
     const refusal = { status: 400, body: { error: { message: 'Unrecognized request argument supplied: response_format', type: 'invalid_request_error' } } };
     const s = await serve(openaiServer({ difference: 'The new reply says 14 days.', score: 0.2 }, refusal));
@@ -148,10 +160,10 @@ describe('the meaning judge on Anthropic', () => {
 });
 
 describe('reuse within a run', () => {
-  it('one call per distinct ordered pair: the same pair again, also while the first is in flight, is reused', async () => {
+  it('one call per distinct conversation and ordered pair: the same again, also while the first is in flight, is reused', async () => {
     const s = await serve(openaiServer({ difference: '', score: 0.95 }));
     const j = meaningJudge('openai', s.url);
-    const [first, concurrent] = await Promise.all([j.ask(request('Within 30 days.', 'For 30 days.')), j.ask(request('Within 30 days.', 'For 30 days.', 'Another message'))]);
+    const [first, concurrent] = await Promise.all([j.ask(request('Within 30 days.', 'For 30 days.')), j.ask(request('Within 30 days.', 'For 30 days.'))]);
     const later = await j.ask(request('Within 30 days.', 'For 30 days.'));
     const reversed = await j.ask(request('For 30 days.', 'Within 30 days.'));
     expect([first.reused, concurrent.reused, later.reused, reversed.reused]).toEqual([false, true, true, false]);

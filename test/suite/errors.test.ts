@@ -630,6 +630,29 @@ describe('loadSuite: secrets', () => {
       expect(text).not.toContain(secret);
     }
   });
+
+  // A config.yml that YAML cannot read gives no values to know the written secrets by: the value
+  // under a credential's key is taken from the line itself, however the syntax error quotes it.
+  it.each([
+    ['an alias', '*sk-live-abc123secret'],
+    ['a tag', '!sk-live-abc123secret'],
+    ['a block indicator', '| sk-live-abc123secret'],
+    ['a bad escape in double quotes', '"sk-live\\qabc123secret"'],
+    ['a flow mapping', '{ apiKey: *sk-live-abc123secret }'],
+  ])('a credential written in a config.yml YAML cannot read (%s) is not quoted by its error', async (_what, value) => {
+    const key = value.startsWith('{') ? 'judge' : 'apiKey';
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  provider: openai\n  ${key}: ${value}\n` });
+    expect(r.errors.length).toBeGreaterThan(0);
+    expect(r.errors.some((i) => i.file === C && i.line !== null)).toBe(true);
+    for (const issue of r.errors) expect(formatIssue(issue)).not.toContain('abc123');
+  });
+
+  it('an alias that names a missing anchor under an ordinary key is still named', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: *slow\n' });
+    const text = r.errors.map(formatIssue).join('\n');
+    expect(text).toContain('slow');
+    expect(text).toContain('put the value in quotes to keep it as text');
+  });
 });
 
 function jsonError(text: string): string {

@@ -48,7 +48,11 @@ function refusalIssues(shown: string, text: string, refused: FastRefusal): Confi
   const src = documentSource(shown, text);
   if (src.syntaxErrors().length > 0) return yamlSyntaxIssues(src);
   // What only js-yaml refuses: tags outside the schema, which `yaml` merely warns about.
-  const fix = /tag/.test(reason) ? TAG_FIX : 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
+  const fix = /tag/.test(reason)
+    ? TAG_FIX
+    : /^unidentified alias/.test(reason)
+      ? 'a value that starts with * is an alias of a value marked &name above: put the value in quotes to keep it as text'
+      : 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
   return [{ file: shown, ...position, message: `invalid YAML: ${reason}`, fix }];
 }
 
