@@ -259,6 +259,9 @@ export function errorText(error: unknown): string {
     const type = typeof error.type === 'string' ? error.type : typeof error.code === 'string' ? error.code : null;
     if (message !== null) return type !== null ? `${type}: ${message}` : message;
     if (type !== null) return type;
+    // A wrapper whose own message is not serialized: Mastra's MastraError (a stream's tool-error
+    // chunk) carries the thrown error under `cause`, whose message /generate records (docs/presets.md, "Presets").
+    if (isRecord(error.cause) || typeof error.cause === 'string') return errorText(error.cause);
   }
   return describeFound(error);
 }

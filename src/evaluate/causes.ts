@@ -168,6 +168,15 @@ function notEvaluatedCause(detail: string): Cause {
       hint: 'point the agent\'s OTEL_EXPORTER_OTLP_ENDPOINT at the receiver (or check traces.query), or raise traces.waitMs (docs/traces.md, "When spans do not arrive")',
     };
   }
+  // Some of a turn's spans came, not the span they hang from (docs/traces.md, "When a turn's spans are complete").
+  const part = /^(?:turn \d+: )?spans for trace [0-9a-f]{32} incomplete within ([^:]+?)(?::| at )/.exec(detail);
+  if (part) {
+    return {
+      key: 'traces:incomplete',
+      what: `a turn's spans incomplete within ${part[1] ?? ''}`,
+      hint: 'flush the agent\'s spans before it replies (forceFlush), or raise traces.waitMs (docs/traces.md, "When a turn\'s spans are complete")',
+    };
+  }
   if (/^judge unreachable: no judge configured/.test(detail)) {
     return { key: 'judge:none', what: 'no judge configured', hint: 'add a judge section to config.yml (judge assertions and criteria need one)' };
   }

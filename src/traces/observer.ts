@@ -71,6 +71,14 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
       return { ...fromResponse, toolCalls: null, toolCallsProblem: problem, spans: { count: 0, ignored: 0, late: 0 }, time: null, waterfall: null };
     }
     const reading = readTurnSpans(spans, { traceId: trace.traceId, latencyMs: fromResponse.latencyMs ?? null }, { toolCalls: fromResponse.toolCalls, usage: fromResponse.usage });
+    // At waitMs without the top span, spans that hang from a span that never came are part of the
+    // turn: a tool span may be on its way, so "no tool called" would be read from half a turn. Its
+    // calls are unknown, as with no span at all; the errors that came stand (docs/traces.md, "When
+    // a turn's spans are complete"). Root spans (an agent that does not continue the traceparent) miss nothing.
+    const missing = got.complete ? null : missingParent(spans, trace.spanId);
+    if (missing !== null) {
+      return { ...fromResponse, toolCalls: null, toolCallsProblem: incompleteCause(trace.traceId, spans.length, missing, opts), errors: [...fromResponse.errors, ...reading.errors], spans: { ...reading.counts, late: 0 }, time: null, waterfall: null };
+    }
     // The waterfall's 0 is when the answered attempt was sent, after any backoff or wait for a slot.
     const sentAtMs = attempts.find((a) => a.spanId === trace.spanId)?.atMs ?? Math.min(...spans.map((s) => s.startMs));
     return {
@@ -91,6 +99,20 @@ export function noSpansCause(traceId: string, opts: Pick<TraceObserverOptions, '
   return opts.receiving
     ? `no spans for trace ${traceId} ${within}: is the agent exporting to ${opts.endpoint}?`
     : `no spans for trace ${traceId} ${within} at ${opts.endpoint}: does the agent export to this store, and is traces.waitMs long enough for it to index them?`;
+}
+
+/** The first parent a span names that is neither among the spans nor the sent span id, or null: nothing is missing. */
+function missingParent(spans: readonly Span[], sentSpanId: string): string | null {
+  const ids = new Set(spans.map((s) => s.spanId));
+  return spans.find((s) => s.parentSpanId !== null && s.parentSpanId !== sentSpanId && !ids.has(s.parentSpanId))?.parentSpanId ?? null;
+}
+
+/** "spans for trace <id> incomplete within 5 s: 2 spans came, but not the span <id> they hang from; ..." */
+export function incompleteCause(traceId: string, count: number, parent: string, opts: Pick<TraceObserverOptions, 'endpoint' | 'receiving' | 'waitMs'>): string {
+  const head = `spans for trace ${traceId} incomplete within ${secondsOf(opts.waitMs)}${opts.receiving ? '' : ` at ${opts.endpoint}`}: ${String(count)} span${count === 1 ? '' : 's'} came, but not the span ${parent} they hang from`;
+  return opts.receiving
+    ? `${head}; does the agent flush its spans before it replies (forceFlush), and export them to ${opts.endpoint}?`
+    : `${head}; is traces.waitMs long enough for the store to index them?`;
 }
 
 /**

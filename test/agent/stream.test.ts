@@ -69,6 +69,20 @@ describe('decodeEventStream', () => {
     });
   });
 
+  it("mastra: a tool that threw keeps its message, as /generate records it (the MastraError's own is under cause)", () => {
+    // @mastra/core 1.71's tool-error chunk: the thrown error wrapped in a MastraError, whose message is not serialized.
+    const chunk = (type: string, payload: unknown): string => `data: ${JSON.stringify({ type, runId: 'r', from: 'AGENT', payload })}\n\n`;
+    const error = { name: 'Error', cause: { message: 'tool boom', name: 'Error' }, id: 'TOOL_EXECUTION_FAILED', domain: 'TOOL', category: 'USER', details: { errorMessage: 'Error: tool boom', model: 'm' } };
+    const text = [
+      chunk('start', { id: 'a' }),
+      chunk('tool-call', { toolCallId: 'c1', toolName: 'find', args: { id: 'boom' } }),
+      chunk('tool-error', { error, args: { id: 'boom' }, toolCallId: 'c1', toolName: 'find' }),
+      chunk('text-delta', { id: 'b', text: 'Sorry.' }),
+      chunk('finish', {}),
+    ].join('');
+    expect(decodeEventStream(text)).toEqual({ ok: true, value: { reply: 'Sorry.', toolCalls: [{ tool: 'find', input: { id: 'boom' }, output: { error: 'tool boom' }, mocked: false }] } });
+  });
+
   it('response.failed and response.incomplete are errors with their reason', () => {
     const failed = `data: ${JSON.stringify({ type: 'response.failed', response: { error: { code: 'server_error', message: 'boom' } } })}\n\n`;
     expect(decodeEventStream(failed)).toEqual({ ok: false, error: 'the stream reported response.failed: server_error: boom' });

@@ -70,6 +70,12 @@ describe('causes', () => {
     const b = causeOf(rec({ verdict: 'not_evaluated', detail: 'pattern does not compile: Invalid regular expression: /[/: Unterminated character class' }), URL_);
     expect(a?.key).toBe(b?.key);
     expect(a?.what).toBe('regex does not compile');
+    // A turn's spans that came without the span they hang from: one cause, whatever the trace and turn.
+    const part = (detail: string) => causeOf(rec({ verdict: 'not_evaluated', detail }), URL_);
+    const x = part('turn 2: spans for trace 4bf92f3577b34da6a3ce929d0e0e4736 incomplete within 5 s: 2 spans came, but not the span 00000000000000aa they hang from; does the agent flush ...');
+    const y = part('spans for trace 0af7651916cd43dd8448eb211c80319c incomplete within 5 s: 1 span came, but not the span 00000000000000bb they hang from; does the agent flush ...');
+    expect([x?.key, x?.what]).toEqual(['traces:incomplete', "a turn's spans incomplete within 5 s"]);
+    expect(y?.key).toBe(x?.key);
     expect(causeOf(rec({ verdict: 'pass' }), URL_)).toBeNull();
   });
 

@@ -88,6 +88,15 @@ for (const endpoint of ['generate', 'stream'] as const) {
       expect(ranForReal).toEqual([]);
     });
 
+    it('live mode: a tool that throws is a real call whose output is the error it threw, the same on /generate and /stream', async () => {
+      const broken = `label: broken-${endpoint}\nopening: Order 0\nexpect:\n  toolCalled: [ { tool: find_order, input: { orderId: "0" } } ]\n`;
+      const cwd = await makeProject({ config, personas: { 'broken.yml': broken } });
+      const { results } = await runSuite(cwd);
+      const p = persona(results, `broken-${endpoint}`);
+      expect(p.errored, p.error ?? '').toBe(false);
+      expect(p.turns[0]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '0' }, output: { error: 'the orders service is unavailable' }, mocked: false }]);
+    });
+
     it('a fixture passes; an agent error is errored with the model\'s message, not a pass or an empty reply', async () => {
       const cwd = await makeProject({
         config,

@@ -25,6 +25,21 @@ describe('traceObserver', () => {
     expect(report.toolCallsProblem).toBe(`no spans for trace ${TRACE} within 5 s: is the agent exporting to http://127.0.0.1:4318/v1/traces?`);
   });
 
+  it('spans that came without the span they hang from, at waitMs: the calls unknown, never "none called" from part of the turn', async () => {
+    // The top span (under the sent span id) never came: the model span that did hangs from it; the tool span may be on its way.
+    const spans = [span(2, '00000000000000aa', 1020, 1050, { name: 'chat', attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 10, 'gen_ai.usage.output_tokens': 5 } }), span(3, '00000000000000aa', 1060, 1070, { status: 'error', statusMessage: 'boom' })];
+    const observer = traceObserver(source(async () => ({ spans, complete: false })), { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 5000 });
+    const report = await observer.afterReply({ traceId: TRACE, spanId: SENT }, { ...response, toolCalls: [{ tool: 'find', input: null, output: null, mocked: true }] });
+    expect(report).toMatchObject({ toolCalls: null, usage: null, spans: { count: 2, ignored: 0, late: 0 }, time: null, waterfall: null });
+    expect(report.errors.map((e) => e.message)).toEqual(['span s3 failed: boom']);
+    expect(report.toolCallsProblem).toBe(
+      `spans for trace ${TRACE} incomplete within 5 s: 2 spans came, but not the span 00000000000000aa they hang from; does the agent flush its spans before it replies (forceFlush), and export them to http://127.0.0.1:4318/v1/traces?`,
+    );
+    // Complete (the top span came) or with nothing missing (root spans, as an agent that does not continue the traceparent makes them): read as before.
+    const whole = traceObserver(source(async () => ({ spans: [span(2, null, 1020, 1050)], complete: false })), { endpoint: 'x', receiving: true, waitMs: 5000 });
+    expect((await whole.afterReply({ traceId: TRACE, spanId: SENT }, response)).toolCalls).toEqual([]);
+  });
+
   it("a store's failure is the turn's cause, not the run's", async () => {
     const observer = traceObserver(
       source(async () => {
