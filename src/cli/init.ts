@@ -2,7 +2,8 @@
 // questions (it runs the same on a terminal, in CI and in a script). Every file is created
 // exclusively: an existing file (or link) is never overwritten, only reported as skipped.
 
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createFileExclusively } from '../fs-safe.js';
 import { TOOL } from '../version.js';
 import { EXIT } from '../errors.js';
@@ -355,6 +356,32 @@ Next:
 `;
 }
 
+/** The top folder of the git repository `cwd` is below (a `.git` folder or file there), or null: `cwd` is that folder, or in none. */
+function repositoryRootAbove(cwd: string): string | null {
+  let dir = resolve(cwd);
+  if (existsSync(join(dir, '.git'))) return null;
+  for (let parent = dirname(dir); parent !== dir; dir = parent, parent = dirname(dir)) {
+    if (existsSync(join(parent, '.git'))) return parent;
+  }
+  return null;
+}
+
+/**
+ * init run from a subfolder of a repository: GitHub runs only the workflows at the repository's
+ * root, and the check's `dir` is read from there (docs/cli.md, "init"). Said, with the command to
+ * run at the root; the files are written as asked.
+ */
+function subfolderWarning(o: { dir: string }, cwd: string): string {
+  const root = repositoryRootAbove(cwd);
+  if (root === null) return '';
+  const dirFromRoot = slash(relative(root, resolve(cwd, o.dir)));
+  return (
+    `warning: ${cwd} is inside the git repository ${root}: GitHub runs only the workflows in .github/workflows at the root of the repository, and reads the check's dir from there, so the workflows written here will not run.\n` +
+    `  fix: run init at the root instead:  cd ${root} && npx agent-replay init --dir ${dirFromRoot}\n` +
+    `  (or move the workflow files to ${slash(join(root, '.github', 'workflows'))} and set dir: ${dirFromRoot} in agent-replay.yml)\n`
+  );
+}
+
 export async function runInit(o: InitOptions, io: CliIO): Promise<number> {
   // The templates are checked by the config loader (offeredPresets), which places a problem with
   // the `yaml` package: imported here, before that synchronous check (suite/yaml/package.ts).
@@ -377,5 +404,7 @@ export async function runInit(o: InitOptions, io: CliIO): Promise<number> {
   }
   io.stdout(`\n${written.length} created, ${skipped.length} skipped (init never overwrites a file).\n`);
   io.stdout(nextSteps({ ...o, preset }, written));
+  const warning = subfolderWarning(o, io.cwd);
+  if (warning !== '') io.stderr(`\n${warning}`);
   return EXIT.ok;
 }

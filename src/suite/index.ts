@@ -346,7 +346,12 @@ function requireSomething(paths: SuitePaths, fixtures: FixtureFiles, personas: P
   const fixturesShown = paths.show(paths.fixturesDir);
   if (fixtures.listed === null) {
     const what = existsSync(paths.fixturesDir) ? `${fixturesShown} is a file, not a folder` : `${fixturesShown} does not exist`;
-    found.errors.push(noFixturesIssue(fixturesShown, `no fixtures folder: ${what}`, '\n  or point --dir at your suite folder'));
+    // The same loader serves the CLI and the Action: name the flag and the input. With no suite
+    // folder at all, the fix is init, or (in a workflow) the checkout step (docs/troubleshooting.md).
+    const noSuite = existsSync(path.dirname(paths.fixturesDir))
+      ? ''
+      : '\n  none yet? npx agent-replay init writes one; in a workflow, check out the repository (actions/checkout) before this step';
+    found.errors.push(noFixturesIssue(fixturesShown, `no fixtures folder: ${what}`, `\n  or point --dir (the dir input in the Action) at your suite folder${noSuite}`));
   } else if (fixtures.listed === 0) {
     found.errors.push(noFixturesIssue(fixturesShown, `no fixtures: ${fixturesShown} has no .yml or .yaml file`, ''));
   } else if (fixtures.fixtures.length === 0 && fixtures.fileErrors === 0) {

@@ -528,11 +528,11 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
         line: null,
         column: null,
         message: `no fixtures folder: ${F} does not exist`,
-        fix: `create ${F}/greeting.yml containing\n    label: greeting\n    message: hello\n  or point --dir at your suite folder`,
+        fix: `create ${F}/greeting.yml containing\n    label: greeting\n    message: hello\n  or point --dir (the dir input in the Action) at your suite folder`,
       },
     ]);
     expect(formatIssue(none.errors[0]!)).toBe(
-      `${F}: no fixtures folder: ${F} does not exist\n  fix: create ${F}/greeting.yml containing\n    label: greeting\n    message: hello\n  or point --dir at your suite folder`,
+      `${F}: no fixtures folder: ${F} does not exist\n  fix: create ${F}/greeting.yml containing\n    label: greeting\n    message: hello\n  or point --dir (the dir input in the Action) at your suite folder`,
     );
 
     const empty = await load({ [`${F}/readme.md`]: 'x' });

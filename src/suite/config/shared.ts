@@ -87,6 +87,9 @@ export function headerValue(value: string | number | boolean, path: readonly Pat
 
 /** http(s) URL check; returns a reason or null. */
 export function urlProblem(value: string): string | null {
+  // `localhost:3000/api/chat`: a host and port without the scheme, which URL reads as the scheme
+  // "localhost:" (or refuses, for an IP address): said as it is, with the address to write.
+  if (/^[^\s/:?#@]+:\d+(?:[/?#]|$)/.test(value)) return `has no scheme (http:// or https://): write http://${value}`;
   let url: URL;
   try {
     url = new URL(value);

@@ -1,0 +1,76 @@
+// What a newcomer meets before the first run: no suite yet, init run from a subfolder of the
+// repository, an agent URL written without its scheme. Each message names the fix that applies
+// (docs/troubleshooting.md, docs/cli.md "init").
+
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../support/temp.js';
+import { cli, makeProject, useCleanup } from './helpers.js';
+
+useCleanup();
+
+describe('a folder without a suite', () => {
+  it('validate and run name init, the --dir flag and the Action (dir input, actions/checkout) as fixes', async () => {
+    const cwd = await tempDir('agent-replay-nosuite-');
+    for (const argv of [['validate'], ['run', '--agent-url', 'http://127.0.0.1:9/api/chat']]) {
+      const r = await cli(argv, cwd);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toContain('.agent-replay/fixtures: no fixtures folder: .agent-replay/fixtures does not exist');
+      expect(r.stderr).toContain('npx agent-replay init');
+      expect(r.stderr).toContain('point --dir (the dir input in the Action) at your suite folder');
+      expect(r.stderr).toContain('actions/checkout');
+    }
+  });
+
+  it('a suite folder without fixtures: no init advice (the suite is there), the --dir flag and the dir input', async () => {
+    const cwd = await tempDir('agent-replay-nofixtures-');
+    await mkdir(join(cwd, '.agent-replay'));
+    const r = await cli(['validate'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('point --dir (the dir input in the Action) at your suite folder');
+    expect(r.stderr).not.toContain('agent-replay init');
+  });
+});
+
+describe('init from a subfolder of a git repository', () => {
+  it('writes the files, and warns that GitHub reads workflows only at the repository root, with the command to run there', async () => {
+    const root = await tempDir('agent-replay-monorepo-');
+    await mkdir(join(root, '.git'));
+    const sub = join(root, 'packages', 'bot');
+    await mkdir(sub, { recursive: true });
+    const r = await cli(['init'], sub);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('created  .github/workflows/agent-replay.yml');
+    expect(r.stderr).toContain(`warning: ${sub} is inside the git repository ${root}`);
+    expect(r.stderr).toContain('GitHub runs only the workflows in .github/workflows at the root of the repository');
+    expect(r.stderr).toContain('npx agent-replay init --dir packages/bot/.agent-replay');
+  });
+
+  it('at the root of the repository: no warning', async () => {
+    const root = await tempDir('agent-replay-repo-');
+    await mkdir(join(root, '.git'));
+    const r = await cli(['init'], root);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe('an agent URL without its scheme', () => {
+  it('--agent-url localhost:3000/api/chat says the scheme is missing and gives the address with http://', async () => {
+    const cwd = await makeProject({ fixtures: { 'f.yml': 'label: x\nmessage: q\n' } });
+    const r = await cli(['run', '--agent-url', 'localhost:3000/api/chat'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('agent URL "localhost:3000/api/chat" has no scheme (http:// or https://)');
+    expect(r.stderr).toContain('http://localhost:3000/api/chat');
+    expect(r.stderr).not.toContain('uses localhost');
+  });
+
+  it('agent.url in config.yml: the same, at its line', async () => {
+    const cwd = await makeProject({ config: 'agent:\n  url: 127.0.0.1:3000/chat\n', fixtures: { 'f.yml': 'label: x\nmessage: q\n' } });
+    const r = await cli(['validate'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('.agent-replay/config.yml:2:8: agent.url "127.0.0.1:3000/chat" has no scheme (http:// or https://)');
+    expect(r.stderr).toContain('http://127.0.0.1:3000/chat');
+  });
+});
