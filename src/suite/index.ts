@@ -273,6 +273,27 @@ function agentUrlSecrets(config: Config | null, overrides: ConfigOverrides | und
   config?.secrets.push(...credentials);
 }
 
+const isYamlName = (name: string): boolean => /\.ya?ml$/i.test(name);
+
+/**
+ * A file in the fixtures or personas folder whose name looks meant to be read (`refund.ym`,
+ * `refund.yml~`, `refund.json`) is said to be left out, not skipped without a word
+ * (docs/fixtures.md, at its top); other files (a README) are left alone.
+ */
+function notReadWarning(shown: string, what: 'fixtures' | 'persona scripts', found: Findings): void {
+  const name = shown.slice(shown.lastIndexOf('/') + 1);
+  const typo = /\.(?:y[a-z]{0,3}|ya?ml\W.*|ya?ml[a-z0-9]+|json)$/i.exec(name);
+  if (typo === null) return;
+  const stem = name.slice(0, typo.index);
+  found.warnings.push({
+    file: shown,
+    line: null,
+    column: null,
+    message: `not read: ${what} are read from .yml and .yaml files only`,
+    fix: `rename it to ${stem}.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
+  });
+}
+
 interface FixtureFiles {
   fixtures: Fixture[];
   labels: SeenLabel[];
@@ -285,7 +306,7 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
   const fixtures: Fixture[] = [];
   const labels: SeenLabel[] = [];
   const fixturesShown = paths.show(paths.fixturesDir);
-  const listed = await listSuiteFiles(paths.fixturesDir, root, (name) => /\.ya?ml$/i.test(name), true);
+  const listed = await listSuiteFiles(paths.fixturesDir, root, isYamlName, true, (file) => notReadWarning(paths.show(file), 'fixtures', found));
   if (listed === 'outside') {
     found.errors.push(outsideIssue(fixturesShown, `the fixtures folder ${fixturesShown}`, `the suite folder ${root.shown}`));
     return { fixtures, labels, listed, fileErrors: 0 };
@@ -320,7 +341,7 @@ interface PersonaFiles {
 async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings): Promise<PersonaFiles> {
   const personas: PersonaScript[] = [];
   const labels: SeenLabel[] = [];
-  const listed = await listSuiteFiles(paths.personasDir, root, (name) => /\.ya?ml$/i.test(name), true);
+  const listed = await listSuiteFiles(paths.personasDir, root, isYamlName, true, (file) => notReadWarning(paths.show(file), 'persona scripts', found));
   if (listed === 'outside') {
     const shown = paths.show(paths.personasDir);
     found.errors.push(outsideIssue(shown, `the personas folder ${shown}`, `the suite folder ${root.shown}`));
@@ -643,6 +664,8 @@ async function listSuiteFiles(
   root: SuiteRoot,
   keep: (name: string) => boolean,
   recursive: boolean,
+  /** Told of each file `keep` refused (its path). */
+  onSkipped?: (file: string) => void,
 ): Promise<SuiteFileRef[] | null | 'outside'> {
   try {
     if (!(await fs.stat(folder)).isDirectory()) return null;
@@ -663,6 +686,8 @@ async function listSuiteFiles(
         if (recursive) await walk(full, real);
       } else if ((entry.isFile() || entry.isSymbolicLink()) && keep(entry.name)) {
         out.push({ path: full, real: entry.isSymbolicLink() ? null : real });
+      } else if (entry.isFile() || entry.isSymbolicLink()) {
+        onSkipped?.(full);
       }
     }
   };

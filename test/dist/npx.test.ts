@@ -38,11 +38,11 @@ describe('npx agent-replay', () => {
     const packed = await run(npm, ['pack', '--json', '--pack-destination', packDir], { maxBuffer: 16 << 20 });
     const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     const shipped = info!.files.map((f) => f.path).sort();
-    // The bundles, the CLI's chunks (what it imports when used: the span sources, ...), the README,
+    // The licence, the bundles, the CLI's chunks (what it imports when used: the span sources, ...), the README,
     // and the demo's suite (`agent-replay demo` reads it beside dist/).
     const chunks = (await readdir('dist/chunks')).map((f) => `dist/chunks/${f}`).sort();
     expect(chunks.length).toBeGreaterThan(0);
-    expect(shipped.filter((p) => !p.startsWith('examples/'))).toEqual(['README.md', ...chunks, 'dist/cli.js', 'dist/mocks.d.ts', 'dist/mocks.js', 'package.json']);
+    expect(shipped.filter((p) => !p.startsWith('examples/'))).toEqual(['LICENSE', 'README.md', ...chunks, 'dist/cli.js', 'dist/mocks.d.ts', 'dist/mocks.js', 'package.json']);
     expect(shipped).toContain('examples/demo/.agent-replay/config.yml');
     expect(shipped.filter((p) => p.startsWith('examples/')).every((p) => p.startsWith('examples/demo/.agent-replay/'))).toBe(true);
 

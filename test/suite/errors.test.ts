@@ -663,3 +663,22 @@ function jsonError(text: string): string {
   }
   return '';
 }
+
+describe('loadSuite: files left out of the fixtures folder', () => {
+  it('warns of a file whose name looks meant to be read, and leaves a README alone', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${F}/refund.ym`]: 'label: refund\nmessage: hi\n',
+      [`${F}/sub/hours.yml~`]: 'label: hours\nmessage: hi\n',
+      [`${F}/b.json`]: '{"label": "b", "message": "hi"}',
+      [`${F}/README.md`]: '# fixtures\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.fixtures.map((f) => f.label)).toEqual(['ok']);
+    expect(r.warnings.map(formatIssue)).toEqual([
+      `${F}/b.json: not read: fixtures are read from .yml and .yaml files only\n  fix: rename it to b.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
+      `${F}/refund.ym: not read: fixtures are read from .yml and .yaml files only\n  fix: rename it to refund.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
+      `${F}/sub/hours.yml~: not read: fixtures are read from .yml and .yaml files only\n  fix: rename it to hours.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
+    ]);
+  });
+});
