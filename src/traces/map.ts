@@ -297,13 +297,21 @@ export function mergeCalls(responseCalls: readonly ToolCall[] | null, traceCalls
  * one `agent-replay/mocks` throws for a call no mock answers (the OpenAI Agents SDK wraps a tool's
  * error: `Error running tool (non-fatal): {"tool_name": ..., "error": "UnmockedToolError: ..."}`),
  * else `span_error`. An error that a parent
- * span repeats with the same message (an exception propagating up) is the child's alone.
+ * span repeats with the same message (an exception propagating up) is the child's alone, and a
+ * model call's error is none when the call was tried again and answered (docs/traces.md, "Errors").
  */
 function errorsOf(spans: readonly Span[], below: { get(id: string): Span[] }, kindOf: (s: Span) => SpanKind | null): AgentErrorEntry[] {
   const failed = spans.filter((s) => s.status === 'error');
   const repeated = (s: Span): boolean => (below.get(s.spanId) ?? []).some((d) => d.status === 'error' && d.statusMessage === s.statusMessage);
+  // A model call tried again (the same span name under the same parent, started later) and
+  // answered: a provider's 429 or 529 that the framework's own retry absorbed (the AI SDK retries
+  // twice by default), not an agent error. A tool's failure stands: the agent may have told the user.
+  const retried = (s: Span): boolean =>
+    s.parentSpanId !== null &&
+    kindOf(s) === 'model' &&
+    spans.some((o) => o !== s && o.parentSpanId === s.parentSpanId && o.name === s.name && o.status !== 'error' && o.startMs >= s.startMs && kindOf(o) === 'model');
   return failed
-    .filter((s) => !repeated(s))
+    .filter((s) => !repeated(s) && !retried(s))
     .map((s): AgentErrorEntry => {
       const message = (s.statusMessage ?? '').slice(0, MAX_MESSAGE);
       return {

@@ -172,6 +172,28 @@ describe('errors', () => {
     expect(readTurnSpans([root, step, tool], turn(), none).errors.map((e) => e.message)).toEqual(['span ai.generateText.doGenerate failed: wrapped: db down', 'span ai.toolCall failed: db down']);
   });
 
+  // The spans the AI SDK 5 emits when its own retry recovers from a provider's 529 (generateText,
+  // maxRetries at its default, MockLanguageModelV2 throwing a retryable APICallError once): the
+  // failed attempt is an ERROR doGenerate span, then a second doGenerate under the same parent
+  // succeeds and the call answers. A model call retried until it answered is not an agent error.
+  it('a model call that failed and was tried again under the same parent, and answered, is no error; one never answered is', () => {
+    const root = span({ name: 'ai.generateText', startMs: 1000, endMs: 3040 });
+    const failed = span({ name: 'ai.generateText.doGenerate', parentSpanId: root.spanId, startMs: 1001, endMs: 1002, status: 'error', statusMessage: 'Overloaded' });
+    const retried = span({ name: 'ai.generateText.doGenerate', parentSpanId: root.spanId, startMs: 3030, endMs: 3039 });
+    expect(readTurnSpans([failed, retried, root], turn(), none).errors).toEqual([]);
+    // Every attempt failed: the error stands (once: the parent repeats it).
+    const last = { ...retried, status: 'error' as const, statusMessage: 'Overloaded' };
+    const failedRoot = { ...root, status: 'error' as const, statusMessage: 'Overloaded' };
+    expect(readTurnSpans([failed, last, failedRoot], turn(), none).errors.map((e) => e.message)).toEqual(['span ai.generateText.doGenerate failed: Overloaded', 'span ai.generateText.doGenerate failed: Overloaded']);
+    // A tool that failed and was called again is still an error: the agent may have told the user.
+    const tool1 = span({ name: 'ai.toolCall', parentSpanId: root.spanId, startMs: 1001, status: 'error', statusMessage: 'db down', attributes: { 'ai.toolCall.name': 'find_order' } });
+    const tool2 = span({ name: 'ai.toolCall', parentSpanId: root.spanId, startMs: 1005, attributes: { 'ai.toolCall.name': 'find_order' } });
+    expect(readTurnSpans([tool1, tool2, root], turn(), none).errors.map((e) => e.message)).toEqual(['span ai.toolCall failed: db down']);
+    // A later model call of another name (or under another parent) does not answer for the failed one.
+    const other = span({ name: 'chat gpt', parentSpanId: root.spanId, startMs: 3030, attributes: { 'gen_ai.operation.name': 'chat' } });
+    expect(readTurnSpans([failed, other, root], turn(), none).errors).toHaveLength(1);
+  });
+
   it('the unmocked-tool error of agent-replay/mocks is kind unmocked_tool', () => {
     const msg = 'agent-replay: no mock answers issue_refund({"orderId":"1"}); add a mock for it';
     const spans = [span({ name: 'ai.toolCall', status: 'error', statusMessage: msg, attributes: { 'ai.toolCall.name': 'issue_refund' } })];
