@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { JudgeStructuredOutput } from '../types.js';
-import { ambiguousScores, scoreCandidates, snippet } from './parse.js';
+import { ambiguousScores, keyedCandidates, snippet } from './parse.js';
 import { MEANING_PROMPT_VERSION, MEANING_SYSTEM_PROMPT, meaningBoundary, meaningUserMessage, type MeaningRequest } from './meaning-prompt.js';
 import { createStructuredClient, type StructuredAnswer, type StructuredDeps } from './structured.js';
 
@@ -82,7 +82,7 @@ function answerOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): 
     }
     case 'text': {
       // An answer with more than one score is not read (parse.ts): a judge that quoted the reply's own "score" must not decide by it.
-      const { values, repeated } = scoreCandidates(answer.text.trim());
+      const { values, repeated } = keyedCandidates(answer.text.trim(), ['score']);
       const parsed = values.map(fromObject).filter((p): p is Parsed => p !== null);
       const usable = parsed.filter((p): p is Extract<Parsed, { ok: true }> => p.ok);
       const ambiguous = ambiguousScores(usable.map((p) => p.score), repeated);

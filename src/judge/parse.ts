@@ -66,11 +66,6 @@ function balancedObjects(input: string): string[] {
   return found;
 }
 
-/** Objects that the text may mean, most explicit first (also how the simulator's answer is read). */
-export function jsonCandidates(text: string): Record<string, unknown>[] {
-  return candidates(text).map((c) => c.value);
-}
-
 /** An object the text may mean, and the JSON text it was read from. */
 interface Read {
   value: Candidate;
@@ -119,12 +114,12 @@ function repeatsKey(json: string, key: string): boolean {
 }
 
 /**
- * The objects an answer may mean, for a reader of scores (the judge's, the meaning judge's): as
- * jsonCandidates, with `repeated` true when one of them names `score` twice.
+ * The objects that the text may mean, most explicit first, and whether one of them names one of
+ * `keys` twice: for a reader of scores (the judge's, the meaning judge's) or of the simulator's answer.
  */
-export function scoreCandidates(text: string): { values: Record<string, unknown>[]; repeated: boolean } {
+export function keyedCandidates(text: string, keys: readonly string[]): { values: Record<string, unknown>[]; repeated: boolean } {
   const read = candidates(text);
-  return { values: read.map((c) => c.value), repeated: read.some((c) => repeatsKey(c.json, 'score')) };
+  return { values: read.map((c) => c.value), repeated: read.some((c) => keys.some((key) => repeatsKey(c.json, key))) };
 }
 
 /** Why an answer's usable scores do not give one score (null when they do): the answer is ambiguous. */
@@ -194,7 +189,7 @@ function scoresIn(obj: Candidate, depth = 0): JudgeResult[] {
 }
 
 export function parseJudgeOutput(text: string): JudgeResult {
-  const { values, repeated } = scoreCandidates(text.trim());
+  const { values, repeated } = keyedCandidates(text.trim(), ['score']);
   const results = values.flatMap((obj) => scoresIn(obj));
   const usable = results.filter((r): r is Extract<JudgeResult, { ok: true }> => r.ok);
   const ambiguous = ambiguousScores(usable.map((r) => r.score), repeated);
