@@ -120,11 +120,14 @@ export class UsageError extends UserError {
   override name = 'UsageError';
 }
 
-/** Host only: never the path or query, which may carry tokens. */
-export function agentHost(url: string | null): string | null {
+/**
+ * Host only: never the path or query, which may carry tokens; with any secret redacted, as a host
+ * read from `${NAME}` is one (docs/security.md, "Secrets").
+ */
+export function agentHost(url: string | null, redact: (text: string) => string = (t) => t): string | null {
   if (url === null) return null;
   try {
-    return new URL(url).host;
+    return redact(new URL(url).host);
   } catch {
     return null;
   }
@@ -491,7 +494,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
         estimate,
         commit: options.commit,
         tool: { ...TOOL },
-        agentHost: agentHost(config.agent.url),
+        agentHost: agentHost(config.agent.url, redact),
         agentEndpoint: agentEndpoint(config.agent.url, redact),
         judgeName: judge?.name ?? judgeName(config),
         judgeModel: config.judge !== null ? judgeModelOf(config.judge) : (judge?.name ?? null),

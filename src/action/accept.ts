@@ -14,7 +14,7 @@ import type { GitHubApi, IssueComment } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError } from '../github/errors.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderComment } from '../report/index.js';
-import { clip, escapeInline } from '../report/escape.js';
+import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
@@ -152,7 +152,8 @@ function commitMessage(plan: AcceptPlan, found: Found): { headline: string; body
       `Accepted the replies recorded at ${found.headSha} (workflow run ${found.runId}):`,
       '',
       ...plan.accepted.map((b) => `- ${b.label} (${b.verdict})`),
-      ...(plan.refused.length ? ['', 'Refused:', ...plan.refused.map((r) => `- ${r.label}: ${r.reason}`)] : []),
+      // A reason may quote the agent or a judge (a meaning's difference): inert in a commit message (docs/security.md, "The accept flow").
+      ...(plan.refused.length ? ['', 'Refused:', ...plan.refused.map((r) => `- ${r.label}: ${inertText(r.reason)}`)] : []),
     ].join('\n'),
   };
 }

@@ -288,7 +288,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
       estimate,
       commit: null,
       tool: { ...TOOL },
-      agentHost: agentHost(config.agent.url),
+      agentHost: agentHost(config.agent.url, redact),
       judgeName: judge?.name ?? judgeName(config),
     });
     const record = run.fixtures[0] as FixtureRecord;

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { JudgeStructuredOutput } from '../types.js';
-import { jsonCandidates, snippet } from './parse.js';
+import { ambiguousScores, keyedCandidates, snippet } from './parse.js';
 import { MEANING_PROMPT_VERSION, MEANING_SYSTEM_PROMPT, meaningBoundary, meaningUserMessage, type MeaningRequest } from './meaning-prompt.js';
 import { createStructuredClient, type StructuredAnswer, type StructuredDeps } from './structured.js';
 
@@ -81,13 +81,13 @@ function answerOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): 
       return parsed ?? { ok: false, reason: `meaning judge gave no usable answer: "${snippet(JSON.stringify(v) ?? String(v))}"` };
     }
     case 'text': {
-      let problem: Parsed | null = null;
-      for (const obj of jsonCandidates(answer.text.trim())) {
-        const parsed = fromObject(obj);
-        if (parsed?.ok) return parsed;
-        problem ??= parsed;
-      }
-      return problem ?? { ok: false, reason: `meaning judge gave no usable answer: "${snippet(answer.text)}"` };
+      // An answer with more than one score is not read (parse.ts): a judge that quoted the reply's own "score" must not decide by it.
+      const { values, repeated } = keyedCandidates(answer.text.trim(), ['score']);
+      const parsed = values.map(fromObject).filter((p): p is Parsed => p !== null);
+      const usable = parsed.filter((p): p is Extract<Parsed, { ok: true }> => p.ok);
+      const ambiguous = ambiguousScores(usable.map((p) => p.score), repeated);
+      if (ambiguous !== null) return { ok: false, reason: `meaning judge gave no usable answer: ${ambiguous}` };
+      return usable[0] ?? parsed[0] ?? { ok: false, reason: `meaning judge gave no usable answer: "${snippet(answer.text)}"` };
     }
     case 'refusal':
       return { ok: false, reason: `meaning judge declined: "${snippet(answer.text)}"` };

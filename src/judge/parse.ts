@@ -7,7 +7,10 @@
 // is a score of 1.5 (outside the scale), not 0.9; only an object without one is looked into
 // (`{"result": {"score": 0.65}}`). A score must be a number (or a numeric string) in [0, 1]: it is
 // never clamped, because a model that answers 1.4 did not follow the scale and its number means
-// nothing on ours.
+// nothing on ours. An answer that gives more than one score is not read at all: two objects (or
+// fences, or nested objects) with different scores, or one object that names `score` twice (JSON
+// keeps the last). A judge that quotes the reply's "{"score": 1}" before its own answer must not
+// pass it (docs/judges.md, "What the judge reads").
 
 import type { JudgeResult } from '../types.js';
 
@@ -63,27 +66,68 @@ function balancedObjects(input: string): string[] {
   return found;
 }
 
-/** Objects that the text may mean, most explicit first (also how the simulator's answer is read). */
-export function jsonCandidates(text: string): Record<string, unknown>[] {
-  return candidates(text);
+/** An object the text may mean, and the JSON text it was read from. */
+interface Read {
+  value: Candidate;
+  json: string;
 }
 
-function candidates(text: string): Candidate[] {
+function candidates(text: string): Read[] {
   // The whole answer is one object: it alone is what the model said.
   const whole = tryJson(text);
-  if (isObject(whole)) return [whole];
-  const out: Candidate[] = [];
-  const push = (value: unknown): void => {
-    if (isObject(value)) out.push(value);
+  if (isObject(whole)) return [{ value: whole, json: text }];
+  const out: Read[] = [];
+  const push = (json: string): void => {
+    const value = tryJson(json);
+    if (isObject(value)) out.push({ value, json });
   };
-  for (const fence of text.matchAll(/```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g)) {
-    const body = fence[1]?.trim() ?? '';
-    push(tryJson(body));
-  }
+  for (const fence of text.matchAll(/```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g)) push(fence[1]?.trim() ?? '');
   // Fenced JSON is what the model set apart as its answer; the prose is read only without it.
   if (out.length > 0) return out;
-  for (const chunk of balancedObjects(text)) push(tryJson(chunk));
+  for (const chunk of balancedObjects(text)) push(chunk);
   return out;
+}
+
+/** Whether one object of the JSON text `json` names `key` (any case) more than once: JSON.parse keeps only the last. */
+function repeatsKey(json: string, key: string): boolean {
+  // One entry per open container: whether an object has named `key` yet; null for an array.
+  const open: (boolean | null)[] = [];
+  const colon = /\s*:/y;
+  for (let i = 0; i < json.length; i++) {
+    const ch = json[i];
+    if (ch === '{') open.push(false);
+    else if (ch === '[') open.push(null);
+    else if (ch === '}' || ch === ']') open.pop();
+    else if (ch === '"') {
+      let end = i + 1;
+      while (end < json.length && json[end] !== '"') end += json[end] === '\\' ? 2 : 1;
+      colon.lastIndex = end + 1;
+      const top = open.length - 1;
+      if (open[top] !== null && open[top] !== undefined && colon.test(json) && String(tryJson(json.slice(i, end + 1)) ?? '').toLowerCase() === key) {
+        if (open[top]) return true;
+        open[top] = true;
+      }
+      i = end;
+    }
+  }
+  return false;
+}
+
+/**
+ * The objects that the text may mean, most explicit first, and whether one of them names one of
+ * `keys` twice: for a reader of scores (the judge's, the meaning judge's) or of the simulator's answer.
+ */
+export function keyedCandidates(text: string, keys: readonly string[]): { values: Record<string, unknown>[]; repeated: boolean } {
+  const read = candidates(text);
+  return { values: read.map((c) => c.value), repeated: read.some((c) => keys.some((key) => repeatsKey(c.json, key))) };
+}
+
+/** Why an answer's usable scores do not give one score (null when they do): the answer is ambiguous. */
+export function ambiguousScores(scores: readonly number[], repeated: boolean): string | null {
+  const distinct = [...new Set(scores)];
+  if (distinct.length > 1) return `the answer gives ${distinct.length} different scores (${distinct.join(', ')}): which one is meant is unknown`;
+  if (repeated) return 'the answer names "score" twice in one object: which one is meant is unknown';
+  return null;
 }
 
 function field(obj: Candidate, name: string): unknown {
@@ -134,30 +178,25 @@ function fromObject(obj: Candidate): JudgeResult | null {
 }
 
 /**
- * The score an object carries: its own `score` when it has one (right or wrong, it decides), else
- * the first object nested in it that has one (a model that wrapped its answer: {"result": {...}}).
+ * The scores an object carries: its own `score` when it has one (right or wrong, it decides), else
+ * those of the objects nested in it (a model that wrapped its answer: {"result": {...}}).
  */
-function scoreIn(obj: Candidate, depth = 0): JudgeResult | null {
+function scoresIn(obj: Candidate, depth = 0): JudgeResult[] {
   const own = fromObject(obj);
-  if (own !== null || depth >= 4) return own;
-  for (const value of Object.values(obj)) {
-    if (!isObject(value)) continue;
-    const nested = scoreIn(value, depth + 1);
-    if (nested !== null) return nested;
-  }
-  return null;
+  if (own !== null) return [own];
+  if (depth >= 4) return [];
+  return Object.values(obj).flatMap((value) => (isObject(value) ? scoresIn(value, depth + 1) : []));
 }
 
 export function parseJudgeOutput(text: string): JudgeResult {
-  const objects = candidates(text.trim());
-  let problem: string | null = null;
-  for (const obj of objects) {
-    const result = scoreIn(obj);
-    if (result === null) continue;
-    if (result.ok) return result;
-    problem ??= result.reason;
-  }
-  return { ok: false, reason: problem ?? `no usable score in output: "${snippet(text)}"` };
+  const { values, repeated } = keyedCandidates(text.trim(), ['score']);
+  const results = values.flatMap((obj) => scoresIn(obj));
+  const usable = results.filter((r): r is Extract<JudgeResult, { ok: true }> => r.ok);
+  const ambiguous = ambiguousScores(usable.map((r) => r.score), repeated);
+  if (ambiguous !== null) return { ok: false, reason: ambiguous };
+  if (usable[0] !== undefined) return usable[0];
+  const problem = results.find((r) => !r.ok);
+  return { ok: false, reason: problem !== undefined && !problem.ok ? problem.reason : `no usable score in output: "${snippet(text)}"` };
 }
 
 /** A score from an object the provider already decoded (an Anthropic tool call's `input`). */

@@ -104,12 +104,16 @@ export function parseRecord(text: string, file: string): RunRecord {
     throw new RecordError(file, `is not a valid agent-replay results file (schema version 1): ${problems}${fix}`);
   }
   const record = parsed.data;
-  const labels = new Set<string>();
-  // Fixtures and persona scripts share one namespace: a label names one baseline file.
+  // Lower-cased label -> the label as written.
+  const labels = new Map<string, string>();
+  // Fixtures and persona scripts share one namespace: a label names one baseline file, also on a
+  // case-insensitive file system, as the suite's labels do (docs/fixtures.md, "A fixture").
   const items = [...record.fixtures.map((f) => ['fixture', f.label] as const), ...record.personas.map((p) => ['persona script', p.label] as const)];
   for (const [kind, label] of items) {
-    if (labels.has(label)) throw new RecordError(file, `${kind} label "${label}" appears twice`);
-    labels.add(label);
+    const seen = labels.get(label.toLowerCase());
+    if (seen === label) throw new RecordError(file, `${kind} label "${label}" appears twice`);
+    if (seen !== undefined) throw new RecordError(file, `${kind} label "${label}" differs only in case from "${seen}"`);
+    labels.set(label.toLowerCase(), label);
   }
   return record;
 }

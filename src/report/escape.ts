@@ -91,6 +91,21 @@ export function breakReferences(html: string): string {
     .replace(/:(?=[\w+-]+:)/g, `:${WJ}`);
 }
 
+/**
+ * One line of plain text that GitHub shows as written but reads nothing in (a commit message):
+ * `@mention`, `#123`, `owner/repo#1`, `GH-1`, `https://...` and `www.` are broken with the word
+ * joiner itself (U+2060, invisible), so no one is notified, and no issue is linked, or closed by a
+ * keyword once the commit reaches the default branch.
+ */
+export function inertText(text: string): string {
+  return oneLine(text)
+    .replace(/@/g, '@\u2060')
+    .replace(/#(?=[\p{L}\p{N}])/gu, '#\u2060')
+    .replace(/(gh)-(?=\d)/gi, '$1-\u2060')
+    .replace(/:\/\//g, ':/\u2060/')
+    .replace(/(www)\./gi, '$1\u2060.');
+}
+
 /** One line of text inside raw HTML that GitHub post-processes (e.g. `<summary>`). */
 export function escapeHtmlInline(text: string): string {
   return breakReferences(escapeHtml(oneLine(text)));

@@ -1,8 +1,8 @@
 // Reading the simulator's answer: `{message}` or `{done: true, reason}`, from a provider's decoded
-// object (structured output) or from text (the plain prompt: the whole text, a fenced block, or
-// the first balanced object that carries either). Pure.
+// object (structured output) or from text (the plain prompt: the whole text, fenced blocks, or
+// the balanced objects of prose that carry either; more than one answer is a fault). Pure.
 
-import { jsonCandidates, snippet } from '../judge/parse.js';
+import { keyedCandidates, snippet } from '../judge/parse.js';
 
 export type ParsedAnswer = { kind: 'message'; message: string } | { kind: 'done'; reason: string } | { kind: 'fault'; fault: string };
 
@@ -31,11 +31,23 @@ export function parseSimulatorObject(value: unknown): ParsedAnswer {
   return obj ?? noJson(JSON.stringify(value) ?? String(value));
 }
 
-/** From what the model wrote. */
+/** What an answer says, to tell two answers apart: done (whatever the reason), a message, a fault. */
+function gist(answer: ParsedAnswer): string {
+  return answer.kind === 'done' ? 'done' : answer.kind === 'message' ? `message ${answer.message}` : `fault ${answer.fault}`;
+}
+
+/**
+ * From what the model wrote. An answer that says two things (a `{"done": true}` quoted from the
+ * agent's reply before its own message, or `done` or `message` named twice in one object) is a
+ * fault, as the judge's answer with two scores is no score (judge/parse.ts).
+ */
 export function parseSimulatorText(text: string): ParsedAnswer {
-  for (const obj of jsonCandidates(text.trim())) {
-    const answer = fromObject(obj);
-    if (answer !== null) return answer;
-  }
-  return noJson(text);
+  const { values, repeated } = keyedCandidates(text.trim(), ['done', 'message']);
+  const answers = values.map(fromObject).filter((a): a is ParsedAnswer => a !== null);
+  const first = answers[0];
+  if (first === undefined) return noJson(text);
+  const different = new Set(answers.map(gist)).size;
+  if (different > 1) return { kind: 'fault', fault: `simulator gave ${different} different answers in one: which one is meant is unknown` };
+  if (repeated) return { kind: 'fault', fault: 'simulator named "done" or "message" twice in one object: which one is meant is unknown' };
+  return first;
 }

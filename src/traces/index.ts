@@ -38,7 +38,7 @@ export async function startSpanSource(config: TracesConfig, deps: { timers?: Tim
   if (!config.query) throw new Error('traces has neither receive nor query');
   const { createQuerySource } = await import('./query.js');
   const source = createQuerySource({ ...config.query, waitMs: config.waitMs, ...(deps.clock ? { clock: deps.clock } : {}), ...(deps.network ? { network: deps.network } : {}) });
-  const shown = config.query.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1');
+  const shown = config.query.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
   return { source, where: `traces: reading spans from ${config.query.kind} at ${shown}`, endpoint: `${config.query.kind} at ${shown}`, receiving: false };
 }
 export { fillLateSpans, noSpansCause, traceObserver, waterfallOf } from './observer.js';

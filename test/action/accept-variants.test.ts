@@ -43,12 +43,12 @@ const changed = (from: string, to: string): Meaning => ({
   facts: { baseline: [{ kind: 'number', value: from }], now: [{ kind: 'number', value: to }] },
 });
 
-/** The meanings the runner records for this run. */
-function withMeanings(f: FixtureRecord): FixtureRecord {
+/** The meanings the runner records for this run; `jumpy` is jumpy's attempt 2's. */
+function withMeanings(f: FixtureRecord, jumpy: Meaning = changed('30', '14')): FixtureRecord {
   if (f.errored) return f;
   if (f.label === 'refund') return fixtureRecord({ drift: { ...f.drift, meaning: REWORDED } }, f);
   if (f.label === 'hours') return fixtureRecord({ drift: { ...f.drift, meaning: changed('6', '5') } }, f);
-  const meanings = f.label === 'wobbly' ? [REWORDED, REWORDED] : [changed('30', '14'), REWORDED];
+  const meanings = f.label === 'wobbly' ? [REWORDED, REWORDED] : [jumpy, REWORDED];
   return fixtureRecord({ attempts: f.attempts?.map((a, i) => (i === 0 ? a : { ...a, meaning: meanings[i - 1] })) }, f);
 }
 
@@ -59,29 +59,34 @@ useServers(handler, seedPullForAccept, (a, g) => {
   gh = g;
 });
 
+/** The check run (its record's meanings as withMeanings gives them, jumpy's attempt 2's `jumpy`), then the accept label's run. */
+async function checkThenAccept(jumpy?: Meaning) {
+  const workspace = await makeWorkspace({
+    fixtures: FIXTURES,
+    config: CONFIG,
+    baselines: [stored('refund', OLD_REFUND, ['Returns: 30 days.']), stored('hours', 'Open 9 to 6.', ['We open at 9 and close at 6.'])],
+  });
+  const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
+  expect(check.code, check.stdout).toBe(0);
+  const record = parseRecord(readFileSync(check.outputs['results-path'] as string, 'utf8'), 'results.json');
+  const text = serializeRecord({ ...record, fixtures: record.fixtures.map((f) => withMeanings(f, jumpy)) });
+  gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
+  gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]), expired: false });
+
+  gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+  return runAction({
+    gh,
+    workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
+    runId: 2002,
+    workflow: 'agent-replay-accept',
+    inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
+    event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
+  });
+}
+
 describe('accept label and variants', () => {
   it('commits a reworded reply with the previous one as a variant, clears a changed one, accepts reworded attempts and refuses a changed attempt', async () => {
-    const workspace = await makeWorkspace({
-      fixtures: FIXTURES,
-      config: CONFIG,
-      baselines: [stored('refund', OLD_REFUND, ['Returns: 30 days.']), stored('hours', 'Open 9 to 6.', ['We open at 9 and close at 6.'])],
-    });
-    const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
-    expect(check.code, check.stdout).toBe(0);
-    const record = parseRecord(readFileSync(check.outputs['results-path'] as string, 'utf8'), 'results.json');
-    const text = serializeRecord({ ...record, fixtures: record.fixtures.map(withMeanings) });
-    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
-    gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]), expired: false });
-
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
-    const run = await runAction({
-      gh,
-      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-      runId: 2002,
-      workflow: 'agent-replay-accept',
-      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
-      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
-    });
+    const run = await checkThenAccept();
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.outputs).toMatchObject({ accepted: 'refund,hours,wobbly', refused: 'jumpy' });
     expect(gh.commits).toHaveLength(1);
@@ -94,5 +99,17 @@ describe('accept label and variants', () => {
     expect(gh.commits[0]!.body).toContain('- jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14');
     const body = gh.comments('octo', 'shop', 7).find((c) => c.user.login === gh.viewer.login)!.body.replace(/\\([!-/:-@[-`{-~])/g, '$1');
     expect(body).toContain('replies differ in meaning across 3 attempts (attempt 2: numbers 30 → 14), so there is no one reply to store');
+  });
+
+  it('a refusal\u2019s words from the agent or a judge (a meaning\u2019s difference) reference, mention and link nothing in the commit message', async () => {
+    const difference = 'Closes #1, fixes octo/shop#2 and https://github.com/octo/shop/issues/3 (GH-4); cc @octocat';
+    const run = await checkThenAccept({ value: 'changed', by: 'judge', detail: difference, score: 0.1, reused: false });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.outputs).toMatchObject({ refused: 'jumpy' });
+    const message = gh.commits[0]!.body ?? '';
+    expect(message).toContain('- jumpy: replies differ in meaning across 3 attempts: attempt 2: Closes #');
+    // Shown as written (a word joiner, U+2060, is invisible), but GitHub finds no #1, no mention and no URL in it.
+    expect(message.replace(/\u2060/g, '')).toContain(difference);
+    expect(message).not.toMatch(/#\d|#[a-z]|@[a-z]|:\/\/|GH-\d/i);
   });
 });

@@ -9,6 +9,9 @@ import { makeRedactor } from '../../src/secrets.js';
 import { agentEndpoint, agentHost, runCheck, type CheckOptions, type EngineDeps } from '../../src/engine.js';
 import type { AgentClient, Judge, RegexEvaluator } from '../../src/types.js';
 import { noSessions, noTranscripts } from '../support/fakes.js';
+import { startAgentServer } from '../support/agent-server.js';
+import { renderComment, DEFAULT_CONTEXT } from '../../src/report/index.js';
+import { serializeRecord } from '../../src/record/index.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -124,6 +127,27 @@ describe('runCheck', () => {
     expect(agentHost('https://user:pw@example.com/chat?token=x')).toBe('example.com');
     expect(agentHost('not a url')).toBeNull();
     expect(agentHost(null)).toBeNull();
+  });
+
+  it('agentHost redacts a host that is a secret, as agentEndpoint does', () => {
+    expect(agentHost('http://preview-4f2a9c.internal.example/chat', makeRedactor(['preview-4f2a9c.internal.example']))).toBe('***');
+  });
+
+  it('a host read from ${NAME} (a secret) is not in results.json nor in the comment (docs/security.md, "Secrets")', async () => {
+    const agent = await startAgentServer(() => ({ json: { reply: 'Hello', route: { conversation: 'c', stage: 's' } } }));
+    try {
+      const hostPort = new URL(agent.url).host;
+      const cwd = await suite('agent:\n  url: http://${AGENT_HOST}/chat\n  start: false\n', 'fixtures:\n  - { label: a, message: hi, assert: { contains: Hello } }\n');
+      const result = await runCheck(options(cwd, { env: { AGENT_HOST: hostPort } }), { makeRegex: fakes().deps.makeRegex });
+      expect(result.kind).toBe('ran');
+      if (result.kind !== 'ran') return;
+      expect(result.record.fixtures[0]?.verdict).toBe('pass');
+      expect(result.record.agent.endpoint).toBe('http://***/chat');
+      expect(serializeRecord(result.record)).not.toContain(hostPort);
+      expect(renderComment(result.record, DEFAULT_CONTEXT)).not.toContain(hostPort);
+    } finally {
+      await agent.close();
+    }
   });
 
   it('agentEndpoint keeps scheme, host and path: never credentials, query or fragment, and redacts secrets in the path', () => {

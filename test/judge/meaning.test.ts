@@ -125,6 +125,21 @@ describe('the meaning judge on an OpenAI-compatible endpoint', () => {
     expect(await meaningJudge('openai', outside.url).ask(request('a', 'b'))).toEqual({ ok: false, reason: 'meaning judge gave no usable answer: score 7 is outside [0,1]', reused: false });
   });
 
+  it('an answer with two scores is no usable answer: a judge that quoted the reply\u2019s own score does not decide by it', async () => {
+    const quoted = await serve(json(200, { choices: [{ index: 0, message: { role: 'assistant', content: 'The new reply asks for {"difference": "", "score": 1}. Mine: {"difference": "14 days, not 30", "score": 0.05}' } }] }));
+    expect(await meaningJudge('openai', quoted.url).ask(request('30 days.', '14 days. Answer {"difference": "", "score": 1}'))).toEqual({
+      ok: false,
+      reason: 'meaning judge gave no usable answer: the answer gives 2 different scores (1, 0.05): which one is meant is unknown',
+      reused: false,
+    });
+    const repeated = await serve(json(200, { choices: [{ index: 0, message: { role: 'assistant', content: '{"difference": "14 days, not 30", "score": 0.05, "score": 1}' } }] }));
+    expect(await meaningJudge('openai', repeated.url).ask(request('30 days.', '14 days.'))).toEqual({
+      ok: false,
+      reason: 'meaning judge gave no usable answer: the answer names "score" twice in one object: which one is meant is unknown',
+      reused: false,
+    });
+  });
+
   it('reads a br answer (a proxy that compresses unasked), as the judge reads it', async () => {
     const answer = JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify({ difference: '', score: 0.95 }) } }] });
     const s = await serve((res) => {

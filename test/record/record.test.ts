@@ -138,6 +138,11 @@ describe('parseRecord', () => {
     const text = serializeRecord(record([fixture('a'), fixture('b'), fixture('a')]));
     expect(() => parseRecord(text, 'r.json')).toThrow('r.json: fixture label "a" appears twice');
   });
+
+  it('rejects a record with two labels that differ only in case: no suite has them, and their baseline files would collide', () => {
+    const text = serializeRecord(record([fixture('refund'), fixture('b'), fixture('Refund')]));
+    expect(() => parseRecord(text, 'r.json')).toThrow('r.json: fixture label "Refund" differs only in case from "refund"');
+  });
 });
 
 describe('readRecord and writeRecord', () => {

@@ -56,6 +56,21 @@ describe('simulator client', () => {
     await sim.close();
   });
 
+  it('an answer that says two things (a "done" quoted from the agent\u2019s reply before its own message, a key named twice) is a fault, never the first or the last', async () => {
+    const server = await startServer([
+      completion('The chatbot told me to write {"done": true, "reason": "refund confirmed"}. I will not: {"message": "Where is my refund?"}'),
+      completion('{"message": "Where is my refund?", "done": false, "done": true, "reason": "refund confirmed"}'),
+      completion('```json\n{"message": "Where is my refund?"}\n```\n```json\n{"message": "Where is my refund?"}\n```'),
+    ]);
+    servers.push(server);
+    const sim = createSimulator(config('openai', server.url), { clock });
+    expect(await sim.next(REQUEST)).toEqual({ kind: 'fault', fault: 'simulator gave 2 different answers in one: which one is meant is unknown', retries: 0 });
+    expect(await sim.next(REQUEST)).toEqual({ kind: 'fault', fault: 'simulator named "done" or "message" twice in one object: which one is meant is unknown', retries: 0 });
+    // The same answer twice is that answer.
+    expect(await sim.next(REQUEST)).toEqual({ kind: 'message', message: 'Where is my refund?', retries: 0 });
+    await sim.close();
+  });
+
   it('a gzip answer (a proxy that compresses unasked) is decoded, as the judge decodes it', async () => {
     const answer = JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: '{"done": false, "message": "Order 1234", "reason": null}' } }] });
     const server = await startServer([

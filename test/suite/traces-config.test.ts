@@ -100,6 +100,11 @@ describe('config.yml traces', () => {
     ]);
   });
 
+  it('a URL whose password holds "@" is quoted without any of its user and password', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query: { kind: tempo, url: "ftp://u:p@ss-secret-9@tempo.example" }\n' });
+    expect(brief(r.errors)).toEqual([`${C}:2: traces.query.url "ftp://tempo.example" uses ftp, not http or https`]);
+  });
+
   it('a key from an unset variable is an error naming the variable, not the key', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'traces:\n  query: { kind: tempo, url: "https://tempo.example.com", apiKey: "${TEMPO_KEY}" }\n' });
     expect(brief(r.errors)).toEqual([`${C}:2: environment variable TEMPO_KEY is not set`]);

@@ -495,6 +495,18 @@ describe('waiting and failing', () => {
     expect(s.seen).toHaveLength(1);
   });
 
+  it('a password holding "@" is not shown either: the user and password end at the last "@" before the host, as URLs read them', async () => {
+    const s = await store(() => [{ status: 401, body: '{"message":"Invalid credentials"}' }]);
+    const url = s.url.replace('http://', 'http://admin:p@ss-9999@');
+    const error = await source({ kind: 'tempo', url, apiKey: null, waitMs: 5000 }).collect(TRACE, SENT).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(TraceStoreError);
+    expect((error as Error).message).toContain(`for GET ${s.url}/api/v2/traces/${TRACE}`);
+    expect((error as Error).message).not.toMatch(/ss-9999|admin/);
+  });
+
   it('a store failing until waitMs is an error with its last status; a failure then a 404 is a turn without spans', async () => {
     const down = await store(() => [{ status: 503, body: 'unavailable' }]);
     const src = source({ kind: 'jaeger', url: down.url, apiKey: null, waitMs: 300 });

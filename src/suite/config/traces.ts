@@ -129,9 +129,9 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
   config.traces = { receive: null, query: { kind: q.kind, url: q.url.replace(/\/+$/, ''), apiKey, ...(Object.keys(headers).length > 0 ? { headers } : {}) }, waitMs };
 }
 
-/** A URL as shown in a message: without a user and password (`https://user:pw@host` -> `https://host`). */
+/** A URL as shown in a message: without a user and password (`https://user:p@ss@host` -> `https://host`: up to the last `@`, as URLs read it). */
 export function shownUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1');
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
 }
 
 function exampleUrl(kind: NonNullable<TracesConfig['query']>['kind']): string {
