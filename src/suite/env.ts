@@ -1,5 +1,7 @@
 // `${NAME}` in any string value of the config is read from the environment. Every substituted value
-// is a secret: it is collected so that it can be redacted everywhere, and never quoted in an issue.
+// is a secret: it is collected so that it can be redacted everywhere, and never quoted in an issue;
+// except a `model` (a judge's, a panel member's, the simulator's): an identifier that every surface
+// shows and a baseline's judge fingerprint keeps, not a credential (docs/security.md, "Secrets").
 // A config.yml from untrusted code (a fork's commit run with the workflow's secrets, docs/security.md)
 // may read the environment only where `only` allows: elsewhere a reference is an issue and nothing
 // is read, so the file cannot put the runner's tokens or the workflow's secrets where it likes.
@@ -60,7 +62,7 @@ export function substituteEnv<T>(
         unread.push(path);
         return '';
       }
-      secrets.push(found);
+      if (path[path.length - 1] !== 'model') secrets.push(found);
       return found;
     });
 

@@ -647,6 +647,19 @@ describe('loadSuite: secrets', () => {
     for (const issue of r.errors) expect(formatIssue(issue)).not.toContain('abc123');
   });
 
+  // A model name is an identifier every surface shows and a baseline's judge fingerprint keeps: read
+  // from ${NAME}, it is a setting, not a secret (docs/security.md, "Secrets"); the API key stays one.
+  it('a model name read from ${NAME} is not a secret; the API key beside it is', async () => {
+    const r = await load(
+      { [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  provider: openai\n  model: ${JUDGE_MODEL}\n  apiKey: ${JUDGE_KEY}\n' },
+      { env: { JUDGE_MODEL: 'gpt-4o-mini', JUDGE_KEY: 'sk-test-123456' } },
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.config.judge!.model).toBe('gpt-4o-mini');
+    expect(r.suite!.config.secrets).toContain('sk-test-123456');
+    expect(r.suite!.config.secrets).not.toContain('gpt-4o-mini');
+  });
+
   it('an alias that names a missing anchor under an ordinary key is still named', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: *slow\n' });
     const text = r.errors.map(formatIssue).join('\n');
