@@ -481,9 +481,9 @@ async function readText(body, shown) {
     }
     return Buffer.concat(chunks).toString('utf8');
 }
-/** A URL as shown in messages: no user, password or query string. */
+/** A URL as shown in messages: no user, password (up to the last `@` before the host, as URLs read it) or query string. */
 function shownUrl(url) {
-    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i, '$1').replace(/[?#].*$/, '');
+    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1').replace(/[?#].*$/, '');
 }
 
 
