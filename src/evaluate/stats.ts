@@ -287,8 +287,14 @@ function drawMean(t: Tally): number {
   return (t.passed + 0.5) / (t.total + 1);
 }
 
-/** A difference of two rates lies in [-1, 1]. */
+/**
+ * A difference of two rates lies in [-1, 1]; a bound within 1e-9 of 0 is 0. The means are sums of
+ * rates such as 1/5 - 5/12 whose rounding leaves a bound that is exactly 0 at 1.9e-17 or -5.6e-17,
+ * and the interval must hold 0 or not as the exact sums do (docs/statistics.md, "How they are
+ * computed": ties within one part in 10^9, as for a p at its level).
+ */
 function clampDiff(x: number): number {
+  if (Math.abs(x) < 1e-9) return 0;
   return Math.min(1, Math.max(-1, x));
 }
 

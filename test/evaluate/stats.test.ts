@@ -464,6 +464,43 @@ describe('pairedBootstrap', () => {
     expect(Math.abs(hi - 271 / 3960)).toBeLessThan(0.01);
   });
 
+  // A bound that is 0 must read 0: the resample means are sums of rates such as 1/5 - 5/12, whose
+  // rounding left this lower bound at 1.85e-17 instead of 0, and "0 to +100" was called beyond noise.
+  // The same resamples in exact fractions (the documented generator, SciPy 1.17 for the binomial CDF):
+  //   python3 -c "
+  //   import numpy as np; from fractions import Fraction as F; from scipy.stats import binom
+  //   def fnv(s):
+  //     h = 0x811c9dc5
+  //     for b in s.encode(): h = ((h ^ b) * 0x01000193) & 0xffffffff
+  //     return h
+  //   M = 0xffffffff; st = [fnv('t1101')]
+  //   def u():
+  //     st[0] = (st[0] + 0x6d2b79f5) & M; t = st[0]; t = ((t ^ (t >> 15)) * (t | 1)) & M
+  //     t = (t ^ ((t + ((t ^ (t >> 7)) * (t | 61) & M)) & M)) & M; return ((t ^ (t >> 14)) & M) / 2**32
+  //   def draw(k, n):
+  //     c = F(2*k+1, 2*(n+1)); cdf = binom.cdf(np.arange(n+1), n, float(c)); cdf[-1] = 1
+  //     return F(k, n) + (int(np.searchsorted(cdf, u(), side='right')) - n*c) / n
+  //   items = [(0,1,1,5), (0,1,4,5), None]; means = []
+  //   for _ in range(2000):
+  //     s = F(0)
+  //     for _ in range(3):
+  //       i = items[int(u()*3)]; s += 1 if i is None else draw(i[2], i[3]) - draw(i[0], i[1])
+  //     means.append(s / 3)
+  //   means.sort(); h = F(1999*25, 1000); print(means[49] + (h - 49) * (means[50] - means[49]))"
+  // prints 0.
+  it('a bound that is 0 in exact arithmetic is 0, not a rounding error on either side of it', () => {
+    const r = pairedBootstrap(
+      [
+        { before: 0, now: 0.2, tallies: { before: { passed: 0, total: 1 }, now: { passed: 1, total: 5 } } },
+        { before: 0, now: 0.8, tallies: { before: { passed: 0, total: 1 }, now: { passed: 4, total: 5 } } },
+        { before: 0, now: 1 },
+      ],
+      't1101',
+    );
+    expect(r?.ci[0]).toBe(0);
+    expect(r?.ci[1]).toBe(1);
+  });
+
   it('is null with no item, and counts a given number of resamples', () => {
     expect(pairedBootstrap([], 'x')).toBeNull();
     // One resample of one item: the interval is that item's difference.
