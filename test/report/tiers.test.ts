@@ -115,6 +115,17 @@ describe('a run with stats', () => {
     expect(runRateText(s!)).toBe('pass rate 0% → 67%: +67 points (95% interval 0 to +100) over 3 items with a baseline, within noise');
   });
 
+  it('a bound that is not 0 never reads 0: an interval shown ending at 0 is one that holds it', () => {
+    // An upper bound of -0.19 points is beyond noise; rounded to whole points it read "−19 to 0, beyond noise".
+    expect(runRateText({ items: 200, before: 0.9, now: 0.8, diff: -0.1, ci: [-0.19, -0.0019] })).toBe(
+      'pass rate 90% → 80%: −10 points (95% interval −19 to −0) over 200 items with a baseline, beyond noise',
+    );
+    expect(runRateText({ items: 200, before: 0.8, now: 0.9, diff: 0.1, ci: [0.004, 0.19] })).toBe(
+      'pass rate 80% → 90%: +10 points (95% interval +0 to +19) over 200 items with a baseline, beyond noise',
+    );
+    expect(runRateText({ items: 200, before: 0.8, now: 0.9, diff: 0.1, ci: [0, 0.19] })).toMatch(/\(95% interval 0 to \+19\) .*, within noise$/);
+  });
+
   it("baselines of one attempt against a repeated run: a 1/1 is not certain, so 3/5 three times is within noise", () => {
     // Drawn at k/n, the baselines' 1/1 had nothing to draw and the line said "beyond noise" (-70
     // to -10) while each item's tier said too few (docs/statistics.md, "The run").
