@@ -1,7 +1,7 @@
 // The run's pass-rate change (docs/statistics.md, "The run: the paired bootstrap and McNemar"): over
 // the items that have a baseline, the suite's pass rate before (the baselines') and now, each item
 // weighing the same, with a paired bootstrap interval seeded by the suite hash, and McNemar's exact
-// test when no item has more than one attempt on either side. Pure.
+// test when no item compared has more than one attempt on either side. Pure.
 
 import type { DriftVerdict, FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats } from '../types.js';
 import { suiteHash } from './shard.js';
@@ -44,7 +44,10 @@ export function runStatsOf(fixtures: readonly FixtureRecord[], personas: readonl
   const pairs = items.map(pairOf).filter((p): p is RatePair => p !== null);
   const diff = pairedBootstrap(pairs, seed);
   if (diff === null) return null;
-  const repeated = items.some((i) => i.stats !== undefined);
+  // McNemar when no compared item has attempts to draw (docs/statistics.md, "The run"): a repeated
+  // item without a baseline has stats against 0 of 0 but is not in the interval, which then sees no
+  // attempt's noise.
+  const repeated = pairs.some((p) => p.tallies !== undefined);
   return { ...diff, ...(repeated ? {} : { mcnemar: mcnemarOf(items) }) };
 }
 

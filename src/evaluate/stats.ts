@@ -200,8 +200,12 @@ export interface RatePair {
  * (the least k' with u < CDF(k')). The chance is k/n moved half an attempt towards 1/2 (the mean of
  * the Jeffreys posterior): drawn at k/n itself, a tally of 0 or all passes had nothing to draw, so
  * a baseline's 1/1 or 5/5 counted as certain and a drop against it was called beyond noise on a
- * handful of attempts. The resample's value is the mean of its
- * differences now - before; the interval is the 2.5th and 97.5th percentiles of those means. So the
+ * handful of attempts. A drawn rate counts from the observed k/n: k/n + (k' - n x chance) / n, the
+ * draw's deviation from its mean being the noise. Taken as k'/n, each side's mean moved by its own
+ * half attempt, more on the side with fewer attempts, and unchanged items (10/10 -> 3/3) were called
+ * a drop beyond noise (docs/statistics.md, "How they are computed"). The resample's value is the mean of its
+ * differences now - before; the interval is the 2.5th and 97.5th percentiles of those means, kept
+ * within [-1, 1] (a difference of rates cannot leave it; 0 is inside or outside it as before). So the
  * interval holds both the spread between items and the noise of each item's few attempts. Null when
  * there is no item.
  */
@@ -223,7 +227,9 @@ export function pairedBootstrap(pairs: readonly RatePair[], seed: string, resamp
     before.push(b);
     now.push(a);
   });
-  const rateOf = (cdf: Float64Array | null, fixed: number): number => (cdf === null ? fixed : drawRate(cdf, random()));
+  // A drawn rate counts from the observed one: k/n plus the draw's deviation from its mean.
+  const rateOf = (cdf: Float64Array | null, fixed: number, t: Tally | undefined): number =>
+    cdf === null || t === undefined ? fixed : fixed + drawRate(cdf, random()) - drawMean(t);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
@@ -232,7 +238,10 @@ export function pairedBootstrap(pairs: readonly RatePair[], seed: string, resamp
       const b = before[i] as Float64Array | null;
       const a = now[i] as Float64Array | null;
       if (b === null && a === null) sum += diffs[i] as number;
-      else sum += rateOf(a, (pairs[i] as RatePair).now) - rateOf(b, (pairs[i] as RatePair).before);
+      else {
+        const p = pairs[i] as RatePair;
+        sum += rateOf(a, p.now, p.tallies?.now) - rateOf(b, p.before, p.tallies?.before);
+      }
     }
     means[r] = sum / n;
   }
@@ -244,7 +253,7 @@ export function pairedBootstrap(pairs: readonly RatePair[], seed: string, resamp
     before: before0,
     now: now0,
     diff: now0 - before0,
-    ci: [quantileSorted(means as unknown as number[], 0.025), quantileSorted(means as unknown as number[], 0.975)],
+    ci: [clampDiff(quantileSorted(means as unknown as number[], 0.025)), clampDiff(quantileSorted(means as unknown as number[], 0.975))],
   };
 }
 
@@ -271,6 +280,22 @@ function binomialCdf(t: Tally, cache: Map<string, Float64Array>): Float64Array |
     cache.set(key, cdf);
   }
   return cdf;
+}
+
+/** The mean of a draw of k of n's attempts: (k + 1/2) / (n + 1), the chance binomialCdf draws with. */
+function drawMean(t: Tally): number {
+  return (t.passed + 0.5) / (t.total + 1);
+}
+
+/**
+ * A difference of two rates lies in [-1, 1]; a bound within 1e-9 of 0 is 0. The means are sums of
+ * rates such as 1/5 - 5/12 whose rounding leaves a bound that is exactly 0 at 1.9e-17 or -5.6e-17,
+ * and the interval must hold 0 or not as the exact sums do (docs/statistics.md, "How they are
+ * computed": ties within one part in 10^9, as for a p at its level).
+ */
+function clampDiff(x: number): number {
+  if (Math.abs(x) < 1e-9) return 0;
+  return Math.min(1, Math.max(-1, x));
 }
 
 /** k' / N for the least k' with u < CDF(k'). */

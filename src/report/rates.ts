@@ -48,9 +48,14 @@ export function points(diff: number): string {
   return `${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n)} ${Math.abs(n) === 1 ? 'point' : 'points'}`;
 }
 
+/**
+ * An interval's bound in signed whole points; a bound that is not 0 keeps its sign when it rounds
+ * to 0 ("−0", "+0"), so that an interval shown reaching 0 is one that holds it and "−19 to 0" is
+ * never called beyond noise (docs/statistics.md, "The run's pass-rate line").
+ */
 function signed(diff: number): string {
   const n = Math.round(diff * 100);
-  return `${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n)}`;
+  return `${diff > 0 ? '+' : diff < 0 ? '−' : ''}${Math.abs(n)}`;
 }
 
 /** The p that decided the tier: the drop's for a drop, the rise's for `improved`; null when none did. */

@@ -83,6 +83,24 @@ describe('runStatsOf', () => {
     expect(runStatsOf([flip('a', 'no_baseline')], [], 'seed')).toBeNull();
   });
 
+  it('McNemar weighs the flips when no item with a baseline is repeated, whatever a new repeated item without one has', () => {
+    // 4 newly failing of 30 single-attempt items: McNemar p = 2 / 2^4 = 0.125 (SciPy 1.17:
+    // python3 -c "from scipy.stats import binomtest; print(binomtest(0, 4, 0.5).pvalue)" -> 0.125).
+    // A new fixture repeated 3 times has stats against 0 of 0 but is not compared; it left McNemar out,
+    // and the interval over the 30 flips (-27 to -3), which cannot see any attempt's noise, said beyond noise.
+    const items = [...Array.from({ length: 4 }, (_, i) => flip(`nf${i}`, 'newly_failing')), ...Array.from({ length: 26 }, (_, i) => flip(`sp${i}`, 'still_passing'))];
+    const fresh = fixtureRecord({
+      label: 'new-repeated',
+      definitionHash: 'h-new',
+      drift: { reply: 'same', route: null, verdict: 'no_baseline' },
+      stats: { passed: 3, total: 3, rate: 1, ci: [0.44, 1], baseline: { passed: 0, total: 0 }, pDrop: 1, pRise: 1, tier: 'too_few', attemptsNeeded: null, looks: 1, maxLooks: 1 },
+    });
+    const all = [...items, fresh];
+    const s = runStatsOf(all, [], statsSeed(all));
+    expect(s?.items).toBe(30);
+    expect(s?.mcnemar).toEqual({ newlyFailing: 4, newlyPassing: 0, p: 0.125 });
+  });
+
   it('leaves out an errored or not-evaluated item even when it has stats: an outage says nothing of the pass rate', () => {
     const stats = { passed: 0, total: 3, rate: 0, ci: [0, 0.56] as [number, number], baseline: { passed: 10, total: 10 }, pDrop: 0.003, pRise: 1, tier: 'regressed' as const, attemptsNeeded: null, looks: 1, maxLooks: 1 };
     const outage = fixtureRecord({ label: 'down', errored: true, verdict: null, stats });

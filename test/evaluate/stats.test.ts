@@ -385,61 +385,120 @@ describe('pairedBootstrap', () => {
     expect(r?.ci).toEqual([0, 1]);
   });
 
-  // The second stage draws each tally of k of n as Bin(n, (k + 1/2) / (n + 1)) / n. When every
-  // resampled item is the same item, the first stage varies nothing and the interval is the 2.5th
-  // and 97.5th percentiles of the mean over m copies, (Bin(m n, p_now) - Bin(m n, p_before)) / (m n).
-  // Its exact quantiles, SciPy 1.17:
+  // The second stage draws each tally of k of n as Bin(n, c) with c = (k + 1/2) / (n + 1), and counts
+  // the drawn rate from the observed one: k/n + (k' - n c) / n. When every resampled item is the same
+  // item, the first stage varies nothing and the interval is the 2.5th and 97.5th percentiles of the
+  // mean over m copies, (Bin(m nn, c_now) / (m nn) - Bin(m nb, c_before) / (m nb)) plus the offset
+  // (kn/nn - c_now) - (kb/nb - c_before). Its exact quantiles, SciPy 1.17:
   //   python3 -c "
   //   from scipy.stats import binom; import numpy as np; from fractions import Fraction as F
   //   def q(m, kb, nb, kn, nn):
-  //     X = binom.pmf(np.arange(m*nn+1), m*nn, (kn+.5)/(nn+1)); Y = binom.pmf(np.arange(m*nb+1), m*nb, (kb+.5)/(nb+1)); d = {}
+  //     pn, pb = F(2*kn+1, 2*(nn+1)), F(2*kb+1, 2*(nb+1)); off = (F(kn, nn) - pn) - (F(kb, nb) - pb)
+  //     X = binom.pmf(np.arange(m*nn+1), m*nn, float(pn)); Y = binom.pmf(np.arange(m*nb+1), m*nb, float(pb)); d = {}
   //     for x, px in enumerate(X):
-  //       for y, py in enumerate(Y): d[F(x, m*nn) - F(y, m*nb)] = d.get(F(x, m*nn) - F(y, m*nb), 0) + px*py
+  //       for y, py in enumerate(Y): v = F(x, m*nn) - F(y, m*nb) + off; d[v] = d.get(v, 0) + px*py
   //     ks = sorted(d); c = np.cumsum([d[k] for k in ks]); i, j = np.searchsorted(c, .025), np.searchsorted(c, .975)
-  //     print(float(ks[i]), c[i-1], c[i], float(ks[j]), c[j-1], c[j])
-  //   q(1,5,5,3,5); q(3,5,5,4,5); q(3,5,5,3,5); q(1,10,10,0,10); q(3,1,1,3,5)"
+  //     print(ks[i], c[i-1], c[i], ks[j], c[j-1], c[j])
+  //   q(1,5,5,3,5); q(3,5,5,4,5); q(3,5,5,3,5); q(1,10,10,0,10); q(3,1,1,3,5); q(30,10,10,3,3)"
   // prints (lower bound, CDF below it, CDF at it, upper bound, CDF below it, CDF at it):
-  //   -0.8 0.0081 0.0687  0.2     0.9602 0.9947
-  //   -0.4 0.0228 0.0656  0.0667  0.9384 0.9805
-  //   -0.6 0.0179 0.0527  -0.0667 0.9457 0.9804
-  //   -1.0 0      0.3944  -0.7    0.9399 0.9885   (-1.0 is the first value: the script prints 1.0, c[-1], below it)
-  //   -0.6 0.0191 0.0506  0.4     0.9597 0.9762
+  //   -13/15    0.0081 0.0687  2/15     0.9602 0.9947
+  //   -13/30    0.0228 0.0656  1/30     0.9384 0.9805
+  //   -2/3      0.0179 0.0527  -2/15    0.9457 0.9804
+  //   -12/11    0      0.3944  -87/110  0.9399 0.9885   (-12/11 is the first value: c[-1] is printed below it; kept at -1)
+  //   -5/6      0.0191 0.0506  1/6      0.9597 0.9762
+  //   -301/3960 0.0235 0.0254  271/3960 0.9735 0.9752
+  // Without the offset (k'/n as drawn) the same script gave -0.8 and 0.2, -0.4 and 1/15, -0.6 and
+  // -1/15, -1 and -0.7, -0.6 and 0.4, and for the last -7/45 and -1/90.
   it("second stage: one item's 5/5 -> 3/5 is an interval that holds 0 (the baseline's 5/5 is not certain)", () => {
     const one = pairedBootstrap([{ before: 1, now: 0.6, tallies: { before: { passed: 5, total: 5 }, now: { passed: 3, total: 5 } } }], 'b');
-    close(one?.ci[0] ?? NaN, -0.8, 1e-12);
-    close(one?.ci[1] ?? NaN, 0.2, 1e-12);
+    close(one?.ci[0] ?? NaN, -13 / 15, 1e-12);
+    close(one?.ci[1] ?? NaN, 2 / 15, 1e-12);
     close(one?.diff ?? NaN, -0.4, 1e-12);
   });
 
   it('three items each 5/5 -> 4/5: the mean of their attempts drawn again, an interval that holds 0', () => {
     const item = { before: 1, now: 0.8, tallies: { before: { passed: 5, total: 5 }, now: { passed: 4, total: 5 } } };
     const r = pairedBootstrap([item, item, item], 'three');
-    close(r?.ci[0] ?? NaN, -0.4, 1e-12);
-    close(r?.ci[1] ?? NaN, 1 / 15, 1e-12);
+    close(r?.ci[0] ?? NaN, -13 / 30, 1e-12);
+    close(r?.ci[1] ?? NaN, 1 / 30, 1e-12);
   });
 
   it('three items each 5/5 -> 3/5: beyond noise (pooled, 15/15 against 9/15)', () => {
     const item = { before: 1, now: 0.6, tallies: { before: { passed: 5, total: 5 }, now: { passed: 3, total: 5 } } };
     const r = pairedBootstrap([item, item, item], 'c');
-    close(r?.ci[0] ?? NaN, -0.6, 1e-12);
-    close(r?.ci[1] ?? NaN, -1 / 15, 1e-12);
+    close(r?.ci[0] ?? NaN, -2 / 3, 1e-12);
+    close(r?.ci[1] ?? NaN, -2 / 15, 1e-12);
   });
 
-  it('a tally of all passes or none is drawn too: 10/10 -> 0/10 is an interval, not the one value -1', () => {
+  it('a tally of all passes or none is drawn too: 10/10 -> 0/10 is an interval, not the one value -1; kept within [-1, 1]', () => {
     const r = pairedBootstrap([{ before: 1, now: 0, tallies: { before: { passed: 10, total: 10 }, now: { passed: 0, total: 10 } } }], 'edge');
-    close(r?.ci[0] ?? NaN, -1, 1e-12);
-    close(r?.ci[1] ?? NaN, -0.7, 1e-12);
+    expect(r?.ci[0]).toBe(-1);
+    close(r?.ci[1] ?? NaN, -87 / 110, 1e-12);
   });
 
   it("three items of one attempt each at baseline (1/1) -> 3/5: within noise, where counting the 1/1 as certain said beyond", () => {
-    // Exact: [-0.6, 0.4], both bounds within 0.006 of their percentile (the CDF above): 2,000 draws
-    // may land a step further out, never on the other side of 0.
+    // Exact: [-5/6, 1/6], both bounds within 0.02 of their percentile (the CDF above): 2,000 draws
+    // may land a step (1/15) further out, never on the other side of 0.
     const item = { before: 1, now: 0.6, tallies: { before: { passed: 1, total: 1 }, now: { passed: 3, total: 5 } } };
     const r = pairedBootstrap([item, item, item], 'a');
-    expect(r?.ci[0]).toBeLessThanOrEqual(-0.6 + 1e-12);
-    expect(r?.ci[0]).toBeGreaterThanOrEqual(-2 / 3 - 1e-12);
-    expect(r?.ci[1]).toBeGreaterThanOrEqual(0.4 - 1e-12);
-    expect(r?.ci[1]).toBeLessThanOrEqual(7 / 15 + 1e-12);
+    expect(r?.ci[0]).toBeLessThanOrEqual(-5 / 6 + 1e-12);
+    expect(r?.ci[0]).toBeGreaterThanOrEqual(-5 / 6 - 1 / 15 - 1e-12);
+    expect(r?.ci[1]).toBeGreaterThanOrEqual(1 / 6 - 1e-12);
+    expect(r?.ci[1]).toBeLessThanOrEqual(1 / 6 + 1 / 15 + 1e-12);
+  });
+
+  // Unchanged items measured with fewer attempts now than in their baseline (the docs' recipe: 10-attempt
+  // nightly baselines, pull requests at count 3). Drawn as k'/n, 3/3 is drawn at 0.875 and 10/10 at
+  // 0.955: every such item drifted 8 points down in every resample, and 30 of them were called beyond
+  // noise, with an interval (-16 to -1) that did not even hold the observed difference 0 (q(30,10,10,3,3)
+  // above: -7/45 and -1/90 as drawn; -301/3960 and 271/3960 counted from the observed rates).
+  // 2,000 resamples land within a step or two of them (the lattice's steps are 1/900 here).
+  it('thirty unchanged items, 10/10 -> 3/3 each: an interval around 0 that holds it, within noise', () => {
+    const item = { before: 1, now: 1, tallies: { before: { passed: 10, total: 10 }, now: { passed: 3, total: 3 } } };
+    const r = pairedBootstrap(Array.from({ length: 30 }, () => item), 'unchanged');
+    expect(r?.diff).toBe(0);
+    const [lo, hi] = r?.ci ?? [NaN, NaN];
+    expect(lo).toBeLessThan(0);
+    expect(hi).toBeGreaterThan(0);
+    expect(Math.abs(lo - -301 / 3960)).toBeLessThan(0.01);
+    expect(Math.abs(hi - 271 / 3960)).toBeLessThan(0.01);
+  });
+
+  // A bound that is 0 must read 0: the resample means are sums of rates such as 1/5 - 5/12, whose
+  // rounding left this lower bound at 1.85e-17 instead of 0, and "0 to +100" was called beyond noise.
+  // The same resamples in exact fractions (the documented generator, SciPy 1.17 for the binomial CDF):
+  //   python3 -c "
+  //   import numpy as np; from fractions import Fraction as F; from scipy.stats import binom
+  //   def fnv(s):
+  //     h = 0x811c9dc5
+  //     for b in s.encode(): h = ((h ^ b) * 0x01000193) & 0xffffffff
+  //     return h
+  //   M = 0xffffffff; st = [fnv('t1101')]
+  //   def u():
+  //     st[0] = (st[0] + 0x6d2b79f5) & M; t = st[0]; t = ((t ^ (t >> 15)) * (t | 1)) & M
+  //     t = (t ^ ((t + ((t ^ (t >> 7)) * (t | 61) & M)) & M)) & M; return ((t ^ (t >> 14)) & M) / 2**32
+  //   def draw(k, n):
+  //     c = F(2*k+1, 2*(n+1)); cdf = binom.cdf(np.arange(n+1), n, float(c)); cdf[-1] = 1
+  //     return F(k, n) + (int(np.searchsorted(cdf, u(), side='right')) - n*c) / n
+  //   items = [(0,1,1,5), (0,1,4,5), None]; means = []
+  //   for _ in range(2000):
+  //     s = F(0)
+  //     for _ in range(3):
+  //       i = items[int(u()*3)]; s += 1 if i is None else draw(i[2], i[3]) - draw(i[0], i[1])
+  //     means.append(s / 3)
+  //   means.sort(); h = F(1999*25, 1000); print(means[49] + (h - 49) * (means[50] - means[49]))"
+  // prints 0.
+  it('a bound that is 0 in exact arithmetic is 0, not a rounding error on either side of it', () => {
+    const r = pairedBootstrap(
+      [
+        { before: 0, now: 0.2, tallies: { before: { passed: 0, total: 1 }, now: { passed: 1, total: 5 } } },
+        { before: 0, now: 0.8, tallies: { before: { passed: 0, total: 1 }, now: { passed: 4, total: 5 } } },
+        { before: 0, now: 1 },
+      ],
+      't1101',
+    );
+    expect(r?.ci[0]).toBe(0);
+    expect(r?.ci[1]).toBe(1);
   });
 
   it('is null with no item, and counts a given number of resamples', () => {

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { itemStats } from '../../src/evaluate/index.js';
+import { pairedBootstrap } from '../../src/evaluate/stats.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { afterAcceptance, buildModel, headlineText, viewOf } from '../../src/report/model.js';
 import { pText, runRateText, tierWords } from '../../src/report/rates.js';
@@ -99,6 +100,30 @@ describe('a run with stats', () => {
     // One value, no spread seen between items or in their attempts: no claim either way.
     expect(runRateText({ ...base, ci: [-1, -1] })).toBe('pass rate 100% → 0%: −100 points (95% interval −100 to −100) over 1 item with a baseline');
     expect(runRateText({ items: 12, before: 1, now: 0.8, diff: -0.2, ci: [-0.3, -0.1] })).toMatch(/over 12 items with a baseline, beyond noise$/);
+  });
+
+  it('an interval from 0 is within noise: the bound is 0 in exact arithmetic (test/evaluate/stats.test.ts, seed t1101)', () => {
+    // The resample means' rounding left the lower bound at 1.85e-17, and the line read "0 to +100, beyond noise".
+    const s = pairedBootstrap(
+      [
+        { before: 0, now: 0.2, tallies: { before: { passed: 0, total: 1 }, now: { passed: 1, total: 5 } } },
+        { before: 0, now: 0.8, tallies: { before: { passed: 0, total: 1 }, now: { passed: 4, total: 5 } } },
+        { before: 0, now: 1 },
+      ],
+      't1101',
+    );
+    expect(runRateText(s!)).toBe('pass rate 0% → 67%: +67 points (95% interval 0 to +100) over 3 items with a baseline, within noise');
+  });
+
+  it('a bound that is not 0 never reads 0: an interval shown ending at 0 is one that holds it', () => {
+    // An upper bound of -0.19 points is beyond noise; rounded to whole points it read "−19 to 0, beyond noise".
+    expect(runRateText({ items: 200, before: 0.9, now: 0.8, diff: -0.1, ci: [-0.19, -0.0019] })).toBe(
+      'pass rate 90% → 80%: −10 points (95% interval −19 to −0) over 200 items with a baseline, beyond noise',
+    );
+    expect(runRateText({ items: 200, before: 0.8, now: 0.9, diff: 0.1, ci: [0.004, 0.19] })).toBe(
+      'pass rate 80% → 90%: +10 points (95% interval +0 to +19) over 200 items with a baseline, beyond noise',
+    );
+    expect(runRateText({ items: 200, before: 0.8, now: 0.9, diff: 0.1, ci: [0, 0.19] })).toMatch(/\(95% interval 0 to \+19\) .*, within noise$/);
   });
 
   it("baselines of one attempt against a repeated run: a 1/1 is not certain, so 3/5 three times is within noise", () => {
