@@ -40,10 +40,17 @@ const baselineJudgeSchema = z.strictObject({
 export const tokenUsageSchema = z.strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
 
 /**
+ * The most attempts a baseline (or a results file's item) may hold: acceptance writes at most
+ * repeat.max's limit (20); a larger count was written by hand, and a tally of billions would have
+ * the run's statistics draw from arrays that size (docs/statistics.md, "A baseline's attempts").
+ */
+export const MAX_BASELINE_ATTEMPTS = 1000;
+
+/**
  * A repeated item's attempts (docs/statistics.md); shared with results.json, which imports it from here. That passed is
  * at most total, and agrees with the verdict, is checked after parsing (checkBaselineFile), with the file and line.
  */
-export const baselineAttemptsSchema = z.strictObject({ passed: z.number().int().nonnegative(), total: z.number().int().min(1) });
+export const baselineAttemptsSchema = z.strictObject({ passed: z.number().int().nonnegative(), total: z.number().int().min(1).max(MAX_BASELINE_ATTEMPTS) });
 
 /**
  * Replies a maintainer accepted as meaning the same as the baseline reply (docs/meaning.md, "Variants"); results.json

@@ -56,7 +56,7 @@ describe("a baseline's attempts", () => {
   it('must be whole numbers with at least one attempt', () => {
     const text = (attempts: string) =>
       `{\n  "label": "a",\n  "reply": "x",\n  "route": null,\n  "verdict": "pass",\n  "attempts": ${attempts},\n  "acceptedAt": "t",\n  "commit": null\n}\n`;
-    for (const bad of ['{ "passed": 1, "total": 0 }', '{ "passed": 1.5, "total": 3 }', '{ "passed": -1, "total": 3 }', '{ "passed": 1 }', '{ "passed": 1, "total": 3, "extra": 1 }']) {
+    for (const bad of ['{ "passed": 1, "total": 0 }', '{ "passed": 1.5, "total": 3 }', '{ "passed": -1, "total": 3 }', '{ "passed": 1 }', '{ "passed": 1, "total": 3, "extra": 1 }', '{ "passed": 1, "total": 10000000000 }']) {
       const r = checkBaselineFile('a.json', 'a', text(bad));
       expect(r.baseline, bad).toBeNull();
       expect(r.errors.map((e) => e.line), bad).toEqual([6]);
