@@ -42,9 +42,13 @@ export function percent(rate: number): string {
   return `${Math.round(rate * 100)}%`;
 }
 
-/** Signed whole points: "+12 points", "−22 points", "0 points". */
-export function points(diff: number): string {
-  const n = Math.round(diff * 100);
+/**
+ * Signed whole points between two rates as `percent` shows them: "+12 points", "−22 points", "0
+ * points". Taken from the rounded rates, so that the line adds up (82% → 46% is −36 points, though
+ * 0.824 → 0.455 differ by 36.9).
+ */
+export function points(before: number, now: number): string {
+  const n = Math.round(now * 100) - Math.round(before * 100);
   return `${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n)} ${Math.abs(n) === 1 ? 'point' : 'points'}`;
 }
 
@@ -133,7 +137,7 @@ export function runRateParts(s: RunStats): RunRateParts {
   const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} with a baseline`;
   return {
     head: `pass rate ${percent(s.before)} → ${percent(s.now)}`,
-    detail: `${points(s.diff)} (95% interval ${signed(s.ci[0])} to ${signed(s.ci[1])}) over ${items}${noise}`,
+    detail: `${points(s.before, s.now)} (95% interval ${signed(s.ci[0])} to ${signed(s.ci[1])}) over ${items}${noise}`,
     mcnemar: s.mcnemar === undefined ? null : mcnemarText(s.mcnemar),
   };
 }

@@ -91,6 +91,11 @@ describe('a run with stats', () => {
     expect(renderComment(flips, ctx)).toContain('📈 **Pass rate 83% → 50%**');
   });
 
+  it('the difference is the one between the rates as shown: 82% → 46% is −36 points, though the rates differ by 36.9', () => {
+    const line = runRateText({ items: 200, before: 0.824, now: 0.455, diff: 0.455 - 0.824, ci: [-0.45, -0.28] });
+    expect(line).toBe('pass rate 82% → 46%: −36 points (95% interval −45 to −28) over 200 items with a baseline, beyond noise');
+  });
+
   it('the interval says within or beyond noise only where it can: not beside McNemar, not when it is one value', () => {
     const base = { items: 1, before: 1, now: 0, diff: -1 };
     // No item repeated: McNemar decides, and a lone newly failing item is within noise (p = 1).
