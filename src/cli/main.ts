@@ -30,7 +30,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { plural } from '../words.js';
-import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, writeRenderings, writeText, type CliIO } from './output.js';
+import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
 
@@ -387,6 +387,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   if (values.out) await writeRecord(resolvePath(io, values.out), merged);
   await writeRenderings(merged, values, io);
   io.stdout(renderTerminal(merged, { color: io.color, where: values.out ?? files.join(', ') }));
+  io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, values, io));
   const g = gateMerged(merged, failOn, allowIncomplete);
   if (g.failed) {
     io.stderr(`gate failed: ${oneLine(g.reason)}\n`);

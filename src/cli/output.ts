@@ -130,15 +130,22 @@ export async function emitRun(
   // A clipped reply names where its full text is: the record, as the user named it.
   io.stdout(renderTerminal(record, { color: io.color, where: failure === null ? (values.out ?? 'results.json') : 'the record named below' }));
   await writeRenderings(record, values, io);
+  const results = failure === null ? out : failure.fallback === null ? `not written (${out}: see below)` : `${failure.fallback} (not ${out}: see below)`;
+  io.stdout(writtenText(results, values, io));
+  if (failure !== null) io.stderr(`agent-replay: ${failure.message}\n`);
+  return failure === null;
+}
+
+/** "results: <path>" and a line per rendering written, after the summary (`run`, `report`); empty when nothing was written. */
+export function writtenText(results: string | null, values: { markdown?: string; junit?: string; html?: string }, io: CliIO): string {
   const written: Array<[string, string | undefined]> = [
+    ['results', results ?? undefined],
     ['markdown', values.markdown],
     ['junit', values.junit],
     ['html', values.html],
   ];
-  const results = failure === null ? out : failure.fallback === null ? `not written (${out}: see below)` : `${failure.fallback} (not ${out}: see below)`;
-  io.stdout(`\nresults: ${results}${written.map(([what, p]) => (p ? `\n${what}: ${resolvePath(io, p)}` : '')).join('')}\n`);
-  if (failure !== null) io.stderr(`agent-replay: ${failure.message}\n`);
-  return failure === null;
+  const lines = written.filter((w): w is [string, string] => w[1] !== undefined).map(([what, p]) => `${what}: ${what === 'results' ? p : resolvePath(io, p)}`);
+  return lines.length === 0 ? '' : `\n${lines.join('\n')}\n`;
 }
 
 /** Says that the run was interrupted and what its record holds; returns 130 (SIGINT) or 143 (SIGTERM). */

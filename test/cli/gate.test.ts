@@ -223,3 +223,15 @@ describe('the gate reason on stderr', () => {
     expect(line).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E]/);
   });
 });
+
+describe('report says what it wrote', () => {
+  it('names each file it wrote, as run does, and nothing when it wrote none', async () => {
+    const cwd = await makeProject({});
+    await writeFile(join(cwd, 'r.json'), serializeRecord(run([fixture('x')])));
+    const r = await cli(['report', '--results', 'r.json', '--out', 'merged.json', '--markdown', 'c.md', '--html', 'r.html'], cwd);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`\nresults: ${join(cwd, 'merged.json')}\nmarkdown: ${join(cwd, 'c.md')}\nhtml: ${join(cwd, 'r.html')}\n`);
+    const bare = await cli(['report', '--results', 'r.json'], cwd);
+    expect(bare.stdout).not.toMatch(/^(results|markdown|html): /m);
+  });
+});
