@@ -2,8 +2,8 @@
 // (cli.ts, main.ts) decide where output goes; this module decides nothing about the surface.
 
 import { JUDGE_DEFAULTS, panelMemberConfig, type Config } from './config.js';
-import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
-import { loadSuite, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
+import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RemovedBaseline, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
+import { loadSuite, removedBaselines, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { personaTurns } from './evaluate/personas.js';
 import { criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
@@ -298,6 +298,8 @@ interface PreparedRun {
   estimate: Estimate;
   policy: ReturnType<typeof policyOf>;
   meaningSettings: ReturnType<typeof meaningRunConfig>;
+  /** The whole suite's baselines without an item (before selection and sharding: docs/results-json.md). */
+  removed: RemovedBaseline[];
 }
 
 /** Loads the suite, checks the cost cap, replays, evaluates. Nothing is spent when the suite has errors or the cap refuses. */
@@ -349,7 +351,8 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       warnings: loaded.warnings,
     };
   }
-  return replayWithAgent({ suite, warnings: loaded.warnings, selected, sharded, estimate: cost.estimate, policy, meaningSettings }, options, deps);
+  const removed = removedBaselines(loaded.suite, options.cwd ?? process.cwd());
+  return replayWithAgent({ suite, warnings: loaded.warnings, selected, sharded, estimate: cost.estimate, policy, meaningSettings, removed }, options, deps);
 }
 
 /**
@@ -515,6 +518,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
       // Calls are counted where they are made; reused results are read from the record.
       spend: { ...meter.spend(), judgeReused: reusedCount(record) },
       ...(sharded !== null ? { shard: sharded.info } : {}),
+      ...(run.removed.length > 0 ? { removed: run.removed } : {}),
     };
     return {
       kind: 'ran',

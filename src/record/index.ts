@@ -209,7 +209,9 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const finishedAt = records.map((r) => r.finishedAt).sort().at(-1) as string;
   const usd = Math.round(records.reduce((s, r) => s + r.estimate.usd, 0) * 1e6) / 1e6;
   // The shards' own latency figures are taken again over every merged turn (docs/latency.md).
-  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, ...shared } = first;
+  const { latency: _shardLatency, usage: _shardUsage, stats: _shardStats, removed: _shardRemoved, ...shared } = first;
+  // Every shard loads the whole suite, so each names the same removed baselines: said once.
+  const removed = [...new Map(records.flatMap((r) => r.removed ?? []).map((b) => [b.label, b])).values()].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   const latency = runLatency(fixtures, personas);
   // The same for the tokens reported (docs/latency.md, "Usage").
   const usage = runUsage(fixtures, personas);
@@ -231,6 +233,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     personas,
     ...mergedEvaluations(records, { fixtures, personas }),
     ...mergedSpend(records),
+    ...(removed.length > 0 ? { removed } : {}),
     ...incomplete,
   };
 }

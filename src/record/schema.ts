@@ -433,6 +433,8 @@ function buildRunRecordSchema() {
     // Added within schema version 1 (docs/evaluations.md): absent in older records.
     coverage: coverageResultSchema.nullable().optional(),
     selection: selectionSchema.nullable().optional(),
+    // Within schema version 1 (docs/results-json.md): absent when every baseline has its item, and in older records.
+    removed: z.array(z.strictObject({ label: labelSchema, kind: z.enum(['fixture', 'persona']), file: z.string() })).optional(),
     spend: z
       .strictObject({
         agentTurns: z.number().int().nonnegative(),

@@ -7,7 +7,7 @@
 import type { RunRecord } from '../types.js';
 import { causeLine, changedIntro, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
-import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, runRateLine, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, talliesTable, type CallToAction } from './blocks.js';
+import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, runRateLine, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, removedBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, rewordedBlock, rewordedLine, tableHead } from './items.js';
 import { LIMITS, type Level } from './item-parts.js';
 import { clip, escapeInline } from './escape.js';
@@ -259,6 +259,8 @@ export function assemble(doc: Doc, plan: Plan): string {
   const rate = runRateLine(model);
   if (rate !== null) blocks.push(rate);
   for (const key of SECTION_ORDER) blocks.push(...sectionBlocks(key, model.sections[key], plan[key], pieces, model, run.agent.endpoint ?? null));
+  const removed = removedBlock(model);
+  if (removed !== null) blocks.push(removed);
   blocks.push(...(ev.use === 'full' ? ev.full : ev.brief));
   // The job summary and the markdown report chart turn latency against the baselines' (docs/latency.md, "Views").
   const chart = p.kind === 'comment' ? null : latencyChartBlock(run);

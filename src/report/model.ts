@@ -4,7 +4,7 @@
 // Every item is in exactly one section (docs/semantics.md#where-an-item-is-shown), the first that applies in SECTION_ORDER; the
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
-import type { DriftVerdict, Estimate, FixtureRecord, ItemStats, PersonaRecord, RunRecord, Tallies, Tier } from '../types.js';
+import type { DriftVerdict, Estimate, FixtureRecord, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
 import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, tallies, verificationOf, type CauseGroup, type Change, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 import { runRateParts, tierCountsText, tierWords, type RunRateParts } from './rates.js';
@@ -110,6 +110,8 @@ export interface ReportModel {
   tiers: Readonly<Record<Tier, number>>;
   /** The run's pass-rate change from its `stats` (docs/statistics.md, "The run"); null when the record has none. */
   runRate: RunRateParts | null;
+  /** Baselines whose fixture or script is gone from the suite (docs/action.md, "The comment"): nothing was replayed for them. */
+  removed: readonly RemovedBaseline[];
 }
 
 /** The item's pass-rate statistics as recorded; null for an item without them. */
@@ -188,7 +190,7 @@ export function buildModel(run: RunRecord): ReportModel {
   sections.not_evaluated.sort(byCause);
   sections.errored.sort(byCause);
   const runRate = run.stats == null ? null : runRateParts(run.stats);
-  return { sections, views, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate };
+  return { sections, views, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, removed: run.removed ?? [] };
 }
 
 /** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */
@@ -263,8 +265,14 @@ export const SECTION_WORDS: Record<SectionKey, { icon: string; title: string; su
 };
 
 /** "1 newly failing", "3 unchanged": the non-zero section counts in section order. */
+/** How many removed baselines the reports name (the rest are counted): a folder renamed is said, not listed in full. */
+export const REMOVED_LISTED = 20;
+
 export function sectionCounts(model: ReportModel): string[] {
-  return SECTION_ORDER.filter((k) => model.sections[k].length > 0).map((k) => `${thousands(model.sections[k].length)} ${SECTION_WORDS[k].count}`);
+  const counts = SECTION_ORDER.filter((k) => model.sections[k].length > 0).map((k) => `${thousands(model.sections[k].length)} ${SECTION_WORDS[k].count}`);
+  // Not an item of the run: a baseline whose fixture or script is gone, said beside them so that a
+  // deleted fixture is never read as a suite that passed (docs/action.md, "The comment").
+  return model.removed.length > 0 ? [...counts, `${thousands(model.removed.length)} removed`] : counts;
 }
 
 export interface HeadlineParts {
@@ -305,7 +313,7 @@ export function headlineParts(model: ReportModel): HeadlineParts {
     return { icon: '🔴', lead: null, counts, tail, rates, unverified };
   }
   if (unverified) return { icon: '⚪', lead: notVerifiedLead(v), counts, tail: null, rates, unverified };
-  if (s.unchanged.length === model.total) return { icon: '✅', lead: 'No regressions', counts, tail: null, rates, unverified };
+  if (s.unchanged.length === model.total && model.removed.length === 0) return { icon: '✅', lead: 'No regressions', counts, tail: null, rates, unverified };
   return { icon: '✅', lead: 'No new failures', counts, tail: null, rates, unverified };
 }
 

@@ -18,6 +18,7 @@ import {
   headlineText,
   flakyText,
   personasOf,
+  REMOVED_LISTED,
   shortSha,
   rewordedRepeatWords,
   thousands,
@@ -151,6 +152,12 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   }
   const unchanged = model.sections.unchanged.length;
   if (unchanged > 0) lines.push('', paint('grey', fit(`${SECTION_WORDS.unchanged.title} (${thousands(unchanged)}): not listed; every item is in ${where}`)));
+  // Baselines whose item is gone (docs/action.md, "The comment"): named, the rest counted.
+  const removed = model.removed;
+  if (removed.length > 0) {
+    const named = removed.slice(0, REMOVED_LISTED).map((b) => oneLine(b.label)).join(', ') + (removed.length > REMOVED_LISTED ? `, and ${thousands(removed.length - REMOVED_LISTED)} more` : '');
+    lines.push('', paint('yellow', fit(`Removed (${thousands(removed.length)}): ${named}: baselines whose fixture or persona script is not in the suite now; nothing was replayed for them`)));
+  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { PRESETS, type AgentPreset, type Config } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import { urlCredentialSecrets } from './url-credentials.js';
-import type { Baseline, Fixture, PersonaBaseline, PersonaScript } from '../types.js';
+import type { Baseline, Fixture, PersonaBaseline, PersonaScript, RemovedBaseline } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
 import { resolveConfigFile, writtenSecretsInText } from './config-file.js';
 import { containsPlaceholder } from './config/agent.js';
@@ -28,6 +28,7 @@ export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, 
 export { AGENT_PRESETS } from './config/agent.js';
 export { formatIssue, type ConfigIssue } from './issues.js';
 export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
+import { baselinePath } from './labels.js';
 export type { ConfigOverrides } from './overrides.js';
 
 export interface Suite {
@@ -473,6 +474,22 @@ async function loadBaselines(
     else if (seen === 1 && kind !== undefined && kind !== storedKind) found.warnings.push(kindWarning(shown, stored.label, storedKind === 'persona'));
   }
   return { baselines, personaBaselines };
+}
+
+/**
+ * The suite's baselines whose label no fixture or persona script has now (removed or renamed): the
+ * record lists them, so that the comment says what is no longer replayed (docs/results-json.md).
+ * A suite is loaded only when every file was read without an error, so none of them can be hiding
+ * in a file that did not parse. A label that became an item of the other kind is not removed.
+ */
+export function removedBaselines(suite: Pick<Suite, 'baselinesDir' | 'fixtures' | 'personas' | 'baselines' | 'personaBaselines'>, cwd: string): RemovedBaseline[] {
+  const labels = new Set<string>([...suite.fixtures.map((f) => f.label), ...suite.personas.map((p) => p.label)]);
+  const shown = (label: string): string => path.relative(cwd, baselinePath(suite.baselinesDir, label)).split(path.sep).join('/');
+  const removed: RemovedBaseline[] = [
+    ...[...suite.baselines.keys()].filter((l) => !labels.has(l)).map((label) => ({ label, kind: 'fixture' as const, file: shown(label) })),
+    ...[...suite.personaBaselines.keys()].filter((l) => !labels.has(l)).map((label) => ({ label, kind: 'persona' as const, file: shown(label) })),
+  ];
+  return removed.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
 }
 
 function kindWarning(shown: string, label: string, persona: boolean): ConfigIssue {

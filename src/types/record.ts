@@ -62,6 +62,11 @@ export interface RunRecord {
   spend?: Spend;
   /** The run replayed one shard of the suite (`--shard i/n`); absent for a whole run and in older records. */
   shard?: ShardInfo;
+  /**
+   * Accepted baselines whose fixture or persona script is no longer in the suite (removed or renamed
+   * in this commit): nothing was replayed for them (docs/results-json.md); absent when none, and in older records.
+   */
+  removed?: RemovedBaseline[];
   /** A merge of shard records that lacks some shards or excluded foreign ones; absent when complete. */
   incomplete?: Incomplete;
 }
@@ -306,6 +311,13 @@ export interface SimulationRecord {
   retries: number;
   /** Why the simulator could not play the user ("simulator unreachable: ..."); the script is then not evaluated. Null otherwise. */
   fault: string | null;
+}
+
+/** A baseline without its item: its label, the kind it was accepted for, and its file as shown (relative to where the run started). */
+export interface RemovedBaseline {
+  label: string;
+  kind: 'fixture' | 'persona';
+  file: string;
 }
 
 /** Which shard a record holds: `index` is 1-based as in `--shard i/n`; `suiteHash` names the whole suite. */
