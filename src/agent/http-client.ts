@@ -314,7 +314,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         turns++;
         const signals = mapSignals(welcome.json, welcome.mapping);
         if (signals.ended) {
-          return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply', turns);
+          return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply', turns, welcome.usage);
         }
         opened = { route: signals.route, offTrack: signals.offTrack };
         welcomeLatencyMs = welcome.timing.latencyMs;
@@ -322,10 +322,14 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       }
       const message = await postTurn('message', config.mapping, values);
       // A response read but holding no reply was still answered (AgentOutcome.answered).
-      if (!message.ok) return errored(message.errorKind, message.error, message.unread !== undefined ? turns + 1 : turns);
+      // An errored fixture keeps the tokens its answered turns reported (docs/latency.md, "Usage").
+      if (!message.ok) {
+        const unread = message.unread === undefined ? null : usageOfTurn(message.unread.usage, 'message turn');
+        return errored(message.errorKind, message.error, message.unread !== undefined ? turns + 1 : turns, plusUsage(welcomeUsage, unread));
+      }
       turns++;
       const mapped = mapResponse(message.json, message.mapping);
-      if (!mapped.ok) return errored('missing_reply', `message turn: ${mapped.error}`, turns);
+      if (!mapped.ok) return errored('missing_reply', `message turn: ${mapped.error}`, turns, plusUsage(welcomeUsage, message.usage));
       // The message turn's tool calls, for a fixture's tool assertions (docs/traces.md, "Fixtures"): a
       // value of no known shape leaves them unread, said, and is not an error for the fixture.
       const calls = readToolCalls(message.json, message.mapping);
@@ -536,8 +540,8 @@ function fail(
   return { ok: false, failure: { errorKind, describe }, retryable, retryAfterMs };
 }
 
-function errored(errorKind: ErrorKind, error: string, answered = 0): AgentOutcome {
-  return answered > 0 ? { kind: 'errored', errorKind, error, answered } : { kind: 'errored', errorKind, error };
+function errored(errorKind: ErrorKind, error: string, answered = 0, usage: TokenUsage | null = null): AgentOutcome {
+  return { kind: 'errored', errorKind, error, ...(answered > 0 ? { answered } : {}), ...usageOrNothing(usage) };
 }
 
 function checkUrl(value: string | null): string {

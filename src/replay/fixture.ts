@@ -52,7 +52,7 @@ function erroredRecord(
   message: string,
   durationMs: number,
   redact: (text: string) => string,
-  traced: Partial<Pick<FixtureRecord, 'traceId' | 'spans' | 'time' | 'waterfall' | 'toolCalls' | 'latencyMs'>> = {},
+  traced: Partial<Pick<FixtureRecord, 'traceId' | 'spans' | 'time' | 'waterfall' | 'toolCalls' | 'latencyMs' | 'usage'>> = {},
 ): FixtureRecord {
   const error = redact(message);
   return fixtureRecord(base, {
@@ -80,7 +80,8 @@ function erroredRecord(
     time: undefined,
     waterfall: undefined,
     toolCalls: undefined,
-    // Every record has the key (docs/latency.md, "Usage"): null is none reported.
+    // Every record has the key (docs/latency.md, "Usage"): null is none reported; the tokens of the
+    // turns answered before the failure (the welcome turn) are passed in `traced`.
     usage: null,
     durationMs,
     // A turn errored by its spans keeps what they showed (docs/traces.md, "Errors").
@@ -170,7 +171,8 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   // After the reply, not before the request: the request goes out without waiting for the
   // definition hash and the rest of the record's base (docs/performance.md).
   const base = recordBase(fixture, baseline, deps.judgeModel);
-  if (outcome.kind === 'errored') return erroredRecord(base, outcome.errorKind, outcome.error, Math.round(now() - started), redact);
+  // The tokens of the turns the agent answered before it failed stay counted (docs/latency.md, "Usage").
+  if (outcome.kind === 'errored') return erroredRecord(base, outcome.errorKind, outcome.error, Math.round(now() - started), redact, outcome.usage === undefined ? {} : { usage: outcome.usage });
   // Every agent-supplied text is redacted before it is recorded or compared: an agent that
   // echoes a header must not leak it through the reply, the route or a detail line.
   const reply = redact(outcome.reply);
@@ -193,7 +195,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   const spanError = outcome.errors?.[0];
   if (spanError !== undefined) {
     const what = [spanError.kind, spanError.tool === null ? null : `tool ${spanError.tool}`].filter(Boolean).join(', ');
-    return erroredRecord(base, 'agent_error', `message turn: the agent reported an error (${what}): ${spanError.message}`, Math.round(now() - started), redact, { ...traced, latencyMs: timing?.latencyMs });
+    return erroredRecord(base, 'agent_error', `message turn: the agent reported an error (${what}): ${spanError.message}`, Math.round(now() - started), redact, { ...traced, latencyMs: timing?.latencyMs, usage: outcome.usage ?? null });
   }
   // A judged reply identical to its baseline's, under the same fingerprint, keeps the baseline's
   // score and rationale with no judge call (only a stored baseline is ever a source): see

@@ -53,6 +53,8 @@ export type AgentOutcome =
       error: string;
       /** Turns the agent answered before the failure (a welcome turn, a reply without the mapped field); absent: 0. */
       answered?: number;
+      /** Tokens those answered turns reported (docs/latency.md, "Usage"): the fixture's record keeps them; absent: none. */
+      usage?: TokenUsage;
     };
 
 /** Opens a persona session: every turn carries the session id, the persona and the mocks. */

@@ -50,8 +50,10 @@ let regex: RegexEvaluator;
 
 beforeAll(async () => {
   server = await startAgentServer((req) => {
-    const body = req.json as { start?: boolean; message?: string };
-    if (body.start === true) return { json: { reply: 'Welcome', route: null, ...(welcomeUses !== null ? { usage: welcomeUses } : {}) } };
+    const body = req.json as { start?: boolean; message?: string; persona?: string };
+    if (body.start === true) return { json: { reply: 'Welcome', route: null, ...(welcomeUses !== null ? { usage: welcomeUses } : {}), ...(body.persona === 'leaves' ? { ended: true } : {}) } };
+    if (body.message === 'fail') return { status: 500, json: { error: 'boom' } };
+    if (body.message === 'no reply') return { json: { route: null, usage: { inputTokens: 30, outputTokens: 4 } } };
     const m = /uses (\d+) (\d+)/.exec(body.message ?? '');
     const reply = { reply: `echo ${body.message ?? ''}`, route: { conversation: 'echo', stage: 'reply' } };
     return { json: m ? { ...reply, usage: { inputTokens: Number(m[1]), outputTokens: Number(m[2]) } } : reply };
@@ -158,6 +160,18 @@ describe('token usage in the record and on every surface', () => {
     expect(record.fixtures[0]?.repeat?.count).toBe(9);
     expect(record.fixtures[0]?.usage).toEqual({ inputTokens: 90, outputTokens: 90 });
     expect(factsLine(renderTerminal(record, { color: false }))).toContain('tokens reported: 180 (90 in, 90 out), ±0% vs baselines');
+  });
+
+  it('an errored fixture keeps the tokens its answered turns reported (the welcome, a message turn with no reply)', async () => {
+    welcomeUses = { inputTokens: 2, outputTokens: 1 };
+    const record = await run({ fixtures: [fixture('failed', 'fail'), fixture('empty', 'no reply'), { ...fixture('left', 'hello'), persona: 'leaves' }] });
+    expect(record.fixtures.map((f) => [f.label, f.errorKind, f.usage])).toEqual([
+      ['failed', 'http', { inputTokens: 2, outputTokens: 1 }],
+      ['empty', 'missing_reply', { inputTokens: 32, outputTokens: 5 }],
+      ['left', 'ended_in_welcome', { inputTokens: 2, outputTokens: 1 }],
+    ]);
+    expect(record.usage).toEqual({ inputTokens: 36, outputTokens: 7 });
+    expect(parseRecord(serializeRecord(record), 'results.json')).toEqual(record);
   });
 
   it('a baseline without usage (accepted before it was reported) is not compared', async () => {
