@@ -12,7 +12,7 @@ import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings } from './publish.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, findStickyComment, isOwnComment } from '../github/sticky.js';
-import { isGitHubError } from '../github/errors.js';
+import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderComment } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
@@ -156,6 +156,27 @@ function commitMessage(plan: AcceptPlan, found: Found): { headline: string; body
       ...(plan.refused.length ? ['', 'Refused:', ...plan.refused.map((r) => `- ${r.label}: ${inertText(r.reason)}`)] : []),
     ].join('\n'),
   };
+}
+
+/**
+ * Why GitHub refused the commit, with the fix, for the answers a maintainer can act on: the token
+ * lacks contents: write, a branch protection rule or a ruleset keeps the token off the branch, the
+ * branch is gone (docs/action.md, "Accept"). Null for the others (a network or server failure).
+ */
+function commitRefusal(e: GitHubError, branch: string): string | null {
+  const answer = clip(e.message.slice(e.message.indexOf(' -> ') + 4).replace(/\s+/g, ' ').trim(), 300);
+  switch (e.kind) {
+    case 'forbidden':
+      return `GitHub refused the commit on the branch ${branch} (${answer}): the accept job needs the contents: write permission, so nothing was written. Add it to the accept workflow's permissions, then apply the label again.`;
+    case 'not_found':
+      return `GitHub found no branch ${branch} to commit to (${answer}): it was deleted or renamed, so nothing was written. Push the branch again, then apply the label again.`;
+    case 'other':
+      // A GraphQL answer that is not a permission, a missing branch or a moved head: GitHub's rules for the branch.
+      if (e.graphqlTypes.length === 0) return null;
+      return `GitHub refused the commit on the branch ${branch} (${answer}): a branch protection rule or a ruleset does not let this token push to it, so nothing was written. Let the accept job's token push to ${branch} (or give the job a GitHub App token that may), or run agent-replay accept in a clone of the branch and push; then apply the label again.`;
+    default:
+      return null;
+  }
 }
 
 /**
@@ -375,6 +396,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       if (isGitHubError(e) && e.kind === 'conflict') {
         throw new Refusal(`the branch ${pull.headRef} moved while the baselines were being committed; nothing was written. Wait for the check on the new head, then apply the label again.`);
       }
+      const refused = isGitHubError(e) ? commitRefusal(e, pull.headRef) : null;
+      if (refused !== null) throw new Refusal(refused);
       throw e;
     }
     core.info(`accept: committed ${commit.oid} with ${files.length} baselines`);
