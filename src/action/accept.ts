@@ -94,6 +94,8 @@ interface Found {
   headSha: string;
   runId: number;
   artifactName: string;
+  /** The commit that already accepted this run's baselines, when one did. */
+  acceptedSha: string | null;
 }
 
 async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string): Promise<Found> {
@@ -113,7 +115,7 @@ async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: 
   if (meta === null || meta.headSha === null || meta.runId === null || meta.artifactName === null) {
     throw new Refusal('the agent-replay comment does not name a recorded run (it may show a configuration error or a cost-cap refusal). Fix that, let the check run, then apply the label again.');
   }
-  return { comment, headSha: meta.headSha, runId: Number(meta.runId), artifactName: meta.artifactName };
+  return { comment, headSha: meta.headSha, runId: Number(meta.runId), artifactName: meta.artifactName, acceptedSha: meta.acceptedSha ?? null };
 }
 
 async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Found): Promise<RunRecord> {
@@ -334,6 +336,13 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // A closed (or merged) pull request's branch no longer reaches the base branch: a commit there would be lost (docs/action.md, "Accept").
     if (pull.state === 'closed') {
       throw new Refusal(`pull request #${pr} is closed, so baselines committed on its branch would never reach the base branch; nothing was written. Reopen it and apply the label again, or accept them in a new pull request.`);
+    }
+    // The head is the commit that accepted this very run (a second label event, a re-run of the
+    // job): there is nothing left to do, and a refusal would contradict the comment (docs/action.md, "Accept").
+    if (found.acceptedSha !== null && pull.headSha === found.acceptedSha) {
+      core.info(`accept: the replies of workflow run ${found.runId} were already accepted in ${found.acceptedSha.slice(0, 7)}, the pull request's head; nothing to do.`);
+      await removeLabel();
+      return;
     }
     if (pull.headSha !== found.headSha) {
       throw new Refusal(

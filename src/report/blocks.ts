@@ -14,7 +14,9 @@ import { estimateText, headlineParts, headlineText, itemsCount, itemsNoun, plura
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
-  return `${markerLine(ctx.marker)}\n${metaLine(ctx)}`;
+  // After a commit of the accepted baselines, the meta names it (docs/action.md, "Accept").
+  const a = ctx.acceptance;
+  return `${markerLine(ctx.marker)}\n${metaLine({ ...ctx, acceptedSha: a && a.commitSha && a.accepted.length > 0 ? a.commitSha : null })}`;
 }
 
 export function headline(model: ReportModel, endpoint: string | null = null): string {
