@@ -377,7 +377,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
 
     if (pull.isFork) {
       const staged = await stageBaselineFiles(files);
-      const artifactName = `agent-replay-baselines-${found.headSha}`;
+      // A re-run of the job cannot upload a name an earlier attempt of the run used: each attempt has its own, as the results artifact does (docs/security.md, "The accept flow").
+      const artifactName = `agent-replay-baselines-${found.headSha}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
       // The folder only feeds the upload: a self-hosted runner keeps its temporary folder between jobs.
       const uploaded = await deps.artifacts.upload(artifactName, staged.paths, staged.root).finally(() => rm(staged.root, { recursive: true, force: true }));
       const download = uploaded.kind === 'uploaded' && ctx.runId ? { runId: ctx.runId, repo: `${ctx.owner}/${ctx.repo}`, artifactName } : null;
