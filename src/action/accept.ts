@@ -16,6 +16,7 @@ import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderComment } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
+import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { baselinePath, serializeBaseline } from '../suite/index.js';
@@ -224,6 +225,11 @@ export interface ForkCommandsInput {
   baselinesDir: string;
   /** The artifact holding the baseline files (flat: `<label>.json`), when it was uploaded. */
   download: { runId: string; repo: string; artifactName: string } | null;
+  /**
+   * Without `download`: the reviewed run's results artifact and the suite folder, to accept it with
+   * the CLI instead of holding the files' contents (too long for the comment).
+   */
+  results?: { runId: string; repo: string; artifactName: string; suiteDir: string } | null;
 }
 
 /**
@@ -241,6 +247,14 @@ export function forkCommands(input: ForkCommandsInput): string {
       'tmp="$(mktemp -d)"',
       `gh run download ${d.runId} -R ${shellQuote(d.repo)} -n ${shellQuote(d.artifactName)} -D "$tmp"`,
       `cp "$tmp"/*.json ${dir}/`,
+      'rm -r "$tmp"',
+    );
+  } else if (input.results) {
+    const r = input.results;
+    lines.push(
+      'tmp="$(mktemp -d)"',
+      `gh run download ${r.runId} -R ${shellQuote(r.repo)} -n ${shellQuote(r.artifactName)} -D "$tmp"`,
+      `npx agent-replay accept --results "$tmp/results.json" --dir ${shellQuote(r.suiteDir)}`,
       'rm -r "$tmp"',
     );
   } else {
@@ -382,11 +396,17 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       // The folder only feeds the upload: a self-hosted runner keeps its temporary folder between jobs.
       const uploaded = await deps.artifacts.upload(artifactName, staged.paths, staged.root).finally(() => rm(staged.root, { recursive: true, force: true }));
       const download = uploaded.kind === 'uploaded' && ctx.runId ? { runId: ctx.runId, repo: `${ctx.owner}/${ctx.repo}`, artifactName } : null;
+      const fork = { files, headRef: pull.headRef, baselinesDir: posix.join(suiteDir, 'baselines'), download };
+      let commands = forkCommands(fork);
+      // Files too long to show inline, and no artifact of them: the commands accept the reviewed run's results artifact with the CLI (docs/security.md, "The accept flow").
+      const viaResults = download === null && commands.length > MAX_COMMANDS_CHARS;
+      if (viaResults) commands = forkCommands({ ...fork, results: { runId: String(found.runId), repo: `${ctx.owner}/${ctx.repo}`, artifactName: found.artifactName, suiteDir } });
       const how = download
         ? `The baseline files are in the artifact ${artifactName} of this workflow run. To accept them, run these commands in a clone of the fork (the gh CLI, logged in, downloads the artifact):`
-        : 'To accept them, run these commands in a clone of the fork (they hold the baseline files):';
+        : viaResults
+          ? 'To accept them, run these commands in a clone of the fork: they download the results artifact of the reviewed run and accept it with agent-replay accept.'
+          : 'To accept them, run these commands in a clone of the fork (they hold the baseline files):';
       const note = `Not committed: this pull request comes from a fork, which the workflow cannot push to, so nothing was pushed. ${how}`;
-      const commands = forkCommands({ files, headRef: pull.headRef, baselinesDir: posix.join(suiteDir, 'baselines'), download });
       await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(null, null, note, commands)));
       await removeLabel();
       core.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the comment has the commands to apply them`);

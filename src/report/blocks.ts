@@ -158,7 +158,8 @@ function refusedList(a: AcceptanceView): string[] {
   return lines;
 }
 
-const MAX_COMMANDS_CHARS = 20_000;
+/** The longest commands block a comment shows (a fork's acceptance); longer ones are replaced by a line. */
+export const MAX_COMMANDS_CHARS = 20_000;
 
 function commandsBlock(commands: string): string {
   const shown = commands.length <= MAX_COMMANDS_CHARS ? commands : '# too long to show here: download the baseline files from the artifact named above';

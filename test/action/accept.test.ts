@@ -9,7 +9,7 @@ import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 
-const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.' };
+const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.', big: 'A very long answer. '.repeat(1500) };
 const handler: AgentHandler = (req) => {
   const body = (req.json ?? {}) as Record<string, unknown>;
   if (body.start === true) return { json: { reply: 'hi', route: { conversation: 'welcome', stage: 'greeting' }, ended: false } };
@@ -314,6 +314,21 @@ describe('accept mode, end to end', () => {
     expect(run.outputs['commit-sha']).toBeUndefined();
     expect(body).toContain('git push');
     expect(run.stdout).toContain('::warning::accept: fork pull request');
+  });
+
+  it('on a fork, without the artifact service, baselines too long to show inline: the commands accept the reviewed run\'s results artifact', async () => {
+    gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
+    const { run: check } = await reviewedCheck({ fixtures: `${FIXTURES}  - { label: long-answer, message: big }\n` });
+    const run = await accept({ headRepo: 'stranger/shop' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(0);
+    const body = ourComment()!.body;
+    expect(body).not.toContain('too long to show here'); // it named an artifact there is none of
+    expect(body).toContain('To accept them, run these commands in a clone of the fork: they download the results artifact of the reviewed run and accept it with agent-replay accept.');
+    const artifact = check.outputs['artifact-name'] as string;
+    expect(body).toContain(`gh run download 1001 -R 'octo/shop' -n '${artifact}' -D "$tmp"`);
+    expect(body).toContain(`npx agent-replay accept --results "$tmp/results.json" --dir '.agent-replay'`);
+    expect(body).toContain('git push');
   });
 
   it('the label as the repository spells it: GitHub\'s label names ignore case (Accept-Baseline is accept-baseline)', async () => {
