@@ -12,10 +12,11 @@ import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings } from './publish.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, findStickyComment, isOwnComment } from '../github/sticky.js';
-import { isGitHubError } from '../github/errors.js';
+import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderComment } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
+import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { baselinePath, serializeBaseline } from '../suite/index.js';
@@ -94,6 +95,8 @@ interface Found {
   headSha: string;
   runId: number;
   artifactName: string;
+  /** The commit that already accepted this run's baselines, when one did. */
+  acceptedSha: string | null;
 }
 
 async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string): Promise<Found> {
@@ -113,7 +116,7 @@ async function findReviewedRun(github: GitHubApi, ctx: ActionContext, prNumber: 
   if (meta === null || meta.headSha === null || meta.runId === null || meta.artifactName === null) {
     throw new Refusal('the agent-replay comment does not name a recorded run (it may show a configuration error or a cost-cap refusal). Fix that, let the check run, then apply the label again.');
   }
-  return { comment, headSha: meta.headSha, runId: Number(meta.runId), artifactName: meta.artifactName };
+  return { comment, headSha: meta.headSha, runId: Number(meta.runId), artifactName: meta.artifactName, acceptedSha: meta.acceptedSha ?? null };
 }
 
 async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Found): Promise<RunRecord> {
@@ -159,6 +162,27 @@ function commitMessage(plan: AcceptPlan, found: Found): { headline: string; body
 }
 
 /**
+ * Why GitHub refused the commit, with the fix, for the answers a maintainer can act on: the token
+ * lacks contents: write, a branch protection rule or a ruleset keeps the token off the branch, the
+ * branch is gone (docs/action.md, "Accept"). Null for the others (a network or server failure).
+ */
+function commitRefusal(e: GitHubError, branch: string): string | null {
+  const answer = clip(e.message.slice(e.message.indexOf(' -> ') + 4).replace(/\s+/g, ' ').trim(), 300);
+  switch (e.kind) {
+    case 'forbidden':
+      return `GitHub refused the commit on the branch ${branch} (${answer}): the accept job needs the contents: write permission, so nothing was written. Add it to the accept workflow's permissions, then apply the label again.`;
+    case 'not_found':
+      return `GitHub found no branch ${branch} to commit to (${answer}): it was deleted or renamed, so nothing was written. Push the branch again, then apply the label again.`;
+    case 'other':
+      // A GraphQL answer that is not a permission, a missing branch or a moved head: GitHub's rules for the branch.
+      if (e.graphqlTypes.length === 0) return null;
+      return `GitHub refused the commit on the branch ${branch} (${answer}): a branch protection rule or a ruleset does not let this token push to it, so nothing was written. Let the accept job's token push to ${branch} (or give the job a GitHub App token that may), or run agent-replay accept in a clone of the branch and push; then apply the label again.`;
+    default:
+      return null;
+  }
+}
+
+/**
  * The refusal as a notice that fits the room the renderer leaves under GitHub's limit
  * (NOTICE_RESERVE_CHARS): the reason is shortened, before escaping, until the notice fits.
  */
@@ -201,6 +225,11 @@ export interface ForkCommandsInput {
   baselinesDir: string;
   /** The artifact holding the baseline files (flat: `<label>.json`), when it was uploaded. */
   download: { runId: string; repo: string; artifactName: string } | null;
+  /**
+   * Without `download`: the reviewed run's results artifact and the suite folder, to accept it with
+   * the CLI instead of holding the files' contents (too long for the comment).
+   */
+  results?: { runId: string; repo: string; artifactName: string; suiteDir: string } | null;
 }
 
 /**
@@ -218,6 +247,14 @@ export function forkCommands(input: ForkCommandsInput): string {
       'tmp="$(mktemp -d)"',
       `gh run download ${d.runId} -R ${shellQuote(d.repo)} -n ${shellQuote(d.artifactName)} -D "$tmp"`,
       `cp "$tmp"/*.json ${dir}/`,
+      'rm -r "$tmp"',
+    );
+  } else if (input.results) {
+    const r = input.results;
+    lines.push(
+      'tmp="$(mktemp -d)"',
+      `gh run download ${r.runId} -R ${shellQuote(r.repo)} -n ${shellQuote(r.artifactName)} -D "$tmp"`,
+      `npx agent-replay accept --results "$tmp/results.json" --dir ${shellQuote(r.suiteDir)}`,
       'rm -r "$tmp"',
     );
   } else {
@@ -314,6 +351,13 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     if (pull.state === 'closed') {
       throw new Refusal(`pull request #${pr} is closed, so baselines committed on its branch would never reach the base branch; nothing was written. Reopen it and apply the label again, or accept them in a new pull request.`);
     }
+    // The head is the commit that accepted this very run (a second label event, a re-run of the
+    // job): there is nothing left to do, and a refusal would contradict the comment (docs/action.md, "Accept").
+    if (found.acceptedSha !== null && pull.headSha === found.acceptedSha) {
+      core.info(`accept: the replies of workflow run ${found.runId} were already accepted in ${found.acceptedSha.slice(0, 7)}, the pull request's head; nothing to do.`);
+      await removeLabel();
+      return;
+    }
     if (pull.headSha !== found.headSha) {
       throw new Refusal(
         `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)}). Wait for the check to run on the new head, review the updated comment, then apply the label again.`,
@@ -347,15 +391,22 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
 
     if (pull.isFork) {
       const staged = await stageBaselineFiles(files);
-      const artifactName = `agent-replay-baselines-${found.headSha}`;
+      // A re-run of the job cannot upload a name an earlier attempt of the run used: each attempt has its own, as the results artifact does (docs/security.md, "The accept flow").
+      const artifactName = `agent-replay-baselines-${found.headSha}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
       // The folder only feeds the upload: a self-hosted runner keeps its temporary folder between jobs.
       const uploaded = await deps.artifacts.upload(artifactName, staged.paths, staged.root).finally(() => rm(staged.root, { recursive: true, force: true }));
       const download = uploaded.kind === 'uploaded' && ctx.runId ? { runId: ctx.runId, repo: `${ctx.owner}/${ctx.repo}`, artifactName } : null;
+      const fork = { files, headRef: pull.headRef, baselinesDir: posix.join(suiteDir, 'baselines'), download };
+      let commands = forkCommands(fork);
+      // Files too long to show inline, and no artifact of them: the commands accept the reviewed run's results artifact with the CLI (docs/security.md, "The accept flow").
+      const viaResults = download === null && commands.length > MAX_COMMANDS_CHARS;
+      if (viaResults) commands = forkCommands({ ...fork, results: { runId: String(found.runId), repo: `${ctx.owner}/${ctx.repo}`, artifactName: found.artifactName, suiteDir } });
       const how = download
         ? `The baseline files are in the artifact ${artifactName} of this workflow run. To accept them, run these commands in a clone of the fork (the gh CLI, logged in, downloads the artifact):`
-        : 'To accept them, run these commands in a clone of the fork (they hold the baseline files):';
+        : viaResults
+          ? 'To accept them, run these commands in a clone of the fork: they download the results artifact of the reviewed run and accept it with agent-replay accept.'
+          : 'To accept them, run these commands in a clone of the fork (they hold the baseline files):';
       const note = `Not committed: this pull request comes from a fork, which the workflow cannot push to, so nothing was pushed. ${how}`;
-      const commands = forkCommands({ files, headRef: pull.headRef, baselinesDir: posix.join(suiteDir, 'baselines'), download });
       await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(null, null, note, commands)));
       await removeLabel();
       core.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the comment has the commands to apply them`);
@@ -375,6 +426,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       if (isGitHubError(e) && e.kind === 'conflict') {
         throw new Refusal(`the branch ${pull.headRef} moved while the baselines were being committed; nothing was written. Wait for the check on the new head, then apply the label again.`);
       }
+      const refused = isGitHubError(e) ? commitRefusal(e, pull.headRef) : null;
+      if (refused !== null) throw new Refusal(refused);
       throw e;
     }
     core.info(`accept: committed ${commit.oid} with ${files.length} baselines`);

@@ -366,7 +366,8 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   }
   // Unchanged and refused first: a write that fails below never hides them.
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);
-  for (const r of plan.refused) io.stdout(`refused   ${r.label}: ${r.reason}\n`);
+  // A reason may quote the results file (a judge's words on a meaning): no control sequences on the terminal (docs/security.md, "Agent text is data").
+  for (const r of plan.refused) io.stdout(`refused   ${r.label}: ${oneLine(r.reason)}\n`);
   const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   const verdictOf = new Map(plan.accepted.map((b) => [b.label, b.verdict]));
   for (const w of writes.written) io.stdout(`accepted  ${w.label} (${verdictOf.get(w.label)}) -> ${w.path}\n`);

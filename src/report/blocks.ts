@@ -14,7 +14,9 @@ import { estimateText, headlineParts, headlineText, itemsCount, itemsNoun, plura
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
-  return `${markerLine(ctx.marker)}\n${metaLine(ctx)}`;
+  // After a commit of the accepted baselines, the meta names it (docs/action.md, "Accept").
+  const a = ctx.acceptance;
+  return `${markerLine(ctx.marker)}\n${metaLine({ ...ctx, acceptedSha: a && a.commitSha && a.accepted.length > 0 ? a.commitSha : null })}`;
 }
 
 export function headline(model: ReportModel, endpoint: string | null = null): string {
@@ -172,7 +174,8 @@ function refusedList(a: AcceptanceView): string[] {
   return lines;
 }
 
-const MAX_COMMANDS_CHARS = 20_000;
+/** The longest commands block a comment shows (a fork's acceptance); longer ones are replaced by a line. */
+export const MAX_COMMANDS_CHARS = 20_000;
 
 function commandsBlock(commands: string): string {
   const shown = commands.length <= MAX_COMMANDS_CHARS ? commands : '# too long to show here: download the baseline files from the artifact named above';

@@ -3,6 +3,10 @@
 //   <!-- agent-replay:marker=agent-replay:ci.yml -->
 //   <!-- agent-replay:meta {"headSha":"<40 hex>","runId":"123","artifactName":"agent-replay-results"} -->
 //
+// Once the accept flow committed that run's baselines, the meta also names the commit
+// (`"acceptedSha":"<40 hex>"`): a label applied again on that head is then a no-op
+// (docs/action.md, "Accept").
+//
 // Only these two lines, at the very top, are read back; every value is validated on the way out
 // and on the way in, so nothing later in the body (agent text included) can forge or end them.
 
@@ -11,6 +15,8 @@ export interface CommentMetadata {
   headSha: string | null;
   runId: string | null;
   artifactName: string | null;
+  /** The commit that accepted this run's baselines; absent until one did. */
+  acceptedSha?: string;
 }
 
 const SHA_RE = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -44,11 +50,13 @@ export function markerLine(marker: string): string {
   return `<!-- agent-replay:marker=${sanitizeMarker(marker)} -->`;
 }
 
-export function metaLine(meta: { headSha: string | null; runId: string | null; artifactName: string | null }): string {
+export function metaLine(meta: { headSha: string | null; runId: string | null; artifactName: string | null; acceptedSha?: string | null }): string {
+  const accepted = clean(meta.acceptedSha, SHA_RE, true);
   const json = JSON.stringify({
     headSha: clean(meta.headSha, SHA_RE, true),
     runId: clean(meta.runId, RUN_ID_RE),
     artifactName: clean(meta.artifactName, ARTIFACT_RE),
+    ...(accepted !== null ? { acceptedSha: accepted } : {}),
   });
   return `<!-- agent-replay:meta ${json} -->`;
 }
@@ -62,7 +70,7 @@ export function hasMarker(body: string, marker: string): boolean {
 
 const MARKER_LINE_RE = /^<!-- agent-replay:marker=([A-Za-z0-9._:/+=@-]{1,200}) -->$/;
 const META_LINE_RE = /^<!-- agent-replay:meta (\{[^\n]{0,600}\}) -->$/;
-const META_KEYS = new Set(['headSha', 'runId', 'artifactName']);
+const META_KEYS = new Set(['headSha', 'runId', 'artifactName', 'acceptedSha']);
 
 /** Reads the marker and metadata back from the first two lines of a comment; null if malformed. */
 export function parseCommentMetadata(body: string): CommentMetadata | null {
@@ -90,6 +98,7 @@ export function parseCommentMetadata(body: string): CommentMetadata | null {
   const headSha = field('headSha', SHA_RE);
   const runId = field('runId', RUN_ID_RE);
   const artifactName = field('artifactName', ARTIFACT_RE);
-  if (headSha === undefined || runId === undefined || artifactName === undefined) return null;
-  return { marker, headSha, runId, artifactName };
+  const acceptedSha = field('acceptedSha', SHA_RE);
+  if (headSha === undefined || runId === undefined || artifactName === undefined || acceptedSha === undefined) return null;
+  return { marker, headSha, runId, artifactName, ...(acceptedSha !== null ? { acceptedSha } : {}) };
 }

@@ -116,3 +116,34 @@ describe('accept on a fork: the commands in the comment, run for real', () => {
     expect(gh.violations).toEqual([]);
   });
 });
+
+describe('accept on a fork, in a re-run of the accept job', () => {
+  it('uploads the baselines under the attempt\'s own name, which a re-run can upload and the commands download', async () => {
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: 'agent:\n  retries: 0\n' });
+    const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request_target', payload: pullPayload() } });
+    expect(check.code, check.stdout).toBe(0);
+    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD });
+    gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: readFileSync(check.outputs['results-path'] as string, 'utf8') }]) });
+    // The first attempt's artifact is there: the artifact service refuses a second one of that name in the run.
+    const names = new Set([`agent-replay-baselines-${HEAD}`]);
+    const store: ArtifactStore = {
+      async upload(name) {
+        if (names.has(name)) return { kind: 'skipped', name, reason: 'upload failed: (409) Conflict: an artifact with this name already exists on the workflow run' };
+        names.add(name);
+        return { kind: 'uploaded', name, id: 2 };
+      },
+    };
+    const payload = pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer', headRepo: 'stranger/shop' });
+    const ctx: ActionContext = {
+      owner: 'octo', repo: 'shop', eventName: 'pull_request_target', payload, pull: pullFromPayload(payload, 'octo/shop'), deployment: null, push: null,
+      sha: HEAD, ref: 'refs/heads/main', runId: '2002', runAttempt: 2, workflow: 'agent-replay-accept', workflowRef: null,
+      serverUrl: 'https://github.com', apiUrl: gh.url, graphqlUrl: gh.graphqlUrl,
+    };
+    const inputs = readInputs((name) => ({ mode: 'accept', 'comment-key': 'agent-replay', 'github-token': gh.token })[name] ?? '');
+    const github = createGitHubApi({ token: gh.token, baseUrl: gh.url, graphqlUrl: gh.graphqlUrl, retryAfterBaseMs: 0, throttleWrites: false });
+    await acceptMode(inputs, ctx, { env: {}, cwd: await tempDir('agent-replay-accept-'), github, artifacts: store });
+    const body = gh.comments('octo', 'shop', 7)[0]!.body;
+    expect(body).toContain(`gh run download 2002 -R 'octo/shop' -n 'agent-replay-baselines-${HEAD}-attempt-2'`);
+    expect(body).not.toContain('AGENT_REPLAY_EOF');
+  });
+});

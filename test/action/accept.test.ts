@@ -9,7 +9,7 @@ import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 
-const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.' };
+const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.', big: 'A very long answer. '.repeat(1500) };
 const handler: AgentHandler = (req) => {
   const body = (req.json ?? {}) as Record<string, unknown>;
   if (body.start === true) return { json: { reply: 'hi', route: { conversation: 'welcome', stage: 'greeting' }, ended: false } };
@@ -316,6 +316,21 @@ describe('accept mode, end to end', () => {
     expect(run.stdout).toContain('::warning::accept: fork pull request');
   });
 
+  it('on a fork, without the artifact service, baselines too long to show inline: the commands accept the reviewed run\'s results artifact', async () => {
+    gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
+    const { run: check } = await reviewedCheck({ fixtures: `${FIXTURES}  - { label: long-answer, message: big }\n` });
+    const run = await accept({ headRepo: 'stranger/shop' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(0);
+    const body = ourComment()!.body;
+    expect(body).not.toContain('too long to show here'); // it named an artifact there is none of
+    expect(body).toContain('To accept them, run these commands in a clone of the fork: they download the results artifact of the reviewed run and accept it with agent-replay accept.');
+    const artifact = check.outputs['artifact-name'] as string;
+    expect(body).toContain(`gh run download 1001 -R 'octo/shop' -n '${artifact}' -D "$tmp"`);
+    expect(body).toContain(`npx agent-replay accept --results "$tmp/results.json" --dir '.agent-replay'`);
+    expect(body).toContain('git push');
+  });
+
   it('the label as the repository spells it: GitHub\'s label names ignore case (Accept-Baseline is accept-baseline)', async () => {
     await reviewedCheck();
     const run = await accept({ label: 'Accept-Baseline' });
@@ -500,3 +515,56 @@ describe('the check on the new head (workflow_dispatch)', () => {
   });
 });
 
+
+describe('a commit GitHub refuses, and a label after the acceptance', () => {
+  it.each([
+    [
+      'a ruleset or branch protection',
+      { type: 'UNPROCESSABLE', message: 'Repository rule violations found\n\nChanges must be made through a pull request.\n\n' },
+      'GitHub refused the commit on the branch feature (UNPROCESSABLE Repository rule violations found Changes must be made through a pull request.): a branch protection rule or a ruleset does not let this token push to it, so nothing was written. Let the accept job\'s token push to feature (or give the job a GitHub App token that may), or run agent-replay accept in a clone of the branch and push; then apply the label again.',
+    ],
+    [
+      'a token without contents: write',
+      { type: 'FORBIDDEN', message: 'Resource not accessible by integration' },
+      'GitHub refused the commit on the branch feature (FORBIDDEN Resource not accessible by integration): the accept job needs the contents: write permission, so nothing was written. Add it to the accept workflow\'s permissions, then apply the label again.',
+    ],
+    [
+      'a branch deleted since the check',
+      { type: 'NOT_FOUND', message: 'Could not resolve to a Ref with the name refs/heads/feature.' },
+      'GitHub found no branch feature to commit to (NOT_FOUND Could not resolve to a Ref with the name refs/heads/feature.): it was deleted or renamed, so nothing was written. Push the branch again, then apply the label again.',
+    ],
+  ])('a commit refused (%s) is a refusal in the comment that names the fix, and the label is removed', async (_name, error, message) => {
+    await reviewedCheck();
+    gh.refuseCommits('octo/shop', 'feature', error);
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+    expect(ourComment()!.body).toContain(`**Baselines not accepted.** ${message}`);
+    expect(run.stdout).toContain(`::error::baselines not accepted: ${message}`);
+    expect(run.outputs['commit-sha']).toBeUndefined();
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a label applied again after the acceptance (a second label event, a re-run of the job) is a no-op that says so', async () => {
+    await reviewedCheck();
+    const first = await accept();
+    expect(first.code).toBe(0);
+    const commit = gh.commits[0]!;
+    gh.addPull('octo', 'shop', { number: 7, headSha: commit.oid, headRef: 'feature' });
+    const accepted = gh.comments('octo', 'shop', 7)[0]!.body;
+    const second = await accept();
+    expect(second.code, second.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(second.stdout).toContain(`accept: the replies of workflow run 1001 were already accepted in ${commit.oid.slice(0, 7)}, the pull request's head; nothing to do.`);
+    expect(second.stdout).not.toContain('::error::');
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toBe(accepted); // no "not accepted" notice over "accepted"
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+    // A push after the acceptance: the head moved past it, and the refusal says so as before.
+    gh.addPull('octo', 'shop', { number: 7, headSha: '4'.repeat(40), headRef: 'feature' });
+    const third = await accept();
+    expect(third.code).toBe(1);
+    expect(ourComment()!.body).toContain('head has moved since the run the comment shows (reviewed 1111111, head is now 4444444)');
+    expect(gh.violations).toEqual([]);
+  });
+});

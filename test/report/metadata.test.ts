@@ -18,6 +18,16 @@ describe('comment metadata', () => {
     expect(hasMarker(body, 'agent-replay:other.yml')).toBe(false);
   });
 
+  it('names the accepting commit once the baselines are committed, and only then', () => {
+    const commit = 'b'.repeat(40);
+    const acceptance = { accepted: ['greeting'], refused: [], skipped: [], commitSha: commit, commitUrl: null, note: null, commands: null };
+    expect(parseCommentMetadata(renderComment(mixed(), { ...ctx, acceptance }))).toMatchObject({ headSha: SHA, acceptedSha: commit });
+    // Not committed (a fork), or nothing accepted: no acceptedSha.
+    expect(parseCommentMetadata(renderComment(mixed(), { ...ctx, acceptance: { ...acceptance, commitSha: null } }))).not.toHaveProperty('acceptedSha');
+    expect(parseCommentMetadata(renderComment(mixed(), { ...ctx, acceptance: { ...acceptance, accepted: [] } }))).not.toHaveProperty('acceptedSha');
+    expect(parseCommentMetadata(meta(`{"headSha":"${SHA}","runId":"1","artifactName":"a","acceptedSha":"nope"}`))).toBeNull();
+  });
+
   it('accepts CRLF bodies as GitHub may return them', () => {
     const body = renderComment(mixed(), ctx).replace(/\n/g, '\r\n');
     expect(parseCommentMetadata(body)?.headSha).toBe(SHA);

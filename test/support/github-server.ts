@@ -46,7 +46,8 @@
 // - Branches: `setBranch(repoWithOwner, branch, headOid, files?)`, `branch(...)` (head + files);
 //   `createCommitOnBranch` checks `expectedHeadOid` (STALE_DATA error when the head moved),
 //   decodes base64 contents, applies deletions, moves the head; `commits` records each commit with
-//   its additions (decoded text) and deletions. `moveBranch` simulates a push by someone else.
+//   its additions (decoded text) and deletions. `moveBranch` simulates a push by someone else;
+//   `refuseCommits` makes the branch refuse commits (a protected branch, a ruleset).
 // - Pagination: list endpoints honour per_page (default 30, max 100) and page, with Link headers.
 
 import { createHash } from 'node:crypto';
@@ -232,6 +233,7 @@ export class FakeGitHub {
   private readonly runs = new Map<string, FakeRun>();
   private readonly artifacts = new Map<number, FakeArtifact & { repoKey: string }>();
   private readonly branches = new Map<string, { head: string; files: Map<string, string> }>();
+  private readonly commitRefusals = new Map<string, { type: string; message: string }>();
   private readonly workflows = new Map<string, { dispatchable: boolean }>();
 
   private readonly handlers: Record<string, Handler>;
@@ -348,6 +350,14 @@ export class FakeGitHub {
 
   setBranch(repoWithOwner: string, branch: string, headOid: string, files: Record<string, string> = {}): void {
     this.branches.set(branchKey(repoWithOwner, branch), { head: headOid, files: new Map(Object.entries(files)) });
+  }
+
+  /**
+   * The branch refuses commits as GitHub does for a protected branch or a ruleset (or a token
+   * without contents: write): createCommitOnBranch answers a GraphQL error of `type`.
+   */
+  refuseCommits(repoWithOwner: string, branch: string, error: { type: string; message: string }): void {
+    this.commitRefusals.set(branchKey(repoWithOwner, branch), error);
   }
 
   /** Someone else pushed: the head moves, the files stay. */
@@ -705,6 +715,8 @@ export class FakeGitHub {
     if (!repo || !branchName) throw new FakeGraphqlError('UNPROCESSABLE', 'the fake only supports branch: {repositoryNameWithOwner, branchName}');
     const b = this.branches.get(branchKey(repo, branchName));
     if (!b) throw new FakeGraphqlError('NOT_FOUND', `Could not resolve to a Ref with the name refs/heads/${branchName}.`);
+    const refusal = this.commitRefusals.get(branchKey(repo, branchName));
+    if (refusal) throw new FakeGraphqlError(refusal.type, refusal.message);
     if (input.expectedHeadOid !== b.head) {
       throw new FakeGraphqlError('STALE_DATA', `Expected branch to point to "${input.expectedHeadOid}" but it did not. Pull and try again.`);
     }
