@@ -39,6 +39,7 @@ import {
   DRIFT_WORDS,
   headlineParts,
   headlineText,
+  REMOVED_LISTED,
   flakyText,
   isPersona,
   itemsCount,
@@ -278,6 +279,12 @@ function notices(run: RunRecord, total: number): string {
   if (s) {
     const why = [s.rerunOf ? `a rerun of what did not pass in ${s.rerunOf}` : '', s.only ? `--only ${s.only.join(',')}` : ''].filter(Boolean).join(', ');
     out.push(`Part of the suite: ${why || 'a selection'}; ${thousands(s.labels.length)} items replayed.`);
+  }
+  // Baselines whose item is gone (docs/action.md, "The PR comment"): named, as in the comment.
+  const removed = run.removed ?? [];
+  if (removed.length > 0) {
+    const named = removed.slice(0, REMOVED_LISTED).map((b) => `${b.label} (${b.file})`).join(', ') + (removed.length > REMOVED_LISTED ? `, and ${thousands(removed.length - REMOVED_LISTED)} more` : '');
+    out.push(`Removed (${thousands(removed.length)}): ${named}: accepted baselines whose fixture or persona script is not in the suite now; nothing was replayed for them.`);
   }
   return out.map((n) => `<p class="notice">${h(n)}</p>`).join('');
 }

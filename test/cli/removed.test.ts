@@ -15,7 +15,7 @@ const FIXTURES = {
 };
 
 describe('baselines whose fixture is gone', () => {
-  it('are named in results.json, the headline, the comment and the terminal; a run without any says nothing', async () => {
+  it('are named in results.json, the headline, the comment, report.html and the terminal; a run without any says nothing', async () => {
     const agent = await serve();
     const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: FIXTURES });
     expect((await cli(['run'], cwd)).code).toBe(0);
@@ -28,7 +28,7 @@ describe('baselines whose fixture is gone', () => {
     // The pull request deletes the failing-to-be fixture "shipping" and renames "refund".
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(cwd, '.agent-replay/fixtures/f.yml'), 'fixtures:\n  - { label: hours, message: "hours?", assert: { contains: "echo" } }\n  - { label: refunds, message: "refund?", assert: { contains: "echo" } }\n');
-    const after = await cli(['run', '--markdown', 'after.md', '--out', 'after.json'], cwd);
+    const after = await cli(['run', '--markdown', 'after.md', '--out', 'after.json', '--html', 'after.html'], cwd);
     expect(after.code).toBe(0);
     const record = await readResults(join(cwd, 'after.json'));
     expect(record.removed).toEqual([
@@ -42,6 +42,10 @@ describe('baselines whose fixture is gone', () => {
     expect(md).toContain('No new failures: 1 new · 1 unchanged · 2 removed');
     expect(md).toContain('#### 🗑️ Removed (2)\n\n');
     expect(md).toContain('- `refund` (fixture): `.agent-replay/baselines/refund.json`\n- `shipping` (fixture): `.agent-replay/baselines/shipping.json`\n');
+
+    const html = await readFile(join(cwd, 'after.html'), 'utf8');
+    expect(html).toContain('No new failures: 1 new · 1 unchanged · 2 removed');
+    expect(html).toContain('<p class="notice">Removed (2): refund (.agent-replay/baselines/refund.json), shipping (.agent-replay/baselines/shipping.json): accepted baselines');
 
     // Two shards of that suite each name the removed baselines; their merge says them once.
     expect((await cli(['run', '--shard', '1/2', '--out', 's1.json'], cwd)).code).toBe(0);
