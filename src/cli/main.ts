@@ -10,7 +10,7 @@ import { formatIssue, loadSuite, loadSuiteConfig, type ConfigIssue } from '../su
 import { DEFAULT_LATENCY } from '../config.js';
 import { mergeRecords, openRecordStream, readRecord, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
-import { renderCapRefusalText, renderCompareMarkdown, renderCompareText, renderTerminal, oneLine } from '../report/index.js';
+import { cliWords, renderCapRefusalText, renderCompareMarkdown, renderCompareText, renderTerminal, oneLine } from '../report/index.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from '../evaluate/definition.js';
@@ -167,7 +167,7 @@ function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number 
     return EXIT.usage;
   }
   if (result.gate.failed) {
-    io.stderr(`gate failed: ${oneLine(result.gate.reason)}\n`);
+    io.stderr(`gate failed: ${oneLine(cliWords(result.gate.reason))}\n`);
     return EXIT.gate;
   }
   return EXIT.ok;
@@ -391,7 +391,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, values, io));
   const g = gateMerged(merged, failOn, allowIncomplete);
   if (g.failed) {
-    io.stderr(`gate failed: ${oneLine(g.reason)}\n`);
+    io.stderr(`gate failed: ${oneLine(cliWords(g.reason))}\n`);
     return EXIT.gate;
   }
   return EXIT.ok;

@@ -79,7 +79,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const headColour: Colour = h.icon === '🔴' ? 'red' : h.icon === '✅' ? 'green' : 'grey';
   lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${headlineText(model)}`))));
   const cause = topCauseText(model);
-  if (cause !== null) lines.push(paint('grey', fit(`  cause: ${oneLine(clip(cause, 2000))}`)));
+  if (cause !== null) lines.push(paint('grey', fit(`  cause: ${oneLine(clip(cliWords(cause), 2000))}`)));
   if (run.incomplete != null) lines.push(paint('yellow', fit(oneLine(incompleteText(run.incomplete)))));
   const flaky = flakyText(model);
   if (flaky !== null) lines.push(paint('yellow', fit(flaky)));
@@ -131,7 +131,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       const text = g === undefined ? undefined : texts.get(g);
       if (g !== undefined && g !== group) {
         const n = items.filter((x) => model.causeOf.get(x) === g).length;
-        lines.push(paint('grey', fit(`  ${oneLine(clip(causeLine({ ...g, labels: g.labels.slice(0, n) }, items.length), 2000))}`)));
+        lines.push(paint('grey', fit(`  ${oneLine(clip(cliWords(causeLine({ ...g, labels: g.labels.slice(0, n) }, items.length)), 2000))}`)));
         // The text the group's items share, once; each item below shows only what differs.
         const shared = text === undefined ? null : sharedLine(text, n);
         if (shared !== null) lines.push(fit(`    ${oneLine(clip(shared, 300))}`));
@@ -215,6 +215,19 @@ function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, wh
   }
   if (normalizeBlock(f.reply).trim() === '') return [paint('grey', fit(`${indent}reply: (empty)`))];
   return [paint('grey', fit(`${indent}reply:`)), ...textLines(f.reply, `${indent}  `, where, () => null, paint, fit)];
+}
+
+/**
+ * A cause's fix names the Action's inputs beside config.yml's keys ("check agent-url (agent.url)",
+ * evaluate/causes.ts); on the command line, where this summary is printed, the flags are named
+ * instead, and the inputs the CLI has no flag for are left to config.yml (docs/cli.md).
+ */
+export function cliWords(text: string): string {
+  return text
+    .replace(/\bagent-url \(agent\.url\)/g, '--agent-url (agent.url)')
+    .replace(/\bwait-for-agent \(agent\.waitForAgent\)/g, '--wait-for-agent (agent.waitForAgent)')
+    .replace(/\bagent-headers \(agent\.headers\)/g, 'agent.headers in config.yml')
+    .replace(/\bcheck agent-path or agent\.url\b/g, 'check agent.url (or --agent-url)');
 }
 
 /** A turn ("message turn") that an item under a shared cause text adds to its line (cause-details.ts). */

@@ -56,7 +56,7 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n').slice(0, 2)).toEqual([
       'agent-replay: Not verified: 5 errored',
-      `  cause: all 5: connection refused at ${url}: nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly`,
+      `  cause: all 5: connection refused at ${url}: nothing listens there: check --agent-url (agent.url) and that the agent is running; set --wait-for-agent (agent.waitForAgent) if it starts slowly`,
     ]);
     expect(r.stderr).toContain(`gate failed: Not verified: 5 errored (all 5: connection refused at ${url}: `);
     expect(r.stdout + r.stderr).not.toMatch(/\bfail(?:ed|ure|ing)? \d|newly failing/);
@@ -74,12 +74,12 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     expect(r.code).toBe(1);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('agent-replay: Not verified: 5 errored');
-    expect(lines[1]).toBe(`  cause: all 5: HTTP 404 from ${url}: check agent-path or agent.url: the path is probably wrong`);
+    expect(lines[1]).toBe(`  cause: all 5: HTTP 404 from ${url}: check agent.url (or --agent-url): the path is probably wrong`);
     // The five items are listed once, under their one cause.
     const errored = lines.slice(lines.indexOf('Errored (5): not a failure') + 1);
-    expect(errored[0]).toBe(`  all 5: HTTP 404 from ${url}: check agent-path or agent.url: the path is probably wrong`);
+    expect(errored[0]).toBe(`  all 5: HTTP 404 from ${url}: check agent.url (or --agent-url): the path is probably wrong`);
     expect(errored.filter((l) => /^ {4}! /.test(l))).toHaveLength(5);
-    expect(r.stderr).toContain(`gate failed: Not verified: 5 errored (all 5: HTTP 404 from ${url}: check agent-path or agent.url`);
+    expect(r.stderr).toContain(`gate failed: Not verified: 5 errored (all 5: HTTP 404 from ${url}: check agent.url (or --agent-url)`);
   });
 
   it('a URL that redirects: the address it redirects to and the setting, as redirects are not followed; a sign-in page names the protection', async () => {
@@ -88,14 +88,14 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     const r = await runAgainst(url);
     expect(r.code).toBe(1);
     const to = `${new URL(url).origin}/api/chat`;
-    expect(r.stdout.split('\n')[1]).toBe(`  cause: all 5: HTTP 308 from ${url} to ${to}: redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to that address`);
+    expect(r.stdout.split('\n')[1]).toBe(`  cause: all 5: HTTP 308 from ${url} to ${to}: redirects are not followed (a message is never sent on to another address): set --agent-url (agent.url) to that address`);
     expect(r.stdout).toContain(`agent returned HTTP 308 after 1 attempt (redirects to ${to}): Redirecting...`);
     // Nothing was sent to the address redirected to: each fixture's one POST went to the URL given.
     expect(moved.requests.map((q) => q.path)).toEqual(Array(5).fill('/api/chat/'));
     const signIn = await serve(() => ({ status: 307, headers: { location: 'https://vercel.com/sso-api?url=https%3A%2F%2Fpreview&nonce=abc123' } }));
     const s = await runAgainst(signIn.url);
     expect(s.stdout.split('\n')[1]).toBe(
-      `  cause: all 5: HTTP 307 from ${signIn.url} to a sign-in page (https://vercel.com/sso-api): the preview is protected: give its bypass header in agent-headers (agent.headers), e.g. Vercel's x-vercel-protection-bypass`,
+      `  cause: all 5: HTTP 307 from ${signIn.url} to a sign-in page (https://vercel.com/sso-api): the preview is protected: give its bypass header in agent.headers in config.yml, e.g. Vercel's x-vercel-protection-bypass`,
     );
     // The query (a nonce, the page's state) is not repeated anywhere.
     expect(s.stdout + s.stderr).not.toContain('abc123');
@@ -106,7 +106,7 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     const r = await runAgainst(host.url);
     expect(r.code).toBe(1);
     expect(r.stdout.split('\n')[1]).toBe(
-      `  cause: all 5: an HTML page instead of JSON from ${host.url}: the URL serves a web page (a site or an SPA), not the agent: check agent-path or agent.url`,
+      `  cause: all 5: an HTML page instead of JSON from ${host.url}: the URL serves a web page (a site or an SPA), not the agent: check agent.url (or --agent-url)`,
     );
   });
 

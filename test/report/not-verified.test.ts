@@ -60,7 +60,7 @@ describe('a run that is not verified', () => {
     const lines = renderTerminal(notVerified(), { color: false }).split('\n');
     const start = lines.indexOf('Errored (5): not a failure');
     expect(lines.slice(start + 1).filter((l) => /^ {2}\S/.test(l) || /^ {4}! /.test(l)).map((l) => l.trim().split(' · ')[0])).toEqual([
-      '4 of 5: HTTP 404 from https://preview-42.shop-bot.example.com/api/chat: check agent-path or agent.url: the path is probably wrong',
+      '4 of 5: HTTP 404 from https://preview-42.shop-bot.example.com/api/chat: check agent.url (or --agent-url): the path is probably wrong',
       '! refund-policy',
       '! opening-hours',
       '! shipping-times',
@@ -74,7 +74,7 @@ describe('a run that is not verified', () => {
     const t = renderTerminal(allRefused(), { color: false });
     expect(t.split('\n').slice(0, 2)).toEqual([
       'agent-replay: Not verified: 3 errored',
-      '  cause: all 3: connection refused at http://127.0.0.1:3000/api/chat: nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly',
+      '  cause: all 3: connection refused at http://127.0.0.1:3000/api/chat: nothing listens there: check --agent-url (agent.url) and that the agent is running; set --wait-for-agent (agent.waitForAgent) if it starts slowly',
     ]);
   });
 });
