@@ -57,10 +57,15 @@ export function agreement(items: readonly Pick<Item, 'errored' | 'verdict'>[]): 
   return agreementOf(t);
 }
 
-/** "66.7%", or "n/a" when nothing passed or failed. One decimal, trailing ".0" dropped. */
+/**
+ * "66.7%", or "n/a" when nothing passed or failed. One decimal, trailing ".0" dropped; never
+ * "100%" with an item failed nor "0%" with one passed: ">99.9%", "<0.1%" (docs/evaluations.md#agreement).
+ */
 export function formatAgreement(a: Pick<Agreement, 'percent'>): string {
   if (a.percent === null) return 'n/a';
   const rounded = Math.round(a.percent * 10) / 10;
+  if (rounded === 100 && a.percent < 100) return '>99.9%';
+  if (rounded === 0 && a.percent > 0) return '<0.1%';
   return `${Number.isInteger(rounded) ? rounded.toFixed(0) : rounded.toFixed(1)}%`;
 }
 

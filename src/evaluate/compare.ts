@@ -116,7 +116,7 @@ export interface Comparison {
   onlyAfter: string[];
   /** Items in both runs with no change at all. */
   unchanged: number;
-  /** Both runs recorded coverage: each side and what changed; else null. */
+  /** Both runs recorded coverage and neither is partial: each side and what changed; else null. */
   coverage: { before: CoverageResult; after: CoverageResult; change: CoverageChange } | null;
   /** One line: why agreement changed, e.g. "2 items added; 1 reply changed". */
   summary: string;
@@ -307,6 +307,10 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
   const rb = agreementReport(before);
   const ra = agreementReport(after);
   const summaryParts = CHANGE_CAUSES.filter((c) => causes[c] > 0).map((c) => causeWords(c, causes[c]));
+  // A partial record's coverage is of the items it replayed; two partial records may share no item
+  // at all: then nothing is said to have changed, nor any gap (docs/evaluations.md#compare).
+  const partial = beforeLacks || afterLacks;
+  const noneInBoth = commonBefore.length === 0 && summaryParts.length === 0 && labels.length > 0;
   return {
     before: refOf(before, beforeFile),
     after: refOf(after, afterFile),
@@ -325,8 +329,8 @@ export function compareRuns(first: RunRecord, second: RunRecord, files: { first?
     onlyBefore: changes.filter((c) => c.cause === 'removed').map((c) => c.label),
     onlyAfter: changes.filter((c) => c.cause === 'added').map((c) => c.label),
     unchanged,
-    coverage: before.coverage != null && after.coverage != null ? { before: before.coverage, after: after.coverage, change: coverageChange(before.coverage, after.coverage) } : null,
-    summary: summaryParts.length === 0 ? 'nothing changed' : summaryParts.join('; '),
+    coverage: !partial && before.coverage != null && after.coverage != null ? { before: before.coverage, after: after.coverage, change: coverageChange(before.coverage, after.coverage) } : null,
+    summary: noneInBoth ? 'no item in both runs' : summaryParts.length === 0 ? 'nothing changed' : summaryParts.join('; '),
     mcnemar: pairedMcNemar(commonBefore.map((x, i) => [x, commonAfter[i] as Item] as const)),
   };
 }

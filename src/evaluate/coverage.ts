@@ -37,7 +37,7 @@ export function runCoverage(listed: readonly string[] | null, run: Pick<RunRecor
 export interface CoverageChange {
   /** Gaps now that were not gaps before (by name, prefix rule). */
   newGaps: string[];
-  /** Gaps before that are visited now. */
+  /** Gaps before that are visited now (a gap taken off the list is not closed: docs/evaluations.md#coverage). */
   closedGaps: string[];
   newUnknown: string[];
   goneUnknown: string[];
@@ -52,7 +52,7 @@ function minus(a: readonly string[], b: readonly string[]): string[] {
 export function coverageChange(before: CoverageResult, after: CoverageResult): CoverageChange {
   return {
     newGaps: minus(after.gaps, before.gaps),
-    closedGaps: minus(before.gaps, after.gaps),
+    closedGaps: before.gaps.filter((g) => after.visited.some((v) => conversationName(v) === conversationName(g))),
     newUnknown: minus(after.unknown, before.unknown),
     goneUnknown: minus(before.unknown, after.unknown),
   };

@@ -11,11 +11,12 @@ import { plural } from '../words.js';
 
 const RESULT_WORD: Record<ItemResult, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
 
-/** "+12.5 points", "-3 points", "no change", "n/a". */
+/** "+12.5 points", "-3 points", "no change" (only for 0), "+<0.1 points", "n/a" (docs/evaluations.md#compare). */
 export function formatDelta(points: number | null): string {
   if (points === null) return 'n/a';
+  if (points === 0) return 'no change';
   const r = Math.round(points * 10) / 10;
-  if (r === 0) return 'no change';
+  if (r === 0) return `${points > 0 ? '+' : '-'}<0.1 points`;
   const s = Number.isInteger(r) ? r.toFixed(0) : r.toFixed(1);
   return `${r > 0 ? '+' : ''}${s} ${Math.abs(r) === 1 ? 'point' : 'points'}`;
 }
@@ -57,7 +58,12 @@ function sideWord(c: ItemChange, which: 'before' | 'after'): string {
 
 /** The agreement over the items in both runs says more than the whole runs' when some item is in one run only, or one run replayed part of the suite. */
 function showCommon(c: Comparison): boolean {
-  return c.common.before.total > 0 && (c.onlyBefore.length > 0 || c.onlyAfter.length > 0 || c.before.partial || c.after.partial);
+  return c.onlyBefore.length > 0 || c.onlyAfter.length > 0 || c.before.partial || c.after.partial;
+}
+
+/** "66.7% → 75%", or "no item in both runs" (two partial runs of different items). */
+function commonText(c: Comparison, arrow: string): string {
+  return c.common.before.total === 0 ? 'no item in both runs' : `${formatAgreement(c.common.before)} ${arrow} ${formatAgreement(c.common.after)}`;
 }
 
 function swapNote(c: Comparison): string | null {
@@ -100,7 +106,7 @@ export function renderCompareMarkdown(c: Comparison): string {
     `**Why**: ${escapeInline(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}.`,
   );
   if (showCommon(c)) {
-    lines.push('', `Over the items in both runs only: ${formatAgreement(c.common.before)} → ${formatAgreement(c.common.after)}.`);
+    lines.push('', `Over the items in both runs only: ${commonText(c, '→')}.`);
   }
   if (c.fixed.length > 0 || c.broken.length > 0) {
     lines.push('', `Fixed: ${c.fixed.length}. Broken: ${c.broken.length}.`);
@@ -144,7 +150,7 @@ export function renderCompareText(c: Comparison): string {
   out.push(`before: ${runName(c.before, true)}`, `after:  ${runName(c.after, true)}`);
   out.push(`agreement: ${formatAgreement(c.agreement.before)} -> ${formatAgreement(c.agreement.after)} (${formatDelta(c.agreement.deltaPoints)})`);
   out.push(`  before: ${besides(c.agreement.before)}`, `  after:  ${besides(c.agreement.after)}`);
-  if (showCommon(c)) out.push(`  over the items in both runs only: ${formatAgreement(c.common.before)} -> ${formatAgreement(c.common.after)}`);
+  if (showCommon(c)) out.push(`  over the items in both runs only: ${commonText(c, '->')}`);
   out.push(`  mcnemar: ${pairedText(c.mcnemar)}`);
   out.push(`why: ${oneLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
   const width = Math.max(0, ...c.changes.map((x) => x.label.length));

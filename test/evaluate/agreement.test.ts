@@ -42,6 +42,12 @@ describe('agreement arithmetic', () => {
     expect(formatAgreement(agreementOf({ passed: 4, failed: 0, notEvaluated: 0, errored: 9 }))).toBe('100%');
   });
 
+  it('never rounds to 100% with an item failed, nor to 0% with an item passed', () => {
+    expect(formatAgreement(agreementOf({ passed: 1999, failed: 1, notEvaluated: 0, errored: 0 }))).toBe('>99.9%');
+    expect(formatAgreement(agreementOf({ passed: 1, failed: 2999, notEvaluated: 0, errored: 0 }))).toBe('<0.1%');
+    expect(formatAgreement(agreementOf({ passed: 999, failed: 1, notEvaluated: 0, errored: 0 }))).toBe('99.9%');
+  });
+
   it('counts a persona script as one item like a fixture', () => {
     const a = agreement([fixture('a'), persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' } })]);
     expect([a.passed, a.failed, a.percent]).toEqual([1, 1, 50]);
@@ -129,5 +135,11 @@ describe('coverage', () => {
     const before = coverage(['a', 'b', 'c'], ['a', 'x']);
     const after = coverage(['a', 'b', 'c'], ['conversations:b', 'y']);
     expect(coverageChange(before, after)).toEqual({ newGaps: ['a'], closedGaps: ['b'], newUnknown: ['y'], goneUnknown: ['x'] });
+  });
+
+  it('a gap taken off the list is not closed: only a gap visited now is', () => {
+    const before = coverage(['refunds', 'handoff', 'shipping'], ['refunds']);
+    const after = coverage(['refunds', 'handoff'], ['refunds', 'conversations:handoff']);
+    expect(coverageChange(before, after).closedGaps).toEqual(['handoff']);
   });
 });

@@ -2,8 +2,8 @@
 // order of precedence; the earlier run is always "before"; items only in one run are listed.
 
 import { describe, expect, it } from 'vitest';
-import { compareRuns, type ChangeCause } from '../../src/evaluate/index.js';
-import { renderCompareMarkdown, renderCompareText } from '../../src/report/index.js';
+import { compareRuns, coverage, type ChangeCause } from '../../src/evaluate/index.js';
+import { formatDelta, renderCompareMarkdown, renderCompareText } from '../../src/report/index.js';
 import { fixture, persona, refundTurns, route, run, turn } from '../report/fixtures.js';
 import type { FixtureRecord, JudgeFingerprint, PersonaRecord, RunRecord } from '../../src/types.js';
 
@@ -208,5 +208,30 @@ describe('compare: a partial run (--rerun, --only)', () => {
     // Given the other way round (the partial run earlier), the items it did not replay are not "added".
     const later = { ...full, startedAt: '2026-12-03T09:00:00.000Z' };
     expect(compareRuns(rerun, later).onlyAfter).toEqual([]);
+  });
+
+  it('two partial runs with no item in common: not "nothing changed", no coverage change', () => {
+    const sel = (labels: string[]) => ({ rerunOf: null, only: labels, labels });
+    const cov = (visited: string[]) => coverage(['refunds', 'handoff'], visited);
+    const one = run([fx('refund-a', { verdict: 'fail' }), fx('refund-b')], { startedAt: T1, selection: sel(['refund-a', 'refund-b']), coverage: cov(['refunds']) });
+    const two = run([fx('hand-a')], { startedAt: T2, selection: sel(['hand-a']), coverage: cov(['handoff']) });
+    const c = compareRuns(one, two);
+    expect(c.changes).toEqual([]);
+    expect(c.summary).toBe('no item in both runs');
+    expect(c.coverage).toBeNull();
+    expect(renderCompareText(c)).toContain('over the items in both runs only: no item in both runs');
+    expect(renderCompareMarkdown(c)).toContain('Over the items in both runs only: no item in both runs.');
+  });
+});
+
+describe('compare: the change in agreement, said exactly', () => {
+  it('a change that rounds to 0.0 points is not "no change"', () => {
+    expect(formatDelta(0)).toBe('no change');
+    expect(formatDelta(100 / 3000)).toBe('+<0.1 points');
+    expect(formatDelta(-0.04)).toBe('-<0.1 points');
+    expect(formatDelta(-1)).toBe('-1 point');
+    const all = (n: number, failed: number, t: string): RunRecord => at(t, Array.from({ length: n }, (_, i) => fx(`i${i}`, i < failed ? { verdict: 'fail' } : {})));
+    const text = renderCompareText(compareRuns(all(3000, 0, T1), all(3000, 1, T2)));
+    expect(text).toContain('agreement: 100% -> >99.9% (-<0.1 points)');
   });
 });
