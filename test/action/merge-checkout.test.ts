@@ -6,7 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -205,5 +208,24 @@ describe('check mode at a checkout that is not the pull request head', () => {
     // refund-policy: the head's own baseline, unchanged, is skipped; nothing of main's suite.
     expect(Object.keys(written).sort()).toEqual(['doomed.json', 'greeting.json', 'hiking-boots.json']);
     expect(written['greeting.json']!.reply).toBe('Welcome to the shop!');
+  });
+});
+
+describe('docs/action.md', () => {
+  it('every check workflow on pull_request checks out the head (ref: the pull request head sha) before the Action, and parses', async () => {
+    const text = await readFile('docs/action.md', 'utf8');
+    const blocks = [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    type Step = { uses?: string; with?: Record<string, unknown> };
+    const checks = blocks
+      .map((b) => ({ text: b, yaml: parse(b) as { on?: Record<string, unknown>; jobs?: Record<string, { steps?: Step[] }> } | null }))
+      .filter((b) => b.yaml?.on !== undefined && 'pull_request' in b.yaml.on && b.yaml.jobs !== undefined);
+    const replaying = checks.flatMap((b) => Object.values(b.yaml!.jobs!).map((j) => ({ text: b.text, steps: j.steps ?? [] }))).filter((j) => j.steps.some((s) => s.uses?.startsWith('actions/checkout@')));
+    expect(replaying.length).toBeGreaterThanOrEqual(2); // the check and the shards
+    for (const job of replaying) {
+      const checkout = job.steps.find((s) => s.uses?.startsWith('actions/checkout@'))!;
+      expect(checkout.with, job.text).toMatchObject({ ref: '${{ github.event.pull_request.head.sha }}' });
+      const parsed = parseWorkflow({ name: 'agent-replay.yml', content: job.text }, new NoOperationTraceWriter());
+      expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    }
   });
 });
