@@ -21,6 +21,7 @@ import { artifactZip } from '../support/zip.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { serializeBaseline } from '../../src/suite/index.js';
+import { checkoutMismatch } from '../../src/action/checkout.js';
 
 const run = promisify(execFile);
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', HOME: '/nonexistent' };
@@ -227,5 +228,19 @@ describe('docs/action.md', () => {
       const parsed = parseWorkflow({ name: 'agent-replay.yml', content: job.text }, new NoOperationTraceWriter());
       expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
     }
+  });
+});
+
+describe('checkoutMismatch', () => {
+  const A = 'a'.repeat(40);
+  const B = 'b'.repeat(40);
+  const at = (sha: string, parents: string[] = []) => ({ sha, parents });
+  it('a deployment_status run at another commit than the deployed one names deployment.sha; the commit GITHUB_SHA names (push, workflow_dispatch, schedule) is never refused', () => {
+    const deployment = { sha: A, state: 'success', environmentUrl: null, environment: null };
+    expect(checkoutMismatch({ eventName: 'deployment_status', sha: A, pull: null, deployment }, at(B))).toContain('ref: ${{ github.event.deployment.sha }}');
+    expect(checkoutMismatch({ eventName: 'deployment_status', sha: A, pull: null, deployment }, at(A))).toBeNull();
+    for (const eventName of ['push', 'workflow_dispatch', 'schedule', 'merge_group']) expect(checkoutMismatch({ eventName, sha: A, pull: null, deployment: null }, at(B, [A]))).toBeNull();
+    // outside a git repository nothing is known, and nothing refused
+    expect(checkoutMismatch({ eventName: 'pull_request', sha: A, pull: null, deployment: null }, null)).toBeNull();
   });
 });
