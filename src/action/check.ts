@@ -8,6 +8,8 @@ import { inputSecrets } from './inputs.js';
 import { sameLabel, type ActionContext, type PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { planCheck } from './plan.js';
+import { checkedOutCommit, checkoutMismatch } from './checkout.js';
+import { UserError } from '../errors.js';
 import { htmlReportFile, overridesFrom, publisher, publishSettings, setRunOutputs, summaryWithNote, writeSummary } from './publish.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck } from '../engine.js';
@@ -76,6 +78,15 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     return;
   }
   const { ctx, pulls, note } = plan;
+  // The run is recorded, commented and accepted as ctx.sha: the suite must be that commit's, not
+  // the merge commit pull_request checks out by default (docs/action.md, "Check: replay on every pull request").
+  const mismatch = checkoutMismatch(ctx, await checkedOutCommit(resolve(deps.cwd, inputs.dir)));
+  if (mismatch !== null) {
+    core.setOutput('gate', 'failed');
+    core.setOutput('verified', 'false');
+    core.setOutput('comment-status', 'skipped');
+    throw new UserError(mismatch);
+  }
   const out = publisher(publishSettings(inputs), ctx, deps);
   // A pull_request run for a fork's pull request has a read-only token: it cannot comment.
   const readOnlyToken = ctx.pull?.isFork === true && ctx.eventName === 'pull_request';

@@ -135,6 +135,11 @@ describe('.github/workflows', () => {
     expect(demo?.run).toContain('>> "$GITHUB_OUTPUT"');
     const action = job.steps.filter((s) => s.uses === './');
     expect(action).toHaveLength(1);
+    // it checks out the head, not GitHub's merge commit, which check mode refuses (docs/action.md, "Check: replay on every pull request")
+    const checkout = job.steps.filter((s) => s.uses?.startsWith('actions/checkout@'));
+    expect(checkout).toHaveLength(1);
+    expect(checkout[0]!.with).toMatchObject({ ref: '${{ github.event.pull_request.head.sha }}' });
+    expect(job.steps.indexOf(checkout[0]!)).toBeLessThan(job.steps.indexOf(action[0]!));
     const declared = Object.keys((parse(await readFile('action.yml', 'utf8')) as { inputs: Record<string, unknown> }).inputs);
     const given = Object.keys(action[0]!.with ?? {});
     expect(given.length).toBeGreaterThan(0);

@@ -1,0 +1,62 @@
+// The commit the suite was checked out at, read from its git repository, and whether it is the one
+// the run is recorded at. On pull_request, actions/checkout without `ref` checks out GitHub's merge
+// of the head into the base (refs/pull/N/merge); on pull_request_target, the base branch; on
+// deployment_status, the default branch. A run of that tree recorded at the head would show the
+// reviewer another suite than the head's, link lines of other files, and let accept-baseline
+// commit baselines for it to the head's branch (docs/action.md, "Check: replay on every pull request").
+
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { ActionContext } from './context.js';
+
+const run = promisify(execFile);
+
+export interface CheckedOut {
+  sha: string;
+  /** The commit's parents as its object names them (also in a shallow clone, which has not fetched them). */
+  parents: string[];
+}
+
+/** HEAD of the git repository holding `dir`; null when there is none (no git, not a repository, no commit). */
+export async function checkedOutCommit(dir: string): Promise<CheckedOut | null> {
+  try {
+    const opts = { cwd: dir, timeout: 10_000, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } };
+    const sha = (await run('git', ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], opts)).stdout.trim().toLowerCase();
+    if (!/^[0-9a-f]{40}$/.test(sha)) return null;
+    const object = (await run('git', ['cat-file', 'commit', sha], opts)).stdout;
+    const header = object.slice(0, object.indexOf('\n\n'));
+    const parents = header.split('\n').filter((l) => l.startsWith('parent ')).map((l) => l.slice('parent '.length).trim().toLowerCase());
+    return { sha, parents };
+  } catch {
+    return null;
+  }
+}
+
+/** The `ref:` that checks out the commit an event's run is recorded at. */
+function refFor(eventName: string): string {
+  if (eventName === 'deployment_status') return 'ref: ${{ github.event.deployment.sha }}';
+  return 'ref: ${{ github.event.pull_request.head.sha }}';
+}
+
+/**
+ * Why the checkout is not the commit the run would be recorded at (ctx.sha), or null when it is
+ * (or either is unknown). Only for the events whose commit is not GITHUB_SHA: a pull request's head
+ * and a deployed commit (docs/action.md, "Events").
+ */
+export function checkoutMismatch(ctx: Pick<ActionContext, 'eventName' | 'sha' | 'pull' | 'deployment'>, checkedOut: CheckedOut | null): string | null {
+  if (checkedOut === null || ctx.sha === null) return null;
+  const expected = ctx.sha.toLowerCase();
+  if (checkedOut.sha === expected) return null;
+  const fromPull = ctx.pull !== null && ctx.pull.headSha.toLowerCase() === expected;
+  const fromDeployment = ctx.deployment !== null && ctx.deployment.sha === expected;
+  if (!fromPull && !fromDeployment) return null;
+  const short = (s: string) => s.slice(0, 7);
+  const what = fromPull ? `the pull request's head ${short(expected)}` : `the deployed commit ${short(expected)}`;
+  const merge = fromPull && checkedOut.parents.length === 2 && checkedOut.parents[1] === expected;
+  const which = merge ? ` (GitHub's merge of the pull request's head ${short(expected)} into its base, which actions/checkout checks out on pull_request without a ref)` : `, not ${what}`;
+  return (
+    `this job checked out ${short(checkedOut.sha)}${which}: its fixtures and baselines are not ${merge ? "the head's" : "that commit's"}, ` +
+    `so the comment would show another suite than the one accept-baseline commits to; nothing was replayed. ` +
+    `Check out ${what}: add "${refFor(ctx.eventName)}" under "with:" of the actions/checkout step (docs/action.md, "Check: replay on every pull request").`
+  );
+}
