@@ -1,13 +1,13 @@
 // Acceptance rules: what accepting a run would write, refuse or leave unchanged
 // (docs/semantics.md#baselines-and-acceptance). Pure.
 
-import type { Baseline, BaselineJudge, FixtureRecord, PersonaBaseline, PersonaRecord, RunRecord } from '../types.js';
+import type { Baseline, BaselineJudge, FixtureRecord, PersonaBaseline, PersonaRecord, RunRecord, TimeSplit } from '../types.js';
 import { sameJudge } from './definition.js';
 import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
 import { sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
 import { carriedReplyVariants, fixtureAttemptsAgree, sameVariants, variantsFor } from './variants.js';
-import { baselineLatency } from './latency.js';
+import { baselineLatency, itemTimeSplit } from './latency.js';
 import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.js';
 
 export type AcceptDecision =
@@ -94,13 +94,16 @@ export function decideAcceptance(
       ...baselineLatency(record),
       // The item's tokens, for the change against baselines (docs/latency.md, "Usage"); only when reported; kept with a kept tally.
       ...(tally.usage !== undefined ? { usage: tally.usage } : {}),
-      // The message turn's time split from its spans, for naming the step that grew (docs/traces.md, "Slower").
-      ...(record.time != null ? { time: record.time } : {}),
+      // The message turn's time split from its spans, for naming the step that grew (docs/traces.md,
+      // "Slower"): a repeated fixture's median attempt's, beside its median latency.
+      ...timeOf(itemTimeSplit(record)),
       acceptedAt,
       commit,
     },
   };
 }
+
+const timeOf = (time: TimeSplit | null): { time?: TimeSplit } => (time !== null ? { time } : {});
 
 /** A baseline file's content: a fixture's, or a persona script's (`kind: "persona"`). */
 export type StoredBaseline = Baseline | PersonaBaseline;

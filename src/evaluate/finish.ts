@@ -31,7 +31,7 @@ import { itemStats, looksTaken, maxLooksOf, moreAttempts, type LookPlan } from '
 import { DEFAULT_ALPHA, DEFAULT_LATENCY, type Config } from '../config.js';
 import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
-import { itemLatencyMs, slowerStep, slowerThanBaseline, sumTimeSplits } from './latency.js';
+import { itemLatencyMs, itemTimeSplit, slowerStep, slowerThanBaseline, sumTimeSplits } from './latency.js';
 import { personaDrift } from './personas.js';
 import { combineAttempts, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
 import { plusUsage } from './usage.js';
@@ -171,7 +171,7 @@ export function finishFixture(
   const combined = combineFixtureAttempts(attempts, itemRepeat(fixture, policy), baseline, meanings);
   // Set in place, on the record the attempt just made and nothing else holds: `slower` is a key every
   // fixture record has already (replay/fixture.ts), so the record keeps its one shape; a copy would not.
-  if (!combined.errored) combined.slower = withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), combined.time, baseline?.time) ?? undefined;
+  if (!combined.errored) combined.slower = withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), itemTimeSplit(combined), baseline?.time) ?? undefined;
   const stats = statsOf(fixture, combined, baseline, policy);
   if (stats !== null) combined.stats = stats;
   return combined;
@@ -191,7 +191,7 @@ export function finishScript(
     ? null
     : withStep(
         slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency),
-        sumTimeSplits(combined.turns.map((t) => t.time)),
+        itemTimeSplit(combined),
         baseline === null ? null : sumTimeSplits(baseline.transcript.map((t) => t.time)),
       );
   const stats = statsOf(script, combined, baseline, policy);
@@ -263,6 +263,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     rationale: r.rationale,
     ...(r.judgeReused != null ? { judgeReused: r.judgeReused } : {}),
     ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}),
+    ...(r.time != null ? { time: r.time } : {}),
     durationMs: r.durationMs,
     ...(r.members != null ? { members: r.members } : {}),
     ...meaningField(meanings, k),

@@ -51,6 +51,35 @@ export function itemLatencyMs(record: Pick<FixtureRecord, 'latencyMs'> & { attem
   return median(values);
 }
 
+/**
+ * A repeated item's median attempt (docs/traces.md, "Slower"): the one whose latency is the item's,
+ * of an even count the slower of the two middle ones (the first of equals); null when no attempt was
+ * measured, or the item ran once.
+ */
+export function medianAttempt<A extends { latencyMs?: number | null } | { turns: readonly Turn[] }>(attempts: readonly A[] | undefined): A | null {
+  if (attempts === undefined || attempts.length === 0) return null;
+  const measured: { a: A; ms: number }[] = [];
+  for (const a of attempts) {
+    const ms = kindOf(a) === 'script' ? scriptLatency((a as { turns: readonly Turn[] }).turns).latencyMs : (a as { latencyMs?: number | null }).latencyMs;
+    if (typeof ms === 'number') measured.push({ a, ms });
+  }
+  if (measured.length === 0) return null;
+  const sorted = [...measured].sort((x, y) => x.ms - y.ms);
+  return (sorted[Math.floor(sorted.length / 2)] as { a: A }).a;
+}
+
+/**
+ * An item's time split, the one the slower line names its step from and an acceptance keeps
+ * (docs/traces.md, "Slower"): a fixture's message turn, a script's turns summed; a repeated item's,
+ * its median attempt's, so that the split is of the attempt whose latency is compared.
+ */
+export function itemTimeSplit(record: { time?: TimeSplit | null; turns?: readonly Turn[]; attempts?: readonly ({ latencyMs?: number | null; time?: TimeSplit | null } | { turns: readonly Turn[] })[] }): TimeSplit | null {
+  const median = medianAttempt(record.attempts);
+  const source = median ?? record;
+  if ('turns' in source && source.turns !== undefined) return sumTimeSplits(source.turns.map((t) => t.time));
+  return (source as { time?: TimeSplit | null }).time ?? null;
+}
+
 /** The median: the middle value, or the mean of the two middle values of an even count. */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

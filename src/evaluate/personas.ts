@@ -30,7 +30,7 @@ import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
 import { driftVerdict, sameRoute, sameRoutes } from './drift.js';
 import { carriedTurnVariants, personaAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { personaBaselineJudgeOf, reuseWords, samePersonaJudge } from './reuse.js';
-import { baselineLatency } from './latency.js';
+import { baselineLatency, medianAttempt } from './latency.js';
 import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.js';
 
 // Matching tool calls lives in src/evaluate/match.ts (shared with the agent-side mocks helpers).
@@ -375,6 +375,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   if (agreement?.kind === 'refuse') return { kind: 'refuse', reason: agreement.reason };
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: 'not evaluated: run it again' };
   const carried = carriedTurnVariants(current, record.baseline, { verdict: record.verdict, turns: record.turns });
+  // A repeated script keeps its median attempt's turn times, beside its median latency (docs/traces.md, "Slower").
+  const timed = medianAttempt(record.attempts)?.turns ?? record.turns;
   const transcript = record.turns.map((t, i) => ({
     message: t.message,
     reply: t.reply,
@@ -384,7 +386,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     // keeps the baseline's own source (it was written by the simulator, or by the script).
     ...(t.source !== undefined ? { source: t.source === 'baseline' ? (current?.transcript[i]?.source ?? 'simulator') : t.source } : {}),
     // Where the turn's time went, from its spans (docs/traces.md, "Slower"): only when read.
-    ...(t.time != null ? { time: t.time } : {}),
+    ...(timed[i]?.time != null ? { time: timed[i]?.time } : {}),
   }));
   const simulation = record.simulation !== undefined ? { doneReason: record.simulation.doneReason } : null;
   const judge = personaBaselineJudgeOf(record);

@@ -183,6 +183,8 @@ export interface FixtureAttempt {
   judgeReused?: JudgeReuse | null;
   /** This attempt's message turn latency (docs/latency.md); absent in older records. */
   latencyMs?: number | null;
+  /** This attempt's message turn time split, from its spans (docs/traces.md, "Slower"); absent without spans. */
+  time?: TimeSplit | null;
   durationMs: number;
   /** A panel of judges judged this attempt: every member's answer, in the panel's order; absent for a single judge. */
   members?: PanelMember[] | null;

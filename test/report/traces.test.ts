@@ -73,6 +73,18 @@ describe('report.html data for spans', () => {
     expect(failed?.map((b) => b.error)).toEqual([false, true]);
   });
 
+  it('a span that started before the request is drawn up to its own end, its duration its own (docs/traces.md, "In the reports")', () => {
+    // A span from 500 ms before the send, ending 98 ms after it, in a 238 ms turn: drawn from 0 to 98 ms,
+    // so the scale still ends at the latency; its label keeps the span's 598 ms.
+    const w = (name: string, startMs: number, durationMs: number) => ({ name, kind: 'tool' as const, tool: name, startMs, durationMs, depth: 1, status: 'ok' as const });
+    const bars = traceData({ latencyMs: 238, waterfall: [w('warm', -500, 598), w('late', -700, 100), w('chat', 100, 105)] }).trace?.bars;
+    expect(bars?.map((b) => [b.start, b.dur, b.took])).toEqual([
+      [0, 98, 598],
+      [0, 0, 100],
+      [100, 105, undefined],
+    ]);
+  });
+
   it('records without spans carry nothing new', () => {
     expect(traceData({})).toEqual({});
     expect(traceData({ spans: null, time: null, waterfall: null })).toEqual({});

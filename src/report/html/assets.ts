@@ -405,8 +405,9 @@ function spansBlock(parent, tr) {
     var left = Math.min(1, b.start / end);
     bar.style.left = pct(left);
     bar.style.width = pct(Math.min(1 - left, b.dur / end));
-    bar.title = b.name + ': starts at ' + ms(b.start) + ', takes ' + ms(b.dur);
-    add(row, el('span', 'wf-dur', ms(b.dur)));
+    var took = b.took != null ? b.took : b.dur;
+    bar.title = b.name + (b.took != null ? ': starts before the request was sent, takes ' : ': starts at ' + ms(b.start) + ', takes ') + ms(took);
+    add(row, el('span', 'wf-dur', ms(took)));
   });
   var axis = add(wf, el('div', 'wf-row wf-axis'));
   add(axis, el('span'));
@@ -457,7 +458,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'qnvwq7alfpFltVIk2uobBHeVCpVAJCD8T1zho1q+iBQ=';
+const SCRIPT_SHA256 = 'TJmeXXjAhMsnsHcHRXfCcK5HNznwMP3eGE9Zup7Gx3I=';
 const STYLE_SHA256 = 'LvEBGgqapiITTksXZtR8df1Tdl4uL+/eFtfVSvaZIMU=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

@@ -47,7 +47,7 @@ export interface TraceData {
   /** "model 1.2 s · tool 400 ms · other 90 ms"; absent without a time split. */
   split?: string;
   /** The bars, earliest first; absent or empty: no waterfall. */
-  bars?: Array<{ name: string; kind: 'model' | 'tool' | 'other'; start: number; dur: number; depth: number; error: boolean }>;
+  bars?: Array<{ name: string; kind: 'model' | 'tool' | 'other'; start: number; dur: number; took?: number; depth: number; error: boolean }>;
   /** The turn's latency, the waterfall's width when it is longer than the spans; absent when not measured. */
   latencyMs?: number;
 }
@@ -331,15 +331,23 @@ export function traceData(t: { spans?: SpanCounts | null; time?: TimeSplit | nul
   if (t.spans != null) d.spans = spanCountsText(t.spans);
   if (t.time != null) d.split = timeSplitText(t.time);
   if (t.waterfall != null && t.waterfall.length > 0) {
-    d.bars = t.waterfall.slice(0, MAX_BARS).map((w) => ({
-      // A tool span whose name does not say the tool (the AI SDK's `ai.toolCall`) gets it in brackets.
-      name: clip(text(w.kind === 'tool' && w.tool !== null && !w.name.includes(w.tool) ? `${w.name} (${w.tool})` : w.name), 200),
-      kind: w.kind,
-      start: Math.max(0, w.startMs),
-      dur: Math.max(0, w.durationMs),
-      depth: Math.max(0, Math.min(8, Math.floor(w.depth))),
-      error: w.status === 'error',
-    }));
+    d.bars = t.waterfall.slice(0, MAX_BARS).map((w) => {
+      // A span that started before the request was sent (docs/traces.md, "In the reports") is drawn
+      // from 0 to its own end, not shifted to 0 whole; `took` keeps its duration for the label.
+      const start = Math.max(0, w.startMs);
+      const took = Math.max(0, w.durationMs);
+      const dur = Math.max(0, w.startMs + took - start);
+      return {
+        // A tool span whose name does not say the tool (the AI SDK's `ai.toolCall`) gets it in brackets.
+        name: clip(text(w.kind === 'tool' && w.tool !== null && !w.name.includes(w.tool) ? `${w.name} (${w.tool})` : w.name), 200),
+        kind: w.kind,
+        start,
+        dur,
+        ...(dur !== took ? { took } : {}),
+        depth: Math.max(0, Math.min(8, Math.floor(w.depth))),
+        error: w.status === 'error',
+      };
+    });
     if (t.latencyMs != null) d.latencyMs = t.latencyMs;
   }
   return Object.keys(d).length === 0 ? {} : { trace: d };
