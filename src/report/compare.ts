@@ -38,6 +38,11 @@ function runName(ref: Comparison['before'], plain: boolean): string {
 function detailOnly(c: ItemChange): string {
   const title = CAUSE_WORDS[c.cause].title;
   if (c.detail === title) return '';
+  // A script's detail names its turn before the cause ("turn 3 changed in meaning: ..."): the turn stays, the cause goes.
+  if (c.detail.startsWith('turn ')) {
+    const turn = /^(turn \d+) (.*)$/.exec(c.detail);
+    if (turn !== null && (turn[2] === title || (turn[2] as string).startsWith(`${title}: `))) return turn[2] === title ? (turn[1] as string) : `${turn[1]}: ${(turn[2] as string).slice(title.length + 2)}`;
+  }
   const rest = c.detail.startsWith(`${title}: `) ? c.detail.slice(title.length + 2) : c.detail.startsWith(`${title} `) ? c.detail.slice(title.length + 1) : c.detail;
   return /^\([^()]*\)$/.test(rest) ? rest.slice(1, -1) : rest;
 }

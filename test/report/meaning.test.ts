@@ -11,7 +11,7 @@ import { renderHtml } from '../../src/report/html.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { buildModel, headlineText } from '../../src/report/model.js';
 import { COMMENT_MAX_CHARS, COMMENT_REWORDED_ROWS } from '../../src/report/profile.js';
-import type { FixtureRecord, Meaning, RunRecord } from '../../src/types.js';
+import type { FixtureRecord, Meaning, PersonaRecord, RunRecord } from '../../src/types.js';
 import { ctx, fixture, resetLines, run } from './fixtures.js';
 import { differing, meaningRun, scriptReworded } from './meaning-fixtures.js';
 import { expectGolden } from './helpers.js';
@@ -155,6 +155,15 @@ describe('compare', () => {
     const text = renderCompareText(c);
     expect(text).toContain('changed in meaning: numbers 30 → 14');
     expect(text).toMatch(/\d+ reworded/);
+  });
+
+  it("says a script's turn once: \"changed in meaning: turn 3: ...\", not the cause twice", () => {
+    const script = MEANING.personas.find((p) => p.drift?.meaning?.value === 'changed')!;
+    const earlier = { ...script, turns: script.turns.map((t, i) => ({ ...t, reply: script.baseline?.transcript[i]?.reply ?? t.reply })), drift: { ...script.drift!, transcript: 'same' as const, meaning: null } };
+    const before: RunRecord = { ...MEANING, startedAt: '2026-11-30T00:00:00.000Z', fixtures: [], personas: [earlier as PersonaRecord] };
+    const text = renderCompareText(compareRuns(before, { ...MEANING, fixtures: [], personas: [script] }));
+    expect(text).toContain('changed in meaning: turn 3: numbers 50 → 90');
+    expect(text).not.toContain('changed in meaning: turn 3 changed in meaning');
   });
 
   it('names "reply changed" when the later run had other baselines than the earlier run\'s replies', () => {
