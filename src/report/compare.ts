@@ -165,7 +165,10 @@ export function renderCompareText(c: Comparison): string {
   if (c.coverage !== null) {
     const ch = c.coverage.change;
     const names = (xs: readonly string[]): string => (xs.length === 0 ? 'none' : xs.map(oneLine).join(', '));
-    out.push(`coverage: gaps ${c.coverage.before.gaps.length} -> ${c.coverage.after.gaps.length} (new: ${names(ch.newGaps)}; closed: ${names(ch.closedGaps)})`);
+    out.push(
+      `coverage: gaps ${c.coverage.before.gaps.length} -> ${c.coverage.after.gaps.length} (new: ${names(ch.newGaps)}; closed: ${names(ch.closedGaps)})` +
+        ` · unknown conversations ${c.coverage.before.unknown.length} -> ${c.coverage.after.unknown.length} (new: ${names(ch.newUnknown)})`,
+    );
   }
   return `${out.join('\n')}\n`;
 }

@@ -161,6 +161,14 @@ describe('compare: coverage and rendering', () => {
     expect(compareRuns(at(T1, []), after).coverage).toBeNull();
   });
 
+  it('the text says the unknown conversations as the markdown does', () => {
+    const before = run([fx('a')], { startedAt: T1, coverage: { listed: ['a', 'b'], visited: ['a'], gaps: ['b'], unknown: [] } });
+    const after = run([fx('a')], { startedAt: T2, coverage: { listed: ['a', 'b'], visited: ['a', 'b', 'upsell'], gaps: [], unknown: ['upsell'] } });
+    const c = compareRuns(before, after);
+    expect(renderCompareMarkdown(c)).toContain('Unknown conversations: 0 → 1 (new: upsell).');
+    expect(renderCompareText(c)).toContain('coverage: gaps 1 -> 0 (new: none; closed: b) · unknown conversations 0 -> 1 (new: upsell)\n');
+  });
+
   it('markdown escapes what came from the records', () => {
     const hostile = '<img src=x onerror=alert(1)> @octocat #1';
     const before = at(T1, [fx('a', { file: hostile })]);
