@@ -64,8 +64,8 @@ export function medianAttempt<A extends { latencyMs?: number | null } | { turns:
     if (typeof ms === 'number') measured.push({ a, ms });
   }
   if (measured.length === 0) return null;
-  const sorted = [...measured].sort((x, y) => x.ms - y.ms);
-  return (sorted[Math.floor(sorted.length / 2)] as { a: A }).a;
+  measured.sort((x, y) => x.ms - y.ms);
+  return (measured[Math.floor(measured.length / 2)] as { a: A }).a;
 }
 
 /**

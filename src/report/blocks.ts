@@ -10,7 +10,7 @@ import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
 import { usageText } from './usage.js';
-import { estimateText, headlineParts, headlineText, itemsCount, itemsNoun, plural, REMOVED_LISTED, shortSha, thousands, topCauseText, type ReportModel } from './model.js';
+import { estimateText, headlineParts, headlineText, itemsCount, itemsNoun, plural, removedShown, shortSha, thousands, topCauseText, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
@@ -51,8 +51,9 @@ export function flakyBlock(model: ReportModel): string | null {
 export function removedBlock(model: ReportModel): string | null {
   const n = model.removed.length;
   if (n === 0) return null;
-  const listed = model.removed.slice(0, REMOVED_LISTED).map((b) => `- ${codeSpan(b.label)} (${b.kind === 'persona' ? 'persona script' : 'fixture'}): ${codeSpan(b.file)}`);
-  const more = n > listed.length ? `\n- … and ${thousands(n - listed.length)} more` : '';
+  const { named, more: left } = removedShown(model.removed);
+  const listed = named.map((b) => `- ${codeSpan(b.label)} (${b.kind === 'persona' ? 'persona script' : 'fixture'}): ${codeSpan(b.file)}`);
+  const more = left > 0 ? `\n- … and ${thousands(left)} more` : '';
   return [
     `#### 🗑️ Removed (${thousands(n)})`,
     'Accepted baselines whose fixture or persona script is not in the suite now (removed, or renamed without its baseline): nothing was replayed for them. If that was meant, delete the baseline in this pull request; a renamed item needs its baseline renamed too.',

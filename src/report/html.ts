@@ -39,7 +39,7 @@ import {
   DRIFT_WORDS,
   headlineParts,
   headlineText,
-  REMOVED_LISTED,
+  removedShown,
   flakyText,
   isPersona,
   itemsCount,
@@ -283,7 +283,8 @@ function notices(run: RunRecord, total: number): string {
   // Baselines whose item is gone (docs/action.md, "The PR comment"): named, as in the comment.
   const removed = run.removed ?? [];
   if (removed.length > 0) {
-    const named = removed.slice(0, REMOVED_LISTED).map((b) => `${b.label} (${b.file})`).join(', ') + (removed.length > REMOVED_LISTED ? `, and ${thousands(removed.length - REMOVED_LISTED)} more` : '');
+    const shown = removedShown(removed);
+    const named = shown.named.map((b) => `${b.label} (${b.file})`).join(', ') + (shown.more > 0 ? `, and ${thousands(shown.more)} more` : '');
     out.push(`Removed (${thousands(removed.length)}): ${named}: accepted baselines whose fixture or persona script is not in the suite now; nothing was replayed for them.`);
   }
   return out.map((n) => `<p class="notice">${h(n)}</p>`).join('');

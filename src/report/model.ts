@@ -266,7 +266,13 @@ export const SECTION_WORDS: Record<SectionKey, { icon: string; title: string; su
 
 /** "1 newly failing", "3 unchanged": the non-zero section counts in section order. */
 /** How many removed baselines the reports name (the rest are counted): a folder renamed is said, not listed in full. */
-export const REMOVED_LISTED = 20;
+const REMOVED_LISTED = 20;
+
+/** The removed baselines every report names, and how many more it only counts. */
+export function removedShown(removed: readonly RemovedBaseline[]): { named: readonly RemovedBaseline[]; more: number } {
+  const named = removed.slice(0, REMOVED_LISTED);
+  return { named, more: removed.length - named.length };
+}
 
 export function sectionCounts(model: ReportModel): string[] {
   const counts = SECTION_ORDER.filter((k) => model.sections[k].length > 0).map((k) => `${thousands(model.sections[k].length)} ${SECTION_WORDS[k].count}`);

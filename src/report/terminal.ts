@@ -18,7 +18,7 @@ import {
   headlineText,
   flakyText,
   personasOf,
-  REMOVED_LISTED,
+  removedShown,
   shortSha,
   rewordedRepeatWords,
   thousands,
@@ -155,7 +155,8 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   // Baselines whose item is gone (docs/action.md, "The comment"): named, the rest counted.
   const removed = model.removed;
   if (removed.length > 0) {
-    const named = removed.slice(0, REMOVED_LISTED).map((b) => oneLine(b.label)).join(', ') + (removed.length > REMOVED_LISTED ? `, and ${thousands(removed.length - REMOVED_LISTED)} more` : '');
+    const shown = removedShown(removed);
+    const named = shown.named.map((b) => oneLine(b.label)).join(', ') + (shown.more > 0 ? `, and ${thousands(shown.more)} more` : '');
     lines.push('', paint('yellow', fit(`Removed (${thousands(removed.length)}): ${named}: baselines whose fixture or persona script is not in the suite now; nothing was replayed for them`)));
   }
   return `${lines.join('\n')}\n`;
