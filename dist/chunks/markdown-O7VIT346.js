@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{COMMENT_MAX_CHARS,NOTICE_RESERVE_CHARS,SUMMARY_MAX_BYTES,renderComment,renderMarkdownReport,renderSummary}from"./chunk-ALVNGZKL.js";import"./chunk-DW62WGID.js";import"./chunk-6L7U7JBD.js";import"./chunk-GIATDDJX.js";import"./chunk-YZASLWB7.js";export{COMMENT_MAX_CHARS,NOTICE_RESERVE_CHARS,SUMMARY_MAX_BYTES,renderComment,renderMarkdownReport,renderSummary};
