@@ -11,8 +11,9 @@
 // with routes and tool calls) is drawn by the script when the row is opened, from a JSON data block.
 //
 // Escaping: every text written into the markup goes through `h` (entities for & < > " ', control
-// and bidi characters dropped); the data block is JSON with < > & U+2028 U+2029 as \u escapes,
-// read with JSON.parse(textContent); the script only ever sets textContent.
+// and bidi characters dropped); the data block is JSON with < > & U+2028 U+2029 as \u escapes and
+// the same characters dropped from its strings, read with JSON.parse(textContent); the script only
+// ever sets textContent.
 
 import type { CoverageResult, DriftVerdict, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';

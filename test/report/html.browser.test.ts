@@ -387,6 +387,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       '<a href="javascript:alert(3)">click</a> javascript:alert(4)',
       'line\u2028separator\u2029paragraph <!-- <script>alert(5)</script>',
       '" onmouseover="alert(6)" x="',
+      'bidi \u202Etxt.exe\u202C \u2066isolated\u2069',
     ].join('\n');
     const r = run([
       fixture(`evil-${evil}`, {
@@ -428,6 +429,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const text = await page.textContent('main');
     expect(text).toContain('<img src=x onerror="window.__pwned=1;alert(1)">');
     expect(text).toContain('</script><script>window.__pwned=2;alert(2)</script>');
+    // No bidi override reaches the page (a route, a persona tag, a tool call included): it would reverse the text after it.
+    expect(text).toContain('bidi txt.exe isolated');
+    expect(text).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
     expect(o.requests).toEqual([o.url]);
     await page.close();
   });
