@@ -164,6 +164,9 @@ function list(parts: readonly string[]): string {
 /** What the plan leaves out, said right under the headline; null when everything is shown. */
 export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, p: Profile): string | null {
   const partial: string[] = [];
+  // Of the sections shown in part: how many of each are rows of its table, and whether any is only counted.
+  const tabled: string[] = [];
+  let allTabled = true;
   const counted: string[] = [];
   let noFullReplies = 0;
   let noReplies = 0;
@@ -177,8 +180,12 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
       if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
       continue;
     }
-    if (key !== 'unchanged' && s.levels.length < items.length) partial.push(`${thousands(s.levels.length)} of ${thousands(items.length)} ${SECTION_WORDS[key].count}`);
     const n = items.length - s.levels.length - s.rows;
+    if (key !== 'unchanged' && s.levels.length < items.length) {
+      partial.push(`${thousands(s.levels.length)} of ${thousands(items.length)} ${SECTION_WORDS[key].count}`);
+      if (s.rows > 0) tabled.push(`${thousands(s.rows)} more ${SECTION_WORDS[key].count}`);
+      if (n > 0) allTabled = false;
+    }
     if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
     s.levels.forEach((level, i) => {
       const item = items[i] as Item;
@@ -191,7 +198,11 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   if (partial.length === 0 && counted.length === 0 && noFullReplies + noReplies + noTranscripts === 0) return null;
   const sentences: string[] = [];
   if (partial.length > 0) {
-    sentences.push(`Shown in full: ${list(partial)}; the others are listed by name in a table at the end of their section.`);
+    // The table is said only of the rows it has: the rest of a section may be only counted (said next).
+    const where = 'listed by name in a table at the end of their section';
+    if (allTabled) sentences.push(`Shown in full: ${list(partial)}; the others are ${where}.`);
+    else if (tabled.length > 0) sentences.push(`Shown in full: ${list(partial)}; ${list(tabled)} ${tabled.length === 1 && tabled[0]?.startsWith('1 ') ? 'is' : 'are'} ${where}.`);
+    else sentences.push(`Shown in full: ${list(partial)}.`);
   }
   const size: string[] = [];
   if (counted.length > 0) size.push(`${list(counted)} are only counted`);
