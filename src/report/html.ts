@@ -179,7 +179,7 @@ function groupTable(title: string, groups: readonly AgreementGroup[], open: bool
     })
     .join('');
   const tail = more > 0 ? `<p class="meta">and ${thousands(more)} more</p>` : '';
-  return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th></th><th>agreement</th><th></th><th>passed / decided</th><th>left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
+  return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th></th><th class="num">agreement</th><th></th><th class="num">passed / decided</th><th>left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
 }
 
 /** The agreement per group; nothing when no group has a figure (the card shows the overall one). */

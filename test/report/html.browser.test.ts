@@ -240,6 +240,23 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.close();
   });
 
+  it("the agreement tables' headings sit over their columns: a number's heading is aligned as its numbers are", async () => {
+    const { page, errors } = await open(withPersonas());
+    await page.$$eval('.panel details', (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    const tables = await page.$$eval('.panel details table', (ts) =>
+      ts.map((t) => {
+        const heads = [...t.querySelectorAll('thead th')].map((th) => getComputedStyle(th).textAlign);
+        const cells = [...(t.querySelector('tbody tr')?.querySelectorAll('td') ?? [])].map((td) => getComputedStyle(td).textAlign);
+        return { heads, cells };
+      }),
+    );
+    expect(tables.length).toBeGreaterThan(0);
+    // "2 / 2" right-aligned under a left-aligned "passed / decided" read as the next column's ("left out").
+    for (const t of tables) expect(t.heads).toEqual(t.cells);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('clicking a verdict filter hides the other rows; drift and label filters combine with it', async () => {
     const record = withPersonas();
     const { page, errors } = await open(record);
