@@ -171,13 +171,18 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   let noFullReplies = 0;
   let noReplies = 0;
   let noTranscripts = 0;
+  // Reworded items the comment only counts because it names a bounded number of them (docs/meaning.md, "In the comment"), not to fit.
+  let rewordedCapped: string | null = null;
   for (const key of SECTION_ORDER) {
     const items = model.sections[key];
     const s = plan[key];
     // Reworded items are one collapsed block whose diffs are extras (docs/meaning.md): only those left uncounted are said.
     if (key === 'reworded') {
       const n = items.length - s.levels.length - s.rows;
-      if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
+      if (n > 0 && s.rows >= p.rewordedRows) {
+        const shown = [s.levels.length > 0 ? `${thousands(s.levels.length)} with their diff` : '', `${thousands(s.rows)}${s.levels.length > 0 ? ' more' : ''} by name`].filter(Boolean);
+        rewordedCapped = `Of ${thousands(items.length)} reworded, the comment shows ${list(shown)} (it names no more than ${thousands(p.rewordedRows)}); ${thousands(n)} ${n === 1 ? 'is' : 'are'} only counted.`;
+      } else if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
       continue;
     }
     const n = items.length - s.levels.length - s.rows;
@@ -195,7 +200,7 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
       else noReplies++;
     });
   }
-  if (partial.length === 0 && counted.length === 0 && noFullReplies + noReplies + noTranscripts === 0) return null;
+  if (partial.length === 0 && counted.length === 0 && rewordedCapped === null && noFullReplies + noReplies + noTranscripts === 0) return null;
   const sentences: string[] = [];
   if (partial.length > 0) {
     // The table is said only of the rows it has: the rest of a section may be only counted (said next).
@@ -213,6 +218,7 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   if (noReplies > 0) left.push(`the replies and diffs of ${thousands(noReplies)} ${fixturesWord(noReplies)}`);
   if (left.length > 0) size.push(`${list(left)} are left out`);
   if (size.length > 0) sentences.push(`${list(size).replace(/^./, (c) => c.toUpperCase())}, to fit ${p.limitWords}.`);
+  if (rewordedCapped !== null) sentences.push(rewordedCapped);
   sentences.push(`Everything is in ${fullReportWhere(ctx, p)}.`);
   return `> ✂️ ${sentences.join(' ')}`;
 }

@@ -115,6 +115,10 @@ describe('500 reworded items', () => {
     expect(section.match(/<details><summary>500 reworded fixtures/g)).toHaveLength(1);
     expect(section.split('\n').filter((l) => l.startsWith('- faq-'))).toHaveLength(COMMENT_REWORDED_ROWS);
     expect(section).toContain('440 more reworded fixtures, only counted here');
+    // The notice says why: the comment names a bounded number of reworded items; it is far from GitHub's limit.
+    const notice = md.split('\n\n')[2] as string;
+    expect(notice).toMatch(/^> ✂️ Of 500 reworded, the comment shows 10 with their diff and 50 more by name \(it names no more than 50\); 440 are only counted\. Everything is in /);
+    expect(notice).not.toContain('to fit');
   });
 });
 
