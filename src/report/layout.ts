@@ -119,7 +119,10 @@ function rewordedBlocks(items: readonly Item[], plan: SectionPlan, pieces: Piece
   if (listed.length > 0) inner.push(listed.map((f) => pieces.row(f)).join('\n'));
   const counted = items.slice(plan.levels.length + listed.length);
   if (counted.length > 0) inner.push(countedLine('reworded', counted, counted.length < items.length));
-  const summary = `${thousands(items.length)} reworded ${itemsNoun(items)}: name, how it was decided and file${plan.levels.length > 0 ? '; each diff inside' : ''}`;
+  const d = plan.levels.length;
+  // The diffs inside are said as many as they are: "each" only when every item has its diff here.
+  const diffs = d === 0 ? '' : d === items.length ? '; each diff inside' : d === 1 ? '; the first diff inside' : `; the first ${thousands(d)} diffs inside`;
+  const summary = `${thousands(items.length)} reworded ${itemsNoun(items)}: name, how it was decided and file${diffs}`;
   return [sectionHeading('reworded', items), `<details><summary>${summary}</summary>\n\n${inner.join(SEP)}\n\n</details>`];
 }
 
