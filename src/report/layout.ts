@@ -207,9 +207,10 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   const sentences: string[] = [];
   if (partial.length > 0) {
     // The table is said only of the rows it has: the rest of a section may be only counted (said next).
-    const where = 'listed by name in a table at the end of their section';
-    if (allTabled) sentences.push(`Shown in full: ${list(partial)}; the others are ${where}.`);
-    else if (tabled.length > 0) sentences.push(`Shown in full: ${list(partial)}; ${list(tabled)} ${tabled.length === 1 && tabled[0]?.startsWith('1 ') ? 'is' : 'are'} ${where}.`);
+    const where = (their: string): string => `listed by name in a table at the end of ${their} section`;
+    const one = tabled.length === 1 && tabled[0]?.startsWith('1 ') === true;
+    if (allTabled) sentences.push(`Shown in full: ${list(partial)}; the others are ${where('their')}.`);
+    else if (tabled.length > 0) sentences.push(`Shown in full: ${list(partial)}; ${list(tabled)} ${one ? `is ${where('its')}` : `are ${where('their')}`}.`);
     else sentences.push(`Shown in full: ${list(partial)}.`);
   }
   const size: string[] = [];

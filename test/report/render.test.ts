@@ -12,9 +12,14 @@ import {
   NOTICE_RESERVE_CHARS,
   type ReportContext,
 } from '../../src/report/index.js';
-import { allGreen, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, run, SHA } from './fixtures.js';
+import { allGreen, baseline, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, run, SHA } from './fixtures.js';
 import { allCodeBlocks, codeBlocks, count, deepFreeze, expectGolden, githubHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
 import { thousands } from '../../src/words.js';
+import { noticeBlock, type Plan } from '../../src/report/layout.js';
+import { buildModel } from '../../src/report/model.js';
+import { profile } from '../../src/report/profile.js';
+import type { Level } from '../../src/report/item-parts.js';
+import type { FixtureRecord } from '../../src/types.js';
 
 const acceptanceCtx: ReportContext = {
   ...ctx,
@@ -334,6 +339,17 @@ describe('render, then fit', () => {
     expect(notice).not.toContain('the others are listed');
     expect(notice).toContain(`${thousands(newly.counted)} newly failing, ${thousands(changed.counted)} changed and 3,000 unchanged are only counted`);
     for (const x of [newly, changed]) expect(x.labels.length + x.counted).toBe(x.count);
+  });
+
+  it('the notice counts a one-row table in the singular, and says no table where the rest is only counted', () => {
+    const nf = (l: string): FixtureRecord => fixture(l, { reply: 'n', verdict: 'fail', drift: { reply: 'different', route: 'same', verdict: 'newly_failing' }, baseline: baseline(l, 'o') });
+    const model = buildModel(run(Array.from({ length: 13 }, (_, i) => nf(`a${i}`))));
+    const none = { levels: [], rows: 0 };
+    const plan = (rows: number): Plan => ({ newly_failing: { levels: Array<Level>(10).fill('brief'), rows }, still_failing: none, changed: none, reworded: none, new: none, not_evaluated: none, errored: none, unchanged: none });
+    const p = profile('comment', undefined);
+    expect(noticeBlock(model, plan(1), ctx, p)).toMatch(/^> ✂️ Shown in full: 10 of 13 newly failing; 1 more newly failing is listed by name in a table at the end of its section\. 2 newly failing are only counted/);
+    expect(noticeBlock(model, plan(0), ctx, p)).toMatch(/^> ✂️ Shown in full: 10 of 13 newly failing\. 3 newly failing are only counted/);
+    expect(noticeBlock(model, plan(3), ctx, p)).toMatch(/^> ✂️ Shown in full: 10 of 13 newly failing; the others are listed by name in a table at the end of their section\. The replies/);
   });
 
   it('degrades a ~300 KB comment below the limit, newly failing first', () => {
