@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Shows a rendered PR comment the way a reviewer sees it: markdown -> HTML with cmark-gfm (GitHub's
-// own parser), wrapped in GitHub-like CSS (diff blocks coloured), screenshotted by headless Chromium.
+// own parser), wrapped in GitHub-like CSS (diff blocks coloured; long words broken and wide tables
+// scrolled as GitHub's markdown-body does), screenshotted by headless Chromium.
 //
 //   node scripts/screenshot-comment.mjs test/golden/mixed.comment.md /tmp/mixed.png [--open] [--width 1000] [--height 3000]
 //
@@ -44,7 +45,7 @@ if (open) body = body.replace(/<details>/g, '<details open>');
 
 const css = `
 body { font: 14px/1.5 -apple-system, "Segoe UI", "Noto Sans", Helvetica, Arial, sans-serif; color: #1f2328; margin: 0; background: #f6f8fa; }
-.comment { max-width: 880px; margin: 16px auto; background: #fff; border: 1px solid #d1d9e0; border-radius: 6px; padding: 16px 24px; }
+.comment { max-width: 880px; margin: 16px auto; background: #fff; border: 1px solid #d1d9e0; border-radius: 6px; padding: 16px 24px; word-wrap: break-word; }
 h3 { font-size: 1.25em; margin: 24px 0 16px; } h4 { font-size: 1em; margin: 24px 0 16px; }
 p, table, pre, details, blockquote { margin: 0 0 16px; }
 a { color: #0969da; text-decoration: none; }
@@ -54,7 +55,7 @@ pre code { background: none; padding: 0; font-size: 85%; }
 pre.diff .ins { color: #116329; background: #dafbe1; display: inline-block; width: 100%; }
 pre.diff .del { color: #82071e; background: #ffebe9; display: inline-block; width: 100%; }
 pre.diff .meta { color: #8250df; }
-table { border-collapse: collapse; } th, td { border: 1px solid #d1d9e0; padding: 6px 13px; } tr:nth-child(2n) { background: #f6f8fa; }
+table { border-collapse: collapse; display: block; width: max-content; max-width: 100%; overflow: auto; } th, td { border: 1px solid #d1d9e0; padding: 6px 13px; } tr:nth-child(2n) { background: #f6f8fa; }
 blockquote { color: #59636e; border-left: .25em solid #d1d9e0; padding: 0 1em; margin-left: 0; }
 hr { border: 0; height: .25em; background: #d1d9e0; }
 summary { cursor: pointer; }

@@ -150,7 +150,7 @@ function markWords(a: string, b: string, visibleSpace: boolean): { del: Segment[
   if (d.mode === 'too_large') return null;
   const common = d.ops.filter((o) => o.kind === 'equal').reduce((n, o) => n + o.text.trim().length, 0);
   if (!visibleSpace && common < MIN_COMMON_SHARE * Math.max(a.trim().length, b.trim().length)) return null;
-  const show = (text: string): string => (visibleSpace ? showWhitespace(text) : text);
+  const show = (text: string): string => showInvisible(visibleSpace ? showWhitespace(text) : text);
   const del: Segment[] = [];
   const ins: Segment[] = [];
   for (const op of d.ops) {
@@ -159,6 +159,27 @@ function markWords(a: string, b: string, visibleSpace: boolean): { del: Segment[
   }
   return { del, ins };
 }
+
+/**
+ * Characters that draw nothing (zero-width space and joiners, directional marks, soft hyphen,
+ * byte-order mark, word joiner) or look like a plain space (no-break and other Unicode spaces).
+ */
+const INVISIBLE_RE = /[\u00A0\u00AD\u180E\u2000-\u200F\u202F\u205F\u2060-\u2064\u3000\uFEFF]/g;
+
+/**
+ * A changed word's invisible characters named, e.g. `⟨U+200B⟩`: a reply that only gained a
+ * zero-width space would otherwise show as an empty mark. A zero-width joiner that joins an emoji
+ * sequence is kept.
+ */
+export function showInvisible(text: string): string {
+  return text.replace(INVISIBLE_RE, (ch: string, i: number) => {
+    if (ch === '\u200D' && /^\p{Extended_Pictographic}/u.test(text.slice(i + 1))) return ch;
+    return `${INVISIBLE_NAME.open}U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}${INVISIBLE_NAME.close}`;
+  });
+}
+
+/** The brackets around an invisible character's name in a diff. */
+export const INVISIBLE_NAME = { open: '⟨', close: '⟩' } as const;
 
 /** Spaces and tabs made visible, for changes that are only whitespace. */
 export function showWhitespace(text: string): string {

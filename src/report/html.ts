@@ -11,8 +11,9 @@
 // with routes and tool calls) is drawn by the script when the row is opened, from a JSON data block.
 //
 // Escaping: every text written into the markup goes through `h` (entities for & < > " ', control
-// and bidi characters dropped); the data block is JSON with < > & U+2028 U+2029 as \u escapes,
-// read with JSON.parse(textContent); the script only ever sets textContent.
+// and bidi characters dropped); the data block is JSON with < > & U+2028 U+2029 as \u escapes and
+// the same characters dropped from its strings, read with JSON.parse(textContent); the script only
+// ever sets textContent.
 
 import type { CoverageResult, DriftVerdict, RunRecord } from '../types.js';
 import { agreementReport, formatAgreement, type Agreement, type AgreementGroup, type AgreementReport } from '../evaluate/agreement.js';
@@ -178,7 +179,7 @@ function groupTable(title: string, groups: readonly AgreementGroup[], open: bool
     })
     .join('');
   const tail = more > 0 ? `<p class="meta">and ${thousands(more)} more</p>` : '';
-  return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th></th><th>agreement</th><th></th><th>passed / decided</th><th>left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
+  return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th></th><th class="num">agreement</th><th></th><th class="num">passed / decided</th><th>left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
 }
 
 /** The agreement per group; nothing when no group has a figure (the card shows the overall one). */

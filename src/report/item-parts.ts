@@ -5,6 +5,7 @@ import type { PanelMember, RepeatSummary, Verdict } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
+import { INVISIBLE_NAME } from './diff.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
 import { thousands, type Item } from './model.js';
@@ -83,7 +84,8 @@ export function labelled(title: string, text: string, max: number): string {
 
 function legend(text: string): string {
   const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
-  return `\`-\` baseline, \`+\` new, ${MARK.open}changed words${MARK.close}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
+  const invisible = text.includes(`${INVISIBLE_NAME.open}U+`);
+  return `\`-\` baseline, \`+\` new, ${MARK.open}changed words${MARK.close}${invisible ? `, ${INVISIBLE_NAME.open}U+…${INVISIBLE_NAME.close} a character you cannot see, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
 }
 
 export function diffBlock(baseline: string, reply: string, p: Profile): string {

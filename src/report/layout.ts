@@ -119,7 +119,10 @@ function rewordedBlocks(items: readonly Item[], plan: SectionPlan, pieces: Piece
   if (listed.length > 0) inner.push(listed.map((f) => pieces.row(f)).join('\n'));
   const counted = items.slice(plan.levels.length + listed.length);
   if (counted.length > 0) inner.push(countedLine('reworded', counted, counted.length < items.length));
-  const summary = `${thousands(items.length)} reworded ${itemsNoun(items)}: name, how it was decided and file${plan.levels.length > 0 ? '; each diff inside' : ''}`;
+  const d = plan.levels.length;
+  // The diffs inside are said as many as they are: "each" only when every item has its diff here.
+  const diffs = d === 0 ? '' : d === items.length ? '; each diff inside' : d === 1 ? '; the first diff inside' : `; the first ${thousands(d)} diffs inside`;
+  const summary = `${thousands(items.length)} reworded ${itemsNoun(items)}: name, how it was decided and file${diffs}`;
   return [sectionHeading('reworded', items), `<details><summary>${summary}</summary>\n\n${inner.join(SEP)}\n\n</details>`];
 }
 
@@ -164,21 +167,33 @@ function list(parts: readonly string[]): string {
 /** What the plan leaves out, said right under the headline; null when everything is shown. */
 export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, p: Profile): string | null {
   const partial: string[] = [];
+  // Of the sections shown in part: how many of each are rows of its table, and whether any is only counted.
+  const tabled: string[] = [];
+  let allTabled = true;
   const counted: string[] = [];
   let noFullReplies = 0;
   let noReplies = 0;
   let noTranscripts = 0;
+  // Reworded items the comment only counts because it names a bounded number of them (docs/meaning.md, "In the comment"), not to fit.
+  let rewordedCapped: string | null = null;
   for (const key of SECTION_ORDER) {
     const items = model.sections[key];
     const s = plan[key];
     // Reworded items are one collapsed block whose diffs are extras (docs/meaning.md): only those left uncounted are said.
     if (key === 'reworded') {
       const n = items.length - s.levels.length - s.rows;
-      if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
+      if (n > 0 && s.rows >= p.rewordedRows) {
+        const shown = [s.levels.length > 0 ? `${thousands(s.levels.length)} with their diff` : '', `${thousands(s.rows)}${s.levels.length > 0 ? ' more' : ''} by name`].filter(Boolean);
+        rewordedCapped = `Of ${thousands(items.length)} reworded, the comment shows ${list(shown)} (it names no more than ${thousands(p.rewordedRows)}); ${thousands(n)} ${n === 1 ? 'is' : 'are'} only counted.`;
+      } else if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
       continue;
     }
-    if (key !== 'unchanged' && s.levels.length < items.length) partial.push(`${thousands(s.levels.length)} of ${thousands(items.length)} ${SECTION_WORDS[key].count}`);
     const n = items.length - s.levels.length - s.rows;
+    if (key !== 'unchanged' && s.levels.length < items.length) {
+      partial.push(`${thousands(s.levels.length)} of ${thousands(items.length)} ${SECTION_WORDS[key].count}`);
+      if (s.rows > 0) tabled.push(`${thousands(s.rows)} more ${SECTION_WORDS[key].count}`);
+      if (n > 0) allTabled = false;
+    }
     if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
     s.levels.forEach((level, i) => {
       const item = items[i] as Item;
@@ -188,10 +203,15 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
       else noReplies++;
     });
   }
-  if (partial.length === 0 && counted.length === 0 && noFullReplies + noReplies + noTranscripts === 0) return null;
+  if (partial.length === 0 && counted.length === 0 && rewordedCapped === null && noFullReplies + noReplies + noTranscripts === 0) return null;
   const sentences: string[] = [];
   if (partial.length > 0) {
-    sentences.push(`Shown in full: ${list(partial)}; the others are listed by name in a table at the end of their section.`);
+    // The table is said only of the rows it has: the rest of a section may be only counted (said next).
+    const where = (their: string): string => `listed by name in a table at the end of ${their} section`;
+    const one = tabled.length === 1 && tabled[0]?.startsWith('1 ') === true;
+    if (allTabled) sentences.push(`Shown in full: ${list(partial)}; the others are ${where('their')}.`);
+    else if (tabled.length > 0) sentences.push(`Shown in full: ${list(partial)}; ${list(tabled)} ${one ? `is ${where('its')}` : `are ${where('their')}`}.`);
+    else sentences.push(`Shown in full: ${list(partial)}.`);
   }
   const size: string[] = [];
   if (counted.length > 0) size.push(`${list(counted)} are only counted`);
@@ -202,6 +222,7 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   if (noReplies > 0) left.push(`the replies and diffs of ${thousands(noReplies)} ${fixturesWord(noReplies)}`);
   if (left.length > 0) size.push(`${list(left)} are left out`);
   if (size.length > 0) sentences.push(`${list(size).replace(/^./, (c) => c.toUpperCase())}, to fit ${p.limitWords}.`);
+  if (rewordedCapped !== null) sentences.push(rewordedCapped);
   sentences.push(`Everything is in ${fullReportWhere(ctx, p)}.`);
   return `> ✂️ ${sentences.join(' ')}`;
 }

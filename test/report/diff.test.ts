@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { diffText, wordDiff, type DiffOp } from '../../src/report/index.js';
 import { CODE_WIDTH, CONTINUATION, wrapBlock, wrapLine } from '../../src/report/wrap.js';
+import { diffBlock } from '../../src/report/item-parts.js';
+import { profile } from '../../src/report/profile.js';
+import { githubHtml } from './helpers.js';
 
 function sides(ops: DiffOp[]): { a: string; b: string } {
   return {
@@ -118,6 +121,25 @@ describe('diffText: the ```diff block', () => {
     expect(text).toContain(`- ${CONTINUATION}`);
     expect(text).toContain('⟦apple⟧');
     expect(text).toContain('⟦banana⟧');
+  });
+
+  it('names the invisible characters of a changed word: a zero-width space is never an empty mark', () => {
+    expect(diffText('Hello world.', 'Hello\u200b world.')).toBe(['- Hello world.', '+ Hello⟦⟨U+200B⟩⟧ world.'].join('\n'));
+    // A no-break space looks like a space: a change of whitespace names it.
+    expect(diffText('Hello world.', 'Hello\u00a0world.')).toBe(['- Hello⟦·⟧world.', '+ Hello⟦⟨U+00A0⟩⟧world.'].join('\n'));
+    // Inside a changed word, so that "pa\u200bypal" does not read as "paypal".
+    const inWord = diffText('Pay at paypal now.', 'Pay at pa\u2060y\ufeffpal now.') as string;
+    expect(inWord).toContain('⟨U+2060⟩');
+    expect(inWord).toContain('⟨U+FEFF⟩');
+    // An emoji sequence keeps its zero-width joiner; an unchanged word keeps its characters as they are.
+    expect(diffText('Family: 🙂 here\u200b.', 'Family: 👨\u200d👩 here\u200b.')).toBe(['- Family: ⟦🙂⟧ here\u200b.', '+ Family: ⟦👨\u200d👩⟧ here\u200b.'].join('\n'));
+  });
+
+  it('the comment says what ⟨U+…⟩ means beside the diff, and only when it is in it', () => {
+    const block = diffBlock('Hello world.', 'Hello\u200b world.', profile('comment', undefined));
+    expect(block).toContain('**Baseline → new reply** (`-` baseline, `+` new, ⟦changed words⟧, ⟨U+…⟩ a character you cannot see, by its code):');
+    expect(githubHtml(block)).toContain('+ Hello⟦⟨U+200B⟩⟧ world.');
+    expect(diffBlock('Hello world.', 'Hello there.', profile('comment', undefined))).not.toContain('U+…');
   });
 
   it('returns null for equal replies', () => {

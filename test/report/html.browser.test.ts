@@ -240,6 +240,23 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.close();
   });
 
+  it("the agreement tables' headings sit over their columns: a number's heading is aligned as its numbers are", async () => {
+    const { page, errors } = await open(withPersonas());
+    await page.$$eval('.panel details', (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    const tables = await page.$$eval('.panel details table', (ts) =>
+      ts.map((t) => {
+        const heads = [...t.querySelectorAll('thead th')].map((th) => getComputedStyle(th).textAlign);
+        const cells = [...(t.querySelector('tbody tr')?.querySelectorAll('td') ?? [])].map((td) => getComputedStyle(td).textAlign);
+        return { heads, cells };
+      }),
+    );
+    expect(tables.length).toBeGreaterThan(0);
+    // "2 / 2" right-aligned under a left-aligned "passed / decided" read as the next column's ("left out").
+    for (const t of tables) expect(t.heads).toEqual(t.cells);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('clicking a verdict filter hides the other rows; drift and label filters combine with it', async () => {
     const record = withPersonas();
     const { page, errors } = await open(record);
@@ -387,6 +404,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       '<a href="javascript:alert(3)">click</a> javascript:alert(4)',
       'line\u2028separator\u2029paragraph <!-- <script>alert(5)</script>',
       '" onmouseover="alert(6)" x="',
+      'bidi \u202Etxt.exe\u202C \u2066isolated\u2069',
     ].join('\n');
     const r = run([
       fixture(`evil-${evil}`, {
@@ -428,6 +446,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const text = await page.textContent('main');
     expect(text).toContain('<img src=x onerror="window.__pwned=1;alert(1)">');
     expect(text).toContain('</script><script>window.__pwned=2;alert(2)</script>');
+    // No bidi override reaches the page (a route, a persona tag, a tool call included): it would reverse the text after it.
+    expect(text).toContain('bidi txt.exe isolated');
+    expect(text).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
     expect(o.requests).toEqual([o.url]);
     await page.close();
   });

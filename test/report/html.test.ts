@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OPEN_ROWS, renderHtml } from '../../src/report/html.js';
 import { scriptJson, sideBySide } from '../../src/report/html/data.js';
-import { baseline, check, fixture, hostile, many, mixed, persona, personaScripts, run } from './fixtures.js';
+import { baseline, check, fixture, hostile, many, mixed, persona, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
 
 function between(html: string, open: string, close: string): string {
   const start = html.indexOf(open);
@@ -37,6 +37,24 @@ describe('renderHtml', () => {
     expect(data).not.toMatch(/[<>&\u2028\u2029]/);
     const parsed = JSON.parse(data) as { items: Array<{ label?: string }> };
     expect(parsed.items).toHaveLength(hostile().fixtures.length);
+  });
+
+  it('drops control characters and bidi overrides from every string of the data block, as from the markup', () => {
+    // A route and a tool call come from the agent, a persona tag and a criterion from the pull request's files.
+    const rlo = (s: string): string => `${s}\u202Eevil\u202C\u2066x\u2069\u0007`;
+    const f = fixture('tagged', { persona: rlo('admin'), route: route(rlo('refunds'), rlo('policy')), assertion: { kind: 'contains', value: rlo('ok') } });
+    const p = persona('script', {
+      persona: rlo('tag'),
+      turns: [{ ...refundTurns()[1]!, route: route(rlo('main'), 'x'), toolCalls: [toolCall(rlo('find_order'), { id: rlo('1') }, { ok: rlo('yes') })] }],
+      checks: [check.criterion(rlo('Polite'), 0.9, rlo('fine'))],
+    });
+    const html = renderHtml(run([f], { personas: [p] }));
+    const data = between(html, '<script type="application/json" id="ar-data">', '</script>');
+    const strings: string[] = [];
+    JSON.parse(data, (_k, v: unknown) => (typeof v === 'string' && strings.push(v), v));
+    expect(strings.join('\n')).toContain('adminevilx');
+    // eslint-disable-next-line no-control-regex
+    expect(strings.filter((s) => /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/.test(s))).toEqual([]);
   });
 
   it('escapes every text in the markup: no tag or attribute from the data', () => {

@@ -113,8 +113,14 @@ describe('500 reworded items', () => {
     expect(md.indexOf('broken')).toBeLessThan(md.indexOf('Reworded (500)'));
     const section = md.slice(md.indexOf('Reworded (500)'));
     expect(section.match(/<details><summary>500 reworded fixtures/g)).toHaveLength(1);
+    // Its summary says how many diffs are inside: 10, not "each" of the 500.
+    expect(section).toContain('<details><summary>500 reworded fixtures: name, how it was decided and file; the first 10 diffs inside</summary>');
     expect(section.split('\n').filter((l) => l.startsWith('- faq-'))).toHaveLength(COMMENT_REWORDED_ROWS);
     expect(section).toContain('440 more reworded fixtures, only counted here');
+    // The notice says why: the comment names a bounded number of reworded items; it is far from GitHub's limit.
+    const notice = md.split('\n\n')[2] as string;
+    expect(notice).toMatch(/^> ✂️ Of 500 reworded, the comment shows 10 with their diff and 50 more by name \(it names no more than 50\); 440 are only counted\. Everything is in /);
+    expect(notice).not.toContain('to fit');
   });
 });
 

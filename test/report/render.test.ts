@@ -12,8 +12,14 @@ import {
   NOTICE_RESERVE_CHARS,
   type ReportContext,
 } from '../../src/report/index.js';
-import { allGreen, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, run, SHA } from './fixtures.js';
+import { allGreen, baseline, ctx, fixture, HOSTILE, hostile, longReplies, many, mixed, mixedMany, run, SHA } from './fixtures.js';
 import { allCodeBlocks, codeBlocks, count, deepFreeze, expectGolden, githubHtml, outsideCode, structure, toHtml, visibleText } from './helpers.js';
+import { thousands } from '../../src/words.js';
+import { noticeBlock, type Plan } from '../../src/report/layout.js';
+import { buildModel } from '../../src/report/model.js';
+import { profile } from '../../src/report/profile.js';
+import type { Level } from '../../src/report/item-parts.js';
+import type { FixtureRecord } from '../../src/types.js';
 
 const acceptanceCtx: ReportContext = {
   ...ctx,
@@ -211,7 +217,8 @@ describe('real size: multi-paragraph replies and 600 mixed fixtures, as GitHub r
     for (const x of s.sections) expect(x.full).toBeLessThanOrEqual(10);
     const notice = md.split('\n\n')[2] as string;
     expect(notice).toMatch(/^> ✂️ Shown in full: 10 of 50 newly failing, 10 of 50 still failing, 10 of 150 changed/);
-    expect(notice).toContain('the others are listed by name in a table at the end of their section');
+    // The table is said of the sections that have one; new, not evaluated and errored have none left (only counted).
+    expect(notice).toContain('; 40 more newly failing, 40 more still failing and 100 more changed are listed by name in a table at the end of their section. 40 changed, 40 new, 40 not evaluated, 40 errored and 200 unchanged are only counted');
     expect(md).not.toMatch(/replies above/);
     expect(md).toContain('Review them first: only');
   });
@@ -309,13 +316,40 @@ describe('render, then fit', () => {
     expect(md.length).toBeGreaterThan(60_000);
     const blocks = md.split('\n\n');
     expect(blocks[1]).toBe('### 🔴 500 newly failing · 1,500 changed · 3,000 unchanged');
-    expect(blocks[2]).toMatch(/^> ✂️ Shown in full: 10 of 500 newly failing and 10 of 1,500 changed; the others are listed by name/);
+    expect(blocks[2]).toMatch(/^> ✂️ Shown in full: 10 of 500 newly failing and 10 of 1,500 changed; [\d,]+ more newly failing are listed by name/);
     expect(blocks[2]).toMatch(/[\d,]+ newly failing, 1,490 changed and 3,000 unchanged are only counted/);
     expect(blocks[2]).toContain(ctx.summaryUrl as string);
     expect(md).toContain('_… and 1,490 more changed fixtures, only counted here: see the full report._');
     expect(md).toContain('_3,000 unchanged fixtures, only counted here: see the full report._');
     expect(md.indexOf('fixture-00000')).toBeGreaterThan(0);
     expect(md).toContain('Review them first: only 20 of them are shown in full here');
+  });
+
+  it("the notice says a section's table only of the rows it has: what is only counted is never said to be listed", () => {
+    const md = renderComment(many(5000), ctx);
+    const notice = md.split('\n\n')[2] as string;
+    const s = structure(md);
+    const section = (title: string): (typeof s.sections)[number] => s.sections.find((x) => x.title === title) as (typeof s.sections)[number];
+    const newly = section('Newly failing');
+    const changed = section('Changed');
+    // Newly failing: 10 in full, some in the table, the rest counted; Changed: 10 in full, none in a table.
+    expect(newly.labels.length - newly.full).toBeGreaterThan(0);
+    expect(changed.labels.length - changed.full).toBe(0);
+    expect(notice).toContain(`Shown in full: 10 of 500 newly failing and 10 of 1,500 changed; ${newly.labels.length - newly.full} more newly failing are listed by name in a table at the end of their section.`);
+    expect(notice).not.toContain('the others are listed');
+    expect(notice).toContain(`${thousands(newly.counted)} newly failing, ${thousands(changed.counted)} changed and 3,000 unchanged are only counted`);
+    for (const x of [newly, changed]) expect(x.labels.length + x.counted).toBe(x.count);
+  });
+
+  it('the notice counts a one-row table in the singular, and says no table where the rest is only counted', () => {
+    const nf = (l: string): FixtureRecord => fixture(l, { reply: 'n', verdict: 'fail', drift: { reply: 'different', route: 'same', verdict: 'newly_failing' }, baseline: baseline(l, 'o') });
+    const model = buildModel(run(Array.from({ length: 13 }, (_, i) => nf(`a${i}`))));
+    const none = { levels: [], rows: 0 };
+    const plan = (rows: number): Plan => ({ newly_failing: { levels: Array<Level>(10).fill('brief'), rows }, still_failing: none, changed: none, reworded: none, new: none, not_evaluated: none, errored: none, unchanged: none });
+    const p = profile('comment', undefined);
+    expect(noticeBlock(model, plan(1), ctx, p)).toMatch(/^> ✂️ Shown in full: 10 of 13 newly failing; 1 more newly failing is listed by name in a table at the end of its section\. 2 newly failing are only counted/);
+    expect(noticeBlock(model, plan(0), ctx, p)).toMatch(/^> ✂️ Shown in full: 10 of 13 newly failing\. 3 newly failing are only counted/);
+    expect(noticeBlock(model, plan(3), ctx, p)).toMatch(/^> ✂️ Shown in full: 10 of 13 newly failing; the others are listed by name in a table at the end of their section\. The replies/);
   });
 
   it('degrades a ~300 KB comment below the limit, newly failing first', () => {

@@ -35,7 +35,7 @@ h3.cause{margin:10px 0 2px;text-transform:none;letter-spacing:0;font-size:13px}
 .panel td,.panel th{padding:3px 6px 3px 0;text-align:left;vertical-align:middle}
 .panel th{color:var(--muted);font-weight:500}
 .panel td.aside{color:var(--muted);font-size:12px}
-.panel td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.panel td.num,.panel th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .panel details{margin:4px 0}
 .panel summary{cursor:pointer;color:var(--accent)}
 .bar{vertical-align:middle}.bar .bg{fill:var(--soft)}.bar .fg{fill:var(--pass)}
@@ -459,7 +459,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'TJmeXXjAhMsnsHcHRXfCcK5HNznwMP3eGE9Zup7Gx3I=';
-const STYLE_SHA256 = 'LvEBGgqapiITTksXZtR8df1Tdl4uL+/eFtfVSvaZIMU=';
+const STYLE_SHA256 = 'ZX/W2oGdhzXvpQs9LygBI99zqKnNwHSCggsFoBQCve8=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

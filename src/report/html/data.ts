@@ -11,7 +11,7 @@ import { judgeAssertionOf } from '../../assertions/list.js';
 import { describeCall } from '../../assertions/tools.js';
 import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
-import { clip, normalizeBlock } from '../escape.js';
+import { clip, normalizeBlock, stripControl } from '../escape.js';
 import { CHECK_NAMES, checkSubject, matchMark, replyWords } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
@@ -408,9 +408,11 @@ export function itemData(item: Item): ItemData {
 /**
  * JSON for a `<script type="application/json">` block: `<`, `>`, `&` and U+2028 / U+2029 as
  * \u escapes, so no text can close the element, start a comment, or end a line in old parsers.
- * Still valid JSON: those characters only ever occur inside strings.
+ * Still valid JSON: those characters only ever occur inside strings. Every string drops control
+ * characters and bidi overrides, as the markup's text does: the script puts them on the page as
+ * text, where a U+202E in a route, a persona tag or a tool call would reverse what follows it.
  */
 export function scriptJson(value: unknown): string {
   // Null members are left out (the script reads absent and null alike): a 5,000-item run is smaller.
-  return JSON.stringify(value, (_key, v: unknown) => (v === null ? undefined : v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, (_key, v: unknown) => (v === null ? undefined : typeof v === 'string' ? stripControl(v) : v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
