@@ -10,7 +10,7 @@ import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
 import { usageText } from './usage.js';
-import { estimateText, headlineParts, headlineText, itemsCount, itemsNoun, plural, removedShown, shortSha, thousands, topCauseText, type ReportModel } from './model.js';
+import { estimateText, headlineParts, headlineText, itemView, itemsCount, itemsNoun, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
@@ -230,12 +230,37 @@ export interface CallToAction {
   shownInFull: number;
   /** Reworded items the accept label would store too: their wording kept as a variant (docs/meaning.md, "Variants"). */
   reworded: number;
+  /**
+   * Labels of unchanged items (same reply and verdict) whose baseline the accept label would still
+   * rewrite: a pass rate that moved, a slower latency, another judge (docs/statistics.md, "A baseline's attempts").
+   */
+  refreshed: readonly Item[];
 }
+
+/**
+ * The unchanged items whose baselines the label would rewrite, the first named with what moved:
+ * "the baseline of 1 unchanged item whose measurements moved (`shipping`: pass rate 3/5 → 5/5 …)".
+ */
+function refreshedWords(items: readonly Item[]): string {
+  const n = items.length;
+  const named = items.slice(0, REFRESHED_NAMED).map((f) => {
+    // The verdict drift ("still passing") first, then what moved: a pass rate, a latency.
+    const moved = itemView(f).drift.slice(1);
+    return `${codeSpan(clip(f.label, LIMITS.label))}${moved.length > 0 ? `: ${escapeInline(clip(moved.join('; '), LIMITS.detail))}` : ''}`;
+  });
+  const more = n > REFRESHED_NAMED ? `; and ${thousands(n - REFRESHED_NAMED)} more` : '';
+  return n === 1
+    ? `the baseline of 1 unchanged item whose measurements moved (${named.join('')})`
+    : `the baselines of ${thousands(n)} unchanged items whose measurements moved (${named.join('; ')}${more})`;
+}
+
+/** The unchanged items the "To accept" line names before counting the rest. */
+const REFRESHED_NAMED = 5;
 
 function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: ReportModel): string {
   const a = ctx.acceptance;
   if (a && a.accepted.length > 0 && !a.commitSha) return 'Nothing was committed: run the commands above in a clone of the pull request\'s branch to accept.';
-  if (cta.acceptable === 0 && cta.reworded === 0) return 'Nothing to accept: no pass or fail reply differs from its baseline.';
+  if (cta.acceptable === 0 && cta.reworded === 0 && cta.refreshed.length === 0) return 'Nothing to accept: no pass or fail reply differs from its baseline.';
   const label = codeSpan(clip(ctx.acceptLabel, LIMITS.label));
   const how =
     p.kind === 'comment'
@@ -245,16 +270,19 @@ function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: 
   // Reworded items need no acceptance (they mean the same as their baselines), but accepting keeps
   // their wording as a known variant (docs/meaning.md, "Variants"): counted apart, never as changed.
   const items = (n: number): string => (n === 1 ? '1 reworded item' : `${thousands(n)} reworded items`);
-  if (cta.acceptable === 0) {
+  if (cta.acceptable === 0 && cta.refreshed.length === 0) {
     return `**Nothing needs accepting**: the ${items(cta.reworded)} ${cta.reworded === 1 ? 'means' : 'mean'} the same as ${cta.reworded === 1 ? 'its baseline' : 'their baselines'}. To keep the new wording as a known variant, so that later runs decide it with no meaning call, ${how}. Not evaluated and errored ${never} are never accepted.`;
   }
   const also = cta.reworded === 0 ? '' : ` It also keeps the new wording of the ${items(cta.reworded)} as known variants; they need no acceptance.`;
-  const what = cta.acceptable === 1 ? 'the new or changed pass/fail result' : `the ${thousands(cta.acceptable)} new or changed pass/fail results`;
+  const results = cta.acceptable === 0 ? null : cta.acceptable === 1 ? 'the new or changed pass/fail result' : `the ${thousands(cta.acceptable)} new or changed pass/fail results`;
+  const refreshed = cta.refreshed.length === 0 ? null : refreshedWords(cta.refreshed);
+  const what = results === null ? `${refreshed ?? ''}` : refreshed === null ? `${results} as baselines` : `${results} as baselines, and refresh ${refreshed}`;
   const seen =
-    cta.shownInFull >= cta.acceptable
+    cta.acceptable === 0 || cta.shownInFull >= cta.acceptable
       ? ''
       : ` Review them first: ${cta.shownInFull === 0 ? 'none' : `only ${thousands(cta.shownInFull)}`} of them ${cta.shownInFull === 1 ? 'is' : 'are'} shown in full here, all of them in the full report.`;
-  return `**To accept** ${what} as baselines, ${how}.${seen}${also} Not evaluated and errored ${never} are never accepted.`;
+  const verb = results === null ? '**To refresh**' : '**To accept**';
+  return `${verb} ${what}, ${how}.${seen}${also} Not evaluated and errored ${never} are never accepted.`;
 }
 
 export function footerBlocks(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile, cta: CallToAction): string[] {

@@ -288,11 +288,15 @@ export function assemble(doc: Doc, plan: Plan): string {
   if (chart !== null) blocks.push(chart);
   const shown = SECTION_ORDER.flatMap((k) => model.sections[k].slice(0, plan[k].levels.length));
   const reworded = new Set(model.sections.reworded);
-  const needed = (f: Item): boolean => doc.acceptable.has(f) && !reworded.has(f);
+  // An unchanged item the label would still rewrite (its pass rate, latency, judge or known wordings moved) is no
+  // new or changed pass/fail result: said apart, by name, since the comment shows no unchanged item.
+  const unchanged = new Set(model.sections.unchanged);
+  const needed = (f: Item): boolean => doc.acceptable.has(f) && !reworded.has(f) && !unchanged.has(f);
   const cta: CallToAction = {
     acceptable: [...doc.acceptable].filter(needed).length,
     shownInFull: shown.filter(needed).length,
     reworded: model.sections.reworded.filter((f) => doc.acceptable.has(f)).length,
+    refreshed: model.sections.unchanged.filter((f) => doc.acceptable.has(f)),
   };
   blocks.push('---', ...footerBlocks(run, ctx, model, p, cta));
   return `${blocks.join(SEP)}\n`;

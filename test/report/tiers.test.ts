@@ -12,7 +12,8 @@ import { pText, runRateText, tierWords } from '../../src/report/rates.js';
 import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
 import { ctx } from './fixtures.js';
 import { expectGolden, structure } from './helpers.js';
-import { flipsRun, manyStats, oneAttemptBaselines, statsRun } from './stats-fixtures.js';
+import { flipsRun, manyStats, oneAttemptBaselines, repeated, statsRun, withRunStats } from './stats-fixtures.js';
+import { resetLines } from './fixtures.js';
 
 const STATS = statsRun();
 
@@ -183,5 +184,33 @@ describe('hundreds of repeated items', () => {
     for (let i = 0; i < 600; i += 10) expect(md).toContain(`item-${String(i).padStart(4, '0')}`);
     const unchanged = md.slice(md.indexOf('#### ✅ Unchanged'));
     expect(unchanged.startsWith('#### ✅ Unchanged (540)\n\n<details><summary>')).toBe(true);
+  });
+});
+
+describe('the "To accept" line and unchanged items whose baselines the label would rewrite', () => {
+  const repeats = (): RunRecord => {
+    resetLines();
+    return withRunStats([
+      repeated('refund-window', { passed: 5, total: 5 }, { passed: 3, total: 5 }, 5),
+      repeated('greeting', { passed: 5, total: 5 }, { passed: 5, total: 5 }, 5),
+      repeated('shipping', { passed: 3, total: 5 }, { passed: 5, total: 5 }, 5),
+    ]);
+  };
+
+  it('counts the newly failing item as a changed pass/fail result and names the unchanged one whose pass rate moved', () => {
+    const md = renderComment(repeats(), ctx);
+    expect(md).toContain('### 🔴 1 newly failing · 2 unchanged');
+    expect(md).toContain(
+      '**To accept** the new or changed pass/fail result as baselines, and refresh the baseline of 1 unchanged item whose measurements moved (`shipping`: pass rate 3/5 → 5/5\\: steady), apply the',
+    );
+    expect(md).not.toContain('the 2 new or changed pass/fail results');
+  });
+
+  it('with no changed result, the line offers the refresh alone', () => {
+    const r = repeats();
+    const only = { ...r, fixtures: r.fixtures.filter((f) => f.label !== 'refund-window') };
+    const md = renderComment(only, ctx);
+    expect(md).toContain('**To refresh** the baseline of 1 unchanged item whose measurements moved (`shipping`: pass rate 3/5 → 5/5\\: steady), apply the');
+    expect(md).not.toContain('Nothing to accept');
   });
 });
