@@ -312,6 +312,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         const welcome = await postTurn('welcome', config.start, values);
         if (!welcome.ok) return errored(welcome.errorKind, welcome.error);
         turns++;
+        req.onAnswered?.();
         const signals = mapSignals(welcome.json, welcome.mapping);
         if (signals.ended) {
           return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply', turns, welcome.usage);
@@ -321,6 +322,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         welcomeUsage = welcome.usage;
       }
       const message = await postTurn('message', config.mapping, values);
+      if (message.ok || message.unread !== undefined) req.onAnswered?.();
       // A response read but holding no reply was still answered (AgentOutcome.answered).
       // An errored fixture keeps the tokens its answered turns reported (docs/latency.md, "Usage").
       if (!message.ok) {
@@ -364,6 +366,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       try {
         const asked = kind === 'welcome' ? [] : [{ role: 'user' as const, content: message }];
         const posted = await postTurn(kind, mapping, { ...base, message, messages: [...history, ...asked] }, name);
+        if (posted.ok || posted.unread !== undefined) req.onAnswered?.();
         const traced = posted.trace === null ? {} : { trace: posted.trace };
         if (!posted.ok) {
           const unread = posted.unread;

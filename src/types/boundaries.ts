@@ -10,6 +10,13 @@ export interface AgentRequest {
   session: string;
   message: string;
   persona: string | null;
+  /**
+   * Told as each turn is answered (a welcome turn, a message turn, one answered without a reply),
+   * before the outcome: the run's spend counts a turn answered by a fixture that an interrupt
+   * abandons in flight (docs/semantics.md, "Cost"). A client that never tells has its turns
+   * counted from the outcome.
+   */
+  onAnswered?: () => void;
 }
 
 /** What the agent client returns for one fixture: a reply, or an errored replay. */
@@ -62,6 +69,8 @@ export interface SessionRequest {
   session: string;
   persona: string | null;
   mocks: Mock[];
+  /** Told as each turn is answered, before the turn resolves (AgentRequest.onAnswered). */
+  onAnswered?: () => void;
 }
 
 /** One turn of a session, as the agent answered it (before anything is recorded). */
