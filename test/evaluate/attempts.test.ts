@@ -174,7 +174,8 @@ describe('accepting a persona script keeps its attempts', () => {
 
 describe('the tokens written beside the attempts (docs/latency.md, "Usage")', () => {
   const current = { verdict: 'pass' as const, attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1000, outputTokens: 500 } };
-  const record = { verdict: 'pass' as const, repeat: { passed: 3, count: 3, minPass: 2, flaky: false }, usage: { inputTokens: 330, outputTokens: 160 } };
+  // 330 in and 160 out over its 3 attempts.
+  const record = { verdict: 'pass' as const, repeat: { passed: 3, count: 3, minPass: 2, flaky: false }, perAttempt: { inputTokens: 110, outputTokens: 160 / 3 } };
 
   it('a reworded reply whose tally stands keeps the tokens counted over that tally: the two are read per attempt together', () => {
     expect(attemptsToWrite(current, record, true)).toEqual({ attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1000, outputTokens: 500 } });
@@ -183,6 +184,6 @@ describe('the tokens written beside the attempts (docs/latency.md, "Usage")', ()
   it("a new measurement writes the run's attempts and the run's tokens", () => {
     expect(attemptsToWrite(current, record, false)).toEqual({ attempts: { passed: 3, total: 3 }, usage: { inputTokens: 330, outputTokens: 160 } });
     // Nothing reported now: no tokens written.
-    expect(attemptsToWrite(current, { ...record, usage: null }, false)).toEqual({ attempts: { passed: 3, total: 3 } });
+    expect(attemptsToWrite(current, { ...record, perAttempt: null }, false)).toEqual({ attempts: { passed: 3, total: 3 } });
   });
 });
