@@ -41,7 +41,9 @@ export function storedAttemptsStand(
  * and so do the tokens counted over those attempts: the two are read together (tokens per attempt).
  * So is the very same reply (transcript), route and verdict when the file is rewritten for another
  * reason (slower, a judge changed, a variant added): the stored tally stands as it does when
- * nothing else changed. Any other new reply is a new measurement, written with the run's
+ * nothing else changed. A stored baseline without tokens (accepted before the agent reported any)
+ * gains the run's beside its kept tally: the run's tokens per attempt counted over that tally, so
+ * that the comparison starts. Any other new reply is a new measurement, written with the run's
  * attempts and its tokens per attempt counted over them. `perAttempt` is the item's tokens per
  * attempt (usagePerAttempt: the attempts that replied), null when none reported any.
  */
@@ -51,7 +53,7 @@ export function attemptsToWrite(
   sameMeasurement: boolean,
 ): { attempts?: BaselineAttempts; usage?: TokenUsage } {
   if (sameMeasurement && current !== null && current.verdict === record.verdict && storedAttemptsStand(current, record)) {
-    const usage = current.usage;
+    const usage = current.usage ?? (record.perAttempt !== null ? usageOver(record.perAttempt, baselineAttemptsOf(current).total) : null);
     return {
       ...(current.attempts !== undefined ? { attempts: { passed: current.attempts.passed, total: current.attempts.total } } : {}),
       ...(usage != null ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } } : {}),

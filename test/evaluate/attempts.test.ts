@@ -181,6 +181,16 @@ describe('the tokens written beside the attempts (docs/latency.md, "Usage")', ()
     expect(attemptsToWrite(current, record, true)).toEqual({ attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1000, outputTokens: 500 } });
   });
 
+  it("a kept tally whose stored baseline has no tokens gains the run's tokens per attempt, counted over that tally", () => {
+    const { usage: _none, ...without } = current;
+    expect(attemptsToWrite(without, record, true)).toEqual({ attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1100, outputTokens: 533 } });
+    expect(attemptsToWrite({ ...without, usage: null }, record, true)).toEqual({ attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1100, outputTokens: 533 } });
+    // A baseline accepted from one attempt (no tally): one attempt's tokens.
+    expect(attemptsToWrite({ verdict: 'pass' }, { verdict: 'pass', perAttempt: { inputTokens: 40, outputTokens: 2 } }, true)).toEqual({ usage: { inputTokens: 40, outputTokens: 2 } });
+    // Nothing reported now either: still none.
+    expect(attemptsToWrite(without, { ...record, perAttempt: null }, true)).toEqual({ attempts: { passed: 10, total: 10 } });
+  });
+
   it("a new measurement writes the run's attempts and the run's tokens", () => {
     expect(attemptsToWrite(current, record, false)).toEqual({ attempts: { passed: 3, total: 3 }, usage: { inputTokens: 330, outputTokens: 160 } });
     // Nothing reported now: no tokens written.
