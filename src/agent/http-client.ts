@@ -347,6 +347,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         ...(welcomeLatencyMs === null ? {} : { welcomeLatencyMs }),
         // Only when reported: an outcome without tokens keeps its shape (the record says null).
         ...usageOrNothing(plusUsage(welcomeUsage, message.usage)),
+        // The message turn's own, for a span reader (agent/observe.ts): only when the welcome turn's are beside them.
+        ...(welcomeUsage !== null ? { messageUsage: message.usage } : {}),
       };
     } catch (err) {
       return errored('internal', `agent client failed: ${errorMessage(err)}`);

@@ -38,6 +38,12 @@ export type AgentOutcome =
       /** Tokens the welcome and message turns reported, summed (docs/latency.md, "Usage"); null or absent: none reported. */
       usage?: TokenUsage | null;
       /**
+       * The message turn's own share of `usage` (null: it reported none), so that a span reader
+       * fills in that turn's alone (docs/traces.md, "Usage"); absent when the welcome turn reported
+       * none, and from a client that does not tell the turns apart: `usage` is then the message turn's.
+       */
+      messageUsage?: TokenUsage | null;
+      /**
        * The message turn's tool calls (docs/traces.md, "Fixtures"); null or absent: not reported (no
        * `toolCalls` key, no mapping, or a value of no known shape, then `toolCallsProblem` says so).
        */
