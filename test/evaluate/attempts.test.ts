@@ -169,6 +169,11 @@ describe('accepting a persona script keeps its attempts', () => {
       kind: 'accept',
       baseline: { latencyMs: 100, attempts: { passed: 10, total: 10 }, usage: { inputTokens: 100, outputTokens: 10 } },
     });
+    // ... and a stored script without tokens gains the run's, per attempt over the kept tally (5 attempts, 10 tokens each).
+    expect(decidePersonaAcceptance(slower, 't1', null, current({ attempts: { passed: 10, total: 10 }, latencyMs: 10 }))).toMatchObject({
+      kind: 'accept',
+      baseline: { attempts: { passed: 10, total: 10 }, usage: { inputTokens: 100, outputTokens: 10 } },
+    });
   });
 });
 
