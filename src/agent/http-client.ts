@@ -373,17 +373,19 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         if (!posted.ok) {
           const unread = posted.unread;
           // A response read but holding no reply was still answered.
-          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced, ...(unread !== undefined ? { answered: true as const } : {}) };
+          // Its tokens are spent all the same (docs/latency.md, "Usage").
+          const spent = unread === undefined ? null : usageOfTurn(unread.usage, name);
+          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced, ...(unread !== undefined ? { answered: true as const } : {}), ...usageOrNothing(spent) };
           if (unread === undefined || unread.timing === undefined) return failed;
           const read = sessionTurn(unread.json, unread.mapping, kind, name);
           const withoutReply = read.kind === 'replied' ? read : read.withoutReply;
           if (withoutReply === undefined) return failed;
-          return { ...failed, withoutReply: { ...withoutReply, reply: '', timing: unread.timing, ...usageOrNothing(usageOfTurn(unread.usage, name)), ...traced } };
+          return { ...failed, withoutReply: { ...withoutReply, reply: '', timing: unread.timing, ...usageOrNothing(spent), ...traced } };
         }
         const answered = sessionTurn(posted.json, posted.mapping, kind, name);
         if (answered.kind !== 'replied') {
-          if (answered.withoutReply === undefined) return { ...answered, ...traced, answered: true };
-          return { ...answered, ...traced, answered: true, withoutReply: { ...answered.withoutReply, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced } };
+          if (answered.withoutReply === undefined) return { ...answered, ...traced, answered: true, ...usageOrNothing(posted.usage) };
+          return { ...answered, ...traced, answered: true, ...usageOrNothing(posted.usage), withoutReply: { ...answered.withoutReply, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced } };
         }
         // A reply of no text (only tool calls, or a silent welcome) adds no assistant message: the
         // calls are not replayed, and an empty one is refused by Anthropic's API ("all messages

@@ -119,6 +119,8 @@ export type SessionTurn =
       withoutReply?: SessionTurn & { kind: 'replied' };
       /** The agent answered the turn, with a response that could not be used: a turn answered all the same (the run's spend). */
       answered?: true;
+      /** Tokens that answered turn reported (docs/latency.md, "Usage"): the script's usage keeps them; absent: none. */
+      usage?: TokenUsage;
     };
 
 /** The trace context a request carried: `traceparent`'s trace id and parent span id (docs/traces.md). */
