@@ -580,20 +580,43 @@ function spendMeter(): {
     judgeRetries: 0,
     judgeReused: 0,
   };
-  const answered = <T extends { kind: string } | null>(turn: T): T => {
-    if (turn?.kind === 'replied' || (turn?.kind === 'errored' && 'answered' in turn && turn.answered === true)) n.agentTurns++;
+  // A turn is counted when the client tells it was answered, before its outcome: an interrupted run
+  // records its spend without waiting for the fixtures it abandons, and a fixture whose welcome
+  // turn was answered has spent that turn. A client that does not tell (a test's, the demo's) has
+  // its turns counted from the outcome, never twice.
+  const told = (onAnswered: (() => void) | undefined): { count: number; onAnswered: () => void } => {
+    const t = {
+      count: 0,
+      onAnswered: () => {
+        t.count++;
+        n.agentTurns++;
+        onAnswered?.();
+      },
+    };
+    return t;
+  };
+  const answered = <T extends { kind: string } | null>(turn: T, tellings: number): T => {
+    if (tellings === 0 && (turn?.kind === 'replied' || (turn?.kind === 'errored' && 'answered' in turn && turn.answered === true))) n.agentTurns++;
     return turn;
   };
   return {
     agent: (client) => ({
       converse: async (request) => {
-        const outcome = await client.converse(request);
-        n.agentTurns += outcome.kind === 'replied' ? outcome.turns : (outcome.answered ?? 0);
+        const tell = told(request.onAnswered);
+        const outcome = await client.converse({ ...request, onAnswered: tell.onAnswered });
+        n.agentTurns += Math.max(0, (outcome.kind === 'replied' ? outcome.turns : (outcome.answered ?? 0)) - tell.count);
         return outcome;
       },
       session: (request) => {
-        const session = client.session(request);
-        return { welcome: async () => answered(await session.welcome()), send: async (message, turn) => answered(await session.send(message, turn)) };
+        const tell = told(request.onAnswered);
+        const session = client.session({ ...request, onAnswered: tell.onAnswered });
+        // A session's turns are sent one after another: the tellings during one are that turn's.
+        const metered = async <T extends { kind: string } | null>(send: () => Promise<T>): Promise<T> => {
+          const before = tell.count;
+          const turn = await send();
+          return answered(turn, tell.count - before);
+        };
+        return { welcome: () => metered(() => session.welcome()), send: (message, turn) => metered(() => session.send(message, turn)) };
       },
       close: () => client.close(),
     }),

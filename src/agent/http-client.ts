@@ -312,6 +312,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         const welcome = await postTurn('welcome', config.start, values);
         if (!welcome.ok) return errored(welcome.errorKind, welcome.error);
         turns++;
+        req.onAnswered?.();
         const signals = mapSignals(welcome.json, welcome.mapping);
         if (signals.ended) {
           return errored('ended_in_welcome', 'conversation ended during the welcome turn; there is no reply', turns, welcome.usage);
@@ -321,6 +322,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         welcomeUsage = welcome.usage;
       }
       const message = await postTurn('message', config.mapping, values);
+      if (message.ok || message.unread !== undefined) req.onAnswered?.();
       // A response read but holding no reply was still answered (AgentOutcome.answered).
       // An errored fixture keeps the tokens its answered turns reported (docs/latency.md, "Usage").
       if (!message.ok) {
@@ -345,6 +347,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         ...(welcomeLatencyMs === null ? {} : { welcomeLatencyMs }),
         // Only when reported: an outcome without tokens keeps its shape (the record says null).
         ...usageOrNothing(plusUsage(welcomeUsage, message.usage)),
+        // The message turn's own, for a span reader (agent/observe.ts): only when the welcome turn's are beside them.
+        ...(welcomeUsage !== null ? { messageUsage: message.usage } : {}),
       };
     } catch (err) {
       return errored('internal', `agent client failed: ${errorMessage(err)}`);
@@ -364,21 +368,24 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       try {
         const asked = kind === 'welcome' ? [] : [{ role: 'user' as const, content: message }];
         const posted = await postTurn(kind, mapping, { ...base, message, messages: [...history, ...asked] }, name);
+        if (posted.ok || posted.unread !== undefined) req.onAnswered?.();
         const traced = posted.trace === null ? {} : { trace: posted.trace };
         if (!posted.ok) {
           const unread = posted.unread;
           // A response read but holding no reply was still answered.
-          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced, ...(unread !== undefined ? { answered: true as const } : {}) };
+          // Its tokens are spent all the same (docs/latency.md, "Usage").
+          const spent = unread === undefined ? null : usageOfTurn(unread.usage, name);
+          const failed: SessionTurn = { kind: 'errored', errorKind: posted.errorKind, error: posted.error, ...traced, ...(unread !== undefined ? { answered: true as const } : {}), ...usageOrNothing(spent) };
           if (unread === undefined || unread.timing === undefined) return failed;
           const read = sessionTurn(unread.json, unread.mapping, kind, name);
           const withoutReply = read.kind === 'replied' ? read : read.withoutReply;
           if (withoutReply === undefined) return failed;
-          return { ...failed, withoutReply: { ...withoutReply, reply: '', timing: unread.timing, ...usageOrNothing(usageOfTurn(unread.usage, name)), ...traced } };
+          return { ...failed, withoutReply: { ...withoutReply, reply: '', timing: unread.timing, ...usageOrNothing(spent), ...traced } };
         }
         const answered = sessionTurn(posted.json, posted.mapping, kind, name);
         if (answered.kind !== 'replied') {
-          if (answered.withoutReply === undefined) return { ...answered, ...traced, answered: true };
-          return { ...answered, ...traced, answered: true, withoutReply: { ...answered.withoutReply, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced } };
+          if (answered.withoutReply === undefined) return { ...answered, ...traced, answered: true, ...usageOrNothing(posted.usage) };
+          return { ...answered, ...traced, answered: true, ...usageOrNothing(posted.usage), withoutReply: { ...answered.withoutReply, timing: posted.timing, ...usageOrNothing(posted.usage), ...traced } };
         }
         // A reply of no text (only tool calls, or a silent welcome) adds no assistant message: the
         // calls are not replayed, and an empty one is refused by Anthropic's API ("all messages

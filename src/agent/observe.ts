@@ -6,7 +6,8 @@
 // response's report; a turn whose response held neither a reply nor a tool call is then kept when
 // its spans show calls, instead of failing before they were read.
 
-import type { AgentClient, AgentOutcome, AgentSession, SentTrace, SessionTurn, SpanSource, TurnReport, TurnObserver, TurnSpans } from '../types.js';
+import type { AgentClient, AgentOutcome, AgentSession, SentTrace, SessionTurn, SpanSource, TokenUsage, TurnReport, TurnObserver, TurnSpans } from '../types.js';
+import { plusUsage } from '../evaluate/usage.js';
 
 /** Today's behaviour: what the response reports, nothing else. */
 export const responseOnly: TurnObserver = {
@@ -64,20 +65,26 @@ function reportOf(turn: SessionTurn & { kind: 'replied' }): TurnReport {
  */
 export async function observeOutcome(outcome: AgentOutcome, observer: TurnObserver): Promise<AgentOutcome> {
   if (outcome.kind !== 'replied' || outcome.trace === undefined) return outcome;
+  // The observer reads the message turn: its own tokens, not the welcome turn's beside them, or a
+  // welcome turn that reported tokens would hide the message turn's spans' (docs/traces.md, "Usage").
+  const own = outcome.messageUsage !== undefined ? outcome.messageUsage : (outcome.usage ?? null);
+  const welcome = outcome.messageUsage !== undefined ? minusUsage(outcome.usage ?? null, own) : null;
   const report = await observer.afterReply(outcome.trace, {
     toolCalls: outcome.toolCalls ?? null,
     errors: outcome.errors ?? [],
-    usage: outcome.usage ?? null,
+    usage: own,
     latencyMs: outcome.timing?.latencyMs ?? null,
   });
-  const { toolCallsProblem: _problem, ...rest } = outcome;
+  const usage = plusUsage(welcome, report.usage);
+  const { toolCallsProblem: _problem, usage: _usage, messageUsage: _messageUsage, ...rest } = outcome;
   const problem = report.toolCallsProblem ?? (report.toolCalls === null ? outcome.toolCallsProblem : undefined);
   return {
     ...rest,
     toolCalls: report.toolCalls,
     ...(problem !== undefined ? { toolCallsProblem: problem } : {}),
     ...(report.errors.length > 0 ? { errors: report.errors } : {}),
-    ...(report.usage !== null ? { usage: report.usage } : {}),
+    ...(usage !== null ? { usage } : {}),
+    ...(outcome.messageUsage !== undefined ? { messageUsage: report.usage } : {}),
     ...(report.spans !== undefined ? { spans: report.spans } : {}),
     ...(report.time !== undefined ? { time: report.time } : {}),
     ...(report.waterfall !== undefined ? { waterfall: report.waterfall } : {}),
@@ -96,4 +103,11 @@ function withReport(turn: SessionTurn & { kind: 'replied' }, report: TurnReport)
     ...(report.waterfall !== undefined ? { waterfall: report.waterfall } : {}),
     ...(report.toolCallsProblem !== undefined ? { toolCallsProblem: report.toolCallsProblem } : {}),
   };
+}
+
+/** The welcome turn's tokens: the sum less the message turn's own (null: the message turn's were all of it). */
+function minusUsage(sum: TokenUsage | null, part: TokenUsage | null): TokenUsage | null {
+  if (sum === null) return null;
+  if (part === null) return sum;
+  return { inputTokens: Math.max(0, sum.inputTokens - part.inputTokens), outputTokens: Math.max(0, sum.outputTokens - part.outputTokens) };
 }

@@ -9,6 +9,7 @@ import { decidePersonaAcceptance } from './personas.js';
 import { carriedReplyVariants, fixtureAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { baselineLatency, itemTimeSplit } from './latency.js';
 import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.js';
+import { usagePerAttempt } from './usage.js';
 
 export type AcceptDecision =
   | { kind: 'accept'; baseline: Baseline }
@@ -80,7 +81,7 @@ export function decideAcceptance(
   // and its tokens, whatever else rewrites the file (docs/statistics.md, "A baseline's attempts").
   const sameMeasurement =
     current !== null && (sameReply || (record.baseline?.reply === current.reply && isRewordedApartFromLatency(record)));
-  const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, usage: record.usage }, sameMeasurement);
+  const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, perAttempt: usagePerAttempt(record) }, sameMeasurement);
   return {
     kind: 'accept',
     baseline: {

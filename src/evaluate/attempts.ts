@@ -2,6 +2,7 @@
 // repeated item's attempts, and how a baseline's attempts are read. Pure.
 
 import type { BaselineAttempts, BaselineVerdict, ItemStats, RepeatSummary, Tier, TokenUsage, Verdict } from '../types.js';
+import { usageOver } from './usage.js';
 
 /** A baseline's attempts: the kept tally, or, for one accepted from a single attempt (or older), 1 of 1 or 0 of 1. */
 export function baselineAttemptsOf(b: { verdict: BaselineVerdict; attempts?: BaselineAttempts }): BaselineAttempts {
@@ -40,21 +41,26 @@ export function storedAttemptsStand(
  * and so do the tokens counted over those attempts: the two are read together (tokens per attempt).
  * So is the very same reply (transcript), route and verdict when the file is rewritten for another
  * reason (slower, a judge changed, a variant added): the stored tally stands as it does when
- * nothing else changed. Any other new reply is a new measurement, written with the run's attempts
- * and tokens.
+ * nothing else changed. A stored baseline without tokens (accepted before the agent reported any)
+ * gains the run's beside its kept tally: the run's tokens per attempt counted over that tally, so
+ * that the comparison starts. Any other new reply is a new measurement, written with the run's
+ * attempts and its tokens per attempt counted over them. `perAttempt` is the item's tokens per
+ * attempt (usagePerAttempt: the attempts that replied), null when none reported any.
  */
 export function attemptsToWrite(
   current: { verdict: BaselineVerdict; attempts?: BaselineAttempts; usage?: TokenUsage | null } | null,
-  record: { verdict: Verdict; repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined; stats?: Pick<ItemStats, 'tier'> | undefined; usage?: TokenUsage | null | undefined },
+  record: { verdict: Verdict; repeat?: Pick<RepeatSummary, 'passed' | 'count'> | undefined; stats?: Pick<ItemStats, 'tier'> | undefined; perAttempt: TokenUsage | null },
   sameMeasurement: boolean,
 ): { attempts?: BaselineAttempts; usage?: TokenUsage } {
   if (sameMeasurement && current !== null && current.verdict === record.verdict && storedAttemptsStand(current, record)) {
+    const usage = current.usage ?? (record.perAttempt !== null ? usageOver(record.perAttempt, baselineAttemptsOf(current).total) : null);
     return {
       ...(current.attempts !== undefined ? { attempts: { passed: current.attempts.passed, total: current.attempts.total } } : {}),
-      ...(current.usage != null ? { usage: current.usage } : {}),
+      ...(usage != null ? { usage: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens } } : {}),
     };
   }
-  return { ...acceptedAttemptsOf(record), ...(record.usage != null ? { usage: record.usage } : {}) };
+  const attempts = acceptedAttemptsOf(record);
+  return { ...attempts, ...(record.perAttempt !== null ? { usage: usageOver(record.perAttempt, attempts.attempts?.total ?? 1) } : {}) };
 }
 
 /** The attempts of attemptsToWrite's answer alone, for a baseline that places its tokens elsewhere. */

@@ -264,6 +264,8 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     ...(r.judgeReused != null ? { judgeReused: r.judgeReused } : {}),
     ...(r.latencyMs !== undefined ? { latencyMs: r.latencyMs } : {}),
     ...(r.time != null ? { time: r.time } : {}),
+    // Each attempt's own tokens: the item's tokens per attempt are those of the attempts that replied (docs/latency.md, "Usage").
+    ...(r.usage != null ? { usage: r.usage } : {}),
     durationMs: r.durationMs,
     ...(r.members != null ? { members: r.members } : {}),
     ...meaningField(meanings, k),

@@ -30,14 +30,55 @@ export function runUsage(fixtures: readonly FixtureRecord[], personas: readonly 
   return sum;
 }
 
+/** An item as its tokens per attempt are read: a fixture's or a persona script's record. */
+type UsageItem =
+  | (Pick<FixtureRecord, 'usage' | 'repeat' | 'errored'> & { attempts?: readonly { errored: boolean; usage?: TokenUsage | null }[] | undefined })
+  | (Pick<PersonaRecord, 'usage' | 'repeat' | 'errored'> & { attempts?: readonly { errored: boolean; turns: readonly Turn[] }[] | undefined });
+
+/**
+ * An item's tokens per attempt (docs/latency.md, "Usage"): the mean over its attempts that replied
+ * (a fixture) or completed (a script) and reported tokens. An attempt that errored is left out:
+ * its few tokens (a welcome turn answered before the failure) are spent and stay in the item's
+ * `usage` and the run's total, but averaged with whole attempts they would read as a drop. Null
+ * when no such attempt reported any (an errored item among them). A repeated fixture from a
+ * record written before its attempts kept their tokens is read as before: its sum over every attempt.
+ */
+export function usagePerAttempt(item: UsageItem): TokenUsage | null {
+  if (item.repeat === undefined || item.repeat.count < 2) return item.errored || item.usage == null ? null : { inputTokens: item.usage.inputTokens, outputTokens: item.usage.outputTokens };
+  const each = (item.attempts ?? []).map((a) => ({ errored: a.errored, usage: 'turns' in a ? scriptUsage(a.turns) : a.usage }));
+  if (each.every((a) => a.usage === undefined)) {
+    if (item.usage == null) return null;
+    const n = item.repeat.count;
+    return { inputTokens: item.usage.inputTokens / n, outputTokens: item.usage.outputTokens / n };
+  }
+  let sum: TokenUsage | null = null;
+  let n = 0;
+  for (const a of each) {
+    if (a.errored || a.usage == null) continue;
+    sum = plusUsage(sum, a.usage);
+    n++;
+  }
+  return sum === null ? null : { inputTokens: sum.inputTokens / n, outputTokens: sum.outputTokens / n };
+}
+
+/**
+ * The tokens a baseline keeps beside a tally of `attempts` (docs/latency.md, "Usage"): tokens per
+ * attempt times the attempts, in whole tokens, so that the baseline reads per attempt as the run
+ * did. Exact for an item whose every attempt replied: the sum the run reported.
+ */
+export function usageOver(perAttempt: TokenUsage, attempts: number): TokenUsage {
+  return { inputTokens: Math.round(perAttempt.inputTokens * attempts), outputTokens: Math.round(perAttempt.outputTokens * attempts) };
+}
+
 /**
  * The tokens reported against the baselines' (docs/latency.md, "Usage"). `total` is every item's
- * tokens; the change is taken only over the items that reported tokens now and whose baseline kept
- * some (`compared` of them), so new items, or items the agent reported nothing for, do not read as a
- * rise. A repeated item's tokens are the sum over its attempts, and so are its baseline's: each
- * side is compared per attempt (its attempts now, the baseline's kept tally), so that 9 attempts
- * against a baseline of 3 are not +200%. `now` and `before` are those per-attempt sums. `change`
- * is a fraction (0.18 is +18%), null when no item compares or the baselines' sum is 0.
+ * tokens, errored attempts' included; the change is taken only over the items that reported tokens
+ * now on an attempt that replied and whose baseline kept some (`compared` of them), so new items,
+ * errored items, or items the agent reported nothing for, do not read as a change. Each side is
+ * compared per attempt: now, the mean over the attempts that replied (usagePerAttempt); the
+ * baseline, its tokens over its kept tally, so that 9 attempts against a baseline of 3 are not
+ * +200%. `now` and `before` are those per-attempt sums. `change` is a fraction (0.18 is +18%), null
+ * when no item compares or the baselines' sum is 0.
  */
 export interface UsageSummary {
   total: TokenUsage;
@@ -53,11 +94,11 @@ export function usageSummary(fixtures: readonly FixtureRecord[], personas: reado
   let compared = 0;
   let now = 0;
   let before = 0;
-  const add = (item: Pick<FixtureRecord, 'usage' | 'repeat'>, baseline: { usage?: TokenUsage | null; attempts?: { total: number } } | null | undefined): void => {
-    const usage = item.usage;
+  const add = (item: UsageItem, baseline: { usage?: TokenUsage | null; attempts?: { total: number } } | null | undefined): void => {
+    const usage = usagePerAttempt(item);
     if (usage == null || baseline?.usage == null) return;
     compared++;
-    now += totalTokens(usage) / Math.max(1, item.repeat?.count ?? 1);
+    now += totalTokens(usage);
     before += totalTokens(baseline.usage) / Math.max(1, baseline.attempts?.total ?? 1);
   };
   for (const f of fixtures) add(f, f.baseline);

@@ -104,6 +104,8 @@ function buildRunRecordSchema() {
     latencyMs: z.number().nonnegative().nullable().optional(),
     // Within schema version 1: this attempt's time split from its spans (docs/traces.md, "Slower").
     time: timeSplitSchema.nullable().optional(),
+    // Within schema version 1: this attempt's tokens (docs/latency.md, "Usage"); absent when none were reported.
+    usage: tokenUsageSchema.nullable().optional(),
     durationMs: z.number().nonnegative(),
     // Within schema version 1: a panel of judges' members (absent for a single judge).
     members: z.array(panelMemberSchema).nullable().optional(),

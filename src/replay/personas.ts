@@ -38,7 +38,7 @@ import { evaluateContains } from '../assertions/contains.js';
 import { evaluateRegex } from '../assertions/regex.js';
 import { judgeReuseOf, reusableCriterion, type JudgedTranscript } from '../evaluate/reuse.js';
 import { transcriptText } from '../judge/prompt.js';
-import { knownWordings, scriptLatency, scriptUsage } from '../evaluate/index.js';
+import { knownWordings, plusUsage, scriptLatency, scriptUsage } from '../evaluate/index.js';
 import { stableHash } from '../evaluate/definition.js';
 import type { Transcript } from './turns.js';
 import { converse as converseWith, type MessageSource } from './conversation.js';
@@ -141,8 +141,8 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     ...(judged !== null ? { transcriptHash: judged.hash } : {}),
     // Sums over the turns that were measured; absent when none was (docs/latency.md).
     ...(turns.some((t) => t.latencyMs !== undefined) ? scriptLatency(turns) : {}),
-    // The tokens the completed turns reported (docs/latency.md, "Usage"); null: none.
-    usage: scriptUsage(turns),
+    // The tokens the completed turns reported, and a failing turn's that the agent answered (docs/latency.md, "Usage"); null: none.
+    usage: plusUsage(scriptUsage(turns), transcript.failure?.usage),
     ...(simulation !== null ? { simulation } : {}),
   };
   if (failure !== null) {

@@ -2,12 +2,13 @@
 // (replay/personas.ts, replay/simulated.ts): every agent-supplied text redacted.
 
 import { toolOutput } from '../record/tool-output.js';
-import type { AgentErrorEntry, JsonValue, PersonaErrorKind, SessionTurn, ToolCall, Turn } from '../types.js';
+import type { AgentErrorEntry, JsonValue, PersonaErrorKind, SessionTurn, TokenUsage, ToolCall, Turn } from '../types.js';
 
 export interface Transcript {
   turns: Turn[];
   unsent: string[];
-  failure: { errorKind: PersonaErrorKind; error: string } | null;
+  /** `usage`: the tokens the failing turn reported when the agent answered it (docs/latency.md, "Usage"). */
+  failure: { errorKind: PersonaErrorKind; error: string; usage?: TokenUsage } | null;
   outcomesReported: boolean;
   /** Redaction changed some text of a turn (then no judge result is reused). */
   redacted?: boolean;

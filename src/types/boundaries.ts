@@ -10,6 +10,13 @@ export interface AgentRequest {
   session: string;
   message: string;
   persona: string | null;
+  /**
+   * Told as each turn is answered (a welcome turn, a message turn, one answered without a reply),
+   * before the outcome: the run's spend counts a turn answered by a fixture that an interrupt
+   * abandons in flight (docs/semantics.md, "Cost"). A client that never tells has its turns
+   * counted from the outcome.
+   */
+  onAnswered?: () => void;
 }
 
 /** What the agent client returns for one fixture: a reply, or an errored replay. */
@@ -30,6 +37,12 @@ export type AgentOutcome =
       welcomeLatencyMs?: number;
       /** Tokens the welcome and message turns reported, summed (docs/latency.md, "Usage"); null or absent: none reported. */
       usage?: TokenUsage | null;
+      /**
+       * The message turn's own share of `usage` (null: it reported none), so that a span reader
+       * fills in that turn's alone (docs/traces.md, "Usage"); absent when the welcome turn reported
+       * none, and from a client that does not tell the turns apart: `usage` is then the message turn's.
+       */
+      messageUsage?: TokenUsage | null;
       /**
        * The message turn's tool calls (docs/traces.md, "Fixtures"); null or absent: not reported (no
        * `toolCalls` key, no mapping, or a value of no known shape, then `toolCallsProblem` says so).
@@ -62,6 +75,8 @@ export interface SessionRequest {
   session: string;
   persona: string | null;
   mocks: Mock[];
+  /** Told as each turn is answered, before the turn resolves (AgentRequest.onAnswered). */
+  onAnswered?: () => void;
 }
 
 /** One turn of a session, as the agent answered it (before anything is recorded). */
@@ -104,6 +119,8 @@ export type SessionTurn =
       withoutReply?: SessionTurn & { kind: 'replied' };
       /** The agent answered the turn, with a response that could not be used: a turn answered all the same (the run's spend). */
       answered?: true;
+      /** Tokens that answered turn reported (docs/latency.md, "Usage"): the script's usage keeps them; absent: none. */
+      usage?: TokenUsage;
     };
 
 /** The trace context a request carried: `traceparent`'s trace id and parent span id (docs/traces.md). */

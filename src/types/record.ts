@@ -185,6 +185,8 @@ export interface FixtureAttempt {
   latencyMs?: number | null;
   /** This attempt's message turn time split, from its spans (docs/traces.md, "Slower"); absent without spans. */
   time?: TimeSplit | null;
+  /** Tokens this attempt's turns reported (docs/latency.md, "Usage"); absent when none, and in older records. */
+  usage?: TokenUsage | null;
   durationMs: number;
   /** A panel of judges judged this attempt: every member's answer, in the panel's order; absent for a single judge. */
   members?: PanelMember[] | null;

@@ -169,20 +169,36 @@ describe('accepting a persona script keeps its attempts', () => {
       kind: 'accept',
       baseline: { latencyMs: 100, attempts: { passed: 10, total: 10 }, usage: { inputTokens: 100, outputTokens: 10 } },
     });
+    // ... and a stored script without tokens gains the run's, per attempt over the kept tally (5 attempts, 10 tokens each).
+    expect(decidePersonaAcceptance(slower, 't1', null, current({ attempts: { passed: 10, total: 10 }, latencyMs: 10 }))).toMatchObject({
+      kind: 'accept',
+      baseline: { attempts: { passed: 10, total: 10 }, usage: { inputTokens: 100, outputTokens: 10 } },
+    });
   });
 });
 
 describe('the tokens written beside the attempts (docs/latency.md, "Usage")', () => {
   const current = { verdict: 'pass' as const, attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1000, outputTokens: 500 } };
-  const record = { verdict: 'pass' as const, repeat: { passed: 3, count: 3, minPass: 2, flaky: false }, usage: { inputTokens: 330, outputTokens: 160 } };
+  // 330 in and 160 out over its 3 attempts.
+  const record = { verdict: 'pass' as const, repeat: { passed: 3, count: 3, minPass: 2, flaky: false }, perAttempt: { inputTokens: 110, outputTokens: 160 / 3 } };
 
   it('a reworded reply whose tally stands keeps the tokens counted over that tally: the two are read per attempt together', () => {
     expect(attemptsToWrite(current, record, true)).toEqual({ attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1000, outputTokens: 500 } });
   });
 
+  it("a kept tally whose stored baseline has no tokens gains the run's tokens per attempt, counted over that tally", () => {
+    const { usage: _none, ...without } = current;
+    expect(attemptsToWrite(without, record, true)).toEqual({ attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1100, outputTokens: 533 } });
+    expect(attemptsToWrite({ ...without, usage: null }, record, true)).toEqual({ attempts: { passed: 10, total: 10 }, usage: { inputTokens: 1100, outputTokens: 533 } });
+    // A baseline accepted from one attempt (no tally): one attempt's tokens.
+    expect(attemptsToWrite({ verdict: 'pass' }, { verdict: 'pass', perAttempt: { inputTokens: 40, outputTokens: 2 } }, true)).toEqual({ usage: { inputTokens: 40, outputTokens: 2 } });
+    // Nothing reported now either: still none.
+    expect(attemptsToWrite(without, { ...record, perAttempt: null }, true)).toEqual({ attempts: { passed: 10, total: 10 } });
+  });
+
   it("a new measurement writes the run's attempts and the run's tokens", () => {
     expect(attemptsToWrite(current, record, false)).toEqual({ attempts: { passed: 3, total: 3 }, usage: { inputTokens: 330, outputTokens: 160 } });
     // Nothing reported now: no tokens written.
-    expect(attemptsToWrite(current, { ...record, usage: null }, false)).toEqual({ attempts: { passed: 3, total: 3 } });
+    expect(attemptsToWrite(current, { ...record, perAttempt: null }, false)).toEqual({ attempts: { passed: 3, total: 3 } });
   });
 });
