@@ -153,6 +153,30 @@ export function sumTimeSplits(splits: readonly (TimeSplit | null | undefined)[])
   return sum;
 }
 
+/**
+ * A persona script's time splits for naming the slower step (docs/traces.md, "Slower"), now and on
+ * its baseline, over the same turns: turns are paired by position (the welcome turn with the
+ * welcome turn), and a turn whose time is split on one side only (its spans did not come on the
+ * other, or the baseline was accepted before they did) is left out of both, so that its whole time
+ * is not read as a step that grew (or shrank). A turn on one side only (a longer or shorter
+ * conversation) took nothing on the other and counts as it is. Null on a side with no split.
+ */
+export function scriptTimeSplits(
+  turns: readonly { time?: TimeSplit | null }[],
+  transcript: readonly { time?: TimeSplit | null }[],
+): { now: TimeSplit | null; baseline: TimeSplit | null } {
+  const now: (TimeSplit | null | undefined)[] = [];
+  const baseline: (TimeSplit | null | undefined)[] = [];
+  for (let i = 0; i < Math.max(turns.length, transcript.length); i++) {
+    const t = turns[i];
+    const b = transcript[i];
+    if (t !== undefined && b !== undefined && (t.time == null) !== (b.time == null)) continue;
+    now.push(t?.time);
+    baseline.push(b?.time);
+  }
+  return { now: sumTimeSplits(now), baseline: sumTimeSplits(baseline) };
+}
+
 /** Under a second once rounded: 999.6 ms is "1.0 s", never "1000 ms" (docs/latency.md). */
 function secondsText(ms: number): string {
   return Math.round(ms) < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;

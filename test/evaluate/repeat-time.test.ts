@@ -1,10 +1,11 @@
-// A repeated item's time split (docs/traces.md, "Slower"): the step named beside a slower repeated
-// item, and the split an acceptance keeps, are the median attempt's, the attempt whose latency is the
-// item's (docs/latency.md, "Slower than the baseline"), not the first attempt's.
+// The time split a slower item's step is named from (docs/traces.md, "Slower"). A repeated item's:
+// the step named beside it, and the split an acceptance keeps, are the median attempt's, the attempt
+// whose latency is the item's (docs/latency.md, "Slower than the baseline"), not the first attempt's.
+// A script's: over the turns timed on both sides.
 import { describe, expect, it } from 'vitest';
-import { decideAcceptance } from '../../src/evaluate/index.js';
-import { finishFixture, policyOf } from '../../src/evaluate/finish.js';
-import type { Baseline, FixtureRecord, TimeSplit } from '../../src/types.js';
+import { decideAcceptance, scriptLatency } from '../../src/evaluate/index.js';
+import { finishFixture, finishScript, policyOf } from '../../src/evaluate/finish.js';
+import type { Baseline, FixtureRecord, PersonaBaseline, PersonaRecord, TimeSplit, Turn } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
 
 const split = (toolMs: number): TimeSplit => ({ modelMs: 100, toolMs, otherMs: 5, tools: { lookup_order: toolMs } });
@@ -31,5 +32,46 @@ describe('a repeated item\'s time split', () => {
       expect(d.baseline.latencyMs).toBe(2105);
       expect(d.baseline.time).toEqual(split(2000));
     }
+  });
+});
+
+// A script's step (docs/traces.md, "Slower") is named over the turns timed on both sides: a turn
+// whose spans came on one side only is left out of both, or its whole time reads as a step that grew.
+describe('a script turn timed on one side only', () => {
+  const t = (index: number, latencyMs: number, time: TimeSplit | null): Turn => ({
+    index, message: index === 0 ? null : `m${index}`, reply: `r${index}`, route: null, offTrack: [], toolCalls: [], outcome: null, errors: [], durationMs: latencyMs, latencyMs, firstTokenMs: null, time,
+  });
+  const script = (turns: Turn[]): PersonaRecord =>
+    ({
+      label: 's', file: 's.yml', line: 1, persona: null, turns, unsent: [], visited: [], outcome: null, checks: [], baseline: null, durationMs: 1, errored: false, error: null, errorKind: null, verdict: 'pass',
+      drift: { transcript: null, route: null, verdict: 'no_baseline' }, ...scriptLatency(turns),
+    }) as PersonaRecord;
+  const stored = (times: (TimeSplit | null)[], latencyMs: number): PersonaBaseline => ({
+    label: 's', kind: 'persona', transcript: times.map((time, i) => ({ message: i === 0 ? null : `m${i}`, reply: `r${i}`, route: null, ...(time !== null ? { time } : {}) })),
+    visited: [], outcome: null, verdict: 'pass', latencyMs, acceptedAt: '2026-01-01T00:00:00.000Z', commit: null,
+  });
+  const evaluation = { definitionHash: 'h', judgeFingerprint: null };
+  const lookup = (toolMs: number): TimeSplit => ({ modelMs: 100, toolMs, otherMs: 70, tools: { lookup_order: toolMs } });
+  const answer: TimeSplit = { modelMs: 3000, toolMs: 0, otherMs: 100 };
+
+  it('a turn untimed in the baseline and timed now: its model time is not the step that grew', () => {
+    // Turn 1's lookup_order went from 200 ms to 2.2 s; turn 2 (a long answer: 3 s of model, no
+    // tool) took the same time on both runs, but its spans had not come when it was accepted.
+    const baseline = stored([lookup(200), null], 3470);
+    const now = script([t(1, 2370, lookup(2200)), t(2, 3100, answer)]);
+    const r = finishScript({}, [now], baseline, policyOf({}), evaluation);
+    expect(r.slower).toEqual({ baselineMs: 3470, latencyMs: 5470, step: { kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 2200 } });
+  });
+
+  it('a turn timed in the baseline and untimed now: its baseline time is left out too', () => {
+    const baseline = stored([lookup(200), lookup(200)], 740);
+    const now = script([t(1, 2370, lookup(2200)), t(2, 2370, null)]);
+    expect(finishScript({}, [now], baseline, policyOf({}), evaluation).slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 2200 });
+  });
+
+  it('a turn on one side only (a longer conversation) counts as it is: it took nothing on the other', () => {
+    const baseline = stored([lookup(200)], 370);
+    const now = script([t(1, 370, lookup(200)), t(2, 3100, answer)]);
+    expect(finishScript({}, [now], baseline, policyOf({}), evaluation).slower?.step).toEqual({ kind: 'model', name: null, baselineMs: 100, latencyMs: 3100 });
   });
 });
