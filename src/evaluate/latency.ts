@@ -64,8 +64,9 @@ export function medianAttempt<A extends { latencyMs?: number | null } | { turns:
     if (typeof ms === 'number') measured.push({ a, ms });
   }
   if (measured.length === 0) return null;
-  measured.sort((x, y) => x.ms - y.ms);
-  return (measured[Math.floor(measured.length / 2)] as { a: A }).a;
+  const ms = ([...measured].sort((x, y) => x.ms - y.ms)[Math.floor(measured.length / 2)] as { ms: number }).ms;
+  // Of attempts that took the same time, the first in attempt order (`measured` keeps it).
+  return (measured.find((m) => m.ms === ms) as { a: A }).a;
 }
 
 /**

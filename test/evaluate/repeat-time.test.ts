@@ -24,6 +24,15 @@ describe('a repeated item\'s time split', () => {
     expect(r.slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 195, latencyMs: 2000 });
   });
 
+  it('of attempts with the median latency, the first of them (docs/traces.md, "Slower")', () => {
+    // Attempts 1 and 2 both took 2.1 s, one waiting on lookup_order, the other not: the first is the median attempt.
+    const other: FixtureRecord = fixtureRecord({ latencyMs: 2105, time: { modelMs: 2000, toolMs: 0, otherMs: 105 } });
+    const r = finishFixture({ repeat: { count: 3, minPass: 3 } }, [attempt(2105, 2000), other, attempt(2500, 2400)], baseline, policyOf({}));
+    expect(r.slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 195, latencyMs: 2000 });
+    const d = decideAcceptance(r, 't1', null, baseline);
+    expect(d.kind === 'accept' ? d.baseline.time : null).toEqual(split(2000));
+  });
+
   it('an acceptance keeps the median attempt\'s split beside the median latency', () => {
     const r = finishFixture({ repeat: { count: 3, minPass: 3 } }, [attempt(305, 200), attempt(2105, 2000), attempt(2110, 2005)], baseline, policyOf({}));
     const d = decideAcceptance(r, 't1', null, baseline);
