@@ -156,25 +156,33 @@ export function sumTimeSplits(splits: readonly (TimeSplit | null | undefined)[])
 
 /**
  * A persona script's time splits for naming the slower step (docs/traces.md, "Slower"), now and on
- * its baseline, over the same turns: turns are paired by position (the welcome turn with the
- * welcome turn), and a turn whose time is split on one side only (its spans did not come on the
- * other, or the baseline was accepted before they did) is left out of both, so that its whole time
- * is not read as a step that grew (or shrank). A turn on one side only (a longer or shorter
- * conversation) took nothing on the other and counts as it is. Null on a side with no split.
+ * its baseline, over the same turns: turns are paired by number (the welcome turn, 0, with the
+ * baseline's welcome turn, its message null; the opening, 1, with the baseline's opening, and so
+ * on), and a turn whose time is split on one side only (its spans did not come on the other run, or
+ * the baseline was accepted before they did) is left out of both, so that its whole time is not read
+ * as a step that grew (or shrank). A turn on one side only (a longer or shorter conversation, a
+ * welcome turn new since the baseline) took nothing on the other and counts as it is. Null on a side
+ * with no split.
  */
 export function scriptTimeSplits(
-  turns: readonly { time?: TimeSplit | null }[],
-  transcript: readonly { time?: TimeSplit | null }[],
+  turns: readonly { index: number; time?: TimeSplit | null }[],
+  transcript: readonly { message: string | null; time?: TimeSplit | null }[],
 ): { now: TimeSplit | null; baseline: TimeSplit | null } {
-  const now: (TimeSplit | null | undefined)[] = [];
-  const baseline: (TimeSplit | null | undefined)[] = [];
-  for (let i = 0; i < Math.max(turns.length, transcript.length); i++) {
-    const t = turns[i];
-    const b = transcript[i];
-    if (t !== undefined && b !== undefined && (t.time == null) !== (b.time == null)) continue;
-    now.push(t?.time);
-    baseline.push(b?.time);
+  const stored = new Map<number, TimeSplit | null>();
+  const welcome = transcript[0]?.message === null;
+  transcript.forEach((b, i) => stored.set(welcome ? i : i + 1, b.time ?? null));
+  const now: (TimeSplit | null)[] = [];
+  const baseline: (TimeSplit | null)[] = [];
+  for (const t of turns) {
+    const time = t.time ?? null;
+    const b = stored.get(t.index);
+    stored.delete(t.index);
+    if (b !== undefined && (time === null) !== (b === null)) continue;
+    now.push(time);
+    baseline.push(b ?? null);
   }
+  // The baseline's turns that have none now.
+  baseline.push(...stored.values());
   return { now: sumTimeSplits(now), baseline: sumTimeSplits(baseline) };
 }
 

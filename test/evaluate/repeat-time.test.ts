@@ -55,8 +55,9 @@ describe('a script turn timed on one side only', () => {
       label: 's', file: 's.yml', line: 1, persona: null, turns, unsent: [], visited: [], outcome: null, checks: [], baseline: null, durationMs: 1, errored: false, error: null, errorKind: null, verdict: 'pass',
       drift: { transcript: null, route: null, verdict: 'no_baseline' }, ...scriptLatency(turns),
     }) as PersonaRecord;
+  /** A baseline of message turns 1, 2, ... (no welcome turn), each with its time split or none. */
   const stored = (times: (TimeSplit | null)[], latencyMs: number): PersonaBaseline => ({
-    label: 's', kind: 'persona', transcript: times.map((time, i) => ({ message: i === 0 ? null : `m${i}`, reply: `r${i}`, route: null, ...(time !== null ? { time } : {}) })),
+    label: 's', kind: 'persona', transcript: times.map((time, i) => ({ message: `m${i + 1}`, reply: `r${i + 1}`, route: null, ...(time !== null ? { time } : {}) })),
     visited: [], outcome: null, verdict: 'pass', latencyMs, acceptedAt: '2026-01-01T00:00:00.000Z', commit: null,
   });
   const evaluation = { definitionHash: 'h', judgeFingerprint: null };
@@ -75,6 +76,12 @@ describe('a script turn timed on one side only', () => {
   it('a turn timed in the baseline and untimed now: its baseline time is left out too', () => {
     const baseline = stored([lookup(200), lookup(200)], 740);
     const now = script([t(1, 2370, lookup(2200)), t(2, 2370, null)]);
+    expect(finishScript({}, [now], baseline, policyOf({}), evaluation).slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 2200 });
+  });
+
+  it('turns are paired by number: a welcome turn new since the baseline does not shift the others', () => {
+    const baseline = stored([lookup(200), null], 3470);
+    const now = script([t(0, 20, { modelMs: 0, toolMs: 0, otherMs: 20 }), t(1, 2370, lookup(2200)), t(2, 3100, answer)]);
     expect(finishScript({}, [now], baseline, policyOf({}), evaluation).slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 2200 });
   });
 
