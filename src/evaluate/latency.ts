@@ -35,34 +35,45 @@ function sumOf(values: readonly (number | null | undefined)[]): number | null {
   return sum;
 }
 
+/** A repeated item's attempt, fixture or script, as its latency is read. */
+type TimedAttempt = { errored?: boolean } & ({ latencyMs?: number | null } | { turns: readonly Turn[] });
+
+/**
+ * The attempts a repeated item's latency is the median of, each with its latency, in attempt order:
+ * those measured that did not error (a script's errored attempt stopped part-way, and its sum is not
+ * a whole conversation's), or every measured one when all errored.
+ */
+function measuredAttempts<A extends TimedAttempt>(attempts: readonly A[]): { a: A; ms: number }[] {
+  const measured: { a: A; ms: number }[] = [];
+  for (const a of attempts) {
+    const ms = kindOf(a) === 'script' ? scriptLatency((a as { turns: readonly Turn[] }).turns).latencyMs : (a as { latencyMs?: number | null }).latencyMs;
+    if (typeof ms === 'number') measured.push({ a, ms });
+  }
+  const completed = measured.filter((m) => m.a.errored !== true);
+  return completed.length > 0 ? completed : measured;
+}
+
 /**
  * An item's latency, the one compared with its baseline and kept by an acceptance: a fixture's
- * message turn, a script's sum over its turns; a repeated item's, the median of its attempts'.
+ * message turn, a script's sum over its turns; a repeated item's, the median of its attempts' that
+ * did not error (docs/latency.md, "Slower than the baseline").
  * Undefined in an older record (nothing measured at all), null when the item was not measured.
  */
-export function itemLatencyMs(record: Pick<FixtureRecord, 'latencyMs'> & { attempts?: readonly ({ latencyMs?: number | null } | { turns: readonly Turn[] })[] }): number | null | undefined {
+export function itemLatencyMs(record: Pick<FixtureRecord, 'latencyMs'> & { attempts?: readonly TimedAttempt[] }): number | null | undefined {
   if (record.attempts === undefined || record.attempts.length === 0) return record.latencyMs;
-  const values: number[] = [];
-  for (const a of record.attempts) {
-    const ms = kindOf(a) === 'script' ? scriptLatency((a as { turns: readonly Turn[] }).turns).latencyMs : (a as { latencyMs?: number | null }).latencyMs;
-    if (typeof ms === 'number') values.push(ms);
-  }
+  const values = measuredAttempts(record.attempts).map((m) => m.ms);
   if (values.length === 0) return record.latencyMs === undefined ? undefined : null;
   return median(values);
 }
 
 /**
  * A repeated item's median attempt (docs/traces.md, "Slower"): the one whose latency is the item's,
- * of an even count the slower of the two middle ones (the first of equals); null when no attempt was
- * measured, or the item ran once.
+ * of an even count the slower of the two middle ones (the first of equals), among the attempts the
+ * latency is the median of; null when no attempt was measured, or the item ran once.
  */
-export function medianAttempt<A extends { latencyMs?: number | null } | { turns: readonly Turn[] }>(attempts: readonly A[] | undefined): A | null {
+export function medianAttempt<A extends TimedAttempt>(attempts: readonly A[] | undefined): A | null {
   if (attempts === undefined || attempts.length === 0) return null;
-  const measured: { a: A; ms: number }[] = [];
-  for (const a of attempts) {
-    const ms = kindOf(a) === 'script' ? scriptLatency((a as { turns: readonly Turn[] }).turns).latencyMs : (a as { latencyMs?: number | null }).latencyMs;
-    if (typeof ms === 'number') measured.push({ a, ms });
-  }
+  const measured = measuredAttempts(attempts);
   if (measured.length === 0) return null;
   const ms = ([...measured].sort((x, y) => x.ms - y.ms)[Math.floor(measured.length / 2)] as { ms: number }).ms;
   // Of attempts that took the same time, the first in attempt order (`measured` keeps it).
@@ -74,7 +85,7 @@ export function medianAttempt<A extends { latencyMs?: number | null } | { turns:
  * (docs/traces.md, "Slower"): a fixture's message turn, a script's turns summed; a repeated item's,
  * its median attempt's, so that the split is of the attempt whose latency is compared.
  */
-export function itemTimeSplit(record: { time?: TimeSplit | null; turns?: readonly Turn[]; attempts?: readonly ({ latencyMs?: number | null; time?: TimeSplit | null } | { turns: readonly Turn[] })[] }): TimeSplit | null {
+export function itemTimeSplit(record: { time?: TimeSplit | null; turns?: readonly Turn[]; attempts?: readonly (TimedAttempt & { time?: TimeSplit | null })[] }): TimeSplit | null {
   const median = medianAttempt(record.attempts);
   const source = median ?? record;
   if ('turns' in source && source.turns !== undefined) return sumTimeSplits(source.turns.map((t) => t.time));

@@ -3,7 +3,7 @@
 // whose latency is the item's (docs/latency.md, "Slower than the baseline"), not the first attempt's.
 // A script's: over the turns timed on both sides.
 import { describe, expect, it } from 'vitest';
-import { decideAcceptance, scriptLatency } from '../../src/evaluate/index.js';
+import { decideAcceptance, decidePersonaAcceptance, itemLatencyMs, scriptLatency } from '../../src/evaluate/index.js';
 import { finishFixture, finishScript, policyOf } from '../../src/evaluate/finish.js';
 import type { Baseline, FixtureRecord, PersonaBaseline, PersonaRecord, TimeSplit, Turn } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
@@ -91,3 +91,44 @@ describe('a script turn timed on one side only', () => {
     expect(finishScript({}, [now], baseline, policyOf({}), evaluation).slower?.step).toEqual({ kind: 'model', name: null, baselineMs: 100, latencyMs: 3100 });
   });
 });
+
+// A repeated script's latency (docs/latency.md, "Slower than the baseline") is the median over its
+// attempts that did not error: an attempt that errored on turn 2 of 3 summed 2 turns, not a whole
+// conversation, and its split is of that part.
+describe('a repeated script with attempts that errored part-way', () => {
+  const t = (index: number, latencyMs: number, toolMs: number): Turn => ({
+    index, message: `m${index}`, reply: `r${index}`, route: null, offTrack: [], toolCalls: [], outcome: null, errors: [], durationMs: latencyMs, latencyMs, firstTokenMs: null,
+    time: { modelMs: 100, toolMs, otherMs: latencyMs - 100 - toolMs, tools: { lookup_order: toolMs } },
+  });
+  const whole = [t(1, 1000, 200), t(2, 1000, 200), t(3, 1000, 200)];
+  const attempt = (turns: Turn[], errored: boolean): PersonaRecord =>
+    ({
+      label: 's', file: 's.yml', line: 1, persona: null, turns, unsent: [], visited: [], outcome: null, checks: [], baseline: null, durationMs: 1,
+      errored, error: errored ? 'turn 2: the agent reported an error' : null, errorKind: errored ? 'agent_error' : null, verdict: errored ? null : 'pass',
+      drift: errored ? null : { transcript: null, route: null, verdict: 'no_baseline' }, ...scriptLatency(turns),
+    }) as PersonaRecord;
+  const baseline: PersonaBaseline = {
+    label: 's', kind: 'persona', transcript: whole.map((x) => ({ message: x.message, reply: x.reply, route: null, time: x.time as TimeSplit })),
+    visited: [], outcome: null, verdict: 'pass', latencyMs: 3000, acceptedAt: '2026-01-01T00:00:00.000Z', commit: null,
+  };
+  const evaluation = { definitionHash: 'h', judgeFingerprint: null };
+  // Attempts 1 and 2 errored on turn 2 (1.5 s each); attempt 3 ran the whole conversation as fast as the baseline.
+  const attempts = [attempt([t(1, 1000, 200), t(2, 500, 0)], true), attempt([t(1, 1000, 200), t(2, 500, 0)], true), attempt(whole, false)];
+
+  it('its latency, the one compared and accepted, is the completed attempts\' median', () => {
+    const r = finishScript({ repeat: { count: 3, minPass: 1 } }, attempts, baseline, policyOf({}), evaluation);
+    expect(r.verdict).toBe('pass');
+    expect(itemLatencyMs(r)).toBe(3000);
+    const d = decidePersonaAcceptance(r, 't1', null, null);
+    expect(d.kind === 'accept' ? [d.baseline.latencyMs, d.baseline.transcript.map((x) => x.time?.toolMs)] : d).toEqual([3000, [200, 200, 200]]);
+  });
+
+  it('an accepted whole conversation is not slower than the partial one it was compared with', () => {
+    // Accepted from these attempts, then run again with every attempt whole: the same speed, not slower.
+    const accepted = decidePersonaAcceptance(finishScript({ repeat: { count: 3, minPass: 1 } }, attempts, baseline, policyOf({}), evaluation), 't1', null, null);
+    if (accepted.kind !== 'accept') throw new Error(accepted.kind);
+    const again = finishScript({ repeat: { count: 3, minPass: 1 } }, [attempt(whole, false), attempt(whole, false), attempt(whole, false)], accepted.baseline, policyOf({}), evaluation);
+    expect(again.slower).toBeUndefined();
+  });
+});
+
