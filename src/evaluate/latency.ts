@@ -137,7 +137,7 @@ export function slowerStep(now: TimeSplit, baseline: TimeSplit): SlowerStep | nu
     steps.push({ kind: 'tool', name: null, baselineMs: baseline.toolMs, latencyMs: now.toolMs });
   } else {
     const names = [...new Set([...Object.keys(now.tools ?? {}), ...Object.keys(baseline.tools ?? {})])].sort();
-    for (const name of names) steps.push({ kind: 'tool', name, baselineMs: baseline.tools?.[name] ?? 0, latencyMs: now.tools?.[name] ?? 0 });
+    for (const name of names) steps.push({ kind: 'tool', name, baselineMs: toolMsOf(baseline, name), latencyMs: toolMsOf(now, name) });
   }
   steps.push({ kind: 'model', name: null, baselineMs: baseline.modelMs, latencyMs: now.modelMs });
   steps.push({ kind: 'other', name: null, baselineMs: baseline.otherMs, latencyMs: now.otherMs });
@@ -154,15 +154,23 @@ export function sumTimeSplits(splits: readonly (TimeSplit | null | undefined)[])
   const present = splits.filter((t): t is TimeSplit => t != null);
   if (present.length === 0) return null;
   const sum: TimeSplit = { modelMs: 0, toolMs: 0, otherMs: 0 };
+  // By name in a Map: a tool's name is the agent's, and may be `constructor` or `__proto__`.
+  let tools: Map<string, number> | null = null;
   for (const t of present) {
     sum.modelMs += t.modelMs;
     sum.toolMs += t.toolMs;
     sum.otherMs += t.otherMs;
     if (t.tools === undefined) continue;
-    const tools: Record<string, number> = (sum.tools ??= {});
-    for (const [name, ms] of Object.entries(t.tools)) tools[name] = (tools[name] ?? 0) + ms;
+    tools ??= new Map();
+    for (const [name, ms] of Object.entries(t.tools)) tools.set(name, (tools.get(name) ?? 0) + ms);
   }
+  if (tools !== null) sum.tools = Object.fromEntries(tools);
   return sum;
+}
+
+/** A tool's own time in a split, 0 when it did not run: only the split's own keys (a tool may be named `constructor`). */
+function toolMsOf(split: TimeSplit, name: string): number {
+  return split.tools !== undefined && Object.hasOwn(split.tools, name) ? (split.tools[name] as number) : 0;
 }
 
 /**
