@@ -31,7 +31,7 @@ import { itemStats, looksTaken, maxLooksOf, moreAttempts, type LookPlan } from '
 import { DEFAULT_ALPHA, DEFAULT_LATENCY, type Config } from '../config.js';
 import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
-import { itemLatencyMs, itemTimeSplit, slowerStep, slowerThanBaseline, sumTimeSplits } from './latency.js';
+import { itemLatencyMs, itemTimeSplit, medianAttempt, scriptTimeSplits, slowerStep, slowerThanBaseline } from './latency.js';
 import { personaDrift } from './personas.js';
 import { combineAttempts, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
 import { plusUsage } from './usage.js';
@@ -187,13 +187,10 @@ export function finishScript(
   meanings: AttemptMeanings = null,
 ): PersonaRecord {
   const combined = combinePersonaAttempts(attempts, itemRepeat(script, policy), baseline, meanings);
-  const slower = combined.errored
-    ? null
-    : withStep(
-        slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency),
-        itemTimeSplit(combined),
-        baseline === null ? null : sumTimeSplits(baseline.transcript.map((t) => t.time)),
-      );
+  // The step is named over the turns timed on both sides (docs/traces.md, "Slower"): a repeated
+  // script's median attempt's turns, against the baseline's (accepted from its median attempt).
+  const splits = baseline === null ? null : scriptTimeSplits((medianAttempt(combined.attempts) ?? combined).turns, baseline.transcript);
+  const slower = combined.errored ? null : withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), splits?.now, splits?.baseline);
   const stats = statsOf(script, combined, baseline, policy);
   return Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, stats === null ? {} : { stats });
 }

@@ -35,37 +35,49 @@ function sumOf(values: readonly (number | null | undefined)[]): number | null {
   return sum;
 }
 
+/** A repeated item's attempt, fixture or script, as its latency is read. */
+type TimedAttempt = { errored?: boolean } & ({ latencyMs?: number | null } | { turns: readonly Turn[] });
+
+/**
+ * The attempts a repeated item's latency is the median of, each with its latency, in attempt order:
+ * those measured that did not error (a script's errored attempt stopped part-way, and its sum is not
+ * a whole conversation's), or every measured one when all errored.
+ */
+function measuredAttempts<A extends TimedAttempt>(attempts: readonly A[]): { a: A; ms: number }[] {
+  const measured: { a: A; ms: number }[] = [];
+  for (const a of attempts) {
+    const ms = kindOf(a) === 'script' ? scriptLatency((a as { turns: readonly Turn[] }).turns).latencyMs : (a as { latencyMs?: number | null }).latencyMs;
+    if (typeof ms === 'number') measured.push({ a, ms });
+  }
+  const completed = measured.filter((m) => m.a.errored !== true);
+  return completed.length > 0 ? completed : measured;
+}
+
 /**
  * An item's latency, the one compared with its baseline and kept by an acceptance: a fixture's
- * message turn, a script's sum over its turns; a repeated item's, the median of its attempts'.
+ * message turn, a script's sum over its turns; a repeated item's, the median of its attempts' that
+ * did not error (docs/latency.md, "Slower than the baseline").
  * Undefined in an older record (nothing measured at all), null when the item was not measured.
  */
-export function itemLatencyMs(record: Pick<FixtureRecord, 'latencyMs'> & { attempts?: readonly ({ latencyMs?: number | null } | { turns: readonly Turn[] })[] }): number | null | undefined {
+export function itemLatencyMs(record: Pick<FixtureRecord, 'latencyMs'> & { attempts?: readonly TimedAttempt[] }): number | null | undefined {
   if (record.attempts === undefined || record.attempts.length === 0) return record.latencyMs;
-  const values: number[] = [];
-  for (const a of record.attempts) {
-    const ms = kindOf(a) === 'script' ? scriptLatency((a as { turns: readonly Turn[] }).turns).latencyMs : (a as { latencyMs?: number | null }).latencyMs;
-    if (typeof ms === 'number') values.push(ms);
-  }
+  const values = measuredAttempts(record.attempts).map((m) => m.ms);
   if (values.length === 0) return record.latencyMs === undefined ? undefined : null;
   return median(values);
 }
 
 /**
  * A repeated item's median attempt (docs/traces.md, "Slower"): the one whose latency is the item's,
- * of an even count the slower of the two middle ones (the first of equals); null when no attempt was
- * measured, or the item ran once.
+ * of an even count the slower of the two middle ones (the first of equals), among the attempts the
+ * latency is the median of; null when no attempt was measured, or the item ran once.
  */
-export function medianAttempt<A extends { latencyMs?: number | null } | { turns: readonly Turn[] }>(attempts: readonly A[] | undefined): A | null {
+export function medianAttempt<A extends TimedAttempt>(attempts: readonly A[] | undefined): A | null {
   if (attempts === undefined || attempts.length === 0) return null;
-  const measured: { a: A; ms: number }[] = [];
-  for (const a of attempts) {
-    const ms = kindOf(a) === 'script' ? scriptLatency((a as { turns: readonly Turn[] }).turns).latencyMs : (a as { latencyMs?: number | null }).latencyMs;
-    if (typeof ms === 'number') measured.push({ a, ms });
-  }
+  const measured = measuredAttempts(attempts);
   if (measured.length === 0) return null;
-  measured.sort((x, y) => x.ms - y.ms);
-  return (measured[Math.floor(measured.length / 2)] as { a: A }).a;
+  const ms = ([...measured].sort((x, y) => x.ms - y.ms)[Math.floor(measured.length / 2)] as { ms: number }).ms;
+  // Of attempts that took the same time, the first in attempt order (`measured` keeps it).
+  return (measured.find((m) => m.ms === ms) as { a: A }).a;
 }
 
 /**
@@ -73,7 +85,7 @@ export function medianAttempt<A extends { latencyMs?: number | null } | { turns:
  * (docs/traces.md, "Slower"): a fixture's message turn, a script's turns summed; a repeated item's,
  * its median attempt's, so that the split is of the attempt whose latency is compared.
  */
-export function itemTimeSplit(record: { time?: TimeSplit | null; turns?: readonly Turn[]; attempts?: readonly ({ latencyMs?: number | null; time?: TimeSplit | null } | { turns: readonly Turn[] })[] }): TimeSplit | null {
+export function itemTimeSplit(record: { time?: TimeSplit | null; turns?: readonly Turn[]; attempts?: readonly (TimedAttempt & { time?: TimeSplit | null })[] }): TimeSplit | null {
   const median = medianAttempt(record.attempts);
   const source = median ?? record;
   if ('turns' in source && source.turns !== undefined) return sumTimeSplits(source.turns.map((t) => t.time));
@@ -125,7 +137,7 @@ export function slowerStep(now: TimeSplit, baseline: TimeSplit): SlowerStep | nu
     steps.push({ kind: 'tool', name: null, baselineMs: baseline.toolMs, latencyMs: now.toolMs });
   } else {
     const names = [...new Set([...Object.keys(now.tools ?? {}), ...Object.keys(baseline.tools ?? {})])].sort();
-    for (const name of names) steps.push({ kind: 'tool', name, baselineMs: baseline.tools?.[name] ?? 0, latencyMs: now.tools?.[name] ?? 0 });
+    for (const name of names) steps.push({ kind: 'tool', name, baselineMs: toolMsOf(baseline, name), latencyMs: toolMsOf(now, name) });
   }
   steps.push({ kind: 'model', name: null, baselineMs: baseline.modelMs, latencyMs: now.modelMs });
   steps.push({ kind: 'other', name: null, baselineMs: baseline.otherMs, latencyMs: now.otherMs });
@@ -142,15 +154,55 @@ export function sumTimeSplits(splits: readonly (TimeSplit | null | undefined)[])
   const present = splits.filter((t): t is TimeSplit => t != null);
   if (present.length === 0) return null;
   const sum: TimeSplit = { modelMs: 0, toolMs: 0, otherMs: 0 };
+  // By name in a Map: a tool's name is the agent's, and may be `constructor` or `__proto__`.
+  let tools: Map<string, number> | null = null;
   for (const t of present) {
     sum.modelMs += t.modelMs;
     sum.toolMs += t.toolMs;
     sum.otherMs += t.otherMs;
     if (t.tools === undefined) continue;
-    const tools: Record<string, number> = (sum.tools ??= {});
-    for (const [name, ms] of Object.entries(t.tools)) tools[name] = (tools[name] ?? 0) + ms;
+    tools ??= new Map();
+    for (const [name, ms] of Object.entries(t.tools)) tools.set(name, (tools.get(name) ?? 0) + ms);
   }
+  if (tools !== null) sum.tools = Object.fromEntries(tools);
   return sum;
+}
+
+/** A tool's own time in a split, 0 when it did not run: only the split's own keys (a tool may be named `constructor`). */
+function toolMsOf(split: TimeSplit, name: string): number {
+  return split.tools !== undefined && Object.hasOwn(split.tools, name) ? (split.tools[name] as number) : 0;
+}
+
+/**
+ * A persona script's time splits for naming the slower step (docs/traces.md, "Slower"), now and on
+ * its baseline, over the same turns: turns are paired by number (the welcome turn, 0, with the
+ * baseline's welcome turn, its message null; the opening, 1, with the baseline's opening, and so
+ * on), and a turn whose time is split on one side only (its spans did not come on the other run, or
+ * the baseline was accepted before they did) is left out of both, so that its whole time is not read
+ * as a step that grew (or shrank). A turn on one side only (a longer or shorter conversation, a
+ * welcome turn new since the baseline) took nothing on the other and counts as it is. Null on a side
+ * with no split.
+ */
+export function scriptTimeSplits(
+  turns: readonly { index: number; time?: TimeSplit | null }[],
+  transcript: readonly { message: string | null; time?: TimeSplit | null }[],
+): { now: TimeSplit | null; baseline: TimeSplit | null } {
+  const stored = new Map<number, TimeSplit | null>();
+  const welcome = transcript[0]?.message === null;
+  transcript.forEach((b, i) => stored.set(welcome ? i : i + 1, b.time ?? null));
+  const now: (TimeSplit | null)[] = [];
+  const baseline: (TimeSplit | null)[] = [];
+  for (const t of turns) {
+    const time = t.time ?? null;
+    const b = stored.get(t.index);
+    stored.delete(t.index);
+    if (b !== undefined && (time === null) !== (b === null)) continue;
+    now.push(time);
+    baseline.push(b ?? null);
+  }
+  // The baseline's turns that have none now.
+  baseline.push(...stored.values());
+  return { now: sumTimeSplits(now), baseline: sumTimeSplits(baseline) };
 }
 
 /** Under a second once rounded: 999.6 ms is "1.0 s", never "1000 ms" (docs/latency.md). */

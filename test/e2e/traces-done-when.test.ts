@@ -32,7 +32,7 @@ interface Scene {
   store: Map<string, unknown>;
   /** lookup_order's duration in ms. */
   toolMs: number;
-  /** Messages whose spans are never exported. */
+  /** Messages whose spans are never exported (the turn still takes its time). */
   silent: Set<string>;
   /** The engine's clock runs ahead by each turn's span time. */
   virtualMs: number;
@@ -92,13 +92,16 @@ function textAgent(scene: Scene): (req: ReceivedRequest) => Promise<{ json: unkn
     const body = (req.json ?? {}) as { start?: boolean; message?: string };
     const message = String(body.message);
     const parent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(String(req.headers.traceparent));
-    if (parent !== null && !scene.silent.has(message)) {
+    if (parent !== null) {
       const { spans, totalMs } = body.start === true ? welcomeSpans(parent[1]!, parent[2]!, ++n) : turnSpans(parent[1]!, parent[2]!, message, scene.toolMs, ++n);
+      // A silent turn takes its time all the same: its spans are made, never exported.
       scene.virtualMs += totalMs;
-      if (scene.receiver !== null) {
-        const res = await fetch(`${scene.receiver}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spans) });
-        expect(res.status).toBe(200);
-      } else scene.store.set(parent[1]!, spans);
+      if (!scene.silent.has(message)) {
+        if (scene.receiver !== null) {
+          const res = await fetch(`${scene.receiver}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(spans) });
+          expect(res.status).toBe(200);
+        } else scene.store.set(parent[1]!, spans);
+      }
     }
     if (body.start === true) return { json: { reply: 'Welcome!', route: null, offTrack: [], ended: false } };
     return { json: { reply: `About ${message}: your order is on its way.`, route: null, offTrack: [], ended: false } };
@@ -179,10 +182,10 @@ async function runOnce(mode: 'receive' | 'query', scene: Scene, cwd: string, out
   return { record: await readResults(`${cwd}/${out}`), stdout: r.stdout, stderr };
 }
 
-async function project(mode: 'receive' | 'query', scene: Scene): Promise<string> {
+async function project(mode: 'receive' | 'query', scene: Scene, suite: { fixtures: Record<string, string>; personas: Record<string, string> } = { fixtures: FIXTURES, personas: PERSONAS }): Promise<string> {
   const agent = await serve(textAgent(scene));
   const traces = mode === 'receive' ? 'traces:\n  receive: { port: 0 }\n  waitMs: 400\n' : `traces:\n  query: { kind: tempo, url: ${await tempo(scene)} }\n  waitMs: 400\n`;
-  return makeProject({ config: `agent:\n  url: ${agent.url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\n${traces}`, fixtures: FIXTURES, personas: PERSONAS });
+  return makeProject({ config: `agent:\n  url: ${agent.url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\n${traces}`, ...suite });
 }
 
 const scene = (): Scene => ({ receiver: null, store: new Map(), toolMs: 200, silent: new Set(['Where is order 777?']), virtualMs: 0 });
@@ -266,6 +269,49 @@ describe('tools and time from traces (receive mode)', () => {
     expect(stdout).toMatch(/order-status · pass · still passing · slower: \d+ ms -> 2\.\d s \(tool lookup_order 200 ms -> 1\.9 s\)/);
     const script = record.personas.find((x) => x.label === 'order-script')!;
     expect(script.slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 400, latencyMs: 3800 });
+  });
+});
+
+// A script without tool checks or mocks, so that a turn whose spans never came still lets it pass
+// and be accepted (docs/traces.md, "When spans do not arrive").
+const CHAT = {
+  'chat.yaml': `personas:
+  - label: chat-script
+    opening: Where is order 1234?
+    followUps: [ Any news on 1234? ]
+    expect: { reply: [ { contains: "on its way" } ] }
+`,
+};
+
+describe('the slower step of a script whose turn was timed on one side only (docs/traces.md, "Slower")', () => {
+  it('leaves that turn out of both sides: the step is compared over the same turns', async () => {
+    const s = scene();
+    // Accepted while the second message turn's spans never came: its time is not split in the baseline.
+    s.silent = new Set(['Any news on 1234?']);
+    const cwd = await project('receive', s, { fixtures: {}, personas: CHAT });
+    const first = await runOnce('receive', s, cwd, 'r1.json');
+    expect(first.record.personas[0]?.verdict).toBe('pass');
+    expect((await cli(['accept', '--results', 'r1.json'], cwd)).code).toBe(0);
+    const stored = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'chat-script.json'), 'utf8')) as { transcript: { time?: { toolMs: number } }[] };
+    expect(stored.transcript.map((t) => t.time?.toolMs)).toEqual([0, 200, undefined]);
+
+    // Now every turn's spans come, and lookup_order takes 1.9 s on both message turns. The second
+    // turn's 1.9 s has no baseline split to compare with: the step is turn 1's, 200 ms -> 1.9 s,
+    // not the two turns' 3.8 s against the one turn's 200 ms.
+    s.silent = new Set();
+    s.toolMs = 1900;
+    const second = await runOnce('receive', s, cwd, 'r2.json');
+    const script = second.record.personas[0]!;
+    expect(script.slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 1900 });
+    expect(second.stdout).toContain('(tool lookup_order 200 ms -> 1.9 s)');
+
+    // The reverse: accepted with every turn timed (1.9 s each), then the second turn's spans do not
+    // come while lookup_order takes 4 s: turn 1's 1.9 s -> 4.0 s, not both turns' 3.8 s -> 4.0 s.
+    expect((await cli(['accept', '--results', 'r2.json'], cwd)).code).toBe(0);
+    s.silent = new Set(['Any news on 1234?']);
+    s.toolMs = 4000;
+    const third = await runOnce('receive', s, cwd, 'r3.json');
+    expect(third.record.personas[0]?.slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 1900, latencyMs: 4000 });
   });
 });
 

@@ -105,4 +105,15 @@ describe('the step that grew most', () => {
     expect(sumTimeSplits([split(1, 0, 1), split(2, 0, 2)])).toEqual(split(3, 0, 3));
     expect(sumTimeSplits([null, undefined])).toBeNull();
   });
+
+  it("a tool named like an object's own machinery (constructor, toString, __proto__) is a tool like any other", () => {
+    // Tool names come from the agent's spans: as the reader records them (JSON keeps `__proto__` as a key).
+    const tools = (entries: [string, number][]): Record<string, number> => JSON.parse(JSON.stringify(Object.fromEntries(entries))) as Record<string, number>;
+    const turn1 = split(0, 900, 0, tools([['constructor', 600], ['__proto__', 300]]));
+    const turn2 = split(0, 50, 0, tools([['toString', 50]]));
+    expect(JSON.stringify(sumTimeSplits([turn1, turn2]))).toBe(JSON.stringify(split(0, 950, 0, tools([['constructor', 600], ['__proto__', 300], ['toString', 50]]))));
+    // A tool new since the baseline took 0 there, whatever its name.
+    expect(slowerStep(split(0, 900, 0, tools([['constructor', 900]])), split(0, 0, 0, {}))).toEqual({ kind: 'tool', name: 'constructor', baselineMs: 0, latencyMs: 900 });
+    expect(slowerStep(split(0, 900, 0, tools([['__proto__', 900]])), split(0, 100, 0, tools([['lookup', 100]])))).toEqual({ kind: 'tool', name: '__proto__', baselineMs: 0, latencyMs: 900 });
+  });
 });

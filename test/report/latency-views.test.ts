@@ -13,7 +13,7 @@ import { renderHtml } from '../../src/report/html.js';
 import { barText, latencyChartBlock, msText } from '../../src/report/latency-chart.js';
 import { latencyRows } from '../../src/report/html/latency.js';
 import { DEFAULT_LATENCY } from '../../src/config.js';
-import { slowerThanBaseline } from '../../src/evaluate/latency.js';
+import { itemLatencyMs, slowerThanBaseline } from '../../src/evaluate/latency.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
 import { baseline, ctx, fixture, mixed, personaScripts, run } from './fixtures.js';
 import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
@@ -101,6 +101,19 @@ describe('report.html latency view', () => {
       ['opening-hours', false],
       ['shipping-times', false],
       ['new-greeting', false],
+    ]);
+  });
+
+  it("draws a repeated item's median latency, the one compared with its baseline, not its shown attempt's", () => {
+    // Attempt 1 (the one the record shows) waited 2 s; the median of 2000, 300, 310 ms is 310 ms,
+    // as fast as the baseline's 300 ms: not slower, and not drawn as the most slowed-down item.
+    const attempts = [2000, 300, 310].map((latencyMs) => ({ errored: false, error: null, errorKind: null, reply: 'r', route: null, verdict: 'pass' as const, detail: '', score: null, rationale: null, latencyMs, durationMs: latencyMs }));
+    const repeated: FixtureRecord = { ...timed('repeated', 2000, 300, { attempts }), slower: undefined };
+    expect(slowerThanBaseline(itemLatencyMs(repeated), 300, DEFAULT_LATENCY)).toBeNull();
+    const rows = latencyRows([timed('order-status', 1600, 1000), repeated]);
+    expect(rows.map((r) => [r.label, r.nowMs, r.beforeMs])).toEqual([
+      ['order-status', 1600, 1000],
+      ['repeated', 310, 300],
     ]);
   });
 

@@ -100,3 +100,24 @@ describe('spans from the real OpenTelemetry SDK', () => {
     ]);
   });
 });
+
+describe('the time split of a turn whose model call was retried and whose tools ran in parallel (docs/traces.md, "Time")', () => {
+  it('counts each stretch of time once: the failed attempt is model time, the backoff other, parallel tools their union', () => {
+    exporter.reset();
+    const traceId = '77777777777777777777777777777777';
+    // As the AI SDK 5 exports it: each attempt of a model call is a doGenerate span under the same
+    // ai.generateText; the first is answered 529 and tried again 2 s later. Then two tools at once.
+    context.with(sentContext(traceId, '8888888888888888'), () =>
+      step(tracer, 'ai.generateText', 0, 3500, { 'ai.operationId': 'ai.generateText' }, () => {
+        step(tracer, 'ai.generateText.doGenerate', 10, 510, { 'ai.operationId': 'ai.generateText.doGenerate' }, undefined, 'Overloaded');
+        step(tracer, 'ai.generateText.doGenerate', 2510, 2800, { 'ai.operationId': 'ai.generateText.doGenerate' });
+        step(tracer, 'ai.toolCall', 2800, 3300, { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.name': 'lookup_order', 'ai.toolCall.args': '{}' });
+        step(tracer, 'ai.toolCall', 2850, 3200, { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.name': 'lookup_stock', 'ai.toolCall.args': '{}' });
+        step(tracer, 'ai.generateText.doGenerate', 3300, 3500, { 'ai.operationId': 'ai.generateText.doGenerate' });
+      }),
+    );
+    const reading = readTurnSpans(exporter.getFinishedSpans().map(toSpan), { traceId, latencyMs: 3600 }, { toolCalls: null, usage: null });
+    expect(reading.errors).toEqual([]);
+    expect(reading.time).toEqual({ modelMs: 500 + 290 + 200, toolMs: 500, otherMs: 3600 - 990 - 500, tools: { lookup_order: 500, lookup_stock: 350 } });
+  });
+});

@@ -3,6 +3,7 @@
 // latency marked across. An inline SVG with presentation attributes and classes only (the page's
 // Content-Security-Policy allows no inline style); every text through the HTML escaper.
 
+import { itemLatencyMs } from '../../evaluate/latency.js';
 import { escapeHtml, stripControl } from '../escape.js';
 import { isPersona, SCRIPT_MARK, type Item } from '../model.js';
 import type { RunLatency } from '../../types.js';
@@ -36,13 +37,14 @@ export interface LatencyRow {
 export function latencyRows(items: readonly Item[]): LatencyRow[] {
   const rows: LatencyRow[] = [];
   for (const f of items) {
-    const now = f.latencyMs;
-    if (typeof now !== 'number') continue;
     // The record says which items are slower (config.yml's latency rule), and against what: a
-    // repeated item's figures are its attempts' median (docs/latency.md, "Slower than the baseline").
+    // repeated item's figures are its attempts' median (docs/latency.md, "Slower than the baseline"),
+    // slower or not, as its baseline's is; not the latency of the attempt the record shows.
+    const now = f.slower != null ? f.slower.latencyMs : itemLatencyMs(f);
+    if (typeof now !== 'number') continue;
     const slower = f.slower != null;
     const before = f.slower != null ? f.slower.baselineMs : typeof f.baseline?.latencyMs === 'number' ? f.baseline.latencyMs : null;
-    rows.push({ label: f.label, script: isPersona(f), nowMs: f.slower != null ? f.slower.latencyMs : now, beforeMs: before, slower });
+    rows.push({ label: f.label, script: isPersona(f), nowMs: now, beforeMs: before, slower });
   }
   const delta = (r: LatencyRow): number => (r.beforeMs === null ? -Infinity : r.nowMs - r.beforeMs);
   return rows.sort((a, b) => {
