@@ -2,7 +2,7 @@
 // was left out, tallies, facts, footer. Each returns finished markdown.
 
 import { judgeFallbackText } from './judge-mode.js';
-import { incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
+import { baselineAttemptsOf, decideAcceptance, decidePersonaAcceptance, incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeInline, fencedBlock, safeUrl } from './escape.js';
@@ -10,7 +10,7 @@ import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
 import { usageText } from './usage.js';
-import { estimateText, headlineParts, headlineText, itemView, itemsCount, itemsNoun, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
+import { estimateText, headlineParts, headlineText, isPersona, itemsCount, itemsNoun, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
@@ -238,20 +238,42 @@ export interface CallToAction {
 }
 
 /**
- * The unchanged items whose baselines the label would rewrite, the first named with what moved:
- * "the baseline of 1 unchanged item whose measurements moved (`shipping`: pass rate 3/5 → 5/5 …)".
+ * The unchanged items whose baselines the label would rewrite, the first named with what the
+ * rewrite changes in their files: "the baseline of 1 unchanged item whose measurements moved
+ * (`shipping`: attempts passed 3/5 → 5/5)".
  */
 function refreshedWords(items: readonly Item[]): string {
   const n = items.length;
   const named = items.slice(0, REFRESHED_NAMED).map((f) => {
-    // The verdict drift ("still passing") first, then what moved: a pass rate, a latency.
-    const moved = itemView(f).drift.slice(1);
-    return `${codeSpan(clip(f.label, LIMITS.label))}${moved.length > 0 ? `: ${escapeInline(clip(moved.join('; '), LIMITS.detail))}` : ''}`;
+    const moved = refreshedFields(f);
+    return `${codeSpan(clip(f.label, LIMITS.label))}${moved.length > 0 ? `: ${escapeInline(moved.join(', '))}` : ''}`;
   });
   const more = n > REFRESHED_NAMED ? `; and ${thousands(n - REFRESHED_NAMED)} more` : '';
   return n === 1
     ? `the baseline of 1 unchanged item whose measurements moved (${named.join('')})`
     : `the baselines of ${thousands(n)} unchanged items whose measurements moved (${named.join('; ')}${more})`;
+}
+
+/** What an accepted baseline would change in an unchanged item's stored file, in words: "attempts passed 3/5 → 5/5", "latency", "tokens". */
+function refreshedFields(f: Item): string[] {
+  const decision = isPersona(f) ? decidePersonaAcceptance(f, '', null) : decideAcceptance(f, '', null);
+  const stored = f.baseline;
+  if (decision.kind !== 'accept' || stored === null) return [];
+  const before = stored as unknown as Record<string, unknown>;
+  const after = decision.baseline as unknown as Record<string, unknown>;
+  const words: string[] = [];
+  const moved = (key: string): boolean => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null);
+  if (moved('attempts')) {
+    const a = baselineAttemptsOf(stored);
+    const b = baselineAttemptsOf(decision.baseline);
+    words.push(`attempts passed ${a.passed}/${a.total} → ${b.passed}/${b.total}`);
+  }
+  if (moved('latencyMs')) words.push('latency');
+  if (moved('usage')) words.push('tokens');
+  if (moved('time')) words.push('time split');
+  if (moved('judge')) words.push('judge');
+  if (moved('variants')) words.push('known wordings');
+  return words;
 }
 
 /** The unchanged items the "To accept" line names before counting the rest. */
