@@ -79,6 +79,15 @@ export interface CommitOnBranchInput {
   deletions?: { path: string }[];
 }
 
+/** A branch's newest commit, as `GitHubApi.getBranchHead` reads it back. */
+export interface BranchHead {
+  oid: string;
+  /** The first parent's oid; null for a root commit. */
+  parent: string | null;
+  headline: string;
+  body: string;
+}
+
 export interface GitHubApi {
   /** Login of the token's identity (GraphQL `viewer`), or null when GitHub will not say. */
   viewerLogin(): Promise<string | null>;
@@ -115,6 +124,11 @@ export interface GitHubApi {
   downloadArtifactZip(owner: string, repo: string, artifactId: number): Promise<Buffer>;
   /** One signed commit on the branch through GraphQL `createCommitOnBranch`. */
   createCommitOnBranch(input: CommitOnBranchInput): Promise<{ oid: string; url: string }>;
+  /**
+   * The branch's newest commit (GraphQL `repository.ref.target`), or null when there is no such
+   * branch: after a commit whose answer was lost, whether it landed.
+   */
+  getBranchHead(repoWithOwner: string, branch: string): Promise<BranchHead | null>;
 }
 
 const VIEWER_QUERY = 'query agentReplayViewer { viewer { login } }';
@@ -124,6 +138,23 @@ const CREATE_COMMIT_MUTATION = `mutation agentReplayCommit($input: CreateCommitO
     commit { oid url }
   }
 }`;
+
+const BRANCH_HEAD_QUERY = `query agentReplayBranchHead($owner: String!, $name: String!, $ref: String!) {
+  repository(owner: $owner, name: $name) {
+    ref(qualifiedName: $ref) {
+      target {
+        oid
+        ... on Commit { messageHeadline messageBody parents(first: 1) { nodes { oid } } }
+      }
+    }
+  }
+}`;
+
+interface BranchHeadData {
+  repository: {
+    ref: { target: { oid: string; messageHeadline?: string; messageBody?: string; parents?: { nodes: ({ oid: string } | null)[] | null } } | null } | null;
+  } | null;
+}
 
 export interface OctokitGitHubApiOptions {
   /** Removes secrets from error messages (whatever GitHub echoes back). */
@@ -385,6 +416,16 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
           });
         }
         return { oid: commit.oid, url: commit.url };
+      });
+    },
+
+    getBranchHead(repoWithOwner, branch) {
+      return call(`POST /graphql ref ${repoWithOwner}@${branch}`, async () => {
+        const [owner = '', name = ''] = repoWithOwner.split('/');
+        const data = await octokit.graphql<BranchHeadData>(BRANCH_HEAD_QUERY, { owner, name, ref: `refs/heads/${branch}` });
+        const target = data.repository?.ref?.target;
+        if (!target) return null;
+        return { oid: target.oid, parent: target.parents?.nodes?.[0]?.oid ?? null, headline: target.messageHeadline ?? '', body: target.messageBody ?? '' };
       });
     },
   };
