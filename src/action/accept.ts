@@ -165,7 +165,8 @@ function commitMessage(plan: AcceptPlan, found: Found): { headline: string; body
 /**
  * Why GitHub refused the commit, with the fix, for the answers a maintainer can act on: the token
  * lacks contents: write, a branch protection rule or a ruleset keeps the token off the branch, the
- * branch is gone (docs/action.md, "Accept"). Null for the others (a network or server failure).
+ * branch is gone, another GraphQL answer said as it is (docs/action.md, "Accept"). Null for the
+ * others (a network or server failure).
  */
 function commitRefusal(e: GitHubError, branch: string): string | null {
   const answer = clip(e.message.slice(e.message.indexOf(' -> ') + 4).replace(/\s+/g, ' ').trim(), 300);
@@ -175,9 +176,13 @@ function commitRefusal(e: GitHubError, branch: string): string | null {
     case 'not_found':
       return `GitHub found no branch ${branch} to commit to (${answer}): it was deleted or renamed, so nothing was written. Push the branch again, then apply the label again.`;
     case 'other':
-      // A GraphQL answer that is not a permission, a missing branch or a moved head: GitHub's rules for the branch.
       if (e.graphqlTypes.length === 0) return null;
-      return `GitHub refused the commit on the branch ${branch} (${answer}): a branch protection rule or a ruleset does not let this token push to it, so nothing was written. Let the accept job's token push to ${branch} (or give the job a GitHub App token that may), or run agent-replay accept in a clone of the branch and push; then apply the label again.`;
+      // A classic protection rule answers BRANCH_PROTECTION_RULE_VIOLATION ("protected branch 'x' check failed"), a ruleset "Repository rule violations found".
+      if (e.graphqlTypes.includes('BRANCH_PROTECTION_RULE_VIOLATION') || /protected branch|rule violation/i.test(answer)) {
+        return `GitHub refused the commit on the branch ${branch} (${answer}): a branch protection rule or a ruleset does not let this token push to it, so nothing was written. Let the accept job's token push to ${branch} (or give the job a GitHub App token that may), or run agent-replay accept in a clone of the branch and push; then apply the label again.`;
+      }
+      // Any other answer (about a path, a file, the request): said as it is, without a cause it does not name.
+      return `GitHub refused the commit on the branch ${branch} (${answer}), so nothing was written. Fix what the answer names on the branch (the baselines folder, a file in it), or run agent-replay accept in a clone of the branch and push; then apply the label again.`;
     default:
       return null;
   }

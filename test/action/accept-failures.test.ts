@@ -234,3 +234,19 @@ describe('the job summary says what the label did', () => {
     expect(run.summary).toContain('**Ready to accept (2)**: `greeting`, `refund-policy`');
   });
 });
+
+describe('a commit GitHub refuses for another reason than a rule of the branch', () => {
+  it.each([
+    ['a classic branch protection rule', { type: 'BRANCH_PROTECTION_RULE_VIOLATION', message: "protected branch 'feature' check failed: At least 1 approving review is required by reviewers with write access." }, 'a branch protection rule or a ruleset does not let this token push to it'],
+    ['an answer about a path', { type: 'UNPROCESSABLE', message: 'A path was requested as a directory but exists as a file: .agent-replay/baselines' }, "GitHub refused the commit on the branch feature (UNPROCESSABLE A path was requested as a directory but exists as a file: .agent-replay/baselines), so nothing was written. Fix what the answer names on the branch (the baselines folder, a file in it), or run agent-replay accept in a clone of the branch and push; then apply the label again."],
+  ])('%s: said as GitHub said it, with no cause it does not name', async (_name, error, said) => {
+    await reviewedCheck();
+    gh.refuseCommits('octo/shop', 'feature', error);
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain(said);
+    if (error.type === 'UNPROCESSABLE') expect(run.stdout).not.toContain('ruleset');
+    expect(gh.violations).toEqual([]);
+  });
+});
