@@ -314,7 +314,9 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
           ? `GitHub answered ${answer}: there is no workflow ${wf} in this repository (the check-workflow input names its file in .github/workflows)`
           : e.status === 422
             ? `GitHub answered ${answer}: the workflow ${wf} needs a workflow_dispatch trigger`
-            : `${answer}`;
+            : e.kind === 'network'
+              ? `the connection to GitHub failed: ${gitHubAnswer(e)}`
+              : `GitHub answered ${gitHubAnswer(e)}`;
     core.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${e.message}`);
     return `The check workflow ${wf} could not be started on ${branch} (${why}), so no check will run on ${short} by itself: push another commit or re-run the check.`;
   }

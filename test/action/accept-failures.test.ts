@@ -250,3 +250,25 @@ describe('a commit GitHub refuses for another reason than a rule of the branch',
     expect(gh.violations).toEqual([]);
   });
 });
+
+describe('the dispatch of the check after the commit, without an answer', () => {
+  it('says the connection failed in words, not the raw error kind, and that no check will run by itself', async () => {
+    gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
+    await reviewedCheck();
+    gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', status: 'network', times: 10 });
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const run = await runAction({
+      gh,
+      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
+      runId: 2002,
+      workflow: 'agent-replay-accept',
+      inputs: { mode: 'accept', 'comment-key': 'agent-replay', 'check-workflow': 'agent-replay.yml' },
+      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    const short = gh.commits[0]!.oid.slice(0, 7);
+    expect(ourComment()).toContain(`The check workflow agent-replay.yml could not be started on feature (the connection to GitHub failed: other side closed), so no check will run on ${short} by itself`);
+    expect(ourComment()).not.toContain('(network ');
+  });
+});
