@@ -80,6 +80,28 @@ function repoSuiteDir(dir: string): string {
   return clean;
 }
 
+/**
+ * The reviewed run's items are files of the suite it ran (`<dir>/fixtures/...`, `<dir>/personas/...`,
+ * relative to the repository): when none is in `suiteDir`, the accept job's dir input names
+ * another folder than the check workflow's, and the baselines would be committed where the suite
+ * does not read them (docs/action.md, "Accept"). The record is untrusted: its file names are only
+ * compared and quoted.
+ */
+function checkSuiteDir(record: RunRecord, suiteDir: string): void {
+  const files = [...record.fixtures, ...record.personas].map((i) => i.file.replace(/\\/g, '/'));
+  const prefix = suiteDir === '.' ? '' : `${suiteDir}/`;
+  if (files.length === 0 || files.some((f) => f.startsWith(prefix) && /^(?:fixtures|personas)\//.test(f.slice(prefix.length)))) return;
+  const first = files[0] as string;
+  const m = /^(?:(.*?)\/)?(?:fixtures|personas)\//.exec(first);
+  const ranIn = m === null ? null : (m[1] ?? '.');
+  const shown = (text: string): string => clip(text, 200);
+  throw new Refusal(
+    ranIn !== null
+      ? `the reviewed run's suite is in ${shown(ranIn)} (the first of its files is ${shown(first)}), not in ${suiteDir}, the accept job's dir input: its baselines would be written where the suite does not read them, so nothing was written. Set the dir input of the accept job to ${shown(ranIn)} (as the check workflow's), then apply the label again.`
+      : `the reviewed run's items are not files of ${suiteDir}, the accept job's dir input (the first is ${shown(first)}): its baselines would be written where the suite does not read them, so nothing was written. Set the dir input of the accept job to the check workflow's, then apply the label again.`,
+  );
+}
+
 /** `<suiteDir>/baselines/<label>.json` in the repository; baselinePath refuses a label that is invalid or would leave the folder. */
 function baselineRepoPath(suiteDir: string, label: string): string {
   const baselinesDir = posix.join(suiteDir, 'baselines');
@@ -461,6 +483,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
     for (const p of record.personas) if (p.baseline) current.set(p.label, p.baseline);
     const suiteDir = repoSuiteDir(inputs.dir);
+    checkSuiteDir(record, suiteDir);
     // Read back as the loader will read it: a baseline its own record contradicts is refused, not committed.
     const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
     const files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));

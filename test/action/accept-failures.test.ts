@@ -3,6 +3,8 @@
 // request is carried out (nothing happened) or after (the write landed, the answer was lost).
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
@@ -51,14 +53,14 @@ async function reviewedCheck(): Promise<void> {
   gh.addArtifact('octo', 'shop', 1001, { name: checked.artifact, zip: await artifactZip([{ name: 'results.json', data: checked.results }]) });
 }
 
-async function accept(env: Record<string, string> = {}): Promise<ActionRun> {
+async function accept(env: Record<string, string> = {}, inputs: Record<string, string> = {}): Promise<ActionRun> {
   gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
   return runAction({
     gh,
     workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
     runId: 2002,
     workflow: 'agent-replay-accept',
-    inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
+    inputs: { mode: 'accept', 'comment-key': 'agent-replay', ...inputs },
     event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
     env,
   });
@@ -270,5 +272,40 @@ describe('the dispatch of the check after the commit, without an answer', () => 
     const short = gh.commits[0]!.oid.slice(0, 7);
     expect(ourComment()).toContain(`The check workflow agent-replay.yml could not be started on feature (the connection to GitHub failed: other side closed), so no check will run on ${short} by itself`);
     expect(ourComment()).not.toContain('(network ');
+  });
+});
+
+describe('the accept job\'s dir input against the reviewed run\'s suite folder', () => {
+  /** A check of the suite in tests/agent (the check workflow's dir input), reviewed as run 1001. */
+  async function reviewedCheckIn(dir: string): Promise<void> {
+    const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
+    await mkdir(join(workspace, dir, 'fixtures'), { recursive: true });
+    await writeFile(join(workspace, dir, 'fixtures', 'suite.yml'), FIXTURES);
+    await writeFile(join(workspace, dir, 'config.yml'), CONFIG);
+    const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none', dir }, event: { name: 'pull_request', payload: pullPayload() } });
+    expect(check.code, check.stdout).toBe(0);
+    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD });
+    gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: readFileSync(check.outputs['results-path'] as string, 'utf8') }]) });
+  }
+
+  it('refuses to commit into a folder the suite is not in, naming the folder to set', async () => {
+    await reviewedCheckIn('tests/agent');
+    const run = await accept(); // dir: the default, .agent-replay
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain(
+      '::error::baselines not accepted: the reviewed run\'s suite is in tests/agent (the first of its files is tests/agent/fixtures/suite.yml), not in .agent-replay, the accept job\'s dir input: its baselines would be written where the suite does not read them, so nothing was written. Set the dir input of the accept job to tests/agent (as the check workflow\'s), then apply the label again.',
+    );
+    expect(gh.violations).toEqual([]);
+  });
+
+  it.each([
+    ['tests/agent', 'tests/agent/baselines/'],
+    ['.', 'baselines/'],
+  ])('commits into the suite folder when the dir inputs agree (%s)', async (dir, at) => {
+    await reviewedCheckIn(dir);
+    const run = await accept({}, { dir });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits[0]!.additions.map((a) => a.path).sort()).toEqual([`${at}greeting.json`, `${at}refund-policy.json`]);
   });
 });
