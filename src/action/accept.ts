@@ -461,6 +461,12 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     if (pull.state === 'closed') {
       throw new Refusal(`pull request #${pr} is closed, so baselines committed on its branch would never reach the base branch; nothing was written. Reopen it and apply the label again, or accept them in a new pull request.`);
     }
+    // A deleted fork: its branch takes no push from anyone, so there are no commands to give either (docs/action.md, "Accept").
+    if (pull.headRepoFullName === null) {
+      throw new Refusal(
+        `the head repository of pull request #${pr} was deleted, so no one can push to its branch ${pull.headRef} and nothing was written. The reviewed results are kept (workflow run ${found.runId} and its results artifact): to keep these replies as baselines, push the pull request's changes to a branch of a repository that exists, open a pull request from it, and accept its check.`,
+      );
+    }
     // The head is the commit that accepted this very run (a second label event, a re-run of the
     // job): there is nothing left to do, and a refusal would contradict the comment (docs/action.md, "Accept").
     if (found.acceptedSha !== null && pull.headSha === found.acceptedSha) {

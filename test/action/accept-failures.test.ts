@@ -309,3 +309,20 @@ describe('the accept job\'s dir input against the reviewed run\'s suite folder',
     expect(gh.commits[0]!.additions.map((a) => a.path).sort()).toEqual([`${at}greeting.json`, `${at}refund-policy.json`]);
   });
 });
+
+describe('a pull request whose head repository was deleted', () => {
+  it('refuses: no one can push to its branch, so no commands to run in a clone of it', async () => {
+    await reviewedCheck();
+    gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: null });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    const said =
+      "the head repository of pull request #7 was deleted, so no one can push to its branch feature and nothing was written. The reviewed results are kept (workflow run 1001 and its results artifact): to keep these replies as baselines, push the pull request's changes to a branch of a repository that exists, open a pull request from it, and accept its check.";
+    expect(run.stdout).toContain(`::error::baselines not accepted: ${said}`);
+    expect(ourComment()).toContain(said.slice(said.indexOf('was deleted'))); // after "#7", which the comment escapes
+    expect(ourComment()).not.toContain('git push');
+    expect(run.summary).toContain('baselines not accepted');
+    expect(gh.violations).toEqual([]);
+  });
+});
