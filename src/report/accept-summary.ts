@@ -3,7 +3,8 @@
 // reasons, notes) is escaped; the caller redacts secrets (docs/action.md, "Accept").
 
 import type { AcceptanceView } from './context.js';
-import { codeSpan, escapeInline, safeUrl } from './escape.js';
+import { clip, codeSpan, escapeInline, safeUrl } from './escape.js';
+import { LIMITS } from './item-parts.js';
 import { commandsBlock, labelList, refusedList } from './blocks.js';
 import { shortSha } from './model.js';
 import { plural, thousands } from '../words.js';
@@ -39,7 +40,8 @@ export function renderAcceptSummary(s: AcceptSummary): string {
         '',
       ].join('\n');
     case 'refused':
-      return [heading(s.pr, 'baselines not accepted'), '', escapeInline(s.reason), ''].join('\n');
+      // A reason may quote a tampered artifact's schema errors: clipped, so the summary stays far under GitHub's 1 MiB.
+      return [heading(s.pr, 'baselines not accepted'), '', escapeInline(clip(s.reason, LIMITS.detailBlock)), ''].join('\n');
     case 'stopped':
       return [
         heading(s.pr, 'stopped'),
@@ -65,7 +67,7 @@ function acceptance(run: AcceptedRun, a: AcceptanceView, commentUpdated: boolean
     lines.push('', `**Accepted (${thousands(a.accepted.length)})**: ${labelList(a.accepted)}`);
   } else if (a.accepted.length > 0) {
     lines.push(heading(run.pr, 'baselines not committed'), '');
-    lines.push(`Nothing was pushed: ${plural(a.accepted.length, 'baseline', 'baselines')} from ${from} to accept by hand. ${a.note ? escapeInline(a.note) : ''}`.trim());
+    lines.push(`Nothing was pushed: ${plural(a.accepted.length, 'baseline', 'baselines')} from ${from} to accept by hand. ${a.note ? escapeInline(clip(a.note, LIMITS.detailBlock)) : ''}`.trim());
     if (a.commands) lines.push('', commandsBlock(a.commands));
     lines.push('', `**Ready to accept (${thousands(a.accepted.length)})**: ${labelList(a.accepted)}`);
   } else {
@@ -75,7 +77,7 @@ function acceptance(run: AcceptedRun, a: AcceptanceView, commentUpdated: boolean
   const refused = refusedList(a);
   if (refused.length > 0) lines.push('', ...refused);
   if (a.skipped.length > 0) lines.push('', `**Unchanged, nothing to write (${thousands(a.skipped.length)})**: ${labelList(a.skipped)}`);
-  if (a.commitSha && a.note) lines.push('', escapeInline(a.note));
+  if (a.commitSha && a.note) lines.push('', escapeInline(clip(a.note, LIMITS.detailBlock)));
   if (!commentUpdated) lines.push('', 'The comment could not be updated (the job\'s log says why): it still shows the reviewed run until the next check replaces it.');
   lines.push('');
   return lines.join('\n');
