@@ -403,7 +403,9 @@ async function afterCommitFailure(
     throw new Refusal(`${what}, and the branch ${branch} still points at ${reviewed}, the reviewed head, so nothing was written. ${kept}: re-run this job, or apply the label again, to commit them.`);
   }
   throw new Refusal(
-    `${what}, and the branch ${branch} now points at ${head.oid.slice(0, 7)}, another push than the reviewed head ${reviewed}, so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`,
+    e.kind === 'conflict'
+      ? `the branch ${branch} moved to ${head.oid.slice(0, 7)} (another push) while the baselines were being committed, so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`
+      : `${what}, and the branch ${branch} has moved to ${head.oid.slice(0, 7)} since the reviewed head ${reviewed} (another push), so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`,
   );
 }
 

@@ -115,7 +115,7 @@ describe('the connection to GitHub fails during the baseline commit', () => {
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(run.stdout).toContain(
-      '::error::baselines not accepted: the connection to GitHub failed (other side closed) while committing the baselines, and the branch feature now points at 3333333, another push than the reviewed head 1111111, so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.',
+      '::error::baselines not accepted: the connection to GitHub failed (other side closed) while committing the baselines, and the branch feature has moved to 3333333 since the reviewed head 1111111 (another push), so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.',
     );
     expect(gh.violations).toEqual([]);
   });
