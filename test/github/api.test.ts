@@ -426,3 +426,27 @@ describe('lookups', () => {
     expect(h.gh.violations).toEqual([]);
   });
 });
+
+describe('getBranchHead', () => {
+  const HEAD = 'a'.repeat(40);
+
+  it("reads a branch's newest commit back (oid, first parent, message), and null for no such branch", async () => {
+    h = await startHarness();
+    h.gh.setBranch(`${O}/${R}`, 'feature', HEAD);
+    const made = await h.api.createCommitOnBranch({
+      repoWithOwner: `${O}/${R}`,
+      branch: 'feature',
+      expectedHeadOid: HEAD,
+      message: { headline: 'Accept agent-replay baselines: greeting', body: 'Accepted the replies' },
+      additions: [{ path: 'x.json', contents: '{}' }],
+    });
+    expect(await h.api.getBranchHead(`${O}/${R}`, 'feature')).toEqual({ oid: made.oid, parent: HEAD, headline: 'Accept agent-replay baselines: greeting', body: 'Accepted the replies' });
+    expect(await h.api.getBranchHead(`${O}/${R}`, 'gone')).toBeNull();
+    const reads = h.gh.requests.filter((r) => r.operationName === 'agentReplayBranchHead');
+    expect(reads.map((r) => (r.body as { variables: unknown }).variables)).toEqual([
+      { owner: O, name: R, ref: 'refs/heads/feature' },
+      { owner: O, name: R, ref: 'refs/heads/gone' },
+    ]);
+    expect(h.gh.violations).toEqual([]);
+  });
+});
