@@ -157,6 +157,18 @@ describe('the connection to GitHub fails at another step of accept mode', () => 
     expect(gh.violations).toEqual([]);
   });
 
+  it('a 403 before the commit (the token may not read the permission): said with the permissions the accept job needs', async () => {
+    await reviewedCheck();
+    gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/collaborators/{username}/permission', status: 403, body: { message: 'Resource not accessible by integration' } });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain(
+      '::error::baselines not accepted: GitHub answered 403 Resource not accessible by integration while checking the permission of the user who applied the label, before anything was committed: the branch feature is unchanged and the comment and the results artifact of the check run are as they were. Give the accept job the permissions of the accept workflow in the documentation (contents: write, pull-requests: write, actions: write), then apply the label again.',
+    );
+    expect(gh.violations).toEqual([]);
+  });
+
   it('after the commit (updating the comment): the baselines are committed, the job passes and says the comment was not updated', async () => {
     await reviewedCheck();
     const before = gh.comments('octo', 'shop', 7)[0]!.body;
