@@ -362,6 +362,9 @@ function gitHubTrouble(e: GitHubError): string {
   return e.kind === 'network' ? `the connection to GitHub failed (${gitHubAnswer(e)})` : `GitHub answered ${gitHubAnswer(e)}`;
 }
 
+/** How many of the branch's newest commits are read back to find a commit whose answer was lost. */
+const HISTORY_DEPTH = 20;
+
 /** Whitespace-insensitive, as GitHub may normalize a commit message's line ends. */
 const sameText = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
 
@@ -382,22 +385,25 @@ async function afterCommitFailure(
   const reviewed = found.headSha.slice(0, 7);
   const kept = `The reviewed results are kept (workflow run ${found.runId} and its results artifact)`;
   const what = e.kind === 'conflict' ? `GitHub said the branch ${branch} moved while the baselines were being committed` : `${gitHubTrouble(e)} while committing the baselines`;
-  let head;
+  let history;
   try {
-    head = await github.getBranchHead(repoWithOwner, branch);
+    history = await github.getBranchHistory(repoWithOwner, branch, HISTORY_DEPTH);
   } catch (readError) {
     if (!isGitHubError(readError)) throw readError;
     throw new Refusal(
       `${what}, and the branch ${branch} could not be read back (${gitHubAnswer(readError)}), so whether the commit landed is unknown. Look at the branch: if its newest commit is "${message.headline}", the baselines are in and the next check compares with them; if not, nothing was written: re-run this job, or apply the label again. ${kept}.`,
     );
   }
-  if (head === null) {
+  const head = history?.[0];
+  if (history === null || head === undefined) {
     throw new Refusal(`${what}, and there is no branch ${branch} any more (deleted or renamed), so nothing was written. Push the branch again, then apply the label again. ${kept}.`);
   }
-  if (head.parent === found.headSha && sameText(head.headline, message.headline) && sameText(head.body, message.body)) {
-    // Ours: GitHub made the commit and the answer was lost (a retry then finds the branch moved by it).
-    core.info(`accept: ${what}, but the branch ${branch} is now the baseline commit ${head.oid.slice(0, 7)}: it landed`);
-    return { oid: head.oid, url: `${target.serverUrl.replace(/\/+$/, '')}/${repoWithOwner}/commit/${head.oid}` };
+  // Ours: on the reviewed head, with our message; the head itself, or under a push made since.
+  const ours = history.find((c) => c.parent === found.headSha && sameText(c.headline, message.headline) && sameText(c.body, message.body));
+  if (ours !== undefined) {
+    const since = ours.oid === head.oid ? '' : `, and ${head.oid.slice(0, 7)} was pushed on top of it since`;
+    core.info(`accept: ${what}, but the baseline commit ${ours.oid.slice(0, 7)} is on the branch ${branch}${since}: it landed`);
+    return { oid: ours.oid, url: `${target.serverUrl.replace(/\/+$/, '')}/${repoWithOwner}/commit/${ours.oid}` };
   }
   if (head.oid === found.headSha) {
     throw new Refusal(`${what}, and the branch ${branch} still points at ${reviewed}, the reviewed head, so nothing was written. ${kept}: re-run this job, or apply the label again, to commit them.`);

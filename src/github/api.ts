@@ -79,8 +79,8 @@ export interface CommitOnBranchInput {
   deletions?: { path: string }[];
 }
 
-/** A branch's newest commit, as `GitHubApi.getBranchHead` reads it back. */
-export interface BranchHead {
+/** A commit of a branch's history, as `GitHubApi.getBranchHistory` reads it back. */
+export interface BranchCommit {
   oid: string;
   /** The first parent's oid; null for a root commit. */
   parent: string | null;
@@ -125,10 +125,11 @@ export interface GitHubApi {
   /** One signed commit on the branch through GraphQL `createCommitOnBranch`. */
   createCommitOnBranch(input: CommitOnBranchInput): Promise<{ oid: string; url: string }>;
   /**
-   * The branch's newest commit (GraphQL `repository.ref.target`), or null when there is no such
-   * branch: after a commit whose answer was lost, whether it landed.
+   * The branch's newest commits, newest first (GraphQL `repository.ref.target.history`, at most
+   * `depth`), or null when there is no such branch: after a commit whose answer was lost, whether
+   * it landed (also under a push made since).
    */
-  getBranchHead(repoWithOwner: string, branch: string): Promise<BranchHead | null>;
+  getBranchHistory(repoWithOwner: string, branch: string, depth: number): Promise<BranchCommit[] | null>;
 }
 
 const VIEWER_QUERY = 'query agentReplayViewer { viewer { login } }';
@@ -139,21 +140,28 @@ const CREATE_COMMIT_MUTATION = `mutation agentReplayCommit($input: CreateCommitO
   }
 }`;
 
-const BRANCH_HEAD_QUERY = `query agentReplayBranchHead($owner: String!, $name: String!, $ref: String!) {
+const BRANCH_HISTORY_QUERY = `query agentReplayBranchHistory($owner: String!, $name: String!, $ref: String!, $depth: Int!) {
   repository(owner: $owner, name: $name) {
     ref(qualifiedName: $ref) {
       target {
         oid
-        ... on Commit { messageHeadline messageBody parents(first: 1) { nodes { oid } } }
+        ... on Commit {
+          history(first: $depth) { nodes { oid messageHeadline messageBody parents(first: 1) { nodes { oid } } } }
+        }
       }
     }
   }
 }`;
 
-interface BranchHeadData {
-  repository: {
-    ref: { target: { oid: string; messageHeadline?: string; messageBody?: string; parents?: { nodes: ({ oid: string } | null)[] | null } } | null } | null;
-  } | null;
+interface HistoryNode {
+  oid: string;
+  messageHeadline: string;
+  messageBody: string;
+  parents: { nodes: ({ oid: string } | null)[] | null };
+}
+
+interface BranchHistoryData {
+  repository: { ref: { target: { oid: string; history?: { nodes: (HistoryNode | null)[] | null } } | null } | null } | null;
 }
 
 export interface OctokitGitHubApiOptions {
@@ -419,13 +427,17 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
       });
     },
 
-    getBranchHead(repoWithOwner, branch) {
-      return call(`POST /graphql ref ${repoWithOwner}@${branch}`, async () => {
+    getBranchHistory(repoWithOwner, branch, depth) {
+      return call(`POST /graphql ref history ${repoWithOwner}@${branch}`, async () => {
         const [owner = '', name = ''] = repoWithOwner.split('/');
-        const data = await octokit.graphql<BranchHeadData>(BRANCH_HEAD_QUERY, { owner, name, ref: `refs/heads/${branch}` });
+        const first = Math.max(1, Math.min(100, Math.trunc(depth)));
+        const data = await octokit.graphql<BranchHistoryData>(BRANCH_HISTORY_QUERY, { owner, name, ref: `refs/heads/${branch}`, depth: first });
         const target = data.repository?.ref?.target;
         if (!target) return null;
-        return { oid: target.oid, parent: target.parents?.nodes?.[0]?.oid ?? null, headline: target.messageHeadline ?? '', body: target.messageBody ?? '' };
+        // A tag or another object than a commit has no history: its oid alone.
+        const nodes = (target.history?.nodes ?? []).filter((n): n is HistoryNode => n !== null);
+        if (nodes.length === 0) return [{ oid: target.oid, parent: null, headline: '', body: '' }];
+        return nodes.map((n) => ({ oid: n.oid, parent: n.parents.nodes?.[0]?.oid ?? null, headline: n.messageHeadline, body: n.messageBody }));
       });
     },
   };

@@ -107,6 +107,20 @@ describe('the connection to GitHub fails during the baseline commit', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('dropped after GitHub made the commit, and someone pushed on top of it before the read-back: still found, still accepted', async () => {
+    await reviewedCheck();
+    gh.failNext({ method: 'POST', path: '/graphql', operation: COMMIT_OPERATION, status: 'network', after: true, then: () => gh.pushOnTop('octo/shop', 'feature', '4'.repeat(40)) });
+    const run = await accept();
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    const oid = gh.commits[0]!.oid;
+    expect(gh.branch('octo/shop', 'feature')?.head).toBe('4'.repeat(40));
+    expect(run.outputs['commit-sha']).toBe(oid);
+    expect(run.stdout).toContain(`the baseline commit ${oid.slice(0, 7)} is on the branch feature, and 4444444 was pushed on top of it since: it landed`);
+    expect(run.stdout).not.toContain('nothing was written');
+    expect(gh.violations).toEqual([]);
+  });
+
   it('dropped, and meanwhile someone else pushed: nothing of ours was written, and the refusal says to wait for the check on the new head', async () => {
     await reviewedCheck();
     gh.moveBranch('octo/shop', 'feature', '3'.repeat(40));

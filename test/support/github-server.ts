@@ -28,7 +28,8 @@
 //   (default 1) matching requests answer `status` (or `'network'`: the socket is destroyed). `path` is
 //   a spec template (`/repos/{owner}/{repo}/issues/{issue_number}/comments`), a concrete path, a
 //   RegExp, or '/graphql' (`operation`: only the GraphQL operation of that name). `after`: the
-//   request is carried out before the socket is destroyed (the answer is lost, not the write).
+//   request is carried out before the socket is destroyed (the answer is lost, not the write), and
+//   `then` runs in between (someone pushes in that moment).
 //   Faulted requests are still validated and recorded.
 // - Comments: `addComment`, `addComments`, `comments(owner, repo, issue)`; created comments are
 //   written by `viewer` (default github-actions[bot], a Bot). `graphqlViewerLogin` is what GraphQL
@@ -49,7 +50,8 @@
 //   `createCommitOnBranch` checks `expectedHeadOid` (STALE_DATA error when the head moved),
 //   decodes base64 contents, applies deletions, moves the head; `commits` records each commit with
 //   its additions (decoded text) and deletions. GraphQL `repository { ref(qualifiedName) { target } }`
-//   answers the branch's head commit (oid, message, parents). `moveBranch` simulates a push by someone else;
+//   answers the branch's head commit (oid, message, parents, history). `moveBranch` simulates a push
+//   by someone else (an unknown head), `pushOnTop` one on top of the head (history keeps what is under);
 //   `refuseCommits` makes the branch refuse commits (a protected branch, a ruleset).
 // - Pagination: list endpoints honour per_page (default 30, max 100) and page, with Link headers.
 
@@ -162,6 +164,8 @@ export interface Fault {
    * written) and only then is the connection dropped, so the client never sees the answer.
    */
   after?: boolean;
+  /** With `after`: called once the request was carried out, before the socket is destroyed (a push in that moment). */
+  then?: () => void;
 }
 
 export interface FakeGitHubOptions {
@@ -232,6 +236,8 @@ export class FakeGitHub {
   private origin = '';
   private readonly spec = OpenApiSpec.load();
   private readonly faults: (Fault & { remaining: number })[] = [];
+  /** Commits pushed by someone else on top of a branch (`pushOnTop`): their parent and message. */
+  private readonly pushes = new Map<string, { parent: string; headline: string }>();
   private nextId = 1_000_000;
   private clock = Date.parse('2026-01-01T00:00:00Z');
 
@@ -370,6 +376,14 @@ export class FakeGitHub {
     this.commitRefusals.set(branchKey(repoWithOwner, branch), error);
   }
 
+  /** Someone else pushed a commit on top of the branch's head (its history keeps what was under it). */
+  pushOnTop(repoWithOwner: string, branch: string, headOid: string, headline = 'Fix a typo'): void {
+    const b = this.branches.get(branchKey(repoWithOwner, branch));
+    if (!b) throw new Error(`fake-github: no branch ${repoWithOwner}:${branch}`);
+    this.pushes.set(headOid, { parent: b.head, headline });
+    b.head = headOid;
+  }
+
   /** Someone else pushed: the head moves, the files stay. */
   moveBranch(repoWithOwner: string, branch: string, headOid: string): void {
     const b = this.branches.get(branchKey(repoWithOwner, branch));
@@ -427,6 +441,7 @@ export class FakeGitHub {
       const fault = this.takeFault(method, url.pathname, '/graphql', named);
       if (fault && !fault.after) return this.sendFault(res, fault);
       const reply = this.graphql(body, recorded);
+      fault?.then?.();
       if (fault) return this.sendFault(res, fault);
       return send(res, reply);
     }
@@ -449,6 +464,7 @@ export class FakeGitHub {
     }
     const reply = handler({ params: check.pathParams, query: url.searchParams, body, pathname: url.pathname });
     if (reply.raw === undefined && reply.status < 300) this.checkResponse(operation, method, url.pathname, reply);
+    fault?.then?.();
     if (fault) return this.sendFault(res, fault);
     return send(res, reply);
   }
@@ -729,21 +745,38 @@ export class FakeGitHub {
     };
   }
 
-  /** `Repository.ref`: the branch's head as a Commit (a head moved by `moveBranch` has no message or parents here). */
+  /** `Repository.ref`: the branch's head as a Commit, with its history (our commits, pushes on top, and an unknown head). */
   private refJson(repoWithOwner: string, qualifiedName: string): unknown {
     const name = qualifiedName.replace(/^refs\/heads\//, '');
     const b = this.branches.get(branchKey(repoWithOwner, name));
     if (!b) return null;
-    const made = [...this.commits].reverse().find((c) => c.oid === b.head);
+    const node = (oid: string): { oid: string; messageHeadline: string; messageBody: string; parents: { nodes: { oid: string }[] }; parent: string | null } => {
+      const made = [...this.commits].reverse().find((c) => c.oid === oid);
+      const pushed = this.pushes.get(oid);
+      const parent = made?.parent ?? pushed?.parent ?? null;
+      return {
+        oid,
+        messageHeadline: made?.headline ?? pushed?.headline ?? `Someone else's commit ${oid.slice(0, 7)}`,
+        messageBody: made?.body ?? '',
+        parents: { nodes: parent === null ? [] : [{ oid: parent }] },
+        parent,
+      };
+    };
     return {
       name,
       prefix: 'refs/heads/',
       target: {
         __typename: 'Commit',
-        oid: b.head,
-        messageHeadline: made?.headline ?? `Someone else's commit ${b.head.slice(0, 7)}`,
-        messageBody: made?.body ?? '',
-        parents: { nodes: made ? [{ oid: made.parent }] : [] },
+        ...node(b.head),
+        history: (args: { first?: number }) => {
+          const nodes = [];
+          for (let at: string | null = b.head; at !== null && nodes.length < (args.first ?? 100); ) {
+            const n = node(at);
+            nodes.push(n);
+            at = n.parent;
+          }
+          return { nodes };
+        },
       },
     };
   }
