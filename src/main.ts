@@ -1,14 +1,14 @@
 // The Action: inputs -> mode -> outputs (src/index.ts runs it). Everything below throws; only here is setFailed called
 // for an unexpected error.
 import * as core from '@actions/core';
-import { envInputGetter, readInputs } from './action/inputs.js';
+import { envInputGetter, inputSecrets, readInputs } from './action/inputs.js';
 import { readActionContext } from './action/context.js';
 import { githubArtifactStore } from './action/artifacts.js';
 import { checkMode } from './action/check.js';
 import { acceptMode } from './action/accept.js';
 import { reportMode } from './action/report.js';
 import { createGitHubApi } from './github/api.js';
-import { makeRedactor } from './secrets.js';
+import { redactorOfKnown, rememberSecrets } from './secrets.js';
 import { tuneRuntime } from './runtime.js';
 import { describeFailure, stackOf } from './errors.js';
 import { Interrupted, interruptedBy, interruptExitCode, type InterruptSignal } from './interrupt.js';
@@ -17,6 +17,7 @@ async function runMode(): Promise<void> {
   tuneRuntime();
   const env = process.env;
   const inputs = readInputs(envInputGetter(env));
+  rememberSecrets(inputSecrets(inputs));
   const ctx = await readActionContext(env);
   const fast = env.AGENT_REPLAY_TEST_NO_DELAYS === '1'; // tests only: no retry back-off, no write spacing
   const github = inputs.githubToken
@@ -66,13 +67,22 @@ export async function run(): Promise<void> {
   try {
     await runMode();
   } catch (e) {
-    const redact = makeRedactor([process.env['INPUT_GITHUB-TOKEN'] ?? '', process.env['INPUT_JUDGE-API-KEY'] ?? '']);
-    const failure = describeFailure(e, 'rerun the job with debug logging enabled to see the stack trace');
-    core.setFailed(redact(`agent-replay: ${failure.message}`));
-    if (failure.internal) {
-      // A bug: "internal error" in the annotation, the stack only in the debug log.
-      core.debug(redact(stackOf(e)));
-      process.exitCode = failure.exitCode;
-    }
+    reportFailure(e, process.env);
+  }
+}
+
+/**
+ * The last resort: whatever a mode threw, as the step's failure, redacted of every secret the run
+ * read (src/secrets.ts: the token inputs, and config.yml's `${NAME}` values once the suite is
+ * loaded), and of the token inputs even when the inputs could not be read.
+ */
+export function reportFailure(e: unknown, env: Record<string, string | undefined>): void {
+  const redact = redactorOfKnown([env['INPUT_GITHUB-TOKEN'] ?? '', env['INPUT_JUDGE-API-KEY'] ?? '']);
+  const failure = describeFailure(e, 'rerun the job with debug logging enabled to see the stack trace');
+  core.setFailed(redact(`agent-replay: ${failure.message}`));
+  if (failure.internal) {
+    // A bug: "internal error" in the annotation, the stack only in the debug log.
+    core.debug(redact(stackOf(e)));
+    process.exitCode = failure.exitCode;
   }
 }

@@ -108,3 +108,26 @@ export function makeRedactor(secrets: readonly string[]): (text: string) => stri
     return out;
   };
 }
+
+/**
+ * Every secret this process has read (the token inputs, config.yml's `${NAME}` values, the agent
+ * headers, a trace store's key...), remembered where they are read, so that the last-resort error
+ * handlers (main.ts, cli/main.ts) redact an unexpected error's message and stack of all of them,
+ * not only of the inputs they know by name (docs/security.md, "Secrets").
+ */
+const known = new Set<string>();
+
+/** Adds secrets to the process's registry (empty values are ignored). */
+export function rememberSecrets(values: Iterable<string>): void {
+  for (const v of values) if (v.length > 0) known.add(v);
+}
+
+/** The secrets remembered so far. */
+export function knownSecrets(): string[] {
+  return [...known];
+}
+
+/** A redactor of every secret remembered so far, and of `extra`. */
+export function redactorOfKnown(extra: readonly string[] = []): (text: string) => string {
+  return makeRedactor([...known, ...extra]);
+}

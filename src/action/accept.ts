@@ -9,11 +9,11 @@ import { join, posix } from 'node:path';
 import type { Inputs } from './inputs.js';
 import { sameLabel, type ActionContext } from './context.js';
 import type { ActionDeps } from './deps.js';
-import { publisher, publishSettings } from './publish.js';
+import { publisher, publishSettings, writeSummary } from './publish.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
-import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderComment } from '../report/index.js';
+import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
 import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
@@ -23,6 +23,7 @@ import { baselinePath, serializeBaseline } from '../suite/index.js';
 import { downloadRunRecord } from './download.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
+import { redactorOfKnown } from '../secrets.js';
 
 const ALLOWED_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
 
@@ -77,6 +78,28 @@ function repoSuiteDir(dir: string): string {
     throw new Refusal(`the dir input "${dir}" must be a relative path inside the repository`);
   }
   return clean;
+}
+
+/**
+ * The reviewed run's items are files of the suite it ran (`<dir>/fixtures/...`, `<dir>/personas/...`,
+ * relative to the repository): when none is in `suiteDir`, the accept job's dir input names
+ * another folder than the check workflow's, and the baselines would be committed where the suite
+ * does not read them (docs/action.md, "Accept"). The record is untrusted: its file names are only
+ * compared and quoted.
+ */
+function checkSuiteDir(record: RunRecord, suiteDir: string): void {
+  const files = [...record.fixtures, ...record.personas].map((i) => i.file.replace(/\\/g, '/'));
+  const prefix = suiteDir === '.' ? '' : `${suiteDir}/`;
+  if (files.length === 0 || files.some((f) => f.startsWith(prefix) && /^(?:fixtures|personas)\//.test(f.slice(prefix.length)))) return;
+  const first = files[0] as string;
+  const m = /^(?:(.*?)\/)?(?:fixtures|personas)\//.exec(first);
+  const ranIn = m === null ? null : (m[1] ?? '.');
+  const shown = (text: string): string => clip(text, 200);
+  throw new Refusal(
+    ranIn !== null
+      ? `the reviewed run's suite is in ${shown(ranIn)} (the first of its files is ${shown(first)}), not in ${suiteDir}, the accept job's dir input: its baselines would be written where the suite does not read them, so nothing was written. Set the dir input of the accept job to ${shown(ranIn)} (as the check workflow's), then apply the label again.`
+      : `the reviewed run's items are not files of ${suiteDir}, the accept job's dir input (the first is ${shown(first)}): its baselines would be written where the suite does not read them, so nothing was written. Set the dir input of the accept job to the check workflow's, then apply the label again.`,
+  );
 }
 
 /** `<suiteDir>/baselines/<label>.json` in the repository; baselinePath refuses a label that is invalid or would leave the folder. */
@@ -164,7 +187,8 @@ function commitMessage(plan: AcceptPlan, found: Found): { headline: string; body
 /**
  * Why GitHub refused the commit, with the fix, for the answers a maintainer can act on: the token
  * lacks contents: write, a branch protection rule or a ruleset keeps the token off the branch, the
- * branch is gone (docs/action.md, "Accept"). Null for the others (a network or server failure).
+ * branch is gone, another GraphQL answer said as it is (docs/action.md, "Accept"). Null for the
+ * others (a network or server failure).
  */
 function commitRefusal(e: GitHubError, branch: string): string | null {
   const answer = clip(e.message.slice(e.message.indexOf(' -> ') + 4).replace(/\s+/g, ' ').trim(), 300);
@@ -174,9 +198,13 @@ function commitRefusal(e: GitHubError, branch: string): string | null {
     case 'not_found':
       return `GitHub found no branch ${branch} to commit to (${answer}): it was deleted or renamed, so nothing was written. Push the branch again, then apply the label again.`;
     case 'other':
-      // A GraphQL answer that is not a permission, a missing branch or a moved head: GitHub's rules for the branch.
       if (e.graphqlTypes.length === 0) return null;
-      return `GitHub refused the commit on the branch ${branch} (${answer}): a branch protection rule or a ruleset does not let this token push to it, so nothing was written. Let the accept job's token push to ${branch} (or give the job a GitHub App token that may), or run agent-replay accept in a clone of the branch and push; then apply the label again.`;
+      // A classic protection rule answers BRANCH_PROTECTION_RULE_VIOLATION ("protected branch 'x' check failed"), a ruleset "Repository rule violations found".
+      if (e.graphqlTypes.includes('BRANCH_PROTECTION_RULE_VIOLATION') || /protected branch|rule violation/i.test(answer)) {
+        return `GitHub refused the commit on the branch ${branch} (${answer}): a branch protection rule or a ruleset does not let this token push to it, so nothing was written. Let the accept job's token push to ${branch} (or give the job a GitHub App token that may), or run agent-replay accept in a clone of the branch and push; then apply the label again.`;
+      }
+      // Any other answer (about a path, a file, the request): said as it is, without a cause it does not name.
+      return `GitHub refused the commit on the branch ${branch} (${answer}), so nothing was written. Fix what the answer names on the branch (the baselines folder, a file in it), or run agent-replay accept in a clone of the branch and push; then apply the label again.`;
     default:
       return null;
   }
@@ -308,10 +336,92 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
           ? `GitHub answered ${answer}: there is no workflow ${wf} in this repository (the check-workflow input names its file in .github/workflows)`
           : e.status === 422
             ? `GitHub answered ${answer}: the workflow ${wf} needs a workflow_dispatch trigger`
-            : `${answer}`;
+            : e.kind === 'network'
+              ? `the connection to GitHub failed: ${gitHubAnswer(e)}`
+              : `GitHub answered ${gitHubAnswer(e)}`;
     core.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${e.message}`);
     return `The check workflow ${wf} could not be started on ${branch} (${why}), so no check will run on ${short} by itself: push another commit or re-run the check.`;
   }
+}
+
+/** A failure of GitHub itself rather than an answer about the request: the connection, a 5xx, a rate limit not waited out. */
+function unanswered(e: GitHubError): boolean {
+  return e.kind === 'network' || e.kind === 'server' || e.kind === 'rate_limited';
+}
+
+/** GitHub's answer (`502 Bad Gateway`, `FORBIDDEN Resource not accessible...`), or what the connection said (`other side closed`). */
+function gitHubAnswer(e: GitHubError): string {
+  const detail = clip(e.detail.replace(/\s+/g, ' ').trim(), 300);
+  if (e.kind === 'network') return detail || 'no answer';
+  const outcome = e.status !== null ? String(e.status) : e.graphqlTypes.join(',');
+  return `${outcome} ${detail}`.trim();
+}
+
+/** What GitHub (or the connection to it) did, in words: "the connection to GitHub failed (other side closed)", "GitHub answered 502 Bad Gateway". */
+function gitHubTrouble(e: GitHubError): string {
+  return e.kind === 'network' ? `the connection to GitHub failed (${gitHubAnswer(e)})` : `GitHub answered ${gitHubAnswer(e)}`;
+}
+
+/** How many of the branch's newest commits are read back to find a commit whose answer was lost. */
+const HISTORY_DEPTH = 20;
+
+/** Whitespace-insensitive, as GitHub may normalize a commit message's line ends. */
+const sameText = (a: string, b: string): boolean => a.replace(/\s+/g, ' ').trim() === b.replace(/\s+/g, ' ').trim();
+
+/**
+ * The commit request failed without an answer to act on (the connection, a 5xx, after the
+ * retries), or GitHub said the branch moved (which a retry of a commit that did land says too):
+ * the branch is read back to tell whether our commit landed, nothing was written, or someone
+ * else pushed. Returns the commit when it landed, else throws the refusal that says which.
+ */
+async function afterCommitFailure(
+  github: GitHubApi,
+  e: GitHubError,
+  target: { repoWithOwner: string; branch: string; serverUrl: string },
+  found: Found,
+  message: { headline: string; body: string },
+): Promise<{ oid: string; url: string }> {
+  const { repoWithOwner, branch } = target;
+  const reviewed = found.headSha.slice(0, 7);
+  const kept = `The reviewed results are kept (workflow run ${found.runId} and its results artifact)`;
+  const what = e.kind === 'conflict' ? `GitHub said the branch ${branch} moved while the baselines were being committed` : `${gitHubTrouble(e)} while committing the baselines`;
+  let history;
+  try {
+    history = await github.getBranchHistory(repoWithOwner, branch, HISTORY_DEPTH);
+  } catch (readError) {
+    if (!isGitHubError(readError)) throw readError;
+    throw new Refusal(
+      `${what}, and the branch ${branch} could not be read back (${gitHubAnswer(readError)}), so whether the commit landed is unknown. Look at the branch: if its newest commit is "${message.headline}", the baselines are in and the next check compares with them; if not, nothing was written: re-run this job, or apply the label again. ${kept}.`,
+    );
+  }
+  const head = history?.[0];
+  if (history === null || head === undefined) {
+    throw new Refusal(`${what}, and there is no branch ${branch} any more (deleted or renamed), so nothing was written. Push the branch again, then apply the label again. ${kept}.`);
+  }
+  // Ours: on the reviewed head, with our message; the head itself, or under a push made since.
+  const ours = history.find((c) => c.parent === found.headSha && sameText(c.headline, message.headline) && sameText(c.body, message.body));
+  if (ours !== undefined) {
+    const since = ours.oid === head.oid ? '' : `, and ${head.oid.slice(0, 7)} was pushed on top of it since`;
+    core.info(`accept: ${what}, but the baseline commit ${ours.oid.slice(0, 7)} is on the branch ${branch}${since}: it landed`);
+    return { oid: ours.oid, url: `${target.serverUrl.replace(/\/+$/, '')}/${repoWithOwner}/commit/${ours.oid}` };
+  }
+  if (head.oid === found.headSha) {
+    throw new Refusal(`${what}, and the branch ${branch} still points at ${reviewed}, the reviewed head, so nothing was written. ${kept}: re-run this job, or apply the label again, to commit them.`);
+  }
+  throw new Refusal(
+    e.kind === 'conflict'
+      ? `the branch ${branch} moved to ${head.oid.slice(0, 7)} (another push) while the baselines were being committed, so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`
+      : `${what}, and the branch ${branch} has moved to ${head.oid.slice(0, 7)} since the reviewed head ${reviewed} (another push), so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.`,
+  );
+}
+
+/** A GitHub failure before the commit, with the step it stopped: what state things are in, and the fix. */
+function failureBeforeCommit(e: GitHubError, step: string, branch: string, found: Found | null): string {
+  const kept = found ? `the reviewed results are kept (workflow run ${found.runId} and its results artifact)` : 'the comment and the results artifact of the check run are as they were';
+  const fix = e.kind === 'forbidden'
+    ? 'Give the accept job the permissions of the accept workflow in the documentation (contents: write, pull-requests: write, actions: write), then apply the label again.'
+    : 'Re-run this job, or apply the label again.';
+  return `${gitHubTrouble(e)} while ${step}, before anything was committed: the branch ${branch} is unchanged and ${kept}. ${fix}`;
 }
 
 export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
@@ -338,24 +448,39 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       core.warning(`label ${inputs.acceptLabel} not removed: ${(e as Error).message}`);
     }
   };
+  // The job's summary page says what the label did, whatever it was (docs/action.md, "Accept"); no secret in it.
+  const summarize = (s: AcceptSummary): Promise<void> => writeSummary(redactorOfKnown([inputs.githubToken])(renderAcceptSummary(s)));
 
   core.setOutput('accepted', ''); // replaced when a commit lands
+  // Where a failure of GitHub stopped the job, for its message; the commit once it landed.
+  let step = 'checking the permission of the user who applied the label';
+  let found: Found | null = null;
+  let committed: { oid: string; url: string } | null = null;
   try {
     const permission = sender ? await github.getCollaboratorPermission(ctx.owner, ctx.repo, sender) : 'none';
     if (!ALLOWED_PERMISSIONS.has(permission)) {
       throw new Refusal(`the ${inputs.acceptLabel} label was applied by ${sender || 'an unknown user'}, who has ${permission} permission; accepting baselines needs write, maintain or admin. A maintainer can apply the label instead.`);
     }
-    const found = await findReviewedRun(github, ctx, pr, marker);
+    step = `reading the comments of pull request #${pr}`;
+    found = await findReviewedRun(github, ctx, pr, marker);
+    step = `reading pull request #${pr}`;
     const pull = await github.getPull(ctx.owner, ctx.repo, pr);
     // A closed (or merged) pull request's branch no longer reaches the base branch: a commit there would be lost (docs/action.md, "Accept").
     if (pull.state === 'closed') {
       throw new Refusal(`pull request #${pr} is closed, so baselines committed on its branch would never reach the base branch; nothing was written. Reopen it and apply the label again, or accept them in a new pull request.`);
+    }
+    // A deleted fork: its branch takes no push from anyone, so there are no commands to give either (docs/action.md, "Accept").
+    if (pull.headRepoFullName === null) {
+      throw new Refusal(
+        `the head repository of pull request #${pr} was deleted, so no one can push to its branch ${pull.headRef} and nothing was written. The reviewed results are kept (workflow run ${found.runId} and its results artifact): to keep these replies as baselines, push the pull request's changes to a branch of a repository that exists, open a pull request from it, and accept its check.`,
+      );
     }
     // The head is the commit that accepted this very run (a second label event, a re-run of the
     // job): there is nothing left to do, and a refusal would contradict the comment (docs/action.md, "Accept").
     if (found.acceptedSha !== null && pull.headSha === found.acceptedSha) {
       core.info(`accept: the replies of workflow run ${found.runId} were already accepted in ${found.acceptedSha.slice(0, 7)}, the pull request's head; nothing to do.`);
       await removeLabel();
+      await summarize({ kind: 'already', pr, runId: String(found.runId), acceptedSha: found.acceptedSha });
       return;
     }
     if (pull.headSha !== found.headSha) {
@@ -363,36 +488,51 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
         `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)}). Wait for the check to run on the new head, review the updated comment, then apply the label again.`,
       );
     }
-    const record = await downloadRecord(github, ctx, found);
+    step = `downloading the results artifact of workflow run ${found.runId}`;
+    const reviewedRun = found;
+    const record = await downloadRecord(github, ctx, reviewedRun);
     // The run compared against the baselines at the reviewed head, and the head has not moved:
     // the record's baselines are the ones stored on the branch now.
     const current = new Map<string, Baseline | PersonaBaseline>();
     for (const f of record.fixtures) if (f.baseline) current.set(f.label, f.baseline);
     for (const p of record.personas) if (p.baseline) current.set(p.label, p.baseline);
     const suiteDir = repoSuiteDir(inputs.dir);
+    checkSuiteDir(record, suiteDir);
     // Read back as the loader will read it: a baseline its own record contradicts is refused, not committed.
     const plan = await screenAccepted(planAcceptance(record, current, { only: null, acceptedAt: new Date().toISOString() }), posix.join(suiteDir, 'baselines'));
     const files = plan.accepted.map((b) => ({ path: baselineRepoPath(suiteDir, b.label), contents: serializeBaseline(b) }));
     core.setOutput('refused', plan.refused.map((r) => r.label).join(','));
-    const rctx = out.reportContext(ctx, found.artifactName);
+    const rctx = out.reportContext(ctx, reviewedRun.artifactName);
+    const acceptanceView = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null) => ({
+      accepted: plan.accepted.map((b) => b.label),
+      refused: plan.refused,
+      skipped: plan.unchanged,
+      commitSha,
+      commitUrl,
+      note,
+      commands,
+    });
     const view = (commitSha: string | null, commitUrl: string | null, note: string | null, commands: string | null = null) => ({
       ...rctx,
-      headSha: found.headSha,
-      runId: String(found.runId),
-      acceptance: { accepted: plan.accepted.map((b) => b.label), refused: plan.refused, skipped: plan.unchanged, commitSha, commitUrl, note, commands },
+      headSha: reviewedRun.headSha,
+      runId: String(reviewedRun.runId),
+      acceptance: acceptanceView(commitSha, commitUrl, note, commands),
     });
+    const acceptedRun = { pr, branch: pull.headRef, reviewedSha: reviewedRun.headSha, runId: String(reviewedRun.runId) };
 
     if (plan.accepted.length === 0) {
       core.info(`accept: nothing to accept (${plan.refused.length} refused, ${plan.unchanged.length} unchanged)`);
-      await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(null, null, 'Nothing to accept: no commit was made.')));
+      step = `updating the comment on pull request #${pr}`;
+      await github.updateComment(ctx.owner, ctx.repo, reviewedRun.comment.id, renderComment(record, view(null, null, 'Nothing to accept: no commit was made.')));
       await removeLabel();
+      await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(null, null, null), commentUpdated: true });
       return;
     }
 
     if (pull.isFork) {
       const staged = await stageBaselineFiles(files);
       // A re-run of the job cannot upload a name an earlier attempt of the run used: each attempt has its own, as the results artifact does (docs/security.md, "The accept flow").
-      const artifactName = `agent-replay-baselines-${found.headSha}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
+      const artifactName = `agent-replay-baselines-${reviewedRun.headSha}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
       // The folder only feeds the upload: a self-hosted runner keeps its temporary folder between jobs.
       const uploaded = await deps.artifacts.upload(artifactName, staged.paths, staged.root).finally(() => rm(staged.root, { recursive: true, force: true }));
       const download = uploaded.kind === 'uploaded' && ctx.runId ? { runId: ctx.runId, repo: `${ctx.owner}/${ctx.repo}`, artifactName } : null;
@@ -400,47 +540,61 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       let commands = forkCommands(fork);
       // Files too long to show inline, and no artifact of them: the commands accept the reviewed run's results artifact with the CLI (docs/security.md, "The accept flow").
       const viaResults = download === null && commands.length > MAX_COMMANDS_CHARS;
-      if (viaResults) commands = forkCommands({ ...fork, results: { runId: String(found.runId), repo: `${ctx.owner}/${ctx.repo}`, artifactName: found.artifactName, suiteDir } });
+      if (viaResults) commands = forkCommands({ ...fork, results: { runId: String(reviewedRun.runId), repo: `${ctx.owner}/${ctx.repo}`, artifactName: reviewedRun.artifactName, suiteDir } });
       const how = download
         ? `The baseline files are in the artifact ${artifactName} of this workflow run. To accept them, run these commands in a clone of the fork (the gh CLI, logged in, downloads the artifact):`
         : viaResults
           ? 'To accept them, run these commands in a clone of the fork: they download the results artifact of the reviewed run and accept it with agent-replay accept.'
           : 'To accept them, run these commands in a clone of the fork (they hold the baseline files):';
       const note = `Not committed: this pull request comes from a fork, which the workflow cannot push to, so nothing was pushed. ${how}`;
-      await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(null, null, note, commands)));
+      step = `updating the comment on pull request #${pr}`;
+      await github.updateComment(ctx.owner, ctx.repo, reviewedRun.comment.id, renderComment(record, view(null, null, note, commands)));
       await removeLabel();
       core.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the comment has the commands to apply them`);
+      await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(null, null, note, commands), commentUpdated: true });
       return;
     }
 
-    let commit: { oid: string; url: string };
+    step = 'committing the baselines';
+    const repoWithOwner = pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`;
+    const message = commitMessage(plan, reviewedRun);
     try {
-      commit = await github.createCommitOnBranch({
-        repoWithOwner: pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`,
-        branch: pull.headRef,
-        expectedHeadOid: found.headSha,
-        message: commitMessage(plan, found),
-        additions: files,
-      });
+      committed = await github.createCommitOnBranch({ repoWithOwner, branch: pull.headRef, expectedHeadOid: reviewedRun.headSha, message, additions: files });
     } catch (e) {
-      if (isGitHubError(e) && e.kind === 'conflict') {
-        throw new Refusal(`the branch ${pull.headRef} moved while the baselines were being committed; nothing was written. Wait for the check on the new head, then apply the label again.`);
-      }
-      const refused = isGitHubError(e) ? commitRefusal(e, pull.headRef) : null;
+      if (!isGitHubError(e)) throw e;
+      const refused = e.kind === 'conflict' || unanswered(e) ? null : commitRefusal(e, pull.headRef);
       if (refused !== null) throw new Refusal(refused);
-      throw e;
+      if (e.kind !== 'conflict' && !unanswered(e)) throw e;
+      committed = await afterCommitFailure(github, e, { repoWithOwner, branch: pull.headRef, serverUrl: ctx.serverUrl }, reviewedRun, message);
     }
+    const commit = committed;
     core.info(`accept: committed ${commit.oid} with ${files.length} baselines`);
     core.setOutput('accepted', plan.accepted.map((b) => b.label).join(','));
     core.setOutput('commit-sha', commit.oid);
     await removeLabel();
     const note = await dispatchCheck(github, inputs, ctx, pull.headRef, commit.oid);
-    await github.updateComment(ctx.owner, ctx.repo, found.comment.id, renderComment(record, view(commit.oid, commit.url, note)));
-  } catch (e) {
-    if (!(e instanceof Refusal)) throw e;
+    // The baselines are in: a comment GitHub does not take is said, and the job passes (the next check replaces the comment).
+    let commentUpdated = true;
+    try {
+      await github.updateComment(ctx.owner, ctx.repo, reviewedRun.comment.id, renderComment(record, view(commit.oid, commit.url, note)));
+    } catch (e) {
+      if (!isGitHubError(e)) throw e;
+      commentUpdated = false;
+      core.warning(`accept: the baselines were committed in ${commit.oid.slice(0, 7)}, but the comment could not be updated: ${gitHubTrouble(e)}; it still shows the reviewed run until the next check replaces it.`);
+    }
+    await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(commit.oid, commit.url, note), commentUpdated });
+  } catch (caught) {
+    let e = caught;
+    // GitHub failed us before the commit: said with the step, the state and the fix, as a refusal is (docs/action.md, "Accept").
+    if (committed === null && isGitHubError(e) && (unanswered(e) || e.kind === 'forbidden')) e = new Refusal(failureBeforeCommit(e, step, ctx.pull.headRef, found));
+    if (!(e instanceof Refusal)) {
+      await summarize({ kind: 'stopped', pr, committedSha: committed?.oid ?? null });
+      throw e;
+    }
     core.warning(`accept: refused: ${e.message}`);
     await addNotice(github, ctx, pr, marker, refusalNotice(e.message));
     await removeLabel();
+    await summarize({ kind: 'refused', pr, reason: e.message });
     core.setFailed(`baselines not accepted: ${e.message}`);
   }
 }

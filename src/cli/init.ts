@@ -242,8 +242,8 @@ jobs:
 `;
 }
 
-/** The accept workflow: the accept-baseline label commits the replies the comment shows. */
-function acceptWorkflow(): string {
+/** The accept workflow: the accept-baseline label commits the replies the comment shows, into the check's suite folder. */
+function acceptWorkflow(dir: string): string {
   return `# agent-replay-accept: a maintainer's accept-baseline label commits the reviewed replies as baselines.
 # It never checks out or runs the pull request's code: it reads the comment and the results artifact.
 name: agent-replay-accept
@@ -265,6 +265,7 @@ jobs:
       - uses: ${ACTION_USES}
         with:
           mode: accept
+          dir: ${dir}   # the check workflow's: the baselines are committed in its baselines/ folder
           comment-key: agent-replay   # the check workflow's name: its comment shows the run
 `;
 }
@@ -313,7 +314,7 @@ function initFiles(o: { dir: string; preset: InitPreset; workflows: string }): I
     { path: `${dir}/config.yml`, text: configYml(o.preset) },
     { path: `${dir}/fixtures/example-greeting.yml`, text: EXAMPLE_FIXTURE },
     { path: `${wf}/agent-replay.yml`, text: checkWorkflow(dir, o.preset) },
-    { path: `${wf}/agent-replay-accept.yml`, text: acceptWorkflow() },
+    { path: `${wf}/agent-replay-accept.yml`, text: acceptWorkflow(dir) },
     { path: `${wf}/agent-replay-report.yml`, text: reportWorkflow() },
   ];
 }

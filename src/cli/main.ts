@@ -29,6 +29,7 @@ import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
+import { redactorOfKnown } from '../secrets.js';
 import { plural } from '../words.js';
 import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 
@@ -71,8 +72,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     // A bug is said to be one, with its own exit status; the stack only when asked for.
     const debug = io.env.AGENT_REPLAY_DEBUG === '1';
     const failure = describeFailure(e, debug ? 'stack trace below' : 'rerun with AGENT_REPLAY_DEBUG=1 to add the stack trace');
-    io.stderr(`agent-replay: ${failure.message}\n`);
-    if (failure.internal && debug) io.stderr(`${stackOf(e)}\n`);
+    // Every secret the run read (config.yml's ${NAME} values once the suite is loaded), whatever threw (src/secrets.ts).
+    const redact = redactorOfKnown();
+    io.stderr(redact(`agent-replay: ${failure.message}\n`));
+    if (failure.internal && debug) io.stderr(redact(`${stackOf(e)}\n`));
     return failure.exitCode;
   }
 }

@@ -79,6 +79,15 @@ export interface CommitOnBranchInput {
   deletions?: { path: string }[];
 }
 
+/** A commit of a branch's history, as `GitHubApi.getBranchHistory` reads it back. */
+export interface BranchCommit {
+  oid: string;
+  /** The first parent's oid; null for a root commit. */
+  parent: string | null;
+  headline: string;
+  body: string;
+}
+
 export interface GitHubApi {
   /** Login of the token's identity (GraphQL `viewer`), or null when GitHub will not say. */
   viewerLogin(): Promise<string | null>;
@@ -115,6 +124,12 @@ export interface GitHubApi {
   downloadArtifactZip(owner: string, repo: string, artifactId: number): Promise<Buffer>;
   /** One signed commit on the branch through GraphQL `createCommitOnBranch`. */
   createCommitOnBranch(input: CommitOnBranchInput): Promise<{ oid: string; url: string }>;
+  /**
+   * The branch's newest commits, newest first (GraphQL `repository.ref.target.history`, at most
+   * `depth`), or null when there is no such branch: after a commit whose answer was lost, whether
+   * it landed (also under a push made since).
+   */
+  getBranchHistory(repoWithOwner: string, branch: string, depth: number): Promise<BranchCommit[] | null>;
 }
 
 const VIEWER_QUERY = 'query agentReplayViewer { viewer { login } }';
@@ -124,6 +139,30 @@ const CREATE_COMMIT_MUTATION = `mutation agentReplayCommit($input: CreateCommitO
     commit { oid url }
   }
 }`;
+
+const BRANCH_HISTORY_QUERY = `query agentReplayBranchHistory($owner: String!, $name: String!, $ref: String!, $depth: Int!) {
+  repository(owner: $owner, name: $name) {
+    ref(qualifiedName: $ref) {
+      target {
+        oid
+        ... on Commit {
+          history(first: $depth) { nodes { oid messageHeadline messageBody parents(first: 1) { nodes { oid } } } }
+        }
+      }
+    }
+  }
+}`;
+
+interface HistoryNode {
+  oid: string;
+  messageHeadline: string;
+  messageBody: string;
+  parents: { nodes: ({ oid: string } | null)[] | null };
+}
+
+interface BranchHistoryData {
+  repository: { ref: { target: { oid: string; history?: { nodes: (HistoryNode | null)[] | null } } | null } | null } | null;
+}
 
 export interface OctokitGitHubApiOptions {
   /** Removes secrets from error messages (whatever GitHub echoes back). */
@@ -385,6 +424,20 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
           });
         }
         return { oid: commit.oid, url: commit.url };
+      });
+    },
+
+    getBranchHistory(repoWithOwner, branch, depth) {
+      return call(`POST /graphql ref history ${repoWithOwner}@${branch}`, async () => {
+        const [owner = '', name = ''] = repoWithOwner.split('/');
+        const first = Math.max(1, Math.min(100, Math.trunc(depth)));
+        const data = await octokit.graphql<BranchHistoryData>(BRANCH_HISTORY_QUERY, { owner, name, ref: `refs/heads/${branch}`, depth: first });
+        const target = data.repository?.ref?.target;
+        if (!target) return null;
+        // A tag or another object than a commit has no history: its oid alone.
+        const nodes = (target.history?.nodes ?? []).filter((n): n is HistoryNode => n !== null);
+        if (nodes.length === 0) return [{ oid: target.oid, parent: null, headline: '', body: '' }];
+        return nodes.map((n) => ({ oid: n.oid, parent: n.parents.nodes?.[0]?.oid ?? null, headline: n.messageHeadline, body: n.messageBody }));
       });
     },
   };

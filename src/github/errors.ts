@@ -13,6 +13,8 @@ export class GitHubError extends Error {
   readonly request: string;
   /** GraphQL error types when the failure came from GraphQL (`STALE_DATA`, `FORBIDDEN`...). */
   readonly graphqlTypes: readonly string[];
+  /** What GitHub (or the connection) said, without the request: `Bad Gateway`, `other side closed`. */
+  readonly detail: string;
 
   constructor(init: {
     request: string;
@@ -28,6 +30,7 @@ export class GitHubError extends Error {
     this.status = init.status;
     this.kind = init.kind;
     this.graphqlTypes = init.graphqlTypes ?? [];
+    this.detail = init.detail.trim();
   }
 }
 

@@ -145,7 +145,7 @@ export function judgeFallbackLine(run: RunRecord): string | null {
 
 const LISTED = 30;
 
-function labelList(labels: readonly string[]): string {
+export function labelList(labels: readonly string[]): string {
   const shown = labels.slice(0, LISTED).map((l) => codeSpan(clip(l, LIMITS.label)));
   const more = labels.length - shown.length;
   return more > 0 ? `${shown.join(', ')} and ${thousands(more)} more` : shown.join(', ');
@@ -165,7 +165,7 @@ export function refusalSentence(reason: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-function refusedList(a: AcceptanceView): string[] {
+export function refusedList(a: Pick<AcceptanceView, 'refused'>): string[] {
   if (a.refused.length === 0) return [];
   const lines = [`**Refused (${thousands(a.refused.length)})**:`, ''];
   for (const r of a.refused.slice(0, LISTED)) {
@@ -178,7 +178,7 @@ function refusedList(a: AcceptanceView): string[] {
 /** The longest commands block a comment shows (a fork's acceptance); longer ones are replaced by a line. */
 export const MAX_COMMANDS_CHARS = 20_000;
 
-function commandsBlock(commands: string): string {
+export function commandsBlock(commands: string): string {
   const shown = commands.length <= MAX_COMMANDS_CHARS ? commands : '# too long to show here: download the baseline files from the artifact named above';
   return fencedBlock(shown, 'sh');
 }

@@ -9,7 +9,7 @@
 import { existsSync, promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { PRESETS, type AgentPreset, type Config } from '../config.js';
-import { makeRedactor } from '../secrets.js';
+import { makeRedactor, rememberSecrets } from '../secrets.js';
 import { urlCredentialSecrets } from './url-credentials.js';
 import type { Baseline, Fixture, PersonaBaseline, PersonaScript, RemovedBaseline } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
@@ -623,7 +623,10 @@ const JUDGE_FIX = (configShown: string): string =>
 type SuiteItems = Pick<Suite, 'fixtures' | 'personas' | 'baselines' | 'personaBaselines'>;
 
 function finish(paths: SuitePaths, found: Findings, config: Config | null, items: SuiteItems): LoadResult {
-  const redact = makeRedactor([...found.secrets, ...(config?.secrets ?? [])]);
+  const secrets = [...found.secrets, ...(config?.secrets ?? [])];
+  // Remembered for the last-resort error handlers, which see an unexpected error after the load (src/secrets.ts).
+  rememberSecrets(secrets);
+  const redact = makeRedactor(secrets);
   const tidy = (issues: ConfigIssue[], noun: 'errors' | 'warnings'): ConfigIssue[] =>
     boundIssues(
       sortIssues(

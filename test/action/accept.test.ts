@@ -180,7 +180,9 @@ describe('accept mode, end to end', () => {
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(gh.requests.filter((r) => r.operationName === 'agentReplayCommit')).toHaveLength(1);
-    expect(ourComment()!.body).toContain('moved while the baselines were being committed');
+    expect(ourComment()!.body).toContain('moved to 3333333 (another push) while the baselines were being committed');
+    // The branch is read back: another push, not a commit of ours whose answer was lost.
+    expect(run.stdout).toContain('::error::baselines not accepted: the branch feature moved to 3333333 (another push) while the baselines were being committed, so nothing was written.');
   });
 
   it('refuses a label applied by a user with read permission', async () => {

@@ -199,6 +199,9 @@ describe('agent-replay init', () => {
     expect((await readdir(join(cwd, 'ci/wf'))).sort()).toEqual([...WORKFLOWS].sort());
     const check = parse(await readFile(join(cwd, 'ci/wf/agent-replay.yml'), 'utf8')) as Workflow;
     expect(check.jobs.replay!.steps[1]!.with).toMatchObject({ dir: 'qa/suite' });
+    // The accept job commits into the same suite folder (its default, .agent-replay, is not the suite's).
+    const accept = parse(await readFile(join(cwd, 'ci/wf/agent-replay-accept.yml'), 'utf8')) as Workflow;
+    expect(accept.jobs.accept!.steps[0]!.with).toMatchObject({ mode: 'accept', dir: 'qa/suite' });
     expect((await cli(['validate', '--dir', 'qa/suite'], cwd)).code).toBe(0);
   });
 

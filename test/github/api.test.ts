@@ -426,3 +426,31 @@ describe('lookups', () => {
     expect(h.gh.violations).toEqual([]);
   });
 });
+
+describe('getBranchHistory', () => {
+  const HEAD = 'a'.repeat(40);
+
+  it("reads a branch's newest commits back, newest first (oid, first parent, message), and null for no such branch", async () => {
+    h = await startHarness();
+    h.gh.setBranch(`${O}/${R}`, 'feature', HEAD);
+    const made = await h.api.createCommitOnBranch({
+      repoWithOwner: `${O}/${R}`,
+      branch: 'feature',
+      expectedHeadOid: HEAD,
+      message: { headline: 'Accept agent-replay baselines: greeting', body: 'Accepted the replies' },
+      additions: [{ path: 'x.json', contents: '{}' }],
+    });
+    h.gh.pushOnTop(`${O}/${R}`, 'feature', 'c'.repeat(40), 'Fix a typo');
+    expect(await h.api.getBranchHistory(`${O}/${R}`, 'feature', 2)).toEqual([
+      { oid: 'c'.repeat(40), parent: made.oid, headline: 'Fix a typo', body: '' },
+      { oid: made.oid, parent: HEAD, headline: 'Accept agent-replay baselines: greeting', body: 'Accepted the replies' },
+    ]);
+    expect(await h.api.getBranchHistory(`${O}/${R}`, 'gone', 2)).toBeNull();
+    const reads = h.gh.requests.filter((r) => r.operationName === 'agentReplayBranchHistory');
+    expect(reads.map((r) => (r.body as { variables: unknown }).variables)).toEqual([
+      { owner: O, name: R, ref: 'refs/heads/feature', depth: 2 },
+      { owner: O, name: R, ref: 'refs/heads/gone', depth: 2 },
+    ]);
+    expect(h.gh.violations).toEqual([]);
+  });
+});

@@ -24,10 +24,13 @@
 // - `requests`: every request received: method, path, query, body (parsed JSON or undefined),
 //   `operation` (the spec's template, `POST /graphql` or null) and, for GraphQL, `operationName`.
 // - `violations` / `responseViolations`: `{method, path, problems[]}`.
-// - `failNext({method?, path, status, times?, body?, headers?})`: the next `times` (default 1)
-//   matching requests answer `status` (or `'network'`: the socket is destroyed). `path` is a spec
-//   template (`/repos/{owner}/{repo}/issues/{issue_number}/comments`), a concrete path, a RegExp,
-//   or '/graphql'. Faulted requests are still validated and recorded.
+// - `failNext({method?, path, operation?, status, times?, body?, headers?, after?})`: the next `times`
+//   (default 1) matching requests answer `status` (or `'network'`: the socket is destroyed). `path` is
+//   a spec template (`/repos/{owner}/{repo}/issues/{issue_number}/comments`), a concrete path, a
+//   RegExp, or '/graphql' (`operation`: only the GraphQL operation of that name). `after`: the
+//   request is carried out before the socket is destroyed (the answer is lost, not the write), and
+//   `then` runs in between (someone pushes in that moment).
+//   Faulted requests are still validated and recorded.
 // - Comments: `addComment`, `addComments`, `comments(owner, repo, issue)`; created comments are
 //   written by `viewer` (default github-actions[bot], a Bot). `graphqlViewerLogin` is what GraphQL
 //   `viewer { login }` answers (default viewer.login; null = FORBIDDEN error). REST `GET /user` answers
@@ -46,7 +49,9 @@
 // - Branches: `setBranch(repoWithOwner, branch, headOid, files?)`, `branch(...)` (head + files);
 //   `createCommitOnBranch` checks `expectedHeadOid` (STALE_DATA error when the head moved),
 //   decodes base64 contents, applies deletions, moves the head; `commits` records each commit with
-//   its additions (decoded text) and deletions. `moveBranch` simulates a push by someone else;
+//   its additions (decoded text) and deletions. GraphQL `repository { ref(qualifiedName) { target } }`
+//   answers the branch's head commit (oid, message, parents, history). `moveBranch` simulates a push
+//   by someone else (an unknown head), `pushOnTop` one on top of the head (history keeps what is under);
 //   `refuseCommits` makes the branch refuse commits (a protected branch, a ruleset).
 // - Pagination: list endpoints honour per_page (default 30, max 100) and page, with Link headers.
 
@@ -148,10 +153,19 @@ export interface Violation {
 export interface Fault {
   method?: string;
   path: string | RegExp;
+  /** For '/graphql': only the document whose operation has this name (`agentReplayCommit`). */
+  operation?: string;
   status: number | 'network';
   times?: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * With `status: 'network'`: the request is carried out first (a commit lands, a comment is
+   * written) and only then is the connection dropped, so the client never sees the answer.
+   */
+  after?: boolean;
+  /** With `after`: called once the request was carried out, before the socket is destroyed (a push in that moment). */
+  then?: () => void;
 }
 
 export interface FakeGitHubOptions {
@@ -222,6 +236,8 @@ export class FakeGitHub {
   private origin = '';
   private readonly spec = OpenApiSpec.load();
   private readonly faults: (Fault & { remaining: number })[] = [];
+  /** Commits pushed by someone else on top of a branch (`pushOnTop`): their parent and message. */
+  private readonly pushes = new Map<string, { parent: string; headline: string }>();
   private nextId = 1_000_000;
   private clock = Date.parse('2026-01-01T00:00:00Z');
 
@@ -360,6 +376,14 @@ export class FakeGitHub {
     this.commitRefusals.set(branchKey(repoWithOwner, branch), error);
   }
 
+  /** Someone else pushed a commit on top of the branch's head (its history keeps what was under it). */
+  pushOnTop(repoWithOwner: string, branch: string, headOid: string, headline = 'Fix a typo'): void {
+    const b = this.branches.get(branchKey(repoWithOwner, branch));
+    if (!b) throw new Error(`fake-github: no branch ${repoWithOwner}:${branch}`);
+    this.pushes.set(headOid, { parent: b.head, headline });
+    b.head = headOid;
+  }
+
   /** Someone else pushed: the head moves, the files stay. */
   moveBranch(repoWithOwner: string, branch: string, headOid: string): void {
     const b = this.branches.get(branchKey(repoWithOwner, branch));
@@ -411,9 +435,15 @@ export class FakeGitHub {
 
     if (url.pathname === '/graphql' && method === 'POST') {
       recorded.operation = 'POST /graphql';
-      const fault = this.takeFault(method, url.pathname, '/graphql');
+      const query = typeof (body as { query?: unknown } | undefined)?.query === 'string' ? (body as { query: string }).query : '';
+      const named = /^\s*(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? null;
+      recorded.operationName = named;
+      const fault = this.takeFault(method, url.pathname, '/graphql', named);
+      if (fault && !fault.after) return this.sendFault(res, fault);
+      const reply = this.graphql(body, recorded);
+      fault?.then?.();
       if (fault) return this.sendFault(res, fault);
-      return send(res, this.graphql(body, recorded));
+      return send(res, reply);
     }
 
     const check = this.spec.checkRequest(method, url.pathname, url.searchParams, body);
@@ -424,8 +454,8 @@ export class FakeGitHub {
       return send(res, { status: 400, body: { message: `fake-github: request does not conform to the OpenAPI description: ${check.problems.join('; ')}` } });
     }
     const operation = check.operation!;
-    const fault = this.takeFault(method, url.pathname, operation.template);
-    if (fault) return this.sendFault(res, fault);
+    const fault = this.takeFault(method, url.pathname, operation.template, null);
+    if (fault && !fault.after) return this.sendFault(res, fault);
 
     const handler = this.handlers[`${method} ${operation.template}`];
     if (!handler) {
@@ -434,6 +464,8 @@ export class FakeGitHub {
     }
     const reply = handler({ params: check.pathParams, query: url.searchParams, body, pathname: url.pathname });
     if (reply.raw === undefined && reply.status < 300) this.checkResponse(operation, method, url.pathname, reply);
+    fault?.then?.();
+    if (fault) return this.sendFault(res, fault);
     return send(res, reply);
   }
 
@@ -443,11 +475,12 @@ export class FakeGitHub {
     return m !== null && m[1] === this.token;
   }
 
-  private takeFault(method: string, pathname: string, template: string): (Fault & { remaining: number }) | null {
+  private takeFault(method: string, pathname: string, template: string, graphqlOperation: string | null): (Fault & { remaining: number }) | null {
     const fault = this.faults.find(
       (f) =>
         f.remaining > 0 &&
         (f.method === undefined || f.method.toUpperCase() === method) &&
+        (f.operation === undefined || f.operation === graphqlOperation) &&
         (f.path instanceof RegExp ? f.path.test(pathname) : f.path === pathname || f.path === template),
     );
     if (!fault) return null;
@@ -706,6 +739,45 @@ export class FakeGitHub {
         return { login: this.graphqlViewerLogin };
       },
       createCommitOnBranch: (args: { input: CommitInput }) => this.createCommit(args.input),
+      repository: (args: { owner: string; name: string }) => ({
+        ref: (refArgs: { qualifiedName: string }) => this.refJson(`${args.owner}/${args.name}`, refArgs.qualifiedName),
+      }),
+    };
+  }
+
+  /** `Repository.ref`: the branch's head as a Commit, with its history (our commits, pushes on top, and an unknown head). */
+  private refJson(repoWithOwner: string, qualifiedName: string): unknown {
+    const name = qualifiedName.replace(/^refs\/heads\//, '');
+    const b = this.branches.get(branchKey(repoWithOwner, name));
+    if (!b) return null;
+    const node = (oid: string): { oid: string; messageHeadline: string; messageBody: string; parents: { nodes: { oid: string }[] }; parent: string | null } => {
+      const made = [...this.commits].reverse().find((c) => c.oid === oid);
+      const pushed = this.pushes.get(oid);
+      const parent = made?.parent ?? pushed?.parent ?? null;
+      return {
+        oid,
+        messageHeadline: made?.headline ?? pushed?.headline ?? `Someone else's commit ${oid.slice(0, 7)}`,
+        messageBody: made?.body ?? '',
+        parents: { nodes: parent === null ? [] : [{ oid: parent }] },
+        parent,
+      };
+    };
+    return {
+      name,
+      prefix: 'refs/heads/',
+      target: {
+        __typename: 'Commit',
+        ...node(b.head),
+        history: (args: { first?: number }) => {
+          const nodes = [];
+          for (let at: string | null = b.head; at !== null && nodes.length < (args.first ?? 100); ) {
+            const n = node(at);
+            nodes.push(n);
+            at = n.parent;
+          }
+          return { nodes };
+        },
+      },
     };
   }
 

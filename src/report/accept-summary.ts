@@ -1,0 +1,84 @@
+// The accept job's summary (the job's summary page): what the label did, in a few calm lines.
+// Every text that came from the pull request, the results artifact or GitHub (labels, branch,
+// reasons, notes) is escaped; the caller redacts secrets (docs/action.md, "Accept").
+
+import type { AcceptanceView } from './context.js';
+import { clip, codeSpan, escapeInline, safeUrl } from './escape.js';
+import { LIMITS } from './item-parts.js';
+import { commandsBlock, labelList, refusedList } from './blocks.js';
+import { shortSha } from './model.js';
+import { plural, thousands } from '../words.js';
+
+/** The reviewed run an acceptance took its replies from, and where it commits. */
+export interface AcceptedRun {
+  pr: number;
+  branch: string;
+  /** The commit the replies were recorded at. */
+  reviewedSha: string;
+  runId: string;
+}
+
+export type AcceptSummary =
+  /** The plan was carried out: committed (`acceptance.commitSha`), not committed (a fork), or nothing to accept. */
+  | { kind: 'acceptance'; run: AcceptedRun; acceptance: AcceptanceView; commentUpdated: boolean }
+  /** The label again while the accepting commit is the head. */
+  | { kind: 'already'; pr: number; runId: string; acceptedSha: string }
+  /** Refused, or stopped by GitHub: `reason` says why, what state the branch is in and the fix. */
+  | { kind: 'refused'; pr: number; reason: string }
+  /** Another error (said in the log), after the commit or before it. */
+  | { kind: 'stopped'; pr: number; committedSha: string | null };
+
+const heading = (pr: number, what: string): string => `## agent-replay accept: ${what} (pull request #${pr})`;
+
+export function renderAcceptSummary(s: AcceptSummary): string {
+  switch (s.kind) {
+    case 'already':
+      return [
+        heading(s.pr, 'already accepted'),
+        '',
+        `The replies of workflow run ${escapeInline(s.runId)} were already accepted in ${codeSpan(shortSha(s.acceptedSha) as string)}, the pull request's head: nothing to do, no commit was made.`,
+        '',
+      ].join('\n');
+    case 'refused':
+      // A reason may quote a tampered artifact's schema errors: clipped, so the summary stays far under GitHub's 1 MiB.
+      return [heading(s.pr, 'baselines not accepted'), '', escapeInline(clip(s.reason, LIMITS.detailBlock)), ''].join('\n');
+    case 'stopped':
+      return [
+        heading(s.pr, 'stopped'),
+        '',
+        s.committedSha === null
+          ? 'The accept job stopped on an error (the job\'s log says which) before anything was committed.'
+          : `The accept job stopped on an error (the job's log says which) after the baselines were committed in ${codeSpan(shortSha(s.committedSha) as string)}.`,
+        '',
+      ].join('\n');
+    case 'acceptance':
+      return acceptance(s.run, s.acceptance, s.commentUpdated);
+  }
+}
+
+function acceptance(run: AcceptedRun, a: AcceptanceView, commentUpdated: boolean): string {
+  const from = `the replies recorded at ${codeSpan(shortSha(run.reviewedSha) as string)} by workflow run ${escapeInline(run.runId)}`;
+  const lines: string[] = [];
+  if (a.accepted.length > 0 && a.commitSha) {
+    const sha = codeSpan(shortSha(a.commitSha) as string);
+    const url = safeUrl(a.commitUrl);
+    lines.push(heading(run.pr, 'baselines accepted'), '');
+    lines.push(`Committed ${plural(a.accepted.length, 'baseline', 'baselines')} in ${url ? `[${sha}](${url})` : sha} to the branch ${codeSpan(run.branch)}: ${from}.`);
+    lines.push('', `**Accepted (${thousands(a.accepted.length)})**: ${labelList(a.accepted)}`);
+  } else if (a.accepted.length > 0) {
+    lines.push(heading(run.pr, 'baselines not committed'), '');
+    lines.push(`Nothing was pushed: ${plural(a.accepted.length, 'baseline', 'baselines')} from ${from} to accept by hand. ${a.note ? escapeInline(clip(a.note, LIMITS.detailBlock)) : ''}`.trim());
+    if (a.commands) lines.push('', commandsBlock(a.commands));
+    lines.push('', `**Ready to accept (${thousands(a.accepted.length)})**: ${labelList(a.accepted)}`);
+  } else {
+    lines.push(heading(run.pr, 'nothing to accept'), '');
+    lines.push(`No commit was made: of ${from}, none is a pass or fail reply that differs from its baseline.`);
+  }
+  const refused = refusedList(a);
+  if (refused.length > 0) lines.push('', ...refused);
+  if (a.skipped.length > 0) lines.push('', `**Unchanged, nothing to write (${thousands(a.skipped.length)})**: ${labelList(a.skipped)}`);
+  if (a.commitSha && a.note) lines.push('', escapeInline(clip(a.note, LIMITS.detailBlock)));
+  if (!commentUpdated) lines.push('', 'The comment could not be updated (the job\'s log says why): it still shows the reviewed run until the next check replaces it.');
+  lines.push('');
+  return lines.join('\n');
+}

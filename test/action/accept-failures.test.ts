@@ -1,0 +1,354 @@
+// Accept mode when GitHub does not answer, and what the job summary says: the Action in a child
+// process against the OpenAPI- and schema-checked fake GitHub, whose connection is dropped before a
+// request is carried out (nothing happened) or after (the write landed, the answer was lost).
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FakeGitHub } from '../support/github-server.js';
+import type { AgentHandler, AgentServer } from '../support/agent-server.js';
+import { artifactZip } from '../support/zip.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, seedPullForAccept, useServers, type ActionRun } from './harness.js';
+import type { Baseline } from '../../src/types.js';
+
+const handler: AgentHandler = (req) => {
+  const message = String(((req.json ?? {}) as Record<string, unknown>).message);
+  if (message === 'outage') return { status: 500, json: { error: 'down' } };
+  return { json: { reply: message === 'hello' ? 'Welcome to the shop!' : 'No refunds, ever.', route: { conversation: message, stage: 'answer' } } };
+};
+const FIXTURES = `fixtures:
+  - { label: greeting, message: hello, assert: { contains: Welcome } }
+  - { label: refund-policy, message: refund }
+  - { label: order-status, message: outage }
+`;
+const CONFIG = 'agent:\n  retries: 0\ncost: { capUsd: 1 }\n';
+const REFUND: Baseline = { label: 'refund-policy', reply: 'Refunds within 30 days.', route: { conversation: 'refund', stage: 'answer' }, verdict: 'pass', acceptedAt: '2026-11-01T00:00:00.000Z', commit: 'a'.repeat(40) };
+const COMMIT_OPERATION = 'agentReplayCommit';
+
+let agent: AgentServer;
+let gh: FakeGitHub;
+useServers(handler, seedPullForAccept, (a, g) => {
+  agent = a;
+  gh = g;
+});
+
+/** The check run, made once for the file: its comment, results and artifact name. */
+let checked: { comments: string[]; results: string; artifact: string } | null = null;
+
+/** The reviewed check run on this test's fake GitHub: its comment, workflow run 1001 and results artifact. */
+async function reviewedCheck(): Promise<void> {
+  if (checked === null) {
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: [REFUND] });
+    const run = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
+    expect(run.code, run.stdout).toBe(0);
+    checked = {
+      comments: gh.comments('octo', 'shop', 7).map((c) => c.body),
+      results: readFileSync(run.outputs['results-path'] as string, 'utf8'),
+      artifact: run.outputs['artifact-name'] as string,
+    };
+  } else {
+    for (const body of checked.comments) gh.addComment('octo', 'shop', 7, { body, user: gh.viewer });
+  }
+  gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD });
+  gh.addArtifact('octo', 'shop', 1001, { name: checked.artifact, zip: await artifactZip([{ name: 'results.json', data: checked.results }]) });
+}
+
+async function accept(env: Record<string, string> = {}, inputs: Record<string, string> = {}): Promise<ActionRun> {
+  gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+  return runAction({
+    gh,
+    workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
+    runId: 2002,
+    workflow: 'agent-replay-accept',
+    inputs: { mode: 'accept', 'comment-key': 'agent-replay', ...inputs },
+    event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
+    env,
+  });
+}
+
+/** Our comment, with markdown backslash escapes removed so assertions read like the rendered text. */
+const ourComment = (): string => (gh.comments('octo', 'shop', 7).find((c) => c.user.login === gh.viewer.login)?.body ?? '').replace(/\\([!-/:-@[-`{-~])/g, '$1');
+const commitRequests = (): number => gh.requests.filter((r) => r.operationName === COMMIT_OPERATION).length;
+
+describe('the connection to GitHub fails during the baseline commit', () => {
+  it('dropped before GitHub carried it out, every try: the failure says the branch is unchanged, the results are kept, and to re-run the job', async () => {
+    await reviewedCheck();
+    const before = gh.comments('octo', 'shop', 7)[0]!.body;
+    gh.failNext({ method: 'POST', path: '/graphql', operation: COMMIT_OPERATION, status: 'network', times: 10 });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
+    expect(commitRequests()).toBe(4); // the first try and plugin-retry's three
+    const said =
+      'the connection to GitHub failed (other side closed) while committing the baselines, and the branch feature still points at 1111111, the reviewed head, so nothing was written. ' +
+      'The reviewed results are kept (workflow run 1001 and its results artifact): re-run this job, or apply the label again, to commit them.';
+    expect(run.stdout).toContain(`::error::baselines not accepted: ${said}`);
+    expect(run.stdout).not.toContain('POST /graphql'); // not the raw request line
+    expect(ourComment()).toContain(`**Baselines not accepted.** ${said}`);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain(before.split('\n').slice(2).join('\n').trim()); // the report and its metadata kept
+    expect(run.outputs['commit-sha']).toBeUndefined();
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('dropped after GitHub made the commit: the retry finds the branch moved by that very commit, and the acceptance goes on as made', async () => {
+    await reviewedCheck();
+    gh.failNext({ method: 'POST', path: '/graphql', operation: COMMIT_OPERATION, status: 'network', after: true });
+    const run = await accept();
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    const oid = gh.commits[0]!.oid;
+    expect(gh.branch('octo/shop', 'feature')?.head).toBe(oid);
+    expect(run.outputs).toMatchObject({ accepted: 'greeting,refund-policy', 'commit-sha': oid });
+    expect(run.stdout).not.toContain('nothing was written');
+    expect(ourComment()).toContain(`Baselines accepted in [\`${oid.slice(0, 7)}\`](https://github.com/octo/shop/commit/${oid})`);
+    expect(ourComment()).not.toContain('Baselines not accepted');
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('dropped after GitHub made the commit, and someone pushed on top of it before the read-back: still found, still accepted', async () => {
+    await reviewedCheck();
+    gh.failNext({ method: 'POST', path: '/graphql', operation: COMMIT_OPERATION, status: 'network', after: true, then: () => gh.pushOnTop('octo/shop', 'feature', '4'.repeat(40)) });
+    const run = await accept();
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    const oid = gh.commits[0]!.oid;
+    expect(gh.branch('octo/shop', 'feature')?.head).toBe('4'.repeat(40));
+    expect(run.outputs['commit-sha']).toBe(oid);
+    expect(run.stdout).toContain(`the baseline commit ${oid.slice(0, 7)} is on the branch feature, and 4444444 was pushed on top of it since: it landed`);
+    expect(run.stdout).not.toContain('nothing was written');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('dropped, and meanwhile someone else pushed: nothing of ours was written, and the refusal says to wait for the check on the new head', async () => {
+    await reviewedCheck();
+    gh.moveBranch('octo/shop', 'feature', '3'.repeat(40));
+    gh.failNext({ method: 'POST', path: '/graphql', operation: COMMIT_OPERATION, status: 'network', times: 10 });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain(
+      '::error::baselines not accepted: the connection to GitHub failed (other side closed) while committing the baselines, and the branch feature has moved to 3333333 since the reviewed head 1111111 (another push), so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.',
+    );
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('dropped, and the branch cannot be read back either: the failure says it is unknown whether the commit landed, and how to tell', async () => {
+    await reviewedCheck();
+    gh.failNext({ method: 'POST', path: '/graphql', status: 'network', times: 20 }); // the commit and the read-back alike
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '::error::baselines not accepted: the connection to GitHub failed (other side closed) while committing the baselines, and the branch feature could not be read back (other side closed), so whether the commit landed is unknown. ' +
+        'Look at the branch: if its newest commit is "Accept agent-replay baselines: greeting, refund-policy", the baselines are in and the next check compares with them; if not, nothing was written: re-run this job, or apply the label again. The reviewed results are kept (workflow run 1001 and its results artifact).',
+    );
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a server error (502) on every try: said as GitHub\'s answer, with the branch unchanged', async () => {
+    await reviewedCheck();
+    gh.failNext({ method: 'POST', path: '/graphql', operation: COMMIT_OPERATION, status: 502, times: 10, body: { message: 'Bad Gateway' } });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain('::error::baselines not accepted: GitHub answered 502 Bad Gateway while committing the baselines, and the branch feature still points at 1111111, the reviewed head, so nothing was written.');
+    expect(gh.violations).toEqual([]);
+  });
+});
+
+describe('the connection to GitHub fails at another step of accept mode', () => {
+  it('before the commit (reading the pull request): nothing was written, the results are kept, re-run the job', async () => {
+    await reviewedCheck();
+    gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}', status: 'network', times: 10 });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain(
+      '::error::baselines not accepted: the connection to GitHub failed (other side closed) while reading pull request #7, before anything was committed: the branch feature is unchanged and the reviewed results are kept (workflow run 1001 and its results artifact). Re-run this job, or apply the label again.',
+    );
+    expect(run.stdout).not.toContain('::error::agent-replay: GET /repos');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a 403 before the commit (the token may not read the permission): said with the permissions the accept job needs', async () => {
+    await reviewedCheck();
+    gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/collaborators/{username}/permission', status: 403, body: { message: 'Resource not accessible by integration' } });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain(
+      '::error::baselines not accepted: GitHub answered 403 Resource not accessible by integration while checking the permission of the user who applied the label, before anything was committed: the branch feature is unchanged and the comment and the results artifact of the check run are as they were. Give the accept job the permissions of the accept workflow in the documentation (contents: write, pull-requests: write, actions: write), then apply the label again.',
+    );
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('after the commit (updating the comment): the baselines are committed, the job passes and says the comment was not updated', async () => {
+    await reviewedCheck();
+    const before = gh.comments('octo', 'shop', 7)[0]!.body;
+    gh.failNext({ method: 'PATCH', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}', status: 'network', times: 10 });
+    const run = await accept();
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    const short = gh.commits[0]!.oid.slice(0, 7);
+    expect(run.outputs['commit-sha']).toBe(gh.commits[0]!.oid);
+    expect(run.stdout).toContain(`::warning::accept: the baselines were committed in ${short}, but the comment could not be updated: the connection to GitHub failed (other side closed); it still shows the reviewed run until the next check replaces it.`);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toBe(before);
+    expect(run.summary).toContain(`Committed 2 baselines in [\`${short}\`]`);
+    expect(run.summary).toContain('The comment could not be updated');
+  });
+});
+
+describe('the job summary says what the label did', () => {
+  it('a commit: how many baselines, the commit, the branch and the reviewed run, what was accepted and refused', async () => {
+    await reviewedCheck();
+    const run = await accept();
+    expect(run.code, run.stdout).toBe(0);
+    const oid = gh.commits[0]!.oid;
+    expect(run.summary).toBe(
+      [
+        '## agent-replay accept: baselines accepted (pull request #7)',
+        '',
+        `Committed 2 baselines in [\`${oid.slice(0, 7)}\`](https://github.com/octo/shop/commit/${oid}) to the branch \`feature\`: the replies recorded at \`1111111\` by workflow run 1001.`,
+        '',
+        '**Accepted (2)**: `greeting`, `refund-policy`',
+        '',
+        '**Refused (1)**:',
+        '',
+        '- `order-status`: the replay errored, so there is no reply to accept.',
+        '',
+        `Commits made with the workflow token start no workflow, so no check will run on ${oid.slice(0, 7)} by itself\\: push another commit or re-run the check to compare against the new baselines. To have it run automatically, set the check-workflow input of the accept job \\(it needs actions\\: write\\), or give the accept job a GitHub App token.`,
+        '',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a refusal: the reason, its untrusted text escaped (GitHub\'s answer quoting a mention, HTML, an issue) and no token', async () => {
+    await reviewedCheck();
+    gh.refuseCommits('octo/shop', 'feature', { type: 'UNPROCESSABLE', message: `Rule violation: ask @security-team <img src=x onerror=alert(1)> (see #12), token ${gh.token}` });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(run.summary).toContain('## agent-replay accept: baselines not accepted (pull request #7)\n\nGitHub refused the commit on the branch feature \\(UNPROCESSABLE Rule violation\\: ask @&#8288;security-team &lt;img src=x onerror=alert\\(1\\)&gt; \\(see #&#8288;12\\), token \\*\\*\\*\\)\\: a branch protection rule');
+    expect(run.summary).not.toContain('<img');
+    expect(run.summary).not.toContain(gh.token);
+  });
+
+  it('the label again on the accepted head: a no-op, said as one', async () => {
+    await reviewedCheck();
+    expect((await accept()).code).toBe(0);
+    const oid = gh.commits[0]!.oid;
+    gh.addPull('octo', 'shop', { number: 7, headSha: oid, headRef: 'feature' });
+    const again = await accept();
+    expect(again.code, again.stdout).toBe(0);
+    expect(again.summary).toBe(`## agent-replay accept: already accepted (pull request #7)\n\nThe replies of workflow run 1001 were already accepted in \`${oid.slice(0, 7)}\`, the pull request's head: nothing to do, no commit was made.\n\n`);
+  });
+
+  it('a fork: nothing pushed, the commands to accept by hand', async () => {
+    gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
+    await reviewedCheck();
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const run = await runAction({
+      gh,
+      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
+      runId: 2002,
+      workflow: 'agent-replay-accept',
+      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
+      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer', headRepo: 'stranger/shop' }) },
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.summary).toContain('## agent-replay accept: baselines not committed (pull request #7)\n\nNothing was pushed: 2 baselines from the replies recorded at `1111111` by workflow run 1001 to accept by hand. Not committed\\: this pull request comes from a fork');
+    expect(run.summary).toContain("cat > '.agent-replay/baselines/greeting.json'");
+    expect(run.summary).toContain('**Ready to accept (2)**: `greeting`, `refund-policy`');
+  });
+});
+
+describe('a commit GitHub refuses for another reason than a rule of the branch', () => {
+  it.each([
+    ['a classic branch protection rule', { type: 'BRANCH_PROTECTION_RULE_VIOLATION', message: "protected branch 'feature' check failed: At least 1 approving review is required by reviewers with write access." }, 'a branch protection rule or a ruleset does not let this token push to it'],
+    ['an answer about a path', { type: 'UNPROCESSABLE', message: 'A path was requested as a directory but exists as a file: .agent-replay/baselines' }, "GitHub refused the commit on the branch feature (UNPROCESSABLE A path was requested as a directory but exists as a file: .agent-replay/baselines), so nothing was written. Fix what the answer names on the branch (the baselines folder, a file in it), or run agent-replay accept in a clone of the branch and push; then apply the label again."],
+  ])('%s: said as GitHub said it, with no cause it does not name', async (_name, error, said) => {
+    await reviewedCheck();
+    gh.refuseCommits('octo/shop', 'feature', error);
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain(said);
+    if (error.type === 'UNPROCESSABLE') expect(run.stdout).not.toContain('ruleset');
+    expect(gh.violations).toEqual([]);
+  });
+});
+
+describe('the dispatch of the check after the commit, without an answer', () => {
+  it('says the connection failed in words, not the raw error kind, and that no check will run by itself', async () => {
+    gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
+    await reviewedCheck();
+    gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', status: 'network', times: 10 });
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const run = await runAction({
+      gh,
+      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
+      runId: 2002,
+      workflow: 'agent-replay-accept',
+      inputs: { mode: 'accept', 'comment-key': 'agent-replay', 'check-workflow': 'agent-replay.yml' },
+      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    const short = gh.commits[0]!.oid.slice(0, 7);
+    expect(ourComment()).toContain(`The check workflow agent-replay.yml could not be started on feature (the connection to GitHub failed: other side closed), so no check will run on ${short} by itself`);
+    expect(ourComment()).not.toContain('(network ');
+  });
+});
+
+describe('the accept job\'s dir input against the reviewed run\'s suite folder', () => {
+  /** A check of the suite in tests/agent (the check workflow's dir input), reviewed as run 1001. */
+  async function reviewedCheckIn(dir: string): Promise<void> {
+    const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
+    await mkdir(join(workspace, dir, 'fixtures'), { recursive: true });
+    await writeFile(join(workspace, dir, 'fixtures', 'suite.yml'), FIXTURES);
+    await writeFile(join(workspace, dir, 'config.yml'), CONFIG);
+    const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none', dir }, event: { name: 'pull_request', payload: pullPayload() } });
+    expect(check.code, check.stdout).toBe(0);
+    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD });
+    gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: readFileSync(check.outputs['results-path'] as string, 'utf8') }]) });
+  }
+
+  it('refuses to commit into a folder the suite is not in, naming the folder to set', async () => {
+    await reviewedCheckIn('tests/agent');
+    const run = await accept(); // dir: the default, .agent-replay
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain(
+      '::error::baselines not accepted: the reviewed run\'s suite is in tests/agent (the first of its files is tests/agent/fixtures/suite.yml), not in .agent-replay, the accept job\'s dir input: its baselines would be written where the suite does not read them, so nothing was written. Set the dir input of the accept job to tests/agent (as the check workflow\'s), then apply the label again.',
+    );
+    expect(gh.violations).toEqual([]);
+  });
+
+  it.each([
+    ['tests/agent', 'tests/agent/baselines/'],
+    ['.', 'baselines/'],
+  ])('commits into the suite folder when the dir inputs agree (%s)', async (dir, at) => {
+    await reviewedCheckIn(dir);
+    const run = await accept({}, { dir });
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits[0]!.additions.map((a) => a.path).sort()).toEqual([`${at}greeting.json`, `${at}refund-policy.json`]);
+  });
+});
+
+describe('a pull request whose head repository was deleted', () => {
+  it('refuses: no one can push to its branch, so no commands to run in a clone of it', async () => {
+    await reviewedCheck();
+    gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: null });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    const said =
+      "the head repository of pull request #7 was deleted, so no one can push to its branch feature and nothing was written. The reviewed results are kept (workflow run 1001 and its results artifact): to keep these replies as baselines, push the pull request's changes to a branch of a repository that exists, open a pull request from it, and accept its check.";
+    expect(run.stdout).toContain(`::error::baselines not accepted: ${said}`);
+    expect(ourComment()).toContain(said.slice(said.indexOf('was deleted'))); // after "#7", which the comment escapes
+    expect(ourComment()).not.toContain('git push');
+    expect(run.summary).toContain('baselines not accepted');
+    expect(gh.violations).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+// The accept job's summary (report/accept-summary.ts): pure, escaped, bounded.
+import { describe, expect, it } from 'vitest';
+import { renderAcceptSummary } from '../../src/report/index.js';
+
+const RUN = { pr: 7, branch: 'fix/@team-<b>x</b>', reviewedSha: '1'.repeat(40), runId: '1001' };
+
+describe('renderAcceptSummary', () => {
+  it('nothing to accept: says no commit was made, with the refusals and the unchanged', () => {
+    const text = renderAcceptSummary({
+      kind: 'acceptance',
+      run: RUN,
+      acceptance: { accepted: [], refused: [{ label: 'order-status', reason: 'errored: no reply to accept' }], skipped: ['greeting'], commitSha: null, commitUrl: null, note: null },
+      commentUpdated: true,
+    });
+    expect(text).toBe(
+      [
+        '## agent-replay accept: nothing to accept (pull request #7)',
+        '',
+        'No commit was made: of the replies recorded at `1111111` by workflow run 1001, none is a pass or fail reply that differs from its baseline.',
+        '',
+        '**Refused (1)**:',
+        '',
+        '- `order-status`: the replay errored, so there is no reply to accept.',
+        '',
+        '**Unchanged, nothing to write (1)**: `greeting`',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a branch name from the pull request is a code span: no HTML, no mention', () => {
+    const text = renderAcceptSummary({
+      kind: 'acceptance',
+      run: RUN,
+      acceptance: { accepted: ['greeting'], refused: [], skipped: [], commitSha: 'a'.repeat(40), commitUrl: 'javascript:alert(1)', note: null },
+      commentUpdated: true,
+    });
+    expect(text).toContain('Committed 1 baseline in `aaaaaaa` to the branch `fix/@team-<b>x</b>`:'); // no link for an unsafe URL
+  });
+
+  it('a refusal quoting a huge tampered text stays small', () => {
+    const text = renderAcceptSummary({ kind: 'refused', pr: 7, reason: `the results artifact was rejected: ${'x'.repeat(2_000_000)}` });
+    expect(text.length).toBeLessThan(5_000);
+  });
+
+  it('stopped: says whether the commit had landed', () => {
+    expect(renderAcceptSummary({ kind: 'stopped', pr: 7, committedSha: null })).toContain('before anything was committed');
+    expect(renderAcceptSummary({ kind: 'stopped', pr: 7, committedSha: 'b'.repeat(40) })).toContain('after the baselines were committed in `bbbbbbb`');
+  });
+});
