@@ -388,7 +388,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     // Where the turn's time went, from its spans (docs/traces.md, "Slower"): only when read.
     ...(timed[i]?.time != null ? { time: timed[i]?.time } : {}),
   }));
-  const simulation = record.simulation !== undefined ? { doneReason: record.simulation.doneReason } : null;
+  const simulation = record.simulation !== undefined ? storedSimulation(record.simulation) : null;
   const judge = personaBaselineJudgeOf(record);
   // The stored transcript's messages, replies and routes, turn by turn (variants aside).
   const sameTranscript =
@@ -407,7 +407,9 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     current.visited.every((v, i) => v === record.visited[i]) &&
     sameTranscript &&
     current.transcript.every((t, i) => sameVariants(t.variants, transcript[i]?.variants)) &&
-    (current.simulation?.doneReason ?? null) === (simulation?.doneReason ?? null)
+    (current.simulation?.doneReason ?? null) === (simulation?.doneReason ?? null) &&
+    current.simulation?.goal === simulation?.goal &&
+    (current.simulation?.instructions ?? null) === (simulation?.instructions ?? null)
   ) {
     return { kind: 'unchanged' };
   }
@@ -434,6 +436,15 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       commit,
     },
   };
+}
+
+/**
+ * What a simulated script's baseline keeps of its run (docs/simulated-users.md): the done reason,
+ * and the goal and instructions the messages were written for (a record from before instructions
+ * were kept gives the done reason alone, so the stored messages keep being replayed).
+ */
+function storedSimulation(s: NonNullable<PersonaRecord['simulation']>): NonNullable<PersonaBaseline['simulation']> {
+  return s.instructions === undefined ? { doneReason: s.doneReason } : { doneReason: s.doneReason, goal: s.goal, instructions: s.instructions };
 }
 
 /** Are two stored transcripts the same conversation (each turn's message and reply)? */

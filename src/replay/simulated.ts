@@ -38,6 +38,17 @@ export function baselineTurns(baseline: PersonaBaseline | null): Map<number, Bas
   return out;
 }
 
+/**
+ * Were the baseline's messages written for another goal or other instructions than the script's
+ * now (docs/simulated-users.md)? Then none is replayed: they would test the old script. A baseline
+ * accepted before these were kept does not say, and is replayed.
+ */
+export function writtenForAnotherUser(user: SimulatedUser, baseline: PersonaBaseline): boolean {
+  const stored = baseline.simulation;
+  if (stored?.goal === undefined) return false;
+  return stored.goal !== user.goal || (stored.instructions ?? null) !== user.instructions;
+}
+
 export async function converseSimulated(
   script: PersonaScript,
   user: SimulatedUser,
@@ -46,9 +57,10 @@ export async function converseSimulated(
 ): Promise<{ transcript: Transcript; simulation: SimulationRecord }> {
   const session = deps.agent.session({ session: deps.session, persona: script.persona, mocks: script.mocks });
   const stored = baselineTurns(baseline);
-  const sim: SimulationRecord = { goal: user.goal, liveFromTurn: null, endedBy: 'max_turns', doneReason: null, calls: 0, retries: 0, fault: null };
-  // With no baseline every turn is simulated; with one, stored messages go until a reply differs.
-  let live = baseline === null;
+  const sim: SimulationRecord = { goal: user.goal, instructions: user.instructions, liveFromTurn: null, endedBy: 'max_turns', doneReason: null, calls: 0, retries: 0, fault: null };
+  // With no baseline every turn is simulated, and so it is when the stored messages were written
+  // for another goal or other instructions; otherwise stored messages go until the agent diverges.
+  let live = baseline === null || writtenForAnotherUser(user, baseline);
   const end: NextMessage = { kind: 'end' };
   const source: MessageSource = {
     /**

@@ -127,7 +127,7 @@ describe('simulated users: live, accepted, replayed', () => {
     // Asked for turns 2, 3 and 4; at turn 4 it was done.
     expect(sim.asks.map((a) => a.turn)).toEqual([2, 3, 4]);
     expect(sim.asks.every((a) => a.schema === 'simulated_user' && a.maxTurns === 4 && a.text.includes('Be brief.'))).toBe(true);
-    expect(p.simulation).toEqual({ goal: 'Get a refund for order 1234', liveFromTurn: 2, endedBy: 'simulator', doneReason: 'goal reached after 3 turns', calls: 3, retries: 0, fault: null });
+    expect(p.simulation).toEqual({ goal: 'Get a refund for order 1234', instructions: 'Be brief.', liveFromTurn: 2, endedBy: 'simulator', doneReason: 'goal reached after 3 turns', calls: 3, retries: 0, fault: null });
     expect(record.spend).toMatchObject({ agentTurns: 4, simulatorCalls: 3, simulatorRetries: 0, baselineTurns: 0 });
     expect(record.simulator).toEqual({ name: 'openai sim-model', structured: true });
     // The estimate: welcome + 4 agent turns at 0.01, 4 simulator calls at 0.005.
@@ -142,7 +142,7 @@ describe('simulated users: live, accepted, replayed', () => {
     const file = await accept(cwd, first);
     const stored = JSON.parse(await readFile(file, 'utf8')) as { transcript: { source?: string }[]; simulation: unknown };
     expect(stored.transcript.map((t) => t.source)).toEqual([undefined, 'script', 'simulator', 'simulator']);
-    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns' });
+    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.' });
     const callsBefore = sim.asks.length;
 
     const record = await ran(cwd);
@@ -175,6 +175,41 @@ describe('simulated users: live, accepted, replayed', () => {
     expect(p.simulation).toMatchObject({ liveFromTurn: 3, endedBy: 'simulator', calls: 2 });
     expect(p.drift?.transcript).toBe('different');
     expect(record.spend).toMatchObject({ simulatorCalls: 2, baselineTurns: 1 });
+  });
+
+  it('the goal or the instructions edited after acceptance: the stored messages were written for the old ones, so the simulator writes them again', async () => {
+    const agent = await agentServer({});
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url);
+    const file = await accept(cwd, only(await ran(cwd)));
+    const stored = JSON.parse(await readFile(file, 'utf8')) as { simulation: unknown };
+    // The baseline keeps what the messages were written for.
+    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.' });
+
+    const edits: [string, string, string][] = [
+      ['the goal', 'goal: Get a refund for order 1234', 'goal: Ask when order 5678 ships'],
+      ['the instructions', 'instructions: Be brief.', 'instructions: Be verbose.'],
+    ];
+    for (const [what, from, to] of edits) {
+      await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), SCRIPT().replace(from, to));
+      sim.asks.length = 0;
+      const record = await ran(cwd);
+      const p = only(record);
+      // The agent is unchanged, yet nothing stored is replayed: the user is simulated from turn 2 (1 is the scripted opening).
+      expect(sources(p), what).toEqual(['script', 'simulator', 'simulator']);
+      expect(sim.asks.map((a) => a.turn), what).toEqual([2, 3, 4]);
+      expect(p.simulation, what).toMatchObject({ liveFromTurn: 2, calls: 3 });
+      expect(record.spend, what).toMatchObject({ simulatorCalls: 3, baselineTurns: 0 });
+    }
+    // The simulator was given the edited script: the last edit's instructions.
+    expect(sim.asks[0]?.text).toContain('Be verbose.');
+
+    // A baseline accepted before the goal was kept does not say what its messages were written for: replayed as before.
+    await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), simulation: { doneReason: 'goal reached after 3 turns' } }));
+    sim.asks.length = 0;
+    const old = only(await ran(cwd));
+    expect(sources(old)).toEqual(['script', 'baseline', 'baseline']);
+    expect(sim.asks).toHaveLength(0);
   });
 
   it('the agent ending the conversation ends it; the turn limit ends it without an error (the checks decide)', async () => {
