@@ -1,8 +1,10 @@
-// One simulated script's conversation (docs/personas.md, "Simulated users"): simulate once, replay
-// until the agent diverges. The baseline's user messages are sent word for word while every agent
-// reply equals the baseline's reply of the same turn; from the first turn whose reply differs
+// One simulated script's conversation (docs/simulated-users.md, "Simulate once, replay until the
+// agent diverges"): the baseline's user messages are sent word for word while every agent reply
+// means what the baseline's reply of the same turn meant (the same bytes, or formatting, a known
+// variant, reworded: docs/meaning.md, "Simulated users"); from the first turn whose reply diverges
 // (turn t), the simulator writes the message of turn t+1 and every later one, live to the end. An
-// unchanged replay ends where the baseline ended (its stored done reason), with no simulator call.
+// unchanged or reworded replay ends where the baseline ended (its stored done reason), with no
+// simulator call.
 // The conversation ends when the simulator is done, the agent ends it, at user.maxTurns (not an
 // error: the checks decide), on a simulator fault (the script is then not evaluated) or on an
 // agent fault (errored).
