@@ -15,6 +15,7 @@ import type {
   PersonaRecord,
   PersonaScript,
   ReplyExpectation,
+  SimulationRecord,
   Terminal,
   ToolCall,
   ToolExpectation,
@@ -330,12 +331,15 @@ function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'un
 
 // --- drift and acceptance --------------------------------------------------------------------------
 
-/** Transcript (any reply or the number of turns), route sequence, and the six-valued verdict comparison. */
-export function personaDrift(current: Verdict, turns: readonly Turn[], baseline: PersonaBaseline | null): PersonaDrift {
+/**
+ * Transcript (any reply, the number of turns, or a simulated conversation that ended another way:
+ * `ending`, from simulatedEnding), route sequence, and the six-valued verdict comparison.
+ */
+export function personaDrift(current: Verdict, turns: readonly Turn[], baseline: PersonaBaseline | null, ending: string | null = null): PersonaDrift {
   const verdict = driftVerdict(current, baseline);
   if (baseline === null) return { transcript: null, route: null, verdict };
   const b = baseline.transcript;
-  const transcript = b.length === turns.length && b.every((t, i) => t.reply === turns[i]?.reply) ? 'same' : 'different';
+  const transcript = ending === null && b.length === turns.length && b.every((t, i) => t.reply === turns[i]?.reply) ? 'same' : 'different';
   const route = sameRoutes(
     b.map((t) => t.route),
     turns.map((t) => t.route),
@@ -343,6 +347,22 @@ export function personaDrift(current: Verdict, turns: readonly Turn[], baseline:
     ? 'same'
     : 'different';
   return { transcript, route, verdict };
+}
+
+/**
+ * A simulated conversation that ended another way than its baseline's (docs/simulated-users.md):
+ * the simulated user was done where the baseline's conversation ended without it (the agent
+ * ended it, or the turn limit), or the reverse; the replies may all be the same. Null when it
+ * ended the same way, when the baseline does not say (a scripted one), or on a fault.
+ */
+export function simulatedEnding(simulation: Pick<SimulationRecord, 'endedBy' | 'doneReason'> | undefined, baseline: PersonaBaseline | null): string | null {
+  if (simulation === undefined || baseline?.simulation === undefined) return null;
+  if (simulation.endedBy === 'simulator_fault' || simulation.endedBy === 'agent_fault') return null;
+  const before = baseline.simulation.doneReason !== null;
+  const now = simulation.doneReason !== null;
+  if (before === now) return null;
+  if (now) return "ended by the simulated user, where the baseline's conversation ended without it";
+  return `${simulation.endedBy === 'agent' ? 'ended by the agent' : 'ended at the turn limit'}, where the baseline's conversation ended by the simulated user`;
 }
 
 /** The turn number of the first turn that differs from the baseline (reply, route, or one side has no such turn), or null. */

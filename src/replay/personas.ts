@@ -29,6 +29,7 @@ import {
   personaVerdict,
   reportedError,
   RUN_DID_NOT_COMPLETE,
+  simulatedEnding,
   toolModeOf,
   visitedConversations,
 } from '../evaluate/personas.js';
@@ -157,8 +158,11 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     base.checks = checks;
   }
   const verdict = fault !== null || (unknown !== undefined && base.toolMode === 'mocked' && personaVerdict(checks) === 'pass') ? 'not_evaluated' : personaVerdict(checks);
-  const drift = personaDrift(verdict, turns, baseline);
-  const meaning = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), { baseline: baseline.transcript.length, now: turns.length });
+  // A simulated conversation that ended another way than the baseline's is a change even when every reply is the same.
+  const ending = simulatedEnding(simulation ?? undefined, baseline);
+  const drift = personaDrift(verdict, turns, baseline, ending);
+  const byTurns = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), { baseline: baseline.transcript.length, now: turns.length });
+  const meaning: Meaning | null = ending !== null && meanings !== null && byTurns?.value !== 'changed' ? { value: 'changed', by: 'turns', detail: ending } : byTurns;
   return { ...base, errored: false, error: null, errorKind: null, verdict, drift: meaning === null ? drift : { ...drift, meaning }, durationMs: Math.round(deps.now() - started) };
 }
 

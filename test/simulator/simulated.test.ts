@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
+import { changesOf } from '../../src/evaluate/changes.js';
 import { serializePersonaBaseline } from '../../src/suite/index.js';
 import type { Clock, PersonaRecord, RunRecord } from '../../src/types.js';
 import { startAgentServer, type AgentServer, type ReceivedRequest } from '../support/agent-server.js';
@@ -209,6 +210,42 @@ describe('simulated users: live, accepted, replayed', () => {
     sim.asks.length = 0;
     const old = only(await ran(cwd));
     expect(sources(old)).toEqual(['script', 'baseline', 'baseline']);
+    expect(sim.asks).toHaveLength(0);
+  });
+
+  it('the same replies, but the conversation ended another way than the baseline: changed, not unchanged, and acceptance agrees', async () => {
+    const behaviour: AgentBehaviour = { endAt: 3 };
+    const agent = await agentServer(behaviour);
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url);
+    // Accepted: the agent ended the conversation on turn 3.
+    await accept(cwd, only(await ran(cwd)));
+
+    // The agent no longer ends it: the stored messages are replayed, then the simulator is asked for turn 4 and is done.
+    behaviour.endAt = undefined;
+    sim.asks.length = 0;
+    const open = only(await ran(cwd));
+    expect(sim.asks.map((a) => a.turn)).toEqual([4]);
+    expect(open.simulation).toMatchObject({ liveFromTurn: null, endedBy: 'simulator', calls: 1 });
+    expect(open.turns.map((t) => t.reply)).toEqual(open.baseline?.transcript.map((t) => t.reply));
+    expect(open.drift).toMatchObject({ transcript: 'different', verdict: 'still_passing' });
+    expect(open.drift?.meaning).toEqual({ value: 'changed', by: 'turns', detail: "ended by the simulated user, where the baseline's conversation ended without it" });
+    expect(changesOf(open).map((c) => c.words)).toContain('transcript changed');
+    expect(decidePersonaAcceptance(open, 'later', 'def456').kind).toBe('accept');
+
+    // Accepted so (the simulated user was done); now the agent ends it on turn 3 again, before the simulated user is asked.
+    await accept(cwd, open);
+    behaviour.endAt = 3;
+    sim.asks.length = 0;
+    const closed = only(await ran(cwd));
+    expect(sim.asks).toHaveLength(0);
+    expect(closed.simulation).toMatchObject({ endedBy: 'agent', calls: 0 });
+    expect(closed.drift).toMatchObject({ transcript: 'different', meaning: { value: 'changed', by: 'turns', detail: "ended by the agent, where the baseline's conversation ended by the simulated user" } });
+
+    // Replayed again against the agent it was accepted from: the same ending, unchanged, no call.
+    behaviour.endAt = undefined;
+    const same = only(await ran(cwd));
+    expect(same.drift).toEqual({ transcript: 'same', route: 'same', verdict: 'still_passing' });
     expect(sim.asks).toHaveLength(0);
   });
 
