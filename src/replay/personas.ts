@@ -206,6 +206,9 @@ async function meaningsAgainst(
  * Repeats (docs/meaning.md, "Repeats"): each attempt's transcript after the first that did not
  * error against that one's, by the same ladder, turn by turn, as a script against its baseline; a
  * turn's variants are the baseline turn's wordings when it replied one of them to the same message.
+ * Only while the attempt's user said what attempt 1's did: from the first turn whose user message
+ * differs (a simulated user that wrote another one), the replies answer other messages, and neither
+ * they nor the number of turns are compared (docs/simulated-users.md, "Repeat").
  * Null up to that attempt, for an errored attempt, or with meaning off.
  */
 export async function scriptAttemptMeanings(records: readonly PersonaRecord[], rung: MeaningRung | null | undefined, baseline: PersonaBaseline | null = null): Promise<(Meaning | null)[]> {
@@ -222,10 +225,12 @@ export async function scriptAttemptMeanings(records: readonly PersonaRecord[], r
   return Promise.all(
     records.map(async (r, k) => {
       if (k <= ref || r.errored) return null;
-      const meanings = await meaningsAgainst(r.turns, reference, rung);
+      const apart = r.turns.findIndex((t, i) => i < reference.length && t.message !== reference[i]?.message);
+      const turns = apart === -1 ? r.turns : r.turns.slice(0, apart);
+      const meanings = await meaningsAgainst(turns, reference, rung);
       return scriptMeaning(
-        r.turns.map((t, i) => ({ index: t.index, meaning: meanings[i] ?? null })),
-        { baseline: reference.length, now: r.turns.length },
+        turns.map((t, i) => ({ index: t.index, meaning: meanings[i] ?? null })),
+        apart === -1 ? { baseline: reference.length, now: r.turns.length } : { baseline: apart, now: apart },
       );
     }),
   );

@@ -350,6 +350,25 @@ describe('simulated users: repeat, fallback, secrets', () => {
     ]);
   });
 
+  it('repeat attempts whose simulated users wrote other messages are compared only while the users said the same: accepted with attempt 1\'s conversation', async () => {
+    const agent = await agentServer({});
+    // A model rarely writes the same message twice: each call words it differently, and the second attempt goes a turn further.
+    let call = 0;
+    const sim = await simulatorServer((ask) => (ask.userTurns >= (/Take 3:/.test(ask.text) ? 4 : 3) ? { done: true, reason: 'goal reached' } : { message: `Take ${++call}: refund order 1234` }));
+    const cwd = await project(agent.url, sim.url, { config: 'repeat: { count: 2, minPass: 1 }\n' });
+    const first = only(await ran(cwd));
+    const attempts = first.attempts ?? [];
+    expect(attempts.map((a) => a.turns.filter((t) => t.index > 0).map((t) => t.message))).toEqual([
+      ['I want my money back', 'Take 1: refund order 1234', 'Take 2: refund order 1234'],
+      ['I want my money back', 'Take 3: refund order 1234', 'Take 4: refund order 1234', 'Take 5: refund order 1234'],
+    ]);
+    // The welcome turn and the opening were the same; from turn 2 the users said other things, so the replies answer other messages.
+    expect(attempts[1]?.meaning ?? null).toBeNull();
+    const decision = decidePersonaAcceptance(first, '2026-01-01T00:00:00.000Z', 'abc123');
+    expect(decision.kind).toBe('accept');
+    if (decision.kind === 'accept') expect(decision.baseline.transcript.map((t) => t.message)).toEqual([null, 'I want my money back', 'Take 1: refund order 1234', 'Take 2: refund order 1234']);
+  });
+
   it('an endpoint that refuses structured output: one structured call per run, then the plain prompt', async () => {
     const agent = await agentServer({});
     const plain = playUntil(2);
