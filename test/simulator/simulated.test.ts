@@ -205,7 +205,19 @@ describe('simulated users: live, accepted, replayed', () => {
     // The simulator was given the edited script: the last edit's instructions.
     expect(sim.asks[0]?.text).toContain('Be verbose.');
 
+    // The opening removed: the baseline's scripted opening is not the script's any more, so it is not sent; the simulator writes message 1.
+    await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), SCRIPT().replace('opening: I want my money back\n', ''));
+    sim.asks.length = 0;
+    const unopened = only(await ran(cwd));
+    expect(unopened.turns.filter((t) => t.index > 0).map((t) => [t.message, t.source])).toEqual([
+      ['Get a refund for order 1234 - message 1', 'simulator'],
+      ['Get a refund for order 1234 - message 2', 'simulator'],
+      ['Get a refund for order 1234 - message 3', 'simulator'],
+    ]);
+    expect(sim.asks.map((a) => a.turn)).toEqual([1, 2, 3, 4]);
+
     // A baseline accepted before the goal was kept does not say what its messages were written for: replayed as before.
+    await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), SCRIPT());
     await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), simulation: { doneReason: 'goal reached after 3 turns' } }));
     sim.asks.length = 0;
     const old = only(await ran(cwd));
@@ -385,6 +397,21 @@ describe('simulated users: repeat, fallback, secrets', () => {
     // The plain prompt asks for the JSON in words.
     expect(sim.asks.at(-1)?.request.body).not.toHaveProperty('response_format');
     expect(sim.asks.length).toBe(1 + 2 + 2);
+  });
+
+  it('an opening that holds a secret is stored redacted, and still read as the same opening: the replay sends the stored messages', async () => {
+    const secret = 'tok-7f3a9c1e5b2d4086';
+    const agent = await agentServer({});
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url, { script: SCRIPT().replace('opening: I want my money back', `opening: "My code is ${secret}"`) });
+    await writeFile(join(cwd, '.agent-replay', 'config.yml'), (await readFile(join(cwd, '.agent-replay', 'config.yml'), 'utf8')).replace('concurrency: 1', 'concurrency: 1\n  headers: { x-token: "${AGENT_TOKEN}" }'));
+    const env = { AGENT_TOKEN: secret };
+    const file = await accept(cwd, only(await ran(cwd, env)));
+    expect(await readFile(file, 'utf8')).not.toContain(secret);
+    sim.asks.length = 0;
+    const p = only(await ran(cwd, env));
+    expect(sources(p)).toEqual(['script', 'baseline', 'baseline']);
+    expect(sim.asks).toHaveLength(0);
   });
 
   it('the simulator reads the transcript redacted: a secret the agent leaks never reaches it', async () => {
