@@ -32,7 +32,7 @@ import { DEFAULT_ALPHA, DEFAULT_LATENCY, type Config } from '../config.js';
 import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
 import { itemLatencyMs, itemTimeSplit, slowerStep, slowerThanBaseline, sumTimeSplits } from './latency.js';
-import { personaDrift, simulatedEnding } from './personas.js';
+import { personaDrift } from './personas.js';
 import { combineAttempts, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
 import { plusUsage } from './usage.js';
 
@@ -301,7 +301,10 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   const shown = records[shownIndex(records)] as PersonaRecord;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, ...extra };
-  return { ...shown, verdict, drift: withMeaning(personaDrift(verdict, shown.turns, baseline, simulatedEnding(shown.simulation, baseline)), itemMeaning(shown.drift?.meaning, meanings)), ...extra };
+  const drift = personaDrift(verdict, shown.turns, baseline);
+  // The transcript comparison is the shown attempt's own: a simulated user's ending, or its user written anew, included.
+  const transcript = shown.drift?.transcript ?? drift.transcript;
+  return { ...shown, verdict, drift: withMeaning({ ...drift, transcript }, itemMeaning(shown.drift?.meaning, meanings)), ...extra };
 }
 
 /**

@@ -332,8 +332,9 @@ function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'un
 // --- drift and acceptance --------------------------------------------------------------------------
 
 /**
- * Transcript (any reply, the number of turns, or a simulated conversation that ended another way:
- * `ending`, from simulatedEnding), route sequence, and the six-valued verdict comparison.
+ * Transcript (any reply, the number of turns, or a simulated conversation that ended another way
+ * or whose user was written anew: `ending`, its words), route sequence, and the six-valued verdict
+ * comparison.
  */
 export function personaDrift(current: Verdict, turns: readonly Turn[], baseline: PersonaBaseline | null, ending: string | null = null): PersonaDrift {
   const verdict = driftVerdict(current, baseline);
@@ -428,8 +429,8 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     sameTranscript &&
     current.transcript.every((t, i) => sameVariants(t.variants, transcript[i]?.variants)) &&
     (current.simulation?.doneReason ?? null) === (simulation?.doneReason ?? null) &&
-    current.simulation?.goal === simulation?.goal &&
-    (current.simulation?.instructions ?? null) === (simulation?.instructions ?? null)
+    // A baseline from before the goal was kept is not rewritten only to add it (the run read it as unchanged).
+    (current.simulation?.goal === undefined || (current.simulation.goal === simulation?.goal && (current.simulation.instructions ?? null) === (simulation.instructions ?? null)))
   ) {
     return { kind: 'unchanged' };
   }

@@ -43,7 +43,7 @@ import { knownWordings, scriptLatency, scriptUsage } from '../evaluate/index.js'
 import { stableHash } from '../evaluate/definition.js';
 import type { Transcript } from './turns.js';
 import { converse as converseWith, type MessageSource } from './conversation.js';
-import { baselineTurns, converseSimulated } from './simulated.js';
+import { baselineTurns, converseSimulated, writtenForAnotherUser } from './simulated.js';
 import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
 import { scriptMeaning } from '../evaluate/meaning/index.js';
 import type { Meaning } from '../types/meaning.js';
@@ -158,8 +158,10 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     base.checks = checks;
   }
   const verdict = fault !== null || (unknown !== undefined && base.toolMode === 'mocked' && personaVerdict(checks) === 'pass') ? 'not_evaluated' : personaVerdict(checks);
-  // A simulated conversation that ended another way than the baseline's is a change even when every reply is the same.
-  const ending = simulatedEnding(simulation ?? undefined, baseline);
+  // A simulated user written anew (the script's user changed) or a conversation that ended another
+  // way than the baseline's is a change even when every reply is the same (docs/simulated-users.md).
+  const anew = script.user && baseline !== null ? writtenForAnotherUser(script, script.user, baseline, deps.redact) : null;
+  const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : simulatedEnding(simulation ?? undefined, baseline);
   const drift = personaDrift(verdict, turns, baseline, ending);
   const byTurns = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), { baseline: baseline.transcript.length, now: turns.length });
   const meaning: Meaning | null = ending !== null && meanings !== null && byTurns?.value !== 'changed' ? { value: 'changed', by: 'turns', detail: ending } : byTurns;

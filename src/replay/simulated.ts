@@ -42,19 +42,21 @@ export function baselineTurns(baseline: PersonaBaseline | null): Map<number, Bas
 
 /**
  * Were the baseline's messages written for another user than the script's now
- * (docs/simulated-users.md)? Another goal or other instructions, or another scripted opening (one
- * added, removed or edited). Then none is replayed: they would test the old script. A baseline
- * accepted before the goal was kept does not say what it was written for; its opening does (as
- * recorded: redacted, so `redact` is the run's redactor).
+ * (docs/simulated-users.md)? Another scripted opening (one added, removed or edited), another goal
+ * or other instructions: what differs ("the opening", "the goal", "the instructions"), else null.
+ * Then none is replayed: they would test the old script. A baseline accepted before the goal was
+ * kept does not say what it was written for; its opening does (as recorded: redacted, so `redact`
+ * is the run's redactor).
  */
-export function writtenForAnotherUser(script: Pick<PersonaScript, 'opening'>, user: SimulatedUser, baseline: PersonaBaseline, redact: (text: string) => string = (t) => t): boolean {
+export function writtenForAnotherUser(script: Pick<PersonaScript, 'opening'>, user: SimulatedUser, baseline: PersonaBaseline, redact: (text: string) => string = (t) => t): string | null {
   // The first message turn: who wrote it says whether the baseline had a scripted opening.
   const first = baseline.transcript.find((t) => t.message !== null);
   const opening = script.opening === null ? null : redact(script.opening);
-  if (first?.source !== undefined && (first.source === 'script' ? first.message : null) !== opening) return true;
+  if (first?.source !== undefined && (first.source === 'script' ? first.message : null) !== opening) return 'the opening';
   const stored = baseline.simulation;
-  if (stored?.goal === undefined) return false;
-  return stored.goal !== user.goal || (stored.instructions ?? null) !== user.instructions;
+  if (stored?.goal === undefined) return null;
+  if (stored.goal !== user.goal) return 'the goal';
+  return (stored.instructions ?? null) !== user.instructions ? 'the instructions' : null;
 }
 
 export async function converseSimulated(
@@ -68,7 +70,7 @@ export async function converseSimulated(
   const sim: SimulationRecord = { goal: user.goal, instructions: user.instructions, liveFromTurn: null, endedBy: 'max_turns', doneReason: null, calls: 0, retries: 0, fault: null };
   // With no baseline every turn is simulated, and so it is when the stored messages were written
   // for another goal or other instructions; otherwise stored messages go until the agent diverges.
-  let live = baseline === null || writtenForAnotherUser(script, user, baseline, deps.redact);
+  let live = baseline === null || writtenForAnotherUser(script, user, baseline, deps.redact) !== null;
   const end: NextMessage = { kind: 'end' };
   const source: MessageSource = {
     /**

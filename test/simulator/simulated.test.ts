@@ -201,7 +201,12 @@ describe('simulated users: live, accepted, replayed', () => {
       expect(sim.asks.map((a) => a.turn), what).toEqual([2, 3, 4]);
       expect(p.simulation, what).toMatchObject({ liveFromTurn: 2, calls: 3 });
       expect(record.spend, what).toMatchObject({ simulatorCalls: 3, baselineTurns: 0 });
+      // Changed, whatever the replies: the baseline is another script's, and accepting this run stops the simulator calls.
+      expect(p.drift?.transcript, what).toBe('different');
+      expect(decidePersonaAcceptance(p, 'later', 'def456').kind, what).toBe('accept');
     }
+    // The simulator wrote the same messages for the new instructions, so every reply is the same: the change is named.
+    expect(only(await ran(cwd)).drift?.meaning).toEqual({ value: 'changed', by: 'turns', detail: 'user simulated afresh: the instructions changed since the baseline' });
     // The simulator was given the edited script: the last edit's instructions.
     expect(sim.asks[0]?.text).toContain('Be verbose.');
 
@@ -223,6 +228,9 @@ describe('simulated users: live, accepted, replayed', () => {
     const old = only(await ran(cwd));
     expect(sources(old)).toEqual(['script', 'baseline', 'baseline']);
     expect(sim.asks).toHaveLength(0);
+    // Unchanged, and nothing to accept: the goal is added only when acceptance rewrites the baseline for a change.
+    expect(old.drift).toEqual({ transcript: 'same', route: 'same', verdict: 'still_passing' });
+    expect(decidePersonaAcceptance(old, 'later', 'def456').kind).toBe('unchanged');
   });
 
   it('the same replies, but the conversation ended another way than the baseline: changed, not unchanged, and acceptance agrees', async () => {
