@@ -15,6 +15,7 @@ import type {
   PersonaRecord,
   PersonaScript,
   ReplyExpectation,
+  SimulationRecord,
   Terminal,
   ToolCall,
   ToolExpectation,
@@ -331,12 +332,16 @@ function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'un
 
 // --- drift and acceptance --------------------------------------------------------------------------
 
-/** Transcript (any reply or the number of turns), route sequence, and the six-valued verdict comparison. */
-export function personaDrift(current: Verdict, turns: readonly Turn[], baseline: PersonaBaseline | null): PersonaDrift {
+/**
+ * Transcript (any reply, the number of turns, or a simulated conversation that ended another way
+ * or whose user was written anew: `ending`, its words), route sequence, and the six-valued verdict
+ * comparison.
+ */
+export function personaDrift(current: Verdict, turns: readonly Turn[], baseline: PersonaBaseline | null, ending: string | null = null): PersonaDrift {
   const verdict = driftVerdict(current, baseline);
   if (baseline === null) return { transcript: null, route: null, verdict };
   const b = baseline.transcript;
-  const transcript = b.length === turns.length && b.every((t, i) => t.reply === turns[i]?.reply) ? 'same' : 'different';
+  const transcript = ending === null && b.length === turns.length && b.every((t, i) => t.reply === turns[i]?.reply) ? 'same' : 'different';
   const route = sameRoutes(
     b.map((t) => t.route),
     turns.map((t) => t.route),
@@ -344,6 +349,22 @@ export function personaDrift(current: Verdict, turns: readonly Turn[], baseline:
     ? 'same'
     : 'different';
   return { transcript, route, verdict };
+}
+
+/**
+ * A simulated conversation that ended another way than its baseline's (docs/simulated-users.md):
+ * the simulated user was done where the baseline's conversation ended without it (the agent
+ * ended it, or the turn limit), or the reverse; the replies may all be the same. Null when it
+ * ended the same way, when the baseline does not say (a scripted one), or on a fault.
+ */
+export function simulatedEnding(simulation: Pick<SimulationRecord, 'endedBy' | 'doneReason'> | undefined, baseline: PersonaBaseline | null): string | null {
+  if (simulation === undefined || baseline?.simulation === undefined) return null;
+  if (simulation.endedBy === 'simulator_fault' || simulation.endedBy === 'agent_fault') return null;
+  const before = baseline.simulation.doneReason !== null;
+  const now = simulation.doneReason !== null;
+  if (before === now) return null;
+  if (now) return "ended by the simulated user, where the baseline's conversation ended without it";
+  return `${simulation.endedBy === 'agent' ? 'ended by the agent' : 'ended at the turn limit'}, where the baseline's conversation ended by the simulated user`;
 }
 
 /** The turn number of the first turn that differs from the baseline (reply, route, or one side has no such turn), or null. */
@@ -389,7 +410,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     // Where the turn's time went, from its spans (docs/traces.md, "Slower"): only when read.
     ...(timed[i]?.time != null ? { time: timed[i]?.time } : {}),
   }));
-  const simulation = record.simulation !== undefined ? { doneReason: record.simulation.doneReason } : null;
+  const simulation = record.simulation !== undefined ? storedSimulation(record.simulation) : null;
   const judge = personaBaselineJudgeOf(record);
   // The stored transcript's messages, replies and routes, turn by turn (variants aside).
   const sameTranscript =
@@ -408,7 +429,9 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     current.visited.every((v, i) => v === record.visited[i]) &&
     sameTranscript &&
     current.transcript.every((t, i) => sameVariants(t.variants, transcript[i]?.variants)) &&
-    (current.simulation?.doneReason ?? null) === (simulation?.doneReason ?? null)
+    (current.simulation?.doneReason ?? null) === (simulation?.doneReason ?? null) &&
+    // A baseline from before the goal was kept is not rewritten only to add it (the run read it as unchanged).
+    (current.simulation?.goal === undefined || (current.simulation.goal === simulation?.goal && (current.simulation.instructions ?? null) === (simulation.instructions ?? null)))
   ) {
     return { kind: 'unchanged' };
   }
@@ -435,6 +458,15 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       commit,
     },
   };
+}
+
+/**
+ * What a simulated script's baseline keeps of its run (docs/simulated-users.md): the done reason,
+ * and the goal and instructions the messages were written for (a record from before instructions
+ * were kept gives the done reason alone, so the stored messages keep being replayed).
+ */
+function storedSimulation(s: NonNullable<PersonaRecord['simulation']>): NonNullable<PersonaBaseline['simulation']> {
+  return s.instructions === undefined ? { doneReason: s.doneReason } : { doneReason: s.doneReason, goal: s.goal, instructions: s.instructions };
 }
 
 /** Are two stored transcripts the same conversation (each turn's message and reply)? */

@@ -140,7 +140,9 @@ interface TurnText {
 
 /**
  * The same for a repeated persona script: an attempt that completed differs when any turn's reply
- * (or the number of turns) does; its meaning is the script's against attempt 1. Agreed attempts
+ * (or the number of turns) does, compared only while its user said what attempt 1's did (a
+ * simulated user may write another message: from there the replies answer other messages); its
+ * meaning is the script's against attempt 1, over the same turns. Agreed attempts
  * give each turn the others' replies at that turn as its variants, where the user's message at
  * that turn was the same (a simulated user may write another one).
  */
@@ -152,7 +154,9 @@ export function personaAttemptsAgree(
   const variants: string[][] = turns.map(() => []);
   for (const [i, a] of attempts.entries()) {
     if (a.errored) continue;
-    const differs = a.turns.length !== turns.length || a.turns.some((t, k) => t.reply !== turns[k]?.reply);
+    const apart = a.turns.findIndex((t, k) => k < turns.length && t.message !== turns[k]?.message);
+    const compared = apart === -1 ? a.turns : a.turns.slice(0, apart);
+    const differs = (apart === -1 && a.turns.length !== turns.length) || compared.some((t, k) => t.reply !== turns[k]?.reply);
     views.push({ number: i + 1, differs, meaning: a.meaning });
     for (const [k, t] of a.turns.entries()) {
       const accepted = turns[k];

@@ -262,6 +262,7 @@ function buildRunRecordSchema() {
   /** How a simulated script's conversation went (docs/personas.md, "Simulated users"). */
   const simulationRecordSchema = z.strictObject({
     goal: z.string(),
+    instructions: z.string().nullable().optional(),
     liveFromTurn: z.number().int().min(1).nullable(),
     endedBy: z.enum(['simulator', 'agent', 'max_turns', 'simulator_fault', 'agent_fault']),
     doneReason: z.string().nullable(),

@@ -29,6 +29,7 @@ import {
   personaVerdict,
   reportedError,
   RUN_DID_NOT_COMPLETE,
+  simulatedEnding,
   toolModeOf,
   visitedConversations,
 } from '../evaluate/personas.js';
@@ -42,7 +43,7 @@ import { knownWordings, plusUsage, scriptLatency, scriptUsage } from '../evaluat
 import { stableHash } from '../evaluate/definition.js';
 import type { Transcript } from './turns.js';
 import { converse as converseWith, type MessageSource } from './conversation.js';
-import { baselineTurns, converseSimulated } from './simulated.js';
+import { baselineTurns, converseSimulated, writtenForAnotherUser } from './simulated.js';
 import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
 import { scriptMeaning } from '../evaluate/meaning/index.js';
 import type { Meaning } from '../types/meaning.js';
@@ -157,8 +158,13 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
     base.checks = checks;
   }
   const verdict = fault !== null || (unknown !== undefined && base.toolMode === 'mocked' && personaVerdict(checks) === 'pass') ? 'not_evaluated' : personaVerdict(checks);
-  const drift = personaDrift(verdict, turns, baseline);
-  const meaning = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), { baseline: baseline.transcript.length, now: turns.length });
+  // A simulated user written anew (the script's user changed) or a conversation that ended another
+  // way than the baseline's is a change even when every reply is the same (docs/simulated-users.md).
+  const anew = script.user && baseline !== null ? writtenForAnotherUser(script, script.user, baseline, deps.redact) : null;
+  const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : simulatedEnding(simulation ?? undefined, baseline);
+  const drift = personaDrift(verdict, turns, baseline, ending);
+  const byTurns = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), { baseline: baseline.transcript.length, now: turns.length });
+  const meaning: Meaning | null = ending !== null && meanings !== null && byTurns?.value !== 'changed' ? { value: 'changed', by: 'turns', detail: ending } : byTurns;
   return { ...base, errored: false, error: null, errorKind: null, verdict, drift: meaning === null ? drift : { ...drift, meaning }, durationMs: Math.round(deps.now() - started) };
 }
 
@@ -202,6 +208,9 @@ async function meaningsAgainst(
  * Repeats (docs/meaning.md, "Repeats"): each attempt's transcript after the first that did not
  * error against that one's, by the same ladder, turn by turn, as a script against its baseline; a
  * turn's variants are the baseline turn's wordings when it replied one of them to the same message.
+ * Only while the attempt's user said what attempt 1's did: from the first turn whose user message
+ * differs (a simulated user that wrote another one), the replies answer other messages, and neither
+ * they nor the number of turns are compared (docs/simulated-users.md, "Repeat").
  * Null up to that attempt, for an errored attempt, or with meaning off.
  */
 export async function scriptAttemptMeanings(records: readonly PersonaRecord[], rung: MeaningRung | null | undefined, baseline: PersonaBaseline | null = null): Promise<(Meaning | null)[]> {
@@ -218,10 +227,12 @@ export async function scriptAttemptMeanings(records: readonly PersonaRecord[], r
   return Promise.all(
     records.map(async (r, k) => {
       if (k <= ref || r.errored) return null;
-      const meanings = await meaningsAgainst(r.turns, reference, rung);
+      const apart = r.turns.findIndex((t, i) => i < reference.length && t.message !== reference[i]?.message);
+      const turns = apart === -1 ? r.turns : r.turns.slice(0, apart);
+      const meanings = await meaningsAgainst(turns, reference, rung);
       return scriptMeaning(
-        r.turns.map((t, i) => ({ index: t.index, meaning: meanings[i] ?? null })),
-        { baseline: reference.length, now: r.turns.length },
+        turns.map((t, i) => ({ index: t.index, meaning: meanings[i] ?? null })),
+        apart === -1 ? { baseline: reference.length, now: r.turns.length } : { baseline: apart, now: apart },
       );
     }),
   );

@@ -1,8 +1,10 @@
-// One simulated script's conversation (docs/personas.md, "Simulated users"): simulate once, replay
-// until the agent diverges. The baseline's user messages are sent word for word while every agent
-// reply equals the baseline's reply of the same turn; from the first turn whose reply differs
+// One simulated script's conversation (docs/simulated-users.md, "Simulate once, replay until the
+// agent diverges"): the baseline's user messages are sent word for word while every agent reply
+// means what the baseline's reply of the same turn meant (the same bytes, or formatting, a known
+// variant, reworded: docs/meaning.md, "Simulated users"); from the first turn whose reply diverges
 // (turn t), the simulator writes the message of turn t+1 and every later one, live to the end. An
-// unchanged replay ends where the baseline ended (its stored done reason), with no simulator call.
+// unchanged or reworded replay ends where the baseline ended (its stored done reason), with no
+// simulator call.
 // The conversation ends when the simulator is done, the agent ends it, at user.maxTurns (not an
 // error: the checks decide), on a simulator fault (the script is then not evaluated) or on an
 // agent fault (errored).
@@ -38,6 +40,25 @@ export function baselineTurns(baseline: PersonaBaseline | null): Map<number, Bas
   return out;
 }
 
+/**
+ * Were the baseline's messages written for another user than the script's now
+ * (docs/simulated-users.md)? Another scripted opening (one added, removed or edited), another goal
+ * or other instructions: what differs ("the opening", "the goal", "the instructions"), else null.
+ * Then none is replayed: they would test the old script. A baseline accepted before the goal was
+ * kept does not say what it was written for; its opening does (as recorded: redacted, so `redact`
+ * is the run's redactor).
+ */
+export function writtenForAnotherUser(script: Pick<PersonaScript, 'opening'>, user: SimulatedUser, baseline: PersonaBaseline, redact: (text: string) => string = (t) => t): string | null {
+  // The first message turn: who wrote it says whether the baseline had a scripted opening.
+  const first = baseline.transcript.find((t) => t.message !== null);
+  const opening = script.opening === null ? null : redact(script.opening);
+  if (first?.source !== undefined && (first.source === 'script' ? first.message : null) !== opening) return 'the opening';
+  const stored = baseline.simulation;
+  if (stored?.goal === undefined) return null;
+  if (stored.goal !== user.goal) return 'the goal';
+  return (stored.instructions ?? null) !== user.instructions ? 'the instructions' : null;
+}
+
 export async function converseSimulated(
   script: PersonaScript,
   user: SimulatedUser,
@@ -46,9 +67,10 @@ export async function converseSimulated(
 ): Promise<{ transcript: Transcript; simulation: SimulationRecord }> {
   const session = deps.agent.session({ session: deps.session, persona: script.persona, mocks: script.mocks });
   const stored = baselineTurns(baseline);
-  const sim: SimulationRecord = { goal: user.goal, liveFromTurn: null, endedBy: 'max_turns', doneReason: null, calls: 0, retries: 0, fault: null };
-  // With no baseline every turn is simulated; with one, stored messages go until a reply differs.
-  let live = baseline === null;
+  const sim: SimulationRecord = { goal: user.goal, instructions: user.instructions, liveFromTurn: null, endedBy: 'max_turns', doneReason: null, calls: 0, retries: 0, fault: null };
+  // With no baseline every turn is simulated, and so it is when the stored messages were written
+  // for another goal or other instructions; otherwise stored messages go until the agent diverges.
+  let live = baseline === null || writtenForAnotherUser(script, user, baseline, deps.redact) !== null;
   const end: NextMessage = { kind: 'end' };
   const source: MessageSource = {
     /**

@@ -62,8 +62,12 @@ export interface PersonaBaseline {
   label: string;
   kind: 'persona';
   transcript: Array<{ message: string | null; reply: string; route: Route | null; source?: TurnSource; variants?: string[]; time?: TimeSplit | null }>;
-  /** Simulated scripts only: the simulator's `done` reason when it ended the accepted conversation, else null. */
-  simulation?: { doneReason: string | null };
+  /**
+   * Simulated scripts only: the simulator's `done` reason when it ended the accepted conversation,
+   * else null; and the goal and instructions its messages were written for (absent in baselines
+   * accepted before they were kept: their messages are replayed whatever the script says now).
+   */
+  simulation?: { doneReason: string | null; goal?: string; instructions?: string | null };
   visited: string[];
   outcome: string | null;
   verdict: BaselineVerdict;

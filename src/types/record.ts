@@ -304,6 +304,8 @@ export type PersonaRecord = ErroredPersonaRecord | ReplayedPersonaRecord;
 /** How a simulated script's conversation went, in its record (docs/simulated-users.md). */
 export interface SimulationRecord {
   goal: string;
+  /** The script's instructions to the simulated user (null: none); absent in records written before it was kept. */
+  instructions?: string | null;
   /** The first message turn whose user message the simulator wrote live in this run; null when none was (all from the script or the baseline). */
   liveFromTurn: number | null;
   /** What ended the conversation: the simulator said done, the agent ended it, the turn limit, a simulator fault, or an agent fault. */

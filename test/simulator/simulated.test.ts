@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
+import { changesOf } from '../../src/evaluate/changes.js';
 import { serializePersonaBaseline } from '../../src/suite/index.js';
 import type { Clock, PersonaRecord, RunRecord } from '../../src/types.js';
 import { startAgentServer, type AgentServer, type ReceivedRequest } from '../support/agent-server.js';
@@ -127,7 +128,7 @@ describe('simulated users: live, accepted, replayed', () => {
     // Asked for turns 2, 3 and 4; at turn 4 it was done.
     expect(sim.asks.map((a) => a.turn)).toEqual([2, 3, 4]);
     expect(sim.asks.every((a) => a.schema === 'simulated_user' && a.maxTurns === 4 && a.text.includes('Be brief.'))).toBe(true);
-    expect(p.simulation).toEqual({ goal: 'Get a refund for order 1234', liveFromTurn: 2, endedBy: 'simulator', doneReason: 'goal reached after 3 turns', calls: 3, retries: 0, fault: null });
+    expect(p.simulation).toEqual({ goal: 'Get a refund for order 1234', instructions: 'Be brief.', liveFromTurn: 2, endedBy: 'simulator', doneReason: 'goal reached after 3 turns', calls: 3, retries: 0, fault: null });
     expect(record.spend).toMatchObject({ agentTurns: 4, simulatorCalls: 3, simulatorRetries: 0, baselineTurns: 0 });
     expect(record.simulator).toEqual({ name: 'openai sim-model', structured: true });
     // The estimate: welcome + 4 agent turns at 0.01, 4 simulator calls at 0.005.
@@ -142,7 +143,7 @@ describe('simulated users: live, accepted, replayed', () => {
     const file = await accept(cwd, first);
     const stored = JSON.parse(await readFile(file, 'utf8')) as { transcript: { source?: string }[]; simulation: unknown };
     expect(stored.transcript.map((t) => t.source)).toEqual([undefined, 'script', 'simulator', 'simulator']);
-    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns' });
+    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.' });
     const callsBefore = sim.asks.length;
 
     const record = await ran(cwd);
@@ -175,6 +176,97 @@ describe('simulated users: live, accepted, replayed', () => {
     expect(p.simulation).toMatchObject({ liveFromTurn: 3, endedBy: 'simulator', calls: 2 });
     expect(p.drift?.transcript).toBe('different');
     expect(record.spend).toMatchObject({ simulatorCalls: 2, baselineTurns: 1 });
+  });
+
+  it('the goal or the instructions edited after acceptance: the stored messages were written for the old ones, so the simulator writes them again', async () => {
+    const agent = await agentServer({});
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url);
+    const file = await accept(cwd, only(await ran(cwd)));
+    const stored = JSON.parse(await readFile(file, 'utf8')) as { simulation: unknown };
+    // The baseline keeps what the messages were written for.
+    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.' });
+
+    const edits: [string, string, string][] = [
+      ['the goal', 'goal: Get a refund for order 1234', 'goal: Ask when order 5678 ships'],
+      ['the instructions', 'instructions: Be brief.', 'instructions: Be verbose.'],
+    ];
+    for (const [what, from, to] of edits) {
+      await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), SCRIPT().replace(from, to));
+      sim.asks.length = 0;
+      const record = await ran(cwd);
+      const p = only(record);
+      // The agent is unchanged, yet nothing stored is replayed: the user is simulated from turn 2 (1 is the scripted opening).
+      expect(sources(p), what).toEqual(['script', 'simulator', 'simulator']);
+      expect(sim.asks.map((a) => a.turn), what).toEqual([2, 3, 4]);
+      expect(p.simulation, what).toMatchObject({ liveFromTurn: 2, calls: 3 });
+      expect(record.spend, what).toMatchObject({ simulatorCalls: 3, baselineTurns: 0 });
+      // Changed, whatever the replies: the baseline is another script's, and accepting this run stops the simulator calls.
+      expect(p.drift?.transcript, what).toBe('different');
+      expect(decidePersonaAcceptance(p, 'later', 'def456').kind, what).toBe('accept');
+    }
+    // The simulator wrote the same messages for the new instructions, so every reply is the same: the change is named.
+    expect(only(await ran(cwd)).drift?.meaning).toEqual({ value: 'changed', by: 'turns', detail: 'user simulated afresh: the instructions changed since the baseline' });
+    // The simulator was given the edited script: the last edit's instructions.
+    expect(sim.asks[0]?.text).toContain('Be verbose.');
+
+    // The opening removed: the baseline's scripted opening is not the script's any more, so it is not sent; the simulator writes message 1.
+    await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), SCRIPT().replace('opening: I want my money back\n', ''));
+    sim.asks.length = 0;
+    const unopened = only(await ran(cwd));
+    expect(unopened.turns.filter((t) => t.index > 0).map((t) => [t.message, t.source])).toEqual([
+      ['Get a refund for order 1234 - message 1', 'simulator'],
+      ['Get a refund for order 1234 - message 2', 'simulator'],
+      ['Get a refund for order 1234 - message 3', 'simulator'],
+    ]);
+    expect(sim.asks.map((a) => a.turn)).toEqual([1, 2, 3, 4]);
+
+    // A baseline accepted before the goal was kept does not say what its messages were written for: replayed as before.
+    await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), SCRIPT());
+    await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), simulation: { doneReason: 'goal reached after 3 turns' } }));
+    sim.asks.length = 0;
+    const old = only(await ran(cwd));
+    expect(sources(old)).toEqual(['script', 'baseline', 'baseline']);
+    expect(sim.asks).toHaveLength(0);
+    // Unchanged, and nothing to accept: the goal is added only when acceptance rewrites the baseline for a change.
+    expect(old.drift).toEqual({ transcript: 'same', route: 'same', verdict: 'still_passing' });
+    expect(decidePersonaAcceptance(old, 'later', 'def456').kind).toBe('unchanged');
+  });
+
+  it('the same replies, but the conversation ended another way than the baseline: changed, not unchanged, and acceptance agrees', async () => {
+    const behaviour: AgentBehaviour = { endAt: 3 };
+    const agent = await agentServer(behaviour);
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url);
+    // Accepted: the agent ended the conversation on turn 3.
+    await accept(cwd, only(await ran(cwd)));
+
+    // The agent no longer ends it: the stored messages are replayed, then the simulator is asked for turn 4 and is done.
+    behaviour.endAt = undefined;
+    sim.asks.length = 0;
+    const open = only(await ran(cwd));
+    expect(sim.asks.map((a) => a.turn)).toEqual([4]);
+    expect(open.simulation).toMatchObject({ liveFromTurn: null, endedBy: 'simulator', calls: 1 });
+    expect(open.turns.map((t) => t.reply)).toEqual(open.baseline?.transcript.map((t) => t.reply));
+    expect(open.drift).toMatchObject({ transcript: 'different', verdict: 'still_passing' });
+    expect(open.drift?.meaning).toEqual({ value: 'changed', by: 'turns', detail: "ended by the simulated user, where the baseline's conversation ended without it" });
+    expect(changesOf(open).map((c) => c.words)).toContain('transcript changed');
+    expect(decidePersonaAcceptance(open, 'later', 'def456').kind).toBe('accept');
+
+    // Accepted so (the simulated user was done); now the agent ends it on turn 3 again, before the simulated user is asked.
+    await accept(cwd, open);
+    behaviour.endAt = 3;
+    sim.asks.length = 0;
+    const closed = only(await ran(cwd));
+    expect(sim.asks).toHaveLength(0);
+    expect(closed.simulation).toMatchObject({ endedBy: 'agent', calls: 0 });
+    expect(closed.drift).toMatchObject({ transcript: 'different', meaning: { value: 'changed', by: 'turns', detail: "ended by the agent, where the baseline's conversation ended by the simulated user" } });
+
+    // Replayed again against the agent it was accepted from: the same ending, unchanged, no call.
+    behaviour.endAt = undefined;
+    const same = only(await ran(cwd));
+    expect(same.drift).toEqual({ transcript: 'same', route: 'same', verdict: 'still_passing' });
+    expect(sim.asks).toHaveLength(0);
   });
 
   it('the agent ending the conversation ends it; the turn limit ends it without an error (the checks decide)', async () => {
@@ -278,6 +370,25 @@ describe('simulated users: repeat, fallback, secrets', () => {
     ]);
   });
 
+  it('repeat attempts whose simulated users wrote other messages are compared only while the users said the same: accepted with attempt 1\'s conversation', async () => {
+    const agent = await agentServer({});
+    // A model rarely writes the same message twice: each call words it differently, and the second attempt goes a turn further.
+    let call = 0;
+    const sim = await simulatorServer((ask) => (ask.userTurns >= (/Take 3:/.test(ask.text) ? 4 : 3) ? { done: true, reason: 'goal reached' } : { message: `Take ${++call}: refund order 1234` }));
+    const cwd = await project(agent.url, sim.url, { config: 'repeat: { count: 2, minPass: 1 }\n' });
+    const first = only(await ran(cwd));
+    const attempts = first.attempts ?? [];
+    expect(attempts.map((a) => a.turns.filter((t) => t.index > 0).map((t) => t.message))).toEqual([
+      ['I want my money back', 'Take 1: refund order 1234', 'Take 2: refund order 1234'],
+      ['I want my money back', 'Take 3: refund order 1234', 'Take 4: refund order 1234', 'Take 5: refund order 1234'],
+    ]);
+    // The welcome turn and the opening were the same; from turn 2 the users said other things, so the replies answer other messages.
+    expect(attempts[1]?.meaning ?? null).toBeNull();
+    const decision = decidePersonaAcceptance(first, '2026-01-01T00:00:00.000Z', 'abc123');
+    expect(decision.kind).toBe('accept');
+    if (decision.kind === 'accept') expect(decision.baseline.transcript.map((t) => t.message)).toEqual([null, 'I want my money back', 'Take 1: refund order 1234', 'Take 2: refund order 1234']);
+  });
+
   it('an endpoint that refuses structured output: one structured call per run, then the plain prompt', async () => {
     const agent = await agentServer({});
     const plain = playUntil(2);
@@ -294,6 +405,21 @@ describe('simulated users: repeat, fallback, secrets', () => {
     // The plain prompt asks for the JSON in words.
     expect(sim.asks.at(-1)?.request.body).not.toHaveProperty('response_format');
     expect(sim.asks.length).toBe(1 + 2 + 2);
+  });
+
+  it('an opening that holds a secret is stored redacted, and still read as the same opening: the replay sends the stored messages', async () => {
+    const secret = 'tok-7f3a9c1e5b2d4086';
+    const agent = await agentServer({});
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url, { script: SCRIPT().replace('opening: I want my money back', `opening: "My code is ${secret}"`) });
+    await writeFile(join(cwd, '.agent-replay', 'config.yml'), (await readFile(join(cwd, '.agent-replay', 'config.yml'), 'utf8')).replace('concurrency: 1', 'concurrency: 1\n  headers: { x-token: "${AGENT_TOKEN}" }'));
+    const env = { AGENT_TOKEN: secret };
+    const file = await accept(cwd, only(await ran(cwd, env)));
+    expect(await readFile(file, 'utf8')).not.toContain(secret);
+    sim.asks.length = 0;
+    const p = only(await ran(cwd, env));
+    expect(sources(p)).toEqual(['script', 'baseline', 'baseline']);
+    expect(sim.asks).toHaveLength(0);
   });
 
   it('the simulator reads the transcript redacted: a secret the agent leaks never reaches it', async () => {
