@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{COMMENT_MAX_CHARS,NOTICE_RESERVE_CHARS,SUMMARY_MAX_BYTES,renderComment,renderMarkdownReport,renderSummary}from"./chunk-LANWDJJR.js";import"./chunk-JXIA7HXE.js";import"./chunk-24WU34LQ.js";import"./chunk-GIATDDJX.js";import"./chunk-YZASLWB7.js";export{COMMENT_MAX_CHARS,NOTICE_RESERVE_CHARS,SUMMARY_MAX_BYTES,renderComment,renderMarkdownReport,renderSummary};
