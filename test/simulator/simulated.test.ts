@@ -143,7 +143,7 @@ describe('simulated users: live, accepted, replayed', () => {
     const file = await accept(cwd, first);
     const stored = JSON.parse(await readFile(file, 'utf8')) as { transcript: { source?: string }[]; simulation: unknown };
     expect(stored.transcript.map((t) => t.source)).toEqual([undefined, 'script', 'simulator', 'simulator']);
-    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.' });
+    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.', persona: null });
     const callsBefore = sim.asks.length;
 
     const record = await ran(cwd);
@@ -185,7 +185,7 @@ describe('simulated users: live, accepted, replayed', () => {
     const file = await accept(cwd, only(await ran(cwd)));
     const stored = JSON.parse(await readFile(file, 'utf8')) as { simulation: unknown };
     // The baseline keeps what the messages were written for.
-    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.' });
+    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.', persona: null });
 
     const edits: [string, string, string][] = [
       ['the goal', 'goal: Get a refund for order 1234', 'goal: Ask when order 5678 ships'],
@@ -230,6 +230,39 @@ describe('simulated users: live, accepted, replayed', () => {
     expect(sim.asks).toHaveLength(0);
     // Unchanged, and nothing to accept: the goal is added only when acceptance rewrites the baseline for a change.
     expect(old.drift).toEqual({ transcript: 'same', route: 'same', verdict: 'still_passing' });
+    expect(decidePersonaAcceptance(old, 'later', 'def456').kind).toBe('unchanged');
+  });
+
+  it('the persona edited after acceptance: the simulator is shown it, so the stored messages are another user\'s and it writes them again', async () => {
+    const agent = await agentServer({});
+    const sim = await simulatorServer(playUntil(3));
+    const withPersona = (persona: string): string => SCRIPT().replace('label: refund-sim\n', `label: refund-sim\npersona: ${persona}\n`);
+    const cwd = await project(agent.url, sim.url, { script: withPersona('patient-regular') });
+    const file = await accept(cwd, only(await ran(cwd)));
+    // The baseline keeps the persona its messages were written for.
+    expect((JSON.parse(await readFile(file, 'utf8')) as { simulation: unknown }).simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.', persona: 'patient-regular' });
+    sim.asks.length = 0;
+    expect(sources(only(await ran(cwd)))).toEqual(['script', 'baseline', 'baseline']);
+    expect(sim.asks).toHaveLength(0);
+
+    await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), withPersona('impatient-refund-seeker'));
+    const record = await ran(cwd);
+    const p = only(record);
+    expect(sources(p)).toEqual(['script', 'simulator', 'simulator']);
+    expect(sim.asks.map((a) => a.turn)).toEqual([2, 3, 4]);
+    expect(sim.asks[0]?.text).toContain('impatient-refund-seeker');
+    expect(p.drift?.transcript).toBe('different');
+    expect(p.drift?.meaning).toEqual({ value: 'changed', by: 'turns', detail: 'user simulated afresh: the persona changed since the baseline' });
+    const decision = decidePersonaAcceptance(p, 'later', 'def456');
+    expect(decision.kind).toBe('accept');
+    if (decision.kind === 'accept') expect(decision.baseline.simulation?.persona).toBe('impatient-refund-seeker');
+
+    // A baseline accepted before the persona was kept does not say it: replayed as before, and not rewritten only to add it.
+    await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), simulation: { doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.' } }));
+    sim.asks.length = 0;
+    const old = only(await ran(cwd));
+    expect(sources(old)).toEqual(['script', 'baseline', 'baseline']);
+    expect(sim.asks).toHaveLength(0);
     expect(decidePersonaAcceptance(old, 'later', 'def456').kind).toBe('unchanged');
   });
 
