@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
 import { changesOf } from '../../src/evaluate/changes.js';
+import { renderTerminal } from '../../src/report/index.js';
+import { personaData } from '../../src/report/html/data.js';
 import { serializePersonaBaseline } from '../../src/suite/index.js';
 import type { Clock, PersonaRecord, RunRecord } from '../../src/types.js';
 import { startAgentServer, type AgentServer, type ReceivedRequest } from '../support/agent-server.js';
@@ -401,6 +403,22 @@ describe('simulated users: repeat, fallback, secrets', () => {
       [3, 2, ['script', 'baseline', 'simulator']],
       [3, 2, ['script', 'baseline', 'simulator']],
     ]);
+  });
+
+  it("a repeated script's simulated-user line counts every attempt's simulator calls, as spend does", async () => {
+    const behaviour: AgentBehaviour = {};
+    const agent = await agentServer(behaviour);
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url, { config: 'repeat: { count: 3, minPass: 1 }\n' });
+    await accept(cwd, only(await ran(cwd)));
+    behaviour.changedAt = 2;
+    const record = await ran(cwd);
+    expect(record.spend).toMatchObject({ simulatorCalls: 6 });
+    const line = renderTerminal(record, { color: false })
+      .split('\n')
+      .find((l) => l.includes('simulated user:'));
+    expect(line?.trim()).toBe('simulated user: user simulated from turn 3 · ended: the simulated user was done: goal reached after 3 turns · 6 simulator calls over 3 attempts (2 in attempt 1)');
+    expect(personaData(only(record)).simulation?.facts.at(-1)).toBe('6 simulator calls over 3 attempts (2 in attempt 1)');
   });
 
   it('repeat attempts whose simulated users wrote other messages are compared only while the users said the same: accepted with attempt 1\'s conversation', async () => {
