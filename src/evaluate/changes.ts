@@ -154,6 +154,26 @@ function meaningComparable(before: Item, after: Item): boolean {
   return base !== null && base.length === turns.length && base.every((t, i) => t.reply === turns[i]?.reply);
 }
 
+/** How a simulated conversation ended, in words (null: a fault, which the verdict or the error class names). */
+const ENDED_WORDS: Partial<Record<NonNullable<PersonaRecord['simulation']>['endedBy'], string>> = {
+  simulator: 'ended by the simulated user',
+  agent: 'ended by the agent',
+  max_turns: 'ended at the turn limit',
+};
+
+/**
+ * Did two runs of a simulated script end another way (docs/simulated-users.md, "How it ended"): the
+ * simulated user was done in one and not in the other, as a run reads it against its baseline?
+ * "ended by the agent -> ended by the simulated user"; null otherwise (the done reason's words aside).
+ */
+function endingChange(before: PersonaRecord, after: PersonaRecord): string | null {
+  const [b, a] = [before.simulation, after.simulation];
+  if (b === undefined || a === undefined) return null;
+  const [was, now] = [ENDED_WORDS[b.endedBy], ENDED_WORDS[a.endedBy]];
+  if (was === undefined || now === undefined || (b.doneReason !== null) === (a.doneReason !== null)) return null;
+  return `${was} -> ${now}`;
+}
+
 /** Do the two runs' replies (a script: its turns) differ in any byte? */
 function differentWords(before: Item, after: Item): boolean {
   if (kindOf(before) === 'fixture' && kindOf(after) === 'fixture') return (before as FixtureRecord).reply !== (after as FixtureRecord).reply;
@@ -239,7 +259,9 @@ export const DIMENSIONS = {
       const [b, a] = [(before as PersonaRecord).turns, (after as PersonaRecord).turns];
       if (meaningComparable(before, after) || rewordedAgainstOneBaseline(before, after)) return null;
       if (b.length !== a.length) return `transcript changed (${b.length} -> ${a.length} turns)`;
-      return b.some((t, i) => t.reply !== a[i]?.reply) ? 'transcript changed' : null;
+      if (b.some((t, i) => t.reply !== a[i]?.reply)) return 'transcript changed';
+      const ended = endingChange(before as PersonaRecord, after as PersonaRecord);
+      return ended === null ? null : `transcript changed (${ended})`;
     },
     rewritesBaseline: false,
     settle: (item) => (kindOf(item) === 'script' ? { ...item, drift: { ...item.drift, transcript: 'same' } } : item),

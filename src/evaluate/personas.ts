@@ -410,7 +410,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     // Where the turn's time went, from its spans (docs/traces.md, "Slower"): only when read.
     ...(timed[i]?.time != null ? { time: timed[i]?.time } : {}),
   }));
-  const simulation = record.simulation !== undefined ? storedSimulation(record.simulation) : null;
+  const simulation = record.simulation !== undefined ? storedSimulation(record.simulation, record.persona) : null;
   const judge = personaBaselineJudgeOf(record);
   // The stored transcript's messages, replies and routes, turn by turn (variants aside).
   const sameTranscript =
@@ -431,7 +431,9 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
     current.transcript.every((t, i) => sameVariants(t.variants, transcript[i]?.variants)) &&
     (current.simulation?.doneReason ?? null) === (simulation?.doneReason ?? null) &&
     // A baseline from before the goal was kept is not rewritten only to add it (the run read it as unchanged).
-    (current.simulation?.goal === undefined || (current.simulation.goal === simulation?.goal && (current.simulation.instructions ?? null) === (simulation.instructions ?? null)))
+    (current.simulation?.goal === undefined || (current.simulation.goal === simulation?.goal && (current.simulation.instructions ?? null) === (simulation.instructions ?? null))) &&
+    // Nor one from before the persona was kept only to add that.
+    (current.simulation?.persona === undefined || current.simulation.persona === (simulation?.persona ?? null))
   ) {
     return { kind: 'unchanged' };
   }
@@ -462,11 +464,12 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
 
 /**
  * What a simulated script's baseline keeps of its run (docs/simulated-users.md): the done reason,
- * and the goal and instructions the messages were written for (a record from before instructions
- * were kept gives the done reason alone, so the stored messages keep being replayed).
+ * and the goal, instructions and persona the messages were written for (the simulator is shown all
+ * three; a record from before instructions were kept gives the done reason alone, so the stored
+ * messages keep being replayed).
  */
-function storedSimulation(s: NonNullable<PersonaRecord['simulation']>): NonNullable<PersonaBaseline['simulation']> {
-  return s.instructions === undefined ? { doneReason: s.doneReason } : { doneReason: s.doneReason, goal: s.goal, instructions: s.instructions };
+function storedSimulation(s: NonNullable<PersonaRecord['simulation']>, persona: string | null): NonNullable<PersonaBaseline['simulation']> {
+  return s.instructions === undefined ? { doneReason: s.doneReason } : { doneReason: s.doneReason, goal: s.goal, instructions: s.instructions, persona };
 }
 
 /** Are two stored transcripts the same conversation (each turn's message and reply)? */

@@ -114,7 +114,10 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   const failure = transcript.failure ?? reportedError(marked, script, deps.unmockedTools ?? null);
   // Each turn whose reply differs from the baseline's gets its meaning (docs/meaning.md, "Persona
   // scripts"), asked while the checks run; a simulated script's compared turns have theirs already.
-  const meanings = failure === null && baseline !== null && meaningOn(deps.meaning) ? turnMeanings(marked, baseline, deps.meaning) : null;
+  // Only while the user said what the baseline's user said: from the first turn whose message is
+  // another (a user simulated live, a follow-up edited), a reply answers another message.
+  const apart = baseline === null ? -1 : otherMessageAt(marked, baseline);
+  const meanings = failure === null && baseline !== null && meaningOn(deps.meaning) ? turnMeanings(marked, baseline, deps.meaning, apart) : null;
   const turns = meanings === null ? marked : await meanings;
   // A simulator fault: the agent was not measured, so no check decides anything (errors still override).
   const fault = failure === null ? (simulation?.fault ?? null) : null;
@@ -164,18 +167,52 @@ async function replayScript(script: PersonaScript, baseline: PersonaBaseline | n
   const ending = anew !== null ? `user simulated afresh: ${anew} changed since the baseline` : simulatedEnding(simulation ?? undefined, baseline);
   const drift = personaDrift(verdict, turns, baseline, ending);
   const byTurns = meanings === null || baseline === null ? null : scriptMeaning(turns.map((t) => ({ index: t.index, meaning: t.meaning ?? null })), { baseline: baseline.transcript.length, now: turns.length });
-  const meaning: Meaning | null = ending !== null && meanings !== null && byTurns?.value !== 'changed' ? { value: 'changed', by: 'turns', detail: ending } : byTurns;
+  const meaning: Meaning | null = meanings === null ? byTurns : conversationMeaning(byTurns, ending, apart === -1 ? null : (turns[apart]?.index ?? null));
   return { ...base, errored: false, error: null, errorKind: null, verdict, drift: meaning === null ? drift : { ...drift, meaning }, durationMs: Math.round(deps.now() - started) };
 }
 
 /**
- * The turns, each whose reply differs from the baseline's at the same turn with its `meaning`; the
- * meaning judge reads the conversation up to and including that turn's user message (redacted by
- * the judge's client). Turns that already carry a meaning keep it.
+ * The position in `turns` of the first turn whose user message is not the baseline's at the same
+ * turn (a user simulated live or afresh, a follow-up edited), or -1. Turns the baseline does not
+ * have are not counted here: the number of turns already differs.
  */
-async function turnMeanings(turns: readonly Turn[], baseline: PersonaBaseline, rung: MeaningRung): Promise<Turn[]> {
-  const meanings = await meaningsAgainst(turns, baseline.transcript, rung, (t) => t.meaning);
+function otherMessageAt(turns: readonly Turn[], baseline: PersonaBaseline): number {
+  const stored = baselineTurns(baseline);
+  return turns.findIndex((t) => {
+    const old = stored.get(t.index);
+    return old !== undefined && old.message !== t.message;
+  });
+}
+
+/**
+ * A script's meaning once its turns have theirs (docs/meaning.md, "Persona scripts"): a turn
+ * changed in meaning, or a different number of turns, says it; else a conversation that ended
+ * another way or whose user was written afresh (`ending`); else, when the user said something else
+ * than the baseline's user from turn `otherFrom` on, the doubt that made the simulator take over
+ * (`unchecked`) when there was one, or `changed` by `turns`: a reply to another message is never
+ * a rewording of the baseline's.
+ */
+function conversationMeaning(byTurns: Meaning | null, ending: string | null, otherFrom: number | null): Meaning | null {
+  if (byTurns?.value === 'changed') return byTurns;
+  if (ending !== null) return { value: 'changed', by: 'turns', detail: ending };
+  if (otherFrom === null || byTurns?.value === 'unchecked') return byTurns;
+  return { value: 'changed', by: 'turns', detail: `the user's message of turn ${otherFrom} is not the baseline's` };
+}
+
+/**
+ * The turns, each whose reply differs from the baseline's at the same turn with its `meaning`, up to
+ * position `apart` (the first turn whose user message is another; -1: none): from there on no turn
+ * has one. The meaning judge reads the conversation up to and including that turn's user message
+ * (redacted by the judge's client). Turns that already carry a meaning keep it.
+ */
+async function turnMeanings(turns: readonly Turn[], baseline: PersonaBaseline, rung: MeaningRung, apart: number): Promise<Turn[]> {
+  const compared = apart === -1 ? turns : turns.slice(0, apart);
+  const meanings = await meaningsAgainst(compared, baseline.transcript, rung, (t) => t.meaning);
   return turns.map((t, i) => {
+    if (i >= compared.length) {
+      const { meaning: _dropped, ...rest } = t;
+      return rest;
+    }
     const meaning = meanings[i] ?? null;
     return meaning === null || t.meaning !== undefined ? t : { ...t, meaning };
   });

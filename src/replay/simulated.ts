@@ -42,13 +42,13 @@ export function baselineTurns(baseline: PersonaBaseline | null): Map<number, Bas
 
 /**
  * Were the baseline's messages written for another user than the script's now
- * (docs/simulated-users.md)? Another scripted opening (one added, removed or edited), another goal
- * or other instructions: what differs ("the opening", "the goal", "the instructions"), else null.
- * Then none is replayed: they would test the old script. A baseline accepted before the goal was
- * kept does not say what it was written for; its opening does (as recorded: redacted, so `redact`
- * is the run's redactor).
+ * (docs/simulated-users.md)? Another scripted opening (one added, removed or edited), another goal,
+ * other instructions or another persona (the simulator is shown it): what differs ("the opening",
+ * "the goal", "the instructions", "the persona"), else null. Then none is replayed: they would test
+ * the old script. A baseline accepted before the goal (or the persona) was kept does not say what
+ * it was written for; its opening does (as recorded: redacted, so `redact` is the run's redactor).
  */
-export function writtenForAnotherUser(script: Pick<PersonaScript, 'opening'>, user: SimulatedUser, baseline: PersonaBaseline, redact: (text: string) => string = (t) => t): string | null {
+export function writtenForAnotherUser(script: Pick<PersonaScript, 'opening' | 'persona'>, user: SimulatedUser, baseline: PersonaBaseline, redact: (text: string) => string = (t) => t): string | null {
   // The first message turn: who wrote it says whether the baseline had a scripted opening.
   const first = baseline.transcript.find((t) => t.message !== null);
   const opening = script.opening === null ? null : redact(script.opening);
@@ -56,7 +56,8 @@ export function writtenForAnotherUser(script: Pick<PersonaScript, 'opening'>, us
   const stored = baseline.simulation;
   if (stored?.goal === undefined) return null;
   if (stored.goal !== user.goal) return 'the goal';
-  return (stored.instructions ?? null) !== user.instructions ? 'the instructions' : null;
+  if ((stored.instructions ?? null) !== user.instructions) return 'the instructions';
+  return stored.persona !== undefined && stored.persona !== script.persona ? 'the persona' : null;
 }
 
 export async function converseSimulated(

@@ -31,6 +31,8 @@ export interface LatencyFigures {
   now: { turns: number; p50Ms: number; p95Ms: number };
   /** Over the fixtures whose baseline kept a latency (a script's baseline keeps only its conversation's sum); null when none did. */
   baselines: { turns: number; p50Ms: number; p95Ms: number } | null;
+  /** Persona scripts whose baseline kept a latency: their conversation's total, not a turn's. */
+  scriptBaselines: number;
 }
 
 /** The run's figures and the baselines', or null when no turn was measured. */
@@ -44,7 +46,8 @@ export function latencyFigures(run: Pick<RunRecord, 'fixtures' | 'personas' | 'l
   }
   before.sort((a, b) => a - b);
   const baselines = before.length === 0 ? null : { turns: before.length, p50Ms: nearestRank(before, 50), p95Ms: nearestRank(before, 95) };
-  return { now: { turns: now.turns, p50Ms: now.p50Ms, p95Ms: now.p95Ms }, baselines };
+  const scriptBaselines = (run.personas ?? []).filter((p) => typeof p.baseline?.latencyMs === 'number').length;
+  return { now: { turns: now.turns, p50Ms: now.p50Ms, p95Ms: now.p95Ms }, baselines, scriptBaselines };
 }
 
 /** The chart block (a heading, a line, the code block), or null when no turn was measured. */
@@ -61,6 +64,10 @@ export function latencyChartBlock(run: Pick<RunRecord, 'fixtures' | 'personas' |
   ];
   const lines = rows.map(([p, who, ms]) => `${p.padEnd(4)} ${who.padEnd(10)} ${barText(ms, max).padEnd(BAR + 1)} ${msText(ms)}`.trimEnd());
   const turns = (n: number): string => `${thousands(n)} ${n === 1 ? 'turn' : 'turns'}`;
-  const over = `now: ${turns(fig.now.turns)} of this run; baselines: ${b ? `${turns(b.turns)} (the fixtures' accepted replies)` : 'none kept a latency yet'}`;
+  // A script's baseline keeps its conversation's total, not its turns': no per-turn figure, but said (docs/latency.md, "Views").
+  const scripts = fig.scriptBaselines;
+  const kept = scripts === 1 ? "the persona script's baseline keeps only its conversation's total" : `the ${thousands(scripts)} persona scripts' baselines keep only each conversation's total`;
+  const none = scripts === 0 ? 'none kept a latency yet' : `none per turn (${kept}: a slower script says so on its line)`;
+  const over = `now: ${turns(fig.now.turns)} of this run; baselines: ${b ? `${turns(b.turns)} (the fixtures' accepted replies)` : none}`;
   return `#### Turn latency\n\n${over}\n\n\`\`\`text\n${lines.join('\n')}\n\`\`\``;
 }

@@ -60,10 +60,26 @@ export function callsWords(s: SimulationRecord): string {
   return `${thousands(s.calls)} simulator ${s.calls === 1 ? 'call' : 'calls'}${retries}`;
 }
 
+/**
+ * What the simulator cost: `callsWords` for one conversation; for a repeated script (every attempt
+ * simulates on its own), every attempt's calls and retries, as spend counts them, then the shown
+ * attempt's: "6 simulator calls (1 retry) over 3 attempts (2 in attempt 1)".
+ */
+export function costWords(p: PersonaRecord, s: SimulationRecord): string {
+  const attempts = p.attempts ?? [];
+  if (attempts.length < 2) return callsWords(s);
+  const all = attempts.reduce((sum, a) => ({ calls: sum.calls + (a.simulation?.calls ?? 0), retries: sum.retries + (a.simulation?.retries ?? 0) }), { calls: 0, retries: 0 });
+  const total = callsWords({ ...s, ...all });
+  if (all.calls === 0 && all.retries === 0) return total;
+  // The attempt shown is the first that did not error (as its "attempt N:" says), else the first.
+  const shown = Math.max(0, attempts.findIndex((a) => !a.errored)) + 1;
+  return `${total} over ${thousands(attempts.length)} attempts (${s.calls === 0 ? 'none' : thousands(s.calls)} in attempt ${thousands(shown)})`;
+}
+
 /** The facts after the goal, in order: from which turn it was live, how it ended, what it cost. */
 export function simulationFacts(p: PersonaRecord, s: SimulationRecord): string[] {
   const live = liveWords(p, s);
-  return [...(live === null ? [] : [live]), `ended: ${endedWords(p, s)}`, callsWords(s)];
+  return [...(live === null ? [] : [live]), `ended: ${endedWords(p, s)}`, costWords(p, s)];
 }
 
 /** The fault's first line: "simulator unreachable: HTTP 503 from https://sim.example/v1"; null when there is none. */

@@ -108,8 +108,8 @@ export const personaBaselineSchema = z.strictObject({
     }),
   ),
   // Simulated scripts only: the simulator's done reason when it ended the accepted conversation.
-  // Added within schema version 1 (docs/simulated-users.md): goal and instructions, absent in older baselines.
-  simulation: z.strictObject({ doneReason: z.string().nullable(), goal: z.string().optional(), instructions: z.string().nullable().optional() }).optional(),
+  // Added within schema version 1 (docs/simulated-users.md): goal, instructions and persona, absent in older baselines.
+  simulation: z.strictObject({ doneReason: z.string().nullable(), goal: z.string().optional(), instructions: z.string().nullable().optional(), persona: z.string().nullable().optional() }).optional(),
   visited: z.array(z.string()),
   outcome: z.string().nullable(),
   verdict: z.enum(['pass', 'fail']),
@@ -205,7 +205,7 @@ export function serializePersonaBaseline(b: PersonaBaseline): string {
       ...(t.time != null ? { time: serializeTime(t.time) } : {}),
     })),
     ...(b.simulation !== undefined
-      ? { simulation: { doneReason: b.simulation.doneReason, ...(b.simulation.goal !== undefined ? { goal: b.simulation.goal, instructions: b.simulation.instructions ?? null } : {}) } }
+      ? { simulation: { doneReason: b.simulation.doneReason, ...(b.simulation.goal !== undefined ? { goal: b.simulation.goal, instructions: b.simulation.instructions ?? null } : {}), ...(b.simulation.persona !== undefined ? { persona: b.simulation.persona } : {}) } }
       : {}),
     visited: b.visited,
     outcome: b.outcome,

@@ -67,7 +67,7 @@ export interface PersonaBaseline {
    * else null; and the goal and instructions its messages were written for (absent in baselines
    * accepted before they were kept: their messages are replayed whatever the script says now).
    */
-  simulation?: { doneReason: string | null; goal?: string; instructions?: string | null };
+  simulation?: { doneReason: string | null; goal?: string; instructions?: string | null; persona?: string | null };
   visited: string[];
   outcome: string | null;
   verdict: BaselineVerdict;

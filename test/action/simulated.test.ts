@@ -88,7 +88,7 @@ describe('a simulated user through the Action', () => {
     const written = JSON.parse(file!.contents) as PersonaBaseline;
     expect(written.transcript).toEqual(p.turns.map((t) => ({ message: t.message, reply: t.reply, route: t.route, ...(t.source ? { source: t.source } : {}) })));
     expect(written.transcript.map((t) => t.source ?? null)).toEqual([null, 'simulator', 'simulator', 'simulator']);
-    expect(written.simulation).toEqual({ doneReason: null, goal: 'Get a refund for order 1234, which arrived broken.', instructions: null });
+    expect(written.simulation).toEqual({ doneReason: null, goal: 'Get a refund for order 1234, which arrived broken.', instructions: null, persona: null });
     expect(accept.outputs.accepted).toContain('refund-sim');
   });
 });

@@ -60,7 +60,7 @@ describe('agent-replay run with a simulated user', () => {
     expect(accepted.stdout).toContain('accepted  refund-sim (pass) -> ');
     const stored = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'refund-sim.json'), 'utf8')) as PersonaBaseline;
     expect(stored.transcript.map((t) => t.source ?? null)).toEqual([null, 'simulator', 'simulator', 'simulator']);
-    expect(stored.simulation).toEqual({ doneReason: null, goal: 'Get a refund for order 1234, which arrived broken.', instructions: null });
+    expect(stored.simulation).toEqual({ doneReason: null, goal: 'Get a refund for order 1234, which arrived broken.', instructions: null, persona: 'impatient-refund-seeker' });
 
     const second = await cli(['run', '--out', 'r2.json', '--commit', 'c'.repeat(40)], cwd);
     expect(second.code, second.stderr).toBe(0);

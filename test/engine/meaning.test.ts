@@ -324,6 +324,75 @@ describe('meaning of persona scripts and simulated users', () => {
   });
 });
 
+describe('a reply to another user message than the baseline\'s is not compared with it', () => {
+  /** Accepts the script's first run, then (optionally) rewrites its stored turns by hand. */
+  async function acceptFirst(cwd: string, edit: (t: { message: string | null; reply: string }) => string = (t) => t.reply): Promise<PersonaRecord> {
+    const p1 = (await ran(cwd)).personas[0] as PersonaRecord;
+    const decision = decidePersonaAcceptance(p1, '2026-01-01T00:00:00.000Z', 'abc');
+    if (decision.kind !== 'accept') throw new Error('not accepted');
+    const baseline = { ...decision.baseline, transcript: decision.baseline.transcript.map((t) => ({ ...t, reply: edit(t) })) };
+    await writeFile(join(cwd, '.agent-replay', 'baselines', `${p1.label}.json`), serializePersonaBaseline(baseline));
+    return p1;
+  }
+
+  it('a simulated user written live after a changed turn: its turns get no meaning and cost no meaning call', async () => {
+    const agent = await agentServer(() => 'same');
+    const judge = await judgeServer();
+    // The first run's user gives the order number; the user simulated live later writes something else.
+    let runs = 0;
+    const sim = await startSimulatorServer((ask) => (ask.turn === 2 ? { message: runs === 0 ? 'My order is 1234' : 'Please hurry' } : { done: true, reason: 'refund confirmed' }));
+    servers.push(sim);
+    const cwd = await project(agent.url, judge.url, { fixtures: '', script: SCRIPT, simulatorUrl: sim.url });
+    // The accepted opening reply promised 30 days (now it does not: changed by the facts); its turn 2 reply has no facts.
+    await acceptFirst(cwd, (t) => (t.message === 'I want my money back' ? 'Sure, within 30 days: what is your order number?' : t.message === 'My order is 1234' ? 'Your refund is on its way.' : t.reply));
+    runs += 1;
+    const record = await ran(cwd);
+    const p = record.personas[0] as PersonaRecord;
+    expect(p.turns.map((t) => [t.message, t.source])).toEqual([
+      [null, undefined],
+      ['I want my money back', 'script'],
+      ['Please hurry', 'simulator'],
+    ]);
+    expect(p.turns.map((t) => t.meaning?.value)).toEqual([undefined, 'changed', undefined]);
+    // "Please hurry" was answered "echo: Please hurry": no meaning judge was asked about it against "Your refund is on its way.".
+    expect(judge.meaningCalls).toEqual([]);
+    expect(record.spend?.meaningCalls ?? 0).toBe(0);
+    expect(p.drift?.meaning).toMatchObject({ value: 'changed', by: 'facts', detail: 'turn 1 changed in meaning: numbers 30 → none' });
+  });
+
+  it('with meaning.check facts, a user re-simulated after a turn whose meaning was not checked stays "meaning not checked", never changed by a reply to another message', async () => {
+    let mode: Mode = 'same';
+    const agent = await agentServer(() => mode);
+    const judge = await judgeServer();
+    let runs = 0;
+    const sim = await startSimulatorServer((ask) => (ask.turn === 2 ? { message: runs === 0 ? 'My order is 1234' : 'My order is 5678' } : { done: true, reason: 'refund confirmed' }));
+    servers.push(sim);
+    const cwd = await project(agent.url, judge.url, { fixtures: '', script: SCRIPT, simulatorUrl: sim.url, config: 'meaning: { check: facts }\n' });
+    await acceptFirst(cwd);
+    runs += 1;
+    mode = 'reword';
+    const p = (await ran(cwd)).personas[0] as PersonaRecord;
+    expect(p.simulation?.liveFromTurn).toBe(2);
+    expect(p.turns.map((t) => t.meaning?.value)).toEqual([undefined, 'unchecked', undefined]);
+    // Not "turn 2 changed in meaning: numbers 1234 → 5678", which would meet fail-on: meaning_changed.
+    expect(p.drift?.meaning).toEqual({ value: 'unchecked', by: null, detail: 'turn 1 meaning not checked: the facts are the same and meaning.check is facts, which asks no model' });
+  });
+
+  it('a follow-up edited since the baseline: changed, naming the turn, never reworded, with no meaning call', async () => {
+    const agent = await agentServer(() => 'same');
+    const judge = await judgeServer();
+    const script = (followUp: string): string => `label: hours-dialog\nopening: hours\nfollowUps: [ "${followUp}" ]\nexpect: { conversations: [ shop ] }\n`;
+    const cwd = await project(agent.url, judge.url, { fixtures: '', script: script('I want my money back') });
+    await acceptFirst(cwd);
+    await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), script('Can I have a refund?'));
+    const p = (await ran(cwd)).personas[0] as PersonaRecord;
+    expect(p.turns.at(-1)?.reply).toBe('echo: Can I have a refund?');
+    expect(p.turns.at(-1)?.meaning).toBeUndefined();
+    expect(judge.meaningCalls).toEqual([]);
+    expect(p.drift?.meaning).toEqual({ value: 'changed', by: 'turns', detail: "the user's message of turn 2 is not the baseline's" });
+  });
+});
+
 describe('the meaning judge from untrusted code', () => {
   it("a fork's config.yml may not send the judge's key to a meaning address of its choosing; nothing is asked", async () => {
     const agent = await agentServer(() => 'reword');

@@ -124,6 +124,22 @@ describe('compare: persona scripts are items like fixtures', () => {
     expect(causeOf(pr('p'), pr('p'))).toBeNull();
   });
 
+  it('a simulated conversation that ended another way, every reply the same: transcript changed, saying how each ended', () => {
+    const sim = (endedBy: 'agent' | 'simulator' | 'max_turns', doneReason: string | null): PersonaRecord['simulation'] => ({ goal: 'Get a refund', instructions: null, liveFromTurn: null, endedBy, doneReason, calls: 0, retries: 0, fault: null });
+    // Both runs against one baseline the agent ended, with meaning.check off (no meaning to name it):
+    // the later run's simulated user was done where the agent no longer ended it.
+    const baseline = { ...(pr('p').baseline as NonNullable<PersonaRecord['baseline']>), simulation: { doneReason: null, goal: 'Get a refund', instructions: null, persona: null } };
+    const other = { transcript: 'different' as const, route: 'same' as const, verdict: 'still_passing' as const };
+    const byAgent = pr('p', { baseline, simulation: sim('agent', null) });
+    const byUser = pr('p', { baseline, simulation: sim('simulator', 'refund confirmed'), drift: other });
+    const c = compareRuns(at(T1, [], [byAgent]), at(T2, [], [byUser]));
+    expect(c.changes[0]).toMatchObject({ label: 'p', cause: 'transcript_changed', detail: 'transcript changed (ended by the agent -> ended by the simulated user)' });
+    expect(causeOf(byUser, pr('p', { baseline, simulation: sim('max_turns', null) }))).toBe('transcript_changed');
+    // The same ending (the done reason's words aside): unchanged.
+    expect(causeOf(byUser, pr('p', { baseline, simulation: sim('simulator', 'the refund is on its way'), drift: other }))).toBeNull();
+    expect(causeOf(byAgent, pr('p', { baseline, simulation: sim('agent', null) }))).toBeNull();
+  });
+
   it('a label that was a fixture and is now a script: definition changed', () => {
     const c = compareRuns(at(T1, [fx('same')]), at(T2, [], [pr('same', { turns: [turn(1, 'hi', 'hello', null)] })]));
     expect(c.changes[0]).toMatchObject({ label: 'same', kind: 'persona', cause: 'definition_changed' });

@@ -82,6 +82,20 @@ describe('the job summary chart', () => {
   });
 });
 
+describe("the chart's baselines when only persona scripts' baselines kept a latency", () => {
+  it('says the scripts\' baselines keep a conversation\'s total, not "none kept a latency yet"', () => {
+    const scripts = personaScripts()
+      .filter((p) => !p.errored)
+      .slice(0, 2)
+      .map((p) => ({ ...p, turns: p.turns.map((t) => ({ ...t, latencyMs: 400 })), baseline: p.baseline === null ? null : { ...p.baseline, latencyMs: 1500 } }) as PersonaRecord);
+    const r = run([], { personas: scripts, latency: { turns: 6, p50Ms: 400, p95Ms: 400 } });
+    const block = latencyChartBlock(r) ?? '';
+    expect(block).not.toContain('none kept a latency yet');
+    expect(block).toContain("now: 6 turns of this run; baselines: none per turn (the 2 persona scripts' baselines keep only each conversation's total: a slower script says so on its line)");
+    expect(block).not.toContain('baselines  ');
+  });
+});
+
 describe('report.html latency view', () => {
   // Launched by the one test that draws, so that without a browser only that test fails (or is skipped).
   let browser: Browser | undefined;

@@ -8,6 +8,7 @@ import { renderComment, renderJUnit, renderMarkdownReport, renderSummary, render
 import { renderHtml } from '../../src/report/html.js';
 import { personaData } from '../../src/report/html/data.js';
 import { spendText } from '../../src/report/spend.js';
+import { costWords } from '../../src/report/simulation.js';
 import { causeOf, groupCauses, verificationOf } from '../../src/evaluate/index.js';
 import type { PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
 import { ctx, HOSTILE, persona, personaScripts, run, simulatedRun, simulatedScripts } from './fixtures.js';
@@ -125,6 +126,18 @@ describe('the comment', () => {
   it('leaves scripted follow-ups exactly as before: no source, no simulated-user line', () => {
     const md = renderComment(run([], { personas: personaScripts() }), ctx);
     expect(md).not.toMatch(/Simulated user|simulated from turn|\(script\)|from the baseline\)|simulator/);
+  });
+});
+
+describe("a repeated script's simulator calls", () => {
+  it('counts every attempt, as spend does, then the shown attempt\'s; none at all reads as before', () => {
+    const p = script('refund-simulated-live');
+    const s = p.simulation as NonNullable<PersonaRecord['simulation']>;
+    const attempt = (calls: number, retries: number, errored = false) => ({ ...p, errored, simulation: { ...s, calls, retries } });
+    expect(costWords({ ...p, attempts: [attempt(3, 1), attempt(2, 0), attempt(0, 0)] }, { ...s, calls: 3, retries: 1 })).toBe('5 simulator calls (1 retry) over 3 attempts (3 in attempt 1)');
+    expect(costWords({ ...p, attempts: [attempt(1, 0, true), attempt(0, 0)] }, { ...s, calls: 0, retries: 0 })).toBe('1 simulator call over 2 attempts (none in attempt 2)');
+    expect(costWords({ ...p, attempts: [attempt(0, 0), attempt(0, 0)] }, { ...s, calls: 0, retries: 0 })).toBe('no simulator call');
+    expect(costWords(p, s)).toBe('3 simulator calls (1 retry)');
   });
 });
 

@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
 import { decidePersonaAcceptance } from '../../src/evaluate/personas.js';
 import { changesOf } from '../../src/evaluate/changes.js';
+import { renderTerminal } from '../../src/report/index.js';
+import { personaData } from '../../src/report/html/data.js';
 import { serializePersonaBaseline } from '../../src/suite/index.js';
 import type { Clock, PersonaRecord, RunRecord } from '../../src/types.js';
 import { startAgentServer, type AgentServer, type ReceivedRequest } from '../support/agent-server.js';
@@ -143,7 +145,7 @@ describe('simulated users: live, accepted, replayed', () => {
     const file = await accept(cwd, first);
     const stored = JSON.parse(await readFile(file, 'utf8')) as { transcript: { source?: string }[]; simulation: unknown };
     expect(stored.transcript.map((t) => t.source)).toEqual([undefined, 'script', 'simulator', 'simulator']);
-    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.' });
+    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.', persona: null });
     const callsBefore = sim.asks.length;
 
     const record = await ran(cwd);
@@ -185,7 +187,7 @@ describe('simulated users: live, accepted, replayed', () => {
     const file = await accept(cwd, only(await ran(cwd)));
     const stored = JSON.parse(await readFile(file, 'utf8')) as { simulation: unknown };
     // The baseline keeps what the messages were written for.
-    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.' });
+    expect(stored.simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.', persona: null });
 
     const edits: [string, string, string][] = [
       ['the goal', 'goal: Get a refund for order 1234', 'goal: Ask when order 5678 ships'],
@@ -230,6 +232,39 @@ describe('simulated users: live, accepted, replayed', () => {
     expect(sim.asks).toHaveLength(0);
     // Unchanged, and nothing to accept: the goal is added only when acceptance rewrites the baseline for a change.
     expect(old.drift).toEqual({ transcript: 'same', route: 'same', verdict: 'still_passing' });
+    expect(decidePersonaAcceptance(old, 'later', 'def456').kind).toBe('unchanged');
+  });
+
+  it('the persona edited after acceptance: the simulator is shown it, so the stored messages are another user\'s and it writes them again', async () => {
+    const agent = await agentServer({});
+    const sim = await simulatorServer(playUntil(3));
+    const withPersona = (persona: string): string => SCRIPT().replace('label: refund-sim\n', `label: refund-sim\npersona: ${persona}\n`);
+    const cwd = await project(agent.url, sim.url, { script: withPersona('patient-regular') });
+    const file = await accept(cwd, only(await ran(cwd)));
+    // The baseline keeps the persona its messages were written for.
+    expect((JSON.parse(await readFile(file, 'utf8')) as { simulation: unknown }).simulation).toEqual({ doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.', persona: 'patient-regular' });
+    sim.asks.length = 0;
+    expect(sources(only(await ran(cwd)))).toEqual(['script', 'baseline', 'baseline']);
+    expect(sim.asks).toHaveLength(0);
+
+    await writeFile(join(cwd, '.agent-replay', 'personas', 'p.yml'), withPersona('impatient-refund-seeker'));
+    const record = await ran(cwd);
+    const p = only(record);
+    expect(sources(p)).toEqual(['script', 'simulator', 'simulator']);
+    expect(sim.asks.map((a) => a.turn)).toEqual([2, 3, 4]);
+    expect(sim.asks[0]?.text).toContain('impatient-refund-seeker');
+    expect(p.drift?.transcript).toBe('different');
+    expect(p.drift?.meaning).toEqual({ value: 'changed', by: 'turns', detail: 'user simulated afresh: the persona changed since the baseline' });
+    const decision = decidePersonaAcceptance(p, 'later', 'def456');
+    expect(decision.kind).toBe('accept');
+    if (decision.kind === 'accept') expect(decision.baseline.simulation?.persona).toBe('impatient-refund-seeker');
+
+    // A baseline accepted before the persona was kept does not say it: replayed as before, and not rewritten only to add it.
+    await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), simulation: { doneReason: 'goal reached after 3 turns', goal: 'Get a refund for order 1234', instructions: 'Be brief.' } }));
+    sim.asks.length = 0;
+    const old = only(await ran(cwd));
+    expect(sources(old)).toEqual(['script', 'baseline', 'baseline']);
+    expect(sim.asks).toHaveLength(0);
     expect(decidePersonaAcceptance(old, 'later', 'def456').kind).toBe('unchanged');
   });
 
@@ -368,6 +403,22 @@ describe('simulated users: repeat, fallback, secrets', () => {
       [3, 2, ['script', 'baseline', 'simulator']],
       [3, 2, ['script', 'baseline', 'simulator']],
     ]);
+  });
+
+  it("a repeated script's simulated-user line counts every attempt's simulator calls, as spend does", async () => {
+    const behaviour: AgentBehaviour = {};
+    const agent = await agentServer(behaviour);
+    const sim = await simulatorServer(playUntil(3));
+    const cwd = await project(agent.url, sim.url, { config: 'repeat: { count: 3, minPass: 1 }\n' });
+    await accept(cwd, only(await ran(cwd)));
+    behaviour.changedAt = 2;
+    const record = await ran(cwd);
+    expect(record.spend).toMatchObject({ simulatorCalls: 6 });
+    const line = renderTerminal(record, { color: false })
+      .split('\n')
+      .find((l) => l.includes('simulated user:'));
+    expect(line?.trim()).toBe('simulated user: user simulated from turn 3 · ended: the simulated user was done: goal reached after 3 turns · 6 simulator calls over 3 attempts (2 in attempt 1)');
+    expect(personaData(only(record)).simulation?.facts.at(-1)).toBe('6 simulator calls over 3 attempts (2 in attempt 1)');
   });
 
   it('repeat attempts whose simulated users wrote other messages are compared only while the users said the same: accepted with attempt 1\'s conversation', async () => {
