@@ -25,7 +25,8 @@
 //   `operation` (the spec's template, `POST /graphql` or null) and, for GraphQL, `operationName`.
 // - `violations` / `responseViolations`: `{method, path, problems[]}`.
 // - `failNext({method?, path, operation?, status, times?, body?, headers?, after?})`: the next `times`
-//   (default 1) matching requests answer `status` (or `'network'`: the socket is destroyed). `path` is
+//   (default 1) matching requests answer `status` (or `'network'`: the socket is destroyed; `'hang'`:
+//   never answered; `'stall'`: headers and the start of a body, then nothing). `path` is
 //   a spec template (`/repos/{owner}/{repo}/issues/{issue_number}/comments`), a concrete path, a
 //   RegExp, or '/graphql' (`operation`: only the GraphQL operation of that name). `after`: the
 //   request is carried out before the socket is destroyed (the answer is lost, not the write), and
@@ -155,7 +156,12 @@ export interface Fault {
   path: string | RegExp;
   /** For '/graphql': only the document whose operation has this name (`agentReplayCommit`). */
   operation?: string;
-  status: number | 'network';
+  /**
+   * `'network'`: the socket is destroyed. `'hang'`: the connection is accepted and the request
+   * never answered (held until `close()`). `'stall'`: the status line, the headers and the start
+   * of a JSON body are sent, and the rest never comes.
+   */
+  status: number | 'network' | 'hang' | 'stall';
   times?: number;
   body?: unknown;
   headers?: Record<string, string>;
@@ -491,6 +497,12 @@ export class FakeGitHub {
   private sendFault(res: ServerResponse, fault: Fault): void {
     if (fault.status === 'network') {
       res.socket?.destroy();
+      return;
+    }
+    if (fault.status === 'hang') return; // held open, unanswered, until close()
+    if (fault.status === 'stall') {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.write('[{"id":');
       return;
     }
     send(res, {
