@@ -13,6 +13,7 @@ import { publisher, publishSettings, writeSummary } from './publish.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
+import { gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
@@ -237,7 +238,7 @@ async function addNotice(github: GitHubApi, ctx: ActionContext, prNumber: number
     if (ours) await github.updateComment(ctx.owner, ctx.repo, ours.id, withNotice(ours.body, notice));
     else await github.createComment(ctx.owner, ctx.repo, prNumber, withNotice(markerLine(marker), notice));
   } catch (e) {
-    core.warning(`comment: not updated (${isGitHubError(e) ? e.message : (e as Error).message})`);
+    core.warning(`comment: the notice was not added: ${gitHubFailure(e, 'pull-requests: write')}`);
   }
 }
 
@@ -339,7 +340,7 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
             : e.kind === 'network'
               ? `the connection to GitHub failed: ${gitHubAnswer(e)}`
               : `GitHub answered ${gitHubAnswer(e)}`;
-    core.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${e.message}`);
+    core.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${why}`);
     return `The check workflow ${wf} could not be started on ${branch} (${why}), so no check will run on ${short} by itself: push another commit or re-run the check.`;
   }
 }
@@ -347,19 +348,6 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
 /** A failure of GitHub itself rather than an answer about the request: the connection, a 5xx, a rate limit not waited out. */
 function unanswered(e: GitHubError): boolean {
   return e.kind === 'network' || e.kind === 'server' || e.kind === 'rate_limited';
-}
-
-/** GitHub's answer (`502 Bad Gateway`, `FORBIDDEN Resource not accessible...`), or what the connection said (`other side closed`). */
-function gitHubAnswer(e: GitHubError): string {
-  const detail = clip(e.detail.replace(/\s+/g, ' ').trim(), 300);
-  if (e.kind === 'network') return detail || 'no answer';
-  const outcome = e.status !== null ? String(e.status) : e.graphqlTypes.join(',');
-  return `${outcome} ${detail}`.trim();
-}
-
-/** What GitHub (or the connection to it) did, in words: "the connection to GitHub failed (other side closed)", "GitHub answered 502 Bad Gateway". */
-function gitHubTrouble(e: GitHubError): string {
-  return e.kind === 'network' ? `the connection to GitHub failed (${gitHubAnswer(e)})` : `GitHub answered ${gitHubAnswer(e)}`;
 }
 
 /** How many of the branch's newest commits are read back to find a commit whose answer was lost. */
@@ -445,7 +433,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     try {
       await github.removeLabel(ctx.owner, ctx.repo, pr, labelName); // as the repository spells it
     } catch (e) {
-      core.warning(`label ${inputs.acceptLabel} not removed: ${(e as Error).message}`);
+      core.warning(`label ${inputs.acceptLabel} not removed from #${pr}: ${gitHubFailure(e, 'pull-requests: write')}, or remove the label by hand`);
     }
   };
   // The job's summary page says what the label did, whatever it was (docs/action.md, "Accept"); no secret in it.

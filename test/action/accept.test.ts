@@ -512,7 +512,8 @@ describe('the check on the new head (workflow_dispatch)', () => {
     expect(body).toContain(why);
     expect(body).toContain(`so no check will run on ${short} by itself: push another commit or re-run the check`);
     expect(body).not.toContain('was started');
-    expect(run.stdout).toMatch(/::warning::accept: the baselines were committed in \w{7}, but the check workflow agent-replay.yml was not dispatched on feature/);
+    expect(run.stdout).toContain(`::warning::accept: the baselines were committed in ${short}, but the check workflow agent-replay.yml was not dispatched on feature: ${why}`);
+    expect(run.stdout).not.toMatch(/::warning::.*\/repos\/octo/); // not the raw request line
     expect(gh.violations).toEqual([]);
   });
 });
