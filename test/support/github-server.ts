@@ -32,7 +32,7 @@
 //   request is carried out before the socket is destroyed (the answer is lost, not the write), and
 //   `then` runs in between (someone pushes in that moment).
 //   Faulted requests are still validated and recorded.
-// - Comments: `addComment`, `addComments`, `comments(owner, repo, issue)`; created comments are
+// - Comments: `addComment`, `addComments`, `editComment(id, body)`, `comments(owner, repo, issue)`; created comments are
 //   written by `viewer` (default github-actions[bot], a Bot). `graphqlViewerLogin` is what GraphQL
 //   `viewer { login }` answers (default viewer.login; null = FORBIDDEN error). REST `GET /user` answers
 //   403 for a Bot identity, as it does for a GITHUB_TOKEN.
@@ -316,6 +316,16 @@ export class FakeGitHub {
 
   addComments(owner: string, repo: string, issueNumber: number, count: number, user: FakeUser, body: (i: number) => string = (i) => `comment ${i + 1}`): FakeComment[] {
     return Array.from({ length: count }, (_, i) => this.addComment(owner, repo, issueNumber, { body: body(i), user }));
+  }
+
+  /** Rewrites a comment's body, as another job with the same token would (a newer check run's update). */
+  editComment(commentId: number, body: string): void {
+    const where = this.commentIndex.get(commentId);
+    const c = where ? this.issueComments(where.owner, where.repo, where.issueNumber).find((x) => x.id === commentId) : undefined;
+    if (!c) throw new Error(`fake-github: no comment ${commentId}`);
+    c.body = body;
+    c.updatedAt = this.tick();
+    c.edits += 1;
   }
 
   /** A copy of the comments on an issue, oldest first. */
