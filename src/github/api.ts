@@ -212,7 +212,9 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
         octokit.graphql<{ viewer: { login: string } | null }>(VIEWER_QUERY),
       );
       if (data.viewer?.login) return data.viewer.login;
-    } catch {
+    } catch (error) {
+      // GitHub did not answer (after the retries): REST would wait as long again for nothing.
+      if (error instanceof GitHubError && (error.kind === 'network' || error.kind === 'server')) throw error;
       // GraphQL refused (some tokens may not query `viewer`): try REST.
     }
     try {
@@ -226,7 +228,14 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
 
   return {
     viewerLogin() {
-      viewer ??= lookUpViewer();
+      if (viewer === null) {
+        const asked = lookUpViewer();
+        viewer = asked;
+        // A lookup GitHub did not answer is asked again next time, not remembered.
+        asked.catch(() => {
+          if (viewer === asked) viewer = null;
+        });
+      }
       return viewer;
     },
 
