@@ -212,9 +212,7 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
         octokit.graphql<{ viewer: { login: string } | null }>(VIEWER_QUERY),
       );
       if (data.viewer?.login) return data.viewer.login;
-    } catch (error) {
-      // GitHub did not answer (after the retries): REST would wait as long again for nothing.
-      if (error instanceof GitHubError && (error.kind === 'network' || error.kind === 'server')) throw error;
+    } catch {
       // GraphQL refused (some tokens may not query `viewer`): try REST.
     }
     try {
@@ -228,14 +226,7 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
 
   return {
     viewerLogin() {
-      if (viewer === null) {
-        const asked = lookUpViewer();
-        viewer = asked;
-        // A lookup GitHub did not answer is asked again next time, not remembered.
-        asked.catch(() => {
-          if (viewer === asked) viewer = null;
-        });
-      }
+      viewer ??= lookUpViewer();
       return viewer;
     },
 

@@ -305,16 +305,6 @@ describe('lookups', () => {
     expect(h.gh.violations).toEqual([]);
   });
 
-  it('viewerLogin: a GraphQL viewer GitHub does not answer fails once, without waiting as long again on REST', async () => {
-    h = await startHarness({ retries: 1 });
-    h.gh.failNext({ path: '/graphql', operation: 'agentReplayViewer', status: 'network', times: 2 });
-    const error = await caught(h.api.viewerLogin());
-    expect(error).toMatchObject({ kind: 'network', request: 'POST /graphql viewer' });
-    expect(h.gh.requests.map((r) => r.path)).toEqual(['/graphql', '/graphql']); // no GET /user after it
-    // Asked again next time, not remembered as failed.
-    expect(await h.api.viewerLogin()).toBe('github-actions[bot]');
-  });
-
   it('viewerLogin: REST /user when GraphQL refuses and the token is a user', async () => {
     h = await startHarness({ viewer: { login: 'maintainer', type: 'User' }, graphqlViewerLogin: null });
     expect(await h.api.viewerLogin()).toBe('maintainer');
