@@ -13,7 +13,8 @@ import { publisher, publishSettings, writeSummary } from './publish.js';
 import type { GitHubApi, IssueComment } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
-import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary } from '../report/index.js';
+import { gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
+import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary, type AcceptSummaryComment } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
 import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
@@ -237,8 +238,37 @@ async function addNotice(github: GitHubApi, ctx: ActionContext, prNumber: number
     if (ours) await github.updateComment(ctx.owner, ctx.repo, ours.id, withNotice(ours.body, notice));
     else await github.createComment(ctx.owner, ctx.repo, prNumber, withNotice(markerLine(marker), notice));
   } catch (e) {
-    core.warning(`comment: not updated (${isGitHubError(e) ? e.message : (e as Error).message})`);
+    core.warning(`comment: the notice was not added: ${gitHubFailure(e, 'pull-requests: write')}`);
   }
+}
+
+/** The outcome as the job summary says it. */
+const commentState = (c: CommentOutcome): AcceptSummaryComment => (c.kind === 'updated' ? { kind: 'updated' } : { kind: 'newer', runId: c.runId });
+
+/** What became of the reviewed run's comment at the end of an acceptance. */
+type CommentOutcome = { kind: 'updated' } | { kind: 'newer'; runId: string | null; headSha: string | null };
+
+/**
+ * Writes `body` over the reviewed run's comment, read again first: when it now shows another run
+ * (a check that ran since on the baseline commit, a push or a re-run, replaced it), it is left as
+ * it is, since the accept job's view of an older run must not overwrite a newer check's report
+ * (docs/action.md, "Accept"). GitHub has no conditional update of a comment: the window left is
+ * the time between this read and the write. A comment deleted since is written to as before (the
+ * update then fails as not found).
+ */
+async function updateReviewedComment(github: GitHubApi, ctx: ActionContext, pr: number, found: Found, body: string): Promise<CommentOutcome> {
+  const now = (await github.listIssueComments(ctx.owner, ctx.repo, pr)).find((c) => c.id === found.comment.id);
+  const meta = now === undefined ? null : parseCommentMetadata(now.body);
+  if (now !== undefined && (meta === null || meta.runId === null || Number(meta.runId) !== found.runId || meta.headSha !== found.headSha)) {
+    const runId = meta?.runId ?? null;
+    const headSha = meta?.headSha ?? null;
+    core.info(
+      `accept: the comment now shows ${runId !== null ? `workflow run ${runId}${headSha !== null ? ` at ${headSha.slice(0, 7)}` : ''}` : 'another check'}, not the reviewed run ${found.runId}: a newer check replaced it, so it is left as it is`,
+    );
+    return { kind: 'newer', runId, headSha };
+  }
+  await github.updateComment(ctx.owner, ctx.repo, found.comment.id, body);
+  return { kind: 'updated' };
 }
 
 /** `text` as one single-quoted shell word. */
@@ -339,7 +369,7 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
             : e.kind === 'network'
               ? `the connection to GitHub failed: ${gitHubAnswer(e)}`
               : `GitHub answered ${gitHubAnswer(e)}`;
-    core.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${e.message}`);
+    core.warning(`accept: the baselines were committed in ${short}, but the check workflow ${wf} was not dispatched on ${branch}: ${why}`);
     return `The check workflow ${wf} could not be started on ${branch} (${why}), so no check will run on ${short} by itself: push another commit or re-run the check.`;
   }
 }
@@ -347,19 +377,6 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
 /** A failure of GitHub itself rather than an answer about the request: the connection, a 5xx, a rate limit not waited out. */
 function unanswered(e: GitHubError): boolean {
   return e.kind === 'network' || e.kind === 'server' || e.kind === 'rate_limited';
-}
-
-/** GitHub's answer (`502 Bad Gateway`, `FORBIDDEN Resource not accessible...`), or what the connection said (`other side closed`). */
-function gitHubAnswer(e: GitHubError): string {
-  const detail = clip(e.detail.replace(/\s+/g, ' ').trim(), 300);
-  if (e.kind === 'network') return detail || 'no answer';
-  const outcome = e.status !== null ? String(e.status) : e.graphqlTypes.join(',');
-  return `${outcome} ${detail}`.trim();
-}
-
-/** What GitHub (or the connection to it) did, in words: "the connection to GitHub failed (other side closed)", "GitHub answered 502 Bad Gateway". */
-function gitHubTrouble(e: GitHubError): string {
-  return e.kind === 'network' ? `the connection to GitHub failed (${gitHubAnswer(e)})` : `GitHub answered ${gitHubAnswer(e)}`;
 }
 
 /** How many of the branch's newest commits are read back to find a commit whose answer was lost. */
@@ -445,7 +462,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     try {
       await github.removeLabel(ctx.owner, ctx.repo, pr, labelName); // as the repository spells it
     } catch (e) {
-      core.warning(`label ${inputs.acceptLabel} not removed: ${(e as Error).message}`);
+      core.warning(`label ${inputs.acceptLabel} not removed from #${pr}: ${gitHubFailure(e, 'pull-requests: write')}, or remove the label by hand`);
     }
   };
   // The job's summary page says what the label did, whatever it was (docs/action.md, "Accept"); no secret in it.
@@ -523,9 +540,9 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     if (plan.accepted.length === 0) {
       core.info(`accept: nothing to accept (${plan.refused.length} refused, ${plan.unchanged.length} unchanged)`);
       step = `updating the comment on pull request #${pr}`;
-      await github.updateComment(ctx.owner, ctx.repo, reviewedRun.comment.id, renderComment(record, view(null, null, 'Nothing to accept: no commit was made.')));
+      const comment = await updateReviewedComment(github, ctx, pr, reviewedRun, renderComment(record, view(null, null, 'Nothing to accept: no commit was made.')));
       await removeLabel();
-      await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(null, null, null), commentUpdated: true });
+      await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(null, null, null), comment: commentState(comment) });
       return;
     }
 
@@ -548,10 +565,10 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
           : 'To accept them, run these commands in a clone of the fork (they hold the baseline files):';
       const note = `Not committed: this pull request comes from a fork, which the workflow cannot push to, so nothing was pushed. ${how}`;
       step = `updating the comment on pull request #${pr}`;
-      await github.updateComment(ctx.owner, ctx.repo, reviewedRun.comment.id, renderComment(record, view(null, null, note, commands)));
+      const comment = await updateReviewedComment(github, ctx, pr, reviewedRun, renderComment(record, view(null, null, note, commands)));
       await removeLabel();
-      core.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the comment has the commands to apply them`);
-      await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(null, null, note, commands), commentUpdated: true });
+      core.warning(`accept: fork pull request: baselines not committed; ${uploaded.kind === 'uploaded' ? `artifact ${artifactName} uploaded` : uploaded.reason}; the ${comment.kind === 'updated' ? 'comment' : 'job summary'} has the commands to apply them`);
+      await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(null, null, note, commands), comment: commentState(comment) });
       return;
     }
 
@@ -574,15 +591,15 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     await removeLabel();
     const note = await dispatchCheck(github, inputs, ctx, pull.headRef, commit.oid);
     // The baselines are in: a comment GitHub does not take is said, and the job passes (the next check replaces the comment).
-    let commentUpdated = true;
+    let comment: AcceptSummaryComment;
     try {
-      await github.updateComment(ctx.owner, ctx.repo, reviewedRun.comment.id, renderComment(record, view(commit.oid, commit.url, note)));
+      comment = commentState(await updateReviewedComment(github, ctx, pr, reviewedRun, renderComment(record, view(commit.oid, commit.url, note))));
     } catch (e) {
       if (!isGitHubError(e)) throw e;
-      commentUpdated = false;
+      comment = { kind: 'failed' };
       core.warning(`accept: the baselines were committed in ${commit.oid.slice(0, 7)}, but the comment could not be updated: ${gitHubTrouble(e)}; it still shows the reviewed run until the next check replaces it.`);
     }
-    await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(commit.oid, commit.url, note), commentUpdated });
+    await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(commit.oid, commit.url, note), comment });
   } catch (caught) {
     let e = caught;
     // GitHub failed us before the commit: said with the step, the state and the fix, as a refusal is (docs/action.md, "Accept").

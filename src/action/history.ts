@@ -9,6 +9,7 @@ import * as core from '@actions/core';
 import { agreementReport, compareRuns, timingsOf } from '../evaluate/index.js';
 import type { ArtifactInfo, GitHubApi, WorkflowRunSummary } from '../github/api.js';
 import { isGitHubError } from '../github/errors.js';
+import { gitHubFailure } from './github-words.js';
 import { findStickyComment } from '../github/sticky.js';
 import { hasMarker, parseCommentMetadata } from '../report/index.js';
 import type { PreviousRunView, TrendPoint, TrendView } from '../report/context.js';
@@ -21,8 +22,9 @@ const TREND_RUNS = 10;
 /** Downloads at the same time. */
 const TREND_CONCURRENCY = 4;
 
+/** The failure in words with its fix: a run's artifacts need actions: read, the comments pull-requests: read. */
 function why(e: unknown): string {
-  return isGitHubError(e) ? e.message : (e as Error).message;
+  return gitHubFailure(e, isGitHubError(e) && !e.request.includes('/actions/') ? 'pull-requests: read' : 'actions: read');
 }
 
 /**

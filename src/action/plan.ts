@@ -5,7 +5,7 @@ import * as core from '@actions/core';
 import type { Inputs } from './inputs.js';
 import type { ActionContext, PullContext } from './context.js';
 import type { GitHubApi } from '../github/api.js';
-import { isGitHubError } from '../github/errors.js';
+import { gitHubFailure } from './github-words.js';
 import { UserError } from '../errors.js';
 
 /** The inputs event planning reads: an agent-url input wins over a deployment's URL, which agent-path extends. */
@@ -30,7 +30,7 @@ async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext):
   try {
     pulls = await github.listOpenPullsForBranch(ctx.owner, ctx.repo, branch);
   } catch (e) {
-    core.warning(`workflow_dispatch on ${branch}: the pull request could not be looked up (${isGitHubError(e) ? e.message : (e as Error).message}); the report is in the job summary and the artifact`);
+    core.warning(`workflow_dispatch on ${branch}: the pull request could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}. The report is in the job summary and the artifact`);
     return ctx;
   }
   const pull = pulls[0];
@@ -114,7 +114,7 @@ async function openPullsForCommit(github: GitHubApi | null, ctx: ActionContext, 
     const pulls = await github.listPullsForCommit(ctx.owner, ctx.repo, sha);
     return pulls.filter((p) => p.state === 'open' && p.headSha === sha).map(({ state: _state, ...info }) => info);
   } catch (e) {
-    core.warning(`deployment_status: the pull requests of ${sha.slice(0, 7)} could not be looked up (${isGitHubError(e) ? e.message : (e as Error).message})`);
+    core.warning(`deployment_status: the pull requests of ${sha.slice(0, 7)} could not be looked up: ${gitHubFailure(e, 'pull-requests: read')}`);
     return [];
   }
 }

@@ -18,7 +18,7 @@ import { utf8Length } from '../report/escape.js';
 import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
 import type { GitHubApi } from '../github/api.js';
 import { upsertStickyComment } from '../github/sticky.js';
-import { isGitHubError } from '../github/errors.js';
+import { gitHubFailure } from './github-words.js';
 import type { RunRecord } from '../types.js';
 
 export type CommentStatus = 'created' | 'updated' | 'skipped' | 'skipped-fork' | 'failed';
@@ -245,8 +245,7 @@ async function postComment(
     core.info(`comment: ${res.status} ${res.url}`);
     return { status: res.status, url: res.url };
   } catch (e) {
-    const why = isGitHubError(e) ? e.message : (e as Error).message;
-    core.warning(`comment: not posted (${why}). The results are in the job summary and the artifact.`);
+    core.warning(`comment: not posted: ${gitHubFailure(e, 'pull-requests: write')}. The results are in the job summary and the artifact.`);
     return { status: 'failed', url: null };
   }
 }

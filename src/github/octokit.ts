@@ -11,6 +11,9 @@
 //   neither plugin's: `retryTooManyRequests` waits what its Retry-After asks (60 s without one, as
 //   GitHub advises for a secondary limit), within the same bounds and with the same log lines as a
 //   rate limit (docs/action.md, "GitHub's rate limits"). plugin-retry never retries a 429.
+// - A try that GitHub does not finish answering within `requestTimeoutMs` (30 s; the answer's body
+//   included) is given up and reported as a failed connection, which plugin-retry retries like any
+//   other (docs/action.md, "When GitHub does not answer"): without it, undici waits 300 s per try.
 // Tests pass `retryAfterBaseMs: 0` and `throttleWrites: false` so nothing ever sleeps.
 
 import { GitHub, defaults as actionsDefaults, getOctokitOptions } from '@actions/github/lib/utils';
@@ -52,6 +55,11 @@ export interface CreateOctokitOptions {
   throttleWrites?: boolean;
   /** Overrides the fetch implementation (default: @actions/github's proxy-aware fetch). */
   fetch?: typeof fetch;
+  /**
+   * How long one try of a request may take, from sending it to the end of the answer's body, in
+   * ms. Default 30000. A try that takes longer is retried like a dropped connection. Tests: a few ms.
+   */
+  requestTimeoutMs?: number;
   /** How a wait before retrying a 429 is slept (default: a timer). Tests: record the waits asked for. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -70,6 +78,41 @@ const DO_NOT_RETRY: readonly number[] = [
   429, // Too Many Requests: retried after its Retry-After (throttling, or retryTooManyRequests), never at once.
   451, // Unavailable For Legal Reasons: DMCA takedown; no retry will lift it.
 ];
+
+/** How long one try of a request may take by default (GitHub itself ends a request after 10 s). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** Statuses whose answer has no body: a Response built with one throws. */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * `base` with a bounded wait: a try that has not received its whole answer (status, headers and
+ * body) after `timeoutMs` is aborted and fails as a dropped connection does (a TypeError with a
+ * cause), which @octokit/request reports as a 500 without a response and plugin-retry retries. An
+ * AbortError would not be retried: @octokit/request rethrows it as it is. The body is read here,
+ * under the same wait, since @octokit/request reads a cut-off JSON body as an empty text.
+ */
+function boundedFetch(base: typeof fetch, timeoutMs: number, tries: number): typeof fetch {
+  const seconds = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
+  return async (input, init) => {
+    const timer = new AbortController();
+    const timeout = setTimeout(() => timer.abort(), timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal;
+    try {
+      const res = await base(input, { ...init, signal });
+      const body = NULL_BODY_STATUSES.has(res.status) ? null : await res.arrayBuffer();
+      const answer = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+      Object.defineProperty(answer, 'url', { value: res.url });
+      return answer;
+    } catch (error) {
+      if (!timer.signal.aborted || init?.signal?.aborted) throw error;
+      const why = `no answer within ${seconds} (each of the ${tries} tries waits ${seconds}): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`;
+      throw new TypeError('fetch failed', { cause: new Error(why) });
+    } finally {
+      clearTimeout(timeout);
+    }
+  };
+}
 
 /** Seconds to wait for a 429 without a Retry-After: GitHub's advice for a secondary rate limit. */
 const TOO_MANY_REQUESTS_FALLBACK_S = 60;
@@ -120,6 +163,8 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
   const baseMs = options.retryAfterBaseMs ?? 1000;
   const rateLimitRetries = options.rateLimitRetries ?? 2;
   const maxWait = options.maxRateLimitWaitSeconds ?? 120;
+  const baseFetch: typeof fetch = options.fetch ?? (actionsDefaults.request as { fetch?: typeof fetch } | undefined)?.fetch ?? fetch;
+  const boundFetch = boundedFetch(baseFetch, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, retries + 1);
 
   const onLimit =
     (what: string) =>
@@ -154,8 +199,8 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
       // request whose `request.retries` is set, so setting it globally would bypass doNotRetry.
       retry: { doNotRetry: [...DO_NOT_RETRY], retries, retryAfterBaseValue: baseMs },
       throttle,
-      // Keep @actions/github's proxy-aware fetch: a `request` option replaces the defaults' one.
-      request: { ...actionsDefaults.request, ...(options.fetch ? { fetch: options.fetch } : {}) },
+      // Keep @actions/github's proxy-aware fetch (a `request` option replaces the defaults' one), with a bounded wait.
+      request: { ...actionsDefaults.request, fetch: boundFetch },
     }),
   );
   if (options.graphqlUrl) octokit.graphql = octokit.graphql.defaults({ url: options.graphqlUrl });

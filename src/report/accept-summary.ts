@@ -18,9 +18,15 @@ export interface AcceptedRun {
   runId: string;
 }
 
+/**
+ * What became of the reviewed run's comment: updated; not updated (GitHub failed, said in the
+ * log); or left as it is because it now shows a newer check's run.
+ */
+export type AcceptSummaryComment = { kind: 'updated' } | { kind: 'failed' } | { kind: 'newer'; runId: string | null };
+
 export type AcceptSummary =
   /** The plan was carried out: committed (`acceptance.commitSha`), not committed (a fork), or nothing to accept. */
-  | { kind: 'acceptance'; run: AcceptedRun; acceptance: AcceptanceView; commentUpdated: boolean }
+  | { kind: 'acceptance'; run: AcceptedRun; acceptance: AcceptanceView; comment: AcceptSummaryComment }
   /** The label again while the accepting commit is the head. */
   | { kind: 'already'; pr: number; runId: string; acceptedSha: string }
   /** Refused, or stopped by GitHub: `reason` says why, what state the branch is in and the fix. */
@@ -52,11 +58,11 @@ export function renderAcceptSummary(s: AcceptSummary): string {
         '',
       ].join('\n');
     case 'acceptance':
-      return acceptance(s.run, s.acceptance, s.commentUpdated);
+      return acceptance(s.run, s.acceptance, s.comment);
   }
 }
 
-function acceptance(run: AcceptedRun, a: AcceptanceView, commentUpdated: boolean): string {
+function acceptance(run: AcceptedRun, a: AcceptanceView, comment: AcceptSummaryComment): string {
   const from = `the replies recorded at ${codeSpan(shortSha(run.reviewedSha) as string)} by workflow run ${escapeInline(run.runId)}`;
   const lines: string[] = [];
   if (a.accepted.length > 0 && a.commitSha) {
@@ -78,7 +84,11 @@ function acceptance(run: AcceptedRun, a: AcceptanceView, commentUpdated: boolean
   if (refused.length > 0) lines.push('', ...refused);
   if (a.skipped.length > 0) lines.push('', `**Unchanged, nothing to write (${thousands(a.skipped.length)})**: ${labelList(a.skipped)}`);
   if (a.commitSha && a.note) lines.push('', escapeInline(clip(a.note, LIMITS.detailBlock)));
-  if (!commentUpdated) lines.push('', 'The comment could not be updated (the job\'s log says why): it still shows the reviewed run until the next check replaces it.');
+  if (comment.kind === 'failed') lines.push('', 'The comment could not be updated (the job\'s log says why): it still shows the reviewed run until the next check replaces it.');
+  if (comment.kind === 'newer') {
+    const which = comment.runId !== null ? `workflow run ${escapeInline(comment.runId)}` : 'another check';
+    lines.push('', `The comment was left as it is: it now shows ${which}, a check newer than the reviewed run, so this summary is the acceptance's only report.`);
+  }
   lines.push('');
   return lines.join('\n');
 }

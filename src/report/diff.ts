@@ -161,10 +161,12 @@ function markWords(a: string, b: string, visibleSpace: boolean): { del: Segment[
 }
 
 /**
- * Characters that draw nothing (zero-width space and joiners, directional marks, soft hyphen,
- * byte-order mark, word joiner) or look like a plain space (no-break and other Unicode spaces).
+ * Characters that draw nothing (zero-width space and joiners, directional marks, bidi embeddings,
+ * overrides and isolates, soft hyphen, byte-order mark, word joiner) or look like a plain space
+ * (no-break and other Unicode spaces). The bidi controls are named here before escaping, which
+ * would drop them (escape.ts) and leave a change that cannot be seen.
  */
-const INVISIBLE_RE = /[\u00A0\u00AD\u180E\u2000-\u200F\u202F\u205F\u2060-\u2064\u3000\uFEFF]/g;
+const INVISIBLE_RE = /[\u00A0\u00AD\u180E\u2000-\u200F\u202A-\u202F\u205F\u2060-\u2069\u3000\uFEFF]/g;
 
 /**
  * A changed word's invisible characters named, e.g. `⟨U+200B⟩`: a reply that only gained a

@@ -5,7 +5,7 @@ export type { AcceptanceView, ReportContext } from './context.js';
 export { DEFAULT_CONTEXT } from './context.js';
 export { renderComment, renderSummary, renderMarkdownReport, COMMENT_MAX_CHARS, NOTICE_RESERVE_CHARS, SUMMARY_MAX_BYTES } from './markdown.js';
 export { renderCapRefusal, renderCapRefusalText } from './cap.js';
-export { renderAcceptSummary, type AcceptSummary, type AcceptedRun } from './accept-summary.js';
+export { renderAcceptSummary, type AcceptSummary, type AcceptedRun, type AcceptSummaryComment } from './accept-summary.js';
 export { cliWords, renderTerminal } from './terminal.js';
 export { renderJUnit } from './junit.js';
 export { parseCommentMetadata, hasMarker, type CommentMetadata } from './metadata.js';

@@ -9,6 +9,7 @@ import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePers
 import { formatUsdPair } from './money.js';
 import { runRateParts, tierCountsText, tierWords, type RunRateParts } from './rates.js';
 import { plural, thousands } from '../words.js';
+import { showInvisible } from './diff.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'reworded' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
 
@@ -417,8 +418,13 @@ export function statusWords(f: Item): string[] {
 /** Marks a persona script wherever items of both kinds are listed. */
 export const SCRIPT_MARK = '🎭';
 
+/**
+ * The route as every report shows it, its invisible characters named (`main⟨U+200B⟩ / answer`, as
+ * the reply diff does): a route that changed by a zero-width character would otherwise read the
+ * same on both sides of "→" (docs/action.md, "The PR comment").
+ */
 export function routeText(route: { conversation: string; stage: string } | null | undefined): string {
-  return route ? `${route.conversation} / ${route.stage}` : '(no route)';
+  return route ? `${showInvisible(route.conversation)} / ${showInvisible(route.stage)}` : '(no route)';
 }
 
 /** "≈ $0.12 estimated (cap $1)"; with adaptive attempts a range up to its upper bound (docs/statistics.md, "The estimate"). */

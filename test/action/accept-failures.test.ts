@@ -70,6 +70,35 @@ async function accept(env: Record<string, string> = {}, inputs: Record<string, s
 const ourComment = (): string => (gh.comments('octo', 'shop', 7).find((c) => c.user.login === gh.viewer.login)?.body ?? '').replace(/\\([!-/:-@[-`{-~])/g, '$1');
 const commitRequests = (): number => gh.requests.filter((r) => r.operationName === COMMIT_OPERATION).length;
 
+describe('a warning about a GitHub call says it in words, with the fix', () => {
+  it('a label GitHub refuses to remove (403): the permission to give, never the request line', async () => {
+    await reviewedCheck();
+    gh.failNext({ method: 'DELETE', path: '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}', status: 403, times: 5, body: { message: 'Resource not accessible by integration' } });
+    const run = await accept();
+    expect(run.code, run.stdout).toBe(0); // the baselines are in; the label is only left
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.labels('octo', 'shop', 7)).toEqual(['accept-baseline']);
+    expect(run.stdout).toContain(
+      "::warning::label accept-baseline not removed from #7: GitHub answered 403 Resource not accessible by integration: the job's token lacks the pull-requests: write permission; add it to the workflow's permissions, or remove the label by hand",
+    );
+    expect(run.stdout).not.toContain('DELETE /repos');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a notice GitHub does not take (403 on the comment): the permission to give, never the request line', async () => {
+    await reviewedCheck();
+    gh.setPermission('octo', 'shop', 'maintainer', 'read'); // a refusal, whose notice goes to the comment
+    gh.failNext({ method: 'PATCH', path: '/repos/{owner}/{repo}/issues/comments/{comment_id}', status: 403, times: 5, body: { message: 'Resource not accessible by integration' } });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      "::warning::comment: the notice was not added: GitHub answered 403 Resource not accessible by integration: the job's token lacks the pull-requests: write permission; add it to the workflow's permissions",
+    );
+    expect(run.stdout).not.toContain('PATCH /repos');
+    expect(gh.violations).toEqual([]);
+  });
+});
+
 describe('the connection to GitHub fails during the baseline commit', () => {
   it('dropped before GitHub carried it out, every try: the failure says the branch is unchanged, the results are kept, and to re-run the job', async () => {
     await reviewedCheck();

@@ -7,6 +7,7 @@ import { HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers
 import { artifactZip, renameEntry } from '../support/zip.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
+import { metaLine } from '../../src/report/metadata.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 
 const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.', big: 'A very long answer. '.repeat(1500) };
@@ -144,6 +145,36 @@ describe('accept mode, end to end', () => {
     expect(body).toContain('set the check-workflow input');
     expect(gh.dispatches).toEqual([]);
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+  });
+
+  it('after the commit, a comment that a newer check replaced in the meantime is left as it is, and the summary says so', async () => {
+    await reviewedCheck();
+    const newer = (oid: string): string => {
+      const [marker, meta] = gh.comments('octo', 'shop', 7)[0]!.body.split('\n');
+      const old = parseCommentMetadata(`${marker}\n${meta}`)!;
+      return [marker, metaLine({ headSha: oid, runId: '3003', artifactName: old.artifactName }), '', 'The report of workflow run 3003 on the baseline commit.'].join('\n');
+    };
+    // The check on the new head finishes between the commit and the accept job's comment update:
+    // while the label is being removed (its answer lost, then retried: already gone).
+    gh.failNext({
+      method: 'DELETE',
+      path: '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}',
+      status: 'network',
+      after: true,
+      then: () => {
+        gh.editComment(gh.comments('octo', 'shop', 7)[0]!.id, newer(gh.commits[0]!.oid));
+      },
+    });
+    const run = await accept();
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    const oid = gh.commits[0]!.oid;
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toBe(newer(oid)); // not overwritten with the reviewed run
+    expect(gh.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+    expect(run.stdout).toContain(`accept: the comment now shows workflow run 3003 at ${oid.slice(0, 7)}, not the reviewed run 1001: a newer check replaced it, so it is left as it is`);
+    expect(run.summary).toContain('The comment was left as it is: it now shows workflow run 3003, a check newer than the reviewed run');
+    expect(run.outputs['commit-sha']).toBe(oid);
+    expect(gh.violations).toEqual([]);
   });
 
   it('refuses when the head moved since the reviewed run, and writes nothing', async () => {
@@ -512,7 +543,8 @@ describe('the check on the new head (workflow_dispatch)', () => {
     expect(body).toContain(why);
     expect(body).toContain(`so no check will run on ${short} by itself: push another commit or re-run the check`);
     expect(body).not.toContain('was started');
-    expect(run.stdout).toMatch(/::warning::accept: the baselines were committed in \w{7}, but the check workflow agent-replay.yml was not dispatched on feature/);
+    expect(run.stdout).toContain(`::warning::accept: the baselines were committed in ${short}, but the check workflow agent-replay.yml was not dispatched on feature: ${why}`);
+    expect(run.stdout).not.toMatch(/::warning::.*\/repos\/octo/); // not the raw request line
     expect(gh.violations).toEqual([]);
   });
 });

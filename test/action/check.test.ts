@@ -196,7 +196,10 @@ describe('check mode, end to end', () => {
     gh.failNext({ method: 'POST', path: '/repos/{owner}/{repo}/issues/{issue_number}/comments', status: 403, body: { message: 'Resource not accessible by integration' } });
     const run = await check();
     expect(run.outputs['comment-status']).toBe('failed');
-    expect(run.stdout).toMatch(/::warning::comment: not posted \(.*403.*\)\. The results are in the job summary and the artifact\./);
+    expect(run.stdout).toContain(
+      "::warning::comment: not posted: GitHub answered 403 Resource not accessible by integration: the job's token lacks the pull-requests: write permission; add it to the workflow's permissions. The results are in the job summary and the artifact.",
+    );
+    expect(run.stdout).not.toMatch(/::warning::.*\/repos\/octo/); // not the raw request line
     expect(existsSync(run.outputs['results-path'] as string)).toBe(true);
     expect(run.summary).toContain('refund-policy');
     expect(run.code).toBe(1); // the gate still decides

@@ -67,6 +67,42 @@ describe('errors and retries', () => {
     expect(error.message).toMatch(new RegExp(`^GET /repos/${O}/${R}/issues/5/comments -> network `));
   });
 
+  // The waits below are tiny where every try goes unanswered, and ample where a try must be answered in time.
+  it('a request GitHub never answers is given up after the wait, retried, then named with the wait and the fix', async () => {
+    h = await startHarness({ retries: 2, requestTimeoutMs: 20 });
+    h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'hang', times: 3 });
+    const error = await caught(h.api.listIssueComments(O, R, 5));
+    expect(error).toMatchObject({ kind: 'network', status: null });
+    expect(error.message).toBe(
+      `GET /repos/${O}/${R}/issues/5/comments -> network no answer within 20 ms (each of the 3 tries waits 20 ms): GitHub is slow or down; see https://www.githubstatus.com and re-run the job once it answers`,
+    );
+    expect(h.gh.requests.filter((r) => r.method === 'GET' && r.path === `/repos/${O}/${R}/issues/5/comments`)).toHaveLength(3);
+  });
+
+  it('a try GitHub never answers is retried, and the next answer is taken', async () => {
+    h = await startHarness({ retries: 1, requestTimeoutMs: 1500 });
+    h.gh.addComments(O, R, 5, 1, { login: 'someone', type: 'User' });
+    h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'hang', times: 1 });
+    expect(await h.api.listIssueComments(O, R, 5)).toHaveLength(1);
+  });
+
+  it('an answer whose body stops coming is given up after the wait too, not read as empty', async () => {
+    h = await startHarness({ retries: 1, requestTimeoutMs: 20 });
+    h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'stall', times: 2 });
+    const error = await caught(h.api.listIssueComments(O, R, 5));
+    expect(error).toMatchObject({ kind: 'network', status: null });
+    expect(error.message).toContain('no answer within 20 ms');
+  });
+
+  it('a GraphQL request GitHub never answers is retried and then named the same way', async () => {
+    h = await startHarness({ retries: 1, requestTimeoutMs: 20 });
+    h.gh.failNext({ path: '/graphql', operation: 'agentReplayBranchHistory', status: 'hang', times: 2 });
+    const error = await caught(h.api.getBranchHistory(`${O}/${R}`, 'feature', 5));
+    expect(error).toMatchObject({ kind: 'network', status: null });
+    expect(error.message).toMatch(/^POST \/graphql ref history octo\/shop@feature -> network no answer within 20 ms \(each of the 2 tries/);
+    expect(h.gh.requests.filter((r) => r.operationName === 'agentReplayBranchHistory')).toHaveLength(2);
+  });
+
   it('a primary rate limit is waited out (zero delay in tests) and retried by the throttling plugin', async () => {
     h = await startHarness();
     h.gh.failNext({

@@ -10,7 +10,7 @@ describe('renderAcceptSummary', () => {
       kind: 'acceptance',
       run: RUN,
       acceptance: { accepted: [], refused: [{ label: 'order-status', reason: 'errored: no reply to accept' }], skipped: ['greeting'], commitSha: null, commitUrl: null, note: null },
-      commentUpdated: true,
+      comment: { kind: 'updated' },
     });
     expect(text).toBe(
       [
@@ -33,7 +33,7 @@ describe('renderAcceptSummary', () => {
       kind: 'acceptance',
       run: RUN,
       acceptance: { accepted: ['greeting'], refused: [], skipped: [], commitSha: 'a'.repeat(40), commitUrl: 'javascript:alert(1)', note: null },
-      commentUpdated: true,
+      comment: { kind: 'updated' },
     });
     expect(text).toContain('Committed 1 baseline in `aaaaaaa` to the branch `fix/@team-<b>x</b>`:'); // no link for an unsafe URL
   });

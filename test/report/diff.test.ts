@@ -125,6 +125,8 @@ describe('diffText: the ```diff block', () => {
 
   it('names the invisible characters of a changed word: a zero-width space is never an empty mark', () => {
     expect(diffText('Hello world.', 'Hello\u200b world.')).toBe(['- Hello world.', '+ Hello⟦⟨U+200B⟩⟧ world.'].join('\n'));
+    // A bidi control, which escaping drops, is named before it can be dropped.
+    expect(diffText('Hello world.', 'Hello\u202e world.')).toBe(['- Hello world.', '+ Hello⟦⟨U+202E⟩⟧ world.'].join('\n'));
     // A no-break space looks like a space: a change of whitespace names it.
     expect(diffText('Hello world.', 'Hello\u00a0world.')).toBe(['- Hello⟦·⟧world.', '+ Hello⟦⟨U+00A0⟩⟧world.'].join('\n'));
     // Inside a changed word, so that "pa\u200bypal" does not read as "paypal".

@@ -25,13 +25,14 @@
 //   `operation` (the spec's template, `POST /graphql` or null) and, for GraphQL, `operationName`.
 // - `violations` / `responseViolations`: `{method, path, problems[]}`.
 // - `failNext({method?, path, operation?, status, times?, body?, headers?, after?})`: the next `times`
-//   (default 1) matching requests answer `status` (or `'network'`: the socket is destroyed). `path` is
+//   (default 1) matching requests answer `status` (or `'network'`: the socket is destroyed; `'hang'`:
+//   never answered; `'stall'`: headers and the start of a body, then nothing). `path` is
 //   a spec template (`/repos/{owner}/{repo}/issues/{issue_number}/comments`), a concrete path, a
 //   RegExp, or '/graphql' (`operation`: only the GraphQL operation of that name). `after`: the
 //   request is carried out before the socket is destroyed (the answer is lost, not the write), and
 //   `then` runs in between (someone pushes in that moment).
 //   Faulted requests are still validated and recorded.
-// - Comments: `addComment`, `addComments`, `comments(owner, repo, issue)`; created comments are
+// - Comments: `addComment`, `addComments`, `editComment(id, body)`, `comments(owner, repo, issue)`; created comments are
 //   written by `viewer` (default github-actions[bot], a Bot). `graphqlViewerLogin` is what GraphQL
 //   `viewer { login }` answers (default viewer.login; null = FORBIDDEN error). REST `GET /user` answers
 //   403 for a Bot identity, as it does for a GITHUB_TOKEN.
@@ -155,7 +156,12 @@ export interface Fault {
   path: string | RegExp;
   /** For '/graphql': only the document whose operation has this name (`agentReplayCommit`). */
   operation?: string;
-  status: number | 'network';
+  /**
+   * `'network'`: the socket is destroyed. `'hang'`: the connection is accepted and the request
+   * never answered (held until `close()`). `'stall'`: the status line, the headers and the start
+   * of a JSON body are sent, and the rest never comes.
+   */
+  status: number | 'network' | 'hang' | 'stall';
   times?: number;
   body?: unknown;
   headers?: Record<string, string>;
@@ -310,6 +316,16 @@ export class FakeGitHub {
 
   addComments(owner: string, repo: string, issueNumber: number, count: number, user: FakeUser, body: (i: number) => string = (i) => `comment ${i + 1}`): FakeComment[] {
     return Array.from({ length: count }, (_, i) => this.addComment(owner, repo, issueNumber, { body: body(i), user }));
+  }
+
+  /** Rewrites a comment's body, as another job with the same token would (a newer check run's update). */
+  editComment(commentId: number, body: string): void {
+    const where = this.commentIndex.get(commentId);
+    const c = where ? this.issueComments(where.owner, where.repo, where.issueNumber).find((x) => x.id === commentId) : undefined;
+    if (!c) throw new Error(`fake-github: no comment ${commentId}`);
+    c.body = body;
+    c.updatedAt = this.tick();
+    c.edits += 1;
   }
 
   /** A copy of the comments on an issue, oldest first. */
@@ -491,6 +507,12 @@ export class FakeGitHub {
   private sendFault(res: ServerResponse, fault: Fault): void {
     if (fault.status === 'network') {
       res.socket?.destroy();
+      return;
+    }
+    if (fault.status === 'hang') return; // held open, unanswered, until close()
+    if (fault.status === 'stall') {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.write('[{"id":');
       return;
     }
     send(res, {

@@ -1,0 +1,45 @@
+// What a failed GitHub call did, said in words with what to do about it, for the warnings and
+// refusals the Action prints: never the raw request line (`DELETE /repos/o/r/issues/5/labels/x ->
+// 403 ...`), which names an endpoint rather than the fix (docs/action.md, "GitHub's rate limits").
+
+import { isGitHubError, type GitHubError } from '../github/errors.js';
+import { clip } from '../report/escape.js';
+
+/** GitHub's answer (`502 Bad Gateway`, `FORBIDDEN Resource not accessible...`), or what the connection said (`other side closed`). */
+export function gitHubAnswer(e: GitHubError): string {
+  const detail = clip(e.detail.replace(/\s+/g, ' ').trim(), 300);
+  if (e.kind === 'network') return detail || 'no answer';
+  const outcome = e.status !== null ? String(e.status) : e.graphqlTypes.join(',');
+  return `${outcome} ${detail}`.trim();
+}
+
+/** What GitHub (or the connection to it) did, in words: "the connection to GitHub failed (other side closed)", "GitHub answered 502 Bad Gateway". */
+export function gitHubTrouble(e: GitHubError): string {
+  return e.kind === 'network' ? `the connection to GitHub failed (${gitHubAnswer(e)})` : `GitHub answered ${gitHubAnswer(e)}`;
+}
+
+/**
+ * What a failed call did and the fix: for a 403, the permission the call needs (`pull-requests:
+ * write`), to add to the workflow's `permissions:`; for a failure of GitHub itself, a re-run.
+ * Anything that is not a GitHubError is said by its message.
+ */
+export function gitHubFailure(e: unknown, permission: string): string {
+  if (!isGitHubError(e)) return e instanceof Error ? e.message : String(e);
+  const trouble = gitHubTrouble(e);
+  switch (e.kind) {
+    case 'forbidden':
+      return e.status === 401
+        ? `${trouble}: the github-token input is not a valid token (expired, revoked or mistyped); give the job a valid one`
+        : `${trouble}: the job's token lacks the ${permission} permission; add it to the workflow's permissions`;
+    case 'not_found':
+      return `${trouble}: it is gone, or the job's token cannot see it (a token without ${permission} gets a 404); add ${permission} to the workflow's permissions if it is missing`;
+    case 'rate_limited':
+      return `${trouble}: the job's token hit GitHub's rate limit; re-run the job once the limit resets`;
+    case 'network':
+    case 'server':
+      // The timeout's own words already say what to do (src/github/octokit.ts).
+      return /re-run the job/.test(trouble) ? trouble : `${trouble}: re-run the job once GitHub answers (https://www.githubstatus.com)`;
+    default:
+      return trouble;
+  }
+}
