@@ -13,7 +13,7 @@ import type { ConfigOverrides } from '../suite/index.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
 import { driftedCount, type GateResult } from '../evaluate/index.js';
 import { writeFileSafely } from '../fs-safe.js';
-import { hasMarker, renderSummary, type ReportContext } from '../report/index.js';
+import { hasMarker, parseCommentMetadata, renderSummary, type ReportContext } from '../report/index.js';
 import { utf8Length } from '../report/escape.js';
 import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
 import type { GitHubApi } from '../github/api.js';
@@ -21,7 +21,7 @@ import { upsertStickyComment } from '../github/sticky.js';
 import { gitHubFailure } from './github-words.js';
 import type { RunRecord } from '../types.js';
 
-export type CommentStatus = 'created' | 'updated' | 'skipped' | 'skipped-fork' | 'failed';
+export type CommentStatus = 'created' | 'updated' | 'kept-newer' | 'skipped' | 'skipped-fork' | 'failed';
 
 /** The inputs the publisher reads: whether to comment, under which key, the labels it names, where the record goes. */
 export type PublishSettings = Pick<Inputs, 'comment' | 'commentKey' | 'acceptLabel' | 'confirmLabel' | 'resultsPath'>;
@@ -214,6 +214,22 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
   };
 }
 
+/**
+ * Why the comment should stay as it is, or null: it reports the pull request's head now and this
+ * run another commit, an older one (a check dispatched on the accepted baselines' commit that
+ * finished after the check of a later push: the two run in different concurrency groups). GitHub
+ * is asked for the head only when the comment shows another commit than this run's
+ * (docs/action.md, "The sticky comment").
+ */
+async function newerComment(github: GitHubApi, ctx: ActionContext, shown: string, body: string): Promise<string | null> {
+  const theirs = parseCommentMetadata(shown)?.headSha ?? null;
+  const ours = parseCommentMetadata(body)?.headSha ?? null;
+  if (theirs === null || ours === null || theirs === ours || ctx.pull === null) return null;
+  const pull = await github.getPull(ctx.owner, ctx.repo, ctx.pull.number);
+  if (pull.headSha !== theirs) return null;
+  return `it reports ${theirs.slice(0, 7)}, the pull request's head now, and this run checked ${ours.slice(0, 7)}, an older commit`;
+}
+
 async function postComment(
   github: GitHubApi | null,
   settings: Pick<PublishSettings, 'comment' | 'commentKey'>,
@@ -241,7 +257,12 @@ async function postComment(
       marker: commentMarker(settings.commentKey, ctx),
       body,
       hasMarker,
+      keep: (existing) => newerComment(github, ctx, existing.body, body),
     });
+    if (res.status === 'kept') {
+      core.info(`comment: left as it is: ${res.reason ?? ''} (the results are in the job summary and the artifact) ${res.url}`);
+      return { status: 'kept-newer', url: res.url };
+    }
     core.info(`comment: ${res.status} ${res.url}`);
     return { status: res.status, url: res.url };
   } catch (e) {

@@ -15,10 +15,17 @@ export interface StickyCommentInput {
   body: string;
   /** Whether `body` carries `marker` (the report module's parser). */
   hasMarker: (body: string, marker: string) => boolean;
+  /**
+   * Asked about our comment before it is updated: a reason to leave it as it is (it reports a newer
+   * run than `body` does), or null to update it.
+   */
+  keep?: (existing: IssueComment) => Promise<string | null>;
 }
 
 export interface StickyCommentResult {
-  status: 'created' | 'updated';
+  /** `kept`: our comment was left as it is, for `reason`. */
+  status: 'created' | 'updated' | 'kept';
+  reason?: string;
   id: number;
   url: string;
 }
@@ -54,6 +61,8 @@ export async function upsertStickyComment(api: GitHubApi, input: StickyCommentIn
   const [viewer, comments] = await Promise.all([api.viewerLogin(), api.listIssueComments(owner, repo, issueNumber)]);
   const ours = findStickyComment(comments, viewer, marker, hasMarker);
   if (ours) {
+    const reason = input.keep ? await input.keep(ours) : null;
+    if (reason !== null) return { status: 'kept', id: ours.id, url: ours.html_url, reason };
     try {
       const updated = await api.updateComment(owner, repo, ours.id, body);
       return { status: 'updated', id: updated.id, url: updated.html_url };

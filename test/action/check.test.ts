@@ -162,6 +162,36 @@ describe('check mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('leaves a comment that reports the pull request\'s head now when this run checked an older commit (a late dispatched check)', async () => {
+    const NEWER = 'b'.repeat(40);
+    const first = await check();
+    expect(first.outputs['comment-status']).toBe('created');
+    const ours = gh.comments('octo', 'shop', 7)[0] as { id: number; body: string };
+    // A push since: the check of the newer head has written the comment, and the pull request's head is that commit.
+    const newer = ours.body.replace(`"headSha":"${HEAD}"`, `"headSha":"${NEWER}"`).replace('### ', '### (newer run) ');
+    expect(parseCommentMetadata(newer)?.headSha).toBe(NEWER);
+    gh.editComment(ours.id, newer);
+    gh.addPull('octo', 'shop', { number: 7, headSha: NEWER });
+    const late = await check();
+    expect(late.outputs['comment-status']).toBe('kept-newer');
+    expect(late.stdout).toContain(`comment: left as it is: it reports ${NEWER.slice(0, 7)}, the pull request's head now, and this run checked ${HEAD.slice(0, 7)}, an older commit`);
+    const after = gh.comments('octo', 'shop', 7);
+    expect(after).toHaveLength(1);
+    expect(after[0]?.body).toBe(newer);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('updates a comment that reports an older commit than the pull request\'s head this run checked', async () => {
+    const OLDER = 'c'.repeat(40);
+    await check();
+    const ours = gh.comments('octo', 'shop', 7)[0] as { id: number; body: string };
+    gh.editComment(ours.id, ours.body.replace(`"headSha":"${HEAD}"`, `"headSha":"${OLDER}"`));
+    const next = await check();
+    expect(next.outputs['comment-status']).toBe('updated');
+    expect(parseCommentMetadata(gh.comments('octo', 'shop', 7)[0]?.body ?? '')?.headSha).toBe(HEAD);
+    expect(gh.violations).toEqual([]);
+  });
+
   it('finds its comment behind 250 earlier comments (pages through all of them)', async () => {
     gh.addComments('octo', 'shop', 7, 10, { login: 'alice', type: 'User' });
     await check();
