@@ -66,12 +66,11 @@ export function decideAcceptance(
   // "An edited fixture") is no earlier measurement of this reply: no variants, tally or tokens carried from it.
   const asked = record.message === undefined ? null : { message: record.message, persona: record.persona ?? null };
   const answered = (b: Baseline | null): Baseline | null => (b !== null && asked !== null && answeredAnotherMessage(b, asked) ? null : b);
-  const current = answered(stored);
+  // The same reply word for word is the same measurement whatever it answered: it is not rewritten only to keep the new message.
+  const current = stored !== null && stored.reply === record.reply ? stored : answered(stored);
   const compared = answered(record.baseline);
   const variants = variantsFor(record.reply, [...agreement.variants, ...carriedReplyVariants(current, compared, { reply: record.reply, verdict: record.verdict, meaning: record.drift?.meaning })]);
   const sameReply = current !== null && current.reply === record.reply && sameRoute(current.route, record.route);
-  // The same reply to an edited message is left as it is: a baseline is not rewritten only to keep the new message.
-  if (stored !== null && current === null && stored.reply === record.reply && sameRoute(stored.route, record.route) && stored.verdict === record.verdict && !rewritesBaseline(record)) return { kind: 'unchanged' };
   if (
     current !== null &&
     // A slower item is rewritten: accepting it accepts its new latency (docs/latency.md).

@@ -65,4 +65,17 @@ describe('accepting a fixture edited since its baseline', () => {
     const again = decideAcceptance(record(same, { reply: same.reply, drift: { reply: 'same', route: 'same', verdict: 'still_passing' } }), NOW, null);
     expect(again).toEqual({ kind: 'unchanged' });
   });
+
+  it('the same reply word for word to an edited message is unchanged: not rewritten only to keep the new message', () => {
+    const b = stored({ reply: 'Shipping usually takes about a week.', variants: undefined, attempts: undefined });
+    expect(decideAcceptance(record(b, { drift: { reply: 'same', route: 'same', verdict: 'still_passing' } }), NOW, null)).toEqual({ kind: 'unchanged' });
+    // Rewritten for another reason (the verdict), it keeps the message it answers now.
+    const d = decideAcceptance(record(b, { verdict: 'fail', drift: { reply: 'same', route: 'same', verdict: 'newly_failing' } }), NOW, null);
+    expect(d.kind === 'accept' ? d.baseline.message : null).toBe('How long does shipping take?');
+    // A judge result under another fingerprint is rewritten, as for any same reply (a stale one is never reused).
+    const fingerprint = (model: string) => ({ model, promptVersion: '3', criteria: [{ criterion: 'c', threshold: 0.5 }] });
+    const judged = { ...b, judge: { score: 0.9, rationale: 'ok', fingerprint: fingerprint('m1') } };
+    const rejudged = decideAcceptance(record(judged, { score: 0.8, rationale: 'ok', judgeFingerprint: fingerprint('m2'), drift: { reply: 'same', route: 'same', verdict: 'still_passing' } }), NOW, null);
+    expect(rejudged.kind === 'accept' ? [rejudged.baseline.message, rejudged.baseline.judge?.fingerprint.model] : rejudged).toEqual(['How long does shipping take?', 'm2']);
+  });
 });
