@@ -4,7 +4,7 @@
 import type { Baseline, BaselineJudge, FixtureRecord, PersonaBaseline, PersonaRecord, RunRecord, TimeSplit } from '../types.js';
 import { sameJudge } from './definition.js';
 import { isRewordedApartFromLatency, rewritesBaseline } from './changes.js';
-import { sameRoute } from './drift.js';
+import { answeredAnotherMessage, sameRoute } from './drift.js';
 import { decidePersonaAcceptance } from './personas.js';
 import { carriedReplyVariants, fixtureAttemptsAgree, sameVariants, variantsFor } from './variants.js';
 import { baselineLatency, itemTimeSplit } from './latency.js';
@@ -51,10 +51,10 @@ export function baselineJudgeOf(record: Partial<Pick<FixtureRecord, 'score' | 'r
  */
 export function decideAcceptance(
   record: Pick<FixtureRecord, 'label' | 'errored' | 'verdict' | 'reply' | 'route' | 'baseline' | 'attempts'> &
-    Partial<Pick<FixtureRecord, 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat' | 'drift' | 'stats' | 'time'>>,
+    Partial<Pick<FixtureRecord, 'message' | 'persona' | 'score' | 'rationale' | 'judgeFingerprint' | 'members' | 'latencyMs' | 'slower' | 'usage' | 'repeat' | 'drift' | 'stats' | 'time'>>,
   acceptedAt: string,
   commit: string | null,
-  current: Baseline | null = record.baseline,
+  stored: Baseline | null = record.baseline,
 ): AcceptDecision {
   if (record.errored || record.reply === null) return { kind: 'refuse', reason: REFUSE_ERRORED };
   // A repeated item whose attempts differ in meaning (or, with no meaning recorded, in any way) has no one reply to accept.
@@ -62,7 +62,14 @@ export function decideAcceptance(
   if (agreement.kind === 'refuse') return { kind: 'refuse', reason: agreement.reason };
   if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: REFUSE_NOT_EVALUATED };
   const judge = baselineJudgeOf(record);
-  const variants = variantsFor(record.reply, [...agreement.variants, ...carriedReplyVariants(current, record.baseline, { reply: record.reply, verdict: record.verdict, meaning: record.drift?.meaning })]);
+  // A baseline that answered another message than the record's (the fixture edited since: docs/meaning.md,
+  // "An edited fixture") is no earlier measurement of this reply: no variants, tally or tokens carried from it.
+  const asked = record.message === undefined ? null : { message: record.message, persona: record.persona ?? null };
+  const answered = (b: Baseline | null): Baseline | null => (b !== null && asked !== null && answeredAnotherMessage(b, asked) ? null : b);
+  // The same reply word for word is the same measurement whatever it answered: it is not rewritten only to keep the new message.
+  const current = stored !== null && stored.reply === record.reply ? stored : answered(stored);
+  const compared = answered(record.baseline);
+  const variants = variantsFor(record.reply, [...agreement.variants, ...carriedReplyVariants(current, compared, { reply: record.reply, verdict: record.verdict, meaning: record.drift?.meaning })]);
   const sameReply = current !== null && current.reply === record.reply && sameRoute(current.route, record.route);
   if (
     current !== null &&
@@ -80,12 +87,14 @@ export function decideAcceptance(
   // The same reply (route), or one that only changed wording against the stored one, keeps its tally
   // and its tokens, whatever else rewrites the file (docs/statistics.md, "A baseline's attempts").
   const sameMeasurement =
-    current !== null && (sameReply || (record.baseline?.reply === current.reply && isRewordedApartFromLatency(record)));
+    current !== null && (sameReply || (compared?.reply === current.reply && isRewordedApartFromLatency(record)));
   const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, perAttempt: usagePerAttempt(record) }, sameMeasurement);
   return {
     kind: 'accept',
     baseline: {
       label: record.label,
+      // What the reply answered (docs/meaning.md, "An edited fixture"): the fixture's message, and its persona tag when it has one.
+      ...(asked !== null ? { message: asked.message, ...(asked.persona !== null ? { persona: asked.persona } : {}) } : {}),
       reply: record.reply,
       ...(variants.length > 0 ? { variants } : {}),
       route: record.route,

@@ -107,10 +107,14 @@ export function howDecided(m: Meaning): string {
 /**
  * The words of a meaning (docs/meaning.md): a fixture's "changed in meaning: numbers 30 → 14",
  * "meaning not checked: <cause>", "reworded (judge 0.93)"; a script's detail already names its
- * turn ("turn 3 changed in meaning: numbers 50 → 90"), except a different number of turns.
+ * turn ("turn 3 changed in meaning: numbers 50 → 90"), except a different number of turns; a
+ * fixture whose baseline answered another message says so: "changed: the fixture's message was
+ * edited since the baseline" (docs/meaning.md, "An edited fixture").
  */
 export function meaningWords(m: Meaning, script: boolean): string {
   if (REWORDED.has(m.value)) return `reworded (${howDecided(m)})`;
+  // A reply to another message than the baseline's was not compared in meaning: its cause, plainly.
+  if (m.by === 'message' && m.detail !== null) return `changed: ${m.detail}`;
   const head = m.value === 'changed' ? 'changed in meaning' : 'meaning not checked';
   if (script && m.by !== 'turns' && m.detail !== null && m.detail.startsWith('turn ')) return m.detail;
   return m.detail === null || m.detail === '' ? head : `${head}: ${m.detail}`;

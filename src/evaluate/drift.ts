@@ -41,3 +41,16 @@ export function computeDrift(
     verdict,
   };
 }
+
+/** The cause a fixture's reply gets when its baseline answered another message (docs/meaning.md, "An edited fixture"). */
+export const MESSAGE_EDITED = "the fixture's message was edited since the baseline";
+
+/**
+ * Did `baseline` answer another message than the fixture's now (docs/meaning.md, "An edited
+ * fixture")? Its message, or its persona tag, is not the fixture's. A baseline accepted before the
+ * message was kept says nothing: false, as before.
+ */
+export function answeredAnotherMessage(baseline: Pick<Baseline, 'message' | 'persona'> | null, fixture: { message: string; persona: string | null }): boolean {
+  if (baseline === null || baseline.message === undefined) return false;
+  return baseline.message !== fixture.message || (baseline.persona ?? null) !== fixture.persona;
+}

@@ -25,7 +25,7 @@ function buildRunRecordSchema() {
   const meaningSchema = z
     .strictObject({
       value: z.enum(['formatting', 'variant', 'changed', 'reworded', 'unchecked']),
-      by: z.enum(['normalize', 'variant', 'facts', 'judge', 'turns']).nullable(),
+      by: z.enum(['normalize', 'variant', 'facts', 'judge', 'turns', 'message']).nullable(),
       detail: z.string().nullable(),
       facts: z.strictObject({ baseline: z.array(factSchema), now: z.array(factSchema) }).optional(),
       score: z.number().min(0).max(1).optional(),

@@ -4,10 +4,10 @@
 
 import type { AgentClient, AssertionCheck, Baseline, ErroredFixtureRecord, ErrorKind, Fixture, FixtureRecord, Judge, Outcome, PanelMember, RegexEvaluator, ReplayedFixtureRecord } from '../types.js';
 import { evaluateChecks, judgeAssertionOf, judgeOutcome } from '../assertions/index.js';
-import { computeDrift, judgeReuseOf, knownWordings, reusableJudge, reuseWords } from '../evaluate/index.js';
+import { answeredAnotherMessage, computeDrift, judgeReuseOf, knownWordings, MESSAGE_EDITED, reusableJudge, reuseWords } from '../evaluate/index.js';
 import { fixtureEvaluationFields } from '../evaluate/definition.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
-import { meaningOf, type MeaningRung } from './meaning.js';
+import { meaningOf, meaningOn, type MeaningRung } from './meaning.js';
 import { recordedToolCalls } from './turns.js';
 import type { Meaning } from '../types/meaning.js';
 
@@ -228,7 +228,14 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   // The reply's meaning against the baseline's (docs/meaning.md): computed only when both exist and
   // differ, after the verdict, which it never changes. The judge reads the user's message redacted.
   const drift = computeDrift(result.verdict, reply, route, baseline);
-  const meaning = await meaningOf(deps.meaning, baseline?.reply ?? null, reply, baseline?.variants ?? [], { before: [], message: fixture.message });
+  // A baseline that answered another message (the fixture's message or persona edited since: docs/meaning.md,
+  // "An edited fixture"): its reply is no wording of this one's, so no meaning is asked and none can read reworded.
+  const meaning =
+    baseline !== null && answeredAnotherMessage(baseline, fixture)
+      ? baseline.reply !== reply && meaningOn(deps.meaning)
+        ? { value: 'changed' as const, by: 'message' as const, detail: MESSAGE_EDITED }
+        : null
+      : await meaningOf(deps.meaning, baseline?.reply ?? null, reply, baseline?.variants ?? [], { before: [], message: fixture.message });
   return fixtureRecord(base, {
     errored: false,
     error: null,
@@ -274,7 +281,8 @@ export async function fixtureAttemptMeanings(
   // Attempt 1 is the first attempt that replied (the one the item shows).
   const ref = records.findIndex((r) => r.reply !== null);
   const first = ref === -1 ? null : (records[ref] as FixtureRecord).reply;
-  const known = knownWordings(first, baseline);
+  // The wordings of a baseline that answered another message are not this message's (docs/meaning.md, "An edited fixture").
+  const known = knownWordings(first, answeredAnotherMessage(baseline, fixture) ? null : baseline);
   return Promise.all(records.map((r, k) => (k <= ref ? null : meaningOf(rung, first, r.reply, known, { before: [], message: fixture.message }))));
 }
 

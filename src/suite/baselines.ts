@@ -69,6 +69,9 @@ export const timeSplitSchema = z.strictObject({
 
 export const baselineSchema = z.strictObject({
   label: z.string(),
+  // Added within schema version 1 (docs/meaning.md, "An edited fixture"): what the reply answered; absent in older baselines.
+  message: z.string().optional(),
+  persona: z.string().optional(),
   reply: z.string(),
   // Added within schema version 1 (docs/meaning.md, "Variants"): absent when there are none, and in older baselines.
   variants: variantsSchema.optional(),
@@ -138,6 +141,9 @@ export function serializeBaseline(b: Baseline | PersonaBaseline): string {
   if ('kind' in b) return serializePersonaBaseline(b);
   const ordered = {
     label: b.label,
+    // Only when kept (docs/meaning.md, "An edited fixture"): an older baseline keeps its bytes.
+    ...(b.message !== undefined ? { message: b.message } : {}),
+    ...(b.persona !== undefined ? { persona: b.persona } : {}),
     reply: b.reply,
     // Right under the reply they mean the same as; only when there are any, so a baseline without keeps its bytes.
     ...variantsOf(b),

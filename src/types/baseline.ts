@@ -13,6 +13,13 @@ export const MAX_VARIANTS = 10;
 /** What a maintainer decided was right. */
 export interface Baseline {
   label: string;
+  /**
+   * The fixture's message the accepted reply answered, and its persona tag when it had one
+   * (docs/meaning.md, "An edited fixture"): a run whose fixture says another no longer compares
+   * the meaning of the two replies. Absent in baselines accepted before they were kept.
+   */
+  message?: string;
+  persona?: string;
   reply: string;
   /**
    * Replies a maintainer accepted as meaning the same as `reply` (docs/meaning.md, "Variants"):

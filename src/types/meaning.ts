@@ -17,8 +17,12 @@ export interface FactsDifference {
 }
 
 export type MeaningValue = 'formatting' | 'variant' | 'changed' | 'reworded' | 'unchecked';
-/** What decided: a rung of the ladder, `turns` (a script with another number of turns), or null (not decided: unchecked). */
-export type MeaningBy = 'normalize' | 'variant' | 'facts' | 'judge' | 'turns' | null;
+/**
+ * What decided: a rung of the ladder, `turns` (a script with another number of turns), `message` (a
+ * fixture whose baseline answered another message: docs/meaning.md, "An edited fixture"), or null
+ * (not decided: unchecked).
+ */
+export type MeaningBy = 'normalize' | 'variant' | 'facts' | 'judge' | 'turns' | 'message' | null;
 
 /** A differing reply's meaning, as results.json records it (docs/meaning.md, "In results.json"). */
 export interface Meaning {

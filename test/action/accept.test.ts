@@ -131,7 +131,9 @@ describe('accept mode, end to end', () => {
     const refund = JSON.parse(commit.additions.find((a) => a.path.endsWith('refund-policy.json'))!.contents) as Baseline;
     const recorded = record.fixtures.find((f) => f.label === 'refund-policy')!;
     expect(refund).toMatchObject({ label: 'refund-policy', reply: recorded.reply, route: recorded.route, verdict: 'fail', commit: HEAD });
-    expect(Object.keys(refund)).toEqual(['label', 'reply', 'route', 'verdict', 'latencyMs', 'acceptedAt', 'commit']);
+    expect(Object.keys(refund)).toEqual(['label', 'message', 'reply', 'route', 'verdict', 'latencyMs', 'acceptedAt', 'commit']);
+    // The message the reply answered (docs/meaning.md, "An edited fixture").
+    expect(refund.message).toBe(recorded.message);
     // label removed, outputs, comment
     expect(gh.labels('octo', 'shop', 7)).toEqual([]);
     expect(run.outputs).toMatchObject({ accepted: 'greeting,refund-policy,opening-hours', refused: 'hiking-boots,order-status', 'commit-sha': commit.oid });

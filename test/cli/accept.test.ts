@@ -49,6 +49,8 @@ describe('accept', () => {
       const f = record.fixtures.find((x) => x.label === label);
       const expected = serializeBaseline({
         label,
+        // The message the reply answered (docs/meaning.md, "An edited fixture").
+        message: f?.message as string,
         reply: f?.reply as string,
         route: f?.route ?? null,
         verdict: f?.verdict as 'pass' | 'fail',

@@ -105,10 +105,10 @@ describe('judge reuse', () => {
     });
     // Stable key order: the judge block sits between the verdict and the acceptance facts.
     expect(await readFile(baselinePath(cwd, 'polite'), 'utf8')).toBe(serializeBaseline(polite));
-    expect(Object.keys(polite)).toEqual(['label', 'reply', 'route', 'verdict', 'judge', 'latencyMs', 'acceptedAt', 'commit']);
+    expect(Object.keys(polite)).toEqual(['label', 'message', 'reply', 'route', 'verdict', 'judge', 'latencyMs', 'acceptedAt', 'commit']);
     const plain = JSON.parse(await readFile(baselinePath(cwd, 'plain'), 'utf8')) as Baseline;
     expect(plain.judge).toBeUndefined();
-    expect(Object.keys(plain)).toEqual(['label', 'reply', 'route', 'verdict', 'latencyMs', 'acceptedAt', 'commit']);
+    expect(Object.keys(plain)).toEqual(['label', 'message', 'reply', 'route', 'verdict', 'latencyMs', 'acceptedAt', 'commit']);
   });
 
   it('a rerun with no reply changed makes no judge request: the scores are reused and the record says from where', async () => {

@@ -101,7 +101,7 @@ describe('advice about baselines: only what the suite proves', () => {
       `${B}/typo2.json: did you mean "reply"? rename the key, so that line 3 reads\n    "reply": "r",\n  or ${keep}`,
     ]);
     expect(r.errors.find((i) => i.file === `${B}/typo.json`)?.message).toBe(
-      'baseline: unknown key "rely" (and the required "reply" is missing); allowed keys: label, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit',
+      'baseline: unknown key "rely" (and the required "reply" is missing); allowed keys: label, message, persona, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit',
     );
     expect(texts([...r.errors, ...r.warnings]).filter((t) => DESTRUCTIVE.test(t))).toEqual([]);
   });

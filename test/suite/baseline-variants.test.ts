@@ -66,7 +66,7 @@ describe("a baseline's variants", () => {
       [`${B}/p.json`]: serializeBaseline(turns),
     });
     expect(brief(r.errors)).toEqual([
-      `${B}/a.json:4: baseline: unknown key "variant"; allowed keys: label, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit`,
+      `${B}/a.json:4: baseline: unknown key "variant"; allowed keys: label, message, persona, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit`,
       `${B}/b.json:4: baseline: variants must be a list, found the string "y"`,
       `${B}/c.json:4: baseline: variants lists 11 replies; a baseline keeps at most 10 (the newest first)`,
       `${B}/d.json:4: baseline: variants[1] must be a string, found the number 2`,

@@ -382,7 +382,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${B}/broken.json:4: invalid JSON: ${jsonError('{\n  "label": "broken",\n  "reply": "r",\n}\n')}`,
       `${B}/mismatch.json:1: baseline label "other" does not match its file name "mismatch.json"`,
       `${B}/schema.json:3: baseline: reply must be a string, found the number 5`,
-      `${B}/schema.json:8: baseline: unknown key "extra"; allowed keys: label, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit`,
+      `${B}/schema.json:8: baseline: unknown key "extra"; allowed keys: label, message, persona, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit`,
       `${B}/verdict.json:5: verdict "not_evaluated" cannot be a baseline: only pass or fail is ever accepted`,
     ]);
   });
