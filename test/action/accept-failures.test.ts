@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, seedPullForAccept, useServers, type ActionRun } from './harness.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
 import type { Baseline } from '../../src/types.js';
 
 const handler: AgentHandler = (req) => {
@@ -53,17 +53,8 @@ async function reviewedCheck(): Promise<void> {
   gh.addArtifact('octo', 'shop', 1001, { name: checked.artifact, zip: await artifactZip([{ name: 'results.json', data: checked.results }]) });
 }
 
-async function accept(env: Record<string, string> = {}, inputs: Record<string, string> = {}): Promise<ActionRun> {
-  gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
-  return runAction({
-    gh,
-    workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-    runId: 2002,
-    workflow: 'agent-replay-accept',
-    inputs: { mode: 'accept', 'comment-key': 'agent-replay', ...inputs },
-    event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
-    env,
-  });
+function accept(env: Record<string, string> = {}, inputs: Record<string, string> = {}): Promise<ActionRun> {
+  return runAcceptLabel(gh, { env, inputs });
 }
 
 /** Our comment, with markdown backslash escapes removed so assertions read like the rendered text. */
@@ -276,15 +267,7 @@ describe('the job summary says what the label did', () => {
   it('a fork: nothing pushed, the commands to accept by hand', async () => {
     gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
     await reviewedCheck();
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
-    const run = await runAction({
-      gh,
-      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-      runId: 2002,
-      workflow: 'agent-replay-accept',
-      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
-      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer', headRepo: 'stranger/shop' }) },
-    });
+    const run = await runAcceptLabel(gh, { headRepo: 'stranger/shop' });
     expect(run.code, run.stdout).toBe(0);
     expect(run.summary).toContain('## agent-replay accept: baselines not committed (pull request #7)\n\nNothing was pushed: 2 baselines from the replies recorded at `1111111` by workflow run 1001 to accept by hand. Not committed\\: this pull request comes from a fork');
     expect(run.summary).toContain("cat > '.agent-replay/baselines/greeting.json'");

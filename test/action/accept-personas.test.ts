@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentServer } from '../support/agent-server.js';
 import { shopAgentHandler } from '../support/shop-agent.js';
-import { artifactZip } from '../support/zip.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, useServers, seedPullForAccept } from './harness.js';
+import { HEAD, keepReviewedRun, makeWorkspace, pullPayload, runAction, runAcceptLabel, useServers, seedPullForAccept } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import type { PersonaBaseline } from '../../src/types.js';
 
@@ -48,18 +47,9 @@ describe('accept mode with persona scripts', () => {
       ['refund-unmocked', 'errored'],
     ]);
     expect(check.outputs).toMatchObject({ passed: '2', errored: '1' });
-    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
-    gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
+    await keepReviewedRun(gh, check.outputs['artifact-name'] as string, text);
 
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
-    const accept = await runAction({
-      gh,
-      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-      runId: 2002,
-      workflow: 'agent-replay-accept',
-      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
-      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
-    });
+    const accept = await runAcceptLabel(gh);
     expect(accept.code, accept.stdout + accept.stderr).toBe(0);
     expect(gh.violations).toEqual([]);
     expect(gh.commits).toHaveLength(1);

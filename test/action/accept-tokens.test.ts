@@ -9,8 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Baseline } from '../../src/types.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import type { FakeGitHub } from '../support/github-server.js';
-import { artifactZip } from '../support/zip.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, seedPullForAccept, useServers } from './harness.js';
+import { keepReviewedRun, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers } from './harness.js';
 
 const STORED = 'Refunds are accepted within 30 days.';
 const NOW = 'You can return items within 30 days for a full refund.';
@@ -36,18 +35,9 @@ describe('accept label and tokens', () => {
     const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
     expect(check.code, check.stdout).toBe(0);
     const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
-    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
-    gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]), expired: false });
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    await keepReviewedRun(gh, check.outputs['artifact-name'] as string, text);
 
-    const run = await runAction({
-      gh,
-      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-      runId: 2002,
-      workflow: 'agent-replay-accept',
-      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
-      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
-    });
+    const run = await runAcceptLabel(gh);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.outputs).toMatchObject({ accepted: 'refund' });
     const file = JSON.parse(gh.commits[0]!.additions.find((a) => a.path === '.agent-replay/baselines/refund.json')!.contents) as Baseline;

@@ -10,8 +10,7 @@ import type { Baseline, FixtureRecord, Meaning } from '../../src/types.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { fixtureRecord } from '../support/fixture-record.js';
 import type { FakeGitHub } from '../support/github-server.js';
-import { artifactZip } from '../support/zip.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, seedPullForAccept, useServers } from './harness.js';
+import { HEAD, keepReviewedRun, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers } from './harness.js';
 
 const OLD_REFUND = 'Refunds are accepted within 30 days.';
 const NEW_REFUND = 'You can return items within 30 days for a full refund.';
@@ -70,18 +69,9 @@ async function checkThenAccept(jumpy?: Meaning) {
   expect(check.code, check.stdout).toBe(0);
   const record = parseRecord(readFileSync(check.outputs['results-path'] as string, 'utf8'), 'results.json');
   const text = serializeRecord({ ...record, fixtures: record.fixtures.map((f) => withMeanings(f, jumpy)) });
-  gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
-  gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]), expired: false });
+  await keepReviewedRun(gh, check.outputs['artifact-name'] as string, text);
 
-  gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
-  return runAction({
-    gh,
-    workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-    runId: 2002,
-    workflow: 'agent-replay-accept',
-    inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
-    event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
-  });
+  return runAcceptLabel(gh);
 }
 
 describe('accept label and variants', () => {

@@ -11,6 +11,7 @@ import { tempDir } from '../support/temp.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
 import { serializeBaseline } from '../../src/suite/index.js';
+import { artifactZip } from '../support/zip.js';
 import type { Baseline } from '../../src/types.js';
 
 /** src/index.ts (the Action's entry) bundled once per test run (test/support/entry-bundles.ts). */
@@ -142,6 +143,29 @@ export function seedPullForAccept(g: FakeGitHub): void {
   g.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature' });
   g.setBranch('octo/shop', 'feature', HEAD);
   g.setPermission('octo', 'shop', 'maintainer', 'write');
+}
+
+/**
+ * The reviewed check's run as GitHub keeps it for the accept job: workflow run `runId` (1001) at
+ * HEAD and its results artifact, holding `results` (results.json's text) and pull request 7's number.
+ */
+export async function keepReviewedRun(g: FakeGitHub, artifactName: string, results: string, runId = 1001): Promise<void> {
+  g.addWorkflowRun('octo', 'shop', { id: runId, headSha: HEAD, status: 'completed', conclusion: 'success' });
+  g.addArtifact('octo', 'shop', runId, { name: artifactName, zip: await artifactZip([{ name: 'results.json', data: results }, { name: 'pr-number', data: '7\n' }]), expired: false });
+}
+
+/** The accept workflow's job (run 2002) on the accept-baseline label, applied to pull request 7 by `maintainer`. */
+export async function runAcceptLabel(g: FakeGitHub, over: { inputs?: Record<string, string>; env?: Record<string, string>; headRepo?: string } = {}): Promise<ActionRun> {
+  g.setLabels('octo', 'shop', 7, ['accept-baseline']);
+  return runAction({
+    gh: g,
+    workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
+    runId: 2002,
+    workflow: 'agent-replay-accept',
+    inputs: { mode: 'accept', 'comment-key': 'agent-replay', ...over.inputs },
+    event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer', ...(over.headRepo !== undefined ? { headRepo: over.headRepo } : {}) }) },
+    ...(over.env !== undefined ? { env: over.env } : {}),
+  });
 }
 
 /**

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun, seedPullForAccept } from './harness.js';
-import { artifactZip } from '../support/zip.js';
+import { HEAD, keepReviewedRun, makeWorkspace, pullPayload, runAction, runAcceptLabel, useServers, type ActionRun, seedPullForAccept } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { DemoAgent } from '../../src/demo/agent.js';
 import type { PersonaBaseline, RunRecord } from '../../src/types.js';
@@ -87,8 +86,7 @@ async function reviewedCheck(): Promise<{ run: ActionRun; record: RunRecord }> {
   const run = await runAction({ gh, workspace: await workspace(), runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
   expect(run.code, run.stdout + run.stderr).toBe(0);
   const text = readFileSync(run.outputs['results-path'] as string, 'utf8');
-  gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
-  gh.addArtifact('octo', 'shop', 1001, { name: run.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
+  await keepReviewedRun(gh, run.outputs['artifact-name'] as string, text);
   return { run, record: parseRecord(text, 'results.json') };
 }
 
@@ -125,15 +123,7 @@ describe('persona scripts through the Action', () => {
     expect(body).toContain('refund-unmocked');
 
     // The label: one commit with the persona baseline, the errored script refused.
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
-    const accept = await runAction({
-      gh,
-      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-      runId: 2002,
-      workflow: 'agent-replay-accept',
-      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
-      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
-    });
+    const accept = await runAcceptLabel(gh);
     expect(accept.code, accept.stdout + accept.stderr).toBe(0);
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);

@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, useServers, seedPullForAccept } from './harness.js';
-import { artifactZip } from '../support/zip.js';
+import { keepReviewedRun, makeWorkspace, pullPayload, runAction, runAcceptLabel, useServers, seedPullForAccept } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { DemoAgent } from '../../src/demo/agent.js';
 import { startDemoServer, type DemoServer } from '../../src/demo/server.js';
@@ -70,17 +69,8 @@ describe('a simulated user through the Action', () => {
     expect(record.spend).toMatchObject({ simulatorCalls: 3 });
     expect(gh.comments('octo', 'shop', 7).some((c) => c.body.includes('refund-sim'))).toBe(true);
 
-    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
-    gh.addArtifact('octo', 'shop', 1001, { name: run.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
-    const accept = await runAction({
-      gh,
-      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-      runId: 2002,
-      workflow: 'agent-replay-accept',
-      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
-      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
-    });
+    await keepReviewedRun(gh, run.outputs['artifact-name'] as string, text);
+    const accept = await runAcceptLabel(gh);
     expect(accept.code, accept.stdout + accept.stderr).toBe(0);
     expect(gh.violations).toEqual([]);
     const file = gh.commits[0]?.additions.find((a) => a.path === '.agent-replay/baselines/refund-sim.json');

@@ -6,8 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import type { FakeGitHub } from '../support/github-server.js';
-import { artifactZip } from '../support/zip.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, useServers, seedPullForAccept } from '../action/harness.js';
+import { keepReviewedRun, makeWorkspace, pullPayload, runAction, runAcceptLabel, useServers, seedPullForAccept } from '../action/harness.js';
 
 const handler: AgentHandler = (req) => {
   const body = (req.json ?? {}) as Record<string, unknown>;
@@ -40,18 +39,9 @@ describe('accept label on a repeated run', () => {
     const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
     expect(check.code, check.stdout).toBe(0);
     const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
-    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
-    gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]), expired: false });
+    await keepReviewedRun(gh, check.outputs['artifact-name'] as string, text);
 
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
-    const run = await runAction({
-      gh,
-      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-      runId: 2002,
-      workflow: 'agent-replay-accept',
-      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
-      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
-    });
+    const run = await runAcceptLabel(gh);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.outputs).toMatchObject({ accepted: 'steady', refused: 'wobbly' });
     expect(gh.commits).toHaveLength(1);
