@@ -572,6 +572,15 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       return;
     }
 
+    // Read again right before the commit: closed (or merged) while the artifact was downloaded and
+    // screened, its branch would take a commit that never reaches the base branch. A push in that
+    // time needs no read: the commit's expectedHeadOid refuses it (docs/action.md, "Accept").
+    step = `reading pull request #${pr} again before the commit`;
+    if ((await github.getPull(ctx.owner, ctx.repo, pr)).state === 'closed') {
+      throw new Refusal(
+        `pull request #${pr} was closed while the accept job ran, before the baselines were committed: a commit on its branch would never reach the base branch, so nothing was written. Reopen it and apply the label again, or accept them in a new pull request.`,
+      );
+    }
     step = 'committing the baselines';
     const repoWithOwner = pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`;
     const message = commitMessage(plan, reviewedRun);

@@ -8,6 +8,7 @@ import { artifactZip, renameEntry } from '../support/zip.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { metaLine } from '../../src/report/metadata.js';
+import { escapeInline } from '../../src/report/escape.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 
 const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.', big: 'A very long answer. '.repeat(1500) };
@@ -202,6 +203,27 @@ describe('accept mode, end to end', () => {
     expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
     expect(ourComment()!.body).toContain('is closed, so baselines committed on its branch would never reach the base branch');
     expect(run.stdout).toContain('baselines not accepted: pull request #7 is closed');
+    expect(run.outputs['commit-sha']).toBeUndefined();
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('refuses when the pull request is closed while the job runs, after it was read and before the commit: nothing is written', async () => {
+    await reviewedCheck();
+    // Closed (or merged) while the job downloads the results artifact: the pull request read at the start was open.
+    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', state: 'closed' }) });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.requests.filter((r) => r.operationName === 'agentReplayCommit')).toEqual([]);
+    expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
+    const reason =
+      'pull request #7 was closed while the accept job ran, before the baselines were committed: a commit on its branch would never reach the base branch, so nothing was written. ' +
+      'Reopen it and apply the label again, or accept them in a new pull request.';
+    expect(run.stdout).toContain(`::error::baselines not accepted: ${reason}`);
+    expect(run.summary).toContain(`## agent-replay accept: baselines not accepted (pull request #7)\n\n${escapeInline(reason)}\n`);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain(`**Baselines not accepted.** ${escapeInline(reason)}`);
+    expect(ourComment()!.body).toContain('refund-policy'); // the reviewed report stays under the notice
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
     expect(run.outputs['commit-sha']).toBeUndefined();
     expect(gh.violations).toEqual([]);
   });

@@ -32,6 +32,9 @@
 //   request is carried out before the socket is destroyed (the answer is lost, not the write), and
 //   `then` runs in between (someone pushes in that moment).
 //   Faulted requests are still validated and recorded.
+// - `onNext({method?, path, operation?, then})`: the next matching request is carried out and
+//   answered as usual, and `then` runs just before the answer is sent (the pull request is closed,
+//   someone pushes, while the client waits for that answer). `path` matches as for `failNext`.
 // - Comments: `addComment`, `addComments`, `editComment(id, body)`, `comments(owner, repo, issue)`; created comments are
 //   written by `viewer` (default github-actions[bot], a Bot). `graphqlViewerLogin` is what GraphQL
 //   `viewer { login }` answers (default viewer.login; null = FORBIDDEN error). REST `GET /user` answers
@@ -174,6 +177,15 @@ export interface Fault {
   then?: () => void;
 }
 
+/** Something that happens while a request is answered (`onNext`): the answer itself is the usual one. */
+export interface Happening {
+  method?: string;
+  path: string | RegExp;
+  /** For '/graphql': only the document whose operation has this name. */
+  operation?: string;
+  then: () => void;
+}
+
 export interface FakeGitHubOptions {
   /** Token the fake expects (`Authorization: token <t>` or `bearer <t>`). Default 'fake-token'. */
   token?: string;
@@ -242,6 +254,7 @@ export class FakeGitHub {
   private origin = '';
   private readonly spec = OpenApiSpec.load();
   private readonly faults: (Fault & { remaining: number })[] = [];
+  private readonly happenings: Happening[] = [];
   /** Commits pushed by someone else on top of a branch (`pushOnTop`): their parent and message. */
   private readonly pushes = new Map<string, { parent: string; headline: string }>();
   private nextId = 1_000_000;
@@ -301,6 +314,11 @@ export class FakeGitHub {
 
   failNext(fault: Fault): void {
     this.faults.push({ ...fault, remaining: fault.times ?? 1 });
+  }
+
+  /** `happening.then` runs once, while the next matching request is answered (just before its answer is sent). */
+  onNext(happening: Happening): void {
+    this.happenings.push(happening);
   }
 
   // ---- state: comments -------------------------------------------------------------------
@@ -459,6 +477,7 @@ export class FakeGitHub {
       const reply = this.graphql(body, recorded);
       fault?.then?.();
       if (fault) return this.sendFault(res, fault);
+      this.takeHappening(method, url.pathname, '/graphql', named)?.then();
       return send(res, reply);
     }
 
@@ -482,6 +501,7 @@ export class FakeGitHub {
     if (reply.raw === undefined && reply.status < 300) this.checkResponse(operation, method, url.pathname, reply);
     fault?.then?.();
     if (fault) return this.sendFault(res, fault);
+    this.takeHappening(method, url.pathname, operation.template, null)?.then();
     return send(res, reply);
   }
 
@@ -502,6 +522,16 @@ export class FakeGitHub {
     if (!fault) return null;
     fault.remaining -= 1;
     return fault;
+  }
+
+  private takeHappening(method: string, pathname: string, template: string, graphqlOperation: string | null): Happening | null {
+    const i = this.happenings.findIndex(
+      (h) =>
+        (h.method === undefined || h.method.toUpperCase() === method) &&
+        (h.operation === undefined || h.operation === graphqlOperation) &&
+        (h.path instanceof RegExp ? h.path.test(pathname) : h.path === pathname || h.path === template),
+    );
+    return i < 0 ? null : (this.happenings.splice(i, 1)[0] as Happening);
   }
 
   private sendFault(res: ServerResponse, fault: Fault): void {
