@@ -240,6 +240,17 @@ describe('accept mode, end to end', () => {
     expect(run.stdout).toContain('::error::baselines not accepted: the branch feature moved to 3333333 (another push) while the baselines were being committed, so nothing was written.');
   });
 
+  it('a push while the job runs, after the pull request was read, is refused by the commit itself (expectedHeadOid): the push stays, nothing is written', async () => {
+    await reviewedCheck();
+    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.pushOnTop('octo/shop', 'feature', '4'.repeat(40)) });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.branch('octo/shop', 'feature')?.head).toBe('4'.repeat(40));
+    expect(run.stdout).toContain('::error::baselines not accepted: the branch feature moved to 4444444 (another push) while the baselines were being committed, so nothing was written.');
+    expect(gh.violations).toEqual([]);
+  });
+
   it('refuses a label applied by a user with read permission', async () => {
     await reviewedCheck();
     const run = await accept({ sender: 'visitor' });
