@@ -39,7 +39,8 @@
 //   written by `viewer` (default github-actions[bot], a Bot). `graphqlViewerLogin` is what GraphQL
 //   `viewer { login }` answers (default viewer.login; null = FORBIDDEN error). REST `GET /user` answers
 //   403 for a Bot identity, as it does for a GITHUB_TOKEN.
-// - Labels: `setLabels`, `labels`. Collaborators: `setPermission(owner, repo, login, role)`
+// - Labels: `setLabels` (each label not there before is applied then: a LabeledEvent of the pull
+//   request's GraphQL `timelineItems`, at the fake's clock), `labels`. Collaborators: `setPermission(owner, repo, login, role)`
 //   (unknown users: 404). Pulls: `addPull` (also sets the head branch). Runs and artifacts:
 //   `addWorkflowRun` (with its workflow file, branch, event, attempt and creation time),
 //   `addArtifact` (zip bytes; the download answers 302 to a blob URL on this server, expired
@@ -263,6 +264,8 @@ export class FakeGitHub {
   private readonly commentsByIssue = new Map<string, FakeComment[]>();
   private readonly commentIndex = new Map<number, { issue: string; owner: string; repo: string; issueNumber: number }>();
   private readonly labelsByIssue = new Map<string, string[]>();
+  /** When each label was applied (setLabels), oldest first: GraphQL `pullRequest.timelineItems`. */
+  private readonly labelEvents = new Map<string, { label: string; createdAt: string }[]>();
   private readonly roles = new Map<string, Map<string, FakeRole>>();
   private readonly pulls = new Map<string, FakePull>();
   private readonly runs = new Map<string, FakeRun>();
@@ -353,8 +356,14 @@ export class FakeGitHub {
 
   // ---- state: labels, collaborators, pulls, runs, artifacts, branches ---------------------
 
+  /** The labels on an issue; each one not there before is applied now, as a LabeledEvent of its timeline. */
   setLabels(owner: string, repo: string, issueNumber: number, names: string[]): void {
-    this.labelsByIssue.set(issueKey(owner, repo, issueNumber), [...names]);
+    const k = issueKey(owner, repo, issueNumber);
+    const before = this.labelsByIssue.get(k) ?? [];
+    const events = this.labelEvents.get(k) ?? [];
+    for (const name of names) if (!before.includes(name)) events.push({ label: name, createdAt: this.tick() });
+    this.labelEvents.set(k, events);
+    this.labelsByIssue.set(k, [...names]);
   }
 
   labels(owner: string, repo: string, issueNumber: number): string[] {
@@ -793,7 +802,22 @@ export class FakeGitHub {
       createCommitOnBranch: (args: { input: CommitInput }) => this.createCommit(args.input),
       repository: (args: { owner: string; name: string }) => ({
         ref: (refArgs: { qualifiedName: string }) => this.refJson(`${args.owner}/${args.name}`, refArgs.qualifiedName),
+        pullRequest: (prArgs: { number: number }) => this.pullRequestJson(args.owner, args.name, prArgs.number),
       }),
+    };
+  }
+
+  /** `Repository.pullRequest`: only its timeline's LabeledEvents (setLabels), the newest `last`. */
+  private pullRequestJson(owner: string, repo: string, number: number): unknown {
+    const k = issueKey(owner, repo, number);
+    if (!this.pulls.has(k)) throw new FakeGraphqlError('NOT_FOUND', `Could not resolve to a PullRequest with the number of ${number}.`);
+    return {
+      number,
+      timelineItems: (args: { itemTypes?: string[]; last?: number }) => {
+        if (args.itemTypes?.join() !== 'LABELED_EVENT' || args.last === undefined) throw new FakeGraphqlError('UNPROCESSABLE', 'the fake only answers timelineItems(itemTypes: [LABELED_EVENT], last: n)');
+        const events = this.labelEvents.get(k) ?? [];
+        return { nodes: events.slice(-args.last).map((e) => ({ __typename: 'LabeledEvent', createdAt: e.createdAt, label: { name: e.label } })) };
+      },
     };
   }
 
