@@ -55,6 +55,39 @@ export function withNotice(body: string, notice: string): string {
   return [...lines.slice(0, headCount), NOTICE_START, notice, NOTICE_END, '', rest].join('\n');
 }
 
+/** Whether the comment opens with a notice of ours (under the marker and metadata lines): the accept job wrote it last. */
+function opensWithNotice(body: string): boolean {
+  const lines = body.split('\n');
+  let headCount = 0;
+  if ((lines[0] ?? '').startsWith('<!-- agent-replay:marker=')) headCount = (lines[1] ?? '').startsWith('<!-- agent-replay:meta ') ? 2 : 1;
+  return lines.slice(headCount).join('\n').replace(/^\n+/, '').startsWith(NOTICE_START);
+}
+
+/** How many of the pull request's newest label events are read to find when the accept label was applied. */
+const LABEL_EVENTS = 50;
+
+/**
+ * Refuses when the comment was rewritten after the accept label was applied: a check that finished
+ * in between (a re-run, a check started by the label) replaced the report, so the replies it shows
+ * now are not the ones reviewed before the label (docs/action.md, "Accept"). A comment that opens
+ * with our notice was last written by an accept job, which leaves the report as it was. When the
+ * label's event is not found (GitHub not caught up), there is nothing to compare and the job goes on.
+ */
+async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, pr: number, found: Found, label: string): Promise<void> {
+  const events = (await github.listLabelEvents(ctx.owner, ctx.repo, pr, LABEL_EVENTS)) ?? [];
+  const applied = events.filter((e) => sameLabel(e.label, label)).at(-1);
+  if (applied === undefined) {
+    core.info(`accept: the timeline of pull request #${pr} does not show the ${label} label yet; the comment's last change is not compared with it`);
+    return;
+  }
+  const labeledAt = Date.parse(applied.createdAt);
+  const updatedAt = Date.parse(found.comment.updated_at);
+  if (!(updatedAt > labeledAt) || opensWithNotice(found.comment.body)) return;
+  throw new Refusal(
+    `the comment was updated at ${found.comment.updated_at}, after the ${label} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`,
+  );
+}
+
 /** How a workflow run that has not completed is described, in words (never the API's enum). */
 export function runStateSentence(status: string | null): string {
   switch (status) {
@@ -505,6 +538,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
         `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)}). Wait for the check to run on the new head, review the updated comment, then apply the label again.`,
       );
     }
+    step = `reading when the ${inputs.acceptLabel} label was applied to pull request #${pr}`;
+    await checkReviewedBeforeLabel(github, ctx, pr, found, labelName);
     step = `downloading the results artifact of workflow run ${found.runId}`;
     const reviewedRun = found;
     const record = await downloadRecord(github, ctx, reviewedRun);
@@ -572,6 +607,15 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       return;
     }
 
+    // Read again right before the commit: closed (or merged) while the artifact was downloaded and
+    // screened, its branch would take a commit that never reaches the base branch. A push in that
+    // time needs no read: the commit's expectedHeadOid refuses it (docs/action.md, "Accept").
+    step = `reading pull request #${pr} again before the commit`;
+    if ((await github.getPull(ctx.owner, ctx.repo, pr)).state === 'closed') {
+      throw new Refusal(
+        `pull request #${pr} was closed while the accept job ran, before the baselines were committed: a commit on its branch would never reach the base branch, so nothing was written. Reopen it and apply the label again, or accept them in a new pull request.`,
+      );
+    }
     step = 'committing the baselines';
     const repoWithOwner = pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`;
     const message = commitMessage(plan, reviewedRun);

@@ -252,7 +252,7 @@ on:
     types: [labeled]
 permissions:
   contents: write         # the baseline commit
-  pull-requests: write    # the comment, and removing the label
+  pull-requests: write    # the comment, removing the label, when the label was applied
   actions: read           # download the results artifact of the check
 concurrency:
   group: agent-replay-accept-\${{ github.event.pull_request.number }}

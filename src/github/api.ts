@@ -14,6 +14,8 @@ export interface IssueComment {
   body: string;
   user: { login: string; type: string } | null;
   html_url: string;
+  /** When the comment was last written (ISO 8601), by its author or anyone else. */
+  updated_at: string;
 }
 
 export interface CommentRef {
@@ -130,6 +132,31 @@ export interface GitHubApi {
    * it landed (also under a push made since).
    */
   getBranchHistory(repoWithOwner: string, branch: string, depth: number): Promise<BranchCommit[] | null>;
+  /**
+   * The newest `last` times a label was applied to the pull request, oldest first (GraphQL
+   * `pullRequest.timelineItems`, LabeledEvent), or null when there is no such pull request.
+   */
+  listLabelEvents(owner: string, repo: string, pullNumber: number, last: number): Promise<LabelEvent[] | null>;
+}
+
+/** A label applied to a pull request: its name and when (ISO 8601). */
+export interface LabelEvent {
+  label: string;
+  createdAt: string;
+}
+
+const LABEL_EVENTS_QUERY = `query agentReplayLabelEvents($owner: String!, $name: String!, $number: Int!, $last: Int!) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      timelineItems(itemTypes: [LABELED_EVENT], last: $last) {
+        nodes { ... on LabeledEvent { createdAt label { name } } }
+      }
+    }
+  }
+}`;
+
+interface LabelEventsData {
+  repository: { pullRequest: { timelineItems: { nodes: ({ createdAt?: string; label?: { name: string } } | null)[] | null } } | null } | null;
 }
 
 const VIEWER_QUERY = 'query agentReplayViewer { viewer { login } }';
@@ -243,6 +270,7 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
           body: c.body ?? '',
           user: c.user ? { login: c.user.login, type: c.user.type } : null,
           html_url: c.html_url,
+          updated_at: c.updated_at,
         }));
       });
     },
@@ -438,6 +466,15 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
         const nodes = (target.history?.nodes ?? []).filter((n): n is HistoryNode => n !== null);
         if (nodes.length === 0) return [{ oid: target.oid, parent: null, headline: '', body: '' }];
         return nodes.map((n) => ({ oid: n.oid, parent: n.parents.nodes?.[0]?.oid ?? null, headline: n.messageHeadline, body: n.messageBody }));
+      });
+    },
+
+    listLabelEvents(owner, repo, pullNumber, last) {
+      return call(`POST /graphql label events ${owner}/${repo}#${pullNumber}`, async () => {
+        const data = await octokit.graphql<LabelEventsData>(LABEL_EVENTS_QUERY, { owner, name: repo, number: pullNumber, last: Math.max(1, Math.min(100, Math.trunc(last))) });
+        const items = data.repository?.pullRequest?.timelineItems;
+        if (!items) return null;
+        return (items.nodes ?? []).flatMap((n) => (n?.label && typeof n.createdAt === 'string' ? [{ label: n.label.name, createdAt: n.createdAt }] : []));
       });
     },
   };

@@ -2,15 +2,15 @@
 // was left out, tallies, facts, footer. Each returns finished markdown.
 
 import { judgeFallbackText } from './judge-mode.js';
-import { baselineAttemptsOf, decideAcceptance, decidePersonaAcceptance, incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
-import type { RunRecord } from '../types.js';
+import { baselineAttemptsOf, incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
+import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeInline, fencedBlock, safeUrl } from './escape.js';
 import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { spendText } from './spend.js';
 import { usageText } from './usage.js';
-import { estimateText, headlineParts, headlineText, isPersona, itemsCount, itemsNoun, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
+import { estimateText, headlineParts, headlineText, itemsCount, itemsNoun, plural, removedShown, shortSha, thousands, topCauseText, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 
 export function hiddenHead(ctx: ReportContext): string {
@@ -231,10 +231,16 @@ export interface CallToAction {
   /** Reworded items the accept label would store too: their wording kept as a variant (docs/meaning.md, "Variants"). */
   reworded: number;
   /**
-   * Labels of unchanged items (same reply and verdict) whose baseline the accept label would still
-   * rewrite: a pass rate that moved, a slower latency, another judge (docs/statistics.md, "A baseline's attempts").
+   * Unchanged items (same reply and verdict) whose baseline the accept label would still rewrite,
+   * with that baseline: a pass rate that moved, a slower latency, another judge (docs/statistics.md, "A baseline's attempts").
    */
-  refreshed: readonly Item[];
+  refreshed: readonly Refreshed[];
+}
+
+/** An unchanged item the accept label would still rewrite, with the baseline it would write (decided once, in markdown.ts). */
+export interface Refreshed {
+  item: Item;
+  baseline: Baseline | PersonaBaseline;
 }
 
 /**
@@ -242,11 +248,11 @@ export interface CallToAction {
  * rewrite changes in their files: "the baseline of 1 unchanged item whose measurements moved
  * (`shipping`: attempts passed 3/5 → 5/5)".
  */
-function refreshedWords(items: readonly Item[]): string {
+function refreshedWords(items: readonly Refreshed[]): string {
   const n = items.length;
-  const named = items.slice(0, REFRESHED_NAMED).map((f) => {
-    const moved = refreshedFields(f);
-    return `${codeSpan(clip(f.label, LIMITS.label))}${moved.length > 0 ? `: ${escapeInline(moved.join(', '))}` : ''}`;
+  const named = items.slice(0, REFRESHED_NAMED).map((r) => {
+    const moved = refreshedFields(r);
+    return `${codeSpan(clip(r.item.label, LIMITS.label))}${moved.length > 0 ? `: ${escapeInline(moved.join(', '))}` : ''}`;
   });
   const more = n > REFRESHED_NAMED ? `; and ${thousands(n - REFRESHED_NAMED)} more` : '';
   return n === 1
@@ -255,17 +261,16 @@ function refreshedWords(items: readonly Item[]): string {
 }
 
 /** What an accepted baseline would change in an unchanged item's stored file, in words: "attempts passed 3/5 → 5/5", "latency", "tokens". */
-function refreshedFields(f: Item): string[] {
-  const decision = isPersona(f) ? decidePersonaAcceptance(f, '', null) : decideAcceptance(f, '', null);
-  const stored = f.baseline;
-  if (decision.kind !== 'accept' || stored === null) return [];
+function refreshedFields({ item, baseline }: Refreshed): string[] {
+  const stored = item.baseline;
+  if (stored === null) return [];
   const before = stored as unknown as Record<string, unknown>;
-  const after = decision.baseline as unknown as Record<string, unknown>;
+  const after = baseline as unknown as Record<string, unknown>;
   const words: string[] = [];
   const moved = (key: string): boolean => JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null);
   if (moved('attempts')) {
     const a = baselineAttemptsOf(stored);
-    const b = baselineAttemptsOf(decision.baseline);
+    const b = baselineAttemptsOf(baseline);
     words.push(`attempts passed ${a.passed}/${a.total} → ${b.passed}/${b.total}`);
   }
   if (moved('latencyMs')) words.push('latency');

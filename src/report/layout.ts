@@ -4,7 +4,7 @@
 // tallies, facts, the evaluations line, the sections in their order, the evaluations' details
 // (evaluations.ts), footer.
 
-import type { RunRecord } from '../types.js';
+import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { causeLine, changedIntro, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, runRateLine, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, removedBlock, talliesTable, type CallToAction } from './blocks.js';
@@ -240,8 +240,11 @@ export interface Doc {
   model: ReportModel;
   p: Profile;
   pieces: Pieces;
-  /** Items the accept label would store (evaluate's acceptance rule for fixtures, docs/personas.md for scripts). */
-  acceptable: ReadonlySet<Item>;
+  /**
+   * Items the accept label would store (evaluate's acceptance rule for fixtures, docs/personas.md
+   * for scripts), each with the baseline it would write.
+   */
+  acceptable: ReadonlyMap<Item, Baseline | PersonaBaseline>;
   /** The evaluations (docs/evaluations.md), rendered once: the line under the facts and the details below the sections. */
   evaluations: Evaluations;
 }
@@ -293,10 +296,13 @@ export function assemble(doc: Doc, plan: Plan): string {
   const unchanged = new Set(model.sections.unchanged);
   const needed = (f: Item): boolean => doc.acceptable.has(f) && !reworded.has(f) && !unchanged.has(f);
   const cta: CallToAction = {
-    acceptable: [...doc.acceptable].filter(needed).length,
+    acceptable: [...doc.acceptable.keys()].filter(needed).length,
     shownInFull: shown.filter(needed).length,
     reworded: model.sections.reworded.filter((f) => doc.acceptable.has(f)).length,
-    refreshed: model.sections.unchanged.filter((f) => doc.acceptable.has(f)),
+    refreshed: model.sections.unchanged.flatMap((item) => {
+      const baseline = doc.acceptable.get(item);
+      return baseline === undefined ? [] : [{ item, baseline }];
+    }),
   };
   blocks.push('---', ...footerBlocks(run, ctx, model, p, cta));
   return `${blocks.join(SEP)}\n`;

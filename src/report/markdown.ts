@@ -10,7 +10,7 @@
 //   fit.ts        choosing the plan that fits the limit; the last-resort trim
 
 import { decideAcceptance, decidePersonaAcceptance } from '../evaluate/index.js';
-import type { RunRecord } from '../types.js';
+import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { fullReportWhere } from './blocks.js';
 import { DEFAULT_CONTEXT, type ReportContext } from './context.js';
 import { fit, trimToFit } from './fit.js';
@@ -25,10 +25,16 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
   // Once baselines are committed, the report compares the run with them.
   const a = ctx.acceptance;
   const run = a && a.commitSha && a.accepted.length > 0 ? afterAcceptance(record, a.accepted, a.commitSha) : record;
-  const acceptable = new Set<Item>([
-    ...run.fixtures.filter((f) => decideAcceptance(f, '', run.commit).kind === 'accept'),
-    ...personasOf(run).filter((p) => decidePersonaAcceptance(p, '', run.commit).kind === 'accept'),
-  ]);
+  // Decided once: the "To accept" line names what the decided baselines would change (blocks.ts).
+  const acceptable = new Map<Item, Baseline | PersonaBaseline>();
+  for (const f of run.fixtures) {
+    const d = decideAcceptance(f, '', run.commit);
+    if (d.kind === 'accept') acceptable.set(f, d.baseline);
+  }
+  for (const s of personasOf(run)) {
+    const d = decidePersonaAcceptance(s, '', run.commit);
+    if (d.kind === 'accept') acceptable.set(s, d.baseline);
+  }
   const model = buildModel(run);
   const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, model, ownTexts(model)), acceptable, evaluations: evaluationsOf(run, ctx, p) };
   const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;

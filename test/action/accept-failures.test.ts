@@ -156,7 +156,9 @@ describe('the connection to GitHub fails during the baseline commit', () => {
 
   it('dropped, and the branch cannot be read back either: the failure says it is unknown whether the commit landed, and how to tell', async () => {
     await reviewedCheck();
-    gh.failNext({ method: 'POST', path: '/graphql', status: 'network', times: 20 }); // the commit and the read-back alike
+    // The commit and the read-back alike.
+    gh.failNext({ method: 'POST', path: '/graphql', operation: COMMIT_OPERATION, status: 'network', times: 20 });
+    gh.failNext({ method: 'POST', path: '/graphql', operation: 'agentReplayBranchHistory', status: 'network', times: 20 });
     const run = await accept();
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(

@@ -8,6 +8,7 @@ import { artifactZip, renameEntry } from '../support/zip.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 import { metaLine } from '../../src/report/metadata.js';
+import { escapeInline } from '../../src/report/escape.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 
 const REPLIES: Record<string, string> = { hello: 'Welcome to the shop!', refund: 'No refunds, ever.', hours: 'Open 9 to 5.', boots: 'We have boots.', big: 'A very long answer. '.repeat(1500) };
@@ -206,6 +207,27 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('refuses when the pull request is closed while the job runs, after it was read and before the commit: nothing is written', async () => {
+    await reviewedCheck();
+    // Closed (or merged) while the job downloads the results artifact: the pull request read at the start was open.
+    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', state: 'closed' }) });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.requests.filter((r) => r.operationName === 'agentReplayCommit')).toEqual([]);
+    expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
+    const reason =
+      'pull request #7 was closed while the accept job ran, before the baselines were committed: a commit on its branch would never reach the base branch, so nothing was written. ' +
+      'Reopen it and apply the label again, or accept them in a new pull request.';
+    expect(run.stdout).toContain(`::error::baselines not accepted: ${reason}`);
+    expect(run.summary).toContain(`## agent-replay accept: baselines not accepted (pull request #7)\n\n${escapeInline(reason)}\n`);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain(`**Baselines not accepted.** ${escapeInline(reason)}`);
+    expect(ourComment()!.body).toContain('refund-policy'); // the reviewed report stays under the notice
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+    expect(run.outputs['commit-sha']).toBeUndefined();
+    expect(gh.violations).toEqual([]);
+  });
+
   it('refuses when the branch moves during the commit (expectedHeadOid), without retrying', async () => {
     await reviewedCheck();
     gh.moveBranch('octo/shop', 'feature', '3'.repeat(40));
@@ -216,6 +238,69 @@ describe('accept mode, end to end', () => {
     expect(ourComment()!.body).toContain('moved to 3333333 (another push) while the baselines were being committed');
     // The branch is read back: another push, not a commit of ours whose answer was lost.
     expect(run.stdout).toContain('::error::baselines not accepted: the branch feature moved to 3333333 (another push) while the baselines were being committed, so nothing was written.');
+  });
+
+  it('refuses when the comment was rewritten after the label was applied (a re-run of the check finished in between); the label applied again afterwards commits', async () => {
+    const { run: check } = await reviewedCheck();
+    const name = check.outputs['artifact-name'] as string;
+    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
+    // Attempt 2 of the check's run: its own artifact, and its report written over the comment
+    // once the label is on, before the accept job reads the comment.
+    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
+    gh.onNext({
+      method: 'GET',
+      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
+      then: () => {
+        const c = gh.comments('octo', 'shop', 7)[0]!;
+        gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`));
+      },
+    });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toMatch(
+      /::error::baselines not accepted: the comment was updated at 2026-\S+Z, after the accept-baseline label was applied at 2026-\S+Z: it now shows workflow run 1001, whose replies may not be the ones reviewed, so nothing was written\. Review the comment as it is now, then apply the label again\./,
+    );
+    expect(run.summary).toContain('## agent-replay accept: baselines not accepted (pull request #7)');
+    expect(ourComment()!.body).toContain('Baselines not accepted.** the comment was updated at');
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+    expect(gh.violations).toEqual([]);
+    // Reviewed as it is now (with the notice on it), the label applied again commits.
+    const again = await accept();
+    expect(again.code, again.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a re-run of a refused job, whose notice changed the comment after the label, is not refused for that: it commits', async () => {
+    await reviewedCheck({ runStatus: 'in_progress' });
+    const first = await accept();
+    expect(first.code).toBe(1);
+    expect(ourComment()!.body).toContain('the workflow run 1001 is still running');
+    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
+    // The job re-run: the same label event (the label itself was removed by the first attempt).
+    const rerun = await runAction({
+      gh,
+      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
+      runId: 2002,
+      workflow: 'agent-replay-accept',
+      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
+      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
+    });
+    expect(rerun.code, rerun.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('a push while the job runs, after the pull request was read, is refused by the commit itself (expectedHeadOid): the push stays, nothing is written', async () => {
+    await reviewedCheck();
+    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.pushOnTop('octo/shop', 'feature', '4'.repeat(40)) });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.branch('octo/shop', 'feature')?.head).toBe('4'.repeat(40));
+    expect(run.stdout).toContain('::error::baselines not accepted: the branch feature moved to 4444444 (another push) while the baselines were being committed, so nothing was written.');
+    expect(gh.violations).toEqual([]);
   });
 
   it('refuses a label applied by a user with read permission', async () => {

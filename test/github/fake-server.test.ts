@@ -148,3 +148,17 @@ describe('OpenApiSpec', () => {
     expect(wrong.problems).toHaveLength(1);
   });
 });
+
+describe('fake GitHub: something that happens while a request is answered (onNext)', () => {
+  it('answers the request as usual, runs once, and what it changed is what the next request sees', async () => {
+    const { gh, octokit } = await start();
+    gh.addPull('o', 'r', { number: 7, headSha: 'a'.repeat(40) });
+    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}', then: () => gh.addPull('o', 'r', { number: 7, headSha: 'a'.repeat(40), state: 'closed' }) });
+    const state = async (): Promise<unknown> => ((await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: 'o', repo: 'r', pull_number: 7 })) as { data: { state: string } }).data.state;
+    expect(await state()).toBe('open'); // the answer was made before the pull request was closed
+    expect(await state()).toBe('closed');
+    gh.addPull('o', 'r', { number: 7, headSha: 'a'.repeat(40) });
+    expect(await state()).toBe('open'); // it ran once
+    expect(gh.violations).toEqual([]);
+  });
+});

@@ -32,11 +32,15 @@
 //   request is carried out before the socket is destroyed (the answer is lost, not the write), and
 //   `then` runs in between (someone pushes in that moment).
 //   Faulted requests are still validated and recorded.
+// - `onNext({method?, path, operation?, then})`: the next matching request is carried out and
+//   answered as usual, and `then` runs just before the answer is sent (the pull request is closed,
+//   someone pushes, while the client waits for that answer). `path` matches as for `failNext`.
 // - Comments: `addComment`, `addComments`, `editComment(id, body)`, `comments(owner, repo, issue)`; created comments are
 //   written by `viewer` (default github-actions[bot], a Bot). `graphqlViewerLogin` is what GraphQL
 //   `viewer { login }` answers (default viewer.login; null = FORBIDDEN error). REST `GET /user` answers
 //   403 for a Bot identity, as it does for a GITHUB_TOKEN.
-// - Labels: `setLabels`, `labels`. Collaborators: `setPermission(owner, repo, login, role)`
+// - Labels: `setLabels` (each label not there before is applied then: a LabeledEvent of the pull
+//   request's GraphQL `timelineItems`, at the fake's clock), `labels`. Collaborators: `setPermission(owner, repo, login, role)`
 //   (unknown users: 404). Pulls: `addPull` (also sets the head branch). Runs and artifacts:
 //   `addWorkflowRun` (with its workflow file, branch, event, attempt and creation time),
 //   `addArtifact` (zip bytes; the download answers 302 to a blob URL on this server, expired
@@ -174,6 +178,15 @@ export interface Fault {
   then?: () => void;
 }
 
+/** Something that happens while a request is answered (`onNext`): the answer itself is the usual one. */
+export interface Happening {
+  method?: string;
+  path: string | RegExp;
+  /** For '/graphql': only the document whose operation has this name. */
+  operation?: string;
+  then: () => void;
+}
+
 export interface FakeGitHubOptions {
   /** Token the fake expects (`Authorization: token <t>` or `bearer <t>`). Default 'fake-token'. */
   token?: string;
@@ -242,6 +255,7 @@ export class FakeGitHub {
   private origin = '';
   private readonly spec = OpenApiSpec.load();
   private readonly faults: (Fault & { remaining: number })[] = [];
+  private readonly happenings: Happening[] = [];
   /** Commits pushed by someone else on top of a branch (`pushOnTop`): their parent and message. */
   private readonly pushes = new Map<string, { parent: string; headline: string }>();
   private nextId = 1_000_000;
@@ -250,6 +264,8 @@ export class FakeGitHub {
   private readonly commentsByIssue = new Map<string, FakeComment[]>();
   private readonly commentIndex = new Map<number, { issue: string; owner: string; repo: string; issueNumber: number }>();
   private readonly labelsByIssue = new Map<string, string[]>();
+  /** When each label was applied (setLabels), oldest first: GraphQL `pullRequest.timelineItems`. */
+  private readonly labelEvents = new Map<string, { label: string; createdAt: string }[]>();
   private readonly roles = new Map<string, Map<string, FakeRole>>();
   private readonly pulls = new Map<string, FakePull>();
   private readonly runs = new Map<string, FakeRun>();
@@ -303,6 +319,11 @@ export class FakeGitHub {
     this.faults.push({ ...fault, remaining: fault.times ?? 1 });
   }
 
+  /** `happening.then` runs once, while the next matching request is answered (just before its answer is sent). */
+  onNext(happening: Happening): void {
+    this.happenings.push(happening);
+  }
+
   // ---- state: comments -------------------------------------------------------------------
 
   addComment(owner: string, repo: string, issueNumber: number, comment: { body: string; user?: FakeUser }): FakeComment {
@@ -335,8 +356,14 @@ export class FakeGitHub {
 
   // ---- state: labels, collaborators, pulls, runs, artifacts, branches ---------------------
 
+  /** The labels on an issue; each one not there before is applied now, as a LabeledEvent of its timeline. */
   setLabels(owner: string, repo: string, issueNumber: number, names: string[]): void {
-    this.labelsByIssue.set(issueKey(owner, repo, issueNumber), [...names]);
+    const k = issueKey(owner, repo, issueNumber);
+    const before = this.labelsByIssue.get(k) ?? [];
+    const events = this.labelEvents.get(k) ?? [];
+    for (const name of names) if (!before.includes(name)) events.push({ label: name, createdAt: this.tick() });
+    this.labelEvents.set(k, events);
+    this.labelsByIssue.set(k, [...names]);
   }
 
   labels(owner: string, repo: string, issueNumber: number): string[] {
@@ -459,6 +486,7 @@ export class FakeGitHub {
       const reply = this.graphql(body, recorded);
       fault?.then?.();
       if (fault) return this.sendFault(res, fault);
+      this.takeHappening(method, url.pathname, '/graphql', named)?.then();
       return send(res, reply);
     }
 
@@ -482,6 +510,7 @@ export class FakeGitHub {
     if (reply.raw === undefined && reply.status < 300) this.checkResponse(operation, method, url.pathname, reply);
     fault?.then?.();
     if (fault) return this.sendFault(res, fault);
+    this.takeHappening(method, url.pathname, operation.template, null)?.then();
     return send(res, reply);
   }
 
@@ -502,6 +531,16 @@ export class FakeGitHub {
     if (!fault) return null;
     fault.remaining -= 1;
     return fault;
+  }
+
+  private takeHappening(method: string, pathname: string, template: string, graphqlOperation: string | null): Happening | null {
+    const i = this.happenings.findIndex(
+      (h) =>
+        (h.method === undefined || h.method.toUpperCase() === method) &&
+        (h.operation === undefined || h.operation === graphqlOperation) &&
+        (h.path instanceof RegExp ? h.path.test(pathname) : h.path === pathname || h.path === template),
+    );
+    return i < 0 ? null : (this.happenings.splice(i, 1)[0] as Happening);
   }
 
   private sendFault(res: ServerResponse, fault: Fault): void {
@@ -763,7 +802,22 @@ export class FakeGitHub {
       createCommitOnBranch: (args: { input: CommitInput }) => this.createCommit(args.input),
       repository: (args: { owner: string; name: string }) => ({
         ref: (refArgs: { qualifiedName: string }) => this.refJson(`${args.owner}/${args.name}`, refArgs.qualifiedName),
+        pullRequest: (prArgs: { number: number }) => this.pullRequestJson(args.owner, args.name, prArgs.number),
       }),
+    };
+  }
+
+  /** `Repository.pullRequest`: only its timeline's LabeledEvents (setLabels), the newest `last`. */
+  private pullRequestJson(owner: string, repo: string, number: number): unknown {
+    const k = issueKey(owner, repo, number);
+    if (!this.pulls.has(k)) throw new FakeGraphqlError('NOT_FOUND', `Could not resolve to a PullRequest with the number of ${number}.`);
+    return {
+      number,
+      timelineItems: (args: { itemTypes?: string[]; last?: number }) => {
+        if (args.itemTypes?.join() !== 'LABELED_EVENT' || args.last === undefined) throw new FakeGraphqlError('UNPROCESSABLE', 'the fake only answers timelineItems(itemTypes: [LABELED_EVENT], last: n)');
+        const events = this.labelEvents.get(k) ?? [];
+        return { nodes: events.slice(-args.last).map((e) => ({ __typename: 'LabeledEvent', createdAt: e.createdAt, label: { name: e.label } })) };
+      },
     };
   }
 
