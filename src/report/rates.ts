@@ -8,13 +8,17 @@ import { TIERS, wilson } from '../evaluate/stats.js';
 import { isScript } from '../evaluate/kind.js';
 import { thousands } from '../words.js';
 
-/** How a tier is said. */
+/**
+ * How a tier is said. `steady` is every item no test called, a fall of 5/5 to 3/5 among them: it
+ * reads "within noise" (what the test found: the change, if any, could be chance), as the run's
+ * line does, never "steady" beside a 40-point fall (docs/statistics.md, "Beside the drift").
+ */
 export const TIER_WORDS: Record<Tier, string> = {
   regressed: 'regressed',
   likely_regressed: 'likely regressed',
   improved: 'improved',
   too_few: 'too few attempts',
-  steady: 'steady',
+  steady: 'within noise',
 };
 
 /**
@@ -86,7 +90,7 @@ function tooFewWords(s: ItemStats): string {
 
 /**
  * An item's pass rate and tier, beside its drift: "pass rate 10/10 → 0/3 (p = 0.003): regressed",
- * "pass rate 5/5 → 4/5: steady", "pass rate 1/1 → 0/2: too few attempts (needs 20)"; an item
+ * "pass rate 5/5 → 4/5: within noise", "pass rate 1/1 → 0/2: too few attempts (needs 20)"; an item
  * without a baseline has its rate alone: "pass rate 2/3".
  */
 export function tierWords(s: ItemStats): string {

@@ -8,12 +8,12 @@ import { itemStats } from '../../src/evaluate/index.js';
 import { pairedBootstrap } from '../../src/evaluate/stats.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { afterAcceptance, buildModel, headlineText, viewOf } from '../../src/report/model.js';
-import { pText, runRateText, tierWords } from '../../src/report/rates.js';
+import { forestRows, pText, runRateText, tierWords } from '../../src/report/rates.js';
+import { renderHtml } from '../../src/report/html.js';
 import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
-import { ctx } from './fixtures.js';
+import { ctx, resetLines } from './fixtures.js';
 import { expectGolden, structure } from './helpers.js';
 import { flipsRun, manyStats, oneAttemptBaselines, repeated, statsRun, withRunStats } from './stats-fixtures.js';
-import { resetLines } from './fixtures.js';
 
 const STATS = statsRun();
 
@@ -26,7 +26,9 @@ function words(base: Tally, now: Tally): string {
 describe("an item's pass rate in words", () => {
   it.each([
     [{ passed: 10, total: 10 }, { passed: 0, total: 3 }, 'pass rate 10/10 → 0/3 (p = 0.003): regressed'],
-    [{ passed: 5, total: 5 }, { passed: 4, total: 5 }, 'pass rate 5/5 → 4/5: steady'],
+    [{ passed: 5, total: 5 }, { passed: 4, total: 5 }, 'pass rate 5/5 → 4/5: within noise'],
+    [{ passed: 5, total: 5 }, { passed: 3, total: 5 }, 'pass rate 5/5 → 3/5: within noise'],
+    [{ passed: 5, total: 5 }, { passed: 5, total: 5 }, 'pass rate 5/5 → 5/5: within noise'],
     [{ passed: 9, total: 10 }, { passed: 1, total: 3 }, 'pass rate 9/10 → 1/3 (p = 0.11): likely regressed'],
     [{ passed: 0, total: 10 }, { passed: 3, total: 3 }, 'pass rate 0/10 → 3/3 (p = 0.003): improved'],
     [{ passed: 1, total: 1 }, { passed: 0, total: 2 }, 'pass rate 1/1 → 0/2: too few attempts (needs 20)'],
@@ -35,6 +37,24 @@ describe("an item's pass rate in words", () => {
     [{ passed: 0, total: 0 }, { passed: 2, total: 3 }, 'pass rate 2/3'],
   ])('%j against %j: %s', (base, now, expected) => {
     expect(words(base, now)).toBe(expected);
+  });
+
+  // 3/5 against 5/5 at the default alpha: pDrop = 2/9 = 0.22 (from scipy.stats import fisher_exact;
+  // fisher_exact([[3,2],[5,0]],alternative='less')[1] -> 0.2222222222222222), not < 0.05 and not < 0.2:
+  // tier `steady`. The line said "newly failing · pass rate 5/5 → 3/5: steady" beside a 40-point fall;
+  // what the test found is that the fall could be chance, and the line says so.
+  it('3/5 against 5/5: a fall no test called reads "within noise" on every surface, never "steady"', () => {
+    const run = withRunStats([repeated('three-of-five', { passed: 5, total: 5 }, { passed: 3, total: 5 }, 5)]);
+    expect(run.fixtures[0]?.stats?.tier).toBe('steady');
+    const line = 'newly failing · pass rate 5/5 → 3/5: within noise';
+    // report.html without its tags (a row's data-tier attribute keeps the record's tier name).
+    const html = renderHtml(run).replace(/<[^>]*>/g, ' ');
+    for (const text of [renderComment(run, ctx), renderSummary(run, ctx), renderTerminal(run, { color: false }), html]) {
+      expect(text).toContain(line);
+      expect(text).not.toContain('steady');
+    }
+    expect(html).toContain('5/5 → 3/5 within noise');
+    expect(forestRows(run.fixtures).map((r) => r.words)).toEqual(['pass rate 5/5 → 3/5: within noise']);
   });
 
   it('docs/statistics.md quotes these words as the renderers write them', () => {
