@@ -171,6 +171,8 @@ function buildRunRecordSchema() {
       now: probability,
       diff: z.number().min(-1).max(1),
       ci: z.tuple([z.number().min(-1).max(1), z.number().min(-1).max(1)]),
+      // Within schema version 1: the bootstrap's seed, absent in older records.
+      seed: z.string().optional(),
       mcnemar: z.strictObject({ newlyFailing: z.number().int().nonnegative(), newlyPassing: z.number().int().nonnegative(), p: probability }).optional(),
     })
     .optional();

@@ -51,6 +51,8 @@ export interface RunStats {
   diff: number;
   /** 95% percentile interval of diff from the paired bootstrap, seeded by the suite hash. */
   ci: [number, number];
+  /** The bootstrap's seed (the suite hash): with the items' tallies it gives `ci` again. Absent in older records. */
+  seed?: string;
   /** Present only when no item had more than one attempt on either side. */
   mcnemar?: McNemar;
 }
