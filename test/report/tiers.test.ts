@@ -117,6 +117,19 @@ describe('a run with stats', () => {
     expect(line).toBe('pass rate 82% → 46%: −36 points (95% interval −45 to −28) over 200 items with a baseline, beyond noise');
   });
 
+  it("report.html gives the run's pass-rate line too, with McNemar's test when no item is repeated", () => {
+    // It had the forest plot only: a run of single attempts (no item stats) said nothing there of
+    // whether 3 newly failing against 1 newly passing is chance (McNemar p = 0.625, SciPy 1.17:
+    // python3 -c "from scipy.stats import binomtest; print(binomtest(1, 4, 0.5).pvalue)" -> 0.625).
+    const text = (html: string): string => html.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ');
+    const flips = flipsRun();
+    expect(text(renderHtml(flips))).toContain(`📈 ${runRateText(flips.stats!).replace(/^pass rate/, 'Pass rate')}`);
+    expect(text(renderHtml(flips))).toContain('3 newly failing, 1 newly passing: p = 0.63, within noise');
+    expect(text(renderHtml(STATS))).toContain(`📈 ${runRateText(STATS.stats!).replace(/^pass rate/, 'Pass rate')}`);
+    const plain: RunRecord = { ...STATS, stats: undefined };
+    expect(renderHtml(plain)).not.toContain('📈');
+  });
+
   it('the interval says within or beyond noise only where it can: not beside McNemar, not when it is one value', () => {
     const base = { items: 1, before: 1, now: 0, diff: -1 };
     // No item repeated: McNemar decides, and a lone newly failing item is within noise (p = 1).
