@@ -160,6 +160,8 @@ function buildRunRecordSchema() {
       attemptsNeeded: z.number().int().min(1).nullable(),
       looks: z.number().int().min(1),
       maxLooks: z.number().int().min(1),
+      // Within schema version 1: stats.alpha the tier was decided with, absent in older records.
+      alpha: z.number().gt(0).max(0.5).optional(),
     })
     .optional();
 

@@ -30,6 +30,8 @@ export interface ItemStats {
   looks: number;
   /** Looks the item could get: the divisor of alpha (Bonferroni). */
   maxLooks: number;
+  /** stats.alpha the tier was decided with, before the division by maxLooks. Absent in older records. */
+  alpha?: number;
 }
 
 /** McNemar's exact test over the items whose verdict flipped (docs/statistics.md, "The run"). */

@@ -57,6 +57,25 @@ describe("an item's pass rate in words", () => {
     expect(forestRows(run.fixtures).map((r) => r.words)).toEqual(['pass rate 5/5 → 3/5: within noise']);
   });
 
+  // An item with 4 possible looks (count 3, max 10) is tested at 0.05 / 4 = 0.0125. 10/10 -> 5/10
+  // gives pDrop = 3003/184756 = 0.016 (from scipy.stats import fisher_exact;
+  // fisher_exact([[5,5],[10,0]],alternative="less")[1] -> 0.016253869969040248): not regressed at
+  // 0.0125, likely regressed. The line read "(p = 0.016): likely regressed", which at the default
+  // 0.05 looks like a regression called by mistake; results.json did not even keep alpha.
+  it('a level other than 0.05 (looks, or stats.alpha) is said beside the p, and recorded', () => {
+    const looks = itemStats({ passed: 10, total: 10 }, { passed: 5, total: 10 }, { alpha: 0.05, maxLooks: 4, looks: 4 });
+    expect(looks).toMatchObject({ tier: 'likely_regressed', alpha: 0.05, maxLooks: 4 });
+    expect(tierWords(looks!)).toBe('pass rate 10/10 → 5/10 (p = 0.016; regressed below 0.0125): likely regressed');
+    const called = itemStats({ passed: 10, total: 10 }, { passed: 0, total: 3 }, { alpha: 0.05, maxLooks: 3 });
+    expect(tierWords(called!)).toBe('pass rate 10/10 → 0/3 (p = 0.003; regressed below 0.0167): regressed');
+    const rise = itemStats({ passed: 0, total: 10 }, { passed: 3, total: 3 }, { alpha: 0.01, maxLooks: 1 });
+    expect(tierWords(rise!)).toBe('pass rate 0/10 → 3/3 (p = 0.003; improved below 0.01): improved');
+    // At 0.05 with one look nothing is added; a record written before alpha was kept says nothing of it either.
+    expect(words({ passed: 10, total: 10 }, { passed: 0, total: 3 })).toBe('pass rate 10/10 → 0/3 (p = 0.003): regressed');
+    const { alpha: _a, ...older } = looks!;
+    expect(tierWords(older)).toBe('pass rate 10/10 → 5/10 (p = 0.016): likely regressed');
+  });
+
   it('docs/statistics.md quotes these words as the renderers write them', () => {
     const doc = readFileSync(resolve(import.meta.dirname, '../../docs/statistics.md'), 'utf8');
     const quoted = [
