@@ -48,7 +48,8 @@ export function runStatsOf(fixtures: readonly FixtureRecord[], personas: readonl
   // item without a baseline has stats against 0 of 0 but is not in the interval, which then sees no
   // attempt's noise.
   const repeated = pairs.some((p) => p.tallies !== undefined);
-  return { ...diff, ...(repeated ? {} : { mcnemar: mcnemarOf(items) }) };
+  // The seed is recorded beside the interval, so that the record alone gives it again.
+  return { ...diff, seed, ...(repeated ? {} : { mcnemar: mcnemarOf(items) }) };
 }
 
 function mcnemarOf(items: readonly Item[]): McNemar {

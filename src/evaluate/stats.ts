@@ -380,6 +380,7 @@ export function itemStats(baseline: Tally, now: Tally, options: TierOptions & { 
     attemptsNeeded: tier === 'too_few' ? attemptsNeeded(baseline, now, options.alpha / options.maxLooks) : null,
     looks: options.looks ?? 1,
     maxLooks: options.maxLooks,
+    alpha: options.alpha,
   };
 }
 

@@ -160,6 +160,8 @@ function buildRunRecordSchema() {
       attemptsNeeded: z.number().int().min(1).nullable(),
       looks: z.number().int().min(1),
       maxLooks: z.number().int().min(1),
+      // Within schema version 1: stats.alpha the tier was decided with, absent in older records.
+      alpha: z.number().gt(0).max(0.5).optional(),
     })
     .optional();
 
@@ -171,6 +173,8 @@ function buildRunRecordSchema() {
       now: probability,
       diff: z.number().min(-1).max(1),
       ci: z.tuple([z.number().min(-1).max(1), z.number().min(-1).max(1)]),
+      // Within schema version 1: the bootstrap's seed, absent in older records.
+      seed: z.string().optional(),
       mcnemar: z.strictObject({ newlyFailing: z.number().int().nonnegative(), newlyPassing: z.number().int().nonnegative(), p: probability }).optional(),
     })
     .optional();

@@ -155,6 +155,18 @@ function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
   );
 }
 
+/**
+ * The run's pass-rate change under the cards, as the comment has it under its agreement line
+ * (docs/statistics.md, "The run's pass-rate line"): the interval, and McNemar's test when no item
+ * with a baseline is repeated; nothing without the run's stats.
+ */
+function runRateBlock(model: ReportModel): string {
+  const r = model.runRate;
+  if (r === null) return '';
+  const head = r.head.charAt(0).toUpperCase() + r.head.slice(1);
+  return `<p class="run-rate">📈 <b>${h(head)}</b>: ${h([r.detail, r.mcnemar].filter((x) => x !== null).join(' · '))}</p>\n`;
+}
+
 /** Tokens reported (docs/latency.md, "Usage"), beside the estimate; nothing when no turn reported any. */
 function tokensCard(run: RunRecord): string {
   const u = usageSummary(run.fixtures, Array.isArray(run.personas) ? run.personas : []);
@@ -383,7 +395,7 @@ ${notices(run, model.total)}${flakyNotice(model)}
 <main>
 ${firstSections}
 ${cards(model, agreement.overall, run)}
-${panels ? `<section class="panels">${panels}</section>` : ''}
+${runRateBlock(model)}${panels ? `<section class="panels">${panels}</section>` : ''}
 ${filters(ordered.map((f) => viewOf(model, f)))}
 ${otherSections}
 <p class="empty" id="ar-none"${ordered.length === 0 ? '' : ' hidden'}>${ordered.length === 0 ? 'No items ran.' : 'No item matches these filters.'}</p>

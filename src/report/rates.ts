@@ -8,13 +8,17 @@ import { TIERS, wilson } from '../evaluate/stats.js';
 import { isScript } from '../evaluate/kind.js';
 import { thousands } from '../words.js';
 
-/** How a tier is said. */
+/**
+ * How a tier is said. `steady` is every item no test called, a fall of 5/5 to 3/5 among them: it
+ * reads "within noise" (what the test found: the change, if any, could be chance), as the run's
+ * line does, never "steady" beside a 40-point fall (docs/statistics.md, "Beside the drift").
+ */
 export const TIER_WORDS: Record<Tier, string> = {
   regressed: 'regressed',
   likely_regressed: 'likely regressed',
   improved: 'improved',
   too_few: 'too few attempts',
-  steady: 'steady',
+  steady: 'within noise',
 };
 
 /**
@@ -69,6 +73,22 @@ function decidingP(s: ItemStats): number | null {
   return null;
 }
 
+/** The default level: stats.alpha 0.05 with one look, which the line does not repeat. */
+const PLAIN_LEVEL = 0.05;
+
+/**
+ * The level the deciding p was tested at, when it is not 0.05: "; regressed below 0.0125" (alpha
+ * 0.05 over 4 looks), "; improved below 0.01" (stats.alpha 0.01), so that a p under 0.05 beside
+ * "likely regressed" is not read as a call missed (docs/statistics.md, "Beside the drift"). Empty
+ * at 0.05 and for a record written before alpha was kept.
+ */
+function levelWords(s: ItemStats): string {
+  if (s.alpha === undefined) return '';
+  const level = s.alpha / s.maxLooks;
+  if (Math.abs(level - PLAIN_LEVEL) <= PLAIN_LEVEL * 1e-12) return '';
+  return `; ${s.tier === 'improved' ? 'improved' : 'regressed'} below ${Number(level.toPrecision(3))}`;
+}
+
 /** Did the rate fall? */
 function fell(s: ItemStats): boolean {
   return s.baseline.total > 0 && s.rate !== null && s.rate < s.baseline.passed / s.baseline.total;
@@ -86,7 +106,7 @@ function tooFewWords(s: ItemStats): string {
 
 /**
  * An item's pass rate and tier, beside its drift: "pass rate 10/10 → 0/3 (p = 0.003): regressed",
- * "pass rate 5/5 → 4/5: steady", "pass rate 1/1 → 0/2: too few attempts (needs 20)"; an item
+ * "pass rate 5/5 → 4/5: within noise", "pass rate 1/1 → 0/2: too few attempts (needs 20)"; an item
  * without a baseline has its rate alone: "pass rate 2/3".
  */
 export function tierWords(s: ItemStats): string {
@@ -95,7 +115,7 @@ export function tierWords(s: ItemStats): string {
   const rates = `pass rate ${thousands(s.baseline.passed)}/${thousands(s.baseline.total)} → ${now}`;
   const p = decidingP(s);
   const tier = s.tier === 'too_few' ? tooFewWords(s) : TIER_WORDS[s.tier];
-  return p === null ? `${rates}: ${tier}` : `${rates} (p ${pText(p)}): ${tier}`;
+  return p === null ? `${rates}: ${tier}` : `${rates} (p ${pText(p)}${levelWords(s)}): ${tier}`;
 }
 
 /** The tiers the headline counts, worst first. */

@@ -30,6 +30,8 @@ export interface ItemStats {
   looks: number;
   /** Looks the item could get: the divisor of alpha (Bonferroni). */
   maxLooks: number;
+  /** stats.alpha the tier was decided with, before the division by maxLooks. Absent in older records. */
+  alpha?: number;
 }
 
 /** McNemar's exact test over the items whose verdict flipped (docs/statistics.md, "The run"). */
@@ -51,6 +53,8 @@ export interface RunStats {
   diff: number;
   /** 95% percentile interval of diff from the paired bootstrap, seeded by the suite hash. */
   ci: [number, number];
+  /** The bootstrap's seed (the suite hash): with the items' tallies it gives `ci` again. Absent in older records. */
+  seed?: string;
   /** Present only when no item had more than one attempt on either side. */
   mcnemar?: McNemar;
 }

@@ -190,8 +190,8 @@ describe('k/N in every report', () => {
       stats: { passed: 3, total: 5, rate: 0.6, ci: [0.23, 0.88], baseline: { passed: 5, total: 5 }, pDrop: 0.222, pRise: 1, tier: 'steady', attemptsNeeded: null, looks: 1, maxLooks: 1 },
     } as Partial<FixtureRecord>);
     const record = run([f]);
-    expect(renderTerminal(record, { color: false })).toContain('≈ window · reworded (judge 0.90) · pass 3/5 (flaky) · pass rate 5/5 → 3/5: steady · ');
-    expect(renderComment(record, ctx)).toContain('<b>window</b> · judge 0.90 · pass 3/5 (flaky) · pass rate 5/5 → 3/5: steady · ');
+    expect(renderTerminal(record, { color: false })).toContain('≈ window · reworded (judge 0.90) · pass 3/5 (flaky) · pass rate 5/5 → 3/5: within noise · ');
+    expect(renderComment(record, ctx)).toContain('<b>window</b> · judge 0.90 · pass 3/5 (flaky) · pass rate 5/5 → 3/5: within noise · ');
   });
 
   it('a run without repeated items renders no k/N and no flaky line', () => {

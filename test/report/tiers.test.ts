@@ -8,12 +8,12 @@ import { itemStats } from '../../src/evaluate/index.js';
 import { pairedBootstrap } from '../../src/evaluate/stats.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { afterAcceptance, buildModel, headlineText, viewOf } from '../../src/report/model.js';
-import { pText, runRateText, tierWords } from '../../src/report/rates.js';
+import { forestRows, pText, runRateText, tierWords } from '../../src/report/rates.js';
+import { renderHtml } from '../../src/report/html.js';
 import type { FixtureRecord, ItemStats, RunRecord, Tally } from '../../src/types.js';
-import { ctx } from './fixtures.js';
+import { ctx, resetLines } from './fixtures.js';
 import { expectGolden, structure } from './helpers.js';
 import { flipsRun, manyStats, oneAttemptBaselines, repeated, statsRun, withRunStats } from './stats-fixtures.js';
-import { resetLines } from './fixtures.js';
 
 const STATS = statsRun();
 
@@ -26,7 +26,9 @@ function words(base: Tally, now: Tally): string {
 describe("an item's pass rate in words", () => {
   it.each([
     [{ passed: 10, total: 10 }, { passed: 0, total: 3 }, 'pass rate 10/10 → 0/3 (p = 0.003): regressed'],
-    [{ passed: 5, total: 5 }, { passed: 4, total: 5 }, 'pass rate 5/5 → 4/5: steady'],
+    [{ passed: 5, total: 5 }, { passed: 4, total: 5 }, 'pass rate 5/5 → 4/5: within noise'],
+    [{ passed: 5, total: 5 }, { passed: 3, total: 5 }, 'pass rate 5/5 → 3/5: within noise'],
+    [{ passed: 5, total: 5 }, { passed: 5, total: 5 }, 'pass rate 5/5 → 5/5: within noise'],
     [{ passed: 9, total: 10 }, { passed: 1, total: 3 }, 'pass rate 9/10 → 1/3 (p = 0.11): likely regressed'],
     [{ passed: 0, total: 10 }, { passed: 3, total: 3 }, 'pass rate 0/10 → 3/3 (p = 0.003): improved'],
     [{ passed: 1, total: 1 }, { passed: 0, total: 2 }, 'pass rate 1/1 → 0/2: too few attempts (needs 20)'],
@@ -35,6 +37,43 @@ describe("an item's pass rate in words", () => {
     [{ passed: 0, total: 0 }, { passed: 2, total: 3 }, 'pass rate 2/3'],
   ])('%j against %j: %s', (base, now, expected) => {
     expect(words(base, now)).toBe(expected);
+  });
+
+  // 3/5 against 5/5 at the default alpha: pDrop = 2/9 = 0.22 (from scipy.stats import fisher_exact;
+  // fisher_exact([[3,2],[5,0]],alternative='less')[1] -> 0.2222222222222222), not < 0.05 and not < 0.2:
+  // tier `steady`. The line said "newly failing · pass rate 5/5 → 3/5: steady" beside a 40-point fall;
+  // what the test found is that the fall could be chance, and the line says so.
+  it('3/5 against 5/5: a fall no test called reads "within noise" on every surface, never "steady"', () => {
+    const run = withRunStats([repeated('three-of-five', { passed: 5, total: 5 }, { passed: 3, total: 5 }, 5)]);
+    expect(run.fixtures[0]?.stats?.tier).toBe('steady');
+    const line = 'newly failing · pass rate 5/5 → 3/5: within noise';
+    // report.html without its tags (a row's data-tier attribute keeps the record's tier name).
+    const html = renderHtml(run).replace(/<[^>]*>/g, ' ');
+    for (const text of [renderComment(run, ctx), renderSummary(run, ctx), renderTerminal(run, { color: false }), html]) {
+      expect(text).toContain(line);
+      expect(text).not.toContain('steady');
+    }
+    expect(html).toContain('5/5 → 3/5 within noise');
+    expect(forestRows(run.fixtures).map((r) => r.words)).toEqual(['pass rate 5/5 → 3/5: within noise']);
+  });
+
+  // An item with 4 possible looks (count 3, max 10) is tested at 0.05 / 4 = 0.0125. 10/10 -> 5/10
+  // gives pDrop = 3003/184756 = 0.016 (from scipy.stats import fisher_exact;
+  // fisher_exact([[5,5],[10,0]],alternative="less")[1] -> 0.016253869969040248): not regressed at
+  // 0.0125, likely regressed. The line read "(p = 0.016): likely regressed", which at the default
+  // 0.05 looks like a regression called by mistake; results.json did not even keep alpha.
+  it('a level other than 0.05 (looks, or stats.alpha) is said beside the p, and recorded', () => {
+    const looks = itemStats({ passed: 10, total: 10 }, { passed: 5, total: 10 }, { alpha: 0.05, maxLooks: 4, looks: 4 });
+    expect(looks).toMatchObject({ tier: 'likely_regressed', alpha: 0.05, maxLooks: 4 });
+    expect(tierWords(looks!)).toBe('pass rate 10/10 → 5/10 (p = 0.016; regressed below 0.0125): likely regressed');
+    const called = itemStats({ passed: 10, total: 10 }, { passed: 0, total: 3 }, { alpha: 0.05, maxLooks: 3 });
+    expect(tierWords(called!)).toBe('pass rate 10/10 → 0/3 (p = 0.003; regressed below 0.0167): regressed');
+    const rise = itemStats({ passed: 0, total: 10 }, { passed: 3, total: 3 }, { alpha: 0.01, maxLooks: 1 });
+    expect(tierWords(rise!)).toBe('pass rate 0/10 → 3/3 (p = 0.003; improved below 0.01): improved');
+    // At 0.05 with one look nothing is added; a record written before alpha was kept says nothing of it either.
+    expect(words({ passed: 10, total: 10 }, { passed: 0, total: 3 })).toBe('pass rate 10/10 → 0/3 (p = 0.003): regressed');
+    const { alpha: _a, ...older } = looks!;
+    expect(tierWords(older)).toBe('pass rate 10/10 → 5/10 (p = 0.016): likely regressed');
   });
 
   it('docs/statistics.md quotes these words as the renderers write them', () => {
@@ -95,6 +134,19 @@ describe('a run with stats', () => {
   it('the difference is the one between the rates as shown: 82% → 46% is −36 points, though the rates differ by 36.9', () => {
     const line = runRateText({ items: 200, before: 0.824, now: 0.455, diff: 0.455 - 0.824, ci: [-0.45, -0.28] });
     expect(line).toBe('pass rate 82% → 46%: −36 points (95% interval −45 to −28) over 200 items with a baseline, beyond noise');
+  });
+
+  it("report.html gives the run's pass-rate line too, with McNemar's test when no item is repeated", () => {
+    // It had the forest plot only: a run of single attempts (no item stats) said nothing there of
+    // whether 3 newly failing against 1 newly passing is chance (McNemar p = 0.625, SciPy 1.17:
+    // python3 -c "from scipy.stats import binomtest; print(binomtest(1, 4, 0.5).pvalue)" -> 0.625).
+    const text = (html: string): string => html.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ');
+    const flips = flipsRun();
+    expect(text(renderHtml(flips))).toContain(`📈 ${runRateText(flips.stats!).replace(/^pass rate/, 'Pass rate')}`);
+    expect(text(renderHtml(flips))).toContain('3 newly failing, 1 newly passing: p = 0.63, within noise');
+    expect(text(renderHtml(STATS))).toContain(`📈 ${runRateText(STATS.stats!).replace(/^pass rate/, 'Pass rate')}`);
+    const plain: RunRecord = { ...STATS, stats: undefined };
+    expect(renderHtml(plain)).not.toContain('📈');
   });
 
   it('the interval says within or beyond noise only where it can: not beside McNemar, not when it is one value', () => {
