@@ -31,7 +31,7 @@ import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
 import { plural } from '../words.js';
-import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
+import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
 
@@ -48,7 +48,9 @@ export function watchesInterrupts(argv: readonly string[]): boolean {
   }
 }
 
-export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+export async function main(argv: readonly string[], given: CliIO): Promise<number> {
+  // On a terminal, whatever is printed ends the progress line first (output.ts).
+  const io = withProgressLine(given);
   let command: CommandName | null = null;
   try {
     const parsed = parseArgv(argv);

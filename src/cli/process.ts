@@ -37,6 +37,7 @@ const code = await main(argv, {
   stdout: writer('stdout'),
   stderr: writer('stderr'),
   isTTY: process.stderr.isTTY === true,
+  ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
   color: process.stdout.isTTY === true && !process.env.NO_COLOR,
   env: process.env,
   cwd: process.cwd(),
