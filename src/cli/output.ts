@@ -36,6 +36,20 @@ export interface CliIO {
 }
 
 /**
+ * Whether the summary on stdout is coloured (docs/cli.md, "Colour"): FORCE_COLOR first, read as
+ * Node reads it (1, 2, 3, true or empty: always, also in a pipe; any other value, 0 and false among
+ * them: never), then NO_COLOR (any non-empty value: never), then a dumb terminal (never), else
+ * only on a terminal.
+ */
+export function colorOutput(env: Record<string, string | undefined>, stdoutIsTTY: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return ['', '1', '2', '3', 'true'].includes(force);
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return stdoutIsTTY;
+}
+
+/**
  * On a terminal, the progress line is redrawn in place and has no newline until the run ends. Any
  * other output (a warning during the run, the summary of an interrupted run, an error) first ends
  * it, so that nothing is printed on the same line as the counts (docs/cli.md, "What each command
