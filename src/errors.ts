@@ -24,7 +24,7 @@ export class UserError extends Error {
 }
 
 /** A refusal by the operating system (permission, disk full, missing folder): about the user's machine, not a bug. */
-function isSystemError(e: unknown): e is NodeJS.ErrnoException {
+export function isSystemError(e: unknown): e is NodeJS.ErrnoException {
   return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string' && typeof (e as NodeJS.ErrnoException).syscall === 'string';
 }
 

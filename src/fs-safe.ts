@@ -224,3 +224,20 @@ async function createDirectly(target: string, text: string): Promise<'created' |
   }
   return 'created';
 }
+
+/** What a failure to write means, in words, with the system's message. */
+export function writeFailureWords(reason: unknown): string {
+  const e = reason as NodeJS.ErrnoException;
+  const said = reason instanceof Error ? reason.message : String(reason);
+  const words: Record<string, string> = {
+    EEXIST: e.syscall === 'mkdir' ? `${e.path ?? 'a part of the path'} is a file, not a folder` : '',
+    ENOTDIR: 'a part of the path is a file, not a folder',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'the disk quota is exceeded',
+  };
+  const word = e.code === undefined ? '' : (words[e.code] ?? '');
+  return word === '' ? said : `${word} (${said})`;
+}

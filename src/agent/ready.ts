@@ -7,6 +7,7 @@ import { DIRECT, type Network } from '../http/network.js';
 import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
+import { interruptedBy } from '../interrupt.js';
 
 /** The longest `wait-for-agent` allowed: 10 minutes, in seconds. */
 export const MAX_WAIT_FOR_AGENT_S = 600;
@@ -27,12 +28,28 @@ export class AgentNotReady extends UserError {
     readonly polls: number,
     /** What the last poll observed ("HTTP 503", "connection refused (ECONNREFUSED)"). */
     readonly lastObserved: string,
+    message = `agent not ready after ${seconds} s: ${pollsText(polls, lastObserved)}; nothing was replayed and nothing was spent. ` +
+      'Check that the preview deployed and that the agent URL is right, or raise wait-for-agent (agent.waitForAgent) if it starts slowly.',
   ) {
-    super(
-      `agent not ready after ${seconds} s: ${polls} ${polls === 1 ? 'poll' : 'polls'} (GET), the last one got ${lastObserved}; nothing was replayed and nothing was spent. ` +
-        'Check that the preview deployed and that the agent URL is right, or raise wait-for-agent (agent.waitForAgent) if it starts slowly.',
-    );
+    super(message);
   }
+}
+
+/**
+ * The wait was cut short by an interrupt (Ctrl-C, SIGTERM, a cancelled job): not a slow agent, so
+ * no advice to wait longer; the CLI exits 130 / 143 for it as for any interrupted run (docs/cli.md,
+ * "The gate and the exit status").
+ */
+export class AgentWaitInterrupted extends AgentNotReady {
+  override name = 'AgentWaitInterrupted';
+  constructor(seconds: number, polls: number, lastObserved: string, signal: AbortSignal | undefined) {
+    const by = interruptedBy(signal);
+    super(seconds, polls, lastObserved, `interrupted${by === null ? '' : ` by ${by}`} while waiting for the agent, after ${seconds} s: ${pollsText(polls, lastObserved)}; nothing was replayed and nothing was spent`);
+  }
+}
+
+function pollsText(polls: number, lastObserved: string): string {
+  return `${polls} ${polls === 1 ? 'poll' : 'polls'} (GET), the last one got ${lastObserved}`;
 }
 
 /** A clock whose sleep returns at once and moves its time on (tests: no real waiting). */
@@ -108,10 +125,11 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       observed = describePollError(e);
     }
     const remaining = deadline - clock.now();
-    if (remaining <= 0 || interrupted()) throw new AgentNotReady(o.seconds, polls, observed);
+    if (interrupted()) throw new AgentWaitInterrupted(Math.round((clock.now() - start) / 1000), polls, observed, o.signal);
+    if (remaining <= 0) throw new AgentNotReady(o.seconds, polls, observed);
     o.log?.(`agent not ready yet (${observed}); next poll in ${(Math.min(delay, remaining) / 1000).toFixed(1)} s`);
     await sleepUnlessAborted(clock, Math.min(delay, remaining), o.signal);
-    if (interrupted()) throw new AgentNotReady(Math.round((clock.now() - start) / 1000), polls, `${observed}, then the run was interrupted`);
+    if (interrupted()) throw new AgentWaitInterrupted(Math.round((clock.now() - start) / 1000), polls, observed, o.signal);
     delay = Math.min(delay * 2, MAX_DELAY_MS);
   }
 }

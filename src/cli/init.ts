@@ -2,11 +2,11 @@
 // questions (it runs the same on a terminal, in CI and in a script). Every file is created
 // exclusively: an existing file (or link) is never overwritten, only reported as skipped.
 
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { createFileExclusively } from '../fs-safe.js';
+import { createFileExclusively, writeFailureWords } from '../fs-safe.js';
 import { TOOL } from '../version.js';
-import { EXIT } from '../errors.js';
+import { EXIT, isSystemError, UserError } from '../errors.js';
 import { UsageError } from '../engine.js';
 import type { CliIO } from './output.js';
 import { suggest } from '../suite/issues.js';
@@ -392,9 +392,23 @@ export async function runInit(o: InitOptions, io: CliIO): Promise<number> {
   checkInside(io.cwd, 'workflows', o.workflows);
   const written: string[] = [];
   const skipped: string[] = [];
+  const failed: string[] = [];
   for (const f of initFiles({ dir: o.dir, preset, workflows: o.workflows })) {
+    const target = join(io.cwd, f.path);
     // Never over anything already there, never through a link, never into a folder that leads outside.
-    const outcome = await createFileExclusively(join(io.cwd, f.path), f.text, { within: io.cwd });
+    // A file already there is skipped before anything is staged next to it: a second init in a
+    // checkout that cannot be written changes nothing and says so.
+    let outcome: 'created' | 'exists';
+    try {
+      outcome = lstatSync(target, { throwIfNoEntry: false }) !== undefined ? 'exists' : await createFileExclusively(target, f.text, { within: io.cwd });
+    } catch (e) {
+      // A folder that cannot be written (no permission, a read-only file system, a file where a
+      // folder goes): this file is named with the reason, and the others are still written.
+      if (!isSystemError(e) && !(e instanceof UserError)) throw e;
+      failed.push(f.path);
+      io.stderr(`not written  ${f.path}: ${writeFailureWords(e)}\n`);
+      continue;
+    }
     if (outcome === 'created') {
       written.push(f.path);
       io.stdout(`created  ${f.path}\n`);
@@ -402,6 +416,14 @@ export async function runInit(o: InitOptions, io: CliIO): Promise<number> {
       skipped.push(f.path);
       io.stdout(`skipped  ${f.path} (it exists; left as it is)\n`);
     }
+  }
+  if (failed.length > 0) {
+    io.stdout(`\n${written.length} created, ${skipped.length} skipped, ${failed.length} not written (init never overwrites a file).\n`);
+    io.stderr(
+      `agent-replay: init could not write ${failed.length === 1 ? failed[0] : `${failed.length} files`} in ${io.cwd}.\n` +
+        `  fix: run init at the root of a repository you can write to, or make the folders named above writable; then run init again (it keeps what it wrote and writes the rest)\n`,
+    );
+    return EXIT.usage;
   }
   io.stdout(`\n${written.length} created, ${skipped.length} skipped (init never overwrites a file).\n`);
   io.stdout(nextSteps({ ...o, preset }, written));

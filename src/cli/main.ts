@@ -23,7 +23,8 @@ import { runDemo } from './demo.js';
 import { runInit } from './init.js';
 import { runProbe } from './probe.js';
 import { runCalibrate } from './calibrate.js';
-import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
+import { AgentWaitInterrupted, MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
+import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { existsSync, statSync } from 'node:fs';
@@ -31,7 +32,7 @@ import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
 import { plural } from '../words.js';
-import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
+import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
 
@@ -48,7 +49,9 @@ export function watchesInterrupts(argv: readonly string[]): boolean {
   }
 }
 
-export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+export async function main(argv: readonly string[], given: CliIO): Promise<number> {
+  // On a terminal, whatever is printed ends the progress line first (output.ts).
+  const io = withProgressLine(given);
   let command: CommandName | null = null;
   try {
     const parsed = parseArgv(argv);
@@ -219,8 +222,15 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     { onProgress: progressPrinter(io), onItem: stream.item, signal: io.signal, ...io.engine },
   ).catch(async (e: unknown) => {
     await stream.discard();
+    // Ctrl-C while waiting for the agent: an interrupted run, with its exit status (nothing was replayed, so no record).
+    const by = interruptedBy(io.signal);
+    if (e instanceof AgentWaitInterrupted && by !== null) return { kind: 'wait_interrupted' as const, message: e.message, code: interruptExitCode(by) };
     throw e;
   });
+  if (result.kind === 'wait_interrupted') {
+    io.stderr(`agent-replay: ${result.message}\n`);
+    return result.code;
+  }
   if (result.kind !== 'ran') await stream.discard();
   if (result.kind === 'config_errors') {
     printIssues(io, result.errors, result.warnings);

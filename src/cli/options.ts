@@ -193,7 +193,7 @@ export const COMMANDS = {
     args: '',
     positionals: { min: 0, max: 0 },
     flags: { out: { value: 'DIR', help: 'write results.json and the reports there (default a new temporary folder)' } },
-    notes: ['The demo shows every verdict and drift value on purpose and exits 0.'],
+    notes: ['The demo shows every verdict and drift value on purpose and exits 0; 130 (SIGINT) or 143 (SIGTERM)', 'when interrupted.'],
   },
   init: {
     summary: 'write a starting suite and the workflows; never overwrites a file',

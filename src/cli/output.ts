@@ -26,6 +26,58 @@ export interface CliIO {
   engine?: EngineDeps;
   /** Aborted on SIGINT / SIGTERM: `run` and `demo` then record what finished and stop. */
   signal?: AbortSignal;
+  /** The terminal's width in characters, when stderr is one (the progress line is cut to it). */
+  columns?: number;
+  /**
+   * Draws the progress line in place on a terminal (withProgressLine): `last` ends it with a
+   * newline. Absent: the line is written to stderr as it is.
+   */
+  progressLine?: (line: string, last: boolean) => void;
+}
+
+/**
+ * Whether the summary on stdout is coloured (docs/cli.md, "Colour"): FORCE_COLOR first, read as
+ * Node reads it (1, 2, 3, true or empty: always, also in a pipe; any other value, 0 and false among
+ * them: never), then NO_COLOR (any non-empty value: never), then a dumb terminal (never), else
+ * only on a terminal.
+ */
+export function colorOutput(env: Record<string, string | undefined>, stdoutIsTTY: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return ['', '1', '2', '3', 'true'].includes(force);
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return stdoutIsTTY;
+}
+
+/**
+ * On a terminal, the progress line is redrawn in place and has no newline until the run ends. Any
+ * other output (a warning during the run, the summary of an interrupted run, an error) first ends
+ * it, so that nothing is printed on the same line as the counts (docs/cli.md, "What each command
+ * does"). Elsewhere `io` as it is.
+ */
+export function withProgressLine(io: CliIO): CliIO {
+  if (!io.isTTY) return io;
+  let open = false;
+  const end = (text: string): void => {
+    if (!open || text === '') return;
+    open = false;
+    io.stderr('\n');
+  };
+  return {
+    ...io,
+    stdout: (text) => {
+      end(text);
+      io.stdout(text);
+    },
+    stderr: (text) => {
+      end(text);
+      io.stderr(text);
+    },
+    progressLine: (line, last) => {
+      io.stderr(`\r\x1b[2K${line}${last ? '\n' : ''}`);
+      open = !last;
+    },
+  };
 }
 
 /**
@@ -65,9 +117,13 @@ export function progressPrinter(io: CliIO): (p: Progress) => void {
     const eta = p.done < p.total ? ` · ETA ${Math.ceil((p.total - p.done) / rate / 1000)}s` : '';
     return `${counts}${eta}`;
   };
+  // Redrawn with a carriage return, the line must fit the terminal: a line that wraps leaves its
+  // first rows behind at every redraw. Cut to one character less than the width (the cursor's place).
+  const fit = (text: string): string => (io.columns !== undefined && io.columns > 1 && text.length >= io.columns ? text.slice(0, io.columns - 1) : text);
+  const draw = io.progressLine ?? ((text: string, last: boolean) => io.stderr(`\r\x1b[2K${text}${last ? '\n' : ''}`));
   return (p) => {
     if (io.isTTY) {
-      io.stderr(`\r\x1b[2K[${p.done}/${p.total}] ${line(p)}${p.done === p.total ? '\n' : ''}`);
+      draw(fit(`[${p.done}/${p.total}] ${line(p)}`), p.done === p.total);
     } else if (p.done === p.total || p.elapsedMs - lastPlain >= 10_000) {
       lastPlain = p.elapsedMs;
       io.stderr(`progress: ${p.done}/${p.total} · ${line(p)}\n`);

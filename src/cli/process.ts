@@ -1,6 +1,7 @@
 // The CLI as a process: V8's settings, signals, pipes and the exit code. Imported by the entry
 // (src/cli.ts) once the compile cache is on. The only process.exit in the project.
 import { main, watchesInterrupts } from './main.js';
+import { colorOutput } from './output.js';
 import { Interrupted, interruptExitCode, type InterruptSignal } from '../interrupt.js';
 import { tuneRuntime } from '../runtime.js';
 
@@ -37,7 +38,8 @@ const code = await main(argv, {
   stdout: writer('stdout'),
   stderr: writer('stderr'),
   isTTY: process.stderr.isTTY === true,
-  color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+  ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
+  color: colorOutput(process.env, process.stdout.isTTY === true),
   env: process.env,
   cwd: process.cwd(),
   signal: interrupt.signal,

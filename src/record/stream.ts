@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openStagedFile, repositoryFor, type StagedFile, type WriteOptions } from '../fs-safe.js';
+import { openStagedFile, repositoryFor, writeFailureWords, type StagedFile, type WriteOptions } from '../fs-safe.js';
 import type { FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
 
@@ -38,7 +38,7 @@ export class RecordWriteError extends UserError {
     readonly fallback: string | null,
   ) {
     super(
-      `could not write the results to ${target}: ${plainly(reason)}; ` +
+      `could not write the results to ${target}: ${writeFailureWords(reason)}; ` +
         (fallback === null
           ? 'nor to a file in the temporary folder: the results are only in the report above. '
           : `the record was written to ${fallback} instead. `) +
@@ -46,23 +46,6 @@ export class RecordWriteError extends UserError {
     );
     this.name = 'RecordWriteError';
   }
-}
-
-/** What a failure to write means, in words, with the system's message. */
-function plainly(reason: unknown): string {
-  const e = reason as NodeJS.ErrnoException;
-  const said = reason instanceof Error ? reason.message : String(reason);
-  const words: Record<string, string> = {
-    EEXIST: e.syscall === 'mkdir' ? `${e.path ?? 'a part of the path'} is a file, not a folder` : '',
-    ENOTDIR: 'a part of the path is a file, not a folder',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EROFS: 'the file system is read-only',
-    ENOSPC: 'no space left on the device',
-    EDQUOT: 'the disk quota is exceeded',
-  };
-  const word = e.code === undefined ? '' : (words[e.code] ?? '');
-  return word === '' ? said : `${word} (${said})`;
 }
 
 export interface RecordStream {

@@ -253,7 +253,11 @@ export interface BaselineFileResult {
  * A damaged baseline is not a stale one: it still holds the accepted reply. The fix keeps it
  * (git has the accepted version); deleting it would drop the reply every run compares against.
  */
-const REWRITE_FIX = 'fix the file by hand; if it was edited since it was accepted, `git checkout -- <file>` brings back the accepted version';
+function rewriteFix(file: string): string {
+  // The command as it can be pasted: the file's own path, quoted for the shell when it needs it.
+  const path = /^[A-Za-z0-9._/@%+=:,-]+$/.test(file) ? file : `'${file.replace(/'/g, "'\\''")}'`;
+  return `fix it by hand; edited since it was accepted? \`git checkout -- ${path}\` brings back the accepted version`;
+}
 
 /** Checks the text of one baseline file; `file` is its display path, `fileLabel` its name without `.json`. */
 export function checkBaselineFile(file: string, fileLabel: string, text: string): BaselineFileResult {
@@ -279,7 +283,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
   } catch (e) {
     const message = (e as Error).message;
     const pos = jsonErrorPosition(src, message, text);
-    errors.push({ file, ...pos, message: `invalid JSON: ${message}`, fix: REWRITE_FIX });
+    errors.push({ file, ...pos, message: `invalid JSON: ${message}`, fix: rewriteFix(file) });
     return { baseline: null, errors };
   }
 
@@ -313,7 +317,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
             file,
             ...pos,
             message: `verdict ${typeof verdict === 'string' ? quote(verdict) : JSON.stringify(verdict)} cannot be a baseline: only pass or fail is ever accepted`,
-            fix: REWRITE_FIX,
+            fix: rewriteFix(file),
           });
           continue;
         }
@@ -324,7 +328,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
     const translated = translateZodIssues({ src, schema, data, base: [], prefix: isPersona ? 'persona baseline: ' : 'baseline: ' }, rest);
     // A fix that ends with the line as it should read keeps that line whole: the alternative goes
     // on a line of its own ("reads\n    \"reply\": \"Hello\",; or" read as part of the JSON).
-    errors.push(...translated.map((t) => ({ ...t, fix: t.fix.includes('\n') ? `${t.fix}\n  or ${REWRITE_FIX}` : `${t.fix}; or ${REWRITE_FIX}` })));
+    errors.push(...translated.map((t) => ({ ...t, fix: t.fix.includes('\n') ? `${t.fix}\n  or ${rewriteFix(file)}` : `${t.fix}; or ${rewriteFix(file)}` })));
     return { baseline: null, errors };
   }
 
@@ -347,7 +351,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
           c.members !== undefined
             ? `persona baseline: judge.criteria[${failed}].members (a panel) do not pass by majority at threshold ${c.threshold}, which contradicts the accepted verdict "pass"`
             : `persona baseline: judge.criteria[${failed}].score ${c.score} < threshold ${c.threshold} contradicts the accepted verdict "pass"`,
-        fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
+        fix: `remove the judge block (the next run calls the judge), or ${rewriteFix(file)}`,
       });
       return { baseline: null, errors };
     }
@@ -360,7 +364,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
       file,
       ...pos,
       message: `baseline: judge.fingerprint.criteria lists ${judge.fingerprint.criteria.length} criteria; a fixture is judged against exactly one`,
-      fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
+      fix: `remove the judge block (the next run calls the judge), or ${rewriteFix(file)}`,
     });
     return { baseline: null, errors };
   }
@@ -373,7 +377,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
       file,
       ...src.valueAt(['judge', 'members']),
       message: `baseline: judge.members (a panel) give ${v.verdict === 'pass' ? 'pass' : v.verdict === 'fail' ? 'fail' : 'no verdict'} (${v.passed} of ${judge.members.length} pass at threshold ${threshold}), which contradicts the accepted verdict ${quote(parsed.data.verdict)}`,
-      fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
+      fix: `remove the judge block (the next run calls the judge), or ${rewriteFix(file)}`,
     });
     return { baseline: null, errors };
   }
@@ -383,7 +387,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
       file,
       ...pos,
       message: `baseline: judge.score ${judge.score} ${judge.score >= threshold ? '>=' : '<'} threshold ${threshold} contradicts the accepted verdict ${quote(parsed.data.verdict)}`,
-      fix: `remove the judge block (the next run calls the judge), or ${REWRITE_FIX}`,
+      fix: `remove the judge block (the next run calls the judge), or ${rewriteFix(file)}`,
     });
     return { baseline: null, errors };
   }
@@ -397,7 +401,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
 function attemptsContradiction(file: string, src: SourceFile, data: { verdict: 'pass' | 'fail'; attempts?: { passed: number; total: number } }): ConfigIssue | null {
   const a = data.attempts;
   if (a === undefined) return null;
-  const fix = `remove the attempts block (the baseline then counts as one attempt), or ${REWRITE_FIX}`;
+  const fix = `remove the attempts block (the baseline then counts as one attempt), or ${rewriteFix(file)}`;
   const prefix = 'kind' in data ? 'persona baseline' : 'baseline';
   if (a.passed > a.total) {
     return { file, ...src.valueAt(['attempts', 'passed']), message: `${prefix}: attempts.passed ${a.passed} is more than attempts.total ${a.total}`, fix };
@@ -428,7 +432,7 @@ function tooManyVariants(file: string, src: SourceFile, data: { variants?: strin
       file,
       ...src.valueAt(l.path),
       message: `${l.name} lists ${l.variants.length} replies; a baseline keeps at most ${MAX_VARIANTS} (the newest first)`,
-      fix: `remove the last ${l.variants.length - MAX_VARIANTS} (the oldest), or ${REWRITE_FIX}`,
+      fix: `remove the last ${l.variants.length - MAX_VARIANTS} (the oldest), or ${rewriteFix(file)}`,
     }));
 }
 

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentNotReady, instantClock, waitForAgent } from '../../src/agent/ready.js';
 import { runCheck } from '../../src/engine.js';
+import { Interrupted } from '../../src/interrupt.js';
 import { cli, makeProject, useCleanup } from '../cli/helpers.js';
 
 interface Seen {
@@ -151,7 +152,21 @@ describe('an interrupted wait', () => {
     // a clock whose sleeps never end: only the interrupt can end the wait
     const stuck = { now: () => 0, sleep: () => new Promise<void>(() => undefined) };
     const waiting = waitForAgent({ url: agent.url, headers: {}, seconds: 60, clock: stuck, signal: interrupt.signal, log: () => interrupt.abort() });
-    await expect(waiting).rejects.toThrow('agent not ready after 0 s: 1 poll (GET), the last one got HTTP 503, then the run was interrupted');
+    await expect(waiting).rejects.toThrow('interrupted while waiting for the agent, after 0 s: 1 poll (GET), the last one got HTTP 503; nothing was replayed and nothing was spent');
     expect(agent.seen).toHaveLength(1);
+  });
+
+  it('run: Ctrl-C during --wait-for-agent exits 130 and says it was interrupted, not that the agent was slow', async () => {
+    const agent = await agentStartingAfter(Number.MAX_SAFE_INTEGER);
+    const cwd = await makeProject({ config: `agent:\n  url: ${agent.url}\n`, fixtures: { 'a.yml': 'label: a\nmessage: hi\n' } });
+    const interrupt = new AbortController();
+    // The user presses Ctrl-C while the wait sleeps between two polls.
+    let now = 0;
+    const clock = { now: () => now, sleep: async (ms: number) => void ((now += ms), interrupt.abort(new Interrupted('SIGINT'))) };
+    const run = await cli(['run', '--wait-for-agent', '60'], cwd, {}, { signal: interrupt.signal, engine: { clock } });
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain('agent-replay: interrupted by SIGINT while waiting for the agent, after 1 s: 1 poll (GET), the last one got HTTP 503; nothing was replayed and nothing was spent');
+    expect(run.stderr).not.toContain('raise wait-for-agent');
+    expect(agent.seen.map((s) => s.method)).toEqual(['GET']);
   });
 });

@@ -192,6 +192,22 @@ describe('agent-replay init', () => {
     expect(await readFile(victim, 'utf8')).toBe('untouched');
   });
 
+  it('a folder it cannot write: the files it cannot write are named with the reason and the fix, the others written, exit 2', async () => {
+    const cwd = await emptyProject();
+    // A file where the workflows' folder goes (as a read-only folder would, even for root).
+    await mkdir(cwd, { recursive: true });
+    await writeFile(join(cwd, '.github'), 'not a folder');
+    const run = await initIn(cwd);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('created  .agent-replay/config.yml');
+    expect(run.stdout).toContain('2 created, 0 skipped, 3 not written');
+    expect(run.stdout).not.toContain('Next:');
+    for (const w of WORKFLOWS) expect(run.stderr).toMatch(new RegExp(`not written  \\.github/workflows/${w.replace('.', '\\.')}: a part of the path is a file, not a folder \\(ENOTDIR`));
+    expect(run.stderr).toContain('fix: run init at the root of a repository you can write to, or make the folders named above writable');
+    expect(await readFile(join(cwd, '.github'), 'utf8')).toBe('not a folder');
+    expect((await cli(['validate'], cwd)).code).toBe(0);
+  });
+
   it('honours --dir and --workflows', async () => {
     const cwd = await emptyProject();
     const run = await initIn(cwd, ['--dir', 'qa/suite', '--workflows', 'ci/wf']);

@@ -83,6 +83,8 @@ describe('help', () => {
     expect((await cli(['run', '--help'], cwd)).stdout).toContain('exits 2 and spends\nnothing;');
     expect((await cli(['probe', '--help'], cwd)).stdout).toContain('an agent not ready after --wait-for-agent, or --save refused');
     expect((await cli(['accept', '--help'], cwd)).stdout).toContain('Exit status: 0 done');
+    // The demo is interruptible as run is (docs/cli.md, "Interrupted runs"): its help says so.
+    expect((await cli(['demo', '--help'], cwd)).stdout).toContain('exits 0; 130 (SIGINT) or 143 (SIGTERM)\nwhen interrupted.');
   });
 
   it('<command> --help prints that command\'s usage and each of its flags on one line; help <command> is the same', async () => {

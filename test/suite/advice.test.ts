@@ -92,13 +92,14 @@ describe('advice about baselines: only what the suite proves', () => {
       [`${B}/typo2.json`]: '{\n  "label": "typo2",\n  "rely": "r",\n  "route": null,\n  "verdict": "pass",\n  "acceptedAt": "t",\n  "commit": null\n}\n',
       [`${B}/my baseline.json`]: BASELINE('x'),
     });
-    const keep = 'fix the file by hand; if it was edited since it was accepted, `git checkout -- <file>` brings back the accepted version';
+    // The command names the file itself, ready to paste.
+    const keep = (file: string): string => `fix it by hand; edited since it was accepted? \`git checkout -- ${file}\` brings back the accepted version`;
     expect(r.errors.map((i) => `${i.file}: ${i.fix}`)).toEqual([
-      `${B}/broken.json: ${keep}`,
+      `${B}/broken.json: ${keep(`${B}/broken.json`)}`,
       `${B}/my baseline.json: baseline files are named <label>.json by acceptance: rename it to the label of its fixture or persona script, or move it out of the baselines folder`,
-      `${B}/typo.json: did you mean "reply"? rename the key, so that line 1 reads\n    {"label": "typo", "reply": "r", "route": null, "verdict": "pass", "acceptedAt": "t", "commit": null}\n  or ${keep}`,
+      `${B}/typo.json: did you mean "reply"? rename the key, so that line 1 reads\n    {"label": "typo", "reply": "r", "route": null, "verdict": "pass", "acceptedAt": "t", "commit": null}\n  or ${keep(`${B}/typo.json`)}`,
       // The line as it should read stays whole: nothing is written after its comma.
-      `${B}/typo2.json: did you mean "reply"? rename the key, so that line 3 reads\n    "reply": "r",\n  or ${keep}`,
+      `${B}/typo2.json: did you mean "reply"? rename the key, so that line 3 reads\n    "reply": "r",\n  or ${keep(`${B}/typo2.json`)}`,
     ]);
     expect(r.errors.find((i) => i.file === `${B}/typo.json`)?.message).toBe(
       'baseline: unknown key "rely" (and the required "reply" is missing); allowed keys: label, message, persona, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit',

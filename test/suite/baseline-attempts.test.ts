@@ -50,7 +50,7 @@ describe("a baseline's attempts", () => {
       `${B}/b.json:7: baseline: 3 of 3 attempts passed, which contradicts the accepted verdict "fail"`,
       `${B}/c.json:7: baseline: attempts.passed 4 is more than attempts.total 3`,
     ]);
-    expect(r.errors[0]!.fix).toMatch(/^remove the attempts block \(the baseline then counts as one attempt\), or fix the file by hand/);
+    expect(r.errors[0]!.fix).toMatch(/^remove the attempts block \(the baseline then counts as one attempt\), or fix it by hand/);
   });
 
   it('must be whole numbers with at least one attempt', () => {

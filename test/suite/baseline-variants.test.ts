@@ -73,7 +73,7 @@ describe("a baseline's variants", () => {
       `${B}/p.json:13: persona baseline: transcript[1].variants lists 12 replies; a baseline keeps at most 10 (the newest first)`,
     ]);
     expect(r.errors[0]!.fix).toContain('did you mean "variants"?');
-    expect(r.errors[2]!.fix).toMatch(/^remove the last 1 \(the oldest\), or fix the file by hand/);
+    expect(r.errors[2]!.fix).toMatch(/^remove the last 1 \(the oldest\), or fix it by hand/);
     expect(r.errors[4]!.fix).toMatch(/^remove the last 2 \(the oldest\)/);
   });
 
