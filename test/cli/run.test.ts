@@ -526,7 +526,8 @@ describe('run: exit status', () => {
     const r = await cli(['run'], cwd);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no agent URL is configured');
-    expect(r.stderr).toContain('--agent-url');
+    // Each way named with where it applies: the CLI's flag, the Action's input.
+    expect(r.stderr).toContain("set agent.url in config.yml, pass --agent-url URL to the CLI, or set the Action's agent-url input");
     expect(existsSync(join(cwd, '.agent-replay', 'results', 'results.json'))).toBe(false);
   });
 
