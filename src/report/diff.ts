@@ -4,6 +4,7 @@
 // The result is data (lines of segments); diff-text.ts turns it into the text of a ```diff block.
 
 import { diffArrays, diffWordsWithSpace, type Change } from 'diff';
+import { CHARACTER_NAME, characterName, showLookalikes } from './lookalike.js';
 
 export type DiffOpKind = 'equal' | 'delete' | 'insert';
 
@@ -176,12 +177,12 @@ const INVISIBLE_RE = /[\u00A0\u00AD\u180E\u2000-\u200F\u202A-\u202F\u205F\u2060-
 export function showInvisible(text: string): string {
   return text.replace(INVISIBLE_RE, (ch: string, i: number) => {
     if (ch === '\u200D' && /^\p{Extended_Pictographic}/u.test(text.slice(i + 1))) return ch;
-    return `${INVISIBLE_NAME.open}U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}${INVISIBLE_NAME.close}`;
+    return characterName(ch);
   });
 }
 
-/** The brackets around an invisible character's name in a diff. */
-export const INVISIBLE_NAME = { open: '⟨', close: '⟩' } as const;
+/** The brackets around an invisible character's name in a diff (and a look-alike's: lookalike.ts). */
+export const INVISIBLE_NAME = CHARACTER_NAME;
 
 /** Spaces and tabs made visible, for changes that are only whitespace. */
 export function showWhitespace(text: string): string {
@@ -251,8 +252,12 @@ function diffUnits(a: string[], b: string[], visibleSpace: boolean): DiffLine[] 
 /**
  * The diff a reviewer reads: changed sentences as `-` / `+` lines with the changed words marked,
  * unchanged sentences counted. When only whitespace differs, whole lines with it made visible.
+ * Look-alike letters are named on both sides before comparing (lookalike.ts), so a word that
+ * changed only by one shows the change, and a new sentence cannot pass one off as a Latin letter.
  */
-export function replyDiff(baseline: string, reply: string): ReplyDiff {
+export function replyDiff(baselineText: string, replyText: string): ReplyDiff {
+  const baseline = showLookalikes(baselineText);
+  const reply = showLookalikes(replyText);
   const a = sentenceUnits(baseline);
   const b = sentenceUnits(reply);
   const squeeze = (u: string): string => u.replace(/\s+/g, ' ');

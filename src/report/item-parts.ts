@@ -85,7 +85,7 @@ export function labelled(title: string, text: string, max: number): string {
 function legend(text: string): string {
   const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
   const invisible = text.includes(`${INVISIBLE_NAME.open}U+`);
-  return `\`-\` baseline, \`+\` new, ${MARK.open}changed words${MARK.close}${invisible ? `, ${INVISIBLE_NAME.open}U+…${INVISIBLE_NAME.close} a character you cannot see, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
+  return `\`-\` baseline, \`+\` new, ${MARK.open}changed words${MARK.close}${invisible ? `, ${INVISIBLE_NAME.open}U+…${INVISIBLE_NAME.close} a character you cannot see or a look-alike from another script, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
 }
 
 export function diffBlock(baseline: string, reply: string, p: Profile): string {
