@@ -144,6 +144,16 @@ describe('diffText: the ```diff block', () => {
     expect(diffBlock('Hello world.', 'Hello there.', profile('comment', undefined))).not.toContain('U+…');
   });
 
+  it('marks a changed word of any script whole, not letter by letter; a script written without spaces by character', () => {
+    expect(diffText('Say Привет to them.', 'Say Здравствуйте to them.')).toBe(['- Say ⟦Привет⟧ to them.', '+ Say ⟦Здравствуйте⟧ to them.'].join('\n'));
+    expect(diffText('Привет, как дела? Всё хорошо.', 'Привет, как дела? Всё отлично.')).toBe(['@@ 1 unchanged sentence @@', '- Всё ⟦хорошо⟧.', '+ Всё ⟦отлично⟧.'].join('\n'));
+    expect(diffText('Το κόστος είναι χαμηλό.', 'Το κόστος είναι υψηλό.')).toBe(['- Το κόστος είναι ⟦χαμηλό⟧.', '+ Το κόστος είναι ⟦υψηλό⟧.'].join('\n'));
+    expect(diffText('الطلب جاهز الآن.', 'الطلب متأخر الآن.')).toBe(['- الطلب ⟦جاهز⟧ الآن.', '+ الطلب ⟦متأخر⟧ الآن.'].join('\n'));
+    // Japanese has no spaces between words: its characters are compared one by one, as before.
+    expect(diffText('東京タワーは333メートルです。', '東京タワーは334メートルです。')).toBe(['- 東京タワーは⟦333⟧メートルです。', '+ 東京タワーは⟦334⟧メートルです。'].join('\n'));
+    expect(diffText('今日は晴れです。', '今日は雨です。')).toBe(['- 今日は⟦晴れ⟧です。', '+ 今日は⟦雨⟧です。'].join('\n'));
+  });
+
   it('returns null for equal replies', () => {
     expect(diffText('same', 'same')).toBeNull();
   });
