@@ -6,6 +6,7 @@ import { panelVerdict } from '../assertions/judge.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
 import { INVISIBLE_NAME } from './diff.js';
+import { lookalikeWords } from './lookalike.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
 import { thousands, type Item } from './model.js';
@@ -80,6 +81,18 @@ export function labelled(title: string, text: string, max: number): string {
   if (normalizeBlock(text) === '') return `${title}: _(empty)_`;
   const { block, note } = textBlock(text, max);
   return `${title}${note}:\n\n${block}`;
+}
+
+/**
+ * A reply shown as written, with a note under it naming its words that have look-alike letters
+ * (lookalike.ts): the block keeps the reply's own characters, and `p⟨U+0430⟩ypal` below says which
+ * one is not what it looks like (docs/action.md, "The PR comment").
+ */
+export function replyBlock(title: string, text: string, max: number): string {
+  const block = labelled(title, text, max);
+  const words = lookalikeWords(normalizeBlock(text));
+  if (words.length === 0) return block;
+  return `${block}\n\n_Look-alike letters from another script, by their code:_ ${words.map((w) => codeSpan(clip(w, LIMITS.ref))).join(', ')}`;
 }
 
 function legend(text: string, sides = '`-` baseline, `+` new'): string {

@@ -10,7 +10,7 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from '
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { meansTheSame } from '../evaluate/variants.js';
-import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, panelBlock, type Level } from './item-parts.js';
+import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { answeredAnotherMessage } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
@@ -117,14 +117,14 @@ function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {
     parts.push(diffBlock(base.reply, f.reply, p));
     if (level === 'full') {
       const replies = [
-        labelled(`**Baseline reply** · route ${escapeInline(routeText(base.route))}`, base.reply, p.maxReplyChars),
-        labelled(`**New reply** · route ${escapeInline(routeText(f.route))}`, f.reply, p.maxReplyChars),
+        replyBlock(`**Baseline reply** · route ${escapeInline(routeText(base.route))}`, base.reply, p.maxReplyChars),
+        replyBlock(`**New reply** · route ${escapeInline(routeText(f.route))}`, f.reply, p.maxReplyChars),
       ];
       parts.push(`<details><summary>Full baseline and new reply</summary>\n\n${replies.join('\n\n')}\n\n</details>`);
     }
   } else {
     const same = base ? ', same as the baseline' : '';
-    parts.push(labelled(`**Reply**${same} · route ${escapeInline(routeText(f.route))}`, f.reply, p.maxReplyChars));
+    parts.push(replyBlock(`**Reply**${same} · route ${escapeInline(routeText(f.route))}`, f.reply, p.maxReplyChars));
   }
   return parts;
 }

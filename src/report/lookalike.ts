@@ -186,3 +186,26 @@ export function showLookalikes(text: string): string {
   }
   return out + text.slice(from);
 }
+
+/**
+ * The words of `text` that have look-alike characters, each with them named (`p⟨U+0430⟩ypal`),
+ * once each, in order, at most `max`: what a note under a reply shown as written lists.
+ */
+export function lookalikeWords(text: string, max = 5): string[] {
+  const at = new Set(lookalikeOffsets(text));
+  if (at.size === 0) return [];
+  const words: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
+    let named = '';
+    let odd = false;
+    let i = m.index;
+    for (const ch of m[0]) {
+      odd ||= at.has(i);
+      named += at.has(i) ? characterName(ch) : ch;
+      i += ch.length;
+    }
+    if (odd && !words.includes(named)) words.push(named);
+    if (words.length === max) break;
+  }
+  return words;
+}

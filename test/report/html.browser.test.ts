@@ -324,6 +324,18 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.close();
   });
 
+  it('names the look-alike letters of a reply shown whole under it, the reply as written', async () => {
+    const f = fixture('pay-link', { reply: 'Pay at p\u0430ypal.com/acme.', verdict: 'pass', drift: { reply: null, route: null, verdict: 'no_baseline' }, baseline: null });
+    const { page, errors } = await open(run([f]));
+    const row = page.locator('details.item:has(.label:text-is("pay-link"))');
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+    const body = row.locator('.body');
+    expect(await body.locator('.reply .text').last().textContent()).toBe('Pay at p\u0430ypal.com/acme.');
+    expect(await body.locator('p.drift', { hasText: 'Look-alike' }).textContent()).toBe('Look-alike letters from another script, by their code: p⟨U+0430⟩ypal');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('opens a repeated fixture with its attempts: outcome, why and reply of each, the shown one marked', async () => {
     const yes = 'Returns are accepted within 30 days.';
     const no = 'Returns are accepted within 14 days.';

@@ -103,3 +103,24 @@ describe('look-alike letters on every surface', () => {
     expect(visibleText(githubHtml(renderComment(run([moved]), ctx)))).toContain('refunds / policy → r⟨U+0430⟩funds / policy');
   });
 });
+
+describe('a reply shown whole, as written, with its look-alike letters named under it', () => {
+  const newFixture = () => fixture('pay-link', { reply: `Pay at p${CYRILLIC_A}ypal.com/acme or g${GREEK_O}ogle it.`, verdict: 'pass', drift: { reply: null, route: null, verdict: 'no_baseline' }, baseline: null });
+
+  it('the comment keeps the reply as written and names the words below it', () => {
+    const md = renderComment(run([newFixture()]), ctx);
+    const html = githubHtml(md);
+    expect(allCodeBlocks(html).join('\n')).toContain(`Pay at p${CYRILLIC_A}ypal.com/acme or g${GREEK_O}ogle it.`);
+    expect(md).toContain('_Look-alike letters from another script, by their code:_ `p⟨U+0430⟩ypal`, `g⟨U+03BF⟩ogle`');
+  });
+
+  it('report.html carries the same words for the reply it shows whole', () => {
+    expect(fixtureData(newFixture()).lookalikes).toEqual(['p⟨U+0430⟩ypal', 'g⟨U+03BF⟩ogle']);
+  });
+
+  it('a reply without them has no note', () => {
+    const plain = fixture('greeting-ru', { reply: 'Здравствуйте! Чем могу помочь?', verdict: 'pass', drift: { reply: null, route: null, verdict: 'no_baseline' }, baseline: null });
+    expect(renderComment(run([plain]), ctx)).not.toContain('Look-alike');
+    expect(fixtureData(plain)).not.toHaveProperty('lookalikes');
+  });
+});

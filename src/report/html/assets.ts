@@ -298,6 +298,7 @@ function fixtureMain(body, f) {
   if (f.baseline && f.baseline.reply != null) block(body, 'Baseline reply \\u00b7 ' + f.baseline.route, f.baseline.reply);
   var same = f.baseline && f.baseline.reply == null && !f.diffNote ? ', same as the baseline' : '';
   block(body, 'Reply' + same + ' \\u00b7 ' + f.route, f.reply);
+  if (f.lookalikes) add(body, el('p', 'drift', 'Look-alike letters from another script, by their code: ' + f.lookalikes.join(', ')));
 }
 // A fixture edited since its baseline: the message the baseline answered beside the one now.
 function messageEdited(body, f) {
@@ -468,7 +469,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'XT0+8gCS+T2OFdEPu9iglGzA6ETtc3eqy8r3AgG8iqI=';
+const SCRIPT_SHA256 = 'eAfnHC5MThjz6pkP7M9Q2nbqaMr5h2HkNPPuZY3OZFQ=';
 const STYLE_SHA256 = 'ZX/W2oGdhzXvpQs9LygBI99zqKnNwHSCggsFoBQCve8=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

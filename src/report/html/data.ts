@@ -11,6 +11,7 @@ import { judgeAssertionOf } from '../../assertions/list.js';
 import { describeCall } from '../../assertions/tools.js';
 import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
+import { lookalikeWords } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
 import { CHECK_NAMES, checkSubject, matchMark, replyWords } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
@@ -72,6 +73,8 @@ export interface FixtureData {
   error: string | null;
   /** The new reply; absent when errored, and when the diff shows it already. */
   reply?: string | null;
+  /** The words of the reply shown whole that have look-alike letters, named (`p⟨U+0430⟩ypal`); absent when none. */
+  lookalikes?: string[];
   route: string;
   baseline: { reply: string | null; route: string; verdict: string; acceptedAt: string; commit: string | null } | null;
   routeChanged: boolean;
@@ -263,6 +266,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
       : null,
     error: f.errored ? text(f.error) : null,
     reply: f.reply === null || diff !== null ? null : text(f.reply),
+    ...(f.reply !== null && diff === null && lookalikeWords(f.reply).length > 0 ? { lookalikes: lookalikeWords(f.reply) } : {}),
     route: routeText(f.route),
     // The baseline's reply is only repeated when it is not in the diff already (or equal to the reply).
     baseline: b === null ? null : { reply: diff !== null || b.reply === f.reply ? null : text(b.reply), route: routeText(b.route), verdict: b.verdict, acceptedAt: b.acceptedAt, commit: b.commit },
