@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { diffText, renderComment, renderTerminal } from '../../src/report/index.js';
 import { fixtureData } from '../../src/report/html/data.js';
 import { routeText } from '../../src/report/model.js';
-import { baseline, ctx, fixture, route, run } from './fixtures.js';
+import { baseline, ctx, fixture, persona, refundTurns, route, run, turn } from './fixtures.js';
 import { allCodeBlocks, githubHtml, visibleText } from './helpers.js';
 
 const CYRILLIC_A = '\u0430';
@@ -122,5 +122,14 @@ describe('a reply shown whole, as written, with its look-alike letters named und
     const plain = fixture('greeting-ru', { reply: 'Здравствуйте! Чем могу помочь?', verdict: 'pass', drift: { reply: null, route: null, verdict: 'no_baseline' }, baseline: null });
     expect(renderComment(run([plain]), ctx)).not.toContain('Look-alike');
     expect(fixtureData(plain)).not.toHaveProperty('lookalikes');
+  });
+});
+
+describe("a persona script's transcript", () => {
+  it("names the look-alike words under an agent turn's reply, the reply as written", () => {
+    const turns = [...refundTurns().slice(0, 2), turn(2, 'Where do I pay?', `Pay at p${CYRILLIC_A}ypal.com/acme.`, route('refunds', 'policy'))];
+    const md = renderComment(run([], { personas: [persona('refund-coverage', { turns, baseline: null, drift: { transcript: null, route: null, verdict: 'no_baseline' } })] }), ctx);
+    expect(md).toContain(`Pay at p${CYRILLIC_A}ypal.com/acme.`);
+    expect(md).toContain('_Look-alike letters from another script, by their code:_ `p⟨U+0430⟩ypal`');
   });
 });
