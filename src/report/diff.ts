@@ -1,9 +1,11 @@
 // Baseline reply vs new reply, for a reviewer: which sentences changed, and inside a changed
 // sentence which words. Built on the `diff` package (Myers' algorithm): sentences are compared
-// as units with `diffArrays`, words inside a changed sentence with `diffWordsWithSpace`.
+// as units with `diffArrays`, words inside a changed sentence with the package's `Diff` over our
+// own tokens (words of every script: REPLY_TOKEN_RE).
 // The result is data (lines of segments); diff-text.ts turns it into the text of a ```diff block.
 
-import { diffArrays, diffWordsWithSpace, type Change } from 'diff';
+import { Diff, diffArrays, type Change } from 'diff';
+import { CHARACTER_NAME, characterName, showLookalikes } from './lookalike.js';
 
 export type DiffOpKind = 'equal' | 'delete' | 'insert';
 
@@ -21,6 +23,24 @@ export interface WordDiffOptions {
 
 const DEFAULT_MAX_EDITS = 2000;
 
+/**
+ * The word diff's tokens: a word of any script written with spaces (a run of letters, marks,
+ * digits and `_`: Latin, Cyrillic, Greek, Arabic, ...), each character of a script written without
+ * them (Han, kana, Thai, Lao, Khmer, Myanmar), each line break, each other run of whitespace, each
+ * other character. The diff package's own tokenizer (`diffWordsWithSpace`) knows only Latin
+ * letters as word characters: a changed Russian word was marked letter by letter
+ * (`⟦П⟧р⟦и⟧в⟦е⟧т`), and a reviewer could not read what it had become.
+ */
+const REPLY_TOKEN_RE = /\r?\n|[^\S\r\n]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{M}\p{N}_])+|[\s\S]/gu;
+
+class ReplyWordDiff extends Diff<string, string> {
+  override tokenize(value: string): string[] {
+    return value.match(REPLY_TOKEN_RE) ?? [];
+  }
+}
+
+const replyWordDiff = new ReplyWordDiff();
+
 /** Words, single punctuation characters and whitespace runs (the tokens the reviewer sees change). */
 export function wordTokens(text: string): string[] {
   return text.match(/\s+|[\p{L}\p{N}\p{M}_]+|[^\s\p{L}\p{N}\p{M}_]/gu) ?? [];
@@ -36,7 +56,7 @@ function opsOf(changes: readonly Change[]): DiffOp[] {
  */
 export function wordDiff(a: string, b: string, options: WordDiffOptions = {}): WordDiff {
   if (a === b) return { mode: 'words', ops: a === '' ? [] : [{ kind: 'equal', text: a }] };
-  const changes = diffWordsWithSpace(a, b, { maxEditLength: options.maxEdits ?? DEFAULT_MAX_EDITS });
+  const changes = replyWordDiff.diff(a, b, { maxEditLength: options.maxEdits ?? DEFAULT_MAX_EDITS });
   if (!changes) return { mode: 'too_large', aTokens: wordTokens(a).length, bTokens: wordTokens(b).length };
   return { mode: 'words', ops: cleanup(opsOf(changes)) };
 }
@@ -176,12 +196,12 @@ const INVISIBLE_RE = /[\u00A0\u00AD\u180E\u2000-\u200F\u202A-\u202F\u205F\u2060-
 export function showInvisible(text: string): string {
   return text.replace(INVISIBLE_RE, (ch: string, i: number) => {
     if (ch === '\u200D' && /^\p{Extended_Pictographic}/u.test(text.slice(i + 1))) return ch;
-    return `${INVISIBLE_NAME.open}U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}${INVISIBLE_NAME.close}`;
+    return characterName(ch);
   });
 }
 
-/** The brackets around an invisible character's name in a diff. */
-export const INVISIBLE_NAME = { open: '⟨', close: '⟩' } as const;
+/** The brackets around an invisible character's name in a diff (and a look-alike's: lookalike.ts). */
+export const INVISIBLE_NAME = CHARACTER_NAME;
 
 /** Spaces and tabs made visible, for changes that are only whitespace. */
 export function showWhitespace(text: string): string {
@@ -251,8 +271,12 @@ function diffUnits(a: string[], b: string[], visibleSpace: boolean): DiffLine[] 
 /**
  * The diff a reviewer reads: changed sentences as `-` / `+` lines with the changed words marked,
  * unchanged sentences counted. When only whitespace differs, whole lines with it made visible.
+ * Look-alike letters are named on both sides before comparing (lookalike.ts), so a word that
+ * changed only by one shows the change, and a new sentence cannot pass one off as a Latin letter.
  */
-export function replyDiff(baseline: string, reply: string): ReplyDiff {
+export function replyDiff(baselineText: string, replyText: string): ReplyDiff {
+  const baseline = showLookalikes(baselineText);
+  const reply = showLookalikes(replyText);
   const a = sentenceUnits(baseline);
   const b = sentenceUnits(reply);
   const squeeze = (u: string): string => u.replace(/\s+/g, ' ');

@@ -167,12 +167,12 @@ function runRateBlock(model: ReportModel): string {
   return `<p class="run-rate">📈 <b>${h(head)}</b>: ${h([r.detail, r.mcnemar].filter((x) => x !== null).join(' · '))}</p>\n`;
 }
 
-/** Tokens reported (docs/latency.md, "Usage"), beside the estimate; nothing when no turn reported any. */
+/** Tokens the agent reported (docs/latency.md, "Usage"), beside the estimate; nothing when no turn reported any. */
 function tokensCard(run: RunRecord): string {
   const u = usageSummary(run.fixtures, Array.isArray(run.personas) ? run.personas : []);
   if (u === null) return '';
   const change = u.change === null ? '' : `, ${changeText(u.change)} vs baselines`;
-  return card('', compactCount(u.total.inputTokens + u.total.outputTokens), `tokens reported (${compactCount(u.total.inputTokens)} in, ${compactCount(u.total.outputTokens)} out${change})`);
+  return card('', compactCount(u.total.inputTokens + u.total.outputTokens), `agent tokens reported (${compactCount(u.total.inputTokens)} in, ${compactCount(u.total.outputTokens)} out${change})`);
 }
 
 function bar(percent: number | null): string {

@@ -6,6 +6,7 @@ import { panelVerdict } from '../assertions/judge.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
 import { INVISIBLE_NAME } from './diff.js';
+import { lookalikeWords } from './lookalike.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
 import { thousands, type Item } from './model.js';
@@ -82,10 +83,22 @@ export function labelled(title: string, text: string, max: number): string {
   return `${title}${note}:\n\n${block}`;
 }
 
-function legend(text: string): string {
+/**
+ * A reply shown as written, with a note under it naming its words that have look-alike letters
+ * (lookalike.ts): the block keeps the reply's own characters, and `p⟨U+0430⟩ypal` below says which
+ * one is not what it looks like (docs/action.md, "The PR comment").
+ */
+export function replyBlock(title: string, text: string, max: number): string {
+  const block = labelled(title, text, max);
+  const words = lookalikeWords(normalizeBlock(text));
+  if (words.length === 0) return block;
+  return `${block}\n\n_Look-alike letters from another script, by their code:_ ${words.map((w) => codeSpan(clip(w, LIMITS.ref))).join(', ')}`;
+}
+
+function legend(text: string, sides = '`-` baseline, `+` new'): string {
   const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
   const invisible = text.includes(`${INVISIBLE_NAME.open}U+`);
-  return `\`-\` baseline, \`+\` new, ${MARK.open}changed words${MARK.close}${invisible ? `, ${INVISIBLE_NAME.open}U+…${INVISIBLE_NAME.close} a character you cannot see, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
+  return `${sides}, ${MARK.open}changed words${MARK.close}${invisible ? `, ${INVISIBLE_NAME.open}U+…${INVISIBLE_NAME.close} a character you cannot see or a look-alike from another script, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
 }
 
 export function diffBlock(baseline: string, reply: string, p: Profile): string {
@@ -95,6 +108,21 @@ export function diffBlock(baseline: string, reply: string, p: Profile): string {
   const text = diffText(normalizeBlock(baseline), normalizeBlock(reply));
   if (text === null) return '_The replies differ only in characters that are not shown (control characters)._';
   return `**Baseline → new reply** (${legend(text)}):\n\n${fencedBlock(text, 'diff')}`;
+}
+
+/**
+ * The message a baseline answered beside the fixture's message now, for a fixture edited since
+ * (docs/meaning.md, "An edited fixture"): a diff of the two (`-` then, `+` now), or both whole
+ * when one is too long to diff. `title` heads it ("**Message**, edited since the baseline").
+ */
+export function messageDiffBlock(title: string, then: string, now: string): string {
+  const [a, b] = [normalizeBlock(then), normalizeBlock(now)];
+  if (a.length > LIMITS.message || b.length > LIMITS.message) {
+    return [labelled(`${title}: the baseline answered`, then, LIMITS.message), labelled('The fixture now says', now, LIMITS.message)].join('\n\n');
+  }
+  const text = diffText(a, b);
+  if (text === null) return `${title}: _the messages differ only in characters that are not shown (control characters)._`;
+  return `${title} (${legend(text, '`-` the message the baseline answered, `+` the message now')}):\n\n${fencedBlock(text, 'diff')}`;
 }
 
 // ---------------------------------------------------------------------------------------------

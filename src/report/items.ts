@@ -10,7 +10,8 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from '
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { meansTheSame } from '../evaluate/variants.js';
-import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
+import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { answeredAnotherMessage } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
@@ -35,8 +36,24 @@ export function itemSummary(v: FixtureView, ctx: ReportContext, own?: Own): stri
   return first ? `${head}<br>${escapeHtmlInline(clip(first, LIMITS.detail))}` : head;
 }
 
+function personaTag(persona: string | null | undefined): string {
+  return persona ? codeSpan(clip(persona, LIMITS.label)) : 'none';
+}
+
 function messageBlock(f: FixtureRecord): string {
-  const persona = f.persona ? ` (persona ${codeSpan(clip(f.persona, LIMITS.label))})` : '';
+  const base = f.baseline;
+  // Edited since the baseline (docs/meaning.md, "An edited fixture"): what the baseline's reply
+  // answered, beside what the fixture says now, so the reviewer sees both questions.
+  if (base !== null && answeredAnotherMessage(base, f)) {
+    const personaEdited = (base.persona ?? null) !== f.persona;
+    const persona = personaEdited ? ` (persona ${personaTag(f.persona)}, the baseline's ${personaTag(base.persona)})` : f.persona ? ` (persona ${personaTag(f.persona)})` : '';
+    if (base.message !== undefined && base.message !== f.message) return messageDiffBlock(`**Message**${persona}, edited since the baseline`, base.message, f.message);
+    return plainMessage(f, persona);
+  }
+  return plainMessage(f, f.persona ? ` (persona ${personaTag(f.persona)})` : '');
+}
+
+function plainMessage(f: FixtureRecord, persona: string): string {
   const text = normalizeBlock(f.message);
   // One short line reads best inline; anything with line breaks keeps its shape in a block.
   if (!text.includes('\n') && text.length <= LIMITS.messageInline) return `**Message**${persona}: ${escapeInline(text)}`;
@@ -100,14 +117,14 @@ function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {
     parts.push(diffBlock(base.reply, f.reply, p));
     if (level === 'full') {
       const replies = [
-        labelled(`**Baseline reply** · route ${escapeInline(routeText(base.route))}`, base.reply, p.maxReplyChars),
-        labelled(`**New reply** · route ${escapeInline(routeText(f.route))}`, f.reply, p.maxReplyChars),
+        replyBlock(`**Baseline reply** · route ${escapeInline(routeText(base.route))}`, base.reply, p.maxReplyChars),
+        replyBlock(`**New reply** · route ${escapeInline(routeText(f.route))}`, f.reply, p.maxReplyChars),
       ];
       parts.push(`<details><summary>Full baseline and new reply</summary>\n\n${replies.join('\n\n')}\n\n</details>`);
     }
   } else {
     const same = base ? ', same as the baseline' : '';
-    parts.push(labelled(`**Reply**${same} · route ${escapeInline(routeText(f.route))}`, f.reply, p.maxReplyChars));
+    parts.push(replyBlock(`**Reply**${same} · route ${escapeInline(routeText(f.route))}`, f.reply, p.maxReplyChars));
   }
   return parts;
 }

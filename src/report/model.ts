@@ -10,6 +10,7 @@ import { formatUsdPair } from './money.js';
 import { runRateParts, tierCountsText, tierWords, type RunRateParts } from './rates.js';
 import { plural, thousands } from '../words.js';
 import { showInvisible } from './diff.js';
+import { showLookalikes } from './lookalike.js';
 
 export type SectionKey = 'newly_failing' | 'still_failing' | 'changed' | 'reworded' | 'new' | 'not_evaluated' | 'errored' | 'unchanged';
 
@@ -59,8 +60,17 @@ export type ItemView = (ItemViewBase & { kind: Extract<ItemKind, 'fixture'>; ite
 export type FixtureView = Extract<ItemView, { kind: 'fixture' }>;
 export type ScriptView = Extract<ItemView, { kind: 'script' }>;
 
+/**
+ * The item's changes as every report says them. A meaning's words quote the replies ("urls
+ * paypal.com → pаypal.com") and the judge: their look-alike letters are named, as in the diff
+ * (lookalike.ts), so a changed fact cannot read the same on both sides of "→".
+ */
+function shownChanges(item: Item): Change[] {
+  return changesOf(item).map((c) => (c.dimension === 'meaning' ? { ...c, words: showLookalikes(c.words) } : c));
+}
+
 export function itemView(item: Item): ItemView {
-  const changes = changesOf(item);
+  const changes = shownChanges(item);
   const verdict = verdictWords(item);
   const stats = statsOf(item);
   const drift = [...driftWordsOf(item, changes), ...(stats === null ? [] : [tierWords(stats)])];
@@ -400,7 +410,7 @@ export function verdictIcon(f: Item): string {
  * changed" for a script); "no reply" when a fixture errored, "not compared" when a script did.
  */
 export function driftWords(f: Item): string[] {
-  return driftWordsOf(f, changesOf(f));
+  return driftWordsOf(f, shownChanges(f));
 }
 
 function driftWordsOf(f: Item, changes: readonly Change[]): string[] {
@@ -424,7 +434,8 @@ export const SCRIPT_MARK = '🎭';
  * same on both sides of "→" (docs/action.md, "The PR comment").
  */
 export function routeText(route: { conversation: string; stage: string } | null | undefined): string {
-  return route ? `${showInvisible(route.conversation)} / ${showInvisible(route.stage)}` : '(no route)';
+  const show = (name: string): string => showInvisible(showLookalikes(name));
+  return route ? `${show(route.conversation)} / ${show(route.stage)}` : '(no route)';
 }
 
 /** "≈ $0.12 estimated (cap $1)"; with adaptive attempts a range up to its upper bound (docs/statistics.md, "The estimate"). */

@@ -14,7 +14,7 @@ import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpe
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, type Level } from './item-parts.js';
+import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
@@ -267,9 +267,9 @@ function differenceBlock(d: FirstDifference, p: Profile): string {
     if (b.reply !== t.reply) parts.push(diffBlock(b.reply, t.reply, p));
     else parts.push('_Same reply as the baseline._');
   } else if (b) {
-    parts.push(labelled(`This run has no turn ${d.turn}. **Baseline reply** · route ${routeBadge(b.route)}`, b.reply, p.maxReplyChars));
+    parts.push(replyBlock(`This run has no turn ${d.turn}. **Baseline reply** · route ${routeBadge(b.route)}`, b.reply, p.maxReplyChars));
   } else if (t) {
-    parts.push(labelled(`The baseline has no turn ${d.turn}. **New reply** · route ${routeBadge(t.route)}`, t.reply, p.maxReplyChars));
+    parts.push(replyBlock(`The baseline has no turn ${d.turn}. **New reply** · route ${routeBadge(t.route)}`, t.reply, p.maxReplyChars));
   }
   return parts.join('\n\n');
 }
@@ -298,7 +298,7 @@ function agentLine(t: Turn): string {
 function turnBlocks(t: Turn, p: Profile): string[] {
   const blocks: string[] = [];
   if (t.message !== null) blocks.push(userLine(t.index, t.message, t.source));
-  blocks.push(normalizeBlock(t.reply) === '' ? `${agentLine(t)}: _(empty)_` : labelled(agentLine(t), t.reply, p.maxReplyChars));
+  blocks.push(normalizeBlock(t.reply) === '' ? `${agentLine(t)}: _(empty)_` : replyBlock(agentLine(t), t.reply, p.maxReplyChars));
   const tools = toolCallsBlock(t);
   if (tools) blocks.push(tools);
   for (const e of t.errors.slice(0, 10)) {

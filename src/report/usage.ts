@@ -1,6 +1,8 @@
-// Tokens reported (docs/latency.md, "Usage"), shown beside the estimate (which stays an estimate in
-// USD, never a bill): "tokens reported: 12.4k (9.1k in, 3.3k out), +18% vs baselines". Null when no
-// turn of the run reported usage, so a run without any renders exactly as before.
+// Tokens the agent reported (docs/latency.md, "Usage"), shown beside the estimate (which stays an
+// estimate in USD, never a bill): "agent tokens reported: 12.4k (9.1k in, 3.3k out), +18% vs
+// baselines". Whose they are is said: the agent's turns', never the judge's, the meaning judge's or
+// the simulator's, whose calls are counted as calls (spend.ts). Null when no turn of the run
+// reported usage, so a run without any renders exactly as before.
 
 import { usageSummary } from '../evaluate/usage.js';
 import type { RunRecord } from '../types.js';
@@ -34,6 +36,6 @@ export function usageText(run: Pick<RunRecord, 'fixtures' | 'personas'>): string
   const s = usageSummary(run.fixtures, run.personas ?? []);
   if (s === null) return null;
   const total = s.total.inputTokens + s.total.outputTokens;
-  const head = `tokens reported: ${compactCount(total)} (${compactCount(s.total.inputTokens)} in, ${compactCount(s.total.outputTokens)} out)`;
+  const head = `agent tokens reported: ${compactCount(total)} (${compactCount(s.total.inputTokens)} in, ${compactCount(s.total.outputTokens)} out)`;
   return s.change === null ? head : `${head}, ${changeText(s.change)} vs baselines`;
 }

@@ -45,7 +45,7 @@ describe('a kept tally whose baseline has no tokens', () => {
     // The comment after the Action's accept models the same file: the change starts at ±0%.
     const after = afterAcceptance(record, ['refund'], 'c0ffee0');
     expect(after.fixtures[0]?.baseline).toMatchObject({ attempts: { passed: 10, total: 10 }, usage: { inputTokens: 700, outputTokens: 300 } });
-    expect(usageText(after)).toBe('tokens reported: 300 (210 in, 90 out), ±0% vs baselines');
+    expect(usageText(after)).toBe('agent tokens reported: 300 (210 in, 90 out), ±0% vs baselines');
 
     // The next run compares against it.
     const again = await cli(['run'], cwd);

@@ -37,7 +37,7 @@ describe('the comment after acceptance', () => {
     const after = afterAcceptance(run, ['f'], 'c0ffee0');
     expect(after.fixtures[0]?.baseline).toMatchObject({ attempts: { passed: 10, total: 10 }, usage: { inputTokens: 2000, outputTokens: 0 } });
     // 100 tokens an attempt now against the committed 200: the next run says -50%, and so does the comment.
-    expect(usageText(after)).toBe('tokens reported: 300 (300 in, 0 out), -50% vs baselines');
+    expect(usageText(after)).toBe('agent tokens reported: 300 (300 in, 0 out), -50% vs baselines');
   });
 
   it('an accepted item its stored baseline already matches keeps that baseline whole (tally, tokens), as the file stands', () => {
@@ -51,6 +51,6 @@ describe('the comment after acceptance', () => {
     expect(decideAcceptance(same, 't1', 'c0ffee0').kind).toBe('unchanged');
     const after = afterAcceptance({ fixtures: [same], personas: [], commit: 'c0ffee0' } as unknown as RunRecord, ['f'], 'c0ffee0');
     expect(after.fixtures[0]?.baseline).toEqual(stored);
-    expect(usageText(after)).toBe('tokens reported: 600 (600 in, 0 out), ±0% vs baselines');
+    expect(usageText(after)).toBe('agent tokens reported: 600 (600 in, 0 out), ±0% vs baselines');
   });
 });

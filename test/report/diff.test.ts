@@ -139,9 +139,19 @@ describe('diffText: the ```diff block', () => {
 
   it('the comment says what ⟨U+…⟩ means beside the diff, and only when it is in it', () => {
     const block = diffBlock('Hello world.', 'Hello\u200b world.', profile('comment', undefined));
-    expect(block).toContain('**Baseline → new reply** (`-` baseline, `+` new, ⟦changed words⟧, ⟨U+…⟩ a character you cannot see, by its code):');
+    expect(block).toContain('**Baseline → new reply** (`-` baseline, `+` new, ⟦changed words⟧, ⟨U+…⟩ a character you cannot see or a look-alike from another script, by its code):');
     expect(githubHtml(block)).toContain('+ Hello⟦⟨U+200B⟩⟧ world.');
     expect(diffBlock('Hello world.', 'Hello there.', profile('comment', undefined))).not.toContain('U+…');
+  });
+
+  it('marks a changed word of any script whole, not letter by letter; a script written without spaces by character', () => {
+    expect(diffText('Say Привет to them.', 'Say Здравствуйте to them.')).toBe(['- Say ⟦Привет⟧ to them.', '+ Say ⟦Здравствуйте⟧ to them.'].join('\n'));
+    expect(diffText('Привет, как дела? Всё хорошо.', 'Привет, как дела? Всё отлично.')).toBe(['@@ 1 unchanged sentence @@', '- Всё ⟦хорошо⟧.', '+ Всё ⟦отлично⟧.'].join('\n'));
+    expect(diffText('Το κόστος είναι χαμηλό.', 'Το κόστος είναι υψηλό.')).toBe(['- Το κόστος είναι ⟦χαμηλό⟧.', '+ Το κόστος είναι ⟦υψηλό⟧.'].join('\n'));
+    expect(diffText('الطلب جاهز الآن.', 'الطلب متأخر الآن.')).toBe(['- الطلب ⟦جاهز⟧ الآن.', '+ الطلب ⟦متأخر⟧ الآن.'].join('\n'));
+    // Japanese has no spaces between words: its characters are compared one by one, as before.
+    expect(diffText('東京タワーは333メートルです。', '東京タワーは334メートルです。')).toBe(['- 東京タワーは⟦333⟧メートルです。', '+ 東京タワーは⟦334⟧メートルです。'].join('\n'));
+    expect(diffText('今日は晴れです。', '今日は雨です。')).toBe(['- 今日は⟦晴れ⟧です。', '+ 今日は⟦雨⟧です。'].join('\n'));
   });
 
   it('returns null for equal replies', () => {

@@ -301,6 +301,41 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.close();
   });
 
+  it('opens a fixture edited since its baseline with the message the baseline answered beside the message now', async () => {
+    const f = fixture('refund-window', {
+      message: 'What is the refund window for <b>digital</b> goods?',
+      reply: 'Digital goods can be refunded within 14 days.',
+      verdict: 'pass',
+      drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'message', detail: "the fixture's message was edited since the baseline" } },
+      baseline: { ...baseline('refund-window', 'You can return items within 30 days.'), message: 'What is the refund window?' },
+    });
+    const { page, errors } = await open(run([f]));
+    const row = page.locator('details.item:has(.label:text-is("refund-window"))');
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+    const body = row.locator('.body');
+    expect(await body.locator('h3').first().textContent()).toBe('Message, edited since the baseline');
+    const message = body.locator('table.sbs').first();
+    expect(await message.locator('th').allTextContents()).toEqual(['The message the baseline answered', 'The message now']);
+    expect(await message.locator('td.del').allTextContents()).toEqual(['What is the refund window?']);
+    // The new message's markup is text, marked as the changed words.
+    expect(await message.locator('td.ins ins').allTextContents()).toEqual([' for <b>digital</b> goods']);
+    expect(await message.locator('td.ins b').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('names the look-alike letters of a reply shown whole under it, the reply as written', async () => {
+    const f = fixture('pay-link', { reply: 'Pay at p\u0430ypal.com/acme.', verdict: 'pass', drift: { reply: null, route: null, verdict: 'no_baseline' }, baseline: null });
+    const { page, errors } = await open(run([f]));
+    const row = page.locator('details.item:has(.label:text-is("pay-link"))');
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+    const body = row.locator('.body');
+    expect(await body.locator('.reply .text').last().textContent()).toBe('Pay at p\u0430ypal.com/acme.');
+    expect(await body.locator('p.drift', { hasText: 'Look-alike' }).textContent()).toBe('Look-alike letters from another script, by their code: p⟨U+0430⟩ypal');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('opens a repeated fixture with its attempts: outcome, why and reply of each, the shown one marked', async () => {
     const yes = 'Returns are accepted within 30 days.';
     const no = 'Returns are accepted within 14 days.';

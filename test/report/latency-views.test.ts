@@ -170,7 +170,7 @@ describe('report.html latency view', () => {
     expect(await panel.locator('svg.latency line.mark').count()).toBe(2);
     expect(await panel.locator('svg.latency text.axis', { hasText: 'p95 5.2 s' }).count() + (await panel.locator('svg.latency text.axis', { hasText: 'p95 2.9 s' }).count())).toBe(1);
     // Tokens reported, beside the estimate: 12.4k now, +18% against the baseline's 10.5k.
-    expect(await page.locator('.card', { hasText: 'tokens reported' }).innerText()).toMatch(/12\.4k\s*tokens reported \(9k in, 3\.4k out, \+18% vs baselines\)/);
+    expect(await page.locator('.card', { hasText: 'tokens reported' }).innerText()).toMatch(/12\.4k\s*agent tokens reported \(9k in, 3\.4k out, \+18% vs baselines\)/);
     const shot = await panel.screenshot();
     expect(shot.length).toBeGreaterThan(5_000);
     if (process.env.AGENT_REPLAY_SCREENSHOT) await writeFile(process.env.AGENT_REPLAY_SCREENSHOT, shot);

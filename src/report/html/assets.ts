@@ -285,6 +285,7 @@ function fixtureMain(body, f) {
     ['Error', f.error, 'warn'],
     ['Route', f.routeChanged && f.baseline ? f.baseline.route + ' \\u2192 ' + f.route : null]
   ]);
+  if (f.messageEdited) messageEdited(body, f);
   if (f.judge && f.judge.members) panelList(body, f.judge.members);
   if (f.diff) {
     add(body, el('h3', null, 'Baseline \\u2192 new reply'));
@@ -297,6 +298,16 @@ function fixtureMain(body, f) {
   if (f.baseline && f.baseline.reply != null) block(body, 'Baseline reply \\u00b7 ' + f.baseline.route, f.baseline.reply);
   var same = f.baseline && f.baseline.reply == null && !f.diffNote ? ', same as the baseline' : '';
   block(body, 'Reply' + same + ' \\u00b7 ' + f.route, f.reply);
+  if (f.lookalikes) add(body, el('p', 'drift', 'Look-alike letters from another script, by their code: ' + f.lookalikes.join(', ')));
+}
+// A fixture edited since its baseline: the message the baseline answered beside the one now.
+function messageEdited(body, f) {
+  var e = f.messageEdited;
+  if (e.diff) {
+    add(body, el('h3', null, 'Message, edited since the baseline'));
+    add(body, sideBySide(e.diff, 'The message the baseline answered', 'The message now'));
+  } else if (e.baseline != null) block(body, 'The message the baseline answered (edited since)', e.baseline);
+  if ('personaWas' in e) add(body, el('p', 'drift', 'Persona edited since the baseline: ' + (e.personaWas == null ? 'none' : e.personaWas) + ' \\u2192 ' + (f.persona == null ? 'none' : f.persona)));
 }
 var STATUS = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
 function attemptsTable(body, attempts, what) {
@@ -458,7 +469,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'TJmeXXjAhMsnsHcHRXfCcK5HNznwMP3eGE9Zup7Gx3I=';
+const SCRIPT_SHA256 = 'eAfnHC5MThjz6pkP7M9Q2nbqaMr5h2HkNPPuZY3OZFQ=';
 const STYLE_SHA256 = 'ZX/W2oGdhzXvpQs9LygBI99zqKnNwHSCggsFoBQCve8=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

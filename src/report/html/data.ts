@@ -11,12 +11,13 @@ import { judgeAssertionOf } from '../../assertions/list.js';
 import { describeCall } from '../../assertions/tools.js';
 import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
+import { lookalikeWords } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
 import { CHECK_NAMES, checkSubject, matchMark, replyWords } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
-import { sameRoute } from '../../evaluate/drift.js';
+import { answeredAnotherMessage, sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
 import { thousands } from '../../words.js';
 
@@ -72,9 +73,18 @@ export interface FixtureData {
   error: string | null;
   /** The new reply; absent when errored, and when the diff shows it already. */
   reply?: string | null;
+  /** The words of the reply shown whole that have look-alike letters, named (`p⟨U+0430⟩ypal`); absent when none. */
+  lookalikes?: string[];
   route: string;
   baseline: { reply: string | null; route: string; verdict: string; acceptedAt: string; commit: string | null } | null;
   routeChanged: boolean;
+  /**
+   * Present only when the fixture's message or persona tag was edited since the baseline
+   * (docs/meaning.md, "An edited fixture"): the message the baseline answered (null when only the
+   * persona tag changed) and its diff against the message now (null when one is too long to
+   * diff); `personaWas` only when the persona tag changed (null: the baseline had none).
+   */
+  messageEdited?: { baseline: string | null; diff: SideBySide | null; personaWas?: string | null };
   /** Baseline vs new reply, when they differ and both are short enough to diff. */
   diff: SideBySide | null;
   /** Why there is no diff although the replies differ. */
@@ -225,6 +235,15 @@ function checkText(a: SingleAssertion): string {
   return `judge: ${a.criterion} (threshold ${a.threshold.toFixed(2)})`;
 }
 
+/** The baseline's message beside the fixture's, when they differ (docs/meaning.md, "An edited fixture"). */
+function messageEditedData(f: FixtureRecord): Pick<FixtureData, 'messageEdited'> {
+  const b = f.baseline;
+  if (b === null || !answeredAnotherMessage(b, f)) return {};
+  const then = b.message !== undefined && b.message !== f.message ? b.message : null;
+  const personaWas = (b.persona ?? null) !== f.persona ? { personaWas: b.persona ?? null } : {};
+  return { messageEdited: { baseline: then === null ? null : text(then), diff: then === null ? null : sideBySide(then, f.message), ...personaWas } };
+}
+
 export function fixtureData(f: FixtureRecord): FixtureData {
   const b = f.baseline;
   const replyDiffers = !f.errored && b !== null && f.reply !== null && b.reply !== f.reply;
@@ -247,10 +266,12 @@ export function fixtureData(f: FixtureRecord): FixtureData {
       : null,
     error: f.errored ? text(f.error) : null,
     reply: f.reply === null || diff !== null ? null : text(f.reply),
+    ...(f.reply !== null && diff === null && lookalikeWords(f.reply).length > 0 ? { lookalikes: lookalikeWords(f.reply) } : {}),
     route: routeText(f.route),
     // The baseline's reply is only repeated when it is not in the diff already (or equal to the reply).
     baseline: b === null ? null : { reply: diff !== null || b.reply === f.reply ? null : text(b.reply), route: routeText(b.route), verdict: b.verdict, acceptedAt: b.acceptedAt, commit: b.commit },
     routeChanged: changesOf(f).some((c) => c.dimension === 'route'),
+    ...messageEditedData(f),
     diff,
     diffNote: replyDiffers && diff === null ? `a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters: shown whole, not diffed` : null,
     ...attemptsData(f.attempts, (a) => a.error ?? a.detail, (a) => (a.reply === null ? null : text(a.reply))),

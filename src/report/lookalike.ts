@@ -1,0 +1,211 @@
+// Look-alike letters (docs/action.md, "The PR comment"): a Latin word with one Cyrillic "а"
+// (U+0430) in it, or a number with one fullwidth digit, draws exactly like the word it imitates,
+// so a diff of the two would read "changed" with nothing to see, and a new link or name would read
+// right. Following Unicode's mixed-script detection (UTS #39, "Restriction-Level Detection"), a
+// word whose letters come from scripts that are not written together, or whose letters or digits
+// mix fullwidth or mathematical forms with plain ones, is suspicious; its odd characters are named
+// by their code, `p⟨U+0430⟩ypal`, as invisible characters are (diff.ts). A word written wholly in
+// one script is never named: a Russian or Greek reply, or an English one quoting a Russian word,
+// shows as written.
+
+/** Scripts a letter is tested against, most common first; a letter of none of them is "Other". */
+const SCRIPTS = [
+  'Latin', 'Cyrillic', 'Greek', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Bopomofo', 'Arabic', 'Hebrew',
+  'Armenian', 'Georgian', 'Cherokee', 'Coptic', 'Lisu', 'Canadian_Aboriginal', 'Tifinagh', 'Vai', 'Runic',
+  'Ogham', 'Gothic', 'Old_Italic', 'Deseret', 'Osage', 'Adlam', 'Nko', 'Syriac', 'Thaana', 'Devanagari',
+  'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Thai',
+  'Lao', 'Tibetan', 'Myanmar', 'Khmer', 'Mongolian', 'Ethiopic',
+] as const;
+
+/**
+ * Scripts written together in one word (UTS #39's "Highly Restrictive" level): Japanese mixes
+ * Han, Hiragana and Katakana, Chinese Han and Bopomofo, Korean Han and Hangul, each with Latin.
+ */
+const WRITTEN_TOGETHER: readonly (readonly string[])[] = [
+  ['Latin', 'Han', 'Hiragana', 'Katakana'],
+  ['Latin', 'Han', 'Bopomofo'],
+  ['Latin', 'Han', 'Hangul'],
+];
+
+/** Characters of no script of their own (digits, marks, Common letters): they join any script. */
+const ANY = String.raw`\p{Script=Common}\p{Script=Inherited}\p{M}\p{N}`;
+/**
+ * Words of one script, or of scripts written together, in plain forms: most words of any reply,
+ * decided by one regular expression instead of a look at each letter. Built on first use, like the
+ * sentence segmenter (docs/performance.md, "What was done").
+ */
+let oneScriptRe: RegExp | undefined;
+const ONE_SCRIPT = (): RegExp => (oneScriptRe ??= new RegExp(
+  `^(?:${[...['Latin', 'Cyrillic', 'Greek', 'Arabic', 'Hebrew'].map((s) => [s]), ...WRITTEN_TOGETHER]
+    .map((set) => `[${set.map((s) => `\\p{Script=${s}}`).join('')}${ANY}]+`)
+    .join('|')})$`,
+  'u',
+));
+const ODD_FORM = /[\uff10-\uff5a]|[\u{1d400}-\u{1d7ff}]/u;
+
+/** A word that cannot be mixed, decided by two regular expressions instead of a look at each letter. */
+function oneScript(word: string): boolean {
+  return !ODD_FORM.test(word) && ONE_SCRIPT().test(word);
+}
+
+let scriptRes: Array<[string, RegExp]> | undefined;
+const scriptCache = new Map<string, string>();
+
+/** The script of a letter (Unicode's Script property); null for a digit or a letter of no script (Common). */
+function scriptOf(ch: string): string | null {
+  if (!/\p{L}/u.test(ch) || /\p{Script=Common}/u.test(ch)) return null;
+  const known = scriptCache.get(ch);
+  if (known !== undefined) return known;
+  scriptRes ??= SCRIPTS.map((s) => [s, new RegExp(`^\\p{Script=${s}}$`, 'u')]);
+  const script = scriptRes.find(([, re]) => re.test(ch))?.[0] ?? 'Other';
+  if (scriptCache.size < 10_000) scriptCache.set(ch, script);
+  return script;
+}
+
+/**
+ * How a Latin letter or a digit is drawn: `wide` for the fullwidth forms (U+FF10–U+FF5A: `ｐ`,
+ * `１`), `math` for the mathematical alphanumerics (U+1D400–U+1D7FF: `𝐩`), `plain` for ASCII;
+ * null for any other character, whose form is its own (a Japanese reply's fullwidth digits beside
+ * its kana are as written).
+ */
+function formOf(ch: string): string | null {
+  const cp = ch.codePointAt(0) ?? 0;
+  if (/^[A-Za-z0-9]$/.test(ch)) return 'plain';
+  if (cp >= 0xff10 && cp <= 0xff5a) return 'wide';
+  if (cp >= 0x1d400 && cp <= 0x1d7ff) return 'math';
+  return null;
+}
+
+type Kind = 'letter' | 'digit';
+
+interface Char {
+  ch: string;
+  at: number;
+  kind: Kind;
+  script: string | null;
+  form: string | null;
+}
+
+function charsOf(word: string, at: number): Char[] {
+  const out: Char[] = [];
+  let i = at;
+  for (const ch of word) {
+    if (/[\p{L}\p{N}]/u.test(ch)) out.push({ ch, at: i, kind: /\p{L}/u.test(ch) ? 'letter' : 'digit', script: scriptOf(ch), form: formOf(ch) });
+    i += ch.length;
+  }
+  return out;
+}
+
+/** Letters (or digits) of one word drawn in more than one form: `ｐaypal`, `1０0`. */
+function mixedForms(chars: readonly Char[], kind: Kind): boolean {
+  return new Set(chars.flatMap((c) => (c.kind === kind && c.form !== null ? [c.form] : []))).size > 1;
+}
+
+function mixedScripts(scripts: ReadonlySet<string>): boolean {
+  if (scripts.size < 2) return false;
+  return !WRITTEN_TOGETHER.some((set) => [...scripts].every((s) => set.includes(s)));
+}
+
+/** The value most frequent in `text`, then in the word, then first in the word. */
+function main(values: readonly string[], inText: ReadonlyMap<string, number>): string {
+  const inWord = new Map<string, number>();
+  for (const v of values) inWord.set(v, (inWord.get(v) ?? 0) + 1);
+  let best = values[0] as string;
+  for (const v of inWord.keys()) {
+    const [t, w] = [inText.get(v) ?? 0, inWord.get(v) ?? 0];
+    const [bt, bw] = [inText.get(best) ?? 0, inWord.get(best) ?? 0];
+    if (t > bt || (t === bt && w > bw)) best = v;
+  }
+  return best;
+}
+
+function counts(chars: readonly Char[]): { scripts: Map<string, number>; forms: Map<string, number> } {
+  const scripts = new Map<string, number>();
+  const forms = new Map<string, number>();
+  for (const c of chars) {
+    if (c.script !== null) scripts.set(c.script, (scripts.get(c.script) ?? 0) + 1);
+    if (c.form !== null) forms.set(c.form, (forms.get(c.form) ?? 0) + 1);
+  }
+  return { scripts, forms };
+}
+
+/**
+ * The positions (UTF-16 offsets) of `text`'s look-alike characters: in each word (a run of letters,
+ * marks and digits) that mixes scripts not written together, the letters not of its main script;
+ * in each whose letters, or whose digits, mix fullwidth or mathematical forms with plain ones, those
+ * not of their main form. A word's main script (or form) is the one of its own most used in the whole text: in an
+ * English reply `раураl` names its four Cyrillic letters, in a Russian one `Приветt` its Latin `t`.
+ */
+export function lookalikeOffsets(text: string): number[] {
+  // Plain ASCII has nothing to name; most replies stop here.
+  if (!/[^\p{ASCII}]/u.test(text)) return [];
+  const words: Char[][] = [];
+  for (const m of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
+    if (!/[^\p{ASCII}]/u.test(m[0]) || oneScript(m[0])) continue;
+    const chars = charsOf(m[0], m.index);
+    const scripts = new Set(chars.flatMap((c) => (c.script === null ? [] : [c.script])));
+    if (mixedScripts(scripts) || mixedForms(chars, 'letter') || mixedForms(chars, 'digit')) words.push(chars);
+  }
+  if (words.length === 0) return [];
+  const inText = counts(charsOf(text, 0));
+  const out: number[] = [];
+  for (const chars of words) {
+    const scripts = new Set(chars.flatMap((c) => (c.script === null ? [] : [c.script])));
+    const script = mixedScripts(scripts) ? main(chars.flatMap((c) => (c.script === null ? [] : [c.script])), inText.scripts) : null;
+    const form = (kind: Kind): string | null => {
+      const forms = chars.flatMap((c) => (c.kind === kind && c.form !== null ? [c.form] : []));
+      return new Set(forms).size > 1 ? main(forms, inText.forms) : null;
+    };
+    const forms = { letter: form('letter'), digit: form('digit') };
+    for (const c of chars) {
+      const odd = forms[c.kind];
+      if ((script !== null && c.script !== null && c.script !== script) || (odd !== null && c.form !== null && c.form !== odd)) out.push(c.at);
+    }
+  }
+  return out;
+}
+
+/** The brackets around a character's name (an invisible character or a look-alike). */
+export const CHARACTER_NAME = { open: '⟨', close: '⟩' } as const;
+
+/** `⟨U+0430⟩`: a character by its code. */
+export function characterName(ch: string): string {
+  return `${CHARACTER_NAME.open}U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}${CHARACTER_NAME.close}`;
+}
+
+/** `text` with its look-alike characters named: `pаypal` (Cyrillic а) reads `p⟨U+0430⟩ypal`. */
+export function showLookalikes(text: string): string {
+  const at = lookalikeOffsets(text);
+  if (at.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const i of at) {
+    const ch = String.fromCodePoint(text.codePointAt(i) ?? 0);
+    out += text.slice(from, i) + characterName(ch);
+    from = i + ch.length;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * The words of `text` that have look-alike characters, each with them named (`p⟨U+0430⟩ypal`),
+ * once each, in order, at most `max`: what a note under a reply shown as written lists.
+ */
+export function lookalikeWords(text: string, max = 5): string[] {
+  const at = new Set(lookalikeOffsets(text));
+  if (at.size === 0) return [];
+  const words: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
+    let named = '';
+    let odd = false;
+    let i = m.index;
+    for (const ch of m[0]) {
+      odd ||= at.has(i);
+      named += at.has(i) ? characterName(ch) : ch;
+      i += ch.length;
+    }
+    if (odd && !words.includes(named)) words.push(named);
+    if (words.length === max) break;
+  }
+  return words;
+}
