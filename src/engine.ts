@@ -331,7 +331,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
           line: null,
           column: null,
           message: 'no agent URL is configured',
-          fix: 'set agent.url in config.yml, pass --agent-url URL to the CLI, or set the Action's agent-url input',
+          fix: "set agent.url in config.yml, pass --agent-url URL to the CLI, or set the Action's agent-url input",
         },
       ],
     };
