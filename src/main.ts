@@ -40,7 +40,7 @@ async function runMode(): Promise<void> {
  * A cancelled job (the runner sends SIGINT, then SIGTERM): the check records, uploads and reports
  * what finished, marked interrupted, and the step fails saying so. A second signal stops at once.
  */
-async function checkInterruptibly(check: (signal: AbortSignal) => Promise<void>): Promise<void> {
+async function checkInterruptibly(check: (signal: AbortSignal) => Promise<'interruption reported' | undefined>): Promise<void> {
   const interrupt = new AbortController();
   const onSignal = (signal: InterruptSignal): void => {
     // The next signal gets Node's default: the process ends at once.
@@ -51,9 +51,14 @@ async function checkInterruptibly(check: (signal: AbortSignal) => Promise<void>)
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  await check(interrupt.signal);
+  const said = await check(interrupt.signal);
   const by = interruptedBy(interrupt.signal);
   if (by !== null) {
+    // Cancelled while it waited for the agent: the check said so (core.setFailed), and nothing was recorded.
+    if (said === 'interruption reported') {
+      process.exitCode = interruptExitCode(by);
+      return;
+    }
     core.setFailed(`agent-replay: the run was interrupted by ${by}; the results of the fixtures that finished were recorded, marked interrupted`);
     process.exitCode = interruptExitCode(by);
   }

@@ -21,7 +21,7 @@ import { formatUsdPair, renderCapRefusal, renderComment, type ReportContext, one
 import { renderConfigErrors } from '../report/config-errors.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
-import { AgentNotReady, instantClock } from '../agent/ready.js';
+import { AgentNotReady, AgentWaitInterrupted, instantClock } from '../agent/ready.js';
 import { makeRedactor, secretForms } from '../secrets.js';
 
 function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
@@ -48,8 +48,23 @@ async function shardTimings(timingsInput: string | null, ctx: ActionContext, dep
   return found?.timings ?? null;
 }
 
-/** The comment and summary when the agent never answered: nothing was replayed. */
+/**
+ * The comment and summary when the agent never answered: nothing was replayed. A job cancelled
+ * while it waited (docs/action.md, "Waiting for the preview") says so, not that the agent was slow.
+ */
 function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
+  if (e instanceof AgentWaitInterrupted) {
+    return [
+      markerLine(rctx.marker),
+      metaLine({ headSha: rctx.headSha, runId: null, artifactName: null }),
+      '## agent-replay: cancelled while waiting for the agent',
+      '',
+      `**The job was ${escapeInline(e.message)}.**`,
+      '',
+      'Re-run the job to check this commit.',
+      '',
+    ].join('\n');
+  }
   return [
     markerLine(rctx.marker),
     metaLine({ headSha: rctx.headSha, runId: null, artifactName: null }),
@@ -62,7 +77,11 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
   ].join('\n');
 }
 
-export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: ActionDeps): Promise<void> {
+/**
+ * The check. 'interruption reported': a job cancelled while it waited for the agent, already said
+ * (main.ts adds nothing); otherwise nothing.
+ */
+export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: ActionDeps): Promise<'interruption reported' | undefined> {
   for (const s of inputSecrets(inputsIn).flatMap(secretForms)) core.setSecret(s);
   // A shard never comments (the merge job, mode: report, does); it records and uploads
   // (docs/action.md, "Shards: one suite over a CI matrix").
@@ -140,7 +159,8 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
     core.setFailed(e.message);
-    return;
+    // The cancellation is said here, once: nothing was replayed, so nothing was recorded either.
+    return e instanceof AgentWaitInterrupted ? 'interruption reported' : undefined;
   }
 
   if (result.kind !== 'ran') await stream.discard();
