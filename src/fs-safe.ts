@@ -7,7 +7,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { constants, unlinkSync } from 'node:fs';
-import { link, mkdir, open, realpath, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { link, mkdir, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from './errors.js';
 
@@ -40,7 +40,7 @@ export interface WriteOptions {
  */
 async function openNextTo(target: string, options: WriteOptions, readBack = false): Promise<{ tmp: string; handle: FileHandle }> {
   const folder = path.dirname(path.resolve(target));
-  await mkdir(folder, { recursive: true });
+  await makeFolder(folder);
   if (options.within !== undefined) {
     const [realFolder, realRoot] = await Promise.all([realpath(folder), realpath(options.within)]);
     if (!isInside(realRoot, realFolder)) {
@@ -51,6 +51,32 @@ async function openNextTo(target: string, options: WriteOptions, readBack = fals
   }
   const tmp = path.join(folder, `.${path.basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
   return { tmp, handle: await open(tmp, readBack ? CREATE_EXCLUSIVE_RW : CREATE_EXCLUSIVE, 0o644) };
+}
+
+/**
+ * `folder` and the folders above it that are missing, one level at a time, each by a plain mkdir.
+ * Node's `mkdir(..., { recursive: true })` never returns for a folder that cannot be made in a
+ * folder that exists (under /proc it spins a core forever); one level at a time, that is the
+ * ENOENT of that level. A folder another process makes meanwhile is taken as made.
+ */
+async function makeFolder(folder: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = folder; ; at = path.dirname(at)) {
+    try {
+      await stat(at);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(at) === at) throw e;
+      missing.push(at);
+    }
+  }
+  for (const at of missing.reverse()) {
+    try {
+      await mkdir(at);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !(await stat(at)).isDirectory()) throw e;
+    }
+  }
 }
 
 /** `text` in a new temporary file next to `target` (see openNextTo). Returns its path. */

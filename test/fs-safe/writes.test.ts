@@ -118,3 +118,25 @@ describe('writeRecord and writeFileSafely', () => {
     expect((await readdir(dir)).sort()).toEqual(['target.json']);
   });
 });
+
+describe('the folders a write creates', () => {
+  it('creates every missing level of a nested folder, and takes one another process made as made', async () => {
+    const root = await tempDir();
+    await mkdir(join(root, 'a'));
+    await writeFileSafely(join(root, 'a', 'b', 'c', 'd.json'), '{}\n');
+    expect(await readFile(join(root, 'a', 'b', 'c', 'd.json'), 'utf8')).toBe('{}\n');
+    await Promise.all([writeFileSafely(join(root, 'x', 'y', '1.json'), '1'), writeFileSafely(join(root, 'x', 'y', '2.json'), '2')]);
+    expect((await readdir(join(root, 'x', 'y'))).sort()).toEqual(['1.json', '2.json']);
+  });
+
+  it('refuses a folder under a file: ENOTDIR, nothing written', async () => {
+    const root = await tempDir();
+    await writeFile(join(root, 'file'), 'x');
+    await expect(writeFileSafely(join(root, 'file', 'sub', 'out.json'), '{}')).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+
+  // Node's recursive mkdir never returns there (it spins a core); one level at a time is ENOENT.
+  it.skipIf(process.platform !== 'linux')('fails at once for a folder that cannot be made in one that exists (/proc), never hangs', async () => {
+    await expect(writeFileSafely('/proc/agent-replay-nope/out/j.xml', '<x/>')).rejects.toMatchObject({ code: 'ENOENT' });
+  }, 5_000);
+});
