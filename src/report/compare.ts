@@ -6,6 +6,8 @@ import type { Comparison, GroupComparison, ItemChange, ItemResult, PairedMcNemar
 import { CAUSE_WORDS, causeWords, CHANGE_CAUSES } from '../evaluate/compare.js';
 import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
 import { codeSpan, escapeInline, oneLine } from './escape.js';
+import { showInvisible } from './diff.js';
+import { showLookalikes } from './lookalike.js';
 import { mcnemarText } from './rates.js';
 import { plural } from '../words.js';
 
@@ -34,8 +36,16 @@ function runName(ref: Comparison['before'], plain: boolean): string {
   return what.filter((x): x is string => x !== null).join(', ') + (ref.partial ? (ref.shards ? ' (a part of the suite: one shard, or a merge lacking shards)' : ' (a partial run: --rerun / --only)') : '');
 }
 
-/** The detail without the cause it starts with ("reply changed: ..." -> "..."), so the cause is not said twice. */
+/**
+ * The detail without the cause it starts with ("reply changed: ..." -> "..."), so the cause is not
+ * said twice. It quotes replies and routes: their invisible characters and look-alike letters are
+ * named (docs/action.md, "The PR comment"), so that the two sides of "->" cannot read the same.
+ */
 function detailOnly(c: ItemChange): string {
+  return showLookalikes(showInvisible(detailWithoutCause(c)));
+}
+
+function detailWithoutCause(c: ItemChange): string {
   const title = CAUSE_WORDS[c.cause].title;
   if (c.detail === title) return '';
   // A script's detail names its turn before the cause ("turn 3 changed in meaning: ..."): the turn stays, the cause goes.

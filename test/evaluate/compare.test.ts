@@ -70,6 +70,18 @@ describe('compare: the first cause of each changed fixture', () => {
     expect(routed).toContain('route changed: main/answer -> billing/x');
   });
 
+  it("names look-alike letters and invisible characters in a changed reply's detail, in markdown and text", () => {
+    // A Cyrillic а (U+0430) in a Latin word and a zero-width space: both sides would read the same.
+    const c = compareRuns(at(T1, [fx('a', { reply: 'Pay at paypal.com' })]), at(T2, [fx('a', { reply: 'Pay at p\u0430ypal.com\u200b' })]));
+    const md = renderCompareMarkdown(c);
+    const text = renderCompareText(c);
+    for (const out of [md, text]) {
+      expect(out).toContain('p⟨U+0430⟩ypal.com⟨U+200B⟩');
+      expect(out).not.toContain('p\u0430ypal');
+      expect(out).not.toContain('\u200b');
+    }
+  });
+
   it('reply changed comes before route and verdict', () => {
     expect(causeOf(fx('a'), fx('a', { reply: 'different', route: route('other', 'x'), verdict: 'fail' }))).toBe('reply_changed');
   });
