@@ -63,7 +63,8 @@ async function makeFolder(folder: string): Promise<void> {
   const missing: string[] = [];
   for (let at = folder; ; at = path.dirname(at)) {
     try {
-      await stat(at);
+      // A file where the folder should be: mkdir's own EEXIST names it ("<path> is a file, not a folder").
+      if (!(await stat(at)).isDirectory()) await mkdir(at);
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(at) === at) throw e;
