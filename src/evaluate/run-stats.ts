@@ -3,9 +3,9 @@
 // weighing the same, with a paired bootstrap interval seeded by the suite hash, and McNemar's exact
 // test when no item compared has more than one attempt on either side. Pure.
 
-import type { DriftVerdict, FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats } from '../types.js';
+import type { DriftVerdict, FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats, Tally } from '../types.js';
 import { suiteHash } from './shard.js';
-import { mcnemarExact, pairedBootstrap, type RatePair } from './stats.js';
+import { fisherOneSided, mcnemarExact, pairedBootstrap, type RatePair } from './stats.js';
 
 type Item = Pick<FixtureRecord, 'label' | 'definitionHash' | 'errored' | 'verdict'> & { stats?: ItemStats | undefined; drift: { verdict: DriftVerdict } | null };
 
@@ -49,7 +49,28 @@ export function runStatsOf(fixtures: readonly FixtureRecord[], personas: readonl
   // attempt's noise.
   const repeated = pairs.some((p) => p.tallies !== undefined);
   // The seed is recorded beside the interval, so that the record alone gives it again.
-  return { ...diff, seed, ...(repeated ? {} : { mcnemar: mcnemarOf(items) }) };
+  return { ...diff, seed, ...(repeated ? { pooled: pooledOf(pairs, diff.diff) } : { mcnemar: mcnemarOf(items) }) };
+}
+
+/**
+ * The compared items' attempts summed on each side (a single attempt is 1 of 1 or 0 of 1), and
+ * Fisher's one-sided p of that tally in the direction of `diff` (docs/statistics.md, "The run's
+ * pass-rate line"): what the items' own tests can tell of the whole. With a few attempts the
+ * bootstrap, which draws each item's attempts at its observed rate, can leave 0 out of an interval
+ * where no test could call the change: one item 1/1 -> 0/3 (p = 0.25) drew an interval of -100 to -4.
+ */
+function pooledOf(pairs: readonly RatePair[], diff: number): { before: Tally; now: Tally; p: number } {
+  const before = { passed: 0, total: 0 };
+  const now = { passed: 0, total: 0 };
+  for (const p of pairs) {
+    const t = p.tallies ?? { before: { passed: p.before, total: 1 }, now: { passed: p.now, total: 1 } };
+    before.passed += t.before.passed;
+    before.total += t.before.total;
+    now.passed += t.now.passed;
+    now.total += t.now.total;
+  }
+  const fisher = fisherOneSided(before, now);
+  return { before, now, p: diff < 0 ? fisher.drop : fisher.rise };
 }
 
 function mcnemarOf(items: readonly Item[]): McNemar {

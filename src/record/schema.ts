@@ -176,6 +176,8 @@ function buildRunRecordSchema() {
       // Within schema version 1: the bootstrap's seed, absent in older records.
       seed: z.string().optional(),
       mcnemar: z.strictObject({ newlyFailing: z.number().int().nonnegative(), newlyPassing: z.number().int().nonnegative(), p: probability }).optional(),
+      // Within schema version 1: the pooled tally's test beside the interval, absent in older records.
+      pooled: z.strictObject({ before: tallySchema, now: tallySchema, p: probability }).optional(),
     })
     .optional();
 

@@ -3,8 +3,8 @@
 // `stats` (evaluate/stats.ts computed them when the run finished); nothing is computed again here.
 // Pure.
 
-import type { FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats, Tier } from '../types.js';
-import { TIERS, wilson } from '../evaluate/stats.js';
+import type { FixtureRecord, ItemStats, McNemar, PersonaRecord, RunStats, Tally, Tier } from '../types.js';
+import { below, TIERS, wilson } from '../evaluate/stats.js';
 import { isScript } from '../evaluate/kind.js';
 import { thousands } from '../words.js';
 
@@ -132,6 +132,17 @@ function holdsZero(ci: readonly [number, number]): boolean {
   return ci[0] <= 0 && ci[1] >= 0;
 }
 
+/**
+ * An interval that leaves 0 out: "beyond noise" when the pooled tally's test agrees (or an older
+ * record has none), else ", too few attempts to tell (pooled 1/1 → 0/3: p = 0.25)": the items'
+ * own tests could not call it either (docs/statistics.md, "The run's pass-rate line").
+ */
+function beyondWords(pooled: RunStats['pooled']): string {
+  if (pooled === undefined || below(pooled.p, 0.05)) return ', beyond noise';
+  const t = (x: Tally): string => `${thousands(x.passed)}/${thousands(x.total)}`;
+  return `, too few attempts to tell (pooled ${t(pooled.before)} → ${t(pooled.now)}: p ${pText(pooled.p)})`;
+}
+
 /** McNemar's test in words: "3 newly failing, 1 newly passing: p = 0.63, within noise". */
 export function mcnemarText(m: McNemar): string {
   const verdict = m.p < 0.05 ? 'beyond noise' : 'within noise';
@@ -153,7 +164,7 @@ export function runRateParts(s: RunStats): RunRateParts {
   // The interval says within or beyond noise only where it can see the noise: with McNemar's test
   // (no item repeated) the test says it, and an interval of one value (no spread between the items
   // or in their attempts) says nothing (docs/statistics.md, "The run").
-  const noise = s.mcnemar !== undefined || s.ci[0] === s.ci[1] ? '' : holdsZero(s.ci) ? ', within noise' : ', beyond noise';
+  const noise = s.mcnemar !== undefined || s.ci[0] === s.ci[1] ? '' : holdsZero(s.ci) ? ', within noise' : beyondWords(s.pooled);
   const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} with a baseline`;
   return {
     head: `pass rate ${percent(s.before)} → ${percent(s.now)}`,

@@ -57,4 +57,11 @@ export interface RunStats {
   seed?: string;
   /** Present only when no item had more than one attempt on either side. */
   mcnemar?: McNemar;
+  /**
+   * Beside the interval (no `mcnemar`): every compared item's attempts summed on each side, and
+   * Fisher's one-sided p of that pooled tally in the direction of `diff` (the drop's when it fell,
+   * else the rise's). An interval that leaves out 0 is "beyond noise" only when this p is below
+   * 0.05 too (docs/statistics.md, "The run's pass-rate line"). Absent in older records.
+   */
+  pooled?: { before: Tally; now: Tally; p: number };
 }

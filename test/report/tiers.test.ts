@@ -193,6 +193,37 @@ describe('a run with stats', () => {
     expect(run.fixtures.map((f) => f.stats?.tier)).toEqual(['too_few', 'too_few', 'too_few']);
   });
 
+  // The run line with a few attempts: the bootstrap draws each item's attempts at its observed rate
+  // and can leave 0 out of the interval where no test could call the change. The pooled tally's
+  // one-sided Fisher p, SciPy 1.10.1 (python3-scipy):
+  //   python3 -c "from scipy.stats import fisher_exact as f
+  //   print(f([[1,0],[0,3]], alternative='greater')[1], f([[3,0],[0,3]], alternative='greater')[1], f([[15,0],[9,6]], alternative='greater')[1])"
+  //   -> 0.25 0.05000000000000001 0.00842911877394636
+  it('an interval that leaves 0 out is "beyond noise" only when the pooled attempts\' test agrees: 1/1 -> 0/3 is too few to tell', () => {
+    // Before, "−100 points (95% interval −100 to −4) over 1 item with a baseline, beyond noise"
+    // beside the item's own "too few attempts" (pDrop 0.25).
+    const one = withRunStats([repeated('x', { passed: 1, total: 1 }, { passed: 0, total: 3 }, 3)]);
+    expect(one.fixtures[0]?.stats?.tier).toBe('too_few');
+    expect(one.stats?.ci[1]).toBeLessThan(0);
+    expect(one.stats?.pooled).toEqual({ before: { passed: 1, total: 1 }, now: { passed: 0, total: 3 }, p: expect.closeTo(0.25, 12) });
+    expect(runRateText(one.stats!)).toMatch(/over 1 item with a baseline, too few attempts to tell \(pooled 1\/1 → 0\/3: p = 0\.25\)$/);
+    // 3/3 -> 0/3: exactly 1/20, which is not below 0.05 (the item's tier says too few as well).
+    const three = withRunStats([repeated('y', { passed: 3, total: 3 }, { passed: 0, total: 3 }, 3)]);
+    expect(three.stats?.pooled?.p).toBeCloseTo(0.05, 12);
+    expect(runRateText(three.stats!)).toMatch(/too few attempts to tell \(pooled 3\/3 → 0\/3: p = 0\.050\)$/);
+    // Three items 5/5 -> 3/5: pooled 15/15 -> 9/15, p = 0.0084: the test agrees, beyond noise.
+    const agree = withRunStats(['a', 'b', 'c'].map((l) => repeated(l, { passed: 5, total: 5 }, { passed: 3, total: 5 }, 3)));
+    expect(agree.stats?.pooled?.p).toBeCloseTo(0.00842911877394636, 12);
+    expect(runRateText(agree.stats!)).toMatch(/over 3 items with a baseline, beyond noise$/);
+    // The words say the same on every surface that has the line.
+    expect(renderTerminal(one, { color: false })).toContain('too few attempts to tell (pooled 1/1 → 0/3: p = 0.25)');
+    expect(renderComment(one, ctx)).toContain('too few attempts to tell (pooled 1/1 → 0/3: p = 0.25)');
+  });
+
+  it('a record written before the pooled test keeps its words: beyond noise', () => {
+    expect(runRateText({ items: 1, before: 1, now: 0, diff: -1, ci: [-1.375, -0.04] })).toMatch(/, beyond noise$/);
+  });
+
   it('read back through cmark-gfm, the headline counts still add up to the items', () => {
     const s = structure(renderComment(STATS, ctx));
     expect(s.headline.reduce((n, [, k]) => n + k, 0)).toBe(STATS.fixtures.length);
