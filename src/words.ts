@@ -1,4 +1,5 @@
-// Words for counts that every layer shares (evaluate/, report/, calibrate/): "3 fixtures", "1,234".
+// Words for counts that every layer shares (evaluate/, report/, calibrate/): "3 fixtures", "1,234";
+// and a shell word, for the commands a fix or a notice gives to paste.
 // Pure; written once here so the layers cannot drift apart on how a count reads.
 
 /** "1 fixture", "3 fixtures" (the number as it is, without grouping). */
@@ -14,4 +15,9 @@ export function groupDigits(digits: string): string {
 /** "1,234" (the integer part of `n`). */
 export function thousands(n: number): string {
   return groupDigits(String(Math.trunc(n)));
+}
+
+/** `text` as one single-quoted shell word (a quote inside it closes, escapes and reopens the word). */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
 }

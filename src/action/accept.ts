@@ -14,6 +14,7 @@ import type { GitHubApi, IssueComment } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
+import { shellQuote } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptSummary, type AcceptSummaryComment } from '../report/index.js';
 import { clip, escapeInline, inertText } from '../report/escape.js';
 import { markerLine } from '../report/metadata.js';
@@ -35,32 +36,35 @@ class Refusal extends Error {
 const NOTICE_START = '<!-- agent-replay:notice -->';
 const NOTICE_END = '<!-- /agent-replay:notice -->';
 
+/** A comment's hidden marker and metadata lines (its head), and what follows them, leading blank lines dropped. */
+function splitHead(body: string): { head: string[]; rest: string } {
+  const lines = body.split('\n');
+  let headCount = 0;
+  if ((lines[0] ?? '').startsWith('<!-- agent-replay:marker=')) {
+    headCount = (lines[1] ?? '').startsWith('<!-- agent-replay:meta ') ? 2 : 1;
+  }
+  return { head: lines.slice(0, headCount), rest: lines.slice(headCount).join('\n').replace(/^\n+/, '') };
+}
+
 /**
  * Puts a notice right under the hidden marker and metadata lines, keeping them and the report
  * below, and replacing the notices already there (only at that place: a notice-like text inside
  * the report is left alone).
  */
 export function withNotice(body: string, notice: string): string {
-  const lines = body.split('\n');
-  let headCount = 0;
-  if ((lines[0] ?? '').startsWith('<!-- agent-replay:marker=')) {
-    headCount = (lines[1] ?? '').startsWith('<!-- agent-replay:meta ') ? 2 : 1;
-  }
-  let rest = lines.slice(headCount).join('\n').replace(/^\n+/, '');
+  const split = splitHead(body);
+  let rest = split.rest;
   while (rest.startsWith(NOTICE_START)) {
     const end = rest.indexOf(NOTICE_END);
     if (end < 0) break;
     rest = rest.slice(end + NOTICE_END.length).replace(/^\n+/, '');
   }
-  return [...lines.slice(0, headCount), NOTICE_START, notice, NOTICE_END, '', rest].join('\n');
+  return [...split.head, NOTICE_START, notice, NOTICE_END, '', rest].join('\n');
 }
 
 /** Whether the comment opens with a notice of ours (under the marker and metadata lines): the accept job wrote it last. */
 function opensWithNotice(body: string): boolean {
-  const lines = body.split('\n');
-  let headCount = 0;
-  if ((lines[0] ?? '').startsWith('<!-- agent-replay:marker=')) headCount = (lines[1] ?? '').startsWith('<!-- agent-replay:meta ') ? 2 : 1;
-  return lines.slice(headCount).join('\n').replace(/^\n+/, '').startsWith(NOTICE_START);
+  return splitHead(body).rest.startsWith(NOTICE_START);
 }
 
 /** How many of the pull request's newest label events are read to find when the accept label was applied. */
@@ -302,11 +306,6 @@ async function updateReviewedComment(github: GitHubApi, ctx: ActionContext, pr: 
   }
   await github.updateComment(ctx.owner, ctx.repo, found.comment.id, body);
   return { kind: 'updated' };
-}
-
-/** `text` as one single-quoted shell word. */
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 export interface ForkCommandsInput {

@@ -54,3 +54,18 @@ export function answeredAnotherMessage(baseline: Pick<Baseline, 'message' | 'per
   if (baseline === null || baseline.message === undefined) return false;
   return baseline.message !== fixture.message || (baseline.persona ?? null) !== fixture.persona;
 }
+
+/**
+ * What was edited in a fixture since `baseline` answered it (docs/meaning.md, "An edited fixture"),
+ * as the reports show it: the message the baseline answered (null when only the persona tag
+ * changed) and, only when the persona tag changed, the baseline's (null: none). Null when nothing
+ * was (answeredAnotherMessage).
+ */
+export function editedSinceBaseline(
+  baseline: Pick<Baseline, 'message' | 'persona'> | null,
+  fixture: { message: string; persona: string | null },
+): { messageWas: string | null; personaWas?: string | null } | null {
+  if (baseline === null || !answeredAnotherMessage(baseline, fixture)) return null;
+  const messageWas = baseline.message !== undefined && baseline.message !== fixture.message ? baseline.message : null;
+  return (baseline.persona ?? null) !== fixture.persona ? { messageWas, personaWas: baseline.persona ?? null } : { messageWas };
+}

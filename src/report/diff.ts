@@ -5,7 +5,7 @@
 // The result is data (lines of segments); diff-text.ts turns it into the text of a ```diff block.
 
 import { Diff, diffArrays, type Change } from 'diff';
-import { CHARACTER_NAME, characterName, showLookalikes } from './lookalike.js';
+import { characterName, showLookalikes } from './lookalike.js';
 
 export type DiffOpKind = 'equal' | 'delete' | 'insert';
 
@@ -199,9 +199,6 @@ export function showInvisible(text: string): string {
     return characterName(ch);
   });
 }
-
-/** The brackets around an invisible character's name in a diff (and a look-alike's: lookalike.ts). */
-export const INVISIBLE_NAME = CHARACTER_NAME;
 
 /** Spaces and tabs made visible, for changes that are only whitespace. */
 export function showWhitespace(text: string): string {

@@ -5,8 +5,7 @@ import type { PanelMember, RepeatSummary, Verdict } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
-import { INVISIBLE_NAME } from './diff.js';
-import { lookalikeWords } from './lookalike.js';
+import { CHARACTER_NAME, lookalikeWords } from './lookalike.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
 import { thousands, type Item } from './model.js';
@@ -97,8 +96,8 @@ export function replyBlock(title: string, text: string, max: number): string {
 
 function legend(text: string, sides = '`-` baseline, `+` new'): string {
   const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
-  const invisible = text.includes(`${INVISIBLE_NAME.open}U+`);
-  return `${sides}, ${MARK.open}changed words${MARK.close}${invisible ? `, ${INVISIBLE_NAME.open}U+…${INVISIBLE_NAME.close} a character you cannot see or a look-alike from another script, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
+  const invisible = text.includes(`${CHARACTER_NAME.open}U+`);
+  return `${sides}, ${MARK.open}changed words${MARK.close}${invisible ? `, ${CHARACTER_NAME.open}U+…${CHARACTER_NAME.close} a character you cannot see or a look-alike from another script, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
 }
 
 export function diffBlock(baseline: string, reply: string, p: Profile): string {

@@ -11,7 +11,7 @@ import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { meansTheSame } from '../evaluate/variants.js';
 import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
-import { answeredAnotherMessage } from '../evaluate/drift.js';
+import { editedSinceBaseline } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
@@ -41,16 +41,13 @@ function personaTag(persona: string | null | undefined): string {
 }
 
 function messageBlock(f: FixtureRecord): string {
-  const base = f.baseline;
   // Edited since the baseline (docs/meaning.md, "An edited fixture"): what the baseline's reply
   // answered, beside what the fixture says now, so the reviewer sees both questions.
-  if (base !== null && answeredAnotherMessage(base, f)) {
-    const personaEdited = (base.persona ?? null) !== f.persona;
-    const persona = personaEdited ? ` (persona ${personaTag(f.persona)}, the baseline's ${personaTag(base.persona)})` : f.persona ? ` (persona ${personaTag(f.persona)})` : '';
-    if (base.message !== undefined && base.message !== f.message) return messageDiffBlock(`**Message**${persona}, edited since the baseline`, base.message, f.message);
-    return plainMessage(f, persona);
-  }
-  return plainMessage(f, f.persona ? ` (persona ${personaTag(f.persona)})` : '');
+  const edited = editedSinceBaseline(f.baseline, f);
+  const persona =
+    edited !== null && 'personaWas' in edited ? ` (persona ${personaTag(f.persona)}, the baseline's ${personaTag(edited.personaWas)})` : f.persona ? ` (persona ${personaTag(f.persona)})` : '';
+  if (edited?.messageWas != null) return messageDiffBlock(`**Message**${persona}, edited since the baseline`, edited.messageWas, f.message);
+  return plainMessage(f, persona);
 }
 
 function plainMessage(f: FixtureRecord, persona: string): string {

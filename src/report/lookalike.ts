@@ -139,19 +139,18 @@ function counts(chars: readonly Char[]): { scripts: Map<string, number>; forms: 
 export function lookalikeOffsets(text: string): number[] {
   // Plain ASCII has nothing to name; most replies stop here.
   if (!/[^\p{ASCII}]/u.test(text)) return [];
-  const words: Char[][] = [];
+  const words: { chars: Char[]; scripts: string[] }[] = [];
   for (const m of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
     if (!/[^\p{ASCII}]/u.test(m[0]) || oneScript(m[0])) continue;
     const chars = charsOf(m[0], m.index);
-    const scripts = new Set(chars.flatMap((c) => (c.script === null ? [] : [c.script])));
-    if (mixedScripts(scripts) || mixedForms(chars, 'letter') || mixedForms(chars, 'digit')) words.push(chars);
+    const scripts = chars.flatMap((c) => (c.script === null ? [] : [c.script]));
+    if (mixedScripts(new Set(scripts)) || mixedForms(chars, 'letter') || mixedForms(chars, 'digit')) words.push({ chars, scripts });
   }
   if (words.length === 0) return [];
   const inText = counts(charsOf(text, 0));
   const out: number[] = [];
-  for (const chars of words) {
-    const scripts = new Set(chars.flatMap((c) => (c.script === null ? [] : [c.script])));
-    const script = mixedScripts(scripts) ? main(chars.flatMap((c) => (c.script === null ? [] : [c.script])), inText.scripts) : null;
+  for (const { chars, scripts } of words) {
+    const script = mixedScripts(new Set(scripts)) ? main(scripts, inText.scripts) : null;
     const form = (kind: Kind): string | null => {
       const forms = chars.flatMap((c) => (c.kind === kind && c.form !== null ? [c.form] : []));
       return new Set(forms).size > 1 ? main(forms, inText.forms) : null;

@@ -6,6 +6,7 @@ import { panelVerdict } from '../assertions/judge.js';
 import { quote, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import { documentSource, type Position, type SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
+import { shellQuote } from '../words.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
@@ -255,7 +256,7 @@ export interface BaselineFileResult {
  */
 function rewriteFix(file: string): string {
   // The command as it can be pasted: the file's own path, quoted for the shell when it needs it.
-  const path = /^[A-Za-z0-9._/@%+=:,-]+$/.test(file) ? file : `'${file.replace(/'/g, "'\\''")}'`;
+  const path = /^[A-Za-z0-9._/@%+=:,-]+$/.test(file) ? file : shellQuote(file);
   return `fix it by hand; edited since it was accepted? \`git checkout -- ${path}\` brings back the accepted version`;
 }
 

@@ -17,7 +17,7 @@ import { CHECK_NAMES, checkSubject, matchMark, replyWords } from '../persona.js'
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
-import { answeredAnotherMessage, sameRoute } from '../../evaluate/drift.js';
+import { editedSinceBaseline, sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
 import { thousands } from '../../words.js';
 
@@ -237,11 +237,17 @@ function checkText(a: SingleAssertion): string {
 
 /** The baseline's message beside the fixture's, when they differ (docs/meaning.md, "An edited fixture"). */
 function messageEditedData(f: FixtureRecord): Pick<FixtureData, 'messageEdited'> {
-  const b = f.baseline;
-  if (b === null || !answeredAnotherMessage(b, f)) return {};
-  const then = b.message !== undefined && b.message !== f.message ? b.message : null;
-  const personaWas = (b.persona ?? null) !== f.persona ? { personaWas: b.persona ?? null } : {};
+  const edited = editedSinceBaseline(f.baseline, f);
+  if (edited === null) return {};
+  const then = edited.messageWas;
+  const personaWas = 'personaWas' in edited ? { personaWas: edited.personaWas ?? null } : {};
   return { messageEdited: { baseline: then === null ? null : text(then), diff: then === null ? null : sideBySide(then, f.message), ...personaWas } };
+}
+
+/** The look-alike words of a reply shown whole (lookalike.ts); nothing when none, or no reply is shown. */
+function lookalikesOf(reply: string | null): Pick<FixtureData, 'lookalikes'> {
+  const words = reply === null ? [] : lookalikeWords(reply);
+  return words.length > 0 ? { lookalikes: words } : {};
 }
 
 export function fixtureData(f: FixtureRecord): FixtureData {
@@ -266,7 +272,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
       : null,
     error: f.errored ? text(f.error) : null,
     reply: f.reply === null || diff !== null ? null : text(f.reply),
-    ...(f.reply !== null && diff === null && lookalikeWords(f.reply).length > 0 ? { lookalikes: lookalikeWords(f.reply) } : {}),
+    ...lookalikesOf(f.reply === null || diff !== null ? null : f.reply),
     route: routeText(f.route),
     // The baseline's reply is only repeated when it is not in the diff already (or equal to the reply).
     baseline: b === null ? null : { reply: diff !== null || b.reply === f.reply ? null : text(b.reply), route: routeText(b.route), verdict: b.verdict, acceptedAt: b.acceptedAt, commit: b.commit },
