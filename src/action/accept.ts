@@ -35,6 +35,14 @@ class Refusal extends Error {
 
 const NOTICE_START = '<!-- agent-replay:notice -->';
 const NOTICE_END = '<!-- /agent-replay:notice -->';
+/**
+ * A notice's opening line. It carries when the report under it was last written (`report-updated`,
+ * GitHub's time), so that the notice, the comment's newest change, does not pass for the report's
+ * (docs/action.md, "Accept"). Older notices open with NOTICE_START, with no time.
+ */
+const NOTICE_OPEN = /^<!-- agent-replay:notice(?: report-updated=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z))? -->(?:\n|$)/;
+/** The longest opening line a notice is written with (the time as GitHub gives it, to the millisecond). */
+const NOTICE_START_MAX = '<!-- agent-replay:notice report-updated=0000-00-00T00:00:00.000Z -->';
 
 /** A comment's hidden marker and metadata lines (its head), and what follows them, leading blank lines dropped. */
 function splitHead(body: string): { head: string[]; rest: string } {
@@ -51,20 +59,27 @@ function splitHead(body: string): { head: string[]; rest: string } {
  * below, and replacing the notices already there (only at that place: a notice-like text inside
  * the report is left alone).
  */
-export function withNotice(body: string, notice: string): string {
+export function withNotice(body: string, notice: string, reportUpdatedAt: string | null = null): string {
   const split = splitHead(body);
   let rest = split.rest;
-  while (rest.startsWith(NOTICE_START)) {
+  while (NOTICE_OPEN.test(rest)) {
     const end = rest.indexOf(NOTICE_END);
     if (end < 0) break;
     rest = rest.slice(end + NOTICE_END.length).replace(/^\n+/, '');
   }
-  return [...split.head, NOTICE_START, notice, NOTICE_END, '', rest].join('\n');
+  const open = reportUpdatedAt === null ? NOTICE_START : `<!-- agent-replay:notice report-updated=${reportUpdatedAt} -->`;
+  return [...split.head, open, notice, NOTICE_END, '', rest].join('\n');
 }
 
-/** Whether the comment opens with a notice of ours (under the marker and metadata lines): the accept job wrote it last. */
-function opensWithNotice(body: string): boolean {
-  return splitHead(body).rest.startsWith(NOTICE_START);
+/**
+ * When the report a comment shows was last written: its updated_at, unless it opens with a notice
+ * of ours (an accept job wrote that last and left the report as it was), whose own line says when
+ * the report under it was written; null for an older notice that does not say.
+ */
+function reportUpdatedAt(comment: Pick<IssueComment, 'body' | 'updated_at'>): string | null {
+  const rest = splitHead(comment.body).rest;
+  if (!rest.startsWith('<!-- agent-replay:notice')) return comment.updated_at;
+  return NOTICE_OPEN.exec(rest)?.[1] ?? null;
 }
 
 /** How many of the pull request's newest label events are read to find when the accept label was applied. */
@@ -73,8 +88,9 @@ const LABEL_EVENTS = 50;
 /**
  * Refuses when the comment was rewritten after the accept label was applied: a check that finished
  * in between (a re-run, a check started by the label) replaced the report, so the replies it shows
- * now are not the ones reviewed before the label (docs/action.md, "Accept"). A comment that opens
- * with our notice was last written by an accept job, which leaves the report as it was. When the
+ * now are not the ones reviewed before the label (docs/action.md, "Accept"). The report's time is
+ * compared, not the comment's: an accept job's notice on it (a refusal, a triage user's label) leaves
+ * the report as it was and says when that was written. When the
  * label's event is not found (GitHub not caught up), there is nothing to compare and the job goes on.
  */
 async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, pr: number, found: Found, label: string): Promise<void> {
@@ -84,11 +100,10 @@ async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, p
     core.info(`accept: the timeline of pull request #${pr} does not show the ${label} label yet; the comment's last change is not compared with it`);
     return;
   }
-  const labeledAt = Date.parse(applied.createdAt);
-  const updatedAt = Date.parse(found.comment.updated_at);
-  if (!(updatedAt > labeledAt) || opensWithNotice(found.comment.body)) return;
+  const reportAt = reportUpdatedAt(found.comment);
+  if (reportAt === null || !(Date.parse(reportAt) > Date.parse(applied.createdAt))) return;
   throw new Refusal(
-    `the comment was updated at ${found.comment.updated_at}, after the ${label} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`,
+    `the comment was updated at ${reportAt}, after the ${label} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`,
   );
 }
 
@@ -253,7 +268,7 @@ function commitRefusal(e: GitHubError, branch: string): string | null {
  * (NOTICE_RESERVE_CHARS): the reason is shortened, before escaping, until the notice fits.
  */
 export function refusalNotice(reason: string): string {
-  const room = NOTICE_RESERVE_CHARS - NOTICE_START.length - NOTICE_END.length - 4;
+  const room = NOTICE_RESERVE_CHARS - NOTICE_START_MAX.length - NOTICE_END.length - 4;
   let shown = reason;
   for (;;) {
     const notice = `> [!WARNING]\n> **Baselines not accepted.** ${escapeInline(shown)}`;
@@ -272,7 +287,7 @@ async function addNotice(github: GitHubApi, ctx: ActionContext, prNumber: number
   try {
     const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
     const ours = findStickyComment(comments, viewer, marker, hasMarker);
-    if (ours) await github.updateComment(ctx.owner, ctx.repo, ours.id, withNotice(ours.body, notice));
+    if (ours) await github.updateComment(ctx.owner, ctx.repo, ours.id, withNotice(ours.body, notice, reportUpdatedAt(ours)));
     else await github.createComment(ctx.owner, ctx.repo, prNumber, withNotice(markerLine(marker), notice));
   } catch (e) {
     core.warning(`comment: the notice was not added: ${gitHubFailure(e, 'pull-requests: write')}`);

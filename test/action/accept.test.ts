@@ -292,6 +292,41 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('a re-run of a job refused for a rewritten comment is refused again: its notice does not make the rewritten report reviewed', async () => {
+    const { run: check } = await reviewedCheck();
+    const name = check.outputs['artifact-name'] as string;
+    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    // A re-run of the check rewrites the comment after the label was applied.
+    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
+    const c = gh.comments('octo', 'shop', 7)[0]!;
+    gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`));
+    const first = await accept();
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain('after the accept-baseline label was applied at');
+    // The first job's refusal notice is now the comment's newest change; the report under it is
+    // still the one written after the label. The job re-run (the same label event) is refused too.
+    const rerun = await runAction({
+      gh,
+      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
+      runId: 2002,
+      workflow: 'agent-replay-accept',
+      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
+      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
+    });
+    expect(rerun.code, rerun.stdout).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(rerun.stdout).toMatch(/::error::baselines not accepted: the comment was updated at 2026-\S+Z, after the accept-baseline label was applied at 2026-\S+Z/);
+    // Its report's time is the rewrite's, not the notice's: the notice says the same twice.
+    const at = /the comment was updated at (\S+Z)/.exec(first.stdout)![1];
+    expect(rerun.stdout).toContain(`the comment was updated at ${at},`);
+    expect(gh.violations).toEqual([]);
+    // Reviewed as it is now, the label applied again commits.
+    const again = await accept();
+    expect(again.code, again.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+  });
+
   it('a push while the job runs, after the pull request was read, is refused by the commit itself (expectedHeadOid): the push stays, nothing is written', async () => {
     await reviewedCheck();
     gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.pushOnTop('octo/shop', 'feature', '4'.repeat(40)) });
@@ -471,7 +506,8 @@ describe('accept mode, end to end', () => {
   });
 });
 
-const NOTICE = '<!-- agent-replay:notice -->';
+/** A notice's opening line, with or without the report's time. */
+const NOTICE = '<!-- agent-replay:notice';
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 describe('refusals keep the report and its metadata (a triage user can label)', () => {
@@ -507,10 +543,13 @@ describe('refusals keep the report and its metadata (a triage user can label)', 
 
   it('a second refusal replaces the first notice instead of stacking', async () => {
     await reviewedCheck();
+    const reportAt = gh.comments('octo', 'shop', 7)[0]!.updatedAt;
     await accept({ sender: 'triager' });
     await accept({ sender: 'visitor' });
     const raw = gh.comments('octo', 'shop', 7)[0]!.body;
     expect(count(raw, NOTICE)).toBe(1);
+    // Each notice says when the report under it was written: the check's, not the first notice's.
+    expect(raw).toContain(`<!-- agent-replay:notice report-updated=${reportAt} -->`);
     expect(count(raw, 'Baselines not accepted')).toBe(1);
     expect(ourComment()!.body).toContain('applied by visitor, who has read permission');
     expect(raw).not.toContain('triager');

@@ -28,6 +28,18 @@ describe('withNotice', () => {
     expect(out.startsWith([MARKER, META, START, '> refused', END].join('\n'))).toBe(true);
   });
 
+  it("carries the report's time on the notice's line, and replaces timed and older untimed notices alike", () => {
+    const timed = withNotice(report, '> first', '2026-12-04T00:01:02Z');
+    const open = '<!-- agent-replay:notice report-updated=2026-12-04T00:01:02Z -->';
+    expect(timed.split('\n').slice(0, 5)).toEqual([MARKER, META, open, '> first', END]);
+    const again = withNotice(timed, '> second', '2026-12-04T00:01:02Z');
+    expect(again).toBe([MARKER, META, open, '> second', END, '', '### 3 passed', '', '| passed | 3 |'].join('\n'));
+    const older = [MARKER, META, START, '> old', END, '', '### 3 passed'].join('\n');
+    expect(withNotice(older, '> new', '2026-12-04T00:01:02.123Z')).toBe(
+      [MARKER, META, '<!-- agent-replay:notice report-updated=2026-12-04T00:01:02.123Z -->', '> new', END, '', '### 3 passed'].join('\n'),
+    );
+  });
+
   it('on a notice-only comment (marker, no metadata) replaces the notice', () => {
     const first = withNotice(MARKER, '> a');
     expect(first).toBe([MARKER, START, '> a', END, '', ''].join('\n'));
