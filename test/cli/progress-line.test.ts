@@ -40,6 +40,19 @@ describe('the progress line on a terminal', () => {
     for (const l of lines) expect(l.length).toBeLessThan(40);
   });
 
+  it('on a dumb terminal (TERM=dumb) writes no escape sequence: plain progress lines instead of the redraw', async () => {
+    const agent = await serve();
+    const fixtures = { 'f.yml': 'fixtures:\n  - { label: one, message: one }\n  - { label: two, message: two }\n' };
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures });
+    let written = '';
+    const io: CliIO = { stdout: (t) => void (written += t), stderr: (t) => void (written += t), isTTY: true, columns: 100, color: false, env: { TERM: 'dumb' }, cwd };
+    expect(await main(['run', '--out', 'results.json'], io)).toBe(0);
+    expect(written).not.toContain('\x1b');
+    expect(written).not.toContain('\r');
+    // The last count, as a pipe sees it, on a line of its own.
+    expect(written.split('\n')).toContain('progress: 2/2 · 2 passed · 0 failed');
+  });
+
   it('is ended before the summary of an interrupted run, not continued by it', async () => {
     const interrupt = new AbortController();
     // The first two fixtures answer; the third holds its request until the interrupt (Ctrl-C).
