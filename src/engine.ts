@@ -67,6 +67,12 @@ export interface CheckOptions {
   onWaitLog?: (line: string) => void;
   /** A warning found while replaying (a token usage of no known shape, told once); it changes no verdict. */
   onWarning?: (message: string) => void;
+  /**
+   * The load's warnings (a pattern that does not compile, an unknown key), told once the suite has
+   * loaded without errors, before anything is sent or waited for (docs/cli.md, "What each command
+   * does"). They are in the result's `warnings` all the same.
+   */
+  onLoadWarnings?: (warnings: readonly ConfigIssue[]) => void;
   /** A line for the run's log: where spans are received or read from (docs/traces.md, "Set-up"). */
   onLog?: (line: string) => void;
   /** The clock of the wait only (tests of the Action: no real sleeps); default: `deps.clock`. */
@@ -308,6 +314,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   if (loaded.errors.length > 0 || loaded.suite === null) {
     return { kind: 'config_errors', errors: loaded.errors, warnings: loaded.warnings };
   }
+  if (loaded.warnings.length > 0) options.onLoadWarnings?.(loaded.warnings);
   const steered =
     judgeSteered(loaded.suite.config, options) ??
     panelSteered(loaded.suite.config, options) ??

@@ -20,7 +20,7 @@ import { rejudge } from '../calibrate/run.js';
 import { belowMinimum, calibrationSchema, CALIBRATION_VERSION, type Calibration } from '../calibrate/schema.js';
 import { renderCalibrationMarkdown, renderCalibrationText } from '../calibrate/render.js';
 import type { Values } from './options.js';
-import { resolvePath, writeText, type CliIO } from './output.js';
+import { redrawsProgress, resolvePath, writeText, type CliIO } from './output.js';
 
 const MAX_REPEAT = 20;
 
@@ -65,12 +65,12 @@ function counted(judge: Judge, n: { calls: number }): Judge {
   };
 }
 
-/** On a terminal a line that counts the answers; elsewhere a plain line every 10 s (as `run` does). */
+/** On a terminal a line that counts the answers; elsewhere (a dumb terminal too) a plain line every 10 s (as `run` does). */
 function progress(io: CliIO): (done: number, total: number) => void {
   const now = (): number => (io.now?.() ?? new Date()).getTime();
   let last = now();
   return (done, total) => {
-    if (io.isTTY) io.stderr(`\r\x1b[2K[${done}/${total}] judge calls${done === total ? '\n' : ''}`);
+    if (redrawsProgress(io)) io.stderr(`\r\x1b[2K[${done}/${total}] judge calls${done === total ? '\n' : ''}`);
     else if (now() - last >= 10_000) {
       last = now();
       io.stderr(`progress: ${done}/${total} judge calls\n`);

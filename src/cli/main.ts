@@ -197,6 +197,9 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   // error, not a new folder that git ignores (docs/cli.md, "What each command does").
   if (values.out === undefined && isFolder(resolvePath(io, dir))) await ensureIgnoredFolder(dirname(resolvePath(io, out)));
   const stream = openRecordStream(resolvePath(io, out));
+  // The load's warnings are printed as soon as they are known, before the wait and the progress
+  // line (docs/cli.md, "What each command does"), and only then.
+  let warned = false;
   const result = await runCheck(
     {
       dir,
@@ -216,6 +219,10 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       onWaitLog: (line) => io.stderr(`${line}\n`),
       onLog: (line) => io.stderr(`${line}\n`),
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
+      onLoadWarnings: (warnings) => {
+        warned = true;
+        printIssues(io, [], warnings);
+      },
       ...(selection ? { selection } : {}),
       ...(shard ? { shard } : {}),
     },
@@ -232,11 +239,12 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     return result.code;
   }
   if (result.kind !== 'ran') await stream.discard();
+  const warnings = warned ? [] : result.warnings;
   if (result.kind === 'config_errors') {
-    printIssues(io, result.errors, result.warnings);
+    printIssues(io, result.errors, warnings);
     return EXIT.usage;
   }
-  printIssues(io, [], result.warnings);
+  printIssues(io, [], warnings);
   if (result.kind === 'ran') {
     if (result.shard) printShard(result.shard, io);
     if (result.selection) printSelection(result.record, result.selection.missing, io);

@@ -50,13 +50,22 @@ export function colorOutput(env: Record<string, string | undefined>, stdoutIsTTY
 }
 
 /**
+ * Whether the progress line is redrawn in place (a carriage return and an erase of the line): on a
+ * terminal that can, not on a dumb one (`TERM=dumb`), which shows escape sequences as they are
+ * and gets the plain progress lines of a pipe instead (docs/cli.md, "Colour").
+ */
+export function redrawsProgress(io: Pick<CliIO, 'isTTY' | 'env'>): boolean {
+  return io.isTTY && io.env.TERM !== 'dumb';
+}
+
+/**
  * On a terminal, the progress line is redrawn in place and has no newline until the run ends. Any
  * other output (a warning during the run, the summary of an interrupted run, an error) first ends
  * it, so that nothing is printed on the same line as the counts (docs/cli.md, "What each command
  * does"). Elsewhere `io` as it is.
  */
 export function withProgressLine(io: CliIO): CliIO {
-  if (!io.isTTY) return io;
+  if (!redrawsProgress(io)) return io;
   let open = false;
   const end = (text: string): void => {
     if (!open || text === '') return;
@@ -122,7 +131,7 @@ export function progressPrinter(io: CliIO): (p: Progress) => void {
   const fit = (text: string): string => (io.columns !== undefined && io.columns > 1 && text.length >= io.columns ? text.slice(0, io.columns - 1) : text);
   const draw = io.progressLine ?? ((text: string, last: boolean) => io.stderr(`\r\x1b[2K${text}${last ? '\n' : ''}`));
   return (p) => {
-    if (io.isTTY) {
+    if (redrawsProgress(io)) {
       draw(fit(`[${p.done}/${p.total}] ${line(p)}`), p.done === p.total);
     } else if (p.done === p.total || p.elapsedMs - lastPlain >= 10_000) {
       lastPlain = p.elapsedMs;

@@ -23,12 +23,16 @@ export const TIER_WORDS: Record<Tier, string> = {
 
 /**
  * A p-value as text: two decimals from 0.1 ("0.63"), three below ("0.003"), "< 0.001" below that;
- * "1" and "0.50" as they are.
+ * "1" and "0.50" as they are. Which of the first two applies goes by the value once rounded
+ * (docs/statistics.md, "Beside the drift"): 0.0996 rounds to 0.100, which is 0.1, and reads "0.10";
+ * 0.996 rounds to 1 and reads "1", never "0.100" or "1.00".
  */
 export function pText(p: number): string {
   if (p < 0.001) return '< 0.001';
-  if (p < 0.1) return `= ${fixed(p, 3)}`;
-  return p >= 1 ? '= 1' : `= ${fixed(p, 2)}`;
+  const three = fixed(p, 3);
+  if (Number(three) < 0.1) return `= ${three}`;
+  const two = fixed(p, 2);
+  return Number(two) >= 1 ? '= 1' : `= ${two}`;
 }
 
 /**

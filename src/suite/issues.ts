@@ -272,6 +272,31 @@ function renameFix(src: SourceFile, pos: Position, key: string, hint: string): s
   return fixed === null ? `did you mean ${quote(hint)}? rename the key` : `did you mean ${quote(hint)}? rename the key, so that line ${String(pos.line)} reads\n    ${fixed}`;
 }
 
+/**
+ * YAML's `.nan` and `.inf` are numbers to JavaScript, but no setting takes them: said plainly as
+ * what YAML read, with the setting's rule and the fix, never as "found the number NaN"
+ * (docs/configuration.md, "How YAML is read").
+ */
+function nonFinite(
+  ctx: TranslateContext,
+  full: readonly PathSegment[],
+  rel: readonly PathSegment[],
+  name: string,
+  value: number,
+  rule: string,
+  at: (pos: Position, message: string, fix: string) => ConfigIssue,
+): ConfigIssue {
+  const written = ctx.src.writtenAt(full) ?? String(value);
+  const read = Number.isNaN(value) ? 'NaN ("not a number")' : value > 0 ? 'infinity' : 'minus infinity';
+  const key = rel[rel.length - 1];
+  const remove = key !== undefined && !isRequired(ctx.schema, rel) ? `, or remove ${quote(String(key))} to use its default` : '';
+  return at(
+    ctx.src.valueAt(full),
+    `${name} ${rule}, found ${written}, which YAML reads as ${read}: not a number ${name} accepts`,
+    `write a number in place of ${written}${remove}`,
+  );
+}
+
 function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegment[]): ConfigIssue[] {
   const full = [...ctx.base, ...rel];
   // With a prefix (`fixture "x": `) paths are relative to the item; otherwise to the file.
@@ -310,6 +335,9 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
     }
     case 'invalid_type': {
       const expected = typeWord(issue.expected ?? 'value');
+      if ((issue.expected === 'number' || issue.expected === 'int') && typeof value === 'number' && !Number.isFinite(value)) {
+        return [nonFinite(ctx, full, rel, name, value, issue.message.startsWith('must ') ? issue.message : `must be ${expected}`, at)];
+      }
       if (value === undefined) {
         const key = rel[rel.length - 1];
         const parentShown = shown.slice(0, -1);

@@ -306,6 +306,19 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     for (const line of lines) expect(line).toMatch(/^progress: [1-6]\/6 judge calls$/);
   });
 
+  it('on a dumb terminal (TERM=dumb), the plain progress lines too: no escape sequence', async () => {
+    const judge = await openaiJudge(politeness);
+    const { cwd } = await project(`${judge.url}/v1`);
+    let t = Date.parse('2026-12-01T12:00:00.000Z');
+    const r = await cli(['calibrate'], cwd, { TERM: 'dumb' }, { isTTY: true, now: () => new Date((t += 4000)) });
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain('\x1b');
+    expect(r.stdout + r.stderr).not.toContain('\r');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^progress: [1-6]\/6 judge calls$/);
+  });
+
   it('criteria and rationales are escaped in the markdown', async () => {
     const judge = await openaiJudge(() => '{"score": 0.1, "rationale": "<img src=x onerror=alert(1)> | @team see #12"}');
     const agent = await serve();

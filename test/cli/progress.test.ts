@@ -31,6 +31,15 @@ describe('progressPrinter', () => {
     expect(out.err[1]).toBe('\r\x1b[2K[4/4] 2 passed · 1 failed · 1 errored\n');
   });
 
+  it('on a dumb terminal (TERM=dumb) prints the plain lines, never the redraw', () => {
+    const out = { ...io(true), env: { TERM: 'dumb' } };
+    const print = progressPrinter(out);
+    print(p(1, 1000));
+    print(p(2, 5000)); // too soon
+    print(p(4, 6000));
+    expect(out.err).toEqual(['progress: 1/4 · 1 passed · 0 failed · ETA 3s\n', 'progress: 4/4 · 4 passed · 0 failed\n']);
+  });
+
   it('prints plain lines at most every 10 s, and always the last one', () => {
     const out = io(false);
     const print = progressPrinter(out);

@@ -94,6 +94,16 @@ describe("an item's pass rate in words", () => {
     expect([pText(1 / 286), pText(0.625), pText(0.0385), pText(0.00049), pText(1), pText(0.5)]).toEqual(['= 0.003', '= 0.63', '= 0.039', '< 0.001', '= 1', '= 0.50']);
   });
 
+  it('p-values at the boundaries: the rule goes by the rounded value (0.0996 reads 0.10, never 0.100; 0.996 reads 1, never 1.00)', () => {
+    const shown = (ps: number[]): string[] => ps.map((p) => pText(p));
+    // Below 0.001, whatever the rounding would give.
+    expect(shown([0.000999, 0.0009995])).toEqual(['< 0.001', '< 0.001']);
+    expect(shown([0.001, 0.00949, 0.00995, 0.00999, 0.01])).toEqual(['= 0.001', '= 0.009', '= 0.010', '= 0.010', '= 0.010']);
+    expect(shown([0.09949, 0.0995, 0.0996, 0.0999, 0.1, 0.1049])).toEqual(['= 0.099', '= 0.10', '= 0.10', '= 0.10', '= 0.10', '= 0.10']);
+    expect(shown([0.99499, 0.995, 0.9996, 1])).toEqual(['= 0.99', '= 1', '= 1', '= 1']);
+    for (const text of shown([0.0995, 0.0999, 0.995, 0.9999])) expect(text).not.toMatch(/^= (0\.100|1\.00)$/);
+  });
+
   it('reads the record: a tier written there is the one shown, whatever the counts', () => {
     const r = statsRun();
     const f = r.fixtures[4];

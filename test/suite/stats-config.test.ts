@@ -27,4 +27,31 @@ describe('config.yml stats.alpha', () => {
     const word = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'stats: { alpha: low, beta: 1 }\n' });
     expect(word.errors.map((e) => e.line)).toEqual([1, 1]);
   });
+
+  it('a .nan alpha (YAML\'s NaN) is said to be no number alpha accepts, with its file, line and fix, never "the number NaN"', async () => {
+    for (const nan of ['.nan', '.NaN', '.NAN']) {
+      const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `stats:\n  alpha: ${nan}\n` });
+      expect(r.suite).toBeNull();
+      expect(r.errors).toEqual([
+        {
+          file: C,
+          line: 2,
+          column: 10,
+          message: `stats.alpha must be a probability above 0 and at most 0.5 (0.05 calls a drop at p < 0.05), found ${nan}, which YAML reads as NaN ("not a number"): not a number stats.alpha accepts`,
+          fix: `write a number in place of ${nan}, or remove "alpha" to use its default`,
+        },
+      ]);
+    }
+  });
+
+  it('.inf and .nan elsewhere: the same plain words; where text is expected, still the quotes', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'label: ok\nmessage: .nan\n', [C]: 'cost: { capUsd: .inf }\nrepeat: { count: -.inf }\n' });
+    expect(brief(r.errors)).toEqual([
+      `${C}:1: cost.capUsd must be a number, found .inf, which YAML reads as infinity: not a number cost.capUsd accepts`,
+      `${C}:2: repeat.count must be a number, found -.inf, which YAML reads as minus infinity: not a number repeat.count accepts`,
+      `${F}/a.yml:2: fixture "ok": message must be a string, found .nan, which YAML reads as the number NaN`,
+    ]);
+    for (const e of r.errors) expect(e.message).not.toMatch(/found the number (NaN|-?Infinity)/);
+    expect(r.errors.at(-1)?.fix).toBe('put the value in quotes: message: ".nan"');
+  });
 });
