@@ -9,7 +9,7 @@
 // shows as written.
 
 /** Scripts a letter is tested against, most common first; a letter of none of them is "Other". */
-const SCRIPTS = [
+export const SCRIPTS = [
   'Latin', 'Cyrillic', 'Greek', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Bopomofo', 'Arabic', 'Hebrew',
   'Armenian', 'Georgian', 'Cherokee', 'Coptic', 'Lisu', 'Canadian_Aboriginal', 'Tifinagh', 'Vai', 'Runic',
   'Ogham', 'Gothic', 'Old_Italic', 'Deseret', 'Osage', 'Adlam', 'Nko', 'Syriac', 'Thaana', 'Devanagari',
