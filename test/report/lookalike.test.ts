@@ -136,12 +136,14 @@ describe("a persona script's transcript", () => {
   });
 });
 
-// `СОРЕ` in Cyrillic, `раураӏ` (its last letter the Cyrillic palochka), the Bengali digit
+// `СОРЕ` and `сору` in Cyrillic, `раураӏ` (its last letter the Cyrillic palochka), the Bengali digit
 // four (U+09EA) that draws as 8: whole words of look-alikes, per Unicode's confusables table.
 const COPE = '\u0421\u041e\u0420\u0415';
 const COPE_NAMED = '⟨U+0421⟩⟨U+041E⟩⟨U+0420⟩⟨U+0415⟩';
 const PAYPAL = '\u0440\u0430\u0443\u0440\u0430\u04cf';
 const PAYPAL_NAMED = '⟨U+0440⟩⟨U+0430⟩⟨U+0443⟩⟨U+0440⟩⟨U+0430⟩⟨U+04CF⟩';
+const COPY = '\u0441\u043e\u0440\u0443';
+const COPY_NAMED = '⟨U+0441⟩⟨U+043E⟩⟨U+0440⟩⟨U+0443⟩';
 
 describe('a word written wholly in look-alikes of the reply\'s script (whole-script confusables)', () => {
   it('names every letter of a Cyrillic word that reads as an English one: the two sides of the diff no longer read the same', () => {
@@ -187,5 +189,10 @@ describe('a word written wholly in look-alikes of the reply\'s script (whole-scr
       drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'facts', detail: `urls paypal.com/acme → ${PAYPAL}.com/acme` } },
     });
     expect(visibleText(githubHtml(renderComment(run([withMeaning]), ctx)))).toContain(`changed in meaning: urls paypal.com/acme → ${PAYPAL_NAMED}.com/acme`);
+  });
+
+  it("a route's conversation written in look-alikes is named, the main script counted over the whole route", () => {
+    expect(routeText(route(COPY, 'answer'))).toBe(`${COPY_NAMED} / answer`);
+    expect(routeText(route('возвраты', 'ответ'))).toBe('возвраты / ответ');
   });
 });
