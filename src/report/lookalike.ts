@@ -5,11 +5,15 @@
 // word whose letters come from scripts that are not written together, or whose letters or digits
 // mix fullwidth or mathematical forms with plain ones, is suspicious; its odd characters are named
 // by their code, `p⟨U+0430⟩ypal`, as invisible characters are (diff.ts). A word written wholly in
-// one script is never named: a Russian or Greek reply, or an English one quoting a Russian word,
-// shows as written.
+// another script than the text's own is named when each of its letters is, in Unicode's confusables
+// table (confusables.ts), a look-alike of one of the text's script (UTS #39's "whole-script
+// confusables"): `СОРЕ` in Cyrillic in an English reply. A Russian or Greek reply, or an English one
+// quoting `Привет`, shows as written.
+
+import { PROTOTYPES } from './confusables.js';
 
 /** Scripts a letter is tested against, most common first; a letter of none of them is "Other". */
-const SCRIPTS = [
+export const SCRIPTS = [
   'Latin', 'Cyrillic', 'Greek', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Bopomofo', 'Arabic', 'Hebrew',
   'Armenian', 'Georgian', 'Cherokee', 'Coptic', 'Lisu', 'Canadian_Aboriginal', 'Tifinagh', 'Vai', 'Runic',
   'Ogham', 'Gothic', 'Old_Italic', 'Deseret', 'Osage', 'Adlam', 'Nko', 'Syriac', 'Thaana', 'Devanagari',
@@ -49,17 +53,56 @@ function oneScript(word: string): boolean {
 }
 
 let scriptRes: Array<[string, RegExp]> | undefined;
-const scriptCache = new Map<string, string>();
+const scriptCache = new Map<string, string | null>();
 
 /** The script of a letter (Unicode's Script property); null for a digit or a letter of no script (Common). */
 function scriptOf(ch: string): string | null {
-  if (!/\p{L}/u.test(ch) || /\p{Script=Common}/u.test(ch)) return null;
   const known = scriptCache.get(ch);
   if (known !== undefined) return known;
-  scriptRes ??= SCRIPTS.map((s) => [s, new RegExp(`^\\p{Script=${s}}$`, 'u')]);
-  const script = scriptRes.find(([, re]) => re.test(ch))?.[0] ?? 'Other';
+  let script: string | null = null;
+  if (/\p{L}/u.test(ch) && !/\p{Script=Common}/u.test(ch)) {
+    scriptRes ??= SCRIPTS.map((s) => [s, new RegExp(`^\\p{Script=${s}}$`, 'u')]);
+    script = scriptRes.find(([, re]) => re.test(ch))?.[0] ?? 'Other';
+  }
   if (scriptCache.size < 10_000) scriptCache.set(ch, script);
   return script;
+}
+
+const codeScripts = new Map<number, string | null>();
+
+/** How many letters of `text` each script has (scriptOf), ASCII letters counted without a look-up. */
+function scriptCounts(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (script: string | null, n: number): void => {
+    if (script !== null && n > 0) out.set(script, (out.get(script) ?? 0) + n);
+  };
+  let latin = 0;
+  // Letters of one script come in runs: counted by the run, not one Map update a letter.
+  let run: string | null = null;
+  let inRun = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) latin++;
+      continue;
+    }
+    const cp = c >= 0xd800 && c < 0xdc00 ? (text.codePointAt(i) ?? c) : c;
+    if (cp > 0xffff) i++;
+    let script = codeScripts.get(cp);
+    if (script === undefined) {
+      script = scriptOf(String.fromCodePoint(cp));
+      if (codeScripts.size < 10_000) codeScripts.set(cp, script);
+    }
+    if (script === null) continue;
+    if (script !== run) {
+      add(run, inRun);
+      [run, inRun] = [script, 0];
+    }
+    inRun++;
+  }
+  add(run, inRun);
+  add('Latin', latin);
+  return out;
 }
 
 /**
@@ -106,6 +149,99 @@ function mixedScripts(scripts: ReadonlySet<string>): boolean {
   return !WRITTEN_TOGETHER.some((set) => [...scripts].every((s) => set.includes(s)));
 }
 
+interface Prototype {
+  /** The look-alike's script. */
+  from: string;
+  /** The script of the letter it imitates; `Common` for a digit 0-9. */
+  to: string;
+}
+
+let prototypes: Map<number, Prototype> | undefined;
+
+/** Unicode's confusables table (confusables.ts) by code point, built on first use. */
+function table(): Map<number, Prototype> {
+  if (prototypes === undefined) {
+    prototypes = new Map();
+    for (const [key, pairs] of Object.entries(PROTOTYPES)) {
+      const [from, to] = key.split('>') as [string, string];
+      for (const pair of pairs.split(' ')) prototypes.set(parseInt(pair.slice(0, pair.indexOf('>')), 16), { from, to });
+    }
+  }
+  return prototypes;
+}
+
+const neutralCache = new Map<number, boolean>();
+
+/** A character of no script of its own (a digit, a mark, a Common letter), by code point, cached. */
+function neutral(cp: number): boolean {
+  if (cp < 0x80) return cp >= 0x30 && cp <= 0x39;
+  let known = neutralCache.get(cp);
+  if (known === undefined) {
+    known = /^[\p{Script=Common}\p{Script=Inherited}]$/u.test(String.fromCodePoint(cp));
+    if (neutralCache.size < 10_000) neutralCache.set(cp, known);
+  }
+  return known;
+}
+
+/** A text's letters by script (scriptCounts) and the script most of them are written in (null: none). */
+interface TextScripts {
+  counts: ReadonlyMap<string, number>;
+  main: string | null;
+}
+
+function textScripts(text: string): TextScripts {
+  const counts = scriptCounts(text);
+  let main: string | null = null;
+  for (const [script, n] of counts) if (main === null || n > (counts.get(main) ?? 0)) main = script;
+  return { counts, main };
+}
+
+const NONE: readonly number[] = [];
+
+/**
+ * The offsets of a word's letters when it is written wholly in look-alikes (UTS #39's whole-script
+ * confusables): its letters and digits all of one script and all in Unicode's confusables table,
+ * imitating letters of one other script or digits, with digits, marks and letters of no script
+ * beside them, two letters or digits at least (a lone `α` or `β` is how maths names a variable),
+ * in a text written mostly in the script they imitate, less in their own, and not in one written
+ * together with it: `СОРЕ` in an English reply. In a Russian one it is the reply's own: most words
+ * of a Russian or Greek reply stop at their first letter.
+ */
+function wholeOffsets(word: string, at: number, inText: () => TextScripts): readonly number[] {
+  let script: string | null = null;
+  let letters = 0;
+  let marks = 0;
+  const prototypes = table();
+  for (let i = 0; i < word.length; ) {
+    const cp = word.codePointAt(i) ?? 0;
+    i += cp > 0xffff ? 2 : 1;
+    const p = prototypes.get(cp);
+    if (p !== undefined) {
+      if (script === null) {
+        const { counts, main } = inText();
+        if (main === null || (counts.get(p.from) ?? 0) >= (counts.get(main) ?? 0) || !mixedScripts(new Set([main, p.from]))) return NONE;
+      } else if (p.from !== script) {
+        return NONE;
+      }
+      if (p.to !== 'Common' && p.to !== inText().main) return NONE;
+      script = p.from;
+    } else if (!neutral(cp)) {
+      return NONE;
+    } else if (cp >= 0x80 && /\p{M}/u.test(String.fromCodePoint(cp))) {
+      marks++;
+    }
+    letters++;
+  }
+  if (script === null || letters - marks < 2) return NONE;
+  const out: number[] = [];
+  let i = at;
+  for (const ch of word) {
+    if (prototypes.has(ch.codePointAt(0) ?? 0)) out.push(i);
+    i += ch.length;
+  }
+  return out;
+}
+
 /** The value most frequent in `text`, then in the word, then first in the word. */
 function main(values: readonly string[], inText: ReadonlyMap<string, number>): string {
   const inWord = new Map<string, number>();
@@ -119,14 +255,10 @@ function main(values: readonly string[], inText: ReadonlyMap<string, number>): s
   return best;
 }
 
-function counts(chars: readonly Char[]): { scripts: Map<string, number>; forms: Map<string, number> } {
-  const scripts = new Map<string, number>();
+function formCounts(chars: readonly Char[]): Map<string, number> {
   const forms = new Map<string, number>();
-  for (const c of chars) {
-    if (c.script !== null) scripts.set(c.script, (scripts.get(c.script) ?? 0) + 1);
-    if (c.form !== null) forms.set(c.form, (forms.get(c.form) ?? 0) + 1);
-  }
-  return { scripts, forms };
+  for (const c of chars) if (c.form !== null) forms.set(c.form, (forms.get(c.form) ?? 0) + 1);
+  return forms;
 }
 
 /**
@@ -135,25 +267,35 @@ function counts(chars: readonly Char[]): { scripts: Map<string, number>; forms: 
  * in each whose letters, or whose digits, mix fullwidth or mathematical forms with plain ones, those
  * not of their main form. A word's main script (or form) is the one of its own most used in the whole text: in an
  * English reply `раураl` names its four Cyrillic letters, in a Russian one `Приветt` its Latin `t`.
+ * A word written wholly in look-alikes of the text's main script names all its letters (wholeOffsets).
  */
 export function lookalikeOffsets(text: string): number[] {
   // Plain ASCII has nothing to name; most replies stop here.
   if (!/[^\p{ASCII}]/u.test(text)) return [];
-  const words: { chars: Char[]; scripts: string[] }[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
-    if (!/[^\p{ASCII}]/u.test(m[0]) || oneScript(m[0])) continue;
-    const chars = charsOf(m[0], m.index);
-    const scripts = chars.flatMap((c) => (c.script === null ? [] : [c.script]));
-    if (mixedScripts(new Set(scripts)) || mixedForms(chars, 'letter') || mixedForms(chars, 'digit')) words.push({ chars, scripts });
-  }
-  if (words.length === 0) return [];
-  const inText = counts(charsOf(text, 0));
+  // The text's letters by script, and its letters and digits by form, each counted once, and only
+  // for a text with a word that needs them.
+  let inText: TextScripts | undefined;
+  const scripts = (): TextScripts => (inText ??= textScripts(text));
+  let formsInText: Map<string, number> | undefined;
+  const textForms = (): Map<string, number> => (formsInText ??= formCounts(charsOf(text, 0)));
   const out: number[] = [];
-  for (const { chars, scripts } of words) {
-    const script = mixedScripts(new Set(scripts)) ? main(scripts, inText.scripts) : null;
+  for (const m of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
+    if (!/[^\p{ASCII}]/u.test(m[0])) continue;
+    if (oneScript(m[0])) {
+      for (const at of wholeOffsets(m[0], m.index, scripts)) out.push(at);
+      continue;
+    }
+    const chars = charsOf(m[0], m.index);
+    const own = chars.flatMap((c) => (c.script === null ? [] : [c.script]));
+    const mixed = mixedScripts(new Set(own));
+    if (!mixed && !mixedForms(chars, 'letter') && !mixedForms(chars, 'digit')) {
+      for (const at of wholeOffsets(m[0], m.index, scripts)) out.push(at);
+      continue;
+    }
+    const script = mixed ? main(own, scripts().counts) : null;
     const form = (kind: Kind): string | null => {
       const forms = chars.flatMap((c) => (c.kind === kind && c.form !== null ? [c.form] : []));
-      return new Set(forms).size > 1 ? main(forms, inText.forms) : null;
+      return new Set(forms).size > 1 ? main(forms, textForms()) : null;
     };
     const forms = { letter: form('letter'), digit: form('digit') };
     for (const c of chars) {

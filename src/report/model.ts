@@ -431,11 +431,12 @@ export const SCRIPT_MARK = '🎭';
 /**
  * The route as every report shows it, its invisible characters named (`main⟨U+200B⟩ / answer`, as
  * the reply diff does): a route that changed by a zero-width character would otherwise read the
- * same on both sides of "→" (docs/action.md, "The PR comment").
+ * same on both sides of "→" (docs/action.md, "The PR comment"). Look-alikes are named over the
+ * whole route, so a conversation written wholly in look-alikes (`сору` in Cyrillic) is named
+ * beside a Latin stage as a word of a reply is.
  */
 export function routeText(route: { conversation: string; stage: string } | null | undefined): string {
-  const show = (name: string): string => showInvisible(showLookalikes(name));
-  return route ? `${show(route.conversation)} / ${show(route.stage)}` : '(no route)';
+  return route ? showInvisible(showLookalikes(`${route.conversation} / ${route.stage}`)) : '(no route)';
 }
 
 /** "≈ $0.12 estimated (cap $1)"; with adaptive attempts a range up to its upper bound (docs/statistics.md, "The estimate"). */

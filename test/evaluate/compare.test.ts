@@ -82,6 +82,11 @@ describe('compare: the first cause of each changed fixture', () => {
     }
   });
 
+  it("names a word written wholly in look-alikes in a changed reply's detail: Cyrillic `раураӏ` reads as paypal", () => {
+    const c = compareRuns(at(T1, [fx('a', { reply: 'Pay at paypal.com' })]), at(T2, [fx('a', { reply: 'Pay at \u0440\u0430\u0443\u0440\u0430\u04cf.com' })]));
+    for (const out of [renderCompareMarkdown(c), renderCompareText(c)]) expect(out).toContain('"Pay at ⟨U+0440⟩⟨U+0430⟩⟨U+0443⟩⟨U+0440⟩⟨U+0430⟩⟨U+04CF⟩.com"');
+  });
+
   it('reply changed comes before route and verdict', () => {
     expect(causeOf(fx('a'), fx('a', { reply: 'different', route: route('other', 'x'), verdict: 'fail' }))).toBe('reply_changed');
   });

@@ -1,8 +1,10 @@
 // A letter swapped for a look-alike from another script (Cyrillic "а" U+0430 for Latin "a", Greek
 // "ο" U+03BF for "o", a fullwidth digit) draws like the letter it imitates: a diff of the two would
 // read "changed" with nothing to see, and a new link would read right. Such a letter in a word of
-// another script is named by its code, as invisible characters are; text written wholly in one
-// script (a Russian or a Greek reply) shows as written (docs/action.md, "The PR comment").
+// another script is named by its code, as invisible characters are, and so is a word written
+// wholly in look-alikes of the reply's script (`СОРЕ` in Cyrillic in an English reply, from
+// Unicode's confusables table); text written wholly in one script (a Russian or a Greek reply)
+// shows as written (docs/action.md, "The PR comment").
 import { describe, expect, it } from 'vitest';
 import { diffText, renderComment, renderTerminal } from '../../src/report/index.js';
 import { fixtureData } from '../../src/report/html/data.js';
@@ -131,5 +133,66 @@ describe("a persona script's transcript", () => {
     const md = renderComment(run([], { personas: [persona('refund-coverage', { turns, baseline: null, drift: { transcript: null, route: null, verdict: 'no_baseline' } })] }), ctx);
     expect(md).toContain(`Pay at p${CYRILLIC_A}ypal.com/acme.`);
     expect(md).toContain('_Look-alike letters from another script, by their code:_ `p⟨U+0430⟩ypal`');
+  });
+});
+
+// `СОРЕ` and `сору` in Cyrillic, `раураӏ` (its last letter the Cyrillic palochka), the Bengali digit
+// four (U+09EA) that draws as 8: whole words of look-alikes, per Unicode's confusables table.
+const COPE = '\u0421\u041e\u0420\u0415';
+const COPE_NAMED = '⟨U+0421⟩⟨U+041E⟩⟨U+0420⟩⟨U+0415⟩';
+const PAYPAL = '\u0440\u0430\u0443\u0440\u0430\u04cf';
+const PAYPAL_NAMED = '⟨U+0440⟩⟨U+0430⟩⟨U+0443⟩⟨U+0440⟩⟨U+0430⟩⟨U+04CF⟩';
+const COPY = '\u0441\u043e\u0440\u0443';
+const COPY_NAMED = '⟨U+0441⟩⟨U+043E⟩⟨U+0440⟩⟨U+0443⟩';
+
+describe('a word written wholly in look-alikes of the reply\'s script (whole-script confusables)', () => {
+  it('names every letter of a Cyrillic word that reads as an English one: the two sides of the diff no longer read the same', () => {
+    expect(diffText('Please COPE with it.', `Please ${COPE} with it.`)).toBe(['- Please COPE with it.', `+ Please ${COPE_NAMED} with it.`].join('\n'));
+    expect(diffText('Pay at paypal.com today.', `Pay at ${PAYPAL}.com today.`)).toContain(`+ Pay at ${PAYPAL_NAMED}.com today.`);
+  });
+
+  it('names a number written with a digit of another script that draws as a plain one', () => {
+    expect(diffText('Call 888 now.', 'Call 8\u09ea8 now.')).toContain('⟦8⟨U+09EA⟩8⟧');
+  });
+
+  it.each([
+    ['an English reply quoting a Russian word that does not look English', 'Say hello to them.', 'Say Привет to them.'],
+    ['a Russian reply whose word is all look-alikes of Latin ones (its own script)', 'Привет, как дела?', `Привет, ${COPE} дела?`],
+    ['a Russian reply with Latin words in it (Latin letters imitate nothing in the table)', 'Ваш API ключ готов.', 'Ваш HTTP ключ готов.'],
+    ['a lone Greek letter of look-alike shape (a variable, not a word)', 'Let a be 1.', 'Let \u03b1 be 1.'],
+    ['a Chinese reply quoting katakana (written together with Han)', '退款已处理：「工口」。', '退款已处理：「\u30a8\u30ed」。'],
+  ])('names nothing in %s', (_name, before, after) => {
+    const text = diffText(before, after) as string;
+    expect(text).not.toBeNull();
+    expect(text).not.toContain('U+');
+  });
+
+  it('the comment names it under a reply shown whole, and report.html says the same', () => {
+    const shown = fixture('pay-link', { reply: `Pay at ${PAYPAL}.com/acme, then ${COPE} with it.`, verdict: 'pass', drift: { reply: null, route: null, verdict: 'no_baseline' }, baseline: null });
+    const md = renderComment(run([shown]), ctx);
+    expect(allCodeBlocks(githubHtml(md)).join('\n')).toContain(`Pay at ${PAYPAL}.com/acme`);
+    expect(md).toContain(`_Look-alike letters from another script, by their code:_ \`${PAYPAL_NAMED}\`, \`${COPE_NAMED}\``);
+    expect(fixtureData(shown).lookalikes).toEqual([PAYPAL_NAMED, COPE_NAMED]);
+  });
+
+  it('the terminal and report.html name it in a changed reply', () => {
+    const changed = replyChanged('pay-link', 'Pay at paypal.com/acme.', `Pay at ${PAYPAL}.com/acme.`);
+    expect(renderTerminal(run([changed]), { color: false })).toContain(`${PAYPAL_NAMED}.com/acme`);
+    expect(JSON.stringify(fixtureData(changed).diff)).toContain(PAYPAL_NAMED);
+  });
+
+  it('the meaning words on the item line name it', () => {
+    const withMeaning = fixture('pay-link', {
+      reply: `Pay at ${PAYPAL}.com/acme.`,
+      verdict: 'pass',
+      baseline: baseline('pay-link', 'Pay at paypal.com/acme.'),
+      drift: { reply: 'different', route: 'same', verdict: 'still_passing', meaning: { value: 'changed', by: 'facts', detail: `urls paypal.com/acme → ${PAYPAL}.com/acme` } },
+    });
+    expect(visibleText(githubHtml(renderComment(run([withMeaning]), ctx)))).toContain(`changed in meaning: urls paypal.com/acme → ${PAYPAL_NAMED}.com/acme`);
+  });
+
+  it("a route's conversation written in look-alikes is named, the main script counted over the whole route", () => {
+    expect(routeText(route(COPY, 'answer'))).toBe(`${COPY_NAMED} / answer`);
+    expect(routeText(route('возвраты', 'ответ'))).toBe('возвраты / ответ');
   });
 });
