@@ -20,10 +20,11 @@ mulberry32 there (the statistics do not depend on which uniform numbers are used
 
 Second stages (an item's k of n on one side; c = (k + 1/2) / (n + 1), the mean of the Jeffreys
 posterior Beta(k + 1/2, n - k + 1/2)):
-  binomial      k' ~ Bin(n, c): the rate c taken as known (the method before this script).
+  binomial      k' ~ Bin(n, c): the rate c taken as known (the method of src/evaluate/stats.ts).
   betabinomial  p ~ Beta(k + 1/2, n - k + 1/2), then k' ~ Bin(n, p): k' ~ BetaBin(n, k + 1/2, n - k + 1/2).
 Both count the drawn rate from the observed one: k/n + (k' - n c) / n (E[k'] = n c for both).
-  beta          the posterior's rate itself, no attempts drawn: k/n + (p - c), p ~ Beta(k + 1/2, n - k + 1/2).
+  beta          the posterior's rate itself, no attempts drawn: k/n + (p - c), p ~ Beta(k + 1/2, n - k + 1/2)
+                (coverage only; `mirror` runs the first two).
 Items of one attempt on both sides have no tallies and keep their 0/1 difference (no second stage).
 """
 
