@@ -15,6 +15,7 @@ import {
   seedOf,
   tierOf,
   wilson,
+  type RatePair,
   type Tally,
 } from '../../src/evaluate/stats.js';
 
@@ -499,6 +500,25 @@ describe('pairedBootstrap', () => {
     );
     expect(r?.ci[0]).toBe(0);
     expect(r?.ci[1]).toBe(1);
+  });
+
+  // docs/statistics.md's coverage table measures an independent Python copy of this function
+  // (scripts/bootstrap-coverage.py, numpy 2.4.6, SciPy 1.17.1): `python3 scripts/bootstrap-coverage.py
+  // mirror` runs the documented generator exactly and prints, among the cases above,
+  //   one item 1/1 -> 0/3                           seed 'one-drop'   diff -1.000000 ci [-1.0, -0.041666666666666685]
+  //   five items 3/3 -> 1/3, 3/3, 2/3, 3/3, 3/3     seed 'five'       diff -0.200000 ci [-0.5833333333333334, 0.13333333333333336]
+  // (-1/24 and -7/12, 2/15 on the lattice). The same intervals here tie the table to this code.
+  it('gives the intervals the independent Python copy gives (the one behind the coverage table)', () => {
+    const pair = (kb: number, nb: number, kn: number, nn: number): RatePair => ({
+      before: kb / nb,
+      now: kn / nn,
+      tallies: { before: { passed: kb, total: nb }, now: { passed: kn, total: nn } },
+    });
+    expect(pairedBootstrap([pair(1, 1, 0, 3)], 'one-drop')?.ci).toEqual([-1, -0.041666666666666685]);
+    const five = [pair(3, 3, 1, 3), pair(3, 3, 3, 3), pair(3, 3, 2, 3), pair(3, 3, 3, 3), pair(3, 3, 3, 3)];
+    expect(pairedBootstrap(five, 'five')?.ci).toEqual([-0.5833333333333334, 0.13333333333333336]);
+    close(-0.041666666666666685, -1 / 24, 1e-12);
+    close(-0.5833333333333334, -7 / 12, 1e-12);
   });
 
   it('is null with no item, and counts a given number of resamples', () => {
