@@ -158,13 +158,21 @@ interface Prototype {
 
 let prototypes: Map<number, Prototype> | undefined;
 
-/** Unicode's confusables table (confusables.ts) by code point, built on first use. */
+/**
+ * Unicode's confusables table (confusables.ts) by code point, built on first use: only the
+ * look-alikes of a plain letter or digit (ASCII). One that imitates a small capital (Cyrillic н as
+ * ʜ, в as ʙ) or an accented letter makes no word read as a plain one: `нет` quoted in an English
+ * reply reads as Russian, not as a Latin word (docs/action.md, "The PR comment").
+ */
 function table(): Map<number, Prototype> {
   if (prototypes === undefined) {
     prototypes = new Map();
     for (const [key, pairs] of Object.entries(PROTOTYPES)) {
       const [from, to] = key.split('>') as [string, string];
-      for (const pair of pairs.split(' ')) prototypes.set(parseInt(pair.slice(0, pair.indexOf('>')), 16), { from, to });
+      for (const pair of pairs.split(' ')) {
+        const [source, prototype] = pair.split('>') as [string, string];
+        if (prototype.length <= 4 && parseInt(prototype, 16) < 0x80) prototypes.set(parseInt(source, 16), { from, to });
+      }
     }
   }
   return prototypes;

@@ -160,6 +160,7 @@ describe('a word written wholly in look-alikes of the reply\'s script (whole-scr
     ['a Russian reply whose word is all look-alikes of Latin ones (its own script)', 'Привет, как дела?', `Привет, ${COPE} дела?`],
     ['a Russian reply with Latin words in it (Latin letters imitate nothing in the table)', 'Ваш API ключ готов.', 'Ваш HTTP ключ готов.'],
     ['a lone Greek letter of look-alike shape (a variable, not a word)', 'Let a be 1.', 'Let \u03b1 be 1.'],
+    ['an English reply quoting Russian words whose letters imitate small capitals (ʜ, ʙ, ᴛ), not plain letters', 'They said no to all.', 'They said нет to все.'],
     ['a Chinese reply quoting katakana (written together with Han)', '退款已处理：「工口」。', '退款已处理：「\u30a8\u30ed」。'],
   ])('names nothing in %s', (_name, before, after) => {
     const text = diffText(before, after) as string;
