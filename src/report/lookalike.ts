@@ -210,7 +210,7 @@ const NONE: readonly number[] = [];
  * The offsets of a word's letters when it is written wholly in look-alikes (UTS #39's whole-script
  * confusables): its letters and digits all of one script and all in Unicode's confusables table,
  * imitating letters of one other script or digits, with digits, marks and letters of no script
- * beside them, two letters or digits at least (a lone `α` or `β` is how maths names a variable),
+ * beside them, two letters or digits at least for Greek (a lone `α` or `β` is how maths names a variable),
  * in a text written mostly in the script they imitate, less in their own, and not in one written
  * together with it: `СОРЕ` in an English reply. In a Russian one it is the reply's own: most words
  * of a Russian or Greek reply stop at their first letter.
@@ -240,7 +240,9 @@ function wholeOffsets(word: string, at: number, inText: () => TextScripts): read
     }
     letters++;
   }
-  if (script === null || letters - marks < 2) return NONE;
+  // One letter alone is a word too (Cyrillic а for "a"), but not a Greek one: `α` alone is how
+  // maths and science name a variable or an angle.
+  if (script === null || letters - marks < (script === 'Greek' ? 2 : 1)) return NONE;
   const out: number[] = [];
   let i = at;
   for (const ch of word) {

@@ -151,6 +151,11 @@ describe('a word written wholly in look-alikes of the reply\'s script (whole-scr
     expect(diffText('Pay at paypal.com today.', `Pay at ${PAYPAL}.com today.`)).toContain(`+ Pay at ${PAYPAL_NAMED}.com today.`);
   });
 
+  it('names a one-letter word of a script not written alone in English text: the changed word shows what changed', () => {
+    expect(diffText('I have a question.', 'I have \u0430 question.')).toContain('⟨U+0430⟩');
+    expect(diffText('Pick option a or b.', 'Pick option \u0430 or b.')).toContain('⟨U+0430⟩');
+  });
+
   it('names a number written with a digit of another script that draws as a plain one', () => {
     expect(diffText('Call 888 now.', 'Call 8\u09ea8 now.')).toContain('⟦8⟨U+09EA⟩8⟧');
   });
