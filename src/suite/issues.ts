@@ -285,15 +285,18 @@ function nonFinite(
   value: number,
   rule: string,
   at: (pos: Position, message: string, fix: string) => ConfigIssue,
+  takesText = false,
 ): ConfigIssue {
   const written = ctx.src.writtenAt(full) ?? String(value);
   const read = Number.isNaN(value) ? 'NaN ("not a number")' : value > 0 ? 'infinity' : 'minus infinity';
   const key = rel[rel.length - 1];
+  // Where text is taken too (a header's value), the words may have been meant as text.
+  const quoted = takesText && key !== undefined ? `, or put the value in quotes: ${String(key)}: ${JSON.stringify(written)}` : '';
   const remove = key !== undefined && !isRequired(ctx.schema, rel) ? `, or remove ${quote(String(key))} to use its default` : '';
   return at(
     ctx.src.valueAt(full),
     `${name} ${rule}, found ${written}, which YAML reads as ${read}: not a number ${name} accepts`,
-    `write a number in place of ${written}${remove}`,
+    `write a number in place of ${written}${quoted || remove}`,
   );
 }
 
@@ -399,6 +402,9 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         ...new Set(branches.flatMap((b) => b.filter((i) => i.code === 'invalid_type' && i.path.length === 0).map((i) => typeWord(i.expected ?? '')))),
       ];
       const custom = issue.message && issue.message !== 'Invalid input' ? issue.message : null;
+      if (typeof value === 'number' && !Number.isFinite(value) && expected.includes(typeWord('number'))) {
+        return [nonFinite(ctx, full, rel, name, value, custom ?? `must be ${expected.join(' or ')}`, at, expected.includes(typeWord('string')))];
+      }
       return [
         at(
           ctx.src.valueAt(full),

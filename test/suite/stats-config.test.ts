@@ -54,4 +54,12 @@ describe('config.yml stats.alpha', () => {
     for (const e of r.errors) expect(e.message).not.toMatch(/found the number (NaN|-?Infinity)/);
     expect(r.errors.at(-1)?.fix).toBe('put the value in quotes: message: ".nan"');
   });
+
+  it('.nan where a string or a number is taken (a header): plain words, and the fix offers both', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'label: ok\nmessage: hi\n', [C]: 'agent:\n  url: http://127.0.0.1:1/chat\n  headers:\n    X-Trace: .nan\n' });
+    expect(brief(r.errors)).toEqual([
+      `${C}:4: agent.headers.X-Trace must be a string or a number or true or false, found .nan, which YAML reads as NaN ("not a number"): not a number agent.headers.X-Trace accepts`,
+    ]);
+    expect(r.errors[0]?.fix).toBe('write a number in place of .nan, or put the value in quotes: X-Trace: ".nan"');
+  });
 });
