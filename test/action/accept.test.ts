@@ -100,6 +100,18 @@ async function accept(opts: { sender?: string; label?: string; headRepo?: string
   });
 }
 
+/** The accept job run again on the same label event: no new label is applied (the first attempt removed it). */
+async function rerunAccept(): Promise<ActionRun> {
+  return runAction({
+    gh,
+    workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
+    runId: 2002,
+    workflow: 'agent-replay-accept',
+    inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
+    event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
+  });
+}
+
 /** Our comment, with markdown backslash escapes removed so assertions read like the rendered text. */
 const ourComment = () => {
   const c = gh.comments('octo', 'shop', 7).find((x) => x.user.login === gh.viewer.login);
@@ -279,14 +291,7 @@ describe('accept mode, end to end', () => {
     expect(ourComment()!.body).toContain('the workflow run 1001 is still running');
     gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD, status: 'completed', conclusion: 'success' });
     // The job re-run: the same label event (the label itself was removed by the first attempt).
-    const rerun = await runAction({
-      gh,
-      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-      runId: 2002,
-      workflow: 'agent-replay-accept',
-      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
-      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
-    });
+    const rerun = await rerunAccept();
     expect(rerun.code, rerun.stdout).toBe(0);
     expect(gh.commits).toHaveLength(1);
     expect(gh.violations).toEqual([]);
@@ -306,14 +311,7 @@ describe('accept mode, end to end', () => {
     expect(first.stdout).toContain('after the accept-baseline label was applied at');
     // The first job's refusal notice is now the comment's newest change; the report under it is
     // still the one written after the label. The job re-run (the same label event) is refused too.
-    const rerun = await runAction({
-      gh,
-      workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
-      runId: 2002,
-      workflow: 'agent-replay-accept',
-      inputs: { mode: 'accept', 'comment-key': 'agent-replay' },
-      event: { name: 'pull_request_target', payload: pullPayload({ action: 'labeled', label: 'accept-baseline', sender: 'maintainer' }) },
-    });
+    const rerun = await rerunAccept();
     expect(rerun.code, rerun.stdout).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(rerun.stdout).toMatch(/::error::baselines not accepted: the comment was updated at 2026-\S+Z, after the accept-baseline label was applied at 2026-\S+Z/);
