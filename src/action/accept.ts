@@ -35,14 +35,20 @@ class Refusal extends Error {
 
 const NOTICE_START = '<!-- agent-replay:notice -->';
 const NOTICE_END = '<!-- /agent-replay:notice -->';
+/** GitHub's time of a change, as its REST API gives it (to the second; to the millisecond is kept too). */
+const GITHUB_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 /**
  * A notice's opening line. It carries when the report under it was last written (`report-updated`,
  * GitHub's time), so that the notice, the comment's newest change, does not pass for the report's
- * (docs/action.md, "Accept"). Older notices open with NOTICE_START, with no time.
+ * (docs/action.md, "Accept"). Without a time (none known, or older notices): NOTICE_START.
  */
-const NOTICE_OPEN = /^<!-- agent-replay:notice(?: report-updated=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z))? -->(?:\n|$)/;
-/** The longest opening line a notice is written with (the time as GitHub gives it, to the millisecond). */
-const NOTICE_START_MAX = '<!-- agent-replay:notice report-updated=0000-00-00T00:00:00.000Z -->';
+function noticeOpen(reportUpdatedAt: string | null): string {
+  return reportUpdatedAt !== null && GITHUB_TIME.test(reportUpdatedAt) ? `<!-- agent-replay:notice report-updated=${reportUpdatedAt} -->` : NOTICE_START;
+}
+/** A notice's opening line, with its time when it has one, at the start of `text`. */
+const NOTICE_OPEN = /^<!-- agent-replay:notice(?: report-updated=(\S+))? -->(?:\n|$)/;
+/** The longest opening line a notice is written with (the time to the millisecond). */
+const NOTICE_START_MAX = noticeOpen('0000-00-00T00:00:00.000Z');
 
 /** A comment's hidden marker and metadata lines (its head), and what follows them, leading blank lines dropped. */
 function splitHead(body: string): { head: string[]; rest: string } {
@@ -67,8 +73,7 @@ export function withNotice(body: string, notice: string, reportUpdatedAt: string
     if (end < 0) break;
     rest = rest.slice(end + NOTICE_END.length).replace(/^\n+/, '');
   }
-  const open = reportUpdatedAt === null ? NOTICE_START : `<!-- agent-replay:notice report-updated=${reportUpdatedAt} -->`;
-  return [...split.head, open, notice, NOTICE_END, '', rest].join('\n');
+  return [...split.head, noticeOpen(reportUpdatedAt), notice, NOTICE_END, '', rest].join('\n');
 }
 
 /**
@@ -77,9 +82,10 @@ export function withNotice(body: string, notice: string, reportUpdatedAt: string
  * the report under it was written; null for an older notice that does not say.
  */
 function reportUpdatedAt(comment: Pick<IssueComment, 'body' | 'updated_at'>): string | null {
-  const rest = splitHead(comment.body).rest;
-  if (!rest.startsWith('<!-- agent-replay:notice')) return comment.updated_at;
-  return NOTICE_OPEN.exec(rest)?.[1] ?? null;
+  const open = NOTICE_OPEN.exec(splitHead(comment.body).rest);
+  if (open === null) return comment.updated_at;
+  const time = open[1] ?? null;
+  return time !== null && GITHUB_TIME.test(time) ? time : null;
 }
 
 /** How many of the pull request's newest label events are read to find when the accept label was applied. */

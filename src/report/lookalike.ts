@@ -68,8 +68,6 @@ function scriptOf(ch: string): string | null {
   return script;
 }
 
-const codeScripts = new Map<number, string | null>();
-
 /** How many letters of `text` each script has (scriptOf), ASCII letters counted without a look-up. */
 function scriptCounts(text: string): Map<string, number> {
   const out = new Map<string, number>();
@@ -88,11 +86,7 @@ function scriptCounts(text: string): Map<string, number> {
     }
     const cp = c >= 0xd800 && c < 0xdc00 ? (text.codePointAt(i) ?? c) : c;
     if (cp > 0xffff) i++;
-    let script = codeScripts.get(cp);
-    if (script === undefined) {
-      script = scriptOf(String.fromCodePoint(cp));
-      if (codeScripts.size < 10_000) codeScripts.set(cp, script);
-    }
+    const script = scriptOf(String.fromCodePoint(cp));
     if (script === null) continue;
     if (script !== run) {
       add(run, inRun);
