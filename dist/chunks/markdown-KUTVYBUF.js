@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{COMMENT_MAX_CHARS,NOTICE_RESERVE_CHARS,SUMMARY_MAX_BYTES,renderComment,renderMarkdownReport,renderSummary}from"./chunk-USWFYGZV.js";import"./chunk-GEWRF35C.js";import"./chunk-NR2UFIBF.js";import"./chunk-GIATDDJX.js";import"./chunk-YZASLWB7.js";export{COMMENT_MAX_CHARS,NOTICE_RESERVE_CHARS,SUMMARY_MAX_BYTES,renderComment,renderMarkdownReport,renderSummary};
