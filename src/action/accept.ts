@@ -628,12 +628,22 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
 
     // Read again right before the commit: closed (or merged) while the artifact was downloaded and
-    // screened, its branch would take a commit that never reaches the base branch. A push in that
-    // time needs no read: the commit's expectedHeadOid refuses it (docs/action.md, "Accept").
+    // screened, its branch would take a commit that never reaches the base branch; the label
+    // removed in that time takes the acceptance back. A push in that time needs no read: the
+    // commit's expectedHeadOid refuses it (docs/action.md, "Accept").
     step = `reading pull request #${pr} again before the commit`;
-    if ((await github.getPull(ctx.owner, ctx.repo, pr)).state === 'closed') {
+    const again = await github.getPull(ctx.owner, ctx.repo, pr);
+    if (again.state === 'closed') {
       throw new Refusal(
         `pull request #${pr} was closed while the accept job ran, before the baselines were committed: a commit on its branch would never reach the base branch, so nothing was written. Reopen it and apply the label again, or accept them in a new pull request.`,
+      );
+    }
+    // Only a label seen at the job's first read can have been removed during it: a re-run of the
+    // job starts with the label its first attempt removed.
+    const labelled = (p: { labels: string[] }): boolean => p.labels.some((l) => sameLabel(l, labelName));
+    if (labelled(pull) && !labelled(again)) {
+      throw new Refusal(
+        `the ${inputs.acceptLabel} label was removed from pull request #${pr} while the accept job ran, before the baselines were committed, so nothing was written. Apply the label again to accept the replies of the check.`,
       );
     }
     step = 'committing the baselines';

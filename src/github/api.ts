@@ -35,7 +35,7 @@ export interface PullInfo {
   state: 'open' | 'closed';
 }
 
-/** An open pull request as the pulls list reports it, with its labels. */
+/** A pull request with its labels, as `getPull` and the pulls lists report it. */
 export interface PullWithLabels extends PullInfo {
   labels: string[];
 }
@@ -103,7 +103,8 @@ export interface GitHubApi {
   listIssueLabels(owner: string, repo: string, issueNumber: number): Promise<string[]>;
   /** Removing a label that is already gone is not an error. */
   removeLabel(owner: string, repo: string, issueNumber: number, name: string): Promise<void>;
-  getPull(owner: string, repo: string, pullNumber: number): Promise<PullInfo>;
+  /** The pull request with its labels as they are now. */
+  getPull(owner: string, repo: string, pullNumber: number): Promise<PullWithLabels>;
   /** Open pull requests whose head is the branch `branch` of this repository, all pages. */
   listOpenPullsForBranch(owner: string, repo: string, branch: string): Promise<PullWithLabels[]>;
   /** Pull requests (open and closed) that contain the commit, all pages (`GET /repos/{o}/{r}/commits/{sha}/pulls`). */
@@ -332,7 +333,7 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
     getPull(owner, repo, pullNumber) {
       return call(`GET /repos/${owner}/${repo}/pulls/${pullNumber}`, async () => {
         const { data } = await octokit.rest.pulls.get({ owner, repo, pull_number: pullNumber });
-        return pullInfo(data);
+        return { ...pullInfo(data), labels: data.labels.map((l) => l.name) };
       });
     },
 

@@ -240,6 +240,36 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('refuses when the label is removed while the job runs, after the first read and before the commit: nothing is written', async () => {
+    await reviewedCheck();
+    // The maintainer takes the label off while the job downloads the results artifact.
+    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.setLabels('octo', 'shop', 7, ['bug']) });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(gh.requests.filter((r) => r.operationName === 'agentReplayCommit')).toEqual([]);
+    expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
+    const reason =
+      'the accept-baseline label was removed from pull request #7 while the accept job ran, before the baselines were committed, so nothing was written. ' +
+      'Apply the label again to accept the replies of the check.';
+    expect(run.stdout).toContain(`::error::baselines not accepted: ${reason}`);
+    expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain(`**Baselines not accepted.** ${escapeInline(reason)}`);
+    expect(ourComment()!.body).toContain('refund-policy'); // the reviewed report stays under the notice
+    expect(gh.labels('octo', 'shop', 7)).toEqual(['bug']);
+    expect(run.outputs['commit-sha']).toBeUndefined();
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
+  });
+
+  it('a label renamed in case only while the job runs is still the label: the commit goes on', async () => {
+    await reviewedCheck();
+    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.setLabels('octo', 'shop', 7, ['Accept-Baseline']) });
+    const run = await accept();
+    expect(run.code, run.stdout).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(gh.violations).toEqual([]);
+  });
+
   it('refuses when the branch moves during the commit (expectedHeadOid), without retrying', async () => {
     await reviewedCheck();
     gh.moveBranch('octo/shop', 'feature', '3'.repeat(40));

@@ -347,6 +347,7 @@ describe('lookups', () => {
   it('getPull: same-repository branch, fork, and deleted fork', async () => {
     h = await startHarness();
     h.gh.addPull(O, R, { number: 5, headSha: 'c'.repeat(40), headRef: 'fix-refunds' });
+    h.gh.setLabels(O, R, 5, ['accept-baseline', 'bug']);
     h.gh.addPull(O, R, { number: 6, headSha: 'd'.repeat(40), headRef: 'patch-1', headRepo: 'stranger/shop' });
     h.gh.addPull(O, R, { number: 7, headSha: 'e'.repeat(40), headRef: 'patch-2', headRepo: null, state: 'closed' });
     expect(await h.api.getPull(O, R, 5)).toEqual({
@@ -357,8 +358,9 @@ describe('lookups', () => {
       baseRepoFullName: 'octo/shop',
       isFork: false,
       state: 'open',
+      labels: ['accept-baseline', 'bug'],
     });
-    expect(await h.api.getPull(O, R, 6)).toMatchObject({ headRepoFullName: 'stranger/shop', isFork: true });
+    expect(await h.api.getPull(O, R, 6)).toMatchObject({ headRepoFullName: 'stranger/shop', isFork: true, labels: [] });
     expect(await h.api.getPull(O, R, 7)).toMatchObject({ headRepoFullName: null, isFork: true, state: 'closed' });
     expect((await caught(h.api.getPull(O, R, 99))).kind).toBe('not_found');
     expect(h.gh.violations).toEqual([]);
@@ -368,6 +370,7 @@ describe('lookups', () => {
   it('listOpenPullsForBranch: the open pull requests of a branch of this repository, with labels', async () => {
     h = await startHarness();
     h.gh.addPull(O, R, { number: 5, headSha: 'c'.repeat(40), headRef: 'fix-refunds' });
+    h.gh.setLabels(O, R, 5, ['accept-baseline', 'bug']);
     h.gh.addPull(O, R, { number: 6, headSha: 'd'.repeat(40), headRef: 'fix-refunds', headRepo: 'stranger/shop' });
     h.gh.addPull(O, R, { number: 4, headSha: 'e'.repeat(40), headRef: 'fix-refunds', state: 'closed' });
     h.gh.addPull(O, R, { number: 8, headSha: 'f'.repeat(40), headRef: 'other' });

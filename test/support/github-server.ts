@@ -970,6 +970,7 @@ export class FakeGitHub {
       number: pull.number,
       state: pull.state,
       html_url: `https://github.com/${base}/pull/${pull.number}`,
+      labels: this.labels(owner, repo, pull.number).map((n) => this.labelJson(n)),
       user: this.userJson(pull.user),
       head: {
         label: `${(headRepo ?? base).split('/')[0]}:${pull.headRef}`,
