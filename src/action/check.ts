@@ -117,6 +117,9 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // results.json is written as items finish, and renamed into place when the run is over.
   const stream = openRecordStream(resolve(deps.cwd, inputs.resultsPath));
   let result;
+  // The load's warnings are annotated once, as soon as the suite is read, before the wait and the
+  // replay (as the CLI prints them: docs/action.md, "Check: replay on every pull request").
+  let warned = false;
   try {
     result = await runCheck(
       {
@@ -132,6 +135,10 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
         onWaitLog: (line) => core.info(line),
         onLog: (line) => core.info(line),
         onWarning: (message) => core.warning(message),
+        onLoadWarnings: (warnings) => {
+          warned = true;
+          annotateConfigIssues([], warnings);
+        },
         ...(inputs.shard !== null ? { shard: { ...inputs.shard, timings: await shardTimings(inputs.timings, ctx, deps) } } : {}),
         // Tests only: the readiness wait does not really sleep.
         ...(deps.env.AGENT_REPLAY_TEST_NO_DELAYS === '1' ? { waitClock: instantClock() } : {}),
@@ -165,7 +172,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
 
   if (result.kind !== 'ran') await stream.discard();
   if (result.kind === 'config_errors') {
-    annotateConfigIssues(result.errors, result.warnings);
+    annotateConfigIssues(result.errors, warned ? [] : result.warnings);
     const rctx = out.reportContext(ctx, null);
     const body = renderConfigErrors(result.errors, rctx);
     await writeSummary(summaryNote + body);
@@ -175,7 +182,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     core.setFailed(`${result.errors.length} configuration ${result.errors.length === 1 ? 'error' : 'errors'} in ${inputs.dir}; nothing was sent to the agent`);
     return;
   }
-  annotateConfigIssues([], result.warnings);
+  if (!warned) annotateConfigIssues([], result.warnings);
   // Values the config read from ${ENV} are secrets too: mask them in the job log.
   for (const secret of result.suite.config.secrets.flatMap(secretForms)) if (secret.length > 0) core.setSecret(secret);
 

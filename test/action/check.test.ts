@@ -57,6 +57,21 @@ async function check(extra: { inputs?: Record<string, string>; payload?: unknown
   });
 }
 
+describe('check mode, the suite\'s warnings', () => {
+  it('annotates a load warning once, at its file and line, before the replay\'s progress', async () => {
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: BASELINES });
+    writeFileSync(join(workspace, '.agent-replay', 'fixtures', 'empty.yml'), 'fixtures: []\n');
+    const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() }, env: { AGENT_TOKEN: 's3cr3t-agent-token' } });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const warning = /::warning file=\.agent-replay\/fixtures\/empty\.yml,line=1[^:]*::[^\n]*fixtures is an empty list/g;
+    expect(run.stdout.match(warning)).toHaveLength(1);
+    const at = run.stdout.search(warning);
+    const progress = run.stdout.indexOf('progress: 3/3');
+    expect(progress).toBeGreaterThan(-1);
+    expect(at).toBeLessThan(progress);
+  });
+});
+
 describe('check mode, the repeat input', () => {
   it('repeat: 3 attempts every fixture three times, as --repeat does: the agent sees three message turns each, the record says 3 of 3', async () => {
     const before = agent.requests.length;
