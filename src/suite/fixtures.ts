@@ -66,14 +66,19 @@ const NUMBER_ASSERTION_KEYS = new Set(['threshold', 'maxLatencyMs']);
  */
 export function isPlainFixture(raw: Record<string, unknown>): boolean {
   if (typeof raw.label !== 'string' || typeof raw.message !== 'string') return false;
-  for (const key of Object.keys(raw)) {
+  // for...in, not Object.keys / Object.entries: no array per fixture (the loader's garbage, at
+  // thousands of fixtures). A parsed mapping's prototype is Object.prototype, which has no
+  // enumerable keys, so for...in sees its own keys only; `assert`'s prototype is checked below.
+  for (const key in raw) {
     if (!PLAIN_FIXTURE_KEYS.has(key)) return false;
   }
   if (raw.persona !== undefined && raw.persona !== null && typeof raw.persona !== 'string') return false;
   const a = raw.assert;
   if (a === undefined || a === null) return true;
   if (typeof a !== 'object' || Array.isArray(a) || Object.getPrototypeOf(a) !== Object.prototype) return false;
-  for (const [key, value] of Object.entries(a)) {
+  const checks = a as Record<string, unknown>;
+  for (const key in checks) {
+    const value = checks[key];
     if (TEXT_ASSERTION_KEYS.has(key) ? typeof value !== 'string' : !NUMBER_ASSERTION_KEYS.has(key) || !Number.isFinite(value)) return false;
   }
   return true;
@@ -88,7 +93,7 @@ export function checkFixtureFile(src: SourceFile, data: unknown): FixtureFileRes
 
 function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: FixtureFileResult): void {
   const where = src.valueAt(path);
-  const name = path.length === 0 ? 'the fixture' : `fixture ${path.map((p) => (typeof p === 'number' ? `#${p + 1}` : '')).join('')}`;
+  const name = (): string => (path.length === 0 ? 'the fixture' : `fixture ${path.map((p) => (typeof p === 'number' ? `#${p + 1}` : '')).join('')}`);
   const errorsBefore = result.errors.length;
   const err = (p: PathSegment[], message: string, fix: string): void => {
     const pos = src.valueAt(p);
@@ -96,12 +101,12 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   };
 
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    err(path, `${name} must be a mapping with label and message, found ${describeValue(data)}`, 'write it as { label: my-fixture, message: "..." }');
+    err(path, `${name()} must be a mapping with label and message, found ${describeValue(data)}`, 'write it as { label: my-fixture, message: "..." }');
     return;
   }
   const raw = data as Record<string, unknown>;
   const labelText = typeof raw.label === 'string' ? raw.label : null;
-  const prefix = labelText !== null ? `fixture ${quote(labelText)}: ` : path.length ? `${name}: ` : '';
+  const prefix = labelText !== null ? `fixture ${quote(labelText)}: ` : path.length ? `${name()}: ` : '';
 
   // The common fixture (label, message, perhaps a persona and one text or number assertion) is
   // checked without the schema, which it is certain to pass (isPlainFixture); the schema reads the rest.
@@ -202,8 +207,7 @@ function checkAssertion(
   const err = (key: string | null, message: string, fix: string): void => {
     result.errors.push({ file: src.file, ...at(key), message: prefix + message, fix });
   };
-  const allowed = Object.keys(assertionSchema.shape);
-  const unknownKeys = Object.keys(a).some((k) => !allowed.includes(k));
+  const unknownKeys = Object.keys(a).some((k) => !Object.hasOwn(assertionSchema.shape, k));
   const kinds = ASSERTION_KINDS.filter((k) => a[k] !== undefined && a[k] !== null);
 
   if (kinds.length === 0) {

@@ -315,7 +315,7 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
   if (listed === null) return { fixtures, labels, listed, fileErrors: 0 };
   let fileErrors = 0;
   for (const ref of listed) {
-    const shown = paths.show(ref.path);
+    const shown = shownUnder(fixturesShown, ref);
     found.fileOrder.push(shown);
     const before = found.errors.length;
     const loaded = readYamlFile(ref, shown, root, found);
@@ -686,7 +686,7 @@ async function listSuiteFiles(
   recursive: boolean,
   /** Told of each file `keep` refused (its path). */
   onSkipped?: (file: string) => void,
-): Promise<SuiteFileRef[] | null | 'outside'> {
+): Promise<ListedFile[] | null | 'outside'> {
   try {
     if (!(await fs.stat(folder)).isDirectory()) return null;
   } catch {
@@ -695,27 +695,37 @@ async function listSuiteFiles(
   const realFolder = realPathOrNull(folder);
   if (realFolder === null) return null;
   if (!isInside(root.real, realFolder)) return 'outside';
-  const out: SuiteFileRef[] = [];
-  const walk = async (dir: string, realDir: string): Promise<void> => {
+  const out: ListedFile[] = [];
+  // Each file's path under the folder is built as the walk goes (it is the sort key, and how the
+  // file is shown): path.relative per file cost ~5 ms at 500 files.
+  const walk = async (dir: string, realDir: string, relDir: string): Promise<void> => {
     const entries = await fs.readdir(dir, { withFileTypes: true });
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const full = path.join(dir, entry.name);
       const real = path.join(realDir, entry.name);
+      const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (recursive) await walk(full, real);
+        if (recursive) await walk(full, real, rel);
       } else if ((entry.isFile() || entry.isSymbolicLink()) && keep(entry.name)) {
-        out.push({ path: full, real: entry.isSymbolicLink() ? null : real });
+        out.push({ path: full, real: entry.isSymbolicLink() ? null : real, rel });
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         onSkipped?.(full);
       }
     }
   };
-  await walk(folder, realFolder);
-  // Each file's sort key computed once (path.relative in the comparator cost ~15 ms at 500 files).
-  const keyed = out.map((file) => ({ file, key: path.relative(folder, file.path).split(path.sep).join('/') }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return keyed.map((k) => k.file);
+  await walk(folder, realFolder, '');
+  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+/** A file listed in a suite folder, with its path under that folder in forward slashes (`group/refunds.yml`). */
+interface ListedFile extends SuiteFileRef {
+  rel: string;
+}
+
+/** How a listed file is shown (SuitePaths.show, without a path.relative per file): its folder as shown, then its path under it. */
+function shownUnder(folderShown: string, ref: ListedFile): string {
+  return folderShown === '.' ? ref.rel : `${folderShown}/${ref.rel}`;
 }
 
 /** Grouped by file in display order, then by line and column; stable otherwise. */
