@@ -7,6 +7,8 @@
 // The agent's text is the reply (fixtures) or every agent turn of the transcript (persona
 // criteria); the user's messages are never scored.
 
+import { unicodePattern } from '../patterns.js';
+
 interface Rule {
   criterion: RegExp;
   evidence: RegExp;
@@ -81,7 +83,8 @@ function quoted(text: string, name: string): string | null {
   return m ? (m[2] as string) : null;
 }
 
-const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(/[\p{L}']+/gu) ?? []);
+const WORD = unicodePattern(String.raw`[\p{L}']+`, 'gu');
+const wordsOf = (text: string): Set<string> => new Set(text.toLowerCase().match(WORD()) ?? []);
 
 /** `{score, difference}` for one meaning question: the demo's rule, not a model's reading. */
 export function meaningAnswer(baseline: string, now: string): string {

@@ -6,6 +6,7 @@
 
 import { Diff, diffArrays, type Change } from 'diff';
 import { characterName, showLookalikes } from './lookalike.js';
+import { unicodePattern } from '../patterns.js';
 
 export type DiffOpKind = 'equal' | 'delete' | 'insert';
 
@@ -31,11 +32,18 @@ const DEFAULT_MAX_EDITS = 2000;
  * letters as word characters: a changed Russian word was marked letter by letter
  * (`⟦П⟧р⟦и⟧в⟦е⟧т`), and a reviewer could not read what it had become.
  */
-const REPLY_TOKEN_RE = /\r?\n|[^\S\r\n]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{M}\p{N}_])+|[\s\S]/gu;
+const REPLY_TOKEN_RE = unicodePattern(
+  String.raw`\r?\n|[^\S\r\n]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}])[\p{L}\p{M}\p{N}_])+|[\s\S]`,
+  'gu',
+);
+// The other Unicode patterns of this file, built on first use too (patterns.ts).
+const WORD_TOKEN_RE = unicodePattern(String.raw`\s+|[\p{L}\p{N}\p{M}_]+|[^\s\p{L}\p{N}\p{M}_]`, 'gu');
+const SPACE_OR_PUNCTUATION = unicodePattern(String.raw`^[\s\p{P}]*$`, 'u');
+const PICTOGRAPH_START = unicodePattern(String.raw`^\p{Extended_Pictographic}`, 'u');
 
 class ReplyWordDiff extends Diff<string, string> {
   override tokenize(value: string): string[] {
-    return value.match(REPLY_TOKEN_RE) ?? [];
+    return value.match(REPLY_TOKEN_RE()) ?? [];
   }
 }
 
@@ -43,7 +51,7 @@ const replyWordDiff = new ReplyWordDiff();
 
 /** Words, single punctuation characters and whitespace runs (the tokens the reviewer sees change). */
 export function wordTokens(text: string): string[] {
-  return text.match(/\s+|[\p{L}\p{N}\p{M}_]+|[^\s\p{L}\p{N}\p{M}_]/gu) ?? [];
+  return text.match(WORD_TOKEN_RE()) ?? [];
 }
 
 function opsOf(changes: readonly Change[]): DiffOp[] {
@@ -108,7 +116,7 @@ function cleanup(tokens: readonly DiffOp[]): DiffOp[] {
     const prev = ops[k - 1];
     const next = ops[k + 1];
     const joiner = op.kind === 'equal' && prev !== undefined && next !== undefined && prev.kind !== 'equal' && next.kind !== 'equal';
-    if (joiner && op.text.length <= 3 && /^[\s\p{P}]*$/u.test(op.text) && !op.text.includes('\n')) {
+    if (joiner && op.text.length <= 3 && SPACE_OR_PUNCTUATION().test(op.text) && !op.text.includes('\n')) {
       out.push({ kind: 'delete', text: op.text }, { kind: 'insert', text: op.text });
     } else out.push(op);
   }
@@ -195,7 +203,7 @@ const INVISIBLE_RE = /[\u00A0\u00AD\u180E\u2000-\u200F\u202A-\u202F\u205F\u2060-
  */
 export function showInvisible(text: string): string {
   return text.replace(INVISIBLE_RE, (ch: string, i: number) => {
-    if (ch === '\u200D' && /^\p{Extended_Pictographic}/u.test(text.slice(i + 1))) return ch;
+    if (ch === '\u200D' && PICTOGRAPH_START().test(text.slice(i + 1))) return ch;
     return characterName(ch);
   });
 }

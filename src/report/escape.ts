@@ -12,6 +12,13 @@
 // - block text (replies, multi-line messages): a fenced code block whose fence is longer than any
 //   backtick run inside, its lines wrapped to 100 characters (wrap.ts); GitHub links nothing there.
 
+import { unicodePattern } from '../patterns.js';
+
+// Built on first use (patterns.ts).
+const LETTER_OR_DIGIT = unicodePattern(String.raw`[\p{L}\p{N}]`, 'u');
+const HASH_BEFORE_WORD = unicodePattern(String.raw`#(?=[\p{L}\p{N}])`, 'gu');
+const HASH_BEFORE_WORD_NOT_ENTITY = unicodePattern(String.raw`(?<!&)#(?=[\p{L}\p{N}])`, 'gu');
+
 /** C0/C1 controls (except tab and newlines, handled separately) and bidi overrides/isolates. */
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
@@ -59,7 +66,7 @@ export function escapeInline(text: string): string {
         return `@${WJ}`;
       case '#':
         // `#123`, `#abc`: a reference GitHub would link; otherwise a plain escaped hash.
-        return /[\p{L}\p{N}]/u.test(s.charAt(offset + 1)) ? `#${WJ}` : '\\#';
+        return LETTER_OR_DIGIT().test(s.charAt(offset + 1)) ? `#${WJ}` : '\\#';
       case ':':
         // `:smile:` would become an emoji; any other colon is escaped (no `https:` autolink).
         return SHORTCODE_TAIL.test(s.slice(offset + 1)) ? `:${WJ}` : '\\:';
@@ -86,7 +93,7 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
 export function breakReferences(html: string): string {
   return html
     .replace(/@/g, `@${WJ}`)
-    .replace(/(?<!&)#(?=[\p{L}\p{N}])/gu, `#${WJ}`)
+    .replace(HASH_BEFORE_WORD_NOT_ENTITY(), `#${WJ}`)
     .replace(/(gh)-(?=\d)/gi, `$1-${WJ}`)
     .replace(/:(?=[\w+-]+:)/g, `:${WJ}`);
 }
@@ -100,7 +107,7 @@ export function breakReferences(html: string): string {
 export function inertText(text: string): string {
   return oneLine(text)
     .replace(/@/g, '@\u2060')
-    .replace(/#(?=[\p{L}\p{N}])/gu, '#\u2060')
+    .replace(HASH_BEFORE_WORD(), '#\u2060')
     .replace(/(gh)-(?=\d)/gi, '$1-\u2060')
     .replace(/:\/\//g, ':/\u2060/')
     .replace(/(www)\./gi, '$1\u2060.');

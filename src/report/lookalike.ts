@@ -11,6 +11,7 @@
 // quoting `Привет`, shows as written.
 
 import { PROTOTYPES } from './confusables.js';
+import { unicodePattern } from '../patterns.js';
 
 /** Scripts a letter is tested against, most common first; a letter of none of them is "Other". */
 export const SCRIPTS = [
@@ -46,6 +47,16 @@ const ONE_SCRIPT = (): RegExp => (oneScriptRe ??= new RegExp(
   'u',
 ));
 const ODD_FORM = /[\uff10-\uff5a]|[\u{1d400}-\u{1d7ff}]/u;
+// The Unicode property patterns of this file, built on first use (patterns.ts).
+const LETTER = unicodePattern(String.raw`\p{L}`, 'u');
+const COMMON = unicodePattern(String.raw`\p{Script=Common}`, 'u');
+const LETTER_OR_DIGIT = unicodePattern(String.raw`[\p{L}\p{N}]`, 'u');
+const NEUTRAL = unicodePattern(String.raw`^[\p{Script=Common}\p{Script=Inherited}]$`, 'u');
+const MARK = unicodePattern(String.raw`\p{M}`, 'u');
+/** A word: a run of letters, marks and digits of any script. */
+const WORD = unicodePattern(String.raw`[\p{L}\p{M}\p{N}]+`, 'gu');
+/** Any character outside ASCII (a code unit above 0x7F: a test of a whole text gives the same answer as `[^\p{ASCII}]` with the u flag). */
+const NON_ASCII = /[^\0-\x7f]/;
 
 /** A word that cannot be mixed, decided by two regular expressions instead of a look at each letter. */
 function oneScript(word: string): boolean {
@@ -60,7 +71,7 @@ function scriptOf(ch: string): string | null {
   const known = scriptCache.get(ch);
   if (known !== undefined) return known;
   let script: string | null = null;
-  if (/\p{L}/u.test(ch) && !/\p{Script=Common}/u.test(ch)) {
+  if (LETTER().test(ch) && !COMMON().test(ch)) {
     scriptRes ??= SCRIPTS.map((s) => [s, new RegExp(`^\\p{Script=${s}}$`, 'u')]);
     script = scriptRes.find(([, re]) => re.test(ch))?.[0] ?? 'Other';
   }
@@ -127,7 +138,7 @@ function charsOf(word: string, at: number): Char[] {
   const out: Char[] = [];
   let i = at;
   for (const ch of word) {
-    if (/[\p{L}\p{N}]/u.test(ch)) out.push({ ch, at: i, kind: /\p{L}/u.test(ch) ? 'letter' : 'digit', script: scriptOf(ch), form: formOf(ch) });
+    if (LETTER_OR_DIGIT().test(ch)) out.push({ ch, at: i, kind: LETTER().test(ch) ? 'letter' : 'digit', script: scriptOf(ch), form: formOf(ch) });
     i += ch.length;
   }
   return out;
@@ -179,7 +190,7 @@ function neutral(cp: number): boolean {
   if (cp < 0x80) return cp >= 0x30 && cp <= 0x39;
   let known = neutralCache.get(cp);
   if (known === undefined) {
-    known = /^[\p{Script=Common}\p{Script=Inherited}]$/u.test(String.fromCodePoint(cp));
+    known = NEUTRAL().test(String.fromCodePoint(cp));
     if (neutralCache.size < 10_000) neutralCache.set(cp, known);
   }
   return known;
@@ -229,7 +240,7 @@ function wholeOffsets(word: string, at: number, inText: () => TextScripts): read
       script = p.from;
     } else if (!neutral(cp)) {
       return NONE;
-    } else if (cp >= 0x80 && /\p{M}/u.test(String.fromCodePoint(cp))) {
+    } else if (cp >= 0x80 && MARK().test(String.fromCodePoint(cp))) {
       marks++;
     }
     letters++;
@@ -275,7 +286,7 @@ function formCounts(chars: readonly Char[]): Map<string, number> {
  */
 export function lookalikeOffsets(text: string): number[] {
   // Plain ASCII has nothing to name; most replies stop here.
-  if (!/[^\p{ASCII}]/u.test(text)) return [];
+  if (!NON_ASCII.test(text)) return [];
   // The text's letters by script, and its letters and digits by form, each counted once, and only
   // for a text with a word that needs them.
   let inText: TextScripts | undefined;
@@ -283,8 +294,8 @@ export function lookalikeOffsets(text: string): number[] {
   let formsInText: Map<string, number> | undefined;
   const textForms = (): Map<string, number> => (formsInText ??= formCounts(charsOf(text, 0)));
   const out: number[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
-    if (!/[^\p{ASCII}]/u.test(m[0])) continue;
+  for (const m of text.matchAll(WORD())) {
+    if (!NON_ASCII.test(m[0])) continue;
     if (oneScript(m[0])) {
       for (const at of wholeOffsets(m[0], m.index, scripts)) out.push(at);
       continue;
@@ -340,7 +351,7 @@ export function lookalikeWords(text: string, max = 5): string[] {
   const at = new Set(lookalikeOffsets(text));
   if (at.size === 0) return [];
   const words: string[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
+  for (const m of text.matchAll(WORD())) {
     let named = '';
     let odd = false;
     let i = m.index;

@@ -8,6 +8,7 @@
 
 import type { Fact, FactKind, FactsDifference } from '../../types/meaning.js';
 import { markScriptDigits, stripListMarkers } from './normalize.js';
+import { unicodePattern } from '../../patterns.js';
 
 export type { Fact, FactKind, FactsDifference };
 
@@ -27,8 +28,9 @@ export const FACT_WORDS: Record<FactKind, string> = {
 // --- Digits of every script -------------------------------------------------------------------
 
 const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
-const NON_ASCII_DIGIT = /(?![0-9])\p{Nd}/gu;
-const IS_DIGIT = /^\p{Nd}$/u;
+// Unicode property patterns are built on first use (patterns.ts).
+const NON_ASCII_DIGIT = unicodePattern(String.raw`(?![0-9])\p{Nd}`, 'gu');
+const IS_DIGIT = unicodePattern(String.raw`^\p{Nd}$`, 'u');
 const digitCache = new Map<string, string>();
 
 /**
@@ -41,7 +43,7 @@ function asciiDigit(ch: string): string {
   if (cached !== undefined) return cached;
   const cp = ch.codePointAt(0) as number;
   let start = cp;
-  while (start > 0 && cp - start < 100 && IS_DIGIT.test(String.fromCodePoint(start - 1))) start--;
+  while (start > 0 && cp - start < 100 && IS_DIGIT().test(String.fromCodePoint(start - 1))) start--;
   const value = String((cp - start) % 10);
   digitCache.set(ch, value);
   return value;
@@ -62,7 +64,7 @@ const URL_TAIL = /[.,;:!?*_~]+$/;
 
 /** An e-mail address: a local part, `@`, a domain of two or more labels (checked: the last has 2+ letters). */
 const EMAIL_SOURCE = String.raw`(?<![LN._%+-])[LN._%+-]+@[LN-]+(?:\.[LN-]+)+`;
-const TOP_LEVEL_DOMAIN = /^\p{L}{2,}$/u;
+const TOP_LEVEL_DOMAIN = unicodePattern(String.raw`^\p{L}{2,}$`, 'u');
 
 /** Currency signs; `$` may carry a country prefix ("US$", "C$", "HK$"). */
 const SIGNS = '$€£¥₹₽₩₺₪₫₱฿';
@@ -132,17 +134,17 @@ const MAY_HAVE_FACTS = /[0-9@]|:\/\//;
 const MAY_HAVE_AMOUNT = new RegExp(`[${SIGNS}]|[A-Z]{3}`);
 /** What a 12-hour time needs: a digit, then am or pm. */
 const MAY_HAVE_TIME_12 = /[0-9][ \u00a0]?[aApP]\.?[mM]/;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const LETTER_OR_DIGIT = unicodePattern(String.raw`[\p{L}\p{N}]`, 'u');
 /**
  * Letters a code is made of: Latin, Greek and Cyrillic. Scripts written without spaces between
  * words (Chinese, Japanese, Thai, ...) would make a whole sentence one "code"; their letters, and
  * those of the other scripts, separate tokens instead ("30日" is the number 30).
  */
 const UNICODE_CODE_LETTER = String.raw`[\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}]`;
-const HAS_LETTER = new RegExp(UNICODE_CODE_LETTER, 'u');
+const HAS_LETTER = unicodePattern(UNICODE_CODE_LETTER, 'u');
 const HAS_DIGIT = /[0-9]/;
 /** A number with its unit or suffix right after it: "10kg", "1st", "30-day", "2-year-old". The letters are not a code. */
-const NUMBER_WITH_UNIT = new RegExp(String.raw`^([0-9]+(?:[.,][0-9]+)*)-?${UNICODE_CODE_LETTER}+(?:-${UNICODE_CODE_LETTER}+)*$`, 'u');
+const NUMBER_WITH_UNIT = unicodePattern(String.raw`^([0-9]+(?:[.,][0-9]+)*)-?${UNICODE_CODE_LETTER}+(?:-${UNICODE_CODE_LETTER}+)*$`, 'u');
 const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 const PLAIN = /^\d+(?:\.\d+)?$/;
 const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
@@ -240,7 +242,7 @@ export function factsOf(reply: string): Fact[] {
   // Superscript digits kept apart (markScriptDigits): NFKC alone reads "10⁶" as 106.
   let text = (NON_ASCII.test(reply) ? markScriptDigits(reply) : reply).normalize('NFKC');
   const ascii = !NON_ASCII.test(text);
-  if (!ascii) text = text.replace(NON_ASCII_DIGIT, asciiDigit).replace(ARABIC_SEPARATORS, (s) => (s === '\u066b' ? '.' : ','));
+  if (!ascii) text = text.replace(NON_ASCII_DIGIT(), asciiDigit).replace(ARABIC_SEPARATORS, (s) => (s === '\u066b' ? '.' : ','));
   if (!MAY_HAVE_FACTS.test(text)) return [];
   // A list's numbering is formatting; a lone "30." line is not a list, and its 30 is a fact.
   text = stripListMarkers(text, true);
@@ -263,7 +265,7 @@ export function factsOf(reply: string): Fact[] {
   if (text.includes('@')) {
     const email = (raw: string): string => {
       const domain = raw.slice(raw.lastIndexOf('.') + 1);
-      if (!TOP_LEVEL_DOMAIN.test(domain)) return raw;
+      if (!TOP_LEVEL_DOMAIN().test(domain)) return raw;
       out.push({ kind: 'email', value: raw.toLowerCase() });
       return blank(raw.length);
     };
@@ -300,7 +302,7 @@ export function factsOf(reply: string): Fact[] {
   }
   for (const run of runsWithDigits(text)) {
     const before = run.start === 0 ? '' : text[run.start - 1];
-    const sign = (before === '-' || before === '\u2212') && (run.start < 2 || !LETTER_OR_DIGIT.test(written[run.start - 2] as string)) ? '-' : '';
+    const sign = (before === '-' || before === '\u2212') && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
     runFacts(text.slice(run.start, run.end), sign, out);
   }
   return out;
@@ -341,7 +343,7 @@ const ASCII_CODE_CHAR = /^[A-Za-z0-9]$/;
 /** A letter a code is made of (Latin, Greek, Cyrillic: see CODE_LETTER) or an ASCII digit. */
 function isCodeChar(c: string | undefined): boolean {
   if (c === undefined) return false;
-  return c.charCodeAt(0) < 128 ? ASCII_CODE_CHAR.test(c) : HAS_LETTER.test(c);
+  return c.charCodeAt(0) < 128 ? ASCII_CODE_CHAR.test(c) : HAS_LETTER().test(c);
 }
 
 function isDigit(c: string | undefined): boolean {
@@ -383,11 +385,11 @@ function runFacts(run: string, sign: string, out: Fact[]): void {
   const numbers = (numeral: string, signed: boolean): void => {
     numbersOf(numeral).forEach((n, i) => out.push({ kind: 'number', value: signed && i === 0 && /[1-9]/.test(n) ? `-${n}` : n }));
   };
-  if (!HAS_LETTER.test(run)) {
+  if (!HAS_LETTER().test(run)) {
     run.split('-').forEach((part, i) => numbers(part, i === 0 && sign !== ''));
     return;
   }
-  const unit = NUMBER_WITH_UNIT.exec(run);
+  const unit = NUMBER_WITH_UNIT().exec(run);
   if (unit !== null) {
     numbers(unit[1] as string, sign !== '');
     return;

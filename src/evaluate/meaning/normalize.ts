@@ -4,6 +4,8 @@
 // Every regular expression is compiled once, here, and none can backtrack without bound: each
 // repeated part is followed by something it cannot match.
 
+import { unicodePattern } from '../../patterns.js';
+
 /** Characters that draw nothing: zero-width space, non-joiner, joiner, word joiner, byte-order mark. */
 const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
 /** Curly single quotes and primes, as typographers and models write them; `'` after normalizing. */
@@ -76,7 +78,8 @@ export function sameUrlPaths(a: string, b: string): boolean {
 /** A line that is only a rule or a setext underline: `---`, `***`, `___`, `===`. */
 const RULE_LINES = /^[ \t]*(?:[-*_=][ \t]*){3,}$/gm;
 /** Emphasis and inline-code markers: `*`, `_` at a word's edge, `` ` ``. Strikethrough (`~~`) is kept: struck text says something else. */
-const EMPHASIS = /[*`]+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu;
+// Built on first use (patterns.ts); \x60 is a backquote.
+const EMPHASIS = unicodePattern(String.raw`[*\x60]+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])`, 'gu');
 /** The same for text that is all ASCII (the same matches, several times faster). */
 const EMPHASIS_ASCII = /[*`]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])/g;
 /**
@@ -106,7 +109,7 @@ export function normalizeReply(text: string): string {
   // Each pass runs only where its characters occur (the same result, fewer copies of the text).
   if (t.includes('\r')) t = t.replace(CARRIAGE_RETURNS, '\n');
   t = stripListMarkers(t.replace(RULE_LINES, ''), false).replace(QUOTE_HEADING_MARKERS, '');
-  if (EMPHASIS_CHARS.test(t)) t = t.replace(ascii ? EMPHASIS_ASCII : EMPHASIS, '');
+  if (EMPHASIS_CHARS.test(t)) t = t.replace(ascii ? EMPHASIS_ASCII : EMPHASIS(), '');
   return t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').trim().toLowerCase();
 }
 
