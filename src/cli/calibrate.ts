@@ -150,8 +150,8 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
     spend: { judgeCalls: spend.calls, judgeRetries: spend.retries },
     ...figures,
   } satisfies Calibration);
-  if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(calibration, null, 2)}\n`);
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration));
+  if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(calibration, null, 2)}\n`, 'out');
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration), 'markdown');
   io.stdout(renderCalibrationText(calibration));
   return belowMinimum(calibration).length > 0 ? EXIT.gate : EXIT.ok;
 }

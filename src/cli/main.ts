@@ -324,8 +324,8 @@ async function cmdCompare(files: readonly string[], values: Values, io: CliIO): 
   const [first, second] = files as [string, string];
   const [a, b] = await Promise.all([readRecord(resolvePath(io, first)), readRecord(resolvePath(io, second))]);
   const comparison = compareRuns(a, b, { first, second }, { latency: await compareLatency(values.dir ?? '.agent-replay', io) });
-  if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`);
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison));
+  if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`, 'out');
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison), 'markdown');
   io.stdout(renderCompareText(comparison));
   return EXIT.ok;
 }

@@ -2,16 +2,16 @@
 // notice of an interrupted run. Shared by cli/main.ts and demo/ (which main.ts imports), so that
 // neither imports the other's importer.
 
-import { repositoryFor, writeFileSafely } from '../fs-safe.js';
-import { join, resolve } from 'node:path';
-import { statSync } from 'node:fs';
+import { repositoryFor, writeFailureWords, writeFileSafely } from '../fs-safe.js';
+import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import type { RunRecord } from '../types.js';
 import type { EngineDeps } from '../engine.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
 import { DEFAULT_CONTEXT, renderTerminal, type ReportContext } from '../report/index.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
-import { UserError } from '../errors.js';
+import { isSystemError, UserError } from '../errors.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -100,6 +100,38 @@ export function checkOutputPaths(values: Partial<Record<'out' | 'markdown' | 'ju
     if (isFolder(resolvePath(io, given))) {
       throw new UserError(`--${flag} ${given} is a folder: give a file path, e.g. --${flag} ${join(given, flag === 'out' ? 'results.json' : `report.${flag === 'markdown' ? 'md' : flag === 'junit' ? 'xml' : 'html'}`)}`);
     }
+    // A report under a file (`--markdown notes.txt/report.md`) could never be written: said now,
+    // before anything is sent, not as the system's EEXIST after the run. results.json (--out) is
+    // not refused here: a record that cannot be written where asked goes to the temporary folder
+    // (docs/results-json.md, "When the results path cannot be written").
+    const file = flag === 'out' ? null : fileInPath(resolvePath(io, given));
+    if (file !== null) {
+      const shown = relative(io.cwd, file) || file;
+      throw new UserError(`--${flag} ${given}: ${shown.startsWith('..') ? file : shown} is a file, not a folder, so nothing can be written under it: give a path in a folder`);
+    }
+  }
+}
+
+/**
+ * `demo --out DIR`: the folder it writes into must be one, or be creatable (no file at it or above
+ * it), checked before the demo starts.
+ */
+export function checkOutputFolder(given: string, io: CliIO): void {
+  const dir = resolvePath(io, given);
+  const file = isFolder(dir) ? null : existsSync(dir) ? dir : fileInPath(dir);
+  if (file !== null) throw new UserError(`--out ${given}: ${file} is a file, not a folder: give a folder (it is created when missing)`);
+}
+
+/** The nearest existing ancestor of `p` when it is a file, not a folder; null when it is a folder or none can be looked at. */
+function fileInPath(p: string): string | null {
+  for (let at = dirname(p); ; at = dirname(at)) {
+    try {
+      const st = statSync(at, { throwIfNoEntry: false });
+      if (st !== undefined) return st.isDirectory() ? null : at;
+    } catch {
+      // ENOTDIR: a part above is a file; found on the way up.
+    }
+    if (dirname(at) === at) return null;
   }
 }
 
@@ -146,8 +178,18 @@ export function reportContext(record: RunRecord | null, env: Record<string, stri
   return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null, repositoryUrl };
 }
 
-export async function writeText(path: string, text: string): Promise<void> {
-  await writeFileSafely(path, text, { within: repositoryFor(path) }); // never through a planted link
+/**
+ * Writes a file the user named with `--<flag>`. A refusal by the system is said in words, with the
+ * flag, the path and the fix (docs/troubleshooting.md), not as its bare code (EEXIST, ENOTDIR).
+ */
+export async function writeText(path: string, text: string, flag?: string): Promise<void> {
+  try {
+    await writeFileSafely(path, text, { within: repositoryFor(path) }); // never through a planted link
+  } catch (e) {
+    if (!isSystemError(e)) throw e;
+    const named = flag === undefined ? path : `--${flag} ${path}`;
+    throw new UserError(`could not write ${named}: ${writeFailureWords(e)}. Check that its folder exists or can be created and is writable, or give another path${flag === undefined ? '' : ` with --${flag}`}.`);
+  }
 }
 
 /**
@@ -160,15 +202,15 @@ export async function writeRenderings(record: RunRecord, values: { markdown?: st
   const ctx = reportContext(record, io.env);
   if (values.markdown) {
     const { renderMarkdownReport } = await import('../report/markdown.js');
-    await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx));
+    await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx), 'markdown');
   }
   if (values.junit) {
     const { renderJUnit } = await import('../report/junit.js');
-    await writeText(resolvePath(io, values.junit), renderJUnit(record));
+    await writeText(resolvePath(io, values.junit), renderJUnit(record), 'junit');
   }
   if (values.html) {
     const { renderHtml } = await import('../report/html.js');
-    await writeText(resolvePath(io, values.html), renderHtml(record, { context: ctx }));
+    await writeText(resolvePath(io, values.html), renderHtml(record, { context: ctx }), 'html');
   }
 }
 
