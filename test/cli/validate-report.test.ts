@@ -120,6 +120,16 @@ describe('validate', () => {
     expect(await readFile(join(cwd, 'notes.txt'), 'utf8')).toBe('a file where a folder would go\n');
   });
 
+  it('the summary counts every error, also those a file does not show past its first 20', async () => {
+    const items = Array.from({ length: 25 }, (_, i) => `  - { label: e${i}, message: ${i} }`);
+    const cwd = await makeProject({ fixtures: { 'many.yml': `fixtures:\n${items.join('\n')}\n` } });
+    const r = await cli(['validate'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr.match(/^error: /gm)).toHaveLength(21);
+    expect(r.stderr).toContain('error: .agent-replay/fixtures/many.yml: and 5 more errors in this file');
+    expect(r.stderr).toContain('\n25 configuration errors; nothing was sent to the agent.\n');
+  });
+
   it('honours --dir', async () => {
     const cwd = await makeProject({ fixtures: {} });
     const r = await cli(['validate', '--dir', 'elsewhere'], cwd);
