@@ -189,7 +189,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
 
   if (result.kind === 'refused') {
     const rctx = out.reportContext(ctx, null);
-    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls);
+    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls, { dir: inputs.dir, fromInput: inputs.costCap !== null });
     await writeSummary(summaryNote + body);
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('estimated-cost', result.estimate.usd.toFixed(3));
