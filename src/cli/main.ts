@@ -408,9 +408,13 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));
   const allowIncomplete = values['allow-incomplete'] === true;
   if (values.out) await writeRecord(resolvePath(io, values.out), merged);
-  await writeRenderings(merged, values, io);
+  const rendered = await writeRenderings(merged, values, io);
   io.stdout(renderTerminal(merged, { color: io.color, where: values.out ?? files.join(', ') }));
-  io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, values, io));
+  io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, rendered.written, io));
+  if (rendered.failed.length > 0) {
+    for (const e of rendered.failed) io.stderr(`agent-replay: ${e.message}\n`);
+    return EXIT.usage;
+  }
   const g = gateMerged(merged, failOn, allowIncomplete);
   if (g.failed) {
     io.stderr(`gate failed: ${oneLine(cliWords(g.reason))}\n`);

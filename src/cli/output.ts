@@ -192,37 +192,48 @@ export async function writeText(path: string, text: string, flag?: string): Prom
   }
 }
 
+/** The renderings a command was asked for. */
+type Renderings = { markdown?: string; junit?: string; html?: string };
+
 /**
  * Writes the renderings asked for (--markdown, --junit, --html) of a record. Their renderers are
  * imported here, only when asked for: a run that writes none does not load them
- * (docs/performance.md, "2026-12-02 (late morning): the cold start again").
+ * (docs/performance.md, "2026-12-02 (late morning): the cold start again"). One that cannot be
+ * written does not stop the others: returns those written and the errors of the others (UserError,
+ * with the flag and the path); any other error is thrown.
  */
-export async function writeRenderings(record: RunRecord, values: { markdown?: string; junit?: string; html?: string }, io: CliIO): Promise<void> {
-  if (!values.markdown && !values.junit && !values.html) return;
+export async function writeRenderings(record: RunRecord, values: Renderings, io: CliIO): Promise<{ written: Renderings; failed: UserError[] }> {
+  const written: Renderings = {};
+  const failed: UserError[] = [];
+  if (!values.markdown && !values.junit && !values.html) return { written, failed };
   const ctx = reportContext(record, io.env);
-  if (values.markdown) {
-    const { renderMarkdownReport } = await import('../report/markdown.js');
-    await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx), 'markdown');
-  }
-  if (values.junit) {
-    const { renderJUnit } = await import('../report/junit.js');
-    await writeText(resolvePath(io, values.junit), renderJUnit(record), 'junit');
-  }
-  if (values.html) {
-    const { renderHtml } = await import('../report/html.js');
-    await writeText(resolvePath(io, values.html), renderHtml(record, { context: ctx }), 'html');
-  }
+  const attempt = async (flag: keyof Renderings, render: () => Promise<string>): Promise<void> => {
+    const path = values[flag];
+    if (!path) return;
+    try {
+      await writeText(resolvePath(io, path), await render(), flag);
+      written[flag] = path;
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      failed.push(e);
+    }
+  };
+  await attempt('markdown', async () => (await import('../report/markdown.js')).renderMarkdownReport(record, ctx));
+  await attempt('junit', async () => (await import('../report/junit.js')).renderJUnit(record));
+  await attempt('html', async () => (await import('../report/html.js')).renderHtml(record, { context: ctx }));
+  return { written, failed };
 }
 
 /**
  * Writes results.json first (finishing `stream`, which `run` fed as items finished; without one,
  * the record is written in pieces all the same), prints the terminal summary, then writes the
- * renderings. Returns false when results.json could not be written where asked: the error says
- * so and where the record went instead, after the summary (the results are never lost).
+ * renderings. Returns false when results.json or a rendering could not be written where asked:
+ * the errors say so (and where the record went instead), after the summary and the lines of the
+ * files that were written (the results are never lost).
  */
 export async function emitRun(
   record: RunRecord,
-  values: { out?: string; markdown?: string; junit?: string; html?: string },
+  values: { out?: string } & Renderings,
   io: CliIO,
   stream?: RecordStream,
 ): Promise<boolean> {
@@ -236,11 +247,12 @@ export async function emitRun(
   }
   // A clipped reply names where its full text is: the record, as the user named it.
   io.stdout(renderTerminal(record, { color: io.color, where: failure === null ? (values.out ?? 'results.json') : 'the record named below' }));
-  await writeRenderings(record, values, io);
+  const rendered = await writeRenderings(record, values, io);
   const results = failure === null ? out : failure.fallback === null ? `not written (${out}: see below)` : `${failure.fallback} (not ${out}: see below)`;
-  io.stdout(writtenText(results, values, io));
+  io.stdout(writtenText(results, rendered.written, io));
   if (failure !== null) io.stderr(`agent-replay: ${failure.message}\n`);
-  return failure === null;
+  for (const e of rendered.failed) io.stderr(`agent-replay: ${e.message}\n`);
+  return failure === null && rendered.failed.length === 0;
 }
 
 /** "results: <path>" and a line per rendering written, after the summary (`run`, `report`); empty when nothing was written. */
