@@ -13,7 +13,7 @@ import { UserError } from '../errors.js';
 import { htmlReportFile, overridesFrom, publisher, publishSettings, setRunOutputs, summaryWithNote, writeSummary } from './publish.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from './history.js';
 import { runCheck } from '../engine.js';
-import { formatIssue, type ConfigIssue } from '../suite/index.js';
+import { formatIssue, issueCount, type ConfigIssue } from '../suite/index.js';
 import { openRecordStream, readRecord } from '../record/index.js';
 import { timingsOf } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
@@ -179,7 +179,8 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
-    core.setFailed(`${result.errors.length} configuration ${result.errors.length === 1 ? 'error' : 'errors'} in ${inputs.dir}; nothing was sent to the agent`);
+    const n = issueCount(result.errors);
+    core.setFailed(`${n} configuration ${n === 1 ? 'error' : 'errors'} in ${inputs.dir}; nothing was sent to the agent`);
     return;
   }
   if (!warned) annotateConfigIssues([], result.warnings);
@@ -188,7 +189,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
 
   if (result.kind === 'refused') {
     const rctx = out.reportContext(ctx, null);
-    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls);
+    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls, { dir: inputs.dir, fromInput: inputs.costCap !== null });
     await writeSummary(summaryNote + body);
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('estimated-cost', result.estimate.usd.toFixed(3));

@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { Judge, JudgeResult } from '../types.js';
 import { UsageError } from '../engine.js';
 import { EXIT } from '../errors.js';
-import { formatIssue, loadSuite } from '../suite/index.js';
+import { formatIssue, issueCount, loadSuite } from '../suite/index.js';
 import { callsPerCriterion, createConfiguredJudge, judgeModelOf } from '../judge/index.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { makeRedactor } from '../secrets.js';
@@ -91,7 +91,8 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   for (const w of loaded.warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
   if (loaded.errors.length > 0 || loaded.suite === null) {
     for (const e of loaded.errors) io.stderr(`error: ${formatIssue(e)}\n`);
-    io.stderr(`\n${loaded.errors.length} configuration ${loaded.errors.length === 1 ? 'error' : 'errors'}; nothing was sent to the judge.\n`);
+    const n = issueCount(loaded.errors);
+    io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; nothing was sent to the judge.\n`);
     return EXIT.usage;
   }
   const suite = loaded.suite;
@@ -150,8 +151,8 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
     spend: { judgeCalls: spend.calls, judgeRetries: spend.retries },
     ...figures,
   } satisfies Calibration);
-  if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(calibration, null, 2)}\n`);
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration));
+  if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(calibration, null, 2)}\n`, 'out');
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration), 'markdown');
   io.stdout(renderCalibrationText(calibration));
   return belowMinimum(calibration).length > 0 ? EXIT.gate : EXIT.ok;
 }

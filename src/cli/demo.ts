@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { runCheck } from '../engine.js';
 import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
 import { startDemoServer, DEMO_JUDGE_LABEL } from '../demo/server.js';
-import { emitRun, interruptedExit, progressPrinter, type CliIO } from './output.js';
+import { checkOutputFolder, emitRun, interruptedExit, progressPrinter, type CliIO } from './output.js';
 import { formatIssue } from '../suite/index.js';
 import { UserError } from '../errors.js';
 import { oneLine } from '../report/index.js';
@@ -38,6 +38,7 @@ export function findDemoSuite(from: string = scriptDir()): string {
 
 export async function runDemo(options: { out: string | null }, io: CliIO): Promise<number> {
   const suiteDir = findDemoSuite();
+  if (options.out) checkOutputFolder(options.out, io);
   const outDir = options.out ? resolve(io.cwd, options.out) : await mkdtemp(join(tmpdir(), 'agent-replay-demo-'));
   const server = await startDemoServer();
   try {

@@ -6,7 +6,7 @@ import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type LatencyTh
 import { compareRuns, DEFAULT_FAIL_ON, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
 import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
 import { parseShard, timingsOf } from '../evaluate/shard.js';
-import { formatIssue, loadSuite, loadSuiteConfig, type ConfigIssue } from '../suite/index.js';
+import { formatIssue, issueCount, loadSuite, loadSuiteConfig, type ConfigIssue } from '../suite/index.js';
 import { DEFAULT_LATENCY } from '../config.js';
 import { mergeRecords, openRecordStream, readRecord, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
@@ -157,7 +157,8 @@ function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readon
   for (const w of warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
   for (const e of errors) io.stderr(`error: ${formatIssue(e)}\n`);
   if (errors.length > 0) {
-    io.stderr(`\n${errors.length} configuration ${errors.length === 1 ? 'error' : 'errors'}; nothing was sent to the agent.\n`);
+    const n = issueCount(errors);
+    io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; nothing was sent to the agent.\n`);
   }
 }
 
@@ -313,7 +314,7 @@ function printSelection(record: RunRecord, missing: readonly string[], io: CliIO
 async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds> {
   const loaded = await loadSuiteConfig({ dir, env: io.env, cwd: io.cwd });
   if (loaded.config !== null) return loaded.config.latency ?? DEFAULT_LATENCY;
-  const n = loaded.errors.length;
+  const n = issueCount(loaded.errors);
   io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: run agent-replay validate); "slower" uses the default thresholds (latency.slowerBy 0.5, latency.minDeltaMs 300)\n`);
   return DEFAULT_LATENCY;
 }
@@ -324,8 +325,8 @@ async function cmdCompare(files: readonly string[], values: Values, io: CliIO): 
   const [first, second] = files as [string, string];
   const [a, b] = await Promise.all([readRecord(resolvePath(io, first)), readRecord(resolvePath(io, second))]);
   const comparison = compareRuns(a, b, { first, second }, { latency: await compareLatency(values.dir ?? '.agent-replay', io) });
-  if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`);
-  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison));
+  if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`, 'out');
+  if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCompareMarkdown(comparison), 'markdown');
   io.stdout(renderCompareText(comparison));
   return EXIT.ok;
 }
@@ -339,7 +340,7 @@ async function cmdValidate(values: Values, io: CliIO): Promise<number> {
   const p = loaded.suite.personas.length;
   const scripts = p > 0 ? `, ${p} persona ${p === 1 ? 'script' : 'scripts'}` : '';
   const baselineCount = loaded.suite.baselines.size + loaded.suite.personaBaselines.size;
-  const w = loaded.warnings.length;
+  const w = issueCount(loaded.warnings);
   io.stdout(`${dir}: ${plural(n, 'fixture', 'fixtures')}${scripts}, ${plural(baselineCount, 'baseline', 'baselines')}, no configuration errors${w > 0 ? ` (${plural(w, 'warning', 'warnings')})` : ''}\n`);
   return EXIT.ok;
 }
@@ -407,9 +408,13 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));
   const allowIncomplete = values['allow-incomplete'] === true;
   if (values.out) await writeRecord(resolvePath(io, values.out), merged);
-  await writeRenderings(merged, values, io);
+  const rendered = await writeRenderings(merged, values, io);
   io.stdout(renderTerminal(merged, { color: io.color, where: values.out ?? files.join(', ') }));
-  io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, values, io));
+  io.stdout(writtenText(values.out ? resolvePath(io, values.out) : null, rendered.written, io));
+  if (rendered.failed.length > 0) {
+    for (const e of rendered.failed) io.stderr(`agent-replay: ${e.message}\n`);
+    return EXIT.usage;
+  }
   const g = gateMerged(merged, failOn, allowIncomplete);
   if (g.failed) {
     io.stderr(`gate failed: ${oneLine(cliWords(g.reason))}\n`);

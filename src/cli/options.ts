@@ -284,6 +284,11 @@ export function parseArgv(argv: readonly string[]): Parsed {
     command = first;
   }
   const options = tokens.filter((t) => t.kind === 'option');
+  // `-agent-url` (one dash before a long name), which Node reads as the short options -a -g -e ...:
+  // said as the word written, with the long option it stands for, before its letters can be read
+  // as -h or -v (`-shard` holds an h) (docs/cli.md, "Commands": the nearest flag).
+  const word = command === null ? undefined : options.map((t) => argv[t.index]).find((w) => w !== undefined && /^-[^-\d].*[^=]/.test(w) && w.split('=')[0]!.length > 2);
+  if (command !== null && word !== undefined) throw singleDash(word, command);
   if (options.some((t) => HELP_NAMES.has(t.name))) return { kind: 'help', command };
   if (options.some((t) => VERSION_NAMES.has(t.name))) return { kind: 'version' };
   if (command === null) {
@@ -336,6 +341,14 @@ function unknownFlag(raw: string, name: string, command: CommandName): ArgvError
   const guess = closest(name, [...own, 'help']);
   const dym = guess === null ? '' : `; did you mean --${guess}?`;
   return new ArgvError(`unknown option ${raw} for "${command}"${dym}`, command);
+}
+
+function singleDash(word: string, command: CommandName): ArgvError {
+  const name = word.slice(1).split('=')[0] as string;
+  const own = Object.keys(COMMANDS[command].flags);
+  const guess = own.includes(name) ? name : closest(name, [...own, 'help']);
+  const dym = guess === null ? '' : `; did you mean --${guess}? (a long option takes two dashes)`;
+  return new ArgvError(`unknown option ${word.split('=')[0] as string} for "${command}"${dym}`, command);
 }
 
 /** Levenshtein distance with adjacent transpositions (optimal string alignment). */

@@ -2,16 +2,16 @@
 // notice of an interrupted run. Shared by cli/main.ts and demo/ (which main.ts imports), so that
 // neither imports the other's importer.
 
-import { repositoryFor, writeFileSafely } from '../fs-safe.js';
-import { join, resolve } from 'node:path';
-import { statSync } from 'node:fs';
+import { repositoryFor, writeFailureWords, writeFileSafely } from '../fs-safe.js';
+import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
 import type { RunRecord } from '../types.js';
 import type { EngineDeps } from '../engine.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
 import { DEFAULT_CONTEXT, renderTerminal, type ReportContext } from '../report/index.js';
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
-import { UserError } from '../errors.js';
+import { isSystemError, UserError } from '../errors.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -100,6 +100,38 @@ export function checkOutputPaths(values: Partial<Record<'out' | 'markdown' | 'ju
     if (isFolder(resolvePath(io, given))) {
       throw new UserError(`--${flag} ${given} is a folder: give a file path, e.g. --${flag} ${join(given, flag === 'out' ? 'results.json' : `report.${flag === 'markdown' ? 'md' : flag === 'junit' ? 'xml' : 'html'}`)}`);
     }
+    // A report under a file (`--markdown notes.txt/report.md`) could never be written: said now,
+    // before anything is sent, not as the system's EEXIST after the run. results.json (--out) is
+    // not refused here: a record that cannot be written where asked goes to the temporary folder
+    // (docs/results-json.md, "When the results path cannot be written").
+    const file = flag === 'out' ? null : fileInPath(resolvePath(io, given));
+    if (file !== null) {
+      const shown = relative(io.cwd, file) || file;
+      throw new UserError(`--${flag} ${given}: ${shown.startsWith('..') ? file : shown} is a file, not a folder, so nothing can be written under it: give a path in a folder`);
+    }
+  }
+}
+
+/**
+ * `demo --out DIR`: the folder it writes into must be one, or be creatable (no file at it or above
+ * it), checked before the demo starts.
+ */
+export function checkOutputFolder(given: string, io: CliIO): void {
+  const dir = resolvePath(io, given);
+  const file = isFolder(dir) ? null : existsSync(dir) ? dir : fileInPath(dir);
+  if (file !== null) throw new UserError(`--out ${given}: ${file} is a file, not a folder: give a folder (it is created when missing)`);
+}
+
+/** The nearest existing ancestor of `p` when it is a file, not a folder; null when it is a folder or none can be looked at. */
+function fileInPath(p: string): string | null {
+  for (let at = dirname(p); ; at = dirname(at)) {
+    try {
+      const st = statSync(at, { throwIfNoEntry: false });
+      if (st !== undefined) return st.isDirectory() ? null : at;
+    } catch {
+      // ENOTDIR: a part above is a file; found on the way up.
+    }
+    if (dirname(at) === at) return null;
   }
 }
 
@@ -146,41 +178,62 @@ export function reportContext(record: RunRecord | null, env: Record<string, stri
   return { ...DEFAULT_CONTEXT, headSha: record?.commit ?? null, baselinesRef: env.AGENT_REPLAY_BASELINES_REF ?? null, repositoryUrl };
 }
 
-export async function writeText(path: string, text: string): Promise<void> {
-  await writeFileSafely(path, text, { within: repositoryFor(path) }); // never through a planted link
+/**
+ * Writes a file the user named with `--<flag>`. A refusal by the system is said in words, with the
+ * flag, the path and the fix (docs/troubleshooting.md), not as its bare code (EEXIST, ENOTDIR).
+ */
+export async function writeText(path: string, text: string, flag?: string): Promise<void> {
+  try {
+    await writeFileSafely(path, text, { within: repositoryFor(path) }); // never through a planted link
+  } catch (e) {
+    if (!isSystemError(e)) throw e;
+    const named = flag === undefined ? path : `--${flag} ${path}`;
+    throw new UserError(`could not write ${named}: ${writeFailureWords(e)}. Check that its folder exists or can be created and is writable, or give another path${flag === undefined ? '' : ` with --${flag}`}.`);
+  }
 }
+
+/** The renderings a command was asked for. */
+type Renderings = { markdown?: string; junit?: string; html?: string };
 
 /**
  * Writes the renderings asked for (--markdown, --junit, --html) of a record. Their renderers are
  * imported here, only when asked for: a run that writes none does not load them
- * (docs/performance.md, "2026-12-02 (late morning): the cold start again").
+ * (docs/performance.md, "2026-12-02 (late morning): the cold start again"). One that cannot be
+ * written does not stop the others: returns those written and the errors of the others (UserError,
+ * with the flag and the path); any other error is thrown.
  */
-export async function writeRenderings(record: RunRecord, values: { markdown?: string; junit?: string; html?: string }, io: CliIO): Promise<void> {
-  if (!values.markdown && !values.junit && !values.html) return;
+export async function writeRenderings(record: RunRecord, values: Renderings, io: CliIO): Promise<{ written: Renderings; failed: UserError[] }> {
+  const written: Renderings = {};
+  const failed: UserError[] = [];
+  if (!values.markdown && !values.junit && !values.html) return { written, failed };
   const ctx = reportContext(record, io.env);
-  if (values.markdown) {
-    const { renderMarkdownReport } = await import('../report/markdown.js');
-    await writeText(resolvePath(io, values.markdown), renderMarkdownReport(record, ctx));
-  }
-  if (values.junit) {
-    const { renderJUnit } = await import('../report/junit.js');
-    await writeText(resolvePath(io, values.junit), renderJUnit(record));
-  }
-  if (values.html) {
-    const { renderHtml } = await import('../report/html.js');
-    await writeText(resolvePath(io, values.html), renderHtml(record, { context: ctx }));
-  }
+  const attempt = async (flag: keyof Renderings, render: () => Promise<string>): Promise<void> => {
+    const path = values[flag];
+    if (!path) return;
+    try {
+      await writeText(resolvePath(io, path), await render(), flag);
+      written[flag] = path;
+    } catch (e) {
+      if (!(e instanceof UserError)) throw e;
+      failed.push(e);
+    }
+  };
+  await attempt('markdown', async () => (await import('../report/markdown.js')).renderMarkdownReport(record, ctx));
+  await attempt('junit', async () => (await import('../report/junit.js')).renderJUnit(record));
+  await attempt('html', async () => (await import('../report/html.js')).renderHtml(record, { context: ctx }));
+  return { written, failed };
 }
 
 /**
  * Writes results.json first (finishing `stream`, which `run` fed as items finished; without one,
  * the record is written in pieces all the same), prints the terminal summary, then writes the
- * renderings. Returns false when results.json could not be written where asked: the error says
- * so and where the record went instead, after the summary (the results are never lost).
+ * renderings. Returns false when results.json or a rendering could not be written where asked:
+ * the errors say so (and where the record went instead), after the summary and the lines of the
+ * files that were written (the results are never lost).
  */
 export async function emitRun(
   record: RunRecord,
-  values: { out?: string; markdown?: string; junit?: string; html?: string },
+  values: { out?: string } & Renderings,
   io: CliIO,
   stream?: RecordStream,
 ): Promise<boolean> {
@@ -194,11 +247,12 @@ export async function emitRun(
   }
   // A clipped reply names where its full text is: the record, as the user named it.
   io.stdout(renderTerminal(record, { color: io.color, where: failure === null ? (values.out ?? 'results.json') : 'the record named below' }));
-  await writeRenderings(record, values, io);
+  const rendered = await writeRenderings(record, values, io);
   const results = failure === null ? out : failure.fallback === null ? `not written (${out}: see below)` : `${failure.fallback} (not ${out}: see below)`;
-  io.stdout(writtenText(results, values, io));
+  io.stdout(writtenText(results, rendered.written, io));
   if (failure !== null) io.stderr(`agent-replay: ${failure.message}\n`);
-  return failure === null;
+  for (const e of rendered.failed) io.stderr(`agent-replay: ${e.message}\n`);
+  return failure === null && rendered.failed.length === 0;
 }
 
 /** "results: <path>" and a line per rendering written, after the summary (`run`, `report`); empty when nothing was written. */

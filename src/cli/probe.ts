@@ -28,7 +28,7 @@ import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
 import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
-import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
+import { formatIssue, isValidLabel, issueCount, LABEL_RULE, loadSuite, loadSuiteConfig, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
 import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { normalizeBlock, oneLine } from '../report/escape.js';
@@ -225,7 +225,8 @@ function tap(agent: AgentClient, seen: AgentOutcome[]): AgentClient {
 function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
   for (const w of warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
   for (const e of errors) io.stderr(`error: ${formatIssue(e)}\n`);
-  if (errors.length > 0) io.stderr(`\n${errors.length} configuration ${errors.length === 1 ? 'error' : 'errors'}; nothing was sent to the agent.\n`);
+  const n = issueCount(errors);
+  if (n > 0) io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; nothing was sent to the agent.\n`);
 }
 
 /** Where --save writes, checked before anything is sent: a refusal costs nothing. */

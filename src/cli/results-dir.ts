@@ -3,6 +3,7 @@
 // a first run leaves nothing for `git status` to show, with or without `init`. See the README's
 // quickstart and docs/cli.md, "What each command does".
 
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createFileExclusively, repositoryFor } from '../fs-safe.js';
 
@@ -15,8 +16,14 @@ export function defaultOut(dir: string): string {
 
 export const RESULTS_GITIGNORE = '# Written by agent-replay: run results stay out of git (delete this file to commit them).\n*\n';
 
-/** Creates `<folder>/.gitignore` ignoring everything in it, unless a file is already there. */
+/**
+ * Creates `<folder>/.gitignore` ignoring everything in it, unless a file is already there, or the
+ * folder already holds a results.json: a folder with results and no .gitignore is one whose
+ * .gitignore was deleted to commit them, as the file itself says to do, and a later run must not
+ * ignore them again (as pytest writes its cache folder's .gitignore only with the folder).
+ */
 export async function ensureIgnoredFolder(folder: string): Promise<void> {
+  if (existsSync(join(folder, 'results.json'))) return;
   const target = join(folder, '.gitignore');
   await createFileExclusively(target, RESULTS_GITIGNORE, { within: repositoryFor(target) });
 }

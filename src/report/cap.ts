@@ -35,8 +35,21 @@ function rangeNote(estimate: Estimate): string {
   return ` (the most it can cost: ${plural(a.items, 'item', 'items')} may take extra attempts up to repeat.max; ${low} without any)`;
 }
 
+/**
+ * Where the cap that refused the run is set, so that the comment names the setting that raises it:
+ * the suite folder's config.yml, or the Action's `cost-cap` input, which overrides it
+ * (docs/action.md, "Inputs").
+ */
+export interface CapSource {
+  /** The suite folder (the `dir` input), `.agent-replay` by default. */
+  dir?: string;
+  /** True when the `cost-cap` input set the cap: raising cost.capUsd would change nothing. */
+  fromInput?: boolean;
+}
+
 /** `personaCount`: persona scripts in the run besides the fixtures (each script is an item: docs/personas.md). */
-export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext, personaCount = 0, simulatorCalls = 0): string {
+export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext, personaCount = 0, simulatorCalls = 0, source: CapSource = {}): string {
+  const where = source.fromInput === true ? 'the `cost-cap` input in the workflow file' : `${codeSpan('cost.capUsd')} in ${codeSpan(`${clip(source.dir ?? '.agent-replay', 200)}/config.yml`)}`;
   const label = codeSpan(clip(ctx.confirmLabel, 100));
   const [estimated, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   return [
@@ -50,7 +63,7 @@ export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judge
       '- set the action input `confirm-cost: true`;',
       '- run the CLI with `--confirm-cost`.',
     ].join('\n'),
-    'Or raise the cap (`cost.capUsd` in `.agent-replay/config.yml`). ' +
+    `Or raise the cap (${where}). ` +
       'The estimate is a flat guess per call made before anything runs, not a bill.',
   ].join('\n\n') + '\n';
 }

@@ -26,7 +26,7 @@ import { judgeAssertionOf } from '../assertions/list.js';
 
 export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
 export { AGENT_PRESETS } from './config/agent.js';
-export { formatIssue, type ConfigIssue } from './issues.js';
+export { formatIssue, issueCount, type ConfigIssue } from './issues.js';
 export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
 import { baselinePath } from './labels.js';
 export type { ConfigOverrides } from './overrides.js';

@@ -465,6 +465,20 @@ export function boundIssues(issues: readonly ConfigIssue[], noun: 'errors' | 'wa
   return out;
 }
 
+/**
+ * How many problems `issues` stand for: each shown issue counts one, and the last one of a file (or
+ * of the suite) that says "and N more ..." counts N. The summary line ("25 configuration errors")
+ * counts what is wrong, not the lines shown (boundIssues).
+ */
+export function issueCount(issues: readonly ConfigIssue[]): number {
+  let n = 0;
+  for (const i of issues) {
+    const more = i.line === null ? /^and (\d+) more (?:errors?|warnings?) in /.exec(i.message) : null;
+    n += more === null ? 1 : Number(more[1]);
+  }
+  return n;
+}
+
 function moreIssue(file: string, more: number, noun: 'errors' | 'warnings', where: string): ConfigIssue {
   return {
     file,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -304,11 +304,25 @@ describe('check mode, end to end', () => {
     expect(refused.stdout).toContain('::error::estimated cost $0.06 is above the cap $0.01; nothing was spent.');
     const body = gh.comments('octo', 'shop', 7)[0]?.body as string;
     expect(body).toContain('confirm-cost');
+    // The cap came from the cost-cap input, which overrides config.yml: that is what raises it.
+    expect(body).toContain('Or raise the cap (the `cost-cap` input in the workflow file).');
+    expect(body).not.toContain('cost.capUsd');
     const confirmed = await check({ inputs: { 'cost-cap': '0.01', 'fail-on': 'none' }, payload: pullPayload({ labels: ['confirm-cost'] }) });
     expect(confirmed.code).toBe(0);
     expect(agent.requests.length).toBeGreaterThan(before);
     const record = parseRecord(readFileSync(confirmed.outputs['results-path'] as string, 'utf8'), 'r');
     expect(record.estimate).toMatchObject({ aboveCap: true, confirmed: true });
+  });
+
+  it('above a cap set in config.yml, the comment names the config.yml of the dir input', async () => {
+    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG.replace('capUsd: 1', 'capUsd: 0.01'), baselines: BASELINES });
+    mkdirSync(join(workspace, 'packages', 'bot'), { recursive: true });
+    renameSync(join(workspace, '.agent-replay'), join(workspace, 'packages', 'bot', '.agent-replay'));
+    const before = agent.requests.length;
+    const refused = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, dir: 'packages/bot/.agent-replay' }, event: { name: 'pull_request', payload: pullPayload() }, env: { AGENT_TOKEN: 's3cr3t-agent-token' } });
+    expect(refused.code, refused.stdout + refused.stderr).toBe(1);
+    expect(agent.requests.length).toBe(before);
+    expect(refused.summary).toContain('Or raise the cap (`cost.capUsd` in `packages/bot/.agent-replay/config.yml`).');
   });
 
   it('the confirm-cost label as the repository spells it (GitHub\'s label names ignore case) confirms the run too', async () => {

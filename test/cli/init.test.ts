@@ -3,6 +3,7 @@
 // schema behind GitHub's Actions language service) accept; never overwrites a file.
 
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from '../support/temp.js';
@@ -117,6 +118,22 @@ describe('agent-replay init', () => {
     const accept = await cli(['accept'], cwd);
     expect(accept.code, accept.stderr).toBe(0);
     expect(accept.stdout).toContain('20 accepted');
+  });
+
+  it('a results folder whose .gitignore was deleted, as the file says, to commit the results: the next run does not write it again', async () => {
+    const agent = await serve(scriptedAgent({}));
+    const cwd = await emptyProject();
+    await initIn(cwd);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+    git('init', '-q');
+    expect((await cli(['run', '--agent-url', agent.url], cwd)).code).toBe(0);
+    const ignore = join(cwd, '.agent-replay/results/.gitignore');
+    expect(await readFile(ignore, 'utf8')).toContain('delete this file to commit them');
+    await rm(ignore);
+    const again = await cli(['run', '--agent-url', agent.url], cwd);
+    expect(again.code, again.stderr).toBe(0);
+    expect(existsSync(ignore)).toBe(false);
+    expect(git('status', '--porcelain', '--untracked-files=all')).toContain('.agent-replay/results/results.json');
   });
 
   it('the judged fixtures with baselines its cap comment promises run on the next run too; one more waits for --confirm-cost', async () => {

@@ -73,4 +73,17 @@ describe('an agent URL without its scheme', () => {
     expect(r.stderr).toContain('.agent-replay/config.yml:2:8: agent.url "127.0.0.1:3000/chat" has no scheme (http:// or https://)');
     expect(r.stderr).toContain('http://127.0.0.1:3000/chat');
   });
+
+  it('a host name without the scheme (agent.url, judge.baseUrl, --agent-url): the same, with https://', async () => {
+    const fixtures = { 'f.yml': 'label: x\nmessage: q\n' };
+    const inFile = await makeProject({ config: 'agent:\n  url: preview.example.com/api/chat\njudge:\n  model: m\n  apiKey: k\n  baseUrl: api.openai.com/v1\n', fixtures });
+    const v = await cli(['validate'], inFile);
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain('.agent-replay/config.yml:2:8: agent.url "preview.example.com/api/chat" has no scheme (http:// or https://): write https://preview.example.com/api/chat');
+    expect(v.stderr).toContain('.agent-replay/config.yml:6:12: judge.baseUrl "api.openai.com/v1" has no scheme (http:// or https://): write https://api.openai.com/v1');
+    expect(v.stderr).not.toContain('is not a valid URL');
+    const flag = await cli(['run', '--agent-url', 'preview.example.com/api/chat'], await makeProject({ fixtures }));
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('agent URL "preview.example.com/api/chat" has no scheme (http:// or https://): write https://preview.example.com/api/chat');
+  });
 });

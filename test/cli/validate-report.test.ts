@@ -95,6 +95,41 @@ describe('validate', () => {
     expect(existsSync(join(cwd, 'm.md'))).toBe(false);
   });
 
+  it('a report path under a file (--markdown, --junit, --html) is a usage error before the agent is called; compare and demo say it in words', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'f.yml': 'fixtures:\n  - { label: a, message: hi }\n' } });
+    await writeFile(join(cwd, 'notes.txt'), 'a file where a folder would go\n');
+    for (const [flag, path] of [['--markdown', 'notes.txt/m.md'], ['--junit', 'notes.txt/a/b/j.xml'], ['--html', join(cwd, 'notes.txt', 'r.html')]] as const) {
+      const r = await cli(['run', flag, path], cwd);
+      expect(r.code, flag).toBe(2);
+      expect(r.stderr, flag).toContain(`agent-replay: ${flag} ${path}: notes.txt is a file, not a folder, so nothing can be written under it: give a path in a folder`);
+    }
+    expect(agent.requests).toHaveLength(0);
+    const ok = await cli(['run', '--out', 'r.json'], cwd);
+    expect(ok.code, ok.stderr).toBe(0);
+    const report = await cli(['report', '--results', 'r.json', '--markdown', 'notes.txt/m.md'], cwd);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toContain('--markdown notes.txt/m.md: notes.txt is a file, not a folder');
+    const compare = await cli(['compare', 'r.json', 'r.json', '--markdown', 'notes.txt/c.md'], cwd);
+    expect(compare.code).toBe(2);
+    expect(compare.stderr).toContain(`could not write --markdown ${join(cwd, 'notes.txt', 'c.md')}: ${join(cwd, 'notes.txt')} is a file, not a folder`);
+    const demo = await cli(['demo', '--out', 'notes.txt/demo'], cwd);
+    expect(demo.code).toBe(2);
+    expect(demo.stderr).toContain(`--out notes.txt/demo: ${join(cwd, 'notes.txt')} is a file, not a folder: give a folder`);
+    expect(demo.stdout).toBe('');
+    expect(await readFile(join(cwd, 'notes.txt'), 'utf8')).toBe('a file where a folder would go\n');
+  });
+
+  it('the summary counts every error, also those a file does not show past its first 20', async () => {
+    const items = Array.from({ length: 25 }, (_, i) => `  - { label: e${i}, message: ${i} }`);
+    const cwd = await makeProject({ fixtures: { 'many.yml': `fixtures:\n${items.join('\n')}\n` } });
+    const r = await cli(['validate'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr.match(/^error: /gm)).toHaveLength(21);
+    expect(r.stderr).toContain('error: .agent-replay/fixtures/many.yml: and 5 more errors in this file');
+    expect(r.stderr).toContain('\n25 configuration errors; nothing was sent to the agent.\n');
+  });
+
   it('honours --dir', async () => {
     const cwd = await makeProject({ fixtures: {} });
     const r = await cli(['validate', '--dir', 'elsewhere'], cwd);

@@ -461,7 +461,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
       `${C}:4: agent.concurrency must be at least 1, found the number 0`,
       `${C}:5: agent.timeoutMs must be a number, found the string "30s"`,
       `${C}:7: judge.provider must be one of openai, anthropic, found the string "gemini"`,
-      `${C}:8: judge.baseUrl "api.openai.com" is not a valid URL`,
+      `${C}:8: judge.baseUrl "api.openai.com" has no scheme (http:// or https://): write https://api.openai.com`,
       `${C}:9: regex.timeoutMs must be a whole number of milliseconds from 1 to 600000 (10 minutes), found the number 0`,
       `${C}:10: cost.agentTurnUsd must be at least 0, found the number -0.01`,
       `${C}:10: cost.capUsd must be at least 0, found the number -1`,
@@ -470,7 +470,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     const urls = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: not a url\njudge:\n  baseUrl: api.openai.com\n' });
     expect(brief(urls.errors)).toEqual([
       `${C}:2: agent.url "not a url" is not a valid URL`,
-      `${C}:4: judge.baseUrl "api.openai.com" is not a valid URL`,
+      `${C}:4: judge.baseUrl "api.openai.com" has no scheme (http:// or https://): write https://api.openai.com`,
     ]);
   });
 
@@ -517,7 +517,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     const shape = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: config.replace('agent:\n', 'agent:\n  timeoutMs: 0\n') });
     expect(brief(shape.errors)).toEqual([`${C}:2: agent.timeoutMs must be a whole number of milliseconds from 1 to 600000 (10 minutes), found the number 0`, ...said.map((l) => l.replace(/:(\d+):/, (_, n: string) => `:${Number(n) + 1}:`))]);
     const set = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: ${PREVIEW_URL}/api/chat\n' }, { env: { PREVIEW_URL: 'preview.example.com' } });
-    expect(brief(set.errors)).toEqual([`${C}:2: agent.url "\${PREVIEW_URL}/api/chat" is not a valid URL`]);
+    expect(brief(set.errors)).toEqual([`${C}:2: agent.url "\${PREVIEW_URL}/api/chat" has no scheme (http:// or https://): write https://***/api/chat`]);
   });
 
   it('a missing fixtures folder, or one with no fixture, tells how to create one', async () => {

@@ -94,6 +94,10 @@ export function urlProblem(value: string): string | null {
   try {
     url = new URL(value);
   } catch {
+    // `preview.example.com/api/chat`, `api.openai.com/v1`: a host name without the scheme, which URL
+    // refuses. Said as a missing scheme, with the address to write (docs/troubleshooting.md,
+    // "Configuration errors"); https://, as a host name on the network usually is.
+    if (/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?(?:[/?#][^\s@]*)?$/.test(value)) return `has no scheme (http:// or https://): write https://${value}`;
     return 'is not a valid URL';
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `uses ${url.protocol.replace(/:$/, '')}, not http or https`;
