@@ -12,6 +12,8 @@ export interface ConfigIssue {
   column: number | null;
   message: string;
   fix: string;
+  /** This line stands for this many issues not listed one by one ("and 5 more errors in this file": boundIssues). */
+  more?: number;
 }
 
 /** `path/to/file.yml:12:3: <message>\n  fix: <fix>` */
@@ -467,15 +469,12 @@ export function boundIssues(issues: readonly ConfigIssue[], noun: 'errors' | 'wa
 
 /**
  * How many problems `issues` stand for: each shown issue counts one, and the last one of a file (or
- * of the suite) that says "and N more ..." counts N. The summary line ("25 configuration errors")
- * counts what is wrong, not the lines shown (boundIssues).
+ * of the suite) that says "and N more ..." counts its N (`more`). The summary line ("25 configuration
+ * errors") counts what is wrong, not the lines shown (boundIssues).
  */
 export function issueCount(issues: readonly ConfigIssue[]): number {
   let n = 0;
-  for (const i of issues) {
-    const more = i.line === null ? /^and (\d+) more (?:errors?|warnings?) in /.exec(i.message) : null;
-    n += more === null ? 1 : Number(more[1]);
-  }
+  for (const i of issues) n += i.more ?? 1;
   return n;
 }
 
@@ -486,5 +485,6 @@ function moreIssue(file: string, more: number, noun: 'errors' | 'warnings', wher
     column: null,
     message: `and ${more} more ${more === 1 ? noun.slice(0, -1) : noun} ${where}`,
     fix: 'fix the ones above and run validate again to see the rest',
+    more,
   };
 }

@@ -160,6 +160,7 @@ describe('an error about a file is clipped', () => {
       column: null,
       message: 'and 15980 more errors in this file',
       fix: 'fix the ones above and run validate again to see the rest',
+      more: 15980,
     });
     const tag = r.errors.filter((e) => e.file === `${F}/tag.yml`);
     expect(tag).toHaveLength(1);
@@ -180,6 +181,7 @@ describe('an error about a file is clipped', () => {
       column: null,
       message: 'and 100 more errors in 100 files not shown in full',
       fix: 'fix the ones above and run validate again to see the rest',
+      more: 100,
     });
   });
 
