@@ -227,6 +227,8 @@ describe('usage', () => {
     ['older GenAI names (prompt_tokens, completion_tokens)', () => [span({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.prompt_tokens': 3, 'gen_ai.usage.completion_tokens': 4 } })], { inputTokens: 3, outputTokens: 4 }],
     ['only input reported: output 0', () => [span({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 3 } })], { inputTokens: 3, outputTokens: 0 }],
     ['counts written as text are read; nonsense is not', () => [span({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': '12', 'gen_ai.usage.output_tokens': 'lots' } })], { inputTokens: 12, outputTokens: 0 }],
+    // Counts JavaScript could not sum exactly, or results.json read back as whole numbers, are not read.
+    ['a count that is not whole, or above a billion, is not read', () => [span({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 1e308, 'gen_ai.usage.output_tokens': 1.5 } }), span({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': '9007199254740993', 'gen_ai.usage.output_tokens': 1_000_000_000 } })], { inputTokens: 0, outputTokens: 1_000_000_000 }],
     ['no model-call span reports tokens: null', () => [chat(), agent()], null],
   ])('%s', (_, spans, usage) => {
     expect(readTurnSpans(spans(), turn(), none).usage).toEqual(usage);
