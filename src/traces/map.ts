@@ -16,6 +16,7 @@
 
 import { jsonEqual } from '../evaluate/match.js';
 import { MAX_REPORTED_TOKENS } from '../agent/usage.js';
+import { MAX_TOOL_CALL_DEPTH, nestsDeeperThan } from '../agent/tool-calls.js';
 import type { AgentErrorEntry, JsonValue, Span, SpanAttributeValue, SpanCounts, TimeSplit, TokenUsage, ToolCall } from '../types.js';
 
 export type SpanKind = 'model' | 'tool';
@@ -65,12 +66,16 @@ export function toolNameOf(span: Span): string {
   return (named ?? fromSpanName ?? span.name).slice(0, MAX_TOOL_NAME);
 }
 
-/** An attribute as a JSON value: JSON text parsed, other text kept as text, absent as null. */
+/**
+ * An attribute as a JSON value: JSON text parsed, other text kept as text, absent as null. JSON that
+ * nests deeper than a tool call may (MAX_TOOL_CALL_DEPTH, docs/traces.md) is kept as its text too.
+ */
 function jsonOf(value: SpanAttributeValue | undefined): JsonValue {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') return value;
   try {
-    return JSON.parse(value) as JsonValue;
+    const parsed = JSON.parse(value) as JsonValue;
+    return nestsDeeperThan(parsed, MAX_TOOL_CALL_DEPTH) ? value : parsed;
   } catch {
     return value;
   }

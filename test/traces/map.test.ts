@@ -215,6 +215,16 @@ describe('errors', () => {
   });
 });
 
+describe('a tool span whose arguments nest deeper than a tool call may (docs/traces.md)', () => {
+  it('keeps them as the text they are; 256 levels are read as JSON', () => {
+    const text = (n: number): string => '['.repeat(n) + ']'.repeat(n);
+    const tool = (args: string): Span => span({ name: 'execute_tool lookup', attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.call.arguments': args } });
+    const deep = readTurnSpans([tool(text(100_000))], turn(), none).toolCalls;
+    expect(deep?.map((c) => [c.tool, c.input === text(100_000)])).toEqual([['lookup', true]]);
+    expect(readTurnSpans([tool(text(256))], turn(), none).toolCalls?.[0]?.input).toEqual(JSON.parse(text(256)));
+  });
+});
+
 describe('usage', () => {
   const agent = (over: Partial<Span> = {}) => span({ name: 'invoke_agent', attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.usage.input_tokens': 999, 'gen_ai.usage.output_tokens': 999 }, ...over });
 
