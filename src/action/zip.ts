@@ -10,6 +10,11 @@ import yauzl from 'yauzl';
 
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 const MAX_ENTRIES = 1000;
+/**
+ * All entries together, inflated: each is held in memory, so a thousand entries of 64 MB each (a
+ * few megabytes of zeros deflated) would exhaust the runner's memory before any is read.
+ */
+export const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
 
 export interface ZipEntry {
   name: string;
@@ -23,6 +28,7 @@ export class ZipError extends Error {
 export interface ZipLimits {
   maxEntryBytes: number;
   maxEntries: number;
+  maxTotalBytes: number;
 }
 
 const shown = (name: string) => JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}…` : name);
@@ -35,9 +41,13 @@ function describe(error: unknown): string {
   return message.length > 300 ? `${message.slice(0, 300)}…` : message;
 }
 
-async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, limits: ZipLimits): Promise<Buffer> {
+/** One entry inflated; `before` is what the entries before it took (MAX_TOTAL_BYTES bounds the sum). */
+async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, limits: ZipLimits, before: number): Promise<Buffer> {
   if (entry.uncompressedSize > limits.maxEntryBytes) {
     throw new ZipError(`the entry ${shown(entry.fileName)} is too large (${entry.uncompressedSize} bytes, at most ${limits.maxEntryBytes})`);
+  }
+  if (before + entry.uncompressedSize > limits.maxTotalBytes) {
+    throw new ZipError(`the archive's entries are too large together (over ${limits.maxTotalBytes} bytes by the entry ${shown(entry.fileName)})`);
   }
   const stream = await zip.openReadStreamPromise(entry);
   const chunks: Buffer[] = [];
@@ -56,7 +66,7 @@ async function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry, limits: ZipLimi
 }
 
 /** Every file entry of the archive (folders skipped), in archive order. Throws a ZipError that says what is wrong. */
-export async function readZip(buf: Buffer, limits: ZipLimits = { maxEntryBytes: MAX_ENTRY_BYTES, maxEntries: MAX_ENTRIES }): Promise<ZipEntry[]> {
+export async function readZip(buf: Buffer, limits: ZipLimits = { maxEntryBytes: MAX_ENTRY_BYTES, maxEntries: MAX_ENTRIES, maxTotalBytes: MAX_TOTAL_BYTES }): Promise<ZipEntry[]> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.fromBufferPromise(buf, { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true, strictFileNames: true });
@@ -66,9 +76,12 @@ export async function readZip(buf: Buffer, limits: ZipLimits = { maxEntryBytes: 
   try {
     if (zip.entryCount > limits.maxEntries) throw new ZipError(`the archive has ${zip.entryCount} entries, at most ${limits.maxEntries} are read`);
     const entries: ZipEntry[] = [];
+    let total = 0;
     for await (const entry of zip.eachEntry()) {
       if (entry.fileName.endsWith('/')) continue;
-      entries.push({ name: entry.fileName, data: await readEntry(zip, entry, limits) });
+      const data = await readEntry(zip, entry, limits, total);
+      total += data.length;
+      entries.push({ name: entry.fileName, data });
     }
     return entries;
   } catch (e) {

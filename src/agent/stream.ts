@@ -107,6 +107,8 @@ class StreamState {
   error: string | null = null;
   /** OpenAI chat `delta.tool_calls`, accumulated by index. */
   chatCalls = new Map<number, ChatToolCall>();
+  /** The highest index in chatCalls, kept as they come: a stream of many calls is read in one pass. */
+  chatLast: number | null = null;
   /** Anthropic tool_use blocks by content index, their input from input_json_delta. */
   blocks = new Map<number, AnthropicBlock>();
   calls: unknown[] = [];
@@ -241,6 +243,7 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
       if (typeof fn.name === 'string' && fn.name !== call.name) call.name += fn.name;
       if (typeof fn.arguments === 'string') call.arguments += fn.arguments;
       state.chatCalls.set(index, call);
+      state.chatLast = state.chatLast === null ? index : Math.max(state.chatLast, index);
     }
   }
   if (typeof choice.finish_reason === 'string') state.ended = true;
@@ -252,7 +255,7 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
  * the same) continues the last; never every call merged into one (docs/presets.md, "Presets").
  */
 function unindexedSlot(state: StreamState, id: unknown): number {
-  const last = state.chatCalls.size === 0 ? -1 : Math.max(...state.chatCalls.keys());
+  const last = state.chatLast ?? -1;
   if (last === -1) return 0;
   const current = state.chatCalls.get(last)?.id;
   return typeof id === 'string' && current !== undefined && id !== current ? last + 1 : last;

@@ -54,6 +54,25 @@ const NOT_CALLS = new Set([
 export const TOOL_CALL_SHAPES =
   '{tool, input, output, mocked}, an OpenAI tool call {type, function: {name, arguments}}, a Responses function_call item {type, call_id, name, arguments}, an Anthropic tool_use block {type, id, name, input}, an AI SDK tool-call part {type, toolCallId, toolName, input} or a Mastra tool-call chunk {type, payload: {toolCallId, toolName, args}}';
 
+/**
+ * The deepest a call's input or output may nest (docs/presets.md, "Tool calls"): tool arguments
+ * take a few levels. Deeper (`[[[[...`, a hundred thousand levels in a few hundred kilobytes) would
+ * exhaust the stack of every reader after this one, so the call is refused here, with the reason.
+ */
+export const MAX_TOOL_CALL_DEPTH = 256;
+
+/** Does a JSON value nest deeper than `max` arrays and objects? Walked with a stack of its own. */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const item of Array.isArray(v) ? v : Object.values(v)) stack.push([item, depth + 1]);
+  }
+  return false;
+}
+
 /** `found` says what the refused item was (its type and keys), for the error. */
 export type ToolCallsResult = { ok: true; value: ToolCall[] } | { ok: false; index: number; found: string };
 
@@ -145,7 +164,10 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
   const calls: ToolCall[] = [];
   const answered = (id: string | null, name: string, input: JsonValue): ToolCall =>
     id !== null && outputs.has(id) ? { tool: clipName(name), input, output: outputs.get(id) ?? null, mocked: false } : { tool: clipName(name), input, output: null, mocked: true };
+  // The item each call came from (an item may hold several: a message), for the error.
+  const itemOf: number[] = [];
   for (const [index, wrapped] of items.entries()) {
+    while (itemOf.length < calls.length) itemOf.push(index - 1);
     const item = raw(wrapped);
     if (!isRecord(item)) return { ok: false, index, found: describeShape(item) };
     if (typeof item.tool === 'string') {
@@ -187,6 +209,11 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
     } else {
       return { ok: false, index, found: describeShape(item) };
     }
+  }
+  while (itemOf.length < calls.length) itemOf.push(items.length - 1);
+  for (const [i, c] of calls.entries()) {
+    const part = nestsDeeperThan(c.input, MAX_TOOL_CALL_DEPTH) ? 'input' : nestsDeeperThan(c.output, MAX_TOOL_CALL_DEPTH) ? 'output' : null;
+    if (part !== null) return { ok: false, index: itemOf[i] ?? 0, found: `a call of ${JSON.stringify(c.tool)} whose ${part} nests deeper than ${MAX_TOOL_CALL_DEPTH} levels` };
   }
   return { ok: true, value: calls };
 }

@@ -18,7 +18,14 @@ export type UsageRead = { kind: 'none' } | { kind: 'usage'; usage: TokenUsage } 
 
 export const NO_USAGE: UsageRead = { kind: 'none' };
 
-const count = z.number().int().nonnegative();
+/**
+ * The most tokens one count may say (docs/latency.md, "Usage"): no model spends a billion on a turn.
+ * A larger count is malformed, so that the sums over a run stay whole numbers JavaScript holds
+ * exactly, and the results file that keeps them can be read back.
+ */
+export const MAX_REPORTED_TOKENS = 1_000_000_000;
+
+const count = z.number().int().nonnegative().max(MAX_REPORTED_TOKENS);
 const cached = count.nullable().optional();
 /** A count the sender left out: absent (an AI SDK `undefined`), or null. */
 const given = count.nullish();
@@ -72,7 +79,8 @@ export function sumUsage(reads: readonly UsageRead[]): UsageRead {
 function describeUsage(value: unknown): string {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const keys = Object.keys(value).slice(0, 6);
-    return keys.length === 0 ? 'an empty object' : `an object with ${keys.join(', ')}`;
+    const huge = Object.values(value).some((v) => typeof v === 'number' && v > MAX_REPORTED_TOKENS);
+    return keys.length === 0 ? 'an empty object' : `an object with ${keys.join(', ')}${huge ? ' (a count above a billion)' : ''}`;
   }
   return describeFound(value);
 }

@@ -6,6 +6,7 @@ import { toolOutput } from './tool-output.js';
 import { TIERS, type RunRecord } from '../types.js';
 // One label rule, one route and one baseline schema: the suite's.
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
+import { namedRecord } from '../suite/named-record.js';
 import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, timeSplitSchema, tokenUsageSchema, turnSourceSchema } from '../suite/baselines.js';
 
 export { judgeFingerprintSchema };
@@ -243,8 +244,9 @@ function buildRunRecordSchema() {
 
   // ---- persona scripts (docs/personas.md) ----
 
+  // Objects keep every key the agent sent, `__proto__` too (named-record.ts).
   const jsonValueSchema: z.ZodType<Json> = z.lazy(() =>
-    z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
+    z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValueSchema), namedRecord(jsonValueSchema)]),
   );
 
   const toolExpectationSchema = z.strictObject(toolExpectationShape());

@@ -48,9 +48,8 @@ function redactJson(value: JsonValue, redact: (t: string) => string): JsonValue 
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((v) => redactJson(v, redact));
   if (value !== null && typeof value === 'object') {
-    const out: { [key: string]: JsonValue } = {};
-    for (const [k, v] of Object.entries(value)) out[redact(k)] = redactJson(v, redact);
-    return out;
+    // Defined, never set: a key is the agent's and may be `__proto__` (an assignment would set the prototype).
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redact(k), redactJson(v, redact)]));
   }
   return value;
 }

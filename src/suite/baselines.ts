@@ -7,6 +7,7 @@ import { quote, suggest, translateZodIssues, type ConfigIssue } from './issues.j
 import { documentSource, type Position, type SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
 import { shellQuote } from '../words.js';
+import { namedRecord } from './named-record.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
@@ -65,7 +66,8 @@ export const timeSplitSchema = z.strictObject({
   modelMs: z.number().nonnegative(),
   toolMs: z.number().nonnegative(),
   otherMs: z.number().nonnegative(),
-  tools: z.record(z.string(), z.number().nonnegative()).optional(),
+  // By the agent's tool names, `__proto__` kept (named-record.ts).
+  tools: namedRecord(z.number().nonnegative()).optional(),
 });
 
 export const baselineSchema = z.strictObject({

@@ -63,10 +63,11 @@ function spansOfObservations(observations: readonly unknown[], traceId: string):
 /** metadata[key] as a map: the object (or JSON text) under it, merged with the `key.<name>` keys v4 flattens it into. */
 function nested(metadata: Record<string, unknown> | null, key: string): Record<string, unknown> | null {
   if (metadata === null) return null;
-  const out: Record<string, unknown> = { ...objectOf(metadata[key]) };
+  // By name in a Map: a name is the agent's, and may be `constructor` or `__proto__`.
+  const out = new Map(Object.entries(objectOf(metadata[key]) ?? {}));
   const prefix = `${key}.`;
-  for (const [k, v] of Object.entries(metadata)) if (k.startsWith(prefix) && k.length > prefix.length) out[k.slice(prefix.length)] ??= v;
-  return Object.keys(out).length === 0 ? null : out;
+  for (const [k, v] of Object.entries(metadata)) if (k.startsWith(prefix) && k.length > prefix.length && !out.has(k.slice(prefix.length))) out.set(k.slice(prefix.length), v);
+  return out.size === 0 ? null : Object.fromEntries(out);
 }
 
 function toolAttributes(attributes: Record<string, SpanAttributeValue>, name: string, o: Record<string, unknown>): void {
@@ -90,13 +91,14 @@ function generationAttributes(attributes: Record<string, SpanAttributeValue>, o:
 
 /** metadata.attributes: values kept as Langfuse returns them (text); a value of another type, as it comes, or as JSON text. */
 function attributesOf(map: Record<string, unknown> | null): Record<string, SpanAttributeValue> {
-  const out: Record<string, SpanAttributeValue> = {};
-  for (const [key, value] of Object.entries(map ?? {})) {
-    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[key] = value;
-    else if (Array.isArray(value) && value.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) out[key] = value as Array<string | number | boolean | null>;
-    else out[key] = JSON.stringify(value);
-  }
-  return out;
+  // Defined, never set: a key named `__proto__` is kept as a key.
+  return Object.fromEntries(Object.entries(map ?? {}).map(([key, value]): [string, SpanAttributeValue] => [key, attributeValue(value)]));
+}
+
+function attributeValue(value: unknown): SpanAttributeValue {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (Array.isArray(value) && value.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) return value as Array<string | number | boolean | null>;
+  return JSON.stringify(value);
 }
 
 /** An object, or the object a JSON text holds (Langfuse returns nested metadata either way), or null. */

@@ -15,6 +15,8 @@
 //   - OpenInference: `openinference.span.kind` TOOL (a tool) or LLM (a model call).
 
 import { jsonEqual } from '../evaluate/match.js';
+import { MAX_REPORTED_TOKENS } from '../agent/usage.js';
+import { MAX_TOOL_CALL_DEPTH, nestsDeeperThan } from '../agent/tool-calls.js';
 import type { AgentErrorEntry, JsonValue, Span, SpanAttributeValue, SpanCounts, TimeSplit, TokenUsage, ToolCall } from '../types.js';
 
 export type SpanKind = 'model' | 'tool';
@@ -64,12 +66,16 @@ export function toolNameOf(span: Span): string {
   return (named ?? fromSpanName ?? span.name).slice(0, MAX_TOOL_NAME);
 }
 
-/** An attribute as a JSON value: JSON text parsed, other text kept as text, absent as null. */
+/**
+ * An attribute as a JSON value: JSON text parsed, other text kept as text, absent as null. JSON that
+ * nests deeper than a tool call may (MAX_TOOL_CALL_DEPTH, docs/traces.md) is kept as its text too.
+ */
 function jsonOf(value: SpanAttributeValue | undefined): JsonValue {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') return value;
   try {
-    return JSON.parse(value) as JsonValue;
+    const parsed = JSON.parse(value) as JsonValue;
+    return nestsDeeperThan(parsed, MAX_TOOL_CALL_DEPTH) ? value : parsed;
   } catch {
     return value;
   }
@@ -323,9 +329,10 @@ function errorsOf(spans: readonly Span[], below: { get(id: string): Span[] }, ki
 }
 
 /** A count attribute: a finite number of 0 or more (an integer as text too), else null. */
+/** A token count: a whole number from 0 to MAX_REPORTED_TOKENS, else none (docs/traces.md, "Usage"). */
 function countOf(value: SpanAttributeValue | undefined): number | null {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : null;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_REPORTED_TOKENS ? n : null;
 }
 
 const INPUT_TOKEN_KEYS = ['gen_ai.usage.input_tokens', 'gen_ai.usage.prompt_tokens', 'llm.token_count.prompt'];

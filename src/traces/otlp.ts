@@ -147,15 +147,13 @@ function exceptionMessage(events: unknown): string | null {
   return null;
 }
 
-/** A list of OTLP KeyValue as a flat record (the last of a repeated key wins). */
+/**
+ * A list of OTLP KeyValue as a flat record (the last of a repeated key wins). Keys are defined, never
+ * set: they are the agent's, and one named `__proto__` is a key like any other (docs/traces.md).
+ */
 export function attributesOf(list: unknown): Record<string, SpanAttributeValue> {
-  const out: Record<string, SpanAttributeValue> = {};
-  if (!Array.isArray(list)) return out;
-  for (const kv of list) {
-    if (!isObject(kv) || typeof kv.key !== 'string') continue;
-    out[kv.key] = valueOf(kv.value);
-  }
-  return out;
+  if (!Array.isArray(list)) return {};
+  return Object.fromEntries(list.filter((kv): kv is Record<string, unknown> & { key: string } => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, valueOf(kv.value)]));
 }
 
 /** An OTLP AnyValue flattened: scalars as themselves, arrays of scalars as arrays, the rest as JSON text. */
@@ -175,9 +173,8 @@ function dataOf(v: unknown): string | number | boolean | null | unknown[] | Reco
   if (v.doubleValue !== undefined && v.doubleValue !== null) return Number(v.doubleValue);
   if (isObject(v.arrayValue)) return Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map(dataOf) : [];
   if (isObject(v.kvlistValue)) {
-    const out: Record<string, unknown> = {};
-    for (const kv of Array.isArray(v.kvlistValue.values) ? v.kvlistValue.values : []) if (isObject(kv) && typeof kv.key === 'string') out[kv.key] = dataOf(kv.value);
-    return out;
+    const values: unknown[] = Array.isArray(v.kvlistValue.values) ? v.kvlistValue.values : [];
+    return Object.fromEntries(values.filter((kv): kv is Record<string, unknown> & { key: string } => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, dataOf(kv.value)]));
   }
   if (v.bytesValue instanceof Uint8Array) return Buffer.from(v.bytesValue).toString('base64');
   if (typeof v.bytesValue === 'string') return v.bytesValue;

@@ -4,7 +4,7 @@ import { artifactZip, entryMethods, renameEntry } from '../support/zip.js';
 
 const RESULTS = JSON.stringify({ schemaVersion: 1, fixtures: Array.from({ length: 200 }, (_, i) => ({ label: `f-${i}`, reply: 'Refunds are accepted within 30 days. '.repeat(5) })) }, null, 2);
 
-async function refused(buf: Buffer, limits?: { maxEntryBytes: number; maxEntries: number }): Promise<ZipError> {
+async function refused(buf: Buffer, limits?: { maxEntryBytes: number; maxEntries: number; maxTotalBytes: number }): Promise<ZipError> {
   try {
     await readZip(buf, limits);
   } catch (e) {
@@ -53,9 +53,17 @@ describe('readZip: the results artifact as GitHub serves it', () => {
 
   it('refuses an entry above the size limit, and an archive with too many entries', async () => {
     const zip = await artifactZip([{ name: 'results.json', data: RESULTS }]);
-    expect((await refused(zip, { maxEntryBytes: 1000, maxEntries: 10 })).message).toBe(`the entry "results.json" is too large (${Buffer.byteLength(RESULTS)} bytes, at most 1000)`);
+    expect((await refused(zip, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 10_000 })).message).toBe(`the entry "results.json" is too large (${Buffer.byteLength(RESULTS)} bytes, at most 1000)`);
     const many = await artifactZip(Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, data: 'x' })));
-    expect((await refused(many, { maxEntryBytes: 1000, maxEntries: 10 })).message).toBe('the archive has 11 entries, at most 10 are read');
+    expect((await refused(many, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 10_000 })).message).toBe('the archive has 11 entries, at most 10 are read');
+  });
+
+  it('refuses entries each within the size limit that are too large together (many deflated zeros), before inflating the one over', async () => {
+    const zeros = '\0'.repeat(1000);
+    const zip = await artifactZip([{ name: 'a', data: zeros }, { name: 'b', data: zeros }, { name: 'results.json', data: zeros }]);
+    expect(zip.length).toBeLessThan(1000);
+    expect((await refused(zip, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 2500 })).message).toBe('the archive\'s entries are too large together (over 2500 bytes by the entry "results.json")');
+    expect((await readZip(zip, { maxEntryBytes: 1000, maxEntries: 10, maxTotalBytes: 3000 })).map((e) => e.data.length)).toEqual([1000, 1000, 1000]);
   });
 
   it('refuses an entry whose stated size is a lie (a zip bomb)', async () => {

@@ -91,6 +91,20 @@ describe('decodeEventStream', () => {
   });
 });
 
+describe('a chat stream of many parallel calls without an index (docs/presets.md, "Presets")', () => {
+  it('reads 60,000 calls in one pass, each its own, in order', () => {
+    // The most an 8 MiB answer holds of these. Each new call used to look for the highest index
+    // among all so far (and to spread them all as arguments, which throws past about 120,000).
+    const n = 60_000;
+    const text = Array.from({ length: n }, (_, i) => `data: {"choices":[{"delta":{"tool_calls":[{"id":"c${i}","function":{"name":"t","arguments":"{}"}}]}}]}\n\n`).join('') + 'data: [DONE]\n\n';
+    const decoded = decodeEventStream(text);
+    if (!decoded.ok) throw new Error(decoded.error);
+    const calls = decoded.value.toolCalls as { id: string }[];
+    expect(calls).toHaveLength(n);
+    expect([calls[0]!.id, calls[n - 1]!.id]).toEqual(['c0', `c${n - 1}`]);
+  });
+});
+
 describe('watchFirstText', () => {
   it('waits for a complete event whose text is not empty (OpenAI chat chunks split across reads)', () => {
     const w = watchFirstText();

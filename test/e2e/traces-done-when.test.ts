@@ -32,6 +32,8 @@ interface Scene {
   store: Map<string, unknown>;
   /** lookup_order's duration in ms. */
   toolMs: number;
+  /** The name the spans give lookup_order (the agent's: it may be `__proto__`). */
+  toolName: string;
   /** Messages whose spans are never exported (the turn still takes its time). */
   silent: Set<string>;
   /** The engine's clock runs ahead by each turn's span time. */
@@ -42,12 +44,12 @@ const attr = (key: string, value: string | number): unknown => ({ key, value: ty
 const nanos = (ms: number): string => (BigInt(Math.round(ms)) * 1_000_000n).toString();
 
 /** One turn's spans: the agent's server span (child of the sent span), a model call, and the tool. */
-function turnSpans(traceId: string, sentSpanId: string, message: string, toolMs: number, n: number): { spans: unknown; totalMs: number } {
+function turnSpans(traceId: string, sentSpanId: string, message: string, toolMs: number, n: number, lookup = 'lookup_order'): { spans: unknown; totalMs: number } {
   const t0 = Date.now();
   const id = (k: number): string => (n * 16 + k).toString(16).padStart(16, '0');
   const broken = message.includes('broken');
   const unmocked = message.includes('refund');
-  const toolName = unmocked ? 'issue_refund' : 'lookup_order';
+  const toolName = unmocked ? 'issue_refund' : lookup;
   const toolError = broken ? 'database unavailable' : unmocked ? 'agent-replay: no mock answers issue_refund({"orderId":"1234"})' : null;
   const totalMs = 10 + 100 + 10 + toolMs + 50;
   const spans = [
@@ -93,7 +95,7 @@ function textAgent(scene: Scene): (req: ReceivedRequest) => Promise<{ json: unkn
     const message = String(body.message);
     const parent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(String(req.headers.traceparent));
     if (parent !== null) {
-      const { spans, totalMs } = body.start === true ? welcomeSpans(parent[1]!, parent[2]!, ++n) : turnSpans(parent[1]!, parent[2]!, message, scene.toolMs, ++n);
+      const { spans, totalMs } = body.start === true ? welcomeSpans(parent[1]!, parent[2]!, ++n) : turnSpans(parent[1]!, parent[2]!, message, scene.toolMs, ++n, scene.toolName);
       // A silent turn takes its time all the same: its spans are made, never exported.
       scene.virtualMs += totalMs;
       if (!scene.silent.has(message)) {
@@ -188,7 +190,7 @@ async function project(mode: 'receive' | 'query', scene: Scene, suite: { fixture
   return makeProject({ config: `agent:\n  url: ${agent.url}\n  concurrency: 1\n  retries: 0\n  backoffMs: 0\n${traces}`, ...suite });
 }
 
-const scene = (): Scene => ({ receiver: null, store: new Map(), toolMs: 200, silent: new Set(['Where is order 777?']), virtualMs: 0 });
+const scene = (): Scene => ({ receiver: null, store: new Map(), toolMs: 200, toolName: 'lookup_order', silent: new Set(['Where is order 777?']), virtualMs: 0 });
 
 /** The record without what differs from run to run: ids, times, durations, the run's own metadata. */
 function stable(record: RunRecord): unknown {
@@ -312,6 +314,24 @@ describe('the slower step of a script whose turn was timed on one side only (doc
     s.toolMs = 4000;
     const third = await runOnce('receive', s, cwd, 'r3.json');
     expect(third.record.personas[0]?.slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 1900, latencyMs: 4000 });
+  });
+});
+
+describe('a tool named like an object\'s own machinery, through accept then a rerun (docs/traces.md, "Time")', () => {
+  it('a tool named __proto__ keeps its time in the baseline and names the slower step with it', async () => {
+    const s = scene();
+    s.toolName = '__proto__';
+    s.silent = new Set();
+    const cwd = await project('receive', s, { fixtures: {}, personas: CHAT });
+    await runOnce('receive', s, cwd, 'r1.json');
+    expect((await cli(['accept', '--results', 'r1.json'], cwd)).code).toBe(0);
+    const stored = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'chat-script.json'), 'utf8')) as { transcript: { time?: { tools?: object } }[] };
+    expect(stored.transcript.map((t) => (t.time?.tools === undefined ? null : Object.entries(t.time.tools)))).toEqual([null, [['__proto__', 200]], [['__proto__', 200]]]);
+    s.toolMs = 1900;
+    const { record, stdout } = await runOnce('receive', s, cwd, 'r2.json');
+    // Read back from the baseline, the tool took 200 ms on each turn, not 0.
+    expect(record.personas[0]?.slower?.step).toEqual({ kind: 'tool', name: '__proto__', baselineMs: 400, latencyMs: 3800 });
+    expect(stdout).toContain('(tool __proto__ 400 ms -> 3.8 s)');
   });
 });
 

@@ -1,6 +1,8 @@
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { baselinePath, baselineSchema, formatIssue, isValidLabel, LABEL_RE, serializeBaseline } from '../../src/suite/index.js';
+import { checkBaselineFile } from '../../src/suite/baselines.js';
+import { loadYamlPackage } from '../../src/suite/yaml/package.js';
 import type { Baseline } from '../../src/types.js';
 
 describe('labels', () => {
@@ -89,5 +91,28 @@ describe('formatIssue', () => {
     expect(formatIssue({ file: 'a/b.yml', line: 12, column: 3, message: 'm', fix: 'f' })).toBe('a/b.yml:12:3: m\n  fix: f');
     expect(formatIssue({ file: 'a/b.yml', line: 12, column: null, message: 'm', fix: 'f' })).toBe('a/b.yml:12: m\n  fix: f');
     expect(formatIssue({ file: 'a', line: null, column: null, message: 'm', fix: 'f' })).toBe('a: m\n  fix: f');
+  });
+});
+
+describe('a time split read back (docs/traces.md, "Time")', () => {
+  beforeAll(loadYamlPackage);
+  const text = (tools: string): string =>
+    `{\n  "label": "a",\n  "reply": "hi",\n  "route": null,\n  "verdict": "pass",\n  "time": {\n    "modelMs": 1,\n    "toolMs": 9,\n    "otherMs": 0,\n    "tools": ${tools}\n  },\n  "acceptedAt": "x",\n  "commit": null\n}\n`;
+
+  it('keeps a tool named __proto__ as its own key, beside constructor and toString', () => {
+    const r = checkBaselineFile('b/a.json', 'a', text('{ "__proto__": 3, "constructor": 4, "toString": 2 }'));
+    expect(r.errors).toEqual([]);
+    const tools = r.baseline?.time?.tools ?? {};
+    expect(Object.entries(tools)).toEqual([['__proto__', 3], ['constructor', 4], ['toString', 2]]);
+    expect(Object.getPrototypeOf(tools)).toBe(Object.prototype);
+    // Written back the same.
+    expect(serializeBaseline(r.baseline!)).toContain('"tools": {\n      "__proto__": 3,\n      "constructor": 4,\n      "toString": 2\n    }');
+  });
+
+  it('checks the __proto__ tool\'s time like any other, at its line', () => {
+    const r = checkBaselineFile('b/a.json', 'a', text('{ "__proto__": -1 }'));
+    expect(r.baseline).toBeNull();
+    expect(r.errors.map((e) => [e.line, e.message])).toEqual([[10, 'baseline: time.tools.__proto__ must be at least 0, found the number -1']]);
+    expect(checkBaselineFile('b/a.json', 'a', text('{ "x": -1 }')).errors.map((e) => [e.line, e.message])).toEqual([[10, 'baseline: time.tools.x must be at least 0, found the number -1']]);
   });
 });

@@ -215,6 +215,16 @@ describe('errors', () => {
   });
 });
 
+describe('a tool span whose arguments nest deeper than a tool call may (docs/traces.md)', () => {
+  it('keeps them as the text they are; 256 levels are read as JSON', () => {
+    const text = (n: number): string => '['.repeat(n) + ']'.repeat(n);
+    const tool = (args: string): Span => span({ name: 'execute_tool lookup', attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.call.arguments': args } });
+    const deep = readTurnSpans([tool(text(100_000))], turn(), none).toolCalls;
+    expect(deep?.map((c) => [c.tool, c.input === text(100_000)])).toEqual([['lookup', true]]);
+    expect(readTurnSpans([tool(text(256))], turn(), none).toolCalls?.[0]?.input).toEqual(JSON.parse(text(256)));
+  });
+});
+
 describe('usage', () => {
   const agent = (over: Partial<Span> = {}) => span({ name: 'invoke_agent', attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.usage.input_tokens': 999, 'gen_ai.usage.output_tokens': 999 }, ...over });
 
@@ -227,6 +237,8 @@ describe('usage', () => {
     ['older GenAI names (prompt_tokens, completion_tokens)', () => [span({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.prompt_tokens': 3, 'gen_ai.usage.completion_tokens': 4 } })], { inputTokens: 3, outputTokens: 4 }],
     ['only input reported: output 0', () => [span({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 3 } })], { inputTokens: 3, outputTokens: 0 }],
     ['counts written as text are read; nonsense is not', () => [span({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': '12', 'gen_ai.usage.output_tokens': 'lots' } })], { inputTokens: 12, outputTokens: 0 }],
+    // Counts JavaScript could not sum exactly, or results.json read back as whole numbers, are not read.
+    ['a count that is not whole, or above a billion, is not read', () => [span({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': 1e308, 'gen_ai.usage.output_tokens': 1.5 } }), span({ attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': '9007199254740993', 'gen_ai.usage.output_tokens': 1_000_000_000 } })], { inputTokens: 0, outputTokens: 1_000_000_000 }],
     ['no model-call span reports tokens: null', () => [chat(), agent()], null],
   ])('%s', (_, spans, usage) => {
     expect(readTurnSpans(spans(), turn(), none).usage).toEqual(usage);

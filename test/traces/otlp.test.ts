@@ -42,6 +42,16 @@ describe('OTLP conversion', () => {
     ).toEqual({ s: 'x', i: 9007199254740992, d: 0.5, b: false, a: ['p', 2], m: '{"k":[{"z":true}]}', y: 'AQID', e: null });
   });
 
+  it('keeps attributes named like an object\u2019s own machinery (__proto__, constructor), in nested maps too', () => {
+    const read = attributesOf([
+      { key: '__proto__', value: { arrayValue: { values: [{ stringValue: 'p' }] } } },
+      { key: 'constructor', value: { stringValue: 'c' } },
+      { key: 'm', value: { kvlistValue: { values: [{ key: '__proto__', value: { kvlistValue: { values: [{ key: 'orderId', value: { stringValue: '1' } }] } } }] } } },
+    ]);
+    expect(Object.entries(read)).toEqual([['__proto__', ['p']], ['constructor', 'c'], ['m', '{"__proto__":{"orderId":"1"}}']]);
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+  });
+
   it('an ERROR span without a message takes its exception event\u2019s; status names and numbers both count; a span without an end ends at its start', () => {
     const read = spansOfOtlp({
       resourceSpans: [

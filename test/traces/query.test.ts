@@ -362,6 +362,23 @@ describe('Langfuse', () => {
     expect(got.spans[2]).toMatchObject({ status: 'error', statusMessage: 'order service unavailable', attributes: { 'gen_ai.tool.call.id': 'call_1', 'langfuse.observation.type': 'TOOL', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'gen_ai.tool.call.arguments': '{"orderId":"A1"}' } });
   });
 
+  it('Langfuse: attributes named like an object\u2019s own machinery (constructor, toString, __proto__) are kept, nested or flattened', async () => {
+    const observation = {
+      id: TOP,
+      traceId: TRACE,
+      type: 'SPAN',
+      name: 'work',
+      startTime: '2023-11-14T22:13:20.000Z',
+      endTime: '2023-11-14T22:13:21.000Z',
+      parentObservationId: SENT,
+      // As the agent's spans and Langfuse's JSON give them: `__proto__` an own key of the parsed text.
+      metadata: JSON.parse('{"attributes": {"__proto__": "p"}, "attributes.constructor": "c", "attributes.toString": "t"}') as unknown,
+    };
+    const s = await store(() => [{ status: 200, body: JSON.stringify({ data: [observation], meta: {} }) }]);
+    const got = await source({ kind: 'langfuse', url: s.url, apiKey: KEY, waitMs: 30_000 }, clock()).collect(TRACE, SENT);
+    expect(Object.entries(got.spans[0]!.attributes)).toEqual([['__proto__', 'p'], ['constructor', 'c'], ['toString', 't'], ['langfuse.observation.type', 'SPAN']]);
+  });
+
   it('a Langfuse without the v2 API (before v4) is asked /api/public/traces/<id> with basic auth from public:secret; observations become spans', async () => {
     const s = await store((path) => (path.startsWith('/api/public/v2/') ? [V2_GATED] : [{ status: 404, body: '{"message":"Trace not found"}' }, { status: 200, body: JSON.stringify(trace) }]));
     const src = source({ kind: 'langfuse', url: s.url, apiKey: KEY, waitMs: 30_000 });
