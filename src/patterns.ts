@@ -1,10 +1,9 @@
 // Regular expressions with Unicode property escapes (`\p{L}`, `\p{Script=Greek}`), built on their
 // first use. V8 looks every `\p{...}` up in ICU each time it parses a pattern: when it pre-parses
 // a regular expression literal at start (whether or not the code around it ever runs), again when
-// it compiles the function that holds it, and when it creates the expression. Written as
-// literals, the CLI's few dozen of them took about a third of the instructions of a start
-// (docs/performance.md, "2026-12-04: Unicode property escapes"). Built here, a pattern is parsed
-// once, by the first call that needs it, and not at all by a run that never needs it. A test
+// it compiles the function that holds it, and when it creates the expression (docs/performance.md,
+// "2026-12-04: Unicode property escapes, and instructions counted"). Built here, a pattern is
+// parsed once, by the first call that needs it, and not at all by a run that never needs it. A test
 // (test/patterns.test.ts) keeps `\p{` out of the regular expression literals of src/.
 // Pure; shared by every layer, as words.ts is.
 
