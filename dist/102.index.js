@@ -708,17 +708,14 @@ function exceptionMessage(events) {
     }
     return null;
 }
-/** A list of OTLP KeyValue as a flat record (the last of a repeated key wins). */
+/**
+ * A list of OTLP KeyValue as a flat record (the last of a repeated key wins). Keys are defined, never
+ * set: they are the agent's, and one named `__proto__` is a key like any other (docs/traces.md).
+ */
 function attributesOf(list) {
-    const out = {};
     if (!Array.isArray(list))
-        return out;
-    for (const kv of list) {
-        if (!isObject(kv) || typeof kv.key !== 'string')
-            continue;
-        out[kv.key] = otlp_valueOf(kv.value);
-    }
-    return out;
+        return {};
+    return Object.fromEntries(list.filter((kv) => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, otlp_valueOf(kv.value)]));
 }
 /** An OTLP AnyValue flattened: scalars as themselves, arrays of scalars as arrays, the rest as JSON text. */
 function otlp_valueOf(v) {
@@ -744,11 +741,8 @@ function dataOf(v) {
     if (isObject(v.arrayValue))
         return Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map(dataOf) : [];
     if (isObject(v.kvlistValue)) {
-        const out = {};
-        for (const kv of Array.isArray(v.kvlistValue.values) ? v.kvlistValue.values : [])
-            if (isObject(kv) && typeof kv.key === 'string')
-                out[kv.key] = dataOf(kv.value);
-        return out;
+        const values = Array.isArray(v.kvlistValue.values) ? v.kvlistValue.values : [];
+        return Object.fromEntries(values.filter((kv) => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, dataOf(kv.value)]));
     }
     if (v.bytesValue instanceof Uint8Array)
         return Buffer.from(v.bytesValue).toString('base64');

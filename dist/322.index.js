@@ -86,12 +86,13 @@ function spansOfObservations(observations, traceId) {
 function nested(metadata, key) {
     if (metadata === null)
         return null;
-    const out = { ...objectOf(metadata[key]) };
+    // By name in a Map: a name is the agent's, and may be `constructor` or `__proto__`.
+    const out = new Map(Object.entries(objectOf(metadata[key]) ?? {}));
     const prefix = `${key}.`;
     for (const [k, v] of Object.entries(metadata))
-        if (k.startsWith(prefix) && k.length > prefix.length)
-            out[k.slice(prefix.length)] ??= v;
-    return Object.keys(out).length === 0 ? null : out;
+        if (k.startsWith(prefix) && k.length > prefix.length && !out.has(k.slice(prefix.length)))
+            out.set(k.slice(prefix.length), v);
+    return out.size === 0 ? null : Object.fromEntries(out);
 }
 function toolAttributes(attributes, name, o) {
     attributes['gen_ai.operation.name'] ??= 'execute_tool';
@@ -117,16 +118,15 @@ function generationAttributes(attributes, o) {
 }
 /** metadata.attributes: values kept as Langfuse returns them (text); a value of another type, as it comes, or as JSON text. */
 function attributesOf(map) {
-    const out = {};
-    for (const [key, value] of Object.entries(map ?? {})) {
-        if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-            out[key] = value;
-        else if (Array.isArray(value) && value.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)))
-            out[key] = value;
-        else
-            out[key] = JSON.stringify(value);
-    }
-    return out;
+    // Defined, never set: a key named `__proto__` is kept as a key.
+    return Object.fromEntries(Object.entries(map ?? {}).map(([key, value]) => [key, attributeValue(value)]));
+}
+function attributeValue(value) {
+    if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+        return value;
+    if (Array.isArray(value) && value.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)))
+        return value;
+    return JSON.stringify(value);
 }
 /** An object, or the object a JSON text holds (Langfuse returns nested metadata either way), or null. */
 function objectOf(v) {

@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{COMMENT_MAX_CHARS,NOTICE_RESERVE_CHARS,SUMMARY_MAX_BYTES,renderComment,renderMarkdownReport,renderSummary}from"./chunk-JOGXL5RU.js";import"./chunk-HHEZ45S6.js";import"./chunk-O56MEN7V.js";import"./chunk-GIATDDJX.js";import"./chunk-YZASLWB7.js";export{COMMENT_MAX_CHARS,NOTICE_RESERVE_CHARS,SUMMARY_MAX_BYTES,renderComment,renderMarkdownReport,renderSummary};
