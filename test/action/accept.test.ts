@@ -219,43 +219,37 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
-  it('refuses when the pull request is closed while the job runs, after it was read and before the commit: nothing is written', async () => {
+  // Each happens while the job downloads the results artifact: the pull request read at the start was open and labelled.
+  it.each([
+    {
+      what: 'the pull request is closed (or merged)',
+      during: () => gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', state: 'closed' }),
+      reason:
+        'pull request #7 was closed while the accept job ran, before the baselines were committed: a commit on its branch would never reach the base branch, so nothing was written. ' +
+        'Reopen it and apply the label again, or accept them in a new pull request.',
+      labels: [],
+    },
+    {
+      what: 'the maintainer takes the label off',
+      during: () => gh.setLabels('octo', 'shop', 7, ['bug']),
+      reason:
+        'the accept-baseline label was removed from pull request #7 while the accept job ran, before the baselines were committed, so nothing was written. ' +
+        'Apply the label again to accept the replies of the check.',
+      labels: ['bug'],
+    },
+  ])('refuses when $what while the job runs, after the first read and before the commit: nothing is written', async ({ during, reason, labels }) => {
     await reviewedCheck();
-    // Closed (or merged) while the job downloads the results artifact: the pull request read at the start was open.
-    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', state: 'closed' }) });
+    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: during });
     const run = await accept();
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(gh.requests.filter((r) => r.operationName === 'agentReplayCommit')).toEqual([]);
     expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
-    const reason =
-      'pull request #7 was closed while the accept job ran, before the baselines were committed: a commit on its branch would never reach the base branch, so nothing was written. ' +
-      'Reopen it and apply the label again, or accept them in a new pull request.';
     expect(run.stdout).toContain(`::error::baselines not accepted: ${reason}`);
     expect(run.summary).toContain(`## agent-replay accept: baselines not accepted (pull request #7)\n\n${escapeInline(reason)}\n`);
     expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain(`**Baselines not accepted.** ${escapeInline(reason)}`);
     expect(ourComment()!.body).toContain('refund-policy'); // the reviewed report stays under the notice
-    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
-    expect(run.outputs['commit-sha']).toBeUndefined();
-    expect(gh.violations).toEqual([]);
-  });
-
-  it('refuses when the label is removed while the job runs, after the first read and before the commit: nothing is written', async () => {
-    await reviewedCheck();
-    // The maintainer takes the label off while the job downloads the results artifact.
-    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.setLabels('octo', 'shop', 7, ['bug']) });
-    const run = await accept();
-    expect(run.code).toBe(1);
-    expect(gh.commits).toHaveLength(0);
-    expect(gh.requests.filter((r) => r.operationName === 'agentReplayCommit')).toEqual([]);
-    expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
-    const reason =
-      'the accept-baseline label was removed from pull request #7 while the accept job ran, before the baselines were committed, so nothing was written. ' +
-      'Apply the label again to accept the replies of the check.';
-    expect(run.stdout).toContain(`::error::baselines not accepted: ${reason}`);
-    expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain(`**Baselines not accepted.** ${escapeInline(reason)}`);
-    expect(ourComment()!.body).toContain('refund-policy'); // the reviewed report stays under the notice
-    expect(gh.labels('octo', 'shop', 7)).toEqual(['bug']);
+    expect(gh.labels('octo', 'shop', 7)).toEqual(labels);
     expect(run.outputs['commit-sha']).toBeUndefined();
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
