@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { Judge, JudgeResult } from '../types.js';
 import { UsageError } from '../engine.js';
 import { EXIT } from '../errors.js';
-import { formatIssue, issueCount, loadSuite } from '../suite/index.js';
+import { loadSuite } from '../suite/index.js';
 import { callsPerCriterion, createConfiguredJudge, judgeModelOf } from '../judge/index.js';
 import { JUDGE_PROMPT_VERSION } from '../judge/prompt.js';
 import { makeRedactor } from '../secrets.js';
@@ -20,7 +20,7 @@ import { rejudge } from '../calibrate/run.js';
 import { belowMinimum, calibrationSchema, CALIBRATION_VERSION, type Calibration } from '../calibrate/schema.js';
 import { renderCalibrationMarkdown, renderCalibrationText } from '../calibrate/render.js';
 import type { Values } from './options.js';
-import { redrawsProgress, resolvePath, writeText, type CliIO } from './output.js';
+import { printConfigIssues, redrawsProgress, resolvePath, writeText, type CliIO } from './output.js';
 
 const MAX_REPEAT = 20;
 
@@ -88,13 +88,11 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   const minAgreement = parseMinAgreement(values['min-agreement']);
   const dir = values.dir ?? '.agent-replay';
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd, overrides: values['judge-url'] ? { judge: { baseUrl: values['judge-url'] } } : {} });
-  for (const w of loaded.warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
   if (loaded.errors.length > 0 || loaded.suite === null) {
-    for (const e of loaded.errors) io.stderr(`error: ${formatIssue(e)}\n`);
-    const n = issueCount(loaded.errors);
-    io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; nothing was sent to the judge.\n`);
+    printConfigIssues(io, loaded.errors, loaded.warnings, 'the judge');
     return EXIT.usage;
   }
+  printConfigIssues(io, [], loaded.warnings);
   const suite = loaded.suite;
   const config: Config = suite.config;
   if (config.judge === null) {

@@ -6,7 +6,7 @@ import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type LatencyTh
 import { compareRuns, DEFAULT_FAIL_ON, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
 import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
 import { parseShard, timingsOf } from '../evaluate/shard.js';
-import { formatIssue, issueCount, loadSuite, loadSuiteConfig, type ConfigIssue } from '../suite/index.js';
+import { issueCount, loadSuite, loadSuiteConfig } from '../suite/index.js';
 import { DEFAULT_LATENCY } from '../config.js';
 import { mergeRecords, openRecordStream, readRecord, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
@@ -32,7 +32,7 @@ import { dirname } from 'node:path';
 import { describeFailure, EXIT, stackOf } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
 import { plural } from '../words.js';
-import { checkOutputPaths, emitRun, interruptedExit, progressPrinter, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
+import { checkOutputPaths, emitRun, printConfigIssues, interruptedExit, progressPrinter, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
 
@@ -153,15 +153,6 @@ function failOnOf(values: Values): FailOnCondition[] {
 }
 
 
-function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
-  for (const w of warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
-  for (const e of errors) io.stderr(`error: ${formatIssue(e)}\n`);
-  if (errors.length > 0) {
-    const n = issueCount(errors);
-    io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; nothing was sent to the agent.\n`);
-  }
-}
-
 /** The terminal's refusal (src/report/cap.ts). */
 export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0, simulatorCalls = 0): string {
   return renderCapRefusalText(estimate, fixtureCount, judgeCalls, dir, personaCount, simulatorCalls);
@@ -222,7 +213,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
       onLoadWarnings: (warnings) => {
         warned = true;
-        printIssues(io, [], warnings);
+        printConfigIssues(io, [], warnings);
       },
       ...(selection ? { selection } : {}),
       ...(shard ? { shard } : {}),
@@ -242,10 +233,10 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   if (result.kind !== 'ran') await stream.discard();
   const warnings = warned ? [] : result.warnings;
   if (result.kind === 'config_errors') {
-    printIssues(io, result.errors, warnings);
+    printConfigIssues(io, result.errors, warnings);
     return EXIT.usage;
   }
-  printIssues(io, [], warnings);
+  printConfigIssues(io, [], warnings);
   if (result.kind === 'ran') {
     if (result.shard) printShard(result.shard, io);
     if (result.selection) printSelection(result.record, result.selection.missing, io);
@@ -334,7 +325,7 @@ async function cmdCompare(files: readonly string[], values: Values, io: CliIO): 
 async function cmdValidate(values: Values, io: CliIO): Promise<number> {
   const dir = values.dir ?? '.agent-replay';
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
-  printIssues(io, loaded.errors, loaded.warnings);
+  printConfigIssues(io, loaded.errors, loaded.warnings);
   if (loaded.errors.length > 0 || loaded.suite === null) return EXIT.usage;
   const n = loaded.suite.fixtures.length;
   const p = loaded.suite.personas.length;
@@ -356,7 +347,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   const record = await readRecord(resolvePath(io, files[0] as string));
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
   if (loaded.suite === null) {
-    printIssues(io, loaded.errors, loaded.warnings);
+    printConfigIssues(io, loaded.errors, loaded.warnings);
     return EXIT.usage;
   }
   const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;

@@ -12,6 +12,7 @@ import { DEFAULT_CONTEXT, renderTerminal, type ReportContext } from '../report/i
 import type { Progress } from '../replay/index.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { isSystemError, UserError } from '../errors.js';
+import { formatIssue, issueCount, type ConfigIssue } from '../suite/index.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -182,6 +183,17 @@ export function reportContext(record: RunRecord | null, env: Record<string, stri
  * Writes a file the user named with `--<flag>`. A refusal by the system is said in words, with the
  * flag, the path and the fix (docs/troubleshooting.md), not as its bare code (EEXIST, ENOTDIR).
  */
+/**
+ * The suite's warnings and errors (file:line:column, the fix), then how many errors there are
+ * (every one: issueCount) and that nothing was sent to `to`. Shared by run, validate, probe and calibrate.
+ */
+export function printConfigIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[], to = 'the agent'): void {
+  for (const w of warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
+  for (const e of errors) io.stderr(`error: ${formatIssue(e)}\n`);
+  const n = issueCount(errors);
+  if (n > 0) io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; nothing was sent to ${to}.\n`);
+}
+
 export async function writeText(path: string, text: string, flag?: string): Promise<void> {
   try {
     await writeFileSafely(path, text, { within: repositoryFor(path) }); // never through a planted link

@@ -28,11 +28,11 @@ import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
 import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
-import { formatIssue, isValidLabel, issueCount, LABEL_RULE, loadSuite, loadSuiteConfig, type ConfigIssue, type ConfigOverrides } from '../suite/index.js';
+import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, type ConfigOverrides } from '../suite/index.js';
 import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { normalizeBlock, oneLine } from '../report/escape.js';
-import type { CliIO } from './output.js';
+import { printConfigIssues, type CliIO } from './output.js';
 import { networkFrom, type Network } from '../http/network.js';
 
 /** The forms --assert accepts, as the usage text and every --assert error name them. */
@@ -222,13 +222,6 @@ function tap(agent: AgentClient, seen: AgentOutcome[]): AgentClient {
   };
 }
 
-function printIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
-  for (const w of warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
-  for (const e of errors) io.stderr(`error: ${formatIssue(e)}\n`);
-  const n = issueCount(errors);
-  if (n > 0) io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; nothing was sent to the agent.\n`);
-}
-
 /** Where --save writes, checked before anything is sent: a refusal costs nothing. */
 async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ target: string; shown: string; suiteDir: string }> {
   if (!isValidLabel(label)) throw new UsageError(`--save ${JSON.stringify(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)`);
@@ -243,7 +236,7 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
   // else the labels the new one must not repeat are unknown.
   const blocking = loaded.errors.filter((e) => !e.message.startsWith('no fixtures'));
   if (blocking.length > 0) {
-    printIssues(io, blocking, []);
+    printConfigIssues(io, blocking, []);
     throw new UserError(`--save adds a fixture to ${o.dir}, which has configuration errors (above); fix them first (agent-replay validate --dir ${o.dir})`);
   }
   const taken = [...(loaded.suite?.fixtures ?? []), ...(loaded.suite?.personas ?? [])].find((f) => f.label.toLowerCase() === label.toLowerCase());
@@ -326,14 +319,14 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
 
   const loaded = await loadSuiteConfig({ dir: o.dir, env: io.env, cwd: io.cwd, overrides: overridesOf(o) });
   if (loaded.errors.length > 0 || loaded.config === null) {
-    printIssues(io, loaded.errors, loaded.warnings);
+    printConfigIssues(io, loaded.errors, loaded.warnings);
     return EXIT.usage;
   }
-  printIssues(io, [], loaded.warnings);
+  printConfigIssues(io, [], loaded.warnings);
   const config = loaded.config;
   const deps = io.engine ?? {};
   if (config.agent.url === null && deps.makeAgent === undefined) {
-    printIssues(io, [{ file: `${o.dir}/config.yml`, line: null, column: null, message: 'no agent URL is configured', fix: 'set agent.url in config.yml, or pass --agent-url URL' }], []);
+    printConfigIssues(io, [{ file: `${o.dir}/config.yml`, line: null, column: null, message: 'no agent URL is configured', fix: 'set agent.url in config.yml, or pass --agent-url URL' }], []);
     return EXIT.usage;
   }
   const save = o.save === undefined ? null : await checkSave(o.save, o, io);

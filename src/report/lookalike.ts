@@ -39,13 +39,12 @@ const ANY = String.raw`\p{Script=Common}\p{Script=Inherited}\p{M}\p{N}`;
  * decided by one regular expression instead of a look at each letter. Built on first use, like the
  * sentence segmenter (docs/performance.md, "What was done").
  */
-let oneScriptRe: RegExp | undefined;
-const ONE_SCRIPT = (): RegExp => (oneScriptRe ??= new RegExp(
+const ONE_SCRIPT = unicodePattern(
   `^(?:${[...['Latin', 'Cyrillic', 'Greek', 'Arabic', 'Hebrew'].map((s) => [s]), ...WRITTEN_TOGETHER]
     .map((set) => `[${set.map((s) => `\\p{Script=${s}}`).join('')}${ANY}]+`)
     .join('|')})$`,
   'u',
-));
+);
 const ODD_FORM = /[\uff10-\uff5a]|[\u{1d400}-\u{1d7ff}]/u;
 // The Unicode property patterns of this file, built on first use (patterns.ts).
 const LETTER = unicodePattern(String.raw`\p{L}`, 'u');

@@ -328,8 +328,7 @@ function errorsOf(spans: readonly Span[], below: { get(id: string): Span[] }, ki
     });
 }
 
-/** A count attribute: a finite number of 0 or more (an integer as text too), else null. */
-/** A token count: a whole number from 0 to MAX_REPORTED_TOKENS, else none (docs/traces.md, "Usage"). */
+/** A token count attribute: a whole number from 0 to MAX_REPORTED_TOKENS (an integer as text too), else null (docs/traces.md, "Usage"). */
 function countOf(value: SpanAttributeValue | undefined): number | null {
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   return typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= MAX_REPORTED_TOKENS ? n : null;
