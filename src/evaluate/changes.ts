@@ -120,6 +120,22 @@ export function meaningWords(m: Meaning, script: boolean): string {
   return m.detail === null || m.detail === '' ? head : `${head}: ${m.detail}`;
 }
 
+/** A script's "turn 3 meaning not checked: <cause>" (evaluate/meaning/ladder.ts scriptMeaning). */
+const TURN_UNCHECKED = /^(turn \d+ meaning not checked): /;
+
+/**
+ * An unchecked meaning's words in two parts (docs/meaning.md, "On every surface"): the head,
+ * "meaning not checked" (a script's "turn 3 meaning not checked"), and the cause after it; null for
+ * any other meaning, or one without a cause. `meaningWords` is `${head}: ${cause}` for these.
+ */
+export function uncheckedParts(m: Meaning, script: boolean): { head: string; cause: string } | null {
+  if (m.value !== 'unchecked' || m.by === 'message' || m.detail === null || m.detail === '') return null;
+  const turn = script ? TURN_UNCHECKED.exec(m.detail) : null;
+  if (turn !== null) return { head: turn[1] as string, cause: m.detail.slice(turn[0].length) };
+  if (script && m.detail.startsWith('turn ')) return null;
+  return { head: 'meaning not checked', cause: m.detail };
+}
+
 /**
  * Is the item Reworded (docs/semantics.md#where-an-item-is-shown): its reply (a script: every
  * differing turn) differs only in wording (`formatting`, `variant`, `reworded`), its route is the

@@ -1,10 +1,14 @@
 // Items grouped under one cause (docs/semantics.md, "The gate", Not verified) share most of their
 // error text: the cause is said once under the group's heading, with the text its items share,
 // and each item then shows only what differs (its turn, or its own text when it has another).
-// Pure: the terminal and the markdown reports both use it.
+// Likewise a reason the meaning was not checked that items of one section share (docs/meaning.md,
+// "On every surface") is said once under the section's heading. Pure: the terminal and the
+// markdown reports both use it.
 
-import { isPersona, type Item, type ReportModel } from './model.js';
-import type { CauseGroup } from '../evaluate/index.js';
+import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
+import { uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { showLookalikes } from './lookalike.js';
+import { thousands } from '../words.js';
 
 /** The text an item's cause was read from: its error, or a not evaluated fixture's detail; null otherwise. */
 export function causeTextOf(item: Item): string | null {
@@ -95,4 +99,81 @@ export function ownTexts(model: Pick<ReportModel, 'causeOf' | 'sections'>): Map<
     for (const text of groupTexts(model, items).values()) for (const [item, own] of text.own) owns.set(item, own);
   }
   return owns;
+}
+
+/**
+ * A cause of "meaning not checked" that two or more items of one section share (docs/meaning.md,
+ * "On every surface"): said once under the section's heading, and each of those items then reads
+ * only "meaning not checked" (a script's "turn 3 meaning not checked").
+ */
+export interface SharedMeaning {
+  /** The cause as the items' lines would say it, look-alike letters named (model.ts). */
+  cause: string;
+  /** Per item that has it, the words it shows instead: the head without the cause. */
+  heads: Map<Item, string>;
+  /** How many items of the section are listed (the denominator of "3 of the 5"). */
+  of: number;
+}
+
+/** The meaning cause most items of `items` share, when at least two do; null otherwise. */
+export function sharedMeaning(items: readonly Item[]): SharedMeaning | null {
+  const parts = new Map<Item, { head: string; cause: string }>();
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    const m = item.errored ? null : (item.drift?.meaning ?? null);
+    const p = m === null ? null : uncheckedParts(m, isPersona(item));
+    if (p === null) continue;
+    parts.set(item, p);
+    counts.set(p.cause, (counts.get(p.cause) ?? 0) + 1);
+  }
+  let cause: string | null = null;
+  let sharing = 0;
+  for (const [text, n] of counts) {
+    if (n > sharing) {
+      cause = text;
+      sharing = n;
+    }
+  }
+  if (cause === null || sharing < 2) return null;
+  const heads = new Map<Item, string>();
+  for (const [item, p] of parts) if (p.cause === cause) heads.set(item, p.head);
+  return { cause: showLookalikes(cause), heads, of: items.length };
+}
+
+/** The shared meaning's line: "Meaning not checked for all 4: CAUSE", "… for 3 of the 5: CAUSE". */
+export function sharedMeaningLine(s: SharedMeaning): string {
+  const n = s.heads.size;
+  return `Meaning not checked for ${n === s.of ? `all ${thousands(n)}` : `${thousands(n)} of the ${thousands(s.of)}`}: ${s.cause}`;
+}
+
+/**
+ * The item's view with its meaning's words cut to `head` (the cause is said above it); the view
+ * itself when it has no meaning words.
+ */
+export function withMeaningHead(v: ItemView, head: string | undefined): ItemView {
+  const c = head === undefined ? undefined : v.changes.find((x) => x.dimension === 'meaning');
+  if (c === undefined || head === undefined) return v;
+  const swap = (w: string): string => (w === c.words ? head : w);
+  return { ...v, changes: v.changes.map((x) => (x === c ? { ...x, words: head } : x)), drift: v.drift.map(swap), status: v.status.map(swap) };
+}
+
+/** Per section, its shared meaning cause; and per item, the head it shows instead of its words. */
+export interface SharedMeanings {
+  bySection: ReadonlyMap<SectionKey, SharedMeaning>;
+  heads: ReadonlyMap<Item, string>;
+}
+
+/** The shared meaning causes of every section of the model. */
+export function sharedMeanings(model: Pick<ReportModel, 'sections'>): SharedMeanings {
+  const bySection = new Map<SectionKey, SharedMeaning>();
+  const heads = new Map<Item, string>();
+  for (const [key, items] of Object.entries(model.sections) as [SectionKey, Item[]][]) {
+    // Reworded items have no unchecked meaning; unchanged items are only counted.
+    if (key === 'reworded' || key === 'unchanged') continue;
+    const s = sharedMeaning(items);
+    if (s === null) continue;
+    bySection.set(key, s);
+    for (const [item, head] of s.heads) heads.set(item, head);
+  }
+  return { bySection, heads };
 }

@@ -11,9 +11,9 @@ import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, runRateLine,
 import { itemBlock, itemRow, levelsOf, rewordedBlock, rewordedLine, tableHead } from './items.js';
 import { LIMITS, type Level } from './item-parts.js';
 import { clip, escapeInline } from './escape.js';
-import { groupTexts, sharedLine, type Own } from './cause-details.js';
+import { groupTexts, sharedLine, sharedMeaningLine, withMeaningHead, type Own, type SharedMeanings } from './cause-details.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
-import { isPersona, itemsNoun, rateMoved, SECTION_ORDER, SECTION_WORDS, thousands, viewOf, type Item, type ReportModel, type SectionKey } from './model.js';
+import { isPersona, itemsNoun, rateMoved, SECTION_ORDER, SECTION_WORDS, thousands, viewOf, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
 import { latencyChartBlock } from './latency-chart.js';
 
@@ -49,7 +49,14 @@ export class Pieces {
     private readonly model: Pick<ReportModel, 'views'>,
     /** Items under a cause whose text is said once (cause-details.ts): what each shows instead. */
     private readonly owns: ReadonlyMap<Item, Own> = new Map(),
+    /** A reason the meaning was not checked, said once per section (cause-details.ts). */
+    readonly meanings: SharedMeanings = { bySection: new Map(), heads: new Map() },
   ) {}
+
+  /** The item's view as its section shows it: its meaning's cause cut when the section says it once. */
+  private view(f: Item): ItemView {
+    return withMeaningHead(viewOf(this.model, f), this.meanings.heads.get(f));
+  }
 
   block(f: Item, level: Level, open = false): string {
     let entry = this.blocks.get(f);
@@ -57,7 +64,7 @@ export class Pieces {
     const key = `${level}${open ? '+open' : ''}`;
     let block = entry.get(key);
     if (block === undefined) {
-      const v = viewOf(this.model, f);
+      const v = this.view(f);
       block = v.section === 'reworded' ? rewordedBlock(v, level, this.ctx, this.p) : itemBlock(v, level, this.ctx, this.p, open, this.owns.get(f));
       entry.set(key, block);
     }
@@ -67,7 +74,7 @@ export class Pieces {
   row(f: Item): string {
     let row = this.rows.get(f);
     if (row === undefined) {
-      const v = viewOf(this.model, f);
+      const v = this.view(f);
       this.rows.set(f, (row = v.section === 'reworded' ? rewordedLine(v, this.ctx) : itemRow(v, this.ctx)));
     }
     return row;
@@ -130,6 +137,9 @@ function sectionBlocks(key: SectionKey, items: readonly Item[], plan: SectionPla
   if (items.length === 0) return [];
   if (key === 'reworded') return rewordedBlocks(items, plan, pieces);
   const blocks = [sectionHeading(key, items)];
+  // A reason the meaning was not checked that several items share: said once, under the heading.
+  const meaning = pieces.meanings.bySection.get(key);
+  if (meaning !== undefined) blocks.push(`${escapeInline(clip(sharedMeaningLine(meaning), LIMITS.detail))}.`);
   const open = isOpen(key, items.length);
   // Errored and not evaluated items come grouped by cause (model.ts): each group under its cause.
   let cause: CauseGroup | undefined;

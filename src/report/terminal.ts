@@ -33,7 +33,7 @@ import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
 import { judgeFallbackText } from './judge-mode.js';
-import { groupTexts, sharedLine, type Own } from './cause-details.js';
+import { groupTexts, sharedLine, sharedMeaningLine, sharedMeanings, withMeaningHead, type Own } from './cause-details.js';
 import { agreementReport, causeLine, formatAgreement, incompleteText, type AgreementGroup, type CauseGroup } from '../evaluate/index.js';
 import { agreementBasis } from './evaluations.js';
 
@@ -119,11 +119,15 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   // items under their cause. Unchanged items are only counted.
   const where = opts.where ?? 'results.json';
   const more = { where };
+  const meanings = sharedMeanings(model);
   for (const key of ATTENTION_ORDER) {
     const items = model.sections[key];
     if (items.length === 0) continue;
     const style = SECTION_STYLE[key];
     lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${thousands(items.length)})${SECTION_WORDS[key].suffix}`));
+    // A reason the meaning was not checked that several items share: once, under the title.
+    const meaning = meanings.bySection.get(key);
+    if (meaning !== undefined) lines.push(paint('grey', fit(`  ${oneLine(clip(sharedMeaningLine(meaning), 300))}`)));
     let group: CauseGroup | undefined;
     const texts = groupTexts(model, items);
     for (const item of items.slice(0, TERMINAL_ITEMS)) {
@@ -139,7 +143,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       group = g;
       const indent = g === undefined ? '  ' : '    ';
       const own = text?.own.get(item);
-      const v = viewOf(model, item);
+      const v = withMeaningHead(viewOf(model, item), meanings.heads.get(item));
       // A reworded item: one line at most (docs/meaning.md, "In the terminal, JUnit and report.html").
       if (key === 'reworded') {
         const extra = rewordedRepeatWords(v).map((w) => ` · ${w}`).join('');

@@ -18,7 +18,7 @@ export function differing(label: string, before: string, now: string, meaning: M
 
 export const JUDGE_DIFFERENCE = 'The new reply says refunds need a receipt <b>@admin</b> | `x`';
 
-function scriptChangedAtTurn3(): PersonaRecord {
+export function scriptChangedAtTurn3(): PersonaRecord {
   const turns = refundTurns();
   const base = personaBaseline('refund-dialog', turns);
   const now = turns.map((t) =>

@@ -13,7 +13,7 @@ import { buildModel, headlineText } from '../../src/report/model.js';
 import { COMMENT_MAX_CHARS, COMMENT_REWORDED_ROWS } from '../../src/report/profile.js';
 import type { FixtureRecord, Meaning, PersonaRecord, RunRecord } from '../../src/types.js';
 import { ctx, fixture, resetLines, run } from './fixtures.js';
-import { differing, meaningRun, scriptReworded } from './meaning-fixtures.js';
+import { differing, meaningRun, scriptChangedAtTurn3, scriptReworded } from './meaning-fixtures.js';
 import { expectGolden } from './helpers.js';
 
 const MEANING = meaningRun();
@@ -98,6 +98,49 @@ describe('surfaces (goldens)', () => {
     expect(html).toContain('Reworded');
     expect(html).toContain('changed in meaning: numbers 30 → 14');
     expect(html).not.toContain('<b>@admin</b>');
+  });
+});
+
+describe('a reason the meaning was not checked, shared by several items', () => {
+  const FACTS = 'the facts are the same and meaning.check is facts, which asks no model';
+  const unchecked = (detail: string): Meaning => ({ value: 'unchecked', by: null, detail });
+  function sharedRun(): RunRecord {
+    resetLines();
+    const script = scriptChangedAtTurn3();
+    return run(
+      [
+        differing('refund', 'You can return items within 30 days.', 'Within 30 days you may send items back.', unchecked(FACTS)),
+        differing('hours', 'Our hours are 9 to 5.', 'We are open 9 to 5.', unchecked(FACTS)),
+        differing('greeting', 'Hi!', 'Hello!', unchecked(FACTS)),
+        differing('timed-out', 'We are open every day.', 'Our shops open daily.', unchecked('the meaning judge timed out after 30 s')),
+      ],
+      { personas: [{ ...script, drift: { ...script.drift, meaning: unchecked(`turn 3 meaning not checked: ${FACTS}`) } } as PersonaRecord] },
+    );
+  }
+
+  it('the comment says it once under the section heading; each item reads "meaning not checked" (a script names its turn); another reason stays on its item', () => {
+    const md = renderComment(sharedRun(), ctx);
+    const changed = md.slice(md.indexOf('Changed (5)'));
+    expect(changed).toContain(`Meaning not checked for 4 of the 5\\: ${FACTS}.`);
+    expect(md.split(FACTS)).toHaveLength(2);
+    expect(changed).toContain('<b>refund</b> · pass · still passing · reply changed · meaning not checked · ');
+    expect(changed).toContain(' · transcript changed · turn 3 meaning not checked · ');
+    expect(changed).toContain('meaning not checked: the meaning judge timed out after 30 s');
+  });
+
+  it('the terminal likewise, once under the title', () => {
+    const text = renderTerminal(sharedRun(), { color: false });
+    expect(text).toContain(`Changed (5)\n  Meaning not checked for 4 of the 5: ${FACTS}\n`);
+    expect(text.split(FACTS)).toHaveLength(2);
+    expect(text).toContain('~ hours · pass · still passing · reply changed · meaning not checked · ');
+  });
+
+  it('one item alone keeps its reason on its line, as do JUnit and report.html, which show each item by itself', () => {
+    resetLines();
+    const one = run([differing('refund', 'A 30 day window.', 'Thirty days to return.', unchecked(FACTS))]);
+    expect(renderComment(one, ctx)).toContain(`meaning not checked: ${FACTS}`);
+    expect(renderComment(one, ctx)).not.toContain('Meaning not checked for');
+    expect(renderJUnit(sharedRun()).split(FACTS).length - 1).toBe(4);
   });
 });
 
