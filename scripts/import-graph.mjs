@@ -3,7 +3,8 @@
 // pre-processor and fails when
 //   - modules import each other in a circle (each circle is listed with its files), or
 //   - a layer imports a later layer (suite -> judge -> simulator -> evaluate -> record -> report -> calibrate -> github), or
-//     any layer imports a driver (replay/, engine.ts, action/, cli/, ...: they import every layer).
+//     any layer imports a driver (replay/, engine.ts, action/, cli/, ...: they import every layer), or
+//   - the CLI imports report/index.ts, which loads every renderer (it imports them on demand).
 //
 //   node scripts/import-graph.mjs [root]     (root: the repository, default the working directory)
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -115,6 +116,22 @@ export function upwardImports(graph) {
   return out;
 }
 
+/**
+ * The CLI's imports of the report's barrel: "file:line imports src/report/index.ts (...)". The barrel
+ * loads every renderer; a `run` without --markdown, --junit or --html loads none of those, and the
+ * CLI imports each only when asked to write it (docs/architecture.md, 'The import rule').
+ */
+export function cliBarrelImports(graph) {
+  const out = [];
+  for (const [file, edges] of graph) {
+    if (!file.startsWith('src/cli/') && file !== 'src/cli.ts') continue;
+    for (const { target, line } of edges) {
+      if (target === 'src/report/index.ts') out.push(`${file}:${line} imports src/report/index.ts, which loads every renderer (import the report module that exports what is used)`);
+    }
+  }
+  return out;
+}
+
 /** The problems found under root, one message each; empty when the graph is clean. */
 export function check(root) {
   const graph = importGraph(root);
@@ -123,6 +140,7 @@ export function check(root) {
     problems.push(`import circle of ${c.length} files: ${c.join(', ')}\n    ${circleEdges(graph, c).join('\n    ')}\n    fix: move what they share into a module that imports none of them`);
   }
   problems.push(...upwardImports(graph));
+  problems.push(...cliBarrelImports(graph));
   return problems;
 }
 

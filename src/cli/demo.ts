@@ -11,7 +11,7 @@ import { startDemoServer, DEMO_JUDGE_LABEL } from '../demo/server.js';
 import { checkOutputFolder, emitRun, interruptedExit, progressPrinter, type CliIO } from './output.js';
 import { formatIssue } from '../suite/index.js';
 import { UserError } from '../errors.js';
-import { oneLine } from '../report/index.js';
+import { oneLine } from '../report/escape.js';
 
 /** The folder of the running script: dist/ when bundled, src/ in development. */
 function scriptDir(): string {

@@ -48,6 +48,14 @@ describe('the import-graph check', () => {
     expect(stderr).toMatch(/src\/evaluate\/kind\.ts:\d+ -> src\/evaluate\/drift\.ts/);
   });
 
+  it("fails on the CLI importing the report's barrel, which loads every renderer, naming file and line", () => {
+    const root = copyOfSrc();
+    appendFileSync(join(root, 'src/cli/output.ts'), "\nimport { renderJUnit } from '../report/index.js';\nexport const barrel = renderJUnit;\n");
+    const { code, stderr } = run(root);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/src\/cli\/output\.ts:\d+ imports src\/report\/index\.ts, which loads every renderer/);
+  });
+
   it('fails on an import of a later layer or of a driver, naming file and line', () => {
     const root = copyOfSrc();
     appendFileSync(join(root, 'src/evaluate/tallies.ts'), "\nimport { formatUsd } from '../report/money.js';\nexport const later = formatUsd;\n");
