@@ -19,6 +19,21 @@ export function causeTextOf(item: Item): string | null {
 
 const TURN = /^((?:welcome turn|message turn|turn \d+)(?: \(welcome\))?): /;
 
+/** The text most of `texts` are (the first of equals) and how many are it; [null, 0] for none. */
+function mostShared(texts: readonly string[]): [string | null, number] {
+  const counts = new Map<string, number>();
+  for (const t of texts) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let best: string | null = null;
+  let sharing = 0;
+  for (const [text, n] of counts) {
+    if (n > sharing) {
+      best = text;
+      sharing = n;
+    }
+  }
+  return [best, sharing];
+}
+
 /** "message turn: could not reach ..." -> ["message turn", "could not reach ..."]. */
 function splitTurn(text: string): [string | null, string] {
   const m = TURN.exec(text);
@@ -50,16 +65,7 @@ export function groupText(items: readonly Item[]): GroupText {
     const text = causeTextOf(item);
     return { item, text, split: text === null ? null : splitTurn(text.trim()) };
   });
-  const counts = new Map<string, number>();
-  for (const p of parts) if (p.split) counts.set(p.split[1], (counts.get(p.split[1]) ?? 0) + 1);
-  let body: string | null = null;
-  let sharing = 0;
-  for (const [text, n] of counts) {
-    if (n > sharing) {
-      body = text;
-      sharing = n;
-    }
-  }
+  const [body, sharing] = mostShared(parts.flatMap((p) => (p.split ? [p.split[1]] : [])));
   const own = new Map<Item, Own>();
   if (body === null || sharing < 2) return { shared: null, sharing: 0, own };
   const turns = new Set(parts.map((p) => p.split?.[0] ?? null));
@@ -118,22 +124,12 @@ export interface SharedMeaning {
 /** The meaning cause most items of `items` share, when at least two do; null otherwise. */
 export function sharedMeaning(items: readonly Item[]): SharedMeaning | null {
   const parts = new Map<Item, { head: string; cause: string }>();
-  const counts = new Map<string, number>();
   for (const item of items) {
     const m = item.errored ? null : (item.drift?.meaning ?? null);
     const p = m === null ? null : uncheckedParts(m, isPersona(item));
-    if (p === null) continue;
-    parts.set(item, p);
-    counts.set(p.cause, (counts.get(p.cause) ?? 0) + 1);
+    if (p !== null) parts.set(item, p);
   }
-  let cause: string | null = null;
-  let sharing = 0;
-  for (const [text, n] of counts) {
-    if (n > sharing) {
-      cause = text;
-      sharing = n;
-    }
-  }
+  const [cause, sharing] = mostShared([...parts.values()].map((p) => p.cause));
   if (cause === null || sharing < 2) return null;
   const heads = new Map<Item, string>();
   for (const [item, p] of parts) if (p.cause === cause) heads.set(item, p.head);
