@@ -3,6 +3,16 @@ import { formatPair, line } from './format.js';
 
 export const NO_JUDGE_REASON = 'no judge configured (add a judge section to config.yml)';
 
+/**
+ * A not evaluated judge check's detail (docs/judges.md): "judge unreachable: <reason>" when the
+ * judge could not be asked or did not answer, "judge gave no usable answer: <reason>" when it
+ * answered without a usable score, the reason alone when no judge is configured.
+ */
+function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: string; answered: true }, noJudge = false): string {
+  if (noJudge) return NO_JUDGE_REASON;
+  return `${result.answered === true ? 'judge gave no usable answer' : 'judge unreachable'}: ${line(result.reason)}`;
+}
+
 /** Members a panel's majority needs: more than half of them (2 of 3, 3 of 5). */
 export function panelMajority(size: number): number {
   return Math.floor(size / 2) + 1;
@@ -39,7 +49,7 @@ export function panelVerdict(members: readonly PanelMember[], threshold: number)
 export function judgeOutcome(result: JudgeResult, threshold: number, source: string | null = null): Outcome {
   if (result.members !== undefined) return panelOutcome(result, result.members, threshold, source);
   if (!result.ok) {
-    return { verdict: 'not_evaluated', detail: `judge unreachable: ${line(result.reason)}`, score: null, threshold, rationale: null };
+    return { verdict: 'not_evaluated', detail: unusableDetail(result, result.reason === NO_JUDGE_REASON), score: null, threshold, rationale: null };
   }
   const { score, rationale } = result;
   const [s, t] = formatPair(score, threshold);
@@ -60,8 +70,8 @@ export function judgeOutcome(result: JudgeResult, threshold: number, source: str
 function panelOutcome(result: JudgeResult, members: PanelMember[], threshold: number, source: string | null): Outcome {
   const v = panelVerdict(members, threshold);
   if (v.verdict === 'not_evaluated') {
-    const reason = result.ok ? `panel: ${members.length - v.usable} of ${members.length} members gave no usable score (${v.needed} usable needed)` : result.reason;
-    return { verdict: 'not_evaluated', detail: `judge unreachable: ${line(reason)}`, score: null, threshold, rationale: null, members };
+    const failure = result.ok ? { reason: `panel: ${members.length - v.usable} of ${members.length} members gave no usable score (${v.needed} usable needed)`, answered: true as const } : result;
+    return { verdict: 'not_evaluated', detail: unusableDetail(failure), score: null, threshold, rationale: null, members };
   }
   const scores = members.flatMap((m) => (m.score === null ? [] : [m.score]));
   const score = median(scores);

@@ -177,14 +177,15 @@ function notEvaluatedCause(detail: string): Cause {
       hint: 'flush the agent\'s spans before it replies (forceFlush), or raise traces.waitMs (docs/traces.md, "When a turn\'s spans are complete")',
     };
   }
-  if (/^judge unreachable: no judge configured/.test(detail)) {
+  // Records written before 2026-12-04 said "judge unreachable: " before both of these.
+  if (/^(?:judge unreachable: )?no judge configured/.test(detail)) {
     return { key: 'judge:none', what: 'no judge configured', hint: 'add a judge section to config.yml (judge assertions and criteria need one)' };
   }
-  const judge = /^judge unreachable: (.*)$/.exec(detail);
+  const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
   if (judge) {
-    const reason = judge[1] ?? '';
+    const reason = judge[2] ?? '';
     // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
-    if (/^no usable score\b/.test(reason)) {
+    if (judge[1] === 'gave no usable answer' || /^no usable score\b/.test(reason)) {
       return {
         key: 'judge:no-score',
         what: 'the judge answered without a usable score',

@@ -34,8 +34,13 @@ export const VERDICT_SCHEMA = {
 export const VERDICT_TOOL = 'verdict';
 const VERDICT_DESCRIPTION = 'Record the verdict: a one-line rationale, then a score from 0 to 1.';
 
-/** The verdict from a response, or a description of what the response looked like instead. */
+/** The verdict from a response, or a description of what the response looked like instead (answered, unusable). */
 function verdictOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): JudgeResult {
+  const result = parsedVerdict(answer, provider);
+  return result.ok ? result : { ...result, answered: true };
+}
+
+function parsedVerdict(answer: StructuredAnswer, provider: JudgeConfig['provider']): JudgeResult {
   switch (answer.kind) {
     case 'object':
       return parseJudgeObject(answer.value);
@@ -71,7 +76,7 @@ export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge & 
     } catch (err) {
       result = { ok: false, reason: `judge call failed: ${err instanceof Error ? err.message : String(err)}` };
     }
-    return result.ok ? result : { ok: false, reason: redact(result.reason) };
+    return result.ok ? result : { ok: false, reason: redact(result.reason), ...(result.answered ? { answered: true } : {}) };
   }
 
   return {

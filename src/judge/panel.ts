@@ -25,7 +25,11 @@ function combinePanel(labels: readonly string[], results: readonly JudgeResult[]
     r.ok ? { label: labels[i] ?? `member ${i + 1}`, score: r.score, rationale: r.rationale, reason: null } : { label: labels[i] ?? `member ${i + 1}`, score: null, rationale: null, reason: r.reason },
   );
   const usable = members.filter((m): m is PanelMember & { score: number; rationale: string } => m.score !== null);
-  if (usable.length < panelMajority(members.length)) return { ok: false, reason: unusableReason(members), members };
+  if (usable.length < panelMajority(members.length)) {
+    // Answered when every member without a score answered (declined, or gave none usable).
+    const answered = results.every((r) => r.ok || r.answered === true);
+    return { ok: false, reason: unusableReason(members), members, ...(answered ? { answered: true } : {}) };
+  }
   const score = median(usable.map((m) => m.score));
   // The rationale of the member closest to the median (the first on a tie): what a reader of the score alone sees.
   const closest = usable.reduce((best, m) => (Math.abs(m.score - score) < Math.abs(best.score - score) ? m : best));

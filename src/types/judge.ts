@@ -11,9 +11,14 @@ export interface JudgeFingerprint {
   criteria: Array<{ criterion: string; threshold: number }>;
 }
 
+/**
+ * A judge's answer: a score and its rationale, or why there is none. `answered`: the judge answered
+ * but gave no usable score (it declined, gave none, or one out of range); absent when it could not
+ * be asked or did not answer (docs/judges.md).
+ */
 export type JudgeResult =
   | { ok: true; score: number; rationale: string; members?: PanelMember[] }
-  | { ok: false; reason: string; members?: PanelMember[] };
+  | { ok: false; reason: string; members?: PanelMember[]; answered?: true };
 
 /**
  * One member's answer in a panel of judges (docs/judges.md, "Panels"): its label ("provider model"

@@ -82,7 +82,7 @@ describe('judge', () => {
   it('is not evaluated when no judge is configured', async () => {
     expect(await evaluateAssertion(a, 'reply', deps)).toEqual({
       verdict: 'not_evaluated',
-      detail: 'judge unreachable: no judge configured (add a judge section to config.yml)',
+      detail: 'no judge configured (add a judge section to config.yml)',
       score: null,
       threshold: 0.7,
       rationale: null,

@@ -173,7 +173,7 @@ describe('agent-replay run with persona scripts', () => {
     // A criterion the judge answered in prose is not evaluated, and another that fails makes it fail.
     expect(p['prose-and-fail']).toMatchObject({ verdict: 'fail' });
     expect(statuses(p['prose-and-fail']!)).toEqual(['criterion:not_evaluated', 'criterion:fail']);
-    expect(p['prose-and-fail']!.checks[0]!.detail).toMatch(/^judge unreachable: no usable score in output/);
+    expect(p['prose-and-fail']!.checks[0]!.detail).toMatch(/^judge gave no usable answer: no usable score in output/);
     // Only prose: not evaluated (never pass, never fail).
     expect(p['only-prose']).toMatchObject({ verdict: 'not_evaluated' });
     expect(statuses(p['only-prose']!)).toEqual(['conversations:pass', 'criterion:not_evaluated']);

@@ -196,7 +196,7 @@ describe('agent-replay probe: assertions and exit status', () => {
     const cwd = await project(agent.url);
     const r = await cli(['probe', 'refund?', '--assert', 'judge:polite'], cwd);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('verdict not evaluated (not a failure): judge unreachable: no judge configured');
+    expect(r.stdout).toContain('verdict not evaluated (not a failure): no judge configured');
   });
 
   it('an agent that fails: errored, no route trace, exit 1, and --save writes nothing', async () => {

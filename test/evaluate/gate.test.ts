@@ -85,6 +85,12 @@ describe('causes', () => {
     expect(prose('I think it is fine')?.key).toBe(prose('Hard to say')?.key);
     expect(prose('I think it is fine')?.what).toBe('the judge answered without a usable score');
     expect(prose('I think it is fine')?.hint).toMatch(/structured output/);
+    // A score out of range, or a model that declined, is an answer too; records written before said "judge unreachable: ".
+    const answered = causeOf(rec({ verdict: 'not_evaluated', detail: 'judge gave no usable answer: score 1.4 is outside [0,1]' }), URL_);
+    expect([answered?.key, answered?.what]).toEqual([prose('Hard to say')?.key, 'the judge answered without a usable score']);
+    const none = (detail: string) => causeOf(rec({ verdict: 'not_evaluated', detail }), URL_);
+    expect(none('no judge configured (add a judge section to config.yml)')?.what).toBe('no judge configured');
+    expect(none('judge unreachable: no judge configured (add a judge section to config.yml)')?.key).toBe(none('no judge configured (add a judge section to config.yml)')?.key);
     const down = causeOf(rec({ verdict: 'not_evaluated', detail: 'judge unreachable: HTTP 503 after 3 retries' }), URL_);
     expect([down?.what, down?.hint]).toEqual(['judge unreachable: HTTP 503', 'check judge.baseUrl, judge.model and the judge key; raise judge.timeoutMs if it is slow']);
   });

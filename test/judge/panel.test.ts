@@ -57,6 +57,7 @@ describe('a panel of three', () => {
     const o = await judged(3, 'split PUH');
     expect(o.verdict).toBe('not_evaluated');
     expect(o.score).toBeNull();
+    // One of the two could not answer: the panel is unreachable, as before.
     expect(o.detail).toMatch(/^judge unreachable: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m1: no usable score in output: .*; openai m2: HTTP 503: overloaded$/);
     expect(o.members?.map((m) => [m.score, m.reason === null])).toEqual([
       [0.9, true],
@@ -64,6 +65,12 @@ describe('a panel of three', () => {
       [null, false],
     ]);
     expect(JSON.stringify(o)).not.toContain('sk-member-secret');
+  });
+
+  it('2 members that answered without a usable score: the judge gave no usable answer, not unreachable', async () => {
+    const o = await judged(3, 'split PUU');
+    expect(o.verdict).toBe('not_evaluated');
+    expect(o.detail).toMatch(/^judge gave no usable answer: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m1: no usable score in output: .*; openai m2: no usable score in output: /);
   });
 
   it('1 unusable: the 2 usable decide (1 pass 1 fail is a fail: no pass majority of 3); the median is of the usable scores', async () => {

@@ -120,7 +120,7 @@ describe('openai-compatible judge, structured output', () => {
 
   it('says when the model declines instead of answering (message.refusal)', async () => {
     const s = await serve(json(200, { choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: 'I cannot help with that.' } }] }));
-    expect(await judge('openai', s.url).score('polite', 'a')).toEqual({ ok: false, reason: 'the judge model declined: "I cannot help with that."' });
+    expect(await judge('openai', s.url).score('polite', 'a')).toEqual({ ok: false, reason: 'the judge model declined: "I cannot help with that."', answered: true });
   });
 });
 
@@ -140,7 +140,7 @@ describe('anthropic judge, structured output', () => {
 
   it('checks the tool input like any verdict: a score outside [0,1] is not usable', async () => {
     const s = await serve(json(200, { content: [{ type: 'tool_use', id: 't', name: VERDICT_TOOL, input: { rationale: 'x', score: 7 } }] }));
-    expect(await judge('anthropic', s.url).score('c', 'r')).toEqual({ ok: false, reason: 'score 7 is outside [0,1]' });
+    expect(await judge('anthropic', s.url).score('c', 'r')).toEqual({ ok: false, reason: 'score 7 is outside [0,1]', answered: true });
   });
 
   it('falls back once per run when the endpoint refuses tools, and the reason never carries the key', async () => {
@@ -181,9 +181,9 @@ describe('isRefusal, as OpenAI-compatible servers word it (vllm structured_outpu
 
   it('Anthropic: a model that declines (stop_reason "refusal", no tool call) is a judge that declined, as OpenAI\u2019s message.refusal is', async () => {
     const s = await serve(json(200, { content: [{ type: 'text', text: 'I can\u2019t help with that.' }], stop_reason: 'refusal' }));
-    expect(await judge('anthropic', s.url).score('polite', 'a')).toEqual({ ok: false, reason: 'the judge model declined: "I can\u2019t help with that."' });
+    expect(await judge('anthropic', s.url).score('polite', 'a')).toEqual({ ok: false, reason: 'the judge model declined: "I can\u2019t help with that."', answered: true });
     const bare = await serve(json(200, { content: [], stop_reason: 'refusal' }));
-    expect(await judge('anthropic', bare.url).score('polite', 'a')).toEqual({ ok: false, reason: 'the judge model declined: "stop_reason refusal"' });
+    expect(await judge('anthropic', bare.url).score('polite', 'a')).toEqual({ ok: false, reason: 'the judge model declined: "stop_reason refusal"', answered: true });
   });
 
   it('an endpoint that honours the schema stays structured', async () => {
