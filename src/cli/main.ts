@@ -144,6 +144,23 @@ function parseWaitForAgent(text: string | undefined): number | undefined {
   return n;
 }
 
+/** A commit as git and GitHub give it: 7 to 40 hex digits (docs/cli.md, "What each command does"). */
+const COMMIT_SHA = /^[0-9a-f]{7,40}$/i;
+
+/**
+ * `--commit SHA` of run: the commit results.json, the comment and accepted baselines record, so
+ * only a SHA (recorded in lower case); anything else is a usage error before anything is sent.
+ */
+function parseCommit(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!COMMIT_SHA.test(text)) {
+    throw new UsageError(
+      `--commit must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got ${JSON.stringify(text)}: give the commit the replies are recorded at (git rev-parse HEAD), or leave --commit out to use GITHUB_SHA, else git HEAD`,
+    );
+  }
+  return text.toLowerCase();
+}
+
 function failOnOf(values: Values): FailOnCondition[] {
   try {
     return parseFailOn(values['fail-on'] ?? DEFAULT_FAIL_ON.join(','), FAIL_ON_CONDITIONS);
@@ -178,7 +195,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const repeatMax = parseAttempts('repeat-max', values['repeat-max']);
   const waitForAgent = parseWaitForAgent(values['wait-for-agent']);
   const dir = values.dir ?? '.agent-replay';
-  const commit = values.commit ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
+  const commit = parseCommit(values.commit) ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
   const selection = await selectionOf(values, io);
   const shard = await shardOf(values, io);
   // results.json is written as items finish (record/stream.ts), renamed into place at the end; by
