@@ -165,7 +165,8 @@ function failOnOf(values: Values): FailOnCondition[] {
   try {
     return parseFailOn(values['fail-on'] ?? DEFAULT_FAIL_ON.join(','), FAIL_ON_CONDITIONS);
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    // "fail-on: ..." names the flag as typed.
+    throw new UsageError(`--${(e as Error).message}`);
   }
 }
 

@@ -78,7 +78,7 @@ interface CommandSpec {
   notes: readonly string[];
 }
 
-const FAIL_ON_HELP: FlagHelp = { value: 'LIST', help: `what fails the run, comma-separated: ${FAIL_ON_CONDITIONS.join(', ')} (default ${DEFAULT_FAIL_ON.join(',')}; unverified: an errored or not evaluated item, an interrupted run or an incomplete merge)` };
+const FAIL_ON_HELP: FlagHelp = { value: 'LIST', help: `what fails the run, comma-separated: ${FAIL_ON_CONDITIONS.join(', ')} (none alone: never fail; default ${DEFAULT_FAIL_ON.join(',')}; unverified: an errored or not evaluated item, an interrupted run or an incomplete merge)` };
 const DIR: FlagHelp = { value: 'DIR', help: 'the suite folder (default .agent-replay)' };
 const AGENT_URL: FlagHelp = { value: 'URL', help: "the agent's URL, instead of agent.url in config.yml" };
 const JUDGE_URL: FlagHelp = { value: 'URL', help: "the judge's base URL, instead of judge.baseUrl in config.yml" };

@@ -37,3 +37,27 @@ describe('run --commit', () => {
     expect((await readResults(join(cwd, 'env.json'))).commit).toBe('d'.repeat(40));
   });
 });
+
+describe('run --fail-on and report --fail-on', () => {
+  it('refuses none beside another condition, and an unknown condition, naming the value and the valid ones; nothing is sent', async () => {
+    const cases: [string, string][] = [
+      ['none,failed', '--fail-on: "none" (never fail) cannot be combined with "failed"; give none alone, or the conditions without none (allowed: newly_failing, unverified, failed, not_evaluated,'],
+      ['newly_failing, none, errored', '--fail-on: "none" (never fail) cannot be combined with "newly_failing", "errored"; give none alone'],
+      ['x,none', '--fail-on: "x" is not a known condition; allowed: newly_failing, unverified, failed,'],
+    ];
+    for (const [list, said] of cases) {
+      const { cwd, requests } = await project();
+      const r = await cli(['run', '--out', 'r.json', '--fail-on', list], cwd);
+      expect(r.code, list).toBe(2);
+      expect(r.stderr).toContain(`agent-replay: ${said}`);
+      expect(r.stderr).toContain("Run 'agent-replay run --help' for its options.");
+      expect(requests(), list).toBe(0);
+    }
+    const { cwd } = await project();
+    expect((await cli(['run', '--out', 'r.json', '--fail-on', 'none'], cwd)).code).toBe(0);
+    const report = await cli(['report', '--results', 'r.json', '--fail-on', 'failed,none'], cwd);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toContain('agent-replay: --fail-on: "none" (never fail) cannot be combined with "failed"');
+    expect(report.stdout).toBe('');
+  });
+});
