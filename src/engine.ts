@@ -345,7 +345,9 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   }
   const policy = policyOf(config);
   const meaningSettings = meaningRunConfig(config);
-  const cost = estimateRun(suite, policy, meaningSettings, options.confirmCost);
+  // No judge, no judge call: a judge assertion or criterion is then not evaluated (docs/semantics.md, "Cost").
+  const judged = config.judge !== null || deps.makeJudge !== undefined;
+  const cost = estimateRun(suite, policy, meaningSettings, options.confirmCost, judged);
   if (!mayRun(cost.estimate)) {
     return {
       kind: 'refused',
@@ -367,13 +369,15 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
  * item that could get extra attempts costs max (docs/statistics.md, "The estimate"); the cost at
  * count is the range's low end. A panel of judges costs every member's call (docs/judges.md,
  * "Cost"); meaning calls are counted at most (docs/meaning.md, "Costs"), only when the check asks
- * a model.
+ * a model. Without a judge (`judged` false) no judge call is counted: a judge assertion or a
+ * script's criterion is not evaluated then (docs/semantics.md, "Cost").
  */
 function estimateRun(
   suite: Suite,
   policy: PreparedRun['policy'],
   meaningSettings: PreparedRun['meaningSettings'],
   confirmCost: boolean,
+  judged: boolean,
 ): { estimate: Estimate; judgeCalls: number; simulatorCalls: number } {
   const { config } = suite;
   const fixtureAttempts = suite.fixtures.map((f) => ({ at: itemRepeat(f, policy).count, most: attemptsAtMost(f, suite.baselines.get(f.label) ?? null, policy) }));
@@ -383,7 +387,8 @@ function estimateRun(
   const attempts = times(assertions, (i) => (fixtureAttempts[i] as { most: number }).most);
   const scriptAttempts = times(suite.personas, (i) => (personaAttempts[i] as { most: number }).most);
   const adaptiveItems = [...fixtureAttempts, ...personaAttempts].filter((a) => a.most > a.at).length;
-  const perCriterion = callsPerCriterion(config.judge);
+  // Judge calls per judge assertion or criterion: a panel's members, none without a judge.
+  const perCriterion = judged ? callsPerCriterion(config.judge) : 0;
   const welcomeTurn = config.agent.start !== null;
   // Meaning calls at most for the given attempts per item (the range's two ends each count their own).
   const meaningCallsFor = (n: (a: { at: number; most: number }) => number): number =>
