@@ -274,10 +274,19 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** --rerun (a record, read and validated here) and --only (patterns); null when neither is given. */
-async function selectionOf(values: Values, io: CliIO): Promise<CheckOptions['selection'] | null> {
+/**
+ * --only of run and accept: labels and `*` / `?` globs, comma-separated, read by one parser and
+ * matched by one matcher (evaluate/selection.ts; docs/cli.md, "What each command does"); null when not given.
+ */
+function onlyOf(values: Values): string[] | null {
   const only = values.only === undefined ? null : parseOnly(values.only);
   if (only !== null && only.length === 0) throw new UsageError('--only needs at least one label or glob, e.g. --only refund-*,greeting');
+  return only;
+}
+
+/** --rerun (a record, read and validated here) and --only (patterns); null when neither is given. */
+async function selectionOf(values: Values, io: CliIO): Promise<CheckOptions['selection'] | null> {
+  const only = onlyOf(values);
   if (values.rerun === undefined && only === null) return null;
   const rerunOf = values.rerun === undefined ? null : { file: values.rerun, record: await readRecord(resolvePath(io, values.rerun)) };
   return { rerunOf, only };
@@ -368,7 +377,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     printConfigIssues(io, loaded.errors, loaded.warnings);
     return EXIT.usage;
   }
-  const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
+  const only = onlyOf(values);
   const suite = loaded.suite;
   const stored = new Map<string, StoredBaseline>([...suite.baselines, ...suite.personaBaselines]);
   const shownDir = `${dir}/baselines`;
@@ -390,8 +399,8 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     shownDir,
   );
   if (plan.unknown.length > 0) {
-    // A typo in --only must not half-apply: nothing is written until every label is found.
-    for (const label of plan.unknown) io.stderr(`not found ${label}: no fixture or persona script with this label in ${files[0]}\n`);
+    // A typo in --only must not half-apply: nothing is written until every pattern matches an item.
+    for (const pattern of plan.unknown) io.stderr(`not found ${pattern}: no fixture or persona script label in ${files[0]} matches it\n`);
     io.stderr(`nothing was accepted; labels in ${files[0]}: ${[...record.fixtures, ...record.personas].map((f) => f.label).join(', ') || '(none)'}\n`);
     return EXIT.usage;
   }

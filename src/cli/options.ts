@@ -134,13 +134,13 @@ export const COMMANDS = {
     flags: {
       results: { value: 'FILE', help: 'the results file whose replies become baselines (default DIR/results/results.json)' },
       dir: DIR,
-      only: { value: 'LABELS', help: 'accept only these labels, comma-separated' },
+      only: { value: 'LABELS', help: 'accept only these labels, comma-separated; * and ? globs, as run --only (refund-*,greeting)' },
     },
     // docs/cli.md, "What each command does": a refusal is listed, a file not written exits 2.
     notes: [
-      'Nothing is written when a label of --only is not in the results file.',
+      'Nothing is written when a label or glob of --only matches nothing in the results file.',
       'Exit status: 0 done (a refused item is listed, not an error); 2 a usage or configuration error,',
-      'a label of --only not in the results file, or a baseline file that could not be written.',
+      'a label or glob of --only that matches nothing, or a baseline file that could not be written.',
     ],
   },
   report: {
