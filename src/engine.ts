@@ -347,7 +347,9 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   const meaningSettings = meaningRunConfig(config);
   // No judge, no judge call: a judge assertion or criterion is then not evaluated (docs/semantics.md, "Cost").
   const judged = config.judge !== null || deps.makeJudge !== undefined;
-  const cost = estimateRun(suite, policy, meaningSettings, options.confirmCost, judged);
+  // No simulator (neither simulator: nor judge:), no simulator call: a live turn is then not evaluated (docs/simulated-users.md).
+  const simulated = simulatorConfig(config) !== null || deps.makeSimulator !== undefined;
+  const cost = estimateRun(suite, policy, meaningSettings, options.confirmCost, { judged, simulated });
   if (!mayRun(cost.estimate)) {
     return {
       kind: 'refused',
@@ -370,14 +372,15 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
  * count is the range's low end. A panel of judges costs every member's call (docs/judges.md,
  * "Cost"); meaning calls are counted at most (docs/meaning.md, "Costs"), only when the check asks
  * a model. Without a judge (`judged` false) no judge call is counted: a judge assertion or a
- * script's criterion is not evaluated then (docs/semantics.md, "Cost").
+ * script's criterion is not evaluated then (docs/semantics.md, "Cost"); without a simulator
+ * (`simulated` false), no simulator call.
  */
 function estimateRun(
   suite: Suite,
   policy: PreparedRun['policy'],
   meaningSettings: PreparedRun['meaningSettings'],
   confirmCost: boolean,
-  judged: boolean,
+  { judged, simulated }: { judged: boolean; simulated: boolean },
 ): { estimate: Estimate; judgeCalls: number; simulatorCalls: number } {
   const { config } = suite;
   const fixtureAttempts = suite.fixtures.map((f) => ({ at: itemRepeat(f, policy).count, most: attemptsAtMost(f, suite.baselines.get(f.label) ?? null, policy) }));
@@ -412,11 +415,12 @@ function estimateRun(
           perCriterion,
           // The low end is the run with no extra attempt: its meaning calls too (docs/statistics.md, "The estimate").
           meaningCallsFor((a) => a.at),
+          simulated,
         );
   return {
-    estimate: withAdaptiveRange(estimateCost(attempts, config.cost, confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls), atCount, adaptiveItems),
+    estimate: withAdaptiveRange(estimateCost(attempts, config.cost, confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls, simulated), atCount, adaptiveItems),
     judgeCalls: (judgeCalls(attempts) + criteriaCount(scriptAttempts)) * perCriterion,
-    simulatorCalls: simulatorCalls(scriptAttempts),
+    simulatorCalls: simulated ? simulatorCalls(scriptAttempts) : 0,
   };
 }
 
