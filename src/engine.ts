@@ -345,7 +345,11 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
   }
   const policy = policyOf(config);
   const meaningSettings = meaningRunConfig(config);
-  const cost = estimateRun(suite, policy, meaningSettings, options.confirmCost);
+  // No judge, no judge call: a judge assertion or criterion is then not evaluated (docs/semantics.md, "Cost").
+  const judged = config.judge !== null || deps.makeJudge !== undefined;
+  // No simulator (neither simulator: nor judge:), no simulator call: a live turn is then not evaluated (docs/simulated-users.md).
+  const simulated = simulatorConfig(config) !== null || deps.makeSimulator !== undefined;
+  const cost = estimateRun(suite, policy, meaningSettings, options.confirmCost, { judged, simulated });
   if (!mayRun(cost.estimate)) {
     return {
       kind: 'refused',
@@ -367,13 +371,16 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
  * item that could get extra attempts costs max (docs/statistics.md, "The estimate"); the cost at
  * count is the range's low end. A panel of judges costs every member's call (docs/judges.md,
  * "Cost"); meaning calls are counted at most (docs/meaning.md, "Costs"), only when the check asks
- * a model.
+ * a model. Without a judge (`judged` false) no judge call is counted: a judge assertion or a
+ * script's criterion is not evaluated then (docs/semantics.md, "Cost"); without a simulator
+ * (`simulated` false), no simulator call.
  */
 function estimateRun(
   suite: Suite,
   policy: PreparedRun['policy'],
   meaningSettings: PreparedRun['meaningSettings'],
   confirmCost: boolean,
+  { judged, simulated }: { judged: boolean; simulated: boolean },
 ): { estimate: Estimate; judgeCalls: number; simulatorCalls: number } {
   const { config } = suite;
   const fixtureAttempts = suite.fixtures.map((f) => ({ at: itemRepeat(f, policy).count, most: attemptsAtMost(f, suite.baselines.get(f.label) ?? null, policy) }));
@@ -383,7 +390,8 @@ function estimateRun(
   const attempts = times(assertions, (i) => (fixtureAttempts[i] as { most: number }).most);
   const scriptAttempts = times(suite.personas, (i) => (personaAttempts[i] as { most: number }).most);
   const adaptiveItems = [...fixtureAttempts, ...personaAttempts].filter((a) => a.most > a.at).length;
-  const perCriterion = callsPerCriterion(config.judge);
+  // Judge calls per judge assertion or criterion: a panel's members, none without a judge.
+  const perCriterion = judged ? callsPerCriterion(config.judge) : 0;
   const welcomeTurn = config.agent.start !== null;
   // Meaning calls at most for the given attempts per item (the range's two ends each count their own).
   const meaningCallsFor = (n: (a: { at: number; most: number }) => number): number =>
@@ -407,11 +415,12 @@ function estimateRun(
           perCriterion,
           // The low end is the run with no extra attempt: its meaning calls too (docs/statistics.md, "The estimate").
           meaningCallsFor((a) => a.at),
+          simulated,
         );
   return {
-    estimate: withAdaptiveRange(estimateCost(attempts, config.cost, confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls), atCount, adaptiveItems),
+    estimate: withAdaptiveRange(estimateCost(attempts, config.cost, confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls, simulated), atCount, adaptiveItems),
     judgeCalls: (judgeCalls(attempts) + criteriaCount(scriptAttempts)) * perCriterion,
-    simulatorCalls: simulatorCalls(scriptAttempts),
+    simulatorCalls: simulated ? simulatorCalls(scriptAttempts) : 0,
   };
 }
 

@@ -147,11 +147,29 @@ function parseWaitForAgent(text: string | undefined): number | undefined {
   return n;
 }
 
+/** A commit as git and GitHub give it: 7 to 40 hex digits (docs/cli.md, "What each command does"). */
+const COMMIT_SHA = /^[0-9a-f]{7,40}$/i;
+
+/**
+ * `--commit SHA` of run: the commit results.json, the comment and accepted baselines record, so
+ * only a SHA (recorded in lower case); anything else is a usage error before anything is sent.
+ */
+function parseCommit(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (!COMMIT_SHA.test(text)) {
+    throw new UsageError(
+      `--commit must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got ${JSON.stringify(text)}: give the commit the replies are recorded at (git rev-parse HEAD), or leave --commit out to use GITHUB_SHA, else git HEAD`,
+    );
+  }
+  return text.toLowerCase();
+}
+
 function failOnOf(values: Values): FailOnCondition[] {
   try {
     return parseFailOn(values['fail-on'] ?? DEFAULT_FAIL_ON.join(','), FAIL_ON_CONDITIONS);
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    // "fail-on: ..." names the flag as typed.
+    throw new UsageError(`--${(e as Error).message}`);
   }
 }
 
@@ -181,7 +199,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const repeatMax = parseAttempts('repeat-max', values['repeat-max']);
   const waitForAgent = parseWaitForAgent(values['wait-for-agent']);
   const dir = values.dir ?? '.agent-replay';
-  const commit = values.commit ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
+  const commit = parseCommit(values.commit) ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
   const selection = await selectionOf(values, io);
   const shard = await shardOf(values, io);
   // results.json is written as items finish (record/stream.ts), renamed into place at the end; by
@@ -259,10 +277,19 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** --rerun (a record, read and validated here) and --only (patterns); null when neither is given. */
-async function selectionOf(values: Values, io: CliIO): Promise<CheckOptions['selection'] | null> {
+/**
+ * --only of run and accept: labels and `*` / `?` globs, comma-separated, read by one parser and
+ * matched by one matcher (evaluate/selection.ts; docs/cli.md, "What each command does"); null when not given.
+ */
+function onlyOf(values: Values): string[] | null {
   const only = values.only === undefined ? null : parseOnly(values.only);
   if (only !== null && only.length === 0) throw new UsageError('--only needs at least one label or glob, e.g. --only refund-*,greeting');
+  return only;
+}
+
+/** --rerun (a record, read and validated here) and --only (patterns); null when neither is given. */
+async function selectionOf(values: Values, io: CliIO): Promise<CheckOptions['selection'] | null> {
+  const only = onlyOf(values);
   if (values.rerun === undefined && only === null) return null;
   const rerunOf = values.rerun === undefined ? null : { file: values.rerun, record: await readRecord(resolvePath(io, values.rerun)) };
   return { rerunOf, only };
@@ -353,7 +380,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     printConfigIssues(io, loaded.errors, loaded.warnings);
     return EXIT.usage;
   }
-  const only = values.only ? values.only.split(',').map((s) => s.trim()).filter(Boolean) : null;
+  const only = onlyOf(values);
   const suite = loaded.suite;
   const stored = new Map<string, StoredBaseline>([...suite.baselines, ...suite.personaBaselines]);
   const shownDir = `${dir}/baselines`;
@@ -375,8 +402,8 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     shownDir,
   );
   if (plan.unknown.length > 0) {
-    // A typo in --only must not half-apply: nothing is written until every label is found.
-    for (const label of plan.unknown) io.stderr(`not found ${label}: no fixture or persona script with this label in ${files[0]}\n`);
+    // A typo in --only must not half-apply: nothing is written until every pattern matches an item.
+    for (const pattern of plan.unknown) io.stderr(`not found ${pattern}: no fixture or persona script label in ${files[0]} matches it\n`);
     io.stderr(`nothing was accepted; labels in ${files[0]}: ${[...record.fixtures, ...record.personas].map((f) => f.label).join(', ') || '(none)'}\n`);
     return EXIT.usage;
   }

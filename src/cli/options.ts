@@ -78,7 +78,7 @@ interface CommandSpec {
   notes: readonly string[];
 }
 
-const FAIL_ON_HELP: FlagHelp = { value: 'LIST', help: `what fails the run, comma-separated: ${FAIL_ON_CONDITIONS.join(', ')} (default ${DEFAULT_FAIL_ON.join(',')}; unverified: an errored or not evaluated item, an interrupted run or an incomplete merge)` };
+const FAIL_ON_HELP: FlagHelp = { value: 'LIST', help: `what fails the run, comma-separated: ${FAIL_ON_CONDITIONS.join(', ')} (none alone: never fail; default ${DEFAULT_FAIL_ON.join(',')}; unverified: an errored or not evaluated item, an interrupted run or an incomplete merge)` };
 const DIR: FlagHelp = { value: 'DIR', help: 'the suite folder (default .agent-replay)' };
 const AGENT_URL: FlagHelp = { value: 'URL', help: "the agent's URL, instead of agent.url in config.yml" };
 const JUDGE_URL: FlagHelp = { value: 'URL', help: "the judge's base URL, instead of judge.baseUrl in config.yml" };
@@ -105,7 +105,7 @@ export const COMMANDS = {
       html: HTML,
       'confirm-cost': { help: 'run even when the estimated cost is above the cost cap' },
       'fail-on': FAIL_ON_HELP,
-      commit: { value: 'SHA', help: 'the commit recorded with the results (default GITHUB_SHA, else git HEAD)' },
+      commit: { value: 'SHA', help: 'the commit recorded with the results, 7 to 40 hex digits (default GITHUB_SHA, else git HEAD)' },
       'wait-for-agent': WAIT,
       rerun: { value: 'FILE', help: 'replay only what failed, was not evaluated or errored in that results file' },
       only: { value: 'LABELS', help: 'replay only these labels, comma-separated; * and ? globs (refund-*,greeting)' },
@@ -134,13 +134,13 @@ export const COMMANDS = {
     flags: {
       results: { value: 'FILE', help: 'the results file whose replies become baselines (default DIR/results/results.json)' },
       dir: DIR,
-      only: { value: 'LABELS', help: 'accept only these labels, comma-separated' },
+      only: { value: 'LABELS', help: 'accept only these labels, comma-separated; * and ? globs, as run --only (refund-*,greeting)' },
     },
     // docs/cli.md, "What each command does": a refusal is listed, a file not written exits 2.
     notes: [
-      'Nothing is written when a label of --only is not in the results file.',
+      'Nothing is written when a label or glob of --only matches nothing in the results file.',
       'Exit status: 0 done (a refused item is listed, not an error); 2 a usage or configuration error,',
-      'a label of --only not in the results file, or a baseline file that could not be written.',
+      'a label or glob of --only that matches nothing, or a baseline file that could not be written.',
     ],
   },
   report: {

@@ -10,6 +10,7 @@ import { carriedReplyVariants, fixtureAttemptsAgree, sameVariants, variantsFor }
 import { baselineLatency, itemTimeSplit } from './latency.js';
 import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.js';
 import { usagePerAttempt } from './usage.js';
+import { onlyPatterns } from './selection.js';
 
 export type AcceptDecision =
   | { kind: 'accept'; baseline: Baseline }
@@ -123,7 +124,7 @@ export interface AcceptPlan {
   refused: { label: string; reason: string }[];
   /** Already the stored baseline: nothing to write. */
   unchanged: string[];
-  /** Labels asked for with --only that the run does not contain. */
+  /** Patterns of --only (labels or globs) that match no item of the run. */
   unknown: string[];
 }
 
@@ -153,6 +154,7 @@ export function planAcceptance(
   run: Pick<RunRecord, 'fixtures' | 'commit'> & { personas?: readonly PersonaRecord[] },
   current: ReadonlyMap<string, StoredBaseline>,
   options: {
+    /** --only's patterns (labels, `*` and `?` globs: the matcher of run --only), or null for every item. */
     only: readonly string[] | null;
     acceptedAt: string;
     /**
@@ -168,10 +170,11 @@ export function planAcceptance(
     };
   },
 ): AcceptPlan {
-  const only = options.only === null ? null : new Set(options.only);
+  const patterns = options.only === null ? null : onlyPatterns(options.only);
+  const skipped = (label: string): boolean => patterns !== null && !patterns.some((p) => p.matches(label));
   const plan: AcceptPlan = { accepted: [], refused: [], unchanged: [], unknown: [] };
   for (const f of run.fixtures) {
-    if (only !== null && !only.has(f.label)) continue;
+    if (skipped(f.label)) continue;
     const stored = current.get(f.label) ?? null;
     const decision = decideAcceptance(f, options.acceptedAt, run.commit, stored !== null && !('kind' in stored) ? stored : null);
     const changed = decision.kind === 'accept' ? definitionChanged(f, options.suite) : null;
@@ -183,7 +186,7 @@ export function planAcceptance(
     else plan.unchanged.push(f.label);
   }
   for (const p of run.personas ?? []) {
-    if (only !== null && !only.has(p.label)) continue;
+    if (skipped(p.label)) continue;
     const stored = current.get(p.label) ?? null;
     const decision = decidePersonaAcceptance(p, options.acceptedAt, run.commit, stored !== null && 'kind' in stored ? stored : null);
     const changed = decision.kind === 'accept' ? definitionChanged(p, options.suite) : null;
@@ -194,9 +197,9 @@ export function planAcceptance(
     else if (decision.kind === 'refuse') plan.refused.push({ label: p.label, reason: decision.reason });
     else plan.unchanged.push(p.label);
   }
-  if (only !== null) {
-    const present = new Set([...run.fixtures, ...(run.personas ?? [])].map((f) => f.label));
-    plan.unknown = [...only].filter((l) => !present.has(l));
+  if (patterns !== null) {
+    const present = [...run.fixtures, ...(run.personas ?? [])].map((f) => f.label);
+    plan.unknown = patterns.filter((p) => !present.some(p.matches)).map((p) => p.pattern);
   }
   return plan;
 }

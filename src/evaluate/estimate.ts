@@ -25,7 +25,9 @@ export function turnsPerFixture(cost: Pick<CostConfig, 'turnsPerFixture'>, welco
 /**
  * Estimated cost, computed before anything is spent, from flat per-call guesses. A persona script
  * costs every turn (the welcome turn only when the agent has one) and one judge call per criterion.
- * `judgeCallsPerCriterion` is the size of a panel of judges (every member is called), else 1.
+ * `judgeCallsPerCriterion` is the size of a panel of judges (every member is called), else 1; 0
+ * without a judge. `simulated` false: no simulator can be made (neither `simulator:` nor `judge:`),
+ * so a simulated script's live turns are not evaluated and cost no simulator call.
  */
 export function estimateCost(
   assertions: readonly (Assertion | null)[],
@@ -35,12 +37,13 @@ export function estimateCost(
   personas: readonly Pick<PersonaScript, 'followUps' | 'expect' | 'user'>[] = [],
   judgeCallsPerCriterion = 1,
   meaningCalls = 0,
+  simulated = true,
 ): Estimate {
   const scriptTurns = personas.reduce((n, p) => n + personaTurns(p, agent.welcomeTurn), 0);
   const agentUsd = (assertions.length * turnsPerFixture(cost, agent.welcomeTurn) + scriptTurns) * cost.agentTurnUsd;
   const judgeUsd = (judgeCalls(assertions) + criteriaCount(personas)) * judgeCallsPerCriterion * cost.judgeCallUsd;
   // A simulated script: maxTurns simulator calls at most (docs/personas.md, "Simulated users").
-  const simulatorUsd = simulatorCalls(personas) * (cost.simulatorCallUsd ?? DEFAULT_SIMULATOR_CALL_USD);
+  const simulatorUsd = (simulated ? simulatorCalls(personas) : 0) * (cost.simulatorCallUsd ?? DEFAULT_SIMULATOR_CALL_USD);
   // Meaning calls at most (docs/meaning.md, "Costs"), at the judge's price: an upper bound.
   const meaningUsd = meaningCalls * cost.judgeCallUsd;
   const usd = roundUsd(agentUsd + judgeUsd + simulatorUsd + meaningUsd);

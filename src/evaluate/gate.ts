@@ -201,5 +201,12 @@ export function parseFailOn(text: string, allowed: readonly FailOnCondition[]): 
       throw new Error(`fail-on: "${item}" is not a known condition; allowed: ${allowed.join(', ')}`);
     }
   }
-  return [...new Set(items as FailOnCondition[])];
+  const conditions = [...new Set(items as FailOnCondition[])];
+  // `none` is a gate that never fails (docs/semantics.md, "The gate"): beside a condition it would
+  // say both, so it stands alone.
+  const others = conditions.filter((c) => c !== 'none');
+  if (conditions.includes('none') && others.length > 0) {
+    throw new Error(`fail-on: "none" (never fail) cannot be combined with ${others.map((c) => `"${c}"`).join(', ')}; give none alone, or the conditions without none (allowed: ${allowed.join(', ')})`);
+  }
+  return conditions;
 }

@@ -11,6 +11,20 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
+/** `--only` patterns, each with its test: the one matcher of `run --only` and `accept --only` (docs/cli.md). */
+export interface OnlyPattern {
+  pattern: string;
+  matches: (label: string) => boolean;
+}
+
+/** The matchers of `--only`'s patterns (parseOnly's list): a label is selected when any matches it. */
+export function onlyPatterns(patterns: readonly string[]): OnlyPattern[] {
+  return patterns.map((pattern) => {
+    const re = globToRegExp(pattern);
+    return { pattern, matches: (label) => re.test(label) };
+  });
+}
+
 /** "a, b,refund-*" -> ["a", "b", "refund-*"]: trimmed, empty entries dropped, each once. */
 export function parseOnly(text: string): string[] {
   return [...new Set(text.split(',').map((s) => s.trim()).filter((s) => s.length > 0))];
@@ -36,10 +50,10 @@ export interface SelectionResult {
  * even when the rerun leaves nothing for it to match.
  */
 export function selectLabels(suiteLabels: readonly string[], rerun: readonly string[] | null, only: readonly string[] | null): SelectionResult {
-  const patterns = (only ?? []).map((p) => ({ p, re: globToRegExp(p) }));
-  const unmatched = patterns.filter(({ re }) => !suiteLabels.some((l) => re.test(l))).map(({ p }) => p);
+  const patterns = onlyPatterns(only ?? []);
+  const unmatched = patterns.filter((p) => !suiteLabels.some(p.matches)).map((p) => p.pattern);
   const again = rerun === null ? null : new Set(rerun);
-  const labels = suiteLabels.filter((l) => (again === null || again.has(l)) && (only === null || patterns.some(({ re }) => re.test(l))));
+  const labels = suiteLabels.filter((l) => (again === null || again.has(l)) && (only === null || patterns.some((p) => p.matches(l))));
   const present = new Set(suiteLabels);
   const missing = rerun === null ? [] : rerun.filter((l) => !present.has(l));
   return { labels, unmatched, missing };

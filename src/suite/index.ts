@@ -6,7 +6,7 @@
 // repository), must really be inside it; every suite file must really be inside the suite folder.
 // A symbolic link that leads elsewhere is refused and never read (see read.ts).
 
-import { existsSync, promises as fs, lstatSync } from 'node:fs';
+import { existsSync, promises as fs, lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { PRESETS, type AgentPreset, type Config } from '../config.js';
 import { makeRedactor, rememberSecrets } from '../secrets.js';
@@ -208,6 +208,33 @@ function configNamesIssues(paths: SuitePaths, found: Findings): void {
   }
 }
 
+/**
+ * --dir (the dir input) naming a file, a fixture or config.yml itself: said as a file, with the
+ * suite folder it is in when there is one (docs/cli.md, "What each command does"), not as a
+ * fixtures folder that does not exist under it.
+ */
+function notAFolderIssue(paths: SuitePaths, shown: string): ConfigIssue | null {
+  let isFile: boolean;
+  try {
+    isFile = !statSync(paths.dir).isDirectory();
+  } catch {
+    return null;
+  }
+  if (!isFile) return null;
+  // The suite folder holding the file: its parent (config.yml) or grandparent (fixtures/a.yml).
+  const above = [path.dirname(paths.dir), path.dirname(path.dirname(paths.dir))].find((d) => [...CONFIG_NAMES, 'fixtures'].some((n) => existsSync(path.join(d, n))));
+  return {
+    file: shown,
+    line: null,
+    column: null,
+    message: `${shown} is a file, not a folder: --dir (the dir input in the Action) takes the suite folder, the one that holds config.yml and fixtures/`,
+    fix:
+      above === undefined
+        ? 'point --dir (the dir input) at the suite folder (default .agent-replay); none yet? npx agent-replay init writes one'
+        : `point --dir (the dir input) at ${paths.show(above)}, the suite folder this file is in`,
+  };
+}
+
 function newFindings(): Findings {
   return { errors: [], warnings: [], secrets: [], fileOrder: [] };
 }
@@ -218,6 +245,11 @@ function newFindings(): Findings {
  */
 function suiteRoot(paths: SuitePaths, found: Findings): SuiteRoot | null {
   const shown = paths.show(paths.dir);
+  const file = notAFolderIssue(paths, shown);
+  if (file !== null) {
+    found.errors.push(file);
+    return null;
+  }
   const real = realPathOrNull(paths.dir);
   if (real === null) return { real: paths.dir, shown };
   const realCwd = realPathOrNull(paths.cwd) ?? paths.cwd;

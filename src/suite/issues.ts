@@ -163,6 +163,15 @@ function isRequired(schema: z.ZodType, path: readonly PathSegment[]): boolean {
   });
 }
 
+/** Whether the key at the end of `path` may be null in its object (`z.string().nullable()`). */
+function acceptsNull(schema: z.ZodType, path: readonly PathSegment[]): boolean {
+  const key = path[path.length - 1];
+  return shapesAt(schema, path.slice(0, -1)).some((p) => {
+    const field = typeof key === 'string' ? defOf(p).shape?.[key] : undefined;
+    return field !== undefined && field.safeParse(null).success;
+  });
+}
+
 /** The object schemas that can sit at `path`. */
 function shapesAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType[] {
   let current: z.ZodType[] = unwrapped(schema);
@@ -346,12 +355,15 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       if (value === undefined) {
         const key = rel[rel.length - 1];
         const parentShown = shown.slice(0, -1);
+        // In a JSON file (a baseline) the key is written as JSON writes it.
+        const written = ctx.src.file.endsWith('.json') ? `"${String(key)}"` : String(key);
+        // A key that must be there but may be null (a baseline's "commit") says both.
+        const orNull = acceptsNull(ctx.schema, rel) ? ' (or null)' : '';
         return [
           at(
             ctx.src.valueAt(full.slice(0, -1)),
             `missing required key ${quote(String(key))}${parentShown.length ? ` in ${formatPath(parentShown)}` : ''}`,
-            // In a JSON file (a baseline) the key is written as JSON writes it.
-            ctx.src.file.endsWith('.json') ? `add "${String(key)}": <${issue.expected ?? 'value'}>` : `add ${String(key)}: <${issue.expected ?? 'value'}>`,
+            `add ${written}: <${issue.expected ?? 'value'}>${orNull}`,
           ),
         ];
       }

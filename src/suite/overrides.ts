@@ -79,8 +79,14 @@ export function applyOverrides(config: Config, overrides: ConfigOverrides, sourc
   int('retries', overrides.retries, 0, (v) => (config.agent.retries = v));
   millis('regex timeout (ms)', overrides.regexTimeoutMs, 1, (v) => (config.regex.timeoutMs = v));
   int('regex workers', overrides.regexWorkers, 1, (v) => (config.regex.workers = v));
-  for (const key of ['agentTurnUsd', 'turnsPerFixture', 'judgeCallUsd', 'capUsd'] as const) {
+  for (const key of ['agentTurnUsd', 'judgeCallUsd', 'capUsd'] as const) {
     money(`cost ${key}`, overrides.cost?.[key] ?? undefined, (v) => (config.cost[key] = v));
+  }
+  // At least the one message turn every fixture sends (docs/semantics.md, "Cost").
+  const turns = overrides.cost?.turnsPerFixture ?? undefined;
+  if (turns !== undefined) {
+    if (!Number.isFinite(turns) || turns < 1) fail(`cost turnsPerFixture must be a number of at least 1, got ${String(turns)}`, 'pass cost turnsPerFixture 1 or more');
+    else config.cost.turnsPerFixture = turns;
   }
   money('cost cap (USD)', overrides.capUsd, (v) => (config.cost.capUsd = v));
   repeatFlags(config, overrides, fail);

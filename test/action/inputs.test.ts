@@ -79,6 +79,11 @@ describe('readInputs', () => {
     expect(() => readInputs(env({ mode: 'deploy' }))).toThrow('input mode: "deploy" is not allowed; use one of: check, accept, report');
     expect(() => readInputs(env({ 'judge-provider': 'gemini' }))).toThrow('use one of: openai, anthropic');
     expect(() => readInputs(env({ 'fail-on': 'newly_failing,slow' }))).toThrow(/"slow" is not a known condition; allowed: newly_failing/);
+    // none never fails: beside a condition it would say both (docs/semantics.md, "The gate").
+    expect(() => readInputs(env({ 'fail-on': 'none, failed' }))).toThrow(
+      'input fail-on: "none" (never fail) cannot be combined with "failed"; give none alone, or the conditions without none (allowed: newly_failing, unverified, failed,',
+    );
+    expect(readInputs(env({ 'fail-on': 'none' })).failOn).toEqual(['none']);
     expect(() => readInputs(env({ comment: 'maybe' }))).toThrow('input comment: "maybe" is not a boolean; use true or false');
     expect(() => readInputs(env({ concurrency: '0' }))).toThrow('input concurrency: "0" is not a whole number from 1 to 256');
     expect(() => readInputs(env({ concurrency: '1000000000' }))).toThrow('input concurrency: "1000000000" is not a whole number from 1 to 256');

@@ -112,6 +112,32 @@ describe('accept', () => {
     expect(existsSync(baselinesDir(cwd))).toBe(false);
   });
 
+  it('--only takes the globs of run --only (* and ?), matched the same way; a pattern that matches nothing writes nothing', async () => {
+    const cwd = await recordedProject();
+    // fail* and ?robe: failing and probe; the empty entry and the space are dropped as run's are.
+    const r = await cli(['accept', '--results', 'r.json', '--only', 'fail*, ,?robe'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await listTree(baselinesDir(cwd))).toEqual(['failing.json', 'probe.json']);
+    expect(r.stdout).toContain('2 accepted, 0 refused, 0 unchanged');
+    // run --only selects the same items with the same patterns.
+    const run = await cli(['run', '--out', 'r2.json', '--only', 'fail*, ,?robe', '--fail-on', 'none'], cwd);
+    expect(run.code, run.stderr).toBe(0);
+    expect((await readResults(join(cwd, 'r2.json'))).selection?.labels).toEqual(['failing', 'probe']);
+
+    const none = await recordedProject();
+    const typo = await cli(['accept', '--results', 'r.json', '--only', 'pass*,zz*'], none);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('not found zz*: no fixture or persona script label in r.json matches it');
+    expect(typo.stderr).toContain('nothing was accepted');
+    expect(existsSync(baselinesDir(none))).toBe(false);
+    // A pattern is not a regular expression: "." is a dot.
+    const dot = await cli(['accept', '--results', 'r.json', '--only', 'pass.ng'], none);
+    expect(dot.code).toBe(2);
+    const empty = await cli(['accept', '--results', 'r.json', '--only', ','], none);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--only needs at least one label or glob, e.g. --only refund-*,greeting');
+  });
+
   it('rejects a tampered results.json whose label would escape the baselines folder', async () => {
     const cwd = await recordedProject();
     const record = JSON.parse(await readFile(join(cwd, 'r.json'), 'utf8')) as { fixtures: { label: string }[] };

@@ -77,3 +77,39 @@ describe("adaptive attempts: the range's low end", () => {
     expect(record.estimate.adaptive).toEqual({ items: 1, lowUsd: 0.065 });
   });
 });
+
+describe('no judge configured: the estimate counts no judge call', () => {
+  it('a judge assertion and a script criterion are not evaluated, so a run at the cap without them is not refused for them', async () => {
+    const server = await serve();
+    const cwd = await makeProject({
+      // Two fixtures and one script of one message, each with a welcome turn: 6 agent turns at $0.01 = the cap.
+      config: `${agentConfig(server.url)}cost: { capUsd: 0.06 }\n`,
+      fixtures: { 'f.yml': 'fixtures:\n  - { label: judged, message: a, assert: { judge: "is polite" } }\n  - { label: plain, message: b }\n' },
+      personas: { 'p.yml': 'label: script\nopening: c\nexpect: { criteria: [polite] }\n' },
+    });
+    const r = await cli(['run', '--out', 'r.json', '--commit', COMMIT, '--fail-on', 'none'], cwd);
+    expect(r.stderr).not.toContain('not run: the estimated cost');
+    expect(r.code, r.stderr).toBe(0);
+    const record = await readResults(join(cwd, 'r.json'));
+    expect(record.estimate).toMatchObject({ usd: 0.06, capUsd: 0.06, aboveCap: false });
+    expect(record.spend).toMatchObject({ judgeCalls: 0 });
+    expect(record.fixtures.find((f) => f.label === 'judged')?.verdict).toBe('not_evaluated');
+  });
+});
+
+describe('no simulator configured: the estimate counts no simulator call', () => {
+  it("a simulated script's live turns are not evaluated without simulator: or judge:, so they are not priced", async () => {
+    const server = await serve();
+    const cwd = await makeProject({
+      // maxTurns 2 with a welcome turn: 3 agent turns at $0.01 = the cap; 2 simulator calls would be $0.01 more.
+      config: `${agentConfig(server.url)}cost: { capUsd: 0.03 }\n`,
+      personas: { 'p.yml': 'label: sim\nopening: hello\nuser: { goal: get a refund, maxTurns: 2 }\nexpect: { terminal: finish }\n' },
+    });
+    const r = await cli(['run', '--out', 'r.json', '--commit', COMMIT, '--fail-on', 'none'], cwd);
+    expect(r.stderr).not.toContain('not run: the estimated cost');
+    expect(r.code, r.stderr).toBe(0);
+    const record = await readResults(join(cwd, 'r.json'));
+    expect(record.estimate).toMatchObject({ usd: 0.03, capUsd: 0.03, aboveCap: false });
+    expect(record.personas[0]?.verdict).toBe('not_evaluated');
+  });
+});

@@ -2,11 +2,11 @@
 // repository, an agent URL written without its scheme. Each message names the fix that applies
 // (docs/troubleshooting.md, docs/cli.md "init").
 
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
-import { cli, makeProject, useCleanup } from './helpers.js';
+import { agentConfig, cli, makeProject, serve, useCleanup } from './helpers.js';
 
 useCleanup();
 
@@ -30,6 +30,33 @@ describe('a folder without a suite', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('point --dir (the dir input in the Action) at your suite folder');
     expect(r.stderr).not.toContain('agent-replay init');
+  });
+});
+
+describe('--dir naming a file', () => {
+  it('says the path is a file and that --dir takes the suite folder, naming the folder the file is in; nothing is sent', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'a.yml': 'label: x\nmessage: q\n' } });
+    expect((await cli(['run', '--out', 'r.json'], cwd)).code).toBe(0);
+    const sent = agent.requests.length;
+    const cases: [string[], string][] = [
+      [['validate', '--dir', '.agent-replay/fixtures/a.yml'], '.agent-replay/fixtures/a.yml'],
+      [['run', '--dir', '.agent-replay/config.yml'], '.agent-replay/config.yml'],
+      [['accept', '--dir', '.agent-replay/config.yml', '--results', 'r.json'], '.agent-replay/config.yml'],
+    ];
+    for (const [argv, shown] of cases) {
+      const r = await cli(argv, cwd);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toContain(`error: ${shown}: ${shown} is a file, not a folder: --dir (the dir input in the Action) takes the suite folder, the one that holds config.yml and fixtures/`);
+      expect(r.stderr).toContain('fix: point --dir (the dir input) at .agent-replay, the suite folder this file is in');
+      expect(r.stderr).not.toContain('does not exist');
+    }
+    expect(agent.requests.length).toBe(sent);
+    await writeFile(join(cwd, 'notes.txt'), 'x');
+    const loose = await cli(['validate', '--dir', 'notes.txt'], cwd);
+    expect(loose.code).toBe(2);
+    expect(loose.stderr).toContain('error: notes.txt: notes.txt is a file, not a folder');
+    expect(loose.stderr).toContain('fix: point --dir (the dir input) at the suite folder (default .agent-replay); none yet? npx agent-replay init writes one');
   });
 });
 

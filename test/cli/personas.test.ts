@@ -241,7 +241,8 @@ describe('agent-replay run with persona scripts', () => {
     const record = await readResults(join(cwd, 'r.json'));
     expect(record.estimate.usd).toBe(0.05);
     const cwd2 = await makeProject({
-      config: `${agentConfig(agent.url)}cost: { capUsd: 0.04 }\n`,
+      // With its judge: without one the criteria are not evaluated, and no judge call is counted (estimate-spend.test.ts).
+      config: `${agentConfig(agent.url)}judge: { provider: openai, baseUrl: "${judge.url}", model: m, apiKey: k }\ncost: { capUsd: 0.04 }\n`,
       personas: { 'p.yml': 'label: p\nopening: a\nfollowUps: [ b, c ]\nexpect: { criteria: [ x, y ] }\n' },
     });
     const before = agent.requests.length;

@@ -114,8 +114,14 @@ describe('advice about baselines: only what the suite proves', () => {
     });
     expect(r.errors.map((i) => [i.file, i.message, i.fix.split(';')[0]])).toEqual([
       [`${F}/a.yml`, 'fixture "nocommit": missing required key "message"', 'add message: <string>'],
-      [`${B}/nocommit.json`, 'baseline: missing required key "commit"', 'add "commit": <string>'],
+      // null is valid for a baseline's commit (a run that knew none): the fix says so (docs/fixtures.md, "Baselines").
+      [`${B}/nocommit.json`, 'baseline: missing required key "commit"', 'add "commit": <string> (or null)'],
     ]);
+    const persona = await load({
+      [`.agent-replay/personas/p.yml`]: 'label: p\nopening: hi\nexpect: { criteria: [polite] }\n',
+      [`${B}/p.json`]: '{"label": "p", "kind": "persona", "transcript": [], "visited": [], "verdict": "pass", "acceptedAt": "t"}\n',
+    });
+    expect(persona.errors.map((i) => i.fix.split(';')[0])).toEqual(['add "outcome": <string> (or null)', 'add "commit": <string> (or null)']);
   });
 });
 

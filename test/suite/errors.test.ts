@@ -474,6 +474,21 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     ]);
   });
 
+  it('config: cost.turnsPerFixture is at least 1, the message turn every fixture sends (0 would price fixtures at nothing)', async () => {
+    for (const written of ['0', '0.5', '-1']) {
+      const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `cost:\n  turnsPerFixture: ${written}\n` });
+      expect(r.suite, written).toBeNull();
+      expect(r.errors.map(formatIssue)).toEqual([
+        `${C}:2:20: cost.turnsPerFixture must be at least 1, found the number ${written}\n  fix: set cost.turnsPerFixture to a value at least 1`,
+      ]);
+    }
+    const one = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'cost:\n  turnsPerFixture: 1\n' });
+    expect(one.errors).toEqual([]);
+    expect(one.suite!.config.cost.turnsPerFixture).toBe(1);
+    const override = await load({ [`${F}/a.yml`]: OK_FIXTURE }, { overrides: { cost: { turnsPerFixture: 0 } } });
+    expect(override.errors.map(formatIssue)).toEqual(['command-line options: cost turnsPerFixture must be a number of at least 1, got 0\n  fix: pass cost turnsPerFixture 1 or more']);
+  });
+
   it('start: true without a welcome request for openai-chat, and a wrong start type', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  preset: openai-chat\n  model: m\n  start: true\n' });
     expect(brief(r.errors)).toEqual([`${C}:4: agent.start asks for a welcome turn, but the openai-chat preset has no welcome request`]);

@@ -75,7 +75,7 @@ describe('${VAR} in an untrusted config.yml', () => {
 
 describe('cost: in an untrusted config.yml', () => {
   it('may make the estimate stricter, not looser: a lower price, fewer turns or a higher cap is not applied, with a warning at its line', async () => {
-    const file = 'cost:\n  agentTurnUsd: 0\n  judgeCallUsd: 0.0001\n  simulatorCallUsd: 0\n  turnsPerFixture: 0.5\n  capUsd: 500\n';
+    const file = 'cost:\n  agentTurnUsd: 0\n  judgeCallUsd: 0.0001\n  simulatorCallUsd: 0\n  turnsPerFixture: 1\n  capUsd: 500\n';
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: file }, { untrustedSuite: FORK });
     expect(brief(r.errors)).toEqual([]);
     expect(r.suite!.config.cost).toEqual({ agentTurnUsd: 0.01, judgeCallUsd: 0.005, simulatorCallUsd: 0.005, turnsPerFixture: null, capUsd: 0.1 });
@@ -84,7 +84,7 @@ describe('cost: in an untrusted config.yml', () => {
       `${C}:2: cost.agentTurnUsd 0 is not applied (below the default price): ${why}; the estimate uses 0.01`,
       `${C}:3: cost.judgeCallUsd 0.0001 is not applied (below the default price): ${why}; the estimate uses 0.005`,
       `${C}:4: cost.simulatorCallUsd 0 is not applied (below the default price): ${why}; the estimate uses 0.005`,
-      `${C}:5: cost.turnsPerFixture 0.5 is not applied (fewer than the 2 turns each fixture sends): ${why}; the estimate counts 2`,
+      `${C}:5: cost.turnsPerFixture 1 is not applied (fewer than the 2 turns each fixture sends): ${why}; the estimate counts 2`,
       `${C}:6: cost.capUsd 500 is not applied (above the default cap): ${why}; the cap is 0.1`,
     ]);
     // The workflow's cost-cap input (an override, applied after) still sets the cap.
@@ -96,7 +96,7 @@ describe('cost: in an untrusted config.yml', () => {
     expect(strict.suite!.config.cost).toMatchObject({ judgeCallUsd: 0.02, capUsd: 0.05, turnsPerFixture: 3 });
     const trusted = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: file });
     expect(trusted.warnings).toEqual([]);
-    expect(trusted.suite!.config.cost).toEqual({ agentTurnUsd: 0, judgeCallUsd: 0.0001, simulatorCallUsd: 0, turnsPerFixture: 0.5, capUsd: 500 });
+    expect(trusted.suite!.config.cost).toEqual({ agentTurnUsd: 0, judgeCallUsd: 0.0001, simulatorCallUsd: 0, turnsPerFixture: 1, capUsd: 500 });
   });
 });
 

@@ -7,7 +7,8 @@ import { usd, type Resolution } from './shared.js';
 
 export const schema = z.strictObject({
   agentTurnUsd: usd.optional(),
-  turnsPerFixture: usd.optional(),
+  // At least the one message turn every fixture sends (docs/semantics.md, "Cost").
+  turnsPerFixture: z.number().min(1).optional(),
   judgeCallUsd: usd.optional(),
   capUsd: usd.optional(),
   simulatorCallUsd: usd.optional(),
