@@ -165,8 +165,14 @@ function parseCommit(text: string | undefined): string | undefined {
 }
 
 function failOnOf(values: Values): FailOnCondition[] {
+  const given = values['fail-on'];
+  // Given, it names at least one condition: `--fail-on ,` is a typo, not the default (the Action's
+  // empty fail-on input is the default, as an input left out is).
+  if (given !== undefined && given.replace(/[\s,]/g, '') === '') {
+    throw new UsageError(`--fail-on needs at least one condition, comma-separated (allowed: ${FAIL_ON_CONDITIONS.join(', ')}); leave it out for the default gate (${DEFAULT_FAIL_ON.join(',')})`);
+  }
   try {
-    return parseFailOn(values['fail-on'] ?? DEFAULT_FAIL_ON.join(','), FAIL_ON_CONDITIONS);
+    return parseFailOn(given ?? DEFAULT_FAIL_ON.join(','), FAIL_ON_CONDITIONS);
   } catch (e) {
     // "fail-on: ..." names the flag as typed.
     throw new UsageError(`--${(e as Error).message}`);

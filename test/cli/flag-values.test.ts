@@ -44,6 +44,7 @@ describe('run --fail-on and report --fail-on', () => {
       ['none,failed', '--fail-on: "none" (never fail) cannot be combined with "failed"; give none alone, or the conditions without none (allowed: newly_failing, unverified, failed, not_evaluated,'],
       ['newly_failing, none, errored', '--fail-on: "none" (never fail) cannot be combined with "newly_failing", "errored"; give none alone'],
       ['x,none', '--fail-on: "x" is not a known condition; allowed: newly_failing, unverified, failed,'],
+      [' , ', '--fail-on needs at least one condition, comma-separated (allowed: newly_failing, unverified, failed,'],
     ];
     for (const [list, said] of cases) {
       const { cwd, requests } = await project();
