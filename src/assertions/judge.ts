@@ -8,8 +8,8 @@ export const NO_JUDGE_REASON = 'no judge configured (add a judge section to conf
  * judge could not be asked or did not answer, "judge gave no usable answer: <reason>" when it
  * answered without a usable score, the reason alone when no judge is configured.
  */
-function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: string; answered: true }, noJudge = false): string {
-  if (noJudge) return NO_JUDGE_REASON;
+function unusableDetail(result: Extract<JudgeResult, { ok: false }> | { reason: string; answered: true }): string {
+  if (result.reason === NO_JUDGE_REASON) return NO_JUDGE_REASON;
   return `${result.answered === true ? 'judge gave no usable answer' : 'judge unreachable'}: ${line(result.reason)}`;
 }
 
@@ -49,7 +49,7 @@ export function panelVerdict(members: readonly PanelMember[], threshold: number)
 export function judgeOutcome(result: JudgeResult, threshold: number, source: string | null = null): Outcome {
   if (result.members !== undefined) return panelOutcome(result, result.members, threshold, source);
   if (!result.ok) {
-    return { verdict: 'not_evaluated', detail: unusableDetail(result, result.reason === NO_JUDGE_REASON), score: null, threshold, rationale: null };
+    return { verdict: 'not_evaluated', detail: unusableDetail(result), score: null, threshold, rationale: null };
   }
   const { score, rationale } = result;
   const [s, t] = formatPair(score, threshold);
