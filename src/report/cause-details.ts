@@ -8,6 +8,7 @@
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
 import { uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
+import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
 
 /** The text an item's cause was read from: its error, or a not evaluated fixture's detail; null otherwise. */
@@ -119,6 +120,8 @@ export interface SharedMeaning {
   heads: Map<Item, string>;
   /** How many items of the section are listed (the denominator of "3 of the 5"). */
   of: number;
+  /** What to do about the cause, when it is ours to say (meaning.check facts); null otherwise. */
+  fix: string | null;
 }
 
 /** The meaning cause most items of `items` share, when at least two do; null otherwise. */
@@ -133,13 +136,14 @@ export function sharedMeaning(items: readonly Item[]): SharedMeaning | null {
   if (cause === null || sharing < 2) return null;
   const heads = new Map<Item, string>();
   for (const [item, p] of parts) if (p.cause === cause) heads.set(item, p.head);
-  return { cause: showLookalikes(cause), heads, of: items.length };
+  return { cause: showLookalikes(cause), heads, of: items.length, fix: cause === FACTS_ONLY_CAUSE ? FACTS_ONLY_FIX : null };
 }
 
-/** The shared meaning's line: "Meaning not checked for all 4: CAUSE", "… for 3 of the 5: CAUSE". */
+/** The shared meaning's line: "Meaning not checked for all 4: CAUSE", "… for 3 of the 5: CAUSE"; then "; FIX" when there is one. */
 export function sharedMeaningLine(s: SharedMeaning): string {
   const n = s.heads.size;
-  return `Meaning not checked for ${n === s.of ? `all ${thousands(n)}` : `${thousands(n)} of the ${thousands(s.of)}`}: ${s.cause}`;
+  const line = `Meaning not checked for ${n === s.of ? `all ${thousands(n)}` : `${thousands(n)} of the ${thousands(s.of)}`}: ${s.cause}`;
+  return s.fix === null ? line : `${line}; ${s.fix}`;
 }
 
 /**

@@ -121,7 +121,7 @@ describe('a reason the meaning was not checked, shared by several items', () => 
   it('the comment says it once under the section heading; each item reads "meaning not checked" (a script names its turn); another reason stays on its item', () => {
     const md = renderComment(sharedRun(), ctx);
     const changed = md.slice(md.indexOf('Changed (5)'));
-    expect(changed).toContain(`Meaning not checked for 4 of the 5\\: ${FACTS}.`);
+    expect(changed).toContain(`Meaning not checked for 4 of the 5\\: ${FACTS}; set meaning.check\\: judge, with a judge, to have a model tell rewording from a change in meaning \\(docs/meaning.md\\).`);
     expect(md.split(FACTS)).toHaveLength(2);
     expect(changed).toContain('<b>refund</b> · pass · still passing · reply changed · meaning not checked · ');
     expect(changed).toContain(' · transcript changed · turn 3 meaning not checked · ');
@@ -130,7 +130,7 @@ describe('a reason the meaning was not checked, shared by several items', () => 
 
   it('the terminal likewise, once under the title', () => {
     const text = renderTerminal(sharedRun(), { color: false });
-    expect(text).toContain(`Changed (5)\n  Meaning not checked for 4 of the 5: ${FACTS}\n`);
+    expect(text).toContain(`Changed (5)\n  Meaning not checked for 4 of the 5: ${FACTS}; set meaning.check: judge, with a judge, to have a model tell rewording from a change in meaning (docs/meaning.md)\n`);
     expect(text.split(FACTS)).toHaveLength(2);
     expect(text).toContain('~ hours · pass · still passing · reply changed · meaning not checked · ');
   });
