@@ -1,2 +1,0 @@
-import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);
-import{COMMENT_MAX_CHARS,NOTICE_RESERVE_CHARS,SUMMARY_MAX_BYTES,renderComment,renderMarkdownReport,renderSummary}from"./chunk-DYA5UBRB.js";import"./chunk-FMPK6CHW.js";import"./chunk-TTW5DTM5.js";import"./chunk-77P7Y7FH.js";import"./chunk-YZASLWB7.js";export{COMMENT_MAX_CHARS,NOTICE_RESERVE_CHARS,SUMMARY_MAX_BYTES,renderComment,renderMarkdownReport,renderSummary};
