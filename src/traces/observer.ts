@@ -80,7 +80,7 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
       return { ...fromResponse, toolCalls: null, toolCallsProblem: incompleteCause(trace.traceId, spans.length, missing, opts), errors: [...fromResponse.errors, ...reading.errors], spans: { ...reading.counts, late: 0 }, time: null, waterfall: null };
     }
     // The waterfall's 0 is when the answered attempt was sent, after any backoff or wait for a slot.
-    const sentAtMs = attempts.find((a) => a.spanId === trace.spanId)?.atMs ?? Math.min(...spans.map((s) => s.startMs));
+    const sentAtMs = attempts.find((a) => a.spanId === trace.spanId)?.atMs ?? earliestStart(spans);
     return {
       toolCalls: reading.toolCalls,
       errors: [...fromResponse.errors, ...reading.errors],
@@ -91,6 +91,13 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
     };
   };
   return spanObserver(guarded, read);
+}
+
+/** The earliest start among `spans` (not empty). A loop: a turn may have any number of spans, more than a spread's arguments can take. */
+function earliestStart(spans: readonly Span[]): number {
+  let min = Infinity;
+  for (const s of spans) if (s.startMs < min) min = s.startMs;
+  return min;
 }
 
 /** "no spans for trace <id> within 5 s: is the agent exporting to http://127.0.0.1:4318/v1/traces?" */

@@ -99,6 +99,18 @@ describe('traceObserver: a retried turn (docs/traces.md, "Retried requests")', (
   });
 });
 
+describe('traceObserver: a large turn', () => {
+  it('130,000 spans and no send registered for the answered attempt: timed from the earliest span, no RangeError', async () => {
+    // Math.min(...spans) took one argument a span and threw past ~120,000 of them.
+    const many = Array.from({ length: 130_000 }, (_, i) => span(i + 1, i === 0 ? SENT : '0000000000000001', 2000 - (i % 1000), 3000));
+    const observer = traceObserver(source(async () => ({ spans: many, complete: true })), { endpoint: 'x', receiving: true, waitMs: 5000 });
+    const report = await observer.afterReply({ traceId: TRACE, spanId: SENT }, response);
+    expect(report.spans).toMatchObject({ count: 130_000 });
+    // The earliest span starts at 1001: the waterfall's 0.
+    expect(report.waterfall?.[0]).toMatchObject({ startMs: 0 });
+  });
+});
+
 describe('waterfallOf', () => {
   it('keeps the earliest 50 spans; a parent outside the turn counts as the sent span', () => {
     const many = Array.from({ length: 60 }, (_, i) => span(i + 1, i === 0 ? 'ffffffffffffffff' : '0000000000000001', 100 + i, 200 + i));
