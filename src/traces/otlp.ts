@@ -10,6 +10,7 @@
 import protobuf from 'protobufjs/light.js';
 import type { Span, SpanAttributeValue } from '../types.js';
 import { OTLP_DESCRIPTOR } from './proto/descriptor.js';
+import { MAX_TOOL_CALL_DEPTH } from '../agent/tool-calls.js';
 
 const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR as unknown as protobuf.INamespace);
 const ExportRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
@@ -49,7 +50,13 @@ export function spansOfOtlp(data: unknown): SpansRead {
   const out: SpansRead = { spans: [], rejected: 0, rejectedWhy: null };
   for (const rs of resources) {
     if (!isObject(rs)) throw new OtlpFormatError('not OTLP trace data: an entry of resourceSpans is not an object');
-    const resourceAttributes = isObject(rs.resource) ? attributesOf(rs.resource.attributes) : {};
+    let resourceAttributes: Record<string, SpanAttributeValue>;
+    try {
+      resourceAttributes = isObject(rs.resource) ? attributesOf(rs.resource.attributes) : {};
+    } catch (e) {
+      if (!(e instanceof TooDeepError)) throw e;
+      throw new OtlpFormatError(`not OTLP trace data as agent-replay reads it: the resource's ${e.message}`);
+    }
     const serviceName = resourceAttributes['service.name'];
     const service = typeof serviceName === 'string' && serviceName !== '' ? serviceName : null;
     const scopes = rs.scopeSpans ?? rs.instrumentationLibrarySpans ?? [];
@@ -60,7 +67,13 @@ export function spansOfOtlp(data: unknown): SpansRead {
       if (!Array.isArray(spans)) throw new OtlpFormatError('not OTLP trace data: spans is not a list');
       for (const raw of spans) {
         if (!isObject(raw)) throw new OtlpFormatError('not OTLP trace data: a span is not an object');
-        const span = spanOf(raw, service);
+        let span: Span | string;
+        try {
+          span = spanOf(raw, service);
+        } catch (e) {
+          if (!(e instanceof TooDeepError)) throw e;
+          span = `a span's ${e.message}`;
+        }
         if (typeof span === 'string') {
           out.rejected += 1;
           out.rejectedWhy ??= span;
@@ -153,28 +166,50 @@ function exceptionMessage(events: unknown): string | null {
  */
 export function attributesOf(list: unknown): Record<string, SpanAttributeValue> {
   if (!Array.isArray(list)) return {};
-  return Object.fromEntries(list.filter((kv): kv is Record<string, unknown> & { key: string } => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, valueOf(kv.value)]));
+  return Object.fromEntries(
+    list
+      .filter((kv): kv is Record<string, unknown> & { key: string } => isObject(kv) && typeof kv.key === 'string')
+      .map((kv) => {
+        try {
+          return [kv.key, valueOf(kv.value)];
+        } catch (e) {
+          throw e instanceof TooDeepError ? new TooDeepError(kv.key) : e;
+        }
+      }),
+  );
+}
+
+/**
+ * An attribute whose lists and maps nest deeper than a tool call's input may (MAX_TOOL_CALL_DEPTH,
+ * docs/traces.md): its span is rejected with the reason, as one without ids is; reading it further
+ * (and the JSON text made of it) would exhaust the stack. `key` names the attribute.
+ */
+class TooDeepError extends Error {
+  constructor(readonly key: string) {
+    super(`attribute ${JSON.stringify(key)} nests deeper than ${MAX_TOOL_CALL_DEPTH} levels of lists and maps`);
+  }
 }
 
 /** An OTLP AnyValue flattened: scalars as themselves, arrays of scalars as arrays, the rest as JSON text. */
 function valueOf(v: unknown): SpanAttributeValue {
-  const data = dataOf(v);
+  const data = dataOf(v, 0);
   if (data === null || typeof data !== 'object') return data;
   if (Array.isArray(data) && data.every((x) => x === null || typeof x !== 'object')) return data as Array<string | number | boolean | null>;
   return JSON.stringify(data);
 }
 
-/** An OTLP AnyValue as JSON data (lists and maps nested as they are; bytes as base64). */
-function dataOf(v: unknown): string | number | boolean | null | unknown[] | Record<string, unknown> {
+/** An OTLP AnyValue as JSON data (lists and maps nested as they are; bytes as base64); `levels`: the lists and maps it is in. */
+function dataOf(v: unknown, levels: number): string | number | boolean | null | unknown[] | Record<string, unknown> {
   if (!isObject(v)) return null;
   if (typeof v.stringValue === 'string') return v.stringValue;
   if (typeof v.boolValue === 'boolean') return v.boolValue;
   if (v.intValue !== undefined && v.intValue !== null) return Number(v.intValue);
   if (v.doubleValue !== undefined && v.doubleValue !== null) return Number(v.doubleValue);
-  if (isObject(v.arrayValue)) return Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map(dataOf) : [];
+  if ((isObject(v.arrayValue) || isObject(v.kvlistValue)) && levels + 1 > MAX_TOOL_CALL_DEPTH) throw new TooDeepError('');
+  if (isObject(v.arrayValue)) return Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map((x) => dataOf(x, levels + 1)) : [];
   if (isObject(v.kvlistValue)) {
     const values: unknown[] = Array.isArray(v.kvlistValue.values) ? v.kvlistValue.values : [];
-    return Object.fromEntries(values.filter((kv): kv is Record<string, unknown> & { key: string } => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, dataOf(kv.value)]));
+    return Object.fromEntries(values.filter((kv): kv is Record<string, unknown> & { key: string } => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, dataOf(kv.value, levels + 1)]));
   }
   if (v.bytesValue instanceof Uint8Array) return Buffer.from(v.bytesValue).toString('base64');
   if (typeof v.bytesValue === 'string') return v.bytesValue;
