@@ -2,8 +2,10 @@
 // JSON.stringify) recurse once a level, and a hundred thousand levels (a few hundred kilobytes of
 // `[`) would exhaust their stack (docs/results-json.md, "When a results file cannot be read").
 
-/** The most levels of arrays and objects a results file may nest: a tool call's 256 (docs/presets.md, "Tool calls") under the record's own. */
-export const MAX_RECORD_DEPTH = 320;
+import { MAX_JSON_DEPTH } from '../suite/json-depth.js';
+
+/** The most levels of arrays and objects a results file may nest, as a baseline file (suite/json-depth.ts). */
+export const MAX_RECORD_DEPTH = MAX_JSON_DEPTH;
 
 /**
  * The path to the first array or object nested deeper than `max` levels (the top value is level
