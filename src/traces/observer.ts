@@ -148,14 +148,26 @@ function secondsOf(ms: number): string {
 export function waterfallOf(spans: readonly Span[], sentSpanId: string, sentAtMs: number): WaterfallSpan[] {
   const byId = new Map(spans.map((s) => [s.spanId, s] as const));
   const depths = new Map<string, number>();
-  const depthOf = (s: Span, seen: Set<string> = new Set()): number => {
-    const known = depths.get(s.spanId);
-    if (known !== undefined) return known;
-    const parent = s.parentSpanId === null || s.parentSpanId === sentSpanId ? undefined : byId.get(s.parentSpanId);
-    // A cycle of parents (a malformed export) ends at the span seen twice.
-    const d = parent === undefined || seen.has(parent.spanId) ? 0 : depthOf(parent, seen.add(s.spanId)) + 1;
-    depths.set(s.spanId, d);
-    return d;
+  // Up the parents with a loop, not by recursion: the agent decides how deep its spans nest.
+  const depthOf = (s: Span): number => {
+    const path: Span[] = [];
+    const onPath = new Set<string>();
+    // The depth of the span above the path's top: -1 when the top has no parent among the spans.
+    let above = -1;
+    for (let at: Span | undefined = s; at !== undefined; ) {
+      const known = depths.get(at.spanId);
+      if (known !== undefined) {
+        above = known;
+        break;
+      }
+      path.push(at);
+      onPath.add(at.spanId);
+      const parent = at.parentSpanId === null || at.parentSpanId === sentSpanId ? undefined : byId.get(at.parentSpanId);
+      // A cycle of parents (a malformed export) ends at the span seen twice.
+      at = parent === undefined || onPath.has(parent.spanId) ? undefined : parent;
+    }
+    for (let i = path.length - 1, d = above + 1; i >= 0; i--, d++) depths.set((path[i] as Span).spanId, d);
+    return depths.get(s.spanId) as number;
   };
   return [...spans]
     .sort((a, b) => a.startMs - b.startMs || a.spanId.localeCompare(b.spanId))

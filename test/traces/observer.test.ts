@@ -119,4 +119,15 @@ describe('waterfallOf', () => {
     expect(w[0]).toMatchObject({ name: 's1', depth: 0, startMs: 0 });
     expect(w[49]).toMatchObject({ name: 's50', depth: 1, startMs: 49 });
   });
+
+  it('spans nesting 100,000 deep (each the child of the one before, the deepest earliest): depths counted without recursion', () => {
+    const N = 100_000;
+    const chain = Array.from({ length: N }, (_, i) => span(i + 1, i === 0 ? SENT : (i).toString(16).padStart(16, '0'), 1_000_000 - i, 2_000_000));
+    const w = waterfallOf(chain, SENT, 0);
+    expect(w.map((x) => x.depth)).toEqual(Array.from({ length: 50 }, (_, i) => N - 1 - i));
+    // A cycle of parents ends at the span seen twice, as before.
+    const a = span(1, '0000000000000002', 10, 20);
+    const b = span(2, '0000000000000001', 11, 20);
+    expect(waterfallOf([a, b], SENT, 0).map((x) => [x.name, x.depth])).toEqual([['s1', 1], ['s2', 0]]);
+  });
 });
