@@ -162,7 +162,7 @@ export function waterfallOf(spans: readonly Span[], sentSpanId: string, sentAtMs
       }
       path.push(at);
       onPath.add(at.spanId);
-      const parent = at.parentSpanId === null || at.parentSpanId === sentSpanId ? undefined : byId.get(at.parentSpanId);
+      const parent: Span | undefined = at.parentSpanId === null || at.parentSpanId === sentSpanId ? undefined : byId.get(at.parentSpanId);
       // A cycle of parents (a malformed export) ends at the span seen twice.
       at = parent === undefined || onPath.has(parent.spanId) ? undefined : parent;
     }
