@@ -50,13 +50,7 @@ export function spansOfOtlp(data: unknown): SpansRead {
   const out: SpansRead = { spans: [], rejected: 0, rejectedWhy: null };
   for (const rs of resources) {
     if (!isObject(rs)) throw new OtlpFormatError('not OTLP trace data: an entry of resourceSpans is not an object');
-    let resourceAttributes: Record<string, SpanAttributeValue>;
-    try {
-      resourceAttributes = isObject(rs.resource) ? attributesOf(rs.resource.attributes) : {};
-    } catch (e) {
-      if (!(e instanceof TooDeepError)) throw e;
-      throw new OtlpFormatError(`not OTLP trace data as agent-replay reads it: the resource's ${e.message}`);
-    }
+    const resourceAttributes = isObject(rs.resource) ? attributesOf(rs.resource.attributes) : {};
     const serviceName = resourceAttributes['service.name'];
     const service = typeof serviceName === 'string' && serviceName !== '' ? serviceName : null;
     const scopes = rs.scopeSpans ?? rs.instrumentationLibrarySpans ?? [];
@@ -67,13 +61,7 @@ export function spansOfOtlp(data: unknown): SpansRead {
       if (!Array.isArray(spans)) throw new OtlpFormatError('not OTLP trace data: spans is not a list');
       for (const raw of spans) {
         if (!isObject(raw)) throw new OtlpFormatError('not OTLP trace data: a span is not an object');
-        let span: Span | string;
-        try {
-          span = spanOf(raw, service);
-        } catch (e) {
-          if (!(e instanceof TooDeepError)) throw e;
-          span = `a span's ${e.message}`;
-        }
+        const span = spanOf(raw, service);
         if (typeof span === 'string') {
           out.rejected += 1;
           out.rejectedWhy ??= span;
@@ -173,22 +161,23 @@ export function attributesOf(list: unknown): Record<string, SpanAttributeValue> 
         try {
           return [kv.key, valueOf(kv.value)];
         } catch (e) {
-          throw e instanceof TooDeepError ? new TooDeepError(kv.key) : e;
+          if (!(e instanceof TooDeepError)) throw e;
+          return [kv.key, TOO_DEEP_TEXT];
         }
       }),
   );
 }
 
 /**
- * An attribute whose lists and maps nest deeper than a tool call's input may (MAX_TOOL_CALL_DEPTH,
- * docs/traces.md): its span is rejected with the reason, as one without ids is; reading it further
- * (and the JSON text made of it) would exhaust the stack. `key` names the attribute.
+ * What an attribute whose lists and maps nest deeper than a tool call's input may
+ * (MAX_TOOL_CALL_DEPTH) reads as (docs/traces.md, "How spans are read"): reading it further, and
+ * the JSON text made of it, would exhaust the stack. The span is kept, so a tool call it reports
+ * is still a call, its input this text, never a call not made.
  */
-class TooDeepError extends Error {
-  constructor(readonly key: string) {
-    super(`attribute ${JSON.stringify(key)} nests deeper than ${MAX_TOOL_CALL_DEPTH} levels of lists and maps`);
-  }
-}
+export const TOO_DEEP_TEXT = `(not read: nests deeper than ${MAX_TOOL_CALL_DEPTH} levels of lists and maps)`;
+
+/** Thrown by dataOf past MAX_TOOL_CALL_DEPTH levels; attributesOf reads the attribute as TOO_DEEP_TEXT. */
+class TooDeepError extends Error {}
 
 /** An OTLP AnyValue flattened: scalars as themselves, arrays of scalars as arrays, the rest as JSON text. */
 function valueOf(v: unknown): SpanAttributeValue {
@@ -205,7 +194,7 @@ function dataOf(v: unknown, levels: number): string | number | boolean | null | 
   if (typeof v.boolValue === 'boolean') return v.boolValue;
   if (v.intValue !== undefined && v.intValue !== null) return Number(v.intValue);
   if (v.doubleValue !== undefined && v.doubleValue !== null) return Number(v.doubleValue);
-  if ((isObject(v.arrayValue) || isObject(v.kvlistValue)) && levels + 1 > MAX_TOOL_CALL_DEPTH) throw new TooDeepError('');
+  if ((isObject(v.arrayValue) || isObject(v.kvlistValue)) && levels + 1 > MAX_TOOL_CALL_DEPTH) throw new TooDeepError();
   if (isObject(v.arrayValue)) return Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map((x) => dataOf(x, levels + 1)) : [];
   if (isObject(v.kvlistValue)) {
     const values: unknown[] = Array.isArray(v.kvlistValue.values) ? v.kvlistValue.values : [];
