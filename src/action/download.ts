@@ -9,7 +9,7 @@ import { posix } from 'node:path';
 import type { ArtifactInfo, GitHubApi } from '../github/api.js';
 import { parseRecord } from '../record/index.js';
 import type { RunRecord } from '../types.js';
-import { readZip } from './zip.js';
+import { MAX_TOTAL_BYTES, readZip } from './zip.js';
 
 export type RecordDownload =
   | { kind: 'ok'; record: RunRecord; artifact: ArtifactInfo }
@@ -32,6 +32,8 @@ export interface RecordSource {
   artifact: string | ((artifacts: readonly ArtifactInfo[]) => ArtifactInfo | undefined);
   /** Look the run up first and require it to be completed (accept mode); default true. */
   checkRun?: boolean;
+  /** The largest archive downloaded (tests lower it); default MAX_TOTAL_BYTES, what its entries may inflate to. */
+  maxZipBytes?: number;
 }
 
 /** The results artifact of a run, as a parsed record, or what kept it from being read. */
@@ -47,7 +49,12 @@ export async function downloadRunRecord(github: GitHubApi, src: RecordSource): P
   const artifact = typeof wanted === 'string' ? artifacts.find((a) => a.name === wanted) : wanted(artifacts);
   if (artifact === undefined) return { kind: 'missing' };
   if (artifact.expired) return { kind: 'expired' };
-  const zip = await github.downloadArtifactZip(owner, repo, artifact.id);
+  // The archive is bounded before it is held in memory: by the size GitHub lists, and while it
+  // downloads, in case the listing is wrong (docs/action.md, "Accept: the label commits the reviewed replies").
+  const max = src.maxZipBytes ?? MAX_TOTAL_BYTES;
+  if (artifact.sizeInBytes > max) return { kind: 'unreadable', detail: `the archive is too large (${artifact.sizeInBytes} bytes listed, at most ${max})` };
+  const zip = await github.downloadArtifactZip(owner, repo, artifact.id, max);
+  if (zip === null) return { kind: 'unreadable', detail: `the archive is larger than its listed ${artifact.sizeInBytes} bytes (over ${max} bytes, at most ${max} are read)` };
   let entries;
   try {
     entries = await readZip(zip);

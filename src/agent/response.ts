@@ -3,7 +3,7 @@
 import type { AgentMapping } from '../config.js';
 import type { AgentErrorEntry, Route, ToolCall } from '../types.js';
 import { describeFound, readPath } from './template.js';
-import { decodeToolCalls, describeShape, findToolCallPaths, TOOL_CALL_SHAPES } from './tool-calls.js';
+import { decodeToolCalls, describeShape, findToolCallPaths, MAX_TOOL_CALL_DEPTH, nestsDeeperThan, TOOL_CALL_SHAPES } from './tool-calls.js';
 
 export interface MappedTurn {
   reply: string;
@@ -86,6 +86,8 @@ export function mapPersonaFields(json: unknown, mapping: AgentMapping): PersonaM
   if (!outcome.ok) return outcome;
   const errors = readErrors(json, mapping.errors);
   if (!errors.ok) return errors;
+  const offTrack = deepOffTrack(json, mapping.offTrack);
+  if (offTrack !== null) return { ok: false, error: offTrack };
   return { ok: true, fields: { toolCalls: toolCalls.value, outcome: outcome.value, outcomeReported: outcome.reported, errors: errors.value } };
 }
 
@@ -135,11 +137,26 @@ function readOutcome(json: unknown, path: string | null): { ok: true; value: str
   return { ok: false, error: `"${path}" must be "finish", "handoff", "switch" or null (found ${describeFound(value)})` };
 }
 
+/**
+ * A script's turn keeps its off-track signals as the agent sent them, JSON read again by the record's
+ * readers, which recurse: one nesting deeper than a tool call may (MAX_TOOL_CALL_DEPTH) is an invalid
+ * response, as such a call is (docs/presets.md, "Tool calls"). Null: none is.
+ */
+function deepOffTrack(json: unknown, path: string | null): string | null {
+  const value = path === null ? undefined : readPath(json, path);
+  if (!Array.isArray(value)) return null;
+  const i = value.findIndex((item) => nestsDeeperThan(item, MAX_TOOL_CALL_DEPTH));
+  return i < 0 ? null : `"${path}.${i}" nests deeper than ${MAX_TOOL_CALL_DEPTH} levels of lists and objects`;
+}
+
 function readErrors(json: unknown, path: string | null): { ok: true; value: AgentErrorEntry[] } | { ok: false; error: string } {
   if (path === null) return { ok: true, value: [] };
   const value = readPath(json, path);
   if (value === undefined || value === null) return { ok: true, value: [] };
   if (!Array.isArray(value)) return { ok: false, error: `"${path}" must be an array of errors (found ${describeFound(value)})` };
+  // An entry that is not an object is kept as its JSON text, which JSON.stringify writes by recursing (docs/presets.md, "Tool calls").
+  const deep = value.findIndex((item) => !isRecord(item) && nestsDeeperThan(item, MAX_TOOL_CALL_DEPTH));
+  if (deep >= 0) return { ok: false, error: `"${path}.${deep}" nests deeper than ${MAX_TOOL_CALL_DEPTH} levels of lists and objects` };
   return {
     ok: true,
     value: value.map((item): AgentErrorEntry => {

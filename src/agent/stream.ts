@@ -334,7 +334,9 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
       // Cumulative counts: a number here replaces message_start's (a null leaves it).
       if (!isRecord(obj.usage)) return;
       const merged: Record<string, unknown> = { ...(state.anthropicUsage ?? {}) };
-      for (const [key, value] of Object.entries(obj.usage)) if (value !== null && value !== undefined) merged[key] = value;
+      // Defined, never assigned: a key is the agent's, and `__proto__` would set the prototype, whose
+      // counts the usage schema would then read as if sent (docs/latency.md, "Usage: tokens reported").
+      for (const [key, value] of Object.entries(obj.usage)) if (value !== null && value !== undefined) Object.defineProperty(merged, key, { value, enumerable: true, writable: true, configurable: true });
       state.anthropicUsage = merged;
       state.usage = readUsage(merged);
       return;

@@ -183,7 +183,10 @@ function renderProbe(r: ProbeResult, opts: { color: boolean }): string {
   }
   const reply = normalizeBlock(f.reply ?? '');
   lines.push(paint('bold', 'reply'));
-  lines.push(...(reply === '' ? ['  (empty)'] : reply.split('\n').map((l) => `  ${l}`)), '');
+  // One line at a time: a reply may have more lines than push(...lines) takes arguments (an 8 MB answer of newlines).
+  if (reply === '') lines.push('  (empty)');
+  else for (const l of reply.split('\n')) lines.push(`  ${l}`);
+  lines.push('');
   lines.push(paint('bold', 'route trace'));
   const row = (name: string, value: string): string => `  ${name.padEnd(13)}${value}`;
   if (r.welcome !== null) {

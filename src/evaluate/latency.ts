@@ -200,8 +200,8 @@ export function scriptTimeSplits(
     now.push(time);
     baseline.push(b ?? null);
   }
-  // The baseline's turns that have none now.
-  baseline.push(...stored.values());
+  // The baseline's turns that have none now, one at a time: a baseline file may hold more turns than push(...) takes arguments.
+  for (const b of stored.values()) baseline.push(b);
   return { now: sumTimeSplits(now), baseline: sumTimeSplits(baseline) };
 }
 

@@ -4,7 +4,7 @@
 
 import { makeRedactor } from '../secrets.js';
 import { GitHubError, toGitHubError } from './errors.js';
-import { createOctokit, type CreateOctokitOptions, type GitHubOctokit } from './octokit.js';
+import { cappedFetch, createOctokit, OVER_LIMIT_HEADER, type CreateOctokitOptions, type GitHubOctokit } from './octokit.js';
 
 export type Permission = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
 const PERMISSIONS: readonly Permission[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none'] as const;
@@ -123,8 +123,11 @@ export interface GitHubApi {
   listWorkflowRuns(owner: string, repo: string, workflow: string, filter: WorkflowRunsFilter): Promise<WorkflowRunSummary[]>;
   /** Artifacts of a workflow run, all pages; `name` filters by exact name. */
   listRunArtifacts(owner: string, repo: string, runId: number, name?: string): Promise<ArtifactInfo[]>;
-  /** The artifact's zip archive (GitHub answers with a redirect, which is followed). */
-  downloadArtifactZip(owner: string, repo: string, artifactId: number): Promise<Buffer>;
+  /**
+   * The artifact's zip archive (GitHub answers with a redirect, which is followed), or null when it
+   * is larger than `maxBytes`: the download stops there.
+   */
+  downloadArtifactZip(owner: string, repo: string, artifactId: number, maxBytes: number): Promise<Buffer | null>;
   /** One signed commit on the branch through GraphQL `createCommitOnBranch`. */
   createCommitOnBranch(input: CommitOnBranchInput): Promise<{ oid: string; url: string }>;
   /**
@@ -195,6 +198,8 @@ interface BranchHistoryData {
 export interface OctokitGitHubApiOptions {
   /** Removes secrets from error messages (whatever GitHub echoes back). */
   redact?: (text: string) => string;
+  /** A fetch that reads at most `maxBodyBytes` of a body (octokit.ts, cappedFetch); without it, downloads are read whole. */
+  cappedFetch?: (maxBodyBytes: number) => typeof fetch;
 }
 
 const enc = encodeURIComponent;
@@ -403,14 +408,16 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
       });
     },
 
-    downloadArtifactZip(owner, repo, artifactId) {
+    downloadArtifactZip(owner, repo, artifactId, maxBytes) {
       return call(`GET /repos/${owner}/${repo}/actions/artifacts/${artifactId}/zip`, async () => {
-        const { data } = await octokit.rest.actions.downloadArtifact({
+        const { data, headers } = await octokit.rest.actions.downloadArtifact({
           owner,
           repo,
           artifact_id: artifactId,
           archive_format: 'zip',
+          ...(options.cappedFetch ? { request: { fetch: options.cappedFetch(maxBytes) } } : {}),
         });
+        if (headers[OVER_LIMIT_HEADER] !== undefined) return null;
         if (data instanceof ArrayBuffer) return Buffer.from(data);
         if (typeof data === 'string') return Buffer.from(data, 'binary');
         throw new GitHubError({
@@ -483,5 +490,5 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
 
 /** Builds the Octokit and the GitHubApi over it; the token is redacted from every error message. */
 export function createGitHubApi(options: CreateOctokitOptions): GitHubApi {
-  return octokitGitHubApi(createOctokit(options), { redact: makeRedactor([options.token]) });
+  return octokitGitHubApi(createOctokit(options), { redact: makeRedactor([options.token]), cappedFetch: (max) => cappedFetch(options, max) });
 }

@@ -92,7 +92,7 @@ const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304
  * AbortError would not be retried: @octokit/request rethrows it as it is. The body is read here,
  * under the same wait, since @octokit/request reads a cut-off JSON body as an empty text.
  */
-function boundedFetch(base: typeof fetch, timeoutMs: number, tries: number): typeof fetch {
+function boundedFetch(base: typeof fetch, timeoutMs: number, tries: number, maxBodyBytes = Infinity): typeof fetch {
   const seconds = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`;
   return async (input, init) => {
     const timer = new AbortController();
@@ -100,7 +100,14 @@ function boundedFetch(base: typeof fetch, timeoutMs: number, tries: number): typ
     const signal = init?.signal ? AbortSignal.any([init.signal, timer.signal]) : timer.signal;
     try {
       const res = await base(input, { ...init, signal });
-      const body = NULL_BODY_STATUSES.has(res.status) ? null : await res.arrayBuffer();
+      const body = NULL_BODY_STATUSES.has(res.status) ? null : maxBodyBytes === Infinity ? await res.arrayBuffer() : await bodyAtMost(res, maxBodyBytes);
+      if (body === OVER_LIMIT) {
+        // Not an error, which plugin-retry would retry (the same bytes again): an empty answer that says so.
+        const headers = new Headers(res.headers);
+        headers.delete('content-length');
+        headers.set(OVER_LIMIT_HEADER, String(maxBodyBytes));
+        return new Response(null, { status: res.status, statusText: res.statusText, headers });
+      }
       const answer = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
       Object.defineProperty(answer, 'url', { value: res.url });
       return answer;
@@ -112,6 +119,49 @@ function boundedFetch(base: typeof fetch, timeoutMs: number, tries: number): typ
       clearTimeout(timeout);
     }
   };
+}
+
+/**
+ * The header of an answer whose body was longer than a capped fetch reads (`cappedFetch`): its
+ * value is the cap; the body is left out.
+ */
+export const OVER_LIMIT_HEADER = 'x-agent-replay-over-limit';
+const OVER_LIMIT = Symbol('over the limit');
+
+/** The body, or OVER_LIMIT as soon as it passes `max` bytes (by its Content-Length, or as read: the rest is not read). */
+async function bodyAtMost(res: Response, max: number): Promise<ArrayBuffer | typeof OVER_LIMIT> {
+  const declared = Number(res.headers.get('content-length') ?? '');
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel();
+    return OVER_LIMIT;
+  }
+  if (res.body === null) return new ArrayBuffer(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > max) {
+      // Leaving the loop early cancels the stream: nothing more is read.
+      return OVER_LIMIT;
+    }
+    chunks.push(chunk);
+  }
+  const all = Buffer.concat(chunks);
+  return all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+}
+
+/**
+ * A fetch like the Octokit's (the same base fetch, the same bounded wait) that reads at most
+ * `maxBodyBytes` of an answer's body: past it, the answer comes back empty with OVER_LIMIT_HEADER
+ * (docs/action.md, "Accept: the label commits the reviewed replies": an artifact over 256 MB is
+ * refused, its download stopped).
+ */
+export function cappedFetch(options: CreateOctokitOptions, maxBodyBytes: number): typeof fetch {
+  return boundedFetch(baseFetchOf(options), options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, (options.retries ?? 3) + 1, maxBodyBytes);
+}
+
+function baseFetchOf(options: CreateOctokitOptions): typeof fetch {
+  return options.fetch ?? (actionsDefaults.request as { fetch?: typeof fetch } | undefined)?.fetch ?? fetch;
 }
 
 /** Seconds to wait for a 429 without a Retry-After: GitHub's advice for a secondary rate limit. */
@@ -163,8 +213,7 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
   const baseMs = options.retryAfterBaseMs ?? 1000;
   const rateLimitRetries = options.rateLimitRetries ?? 2;
   const maxWait = options.maxRateLimitWaitSeconds ?? 120;
-  const baseFetch: typeof fetch = options.fetch ?? (actionsDefaults.request as { fetch?: typeof fetch } | undefined)?.fetch ?? fetch;
-  const boundFetch = boundedFetch(baseFetch, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, retries + 1);
+  const boundFetch = boundedFetch(baseFetchOf(options), options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, retries + 1);
 
   const onLimit =
     (what: string) =>

@@ -5,6 +5,7 @@ import { lstat, open, type FileHandle } from 'node:fs/promises';
 import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
+import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { TOOL } from '../version.js';
@@ -92,6 +93,12 @@ export function parseRecord(text: string, file: string): RunRecord {
     const by = typeof writer === 'string' && versionParts(writer) !== null ? `, written by agent-replay ${writer}` : '';
     const fix = version > 1 ? `read it with agent-replay ${by === '' ? 'that writes it' : `${writer as string} or newer`}` : 'write it again with this agent-replay';
     throw new RecordError(file, `is a results file of schema version ${version}${by}; this agent-replay (${TOOL.version}) reads schema version 1: ${fix}`);
+  }
+  // Before the schema, which recurses once a level (docs/results-json.md, "When a results file cannot be read").
+  const deep = pathDeeperThan(data, MAX_RECORD_DEPTH);
+  if (deep !== null) {
+    const shown = deep.length > 10 ? `${deep.slice(0, 10).join('.')}...` : deep.join('.');
+    throw new RecordError(file, `is not a valid agent-replay results file: ${shown} nests deeper than ${MAX_RECORD_DEPTH} levels of lists and objects, which agent-replay never writes: expected a results.json written by agent-replay`);
   }
   const parsed = runRecordSchema.safeParse(data);
   if (!parsed.success) {

@@ -8,6 +8,7 @@ import { documentSource, type Position, type SourceFile } from './yaml/index.js'
 import { isValidLabel, LABEL_RULE } from './labels.js';
 import { shellQuote } from '../words.js';
 import { namedRecord } from './named-record.js';
+import { deepJsonOffset, lineColumnAt, MAX_JSON_DEPTH } from './json-depth.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
@@ -276,6 +277,19 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
       column: null,
       message: `baseline file name ${quote(`${fileLabel}.json`)} is not a label: a label is ${LABEL_RULE}`,
       fix: 'baseline files are named <label>.json by acceptance: rename it to the label of its fixture or persona script, or move it out of the baselines folder',
+    });
+    return { baseline: null, errors };
+  }
+
+  // Before anything that recurses, the `yaml` document that places errors among them; placed by
+  // the text alone (docs/fixtures.md, "Baselines").
+  const deep = deepJsonOffset(text, MAX_JSON_DEPTH);
+  if (deep !== null) {
+    errors.push({
+      file,
+      ...lineColumnAt(text, deep),
+      message: `baseline nests deeper than ${MAX_JSON_DEPTH} levels of lists and objects here, which acceptance never writes`,
+      fix: rewriteFix(file),
     });
     return { baseline: null, errors };
   }

@@ -353,14 +353,22 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
     const loaded = readYamlFile(ref, shown, root, found);
     if (loaded.src) {
       const checked = checkFixtureFile(loaded.src, loaded.data);
-      found.errors.push(...checked.errors);
-      found.warnings.push(...checked.warnings);
-      fixtures.push(...checked.fixtures);
-      labels.push(...checked.labels);
+      append(found.errors, checked.errors);
+      append(found.warnings, checked.warnings);
+      append(fixtures, checked.fixtures);
+      append(labels, checked.labels);
     }
     fileErrors += found.errors.length - before;
   }
   return { fixtures, labels, listed: listed.length, fileErrors };
+}
+
+/**
+ * `items` added to the end of `to`, one at a time: a file may hold more fixtures (or errors) than
+ * push(...items) takes arguments (about 120,000; a suite file may be 8 MB).
+ */
+function append<T>(to: T[], items: readonly T[]): void {
+  for (const item of items) to.push(item);
 }
 
 interface PersonaFiles {
@@ -386,10 +394,10 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
     const loaded = readYamlFile(ref, shown, root, found);
     if (!loaded.src) continue;
     const checked = checkPersonaFile(loaded.src, loaded.data);
-    found.errors.push(...checked.errors);
-    found.warnings.push(...checked.warnings);
-    personas.push(...checked.personas);
-    labels.push(...checked.labels);
+    append(found.errors, checked.errors);
+    append(found.warnings, checked.warnings);
+    append(personas, checked.personas);
+    append(labels, checked.labels);
   }
   return { personas, labels, files: listed?.length ?? 0 };
 }

@@ -12,6 +12,8 @@
 // tool call or a model call whichever SDK reported it to Langfuse.
 
 import type { Span, SpanAttributeValue } from '../types.js';
+import { MAX_TOOL_CALL_DEPTH, nestsDeeperThan } from '../agent/tool-calls.js';
+import { TOO_DEEP_TEXT } from './otlp.js';
 
 /** The spans of a v1 trace answer (`observations`); throws on a body that is no Langfuse trace. */
 export function spansOfLangfuse(body: unknown): Span[] {
@@ -98,7 +100,12 @@ function attributesOf(map: Record<string, unknown> | null): Record<string, SpanA
 function attributeValue(value: unknown): SpanAttributeValue {
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
   if (Array.isArray(value) && value.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v))) return value as Array<string | number | boolean | null>;
-  return JSON.stringify(value);
+  return jsonText(value);
+}
+
+/** JSON text of a value, or, nesting deeper than a tool call's input may, the text an OTLP attribute that does reads as (otlp.ts): JSON.stringify would recurse past the stack. */
+function jsonText(value: unknown): string {
+  return nestsDeeperThan(value, MAX_TOOL_CALL_DEPTH) ? TOO_DEEP_TEXT : JSON.stringify(value);
 }
 
 /** An object, or the object a JSON text holds (Langfuse returns nested metadata either way), or null. */
@@ -122,7 +129,7 @@ function numberOf(v: unknown): number | null {
 }
 
 function textOf(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v);
+  return typeof v === 'string' ? v : jsonText(v);
 }
 
 function timeOf(v: unknown): number | null {

@@ -80,7 +80,7 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
       return { ...fromResponse, toolCalls: null, toolCallsProblem: incompleteCause(trace.traceId, spans.length, missing, opts), errors: [...fromResponse.errors, ...reading.errors], spans: { ...reading.counts, late: 0 }, time: null, waterfall: null };
     }
     // The waterfall's 0 is when the answered attempt was sent, after any backoff or wait for a slot.
-    const sentAtMs = attempts.find((a) => a.spanId === trace.spanId)?.atMs ?? Math.min(...spans.map((s) => s.startMs));
+    const sentAtMs = attempts.find((a) => a.spanId === trace.spanId)?.atMs ?? earliestStart(spans);
     return {
       toolCalls: reading.toolCalls,
       errors: [...fromResponse.errors, ...reading.errors],
@@ -91,6 +91,13 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
     };
   };
   return spanObserver(guarded, read);
+}
+
+/** The earliest start among `spans` (not empty). A loop: a turn may have any number of spans, more than a spread's arguments can take. */
+function earliestStart(spans: readonly Span[]): number {
+  let min = Infinity;
+  for (const s of spans) if (s.startMs < min) min = s.startMs;
+  return min;
 }
 
 /** "no spans for trace <id> within 5 s: is the agent exporting to http://127.0.0.1:4318/v1/traces?" */
@@ -141,14 +148,26 @@ function secondsOf(ms: number): string {
 export function waterfallOf(spans: readonly Span[], sentSpanId: string, sentAtMs: number): WaterfallSpan[] {
   const byId = new Map(spans.map((s) => [s.spanId, s] as const));
   const depths = new Map<string, number>();
-  const depthOf = (s: Span, seen: Set<string> = new Set()): number => {
-    const known = depths.get(s.spanId);
-    if (known !== undefined) return known;
-    const parent = s.parentSpanId === null || s.parentSpanId === sentSpanId ? undefined : byId.get(s.parentSpanId);
-    // A cycle of parents (a malformed export) ends at the span seen twice.
-    const d = parent === undefined || seen.has(parent.spanId) ? 0 : depthOf(parent, seen.add(s.spanId)) + 1;
-    depths.set(s.spanId, d);
-    return d;
+  // Up the parents with a loop, not by recursion: the agent decides how deep its spans nest.
+  const depthOf = (s: Span): number => {
+    const path: Span[] = [];
+    const onPath = new Set<string>();
+    // The depth of the span above the path's top: -1 when the top has no parent among the spans.
+    let above = -1;
+    for (let at: Span | undefined = s; at !== undefined; ) {
+      const known = depths.get(at.spanId);
+      if (known !== undefined) {
+        above = known;
+        break;
+      }
+      path.push(at);
+      onPath.add(at.spanId);
+      const parent: Span | undefined = at.parentSpanId === null || at.parentSpanId === sentSpanId ? undefined : byId.get(at.parentSpanId);
+      // A cycle of parents (a malformed export) ends at the span seen twice.
+      at = parent === undefined || onPath.has(parent.spanId) ? undefined : parent;
+    }
+    for (let i = path.length - 1, d = above + 1; i >= 0; i--, d++) depths.set((path[i] as Span).spanId, d);
+    return depths.get(s.spanId) as number;
   };
   return [...spans]
     .sort((a, b) => a.startMs - b.startMs || a.spanId.localeCompare(b.spanId))

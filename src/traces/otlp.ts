@@ -10,6 +10,7 @@
 import protobuf from 'protobufjs/light.js';
 import type { Span, SpanAttributeValue } from '../types.js';
 import { OTLP_DESCRIPTOR } from './proto/descriptor.js';
+import { MAX_TOOL_CALL_DEPTH } from '../agent/tool-calls.js';
 
 const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR as unknown as protobuf.INamespace);
 const ExportRequest = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
@@ -153,28 +154,51 @@ function exceptionMessage(events: unknown): string | null {
  */
 export function attributesOf(list: unknown): Record<string, SpanAttributeValue> {
   if (!Array.isArray(list)) return {};
-  return Object.fromEntries(list.filter((kv): kv is Record<string, unknown> & { key: string } => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, valueOf(kv.value)]));
+  return Object.fromEntries(
+    list
+      .filter((kv): kv is Record<string, unknown> & { key: string } => isObject(kv) && typeof kv.key === 'string')
+      .map((kv) => {
+        try {
+          return [kv.key, valueOf(kv.value)];
+        } catch (e) {
+          if (!(e instanceof TooDeepError)) throw e;
+          return [kv.key, TOO_DEEP_TEXT];
+        }
+      }),
+  );
 }
+
+/**
+ * What an attribute whose lists and maps nest deeper than a tool call's input may
+ * (MAX_TOOL_CALL_DEPTH) reads as (docs/traces.md, "How spans are read"): reading it further, and
+ * the JSON text made of it, would exhaust the stack. The span is kept, so a tool call it reports
+ * is still a call, its input this text, never a call not made.
+ */
+export const TOO_DEEP_TEXT = `(not read: nests deeper than ${MAX_TOOL_CALL_DEPTH} levels of lists and maps)`;
+
+/** Thrown by dataOf past MAX_TOOL_CALL_DEPTH levels; attributesOf reads the attribute as TOO_DEEP_TEXT. */
+class TooDeepError extends Error {}
 
 /** An OTLP AnyValue flattened: scalars as themselves, arrays of scalars as arrays, the rest as JSON text. */
 function valueOf(v: unknown): SpanAttributeValue {
-  const data = dataOf(v);
+  const data = dataOf(v, 0);
   if (data === null || typeof data !== 'object') return data;
   if (Array.isArray(data) && data.every((x) => x === null || typeof x !== 'object')) return data as Array<string | number | boolean | null>;
   return JSON.stringify(data);
 }
 
-/** An OTLP AnyValue as JSON data (lists and maps nested as they are; bytes as base64). */
-function dataOf(v: unknown): string | number | boolean | null | unknown[] | Record<string, unknown> {
+/** An OTLP AnyValue as JSON data (lists and maps nested as they are; bytes as base64); `levels`: the lists and maps it is in. */
+function dataOf(v: unknown, levels: number): string | number | boolean | null | unknown[] | Record<string, unknown> {
   if (!isObject(v)) return null;
   if (typeof v.stringValue === 'string') return v.stringValue;
   if (typeof v.boolValue === 'boolean') return v.boolValue;
   if (v.intValue !== undefined && v.intValue !== null) return Number(v.intValue);
   if (v.doubleValue !== undefined && v.doubleValue !== null) return Number(v.doubleValue);
-  if (isObject(v.arrayValue)) return Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map(dataOf) : [];
+  if ((isObject(v.arrayValue) || isObject(v.kvlistValue)) && levels + 1 > MAX_TOOL_CALL_DEPTH) throw new TooDeepError();
+  if (isObject(v.arrayValue)) return Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map((x) => dataOf(x, levels + 1)) : [];
   if (isObject(v.kvlistValue)) {
     const values: unknown[] = Array.isArray(v.kvlistValue.values) ? v.kvlistValue.values : [];
-    return Object.fromEntries(values.filter((kv): kv is Record<string, unknown> & { key: string } => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, dataOf(kv.value)]));
+    return Object.fromEntries(values.filter((kv): kv is Record<string, unknown> & { key: string } => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, dataOf(kv.value, levels + 1)]));
   }
   if (v.bytesValue instanceof Uint8Array) return Buffer.from(v.bytesValue).toString('base64');
   if (typeof v.bytesValue === 'string') return v.bytesValue;

@@ -95,7 +95,8 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
     for (let page = 0; page < LANGFUSE_MAX_PAGES; page++) {
       const answer = await ask(traceId, signal, cursor);
       if (answer.kind !== 'spans') return answer;
-      spans.push(...answer.spans);
+      // One at a time: a store that ignores the page's limit may send more than push(...) takes arguments.
+      for (const span of answer.spans) spans.push(span);
       if (answer.cursor == null) return { kind: 'spans', spans };
       cursor = answer.cursor;
     }

@@ -11,6 +11,7 @@ import {
   renderTemplate,
   snippet,
 } from '../../src/agent/index.js';
+import { mapPersonaFields } from '../../src/agent/response.js';
 
 const values = { session: 's-1', message: 'Can I get my money back?', persona: null, model: 'gpt-4o-mini' };
 
@@ -87,6 +88,19 @@ describe('mapResponse', () => {
       error: 'response has no string at "choices.0.message.content" (found undefined; the response is an object (keys: choices))',
     });
     expect(mapResponse({ reply: null }, NATIVE_MAPPING)).toMatchObject({ error: expect.stringContaining('(found null;') });
+  });
+});
+
+describe('mapPersonaFields: JSON nesting too deep to keep', () => {
+  const deep = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+  const within = JSON.parse(`${'['.repeat(256)}${']'.repeat(256)}`) as unknown;
+
+  it('an error entry or an off-track signal nesting 100,000 levels is an invalid response naming it; 256 levels are read', () => {
+    // They were kept as they came, and the record's recursive readers ran out of stack ("agent client failed: Maximum call stack size exceeded").
+    expect(mapPersonaFields({ reply: 'ok', errors: ['fine', deep] }, NATIVE_MAPPING)).toEqual({ ok: false, error: '"errors.1" nests deeper than 256 levels of lists and objects' });
+    expect(mapPersonaFields({ reply: 'ok', offTrack: [{ signal: 'x' }, deep] }, NATIVE_MAPPING)).toEqual({ ok: false, error: '"offTrack.1" nests deeper than 256 levels of lists and objects' });
+    const read = mapPersonaFields({ reply: 'ok', errors: [within], offTrack: [within] }, NATIVE_MAPPING);
+    expect(read).toMatchObject({ ok: true, fields: { errors: [{ kind: 'error', tool: null, message: JSON.stringify(within) }] } });
   });
 });
 

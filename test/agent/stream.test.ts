@@ -1,6 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEventStream, parseEventStream, watchFirstText } from '../../src/agent/stream.js';
 
+describe('decodeEventStream: Anthropic usage from the agent', () => {
+  it('a message_delta usage key named __proto__ is a key, never the prototype whose counts would be read as sent', () => {
+    const events = [
+      '{"type":"message_start","message":{"type":"message","content":[],"usage":{"input_tokens":25}}}',
+      '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}',
+      '{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"__proto__":{"output_tokens":99}}}',
+      '{"type":"message_stop"}',
+    ];
+    const read = decodeEventStream(events.map((e) => `data: ${e}\n\n`).join(''));
+    expect(read).toMatchObject({ ok: true, value: { reply: 'hi' } });
+    // No output count was sent: the usage is malformed (warned), not 99 output tokens read through the prototype.
+    expect(read.ok && read.value.usage).toMatchObject({ kind: 'malformed' });
+  });
+});
+
 describe('parseEventStream', () => {
   it('splits on CRLF, LF and CR; joins data lines with LF; drops comments, one leading space and data-less events', () => {
     const text = ': hello\r\nevent: a\r\ndata: one\r\ndata:two\r\n\r\nevent: empty\n\nid: 3\rdata:  three\r\rdata: last';

@@ -209,6 +209,14 @@ describe('the figures', () => {
     expect(c).toMatchObject({ agreement: null, spread: null, belowMinAgreement: false });
   });
 
+  it('130,000 baselines of one criterion: grouped in one pass, the largest spread without spreading them as arguments', () => {
+    const base = calibrateBaseline(target('a', 'C', 'pass'), [ok(0.9), ok(0.7)]);
+    const widest = calibrateBaseline(target('b', 'C', 'pass'), [ok(0.9), ok(0.4)]);
+    const items = Array.from({ length: 130_000 }, (_, i) => ({ criterion: 'C', result: i === 65_000 ? widest : base }));
+    const [c] = groupByCriterion(items, null);
+    expect(c).toMatchObject({ criterion: 'C', baselines: 130_000, scored: 130_000, spread: 0.5 });
+  });
+
   it('summarizes a plan with its answers in place', () => {
     const plan = { targets: [target('a', 'C', 'pass'), target('b', 'C', 'fail')], skipped: [], withoutBaseline: [] };
     const s = summarizeCalibration(plan, [[ok(0.9)], [ok(0.9)]], null);

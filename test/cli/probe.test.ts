@@ -112,6 +112,15 @@ describe('agent-replay probe: what it prints', () => {
     expect(r.stdout).toContain('  conversation (not reported)\n  stage        (not reported)\n  persona      (none)\n  off-track    none\n');
   });
 
+  it('a reply of 200,000 lines is printed whole, with no RangeError', async () => {
+    const agent = await serve(() => ({ json: { reply: `first\n${'x\n'.repeat(199_998)}last` } }));
+    const cwd = await project(agent.url, '  start: false\n');
+    const r = await cli(['probe', 'hi'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('reply\n  first\n  x\n');
+    expect(r.stdout).toContain('  x\n  last\n\nroute trace\n');
+  });
+
   it('works against the scripted shop agent, route from its own routing', async () => {
     const shop = await startShopAgent();
     try {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { itemLatencyMs, nearestRank, runLatency, scriptLatency, slowerStep, slowerText, slowerThanBaseline, sumTimeSplits, turnLatencyCheck } from '../../src/evaluate/index.js';
 import type { FixtureRecord, PersonaRecord, Turn } from '../../src/types.js';
+import { scriptTimeSplits } from '../../src/evaluate/latency.js';
 
 const turn = (index: number, latencyMs?: number | null, firstTokenMs?: number | null): Turn => ({
   index, message: index === 0 ? null : `m${index}`, reply: 'r', route: null, offTrack: [], toolCalls: null, outcome: null, errors: [], durationMs: 0,
@@ -115,5 +116,15 @@ describe('the step that grew most', () => {
     // A tool new since the baseline took 0 there, whatever its name.
     expect(slowerStep(split(0, 900, 0, tools([['constructor', 900]])), split(0, 0, 0, {}))).toEqual({ kind: 'tool', name: 'constructor', baselineMs: 0, latencyMs: 900 });
     expect(slowerStep(split(0, 900, 0, tools([['__proto__', 900]])), split(0, 100, 0, tools([['lookup', 100]])))).toEqual({ kind: 'tool', name: '__proto__', baselineMs: 0, latencyMs: 900 });
+  });
+});
+
+describe('scriptTimeSplits: a baseline transcript of 130,000 turns (a baseline file may be 8 MB)', () => {
+  it('its turns that have none now are summed one by one, with no RangeError', () => {
+    const time = { modelMs: 1, toolMs: 2, otherMs: 0, tools: {} };
+    const transcript = Array.from({ length: 130_000 }, (_, i) => ({ message: i === 0 ? null : 'm', time }));
+    const splits = scriptTimeSplits([], transcript);
+    expect(splits.now).toBeNull();
+    expect(splits.baseline).toMatchObject({ modelMs: 130_000, toolMs: 260_000 });
   });
 });

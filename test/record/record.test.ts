@@ -321,6 +321,18 @@ describe('persona scripts in the record', () => {
     expect(read({ status: 'delivered' })).toEqual({ status: 'delivered' });
   });
 
+  it('a tool call input nesting 100,000 levels is refused with its path, before the schema (which would exhaust the stack); 256 levels read', () => {
+    const turn = script.turns[1] as (typeof script.turns)[number];
+    const marker = '"MARK"';
+    const text = (input: string): string =>
+      JSON.stringify({ ...record([fixture('a')]), personas: [{ ...script, turns: [script.turns[0], { ...turn, toolCalls: [{ tool: 'find_order', input: 'MARK', output: null, mocked: true }] }] }] }).replace(marker, input);
+    const levels = (n: number): string => `${'['.repeat(n)}${']'.repeat(n)}`;
+    expect(() => parseRecord(text(levels(100_000)), 'r.json')).toThrow(
+      'r.json: is not a valid agent-replay results file: personas.0.turns.1.toolCalls.0.input.0.0.0... nests deeper than 320 levels of lists and objects, which agent-replay never writes: expected a results.json written by agent-replay',
+    );
+    expect(parseRecord(text(levels(256)), 'r.json').personas[0]?.turns[1]?.toolCalls?.[0]?.input).toEqual(JSON.parse(levels(256)));
+  });
+
   it('round-trips a script; an errored script with a verdict, or a label shared with a fixture, is rejected', () => {
     const text = JSON.stringify({ ...record([fixture('a')]), personas: [script] });
     expect(parseRecord(text, 'r.json').personas).toEqual([script]);

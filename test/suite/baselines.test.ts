@@ -4,6 +4,7 @@ import { baselinePath, baselineSchema, formatIssue, isValidLabel, LABEL_RE, seri
 import { checkBaselineFile } from '../../src/suite/baselines.js';
 import { loadYamlPackage } from '../../src/suite/yaml/package.js';
 import type { Baseline } from '../../src/types.js';
+import { B, brief, C, F, load } from './helpers.js';
 
 describe('labels', () => {
   it.each([
@@ -114,5 +115,24 @@ describe('a time split read back (docs/traces.md, "Time")', () => {
     expect(r.baseline).toBeNull();
     expect(r.errors.map((e) => [e.line, e.message])).toEqual([[10, 'baseline: time.tools.__proto__ must be at least 0, found the number -1']]);
     expect(checkBaselineFile('b/a.json', 'a', text('{ "x": -1 }')).errors.map((e) => [e.line, e.message])).toEqual([[10, 'baseline: time.tools.x must be at least 0, found the number -1']]);
+  });
+});
+
+describe('a baseline nesting a hundred thousand levels (docs/fixtures.md, "Baselines")', () => {
+  const N = 100_000;
+  const deepFile = (label: string): string => `{\n  "label": "${label}",\n  "reply": ${'['.repeat(N)}${']'.repeat(N)},\n  "route": null,\n  "verdict": "pass",\n  "acceptedAt": "x",\n  "commit": null\n}\n`;
+
+  it('is refused at the level past 320, placed by its text, before any parser that recurses', () => {
+    const r = checkBaselineFile('b/a.json', 'a', deepFile('a'));
+    expect(r.baseline).toBeNull();
+    expect(r.errors.map((e) => [e.line, e.column, e.message])).toEqual([[3, 331, 'baseline nests deeper than 320 levels of lists and objects here, which acceptance never writes']]);
+  });
+
+  it('two such files in a suite are two errors: the yaml document that placed the first ran the stack to its edge, and the second crashed the process (RegExpCompiler out of memory)', async () => {
+    const r = await load({ [C]: '', [`${F}/a.yml`]: 'fixtures:\n  - { label: a, message: hi }\n  - { label: b, message: hi }\n', [`${B}/a.json`]: deepFile('a'), [`${B}/b.json`]: deepFile('b') });
+    expect(brief(r.errors)).toEqual([
+      '.agent-replay/baselines/a.json:3: baseline nests deeper than 320 levels of lists and objects here, which acceptance never writes',
+      '.agent-replay/baselines/b.json:3: baseline nests deeper than 320 levels of lists and objects here, which acceptance never writes',
+    ]);
   });
 });

@@ -159,6 +159,16 @@ describe('loadSuite: the documented examples', () => {
   });
 });
 
+describe('loadSuite: a large file', () => {
+  it('one list file of 130,000 fixtures (4 MB, under the 8 MB a suite file may be) loads them all, with no RangeError', async () => {
+    const list = Array.from({ length: 130_000 }, (_, i) => `- { label: f${i}, message: m }`).join('\n');
+    const r = await load({ [C]: '', [`${F}/big.yml`]: `${list}\n` });
+    expect(r.errors).toEqual([]);
+    expect(r.suite?.fixtures).toHaveLength(130_000);
+    expect(r.suite?.fixtures[129_999]?.label).toBe('f129999');
+  });
+});
+
 describe('loadSuite: config resolution', () => {
   it('maps the openai-chat preset: mapping, no welcome turn, {{model}}', async () => {
     const r = await load({

@@ -119,6 +119,14 @@ function billionLaughs(prefix: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+describe('a file refused for another reason before its nesting', () => {
+  it('a tag js-yaml refuses, then a hundred thousand levels of brackets: js-yaml\u2019s reason at its place, not the yaml package\u2019s "Maximum call stack size exceeded"', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const r = await load({ [C]: '', [`${F}/a.yml`]: `label: !!foo a\nmessage: hi\nmocks: ${deep}\n` });
+    expect(brief(r.errors)).toEqual([`${F}/a.yml:1: invalid YAML: unknown tag !<tag:yaml.org,2002:foo>`]);
+  });
+});
+
 describe('alias bombs are refused at once', () => {
   // No timing assertion: the test's own timeout (5 s) fails it if anything expands the aliases.
   it('in a fixture file: one error at the first alias, nothing walked', async () => {

@@ -44,7 +44,8 @@
 //   (unknown users: 404). Pulls: `addPull` (also sets the head branch). Runs and artifacts:
 //   `addWorkflowRun` (with its workflow file, branch, event, attempt and creation time),
 //   `addArtifact` (zip bytes; the download answers 302 to a blob URL on this server, expired
-//   artifacts 410). `GET .../actions/workflows/{file}/runs` lists a workflow's runs newest first,
+//   artifacts 410; `listedSize` lists another size_in_bytes than the zip's, `endless` sends the blob
+//   without a Content-Length and never ends it, until the client stops reading). `GET .../actions/workflows/{file}/runs` lists a workflow's runs newest first,
 //   filtered by branch, event and status (a status or a conclusion, as GitHub does).
 // - Workflows: `addWorkflow(owner, repo, file, {dispatchable?})`; `POST .../dispatches` answers 404
 //   for an unknown workflow, 422 when it has no workflow_dispatch trigger, else 204 (or 200 with
@@ -126,6 +127,10 @@ export interface FakeArtifact {
   name: string;
   zip: Buffer;
   expired: boolean;
+  /** The size_in_bytes the listing says (default: the zip's length). */
+  listedSize?: number;
+  /** The blob is the zip followed by zeros without end, sent chunked until the client goes away. */
+  endless?: boolean;
 }
 
 export interface FakeCommit {
@@ -396,8 +401,8 @@ export class FakeGitHub {
     return r;
   }
 
-  addArtifact(owner: string, repo: string, runId: number, artifact: { name: string; zip: Buffer; expired?: boolean; id?: number }): FakeArtifact {
-    const a = { id: artifact.id ?? this.nextId++, runId, name: artifact.name, zip: artifact.zip, expired: artifact.expired ?? false, repoKey: key(owner, repo) };
+  addArtifact(owner: string, repo: string, runId: number, artifact: { name: string; zip: Buffer; expired?: boolean; id?: number; listedSize?: number; endless?: boolean }): FakeArtifact {
+    const a = { id: artifact.id ?? this.nextId++, runId, name: artifact.name, zip: artifact.zip, expired: artifact.expired ?? false, listedSize: artifact.listedSize, endless: artifact.endless, repoKey: key(owner, repo) };
     this.artifacts.set(a.id, a);
     return { id: a.id, runId, name: a.name, zip: a.zip, expired: a.expired };
   }
@@ -469,6 +474,7 @@ export class FakeGitHub {
     if (blob && method === 'GET') {
       const a = this.artifacts.get(Number(blob[1]));
       if (!a) return send(res, { status: 404, body: { message: 'blob not found' } });
+      if (a.endless) return sendEndless(res, a.zip);
       return send(res, { status: 200, raw: a.zip, headers: { 'content-type': 'application/zip' } });
     }
 
@@ -1013,7 +1019,7 @@ export class FakeGitHub {
       id: a.id,
       node_id: `MDg6QXJ0aWZhY3Q${a.id}`,
       name: a.name,
-      size_in_bytes: a.zip.length,
+      size_in_bytes: a.listedSize ?? a.zip.length,
       url: `https://api.github.com/repos/${owner}/${repo}/actions/artifacts/${a.id}`,
       archive_download_url: `https://api.github.com/repos/${owner}/${repo}/actions/artifacts/${a.id}/zip`,
       expired: a.expired,
@@ -1072,6 +1078,18 @@ function send(res: ServerResponse, reply: Reply): void {
   const text = JSON.stringify(reply.body);
   res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
   res.end(text);
+}
+
+/** `head`, then zeros in 64 KB chunks for as long as the client reads them (written when the socket drains). */
+function sendEndless(res: ServerResponse, head: Buffer): void {
+  res.writeHead(200, { 'content-type': 'application/zip' });
+  const zeros = Buffer.alloc(64 * 1024);
+  const pump = (): void => {
+    while (!res.destroyed && res.write(zeros));
+  };
+  res.on('drain', pump);
+  res.on('close', () => res.off('drain', pump));
+  if (res.write(head)) pump();
 }
 
 /** Starts a fake GitHub on 127.0.0.1 with an ephemeral port. Call `close()` when done. */

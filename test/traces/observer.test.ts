@@ -99,6 +99,18 @@ describe('traceObserver: a retried turn (docs/traces.md, "Retried requests")', (
   });
 });
 
+describe('traceObserver: a large turn', () => {
+  it('130,000 spans and no send registered for the answered attempt: timed from the earliest span, no RangeError', async () => {
+    // Math.min(...spans) took one argument a span and threw past ~120,000 of them.
+    const many = Array.from({ length: 130_000 }, (_, i) => span(i + 1, i === 0 ? SENT : '0000000000000001', 2000 - (i % 1000), 3000));
+    const observer = traceObserver(source(async () => ({ spans: many, complete: true })), { endpoint: 'x', receiving: true, waitMs: 5000 });
+    const report = await observer.afterReply({ traceId: TRACE, spanId: SENT }, response);
+    expect(report.spans).toMatchObject({ count: 130_000 });
+    // The earliest span starts at 1001: the waterfall's 0.
+    expect(report.waterfall?.[0]).toMatchObject({ startMs: 0 });
+  });
+});
+
 describe('waterfallOf', () => {
   it('keeps the earliest 50 spans; a parent outside the turn counts as the sent span', () => {
     const many = Array.from({ length: 60 }, (_, i) => span(i + 1, i === 0 ? 'ffffffffffffffff' : '0000000000000001', 100 + i, 200 + i));
@@ -106,5 +118,16 @@ describe('waterfallOf', () => {
     expect(w).toHaveLength(50);
     expect(w[0]).toMatchObject({ name: 's1', depth: 0, startMs: 0 });
     expect(w[49]).toMatchObject({ name: 's50', depth: 1, startMs: 49 });
+  });
+
+  it('spans nesting 100,000 deep (each the child of the one before, the deepest earliest): depths counted without recursion', () => {
+    const N = 100_000;
+    const chain = Array.from({ length: N }, (_, i) => span(i + 1, i === 0 ? SENT : (i).toString(16).padStart(16, '0'), 1_000_000 - i, 2_000_000));
+    const w = waterfallOf(chain, SENT, 0);
+    expect(w.map((x) => x.depth)).toEqual(Array.from({ length: 50 }, (_, i) => N - 1 - i));
+    // A cycle of parents ends at the span seen twice, as before.
+    const a = span(1, '0000000000000002', 10, 20);
+    const b = span(2, '0000000000000001', 11, 20);
+    expect(waterfallOf([a, b], SENT, 0).map((x) => [x.name, x.depth])).toEqual([['s1', 1], ['s2', 0]]);
   });
 });

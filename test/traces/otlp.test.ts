@@ -52,6 +52,15 @@ describe('OTLP conversion', () => {
     expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
   });
 
+  it('an attribute nesting 100,000 levels reads as a text saying so, its span kept (a tool call it reports is still a call); 256 levels are read', () => {
+    const nested = (levels: number): unknown => JSON.parse(`${'{"arrayValue":{"values":['.repeat(levels)}{"stringValue":"x"}${']}}'.repeat(levels)}`);
+    const span = (spanId: string, value: unknown) => ({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId, name: 'execute_tool lookup', startTimeUnixNano: '1000000', endTimeUnixNano: '2000000', attributes: [{ key: 'gen_ai.tool.name', value: { stringValue: 'lookup' } }, { key: 'gen_ai.tool.call.arguments', value }] });
+    const read = spansOfOtlp({ resourceSpans: [{ resource: { attributes: [{ key: 'r', value: nested(100_000) }] }, scopeSpans: [{ spans: [span('00f067aa0ba902b7', nested(100_000)), span('00f067aa0ba902b8', nested(256))] }] }] });
+    expect(read.rejected).toBe(0);
+    expect(read.spans.map((s) => s.attributes['gen_ai.tool.call.arguments'])).toEqual(['(not read: nests deeper than 256 levels of lists and maps)', `${'['.repeat(256)}"x"${']'.repeat(256)}`]);
+    expect(read.spans[0]?.attributes['gen_ai.tool.name']).toBe('lookup');
+  });
+
   it('an ERROR span without a message takes its exception event\u2019s; status names and numbers both count; a span without an end ends at its start', () => {
     const read = spansOfOtlp({
       resourceSpans: [

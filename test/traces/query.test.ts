@@ -379,6 +379,22 @@ describe('Langfuse', () => {
     expect(Object.entries(got.spans[0]!.attributes)).toEqual([['__proto__', 'p'], ['constructor', 'c'], ['toString', 't'], ['langfuse.observation.type', 'SPAN']]);
   });
 
+  it('Langfuse: a tool input or an attribute nesting 100,000 levels reads as a text saying so, its observation kept', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const observation = `{"id": "${TOP}", "traceId": "${TRACE}", "type": "TOOL", "name": "lookup", "startTime": "2023-11-14T22:13:20.000Z", "endTime": "2023-11-14T22:13:21.000Z", "parentObservationId": "${SENT}", "input": ${deep}, "metadata": {"attributes": {"k": ${deep}}}}`;
+    const s = await store(() => [{ status: 200, body: `{"data": [${observation}], "meta": {}}` }]);
+    const got = await source({ kind: 'langfuse', url: s.url, apiKey: KEY, waitMs: 30_000 }, clock()).collect(TRACE, SENT);
+    expect(got.spans[0]!.attributes).toMatchObject({ k: '(not read: nests deeper than 256 levels of lists and maps)', 'gen_ai.tool.name': 'lookup', 'gen_ai.tool.call.arguments': '(not read: nests deeper than 256 levels of lists and maps)' });
+  });
+
+  it('Langfuse: a page of 130,000 observations (a store that ignores the limit asked for) is read, with no RangeError', async () => {
+    const one = (i: number): string => `{"id":"${i.toString(16).padStart(16, '0')}","startTime":"2023-11-14T22:13:20.000Z","parentObservationId":"${SENT}"}`;
+    const body = `{"data":[${Array.from({ length: 130_000 }, (_, i) => one(i + 1)).join(',')}],"meta":{}}`;
+    const s = await store(() => [{ status: 200, body }]);
+    const got = await source({ kind: 'langfuse', url: s.url, apiKey: KEY, waitMs: 30_000 }, clock()).collect(TRACE, SENT);
+    expect(got.spans).toHaveLength(130_000);
+  });
+
   it('a Langfuse without the v2 API (before v4) is asked /api/public/traces/<id> with basic auth from public:secret; observations become spans', async () => {
     const s = await store((path) => (path.startsWith('/api/public/v2/') ? [V2_GATED] : [{ status: 404, body: '{"message":"Trace not found"}' }, { status: 200, body: JSON.stringify(trace) }]));
     const src = source({ kind: 'langfuse', url: s.url, apiKey: KEY, waitMs: 30_000 });

@@ -7,6 +7,10 @@ import { fastSource, type FastRefusal } from './fast.js';
 import { aliasExpansion, MAX_ALIAS_VALUES } from './schema.js';
 import { documentSource, type SourceFile } from './source.js';
 import { onlyDuplicateKeys, yamlSyntaxIssues } from './syntax.js';
+import { deepJsonOffset } from '../json-depth.js';
+
+/** The most levels of lists and mappings js-yaml reads (its maxDepth), and so a suite file. */
+const MAX_YAML_DEPTH = 100;
 
 export interface LoadedYaml {
   /** null when the file cannot be read; a file whose only problem is a key written twice is read (its last value) and has both. */
@@ -45,8 +49,12 @@ function refusalIssues(shown: string, text: string, refused: FastRefusal): Confi
   if (refused.tooDeep) {
     return [{ file: shown, ...position, message: `invalid YAML: ${reason}`, fix: 'flatten the file: fixtures and config need a few levels of nesting, not hundreds' }];
   }
-  const src = documentSource(shown, text);
-  if (src.syntaxErrors().length > 0) return yamlSyntaxIssues(src);
+  // The `yaml` document's words, unless the text nests deeper than js-yaml reads (refused here for
+  // another reason first): the `yaml` package would recurse to its stack's edge on it, and say only
+  // "Maximum call stack size exceeded". Brackets are counted outside double quotes, which is enough
+  // to choose whose words to give.
+  const src = deepJsonOffset(text, MAX_YAML_DEPTH) === null ? documentSource(shown, text) : null;
+  if (src !== null && src.syntaxErrors().length > 0) return yamlSyntaxIssues(src);
   // What only js-yaml refuses: tags outside the schema, which `yaml` merely warns about.
   const fix = /tag/.test(reason)
     ? TAG_FIX
