@@ -9,6 +9,7 @@ export const modules = {
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   dA: () => (/* binding */ OtlpFormatError),
+  oc: () => (/* binding */ TOO_DEEP_TEXT),
   yK: () => (/* binding */ exportResponse),
   Gu: () => (/* binding */ spansOfOtlp),
   OA: () => (/* binding */ spansOfProtobuf),
@@ -557,6 +558,8 @@ const OTLP_DESCRIPTOR = {
     }
 };
 
+// EXTERNAL MODULE: ./src/agent/tool-calls.ts
+var tool_calls = __webpack_require__(86655);
 ;// CONCATENATED MODULE: ./src/traces/otlp.ts
 // OTLP trace data -> `Span` (docs/traces.md, "How spans are read"): the one conversion shared by the
 // receiver (protobuf bodies decoded by protobufjs, and OTLP JSON bodies), Tempo and Jaeger. The
@@ -566,6 +569,7 @@ const OTLP_DESCRIPTOR = {
 //   - times: a string of nanoseconds (JSON, and protobuf longs decoded as strings) or a number;
 //   - enums: numbers (OTLP JSON) or names (`STATUS_CODE_ERROR`, Tempo);
 //   - the spans of a resource under `scopeSpans` or the older `instrumentationLibrarySpans`.
+
 
 
 const root = light_default().Root.fromJSON(OTLP_DESCRIPTOR);
@@ -715,19 +719,40 @@ function exceptionMessage(events) {
 function attributesOf(list) {
     if (!Array.isArray(list))
         return {};
-    return Object.fromEntries(list.filter((kv) => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, otlp_valueOf(kv.value)]));
+    return Object.fromEntries(list
+        .filter((kv) => isObject(kv) && typeof kv.key === 'string')
+        .map((kv) => {
+        try {
+            return [kv.key, otlp_valueOf(kv.value)];
+        }
+        catch (e) {
+            if (!(e instanceof TooDeepError))
+                throw e;
+            return [kv.key, TOO_DEEP_TEXT];
+        }
+    }));
+}
+/**
+ * What an attribute whose lists and maps nest deeper than a tool call's input may
+ * (MAX_TOOL_CALL_DEPTH) reads as (docs/traces.md, "How spans are read"): reading it further, and
+ * the JSON text made of it, would exhaust the stack. The span is kept, so a tool call it reports
+ * is still a call, its input this text, never a call not made.
+ */
+const TOO_DEEP_TEXT = `(not read: nests deeper than ${tool_calls/* MAX_TOOL_CALL_DEPTH */.Ti} levels of lists and maps)`;
+/** Thrown by dataOf past MAX_TOOL_CALL_DEPTH levels; attributesOf reads the attribute as TOO_DEEP_TEXT. */
+class TooDeepError extends Error {
 }
 /** An OTLP AnyValue flattened: scalars as themselves, arrays of scalars as arrays, the rest as JSON text. */
 function otlp_valueOf(v) {
-    const data = dataOf(v);
+    const data = dataOf(v, 0);
     if (data === null || typeof data !== 'object')
         return data;
     if (Array.isArray(data) && data.every((x) => x === null || typeof x !== 'object'))
         return data;
     return JSON.stringify(data);
 }
-/** An OTLP AnyValue as JSON data (lists and maps nested as they are; bytes as base64). */
-function dataOf(v) {
+/** An OTLP AnyValue as JSON data (lists and maps nested as they are; bytes as base64); `levels`: the lists and maps it is in. */
+function dataOf(v, levels) {
     if (!isObject(v))
         return null;
     if (typeof v.stringValue === 'string')
@@ -738,11 +763,13 @@ function dataOf(v) {
         return Number(v.intValue);
     if (v.doubleValue !== undefined && v.doubleValue !== null)
         return Number(v.doubleValue);
+    if ((isObject(v.arrayValue) || isObject(v.kvlistValue)) && levels + 1 > tool_calls/* MAX_TOOL_CALL_DEPTH */.Ti)
+        throw new TooDeepError();
     if (isObject(v.arrayValue))
-        return Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map(dataOf) : [];
+        return Array.isArray(v.arrayValue.values) ? v.arrayValue.values.map((x) => dataOf(x, levels + 1)) : [];
     if (isObject(v.kvlistValue)) {
         const values = Array.isArray(v.kvlistValue.values) ? v.kvlistValue.values : [];
-        return Object.fromEntries(values.filter((kv) => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, dataOf(kv.value)]));
+        return Object.fromEntries(values.filter((kv) => isObject(kv) && typeof kv.key === 'string').map((kv) => [kv.key, dataOf(kv.value, levels + 1)]));
     }
     if (v.bytesValue instanceof Uint8Array)
         return Buffer.from(v.bytesValue).toString('base64');

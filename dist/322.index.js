@@ -19,6 +19,10 @@ var retry = __webpack_require__(28902);
 var network = __webpack_require__(76782);
 // EXTERNAL MODULE: ./src/http/undici.ts
 var undici = __webpack_require__(51150);
+// EXTERNAL MODULE: ./src/agent/tool-calls.ts
+var tool_calls = __webpack_require__(86655);
+// EXTERNAL MODULE: ./src/traces/otlp.ts + 1 modules
+var otlp = __webpack_require__(49102);
 ;// CONCATENATED MODULE: ./src/traces/langfuse.ts
 // Langfuse's observations -> `Span` (docs/traces.md, "Query: Langfuse"), from either API: v2's
 // `GET /api/public/v2/observations?traceId=<id>` (Langfuse v4, and Cloud since the v1 trace endpoint
@@ -32,6 +36,8 @@ var undici = __webpack_require__(51150);
 // GENERATION observation also gets the GenAI semantic-convention attributes its own fields say (tool
 // name, input and output; model and usage), unless the span had them, so the span mapping reads a
 // tool call or a model call whichever SDK reported it to Langfuse.
+
+
 /** The spans of a v1 trace answer (`observations`); throws on a body that is no Langfuse trace. */
 function spansOfLangfuse(body) {
     if (!isObject(body) || !Array.isArray(body.observations))
@@ -126,7 +132,11 @@ function attributeValue(value) {
         return value;
     if (Array.isArray(value) && value.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)))
         return value;
-    return JSON.stringify(value);
+    return jsonText(value);
+}
+/** JSON text of a value, or, nesting deeper than a tool call's input may, the text an OTLP attribute that does reads as (otlp.ts): JSON.stringify would recurse past the stack. */
+function jsonText(value) {
+    return (0,tool_calls/* nestsDeeperThan */.ix)(value, tool_calls/* MAX_TOOL_CALL_DEPTH */.Ti) ? otlp/* TOO_DEEP_TEXT */.oc : JSON.stringify(value);
 }
 /** An object, or the object a JSON text holds (Langfuse returns nested metadata either way), or null. */
 function objectOf(v) {
@@ -151,7 +161,7 @@ function numberOf(v) {
     return null;
 }
 function textOf(v) {
-    return typeof v === 'string' ? v : JSON.stringify(v);
+    return typeof v === 'string' ? v : jsonText(v);
 }
 function timeOf(v) {
     if (typeof v !== 'string' || v === '')
@@ -163,8 +173,6 @@ function isObject(v) {
     return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-// EXTERNAL MODULE: ./src/traces/otlp.ts + 1 modules
-var otlp = __webpack_require__(49102);
 // EXTERNAL MODULE: ./src/http/content-encoding.ts
 var content_encoding = __webpack_require__(54775);
 // EXTERNAL MODULE: ./src/traces/store-error.ts
@@ -240,7 +248,9 @@ function createQuerySource(opts) {
             const answer = await ask(traceId, signal, cursor);
             if (answer.kind !== 'spans')
                 return answer;
-            spans.push(...answer.spans);
+            // One at a time: a store that ignores the page's limit may send more than push(...) takes arguments.
+            for (const span of answer.spans)
+                spans.push(span);
             if (answer.cursor == null)
                 return { kind: 'spans', spans };
             cursor = answer.cursor;
