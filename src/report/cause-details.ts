@@ -124,8 +124,11 @@ export interface SharedMeaning {
   fix: string | null;
 }
 
-/** The meaning cause most items of `items` share, when at least two do; null otherwise. */
-export function sharedMeaning(items: readonly Item[]): SharedMeaning | null {
+/**
+ * The meaning cause most items of `items` share, when at least two do; null otherwise. `judged`:
+ * the run had a judge configured (its record's `judge.name`), which decides what the fix says.
+ */
+export function sharedMeaning(items: readonly Item[], judged: boolean): SharedMeaning | null {
   const parts = new Map<Item, { head: string; cause: string }>();
   for (const item of items) {
     const m = item.errored ? null : (item.drift?.meaning ?? null);
@@ -136,7 +139,7 @@ export function sharedMeaning(items: readonly Item[]): SharedMeaning | null {
   if (cause === null || sharing < 2) return null;
   const heads = new Map<Item, string>();
   for (const [item, p] of parts) if (p.cause === cause) heads.set(item, p.head);
-  return { cause: showLookalikes(cause), heads, of: items.length, fix: cause === FACTS_ONLY_CAUSE ? FACTS_ONLY_FIX : null };
+  return { cause: showLookalikes(cause), heads, of: items.length, fix: cause === FACTS_ONLY_CAUSE ? FACTS_ONLY_FIX[judged ? 'judged' : 'unjudged'] : null };
 }
 
 /** The shared meaning's line: "Meaning not checked for all 4: CAUSE", "… for 3 of the 5: CAUSE"; then "; FIX" when there is one. */
@@ -163,14 +166,14 @@ export interface SharedMeanings {
   heads: ReadonlyMap<Item, string>;
 }
 
-/** The shared meaning causes of every section of the model. */
-export function sharedMeanings(model: Pick<ReportModel, 'sections'>): SharedMeanings {
+/** The shared meaning causes of every section of the model; `judged` as sharedMeaning's. */
+export function sharedMeanings(model: Pick<ReportModel, 'sections'>, judged: boolean): SharedMeanings {
   const bySection = new Map<SectionKey, SharedMeaning>();
   const heads = new Map<Item, string>();
   for (const [key, items] of Object.entries(model.sections) as [SectionKey, Item[]][]) {
     // Reworded items have no unchecked meaning; unchanged items are only counted.
     if (key === 'reworded' || key === 'unchanged') continue;
-    const s = sharedMeaning(items);
+    const s = sharedMeaning(items, judged);
     if (s === null) continue;
     bySection.set(key, s);
     for (const [item, head] of s.heads) heads.set(item, head);

@@ -36,7 +36,7 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
     if (d.kind === 'accept') acceptable.set(s, d.baseline);
   }
   const model = buildModel(run);
-  const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, model, ownTexts(model), sharedMeanings(model)), acceptable, evaluations: evaluationsOf(run, ctx, p) };
+  const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, model, ownTexts(model), sharedMeanings(model, run.judge.name !== null)), acceptable, evaluations: evaluationsOf(run, ctx, p) };
   const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;
   return trimToFit(fit(doc), p.max, p.measure, tail);
 }

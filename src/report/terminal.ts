@@ -119,7 +119,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   // items under their cause. Unchanged items are only counted.
   const where = opts.where ?? 'results.json';
   const more = { where };
-  const meanings = sharedMeanings(model);
+  const meanings = sharedMeanings(model, run.judge.name !== null);
   for (const key of ATTENTION_ORDER) {
     const items = model.sections[key];
     if (items.length === 0) continue;

@@ -119,9 +119,10 @@ describe('a reason the meaning was not checked, shared by several items', () => 
   }
 
   it('the comment says it once under the section heading; each item reads "meaning not checked" (a script names its turn); another reason stays on its item', () => {
-    const md = renderComment(sharedRun(), ctx);
+    const md = renderComment({ ...sharedRun(), judge: { name: null } }, ctx);
     const changed = md.slice(md.indexOf('Changed (5)'));
-    expect(changed).toContain(`Meaning not checked for 4 of the 5\\: ${FACTS}; set meaning.check\\: judge, with a judge, to have a model tell rewording from a change in meaning \\(docs/meaning.md\\).`);
+    // No judge in the record: adding one is the fix (it makes meaning.check judge).
+    expect(changed).toContain(`Meaning not checked for 4 of the 5\\: ${FACTS}; add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning \\(docs/meaning.md\\).`);
     expect(md.split(FACTS)).toHaveLength(2);
     expect(changed).toContain('<b>refund</b> · pass · still passing · reply changed · meaning not checked · ');
     expect(changed).toContain(' · transcript changed · turn 3 meaning not checked · ');
@@ -129,8 +130,11 @@ describe('a reason the meaning was not checked, shared by several items', () => 
   });
 
   it('the terminal likewise, once under the title', () => {
-    const text = renderTerminal(sharedRun(), { color: false });
-    expect(text).toContain(`Changed (5)\n  Meaning not checked for 4 of the 5: ${FACTS}; set meaning.check: judge, with a judge, to have a model tell rewording from a change in meaning (docs/meaning.md)\n`);
+    const text = renderTerminal({ ...sharedRun(), judge: { name: null } }, { color: false });
+    expect(text).toContain(`Changed (5)\n  Meaning not checked for 4 of the 5: ${FACTS}; add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning (docs/meaning.md)\n`);
+    // With a judge configured, check: facts was chosen: the fix is to choose judge.
+    const judged = renderTerminal({ ...sharedRun(), judge: { name: 'openai gpt-4.1-mini' } }, { color: false });
+    expect(judged).toContain(`${FACTS}; set meaning.check: judge to have the judge tell rewording from a change in meaning (docs/meaning.md)\n`);
     expect(text.split(FACTS)).toHaveLength(2);
     expect(text).toContain('~ hours · pass · still passing · reply changed · meaning not checked · ');
   });

@@ -28,8 +28,15 @@ export interface LadderOptions {
 
 /** Why an item the facts cannot decide is `unchecked` under `meaning.check: facts`. */
 export const FACTS_ONLY_CAUSE = 'the facts are the same and meaning.check is facts, which asks no model';
-/** What to do about FACTS_ONLY_CAUSE, said once beside it where several items share it (docs/meaning.md, "Configuration"). */
-export const FACTS_ONLY_FIX = 'set meaning.check: judge, with a judge, to have a model tell rewording from a change in meaning (docs/meaning.md)';
+/**
+ * What to do about FACTS_ONLY_CAUSE, said once beside it where several items share it
+ * (docs/meaning.md, "Configuration"): with a judge configured, `check: facts` was chosen; without
+ * one it is the default, and a judge makes `judge` the default.
+ */
+export const FACTS_ONLY_FIX = {
+  judged: 'set meaning.check: judge to have the judge tell rewording from a change in meaning (docs/meaning.md)',
+  unjudged: 'add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning (docs/meaning.md)',
+} as const;
 /** Why it is `unchecked` when the ladder needs a judge and none is configured. */
 export const NO_MEANING_JUDGE_CAUSE = 'no meaning judge configured (add a judge or a meaning section with a model to config.yml)';
 
