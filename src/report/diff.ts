@@ -5,7 +5,7 @@
 // The result is data (lines of segments); diff-text.ts turns it into the text of a ```diff block.
 
 import { Diff, diffArrays, type Change } from 'diff';
-import { characterName, showLookalikes } from './lookalike.js';
+import { characterName, showLookalikes, showMarkCharacters } from './lookalike.js';
 import { unicodePattern } from '../patterns.js';
 
 export type DiffOpKind = 'equal' | 'delete' | 'insert';
@@ -280,8 +280,9 @@ function diffUnits(a: string[], b: string[], visibleSpace: boolean): DiffLine[] 
  * changed only by one shows the change, and a new sentence cannot pass one off as a Latin letter.
  */
 export function replyDiff(baselineText: string, replyText: string): ReplyDiff {
-  const baseline = showLookalikes(baselineText);
-  const reply = showLookalikes(replyText);
+  // The reply's own ⟦ ⟧ ⟨ ⟩ first: what the diff adds after them is then its own marks only.
+  const baseline = showLookalikes(showMarkCharacters(baselineText));
+  const reply = showLookalikes(showMarkCharacters(replyText));
   const a = sentenceUnits(baseline);
   const b = sentenceUnits(reply);
   const squeeze = (u: string): string => u.replace(/\s+/g, ' ');

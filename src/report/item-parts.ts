@@ -97,7 +97,7 @@ export function replyBlock(title: string, text: string, max: number): string {
 function legend(text: string, sides = '`-` baseline, `+` new'): string {
   const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
   const invisible = text.includes(`${CHARACTER_NAME.open}U+`);
-  return `${sides}, ${MARK.open}changed words${MARK.close}${invisible ? `, ${CHARACTER_NAME.open}U+…${CHARACTER_NAME.close} a character you cannot see or a look-alike from another script, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
+  return `${sides}, ${MARK.open}changed words${MARK.close}${invisible ? `, ${CHARACTER_NAME.open}U+…${CHARACTER_NAME.close} a character you cannot see, a look-alike from another script or one of these marks, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
 }
 
 export function diffBlock(baseline: string, reply: string, p: Profile): string {

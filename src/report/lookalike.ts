@@ -328,6 +328,19 @@ export function characterName(ch: string): string {
   return `${CHARACTER_NAME.open}U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}${CHARACTER_NAME.close}`;
 }
 
+/** The characters the diff marks text with: ⟦ ⟧ around changed words (diff-text.ts), ⟨ ⟩ around a code. */
+const MARK_CHARACTERS = /[\u27E6-\u27E9]/g;
+
+/**
+ * `text` with the diff's own mark characters named by their code, for a reply that holds them
+ * itself (docs/action.md, "The comment"): a reply cannot write what reads as a mark, so a literal
+ * `⟨U+0430⟩` in it reads `⟨U+27E8⟩U+0430⟨U+27E9⟩`, not a Cyrillic а, and a literal `⟦` is no
+ * changed word's edge.
+ */
+export function showMarkCharacters(text: string): string {
+  return text.replace(MARK_CHARACTERS, characterName);
+}
+
 /** `text` with its look-alike characters named: `pаypal` (Cyrillic а) reads `p⟨U+0430⟩ypal`. */
 export function showLookalikes(text: string): string {
   const at = lookalikeOffsets(text);

@@ -139,7 +139,7 @@ describe('diffText: the ```diff block', () => {
 
   it('the comment says what ⟨U+…⟩ means beside the diff, and only when it is in it', () => {
     const block = diffBlock('Hello world.', 'Hello\u200b world.', profile('comment', undefined));
-    expect(block).toContain('**Baseline → new reply** (`-` baseline, `+` new, ⟦changed words⟧, ⟨U+…⟩ a character you cannot see or a look-alike from another script, by its code):');
+    expect(block).toContain('**Baseline → new reply** (`-` baseline, `+` new, ⟦changed words⟧, ⟨U+…⟩ a character you cannot see, a look-alike from another script or one of these marks, by its code):');
     expect(githubHtml(block)).toContain('+ Hello⟦⟨U+200B⟩⟧ world.');
     expect(diffBlock('Hello world.', 'Hello there.', profile('comment', undefined))).not.toContain('U+…');
   });

@@ -45,6 +45,16 @@ describe('look-alike letters in a reply diff', () => {
     expect(diffText('Привет, как дела?', 'Приветt, как дела?')).toContain('Привет⟦⟨U+0074⟩⟧');
   });
 
+  it("names a reply's own ⟦ ⟧ ⟨ ⟩ by their codes: a reply cannot write what reads as a look-alike's name or a changed word's edge", () => {
+    // Typed by the reply, "⟨U+0430⟩" is six letters and two brackets, not a Cyrillic а.
+    const forged = diffText('Pay at paypal.com today.', 'Pay at p⟨U+0430⟩ypal.com today.') as string;
+    expect(forged).toBe(['- Pay at ⟦paypal⟧.com today.', '+ Pay at ⟦p⟨U+27E8⟩U+0430⟨U+27E9⟩ypal⟧.com today.'].join('\n'));
+    expect(forged).not.toContain('p⟨U+0430⟩ypal');
+    // A literal ⟦ ⟧ in unchanged text too: every ⟦ of the diff opens a changed word.
+    const marks = diffText('Our ⟦policy⟧ is 30 days.', 'Our ⟦policy⟧ is 14 days.') as string;
+    expect(marks).toBe(['- Our ⟨U+27E6⟩policy⟨U+27E7⟩ is ⟦30⟧ days.', '+ Our ⟨U+27E6⟩policy⟨U+27E7⟩ is ⟦14⟧ days.'].join('\n'));
+  });
+
   it.each([
     ['a Russian reply', 'Привет! Ваш код: 1234. Всё хорошо.', 'Здравствуйте! Ваш код: 1235. Всё отлично.'],
     ['a Greek reply', 'Το κόστος είναι 30 ευρώ.', 'Το κόστος είναι 35 ευρώ.'],
@@ -68,7 +78,7 @@ describe('look-alike letters on every surface', () => {
     const md = renderComment(run([changed]), ctx);
     const html = githubHtml(md);
     expect(allCodeBlocks(html).join('\n')).toContain('+ You can pay the invoice at ⟦p⟨U+0430⟩ypal⟧.com/acme.');
-    expect(visibleText(html)).toContain('⟨U+…⟩ a character you cannot see or a look-alike from another script, by its code');
+    expect(visibleText(html)).toContain('⟨U+…⟩ a character you cannot see, a look-alike from another script or one of these marks, by its code');
   });
 
   it('the meaning words on the item line name it too: a changed URL does not read the same on both sides of "→"', () => {
