@@ -333,7 +333,7 @@ const MARK_CHARACTERS = /[\u27E6-\u27E9]/g;
 
 /**
  * `text` with the diff's own mark characters named by their code, for a reply that holds them
- * itself (docs/action.md, "The comment"): a reply cannot write what reads as a mark, so a literal
+ * itself (docs/action.md, "The PR comment"): a reply cannot write what reads as a mark, so a literal
  * `⟨U+0430⟩` in it reads `⟨U+27E8⟩U+0430⟨U+27E9⟩`, not a Cyrillic а, and a literal `⟦` is no
  * changed word's edge.
  */
