@@ -687,9 +687,59 @@ async function coldStart(root: string, runs: number): Promise<void> {
       row(`  dist/cli.js run minus node -e 0`, ms(median(times.dist) - median(times.baseline)), '', null);
     }
     if (failures.length > 0) notes.push(`cold start: ${failures.length} runs failed; first: ${failures[0]}`);
+    await coldStartInstructions({ src: srcCli, parent: parentCli, minimal: minimalCold === null || requestsFile === null ? null : [minimalCold, requestsFile, agent.url, '1', '--liftoff-only'] }, runArgs, cwd, env);
   } finally {
     await agent.stop();
   }
+}
+
+/** Where valgrind is on the PATH: its path, else null (the instruction rows are then a note). */
+function valgrindBinary(): string | null {
+  try {
+    return execFileSync('sh', ['-c', 'command -v valgrind'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The same cold starts counted in instructions (docs/performance.md, "How the bench measures"):
+ * each started once under callgrind with `--single-threaded` (V8's background work runs on the main
+ * thread, so all of it is counted). Unlike wall time, the count repeats within about 0.2 % whatever
+ * else the machine runs, so it tells a change of a few percent between this commit and its parent
+ * that ten timed starts cannot. Skipped, with a note, without valgrind or with BENCH_INSTRUCTIONS=0.
+ */
+async function coldStartInstructions(bins: { src: string | null; parent: string | null; minimal: string[] | null }, runArgs: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
+  if (process.env.BENCH_INSTRUCTIONS === '0') return;
+  const valgrind = valgrindBinary();
+  if (valgrind === null) {
+    notes.push('cold start in instructions: skipped, valgrind is not installed (apt-get install valgrind)');
+    return;
+  }
+  const count = async (args: string[]): Promise<number | null> => {
+    const exit = await run(valgrind, ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', ...args], { cwd, env, timeoutMs: 300_000 });
+    const m = /Collected\s*:\s*(\d+)/.exec(exit.stderr);
+    if (exit.code !== 0 || m === null) {
+      notes.push(`cold start in instructions: ${args[0] ?? ''} exit ${exit.code}: ${exit.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`);
+      return null;
+    }
+    return Number(m[1]);
+  };
+  const src = bins.src === null ? null : await count([bins.src, ...runArgs]);
+  const parentCount = bins.parent === null ? null : await count([bins.parent, ...runArgs]);
+  const minimal = bins.minimal === null ? null : await count(bins.minimal);
+  const mega = (n: number): string => `${(n / 1e6).toFixed(0)} M`;
+  const vs = (n: number): string => (minimal === null ? '' : ` = ${(n / minimal).toFixed(2)} x`);
+  if (src !== null) {
+    row(
+      'cold start in instructions (callgrind, --single-threaded): src/cli.ts bundled, 1 fixture',
+      `${mega(src)}${vs(src)}${minimal === null ? '' : ' the minimal client'}`,
+      '',
+      null,
+      parentCount === null ? undefined : `${mega(parentCount)}${vs(parentCount)}`,
+    );
+  }
+  if (minimal !== null) row('  minimal client, 1 request, in instructions', mega(minimal), '', null);
 }
 
 /** The path of a Node binary from the npm registry (`npx -y node@24`), or null when it cannot be had. */
