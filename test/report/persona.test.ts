@@ -211,6 +211,13 @@ describe('one script in full', () => {
     expect(t).not.toContain('0 · Agent');
     expect(t).toContain('Stopped : turn 3: HTTP 500 from the agent: Internal Server Error');
     expect(t).toContain('Not sent (1), because the run stopped: 3 · User : It arrived broken');
+    // Its checks ran on the turns that completed: the section and the terminal line say so, not
+    // "nothing to check" above a checks table, nor a bare "1 of 3 checks passed" under Errored.
+    expect(text(html)).toContain('The replay did not complete, so there is nothing to accept; a script shows the turns that completed and its checks on them, not a verdict.');
+    expect(text(html)).not.toContain('nothing to check');
+    expect(renderTerminal(mixedWithPersonas(), { color: false })).toContain(
+      'turn 3: HTTP 500 from the agent: Internal Server Error · on the turns that completed: 1 of 3 checks passed',
+    );
   });
 
   it('ended early: the follow-ups not sent, not an error', () => {
@@ -481,7 +488,7 @@ describe('terminal', () => {
     );
     expect(t).toContain('      ✗ tool not called issue_refund: issue_refund must not be called, but was at turn 3');
     expect(t).toContain('        ○ criterion "Stayed empathetic": judge unreachable: HTTP 503 after 3 retries');
-    expect(t).toContain('        turn 3: HTTP 500 from the agent: Internal Server Error · 1 of 3 checks passed');
+    expect(t).toContain('        turn 3: HTTP 500 from the agent: Internal Server Error · on the turns that completed: 1 of 3 checks passed');
     // A changed script shows its first differing reply as a word diff.
     expect(t).toContain('      turn 1 reply vs baseline (- baseline, + new):\n        @@ 1 unchanged sentence @@\n        - ⟦What is ⟧your order number?\n');
     // Passing checks are not listed; unchanged items are only counted.
