@@ -12,7 +12,7 @@ import { clip } from './escape.js';
 import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { matchMark } from './persona.js';
+import { matchMark, notSent, stoppedOn } from './persona.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
 const XML_INVALID = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -98,7 +98,9 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
     for (const call of t.toolCalls ?? []) lines.push(`  [${t.index}] tool ${call.tool} ${JSON.stringify(call.input)}${call.mocked ? '' : ' (not mocked)'}${sourceMark(call)}`);
     lines.push(`  [${t.index}] Agent (${routeText(t.route)}): ${t.reply}`);
   }
-  for (const m of p.unsent) lines.push(`  unsent: ${m}`);
+  const stopped = stoppedOn(p);
+  if (stopped !== null) lines.push(`  [${stopped.index}] User: ${stopped.message}`, `  [${stopped.index}] the run stopped: no answer to record`);
+  for (const m of notSent(p)) lines.push(`  unsent: ${m}`);
   return xmlText(lines.join('\n'));
 }
 
