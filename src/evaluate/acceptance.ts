@@ -11,6 +11,7 @@ import { baselineLatency, itemTimeSplit } from './latency.js';
 import { attemptsOnly, attemptsToWrite, storedAttemptsStand } from './attempts.js';
 import { usagePerAttempt } from './usage.js';
 import { onlyPatterns } from './selection.js';
+import { causeOf, type CauseItem } from './causes.js';
 
 export type AcceptDecision =
   | { kind: 'accept'; baseline: Baseline }
@@ -19,6 +20,23 @@ export type AcceptDecision =
 
 export const REFUSE_NOT_EVALUATED = 'not evaluated: run it again';
 export const REFUSE_ERRORED = 'errored: no reply to accept';
+
+/**
+ * The refusal of a not evaluated item with its cause's fix, "not evaluated (regex does not compile):
+ * fix the pattern ...; then run it again": run again as it is, a pattern that does not compile, a
+ * missing judge or a judge that answers in prose is not evaluated again (docs/semantics.md,
+ * "Baselines and acceptance"). REFUSE_NOT_EVALUATED when the cause names no fix.
+ */
+export function notEvaluatedRefusal(item: CauseItem): string {
+  const cause = causeOf(item, null);
+  if (cause === null || cause.hint === null) return REFUSE_NOT_EVALUATED;
+  return `not evaluated (${cause.what}): ${cause.hint}${/\brun it again\b/.test(cause.hint) ? '' : '; then run it again'}`;
+}
+
+/** A decision's refusal, with the fix for a not evaluated item. */
+function refusalOf(item: CauseItem, reason: string): string {
+  return reason === REFUSE_NOT_EVALUATED ? notEvaluatedRefusal(item) : reason;
+}
 
 /**
  * The judge result an acceptance keeps with the reply: only a real score (0..1) with its
@@ -182,7 +200,7 @@ export function planAcceptance(
       plan.refused.push({ label: f.label, reason: notInSuite(f.label, 'fixture', options.suite.personas.has(f.label) ? 'persona script' : null, options.suite.dir) });
     } else if (changed !== null) plan.refused.push({ label: f.label, reason: changed });
     else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
-    else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: decision.reason });
+    else if (decision.kind === 'refuse') plan.refused.push({ label: f.label, reason: refusalOf(f, decision.reason) });
     else plan.unchanged.push(f.label);
   }
   for (const p of run.personas ?? []) {
@@ -194,7 +212,7 @@ export function planAcceptance(
       plan.refused.push({ label: p.label, reason: notInSuite(p.label, 'persona script', options.suite.fixtures.has(p.label) ? 'fixture' : null, options.suite.dir) });
     } else if (changed !== null) plan.refused.push({ label: p.label, reason: changed });
     else if (decision.kind === 'accept') plan.accepted.push(decision.baseline);
-    else if (decision.kind === 'refuse') plan.refused.push({ label: p.label, reason: decision.reason });
+    else if (decision.kind === 'refuse') plan.refused.push({ label: p.label, reason: refusalOf(p, decision.reason) });
     else plan.unchanged.push(p.label);
   }
   if (patterns !== null) {

@@ -47,7 +47,7 @@ function looksLikeHtml(text: string): boolean {
   return /<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<title>|: an HTML page (?:titled|reading|with no text)\b/i.test(text);
 }
 
-function httpCause(status: number, endpoint: string | null, html: boolean, redirect: string | null = null): Cause {
+function httpCause(status: number, endpoint: string | null, html: boolean, redirect: string | null, answered: boolean): Cause {
   const what = `HTTP ${status} from ${at(endpoint)}`;
   const key = `http:${status}:${endpoint ?? ''}`;
   if (status >= 300 && status < 400) return redirectCause(key, what, redirect);
@@ -60,6 +60,8 @@ function httpCause(status: number, endpoint: string | null, html: boolean, redir
   // A forwarding proxy (HTTP_PROXY, an http:// agent) answers for itself.
   if (status === 407) return { key, what, hint: 'a proxy wants credentials: give them in HTTP_PROXY (http://user:password@host:port)' };
   if (status === 502 || status === 503 || status === 504) {
+    // Other items of the run got their replies: the agent is up, so waiting for it would not help.
+    if (answered) return { key, what, hint: 'the agent answered the run\'s other items, so it is up: it fails on these messages (see the body on each item, and its logs)' };
     return { key, what, hint: 'the host answered but the agent did not: is the preview up? set wait-for-agent (agent.waitForAgent) if it starts slowly' };
   }
   if (status >= 500) return { key, what, hint: 'the agent failed: see its logs' };
@@ -85,13 +87,13 @@ function redirectCause(key: string, what: string, redirect: string | null): Caus
 }
 
 /** The cause of an errored replay, from its error class and message. */
-function errorCause(errorKind: string, error: string, endpoint: string | null): Cause {
+function errorCause(errorKind: string, error: string, endpoint: string | null, answered: boolean): Cause {
   const text = withoutTurn(error);
   const url = endpoint ?? '';
   if (errorKind === 'http') {
     const status = /\bHTTP (\d{3})\b/.exec(text);
     const redirect = /\(redirects to (\S+)\)/.exec(text)?.[1] ?? null;
-    if (status) return httpCause(Number(status[1]), endpoint, looksLikeHtml(text), redirect);
+    if (status) return httpCause(Number(status[1]), endpoint, looksLikeHtml(text), redirect, answered);
     if (/larger than \d+ bytes/.test(text)) {
       return { key: `too_large:${url}`, what: `a response too large from ${at(endpoint)}`, hint: 'check agent-path or agent.url: the URL may serve a file, not the agent' };
     }
@@ -216,19 +218,28 @@ function notEvaluatedCause(detail: string): Cause {
   return { key: `not_evaluated:${detail}`, what: detail, hint: null };
 }
 
-/** Why this item is not verified; null when it is (it has a pass or fail verdict). */
-export function causeOf(item: CauseItem, endpoint: string | null): Cause | null {
-  if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint);
+/**
+ * Why this item is not verified; null when it is (it has a pass or fail verdict). `answered`: the
+ * agent replied to other items of the run (`answeredInRun`), which changes the fix a 502/503/504 reads.
+ */
+export function causeOf(item: CauseItem, endpoint: string | null, answered = false): Cause | null {
+  if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered);
   if (item.verdict !== 'not_evaluated') return null;
   const check = item.checks?.find((c) => c.status === 'not_evaluated');
   return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run');
 }
 
+/** Did the agent reply to any item of the run: one that is not errored completed its replay. */
+export function answeredInRun(items: readonly CauseItem[]): boolean {
+  return items.some((i) => !i.errored);
+}
+
 /** Unverified items grouped by cause, largest group first (ties: first seen first). */
 export function groupCauses(items: readonly CauseItem[], endpoint: string | null): CauseGroup[] {
   const groups = new Map<string, CauseGroup>();
+  const answered = answeredInRun(items);
   for (const item of items) {
-    const cause = causeOf(item, endpoint);
+    const cause = causeOf(item, endpoint, answered);
     if (cause === null) continue;
     const group = groups.get(cause.key);
     if (group) group.labels.push(item.label);

@@ -154,6 +154,9 @@ export function labelList(labels: readonly string[]): string {
 /** A refusal reason as a plain sentence. */
 export function refusalSentence(reason: string): string {
   if (reason === REFUSE_NOT_EVALUATED) return 'its check was not evaluated, so there is no verdict to store; run it again.';
+  // With its cause's fix (evaluate/acceptance.ts, notEvaluatedRefusal).
+  const unevaluated = /^not evaluated \((.+?)\): (.+)$/s.exec(reason);
+  if (unevaluated) return `its check was not evaluated (${unevaluated[1]}), so there is no verdict to store: ${unevaluated[2]}.`;
   if (reason === REFUSE_ERRORED) return 'the replay errored, so there is no reply to accept.';
   if (reason === REFUSE_PERSONA_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
   const vary = /^replies vary across (\d+) attempts$/.exec(reason);

@@ -7,12 +7,12 @@
 // Every text is XML-escaped and characters XML 1.0 cannot carry are removed.
 
 import type { Check, RunRecord } from '../types.js';
-import { causeLine, causeOf, incompleteText, tallies, unverifiedText, type Cause } from '../evaluate/index.js';
+import { answeredInRun, causeLine, causeOf, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
 import { clip } from './escape.js';
 import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { matchMark } from './persona.js';
+import { matchMark, notSent, stoppedOn } from './persona.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
 const XML_INVALID = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -34,6 +34,9 @@ function seconds(ms: number): string {
 }
 
 /** "cause: HTTP 404 from https://host/api/chat: check agent-path or agent.url", for an item not verified. */
+/** An item's cause, as the run's verification reads it. */
+type CauseOfItem = (item: CauseItem) => Cause | null;
+
 function causeText(cause: Cause | null): string | null {
   // A cause with no hint is the detail itself: nothing to add.
   return cause === null || cause.hint === null ? null : `cause: ${cause.what}: ${cause.hint}`;
@@ -53,11 +56,11 @@ function body(v: FixtureView, cause: Cause | null): string {
   return xmlText(lines.join('\n'));
 }
 
-function testcase(v: FixtureView, endpoint: string | null): string {
+function testcase(v: FixtureView, causeOf: CauseOfItem): string {
   const f = v.item;
   const open = `    <testcase classname="${xmlAttr(f.file)}" name="${xmlAttr(f.label)}" time="${seconds(f.durationMs)}"`;
   const message = (text: string): string => xmlAttr(clip(text, 1000));
-  const cause = causeOf(f, endpoint);
+  const cause = causeOf(f);
   if (f.errored) {
     const detail = f.error;
     return `${open}>\n      <error message="${message(detail)}" type="${xmlAttr(f.errorKind ?? 'errored')}">${body(v, cause)}</error>\n    </testcase>`;
@@ -95,17 +98,19 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
     for (const call of t.toolCalls ?? []) lines.push(`  [${t.index}] tool ${call.tool} ${JSON.stringify(call.input)}${call.mocked ? '' : ' (not mocked)'}${sourceMark(call)}`);
     lines.push(`  [${t.index}] Agent (${routeText(t.route)}): ${t.reply}`);
   }
-  for (const m of p.unsent) lines.push(`  unsent: ${m}`);
+  const stopped = stoppedOn(p);
+  if (stopped !== null) lines.push(`  [${stopped.index}] User: ${stopped.message}`, `  [${stopped.index}] the run stopped: no answer to record`);
+  for (const m of notSent(p)) lines.push(`  unsent: ${m}`);
   return xmlText(lines.join('\n'));
 }
 
 /** One test case per script; the failed checks are the failure's message. */
-function personaTestcase(v: ScriptView, endpoint: string | null): string {
+function personaTestcase(v: ScriptView, causeOf: CauseOfItem): string {
   const p = v.item;
   const open = `    <testcase classname="${xmlAttr(p.file)}" name="${xmlAttr(p.label)}" time="${seconds(p.durationMs)}"`;
   const message = (text: string): string => xmlAttr(clip(text, 1000));
   if (p.errored) {
-    return `${open}>\n      <error message="${message(p.error)}" type="${xmlAttr(p.errorKind)}">${personaBody(v, causeOf(p, endpoint))}</error>\n    </testcase>`;
+    return `${open}>\n      <error message="${message(p.error)}" type="${xmlAttr(p.errorKind)}">${personaBody(v, causeOf(p))}</error>\n    </testcase>`;
   }
   if (p.verdict === 'fail') {
     const failed = p.checks.filter((c) => c.status === 'fail').map(checkLine).join('; ');
@@ -114,7 +119,7 @@ function personaTestcase(v: ScriptView, endpoint: string | null): string {
   if (p.verdict === 'not_evaluated') {
     // A simulator fault is the reason, not the checks it left unmeasured (docs/simulated-users.md).
     const skipped = faultLine(p.simulation) ?? p.checks.filter((c) => c.status === 'not_evaluated').map(checkLine).join('; ');
-    const why = causeText(causeOf(p, endpoint));
+    const why = causeText(causeOf(p));
     const text = message(`not evaluated (not a failure): ${skipped}${why === null ? '' : `; ${why}`}`);
     // A simulated script keeps its transcript (who wrote each message) where CI shows a skip's text.
     if (p.simulation) return `${open}>\n      <skipped message="${text}">${personaBody(v, null)}</skipped>\n    </testcase>`;
@@ -147,6 +152,9 @@ function properties(run: RunRecord, model: ReportModel): string[] {
 export function renderJUnit(run: RunRecord): string {
   const personas = run.personas ?? [];
   const endpoint = run.agent.endpoint ?? null;
+  // As the gate reads each cause: whether the agent replied to other items changes a 5xx's fix.
+  const answered = answeredInRun([...run.fixtures, ...personas]);
+  const causeOfItem: CauseOfItem = (item) => causeOf(item, endpoint, answered);
   const model = buildModel(run);
   const t = personas.length === 0 ? model.tallies : tallies([...run.fixtures, ...personas]);
   // An incomplete merge (a shard missing or excluded) is a test case of its own, in error: as a
@@ -163,7 +171,7 @@ export function renderJUnit(run: RunRecord): string {
     ...properties(run, model),
     ...[...run.fixtures, ...personas].map((item) => {
       const v = viewOf(model, item);
-      return v.kind === 'script' ? personaTestcase(v, endpoint) : testcase(v, endpoint);
+      return v.kind === 'script' ? personaTestcase(v, causeOfItem) : testcase(v, causeOfItem);
     }),
     ...(incomplete === null
       ? []

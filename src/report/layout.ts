@@ -84,7 +84,7 @@ export class Pieces {
 /** Where a section holds persona scripts, its introduction says what it means for them too. */
 const SECTION_INTRO_WITH_SCRIPTS: Partial<Record<SectionKey, string>> = {
   not_evaluated: 'A check did not run, so it measured nothing. Run it again, or look at the assertion or the script.',
-  errored: 'The replay did not complete, so there is nothing to check or accept; a script shows the turns that completed.',
+  errored: 'The replay did not complete, so there is nothing to accept; a script shows the turns that completed and its checks on them, not a verdict.',
 };
 
 /** Why an item whose pass rate moved is in Changed (docs/statistics.md, "In the reports"). */

@@ -309,26 +309,45 @@ function turnBlocks(t: Turn, p: Profile): string[] {
 }
 
 /** The turn number the first unsent message would have had. */
-function nextTurn(p: PersonaRecord): number {
+function nextTurn(p: Pick<PersonaRecord, 'turns'>): number {
   const last = p.turns[p.turns.length - 1];
   return last ? last.index + 1 : 1;
 }
 
+/**
+ * The message of the turn an errored script stopped on ("turn 3: HTTP 500 ..."): it was sent (and
+ * retried) but its answer failed, and the record keeps it first among `unsent` (replay/personas.ts,
+ * unsentFrom). Null when the run stopped elsewhere (the welcome turn) or did not stop on an error.
+ */
+export function stoppedOn(p: Pick<PersonaRecord, 'errored' | 'error' | 'unsent' | 'turns'>): { index: number; message: string } | null {
+  const message = p.unsent[0];
+  if (!p.errored || message === undefined) return null;
+  const index = nextTurn(p);
+  return typeof p.error === 'string' && p.error.startsWith(`turn ${index}: `) ? { index, message } : null;
+}
+
+/** The messages never sent: `unsent` without the one the run stopped on. */
+export function notSent(p: Pick<PersonaRecord, 'errored' | 'error' | 'unsent' | 'turns'>): readonly string[] {
+  return stoppedOn(p) === null ? p.unsent : p.unsent.slice(1);
+}
+
 function unsentBlock(p: PersonaRecord): string | null {
-  if (p.unsent.length === 0) return null;
+  const unsent = notSent(p);
+  if (unsent.length === 0) return null;
   const last = p.turns[p.turns.length - 1];
   const why = p.errored ? 'the run stopped' : last ? `the agent ended the conversation on turn ${last.index}` : 'the conversation ended';
-  const first = nextTurn(p);
-  const items = p.unsent.slice(0, 20).map((m, i) => `- **${first + i} · User**: ${escapeInline(clip(m, LIMITS.messageInline))}`);
-  if (p.unsent.length > 20) items.push(`- and ${thousands(p.unsent.length - 20)} more`);
-  return `**Not sent** (${thousands(p.unsent.length)}), because ${why}:\n\n${items.join('\n')}`;
+  const first = nextTurn(p) + (unsent.length < p.unsent.length ? 1 : 0);
+  const items = unsent.slice(0, 20).map((m, i) => `- **${first + i} · User**: ${escapeInline(clip(m, LIMITS.messageInline))}`);
+  if (unsent.length > 20) items.push(`- and ${thousands(unsent.length - 20)} more`);
+  return `**Not sent** (${thousands(unsent.length)}), because ${why}:\n\n${items.join('\n')}`;
 }
 
 function transcriptSummary(p: PersonaRecord): string {
   const parts = [`Transcript: ${thousands(p.turns.length)} ${p.turns.length === 1 ? 'turn' : 'turns'}`];
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   if (live !== null) parts.push(live);
-  if (p.unsent.length > 0) parts.push(`${thousands(p.unsent.length)} not sent`);
+  const unsent = notSent(p).length;
+  if (unsent > 0) parts.push(`${thousands(unsent)} not sent`);
   if (p.errored) parts.push('stopped by an error');
   return parts.join(' · ');
 }
@@ -336,6 +355,9 @@ function transcriptSummary(p: PersonaRecord): string {
 export function transcriptBlock(pr: PersonaRecord, p: Profile): string {
   const blocks = pr.turns.flatMap((t) => turnBlocks(t, p));
   if (pr.errored) {
+    // The message the run stopped on was sent: it stands in the transcript, above the error.
+    const stopped = stoppedOn(pr);
+    if (stopped !== null) blocks.push(userLine(stopped.index, stopped.message));
     // The whole error is shown above the checks when it is long; here its first line marks where the run stopped.
     const first = normalizeBlock(pr.error).trim().split('\n')[0] ?? '';
     blocks.push(`**Stopped**: ${escapeInline(clip(first, LIMITS.detail))}`);
@@ -351,8 +373,8 @@ export function transcriptBlock(pr: PersonaRecord, p: Profile): string {
 function headerLine(p: PersonaRecord): string {
   const parts: string[] = [];
   if (p.persona) parts.push(`persona ${codeSpan(clip(p.persona, LIMITS.label))}`);
-  const messages = p.turns.filter((t) => t.message !== null).length;
-  const all = messages + p.unsent.length;
+  const messages = p.turns.filter((t) => t.message !== null).length + (stoppedOn(p) === null ? 0 : 1);
+  const all = messages + notSent(p).length;
   const welcome = p.turns[0]?.index === 0 ? ' after a welcome turn' : '';
   // A simulated user has no list of messages to count against: the simulator decides how many.
   if (p.simulation) parts.push(`${thousands(messages)} ${messages === 1 ? 'message' : 'messages'} sent${welcome}`);

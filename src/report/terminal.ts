@@ -285,7 +285,8 @@ const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
 /** The script's line (its section's mark, label, status, file, checks or error), its open checks, then its first difference. */
 function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const p = v.item;
-  const checks = `${shownAttemptPrefix(p)}${checksCount(p.checks)}`;
+  // An errored script's checks ran on the turns that completed (docs/personas.md, "How verdicts combine"): not the script's result.
+  const checks = `${p.errored ? 'on the turns that completed: ' : ''}${shownAttemptPrefix(p)}${checksCount(p.checks)}`;
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
   const fault = p.errored ? null : faultLine(p.simulation);

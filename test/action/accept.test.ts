@@ -134,7 +134,7 @@ describe('accept mode, end to end', () => {
     expect(commit.branch).toBe('feature');
     expect(commit.headline).toBe('Accept agent-replay baselines: greeting, refund-policy, opening-hours');
     expect(commit.body).toContain('- refund-policy (fail)');
-    expect(commit.body).toContain('- hiking-boots: not evaluated: run it again');
+    expect(commit.body).toContain('- hiking-boots: not evaluated (regex does not compile): fix the pattern in the fixture file named on each item; then run it again');
     expect(commit.body).toContain('- order-status: errored: no reply to accept');
     expect(commit.additions.map((a) => a.path).sort()).toEqual([
       '.agent-replay/baselines/greeting.json',
@@ -153,7 +153,10 @@ describe('accept mode, end to end', () => {
     const body = ourComment()!.body;
     expect(body).toContain(commit.oid.slice(0, 7));
     // Refusals in plain sentences (report/blocks.ts refusalSentence).
-    expect(body).toContain('its check was not evaluated, so there is no verdict to store; run it again.');
+    // A not evaluated item's refusal names its cause's fix: run again as it is, the pattern would not compile again.
+    expect(body).toContain(
+      'its check was not evaluated (regex does not compile), so there is no verdict to store: fix the pattern in the fixture file named on each item; then run it again.',
+    );
     expect(body).toContain('the replay errored, so there is no reply to accept.');
     // No check-workflow input: nothing dispatched, and the comment says how to get the check.
     expect(body).toContain(`start no workflow, so no check will run on ${commit.oid.slice(0, 7)} by itself: push another commit or re-run the check`);

@@ -266,7 +266,10 @@ describe('persona baselines, drift and acceptance', () => {
     expect(accepted.stdout).toContain('accepted  fails-every-check (fail) -> ');
     expect(accepted.stdout).toContain('refused   unmocked: errored: the run did not complete');
     expect(accepted.stdout).toContain('refused   breaks: errored: the run did not complete');
-    expect(accepted.stdout).toContain('refused   only-prose: not evaluated: run it again');
+    // The judge's prose would come back on a run as it is: the refusal names the fix.
+    expect(accepted.stdout).toContain(
+      'refused   only-prose: not evaluated (the judge answered without a usable score): use a judge model that follows the prompt, or an endpoint with structured output (docs/judges.md); then run it again',
+    );
     expect(accepted.stdout).toContain('4 accepted, 4 refused, 0 unchanged');
 
     const stored = JSON.parse(await readFile(join(cwd, '.agent-replay', 'baselines', 'passes.json'), 'utf8')) as Record<string, unknown>;

@@ -62,6 +62,17 @@ describe('causes', () => {
     expect(cause?.hint).toMatch(hint);
   });
 
+  it('a 502/503/504 when the agent replied to other items: it is up, so the fix is not to wait for it', () => {
+    const down = [errored('a', 'http', 'message turn: agent returned HTTP 503 after 3 attempts: {"error":"db down"}'), errored('b', 'http', 'turn 3: agent returned HTTP 503 after 3 attempts: {"error":"db down"}')];
+    // Nothing answered: the preview may still be starting.
+    expect(groupCauses(down, URL_)[0]?.hint).toMatch(/wait-for-agent/);
+    // Another item got its reply: waiting would not help; the agent fails on these messages.
+    const [cause] = groupCauses([rec({ label: 'ok' }), ...down], URL_);
+    expect(cause?.labels).toEqual(['a', 'b']);
+    expect(cause?.hint).toBe("the agent answered the run's other items, so it is up: it fails on these messages (see the body on each item, and its logs)");
+    expect(causeOf(down[0]!, URL_, true)?.hint).toBe(cause?.hint);
+  });
+
   it('names the causes of checks that did not run', () => {
     const judge = causeOf(rec({ verdict: 'not_evaluated', detail: 'judge unreachable: no judge configured (add a judge section to config.yml)' }), URL_);
     expect([judge?.what, judge?.hint]).toEqual(['no judge configured', 'add a judge section to config.yml (judge assertions and criteria need one)']);

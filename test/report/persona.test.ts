@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { personaData } from '../../src/report/html/data.js';
-import { NOTICE_RESERVE_CHARS, renderCapRefusal, renderCapRefusalText, renderComment, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
+import { NOTICE_RESERVE_CHARS, renderCapRefusal, renderCapRefusalText, renderComment, renderJUnit, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
 import type { PersonaRecord, RunRecord, Turn } from '../../src/types.js';
 import {
   check,
@@ -193,7 +193,7 @@ describe('one script in full', () => {
     ]);
   });
 
-  it('errored on turn 3: the error, the checks that could run, the two turns kept and the message not sent', () => {
+  it('errored on turn 3: the error, the checks that could run, the two turns kept and the message the run stopped on', () => {
     const item = itemHtml(html, 'refund-agent-500');
     expect(text(/<summary>([\s\S]*?)<\/summary>/.exec(item)?.[1] ?? '')).toContain(
       '⚪ 🎭 refund-agent-500 · errored · not compared · refunds.yml:60 turn 3: HTTP 500 from the agent: Internal Server Error',
@@ -205,12 +205,27 @@ describe('one script in full', () => {
     ]);
     expect(checkRows(item)[2]?.[3]).toBe('the run did not complete');
     const t = text(item.slice(item.indexOf('Transcript:')));
-    expect(t).toContain('Transcript: 2 turns · 1 not sent · stopped by an error');
+    // Turn 3's message was sent (and retried): its answer failed, so it stands above the error, not among the messages not sent.
+    expect(t).toContain('Transcript: 2 turns · stopped by an error');
     expect(t).toContain('1 · User : I want my money back');
     expect(t).toContain('2 · Agent · refunds / lookup');
     expect(t).not.toContain('0 · Agent');
-    expect(t).toContain('Stopped : turn 3: HTTP 500 from the agent: Internal Server Error');
-    expect(t).toContain('Not sent (1), because the run stopped: 3 · User : It arrived broken');
+    expect(t).toContain('3 · User : It arrived broken Stopped : turn 3: HTTP 500 from the agent: Internal Server Error');
+    expect(t).not.toContain('Not sent');
+    // The JUnit transcript and the HTML report's data say the same.
+    const junit = renderJUnit(mixedWithPersonas());
+    expect(junit).toContain('  [3] User: It arrived broken\n  [3] the run stopped: no answer to record');
+    expect(junit).not.toContain('unsent: It arrived broken');
+    const data = personaData(mixedWithPersonas().personas!.find((p) => p.label === 'refund-agent-500')!);
+    expect([data.stopped, data.unsent]).toEqual([{ index: 3, message: 'It arrived broken' }, []]);
+    expect(text(item)).toContain('Script : persona impatient-refund-seeker · 3 of 3 messages sent · no outcome reported');
+    // Its checks ran on the turns that completed: the section and the terminal line say so, not
+    // "nothing to check" above a checks table, nor a bare "1 of 3 checks passed" under Errored.
+    expect(text(html)).toContain('The replay did not complete, so there is nothing to accept; a script shows the turns that completed and its checks on them, not a verdict.');
+    expect(text(html)).not.toContain('nothing to check');
+    expect(renderTerminal(mixedWithPersonas(), { color: false })).toContain(
+      'turn 3: HTTP 500 from the agent: Internal Server Error · on the turns that completed: 1 of 3 checks passed',
+    );
   });
 
   it('ended early: the follow-ups not sent, not an error', () => {
@@ -481,7 +496,7 @@ describe('terminal', () => {
     );
     expect(t).toContain('      ✗ tool not called issue_refund: issue_refund must not be called, but was at turn 3');
     expect(t).toContain('        ○ criterion "Stayed empathetic": judge unreachable: HTTP 503 after 3 retries');
-    expect(t).toContain('        turn 3: HTTP 500 from the agent: Internal Server Error · 1 of 3 checks passed');
+    expect(t).toContain('        turn 3: HTTP 500 from the agent: Internal Server Error · on the turns that completed: 1 of 3 checks passed');
     // A changed script shows its first differing reply as a word diff.
     expect(t).toContain('      turn 1 reply vs baseline (- baseline, + new):\n        @@ 1 unchanged sentence @@\n        - ⟦What is ⟧your order number?\n');
     // Passing checks are not listed; unchanged items are only counted.

@@ -442,6 +442,12 @@ function personaBody(body, p) {
   add(body, el('h3', null, 'Transcript'));
   p.turns.forEach(function (t) { turnBlock(body, t); });
   if (p.droppedTurns > 0) add(body, el('p', 'drift', 'The baseline had ' + p.droppedTurns + ' more turn' + (p.droppedTurns === 1 ? '' : 's') + '.'));
+  if (p.stopped) {
+    var stop = add(body, el('div', 'turn'));
+    add(add(stop, el('p', 'who')), el('b', null, 'Turn ' + p.stopped.index + ' \\u00b7 User'));
+    add(add(stop, el('div', 'reply user')), el('div', 'text', p.stopped.message === '' ? '(empty)' : p.stopped.message));
+    add(stop, el('p', 'drift', 'The run stopped on this turn: no answer was recorded.'));
+  }
   if (p.unsent.length > 0) {
     add(body, el('h3', null, 'Not sent'));
     var ul = add(body, el('ul', 'calls'));
@@ -469,7 +475,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'eAfnHC5MThjz6pkP7M9Q2nbqaMr5h2HkNPPuZY3OZFQ=';
+const SCRIPT_SHA256 = 'aCXrgiQwhou5ejLBpBraCsjswLdvO5QywEIgdJ+XRV0=';
 const STYLE_SHA256 = 'ZX/W2oGdhzXvpQs9LygBI99zqKnNwHSCggsFoBQCve8=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

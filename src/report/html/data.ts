@@ -13,7 +13,7 @@ import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
 import { lookalikeWords } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
-import { CHECK_NAMES, checkSubject, matchMark, replyWords } from '../persona.js';
+import { CHECK_NAMES, checkSubject, matchMark, notSent, replyWords, stoppedOn } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
@@ -143,6 +143,8 @@ export interface PersonaData {
   /** Baseline turns past the end of this run's transcript. */
   droppedTurns: number;
   unsent: string[];
+  /** The turn the run stopped on, whose message was sent; null when none. */
+  stopped: { index: number; message: string } | null;
   visited: string[];
   outcome: string | null;
   error: string | null;
@@ -415,7 +417,9 @@ export function personaData(p: PersonaRecord): PersonaData {
       ...traceData(t),
     })),
     droppedTurns: base === null ? 0 : Math.max(0, base.length - p.turns.length),
-    unsent: p.unsent.map(text),
+    // The message the run stopped on was sent; only the rest were not (persona.ts, stoppedOn).
+    unsent: notSent(p).map(text),
+    stopped: ((s) => (s === null ? null : { index: s.index, message: text(s.message) }))(stoppedOn(p)),
     visited: p.visited,
     outcome: p.outcome,
     error: p.errored ? text(p.error) : null,
