@@ -53,11 +53,13 @@ function detailWithoutCause(c: ItemChange): string {
     const turn = /^(turn \d+) (.*)$/.exec(c.detail);
     if (turn !== null && (turn[2] === title || (turn[2] as string).startsWith(`${title}: `))) return turn[2] === title ? (turn[1] as string) : `${turn[1]}: ${(turn[2] as string).slice(title.length + 2)}`;
   }
+  // "verdict pass -> errored" under "verdict changed" reads "pass -> errored".
+  if (c.cause === 'verdict_changed' && c.detail.startsWith('verdict ')) return c.detail.slice('verdict '.length);
   const rest = c.detail.startsWith(`${title}: `) ? c.detail.slice(title.length + 2) : c.detail.startsWith(`${title} `) ? c.detail.slice(title.length + 1) : c.detail;
   return /^\([^()]*\)$/.test(rest) ? rest.slice(1, -1) : rest;
 }
 
-/** "reply changed: \"…\" -> \"…\"", "verdict changed: verdict pass -> fail"; the cause once. */
+/** "reply changed: \"…\" -> \"…\"", "verdict changed: pass -> fail"; the cause once. */
 function causeAndDetail(c: ItemChange): string {
   const d = detailOnly(c);
   return d === '' ? CAUSE_WORDS[c.cause].title : `${CAUSE_WORDS[c.cause].title}: ${oneLine(d)}`;

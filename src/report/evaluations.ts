@@ -128,8 +128,10 @@ const RESULT_WORDS: Record<string, string> = { pass: 'pass', fail: 'fail', not_e
 function changeItem(ch: ItemChange): string {
   const b = ch.before?.result;
   const a = ch.after?.result;
-  const moved = b !== undefined && a !== undefined && b !== a ? `${RESULT_WORDS[b] ?? b} → ${RESULT_WORDS[a] ?? a} · ` : '';
-  return `- ${codeSpan(clip(ch.label, LIMITS.label))}: ${moved}${escapeInline(clip(ch.detail, LIMITS.detail))}`;
+  const moved = b !== undefined && a !== undefined && b !== a ? `${RESULT_WORDS[b] ?? b} → ${RESULT_WORDS[a] ?? a}` : '';
+  // A verdict's change is the move itself ("pass → fail"): its detail ("verdict pass -> fail") would say it twice.
+  const detail = ch.cause === 'verdict_changed' && moved !== '' ? '' : escapeInline(clip(ch.detail, LIMITS.detail));
+  return `- ${codeSpan(clip(ch.label, LIMITS.label))}: ${[moved, detail].filter((x) => x !== '').join(' · ')}`;
 }
 
 function changeList(title: string, changes: readonly ItemChange[]): string[] {

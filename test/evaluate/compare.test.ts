@@ -110,6 +110,10 @@ describe('compare: the first cause of each changed fixture', () => {
     const c = compareRuns(at(T1, [fx('a')]), at(T2, [errored('a')]));
     expect(c.changes[0]).toMatchObject({ cause: 'verdict_changed', detail: 'verdict pass -> errored', movement: 'broken' });
     expect(c.broken).toEqual(['a']);
+    // Rendered, the cause is said once: "verdict changed: pass -> errored", not "... verdict pass -> errored".
+    expect(renderCompareText(c)).toContain('verdict changed: pass -> errored');
+    expect(renderCompareMarkdown(c)).toMatch(/\| verdict changed \| pass -(?:>|\\>|&gt;) errored \|/);
+    expect(renderCompareText(c) + renderCompareMarkdown(c)).not.toContain('verdict pass');
   });
 
   it('error class changed: errored in both runs, for different reasons', () => {
