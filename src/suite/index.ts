@@ -227,7 +227,8 @@ function notAFolderIssue(paths: SuitePaths, shown: string): ConfigIssue | null {
     file: shown,
     line: null,
     column: null,
-    message: `${shown} is a file, not a folder: --dir (the dir input in the Action) takes the suite folder, the one that holds config.yml and fixtures/`,
+    // The file is named before the message (file: shown): said once.
+    message: `a file, not a folder: --dir (the dir input in the Action) takes the suite folder, the one that holds config.yml and fixtures/`,
     fix:
       above === undefined
         ? 'point --dir (the dir input) at the suite folder (default .agent-replay); none yet? npx agent-replay init writes one'

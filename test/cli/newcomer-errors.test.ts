@@ -47,7 +47,7 @@ describe('--dir naming a file', () => {
     for (const [argv, shown] of cases) {
       const r = await cli(argv, cwd);
       expect(r.code, argv.join(' ')).toBe(2);
-      expect(r.stderr).toContain(`error: ${shown}: ${shown} is a file, not a folder: --dir (the dir input in the Action) takes the suite folder, the one that holds config.yml and fixtures/`);
+      expect(r.stderr).toContain(`error: ${shown}: a file, not a folder: --dir (the dir input in the Action) takes the suite folder, the one that holds config.yml and fixtures/`);
       expect(r.stderr).toContain('fix: point --dir (the dir input) at .agent-replay, the suite folder this file is in');
       expect(r.stderr).not.toContain('does not exist');
     }
@@ -55,7 +55,7 @@ describe('--dir naming a file', () => {
     await writeFile(join(cwd, 'notes.txt'), 'x');
     const loose = await cli(['validate', '--dir', 'notes.txt'], cwd);
     expect(loose.code).toBe(2);
-    expect(loose.stderr).toContain('error: notes.txt: notes.txt is a file, not a folder');
+    expect(loose.stderr).toContain('error: notes.txt: a file, not a folder');
     expect(loose.stderr).toContain('fix: point --dir (the dir input) at the suite folder (default .agent-replay); none yet? npx agent-replay init writes one');
   });
 });

@@ -542,7 +542,7 @@ describe('run: exit status', () => {
     const file = await cli(['run', '--dir', 'notes.txt', '--agent-url', agent.url], cwd);
     expect(file.code).toBe(2);
     // Said as a file, not as a fixtures folder under it (docs/cli.md, "What each command does").
-    expect(file.stderr).toContain('notes.txt: notes.txt is a file, not a folder: --dir (the dir input in the Action) takes the suite folder');
+    expect(file.stderr).toContain('notes.txt: a file, not a folder: --dir (the dir input in the Action) takes the suite folder');
     expect(file.stderr).not.toContain('ENOTDIR');
     expect(agent.requests).toHaveLength(0);
   });
