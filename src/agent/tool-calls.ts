@@ -21,6 +21,7 @@
 // that names a tool in a shape this reader does not know (docs/presets.md, "Tool calls").
 
 import type { JsonValue, ToolCall } from '../types.js';
+import { pathDeeperThan } from '../record/depth.js';
 
 /** Longest tool name kept: a name is an identifier, not a document. */
 const MAX_TOOL_NAME = 200;
@@ -61,16 +62,9 @@ export const TOOL_CALL_SHAPES =
  */
 export const MAX_TOOL_CALL_DEPTH = 256;
 
-/** Does a JSON value nest deeper than `max` arrays and objects? Walked with a stack of its own. */
+/** Does a JSON value nest deeper than `max` arrays and objects? (record/depth.ts walks it, with a stack of its own.) */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth + 1 > max) return true;
-    for (const item of Array.isArray(v) ? v : Object.values(v)) stack.push([item, depth + 1]);
-  }
-  return false;
+  return pathDeeperThan(value, max) !== null;
 }
 
 /** `found` says what the refused item was (its type and keys), for the error. */
