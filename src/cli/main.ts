@@ -164,6 +164,21 @@ function parseCommit(text: string | undefined): string | undefined {
   return text.toLowerCase();
 }
 
+/**
+ * GITHUB_SHA when --commit is not given: held to the same rule, since it is recorded the same way
+ * (docs/cli.md, "What each command does"). Empty is unset (a CI that exports every variable); a
+ * value that is not a SHA is a usage error that names the variable, not a commit recorded as typed.
+ */
+function commitOfEnv(text: string | undefined): string | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  if (!COMMIT_SHA.test(text)) {
+    throw new UsageError(
+      `GITHUB_SHA must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got ${JSON.stringify(text)}: unset it to use git HEAD, or give --commit SHA`,
+    );
+  }
+  return text.toLowerCase();
+}
+
 function failOnOf(values: Values): FailOnCondition[] {
   const given = values['fail-on'];
   // Given, it names at least one condition: `--fail-on ,` is a typo, not the default (the Action's
@@ -205,7 +220,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const repeatMax = parseAttempts('repeat-max', values['repeat-max']);
   const waitForAgent = parseWaitForAgent(values['wait-for-agent']);
   const dir = values.dir ?? '.agent-replay';
-  const commit = parseCommit(values.commit) ?? io.env.GITHUB_SHA ?? (await gitHead(io.cwd));
+  const commit = parseCommit(values.commit) ?? commitOfEnv(io.env.GITHUB_SHA) ?? (await gitHead(io.cwd));
   const selection = await selectionOf(values, io);
   const shard = await shardOf(values, io);
   // results.json is written as items finish (record/stream.ts), renamed into place at the end; by

@@ -35,6 +35,24 @@ describe('run --commit', () => {
     expect((await readResults(join(cwd, 'full.json'))).commit).toBe(full);
     expect((await cli(['run', '--out', 'env.json'], cwd, { GITHUB_SHA: 'd'.repeat(40) })).code).toBe(0);
     expect((await readResults(join(cwd, 'env.json'))).commit).toBe('d'.repeat(40));
+    expect((await cli(['run', '--out', 'upper.json'], cwd, { GITHUB_SHA: 'E'.repeat(40) })).code).toBe(0);
+    expect((await readResults(join(cwd, 'upper.json'))).commit).toBe('e'.repeat(40));
+  });
+
+  it('holds GITHUB_SHA to the same rule when --commit is not given: empty is unset, anything else not a SHA is refused; nothing is sent', async () => {
+    for (const bad of ['HEAD', 'refs/heads/main', 'not a sha; <b>x</b>']) {
+      const { cwd, requests } = await project();
+      const r = await cli(['run', '--out', 'r.json'], cwd, { GITHUB_SHA: bad });
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain(`agent-replay: GITHUB_SHA must be a commit SHA of 7 to 40 hex digits (0-9, a-f), got ${JSON.stringify(bad)}: unset it to use git HEAD, or give --commit SHA`);
+      expect(requests(), bad).toBe(0);
+    }
+    const { cwd } = await project();
+    // --commit wins over a GITHUB_SHA that is not a SHA; an empty GITHUB_SHA is as if unset (no git here: null).
+    expect((await cli(['run', '--out', 'given.json', '--commit', 'abcdef1'], cwd, { GITHUB_SHA: 'HEAD' })).code).toBe(0);
+    expect((await readResults(join(cwd, 'given.json'))).commit).toBe('abcdef1');
+    expect((await cli(['run', '--out', 'empty.json'], cwd, { GITHUB_SHA: '' })).code).toBe(0);
+    expect((await readResults(join(cwd, 'empty.json'))).commit).toBe(null);
   });
 });
 
