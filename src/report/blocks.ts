@@ -238,6 +238,8 @@ export interface CallToAction {
    * with that baseline: a pass rate that moved, a slower latency, another judge (docs/statistics.md, "A baseline's attempts").
    */
   refreshed: readonly Refreshed[];
+  /** Items with a pass or fail result the label would refuse, with accept's reason; unchanged items left out. */
+  refused: readonly { item: Item; reason: string }[];
 }
 
 /** An unchanged item the accept label would still rewrite, with the baseline it would write (decided once, in markdown.ts). */
@@ -287,10 +289,21 @@ function refreshedFields({ item, baseline }: Refreshed): string[] {
 /** The unchanged items the "To accept" line names before counting the rest. */
 const REFRESHED_NAMED = 5;
 
+/** The items with a pass or fail result the label would refuse, named with accept's reason (docs/meaning.md, "Repeats"). */
+function refusedWords(refused: CallToAction['refused']): string {
+  if (refused.length === 0) return '';
+  const named = refused.slice(0, REFRESHED_NAMED).map(({ item, reason }) => `${codeSpan(clip(item.label, LIMITS.label))} (${escapeInline(clip(reason, LIMITS.detail))})`);
+  const more = refused.length > REFRESHED_NAMED ? `; and ${thousands(refused.length - REFRESHED_NAMED)} more` : '';
+  return ` The label would refuse ${named.join('; ')}${more}: a repeated item is accepted only when its attempts agree (the same reply, or the same meaning).`;
+}
+
 function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: ReportModel): string {
   const a = ctx.acceptance;
   if (a && a.accepted.length > 0 && !a.commitSha) return 'Nothing was committed: run the commands above in a clone of the pull request\'s branch to accept.';
-  if (cta.acceptable === 0 && cta.reworded === 0 && cta.refreshed.length === 0) return 'Nothing to accept: no pass or fail reply differs from its baseline.';
+  const refused = refusedWords(cta.refused);
+  if (cta.acceptable === 0 && cta.reworded === 0 && cta.refreshed.length === 0) {
+    return cta.refused.length === 0 ? 'Nothing to accept: no pass or fail reply differs from its baseline.' : `Nothing the label would accept.${refused}`;
+  }
   const label = codeSpan(clip(ctx.acceptLabel, LIMITS.label));
   const how =
     p.kind === 'comment'
@@ -301,7 +314,7 @@ function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: 
   // their wording as a known variant (docs/meaning.md, "Variants"): counted apart, never as changed.
   const items = (n: number): string => (n === 1 ? '1 reworded item' : `${thousands(n)} reworded items`);
   if (cta.acceptable === 0 && cta.refreshed.length === 0) {
-    return `**Nothing needs accepting**: the ${items(cta.reworded)} ${cta.reworded === 1 ? 'means' : 'mean'} the same as ${cta.reworded === 1 ? 'its baseline' : 'their baselines'}. To keep the new wording as a known variant, so that later runs decide it with no meaning call, ${how}. Not evaluated and errored ${never} are never accepted.`;
+    return `**Nothing needs accepting**: the ${items(cta.reworded)} ${cta.reworded === 1 ? 'means' : 'mean'} the same as ${cta.reworded === 1 ? 'its baseline' : 'their baselines'}. To keep the new wording as a known variant, so that later runs decide it with no meaning call, ${how}.${refused} Not evaluated and errored ${never} are never accepted.`;
   }
   const also = cta.reworded === 0 ? '' : ` It also keeps the new wording of the ${items(cta.reworded)} as known variants; they need no acceptance.`;
   const results = cta.acceptable === 0 ? null : cta.acceptable === 1 ? 'the new or changed pass/fail result' : `the ${thousands(cta.acceptable)} new or changed pass/fail results`;
@@ -312,7 +325,7 @@ function callToAction(ctx: ReportContext, p: Profile, cta: CallToAction, model: 
       ? ''
       : ` Review them first: ${cta.shownInFull === 0 ? 'none' : `only ${thousands(cta.shownInFull)}`} of them ${cta.shownInFull === 1 ? 'is' : 'are'} shown in full here, all of them in the full report.`;
   const verb = results === null ? '**To refresh**' : '**To accept**';
-  return `${verb} ${what}, ${how}.${seen}${also} Not evaluated and errored ${never} are never accepted.`;
+  return `${verb} ${what}, ${how}.${seen}${also}${refused} Not evaluated and errored ${never} are never accepted.`;
 }
 
 export function footerBlocks(run: RunRecord, ctx: ReportContext, model: ReportModel, p: Profile, cta: CallToAction): string[] {

@@ -255,6 +255,8 @@ export interface Doc {
    * for scripts), each with the baseline it would write.
    */
   acceptable: ReadonlyMap<Item, Baseline | PersonaBaseline>;
+  /** Items with a pass or fail the accept label would refuse (attempts that differ in meaning: docs/meaning.md, "Repeats"), with accept's reason. */
+  refused: ReadonlyMap<Item, string>;
   /** The evaluations (docs/evaluations.md), rendered once: the line under the facts and the details below the sections. */
   evaluations: Evaluations;
 }
@@ -313,6 +315,8 @@ export function assemble(doc: Doc, plan: Plan): string {
       const baseline = doc.acceptable.get(item);
       return baseline === undefined ? [] : [{ item, baseline }];
     }),
+    // An unchanged item keeps its baseline whether refused or not: only the others are news to the reader.
+    refused: [...doc.refused].flatMap(([item, reason]) => (unchanged.has(item) ? [] : [{ item, reason }])),
   };
   blocks.push('---', ...footerBlocks(run, ctx, model, p, cta));
   return `${blocks.join(SEP)}\n`;

@@ -27,16 +27,16 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
   const run = a && a.commitSha && a.accepted.length > 0 ? afterAcceptance(record, a.accepted, a.commitSha) : record;
   // Decided once: the "To accept" line names what the decided baselines would change (blocks.ts).
   const acceptable = new Map<Item, Baseline | PersonaBaseline>();
-  for (const f of run.fixtures) {
-    const d = decideAcceptance(f, '', run.commit);
-    if (d.kind === 'accept') acceptable.set(f, d.baseline);
-  }
-  for (const s of personasOf(run)) {
-    const d = decidePersonaAcceptance(s, '', run.commit);
-    if (d.kind === 'accept') acceptable.set(s, d.baseline);
-  }
+  // A pass or fail the label would still refuse (a repeated item whose attempts differ in meaning), with the reason accept gives.
+  const refused = new Map<Item, string>();
+  const decided = (item: Item, d: { kind: 'accept'; baseline: Baseline | PersonaBaseline } | { kind: 'unchanged' } | { kind: 'refuse'; reason: string }): void => {
+    if (d.kind === 'accept') acceptable.set(item, d.baseline);
+    else if (d.kind === 'refuse' && !item.errored && (item.verdict === 'pass' || item.verdict === 'fail')) refused.set(item, d.reason);
+  };
+  for (const f of run.fixtures) decided(f, decideAcceptance(f, '', run.commit));
+  for (const s of personasOf(run)) decided(s, decidePersonaAcceptance(s, '', run.commit));
   const model = buildModel(run);
-  const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, model, ownTexts(model), sharedMeanings(model, run.judge.name !== null)), acceptable, evaluations: evaluationsOf(run, ctx, p) };
+  const doc: Doc = { run, ctx, model, p, pieces: new Pieces(ctx, p, model, ownTexts(model), sharedMeanings(model, run.judge.name !== null)), acceptable, refused, evaluations: evaluationsOf(run, ctx, p) };
   const tail = `> ✂️ Cut to fit ${p.limitWords}. The full report is in ${fullReportWhere(ctx, p)}.\n`;
   return trimToFit(fit(doc), p.max, p.measure, tail);
 }

@@ -194,6 +194,38 @@ describe('k/N in every report', () => {
     expect(renderComment(record, ctx)).toContain('<b>window</b> · judge 0.90 · pass 3/5 (flaky) · pass rate 5/5 → 3/5: within noise · ');
   });
 
+  it('the footer names a changed item the label would refuse for attempts that differ in meaning, with accept\'s reason; not an unchanged one', () => {
+    const changed = { value: 'changed' as const, by: 'facts' as const, detail: 'amounts USD 50 → USD 75' };
+    const yes = 'Shipping is free on orders over $50.';
+    const no = 'Shipping is free on orders over $75.';
+    const shipping = fixture('shipping', {
+      reply: yes,
+      verdict: 'fail',
+      baseline: baseline('shipping', yes),
+      drift: { reply: 'same', route: 'same', verdict: 'newly_failing' },
+      repeat: { count: 3, minPass: 3, passed: 2, flaky: true },
+      attempts: [attempt(yes, 'pass', 'ok'), { ...attempt(no, 'fail', 'no'), meaning: changed }, attempt(yes, 'pass', 'ok')],
+    });
+    // Unchanged (the same reply and verdict as its baseline): refused too, but its baseline stays either way.
+    const steady = fixture('steady', {
+      reply: yes,
+      baseline: baseline('steady', yes),
+      drift: { reply: 'same', route: 'same', verdict: 'still_passing' },
+      repeat: { count: 3, minPass: 2, passed: 2, flaky: true },
+      attempts: [attempt(yes, 'pass', 'ok'), { ...attempt(no, 'fail', 'no'), meaning: changed }, attempt(yes, 'pass', 'ok')],
+    });
+    const said =
+      'The label would refuse `shipping` (replies differ in meaning across 3 attempts\\: attempt 2\\: amounts USD 50 → USD 75): a repeated item is accepted only when its attempts agree (the same reply, or the same meaning).';
+    const hours = fixture('hours', { reply: 'Open 9 to 6.', baseline: baseline('hours', 'Open 9 to 5.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } });
+    const md = renderComment(run([shipping, steady, hours]), ctx);
+    expect(md).toContain(`**To accept** the new or changed pass/fail result as baselines, apply the \`accept-baseline\` label to this pull request. ${said} Not evaluated and errored fixtures are never accepted.`);
+    expect(md).not.toContain('refuse `steady`');
+    // With nothing else to accept, the footer does not say there is nothing to accept and stop there.
+    const alone = renderComment(run([shipping]), ctx);
+    expect(alone).toContain(`Nothing the label would accept. ${said}`);
+    expect(alone).not.toContain('Nothing to accept: no pass or fail reply differs from its baseline.');
+  });
+
   it('a run without repeated items renders no k/N and no flaky line', () => {
     const plain = run([fixture('a')]);
     expect(renderComment(plain, ctx)).not.toContain('flaky');
