@@ -33,7 +33,7 @@ import { repeatOf } from '../suite/repeat.js';
 import { computeDrift } from './drift.js';
 import { itemLatencyMs, itemTimeSplit, medianAttempt, scriptTimeSplits, slowerStep, slowerThanBaseline } from './latency.js';
 import { personaDrift } from './personas.js';
-import { combineAttempts, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
+import { combineAttempts, decisiveIndex, repeatDetail, scaledMinPass, type AttemptOutcome } from './repeat.js';
 import { plusUsage } from './usage.js';
 
 /** How the run finishes its items: config.yml's knobs, read once (`policyOf`). */
@@ -267,10 +267,13 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
     ...(r.members != null ? { members: r.members } : {}),
     ...meaningField(meanings, k),
   }));
-  const { verdict, summary } = combineAttempts(records.map(outcomeOf), repeat);
+  const outcomes = records.map(outcomeOf);
+  const { verdict, summary } = combineAttempts(outcomes, repeat);
   const k = shownIndex(records);
   const shown = records[k] as FixtureRecord;
-  const detail = `${repeatDetail(summary)}; attempt ${k + 1}: ${shown.detail}`;
+  // The detail names the first attempt with the item's verdict: a fail says why it failed even when the reply shown (attempt 1's) passed.
+  const d = decisiveIndex(outcomes, verdict, k);
+  const detail = `${repeatDetail(summary)}; attempt ${d + 1}: ${(records[d] as FixtureRecord).detail}`;
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records) };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
   return { ...shown, verdict, detail, drift: withMeaning(computeDrift(verdict, shown.reply, shown.route, baseline), itemMeaning(shown.drift?.meaning, meanings)), ...extra };

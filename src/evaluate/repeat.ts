@@ -41,6 +41,18 @@ export function combineAttempts(outcomes: readonly AttemptOutcome[], repeat: Rep
   return { verdict: 'not_evaluated', summary };
 }
 
+/**
+ * The attempt whose outcome is the item's verdict, the first such, which says why the item passed,
+ * failed or was not evaluated (docs/fixtures.md, "What the item shows"); `shown` when none is (every
+ * attempt errored). A fail whose first reply passed names an attempt that failed, not the pass.
+ */
+export function decisiveIndex(outcomes: readonly AttemptOutcome[], verdict: Verdict | null, shown: number): number {
+  if (verdict === null) return shown;
+  if (outcomes[shown] === verdict) return shown;
+  const i = outcomes.indexOf(verdict);
+  return i === -1 ? shown : i;
+}
+
 /** "k/N": passes over attempts. */
 function passesOf(summary: Pick<RepeatSummary, 'passed' | 'count'>): string {
   return `${summary.passed}/${summary.count}`;

@@ -3,6 +3,7 @@
 
 import type { PanelMember, RepeatSummary, Verdict } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
+import { decisiveIndex } from '../evaluate/repeat.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
 import { CHARACTER_NAME, lookalikeWords } from './lookalike.js';
@@ -127,7 +128,7 @@ export function messageDiffBlock(title: string, then: string, now: string): stri
 // ---------------------------------------------------------------------------------------------
 // A repeated item's attempts
 
-const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;
+export const ATTEMPT_WORDS = { pass: '✅ pass', fail: '❌ fail', not_evaluated: '⚪ not evaluated' } as const;
 
 /**
  * "**Attempts** (2/3 passed, 3 needed): 1 ✅ pass · 2 ⚪ errored (timeout) · 3 ❌ fail": an attempt
@@ -139,6 +140,25 @@ export function attemptsHead(
 ): string {
   const each = attempts.map((a, i) => `${i + 1} ${a.errored || a.verdict === null ? `⚪ errored (${a.errorKind ?? 'error'})` : ATTEMPT_WORDS[a.verdict]}`);
   return `**Attempts** (${thousands(repeat.passed)}/${thousands(repeat.count)} passed, ${thousands(repeat.minPass)} needed): ${each.join(' · ')}`;
+}
+
+/**
+ * A repeated fixture whose detail names another attempt than the one whose reply is shown (the first
+ * that replied): that attempt, the first with the item's verdict (docs/fixtures.md, "What the item
+ * shows"), and its reply when it is another. Null when the two are the same attempt.
+ */
+export function decisiveAttempt(f: {
+  verdict: Verdict | null;
+  attempts?: readonly { errored: boolean; reply: string | null; verdict: Verdict | null }[];
+}): { number: number; verdict: Verdict; reply: string | null } | null {
+  const attempts = f.attempts;
+  if (attempts === undefined || f.verdict === null) return null;
+  const outcomes = attempts.map((a) => (a.errored || a.verdict === null ? 'errored' : a.verdict));
+  const shown = outcomes.findIndex((o) => o !== 'errored');
+  if (shown === -1) return null;
+  const d = decisiveIndex(outcomes, f.verdict, shown);
+  const a = attempts[d];
+  return d === shown || a === undefined ? null : { number: d + 1, verdict: f.verdict, reply: a.reply };
 }
 
 // ---------------------------------------------------------------------------------------------

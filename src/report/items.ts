@@ -10,7 +10,7 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from '
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { meansTheSame } from '../evaluate/variants.js';
-import { attemptsHead, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
@@ -80,7 +80,11 @@ function attemptsLine(f: FixtureRecord): string | null {
   // Replies that all mean the same as the shown one are wordings (docs/meaning.md, "Repeats").
   const wordingOnly = replied.every((a) => a.reply === replied[0]?.reply || meansTheSame(a.meaning));
   const ways = wordingOnly ? ` (the attempts gave ${thousands(replies)} wordings, all the same in meaning)` : ` (the attempts gave ${thousands(replies)} different replies)`;
-  const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ways : ''}`;
+  const decisive = decisiveAttempt(f);
+  const first = decisive === null ? '' : ` ${decisive.verdict === 'pass' ? 'that passed' : decisive.verdict === 'fail' ? 'that failed' : 'not evaluated'}`;
+  // The detail's attempt (decisiveParts) follows when its reply is another.
+  const then = decisive !== null && decisive.reply !== null && decisive.reply !== f.reply ? `, then attempt ${decisive.number}'s, the first${first}` : '';
+  const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ways : ''}${then}`;
   return `${attemptsHead(f.repeat, attempts)}${tail}`;
 }
 
@@ -88,7 +92,21 @@ function hasDiff(f: FixtureRecord): boolean {
   return !f.errored && f.reply !== null && f.baseline !== null && f.drift?.reply === 'different';
 }
 
+/**
+ * The reply shown is the first that replied (docs/fixtures.md, "What the item shows"); when the
+ * detail names another attempt (the first with the item's verdict), that attempt's reply follows.
+ */
+function decisiveParts(f: FixtureRecord, level: Level, p: Profile): string[] {
+  const decisive = decisiveAttempt(f);
+  if (decisive === null || decisive.reply === null || decisive.reply === f.reply || level === 'brief' || f.reply === null) return [];
+  return [replyBlock(`**Attempt ${decisive.number}'s reply** (${ATTEMPT_WORDS[decisive.verdict]})`, decisive.reply, p.maxReplyChars)];
+}
+
 function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {
+  return [...shownParts(f, level, p), ...decisiveParts(f, level, p)];
+}
+
+function shownParts(f: FixtureRecord, level: Level, p: Profile): string[] {
   const parts = [messageBlock(f)];
   if (f.drift?.route === 'different' && !f.errored) {
     parts.push(`**Route**: ${escapeInline(routeText(f.baseline?.route))} → ${escapeInline(routeText(f.route))}`);

@@ -102,6 +102,8 @@ describe('replay with repeat (real HTTP)', () => {
     expect(flip!.attempts!.map((a) => [a.reply, a.verdict])).toEqual([['yes flip', 'pass'], ['no flip', 'fail'], ['yes flip', 'pass']]);
     expect(flip!.detail).toBe('2/3 attempts passed (minPass 2), flaky; attempt 1: reply contains "yes"');
     expect(strict).toMatchObject({ verdict: 'fail', repeat: { count: 3, minPass: 3, passed: 2, flaky: true }, drift: { verdict: 'no_baseline' } });
+    // A fail whose shown reply (attempt 1's) passed: the detail names the attempt that failed, and why.
+    expect(strict).toMatchObject({ reply: 'yes strict', detail: '2/3 attempts passed (minPass 3), flaky; attempt 2: reply does not contain "yes"' });
     // Every attempt errored: the item is errored, with both attempts recorded.
     expect(down).toMatchObject({ errored: true, errorKind: 'http', verdict: null, repeat: { count: 2, minPass: 1, passed: 0, flaky: false } });
     expect(down!.attempts!.map((a) => a.errorKind)).toEqual(['http', 'http']);

@@ -37,7 +37,7 @@ function repeated(): RunRecord {
       reply: yes,
       route: route('refunds', 'policy'),
       verdict: 'fail',
-      detail: '1/3 attempts passed (minPass 2), flaky; attempt 1: reply contains "30 days"',
+      detail: '1/3 attempts passed (minPass 2), flaky; attempt 2: reply does not contain "30 days"',
       drift: { reply: 'same', route: 'same', verdict: 'newly_failing' },
       baseline: baseline('refund-window', yes, 'pass', route('refunds', 'policy')),
       repeat: { count: 3, minPass: 2, passed: 1, flaky: true },
