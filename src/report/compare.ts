@@ -8,19 +8,24 @@ import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
 import { codeSpan, escapeInline, oneLine } from './escape.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
-import { mcnemarText } from './rates.js';
+import { mcnemarText, signOf } from './rates.js';
 import { plural } from '../words.js';
 
 const RESULT_WORD: Record<ItemResult, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
 
-/** "+12.5 points", "-3 points", "no change" (only for 0), "+<0.1 points", "n/a" (docs/evaluations.md#compare). */
+/**
+ * "+12.5 points", "−3 points", "no change" (only for 0), "+<0.1 points", "n/a"
+ * (docs/evaluations.md#compare); signed as the run's report signs its points (rates.ts signOf: "−",
+ * not a hyphen).
+ */
 export function formatDelta(points: number | null): string {
   if (points === null) return 'n/a';
   if (points === 0) return 'no change';
   const r = Math.round(points * 10) / 10;
-  if (r === 0) return `${points > 0 ? '+' : '-'}<0.1 points`;
-  const s = Number.isInteger(r) ? r.toFixed(0) : r.toFixed(1);
-  return `${r > 0 ? '+' : ''}${s} ${Math.abs(r) === 1 ? 'point' : 'points'}`;
+  if (r === 0) return `${signOf(points)}<0.1 points`;
+  const a = Math.abs(r);
+  const s = Number.isInteger(a) ? a.toFixed(0) : a.toFixed(1);
+  return `${signOf(r)}${s} ${a === 1 ? 'point' : 'points'}`;
 }
 
 function besides(a: Agreement): string {

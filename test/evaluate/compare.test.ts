@@ -273,10 +273,24 @@ describe('compare: the change in agreement, said exactly', () => {
   it('a change that rounds to 0.0 points is not "no change"', () => {
     expect(formatDelta(0)).toBe('no change');
     expect(formatDelta(100 / 3000)).toBe('+<0.1 points');
-    expect(formatDelta(-0.04)).toBe('-<0.1 points');
-    expect(formatDelta(-1)).toBe('-1 point');
+    expect(formatDelta(-0.04)).toBe('−<0.1 points');
+    expect(formatDelta(-1)).toBe('−1 point');
     const all = (n: number, failed: number, t: string): RunRecord => at(t, Array.from({ length: n }, (_, i) => fx(`i${i}`, i < failed ? { verdict: 'fail' } : {})));
     const text = renderCompareText(compareRuns(all(3000, 0, T1), all(3000, 1, T2)));
-    expect(text).toContain('agreement: 100% -> >99.9% (-<0.1 points)');
+    expect(text).toContain('agreement: 100% -> >99.9% (−<0.1 points)');
+  });
+
+  it("a fall is signed with the minus sign (U+2212) as the run's pass-rate line signs it, in the agreement and the group tables", () => {
+    // 7 of 8 passing -> 4 of 8: −37.5 points; the run's report writes "−16 points" (report/rates.ts).
+    const labels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const c = compareRuns(at(T1, labels.map((l) => fx(l, l === 'h' ? { verdict: 'fail' } : {}))), at(T2, labels.map((l) => fx(l, 'efgh'.includes(l) ? { verdict: 'fail' } : {}))));
+    const text = renderCompareText(c);
+    const md = renderCompareMarkdown(c);
+    expect(text).toContain('agreement: 87.5% -> 50% (\u221237.5 points)');
+    expect(md).toContain('**Agreement**: 87.5% → 50% (\u221237.5 points)');
+    expect(md).toContain('| 87.5% | 50% | \u221237.5 points |');
+    // No hyphen-minus before a number anywhere a difference is written.
+    expect(`${text}${md}`).not.toMatch(/\(-\d|\| -\d|\(-</);
+    expect(formatDelta(12.5)).toBe('+12.5 points');
   });
 });
