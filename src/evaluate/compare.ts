@@ -4,6 +4,7 @@
 
 import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, LatencyThresholds, McNemar, PersonaErrorKind, PersonaRecord, RepeatSummary, RunRecord } from '../types.js';
 import { agreement, agreementReport, type Agreement, type AgreementGroup } from './agreement.js';
+import { causeOf } from './causes.js';
 import { changeBetween, DIMENSIONS, type CauseWords, type DimensionCause } from './changes.js';
 import { coverageChange, type CoverageChange } from './coverage.js';
 import { judgeDifferences, sameJudge } from './definition.js';
@@ -166,6 +167,20 @@ function side(i: Item): ItemSide {
   };
 }
 
+/**
+ * An item's result, an error named: "pass", "errored (HTTP 503 from the agent)", a script's
+ * "errored (turn 2: HTTP 503 from the agent)": the cause the run's Errored section groups it under
+ * (causes.ts), with the turn it stopped on (docs/evaluations.md#compare).
+ */
+function resultWithError(i: Item): string {
+  const r = resultOf(i);
+  if (!i.errored) return r;
+  const what = causeOf(i, null)?.what ?? '';
+  const turn = kindOf(i) === 'script' ? /^(turn \d+)(?: \(welcome\))?: /.exec(i.error ?? '')?.[1] : undefined;
+  const words = [turn, what].filter((x): x is string => x !== undefined && x !== '').join(': ');
+  return words === '' ? r : `${r} (${words})`;
+}
+
 /** "runs once", or "repeat 3, minPass 2". */
 function repeatWords(r: RepeatSummary | undefined): string {
   return r === undefined || r.count <= 1 ? 'runs once' : `repeat ${r.count}, minPass ${r.minPass}`;
@@ -185,11 +200,16 @@ export function firstCause(before: Item, after: Item, latency: LatencyThresholds
     return { cause: 'judge_changed', detail: `judge changed: ${judgeDifferences(before.judgeFingerprint, after.judgeFingerprint).join(', ')}` };
   }
   // What the item told the user (reply or transcript, route): the change dimensions of changes.ts.
-  const content = changeBetween(before, after, 'content', latency);
-  if (content !== null) return content;
+  // Not for an item that errored in either run: its replies stop where the error stopped them, so a
+  // shorter transcript or a missing route is the error's doing, and the error is what changed
+  // (docs/evaluations.md#compare).
+  if (!before.errored && !after.errored) {
+    const content = changeBetween(before, after, 'content', latency);
+    if (content !== null) return content;
+  }
   const rb = resultOf(before);
   const ra = resultOf(after);
-  if (rb !== ra) return { cause: 'verdict_changed', detail: `verdict ${rb} -> ${ra}` };
+  if (rb !== ra) return { cause: 'verdict_changed', detail: `verdict ${resultWithError(before)} -> ${resultWithError(after)}` };
   if (before.errored && after.errored && before.errorKind !== after.errorKind) {
     return { cause: 'error_class_changed', detail: `error ${before.errorKind} -> ${after.errorKind}` };
   }

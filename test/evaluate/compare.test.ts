@@ -106,13 +106,13 @@ describe('compare: the first cause of each changed fixture', () => {
     expect(c.broken).toEqual([]);
   });
 
-  it('a replay that errors now is a verdict change (broken), not a reply change', () => {
-    const c = compareRuns(at(T1, [fx('a')]), at(T2, [errored('a')]));
-    expect(c.changes[0]).toMatchObject({ cause: 'verdict_changed', detail: 'verdict pass -> errored', movement: 'broken' });
+  it('a replay that errors now is a verdict change (broken), not a reply change, and names its error', () => {
+    const c = compareRuns(at(T1, [fx('a')]), at(T2, [errored('a', 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt: {"error":"Service Unavailable"}' })]));
+    expect(c.changes[0]).toMatchObject({ cause: 'verdict_changed', detail: 'verdict pass -> errored (HTTP 503 from the agent)', movement: 'broken' });
     expect(c.broken).toEqual(['a']);
     // Rendered, the cause is said once: "verdict changed: pass -> errored", not "... verdict pass -> errored".
-    expect(renderCompareText(c)).toContain('verdict changed: pass -> errored');
-    expect(renderCompareMarkdown(c)).toMatch(/\| verdict changed \| pass -(?:>|\\>|&gt;) errored \|/);
+    expect(renderCompareText(c)).toContain('verdict changed: pass -> errored (HTTP 503 from the agent)');
+    expect(renderCompareMarkdown(c)).toMatch(/\| verdict changed \| pass -(?:>|\\>|&gt;) errored \\\(HTTP 503 from the agent\\\) \|/);
     expect(renderCompareText(c) + renderCompareMarkdown(c)).not.toContain('verdict pass');
   });
 
@@ -159,6 +159,27 @@ describe('compare: persona scripts are items like fixtures', () => {
     // The same ending (the done reason's words aside): unchanged.
     expect(causeOf(byUser, pr('p', { baseline, simulation: sim('simulator', 'the refund is on its way'), drift: other }))).toBeNull();
     expect(causeOf(byAgent, pr('p', { baseline, simulation: sim('agent', null) }))).toBeNull();
+  });
+
+  it('a script errored by an HTTP 503 on turn 2: its cause is the error, not the transcript the error cut short', () => {
+    const turns = refundTurns();
+    const stopped = pr('p', {
+      turns: turns.slice(0, 2),
+      errored: true,
+      error: 'turn 2: agent returned HTTP 503 after 1 attempt: {"error":"Service Unavailable"}',
+      errorKind: 'http',
+      verdict: null,
+      drift: null,
+    } as Partial<PersonaRecord>);
+    const c = compareRuns(at(T1, [], [pr('p')]), at(T2, [], [stopped]));
+    expect(c.changes[0]).toMatchObject({ label: 'p', cause: 'verdict_changed', detail: 'verdict pass -> errored (turn 2: HTTP 503 from the agent)', movement: 'broken' });
+    expect(renderCompareText(c)).toMatch(/^ {2}p {2}pass -> errored {2}verdict changed: pass -> errored \(turn 2: HTTP 503 from the agent\)$/m);
+    expect(renderCompareMarkdown(c)).toContain('| `p` (script) | pass | errored | verdict changed | pass -&gt; errored \\(turn 2\\: HTTP 503 from the agent\\) |');
+    expect(renderCompareText(c) + renderCompareMarkdown(c)).not.toContain('transcript changed');
+    // Fixed the other way round; errored in both runs for the same reason on another turn: unchanged.
+    expect(compareRuns(at(T1, [], [stopped]), at(T2, [], [pr('p')])).changes[0]?.detail).toBe('verdict errored (turn 2: HTTP 503 from the agent) -> pass');
+    const later = { ...stopped, turns: turns.slice(0, 3), error: 'turn 3: agent returned HTTP 503 after 1 attempt' } as PersonaRecord;
+    expect(causeOf(stopped, later)).toBeNull();
   });
 
   it('a label that was a fixture and is now a script: definition changed', () => {
