@@ -128,10 +128,15 @@ export interface Comparison {
 /**
  * McNemar's exact test over the items in both runs with a verdict (pass or fail) in each: `pairs`
  * such items, of which `newlyFailing` passed before and fail after, `newlyPassing` the reverse
- * (docs/statistics.md, "The run: the paired bootstrap and McNemar").
+ * (docs/statistics.md, "The run: the paired bootstrap and McNemar"). The items in both runs it
+ * leaves out are counted, so that the output can say why a "broken" item is not "newly failing"
+ * (docs/evaluations.md#compare): `errored` errored in either run, `notEvaluated` the others not
+ * evaluated in either run.
  */
 export interface PairedMcNemar extends McNemar {
   pairs: number;
+  errored: number;
+  notEvaluated: number;
 }
 
 /** McNemar's test over paired items (before, after), leaving out those errored or not evaluated on either side. */
@@ -139,15 +144,19 @@ export function pairedMcNemar(pairs: readonly (readonly [Pick<Item, 'errored' | 
   let n = 0;
   let newlyFailing = 0;
   let newlyPassing = 0;
+  let errored = 0;
+  let notEvaluated = 0;
   for (const [x, y] of pairs) {
     const rx = resultOf(x);
     const ry = resultOf(y);
+    if (rx === 'errored' || ry === 'errored') errored += 1;
+    else if (rx === 'not_evaluated' || ry === 'not_evaluated') notEvaluated += 1;
     if ((rx !== 'pass' && rx !== 'fail') || (ry !== 'pass' && ry !== 'fail')) continue;
     n += 1;
     if (rx === 'pass' && ry === 'fail') newlyFailing += 1;
     if (rx === 'fail' && ry === 'pass') newlyPassing += 1;
   }
-  return { pairs: n, newlyFailing, newlyPassing, p: mcnemarExact(newlyFailing, newlyPassing) };
+  return { pairs: n, newlyFailing, newlyPassing, p: mcnemarExact(newlyFailing, newlyPassing), errored, notEvaluated };
 }
 
 type Item = FixtureRecord | PersonaRecord;

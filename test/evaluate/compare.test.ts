@@ -245,9 +245,30 @@ describe("compare: McNemar's exact test over the paired items", () => {
     const before = at(T1, [fx('a'), fx('b'), fx('c'), fx('d', { verdict: 'fail' }), fx('e'), errored('f'), fx('gone')]);
     const after = at(T2, [fx('a', { verdict: 'fail' }), fx('b', { verdict: 'fail' }), fx('c', { verdict: 'fail' }), fx('d'), fx('e'), fx('f', { verdict: 'fail' }), fx('new', { verdict: 'fail' })]);
     const c = compareRuns(before, after);
-    expect(c.mcnemar).toEqual({ pairs: 5, newlyFailing: 3, newlyPassing: 1, p: expect.closeTo(0.625, 12) as unknown as number });
+    expect(c.mcnemar).toEqual({ pairs: 5, newlyFailing: 3, newlyPassing: 1, p: expect.closeTo(0.625, 12) as unknown as number, errored: 1, notEvaluated: 0 });
     expect(renderCompareText(c)).toContain('  mcnemar: over 5 items with a verdict in both runs, 3 newly failing, 1 newly passing: p = 0.63, within noise');
     expect(renderCompareMarkdown(c)).toContain('**McNemar**: over 5 items with a verdict in both runs, 3 newly failing, 1 newly passing: p = 0.63, within noise.');
+  });
+
+  it('beside "Broken", the items that errored are named as not counted, and Broken says how many are newly failing', () => {
+    // Three items pass before and error now (HTTP 503): broken, but not "newly failing"; one fails now; one not evaluated now.
+    const err = (l: string): FixtureRecord => errored(l, 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt' });
+    const before = at(T1, [fx('a'), fx('b'), fx('c'), fx('d'), fx('e'), fx('f', { verdict: 'fail' })]);
+    const after = at(T2, [err('a'), err('b'), err('c'), fx('d', { verdict: 'fail' }), fx('e', { verdict: 'not_evaluated' }), fx('f')]);
+    const c = compareRuns(before, after);
+    expect(c.mcnemar).toMatchObject({ pairs: 2, newlyFailing: 1, newlyPassing: 1, errored: 3, notEvaluated: 1 });
+    const md = renderCompareMarkdown(c);
+    expect(md).toContain(
+      '**McNemar**: over 2 items with a verdict in both runs, 1 newly failing, 1 newly passing: p = 1, within noise. Not counted: 3 items errored in a run, 1 item not evaluated in a run (not checked, so neither pass nor fail).',
+    );
+    expect(md).toContain('Fixed: 1. Broken: 4 (1 newly failing, 3 errored now).');
+    expect(renderCompareText(c)).toContain(
+      '  mcnemar: over 2 items with a verdict in both runs, 1 newly failing, 1 newly passing: p = 1, within noise; not counted: 3 items errored in a run, 1 item not evaluated in a run (not checked, so neither pass nor fail)\n',
+    );
+    // The other way round: fixed items that errored before.
+    expect(renderCompareMarkdown(compareRuns(at(T1, [err('a'), fx('d', { verdict: 'fail' })]), at(T2, [fx('a'), fx('d')])))).toContain('Fixed: 2 (1 newly passing, 1 errored before). Broken: 0.');
+    // Nothing left out: no "not counted".
+    expect(renderCompareText(compareRuns(at(T1, [fx('a')]), at(T2, [fx('a', { verdict: 'fail' })])))).not.toContain('not counted');
   });
 
   it('six newly failing and none newly passing is beyond noise (p = 2/64); no flip gives p = 1', () => {
@@ -255,7 +276,7 @@ describe("compare: McNemar's exact test over the paired items", () => {
     const c = compareRuns(at(T1, labels.map((l) => fx(l))), at(T2, labels.map((l) => fx(l, { verdict: 'fail' }))));
     expect(c.mcnemar.p).toBeCloseTo(2 / 64, 12);
     expect(renderCompareText(c)).toContain('6 newly failing, 0 newly passing: p = 0.031, beyond noise');
-    expect(compareRuns(at(T1, [fx('a')]), at(T2, [fx('a')])).mcnemar).toEqual({ pairs: 1, newlyFailing: 0, newlyPassing: 0, p: 1 });
+    expect(compareRuns(at(T1, [fx('a')]), at(T2, [fx('a')])).mcnemar).toEqual({ pairs: 1, newlyFailing: 0, newlyPassing: 0, p: 1, errored: 0, notEvaluated: 0 });
   });
 });
 
