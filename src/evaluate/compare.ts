@@ -59,6 +59,8 @@ export interface ItemSide {
   judgeFingerprint: JudgeFingerprint | null;
   /** A repeated item's passes over attempts (absent for an item run once). */
   repeat?: RepeatSummary;
+  /** An errored item's error in a few words: "HTTP 503 from the agent", a script's "turn 2: HTTP 503 from the agent" (absent when it did not error). */
+  error?: string;
 }
 
 export interface ItemChange {
@@ -173,21 +175,27 @@ function side(i: Item): ItemSide {
     definitionHash: i.definitionHash ?? null,
     judgeFingerprint: i.judgeFingerprint ?? null,
     ...(i.repeat !== undefined ? { repeat: i.repeat } : {}),
+    ...(errorWords(i) !== null ? { error: errorWords(i) as string } : {}),
   };
 }
 
 /**
- * An item's result, an error named: "pass", "errored (HTTP 503 from the agent)", a script's
- * "errored (turn 2: HTTP 503 from the agent)": the cause the run's Errored section groups it under
- * (causes.ts), with the turn it stopped on (docs/evaluations.md#compare).
+ * An errored item's error in a few words: the cause the run's Errored section groups it under
+ * (causes.ts), with the turn a script stopped on: "HTTP 503 from the agent", "turn 2: HTTP 503
+ * from the agent" (docs/evaluations.md#compare); null when it did not error.
  */
-function resultWithError(i: Item): string {
-  const r = resultOf(i);
-  if (!i.errored) return r;
+function errorWords(i: Item): string | null {
+  if (!i.errored) return null;
   const what = causeOf(i, null)?.what ?? '';
   const turn = kindOf(i) === 'script' ? /^(turn \d+)(?: \(welcome\))?: /.exec(i.error ?? '')?.[1] : undefined;
   const words = [turn, what].filter((x): x is string => x !== undefined && x !== '').join(': ');
-  return words === '' ? r : `${r} (${words})`;
+  return words === '' ? null : words;
+}
+
+/** An item's result, an error named: "pass", "errored (HTTP 503 from the agent)". */
+function resultWithError(i: Item): string {
+  const words = errorWords(i);
+  return words === null ? resultOf(i) : `${resultOf(i)} (${words})`;
 }
 
 /** "runs once", or "repeat 3, minPass 2". */

@@ -58,8 +58,12 @@ function detailWithoutCause(c: ItemChange): string {
     const turn = /^(turn \d+) (.*)$/.exec(c.detail);
     if (turn !== null && (turn[2] === title || (turn[2] as string).startsWith(`${title}: `))) return turn[2] === title ? (turn[1] as string) : `${turn[1]}: ${(turn[2] as string).slice(title.length + 2)}`;
   }
-  // "verdict pass -> errored" under "verdict changed" reads "pass -> errored".
-  if (c.cause === 'verdict_changed' && c.detail.startsWith('verdict ')) return c.detail.slice('verdict '.length);
+  // A verdict's move is the before and after beside it ("pass -> errored"): the detail says only
+  // what they do not, the error ("HTTP 503 from the agent"; "before: ..." for one fixed since).
+  if (c.cause === 'verdict_changed' && c.before !== null && c.after !== null) {
+    if (c.after.error !== undefined) return c.after.error;
+    return c.before.error === undefined ? '' : `before: ${c.before.error}`;
+  }
   const rest = c.detail.startsWith(`${title}: `) ? c.detail.slice(title.length + 2) : c.detail.startsWith(`${title} `) ? c.detail.slice(title.length + 1) : c.detail;
   return /^\([^()]*\)$/.test(rest) ? rest.slice(1, -1) : rest;
 }

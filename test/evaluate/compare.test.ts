@@ -108,12 +108,24 @@ describe('compare: the first cause of each changed fixture', () => {
 
   it('a replay that errors now is a verdict change (broken), not a reply change, and names its error', () => {
     const c = compareRuns(at(T1, [fx('a')]), at(T2, [errored('a', 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt: {"error":"Service Unavailable"}' })]));
-    expect(c.changes[0]).toMatchObject({ cause: 'verdict_changed', detail: 'verdict pass -> errored (HTTP 503 from the agent)', movement: 'broken' });
+    expect(c.changes[0]).toMatchObject({ cause: 'verdict_changed', detail: 'verdict pass -> errored (HTTP 503 from the agent)', movement: 'broken', after: { result: 'errored', error: 'HTTP 503 from the agent' } });
     expect(c.broken).toEqual(['a']);
-    // Rendered, the cause is said once: "verdict changed: pass -> errored", not "... verdict pass -> errored".
-    expect(renderCompareText(c)).toContain('verdict changed: pass -> errored (HTTP 503 from the agent)');
-    expect(renderCompareMarkdown(c)).toMatch(/\| verdict changed \| pass -(?:>|\\>|&gt;) errored \\\(HTTP 503 from the agent\\\) \|/);
-    expect(renderCompareText(c) + renderCompareMarkdown(c)).not.toContain('verdict pass');
+    expect(renderCompareText(c)).toContain('a  pass -> errored  verdict changed: HTTP 503 from the agent\n');
+    expect(renderCompareMarkdown(c)).toContain('| `a` | pass | errored | verdict changed | HTTP 503 from the agent |');
+  });
+
+  it('a verdict change says the move once: beside the before and after, the detail is the error alone, or nothing', () => {
+    const err = errored('a', 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt' });
+    const broken = compareRuns(at(T1, [fx('a'), fx('b')]), at(T2, [err, fx('b', { verdict: 'fail' })]));
+    const fixed = compareRuns(at(T1, [err]), at(T2, [fx('a')]));
+    for (const out of [renderCompareText(broken), renderCompareMarkdown(broken), renderCompareText(fixed), renderCompareMarkdown(fixed)]) {
+      expect(out).not.toMatch(/verdict changed(?::| \|) (?:pass|fail|errored) -/);
+      expect(out).not.toContain('verdict pass');
+    }
+    expect(renderCompareText(broken)).toContain('b  pass -> fail  verdict changed\n');
+    expect(renderCompareMarkdown(broken)).toContain('| `b` | pass | fail | verdict changed |  |');
+    expect(renderCompareText(fixed)).toContain('a  errored -> pass  verdict changed: before: HTTP 503 from the agent\n');
+    expect(renderCompareMarkdown(fixed)).toContain('| `a` | errored | pass | verdict changed | before\\: HTTP 503 from the agent |');
   });
 
   it('error class changed: errored in both runs, for different reasons', () => {
@@ -173,8 +185,8 @@ describe('compare: persona scripts are items like fixtures', () => {
     } as Partial<PersonaRecord>);
     const c = compareRuns(at(T1, [], [pr('p')]), at(T2, [], [stopped]));
     expect(c.changes[0]).toMatchObject({ label: 'p', cause: 'verdict_changed', detail: 'verdict pass -> errored (turn 2: HTTP 503 from the agent)', movement: 'broken' });
-    expect(renderCompareText(c)).toMatch(/^ {2}p {2}pass -> errored {2}verdict changed: pass -> errored \(turn 2: HTTP 503 from the agent\)$/m);
-    expect(renderCompareMarkdown(c)).toContain('| `p` (script) | pass | errored | verdict changed | pass -&gt; errored \\(turn 2\\: HTTP 503 from the agent\\) |');
+    expect(renderCompareText(c)).toMatch(/^ {2}p {2}pass -> errored {2}verdict changed: turn 2: HTTP 503 from the agent$/m);
+    expect(renderCompareMarkdown(c)).toContain('| `p` (script) | pass | errored | verdict changed | turn 2\\: HTTP 503 from the agent |');
     expect(renderCompareText(c) + renderCompareMarkdown(c)).not.toContain('transcript changed');
     // Fixed the other way round; errored in both runs for the same reason on another turn: unchanged.
     expect(compareRuns(at(T1, [], [stopped]), at(T2, [], [pr('p')])).changes[0]?.detail).toBe('verdict errored (turn 2: HTTP 503 from the agent) -> pass');
