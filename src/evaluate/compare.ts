@@ -4,6 +4,7 @@
 
 import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, LatencyThresholds, McNemar, PersonaErrorKind, PersonaRecord, RepeatSummary, RunRecord } from '../types.js';
 import { agreement, agreementReport, type Agreement, type AgreementGroup } from './agreement.js';
+import { causeOf } from './causes.js';
 import { changeBetween, DIMENSIONS, type CauseWords, type DimensionCause } from './changes.js';
 import { coverageChange, type CoverageChange } from './coverage.js';
 import { judgeDifferences, sameJudge } from './definition.js';
@@ -58,6 +59,8 @@ export interface ItemSide {
   judgeFingerprint: JudgeFingerprint | null;
   /** A repeated item's passes over attempts (absent for an item run once). */
   repeat?: RepeatSummary;
+  /** An errored item's error in a few words: "HTTP 503 from the agent", a script's "turn 2: HTTP 503 from the agent" (absent when it did not error). */
+  error?: string;
 }
 
 export interface ItemChange {
@@ -127,10 +130,15 @@ export interface Comparison {
 /**
  * McNemar's exact test over the items in both runs with a verdict (pass or fail) in each: `pairs`
  * such items, of which `newlyFailing` passed before and fail after, `newlyPassing` the reverse
- * (docs/statistics.md, "The run: the paired bootstrap and McNemar").
+ * (docs/statistics.md, "The run: the paired bootstrap and McNemar"). The items in both runs it
+ * leaves out are counted, so that the output can say why a "broken" item is not "newly failing"
+ * (docs/evaluations.md#compare): `errored` errored in either run, `notEvaluated` the others not
+ * evaluated in either run.
  */
 export interface PairedMcNemar extends McNemar {
   pairs: number;
+  errored: number;
+  notEvaluated: number;
 }
 
 /** McNemar's test over paired items (before, after), leaving out those errored or not evaluated on either side. */
@@ -138,15 +146,19 @@ export function pairedMcNemar(pairs: readonly (readonly [Pick<Item, 'errored' | 
   let n = 0;
   let newlyFailing = 0;
   let newlyPassing = 0;
+  let errored = 0;
+  let notEvaluated = 0;
   for (const [x, y] of pairs) {
     const rx = resultOf(x);
     const ry = resultOf(y);
+    if (rx === 'errored' || ry === 'errored') errored += 1;
+    else if (rx === 'not_evaluated' || ry === 'not_evaluated') notEvaluated += 1;
     if ((rx !== 'pass' && rx !== 'fail') || (ry !== 'pass' && ry !== 'fail')) continue;
     n += 1;
     if (rx === 'pass' && ry === 'fail') newlyFailing += 1;
     if (rx === 'fail' && ry === 'pass') newlyPassing += 1;
   }
-  return { pairs: n, newlyFailing, newlyPassing, p: mcnemarExact(newlyFailing, newlyPassing) };
+  return { pairs: n, newlyFailing, newlyPassing, p: mcnemarExact(newlyFailing, newlyPassing), errored, notEvaluated };
 }
 
 type Item = FixtureRecord | PersonaRecord;
@@ -163,7 +175,27 @@ function side(i: Item): ItemSide {
     definitionHash: i.definitionHash ?? null,
     judgeFingerprint: i.judgeFingerprint ?? null,
     ...(i.repeat !== undefined ? { repeat: i.repeat } : {}),
+    ...(errorWords(i) !== null ? { error: errorWords(i) as string } : {}),
   };
+}
+
+/**
+ * An errored item's error in a few words: the cause the run's Errored section groups it under
+ * (causes.ts), with the turn a script stopped on: "HTTP 503 from the agent", "turn 2: HTTP 503
+ * from the agent" (docs/evaluations.md#compare); null when it did not error.
+ */
+function errorWords(i: Item): string | null {
+  if (!i.errored) return null;
+  const what = causeOf(i, null)?.what ?? '';
+  const turn = kindOf(i) === 'script' ? /^(turn \d+)(?: \(welcome\))?: /.exec(i.error ?? '')?.[1] : undefined;
+  const words = [turn, what].filter((x): x is string => x !== undefined && x !== '').join(': ');
+  return words === '' ? null : words;
+}
+
+/** An item's result, an error named: "pass", "errored (HTTP 503 from the agent)". */
+function resultWithError(i: Item): string {
+  const words = errorWords(i);
+  return words === null ? resultOf(i) : `${resultOf(i)} (${words})`;
 }
 
 /** "runs once", or "repeat 3, minPass 2". */
@@ -185,11 +217,16 @@ export function firstCause(before: Item, after: Item, latency: LatencyThresholds
     return { cause: 'judge_changed', detail: `judge changed: ${judgeDifferences(before.judgeFingerprint, after.judgeFingerprint).join(', ')}` };
   }
   // What the item told the user (reply or transcript, route): the change dimensions of changes.ts.
-  const content = changeBetween(before, after, 'content', latency);
-  if (content !== null) return content;
+  // Not for an item that errored in either run: its replies stop where the error stopped them, so a
+  // shorter transcript or a missing route is the error's doing, and the error is what changed
+  // (docs/evaluations.md#compare).
+  if (!before.errored && !after.errored) {
+    const content = changeBetween(before, after, 'content', latency);
+    if (content !== null) return content;
+  }
   const rb = resultOf(before);
   const ra = resultOf(after);
-  if (rb !== ra) return { cause: 'verdict_changed', detail: `verdict ${rb} -> ${ra}` };
+  if (rb !== ra) return { cause: 'verdict_changed', detail: `verdict ${resultWithError(before)} -> ${resultWithError(after)}` };
   if (before.errored && after.errored && before.errorKind !== after.errorKind) {
     return { cause: 'error_class_changed', detail: `error ${before.errorKind} -> ${after.errorKind}` };
   }

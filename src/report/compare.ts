@@ -8,19 +8,24 @@ import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
 import { codeSpan, escapeInline, oneLine } from './escape.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
-import { mcnemarText } from './rates.js';
+import { mcnemarText, signOf } from './rates.js';
 import { plural } from '../words.js';
 
 const RESULT_WORD: Record<ItemResult, string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', errored: 'errored' };
 
-/** "+12.5 points", "-3 points", "no change" (only for 0), "+<0.1 points", "n/a" (docs/evaluations.md#compare). */
+/**
+ * "+12.5 points", "−3 points", "no change" (only for 0), "+<0.1 points", "n/a"
+ * (docs/evaluations.md#compare); signed as the run's report signs its points (rates.ts signOf: "−",
+ * not a hyphen).
+ */
 export function formatDelta(points: number | null): string {
   if (points === null) return 'n/a';
   if (points === 0) return 'no change';
   const r = Math.round(points * 10) / 10;
-  if (r === 0) return `${points > 0 ? '+' : '-'}<0.1 points`;
-  const s = Number.isInteger(r) ? r.toFixed(0) : r.toFixed(1);
-  return `${r > 0 ? '+' : ''}${s} ${Math.abs(r) === 1 ? 'point' : 'points'}`;
+  if (r === 0) return `${signOf(points)}<0.1 points`;
+  const a = Math.abs(r);
+  const s = Number.isInteger(a) ? a.toFixed(0) : a.toFixed(1);
+  return `${signOf(r)}${s} ${a === 1 ? 'point' : 'points'}`;
 }
 
 function besides(a: Agreement): string {
@@ -53,8 +58,12 @@ function detailWithoutCause(c: ItemChange): string {
     const turn = /^(turn \d+) (.*)$/.exec(c.detail);
     if (turn !== null && (turn[2] === title || (turn[2] as string).startsWith(`${title}: `))) return turn[2] === title ? (turn[1] as string) : `${turn[1]}: ${(turn[2] as string).slice(title.length + 2)}`;
   }
-  // "verdict pass -> errored" under "verdict changed" reads "pass -> errored".
-  if (c.cause === 'verdict_changed' && c.detail.startsWith('verdict ')) return c.detail.slice('verdict '.length);
+  // A verdict's move is the before and after beside it ("pass -> errored"): the detail says only
+  // what they do not, the error ("HTTP 503 from the agent"; "before: ..." for one fixed since).
+  if (c.cause === 'verdict_changed' && c.before !== null && c.after !== null) {
+    if (c.after.error !== undefined) return c.after.error;
+    return c.before.error === undefined ? '' : `before: ${c.before.error}`;
+  }
   const rest = c.detail.startsWith(`${title}: `) ? c.detail.slice(title.length + 2) : c.detail.startsWith(`${title} `) ? c.detail.slice(title.length + 1) : c.detail;
   return /^\([^()]*\)$/.test(rest) ? rest.slice(1, -1) : rest;
 }
@@ -106,6 +115,30 @@ export function pairedText(m: PairedMcNemar): string {
   return `over ${plural(m.pairs, 'item', 'items')} with a verdict in both runs, ${mcnemarText(m)}`;
 }
 
+/**
+ * The items in both runs the test leaves out, so that it reads beside "Broken: 3" where the 3
+ * errored (docs/evaluations.md#compare): "not counted: 3 items errored in a run (not checked, so
+ * neither pass nor fail)"; null when none.
+ */
+export function unpairedText(m: PairedMcNemar): string | null {
+  const parts: string[] = [];
+  if (m.errored > 0) parts.push(`${plural(m.errored, 'item', 'items')} errored in a run`);
+  if (m.notEvaluated > 0) parts.push(`${plural(m.notEvaluated, 'item', 'items')} not evaluated in a run`);
+  return parts.length === 0 ? null : `not counted: ${parts.join(', ')} (not checked, so neither pass nor fail)`;
+}
+
+/**
+ * Fixed or broken items, split as the test counts them (docs/evaluations.md#compare): "5 (1 newly
+ * failing, 4 errored now)", "2 (1 newly passing, 1 errored before)"; the bare count when none errored.
+ */
+function movedText(c: Comparison, movement: 'fixed' | 'broken'): string {
+  const moved = c.changes.filter((x) => x.movement === movement);
+  const errored = moved.filter((x) => (movement === 'broken' ? x.after : x.before)?.result === 'errored').length;
+  if (errored === 0) return String(moved.length);
+  const flipped = `${moved.length - errored} newly ${movement === 'broken' ? 'failing' : 'passing'}`;
+  return `${moved.length} (${flipped}, ${errored} errored ${movement === 'broken' ? 'now' : 'before'})`;
+}
+
 /** The comparison as markdown: agreement, why it changed, groups, changed items, items in one run only, coverage. */
 export function renderCompareMarkdown(c: Comparison): string {
   const lines: string[] = ['## agent-replay: compare two runs', ''];
@@ -113,12 +146,13 @@ export function renderCompareMarkdown(c: Comparison): string {
   if (note) lines.push(`> ${note}`, '');
   lines.push(`- **Before**: ${runName(c.before, false)}`, `- **After**: ${runName(c.after, false)}`, '');
   const { before: ab, after: aa } = c.agreement;
+  const unpaired = unpairedText(c.mcnemar);
   lines.push(
     `**Agreement**: ${formatAgreement(ab)} → ${formatAgreement(aa)} (${formatDelta(c.agreement.deltaPoints)})`,
     '',
     `Before: ${besides(ab)}. After: ${besides(aa)}. Not evaluated and errored items are left out of agreement.`,
     '',
-    `**McNemar**: ${pairedText(c.mcnemar)}.`,
+    `**McNemar**: ${pairedText(c.mcnemar)}.${unpaired === null ? '' : ` ${unpaired.charAt(0).toUpperCase()}${unpaired.slice(1)}.`}`,
     '',
     `**Why**: ${escapeInline(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}.`,
   );
@@ -126,7 +160,7 @@ export function renderCompareMarkdown(c: Comparison): string {
     lines.push('', `Over the items in both runs only: ${commonText(c, '→')}.`);
   }
   if (c.fixed.length > 0 || c.broken.length > 0) {
-    lines.push('', `Fixed: ${c.fixed.length}. Broken: ${c.broken.length}.`);
+    lines.push('', `Fixed: ${movedText(c, 'fixed')}. Broken: ${movedText(c, 'broken')}.`);
   }
   lines.push('');
   lines.push(...groupRows('conversation', c.groups.byConversation), ...groupRows('file', c.groups.byFile), ...groupRows('persona', c.groups.byPersona));
@@ -168,7 +202,8 @@ export function renderCompareText(c: Comparison): string {
   out.push(`agreement: ${formatAgreement(c.agreement.before)} -> ${formatAgreement(c.agreement.after)} (${formatDelta(c.agreement.deltaPoints)})`);
   out.push(`  before: ${besides(c.agreement.before)}`, `  after:  ${besides(c.agreement.after)}`);
   if (showCommon(c)) out.push(`  over the items in both runs only: ${commonText(c, '->')}`);
-  out.push(`  mcnemar: ${pairedText(c.mcnemar)}`);
+  const unpaired = unpairedText(c.mcnemar);
+  out.push(`  mcnemar: ${pairedText(c.mcnemar)}${unpaired === null ? '' : `; ${unpaired}`}`);
   out.push(`why: ${oneLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
   const width = Math.max(0, ...c.changes.map((x) => x.label.length));
   for (const x of c.changes) {

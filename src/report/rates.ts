@@ -51,13 +51,22 @@ export function percent(rate: number): string {
 }
 
 /**
+ * The sign a difference is written with: "+" above 0, "−" (U+2212, the minus sign, not a hyphen)
+ * below, nothing for 0. Every signed difference in the reports and `compare` writes it this way
+ * (docs/statistics.md, "The run's pass-rate line"; docs/evaluations.md#compare).
+ */
+export function signOf(diff: number): string {
+  return diff > 0 ? '+' : diff < 0 ? '−' : '';
+}
+
+/**
  * Signed whole points between two rates as `percent` shows them: "+12 points", "−22 points", "0
  * points". Taken from the rounded rates, so that the line adds up (82% → 46% is −36 points, though
  * 0.824 → 0.455 differ by 36.9).
  */
 export function points(before: number, now: number): string {
   const n = Math.round(now * 100) - Math.round(before * 100);
-  return `${n > 0 ? '+' : n < 0 ? '−' : ''}${Math.abs(n)} ${Math.abs(n) === 1 ? 'point' : 'points'}`;
+  return `${signOf(n)}${Math.abs(n)} ${Math.abs(n) === 1 ? 'point' : 'points'}`;
 }
 
 /**
@@ -67,7 +76,7 @@ export function points(before: number, now: number): string {
  */
 function signed(diff: number): string {
   const n = Math.round(diff * 100);
-  return `${diff > 0 ? '+' : diff < 0 ? '−' : ''}${Math.abs(n)}`;
+  return `${signOf(diff)}${Math.abs(n)}`;
 }
 
 /** The p that decided the tier: the drop's for a drop, the rise's for `improved`; null when none did. */

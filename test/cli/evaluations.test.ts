@@ -187,7 +187,7 @@ describe('compare two recorded runs', () => {
     // Before: 3 passed, 2 failed (1 not evaluated, 1 errored beside it); after: 1 passed, 1 failed.
     expect([diff.agreement.before.percent, diff.agreement.after.percent]).toEqual([60, 50]);
     const md = await readFile(join(cwd, 'compare.md'), 'utf8');
-    expect(md).toContain('**Agreement**: 60% → 50% (-10 points)');
+    expect(md).toContain('**Agreement**: 60% → 50% (−10 points)');
     expect(md).not.toContain('### Only in the before run');
     expect(md).toContain('Over the items in both runs only: 0% → 50%.');
 

@@ -106,14 +106,26 @@ describe('compare: the first cause of each changed fixture', () => {
     expect(c.broken).toEqual([]);
   });
 
-  it('a replay that errors now is a verdict change (broken), not a reply change', () => {
-    const c = compareRuns(at(T1, [fx('a')]), at(T2, [errored('a')]));
-    expect(c.changes[0]).toMatchObject({ cause: 'verdict_changed', detail: 'verdict pass -> errored', movement: 'broken' });
+  it('a replay that errors now is a verdict change (broken), not a reply change, and names its error', () => {
+    const c = compareRuns(at(T1, [fx('a')]), at(T2, [errored('a', 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt: {"error":"Service Unavailable"}' })]));
+    expect(c.changes[0]).toMatchObject({ cause: 'verdict_changed', detail: 'verdict pass -> errored (HTTP 503 from the agent)', movement: 'broken', after: { result: 'errored', error: 'HTTP 503 from the agent' } });
     expect(c.broken).toEqual(['a']);
-    // Rendered, the cause is said once: "verdict changed: pass -> errored", not "... verdict pass -> errored".
-    expect(renderCompareText(c)).toContain('verdict changed: pass -> errored');
-    expect(renderCompareMarkdown(c)).toMatch(/\| verdict changed \| pass -(?:>|\\>|&gt;) errored \|/);
-    expect(renderCompareText(c) + renderCompareMarkdown(c)).not.toContain('verdict pass');
+    expect(renderCompareText(c)).toContain('a  pass -> errored  verdict changed: HTTP 503 from the agent\n');
+    expect(renderCompareMarkdown(c)).toContain('| `a` | pass | errored | verdict changed | HTTP 503 from the agent |');
+  });
+
+  it('a verdict change says the move once: beside the before and after, the detail is the error alone, or nothing', () => {
+    const err = errored('a', 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt' });
+    const broken = compareRuns(at(T1, [fx('a'), fx('b')]), at(T2, [err, fx('b', { verdict: 'fail' })]));
+    const fixed = compareRuns(at(T1, [err]), at(T2, [fx('a')]));
+    for (const out of [renderCompareText(broken), renderCompareMarkdown(broken), renderCompareText(fixed), renderCompareMarkdown(fixed)]) {
+      expect(out).not.toMatch(/verdict changed(?::| \|) (?:pass|fail|errored) -/);
+      expect(out).not.toContain('verdict pass');
+    }
+    expect(renderCompareText(broken)).toContain('b  pass -> fail  verdict changed\n');
+    expect(renderCompareMarkdown(broken)).toContain('| `b` | pass | fail | verdict changed |  |');
+    expect(renderCompareText(fixed)).toContain('a  errored -> pass  verdict changed: before: HTTP 503 from the agent\n');
+    expect(renderCompareMarkdown(fixed)).toContain('| `a` | errored | pass | verdict changed | before\\: HTTP 503 from the agent |');
   });
 
   it('error class changed: errored in both runs, for different reasons', () => {
@@ -159,6 +171,27 @@ describe('compare: persona scripts are items like fixtures', () => {
     // The same ending (the done reason's words aside): unchanged.
     expect(causeOf(byUser, pr('p', { baseline, simulation: sim('simulator', 'the refund is on its way'), drift: other }))).toBeNull();
     expect(causeOf(byAgent, pr('p', { baseline, simulation: sim('agent', null) }))).toBeNull();
+  });
+
+  it('a script errored by an HTTP 503 on turn 2: its cause is the error, not the transcript the error cut short', () => {
+    const turns = refundTurns();
+    const stopped = pr('p', {
+      turns: turns.slice(0, 2),
+      errored: true,
+      error: 'turn 2: agent returned HTTP 503 after 1 attempt: {"error":"Service Unavailable"}',
+      errorKind: 'http',
+      verdict: null,
+      drift: null,
+    } as Partial<PersonaRecord>);
+    const c = compareRuns(at(T1, [], [pr('p')]), at(T2, [], [stopped]));
+    expect(c.changes[0]).toMatchObject({ label: 'p', cause: 'verdict_changed', detail: 'verdict pass -> errored (turn 2: HTTP 503 from the agent)', movement: 'broken' });
+    expect(renderCompareText(c)).toMatch(/^ {2}p {2}pass -> errored {2}verdict changed: turn 2: HTTP 503 from the agent$/m);
+    expect(renderCompareMarkdown(c)).toContain('| `p` (script) | pass | errored | verdict changed | turn 2\\: HTTP 503 from the agent |');
+    expect(renderCompareText(c) + renderCompareMarkdown(c)).not.toContain('transcript changed');
+    // Fixed the other way round; errored in both runs for the same reason on another turn: unchanged.
+    expect(compareRuns(at(T1, [], [stopped]), at(T2, [], [pr('p')])).changes[0]?.detail).toBe('verdict errored (turn 2: HTTP 503 from the agent) -> pass');
+    const later = { ...stopped, turns: turns.slice(0, 3), error: 'turn 3: agent returned HTTP 503 after 1 attempt' } as PersonaRecord;
+    expect(causeOf(stopped, later)).toBeNull();
   });
 
   it('a label that was a fixture and is now a script: definition changed', () => {
@@ -224,9 +257,30 @@ describe("compare: McNemar's exact test over the paired items", () => {
     const before = at(T1, [fx('a'), fx('b'), fx('c'), fx('d', { verdict: 'fail' }), fx('e'), errored('f'), fx('gone')]);
     const after = at(T2, [fx('a', { verdict: 'fail' }), fx('b', { verdict: 'fail' }), fx('c', { verdict: 'fail' }), fx('d'), fx('e'), fx('f', { verdict: 'fail' }), fx('new', { verdict: 'fail' })]);
     const c = compareRuns(before, after);
-    expect(c.mcnemar).toEqual({ pairs: 5, newlyFailing: 3, newlyPassing: 1, p: expect.closeTo(0.625, 12) as unknown as number });
+    expect(c.mcnemar).toEqual({ pairs: 5, newlyFailing: 3, newlyPassing: 1, p: expect.closeTo(0.625, 12) as unknown as number, errored: 1, notEvaluated: 0 });
     expect(renderCompareText(c)).toContain('  mcnemar: over 5 items with a verdict in both runs, 3 newly failing, 1 newly passing: p = 0.63, within noise');
     expect(renderCompareMarkdown(c)).toContain('**McNemar**: over 5 items with a verdict in both runs, 3 newly failing, 1 newly passing: p = 0.63, within noise.');
+  });
+
+  it('beside "Broken", the items that errored are named as not counted, and Broken says how many are newly failing', () => {
+    // Three items pass before and error now (HTTP 503): broken, but not "newly failing"; one fails now; one not evaluated now.
+    const err = (l: string): FixtureRecord => errored(l, 'http', { error: 'message turn: agent returned HTTP 503 after 1 attempt' });
+    const before = at(T1, [fx('a'), fx('b'), fx('c'), fx('d'), fx('e'), fx('f', { verdict: 'fail' })]);
+    const after = at(T2, [err('a'), err('b'), err('c'), fx('d', { verdict: 'fail' }), fx('e', { verdict: 'not_evaluated' }), fx('f')]);
+    const c = compareRuns(before, after);
+    expect(c.mcnemar).toMatchObject({ pairs: 2, newlyFailing: 1, newlyPassing: 1, errored: 3, notEvaluated: 1 });
+    const md = renderCompareMarkdown(c);
+    expect(md).toContain(
+      '**McNemar**: over 2 items with a verdict in both runs, 1 newly failing, 1 newly passing: p = 1, within noise. Not counted: 3 items errored in a run, 1 item not evaluated in a run (not checked, so neither pass nor fail).',
+    );
+    expect(md).toContain('Fixed: 1. Broken: 4 (1 newly failing, 3 errored now).');
+    expect(renderCompareText(c)).toContain(
+      '  mcnemar: over 2 items with a verdict in both runs, 1 newly failing, 1 newly passing: p = 1, within noise; not counted: 3 items errored in a run, 1 item not evaluated in a run (not checked, so neither pass nor fail)\n',
+    );
+    // The other way round: fixed items that errored before.
+    expect(renderCompareMarkdown(compareRuns(at(T1, [err('a'), fx('d', { verdict: 'fail' })]), at(T2, [fx('a'), fx('d')])))).toContain('Fixed: 2 (1 newly passing, 1 errored before). Broken: 0.');
+    // Nothing left out: no "not counted".
+    expect(renderCompareText(compareRuns(at(T1, [fx('a')]), at(T2, [fx('a', { verdict: 'fail' })])))).not.toContain('not counted');
   });
 
   it('six newly failing and none newly passing is beyond noise (p = 2/64); no flip gives p = 1', () => {
@@ -234,7 +288,7 @@ describe("compare: McNemar's exact test over the paired items", () => {
     const c = compareRuns(at(T1, labels.map((l) => fx(l))), at(T2, labels.map((l) => fx(l, { verdict: 'fail' }))));
     expect(c.mcnemar.p).toBeCloseTo(2 / 64, 12);
     expect(renderCompareText(c)).toContain('6 newly failing, 0 newly passing: p = 0.031, beyond noise');
-    expect(compareRuns(at(T1, [fx('a')]), at(T2, [fx('a')])).mcnemar).toEqual({ pairs: 1, newlyFailing: 0, newlyPassing: 0, p: 1 });
+    expect(compareRuns(at(T1, [fx('a')]), at(T2, [fx('a')])).mcnemar).toEqual({ pairs: 1, newlyFailing: 0, newlyPassing: 0, p: 1, errored: 0, notEvaluated: 0 });
   });
 });
 
@@ -273,10 +327,24 @@ describe('compare: the change in agreement, said exactly', () => {
   it('a change that rounds to 0.0 points is not "no change"', () => {
     expect(formatDelta(0)).toBe('no change');
     expect(formatDelta(100 / 3000)).toBe('+<0.1 points');
-    expect(formatDelta(-0.04)).toBe('-<0.1 points');
-    expect(formatDelta(-1)).toBe('-1 point');
+    expect(formatDelta(-0.04)).toBe('−<0.1 points');
+    expect(formatDelta(-1)).toBe('−1 point');
     const all = (n: number, failed: number, t: string): RunRecord => at(t, Array.from({ length: n }, (_, i) => fx(`i${i}`, i < failed ? { verdict: 'fail' } : {})));
     const text = renderCompareText(compareRuns(all(3000, 0, T1), all(3000, 1, T2)));
-    expect(text).toContain('agreement: 100% -> >99.9% (-<0.1 points)');
+    expect(text).toContain('agreement: 100% -> >99.9% (−<0.1 points)');
+  });
+
+  it("a fall is signed with the minus sign (U+2212) as the run's pass-rate line signs it, in the agreement and the group tables", () => {
+    // 7 of 8 passing -> 4 of 8: −37.5 points; the run's report writes "−16 points" (report/rates.ts).
+    const labels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const c = compareRuns(at(T1, labels.map((l) => fx(l, l === 'h' ? { verdict: 'fail' } : {}))), at(T2, labels.map((l) => fx(l, 'efgh'.includes(l) ? { verdict: 'fail' } : {}))));
+    const text = renderCompareText(c);
+    const md = renderCompareMarkdown(c);
+    expect(text).toContain('agreement: 87.5% -> 50% (\u221237.5 points)');
+    expect(md).toContain('**Agreement**: 87.5% → 50% (\u221237.5 points)');
+    expect(md).toContain('| 87.5% | 50% | \u221237.5 points |');
+    // No hyphen-minus before a number anywhere a difference is written.
+    expect(`${text}${md}`).not.toMatch(/\(-\d|\| -\d|\(-</);
+    expect(formatDelta(12.5)).toBe('+12.5 points');
   });
 });
