@@ -31,7 +31,7 @@ import { changeText, compactCount } from './usage.js';
 import { usageSummary } from '../evaluate/usage.js';
 import { itemData, scriptJson } from './html/data.js';
 import { faultLine, liveWords } from './simulation.js';
-import { checksLine, shownAttemptPrefix } from './persona.js';
+import { checksLine, lineChecks } from './persona.js';
 import { validSha } from './metadata.js';
 import { formatUsdPair } from './money.js';
 import { judgeFallbackText } from './judge-mode.js';
@@ -111,7 +111,8 @@ function whyLine(f: Item): string {
     // The comment's words (persona.ts personaSummary): which attempt a repeated script's checks are
     // (docs/fixtures.md, "Reports"), the check by name, and where the user was simulated from.
     const live = f.simulation ? liveWords(f, f.simulation) : null;
-    return `${shownAttemptPrefix(f)}${checksLine(f.checks)}${live === null ? '' : ` · ${live}`}`;
+    const shown = lineChecks(f);
+    return `${shown.prefix}${checksLine(shown.checks)}${live === null ? '' : ` · ${live}`}`;
   }
   return f.errored ? f.error : f.detail;
 }

@@ -143,22 +143,22 @@ export function attemptsHead(
 }
 
 /**
- * A repeated fixture whose detail names another attempt than the one whose reply is shown (the first
- * that replied): that attempt, the first with the item's verdict (docs/fixtures.md, "What the item
- * shows"), and its reply when it is another. Null when the two are the same attempt.
+ * A repeated item whose detail names another attempt than the one shown (the first that replied,
+ * or completed): that attempt, the first with the item's verdict (docs/fixtures.md, "What the item
+ * shows"). Null when the two are the same attempt.
  */
-export function decisiveAttempt(f: {
+export function decisiveAttempt<A extends { errored: boolean; verdict: Verdict | null }>(f: {
   verdict: Verdict | null;
-  attempts?: readonly { errored: boolean; reply: string | null; verdict: Verdict | null }[];
-}): { number: number; verdict: Verdict; reply: string | null } | null {
+  attempts?: readonly A[];
+}): { number: number; verdict: Verdict; attempt: A } | null {
   const attempts = f.attempts;
   if (attempts === undefined || f.verdict === null) return null;
   const outcomes = attempts.map((a) => (a.errored || a.verdict === null ? 'errored' : a.verdict));
   const shown = outcomes.findIndex((o) => o !== 'errored');
   if (shown === -1) return null;
   const d = decisiveIndex(outcomes, f.verdict, shown);
-  const a = attempts[d];
-  return d === shown || a === undefined ? null : { number: d + 1, verdict: f.verdict, reply: a.reply };
+  const attempt = attempts[d];
+  return d === shown || attempt === undefined ? null : { number: d + 1, verdict: f.verdict, attempt };
 }
 
 // ---------------------------------------------------------------------------------------------

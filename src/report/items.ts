@@ -83,7 +83,7 @@ function attemptsLine(f: FixtureRecord): string | null {
   const decisive = decisiveAttempt(f);
   const first = decisive === null ? '' : ` ${decisive.verdict === 'pass' ? 'that passed' : decisive.verdict === 'fail' ? 'that failed' : 'not evaluated'}`;
   // The detail's attempt (decisiveParts) follows when its reply is another.
-  const then = decisive !== null && decisive.reply !== null && decisive.reply !== f.reply ? `, then attempt ${decisive.number}'s, the first${first}` : '';
+  const then = decisive !== null && decisive.attempt.reply !== null && decisive.attempt.reply !== f.reply ? `, then attempt ${decisive.number}'s, the first${first}` : '';
   const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ways : ''}${then}`;
   return `${attemptsHead(f.repeat, attempts)}${tail}`;
 }
@@ -98,8 +98,8 @@ function hasDiff(f: FixtureRecord): boolean {
  */
 function decisiveParts(f: FixtureRecord, level: Level, p: Profile): string[] {
   const decisive = decisiveAttempt(f);
-  if (decisive === null || decisive.reply === null || decisive.reply === f.reply || level === 'brief' || f.reply === null) return [];
-  return [replyBlock(`**Attempt ${decisive.number}'s reply** (${ATTEMPT_WORDS[decisive.verdict]})`, decisive.reply, p.maxReplyChars)];
+  if (decisive === null || decisive.attempt.reply === null || decisive.attempt.reply === f.reply || level === 'brief' || f.reply === null) return [];
+  return [replyBlock(`**Attempt ${decisive.number}'s reply** (${ATTEMPT_WORDS[decisive.verdict]})`, decisive.attempt.reply, p.maxReplyChars)];
 }
 
 function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {

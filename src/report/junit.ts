@@ -12,7 +12,7 @@ import { clip } from './escape.js';
 import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { matchMark, notSent, stoppedOn } from './persona.js';
+import { lineChecks, matchMark, notSent, stoppedOn } from './persona.js';
 import { decisiveAttempt } from './item-parts.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
@@ -55,7 +55,7 @@ function body(v: FixtureView, cause: Cause | null): string {
     if (f.baseline && f.drift?.reply === 'different') lines.push('', 'baseline reply:', f.baseline.reply);
     // The detail may name another attempt than the reply's (docs/fixtures.md, "Reports"): its reply follows.
     const decisive = decisiveAttempt(f);
-    if (decisive !== null && decisive.reply !== null && decisive.reply !== f.reply) lines.push('', `attempt ${decisive.number}'s reply:`, decisive.reply);
+    if (decisive !== null && decisive.attempt.reply !== null && decisive.attempt.reply !== f.reply) lines.push('', `attempt ${decisive.number}'s reply:`, decisive.attempt.reply);
   }
   return xmlText(lines.join('\n'));
 }
@@ -96,7 +96,11 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
   if (why !== null) lines.push(why);
   const s = p.simulation;
   if (s) lines.push(`simulated user: goal: ${s.goal}`, `  ${simulationFacts(p, s).join(' · ')}`);
-  lines.push(`visited: ${p.visited.join(', ') || 'none'}`, '', 'checks:', ...p.checks.map((c) => `  ${checkLine(c)}`), '', 'transcript:');
+  lines.push(`visited: ${p.visited.join(', ') || 'none'}`, '', 'checks:', ...p.checks.map((c) => `  ${checkLine(c)}`));
+  // The checks above are the attempt shown; the first attempt with the script's verdict follows when another.
+  const decisive = p.errored ? null : decisiveAttempt(p);
+  if (decisive !== null) lines.push('', `attempt ${decisive.number}'s checks:`, ...decisive.attempt.checks.map((c) => `  ${checkLine(c)}`));
+  lines.push('', 'transcript:');
   for (const t of p.turns) {
     if (t.message !== null) lines.push(`  [${t.index}] User${t.source === undefined ? '' : ` (${SOURCE_WORDS[t.source]})`}: ${t.message}`);
     for (const call of t.toolCalls ?? []) lines.push(`  [${t.index}] tool ${call.tool} ${JSON.stringify(call.input)}${call.mocked ? '' : ' (not mocked)'}${sourceMark(call)}`);
@@ -117,12 +121,15 @@ function personaTestcase(v: ScriptView, causeOf: CauseOfItem): string {
     return `${open}>\n      <error message="${message(p.error)}" type="${xmlAttr(p.errorKind)}">${personaBody(v, causeOf(p))}</error>\n    </testcase>`;
   }
   if (p.verdict === 'fail') {
-    const failed = p.checks.filter((c) => c.status === 'fail').map(checkLine).join('; ');
+    // A repeated script: the failed checks of the first attempt that failed, named (persona.ts lineChecks).
+    const named = lineChecks(p);
+    const failed = `${named.prefix}${named.checks.filter((c) => c.status === 'fail').map(checkLine).join('; ')}`;
     return `${open}>\n      <failure message="${message(failed)}" type="${xmlAttr(p.drift.verdict)}">${personaBody(v, null)}</failure>\n    </testcase>`;
   }
   if (p.verdict === 'not_evaluated') {
     // A simulator fault is the reason, not the checks it left unmeasured (docs/simulated-users.md).
-    const skipped = faultLine(p.simulation) ?? p.checks.filter((c) => c.status === 'not_evaluated').map(checkLine).join('; ');
+    const named = lineChecks(p);
+    const skipped = faultLine(p.simulation) ?? `${named.prefix}${named.checks.filter((c) => c.status === 'not_evaluated').map(checkLine).join('; ')}`;
     const why = causeText(causeOf(p));
     const text = message(`not evaluated (not a failure): ${skipped}${why === null ? '' : `; ${why}`}`);
     // A simulated script keeps its transcript (who wrote each message) where CI shows a skip's text.

@@ -14,7 +14,7 @@ import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpe
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { attemptsHead, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
@@ -165,14 +165,17 @@ export function checksCount(checks: readonly Check[]): string {
 }
 
 /**
- * Which attempt a repeated script's checks are ("attempt 1: "), so that "both checks passed" on a
- * script that failed 2 of 5 attempts is not read as the whole item's (docs/fixtures.md, "Reports");
- * empty for a script run once.
+ * The checks a script's line names, after which attempt they are ("attempt 2: "), so that "both
+ * checks passed" on a script that failed 2 of 5 attempts is not read as the whole item's
+ * (docs/fixtures.md, "Reports"): a repeated script's first attempt with its verdict, so that a fail
+ * names an attempt that failed, else the attempt shown; a script run once, its checks alone.
  */
-export function shownAttemptPrefix(p: PersonaRecord): string {
-  if (p.attempts === undefined || p.repeat === undefined || p.attempts.length < 2) return '';
+export function lineChecks(p: PersonaRecord): { prefix: string; checks: readonly Check[] } {
+  if (p.attempts === undefined || p.repeat === undefined || p.attempts.length < 2) return { prefix: '', checks: p.checks };
+  const decisive = p.errored ? null : decisiveAttempt(p);
+  if (decisive !== null) return { prefix: `attempt ${decisive.number}: `, checks: decisive.attempt.checks };
   const shown = p.attempts.findIndex((a) => !a.errored);
-  return shown === -1 ? '' : `attempt ${shown + 1}: `;
+  return { prefix: shown === -1 ? '' : `attempt ${shown + 1}: `, checks: p.checks };
 }
 
 /** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called: … (+1 more)". */
@@ -408,7 +411,7 @@ export function personaSummary(v: ScriptView, ctx: ReportContext, own?: Own): st
   const fault = p.errored ? null : faultLine(p.simulation);
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   const error = (own === undefined ? p.error : own.text) ?? '';
-  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${shownAttemptPrefix(p)}${checksLine(p.checks)}${live === null ? '' : ` · ${live}`}`;
+  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${lineChecks(p).prefix}${checksLine(lineChecks(p).checks)}${live === null ? '' : ` · ${live}`}`;
   return second ? `${head}<br>${escapeHtmlInline(clip(second, LIMITS.detail))}` : head;
 }
 
@@ -430,6 +433,9 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   }
   const tried = attemptsLine(pr);
   if (tried) parts.push(tried);
+  // The line above the details names the first attempt with the script's verdict: its checks follow when another's are shown.
+  const decisive = pr.errored ? null : decisiveAttempt(pr);
+  if (decisive !== null) parts.push(`**Attempt ${decisive.number}'s checks** (${ATTEMPT_WORDS[decisive.verdict]}):`, checksTable(decisive.attempt.checks));
   if (pr.errored) {
     const error = normalizeBlock(pr.error);
     if (error.includes('\n') || error.length > LIMITS.detail) parts.push(labelled('**Error**', pr.error, LIMITS.detailBlock));
@@ -456,7 +462,9 @@ function attemptsLine(pr: PersonaRecord): string | null {
   const first = replied[0] === undefined ? '' : JSON.stringify(replied[0].turns.map((t) => t.reply));
   const wordingOnly = replied.every((a) => JSON.stringify(a.turns.map((t) => t.reply)) === first || meansTheSame(a.meaning));
   const ways = wordingOnly ? ` (the attempts worded their replies ${thousands(transcripts)} ways, all the same in meaning)` : ` (the attempts replied differently in ${thousands(transcripts)} ways)`;
-  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ways : ''}`;
+  const decisive = pr.errored ? null : decisiveAttempt(pr);
+  const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, the first that ${decisive.verdict === 'pass' ? 'passed' : decisive.verdict === 'fail' ? 'failed' : 'was not evaluated'}`;
+  const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ways : ''}${then}`;
   return `${attemptsHead(pr.repeat, attempts)}${tail}`;
 }
 

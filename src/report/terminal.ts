@@ -29,7 +29,7 @@ import {
   type ScriptView,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, firstDifference, shownAttemptPrefix, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, firstDifference, lineChecks, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
@@ -251,8 +251,8 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
   lines.push(...replyLines(f, `${indent}    `, paint, fit, o.where));
   // The detail may name another attempt than the reply's (the first with the item's verdict): its reply follows.
   const decisive = decisiveAttempt(f);
-  if (decisive !== null && decisive.reply !== null && decisive.reply !== f.reply && !f.errored && f.reply !== null) {
-    lines.push(paint('grey', fit(`${indent}    attempt ${decisive.number}'s reply (${decisive.verdict === 'not_evaluated' ? 'not evaluated' : decisive.verdict}):`)), ...textLines(decisive.reply, `${indent}      `, o.where, () => null, paint, fit));
+  if (decisive !== null && decisive.attempt.reply !== null && decisive.attempt.reply !== f.reply && !f.errored && f.reply !== null) {
+    lines.push(paint('grey', fit(`${indent}    attempt ${decisive.number}'s reply (${decisive.verdict === 'not_evaluated' ? 'not evaluated' : decisive.verdict}):`)), ...textLines(decisive.attempt.reply, `${indent}      `, o.where, () => null, paint, fit));
   }
   return lines;
 }
@@ -292,7 +292,9 @@ const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
 function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const p = v.item;
   // An errored script's checks ran on the turns that completed (docs/personas.md, "How verdicts combine"): not the script's result.
-  const checks = `${p.errored ? 'on the turns that completed: ' : ''}${shownAttemptPrefix(p)}${checksCount(p.checks)}`;
+  // A repeated script's line names the first attempt with its verdict, and lists that attempt's open checks below.
+  const named = lineChecks(p);
+  const checks = `${p.errored ? 'on the turns that completed: ' : ''}${named.prefix}${checksCount(named.checks)}`;
   const last = p.turns[p.turns.length - 1];
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
   const fault = p.errored ? null : faultLine(p.simulation);
@@ -302,7 +304,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${oneLine(detail)}`)];
   // A simulated user (docs/simulated-users.md): from which turn it was live, how it ended, its calls.
   if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${oneLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
-  for (const c of p.checks) {
+  for (const c of named.checks) {
     if (c.status === 'pass') continue;
     const subject = checkSubject(c);
     // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").

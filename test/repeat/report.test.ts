@@ -152,6 +152,39 @@ describe('k/N in every report', () => {
     expect(md).toContain("**Attempts** (1/2 passed, 2 needed): 1 ❌ fail · 2 ✅ pass; the checks and transcript shown are attempt 1's (the attempts replied differently in 2 ways)");
   });
 
+  it('a repeated script that fails while attempt 1 passed names the attempt that failed, and its failed check, on every surface', () => {
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
+    const failing = base.checks.map((c, i) => (i === 0 ? { ...c, status: 'fail' as const, detail: 'the agent never reached refunds' } : c));
+    const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, turns: base.turns, durationMs: 900 };
+    const script: PersonaRecord = {
+      ...base,
+      verdict: 'fail',
+      drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' },
+      repeat: { count: 3, minPass: 3, passed: 2, flaky: true },
+      attempts: [
+        { ...one, verdict: 'pass' as const, checks: base.checks },
+        { ...one, verdict: 'fail' as const, checks: failing },
+        { ...one, verdict: 'pass' as const, checks: base.checks },
+      ],
+    };
+    const record = run([], { personas: [script] });
+    const count = `${base.checks.length - 1} of ${base.checks.length} checks passed`;
+    const md = renderComment(record, ctx);
+    expect(md).toContain(`<br>attempt 2: ${count} · ❌ `);
+    expect(md).toContain(`the checks and transcript shown are attempt 1's, then attempt 2's checks, the first that failed`);
+    expect(md).toContain("**Attempt 2's checks** (❌ fail):");
+    expect(md).toContain('the agent never reached refunds');
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain(`attempt 2: ${count}`);
+    expect(terminal).toContain(': the agent never reached refunds');
+    const row = /<span class="why">([^<]*)<\/span>/.exec(renderHtml(record))?.[1];
+    expect(row).toContain(`attempt 2: ${count} · ❌ `);
+    // JUnit's failure message was empty: attempt 1 failed no check.
+    const junit = renderJUnit(record);
+    expect(junit).toMatch(/<failure message="attempt 2: [^"]*the agent never reached refunds[^"]*"/);
+    expect(junit).toContain('attempt 2&apos;s checks:');
+  });
+
   it('says when the attempts differ in wording only (docs/meaning.md, "Repeats")', () => {
     const base = persona('refund-chat') as ReplayedPersonaRecord;
     const other = base.turns.map((t) => ({ ...t, reply: `${t.reply} (again)` }));
