@@ -147,6 +147,11 @@ export function attemptsHead(
  * or completed): that attempt, the first with the item's verdict (docs/fixtures.md, "What the item
  * shows"). Null when the two are the same attempt.
  */
+/** "the first that failed": the attempt decisiveAttempt names, in words. */
+export function firstThat(verdict: Verdict): string {
+  return `the first that ${verdict === 'pass' ? 'passed' : verdict === 'fail' ? 'failed' : 'was not evaluated'}`;
+}
+
 export function decisiveAttempt<A extends { errored: boolean; verdict: Verdict | null }>(f: {
   verdict: Verdict | null;
   attempts?: readonly A[];

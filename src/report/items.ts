@@ -10,7 +10,7 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from '
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { meansTheSame } from '../evaluate/variants.js';
-import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
@@ -81,9 +81,8 @@ function attemptsLine(f: FixtureRecord): string | null {
   const wordingOnly = replied.every((a) => a.reply === replied[0]?.reply || meansTheSame(a.meaning));
   const ways = wordingOnly ? ` (the attempts gave ${thousands(replies)} wordings, all the same in meaning)` : ` (the attempts gave ${thousands(replies)} different replies)`;
   const decisive = decisiveAttempt(f);
-  const first = decisive === null ? '' : ` ${decisive.verdict === 'pass' ? 'that passed' : decisive.verdict === 'fail' ? 'that failed' : 'not evaluated'}`;
   // The detail's attempt (decisiveParts) follows when its reply is another.
-  const then = decisive !== null && decisive.attempt.reply !== null && decisive.attempt.reply !== f.reply ? `, then attempt ${decisive.number}'s, the first${first}` : '';
+  const then = decisive !== null && decisive.attempt.reply !== null && decisive.attempt.reply !== f.reply ? `, then attempt ${decisive.number}'s, ${firstThat(decisive.verdict)}` : '';
   const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ways : ''}${then}`;
   return `${attemptsHead(f.repeat, attempts)}${tail}`;
 }

@@ -14,7 +14,7 @@ import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpe
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
@@ -411,7 +411,8 @@ export function personaSummary(v: ScriptView, ctx: ReportContext, own?: Own): st
   const fault = p.errored ? null : faultLine(p.simulation);
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   const error = (own === undefined ? p.error : own.text) ?? '';
-  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${lineChecks(p).prefix}${checksLine(lineChecks(p).checks)}${live === null ? '' : ` · ${live}`}`;
+  const named = lineChecks(p);
+  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${named.prefix}${checksLine(named.checks)}${live === null ? '' : ` · ${live}`}`;
   return second ? `${head}<br>${escapeHtmlInline(clip(second, LIMITS.detail))}` : head;
 }
 
@@ -463,7 +464,7 @@ function attemptsLine(pr: PersonaRecord): string | null {
   const wordingOnly = replied.every((a) => JSON.stringify(a.turns.map((t) => t.reply)) === first || meansTheSame(a.meaning));
   const ways = wordingOnly ? ` (the attempts worded their replies ${thousands(transcripts)} ways, all the same in meaning)` : ` (the attempts replied differently in ${thousands(transcripts)} ways)`;
   const decisive = pr.errored ? null : decisiveAttempt(pr);
-  const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, the first that ${decisive.verdict === 'pass' ? 'passed' : decisive.verdict === 'fail' ? 'failed' : 'was not evaluated'}`;
+  const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}`;
   const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ways : ''}${then}`;
   return `${attemptsHead(pr.repeat, attempts)}${tail}`;
 }
