@@ -94,10 +94,16 @@ export function replyBlock(title: string, text: string, max: number): string {
   return `${block}\n\n_Look-alike letters from another script, by their code:_ ${words.map((w) => codeSpan(clip(w, LIMITS.ref))).join(', ')}`;
 }
 
+/**
+ * What the marks of a diff below mean: only the marks it shows (docs/action.md, "The PR comment").
+ * A rewrite (whole lines, no common words) has no ⟦ ⟧, so it names none; a reply's own ⟦ is
+ * shown by its code (lookalike.ts), so a ⟦ in the text is always the diff's.
+ */
 function legend(text: string, sides = '`-` baseline, `+` new'): string {
   const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
   const invisible = text.includes(`${CHARACTER_NAME.open}U+`);
-  return `${sides}, ${MARK.open}changed words${MARK.close}${invisible ? `, ${CHARACTER_NAME.open}U+…${CHARACTER_NAME.close} a character you cannot see, a look-alike from another script or one of these marks, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
+  const marked = text.includes(MARK.open);
+  return `${sides}${marked ? `, ${MARK.open}changed words${MARK.close}` : ''}${invisible ? `, ${CHARACTER_NAME.open}U+…${CHARACTER_NAME.close} a character you cannot see, a look-alike from another script or one of these marks, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
 }
 
 export function diffBlock(baseline: string, reply: string, p: Profile): string {

@@ -144,6 +144,16 @@ describe('diffText: the ```diff block', () => {
     expect(diffBlock('Hello world.', 'Hello there.', profile('comment', undefined))).not.toContain('U+…');
   });
 
+  it('names ⟦changed words⟧ only above a diff that marks words: a whole-line rewrite has no marks, so no such words', () => {
+    const rewrite = diffBlock('We only sell online at the moment.', 'Our flagship store is at Torstraße 1 in Berlin.', profile('comment', undefined));
+    expect(rewrite).toContain('**Baseline → new reply** (`-` baseline, `+` new):');
+    expect(rewrite).not.toContain('⟦');
+    const words = diffBlock('Our warranty lasts 2 years.', 'Our warranty lasts one year.', profile('comment', undefined));
+    expect(words).toContain('**Baseline → new reply** (`-` baseline, `+` new, ⟦changed words⟧):');
+    // A reply's own ⟦ is shown by its code, so it does not make a rewrite name the marks.
+    expect(diffBlock('A plain old sentence here.', 'Totally ⟦different⟧ words now!', profile('comment', undefined))).toContain('(`-` baseline, `+` new, ⟨U+…⟩ a character');
+  });
+
   it('marks a changed word of any script whole, not letter by letter; a script written without spaces by character', () => {
     expect(diffText('Say Привет to them.', 'Say Здравствуйте to them.')).toBe(['- Say ⟦Привет⟧ to them.', '+ Say ⟦Здравствуйте⟧ to them.'].join('\n'));
     expect(diffText('Привет, как дела? Всё хорошо.', 'Привет, как дела? Всё отлично.')).toBe(['@@ 1 unchanged sentence @@', '- Всё ⟦хорошо⟧.', '+ Всё ⟦отлично⟧.'].join('\n'));
