@@ -26,6 +26,16 @@ export const LIMITS = {
   ref: 100,
 } as const;
 
+/**
+ * Is an item's error or detail too long for its one line (several lines, or over LIMITS.detail
+ * characters)? Then it is shown whole once, in a block of its own under the line, and the line
+ * says no part of it under a cause that sums it up (cause-details.ts; docs/action.md, "The PR comment").
+ */
+export function needsBlock(text: string): boolean {
+  const normal = normalizeBlock(text);
+  return normal.includes('\n') || normal.length > LIMITS.detail;
+}
+
 // ---------------------------------------------------------------------------------------------
 // File references: https://github.com/<owner>/<repo>/blob/<head sha>/<path>#L<line>
 
