@@ -5,7 +5,7 @@ import type { PanelMember, RepeatSummary, Verdict } from '../types.js';
 import { panelVerdict } from '../assertions/judge.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
-import { CHARACTER_NAME, lookalikeWords } from './lookalike.js';
+import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from './lookalike.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
 import { thousands, type Item } from './model.js';
@@ -111,9 +111,9 @@ export function replyBlock(title: string, text: string, max: number): string {
  */
 function legend(text: string, sides = '`-` baseline, `+` new'): string {
   const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
-  const invisible = text.includes(`${CHARACTER_NAME.open}U+`);
+  const invisible = namesCharacters(text);
   const marked = text.includes(MARK.open);
-  return `${sides}${marked ? `, ${MARK.open}changed words${MARK.close}` : ''}${invisible ? `, ${CHARACTER_NAME.open}U+…${CHARACTER_NAME.close} a character you cannot see, a look-alike from another script or one of these marks, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
+  return `${sides}${marked ? `, ${MARK.open}changed words${MARK.close}` : ''}${invisible ? `, ${CHARACTER_NAME_LEGEND}` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
 }
 
 export function diffBlock(baseline: string, reply: string, p: Profile): string {
