@@ -4,7 +4,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { runCheck } from '../engine.js';
 import { CONDITION_WORDS, DEFAULT_FAIL_ON, unverifiedCounts, type GateResult } from '../evaluate/index.js';
 import { startDemoServer, DEMO_JUDGE_LABEL } from '../demo/server.js';
@@ -44,10 +44,14 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
   try {
     io.stdout(`agent-replay demo: example agent at ${server.agentUrl}, ${DEMO_JUDGE_LABEL} at ${server.judgeBaseUrl}\n`);
     io.stdout(`suite: ${suiteDir}\n\n`);
+    // Run from the example project's root (examples/demo), as a real run from a repository's root:
+    // its files then read ".agent-replay/fixtures/store.yml" in every part of the report, wherever
+    // the demo was started (docs/cli.md, "demo"); relative to the working folder they read
+    // "../../.npm/_npx/.../examples/demo/.agent-replay/fixtures/store.yml".
     const result = await runCheck(
       {
-        dir: suiteDir,
-        cwd: io.cwd,
+        dir: basename(suiteDir),
+        cwd: dirname(suiteDir),
         env: io.env,
         overrides: { agentUrl: server.agentUrl, judge: { baseUrl: server.judgeBaseUrl } },
         confirmCost: false,

@@ -156,6 +156,13 @@ describe('demo', () => {
     expect(stdout).toMatch(/🎭 mid-price-handoff · fail · newly failing[^\n]*\n[^\n]*\n\s+✗ conversations: visited: welcome, refunds; missing: handoff/);
     expect(stdout).toContain('tool not called issue_refund');
     expect(stdout).toMatch(/^Reworded \(3\)\n {2}≈ refund-policy · reworded \(judge 0\.90\) · \S+refund-policy\.yml:3\n {2}≈ opening-hours · reworded \(formatting\) · /m);
+    // Started from another folder, the files read from the example project's root, as from a
+    // repository's: the same in the items, the "by file" agreement and results.json.
+    expect(stdout).toMatch(/^ {2}by file: \.agent-replay\/fixtures\/greetings\.yml 100% · \.agent-replay\/fixtures\/not-evaluated\.yml n\/a · /m);
+    expect(stdout).toContain('· .agent-replay/fixtures/warranty.yml:2\n');
+    expect(stdout).not.toMatch(/\.\.\/|examples\/demo\/\.agent-replay\/(fixtures|personas)/);
+    const files = await readRecord(join(out, 'results.json')).then((r) => [...r.fixtures, ...(r.personas ?? [])].map((i) => i.file));
+    expect(files.every((f) => /^\.agent-replay\/(fixtures|personas)\/[\w-]+\.yml$/.test(f)), files.join(', ')).toBe(true);
     expect(stdout).toContain('≈ delivery-time · reworded (known variant) · ');
     expect(stdout).toContain('favourite-product · pass (probe) · still passing · reply changed · meaning not checked: meaning judge gave no usable answer');
   });
