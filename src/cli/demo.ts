@@ -4,9 +4,9 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { runCheck } from '../engine.js';
-import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
+import { CONDITION_WORDS, DEFAULT_FAIL_ON, unverifiedCounts, type GateResult } from '../evaluate/index.js';
 import { startDemoServer, DEMO_JUDGE_LABEL } from '../demo/server.js';
 import { checkOutputFolder, emitRun, interruptedExit, progressPrinter, type CliIO } from './output.js';
 import { formatIssue } from '../suite/index.js';
@@ -44,10 +44,14 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
   try {
     io.stdout(`agent-replay demo: example agent at ${server.agentUrl}, ${DEMO_JUDGE_LABEL} at ${server.judgeBaseUrl}\n`);
     io.stdout(`suite: ${suiteDir}\n\n`);
+    // Run from the example project's root (examples/demo), as a real run from a repository's root:
+    // its files then read ".agent-replay/fixtures/store.yml" in every part of the report, wherever
+    // the demo was started (docs/cli.md, "demo"); relative to the working folder they read
+    // "../../.npm/_npx/.../examples/demo/.agent-replay/fixtures/store.yml".
     const result = await runCheck(
       {
-        dir: suiteDir,
-        cwd: io.cwd,
+        dir: basename(suiteDir),
+        cwd: dirname(suiteDir),
         env: io.env,
         overrides: { agentUrl: server.agentUrl, judge: { baseUrl: server.judgeBaseUrl } },
         confirmCost: false,
@@ -66,13 +70,35 @@ export async function runDemo(options: { out: string | null }, io: CliIO): Promi
     const written = await emitRun(result.record, { out: join(outDir, 'results.json'), markdown: join(outDir, 'report.md'), junit: join(outDir, 'junit.xml'), html: join(outDir, 'report.html') }, io);
     if (result.record.interrupted) return interruptedExit(result.record, result.suite.fixtures.length + result.suite.personas.length, io);
     if (!written) return 2;
-    io.stdout(
-      `\nThe demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike (see the comments in its files, in ${suiteDir}). With the default gate (--fail-on ${DEFAULT_FAIL_ON.join(',')}) a real run would ${
-        result.gate.failed ? `exit 1 (${oneLine(result.gate.reason)})` : 'exit 0'
-      }; the demo itself exits 0.\n`,
-    );
+    io.stdout(closingWords(result.gate, suiteDir));
     return 0;
   } finally {
     await server.close();
   }
+}
+
+/**
+ * The demo's last words (docs/cli.md, "demo"): what the default gate would do with a real run like
+ * it, one line per condition met with its items, no brackets inside brackets. The cause of the
+ * items not verified is said once, at the top of the summary.
+ */
+export function closingWords(gate: GateResult, suiteDir: string): string {
+  const lines = [
+    '',
+    `The demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike; the comments in its files say why: ${oneLine(suiteDir)}`,
+    `With the default gate, --fail-on ${DEFAULT_FAIL_ON.join(',')}, a real run would exit ${gate.failed ? '1:' : '0.'}`,
+  ];
+  if (gate.failed) {
+    for (const o of gate.offenders) {
+      if (o.condition === 'unverified') continue;
+      const named = o.labels.slice(0, 5).map(oneLine).join(', ') + (o.labels.length > 5 ? ` and ${o.labels.length - 5} more` : '');
+      lines.push(`  ${o.labels.length} ${CONDITION_WORDS[o.condition]}: ${named}`);
+    }
+    const unverified = unverifiedCounts(gate.verification);
+    if (gate.offenders.some((o) => o.condition === 'unverified') || gate.verification.interrupted || gate.verification.incomplete) {
+      lines.push(`  not verified: ${unverified.join(', ')}`);
+    }
+  }
+  lines.push('The demo itself exits 0.');
+  return `${lines.join('\n')}\n`;
 }

@@ -104,7 +104,8 @@ export interface GateResult {
   unverifiedOnly: boolean;
 }
 
-const CONDITION_WORDS: Record<FailOnCondition, string> = {
+/** A fail-on condition in words, after a count: "2 newly failing". */
+export const CONDITION_WORDS: Record<FailOnCondition, string> = {
   newly_failing: 'newly failing',
   unverified: 'not verified',
   failed: 'failing',

@@ -10,6 +10,7 @@ import { uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, FACTS_ONLY_FIX } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
+import { needsBlock } from './item-parts.js';
 
 /** The text an item's cause was read from: its error, or a not evaluated fixture's detail; null otherwise. */
 export function causeTextOf(item: Item): string | null {
@@ -33,6 +34,11 @@ function mostShared(texts: readonly string[]): [string | null, number] {
     }
   }
   return [best, sharing];
+}
+
+/** "turn 3: the agent reported ..." -> "turn 3"; null when the text names no turn. */
+export function errorTurn(text: string): string | null {
+  return TURN.exec(text)?.[1] ?? null;
 }
 
 /** "message turn: could not reach ..." -> ["message turn", "could not reach ..."]. */
@@ -59,9 +65,22 @@ export interface GroupText {
 
 /**
  * The shared text of one cause group's items: the text (without the turn it happened on) that most
- * of them have, when at least two have it; the turn too when every item has the same.
+ * of them have, when at least two have it; the turn too when every item has the same. An item
+ * whose own text is too long for its line (needsBlock) shows only its turn: the cause above sums
+ * the text up, and the item's block shows it whole, once.
  */
 export function groupText(items: readonly Item[]): GroupText {
+  const g = sharedText(items);
+  for (const item of items) {
+    const text = causeTextOf(item);
+    const own = g.own.get(item);
+    if (text === null || !needsBlock(text) || (own !== undefined && own.text === null)) continue;
+    g.own.set(item, { turn: errorTurn(text.trim()), text: null });
+  }
+  return g;
+}
+
+function sharedText(items: readonly Item[]): GroupText {
   const parts = items.map((item) => {
     const text = causeTextOf(item);
     return { item, text, split: text === null ? null : splitTurn(text.trim()) };

@@ -149,6 +149,120 @@ export interface ReplyDiff {
 let sentenceSegmenter: Intl.Segmenter | undefined;
 const segmenter = (): Intl.Segmenter => (sentenceSegmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' }));
 
+/** The brackets and quotes a sentence is not split inside; `"` both opens and closes. */
+const CLOSE_OF: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}', '“': '”', '«': '»', '"': '"' };
+const OPEN_OF: Readonly<Record<string, string>> = { ')': '(', ']': '[', '}': '{', '”': '“', '»': '«' };
+/**
+ * The longest bracketed or quoted span held together (characters, marks included): a stray `(`
+ * in an untrusted reply then holds at most this much, never the whole reply.
+ */
+const MAX_HELD = 400;
+/** Abbreviations that end in a full stop but do not end a sentence ("Ask Dr. Smith."), tried on a segment's last characters. */
+const ABBREVIATION_END = /(?:^|[^A-Za-z0-9.])(?:Mr|Mrs|Ms|Dr|Prof|vs|cf|e\.g|i\.e)\.$/i;
+const abbreviationEnds = (segment: string): boolean => ABBREVIATION_END.test(segment.trimEnd().slice(-6));
+
+/**
+ * Where a sentence may not end in `line`: `held[p] > 0` when a cut before index `p` would fall
+ * inside a bracket or quote whose closing mark follows on the line, at most MAX_HELD characters
+ * after the opening one. One pass with a stack of the open marks; a closing mark without its
+ * opening one is ignored, and an opening one without its closing one holds nothing.
+ */
+function heldPositions(line: string): Int32Array {
+  const held = new Int32Array(line.length + 2);
+  const stack: { ch: string; at: number }[] = [];
+  const open = new Map<string, number>(); // how many of each opening mark are on the stack
+  const close = (opener: string, at: number): void => {
+    if ((open.get(opener) ?? 0) === 0) return;
+    for (;;) {
+      const top = stack.pop() as { ch: string; at: number };
+      open.set(top.ch, (open.get(top.ch) as number) - 1);
+      if (top.ch !== opener) continue; // an opening mark never closed inside this pair: dropped
+      if (at - top.at <= MAX_HELD) {
+        held[top.at + 1] = (held[top.at + 1] as number) + 1;
+        held[at + 1] = (held[at + 1] as number) - 1;
+      }
+      return;
+    }
+  };
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i] as string;
+    if (ch === '"' && (open.get('"') ?? 0) > 0) close('"', i);
+    else if (CLOSE_OF[ch] !== undefined) {
+      stack.push({ ch, at: i });
+      open.set(ch, (open.get(ch) ?? 0) + 1);
+    } else if (OPEN_OF[ch] !== undefined) close(OPEN_OF[ch], i);
+  }
+  for (let i = 1; i < held.length; i++) held[i] = (held[i] as number) + (held[i - 1] as number);
+  return held;
+}
+
+/**
+ * The window of a line given to the segmenter at a time. V8's segment iterator costs time in
+ * proportion to the whole text on each step, so one long line of many sentences took time in
+ * proportion to its length times its sentences; over windows it takes time in proportion to its
+ * length. A sentence longer than the window doubles it until the sentence ends inside.
+ */
+const SEGMENT_WINDOW = 256;
+/**
+ * What ends Unicode's look ahead past a full stop (a letter, a sentence's end mark, a paragraph
+ * separator): a break before the last of these in a window is the break in the whole line.
+ */
+const LOOKAHEAD_STOP = unicodePattern(String.raw`[\p{L}.!?\u2029\u3002\uFF01\uFF0E\uFF1F]`, 'u');
+
+function lastStop(window: string): number {
+  const stop = LOOKAHEAD_STOP();
+  for (let i = window.length - 1; i >= 0; i--) if (stop.test(window[i] as string)) return i;
+  return -1;
+}
+
+/** Where Unicode's sentence breaks (Intl.Segmenter) fall in `line`: the end of each sentence. */
+export function sentenceEnds(line: string): number[] {
+  const ends: number[] = [];
+  let start = 0;
+  let size = SEGMENT_WINDOW;
+  while (start < line.length) {
+    const end = Math.min(line.length, start + size);
+    const window = line.slice(start, end);
+    const whole = end === line.length;
+    const stop = whole ? window.length : lastStop(window);
+    let taken = 0;
+    for (const { segment, index } of segmenter().segment(window)) {
+      const cut = index + segment.length;
+      // The window's last sentence may go on past it; a break after the last stop may move.
+      if ((cut === window.length && !whole) || cut > stop) break;
+      ends.push(start + cut);
+      taken++;
+      if (size > SEGMENT_WINDOW) break;
+    }
+    if (taken === 0) size *= 2;
+    else {
+      start = ends[ends.length - 1] as number;
+      size = SEGMENT_WINDOW;
+    }
+  }
+  return ends;
+}
+
+/**
+ * One line's sentences: Unicode's sentence breaks, except inside a bracket or quote that closes
+ * on the line ("Thanks (Hello! See you.) for that." is one sentence) and after a title such as
+ * "Dr." (docs/action.md, "The PR comment").
+ */
+function lineSentences(line: string): string[] {
+  const held = heldPositions(line);
+  const out: string[] = [];
+  let start = 0;
+  let from = 0;
+  for (const end of sentenceEnds(line)) {
+    const segment = line.slice(from, end);
+    from = end;
+    if (end < line.length && ((held[end] as number) > 0 || abbreviationEnds(segment))) continue;
+    out.push(line.slice(start, end));
+    start = end;
+  }
+  return out;
+}
+
 /**
  * The units a reply is compared by: each line split into sentences (trailing spaces dropped);
  * an empty line (paragraph break) is the unit ''.
@@ -160,8 +274,8 @@ export function sentenceUnits(text: string): string[] {
       units.push('');
       continue;
     }
-    for (const { segment } of segmenter().segment(line)) {
-      const s = segment.replace(/\s+$/, '');
+    for (const sentence of lineSentences(line)) {
+      const s = sentence.replace(/\s+$/, '');
       if (s !== '') units.push(s);
     }
   }

@@ -6,7 +6,7 @@ import { panelVerdict } from '../assertions/judge.js';
 import { decisiveIndex } from '../evaluate/repeat.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
-import { CHARACTER_NAME, lookalikeWords } from './lookalike.js';
+import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from './lookalike.js';
 import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
 import { thousands, type Item } from './model.js';
@@ -26,6 +26,16 @@ export const LIMITS = {
   messageInline: 200,
   ref: 100,
 } as const;
+
+/**
+ * Is an item's error or detail too long for its one line (several lines, or over LIMITS.detail
+ * characters)? Then it is shown whole once, in a block of its own under the line, and the line
+ * says no part of it under a cause that sums it up (cause-details.ts; docs/action.md, "The PR comment").
+ */
+export function needsBlock(text: string): boolean {
+  const normal = normalizeBlock(text);
+  return normal.includes('\n') || normal.length > LIMITS.detail;
+}
 
 // ---------------------------------------------------------------------------------------------
 // File references: https://github.com/<owner>/<repo>/blob/<head sha>/<path>#L<line>
@@ -95,10 +105,16 @@ export function replyBlock(title: string, text: string, max: number): string {
   return `${block}\n\n_Look-alike letters from another script, by their code:_ ${words.map((w) => codeSpan(clip(w, LIMITS.ref))).join(', ')}`;
 }
 
+/**
+ * What the marks of a diff below mean: only the marks it shows (docs/action.md, "The PR comment").
+ * A rewrite (whole lines, no common words) has no ⟦ ⟧, so it names none; a reply's own ⟦ is
+ * shown by its code (lookalike.ts), so a ⟦ in the text is always the diff's.
+ */
 function legend(text: string, sides = '`-` baseline, `+` new'): string {
   const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
-  const invisible = text.includes(`${CHARACTER_NAME.open}U+`);
-  return `${sides}, ${MARK.open}changed words${MARK.close}${invisible ? `, ${CHARACTER_NAME.open}U+…${CHARACTER_NAME.close} a character you cannot see, a look-alike from another script or one of these marks, by its code` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
+  const invisible = namesCharacters(text);
+  const marked = text.includes(MARK.open);
+  return `${sides}${marked ? `, ${MARK.open}changed words${MARK.close}` : ''}${invisible ? `, ${CHARACTER_NAME_LEGEND}` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
 }
 
 export function diffBlock(baseline: string, reply: string, p: Profile): string {

@@ -10,7 +10,7 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from '
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { meansTheSame } from '../evaluate/variants.js';
-import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
@@ -117,8 +117,8 @@ function shownParts(f: FixtureRecord, level: Level, p: Profile): string[] {
   const tried = attemptsLine(f);
   if (tried) parts.push(tried);
   const detail = normalizeBlock(detailOf(f));
-  // The summary shows one clipped line of it; the whole of it when that was not all.
-  if (detail.includes('\n') || detail.length > LIMITS.detail) {
+  // The summary shows one clipped line of it, or its cause above it does; the whole of it when that was not all.
+  if (needsBlock(detail)) {
     parts.push(labelled(f.errored ? '**Error**' : '**Detail**', detail, LIMITS.detailBlock));
   }
   if (f.errored || f.reply === null) return parts;

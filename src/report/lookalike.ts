@@ -323,6 +323,17 @@ export function lookalikeOffsets(text: string): number[] {
 /** The brackets around a character's name (an invisible character or a look-alike). */
 export const CHARACTER_NAME = { open: '⟨', close: '⟩' } as const;
 
+/**
+ * What `⟨U+…⟩` means, said beside a diff that shows one (the comment's words above it, report.html's
+ * under its table; docs/action.md, "The PR comment").
+ */
+export const CHARACTER_NAME_LEGEND = `${CHARACTER_NAME.open}U+…${CHARACTER_NAME.close} a character you cannot see, a look-alike from another script or one of these marks, by its code`;
+
+/** Does a diff's text name a character by its code? */
+export function namesCharacters(text: string): boolean {
+  return text.includes(`${CHARACTER_NAME.open}U+`);
+}
+
 /** `⟨U+0430⟩`: a character by its code. */
 export function characterName(ch: string): string {
   return `${CHARACTER_NAME.open}U+${(ch.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}${CHARACTER_NAME.close}`;

@@ -14,10 +14,10 @@ import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpe
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { SCRIPT_MARK, routeText, thousands, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
-import type { Own } from './cause-details.js';
+import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
 
@@ -361,9 +361,11 @@ export function transcriptBlock(pr: PersonaRecord, p: Profile): string {
     // The message the run stopped on was sent: it stands in the transcript, above the error.
     const stopped = stoppedOn(pr);
     if (stopped !== null) blocks.push(userLine(stopped.index, stopped.message));
-    // The whole error is shown above the checks when it is long; here its first line marks where the run stopped.
+    // The whole error is shown above the checks when it is long: here only its turn, not the text again.
     const first = normalizeBlock(pr.error).trim().split('\n')[0] ?? '';
-    blocks.push(`**Stopped**: ${escapeInline(clip(first, LIMITS.detail))}`);
+    const turn = errorTurn(first);
+    if (!needsBlock(pr.error)) blocks.push(`**Stopped**: ${escapeInline(clip(first, LIMITS.detail))}`);
+    else blocks.push(turn === null ? '**Stopped** by the error above.' : `**Stopped** on ${escapeInline(turn)} by the error above.`);
   }
   const unsent = unsentBlock(pr);
   if (unsent) blocks.push(unsent);
@@ -438,8 +440,7 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   const decisive = pr.errored ? null : decisiveAttempt(pr);
   if (decisive !== null) parts.push(`**Attempt ${decisive.number}'s checks** (${ATTEMPT_WORDS[decisive.verdict]}):`, checksTable(decisive.attempt.checks));
   if (pr.errored) {
-    const error = normalizeBlock(pr.error);
-    if (error.includes('\n') || error.length > LIMITS.detail) parts.push(labelled('**Error**', pr.error, LIMITS.detailBlock));
+    if (needsBlock(pr.error)) parts.push(labelled('**Error**', pr.error, LIMITS.detailBlock));
   }
   const d = firstDifference(pr);
   if (d && level !== 'brief') parts.push(differenceBlock(d, p));

@@ -8,7 +8,7 @@
 import type { Check, FixtureRecord, RunRecord } from '../types.js';
 import { clip, normalizeBlock, oneLine } from './escape.js';
 import { decisiveAttempt } from './item-parts.js';
-import { diffText } from './diff-text.js';
+import { diffText, MARK } from './diff-text.js';
 import {
   ATTENTION_ORDER,
   SCRIPT_MARK,
@@ -216,7 +216,8 @@ function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, wh
     const diff = diffText(normalizeBlock(baseline), normalizeBlock(f.reply), TEXT_LINE_CHARS);
     if (diff !== null) {
       const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
-      return [paint('grey', fit(`${indent}reply vs baseline (- baseline, + new, changed words in ⟦ ⟧):`)), ...textLines(diff, `${indent}  `, where, colourOf, paint, fit)];
+      const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
+      return [paint('grey', fit(`${indent}reply vs baseline (- baseline, + new${marks}):`)), ...textLines(diff, `${indent}  `, where, colourOf, paint, fit)];
     }
   }
   if (normalizeBlock(f.reply).trim() === '') return [paint('grey', fit(`${indent}reply: (empty)`))];
@@ -318,7 +319,8 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     if (diff !== null) {
       const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
       const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
-      lines.push(paint('grey', fit(`${indent}    turn ${d.turn} reply vs baseline (- baseline, + new${by}):`)), ...textLines(diff, `${indent}      `, o.where, colourOf, paint, fit));
+      const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
+      lines.push(paint('grey', fit(`${indent}    turn ${d.turn} reply vs baseline (- baseline, + new${marks}${by}):`)), ...textLines(diff, `${indent}      `, o.where, colourOf, paint, fit));
     }
     // The turn that changed in meaning, when it is not the first difference (docs/meaning.md, "Persona scripts").
     const m = meaningTurn(p);

@@ -146,15 +146,23 @@ describe('demo', () => {
     expect(existsSync(join(out, 'junit.xml'))).toBe(true);
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     expect(stdout).toContain('demo judge');
-    expect(stdout).toContain('the demo itself exits 0');
     // Points at the suite's files where they are, as installed (npx has no examples/ in the user's folder).
-    expect(stdout).toMatch(/see the comments in its files, in \/\S+\/examples\/demo\/\.agent-replay\)/);
+    // The last lines say plainly what the default gate would do: one line per condition, no brackets in brackets.
+    expect(stdout).toMatch(
+      /\nThe demo shows every verdict and drift value on purpose, for fixtures and persona scripts alike; the comments in its files say why: \/\S+\/examples\/demo\/\.agent-replay\nWith the default gate, --fail-on newly_failing,unverified, a real run would exit 1:\n {2}2 newly failing: warranty-length, mid-price-handoff\n {2}not verified: 3 errored, 4 not evaluated\nThe demo itself exits 0\.\n$/,
+    );
     // The persona scripts are shown in their sections with their failed checks.
     expect(stdout.match(/^ +[✗~+○!] 🎭 /gm)?.length).toBeGreaterThan(0);
     expect(stdout).toMatch(/🎭 mid-price-handoff · fail · newly failing[^\n]*\n[^\n]*\n\s+✗ conversations: visited: welcome, refunds; missing: handoff/);
-    expect(stdout).toContain('With the default gate (--fail-on newly_failing,unverified) a real run would exit 1');
     expect(stdout).toContain('tool not called issue_refund');
     expect(stdout).toMatch(/^Reworded \(3\)\n {2}≈ refund-policy · reworded \(judge 0\.90\) · \S+refund-policy\.yml:3\n {2}≈ opening-hours · reworded \(formatting\) · /m);
+    // Started from another folder, the files read from the example project's root, as from a
+    // repository's: the same in the items, the "by file" agreement and results.json.
+    expect(stdout).toMatch(/^ {2}by file: \.agent-replay\/fixtures\/greetings\.yml 100% · \.agent-replay\/fixtures\/not-evaluated\.yml n\/a · /m);
+    expect(stdout).toContain('· .agent-replay/fixtures/warranty.yml:2\n');
+    expect(stdout).not.toMatch(/\.\.\/|examples\/demo\/\.agent-replay\/(fixtures|personas)/);
+    const files = await readRecord(join(out, 'results.json')).then((r) => [...r.fixtures, ...(r.personas ?? [])].map((i) => i.file));
+    expect(files.every((f) => /^\.agent-replay\/(fixtures|personas)\/[\w-]+\.yml$/.test(f)), files.join(', ')).toBe(true);
     expect(stdout).toContain('≈ delivery-time · reworded (known variant) · ');
     expect(stdout).toContain('favourite-product · pass (probe) · still passing · reply changed · meaning not checked: meaning judge gave no usable answer');
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { diffText, wordDiff, type DiffOp } from '../../src/report/index.js';
 import { CODE_WIDTH, CONTINUATION, wrapBlock, wrapLine } from '../../src/report/wrap.js';
 import { diffBlock } from '../../src/report/item-parts.js';
+import { sentenceEnds, sentenceUnits } from '../../src/report/diff.js';
 import { profile } from '../../src/report/profile.js';
 import { githubHtml } from './helpers.js';
 
@@ -144,6 +145,16 @@ describe('diffText: the ```diff block', () => {
     expect(diffBlock('Hello world.', 'Hello there.', profile('comment', undefined))).not.toContain('U+…');
   });
 
+  it('names ⟦changed words⟧ only above a diff that marks words: a whole-line rewrite has no marks, so no such words', () => {
+    const rewrite = diffBlock('We only sell online at the moment.', 'Our flagship store is at Torstraße 1 in Berlin.', profile('comment', undefined));
+    expect(rewrite).toContain('**Baseline → new reply** (`-` baseline, `+` new):');
+    expect(rewrite).not.toContain('⟦');
+    const words = diffBlock('Our warranty lasts 2 years.', 'Our warranty lasts one year.', profile('comment', undefined));
+    expect(words).toContain('**Baseline → new reply** (`-` baseline, `+` new, ⟦changed words⟧):');
+    // A reply's own ⟦ is shown by its code, so it does not make a rewrite name the marks.
+    expect(diffBlock('A plain old sentence here.', 'Totally ⟦different⟧ words now!', profile('comment', undefined))).toContain('(`-` baseline, `+` new, ⟨U+…⟩ a character');
+  });
+
   it('marks a changed word of any script whole, not letter by letter; a script written without spaces by character', () => {
     expect(diffText('Say Привет to them.', 'Say Здравствуйте to them.')).toBe(['- Say ⟦Привет⟧ to them.', '+ Say ⟦Здравствуйте⟧ to them.'].join('\n'));
     expect(diffText('Привет, как дела? Всё хорошо.', 'Привет, как дела? Всё отлично.')).toBe(['@@ 1 unchanged sentence @@', '- Всё ⟦хорошо⟧.', '+ Всё ⟦отлично⟧.'].join('\n'));
@@ -178,5 +189,48 @@ describe('wrap', () => {
   it('keeps short lines as they are', () => {
     expect(wrapLine('short line')).toEqual(['short line']);
     expect(wrapBlock('a\n\nb')).toBe('a\n\nb');
+  });
+});
+
+describe('sentenceUnits: the sentences a reply diff compares', () => {
+  it.each([
+    ['a parenthesised sentence', 'Thanks (Hello! See you.) for that. Bye.', ['Thanks (Hello! See you.) for that.', 'Bye.']],
+    ['a quoted one', 'He said "Stop! Now." and left. Ok.', ['He said "Stop! Now." and left.', 'Ok.']],
+    ['curly quotes', 'She wrote “Hi! Bye.” to me. Then left.', ['She wrote “Hi! Bye.” to me.', 'Then left.']],
+    ['nested brackets', 'Open (a [b! c] d) e. Next.', ['Open (a [b! c] d) e.', 'Next.']],
+    ['a closing mark without its opening one', 'Closed) early. Then more.', ['Closed) early.', 'Then more.']],
+    ['an unbalanced bracket holds nothing', 'Unbalanced (oops! Then more. And more.', ['Unbalanced (oops!', 'Then more.', 'And more.']],
+    ['a bracket closed after the line is not held', 'See (this! Next line', ['See (this!', 'Next line']],
+    ['abbreviations', 'Ask Dr. Smith. He knows. Use e.g. Berlin. Mr. Brown too.', ['Ask Dr. Smith.', 'He knows.', 'Use e.g. Berlin.', 'Mr. Brown too.']],
+    ['decimals, ?! and an ellipsis', 'It costs 3.50 EUR. Fine?! Yes... ok. Wait... What?', ['It costs 3.50 EUR.', 'Fine?!', 'Yes... ok.', 'Wait...', 'What?']],
+  ])('%s', (_name, text, units) => {
+    expect(sentenceUnits(text)).toEqual(units);
+  });
+
+  it('diffs a changed parenthesised sentence as one sentence, not from inside the brackets', () => {
+    expect(diffText('Thanks (Hello! See you.) for that.', 'Thanks (Hello! See you soon.) for that.')).toBe(
+      ['- Thanks (Hello! See you.) for that.', '+ Thanks (Hello! See you⟦ soon⟧.) for that.'].join('\n'),
+    );
+  });
+
+  it('a stray bracket in an untrusted reply never holds more than 400 characters together', () => {
+    expect(sentenceUnits(`(${'Go on. '.repeat(2000).trimEnd()})`)).toHaveLength(2000);
+    // Deeply nested, all open before any closes: each pair spans the whole line, so none holds.
+    const deep = `${'('.repeat(20_000)}${'Go. '.repeat(20_000).trimEnd()}${')'.repeat(20_000)}`;
+    expect(sentenceUnits(deep)).toHaveLength(20_000);
+  });
+
+  it('finds the same breaks as the Unicode segmenter run over the whole line, though it segments a window at a time', () => {
+    const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+    for (const line of [
+      `Go.${' '.repeat(300)}lower case goes on. Next.`,
+      `Go. ${') '.repeat(200)}lower. X.`,
+      `A. ${'1 '.repeat(500)}b. C.`,
+      `${'x'.repeat(5000)}. Y. ${'Z. '.repeat(300)}`,
+      'Go. '.repeat(1000),
+      `${'(Hi! Hi! Hi!) '.repeat(200)}end`,
+    ]) {
+      expect(sentenceEnds(line)).toEqual([...segmenter.segment(line)].map((s) => s.index + s.segment.length));
+    }
   });
 });

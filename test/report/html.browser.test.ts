@@ -301,6 +301,22 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.close();
   });
 
+  it('says under a side-by-side diff what ⟨U+…⟩ means when the diff shows one, and not under one that shows none', async () => {
+    const named = fixture('zero-width', { reply: 'Hello\u200b world.', baseline: baseline('zero-width', 'Hello world.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } });
+    const plain = fixture('plain-change', { reply: 'Hello there.', baseline: baseline('plain-change', 'Hello world.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } });
+    const { page, errors } = await open(run([named, plain]));
+    const captions: (string | null)[][] = [];
+    for (const label of ['zero-width', 'plain-change']) {
+      const row = page.locator(`details.item:has(.label:text-is("${label}"))`);
+      if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+      expect(await row.locator('td.ins').allTextContents()).not.toEqual([]);
+      captions.push(await row.locator('table.sbs caption').allTextContents());
+    }
+    expect(captions).toEqual([['⟨U+…⟩ a character you cannot see, a look-alike from another script or one of these marks, by its code'], []]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('opens a fixture edited since its baseline with the message the baseline answered beside the message now', async () => {
     const f = fixture('refund-window', {
       message: 'What is the refund window for <b>digital</b> goods?',

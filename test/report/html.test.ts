@@ -93,6 +93,14 @@ describe('renderHtml', () => {
     });
   });
 
+  it('says what ⟨U+…⟩ means under a side-by-side diff that shows one, as the comment does above its diff, and only then', () => {
+    const named = sideBySide('Hello world.', 'Hello\u200b world.');
+    expect(named?.legend).toBe('⟨U+…⟩ a character you cannot see, a look-alike from another script or one of these marks, by its code');
+    // A look-alike in an unchanged sentence is named too, and shown beside the change.
+    expect(sideBySide('Pay at p\u0430ypal.com. Thanks.', 'Pay at p\u0430ypal.com. Thank you.')?.legend).toBeDefined();
+    expect(sideBySide('Hello world.', 'Hello there.')).not.toHaveProperty('legend');
+  });
+
   it('keeps a 5,000-item run reasonable: rows in the markup, replies only in the data, under 8 MB', () => {
     const html = renderHtml(many(5000));
     const bytes = Buffer.byteLength(html);

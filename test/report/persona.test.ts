@@ -228,6 +228,28 @@ describe('one script in full', () => {
     );
   });
 
+  it('a long error is said once: its cause above sums it up, the line names its turn, the Error block holds it whole', () => {
+    const long =
+      'turn 3: the agent reported a call to issue_refund {"orderId":"2718","amount":12,"reason":"arrived broken"} that no mock answered ' +
+      '(no mock is declared for it; mocked: false); the script declares mocks, so it runs in mocked mode and every tool call must be ' +
+      'answered by a mock: declare a mock for issue_refund in mocks, or remove the script\'s mocks to test the agent\'s tools live';
+    const record = mixedWithPersonas();
+    record.personas = record.personas!.map((p) => (p.label === 'refund-agent-500' && p.errored ? { ...p, error: long, errorKind: 'unmocked_tool' } : p));
+    const page = githubHtml(renderComment(record, ctx));
+    const item = itemHtml(page, 'refund-agent-500');
+    expect(text(/<summary>([\s\S]*?)<\/summary>/.exec(item)?.[1] ?? '')).toBe('⚪ 🎭 refund-agent-500 · errored · not compared · refunds.yml:60 · turn 3');
+    expect(text(page)).toContain("1 of 2: a call to issue_refund that no mock answered: add a mock for it to the script's mocks");
+    // Once whole (wrapped in its block), and nowhere else in part.
+    const shown = text(item).replace(/ ↪ /g, ' ');
+    expect(shown.split('that no mock answered (no mock is declared').length - 1).toBe(1);
+    expect(shown).toContain("or remove the script's mocks to test the agent's tools live");
+    expect(text(item)).toContain('3 · User : It arrived broken Stopped on turn 3 by the error above.');
+    // The terminal: the cause line, then the item's turn and checks; the text itself is in the reports.
+    const t = renderTerminal(record, { color: false });
+    expect(t).toContain("  1 of 2: a call to issue_refund that no mock answered: add a mock for it to the script's mocks\n    ! 🎭 refund-agent-500 · errored · not compared · .agent-replay/personas/refunds.yml:60 · turn 3\n        on the turns that completed: 1 of 3 checks passed\n");
+    expect(t).not.toContain('no mock is declared');
+  });
+
   it('ended early: the follow-ups not sent, not an error', () => {
     const item = itemHtml(html, 'refund-early-handoff');
     expect(text(item)).toContain('✅ 🎭 refund-early-handoff · pass · no baseline');
@@ -498,7 +520,7 @@ describe('terminal', () => {
     expect(t).toContain('        ○ criterion "Stayed empathetic": judge unreachable: HTTP 503 after 3 retries');
     expect(t).toContain('        turn 3: HTTP 500 from the agent: Internal Server Error · on the turns that completed: 1 of 3 checks passed');
     // A changed script shows its first differing reply as a word diff.
-    expect(t).toContain('      turn 1 reply vs baseline (- baseline, + new):\n        @@ 1 unchanged sentence @@\n        - ⟦What is ⟧your order number?\n');
+    expect(t).toContain('      turn 1 reply vs baseline (- baseline, + new, changed words in ⟦ ⟧):\n        @@ 1 unchanged sentence @@\n        - ⟦What is ⟧your order number?\n');
     // Passing checks are not listed; unchanged items are only counted.
     expect(t).not.toContain('✓');
     expect(t).toContain('Unchanged (3): not listed; every item is in results.json');

@@ -555,6 +555,18 @@ describe('terminal', () => {
     expect(text).toContain('not evaluated 3 (not a failure)');
   });
 
+  it('names the changed-word marks above a reply diff only when the diff shows them', () => {
+    const rewritten = fixture('store-locator', {
+      verdict: 'fail',
+      reply: 'Our flagship store is at Torstraße 1 in Berlin.',
+      baseline: baseline('store-locator', 'We only sell online at the moment.'),
+      drift: { reply: 'different', route: 'same', verdict: 'newly_failing' },
+    });
+    const text = renderTerminal(run([rewritten]), { color: false });
+    expect(text).toContain('      reply vs baseline (- baseline, + new):\n        - We only sell online at the moment.\n');
+    expect(text).not.toContain('⟦');
+  });
+
   it('clips a long reply to a few lines and says how many more there are and where', () => {
     const long = Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of the reply.`).join('\n');
     const base = mixed();

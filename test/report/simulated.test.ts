@@ -145,7 +145,7 @@ describe('the terminal, JUnit and report.html', () => {
   it('the terminal names the live turn, the ending and the calls; a fault is grey', () => {
     const t = renderTerminal(simulatedRun(), { color: false });
     expect(t).toContain('simulated user: user simulated from turn 3 · ended: the simulated user was done: The agent refunded order 1234 to my card. · 3 simulator calls (1 retry)');
-    expect(t).toContain('turn 2 reply vs baseline (- baseline, + new, user message from the baseline):');
+    expect(t).toContain('turn 2 reply vs baseline (- baseline, + new, changed words in ⟦ ⟧, user message from the baseline):');
     expect(t).toContain('simulator unreachable: HTTP 503 from https://llm.example.com/v1/chat/completions after 3 attempts: Service Unavailable · 0 of 2 checks passed');
     const coloured = renderTerminal(simulatedRun(), { color: true });
     expect(coloured.split('\n')[0]).toContain('\u001b[90m');

@@ -101,6 +101,7 @@ table.sbs td{vertical-align:top;padding:2px 8px;border-left:1px solid var(--line
 table.sbs tr:last-child td{border-bottom:1px solid var(--line)}
 table.sbs td.del{background:var(--del-bg)}table.sbs td.ins{background:var(--ins-bg)}
 table.sbs td.same{color:var(--muted)}
+table.sbs caption{caption-side:bottom;text-align:left;padding:2px 0;color:var(--muted);font:12px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif}
 table.sbs td.none{background:repeating-linear-gradient(135deg,#fff,#fff 4px,#f6f8fa 4px,#f6f8fa 8px)}
 del{background:var(--del-mark);text-decoration:none;border-radius:2px}
 ins{background:var(--ins-mark);text-decoration:none;border-radius:2px}
@@ -248,6 +249,11 @@ function sideBySide(diff, left, right) {
     var b = add(tr, el('td', row.b ? 'ins' : 'none'));
     if (row.b) segsInto(b, row.b, 'ins');
   });
+  // What ⟨U+…⟩ means, under the table, when a row shows one (as the comment says it above its diff).
+  if (diff.legend) {
+    var caption = t.createCaption();
+    caption.textContent = diff.legend;
+  }
   return t;
 }
 function dl(parent, pairs) {
@@ -475,8 +481,8 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'aCXrgiQwhou5ejLBpBraCsjswLdvO5QywEIgdJ+XRV0=';
-const STYLE_SHA256 = 'ZX/W2oGdhzXvpQs9LygBI99zqKnNwHSCggsFoBQCve8=';
+const SCRIPT_SHA256 = '/lprvOixxEBcBBIOhxTRC/8fBI4DizBOFKZxGQqHxQY=';
+const STYLE_SHA256 = 'RYKI835tooIRZghSIdx/mK29RlCxhD4DLtrd0JMf1mE=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

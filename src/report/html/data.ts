@@ -11,7 +11,7 @@ import { judgeAssertionOf } from '../../assertions/list.js';
 import { describeCall } from '../../assertions/tools.js';
 import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
-import { lookalikeWords } from '../lookalike.js';
+import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
 import { CHECK_NAMES, checkSubject, matchMark, notSent, replyWords, stoppedOn } from '../persona.js';
 import { isPersona, routeText, type Item } from '../model.js';
@@ -36,6 +36,8 @@ export interface SideBySide {
   /** Only whitespace differs: the units are whole lines, with whitespace made visible. */
   whitespaceOnly: boolean;
   rows: SideRow[];
+  /** What `⟨U+…⟩` means, shown under the table when a row names a character by its code; absent otherwise. */
+  legend?: string;
 }
 
 /**
@@ -211,7 +213,8 @@ export function sideBySide(baseline: string, reply: string): SideBySide | null {
     else ins.push(segs(line.segments));
   }
   flush();
-  return { whitespaceOnly: d.whitespaceOnly, rows };
+  const named = rows.some((r) => ('same' in r ? r.same.some(namesCharacters) : [...(r.a ?? []), ...(r.b ?? [])].some(([t]) => namesCharacters(t))));
+  return { whitespaceOnly: d.whitespaceOnly, rows, ...(named ? { legend: CHARACTER_NAME_LEGEND } : {}) };
 }
 
 function json(value: JsonValue | undefined): string {
