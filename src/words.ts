@@ -21,3 +21,8 @@ export function thousands(n: number): string {
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;
 }
+
+/** `text` as one shell word to paste: as it is when the shell reads it so (a path of plain characters), else quoted. */
+export function shellWord(text: string): string {
+  return /^[A-Za-z0-9._/@%+=:,-]+$/.test(text) ? text : shellQuote(text);
+}

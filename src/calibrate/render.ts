@@ -80,13 +80,31 @@ function minimumLine(c: Calibration): string | null {
   const below = c.criteria.filter((x) => x.belowMinAgreement);
   // The flag as a percent with its decimals: --min-agreement 0.995 is 99.5%, not 100%.
   const p = `${num(c.minAgreement * 100)}%`;
+  // No score at all: the minimum was not measured, and "every criterion with a score" would be
+  // said of none (noScoreLine says it for criteria that got none).
+  if (scoredAnswers(c) === 0) return c.criteria.length === 0 ? `Nothing was re-judged, so --min-agreement ${num(c.minAgreement)} (${p}) was not checked.` : null;
   return below.length === 0
     ? `Every criterion with a score agrees at least ${p} (--min-agreement ${num(c.minAgreement)}).`
     : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${num(c.minAgreement)} (${p}): ${below.map((x) => `"${clip(oneLine(x.criterion), 60)}"`).join(', ')}.`;
 }
 
+/** Baselines that got a usable score, over every criterion. */
+function scoredAnswers(c: Calibration): number {
+  return c.criteria.reduce((n, x) => n + x.scored, 0);
+}
+
+/**
+ * Criteria re-judged, and not one usable score (a judge that never answered, a key refused): said
+ * in so many words, with the minimum that was not checked (docs/calibration.md, "How to read it").
+ */
+function noScoreLine(c: Calibration): string | null {
+  if (c.criteria.length === 0 || scoredAnswers(c) > 0) return null;
+  const min = c.minAgreement === null ? '' : `, and --min-agreement ${num(c.minAgreement)} (${num(c.minAgreement * 100)}%) was not checked`;
+  return `No criterion got a usable score, so nothing was measured${min}: see No usable score above.`;
+}
+
 function calmLine(c: Calibration): string | null {
-  const scored = c.criteria.reduce((n, x) => n + x.scored, 0);
+  const scored = scoredAnswers(c);
   if (scored === 0 || disagreements(c).length > 0) return null;
   return `The judge agrees with every accepted verdict it scored (${scored} of ${scored}).`;
 }
@@ -132,7 +150,7 @@ export function renderCalibrationText(c: Calibration): string {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
     out.push('', `Not calibrated: ${plural(labels.length, 'judged item has', 'judged items have')} no baseline yet (${labels.map(oneLine).join(', ')}); accept a run to calibrate against it.`);
   }
-  const notes = [calmLine(c), minimumLine(c), c.repeat === 1 && c.criteria.length > 0 ? 'Spread needs repeats: --repeat 3 asks the judge three times per baseline.' : null].filter((x): x is string => x !== null);
+  const notes = [calmLine(c), noScoreLine(c), minimumLine(c), c.repeat === 1 && scoredAnswers(c) > 0 ? 'Spread needs repeats: --repeat 3 asks the judge three times per baseline.' : null].filter((x): x is string => x !== null);
   if (notes.length > 0) out.push('', ...notes);
   return `${out.join('\n')}\n`;
 }
@@ -179,7 +197,7 @@ export function renderCalibrationMarkdown(c: Calibration): string {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
     out.push('', `Not calibrated, no baseline yet: ${labels.map((l) => cell(l)).join(', ')}.`);
   }
-  const notes = [calmLine(c), minimumLine(c)].filter((x): x is string => x !== null);
+  const notes = [calmLine(c), noScoreLine(c), minimumLine(c)].filter((x): x is string => x !== null);
   if (notes.length > 0) out.push('', ...notes.map(escapeInline));
   return `${out.join('\n')}\n`;
 }

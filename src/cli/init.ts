@@ -6,6 +6,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createFileExclusively, writeFailureWords } from '../fs-safe.js';
 import { TOOL } from '../version.js';
+import { shellWord } from '../words.js';
 import { EXIT, isSystemError, UserError } from '../errors.js';
 import { UsageError } from '../engine.js';
 import type { CliIO } from './output.js';
@@ -207,6 +208,15 @@ message: Hello! What can you help me with?
 assert: { regex: "help", flags: "i" }
 `;
 
+/**
+ * A folder as a workflow's YAML value: as it is when YAML reads it so, else double-quoted (a
+ * ` #` would start a comment, a leading `*`, `&` or `!` is YAML syntax), so that the check reads
+ * the suite folder init wrote (docs/cli.md, "init").
+ */
+function yamlWord(text: string): string {
+  return /^[A-Za-z0-9._/-]+$/.test(text) ? text : JSON.stringify(text);
+}
+
 /** The check workflow: a preview announced by the host (deployment_status) is replayed. */
 function checkWorkflow(dir: string, preset: InitPreset): string {
   return `# agent-replay: replay the suite against each preview deployment and comment on its pull request.
@@ -232,7 +242,7 @@ jobs:
           persist-credentials: false
       - uses: ${ACTION_USES}
         with:
-          dir: ${dir}
+          dir: ${yamlWord(dir)}
           agent-path: ${TEMPLATES[preset].agentPath.padEnd(18)} # the agent's path on the preview: change it to yours
           wait-for-agent: 60           # seconds a cold preview may take to answer
           fail-on: newly_failing, unverified   # unverified: an errored or not evaluated item fails the check
@@ -265,7 +275,7 @@ jobs:
       - uses: ${ACTION_USES}
         with:
           mode: accept
-          dir: ${dir}   # the check workflow's: the baselines are committed in its baselines/ folder
+          dir: ${yamlWord(dir)}   # the check workflow's: the baselines are committed in its baselines/ folder
           comment-key: agent-replay   # the check workflow's name: its comment shows the run
 `;
 }
@@ -342,15 +352,17 @@ function checkInside(cwd: string, flag: string, value: string): void {
 
 function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[]): string {
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
+  // The commands are pasted into a shell: a folder with a space or a quote is one quoted word.
+  const dir = shellWord(o.dir);
   return `
 Next:
   1. In ${check}, set agent-path to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).
      No preview host? Trigger it on pull_request and pass agent-url instead (see agent-replay's docs/action.md).
   2. Add secrets the agent or the judge need (Settings > Secrets and variables > Actions) and
      uncomment agent-headers / judge-api-key in the workflow.
-  3. Check the suite:          npx agent-replay validate --dir ${o.dir}
-     Try it on your machine:   npx agent-replay run --dir ${o.dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
-     Probe one message:        npx agent-replay probe "Hello!" --dir ${o.dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
+  3. Check the suite:          npx agent-replay validate --dir ${dir}
+     Try it on your machine:   npx agent-replay run --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
+     Probe one message:        npx agent-replay probe "Hello!" --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
      A run writes its results to ${slash(defaultOut(o.dir))}, a folder git ignores.
   4. Write fixtures for what your agent must keep doing (${o.dir}/fixtures/*.yml), commit${written.length > 0 ? ' the new files' : ''}, and
      open a pull request: the preview's deployment runs the check and comments.
@@ -378,8 +390,8 @@ function subfolderWarning(o: { dir: string }, cwd: string): string {
   const dirFromRoot = slash(relative(root, resolve(cwd, o.dir)));
   return (
     `warning: ${cwd} is inside the git repository ${root}: GitHub runs only the workflows in .github/workflows at the root of the repository, and reads the check's dir from there, so the workflows written here will not run.\n` +
-    `  fix: run init at the root instead:  cd ${root} && npx agent-replay init --dir ${dirFromRoot}\n` +
-    `  (or move the workflow files to ${slash(join(root, '.github', 'workflows'))} and set dir: ${dirFromRoot} in agent-replay.yml)\n`
+    `  fix: run init at the root instead:  cd ${shellWord(root)} && npx agent-replay init --dir ${shellWord(dirFromRoot)}\n` +
+    `  (or move the workflow files to ${slash(join(root, '.github', 'workflows'))} and set dir: ${yamlWord(dirFromRoot)} in agent-replay.yml)\n`
   );
 }
 

@@ -26,6 +26,7 @@ import { createConfiguredJudge } from '../judge/index.js';
 import { NO_BASELINES, replay } from '../replay/index.js';
 import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
+import { shellWord } from '../words.js';
 import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
 import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, type ConfigOverrides } from '../suite/index.js';
@@ -240,7 +241,7 @@ async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ t
   const blocking = loaded.errors.filter((e) => !e.message.startsWith('no fixtures'));
   if (blocking.length > 0) {
     printConfigIssues(io, blocking, []);
-    throw new UserError(`--save adds a fixture to ${o.dir}, which has configuration errors (above); fix them first (agent-replay validate --dir ${o.dir})`);
+    throw new UserError(`--save adds a fixture to ${o.dir}, which has configuration errors (above); fix them first (npx agent-replay validate --dir ${shellWord(o.dir)})`);
   }
   const taken = [...(loaded.suite?.fixtures ?? []), ...(loaded.suite?.personas ?? [])].find((f) => f.label.toLowerCase() === label.toLowerCase());
   if (taken) {
@@ -307,6 +308,28 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
   }
 }
 
+/**
+ * What keeps a reply of the fixture just saved: the two commands as they paste, with the suite
+ * folder and the agent and judge this probe reached (docs/cli.md, probe). A URL that carries
+ * credentials or a query is not echoed; its place is named.
+ */
+function keepReplyStep(o: ProbeOptions, label: string): string {
+  const shown = (flag: string, url: string): string => {
+    let plain = false;
+    try {
+      const u = new URL(url);
+      plain = u.username === '' && u.password === '' && u.search === '';
+    } catch {
+      plain = false;
+    }
+    return ` ${flag} ${plain ? shellWord(url) : `<the ${flag} you gave probe>`}`;
+  };
+  const dir = ` --dir ${shellWord(o.dir)} --only ${label}`;
+  const urls = `${o.agentUrl ? shown('--agent-url', o.agentUrl) : ''}${o.judgeUrl ? shown('--judge-url', o.judgeUrl) : ''}`;
+  const preset = o.preset === undefined ? '' : `\nrun has no --preset: set agent.preset: ${o.preset} in config.yml first.`;
+  return `It has no baseline yet; to keep a reply, run it, then accept it:\n  npx agent-replay run${dir}${urls}\n  npx agent-replay accept${dir}${preset}`;
+}
+
 export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
   if (o.message.trim() === '') throw new UsageError('probe needs a message: agent-replay probe "Can I get my money back?"');
   if (o.persona !== undefined && o.persona.trim() === '') throw new UsageError('--persona needs a tag, e.g. --persona returning-customer');
@@ -352,7 +375,7 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
       io.stderr(`\nnot saved: ${save.shown} appeared while probing; probe never overwrites a file.\n`);
       return EXIT.usage;
     } else {
-      io.stdout(`\nsaved ${save.shown} (label ${label}). It has no baseline yet: agent-replay run, then agent-replay accept, keeps a reply.\n`);
+      io.stdout(`\nsaved ${save.shown} (label ${label}). ${keepReplyStep(o, label)}\n`);
     }
   }
   return failed ? EXIT.gate : EXIT.ok;

@@ -6,7 +6,7 @@ import { panelVerdict } from '../assertions/judge.js';
 import { quote, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import { documentSource, type Position, type SourceFile } from './yaml/index.js';
 import { isValidLabel, LABEL_RULE } from './labels.js';
-import { shellQuote } from '../words.js';
+import { shellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
 import { deepJsonOffset, lineColumnAt, MAX_JSON_DEPTH } from './json-depth.js';
 
@@ -259,7 +259,7 @@ export interface BaselineFileResult {
  */
 function rewriteFix(file: string): string {
   // The command as it can be pasted: the file's own path, quoted for the shell when it needs it.
-  const path = /^[A-Za-z0-9._/@%+=:,-]+$/.test(file) ? file : shellQuote(file);
+  const path = shellWord(file);
   return `fix it by hand; edited since it was accepted? \`git checkout -- ${path}\` brings back the accepted version`;
 }
 

@@ -238,6 +238,25 @@ describe('agent-replay init', () => {
     expect((await cli(['validate', '--dir', 'qa/suite'], cwd)).code).toBe(0);
   });
 
+  it('a suite folder with a space and a #: each command it prints runs as pasted, and the workflows read that folder', async () => {
+    const cwd = await emptyProject();
+    const dir = "bot's suite #1";
+    const run = await initIn(cwd, ['--dir', dir]);
+    expect(run.code, run.stderr).toBe(0);
+    const commands = run.stdout.split('\n').flatMap((l) => /(npx agent-replay .*)$/.exec(l)?.[1] ?? []);
+    expect(commands.length).toBe(3);
+    for (const command of commands) {
+      // The shell splits the pasted line into the arguments the CLI receives.
+      const argv = execFileSync('sh', ['-c', command.replace(/^npx agent-replay /, "printf '%s\\n' ")], { encoding: 'utf8' }).split('\n').slice(0, -1);
+      expect(argv[argv.indexOf('--dir') + 1], command).toBe(dir);
+    }
+    const check = parse(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')) as Workflow;
+    expect(check.jobs.replay!.steps[1]!.with).toMatchObject({ dir });
+    const accept = parse(await readFile(join(cwd, '.github/workflows/agent-replay-accept.yml'), 'utf8')) as Workflow;
+    expect(accept.jobs.accept!.steps[0]!.with).toMatchObject({ dir });
+    expect((await cli(['validate', '--dir', dir], cwd)).code).toBe(0);
+  });
+
   it('refuses an unknown preset and folders outside the working directory (usage errors), writing nothing', async () => {
     const cwd = await emptyProject();
     const preset = await initIn(cwd, ['--preset', 'soap']);

@@ -74,6 +74,17 @@ describe('init from a subfolder of a git repository', () => {
     expect(r.stderr).toContain('npx agent-replay init --dir packages/bot/.agent-replay');
   });
 
+  it('from a folder whose path has a space: the command to run at the root pastes as one cd and one --dir', async () => {
+    const root = join(await tempDir('agent-replay-monorepo-'), 'my repo');
+    await mkdir(join(root, '.git'), { recursive: true });
+    const sub = join(root, 'packages', 'chat bot');
+    await mkdir(sub, { recursive: true });
+    const r = await cli(['init'], sub);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`cd '${root}' && npx agent-replay init --dir 'packages/chat bot/.agent-replay'`);
+    expect(r.stderr).toContain('set dir: "packages/chat bot/.agent-replay" in agent-replay.yml');
+  });
+
   it('at the root of the repository: no warning', async () => {
     const root = await tempDir('agent-replay-repo-');
     await mkdir(join(root, '.git'));

@@ -2,6 +2,8 @@
 // loopback judge; the reply, the route trace and the verdict printed; --save writes a fixture that
 // `validate` reads back with exactly the message that was probed, and never overwrites a file.
 
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -341,6 +343,32 @@ describe('agent-replay probe --save', () => {
     const run = await cli(['run', '--out', 'r.json'], cwd);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(await readFile(join(cwd, 'r.json'), 'utf8')).fixtures.find((f: { label: string }) => f.label === 'refund-policy')).toMatchObject({ verdict: 'pass' });
+  });
+
+  it('the commands it prints after saving run as pasted: the run reaches the agent probed, and accept keeps its reply', async () => {
+    const agent = await serve(routed);
+    // config.yml names an agent that is not there: the probe reached this one through --agent-url.
+    const cwd = await project('http://127.0.0.1:9/api/chat');
+    const r = await cli(['probe', 'Can I get my money back?', '--agent-url', agent.url, '--assert', 'contains:30 days', '--save', 'refund-window'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    const commands = r.stdout.split('\n').flatMap((l) => /^ {2}(npx agent-replay .*)$/.exec(l)?.[1] ?? []);
+    expect(commands).toEqual([
+      `npx agent-replay run --dir .agent-replay --only refund-window --agent-url ${agent.url}`,
+      'npx agent-replay accept --dir .agent-replay --only refund-window',
+    ]);
+    for (const command of commands) {
+      // The shell splits the pasted line into the arguments the CLI receives.
+      const argv = execFileSync('sh', ['-c', command.replace(/^npx agent-replay /, "printf '%s\\n' ")], { encoding: 'utf8' }).split('\n').slice(0, -1);
+      const step = await cli(argv, cwd);
+      expect(step.code, `${command}\n${step.stderr}`).toBe(0);
+    }
+    expect(existsSync(join(cwd, '.agent-replay/baselines/refund-window.json'))).toBe(true);
+    expect(existsSync(join(cwd, '.agent-replay/baselines/greeting.json'))).toBe(false);
+    // An address with a key in its query is not echoed: its place is named.
+    const keyed = await cli(['probe', 'hi', '--agent-url', `${agent.url}?key=s3cret-agent-key`, '--save', 'keyed'], cwd);
+    expect(keyed.code, keyed.stderr).toBe(0);
+    expect(keyed.stdout).toContain('npx agent-replay run --dir .agent-replay --only keyed --agent-url <the --agent-url you gave probe>');
+    expect(keyed.stdout).not.toContain('s3cret');
   });
 
   it('saves a failing probe too (a test of a known bug), and a judge assertion with its threshold', async () => {

@@ -7,11 +7,29 @@ const BASELINE = (label: string, extra = ''): string =>
 
 describe('loadSuite: configuration errors, each with file and line', () => {
   it('bad YAML syntax, with the parser position', async () => {
-    const r = await load({ [`${F}/bad.yml`]: 'label: a\nmessage: [unclosed\nassert: x\n' });
+    const r = await load({ [`${F}/bad.yml`]: 'label: a\nmessage: hi\nassert: x: y\n' });
     expect(r.suite).toBeNull();
     expect(r.errors).toHaveLength(1);
     expect(r.errors[0]).toMatchObject({ file: `${F}/bad.yml`, line: 3 });
     expect(r.errors[0]!.message).toMatch(/^invalid YAML: /);
+  });
+
+  it('an unclosed [ or { is placed where it opens, not on the next line or past the end of the file', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: [unclosed\nassert: { contains: "x" }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: { contains: "it\'s ]"\n',
+      [`${F}/c.yml`]: "label: c\nmessage: 'a [b'\nfollowUps:\n  - [x, y\n",
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+      `${F}/a.yml:2:10: invalid YAML: the [ opened here (a list, as in [a, b]) is never closed`,
+      `${F}/b.yml:3:9: invalid YAML: the { opened here (a mapping, as in { contains: "x" }) is never closed`,
+      `${F}/c.yml:4:5: invalid YAML: the [ opened here (a list, as in [a, b]) is never closed`,
+    ]);
+    expect(r.errors[0]!.fix).toBe('close it with ]; if the [ is part of the text, put the whole value in quotes');
+    // A bracket closed by one of the other kind is left as the parser says it, where it says it.
+    const mismatched = await load({ [`${F}/m.yml`]: 'label: m\nmessage: {x: [1, 2}\n' });
+    expect(mismatched.errors[0]).toMatchObject({ line: 2, column: 19 });
+    expect(mismatched.errors[0]!.message).toMatch(/^invalid YAML: Flow sequence in block collection/);
   });
 
   it('duplicate YAML keys and several documents', async () => {
@@ -572,7 +590,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     expect(r.suite).toBeNull();
     expect(r.errors.map((e) => `${e.file}:${e.line}`)).toEqual([
       `${C}:2`,
-      `${F}/a.yml:3`,
+      `${F}/a.yml:2`, // the [ that is never closed, not the line after the file's last
       `${F}/b.yml:1`,
       `${F}/c.yml:2`,
       `${F}/c.yml:3`,

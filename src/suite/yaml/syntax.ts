@@ -37,6 +37,66 @@ function unclosedQuote(text: string, quote: string, end: number): number | null 
   return null;
 }
 
+/**
+ * Where a flow collection ends, from its opening `[` or `{` at `start`: the offset of its closing
+ * bracket; 'open' when the text ends first, 'mismatched' when a bracket of the other kind closes it.
+ * Quoted scalars (a quote right after `[`, `{`, `,` or `:`) and comments are skipped.
+ */
+function flowEnd(text: string, start: number): number | 'open' | 'mismatched' {
+  const stack: string[] = [text[start] === '[' ? ']' : '}'];
+  let prev = text[start] as string;
+  for (let i = start + 1; i < text.length; i += 1) {
+    const c = text[i] as string;
+    if (c === '#' && /\s/.test(text[i - 1] ?? '')) {
+      const eol = text.indexOf('\n', i);
+      if (eol === -1) return 'open';
+      i = eol;
+      continue;
+    }
+    if ((c === '"' || c === "'") && '[{,:'.includes(prev)) {
+      // A double-quoted scalar ends at a `"` not escaped by a backslash; a single-quoted one at a
+      // `'` not doubled.
+      let j = i + 1;
+      while (j < text.length) {
+        if (c === '"' && text[j] === '\\') j += 2;
+        else if (text[j] !== c) j += 1;
+        else if (c === "'" && text[j + 1] === "'") j += 2;
+        else break;
+      }
+      if (j >= text.length) return 'open';
+      i = j;
+      prev = c;
+      continue;
+    }
+    if (c === '[' || c === '{') stack.push(c === '[' ? ']' : '}');
+    else if (c === ']' || c === '}') {
+      if (stack.pop() !== c) return 'mismatched';
+      if (stack.length === 0) return i;
+    }
+    if (!/\s/.test(c)) prev = c;
+  }
+  return 'open';
+}
+
+/**
+ * The offset of the last `[` or `{` before `end` that starts a value (after `key: `, `- ` or an
+ * indentation) and is never closed; null when there is none. The parser says so where the flow
+ * collection had to end (often the next line, or the end of the file); the bracket is where to look.
+ */
+function unclosedFlow(text: string, end: number): number | null {
+  let found: number | null = null;
+  const starts = /(?:^[ \t]*|[:?-][ \t]+)([[{])/gm;
+  for (let m = starts.exec(text); m !== null && m.index < end; m = starts.exec(text)) {
+    const at = m.index + m[0].length - 1;
+    if (at >= end) break;
+    const close = flowEnd(text, at);
+    if (close === 'open') found = at;
+    else if (close === 'mismatched') return null;
+    else starts.lastIndex = close + 1;
+  }
+  return found;
+}
+
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
@@ -60,6 +120,24 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       if (opened !== null) {
         const at = src.offsetAt(opened);
         out.push({ file: src.file, line: at.line, column: at.column, message: `invalid YAML: the ${quote === '"' ? 'double' : 'single'} quote opened here is never closed`, fix: `close the value with ${quote} on this line (a ${quote} inside it is written ${quote === '"' ? '\\"' : "''"})` });
+        continue;
+      }
+    } else if (err.code === 'BAD_INDENT' && /^Flow (sequence|map) in block collection must be sufficiently indented and end with a/.test(err.message)) {
+      // Said where the collection had to end (the next key's line, or past the file's last line);
+      // the bracket that was never closed is where to look.
+      const opened = unclosedFlow(src.text, err.offset);
+      if (opened !== null) {
+        const at = src.offsetAt(opened);
+        const list = src.text[opened] === '[';
+        const issue: ConfigIssue = {
+          file: src.file,
+          line: at.line,
+          column: at.column,
+          message: `invalid YAML: the ${list ? '[' : '{'} opened here (${list ? 'a list, as in [a, b]' : 'a mapping, as in { contains: "x" }'}) is never closed`,
+          fix: `close it with ${list ? ']' : '}'}; if the ${list ? '[' : '{'} is part of the text, put the whole value in quotes`,
+        };
+        // One bracket, one issue: the parser may say it once per collection it was in.
+        if (!out.some((o) => o.line === issue.line && o.column === issue.column && o.message === issue.message)) out.push(issue);
         continue;
       }
     } else if (err.code === 'TAB_AS_INDENT') {
