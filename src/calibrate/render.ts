@@ -7,7 +7,7 @@
 import { clip, codeSpan, escapeInline, oneLine } from '../report/escape.js';
 import { formatUsd } from '../report/money.js';
 import { plural } from '../words.js';
-import type { Calibration } from './schema.js';
+import { unmeasured, type Calibration } from './schema.js';
 
 type Criterion = Calibration['criteria'][number];
 type Item = Criterion['items'][number];
@@ -83,9 +83,12 @@ function minimumLine(c: Calibration): string | null {
   // No score at all: the minimum was not measured, and "every criterion with a score" would be
   // said of none (noScoreLine says it for criteria that got none).
   if (scoredAnswers(c) === 0) return c.criteria.length === 0 ? `Nothing was re-judged, so --min-agreement ${num(c.minAgreement)} (${p}) was not checked.` : null;
+  const none = unmeasured(c);
+  // Some criteria scored, others got no usable score: the minimum is not shown to hold for those (exit 1).
+  const without = none.length === 0 ? '' : ` ${plural(none.length, 'criterion', 'criteria')} got no usable score, so --min-agreement fails for ${none.length === 1 ? 'it' : 'them'} (exit 1): ${none.map((x) => `"${clip(oneLine(x), 60)}"`).join(', ')}.`;
   return below.length === 0
-    ? `Every criterion with a score agrees at least ${p} (--min-agreement ${num(c.minAgreement)}).`
-    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${num(c.minAgreement)} (${p}): ${below.map((x) => `"${clip(oneLine(x.criterion), 60)}"`).join(', ')}.`;
+    ? `Every criterion with a score agrees at least ${p} (--min-agreement ${num(c.minAgreement)}).${without}`
+    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${num(c.minAgreement)} (${p}): ${below.map((x) => `"${clip(oneLine(x.criterion), 60)}"`).join(', ')}.${without}`;
 }
 
 /** Baselines that got a usable score, over every criterion. */
@@ -99,7 +102,7 @@ function scoredAnswers(c: Calibration): number {
  */
 function noScoreLine(c: Calibration): string | null {
   if (c.criteria.length === 0 || scoredAnswers(c) > 0) return null;
-  const min = c.minAgreement === null ? '' : `, and --min-agreement ${num(c.minAgreement)} (${num(c.minAgreement * 100)}%) was not checked`;
+  const min = c.minAgreement === null ? '' : `, and --min-agreement ${num(c.minAgreement)} (${num(c.minAgreement * 100)}%) cannot be shown to hold, so it fails (exit 1)`;
   return `No criterion got a usable score, so nothing was measured${min}: see No usable score above.`;
 }
 

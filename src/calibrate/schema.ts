@@ -95,6 +95,16 @@ export function belowMinimum(c: Pick<Calibration, 'criteria'>): string[] {
   return c.criteria.filter((x) => x.belowMinAgreement).map((x) => x.criterion);
 }
 
+/**
+ * With --min-agreement, the criteria re-judged that got no usable score (a judge that never
+ * answered, a key refused): the minimum cannot be shown to hold for them, so the calibration exits
+ * 1 as for a criterion below it (docs/calibration.md, "How to read it"); none without a minimum.
+ */
+export function unmeasured(c: Pick<Calibration, 'criteria' | 'minAgreement'>): string[] {
+  if (c.minAgreement === null) return [];
+  return c.criteria.filter((x) => x.scored === 0).map((x) => x.criterion);
+}
+
 /** Reads calibration.json text: the parsed calibration, or an error naming what is wrong. */
 export function parseCalibration(text: string, file: string): Calibration {
   let data: unknown;

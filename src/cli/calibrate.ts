@@ -17,7 +17,7 @@ import { formatUsdPair } from '../report/money.js';
 import { planCalibration } from '../calibrate/plan.js';
 import { estimateCalibration, summarizeCalibration, type CalibrationEstimate } from '../calibrate/summary.js';
 import { rejudge } from '../calibrate/run.js';
-import { belowMinimum, calibrationSchema, CALIBRATION_VERSION, type Calibration } from '../calibrate/schema.js';
+import { belowMinimum, calibrationSchema, unmeasured, CALIBRATION_VERSION, type Calibration } from '../calibrate/schema.js';
 import { renderCalibrationMarkdown, renderCalibrationText } from '../calibrate/render.js';
 import type { Values } from './options.js';
 import { printConfigIssues, redrawsProgress, resolvePath, writeText, type CliIO } from './output.js';
@@ -152,5 +152,5 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(calibration, null, 2)}\n`, 'out');
   if (values.markdown) await writeText(resolvePath(io, values.markdown), renderCalibrationMarkdown(calibration), 'markdown');
   io.stdout(renderCalibrationText(calibration));
-  return belowMinimum(calibration).length > 0 ? EXIT.gate : EXIT.ok;
+  return belowMinimum(calibration).length > 0 || unmeasured(calibration).length > 0 ? EXIT.gate : EXIT.ok;
 }

@@ -235,22 +235,33 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(r.stdout).toContain('No usable score (1): counted, never a score; left out of the agreement\n  .agent-replay/baselines/polite-a.json  "The reply is polite": no usable score in output');
   });
 
-  it('a judge that gives no usable score at all: said so, and --min-agreement is said not checked, never met', async () => {
+  it('a judge that gives no usable score at all: said so, and --min-agreement fails (exit 1), since it cannot be shown to hold', async () => {
     const judge = await openaiJudge(() => 'I would rather not put a number on it.');
     const { cwd } = await project(`${judge.url}/v1`);
     const r = await cli(['calibrate', '--min-agreement', '0.8', '--markdown', 'c.md'], cwd);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     const notes = r.stdout.trimEnd().split('\n\n').at(-1);
-    expect(notes).toBe('No criterion got a usable score, so nothing was measured, and --min-agreement 0.8 (80%) was not checked: see No usable score above.');
+    expect(notes).toBe('No criterion got a usable score, so nothing was measured, and --min-agreement 0.8 (80%) cannot be shown to hold, so it fails (exit 1): see No usable score above.');
     expect(r.stdout).not.toContain('Every criterion with a score');
     expect(r.stdout).not.toContain('Spread needs repeats');
-    expect(await readFile(join(cwd, 'c.md'), 'utf8')).toContain('No criterion got a usable score, so nothing was measured, and --min-agreement 0.8 \\(80%\\) was not checked\\: see No usable score above.');
+    expect(await readFile(join(cwd, 'c.md'), 'utf8')).toContain('No criterion got a usable score, so nothing was measured, and --min-agreement 0.8 \\(80%\\) cannot be shown to hold, so it fails \\(exit 1\\)\\: see No usable score above.');
+    // Without a minimum, nothing fails: the figures are the output.
+    expect((await cli(['calibrate'], cwd)).code).toBe(0);
     // Nothing to re-judge (no baseline): the minimum is not said to be met either.
     const bare = await makeProject({ config: config('http://127.0.0.1:9/chat', `${judge.url}/v1`), fixtures: { 'polite.yml': FIXTURES } });
     const none = await cli(['calibrate', '--min-agreement', '0.8'], bare);
     expect(none.code).toBe(0);
     expect(none.stdout).toContain('Nothing was re-judged, so --min-agreement 0.8 (80%) was not checked.');
     expect(none.stdout).not.toContain('Every criterion with a score');
+  });
+
+  it('--min-agreement fails for a criterion with no usable score beside others that agree (exit 1), naming it', async () => {
+    const judge = await openaiJudge((q) => (q.criterion === 'The reply is polite' ? politeness(q, 0) : 'I would rather not put a number on it.'));
+    const { cwd } = await project(`${judge.url}/v1`);
+    const r = await cli(['calibrate', '--min-agreement', '0.5'], cwd);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/Every criterion with a score agrees at least 50% \(--min-agreement 0\.5\)\. \d+ criteri(on|a) got no usable score, so --min-agreement fails for (it|them) \(exit 1\): "/);
+    expect(r.stdout).toContain('"Mentioned the order number"');
   });
 
   it('the cost cap: above it exits 2 with the figures and sends nothing; --confirm-cost runs it', async () => {
