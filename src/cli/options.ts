@@ -177,15 +177,15 @@ export const COMMANDS = {
       dir: DIR,
       'judge-url': JUDGE_URL,
       repeat: { value: 'N', help: 'judge each baseline N times, 1 to 20 (default 1): its score is the median, its spread max - min' },
-      'min-agreement': { value: 'P', help: "exit 1 when a criterion's agreement is below P, a fraction from 0 to 1" },
+      'min-agreement': { value: 'P', help: "exit 1 when a criterion's agreement is below P (a fraction from 0 to 1) or it got no usable score" },
       'confirm-cost': { help: 'run even when the estimated cost (baselines x N judge calls) is above the cost cap' },
       out: { value: 'FILE', help: 'also write the calibration as JSON (calibration.json)' },
       markdown: { value: 'FILE', help: 'also write the calibration as markdown' },
     },
     notes: [
       'Asks the agent nothing.',
-      'Exit status: 0 done; 1 a criterion below --min-agreement; 2 a usage or configuration error,',
-      'or the cost cap refused the calibration (nothing sent); 3 an internal error.',
+      'Exit status: 0 done; 1 a criterion below --min-agreement, or with no usable score under it;',
+      '2 a usage or configuration error, or the cost cap refused it (nothing sent); 3 an internal error.',
     ],
   },
   demo: {
