@@ -228,7 +228,8 @@ export function firstCause(before: Item, after: Item, latency: LatencyThresholds
   const ra = resultOf(after);
   if (rb !== ra) return { cause: 'verdict_changed', detail: `verdict ${resultWithError(before)} -> ${resultWithError(after)}` };
   if (before.errored && after.errored && before.errorKind !== after.errorKind) {
-    return { cause: 'error_class_changed', detail: `error ${before.errorKind} -> ${after.errorKind}` };
+    // The errors in words ("HTTP 503 from the agent"), as the run's Errored section groups them; the kind when it has none.
+    return { cause: 'error_class_changed', detail: `${errorWords(before) ?? before.errorKind} -> ${errorWords(after) ?? after.errorKind}` };
   }
   // Last: the same result, only slower, by config.yml's latency thresholds (docs/latency.md).
   return changeBetween(before, after, 'speed', latency);
