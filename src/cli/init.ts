@@ -13,6 +13,9 @@ import type { CliIO } from './output.js';
 import { suggest } from '../suite/issues.js';
 import { defaultOut } from './results-dir.js';
 import { AGENT_PRESETS } from '../suite/index.js';
+import { PRESETS } from '../config.js';
+import type { Assertion } from '../types.js';
+import { estimateCost, turnsPerFixture } from '../evaluate/estimate.js';
 import { resolveConfigFile } from '../suite/config-file.js';
 import { loadYamlPackage, readYaml } from '../suite/yaml/index.js';
 
@@ -165,12 +168,33 @@ export function offeredPresets(): readonly InitPreset[] {
 export const INIT_COST = { agentTurnUsd: 0.01, judgeCallUsd: 0.005, capUsd: 1 } as const;
 
 /**
- * How many fixtures of two agent calls (and `judgeCalls` judge-priced calls) each fit under the
- * cap. With a judge configured, the estimate counts a meaning call for each fixture with a baseline
- * (docs/meaning.md, "Costs"): a judged fixture with a baseline is 2 such calls.
+ * How many fixtures of `preset` fit under the cap, as the run's own estimate counts them
+ * (estimateCost, docs/semantics.md#cost): the agent calls one fixture sends (the welcome turn only
+ * when the preset has one, and the message), and when `judged`, a judge: assertion and the meaning
+ * call the estimate counts for each fixture with a baseline (docs/meaning.md, "Costs").
  */
-function capFixtures(judgeCalls: number): number {
-  return Math.floor(INIT_COST.capUsd / (2 * INIT_COST.agentTurnUsd + judgeCalls * INIT_COST.judgeCallUsd) + 1e-9);
+function capFixtures(preset: InitPreset, judged: boolean): number {
+  const cost = { ...INIT_COST, turnsPerFixture: null };
+  const assertion: Assertion | null = judged ? { kind: 'judge', criterion: 'x', threshold: 0.7 } : null;
+  const one = estimateCost([assertion], cost, false, { welcomeTurn: hasWelcomeTurn(preset) }, [], 1, judged ? 1 : 0).usd;
+  return Math.floor(INIT_COST.capUsd / one + 1e-9);
+}
+
+/** Whether `preset` opens each session with a welcome turn (config.ts, PRESETS). */
+function hasWelcomeTurn(preset: InitPreset): boolean {
+  return PRESETS[preset].start !== null;
+}
+
+/** The cost comment's words for `preset`: what one fixture sends, and how many fit under the cap. */
+function capComment(preset: InitPreset): string[] {
+  const turns = turnsPerFixture({ turnsPerFixture: null }, hasWelcomeTurn(preset));
+  const why = turns === 1 ? 'the message; this preset has no welcome turn' : 'a welcome turn and the message';
+  return [
+    `Sized for a starting suite: ${INIT_COST.capUsd.toFixed(2)} USD covers ${capFixtures(preset, false)} fixtures of ${turns} agent ${turns === 1 ? 'call' : 'calls'} each`,
+    `(${why}). With a judge, each fixture with a baseline also counts one`,
+    `meaning call at most (docs/meaning.md), and a judge: assertion one more: ${capFixtures(preset, true)} judged fixtures`,
+    'with baselines. Raise it as the suite grows.',
+  ];
 }
 
 function configYml(preset: InitPreset): string {
@@ -190,10 +214,7 @@ ${agentSection(preset)}
 cost:
   agentTurnUsd: ${INIT_COST.agentTurnUsd.toFixed(2)}      # a flat guess per agent call
   judgeCallUsd: ${INIT_COST.judgeCallUsd.toFixed(3)}     # a flat guess per judge call
-  # Sized for a starting suite: ${INIT_COST.capUsd.toFixed(2)} USD covers ${capFixtures(0)} fixtures of 2 agent calls each (a welcome
-  # turn and the message). With a judge, each fixture with a baseline also counts one meaning
-  # call at most (docs/meaning.md), and a judge: assertion one more: ${capFixtures(2)} judged fixtures
-  # with baselines. Raise it as the suite grows.
+${capComment(preset).map((l) => `  # ${l}`).join('\n')}
   capUsd: ${INIT_COST.capUsd.toFixed(2)}
 `;
 }

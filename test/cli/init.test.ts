@@ -167,6 +167,31 @@ describe('agent-replay init', () => {
     expect(run.code, run.stderr).toBe(0);
   });
 
+  it.each([...offeredPresets()])('the cost comment is true for preset %s: the fixtures it says fit run, one more waits for --confirm-cost', async (preset) => {
+    // Any JSON answer will do: the fixtures are not refused by the cap, whatever their verdicts.
+    const agent = await serve(() => ({ json: {} }));
+    const cwd = await emptyProject();
+    await initIn(cwd, ['--preset', preset]);
+    const config = await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8');
+    const said = /covers (\d+) fixtures of (\d) agent calls? each\s*\n\s*# \(([^)]*)\)/.exec(config);
+    expect(said, config).not.toBeNull();
+    const [, promised, calls, why] = said as unknown as [string, string, string, string];
+    const welcome = preset === 'native';
+    expect(Number(calls)).toBe(welcome ? 2 : 1);
+    expect(why).toBe(welcome ? 'a welcome turn and the message' : 'the message; this preset has no welcome turn');
+    const fixtures = (n: number) => `fixtures:\n${Array.from({ length: n }, (_, i) => `  - { label: q${i}, message: question ${i} }`).join('\n')}\n`;
+    await writeFile(join(cwd, '.agent-replay/fixtures/example-greeting.yml'), fixtures(Number(promised) + 1));
+    const refused = await cli(['run', '--agent-url', agent.url], cwd);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`not run: the estimated cost $${((Number(promised) + 1) * Number(calls) * INIT_COST.agentTurnUsd).toFixed(2)} for ${Number(promised) + 1} fixtures`);
+    expect(agent.requests).toHaveLength(0);
+    await writeFile(join(cwd, '.agent-replay/fixtures/example-greeting.yml'), fixtures(Number(promised)));
+    const run = await cli(['run', '--agent-url', agent.url, '--fail-on', 'none'], cwd);
+    expect(run.stderr).not.toContain('not run');
+    expect(run.code, run.stderr).toBe(0);
+    expect(agent.requests).toHaveLength(Number(promised) * Number(calls));
+  });
+
   it('the cap init writes is still a cap: a suite of hundreds is refused until confirmed, nothing sent', async () => {
     const agent = await serve(scriptedAgent({}));
     const cwd = await emptyProject();
