@@ -56,6 +56,18 @@ describe('agent-replay init', () => {
     expect(validate.stderr).toBe(''); // not even a warning
   });
 
+  it.each([...offeredPresets()])('config.yml and the check workflow name the same header and secret for the agent key (preset %s)', async (preset) => {
+    const cwd = await emptyProject();
+    await initIn(cwd, ['--preset', preset]);
+    const config = await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8');
+    const workflow = await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8');
+    const inConfig = /^\s*#\s*([\w-]+): "((?:Bearer )?)\$\{(\w+)\}"$/m.exec(config);
+    const inWorkflow = /# agent-headers: \|\n\s*#\s+([\w-]+): ((?:Bearer )?)\$\{\{ secrets\.(\w+) \}\}$/m.exec(workflow);
+    expect(inConfig, config).not.toBeNull();
+    expect(inWorkflow, workflow).not.toBeNull();
+    expect(inWorkflow?.slice(1)).toEqual(inConfig?.slice(1));
+  });
+
   it('offers every preset the config loader accepts, and only those (derived at run time)', () => {
     const known = AGENT_PRESETS as readonly string[];
     // A template for each preset the loader knows: none is dropped because its template is wrong ...
