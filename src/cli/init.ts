@@ -388,9 +388,13 @@ function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, wr
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
   // The commands are pasted into a shell: a folder with a space or a quote is one quoted word.
   const dir = shellWord(o.dir);
+  // A check workflow that was already there is not init's: its agent-path is whatever it says.
+  const first = written.includes(check)
+    ? `In ${check}, set agent-path to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).`
+    : `${check} was already there and is left as it is: check that it runs agent-replay with agent-path set to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).`;
   return `
 Next:
-  1. In ${check}, set agent-path to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).
+  1. ${first}
      No preview host? Trigger it on pull_request and pass agent-url instead (see agent-replay's docs/action.md).
   2. Add secrets the agent or the judge need (Settings > Secrets and variables > Actions) and
      uncomment agent-headers / judge-api-key in the workflow.

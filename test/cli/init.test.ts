@@ -232,6 +232,22 @@ describe('agent-replay init', () => {
     expect(await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8')).toBe(edited);
   });
 
+  it('a check workflow already there is not said to be one to edit: the next steps say it was left as it is', async () => {
+    const cwd = await emptyProject();
+    await mkdir(join(cwd, '.github/workflows'), { recursive: true });
+    await writeFile(join(cwd, '.github/workflows/agent-replay.yml'), 'name: mine\n');
+    const run = await initIn(cwd);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('skipped  .github/workflows/agent-replay.yml (it exists; left as it is)');
+    expect(run.stdout).toContain("1. .github/workflows/agent-replay.yml was already there and is left as it is: check that it runs agent-replay with agent-path set to your agent's path on the preview (e.g. /api/chat).");
+    expect(run.stdout).not.toContain('set agent-path to');
+    expect(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')).toBe('name: mine\n');
+    // Written this time: the step to edit it, as before.
+    await rm(join(cwd, '.github/workflows/agent-replay.yml'));
+    const again = await initIn(cwd);
+    expect(again.stdout).toContain("1. In .github/workflows/agent-replay.yml, set agent-path to your agent's path on the preview (e.g. /api/chat).");
+  });
+
   it('writes only the missing files, and never writes through a link planted at a target', async () => {
     const cwd = await emptyProject();
     const outside = await tempDir('agent-replay-outside-');
