@@ -26,7 +26,7 @@ import { runDemo } from './demo.js';
 import { runInit } from './init.js';
 import { runProbe } from './probe.js';
 import { runCalibrate } from './calibrate.js';
-import { AgentWaitInterrupted, MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
+import { AgentNotReady, AgentWaitInterrupted, MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
@@ -80,7 +80,9 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     const failure = describeFailure(e, debug ? 'stack trace below' : 'rerun with AGENT_REPLAY_DEBUG=1 to add the stack trace');
     // Every secret the run read (config.yml's ${NAME} values once the suite is loaded), whatever threw (src/secrets.ts).
     const redact = redactorOfKnown();
-    io.stderr(redact(`agent-replay: ${failure.message}\n`));
+    // An agent that never got ready names its fix in the CLI's words (--wait-for-agent), as the summary's causes do.
+    const message = e instanceof AgentNotReady ? cliWords(failure.message) : failure.message;
+    io.stderr(redact(`agent-replay: ${message}\n`));
     if (failure.internal && debug) io.stderr(redact(`${stackOf(e)}\n`));
     return failure.exitCode;
   }
@@ -250,7 +252,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       failOn,
       commit,
       waitForAgent,
-      onWaitLog: (line) => io.stderr(`${line}\n`),
+      onWaitLog: (line) => io.stderr(`${cliWords(line)}\n`),
       onLog: (line) => io.stderr(`${line}\n`),
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
       onLoadWarnings: (warnings) => {

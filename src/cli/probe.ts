@@ -371,7 +371,7 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
   const network = await networkFrom(io.env);
   const wait = o.waitForAgent ?? config.agent.waitForAgent;
   if (wait > 0 && config.agent.url !== null) {
-    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${line}\n`), network });
+    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${cliWords(line)}\n`), network });
   }
   const result = await probeOnce(config, fixture, deps, network);
   io.stdout(renderProbe(result, { color: io.color }));

@@ -330,6 +330,8 @@ describe('agent-replay probe: usage errors send nothing', () => {
     const r = await cli(['probe', 'hi', '--wait-for-agent', '3'], cwd, {}, { engine: { clock: instantClock() } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('agent not ready after 3 s');
+    // The fix in the CLI's words: the flag, not the Action's input (report/terminal.ts cliWords).
+    expect(r.stderr).toContain('or raise --wait-for-agent (agent.waitForAgent) if it starts slowly.');
     expect(agent.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
     // Once it answers, the wait ends and the probe runs.
     const ready = await serve((req) => (req.method === 'GET' ? { status: 404 } : routed(req)));
@@ -337,7 +339,8 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(ok.code, ok.stderr).toBe(0);
     // A 404 is an answer (the server is up), but it is not called "ready": the path may be wrong.
     expect(ok.stderr).toContain('agent answered HTTP 404 after 1 poll: the server is up, but the path is probably wrong');
-    expect(ok.stderr).toContain('check agent-path or agent.url');
+    expect(ok.stderr).toContain('check agent.url (or --agent-url)');
+    expect(ok.stderr).not.toContain('agent-path');
     expect(ok.stderr).not.toContain('agent ready');
   });
 
