@@ -13,6 +13,9 @@ import type { CliIO } from './output.js';
 import { suggest } from '../suite/issues.js';
 import { defaultOut } from './results-dir.js';
 import { AGENT_PRESETS } from '../suite/index.js';
+import { PRESETS } from '../config.js';
+import type { Assertion } from '../types.js';
+import { estimateCost, turnsPerFixture } from '../evaluate/estimate.js';
 import { resolveConfigFile } from '../suite/config-file.js';
 import { loadYamlPackage, readYaml } from '../suite/yaml/index.js';
 
@@ -50,11 +53,17 @@ interface PresetTemplate {
   about: string[];
   /** The preset's own settings, as YAML lines under agent:. */
   settings: string[];
-  /** The headers the API needs; keys only in comments, as ${VAR} (validate passes with no env set). */
-  headers: string[];
+  /**
+   * The header that carries the agent's key: config.yml shows it as ${SECRET} (in a comment, so
+   * validate passes with no env set) and the check workflow's agent-headers as the repository
+   * secret of the same name, so that both name one secret (docs/cli.md, "init").
+   */
+  key: { header: string; prefix: string; secret: string };
+  /** Headers the API requires besides the key, as YAML lines under headers:. */
+  required?: string[];
 }
 
-const COMMENTED_BEARER = ['# headers:', '#   Authorization: "Bearer ${AGENT_TOKEN}"'];
+const BEARER = { header: 'Authorization', prefix: 'Bearer ', secret: 'AGENT_TOKEN' };
 
 const TEMPLATES: Record<InitPreset, PresetTemplate> = {
   native: {
@@ -62,21 +71,21 @@ const TEMPLATES: Record<InitPreset, PresetTemplate> = {
     exampleUrl: 'http://localhost:3000/api/chat',
     about: ['native: POST {session, message, persona}, answered with {reply, route, ended, offTrack};', 'the welcome turn opens each session with {session, persona, start: true}.'],
     settings: ['preset: native'],
-    headers: COMMENTED_BEARER,
+    key: BEARER,
   },
   'openai-chat': {
     agentPath: '/v1/chat/completions',
     exampleUrl: 'http://localhost:3000/v1/chat/completions',
     about: ['openai-chat: POST {model, messages: [{role: user, content}]}, the reply read from', 'choices.0.message.content. Each fixture is one fresh conversation.'],
     settings: ['preset: openai-chat', 'model: gpt-4o-mini      # sent as "model"; use the one your endpoint serves', '# stream: true          # ask for a streamed reply (chat completion chunks)'],
-    headers: ['# headers:', '#   Authorization: "Bearer ${OPENAI_API_KEY}"'],
+    key: { header: 'Authorization', prefix: 'Bearer ', secret: 'OPENAI_API_KEY' },
   },
   'openai-responses': {
     agentPath: '/v1/responses',
     exampleUrl: 'http://localhost:3000/v1/responses',
     about: ['openai-responses: POST {model, input, store: false} (the OpenAI Responses API), the reply read', 'from the output_text parts of output[]. Each fixture is one fresh conversation.'],
     settings: ['preset: openai-responses', 'model: gpt-4o-mini      # sent as "model"; use the one your endpoint serves', '# stream: true          # ask for a streamed reply (Responses events)'],
-    headers: ['# headers:', '#   Authorization: "Bearer ${OPENAI_API_KEY}"'],
+    key: { header: 'Authorization', prefix: 'Bearer ', secret: 'OPENAI_API_KEY' },
   },
   'anthropic-messages': {
     agentPath: '/v1/messages',
@@ -88,37 +97,44 @@ const TEMPLATES: Record<InitPreset, PresetTemplate> = {
       'maxTokens: 1024         # sent as "max_tokens"',
       '# stream: true          # ask for a streamed reply (message stream events)',
     ],
-    headers: ['headers:', '  anthropic-version: "2023-06-01"   # the Messages API asks for it', '  # x-api-key: "${ANTHROPIC_API_KEY}"'],
+    key: { header: 'x-api-key', prefix: '', secret: 'ANTHROPIC_API_KEY' },
+    required: ['anthropic-version: "2023-06-01"   # the Messages API asks for it'],
   },
   'rasa-rest': {
     agentPath: '/webhooks/rest/webhook',
     exampleUrl: 'http://localhost:5005/webhooks/rest/webhook',
     about: ['rasa-rest: POST {sender: session, message} (the Rasa REST channel); the texts of the bot', 'messages answered are joined with a blank line into the reply.'],
     settings: ['preset: rasa-rest'],
-    headers: COMMENTED_BEARER,
+    key: BEARER,
   },
   'vercel-ai': {
     agentPath: '/api/chat',
     exampleUrl: 'http://localhost:3000/api/chat',
     about: ['vercel-ai: POSTs what the AI SDK\'s useChat posts ({id, messages: the whole UI message history, trigger})', 'and reads the UI message stream it answers with to its end; a persona script\'s mocks go in "mocks".'],
     settings: ['preset: vercel-ai'],
-    headers: COMMENTED_BEARER,
+    key: BEARER,
   },
   langgraph: {
     agentPath: '/runs/wait',
     exampleUrl: 'http://localhost:2024/runs/wait',
     about: ['langgraph: POST {assistant_id, input: {messages: [{role, content}, ...]}} to /runs/wait', '(a stateless run of LangGraph Platform); the reply is the last AI message of the state;', 'a persona script\'s mocks go in config.configurable.mocks.'],
     settings: ['preset: langgraph', 'assistantId: agent      # sent as "assistant_id": the graph name in langgraph.json, or an assistant id'],
-    headers: ['# headers:', '#   x-api-key: "${LANGSMITH_API_KEY}"'],
+    key: { header: 'x-api-key', prefix: '', secret: 'LANGSMITH_API_KEY' },
   },
   mastra: {
     agentPath: '/api/agents/support/generate',
     exampleUrl: 'http://localhost:4111/api/agents/support/generate',
     about: ['mastra: POST {messages: [{role, content}, ...], requestContext: {mocks}} to a Mastra server\'s', '/api/agents/<agentId>/generate; the reply is its "text", the tool calls its toolCalls and toolResults;', 'a persona script\'s mocks go in requestContext.mocks. For /stream, set stream: true and point url at .../stream.'],
     settings: ['preset: mastra', '# stream: true          # then url: .../api/agents/<agentId>/stream'],
-    headers: COMMENTED_BEARER,
+    key: BEARER,
   },
 };
+
+/** The headers section of config.yml: the required headers, and the key commented out. */
+function configHeaders(t: PresetTemplate): string[] {
+  const key = `${t.key.header}: "${t.key.prefix}\${${t.key.secret}}"`;
+  return t.required === undefined ? ['# headers:', `#   ${key}`] : ['headers:', ...t.required.map((l) => `  ${l}`), `  # ${key}`];
+}
 
 function agentSection(preset: InitPreset): string {
   const t = TEMPLATES[preset];
@@ -132,7 +148,7 @@ function agentSection(preset: InitPreset): string {
     ...t.settings.map((l) => `  ${l}`),
     '  # Request headers. ${NAME} is read from the environment (a missing variable is an error, so',
     '  # keys are left commented out here); values from the environment are secrets, never printed.',
-    ...t.headers.map((l) => `  ${l}`),
+    ...configHeaders(t).map((l) => `  ${l}`),
     '  timeoutMs: 30000        # per request, in ms (1 to 600000)',
     '  concurrency: 4          # conversations in flight',
     '  retries: 2              # after the first attempt, on network errors, 429 and 5xx',
@@ -165,12 +181,33 @@ export function offeredPresets(): readonly InitPreset[] {
 export const INIT_COST = { agentTurnUsd: 0.01, judgeCallUsd: 0.005, capUsd: 1 } as const;
 
 /**
- * How many fixtures of two agent calls (and `judgeCalls` judge-priced calls) each fit under the
- * cap. With a judge configured, the estimate counts a meaning call for each fixture with a baseline
- * (docs/meaning.md, "Costs"): a judged fixture with a baseline is 2 such calls.
+ * How many fixtures of `preset` fit under the cap, as the run's own estimate counts them
+ * (estimateCost, docs/semantics.md#cost): the agent calls one fixture sends (the welcome turn only
+ * when the preset has one, and the message), and when `judged`, a judge: assertion and the meaning
+ * call the estimate counts for each fixture with a baseline (docs/meaning.md, "Costs").
  */
-function capFixtures(judgeCalls: number): number {
-  return Math.floor(INIT_COST.capUsd / (2 * INIT_COST.agentTurnUsd + judgeCalls * INIT_COST.judgeCallUsd) + 1e-9);
+function capFixtures(preset: InitPreset, judged: boolean): number {
+  const cost = { ...INIT_COST, turnsPerFixture: null };
+  const assertion: Assertion | null = judged ? { kind: 'judge', criterion: 'x', threshold: 0.7 } : null;
+  const one = estimateCost([assertion], cost, false, { welcomeTurn: hasWelcomeTurn(preset) }, [], 1, judged ? 1 : 0).usd;
+  return Math.floor(INIT_COST.capUsd / one + 1e-9);
+}
+
+/** Whether `preset` opens each session with a welcome turn (config.ts, PRESETS). */
+function hasWelcomeTurn(preset: InitPreset): boolean {
+  return PRESETS[preset].start !== null;
+}
+
+/** The cost comment's words for `preset`: what one fixture sends, and how many fit under the cap. */
+function capComment(preset: InitPreset): string[] {
+  const turns = turnsPerFixture({ turnsPerFixture: null }, hasWelcomeTurn(preset));
+  const why = turns === 1 ? 'the message; this preset has no welcome turn' : 'a welcome turn and the message';
+  return [
+    `Sized for a starting suite: ${INIT_COST.capUsd.toFixed(2)} USD covers ${capFixtures(preset, false)} fixtures of ${turns} agent ${turns === 1 ? 'call' : 'calls'} each`,
+    `(${why}). With a judge, each fixture with a baseline also counts one`,
+    `meaning call at most (docs/meaning.md), and a judge: assertion one more: ${capFixtures(preset, true)} judged fixtures`,
+    'with baselines. Raise it as the suite grows.',
+  ];
 }
 
 function configYml(preset: InitPreset): string {
@@ -190,10 +227,7 @@ ${agentSection(preset)}
 cost:
   agentTurnUsd: ${INIT_COST.agentTurnUsd.toFixed(2)}      # a flat guess per agent call
   judgeCallUsd: ${INIT_COST.judgeCallUsd.toFixed(3)}     # a flat guess per judge call
-  # Sized for a starting suite: ${INIT_COST.capUsd.toFixed(2)} USD covers ${capFixtures(0)} fixtures of 2 agent calls each (a welcome
-  # turn and the message). With a judge, each fixture with a baseline also counts one meaning
-  # call at most (docs/meaning.md), and a judge: assertion one more: ${capFixtures(2)} judged fixtures
-  # with baselines. Raise it as the suite grows.
+${capComment(preset).map((l) => `  # ${l}`).join('\n')}
   capUsd: ${INIT_COST.capUsd.toFixed(2)}
 `;
 }
@@ -247,7 +281,7 @@ jobs:
           wait-for-agent: 60           # seconds a cold preview may take to answer
           fail-on: newly_failing, unverified   # unverified: an errored or not evaluated item fails the check
           # agent-headers: |
-          #   Authorization: Bearer \${{ secrets.AGENT_TOKEN }}
+          #   ${TEMPLATES[preset].key.header}: ${TEMPLATES[preset].key.prefix}\${{ secrets.${TEMPLATES[preset].key.secret} }}
           # judge-api-key: \${{ secrets.JUDGE_API_KEY }}
 `;
 }
@@ -354,9 +388,13 @@ function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, wr
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
   // The commands are pasted into a shell: a folder with a space or a quote is one quoted word.
   const dir = shellWord(o.dir);
+  // A check workflow that was already there is not init's: its agent-path is whatever it says.
+  const first = written.includes(check)
+    ? `In ${check}, set agent-path to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).`
+    : `${check} was already there and is left as it is: check that it runs agent-replay with agent-path set to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).`;
   return `
 Next:
-  1. In ${check}, set agent-path to your agent's path on the preview (e.g. ${TEMPLATES[o.preset].agentPath}).
+  1. ${first}
      No preview host? Trigger it on pull_request and pass agent-url instead (see agent-replay's docs/action.md).
   2. Add secrets the agent or the judge need (Settings > Secrets and variables > Actions) and
      uncomment agent-headers / judge-api-key in the workflow.

@@ -8,7 +8,7 @@ import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRu
 import { parseShard, timingsOf } from '../evaluate/shard.js';
 import { issueCount, loadSuite, loadSuiteConfig } from '../suite/index.js';
 import { DEFAULT_LATENCY } from '../config.js';
-import { mergeRecords, openRecordStream, readRecord, writeRecord } from '../record/index.js';
+import { mergeRecords, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText } from '../report/cap.js';
 import { renderCompareMarkdown, renderCompareText } from '../report/compare.js';
@@ -26,7 +26,7 @@ import { runDemo } from './demo.js';
 import { runInit } from './init.js';
 import { runProbe } from './probe.js';
 import { runCalibrate } from './calibrate.js';
-import { AgentWaitInterrupted, MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
+import { AgentNotReady, AgentWaitInterrupted, MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
@@ -80,7 +80,9 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     const failure = describeFailure(e, debug ? 'stack trace below' : 'rerun with AGENT_REPLAY_DEBUG=1 to add the stack trace');
     // Every secret the run read (config.yml's ${NAME} values once the suite is loaded), whatever threw (src/secrets.ts).
     const redact = redactorOfKnown();
-    io.stderr(redact(`agent-replay: ${failure.message}\n`));
+    // An agent that never got ready names its fix in the CLI's words (--wait-for-agent), as the summary's causes do.
+    const message = e instanceof AgentNotReady ? cliWords(failure.message) : failure.message;
+    io.stderr(redact(`agent-replay: ${message}\n`));
     if (failure.internal && debug) io.stderr(redact(`${stackOf(e)}\n`));
     return failure.exitCode;
   }
@@ -250,7 +252,7 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
       failOn,
       commit,
       waitForAgent,
-      onWaitLog: (line) => io.stderr(`${line}\n`),
+      onWaitLog: (line) => io.stderr(`${cliWords(line)}\n`),
       onLog: (line) => io.stderr(`${line}\n`),
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
       onLoadWarnings: (warnings) => {
@@ -441,12 +443,41 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   return writes.failed.length > 0 ? EXIT.usage : EXIT.ok;
 }
 
+/**
+ * The --results files of report, each read once: every file that cannot be used is named with its
+ * reason and fix, and a file given twice is said to be given twice (not as shards that overlap);
+ * then null, and report exits 2 with nothing written (docs/cli.md, "What each command does").
+ */
+async function readShards(files: readonly string[], io: CliIO): Promise<RunRecord[] | null> {
+  const problems: string[] = [];
+  // Resolved path -> the index of the first --results that names it.
+  const first = new Map<string, number>();
+  files.forEach((f, i) => {
+    const path = resolvePath(io, f);
+    const earlier = first.get(path);
+    if (earlier === undefined) first.set(path, i);
+    else problems.push(`--results ${f}: the same file as --results ${files[earlier] as string} (${path}), given twice; give each shard's results.json once`);
+  });
+  const read = await Promise.allSettled(files.map((f) => readRecord(resolvePath(io, f))));
+  const records: RunRecord[] = [];
+  read.forEach((r, i) => {
+    if (r.status === 'fulfilled') records.push(r.value);
+    // A file given twice is read twice: its reason is said once.
+    else if (r.reason instanceof RecordError) {
+      if (first.get(resolvePath(io, files[i] as string)) === i) problems.push(r.reason.message);
+    } else throw r.reason;
+  });
+  for (const p of problems) io.stderr(`agent-replay: ${p}\n`);
+  return problems.length > 0 ? null : records;
+}
+
 async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const files = values.results ?? [];
   if (files.length === 0) throw new UsageError('report needs at least one --results file');
   const failOn = failOnOf(values); // checked before anything is written
   checkOutputPaths(values, io);
-  const records = await Promise.all(files.map((f) => readRecord(resolvePath(io, f))));
+  const records = await readShards(files, io);
+  if (records === null) return EXIT.usage;
   const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));
   const allowIncomplete = values['allow-incomplete'] === true;
   if (values.out) await writeRecord(resolvePath(io, values.out), merged);

@@ -204,7 +204,11 @@ export const COMMANDS = {
       preset: { value: 'NAME', help: `the agent's API: ${INIT_TEMPLATES.join(', ')} (default native)` },
       workflows: { value: 'DIR', help: 'where the workflow files go (default .github/workflows)' },
     },
-    notes: [],
+    // docs/cli.md, "init": the exit statuses.
+    notes: [
+      'Exit status: 0 done (a file already there is skipped, not an error); 2 a usage error, or a file',
+      'init could not write (named with the reason; the others are still written).',
+    ],
   },
   probe: {
     summary: 'send one message in a fresh session: reply, route trace and verdict',

@@ -18,7 +18,9 @@ import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_PRESET_NAMES, type AgentPreset, type Config } from '../config.js';
 import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, JsonValue, Judge, RegexEvaluator, SingleAssertion } from '../types.js';
-import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
+import { agentEndpoint, agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
+import { causeLine, causeOf } from '../evaluate/causes.js';
+import { cliWords } from '../report/terminal.js';
 import { createHttpAgentClient, toolCallsHint } from '../agent/index.js';
 import { waitForAgent } from '../agent/ready.js';
 import { createRegexPool, PROBE_DETAIL } from '../assertions/index.js';
@@ -162,6 +164,8 @@ export interface ProbeResult {
   /** What the message turn's response says of its tool calls (toolCallsHint, redacted); null: an agent client of a test's own. */
   toolCalls: string | null;
   agentHost: string | null;
+  /** The agent's URL without credentials or query (agentEndpoint), which an error's cause names. */
+  agentEndpoint: string | null;
   judgeName: string | null;
 }
 
@@ -179,6 +183,9 @@ function renderProbe(r: ProbeResult, opts: { color: boolean }): string {
   const lines = [paint('bold', `probe: ${oneLine(f.message)}`), paint('grey', facts.join(' · ')), ''];
   if (f.errored) {
     lines.push(`${paint('bold', 'errored')}: ${oneLine(f.error ?? '')}`);
+    // The cause and its fix, as run's summary says them for the same error (evaluate/causes.ts), in the CLI's words.
+    const cause = causeOf(f, r.agentEndpoint);
+    if (cause !== null) lines.push(paint('grey', `  cause: ${oneLine(cliWords(causeLine({ ...cause, labels: [f.label] }, 1)))}`));
     lines.push('no reply, so no route trace and no verdict; probe exits 1 (in a run, an errored fixture is not verified, and the default gate fails on it).');
     return `${lines.join('\n')}\n`;
   }
@@ -287,6 +294,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
       commit: null,
       tool: { ...TOOL },
       agentHost: agentHost(config.agent.url, redact),
+      agentEndpoint: agentEndpoint(config.agent.url, redact),
       judgeName: judge?.name ?? judgeName(config),
     });
     const record = run.fixtures[0] as FixtureRecord;
@@ -301,6 +309,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
       welcome: w === null ? null : { route: w.route === null ? null : { conversation: redact(w.route.conversation), stage: redact(w.route.stage) }, offTrack: w.offTrack.map(json) },
       toolCalls: toolCalls === null ? null : redact(toolCalls),
       agentHost: run.agent.host,
+      agentEndpoint: run.agent.endpoint ?? null,
       judgeName: run.judge.name,
     };
   } finally {
@@ -362,7 +371,7 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
   const network = await networkFrom(io.env);
   const wait = o.waitForAgent ?? config.agent.waitForAgent;
   if (wait > 0 && config.agent.url !== null) {
-    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${line}\n`), network });
+    await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${cliWords(line)}\n`), network });
   }
   const result = await probeOnce(config, fixture, deps, network);
   io.stdout(renderProbe(result, { color: io.color }));

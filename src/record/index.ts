@@ -107,7 +107,7 @@ export function parseRecord(text: string, file: string): RunRecord {
       .map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`)
       .join('; ');
     const newer = newerWriter(data);
-    const fix = newer === null ? '' : `; it was written by agent-replay ${newer}, newer than this one (${TOOL.version}), which may not know its fields: read it with agent-replay ${newer} or newer`;
+    const fix = newer === null ? '; give a results.json written by agent-replay (the run\'s --out, or its results artifact)' : `; it was written by agent-replay ${newer}, newer than this one (${TOOL.version}), which may not know its fields: read it with agent-replay ${newer} or newer`;
     throw new RecordError(file, `is not a valid agent-replay results file (schema version 1): ${problems}${fix}`);
   }
   const record = parsed.data;

@@ -139,6 +139,8 @@ describe('agent.waitForAgent in config.yml and --wait-for-agent', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('agent-replay: agent not ready after 3 s:');
     expect(run.stderr).toContain('the last one got connection refused (ECONNREFUSED)');
+    // The fix in the CLI's words: the flag (report/terminal.ts cliWords), not the Action's input.
+    expect(run.stderr).toContain('or raise --wait-for-agent (agent.waitForAgent) if it starts slowly.');
     const bad = await cli(['run', '--wait-for-agent', 'soon'], cwd);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--wait-for-agent must be a whole number of seconds from 0 to 600, got "soon"');

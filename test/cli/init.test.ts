@@ -56,6 +56,18 @@ describe('agent-replay init', () => {
     expect(validate.stderr).toBe(''); // not even a warning
   });
 
+  it.each([...offeredPresets()])('config.yml and the check workflow name the same header and secret for the agent key (preset %s)', async (preset) => {
+    const cwd = await emptyProject();
+    await initIn(cwd, ['--preset', preset]);
+    const config = await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8');
+    const workflow = await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8');
+    const inConfig = /^\s*#\s*([\w-]+): "((?:Bearer )?)\$\{(\w+)\}"$/m.exec(config);
+    const inWorkflow = /# agent-headers: \|\n\s*#\s+([\w-]+): ((?:Bearer )?)\$\{\{ secrets\.(\w+) \}\}$/m.exec(workflow);
+    expect(inConfig, config).not.toBeNull();
+    expect(inWorkflow, workflow).not.toBeNull();
+    expect(inWorkflow?.slice(1)).toEqual(inConfig?.slice(1));
+  });
+
   it('offers every preset the config loader accepts, and only those (derived at run time)', () => {
     const known = AGENT_PRESETS as readonly string[];
     // A template for each preset the loader knows: none is dropped because its template is wrong ...
@@ -167,6 +179,31 @@ describe('agent-replay init', () => {
     expect(run.code, run.stderr).toBe(0);
   });
 
+  it.each([...offeredPresets()])('the cost comment is true for preset %s: the fixtures it says fit run, one more waits for --confirm-cost', async (preset) => {
+    // Any JSON answer will do: the fixtures are not refused by the cap, whatever their verdicts.
+    const agent = await serve(() => ({ json: {} }));
+    const cwd = await emptyProject();
+    await initIn(cwd, ['--preset', preset]);
+    const config = await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8');
+    const said = /covers (\d+) fixtures of (\d) agent calls? each\s*\n\s*# \(([^)]*)\)/.exec(config);
+    expect(said, config).not.toBeNull();
+    const [, promised, calls, why] = said as unknown as [string, string, string, string];
+    const welcome = preset === 'native';
+    expect(Number(calls)).toBe(welcome ? 2 : 1);
+    expect(why).toBe(welcome ? 'a welcome turn and the message' : 'the message; this preset has no welcome turn');
+    const fixtures = (n: number) => `fixtures:\n${Array.from({ length: n }, (_, i) => `  - { label: q${i}, message: question ${i} }`).join('\n')}\n`;
+    await writeFile(join(cwd, '.agent-replay/fixtures/example-greeting.yml'), fixtures(Number(promised) + 1));
+    const refused = await cli(['run', '--agent-url', agent.url], cwd);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`not run: the estimated cost $${((Number(promised) + 1) * Number(calls) * INIT_COST.agentTurnUsd).toFixed(2)} for ${Number(promised) + 1} fixtures`);
+    expect(agent.requests).toHaveLength(0);
+    await writeFile(join(cwd, '.agent-replay/fixtures/example-greeting.yml'), fixtures(Number(promised)));
+    const run = await cli(['run', '--agent-url', agent.url, '--fail-on', 'none'], cwd);
+    expect(run.stderr).not.toContain('not run');
+    expect(run.code, run.stderr).toBe(0);
+    expect(agent.requests).toHaveLength(Number(promised) * Number(calls));
+  });
+
   it('the cap init writes is still a cap: a suite of hundreds is refused until confirmed, nothing sent', async () => {
     const agent = await serve(scriptedAgent({}));
     const cwd = await emptyProject();
@@ -193,6 +230,22 @@ describe('agent-replay init', () => {
     expect(again.stdout).toContain('0 created, 5 skipped');
     expect(await Promise.all(ALL.map((f) => readFile(join(cwd, f), 'utf8')))).toEqual(before);
     expect(await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8')).toBe(edited);
+  });
+
+  it('a check workflow already there is not said to be one to edit: the next steps say it was left as it is', async () => {
+    const cwd = await emptyProject();
+    await mkdir(join(cwd, '.github/workflows'), { recursive: true });
+    await writeFile(join(cwd, '.github/workflows/agent-replay.yml'), 'name: mine\n');
+    const run = await initIn(cwd);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('skipped  .github/workflows/agent-replay.yml (it exists; left as it is)');
+    expect(run.stdout).toContain("1. .github/workflows/agent-replay.yml was already there and is left as it is: check that it runs agent-replay with agent-path set to your agent's path on the preview (e.g. /api/chat).");
+    expect(run.stdout).not.toContain('set agent-path to');
+    expect(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')).toBe('name: mine\n');
+    // Written this time: the step to edit it, as before.
+    await rm(join(cwd, '.github/workflows/agent-replay.yml'));
+    const again = await initIn(cwd);
+    expect(again.stdout).toContain("1. In .github/workflows/agent-replay.yml, set agent-path to your agent's path on the preview (e.g. /api/chat).");
   });
 
   it('writes only the missing files, and never writes through a link planted at a target', async () => {

@@ -225,6 +225,35 @@ describe('agent-replay probe: assertions and exit status', () => {
   });
 });
 
+describe('agent-replay probe: an errored probe names its cause and fix, as run does', () => {
+  const handler: AgentHandler = (req) => {
+    const body = (req.json ?? {}) as Record<string, unknown>;
+    if (body.start === true) return nativeEcho(req);
+    if (body.message === 'boom') return { status: 500, body: 'Internal boom' };
+    if (body.message === 'gone') return { status: 404, body: 'Not Found' };
+    return 'hang';
+  };
+
+  it.each([
+    ['boom', 'HTTP 500 from {url}: the agent failed: see its logs'],
+    // In the CLI's words (report/terminal.ts cliWords): the flag, not the Action's input.
+    ['gone', 'HTTP 404 from {url}: check agent.url (or --agent-url): the path is probably wrong'],
+    ['slow', 'no answer within 300 ms from {url}: raise agent.timeoutMs in config.yml if the agent is slow, or check that it is up'],
+  ])('message %s: the cause line of run, under the error', async (message, cause) => {
+    const agent = await serve(handler);
+    const cwd = await project(agent.url, '  timeoutMs: 300\n');
+    const shown = cause.replace('{url}', agent.url);
+    const probe = await cli(['probe', message], cwd);
+    expect(probe.code).toBe(1);
+    expect(probe.stdout).toMatch(/^errored: message turn: /m);
+    expect(probe.stdout).toContain(`\n  cause: ${shown}\n`);
+    // run says the same for the same error.
+    await writeFile(join(cwd, '.agent-replay/fixtures/greeting.yml'), `label: greeting\nmessage: ${message}\n`);
+    const run = await cli(['run'], cwd);
+    expect(run.stdout).toContain(`  cause: ${shown}\n`);
+  });
+});
+
 describe('agent-replay probe: usage errors send nothing', () => {
   const cases: [string, string[], RegExp][] = [
     ['an unknown assertion kind', ['--assert', 'equals:x'], /--assert "equals:x" has the unknown kind "equals"; use contains:TEXT, regex:\/PATTERN\/FLAGS or judge:"CRITERION"/],
@@ -301,6 +330,8 @@ describe('agent-replay probe: usage errors send nothing', () => {
     const r = await cli(['probe', 'hi', '--wait-for-agent', '3'], cwd, {}, { engine: { clock: instantClock() } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('agent not ready after 3 s');
+    // The fix in the CLI's words: the flag, not the Action's input (report/terminal.ts cliWords).
+    expect(r.stderr).toContain('or raise --wait-for-agent (agent.waitForAgent) if it starts slowly.');
     expect(agent.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
     // Once it answers, the wait ends and the probe runs.
     const ready = await serve((req) => (req.method === 'GET' ? { status: 404 } : routed(req)));
@@ -308,7 +339,8 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(ok.code, ok.stderr).toBe(0);
     // A 404 is an answer (the server is up), but it is not called "ready": the path may be wrong.
     expect(ok.stderr).toContain('agent answered HTTP 404 after 1 poll: the server is up, but the path is probably wrong');
-    expect(ok.stderr).toContain('check agent-path or agent.url');
+    expect(ok.stderr).toContain('check agent.url (or --agent-url)');
+    expect(ok.stderr).not.toContain('agent-path');
     expect(ok.stderr).not.toContain('agent ready');
   });
 

@@ -3,7 +3,8 @@
 // full run; a missing shard makes the merge incomplete (exit 1, said under the headline, nothing
 // removed) unless --allow-incomplete.
 
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentServer } from '../support/agent-server.js';
@@ -128,6 +129,32 @@ describe('run --shard i/n and report', () => {
     // fail-on still applies: "failed" fails when fail-1 is in a shard that was given.
     const failOn = await cli(['report', '--results', 's1.json', '--results', 's3.json', '--allow-incomplete', '--fail-on', 'failed'], cwd);
     expect(failOn.code).toBe(gone.includes('fail-1') ? 0 : 1);
+  });
+
+  it('report names every --results file it cannot use, each with its reason and fix, then exits 2 with nothing written', async () => {
+    const cwd = await makeProject({});
+    await writeFile(join(cwd, 'bad.json'), '{bad');
+    await writeFile(join(cwd, 'bad2.json'), '{}');
+    const r = await cli(['report', '--results', 'nope.json', '--results', 'bad.json', '--results', 'bad2.json', '--out', 'm.json'], cwd);
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toBe(`agent-replay: ${join(cwd, 'nope.json')}: does not exist; give the path of a results.json written by agent-replay`);
+    expect(lines[1]).toMatch(new RegExp(`^agent-replay: ${join(cwd, 'bad\\.json')}: not valid JSON .*; take it again from where it was written`));
+    expect(lines[2]).toMatch(new RegExp(`^agent-replay: ${join(cwd, 'bad2\\.json')}: is not a valid agent-replay results file .*; give a results\\.json written by agent-replay \\(the run's --out, or its results artifact\\)$`));
+    expect(r.stdout).toBe('');
+    expect(existsSync(join(cwd, 'm.json'))).toBe(false);
+  });
+
+  it('report says a --results file given twice is given twice, not that shards overlap', async () => {
+    const { cwd } = await setUp();
+    expect((await cli(['run', '--out', 'r.json'], cwd)).code).toBe(0);
+    for (const again of ['r.json', './r.json', join(cwd, 'r.json')]) {
+      const r = await cli(['report', '--results', 'r.json', '--results', again], cwd);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`agent-replay: --results ${again}: the same file as --results r.json (${join(cwd, 'r.json')}), given twice; give each shard's results.json once\n`);
+      expect(r.stderr).not.toContain('overlap');
+    }
   });
 
   it('a shard of another suite is excluded and named', async () => {

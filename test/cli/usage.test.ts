@@ -86,6 +86,9 @@ describe('help', () => {
     expect((await cli(['run', '--help'], cwd)).stdout).toContain('exits 2 and spends\nnothing;');
     expect((await cli(['probe', '--help'], cwd)).stdout).toContain('an agent not ready after --wait-for-agent, or --save refused');
     expect((await cli(['accept', '--help'], cwd)).stdout).toContain('Exit status: 0 done');
+    // Every command's help gives its exit statuses, init's as docs/cli.md ("init") says them.
+    for (const command of COMMAND_NAMES) expect((await cli([command, '--help'], cwd)).stdout, command).toMatch(/Exit status: 0|exits 0/);
+    expect((await cli(['init', '--help'], cwd)).stdout).toContain('Exit status: 0 done (a file already there is skipped, not an error); 2 a usage error, or a file\ninit could not write');
     // The demo is interruptible as run is (docs/cli.md, "Interrupted runs"): its help says so.
     expect((await cli(['demo', '--help'], cwd)).stdout).toContain('exits 0; 130 (SIGINT) or 143 (SIGTERM)\nwhen interrupted.');
   });

@@ -2,7 +2,7 @@
 // the shards of a matrix without replaying anything).
 
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serializeRecord } from '../../src/record/index.js';
@@ -192,10 +192,12 @@ describe('report', () => {
 
   it('rejects overlapping shards, naming the fixture and both files, and writes nothing', async () => {
     const { cwd } = await shards();
-    const r = await cli(['report', '--results', 'a.json', '--results', 'a.json', '--out', 'merged.json', '--markdown', 'm.md'], cwd);
+    // Two files with the same items (one file given twice is said to be given twice: shards.test.ts).
+    await copyFile(join(cwd, 'a.json'), join(cwd, 'a-copy.json'));
+    const r = await cli(['report', '--results', 'a.json', '--results', 'a-copy.json', '--out', 'merged.json', '--markdown', 'm.md'], cwd);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('shards overlap');
-    expect(r.stderr).toContain('"a" (shard 1 (a.json) and shard 2 (a.json))');
+    expect(r.stderr).toContain('"a" (shard 1 (a.json) and shard 2 (a-copy.json))');
     expect(r.stderr).toContain('"c"');
     expect(existsSync(join(cwd, 'merged.json'))).toBe(false);
     expect(existsSync(join(cwd, 'm.md'))).toBe(false);
