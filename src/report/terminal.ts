@@ -234,7 +234,9 @@ export function cliWords(text: string): string {
     .replace(/\bagent-url \(agent\.url\)/g, '--agent-url (agent.url)')
     .replace(/\bwait-for-agent \(agent\.waitForAgent\)/g, '--wait-for-agent (agent.waitForAgent)')
     .replace(/\bagent-headers \(agent\.headers\)/g, 'agent.headers in config.yml')
-    .replace(/\bcheck agent-path or agent\.url\b/g, 'check agent.url (or --agent-url)');
+    .replace(/\bcheck agent-path or agent\.url\b/g, 'check agent.url (or --agent-url)')
+    // The wait's fix (agent/ready.ts) speaks of the Action's preview; on the command line the agent may be local.
+    .replace(/\bCheck that the preview deployed and that the agent URL is right\b/g, 'Check that the agent is running and that its URL is right (--agent-url, agent.url)');
 }
 
 /** A turn ("message turn") that an item under a shared cause text adds to its line (cause-details.ts). */

@@ -331,7 +331,8 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('agent not ready after 3 s');
     // The fix in the CLI's words: the flag, not the Action's input (report/terminal.ts cliWords).
-    expect(r.stderr).toContain('or raise --wait-for-agent (agent.waitForAgent) if it starts slowly.');
+    expect(r.stderr).toContain('Check that the agent is running and that its URL is right (--agent-url, agent.url), or raise --wait-for-agent (agent.waitForAgent) if it starts slowly.');
+    expect(r.stderr).not.toContain('preview');
     expect(agent.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
     // Once it answers, the wait ends and the probe runs.
     const ready = await serve((req) => (req.method === 'GET' ? { status: 404 } : routed(req)));
