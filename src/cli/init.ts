@@ -396,8 +396,9 @@ function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, wr
 Next:
   1. ${first}
      No preview host? Trigger it on pull_request and pass agent-url instead (see agent-replay's docs/action.md).
-  2. Add secrets the agent or the judge need (Settings > Secrets and variables > Actions) and
-     uncomment agent-headers / judge-api-key in the workflow.
+  2. Add the secrets the agent or the judge need (Settings > Secrets and variables > Actions):
+     ${TEMPLATES[o.preset].key.secret} for the agent's ${TEMPLATES[o.preset].key.header} header, JUDGE_API_KEY for a judge; then uncomment
+     agent-headers / judge-api-key in the workflow, and the header in ${slash(o.dir)}/config.yml to run it locally.
   3. Check the suite:          npx agent-replay validate --dir ${dir}
      Try it on your machine:   npx agent-replay run --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}
      Probe one message:        npx agent-replay probe "Hello!" --dir ${dir} --agent-url ${TEMPLATES[o.preset].exampleUrl}

@@ -80,8 +80,12 @@ describe('agent-replay init', () => {
 
   it.each([...offeredPresets()])('the %s config says what the preset needs, with keys only in comments', async (preset) => {
     const cwd = await emptyProject();
-    await initIn(cwd, ['--preset', preset]);
+    const run = await initIn(cwd, ['--preset', preset]);
     const text = await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8');
+    // Step 2 names the secret the config's header and the workflow's agent-headers read.
+    const secret = /\$\{\{ secrets\.([A-Z_]+) \}\}/.exec(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8'))?.[1];
+    expect(text).toContain(`\${${secret}}`);
+    expect(run.stdout).toMatch(new RegExp(`2\\. Add the secrets [^\\n]*\\n\\s+${secret} for the agent's `));
     const agent = (parse(text) as { agent: Record<string, unknown> }).agent;
     expect(agent.preset).toBe(preset);
     if (['openai-chat', 'openai-responses', 'anthropic-messages'].includes(preset)) expect(typeof agent.model).toBe('string');
