@@ -103,12 +103,17 @@ function distance(a: string, b: string): number {
   return (rows[a.length] as number[])[b.length] as number;
 }
 
+/** The unit a key's name ends with (timeoutMs, capUsd): a key written without it still finds it. */
+const UNIT_SUFFIX = /(?:Ms|Usd)$/;
+
 /** The allowed key a misspelt `key` stands for (the one "did you mean" names), or null. */
 export function suggest(key: string, allowed: readonly string[]): string | null {
   let best: string | null = null;
   let bestDistance = Infinity;
   for (const candidate of allowed) {
-    const d = candidate.toLowerCase() === key.toLowerCase() ? 0 : distance(key.toLowerCase(), candidate.toLowerCase());
+    // A key written without its unit ("timeout", "timout" for timeoutMs) is measured against the name without it too.
+    const bare = candidate.replace(UNIT_SUFFIX, '').toLowerCase();
+    const d = candidate.toLowerCase() === key.toLowerCase() ? 0 : Math.min(distance(key.toLowerCase(), candidate.toLowerCase()), bare === candidate.toLowerCase() ? Infinity : distance(key.toLowerCase(), bare));
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;
@@ -275,6 +280,8 @@ function flattenUnions(issues: readonly ZodIssueLike[], base: readonly PathSegme
 
 /** The fix for a misspelt key: the suggestion, and the line as it should read when the file has it. */
 function renameFix(src: SourceFile, pos: Position, key: string, hint: string): string {
+  // "timeout: 30" meant seconds, likely: renamed as it is it would read 30 ms. Said, not rewritten.
+  if (/Ms$/.test(hint) && !/ms$/i.test(key)) return `did you mean ${quote(hint)}? it is in milliseconds: rename the key and give the value in milliseconds (30 seconds is 30000)`;
   const line = lineOf(src, pos.line);
   const col = pos.column === null ? -1 : pos.column - 1;
   // The key as written may be quoted (`"rely": ...` in a JSON baseline): the quote stays.

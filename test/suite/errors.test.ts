@@ -152,6 +152,15 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a key written without its unit finds it, and the fix says the unit instead of renaming the value as it is', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: https://x.example\n  timeout: 30\n  backof: 100\ncost:\n  cap: 2\n' });
+    expect(r.errors.map(formatIssue)).toEqual([
+      expect.stringMatching(new RegExp(`^${C}:3:3: unknown key "timeout" in agent; .*\\n  fix: did you mean "timeoutMs"\\? it is in milliseconds: rename the key and give the value in milliseconds \\(30 seconds is 30000\\)$`)),
+      expect.stringMatching(/:4:3: unknown key "backof" in agent; .*\n {2}fix: did you mean "backoffMs"\? it is in milliseconds: /),
+      expect.stringMatching(/:6:3: unknown key "cap" in cost; .*\n {2}fix: did you mean "capUsd"\? rename the key, so that line 6 reads\n {4}capUsd: 2$/),
+    ]);
+  });
+
   it('missing label or message, and wrong types', async () => {
     const r = await load({
       [`${F}/a.yml`]: `fixtures:
