@@ -118,7 +118,7 @@ export function renderCalibrationText(c: Calibration): string {
   if (c.criteria.length === 0) {
     out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
   } else {
-    const rows = c.criteria.map((x) => [clip(oneLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x), x.spread === null ? '-' : x.spread.toFixed(2), String(x.straddling)]);
+    const rows = c.criteria.map((x) => [clip(oneLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x), x.spread === null ? '-' : x.spread.toFixed(2), x.scored === 0 ? '-' : String(x.straddling)]);
     const head = ['criterion', 'baselines', 'agreement', 'spread', 'straddling'];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
     const line = (cells: string[]): string => `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] as number))).join('  ')}`.trimEnd();
@@ -170,7 +170,7 @@ export function renderCalibrationMarkdown(c: Calibration): string {
   } else {
     out.push('| criterion | baselines | agreement | spread | straddling |', '| --- | ---: | ---: | ---: | ---: |');
     for (const x of c.criteria) {
-      out.push(`| ${cell(x.criterion)} | ${x.baselines} | ${cell(agreementText(x))} | ${x.spread === null ? '\\-' : x.spread.toFixed(2)} | ${x.straddling} |`);
+      out.push(`| ${cell(x.criterion)} | ${x.baselines} | ${cell(agreementText(x))} | ${x.spread === null ? '\\-' : x.spread.toFixed(2)} | ${x.scored === 0 ? '\\-' : x.straddling} |`);
     }
   }
   const d = disagreements(c);

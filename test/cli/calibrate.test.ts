@@ -245,6 +245,9 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(r.stdout).not.toContain('Every criterion with a score');
     expect(r.stdout).not.toContain('Spread needs repeats');
     expect(await readFile(join(cwd, 'c.md'), 'utf8')).toContain('No criterion got a usable score, so nothing was measured, and --min-agreement 0.8 \\(80%\\) cannot be shown to hold, so it fails \\(exit 1\\)\\: see No usable score above.');
+    // A criterion with no score has no straddling count either: "-" as its spread, not 0.
+    expect(await readFile(join(cwd, 'c.md'), 'utf8')).toContain('| The reply is polite | 4 | no score | \\- | \\- |');
+    expect(r.stdout).toMatch(/ {2}The reply is polite +4 +no score +- +-\n/);
     // Without a minimum, nothing fails: the figures are the output.
     expect((await cli(['calibrate'], cwd)).code).toBe(0);
     // Nothing to re-judge (no baseline): the minimum is not said to be met either.
@@ -438,7 +441,7 @@ describe('calibrate on the demo suite against the demo judge', () => {
     expect(row(before.stdout, 'Stayed empathetic')).toMatch(/1 +100% \(1\/1\) +0\.00 +0$/);
     expect(row(before.stdout, 'Mentioned the order number')).toMatch(/1 +100% \(1\/1\) +0\.00 +0$/);
     expect(row(before.stdout, 'The reply acknowledges the problem')).toMatch(/1 +100% \(1\/1\)/);
-    expect(row(before.stdout, 'Gives an honest opinion of the handover')).toMatch(/1 +no score +- +0$/);
+    expect(row(before.stdout, 'Gives an honest opinion of the handover')).toMatch(/1 +no score +- +-$/);
     expect(before.stdout).toContain('The judge agrees with every accepted verdict it scored (3 of 3).');
     expect(before.stdout).toContain('.agent-replay/baselines/broken-item-replacement.json  "Offered a replacement before refunding": the script failed when accepted');
 
