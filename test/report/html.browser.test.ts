@@ -309,6 +309,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     for (const label of ['zero-width', 'plain-change']) {
       const row = page.locator(`details.item:has(.label:text-is("${label}"))`);
       if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+      // The detail is drawn on the toggle event, a task after the click: wait for it (allTextContents does not).
+      await row.locator('td.ins').first().waitFor();
       expect(await row.locator('td.ins').allTextContents()).not.toEqual([]);
       captions.push(await row.locator('table.sbs caption').allTextContents());
     }
