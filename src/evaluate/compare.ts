@@ -204,6 +204,15 @@ function repeatWords(r: RepeatSummary | undefined): string {
 }
 
 /** The first cause of a change between two runs of one item, with its detail; null: unchanged. */
+/**
+ * What a verdict change says beside its move ("pass -> errored"), which the before and after say
+ * already: the error, "before: <error>" for an item fixed since, or nothing (docs/evaluations.md#compare).
+ */
+export function verdictMoveDetail(c: Pick<ItemChange, 'before' | 'after'>): string {
+  if (c.after?.error !== undefined) return c.after.error;
+  return c.before?.error === undefined ? '' : `before: ${c.before.error}`;
+}
+
 export function firstCause(before: Item, after: Item, latency: LatencyThresholds = DEFAULT_LATENCY): { cause: ChangeCause; detail: string } | null {
   // Older records have no hash or fingerprint: an unknown definition is never called "changed".
   if (before.definitionHash != null && after.definitionHash != null && before.definitionHash !== after.definitionHash) {

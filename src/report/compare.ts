@@ -3,7 +3,7 @@
 // untrusted and escaped here. Pure.
 
 import type { Comparison, GroupComparison, ItemChange, ItemResult, PairedMcNemar } from '../evaluate/compare.js';
-import { CAUSE_WORDS, causeWords, CHANGE_CAUSES } from '../evaluate/compare.js';
+import { CAUSE_WORDS, causeWords, CHANGE_CAUSES, verdictMoveDetail } from '../evaluate/compare.js';
 import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
 import { codeSpan, escapeInline, oneLine } from './escape.js';
 import { showInvisible } from './diff.js';
@@ -60,10 +60,7 @@ function detailWithoutCause(c: ItemChange): string {
   }
   // A verdict's move is the before and after beside it ("pass -> errored"): the detail says only
   // what they do not, the error ("HTTP 503 from the agent"; "before: ..." for one fixed since).
-  if (c.cause === 'verdict_changed' && c.before !== null && c.after !== null) {
-    if (c.after.error !== undefined) return c.after.error;
-    return c.before.error === undefined ? '' : `before: ${c.before.error}`;
-  }
+  if (c.cause === 'verdict_changed' && c.before !== null && c.after !== null) return verdictMoveDetail(c);
   const rest = c.detail.startsWith(`${title}: `) ? c.detail.slice(title.length + 2) : c.detail.startsWith(`${title} `) ? c.detail.slice(title.length + 1) : c.detail;
   return /^\([^()]*\)$/.test(rest) ? rest.slice(1, -1) : rest;
 }

@@ -13,6 +13,7 @@ import {
   type AgreementGroup,
   type Comparison,
   type ItemChange,
+  verdictMoveDetail,
 } from '../evaluate/index.js';
 import type { CoverageResult, RunRecord } from '../types.js';
 import type { PreviousRunView, ReportContext, TrendView } from './context.js';
@@ -129,8 +130,8 @@ function changeItem(ch: ItemChange): string {
   const b = ch.before?.result;
   const a = ch.after?.result;
   const moved = b !== undefined && a !== undefined && b !== a ? `${RESULT_WORDS[b] ?? b} → ${RESULT_WORDS[a] ?? a}` : '';
-  // A verdict's change is the move itself ("pass → fail"): its detail ("verdict pass -> fail") would say it twice.
-  const detail = ch.cause === 'verdict_changed' && moved !== '' ? '' : escapeInline(clip(ch.detail, LIMITS.detail));
+  // A verdict's change is the move itself ("pass → errored"): beside it only the error, as compare says it.
+  const detail = escapeInline(clip(ch.cause === 'verdict_changed' && moved !== '' ? verdictMoveDetail(ch) : ch.detail, LIMITS.detail));
   return `- ${codeSpan(clip(ch.label, LIMITS.label))}: ${[moved, detail].filter((x) => x !== '').join(' · ')}`;
 }
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compareRuns } from '../../src/evaluate/index.js';
 import { renderComment, renderMarkdownReport, renderSummary, renderTerminal, type ReportContext } from '../../src/report/index.js';
 import type { TrendView } from '../../src/report/context.js';
-import type { RunRecord } from '../../src/types.js';
+import type { FixtureRecord, RunRecord } from '../../src/types.js';
 import { ctx, fixture, HOSTILE, mixed, mixedWithPersonas, route, run } from './fixtures.js';
 import { decodeEntities, githubHtml, outsideCode, structure } from './helpers.js';
 
@@ -117,6 +117,17 @@ describe('since the previous run', () => {
     expect(t).toContain('Since the previous run (run 41): 1 fixed · 1 broken · 1 changed · agreement 66.7% → 75%');
     const details = /<details><summary>What moved since the previous run<\/summary>([\s\S]*?)<\/details>/.exec(githubHtml(md))?.[1] ?? '';
     expect(text(details)).toMatch(/Broken \(1\) c : pass → fail Fixed \(1\) b : fail → pass Changed \(1\) d : only in the after run \(pass\)/);
+  });
+
+  it('names the error of an item that errored now, or errored before and is fixed since, beside its move', () => {
+    const err = (label: string): FixtureRecord =>
+      fixture(label, { errored: true, error: 'message turn: agent returned HTTP 503 after 1 attempt', errorKind: 'http', reply: null, route: null, verdict: null, drift: null } as Partial<FixtureRecord>);
+    const b = { ...run([fixture('a'), err('b')]), startedAt: '2026-11-30T09:00:00.000Z' };
+    const a = run([err('a'), fixture('b')]);
+    const md = renderComment(a, { ...ctx, previous: { runId: '41', comparison: compareRuns(b, a) } });
+    const details = /<details><summary>What moved since the previous run<\/summary>([\s\S]*?)<\/details>/.exec(githubHtml(md))?.[1] ?? '';
+    expect(text(details)).toContain('a : pass → errored · HTTP 503 from the agent');
+    expect(text(details)).toContain('b : errored → pass · before: HTTP 503 from the agent');
   });
 
   it('is one line when nothing changed, and absent on the first run', () => {
