@@ -163,6 +163,21 @@ export function attemptsHead(
  * or completed): that attempt, the first with the item's verdict (docs/fixtures.md, "What the item
  * shows"). Null when the two are the same attempt.
  */
+/**
+ * The decisive attempt of a repeated fixture whose reply is shown after the item's own: when it
+ * replied, and replied another text than the one shown. Null otherwise.
+ */
+export function decisiveReply(f: {
+  errored: boolean;
+  reply: string | null;
+  verdict: Verdict | null;
+  attempts?: readonly { errored: boolean; reply: string | null; verdict: Verdict | null }[];
+}): { number: number; verdict: Verdict; reply: string } | null {
+  if (f.errored || f.reply === null) return null;
+  const d = decisiveAttempt(f);
+  return d === null || d.attempt.reply === null || d.attempt.reply === f.reply ? null : { number: d.number, verdict: d.verdict, reply: d.attempt.reply };
+}
+
 /** "the first that failed": the attempt decisiveAttempt names, in words. */
 export function firstThat(verdict: Verdict): string {
   return `the first that ${verdict === 'pass' ? 'passed' : verdict === 'fail' ? 'failed' : 'was not evaluated'}`;

@@ -10,7 +10,7 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from '
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { meansTheSame } from '../evaluate/variants.js';
-import { attemptsHead, ATTEMPT_WORDS, decisiveAttempt, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, thousands, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
@@ -80,9 +80,9 @@ function attemptsLine(f: FixtureRecord): string | null {
   // Replies that all mean the same as the shown one are wordings (docs/meaning.md, "Repeats").
   const wordingOnly = replied.every((a) => a.reply === replied[0]?.reply || meansTheSame(a.meaning));
   const ways = wordingOnly ? ` (the attempts gave ${thousands(replies)} wordings, all the same in meaning)` : ` (the attempts gave ${thousands(replies)} different replies)`;
-  const decisive = decisiveAttempt(f);
+  const decisive = decisiveReply(f);
   // The detail's attempt (decisiveParts) follows when its reply is another.
-  const then = decisive !== null && decisive.attempt.reply !== null && decisive.attempt.reply !== f.reply ? `, then attempt ${decisive.number}'s, ${firstThat(decisive.verdict)}` : '';
+  const then = decisive !== null ? `, then attempt ${decisive.number}'s, ${firstThat(decisive.verdict)}` : '';
   const tail = shown === -1 ? '' : `; the reply below is attempt ${shown + 1}'s${replies > 1 ? ways : ''}${then}`;
   return `${attemptsHead(f.repeat, attempts)}${tail}`;
 }
@@ -96,9 +96,9 @@ function hasDiff(f: FixtureRecord): boolean {
  * detail names another attempt (the first with the item's verdict), that attempt's reply follows.
  */
 function decisiveParts(f: FixtureRecord, level: Level, p: Profile): string[] {
-  const decisive = decisiveAttempt(f);
-  if (decisive === null || decisive.attempt.reply === null || decisive.attempt.reply === f.reply || level === 'brief' || f.reply === null) return [];
-  return [replyBlock(`**Attempt ${decisive.number}'s reply** (${ATTEMPT_WORDS[decisive.verdict]})`, decisive.attempt.reply, p.maxReplyChars)];
+  const decisive = decisiveReply(f);
+  if (decisive === null || level === 'brief') return [];
+  return [replyBlock(`**Attempt ${decisive.number}'s reply** (${ATTEMPT_WORDS[decisive.verdict]})`, decisive.reply, p.maxReplyChars)];
 }
 
 function bodyParts(f: FixtureRecord, level: Level, p: Profile): string[] {

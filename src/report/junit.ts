@@ -13,7 +13,7 @@ import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
 import { lineChecks, matchMark, notSent, stoppedOn } from './persona.js';
-import { decisiveAttempt } from './item-parts.js';
+import { decisiveAttempt, decisiveReply } from './item-parts.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
 const XML_INVALID = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -54,8 +54,8 @@ function body(v: FixtureView, cause: Cause | null): string {
     if (f.reply !== null) lines.push('', 'reply:', f.reply);
     if (f.baseline && f.drift?.reply === 'different') lines.push('', 'baseline reply:', f.baseline.reply);
     // The detail may name another attempt than the reply's (docs/fixtures.md, "Reports"): its reply follows.
-    const decisive = decisiveAttempt(f);
-    if (decisive !== null && decisive.attempt.reply !== null && decisive.attempt.reply !== f.reply) lines.push('', `attempt ${decisive.number}'s reply:`, decisive.attempt.reply);
+    const decisive = decisiveReply(f);
+    if (decisive !== null) lines.push('', `attempt ${decisive.number}'s reply:`, decisive.reply);
   }
   return xmlText(lines.join('\n'));
 }

@@ -9,7 +9,7 @@
 //   layout.ts     the document from a plan, and the notice of what the plan leaves out
 //   fit.ts        choosing the plan that fits the limit; the last-resort trim
 
-import { decideAcceptance, decidePersonaAcceptance } from '../evaluate/index.js';
+import { decideAcceptance, decidePersonaAcceptance, type AcceptDecision, type PersonaAcceptDecision } from '../evaluate/index.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { fullReportWhere } from './blocks.js';
 import { DEFAULT_CONTEXT, type ReportContext } from './context.js';
@@ -29,7 +29,7 @@ function render(record: RunRecord, ctx: ReportContext, p: Profile): string {
   const acceptable = new Map<Item, Baseline | PersonaBaseline>();
   // A pass or fail the label would still refuse (a repeated item whose attempts differ in meaning), with the reason accept gives.
   const refused = new Map<Item, string>();
-  const decided = (item: Item, d: { kind: 'accept'; baseline: Baseline | PersonaBaseline } | { kind: 'unchanged' } | { kind: 'refuse'; reason: string }): void => {
+  const decided = (item: Item, d: AcceptDecision | PersonaAcceptDecision): void => {
     if (d.kind === 'accept') acceptable.set(item, d.baseline);
     else if (d.kind === 'refuse' && !item.errored && (item.verdict === 'pass' || item.verdict === 'fail')) refused.set(item, d.reason);
   };

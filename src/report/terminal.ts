@@ -7,7 +7,7 @@
 
 import type { Check, FixtureRecord, RunRecord } from '../types.js';
 import { clip, normalizeBlock, oneLine } from './escape.js';
-import { decisiveAttempt } from './item-parts.js';
+import { decisiveReply } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
 import {
   ATTENTION_ORDER,
@@ -253,9 +253,9 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
   if (detail) lines.push(fit(`${indent}    ${oneLine(clip(detail, 300))}`));
   lines.push(...replyLines(f, `${indent}    `, paint, fit, o.where));
   // The detail may name another attempt than the reply's (the first with the item's verdict): its reply follows.
-  const decisive = decisiveAttempt(f);
-  if (decisive !== null && decisive.attempt.reply !== null && decisive.attempt.reply !== f.reply && !f.errored && f.reply !== null) {
-    lines.push(paint('grey', fit(`${indent}    attempt ${decisive.number}'s reply (${decisive.verdict === 'not_evaluated' ? 'not evaluated' : decisive.verdict}):`)), ...textLines(decisive.attempt.reply, `${indent}      `, o.where, () => null, paint, fit));
+  const decisive = decisiveReply(f);
+  if (decisive !== null) {
+    lines.push(paint('grey', fit(`${indent}    attempt ${decisive.number}'s reply (${decisive.verdict === 'not_evaluated' ? 'not evaluated' : decisive.verdict}):`)), ...textLines(decisive.reply, `${indent}      `, o.where, () => null, paint, fit));
   }
   return lines;
 }
