@@ -117,13 +117,17 @@ function legend(text: string, sides = '`-` baseline, `+` new'): string {
   return `${sides}${marked ? `, ${MARK.open}changed words${MARK.close}` : ''}${invisible ? `, ${CHARACTER_NAME_LEGEND}` : ''}${wrapped ? `, \`${CONTINUATION.trim()}\` continues a wrapped line` : ''}`;
 }
 
-export function diffBlock(baseline: string, reply: string, p: Profile): string {
+/**
+ * Two replies as a diff under a title: the baseline's and this run's by default; `words` names
+ * other sides (a repeated script's attempts: persona.ts).
+ */
+export function diffBlock(baseline: string, reply: string, p: Profile, words: { title: string; sides: string } = { title: '**Baseline → new reply**', sides: '`-` baseline, `+` new' }): string {
   if (baseline.length > p.maxReplyChars || reply.length > p.maxReplyChars) {
     return '_The replies are too long to diff here; compare them in the full report._';
   }
   const text = diffText(normalizeBlock(baseline), normalizeBlock(reply));
   if (text === null) return '_The replies differ only in characters that are not shown (control characters)._';
-  return `**Baseline → new reply** (${legend(text)}):\n\n${fencedBlock(text, 'diff')}`;
+  return `${words.title} (${legend(text, words.sides)}):\n\n${fencedBlock(text, 'diff')}`;
 }
 
 /**
@@ -159,11 +163,6 @@ export function attemptsHead(
 }
 
 /**
- * A repeated item whose detail names another attempt than the one shown (the first that replied,
- * or completed): that attempt, the first with the item's verdict (docs/fixtures.md, "What the item
- * shows"). Null when the two are the same attempt.
- */
-/**
  * The decisive attempt of a repeated fixture whose reply is shown after the item's own: when it
  * replied, and replied another text than the one shown. Null otherwise.
  */
@@ -183,6 +182,11 @@ export function firstThat(verdict: Verdict): string {
   return `the first that ${verdict === 'pass' ? 'passed' : verdict === 'fail' ? 'failed' : 'was not evaluated'}`;
 }
 
+/**
+ * A repeated item whose detail names another attempt than the one shown (the first that replied,
+ * or completed): that attempt, the first with the item's verdict (docs/fixtures.md, "What the item
+ * shows"). Null when the two are the same attempt.
+ */
 export function decisiveAttempt<A extends { errored: boolean; verdict: Verdict | null }>(f: {
   verdict: Verdict | null;
   attempts?: readonly A[];

@@ -12,7 +12,7 @@ import { clip } from './escape.js';
 import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { lineChecks, matchMark, notSent, stoppedOn } from './persona.js';
+import { decisiveTurn, lineChecks, matchMark, notSent, stoppedOn } from './persona.js';
 import { decisiveAttempt, decisiveReply } from './item-parts.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
@@ -100,7 +100,10 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
   // The checks above are the attempt shown; the first attempt with the script's verdict follows when another.
   const decisive = p.errored ? null : decisiveAttempt(p);
   if (decisive !== null) lines.push('', `attempt ${decisive.number}'s checks:`, ...decisive.attempt.checks.map((c) => `  ${checkLine(c)}`));
-  lines.push('', 'transcript:');
+  // The reply those checks read, where it is not the transcript's below.
+  const dt = decisiveTurn(p);
+  if (dt !== null && dt.turn !== null) lines.push(`attempt ${dt.number}'s turn ${dt.index}: ${dt.turn.reply}`);
+  lines.push('', dt === null ? 'transcript:' : `transcript (attempt ${dt.shownNumber}):`);
   for (const t of p.turns) {
     if (t.message !== null) lines.push(`  [${t.index}] User${t.source === undefined ? '' : ` (${SOURCE_WORDS[t.source]})`}: ${t.message}`);
     for (const call of t.toolCalls ?? []) lines.push(`  [${t.index}] tool ${call.tool} ${JSON.stringify(call.input)}${call.mocked ? '' : ' (not mocked)'}${sourceMark(call)}`);

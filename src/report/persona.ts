@@ -10,7 +10,7 @@
 // and wrapped to 100 characters, routes and JSON in code spans.
 
 import { callMatches, meansTheSame, reuseWords, sameRoute } from '../evaluate/index.js';
-import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, Turn, TurnSource } from '../types.js';
+import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, Turn, TurnSource, Verdict } from '../types.js';
 import { quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
@@ -176,6 +176,29 @@ export function lineChecks(p: PersonaRecord): { prefix: string; checks: readonly
   if (decisive !== null) return { prefix: `attempt ${decisive.number}: `, checks: decisive.attempt.checks };
   const shown = p.attempts.findIndex((a) => !a.errored);
   return { prefix: shown === -1 ? '' : `attempt ${shown + 1}: `, checks: p.checks };
+}
+
+/**
+ * Where a repeated script's decisive attempt (the first with the script's verdict, when it is not
+ * the attempt shown: lineChecks) first replied otherwise than the attempt shown, so that its checks
+ * are read beside the reply they checked (docs/fixtures.md, "Reports"): both attempts' numbers, the
+ * turn, and each attempt's turn there (null: that attempt has no such turn). Null when there is no
+ * such attempt, or it replied the shown attempt's replies.
+ */
+export function decisiveTurn(pr: PersonaRecord): { number: number; shownNumber: number; verdict: Verdict; index: number; shown: Turn | null; turn: Turn | null } | null {
+  if (pr.errored || pr.attempts === undefined) return null;
+  const d = decisiveAttempt(pr);
+  if (d === null) return null;
+  const shownNumber = pr.attempts.findIndex((a) => !a.errored) + 1;
+  const theirs = d.attempt.turns;
+  for (let i = 0; i < Math.max(theirs.length, pr.turns.length); i++) {
+    const shown = pr.turns[i] ?? null;
+    const turn = theirs[i] ?? null;
+    if (shown !== null && turn !== null && shown.reply === turn.reply) continue;
+    const index = (turn ?? shown)?.index ?? i;
+    return { number: d.number, shownNumber, verdict: d.verdict, index, shown, turn };
+  }
+  return null;
 }
 
 /** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called: … (+1 more)". */
@@ -439,6 +462,9 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   // The line above the details names the first attempt with the script's verdict: its checks follow when another's are shown.
   const decisive = pr.errored ? null : decisiveAttempt(pr);
   if (decisive !== null) parts.push(`**Attempt ${decisive.number}'s checks** (${ATTEMPT_WORDS[decisive.verdict]}):`, checksTable(decisive.attempt.checks));
+  // The reply those checks read, where it is not the shown attempt's.
+  const dt = level === 'brief' ? null : decisiveTurn(pr);
+  if (dt !== null) parts.push(decisiveTurnBlock(dt, p));
   if (pr.errored) {
     if (needsBlock(pr.error)) parts.push(labelled('**Error**', pr.error, LIMITS.detailBlock));
   }
@@ -450,6 +476,16 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   if (level === 'full') parts.push(transcriptBlock(pr, p));
   else parts.push(`_${d && level === 'brief' ? 'First difference and transcript' : 'Transcript'} left out to fit the size limit: see the full report._`);
   return parts;
+}
+
+/** "**Attempt 2, turn 2**, against attempt 1's" and the two replies' diff, or the one reply when the other attempt has no such turn. */
+function decisiveTurnBlock(d: NonNullable<ReturnType<typeof decisiveTurn>>, p: Profile): string {
+  const head = `**Attempt ${d.number}, turn ${d.index}**`;
+  if (d.shown !== null && d.turn !== null) {
+    return diffBlock(d.shown.reply, d.turn.reply, p, { title: `${head}, against attempt ${d.shownNumber}'s`, sides: `\`-\` attempt ${d.shownNumber}, \`+\` attempt ${d.number}` });
+  }
+  if (d.turn !== null) return replyBlock(`${head} (attempt ${d.shownNumber} has no turn ${d.index}) · route ${routeBadge(d.turn.route)}`, d.turn.reply, p.maxReplyChars);
+  return `${head}: attempt ${d.number} has no turn ${d.index} (attempt ${d.shownNumber}'s is in the transcript).`;
 }
 
 /** A repeated script's attempts in order, and which one the checks and transcript are (docs/fixtures.md#repeat-measure-flakiness-instead-of-suffering-it). */
@@ -465,7 +501,8 @@ function attemptsLine(pr: PersonaRecord): string | null {
   const wordingOnly = replied.every((a) => JSON.stringify(a.turns.map((t) => t.reply)) === first || meansTheSame(a.meaning));
   const ways = wordingOnly ? ` (the attempts worded their replies ${thousands(transcripts)} ways, all the same in meaning)` : ` (the attempts replied differently in ${thousands(transcripts)} ways)`;
   const decisive = pr.errored ? null : decisiveAttempt(pr);
-  const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}`;
+  const dt = decisiveTurn(pr);
+  const then = decisive === null ? '' : `, then attempt ${decisive.number}'s checks, ${firstThat(decisive.verdict)}${dt === null ? '' : `, and its turn ${dt.index}`}`;
   const tail = shown === -1 ? '' : `; the checks and transcript shown are attempt ${shown + 1}'s${transcripts > 1 ? ways : ''}${then}`;
   return `${attemptsHead(pr.repeat, attempts)}${tail}`;
 }

@@ -29,7 +29,7 @@ import {
   type ScriptView,
   type SectionKey,
 } from './model.js';
-import { checkSubject, checksCount, firstDifference, lineChecks, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
+import { checkSubject, checksCount, decisiveTurn, firstDifference, lineChecks, matchMark, meaningTurn, CHECK_NAMES } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { usageText } from './usage.js';
@@ -291,6 +291,16 @@ const CHECK_MARK: Record<Check['status'], { mark: string; colour: Colour }> = {
   not_evaluated: { mark: '○', colour: 'grey' },
 };
 
+/**
+ * A check's detail after its subject: a reply check on a numbered turn says "turn 2" in its subject
+ * (`reply contains "$50", turn 2`), so its detail's own "turn 2: " is not said again.
+ */
+function withoutTurn(c: Check, detail: string): string {
+  if (c.kind !== 'reply' || typeof c.expected.turn !== 'number') return detail;
+  const prefix = `turn ${c.expected.turn}: `;
+  return detail.startsWith(prefix) ? detail.slice(prefix.length) : detail;
+}
+
 /** The script's line (its section's mark, label, status, file, checks or error), its open checks, then its first difference. */
 function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const p = v.item;
@@ -312,8 +322,20 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     const subject = checkSubject(c);
     // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").
     const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${oneLine(clip(subject, 120))}` : ''}: ${oneLine(clip(c.detail, 300))}${mark}`;
+    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${oneLine(clip(subject, 120))}` : ''}: ${oneLine(clip(withoutTurn(c, c.detail), 300))}${mark}`;
     lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
+  }
+  // A repeated script's checks above may be another attempt's than the transcript's: the reply they read, where it differs.
+  const dt = decisiveTurn(p);
+  if (dt !== null && dt.turn !== null) {
+    const diff = dt.shown === null ? null : diffText(normalizeBlock(dt.shown.reply), normalizeBlock(dt.turn.reply), TEXT_LINE_CHARS);
+    if (diff !== null) {
+      const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
+      const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
+      lines.push(paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} vs attempt ${dt.shownNumber}'s (- attempt ${dt.shownNumber}, + attempt ${dt.number}${marks}):`)), ...textLines(diff, `${indent}      `, o.where, colourOf, paint, fit));
+    } else if (dt.shown === null) {
+      lines.push(paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} (attempt ${dt.shownNumber} has no turn ${dt.index}):`)), ...textLines(dt.turn.reply, `${indent}      `, o.where, () => null, paint, fit));
+    }
   }
   const d = firstDifference(p);
   if (d !== null && d.baseline && d.current && d.baseline.reply !== d.current.reply) {
@@ -333,8 +355,9 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     }
   } else if (d !== null) {
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));
-  } else if (!p.errored && p.baseline === null && last && (v.section !== 'unchanged')) {
-    lines.push(paint('grey', fit(`${indent}    last reply (turn ${last.index}):`)), ...textLines(last.reply, `${indent}      `, o.where, () => null, paint, fit));
+  } else if (!p.errored && p.baseline === null && last && v.section !== 'unchanged' && !(dt !== null && dt.shown !== null && dt.index === last.index)) {
+    const whose = dt === null ? '' : `attempt ${dt.shownNumber}'s `;
+    lines.push(paint('grey', fit(`${indent}    ${whose}last reply (turn ${last.index}):`)), ...textLines(last.reply, `${indent}      `, o.where, () => null, paint, fit));
   }
   return lines;
 }

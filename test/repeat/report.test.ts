@@ -185,6 +185,49 @@ describe('k/N in every report', () => {
     expect(junit).toContain('attempt 2&apos;s checks:');
   });
 
+  it('a repeated script whose failing attempt replied otherwise shows that reply beside its checks: the comment, the terminal and JUnit', () => {
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
+    const last = base.turns.length - 1;
+    const lastIndex = (base.turns[last] as ReplayedPersonaRecord['turns'][number]).index;
+    const other = base.turns.map((t, i) => (i === last ? { ...t, reply: 'Refunds take 90 days.' } : t));
+    const failing = base.checks.map((c, i) => (i === 0 ? { ...c, status: 'fail' as const, detail: `turn ${lastIndex}: reply does not contain "30 days"` } : c));
+    const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, durationMs: 900 };
+    const script: PersonaRecord = {
+      ...base,
+      baseline: null,
+      verdict: 'fail',
+      drift: { transcript: null, route: null, verdict: 'no_baseline' },
+      repeat: { count: 3, minPass: 3, passed: 2, flaky: true },
+      attempts: [
+        { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
+        { ...one, verdict: 'fail' as const, checks: failing, turns: other },
+        { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
+      ],
+    };
+    const record = run([], { personas: [script] });
+    const md = renderComment(record, ctx);
+    expect(md).toContain(`then attempt 2's checks, the first that failed, and its turn ${lastIndex}`);
+    expect(md).toContain(`**Attempt 2, turn ${lastIndex}**, against attempt 1's (\`-\` attempt 1, \`+\` attempt 2`);
+    expect(md).toContain('+ Refunds take 90 days.');
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain(`attempt 2's turn ${lastIndex} vs attempt 1's (- attempt 1, + attempt 2`);
+    expect(terminal).toContain('+ Refunds take 90 days.');
+    // The diff has attempt 1's last reply already: it is not shown a second time as "last reply".
+    expect(terminal).not.toContain('last reply (turn');
+    const junit = renderJUnit(record);
+    expect(junit).toContain(`attempt 2&apos;s turn ${lastIndex}: Refunds take 90 days.`);
+    expect(junit).toContain('transcript (attempt 1):');
+  });
+
+  it("a reply check on a numbered turn does not say the turn twice in the terminal: `reply contains \"$50\", turn 2: reply does not contain`", () => {
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
+    const check = { kind: 'reply' as const, status: 'fail' as const, expected: { contains: '$50', turn: 2 }, detail: 'turn 2: reply does not contain "$50"' };
+    const script: PersonaRecord = { ...base, verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' }, checks: [check] } as PersonaRecord;
+    const terminal = renderTerminal(run([], { personas: [script] }), { color: false });
+    expect(terminal).toContain('✗ reply contains "$50", turn 2: reply does not contain "$50"');
+    expect(terminal).not.toContain('turn 2: turn 2:');
+  });
+
   it('says when the attempts differ in wording only (docs/meaning.md, "Repeats")', () => {
     const base = persona('refund-chat') as ReplayedPersonaRecord;
     const other = base.turns.map((t) => ({ ...t, reply: `${t.reply} (again)` }));
