@@ -80,6 +80,18 @@ export function itemRepeat(item: { repeat?: Repeat }, policy: FinishPolicy): Rep
   return max > count ? { count, minPass, max } : { count, minPass };
 }
 
+/**
+ * The fraction an item's verdict reads minPass as (docs/statistics.md, "Adaptive attempts"): its own
+ * repeat's minPass of count, before the run's flags. `--repeat N` keeps that fraction, so N
+ * attempts and any number of extra ones are each scaled from it once: 2 of 3 run with `--repeat 5
+ * --repeat-max 10` needs 4 of 5 and 7 of 10. Scaled from itemRepeat's 4 of 5 instead, 10 attempts
+ * needed 8, a stricter verdict than config.yml's two thirds.
+ */
+export function verdictFraction(item: { repeat?: Repeat }, policy: FinishPolicy): Pick<Repeat, 'count' | 'minPass'> {
+  const own = repeatOf(item, policy.repeat);
+  return { count: own.count, minPass: own.minPass };
+}
+
 /** The baseline's attempts (docs/statistics.md, "A baseline's attempts"), null without a baseline. */
 function baselineTally(baseline: Baseline | PersonaBaseline | null): Tally | null {
   return baseline === null ? null : baselineAttemptsOf(baseline);
@@ -168,7 +180,7 @@ export function finishFixture(
   policy: FinishPolicy,
   meanings: AttemptMeanings = null,
 ): FixtureRecord {
-  const combined = combineFixtureAttempts(attempts, itemRepeat(fixture, policy), baseline, meanings);
+  const combined = combineFixtureAttempts(attempts, verdictFraction(fixture, policy), baseline, meanings);
   // Set in place, on the record the attempt just made and nothing else holds: `slower` is a key every
   // fixture record has already (replay/fixture.ts), so the record keeps its one shape; a copy would not.
   if (!combined.errored) combined.slower = withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), itemTimeSplit(combined), baseline?.time) ?? undefined;
@@ -186,7 +198,7 @@ export function finishScript(
   evaluation: ScriptEvaluation,
   meanings: AttemptMeanings = null,
 ): PersonaRecord {
-  const combined = combinePersonaAttempts(attempts, itemRepeat(script, policy), baseline, meanings);
+  const combined = combinePersonaAttempts(attempts, verdictFraction(script, policy), baseline, meanings);
   // The step is named over the turns timed on both sides (docs/traces.md, "Slower"): a repeated
   // script's median attempt's turns, against the baseline's (accepted from its median attempt).
   const splits = baseline === null ? null : scriptTimeSplits((medianAttempt(combined.attempts) ?? combined).turns, baseline.transcript);
