@@ -186,7 +186,7 @@ export function finishFixture(
   if (!combined.errored) combined.slower = withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), itemTimeSplit(combined), baseline?.time) ?? undefined;
   const stats = statsOf(fixture, combined, baseline, policy);
   if (stats !== null) combined.stats = stats;
-  return combined;
+  return withPlan(combined, itemRepeat(fixture, policy));
 }
 
 /** The record of a persona script from its attempts (in order; one attempt: a script run once). */
@@ -204,7 +204,18 @@ export function finishScript(
   const splits = baseline === null ? null : scriptTimeSplits((medianAttempt(combined.attempts) ?? combined).turns, baseline.transcript);
   const slower = combined.errored ? null : withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), splits?.now, splits?.baseline);
   const stats = statsOf(script, combined, baseline, policy);
-  return Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, stats === null ? {} : { stats });
+  return withPlan(Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, stats === null ? {} : { stats }), itemRepeat(script, policy));
+}
+
+/**
+ * A repeated item's record with the repeat it ran with, when it could make extra attempts (`max`
+ * above `count`): its `repeat.count` is the attempts made, which vary from run to run, and compare
+ * reads what defines the item from the plan (docs/evaluations.md#compare).
+ */
+function withPlan<R extends { repeat?: RepeatSummary | undefined }>(record: R, repeat: Repeat): R {
+  if (record.repeat === undefined || repeat.max === undefined || repeat.max <= repeat.count) return record;
+  record.repeat = { ...record.repeat, plan: { count: repeat.count, minPass: repeat.minPass, max: repeat.max } };
+  return record;
 }
 
 /**

@@ -42,7 +42,7 @@ describe('--repeat N with --repeat-max M', () => {
     // 3/5 against 10/10: python3 -c "from scipy.stats import fisher_exact as f; print(f([[3, 2], [10, 0]], alternative='less')[1])"
     //   -> 0.09523809523809526, not below 0.05 / 2 looks, and 40 points down: 5 more attempts.
     // 7/10 against 10/10: ... f([[7, 3], [10, 0]], alternative='less') -> 0.10526315789473684 (likely regressed, 30 points down).
-    expect(item?.repeat).toEqual({ count: 10, minPass: 7, passed: 7, flaky: true });
+    expect(item?.repeat).toEqual({ count: 10, minPass: 7, passed: 7, flaky: true, plan: { count: 5, minPass: 4, max: 10 } });
     expect(item?.stats?.pDrop).toBeCloseTo(0.10526315789473684, 12);
     expect(item?.stats?.tier).toBe('likely_regressed');
     expect(item?.verdict).toBe('pass');
