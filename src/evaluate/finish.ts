@@ -115,8 +115,8 @@ export function attemptsAtMost(item: { repeat?: Repeat }, baseline: Baseline | P
 /**
  * The runner's question after each look (docs/statistics.md, "Adaptive attempts"): how many more
  * attempts the item gets, given its attempts so far (in order); 0 when it is finished. An item
- * whose every attempt errored gets none: the agent did not answer, and more attempts would not
- * tell a drop.
+ * none of whose attempts was checked (each errored or not evaluated) gets none: the agent (or the
+ * judge) did not answer, and more attempts would not tell a drop.
  */
 export function moreAttemptsFor(
   item: { repeat?: Repeat },
@@ -124,7 +124,7 @@ export function moreAttemptsFor(
   baseline: Baseline | PersonaBaseline | null,
   policy: FinishPolicy,
 ): number {
-  if (attempts.every((a) => a.errored)) return 0;
+  if (!attempts.some(checked)) return 0;
   const now = { passed: attempts.filter((a) => !a.errored && a.verdict === 'pass').length, total: attempts.length };
   return moreAttempts(baselineTally(baseline), now, lookPlan(item, policy));
 }
@@ -227,17 +227,31 @@ export function attemptsNow(record: { verdict: FixtureRecord['verdict']; repeat?
   return record.repeat !== undefined ? { passed: record.repeat.passed, total: record.repeat.count } : { passed: record.verdict === 'pass' ? 1 : 0, total: 1 };
 }
 
+/** An attempt's errored flag and verdict: what says whether it was checked. */
+type CheckedAttempt = { errored: boolean; verdict: FixtureRecord['verdict'] };
+
+/**
+ * Was the attempt checked: did it get a pass or a fail? An errored attempt (the agent did not
+ * answer) or one not evaluated (the judge did not) says nothing of the pass rate.
+ */
+function checked(a: CheckedAttempt): boolean {
+  return !a.errored && (a.verdict === 'pass' || a.verdict === 'fail');
+}
+
 /**
  * The item's pass-rate statistics against its baseline's attempts (docs/statistics.md, "The
- * figures"), null when neither side has more than one attempt. An item without a baseline is
+ * figures"), null when neither side has more than one attempt, or when no attempt now was checked. An item without a baseline is
  * measured against 0 of 0: its interval stands, and its tier is too_few.
  */
 function statsOf(
   item: { repeat?: Repeat },
-  record: { verdict: FixtureRecord['verdict']; repeat?: RepeatSummary | undefined },
+  record: CheckedAttempt & { repeat?: RepeatSummary | undefined; attempts?: readonly CheckedAttempt[] | undefined },
   baseline: Baseline | PersonaBaseline | null,
   policy: FinishPolicy,
 ): ItemStats | null {
+  // No attempt checked (each errored or not evaluated): nothing measured the pass rate now, and
+  // the item is not verified, never regressed (docs/statistics.md, "Which items get `stats`").
+  if (!(record.attempts ?? [record]).some(checked)) return null;
   const before = baselineTally(baseline);
   const now = attemptsNow(record);
   const plan = lookPlan(item, policy);
