@@ -200,8 +200,9 @@ export function buildModel(run: RunRecord): ReportModel {
   const byCause = (a: Item, b: Item): number => (rank.get(causes.get(a) as CauseGroup) ?? 0) - (rank.get(causes.get(b) as CauseGroup) ?? 0);
   sections.not_evaluated.sort(byCause);
   sections.errored.sort(byCause);
-  const runRate = run.stats == null ? null : runRateParts(run.stats);
-  return { sections, views, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, removed: run.removed ?? [] };
+  const counts = tallies(items);
+  const runRate = run.stats == null ? null : runRateParts(run.stats, { errored: counts.errored, notEvaluated: counts.notEvaluated });
+  return { sections, views, tallies: counts, total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, removed: run.removed ?? [] };
 }
 
 /** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */

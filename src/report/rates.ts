@@ -186,13 +186,29 @@ export interface RunRateParts {
   mcnemar: string | null;
 }
 
+/** The run's errored and not evaluated items: left out of its pass rate, and said so beside its count. */
+export interface LeftOut {
+  errored: number;
+  notEvaluated: number;
+}
+
+/**
+ * " (1 errored and 2 not evaluated left out)", or nothing: an item the agent or the judge did not
+ * answer is not in the pass rate, and the count of items says so, as agreement's line does
+ * (docs/statistics.md, "The run's pass-rate line").
+ */
+function leftOutWords(l: LeftOut): string {
+  const parts = [l.errored > 0 ? `${thousands(l.errored)} errored` : null, l.notEvaluated > 0 ? `${thousands(l.notEvaluated)} not evaluated` : null].filter((x) => x !== null);
+  return parts.length === 0 ? '' : ` (${parts.join(' and ')} left out)`;
+}
+
 /** The run's pass-rate change (docs/statistics.md, "The run"), from the record's run `stats`. */
-export function runRateParts(s: RunStats): RunRateParts {
+export function runRateParts(s: RunStats, leftOut: LeftOut = { errored: 0, notEvaluated: 0 }): RunRateParts {
   // The interval says within or beyond noise only where it can see the noise: with McNemar's test
   // (no item repeated) the test says it, and an interval of one value (no spread between the items
   // or in their attempts) says nothing (docs/statistics.md, "The run").
   const noise = s.mcnemar !== undefined || s.ci[0] === s.ci[1] ? '' : holdsZero(s.ci) ? ', within noise' : beyondWords(s.pooled);
-  const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} with a baseline`;
+  const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} with a baseline${leftOutWords(leftOut)}`;
   return {
     head: `pass rate ${percent(s.before)} → ${percent(s.now)}`,
     detail: `${points(s.before, s.now)} (95% interval ${signed(s.ci[0])} to ${signed(s.ci[1])}) over ${items}${noise}`,
@@ -201,8 +217,8 @@ export function runRateParts(s: RunStats): RunRateParts {
 }
 
 /** The run's pass-rate line as plain text. */
-export function runRateText(s: RunStats): string {
-  const r = runRateParts(s);
+export function runRateText(s: RunStats, leftOut?: LeftOut): string {
+  const r = runRateParts(s, leftOut);
   return [`${r.head}: ${r.detail}`, r.mcnemar].filter((x) => x !== null).join(' · ');
 }
 
