@@ -240,8 +240,9 @@ function checked(a: CheckedAttempt): boolean {
 
 /**
  * The item's pass-rate statistics against its baseline's attempts (docs/statistics.md, "The
- * figures"), null when neither side has more than one attempt, or when no attempt now was checked. An item without a baseline is
- * measured against 0 of 0: its interval stands, and its tier is too_few.
+ * figures"), null when neither side has more than one attempt, or when no attempt now was
+ * checked. An item without a baseline is measured against 0 of 0: its interval stands, and its
+ * tier is too_few.
  */
 function statsOf(
   item: { repeat?: Repeat },
