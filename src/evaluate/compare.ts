@@ -198,9 +198,38 @@ function resultWithError(i: Item): string {
   return words === null ? resultOf(i) : `${resultOf(i)} (${words})`;
 }
 
-/** "runs once", or "repeat 3, minPass 2". */
-function repeatWords(r: RepeatSummary | undefined): string {
-  return r === undefined || r.count <= 1 ? 'runs once' : `repeat ${r.count}, minPass ${r.minPass}`;
+/** "runs once", "repeat 3, minPass 2", or with extra attempts "repeat 3, minPass 2, max 10". */
+function repeatWords(r: Pick<RepeatSummary, 'count' | 'minPass'> | undefined, max?: number): string {
+  const head = r === undefined || r.count <= 1 ? 'runs once' : `repeat ${r.count}, minPass ${r.minPass}`;
+  return max === undefined ? head : `${head}, max ${max}`;
+}
+
+/**
+ * What defines an item's attempts on each side, in words, or null when they cannot differ
+ * (docs/evaluations.md#compare): the repeat it ran with (`repeat.plan`) when it could make extra
+ * attempts, whose `count` (the attempts made) varies from run to run; else the attempts made. A
+ * side without a plan (no `max`, or a record from before plans) is read by its count and minPass
+ * alone, and one that made extra attempts (more than one look) without a plan says nothing.
+ */
+function repeatChange(before: Item, after: Item): [string, string] | null {
+  const b = before.repeat?.plan;
+  const a = after.repeat?.plan;
+  if (b !== undefined && a !== undefined) {
+    const words: [string, string] = [repeatWords(b, b.max), repeatWords(a, a.max)];
+    return words[0] === words[1] ? null : words;
+  }
+  if (b === undefined && a === undefined) {
+    const words: [string, string] = [repeatWords(before.repeat), repeatWords(after.repeat)];
+    if (words[0] === words[1] || [before, after].some((i) => (i.stats?.looks ?? 1) > 1)) return null;
+    return words;
+  }
+  // One side planned, the other not: the plan's batch against the other's attempts, when they are its batch.
+  const planned = (b ?? a) as NonNullable<RepeatSummary['plan']>;
+  const other = b === undefined ? before : after;
+  if ((other.stats?.looks ?? 1) > 1) return null;
+  const words = [repeatWords(planned), repeatWords(other.repeat)];
+  if (words[0] === words[1]) return null;
+  return b === undefined ? [repeatWords(other.repeat), repeatWords(planned, planned.max)] : [repeatWords(planned, planned.max), repeatWords(other.repeat)];
 }
 
 /** The first cause of a change between two runs of one item, with its detail; null: unchanged. */
@@ -219,9 +248,8 @@ export function firstCause(before: Item, after: Item, latency: LatencyThresholds
     return { cause: 'definition_changed', detail: `definition changed (${before.definitionHash} -> ${after.definitionHash})` };
   }
   // How many attempts and passes decide the verdict is part of what defines the item.
-  const rb0 = repeatWords(before.repeat);
-  const ra0 = repeatWords(after.repeat);
-  if (rb0 !== ra0) return { cause: 'definition_changed', detail: `definition changed (${rb0} -> ${ra0})` };
+  const repeat = repeatChange(before, after);
+  if (repeat !== null) return { cause: 'definition_changed', detail: `definition changed (${repeat[0]} -> ${repeat[1]})` };
   if (before.judgeFingerprint !== undefined && after.judgeFingerprint !== undefined && !sameJudge(before.judgeFingerprint, after.judgeFingerprint)) {
     return { cause: 'judge_changed', detail: `judge changed: ${judgeDifferences(before.judgeFingerprint, after.judgeFingerprint).join(', ')}` };
   }

@@ -80,6 +80,18 @@ export function itemRepeat(item: { repeat?: Repeat }, policy: FinishPolicy): Rep
   return max > count ? { count, minPass, max } : { count, minPass };
 }
 
+/**
+ * The fraction an item's verdict reads minPass as (docs/statistics.md, "Adaptive attempts"): its own
+ * repeat's minPass of count, before the run's flags. `--repeat N` keeps that fraction, so N
+ * attempts and any number of extra ones are each scaled from it once: 2 of 3 run with `--repeat 5
+ * --repeat-max 10` needs 4 of 5 and 7 of 10. Scaled from itemRepeat's 4 of 5 instead, 10 attempts
+ * needed 8, a stricter verdict than config.yml's two thirds.
+ */
+export function verdictFraction(item: { repeat?: Repeat }, policy: FinishPolicy): Pick<Repeat, 'count' | 'minPass'> {
+  const own = repeatOf(item, policy.repeat);
+  return { count: own.count, minPass: own.minPass };
+}
+
 /** The baseline's attempts (docs/statistics.md, "A baseline's attempts"), null without a baseline. */
 function baselineTally(baseline: Baseline | PersonaBaseline | null): Tally | null {
   return baseline === null ? null : baselineAttemptsOf(baseline);
@@ -103,8 +115,8 @@ export function attemptsAtMost(item: { repeat?: Repeat }, baseline: Baseline | P
 /**
  * The runner's question after each look (docs/statistics.md, "Adaptive attempts"): how many more
  * attempts the item gets, given its attempts so far (in order); 0 when it is finished. An item
- * whose every attempt errored gets none: the agent did not answer, and more attempts would not
- * tell a drop.
+ * none of whose attempts was checked (each errored or not evaluated) gets none: the agent (or the
+ * judge) did not answer, and more attempts would not tell a drop.
  */
 export function moreAttemptsFor(
   item: { repeat?: Repeat },
@@ -112,7 +124,7 @@ export function moreAttemptsFor(
   baseline: Baseline | PersonaBaseline | null,
   policy: FinishPolicy,
 ): number {
-  if (attempts.every((a) => a.errored)) return 0;
+  if (!attempts.some(checked)) return 0;
   const now = { passed: attempts.filter((a) => !a.errored && a.verdict === 'pass').length, total: attempts.length };
   return moreAttempts(baselineTally(baseline), now, lookPlan(item, policy));
 }
@@ -168,13 +180,13 @@ export function finishFixture(
   policy: FinishPolicy,
   meanings: AttemptMeanings = null,
 ): FixtureRecord {
-  const combined = combineFixtureAttempts(attempts, itemRepeat(fixture, policy), baseline, meanings);
+  const combined = combineFixtureAttempts(attempts, verdictFraction(fixture, policy), baseline, meanings);
   // Set in place, on the record the attempt just made and nothing else holds: `slower` is a key every
   // fixture record has already (replay/fixture.ts), so the record keeps its one shape; a copy would not.
   if (!combined.errored) combined.slower = withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), itemTimeSplit(combined), baseline?.time) ?? undefined;
   const stats = statsOf(fixture, combined, baseline, policy);
   if (stats !== null) combined.stats = stats;
-  return combined;
+  return withPlan(combined, itemRepeat(fixture, policy));
 }
 
 /** The record of a persona script from its attempts (in order; one attempt: a script run once). */
@@ -186,13 +198,24 @@ export function finishScript(
   evaluation: ScriptEvaluation,
   meanings: AttemptMeanings = null,
 ): PersonaRecord {
-  const combined = combinePersonaAttempts(attempts, itemRepeat(script, policy), baseline, meanings);
+  const combined = combinePersonaAttempts(attempts, verdictFraction(script, policy), baseline, meanings);
   // The step is named over the turns timed on both sides (docs/traces.md, "Slower"): a repeated
   // script's median attempt's turns, against the baseline's (accepted from its median attempt).
   const splits = baseline === null ? null : scriptTimeSplits((medianAttempt(combined.attempts) ?? combined).turns, baseline.transcript);
   const slower = combined.errored ? null : withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), splits?.now, splits?.baseline);
   const stats = statsOf(script, combined, baseline, policy);
-  return Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, stats === null ? {} : { stats });
+  return withPlan(Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, stats === null ? {} : { stats }), itemRepeat(script, policy));
+}
+
+/**
+ * A repeated item's record with the repeat it ran with, when it could make extra attempts (`max`
+ * above `count`): its `repeat.count` is the attempts made, which vary from run to run, and compare
+ * reads what defines the item from the plan (docs/evaluations.md#compare).
+ */
+function withPlan<R extends { repeat?: RepeatSummary | undefined }>(record: R, repeat: Repeat): R {
+  if (record.repeat === undefined || repeat.max === undefined || repeat.max <= repeat.count) return record;
+  record.repeat = { ...record.repeat, plan: { count: repeat.count, minPass: repeat.minPass, max: repeat.max } };
+  return record;
 }
 
 /**
@@ -204,17 +227,32 @@ export function attemptsNow(record: { verdict: FixtureRecord['verdict']; repeat?
   return record.repeat !== undefined ? { passed: record.repeat.passed, total: record.repeat.count } : { passed: record.verdict === 'pass' ? 1 : 0, total: 1 };
 }
 
+/** An attempt's errored flag and verdict: what says whether it was checked. */
+type CheckedAttempt = { errored: boolean; verdict: FixtureRecord['verdict'] };
+
+/**
+ * Was the attempt checked: did it get a pass or a fail? An errored attempt (the agent did not
+ * answer) or one not evaluated (the judge did not) says nothing of the pass rate.
+ */
+function checked(a: CheckedAttempt): boolean {
+  return !a.errored && (a.verdict === 'pass' || a.verdict === 'fail');
+}
+
 /**
  * The item's pass-rate statistics against its baseline's attempts (docs/statistics.md, "The
- * figures"), null when neither side has more than one attempt. An item without a baseline is
- * measured against 0 of 0: its interval stands, and its tier is too_few.
+ * figures"), null when neither side has more than one attempt, or when no attempt now was
+ * checked. An item without a baseline is measured against 0 of 0: its interval stands, and its
+ * tier is too_few.
  */
 function statsOf(
   item: { repeat?: Repeat },
-  record: { verdict: FixtureRecord['verdict']; repeat?: RepeatSummary | undefined },
+  record: CheckedAttempt & { repeat?: RepeatSummary | undefined; attempts?: readonly CheckedAttempt[] | undefined },
   baseline: Baseline | PersonaBaseline | null,
   policy: FinishPolicy,
 ): ItemStats | null {
+  // No attempt checked (each errored or not evaluated): nothing measured the pass rate now, and
+  // the item is not verified, never regressed (docs/statistics.md, "Which items get `stats`").
+  if (!(record.attempts ?? [record]).some(checked)) return null;
   const before = baselineTally(baseline);
   const now = attemptsNow(record);
   const plan = lookPlan(item, policy);

@@ -110,6 +110,7 @@ function buildRunRecordSchema() {
     minPass: z.number().int().min(1),
     passed: z.number().int().nonnegative(),
     flaky: z.boolean(),
+    plan: z.strictObject({ count: z.number().int().min(1), minPass: z.number().int().min(1), max: z.number().int().min(2) }).optional(),
   });
   const fixtureAttemptSchema = z.strictObject({
     errored: z.boolean(),

@@ -33,11 +33,11 @@ import { itemData, scriptJson } from './html/data.js';
 import { faultLine, liveWords } from './simulation.js';
 import { checksLine, lineChecks } from './persona.js';
 import { validSha } from './metadata.js';
-import { formatUsdPair } from './money.js';
 import { judgeFallbackText } from './judge-mode.js';
 import {
   buildModel,
   DRIFT_WORDS,
+  estimateParts,
   headlineParts,
   headlineText,
   removedShown,
@@ -139,7 +139,9 @@ function card(kind: string, n: string, k: string): string {
 
 function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
   const t = model.tallies;
-  const [usd, cap] = formatUsdPair(run.estimate.usd, run.estimate.capUsd);
+  // With adaptive attempts the estimate is an upper bound: the range and its reason, as the comment
+  // and the terminal say them (docs/statistics.md, "The estimate").
+  const { range: usd, cap, upTo } = estimateParts(run.estimate);
   const agreeNote = a.percent === null ? 'nothing passed or failed' : `agreement: ${thousands(a.passed)} / (${thousands(a.passed)} + ${thousands(a.failed)})`;
   return (
     `<section class="cards" aria-label="Tallies">` +
@@ -150,7 +152,7 @@ function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
     (t.notEvaluated > 0 ? card('', thousands(t.notEvaluated), 'not evaluated (not in agreement)') : '') +
     (t.errored > 0 ? card('', thousands(t.errored), 'errored (not in agreement)') : '') +
     card('', thousands(model.total), itemsCount(model)) +
-    card('', `≈ ${usd}`, `estimated cost (cap ${cap})${run.estimate.aboveCap && run.estimate.confirmed ? ', ran above the cap: confirmed' : ''}`) +
+    card('', `≈ ${usd}`, `estimated cost (cap ${cap}${upTo})${run.estimate.aboveCap && run.estimate.confirmed ? ', ran above the cap: confirmed' : ''}`) +
     tokensCard(run) +
     `</section>`
   );

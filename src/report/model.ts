@@ -200,8 +200,9 @@ export function buildModel(run: RunRecord): ReportModel {
   const byCause = (a: Item, b: Item): number => (rank.get(causes.get(a) as CauseGroup) ?? 0) - (rank.get(causes.get(b) as CauseGroup) ?? 0);
   sections.not_evaluated.sort(byCause);
   sections.errored.sort(byCause);
-  const runRate = run.stats == null ? null : runRateParts(run.stats);
-  return { sections, views, tallies: tallies(items), total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, removed: run.removed ?? [] };
+  const counts = tallies(items);
+  const runRate = run.stats == null ? null : runRateParts(run.stats, { errored: counts.errored, notEvaluated: counts.notEvaluated });
+  return { sections, views, tallies: counts, total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, removed: run.removed ?? [] };
 }
 
 /** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */
@@ -439,11 +440,21 @@ export function routeText(route: { conversation: string; stage: string } | null 
   return route ? showInvisible(showLookalikes(`${route.conversation} / ${route.stage}`)) : '(no route)';
 }
 
-/** "≈ $0.12 estimated (cap $1)"; with adaptive attempts a range up to its upper bound (docs/statistics.md, "The estimate"). */
-export function estimateText(e: Estimate): string {
+/**
+ * The estimate's parts: the amount ("$0.12"), with adaptive attempts a range up to its upper bound
+ * ("$0.05–$0.12"), the cap, and why it is a range (", at most: extra attempts for up to 3 items
+ * whose drop is unclear"), the same on every surface (docs/statistics.md, "The estimate").
+ */
+export function estimateParts(e: Estimate): { range: string; cap: string; upTo: string } {
   const [estimated, cap] = formatUsdPair(e.usd, e.capUsd);
   const range = e.adaptive ? `${formatUsdPair(e.adaptive.lowUsd, e.capUsd)[0]}–${estimated}` : estimated;
   const upTo = e.adaptive ? `, at most: extra attempts for up to ${plural(e.adaptive.items, 'item', 'items')} whose drop is unclear` : '';
+  return { range, cap, upTo };
+}
+
+/** "≈ $0.12 estimated (cap $1)"; with adaptive attempts a range up to its upper bound (docs/statistics.md, "The estimate"). */
+export function estimateText(e: Estimate): string {
+  const { range, cap, upTo } = estimateParts(e);
   const base = `≈ ${range} estimated (cap ${cap}${upTo})`;
   if (e.aboveCap && e.confirmed) return `${base} · ran above the cap: confirmed`;
   return base;

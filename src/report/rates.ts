@@ -45,9 +45,23 @@ function fixed(x: number, digits: number): string {
   return (Math.round(x * scale * (1 + 1e-9)) / scale).toFixed(digits);
 }
 
-/** A rate in whole points: "93%". */
+/**
+ * A rate in whole points as shown: its rounding, except that a rate below 1 is never 100 and one
+ * above 0 never 0 (99 and 1), as agreement is never 100% with an item failed (docs/statistics.md,
+ * "The run's pass-rate line"): 99 passing items of 3/3 and one of 2/3 are 99.7%, not a perfect run.
+ */
+function shownPoints(rate: number): number {
+  const n = Math.round(rate * 100);
+  if (n === 100 && rate < 1) return 99;
+  if (n === 0 && rate > 0) return 1;
+  return n;
+}
+
+/** A rate in whole points: "93%"; ">99%" for a rate below 1 that rounds to 100, "<1%" for one above 0 that rounds to 0. */
 export function percent(rate: number): string {
-  return `${Math.round(rate * 100)}%`;
+  const n = shownPoints(rate);
+  if (n !== Math.round(rate * 100)) return n === 99 ? '>99%' : '<1%';
+  return `${n}%`;
 }
 
 /**
@@ -62,10 +76,10 @@ export function signOf(diff: number): string {
 /**
  * Signed whole points between two rates as `percent` shows them: "+12 points", "−22 points", "0
  * points". Taken from the rounded rates, so that the line adds up (82% → 46% is −36 points, though
- * 0.824 → 0.455 differ by 36.9).
+ * 0.824 → 0.455 differ by 36.9; ">99%" counts as 99 and "<1%" as 1).
  */
 export function points(before: number, now: number): string {
-  const n = Math.round(now * 100) - Math.round(before * 100);
+  const n = shownPoints(now) - shownPoints(before);
   return `${signOf(n)}${Math.abs(n)} ${Math.abs(n) === 1 ? 'point' : 'points'}`;
 }
 
@@ -172,13 +186,29 @@ export interface RunRateParts {
   mcnemar: string | null;
 }
 
+/** The run's errored and not evaluated items: left out of its pass rate, and said so beside its count. */
+export interface LeftOut {
+  errored: number;
+  notEvaluated: number;
+}
+
+/**
+ * " (1 errored and 2 not evaluated left out)", or nothing: an item the agent or the judge did not
+ * answer is not in the pass rate, and the count of items says so, as agreement's line does
+ * (docs/statistics.md, "The run's pass-rate line").
+ */
+function leftOutWords(l: LeftOut): string {
+  const parts = [l.errored > 0 ? `${thousands(l.errored)} errored` : null, l.notEvaluated > 0 ? `${thousands(l.notEvaluated)} not evaluated` : null].filter((x) => x !== null);
+  return parts.length === 0 ? '' : ` (${parts.join(' and ')} left out)`;
+}
+
 /** The run's pass-rate change (docs/statistics.md, "The run"), from the record's run `stats`. */
-export function runRateParts(s: RunStats): RunRateParts {
+export function runRateParts(s: RunStats, leftOut: LeftOut = { errored: 0, notEvaluated: 0 }): RunRateParts {
   // The interval says within or beyond noise only where it can see the noise: with McNemar's test
   // (no item repeated) the test says it, and an interval of one value (no spread between the items
   // or in their attempts) says nothing (docs/statistics.md, "The run").
   const noise = s.mcnemar !== undefined || s.ci[0] === s.ci[1] ? '' : holdsZero(s.ci) ? ', within noise' : beyondWords(s.pooled);
-  const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} with a baseline`;
+  const items = `${thousands(s.items)} ${s.items === 1 ? 'item' : 'items'} with a baseline${leftOutWords(leftOut)}`;
   return {
     head: `pass rate ${percent(s.before)} → ${percent(s.now)}`,
     detail: `${points(s.before, s.now)} (95% interval ${signed(s.ci[0])} to ${signed(s.ci[1])}) over ${items}${noise}`,
@@ -187,8 +217,8 @@ export function runRateParts(s: RunStats): RunRateParts {
 }
 
 /** The run's pass-rate line as plain text. */
-export function runRateText(s: RunStats): string {
-  const r = runRateParts(s);
+export function runRateText(s: RunStats, leftOut?: LeftOut): string {
+  const r = runRateParts(s, leftOut);
   return [`${r.head}: ${r.detail}`, r.mcnemar].filter((x) => x !== null).join(' · ');
 }
 

@@ -77,6 +77,12 @@ export interface RepeatSummary extends Omit<Repeat, 'max'> {
   passed: number;
   /** The attempts' outcomes (pass, fail, not evaluated, errored) are not all the same. */
   flaky: boolean;
+  /**
+   * The repeat the item ran with when `max` is above `count` (docs/statistics.md, "Adaptive
+   * attempts"): `count` a batch, `minPass` its passes needed, `max`. What defines its attempts,
+   * where the attempts made (`count` above) vary from run to run. Absent without `max`, and in older records.
+   */
+  plan?: { count: number; minPass: number; max: number };
 }
 
 /** Why a replay did not produce a reply. */

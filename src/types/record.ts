@@ -144,7 +144,7 @@ interface FixtureRecordBase {
   repeat?: RepeatSummary;
   /** Every attempt in order (present only with `repeat`); the item shows the first that replied. */
   attempts?: FixtureAttempt[];
-  /** Pass-rate statistics against the baseline's attempts (docs/statistics.md); present only with more than one attempt in the run or the baseline. */
+  /** Pass-rate statistics against the baseline's attempts (docs/statistics.md); present only with more than one attempt in the run or the baseline, and an attempt now checked (passed or failed). */
   stats?: ItemStats;
   /** Set when the score and rationale were reused from the baseline (no judge call); null or absent when a call was made or none was needed. */
   judgeReused?: JudgeReuse | null;
@@ -248,7 +248,7 @@ interface PersonaRecordBase {
   repeat?: RepeatSummary;
   /** Every attempt in order (present only with `repeat`); the item shows the first that completed. */
   attempts?: PersonaAttempt[];
-  /** Pass-rate statistics against the baseline's attempts (docs/statistics.md); present only with more than one attempt in the run or the baseline. */
+  /** Pass-rate statistics against the baseline's attempts (docs/statistics.md); present only with more than one attempt in the run or the baseline, and an attempt now checked (passed or failed). */
   stats?: ItemStats;
   /** Hash of the transcript as the judge read it (when criteria were judged); absent otherwise. */
   transcriptHash?: string | null;

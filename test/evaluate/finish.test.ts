@@ -40,8 +40,11 @@ describe('finishFixture', () => {
     const once = finishFixture({}, [attempt('fail')], baseline({ attempts: { passed: 4, total: 5 } }), policy);
     // 0/1 against 4/5: the drop's p is 1/5, too few attempts; 4 attempts at rate 0 would call it.
     expect(once.stats).toMatchObject({ passed: 0, total: 1, tier: 'too_few', attemptsNeeded: 4 });
+    // An attempt that was not checked (errored, or not evaluated) measured nothing: no stats.
     const errored = finishFixture({}, [attempt('pass', { errored: true, verdict: null, drift: null } as Partial<FixtureRecord>)], baseline({ attempts: { passed: 4, total: 5 } }), policy);
-    expect(errored.stats).toMatchObject({ passed: 0, total: 1 });
+    expect(errored.stats).toBeUndefined();
+    const unjudged = finishFixture({}, [attempt('not_evaluated')], baseline({ attempts: { passed: 4, total: 5 } }), policy);
+    expect(unjudged.stats).toBeUndefined();
   });
 
   it('keeps slower beside the stats (docs/latency.md)', () => {

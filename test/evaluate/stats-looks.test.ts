@@ -57,6 +57,12 @@ describe('moreAttemptsFor (the runner asks it)', () => {
   it('every attempt errored: no more (the agent did not answer)', () => {
     expect(moreAttemptsFor({}, [a(null, true), a(null, true), a(null, true)], baseline, policy)).toBe(0);
   });
+  it('no attempt checked, each errored or not evaluated: no more (a judge outage tells nothing of a drop either)', () => {
+    expect(moreAttemptsFor({}, [a('not_evaluated'), a('not_evaluated'), a('not_evaluated')], baseline, policy)).toBe(0);
+    expect(moreAttemptsFor({}, [a('not_evaluated'), a(null, true), a('not_evaluated')], baseline, policy)).toBe(0);
+    // One failed attempt was checked: 0/3 against 9/10 is still unclear at 0.05 / 4 looks, so 3 more.
+    expect(moreAttemptsFor({}, [a('fail'), a(null, true), a('not_evaluated')], baseline, policy)).toBe(3);
+  });
   it("an item's own repeat decides: without max, none", () => {
     expect(moreAttemptsFor({ repeat: { count: 3, minPass: 3 } }, [a('fail'), a('fail'), a('fail')], baseline, policy)).toBe(0);
   });
