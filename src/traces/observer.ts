@@ -169,8 +169,12 @@ export function waterfallOf(spans: readonly Span[], sentSpanId: string, sentAtMs
     for (let i = path.length - 1, d = above + 1; i >= 0; i--, d++) depths.set((path[i] as Span).spanId, d);
     return depths.get(s.spanId) as number;
   };
+  // Spans that start in the same millisecond are drawn parent first: the OpenTelemetry JS SDK
+  // stamps a span's start in whole milliseconds, so a span and its first child often share one, and
+  // a child drawn above its parent would sit indented under the wrong row (docs/traces.md, "In the reports").
+  const depth = new Map(spans.map((s) => [s, depthOf(s)] as const));
   return [...spans]
-    .sort((a, b) => a.startMs - b.startMs || a.spanId.localeCompare(b.spanId))
+    .sort((a, b) => a.startMs - b.startMs || (depth.get(a) as number) - (depth.get(b) as number) || a.spanId.localeCompare(b.spanId))
     .slice(0, MAX_WATERFALL)
     .map((s): WaterfallSpan => {
       const kind = spanKind(s);
@@ -180,7 +184,7 @@ export function waterfallOf(spans: readonly Span[], sentSpanId: string, sentAtMs
         tool: kind === 'tool' ? toolNameOf(s) : null,
         startMs: round(s.startMs - sentAtMs),
         durationMs: round(Math.max(0, s.endMs - s.startMs)),
-        depth: depthOf(s),
+        depth: depth.get(s) as number,
         status: s.status,
       };
     });
