@@ -18,9 +18,14 @@ import { decisiveAttempt, decisiveReply } from './item-parts.js';
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
 const XML_INVALID = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+// Bidi overrides and isolates: agent text (a reply, a tool call read from spans) that would show the
+// rest of its line reversed in a test viewer is dropped, as on every other surface (docs/security.md).
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
 export function xmlText(text: string): string {
   return text
     .replace(XML_INVALID, '')
+    .replace(BIDI_CONTROLS, '')
     .replace(/[&<>"']/g, (ch) => XML_ENTITIES[ch] ?? ch);
 }
 
