@@ -181,7 +181,8 @@ export function waterfallOf(spans: readonly Span[], sentSpanId: string, sentAtMs
   // a child drawn above its parent would sit indented under the wrong row (docs/traces.md, "In the reports").
   const depth = new Map(spans.map((s) => [s, depthOf(s)] as const));
   return [...spans]
-    .sort((a, b) => a.startMs - b.startMs || (depth.get(a) as number) - (depth.get(b) as number) || a.spanId.localeCompare(b.spanId))
+    // Then, as the turn's tool calls are listed (traces/map.ts), the one that ended first.
+    .sort((a, b) => a.startMs - b.startMs || (depth.get(a) as number) - (depth.get(b) as number) || a.endMs - b.endMs || a.spanId.localeCompare(b.spanId))
     .slice(0, MAX_WATERFALL)
     .map((s): WaterfallSpan => {
       const kind = spanKind(s);
