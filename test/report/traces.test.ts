@@ -67,6 +67,19 @@ describe('JUnit: a tool call read from spans is agent text (docs/security.md, "A
     expect(xml).toContain('errored: turn 1: span execute_tool checkstock failed: timeout');
     expect(xml).toContain('(tool issuerefund 0 ms -&gt; 1.5 s)');
   });
+
+  it('keeps the slower line one line when the tool it names holds a newline, as the terminal and the comment do', () => {
+    const f = tracedFixture();
+    f.slower = { baselineMs: 1200, latencyMs: 2900, step: { kind: 'tool', name: 'issue\nrefund', baselineMs: 0, latencyMs: 1500 } };
+    const script = tracedScript();
+    script.verdict = 'pass';
+    script.drift = { transcript: 'same', route: 'same', verdict: 'still_passing' };
+    script.slower = { baselineMs: 1400, latencyMs: 3220, step: { kind: 'tool', name: 'issue\nrefund', baselineMs: 0, latencyMs: 1500 } };
+    const xml = renderJUnit(run([f], { personas: [script] }));
+    expect(xml).toContain('pass · still passing · slower: 1.2 s -&gt; 2.9 s (tool issue ⏎ refund 0 ms -&gt; 1.5 s)');
+    expect(xml).toContain('drift: still passing · slower: 1.4 s -&gt; 3.2 s (tool issue ⏎ refund 0 ms -&gt; 1.5 s)');
+    expect(renderTerminal(run([f], { personas: [script] }), { color: false })).toContain('(tool issue ⏎ refund 0 ms -> 1.5 s)');
+  });
 });
 
 describe('report.html data for spans', () => {
