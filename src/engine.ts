@@ -443,6 +443,13 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
   // after agent-replay can be pointed at the port the log names; closed when the run ends.
   const traces = deps.makeTurnObserver === undefined && config.traces != null ? await startSpanSource(config.traces, { network }) : null;
   if (traces !== null) options.onLog?.(traces.where);
+  // A traceparent of your own puts every turn in one trace, and a turn reads every span of it so far
+  // (docs/traces.md, "What is read from spans"): turns in flight at once would read each other's.
+  if (traces !== null && config.agent.concurrency > 1 && Object.keys(config.agent.headers).some((h) => h.toLowerCase() === 'traceparent')) {
+    options.onWarning?.(
+      `traces: agent.headers sets its own traceparent, so every turn goes out in one trace, and with agent.concurrency ${String(config.agent.concurrency)} the turns in flight at once read each other's spans (tool calls, errors, time) as their own: set agent.concurrency: 1 (or --concurrency 1), or remove the traceparent header so that each turn gets a trace of its own`,
+    );
+  }
   // Created one by one inside the try, so that whatever was created is closed even when a later
   // factory throws (a leaked worker pool or dispatcher would keep the process alive).
   let agent: AgentClient | null = null;

@@ -163,6 +163,13 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
 function notEvaluatedCause(detail: string): Cause {
   // A turn's spans never came (docs/traces.md, "When spans do not arrive"): one cause for every trace id.
   const spans = /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within ([^:]+?)(?::| at )/.exec(detail);
+  if (spans && / of traces agent-replay did not send came to /.test(detail)) {
+    return {
+      key: 'traces:other-traces',
+      what: `no spans of the run's traces arrived within ${spans[1] ?? ''}, though spans of other traces did`,
+      hint: 'start the agent\'s spans under the incoming traceparent, as HTTP instrumentation does (docs/traces.md, "Set-up", point 2)',
+    };
+  }
   if (spans) {
     return {
       key: 'traces:no-spans',

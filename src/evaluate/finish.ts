@@ -202,7 +202,10 @@ export function finishScript(
   // The step is named over the turns timed on both sides (docs/traces.md, "Slower"): a repeated
   // script's median attempt's turns, against the baseline's (accepted from its median attempt).
   const splits = baseline === null ? null : scriptTimeSplits((medianAttempt(combined.attempts) ?? combined).turns, baseline.transcript);
-  const slower = combined.errored ? null : withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), splits?.now, splits?.baseline);
+  // A step is named only when those turns are themselves slower by the latency rule: otherwise the
+  // time went to a turn timed on one side only, and the step that grew most in the others is noise.
+  const timed = splits?.now != null && splits.baseline != null && slowerThanBaseline(splitTotal(splits.now), splitTotal(splits.baseline), policy.latency) !== null;
+  const slower = combined.errored ? null : withStep(slowerThanBaseline(itemLatencyMs(combined), baseline?.latencyMs, policy.latency), timed ? splits?.now : null, timed ? splits?.baseline : null);
   const stats = statsOf(script, combined, baseline, policy);
   return withPlan(Object.assign({}, combined, evaluation, slower === null ? {} : { slower }, stats === null ? {} : { stats }), itemRepeat(script, policy));
 }
@@ -346,6 +349,9 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   const transcript = shown.drift?.transcript ?? drift.transcript;
   return { ...shown, verdict, drift: withMeaning({ ...drift, transcript }, itemMeaning(shown.drift?.meaning, meanings)), ...extra };
 }
+
+/** The time a split accounts for: model, tool and other together. */
+const splitTotal = (t: TimeSplit): number => t.modelMs + t.toolMs + t.otherMs;
 
 /**
  * A slower item with the step that grew most (docs/traces.md, "Slower"), when traces gave both the

@@ -8,7 +8,7 @@
 
 import type { Check, RunRecord } from '../types.js';
 import { answeredInRun, causeLine, causeOf, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
-import { clip } from './escape.js';
+import { clip, oneLine } from './escape.js';
 import { buildModel, routeText, viewOf, type FixtureView, type ReportModel, type ScriptView } from './model.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
@@ -18,9 +18,14 @@ import { decisiveAttempt, decisiveReply } from './item-parts.js';
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
 const XML_INVALID = /[^\t\n\r\u0020-\u007E\u00A0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+// Bidi overrides and isolates: agent text (a reply, a tool call read from spans) that would show the
+// rest of its line reversed in a test viewer is dropped, as on every other surface (docs/security.md).
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
 export function xmlText(text: string): string {
   return text
     .replace(XML_INVALID, '')
+    .replace(BIDI_CONTROLS, '')
     .replace(/[&<>"']/g, (ch) => XML_ENTITIES[ch] ?? ch);
 }
 
@@ -45,7 +50,8 @@ function causeText(cause: Cause | null): string | null {
 
 function body(v: FixtureView, cause: Cause | null): string {
   const f = v.item;
-  const lines = [v.status.join(' · '), f.errored ? f.error : f.detail];
+  // The status is one line, as every surface shows it: a tool name the slower step took from the spans may hold a newline.
+  const lines = [oneLine(v.status.join(' · ')), f.errored ? f.error : f.detail];
   const why = causeText(cause);
   if (why !== null) lines.splice(1, 0, why);
   if (f.rationale) lines.push(`judge: ${f.rationale}`);
@@ -91,7 +97,7 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
   const p = v.item;
   const lines = [p.errored ? `errored: ${p.error}` : `verdict: ${p.verdict === 'not_evaluated' ? 'not evaluated' : p.verdict}`];
   // What changed against the baseline, as every surface says it: "still passing · transcript changed".
-  if (v.section === 'changed') lines.push(`drift: ${v.drift.join(' · ')}`);
+  if (v.section === 'changed') lines.push(`drift: ${oneLine(v.drift.join(' · '))}`);
   const why = causeText(cause);
   if (why !== null) lines.push(why);
   const s = p.simulation;
@@ -146,7 +152,7 @@ function personaTestcase(v: ScriptView, causeOf: CauseOfItem): string {
 
 /** A reworded item passes; its one line (verdict, "reply changed", how the meaning was decided) is its output (docs/cli.md). */
 function rewordedCase(open: string, v: FixtureView | ScriptView): string {
-  return `${open}>\n      <system-out>${xmlText(v.status.join(' · '))}</system-out>\n    </testcase>`;
+  return `${open}>\n      <system-out>${xmlText(oneLine(v.status.join(' · ')))}</system-out>\n    </testcase>`;
 }
 
 /**

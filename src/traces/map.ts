@@ -309,13 +309,16 @@ export function mergeCalls(responseCalls: readonly ToolCall[] | null, traceCalls
 function errorsOf(spans: readonly Span[], below: { get(id: string): Span[] }, kindOf: (s: Span) => SpanKind | null): AgentErrorEntry[] {
   const failed = spans.filter((s) => s.status === 'error');
   const repeated = (s: Span): boolean => (below.get(s.spanId) ?? []).some((d) => d.status === 'error' && d.statusMessage === s.statusMessage);
-  // A model call tried again (the same span name under the same parent, started later) and
-  // answered: a provider's 429 or 529 that the framework's own retry absorbed (the AI SDK retries
-  // twice by default), not an agent error. A tool's failure stands: the agent may have told the user.
+  // A model call tried again (the same span name under the same parent, started once it had ended)
+  // and answered: a provider's 429 or 529 that the framework's own retry absorbed (the AI SDK retries
+  // twice by default), not an agent error. A call of the same name that ran beside it (started before
+  // it ended: two questions asked at once) did not answer for it. Within a millisecond: the
+  // OpenTelemetry JS SDK stamps a start in whole milliseconds, an end to the fraction. A tool's
+  // failure stands: the agent may have told the user.
   const retried = (s: Span): boolean =>
     s.parentSpanId !== null &&
     kindOf(s) === 'model' &&
-    spans.some((o) => o !== s && o.parentSpanId === s.parentSpanId && o.name === s.name && o.status !== 'error' && o.startMs >= s.startMs && kindOf(o) === 'model');
+    spans.some((o) => o !== s && o.parentSpanId === s.parentSpanId && o.name === s.name && o.status !== 'error' && o.startMs > s.endMs - 1 && kindOf(o) === 'model');
   return failed
     .filter((s) => !repeated(s) && !retried(s))
     .map((s): AgentErrorEntry => {

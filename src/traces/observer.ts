@@ -67,7 +67,7 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
     if (spans.length === 0) {
       // No span at all: the agent did not export, or the store has nothing. What the response
       // reported still stands; the calls it could not report are unknown, and said so.
-      const problem = failure ?? (retried && ofTrace.length > 0 ? notUnderAttemptCause(trace.traceId, ofTrace.length, opts) : noSpansCause(trace.traceId, opts));
+      const problem = failure ?? (retried && ofTrace.length > 0 ? notUnderAttemptCause(trace.traceId, ofTrace.length, opts) : noSpansCause(trace.traceId, opts, source.foreign?.() ?? 0));
       return { ...fromResponse, toolCalls: null, toolCallsProblem: problem, spans: { count: 0, ignored: 0, late: 0 }, time: null, waterfall: null };
     }
     const reading = readTurnSpans(spans, { traceId: trace.traceId, latencyMs: fromResponse.latencyMs ?? null }, { toolCalls: fromResponse.toolCalls, usage: fromResponse.usage });
@@ -100,9 +100,16 @@ function earliestStart(spans: readonly Span[]): number {
   return min;
 }
 
-/** "no spans for trace <id> within 5 s: is the agent exporting to http://127.0.0.1:4318/v1/traces?" */
-export function noSpansCause(traceId: string, opts: Pick<TraceObserverOptions, 'endpoint' | 'receiving' | 'waitMs'>): string {
+/**
+ * "no spans for trace <id> within 5 s: is the agent exporting to http://127.0.0.1:4318/v1/traces?";
+ * when the receiver got spans of traces the run never sent (`foreign`), the agent does export, under
+ * trace ids of its own: the cause says so and asks about the traceparent instead.
+ */
+export function noSpansCause(traceId: string, opts: Pick<TraceObserverOptions, 'endpoint' | 'receiving' | 'waitMs'>, foreign = 0): string {
   const within = `within ${secondsOf(opts.waitMs)}`;
+  if (opts.receiving && foreign > 0) {
+    return `no spans for trace ${traceId} ${within}: ${String(foreign)} span${foreign === 1 ? '' : 's'} of traces agent-replay did not send came to ${opts.endpoint}; does the agent start its spans under the incoming traceparent?`;
+  }
   return opts.receiving
     ? `no spans for trace ${traceId} ${within}: is the agent exporting to ${opts.endpoint}?`
     : `no spans for trace ${traceId} ${within} at ${opts.endpoint}: does the agent export to this store, and is traces.waitMs long enough for it to index them?`;
@@ -169,8 +176,13 @@ export function waterfallOf(spans: readonly Span[], sentSpanId: string, sentAtMs
     for (let i = path.length - 1, d = above + 1; i >= 0; i--, d++) depths.set((path[i] as Span).spanId, d);
     return depths.get(s.spanId) as number;
   };
+  // Spans that start in the same millisecond are drawn parent first: the OpenTelemetry JS SDK
+  // stamps a span's start in whole milliseconds, so a span and its first child often share one, and
+  // a child drawn above its parent would sit indented under the wrong row (docs/traces.md, "In the reports").
+  const depth = new Map(spans.map((s) => [s, depthOf(s)] as const));
   return [...spans]
-    .sort((a, b) => a.startMs - b.startMs || a.spanId.localeCompare(b.spanId))
+    // Then, as the turn's tool calls are listed (traces/map.ts), the one that ended first.
+    .sort((a, b) => a.startMs - b.startMs || (depth.get(a) as number) - (depth.get(b) as number) || a.endMs - b.endMs || a.spanId.localeCompare(b.spanId))
     .slice(0, MAX_WATERFALL)
     .map((s): WaterfallSpan => {
       const kind = spanKind(s);
@@ -180,7 +192,7 @@ export function waterfallOf(spans: readonly Span[], sentSpanId: string, sentAtMs
         tool: kind === 'tool' ? toolNameOf(s) : null,
         startMs: round(s.startMs - sentAtMs),
         durationMs: round(Math.max(0, s.endMs - s.startMs)),
-        depth: depthOf(s),
+        depth: depth.get(s) as number,
         status: s.status,
       };
     });

@@ -78,6 +78,12 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const timers = opts.timers ?? realTimers;
   const maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const traces = new Map<string, TraceState>();
+  // Spans of trace ids this run never sent: an agent that does not continue the incoming
+  // traceparent exports every turn's spans under a trace of its own (docs/traces.md, "When spans do
+  // not arrive"). Once a span of a sent trace has come, the agent does continue it: other traces are
+  // its health checks and the like, and say nothing about a turn whose spans did not come.
+  let foreign = 0;
+  let matched = false;
 
   const accept = (spans: Span[]): void => {
     // Turns are woken once the whole body is in: one export may list the top span before its
@@ -85,7 +91,11 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
     const ended: TraceState[] = [];
     for (const span of spans) {
       const state = traces.get(span.traceId);
-      if (!state) continue;
+      if (!state) {
+        foreign += 1;
+        continue;
+      }
+      matched = true;
       // Kept up to a bound: an exporter that floods one trace does not grow the run's memory without end.
       const kept = state.spans.length < MAX_SPANS_PER_TRACE;
       if (kept) state.spans.push(span);
@@ -151,6 +161,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
         signal?.addEventListener('abort', finish, { once: true });
       });
     },
+    foreign: () => (matched ? 0 : foreign),
     late(traceId) {
       const state = traces.get(traceId);
       if (state === undefined) return 0;

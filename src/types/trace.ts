@@ -106,5 +106,7 @@ export interface SpanSource {
   collect(traceId: string, sentSpanId: string, signal?: AbortSignal): Promise<TurnSpans>;
   /** Spans of this trace that arrived after `collect` returned. */
   late(traceId: string): number;
+  /** Spans received so far of trace ids this run never sent, while none of a trace it sent has come (the receiver's; a store is asked by trace id and has none). */
+  foreign?(): number;
   close(): Promise<void>;
 }

@@ -79,6 +79,13 @@ describe('a script turn timed on one side only', () => {
     expect(finishScript({}, [now], baseline, policyOf({}), evaluation).slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 2200 });
   });
 
+  it('the time went to a turn untimed now, the turns timed on both no slower: no step named on their noise', () => {
+    // Turn 2 took 2 s longer, and its spans did not come; turn 1 took 10 ms more on lookup_order.
+    const baseline = stored([lookup(200), lookup(200)], 740);
+    const now = script([t(1, 380, lookup(210)), t(2, 2370, null)]);
+    expect(finishScript({}, [now], baseline, policyOf({}), evaluation).slower).toEqual({ baselineMs: 740, latencyMs: 2750 });
+  });
+
   it('turns are paired by number: a welcome turn new since the baseline does not shift the others', () => {
     const baseline = stored([lookup(200), null], 3470);
     const now = script([t(0, 20, { modelMs: 0, toolMs: 0, otherMs: 20 }), t(1, 2370, lookup(2200)), t(2, 3100, answer)]);

@@ -8,7 +8,7 @@ import { renderHtml } from '../../src/report/html.js';
 import { fixtureData, personaData, traceData } from '../../src/report/html/data.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { sourceMark, spanCountsText, timeSplitText } from '../../src/report/trace.js';
-import { ctx, fixture, persona } from './fixtures.js';
+import { ctx, fixture, persona, run } from './fixtures.js';
 import { expectGolden } from './helpers.js';
 import { failedSpanScript, tracedFixture, tracedScript, tracesRun } from './traces.fixtures.js';
 
@@ -46,6 +46,39 @@ describe('spans in the surfaces (goldens)', () => {
     const xml = renderJUnit(RUN);
     expect(xml).toContain('[1] tool issue_refund {&quot;orderId&quot;:&quot;1234&quot;,&quot;amount&quot;:40} (not mocked) (from trace)');
     expect(xml).toContain('[1] tool find_order {&quot;orderId&quot;:&quot;1234&quot;}\n');
+  });
+});
+
+describe('JUnit: a tool call read from spans is agent text (docs/security.md, "Agent text is data")', () => {
+  it('drops bidi overrides and isolates from the call, its error and the tool the slower step names', () => {
+    // The agent's span says what its tool was named and called with: an override (U+202E) would
+    // show the rest of the line reversed in a CI test viewer; an isolate (U+2066..U+2069) likewise.
+    const script = failedSpanScript();
+    const tool = 'check\u202estock';
+    const t = script.turns[0]!;
+    t.toolCalls = [{ tool, input: { sku: 'kettle\u2066-1\u2069' }, output: null, mocked: false, source: 'trace' }];
+    t.errors = [{ kind: 'span_error', tool, message: `span execute_tool ${tool} failed: timeout\u2067` }];
+    script.error = `turn 1: span execute_tool ${tool} failed: timeout\u2067`;
+    const slowerFixture = tracedFixture();
+    slowerFixture.slower = { baselineMs: 1200, latencyMs: 2900, step: { kind: 'tool', name: 'issue\u202erefund', baselineMs: 0, latencyMs: 1500 } };
+    const xml = renderJUnit(run([slowerFixture], { personas: [tracedScript(), script] }));
+    expect(xml).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/u);
+    expect(xml).toContain('[1] tool checkstock {&quot;sku&quot;:&quot;kettle-1&quot;} (not mocked) (from trace)');
+    expect(xml).toContain('errored: turn 1: span execute_tool checkstock failed: timeout');
+    expect(xml).toContain('(tool issuerefund 0 ms -&gt; 1.5 s)');
+  });
+
+  it('keeps the slower line one line when the tool it names holds a newline, as the terminal and the comment do', () => {
+    const f = tracedFixture();
+    f.slower = { baselineMs: 1200, latencyMs: 2900, step: { kind: 'tool', name: 'issue\nrefund', baselineMs: 0, latencyMs: 1500 } };
+    const script = tracedScript();
+    script.verdict = 'pass';
+    script.drift = { transcript: 'same', route: 'same', verdict: 'still_passing' };
+    script.slower = { baselineMs: 1400, latencyMs: 3220, step: { kind: 'tool', name: 'issue\nrefund', baselineMs: 0, latencyMs: 1500 } };
+    const xml = renderJUnit(run([f], { personas: [script] }));
+    expect(xml).toContain('pass · still passing · slower: 1.2 s -&gt; 2.9 s (tool issue ⏎ refund 0 ms -&gt; 1.5 s)');
+    expect(xml).toContain('drift: still passing · slower: 1.4 s -&gt; 3.2 s (tool issue ⏎ refund 0 ms -&gt; 1.5 s)');
+    expect(renderTerminal(run([f], { personas: [script] }), { color: false })).toContain('(tool issue ⏎ refund 0 ms -> 1.5 s)');
   });
 });
 

@@ -121,3 +121,41 @@ describe('the time split of a turn whose model call was retried and whose tools 
     expect(reading.time).toEqual({ modelMs: 500 + 290 + 200, toolMs: 500, otherMs: 3600 - 990 - 500, tools: { lookup_order: 500, lookup_stock: 350 } });
   });
 });
+
+describe('model calls of the same name made at once (docs/traces.md, "Errors")', () => {
+  it('a failed one stands beside one that answered: it was not tried again, the two ran side by side', () => {
+    exporter.reset();
+    const traceId = '99999999999999999999999999999999';
+    // An agent asks the model two things at once (Promise.all), both GenAI chat spans under its
+    // request span, started in the same millisecond (the JS SDK stamps starts in whole ms); one fails.
+    context.with(sentContext(traceId, 'aaaaaaaaaaaaaaaa'), () =>
+      step(tracer, 'POST /chat', 0, 600, {}, () => {
+        const parent = context.active();
+        tracer.startSpan('chat gpt-4o', { startTime: at(10), attributes: { 'gen_ai.operation.name': 'chat' } }, parent).end(at(400));
+        const failed = tracer.startSpan('chat gpt-4o', { startTime: at(10), attributes: { 'gen_ai.operation.name': 'chat' } }, parent);
+        failed.setStatus({ code: SpanStatusCode.ERROR, message: 'context length exceeded' });
+        failed.end(at(510));
+      }),
+    );
+    const reading = readTurnSpans(exporter.getFinishedSpans().map(toSpan), { traceId, latencyMs: 600 }, { toolCalls: null, usage: null });
+    expect(reading.errors).toEqual([{ kind: 'span_error', tool: null, message: 'span chat gpt-4o failed: context length exceeded' }]);
+  });
+
+  it('one tried again after it failed, within the millisecond the SDK stamps its start in, is no error', () => {
+    exporter.reset();
+    const traceId = '88888888888888888888888888888888';
+    context.with(sentContext(traceId, 'bbbbbbbbbbbbbbbb'), () =>
+      step(tracer, 'POST /chat', 0, 900, {}, () => {
+        const parent = context.active();
+        const failed = tracer.startSpan('chat gpt-4o', { startTime: at(10), attributes: { 'gen_ai.operation.name': 'chat' } }, parent);
+        failed.setStatus({ code: SpanStatusCode.ERROR, message: 'Overloaded' });
+        failed.end(at(500.6));
+        // Tried again at once: its start, in whole milliseconds, is before the failed call's fractional end.
+        tracer.startSpan('chat gpt-4o', { startTime: at(500), attributes: { 'gen_ai.operation.name': 'chat' } }, parent).end(at(800));
+      }),
+    );
+    const reading = readTurnSpans(exporter.getFinishedSpans().map(toSpan), { traceId, latencyMs: 900 }, { toolCalls: null, usage: null });
+    expect(reading.errors).toEqual([]);
+  });
+});
+

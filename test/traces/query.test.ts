@@ -5,6 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readTurnSpans } from '../../src/traces/map.js';
 import { createQuerySource, TraceStoreError, type PollClock, type QuerySourceOptions } from '../../src/traces/query.js';
 import type { SpanSource } from '../../src/types.js';
 
@@ -360,6 +361,28 @@ describe('Langfuse', () => {
     expect(got.spans[0]!.attributes).toEqual({ 'http.route': '/api/chat', 'langfuse.observation.type': 'AGENT' });
     expect(got.spans[1]!.attributes).toEqual({ 'gen_ai.usage.input_tokens': 120, 'gen_ai.system': 'openai', 'langfuse.observation.type': 'GENERATION', 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.usage.output_tokens': 30 });
     expect(got.spans[2]).toMatchObject({ status: 'error', statusMessage: 'order service unavailable', attributes: { 'gen_ai.tool.call.id': 'call_1', 'langfuse.observation.type': 'TOOL', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup_order', 'gen_ai.tool.call.arguments': '{"orderId":"A1"}' } });
+  });
+
+  it('Langfuse: an AI SDK tool observation (named "ai.toolCall", as its span) is a call of the tool its span names, as the receiver reads it', async () => {
+    // Langfuse names an observation after its span and types an AI SDK ai.toolCall span TOOL
+    // (packages/shared/src/server/otel/ObservationTypeMapper.ts); the span's attributes keep the tool's name.
+    const page = {
+      data: [
+        { id: TOP, traceId: TRACE, type: 'SPAN', name: 'ai.generateText', startTime: '2023-11-14T22:13:20.000Z', endTime: '2023-11-14T22:13:22.900Z', level: 'DEFAULT', parentObservationId: SENT, metadata: { 'attributes.ai.operationId': 'ai.generateText' } },
+        {
+          id: TOOL, traceId: TRACE, type: 'TOOL', name: 'ai.toolCall', startTime: '2023-11-14T22:13:20.500Z', endTime: '2023-11-14T22:13:22.400Z', level: 'DEFAULT', parentObservationId: TOP,
+          input: '{"orderId":"A1"}', output: '{"status":"shipped"}',
+          metadata: { 'attributes.ai.operationId': 'ai.toolCall', 'attributes.ai.toolCall.name': 'lookup_order', 'attributes.ai.toolCall.args': '{"orderId":"A1"}', 'attributes.ai.toolCall.result': '{"status":"shipped"}' },
+        },
+      ],
+      meta: {},
+    };
+    const s = await store(() => [{ status: 200, body: JSON.stringify(page) }]);
+    const got = await source({ kind: 'langfuse', url: s.url, apiKey: KEY, waitMs: 30_000 }).collect(TRACE, SENT);
+    expect(got.complete).toBe(true);
+    const reading = readTurnSpans(got.spans, { traceId: TRACE, latencyMs: 3000 }, { toolCalls: null, usage: null });
+    expect(reading.toolCalls).toEqual([{ tool: 'lookup_order', input: { orderId: 'A1' }, output: { status: 'shipped' }, mocked: false, source: 'trace' }]);
+    expect(reading.time?.tools).toEqual({ lookup_order: 1900 });
   });
 
   it('Langfuse: attributes named like an object\u2019s own machinery (constructor, toString, __proto__) are kept, nested or flattened', async () => {

@@ -361,3 +361,20 @@ describe('OTLP/HTTP receiver: answers as the OTLP specification says', () => {
     await expect(startReceiver({ port: r.port, waitMs: 10 })).rejects.toThrow(`traces.receive.port ${String(r.port)} is in use on 127.0.0.1`);
   });
 });
+
+describe('spans of traces the run never sent (docs/traces.md, "When spans do not arrive")', () => {
+  it('are counted while none of a sent trace has come, and no longer once one has', async () => {
+    const { r } = await receiver();
+    const { tracer, flush } = tracerWith(new ProtoExporter({ url: `${r.endpoint}/v1/traces` }));
+    const sent = turnIds();
+    r.register(sent.traceId, sent.sentSpanId);
+    // The agent's turn under a trace id of its own: three spans no request carried.
+    agentTurn(tracer, turnIds());
+    await flush();
+    expect(r.foreign?.()).toBe(3);
+    // The agent continues the traceparent after all: the other traces are its own business.
+    agentTurn(tracer, sent);
+    await flush();
+    expect(r.foreign?.()).toBe(0);
+  });
+});
