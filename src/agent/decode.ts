@@ -9,6 +9,7 @@ import type { ResponseDecoder } from '../config.js';
 import { describeFound } from './template.js';
 import { bodyUsage, readUsage, sumUsage, type UsageRead } from './usage.js';
 import { toolOutput } from '../record/tool-output.js';
+import { decodeToolCalls } from './tool-calls.js';
 
 /**
  * `reply` is undefined when the response holds no text and no tool call. `toolCalls` is null when
@@ -81,14 +82,34 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
         // The model's refusal is the message the user reads.
         else if (part.type === 'refusal' && typeof part.refusal === 'string') texts.push(part.refusal);
       }
-    } else if (item.type === 'function_call' && typeof item.name === 'string') {
-      toolCalls.push(item);
-    } else if (item.type === 'function_call_output' || item.type === 'function_call_result') {
-      // A result the agent lists beside its call (it ran the tool): the tool-call reader pairs them.
+    } else if (isResponsesToolItem(item)) {
+      // Every other item goes to the tool-call reader: a function call, the result the agent lists
+      // beside it (it ran the tool; the reader pairs them), a built-in or hosted tool's call (a
+      // shell command the Agents SDK ran, an MCP server's tool), and an item it does not know,
+      // which it reports instead of the call being dropped (docs/presets.md, "Tool calls").
       toolCalls.push(item);
     }
   }
-  return result(texts, toolCalls, bodyUsage(json));
+  const reply = texts.length > 0 || holdsACall(toolCalls) ? texts.join('') : undefined;
+  return { ok: true, value: { reply, toolCalls, ...usageField(bodyUsage(json)) } };
+}
+
+/** Responses output items that hold no tool call: messages, the model's reasoning, compacted context. */
+const RESPONSES_NOT_TOOLS = new Set(['message', 'reasoning', 'compaction']);
+
+/** A Responses output item (or an Agents SDK item) the tool-call reader is given. */
+export function isResponsesToolItem(item: Record<string, unknown>): boolean {
+  return !RESPONSES_NOT_TOOLS.has(String(item.type));
+}
+
+/**
+ * Whether Responses items hold a tool call, which makes an answer without text the reply "": results
+ * or skipped items alone (a web search) do not. Items the reader refuses count as a call, so the
+ * turn keeps them and reports them rather than calling the answer empty.
+ */
+export function holdsACall(items: readonly unknown[]): boolean {
+  const calls = decodeToolCalls(items);
+  return !calls.ok || calls.value.length > 0;
 }
 
 /** Anthropic `Message`: `content[]` blocks; text blocks are the reply, tool_use blocks are calls. */

@@ -9,7 +9,7 @@
 // could be read is an error naming the events that came, never a silent "". Pure: the client reads
 // the body.
 
-import { anthropicRefusal, decodeLangGraph, errorText, isRecord, usageField, type DecodeResult } from './decode.js';
+import { anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 
 export interface SseEvent {
@@ -164,7 +164,8 @@ export function decodeEventStream(text: string): DecodeResult {
     return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received)` };
   }
   const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
-  if (state.text === '' && toolCalls.length === 0) {
+  // A Responses stream's items may be results or skipped items alone (a web search): no call (decode.ts, holdsACall).
+  if (state.text === '' && (toolCalls.length === 0 || (format === 'openai-responses' && !holdsACall(toolCalls)))) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
     if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
     const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream`;
@@ -267,7 +268,7 @@ function onChatUsage(state: StreamState, obj: Record<string, unknown>): void {
   if (read.kind !== 'none') state.usage = read;
 }
 
-/** Responses streaming events: text deltas, finished function_call items, completion or failure. */
+/** Responses streaming events: text deltas, finished tool call items, completion or failure. */
 function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): void {
   switch (obj.type) {
     case 'response.output_text.delta':
@@ -275,7 +276,9 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
       if (typeof obj.delta === 'string') state.text += obj.delta;
       return;
     case 'response.output_item.done':
-      if (isRecord(obj.item) && obj.item.type === 'function_call' && typeof obj.item.name === 'string') state.calls.push(obj.item);
+      // Every item but a message or reasoning goes to the tool-call reader, as a whole response's do
+      // (decodeOpenAIResponse): a function call, a built-in or hosted tool's call, or an item it reports.
+      if (isRecord(obj.item) && isResponsesToolItem(obj.item)) state.calls.push(obj.item);
       return;
     case 'response.completed': {
       state.ended = true;

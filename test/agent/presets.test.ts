@@ -303,6 +303,59 @@ describe('openai-responses', () => {
     });
   });
 
+  // The OpenAI Agents SDK's items (@openai/agents-core 0.20 protocol: ShellCallItem, HostedToolCallItem
+  // with the Responses item as providerData), as docs/frameworks/openai-agents.md's route answers them.
+  it("the Agents SDK's other tool calls are read, not dropped: a shell command it ran, a hosted MCP tool; a web search is skipped", async () => {
+    const items = {
+      output: [
+        { type: 'shell_call', callId: 'call_s', status: 'completed', action: { commands: ['rm -rf /srv/cache'] } },
+        { type: 'shell_call_output', callId: 'call_s', output: [{ stdout: '', stderr: '', outcome: { type: 'exit', exitCode: 0 } }] },
+        { type: 'hosted_tool_call', id: 'mcp_1', name: 'mcp_call', status: 'completed', output: '{"refunded":true}', providerData: { type: 'mcp_call', id: 'mcp_1', name: 'issue_refund', arguments: '{"orderId":"1234"}', server_label: 'billing' } },
+        { type: 'hosted_tool_call', id: 'ws_1', name: 'web_search_call', status: 'completed', providerData: { type: 'web_search_call', id: 'ws_1', action: { type: 'search', query: 'refund policy' } } },
+        { type: 'apply_patch_call', callId: 'call_p', status: 'completed', operation: { type: 'delete_file', path: 'notes.md' } },
+        { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Refunded.' }] },
+      ],
+    };
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(items) }));
+    const turn = await clientFor({ url: server.url, preset: 'openai-responses', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({
+      reply: 'Refunded.',
+      toolCalls: [
+        { tool: 'shell', input: { commands: ['rm -rf /srv/cache'] }, output: [{ stdout: '', stderr: '', outcome: { type: 'exit', exitCode: 0 } }], mocked: false },
+        { tool: 'issue_refund', input: { orderId: '1234' }, output: '{"refunded":true}', mocked: false },
+        // No output item: the caller was asked to apply it (nothing ran).
+        { tool: 'apply_patch', input: { type: 'delete_file', path: 'notes.md' }, output: null, mocked: true },
+      ],
+    });
+    expect((turn as { toolCalls: unknown[] }).toolCalls).toHaveLength(3);
+  });
+
+  // npm openai 7.59 ResponseOutputItem: ResponseCustomToolCall, McpCall; an item type it does not list.
+  it('streamed Responses items: a custom tool call and an MCP call are tool calls; an item of no known kind is reported, not dropped', async () => {
+    const events = (items: unknown[]): string[] =>
+      named([
+        ...items.map((item, i): [string, unknown] => ['response.output_item.done', { type: 'response.output_item.done', sequence_number: i, output_index: i, item }]),
+        ['response.completed', { type: 'response.completed', sequence_number: 9, response: { ...response, output: items } }],
+      ]);
+    const known = await serve(() => ({
+      type: 'text/event-stream',
+      body: events([
+        { type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_c', name: 'run_sql', input: 'DELETE FROM carts' },
+        { type: 'mcp_call', id: 'mcp_2', name: 'lookup', arguments: '{"q":"A1"}', server_label: 'crm', output: null, error: 'not found', status: 'failed' },
+      ]),
+    }));
+    expect(await clientFor({ url: known.url, preset: 'openai-responses', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject({
+      reply: '',
+      toolCalls: [
+        { tool: 'run_sql', input: 'DELETE FROM carts', output: null, mocked: true },
+        { tool: 'lookup', input: { q: 'A1' }, output: { error: 'not found' }, mocked: false },
+      ],
+    });
+    const unknown = await serve(() => ({ type: 'text/event-stream', body: events([{ type: 'robot_arm_call', id: 'ra_1', call_id: 'call_r', move: 'left' }]) }));
+    const turn = await clientFor({ url: unknown.url, preset: 'openai-responses', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'errored', errorKind: 'invalid_response', error: expect.stringContaining('(found an object of type "robot_arm_call" (keys: type, id, call_id, move))') as unknown });
+  });
+
   it('streams: output_text deltas up to response.completed, function calls from output_item.done', async () => {
     const server = await serve(() => ({
       type: 'text/event-stream',
