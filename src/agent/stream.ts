@@ -117,6 +117,8 @@ class StreamState {
   /** Vercel: where the current step's text starts, and the calls it added: what a `reset-step` drops. */
   vercelStepText = 0;
   vercelStepCalls: string[] = [];
+  /** Vercel: whether the current step has sent text yet (its first text follows an earlier step's after a blank line). */
+  vercelStepSaid = false;
   /** The last LangGraph `values` event: the state the reply is read from. */
   lastValues: unknown = undefined;
   /** Tokens the stream reported (docs/latency.md, "Usage"): the last report wins, each format's totals being cumulative. */
@@ -359,11 +361,18 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
 function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
   switch (obj.type) {
     case 'text-delta':
-      if (typeof obj.delta === 'string') state.text += obj.delta;
+      if (typeof obj.delta !== 'string' || obj.delta === '') return;
+      // Each step is a call of the model; the text of a step after an earlier step's (a reply
+      // before a tool call and the one after it) is another part of the message, shown apart by
+      // the chat: the two are joined with a blank line, not run together (docs/presets.md, "Streamed replies").
+      if (!state.vercelStepSaid && state.text !== '') state.text += '\n\n';
+      state.vercelStepSaid = true;
+      state.text += obj.delta;
       return;
     case 'start-step':
       state.vercelStepText = state.text.length;
       state.vercelStepCalls = [];
+      state.vercelStepSaid = false;
       return;
     case 'reset-step':
       // AI SDK 7: the step is dropped and streamed again. Its client removes every part since the
@@ -372,6 +381,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       state.text = state.text.slice(0, state.vercelStepText);
       for (const id of state.vercelStepCalls) state.vercelCalls.delete(id);
       state.vercelStepCalls = [];
+      state.vercelStepSaid = false;
       return;
     case 'tool-input-available':
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {

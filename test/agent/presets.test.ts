@@ -637,6 +637,34 @@ describe('vercel-ai', () => {
     expect(server.seen[0]!.headers.accept).toBe('text/event-stream');
   });
 
+  // What an AI SDK 7 route (`streamText`, `stopWhen`, toUIMessageStreamResponse) sends when the model
+  // says something, calls a tool, then answers: each step's text is its own part of the message.
+  it("a reply in several steps keeps each step's text apart, with a blank line, as the chat shows its parts; parts of one step run on", async () => {
+    const stepped = [
+      { type: 'start' },
+      { type: 'start-step' },
+      { type: 'text-start', id: 'a' },
+      { type: 'text-delta', id: 'a', delta: 'Let me check that order.' },
+      { type: 'text-end', id: 'a' },
+      { type: 'tool-input-available', toolCallId: 'c1', toolName: 'find_order', input: { orderId: '1234' } },
+      { type: 'tool-output-available', toolCallId: 'c1', output: { status: 'shipped' } },
+      { type: 'finish-step' },
+      { type: 'start-step' },
+      { type: 'text-start', id: 'b' },
+      { type: 'text-delta', id: 'b', delta: 'Your order ' },
+      { type: 'text-delta', id: 'b', delta: 'has shipped' },
+      { type: 'text-end', id: 'b' },
+      { type: 'text-start', id: 'c' },
+      { type: 'text-delta', id: 'c', delta: ' (tracking: Z1).' },
+      { type: 'text-end', id: 'c' },
+      { type: 'finish-step' },
+      { type: 'finish', finishReason: 'stop' },
+    ];
+    const server = await serve(() => ({ type: 'text/event-stream', body: [...sse(stepped), 'data: [DONE]\n\n'] }));
+    const turn = await clientFor({ url: server.url, preset: 'vercel-ai' }).session({ session: 'chat-1', persona: null, mocks: [] }).send('Where is order 1234?', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Let me check that order.\n\nYour order has shipped (tracking: Z1).', toolCalls: [{ tool: 'find_order', mocked: false }] });
+  });
+
   it('a server tool whose execute threw (tool-output-error) is a real call with its error, not a client-side request', async () => {
     const failed = [
       { type: 'start' },
