@@ -71,17 +71,22 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
     const reason = isRecord(json.incomplete_details) && typeof json.incomplete_details.reason === 'string' ? ` (${json.incomplete_details.reason})` : '';
     return { ok: false, error: `the response is incomplete${reason}: the model was stopped before it finished` };
   }
+  // One text per message item: an Agents SDK run lists a message for each model call (one before a
+  // tool call, one after); they are joined with a blank line, not run together, and the parts of
+  // one message as sent (docs/presets.md, "Presets").
   const texts: string[] = [];
   const toolCalls: unknown[] = [];
   for (const item of json.output) {
     if (!isRecord(item)) continue;
     if (item.type === 'message' && Array.isArray(item.content)) {
+      const parts: string[] = [];
       for (const part of item.content) {
         if (!isRecord(part)) continue;
-        if (part.type === 'output_text' && typeof part.text === 'string') texts.push(part.text);
+        if (part.type === 'output_text' && typeof part.text === 'string') parts.push(part.text);
         // The model's refusal is the message the user reads.
-        else if (part.type === 'refusal' && typeof part.refusal === 'string') texts.push(part.refusal);
+        else if (part.type === 'refusal' && typeof part.refusal === 'string') parts.push(part.refusal);
       }
+      if (parts.length > 0) texts.push(parts.join(''));
     } else if (isResponsesToolItem(item)) {
       // Every other item goes to the tool-call reader: a function call, the result the agent lists
       // beside it (it ran the tool; the reader pairs them), a built-in or hosted tool's call (a
@@ -90,7 +95,8 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
       toolCalls.push(item);
     }
   }
-  const reply = texts.length > 0 || holdsACall(toolCalls) ? texts.join('') : undefined;
+  const said = texts.filter((t) => t !== '');
+  const reply = texts.length > 0 || holdsACall(toolCalls) ? said.join('\n\n') : undefined;
   return { ok: true, value: { reply, toolCalls, ...usageField(bodyUsage(json)) } };
 }
 

@@ -117,6 +117,8 @@ class StreamState {
   /** Vercel: where the current step's text starts, and the calls it added: what a `reset-step` drops. */
   vercelStepText = 0;
   vercelStepCalls: string[] = [];
+  /** Responses: the message item the last text delta belonged to. */
+  responsesItem: string | null = null;
   /** Vercel: whether the current step has sent text yet (its first text follows an earlier step's after a blank line). */
   vercelStepSaid = false;
   /** The last LangGraph `values` event: the state the reply is read from. */
@@ -275,7 +277,13 @@ function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): voi
   switch (obj.type) {
     case 'response.output_text.delta':
     case 'response.refusal.delta':
-      if (typeof obj.delta === 'string') state.text += obj.delta;
+      if (typeof obj.delta !== 'string' || obj.delta === '') return;
+      // Another message item's text follows the last one's after a blank line, as a whole response's does (decodeOpenAIResponse).
+      if (typeof obj.item_id === 'string') {
+        if (state.responsesItem !== null && obj.item_id !== state.responsesItem && state.text !== '') state.text += '\n\n';
+        state.responsesItem = obj.item_id;
+      }
+      state.text += obj.delta;
       return;
     case 'response.output_item.done':
       // Every item but a message or reasoning goes to the tool-call reader, as a whole response's do

@@ -356,6 +356,21 @@ describe('openai-responses', () => {
     expect(turn).toMatchObject({ kind: 'errored', errorKind: 'invalid_response', error: expect.stringContaining('(found an object of type "robot_arm_call" (keys: type, id, call_id, move))') as unknown });
   });
 
+  // An Agents SDK run's items hold a message for each model call; the parts of one message run on.
+  it('the messages of a run (one before a tool call, one after) are joined with a blank line, whole or streamed', async () => {
+    const before = { type: 'message', id: 'msg_a', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Let me check that order.', annotations: [] }] };
+    const after = { type: 'message', id: 'msg_b', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'It ships ', annotations: [] }, { type: 'output_text', text: 'today.', annotations: [] }] };
+    const items = [before, { type: 'function_call', callId: 'call_1', name: 'track_order', arguments: '{"id":"A1"}' }, { type: 'function_call_result', callId: 'call_1', name: 'track_order', status: 'completed', output: { type: 'text', text: 'shipped' } }, after];
+    const whole = await serve(() => ({ type: 'application/json', body: JSON.stringify({ output: items }) }));
+    expect(await clientFor({ url: whole.url, preset: 'openai-responses', model: 'm' }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Let me check that order.\n\nIt ships today.' });
+    const delta = (n: number, item: string, text: string): [string, unknown] => ['response.output_text.delta', { type: 'response.output_text.delta', sequence_number: n, item_id: item, output_index: 0, content_index: 0, delta: text, logprobs: [] }];
+    const streamed = await serve(() => ({
+      type: 'text/event-stream',
+      body: named([delta(1, 'msg_a', 'Let me check that order.'), delta(2, 'msg_b', 'It ships '), delta(3, 'msg_b', 'today.'), ['response.completed', { type: 'response.completed', sequence_number: 4, response: { ...response, output: [before, after] } }]]),
+    }));
+    expect(await clientFor({ url: streamed.url, preset: 'openai-responses', model: 'm', stream: true }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Let me check that order.\n\nIt ships today.' });
+  });
+
   it('streams: output_text deltas up to response.completed, function calls from output_item.done', async () => {
     const server = await serve(() => ({
       type: 'text/event-stream',
