@@ -100,6 +100,9 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
   return { ok: true, value: { reply, toolCalls, ...usageField(bodyUsage(json)) } };
 }
 
+/** Anthropic content blocks that hold no tool call: text and the model's thinking. */
+export const ANTHROPIC_NOT_TOOLS = new Set(['text', 'thinking', 'redacted_thinking']);
+
 /** Responses output items that hold no tool call: messages, the model's reasoning, compacted context. */
 const RESPONSES_NOT_TOOLS = new Set(['message', 'reasoning', 'compaction']);
 
@@ -109,8 +112,8 @@ export function isResponsesToolItem(item: Record<string, unknown>): boolean {
 }
 
 /**
- * Whether Responses items hold a tool call, which makes an answer without text the reply "": results
- * or skipped items alone (a web search) do not. Items the reader refuses count as a call, so the
+ * Whether Responses items (or Anthropic blocks) hold a tool call, which makes an answer without
+ * text the reply "": results or skipped items alone (a web search) do not. Items the reader refuses count as a call, so the
  * turn keeps them and reports them rather than calling the answer empty.
  */
 export function holdsACall(items: readonly unknown[]): boolean {
@@ -127,9 +130,13 @@ export function decodeAnthropicMessage(json: unknown): DecodeResult {
   for (const block of json.content) {
     if (!isRecord(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
-    else if (block.type === 'tool_use' && typeof block.name === 'string') toolCalls.push(block);
+    // Every other block but thinking goes to the tool-call reader: a tool_use, the tools Anthropic
+    // ran (an MCP server's, its own) with their results, and a block it does not know, which it
+    // reports rather than the call being dropped (docs/presets.md, "Tool calls").
+    else if (!ANTHROPIC_NOT_TOOLS.has(String(block.type))) toolCalls.push(block);
   }
-  const decoded = result(texts, toolCalls, bodyUsage(json));
+  const reply = texts.length > 0 || holdsACall(toolCalls) ? texts.join('') : undefined;
+  const decoded: DecodeResult = { ok: true, value: { reply, toolCalls, ...usageField(bodyUsage(json)) } };
   if (decoded.ok && decoded.value.reply === undefined && json.stop_reason === 'refusal') decoded.value.why = anthropicRefusal(json.stop_details);
   return decoded;
 }

@@ -9,7 +9,7 @@
 // could be read is an error naming the events that came, never a silent "". Pure: the client reads
 // the body.
 
-import { anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodeResult } from './decode.js';
+import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 
 export interface SseEvent {
@@ -95,6 +95,9 @@ interface ChatToolCall {
 }
 
 interface AnthropicBlock {
+  /** `tool_use`, or a tool Anthropic ran: `mcp_tool_use`, `server_tool_use`. */
+  type: string;
+  id: unknown;
   name: string;
   input: unknown;
   json: string;
@@ -168,8 +171,8 @@ export function decodeEventStream(text: string): DecodeResult {
     return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received)` };
   }
   const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
-  // A Responses stream's items may be results or skipped items alone (a web search): no call (decode.ts, holdsACall).
-  if (state.text === '' && (toolCalls.length === 0 || (format === 'openai-responses' && !holdsACall(toolCalls)))) {
+  // A Responses or Anthropic stream's items may be results or skipped items alone (a web search): no call (decode.ts, holdsACall).
+  if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
     if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
     const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream`;
@@ -316,8 +319,14 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
   switch (obj.type) {
     case 'content_block_start': {
       const block = isRecord(obj.content_block) ? obj.content_block : {};
-      if (block.type === 'tool_use' && typeof block.name === 'string') state.blocks.set(index, { name: block.name, input: block.input ?? null, json: '' });
-      else if (block.type === 'text' && typeof block.text === 'string') state.text += block.text;
+      if ((block.type === 'tool_use' || block.type === 'mcp_tool_use' || block.type === 'server_tool_use') && typeof block.name === 'string') {
+        state.blocks.set(index, { type: block.type, id: block.id, name: block.name, input: block.input ?? null, json: '' });
+      } else if (block.type === 'text') {
+        if (typeof block.text === 'string') state.text += block.text;
+      } else if (!ANTHROPIC_NOT_TOOLS.has(String(block.type))) {
+        // A tool's result block (it comes whole) or a block the tool-call reader reports, as a whole message's (decodeAnthropicMessage).
+        state.calls.push(block);
+      }
       return;
     }
     case 'content_block_delta': {
@@ -333,7 +342,7 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
       const block = state.blocks.get(index);
       if (!block) return;
       state.blocks.delete(index);
-      state.calls.push({ type: 'tool_use', name: block.name, input: block.json === '' ? block.input : parseJsonText(block.json) });
+      state.calls.push({ type: block.type, ...(typeof block.id === 'string' ? { id: block.id } : {}), name: block.name, input: block.json === '' ? block.input : parseJsonText(block.json) });
       return;
     }
     case 'message_start': {

@@ -11,6 +11,8 @@
 //     each answered by its `_output` item, the SDK's `computer_call_result`), and those OpenAI ran
 //     (`mcp_call`, `code_interpreter_call`, `image_generation_call`; the SDK's `hosted_tool_call`);
 //   - Anthropic content blocks `{type: 'tool_use', id, name, input}`, answered by `tool_result` blocks;
+//     the tools Anthropic ran: an MCP server's (`mcp_tool_use`, answered by `mcp_tool_result`) and its
+//     own (`server_tool_use`, answered by a `<name>_tool_result` block; web search and fetch skipped);
 //   - AI SDK model message parts `{type: 'tool-call', toolCallId, toolName, input}`, answered by
 //     `{type: 'tool-result', toolCallId, output}` parts (`output` is `{type: 'json' | 'text' | ..., value}`),
 //     loose or inside messages (`{role: 'assistant', content: [parts]}`), and AI SDK UI message tool
@@ -40,6 +42,10 @@ const NOT_CALLS = new Set([
   'function_call_output',
   'function_call_result',
   'tool_result',
+  'mcp_tool_result',
+  // Anthropic blocks that are no call: a file put in the code execution container, compacted context.
+  'container_upload',
+  'compaction',
   'tool_call_output_item',
   'message_output_item',
   'reasoning_item',
@@ -141,6 +147,10 @@ function outputsOf(items: readonly unknown[], out = new Map<string, JsonValue>()
       out.set(id, item.status === 'failed' ? { error: jsonOrNull(value) } : jsonOrNull(value));
     } else if (item.type === 'tool_result') {
       out.set(id, blocksText(item.content));
+    } else if (item.type === 'mcp_tool_result') {
+      out.set(id, item.is_error === true ? { error: blocksText(item.content) } : blocksText(item.content));
+    } else if (isServerToolResult(item)) {
+      out.set(id, jsonOrNull(item.content));
     } else if (item.type === 'tool-result') {
       // AI SDK: `output` ({type: 'json' | 'text' | 'error-text' | ..., value}; v4: `result`); Mastra: `result`.
       out.set(id, jsonOrNull(sdkOutput(item.output !== undefined ? item.output : item.result)));
@@ -198,6 +208,19 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
       calls.push(answered(callId(item), item.name, parseArguments(item.arguments)));
     } else if (item.type === 'tool_use' && typeof item.name === 'string') {
       calls.push(answered(callId(item), item.name, jsonOrNull(item.input)));
+    } else if (item.type === 'mcp_tool_use' && typeof item.name === 'string') {
+      // Anthropic's MCP connector called the server's tool: it ran (mocked false), answered or not.
+      const id = callId(item);
+      calls.push({ tool: clipName(item.name), input: jsonOrNull(item.input), output: id !== null ? (outputs.get(id) ?? null) : null, mocked: false });
+    } else if (item.type === 'server_tool_use' && typeof item.name === 'string') {
+      // A tool Anthropic runs itself (code execution, a tool search...): a real call with its result
+      // block's content; a web search or fetch is skipped, as a Responses web search is.
+      if (!SKIPPED_SERVER_TOOLS.has(item.name)) {
+        const id = callId(item);
+        calls.push({ tool: clipName(item.name), input: jsonOrNull(item.input), output: id !== null ? (outputs.get(id) ?? null) : null, mocked: false });
+      }
+    } else if (isServerToolResult(item)) {
+      continue;
     } else if (item.type === 'custom_tool_call' && typeof item.name === 'string') {
       // A custom tool's input is free text, sent as it is.
       calls.push(answered(callId(item), item.name, jsonOrNull(item.input)));
@@ -261,6 +284,14 @@ const BUILT_IN_CALLS: Record<string, { tool: string; input: (item: Record<string
   computer_call: { tool: 'computer', input: (item) => item.action ?? item.actions },
   apply_patch_call: { tool: 'apply_patch', input: (item) => item.operation },
 };
+
+/** Anthropic's server tools that are searches, skipped as OpenAI's are (NOT_CALLS). */
+const SKIPPED_SERVER_TOOLS = new Set(['web_search', 'web_fetch']);
+
+/** An Anthropic server tool's result block: `web_search_tool_result`, `code_execution_tool_result`, ... */
+function isServerToolResult(item: Record<string, unknown>): boolean {
+  return typeof item.type === 'string' && item.type.endsWith('_tool_result') && item.type !== 'mcp_tool_result' && typeof item.tool_use_id === 'string';
+}
 
 /** The Responses output items of tools OpenAI ran that hostedCall reads. */
 const HOSTED_ITEMS = new Set(['mcp_call', 'mcp_approval_request', 'code_interpreter_call', 'image_generation_call']);

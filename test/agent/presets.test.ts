@@ -496,6 +496,54 @@ describe('anthropic-messages', () => {
     expect(server.seen[0]!.json).toMatchObject({ stream: true, max_tokens: 1024 });
   });
 
+  // BetaMCPToolUseBlock / BetaMCPToolResultBlock, BetaServerToolUseBlock and its result blocks (anthropic-sdk-typescript
+  // src/resources/beta/messages/messages.ts): tools Anthropic ran during the message, through the MCP connector or its own.
+  it('the tools Anthropic ran are read, whole or streamed: an MCP server tool with its result, code execution; a web search is skipped; an unknown block is reported', async () => {
+    const ran = {
+      ...message,
+      content: [
+        { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'refund policy' } },
+        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://shop.example.com/refunds', title: 'Refunds' }] },
+        { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'issue_refund', server_name: 'billing', input: { orderId: '1234' } },
+        { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', is_error: false, content: [{ type: 'text', text: 'R-77' }] },
+        { type: 'server_tool_use', id: 'srvtoolu_2', name: 'code_execution', input: { code: 'print(2+2)' } },
+        { type: 'code_execution_tool_result', tool_use_id: 'srvtoolu_2', content: { type: 'code_execution_result', stdout: '4', stderr: '', return_code: 0, content: [] } },
+        { type: 'text', text: 'Refund R-77 issued.', citations: null },
+      ],
+      stop_reason: 'end_turn',
+    };
+    const expected = {
+      kind: 'replied',
+      reply: 'Refund R-77 issued.',
+      toolCalls: [
+        { tool: 'issue_refund', input: { orderId: '1234' }, output: 'R-77', mocked: false },
+        { tool: 'code_execution', input: { code: 'print(2+2)' }, output: { type: 'code_execution_result', stdout: '4', stderr: '', return_code: 0, content: [] }, mocked: false },
+      ],
+    };
+    const whole = await serve(() => ({ type: 'application/json', body: JSON.stringify(ran) }));
+    const wholeTurn = await clientFor({ url: whole.url, preset: 'anthropic-messages', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(wholeTurn).toMatchObject(expected);
+    expect((wholeTurn as { toolCalls: unknown[] }).toolCalls).toHaveLength(2);
+    // Streamed: a tool-use block's input comes in input_json_delta events, a result block whole in its content_block_start.
+    const events: [string, unknown][] = [['message_start', { type: 'message_start', message: { ...ran, content: [], stop_reason: null } }]];
+    ran.content.forEach((block, index) => {
+      const started = block.type.endsWith('_tool_use') ? { ...block, input: {} } : block.type === 'text' ? { ...block, text: '' } : block;
+      events.push(['content_block_start', { type: 'content_block_start', index, content_block: started }]);
+      if (block.type.endsWith('_tool_use')) events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify((block as { input: unknown }).input) } }]);
+      if (block.type === 'text') events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: (block as { text: string }).text } }]);
+      events.push(['content_block_stop', { type: 'content_block_stop', index }]);
+    });
+    events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } }], ['message_stop', { type: 'message_stop' }]);
+    const streamed = await serve(() => ({ type: 'text/event-stream', body: named(events) }));
+    expect(await clientFor({ url: streamed.url, preset: 'anthropic-messages', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject(expected);
+    // A block of a kind the reader does not know errors the turn naming it, rather than a call being left out.
+    const unknown = await serve(() => ({ type: 'application/json', body: JSON.stringify({ ...message, content: [{ type: 'robot_arm_use', id: 'r1', move: 'left' }, { type: 'text', text: 'Done.' }] }) }));
+    expect(await clientFor({ url: unknown.url, preset: 'anthropic-messages', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject({
+      kind: 'errored',
+      error: expect.stringContaining('(found an object of type "robot_arm_use" (keys: type, id, move))') as unknown,
+    });
+  });
+
   // StopReason 'refusal' and RefusalStopDetails (npm @anthropic-ai/sdk 1.16.0, resources/messages/messages.d.ts):
   // the streaming classifiers stopped the model. No text: an error that says so; text before it: the reply.
   it('a refusal with no text errors the turn naming the refusal, answered whole or streamed; text before a refusal is the reply', async () => {
