@@ -120,6 +120,8 @@ class StreamState {
   /** Vercel: where the current step's text starts, and the calls it added: what a `reset-step` drops. */
   vercelStepText = 0;
   vercelStepCalls: string[] = [];
+  /** Why the model stopped, as the stream said (a finish_reason, finishReason, stop_reason, Mastra's stepResult.reason); null: not said. */
+  stopReason: string | null = null;
   /** Responses: the message item the last text delta belonged to. */
   responsesItem: string | null = null;
   /** Vercel: whether the current step has sent text yet (its first text follows an earlier step's after a blank line). */
@@ -146,6 +148,19 @@ function noteSeen(state: StreamState, ev: SseEvent, obj: unknown): void {
   state.events += 1;
   const name = isRecord(obj) && typeof obj.type === 'string' ? obj.type : ev.event ?? (isRecord(obj) ? `{${Object.keys(obj).slice(0, 4).join(', ')}}` : ev.data === '' ? 'empty data' : 'text');
   if (state.seen.length < SEEN_NAMED && !state.seen.includes(name)) state.seen.push(name);
+}
+
+/** The reasons a model stops at the end of its answer or to run a tool, in each format: not named. */
+const USUAL_STOPS = new Set(['stop', 'tool_calls', 'function_call', 'tool-calls', 'end_turn', 'tool_use', 'stop_sequence', 'pause_turn', 'unknown']);
+
+/**
+ * Why a stream with nothing to read stopped, when the model said it stopped for another reason
+ * than the end of its answer (a content filter, the output token limit, an error): the cause the
+ * error names instead of leaving the stream to look empty (docs/presets.md, "Streamed replies").
+ */
+function stoppedBecause(reason: string | null): string {
+  if (reason === null || USUAL_STOPS.has(reason)) return '';
+  return ` that stopped with reason "${clip(reason)}"${reason === 'length' || reason === 'max_tokens' ? ' (the output token limit)' : /filter/.test(reason) ? ' (a content filter)' : ''}`;
 }
 
 /** "3 events: start, finish" — what a stream held, for its error. */
@@ -175,7 +190,7 @@ export function decodeEventStream(text: string): DecodeResult {
   if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
     if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
-    const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream`;
+    const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream${stoppedBecause(state.stopReason)}`;
     return { ok: false, error: `no reply text and no tool call could be read from the stream (${what}, ${arrived(state)})`, read };
   }
   // Plain text reports no tool calls (null: not reported); the vendor formats do (none is []).
@@ -254,7 +269,10 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
       state.chatLast = state.chatLast === null ? index : Math.max(state.chatLast, index);
     }
   }
-  if (typeof choice.finish_reason === 'string') state.ended = true;
+  if (typeof choice.finish_reason === 'string') {
+    state.ended = true;
+    state.stopReason = choice.finish_reason;
+  }
 }
 
 /**
@@ -353,6 +371,7 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
     }
     case 'message_delta': {
       if (isRecord(obj.delta) && obj.delta.stop_reason === 'refusal') state.anthropicRefusal = obj.delta.stop_details ?? null;
+      if (isRecord(obj.delta) && typeof obj.delta.stop_reason === 'string') state.stopReason = obj.delta.stop_reason;
       // Cumulative counts: a number here replaces message_start's (a null leaves it).
       if (!isRecord(obj.usage)) return;
       const merged: Record<string, unknown> = { ...(state.anthropicUsage ?? {}) };
@@ -435,6 +454,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       return;
     case 'finish':
       state.ended = true;
+      if (typeof obj.finishReason === 'string') state.stopReason = obj.finishReason;
       onVercelMetadata(state, obj);
       return;
     case 'start':
@@ -491,6 +511,7 @@ function onMastraChunk(state: StreamState, obj: Record<string, unknown>): void {
       return;
     case 'finish': {
       state.ended = true;
+      if (isRecord(payload.stepResult) && typeof payload.stepResult.reason === 'string') state.stopReason = payload.stepResult.reason;
       const output = isRecord(payload.output) ? payload.output : {};
       const read = readUsage(output.usage);
       if (read.kind !== 'none') state.usage = read;

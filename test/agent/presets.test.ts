@@ -813,6 +813,33 @@ describe('vercel-ai', () => {
   });
 });
 
+describe('a stream with nothing to read names why the model stopped, when it says', () => {
+  // What an AI SDK 7 route sends when the provider's content filter stopped the model before any text
+  // (streamText on MockLanguageModelV4 finishing with finishReason content-filter).
+  it('vercel-ai: a finish part with finishReason content-filter', async () => {
+    const filtered = [{ type: 'start' }, { type: 'start-step' }, { type: 'finish-step' }, { type: 'finish', finishReason: 'content-filter', messageMetadata: { usage: { inputTokens: 10, outputTokens: 0 } } }];
+    const server = await serve(() => ({ type: 'text/event-stream', body: [...sse(filtered), 'data: [DONE]\n\n'] }));
+    expect(await clientFor({ url: server.url, preset: 'vercel-ai' }).converse(request)).toMatchObject({
+      kind: 'errored',
+      errorKind: 'missing_reply',
+      error: 'message turn: no reply text and no tool call could be read from the stream (a vercel-ai stream that stopped with reason "content-filter" (a content filter), 4 events: start, start-step, finish-step, finish)',
+    });
+  });
+
+  it('openai-chat: a reasoning model that spent its output tokens before any text (finish_reason length); a usual stop is not named', async () => {
+    const chunk = (delta: unknown, finish: string | null) => ({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const cut = await serve(() => ({ type: 'text/event-stream', body: sse([chunk({ role: 'assistant', content: '' }, null), chunk({}, 'length'), '[DONE]']) }));
+    expect(await clientFor({ url: cut.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request)).toMatchObject({
+      errorKind: 'missing_reply',
+      error: 'message turn: no reply text and no tool call could be read from the stream (a openai-chat stream that stopped with reason "length" (the output token limit), 2 events: {id, object, choices})',
+    });
+    const empty = await serve(() => ({ type: 'text/event-stream', body: sse([chunk({ role: 'assistant', content: '' }, null), chunk({}, 'stop'), '[DONE]']) }));
+    expect(await clientFor({ url: empty.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request)).toMatchObject({
+      error: 'message turn: no reply text and no tool call could be read from the stream (a openai-chat stream, 2 events: {id, object, choices})',
+    });
+  });
+});
+
 describe('langgraph', () => {
   it('posts assistant_id and input to /runs/wait; the reply is the last AI message, tools with their outputs', async () => {
     const server = await serve((seen) => {
