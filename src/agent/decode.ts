@@ -227,12 +227,18 @@ export function decodeLangGraph(json: unknown): DecodeResult {
     if (messageType(m) !== 'ai') continue;
     const text = contentText(m.content);
     if (text !== '') reply = text;
-    if (!Array.isArray(m.tool_calls)) continue;
-    for (const call of m.tool_calls) {
+    for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
       if (!isRecord(call) || typeof call.name !== 'string') continue;
       const id = typeof call.id === 'string' ? call.id : null;
       const ran = id !== null && outputs.has(id);
       toolCalls.push({ tool: call.name, input: call.args ?? null, output: ran ? outputs.get(id) : null, mocked: !ran });
+    }
+    // A call whose arguments LangChain could not parse (`invalid_tool_calls`): no tool node runs it,
+    // so it is a call that ran nothing, its error the output, as the AI SDK's invalid tool call is
+    // (docs/presets.md, "Presets"); dropped, a model that called the tool wrongly looked like one that never called it.
+    for (const call of Array.isArray(m.invalid_tool_calls) ? m.invalid_tool_calls : []) {
+      if (!isRecord(call) || typeof call.name !== 'string') continue;
+      toolCalls.push({ tool: call.name, input: call.args ?? null, output: { error: typeof call.error === 'string' ? call.error : 'the call\'s arguments could not be parsed' }, mocked: true });
     }
   }
   if (reply === undefined && toolCalls.length > 0) reply = '';

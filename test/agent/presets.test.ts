@@ -864,6 +864,28 @@ describe('langgraph', () => {
     expect(server.seen[0]).toMatchObject({ path: '/runs/wait', json: { assistant_id: 'agent', input: { messages: [{ role: 'user', content: 'Where is my order?' }] } } });
   });
 
+  // @langchain/core 1.4 InvalidToolCall ({name, args: string, id, error, type: 'invalid_tool_call'}): arguments
+  // the model sent that LangChain could not parse; createAgent's tool node does not run such a call.
+  it('a call LangChain could not parse (invalid_tool_calls) is a call that ran nothing, with its error, not dropped', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify({
+        messages: [
+          { type: 'human', content: 'Refund order 1234', id: 'h1' },
+          {
+            type: 'ai',
+            content: 'Refunding it now.',
+            id: 'a1',
+            tool_calls: [],
+            invalid_tool_calls: [{ type: 'invalid_tool_call', name: 'issue_refund', args: '{"orderId": "1234", ', id: 'call_9', error: 'Malformed args.' }],
+          },
+        ],
+      }),
+    }));
+    const turn = await clientFor({ url: `${server.url}/runs/wait`, preset: 'langgraph', assistantId: 'agent' }).session({ session: 's', persona: null, mocks: [] }).send('Refund order 1234', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Refunding it now.', toolCalls: [{ tool: 'issue_refund', input: '{"orderId": "1234", ', output: { error: 'Malformed args.' }, mocked: true }] });
+  });
+
   it('reads a tool message holding JSON text (how LangChain serializes an object result) as the object', async () => {
     const server = await serve(() => ({
       type: 'application/json',
