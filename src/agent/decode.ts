@@ -218,7 +218,9 @@ export function decodeLangGraph(json: unknown): DecodeResult {
   });
   const turn = messages.slice(start);
   const outputs = new Map<string, unknown>();
-  for (const m of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, toolMessageOutput(m.content));
+  // A tool that threw answers with a tool message of `status: "error"` (LangChain's tool node catches
+  // it for the model to see): its output is `{error}`, as a thrown AI SDK or Mastra tool's is (docs/presets.md, "Presets").
+  for (const m of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, m.status === 'error' ? { error: toolMessageOutput(m.content) } : toolMessageOutput(m.content));
   const toolCalls: unknown[] = [];
   let reply: string | undefined;
   // Each AI message of the turn reports its own call's tokens: the turn's are their sum.

@@ -864,6 +864,24 @@ describe('langgraph', () => {
     expect(server.seen[0]).toMatchObject({ path: '/runs/wait', json: { assistant_id: 'agent', input: { messages: [{ role: 'user', content: 'Where is my order?' }] } } });
   });
 
+  // langchain 1.5's ToolNode (agents/nodes/ToolNode.js, defaultHandleToolErrors): a tool that threw is answered by
+  // a ToolMessage with status "error" and content "<error>\n Please fix your mistakes.", for the model to see.
+  it('a tool that threw (its tool message has status error) is a real call whose output is {error}, not a result', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify({
+        messages: [
+          { type: 'human', content: 'Where is order 0?', id: 'h1' },
+          { type: 'ai', content: '', id: 'a1', tool_calls: [{ name: 'find_order', args: { orderId: '0' }, id: 'call_1', type: 'tool_call' }] },
+          { type: 'tool', content: 'Error: no such order\n Please fix your mistakes.', tool_call_id: 'call_1', name: 'find_order', id: 't1', status: 'error' },
+          { type: 'ai', content: 'I could not find that order.', id: 'a2', tool_calls: [] },
+        ],
+      }),
+    }));
+    const turn = await clientFor({ url: `${server.url}/runs/wait`, preset: 'langgraph', assistantId: 'agent' }).session({ session: 's', persona: null, mocks: [] }).send('Where is order 0?', 1);
+    expect(turn).toMatchObject({ kind: 'replied', toolCalls: [{ tool: 'find_order', input: { orderId: '0' }, output: { error: 'Error: no such order\n Please fix your mistakes.' }, mocked: false }] });
+  });
+
   // @langchain/core 1.4 InvalidToolCall ({name, args: string, id, error, type: 'invalid_tool_call'}): arguments
   // the model sent that LangChain could not parse; createAgent's tool node does not run such a call.
   it('a call LangChain could not parse (invalid_tool_calls) is a call that ran nothing, with its error, not dropped', async () => {
