@@ -50,12 +50,6 @@ export function decodeBody(decoder: ResponseDecoder, json: unknown): DecodeResul
   }
 }
 
-/** A reply only when there was text or a tool call: an empty answer stays a missing reply. */
-function result(texts: string[], toolCalls: unknown[], usage: UsageRead): DecodeResult {
-  const reply = texts.length > 0 || toolCalls.length > 0 ? texts.join('') : undefined;
-  return { ok: true, value: { reply, toolCalls, ...usageField(usage) } };
-}
-
 /** `usage` only when the response said something about tokens, so a decoded reply without any keeps its shape. */
 export function usageField(usage: UsageRead): { usage?: UsageRead } {
   return usage.kind === 'none' ? {} : { usage };
