@@ -142,8 +142,9 @@ function outputsOf(items: readonly unknown[], out = new Map<string, JsonValue>()
       const value = isRecord(wrapped) && wrapped !== item && wrapped.output !== undefined ? wrapped.output : outputValue(item.output);
       out.set(id, jsonOrNull(value));
     } else if (typeof item.type === 'string' && BUILT_IN_OUTPUTS.has(item.type)) {
-      // apply_patch_call_output: `status: 'failed'` with the reason as its output.
-      const value = outputValue(item.output);
+      // apply_patch_call_output: `status: 'failed'` with the reason as its output. A computer
+      // action's output is a screenshot: kept without its image (a data URL of a whole screen).
+      const value = isRecord(item.output) && item.output.type === 'computer_screenshot' ? { type: 'computer_screenshot' } : outputValue(item.output);
       out.set(id, item.status === 'failed' ? { error: jsonOrNull(value) } : jsonOrNull(value));
     } else if (item.type === 'tool_result') {
       out.set(id, blocksText(item.content));

@@ -313,6 +313,8 @@ describe('openai-responses', () => {
         { type: 'hosted_tool_call', id: 'mcp_1', name: 'mcp_call', status: 'completed', output: '{"refunded":true}', providerData: { type: 'mcp_call', id: 'mcp_1', name: 'issue_refund', arguments: '{"orderId":"1234"}', server_label: 'billing' } },
         { type: 'hosted_tool_call', id: 'ws_1', name: 'web_search_call', status: 'completed', providerData: { type: 'web_search_call', id: 'ws_1', action: { type: 'search', query: 'refund policy' } } },
         { type: 'apply_patch_call', callId: 'call_p', status: 'completed', operation: { type: 'delete_file', path: 'notes.md' } },
+        { type: 'computer_call', callId: 'call_k', status: 'completed', action: { type: 'click', button: 'left', x: 10, y: 20 } },
+        { type: 'computer_call_result', callId: 'call_k', output: { type: 'computer_screenshot', data: 'iVBORw0KGgo' } },
         { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Refunded.' }] },
       ],
     };
@@ -325,9 +327,12 @@ describe('openai-responses', () => {
         { tool: 'issue_refund', input: { orderId: '1234' }, output: '{"refunded":true}', mocked: false },
         // No output item: the caller was asked to apply it (nothing ran).
         { tool: 'apply_patch', input: { type: 'delete_file', path: 'notes.md' }, output: null, mocked: true },
+        // The screenshot it answered with, without the image.
+        { tool: 'computer', input: { type: 'click', button: 'left', x: 10, y: 20 }, output: { type: 'computer_screenshot' }, mocked: false },
       ],
     });
-    expect((turn as { toolCalls: unknown[] }).toolCalls).toHaveLength(3);
+    expect((turn as { toolCalls: unknown[] }).toolCalls).toHaveLength(4);
+    expect((turn as { toolCalls: unknown[] }).toolCalls[3]).toEqual({ tool: 'computer', input: { type: 'click', button: 'left', x: 10, y: 20 }, output: { type: 'computer_screenshot' }, mocked: false });
   });
 
   // npm openai 7.59 ResponseOutputItem: ResponseCustomToolCall, McpCall; an item type it does not list.
