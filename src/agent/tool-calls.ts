@@ -8,11 +8,12 @@
 //     `callId` and `function_call_result`; its run items wrap them in `rawItem`); the other tool
 //     calls of a Responses output and of the Agents SDK's items: `custom_tool_call`, the built-in
 //     tools the caller runs (`shell_call`, `local_shell_call`, `computer_call`, `apply_patch_call`,
-//     each answered by its `_output` item, the SDK's `computer_call_result`), and those OpenAI ran
-//     (`mcp_call`, `code_interpreter_call`, `image_generation_call`; the SDK's `hosted_tool_call`);
+//     each answered by its `_output` item, the SDK's `computer_call_result`), and an MCP server's
+//     tool OpenAI called (`mcp_call`; the SDK's `hosted_tool_call`); the tools OpenAI runs in its own
+//     sandbox (web and file search, code interpreter, image generation) are skipped;
 //   - Anthropic content blocks `{type: 'tool_use', id, name, input}`, answered by `tool_result` blocks;
-//     the tools Anthropic ran: an MCP server's (`mcp_tool_use`, answered by `mcp_tool_result`) and its
-//     own (`server_tool_use`, answered by a `<name>_tool_result` block; web search and fetch skipped);
+//     an MCP server's tool Anthropic called (`mcp_tool_use`, answered by `mcp_tool_result`); the tools
+//     it runs itself (`server_tool_use`: web search, code execution), as OpenAI's, are skipped;
 //   - AI SDK model message parts `{type: 'tool-call', toolCallId, toolName, input}`, answered by
 //     `{type: 'tool-result', toolCallId, output}` parts (`output` is `{type: 'json' | 'text' | ..., value}`),
 //     loose or inside messages (`{role: 'assistant', content: [parts]}`), and AI SDK UI message tool
@@ -53,6 +54,11 @@ const NOT_CALLS = new Set([
   'handoff_call_item',
   'web_search_call',
   'file_search_call',
+  // The tools OpenAI runs in its own sandbox, as its web search: nothing of the caller's is touched,
+  // and no mock could answer them (docs/presets.md, "Tool calls").
+  'code_interpreter_call',
+  'image_generation_call',
+  'server_tool_use',
   'custom_tool_call_output',
   'shell_call_output',
   'local_shell_call_output',
@@ -150,8 +156,6 @@ function outputsOf(items: readonly unknown[], out = new Map<string, JsonValue>()
       out.set(id, blocksText(item.content));
     } else if (item.type === 'mcp_tool_result') {
       out.set(id, item.is_error === true ? { error: blocksText(item.content) } : blocksText(item.content));
-    } else if (isServerToolResult(item)) {
-      out.set(id, jsonOrNull(item.content));
     } else if (item.type === 'tool-result') {
       // AI SDK: `output` ({type: 'json' | 'text' | 'error-text' | ..., value}; v4: `result`); Mastra: `result`.
       out.set(id, jsonOrNull(sdkOutput(item.output !== undefined ? item.output : item.result)));
@@ -213,14 +217,8 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
       // Anthropic's MCP connector called the server's tool: it ran (mocked false), answered or not.
       const id = callId(item);
       calls.push({ tool: clipName(item.name), input: jsonOrNull(item.input), output: id !== null ? (outputs.get(id) ?? null) : null, mocked: false });
-    } else if (item.type === 'server_tool_use' && typeof item.name === 'string') {
-      // A tool Anthropic runs itself (code execution, a tool search...): a real call with its result
-      // block's content; a web search or fetch is skipped, as a Responses web search is.
-      if (!SKIPPED_SERVER_TOOLS.has(item.name)) {
-        const id = callId(item);
-        calls.push({ tool: clipName(item.name), input: jsonOrNull(item.input), output: id !== null ? (outputs.get(id) ?? null) : null, mocked: false });
-      }
     } else if (isServerToolResult(item)) {
+      // The result of a tool Anthropic ran in its sandbox (server_tool_use, skipped): no call either.
       continue;
     } else if (item.type === 'custom_tool_call' && typeof item.name === 'string') {
       // A custom tool's input is free text, sent as it is.
@@ -286,28 +284,25 @@ const BUILT_IN_CALLS: Record<string, { tool: string; input: (item: Record<string
   apply_patch_call: { tool: 'apply_patch', input: (item) => item.operation },
 };
 
-/** Anthropic's server tools that are searches, skipped as OpenAI's are (NOT_CALLS). */
-const SKIPPED_SERVER_TOOLS = new Set(['web_search', 'web_fetch']);
-
-/** An Anthropic server tool's result block: `web_search_tool_result`, `code_execution_tool_result`, ... */
+/** An Anthropic server tool's result block: `web_search_tool_result`, `code_execution_tool_result`, ... (skipped). */
 function isServerToolResult(item: Record<string, unknown>): boolean {
   return typeof item.type === 'string' && item.type.endsWith('_tool_result') && item.type !== 'mcp_tool_result' && typeof item.tool_use_id === 'string';
 }
 
 /** The Responses output items of tools OpenAI ran that hostedCall reads. */
-const HOSTED_ITEMS = new Set(['mcp_call', 'mcp_approval_request', 'code_interpreter_call', 'image_generation_call']);
+const HOSTED_ITEMS = new Set(['mcp_call', 'mcp_approval_request']);
 
 /** The output items that answer them (the Agents SDK's computer result is `computer_call_result`). */
 const BUILT_IN_OUTPUTS = new Set(['custom_tool_call_output', 'shell_call_output', 'local_shell_call_output', 'computer_call_output', 'computer_call_result', 'apply_patch_call_output']);
 
 /**
- * A tool OpenAI ran during the response (the Agents SDK's `hosted_tool_call` names it by the
+ * A tool OpenAI called during the response (the Agents SDK's `hosted_tool_call` names it by the
  * Responses item type and keeps that item as `providerData`; a Responses output holds the item
  * itself): an MCP server's tool by its own name, its arguments the input and its output or error
- * the output; an MCP call waiting for approval is a request (nothing ran); the code interpreter
- * with its code and outputs; an image generation with its status (the image itself is not kept: a
- * base64 file, not a tool's answer). A web or file search is skipped, as its Responses item is
- * (NOT_CALLS), and so is a listing of an MCP server's tools: null.
+ * the output (it reached the server: a real call); an MCP call waiting for approval is a request
+ * (nothing ran). The tools OpenAI runs in its sandbox (web and file search, code interpreter, image
+ * generation) are skipped, as their Responses items are (NOT_CALLS), and so is a listing of an MCP
+ * server's tools: null. A hosted tool of another name is a call by that name.
  */
 function hostedCall(name: string, item: Record<string, unknown>): ToolCall | null {
   const data = isRecord(item.providerData) ? item.providerData : {};
@@ -320,12 +315,10 @@ function hostedCall(name: string, item: Record<string, unknown>): ToolCall | nul
       const error = data.error ?? null;
       return { tool: clipName(tool), input, output: error !== null ? { error: jsonOrNull(error) } : jsonOrNull(item.output ?? data.output ?? null), mocked: false };
     }
-    case 'code_interpreter_call':
-      return { tool: 'code_interpreter', input: { code: jsonOrNull(data.code) }, output: jsonOrNull(data.outputs ?? item.output ?? null), mocked: false };
-    case 'image_generation_call':
-      return { tool: 'image_generation', input: null, output: { status: jsonOrNull(data.status ?? item.status ?? null) }, mocked: false };
     case 'web_search_call':
     case 'file_search_call':
+    case 'code_interpreter_call':
+    case 'image_generation_call':
     case 'mcp_list_tools':
       return null;
     default:

@@ -305,13 +305,14 @@ describe('openai-responses', () => {
 
   // The OpenAI Agents SDK's items (@openai/agents-core 0.20 protocol: ShellCallItem, HostedToolCallItem
   // with the Responses item as providerData), as docs/frameworks/openai-agents.md's route answers them.
-  it("the Agents SDK's other tool calls are read, not dropped: a shell command it ran, a hosted MCP tool; a web search is skipped", async () => {
+  it("the Agents SDK's other tool calls are read, not dropped: a shell command it ran, a hosted MCP tool; tools run in OpenAI's sandbox (web search, code interpreter) are skipped", async () => {
     const items = {
       output: [
         { type: 'shell_call', callId: 'call_s', status: 'completed', action: { commands: ['rm -rf /srv/cache'] } },
         { type: 'shell_call_output', callId: 'call_s', output: [{ stdout: '', stderr: '', outcome: { type: 'exit', exitCode: 0 } }] },
         { type: 'hosted_tool_call', id: 'mcp_1', name: 'mcp_call', status: 'completed', output: '{"refunded":true}', providerData: { type: 'mcp_call', id: 'mcp_1', name: 'issue_refund', arguments: '{"orderId":"1234"}', server_label: 'billing' } },
         { type: 'hosted_tool_call', id: 'ws_1', name: 'web_search_call', status: 'completed', providerData: { type: 'web_search_call', id: 'ws_1', action: { type: 'search', query: 'refund policy' } } },
+        { type: 'hosted_tool_call', id: 'ci_1', name: 'code_interpreter_call', status: 'completed', providerData: { type: 'code_interpreter_call', id: 'ci_1', code: 'print(1)', container_id: 'c', outputs: null } },
         { type: 'apply_patch_call', callId: 'call_p', status: 'completed', operation: { type: 'delete_file', path: 'notes.md' } },
         { type: 'computer_call', callId: 'call_k', status: 'completed', action: { type: 'click', button: 'left', x: 10, y: 20 } },
         { type: 'computer_call_result', callId: 'call_k', output: { type: 'computer_screenshot', data: 'iVBORw0KGgo' } },
@@ -503,7 +504,7 @@ describe('anthropic-messages', () => {
 
   // BetaMCPToolUseBlock / BetaMCPToolResultBlock, BetaServerToolUseBlock and its result blocks (anthropic-sdk-typescript
   // src/resources/beta/messages/messages.ts): tools Anthropic ran during the message, through the MCP connector or its own.
-  it('the tools Anthropic ran are read, whole or streamed: an MCP server tool with its result, code execution; a web search is skipped; an unknown block is reported', async () => {
+  it("an MCP server's tool Anthropic called is read with its result, whole or streamed; its sandboxed tools (web search, code execution) are skipped; an unknown block is reported", async () => {
     const ran = {
       ...message,
       content: [
@@ -522,13 +523,12 @@ describe('anthropic-messages', () => {
       reply: 'Refund R-77 issued.',
       toolCalls: [
         { tool: 'issue_refund', input: { orderId: '1234' }, output: 'R-77', mocked: false },
-        { tool: 'code_execution', input: { code: 'print(2+2)' }, output: { type: 'code_execution_result', stdout: '4', stderr: '', return_code: 0, content: [] }, mocked: false },
       ],
     };
     const whole = await serve(() => ({ type: 'application/json', body: JSON.stringify(ran) }));
     const wholeTurn = await clientFor({ url: whole.url, preset: 'anthropic-messages', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
     expect(wholeTurn).toMatchObject(expected);
-    expect((wholeTurn as { toolCalls: unknown[] }).toolCalls).toHaveLength(2);
+    expect((wholeTurn as { toolCalls: unknown[] }).toolCalls).toHaveLength(1);
     // Streamed: a tool-use block's input comes in input_json_delta events, a result block whole in its content_block_start.
     const events: [string, unknown][] = [['message_start', { type: 'message_start', message: { ...ran, content: [], stop_reason: null } }]];
     ran.content.forEach((block, index) => {
