@@ -9,6 +9,7 @@ import type { ResponseDecoder } from '../config.js';
 import { describeFound } from './template.js';
 import { bodyUsage, readUsage, sumUsage, type UsageRead } from './usage.js';
 import { toolOutput } from '../record/tool-output.js';
+import { decodeToolCalls } from './tool-calls.js';
 
 /**
  * `reply` is undefined when the response holds no text and no tool call. `toolCalls` is null when
@@ -49,12 +50,6 @@ export function decodeBody(decoder: ResponseDecoder, json: unknown): DecodeResul
   }
 }
 
-/** A reply only when there was text or a tool call: an empty answer stays a missing reply. */
-function result(texts: string[], toolCalls: unknown[], usage: UsageRead): DecodeResult {
-  const reply = texts.length > 0 || toolCalls.length > 0 ? texts.join('') : undefined;
-  return { ok: true, value: { reply, toolCalls, ...usageField(usage) } };
-}
-
 /** `usage` only when the response said something about tokens, so a decoded reply without any keeps its shape. */
 export function usageField(usage: UsageRead): { usage?: UsageRead } {
   return usage.kind === 'none' ? {} : { usage };
@@ -70,25 +65,54 @@ export function decodeOpenAIResponse(json: unknown): DecodeResult {
     const reason = isRecord(json.incomplete_details) && typeof json.incomplete_details.reason === 'string' ? ` (${json.incomplete_details.reason})` : '';
     return { ok: false, error: `the response is incomplete${reason}: the model was stopped before it finished` };
   }
+  // One text per message item: an Agents SDK run lists a message for each model call (one before a
+  // tool call, one after); they are joined with a blank line, not run together, and the parts of
+  // one message as sent (docs/presets.md, "Presets").
   const texts: string[] = [];
   const toolCalls: unknown[] = [];
   for (const item of json.output) {
     if (!isRecord(item)) continue;
     if (item.type === 'message' && Array.isArray(item.content)) {
+      const parts: string[] = [];
       for (const part of item.content) {
         if (!isRecord(part)) continue;
-        if (part.type === 'output_text' && typeof part.text === 'string') texts.push(part.text);
+        if (part.type === 'output_text' && typeof part.text === 'string') parts.push(part.text);
         // The model's refusal is the message the user reads.
-        else if (part.type === 'refusal' && typeof part.refusal === 'string') texts.push(part.refusal);
+        else if (part.type === 'refusal' && typeof part.refusal === 'string') parts.push(part.refusal);
       }
-    } else if (item.type === 'function_call' && typeof item.name === 'string') {
-      toolCalls.push(item);
-    } else if (item.type === 'function_call_output' || item.type === 'function_call_result') {
-      // A result the agent lists beside its call (it ran the tool): the tool-call reader pairs them.
+      if (parts.length > 0) texts.push(parts.join(''));
+    } else if (isResponsesToolItem(item)) {
+      // Every other item goes to the tool-call reader: a function call, the result the agent lists
+      // beside it (it ran the tool; the reader pairs them), a built-in or hosted tool's call (a
+      // shell command the Agents SDK ran, an MCP server's tool), and an item it does not know,
+      // which it reports instead of the call being dropped (docs/presets.md, "Tool calls").
       toolCalls.push(item);
     }
   }
-  return result(texts, toolCalls, bodyUsage(json));
+  const said = texts.filter((t) => t !== '');
+  const reply = texts.length > 0 || holdsACall(toolCalls) ? said.join('\n\n') : undefined;
+  return { ok: true, value: { reply, toolCalls, ...usageField(bodyUsage(json)) } };
+}
+
+/** Anthropic content blocks that hold no tool call: text and the model's thinking. */
+export const ANTHROPIC_NOT_TOOLS = new Set(['text', 'thinking', 'redacted_thinking']);
+
+/** Responses output items that hold no tool call: messages, the model's reasoning, compacted context. */
+const RESPONSES_NOT_TOOLS = new Set(['message', 'reasoning', 'compaction']);
+
+/** A Responses output item (or an Agents SDK item) the tool-call reader is given. */
+export function isResponsesToolItem(item: Record<string, unknown>): boolean {
+  return !RESPONSES_NOT_TOOLS.has(String(item.type));
+}
+
+/**
+ * Whether Responses items (or Anthropic blocks) hold a tool call, which makes an answer without
+ * text the reply "": results or skipped items alone (a web search) do not. Items the reader refuses count as a call, so the
+ * turn keeps them and reports them rather than calling the answer empty.
+ */
+export function holdsACall(items: readonly unknown[]): boolean {
+  const calls = decodeToolCalls(items);
+  return !calls.ok || calls.value.length > 0;
 }
 
 /** Anthropic `Message`: `content[]` blocks; text blocks are the reply, tool_use blocks are calls. */
@@ -100,9 +124,13 @@ export function decodeAnthropicMessage(json: unknown): DecodeResult {
   for (const block of json.content) {
     if (!isRecord(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
-    else if (block.type === 'tool_use' && typeof block.name === 'string') toolCalls.push(block);
+    // Every other block but thinking goes to the tool-call reader: a tool_use, the tools Anthropic
+    // ran (an MCP server's, its own) with their results, and a block it does not know, which it
+    // reports rather than the call being dropped (docs/presets.md, "Tool calls").
+    else if (!ANTHROPIC_NOT_TOOLS.has(String(block.type))) toolCalls.push(block);
   }
-  const decoded = result(texts, toolCalls, bodyUsage(json));
+  const reply = texts.length > 0 || holdsACall(toolCalls) ? texts.join('') : undefined;
+  const decoded: DecodeResult = { ok: true, value: { reply, toolCalls, ...usageField(bodyUsage(json)) } };
   if (decoded.ok && decoded.value.reply === undefined && json.stop_reason === 'refusal') decoded.value.why = anthropicRefusal(json.stop_details);
   return decoded;
 }
@@ -184,7 +212,9 @@ export function decodeLangGraph(json: unknown): DecodeResult {
   });
   const turn = messages.slice(start);
   const outputs = new Map<string, unknown>();
-  for (const m of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, toolMessageOutput(m.content));
+  // A tool that threw answers with a tool message of `status: "error"` (LangChain's tool node catches
+  // it for the model to see): its output is `{error}`, as a thrown AI SDK or Mastra tool's is (docs/presets.md, "Presets").
+  for (const m of turn) if (messageType(m) === 'tool' && typeof m.tool_call_id === 'string') outputs.set(m.tool_call_id, m.status === 'error' ? { error: toolMessageOutput(m.content) } : toolMessageOutput(m.content));
   const toolCalls: unknown[] = [];
   let reply: string | undefined;
   // Each AI message of the turn reports its own call's tokens: the turn's are their sum.
@@ -193,12 +223,18 @@ export function decodeLangGraph(json: unknown): DecodeResult {
     if (messageType(m) !== 'ai') continue;
     const text = contentText(m.content);
     if (text !== '') reply = text;
-    if (!Array.isArray(m.tool_calls)) continue;
-    for (const call of m.tool_calls) {
+    for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
       if (!isRecord(call) || typeof call.name !== 'string') continue;
       const id = typeof call.id === 'string' ? call.id : null;
       const ran = id !== null && outputs.has(id);
       toolCalls.push({ tool: call.name, input: call.args ?? null, output: ran ? outputs.get(id) : null, mocked: !ran });
+    }
+    // A call whose arguments LangChain could not parse (`invalid_tool_calls`): no tool node runs it,
+    // so it is a call that ran nothing, its error the output, as the AI SDK's invalid tool call is
+    // (docs/presets.md, "Presets"); dropped, a model that called the tool wrongly looked like one that never called it.
+    for (const call of Array.isArray(m.invalid_tool_calls) ? m.invalid_tool_calls : []) {
+      if (!isRecord(call) || typeof call.name !== 'string') continue;
+      toolCalls.push({ tool: call.name, input: call.args ?? null, output: { error: typeof call.error === 'string' ? call.error : 'the call\'s arguments could not be parsed' }, mocked: true });
     }
   }
   if (reply === undefined && toolCalls.length > 0) reply = '';

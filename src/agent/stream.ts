@@ -9,7 +9,7 @@
 // could be read is an error naming the events that came, never a silent "". Pure: the client reads
 // the body.
 
-import { anthropicRefusal, decodeLangGraph, errorText, isRecord, usageField, type DecodeResult } from './decode.js';
+import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 
 export interface SseEvent {
@@ -95,6 +95,9 @@ interface ChatToolCall {
 }
 
 interface AnthropicBlock {
+  /** `tool_use`, or a tool Anthropic ran: `mcp_tool_use`, `server_tool_use`. */
+  type: string;
+  id: unknown;
   name: string;
   input: unknown;
   json: string;
@@ -117,6 +120,12 @@ class StreamState {
   /** Vercel: where the current step's text starts, and the calls it added: what a `reset-step` drops. */
   vercelStepText = 0;
   vercelStepCalls: string[] = [];
+  /** Why the model stopped, as the stream said (a finish_reason, finishReason, stop_reason, Mastra's stepResult.reason); null: not said. */
+  stopReason: string | null = null;
+  /** Responses: the message item the last text delta belonged to. */
+  responsesItem: string | null = null;
+  /** Vercel: whether the current step has sent text yet (its first text follows an earlier step's after a blank line). */
+  vercelStepSaid = false;
   /** The last LangGraph `values` event: the state the reply is read from. */
   lastValues: unknown = undefined;
   /** Tokens the stream reported (docs/latency.md, "Usage"): the last report wins, each format's totals being cumulative. */
@@ -139,6 +148,19 @@ function noteSeen(state: StreamState, ev: SseEvent, obj: unknown): void {
   state.events += 1;
   const name = isRecord(obj) && typeof obj.type === 'string' ? obj.type : ev.event ?? (isRecord(obj) ? `{${Object.keys(obj).slice(0, 4).join(', ')}}` : ev.data === '' ? 'empty data' : 'text');
   if (state.seen.length < SEEN_NAMED && !state.seen.includes(name)) state.seen.push(name);
+}
+
+/** The reasons a model stops at the end of its answer or to run a tool, in each format: not named. */
+const USUAL_STOPS = new Set(['stop', 'tool_calls', 'function_call', 'tool-calls', 'end_turn', 'tool_use', 'stop_sequence', 'pause_turn', 'unknown']);
+
+/**
+ * Why a stream with nothing to read stopped, when the model said it stopped for another reason
+ * than the end of its answer (a content filter, the output token limit, an error): the cause the
+ * error names instead of leaving the stream to look empty (docs/presets.md, "Streamed replies").
+ */
+function stoppedBecause(reason: string | null): string {
+  if (reason === null || USUAL_STOPS.has(reason)) return '';
+  return ` that stopped with reason "${clip(reason)}"${reason === 'length' || reason === 'max_tokens' ? ' (the output token limit)' : /filter/.test(reason) ? ' (a content filter)' : ''}`;
 }
 
 /** "3 events: start, finish" — what a stream held, for its error. */
@@ -164,10 +186,11 @@ export function decodeEventStream(text: string): DecodeResult {
     return { ok: false, error: `the stream ended early: no ${END_EVENT[format]} event (${format} stream, ${got} received)` };
   }
   const toolCalls = [...state.calls, ...[...state.chatCalls.entries()].sort((a, b) => a[0] - b[0]).map(([, c]) => ({ type: 'function', ...(c.id === undefined ? {} : { id: c.id }), function: { name: c.name, arguments: c.arguments } })), ...state.vercelCalls.values(), ...state.mastraCalls.values()];
-  if (state.text === '' && toolCalls.length === 0) {
+  // A Responses or Anthropic stream's items may be results or skipped items alone (a web search): no call (decode.ts, holdsACall).
+  if (state.text === '' && (toolCalls.length === 0 || ((format === 'openai-responses' || format === 'anthropic') && !holdsACall(toolCalls)))) {
     const read = { reply: undefined, toolCalls: format === 'plain' ? null : toolCalls, ...usageField(state.usage) };
     if (state.anthropicRefusal !== undefined) return { ok: false, error: anthropicRefusal(state.anthropicRefusal), read };
-    const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream`;
+    const what = format === 'plain' ? 'a stream of plain data' : `a ${format} stream${stoppedBecause(state.stopReason)}`;
     return { ok: false, error: `no reply text and no tool call could be read from the stream (${what}, ${arrived(state)})`, read };
   }
   // Plain text reports no tool calls (null: not reported); the vendor formats do (none is []).
@@ -246,7 +269,10 @@ function onChatChunk(state: StreamState, obj: Record<string, unknown>): void {
       state.chatLast = state.chatLast === null ? index : Math.max(state.chatLast, index);
     }
   }
-  if (typeof choice.finish_reason === 'string') state.ended = true;
+  if (typeof choice.finish_reason === 'string') {
+    state.ended = true;
+    state.stopReason = choice.finish_reason;
+  }
 }
 
 /**
@@ -267,15 +293,23 @@ function onChatUsage(state: StreamState, obj: Record<string, unknown>): void {
   if (read.kind !== 'none') state.usage = read;
 }
 
-/** Responses streaming events: text deltas, finished function_call items, completion or failure. */
+/** Responses streaming events: text deltas, finished tool call items, completion or failure. */
 function onResponsesEvent(state: StreamState, obj: Record<string, unknown>): void {
   switch (obj.type) {
     case 'response.output_text.delta':
     case 'response.refusal.delta':
-      if (typeof obj.delta === 'string') state.text += obj.delta;
+      if (typeof obj.delta !== 'string' || obj.delta === '') return;
+      // Another message item's text follows the last one's after a blank line, as a whole response's does (decodeOpenAIResponse).
+      if (typeof obj.item_id === 'string') {
+        if (state.responsesItem !== null && obj.item_id !== state.responsesItem && state.text !== '') state.text += '\n\n';
+        state.responsesItem = obj.item_id;
+      }
+      state.text += obj.delta;
       return;
     case 'response.output_item.done':
-      if (isRecord(obj.item) && obj.item.type === 'function_call' && typeof obj.item.name === 'string') state.calls.push(obj.item);
+      // Every item but a message or reasoning goes to the tool-call reader, as a whole response's do
+      // (decodeOpenAIResponse): a function call, a built-in or hosted tool's call, or an item it reports.
+      if (isRecord(obj.item) && isResponsesToolItem(obj.item)) state.calls.push(obj.item);
       return;
     case 'response.completed': {
       state.ended = true;
@@ -303,8 +337,14 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
   switch (obj.type) {
     case 'content_block_start': {
       const block = isRecord(obj.content_block) ? obj.content_block : {};
-      if (block.type === 'tool_use' && typeof block.name === 'string') state.blocks.set(index, { name: block.name, input: block.input ?? null, json: '' });
-      else if (block.type === 'text' && typeof block.text === 'string') state.text += block.text;
+      if ((block.type === 'tool_use' || block.type === 'mcp_tool_use' || block.type === 'server_tool_use') && typeof block.name === 'string') {
+        state.blocks.set(index, { type: block.type, id: block.id, name: block.name, input: block.input ?? null, json: '' });
+      } else if (block.type === 'text') {
+        if (typeof block.text === 'string') state.text += block.text;
+      } else if (!ANTHROPIC_NOT_TOOLS.has(String(block.type))) {
+        // A tool's result block (it comes whole) or a block the tool-call reader reports, as a whole message's (decodeAnthropicMessage).
+        state.calls.push(block);
+      }
       return;
     }
     case 'content_block_delta': {
@@ -320,7 +360,7 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
       const block = state.blocks.get(index);
       if (!block) return;
       state.blocks.delete(index);
-      state.calls.push({ type: 'tool_use', name: block.name, input: block.json === '' ? block.input : parseJsonText(block.json) });
+      state.calls.push({ type: block.type, ...(typeof block.id === 'string' ? { id: block.id } : {}), name: block.name, input: block.json === '' ? block.input : parseJsonText(block.json) });
       return;
     }
     case 'message_start': {
@@ -331,6 +371,7 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
     }
     case 'message_delta': {
       if (isRecord(obj.delta) && obj.delta.stop_reason === 'refusal') state.anthropicRefusal = obj.delta.stop_details ?? null;
+      if (isRecord(obj.delta) && typeof obj.delta.stop_reason === 'string') state.stopReason = obj.delta.stop_reason;
       // Cumulative counts: a number here replaces message_start's (a null leaves it).
       if (!isRecord(obj.usage)) return;
       const merged: Record<string, unknown> = { ...(state.anthropicUsage ?? {}) };
@@ -356,11 +397,18 @@ function onAnthropicEvent(state: StreamState, obj: Record<string, unknown>): voi
 function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
   switch (obj.type) {
     case 'text-delta':
-      if (typeof obj.delta === 'string') state.text += obj.delta;
+      if (typeof obj.delta !== 'string' || obj.delta === '') return;
+      // Each step is a call of the model; the text of a step after an earlier step's (a reply
+      // before a tool call and the one after it) is another part of the message, shown apart by
+      // the chat: the two are joined with a blank line, not run together (docs/presets.md, "Streamed replies").
+      if (!state.vercelStepSaid && state.text !== '') state.text += '\n\n';
+      state.vercelStepSaid = true;
+      state.text += obj.delta;
       return;
     case 'start-step':
       state.vercelStepText = state.text.length;
       state.vercelStepCalls = [];
+      state.vercelStepSaid = false;
       return;
     case 'reset-step':
       // AI SDK 7: the step is dropped and streamed again. Its client removes every part since the
@@ -369,6 +417,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       state.text = state.text.slice(0, state.vercelStepText);
       for (const id of state.vercelStepCalls) state.vercelCalls.delete(id);
       state.vercelStepCalls = [];
+      state.vercelStepSaid = false;
       return;
     case 'tool-input-available':
       if (typeof obj.toolCallId === 'string' && typeof obj.toolName === 'string') {
@@ -405,6 +454,7 @@ function onVercelPart(state: StreamState, obj: Record<string, unknown>): void {
       return;
     case 'finish':
       state.ended = true;
+      if (typeof obj.finishReason === 'string') state.stopReason = obj.finishReason;
       onVercelMetadata(state, obj);
       return;
     case 'start':
@@ -461,6 +511,7 @@ function onMastraChunk(state: StreamState, obj: Record<string, unknown>): void {
       return;
     case 'finish': {
       state.ended = true;
+      if (isRecord(payload.stepResult) && typeof payload.stepResult.reason === 'string') state.stopReason = payload.stepResult.reason;
       const output = isRecord(payload.output) ? payload.output : {};
       const read = readUsage(output.usage);
       if (read.kind !== 'none') state.usage = read;

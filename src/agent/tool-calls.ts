@@ -5,8 +5,15 @@
 //     whole chat messages (an assistant message's `tool_calls`, answered by `role: 'tool'` messages);
 //   - OpenAI Responses items `{type: 'function_call', call_id, name, arguments}`, answered by
 //     `{type: 'function_call_output', call_id, output}` items (the OpenAI Agents SDK's history writes
-//     `callId` and `function_call_result`; its run items wrap them in `rawItem`);
+//     `callId` and `function_call_result`; its run items wrap them in `rawItem`); the other tool
+//     calls of a Responses output and of the Agents SDK's items: `custom_tool_call`, the built-in
+//     tools the caller runs (`shell_call`, `local_shell_call`, `computer_call`, `apply_patch_call`,
+//     each answered by its `_output` item, the SDK's `computer_call_result`), and an MCP server's
+//     tool OpenAI called (`mcp_call`; the SDK's `hosted_tool_call`); the tools OpenAI runs in its own
+//     sandbox (web and file search, code interpreter, image generation) are skipped;
 //   - Anthropic content blocks `{type: 'tool_use', id, name, input}`, answered by `tool_result` blocks;
+//     an MCP server's tool Anthropic called (`mcp_tool_use`, answered by `mcp_tool_result`); the tools
+//     it runs itself (`server_tool_use`: web search, code execution), as OpenAI's, are skipped;
 //   - AI SDK model message parts `{type: 'tool-call', toolCallId, toolName, input}`, answered by
 //     `{type: 'tool-result', toolCallId, output}` parts (`output` is `{type: 'json' | 'text' | ..., value}`),
 //     loose or inside messages (`{role: 'assistant', content: [parts]}`), and AI SDK UI message tool
@@ -36,6 +43,10 @@ const NOT_CALLS = new Set([
   'function_call_output',
   'function_call_result',
   'tool_result',
+  'mcp_tool_result',
+  // Anthropic blocks that are no call: a file put in the code execution container, compacted context.
+  'container_upload',
+  'compaction',
   'tool_call_output_item',
   'message_output_item',
   'reasoning_item',
@@ -43,6 +54,27 @@ const NOT_CALLS = new Set([
   'handoff_call_item',
   'web_search_call',
   'file_search_call',
+  // The tools OpenAI runs in its own sandbox, as its web search: nothing of the caller's is touched,
+  // and no mock could answer them (docs/presets.md, "Tool calls").
+  'code_interpreter_call',
+  'image_generation_call',
+  'server_tool_use',
+  'custom_tool_call_output',
+  'shell_call_output',
+  'local_shell_call_output',
+  'computer_call_output',
+  'computer_call_result',
+  'apply_patch_call_output',
+  // Responses items that are no call of a tool: the tools an MCP server offers, a tool search, a
+  // program the model wrote (its calls come as function_call items), compacted context.
+  'mcp_list_tools',
+  'mcp_approval_response',
+  'tool_search_call',
+  'tool_search_output',
+  'program',
+  'program_output',
+  'additional_tools',
+  'compaction',
   'tool-result',
   'tool-error',
   'step-start',
@@ -115,8 +147,15 @@ function outputsOf(items: readonly unknown[], out = new Map<string, JsonValue>()
       // A run item keeps the tool's own return value beside its raw item.
       const value = isRecord(wrapped) && wrapped !== item && wrapped.output !== undefined ? wrapped.output : outputValue(item.output);
       out.set(id, jsonOrNull(value));
+    } else if (typeof item.type === 'string' && BUILT_IN_OUTPUTS.has(item.type)) {
+      // apply_patch_call_output: `status: 'failed'` with the reason as its output. A computer
+      // action's output is a screenshot: kept without its image (a data URL of a whole screen).
+      const value = isRecord(item.output) && item.output.type === 'computer_screenshot' ? { type: 'computer_screenshot' } : outputValue(item.output);
+      out.set(id, item.status === 'failed' ? { error: jsonOrNull(value) } : jsonOrNull(value));
     } else if (item.type === 'tool_result') {
       out.set(id, blocksText(item.content));
+    } else if (item.type === 'mcp_tool_result') {
+      out.set(id, item.is_error === true ? { error: blocksText(item.content) } : blocksText(item.content));
     } else if (item.type === 'tool-result') {
       // AI SDK: `output` ({type: 'json' | 'text' | 'error-text' | ..., value}; v4: `result`); Mastra: `result`.
       out.set(id, jsonOrNull(sdkOutput(item.output !== undefined ? item.output : item.result)));
@@ -174,6 +213,26 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
       calls.push(answered(callId(item), item.name, parseArguments(item.arguments)));
     } else if (item.type === 'tool_use' && typeof item.name === 'string') {
       calls.push(answered(callId(item), item.name, jsonOrNull(item.input)));
+    } else if (item.type === 'mcp_tool_use' && typeof item.name === 'string') {
+      // Anthropic's MCP connector called the server's tool: it ran (mocked false), answered or not.
+      const id = callId(item);
+      calls.push({ tool: clipName(item.name), input: jsonOrNull(item.input), output: id !== null ? (outputs.get(id) ?? null) : null, mocked: false });
+    } else if (isServerToolResult(item)) {
+      // The result of a tool Anthropic ran in its sandbox (server_tool_use, skipped): no call either.
+      continue;
+    } else if (item.type === 'custom_tool_call' && typeof item.name === 'string') {
+      // A custom tool's input is free text, sent as it is.
+      calls.push(answered(callId(item), item.name, jsonOrNull(item.input)));
+    } else if (typeof item.type === 'string' && item.type in BUILT_IN_CALLS) {
+      const builtIn = BUILT_IN_CALLS[item.type]!;
+      calls.push(answered(callId(item), builtIn.tool, jsonOrNull(builtIn.input(item))));
+    } else if (item.type === 'hosted_tool_call' && typeof item.name === 'string') {
+      const call = hostedCall(item.name, item);
+      if (call !== null) calls.push(call);
+    } else if (typeof item.type === 'string' && HOSTED_ITEMS.has(item.type)) {
+      // The same tools as a Responses output lists them: the item is its own data.
+      const call = hostedCall(item.type, { providerData: item, output: item.output });
+      if (call !== null) calls.push(call);
     } else if (item.type === 'tool-call' && typeof item.toolName === 'string') {
       // AI SDK 5+ `input`, AI SDK 4 and Mastra `args`.
       calls.push(answered(callId(item), item.toolName, jsonOrNull(item.input !== undefined ? item.input : item.args)));
@@ -210,6 +269,61 @@ export function decodeToolCalls(items: readonly unknown[]): ToolCallsResult {
     if (part !== null) return { ok: false, index: itemOf[i] ?? 0, found: `a call of ${JSON.stringify(c.tool)} whose ${part} nests deeper than ${MAX_TOOL_CALL_DEPTH} levels` };
   }
   return { ok: true, value: calls };
+}
+
+/**
+ * The built-in tools of the Responses API and the OpenAI Agents SDK that the caller runs (the SDK
+ * runs them itself: a shell command, a computer action, a patch), by their call item's type: the
+ * tool's name in the record and what it was asked to do. Each is answered by its output item (by
+ * call id, as a function call is): with one it ran, without one it is a request.
+ */
+const BUILT_IN_CALLS: Record<string, { tool: string; input: (item: Record<string, unknown>) => unknown }> = {
+  shell_call: { tool: 'shell', input: (item) => item.action },
+  local_shell_call: { tool: 'local_shell', input: (item) => item.action },
+  computer_call: { tool: 'computer', input: (item) => item.action ?? item.actions },
+  apply_patch_call: { tool: 'apply_patch', input: (item) => item.operation },
+};
+
+/** An Anthropic server tool's result block: `web_search_tool_result`, `code_execution_tool_result`, ... (skipped). */
+function isServerToolResult(item: Record<string, unknown>): boolean {
+  return typeof item.type === 'string' && item.type.endsWith('_tool_result') && item.type !== 'mcp_tool_result' && typeof item.tool_use_id === 'string';
+}
+
+/** The Responses output items of tools OpenAI ran that hostedCall reads. */
+const HOSTED_ITEMS = new Set(['mcp_call', 'mcp_approval_request']);
+
+/** The output items that answer them (the Agents SDK's computer result is `computer_call_result`). */
+const BUILT_IN_OUTPUTS = new Set(['custom_tool_call_output', 'shell_call_output', 'local_shell_call_output', 'computer_call_output', 'computer_call_result', 'apply_patch_call_output']);
+
+/**
+ * A tool OpenAI called during the response (the Agents SDK's `hosted_tool_call` names it by the
+ * Responses item type and keeps that item as `providerData`; a Responses output holds the item
+ * itself): an MCP server's tool by its own name, its arguments the input and its output or error
+ * the output (it reached the server: a real call); an MCP call waiting for approval is a request
+ * (nothing ran). The tools OpenAI runs in its sandbox (web and file search, code interpreter, image
+ * generation) are skipped, as their Responses items are (NOT_CALLS), and so is a listing of an MCP
+ * server's tools: null. A hosted tool of another name is a call by that name.
+ */
+function hostedCall(name: string, item: Record<string, unknown>): ToolCall | null {
+  const data = isRecord(item.providerData) ? item.providerData : {};
+  switch (name) {
+    case 'mcp_call':
+    case 'mcp_approval_request': {
+      const tool = typeof data.name === 'string' ? data.name : name;
+      const input = parseArguments(item.arguments ?? data.arguments);
+      if (name === 'mcp_approval_request') return { tool: clipName(tool), input, output: null, mocked: true };
+      const error = data.error ?? null;
+      return { tool: clipName(tool), input, output: error !== null ? { error: jsonOrNull(error) } : jsonOrNull(item.output ?? data.output ?? null), mocked: false };
+    }
+    case 'web_search_call':
+    case 'file_search_call':
+    case 'code_interpreter_call':
+    case 'image_generation_call':
+    case 'mcp_list_tools':
+      return null;
+    default:
+      return { tool: clipName(name), input: parseArguments(item.arguments ?? null), output: jsonOrNull(item.output ?? null), mocked: false };
+  }
 }
 
 /** An AI SDK UI message tool part: `tool-<name>` (static) or `dynamic-tool` with `toolName`. */

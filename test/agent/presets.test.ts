@@ -303,6 +303,80 @@ describe('openai-responses', () => {
     });
   });
 
+  // The OpenAI Agents SDK's items (@openai/agents-core 0.20 protocol: ShellCallItem, HostedToolCallItem
+  // with the Responses item as providerData), as docs/frameworks/openai-agents.md's route answers them.
+  it("the Agents SDK's other tool calls are read, not dropped: a shell command it ran, a hosted MCP tool; tools run in OpenAI's sandbox (web search, code interpreter) are skipped", async () => {
+    const items = {
+      output: [
+        { type: 'shell_call', callId: 'call_s', status: 'completed', action: { commands: ['rm -rf /srv/cache'] } },
+        { type: 'shell_call_output', callId: 'call_s', output: [{ stdout: '', stderr: '', outcome: { type: 'exit', exitCode: 0 } }] },
+        { type: 'hosted_tool_call', id: 'mcp_1', name: 'mcp_call', status: 'completed', output: '{"refunded":true}', providerData: { type: 'mcp_call', id: 'mcp_1', name: 'issue_refund', arguments: '{"orderId":"1234"}', server_label: 'billing' } },
+        { type: 'hosted_tool_call', id: 'ws_1', name: 'web_search_call', status: 'completed', providerData: { type: 'web_search_call', id: 'ws_1', action: { type: 'search', query: 'refund policy' } } },
+        { type: 'hosted_tool_call', id: 'ci_1', name: 'code_interpreter_call', status: 'completed', providerData: { type: 'code_interpreter_call', id: 'ci_1', code: 'print(1)', container_id: 'c', outputs: null } },
+        { type: 'apply_patch_call', callId: 'call_p', status: 'completed', operation: { type: 'delete_file', path: 'notes.md' } },
+        { type: 'computer_call', callId: 'call_k', status: 'completed', action: { type: 'click', button: 'left', x: 10, y: 20 } },
+        { type: 'computer_call_result', callId: 'call_k', output: { type: 'computer_screenshot', data: 'iVBORw0KGgo' } },
+        { type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Refunded.' }] },
+      ],
+    };
+    const server = await serve(() => ({ type: 'application/json', body: JSON.stringify(items) }));
+    const turn = await clientFor({ url: server.url, preset: 'openai-responses', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({
+      reply: 'Refunded.',
+      toolCalls: [
+        { tool: 'shell', input: { commands: ['rm -rf /srv/cache'] }, output: [{ stdout: '', stderr: '', outcome: { type: 'exit', exitCode: 0 } }], mocked: false },
+        { tool: 'issue_refund', input: { orderId: '1234' }, output: '{"refunded":true}', mocked: false },
+        // No output item: the caller was asked to apply it (nothing ran).
+        { tool: 'apply_patch', input: { type: 'delete_file', path: 'notes.md' }, output: null, mocked: true },
+        // The screenshot it answered with, without the image.
+        { tool: 'computer', input: { type: 'click', button: 'left', x: 10, y: 20 }, output: { type: 'computer_screenshot' }, mocked: false },
+      ],
+    });
+    expect((turn as { toolCalls: unknown[] }).toolCalls).toHaveLength(4);
+    expect((turn as { toolCalls: unknown[] }).toolCalls[3]).toEqual({ tool: 'computer', input: { type: 'click', button: 'left', x: 10, y: 20 }, output: { type: 'computer_screenshot' }, mocked: false });
+  });
+
+  // npm openai 7.59 ResponseOutputItem: ResponseCustomToolCall, McpCall; an item type it does not list.
+  it('streamed Responses items: a custom tool call and an MCP call are tool calls; an item of no known kind is reported, not dropped', async () => {
+    const events = (items: unknown[]): string[] =>
+      named([
+        ...items.map((item, i): [string, unknown] => ['response.output_item.done', { type: 'response.output_item.done', sequence_number: i, output_index: i, item }]),
+        ['response.completed', { type: 'response.completed', sequence_number: 9, response: { ...response, output: items } }],
+      ]);
+    const known = await serve(() => ({
+      type: 'text/event-stream',
+      body: events([
+        { type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_c', name: 'run_sql', input: 'DELETE FROM carts' },
+        { type: 'mcp_call', id: 'mcp_2', name: 'lookup', arguments: '{"q":"A1"}', server_label: 'crm', output: null, error: 'not found', status: 'failed' },
+      ]),
+    }));
+    expect(await clientFor({ url: known.url, preset: 'openai-responses', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject({
+      reply: '',
+      toolCalls: [
+        { tool: 'run_sql', input: 'DELETE FROM carts', output: null, mocked: true },
+        { tool: 'lookup', input: { q: 'A1' }, output: { error: 'not found' }, mocked: false },
+      ],
+    });
+    const unknown = await serve(() => ({ type: 'text/event-stream', body: events([{ type: 'robot_arm_call', id: 'ra_1', call_id: 'call_r', move: 'left' }]) }));
+    const turn = await clientFor({ url: unknown.url, preset: 'openai-responses', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(turn).toMatchObject({ kind: 'errored', errorKind: 'invalid_response', error: expect.stringContaining('(found an object of type "robot_arm_call" (keys: type, id, call_id, move))') as unknown });
+  });
+
+  // An Agents SDK run's items hold a message for each model call; the parts of one message run on.
+  it('the messages of a run (one before a tool call, one after) are joined with a blank line, whole or streamed', async () => {
+    const before = { type: 'message', id: 'msg_a', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Let me check that order.', annotations: [] }] };
+    const after = { type: 'message', id: 'msg_b', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'It ships ', annotations: [] }, { type: 'output_text', text: 'today.', annotations: [] }] };
+    const items = [before, { type: 'function_call', callId: 'call_1', name: 'track_order', arguments: '{"id":"A1"}' }, { type: 'function_call_result', callId: 'call_1', name: 'track_order', status: 'completed', output: { type: 'text', text: 'shipped' } }, after];
+    const whole = await serve(() => ({ type: 'application/json', body: JSON.stringify({ output: items }) }));
+    expect(await clientFor({ url: whole.url, preset: 'openai-responses', model: 'm' }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Let me check that order.\n\nIt ships today.' });
+    const delta = (n: number, item: string, text: string): [string, unknown] => ['response.output_text.delta', { type: 'response.output_text.delta', sequence_number: n, item_id: item, output_index: 0, content_index: 0, delta: text, logprobs: [] }];
+    const streamed = await serve(() => ({
+      type: 'text/event-stream',
+      body: named([delta(1, 'msg_a', 'Let me check that order.'), delta(2, 'msg_b', 'It ships '), delta(3, 'msg_b', 'today.'), ['response.completed', { type: 'response.completed', sequence_number: 4, response: { ...response, output: [before, after] } }]]),
+    }));
+    expect(await clientFor({ url: streamed.url, preset: 'openai-responses', model: 'm', stream: true }).converse(request)).toMatchObject({ kind: 'replied', reply: 'Let me check that order.\n\nIt ships today.' });
+  });
+
   it('streams: output_text deltas up to response.completed, function calls from output_item.done', async () => {
     const server = await serve(() => ({
       type: 'text/event-stream',
@@ -426,6 +500,53 @@ describe('anthropic-messages', () => {
     const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: 'Let me check.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, mocked: true }] });
     expect(server.seen[0]!.json).toMatchObject({ stream: true, max_tokens: 1024 });
+  });
+
+  // BetaMCPToolUseBlock / BetaMCPToolResultBlock, BetaServerToolUseBlock and its result blocks (anthropic-sdk-typescript
+  // src/resources/beta/messages/messages.ts): tools Anthropic ran during the message, through the MCP connector or its own.
+  it("an MCP server's tool Anthropic called is read with its result, whole or streamed; its sandboxed tools (web search, code execution) are skipped; an unknown block is reported", async () => {
+    const ran = {
+      ...message,
+      content: [
+        { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'refund policy' } },
+        { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://shop.example.com/refunds', title: 'Refunds' }] },
+        { type: 'mcp_tool_use', id: 'mcptoolu_1', name: 'issue_refund', server_name: 'billing', input: { orderId: '1234' } },
+        { type: 'mcp_tool_result', tool_use_id: 'mcptoolu_1', is_error: false, content: [{ type: 'text', text: 'R-77' }] },
+        { type: 'server_tool_use', id: 'srvtoolu_2', name: 'code_execution', input: { code: 'print(2+2)' } },
+        { type: 'code_execution_tool_result', tool_use_id: 'srvtoolu_2', content: { type: 'code_execution_result', stdout: '4', stderr: '', return_code: 0, content: [] } },
+        { type: 'text', text: 'Refund R-77 issued.', citations: null },
+      ],
+      stop_reason: 'end_turn',
+    };
+    const expected = {
+      kind: 'replied',
+      reply: 'Refund R-77 issued.',
+      toolCalls: [
+        { tool: 'issue_refund', input: { orderId: '1234' }, output: 'R-77', mocked: false },
+      ],
+    };
+    const whole = await serve(() => ({ type: 'application/json', body: JSON.stringify(ran) }));
+    const wholeTurn = await clientFor({ url: whole.url, preset: 'anthropic-messages', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1);
+    expect(wholeTurn).toMatchObject(expected);
+    expect((wholeTurn as { toolCalls: unknown[] }).toolCalls).toHaveLength(1);
+    // Streamed: a tool-use block's input comes in input_json_delta events, a result block whole in its content_block_start.
+    const events: [string, unknown][] = [['message_start', { type: 'message_start', message: { ...ran, content: [], stop_reason: null } }]];
+    ran.content.forEach((block, index) => {
+      const started = block.type.endsWith('_tool_use') ? { ...block, input: {} } : block.type === 'text' ? { ...block, text: '' } : block;
+      events.push(['content_block_start', { type: 'content_block_start', index, content_block: started }]);
+      if (block.type.endsWith('_tool_use')) events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify((block as { input: unknown }).input) } }]);
+      if (block.type === 'text') events.push(['content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: (block as { text: string }).text } }]);
+      events.push(['content_block_stop', { type: 'content_block_stop', index }]);
+    });
+    events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } }], ['message_stop', { type: 'message_stop' }]);
+    const streamed = await serve(() => ({ type: 'text/event-stream', body: named(events) }));
+    expect(await clientFor({ url: streamed.url, preset: 'anthropic-messages', model: 'm', stream: true }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject(expected);
+    // A block of a kind the reader does not know errors the turn naming it, rather than a call being left out.
+    const unknown = await serve(() => ({ type: 'application/json', body: JSON.stringify({ ...message, content: [{ type: 'robot_arm_use', id: 'r1', move: 'left' }, { type: 'text', text: 'Done.' }] }) }));
+    expect(await clientFor({ url: unknown.url, preset: 'anthropic-messages', model: 'm' }).session({ session: 's', persona: null, mocks: [] }).send('hi', 1)).toMatchObject({
+      kind: 'errored',
+      error: expect.stringContaining('(found an object of type "robot_arm_use" (keys: type, id, move))') as unknown,
+    });
   });
 
   // StopReason 'refusal' and RefusalStopDetails (npm @anthropic-ai/sdk 1.16.0, resources/messages/messages.d.ts):
@@ -584,6 +705,34 @@ describe('vercel-ai', () => {
     expect(server.seen[0]!.headers.accept).toBe('text/event-stream');
   });
 
+  // What an AI SDK 7 route (`streamText`, `stopWhen`, toUIMessageStreamResponse) sends when the model
+  // says something, calls a tool, then answers: each step's text is its own part of the message.
+  it("a reply in several steps keeps each step's text apart, with a blank line, as the chat shows its parts; parts of one step run on", async () => {
+    const stepped = [
+      { type: 'start' },
+      { type: 'start-step' },
+      { type: 'text-start', id: 'a' },
+      { type: 'text-delta', id: 'a', delta: 'Let me check that order.' },
+      { type: 'text-end', id: 'a' },
+      { type: 'tool-input-available', toolCallId: 'c1', toolName: 'find_order', input: { orderId: '1234' } },
+      { type: 'tool-output-available', toolCallId: 'c1', output: { status: 'shipped' } },
+      { type: 'finish-step' },
+      { type: 'start-step' },
+      { type: 'text-start', id: 'b' },
+      { type: 'text-delta', id: 'b', delta: 'Your order ' },
+      { type: 'text-delta', id: 'b', delta: 'has shipped' },
+      { type: 'text-end', id: 'b' },
+      { type: 'text-start', id: 'c' },
+      { type: 'text-delta', id: 'c', delta: ' (tracking: Z1).' },
+      { type: 'text-end', id: 'c' },
+      { type: 'finish-step' },
+      { type: 'finish', finishReason: 'stop' },
+    ];
+    const server = await serve(() => ({ type: 'text/event-stream', body: [...sse(stepped), 'data: [DONE]\n\n'] }));
+    const turn = await clientFor({ url: server.url, preset: 'vercel-ai' }).session({ session: 'chat-1', persona: null, mocks: [] }).send('Where is order 1234?', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Let me check that order.\n\nYour order has shipped (tracking: Z1).', toolCalls: [{ tool: 'find_order', mocked: false }] });
+  });
+
   it('a server tool whose execute threw (tool-output-error) is a real call with its error, not a client-side request', async () => {
     const failed = [
       { type: 'start' },
@@ -669,6 +818,33 @@ describe('vercel-ai', () => {
   });
 });
 
+describe('a stream with nothing to read names why the model stopped, when it says', () => {
+  // What an AI SDK 7 route sends when the provider's content filter stopped the model before any text
+  // (streamText on MockLanguageModelV4 finishing with finishReason content-filter).
+  it('vercel-ai: a finish part with finishReason content-filter', async () => {
+    const filtered = [{ type: 'start' }, { type: 'start-step' }, { type: 'finish-step' }, { type: 'finish', finishReason: 'content-filter', messageMetadata: { usage: { inputTokens: 10, outputTokens: 0 } } }];
+    const server = await serve(() => ({ type: 'text/event-stream', body: [...sse(filtered), 'data: [DONE]\n\n'] }));
+    expect(await clientFor({ url: server.url, preset: 'vercel-ai' }).converse(request)).toMatchObject({
+      kind: 'errored',
+      errorKind: 'missing_reply',
+      error: 'message turn: no reply text and no tool call could be read from the stream (a vercel-ai stream that stopped with reason "content-filter" (a content filter), 4 events: start, start-step, finish-step, finish)',
+    });
+  });
+
+  it('openai-chat: a reasoning model that spent its output tokens before any text (finish_reason length); a usual stop is not named', async () => {
+    const chunk = (delta: unknown, finish: string | null) => ({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const cut = await serve(() => ({ type: 'text/event-stream', body: sse([chunk({ role: 'assistant', content: '' }, null), chunk({}, 'length'), '[DONE]']) }));
+    expect(await clientFor({ url: cut.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request)).toMatchObject({
+      errorKind: 'missing_reply',
+      error: 'message turn: no reply text and no tool call could be read from the stream (a openai-chat stream that stopped with reason "length" (the output token limit), 2 events: {id, object, choices})',
+    });
+    const empty = await serve(() => ({ type: 'text/event-stream', body: sse([chunk({ role: 'assistant', content: '' }, null), chunk({}, 'stop'), '[DONE]']) }));
+    expect(await clientFor({ url: empty.url, preset: 'openai-chat', model: 'm', stream: true }).converse(request)).toMatchObject({
+      error: 'message turn: no reply text and no tool call could be read from the stream (a openai-chat stream, 2 events: {id, object, choices})',
+    });
+  });
+});
+
 describe('langgraph', () => {
   it('posts assistant_id and input to /runs/wait; the reply is the last AI message, tools with their outputs', async () => {
     const server = await serve((seen) => {
@@ -691,6 +867,46 @@ describe('langgraph', () => {
     const turn = await c.session({ session: 's', persona: null, mocks: [] }).send('Where is my order?', 1);
     expect(turn).toMatchObject({ kind: 'replied', reply: 'It has shipped.', toolCalls: [{ tool: 'track_order', input: { id: 'A1' }, output: 'shipped', mocked: false }] });
     expect(server.seen[0]).toMatchObject({ path: '/runs/wait', json: { assistant_id: 'agent', input: { messages: [{ role: 'user', content: 'Where is my order?' }] } } });
+  });
+
+  // langchain 1.5's ToolNode (agents/nodes/ToolNode.js, defaultHandleToolErrors): a tool that threw is answered by
+  // a ToolMessage with status "error" and content "<error>\n Please fix your mistakes.", for the model to see.
+  it('a tool that threw (its tool message has status error) is a real call whose output is {error}, not a result', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify({
+        messages: [
+          { type: 'human', content: 'Where is order 0?', id: 'h1' },
+          { type: 'ai', content: '', id: 'a1', tool_calls: [{ name: 'find_order', args: { orderId: '0' }, id: 'call_1', type: 'tool_call' }] },
+          { type: 'tool', content: 'Error: no such order\n Please fix your mistakes.', tool_call_id: 'call_1', name: 'find_order', id: 't1', status: 'error' },
+          { type: 'ai', content: 'I could not find that order.', id: 'a2', tool_calls: [] },
+        ],
+      }),
+    }));
+    const turn = await clientFor({ url: `${server.url}/runs/wait`, preset: 'langgraph', assistantId: 'agent' }).session({ session: 's', persona: null, mocks: [] }).send('Where is order 0?', 1);
+    expect(turn).toMatchObject({ kind: 'replied', toolCalls: [{ tool: 'find_order', input: { orderId: '0' }, output: { error: 'Error: no such order\n Please fix your mistakes.' }, mocked: false }] });
+  });
+
+  // @langchain/core 1.4 InvalidToolCall ({name, args: string, id, error, type: 'invalid_tool_call'}): arguments
+  // the model sent that LangChain could not parse; createAgent's tool node does not run such a call.
+  it('a call LangChain could not parse (invalid_tool_calls) is a call that ran nothing, with its error, not dropped', async () => {
+    const server = await serve(() => ({
+      type: 'application/json',
+      body: JSON.stringify({
+        messages: [
+          { type: 'human', content: 'Refund order 1234', id: 'h1' },
+          {
+            type: 'ai',
+            content: 'Refunding it now.',
+            id: 'a1',
+            tool_calls: [],
+            invalid_tool_calls: [{ type: 'invalid_tool_call', name: 'issue_refund', args: '{"orderId": "1234", ', id: 'call_9', error: 'Malformed args.' }],
+          },
+        ],
+      }),
+    }));
+    const turn = await clientFor({ url: `${server.url}/runs/wait`, preset: 'langgraph', assistantId: 'agent' }).session({ session: 's', persona: null, mocks: [] }).send('Refund order 1234', 1);
+    expect(turn).toMatchObject({ kind: 'replied', reply: 'Refunding it now.', toolCalls: [{ tool: 'issue_refund', input: '{"orderId": "1234", ', output: { error: 'Malformed args.' }, mocked: true }] });
   });
 
   it('reads a tool message holding JSON text (how LangChain serializes an object result) as the object', async () => {

@@ -81,7 +81,7 @@ describe('decodeEventStream', () => {
     ]);
     expect(decodeEventStream(stepped)).toEqual({
       ok: true,
-      value: { reply: 'Let me check. It has shipped.', toolCalls: [{ tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false }] },
+      value: { reply: 'Let me check. \n\nIt has shipped.', toolCalls: [{ tool: 'find_order', input: { id: 7 }, output: { status: 'shipped' }, mocked: false }] },
     });
   });
 

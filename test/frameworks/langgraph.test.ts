@@ -100,6 +100,17 @@ for (const [id, api] of [['agent', 'createAgent'], ['react', 'createReactAgent']
     expect(run.code).toBe(0);
   });
 
+  // langgraph/agent.ts's find_order reads the example db, whose order 0 throws (graph.ts's does not).
+  if (id === 'agent') it('a tool that throws (order 0): the tool node answers the model with an error tool message; recorded as a real call whose output is {error}', async () => {
+    const failing = 'label: order-zero\nopening: Order 0\nexpect:\n  toolCalled: [ { tool: find_order, input: { orderId: "0" } } ]\n';
+    const cwd = await makeProject({ config: config(), personas: { 'zero.yml': failing } });
+    const { results } = await runSuite(cwd);
+    const p = persona(results, 'order-zero');
+    expect(p.errored, p.error ?? '').toBe(false);
+    expect(p.turns[0]!.toolCalls).toEqual([{ tool: 'find_order', input: { orderId: '0' }, output: { error: expect.stringContaining('the orders service is unavailable') as unknown }, mocked: false }]);
+    expect(checkStatuses(p)).toEqual(['toolCalled pass']);
+  });
+
   it('mocked mode: a call no mock answers errors the script (unmocked tool)', async () => {
     const onlyFind = `mocks:\n  - { tool: find_order, input: { orderId: "1234" }, output: { orderId: "1234", status: lost } }\n`;
     const cwd = await makeProject({ config: config(), personas: { 'refund.yml': script('refund-unmocked', onlyFind) } });
