@@ -49,14 +49,23 @@ async function startReceiver(opts) {
     const timers = opts.timers ?? realTimers;
     const maxBody = opts.maxBodyBytes ?? MAX_BODY_BYTES;
     const traces = new Map();
+    // Spans of trace ids this run never sent: an agent that does not continue the incoming
+    // traceparent exports every turn's spans under a trace of its own (docs/traces.md, "When spans do
+    // not arrive"). Once a span of a sent trace has come, the agent does continue it: other traces are
+    // its health checks and the like, and say nothing about a turn whose spans did not come.
+    let foreign = 0;
+    let matched = false;
     const accept = (spans) => {
         // Turns are woken once the whole body is in: one export may list the top span before its
         // children, and those children belong to the turn, not to its late spans.
         const ended = [];
         for (const span of spans) {
             const state = traces.get(span.traceId);
-            if (!state)
+            if (!state) {
+                foreign += 1;
                 continue;
+            }
+            matched = true;
             // Kept up to a bound: an exporter that floods one trace does not grow the run's memory without end.
             const kept = state.spans.length < MAX_SPANS_PER_TRACE;
             if (kept)
@@ -127,6 +136,7 @@ async function startReceiver(opts) {
                 signal?.addEventListener('abort', finish, { once: true });
             });
         },
+        foreign: () => (matched ? 0 : foreign),
         late(traceId) {
             const state = traces.get(traceId);
             if (state === undefined)

@@ -100,9 +100,14 @@ function nested(metadata, key) {
             out.set(k.slice(prefix.length), v);
     return out.size === 0 ? null : Object.fromEntries(out);
 }
+/** The attributes a span names its tool by, in each convention (docs/traces.md, "Tool calls"). */
+const TOOL_NAME_KEYS = ['gen_ai.tool.name', 'ai.toolCall.name', 'tool.name'];
 function toolAttributes(attributes, name, o) {
     attributes['gen_ai.operation.name'] ??= 'execute_tool';
-    attributes['gen_ai.tool.name'] ??= name;
+    // The observation's name is the span's, and an AI SDK tool span is named "ai.toolCall": a tool
+    // name the span gave in its own convention is the tool's (docs/traces.md, "Query: Langfuse").
+    if (!TOOL_NAME_KEYS.some((k) => typeof attributes[k] === 'string' && attributes[k] !== ''))
+        attributes['gen_ai.tool.name'] = name;
     if (o.input !== undefined && o.input !== null)
         attributes['gen_ai.tool.call.arguments'] ??= textOf(o.input);
     if (o.output !== undefined && o.output !== null)
