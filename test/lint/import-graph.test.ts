@@ -3,7 +3,7 @@
 // naming the files and lines.
 
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,6 +46,10 @@ describe('the import-graph check', () => {
     expect(stderr).toContain('import circle of 2 files: src/evaluate/drift.ts, src/evaluate/kind.ts');
     expect(stderr).toMatch(/src\/evaluate\/drift\.ts:\d+ -> src\/evaluate\/kind\.ts/);
     expect(stderr).toMatch(/src\/evaluate\/kind\.ts:\d+ -> src\/evaluate\/drift\.ts/);
+    // The lines are the imports' own, counted as an editor counts them.
+    const lineOf = (file: string, text: string): number => readFileSync(join(root, file), 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
+    expect(stderr).toContain(`src/evaluate/drift.ts:${lineOf('src/evaluate/drift.ts', "from './kind.js'")} -> src/evaluate/kind.ts`);
+    expect(stderr).toContain(`src/evaluate/kind.ts:${lineOf('src/evaluate/kind.ts', "from './drift.js'")} -> src/evaluate/drift.ts`);
   });
 
   it("fails on the CLI importing the report's barrel, which loads every renderer, naming file and line", () => {
