@@ -68,7 +68,7 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
       // No span at all: the agent did not export, or the store has nothing. What the response
       // reported still stands; the calls it could not report are unknown, and said so.
       const problem = failure ?? (retried && ofTrace.length > 0 ? notUnderAttemptCause(trace.traceId, ofTrace.length, opts) : noSpansCause(trace.traceId, opts, source.foreign?.() ?? 0));
-      return { ...fromResponse, toolCalls: null, toolCallsProblem: problem, spans: { count: 0, ignored: 0, late: 0 }, time: null, waterfall: null };
+      return { ...fromResponse, toolCalls: null, toolCallsProblem: problem, spans: countsOf({ count: 0, ignored: 0 }, got), time: null, waterfall: null };
     }
     const reading = readTurnSpans(spans, { traceId: trace.traceId, latencyMs: fromResponse.latencyMs ?? null }, { toolCalls: fromResponse.toolCalls, usage: fromResponse.usage });
     // At waitMs without the top span, spans that hang from a span that never came are part of the

@@ -52,4 +52,33 @@ describe('late spans of turns that share one trace', () => {
     fillLateSpans(record, r);
     expect(record.fixtures.map((f) => f.spans?.late)).toEqual([2, 1]);
   });
+
+  it('a turn none of whose spans came counts its own late spans too', async () => {
+    // waitMs 0: the first turn's spans are read at once, before any came.
+    const r = await startReceiver({ port: 0, waitMs: 0 });
+    open.push(r);
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter({ url: `${r.endpoint}/v1/traces` }))] });
+    providers.push(provider);
+    const tracer = provider.getTracer('agent');
+    const parent = trace.setSpanContext(context.active(), { ...SENT, traceFlags: TraceFlags.SAMPLED, isRemote: true });
+    const spans = async (n: number): Promise<void> => {
+      for (let i = 0; i < n; i++) tracer.startSpan('POST /chat', {}, parent).end();
+      await provider.forceFlush();
+    };
+    const observer = traceObserver(r, { endpoint: `${r.endpoint}/v1/traces`, receiving: true, waitMs: 0 });
+    const report = { toolCalls: null, errors: [], usage: null, latencyMs: 10 };
+    observer.beforeSend(SENT);
+    const first = (await observer.afterReply(SENT, report)).spans as SpanCounts;
+    expect(first.count).toBe(0);
+    await spans(2); // late for the first turn
+    observer.beforeSend(SENT);
+    await spans(1);
+    const second = (await observer.afterReply(SENT, report)).spans as SpanCounts;
+    expect(second.count).toBe(3);
+    await spans(1); // late for the second turn
+
+    const record = { fixtures: [{ traceId: SENT.traceId, spans: first }, { traceId: SENT.traceId, spans: second }] as unknown as FixtureRecord[], personas: [] };
+    fillLateSpans(record, r);
+    expect(record.fixtures.map((f) => f.spans?.late)).toEqual([2, 1]);
+  });
 });
