@@ -240,17 +240,26 @@ function buildRunRecordSchema() {
     members: z.array(panelMemberSchema).nullable().optional(),
   };
 
-  /** Errored (no reply, no verdict, no drift) or replayed (a reply, a verdict, its drift): never both. */
+  /**
+   * Errored (no verdict, no drift; no reply but for an agent_error's, docs/traces.md "Fixtures") or
+   * replayed (a reply, a verdict, its drift): never both.
+   */
   const fixtureRecordSchema = z.discriminatedUnion('errored', [
     z.strictObject({
       ...fixtureRecordBase,
       errored: z.literal(true),
       error: z.string(),
       errorKind: errorKindSchema,
-      reply: z.null({ error: 'an errored fixture has no reply' }),
-      route: z.null({ error: 'an errored fixture has no route' }),
+      // Within schema version 1: a fixture errored by an ERROR span of its message turn keeps the
+      // reply and route the agent answered with (docs/traces.md, "Fixtures").
+      reply: z.string().nullable(),
+      route: routeSchema.nullable(),
       verdict: z.null({ error: 'an errored fixture has no verdict' }),
       drift: z.null({ error: 'an errored fixture has no drift' }),
+    }).superRefine((f, ctx) => {
+      if (f.errorKind === 'agent_error') return;
+      if (f.reply !== null) ctx.addIssue({ code: 'custom', path: ['reply'], message: 'an errored fixture has no reply (only an agent_error keeps the one it answered)' });
+      if (f.route !== null) ctx.addIssue({ code: 'custom', path: ['route'], message: 'an errored fixture has no route (only an agent_error keeps the one it answered)' });
     }),
     z.strictObject({
       ...fixtureRecordBase,

@@ -52,7 +52,7 @@ function erroredRecord(
   message: string,
   durationMs: number,
   redact: (text: string) => string,
-  traced: Partial<Pick<FixtureRecord, 'traceId' | 'spans' | 'time' | 'waterfall' | 'toolCalls' | 'latencyMs' | 'usage'>> = {},
+  traced: Partial<Pick<FixtureRecord, 'traceId' | 'spans' | 'time' | 'waterfall' | 'toolCalls' | 'latencyMs' | 'usage'>> & Partial<Pick<ErroredFixtureRecord, 'reply' | 'route'>> = {},
 ): FixtureRecord {
   const error = redact(message);
   return fixtureRecord(base, {
@@ -84,7 +84,8 @@ function erroredRecord(
     // turns answered before the failure (the welcome turn) are passed in `traced`.
     usage: null,
     durationMs,
-    // A turn errored by its spans keeps what they showed (docs/traces.md, "Errors").
+    // A turn errored by its spans keeps what they showed, and the reply and route the agent answered
+    // with (docs/traces.md, "Fixtures"): no verdict and no drift, as any errored item.
     ...traced,
   });
 }
@@ -195,7 +196,7 @@ async function replayOne(fixture: Fixture, baseline: Baseline | null, deps: Fixt
   const spanError = outcome.errors?.[0];
   if (spanError !== undefined) {
     const what = [spanError.kind, spanError.tool === null ? null : `tool ${spanError.tool}`].filter(Boolean).join(', ');
-    return erroredRecord(base, 'agent_error', `message turn: the agent reported an error (${what}): ${spanError.message}`, Math.round(now() - started), redact, { ...traced, latencyMs: timing?.latencyMs, usage: outcome.usage ?? null });
+    return erroredRecord(base, 'agent_error', `message turn: the agent reported an error (${what}): ${spanError.message}`, Math.round(now() - started), redact, { ...traced, reply, route, latencyMs: timing?.latencyMs, usage: outcome.usage ?? null });
   }
   // A judged reply identical to its baseline's, under the same fingerprint, keeps the baseline's
   // score and rationale with no judge call (only a stored baseline is ever a source): see
@@ -278,12 +279,13 @@ export async function fixtureAttemptMeanings(
   rung: MeaningRung | null | undefined,
   baseline: Baseline | null = null,
 ): Promise<(Meaning | null)[]> {
-  // Attempt 1 is the first attempt that replied (the one the item shows).
-  const ref = records.findIndex((r) => r.reply !== null);
+  // Attempt 1 is the first attempt that replied (the one the item shows); an attempt errored by its
+  // spans keeps its reply (docs/traces.md, "Fixtures") but is errored: it has no meaning.
+  const ref = records.findIndex((r) => !r.errored && r.reply !== null);
   const first = ref === -1 ? null : (records[ref] as FixtureRecord).reply;
   // The wordings of a baseline that answered another message are not this message's (docs/meaning.md, "An edited fixture").
   const known = knownWordings(first, answeredAnotherMessage(baseline, fixture) ? null : baseline);
-  return Promise.all(records.map((r, k) => (k <= ref ? null : meaningOf(rung, first, r.reply, known, { before: [], message: fixture.message }))));
+  return Promise.all(records.map((r, k) => (k <= ref || r.errored ? null : meaningOf(rung, first, r.reply, known, { before: [], message: fixture.message }))));
 }
 
 /** A list check as recorded: its detail and rationale redacted like the item's. */

@@ -121,9 +121,14 @@ function shownParts(f: FixtureRecord, level: Level, p: Profile): string[] {
   if (needsBlock(detail)) {
     parts.push(labelled(f.errored ? '**Error**' : '**Detail**', detail, LIMITS.detailBlock));
   }
-  if (f.errored || f.reply === null) return parts;
+  if (f.reply === null) return parts;
   if (level === 'brief') {
     parts.push('_Reply left out to fit the size limit: see the full report._');
+    return parts;
+  }
+  // A fixture errored by its spans keeps the reply the user saw (docs/traces.md, "Fixtures"): shown, never compared.
+  if (f.errored) {
+    parts.push(replyBlock(`**Reply** (not compared: the item errored) · route ${escapeInline(routeText(f.route))}`, f.reply, p.maxReplyChars));
     return parts;
   }
   const base = f.baseline;
@@ -155,7 +160,8 @@ export function itemBlock(v: ItemView, level: Level, ctx: ReportContext, p: Prof
 /** Can a lower level make this item shorter? */
 export function levelsOf(f: Item): readonly Level[] {
   if (isPersona(f)) return personaLevels(f);
-  if (f.errored || f.reply === null) return ['full'];
+  if (f.reply === null) return ['full'];
+  if (f.errored) return ['full', 'brief'];
   return hasDiff(f) ? ['full', 'diff', 'brief'] : ['full', 'brief'];
 }
 

@@ -62,6 +62,9 @@ function body(v: FixtureView, cause: Cause | null): string {
     // The detail may name another attempt than the reply's (docs/fixtures.md, "Reports"): its reply follows.
     const decisive = decisiveReply(f);
     if (decisive !== null) lines.push('', `attempt ${decisive.number}'s reply:`, decisive.reply);
+  } else if (f.reply !== null) {
+    // A fixture errored by its spans keeps the reply the agent answered with (docs/traces.md, "Fixtures").
+    lines.push(`route: ${routeText(f.route)}`, '', 'reply:', f.reply);
   }
   return xmlText(lines.join('\n'));
 }

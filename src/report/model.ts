@@ -408,14 +408,16 @@ export function verdictIcon(f: Item): string {
 
 /**
  * Drift in words: "newly failing · reply changed · route changed" ("transcript changed · routes
- * changed" for a script); "no reply" when a fixture errored, "not compared" when a script did.
+ * changed" for a script); "no reply" when a fixture errored without one, "not compared" when a script
+ * did or a fixture errored with its reply.
  */
 export function driftWords(f: Item): string[] {
   return driftWordsOf(f, shownChanges(f));
 }
 
 function driftWordsOf(f: Item, changes: readonly Change[]): string[] {
-  if (f.errored) return [isPersona(f) ? 'not compared' : 'no reply'];
+  // A fixture errored by its spans has a reply, not compared (docs/traces.md, "Fixtures").
+  if (f.errored) return [isPersona(f) || f.reply !== null ? 'not compared' : 'no reply'];
   const d = f.drift;
   if (!d) return ['no baseline'];
   return [DRIFT_WORDS[d.verdict], ...changes.map((c) => c.words)];

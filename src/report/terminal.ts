@@ -210,9 +210,11 @@ function textLines(text: string, indent: string, where: string, colourOf: (line:
 
 /** The reply under a fixture: a word diff against the baseline when it changed, else the reply itself. */
 function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, where: string): string[] {
-  if (f.errored || f.reply === null) return [];
+  if (f.reply === null) return [];
   const baseline = f.baseline?.reply;
-  if (baseline !== undefined && f.drift?.reply === 'different') {
+  // An errored fixture with a reply (an ERROR span of its message turn: docs/traces.md, "Fixtures")
+  // shows the reply the user saw, never compared.
+  if (!f.errored && baseline !== undefined && f.drift?.reply === 'different') {
     const diff = diffText(normalizeBlock(baseline), normalizeBlock(f.reply), TEXT_LINE_CHARS);
     if (diff !== null) {
       const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');

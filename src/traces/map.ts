@@ -289,12 +289,22 @@ export function readTurnSpans(allSpans: readonly Span[], turn: TurnForSpans, res
  */
 export function mergeCalls(responseCalls: readonly ToolCall[] | null, traceCalls: readonly ToolCall[]): ToolCall[] {
   const unpaired = [...traceCalls];
-  const out: ToolCall[] = [];
-  for (const call of responseCalls ?? []) {
+  const calls = responseCalls ?? [];
+  const both = calls.map((call) => {
     const i = unpaired.findIndex((t) => t.tool === call.tool && jsonEqual(t.input, call.input));
     if (i >= 0) unpaired.splice(i, 1);
-    out.push({ ...call, source: i >= 0 ? 'both' : 'response' });
-  }
+    return i >= 0;
+  });
+  // A span that did not record its arguments (the GenAI conventions leave them opt-in) is the call of
+  // the same tool the response reported, once no span with its input is left: the one call is not
+  // listed twice (docs/traces.md, "Attribution").
+  calls.forEach((call, k) => {
+    if (both[k] === true) return;
+    const i = unpaired.findIndex((t) => t.tool === call.tool && t.input === null);
+    if (i >= 0) unpaired.splice(i, 1);
+    both[k] = i >= 0;
+  });
+  const out = calls.map((call, k): ToolCall => ({ ...call, source: both[k] === true ? 'both' : 'response' }));
   return [...out, ...unpaired.map((c): ToolCall => ({ ...c, source: 'trace' }))];
 }
 

@@ -53,7 +53,7 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
         return { spans: [], complete: false };
       }
     },
-    late: (traceId) => source.late(traceId),
+    late: (traceId, read) => source.late(traceId, read),
     close: () => source.close(),
   };
   const read = (fromResponse: TurnReport, got: TurnSpans, trace: SentTrace): TurnReport => {
@@ -68,7 +68,7 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
       // No span at all: the agent did not export, or the store has nothing. What the response
       // reported still stands; the calls it could not report are unknown, and said so.
       const problem = failure ?? (retried && ofTrace.length > 0 ? notUnderAttemptCause(trace.traceId, ofTrace.length, opts) : noSpansCause(trace.traceId, opts, source.foreign?.() ?? 0));
-      return { ...fromResponse, toolCalls: null, toolCallsProblem: problem, spans: { count: 0, ignored: 0, late: 0 }, time: null, waterfall: null };
+      return { ...fromResponse, toolCalls: null, toolCallsProblem: problem, spans: countsOf({ count: 0, ignored: 0 }, got), time: null, waterfall: null };
     }
     const reading = readTurnSpans(spans, { traceId: trace.traceId, latencyMs: fromResponse.latencyMs ?? null }, { toolCalls: fromResponse.toolCalls, usage: fromResponse.usage });
     // At waitMs without the top span, spans that hang from a span that never came are part of the
@@ -77,7 +77,7 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
     // a turn's spans are complete"). Root spans (an agent that does not continue the traceparent) miss nothing.
     const missing = got.complete ? null : missingParent(spans, trace.spanId);
     if (missing !== null) {
-      return { ...fromResponse, toolCalls: null, toolCallsProblem: incompleteCause(trace.traceId, spans.length, missing, opts), errors: [...fromResponse.errors, ...reading.errors], spans: { ...reading.counts, late: 0 }, time: null, waterfall: null };
+      return { ...fromResponse, toolCalls: null, toolCallsProblem: incompleteCause(trace.traceId, spans.length, missing, opts), errors: [...fromResponse.errors, ...reading.errors], spans: countsOf(reading.counts, got), time: null, waterfall: null };
     }
     // The waterfall's 0 is when the answered attempt was sent, after any backoff or wait for a slot.
     const sentAtMs = attempts.find((a) => a.spanId === trace.spanId)?.atMs ?? earliestStart(spans);
@@ -85,7 +85,7 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
       toolCalls: reading.toolCalls,
       errors: [...fromResponse.errors, ...reading.errors],
       usage: reading.usage,
-      spans: { ...reading.counts, late: 0 },
+      spans: countsOf(reading.counts, got),
       time: reading.time,
       waterfall: waterfallOf(spans, trace.spanId, sentAtMs),
     };
@@ -200,11 +200,27 @@ export function waterfallOf(spans: readonly Span[], sentSpanId: string, sentAtMs
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;
 
+/**
+ * Which read of its trace each turn's counts came from (`TurnSpans.read`), by the counts object the
+ * record keeps: the turns of a trace a traceparent fixed in agent.headers shares each count their own
+ * late spans (docs/traces.md, "Counts").
+ */
+const readOfCounts = new WeakMap<SpanCounts, number>();
+
+function countsOf(counts: Omit<SpanCounts, 'late'>, got: TurnSpans): SpanCounts {
+  const out: SpanCounts = { ...counts, late: 0 };
+  if (got.read !== undefined) readOfCounts.set(out, got.read);
+  return out;
+}
+
 /** Each traced turn's `spans.late`, from the source at the end of the run (docs/traces.md): the record's turns are updated in place. */
 export function fillLateSpans(record: { fixtures: readonly FixtureRecord[]; personas: readonly PersonaRecord[] }, source: Pick<SpanSource, 'late'>): void {
   const fill = (item: { traceId?: string | null; spans?: SpanCounts | null }): void => {
     if (item.traceId == null || item.spans == null) return;
-    item.spans = { ...item.spans, late: source.late(item.traceId) };
+    const read = readOfCounts.get(item.spans);
+    item.spans = { ...item.spans, late: source.late(item.traceId, read) };
+    // A turn listed twice (a repeated script's shown attempt and its turns) is filled twice, alike.
+    if (read !== undefined) readOfCounts.set(item.spans, read);
   };
   for (const f of record.fixtures) {
     fill(f);

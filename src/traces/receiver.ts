@@ -58,9 +58,15 @@ interface TraceState {
   collected: boolean;
   /** The span id of the attempt whose spans were handed over (the answered one). */
   collectedSpanId: string | null;
-  /** Late spans kept (they count when they are the answered attempt's), and late spans past the bound (counted, not kept). */
-  lateKept: Span[];
-  lateDropped: number;
+  /** How many times the trace's spans were handed over: one per turn of a trace a fixed traceparent shares. */
+  reads: number;
+  /**
+   * Late spans kept (they count when they are the answered attempt's), and late spans past the bound
+   * (counted, not kept), each with the read it came after: a turn's late spans are its own, not its
+   * trace's (docs/traces.md, "Counts").
+   */
+  lateKept: { span: Span; read: number }[];
+  lateDropped: Map<number, number>;
   /** The waiting collect: the span id it waits under, and how to wake it. */
   wake: { spanId: string; fire: () => void } | null;
 }
@@ -102,8 +108,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       // A span after the turn's spans were handed over changes nothing for that turn; it is kept
       // for a later turn of the same trace (a traceparent fixed in agent.headers).
       if (state.collected) {
-        if (kept) state.lateKept.push(span);
-        else state.lateDropped += 1;
+        if (kept) state.lateKept.push({ span, read: state.reads });
+        else state.lateDropped.set(state.reads, (state.lateDropped.get(state.reads) ?? 0) + 1);
         continue;
       }
       if (span.parentSpanId !== null && state.sentSpanIds.has(span.parentSpanId)) {
@@ -124,7 +130,7 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
   const stateOf = (traceId: string, sentSpanId: string): TraceState => {
     let state = traces.get(traceId);
     if (!state) {
-      state = { sentSpanIds: new Set([sentSpanId]), spans: [], topsEnded: new Set(), collected: false, collectedSpanId: null, lateKept: [], lateDropped: 0, wake: null };
+      state = { sentSpanIds: new Set([sentSpanId]), spans: [], topsEnded: new Set(), collected: false, collectedSpanId: null, reads: 0, lateKept: [], lateDropped: new Map(), wake: null };
       traces.set(traceId, state);
     }
     return state;
@@ -151,8 +157,9 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
           state.wake = null;
           state.collected = true;
           state.collectedSpanId = sentSpanId;
+          state.reads += 1;
           const spans = [...state.spans].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
-          resolve({ spans, complete: state.topsEnded.has(sentSpanId) });
+          resolve({ spans, complete: state.topsEnded.has(sentSpanId), read: state.reads });
         };
         let cancel: () => void = () => undefined;
         if (state.topsEnded.has(sentSpanId) || signal?.aborted) return finish();
@@ -162,14 +169,18 @@ export async function startReceiver(opts: ReceiverOptions): Promise<Receiver> {
       });
     },
     foreign: () => (matched ? 0 : foreign),
-    late(traceId) {
+    late(traceId, read) {
       const state = traces.get(traceId);
       if (state === undefined) return 0;
+      // The spans that came after this turn's read and before the next turn of the trace was sent.
+      const kept = state.lateKept.filter((l) => read === undefined || l.read === read).map((l) => l.span);
+      let dropped = 0;
+      for (const [r, n] of state.lateDropped) if (read === undefined || r === read) dropped += n;
       // A retried turn's late spans are those of its answered attempt (docs/traces.md, "Retried
       // requests"), told apart now that the spans they hang from have had time to arrive.
-      if (state.sentSpanIds.size <= 1 || state.collectedSpanId === null || state.lateKept.length === 0) return state.lateKept.length + state.lateDropped;
+      if (state.sentSpanIds.size <= 1 || state.collectedSpanId === null || kept.length === 0) return kept.length + dropped;
       const turns = new Set(spansOfAttempt(state.spans, state.collectedSpanId, true));
-      return state.lateKept.filter((s) => turns.has(s)).length + state.lateDropped;
+      return kept.filter((s) => turns.has(s)).length + dropped;
     },
     close() {
       for (const state of traces.values()) state.wake?.fire();

@@ -192,13 +192,17 @@ export interface FixtureAttempt {
   members?: PanelMember[] | null;
 }
 
-/** The replay did not complete: no reply, so no verdict and no drift (docs/semantics.md#verdicts). */
+/**
+ * The replay did not complete: no verdict and no drift (docs/semantics.md#verdicts). No reply either,
+ * except for an agent_error (an ERROR span of the message turn), which keeps the reply and route the
+ * agent answered with (docs/traces.md, "Fixtures").
+ */
 export interface ErroredFixtureRecord extends FixtureRecordBase {
   errored: true;
   error: string;
   errorKind: ErrorKind;
-  reply: null;
-  route: null;
+  reply: string | null;
+  route: Route | null;
   verdict: null;
   drift: null;
 }

@@ -92,6 +92,12 @@ export interface TurnSpans {
   spans: Span[];
   /** True when the span whose parent is the span id collected for (the answered attempt's top span, which ends last) is among them, received or in the store's answer; false at `waitMs`. */
   complete: boolean;
+  /**
+   * Which read of its trace this is (1 for the first): a traceparent fixed in agent.headers puts every
+   * turn in one trace, and each turn's late spans are those that came after its own read (the
+   * receiver's; absent from a store, which has no late spans).
+   */
+  read?: number;
 }
 
 /**
@@ -104,8 +110,8 @@ export interface SpanSource {
   register(traceId: string, sentSpanId: string): void;
   /** The turn's spans, waiting until the answered attempt's (`sentSpanId`) are complete or `waitMs` has passed (the clock is injected by the source's maker). */
   collect(traceId: string, sentSpanId: string, signal?: AbortSignal): Promise<TurnSpans>;
-  /** Spans of this trace that arrived after `collect` returned. */
-  late(traceId: string): number;
+  /** Spans of this trace that arrived after `collect` returned: after the given read of the trace (`TurnSpans.read`) and before the next one was sent, or after any read when none is given. */
+  late(traceId: string, read?: number): number;
   /** Spans received so far of trace ids this run never sent, while none of a trace it sent has come (the receiver's; a store is asked by trace id and has none). */
   foreign?(): number;
   close(): Promise<void>;

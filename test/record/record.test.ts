@@ -102,10 +102,14 @@ describe('parseRecord', () => {
   it('rejects "errored with a verdict" and "replayed without one": errored has no reply, verdict or drift', () => {
     const errored = { errored: true, errorKind: 'timeout', error: 'agent did not answer', reply: null, route: null, verdict: null, drift: null } as const;
     expect(parseRecord(JSON.stringify(record([fixture('a', errored)])), 'r.json').fixtures[0]).toMatchObject(errored);
+    // A fixture errored by its spans keeps the reply and route it answered with (docs/traces.md, "Fixtures").
+    const spanErrored = { ...errored, errorKind: 'agent_error', reply: 'text', route: { conversation: 'c', stage: 's' } } as const;
+    expect(parseRecord(JSON.stringify(record([fixture('a', spanErrored)])), 'r.json').fixtures[0]).toMatchObject(spanErrored);
     const bad: [Record<string, unknown>, RegExp][] = [
       [{ ...errored, verdict: 'pass' }, /fixtures\.0\.verdict: an errored fixture has no verdict/],
       [{ ...errored, drift: { reply: null, route: null, verdict: 'no_baseline' } }, /fixtures\.0\.drift: an errored fixture has no drift/],
       [{ ...errored, reply: 'text' }, /fixtures\.0\.reply: an errored fixture has no reply/],
+      [{ ...errored, route: { conversation: 'c', stage: 's' } }, /fixtures\.0\.route: an errored fixture has no route/],
       [{ ...errored, error: null }, /fixtures\.0\.error/],
       [{ verdict: null }, /fixtures\.0\.verdict/],
       [{ drift: null }, /fixtures\.0\.drift/],

@@ -148,7 +148,7 @@ describe('OTLP/HTTP receiver with the OpenTelemetry SDK exporters', () => {
     const waiting = r.collect(other.traceId, other.sentSpanId);
     expect(timers.pending).toBe(1);
     timers.fire();
-    expect(await waiting).toEqual({ spans: [], complete: false });
+    expect(await waiting).toEqual({ spans: [], complete: false, read: 1 });
   });
 
   it('waits for the span under the sent span; at waitMs hands over what came, incomplete; later spans count as late', async () => {
@@ -203,6 +203,7 @@ describe('OTLP/HTTP receiver with the OpenTelemetry SDK exporters', () => {
     expect(timers.pending).toBe(0);
     expect(got).toEqual({
       complete: true,
+      read: 1,
       spans: [
         { traceId: ids.traceId, spanId: 'bbbbbbbbbbbbbbbb', parentSpanId: ids.sentSpanId, name: 'top', startMs: 1_700_000_000_000, endMs: 1_700_000_000_250, status: 'unset', statusMessage: null, attributes: { n: 7 }, service: 'json-agent' },
       ],
@@ -273,7 +274,7 @@ describe('OTLP/HTTP receiver with the OpenTelemetry SDK exporters', () => {
     const abort = new AbortController();
     const waiting = r.collect(ids.traceId, ids.sentSpanId, abort.signal);
     abort.abort();
-    expect(await waiting).toEqual({ spans: [], complete: false });
+    expect(await waiting).toEqual({ spans: [], complete: false, read: 1 });
     expect(timers.pending).toBe(0);
   });
 });
