@@ -1,4 +1,4 @@
-// Code comments cite the docs by page and section: `(docs/action.md, "The PR comment")` or
+// Code comments (src/, test/, scripts/, the demo suite under examples/) cite the docs by page and section: `(docs/action.md, "The PR comment")` or
 // `docs/cli.md#init`. A cited section must exist: a heading of that page (its text, or the start
 // of it), a paragraph's bold label (`**Removed.**`), or, for a quoted output line in lower case, the
 // line itself. A page renamed or a section retitled leaves a comment pointing nowhere.
@@ -16,7 +16,7 @@ function sources(dir: string, out: string[] = []): string[] {
     const path = join(dir, name);
     if (name === 'node_modules') continue;
     if (statSync(path).isDirectory()) sources(path, out);
-    else if (/\.(ts|mts|js)$/.test(name)) out.push(path);
+    else if (/\.(ts|mts|js|mjs|py|ya?ml)$/.test(name)) out.push(path);
   }
   return out;
 }
@@ -65,8 +65,9 @@ function missingCitations(files: string[]): string[] {
 }
 
 describe('sections of the docs cited in code comments', () => {
-  it('exist, in src/ and in the tests', () => {
-    const files = [...sources(join(ROOT, 'src')), ...sources(join(ROOT, 'test'))].filter(
+  it('exist, in src/, the tests, scripts/ and the demo suite', () => {
+    const dirs = ['src', 'test', 'scripts', 'examples'];
+    const files = dirs.flatMap((d) => sources(join(ROOT, d))).filter(
       (f) => !f.endsWith(join('test', 'docs', 'links.test.ts')) && !f.endsWith(join('test', 'docs', 'cited-sections.test.ts')),
     );
     expect(missingCitations(files)).toEqual([]);
