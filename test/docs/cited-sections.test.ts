@@ -1,7 +1,8 @@
-// Code comments (src/, test/, scripts/, the demo suite under examples/) cite the docs by page and section: `(docs/action.md, "The PR comment")` or
-// `docs/cli.md#init`. A cited section must exist: a heading of that page (its text, or the start
-// of it), a paragraph's bold label (`**Removed.**`), or, for a quoted output line in lower case, the
-// line itself. A page renamed or a section retitled leaves a comment pointing nowhere.
+// Code comments (src/, test/, scripts/, the demo suite under examples/) cite the docs by page and
+// section: `(docs/action.md, "The PR comment")` or `docs/cli.md#init`. A cited section must exist:
+// a heading of that page (its text, or the start of it), a paragraph's bold label (`**Removed.**`),
+// or, for a quoted output line in lower case, the line itself. A page renamed or a section
+// retitled leaves a comment pointing nowhere.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
