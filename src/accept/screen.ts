@@ -1,7 +1,7 @@
 // What acceptance writes is read back as the loader will read it, before anything is written:
 // a baseline the loader would refuse (a judge score or attempts that contradict the verdict, too
 // many wordings) is refused here with the loader's own words, so that accepting never leaves a
-// suite that no longer loads (docs/semantics.md, "Acceptance").
+// suite that no longer loads (docs/semantics.md, "Baselines and acceptance").
 
 import type { AcceptPlan } from '../evaluate/index.js';
 import { checkBaselineFile } from '../suite/baselines.js';

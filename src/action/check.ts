@@ -50,7 +50,7 @@ async function shardTimings(timingsInput: string | null, ctx: ActionContext, dep
 
 /**
  * The comment and summary when the agent never answered: nothing was replayed. A job cancelled
- * while it waited (docs/action.md, "Waiting for the preview") says so, not that the agent was slow.
+ * while it waited (docs/action.md, "Preview deployments") says so, not that the agent was slow.
  */
 function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
   if (e instanceof AgentWaitInterrupted) {

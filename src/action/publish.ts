@@ -219,7 +219,7 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
  * run another commit, an older one (a check dispatched on the accepted baselines' commit that
  * finished after the check of a later push: the two run in different concurrency groups). GitHub
  * is asked for the head only when the comment shows another commit than this run's
- * (docs/action.md, "The sticky comment").
+ * (docs/action.md, "The PR comment").
  */
 async function newerComment(github: GitHubApi, ctx: ActionContext, shown: string, body: string): Promise<string | null> {
   const theirs = parseCommentMetadata(shown)?.headSha ?? null;

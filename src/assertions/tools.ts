@@ -1,4 +1,4 @@
-// toolCalled / toolNotCalled (docs/personas.md, "Checks"; docs/traces.md, "Fixtures"): one decision and
+// toolCalled / toolNotCalled (docs/personas.md, "The checks"; docs/traces.md, "Fixtures"): one decision and
 // one wording for persona scripts and fixtures. Matching is src/evaluate/match.ts's `callMatches`,
 // the rule mocks use too; only where a match was seen is said differently ("at turn 2" in a script,
 // the call's input in a fixture's one message turn).

@@ -42,7 +42,7 @@ function buildRunRecordSchema() {
   const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
   const driftVerdictSchema = z.enum(['still_passing', 'still_failing', 'newly_passing', 'newly_failing', 'no_baseline', 'not_evaluated']);
   const sameDifferent = z.enum(['same', 'different']).nullable();
-  // Meaning of a reply that differs from its baseline's (docs/meaning.md, "In results.json").
+  // Meaning of a reply that differs from its baseline's (docs/meaning.md, "The meaning of one reply, as recorded").
   const factSchema = z.strictObject({ kind: z.enum(['number', 'time', 'amount', 'url', 'email', 'code']), value: z.string() });
   const meaningSchema = z
     .strictObject({

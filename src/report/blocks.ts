@@ -45,7 +45,7 @@ export function flakyBlock(model: ReportModel): string | null {
 }
 
 /**
- * Baselines whose fixture or persona script is gone from the suite (docs/action.md, "The comment"),
+ * Baselines whose fixture or persona script is gone from the suite (docs/action.md, "The PR comment", "Removed"),
  * after the sections: a deleted fixture is said, never read as a suite that passed. Null when none.
  */
 export function removedBlock(model: ReportModel): string | null {

@@ -121,7 +121,7 @@ export interface ReportModel {
   tiers: Readonly<Record<Tier, number>>;
   /** The run's pass-rate change from its `stats` (docs/statistics.md, "The run"); null when the record has none. */
   runRate: RunRateParts | null;
-  /** Baselines whose fixture or script is gone from the suite (docs/action.md, "The comment"): nothing was replayed for them. */
+  /** Baselines whose fixture or script is gone from the suite (docs/action.md, "The PR comment", "Removed"): nothing was replayed for them. */
   removed: readonly RemovedBaseline[];
 }
 
@@ -289,7 +289,7 @@ export function removedShown(removed: readonly RemovedBaseline[]): { named: read
 export function sectionCounts(model: ReportModel): string[] {
   const counts = SECTION_ORDER.filter((k) => model.sections[k].length > 0).map((k) => `${thousands(model.sections[k].length)} ${SECTION_WORDS[k].count}`);
   // Not an item of the run: a baseline whose fixture or script is gone, said beside them so that a
-  // deleted fixture is never read as a suite that passed (docs/action.md, "The comment").
+  // deleted fixture is never read as a suite that passed (docs/action.md, "The PR comment", "Removed").
   return model.removed.length > 0 ? [...counts, `${thousands(model.removed.length)} removed`] : counts;
 }
 

@@ -157,7 +157,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   }
   const unchanged = model.sections.unchanged.length;
   if (unchanged > 0) lines.push('', paint('grey', fit(`${SECTION_WORDS.unchanged.title} (${thousands(unchanged)}): not listed; every item is in ${where}`)));
-  // Baselines whose item is gone (docs/action.md, "The comment"): named, the rest counted.
+  // Baselines whose item is gone (docs/action.md, "The PR comment", "Removed"): named, the rest counted.
   const removed = model.removed;
   if (removed.length > 0) {
     const shown = removedShown(removed);

@@ -1,4 +1,4 @@
-// Tool expectations as written in suite files (docs/personas.md, "Checks"; docs/traces.md,
+// Tool expectations as written in suite files (docs/personas.md, "The checks"; docs/traces.md,
 // "Fixtures"): `{tool, input?, match?}`, one schema for a script's `expect.toolCalled` entries and a
 // fixture's `assert: {toolCalled: ...}`, so both are checked and read the same way.
 

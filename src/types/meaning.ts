@@ -24,7 +24,7 @@ export type MeaningValue = 'formatting' | 'variant' | 'changed' | 'reworded' | '
  */
 export type MeaningBy = 'normalize' | 'variant' | 'facts' | 'judge' | 'turns' | 'message' | null;
 
-/** A differing reply's meaning, as results.json records it (docs/meaning.md, "In results.json"). */
+/** A differing reply's meaning, as results.json records it (docs/meaning.md, "The meaning of one reply, as recorded"). */
 export interface Meaning {
   value: MeaningValue;
   by: MeaningBy;

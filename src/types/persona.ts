@@ -117,7 +117,7 @@ export interface Turn {
   message: string | null;
   reply: string;
   route: Route | null;
-  /** When this reply differs from the baseline's at the same turn (docs/meaning.md, "Scripts"); absent otherwise and in older records. */
+  /** When this reply differs from the baseline's at the same turn (docs/meaning.md, "Persona scripts"); absent otherwise and in older records. */
   meaning?: Meaning | null;
   offTrack: unknown[];
   /** Null when the agent did not report tool calls for this turn (no `toolCalls` key / mapped path null). */

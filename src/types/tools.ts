@@ -1,4 +1,4 @@
-// Tool calls as checks read them (docs/personas.md, "Checks"; docs/traces.md, "Fixtures"): the JSON
+// Tool calls as checks read them (docs/personas.md, "The checks"; docs/traces.md, "Fixtures"): the JSON
 // of a call's input and output, and a `toolCalled` / `toolNotCalled` expectation. Shared by persona
 // scripts and fixture assertions, so both match calls by one rule (src/evaluate/match.ts).
 

@@ -40,7 +40,7 @@ export interface PersonaDrift {
   /** The sequence of routes differs. */
   route: 'same' | 'different' | null;
   verdict: DriftVerdict;
-  /** The script's meaning: its worst turn's, or `changed` by `turns` (docs/meaning.md, "Scripts"). Absent in older records. */
+  /** The script's meaning: its worst turn's, or `changed` by `turns` (docs/meaning.md, "Persona scripts"). Absent in older records. */
   meaning?: Meaning | null;
 }
 

@@ -1,6 +1,6 @@
 // A fixture deleted (or renamed without its baseline) in a pull request: its accepted baseline has
 // no item now. The run says so in results.json (`removed`), in the headline and a section of the
-// comment, and in the terminal (docs/action.md, "The comment"), so that deleting a failing fixture
+// comment, and in the terminal (docs/action.md, "The PR comment", "Removed"), so that deleting a failing fixture
 // never reads as a suite that passed; a merge of shard records says it once.
 
 import { readFile } from 'node:fs/promises';

@@ -121,6 +121,25 @@ function expectPersonas(record: RunRecord): void {
   expect([...new Set(record.personas.map((x) => x.drift?.verdict).filter((v) => v !== undefined))].sort()).toEqual([...DRIFT_VERDICTS].sort());
 }
 
+/**
+ * docs/meaning.md, "A worked example: npm start", quotes the demo's terminal and report.md: each
+ * line it quotes is a line the demo prints (`…` marks lines left out; the agent's port varies).
+ */
+async function expectMeaningExcerpt(stdout: string, reportMd: string): Promise<void> {
+  const doc = await readFile(join(ROOT, 'docs', 'meaning.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## A worked example: npm start'), doc.indexOf('## The meaning of one reply, as recorded'));
+  const blocks = [...section.matchAll(/```(text|markdown)\n([\s\S]*?)```/g)];
+  expect(blocks.map((b) => b[1])).toEqual(['text', 'markdown', 'markdown']);
+  const printed = stdout.split('\n').map((l) => l.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT'));
+  const written = reportMd.split('\n');
+  for (const [, kind, body] of blocks) {
+    for (const line of body!.split('\n').filter((l) => l !== '' && l !== '…')) {
+      const where = kind === 'text' ? printed : written;
+      expect(where, `docs/meaning.md quotes a line the demo ${kind === 'text' ? 'prints' : 'writes to report.md'} no longer: ${line}`).toContain(line.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT'));
+    }
+  }
+}
+
 describe('demo', () => {
   it('finds the example suite from the source tree', () => {
     expect(findDemoSuite(join(ROOT, 'src', 'demo'))).toBe(join(ROOT, 'examples', 'demo', '.agent-replay'));
@@ -165,6 +184,7 @@ describe('demo', () => {
     expect(files.every((f) => /^\.agent-replay\/(fixtures|personas)\/[\w-]+\.yml$/.test(f)), files.join(', ')).toBe(true);
     expect(stdout).toContain('≈ delivery-time · reworded (known variant) · ');
     expect(stdout).toContain('favourite-product · pass (probe) · still passing · reply changed · meaning not checked: meaning judge gave no usable answer');
+    await expectMeaningExcerpt(stdout, await readFile(join(out, 'report.md'), 'utf8'));
   });
 
   it('runs as the bundled CLI (node dist/cli.js demo) in a child process', async (ctx) => {

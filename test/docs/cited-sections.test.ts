@@ -1,0 +1,76 @@
+// Code comments (src/, test/, scripts/, the demo suite under examples/) cite the docs by page and
+// section: `(docs/action.md, "The PR comment")` or `docs/cli.md#init`. A cited section must exist:
+// a heading of that page (its text, or the start of it), a paragraph's bold label (`**Removed.**`),
+// or, for a quoted output line in lower case, the line itself. A page renamed or a section
+// retitled leaves a comment pointing nowhere.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { anchorsOf } from '../support/doc-links.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CITE = /docs\/([\w/-]+\.md)(?:#([\w-]+)|, "((?:[^"\\]|\\.)+)")?/g;
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (name === 'node_modules') continue;
+    if (statSync(path).isDirectory()) sources(path, out);
+    else if (/\.(ts|mts|js|mjs|py|ya?ml)$/.test(name)) out.push(path);
+  }
+  return out;
+}
+
+const plain = (s: string): string => s.replace(/[`*]/g, '').replace(/\\(.)/g, '$1').toLowerCase();
+
+function headingsOf(markdown: string): string[] {
+  const out: string[] = [];
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (/^ {0,3}(```|~~~)/.test(line)) fenced = !fenced;
+    const h = fenced ? null : /^#{1,6}\s+(.*)$/.exec(line);
+    if (h) out.push(plain(h[1]!));
+  }
+  return out;
+}
+
+/** Every citation of a missing page or section in `files`, as `file:line: ...`. */
+function missingCitations(files: string[]): string[] {
+  const problems: string[] = [];
+  for (const file of files) {
+    const where = relative(ROOT, file);
+    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+      for (const m of line.matchAll(CITE)) {
+        const page = `docs/${m[1]!}`;
+        let text: string;
+        try {
+          text = readFileSync(join(ROOT, page), 'utf8');
+        } catch {
+          problems.push(`${where}:${i + 1}: ${page} does not exist`);
+          continue;
+        }
+        if (m[2] !== undefined && !anchorsOf(text).has(m[2])) problems.push(`${where}:${i + 1}: ${page} has no anchor #${m[2]}`);
+        const section = m[3];
+        if (section === undefined) continue;
+        const s = plain(section);
+        const found =
+          headingsOf(text).some((h) => h.startsWith(s)) ||
+          text.includes(`**${section.replace(/\\(.)/g, '$1')}`) ||
+          (/^[^A-Z]/.test(section) && text.includes(section.replace(/\\(.)/g, '$1')));
+        if (!found) problems.push(`${where}:${i + 1}: ${page} has no section "${section}"`);
+      }
+    });
+  }
+  return problems;
+}
+
+describe('sections of the docs cited in code comments', () => {
+  it('exist, in src/, the tests, scripts/ and the demo suite', () => {
+    const dirs = ['src', 'test', 'scripts', 'examples'];
+    const files = dirs.flatMap((d) => sources(join(ROOT, d))).filter(
+      (f) => !f.endsWith(join('test', 'docs', 'links.test.ts')) && !f.endsWith(join('test', 'docs', 'cited-sections.test.ts')),
+    );
+    expect(missingCitations(files)).toEqual([]);
+  });
+});
