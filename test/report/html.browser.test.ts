@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
 import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
-import type { RunRecord } from '../../src/types.js';
+import type { PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
 import { allGreen, baseline, check, fixture, hostilePersona, mixed, persona, personaScripts, route, run, simulatedRun } from './fixtures.js';
 import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
 
@@ -389,6 +389,50 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       ['1', 'errored', 'HTTP 500 from the agent', ''],
       ['2 (shown)', 'pass', 'reply contains "30 days"', yes],
       ['3', 'fail', 'reply does not contain "30 days"', no],
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("opens a repeated script that failed while attempt 1 passed with attempt 2's checks and its turn against attempt 1's, as the comment does", async () => {
+    // docs/fixtures.md, "Reports": the decisive attempt's checks follow the shown attempt's, then its first turn that replied otherwise.
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
+    const last = base.turns.length - 1;
+    const lastIndex = (base.turns[last] as ReplayedPersonaRecord['turns'][number]).index;
+    const other = base.turns.map((t, i) => (i === last ? { ...t, reply: 'Refunds take 90 days.' } : t));
+    const failing = base.checks.map((c, i) => (i === 0 ? { ...c, status: 'fail' as const, detail: `turn ${lastIndex}: the agent never reached refunds` } : c));
+    const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, durationMs: 900 };
+    const script: PersonaRecord = {
+      ...base,
+      baseline: null,
+      verdict: 'fail',
+      drift: { transcript: null, route: null, verdict: 'no_baseline' },
+      repeat: { count: 3, minPass: 3, passed: 2, flaky: true },
+      attempts: [
+        { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
+        { ...one, verdict: 'fail' as const, checks: failing, turns: other },
+        { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
+      ],
+    };
+    const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 1, notEvaluated: 0, errored: 0 } }));
+    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+    await row.locator('table.checks').first().waitFor();
+    const heads = await row.locator('.body > h3').allTextContents();
+    expect(heads).toEqual(["Checks (attempt 1's, the attempt shown)", "Attempt 2's checks (fail)", `Attempt 2, turn ${lastIndex}, against attempt 1's`, 'Attempts', 'Transcript']);
+    const decisive = row.locator('.body > table.checks').nth(1);
+    expect(await decisive.locator('tbody tr').first().locator('td').first().textContent()).toBe('fail');
+    expect(await decisive.textContent()).toContain('the agent never reached refunds');
+    const sbs = row.locator('.body > table.sbs');
+    expect(await sbs.locator('th').allTextContents()).toEqual(['Attempt 1', 'Attempt 2']);
+    expect(await sbs.locator('td.ins').textContent()).toContain('Refunds take 90 days.');
+    // The attempts table's last column: where each attempt first replied otherwise than the attempt shown.
+    const cells = await row.locator('.body > table.checks').nth(2).evaluate((t) => [...t.querySelectorAll('tr')].map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent)));
+    expect(cells.map((r) => [r[0], r[3]])).toEqual([
+      ['#', 'first reply unlike the attempt shown'],
+      ['1 (shown)', 'the transcript below'],
+      ['2', `turn ${lastIndex}: Refunds take 90 days.`],
+      ['3', "the same replies as attempt 1's"],
     ]);
     expect(errors).toEqual([]);
     await page.close();

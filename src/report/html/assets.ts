@@ -433,6 +433,21 @@ function spansBlock(parent, tr) {
   add(scale, el('span', null, ms(end)));
   add(axis, el('span'));
 }
+function decisiveBlock(body, p) {
+  var d = p.decisive;
+  var was = 'attempt ' + p.shownAttempt;
+  add(body, el('h3', null, 'Attempt ' + d.n + "'s checks (" + STATUS[d.verdict] + ')'));
+  checksTable(body, d.checks);
+  var t = d.turn;
+  if (!t) return;
+  var head = 'Attempt ' + d.n + ', turn ' + t.index;
+  if (t.diff) {
+    add(body, el('h3', null, head + ', against ' + was + "'s"));
+    add(body, sideBySide(t.diff, 'Attempt ' + p.shownAttempt, 'Attempt ' + d.n));
+  } else if (t.reply != null) {
+    block(body, head + (t.shown == null ? ' (' + was + ' has no turn ' + t.index + ')' : ', against ' + was + "'s (too long to diff)"), t.reply);
+  } else add(body, el('p', 'drift', head + ': attempt ' + d.n + ' has no turn ' + t.index + ' (' + was + "'s is in the transcript)."));
+}
 function personaBody(body, p) {
   dl(body, [
     ['Persona', p.persona],
@@ -442,9 +457,12 @@ function personaBody(body, p) {
     ['Simulated user', p.simulation ? 'goal: ' + p.simulation.goal + ' \\u00b7 ' + p.simulation.facts.join(' \\u00b7 ') : null],
     ['Not evaluated', p.simulation && p.simulation.fault ? p.simulation.fault + ' (not a failure: the agent was not measured)' : null]
   ]);
-  add(body, el('h3', null, 'Checks'));
+  // A repeated script (docs/fixtures.md, "Reports"): whose checks these are, then the first attempt
+  // with the script's verdict when it is another: its checks, and its turn that replied otherwise.
+  add(body, el('h3', null, p.shownAttempt ? "Checks (attempt " + p.shownAttempt + "'s, the attempt shown)" : 'Checks'));
   checksTable(body, p.checks);
-  attemptsTable(body, p.attempts, '');
+  if (p.decisive) decisiveBlock(body, p);
+  attemptsTable(body, p.attempts, 'first reply unlike the attempt shown');
   add(body, el('h3', null, 'Transcript'));
   p.turns.forEach(function (t) { turnBlock(body, t); });
   if (p.droppedTurns > 0) add(body, el('p', 'drift', 'The baseline had ' + p.droppedTurns + ' more turn' + (p.droppedTurns === 1 ? '' : 's') + '.'));
@@ -481,7 +499,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = '/lprvOixxEBcBBIOhxTRC/8fBI4DizBOFKZxGQqHxQY=';
+const SCRIPT_SHA256 = 'jnws7hZQMwzYqIgDisa6Um4oQ63+/gx1zcCl91XZils=';
 const STYLE_SHA256 = 'RYKI835tooIRZghSIdx/mK29RlCxhD4DLtrd0JMf1mE=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

@@ -5,7 +5,7 @@
 // Side by side: the sentence diff of diff.ts (replyDiff) as rows: unchanged sentences on both
 // sides, each changed sentence with its replacement, the changed words marked.
 
-import type { Check, FixtureRecord, JsonValue, ObservedToolCall, PanelMember, PersonaBaseline, PersonaRecord, SingleAssertion, SpanCounts, TimeSplit, ToolCall, Turn, WaterfallSpan } from '../../types.js';
+import type { Check, FixtureRecord, PersonaAttempt, JsonValue, ObservedToolCall, PanelMember, PersonaBaseline, PersonaRecord, SingleAssertion, SpanCounts, TimeSplit, ToolCall, Turn, WaterfallSpan } from '../../types.js';
 import { sourceMark, spanCountsText, timeSplitText } from '../trace.js';
 import { judgeAssertionOf } from '../../assertions/list.js';
 import { describeCall } from '../../assertions/tools.js';
@@ -13,7 +13,8 @@ import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
-import { CHECK_NAMES, checkSubject, matchMark, notSent, replyWords, stoppedOn } from '../persona.js';
+import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, notSent, replyWords, stoppedOn } from '../persona.js';
+import { decisiveAttempt } from '../item-parts.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
@@ -106,7 +107,10 @@ export interface AttemptData {
   shown: boolean;
   /** Why (the check's detail, the error, or a script's failing checks). */
   detail: string;
-  /** A fixture attempt's reply; null when errored, and for a persona script. */
+  /**
+   * A fixture attempt's reply; for a persona script, its first reply unlike the attempt shown's
+   * ("turn 3: ...", "the same replies as attempt 1's", "the transcript below"); null when errored.
+   */
   reply: string | null;
 }
 
@@ -152,6 +156,14 @@ export interface PersonaData {
   error: string | null;
   /** A repeated script's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
+  /** A repeated script: the attempt whose checks and transcript are shown; absent when it ran once or every attempt errored. */
+  shownAttempt?: number;
+  /**
+   * The first attempt with the script's verdict, when it is not the one shown (docs/fixtures.md,
+   * "Reports"): its checks, then its first turn that replied otherwise than the attempt shown
+   * (`shown` / `reply` null: that attempt has no such turn; `diff` null: one is missing or too long).
+   */
+  decisive?: { n: number; verdict: 'pass' | 'fail' | 'not_evaluated'; checks: CheckData[]; turn: { index: number; diff: SideBySide | null; shown: string | null; reply: string | null } | null };
   /** A simulated user (docs/simulated-users.md): the goal, from which turn it was live, how it ended, its calls, a fault. */
   simulation?: { goal: string; facts: string[]; fault: string | null };
 }
@@ -429,10 +441,48 @@ export function personaData(p: PersonaRecord): PersonaData {
     ...attemptsData(
       p.attempts,
       (a) => a.error ?? (a.checks.filter((c) => c.status !== 'pass').map((c) => `${CHECK_NAMES[c.kind]}: ${c.detail}`).join('; ') || 'every check passed'),
-      () => null,
+      (a) => unlikeShown(p, a),
     ),
+    ...decisiveData(p),
     ...(p.simulation ? { simulation: { goal: text(p.simulation.goal), facts: simulationFacts(p, p.simulation).map(text), fault: faultLine(p.simulation) } } : {}),
   };
+}
+
+/** The attempt shown of a repeated script (the first that did not error), 1-based; 0 when none. */
+function shownNumber(p: PersonaRecord): number {
+  return p.attempts === undefined ? 0 : p.attempts.findIndex((a) => !a.errored) + 1;
+}
+
+/** A script attempt's first reply unlike the attempt shown's, in words (the attempts table's last column). */
+function unlikeShown(p: PersonaRecord, a: PersonaAttempt): string {
+  const shown = shownNumber(p);
+  if (p.attempts?.[shown - 1] === a) return 'the transcript below';
+  for (let i = 0; i < Math.max(a.turns.length, p.turns.length); i++) {
+    const mine = a.turns[i];
+    const theirs = p.turns[i];
+    if (mine !== undefined && theirs !== undefined && mine.reply === theirs.reply) continue;
+    return mine === undefined ? `no turn ${theirs?.index ?? i}` : `turn ${mine.index}: ${text(mine.reply)}`;
+  }
+  return `the same replies as attempt ${shown}'s`;
+}
+
+/** The shown attempt's number and the decisive attempt's checks and turn, as the comment has them (persona.ts). */
+function decisiveData(p: PersonaRecord): Pick<PersonaData, 'shownAttempt' | 'decisive'> {
+  const shown = shownNumber(p);
+  if (p.attempts === undefined || p.repeat === undefined || shown === 0) return {};
+  const d = p.errored ? null : decisiveAttempt(p);
+  if (d === null) return { shownAttempt: shown };
+  const t = decisiveTurn(p);
+  const turn =
+    t === null
+      ? null
+      : {
+          index: t.index,
+          diff: t.shown !== null && t.turn !== null ? sideBySide(t.shown.reply, t.turn.reply) : null,
+          shown: t.shown === null ? null : text(t.shown.reply),
+          reply: t.turn === null ? null : text(t.turn.reply),
+        };
+  return { shownAttempt: shown, decisive: { n: d.number, verdict: d.verdict, checks: d.attempt.checks.map(checkData), turn } };
 }
 
 export function itemData(item: Item): ItemData {
