@@ -71,6 +71,29 @@ async function visibleRows(page: Page): Promise<Array<{ verdict: string; drift: 
   );
 }
 
+/** A script repeated 3 times that failed on attempt 2 (replying otherwise on its last turn) while attempt 1 passed. */
+function decisiveScript(): { script: PersonaRecord; lastIndex: number } {
+  const base = persona('refund-chat') as ReplayedPersonaRecord;
+  const last = base.turns.length - 1;
+  const lastIndex = (base.turns[last] as ReplayedPersonaRecord['turns'][number]).index;
+  const other = base.turns.map((t, i) => (i === last ? { ...t, reply: 'Refunds take 90 days.' } : t));
+  const failing = base.checks.map((c, i) => (i === 0 ? { ...c, status: 'fail' as const, detail: `turn ${lastIndex}: the agent never reached refunds` } : c));
+  const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, durationMs: 900 };
+  const script: PersonaRecord = {
+    ...base,
+    baseline: null,
+    verdict: 'fail',
+    drift: { transcript: null, route: null, verdict: 'no_baseline' },
+    repeat: { count: 3, minPass: 3, passed: 2, flaky: true },
+    attempts: [
+      { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
+      { ...one, verdict: 'fail' as const, checks: failing, turns: other },
+      { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
+    ],
+  };
+  return { script, lastIndex };
+}
+
 // Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).
 describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
   beforeAll(async () => {
@@ -396,24 +419,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
 
   it("opens a repeated script that failed while attempt 1 passed with attempt 2's checks and its turn against attempt 1's, as the comment does", async () => {
     // docs/fixtures.md, "Reports": the decisive attempt's checks follow the shown attempt's, then its first turn that replied otherwise.
-    const base = persona('refund-chat') as ReplayedPersonaRecord;
-    const last = base.turns.length - 1;
-    const lastIndex = (base.turns[last] as ReplayedPersonaRecord['turns'][number]).index;
-    const other = base.turns.map((t, i) => (i === last ? { ...t, reply: 'Refunds take 90 days.' } : t));
-    const failing = base.checks.map((c, i) => (i === 0 ? { ...c, status: 'fail' as const, detail: `turn ${lastIndex}: the agent never reached refunds` } : c));
-    const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, durationMs: 900 };
-    const script: PersonaRecord = {
-      ...base,
-      baseline: null,
-      verdict: 'fail',
-      drift: { transcript: null, route: null, verdict: 'no_baseline' },
-      repeat: { count: 3, minPass: 3, passed: 2, flaky: true },
-      attempts: [
-        { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
-        { ...one, verdict: 'fail' as const, checks: failing, turns: other },
-        { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
-      ],
-    };
+    const { script, lastIndex } = decisiveScript();
     const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 1, notEvaluated: 0, errored: 0 } }));
     const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
     if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
@@ -434,6 +440,22 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       ['2', `turn ${lastIndex}: Refunds take 90 days.`],
       ['3', "the same replies as attempt 1's"],
     ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a 400 px window with every row and panel open: nothing wider than the page', async () => {
+    const { script } = decisiveScript();
+    const r = withPersonas();
+    const record = { ...r, personas: [...(r.personas as PersonaRecord[]), script], tallies: { ...r.tallies, failed: r.tallies.failed + 1 } };
+    const { page, errors } = await open(record, {}, { width: 400, height: 800 });
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+    await page.locator('table.sbs').first().waitFor();
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('table, svg, pre, .reply')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth).map((e) => `${e.tagName}.${e.getAttribute('class')}: ${(e.textContent ?? '').slice(0, 40)}`),
+    );
+    expect(wide).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
     expect(errors).toEqual([]);
     await page.close();
   });
