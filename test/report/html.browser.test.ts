@@ -456,6 +456,20 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     );
     expect(wide).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+    // A conversation's name stays whole (a path may break): "refunds", not "ref|un|ds".
+    const broken = await page.locator('.panel table').first().evaluate((t) =>
+      [...t.querySelectorAll('tbody td:first-child')].filter((c) => {
+        const r = document.createRange();
+        r.selectNodeContents(c);
+        return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1;
+      }).map((c) => c.textContent),
+    );
+    expect(broken).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const spill = await page.evaluate(() =>
+      [...document.querySelectorAll('.panel table')].filter((t) => t.getBoundingClientRect().right > (t.closest('.panel') as Element).getBoundingClientRect().right).map((t) => (t.textContent ?? '').slice(0, 40)),
+    );
+    expect(spill).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -35,8 +35,8 @@ h3.cause{margin:10px 0 2px;text-transform:none;letter-spacing:0;font-size:13px}
 .panel td,.panel th{padding:3px 6px 3px 0;text-align:left;vertical-align:middle}
 .panel th{color:var(--muted);font-weight:500}
 .panel td.aside{color:var(--muted);font-size:12px}
-.panel td:first-child{overflow-wrap:anywhere}
-.panel td.num,.panel th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.panel td:first-child{overflow-wrap:break-word}
+.panel td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.panel th.num{text-align:right}
 .panel details{margin:4px 0}
 .panel summary{cursor:pointer;color:var(--accent)}
 .bar{vertical-align:middle}.bar .bg{fill:var(--soft)}.bar .fg{fill:var(--pass)}
@@ -138,7 +138,7 @@ table.checks td,table.checks th{border-bottom:1px solid #eaeef2;padding:4px 8px 
 table.checks th{color:var(--muted);font-weight:500}
 table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
 .empty{color:var(--muted);padding:24px 0;text-align:center}
-@media (max-width:720px){.panel th.num{white-space:normal}.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}}
+@media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}}
 `;
 
 export const SCRIPT = `(function () {
@@ -501,7 +501,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'jnws7hZQMwzYqIgDisa6Um4oQ63+/gx1zcCl91XZils=';
-const STYLE_SHA256 = 'gYsaYelPv/ynKrh/58kSHicc3HBfAHP3wp+Ssm5PhuA=';
+const STYLE_SHA256 = 'D3rKBXj195z6b5ouHD49G16e3+OvXviDrFaxJfoqMN0=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
