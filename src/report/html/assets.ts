@@ -136,6 +136,7 @@ p.spans{margin:2px 0 8px;font-size:12px;color:var(--muted)}
 table.checks{border-collapse:collapse;width:100%;margin:0 0 12px;font-size:13px}
 table.checks td,table.checks th{border-bottom:1px solid #eaeef2;padding:4px 8px 4px 0;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 table.checks th{color:var(--muted);font-weight:500}
+table.attempts td:nth-child(3){min-width:9em}table.attempts .note{color:var(--muted)}
 table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
 .empty{color:var(--muted);padding:24px 0;text-align:center}
 @media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}}
@@ -320,7 +321,7 @@ var STATUS = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', error
 function attemptsTable(body, attempts, what) {
   if (!attempts) return;
   add(body, el('h3', null, 'Attempts'));
-  var t = add(body, el('table', 'checks'));
+  var t = add(body, el('table', 'checks attempts'));
   var h = add(add(t, el('thead')), el('tr'));
   ['#', '', 'why', what].forEach(function (x) { add(h, el('th', null, x)); });
   var tb = add(t, el('tbody'));
@@ -329,7 +330,9 @@ function attemptsTable(body, attempts, what) {
     add(tr, el('td', null, String(a.n) + (a.shown ? ' (shown)' : '')));
     add(add(tr, el('td')), el('span', 'pill ' + a.outcome, STATUS[a.outcome]));
     add(tr, el('td', null, a.detail));
-    add(tr, el('td', 'text', a.reply == null ? '' : a.reply));
+    var cell = add(tr, el('td'));
+    if (a.note) add(cell, el('span', 'note', a.note + (a.reply != null ? ': ' : '')));
+    if (a.reply != null) add(cell, el('div', 'text', a.reply));
   });
 }
 function panelList(parent, lines) {
@@ -500,8 +503,8 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'jnws7hZQMwzYqIgDisa6Um4oQ63+/gx1zcCl91XZils=';
-const STYLE_SHA256 = 'D3rKBXj195z6b5ouHD49G16e3+OvXviDrFaxJfoqMN0=';
+const SCRIPT_SHA256 = 'K3BhdcsD4PkANRptujUKNmUfA9P3Y1zZ+i0Qz/vhqAU=';
+const STYLE_SHA256 = 'dIx8N9dj2Ojdgt7ysxpXHJaE5QHdNk+DzmSA3iuFOeg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

@@ -108,10 +108,13 @@ export interface AttemptData {
   /** Why (the check's detail, the error, or a script's failing checks). */
   detail: string;
   /**
-   * A fixture attempt's reply; for a persona script, its first reply unlike the attempt shown's
-   * ("turn 3: ...", "the same replies as attempt 1's", "the transcript below"); null when errored.
+   * What the last column says in words: the shown attempt's "the reply above" ("the transcript
+   * below" for a script), "the same reply as attempt 1's" ("the same replies ..."), or the turn of
+   * a script's first reply unlike the attempt shown's ("turn 3", its reply in `reply`); absent when errored.
    */
-  reply: string | null;
+  note?: string;
+  /** A fixture attempt's reply that is not the shown attempt's, or a script's first reply unlike the shown attempt's; absent otherwise. */
+  reply?: string;
 }
 
 export interface CheckData {
@@ -171,7 +174,7 @@ export interface PersonaData {
 export type ItemData = FixtureData | PersonaData;
 
 /** The attempts of a repeated item, the shown one (the first that did not error, else the first) marked. */
-function attemptsData<T extends { errored: boolean; verdict: string | null }>(attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T) => string | null): { attempts?: AttemptData[] } {
+function attemptsData<T extends { errored: boolean; verdict: string | null }>(attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T, shown: T) => Pick<AttemptData, 'note' | 'reply'>): { attempts?: AttemptData[] } {
   if (attempts === undefined || attempts.length === 0) return {};
   const first = attempts.findIndex((a) => !a.errored);
   const shown = first === -1 ? 0 : first;
@@ -181,7 +184,7 @@ function attemptsData<T extends { errored: boolean; verdict: string | null }>(at
       outcome: a.errored || a.verdict === null ? 'errored' : (a.verdict as AttemptData['outcome']),
       shown: i === shown,
       detail: clip(normalizeBlock(describe(a)), 2000),
-      reply: a.errored ? null : reply(a),
+      ...(a.errored ? {} : reply(a, attempts[shown] as T)),
     })),
   };
 }
@@ -297,7 +300,12 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     ...messageEditedData(f),
     diff,
     diffNote: replyDiffers && diff === null ? `a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters: shown whole, not diffed` : null,
-    ...attemptsData(f.attempts, (a) => a.error ?? a.detail, (a) => (a.reply === null ? null : text(a.reply))),
+    // An attempt that replied as the one shown says so rather than repeat a reply that may be long.
+    ...attemptsData(
+      f.attempts,
+      (a) => a.error ?? a.detail,
+      (a, shown) => (a === shown ? { note: 'the reply above' } : a.reply === shown.reply ? { note: `the same reply as attempt ${(f.attempts?.indexOf(shown) ?? 0) + 1}'s` } : a.reply === null ? {} : { reply: text(a.reply) }),
+    ),
     ...(f.toolCalls != null && f.toolCalls.length > 0 ? { toolCalls: toolCallData(f.toolCalls) ?? [] } : {}),
     ...traceData(f),
   };
@@ -454,16 +462,16 @@ function shownNumber(p: PersonaRecord): number {
 }
 
 /** A script attempt's first reply unlike the attempt shown's, in words (the attempts table's last column). */
-function unlikeShown(p: PersonaRecord, a: PersonaAttempt): string {
+function unlikeShown(p: PersonaRecord, a: PersonaAttempt): Pick<AttemptData, 'note' | 'reply'> {
   const shown = shownNumber(p);
-  if (p.attempts?.[shown - 1] === a) return 'the transcript below';
+  if (p.attempts?.[shown - 1] === a) return { note: 'the transcript below' };
   for (let i = 0; i < Math.max(a.turns.length, p.turns.length); i++) {
     const mine = a.turns[i];
     const theirs = p.turns[i];
     if (mine !== undefined && theirs !== undefined && mine.reply === theirs.reply) continue;
-    return mine === undefined ? `no turn ${theirs?.index ?? i}` : `turn ${mine.index}: ${text(mine.reply)}`;
+    return mine === undefined ? { note: `no turn ${theirs?.index ?? i}` } : { note: `turn ${mine.index}`, reply: text(mine.reply) };
   }
-  return `the same replies as attempt ${shown}'s`;
+  return { note: `the same replies as attempt ${shown}'s` };
 }
 
 /** The shown attempt's number and the decisive attempt's checks and turn, as the comment has them (persona.ts). */
