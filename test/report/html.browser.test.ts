@@ -452,6 +452,19 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.close();
   });
 
+  it("names a script's messages not sent as the comment does: how many, why, and each one's turn", async () => {
+    const script = persona('refund-chat', { unsent: ['Thanks, bye', 'One more thing'] });
+    const last = script.turns[script.turns.length - 1]!.index;
+    const { page, errors } = await open(run([], { personas: [script] }));
+    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+    await row.locator('table.checks').first().waitFor();
+    expect(await row.locator('.body > h3').last().textContent()).toBe(`Not sent (2), because the agent ended the conversation on turn ${last}`);
+    expect(await row.locator('.body > ul.calls li').allTextContents()).toEqual([`${last + 1} · User: Thanks, bye`, `${last + 2} · User: One more thing`]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('fits a 400 px window with every row and panel open: nothing wider than the page', async () => {
     const { script } = decisiveScript();
     const r = withPersonas();

@@ -477,9 +477,9 @@ function personaBody(body, p) {
     add(stop, el('p', 'drift', 'The run stopped on this turn: no answer was recorded.'));
   }
   if (p.unsent.length > 0) {
-    add(body, el('h3', null, 'Not sent'));
+    add(body, el('h3', null, p.unsentHead || 'Not sent'));
     var ul = add(body, el('ul', 'calls'));
-    p.unsent.forEach(function (m) { add(ul, el('li', 'text', m)); });
+    p.unsent.forEach(function (m, i) { add(ul, el('li', 'text', (p.unsentFirst ? (p.unsentFirst + i) + ' \u00b7 User: ' : '') + m)); });
   }
 }
 function fill(row) {
@@ -503,7 +503,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'K3BhdcsD4PkANRptujUKNmUfA9P3Y1zZ+i0Qz/vhqAU=';
+const SCRIPT_SHA256 = 'VdVGxIlN/F9k55u/HeCzxvTEVimzXMw+xR/vZgxGums=';
 const STYLE_SHA256 = 'dIx8N9dj2Ojdgt7ysxpXHJaE5QHdNk+DzmSA3iuFOeg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

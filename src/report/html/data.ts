@@ -152,6 +152,10 @@ export interface PersonaData {
   /** Baseline turns past the end of this run's transcript. */
   droppedTurns: number;
   unsent: string[];
+  /** Above the messages not sent, as the comment says it (persona.ts): "Not sent (1), because the agent ended the conversation on turn 3"; absent when none. */
+  unsentHead?: string;
+  /** The turn number of the first message not sent. */
+  unsentFirst?: number;
   /** The turn the run stopped on, whose message was sent; null when none. */
   stopped: { index: number; message: string } | null;
   visited: string[];
@@ -442,6 +446,7 @@ export function personaData(p: PersonaRecord): PersonaData {
     droppedTurns: base === null ? 0 : Math.max(0, base.length - p.turns.length),
     // The message the run stopped on was sent; only the rest were not (persona.ts, stoppedOn).
     unsent: notSent(p).map(text),
+    ...unsentWords(p),
     stopped: ((s) => (s === null ? null : { index: s.index, message: text(s.message) }))(stoppedOn(p)),
     visited: p.visited,
     outcome: p.outcome,
@@ -472,6 +477,16 @@ function unlikeShown(p: PersonaRecord, a: PersonaAttempt): Pick<AttemptData, 'no
     return mine === undefined ? { note: `no turn ${theirs?.index ?? i}` } : { note: `turn ${mine.index}`, reply: text(mine.reply) };
   }
   return { note: `the same replies as attempt ${shown}'s` };
+}
+
+/** Why the messages not sent were not, and the first one's turn number (the comment's words, persona.ts unsentBlock). */
+function unsentWords(p: PersonaRecord): Pick<PersonaData, 'unsentHead' | 'unsentFirst'> {
+  const unsent = notSent(p);
+  if (unsent.length === 0) return {};
+  const last = p.turns[p.turns.length - 1];
+  const why = p.errored ? 'the run stopped' : last ? `the agent ended the conversation on turn ${last.index}` : 'the conversation ended';
+  const next = last ? last.index + 1 : 1;
+  return { unsentHead: `Not sent (${thousands(unsent.length)}), because ${why}`, unsentFirst: next + (unsent.length < p.unsent.length ? 1 : 0) };
 }
 
 /** The shown attempt's number and the decisive attempt's checks and turn, as the comment has them (persona.ts). */
