@@ -190,7 +190,8 @@ function groupTable(title: string, groups: readonly AgreementGroup[], open: bool
   const rows = shown
     .map((g) => {
       const aside = [g.notEvaluated ? `${thousands(g.notEvaluated)} not evaluated` : '', g.errored ? `${thousands(g.errored)} errored` : ''].filter(Boolean).join(', ');
-      return `<tr><td>${h(clip(g.key, 80))}</td><td class="num">${h(formatAgreement(g))}</td><td>${bar(g.percent)}</td><td class="num">${thousands(g.passed)} / ${thousands(g.passed + g.failed)}</td><td class="aside">${h(aside)}</td></tr>`;
+      // A file's path may break after a slash (a narrow window); a conversation's name stays whole.
+      return `<tr><td>${h(clip(g.key, 80)).replace(/\//g, '/<wbr>')}</td><td class="num">${h(formatAgreement(g))}</td><td>${bar(g.percent)}</td><td class="num">${thousands(g.passed)} / ${thousands(g.passed + g.failed)}</td><td class="aside">${h(aside)}</td></tr>`;
     })
     .join('');
   const tail = more > 0 ? `<p class="meta">and ${thousands(more)} more</p>` : '';

@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
 import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
-import type { RunRecord } from '../../src/types.js';
+import type { PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
 import { allGreen, baseline, check, fixture, hostilePersona, mixed, persona, personaScripts, route, run, simulatedRun } from './fixtures.js';
 import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
 
@@ -69,6 +69,29 @@ async function visibleRows(page: Page): Promise<Array<{ verdict: string; drift: 
       .filter((r) => !(r as HTMLElement).hidden && (r as HTMLElement).offsetParent !== null)
       .map((r) => ({ verdict: r.getAttribute('data-verdict') ?? '', drift: r.getAttribute('data-drift') ?? '', label: r.querySelector('.label')?.textContent ?? '' })),
   );
+}
+
+/** A script repeated 3 times that failed on attempt 2 (replying otherwise on its last turn) while attempt 1 passed. */
+function decisiveScript(): { script: PersonaRecord; lastIndex: number } {
+  const base = persona('refund-chat') as ReplayedPersonaRecord;
+  const last = base.turns.length - 1;
+  const lastIndex = (base.turns[last] as ReplayedPersonaRecord['turns'][number]).index;
+  const other = base.turns.map((t, i) => (i === last ? { ...t, reply: 'Refunds take 90 days.' } : t));
+  const failing = base.checks.map((c, i) => (i === 0 ? { ...c, status: 'fail' as const, detail: `turn ${lastIndex}: the agent never reached refunds` } : c));
+  const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, durationMs: 900 };
+  const script: PersonaRecord = {
+    ...base,
+    baseline: null,
+    verdict: 'fail',
+    drift: { transcript: null, route: null, verdict: 'no_baseline' },
+    repeat: { count: 3, minPass: 3, passed: 2, flaky: true },
+    attempts: [
+      { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
+      { ...one, verdict: 'fail' as const, checks: failing, turns: other },
+      { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
+    ],
+  };
+  return { script, lastIndex };
 }
 
 // Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).
@@ -354,9 +377,9 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     await page.close();
   });
 
-  it('opens a repeated fixture with its attempts: outcome, why and reply of each, the shown one marked', async () => {
+  it('opens a repeated fixture with its attempts: outcome, why and reply of each, the shown one marked, a reply like the shown one named, not repeated', async () => {
     const yes = 'Returns are accepted within 30 days.';
-    const no = 'Returns are accepted within 14 days.';
+    const no = `Returns are accepted within 14 days. ${'x'.repeat(3000)}`;
     const attempt = (reply: string | null, verdict: 'pass' | 'fail' | null, detail: string) => ({
       errored: reply === null,
       error: reply === null ? detail : null,
@@ -375,21 +398,99 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
         reply: yes,
         verdict: 'fail',
         detail: '1/3 attempts passed (minPass 2), flaky; attempt 2: reply contains "30 days"',
-        repeat: { count: 3, minPass: 2, passed: 1, flaky: true },
-        attempts: [attempt(null, null, 'HTTP 500 from the agent'), attempt(yes, 'pass', 'reply contains "30 days"'), attempt(no, 'fail', 'reply does not contain "30 days"')],
+        repeat: { count: 4, minPass: 2, passed: 1, flaky: true },
+        attempts: [attempt(null, null, 'HTTP 500 from the agent'), attempt(yes, 'pass', 'reply contains "30 days"'), attempt(no, 'fail', 'reply does not contain "30 days"'), attempt(yes, 'pass', 'reply contains "30 days"')],
       }),
     ]);
     const { page, errors } = await open(record);
     const row = page.locator('details.item:has(.label:text-is("refund-window"))');
-    expect(await row.locator('summary .pill').textContent()).toBe('fail 1/3 (flaky)');
+    expect(await row.locator('summary .pill').textContent()).toBe('fail 1/4 (flaky)');
     await row.locator('summary').click();
     await row.locator('table.checks').waitFor();
     const cells = await row.locator('table.checks tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
     expect(cells).toEqual([
       ['1', 'errored', 'HTTP 500 from the agent', ''],
-      ['2 (shown)', 'pass', 'reply contains "30 days"', yes],
+      ['2 (shown)', 'pass', 'reply contains "30 days"', 'the reply above'],
       ['3', 'fail', 'reply does not contain "30 days"', no],
+      ['4', 'pass', 'reply contains "30 days"', "the same reply as attempt 2's"],
     ]);
+    // A long unbroken reply leaves the why column its words: "reply" is not cut into "repl|y".
+    const whyLines = await row.locator('table.checks tbody tr').nth(2).locator('td').nth(2).evaluate((c) => {
+      const r = document.createRange();
+      r.selectNodeContents(c);
+      return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size;
+    });
+    expect(whyLines).toBeLessThanOrEqual(3);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("opens a repeated script that failed while attempt 1 passed with attempt 2's checks and its turn against attempt 1's, as the comment does", async () => {
+    // docs/fixtures.md, "Reports": the decisive attempt's checks follow the shown attempt's, then its first turn that replied otherwise.
+    const { script, lastIndex } = decisiveScript();
+    const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 1, notEvaluated: 0, errored: 0 } }));
+    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+    await row.locator('table.checks').first().waitFor();
+    const heads = await row.locator('.body > h3').allTextContents();
+    expect(heads).toEqual(["Checks (attempt 1's, the attempt shown)", "Attempt 2's checks (fail)", `Attempt 2, turn ${lastIndex}, against attempt 1's`, 'Attempts', 'Transcript']);
+    const decisive = row.locator('.body > table.checks').nth(1);
+    expect(await decisive.locator('tbody tr').first().locator('td').first().textContent()).toBe('fail');
+    expect(await decisive.textContent()).toContain('the agent never reached refunds');
+    const sbs = row.locator('.body > table.sbs');
+    expect(await sbs.locator('th').allTextContents()).toEqual(['Attempt 1', 'Attempt 2']);
+    expect(await sbs.locator('td.ins').textContent()).toContain('Refunds take 90 days.');
+    // The attempts table's last column: where each attempt first replied otherwise than the attempt shown.
+    const cells = await row.locator('.body > table.checks').nth(2).evaluate((t) => [...t.querySelectorAll('tr')].map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent)));
+    expect(cells.map((r) => [r[0], r[3]])).toEqual([
+      ['#', 'first reply unlike the attempt shown'],
+      ['1 (shown)', 'the transcript below'],
+      ['2', `turn ${lastIndex}: Refunds take 90 days.`],
+      ['3', "the same replies as attempt 1's"],
+    ]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("names a script's messages not sent as the comment does: how many, why, and each one's turn", async () => {
+    const script = persona('refund-chat', { unsent: ['Thanks, bye', 'One more thing'] });
+    const last = script.turns[script.turns.length - 1]!.index;
+    const { page, errors } = await open(run([], { personas: [script] }));
+    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+    await row.locator('table.checks').first().waitFor();
+    expect(await row.locator('.body > h3').last().textContent()).toBe(`Not sent (2), because the agent ended the conversation on turn ${last}`);
+    expect(await row.locator('.body > ul.calls li').allTextContents()).toEqual([`${last + 1} · User: Thanks, bye`, `${last + 2} · User: One more thing`]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('fits a 400 px window with every row and panel open: nothing wider than the page', async () => {
+    const { script } = decisiveScript();
+    const r = withPersonas();
+    const record = { ...r, personas: [...(r.personas as PersonaRecord[]), script], tallies: { ...r.tallies, failed: r.tallies.failed + 1 } };
+    const { page, errors } = await open(record, {}, { width: 400, height: 800 });
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+    await page.locator('table.sbs').first().waitFor();
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('table, svg, pre, .reply')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth).map((e) => `${e.tagName}.${e.getAttribute('class')}: ${(e.textContent ?? '').slice(0, 40)}`),
+    );
+    expect(wide).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+    // A conversation's name stays whole (a path may break): "refunds", not "ref|un|ds".
+    const broken = await page.locator('.panel table').first().evaluate((t) =>
+      [...t.querySelectorAll('tbody td:first-child')].filter((c) => {
+        const r = document.createRange();
+        r.selectNodeContents(c);
+        return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1;
+      }).map((c) => c.textContent),
+    );
+    expect(broken).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const spill = await page.evaluate(() =>
+      [...document.querySelectorAll('.panel table')].filter((t) => t.getBoundingClientRect().right > (t.closest('.panel') as Element).getBoundingClientRect().right).map((t) => (t.textContent ?? '').slice(0, 40)),
+    );
+    expect(spill).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -35,7 +35,8 @@ h3.cause{margin:10px 0 2px;text-transform:none;letter-spacing:0;font-size:13px}
 .panel td,.panel th{padding:3px 6px 3px 0;text-align:left;vertical-align:middle}
 .panel th{color:var(--muted);font-weight:500}
 .panel td.aside{color:var(--muted);font-size:12px}
-.panel td.num,.panel th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.panel td:first-child{overflow-wrap:break-word}
+.panel td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.panel th.num{text-align:right}
 .panel details{margin:4px 0}
 .panel summary{cursor:pointer;color:var(--accent)}
 .bar{vertical-align:middle}.bar .bg{fill:var(--soft)}.bar .fg{fill:var(--pass)}
@@ -135,7 +136,8 @@ p.spans{margin:2px 0 8px;font-size:12px;color:var(--muted)}
 table.checks{border-collapse:collapse;width:100%;margin:0 0 12px;font-size:13px}
 table.checks td,table.checks th{border-bottom:1px solid #eaeef2;padding:4px 8px 4px 0;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 table.checks th{color:var(--muted);font-weight:500}
-table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}table.checks th{white-space:nowrap}
+table.attempts td:nth-child(3){min-width:9em}table.attempts .note{color:var(--muted)}
+table.checks th,table.checks td:nth-child(-n+2){overflow-wrap:break-word}
 .empty{color:var(--muted);padding:24px 0;text-align:center}
 @media (max-width:720px){.item>summary{grid-template-columns:90px 1fr}.item .drift,.item .file{grid-column:2}.item .why{grid-column:1/-1}}
 `;
@@ -319,7 +321,7 @@ var STATUS = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated', error
 function attemptsTable(body, attempts, what) {
   if (!attempts) return;
   add(body, el('h3', null, 'Attempts'));
-  var t = add(body, el('table', 'checks'));
+  var t = add(body, el('table', 'checks attempts'));
   var h = add(add(t, el('thead')), el('tr'));
   ['#', '', 'why', what].forEach(function (x) { add(h, el('th', null, x)); });
   var tb = add(t, el('tbody'));
@@ -328,7 +330,9 @@ function attemptsTable(body, attempts, what) {
     add(tr, el('td', null, String(a.n) + (a.shown ? ' (shown)' : '')));
     add(add(tr, el('td')), el('span', 'pill ' + a.outcome, STATUS[a.outcome]));
     add(tr, el('td', null, a.detail));
-    add(tr, el('td', 'text', a.reply == null ? '' : a.reply));
+    var cell = add(tr, el('td'));
+    if (a.note) add(cell, el('span', 'note', a.note + (a.reply != null ? ': ' : '')));
+    if (a.reply != null) add(cell, el('div', 'text', a.reply));
   });
 }
 function panelList(parent, lines) {
@@ -433,6 +437,21 @@ function spansBlock(parent, tr) {
   add(scale, el('span', null, ms(end)));
   add(axis, el('span'));
 }
+function decisiveBlock(body, p) {
+  var d = p.decisive;
+  var was = 'attempt ' + p.shownAttempt;
+  add(body, el('h3', null, 'Attempt ' + d.n + "'s checks (" + STATUS[d.verdict] + ')'));
+  checksTable(body, d.checks);
+  var t = d.turn;
+  if (!t) return;
+  var head = 'Attempt ' + d.n + ', turn ' + t.index;
+  if (t.diff) {
+    add(body, el('h3', null, head + ', against ' + was + "'s"));
+    add(body, sideBySide(t.diff, 'Attempt ' + p.shownAttempt, 'Attempt ' + d.n));
+  } else if (t.reply != null) {
+    block(body, head + (t.shown == null ? ' (' + was + ' has no turn ' + t.index + ')' : ', against ' + was + "'s (too long to diff)"), t.reply);
+  } else add(body, el('p', 'drift', head + ': attempt ' + d.n + ' has no turn ' + t.index + ' (' + was + "'s is in the transcript)."));
+}
 function personaBody(body, p) {
   dl(body, [
     ['Persona', p.persona],
@@ -442,9 +461,12 @@ function personaBody(body, p) {
     ['Simulated user', p.simulation ? 'goal: ' + p.simulation.goal + ' \\u00b7 ' + p.simulation.facts.join(' \\u00b7 ') : null],
     ['Not evaluated', p.simulation && p.simulation.fault ? p.simulation.fault + ' (not a failure: the agent was not measured)' : null]
   ]);
-  add(body, el('h3', null, 'Checks'));
+  // A repeated script (docs/fixtures.md, "Reports"): whose checks these are, then the first attempt
+  // with the script's verdict when it is another: its checks, and its turn that replied otherwise.
+  add(body, el('h3', null, p.shownAttempt ? "Checks (attempt " + p.shownAttempt + "'s, the attempt shown)" : 'Checks'));
   checksTable(body, p.checks);
-  attemptsTable(body, p.attempts, '');
+  if (p.decisive) decisiveBlock(body, p);
+  attemptsTable(body, p.attempts, 'first reply unlike the attempt shown');
   add(body, el('h3', null, 'Transcript'));
   p.turns.forEach(function (t) { turnBlock(body, t); });
   if (p.droppedTurns > 0) add(body, el('p', 'drift', 'The baseline had ' + p.droppedTurns + ' more turn' + (p.droppedTurns === 1 ? '' : 's') + '.'));
@@ -455,9 +477,9 @@ function personaBody(body, p) {
     add(stop, el('p', 'drift', 'The run stopped on this turn: no answer was recorded.'));
   }
   if (p.unsent.length > 0) {
-    add(body, el('h3', null, 'Not sent'));
+    add(body, el('h3', null, p.unsentHead || 'Not sent'));
     var ul = add(body, el('ul', 'calls'));
-    p.unsent.forEach(function (m) { add(ul, el('li', 'text', m)); });
+    p.unsent.forEach(function (m, i) { add(ul, el('li', 'text', (p.unsentFirst ? (p.unsentFirst + i) + ' \u00b7 User: ' : '') + m)); });
   }
 }
 function fill(row) {
@@ -481,8 +503,8 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = '/lprvOixxEBcBBIOhxTRC/8fBI4DizBOFKZxGQqHxQY=';
-const STYLE_SHA256 = 'RYKI835tooIRZghSIdx/mK29RlCxhD4DLtrd0JMf1mE=';
+const SCRIPT_SHA256 = 'VdVGxIlN/F9k55u/HeCzxvTEVimzXMw+xR/vZgxGums=';
+const STYLE_SHA256 = 'dIx8N9dj2Ojdgt7ysxpXHJaE5QHdNk+DzmSA3iuFOeg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

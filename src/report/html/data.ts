@@ -5,7 +5,7 @@
 // Side by side: the sentence diff of diff.ts (replyDiff) as rows: unchanged sentences on both
 // sides, each changed sentence with its replacement, the changed words marked.
 
-import type { Check, FixtureRecord, JsonValue, ObservedToolCall, PanelMember, PersonaBaseline, PersonaRecord, SingleAssertion, SpanCounts, TimeSplit, ToolCall, Turn, WaterfallSpan } from '../../types.js';
+import type { Check, FixtureRecord, PersonaAttempt, JsonValue, ObservedToolCall, PanelMember, PersonaBaseline, PersonaRecord, SingleAssertion, SpanCounts, TimeSplit, ToolCall, Turn, WaterfallSpan } from '../../types.js';
 import { sourceMark, spanCountsText, timeSplitText } from '../trace.js';
 import { judgeAssertionOf } from '../../assertions/list.js';
 import { describeCall } from '../../assertions/tools.js';
@@ -13,7 +13,8 @@ import { memberWords, panelCount } from '../item-parts.js';
 import { replyDiff, type Segment } from '../diff.js';
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
-import { CHECK_NAMES, checkSubject, matchMark, notSent, replyWords, stoppedOn } from '../persona.js';
+import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, notSent, replyWords, stoppedOn } from '../persona.js';
+import { decisiveAttempt } from '../item-parts.js';
 import { isPersona, routeText, type Item } from '../model.js';
 import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
@@ -106,8 +107,14 @@ export interface AttemptData {
   shown: boolean;
   /** Why (the check's detail, the error, or a script's failing checks). */
   detail: string;
-  /** A fixture attempt's reply; null when errored, and for a persona script. */
-  reply: string | null;
+  /**
+   * What the last column says in words: the shown attempt's "the reply above" ("the transcript
+   * below" for a script), "the same reply as attempt 1's" ("the same replies ..."), or the turn of
+   * a script's first reply unlike the attempt shown's ("turn 3", its reply in `reply`); absent when errored.
+   */
+  note?: string;
+  /** A fixture attempt's reply that is not the shown attempt's, or a script's first reply unlike the shown attempt's; absent otherwise. */
+  reply?: string;
 }
 
 export interface CheckData {
@@ -145,6 +152,10 @@ export interface PersonaData {
   /** Baseline turns past the end of this run's transcript. */
   droppedTurns: number;
   unsent: string[];
+  /** Above the messages not sent, as the comment says it (persona.ts): "Not sent (1), because the agent ended the conversation on turn 3"; absent when none. */
+  unsentHead?: string;
+  /** The turn number of the first message not sent. */
+  unsentFirst?: number;
   /** The turn the run stopped on, whose message was sent; null when none. */
   stopped: { index: number; message: string } | null;
   visited: string[];
@@ -152,6 +163,14 @@ export interface PersonaData {
   error: string | null;
   /** A repeated script's attempts, in order; absent when it ran once. */
   attempts?: AttemptData[];
+  /** A repeated script: the attempt whose checks and transcript are shown; absent when it ran once or every attempt errored. */
+  shownAttempt?: number;
+  /**
+   * The first attempt with the script's verdict, when it is not the one shown (docs/fixtures.md,
+   * "Reports"): its checks, then its first turn that replied otherwise than the attempt shown
+   * (`shown` / `reply` null: that attempt has no such turn; `diff` null: one is missing or too long).
+   */
+  decisive?: { n: number; verdict: 'pass' | 'fail' | 'not_evaluated'; checks: CheckData[]; turn: { index: number; diff: SideBySide | null; shown: string | null; reply: string | null } | null };
   /** A simulated user (docs/simulated-users.md): the goal, from which turn it was live, how it ended, its calls, a fault. */
   simulation?: { goal: string; facts: string[]; fault: string | null };
 }
@@ -159,7 +178,7 @@ export interface PersonaData {
 export type ItemData = FixtureData | PersonaData;
 
 /** The attempts of a repeated item, the shown one (the first that did not error, else the first) marked. */
-function attemptsData<T extends { errored: boolean; verdict: string | null }>(attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T) => string | null): { attempts?: AttemptData[] } {
+function attemptsData<T extends { errored: boolean; verdict: string | null }>(attempts: readonly T[] | undefined, describe: (a: T) => string, reply: (a: T, shown: T) => Pick<AttemptData, 'note' | 'reply'>): { attempts?: AttemptData[] } {
   if (attempts === undefined || attempts.length === 0) return {};
   const first = attempts.findIndex((a) => !a.errored);
   const shown = first === -1 ? 0 : first;
@@ -169,7 +188,7 @@ function attemptsData<T extends { errored: boolean; verdict: string | null }>(at
       outcome: a.errored || a.verdict === null ? 'errored' : (a.verdict as AttemptData['outcome']),
       shown: i === shown,
       detail: clip(normalizeBlock(describe(a)), 2000),
-      reply: a.errored ? null : reply(a),
+      ...(a.errored ? {} : reply(a, attempts[shown] as T)),
     })),
   };
 }
@@ -285,7 +304,12 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     ...messageEditedData(f),
     diff,
     diffNote: replyDiffers && diff === null ? `a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters: shown whole, not diffed` : null,
-    ...attemptsData(f.attempts, (a) => a.error ?? a.detail, (a) => (a.reply === null ? null : text(a.reply))),
+    // An attempt that replied as the one shown says so rather than repeat a reply that may be long.
+    ...attemptsData(
+      f.attempts,
+      (a) => a.error ?? a.detail,
+      (a, shown) => (a === shown ? { note: 'the reply above' } : a.reply === shown.reply ? { note: `the same reply as attempt ${(f.attempts?.indexOf(shown) ?? 0) + 1}'s` } : a.reply === null ? {} : { reply: text(a.reply) }),
+    ),
     ...(f.toolCalls != null && f.toolCalls.length > 0 ? { toolCalls: toolCallData(f.toolCalls) ?? [] } : {}),
     ...traceData(f),
   };
@@ -422,6 +446,7 @@ export function personaData(p: PersonaRecord): PersonaData {
     droppedTurns: base === null ? 0 : Math.max(0, base.length - p.turns.length),
     // The message the run stopped on was sent; only the rest were not (persona.ts, stoppedOn).
     unsent: notSent(p).map(text),
+    ...unsentWords(p),
     stopped: ((s) => (s === null ? null : { index: s.index, message: text(s.message) }))(stoppedOn(p)),
     visited: p.visited,
     outcome: p.outcome,
@@ -429,10 +454,58 @@ export function personaData(p: PersonaRecord): PersonaData {
     ...attemptsData(
       p.attempts,
       (a) => a.error ?? (a.checks.filter((c) => c.status !== 'pass').map((c) => `${CHECK_NAMES[c.kind]}: ${c.detail}`).join('; ') || 'every check passed'),
-      () => null,
+      (a) => unlikeShown(p, a),
     ),
+    ...decisiveData(p),
     ...(p.simulation ? { simulation: { goal: text(p.simulation.goal), facts: simulationFacts(p, p.simulation).map(text), fault: faultLine(p.simulation) } } : {}),
   };
+}
+
+/** The attempt shown of a repeated script (the first that did not error), 1-based; 0 when none. */
+function shownNumber(p: PersonaRecord): number {
+  return p.attempts === undefined ? 0 : p.attempts.findIndex((a) => !a.errored) + 1;
+}
+
+/** A script attempt's first reply unlike the attempt shown's, in words (the attempts table's last column). */
+function unlikeShown(p: PersonaRecord, a: PersonaAttempt): Pick<AttemptData, 'note' | 'reply'> {
+  const shown = shownNumber(p);
+  if (p.attempts?.[shown - 1] === a) return { note: 'the transcript below' };
+  for (let i = 0; i < Math.max(a.turns.length, p.turns.length); i++) {
+    const mine = a.turns[i];
+    const theirs = p.turns[i];
+    if (mine !== undefined && theirs !== undefined && mine.reply === theirs.reply) continue;
+    return mine === undefined ? { note: `no turn ${theirs?.index ?? i}` } : { note: `turn ${mine.index}`, reply: text(mine.reply) };
+  }
+  return { note: `the same replies as attempt ${shown}'s` };
+}
+
+/** Why the messages not sent were not, and the first one's turn number (the comment's words, persona.ts unsentBlock). */
+function unsentWords(p: PersonaRecord): Pick<PersonaData, 'unsentHead' | 'unsentFirst'> {
+  const unsent = notSent(p);
+  if (unsent.length === 0) return {};
+  const last = p.turns[p.turns.length - 1];
+  const why = p.errored ? 'the run stopped' : last ? `the agent ended the conversation on turn ${last.index}` : 'the conversation ended';
+  const next = last ? last.index + 1 : 1;
+  return { unsentHead: `Not sent (${thousands(unsent.length)}), because ${why}`, unsentFirst: next + (unsent.length < p.unsent.length ? 1 : 0) };
+}
+
+/** The shown attempt's number and the decisive attempt's checks and turn, as the comment has them (persona.ts). */
+function decisiveData(p: PersonaRecord): Pick<PersonaData, 'shownAttempt' | 'decisive'> {
+  const shown = shownNumber(p);
+  if (p.attempts === undefined || p.repeat === undefined || shown === 0) return {};
+  const d = p.errored ? null : decisiveAttempt(p);
+  if (d === null) return { shownAttempt: shown };
+  const t = decisiveTurn(p);
+  const turn =
+    t === null
+      ? null
+      : {
+          index: t.index,
+          diff: t.shown !== null && t.turn !== null ? sideBySide(t.shown.reply, t.turn.reply) : null,
+          shown: t.shown === null ? null : text(t.shown.reply),
+          reply: t.turn === null ? null : text(t.turn.reply),
+        };
+  return { shownAttempt: shown, decisive: { n: d.number, verdict: d.verdict, checks: d.attempt.checks.map(checkData), turn } };
 }
 
 export function itemData(item: Item): ItemData {
