@@ -74,9 +74,9 @@ async function startReceiver(opts) {
             // for a later turn of the same trace (a traceparent fixed in agent.headers).
             if (state.collected) {
                 if (kept)
-                    state.lateKept.push(span);
+                    state.lateKept.push({ span, read: state.reads });
                 else
-                    state.lateDropped += 1;
+                    state.lateDropped.set(state.reads, (state.lateDropped.get(state.reads) ?? 0) + 1);
                 continue;
             }
             if (span.parentSpanId !== null && state.sentSpanIds.has(span.parentSpanId)) {
@@ -97,7 +97,7 @@ async function startReceiver(opts) {
     const stateOf = (traceId, sentSpanId) => {
         let state = traces.get(traceId);
         if (!state) {
-            state = { sentSpanIds: new Set([sentSpanId]), spans: [], topsEnded: new Set(), collected: false, collectedSpanId: null, lateKept: [], lateDropped: 0, wake: null };
+            state = { sentSpanIds: new Set([sentSpanId]), spans: [], topsEnded: new Set(), collected: false, collectedSpanId: null, reads: 0, lateKept: [], lateDropped: new Map(), wake: null };
             traces.set(traceId, state);
         }
         return state;
@@ -125,8 +125,9 @@ async function startReceiver(opts) {
                     state.wake = null;
                     state.collected = true;
                     state.collectedSpanId = sentSpanId;
+                    state.reads += 1;
                     const spans = [...state.spans].sort((a, b) => a.startMs - b.startMs || a.endMs - b.endMs);
-                    resolve({ spans, complete: state.topsEnded.has(sentSpanId) });
+                    resolve({ spans, complete: state.topsEnded.has(sentSpanId), read: state.reads });
                 };
                 let cancel = () => undefined;
                 if (state.topsEnded.has(sentSpanId) || signal?.aborted)
@@ -137,16 +138,22 @@ async function startReceiver(opts) {
             });
         },
         foreign: () => (matched ? 0 : foreign),
-        late(traceId) {
+        late(traceId, read) {
             const state = traces.get(traceId);
             if (state === undefined)
                 return 0;
+            // The spans that came after this turn's read and before the next turn of the trace was sent.
+            const kept = state.lateKept.filter((l) => read === undefined || l.read === read).map((l) => l.span);
+            let dropped = 0;
+            for (const [r, n] of state.lateDropped)
+                if (read === undefined || r === read)
+                    dropped += n;
             // A retried turn's late spans are those of its answered attempt (docs/traces.md, "Retried
             // requests"), told apart now that the spans they hang from have had time to arrive.
-            if (state.sentSpanIds.size <= 1 || state.collectedSpanId === null || state.lateKept.length === 0)
-                return state.lateKept.length + state.lateDropped;
+            if (state.sentSpanIds.size <= 1 || state.collectedSpanId === null || kept.length === 0)
+                return kept.length + dropped;
             const turns = new Set((0,_map_js__WEBPACK_IMPORTED_MODULE_4__/* .spansOfAttempt */ .Ci)(state.spans, state.collectedSpanId, true));
-            return state.lateKept.filter((s) => turns.has(s)).length + state.lateDropped;
+            return kept.filter((s) => turns.has(s)).length + dropped;
         },
         close() {
             for (const state of traces.values())
