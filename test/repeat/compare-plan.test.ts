@@ -9,34 +9,19 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Baseline } from '../../src/types.js';
-import { agentConfig, cli, makeProject, readResults, serve, useCleanup } from '../cli/helpers.js';
+import { agentConfig, cli, makeProject, readResults, useCleanup } from '../cli/helpers.js';
+import { attemptAgent, tenOfTen } from './support.js';
 
 useCleanup();
-
-const BASELINE: Baseline = {
-  label: 'refund',
-  reply: 'yes',
-  route: null,
-  verdict: 'pass',
-  attempts: { passed: 10, total: 10 },
-  acceptedAt: '2026-11-01T10:00:00.000Z',
-  commit: 'a'.repeat(40),
-};
 
 describe('compare of two runs whose adaptive attempts differ', () => {
   it('names the verdict, never a definition change, when the suite is the same', async () => {
     let run = 1;
-    const server = await serve((req) => {
-      const body = req.json as { session: string; start?: boolean };
-      if (body.start === true) return { json: { reply: 'Welcome!', route: null } };
-      const k = Number(/-(\d+)$/.exec(body.session)?.[1]);
-      return { json: { reply: run === 1 || k === 1 ? 'yes' : 'no', route: null } };
-    });
+    const server = await attemptAgent((t) => (run === 1 || t.attempt === 1 ? 'yes' : 'no'));
     const cwd = await makeProject({
       config: agentConfig(server.url) + 'repeat:\n  count: 3\n  minPass: 2\n  max: 6\n',
       fixtures: { 'f.yml': 'fixtures:\n  - { label: refund, message: "refund", assert: { contains: "yes" } }\n' },
-      baselines: [BASELINE],
+      baselines: [tenOfTen('refund')],
     });
     await cli(['run', '--confirm-cost', '--fail-on', 'none', '--out', 'first.json'], cwd);
     run = 2;

@@ -7,35 +7,20 @@
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Baseline } from '../../src/types.js';
-import { agentConfig, cli, makeProject, readResults, serve, useCleanup } from '../cli/helpers.js';
+import { agentConfig, cli, makeProject, readResults, useCleanup } from '../cli/helpers.js';
+import { attemptAgent, tenOfTen } from './support.js';
 
 useCleanup();
 
 const FAILING_ATTEMPTS = new Set([4, 5, 10]);
 
-const BASELINE: Baseline = {
-  label: 'refund',
-  reply: 'yes',
-  route: null,
-  verdict: 'pass',
-  attempts: { passed: 10, total: 10 },
-  acceptedAt: '2026-11-01T10:00:00.000Z',
-  commit: 'a'.repeat(40),
-};
-
 describe('--repeat N with --repeat-max M', () => {
   it('extra attempts need minPass as the fraction config.yml gives, scaled once: 7 of 10 for 2 of 3', async () => {
-    const server = await serve((req) => {
-      const body = req.json as { session: string; start?: boolean };
-      if (body.start === true) return { json: { reply: 'Welcome!', route: null } };
-      const k = Number(/-(\d+)$/.exec(body.session)?.[1]);
-      return { json: { reply: FAILING_ATTEMPTS.has(k) ? 'no' : 'yes', route: null } };
-    });
+    const server = await attemptAgent((t) => (FAILING_ATTEMPTS.has(t.attempt) ? 'no' : 'yes'));
     const cwd = await makeProject({
       config: agentConfig(server.url) + 'repeat:\n  count: 3\n  minPass: 2\n',
       fixtures: { 'f.yml': 'fixtures:\n  - { label: refund, message: "refund", assert: { contains: "yes" } }\n' },
-      baselines: [BASELINE],
+      baselines: [tenOfTen('refund')],
     });
     const r = await cli(['run', '--confirm-cost', '--repeat', '5', '--repeat-max', '10', '--fail-on', 'newly_failing', '--out', 'r.json'], cwd);
     const item = (await readResults(join(cwd, 'r.json'))).fixtures[0];

@@ -10,33 +10,22 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Baseline } from '../../src/types.js';
-import { agentConfig, cli, makeProject, readResults, serve, useCleanup } from '../cli/helpers.js';
+import type { AgentReply } from '../support/agent-server.js';
+import { agentConfig, cli, makeProject, readResults, useCleanup } from '../cli/helpers.js';
+import { attemptAgent, tenOfTen, type Turn } from './support.js';
 
 useCleanup();
 
-const baseline = (label: string): Baseline => ({
-  label,
-  reply: 'yes',
-  route: null,
-  verdict: 'pass',
-  attempts: { passed: 10, total: 10 },
-  acceptedAt: '2026-11-01T10:00:00.000Z',
-  commit: 'a'.repeat(40),
-});
+/** "yes" to every message but "down", which gets an HTTP 503 at every attempt. */
+const downAnswers503 = (t: Turn): string | AgentReply => (t.message === 'down' ? { status: 503, json: { error: 'down' } } : 'yes');
 
 describe('an item whose every attempt errored', () => {
   it('has no stats, no tier and no regression: the run is not verified, and the gate on regressed passes', async () => {
-    const server = await serve((req) => {
-      const body = req.json as { message: string; start?: boolean };
-      if (body.start === true) return { json: { reply: 'Welcome!', route: null } };
-      if (body.message === 'down') return { status: 503, json: { error: 'down' } };
-      return { json: { reply: 'yes', route: null } };
-    });
+    const server = await attemptAgent(downAnswers503);
     const cwd = await makeProject({
       config: agentConfig(server.url) + 'repeat: { count: 3, minPass: 2, max: 9 }\n',
       fixtures: { 'f.yml': 'fixtures:\n  - { label: down, message: "down", assert: { contains: "yes" } }\n  - { label: up, message: "up", assert: { contains: "yes" } }\n' },
-      baselines: [baseline('down'), baseline('up')],
+      baselines: [tenOfTen('down'), tenOfTen('up')],
     });
     const r = await cli(['run', '--confirm-cost', '--fail-on', 'newly_failing,regressed', '--out', 'r.json', '--markdown', 'r.md'], cwd);
     const record = await readResults(join(cwd, 'r.json'));
@@ -51,16 +40,11 @@ describe('an item whose every attempt errored', () => {
   });
 
   it("is left out of the run's pass rate, and the line says so beside its count", async () => {
-    const server = await serve((req) => {
-      const body = req.json as { message: string; start?: boolean };
-      if (body.start === true) return { json: { reply: 'Welcome!', route: null } };
-      if (body.message === 'down') return { status: 503, json: { error: 'down' } };
-      return { json: { reply: 'yes', route: null } };
-    });
+    const server = await attemptAgent(downAnswers503);
     const cwd = await makeProject({
       config: agentConfig(server.url) + 'repeat: { count: 3, minPass: 2 }\n',
       fixtures: { 'f.yml': 'fixtures:\n  - { label: down, message: "down", assert: { contains: "yes" } }\n  - { label: up, message: "up", assert: { contains: "yes" } }\n' },
-      baselines: [baseline('down'), baseline('up')],
+      baselines: [tenOfTen('down'), tenOfTen('up')],
     });
     const r = await cli(['run', '--confirm-cost', '--fail-on', 'none', '--out', 'r.json', '--markdown', 'r.md', '--html', 'r.html'], cwd);
     expect((await readResults(join(cwd, 'r.json'))).stats?.items).toBe(1);
