@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
 import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
-import type { PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
+import type { FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
 import { allGreen, baseline, check, fixture, hostilePersona, mixed, persona, personaScripts, route, run, simulatedRun } from './fixtures.js';
 import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
 
@@ -373,6 +373,40 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const body = row.locator('.body');
     expect(await body.locator('.reply .text').last().textContent()).toBe('Pay at p\u0430ypal.com/acme.');
     expect(await body.locator('p.drift', { hasText: 'Look-alike' }).textContent()).toBe('Look-alike letters from another script, by their code: p⟨U+0430⟩ypal');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("shows a fixture errored by its spans with the reply the agent answered, not compared: no baseline reply beside it, never 'same as the baseline'", async () => {
+    const f = fixture('refund-span-error', {
+      errored: true,
+      errorKind: 'agent_error',
+      error: 'message turn: the agent reported an error (tool, tool issue_refund): card declined',
+      reply: 'You can return items within 30 days.',
+      route: route('refunds', 'policy'),
+      verdict: null,
+      drift: null,
+      baseline: baseline('refund-span-error', 'You can return items within 30 days.'),
+    } as Partial<FixtureRecord>);
+    const other = fixture('refund-span-error-2', {
+      errored: true,
+      errorKind: 'agent_error',
+      error: 'message turn: the agent reported an error (tool, tool issue_refund): card declined',
+      reply: 'Refunds take 90 days.',
+      route: route('refunds', 'policy'),
+      verdict: null,
+      drift: null,
+      baseline: baseline('refund-span-error-2', 'You can return items within 30 days.'),
+    } as Partial<FixtureRecord>);
+    const { page, errors } = await open(run([f, other]));
+    for (const label of ['refund-span-error', 'refund-span-error-2']) {
+      const row = page.locator(`details.item:has(.label:text-is("${label}"))`);
+      if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+      await row.locator('.body h3').first().waitFor();
+      const headings = await row.locator('.body h3').allTextContents();
+      expect(headings.some((h) => h.startsWith('Reply (not compared: the item errored)'))).toBe(true);
+      expect(headings.some((h) => h.includes('same as the baseline') || h.startsWith('Baseline'))).toBe(false);
+    }
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -304,7 +304,8 @@ function fixtureMain(body, f) {
   if (f.reply == null) return;
   if (f.diffNote) add(body, el('p', 'drift', 'Replies differ: ' + f.diffNote));
   if (f.baseline && f.baseline.reply != null) block(body, 'Baseline reply \\u00b7 ' + f.baseline.route, f.baseline.reply);
-  var same = f.baseline && f.baseline.reply == null && !f.diffNote ? ', same as the baseline' : '';
+  // An errored item's reply is shown as it came, never compared with the baseline's.
+  var same = f.error != null ? ' (not compared: the item errored)' : f.baseline && f.baseline.reply == null && !f.diffNote ? ', same as the baseline' : '';
   block(body, 'Reply' + same + ' \\u00b7 ' + f.route, f.reply);
   if (f.lookalikes) add(body, el('p', 'drift', 'Look-alike letters from another script, by their code: ' + f.lookalikes.join(', ')));
 }
@@ -503,7 +504,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'VdVGxIlN/F9k55u/HeCzxvTEVimzXMw+xR/vZgxGums=';
+const SCRIPT_SHA256 = '3eletqRlBfpgOdvvWfcvPrlSvDA2XJ2IZi4G3yqIOJY=';
 const STYLE_SHA256 = 'dIx8N9dj2Ojdgt7ysxpXHJaE5QHdNk+DzmSA3iuFOeg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

@@ -299,7 +299,8 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     ...lookalikesOf(f.reply === null || diff !== null ? null : f.reply),
     route: routeText(f.route),
     // The baseline's reply is only repeated when it is not in the diff already (or equal to the reply).
-    baseline: b === null ? null : { reply: diff !== null || b.reply === f.reply ? null : text(b.reply), route: routeText(b.route), verdict: b.verdict, acceptedAt: b.acceptedAt, commit: b.commit },
+    // An errored item's reply (an agent_error keeps the one it answered: docs/traces.md, "Fixtures") is not compared: no baseline reply beside it.
+    baseline: b === null ? null : { reply: f.errored || diff !== null || b.reply === f.reply ? null : text(b.reply), route: routeText(b.route), verdict: b.verdict, acceptedAt: b.acceptedAt, commit: b.commit },
     routeChanged: changesOf(f).some((c) => c.dimension === 'route'),
     ...messageEditedData(f),
     diff,
