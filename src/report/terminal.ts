@@ -208,6 +208,11 @@ function textLines(text: string, indent: string, where: string, colourOf: (line:
   return out;
 }
 
+/** A diff's line colour: removed red, added green, the rest grey. */
+function diffColour(l: string): Colour | null {
+  return l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey';
+}
+
 /** The reply under a fixture: a word diff against the baseline when it changed, else the reply itself. */
 function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, where: string): string[] {
   if (f.reply === null) return [];
@@ -217,9 +222,8 @@ function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, wh
   if (!f.errored && baseline !== undefined && f.drift?.reply === 'different') {
     const diff = diffText(normalizeBlock(baseline), normalizeBlock(f.reply), TEXT_LINE_CHARS);
     if (diff !== null) {
-      const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
       const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
-      return [paint('grey', fit(`${indent}reply vs baseline (- baseline, + new${marks}):`)), ...textLines(diff, `${indent}  `, where, colourOf, paint, fit)];
+      return [paint('grey', fit(`${indent}reply vs baseline (- baseline, + new${marks}):`)), ...textLines(diff, `${indent}  `, where, diffColour, paint, fit)];
     }
   }
   if (normalizeBlock(f.reply).trim() === '') return [paint('grey', fit(`${indent}reply: (empty)`))];
@@ -332,9 +336,8 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   if (dt !== null && dt.turn !== null) {
     const diff = dt.shown === null ? null : diffText(normalizeBlock(dt.shown.reply), normalizeBlock(dt.turn.reply), TEXT_LINE_CHARS);
     if (diff !== null) {
-      const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
       const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
-      lines.push(paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} vs attempt ${dt.shownNumber}'s (- attempt ${dt.shownNumber}, + attempt ${dt.number}${marks}):`)), ...textLines(diff, `${indent}      `, o.where, colourOf, paint, fit));
+      lines.push(paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} vs attempt ${dt.shownNumber}'s (- attempt ${dt.shownNumber}, + attempt ${dt.number}${marks}):`)), ...textLines(diff, `${indent}      `, o.where, diffColour, paint, fit));
     } else if (dt.shown === null) {
       lines.push(paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} (attempt ${dt.shownNumber} has no turn ${dt.index}):`)), ...textLines(dt.turn.reply, `${indent}      `, o.where, () => null, paint, fit));
     }
@@ -343,17 +346,15 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   if (d !== null && d.baseline && d.current && d.baseline.reply !== d.current.reply) {
     const diff = diffText(normalizeBlock(d.baseline.reply), normalizeBlock(d.current.reply), TEXT_LINE_CHARS);
     if (diff !== null) {
-      const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
       const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
       const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
-      lines.push(paint('grey', fit(`${indent}    turn ${d.turn} reply vs baseline (- baseline, + new${marks}${by}):`)), ...textLines(diff, `${indent}      `, o.where, colourOf, paint, fit));
+      lines.push(paint('grey', fit(`${indent}    turn ${d.turn} reply vs baseline (- baseline, + new${marks}${by}):`)), ...textLines(diff, `${indent}      `, o.where, diffColour, paint, fit));
     }
     // The turn that changed in meaning, when it is not the first difference (docs/meaning.md, "Persona scripts").
     const m = meaningTurn(p);
     const meaningDiff = m === null || m.turn.index === d.turn ? null : diffText(normalizeBlock(m.baseline.reply), normalizeBlock(m.turn.reply), TEXT_LINE_CHARS);
     if (m !== null && meaningDiff !== null) {
-      const colourOf = (l: string): Colour | null => (l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey');
-      lines.push(paint('grey', fit(`${indent}    ${oneLine(clip(m.words, 300))}:`)), ...textLines(meaningDiff, `${indent}      `, o.where, colourOf, paint, fit));
+      lines.push(paint('grey', fit(`${indent}    ${oneLine(clip(m.words, 300))}:`)), ...textLines(meaningDiff, `${indent}      `, o.where, diffColour, paint, fit));
     }
   } else if (d !== null) {
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));
