@@ -197,6 +197,8 @@ export interface ResponseSide {
   /** Null when the agent does not report tool calls. */
   toolCalls: ToolCall[] | null;
   usage: TokenUsage | null;
+  /** The errors the response reported (absent: none): a tool span's error they already name is not read again. */
+  errors?: readonly AgentErrorEntry[];
 }
 
 export interface SpanReading {
@@ -205,7 +207,10 @@ export interface SpanReading {
    * turn, the response's calls exactly as they were (null stays null: nothing is known).
    */
   toolCalls: ToolCall[] | null;
-  /** One entry per ERROR span of the turn (an error its parent repeats with the same message counted once). */
+  /**
+   * One entry per ERROR span of the turn (an error its parent repeats with the same message counted
+   * once, and a tool's error the response reported with the same message left to the response's entry).
+   */
   errors: AgentErrorEntry[];
   /** The response's own usage when it has one, else the sum over the model-call spans, else null. */
   usage: TokenUsage | null;
@@ -274,7 +279,7 @@ export function readTurnSpans(allSpans: readonly Span[], turn: TurnForSpans, res
   const callSpans = tools.filter((s) => !(below.get(s.spanId) ?? []).some((d) => kindOf(d) === 'tool' && toolNameOf(d) === toolNameOf(s)));
   return {
     toolCalls: mergeCalls(response.toolCalls, callSpans.map(callOf)),
-    errors: errorsOf(spans, below, kindOf),
+    errors: errorsOf(spans, below, kindOf, response.errors ?? []),
     usage: response.usage ?? usageOf(models, below, kindOf),
     time: timeOf(models, tools, turn.latencyMs),
     counts: { count: all.length, ignored: beyond + spans.filter((s) => kindOf(s) === null && s.status !== 'error').length },
@@ -297,15 +302,25 @@ export function mergeCalls(responseCalls: readonly ToolCall[] | null, traceCalls
   });
   // A span that did not record its arguments (the GenAI conventions leave them opt-in) is the call of
   // the same tool the response reported, once no span with its input is left: the one call is not
-  // listed twice (docs/traces.md, "Attribution").
+  // listed twice (docs/traces.md, "Attribution"). So is a span that recorded its input as bare text
+  // (OpenInference's LangChain instrumentation writes a tool of one text argument, `{input: "1234"}` in
+  // the response, as `input.value: 1234`) when that text is the response's one argument.
   calls.forEach((call, k) => {
     if (both[k] === true) return;
-    const i = unpaired.findIndex((t) => t.tool === call.tool && t.input === null);
+    const i = unpaired.findIndex((t) => t.tool === call.tool && (t.input === null || (typeof t.input === 'string' && soleText(call.input) === t.input)));
     if (i >= 0) unpaired.splice(i, 1);
     both[k] = i >= 0;
   });
   const out = calls.map((call, k): ToolCall => ({ ...call, source: both[k] === true ? 'both' : 'response' }));
   return [...out, ...unpaired.map((c): ToolCall => ({ ...c, source: 'trace' }))];
+}
+
+/** The text of an input of one argument whose value is text (`{input: "1234"}`), else null. */
+function soleText(input: JsonValue): string | null {
+  if (!isObject(input)) return null;
+  const keys = Object.keys(input);
+  const value = keys.length === 1 ? input[keys[0] as string] : undefined;
+  return typeof value === 'string' ? value : null;
 }
 
 /**
@@ -314,9 +329,10 @@ export function mergeCalls(responseCalls: readonly ToolCall[] | null, traceCalls
  * error: `Error running tool (non-fatal): {"tool_name": ..., "error": "UnmockedToolError: ..."}`),
  * else `span_error`. An error that a parent
  * span repeats with the same message (an exception propagating up) is the child's alone, and a
- * model call's error is none when the call was tried again and answered (docs/traces.md, "Errors").
+ * model call's error is none when the call was tried again and answered, and a tool's error is the
+ * response's entry when the response reported an error of the same tool with the same message (docs/traces.md, "Errors").
  */
-function errorsOf(spans: readonly Span[], below: { get(id: string): Span[] }, kindOf: (s: Span) => SpanKind | null): AgentErrorEntry[] {
+function errorsOf(spans: readonly Span[], below: { get(id: string): Span[] }, kindOf: (s: Span) => SpanKind | null, reported: readonly AgentErrorEntry[]): AgentErrorEntry[] {
   const failed = spans.filter((s) => s.status === 'error');
   const repeated = (s: Span): boolean => (below.get(s.spanId) ?? []).some((d) => d.status === 'error' && d.statusMessage === s.statusMessage);
   // A model call tried again (the same span name under the same parent, started once it had ended)
@@ -329,8 +345,10 @@ function errorsOf(spans: readonly Span[], below: { get(id: string): Span[] }, ki
     s.parentSpanId !== null &&
     kindOf(s) === 'model' &&
     spans.some((o) => o !== s && o.parentSpanId === s.parentSpanId && o.name === s.name && o.status !== 'error' && o.startMs > s.endMs - 1 && kindOf(o) === 'model');
+  // One failure reported twice, once in the response's errors and once as its tool span's status.
+  const told = (s: Span): boolean => kindOf(s) === 'tool' && s.statusMessage !== null && reported.some((e) => e.tool === toolNameOf(s) && e.message.trim() === (s.statusMessage as string).trim());
   return failed
-    .filter((s) => !repeated(s) && !retried(s))
+    .filter((s) => !repeated(s) && !retried(s) && !told(s))
     .map((s): AgentErrorEntry => {
       const message = (s.statusMessage ?? '').slice(0, MAX_MESSAGE);
       return {

@@ -70,7 +70,7 @@ export function traceObserver(source: SpanSource, opts: TraceObserverOptions): T
       const problem = failure ?? (retried && ofTrace.length > 0 ? notUnderAttemptCause(trace.traceId, ofTrace.length, opts) : noSpansCause(trace.traceId, opts, source.foreign?.() ?? 0));
       return { ...fromResponse, toolCalls: null, toolCallsProblem: problem, spans: countsOf({ count: 0, ignored: 0 }, got), time: null, waterfall: null };
     }
-    const reading = readTurnSpans(spans, { traceId: trace.traceId, latencyMs: fromResponse.latencyMs ?? null }, { toolCalls: fromResponse.toolCalls, usage: fromResponse.usage });
+    const reading = readTurnSpans(spans, { traceId: trace.traceId, latencyMs: fromResponse.latencyMs ?? null }, { toolCalls: fromResponse.toolCalls, usage: fromResponse.usage, errors: fromResponse.errors });
     // At waitMs without the top span, spans that hang from a span that never came are part of the
     // turn: a tool span may be on its way, so "no tool called" would be read from half a turn. Its
     // calls are unknown, as with no span at all; the errors that came stand (docs/traces.md, "When

@@ -139,6 +139,10 @@ describe('merging with the response\'s calls (attribution)', () => {
     ['once in the response, twice in spans: one both, one trace', [r('find', {})], [t('find', {}), t('find', {})], [{ ...r('find', {}), source: 'both' }, t('find', {})]],
     ['the response reports no calls: the spans\' calls', null, [t('find', {})], [t('find', {})]],
     ['no spans\' calls: the response\'s, marked response', [r('find', {})], [], [{ ...r('find', {}), source: 'response' }]],
+    // OpenInference's LangChain instrumentation writes a tool of one text argument as that text alone (`input.value: 1234`).
+    ['a span whose input is the text of the response call\'s one argument: one call, both', [r('find', { input: '1234' })], [t('find', '1234')], [{ ...r('find', { input: '1234' }), source: 'both' }]],
+    ['the text of another value, or of a call of two arguments: two calls', [r('find', { input: '1234' }), r('find', { id: '1', q: '1' })], [t('find', '99'), t('find', '1')], [{ ...r('find', { input: '1234' }), source: 'response' }, { ...r('find', { id: '1', q: '1' }), source: 'response' }, t('find', '99'), t('find', '1')]],
+    ['a span with the call\'s input pairs first: the text span is another call', [r('find', { input: 'a' })], [t('find', 'a'), t('find', { input: 'a' })], [{ ...r('find', { input: 'a' }), source: 'both' }, t('find', 'a')]],
   ])('%s', (_, response, trace, merged) => {
     expect(mergeCalls(response, trace)).toEqual(merged);
   });
@@ -207,6 +211,17 @@ describe('errors', () => {
     // The SDK's default (its errorFunction) redacts the error: nothing says a mock was missing.
     const redacted = 'Error running tool (non-fatal): {"tool_name":"issue_refund","error":"Tool execution failed. Error details are redacted."}';
     expect(readTurnSpans([span({ name: 'issue_refund', status: 'error', statusMessage: redacted, attributes: { 'openinference.span.kind': 'TOOL', 'tool.name': 'issue_refund' } })], turn(), none).errors[0]?.kind).toBe('span_error');
+  });
+
+  it('a tool\'s error the response reported with the same message is the response\'s entry alone; another message or tool stands', () => {
+    const failed = (name: string, message: string, startMs: number) => genaiTool(name, {}, null, { startMs, status: 'error', statusMessage: message });
+    const spans = [failed('find_order', 'db down', 1001), failed('find_order', 'timeout', 1002), failed('issue_refund', 'db down', 1003), span({ name: 'POST /x', startMs: 1004, status: 'error', statusMessage: 'db down' })];
+    const reported = [{ kind: 'tool_error', tool: 'find_order', message: 'db down ' }];
+    expect(readTurnSpans(spans, turn(), { ...none, errors: reported }).errors.map((e) => e.message)).toEqual([
+      'span execute_tool find_order failed: timeout',
+      'span execute_tool issue_refund failed: db down',
+      'span POST /x failed: db down',
+    ]);
   });
 
   it('a long message is clipped to 500 characters', () => {
