@@ -115,7 +115,7 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
   lines.push('', dt === null ? 'transcript:' : `transcript (attempt ${dt.shownNumber}):`);
   for (const t of p.turns) {
     if (t.message !== null) lines.push(`  [${t.index}] User${t.source === undefined ? '' : ` (${SOURCE_WORDS[t.source]})`}: ${t.message}`);
-    for (const call of t.toolCalls ?? []) lines.push(`  [${t.index}] tool ${call.tool} ${JSON.stringify(call.input)}${call.mocked ? '' : ' (not mocked)'}${sourceMark(call)}`);
+    for (const call of t.toolCalls ?? []) lines.push(`  [${t.index}] tool ${call.tool} ${JSON.stringify(call.input)}${call.mocked || p.toolMode === 'live' ? '' : ' (not mocked)'}${sourceMark(call)}`);
     lines.push(`  [${t.index}] Agent (${routeText(t.route)}): ${t.reply}`);
   }
   const stopped = stoppedOn(p);

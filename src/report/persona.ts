@@ -105,8 +105,9 @@ export function matchMark(c: Extract<Check, { kind: 'toolCalled' | 'toolNotCalle
   return first ? sourceMark(first) : '';
 }
 
-function callsText(calls: readonly ObservedToolCall[]): string {
-  const shown = calls.slice(0, CELL.calls).map((call) => `turn ${call.turn} ${jsonCell(call.input)}${call.mocked ? '' : ' (not mocked)'}${sourceMark(call)}`);
+/** `live`: a live script's calls ran for real by design, and are not marked (docs/personas.md, "Mocks and real tool calls"). */
+function callsText(calls: readonly ObservedToolCall[], live: boolean): string {
+  const shown = calls.slice(0, CELL.calls).map((call) => `turn ${call.turn} ${jsonCell(call.input)}${call.mocked || live ? '' : ' (not mocked)'}${sourceMark(call)}`);
   const more = calls.length - shown.length;
   return `${shown.join('; ')}${more > 0 ? ` and ${thousands(more)} more` : ''}`;
 }
@@ -116,7 +117,7 @@ function callsText(calls: readonly ObservedToolCall[]): string {
  * conversations, the outcome, the tool calls and the turn of the match, the judge's score and
  * rationale; for a check that did not run, the reason.
  */
-function observedCell(c: Check): string {
+function observedCell(c: Check, live: boolean): string {
   if (c.status === 'not_evaluated') return escapeInline(clip(c.detail, CELL.why));
   switch (c.kind) {
     case 'conversations': {
@@ -128,15 +129,15 @@ function observedCell(c: Check): string {
       return c.observed === null ? escapeInline(clip(c.detail, CELL.why)) : codeSpan(clip(c.observed, LIMITS.label), { table: true });
     case 'toolCalled':
       if (c.turn !== null) return `called on turn ${c.turn}${matchMark(c)}`;
-      return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
+      return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed, live)}`;
     case 'toolNotCalled':
       if (c.turn !== null) {
         const matching = c.observed.filter((o) => callMatches(c.expected, o));
         const [first, ...rest] = matching;
         const input = first ? ` ${jsonCell(first.input)}${sourceMark(first)}` : '';
-        return `**called on turn ${c.turn}**${input}${rest.length > 0 ? `; then ${callsText(rest)}` : ''}`;
+        return `**called on turn ${c.turn}**${input}${rest.length > 0 ? `; then ${callsText(rest, live)}` : ''}`;
       }
-      return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
+      return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed, live)}`;
     case 'reply':
     case 'maxTurnLatency':
       return escapeInline(clip(c.detail, CELL.why));
@@ -149,9 +150,9 @@ function observedCell(c: Check): string {
   }
 }
 
-export function checksTable(checks: readonly Check[]): string {
+export function checksTable(checks: readonly Check[], live: boolean): string {
   if (checks.length === 0) return '_No checks ran._';
-  const rows = checks.map((c) => `| ${STATUS_ICON[c.status]} | ${CHECK_NAMES[c.kind]} | ${expectedCell(c)} | ${observedCell(c)} |`);
+  const rows = checks.map((c) => `| ${STATUS_ICON[c.status]} | ${CHECK_NAMES[c.kind]} | ${expectedCell(c)} | ${observedCell(c, live)} |`);
   return ['| | check | expected | observed |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 
@@ -303,10 +304,11 @@ function differenceBlock(d: FirstDifference, p: Profile): string {
 // ---------------------------------------------------------------------------------------------
 // Transcript
 
-function toolCallsBlock(t: Turn): string | null {
+/** A live script's calls ran for real by design (docs/personas.md, "Mocks and real tool calls"): only a mocked script's unmocked call is marked. */
+function toolCallsBlock(t: Turn, live: boolean): string | null {
   if (!t.toolCalls || t.toolCalls.length === 0) return null;
   const lines = t.toolCalls.map(
-    (c) => `${clip(c.tool, LIMITS.label)} ${clip(json(c.input), 1000)} → ${clip(json(c.output), 1000)}${c.mocked ? '' : '  (NOT MOCKED)'}${sourceMark(c)}`,
+    (c) => `${clip(c.tool, LIMITS.label)} ${clip(json(c.input), 1000)} → ${clip(json(c.output), 1000)}${c.mocked || live ? '' : '  (NOT MOCKED)'}${sourceMark(c)}`,
   );
   return labelled(`Tool calls (${thousands(lines.length)})`, lines.join('\n'), LIMITS.detailBlock);
 }
@@ -321,11 +323,11 @@ function agentLine(t: Turn): string {
   return parts.join(' · ');
 }
 
-function turnBlocks(t: Turn, p: Profile): string[] {
+function turnBlocks(t: Turn, p: Profile, live: boolean): string[] {
   const blocks: string[] = [];
   if (t.message !== null) blocks.push(userLine(t.index, t.message, t.source));
   blocks.push(normalizeBlock(t.reply) === '' ? `${agentLine(t)}: _(empty)_` : replyBlock(agentLine(t), t.reply, p.maxReplyChars));
-  const tools = toolCallsBlock(t);
+  const tools = toolCallsBlock(t, live);
   if (tools) blocks.push(tools);
   for (const e of t.errors.slice(0, 10)) {
     const tool = e.tool ? ` (tool ${codeSpan(clip(e.tool, LIMITS.label))})` : '';
@@ -379,7 +381,7 @@ function transcriptSummary(p: PersonaRecord): string {
 }
 
 export function transcriptBlock(pr: PersonaRecord, p: Profile): string {
-  const blocks = pr.turns.flatMap((t) => turnBlocks(t, p));
+  const blocks = pr.turns.flatMap((t) => turnBlocks(t, p, pr.toolMode === 'live'));
   if (pr.errored) {
     // The message the run stopped on was sent: it stands in the transcript, above the error.
     const stopped = stoppedOn(pr);
@@ -451,7 +453,7 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   const parts = [headerLine(pr)];
   const simulated = simulationBlock(pr);
   if (simulated !== null) parts.push(simulated);
-  parts.push(checksTable(pr.checks));
+  parts.push(checksTable(pr.checks, pr.toolMode === 'live'));
   // A panel of judges: each judged criterion's members, one line each, under the table.
   for (const c of pr.checks) {
     const panel = c.kind === 'criterion' ? panelBlock(c.members, c.threshold, `"${c.expected}"`) : null;
@@ -461,7 +463,7 @@ function bodyParts(pr: PersonaRecord, level: Level, p: Profile): string[] {
   if (tried) parts.push(tried);
   // The line above the details names the first attempt with the script's verdict: its checks follow when another's are shown.
   const decisive = pr.errored ? null : decisiveAttempt(pr);
-  if (decisive !== null) parts.push(`**Attempt ${decisive.number}'s checks** (${ATTEMPT_WORDS[decisive.verdict]}):`, checksTable(decisive.attempt.checks));
+  if (decisive !== null) parts.push(`**Attempt ${decisive.number}'s checks** (${ATTEMPT_WORDS[decisive.verdict]}):`, checksTable(decisive.attempt.checks, pr.toolMode === 'live'));
   // The reply those checks read, where it is not the shown attempt's.
   const dt = level === 'brief' ? null : decisiveTurn(pr);
   if (dt !== null) parts.push(decisiveTurnBlock(dt, p));

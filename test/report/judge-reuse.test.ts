@@ -62,7 +62,7 @@ describe('reused persona criteria in the checks table', () => {
   it('says where the score came from beside it', () => {
     const judged = check.criterion('Stayed polite', 0.9, 'kind throughout');
     const reused = { ...judged, reused: { commit: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', acceptedAt: '2026-11-30T10:00:00Z' } } as typeof judged;
-    const rows = checksTable([judged, reused]).split('\n').slice(2);
+    const rows = checksTable([judged, reused], false).split('\n').slice(2);
     expect(rows[0]).toContain('score 0.90 (threshold 0.70): kind throughout');
     expect(rows[0]).not.toContain('reused');
     expect(rows[1]).toContain('score 0.90 (threshold 0.70), reused from a1b2c3d: kind throughout');

@@ -8,7 +8,7 @@ import { renderHtml } from '../../src/report/html.js';
 import { fixtureData, personaData, traceData } from '../../src/report/html/data.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { sourceMark, spanCountsText, timeSplitText } from '../../src/report/trace.js';
-import { ctx, fixture, persona, run } from './fixtures.js';
+import { check, ctx, fixture, persona, run } from './fixtures.js';
 import { expectGolden } from './helpers.js';
 import { failedSpanScript, tracedFixture, tracedScript, tracesRun } from './traces.fixtures.js';
 
@@ -46,6 +46,32 @@ describe('spans in the surfaces (goldens)', () => {
     const xml = renderJUnit(RUN);
     expect(xml).toContain('[1] tool issue_refund {&quot;orderId&quot;:&quot;1234&quot;,&quot;amount&quot;:40} (not mocked) (from trace)');
     expect(xml).toContain('[1] tool find_order {&quot;orderId&quot;:&quot;1234&quot;}\n');
+  });
+});
+
+describe('a live script\'s calls (docs/personas.md, "Mocks and real tool calls")', () => {
+  // In live mode every call runs for real by design: "not mocked" on each would flag what was asked for.
+  it('are not marked "not mocked" in the transcript, JUnit or report.html; a mocked script\'s unmocked call still is', () => {
+    const live = { ...tracedScript(), label: 'live-refund', toolMode: 'live' as const };
+    const mocked = { ...tracedScript(), label: 'mocked-refund', toolMode: 'mocked' as const };
+    const both = run([], { personas: [live, mocked] });
+    const md = renderComment(both, ctx);
+    const section = (label: string): string => md.slice(md.indexOf(`<b>${label}</b>`), md.indexOf('</details>\n\n</details>', md.indexOf(`<b>${label}</b>`)));
+    expect(section('live-refund')).toContain('issue_refund {"orderId":"1234","amount":40} → {"refunded":true} (from trace)');
+    expect(section('live-refund')).not.toContain('NOT MOCKED');
+    expect(section('mocked-refund')).toContain('(NOT MOCKED) (from trace)');
+    const xml = renderJUnit(both);
+    expect(xml).toContain('[1] tool issue_refund {&quot;orderId&quot;:&quot;1234&quot;,&quot;amount&quot;:40} (from trace)');
+    expect(xml.match(/\(not mocked\)/g)).toHaveLength(1);
+    // The checks table's observed calls likewise ("other inputs only: turn 1 {...}").
+    const otherInput = (p: typeof live) => ({ ...p, checks: [{ ...check.toolCalled('issue_refund', { orderId: '9' }, [], null), observed: [{ tool: 'issue_refund', input: { orderId: '1234' }, output: null, mocked: false, turn: 1 }] }] });
+    const cells = renderComment(run([], { personas: [otherInput(live), otherInput(mocked)] }), ctx).match(/other inputs only: turn 1 `[^`]*`[^|]*/g);
+    expect(cells).toEqual(['other inputs only: turn 1 `{"orderId":"1234"}` ', 'other inputs only: turn 1 `{"orderId":"1234"}` (not mocked) ']);
+    expect(personaData(otherInput(live)).checks[0]?.observed).toBe('other inputs only: turn 1 {"orderId":"1234"}');
+    expect(personaData(otherInput(mocked)).checks[0]?.observed).toBe('other inputs only: turn 1 {"orderId":"1234"} (not mocked)');
+    expect(personaData(live).live).toBe(true);
+    expect(personaData(mocked).live).toBe(false);
+    expect(personaData({ ...mocked, toolMode: undefined }).live).toBe(false);
   });
 });
 

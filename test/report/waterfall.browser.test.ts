@@ -110,6 +110,8 @@ describe('report.html span waterfall', () => {
     expect(await page.locator('img').count()).toBe(0);
     const calls = await sc.locator('.calls li').allTextContents();
     expect(calls.filter((c) => c.includes('(from trace)')).map((c) => c.split(' ')[1])).toEqual(['issue_refund']);
+    // Not a live script: its unmocked call is marked.
+    expect(calls.filter((c) => c.includes('not mocked')).map((c) => c.split(' ')[1])).toEqual(['issue_refund']);
 
     // The errored script: its failed tool span is marked in the bars and the legend.
     const st = page.locator('details.item[data-label="stock-check"]');
@@ -130,6 +132,21 @@ describe('report.html span waterfall', () => {
     }
     expect(requests).toEqual([url]);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  // A live script's calls run for real by design (docs/personas.md, "Mocks and real tool calls").
+  it.skipIf(SKIP_BROWSER_TESTS)('marks no call of a live script "not mocked"', { timeout: 60_000 }, async () => {
+    const r = tracesRun();
+    r.personas = r.personas.map((p) => (p.label === 'refund-guard' ? { ...p, toolMode: 'live' as const } : p));
+    const file = join(dir, 'live.html');
+    await writeFile(file, renderHtml(r));
+    browser ??= await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    const calls = await page.locator('details.item[data-label="refund-guard"] .calls li').allTextContents();
+    expect(calls.map((c) => c.split(' ')[1])).toContain('issue_refund');
+    expect(calls.join('\n')).not.toContain('not mocked');
     await page.close();
   });
 });

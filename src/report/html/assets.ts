@@ -358,7 +358,7 @@ function checksTable(body, checks) {
     if (c.members) panelList(why, c.members);
   });
 }
-function turnBlock(body, t) {
+function turnBlock(body, t, live) {
   var box = add(body, el('div', 'turn'));
   if (t.message != null) {
     var who = add(box, el('p', 'who'));
@@ -378,7 +378,7 @@ function turnBlock(body, t) {
   }
   if (t.baseline && t.baseline.missing) add(box, el('p', 'drift', 'The baseline has no turn here.'));
   if (t.baseline && t.baseline.message != null) add(box, el('p', 'drift', 'The script\\u2019s message changed; the baseline sent: ' + t.baseline.message));
-  callList(box, t.toolCalls);
+  callList(box, t.toolCalls, live);
   t.errors.forEach(function (e) { add(box, el('p', 'warn', 'Agent error: ' + e)); });
   spansBlock(box, t.trace);
 }
@@ -469,7 +469,7 @@ function personaBody(body, p) {
   if (p.decisive) decisiveBlock(body, p);
   attemptsTable(body, p.attempts, 'first reply unlike the attempt shown');
   add(body, el('h3', null, 'Transcript'));
-  p.turns.forEach(function (t) { turnBlock(body, t); });
+  p.turns.forEach(function (t) { turnBlock(body, t, p.live); });
   if (p.droppedTurns > 0) add(body, el('p', 'drift', 'The baseline had ' + p.droppedTurns + ' more turn' + (p.droppedTurns === 1 ? '' : 's') + '.'));
   if (p.stopped) {
     var stop = add(body, el('div', 'turn'));
@@ -504,7 +504,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = '3eletqRlBfpgOdvvWfcvPrlSvDA2XJ2IZi4G3yqIOJY=';
+const SCRIPT_SHA256 = 'lOv6uGdW5Qc44hSKxsY184gRN4dkQD2EhdGyLN1jgaA=';
 const STYLE_SHA256 = 'dIx8N9dj2Ojdgt7ysxpXHJaE5QHdNk+DzmSA3iuFOeg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

@@ -151,6 +151,8 @@ export interface PersonaData {
   turns: TurnData[];
   /** Baseline turns past the end of this run's transcript. */
   droppedTurns: number;
+  /** Live mode (docs/personas.md, "Mocks and real tool calls"): its calls ran for real by design, and are not marked "not mocked". */
+  live: boolean;
   unsent: string[];
   /** Above the messages not sent, as the comment says it (persona.ts): "Not sent (1), because the agent ended the conversation on turn 3"; absent when none. */
   unsentHead?: string;
@@ -316,8 +318,9 @@ export function fixtureData(f: FixtureRecord): FixtureData {
   };
 }
 
-function callsText(calls: readonly ObservedToolCall[]): string {
-  return calls.map((c) => `turn ${c.turn} ${json(c.input)}${c.mocked ? '' : ' (not mocked)'}${sourceMark(c)}`).join('; ');
+/** `live`: a live script's calls ran for real by design, and are not marked (docs/personas.md, "Mocks and real tool calls"). */
+function callsText(calls: readonly ObservedToolCall[], live: boolean): string {
+  return calls.map((c) => `turn ${c.turn} ${json(c.input)}${c.mocked || live ? '' : ' (not mocked)'}${sourceMark(c)}`).join('; ');
 }
 
 function expectedText(c: Check): string {
@@ -338,7 +341,7 @@ function expectedText(c: Check): string {
   }
 }
 
-function observedText(c: Check): string {
+function observedText(c: Check, live: boolean): string {
   switch (c.kind) {
     case 'conversations':
       return c.observed.length > 0 ? `visited ${c.observed.join(' → ')}` : 'visited none';
@@ -347,7 +350,7 @@ function observedText(c: Check): string {
     case 'toolCalled':
     case 'toolNotCalled':
       if (c.turn !== null) return `called on turn ${c.turn}${matchMark(c)}`;
-      return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed)}`;
+      return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed, live)}`;
     case 'reply':
     case 'maxTurnLatency':
       return c.detail;
@@ -358,13 +361,13 @@ function observedText(c: Check): string {
   }
 }
 
-function checkData(c: Check): CheckData {
+function checkData(c: Check, live: boolean): CheckData {
   const subject = checkSubject(c);
   return {
     status: c.status,
     name: CHECK_NAMES[c.kind] + (subject && c.kind !== 'criterion' ? ` ${subject}` : ''),
     expected: clip(expectedText(c), 2000),
-    observed: clip(observedText(c), 2000),
+    observed: clip(observedText(c, live), 2000),
     detail: clip(normalizeBlock(c.detail), 4000),
     ...(c.kind === 'criterion' && c.members !== undefined ? { members: memberLines(c.members, c.threshold) } : {}),
   };
@@ -431,7 +434,7 @@ export function personaData(p: PersonaRecord): PersonaData {
     kind: 'persona',
     label: p.label,
     persona: p.persona,
-    checks: p.checks.map(checkData),
+    checks: p.checks.map((c) => checkData(c, p.toolMode === 'live')),
     turns: p.turns.map((t, i) => ({
       index: t.index,
       message: t.message === null ? null : text(t.message),
@@ -445,6 +448,7 @@ export function personaData(p: PersonaRecord): PersonaData {
       ...traceData(t),
     })),
     droppedTurns: base === null ? 0 : Math.max(0, base.length - p.turns.length),
+    live: p.toolMode === 'live',
     // The message the run stopped on was sent; only the rest were not (persona.ts, stoppedOn).
     unsent: notSent(p).map(text),
     ...unsentWords(p),
@@ -506,7 +510,7 @@ function decisiveData(p: PersonaRecord): Pick<PersonaData, 'shownAttempt' | 'dec
           shown: t.shown === null ? null : text(t.shown.reply),
           reply: t.turn === null ? null : text(t.turn.reply),
         };
-  return { shownAttempt: shown, decisive: { n: d.number, verdict: d.verdict, checks: d.attempt.checks.map(checkData), turn } };
+  return { shownAttempt: shown, decisive: { n: d.number, verdict: d.verdict, checks: d.attempt.checks.map((c) => checkData(c, p.toolMode === 'live')), turn } };
 }
 
 export function itemData(item: Item): ItemData {
