@@ -8,7 +8,7 @@ import { renderCompareMarkdown, renderCompareText } from '../../src/report/compa
 import { renderHtml } from '../../src/report/html.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import type { FixtureAttempt, FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
-import { baseline, ctx, fixture, persona, resetLines, route, run } from '../report/fixtures.js';
+import { baseline, ctx, decisiveScript, fixture, persona, resetLines, route, run } from '../report/fixtures.js';
 import { expectGolden, toHtml } from '../report/helpers.js';
 
 function attempt(reply: string | null, verdict: FixtureAttempt['verdict'], detail: string): FixtureAttempt {
@@ -186,24 +186,7 @@ describe('k/N in every report', () => {
   });
 
   it('a repeated script whose failing attempt replied otherwise shows that reply beside its checks: the comment, the terminal and JUnit', () => {
-    const base = persona('refund-chat') as ReplayedPersonaRecord;
-    const last = base.turns.length - 1;
-    const lastIndex = (base.turns[last] as ReplayedPersonaRecord['turns'][number]).index;
-    const other = base.turns.map((t, i) => (i === last ? { ...t, reply: 'Refunds take 90 days.' } : t));
-    const failing = base.checks.map((c, i) => (i === 0 ? { ...c, status: 'fail' as const, detail: `turn ${lastIndex}: reply does not contain "30 days"` } : c));
-    const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, durationMs: 900 };
-    const script: PersonaRecord = {
-      ...base,
-      baseline: null,
-      verdict: 'fail',
-      drift: { transcript: null, route: null, verdict: 'no_baseline' },
-      repeat: { count: 3, minPass: 3, passed: 2, flaky: true },
-      attempts: [
-        { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
-        { ...one, verdict: 'fail' as const, checks: failing, turns: other },
-        { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
-      ],
-    };
+    const { script, lastIndex } = decisiveScript((turn) => `turn ${turn}: reply does not contain "30 days"`);
     const record = run([], { personas: [script] });
     const md = renderComment(record, ctx);
     expect(md).toContain(`then attempt 2's checks, the first that failed, and its turn ${lastIndex}`);

@@ -1,6 +1,6 @@
 // A small builder for RunRecords used by the report tests and golden files.
 
-import type { Baseline, Check, FixtureRecord, PersonaBaseline, PersonaRecord, Route, RunRecord, ToolCall, Turn } from '../../src/types.js';
+import type { Baseline, Check, FixtureRecord, PersonaBaseline, PersonaRecord, ReplayedPersonaRecord, Route, RunRecord, ToolCall, Turn } from '../../src/types.js';
 import type { ReportContext } from '../../src/report/index.js';
 import { fixtureRecord } from '../support/fixture-record.js';
 
@@ -736,4 +736,31 @@ export function simulatedRun(): RunRecord {
     spend: { agentTurns: 11, agentRetries: 0, judgeCalls: 2, judgeRetries: 0, judgeReused: 0, simulatorCalls: 4, simulatorRetries: 3, baselineTurns: 4 },
     personas: simulatedScripts(),
   });
+}
+
+/**
+ * `refund-chat` repeated 3 times with minPass 3: attempts 1 and 3 pass, attempt 2 fails its first
+ * check (`detail(lastIndex)`) after replying "Refunds take 90 days." on its last turn, so the
+ * decisive attempt replied otherwise than the attempt shown (docs/personas.md, repeats).
+ */
+export function decisiveScript(detail: (lastIndex: number) => string): { script: PersonaRecord; lastIndex: number } {
+  const base = persona('refund-chat') as ReplayedPersonaRecord;
+  const last = base.turns.length - 1;
+  const lastIndex = (base.turns[last] as ReplayedPersonaRecord['turns'][number]).index;
+  const other = base.turns.map((t, i) => (i === last ? { ...t, reply: 'Refunds take 90 days.' } : t));
+  const failing = base.checks.map((c, i) => (i === 0 ? { ...c, status: 'fail' as const, detail: detail(lastIndex) } : c));
+  const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, durationMs: 900 };
+  const script: PersonaRecord = {
+    ...base,
+    baseline: null,
+    verdict: 'fail',
+    drift: { transcript: null, route: null, verdict: 'no_baseline' },
+    repeat: { count: 3, minPass: 3, passed: 2, flaky: true },
+    attempts: [
+      { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
+      { ...one, verdict: 'fail' as const, checks: failing, turns: other },
+      { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
+    ],
+  };
+  return { script, lastIndex };
 }

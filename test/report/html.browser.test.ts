@@ -10,8 +10,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml, type HtmlExtras } from '../../src/report/html.js';
 import { buildModel, SECTION_ORDER } from '../../src/report/model.js';
-import type { FixtureRecord, PersonaRecord, ReplayedPersonaRecord, RunRecord } from '../../src/types.js';
-import { allGreen, baseline, check, fixture, hostilePersona, mixed, persona, personaScripts, route, run, simulatedRun } from './fixtures.js';
+import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js';
+import { allGreen, baseline, check, decisiveScript as sharedDecisiveScript, fixture, hostilePersona, mixed, persona, personaScripts, route, run, simulatedRun } from './fixtures.js';
 import { launchChromium, SKIP_BROWSER_TESTS } from '../support/browser.js';
 
 let browser: Browser;
@@ -72,27 +72,7 @@ async function visibleRows(page: Page): Promise<Array<{ verdict: string; drift: 
 }
 
 /** A script repeated 3 times that failed on attempt 2 (replying otherwise on its last turn) while attempt 1 passed. */
-function decisiveScript(): { script: PersonaRecord; lastIndex: number } {
-  const base = persona('refund-chat') as ReplayedPersonaRecord;
-  const last = base.turns.length - 1;
-  const lastIndex = (base.turns[last] as ReplayedPersonaRecord['turns'][number]).index;
-  const other = base.turns.map((t, i) => (i === last ? { ...t, reply: 'Refunds take 90 days.' } : t));
-  const failing = base.checks.map((c, i) => (i === 0 ? { ...c, status: 'fail' as const, detail: `turn ${lastIndex}: the agent never reached refunds` } : c));
-  const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, durationMs: 900 };
-  const script: PersonaRecord = {
-    ...base,
-    baseline: null,
-    verdict: 'fail',
-    drift: { transcript: null, route: null, verdict: 'no_baseline' },
-    repeat: { count: 3, minPass: 3, passed: 2, flaky: true },
-    attempts: [
-      { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
-      { ...one, verdict: 'fail' as const, checks: failing, turns: other },
-      { ...one, verdict: 'pass' as const, checks: base.checks, turns: base.turns },
-    ],
-  };
-  return { script, lastIndex };
-}
+const decisiveScript = (): ReturnType<typeof sharedDecisiveScript> => sharedDecisiveScript((turn) => `turn ${turn}: the agent never reached refunds`);
 
 // Skipped, with one line saying so, when no browser is installed (test/support/browser.ts).
 describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {

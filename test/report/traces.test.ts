@@ -9,6 +9,7 @@ import { fixtureData, personaData, traceData } from '../../src/report/html/data.
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { sourceMark, spanCountsText, timeSplitText } from '../../src/report/trace.js';
 import { check, ctx, fixture, persona, run } from './fixtures.js';
+import type { Check, PersonaRecord } from '../../src/types.js';
 import { expectGolden } from './helpers.js';
 import { failedSpanScript, tracedFixture, tracedScript, tracesRun } from './traces.fixtures.js';
 
@@ -52,8 +53,8 @@ describe('spans in the surfaces (goldens)', () => {
 describe('a live script\'s calls (docs/personas.md, "Mocks and real tool calls")', () => {
   // In live mode every call runs for real by design: "not mocked" on each would flag what was asked for.
   it('are not marked "not mocked" in the transcript, JUnit or report.html; a mocked script\'s unmocked call still is', () => {
-    const live = { ...tracedScript(), label: 'live-refund', toolMode: 'live' as const };
-    const mocked = { ...tracedScript(), label: 'mocked-refund', toolMode: 'mocked' as const };
+    const live: PersonaRecord = { ...tracedScript(), label: 'live-refund', toolMode: 'live' };
+    const mocked: PersonaRecord = { ...tracedScript(), label: 'mocked-refund', toolMode: 'mocked' };
     const both = run([], { personas: [live, mocked] });
     const md = renderComment(both, ctx);
     const section = (label: string): string => md.slice(md.indexOf(`<b>${label}</b>`), md.indexOf('</details>\n\n</details>', md.indexOf(`<b>${label}</b>`)));
@@ -64,7 +65,8 @@ describe('a live script\'s calls (docs/personas.md, "Mocks and real tool calls")
     expect(xml).toContain('[1] tool issue_refund {&quot;orderId&quot;:&quot;1234&quot;,&quot;amount&quot;:40} (from trace)');
     expect(xml.match(/\(not mocked\)/g)).toHaveLength(1);
     // The checks table's observed calls likewise ("other inputs only: turn 1 {...}").
-    const otherInput = (p: typeof live) => ({ ...p, checks: [{ ...check.toolCalled('issue_refund', { orderId: '9' }, [], null), observed: [{ tool: 'issue_refund', input: { orderId: '1234' }, output: null, mocked: false, turn: 1 }] }] });
+    const calledElsewhere: Check = { ...check.toolCalled('issue_refund', { orderId: '9' }, [], null), observed: [{ tool: 'issue_refund', input: { orderId: '1234' }, output: null, mocked: false, turn: 1 }] } as Check;
+    const otherInput = (p: PersonaRecord): PersonaRecord => ({ ...p, checks: [calledElsewhere] });
     const cells = renderComment(run([], { personas: [otherInput(live), otherInput(mocked)] }), ctx).match(/other inputs only: turn 1 `[^`]*`[^|]*/g);
     expect(cells).toEqual(['other inputs only: turn 1 `{"orderId":"1234"}` ', 'other inputs only: turn 1 `{"orderId":"1234"}` (not mocked) ']);
     expect(personaData(otherInput(live)).checks[0]?.observed).toBe('other inputs only: turn 1 {"orderId":"1234"}');
