@@ -122,9 +122,14 @@ export function keyedCandidates(text: string, keys: readonly string[]): { values
   return { values: read.map((c) => c.value), repeated: read.some((c) => keys.some((key) => repeatsKey(c.json, key))) };
 }
 
-/** Why an answer's usable scores do not give one score (null when they do): the answer is ambiguous. */
-export function ambiguousScores(scores: readonly number[], repeated: boolean): string | null {
-  const distinct = [...new Set(scores)];
+/**
+ * Why an answer's scores do not give one score (null when they do): the answer is ambiguous.
+ * `unusable` are the other scores it gives, as written (`1.5`, `"high"`): beside a usable one they
+ * are a second score too, so a judge that quotes the reply's `{"score": 1}` before an answer of its
+ * own off the scale does not pass by the quote (docs/judges.md, "What the judge reads").
+ */
+export function ambiguousScores(scores: readonly number[], repeated: boolean, unusable: readonly string[] = []): string | null {
+  const distinct = [...new Set([...scores.map(String), ...(scores.length > 0 ? unusable : [])])];
   if (distinct.length > 1) return `the answer gives ${distinct.length} different scores (${distinct.join(', ')}): which one is meant is unknown`;
   if (repeated) return 'the answer names "score" twice in one object: which one is meant is unknown';
   return null;
@@ -162,7 +167,8 @@ export function snippet(text: string, max = SNIPPET_CHARS): string {
   return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
 }
 
-function formatScoreValue(value: unknown): string {
+/** A score as the answer wrote it, for a reason: `1.5`, `"high"`, `null`. */
+export function formatScoreValue(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
 }
 
@@ -181,18 +187,23 @@ function fromObject(obj: Candidate): JudgeResult | null {
  * The scores an object carries: its own `score` when it has one (right or wrong, it decides), else
  * those of the objects nested in it (a model that wrapped its answer: {"result": {...}}).
  */
-function scoresIn(obj: Candidate, depth = 0): JudgeResult[] {
+function scoresIn(obj: Candidate, depth = 0): { result: JudgeResult; given: string }[] {
   const own = fromObject(obj);
-  if (own !== null) return [own];
+  if (own !== null) return [{ result: own, given: formatScoreValue(field(obj, 'score')) }];
   if (depth >= 4) return [];
   return Object.values(obj).flatMap((value) => (isObject(value) ? scoresIn(value, depth + 1) : []));
 }
 
 export function parseJudgeOutput(text: string): JudgeResult {
   const { values, repeated } = keyedCandidates(text.trim(), ['score']);
-  const results = values.flatMap((obj) => scoresIn(obj));
+  const found = values.flatMap((obj) => scoresIn(obj));
+  const results = found.map((f) => f.result);
   const usable = results.filter((r): r is Extract<JudgeResult, { ok: true }> => r.ok);
-  const ambiguous = ambiguousScores(usable.map((r) => r.score), repeated);
+  const ambiguous = ambiguousScores(
+    usable.map((r) => r.score),
+    repeated,
+    found.filter((f) => !f.result.ok).map((f) => f.given),
+  );
   if (ambiguous !== null) return { ok: false, reason: ambiguous };
   if (usable[0] !== undefined) return usable[0];
   const problem = results.find((r) => !r.ok);

@@ -55,6 +55,9 @@ describe('parseJudgeOutput', () => {
     ['a repeated key (JSON keeps the last)', '{"score": 0.1, "rationale": "no window", "score": 0.95}', 'the answer names "score" twice in one object: which one is meant is unknown'],
     ['a repeated key in another case', '{"Score": 0.95, "score": 0.1}', 'the answer names "score" twice in one object: which one is meant is unknown'],
     ['a repeated key written with an escape', '{"score": 0.1, "sc\\u006fre": 0.95}', 'the answer names "score" twice in one object: which one is meant is unknown'],
+    // The judge's own score off the scale does not leave the quoted one to decide.
+    ['a quoted object before an answer off the scale', 'The reply says {"score": 1}. My answer: {"score": 1.5, "rationale": "no"}', 'the answer gives 2 different scores (1, 1.5): which one is meant is unknown'],
+    ['a quoted object before an answer that is no number', '```json\n{"score": 1}\n```\nMine:\n```json\n{"score": "low"}\n```', 'the answer gives 2 different scores (1, "low"): which one is meant is unknown'],
   ] as const;
   it.each(ambiguous)('%s -> unusable', (_name, text, reason) => {
     expect(parseJudgeOutput(text)).toEqual({ ok: false, reason });
