@@ -273,6 +273,22 @@ describe('the figures', () => {
     expect(md).toContain('### Straddling (2)\n\nThe score sits within 0.1 of the threshold; 1 more is listed under Disagreements.\n');
   });
 
+  it('a judge that fell back to the plain prompt says so in one line, as a run does; a structured one says nothing', () => {
+    const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[ok(0.9)]], null);
+    const plain = calibrationOf(figures, 1, null);
+    plain.judge.structuredOutput = { structured: false, reason: "HTTP 400: 'response_format' of type 'json_schema' is not supported" };
+    expect(renderCalibrationText(plain).split('\n')[1]).toBe(
+      "judge: the endpoint refused structured output (HTTP 400: 'response_format' of type 'json_schema' is not supported); the judge used the plain prompt for the rest of the run",
+    );
+    expect(renderCalibrationMarkdown(plain)).toContain(
+      "\n\njudge: the endpoint refused structured output (`HTTP 400: 'response_format' of type 'json_schema' is not supported`); the judge used the plain prompt for the rest of the run\n",
+    );
+    const structured = calibrationOf(figures, 1, null);
+    structured.judge.structuredOutput = { structured: true };
+    expect(renderCalibrationText(structured)).not.toContain('structured output');
+    expect(renderCalibrationMarkdown(structured)).not.toContain('structured output');
+  });
+
   it('the estimate: baselines x repeat judge calls at judgeCallUsd, against the cap', () => {
     expect(estimateCalibration(3, 2, { judgeCallUsd: 0.005, capUsd: 0.1 }, false)).toEqual({ calls: 6, baselines: 3, repeat: 2, judgeCallUsd: 0.005, usd: 0.03, capUsd: 0.1, aboveCap: false, confirmed: false });
     expect(estimateCalibration(3, 1, { judgeCallUsd: 0.5, capUsd: 1 }, false).aboveCap).toBe(true);
