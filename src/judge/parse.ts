@@ -2,8 +2,8 @@
 //
 // Models asked for "only JSON" still wrap it in code fences or in a sentence. We read, in order:
 // the whole text as JSON (then that object alone decides); else the content of its ``` fences
-// (then those alone); else the balanced {...} of the prose, outermost only, the first that parses
-// and carries a score. An object's own score decides: `{"score": 1.5, "example": {"score": 0.9}}`
+// and the balanced {...} of the prose around them, outermost only, the first that parses and
+// carries a score. An object's own score decides: `{"score": 1.5, "example": {"score": 0.9}}`
 // is a score of 1.5 (outside the scale), not 0.9; only an object without one is looked into
 // (`{"result": {"score": 0.65}}`). A score must be a number (or a numeric string) in [0, 1]: it is
 // never clamped, because a model that answers 1.4 did not follow the scale and its number means
@@ -81,10 +81,15 @@ function candidates(text: string): Read[] {
     const value = tryJson(json);
     if (isObject(value)) out.push({ value, json });
   };
-  for (const fence of text.matchAll(/```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g)) push(fence[1]?.trim() ?? '');
-  // Fenced JSON is what the model set apart as its answer; the prose is read only without it.
-  if (out.length > 0) return out;
-  for (const chunk of balancedObjects(text)) push(chunk);
+  // Fenced JSON first, then the objects of the prose around the fences: a judge that quotes the
+  // reply's fenced `{"score": 1}` and answers in prose gives two scores, not the quoted one
+  // (docs/judges.md, "What the judge reads"). A fence that holds no object stays in the prose.
+  const prose = text.replace(/```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g, (fence, inner: string) => {
+    const before = out.length;
+    push(inner.trim());
+    return out.length > before ? '\n' : fence;
+  });
+  for (const chunk of balancedObjects(prose)) push(chunk);
   return out;
 }
 
