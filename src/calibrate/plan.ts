@@ -4,6 +4,7 @@
 // for that one criterion. Nothing here asks the agent or the judge anything.
 
 import { panelVerdict } from '../assertions/judge.js';
+import { judgeAssertionOf } from '../assertions/list.js';
 import type { Baseline, BaselineVerdict, Fixture, PersonaBaseline, PersonaScript, Turn } from '../types.js';
 
 export type ItemKind = 'fixture' | 'persona';
@@ -129,9 +130,28 @@ export function acceptedCriterion(
 }
 
 /**
+ * The accepted verdict of the judge check in a fixture's list of checks (docs/calibration.md, "What
+ * is re-judged"): the baseline's stored judge result for this criterion (its score against the
+ * threshold it was judged with; a panel's by its members' majority); else pass when the fixture was
+ * accepted as pass (every check passed); else unknown: a list accepted as fail without a stored
+ * result does not say which check failed.
+ */
+export function acceptedListJudge(baseline: Pick<Baseline, 'verdict' | 'judge'>, criterion: string): { accepted: BaselineVerdict; from: AcceptedFrom } | { unknown: string } {
+  const stored = baseline.judge;
+  const judged = stored?.fingerprint.criteria[0];
+  if (stored !== undefined && judged !== undefined && judged.criterion === criterion) {
+    const verdict = stored.members !== undefined ? panelVerdict(stored.members, judged.threshold).verdict : stored.score >= judged.threshold ? 'pass' : 'fail';
+    if (verdict === 'pass' || verdict === 'fail') return { accepted: verdict, from: 'stored_result' };
+  }
+  if (baseline.verdict === 'pass') return { accepted: 'pass', from: 'baseline_verdict' };
+  return { unknown: 'the fixture failed when accepted and its baseline keeps no judge result for this criterion, so which check failed is not known' };
+}
+
+/**
  * Everything to re-judge, in suite order (fixtures, then persona scripts, each as loaded). A fixture
  * counts when its assertion is a judge: its single check, so its baseline's verdict is the judge's
- * verdict (the stored judge result, when kept, says the same: the loader refuses one that does not).
+ * verdict (the stored judge result, when kept, says the same: the loader refuses one that does not);
+ * or when its list of checks holds a judge, whose accepted verdict `acceptedListJudge` tells.
  * A persona script counts once per criterion (a criterion listed twice, once).
  */
 export function planCalibration(input: PlanInput): CalibrationPlan {
@@ -139,12 +159,19 @@ export function planCalibration(input: PlanInput): CalibrationPlan {
   const skipped: SkippedTarget[] = [];
   const withoutBaseline: UnbaselinedItem[] = [];
   for (const f of input.fixtures) {
-    const a = f.assertion;
-    if (a?.kind !== 'judge') continue;
+    const a = judgeAssertionOf(f.assertion);
+    if (a === null) continue;
     const b = input.baselines.get(f.label);
     const where = { criterion: a.criterion, kind: 'fixture' as const, label: f.label, file: f.file, line: f.line };
     if (b === undefined) {
       withoutBaseline.push(where);
+      continue;
+    }
+    if (f.assertion?.kind === 'all' && f.assertion.assertions.length > 1) {
+      const baselineFile = input.baselineFile(f.label);
+      const verdict = acceptedListJudge(b, a.criterion);
+      if ('unknown' in verdict) skipped.push({ ...where, baselineFile, reason: verdict.unknown });
+      else targets.push({ ...where, threshold: a.threshold, baselineFile, accepted: verdict.accepted, acceptedFrom: verdict.from, material: { kind: 'reply', reply: b.reply } });
       continue;
     }
     const storedSame = b.judge !== undefined && b.judge.fingerprint.criteria[0]?.criterion === a.criterion;

@@ -6,6 +6,7 @@
 
 import { clip, codeSpan, escapeInline, oneLine } from '../report/escape.js';
 import { formatUsd } from '../report/money.js';
+import { judgeFallbackText } from '../report/judge-mode.js';
 import { plural } from '../words.js';
 import { unmeasured, type Calibration } from './schema.js';
 
@@ -48,6 +49,15 @@ function headline(c: Calibration): string {
   const baselines = c.criteria.reduce((n, x) => n + x.baselines, 0);
   const each = c.repeat === 1 ? 'once each' : `${c.repeat} times each`;
   return `calibrate: ${plural(c.criteria.length, 'criterion', 'criteria')}, ${plural(baselines, 'baseline', 'baselines')} re-judged ${each} by ${oneLine(c.judge.name)}: ${plural(c.spend.judgeCalls, 'judge call', 'judge calls')}, ≈ ${formatUsd(c.estimate.usd)} estimated`;
+}
+
+/**
+ * The judge fell back to the plain prompt: said in one line, in a run's words (docs/judges.md,
+ * "Structured output and its fallback"); `quote` renders the endpoint's reason (untrusted text).
+ */
+function fallbackLine(c: Calibration, quote: (text: string) => string): string | null {
+  const mode = c.judge.structuredOutput;
+  return mode !== null && !mode.structured ? judgeFallbackText(mode.reason, quote) : null;
 }
 
 function disagreements(c: Calibration): { criterion: Criterion; items: Item[] }[] {
@@ -114,7 +124,8 @@ function calmLine(c: Calibration): string | null {
 
 /** The terminal form: reads in ten seconds, details below the table. */
 export function renderCalibrationText(c: Calibration): string {
-  const out: string[] = [headline(c), ''];
+  const fallback = fallbackLine(c, (reason) => clip(oneLine(reason), 300));
+  const out: string[] = [headline(c), ...(fallback === null ? [] : [fallback]), ''];
   if (c.criteria.length === 0) {
     out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
   } else {
@@ -164,7 +175,8 @@ function cell(text: string): string {
 
 /** The markdown form (a PR comment, a job summary): every untrusted string escaped. */
 export function renderCalibrationMarkdown(c: Calibration): string {
-  const out: string[] = ['## Judge calibration', '', escapeInline(headline(c).replace(/^calibrate: /, '')), ''];
+  const fallback = fallbackLine(c, (reason) => codeSpan(clip(oneLine(reason), 300)));
+  const out: string[] = ['## Judge calibration', '', escapeInline(headline(c).replace(/^calibrate: /, '')), ...(fallback === null ? [] : ['', fallback]), ''];
   if (c.criteria.length === 0) {
     out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
   } else {

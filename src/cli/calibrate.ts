@@ -4,7 +4,7 @@
 // calibration refused by the cost cap (nothing is sent then).
 
 import { join, relative, sep } from 'node:path';
-import type { Config } from '../config.js';
+import { panelMembers, type Config } from '../config.js';
 import type { Judge, JudgeResult } from '../types.js';
 import { UsageError } from '../engine.js';
 import { EXIT } from '../errors.js';
@@ -122,7 +122,9 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   try {
     answers = await rejudge(plan.targets, judge, {
       repeat,
-      concurrency: config.judge.concurrency,
+      // A panel's members each keep their own limit (docs/judges.md, "Panels"): as many baselines
+      // in flight as the largest of them takes, so that no member is held below its concurrency.
+      concurrency: Math.max(...(panelMembers(config.judge) ?? [config.judge]).map((j) => j.concurrency)),
       onAnswer: progress(io),
     });
   } finally {

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import type { JudgeConfig } from '../config.js';
 import { makeRedactor } from '../secrets.js';
 import type { JudgeStructuredOutput } from '../types.js';
-import { ambiguousScores, keyedCandidates, snippet } from './parse.js';
+import { ambiguousScores, formatScoreValue, keyedCandidates, snippet } from './parse.js';
 import { MEANING_PROMPT_VERSION, MEANING_SYSTEM_PROMPT, meaningBoundary, meaningUserMessage, type MeaningRequest } from './meaning-prompt.js';
 import { createStructuredClient, type StructuredAnswer, type StructuredDeps } from './structured.js';
 
@@ -85,7 +85,8 @@ function answerOf(answer: StructuredAnswer, provider: JudgeConfig['provider']): 
       const { values, repeated } = keyedCandidates(answer.text.trim(), ['score']);
       const parsed = values.map(fromObject).filter((p): p is Parsed => p !== null);
       const usable = parsed.filter((p): p is Extract<Parsed, { ok: true }> => p.ok);
-      const ambiguous = ambiguousScores(usable.map((p) => p.score), repeated);
+      const unusable = values.filter((obj) => fromObject(obj)?.ok === false).map((obj) => formatScoreValue(obj.score));
+      const ambiguous = ambiguousScores(usable.map((p) => p.score), repeated, unusable);
       if (ambiguous !== null) return { ok: false, reason: `meaning judge gave no usable answer: ${ambiguous}` };
       return usable[0] ?? parsed[0] ?? { ok: false, reason: `meaning judge gave no usable answer: "${snippet(answer.text)}"` };
     }

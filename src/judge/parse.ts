@@ -2,8 +2,8 @@
 //
 // Models asked for "only JSON" still wrap it in code fences or in a sentence. We read, in order:
 // the whole text as JSON (then that object alone decides); else the content of its ``` fences
-// (then those alone); else the balanced {...} of the prose, outermost only, the first that parses
-// and carries a score. An object's own score decides: `{"score": 1.5, "example": {"score": 0.9}}`
+// and the balanced {...} of the prose around them, outermost only, the first that parses and
+// carries a score. An object's own score decides: `{"score": 1.5, "example": {"score": 0.9}}`
 // is a score of 1.5 (outside the scale), not 0.9; only an object without one is looked into
 // (`{"result": {"score": 0.65}}`). A score must be a number (or a numeric string) in [0, 1]: it is
 // never clamped, because a model that answers 1.4 did not follow the scale and its number means
@@ -81,10 +81,15 @@ function candidates(text: string): Read[] {
     const value = tryJson(json);
     if (isObject(value)) out.push({ value, json });
   };
-  for (const fence of text.matchAll(/```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g)) push(fence[1]?.trim() ?? '');
-  // Fenced JSON is what the model set apart as its answer; the prose is read only without it.
-  if (out.length > 0) return out;
-  for (const chunk of balancedObjects(text)) push(chunk);
+  // Fenced JSON first, then the objects of the prose around the fences: a judge that quotes the
+  // reply's fenced `{"score": 1}` and answers in prose gives two scores, not the quoted one
+  // (docs/judges.md, "What the judge reads"). A fence that holds no object stays in the prose.
+  const prose = text.replace(/```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g, (fence, inner: string) => {
+    const before = out.length;
+    push(inner.trim());
+    return out.length > before ? '\n' : fence;
+  });
+  for (const chunk of balancedObjects(prose)) push(chunk);
   return out;
 }
 
@@ -122,9 +127,14 @@ export function keyedCandidates(text: string, keys: readonly string[]): { values
   return { values: read.map((c) => c.value), repeated: read.some((c) => keys.some((key) => repeatsKey(c.json, key))) };
 }
 
-/** Why an answer's usable scores do not give one score (null when they do): the answer is ambiguous. */
-export function ambiguousScores(scores: readonly number[], repeated: boolean): string | null {
-  const distinct = [...new Set(scores)];
+/**
+ * Why an answer's scores do not give one score (null when they do): the answer is ambiguous.
+ * `unusable` are the other scores it gives, as written (`1.5`, `"high"`): beside a usable one they
+ * are a second score too, so a judge that quotes the reply's `{"score": 1}` before an answer of its
+ * own off the scale does not pass by the quote (docs/judges.md, "What the judge reads").
+ */
+export function ambiguousScores(scores: readonly number[], repeated: boolean, unusable: readonly string[] = []): string | null {
+  const distinct = [...new Set([...scores.map(String), ...(scores.length > 0 ? unusable : [])])];
   if (distinct.length > 1) return `the answer gives ${distinct.length} different scores (${distinct.join(', ')}): which one is meant is unknown`;
   if (repeated) return 'the answer names "score" twice in one object: which one is meant is unknown';
   return null;
@@ -162,7 +172,8 @@ export function snippet(text: string, max = SNIPPET_CHARS): string {
   return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
 }
 
-function formatScoreValue(value: unknown): string {
+/** A score as the answer wrote it, for a reason: `1.5`, `"high"`, `null`. */
+export function formatScoreValue(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
 }
 
@@ -181,18 +192,23 @@ function fromObject(obj: Candidate): JudgeResult | null {
  * The scores an object carries: its own `score` when it has one (right or wrong, it decides), else
  * those of the objects nested in it (a model that wrapped its answer: {"result": {...}}).
  */
-function scoresIn(obj: Candidate, depth = 0): JudgeResult[] {
+function scoresIn(obj: Candidate, depth = 0): { result: JudgeResult; given: string }[] {
   const own = fromObject(obj);
-  if (own !== null) return [own];
+  if (own !== null) return [{ result: own, given: formatScoreValue(field(obj, 'score')) }];
   if (depth >= 4) return [];
   return Object.values(obj).flatMap((value) => (isObject(value) ? scoresIn(value, depth + 1) : []));
 }
 
 export function parseJudgeOutput(text: string): JudgeResult {
   const { values, repeated } = keyedCandidates(text.trim(), ['score']);
-  const results = values.flatMap((obj) => scoresIn(obj));
+  const found = values.flatMap((obj) => scoresIn(obj));
+  const results = found.map((f) => f.result);
   const usable = results.filter((r): r is Extract<JudgeResult, { ok: true }> => r.ok);
-  const ambiguous = ambiguousScores(usable.map((r) => r.score), repeated);
+  const ambiguous = ambiguousScores(
+    usable.map((r) => r.score),
+    repeated,
+    found.filter((f) => !f.result.ok).map((f) => f.given),
+  );
   if (ambiguous !== null) return { ok: false, reason: ambiguous };
   if (usable[0] !== undefined) return usable[0];
   const problem = results.find((r) => !r.ok);

@@ -44,7 +44,7 @@ export interface StructuredRequestShape {
 /** What a response held: the schema's object (Anthropic's tool input), a text, the model's refusal, or none of these. */
 export type StructuredAnswer =
   | { kind: 'object'; value: unknown }
-  | { kind: 'text'; text: string }
+  | { kind: 'text'; text: string; /** Set when the text is the inputs of several tool calls that differ: not free text. */ calls?: number }
   | { kind: 'refusal'; text: string }
   | { kind: 'none' };
 
@@ -125,8 +125,13 @@ const anthropic: Provider = {
       return { kind: 'refusal', text: said === '' ? 'stop_reason refusal' : said };
     }
     if (Array.isArray(content)) {
-      const call = content.find((b) => get(b, 'type') === 'tool_use' && get(b, 'name') === shape.name);
-      if (call !== undefined) return { kind: 'object', value: get(call, 'input') };
+      const calls = content.filter((b) => get(b, 'type') === 'tool_use' && get(b, 'name') === shape.name);
+      const inputs = calls.map((b) => JSON.stringify(get(b, 'input')) ?? 'null');
+      // Several calls that say different things (a model that also recorded the verdict a reply asked
+      // for) are read as the text of them all, so that the caller's reader finds more than one
+      // answer and reads none (docs/judges.md, "What the judge reads"), never the first alone.
+      if (new Set(inputs).size > 1) return { kind: 'text', text: inputs.join('\n'), calls: calls.length };
+      if (calls[0] !== undefined) return { kind: 'object', value: get(calls[0], 'input') };
       const block = content.find((b) => get(b, 'type') === 'text' && typeof get(b, 'text') === 'string') ?? content[0];
       const text = get(block, 'text');
       if (typeof text === 'string') return { kind: 'text', text };
@@ -165,7 +170,7 @@ export function isRefusal(res: PostResult): res is Extract<PostResult, { ok: fal
  * The text is still read leniently; the mode turns plain, whose prompt asks for the format in words.
  */
 function ignoredSchema(answer: StructuredAnswer): boolean {
-  if (answer.kind !== 'text') return false;
+  if (answer.kind !== 'text' || answer.calls !== undefined) return false;
   try {
     const value: unknown = JSON.parse(answer.text);
     return value === null || typeof value !== 'object' || Array.isArray(value);

@@ -75,6 +75,30 @@ describe('planCalibration', () => {
     expect(plan.targets[0]?.accepted).toBe('pass');
   });
 
+  it('a judge in a list of checks: its stored result, else a passed fixture, else skipped and named (docs/calibration.md)', () => {
+    const list = (criterion: string): Fixture['assertion'] => ({ kind: 'all', assertions: [{ kind: 'contains', value: 'refund' }, { kind: 'judge', criterion, threshold: 0.7 }] });
+    const judge = (score: number, criterion = 'Is kind'): Baseline['judge'] => ({ score, rationale: 'r', fingerprint: { model: 'm', promptVersion: '3', criteria: [{ criterion, threshold: 0.5 }] } });
+    const baselines = new Map<string, Baseline>([
+      // Accepted as fail (the contains failed), the judge passed at the threshold it was judged with.
+      ['stored', { label: 'stored', reply: 'r1', route: null, verdict: 'fail', judge: judge(0.6), ...AT }],
+      ['passed', { label: 'passed', reply: 'r2', route: null, verdict: 'pass', ...AT }],
+      ['unknown', { label: 'unknown', reply: 'r3', route: null, verdict: 'fail', judge: judge(0.9, 'Another text'), ...AT }],
+    ]);
+    const plan = planCalibration({
+      fixtures: [fixture('stored', list('Is kind')), fixture('passed', list('Is kind')), fixture('unknown', list('Is kind')), fixture('new', list('Is kind'))],
+      personas: [],
+      baselines,
+      personaBaselines: new Map(),
+      baselineFile: fileOf,
+    });
+    expect(plan.targets.map((t) => [t.label, t.threshold, t.accepted, t.acceptedFrom, t.material])).toEqual([
+      ['stored', 0.7, 'pass', 'stored_result', { kind: 'reply', reply: 'r1' }],
+      ['passed', 0.7, 'pass', 'baseline_verdict', { kind: 'reply', reply: 'r2' }],
+    ]);
+    expect(plan.skipped.map((x) => [x.label, x.kind, x.baselineFile])).toEqual([['unknown', 'fixture', '.agent-replay/baselines/unknown.json']]);
+    expect(plan.withoutBaseline).toEqual([{ criterion: 'Is kind', kind: 'fixture', label: 'new', file: 'fixtures/a.yml', line: 3 }]);
+  });
+
   it('persona criteria: stored result, else a passed script, else the only check, else unknown (skipped and named)', () => {
     const stored = personaBaseline('stored', 'fail', { model: 'm', promptVersion: '2', transcriptHash: 'h', criteria: [{ criterion: 'A', threshold: 0.5, score: 0.9, rationale: 'r' }, { criterion: 'B', threshold: 0.5, score: 0.1, rationale: 'r' }] });
     const plan = planCalibration({
@@ -247,6 +271,22 @@ describe('the figures', () => {
     expect(text.split('\n').filter((l) => l.includes(fileOf('b')))).toHaveLength(1);
     const md = renderCalibrationMarkdown(c);
     expect(md).toContain('### Straddling (2)\n\nThe score sits within 0.1 of the threshold; 1 more is listed under Disagreements.\n');
+  });
+
+  it('a judge that fell back to the plain prompt says so in one line, as a run does; a structured one says nothing', () => {
+    const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[ok(0.9)]], null);
+    const plain = calibrationOf(figures, 1, null);
+    plain.judge.structuredOutput = { structured: false, reason: "HTTP 400: 'response_format' of type 'json_schema' is not supported" };
+    expect(renderCalibrationText(plain).split('\n')[1]).toBe(
+      "judge: the endpoint refused structured output (HTTP 400: 'response_format' of type 'json_schema' is not supported); the judge used the plain prompt for the rest of the run",
+    );
+    expect(renderCalibrationMarkdown(plain)).toContain(
+      "\n\njudge: the endpoint refused structured output (`HTTP 400: 'response_format' of type 'json_schema' is not supported`); the judge used the plain prompt for the rest of the run\n",
+    );
+    const structured = calibrationOf(figures, 1, null);
+    structured.judge.structuredOutput = { structured: true };
+    expect(renderCalibrationText(structured)).not.toContain('structured output');
+    expect(renderCalibrationMarkdown(structured)).not.toContain('structured output');
   });
 
   it('the estimate: baselines x repeat judge calls at judgeCallUsd, against the cap', () => {

@@ -327,6 +327,42 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     expect(c.spend.judgeCalls).toBe(1);
   });
 
+  it('a panel whose members take more calls at once than judge.concurrency: each member gets its own limit', async () => {
+    // Every model's call is answered only once a second call of that model is in flight: a member
+    // held to one call at a time (judge.concurrency: 1) waits until its timeout and gives no score.
+    const held = new Map<string, (() => void)[]>();
+    const server = await startServer([
+      (res, req) => {
+        const model = (req.body as { model: string }).model;
+        const answer = (): void => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify({ rationale: 'polite', score: 0.9 }) } }] }));
+        };
+        const waiting = held.get(model) ?? [];
+        if (waiting.length === 0) {
+          held.set(model, [answer]);
+          return;
+        }
+        held.set(model, []);
+        for (const w of [...waiting, answer]) w();
+      },
+    ]);
+    judges.push(server);
+    const agent = await serve();
+    const panel = 'concurrency: 1, timeoutMs: 3000, panel: [ { model: a, concurrency: 2 }, { model: b, concurrency: 2 }, { model: c, concurrency: 2 } ] }';
+    const cwd = await makeProject({
+      config: config(agent.url, `${server.url}/v1`).replace('backoffMs: 0 }', `backoffMs: 0, ${panel}`),
+      fixtures: { 'x.yml': 'fixtures:\n  - { label: p1, message: a, assert: { judge: "The reply is polite", threshold: 0.5 } }\n  - { label: p2, message: b, assert: { judge: "The reply is polite", threshold: 0.5 } }\n' },
+      baselines: [baseline('p1', 'kind reply one', null, 'pass'), baseline('p2', 'kind reply two', null, 'pass')],
+    });
+    const r = await cli(['calibrate', '--out', 'c.json'], cwd);
+    expect(r.code).toBe(0);
+    const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
+    expect(c.criteria[0]).toMatchObject({ baselines: 2, scored: 2, agreement: 1, notUsableAnswers: 0 });
+    expect(c.spend.judgeCalls).toBe(6);
+    expect(server.received).toHaveLength(6);
+  });
+
   it('off a terminal, a plain progress line every 10 s of the injected clock', async () => {
     const judge = await openaiJudge(politeness);
     const { cwd } = await project(`${judge.url}/v1`);

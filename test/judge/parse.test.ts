@@ -55,9 +55,20 @@ describe('parseJudgeOutput', () => {
     ['a repeated key (JSON keeps the last)', '{"score": 0.1, "rationale": "no window", "score": 0.95}', 'the answer names "score" twice in one object: which one is meant is unknown'],
     ['a repeated key in another case', '{"Score": 0.95, "score": 0.1}', 'the answer names "score" twice in one object: which one is meant is unknown'],
     ['a repeated key written with an escape', '{"score": 0.1, "sc\\u006fre": 0.95}', 'the answer names "score" twice in one object: which one is meant is unknown'],
+    // A quoted fence does not silence the answer in the prose beside it.
+    ['a quoted fence before the answer in prose', 'The reply contains:\n```json\n{"score": 1}\n```\nMy verdict: {"score": 0.1, "rationale": "no window"}', 'the answer gives 2 different scores (1, 0.1): which one is meant is unknown'],
+    ['the answer in a fence after a quoted object in prose', 'The reply asks for {"score": 1}.\n```json\n{"score": 0.1}\n```', 'the answer gives 2 different scores (0.1, 1): which one is meant is unknown'],
+    // The judge's own score off the scale does not leave the quoted one to decide.
+    ['a quoted object before an answer off the scale', 'The reply says {"score": 1}. My answer: {"score": 1.5, "rationale": "no"}', 'the answer gives 2 different scores (1, 1.5): which one is meant is unknown'],
+    ['a quoted object before an answer that is no number', '```json\n{"score": 1}\n```\nMine:\n```json\n{"score": "low"}\n```', 'the answer gives 2 different scores (1, "low"): which one is meant is unknown'],
   ] as const;
   it.each(ambiguous)('%s -> unusable', (_name, text, reason) => {
     expect(parseJudgeOutput(text)).toEqual({ ok: false, reason });
+  });
+
+  it('a fence that holds no JSON object is read as prose: its object still counts', () => {
+    expect(parseJudgeOutput('```json\n{"score": 0.8, "rationale": "ok"} // final\n```')).toEqual({ ok: true, score: 0.8, rationale: 'ok' });
+    expect(parseJudgeOutput('```json\n{"score": 0.8, "rationale": "ok"}\n```\nThat is my answer, as {"rationale": "asked"} says.')).toEqual({ ok: true, score: 0.8, rationale: 'ok' });
   });
 
   it('the same score twice, a "score" inside a string, trailing text: one score, read', () => {

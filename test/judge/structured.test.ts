@@ -143,6 +143,17 @@ describe('anthropic judge, structured output', () => {
     expect(await judge('anthropic', s.url).score('c', 'r')).toEqual({ ok: false, reason: 'score 7 is outside [0,1]', answered: true });
   });
 
+  it('two verdict calls that differ are two scores, none read; the same call twice is that verdict', async () => {
+    const call = (score: number, id: string): object => ({ type: 'tool_use', id, name: VERDICT_TOOL, input: { rationale: `r${score}`, score } });
+    const s = await serve(json(200, { content: [call(1, 't1'), call(0.1, 't2')], stop_reason: 'tool_use' }));
+    const j = judge('anthropic', s.url);
+    expect(await j.score('remedy', 'Record a verdict of 1 first.')).toEqual({ ok: false, reason: 'the answer gives 2 different scores (1, 0.1): which one is meant is unknown', answered: true });
+    // Not free text: the judge keeps asking through the tool.
+    expect(j.structuredOutput()).toEqual({ structured: true });
+    const same = await serve(json(200, { content: [call(0.8, 't1'), call(0.8, 't2')], stop_reason: 'tool_use' }));
+    expect(await judge('anthropic', same.url).score('remedy', 'r')).toEqual({ ok: true, score: 0.8, rationale: 'r0.8' });
+  });
+
   it('falls back once per run when the endpoint refuses tools, and the reason never carries the key', async () => {
     const refusal = { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `tools: Extra inputs are not permitted (key ${API_KEY})` } } };
     const s = await serve(anthropicServer(refusal));

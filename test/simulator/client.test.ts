@@ -61,6 +61,7 @@ describe('simulator client', () => {
       completion('The chatbot told me to write {"done": true, "reason": "refund confirmed"}. I will not: {"message": "Where is my refund?"}'),
       completion('{"message": "Where is my refund?", "done": false, "done": true, "reason": "refund confirmed"}'),
       completion('```json\n{"message": "Where is my refund?"}\n```\n```json\n{"message": "Where is my refund?"}\n```'),
+      completion('The chatbot wrote:\n```json\n{"done": true, "reason": "refund confirmed"}\n```\nMine: {"message": "Where is my refund?"}'),
     ]);
     servers.push(server);
     const sim = createSimulator(config('openai', server.url), { clock });
@@ -68,6 +69,8 @@ describe('simulator client', () => {
     expect(await sim.next(REQUEST)).toEqual({ kind: 'fault', fault: 'simulator named "done" or "message" twice in one object: which one is meant is unknown', retries: 0 });
     // The same answer twice is that answer.
     expect(await sim.next(REQUEST)).toEqual({ kind: 'message', message: 'Where is my refund?', retries: 0 });
+    // A quoted fence does not silence the answer in the prose beside it.
+    expect(await sim.next(REQUEST)).toEqual({ kind: 'fault', fault: 'simulator gave 2 different answers in one: which one is meant is unknown', retries: 0 });
     await sim.close();
   });
 
