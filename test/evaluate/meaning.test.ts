@@ -62,6 +62,50 @@ describe('normalize: formatting only', () => {
     if (detail !== null) expect((m as Meaning).detail).toBe(detail);
   });
 
+  // Found by a later audit: each was `formatting`, so a gate on meaning_changed passed a changed
+  // fact or a changed program.
+  it.each([
+    ['an emphasis marker between digits', 'The plan allows 10**6 requests a month.', 'The plan allows 106 requests a month.', 'numbers 10, 6 \u2192 106'],
+    ['a multiplication sign', 'The box is 2*4 m.', 'The box is 24 m.', 'numbers 2, 4 \u2192 24'],
+  ])('is a changed fact, not formatting, even when equal once normalized: %s', (_name, a, b, detail) => {
+    expect(normalizeReply(a)).toBe(normalizeReply(b));
+    expect(meaningWithoutModel(a, b, [], 'judge')).toMatchObject({ value: 'changed', by: 'facts', detail });
+    // Nor is it a known variant of a wording with other facts.
+    expect(meaningWithoutModel('Other words entirely.', b, [a], 'judge')).toMatchObject({ value: 'changed', by: 'facts' });
+  });
+
+  it.each([
+    ['a Python line moved into the loop', 'Run this:\n```python\nfor order in orders:\n    check(order)\nsend_all()\n```', 'Run this:\n```python\nfor order in orders:\n    check(order)\n    send_all()\n```'],
+    ['a YAML list made a string', 'Use:\n```yaml\nsteps:\n  - build\n  - test\n```', 'Use:\n```yaml\nsteps:\n  build\n  test\n```'],
+    ['a shell command commented out', '```sh\n# rm -rf build\nmake\n```', '```sh\nrm -rf build\nmake\n```'],
+    ['a name\u2019s case in code', '```\nexport API_URL=x\n```', '```\nexport api_url=x\n```'],
+    ['a keyword argument unpacked', '~~~\nsend(**options)\n~~~', '~~~\nsend(options)\n~~~'],
+    ['a line\u2019s last semicolon', '```js\nlet a = b;\n[1].map(f)\n```', '```js\nlet a = b\n[1].map(f)\n```'],
+    ['a YAML document separator', '```yaml\na: 1\n---\nb: 2\n```', '```yaml\na: 1\nb: 2\n```'],
+  ])('a fenced code block is compared as written: %s', (_name, a, b) => {
+    expect(normalizeReply(a)).not.toBe(normalizeReply(b));
+    expect(meaningWithoutModel(a, b, [], 'judge')).not.toMatchObject({ value: 'formatting' });
+  });
+
+  it.each([
+    ['"> $50" says more than $50', 'Shipping:\n> $50: free\nbelow that: $5', 'Shipping:\n$50: free\nbelow that: $5'],
+    ['">= 50" says at least 50', 'Discount applies to:\n>= 50 items', 'Discount applies to:\n= 50 items'],
+    ['"> -5" says above minus 5', 'Safe when it is\n> -5 degrees', 'Safe when it is\n-5 degrees'],
+    ['"+" and "-" in one list are plus and minus', 'Your bill:\n+ $5 shipping\n- $10 coupon', 'Your bill:\n- $5 shipping\n+ $10 coupon'],
+  ])('is not formatting: %s', (_name, a, b) => {
+    expect(normalizeReply(a)).not.toBe(normalizeReply(b));
+    expect(meaningWithoutModel(a, b, [], 'judge')).not.toMatchObject({ value: 'formatting' });
+  });
+
+  it.each([
+    ['a code block indented under a list item', '1. Run:\n\n   ```sh\n   npm test  \n   ```\n2. Read it', '1. Run:\n\n```sh\nnpm test\n```\n2. Read it'],
+    ['the fence\u2019s info string in another case, text around it reworded in case', 'Run:\n```Shell\nnpm test\n```\nThen WAIT.', 'run\n```shell\nnpm test\n```\nthen wait'],
+    ['a list of one bullet kind', '+ apples\n+ pears', '- apples\n- pears'],
+    ['"> " before words is a quote', '> Refunds take 30 days', 'Refunds take 30 days'],
+  ])('is still formatting: %s', (_name, a, b) => {
+    expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
+  });
+
   it.each([
     ['a lone "+ $5" line is a charge, not a bullet', 'Subtotal $40\n+ $5 shipping', 'Subtotal $40\n- $5 shipping'],
     ['a ">" before a number says "more than"', 'Free delivery for orders:\n> 50 items', 'Free delivery for orders:\n50 items'],
@@ -206,7 +250,7 @@ describe('facts: what a reply tells the user', () => {
   it('scans long and hostile text in time linear in its length', () => {
     // Shapes that make a careless pattern backtrack: long runs of one character class, an address
     // without its end, digits and separators without end, a URL of one character repeated.
-    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>'];
+    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$'];
     for (const text of hostile) {
       // Completing at all is the assertion that matters; the result is checked so the work is not skipped.
       expect(Array.isArray(factsOf(text))).toBe(true);

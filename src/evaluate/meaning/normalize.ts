@@ -14,10 +14,11 @@ const SINGLE_QUOTES = /[\u2018\u2019\u201a\u201b\u2032]/g;
 const DOUBLE_QUOTES = /[\u201c\u201d\u201e\u201f\u2033]/g;
 /**
  * A line's leading Markdown quote and heading markers: quotes (`>`, nested), a heading (`#` to
- * `######`). A `>` right before a number is kept: "> 50 items" says "more than 50". Tried only on a
- * line that starts with a character a marker can start with.
+ * `######`). A `>` right before a number, a signed number, an amount's currency sign or `=` is
+ * kept: "> 50 items", "> -5", "> $50" and ">= 50" say "more than". Tried only on a line that
+ * starts with a character a marker can start with.
  */
-const QUOTE_HEADING_MARKERS = /^(?=[ \t>#])[ \t]*(?:>(?![ \t]*\d)[ \t]*)*(?:#{1,6}[ \t]+)?/gm;
+const QUOTE_HEADING_MARKERS = /^(?=[ \t>#])[ \t]*(?:>(?![ \t]*(?:[\d=$€£¥₹₽₩₺₪₫₱฿]|[-\u2212+]\d))[ \t]*)*(?:#{1,6}[ \t]+)?/gm;
 /** A list item's marker at the start of a line, after its quote markers: `-`, `*`, `+`, `1.`, `1)` (group 2: the number). */
 const LIST_ITEM = /^([ \t]*(?:>[ \t]*)*)(?:[-*+]|(\d{1,9})[.)])[ \t]+/;
 /** The lines LIST_ITEM can match: a list needs two of them. */
@@ -42,14 +43,37 @@ export function stripListMarkers(text: string, numbered: boolean): string {
     for (let j = i + step; j >= 0 && j < lines.length; j += step) if ((lines[j] as string).trim() !== '') return items[j] !== null;
     return false;
   };
+  // A list whose items mix `+` and `-` markers says plus and minus with them ("+ $5 shipping",
+  // "- $10 coupon"): those markers are kept (docs/meaning.md, "Formatting").
+  const signed = new Set<number>();
+  let run: number[] = [];
+  const endRun = (): void => {
+    const marks = run.map((j) => bulletOf(items[j] as RegExpExecArray, lines[j] as string));
+    if (marks.includes('+') && marks.includes('-')) {
+      run.forEach((j, k) => {
+        if (marks[k] === '+' || marks[k] === '-') signed.add(j);
+      });
+    }
+    run = [];
+  };
+  lines.forEach((line, i) => {
+    if (items[i] !== null) run.push(i);
+    else if (line.trim() !== '') endRun();
+  });
+  endRun();
   let changed = false;
   const out = lines.map((line, i) => {
     const m = items[i];
-    if (m == null || !(neighbourIsItem(i, -1) || neighbourIsItem(i, 1))) return line;
+    if (m == null || signed.has(i) || !(neighbourIsItem(i, -1) || neighbourIsItem(i, 1))) return line;
     changed = true;
     return (m[1] as string) + line.slice(m[0].length);
   });
   return changed ? out.join('\n') : text;
+}
+
+/** The bullet of a list item's marker (`-`, `*`, `+`), or `.` for a numbered one. */
+function bulletOf(m: RegExpExecArray, line: string): string {
+  return m[2] === undefined ? (line[(m[1] as string).length] as string) : '.';
 }
 
 /** Superscript and subscript digits and signs, which NFKC makes ordinary ones ("10⁶" would read "106"). */
@@ -108,9 +132,63 @@ export function normalizeReply(text: string): string {
   let t = ascii ? text : markScriptDigits(text).normalize('NFKC').replace(INVISIBLE, '').replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"');
   // Each pass runs only where its characters occur (the same result, fewer copies of the text).
   if (t.includes('\r')) t = t.replace(CARRIAGE_RETURNS, '\n');
-  t = stripListMarkers(t.replace(RULE_LINES, ''), false).replace(QUOTE_HEADING_MARKERS, '');
+  // A fenced code block's lines are kept as written (docs/meaning.md, "Formatting"): in code,
+  // indentation, case, a `#`, a `-` or a `*` change what it does.
+  if (!t.includes('```') && !t.includes('~~~')) return normalizeProse(t, ascii);
+  return splitFencedCode(t)
+    .map((part, i) => (i % 2 === 0 ? normalizeProse(part, ascii) : part))
+    .join('\u0000');
+}
+
+/** normalizeReply for text outside fenced code blocks. */
+function normalizeProse(text: string, ascii: boolean): string {
+  let t = stripListMarkers(text.replace(RULE_LINES, ''), false).replace(QUOTE_HEADING_MARKERS, '');
   if (EMPHASIS_CHARS.test(t)) t = t.replace(ascii ? EMPHASIS_ASCII : EMPHASIS(), '');
   return t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').trim().toLowerCase();
+}
+
+/** A line that opens or closes a fenced code block: its indentation, then 3 or more backquotes or tildes (group 2), then the info string. */
+const FENCE = /^([ \t>]*)(`{3,}|~{3,})(.*)$/;
+
+/**
+ * The text cut at its fenced code blocks: prose, code, prose, code, ..., prose (always an odd
+ * number of parts). A code part is the block's fence (its info string trimmed and in lower case)
+ * and its lines as written: only their trailing whitespace and the opening fence's indentation
+ * are taken away (so a block indented under a list item reads as one that is not). A block left
+ * open runs to the end of the text, as Markdown reads it.
+ */
+export function splitFencedCode(text: string): string[] {
+  const parts: string[] = [];
+  let prose: string[] = [];
+  let code: string[] | null = null;
+  let fence = '';
+  let indent = 0;
+  for (const line of text.split('\n')) {
+    const m = FENCE.exec(line);
+    if (code === null) {
+      if (m === null || ((m[2] as string)[0] === '`' && (m[3] as string).includes('`'))) {
+        prose.push(line);
+        continue;
+      }
+      parts.push(prose.join('\n'));
+      prose = [];
+      fence = m[2] as string;
+      indent = (m[1] as string).length;
+      code = [`${fence[0] as string}${fence[0] as string}${fence[0] as string} ${(m[3] as string).trim().toLowerCase()}`];
+      continue;
+    }
+    if (m !== null && (m[2] as string)[0] === fence[0] && (m[2] as string).length >= fence.length && (m[3] as string).trim() === '') {
+      parts.push(code.join('\n'));
+      code = null;
+      continue;
+    }
+    let cut = 0;
+    while (cut < indent && cut < line.length && (line[cut] === ' ' || line[cut] === '\t' || line[cut] === '>')) cut++;
+    code.push(line.slice(cut).trimEnd());
+  }
+  if (code !== null) parts.push(code.join('\n'));
+  parts.push(prose.join('\n'));
+  return parts;
 }
 
 /**
