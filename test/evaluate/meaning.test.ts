@@ -153,6 +153,8 @@ describe('facts: what a reply tells the user', () => {
     ['7.50 or 7.5 or 07', ['number 7.5', 'number 7.5', 'number 7']],
     ['-5 degrees, range 10-20', ['number -5', 'number 10', 'number 20']],
     ['3,5 kg', ['number 3.5']],
+    // A point before three last digits separates thousands in German: kept as written, never 1.5.
+    ['1.500 € oder 1,5 € oder 1.000 kg, 0.500 l', ['amount EUR 1.500', 'amount EUR 1.5', 'number 1.000', 'number 0.5']],
     ['version 1.2.3', ['number 1', 'number 2', 'number 3']],
     // Numbers in words are not facts: only digits count.
     ['thirty days', []],
@@ -294,6 +296,8 @@ describe('the ladder decides', () => {
     ['a code', 'Use code SAVE10 at checkout', 'At checkout, enter SAVE15', 'codes SAVE10 \u2192 SAVE15'],
     ['a URL path', 'See https://example.com/refunds', 'Details: https://example.com/returns', 'URLs https://example.com/refunds \u2192 https://example.com/returns'],
     ['an e-mail address', 'Write to help@example.com', 'Email support@example.com', 'e-mail addresses help@example.com \u2192 support@example.com'],
+    ['German thousands against a decimal comma', 'Der Preis beträgt 1.500 €.', 'Der Preis beträgt 1,5 €.', 'amounts EUR 1.500 \u2192 EUR 1.5'],
+    ['German thousands against the bare unit', 'Der Preis beträgt 1.000 €.', 'Der Preis beträgt 1 €.', 'amounts EUR 1.000 \u2192 EUR 1'],
     ['non-Latin digits that differ', 'Возврат в течение 30 дней', 'Вернуть можно в течение ١٤ дней', 'numbers 30 \u2192 14'],
     // A sign flip of an amount is a changed fact, not a rewording, however the minus is written.
     ['a minus before the amount', 'Your account balance is $50.', 'Your account balance is -$50.', 'amounts USD 50 \u2192 USD -50'],

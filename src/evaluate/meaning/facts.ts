@@ -147,6 +147,8 @@ const HAS_DIGIT = /[0-9]/;
 const NUMBER_WITH_UNIT = unicodePattern(String.raw`^([0-9]+(?:[.,][0-9]+)*)-?${UNICODE_CODE_LETTER}+(?:-${UNICODE_CODE_LETTER}+)*$`, 'u');
 const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 const PLAIN = /^\d+(?:\.\d+)?$/;
+/** One point before three last digits: a thousands separator in German, French and more ("1.500"), a decimal point in English. */
+const POINT_THOUSANDS = /^[1-9]\d{0,2}\.\d{3}$/;
 const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
 
 // --- Canonical values ------------------------------------------------------------------------
@@ -161,9 +163,12 @@ function canonicalDecimal(integer: string, fraction: string): string {
 /**
  * The numbers a numeral says: "1,000.00" is 1000 (a comma before groups of three digits separates
  * thousands), "7.50" is 7.5, "30,5" is 30.5 (a comma before one or two last digits is a decimal
- * comma); anything else ("1.2.3", "1.000,50") is its digit groups, each a number.
+ * comma), "1.500" is itself (1500 or 1.5, by the language: compared as written); anything else
+ * ("1.2.3", "1.000,50") is its digit groups, each a number.
  */
 export function numbersOf(numeral: string): string[] {
+  // "1.500" is 1500 where a point separates thousands (German writes 1.5 as "1,5"): kept as written.
+  if (POINT_THOUSANDS.test(numeral)) return [numeral];
   if (THOUSANDS.test(numeral)) {
     const [int, frac = ''] = numeral.replace(/,/g, '').split('.');
     return [canonicalDecimal(int as string, frac)];
