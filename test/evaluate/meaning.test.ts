@@ -122,6 +122,34 @@ describe('normalize: formatting only', () => {
     expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
   });
 
+  // Found by a later audit: an unchanged agent that only writes a number or a mark another way
+  // was asked about (a meaning call), or `changed` by the facts.
+  it.each([
+    ['a thousands comma', 'The limit is 1,000 units a day.', 'The limit is 1000 units a day.'],
+    ['a space before %', 'You get 10 % off.', 'You get 10% off.'],
+    ['a narrow no-break space between thousands (French)', 'Le prix est de 1\u202f000\u00a0€.', 'Le prix est de 1000 €.'],
+    ['a no-break space between thousands, with a decimal comma', 'Total : 1\u00a0000,50 €', 'Total : 1000,50 €'],
+    ['an apostrophe between thousands (Swiss)', 'Der Preis ist CHF 1\'000.', 'Der Preis ist CHF 1000.'],
+    ['an en dash in a range', 'Delivery takes 2\u20134 days.', 'Delivery takes 2-4 days.'],
+    ['an em dash', 'Yes \u2014 within 30 days.', 'Yes - within 30 days.'],
+    ['an en dash for a minus', 'It is \u20135 \u00b0C outside.', 'It is -5 \u00b0C outside.'],
+    ['bullets', '\u2022 Open settings\n\u2022 Tap Refund', '- Open settings\n- Tap Refund'],
+    ['a soft hyphen', 'Refunds with\u00adin 30 days', 'Refunds within 30 days'],
+    ['a right-to-left mark (Arabic)', '\u200fيمكنك الإرجاع خلال ٣٠ يومًا', 'يمكنك الإرجاع خلال ٣٠ يومًا'],
+    ['an ideographic full stop (Japanese)', '返品は30日以内です。', '返品は30日以内です'],
+    ['a danda (Hindi)', 'वापसी ३० दिनों में होती है।', 'वापसी ३० दिनों में होती है'],
+  ])('is formatting: %s', (_name, a, b) => {
+    expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
+  });
+
+  it.each([
+    ['a plain space between numbers is two numbers', 'Buy 2 500g packs.', 'Buy 2500g packs.', 'numbers 2, 500 \u2192 2500'],
+    ['an en dash for a minus, dropped', 'It is \u20135 \u00b0C outside.', 'It is 5 \u00b0C outside.', 'numbers -5 \u2192 5'],
+    ['a thousands apostrophe against another number', 'CHF 1\'000', 'CHF 1\'001', 'amounts CHF 1000 \u2192 CHF 1001'],
+  ])('is still a changed fact: %s', (_name, a, b, detail) => {
+    expect(meaningWithoutModel(a, b, [], 'judge')).toMatchObject({ value: 'changed', by: 'facts', detail });
+  });
+
   it('a Markdown link whose text is its own address states that address once', () => {
     expect(facts('Write to [help@shop.example](mailto:help@shop.example).')).toEqual(facts('Write to help@shop.example.'));
     expect(facts('See [https://shop.example/faq](https://shop.example/faq)')).toEqual(facts('See https://shop.example/faq'));

@@ -79,8 +79,8 @@ const CURRENCY_CODES = [
 ];
 const NUMERAL = String.raw`\d+(?:[.,]\d+)*(?!\d)`;
 const CODE_ALTERNATION = CURRENCY_CODES.join('|');
-/** A minus: the hyphen-minus (NFKC makes the small and full-width ones it) and U+2212. */
-const MINUS = String.raw`[\-\u2212]`;
+/** A minus: the hyphen-minus (NFKC makes the small and full-width ones it), U+2212, and the en dash that typesetters write for it ("–5 °C"). */
+const MINUS = String.raw`[\-\u2212\u2013]`;
 /**
  * "€30", "US$ 1,000.00", "EUR 30", "30 EUR", "30€", with a minus where it is written: before the
  * amount ("-$50", "-50 €"), or between its sign or code and its number ("$-50", "USD -50"; right
@@ -236,6 +236,9 @@ function blank(length: number): string {
   return ' '.repeat(length);
 }
 
+/** A thousands separator other than a comma: a no-break, narrow no-break or thin space, or an apostrophe, before a group of three digits. */
+const OTHER_THOUSANDS = /(?<=[0-9])[\u00a0\u202f\u2009'\u2019](?=[0-9]{3}(?![0-9]))/g;
+
 /**
  * The facts of a reply, in the order they appear within each kind (docs/meaning.md, "Facts"):
  * URLs (scheme, host, path), e-mail addresses, amounts (a currency sign or code with a number),
@@ -245,7 +248,10 @@ function blank(length: number): string {
  */
 export function factsOf(reply: string): Fact[] {
   // Superscript digits kept apart (markScriptDigits): NFKC alone reads "10⁶" as 106.
-  let text = (NON_ASCII.test(reply) ? markScriptDigits(reply) : reply).normalize('NFKC');
+  // A no-break, narrow or thin space or an apostrophe between digit groups separates thousands
+  // ("1 000 €", "CHF 1'000"), taken away before NFKC makes those spaces plain ones.
+  const joined = reply.replace(OTHER_THOUSANDS, '');
+  let text = (NON_ASCII.test(joined) ? markScriptDigits(joined) : joined).normalize('NFKC');
   const ascii = !NON_ASCII.test(text);
   if (!ascii) text = text.replace(NON_ASCII_DIGIT(), asciiDigit).replace(ARABIC_SEPARATORS, (s) => (s === '\u066b' ? '.' : ','));
   if (!MAY_HAVE_FACTS.test(text)) return [];
@@ -307,7 +313,7 @@ export function factsOf(reply: string): Fact[] {
   }
   for (const run of runsWithDigits(text)) {
     const before = run.start === 0 ? '' : text[run.start - 1];
-    const sign = (before === '-' || before === '\u2212') && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
+    const sign = (before === '-' || before === '\u2212' || before === '\u2013') && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
     runFacts(text.slice(run.start, run.end), sign, out);
   }
   return out;

@@ -6,8 +6,12 @@
 
 import { unicodePattern } from '../../patterns.js';
 
-/** Characters that draw nothing: zero-width space, non-joiner, joiner, word joiner, byte-order mark. */
-const INVISIBLE = /[\u200b-\u200d\u2060\ufeff]/g;
+/**
+ * Characters that draw nothing: zero-width space, non-joiner, joiner, word joiner, byte-order mark,
+ * soft hyphen, and the left-to-right, right-to-left and Arabic letter marks (bidirectional text's
+ * marks, which move no letter; its overrides and isolates, which do, are kept).
+ */
+const INVISIBLE = /[\u00ad\u061c\u200b-\u200f\u2060\ufeff]/g;
 /** Curly single quotes and primes, as typographers and models write them; `'` after normalizing. */
 const SINGLE_QUOTES = /[\u2018\u2019\u201a\u201b\u2032]/g;
 /** Curly double quotes and double primes; `"` after normalizing. */
@@ -19,10 +23,10 @@ const DOUBLE_QUOTES = /[\u201c\u201d\u201e\u201f\u2033]/g;
  * starts with a character a marker can start with.
  */
 const QUOTE_HEADING_MARKERS = /^(?=[ \t>#])[ \t]*(?:>(?![ \t]*(?:[\d=$€£¥₹₽₩₺₪₫₱฿]|[-\u2212+]\d))[ \t]*)*(?:#{1,6}[ \t]+)?/gm;
-/** A list item's marker at the start of a line, after its quote markers: `-`, `*`, `+`, `1.`, `1)` (group 2: the number). */
-const LIST_ITEM = /^([ \t]*(?:>[ \t]*)*)(?:[-*+]|(\d{1,9})[.)])[ \t]+/;
+/** A list item's marker at the start of a line, after its quote markers: `-`, `*`, `+`, `•`, `1.`, `1)` (group 2: the number). */
+const LIST_ITEM = /^([ \t]*(?:>[ \t]*)*)(?:[-*+\u2022]|(\d{1,9})[.)])[ \t]+/;
 /** The lines LIST_ITEM can match: a list needs two of them. */
-const MAY_BE_LIST_ITEM = /^[ \t>]*(?:[-*+]|\d{1,9}[.)])[ \t]/gm;
+const MAY_BE_LIST_ITEM = /^[ \t>]*(?:[-*+\u2022]|\d{1,9}[.)])[ \t]/gm;
 
 /**
  * The markers of lines that are a list, removed: two or more item lines in a row (blank lines
@@ -107,10 +111,15 @@ const EMPHASIS = unicodePattern(String.raw`[*\x60]+|(?<![\p{L}\p{N}])_+|_+(?![\p
 /** The same for text that is all ASCII (the same matches, several times faster). */
 const EMPHASIS_ASCII = /[*`]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])/g;
 /**
- * Punctuation that ends a line or the text: `.`, `!`, `?`, `;`, `:`, `,` and the ellipsis. Tried
- * only where a run of it starts, so a long run is read once.
+ * Punctuation that ends a line or the text: `.`, `!`, `?`, `;`, `:`, `,`, the ellipsis, and the
+ * full stops and commas of other scripts (`。`, `、`, `।`, `؟`, `،`, ...). Tried only where a run of it
+ * starts, so a long run is read once.
  */
-const LINE_END_PUNCTUATION = /(?<![.!?;:,\u2026])[.!?;:,\u2026]+(?=[ \t]*(?:\n|$))/g;
+const LINE_END_PUNCTUATION = /(?<![.!?;:,\u2026\u3001\u3002\u0964\u0965\u060c\u061b\u061f\u06d4])[.!?;:,\u2026\u3001\u3002\u0964\u0965\u060c\u061b\u061f\u06d4]+(?=[ \t]*(?:\n|$))/g;
+/** A thousands separator between digit groups ("1,000", "1'000", "1 000"), and a space before `%`: taken away. */
+const NUMBER_SPACING = /(?<=\d)(?:[,' ](?=\d{3}(?!\d))| (?=%))/g;
+/** En and em dashes and the minus sign, written `-`. */
+const DASHES = /[\u2013\u2014\u2212]/g;
 const CARRIAGE_RETURNS = /\r\n?/g;
 /** What EMPHASIS can match at all. */
 const EMPHASIS_CHARS = /[*`_]/;
@@ -144,7 +153,10 @@ export function normalizeReply(text: string): string {
 function normalizeProse(text: string, ascii: boolean): string {
   let t = stripListMarkers(text.replace(RULE_LINES, ''), false).replace(QUOTE_HEADING_MARKERS, '');
   if (EMPHASIS_CHARS.test(t)) t = t.replace(ascii ? EMPHASIS_ASCII : EMPHASIS(), '');
-  return t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').trim().toLowerCase();
+  if (!ascii) t = t.replace(DASHES, '-');
+  // How a number is written ("1,000" or "1000", "10 %" or "10%") is formatting only when the facts
+  // agree: the ladder compares them too (docs/meaning.md, "Formatting").
+  return t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').replace(NUMBER_SPACING, '').trim().toLowerCase();
 }
 
 /** A line that opens or closes a fenced code block: its indentation, then 3 or more backquotes or tildes (group 2), then the info string. */
