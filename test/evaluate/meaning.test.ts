@@ -88,6 +88,16 @@ describe('normalize: formatting only', () => {
   });
 
   it.each([
+    ['a glob dropped from inline code', 'Clean it with `rm -rf build/*`.', 'Clean it with `rm -rf build/`.'],
+    ['underscores in inline code', 'Define `__init__` in the class.', 'Define `init` in the class.'],
+    ['a pattern\u2019s star in inline code', 'Delete the files matching `*.log`.', 'Delete the files matching `.log`.'],
+    ['a multiplication sign between spaces', 'The total is 2 * 3 boxes.', 'The total is 2 3 boxes.'],
+  ])('is not formatting (the facts are the same, so a judge decides): %s', (_name, a, b) => {
+    expect(normalizeReply(a)).not.toBe(normalizeReply(b));
+    expect(meaningWithoutModel(a, b, [], 'judge')).toBe('judge');
+  });
+
+  it.each([
     ['"> $50" says more than $50', 'Shipping:\n> $50: free\nbelow that: $5', 'Shipping:\n$50: free\nbelow that: $5'],
     ['">= 50" says at least 50', 'Discount applies to:\n>= 50 items', 'Discount applies to:\n= 50 items'],
     ['"> -5" says above minus 5', 'Safe when it is\n> -5 degrees', 'Safe when it is\n-5 degrees'],
@@ -101,6 +111,7 @@ describe('normalize: formatting only', () => {
     ['a code block indented under a list item', '1. Run:\n\n   ```sh\n   npm test  \n   ```\n2. Read it', '1. Run:\n\n```sh\nnpm test\n```\n2. Read it'],
     ['the fence\u2019s info string in another case, text around it reworded in case', 'Run:\n```Shell\nnpm test\n```\nThen WAIT.', 'run\n```shell\nnpm test\n```\nthen wait'],
     ['a list of one bullet kind', '+ apples\n+ pears', '- apples\n- pears'],
+    ['inline code against the same words, and in another case', 'Run `npm test` with ``a `b` c``, then **Use** `SAVE10`', 'run npm test with ``a `b` c``, then use save10'],
     ['"> " before words is a quote', '> Refunds take 30 days', 'Refunds take 30 days'],
   ])('is still formatting: %s', (_name, a, b) => {
     expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
@@ -280,7 +291,7 @@ describe('facts: what a reply tells the user', () => {
   it('scans long and hostile text in time linear in its length', () => {
     // Shapes that make a careless pattern backtrack: long runs of one character class, an address
     // without its end, digits and separators without end, a URL of one character repeated.
-    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$'];
+    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000)];
     for (const text of hostile) {
       // Completing at all is the assertion that matters; the result is checked so the work is not skipped.
       expect(Array.isArray(factsOf(text))).toBe(true);

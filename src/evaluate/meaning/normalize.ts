@@ -105,11 +105,15 @@ export function sameUrlPaths(a: string, b: string): boolean {
 
 /** A line that is only a rule or a setext underline: `---`, `***`, `___`, `===`. */
 const RULE_LINES = /^[ \t]*(?:[-*_=][ \t]*){3,}$/gm;
-/** Emphasis and inline-code markers: `*`, `_` at a word's edge, `` ` ``. Strikethrough (`~~`) is kept: struck text says something else. */
+/**
+ * Emphasis and inline-code markers: `*`, `_` at a word's edge, `` ` ``. Strikethrough (`~~`) is kept:
+ * struck text says something else. A run of `*` with a space (or the text's edge) on both sides is
+ * not emphasis but a multiplication sign or a bullet's star, kept: "2 * 3".
+ */
 // Built on first use (patterns.ts); \x60 is a backquote.
-const EMPHASIS = unicodePattern(String.raw`[*\x60]+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])`, 'gu');
+const EMPHASIS = unicodePattern(String.raw`\x60+|(?<=[^*\s])\*+(?![*])|(?<![*])\*+(?=[^*\s])|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])`, 'gu');
 /** The same for text that is all ASCII (the same matches, several times faster). */
-const EMPHASIS_ASCII = /[*`]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])/g;
+const EMPHASIS_ASCII = /`+|(?<=[^*\s])\*+(?![*])|(?<![*])\*+(?=[^*\s])|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])/g;
 /**
  * Punctuation that ends a line or the text: `.`, `!`, `?`, `;`, `:`, `,`, the ellipsis, and the
  * full stops and commas of other scripts (`。`, `、`, `।`, `؟`, `،`, ...). Tried only where a run of it
@@ -151,12 +155,71 @@ export function normalizeReply(text: string): string {
 
 /** normalizeReply for text outside fenced code blocks. */
 function normalizeProse(text: string, ascii: boolean): string {
-  let t = stripListMarkers(text.replace(RULE_LINES, ''), false).replace(QUOTE_HEADING_MARKERS, '');
+  // Inline code keeps its text as written but for its case (its `*`, `_` and spaces say what it
+  // does): each span is a mark while the rest is normalized, then its text without its backquotes.
+  const code: string[] = [];
+  let t = text.includes('`') && !text.includes(CODE_MARK) ? markInlineCode(text, code) : text;
+  t = stripListMarkers(t.replace(RULE_LINES, ''), false).replace(QUOTE_HEADING_MARKERS, '');
   if (EMPHASIS_CHARS.test(t)) t = t.replace(ascii ? EMPHASIS_ASCII : EMPHASIS(), '');
   if (!ascii) t = t.replace(DASHES, '-');
   // How a number is written ("1,000" or "1000", "10 %" or "10%") is formatting only when the facts
   // agree: the ladder compares them too (docs/meaning.md, "Formatting").
-  return t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').replace(NUMBER_SPACING, '').trim().toLowerCase();
+  t = t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').replace(NUMBER_SPACING, '').trim().toLowerCase();
+  if (code.length === 0) return t;
+  let k = 0;
+  return t.replace(CODE_MARKS, () => (code[k++] as string).toLowerCase());
+}
+
+/** Stands for one inline code span while the text around it is normalized (a private-use character). */
+const CODE_MARK = '\ue000';
+const CODE_MARKS = /\ue000/g;
+const BACKQUOTE_RUNS = /`+/g;
+
+/**
+ * `text` with each inline code span (a run of backquotes up to the next run of as many on its line)
+ * made one CODE_MARK; the spans' texts, trimmed, pushed to `code` in order. Each run is looked at
+ * once: the runs of a line are queued by their length.
+ */
+export function markInlineCode(text: string, code: string[]): string {
+  // Every run of backquotes, with the line it is on (lines counted forwards, once).
+  const runs: { start: number; end: number; line: number }[] = [];
+  let line = 0;
+  let nextNewline = text.indexOf('\n');
+  BACKQUOTE_RUNS.lastIndex = 0;
+  for (let m = BACKQUOTE_RUNS.exec(text); m !== null; m = BACKQUOTE_RUNS.exec(text)) {
+    while (nextNewline !== -1 && nextNewline < m.index) {
+      line++;
+      nextNewline = text.indexOf('\n', nextNewline + 1);
+    }
+    runs.push({ start: m.index, end: m.index + m[0].length, line });
+  }
+  // Each run's index among the runs of its line and length, queued: a span closes at the next one.
+  const queues = new Map<string, number[]>();
+  runs.forEach((r, i) => {
+    const key = `${r.line}:${r.end - r.start}`;
+    const queue = queues.get(key);
+    if (queue === undefined) queues.set(key, [i]);
+    else queue.push(i);
+  });
+  const heads = new Map<string, number>();
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const open = runs[i] as { start: number; end: number; line: number };
+    const key = `${open.line}:${open.end - open.start}`;
+    const queue = queues.get(key) as number[];
+    let head = heads.get(key) ?? 0;
+    while (head < queue.length && (queue[head] as number) <= i) head++;
+    heads.set(key, head);
+    if (head === queue.length) continue;
+    const j = queue[head] as number;
+    const close = runs[j] as { start: number; end: number };
+    out += text.slice(copied, open.start) + CODE_MARK;
+    code.push(text.slice(open.end, close.start).trim());
+    copied = close.end;
+    i = j;
+  }
+  return out + text.slice(copied);
 }
 
 /** A line that opens or closes a fenced code block: its indentation, then 3 or more backquotes or tildes (group 2), then the info string. */
