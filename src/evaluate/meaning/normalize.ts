@@ -47,16 +47,25 @@ export function stripListMarkers(text: string, numbered: boolean): string {
     for (let j = i + step; j >= 0 && j < lines.length; j += step) if ((lines[j] as string).trim() !== '') return items[j] !== null;
     return false;
   };
-  // A list whose items mix `+` and `-` markers says plus and minus with them ("+ $5 shipping",
-  // "- $10 coupon"): those markers are kept (docs/meaning.md, "Formatting").
+  // Markers that say something are kept (docs/meaning.md, "Formatting"): a list whose items mix
+  // `+` and `-` says plus and minus with them ("+ $5 shipping", "- $10 coupon"), and one numbered
+  // otherwise than 1, 2, 3, ... (or one number throughout, "1. 1. 1.") ranks its items with them.
   const signed = new Set<number>();
   let run: number[] = [];
   const endRun = (): void => {
     const marks = run.map((j) => bulletOf(items[j] as RegExpExecArray, lines[j] as string));
-    if (marks.includes('+') && marks.includes('-')) {
+    const keep = (mark: string): void => {
       run.forEach((j, k) => {
-        if (marks[k] === '+' || marks[k] === '-') signed.add(j);
+        if (marks[k] === mark) signed.add(j);
       });
+    };
+    if (marks.includes('+') && marks.includes('-')) {
+      keep('+');
+      keep('-');
+    }
+    if (!numbered) {
+      const numbers = run.flatMap((j) => ((items[j] as RegExpExecArray)[2] === undefined ? [] : [Number((items[j] as RegExpExecArray)[2])]));
+      if (numbers.length > 1 && !numbers.every((n, k) => n === k + 1) && !numbers.every((n) => n === numbers[0])) keep('.');
     }
     run = [];
   };
