@@ -153,6 +153,8 @@ describe('normalize: formatting only', () => {
     ['a right-to-left mark (Arabic)', '\u200fيمكنك الإرجاع خلال ٣٠ يومًا', 'يمكنك الإرجاع خلال ٣٠ يومًا'],
     ['an ideographic full stop (Japanese)', '返品は30日以内です。', '返品は30日以内です'],
     ['a danda (Hindi)', 'वापसी ३० दिनों में होती है।', 'वापसी ३० दिनों में होती है'],
+    ['Devanagari digits against ASCII ones', 'वापसी ३० दिनों में होती है', 'वापसी 30 दिनों में होती है'],
+    ['Arabic-Indic digits and separators against ASCII ones', 'المبلغ ١٬٠٠٠٫٥٠ درهم', 'المبلغ 1,000.50 درهم'],
   ])('is formatting: %s', (_name, a, b) => {
     expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
   });
@@ -161,6 +163,7 @@ describe('normalize: formatting only', () => {
     ['a plain space between numbers is two numbers', 'Buy 2 500g packs.', 'Buy 2500g packs.', 'numbers 2, 500 \u2192 2500'],
     ['an en dash for a minus, dropped', 'It is \u20135 \u00b0C outside.', 'It is 5 \u00b0C outside.', 'numbers -5 \u2192 5'],
     ['a thousands apostrophe against another number', 'CHF 1\'000', 'CHF 1\'001', 'amounts CHF 1000 \u2192 CHF 1001'],
+    ['Devanagari digits that differ', 'वापसी ३० दिनों में होती है।', 'वापसी १४ दिनों में होती है।', 'numbers 30 \u2192 14'],
   ])('is still a changed fact: %s', (_name, a, b, detail) => {
     expect(meaningWithoutModel(a, b, [], 'judge')).toMatchObject({ value: 'changed', by: 'facts', detail });
   });

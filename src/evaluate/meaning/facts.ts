@@ -7,7 +7,7 @@
 // starts (the lookbehinds), so a long run of digits or letters is scanned once.
 
 import type { Fact, FactKind, FactsDifference } from '../../types/meaning.js';
-import { markScriptDigits, stripListMarkers } from './normalize.js';
+import { asciiDigits, markScriptDigits, stripListMarkers } from './normalize.js';
 import { unicodePattern } from '../../patterns.js';
 
 export type { Fact, FactKind, FactsDifference };
@@ -25,32 +25,7 @@ export const FACT_WORDS: Record<FactKind, string> = {
   code: 'codes',
 };
 
-// --- Digits of every script -------------------------------------------------------------------
-
 const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
-// Unicode property patterns are built on first use (patterns.ts).
-const NON_ASCII_DIGIT = unicodePattern(String.raw`(?![0-9])\p{Nd}`, 'gu');
-const IS_DIGIT = unicodePattern(String.raw`^\p{Nd}$`, 'u');
-const digitCache = new Map<string, string>();
-
-/**
- * The value of a decimal digit of any script ("٣" is 3, "३" is 3). Unicode encodes each script's
- * digits 0 to 9 in consecutive code points, so a digit's value is its distance from the start of
- * its run of digits, modulo 10 (a run can hold several scripts' digits back to back).
- */
-function asciiDigit(ch: string): string {
-  const cached = digitCache.get(ch);
-  if (cached !== undefined) return cached;
-  const cp = ch.codePointAt(0) as number;
-  let start = cp;
-  while (start > 0 && cp - start < 100 && IS_DIGIT().test(String.fromCodePoint(start - 1))) start--;
-  const value = String((cp - start) % 10);
-  digitCache.set(ch, value);
-  return value;
-}
-
-/** Arabic decimal and thousands separators, as `.` and `,`. */
-const ARABIC_SEPARATORS = /[\u066b\u066c]/g;
 
 // --- Patterns --------------------------------------------------------------------------------
 
@@ -253,7 +228,7 @@ export function factsOf(reply: string): Fact[] {
   const joined = reply.replace(OTHER_THOUSANDS, '');
   let text = (NON_ASCII.test(joined) ? markScriptDigits(joined) : joined).normalize('NFKC');
   const ascii = !NON_ASCII.test(text);
-  if (!ascii) text = text.replace(NON_ASCII_DIGIT(), asciiDigit).replace(ARABIC_SEPARATORS, (s) => (s === '\u066b' ? '.' : ','));
+  if (!ascii) text = asciiDigits(text);
   if (!MAY_HAVE_FACTS.test(text)) return [];
   // A list's numbering is formatting; a lone "30." line is not a list, and its 30 is a fact.
   text = stripListMarkers(text, true);

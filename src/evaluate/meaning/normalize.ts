@@ -6,6 +6,36 @@
 
 import { unicodePattern } from '../../patterns.js';
 
+// Digits of every script, as ASCII ones (docs/meaning.md, "Facts"). Unicode property patterns are
+// built on first use (patterns.ts).
+const NON_ASCII_DIGIT = unicodePattern(String.raw`(?![0-9])\p{Nd}`, 'gu');
+const IS_DIGIT = unicodePattern(String.raw`^\p{Nd}$`, 'u');
+const digitCache = new Map<string, string>();
+
+/**
+ * The value of a decimal digit of any script ("٣" is 3, "३" is 3). Unicode encodes each script's
+ * digits 0 to 9 in consecutive code points, so a digit's value is its distance from the start of
+ * its run of digits, modulo 10 (a run can hold several scripts' digits back to back).
+ */
+function asciiDigit(ch: string): string {
+  const cached = digitCache.get(ch);
+  if (cached !== undefined) return cached;
+  const cp = ch.codePointAt(0) as number;
+  let start = cp;
+  while (start > 0 && cp - start < 100 && IS_DIGIT().test(String.fromCodePoint(start - 1))) start--;
+  const value = String((cp - start) % 10);
+  digitCache.set(ch, value);
+  return value;
+}
+
+/** Arabic decimal and thousands separators, as `.` and `,`. */
+const ARABIC_SEPARATORS = /[\u066b\u066c]/g;
+
+/** `text` with the digits of every script as ASCII ones and the Arabic separators as `.` and `,` ("٣٠" reads "30"). */
+export function asciiDigits(text: string): string {
+  return text.replace(NON_ASCII_DIGIT(), asciiDigit).replace(ARABIC_SEPARATORS, (s) => (s === '\u066b' ? '.' : ','));
+}
+
 /**
  * Characters that draw nothing: zero-width space, non-joiner, joiner, word joiner, byte-order mark,
  * soft hyphen, and the left-to-right, right-to-left and Arabic letter marks (bidirectional text's
@@ -151,7 +181,7 @@ const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
  */
 export function normalizeReply(text: string): string {
   const ascii = !NON_ASCII.test(text);
-  let t = ascii ? text : markScriptDigits(text).normalize('NFKC').replace(INVISIBLE, '').replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"');
+  let t = ascii ? text : asciiDigits(markScriptDigits(text).normalize('NFKC').replace(INVISIBLE, '').replace(SINGLE_QUOTES, "'").replace(DOUBLE_QUOTES, '"'));
   // Each pass runs only where its characters occur (the same result, fewer copies of the text).
   if (t.includes('\r')) t = t.replace(CARRIAGE_RETURNS, '\n');
   // A fenced code block's lines are kept as written (docs/meaning.md, "Formatting"): in code,
