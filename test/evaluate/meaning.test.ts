@@ -152,6 +152,8 @@ describe('normalize: formatting only', () => {
     ['a soft hyphen', 'Refunds with\u00adin 30 days', 'Refunds within 30 days'],
     ['a right-to-left mark (Arabic)', '\u200fيمكنك الإرجاع خلال ٣٠ يومًا', 'يمكنك الإرجاع خلال ٣٠ يومًا'],
     ['an ideographic full stop (Japanese)', '返品は30日以内です。', '返品は30日以内です'],
+    ['one sentence a line against one paragraph', 'We are open. Call us any time! Or write?  Thanks.', 'We are open.\nCall us any time.\nOr write\nThanks'],
+    ['a long reply wrapped otherwise', 'Refunds are accepted within 30 days of purchase. '.repeat(60), 'Refunds are accepted within 30 days of purchase.\n'.repeat(60)],
     ['a danda (Hindi)', 'वापसी ३० दिनों में होती है।', 'वापसी ३० दिनों में होती है'],
     ['Devanagari digits against ASCII ones', 'वापसी ३० दिनों में होती है', 'वापसी 30 दिनों में होती है'],
     ['Arabic-Indic digits and separators against ASCII ones', 'المبلغ ١٬٠٠٠٫٥٠ درهم', 'المبلغ 1,000.50 درهم'],
@@ -187,6 +189,7 @@ describe('normalize: formatting only', () => {
     ['strikethrough is kept (struck text says something else)', 'Price ~~$30~~ $20', 'Price $30 $20'],
     ['a negation', 'You can cancel', 'You cannot cancel'],
     ['punctuation inside a sentence', 'Yes, no refunds', 'Yes no refunds'],
+    ['a full stop before a word in lower case', 'Call us. any time', 'Call us any time'],
   ])('is not formatting: %s', (_name, a, b) => {
     expect(normalizeReply(a)).not.toBe(normalizeReply(b));
   });

@@ -159,6 +159,13 @@ const EMPHASIS_ASCII = /`+|(?<=[^*\s])\*+(?![*])|(?<![*])\*+(?=[^*\s])|(?<![A-Za
  * starts, so a long run is read once.
  */
 const LINE_END_PUNCTUATION = /(?<![.!?;:,\u2026\u3001\u3002\u0964\u0965\u060c\u061b\u061f\u06d4])[.!?;:,\u2026\u3001\u3002\u0964\u0965\u060c\u061b\u061f\u06d4]+(?=[ \t]*(?:\n|$))/g;
+/**
+ * A sentence's closing `.`, `!`, `?` or `…` before the next sentence's capital letter on the same
+ * line: taken away, as a line's last punctuation is, so that one sentence a line and one paragraph
+ * read alike ("We are open. Call us" and "We are open.\nCall us").
+ */
+const SENTENCE_END = unicodePattern(String.raw`(?<![.!?\u2026])[.!?\u2026]+(?=[ \t]+\p{Lu})`, 'gu');
+const SENTENCE_END_ASCII = /(?<![.!?])[.!?]+(?=[ \t]+[A-Z])/g;
 /** A thousands separator between digit groups ("1,000", "1'000", "1 000"), and a space before `%`: taken away. */
 const NUMBER_SPACING = /(?<=\d)(?:[,' ](?=\d{3}(?!\d))| (?=%))/g;
 /** En and em dashes and the minus sign, written `-`. */
@@ -201,6 +208,7 @@ function normalizeProse(text: string, ascii: boolean): string {
   t = stripListMarkers(t.replace(RULE_LINES, ''), false).replace(QUOTE_HEADING_MARKERS, '');
   if (EMPHASIS_CHARS.test(t)) t = t.replace(ascii ? EMPHASIS_ASCII : EMPHASIS(), '');
   if (!ascii) t = t.replace(DASHES, '-');
+  t = t.replace(ascii ? SENTENCE_END_ASCII : SENTENCE_END(), '');
   // How a number is written ("1,000" or "1000", "10 %" or "10%") is formatting only when the facts
   // agree: the ladder compares them too (docs/meaning.md, "Formatting").
   t = t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').replace(NUMBER_SPACING, '').trim().toLowerCase();
