@@ -38,10 +38,10 @@ export function asciiDigits(text: string): string {
 
 /**
  * Characters that draw nothing: zero-width space, non-joiner, joiner, word joiner, byte-order mark,
- * soft hyphen, and the left-to-right, right-to-left and Arabic letter marks (bidirectional text's
- * marks, which move no letter; its overrides and isolates, which do, are kept).
+ * soft hyphen. The marks of bidirectional text (left-to-right, right-to-left, Arabic letter) draw
+ * nothing either but can move the digits and signs beside them on screen: kept.
  */
-const INVISIBLE = /[\u00ad\u061c\u200b-\u200f\u2060\ufeff]/g;
+const INVISIBLE = /[\u00ad\u200b-\u200d\u2060\ufeff]/g;
 /** Curly single quotes and primes, as typographers and models write them; `'` after normalizing. */
 const SINGLE_QUOTES = /[\u2018\u2019\u201a\u201b\u2032]/g;
 /** Curly double quotes and double primes; `"` after normalizing. */
