@@ -102,6 +102,8 @@ describe('normalize: formatting only', () => {
     ['">= 50" says at least 50', 'Discount applies to:\n>= 50 items', 'Discount applies to:\n= 50 items'],
     ['"> -5" says above minus 5', 'Safe when it is\n> -5 degrees', 'Safe when it is\n-5 degrees'],
     ['"+" and "-" in one list are plus and minus', 'Your bill:\n+ $5 shipping\n- $10 coupon', 'Your bill:\n- $5 shipping\n+ $10 coupon'],
+    ['megabits against megabytes', 'Your plan downloads at up to 100 Mb/s.', 'Your plan downloads at up to 100 MB/s.'],
+    ['milliwatts against megawatts, no space', 'The panel gives 5mW.', 'The panel gives 5MW.'],
     ['a ranking\u2019s numbers', 'The winners:\n2. Alice\n1. Bob', 'The winners:\n1. Alice\n2. Bob'],
     ['a list that starts at another number', 'Then:\n3. Unplug it\n4. Open it', 'Then:\n1. Unplug it\n2. Open it'],
   ])('is not formatting: %s', (_name, a, b) => {
@@ -113,6 +115,7 @@ describe('normalize: formatting only', () => {
     ['a code block indented under a list item', '1. Run:\n\n   ```sh\n   npm test  \n   ```\n2. Read it', '1. Run:\n\n```sh\nnpm test\n```\n2. Read it'],
     ['the fence\u2019s info string in another case, text around it reworded in case', 'Run:\n```Shell\nnpm test\n```\nThen WAIT.', 'run\n```shell\nnpm test\n```\nthen wait'],
     ['a list of one bullet kind', '+ apples\n+ pears', '- apples\n- pears'],
+    ['the case of a 12-hour time\u2019s half of the day, and of words after numbers', 'We open at 9 AM (or 10 P.M.) for 30 Days', 'we open at 9 am (or 10 p.m.) for 30 days'],
     ['a list numbered 1, 1, 1 (Markdown counts them)', '1. Unplug it\n1. Open it\n1. Clean it', '1. Unplug it\n2. Open it\n3. Clean it'],
     ['a numbered list with bullets under its items', '1. Unplug it\n   - wait a minute\n2. Open it', '1) Unplug it\n   * wait a minute\n2) Open it'],
     ['inline code against the same words, and in another case', 'Run `npm test` with ``a `b` c``, then **Use** `SAVE10`', 'run npm test with ``a `b` c``, then use save10'],

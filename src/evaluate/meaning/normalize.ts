@@ -211,11 +211,23 @@ function normalizeProse(text: string, ascii: boolean): string {
   t = t.replace(ascii ? SENTENCE_END_ASCII : SENTENCE_END(), '');
   // How a number is written ("1,000" or "1000", "10 %" or "10%") is formatting only when the facts
   // agree: the ladder compares them too (docs/meaning.md, "Formatting").
-  t = t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').replace(NUMBER_SPACING, '').trim().toLowerCase();
+  t = t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').replace(NUMBER_SPACING, '').trim();
+  // A unit's case is kept: "100 Mb/s" is not "100 MB/s", nor "5 mW" "5 MW". Its capitals get a mark
+  // that lower case keeps (a reply that writes the mark itself keeps none).
+  if (!t.includes(CAPITAL_MARK)) t = t.replace(UNIT_AFTER_NUMBER, (unit: string) => (AM_PM.test(unit) ? unit : unit.replace(CAPITALS, `${CAPITAL_MARK}$&`)));
+  t = t.toLowerCase();
   if (code.length === 0) return t;
   let k = 0;
   return t.replace(CODE_MARKS, () => (code[k++] as string).toLowerCase());
 }
+
+/** A unit right after a number: 1 to 3 ASCII letters, with a capital among them ("MB", "Mb", "kWh", "mW"). */
+const UNIT_AFTER_NUMBER = /(?<=\d ?)(?=[a-z]{0,2}[A-Z])[A-Za-z]{1,3}(?![A-Za-z])/g;
+/** A 12-hour time's half of the day, whose case says nothing ("5 PM" is "5 pm"). */
+const AM_PM = /^[aApP][mM]?$/;
+const CAPITALS = /[A-Z]/g;
+/** Marks a unit's capital letter through lower case (a private-use character). */
+const CAPITAL_MARK = '\ue001';
 
 /** Stands for one inline code span while the text around it is normalized (a private-use character). */
 const CODE_MARK = '\ue000';
