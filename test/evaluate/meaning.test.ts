@@ -62,6 +62,68 @@ describe('normalize: formatting only', () => {
     if (detail !== null) expect((m as Meaning).detail).toBe(detail);
   });
 
+  // Found by a later audit: each was `formatting`, so a gate on meaning_changed passed a changed
+  // fact or a changed program.
+  it.each([
+    ['an emphasis marker between digits', 'The plan allows 10**6 requests a month.', 'The plan allows 106 requests a month.', 'numbers 10, 6 \u2192 106'],
+    ['a multiplication sign', 'The box is 2*4 m.', 'The box is 24 m.', 'numbers 2, 4 \u2192 24'],
+  ])('is a changed fact, not formatting, even when equal once normalized: %s', (_name, a, b, detail) => {
+    expect(normalizeReply(a)).toBe(normalizeReply(b));
+    expect(meaningWithoutModel(a, b, [], 'judge')).toMatchObject({ value: 'changed', by: 'facts', detail });
+    // Nor is it a known variant of a wording with other facts.
+    expect(meaningWithoutModel('Other words entirely.', b, [a], 'judge')).toMatchObject({ value: 'changed', by: 'facts' });
+  });
+
+  it.each([
+    ['a Python line moved into the loop', 'Run this:\n```python\nfor order in orders:\n    check(order)\nsend_all()\n```', 'Run this:\n```python\nfor order in orders:\n    check(order)\n    send_all()\n```'],
+    ['a YAML list made a string', 'Use:\n```yaml\nsteps:\n  - build\n  - test\n```', 'Use:\n```yaml\nsteps:\n  build\n  test\n```'],
+    ['a shell command commented out', '```sh\n# rm -rf build\nmake\n```', '```sh\nrm -rf build\nmake\n```'],
+    ['a name\u2019s case in code', '```\nexport API_URL=x\n```', '```\nexport api_url=x\n```'],
+    ['a keyword argument unpacked', '~~~\nsend(**options)\n~~~', '~~~\nsend(options)\n~~~'],
+    ['a line\u2019s last semicolon', '```js\nlet a = b;\n[1].map(f)\n```', '```js\nlet a = b\n[1].map(f)\n```'],
+    ['a YAML document separator', '```yaml\na: 1\n---\nb: 2\n```', '```yaml\na: 1\nb: 2\n```'],
+  ])('a fenced code block is compared as written: %s', (_name, a, b) => {
+    expect(normalizeReply(a)).not.toBe(normalizeReply(b));
+    expect(meaningWithoutModel(a, b, [], 'judge')).not.toMatchObject({ value: 'formatting' });
+  });
+
+  it.each([
+    ['a glob dropped from inline code', 'Clean it with `rm -rf build/*`.', 'Clean it with `rm -rf build/`.'],
+    ['underscores in inline code', 'Define `__init__` in the class.', 'Define `init` in the class.'],
+    ['a pattern\u2019s star in inline code', 'Delete the files matching `*.log`.', 'Delete the files matching `.log`.'],
+    ['a multiplication sign between spaces', 'The total is 2 * 3 boxes.', 'The total is 2 3 boxes.'],
+  ])('is not formatting (the facts are the same, so a judge decides): %s', (_name, a, b) => {
+    expect(normalizeReply(a)).not.toBe(normalizeReply(b));
+    expect(meaningWithoutModel(a, b, [], 'judge')).toBe('judge');
+  });
+
+  it.each([
+    ['"> $50" says more than $50', 'Shipping:\n> $50: free\nbelow that: $5', 'Shipping:\n$50: free\nbelow that: $5'],
+    ['">= 50" says at least 50', 'Discount applies to:\n>= 50 items', 'Discount applies to:\n= 50 items'],
+    ['"> -5" says above minus 5', 'Safe when it is\n> -5 degrees', 'Safe when it is\n-5 degrees'],
+    ['"+" and "-" in one list are plus and minus', 'Your bill:\n+ $5 shipping\n- $10 coupon', 'Your bill:\n- $5 shipping\n+ $10 coupon'],
+    ['megabits against megabytes', 'Your plan downloads at up to 100 Mb/s.', 'Your plan downloads at up to 100 MB/s.'],
+    ['milliwatts against megawatts, no space', 'The panel gives 5mW.', 'The panel gives 5MW.'],
+    ['a ranking\u2019s numbers', 'The winners:\n2. Alice\n1. Bob', 'The winners:\n1. Alice\n2. Bob'],
+    ['a list that starts at another number', 'Then:\n3. Unplug it\n4. Open it', 'Then:\n1. Unplug it\n2. Open it'],
+  ])('is not formatting: %s', (_name, a, b) => {
+    expect(normalizeReply(a)).not.toBe(normalizeReply(b));
+    expect(meaningWithoutModel(a, b, [], 'judge')).not.toMatchObject({ value: 'formatting' });
+  });
+
+  it.each([
+    ['a code block indented under a list item', '1. Run:\n\n   ```sh\n   npm test  \n   ```\n2. Read it', '1. Run:\n\n```sh\nnpm test\n```\n2. Read it'],
+    ['the fence\u2019s info string in another case, text around it reworded in case', 'Run:\n```Shell\nnpm test\n```\nThen WAIT.', 'run\n```shell\nnpm test\n```\nthen wait'],
+    ['a list of one bullet kind', '+ apples\n+ pears', '- apples\n- pears'],
+    ['the case of a 12-hour time\u2019s half of the day, and of words after numbers', 'We open at 9 AM (or 10 P.M.) for 30 Days', 'we open at 9 am (or 10 p.m.) for 30 days'],
+    ['a list numbered 1, 1, 1 (Markdown counts them)', '1. Unplug it\n1. Open it\n1. Clean it', '1. Unplug it\n2. Open it\n3. Clean it'],
+    ['a numbered list with bullets under its items', '1. Unplug it\n   - wait a minute\n2. Open it', '1) Unplug it\n   * wait a minute\n2) Open it'],
+    ['inline code against the same words, and in another case', 'Run `npm test` with ``a `b` c``, then **Use** `SAVE10`', 'run npm test with ``a `b` c``, then use save10'],
+    ['"> " before words is a quote', '> Refunds take 30 days', 'Refunds take 30 days'],
+  ])('is still formatting: %s', (_name, a, b) => {
+    expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
+  });
+
   it.each([
     ['a lone "+ $5" line is a charge, not a bullet', 'Subtotal $40\n+ $5 shipping', 'Subtotal $40\n- $5 shipping'],
     ['a ">" before a number says "more than"', 'Free delivery for orders:\n> 50 items', 'Free delivery for orders:\n50 items'],
@@ -76,6 +138,38 @@ describe('normalize: formatting only', () => {
     ['a URL host is case-blind', 'See https://Shop.Example/FAQ', 'see https://shop.example/FAQ'],
   ])('is still formatting: %s', (_name, a, b) => {
     expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
+  });
+
+  // Found by a later audit: an unchanged agent that only writes a number or a mark another way
+  // was asked about (a meaning call), or `changed` by the facts.
+  it.each([
+    ['a thousands comma', 'The limit is 1,000 units a day.', 'The limit is 1000 units a day.'],
+    ['a space before %', 'You get 10 % off.', 'You get 10% off.'],
+    ['a narrow no-break space between thousands (French)', 'Le prix est de 1\u202f000\u00a0€.', 'Le prix est de 1000 €.'],
+    ['a no-break space between thousands, with a decimal comma', 'Total : 1\u00a0000,50 €', 'Total : 1000,50 €'],
+    ['an apostrophe between thousands (Swiss)', 'Der Preis ist CHF 1\'000.', 'Der Preis ist CHF 1000.'],
+    ['an en dash in a range', 'Delivery takes 2\u20134 days.', 'Delivery takes 2-4 days.'],
+    ['an em dash', 'Yes \u2014 within 30 days.', 'Yes - within 30 days.'],
+    ['an en dash for a minus', 'It is \u20135 \u00b0C outside.', 'It is -5 \u00b0C outside.'],
+    ['bullets', '\u2022 Open settings\n\u2022 Tap Refund', '- Open settings\n- Tap Refund'],
+    ['a soft hyphen', 'Refunds with\u00adin 30 days', 'Refunds within 30 days'],
+    ['an ideographic full stop (Japanese)', '返品は30日以内です。', '返品は30日以内です'],
+    ['one sentence a line against one paragraph', 'We are open. Call us any time! Or write?  Thanks.', 'We are open.\nCall us any time.\nOr write\nThanks'],
+    ['a long reply wrapped otherwise', 'Refunds are accepted within 30 days of purchase. '.repeat(60), 'Refunds are accepted within 30 days of purchase.\n'.repeat(60)],
+    ['a danda (Hindi)', 'वापसी ३० दिनों में होती है।', 'वापसी ३० दिनों में होती है'],
+    ['Devanagari digits against ASCII ones', 'वापसी ३० दिनों में होती है', 'वापसी 30 दिनों में होती है'],
+    ['Arabic-Indic digits and separators against ASCII ones', 'المبلغ ١٬٠٠٠٫٥٠ درهم', 'المبلغ 1,000.50 درهم'],
+  ])('is formatting: %s', (_name, a, b) => {
+    expect(meaningWithoutModel(a, b, [], 'judge')).toEqual({ value: 'formatting', by: 'normalize', detail: null });
+  });
+
+  it.each([
+    ['a plain space between numbers is two numbers', 'Buy 2 500g packs.', 'Buy 2500g packs.', 'numbers 2, 500 \u2192 2500'],
+    ['an en dash for a minus, dropped', 'It is \u20135 \u00b0C outside.', 'It is 5 \u00b0C outside.', 'numbers -5 \u2192 5'],
+    ['a thousands apostrophe against another number', 'CHF 1\'000', 'CHF 1\'001', 'amounts CHF 1000 \u2192 CHF 1001'],
+    ['Devanagari digits that differ', 'वापसी ३० दिनों में होती है।', 'वापसी १४ दिनों में होती है।', 'numbers 30 \u2192 14'],
+  ])('is still a changed fact: %s', (_name, a, b, detail) => {
+    expect(meaningWithoutModel(a, b, [], 'judge')).toMatchObject({ value: 'changed', by: 'facts', detail });
   });
 
   it('a Markdown link whose text is its own address states that address once', () => {
@@ -97,6 +191,8 @@ describe('normalize: formatting only', () => {
     ['strikethrough is kept (struck text says something else)', 'Price ~~$30~~ $20', 'Price $30 $20'],
     ['a negation', 'You can cancel', 'You cannot cancel'],
     ['punctuation inside a sentence', 'Yes, no refunds', 'Yes no refunds'],
+    ['a full stop before a word in lower case', 'Call us. any time', 'Call us any time'],
+    ['a right-to-left mark, which can move a number on screen', 'The fee is 10 \u200f20', 'The fee is 10 20'],
   ])('is not formatting: %s', (_name, a, b) => {
     expect(normalizeReply(a)).not.toBe(normalizeReply(b));
   });
@@ -109,6 +205,8 @@ describe('facts: what a reply tells the user', () => {
     ['7.50 or 7.5 or 07', ['number 7.5', 'number 7.5', 'number 7']],
     ['-5 degrees, range 10-20', ['number -5', 'number 10', 'number 20']],
     ['3,5 kg', ['number 3.5']],
+    // A point before three last digits separates thousands in German: kept as written, never 1.5.
+    ['1.500 € oder 1,5 € oder 1.000 kg, 0.500 l', ['amount EUR 1.500', 'amount EUR 1.5', 'number 1.000', 'number 0.5']],
     ['version 1.2.3', ['number 1', 'number 2', 'number 3']],
     // Numbers in words are not facts: only digits count.
     ['thirty days', []],
@@ -206,7 +304,7 @@ describe('facts: what a reply tells the user', () => {
   it('scans long and hostile text in time linear in its length', () => {
     // Shapes that make a careless pattern backtrack: long runs of one character class, an address
     // without its end, digits and separators without end, a URL of one character repeated.
-    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>'];
+    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000)];
     for (const text of hostile) {
       // Completing at all is the assertion that matters; the result is checked so the work is not skipped.
       expect(Array.isArray(factsOf(text))).toBe(true);
@@ -250,6 +348,8 @@ describe('the ladder decides', () => {
     ['a code', 'Use code SAVE10 at checkout', 'At checkout, enter SAVE15', 'codes SAVE10 \u2192 SAVE15'],
     ['a URL path', 'See https://example.com/refunds', 'Details: https://example.com/returns', 'URLs https://example.com/refunds \u2192 https://example.com/returns'],
     ['an e-mail address', 'Write to help@example.com', 'Email support@example.com', 'e-mail addresses help@example.com \u2192 support@example.com'],
+    ['German thousands against a decimal comma', 'Der Preis beträgt 1.500 €.', 'Der Preis beträgt 1,5 €.', 'amounts EUR 1.500 \u2192 EUR 1.5'],
+    ['German thousands against the bare unit', 'Der Preis beträgt 1.000 €.', 'Der Preis beträgt 1 €.', 'amounts EUR 1.000 \u2192 EUR 1'],
     ['non-Latin digits that differ', 'Возврат в течение 30 дней', 'Вернуть можно в течение ١٤ дней', 'numbers 30 \u2192 14'],
     // A sign flip of an amount is a changed fact, not a rewording, however the minus is written.
     ['a minus before the amount', 'Your account balance is $50.', 'Your account balance is -$50.', 'amounts USD 50 \u2192 USD -50'],

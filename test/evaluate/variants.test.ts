@@ -302,6 +302,8 @@ describe('the wordings a repeated item\'s attempts are compared with', () => {
     ['attempt 1 replied the baseline reply', OLD, stored, [OLD, NEW, 'Returns: 30 days.']],
     ['attempt 1 replied a variant, in other formatting', '**you can return items within 30 days for a full refund**', stored, [OLD, NEW, 'Returns: 30 days.']],
     ['attempt 1 replied something else', 'Refunds within 14 days.', stored, []],
+    // Equal once normalized is not enough: "10**6" is not 106 (docs/meaning.md, "Formatting").
+    ['attempt 1 replied a wording equal once normalized, with other facts', 'The plan allows 106 requests.', { reply: 'The plan allows 10**6 requests.', variants: ['Up to a million requests.'] }, []],
     ['no baseline', OLD, null, []],
     ['attempt 1 has no reply', null, stored, []],
   ] as const)('%s', (_, first, baseline, expected) => {

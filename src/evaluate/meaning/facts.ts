@@ -7,7 +7,7 @@
 // starts (the lookbehinds), so a long run of digits or letters is scanned once.
 
 import type { Fact, FactKind, FactsDifference } from '../../types/meaning.js';
-import { markScriptDigits, stripListMarkers } from './normalize.js';
+import { asciiDigits, markScriptDigits, stripListMarkers } from './normalize.js';
 import { unicodePattern } from '../../patterns.js';
 
 export type { Fact, FactKind, FactsDifference };
@@ -25,32 +25,7 @@ export const FACT_WORDS: Record<FactKind, string> = {
   code: 'codes',
 };
 
-// --- Digits of every script -------------------------------------------------------------------
-
 const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
-// Unicode property patterns are built on first use (patterns.ts).
-const NON_ASCII_DIGIT = unicodePattern(String.raw`(?![0-9])\p{Nd}`, 'gu');
-const IS_DIGIT = unicodePattern(String.raw`^\p{Nd}$`, 'u');
-const digitCache = new Map<string, string>();
-
-/**
- * The value of a decimal digit of any script ("٣" is 3, "३" is 3). Unicode encodes each script's
- * digits 0 to 9 in consecutive code points, so a digit's value is its distance from the start of
- * its run of digits, modulo 10 (a run can hold several scripts' digits back to back).
- */
-function asciiDigit(ch: string): string {
-  const cached = digitCache.get(ch);
-  if (cached !== undefined) return cached;
-  const cp = ch.codePointAt(0) as number;
-  let start = cp;
-  while (start > 0 && cp - start < 100 && IS_DIGIT().test(String.fromCodePoint(start - 1))) start--;
-  const value = String((cp - start) % 10);
-  digitCache.set(ch, value);
-  return value;
-}
-
-/** Arabic decimal and thousands separators, as `.` and `,`. */
-const ARABIC_SEPARATORS = /[\u066b\u066c]/g;
 
 // --- Patterns --------------------------------------------------------------------------------
 
@@ -79,8 +54,8 @@ const CURRENCY_CODES = [
 ];
 const NUMERAL = String.raw`\d+(?:[.,]\d+)*(?!\d)`;
 const CODE_ALTERNATION = CURRENCY_CODES.join('|');
-/** A minus: the hyphen-minus (NFKC makes the small and full-width ones it) and U+2212. */
-const MINUS = String.raw`[\-\u2212]`;
+/** A minus: the hyphen-minus (NFKC makes the small and full-width ones it), U+2212, and the en dash that typesetters write for it ("–5 °C"). */
+const MINUS = String.raw`[\-\u2212\u2013]`;
 /**
  * "€30", "US$ 1,000.00", "EUR 30", "30 EUR", "30€", with a minus where it is written: before the
  * amount ("-$50", "-50 €"), or between its sign or code and its number ("$-50", "USD -50"; right
@@ -147,6 +122,8 @@ const HAS_DIGIT = /[0-9]/;
 const NUMBER_WITH_UNIT = unicodePattern(String.raw`^([0-9]+(?:[.,][0-9]+)*)-?${UNICODE_CODE_LETTER}+(?:-${UNICODE_CODE_LETTER}+)*$`, 'u');
 const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 const PLAIN = /^\d+(?:\.\d+)?$/;
+/** One point before three last digits: a thousands separator in German, French and more ("1.500"), a decimal point in English. */
+const POINT_THOUSANDS = /^[1-9]\d{0,2}\.\d{3}$/;
 const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
 
 // --- Canonical values ------------------------------------------------------------------------
@@ -161,9 +138,12 @@ function canonicalDecimal(integer: string, fraction: string): string {
 /**
  * The numbers a numeral says: "1,000.00" is 1000 (a comma before groups of three digits separates
  * thousands), "7.50" is 7.5, "30,5" is 30.5 (a comma before one or two last digits is a decimal
- * comma); anything else ("1.2.3", "1.000,50") is its digit groups, each a number.
+ * comma), "1.500" is itself (1500 or 1.5, by the language: compared as written); anything else
+ * ("1.2.3", "1.000,50") is its digit groups, each a number.
  */
 export function numbersOf(numeral: string): string[] {
+  // "1.500" is 1500 where a point separates thousands (German writes 1.5 as "1,5"): kept as written.
+  if (POINT_THOUSANDS.test(numeral)) return [numeral];
   if (THOUSANDS.test(numeral)) {
     const [int, frac = ''] = numeral.replace(/,/g, '').split('.');
     return [canonicalDecimal(int as string, frac)];
@@ -231,6 +211,9 @@ function blank(length: number): string {
   return ' '.repeat(length);
 }
 
+/** A thousands separator other than a comma: a no-break, narrow no-break or thin space, or an apostrophe, before a group of three digits. */
+const OTHER_THOUSANDS = /(?<=[0-9])[\u00a0\u202f\u2009'\u2019](?=[0-9]{3}(?![0-9]))/g;
+
 /**
  * The facts of a reply, in the order they appear within each kind (docs/meaning.md, "Facts"):
  * URLs (scheme, host, path), e-mail addresses, amounts (a currency sign or code with a number),
@@ -240,9 +223,12 @@ function blank(length: number): string {
  */
 export function factsOf(reply: string): Fact[] {
   // Superscript digits kept apart (markScriptDigits): NFKC alone reads "10⁶" as 106.
-  let text = (NON_ASCII.test(reply) ? markScriptDigits(reply) : reply).normalize('NFKC');
+  // A no-break, narrow or thin space or an apostrophe between digit groups separates thousands
+  // ("1 000 €", "CHF 1'000"), taken away before NFKC makes those spaces plain ones.
+  const joined = reply.replace(OTHER_THOUSANDS, '');
+  let text = (NON_ASCII.test(joined) ? markScriptDigits(joined) : joined).normalize('NFKC');
   const ascii = !NON_ASCII.test(text);
-  if (!ascii) text = text.replace(NON_ASCII_DIGIT(), asciiDigit).replace(ARABIC_SEPARATORS, (s) => (s === '\u066b' ? '.' : ','));
+  if (!ascii) text = asciiDigits(text);
   if (!MAY_HAVE_FACTS.test(text)) return [];
   // A list's numbering is formatting; a lone "30." line is not a list, and its 30 is a fact.
   text = stripListMarkers(text, true);
@@ -302,7 +288,7 @@ export function factsOf(reply: string): Fact[] {
   }
   for (const run of runsWithDigits(text)) {
     const before = run.start === 0 ? '' : text[run.start - 1];
-    const sign = (before === '-' || before === '\u2212') && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
+    const sign = (before === '-' || before === '\u2212' || before === '\u2013') && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
     runFacts(text.slice(run.start, run.end), sign, out);
   }
   return out;

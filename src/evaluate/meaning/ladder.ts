@@ -48,14 +48,25 @@ export const NO_MEANING_JUDGE_CAUSE = 'no meaning judge configured (add a judge 
 export function meaningWithoutModel(baseline: string | null, now: string | null, variants: readonly string[], check: MeaningCheck): Meaning | 'judge' | null {
   if (check === 'off' || baseline === null || now === null || baseline === now) return null;
   const normalized = normalizeReply(now);
+  const nowFacts = factsOf(now);
+  const baselineFacts = factsOf(baseline);
+  const facts = compareFacts(baselineFacts, nowFacts);
+  const sameFacts = facts.baseline.length === 0 && facts.now.length === 0;
   // Normalizing lower-cases a URL's path too: a path that differs in case is a different address.
-  if (normalizeReply(baseline) === normalized && sameUrlPaths(baseline, now)) return { value: 'formatting', by: 'normalize', detail: null };
+  // And equal once normalized is formatting only when the facts are equal too ("10**6" is not 106:
+  // docs/meaning.md, "Formatting").
+  if (sameFacts && normalizeReply(baseline) === normalized && sameUrlPaths(baseline, now)) return { value: 'formatting', by: 'normalize', detail: null };
   const variant = matchingVariant(normalized, variants);
-  if (variant !== -1 && sameUrlPaths(variants[variant] as string, now)) return { value: 'variant', by: 'variant', detail: null };
-  const facts = compareFacts(factsOf(baseline), factsOf(now));
-  if (facts.baseline.length > 0 || facts.now.length > 0) return { value: 'changed', by: 'facts', detail: factsDetail(facts), facts };
+  if (variant !== -1 && sameUrlPaths(variants[variant] as string, now) && sameFactsAs(variants[variant] as string, nowFacts)) return { value: 'variant', by: 'variant', detail: null };
+  if (!sameFacts) return { value: 'changed', by: 'facts', detail: factsDetail(facts), facts };
   if (check === 'facts') return { value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE };
   return 'judge';
+}
+
+/** Does `reply` tell the facts `facts` (a reply's own, from factsOf)? */
+function sameFactsAs(reply: string, facts: ReturnType<typeof factsOf>): boolean {
+  const diff = compareFacts(factsOf(reply), facts);
+  return diff.baseline.length === 0 && diff.now.length === 0;
 }
 
 /** The first line of a model's text, trimmed, at most 200 characters; null when empty. */
