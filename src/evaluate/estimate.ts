@@ -5,7 +5,7 @@ import { DEFAULT_SIMULATOR_CALL_USD, type CostConfig } from '../config.js';
 import { personaTurns, simulatorCallsOf } from './personas.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 
-/** Rounds a dollar amount to a tenth of a cent, avoiding float noise like 0.30000000000000004. */
+/** Rounds a dollar amount to a millionth of a dollar, avoiding float noise like 0.30000000000000004. */
 export function roundUsd(usd: number): number {
   return Math.round(usd * 1e6) / 1e6;
 }
