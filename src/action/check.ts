@@ -189,7 +189,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
 
   if (result.kind === 'refused') {
     const rctx = out.reportContext(ctx, null);
-    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls, { dir: inputs.dir, fromInput: inputs.costCap !== null });
+    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls, { dir: inputs.dir, fromInput: inputs.costCap !== null }, result.agentTurns);
     await writeSummary(summaryNote + body);
     await out.comment(body, { readOnlyToken, pulls });
     core.setOutput('estimated-cost', usdDecimal(result.estimate.usd));

@@ -23,6 +23,14 @@ export function turnsPerFixture(cost: Pick<CostConfig, 'turnsPerFixture'>, welco
 }
 
 /**
+ * Agent turns the estimate prices: `fixtures` (one per attempt) x turns per fixture, and every
+ * turn of the persona scripts given (one per attempt), the welcome turn when the agent has one.
+ */
+export function agentTurnsOf(fixtures: number, cost: Pick<CostConfig, 'turnsPerFixture'>, welcomeTurn: boolean, personas: readonly Pick<PersonaScript, 'followUps' | 'user'>[]): number {
+  return fixtures * turnsPerFixture(cost, welcomeTurn) + personas.reduce((n, p) => n + personaTurns(p, welcomeTurn), 0);
+}
+
+/**
  * Estimated cost, computed before anything is spent, from flat per-call guesses. A persona script
  * costs every turn (the welcome turn only when the agent has one) and one judge call per criterion.
  * `judgeCallsPerCriterion` is the size of a panel of judges (every member is called), else 1; 0
@@ -39,8 +47,7 @@ export function estimateCost(
   meaningCalls = 0,
   simulated = true,
 ): Estimate {
-  const scriptTurns = personas.reduce((n, p) => n + personaTurns(p, agent.welcomeTurn), 0);
-  const agentUsd = (assertions.length * turnsPerFixture(cost, agent.welcomeTurn) + scriptTurns) * cost.agentTurnUsd;
+  const agentUsd = agentTurnsOf(assertions.length, cost, agent.welcomeTurn, personas) * cost.agentTurnUsd;
   const judgeUsd = (judgeCalls(assertions) + criteriaCount(personas)) * judgeCallsPerCriterion * cost.judgeCallUsd;
   // A simulated script: maxTurns simulator calls at most (docs/personas.md, "Simulated users").
   const simulatorUsd = (simulated ? simulatorCalls(personas) : 0) * (cost.simulatorCallUsd ?? DEFAULT_SIMULATOR_CALL_USD);
