@@ -5,7 +5,7 @@ import { JUDGE_DEFAULTS, panelMemberConfig, type Config } from './config.js';
 import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, RegexEvaluator, RemovedBaseline, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
 import { loadSuite, removedBaselines, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import { personaTurns } from './evaluate/personas.js';
-import { criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
+import { agentTurnsOf, criteriaCount, estimateCost, withAdaptiveRange, meaningCallsAtMost, simulatorCalls, gateRun, mayRun, judgeCalls, rerunLabels, reusedCount, runCoverage, selectLabels, type GateResult, type SelectionResult } from './evaluate/index.js';
 import { replay, type Progress, type ReplayDeps } from './replay/index.js';
 import { createHttpAgentClient, observeTurns, responseOnly } from './agent/index.js';
 import { fillLateSpans, startSpanSource, traceObserver } from './traces/index.js';
@@ -105,6 +105,8 @@ export type CheckResult =
       personaCount?: number;
       /** Simulator calls at most, of simulated scripts (docs/simulated-users.md). */
       simulatorCalls?: number;
+      /** Agent turns the estimate prices: every attempt's, welcome turns included (docs/semantics.md, "Cost"). */
+      agentTurns?: number;
       suite: Suite;
       warnings: ConfigIssue[];
     }
@@ -358,6 +360,7 @@ export async function runCheck(options: CheckOptions, deps: EngineDeps = {}): Pr
       judgeCalls: cost.judgeCalls,
       personaCount: suite.personas.length,
       simulatorCalls: cost.simulatorCalls,
+      agentTurns: cost.agentTurns,
       suite,
       warnings: loaded.warnings,
     };
@@ -381,7 +384,7 @@ function estimateRun(
   meaningSettings: PreparedRun['meaningSettings'],
   confirmCost: boolean,
   { judged, simulated }: { judged: boolean; simulated: boolean },
-): { estimate: Estimate; judgeCalls: number; simulatorCalls: number } {
+): { estimate: Estimate; judgeCalls: number; simulatorCalls: number; agentTurns: number } {
   const { config } = suite;
   const fixtureAttempts = suite.fixtures.map((f) => ({ at: itemRepeat(f, policy).count, most: attemptsAtMost(f, suite.baselines.get(f.label) ?? null, policy) }));
   const personaAttempts = suite.personas.map((p) => ({ at: itemRepeat(p, policy).count, most: attemptsAtMost(p, suite.personaBaselines.get(p.label) ?? null, policy) }));
@@ -421,6 +424,7 @@ function estimateRun(
     estimate: withAdaptiveRange(estimateCost(attempts, config.cost, confirmCost, { welcomeTurn }, scriptAttempts, perCriterion, meaningCalls, simulated), atCount, adaptiveItems),
     judgeCalls: (judgeCalls(attempts) + criteriaCount(scriptAttempts)) * perCriterion,
     simulatorCalls: simulated ? simulatorCalls(scriptAttempts) : 0,
+    agentTurns: agentTurnsOf(attempts.length, config.cost, welcomeTurn, scriptAttempts),
   };
 }
 

@@ -17,7 +17,7 @@ import { formatIssue, issueCount, type ConfigIssue } from '../suite/index.js';
 import { openRecordStream, readRecord } from '../record/index.js';
 import { timingsOf } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
-import { formatUsdPair, renderCapRefusal, renderComment, type ReportContext, oneLine } from '../report/index.js';
+import { formatUsdPair, renderCapRefusal, renderComment, usdDecimal, type ReportContext, oneLine } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
@@ -189,10 +189,10 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
 
   if (result.kind === 'refused') {
     const rctx = out.reportContext(ctx, null);
-    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls, { dir: inputs.dir, fromInput: inputs.costCap !== null });
+    const body = renderCapRefusal(result.estimate, result.fixtureCount, result.judgeCalls, rctx, result.personaCount, result.simulatorCalls, { dir: inputs.dir, fromInput: inputs.costCap !== null }, result.agentTurns);
     await writeSummary(summaryNote + body);
     await out.comment(body, { readOnlyToken, pulls });
-    core.setOutput('estimated-cost', result.estimate.usd.toFixed(3));
+    core.setOutput('estimated-cost', usdDecimal(result.estimate.usd));
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
     const [estimated, cap] = formatUsdPair(result.estimate.usd, result.estimate.capUsd);

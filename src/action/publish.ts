@@ -13,7 +13,7 @@ import type { ConfigOverrides } from '../suite/index.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
 import { driftedCount, type GateResult } from '../evaluate/index.js';
 import { writeFileSafely } from '../fs-safe.js';
-import { hasMarker, parseCommentMetadata, renderSummary, type ReportContext } from '../report/index.js';
+import { hasMarker, parseCommentMetadata, renderSummary, usdDecimal, type ReportContext } from '../report/index.js';
 import { utf8Length } from '../report/escape.js';
 import { renderHtml, type HtmlTrendPoint } from '../report/html.js';
 import type { GitHubApi } from '../github/api.js';
@@ -78,7 +78,7 @@ export function setRunOutputs(run: RunRecord, gate: Pick<GateResult, 'failed' | 
   core.setOutput('errored', String(t.errored));
   core.setOutput('newly-failing', String([...run.fixtures, ...run.personas].filter((f) => f.drift?.verdict === 'newly_failing').length));
   core.setOutput('drifted', String(driftedCount(run)));
-  core.setOutput('estimated-cost', run.estimate.usd.toFixed(3));
+  core.setOutput('estimated-cost', usdDecimal(run.estimate.usd));
   core.setOutput('gate', gate.failed ? 'failed' : 'passed');
   core.setOutput('verified', String(gate.verification.verified));
 }

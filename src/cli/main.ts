@@ -198,14 +198,14 @@ function failOnOf(values: Values): FailOnCondition[] {
 
 
 /** The terminal's refusal (src/report/cap.ts). */
-export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0, simulatorCalls = 0): string {
-  return renderCapRefusalText(estimate, fixtureCount, judgeCalls, dir, personaCount, simulatorCalls);
+export function capRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0, simulatorCalls = 0, agentTurns?: number): string {
+  return renderCapRefusalText(estimate, fixtureCount, judgeCalls, dir, personaCount, simulatorCalls, agentTurns);
 }
 
 function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number {
   if (result.kind === 'config_errors') return EXIT.usage;
   if (result.kind === 'refused') {
-    io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir, result.personaCount, result.simulatorCalls));
+    io.stderr(capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, dir, result.personaCount, result.simulatorCalls, result.agentTurns));
     return EXIT.usage;
   }
   if (result.gate.failed) {

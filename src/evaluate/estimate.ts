@@ -5,7 +5,7 @@ import { DEFAULT_SIMULATOR_CALL_USD, type CostConfig } from '../config.js';
 import { personaTurns, simulatorCallsOf } from './personas.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 
-/** Rounds a dollar amount to a tenth of a cent, avoiding float noise like 0.30000000000000004. */
+/** Rounds a dollar amount to a millionth of a dollar, avoiding float noise like 0.30000000000000004. */
 export function roundUsd(usd: number): number {
   return Math.round(usd * 1e6) / 1e6;
 }
@@ -20,6 +20,14 @@ export function judgeCalls(assertions: readonly (Assertion | null)[]): number {
  */
 export function turnsPerFixture(cost: Pick<CostConfig, 'turnsPerFixture'>, welcomeTurn: boolean): number {
   return cost.turnsPerFixture ?? (welcomeTurn ? 2 : 1);
+}
+
+/**
+ * Agent turns the estimate prices: `fixtures` (one per attempt) x turns per fixture, and every
+ * turn of the persona scripts given (one per attempt), the welcome turn when the agent has one.
+ */
+export function agentTurnsOf(fixtures: number, cost: Pick<CostConfig, 'turnsPerFixture'>, welcomeTurn: boolean, personas: readonly Pick<PersonaScript, 'followUps' | 'user'>[]): number {
+  return fixtures * turnsPerFixture(cost, welcomeTurn) + personas.reduce((n, p) => n + personaTurns(p, welcomeTurn), 0);
 }
 
 /**
@@ -39,8 +47,7 @@ export function estimateCost(
   meaningCalls = 0,
   simulated = true,
 ): Estimate {
-  const scriptTurns = personas.reduce((n, p) => n + personaTurns(p, agent.welcomeTurn), 0);
-  const agentUsd = (assertions.length * turnsPerFixture(cost, agent.welcomeTurn) + scriptTurns) * cost.agentTurnUsd;
+  const agentUsd = agentTurnsOf(assertions.length, cost, agent.welcomeTurn, personas) * cost.agentTurnUsd;
   const judgeUsd = (judgeCalls(assertions) + criteriaCount(personas)) * judgeCallsPerCriterion * cost.judgeCallUsd;
   // A simulated script: maxTurns simulator calls at most (docs/personas.md, "Simulated users").
   const simulatorUsd = (simulated ? simulatorCalls(personas) : 0) * (cost.simulatorCallUsd ?? DEFAULT_SIMULATOR_CALL_USD);

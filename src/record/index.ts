@@ -381,7 +381,10 @@ function mergedSpend(records: readonly RunRecord[]): { spend?: Spend } {
 /**
  * The shards' estimates as one: amounts summed (`usd` by the caller), the meaning calls summed, and
  * with adaptive attempts in any shard its range (docs/statistics.md, "The estimate"): the items
- * that could get extra attempts summed, the low end a shard without them counting its `usd`.
+ * that could get extra attempts summed, the low end a shard without them counting its `usd`. The
+ * caps are summed too: each shard was held to its own cap over its own items (docs/action.md,
+ * "Shards"), so the run's is their sum; one shard's beside the sum of every shard's estimates read
+ * as a run above its cap that nobody confirmed. `aboveCap`: some shard ran above its own.
  */
 function mergedEstimate(records: readonly RunRecord[], usd: number): RunRecord['estimate'] {
   const round = (n: number): number => Math.round(n * 1e6) / 1e6;
@@ -396,7 +399,7 @@ function mergedEstimate(records: readonly RunRecord[], usd: number): RunRecord['
     : {};
   return {
     usd,
-    capUsd: (records[0] as RunRecord).estimate.capUsd,
+    capUsd: round(records.reduce((n, r) => n + r.estimate.capUsd, 0)),
     aboveCap: records.some((r) => r.estimate.aboveCap),
     confirmed: records.some((r) => r.estimate.confirmed),
     ...meaning,

@@ -12,11 +12,15 @@ import { plural } from './model.js';
 /**
  * What the estimate covers: "12 fixtures, 3 persona scripts, 4 judge calls, 8 meaning calls at most
  * and 16 simulator calls". The meaning calls are priced in the estimate (docs/meaning.md, "Costs"),
- * so they are named: without them the figures did not add up to the estimate.
+ * so they are named: without them the figures did not add up to the estimate. With `agentTurns`,
+ * the agent turns priced lead, the items after them ("39 agent turns (3 fixtures, 2 persona
+ * scripts), 27 judge calls"): every attempt's and welcome turn's, which the items alone do not say
+ * (docs/semantics.md, "Cost").
  */
-function capScope(fixtureCount: number, judgeCalls: number, personaCount: number, simulatorCalls: number, meaningCalls: number): string {
-  const parts = [plural(fixtureCount, 'fixture', 'fixtures')];
-  if (personaCount > 0) parts.push(plural(personaCount, 'persona script', 'persona scripts'));
+function capScope(fixtureCount: number, judgeCalls: number, personaCount: number, simulatorCalls: number, meaningCalls: number, agentTurns?: number): string {
+  const items = [plural(fixtureCount, 'fixture', 'fixtures')];
+  if (personaCount > 0) items.push(plural(personaCount, 'persona script', 'persona scripts'));
+  const parts = agentTurns === undefined ? items : [`${plural(agentTurns, 'agent turn', 'agent turns')} (${items.join(', ')})`];
   if (judgeCalls > 0) parts.push(plural(judgeCalls, 'judge call', 'judge calls'));
   if (meaningCalls > 0) parts.push(`${plural(meaningCalls, 'meaning call', 'meaning calls')} at most`);
   // At most maxTurns calls per simulated script (docs/simulated-users.md).
@@ -48,14 +52,14 @@ export interface CapSource {
 }
 
 /** `personaCount`: persona scripts in the run besides the fixtures (each script is an item: docs/personas.md). */
-export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext, personaCount = 0, simulatorCalls = 0, source: CapSource = {}): string {
+export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judgeCalls: number, ctx: ReportContext, personaCount = 0, simulatorCalls = 0, source: CapSource = {}, agentTurns?: number): string {
   const where = source.fromInput === true ? 'the `cost-cap` input in the workflow file' : `${codeSpan('cost.capUsd')} in ${codeSpan(`${clip(source.dir ?? '.agent-replay', 200)}/config.yml`)}`;
   const label = codeSpan(clip(ctx.confirmLabel, 100));
   const [estimated, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   return [
     `${markerLine(ctx.marker)}\n${metaLine(ctx)}`,
     '### ⏸️ Not run: the estimated cost is above the cap',
-    `**≈ ${estimated} estimated** for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0)}; ` +
+    `**≈ ${estimated} estimated** for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0, agentTurns)}; ` +
       `the cap is **${cap}**${rangeNote(estimate)}. Nothing was replayed and nothing was spent.`,
     'To run it anyway, confirm the cost in one of these ways:',
     [
@@ -69,10 +73,10 @@ export function renderCapRefusal(estimate: Estimate, fixtureCount: number, judge
 }
 
 /** The terminal's refusal: plain text (the PR comment's markdown is for GitHub, not a terminal); `dir` the suite folder. */
-export function renderCapRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0, simulatorCalls = 0): string {
+export function renderCapRefusalText(estimate: Estimate, fixtureCount: number, judgeCalls: number, dir: string, personaCount = 0, simulatorCalls = 0, agentTurns?: number): string {
   const [est, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
   return (
-    `not run: the estimated cost ${est} for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0)} is above the cost cap ${cap}${rangeNote(estimate)}.\n` +
+    `not run: the estimated cost ${est} for ${capScope(fixtureCount, judgeCalls, personaCount, simulatorCalls, estimate.meaningCalls ?? 0, agentTurns)} is above the cost cap ${cap}${rangeNote(estimate)}.\n` +
     'Nothing was sent to the agent and nothing was spent. The estimate is a flat guess per call, not a bill.\n' +
     `To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in ${dir}/config.yml.\n`
   );

@@ -28,6 +28,7 @@ import { latencyPanel } from './html/latency.js';
 import { forestPanel } from './html/forest.js';
 import { forestRows } from './rates.js';
 import { changeText, compactCount } from './usage.js';
+import { spendText } from './spend.js';
 import { usageSummary } from '../evaluate/usage.js';
 import { itemData, scriptJson } from './html/data.js';
 import { faultLine, liveWords } from './simulation.js';
@@ -152,7 +153,7 @@ function cards(model: ReportModel, a: Agreement, run: RunRecord): string {
     (t.notEvaluated > 0 ? card('', thousands(t.notEvaluated), 'not evaluated (not in agreement)') : '') +
     (t.errored > 0 ? card('', thousands(t.errored), 'errored (not in agreement)') : '') +
     card('', thousands(model.total), itemsCount(model)) +
-    card('', `≈ ${usd}`, `estimated cost (cap ${cap}${upTo})${run.estimate.aboveCap && run.estimate.confirmed ? ', ran above the cap: confirmed' : ''}`) +
+    card('', `≈ ${usd}`, `estimated cost (cap ${cap}${upTo})${run.estimate.aboveCap && run.estimate.confirmed ? ', ran above the cap: confirmed' : ''}${spentNote(run)}`) +
     tokensCard(run) +
     `</section>`
   );
@@ -168,6 +169,15 @@ function runRateBlock(model: ReportModel): string {
   if (r === null) return '';
   const head = r.head.charAt(0).toUpperCase() + r.head.slice(1);
   return `<p class="run-rate">📈 <b>${h(head)}</b>: ${h([r.detail, r.mcnemar].filter((x) => x !== null).join(' · '))}</p>\n`;
+}
+
+/**
+ * What the run asked for (docs/semantics.md, "Cost"), under the estimate as the other surfaces put
+ * it beside it: " · 24 agent turns, 3 judge calls made"; nothing for a record written before spend.
+ */
+function spentNote(run: RunRecord): string {
+  const spent = spendText(run.spend);
+  return spent === null ? '' : ` · ${spent}`;
 }
 
 /** Tokens the agent reported (docs/latency.md, "Usage"), beside the estimate; nothing when no turn reported any. */

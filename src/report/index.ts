@@ -12,5 +12,5 @@ export { parseCommentMetadata, hasMarker, type CommentMetadata } from './metadat
 export { escapeInline, codeSpan, fencedBlock, utf8Length, oneLine } from './escape.js';
 export { wordDiff, replyDiff, type DiffOp, type WordDiff, type WordDiffOptions } from './diff.js';
 export { diffText } from './diff-text.js';
-export { formatUsd, formatUsdPair } from './money.js';
+export { formatUsd, formatUsdPair, usdDecimal } from './money.js';
 export { renderCompareMarkdown, renderCompareText, formatDelta, compareCauseLine } from './compare.js';

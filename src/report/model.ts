@@ -454,7 +454,7 @@ export function estimateParts(e: Estimate): { range: string; cap: string; upTo: 
   return { range, cap, upTo };
 }
 
-/** "≈ $0.12 estimated (cap $1)"; with adaptive attempts a range up to its upper bound (docs/statistics.md, "The estimate"). */
+/** "≈ $0.12 estimated (cap $1.00)"; with adaptive attempts a range up to its upper bound (docs/statistics.md, "The estimate"). */
 export function estimateText(e: Estimate): string {
   const { range, cap, upTo } = estimateParts(e);
   const base = `≈ ${range} estimated (cap ${cap}${upTo})`;

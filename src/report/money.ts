@@ -21,6 +21,20 @@ export function formatUsd(value: number, digits = MAX_DIGITS): string {
 }
 
 /**
+ * An amount for a machine to read (the Action's `estimated-cost` output, docs/action.md, "Outputs"):
+ * a plain decimal in USD without the sign, at least three decimals ("0.060") and as many more as
+ * the amount has (evaluate/ rounds it to a millionth): "0.00024", never "0.000" beside a real cost.
+ */
+export function usdDecimal(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  for (let digits = 3; digits < MAX_DIGITS; digits++) {
+    const fixed = value.toFixed(digits);
+    if (Number(fixed) === value) return fixed;
+  }
+  return value.toFixed(MAX_DIGITS);
+}
+
+/**
  * Two amounts that are compared on screen (an estimate against its cap): each shown exactly, with
  * more decimals when needed so that different amounts never read the same.
  */

@@ -314,6 +314,19 @@ describe('check mode, end to end', () => {
     expect(record.estimate).toMatchObject({ aboveCap: true, confirmed: true });
   });
 
+  it('the estimated-cost output keeps a cost below a tenth of a cent, as results.json has it, run or refused', async () => {
+    // 3 fixtures x 2 turns (the welcome turn and the message) x $0.00004: $0.00024, not "0.000".
+    const config = 'agent:\n  retries: 0\n  headers: { Authorization: "Bearer ${AGENT_TOKEN}" }\ncost: { agentTurnUsd: 0.00004, capUsd: 1 }\n';
+    const run = await check({ inputs: { 'fail-on': 'none' }, config });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const record = parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json');
+    expect(record.estimate.usd).toBe(0.00024);
+    expect(run.outputs['estimated-cost']).toBe('0.00024');
+    const refused = await check({ inputs: { 'cost-cap': '0.0001' }, config });
+    expect(refused.outputs['estimated-cost']).toBe('0.00024');
+    expect(refused.stdout).toContain('::error::estimated cost $0.00024 is above the cap $0.0001;');
+  });
+
   it('above a cap set in config.yml, the comment names the config.yml of the dir input', async () => {
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG.replace('capUsd: 1', 'capUsd: 0.01'), baselines: BASELINES });
     mkdirSync(join(workspace, 'packages', 'bot'), { recursive: true });

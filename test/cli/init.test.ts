@@ -199,7 +199,7 @@ describe('agent-replay init', () => {
     await writeFile(join(cwd, '.agent-replay/fixtures/example-greeting.yml'), fixtures(Number(promised) + 1));
     const refused = await cli(['run', '--agent-url', agent.url], cwd);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`not run: the estimated cost $${((Number(promised) + 1) * Number(calls) * INIT_COST.agentTurnUsd).toFixed(2)} for ${Number(promised) + 1} fixtures`);
+    expect(refused.stderr).toContain(`not run: the estimated cost $${((Number(promised) + 1) * Number(calls) * INIT_COST.agentTurnUsd).toFixed(2)} for ${(Number(promised) + 1) * Number(calls)} agent turns (${Number(promised) + 1} fixtures)`);
     expect(agent.requests).toHaveLength(0);
     await writeFile(join(cwd, '.agent-replay/fixtures/example-greeting.yml'), fixtures(Number(promised)));
     const run = await cli(['run', '--agent-url', agent.url, '--fail-on', 'none'], cwd);
@@ -216,7 +216,7 @@ describe('agent-replay init', () => {
     await writeFile(join(cwd, '.agent-replay/fixtures/many.yml'), `fixtures:\n${many}\n`);
     const run = await cli(['run', '--agent-url', agent.url], cwd);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('not run: the estimated cost $1.22 for 61 fixtures is above the cost cap $1.00.');
+    expect(run.stderr).toContain('not run: the estimated cost $1.22 for 122 agent turns (61 fixtures) is above the cost cap $1.00.');
     expect(agent.requests).toHaveLength(0);
     const config = parse(await readFile(join(cwd, '.agent-replay/config.yml'), 'utf8')) as { cost: { capUsd: number } };
     expect(config.cost.capUsd).toBe(INIT_COST.capUsd);

@@ -248,7 +248,7 @@ describe('agent-replay run with persona scripts', () => {
     const before = agent.requests.length;
     const refused = await cli(['run', '--out', 'r.json'], cwd2);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('not run: the estimated cost $0.05 for 0 fixtures, 1 persona script and 2 judge calls is above the cost cap $0.04.');
+    expect(refused.stderr).toContain('not run: the estimated cost $0.05 for 4 agent turns (0 fixtures, 1 persona script) and 2 judge calls is above the cost cap $0.04.');
     expect(agent.requests.length).toBe(before);
   });
 });

@@ -234,7 +234,8 @@ describe('mergeRecords', () => {
     const merged = mergeRecords([a, b]);
     expect(merged.fixtures.map((f) => f.label)).toEqual(['a', 'b', 'c', 'd']);
     expect(merged.tallies).toEqual({ passed: 1, failed: 1, notEvaluated: 1, errored: 1 });
-    expect(merged.estimate).toEqual({ usd: 0.12, capUsd: 0.1, aboveCap: false, confirmed: false });
+    // Each shard's cap covered its own items: the run's is their sum (docs/action.md, "Shards").
+    expect(merged.estimate).toEqual({ usd: 0.12, capUsd: 0.2, aboveCap: false, confirmed: false });
     expect(merged.startedAt).toBe('2026-12-01T09:59:00.000Z');
     expect(merged.finishedAt).toBe('2026-12-01T10:01:00.000Z');
     expect(merged.durationMs).toBe(120_000);

@@ -117,6 +117,21 @@ describe('mergeRecords with shards', () => {
     expect(() => mergeRecords([shardRun(1, 2, ['a']), { ...shardRun(2, 2, ['b']), commit: 'f'.repeat(40) }], ['1.json', '2.json'])).toThrow(/shards were recorded at different commits: shard 1 \(1\.json\)/);
   });
 
+  it('the merged estimate is held against the shards\' caps summed: each shard was capped over its own items', () => {
+    // Two shards under a cap of $0.16 each, $0.055 and $0.155: neither above its cap, nothing to confirm.
+    const a = shardRun(1, 2, ['a']);
+    const b = shardRun(2, 2, ['b']);
+    a.estimate = { usd: 0.055, capUsd: 0.16, aboveCap: false, confirmed: false };
+    b.estimate = { usd: 0.155, capUsd: 0.16, aboveCap: false, confirmed: false };
+    const m = mergeRecords([a, b], ['1.json', '2.json']);
+    expect(m.estimate).toEqual({ usd: 0.21, capUsd: 0.32, aboveCap: false, confirmed: false });
+    // One shard's cap beside the shards' estimates summed read as a run above its cap that nobody confirmed.
+    for (const text of [renderTerminal(m, { color: false }), renderMarkdownReport(m), renderHtml(m)]) {
+      expect(text).not.toContain('(cap $0.16');
+      expect(text).toMatch(/\$0\.21 estimated \(cap \$0\.32\)|estimated cost \(cap \$0\.32\)/);
+    }
+  });
+
   it('keeps every count the shards recorded: spend, the estimate\'s range and meaning calls, a judge\'s fallback, the simulator, in any order', () => {
     const a = shardRun(1, 2, ['a']);
     const b = shardRun(2, 2, ['b']);
@@ -130,7 +145,7 @@ describe('mergeRecords with shards', () => {
     for (const order of [[a, b], [b, a]]) {
       const m = mergeRecords(order, ['x.json', 'y.json']);
       expect(m.spend).toEqual({ agentTurns: 10, agentRetries: 1, judgeCalls: 3, judgeRetries: 1, judgeReused: 1, simulatorCalls: 5, simulatorRetries: 1, baselineTurns: 3, meaningCalls: 3, meaningReused: 1, meaningAvoided: 6 });
-      expect(m.estimate).toEqual({ usd: 0.4, capUsd: 1, aboveCap: false, confirmed: false, meaningCalls: 7, adaptive: { items: 2, lowUsd: 0.3 } });
+      expect(m.estimate).toEqual({ usd: 0.4, capUsd: 2, aboveCap: false, confirmed: false, meaningCalls: 7, adaptive: { items: 2, lowUsd: 0.3 } });
       expect(m.judge).toEqual({ name: 'judge', structured: false, structuredFallback: 'HTTP 400' });
       expect(m.simulator).toEqual({ name: 'sim', structured: true });
       const term = renderTerminal(m, { color: false });

@@ -9,6 +9,7 @@ import { runCheck, type CheckOptions } from '../../src/engine.js';
 import type { Clock } from '../../src/types.js';
 import { nativeEcho, startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { json, startServer, type TestServer } from '../judge/server.js';
+import { capRefusalText } from '../../src/cli/main.js';
 
 const dirs: string[] = [];
 const servers: (AgentServer | TestServer)[] = [];
@@ -74,8 +75,12 @@ describe('repeat: estimate and spend', () => {
   it('a cap below the worst case refuses the run before anything is spent, counting every attempt\'s judge calls', async () => {
     const { agent, judge } = await pair();
     const result = await runCheck(options(await project(`${agent.url}/chat`, judge.url, 0.17)), { clock });
-    expect(result).toMatchObject({ kind: 'refused', judgeCalls: 5, fixtureCount: 2, personaCount: 1 });
-    if (result.kind === 'refused') expect(result.estimate.usd).toBeCloseTo(worstCase, 9);
+    expect(result).toMatchObject({ kind: 'refused', judgeCalls: 5, fixtureCount: 2, personaCount: 1, agentTurns: 16 });
+    if (result.kind !== 'refused') throw new Error(`expected a refusal, got ${result.kind}`);
+    expect(result.estimate.usd).toBeCloseTo(worstCase, 9);
+    // Every count the estimate priced, so that the figure adds up by hand: 16 turns, not "2 fixtures and 1 persona script" alone.
+    const text = capRefusalText(result.estimate, result.fixtureCount, result.judgeCalls, 'suite', result.personaCount, result.simulatorCalls, result.agentTurns);
+    expect(text).toContain('the estimated cost $0.215 for 16 agent turns (2 fixtures, 1 persona script), 5 judge calls and 6 meaning calls at most is above the cost cap $0.17.');
     expect(agent.requests).toHaveLength(0);
     expect(judge.received).toHaveLength(0);
   });

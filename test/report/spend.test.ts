@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { spendText } from '../../src/report/spend.js';
+import { renderHtml } from '../../src/report/html.js';
 import { ctx, mixed } from './fixtures.js';
 
 describe('spend beside the estimate', () => {
@@ -31,5 +32,13 @@ describe('spend beside the estimate', () => {
       expect(line(out)).toMatch(/≈ \$[\d.]+ estimated \(cap \$[\d.]+\)( · ran above the cap: confirmed)? · 24 agent turns, 3 judge calls made( ·|$)/);
     }
     expect(line(renderTerminal(mixed(), { color: false }))).not.toContain('agent turn');
+  });
+
+  it('sits in report.html\'s cost card too, under the estimate, as the other surfaces say it', () => {
+    const run = { ...mixed(), spend: { agentTurns: 36, agentRetries: 8, judgeCalls: 9, judgeRetries: 3, judgeReused: 0, simulatorCalls: 6, simulatorRetries: 2 } };
+    const html = renderHtml(run);
+    // The card said "estimated cost (cap $0.10)" alone: what the run asked for was on every surface but this one.
+    expect(html).toMatch(/<span class="k">estimated cost \(cap \$[\d.]+\)(, ran above the cap: confirmed)? · 36 agent turns \(8 retries\), 9 judge calls made \(3 retries\), 6 simulator calls made \(2 retries\)<\/span>/);
+    expect(renderHtml(mixed())).not.toContain('agent turn');
   });
 });
