@@ -18,6 +18,8 @@ import {
   type Meaning,
   type MeaningJudgeAnswer,
 } from '../../src/evaluate/meaning/index.js';
+import { mayNormalizeAlike, stripEmphasis } from '../../src/evaluate/meaning/normalize.js';
+import { prng } from '../support/prng.js';
 
 /** A judge step that records what it was asked and answers `answer`. */
 function recordingJudge(answer: MeaningJudgeAnswer = { ok: true, score: 0.95, difference: '', reused: false }) {
@@ -304,12 +306,55 @@ describe('facts: what a reply tells the user', () => {
   it('scans long and hostile text in time linear in its length', () => {
     // Shapes that make a careless pattern backtrack: long runs of one character class, an address
     // without its end, digits and separators without end, a URL of one character repeated.
-    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000)];
+    const hostile = ['a'.repeat(50_000) + '@', '1,'.repeat(30_000) + 'x', '_'.repeat(50_000) + 'a', 'x@' + 'a.'.repeat(30_000), 'https://' + 'a'.repeat(50_000), '.'.repeat(50_000) + 'x', ' '.repeat(50_000) + '>', '```\n'.repeat(30_000), '```\n' + ' '.repeat(50_000) + 'x', '>'.repeat(50_000) + '$', '`'.repeat(50_000), '`\n'.repeat(30_000), '` '.repeat(30_000) + '``', Array.from({ length: 300 }, (_, i) => '`'.repeat(i + 1)).join(' '), '*'.repeat(50_000) + ' ', ' *'.repeat(30_000), '.'.repeat(50_000) + ' x', '!'.repeat(50_000) + '\t'.repeat(50_000), '1 '.repeat(30_000) + 'MB', '1,'.repeat(30_000) + '000'];
     for (const text of hostile) {
       // Completing at all is the assertion that matters; the result is checked so the work is not skipped.
       expect(Array.isArray(factsOf(text))).toBe(true);
       expect(typeof normalizeReply(text)).toBe('string');
     }
+  });
+});
+
+describe('emphasis markers are found by a plain scan, with the same result as the pattern it replaces', () => {
+  // The patterns as they were written (one alternative a marker, lookbehinds at each): the
+  // definition the scans must keep. Random texts of the characters that decide them, seeded.
+  const EMPHASIS_ASCII = /`+|(?<=[^*\s])\*+(?![*])|(?<![*])\*+(?=[^*\s])|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])/g;
+  const EMPHASIS = /`+|(?<=[^*\s])\*+(?![*])|(?<![*])\*+(?=[^*\s])|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu;
+  const alphabet = ['a', 'Z', '9', '_', '*', '`', ' ', '\t', '\n', '.', '!', '\u2026', '\u00e9', '\u00c9', '\u{1d400}', '\u0663', '-'];
+  const texts = (seed: number): string[] => {
+    const next = prng(seed);
+    return Array.from({ length: 20_000 }, () => Array.from({ length: 1 + Math.floor(next() * 10) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''));
+  };
+  const isAscii = (t: string): boolean => !/[^\t\n\r\x20-\x7e]/.test(t);
+
+  it('emphasis: backquotes, stars at a word\'s edge, underscores but a single one inside a word', () => {
+    for (const t of texts(7)) expect([t, stripEmphasis(t, isAscii(t))]).toEqual([t, t.replace(isAscii(t) ? EMPHASIS_ASCII : EMPHASIS, '')]);
+    expect(stripEmphasis('**Orders**, 2 * 3, snake_case, __init__, `code`', true)).toBe('Orders, 2 * 3, snake_case, init, code');
+  });
+});
+
+describe('texts whose letters differ are known to normalize apart without normalizing them', () => {
+  // The ladder skips normalizing a reply against a text mayNormalizeAlike rules out: it must never
+  // rule out two texts that normalize alike. Seeded texts of letters, digits, markers and spacing,
+  // each beside a copy with its formatting changed, and beside another text.
+  const pieces = ['Refund', 'refund', 'REFUND', 'days', '30', '1,000', '**', '*', '_', '`', '```', '> ', '# ', '- ', '1. ', '\n', ' ', '  ', '.', '!', '?', ':', 'MB', 'Mb', '5pm', 'v1.2', '(', ')', '[x](http://a.example/B)'];
+  const reformat = (t: string, next: () => number): string => t.replace(/ /g, () => (next() < 0.2 ? '\n' : ' ')).replace(/[a-z]/g, (c) => (next() < 0.1 ? c.toUpperCase() : c)).replace(/\*\*/g, () => (next() < 0.5 ? '' : '__'));
+  it('never rules out two texts that normalize alike, and rules out reworded ones', () => {
+    const next = prng(11);
+    const text = (): string => Array.from({ length: 1 + Math.floor(next() * 12) }, () => pieces[Math.floor(next() * pieces.length)]).join(next() < 0.5 ? ' ' : '');
+    let alike = 0;
+    for (let n = 0; n < 5_000; n++) {
+      const a = text();
+      for (const b of [reformat(a, next), text()]) {
+        if (normalizeReply(a) === normalizeReply(b)) {
+          alike += 1;
+          expect([a, b, mayNormalizeAlike(a, b)]).toEqual([a, b, true]);
+        }
+      }
+    }
+    expect(alike).toBeGreaterThan(1_000);
+    expect(mayNormalizeAlike('Refunds take 30 days.', 'You can get a refund within 30 days.')).toBe(false);
+    expect(mayNormalizeAlike('R\u00e9sum\u00e9', 'Resume')).toBe(true);
   });
 });
 

@@ -63,14 +63,14 @@ const MINUS = String.raw`[\-\u2212\u2013]`;
  * letter or digit (the lookbehind): the hyphen of "$40-$50" is a range's, and "- $50" (a space
  * after it) a list's dash.
  */
-const AMOUNT_SOURCE = String.raw`(?<![LN]|[N][.,])(?:(?<s1>${MINUS})?(?:(?<pre>[A-Z]{0,2}[${SIGNS}])[ \u00a0]?(?<s2>${MINUS})?|(?<code>${CODE_ALTERNATION})(?![L])(?:[ \u00a0](?<s3>${MINUS})?)?)(?<n1>${NUMERAL})|(?<s4>${MINUS})?(?<n2>${NUMERAL})[ \u00a0]?(?<post>[${SIGNS}]|(?:${CODE_ALTERNATION})(?![LN])))`;
+const AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013A-Z${SIGNS}0-9])(?<![LN]|[N][.,])(?:(${MINUS})?(?:([A-Z]{0,2}[${SIGNS}])[ \u00a0]?(${MINUS})?|(${CODE_ALTERNATION})(?![L])(?:[ \u00a0](${MINUS})?)?)(${NUMERAL})|(${MINUS})?(${NUMERAL})[ \u00a0]?([${SIGNS}]|(?:${CODE_ALTERNATION})(?![LN])))`;
 /** A sign's currency where it is not ambiguous ("¥" is yen or yuan, "C$" a Canadian dollar: kept as written). */
 const SIGN_CODES: Record<string, string> = { $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY' };
 
 /** A 12-hour time: "6pm", "6 p.m.", "12:30 AM". */
-const TIME_12_SOURCE = String.raw`(?<![LN:.,])(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?[ \u00a0]?([aApP])\.?[mM]\.?(?![LN])`;
+const TIME_12_SOURCE = String.raw`(?=\d)(?<![LN:.,])(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?[ \u00a0]?([aApP])\.?[mM]\.?(?![LN])`;
 /** A 24-hour time: "18:00", "9:05", "23:59:30". */
-const TIME_24_SOURCE = String.raw`(?<![LN:.,])(\d{1,2}):([0-5]\d)(?::([0-5]\d))?(?![N:])`;
+const TIME_24_SOURCE = String.raw`(?=\d)(?<![LN:.,])(\d{1,2}):([0-5]\d)(?::([0-5]\d))?(?![N:])`;
 
 interface Patterns {
   email: RegExp;
@@ -124,14 +124,16 @@ const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 const PLAIN = /^\d+(?:\.\d+)?$/;
 /** One point before three last digits: a thousands separator in German, French and more ("1.500"), a decimal point in English. */
 const POINT_THOUSANDS = /^[1-9]\d{0,2}\.\d{3}$/;
+/** A whole number without leading zeros. */
+const WHOLE = /^(?:[1-9][0-9]*|0)$/;
 const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
 
 // --- Canonical values ------------------------------------------------------------------------
 
 /** "0030" is "30", "1000.50" is "1000.5", "7.00" is "7". Strings, not floats: a card number keeps every digit. */
 function canonicalDecimal(integer: string, fraction: string): string {
-  const int = integer.replace(/^0+(?=\d)/, '');
-  const frac = fraction.replace(/0+$/, '');
+  const int = integer.length > 1 && integer[0] === '0' ? integer.replace(/^0+(?=\d)/, '') : integer;
+  const frac = fraction === '' ? '' : fraction.replace(/0+$/, '');
   return frac === '' ? int : `${int}.${frac}`;
 }
 
@@ -142,6 +144,8 @@ function canonicalDecimal(integer: string, fraction: string): string {
  * ("1.2.3", "1.000,50") is its digit groups, each a number.
  */
 export function numbersOf(numeral: string): string[] {
+  // The most common numeral, a whole number without leading zeros, is itself.
+  if (WHOLE.test(numeral)) return [numeral];
   // "1.500" is 1500 where a point separates thousands (German writes 1.5 as "1,5"): kept as written.
   if (POINT_THOUSANDS.test(numeral)) return [numeral];
   if (THOUSANDS.test(numeral)) {
@@ -212,7 +216,8 @@ function blank(length: number): string {
 }
 
 /** A thousands separator other than a comma: a no-break, narrow no-break or thin space, or an apostrophe, before a group of three digits. */
-const OTHER_THOUSANDS = /(?<=[0-9])[\u00a0\u202f\u2009'\u2019](?=[0-9]{3}(?![0-9]))/g;
+// Its digit before it is matched and put back (a pattern that starts with a lookbehind is tried at every position).
+const OTHER_THOUSANDS = /([0-9])[\u00a0\u202f\u2009'\u2019](?=[0-9]{3}(?![0-9]))/g;
 
 /**
  * The facts of a reply, in the order they appear within each kind (docs/meaning.md, "Facts"):
@@ -225,9 +230,11 @@ export function factsOf(reply: string): Fact[] {
   // Superscript digits kept apart (markScriptDigits): NFKC alone reads "10⁶" as 106.
   // A no-break, narrow or thin space or an apostrophe between digit groups separates thousands
   // ("1 000 €", "CHF 1'000"), taken away before NFKC makes those spaces plain ones.
-  const joined = reply.replace(OTHER_THOUSANDS, '');
-  let text = (NON_ASCII.test(joined) ? markScriptDigits(joined) : joined).normalize('NFKC');
-  const ascii = !NON_ASCII.test(text);
+  const joined = reply.replace(OTHER_THOUSANDS, '$1');
+  // NFKC leaves ASCII text as it is: only other text is normalized (and tested again after).
+  const wide = NON_ASCII.test(joined);
+  let text = wide ? markScriptDigits(joined).normalize('NFKC') : joined;
+  const ascii = !wide || !NON_ASCII.test(text);
   if (!ascii) text = asciiDigits(text);
   if (!MAY_HAVE_FACTS.test(text)) return [];
   // A list's numbering is formatting; a lone "30." line is not a list, and its 30 is a fact.
@@ -258,12 +265,14 @@ export function factsOf(reply: string): Fact[] {
     text = ascii ? replaceAsciiEmails(text, email) : text.replace(patterns.email, email);
   }
   if (MAY_HAVE_AMOUNT.test(text)) {
-    text = text.replace(patterns.amount, (raw, ...args) => {
-      const groups = args[args.length - 1] as { s1?: string; pre?: string; s2?: string; code?: string; s3?: string; n1?: string; s4?: string; n2?: string; post?: string };
-      const currency = (groups.pre ?? groups.code ?? groups.post ?? '').trim();
-      const [amount = '', ...rest] = numbersOf(groups.n1 ?? groups.n2 ?? '');
+    // The groups by position (named groups would build an object for every match): a minus before
+    // the sign (s1), the sign (pre), a minus after it (s2), a code, a minus after the code (s3), the
+    // number after them (n1); or a minus (s4), the number (n2) and the sign or code after it (post).
+    text = text.replace(patterns.amount, (raw: string, s1?: string, pre?: string, s2?: string, code?: string, s3?: string, n1?: string, s4?: string, n2?: string, post?: string) => {
+      const currency = (pre ?? code ?? post ?? '').trim();
+      const [amount = '', ...rest] = numbersOf(n1 ?? n2 ?? '');
       // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
-      const minus = (groups.s1 ?? groups.s2 ?? groups.s3 ?? groups.s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
+      const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       out.push({ kind: 'amount', value: `${SIGN_CODES[currency] ?? currency} ${minus}${amount}` });
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
@@ -366,13 +375,21 @@ function* runsWithDigits(text: string): Generator<{ start: number; end: number }
 }
 
 /** The facts of one run of letters, digits and hyphens (`sign`: a minus written right before it). */
+/** The numbers a numeral says, pushed to `out`; `signed`: its first one has a minus (a zero has none). */
+function pushNumbers(numeral: string, signed: boolean, out: Fact[]): void {
+  const values = numbersOf(numeral);
+  for (let i = 0; i < values.length; i++) {
+    const n = values[i] as string;
+    out.push({ kind: 'number', value: signed && i === 0 && /[1-9]/.test(n) ? `-${n}` : n });
+  }
+}
+
 function runFacts(run: string, sign: string, out: Fact[]): void {
   if (!HAS_DIGIT.test(run)) return;
-  const numbers = (numeral: string, signed: boolean): void => {
-    numbersOf(numeral).forEach((n, i) => out.push({ kind: 'number', value: signed && i === 0 && /[1-9]/.test(n) ? `-${n}` : n }));
-  };
+  const numbers = (numeral: string, signed: boolean): void => pushNumbers(numeral, signed, out);
   if (!HAS_LETTER().test(run)) {
-    run.split('-').forEach((part, i) => numbers(part, i === 0 && sign !== ''));
+    const parts = run.split('-');
+    for (let i = 0; i < parts.length; i++) pushNumbers(parts[i] as string, i === 0 && sign !== '', out);
     return;
   }
   const unit = NUMBER_WITH_UNIT().exec(run);

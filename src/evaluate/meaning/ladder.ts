@@ -5,9 +5,9 @@
 // passed in, so this module reads no file and opens no connection.
 
 import type { MeaningCheck } from '../../config.js';
-import type { Meaning, MeaningBy, MeaningValue } from '../../types/meaning.js';
+import type { FactsDifference, Meaning, MeaningBy, MeaningValue } from '../../types/meaning.js';
 import { compareFacts, factsDetail, factsOf } from './facts.js';
-import { matchingVariant, normalizeReply, sameUrlPaths } from './normalize.js';
+import { mayNormalizeAlike, normalizeReply, sameUrlPaths } from './normalize.js';
 
 export type { Meaning, MeaningBy, MeaningValue };
 export type { MeaningCheck };
@@ -47,20 +47,30 @@ export const NO_MEANING_JUDGE_CAUSE = 'no meaning judge configured (add a judge 
  */
 export function meaningWithoutModel(baseline: string | null, now: string | null, variants: readonly string[], check: MeaningCheck): Meaning | 'judge' | null {
   if (check === 'off' || baseline === null || now === null || baseline === now) return null;
-  const normalized = normalizeReply(now);
+  // The facts are read once each, and the baseline's only where a rung needs them: a known variant
+  // is decided by its own facts against the reply's.
   const nowFacts = factsOf(now);
-  const baselineFacts = factsOf(baseline);
-  const facts = compareFacts(baselineFacts, nowFacts);
-  const sameFacts = facts.baseline.length === 0 && facts.now.length === 0;
+  let diff: FactsDifference | null = null;
+  const againstBaseline = (): FactsDifference => (diff ??= compareFacts(factsOf(baseline), nowFacts));
+  const same = (d: FactsDifference): boolean => d.baseline.length === 0 && d.now.length === 0;
+  // Other facts and no known variant: changed, whatever normalizing would say (it is not done).
+  if (variants.length === 0 && !same(againstBaseline())) return changedByFacts(againstBaseline());
+  // Normalized only where it can be equal to the other side (mayNormalizeAlike), once.
+  let normalized: string | null = null;
+  const nowNormalized = (): string => (normalized ??= normalizeReply(now));
   // Normalizing lower-cases a URL's path too: a path that differs in case is a different address.
   // And equal once normalized is formatting only when the facts are equal too ("10**6" is not 106:
   // docs/meaning.md, "Formatting").
-  if (sameFacts && normalizeReply(baseline) === normalized && sameUrlPaths(baseline, now)) return { value: 'formatting', by: 'normalize', detail: null };
-  const variant = matchingVariant(normalized, variants);
+  if (mayNormalizeAlike(baseline, now) && normalizeReply(baseline) === nowNormalized() && sameUrlPaths(baseline, now) && same(againstBaseline())) return { value: 'formatting', by: 'normalize', detail: null };
+  const variant = variants.findIndex((v) => mayNormalizeAlike(v, now) && normalizeReply(v) === nowNormalized());
   if (variant !== -1 && sameUrlPaths(variants[variant] as string, now) && sameFactsAs(variants[variant] as string, nowFacts)) return { value: 'variant', by: 'variant', detail: null };
-  if (!sameFacts) return { value: 'changed', by: 'facts', detail: factsDetail(facts), facts };
+  if (!same(againstBaseline())) return changedByFacts(againstBaseline());
   if (check === 'facts') return { value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE };
   return 'judge';
+}
+
+function changedByFacts(facts: FactsDifference): Meaning {
+  return { value: 'changed', by: 'facts', detail: factsDetail(facts), facts };
 }
 
 /** Does `reply` tell the facts `facts` (a reply's own, from factsOf)? */

@@ -147,12 +147,44 @@ const RULE_LINES = /^[ \t]*(?:[-*_=][ \t]*){3,}$/gm;
 /**
  * Emphasis and inline-code markers: `*`, `_` at a word's edge, `` ` ``. Strikethrough (`~~`) is kept:
  * struck text says something else. A run of `*` with a space (or the text's edge) on both sides is
- * not emphasis but a multiplication sign or a bullet's star, kept: "2 * 3".
+ * not emphasis but a multiplication sign or a bullet's star, kept: "2 * 3". A single `_` between
+ * two letters or digits is part of a word (`snake_case`), kept; every other run of `_` goes.
+ * Each run of one marker is found by a plain scan and decided by its neighbours in the text as
+ * given: a pattern with lookbehinds at each of its alternatives tried every position of the text,
+ * several times slower on the ladder's every reply.
  */
-// Built on first use (patterns.ts); \x60 is a backquote.
-const EMPHASIS = unicodePattern(String.raw`\x60+|(?<=[^*\s])\*+(?![*])|(?<![*])\*+(?=[^*\s])|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])`, 'gu');
-/** The same for text that is all ASCII (the same matches, several times faster). */
-const EMPHASIS_ASCII = /`+|(?<=[^*\s])\*+(?![*])|(?<![*])\*+(?=[^*\s])|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])/g;
+const MARKER_RUNS = /`+|\*+|_+/g;
+const SPACE = /\s/;
+const WORD_ASCII = /^[A-Za-z0-9]$/;
+// Built on first use (patterns.ts).
+const WORD = unicodePattern(String.raw`^[\p{L}\p{N}]$`, 'u');
+
+/** `text` without its emphasis and inline-code markers (see MARKER_RUNS); `ascii`: the text is all ASCII. */
+export function stripEmphasis(text: string, ascii: boolean): string {
+  return text.replace(MARKER_RUNS, (run: string, at: number) => {
+    if (run[0] === '`') return '';
+    if (run[0] === '*') {
+      const before = at === 0 ? '' : (text[at - 1] as string);
+      const after = text[at + run.length] ?? '';
+      return (before !== '' && !SPACE.test(before)) || (after !== '' && !SPACE.test(after)) ? '' : run;
+    }
+    if (run.length > 1) return '';
+    return isWordChar(codePointBefore(text, at), ascii) && isWordChar(at + 1 < text.length ? String.fromCodePoint(text.codePointAt(at + 1) as number) : '', ascii) ? run : '';
+  });
+}
+
+/** The character (a whole code point) that ends just before `at`; '' at the start. */
+function codePointBefore(text: string, at: number): string {
+  if (at === 0) return '';
+  const low = text.charCodeAt(at - 1);
+  const high = at >= 2 ? text.charCodeAt(at - 2) : 0;
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.slice(at - 2, at) : (text[at - 1] as string);
+}
+
+function isWordChar(ch: string, ascii: boolean): boolean {
+  return ch !== '' && (ascii ? WORD_ASCII.test(ch) : WORD().test(ch));
+}
+
 /**
  * Punctuation that ends a line or the text: `.`, `!`, `?`, `;`, `:`, `,`, the ellipsis, and the
  * full stops and commas of other scripts (`。`, `、`, `।`, `؟`, `،`, ...). Tried only where a run of it
@@ -167,11 +199,11 @@ const LINE_END_PUNCTUATION = /(?<![.!?;:,\u2026\u3001\u3002\u0964\u0965\u060c\u0
 const SENTENCE_END = unicodePattern(String.raw`(?<![.!?\u2026])[.!?\u2026]+(?=[ \t]+\p{Lu})`, 'gu');
 const SENTENCE_END_ASCII = /(?<![.!?])[.!?]+(?=[ \t]+[A-Z])/g;
 /** A thousands separator between digit groups ("1,000", "1'000", "1 000"), and a space before `%`: taken away. */
-const NUMBER_SPACING = /(?<=\d)(?:[,' ](?=\d{3}(?!\d))| (?=%))/g;
+const NUMBER_SPACING = /(\d)(?:[,' ](?=\d{3}(?!\d))| (?=%))/g;
 /** En and em dashes and the minus sign, written `-`. */
 const DASHES = /[\u2013\u2014\u2212]/g;
 const CARRIAGE_RETURNS = /\r\n?/g;
-/** What EMPHASIS can match at all. */
+/** What stripEmphasis can take away at all. */
 const EMPHASIS_CHARS = /[*`_]/;
 /** A run of whitespace that is not one plain space: made one space (a lone space is left as it is, uncopied). */
 const WHITESPACE = /\s{2,}|[^\S ]/g;
@@ -206,15 +238,15 @@ function normalizeProse(text: string, ascii: boolean): string {
   const code: string[] = [];
   let t = text.includes('`') && !text.includes(CODE_MARK) ? markInlineCode(text, code) : text;
   t = stripListMarkers(t.replace(RULE_LINES, ''), false).replace(QUOTE_HEADING_MARKERS, '');
-  if (EMPHASIS_CHARS.test(t)) t = t.replace(ascii ? EMPHASIS_ASCII : EMPHASIS(), '');
+  if (EMPHASIS_CHARS.test(t)) t = stripEmphasis(t, ascii);
   if (!ascii) t = t.replace(DASHES, '-');
   t = t.replace(ascii ? SENTENCE_END_ASCII : SENTENCE_END(), '');
   // How a number is written ("1,000" or "1000", "10 %" or "10%") is formatting only when the facts
   // agree: the ladder compares them too (docs/meaning.md, "Formatting").
-  t = t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').replace(NUMBER_SPACING, '').trim();
+  t = t.replace(LINE_END_PUNCTUATION, '').replace(WHITESPACE, ' ').replace(NUMBER_SPACING, '$1').trim();
   // A unit's case is kept: "100 Mb/s" is not "100 MB/s", nor "5 mW" "5 MW". Its capitals get a mark
   // that lower case keeps (a reply that writes the mark itself keeps none).
-  if (!t.includes(CAPITAL_MARK)) t = t.replace(UNIT_AFTER_NUMBER, (unit: string) => (AM_PM.test(unit) ? unit : unit.replace(CAPITALS, `${CAPITAL_MARK}$&`)));
+  if (!t.includes(CAPITAL_MARK)) t = t.replace(UNIT_AFTER_NUMBER, (_, number: string, unit: string) => number + (AM_PM.test(unit) ? unit : unit.replace(CAPITALS, `${CAPITAL_MARK}$&`)));
   t = t.toLowerCase();
   if (code.length === 0) return t;
   let k = 0;
@@ -222,7 +254,7 @@ function normalizeProse(text: string, ascii: boolean): string {
 }
 
 /** A unit right after a number: 1 to 3 ASCII letters, with a capital among them ("MB", "Mb", "kWh", "mW"). */
-const UNIT_AFTER_NUMBER = /(?<=\d ?)(?=[a-z]{0,2}[A-Z])[A-Za-z]{1,3}(?![A-Za-z])/g;
+const UNIT_AFTER_NUMBER = /(\d ?)((?=[a-z]{0,2}[A-Z])[A-Za-z]{1,3})(?![A-Za-z])/g;
 /** A 12-hour time's half of the day, whose case says nothing ("5 PM" is "5 pm"). */
 const AM_PM = /^[aApP][mM]?$/;
 const CAPITALS = /[A-Z]/g;
@@ -325,14 +357,18 @@ export function splitFencedCode(text: string): string[] {
   return parts;
 }
 
+const NOT_LETTERS = /[^A-Za-z]+/g;
+
 /**
- * The index of the first variant whose normalized text is `normalized` (a reply already passed
- * through `normalizeReply`), or -1. Variants are replies a maintainer accepted as meaning the same
- * as the baseline (docs/meaning.md, "Known variants").
+ * False when two texts cannot normalize alike (normalizeReply), found without normalizing them: for
+ * text all in ASCII, normalizing takes no letter away and adds none (it takes markers, punctuation
+ * and spacing away, marks a unit's capitals with a character that is not a letter, and lower-cases),
+ * so texts whose letters differ, case aside, normalize apart. True otherwise (other text: NFKC can
+ * change its letters), and then only normalizing them says. The ladder asks it before normalizing a
+ * reworded reply it would normalize in vain.
  */
-export function matchingVariant(normalized: string, variants: readonly string[]): number {
-  for (let i = 0; i < variants.length; i++) {
-    if (normalizeReply(variants[i] as string) === normalized) return i;
-  }
-  return -1;
+export function mayNormalizeAlike(a: string, b: string): boolean {
+  if (NON_ASCII.test(a) || NON_ASCII.test(b)) return true;
+  return a.replace(NOT_LETTERS, '').toLowerCase() === b.replace(NOT_LETTERS, '').toLowerCase();
 }
+
