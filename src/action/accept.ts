@@ -395,8 +395,9 @@ export async function stageBaselineFiles(files: readonly { path: string; content
 async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionContext, branch: string, commitSha: string): Promise<string> {
   const short = commitSha.slice(0, 7);
   if (inputs.checkWorkflow === null) {
-    // GraphQL names the workflow token's identity `github-actions`; unknown counts as the workflow token.
-    const viewer = await github.viewerLogin();
+    // GraphQL names the workflow token's identity `github-actions`; unknown (GitHub not answering
+    // either, after the commit) counts as the workflow token.
+    const viewer = await github.viewerLogin().catch(() => null);
     if (viewer !== null && viewer.replace(/\[bot\]$/, '').toLowerCase() !== ACTIONS_BOT_LOGIN.replace(/\[bot\]$/, '')) {
       core.info(`accept: committed as ${viewer}, not with the workflow token: the push starts the pull request's workflows`);
       return `The commit was made as ${viewer}, not with the workflow token, so it starts the pull request's workflows like any push.`;
