@@ -173,11 +173,11 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
   });
 
   it('a pull request GitHub does not give (a 404 for pr-number, or a 502 on every try) loses nothing: the merged record, the artifact and the summary are written, the warning says why in words', async () => {
+    const workspace = await shards();
     for (const fault of [
       { status: 404, body: { message: 'Not Found' }, said: "GitHub answered 404 Not Found: it is gone, or the job's token cannot see it (a token without pull-requests: read gets a 404); add pull-requests: read to the workflow's permissions if it is missing" },
       { status: 502, body: { message: 'Bad Gateway' }, times: 4, said: 'GitHub answered 502 Bad Gateway: re-run the job once GitHub answers (https://www.githubstatus.com)' },
     ]) {
-      const workspace = await shards();
       gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}', status: fault.status, body: fault.body, times: fault.times ?? 1 });
       const run = await runAction({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
       expect(run.code, run.stdout).toBe(0);
