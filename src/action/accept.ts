@@ -395,8 +395,9 @@ export async function stageBaselineFiles(files: readonly { path: string; content
 async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionContext, branch: string, commitSha: string): Promise<string> {
   const short = commitSha.slice(0, 7);
   if (inputs.checkWorkflow === null) {
-    // GraphQL names the workflow token's identity `github-actions`; unknown counts as the workflow token.
-    const viewer = await github.viewerLogin();
+    // GraphQL names the workflow token's identity `github-actions`; unknown (GitHub not answering
+    // either, after the commit) counts as the workflow token.
+    const viewer = await github.viewerLogin().catch(() => null);
     if (viewer !== null && viewer.replace(/\[bot\]$/, '').toLowerCase() !== ACTIONS_BOT_LOGIN.replace(/\[bot\]$/, '')) {
       core.info(`accept: committed as ${viewer}, not with the workflow token: the push starts the pull request's workflows`);
       return `The commit was made as ${viewer}, not with the workflow token, so it starts the pull request's workflows like any push.`;
@@ -488,9 +489,13 @@ async function afterCommitFailure(
 /** A GitHub failure before the commit, with the step it stopped: what state things are in, and the fix. */
 function failureBeforeCommit(e: GitHubError, step: string, branch: string, found: Found | null): string {
   const kept = found ? `the reviewed results are kept (workflow run ${found.runId} and its results artifact)` : 'the comment and the results artifact of the check run are as they were';
-  const fix = e.kind === 'forbidden'
-    ? 'Give the accept job the permissions of the accept workflow in the documentation (contents: write, pull-requests: write, actions: write), then apply the label again.'
-    : 'Re-run this job, or apply the label again.';
+  const permissions = 'the permissions of the accept workflow in the documentation (contents: write, pull-requests: write, actions: write)';
+  const fix =
+    e.kind === 'forbidden'
+      ? `Give the accept job ${permissions}, then apply the label again.`
+      : e.kind === 'not_found'
+        ? `GitHub answers 404 for what is gone and for what the job's token cannot see: give the accept job ${permissions}, then re-run this job or apply the label again.`
+        : 'Re-run this job, or apply the label again.';
   return `${gitHubTrouble(e)} while ${step}, before anything was committed: the branch ${branch} is unchanged and ${kept}. ${fix}`;
 }
 
@@ -676,8 +681,9 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     await summarize({ kind: 'acceptance', run: acceptedRun, acceptance: acceptanceView(commit.oid, commit.url, note), comment });
   } catch (caught) {
     let e = caught;
-    // GitHub failed us before the commit: said with the step, the state and the fix, as a refusal is (docs/action.md, "Accept").
-    if (committed === null && isGitHubError(e) && (unanswered(e) || e.kind === 'forbidden')) e = new Refusal(failureBeforeCommit(e, step, ctx.pull.headRef, found));
+    // GitHub failed us, or answered no (a 403, a 404, ...), before the commit: said with the step,
+    // the state and the fix, as a refusal is, never as the request line (docs/action.md, "Accept").
+    if (committed === null && isGitHubError(e)) e = new Refusal(failureBeforeCommit(e, step, ctx.pull.headRef, found));
     if (!(e instanceof Refusal)) {
       await summarize({ kind: 'stopped', pr, committedSha: committed?.oid ?? null });
       throw e;

@@ -24,6 +24,12 @@ import { escapeInline } from '../report/escape.js';
 import { AgentNotReady, AgentWaitInterrupted, instantClock } from '../agent/ready.js';
 import { makeRedactor, secretForms } from '../secrets.js';
 
+/**
+ * The events GitHub runs, for a fork's pull request, with a read-only token and without the
+ * workflow's secrets (docs/action.md, "Check: replay on every pull request").
+ */
+const FORK_CONTEXT_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
+
 function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[]): void {
   for (const w of warnings) core.warning(formatIssue(w), { file: w.file, startLine: w.line ?? undefined, startColumn: w.column ?? undefined });
   for (const e of errors) core.error(formatIssue(e), { file: e.file, startLine: e.line ?? undefined, startColumn: e.column ?? undefined });
@@ -107,11 +113,13 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
     throw new UserError(mismatch);
   }
   const out = publisher(publishSettings(inputs), ctx, deps);
-  // A pull_request run for a fork's pull request has a read-only token: it cannot comment.
-  const readOnlyToken = ctx.pull?.isFork === true && ctx.eventName === 'pull_request';
+  // A pull_request run for a fork's pull request (and a review's, which GitHub runs the same way)
+  // has a read-only token and no secrets: it cannot comment.
+  const forkContext = FORK_CONTEXT_EVENTS.has(ctx.eventName);
+  const readOnlyToken = ctx.pull?.isFork === true && forkContext;
   const confirmCost = inputs.confirmCost || pulls.some((p) => p.labels.some((l) => sameLabel(l, inputs.confirmLabel)));
-  // Outside pull_request (deployment_status), a fork's code runs with the workflow's secrets.
-  const forks = ctx.eventName === 'pull_request' ? [] : pulls.filter((p) => p.isFork);
+  // Outside those (pull_request_target, deployment_status), a fork's code runs with the workflow's secrets.
+  const forks = forkContext ? [] : pulls.filter((p) => p.isFork);
   const untrustedSuite = forks.length > 0 ? `the head of ${forks.map((p) => `#${p.number}`).join(', ')}, from a fork` : null;
   const summaryNote = note ? `> ${escapeInline(note)}\n\n` : '';
   // results.json is written as items finish, and renamed into place when the run is over.

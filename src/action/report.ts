@@ -5,7 +5,9 @@ import * as core from '@actions/core';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
-import type { ActionContext } from './context.js';
+import type { ActionContext, PullContext } from './context.js';
+import { gitHubFailure } from './github-words.js';
+import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
 import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote, writeSummary } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
@@ -66,7 +68,17 @@ async function pullForReport(prNumber: number | null, ctx: ActionContext, run: R
   const fromRun = (ctx.payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined)?.pull_requests?.[0]?.number;
   const number = prNumber ?? (typeof fromRun === 'number' ? fromRun : null);
   if (number === null || deps.github === null) return { ctx, refused: null };
-  const { state: _state, ...pull } = await deps.github.getPull(ctx.owner, ctx.repo, number);
+  let read;
+  try {
+    read = await deps.github.getPull(ctx.owner, ctx.repo, number);
+  } catch (e) {
+    // Where the job goes on without it: a warning in words, and the merged results still saved,
+    // summarized and uploaded (docs/action.md, "GitHub's rate limits").
+    if (!isGitHubError(e)) throw e;
+    const unread: PullContext = { number, headSha: '', headRef: '', headRepoFullName: null, baseRepoFullName: `${ctx.owner}/${ctx.repo}`, isFork: false, labels: [] };
+    return { ctx: { ...ctx, pull: unread }, refused: `the pull request could not be read: ${gitHubFailure(e, 'pull-requests: read')}` };
+  }
+  const { state: _state, ...pull } = read;
   const found: ActionContext = { ...ctx, pull: { ...pull, labels: [] } };
   const short = (sha: string | null) => (sha ?? 'an unknown commit').slice(0, 7);
   const head = workflowRunHead(ctx);

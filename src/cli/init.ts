@@ -262,12 +262,12 @@ on:
 permissions:
   contents: read          # check out the suite
   pull-requests: write    # find the pull request of the commit, and the sticky comment
-concurrency:
-  group: agent-replay-\${{ github.event.deployment.sha }}-\${{ github.event.deployment.environment }}
-  cancel-in-progress: true
 jobs:
   replay:
     if: github.event.deployment_status.state == 'success'
+    concurrency:   # on the job, not the workflow: a run that if skips joins no group, cancels nothing
+      group: agent-replay-\${{ github.event.deployment.sha }}-\${{ github.event.deployment.environment }}
+      cancel-in-progress: true
     runs-on: ubuntu-latest
     steps:
       - uses: ${PINNED.checkout}
@@ -298,12 +298,12 @@ permissions:
   contents: write         # the baseline commit
   pull-requests: write    # the comment, removing the label, when the label was applied
   actions: read           # download the results artifact of the check
-concurrency:
-  group: agent-replay-accept-\${{ github.event.pull_request.number }}
-  cancel-in-progress: false
 jobs:
   accept:
     if: github.event.label.name == 'accept-baseline'
+    concurrency:   # on the job, not the workflow: a run that if skips joins no group, cancels nothing
+      group: agent-replay-accept-\${{ github.event.pull_request.number }}
+      cancel-in-progress: false
     runs-on: ubuntu-latest
     steps:
       - uses: ${ACTION_USES}

@@ -240,26 +240,37 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
   let viewer: Promise<string | null> | null = null;
 
   async function lookUpViewer(): Promise<string | null> {
+    // GraphQL that did not answer (a dropped connection, a 5xx or a rate limit after the retries),
+    // as opposed to one that refused to name the viewer.
+    let unanswered: GitHubError | null = null;
     try {
       const data = await call('POST /graphql viewer', () =>
         octokit.graphql<{ viewer: { login: string } | null }>(VIEWER_QUERY),
       );
       if (data.viewer?.login) return data.viewer.login;
-    } catch {
+    } catch (error) {
       // GraphQL refused (some tokens may not query `viewer`): try REST.
+      if (error instanceof GitHubError && (error.kind === 'network' || error.kind === 'server' || error.kind === 'rate_limited')) unanswered = error;
     }
     try {
       const { data } = await octokit.rest.users.getAuthenticated();
       return data.login;
     } catch {
-      // An installation token (GITHUB_TOKEN) gets 403 here: the identity is unknown.
+      // An installation token (GITHUB_TOKEN) gets 403 here: the identity is unknown. Unknown
+      // because GraphQL did not answer, it is not taken for the Actions bot: an App's token would
+      // not find its own comment and post a second one (docs/action.md, "Check: replay on every pull request").
+      if (unanswered !== null) throw unanswered;
       return null;
     }
   }
 
   return {
     viewerLogin() {
-      viewer ??= lookUpViewer();
+      // A lookup GitHub did not answer is not remembered: the next call asks again.
+      viewer ??= lookUpViewer().catch((error: unknown) => {
+        viewer = null;
+        throw error;
+      });
       return viewer;
     },
 

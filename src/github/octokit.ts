@@ -215,10 +215,20 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
   const maxWait = options.maxRateLimitWaitSeconds ?? 120;
   const boundFetch = boundedFetch(baseFetchOf(options), options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS, retries + 1);
 
+  // The request as sent (its parameters in the path: which pull request, which comment), not its
+  // route template, for every wait said in the log (docs/action.md, "GitHub's rate limits").
+  const sentName = (request: { method: string; url: string }, client: unknown): string => {
+    try {
+      const sent = (client as GitHubOctokit).request.endpoint.parse(request as Parameters<GitHubOctokit['request']['endpoint']['parse']>[0]);
+      return `${sent.method} ${sent.url}`;
+    } catch {
+      return `${request.method} ${request.url}`;
+    }
+  };
   const onLimit =
     (what: string) =>
-    (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number): boolean => {
-      const name = `${request.method} ${request.url}`;
+    (retryAfter: number, request: { method: string; url: string }, client: unknown, retryCount: number): boolean => {
+      const name = sentName(request, client);
       if (retryCount >= rateLimitRetries) {
         log.warn(`GitHub ${what} hit by ${name}; gave up after ${retryCount} retries.`);
         return false;
@@ -263,8 +273,7 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
         if (!isPlainTooManyRequests(error)) throw error;
         const retryAfter = retryAfterSeconds(error.response?.headers?.['retry-after']) ?? TOO_MANY_REQUESTS_FALLBACK_S;
         // The request as sent (its parameters in the path), not its route template.
-        const sent = octokit.request.endpoint.parse(requestOptions);
-        if (!tooMany(retryAfter, { method: sent.method, url: sent.url }, octokit, retryCount)) throw error;
+        if (!tooMany(retryAfter, requestOptions, octokit, retryCount)) throw error;
         await sleep(retryAfter * baseMs);
       }
     }

@@ -205,6 +205,23 @@ describe('the connection to GitHub fails at another step of accept mode', () => 
     expect(gh.violations).toEqual([]);
   });
 
+  it('a 404 before the commit (the pull request, or the run\'s artifacts, gone or out of the token\'s sight): said with the step, the state and the fix, in the log and the comment, never the request line', async () => {
+    await reviewedCheck();
+    gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', status: 404, body: { message: 'Not Found' } });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    const said =
+      'GitHub answered 404 Not Found while downloading the results artifact of workflow run 1001, before anything was committed: the branch feature is unchanged and the reviewed results are kept (workflow run 1001 and its results artifact). ' +
+      "GitHub answers 404 for what is gone and for what the job's token cannot see: give the accept job the permissions of the accept workflow in the documentation (contents: write, pull-requests: write, actions: write), then re-run this job or apply the label again.";
+    expect(run.stdout).toContain(`::error::baselines not accepted: ${said}`);
+    expect(run.stdout).not.toMatch(/::error::.*\/repos\/octo/);
+    expect(ourComment()).toContain(`**Baselines not accepted.** ${said}`);
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+    expect(run.summary).toContain('baselines not accepted');
+    expect(gh.violations).toEqual([]);
+  });
+
   it('after the commit (updating the comment): the baselines are committed, the job passes and says the comment was not updated', async () => {
     await reviewedCheck();
     const before = gh.comments('octo', 'shop', 7)[0]!.body;

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { FakeGitHub } from '../support/github-server.js';
+import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
@@ -430,3 +430,30 @@ describe('check mode on workflow_dispatch (started by the accept flow on the bra
   });
 });
 
+
+describe('check mode with a GitHub App token as github-token', () => {
+  it('GraphQL down while the token\'s identity is looked up: the one comment is not duplicated; the run says so and keeps its results, the next run updates it', async () => {
+    const defaultGh = gh;
+    gh = await startFakeGitHub({ viewer: { login: 'agent-replay-app[bot]', type: 'Bot' }, graphqlViewerLogin: 'agent-replay-app' });
+    try {
+      gh.addPull('octo', 'shop', { number: 7, headSha: HEAD });
+      const first = await check({ inputs: { 'fail-on': 'none' } });
+      expect(first.outputs['comment-status']).toBe('created');
+      gh.failNext({ path: '/graphql', operation: 'agentReplayViewer', status: 502, body: { message: 'Bad Gateway' }, times: 8 });
+      const second = await check({ inputs: { 'fail-on': 'none' } });
+      expect(second.code, second.stdout).toBe(0);
+      expect(second.outputs['comment-status']).toBe('failed');
+      expect(second.stdout).toContain('::warning::comment: not posted: GitHub answered 502 Bad Gateway: re-run the job once GitHub answers (https://www.githubstatus.com). The results are in the job summary and the artifact.');
+      expect(existsSync(second.outputs['results-path'] as string)).toBe(true);
+      expect(second.summary).toContain('refund-policy');
+      expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+      const third = await check({ inputs: { 'fail-on': 'none' } });
+      expect(third.outputs['comment-status']).toBe('updated');
+      expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+      expect(gh.violations).toEqual([]);
+    } finally {
+      await gh.close();
+      gh = defaultGh;
+    }
+  });
+});

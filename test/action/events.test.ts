@@ -252,6 +252,27 @@ describe('deployment_status', () => {
   });
 });
 
+describe('a review of a fork\'s pull request (GitHub\'s example payloads)', () => {
+  it('pull_request_review and pull_request_review_comment run with the fork\'s read-only token, as pull_request does: the comment is skipped-fork, the results are kept', async () => {
+    for (const name of ['pull_request_review', 'pull_request_review_comment']) {
+      const payload = example(name);
+      const pr = payload.pull_request as { number: number; state: string; head: { sha: string; repo: { full_name: string } }; base: { repo: { full_name: string } } };
+      pr.state = 'open';
+      pr.head.repo.full_name = 'stranger/shop';
+      pr.base.repo.full_name = 'octo/shop';
+      const before = gh.requests.length;
+      const run = await check({ name, payload }, { 'agent-url': agent.url });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.outputs['comment-status']).toBe('skipped-fork');
+      expect(run.stdout).toContain('::warning::comment: not posted: this pull request comes from a fork, so the token is read-only.');
+      expect(gh.requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
+      expect(parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'results.json').commit).toBe(pr.head.sha);
+      expect(run.summary).toContain('greeting');
+    }
+    expect(gh.violations).toEqual([]);
+  });
+});
+
 describe('push to the default branch', () => {
   it('records a run (results, artifact, summary) and comments nowhere', async () => {
     const payload = example('push', (e) => typeof e.ref === 'string' && (e.ref as string).startsWith('refs/heads/'));

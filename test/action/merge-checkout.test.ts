@@ -231,6 +231,23 @@ describe('docs/action.md', () => {
   });
 });
 
+describe('docs/action.md, concurrency', () => {
+  it('a workflow whose job skips some events (if:) keeps its concurrency group on the job: a skipped run (another label, a deployment that is not a success) would join a workflow-level group and cancel the check in progress', async () => {
+    const text = await readFile('docs/action.md', 'utf8');
+    const blocks = [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const workflows = blocks.map((b) => ({ text: b, yaml: parse(b) as { concurrency?: unknown; jobs?: Record<string, { if?: string; concurrency?: unknown }> } | null })).filter((b) => b.yaml?.jobs !== undefined);
+    const filtered = workflows.filter((b) => Object.values(b.yaml!.jobs!).some((j) => j.if !== undefined && !String(j.if).includes('cancelled()')));
+    expect(filtered.length).toBeGreaterThanOrEqual(4); // the check, Vercel's, Netlify's and the accept workflow
+    for (const b of filtered) {
+      expect(b.yaml!.concurrency, b.text).toBeUndefined();
+      const parsed = parseWorkflow({ name: 'agent-replay.yml', content: b.text }, new NoOperationTraceWriter());
+      expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    }
+    // The fragment that shows the check workflow's triggers for the accept flow says the same.
+    expect(text).not.toMatch(/^concurrency:/m);
+  });
+});
+
 describe('checkoutMismatch', () => {
   const A = 'a'.repeat(40);
   const B = 'b'.repeat(40);

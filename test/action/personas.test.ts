@@ -99,9 +99,13 @@ function ourComment(): string {
 
 describe('persona scripts through the Action', () => {
   it('check: the comment shows the changed script; accept: the label commits its transcript with kind persona and refuses the errored one', async () => {
-    const { record } = await reviewedCheck();
+    const { run, record } = await reviewedCheck();
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
+    // The outputs count items, persona scripts with the fixture (action.yml's outputs say so).
+    expect(record.personas.length).toBeGreaterThan(0);
+    expect(run.outputs).toMatchObject({ passed: String(record.tallies.passed), errored: '1' });
+    expect(record.tallies.passed + record.tallies.failed + record.tallies.notEvaluated + record.tallies.errored).toBe(record.fixtures.length + record.personas.length);
 
     // The replay: the changed script passes with its transcript different; the unmocked one is errored.
     const changed = record.personas.find((p) => p.label === 'refund-broken-item')!;

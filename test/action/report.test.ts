@@ -172,6 +172,25 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
     expect(gh.violations).toEqual([]);
   });
 
+  it('a pull request GitHub does not give (a 404 for pr-number, or a 502 on every try) loses nothing: the merged record, the artifact and the summary are written, the warning says why in words', async () => {
+    const workspace = await shards();
+    for (const fault of [
+      { status: 404, body: { message: 'Not Found' }, said: "GitHub answered 404 Not Found: it is gone, or the job's token cannot see it (a token without pull-requests: read gets a 404); add pull-requests: read to the workflow's permissions if it is missing" },
+      { status: 502, body: { message: 'Bad Gateway' }, times: 4, said: 'GitHub answered 502 Bad Gateway: re-run the job once GitHub answers (https://www.githubstatus.com)' },
+    ]) {
+      gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}', status: fault.status, body: fault.body, times: fault.times ?? 1 });
+      const run = await runAction({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
+      expect(run.code, run.stdout).toBe(0);
+      expect(run.stdout).toContain(`::warning::comment: not posted on #7: the pull request could not be read: ${fault.said}. The results are in the job summary and the artifact.`);
+      expect(run.stdout).not.toMatch(/agent-replay: GET \/repos/);
+      expect(parseRecord(readFileSync(run.outputs['results-path'] as string, 'utf8'), 'merged').fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+      expect(run.outputs).toMatchObject({ 'artifact-name': `agent-replay-results-${HEAD}`, gate: 'passed', 'comment-status': 'skipped' });
+      expect(run.summary).toContain('fixture');
+      expect(gh.comments('octo', 'shop', 7)).toHaveLength(0);
+    }
+    expect(gh.violations).toEqual([]);
+  });
+
   it('a pull request whose head moved since the run gets no comment from the older run (the newer run\'s report comments)', async () => {
     const workspace = await shards();
     gh.addPull('octo', 'shop', { number: 7, headSha: 'b'.repeat(40), headRef: 'feature', headRepo: 'stranger/shop' });

@@ -56,6 +56,20 @@ describe('agent-replay init', () => {
     expect(validate.stderr).toBe(''); // not even a warning
   });
 
+  it('each workflow whose job skips some events (if:) keeps its concurrency group on the job: a skipped run (a deployment marked inactive, another label) would join a workflow-level group and cancel the run in progress', async () => {
+    const cwd = await emptyProject();
+    await initIn(cwd, []);
+    for (const name of WORKFLOWS) {
+      const text = await readFile(join(cwd, '.github/workflows', name), 'utf8');
+      const wf = parse(text) as { concurrency?: unknown; jobs: Record<string, { if?: string; concurrency?: unknown }> };
+      const filtered = Object.values(wf.jobs).filter((j) => j.if !== undefined);
+      if (filtered.length > 0) expect(wf.concurrency, `${name}\n${text}`).toBeUndefined();
+      if (name !== 'agent-replay-report.yml') expect(filtered.every((j) => j.concurrency !== undefined), `${name}\n${text}`).toBe(true);
+      const parsed = parseWorkflow({ name, content: text }, new NoOperationTraceWriter());
+      expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    }
+  });
+
   it.each([...offeredPresets()])('config.yml and the check workflow name the same header and secret for the agent key (preset %s)', async (preset) => {
     const cwd = await emptyProject();
     await initIn(cwd, ['--preset', preset]);

@@ -117,6 +117,23 @@ describe('errors and retries', () => {
     expect(h.logs.some((l) => l.startsWith('info: GitHub rate limit hit by POST'))).toBe(true);
   });
 
+  it('a primary or secondary rate limit names the request as sent in the log (its pull request and comment), not its route template, as a 429 does', async () => {
+    h = await startHarness();
+    const reset = String(Math.floor(Date.now() / 1000));
+    h.gh.failNext({ method: 'POST', path: COMMENTS, status: 403, body: { message: 'API rate limit exceeded for installation ID 1.' }, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset } });
+    await h.api.createComment(O, R, 5, 'hello');
+    h.gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}', status: 403, body: { message: 'You have exceeded a secondary rate limit.' }, headers: { 'retry-after': '2' } });
+    h.gh.addPull(O, R, { number: 5, headSha: 'a'.repeat(40) });
+    await h.api.getPull(O, R, 5);
+    // The primary limit's wait runs to x-ratelimit-reset, a whole second from now or less: its number is not the point here.
+    const said = h.logs.filter((l) => l.includes('rate limit hit by')).map((l) => l.replace(/^(info: GitHub rate limit hit by .*; retrying in )\d+s/, '$1Ns'));
+    expect(said).toEqual([
+      `info: GitHub rate limit hit by POST ${h.gh.url}/repos/${O}/${R}/issues/5/comments; retrying in Ns (1/2).`,
+      `info: GitHub secondary rate limit hit by GET ${h.gh.url}/repos/${O}/${R}/pulls/5; retrying in 2s (1/2).`,
+    ]);
+    expect(h.gh.violations).toEqual([]);
+  });
+
   it('a secondary rate limit that persists ends as kind rate_limited after a bounded number of retries', async () => {
     h = await startHarness();
     h.gh.failNext({

@@ -96,6 +96,22 @@ describe('upsertStickyComment', () => {
     expect(h.gh.violations).toEqual([]);
   });
 
+  it('with an App token, GraphQL down (502 on every try) and REST /user refusing a bot: no duplicate comment; it fails saying what GitHub answered, and the next run asks again', async () => {
+    h = await startHarness({ viewer: { login: 'agent-replay-app[bot]', type: 'Bot' }, graphqlViewerLogin: 'agent-replay-app', retries: 1 });
+    const ours = h.gh.addComment(O, R, PR, { body: withMarker('run 1') });
+    h.gh.failNext({ path: '/graphql', operation: 'agentReplayViewer', status: 502, times: 2 });
+    const error = await upsert(withMarker('run 2')).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ kind: 'server', status: 502 });
+    expect(h.gh.comments(O, R, PR)).toHaveLength(1);
+    // Not remembered: GitHub answers again, and the comment is the App's own.
+    expect(await upsert(withMarker('run 3'))).toMatchObject({ status: 'updated', id: ours.id });
+    expect(h.gh.comments(O, R, PR).map((c) => c.body)).toEqual([withMarker('run 3')]);
+    expect(h.gh.violations).toEqual([]);
+  });
+
   it('with a personal token, only that user\'s comments are ours', async () => {
     h = await startHarness({ viewer: { login: 'release-bot-user', type: 'User' } });
     h.gh.addComment(O, R, PR, { body: withMarker('from the Actions bot'), user: { login: 'github-actions[bot]', type: 'Bot' } });
