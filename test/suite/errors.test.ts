@@ -32,6 +32,43 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(mismatched.errors[0]!.message).toMatch(/^invalid YAML: Flow sequence in block collection/);
   });
 
+  it('a line indented deeper than the key above it is one error, at that line, with the line as it should read', async () => {
+    // The parser says it twice, both at the value of the line above: "Nested mappings are not
+    // allowed in compact mappings" and "Implicit keys need to be on a single line".
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\n  assert: { contains: "x" }\n',
+      [`${F}/b.yml`]: '- label: b1\n  message: hi\n- label: b2\n   message: yo\n',
+      [`${F}/c.yml`]: 'label: c\r\nmessage: hi\r\n there\r\n assert: { contains: "x" }\r\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n   timeoutMs: 5000\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:3:4: invalid YAML: line 3 is indented deeper than "url" on line 2, so YAML reads it as more of "url"'s value, not as a key of its own\n` +
+        '  fix: indent it by 2 spaces (not 3), as "url" is on line 2, so that line 3 reads\n      timeoutMs: 5000',
+      `${F}/a.yml:3:3: invalid YAML: line 3 is indented deeper than "message" on line 2, so YAML reads it as more of "message"'s value, not as a key of its own\n` +
+        '  fix: start it at the beginning of the line (not after 2 spaces), as "message" is on line 2, so that line 3 reads\n    assert: { contains: "x" }',
+      `${F}/b.yml:4:4: invalid YAML: line 4 is indented deeper than "label" on line 3, so YAML reads it as more of "label"'s value, not as a key of its own\n` +
+        '  fix: indent it by 2 spaces (not 3), as "label" is on line 3, so that line 4 reads\n      message: yo',
+      `${F}/c.yml:4:2: invalid YAML: line 4 is indented deeper than "message" on line 2, so YAML reads it as more of "message"'s value, not as a key of its own\n` +
+        '  fix: start it at the beginning of the line (not after 1 space), as "message" is on line 2, so that line 4 reads\n    assert: { contains: "x" }',
+    ]);
+  });
+
+  it('a key with no space after its colon, and a value holding ": ", are said in plain words with the line as it should read', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage:hi\nassert: { contains: "x" }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\npersona:x\n',
+      [`${F}/c.yml`]: '- label: c\n  message: Note: refunds take "30" days  # why\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${F}/a.yml:2:1: invalid YAML: "message:hi" has no space after the colon, so YAML reads it as text, not as the key "message"\n` +
+        '  fix: put a space after the colon, so that line 2 reads\n    message: hi',
+      `${F}/b.yml:3:1: invalid YAML: "persona:x" has no space after the colon, so YAML reads it as text, not as the key "persona"\n` +
+        '  fix: put a space after the colon, so that line 3 reads\n    persona: x',
+      `${F}/c.yml:2:12: invalid YAML: the value "Note: refunds take \\"30\\" days" holds ": ", which YAML reads as one more key on the same line\n` +
+        `  fix: put the value in quotes, so that line 2 reads\n    message: 'Note: refunds take "30" days'  # why`,
+    ]);
+  });
+
   it('duplicate YAML keys and several documents', async () => {
     const r = await load({
       [`${F}/dup.yml`]: 'label: a\nmessage: x\nmessage: y\n',
@@ -685,6 +722,16 @@ describe('loadSuite: secrets', () => {
     const key = value.startsWith('{') ? 'judge' : 'apiKey';
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  provider: openai\n  ${key}: ${value}\n` });
     expect(r.errors.length).toBeGreaterThan(0);
+    expect(r.errors.some((i) => i.file === C && i.line !== null)).toBe(true);
+    for (const issue of r.errors) expect(formatIssue(issue)).not.toContain('abc123');
+  });
+
+  it.each([
+    ['no space after the colon', '  apiKey:sk-live-abc123secret\n  model: m\n'],
+    ['a value holding ": "', '  apiKey: sk-live: abc123secret\n'],
+    ['a line indented deeper than the key', '  apiKey: sk-live-abc123secret\n    model: m\n'],
+  ])('a credential on a line whose error shows the line as it should read (%s) is not quoted by it', async (_what, lines) => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `agent:\n  url: http://127.0.0.1:9/chat\njudge:\n${lines}` });
     expect(r.errors.some((i) => i.file === C && i.line !== null)).toBe(true);
     for (const issue of r.errors) expect(formatIssue(issue)).not.toContain('abc123');
   });
