@@ -69,6 +69,36 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('one value where a list belongs: the fix shows it as a list of one, when the list takes it', async () => {
+    const P = '.agent-replay/personas';
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]:
+        'label: p1\nopening: hi\nfollowUps: Order 1234   # the order\nexpect:\n  conversations: refunds\n  toolCalled: { tool: find_order }\n' +
+        '  toolNotCalled:\n    tool: issue_refund\n  criteria: "Stayed polite, always"\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncoverage: { conversations: refunds }\njudge:\n  panel: { model: m }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:3:28: coverage.conversations must be a list, found the string "refunds"\n` +
+        '  fix: make it a list of one: put the value in [ ], so that line 3 reads\n    coverage: { conversations: [ refunds ] }',
+      // A panel has 3 or 5 members: a list of one is no fix.
+      `${C}:5:10: judge.panel must be a list, found a mapping\n  fix: change judge.panel to a list`,
+      `${P}/p.yml:3:12: persona script "p1": followUps must be a list, found the string "Order 1234"\n` +
+        '  fix: make it a list of one: put the value in [ ], so that line 3 reads\n    followUps: [ Order 1234 ]   # the order',
+      `${P}/p.yml:5:18: persona script "p1": expect.conversations must be a list, found the string "refunds"\n` +
+        '  fix: make it a list of one: put the value in [ ], so that line 5 reads\n    conversations: [ refunds ]',
+      `${P}/p.yml:6:15: persona script "p1": expect.toolCalled must be a list, found a mapping\n` +
+        '  fix: make it a list of one: put the value in [ ], so that line 6 reads\n    toolCalled: [ { tool: find_order } ]',
+      `${P}/p.yml:8:5: persona script "p1": expect.toolNotCalled must be a list, found a mapping\n` +
+        '  fix: make it a list of one: start line 8 with "- " and indent the item\'s other lines by two more spaces',
+      `${P}/p.yml:9:13: persona script "p1": expect.criteria must be a list, found the string "Stayed polite, always"\n` +
+        '  fix: make it a list of one: put the value in [ ], so that line 9 reads\n    criteria: [ "Stayed polite, always" ]',
+    ]);
+    // A file's fixtures: is checked item by item elsewhere: no list of one is offered for it.
+    const file = await load({ [`${F}/a.yml`]: 'fixtures: hello\n' });
+    expect(file.errors.map((e) => e.fix)).toEqual(['change fixtures to a list']);
+  });
+
   it('duplicate YAML keys and several documents', async () => {
     const r = await load({
       [`${F}/dup.yml`]: 'label: a\nmessage: x\nmessage: y\n',
