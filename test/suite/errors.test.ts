@@ -53,6 +53,18 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a list item that starts at another column is one error, at its "-": its next lines are not each said to lack a "-"', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: '- label: a1\n  message: hi\n - label: a2\n  message: yo\n  persona: p\n- label: a3\n  message: z\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: b1\n    message: hi\n   - label: b2\n     message: yo\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+      `${F}/a.yml:3:2: invalid YAML: the list item on line 3 starts at another column than the list's items above it`,
+      `${F}/b.yml:4:4: invalid YAML: the list item on line 4 starts at another column than the list's items above it`,
+    ]);
+    expect(r.errors[0]!.fix).toContain('start its "-" at the column of the other items\' "-"');
+  });
+
   it('a key with no space after its colon, and a value holding ": ", are said in plain words with the line as it should read', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage:hi\nassert: { contains: "x" }\n',

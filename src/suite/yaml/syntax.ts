@@ -172,12 +172,21 @@ function colonInValue(src: SourceFile, err: YamlSyntaxError): ConfigIssue | null
   };
 }
 
+/** Whether the lines after `item` up to `line` are all the item's (none starts another item with "- "). */
+function continuesItem(src: SourceFile, item: number, line: number | null): boolean {
+  if (line === null || line <= item) return false;
+  for (let n = item + 1; n < line; n += 1) if (/^\s*-(\s|$)/.test(lineOf(src, n) ?? '')) return false;
+  return !/^\s*-(\s|$)/.test(lineOf(src, line) ?? '');
+}
+
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   // A key the parser had to read over several lines is one slip, said once (implicitKeySlip); the
   // other error it gives at the same place goes with it.
   const slips = new Map<number, ConfigIssue>();
+  /** The line of a list item that starts at another column than the items before it (BAD_INDENT). */
+  let misplacedItem: number | null = null;
   for (const err of src.syntaxErrors()) {
     if (err.code !== 'MULTILINE_IMPLICIT_KEY' || slips.has(err.offset)) continue;
     const slip = implicitKeySlip(src, err);
@@ -199,6 +208,9 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       }
     }
     const pos = src.offsetAt(err.offset);
+    // An item that starts at another column takes its next lines out of the list: the parser then
+    // says each is "Sequence item without - indicator". One slip, said once, at the item's "-".
+    if (err.code === 'MISSING_CHAR' && /^Sequence item without - indicator/.test(err.message) && misplacedItem !== null && continuesItem(src, misplacedItem, pos.line)) continue;
     let message = `invalid YAML: ${err.message}`;
     let fix = 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
     if (err.code === 'MULTIPLE_DOCS') {
@@ -241,6 +253,10 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
         out.push(noSpace);
         continue;
       }
+    } else if (err.code === 'BAD_INDENT' && /^All sequence items must start at the same column/.test(err.message)) {
+      misplacedItem = pos.line;
+      message = `invalid YAML: the list item on line ${String(pos.line)} starts at another column than the list's items above it`;
+      fix = 'start its "-" at the column of the other items\' "-", and its other lines at the column of the item above\'s keys: indentation is part of YAML\'s structure';
     } else if (err.code === 'TAB_AS_INDENT') {
       fix = 'indent with spaces, not tabs';
     } else if (err.code === 'BAD_DQ_ESCAPE') {
