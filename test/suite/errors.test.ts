@@ -65,6 +65,17 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors[0]!.fix).toContain('start its "-" at the column of the other items\' "-"');
   });
 
+  it('assert written as text: the fix writes it as the mapping it meant', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: contains 30 days\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: 30 days\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.fix}`)).toEqual([
+      `${F}/a.yml:3:9: write the check as a mapping: assert: { contains: "30 days" }`,
+      `${F}/b.yml:3:9: write the check as a mapping, e.g. assert: { contains: "30 days" } (the reply contains that text); the kinds are in docs/fixtures.md, "Assertions"`,
+    ]);
+  });
+
   it('a key with no space after its colon, and a value holding ": ", are said in plain words with the line as it should read', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage:hi\nassert: { contains: "x" }\n',
