@@ -122,6 +122,38 @@ export function suggest(key: string, allowed: readonly string[]): string | null 
   return best !== null && bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : null;
 }
 
+/**
+ * Keys other tools (and habit) name otherwise, for a key no spelling is near: each word with the
+ * keys it may stand for, the first that the mapping allows being meant (`name:` or `id:` in a
+ * fixture is its `label`; `endpoint:` in agent is its `url`, in judge its `baseUrl`).
+ */
+const OTHER_NAMES: Record<string, readonly string[]> = {
+  name: ['label'],
+  id: ['label'],
+  title: ['label'],
+  prompt: ['message'],
+  input: ['message'],
+  question: ['message'],
+  text: ['message'],
+  expected: ['assert', 'expect'],
+  expect: ['assert'],
+  assertion: ['assert'],
+  assertions: ['assert'],
+  check: ['assert'],
+  checks: ['assert'],
+  endpoint: ['url', 'baseUrl'],
+  uri: ['url', 'baseUrl'],
+  url: ['baseUrl'],
+  key: ['apiKey'],
+  maxretries: ['retries'],
+  max_retries: ['retries'],
+};
+
+/** The allowed key a misspelt or otherwise named `key` stands for, or null (suggest, then OTHER_NAMES). */
+export function meantKey(key: string, allowed: readonly string[]): string | null {
+  return suggest(key, allowed) ?? (Object.hasOwn(OTHER_NAMES, key.toLowerCase()) ? (OTHER_NAMES[key.toLowerCase()]?.find((k) => allowed.includes(k)) ?? null) : null);
+}
+
 // --- zod schema introspection: the allowed keys of the object at a path -----------------------
 
 interface ZodDefLike {
@@ -292,7 +324,7 @@ export function translateZodIssues(ctx: TranslateContext, issues: readonly ZodIs
     if (issue.code !== 'unrecognized_keys') continue;
     const allowed = allowedKeysAt(ctx.schema, rel);
     for (const key of issue.keys ?? []) {
-      const hint = suggest(key, allowed);
+      const hint = meantKey(key, allowed);
       if (hint !== null) hinted.add(JSON.stringify([...rel, hint]));
     }
   }
@@ -384,7 +416,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const where = formatPath(shown) === '' ? (ctx.prefix ? '' : 'at the top level') : `in ${formatPath(shown)}`;
       const candidates = rel.length === 0 && ctx.suggestAlso ? [...allowed, ...ctx.suggestAlso] : allowed;
       return (issue.keys ?? []).map((key) => {
-        const hint = suggest(key, candidates);
+        const hint = meantKey(key, candidates);
         const pos = ctx.src.keyAt(full, key) ?? ctx.src.valueAt(full);
         const parent = valueAt(ctx.data, rel);
         const missing = hint !== null && allowed.includes(hint) && parent !== null && typeof parent === 'object' && !(hint in parent) && isRequired(ctx.schema, [...rel, hint]);

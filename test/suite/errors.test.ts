@@ -65,6 +65,20 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors[0]!.fix).toContain('start its "-" at the column of the other items\' "-"');
   });
 
+  it('a key named as other tools name it (name, expected, endpoint, url, max_retries) is said once, with the key it stands for', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'name: a\nmessage: hi\nexpected: { contains: "x" }\n',
+      [C]: 'agent:\n  endpoint: http://127.0.0.1:9/chat\n  max_retries: 2\njudge:\n  url: http://127.0.0.1:9/v1\n  apiKey: k\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:2: unknown key "endpoint" in agent\n  fix: did you mean "url"? rename the key, so that line 2 reads\n    url: http://127.0.0.1:9/chat`,
+      `${C}:3: unknown key "max_retries" in agent\n  fix: did you mean "retries"? rename the key, so that line 3 reads\n    retries: 2`,
+      `${C}:5: unknown key "url" in judge\n  fix: did you mean "baseUrl"? rename the key, so that line 5 reads\n    baseUrl: http://127.0.0.1:9/v1`,
+      `${F}/a.yml:1: unknown key "name" at the top level (and the required "label" is missing)\n  fix: did you mean "label"? rename the key, so that line 1 reads\n    label: a`,
+      `${F}/a.yml:3: unknown key "expected" at the top level\n  fix: did you mean "assert"? rename the key, so that line 3 reads\n    assert: { contains: "x" }`,
+    ]);
+  });
+
   it('assert written as text: the fix writes it as the mapping it meant', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: contains 30 days\n',
