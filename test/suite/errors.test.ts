@@ -79,6 +79,23 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('a file of comments only is said to hold only comments, and a file that is an empty list is said to be one', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${F}/b.yml`]: '# label: b\n# message: hi\n',
+      [`${F}/c.yml`]: '[]\n',
+      [`${F}/d.yml`]: '',
+      '.agent-replay/personas/p.yml': '[]\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)).toEqual([
+      `${F}/b.yml:1: the file holds only comments: it defines no fixture`,
+      `${F}/c.yml:1: the file is an empty list: it defines no fixture`,
+      `${F}/d.yml:1: the file is empty: it defines no fixture`,
+      '.agent-replay/personas/p.yml:1: the file is an empty list: it defines no persona script',
+    ]);
+  });
+
   it('assert written as text: the fix writes it as the mapping it meant', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: contains 30 days\n',
@@ -687,7 +704,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     const blank = await load({ [`${F}/a.yml`]: '# todo\n', [`${F}/b.yml`]: 'fixtures: []\n' });
     expect(brief(blank.errors)).toEqual([`${F}:-: no fixtures: the files in ${F} define none`]);
     expect(brief(blank.warnings)).toEqual([
-      `${F}/a.yml:1: the file is empty: it defines no fixture`,
+      `${F}/a.yml:1: the file holds only comments: it defines no fixture`,
       `${F}/b.yml:1: fixtures is an empty list: the file defines no fixture`,
     ]);
   });
