@@ -6,7 +6,7 @@ import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type LatencyTh
 import { compareRuns, DEFAULT_FAIL_ON, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
 import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
 import { parseShard, timingsOf } from '../evaluate/shard.js';
-import { issueCount, loadSuite, loadSuiteConfig } from '../suite/index.js';
+import { issueCount, loadSuite, loadSuiteConfig, type ConfigIssue } from '../suite/index.js';
 import { DEFAULT_LATENCY } from '../config.js';
 import { mergeRecords, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
@@ -32,10 +32,10 @@ import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { describeFailure, EXIT, stackOf } from '../errors.js';
+import { describeFailure, EXIT, stackOf, UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
 import { plural } from '../words.js';
-import { checkOutputPaths, emitRun, printConfigIssues, interruptedExit, progressPrinter, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
+import { checkOutputPaths, emitRun, printConfigIssues, interruptedExit, progressPrinter, reportContext, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
 
@@ -278,6 +278,9 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const warnings = warned ? [] : result.warnings;
   if (result.kind === 'config_errors') {
     printConfigIssues(io, result.errors, warnings);
+    // --markdown is the comment a workflow posts: it says what the terminal says, as the Action's
+    // comment does, never what an earlier run left in the file (docs/cli.md, "What each command does").
+    if (values.markdown) await writeConfigErrorsMarkdown(result.errors, values.markdown, commit, io);
     return EXIT.usage;
   }
   printConfigIssues(io, [], warnings);
@@ -290,6 +293,18 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
     if (!written) return EXIT.usage;
   }
   return exitFor(result, io, dir);
+}
+
+/** The configuration errors, as the Action comments them (src/report/config-errors.ts), written to --markdown. */
+async function writeConfigErrorsMarkdown(errors: readonly ConfigIssue[], path: string, commit: string | null, io: CliIO): Promise<void> {
+  const { renderConfigErrors } = await import('../report/config-errors.js');
+  try {
+    await writeText(resolvePath(io, path), renderConfigErrors(errors, { ...reportContext(null, io.env), headSha: commit }), 'markdown');
+    io.stdout(writtenText(null, { markdown: path }, io));
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    io.stderr(`agent-replay: ${e.message}\n`);
+  }
 }
 
 function isFolder(path: string): boolean {

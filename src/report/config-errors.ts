@@ -3,7 +3,7 @@
 import { issueCount, type ConfigIssue } from '../suite/issues.js';
 import type { ReportContext } from './context.js';
 import { markerLine, metaLine } from './metadata.js';
-import { escapeInline } from './escape.js';
+import { codeSpan, escapeInline } from './escape.js';
 
 export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportContext): string {
   const shown = errors.slice(0, 50);
@@ -17,7 +17,7 @@ export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportCo
     '',
     ...shown.map((e) => {
       const where = `${e.file}${e.line !== null ? `:${e.line}` : ''}${e.column !== null ? `:${e.column}` : ''}`;
-      return `- \`${where.replace(/`/g, "'")}\`: ${escapeInline(e.message)}<br>fix: ${escapeInline(e.fix)}`;
+      return `- \`${where.replace(/`/g, "'")}\`: ${escapeInline(e.message)}<br>fix: ${fixInline(e.fix)}`;
     }),
     ...(errors.length > shown.length ? [`- … and ${errors.length - shown.length} more (see the job log)`] : []),
     '',
@@ -25,4 +25,16 @@ export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportCo
     '',
   ];
   return lines.join('\n');
+}
+
+/**
+ * A fix on one line of the list. A fix that shows a line as it should read has it on a line of its
+ * own, indented by 4 (`so that line 2 reads\n    message: hi`): here it is a code span, so that
+ * the comment shows it as the terminal does, text to copy.
+ */
+function fixInline(fix: string): string {
+  return fix
+    .split('\n')
+    .map((part, i) => (i > 0 && part.startsWith('    ') ? codeSpan(part.trim()) : escapeInline(part.trim())))
+    .join(' ');
 }

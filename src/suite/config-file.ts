@@ -76,8 +76,9 @@ function writtenSecrets(data: unknown, out: string[] = []): string[] {
  */
 export function writtenSecretsInText(text: string): string[] {
   const out: string[] = [];
-  // Only the key and its colon are matched, so that `judge: { apiKey: ... }` finds apiKey as well.
-  for (const m of text.matchAll(/([A-Za-z0-9_-]+)["']?[ \t]*:[ \t]+(?=\S)/g)) {
+  // Only the key and its colon are matched, so that `judge: { apiKey: ... }` finds apiKey as well;
+  // `apiKey:sk-...` (no space) is text to YAML, but its error shows the line with the space put in.
+  for (const m of text.matchAll(/([A-Za-z0-9_-]+)["']?[ \t]*:[ \t]*(?=\S)/g)) {
     if (!SECRET_KEY.test(m[1] as string)) continue;
     const start = (m.index as number) + m[0].length;
     const newline = text.indexOf('\n', start);

@@ -114,7 +114,14 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   if (!parsed.success) {
     // A file read as one fixture may be a misspelt list (`fixture:` for `fixtures:`).
     const suggestAlso = path.length === 0 ? ['fixtures'] : undefined;
-    result.errors.push(...translateZodIssues({ src, schema: fixtureSchema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues));
+    const issues = translateZodIssues({ src, schema: fixtureSchema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues);
+    const assertAt = typeof raw.assert === 'string' ? src.valueAt([...path, 'assert']) : null;
+    for (const issue of issues) {
+      // `assert: contains 30 days`: a check written as text; the fix writes it as the mapping it
+      // meant (docs/fixtures.md, "Assertions").
+      if (assertAt !== null && issue.line === assertAt.line && issue.column === assertAt.column) issue.fix = assertTextFix(raw.assert as string);
+    }
+    result.errors.push(...issues);
   }
 
   if (labelText !== null) {
@@ -304,4 +311,13 @@ export function checkFlags(flags: string): string | null {
   }
   if (seen.has('u') && seen.has('v')) return 'combine u and v, which JavaScript does not allow';
   return null;
+}
+
+/** The fix for `assert: <text>`: the check as a mapping, with the kind the text starts with when it names one. */
+function assertTextFix(text: string): string {
+  const m = /^(contains|regex|judge|maxLatencyMs)\b\s*[:=]?\s*(.*)$/.exec(text.trim());
+  if (m === null || m[2] === '') return `write the check as a mapping, e.g. assert: { contains: ${JSON.stringify(text.trim())} } (the reply contains that text); the kinds are in docs/fixtures.md, "Assertions"`;
+  const [, kind = '', rest = ''] = m;
+  const value = kind === 'maxLatencyMs' && /^\d+$/.test(rest) ? rest : JSON.stringify(rest.replace(/^(["'])(.*)\1$/, '$2'));
+  return `write the check as a mapping: assert: { ${kind}: ${value} }`;
 }

@@ -122,6 +122,38 @@ export function suggest(key: string, allowed: readonly string[]): string | null 
   return best !== null && bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : null;
 }
 
+/**
+ * Keys other tools (and habit) name otherwise, for a key no spelling is near: each word with the
+ * keys it may stand for, the first that the mapping allows being meant (`name:` or `id:` in a
+ * fixture is its `label`; `endpoint:` in agent is its `url`, in judge its `baseUrl`).
+ */
+const OTHER_NAMES: Record<string, readonly string[]> = {
+  name: ['label'],
+  id: ['label'],
+  title: ['label'],
+  prompt: ['message'],
+  input: ['message'],
+  question: ['message'],
+  text: ['message'],
+  expected: ['assert', 'expect'],
+  expect: ['assert'],
+  assertion: ['assert'],
+  assertions: ['assert'],
+  check: ['assert'],
+  checks: ['assert'],
+  endpoint: ['url', 'baseUrl'],
+  uri: ['url', 'baseUrl'],
+  url: ['baseUrl'],
+  key: ['apiKey'],
+  maxretries: ['retries'],
+  max_retries: ['retries'],
+};
+
+/** The allowed key a misspelt or otherwise named `key` stands for, or null (suggest, then OTHER_NAMES). */
+export function meantKey(key: string, allowed: readonly string[]): string | null {
+  return suggest(key, allowed) ?? (Object.hasOwn(OTHER_NAMES, key.toLowerCase()) ? (OTHER_NAMES[key.toLowerCase()]?.find((k) => allowed.includes(k)) ?? null) : null);
+}
+
 // --- zod schema introspection: the allowed keys of the object at a path -----------------------
 
 interface ZodDefLike {
@@ -179,6 +211,11 @@ function acceptsNull(schema: z.ZodType, path: readonly PathSegment[]): boolean {
 
 /** The object schemas that can sit at `path`. */
 function shapesAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType[] {
+  return schemasAt(schema, path).filter((s) => defOf(s).type === 'object');
+}
+
+/** The schemas that can sit at `path` (unions and wrappers unwrapped). */
+function schemasAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType[] {
   let current: z.ZodType[] = unwrapped(schema);
   for (const seg of path) {
     const next: z.ZodType[] = [];
@@ -190,7 +227,47 @@ function shapesAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType[] 
     }
     current = next;
   }
-  return current.filter((s) => defOf(s).type === 'object');
+  return current;
+}
+
+/** Whether a list at `path` of `schema` takes `value` as an item: a value given alone where a list belongs. */
+function takesAsItem(schema: z.ZodType, path: readonly PathSegment[], value: unknown): boolean {
+  return schemasAt(schema, path).some((s) => {
+    const def = defOf(s);
+    // A list whose items are checked elsewhere (a file's `fixtures:`) cannot say here what an item takes.
+    const open = def.element === undefined || ['unknown', 'any'].includes(defOf(def.element).type);
+    return def.type === 'array' && !open && s.safeParse([value]).success;
+  });
+}
+
+/**
+ * `followUps: Order 1234` where a list belongs, and the list takes the value as its one item: the
+ * line with the value in brackets (`followUps: [ Order 1234 ]`), or, for a value over several lines
+ * (a mapping), how to make it a list's item; null when a list of it would not do either.
+ */
+function listOfOneFix(ctx: TranslateContext, full: readonly PathSegment[], rel: readonly PathSegment[], name: string, value: unknown): string | null {
+  if (value === null || value === undefined || Array.isArray(value) || !takesAsItem(ctx.schema, rel, value)) return null;
+  // A judge panel has 3 or 5 members (docs/judges.md, "Panels"): a list of one is no fix.
+  if (rel[rel.length - 1] === 'panel') return null;
+  const pos = ctx.src.valueAt(full);
+  const line = lineOf(ctx.src, pos.line);
+  const key = ctx.src.keyAt(full.slice(0, -1), full[full.length - 1] as PathSegment);
+  if (line === null || pos.column === null) return null;
+  const start = pos.column - 1;
+  const rest = line.slice(start);
+  // The value as written: a quoted scalar up to its quote; inside a flow mapping, a plain one up to
+  // the next `,` `}` or `]`; else the rest of the line but a comment.
+  const quoted = /^"(?:[^"\\]|\\.)*"|^'(?:[^']|'')*'/.exec(rest)?.[0];
+  const inFlow = /[[{]/.test(line.slice(0, start));
+  const written = quoted ?? (inFlow && typeof value !== 'object' ? (/^[^,}\]#]*/.exec(rest)?.[0] ?? '') : rest.replace(/\s+#.*$/, '')).trimEnd();
+  // On the key's line, the whole value: a scalar, or a flow mapping closed on that line.
+  const oneLine = key !== null && key.line === pos.line && written !== '' && (typeof value !== 'object' || (!inFlow && written.startsWith('{') && written.endsWith('}')));
+  if (oneLine) {
+    const fixed = `${line.slice(0, start)}[ ${written} ]${line.slice(start + written.length)}`;
+    return `make it a list of one: put the value in [ ], so that line ${String(pos.line)} reads\n    ${fixed.trim()}`;
+  }
+  if (typeof value === 'object') return `make it a list of one: start line ${String(pos.line)} with "- " and indent the item's other lines by two more spaces`;
+  return `change ${name} to a list: [ ... ], or one "- " line per item`;
 }
 
 /** The keys the mapping at `path` of `schema` allows (the first object schema that can sit there). */
@@ -247,7 +324,7 @@ export function translateZodIssues(ctx: TranslateContext, issues: readonly ZodIs
     if (issue.code !== 'unrecognized_keys') continue;
     const allowed = allowedKeysAt(ctx.schema, rel);
     for (const key of issue.keys ?? []) {
-      const hint = suggest(key, allowed);
+      const hint = meantKey(key, allowed);
       if (hint !== null) hinted.add(JSON.stringify([...rel, hint]));
     }
   }
@@ -339,7 +416,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const where = formatPath(shown) === '' ? (ctx.prefix ? '' : 'at the top level') : `in ${formatPath(shown)}`;
       const candidates = rel.length === 0 && ctx.suggestAlso ? [...allowed, ...ctx.suggestAlso] : allowed;
       return (issue.keys ?? []).map((key) => {
-        const hint = suggest(key, candidates);
+        const hint = meantKey(key, candidates);
         const pos = ctx.src.keyAt(full, key) ?? ctx.src.valueAt(full);
         const parent = valueAt(ctx.data, rel);
         const missing = hint !== null && allowed.includes(hint) && parent !== null && typeof parent === 'object' && !(hint in parent) && isRequired(ctx.schema, [...rel, hint]);
@@ -383,7 +460,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const quoteFix =
         written !== null
           ? `put the value in quotes: ${String(rel[rel.length - 1] ?? 'value')}: ${JSON.stringify(written)}`
-          : `change ${name} to ${expected}`;
+          : (issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ?? `change ${name} to ${expected}`;
       return [at(ctx.src.valueAt(full), `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
     case 'invalid_value': {
@@ -430,7 +507,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         at(
           ctx.src.valueAt(full),
           custom ? `${name} ${custom}, found ${describeValue(value)}` : `${name} must be ${expected.join(' or ')}, found ${describeValue(value)}`,
-          custom ? `change ${name}: it ${custom}` : `change ${name} to ${expected.join(' or ')}`,
+          custom ? `change ${name}: it ${custom}` : (expected.includes(typeWord('array')) ? listOfOneFix(ctx, full, rel, name, value) : null) ?? `change ${name} to ${expected.join(' or ')}`,
         ),
       ];
     }

@@ -38,10 +38,16 @@ export interface FileItem {
 /** The items of one parsed file under `rule`; none when the file holds none it can be read for. */
 export function itemsOfFile(src: SourceFile, data: unknown, rule: ItemFileRule, out: ItemFileFindings): FileItem[] {
   if (data === null || data === undefined) {
-    out.warnings.push({ file: src.file, line: 1, column: 1, ...rule.emptyFile });
+    // A file of comments (every item commented out) is not empty to whoever reads it: said as it is.
+    const commented = /^\s*#/m.test(src.text) ? rule.emptyFile.message.replace(/^the file is empty/, 'the file holds only comments') : rule.emptyFile.message;
+    out.warnings.push({ file: src.file, line: 1, column: 1, ...rule.emptyFile, message: commented });
     return [];
   }
-  if (Array.isArray(data)) return data.map((d, i) => ({ data: d, path: [i] }));
+  if (Array.isArray(data)) {
+    // `[]`: no item, as `fixtures: []` (whose warning's words after its first colon say so).
+    if (data.length === 0) out.warnings.push({ file: src.file, ...src.valueAt([]), ...rule.emptyList, message: `the file is an empty list:${rule.emptyList.message.slice(rule.emptyList.message.indexOf(':') + 1).replace(/^ the file /, ' it ')}` });
+    return data.map((d, i) => ({ data: d, path: [i] }));
+  }
   if (typeof data === 'object' && rule.key in data) {
     const parsed = rule.listSchema.safeParse(data);
     if (!parsed.success) {

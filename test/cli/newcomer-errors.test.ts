@@ -2,7 +2,7 @@
 // repository, an agent URL written without its scheme. Each message names the fix that applies
 // (docs/troubleshooting.md, docs/cli.md "init").
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/temp.js';
@@ -123,5 +123,26 @@ describe('an agent URL without its scheme', () => {
     const flag = await cli(['run', '--agent-url', 'preview.example.com/api/chat'], await makeProject({ fixtures }));
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain('agent URL "preview.example.com/api/chat" has no scheme (http:// or https://): write https://preview.example.com/api/chat');
+  });
+});
+
+describe('run --markdown with a configuration error', () => {
+  it('writes the configuration errors the terminal says, the line to write as code, over what an earlier run left; nothing is sent', async () => {
+    const agent = await serve();
+    const cwd = await makeProject({ config: agentConfig(agent.url), fixtures: { 'a.yml': 'label: a\nmessage: hi\n' } });
+    expect((await cli(['run', '--markdown', 'r.md'], cwd)).code).toBe(0);
+    const sent = agent.requests.length;
+    await writeFile(join(cwd, '.agent-replay', 'fixtures', 'b.yml'), 'label: b\nmesage: hi\n');
+    const r = await cli(['run', '--markdown', 'r.md'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: .agent-replay/fixtures/b.yml:2:1: fixture "b": unknown key "mesage"');
+    expect(r.stdout).toContain(`markdown: ${join(cwd, 'r.md')}`);
+    const md = await readFile(join(cwd, 'r.md'), 'utf8');
+    expect(md).toContain('## agent-replay: configuration errors');
+    expect(md).toContain('**1 configuration error** in the suite. Nothing was sent to the agent and nothing was spent.');
+    expect(md).toContain('- `.agent-replay/fixtures/b.yml:2:1`: fixture "b"');
+    expect(md).toContain('fix: did you mean "message"? rename the key, so that line 2 reads `message: hi`');
+    expect(md).not.toContain('No new failures');
+    expect(agent.requests.length).toBe(sent);
   });
 });

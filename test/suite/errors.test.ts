@@ -32,6 +32,127 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(mismatched.errors[0]!.message).toMatch(/^invalid YAML: Flow sequence in block collection/);
   });
 
+  it('a line indented deeper than the key above it is one error, at that line, with the line as it should read', async () => {
+    // The parser says it twice, both at the value of the line above: "Nested mappings are not
+    // allowed in compact mappings" and "Implicit keys need to be on a single line".
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\n  assert: { contains: "x" }\n',
+      [`${F}/b.yml`]: '- label: b1\n  message: hi\n- label: b2\n   message: yo\n',
+      [`${F}/c.yml`]: 'label: c\r\nmessage: hi\r\n there\r\n assert: { contains: "x" }\r\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n   timeoutMs: 5000\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:3:4: invalid YAML: line 3 is indented deeper than "url" on line 2, so YAML reads it as more of "url"'s value, not as a key of its own\n` +
+        '  fix: indent it by 2 spaces (not 3), as "url" is on line 2, so that line 3 reads\n      timeoutMs: 5000',
+      `${F}/a.yml:3:3: invalid YAML: line 3 is indented deeper than "message" on line 2, so YAML reads it as more of "message"'s value, not as a key of its own\n` +
+        '  fix: start it at the beginning of the line (not after 2 spaces), as "message" is on line 2, so that line 3 reads\n    assert: { contains: "x" }',
+      `${F}/b.yml:4:4: invalid YAML: line 4 is indented deeper than "label" on line 3, so YAML reads it as more of "label"'s value, not as a key of its own\n` +
+        '  fix: indent it by 2 spaces (not 3), as "label" is on line 3, so that line 4 reads\n      message: yo',
+      `${F}/c.yml:4:2: invalid YAML: line 4 is indented deeper than "message" on line 2, so YAML reads it as more of "message"'s value, not as a key of its own\n` +
+        '  fix: start it at the beginning of the line (not after 1 space), as "message" is on line 2, so that line 4 reads\n    assert: { contains: "x" }',
+    ]);
+  });
+
+  it('a list item that starts at another column is one error, at its "-": its next lines are not each said to lack a "-"', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: '- label: a1\n  message: hi\n - label: a2\n  message: yo\n  persona: p\n- label: a3\n  message: z\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: b1\n    message: hi\n   - label: b2\n     message: yo\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+      `${F}/a.yml:3:2: invalid YAML: the list item on line 3 starts at another column than the list's items above it`,
+      `${F}/b.yml:4:4: invalid YAML: the list item on line 4 starts at another column than the list's items above it`,
+    ]);
+    expect(r.errors[0]!.fix).toContain('start its "-" at the column of the other items\' "-"');
+  });
+
+  it('a key named as other tools name it (name, expected, endpoint, url, max_retries) is said once, with the key it stands for', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'name: a\nmessage: hi\nexpected: { contains: "x" }\n',
+      [C]: 'agent:\n  endpoint: http://127.0.0.1:9/chat\n  max_retries: 2\njudge:\n  url: http://127.0.0.1:9/v1\n  apiKey: k\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:2: unknown key "endpoint" in agent\n  fix: did you mean "url"? rename the key, so that line 2 reads\n    url: http://127.0.0.1:9/chat`,
+      `${C}:3: unknown key "max_retries" in agent\n  fix: did you mean "retries"? rename the key, so that line 3 reads\n    retries: 2`,
+      `${C}:5: unknown key "url" in judge\n  fix: did you mean "baseUrl"? rename the key, so that line 5 reads\n    baseUrl: http://127.0.0.1:9/v1`,
+      `${F}/a.yml:1: unknown key "name" at the top level (and the required "label" is missing)\n  fix: did you mean "label"? rename the key, so that line 1 reads\n    label: a`,
+      `${F}/a.yml:3: unknown key "expected" at the top level\n  fix: did you mean "assert"? rename the key, so that line 3 reads\n    assert: { contains: "x" }`,
+    ]);
+  });
+
+  it('a file of comments only is said to hold only comments, and a file that is an empty list is said to be one', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${F}/b.yml`]: '# label: b\n# message: hi\n',
+      [`${F}/c.yml`]: '[]\n',
+      [`${F}/d.yml`]: '',
+      '.agent-replay/personas/p.yml': '[]\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.map((w) => `${w.file}:${w.line}: ${w.message}`)).toEqual([
+      `${F}/b.yml:1: the file holds only comments: it defines no fixture`,
+      `${F}/c.yml:1: the file is an empty list: it defines no fixture`,
+      `${F}/d.yml:1: the file is empty: it defines no fixture`,
+      '.agent-replay/personas/p.yml:1: the file is an empty list: it defines no persona script',
+    ]);
+  });
+
+  it('assert written as text: the fix writes it as the mapping it meant', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: contains 30 days\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: 30 days\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.fix}`)).toEqual([
+      `${F}/a.yml:3:9: write the check as a mapping: assert: { contains: "30 days" }`,
+      `${F}/b.yml:3:9: write the check as a mapping, e.g. assert: { contains: "30 days" } (the reply contains that text); the kinds are in docs/fixtures.md, "Assertions"`,
+    ]);
+  });
+
+  it('a key with no space after its colon, and a value holding ": ", are said in plain words with the line as it should read', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage:hi\nassert: { contains: "x" }\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\npersona:x\n',
+      [`${F}/c.yml`]: '- label: c\n  message: Note: refunds take "30" days  # why\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${F}/a.yml:2:1: invalid YAML: "message:hi" has no space after the colon, so YAML reads it as text, not as the key "message"\n` +
+        '  fix: put a space after the colon, so that line 2 reads\n    message: hi',
+      `${F}/b.yml:3:1: invalid YAML: "persona:x" has no space after the colon, so YAML reads it as text, not as the key "persona"\n` +
+        '  fix: put a space after the colon, so that line 3 reads\n    persona: x',
+      `${F}/c.yml:2:12: invalid YAML: the value "Note: refunds take \\"30\\" days" holds ": ", which YAML reads as one more key on the same line\n` +
+        `  fix: put the value in quotes, so that line 2 reads\n    message: 'Note: refunds take "30" days'  # why`,
+    ]);
+  });
+
+  it('one value where a list belongs: the fix shows it as a list of one, when the list takes it', async () => {
+    const P = '.agent-replay/personas';
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]:
+        'label: p1\nopening: hi\nfollowUps: Order 1234   # the order\nexpect:\n  conversations: refunds\n  toolCalled: { tool: find_order }\n' +
+        '  toolNotCalled:\n    tool: issue_refund\n  criteria: "Stayed polite, always"\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncoverage: { conversations: refunds }\njudge:\n  panel: { model: m }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:3:28: coverage.conversations must be a list, found the string "refunds"\n` +
+        '  fix: make it a list of one: put the value in [ ], so that line 3 reads\n    coverage: { conversations: [ refunds ] }',
+      // A panel has 3 or 5 members: a list of one is no fix.
+      `${C}:5:10: judge.panel must be a list, found a mapping\n  fix: change judge.panel to a list`,
+      `${P}/p.yml:3:12: persona script "p1": followUps must be a list, found the string "Order 1234"\n` +
+        '  fix: make it a list of one: put the value in [ ], so that line 3 reads\n    followUps: [ Order 1234 ]   # the order',
+      `${P}/p.yml:5:18: persona script "p1": expect.conversations must be a list, found the string "refunds"\n` +
+        '  fix: make it a list of one: put the value in [ ], so that line 5 reads\n    conversations: [ refunds ]',
+      `${P}/p.yml:6:15: persona script "p1": expect.toolCalled must be a list, found a mapping\n` +
+        '  fix: make it a list of one: put the value in [ ], so that line 6 reads\n    toolCalled: [ { tool: find_order } ]',
+      `${P}/p.yml:8:5: persona script "p1": expect.toolNotCalled must be a list, found a mapping\n` +
+        '  fix: make it a list of one: start line 8 with "- " and indent the item\'s other lines by two more spaces',
+      `${P}/p.yml:9:13: persona script "p1": expect.criteria must be a list, found the string "Stayed polite, always"\n` +
+        '  fix: make it a list of one: put the value in [ ], so that line 9 reads\n    criteria: [ "Stayed polite, always" ]',
+    ]);
+    // A file's fixtures: is checked item by item elsewhere: no list of one is offered for it.
+    const file = await load({ [`${F}/a.yml`]: 'fixtures: hello\n' });
+    expect(file.errors.map((e) => e.fix)).toEqual(['change fixtures to a list']);
+  });
+
   it('duplicate YAML keys and several documents', async () => {
     const r = await load({
       [`${F}/dup.yml`]: 'label: a\nmessage: x\nmessage: y\n',
@@ -583,7 +704,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     const blank = await load({ [`${F}/a.yml`]: '# todo\n', [`${F}/b.yml`]: 'fixtures: []\n' });
     expect(brief(blank.errors)).toEqual([`${F}:-: no fixtures: the files in ${F} define none`]);
     expect(brief(blank.warnings)).toEqual([
-      `${F}/a.yml:1: the file is empty: it defines no fixture`,
+      `${F}/a.yml:1: the file holds only comments: it defines no fixture`,
       `${F}/b.yml:1: fixtures is an empty list: the file defines no fixture`,
     ]);
   });
@@ -685,6 +806,16 @@ describe('loadSuite: secrets', () => {
     const key = value.startsWith('{') ? 'judge' : 'apiKey';
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  provider: openai\n  ${key}: ${value}\n` });
     expect(r.errors.length).toBeGreaterThan(0);
+    expect(r.errors.some((i) => i.file === C && i.line !== null)).toBe(true);
+    for (const issue of r.errors) expect(formatIssue(issue)).not.toContain('abc123');
+  });
+
+  it.each([
+    ['no space after the colon', '  apiKey:sk-live-abc123secret\n  model: m\n'],
+    ['a value holding ": "', '  apiKey: sk-live: abc123secret\n'],
+    ['a line indented deeper than the key', '  apiKey: sk-live-abc123secret\n    model: m\n'],
+  ])('a credential on a line whose error shows the line as it should read (%s) is not quoted by it', async (_what, lines) => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: `agent:\n  url: http://127.0.0.1:9/chat\njudge:\n${lines}` });
     expect(r.errors.some((i) => i.file === C && i.line !== null)).toBe(true);
     for (const issue of r.errors) expect(formatIssue(issue)).not.toContain('abc123');
   });

@@ -21,6 +21,8 @@ export interface YamlSyntaxError {
   code: string;
   message: string;
   offset: number;
+  /** Where the text the error is about ends (the parser's range). */
+  end: number;
 }
 
 /**
@@ -141,7 +143,7 @@ export function documentSource(
     },
     offsetAt,
     syntaxErrors() {
-      return full().doc.errors.map((e) => ({ code: e.code, message: e.message, offset: e.pos[0] }));
+      return full().doc.errors.map((e) => ({ code: e.code, message: e.message, offset: e.pos[0], end: e.pos[1] }));
     },
     firstAlias() {
       return firstAliasOf(full().doc);

@@ -2,7 +2,7 @@
 // regex's backslash inside double quotes) the line as it should read.
 
 import { lineOf, type ConfigIssue } from '../issues.js';
-import type { Position, SourceFile } from './source.js';
+import type { Position, SourceFile, YamlSyntaxError } from './source.js';
 
 /** A key written twice in one mapping, when the key cannot be named. */
 const DUPLICATE_KEY_MESSAGE = 'invalid YAML: the same key appears twice in one mapping';
@@ -97,13 +97,120 @@ function unclosedFlow(text: string, end: number): number | null {
   return found;
 }
 
+/** `key:value` at a line's start: a key with no space after its colon, which YAML reads as text. */
+const NO_SPACE_AFTER_COLON = /^(\s*(?:-\s+)?)([A-Za-z_][\w-]*):(\S.*)$/;
+
+/** The issue for a line of `lines` from `first` (1-based) that writes `key:value` with no space, or null. */
+function missingSpace(src: SourceFile, first: number, last: number): ConfigIssue | null {
+  for (let n = first; n <= last; n += 1) {
+    const line = lineOf(src, n);
+    const m = line === null ? null : NO_SPACE_AFTER_COLON.exec(line);
+    if (m === null) continue;
+    const [, indent = '', key = '', rest = ''] = m;
+    return {
+      file: src.file,
+      line: n,
+      column: indent.length + 1,
+      message: `invalid YAML: ${JSON.stringify(`${key}:${rest}`.slice(0, 60))} has no space after the colon, so YAML reads it as text, not as the key ${JSON.stringify(key)}`,
+      fix: `put a space after the colon, so that line ${String(n)} reads\n    ${key}: ${rest}`,
+    };
+  }
+  return null;
+}
+
+function spaces(n: number): string {
+  return `${String(n)} ${n === 1 ? 'space' : 'spaces'}`;
+}
+
+/**
+ * One slip the parser reports twice ("Nested mappings are not allowed in compact mappings", then
+ * "Implicit keys need to be on a single line", both at the value of the line above): a `key:` line
+ * indented deeper than the key before it, which YAML reads as more of that key's value; or a key
+ * written without a space after its colon. Said once, at the line to change, with the line as it
+ * should read; null when the text shows neither.
+ */
+function implicitKeySlip(src: SourceFile, err: YamlSyntaxError): ConfigIssue | null {
+  const first = src.offsetAt(err.offset).line;
+  const last = src.offsetAt(err.end).line;
+  if (first === null || last === null) return null;
+  const noSpace = missingSpace(src, first, last);
+  if (noSpace !== null || last <= first) return noSpace;
+  const above = /^(\s*(?:-\s+)?)([^\s#:][^:#]*?)\s*:\s/.exec(lineOf(src, first) ?? '');
+  const deeper = /^(\s+)(\S.*)$/.exec(lineOf(src, last) ?? '');
+  if (above === null || deeper === null) return null;
+  const [, keyIndent = '', key = ''] = above;
+  const [, indent = '', content = ''] = deeper;
+  if (indent.length <= keyIndent.length || indent.includes('\t')) return null;
+  return {
+    file: src.file,
+    line: last,
+    column: indent.length + 1,
+    message: `invalid YAML: line ${String(last)} is indented deeper than ${JSON.stringify(key)} on line ${String(first)}, so YAML reads it as more of ${JSON.stringify(key)}'s value, not as a key of its own`,
+    fix: `${keyIndent.length === 0 ? `start it at the beginning of the line (not after ${spaces(indent.length)})` : `indent it by ${spaces(keyIndent.length)} (not ${String(indent.length)})`}, as ${JSON.stringify(key)} is on line ${String(first)}, so that line ${String(last)} reads\n    ${' '.repeat(keyIndent.length)}${content}`,
+  };
+}
+
+/**
+ * `message: Note: refunds take 30 days`: a plain value holding ": " is read as a mapping, which a
+ * key's value on the same line cannot be ("Nested mappings are not allowed in compact mappings").
+ * The value was meant as text: the line with it in quotes; null when the line shows no such value.
+ */
+function colonInValue(src: SourceFile, err: YamlSyntaxError): ConfigIssue | null {
+  const pos = src.offsetAt(err.offset);
+  const line = lineOf(src, pos.line);
+  if (line === null || pos.column === null) return null;
+  const value = line.slice(pos.column - 1).replace(/\s+#.*$/, '').trimEnd();
+  if (!/^[^\s"'[{&*!|>#-][^#]*:\s/.test(value)) return null;
+  const quoted = value.includes('"') ? `'${value.replace(/'/g, "''")}'` : `"${value.replace(/\\/g, '\\\\')}"`;
+  const fixed = `${line.slice(0, pos.column - 1)}${quoted}${line.slice(pos.column - 1 + value.length)}`;
+  return {
+    file: src.file,
+    line: pos.line,
+    column: pos.column,
+    message: `invalid YAML: the value ${JSON.stringify(value.slice(0, 60))} holds ": ", which YAML reads as one more key on the same line`,
+    fix: `put the value in quotes, so that line ${String(pos.line)} reads\n    ${fixed.trim()}`,
+  };
+}
+
+/** Whether the lines after `item` up to `line` are all the item's (none starts another item with "- "). */
+function continuesItem(src: SourceFile, item: number, line: number | null): boolean {
+  if (line === null || line <= item) return false;
+  for (let n = item + 1; n < line; n += 1) if (/^\s*-(\s|$)/.test(lineOf(src, n) ?? '')) return false;
+  return !/^\s*-(\s|$)/.test(lineOf(src, line) ?? '');
+}
+
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
+  // A key the parser had to read over several lines is one slip, said once (implicitKeySlip); the
+  // other error it gives at the same place goes with it.
+  const slips = new Map<number, ConfigIssue>();
+  /** The line of a list item that starts at another column than the items before it (BAD_INDENT). */
+  let misplacedItem: number | null = null;
+  for (const err of src.syntaxErrors()) {
+    if (err.code !== 'MULTILINE_IMPLICIT_KEY' || slips.has(err.offset)) continue;
+    const slip = implicitKeySlip(src, err);
+    if (slip !== null) slips.set(err.offset, slip);
+  }
   /** Bad escapes by line: the issue already made for that line, and the escapes it names. */
   const escapesByLine = new Map<number, { issue: ConfigIssue; escapes: string[] }>();
   for (const err of src.syntaxErrors()) {
+    const slip = slips.get(err.offset);
+    if (slip !== undefined) {
+      if (err.code === 'MULTILINE_IMPLICIT_KEY' && !out.includes(slip)) out.push(slip);
+      if (err.code === 'MULTILINE_IMPLICIT_KEY' || err.code === 'BLOCK_AS_IMPLICIT_KEY') continue;
+    }
+    if (err.code === 'BLOCK_AS_IMPLICIT_KEY') {
+      const colon = colonInValue(src, err);
+      if (colon !== null) {
+        out.push(colon);
+        continue;
+      }
+    }
     const pos = src.offsetAt(err.offset);
+    // An item that starts at another column takes its next lines out of the list: the parser then
+    // says each is "Sequence item without - indicator". One slip, said once, at the item's "-".
+    if (err.code === 'MISSING_CHAR' && /^Sequence item without - indicator/.test(err.message) && misplacedItem !== null && continuesItem(src, misplacedItem, pos.line)) continue;
     let message = `invalid YAML: ${err.message}`;
     let fix = 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
     if (err.code === 'MULTIPLE_DOCS') {
@@ -140,6 +247,16 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
         if (!out.some((o) => o.line === issue.line && o.column === issue.column && o.message === issue.message)) out.push(issue);
         continue;
       }
+    } else if (err.code === 'MISSING_CHAR' && /^Implicit map keys need to be followed by map values/.test(err.message)) {
+      const noSpace = missingSpace(src, pos.line ?? 0, pos.line ?? -1);
+      if (noSpace !== null) {
+        out.push(noSpace);
+        continue;
+      }
+    } else if (err.code === 'BAD_INDENT' && /^All sequence items must start at the same column/.test(err.message)) {
+      misplacedItem = pos.line;
+      message = `invalid YAML: the list item on line ${String(pos.line)} starts at another column than the list's items above it`;
+      fix = 'start its "-" at the column of the other items\' "-", and its other lines at the column of the item above\'s keys: indentation is part of YAML\'s structure';
     } else if (err.code === 'TAB_AS_INDENT') {
       fix = 'indent with spaces, not tabs';
     } else if (err.code === 'BAD_DQ_ESCAPE') {
