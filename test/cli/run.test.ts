@@ -572,7 +572,7 @@ describe('run: cost cap', () => {
     const r = await cli(['run'], cwd);
     expect(r.code).toBe(2);
     expect(requests()).toBe(0);
-    expect(r.stderr).toContain('the estimated cost $0.04 for 2 fixtures is above the cost cap $0.01');
+    expect(r.stderr).toContain('the estimated cost $0.04 for 4 agent turns (2 fixtures) is above the cost cap $0.01');
     expect(r.stderr).toContain('rerun with --confirm-cost');
     expect(r.stderr).toContain('.agent-replay/config.yml');
     expect(r.stderr).not.toContain('<!--'); // the terminal gets text, not the PR comment's markdown
@@ -589,7 +589,7 @@ describe('run: cost cap', () => {
     const r = await cli(['run'], cwd);
     expect(r.code).toBe(2);
     // 4 agent turns x $0.01 + (1 judge call + 2 meaning calls) x $0.005 (docs/meaning.md, "Costs").
-    expect(r.stderr).toContain('the estimated cost $0.055 for 2 fixtures, 1 judge call and 2 meaning calls at most is above the cost cap $0.01');
+    expect(r.stderr).toContain('the estimated cost $0.055 for 4 agent turns (2 fixtures), 1 judge call and 2 meaning calls at most is above the cost cap $0.01');
     expect(agent.requests).toHaveLength(0);
   });
 

@@ -84,7 +84,7 @@ describe('agent-replay run with a simulated user', () => {
     const refused = await cli(['run', '--out', 'r.json'], cwd);
     expect(refused.code).toBe(2);
     // maxTurns 5: five simulator calls at most, besides the script itself.
-    expect(refused.stderr).toContain('for 0 fixtures, 1 persona script and 5 simulator calls is above the cost cap $0.01');
+    expect(refused.stderr).toContain('for 6 agent turns (0 fixtures, 1 persona script) and 5 simulator calls is above the cost cap $0.01');
     expect(agentRequests).toBe(0);
   });
 });
