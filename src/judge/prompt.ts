@@ -58,7 +58,7 @@ export const TRANSCRIPT_SYSTEM_PROMPT = [
  * judge reads"). A text of one line is one line, as it always was: its hash, and so judge reuse,
  * stay as they were.
  */
-function labelled(label: string, text: string): string[] {
+export function labelled(label: string, text: string): string[] {
   return text.split(/\r\n|\r|\n/).map((line) => `${label}${line}`);
 }
 

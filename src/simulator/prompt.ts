@@ -1,7 +1,7 @@
 // What the simulator model is asked when it plays a simulated user (docs/personas.md, "Simulated
 // users"). The same words for every provider.
 
-import { dataTag } from '../judge/prompt.js';
+import { dataTag, labelled } from '../judge/prompt.js';
 import type { SimulatorRequest, Turn } from '../types.js';
 
 /**
@@ -9,8 +9,10 @@ import type { SimulatorRequest, Turn } from '../types.js';
  * definition hash (src/evaluate/definition.ts), so that compare tells "the simulator's prompt
  * changed" from "the agent changed": bump it whenever the prompt changes. Version 2: the
  * conversation is set between tags that no reply can write (dataTag, docs/simulated-users.md).
+ * Version 3: every line of a message or reply of several lines starts with its turn and speaker, so
+ * that a reply cannot write a line that reads as the user's turn.
  */
-export const SIMULATOR_PROMPT_VERSION = '2';
+export const SIMULATOR_PROMPT_VERSION = '3';
 
 export const SIMULATOR_SYSTEM_PROMPT = [
   'You play the user of a chatbot, to test the chatbot. You are given your goal, optional instructions and the conversation so far.',
@@ -25,8 +27,8 @@ export const SIMULATOR_SYSTEM_PROMPT = [
 function simulatorTranscript(turns: readonly Turn[]): string {
   const lines: string[] = [];
   for (const t of turns) {
-    if (t.message !== null) lines.push(`[turn ${t.index}] User: ${t.message}`);
-    lines.push(`[turn ${t.index}] Chatbot${t.index === 0 ? ' (welcome)' : ''}: ${t.reply}`);
+    if (t.message !== null) lines.push(...labelled(`[turn ${t.index}] User: `, t.message));
+    lines.push(...labelled(`[turn ${t.index}] Chatbot${t.index === 0 ? ' (welcome)' : ''}: `, t.reply));
   }
   return lines.join('\n');
 }
