@@ -235,11 +235,14 @@ function repeatChange(before: Item, after: Item): [string, string] | null {
 /** The first cause of a change between two runs of one item, with its detail; null: unchanged. */
 /**
  * What a verdict change says beside its move ("pass -> errored"), which the before and after say
- * already: the error, "before: <error>" for an item fixed since, or nothing (docs/evaluations.md#compare).
+ * already: the error, "before: <error>" for an item fixed since ("before, on turn 2: <error>" for a
+ * script's, not "before: turn 2: ..."), or nothing (docs/evaluations.md#compare).
  */
 export function verdictMoveDetail(c: Pick<ItemChange, 'before' | 'after'>): string {
   if (c.after?.error !== undefined) return c.after.error;
-  return c.before?.error === undefined ? '' : `before: ${c.before.error}`;
+  if (c.before?.error === undefined) return '';
+  const turn = /^(turn \d+): (.*)$/s.exec(c.before.error);
+  return turn === null ? `before: ${c.before.error}` : `before, on ${turn[1] as string}: ${turn[2] as string}`;
 }
 
 export function firstCause(before: Item, after: Item, latency: LatencyThresholds = DEFAULT_LATENCY): { cause: ChangeCause; detail: string } | null {

@@ -194,7 +194,10 @@ describe('compare: persona scripts are items like fixtures', () => {
     expect(renderCompareMarkdown(c)).toContain('| `p` (script) | pass | errored | verdict changed | turn 2\\: HTTP 503 from the agent |');
     expect(renderCompareText(c) + renderCompareMarkdown(c)).not.toContain('transcript changed');
     // Fixed the other way round; errored in both runs for the same reason on another turn: unchanged.
-    expect(compareRuns(at(T1, [], [stopped]), at(T2, [], [pr('p')])).changes[0]?.detail).toBe('verdict errored (turn 2: HTTP 503 from the agent) -> pass');
+    const fixed = compareRuns(at(T1, [], [stopped]), at(T2, [], [pr('p')]));
+    expect(fixed.changes[0]?.detail).toBe('verdict errored (turn 2: HTTP 503 from the agent) -> pass');
+    // The error it had before, with its turn, in words: not "before: turn 2: ..." (three colons).
+    expect(renderCompareText(fixed)).toMatch(/^ {2}p {2}errored -> pass {2}verdict changed: before, on turn 2: HTTP 503 from the agent$/m);
     const later = { ...stopped, turns: turns.slice(0, 3), error: 'turn 3: agent returned HTTP 503 after 1 attempt' } as PersonaRecord;
     expect(causeOf(stopped, later)).toBeNull();
   });
