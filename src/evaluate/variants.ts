@@ -12,7 +12,7 @@
 //     distinct after normalization and from the new reply, at most MAX_VARIANTS.
 
 import { MAX_VARIANTS, type Meaning, type MeaningValue } from '../types.js';
-import { compareFacts, factsOf, MEANING_WORDS, normalizeReply } from './meaning/index.js';
+import { MEANING_WORDS, normalizeReply, sameFacts } from './meaning/index.js';
 import { repliesVary } from './repeat.js';
 
 /** The meanings that say a reply tells the user the same as the one it was compared with. */
@@ -52,12 +52,6 @@ export function knownWordings(first: string | null, baseline: PreviousReply | nu
   const n = normalizeReply(first);
   // Equal once normalized and with the same facts, as the ladder's formatting rung asks ("10**6" is not 106).
   return all.some((w) => normalizeReply(w) === n && sameFacts(w, first)) ? all : [];
-}
-
-/** Do two replies tell the same facts (docs/meaning.md, "Facts")? */
-function sameFacts(a: string, b: string): boolean {
-  const diff = compareFacts(factsOf(a), factsOf(b));
-  return diff.baseline.length === 0 && diff.now.length === 0;
 }
 
 /** The part of a stored reply acceptance reads: the reply, its variants, and the verdict accepted with it. */

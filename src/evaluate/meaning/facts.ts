@@ -414,6 +414,16 @@ function runFacts(run: string, sign: string, out: Fact[]): void {
 
 const keyOf = (f: Fact): string => `${f.kind}\u0000${f.value}`;
 
+/** No fact on either side that the other lacks: a FactsDifference that says the replies tell the same facts. */
+export function noFactsDiffer(d: FactsDifference): boolean {
+  return d.baseline.length === 0 && d.now.length === 0;
+}
+
+/** Do two replies tell the same facts (docs/meaning.md, "Facts")? `b` may be given as its facts, read already. */
+export function sameFacts(a: string, b: string | readonly Fact[]): boolean {
+  return noFactsDiffer(compareFacts(factsOf(a), typeof b === 'string' ? factsOf(b) : b));
+}
+
 /**
  * The two multisets' differences, each in the order of its reply; both empty when the facts are the same.
  * A fact of `now` that the baseline has too is matched from the end, so that the extra ones of a

@@ -6,7 +6,7 @@
 
 import type { MeaningCheck } from '../../config.js';
 import type { FactsDifference, Meaning, MeaningBy, MeaningValue } from '../../types/meaning.js';
-import { compareFacts, factsDetail, factsOf } from './facts.js';
+import { compareFacts, factsDetail, factsOf, noFactsDiffer, sameFacts } from './facts.js';
 import { mayNormalizeAlike, normalizeReply, sameUrlPaths } from './normalize.js';
 
 export type { Meaning, MeaningBy, MeaningValue };
@@ -52,31 +52,24 @@ export function meaningWithoutModel(baseline: string | null, now: string | null,
   const nowFacts = factsOf(now);
   let diff: FactsDifference | null = null;
   const againstBaseline = (): FactsDifference => (diff ??= compareFacts(factsOf(baseline), nowFacts));
-  const same = (d: FactsDifference): boolean => d.baseline.length === 0 && d.now.length === 0;
   // Other facts and no known variant: changed, whatever normalizing would say (it is not done).
-  if (variants.length === 0 && !same(againstBaseline())) return changedByFacts(againstBaseline());
+  if (variants.length === 0 && !noFactsDiffer(againstBaseline())) return changedByFacts(againstBaseline());
   // Normalized only where it can be equal to the other side (mayNormalizeAlike), once.
   let normalized: string | null = null;
   const nowNormalized = (): string => (normalized ??= normalizeReply(now));
   // Normalizing lower-cases a URL's path too: a path that differs in case is a different address.
   // And equal once normalized is formatting only when the facts are equal too ("10**6" is not 106:
   // docs/meaning.md, "Formatting").
-  if (mayNormalizeAlike(baseline, now) && normalizeReply(baseline) === nowNormalized() && sameUrlPaths(baseline, now) && same(againstBaseline())) return { value: 'formatting', by: 'normalize', detail: null };
+  if (mayNormalizeAlike(baseline, now) && normalizeReply(baseline) === nowNormalized() && sameUrlPaths(baseline, now) && noFactsDiffer(againstBaseline())) return { value: 'formatting', by: 'normalize', detail: null };
   const variant = variants.findIndex((v) => mayNormalizeAlike(v, now) && normalizeReply(v) === nowNormalized());
-  if (variant !== -1 && sameUrlPaths(variants[variant] as string, now) && sameFactsAs(variants[variant] as string, nowFacts)) return { value: 'variant', by: 'variant', detail: null };
-  if (!same(againstBaseline())) return changedByFacts(againstBaseline());
+  if (variant !== -1 && sameUrlPaths(variants[variant] as string, now) && sameFacts(variants[variant] as string, nowFacts)) return { value: 'variant', by: 'variant', detail: null };
+  if (!noFactsDiffer(againstBaseline())) return changedByFacts(againstBaseline());
   if (check === 'facts') return { value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE };
   return 'judge';
 }
 
 function changedByFacts(facts: FactsDifference): Meaning {
   return { value: 'changed', by: 'facts', detail: factsDetail(facts), facts };
-}
-
-/** Does `reply` tell the facts `facts` (a reply's own, from factsOf)? */
-function sameFactsAs(reply: string, facts: ReturnType<typeof factsOf>): boolean {
-  const diff = compareFacts(factsOf(reply), facts);
-  return diff.baseline.length === 0 && diff.now.length === 0;
 }
 
 /** The first line of a model's text, trimmed, at most 200 characters; null when empty. */
