@@ -270,6 +270,20 @@ function listOfOneFix(ctx: TranslateContext, full: readonly PathSegment[], rel: 
   return `change ${name} to a list: [ ... ], or one "- " line per item`;
 }
 
+/**
+ * A single value where a mapping belongs: the mapping's keys, and for `repeat: 3` the mapping it
+ * stands for (`--repeat 3` on the command line is `count: 3`; docs/fixtures.md, "Repeat").
+ */
+function mappingFix(ctx: TranslateContext, rel: PathSegment[], name: string, value: unknown): string | null {
+  if (value === null || typeof value === 'object') return null;
+  const key = rel[rel.length - 1];
+  if (key === 'repeat' && typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 20) {
+    return `write it as repeat: { count: ${value} } (${value} attempts, every one must pass; add minPass to need fewer)`;
+  }
+  const keys = allowedKeysAt(ctx.schema, rel);
+  return keys.length > 0 ? `change ${name} to a mapping of ${keys.join(', ')}` : null;
+}
+
 /** The keys the mapping at `path` of `schema` allows (the first object schema that can sit there). */
 export function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
   const obj = shapesAt(schema, path)[0];
@@ -460,7 +474,9 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const quoteFix =
         written !== null
           ? `put the value in quotes: ${String(rel[rel.length - 1] ?? 'value')}: ${JSON.stringify(written)}`
-          : (issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ?? `change ${name} to ${expected}`;
+          : (issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ??
+            (issue.expected === 'object' ? mappingFix(ctx, rel, name, value) : null) ??
+            `change ${name} to ${expected}`;
       return [at(ctx.src.valueAt(full), `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
     case 'invalid_value': {

@@ -14,6 +14,20 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors[0]!.message).toMatch(/^invalid YAML: /);
   });
 
+  it('a single value where a mapping belongs names the mapping\'s keys; repeat: 3 is written out as the mapping it stands for', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncost: 5\n',
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nrepeat: 3\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nrepeat: 40\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.fix}`)).toEqual([
+      `${C}:3: change cost to a mapping of agentTurnUsd, turnsPerFixture, judgeCallUsd, capUsd, simulatorCallUsd`,
+      `${F}/a.yml:3: write it as repeat: { count: 3 } (3 attempts, every one must pass; add minPass to need fewer)`,
+      // 40 is more attempts than a repeat allows: the mapping's keys, not an example that is itself an error.
+      `${F}/b.yml:3: change repeat to a mapping of count, minPass, max`,
+    ]);
+  });
+
   it('an unclosed [ or { is placed where it opens, not on the next line or past the end of the file', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage: [unclosed\nassert: { contains: "x" }\n',
