@@ -47,6 +47,8 @@ export interface AgentClientDeps {
   signal?: AbortSignal;
   /** Told before each retried request (counted in `spend`: docs/semantics.md, "Cost"). */
   onRetry?: () => void;
+  /** Told as each request is sent, the first and every retry (counted in `spend`: docs/semantics.md, "Cost"). */
+  onRequest?: () => void;
   /** Gates every request; default: an adaptive limit starting at `config.concurrency`. */
   limiter?: AdaptiveLimiter;
   /** Told once per client of a response whose token usage has no known shape (the usage is ignored, the turn is not an error). */
@@ -258,6 +260,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           const { trace, header } = attempts++ === 0 ? first : tracing.again(first);
           latest.trace = trace;
           if (trace !== null) deps.onTraceSent?.(trace);
+          deps.onRequest?.();
           return attempt(body, turn, isLast, header === null ? headers : { ...headers, traceparent: header });
         },
         outcomeOf,
