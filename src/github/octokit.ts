@@ -21,6 +21,7 @@
 import { GitHub, defaults as actionsDefaults, getOctokitOptions } from '@actions/github/lib/utils';
 import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
+import { httpDate } from '../http/retry.js';
 
 const GitHubWithPlugins = GitHub.plugin(retry, throttling);
 
@@ -171,12 +172,16 @@ function baseFetchOf(options: CreateOctokitOptions): typeof fetch {
 /** Seconds to wait for a secondary rate limit or a 429 without a Retry-After: GitHub's advice for a secondary rate limit. */
 const TOO_MANY_REQUESTS_FALLBACK_S = 60;
 
-/** Retry-After in seconds (a number of seconds, or an HTTP date), or null when absent or unreadable. */
+/**
+ * Retry-After in whole seconds (a number of seconds, rounded up, or an HTTP date), or null when
+ * absent or neither (a negative number, garbage: V8's Date.parse reads "-1" as a day of 2001).
+ */
 export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | null {
-  if (value === undefined || value.trim() === '') return null;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text));
+  const at = httpDate(text);
+  return at === null ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 interface RequestErrorLike {

@@ -173,9 +173,29 @@ export function retryAfterOf(headers: Record<string, string | string[] | undefin
   return parseRetryAfter(headers['retry-after'], now);
 }
 
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** An HTTP date as servers write it (`Thu, 01 Jan 2026 00:00:03 GMT`), and its older form with a two-digit year, in GMT. */
+const GMT_DATE = [new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`, 'i'), new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`, 'i')];
+/** The third form (`Thu Jan  1 00:00:03 2026`), which names no zone: GMT all the same. */
+const ASCTIME = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`, 'i');
+
+/**
+ * An HTTP date (a Retry-After's), in ms since the epoch; null for anything else. Date.parse alone
+ * is not the test: V8 reads "-1", "1 2" or "7 soon" as days of 2001, a wait of 0 that would retry
+ * at once instead of waiting the backoff (docs/configuration.md, "Adaptive concurrency").
+ */
+export function httpDate(value: string): number | null {
+  const text = GMT_DATE.some((form) => form.test(value)) ? value : ASCTIME.test(value) ? `${value} GMT` : null;
+  const at = text === null ? Number.NaN : Date.parse(text);
+  return Number.isNaN(at) ? null : at;
+}
+
 /**
  * Parses a Retry-After header (delta seconds or an HTTP date) into milliseconds from `now`,
- * capped at MAX_RETRY_AFTER_MS. Returns null when absent or unparseable.
+ * capped at MAX_RETRY_AFTER_MS. Returns null when absent or neither (a negative number, garbage):
+ * the backoff is waited then.
  */
 export function parseRetryAfter(header: string | string[] | null | undefined, now: number): number | null {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
@@ -184,8 +204,8 @@ export function parseRetryAfter(header: string | string[] | null | undefined, no
   if (/^\d+(\.\d+)?$/.test(value)) {
     ms = Number(value) * 1000;
   } else {
-    const date = Date.parse(value);
-    if (Number.isNaN(date)) return null;
+    const date = httpDate(value);
+    if (date === null) return null;
     ms = date - now;
   }
   return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(ms)));

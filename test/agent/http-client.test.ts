@@ -202,6 +202,16 @@ describe('retries', () => {
     expect(clock.sleeps).toEqual([3000]);
   });
 
+  it('a 503 whose Retry-After is neither seconds nor a date waits the backoff, not 0', async () => {
+    for (const value of ['-1', '1 2']) {
+      const server = await serve((req) => (req.index === 0 ? { status: 503, headers: { 'retry-after': value } } : { json: { reply: 'ok' } }));
+      const clock = fakeClock();
+      expect(await client({ url: server.url, start: null, backoffMs: 100 }, clock).converse(request)).toMatchObject({ kind: 'replied', reply: 'ok' });
+      // It was read as a date of 2001: a wait of 0, the retry at once.
+      expect(clock.sleeps, value).toEqual([50]);
+    }
+  });
+
   it('does not retry a 400', async () => {
     const server = await serve(() => ({ status: 400, json: { error: 'bad request' } }));
     const clock = fakeClock();

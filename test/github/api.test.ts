@@ -225,6 +225,9 @@ describe('errors and retries', () => {
     expect(retryAfterSeconds('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
     expect(retryAfterSeconds(undefined, now)).toBeNull();
     expect(retryAfterSeconds('soon', now)).toBeNull();
+    // Not dates, though V8's Date.parse reads them as days of 2001 (a wait of 0): no Retry-After, 60 s.
+    for (const value of ['-1', '1 2', '7 soon']) expect(retryAfterSeconds(value, now), value).toBeNull();
+    expect(retryAfterSeconds('1.5', now)).toBe(2);
   });
 
   it('never puts the token in an error message, even when GitHub echoes it', async () => {
