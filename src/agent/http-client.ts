@@ -26,7 +26,7 @@ import { basicAuthOf } from '../suite/url-credentials.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
-import { attemptsText, retryAfterOf, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
+import { askedRetryAfterOf, attemptsText, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { TurnAbort } from '../http/turn-abort.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, readReply, readToolCalls } from './response.js';
@@ -197,7 +197,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         return { ok: true, value: { mediaType, text, timing } };
       }
       const retryable = status === 429 || status >= 500;
-      const retryAfterMs = retryable ? retryAfterOf(response.headers, clock.now()) : null;
+      const retryAfterMs = retryable ? askedRetryAfterOf(response.headers, clock.now()) : null;
       let text = '';
       // A 429 may be the last attempt whatever `isLast` says (its time budget decides): keep it.
       if (retryable && !isLast && status !== 429) {

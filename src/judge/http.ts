@@ -14,7 +14,7 @@ import { redirectTarget } from '../http/redirect.js';
 import { request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
-import { attemptsText, retryAfterOf, withRetries } from '../http/retry.js';
+import { askedRetryAfterOf, attemptsText, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter } from '../http/limiter.js';
 
 /**
@@ -165,7 +165,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       return { kind: 'http', status: res.statusCode, message, body: oneLine(text, 1000), retryAfterMs: null };
     }
     const message = errorMessage(text);
-    const retryAfterMs = retryAfterOf(res.headers, opts.clock.now());
+    const retryAfterMs = askedRetryAfterOf(res.headers, opts.clock.now());
     return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs };
   } catch (err) {
     if (timedOut) return { kind: 'timeout' };

@@ -202,6 +202,26 @@ describe('retries', () => {
     expect(clock.sleeps).toEqual([3000]);
   });
 
+  it('a 429 whose Retry-After asks for longer than the time budget is given up at once, naming what it asked, not the 60 s cap', async () => {
+    const server = await serve(() => ({ status: 429, headers: { 'retry-after': '3600' }, body: 'come back in an hour' }));
+    const clock = fakeClock();
+    // The default budget: timeoutMs 30000 x 3 attempts.
+    const outcome = await client({ url: server.url, start: null }, clock).converse(request);
+    // It waited the 60 s cap, sent the request again 59 minutes early, and then said the server asked for 60000 ms.
+    expect(server.requests).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+    expect(outcome).toMatchObject({
+      kind: 'errored',
+      error:
+        "message turn: agent returned HTTP 429 after 1 attempt (rate limited: the server's Retry-After asks for 3600000 ms, more than the 90000 ms left of the time budget of 90000 ms, timeoutMs x attempts; given up at once instead of waiting): come back in an hour",
+    });
+    // Within the budget the wait stays capped at 60 s, as before (docs/presets.md, "Retries and timeouts").
+    const soon = await serve((req) => (req.index === 0 ? { status: 429, headers: { 'retry-after': '75' } } : { json: { reply: 'ok' } }));
+    const clock2 = fakeClock();
+    expect(await client({ url: soon.url, start: null }, clock2).converse(request)).toMatchObject({ kind: 'replied', reply: 'ok' });
+    expect(clock2.sleeps).toEqual([60_125]);
+  });
+
   it('a 503 whose Retry-After is neither seconds nor a date waits the backoff, not 0', async () => {
     for (const value of ['-1', '1 2']) {
       const server = await serve((req) => (req.index === 0 ? { status: 503, headers: { 'retry-after': value } } : { json: { reply: 'ok' } }));
