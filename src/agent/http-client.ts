@@ -45,7 +45,7 @@ export interface AgentClientDeps {
   random?: () => number;
   /** Aborted when the run is interrupted: requests in flight are cancelled, no new one is sent. */
   signal?: AbortSignal;
-  /** Told before each retried request (counted in `spend`: docs/semantics.md, "Cost"). */
+  /** Told as each retried request is sent (counted in `spend`: docs/semantics.md, "Cost"). */
   onRetry?: () => void;
   /** Told as each request is sent, the first and every retry (counted in `spend`: docs/semantics.md, "Cost"). */
   onRequest?: () => void;
@@ -260,7 +260,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           const { trace, header } = attempts++ === 0 ? first : tracing.again(first);
           latest.trace = trace;
           if (trace !== null) deps.onTraceSent?.(trace);
+          // Counted as sent, once it has its slot: a retry the run's interruption stops while it
+          // waits for one is not a retry made (docs/semantics.md, "Cost").
           deps.onRequest?.();
+          if (attempts > 1) deps.onRetry?.();
           return attempt(body, turn, isLast, header === null ? headers : { ...headers, traceparent: header });
         },
         outcomeOf,
@@ -275,7 +278,6 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       clock,
       random,
       signal: deps.signal,
-      onRetry: deps.onRetry,
       budgetMs: config.timeoutMs * (Math.max(0, config.retries) + 1),
     });
     const { trace } = latest;

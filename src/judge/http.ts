@@ -35,7 +35,7 @@ export interface PostOptions {
   backoffMs: number;
   clock: Clock;
   random: () => number;
-  /** Told before each retried request (counted in `spend`: docs/semantics.md, "Cost"). */
+  /** Told as each retried request is sent (counted in `spend`: docs/semantics.md, "Cost"). */
   onRetry?: () => void;
   /** Gates every attempt; a 429 halves the judge's concurrency. */
   limiter: AdaptiveLimiter;
@@ -202,10 +202,15 @@ function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeou
 }
 
 export async function postJson(opts: PostOptions): Promise<PostResult> {
+  const { onRetry, ...loop } = opts;
+  let sent = 0;
   const result = await withRetries(
     async () => {
       const a = await opts.limiter.run(
         async () => {
+          // A retry is counted as sent, once it has its slot: one the run's interruption stops while
+          // it waits for one is not a retry made (docs/semantics.md, "Cost").
+          if (sent++ > 0) onRetry?.();
           const r = await attempt(opts);
           if (r.kind === 'http') opts.onHttpFailure?.({ status: r.status, body: r.body, reason: `HTTP ${r.status}${r.message ? `: ${r.message}` : ''}` });
           return r;
@@ -217,7 +222,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
       const throttled = a.kind === 'http' && a.status === 429;
       return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? a.retryAfterMs : null, throttled };
     },
-    { ...opts, budgetMs: opts.timeoutMs * (Math.max(0, opts.retries) + 1) },
+    { ...loop, budgetMs: opts.timeoutMs * (Math.max(0, opts.retries) + 1) },
   );
   if (result.ok) return { ok: true, json: result.value };
   const reason = describe(result.failure, result, opts.timeoutMs);

@@ -5,6 +5,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig, OPENAI_CHAT_MAPPING } from '../../src/config.js';
+import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import type { AgentConfig } from '../../src/config.js';
 import type { AgentClient, Clock } from '../../src/types.js';
 import { nativeEcho, startAgentServer } from '../support/agent-server.js';
@@ -220,6 +221,32 @@ describe('retries', () => {
     const clock2 = fakeClock();
     expect(await client({ url: soon.url, start: null }, clock2).converse(request)).toMatchObject({ kind: 'replied', reply: 'ok' });
     expect(clock2.sleeps).toEqual([60_125]);
+  });
+
+  it('counts a retry as it is sent: one an interrupted run stops while it waits for a slot is not counted', async () => {
+    // One slot: the first session's 503 frees it for the second session, which hangs in it; the first one's retry waits for it.
+    let hung: () => void = () => undefined;
+    const hanging = new Promise<void>((resolve) => (hung = resolve));
+    const server = await serve((req) => {
+      if ((req.json as { session: string }).session === 'a') return { status: 503, body: 'busy' };
+      hung();
+      return 'hang';
+    });
+    const interrupt = new AbortController();
+    let retries = 0;
+    let requests = 0;
+    const c = createHttpAgentClient(
+      { ...defaultConfig().agent, url: server.url, start: null, retries: 2, backoffMs: 0 },
+      { clock: fakeClock(), random: () => 0.5, signal: interrupt.signal, limiter: new AdaptiveLimiter(1), onRetry: () => void retries++, onRequest: () => void requests++ },
+    );
+    cleanups.push(() => c.close());
+    const a = c.converse({ ...request, session: 'a' });
+    const b = c.converse({ ...request, session: 'b' });
+    await hanging;
+    interrupt.abort();
+    await Promise.all([a, b]);
+    expect(server.requests.map((r) => (r.json as { session: string }).session)).toEqual(['a', 'b']);
+    expect({ requests, retries }).toEqual({ requests: 2, retries: 0 });
   });
 
   it('a 503 whose Retry-After is neither seconds nor a date waits the backoff, not 0', async () => {
