@@ -467,14 +467,14 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
     if (wait > 0 && config.agent.url !== null) {
       await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: options.waitClock ?? deps.clock, signal: deps.signal, log: options.onWaitLog, network });
     }
-    const meter = spendMeter();
+    const meter = spendMeter(deps.makeAgent === undefined);
     // Where tool calls come from (docs/traces.md): applied to the client's turns, then metered.
     const observer =
       deps.makeTurnObserver?.(config) ??
       (traces !== null && config.traces != null ? traceObserver(traces.source, { endpoint: traces.endpoint, receiving: traces.receiving, waitMs: config.traces.waitMs }) : responseOnly);
     const client = deps.makeAgent
       ? deps.makeAgent(config)
-      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onWarning: options.onWarning, onTraceSent: (trace) => observer.beforeSend(trace), network });
+      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onRequest: meter.agentRequest, onWarning: options.onWarning, onTraceSent: (trace) => observer.beforeSend(trace), network });
     agent = meter.agent(observeTurns(client, observer));
     // A pattern whose matching time has a small bound is matched on the main thread; the others in the pool.
     regex = deps.makeRegex ? deps.makeRegex(config) : withInlineRegex(createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs }));
@@ -578,13 +578,16 @@ function meterOrNull<T>(client: T | null, meter: (client: T) => T): T | null {
 
 /**
  * Spend, counted at the boundary: an agent turn when the agent answered it (a welcome and a
- * message turn are two), a judge call per criterion asked; retries are told by the HTTP clients.
+ * message turn are two), a judge call per criterion asked; retries, and the agent's requests (with
+ * `countsRequests`: the HTTP agent client tells them), are told by the HTTP clients.
  */
-function spendMeter(): {
+function spendMeter(countsRequests: boolean): {
   agent: (client: AgentClient) => AgentClient;
   judge: (judge: Judge) => Judge;
   simulator: (simulator: Simulator) => Simulator;
   agentRetry: () => void;
+  /** Told by the HTTP agent client as each request is sent; spend has `agentRequests` once one is. */
+  agentRequest: () => void;
   judgeRetry: () => void;
   simulatorRetry: () => void;
   baselineTurn: () => void;
@@ -607,6 +610,9 @@ function spendMeter(): {
     judgeRetries: 0,
     judgeReused: 0,
   };
+  // Requests sent to the agent, retries included, answered or not (docs/semantics.md, "Cost"): told
+  // by the HTTP client only. A client that does not tell (a test's) leaves the count out.
+  const requests = { count: 0 };
   // A turn is counted when the client tells it was answered, before its outcome: an interrupted run
   // records its spend without waiting for the fixtures it abandons, and a fixture whose welcome
   // turn was answered has spent that turn. A client that does not tell (a test's, the demo's) has
@@ -663,6 +669,9 @@ function spendMeter(): {
     agentRetry: () => {
       n.agentRetries++;
     },
+    agentRequest: () => {
+      requests.count++;
+    },
     judgeRetry: () => {
       n.judgeRetries++;
     },
@@ -707,7 +716,12 @@ function spendMeter(): {
       };
     },
     spend: () => ({
-      ...n,
+      agentTurns: n.agentTurns,
+      agentRetries: n.agentRetries,
+      ...(countsRequests ? { agentRequests: requests.count } : {}),
+      judgeCalls: n.judgeCalls,
+      judgeRetries: n.judgeRetries,
+      judgeReused: n.judgeReused,
       ...(sim.used ? { simulatorCalls: sim.simulatorCalls, simulatorRetries: sim.simulatorRetries, baselineTurns: sim.baselineTurns } : {}),
       ...(m.used ? { meaningCalls: m.meaningCalls, meaningReused: m.meaningReused, meaningAvoided: m.meaningAvoided } : {}),
     }),

@@ -26,7 +26,7 @@ import { basicAuthOf } from '../suite/url-credentials.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
 import type { AgentClient, AgentOutcome, AgentRequest, AgentSession, Clock, ErrorKind, Route, SentTrace, SessionRequest, SessionTurn, TokenUsage, TurnTiming } from '../types.js';
 import { traceContext } from './trace-context.js';
-import { attemptsText, retryAfterOf, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
+import { askedRetryAfterOf, attemptsText, systemClock, withRetries, type AttemptResult } from '../http/retry.js';
 import { AdaptiveLimiter } from '../http/limiter.js';
 import { TurnAbort } from '../http/turn-abort.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, readReply, readToolCalls } from './response.js';
@@ -45,8 +45,10 @@ export interface AgentClientDeps {
   random?: () => number;
   /** Aborted when the run is interrupted: requests in flight are cancelled, no new one is sent. */
   signal?: AbortSignal;
-  /** Told before each retried request (counted in `spend`: docs/semantics.md, "Cost"). */
+  /** Told as each retried request is sent (counted in `spend`: docs/semantics.md, "Cost"). */
   onRetry?: () => void;
+  /** Told as each request is sent, the first and every retry (counted in `spend`: docs/semantics.md, "Cost"). */
+  onRequest?: () => void;
   /** Gates every request; default: an adaptive limit starting at `config.concurrency`. */
   limiter?: AdaptiveLimiter;
   /** Told once per client of a response whose token usage has no known shape (the usage is ignored, the turn is not an error). */
@@ -195,7 +197,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         return { ok: true, value: { mediaType, text, timing } };
       }
       const retryable = status === 429 || status >= 500;
-      const retryAfterMs = retryable ? retryAfterOf(response.headers, clock.now()) : null;
+      const retryAfterMs = retryable ? askedRetryAfterOf(response.headers, clock.now()) : null;
       let text = '';
       // A 429 may be the last attempt whatever `isLast` says (its time budget decides): keep it.
       if (retryable && !isLast && status !== 429) {
@@ -258,6 +260,10 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
           const { trace, header } = attempts++ === 0 ? first : tracing.again(first);
           latest.trace = trace;
           if (trace !== null) deps.onTraceSent?.(trace);
+          // Counted as sent, once it has its slot: a retry the run's interruption stops while it
+          // waits for one is not a retry made (docs/semantics.md, "Cost").
+          deps.onRequest?.();
+          if (attempts > 1) deps.onRetry?.();
           return attempt(body, turn, isLast, header === null ? headers : { ...headers, traceparent: header });
         },
         outcomeOf,
@@ -272,7 +278,6 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       clock,
       random,
       signal: deps.signal,
-      onRetry: deps.onRetry,
       budgetMs: config.timeoutMs * (Math.max(0, config.retries) + 1),
     });
     const { trace } = latest;

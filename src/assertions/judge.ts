@@ -64,8 +64,19 @@ export function judgeOutcome(result: JudgeResult, threshold: number, source: str
 }
 
 /**
+ * The rationale a panel's answer shows (docs/judges.md, "Panels"): that of the first member, in the
+ * panel's order, whose score agrees with the verdict; `fallback` when none does. A run and
+ * `calibrate` both show this one.
+ */
+export function panelRationale(members: readonly PanelMember[], threshold: number, verdict: Verdict, fallback: string): string {
+  const pass = verdict === 'pass';
+  const agreeing = members.find((m) => m.score !== null && (m.score >= threshold) === pass);
+  return agreeing?.rationale ?? fallback;
+}
+
+/**
  * A panel's outcome: "panel: 2 of 3 members pass (score >= threshold 0.70; 2 needed), median 0.80:
- * <rationale>", the rationale being the first member's that agrees with the verdict.
+ * <rationale>", the rationale being the first member's that agrees with the verdict (panelRationale).
  */
 function panelOutcome(result: JudgeResult, members: PanelMember[], threshold: number, source: string | null): Outcome {
   const v = panelVerdict(members, threshold);
@@ -75,9 +86,7 @@ function panelOutcome(result: JudgeResult, members: PanelMember[], threshold: nu
   }
   const scores = members.flatMap((m) => (m.score === null ? [] : [m.score]));
   const score = median(scores);
-  const pass = v.verdict === 'pass';
-  const agreeing = members.find((m) => m.score !== null && (m.score >= threshold) === pass);
-  const rationale = agreeing?.rationale ?? (result.ok ? result.rationale : '');
+  const rationale = panelRationale(members, threshold, v.verdict, result.ok ? result.rationale : '');
   const [s, t] = formatPair(score, threshold);
   return {
     verdict: v.verdict,

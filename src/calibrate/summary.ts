@@ -5,7 +5,7 @@
 
 import type { BaselineVerdict, Estimate, JudgeResult } from '../types.js';
 import { roundUsd } from '../evaluate/estimate.js';
-import { panelVerdict } from '../assertions/judge.js';
+import { panelRationale, panelVerdict } from '../assertions/judge.js';
 import type { AcceptedFrom, CalibrationPlan, CalibrationTarget, ItemKind, SkippedTarget, UnbaselinedItem } from './plan.js';
 
 /** A median this close to the threshold (either side, inclusive) straddles it. */
@@ -44,7 +44,7 @@ export interface BaselineCalibration {
   /** The judged verdict is the accepted one; null without a usable score. */
   agrees: boolean | null;
   straddling: boolean;
-  /** The rationale of the answer whose score is nearest the median. */
+  /** The rationale of the answer whose score is nearest the median; a panel's answer's as a run shows it (its first member agreeing with its verdict). */
   rationale: string | null;
 }
 
@@ -113,6 +113,9 @@ export function calibrateBaseline(target: CalibrationTarget, answers: readonly J
   const judged = m === null ? null : (panelJudged(usable, target.threshold) ?? (m >= target.threshold ? 'pass' : 'fail'));
   let nearest: (typeof usable)[number] | null = null;
   for (const a of usable) if (m !== null && (nearest === null || Math.abs(a.score - m) < Math.abs(nearest.score - m))) nearest = a;
+  // A panel's answer shows the rationale a run shows for it: its first member that agrees with its
+  // members' verdict (docs/judges.md, "Panels"), not the member nearest its median.
+  const rationale = nearest === null ? null : nearest.members === undefined ? nearest.rationale : panelRationale(nearest.members, target.threshold, panelVerdict(nearest.members, target.threshold).verdict, nearest.rationale);
   return {
     label: target.label,
     kind: target.kind,
@@ -129,7 +132,7 @@ export function calibrateBaseline(target: CalibrationTarget, answers: readonly J
     judged,
     agrees: judged === null ? null : judged === target.accepted,
     straddling: m !== null && Math.abs(m - target.threshold) <= STRADDLE_MARGIN + 1e-9,
-    rationale: nearest?.rationale ?? null,
+    rationale,
   };
 }
 

@@ -130,9 +130,12 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   } finally {
     await judge.close();
   }
-  // A rationale or reason never carries a configured secret.
+  // A rationale or reason never carries a configured secret, a panel member's neither (a panel's
+  // answer shows its first agreeing member's rationale: docs/judges.md, "Panels").
   const redact = makeRedactor(config.secrets);
-  const clean = answers.map((list) => list.map((a): JudgeResult => (a.ok ? { ...a, rationale: redact(a.rationale) } : { ok: false, reason: redact(a.reason) })));
+  const members = (a: JudgeResult): Pick<JudgeResult, 'members'> =>
+    a.members === undefined ? {} : { members: a.members.map((m) => ({ ...m, rationale: m.rationale === null ? null : redact(m.rationale), reason: m.reason === null ? null : redact(m.reason) })) };
+  const clean = answers.map((list) => list.map((a): JudgeResult => (a.ok ? { ...a, rationale: redact(a.rationale), ...members(a) } : { ok: false, reason: redact(a.reason) })));
   const figures = summarizeCalibration(plan, clean, minAgreement);
   const calibration: Calibration = calibrationSchema().parse({
     calibrationVersion: CALIBRATION_VERSION,

@@ -4,13 +4,15 @@
 // Retries come from two plugins that cover different failures:
 // - @octokit/plugin-retry retries transient failures (5xx, network errors reported as 500) with a
 //   quadratic backoff: (retryCount + 1)^2 * retryAfterBaseMs.
-// - @octokit/plugin-throttling spaces writes, and retries primary / secondary rate limits (403 or
-//   429 with the rate-limit headers or message) after the delay GitHub asks for, through the two
-//   handlers below, a limited number of times.
-// - Any other 429 (no "secondary rate" in its message, no exhausted x-ratelimit-remaining) is
-//   neither plugin's: `retryTooManyRequests` waits what its Retry-After asks (60 s without one, as
-//   GitHub advises for a secondary limit), within the same bounds and with the same log lines as a
-//   rate limit (docs/action.md, "GitHub's rate limits"). plugin-retry never retries a 429.
+// - @octokit/plugin-throttling spaces writes, and retries primary rate limits (403 or 429 with an
+//   exhausted x-ratelimit-remaining) until their x-ratelimit-reset, through the handler below, a
+//   limited number of times.
+// - A secondary rate limit ("secondary rate" in its message) and any other 429 are retried by the
+//   wrapper at the end of createOctokit, after what their Retry-After asks: seconds, 0 (at once) or
+//   an HTTP date (until then); 60 s without one, as GitHub advises; within the same bounds and with
+//   the same log lines as a primary limit (docs/action.md, "GitHub's rate limits"). The throttling
+//   plugin is not left to it: it reads Retry-After as `Number(value) || 60`, so a `Retry-After: 0`
+//   and a date both waited 60 s. plugin-retry never retries a 403 or a 429.
 // - A try that GitHub does not finish answering within `requestTimeoutMs` (30 s; the answer's body
 //   included) is given up and reported as a failed connection, which plugin-retry retries like any
 //   other (docs/action.md, "When GitHub does not answer"): without it, undici waits 300 s per try.
@@ -19,6 +21,7 @@
 import { GitHub, defaults as actionsDefaults, getOctokitOptions } from '@actions/github/lib/utils';
 import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
+import { httpDate } from '../http/retry.js';
 
 const GitHubWithPlugins = GitHub.plugin(retry, throttling);
 
@@ -60,8 +63,10 @@ export interface CreateOctokitOptions {
    * ms. Default 30000. A try that takes longer is retried like a dropped connection. Tests: a few ms.
    */
   requestTimeoutMs?: number;
-  /** How a wait before retrying a 429 is slept (default: a timer). Tests: record the waits asked for. */
+  /** How a wait before retrying a 429 or a secondary rate limit is slept (default: a timer). Tests: record the waits asked for. */
   sleep?: (ms: number) => Promise<void>;
+  /** The time a Retry-After date is counted from (default: Date.now). Tests: a fixed time. */
+  now?: () => number;
 }
 
 /**
@@ -164,15 +169,19 @@ function baseFetchOf(options: CreateOctokitOptions): typeof fetch {
   return options.fetch ?? (actionsDefaults.request as { fetch?: typeof fetch } | undefined)?.fetch ?? fetch;
 }
 
-/** Seconds to wait for a 429 without a Retry-After: GitHub's advice for a secondary rate limit. */
+/** Seconds to wait for a secondary rate limit or a 429 without a Retry-After: GitHub's advice for a secondary rate limit. */
 const TOO_MANY_REQUESTS_FALLBACK_S = 60;
 
-/** Retry-After in seconds (a number of seconds, or an HTTP date), or null when absent or unreadable. */
+/**
+ * Retry-After in whole seconds (a number of seconds, rounded up, or an HTTP date), or null when
+ * absent or neither (a negative number, garbage: V8's Date.parse reads "-1" as a day of 2001).
+ */
 export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | null {
-  if (value === undefined || value.trim() === '') return null;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+  const text = value?.trim() ?? '';
+  if (text === '') return null;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text));
+  const at = httpDate(text);
+  return at === null ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 interface RequestErrorLike {
@@ -181,13 +190,19 @@ interface RequestErrorLike {
   response?: { headers?: Record<string, string | undefined> };
 }
 
-/** A 429 that plugin-throttling leaves alone (see the top of this file). */
-function isPlainTooManyRequests(error: unknown): error is RequestErrorLike {
-  if (typeof error !== 'object' || error === null) return false;
+/**
+ * The limits this file's wrapper retries after their Retry-After (see the top of this file): a
+ * secondary rate limit (a 403 or 429, or a GraphQL answer, whose message says "secondary rate", as
+ * plugin-throttling tells one), or another 429 that is not a primary limit. Null for anything else.
+ */
+function retriedLimit(error: unknown, url: string): { what: 'secondary' | 'tooMany'; error: RequestErrorLike } | null {
+  if (typeof error !== 'object' || error === null) return null;
   const e = error as RequestErrorLike;
-  if (e.status !== 429) return false;
   const message = typeof e.message === 'string' ? e.message : '';
-  return !/\bsecondary rate\b/i.test(message) && e.response?.headers?.['x-ratelimit-remaining'] !== '0';
+  const graphql = new URL(url, 'http://github.test').pathname.startsWith('/graphql') && e.status !== 401;
+  if (/\bsecondary rate\b/i.test(message) && e.response !== undefined && (graphql || e.status === 403 || e.status === 429)) return { what: 'secondary', error: e };
+  if (e.status === 429 && e.response?.headers?.['x-ratelimit-remaining'] !== '0') return { what: 'tooMany', error: e };
+  return null;
 }
 
 const consoleLog: OctokitLog = {
@@ -244,7 +259,8 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
   const throttle: ThrottlingOptions = {
     retryAfterBaseValue: baseMs,
     onRateLimit: onLimit('rate limit'),
-    onSecondaryRateLimit: onLimit('secondary rate limit'),
+    // Retried by the wrapper below, after the Retry-After GitHub gave (see the top of this file).
+    onSecondaryRateLimit: () => false,
     ...(options.throttleWrites === false
       ? { write: unspacedGroup, notifications: unspacedGroup, search: unspacedGroup }
       : {}),
@@ -264,16 +280,19 @@ export function createOctokit(options: CreateOctokitOptions): GitHubOctokit {
   );
   if (options.graphqlUrl) octokit.graphql = octokit.graphql.defaults({ url: options.graphqlUrl });
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const tooMany = onLimit('rate limit (429 Too Many Requests)');
+  const now = options.now ?? Date.now;
+  const say = { secondary: onLimit('secondary rate limit'), tooMany: onLimit('rate limit (429 Too Many Requests)') };
   octokit.hook.wrap('request', async (request, requestOptions) => {
     for (let retryCount = 0; ; retryCount++) {
       try {
         return await request(requestOptions);
       } catch (error) {
-        if (!isPlainTooManyRequests(error)) throw error;
-        const retryAfter = retryAfterSeconds(error.response?.headers?.['retry-after']) ?? TOO_MANY_REQUESTS_FALLBACK_S;
+        const limit = retriedLimit(error, requestOptions.url);
+        if (limit === null) throw error;
+        // 0 is at once, a date until then, none 60 s (docs/action.md, "GitHub's rate limits").
+        const retryAfter = retryAfterSeconds(limit.error.response?.headers?.['retry-after'], now()) ?? TOO_MANY_REQUESTS_FALLBACK_S;
         // The request as sent (its parameters in the path), not its route template.
-        if (!tooMany(retryAfter, requestOptions, octokit, retryCount)) throw error;
+        if (!say[limit.what](retryAfter, requestOptions, octokit, retryCount)) throw error;
         await sleep(retryAfter * baseMs);
       }
     }

@@ -36,7 +36,10 @@ export type AttemptResult<T, F> =
       ok: false;
       failure: F;
       retryable: boolean;
-      /** The server's Retry-After, when it gave one: waited instead of the backoff. */
+      /**
+       * The server's Retry-After as it asked (askedRetryAfterOf), when it gave one: waited instead of the
+       * backoff, at most MAX_RETRY_AFTER_MS; a rate limit's is held against the time budget as asked.
+       */
       retryAfterMs: number | null;
       /** A rate limit (429): retried within the time budget without spending a retry. */
       throttled?: boolean;
@@ -116,8 +119,10 @@ export async function withRetries<T, F>(
       // refused together do not come back together. It did not (none, or Retry-After: 0): a backoff
       // that grows with each 429, up to backoffMs x 2^MAX_THROTTLE_STEPS, so it is not a busy loop
       // and a refused request is back soon after the server's window opens again.
+      // A Retry-After longer than the budget fails at once as asked, not as capped: one of hours was
+      // waited 60 s and the request sent hours early (docs/configuration.md, "Adaptive concurrency").
       const asked = result.retryAfterMs ?? 0;
-      wait = asked > 0 ? asked + backoffDelay(0, options.backoffMs, options.random) : backoffDelay(Math.min(throttles, MAX_THROTTLE_STEPS), options.backoffMs, options.random);
+      wait = asked > 0 ? Math.min(MAX_RETRY_AFTER_MS, asked) + backoffDelay(0, options.backoffMs, options.random) : backoffDelay(Math.min(throttles, MAX_THROTTLE_STEPS), options.backoffMs, options.random);
       throttles += 1;
       // The clock may stand still (an injected one): the waits asked for count as time spent.
       const elapsed = Math.max(options.clock.now() - started, waitedMs);
@@ -131,7 +136,7 @@ export async function withRetries<T, F>(
       waitedMs += wait;
     } else {
       if (isLast) return { ok: false, failure: result.failure, attempts: n };
-      wait = result.retryAfterMs ?? backoffDelay(spent, options.backoffMs, options.random);
+      wait = result.retryAfterMs === null ? backoffDelay(spent, options.backoffMs, options.random) : Math.min(MAX_RETRY_AFTER_MS, result.retryAfterMs);
       spent += 1;
     }
     const waited = await sleepUnlessAborted(options.clock, wait, options.signal);
@@ -167,26 +172,52 @@ async function sleepUnlessAborted(clock: Clock, ms: number, signal: AbortSignal 
  * over. Null when neither gives a wait.
  */
 export function retryAfterOf(headers: Record<string, string | string[] | undefined>, now: number): number | null {
+  const asked = askedRetryAfterOf(headers, now);
+  return asked === null ? null : Math.min(MAX_RETRY_AFTER_MS, asked);
+}
+
+/** retryAfterOf's wait as the server asked it, not capped (withRetries caps the wait, and holds a rate limit's against its budget as asked). */
+export function askedRetryAfterOf(headers: Record<string, string | string[] | undefined>, now: number): number | null {
   const header = headers['retry-after-ms'];
   const ms = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms)) return Math.min(MAX_RETRY_AFTER_MS, Math.round(Number(ms)));
-  return parseRetryAfter(headers['retry-after'], now);
+  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms)) return Math.min(Number.MAX_SAFE_INTEGER, Math.round(Number(ms)));
+  return parseRetryAfter(headers['retry-after'], now, Number.MAX_SAFE_INTEGER);
+}
+
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/** An HTTP date as servers write it (`Thu, 01 Jan 2026 00:00:03 GMT`), and its older form with a two-digit year, in GMT. */
+const GMT_DATE = [new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`, 'i'), new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`, 'i')];
+/** The third form (`Thu Jan  1 00:00:03 2026`), which names no zone: GMT all the same. */
+const ASCTIME = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`, 'i');
+
+/**
+ * An HTTP date (a Retry-After's), in ms since the epoch; null for anything else. Date.parse alone
+ * is not the test: V8 reads "-1", "1 2" or "7 soon" as days of 2001, a wait of 0 that would retry
+ * at once instead of waiting the backoff (docs/configuration.md, "Adaptive concurrency").
+ */
+export function httpDate(value: string): number | null {
+  const text = GMT_DATE.some((form) => form.test(value)) ? value : ASCTIME.test(value) ? `${value} GMT` : null;
+  const at = text === null ? Number.NaN : Date.parse(text);
+  return Number.isNaN(at) ? null : at;
 }
 
 /**
  * Parses a Retry-After header (delta seconds or an HTTP date) into milliseconds from `now`,
- * capped at MAX_RETRY_AFTER_MS. Returns null when absent or unparseable.
+ * capped at `cap` (MAX_RETRY_AFTER_MS). Returns null when absent or neither (a negative number,
+ * garbage): the backoff is waited then.
  */
-export function parseRetryAfter(header: string | string[] | null | undefined, now: number): number | null {
+export function parseRetryAfter(header: string | string[] | null | undefined, now: number, cap = MAX_RETRY_AFTER_MS): number | null {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return null;
   let ms: number;
   if (/^\d+(\.\d+)?$/.test(value)) {
     ms = Number(value) * 1000;
   } else {
-    const date = Date.parse(value);
-    if (Number.isNaN(date)) return null;
+    const date = httpDate(value);
+    if (date === null) return null;
     ms = date - now;
   }
-  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, Math.round(ms)));
+  return Math.min(cap, Math.max(0, Math.round(ms)));
 }

@@ -14,7 +14,7 @@ import { redirectTarget } from '../http/redirect.js';
 import { request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
-import { attemptsText, retryAfterOf, withRetries } from '../http/retry.js';
+import { askedRetryAfterOf, attemptsText, withRetries } from '../http/retry.js';
 import type { AdaptiveLimiter } from '../http/limiter.js';
 
 /**
@@ -35,7 +35,7 @@ export interface PostOptions {
   backoffMs: number;
   clock: Clock;
   random: () => number;
-  /** Told before each retried request (counted in `spend`: docs/semantics.md, "Cost"). */
+  /** Told as each retried request is sent (counted in `spend`: docs/semantics.md, "Cost"). */
   onRetry?: () => void;
   /** Gates every attempt; a 429 halves the judge's concurrency. */
   limiter: AdaptiveLimiter;
@@ -165,7 +165,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       return { kind: 'http', status: res.statusCode, message, body: oneLine(text, 1000), retryAfterMs: null };
     }
     const message = errorMessage(text);
-    const retryAfterMs = retryAfterOf(res.headers, opts.clock.now());
+    const retryAfterMs = askedRetryAfterOf(res.headers, opts.clock.now());
     return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs };
   } catch (err) {
     if (timedOut) return { kind: 'timeout' };
@@ -202,10 +202,15 @@ function describe(a: Attempt, result: Parameters<typeof attemptsText>[0], timeou
 }
 
 export async function postJson(opts: PostOptions): Promise<PostResult> {
+  const { onRetry, ...loop } = opts;
+  let sent = 0;
   const result = await withRetries(
     async () => {
       const a = await opts.limiter.run(
         async () => {
+          // A retry is counted as sent, once it has its slot: one the run's interruption stops while
+          // it waits for one is not a retry made (docs/semantics.md, "Cost").
+          if (sent++ > 0) onRetry?.();
           const r = await attempt(opts);
           if (r.kind === 'http') opts.onHttpFailure?.({ status: r.status, body: r.body, reason: `HTTP ${r.status}${r.message ? `: ${r.message}` : ''}` });
           return r;
@@ -217,7 +222,7 @@ export async function postJson(opts: PostOptions): Promise<PostResult> {
       const throttled = a.kind === 'http' && a.status === 429;
       return { ok: false, failure: a, retryable: retryable(a), retryAfterMs: a.kind === 'http' ? a.retryAfterMs : null, throttled };
     },
-    { ...opts, budgetMs: opts.timeoutMs * (Math.max(0, opts.retries) + 1) },
+    { ...loop, budgetMs: opts.timeoutMs * (Math.max(0, opts.retries) + 1) },
   );
   if (result.ok) return { ok: true, json: result.value };
   const reason = describe(result.failure, result, opts.timeoutMs);

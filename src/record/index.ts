@@ -348,10 +348,15 @@ function wholeRunsOnce(records: readonly RunRecord[], nameOf: (i: number) => str
   return kept;
 }
 
-/** Every counter of `spend`, in the order a record writes them (docs/semantics.md#cost). */
+/**
+ * Every counter of `spend`, in the order a record writes them (docs/semantics.md#cost): true, always
+ * summed; false, when a shard recorded it; 'every', only when every shard did (a sum over some of
+ * them would read as fewer requests than the agent was sent).
+ */
 const SPEND_KEYS = {
   agentTurns: true,
   agentRetries: true,
+  agentRequests: 'every',
   judgeCalls: true,
   judgeRetries: false,
   judgeReused: true,
@@ -361,7 +366,7 @@ const SPEND_KEYS = {
   meaningCalls: false,
   meaningReused: false,
   meaningAvoided: false,
-} satisfies Record<keyof Spend, boolean>;
+} satisfies Record<keyof Spend, boolean | 'every'>;
 
 /**
  * Shards' spend summed, every counter (the simulator's, the meaning check's and the user turns
@@ -372,8 +377,9 @@ function mergedSpend(records: readonly RunRecord[]): { spend?: Spend } {
   const all = records.flatMap((r) => (r.spend === undefined ? [] : [r.spend]));
   if (all.length === 0) return {};
   const spend: Partial<Record<keyof Spend, number>> = {};
-  for (const [key, always] of Object.entries(SPEND_KEYS) as [keyof Spend, boolean][]) {
-    if (always || all.some((s) => s[key] !== undefined)) spend[key] = all.reduce((n, s) => n + (s[key] ?? 0), 0);
+  for (const [key, always] of Object.entries(SPEND_KEYS) as [keyof Spend, boolean | 'every'][]) {
+    const recorded = always === 'every' ? all.every((s) => s[key] !== undefined) : always || all.some((s) => s[key] !== undefined);
+    if (recorded) spend[key] = all.reduce((n, s) => n + (s[key] ?? 0), 0);
   }
   return { spend: spend as Spend };
 }

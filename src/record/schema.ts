@@ -484,6 +484,8 @@ function buildRunRecordSchema() {
       .strictObject({
         agentTurns: z.number().int().nonnegative(),
         agentRetries: z.number().int().nonnegative(),
+        // Within schema version 1 (docs/semantics.md, "Cost"): absent in older records.
+        agentRequests: z.number().int().nonnegative().optional(),
         judgeCalls: z.number().int().nonnegative(),
         judgeRetries: z.number().int().nonnegative().optional(),
         judgeReused: z.number().int().nonnegative(),

@@ -1,5 +1,6 @@
 // Spend (docs/semantics.md#cost): what a run really asked for, shown beside the estimate (which stays an estimate
-// in USD): "24 agent turns, 3 judge calls made". Never a bill, never an amount.
+// in USD): "24 agent turns, 3 judge calls made", "0 agent turns answered in 3 requests (2 retries)". Never a
+// bill, never an amount.
 
 import type { Spend } from '../types.js';
 import { thousands } from '../words.js';
@@ -8,11 +9,24 @@ function count(n: number, one: string, many: string): string {
   return `${thousands(n)} ${n === 1 ? one : many}`;
 }
 
+/**
+ * The agent's part: the turns it answered and, when it was sent more requests than that (retries, or
+ * a request it did not answer), the requests and how many of them were retries: "24 agent turns",
+ * "0 agent turns answered in 3 requests (2 retries)". A record without the requests' count (older,
+ * or a test's client) has the turns and the retries.
+ */
+function agentText(spend: Spend, retried: (n: number | undefined) => string): string {
+  const turns = count(spend.agentTurns, 'agent turn', 'agent turns');
+  const requests = spend.agentRequests;
+  if (requests === undefined || (requests === spend.agentTurns && spend.agentRetries === 0)) return `${turns}${retried(spend.agentRetries)}`;
+  return `${turns} answered in ${count(requests, 'request', 'requests')}${retried(spend.agentRetries)}`;
+}
+
 /** Null for records written before spend was counted. */
 export function spendText(spend: Spend | undefined): string | null {
   if (spend === undefined) return null;
   const retried = (n: number | undefined): string => (n !== undefined && n > 0 ? ` (${count(n, 'retry', 'retries')})` : '');
-  const parts = [`${count(spend.agentTurns, 'agent turn', 'agent turns')}${retried(spend.agentRetries)}`];
+  const parts = [agentText(spend, retried)];
   if (spend.judgeCalls > 0 || spend.judgeReused > 0) {
     parts.push(`${count(spend.judgeCalls, 'judge call', 'judge calls')} made${retried(spend.judgeRetries)}`);
   }

@@ -94,12 +94,15 @@ export interface Estimate {
 }
 
 /**
- * Spend (docs/semantics.md#cost): agent turns answered, their retries counted separately, judge calls made (and
- * retried) and judge results reused. Counted where the requests happen; an estimate stays in USD.
+ * Spend (docs/semantics.md#cost): agent turns answered, the requests the agent was sent and how many of them were
+ * retries, judge calls made (and retried) and judge results reused. Counted where the requests happen; an estimate
+ * stays in USD.
  */
 export interface Spend {
   agentTurns: number;
   agentRetries: number;
+  /** Every request sent to the agent, its retries included, answered or not. Absent: an older record, or an agent client that does not tell (a test's). */
+  agentRequests?: number;
   judgeCalls: number;
   judgeRetries?: number;
   judgeReused: number;

@@ -5,6 +5,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig, OPENAI_CHAT_MAPPING } from '../../src/config.js';
+import { AdaptiveLimiter } from '../../src/http/limiter.js';
 import type { AgentConfig } from '../../src/config.js';
 import type { AgentClient, Clock } from '../../src/types.js';
 import { nativeEcho, startAgentServer } from '../support/agent-server.js';
@@ -200,6 +201,62 @@ describe('retries', () => {
     expect(outcome).toMatchObject({ kind: 'replied', reply: 'ok', turns: 2 });
     expect(server.requests.map((r) => (r.json as { start?: boolean }).start ?? false)).toEqual([true, true, false]);
     expect(clock.sleeps).toEqual([3000]);
+  });
+
+  it('a 429 whose Retry-After asks for longer than the time budget is given up at once, naming what it asked, not the 60 s cap', async () => {
+    const server = await serve(() => ({ status: 429, headers: { 'retry-after': '3600' }, body: 'come back in an hour' }));
+    const clock = fakeClock();
+    // The default budget: timeoutMs 30000 x 3 attempts.
+    const outcome = await client({ url: server.url, start: null }, clock).converse(request);
+    // It waited the 60 s cap, sent the request again 59 minutes early, and then said the server asked for 60000 ms.
+    expect(server.requests).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+    expect(outcome).toMatchObject({
+      kind: 'errored',
+      error:
+        "message turn: agent returned HTTP 429 after 1 attempt (rate limited: the server's Retry-After asks for 3600000 ms, more than the 90000 ms left of the time budget of 90000 ms, timeoutMs x attempts; given up at once instead of waiting): come back in an hour",
+    });
+    // Within the budget the wait stays capped at 60 s, as before (docs/presets.md, "Retries and timeouts").
+    const soon = await serve((req) => (req.index === 0 ? { status: 429, headers: { 'retry-after': '75' } } : { json: { reply: 'ok' } }));
+    const clock2 = fakeClock();
+    expect(await client({ url: soon.url, start: null }, clock2).converse(request)).toMatchObject({ kind: 'replied', reply: 'ok' });
+    expect(clock2.sleeps).toEqual([60_125]);
+  });
+
+  it('counts a retry as it is sent: one an interrupted run stops while it waits for a slot is not counted', async () => {
+    // One slot: the first session's 503 frees it for the second session, which hangs in it; the first one's retry waits for it.
+    let hung: () => void = () => undefined;
+    const hanging = new Promise<void>((resolve) => (hung = resolve));
+    const server = await serve((req) => {
+      if ((req.json as { session: string }).session === 'a') return { status: 503, body: 'busy' };
+      hung();
+      return 'hang';
+    });
+    const interrupt = new AbortController();
+    let retries = 0;
+    let requests = 0;
+    const c = createHttpAgentClient(
+      { ...defaultConfig().agent, url: server.url, start: null, retries: 2, backoffMs: 0 },
+      { clock: fakeClock(), random: () => 0.5, signal: interrupt.signal, limiter: new AdaptiveLimiter(1), onRetry: () => void retries++, onRequest: () => void requests++ },
+    );
+    cleanups.push(() => c.close());
+    const a = c.converse({ ...request, session: 'a' });
+    const b = c.converse({ ...request, session: 'b' });
+    await hanging;
+    interrupt.abort();
+    await Promise.all([a, b]);
+    expect(server.requests.map((r) => (r.json as { session: string }).session)).toEqual(['a', 'b']);
+    expect({ requests, retries }).toEqual({ requests: 2, retries: 0 });
+  });
+
+  it('a 503 whose Retry-After is neither seconds nor a date waits the backoff, not 0', async () => {
+    for (const value of ['-1', '1 2']) {
+      const server = await serve((req) => (req.index === 0 ? { status: 503, headers: { 'retry-after': value } } : { json: { reply: 'ok' } }));
+      const clock = fakeClock();
+      expect(await client({ url: server.url, start: null, backoffMs: 100 }, clock).converse(request)).toMatchObject({ kind: 'replied', reply: 'ok' });
+      // It was read as a date of 2001: a wait of 0, the retry at once.
+      expect(clock.sleeps, value).toEqual([50]);
+    }
   });
 
   it('does not retry a 400', async () => {

@@ -83,7 +83,8 @@ describe('spend in the record', () => {
     const { agent, judge } = await servePair();
     const record = await ran(await project(`${agent.url}/chat`, judge.url));
     // 3 fixtures x (welcome + message) + the script: welcome, opening, one follow-up.
-    expect(record.spend).toEqual({ agentTurns: 9, agentRetries: 1, judgeCalls: 2, judgeRetries: 1, judgeReused: 0, meaningCalls: 0, meaningReused: 0, meaningAvoided: 0 });
+    expect(record.spend).toEqual({ agentTurns: 9, agentRetries: 1, agentRequests: 10, judgeCalls: 2, judgeRetries: 1, judgeReused: 0, meaningCalls: 0, meaningReused: 0, meaningAvoided: 0 });
+    expect(agent.requests.length).toBe(record.spend!.agentRequests);
     expect(agent.requests.length).toBe(record.spend!.agentTurns + record.spend!.agentRetries);
     expect(judge.received.length).toBe(record.spend!.judgeCalls + (record.spend!.judgeRetries ?? 0));
     expect(record.personas[0]?.label).toBe('refund');
@@ -98,6 +99,7 @@ describe('spend in the record', () => {
     // Every welcome turn fails after 3 attempts: nothing answered, nothing judged.
     expect(record.spend).toMatchObject({ agentTurns: 0, judgeCalls: 0 });
     expect(record.spend!.agentRetries).toBe(agent.requests.length - agent.requests.length / 3);
+    expect(record.spend!.agentRequests).toBe(agent.requests.length);
     expect(judge.received.length).toBe(0);
   });
 
@@ -119,7 +121,7 @@ describe('spend in the record', () => {
       ['plain', 'missing_reply'],
     ]);
     // 3 welcome turns answered + 2 message turns answered without a reply; the 400 is not a turn answered.
-    expect(record.spend).toMatchObject({ agentTurns: 5, agentRetries: 0, judgeCalls: 0 });
+    expect(record.spend).toMatchObject({ agentTurns: 5, agentRetries: 0, agentRequests: 6, judgeCalls: 0 });
     expect(agent.requests.length).toBe(6);
   });
 
@@ -168,6 +170,15 @@ describe('spend in the record', () => {
     ]);
     expect(merged.spend).toEqual({ agentTurns: 24, agentRetries: 1, judgeCalls: 3, judgeRetries: 2, judgeReused: 5 });
     expect(mergeRecords([shard('a'), shard('b')]).spend).toBeUndefined();
+  });
+
+  it("sums the agent's requests only when every shard counted them: a part of them would read as fewer than were sent", () => {
+    const shard = (label: string, spend: RunRecord['spend']): RunRecord => run([fixture(label)], { spend });
+    const a = shard('a', { agentTurns: 2, agentRetries: 1, agentRequests: 3, judgeCalls: 0, judgeReused: 0 });
+    const b = shard('b', { agentTurns: 0, agentRetries: 2, agentRequests: 3, judgeCalls: 0, judgeReused: 0 });
+    const older = shard('c', { agentTurns: 2, agentRetries: 0, judgeCalls: 0, judgeReused: 0 });
+    expect(mergeRecords([a, b]).spend).toMatchObject({ agentTurns: 2, agentRetries: 3, agentRequests: 6 });
+    expect(mergeRecords([a, b, older]).spend?.agentRequests).toBeUndefined();
   });
 });
 

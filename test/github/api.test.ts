@@ -186,6 +186,38 @@ describe('errors and retries', () => {
     expect(posts(h)).toHaveLength(5);
   });
 
+  it("a secondary rate limit waits what its Retry-After says: 0 at once, a date until then, 60 s without one, never past the longest wait", async () => {
+    const waits: number[] = [];
+    const now = Date.parse('2026-12-05T03:00:00Z');
+    h = await startHarness({ retryAfterBaseMs: 1000, sleep: async (ms) => void waits.push(ms), now: () => now });
+    const secondary = (headers: Record<string, string>): void =>
+      h!.gh.failNext({ method: 'POST', path: COMMENTS, status: 403, times: 1, body: { message: 'You have exceeded a secondary rate limit.' }, headers });
+    // plugin-throttling read these as Number(value) || 60: the 0 and the date waited 60 s.
+    secondary({ 'retry-after': '0' });
+    await h.api.createComment(O, R, 5, 'at once');
+    secondary({ 'retry-after': new Date(now + 30_000).toUTCString() });
+    await h.api.createComment(O, R, 5, 'until then');
+    secondary({ 'retry-after': new Date(now - 5_000).toUTCString() });
+    await h.api.createComment(O, R, 5, 'already passed');
+    secondary({ 'retry-after': '7' });
+    await h.api.createComment(O, R, 5, 'seconds');
+    secondary({});
+    await h.api.createComment(O, R, 5, 'none');
+    expect(waits).toEqual([0, 30_000, 0, 7000, 60_000]);
+    expect(h.gh.comments(O, R, 5)).toHaveLength(5);
+    const name = `POST ${h.gh.url}/repos/${O}/${R}/issues/5/comments`;
+    expect(h.logs.filter((l) => l.includes('rate limit hit by'))).toEqual(
+      [0, 30, 0, 7, 60].map((s) => `info: GitHub secondary rate limit hit by ${name}; retrying in ${s}s (1/2).`),
+    );
+
+    secondary({ 'retry-after': new Date(now + 600_000).toUTCString() });
+    const error = await caught(h.api.createComment(O, R, 5, 'too late'));
+    expect(error).toMatchObject({ kind: 'rate_limited', status: 403 });
+    expect(waits).toHaveLength(5);
+    expect(h.logs.at(-1)).toBe(`warn: GitHub secondary rate limit hit by ${name}; it resets in 600s, longer than the 120s we wait.`);
+    expect(h.gh.violations).toEqual([]);
+  });
+
   it('Retry-After as seconds or as an HTTP date', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(retryAfterSeconds('12', now)).toBe(12);
@@ -193,6 +225,9 @@ describe('errors and retries', () => {
     expect(retryAfterSeconds('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0);
     expect(retryAfterSeconds(undefined, now)).toBeNull();
     expect(retryAfterSeconds('soon', now)).toBeNull();
+    // Not dates, though V8's Date.parse reads them as days of 2001 (a wait of 0): no Retry-After, 60 s.
+    for (const value of ['-1', '1 2', '7 soon']) expect(retryAfterSeconds(value, now), value).toBeNull();
+    expect(retryAfterSeconds('1.5', now)).toBe(2);
   });
 
   it('never puts the token in an error message, even when GitHub echoes it', async () => {

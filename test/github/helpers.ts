@@ -25,7 +25,7 @@ export interface Harness {
  * `sleep` and `retryAfterBaseMs` for a test of the waits asked for: the waits are recorded by the
  * injected sleep, never slept.
  */
-export async function startHarness(options: FakeGitHubOptions & { retries?: number; retryAfterBaseMs?: number; requestTimeoutMs?: number; sleep?: (ms: number) => Promise<void> } = {}): Promise<Harness> {
+export async function startHarness(options: FakeGitHubOptions & { retries?: number; retryAfterBaseMs?: number; requestTimeoutMs?: number; sleep?: (ms: number) => Promise<void>; now?: () => number } = {}): Promise<Harness> {
   const gh = await startFakeGitHub(options);
   const logs: string[] = [];
   const log: OctokitLog = {
@@ -43,6 +43,7 @@ export async function startHarness(options: FakeGitHubOptions & { retries?: numb
     retryAfterBaseMs: options.retryAfterBaseMs ?? 0,
     throttleWrites: false,
     ...(options.sleep ? { sleep: options.sleep } : {}),
+    ...(options.now ? { now: options.now } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });
   return { gh, api, logs };

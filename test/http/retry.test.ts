@@ -116,4 +116,14 @@ describe('retryAfterOf: the wait a 429 or 5xx asks for (docs/configuration.md, "
     expect(retryAfterOf({ 'retry-after-ms': '' }, now)).toBeNull();
     expect(retryAfterOf({}, now)).toBeNull();
   });
+
+  it('a Retry-After that is neither seconds nor an HTTP date is no Retry-After: a negative number, a bare number V8 would read as a date, garbage', () => {
+    // V8's Date.parse reads "-1", "1 2" and "7 soon" as dates in 2001: a wait of 0, a retry at once with no backoff.
+    for (const value of ['-1', '-5', '1 2', '2 days', '7 soon', 'soon', 'Thursday']) expect(retryAfterOf({ 'retry-after': value }, now), value).toBeNull();
+    // The three forms of an HTTP date, in GMT whatever the machine's zone.
+    expect(retryAfterOf({ 'retry-after': 'Thu, 01 Jan 2026 00:00:03 GMT' }, now)).toBe(3000);
+    expect(retryAfterOf({ 'retry-after': 'Thursday, 01-Jan-26 00:00:04 GMT' }, now)).toBe(4000);
+    expect(retryAfterOf({ 'retry-after': 'Thu Jan  1 00:00:05 2026' }, now)).toBe(5000);
+    expect(retryAfterOf({ 'retry-after': 'Wed, 31 Dec 2025 23:00:00 GMT' }, now)).toBe(0);
+  });
 });

@@ -18,6 +18,15 @@ describe('spend beside the estimate', () => {
     expect(spendText(undefined)).toBeNull();
   });
 
+  it("says the agent's requests and their retries beside the turns answered when they differ", () => {
+    const base = { judgeCalls: 0, judgeReused: 0 };
+    expect(spendText({ ...base, agentTurns: 0, agentRetries: 2, agentRequests: 3 })).toBe('0 agent turns answered in 3 requests (2 retries)');
+    expect(spendText({ ...base, agentTurns: 24, agentRetries: 3, agentRequests: 27 })).toBe('24 agent turns answered in 27 requests (3 retries)');
+    // A 400 is not retried and not a turn answered.
+    expect(spendText({ ...base, agentTurns: 5, agentRetries: 0, agentRequests: 6 })).toBe('5 agent turns answered in 6 requests');
+    expect(spendText({ ...base, agentTurns: 1, agentRetries: 0, agentRequests: 1 })).toBe('1 agent turn');
+  });
+
   it('names the meaning calls made, reused and avoided (docs/meaning.md, "Cost"), and nothing when no reply differed', () => {
     const base = { agentTurns: 30, agentRetries: 0, judgeCalls: 0, judgeReused: 0 };
     expect(spendText({ ...base, meaningCalls: 2, meaningReused: 1, meaningAvoided: 27 })).toBe('30 agent turns, meaning: 2 calls made, 1 reused, 27 decided without a model');
