@@ -65,6 +65,32 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors[0]!.fix).toContain('start its "-" at the column of the other items\' "-"');
   });
 
+  it('a list item indented under the item above is one error, at its "-", with the line as it should read', async () => {
+    // The parser says three things: at the keys' column "A block sequence may not be used as an
+    // implicit map key", "Implicit keys need to be on a single line" and "Implicit map keys need to
+    // be followed by map values"; deeper, "indented deeper than message" and two about the item's
+    // own next line, and a fix that moved its "-" to the keys' column, which is the first slip.
+    const r = await load({
+      [`${F}/a.yml`]: '- label: a\n  message: hi\n    - label: b\n      message: there\n- label: c\n  message: yo\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: d\n    message: hi\n    - label: e\n      message: there\n      persona: p\n',
+      [`${F}/c.yml`]: 'fixtures:\n  - label: f\n    message: hi\n      - label: g\n',
+      [`${F}/d.yml`]: '- label: h\n  message: hi\n  # the next one\n  - label: i\n\n    message: there\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${F}/a.yml:3:5: invalid YAML: the list item on line 3 is indented under the item on line 1, so YAML reads it as part of that item, not as the next item of the list\n` +
+        '  fix: start its "-" at the beginning of the line (not after 4 spaces), as the "-" on line 1, so that line 3 reads\n    - label: b\n  and move line 4 left by 4 spaces too',
+      `${F}/b.yml:4:5: invalid YAML: the list item on line 4 is indented under the item on line 2, so YAML reads it as part of that item, not as the next item of the list\n` +
+        '  fix: indent its "-" by 2 spaces (not 4), as the "-" on line 2, so that line 4 reads\n      - label: e\n  and move lines 5 to 6 left by 2 spaces too',
+      `${F}/c.yml:4:7: invalid YAML: the list item on line 4 is indented under the item on line 2, so YAML reads it as part of that item, not as the next item of the list\n` +
+        '  fix: indent its "-" by 2 spaces (not 6), as the "-" on line 2, so that line 4 reads\n      - label: g',
+      `${F}/d.yml:4:3: invalid YAML: the list item on line 4 is indented under the item on line 1, so YAML reads it as part of that item, not as the next item of the list\n` +
+        '  fix: start its "-" at the beginning of the line (not after 2 spaces), as the "-" on line 1, so that line 4 reads\n    - label: i\n  and move line 6 left by 2 spaces too',
+    ]);
+    // A list nested under a key with no value on its line is a list of its own, and valid.
+    const nested = await load({ [`${F}/e.yml`]: 'label: j\nmessage: hi\nassert:\n  - contains: hi\n  - maxLatencyMs: 2000\n' });
+    expect(nested.errors).toEqual([]);
+  });
+
   it('a key named as other tools name it (name, expected, endpoint, url, max_retries) is said once, with the key it stands for', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'name: a\nmessage: hi\nexpected: { contains: "x" }\n',
