@@ -158,6 +158,7 @@ export function meantKey(key: string, allowed: readonly string[]): string | null
 
 interface ZodDefLike {
   type: string;
+  catchall?: z.ZodType;
   innerType?: z.ZodType;
   shape?: Record<string, z.ZodType>;
   element?: z.ZodType;
@@ -228,6 +229,17 @@ function schemasAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType[]
     current = next;
   }
   return current;
+}
+
+/**
+ * The keys of the one mapping that can sit at `path`, when it takes no other key (a strict object,
+ * and no other form in a union); empty otherwise.
+ */
+function strictKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
+  const all = schemasAt(schema, path);
+  const only = all.length === 1 ? defOf(all[0] as z.ZodType) : null;
+  if (only === null || only.type !== 'object' || only.catchall === undefined || defOf(only.catchall).type !== 'never') return [];
+  return Object.keys(only.shape ?? {});
 }
 
 /** Whether a list at `path` of `schema` takes `value` as an item: a value given alone where a list belongs. */
@@ -355,16 +367,46 @@ function flattenUnions(issues: readonly ZodIssueLike[], base: readonly PathSegme
   });
 }
 
-/** The fix for a misspelt key: the suggestion, and the line as it should read when the file has it. */
-function renameFix(src: SourceFile, pos: Position, key: string, hint: string): string {
-  // "timeout: 30" meant seconds, likely: renamed as it is it would read 30 ms. Said, not rewritten.
-  if (/Ms$/.test(hint) && !/ms$/i.test(key)) return `did you mean ${quote(hint)}? it is in milliseconds: rename the key and give the value in milliseconds (30 seconds is 30000)`;
-  const line = lineOf(src, pos.line);
+/** "timeout: 30" meant seconds, likely: renamed as it is it would read 30 ms. Said, not rewritten. */
+function inMilliseconds(key: string, hint: string): boolean {
+  return /Ms$/.test(hint) && !/ms$/i.test(key);
+}
+
+/** `line` with the key `key` written at `pos` renamed `hint`; null when the line does not show it there. */
+function renamedAt(line: string | null, pos: Position, key: string, hint: string): string | null {
   const col = pos.column === null ? -1 : pos.column - 1;
   // The key as written may be quoted (`"rely": ...` in a JSON baseline): the quote stays.
   const start = line !== null && col >= 0 && (line[col] === '"' || line[col] === "'") && line.startsWith(key, col + 1) ? col + 1 : col;
-  const fixed = line !== null && start >= 0 && line.startsWith(key, start) ? `${line.slice(0, start)}${hint}${line.slice(start + key.length)}`.trim() : null;
-  return fixed === null ? `did you mean ${quote(hint)}? rename the key` : `did you mean ${quote(hint)}? rename the key, so that line ${String(pos.line)} reads\n    ${fixed}`;
+  return line !== null && start >= 0 && line.startsWith(key, start) ? `${line.slice(0, start)}${hint}${line.slice(start + key.length)}` : null;
+}
+
+/** A key of the mapping under a misspelt key that the key it stands for does not take either. */
+interface InnerSlip {
+  key: string;
+  /** The key it stands for in the mapping the fix names; null when none. */
+  hint: string | null;
+  pos: Position | null;
+  /** Whether the fix of the key above renames it on its line (a flow mapping), or it is said on its own. */
+  sameLine: boolean;
+}
+
+/**
+ * The fix for a misspelt key: the suggestion, and the line as it should read when the file has it.
+ * `inner`: keys on the same line, under it, that the key it stands for does not take either, each
+ * with the key it stands for there (`costs: { cap: 1 }` reads `cost: { capUsd: 1 }`), so that the
+ * line shown does not lead to the next error.
+ */
+function renameFix(src: SourceFile, pos: Position, key: string, hint: string, inner: readonly InnerSlip[] = []): string {
+  if (inMilliseconds(key, hint)) return `did you mean ${quote(hint)}? it is in milliseconds: rename the key and give the value in milliseconds (30 seconds is 30000)`;
+  let fixed = renamedAt(lineOf(src, pos.line), pos, key, hint);
+  if (fixed === null) return `did you mean ${quote(hint)}? rename the key`;
+  // Right to left, so that the columns of the keys before each hold.
+  const shift = hint.length - key.length;
+  for (const i of [...inner].sort((a, b) => (b.pos?.column ?? 0) - (a.pos?.column ?? 0))) {
+    fixed = renamedAt(fixed, { line: pos.line, column: (i.pos?.column ?? 0) + shift }, i.key, i.hint as string) ?? fixed;
+  }
+  const also = inner.map((i) => `, and ${quote(i.key)} in it to ${quote(i.hint as string)}`).join('');
+  return `did you mean ${quote(hint)}? rename the key${also}, so that line ${String(pos.line)} reads\n    ${fixed.trim()}`;
 }
 
 /**
@@ -395,6 +437,28 @@ function nonFinite(
   );
 }
 
+/**
+ * The keys of the mapping under the unknown key `key` that `hint`, the key it stands for, does not
+ * take, each with the key it stands for there: renamed in the fix of `key` when they are on its
+ * line, else said on their own (in the mapping as `hint`), so that no fix leads to the next error.
+ * None when `hint` holds no mapping of known keys (agent.headers), or the value is no mapping.
+ */
+function innerSlips(ctx: TranslateContext, rel: readonly PathSegment[], full: readonly PathSegment[], key: string, hint: string): { slips: InnerSlip[]; keys: string[] } {
+  const value = valueAt(ctx.data, [...rel, key]);
+  const keys = strictKeysAt(ctx.schema, [...rel, hint]);
+  if (keys.length === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return { slips: [], keys };
+  const at = ctx.src.keyAt(full, key);
+  const slips = Object.keys(value)
+    .filter((k) => !keys.includes(k))
+    .map((k) => {
+      const meant = meantKey(k, keys);
+      const pos = ctx.src.keyAt([...full, key], k);
+      const sameLine = meant !== null && !inMilliseconds(k, meant) && at !== null && pos !== null && pos.line === at.line && (pos.column ?? 0) > (at.column ?? 0);
+      return { key: k, hint: meant, pos, sameLine };
+    });
+  return { slips, keys };
+}
+
 function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegment[]): ConfigIssue[] {
   const full = [...ctx.base, ...rel];
   // With a prefix (`fixture "x": `) paths are relative to the item; otherwise to the file.
@@ -415,7 +479,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const allowed = allowedKeysAt(ctx.schema, rel);
       const where = formatPath(shown) === '' ? (ctx.prefix ? '' : 'at the top level') : `in ${formatPath(shown)}`;
       const candidates = rel.length === 0 && ctx.suggestAlso ? [...allowed, ...ctx.suggestAlso] : allowed;
-      return (issue.keys ?? []).map((key) => {
+      return (issue.keys ?? []).flatMap((key) => {
         const hint = meantKey(key, candidates);
         const pos = ctx.src.keyAt(full, key) ?? ctx.src.valueAt(full);
         const parent = valueAt(ctx.data, rel);
@@ -427,8 +491,25 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
             ? `remove ${quote(key)} or use one of the allowed keys`
             : given !== null
               ? `did you mean ${quote(hint)}? it is already given${given.line === null ? '' : ` on line ${String(given.line)}`}: keep one of the two and remove the other`
-              : renameFix(ctx.src, pos, key, hint);
-        return at(pos, `unknown key ${quote(key)}${where ? ` ${where}` : ''}${missing ? ` (and the required ${quote(hint)} is missing)` : ''}; allowed keys: ${allowed.join(', ')}`, fix);
+              : null;
+        // The keys under it that the key it stands for does not take either (costs: { cap: 1 }).
+        const inner = hint !== null && given === null ? innerSlips(ctx, rel, full, key, hint) : { slips: [], keys: [] };
+        const own = inner.slips.filter((i) => !i.sameLine);
+        const section = formatPath([...shown, hint ?? key]);
+        return [
+          at(
+            pos,
+            `unknown key ${quote(key)}${where ? ` ${where}` : ''}${missing ? ` (and the required ${quote(hint)} is missing)` : ''}; allowed keys: ${allowed.join(', ')}`,
+            fix ?? renameFix(ctx.src, pos, key, hint as string, inner.slips.filter((i) => i.sameLine)),
+          ),
+          ...own.map((i) =>
+            at(
+              i.pos ?? pos,
+              `unknown key ${quote(i.key)} in ${section} (written ${quote(key)}${pos.line === null ? '' : ` on line ${String(pos.line)}`}); allowed keys: ${inner.keys.join(', ')}`,
+              i.hint === null ? `remove ${quote(i.key)} or use one of the allowed keys` : renameFix(ctx.src, i.pos ?? pos, i.key, i.hint),
+            ),
+          ),
+        ];
       });
     }
     case 'invalid_type': {

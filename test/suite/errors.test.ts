@@ -91,6 +91,30 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(nested.errors).toEqual([]);
   });
 
+  it('a misspelt section renamed in the fix has its misspelt keys renamed too: the fixed line is one the section takes', async () => {
+    // costs: { cap: 1 } was fixed as "cost: { cap: 1 }", which is the next error ("cap" in cost).
+    const flow = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncosts: { cap: 1, judgeCallUsd: 0.01 }\n', [`${F}/a.yml`]: OK_FIXTURE });
+    expect(flow.errors.map((e) => `${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      '3: unknown key "costs" at the top level\n  fix: did you mean "cost"? rename the key, and "cap" in it to "capUsd", so that line 3 reads\n    cost: { capUsd: 1, judgeCallUsd: 0.01 }',
+    ]);
+    const block = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncosts:\n  cap: 1\n  budget: 5\njugde:\n  modle: m\n  timeout: 30\n', [`${F}/a.yml`]: OK_FIXTURE });
+    expect(block.errors.map((e) => `${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      '3: unknown key "costs" at the top level\n  fix: did you mean "cost"? rename the key, so that line 3 reads\n    cost:',
+      '4: unknown key "cap" in cost (written "costs" on line 3)\n  fix: did you mean "capUsd"? rename the key, so that line 4 reads\n    capUsd: 1',
+      '5: unknown key "budget" in cost (written "costs" on line 3)\n  fix: remove "budget" or use one of the allowed keys',
+      '6: unknown key "jugde" at the top level\n  fix: did you mean "judge"? rename the key, so that line 6 reads\n    judge:',
+      '7: unknown key "modle" in judge (written "jugde" on line 6)\n  fix: did you mean "model"? rename the key, so that line 7 reads\n    model: m',
+      '8: unknown key "timeout" in judge (written "jugde" on line 6)\n  fix: did you mean "timeoutMs"? it is in milliseconds: rename the key and give the value in milliseconds (30 seconds is 30000)',
+    ]);
+    expect(block.errors[1]!.message).toContain('allowed keys: agentTurnUsd, turnsPerFixture, judgeCallUsd, capUsd, simulatorCallUsd');
+    // A key on the line of a flow mapping with no key it stands for is said on its own, at its column.
+    const mixed = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncosts: { cap: 1, budget: 5 }\n', [`${F}/a.yml`]: OK_FIXTURE });
+    expect(mixed.errors.map((e) => `${e.line}:${e.column}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      '3:1: unknown key "costs" at the top level\n  fix: did you mean "cost"? rename the key, and "cap" in it to "capUsd", so that line 3 reads\n    cost: { capUsd: 1, budget: 5 }',
+      '3:18: unknown key "budget" in cost (written "costs" on line 3)\n  fix: remove "budget" or use one of the allowed keys',
+    ]);
+  });
+
   it('a key named as other tools name it (name, expected, endpoint, url, max_retries) is said once, with the key it stands for', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'name: a\nmessage: hi\nexpected: { contains: "x" }\n',
