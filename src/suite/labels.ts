@@ -10,14 +10,34 @@ export function isValidLabel(s: string): boolean {
   return LABEL_RE.test(s);
 }
 
-/** A valid label close to `s`, to suggest in a fix (`../../etc/passwd` -> `etc-passwd`). */
-export function suggestLabel(s: string): string {
-  const slug = s
+/** Latin letters that have no decomposition into a letter and its accents, written as their ASCII form. */
+const LATIN_ASCII: Record<string, string> = { ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D', ł: 'l', Ł: 'L', þ: 'th', Þ: 'Th', ı: 'i' };
+
+/**
+ * A valid label close to `s`, to suggest in a fix (`../../etc/passwd` -> `etc-passwd`, `ü-name` ->
+ * `u-name`); null when `s` has letters or digits outside A-Z and 0-9 with no such form (`заказ`): a
+ * label with them dropped is not one its author could have meant (docs/fixtures.md, labels).
+ */
+export function suggestLabel(s: string): string | null {
+  const ascii = s
+    .replace(/[ßẞæÆœŒøØđĐðÐłŁþÞı]/g, (c) => LATIN_ASCII[c] ?? c)
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '');
+  if (/[^\p{ASCII}]/u.test(ascii.replace(/[^\p{L}\p{N}]/gu, ''))) return null;
+  const slug = ascii
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^[^A-Za-z0-9]+/, '')
     .replace(/-+$/, '')
     .slice(0, 80);
   return slug === '' ? 'my-fixture' : slug;
+}
+
+/** The fix for an invalid label: a valid one close to it, or what a label may hold when none is. */
+export function labelFix(s: string): string {
+  const suggestion = suggestLabel(s);
+  if (suggestion !== null) return `rename it, e.g. label: ${suggestion}`;
+  const letter = [...s.normalize('NFKD')].find((c) => /[\p{L}\p{N}]/u.test(c) && /[^\p{ASCII}]/u.test(c) && !/[ßẞæÆœŒøØđĐðÐłŁþÞı]/.test(c)) ?? '';
+  return `rename it in the characters a label allows (A-Z a-z 0-9 . _ -): ${JSON.stringify(letter)} and the other letters outside A-Z have no form there to suggest`;
 }
 
 /**

@@ -9,7 +9,7 @@ import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './to
 import { describeValue, quote, suggest, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
-import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
+import { isValidLabel, LABEL_RULE, labelFix } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -110,7 +110,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
   if (labelText !== null) {
     result.labels.push({ label: labelText, file: src.file, ...src.valueAt([...path, 'label']) });
     if (!isValidLabel(labelText)) {
-      err([...path, 'label'], `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`, `rename it, e.g. label: ${suggestLabel(labelText)}`);
+      err([...path, 'label'], `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`, labelFix(labelText));
     }
   }
   if (typeof raw.opening === 'string' && raw.opening.trim() === '') {

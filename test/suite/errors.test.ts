@@ -387,6 +387,22 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors[3]!.fix).toBe('rename it, e.g. label: has-space');
   });
 
+  it('a label with letters outside A-Z is offered the same words in those letters, never the label with its letters dropped', async () => {
+    // docs/fixtures.md: a label is 1-80 characters of [A-Za-z0-9._-], starting with a letter or digit.
+    const r = await load({
+      [`${F}/list.yml`]: 'fixtures:\n  - { label: ü-name, message: x }\n  - { label: café-menu, message: x }\n  - { label: Straße, message: x }\n  - { label: заказ-1, message: x }\n  - { label: ünï-заказ, message: x }\n',
+      '.agent-replay/personas/p.yml': 'label: Über-uns\nopening: hi\nexpect: { terminal: finish }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.fix}`)).toEqual([
+      `${F}/list.yml:2: rename it, e.g. label: u-name`,
+      `${F}/list.yml:3: rename it, e.g. label: cafe-menu`,
+      `${F}/list.yml:4: rename it, e.g. label: Strasse`,
+      `${F}/list.yml:5: rename it in the characters a label allows (A-Z a-z 0-9 . _ -): "з" and the other letters outside A-Z have no form there to suggest`,
+      `${F}/list.yml:6: rename it in the characters a label allows (A-Z a-z 0-9 . _ -): "з" and the other letters outside A-Z have no form there to suggest`,
+      '.agent-replay/personas/p.yml:1: rename it, e.g. label: Uber-uns',
+    ]);
+  });
+
   it('duplicate labels across files name the first occurrence', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: greeting\nmessage: hi\n',
