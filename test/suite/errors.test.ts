@@ -593,11 +593,34 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     });
     expect(brief(r.errors)).toEqual([
       `${B}/bad name.json:-: baseline file name "bad name.json" is not a label: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit`,
-      `${B}/broken.json:4: invalid JSON: ${jsonError('{\n  "label": "broken",\n  "reply": "r",\n}\n')}`,
+      `${B}/broken.json:4: invalid JSON: Expected double-quoted property name`,
       `${B}/mismatch.json:1: baseline label "other" does not match its file name "mismatch.json"`,
       `${B}/schema.json:3: baseline: reply must be a string, found the number 5`,
       `${B}/schema.json:8: baseline: unknown key "extra"; allowed keys: label, message, persona, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit`,
       `${B}/verdict.json:5: verdict "not_evaluated" cannot be a baseline: only pass or fail is ever accepted`,
+    ]);
+  });
+
+  it('a baseline broken by hand is said at its line and column once: not again as "at position N" or "(line 6 column 3)", nor with the text around it', async () => {
+    const good = ['"label": "x"', '"reply": "r"', '"route": null', '"verdict": "pass"', '"acceptedAt": "2026-01-01T00:00:00Z"', '"commit": null'];
+    const file = (label: string, lines: string[]): string => `{\n${lines.map((l) => `  ${l.replace('"x"', `"${label}"`)}`).join(',\n')}\n}\n`;
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n' + ['comma', 'bare', 'broken', 'after', 'cut'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
+      // A comma left out after "pass": V8 says "Expected ',' or '}' after property value in JSON at position 74" (Node 22: "... (line 6 column 3)").
+      [`${B}/comma.json`]: file('comma', good).replace('"pass",', '"pass"'),
+      // pass without its quotes: V8 says 'Unexpected token 'p', ..."verdict": pas..." is not valid JSON', with no position.
+      [`${B}/bare.json`]: file('bare', good).replace('"pass"', 'pass'),
+      // A reply edited over two lines: a line break inside a string.
+      [`${B}/broken.json`]: file('broken', good).replace('"r"', '"line one\nline two"'),
+      [`${B}/after.json`]: `${file('after', good)}}\n`,
+      [`${B}/cut.json`]: file('cut', good).slice(0, 30),
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+      `${B}/after.json:9:1: invalid JSON: Unexpected non-whitespace character after JSON`,
+      `${B}/bare.json:5:14: invalid JSON: Unexpected token 'p'`,
+      `${B}/broken.json:3:21: invalid JSON: Bad control character in string literal`,
+      `${B}/comma.json:6:3: invalid JSON: Expected ',' or '}' after property value`,
+      `${B}/cut.json:3:11: invalid JSON: Unexpected end of JSON input`,
     ]);
   });
 
@@ -906,15 +929,6 @@ describe('loadSuite: secrets', () => {
     expect(text).toContain('put the value in quotes to keep it as text');
   });
 });
-
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    return (e as Error).message;
-  }
-  return '';
-}
 
 describe('loadSuite: files left out of the fixtures folder', () => {
   it('warns of a file whose name looks meant to be read, and leaves a README alone', async () => {
