@@ -538,11 +538,17 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const yaml = !ctx.src.file.endsWith('.json');
       const written = yaml && issue.expected === 'string' && (value === null || typeof value === 'number' || typeof value === 'boolean') ? ctx.src.writtenAt(full) : null;
       const found = written !== null && written !== String(value) ? `${written}, which YAML reads as ${describeValue(value)}` : describeValue(value);
+      const last = rel[rel.length - 1];
+      // A list's item is written after its "-", not as a key (`- "42"`, not `2: "42"`).
+      const item = typeof last === 'number';
+      const pos = ctx.src.valueAt(full);
       const quoteFix =
         written !== null
-          ? `put the value in quotes: ${String(rel[rel.length - 1] ?? 'value')}: ${JSON.stringify(written)}`
-          : (issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ?? `change ${name} to ${expected}`;
-      return [at(ctx.src.valueAt(full), `${name} must be ${expected}, found ${found}`, quoteFix)];
+          ? `put the value in quotes: ${item ? '-' : `${String(last ?? 'value')}:`} ${JSON.stringify(written)}`
+          : item && value === null && yaml && pos.line !== null
+            ? `write the item after the "-" on line ${String(pos.line)}, or remove that line`
+            : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ?? `change ${name} to ${expected}`);
+      return [at(pos, `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
     case 'invalid_value': {
       const allowed = (issue.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));

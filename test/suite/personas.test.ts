@@ -185,6 +185,21 @@ describe('loadSuite: persona scripts', () => {
     expect(r.errors[2]!.fix).toBe('set maxTurns: 4, or remove 1 follow-up');
   });
 
+  it('bad turns: an empty "-" is said at its own line, the items after it at theirs, a number in quotes as a list item', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      // js-yaml opens no node for an empty item: the positions of the items after it were one item off.
+      [`${P}/a.yml`]: 'label: a\nopening: hi\nfollowUps:\n  - one\n  -\n  - 42\n  - two\nexpect: { terminal: finish }\n',
+      [`${P}/b.yml`]: 'label: b\nopening: hi\nfollowUps:\n  - one\n  - true\n  -\nexpect: { terminal: finish }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${P}/a.yml:5:3: persona script "a": followUps[1] must be a string, found an empty value (null)\n  fix: write the item after the "-" on line 5, or remove that line`,
+      `${P}/a.yml:6:5: persona script "a": followUps[2] must be a string, found the number 42\n  fix: put the value in quotes: - "42"`,
+      `${P}/b.yml:5:5: persona script "b": followUps[1] must be a string, found the boolean true\n  fix: put the value in quotes: - "true"`,
+      `${P}/b.yml:6:3: persona script "b": followUps[2] must be a string, found an empty value (null)\n  fix: write the item after the "-" on line 6, or remove that line`,
+    ]);
+  });
+
   it('the default maxTurns is 20', async () => {
     const followUps = Array.from({ length: 20 }, (_, i) => `m${i}`).join(', ');
     const r = await load({ [`${P}/long.yml`]: `label: long\nopening: hi\nfollowUps: [ ${followUps} ]\nexpect: { terminal: finish }\n` });
