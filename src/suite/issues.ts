@@ -598,8 +598,21 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         ),
       ];
     }
-    default:
+    default: {
+      // A rule of our own (`must be a turn number ...`): said with what was found, as the others are.
+      if (issue.code === 'custom' && issue.message.startsWith('must ')) {
+        const last = rel[rel.length - 1];
+        const quotedNumber = typeof value === 'string' && /^\d+$/.test(value) && /\bnumber\b/.test(issue.message) && typeof last === 'string';
+        return [
+          at(
+            ctx.src.valueAt(full),
+            `${name} ${issue.message}, found ${describeValue(value)}`,
+            quotedNumber ? `write the number without quotes: ${String(last)}: ${value}` : `change ${name}: it ${issue.message}`,
+          ),
+        ];
+      }
       return [at(ctx.src.valueAt(full), `${name}: ${issue.message}`, `change ${name}`)];
+    }
   }
 }
 

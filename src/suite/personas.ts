@@ -180,6 +180,9 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
       err(at, `${name} must have exactly one of contains and regex, found ${hasContains ? 'both' : 'neither'}`, 'write { contains: "text" } or { regex: "pattern", flags: "i" }, with turn: N, last or any (the default)');
       return;
     }
+    // A turn that is no turn: the schema said the rule, and its fix names the turns this script has.
+    const turnRule = result.errors.find((x) => x.message === `${name}.turn ${TURN_RULE}, found ${describeValue(r.turn)}` && x.fix.startsWith('change '));
+    if (turnRule !== undefined) turnRule.fix = `use a turn from 0 to ${turns}, last, or any`;
     const kind = hasContains ? 'contains' : 'regex';
     if (typeof r[kind] === 'string' && (r[kind] as string) === '') err([...at, kind], `${name}: ${kind} is empty`, `write the text the reply must ${kind === 'regex' ? 'match' : 'contain'}`);
     if (r.flags !== undefined && !hasRegex) err([...at, 'flags'], `${name}: flags only apply to a regex, not to contains`, 'remove flags');
