@@ -459,6 +459,36 @@ function innerSlips(ctx: TranslateContext, rel: readonly PathSegment[], full: re
   return { slips, keys };
 }
 
+/** Milliseconds in one of each unit a duration may be written in (`30s`, `1.5m`, `500ms`). */
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, sec: 1000, m: 60000, min: 60000 };
+
+/**
+ * The value meant, for a value of the wrong type that says it plainly: a number in quotes
+ * (`concurrency: "4"`) without them, a duration with its unit (`timeoutMs: 30s`) in milliseconds,
+ * a model's name where its settings belong (`simulator: gpt-4o`) as `{ model: gpt-4o }`. `lead` is
+ * how the line starts (`concurrency:`, or `-` for a list's item); null when there is no such value.
+ */
+function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], expected: string | undefined, value: unknown, lead: string): string | null {
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  // Only a value the setting takes: a fix that leads to the next error is no fix.
+  const takes = (v: unknown): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success);
+  if (expected === 'number' || expected === 'int') {
+    if (/^-?\d+(?:\.\d+)?$/.test(text) && takes(Number(text))) return `write the number without quotes: ${lead} ${text}`;
+    const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
+    const last = rel[rel.length - 1];
+    if (duration !== null && typeof last === 'string' && /Ms$/.test(last)) {
+      const ms = Number(duration[1]) * (UNIT_MS[(duration[2] as string).toLowerCase()] ?? 1);
+      if (Number.isInteger(ms) && takes(ms)) return `write it as a number of milliseconds: ${lead} ${String(ms)}`;
+    }
+    return null;
+  }
+  if (expected === 'object' && text !== '' && !/[\s:{}[\],#]/.test(text) && strictKeysAt(ctx.schema, rel).includes('model')) {
+    return `write it as a mapping of its settings: ${lead} { model: ${text} }`;
+  }
+  return null;
+}
+
 function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegment[]): ConfigIssue[] {
   const full = [...ctx.base, ...rel];
   // With a prefix (`fixture "x": `) paths are relative to the item; otherwise to the file.
@@ -541,22 +571,29 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const last = rel[rel.length - 1];
       // A list's item is written after its "-", not as a key (`- "42"`, not `2: "42"`).
       const item = typeof last === 'number';
+      const lead = item ? '-' : `${String(last ?? 'value')}:`;
       const pos = ctx.src.valueAt(full);
       const quoteFix =
         written !== null
-          ? `put the value in quotes: ${item ? '-' : `${String(last ?? 'value')}:`} ${JSON.stringify(written)}`
+          ? `put the value in quotes: ${lead} ${JSON.stringify(written)}`
           : item && value === null && yaml && pos.line !== null
             ? `write the item after the "-" on line ${String(pos.line)}, or remove that line`
-            : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ?? `change ${name} to ${expected}`);
+            : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ?? meantValueFix(ctx, rel, issue.expected, value, lead) ?? `change ${name} to ${expected}`);
       return [at(pos, `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
     case 'invalid_value': {
       const allowed = (issue.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+      const pos = ctx.src.valueAt(full);
+      // `provider: OpenAI`: the value meant, written as the setting takes it.
+      const meant = typeof value === 'string' ? allowed.find((a) => a.toLowerCase() === value.toLowerCase()) : undefined;
+      const line = lineOf(ctx.src, pos.line);
+      const col = pos.column === null ? -1 : pos.column - 1;
+      const fixed = meant !== undefined && line !== null && col >= 0 && line.startsWith(value as string, col) ? `${line.slice(0, col)}${meant}${line.slice(col + (value as string).length)}`.trim() : null;
       return [
         at(
-          ctx.src.valueAt(full),
+          pos,
           `${name} must be one of ${allowed.join(', ')}, found ${describeValue(value)}`,
-          `use one of: ${allowed.join(', ')}`,
+          fixed !== null ? `did you mean ${quote(meant as string)}? so that line ${String(pos.line)} reads\n    ${fixed}` : `use one of: ${allowed.join(', ')}`,
         ),
       ];
     }

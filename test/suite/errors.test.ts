@@ -115,6 +115,40 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('judge and panel settings of the wrong type get a fix that is the value meant, not "change it to a number"', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: [
+        'agent:',
+        '  url: http://127.0.0.1:9/chat',
+        '  timeoutMs: 1.5m',
+        'judge:',
+        '  provider: OpenAI',
+        '  concurrency: "4"',
+        '  timeoutMs: 30s',
+        '  panel:',
+        '    - gpt-4o-mini',
+        '    - { model: b, retries: "2" }',
+        '    - { model: c, provider: Anthropic }',
+        'simulator: gpt-4o',
+        '',
+      ].join('\n'),
+    });
+    expect(r.errors.map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '3:14: agent.timeoutMs must be a number, found the string "1.5m"\n  fix: write it as a number of milliseconds: timeoutMs: 90000',
+      '5:13: judge.provider must be one of openai, anthropic, found the string "OpenAI"\n  fix: did you mean "openai"? so that line 5 reads\n    provider: openai',
+      '6:16: judge.concurrency must be a number, found the string "4"\n  fix: write the number without quotes: concurrency: 4',
+      '7:14: judge.timeoutMs must be a number, found the string "30s"\n  fix: write it as a number of milliseconds: timeoutMs: 30000',
+      '9:7: judge.panel[0] must be a mapping, found the string "gpt-4o-mini"\n  fix: write it as a mapping of its settings: - { model: gpt-4o-mini }',
+      '10:28: judge.panel[1].retries must be a number, found the string "2"\n  fix: write the number without quotes: retries: 2',
+      '11:29: judge.panel[2].provider must be one of openai, anthropic, found the string "Anthropic"\n  fix: did you mean "anthropic"? so that line 11 reads\n    - { model: c, provider: anthropic }',
+      '12:12: simulator must be a mapping, found the string "gpt-4o"\n  fix: write it as a mapping of its settings: simulator: { model: gpt-4o }',
+    ]);
+    // A value the setting would refuse in its turn is not offered: 15 minutes is past the 10 a timeout may be.
+    const far = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 15m\n  concurrency: "0"\n' });
+    expect(far.errors.map((e) => e.fix)).toEqual(['change agent.timeoutMs to a number', 'change agent.concurrency to a number']);
+  });
+
   it('a key named as other tools name it (name, expected, endpoint, url, max_retries) is said once, with the key it stands for', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'name: a\nmessage: hi\nexpected: { contains: "x" }\n',
