@@ -468,12 +468,14 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, sec: 1000, m: 60000, m
  * a model's name where its settings belong (`simulator: gpt-4o`) as `{ model: gpt-4o }`. `lead` is
  * how the line starts (`concurrency:`, or `-` for a list's item); null when there is no such value.
  */
-function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], expected: string | undefined, value: unknown, lead: string): string | null {
+function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name: string, expected: string | undefined, value: unknown, lead: string): string | null {
   if (typeof value !== 'string') return null;
   const text = value.trim();
   // Only a value the setting takes: a fix that leads to the next error is no fix.
   const takes = (v: unknown): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success);
   if (expected === 'number' || expected === 'int') {
+    // `${NAME}` gives text (docs/configuration.md, "Environment variables and secrets").
+    if (/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(text)) return `write the number itself: a \${NAME} reference is read as text, which ${name} does not take`;
     if (/^-?\d+(?:\.\d+)?$/.test(text) && takes(Number(text))) return `write the number without quotes: ${lead} ${text}`;
     const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
     const last = rel[rel.length - 1];
@@ -578,7 +580,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
           ? `put the value in quotes: ${lead} ${JSON.stringify(written)}`
           : item && value === null && yaml && pos.line !== null
             ? `write the item after the "-" on line ${String(pos.line)}, or remove that line`
-            : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ?? meantValueFix(ctx, rel, issue.expected, value, lead) ?? `change ${name} to ${expected}`);
+            : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ?? meantValueFix(ctx, rel, name, issue.expected, value, lead) ?? `change ${name} to ${expected}`);
       return [at(pos, `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
     case 'invalid_value': {

@@ -778,6 +778,40 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     ]);
   });
 
+  it('${VAR} in odd places: a number setting, GitHub\'s ${{ }}, a name with spaces or a dash, an unclosed one: each said once, with what to write', async () => {
+    const r = await load(
+      {
+        [`${F}/a.yml`]: OK_FIXTURE,
+        [C]: [
+          'agent:',
+          '  url: http://127.0.0.1:9/chat',
+          '  timeoutMs: ${TIMEOUT}',
+          '  concurrency: ${UNSET}',
+          '  headers:',
+          '    Authorization: "Bearer ${{ secrets.AGENT_TOKEN }}"',
+          '    X-Tenant: "${ TENANT }"',
+          '    X-Region: "${agent-region}"',
+          '    X-Open: "${TENANT"',
+          '    X-Kept: "$${TENANT} and ${TENANT}"',
+          '',
+        ].join('\n'),
+      },
+      { env: { TIMEOUT: '5000', TENANT: 'acme-tenant-01' } },
+    );
+    expect(r.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '3: agent.timeoutMs must be a number, found the string "${TIMEOUT}"\n  fix: write the number itself: a ${NAME} reference is read as text, which agent.timeoutMs does not take',
+      '4: agent.concurrency must be a number, found the string "${UNSET}"\n  fix: write the number itself: a ${NAME} reference is read as text, which agent.concurrency does not take',
+      '6: agent.headers.Authorization holds ${{ secrets.AGENT_TOKEN }}, the workflow\'s expression syntax, which config.yml does not read: it would be sent as written\n' +
+        '  fix: write ${AGENT_TOKEN} here, and give the step that runs agent-replay env: AGENT_TOKEN: ${{ secrets.AGENT_TOKEN }}',
+      '7: agent.headers.X-Tenant holds "${ TENANT }", which is not a ${NAME} reference (a name of letters, digits and _ in ${...}, no spaces): it would be sent as written\n' +
+        '  fix: write ${TENANT}, or $${ to send the text as written',
+      '8: agent.headers.X-Region holds "${agent-region}", which is not a ${NAME} reference (a name of letters, digits and _ in ${...}, no spaces): it would be sent as written\n' +
+        '  fix: export the variable under a name of letters, digits and _ and write ${THAT_NAME}, or write $${ to send the text as written',
+      '9: agent.headers.X-Open holds "${TENANT", which is not a ${NAME} reference (a name of letters, digits and _ in ${...}, no spaces): it would be sent as written\n' +
+        '  fix: write ${TENANT}, or $${ to send the text as written',
+    ]);
+  });
+
   it('an address built on a variable that is not set is said once, as the variable: not again as an address that is not valid', async () => {
     const config = [
       'agent:\n  url: ${PREVIEW_URL}/api/chat',
