@@ -210,6 +210,18 @@ describe('loadSuite: persona scripts', () => {
     ]);
   });
 
+  it('a script whose first message is written as a fixture\'s (message:, prompt:) is said once, as the opening it stands for', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      [`${P}/a.yml`]: 'label: a\nmessage: hi\nfollowUps: [more]\nexpect: { terminal: finish }\n',
+      [`${P}/b.yml`]: 'label: b\nprompt: hi\nexpect: { terminal: finish }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      `${P}/a.yml:2: persona script "a": unknown key "message" (and the required "opening" is missing)\n  fix: did you mean "opening"? rename the key, so that line 2 reads\n    opening: hi`,
+      `${P}/b.yml:2: persona script "b": unknown key "prompt" (and the required "opening" is missing)\n  fix: did you mean "opening"? rename the key, so that line 2 reads\n    opening: hi`,
+    ]);
+  });
+
   it('the default maxTurns is 20', async () => {
     const followUps = Array.from({ length: 20 }, (_, i) => `m${i}`).join(', ');
     const r = await load({ [`${P}/long.yml`]: `label: long\nopening: hi\nfollowUps: [ ${followUps} ]\nexpect: { terminal: finish }\n` });
