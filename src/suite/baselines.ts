@@ -8,7 +8,7 @@ import { documentSource, type Position, type SourceFile } from './yaml/index.js'
 import { isValidLabel, LABEL_RULE } from './labels.js';
 import { shellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
-import { deepJsonOffset, lineColumnAt, MAX_JSON_DEPTH } from './json-depth.js';
+import { deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH } from './json-depth.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
@@ -453,100 +453,9 @@ function tooManyVariants(file: string, src: SourceFile, data: { variants?: strin
     }));
 }
 
-/**
- * What JSON.parse said, without where: the error gives the line and column already, so "in JSON at
- * position 74", Node 22's "(line 6 column 3)" and the text around the mistake that V8 quotes ('...
- * "verdict": pas ... is not valid JSON', over several lines) are not said again.
- */
-function jsonErrorWords(message: string): string {
-  return message
-    .replace(/, (?:\.\.\.)?"[\s\S]* is not valid JSON$/, '')
-    .replace(/\s*\(line \d+ column \d+\)$/, '')
-    .replace(/(?: in JSON)? at position \d+$/, '');
-}
-
-/**
- * The offset of the first character of `text` that JSON does not take there (text.length when it
- * ends too soon), or null when it is JSON: where V8's message gives no position. Nesting is
- * bounded before this is asked (MAX_JSON_DEPTH), so the recursion is too.
- */
-function jsonSyntaxOffset(text: string): number | null {
-  let i = 0;
-  const fail = (): never => {
-    throw new RangeError(String(i));
-  };
-  const space = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
-  };
-  const string = (): void => {
-    i++;
-    for (;;) {
-      if (i >= text.length) fail();
-      const ch = text.charCodeAt(i);
-      if (ch === 0x22) break;
-      if (ch < 0x20) fail();
-      if (ch === 0x5c) {
-        i++;
-        if (text[i] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
-          i += 4;
-        } else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) fail();
-      }
-      i++;
-    }
-    i++;
-  };
-  const value = (): void => {
-    space();
-    const ch = text[i];
-    if (ch === '{' || ch === '[') {
-      const close = ch === '{' ? '}' : ']';
-      i++;
-      space();
-      if (text[i] === close) {
-        i++;
-        return;
-      }
-      for (;;) {
-        if (ch === '{') {
-          space();
-          if (text[i] !== '"') fail();
-          string();
-          space();
-          if (text[i] !== ':') fail();
-          i++;
-        }
-        value();
-        space();
-        if (text[i] === ',') i++;
-        else if (text[i] === close) {
-          i++;
-          return;
-        } else fail();
-      }
-    }
-    if (ch === '"') return string();
-    const word = /true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-    word.lastIndex = i;
-    if (!word.test(text)) fail();
-    i = word.lastIndex;
-  };
-  try {
-    value();
-    space();
-    if (i < text.length) fail();
-    return null;
-  } catch (e) {
-    if (e instanceof RangeError && /^\d+$/.test(e.message)) return Number(e.message);
-    throw e;
-  }
-}
-
 function jsonErrorPosition(src: SourceFile, message: string, text: string): Position {
   const at = (offset: number): Position => src.offsetAt(Math.min(offset, text.length));
-  const m = /at position (\d+)/.exec(message);
-  if (m) return at(Number(m[1]));
-  const offset = jsonSyntaxOffset(text);
+  const offset = jsonErrorOffset(text, message);
   if (offset !== null) return at(offset);
   const yamlError = src.syntaxErrors()[0];
   if (yamlError) return at(yamlError.offset);
