@@ -490,7 +490,23 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
   if (expected === 'object' && text !== '' && !/[\s:{}[\],#]/.test(text) && strictKeysAt(ctx.schema, rel).includes('model')) {
     return `write it as a mapping of its settings: ${lead} { model: ${text} }`;
   }
+  // `headers: "X-Tenant: acme"`: one entry written as a line of text.
+  const entry = expected === 'object' || expected === 'record' ? /^([A-Za-z0-9_-]+):\s+(\S.*)$/.exec(text) : null;
+  if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead} { ${entry[1] as string}: ${JSON.stringify(entry[2])} }`;
   return null;
+}
+
+/**
+ * `message:` with nothing after it: the value to write there, at the key's line (a setting that
+ * may be left out may also lose its line); null when the value was written (`null`, `~`) or is no
+ * mapping's.
+ */
+function emptyValueFix(ctx: TranslateContext, full: readonly PathSegment[], rel: readonly PathSegment[], value: unknown): string | null {
+  const last = rel[rel.length - 1];
+  if (value !== null || typeof last !== 'string' || ctx.src.file.endsWith('.json') || ctx.src.writtenAt(full) !== null) return null;
+  const pos = ctx.src.keyAt(full.slice(0, -1), last);
+  if (pos === null || pos.line === null) return null;
+  return `write the value after ${quote(`${last}:`)} on line ${String(pos.line)}${isRequired(ctx.schema, rel) ? '' : ', or remove that line'}`;
 }
 
 function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegment[]): ConfigIssue[] {
@@ -582,7 +598,10 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
           ? `put the value in quotes: ${lead} ${JSON.stringify(written)}`
           : item && value === null && yaml && pos.line !== null
             ? `write the item after the "-" on line ${String(pos.line)}, or remove that line`
-            : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ?? meantValueFix(ctx, rel, name, issue.expected, value, lead) ?? `change ${name} to ${expected}`);
+            : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ??
+              meantValueFix(ctx, rel, name, issue.expected, value, lead) ??
+              emptyValueFix(ctx, full, rel, value) ??
+              `change ${name} to ${expected}`);
       return [at(pos, `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
     case 'invalid_value': {
@@ -635,7 +654,9 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         at(
           ctx.src.valueAt(full),
           custom ? `${name} ${custom}, found ${describeValue(value)}` : `${name} must be ${expected.join(' or ')}, found ${describeValue(value)}`,
-          custom ? `change ${name}: it ${custom}` : (expected.includes(typeWord('array')) ? listOfOneFix(ctx, full, rel, name, value) : null) ?? `change ${name} to ${expected.join(' or ')}`,
+          custom
+            ? `change ${name}: it ${custom}`
+            : ((expected.includes(typeWord('array')) ? listOfOneFix(ctx, full, rel, name, value) : null) ?? emptyValueFix(ctx, full, rel, value) ?? `change ${name} to ${expected.join(' or ')}`),
         ),
       ];
     }

@@ -149,6 +149,22 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(far.errors.map((e) => e.fix)).toEqual(['change agent.timeoutMs to a number', 'change agent.concurrency to a number']);
   });
 
+  it('a key left without its value, and headers written as one line of text, get what to write', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage:\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers:\n    Authorization:\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:4: agent.headers.Authorization must be a string or a number or true or false, found an empty value (null)\n  fix: write the value after "Authorization:" on line 4, or remove that line`,
+      `${F}/a.yml:2: fixture "a": message must be a string, found an empty value (null)\n  fix: write the value after "message:" on line 2`,
+    ]);
+    const headers = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: "X-Tenant: acme"\njudge:\n  apiKey: k\nsimulator:\n  url: http://127.0.0.1:9/v1\n',
+    });
+    expect(headers.errors.map((e) => `${e.line}: ${e.fix}`)).toContainEqual('3: write it as a mapping: headers: { X-Tenant: "acme" }');
+  });
+
   it('a key named as other tools name it (name, expected, endpoint, url, max_retries) is said once, with the key it stands for', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'name: a\nmessage: hi\nexpected: { contains: "x" }\n',
