@@ -4,8 +4,13 @@
 // outright when V8 compiles a regular expression at the stack's edge (docs/fixtures.md, "Baselines").
 // Where a JSON text stops being JSON, and JSON.parse's words for it, are read here too.
 
+import { unicodePattern } from '../patterns.js';
+
 /** The most levels of lists and objects a baseline or results file may nest: a tool call's 256 (docs/presets.md, "Tool calls") under the file's own. */
 export const MAX_JSON_DEPTH = 320;
+
+/** A control character (a line break, a tab) quoted as JSON.parse's unexpected token. */
+const CONTROL_TOKEN = unicodePattern(String.raw`'(\p{Cc})'`, 'gu');
 
 /** The offset of the first `[` or `{` (outside strings) that opens a level deeper than `max`, or null. */
 export function deepJsonOffset(text: string, max: number): number | null {
@@ -47,7 +52,7 @@ export function jsonErrorWords(message: string): string {
     .replace(/\s*\(line \d+ column \d+\)$/, '')
     .replace(/(?: in JSON)? at position \d+$/, '')
     // A line break or tab as the token is shown as its escape, not as itself over two lines.
-    .replace(/'(\p{Cc})'/gu, (_, c: string) => `'${JSON.stringify(c).slice(1, -1)}'`);
+    .replace(CONTROL_TOKEN(), (_, c: string) => `'${JSON.stringify(c).slice(1, -1)}'`);
 }
 
 /**
