@@ -314,7 +314,9 @@ export function parseArgv(argv: readonly string[]): Parsed {
     const shown = `--${t.name} ${flagHelp.value ?? 'VALUE'}`;
     if (t.value === undefined) throw new ArgvError(`--${t.name} needs a value: ${shown}`, command);
     if (t.value === '') throw new ArgvError(`--${t.name} needs a value, got an empty one: ${shown}`, command);
-    if (!t.inlineValue && t.value.startsWith('-') && t.value.length > 1) {
+    // A negative number (`--concurrency -1`) is a value, not an option: no option is named by
+    // digits, and the flag's own check then says the range (docs/cli.md).
+    if (!t.inlineValue && t.value.startsWith('-') && t.value.length > 1 && !/^-\.?\d/.test(t.value)) {
       throw new ArgvError(`--${t.name} needs a value, got the option "${t.value}"; for a value that starts with "-" write --${t.name}=${t.value}`, command);
     }
     if ('multiple' in type) values[t.name] = [...((values[t.name] as string[] | undefined) ?? []), t.value];

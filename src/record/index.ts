@@ -6,6 +6,7 @@ import type { Incomplete, RunRecord, ShardInfo, Spend } from '../types.js';
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
+import { jsonErrorOffset, jsonErrorWords, lineColumnAt } from '../suite/json-depth.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { TOOL } from '../version.js';
@@ -85,7 +86,12 @@ export function parseRecord(text: string, file: string): RunRecord {
     const fix = endsEarly(text)
       ? 'the file ends before the record does (cut off while it was copied or written); take it again from where it was written (the run\'s --out, or its results artifact)'
       : 'expected a results.json written by agent-replay';
-    throw new RecordError(file, `not valid JSON (${(e as Error).message}): ${fix}`);
+    // Said once, on one line: JSON.parse's words without its position or the text it quotes, and
+    // the line and column (docs/results-json.md, "When a results file cannot be read").
+    const message = (e as Error).message;
+    const offset = jsonErrorOffset(text, message);
+    const where = offset === null ? '' : (({ line, column }) => `, at line ${String(line)}, column ${String(column)}`)(lineColumnAt(text, offset));
+    throw new RecordError(file, `not valid JSON (${jsonErrorWords(message)}${where}): ${fix}`);
   }
   const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (typeof version === 'number' && version !== 1) {

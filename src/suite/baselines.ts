@@ -8,7 +8,7 @@ import { documentSource, type Position, type SourceFile } from './yaml/index.js'
 import { isValidLabel, LABEL_RULE } from './labels.js';
 import { shellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
-import { deepJsonOffset, lineColumnAt, MAX_JSON_DEPTH } from './json-depth.js';
+import { deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH } from './json-depth.js';
 
 export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
@@ -300,7 +300,7 @@ export function checkBaselineFile(file: string, fileLabel: string, text: string)
   } catch (e) {
     const message = (e as Error).message;
     const pos = jsonErrorPosition(src, message, text);
-    errors.push({ file, ...pos, message: `invalid JSON: ${message}`, fix: rewriteFix(file) });
+    errors.push({ file, ...pos, message: `invalid JSON: ${jsonErrorWords(message)}`, fix: rewriteFix(file) });
     return { baseline: null, errors };
   }
 
@@ -455,8 +455,8 @@ function tooManyVariants(file: string, src: SourceFile, data: { variants?: strin
 
 function jsonErrorPosition(src: SourceFile, message: string, text: string): Position {
   const at = (offset: number): Position => src.offsetAt(Math.min(offset, text.length));
-  const m = /at position (\d+)/.exec(message);
-  if (m) return at(Number(m[1]));
+  const offset = jsonErrorOffset(text, message);
+  if (offset !== null) return at(offset);
   const yamlError = src.syntaxErrors()[0];
   if (yamlError) return at(yamlError.offset);
   if (/end of (JSON )?input/i.test(message)) return at(text.length);

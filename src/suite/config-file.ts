@@ -118,7 +118,11 @@ export function resolveConfigFile(
   if (!parsed.success && src) {
     r.errors.push(...translateZodIssues({ src, schema: configFileSchema, data: raw, base: [] }, parsed.error.issues));
   }
-  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite)) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[], unread: [] as PathSegment[][] };
+  // A `${NAME}` where the schema wants no text (`concurrency: ${N}`) is said once, as that (its fix
+  // says a reference gives text): the variable is not also read, nor said to be unset.
+  const notText = new Set(parsed.success ? [] : parsed.error.issues.filter((i) => i.code === 'invalid_type' && i.expected !== 'string').map((i) => JSON.stringify(i.path)));
+  const skip = (path: readonly PathSegment[]): boolean => notText.has(JSON.stringify(path));
+  const substituted = src ? substituteEnv(raw, env, src, [], untrustedSuite === null ? null : untrustedEnvLimit(untrustedSuite), skip) : { value: raw, issues: [] as ConfigIssue[], secrets: [] as string[], unread: [] as PathSegment[][] };
   // A key or header written into the file itself (not from `${ENV}`) is a secret all the same:
   // redacted wherever the run or its errors would show it, a misspelt key's line included.
   substituted.secrets.push(...writtenSecrets(raw));

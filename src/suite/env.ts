@@ -26,18 +26,70 @@ export interface EnvLimit {
   refused(name: string, path: readonly PathSegment[]): { message: string; fix: string };
 }
 
+/** `${{ secrets.NAME }}`: the workflow's expression syntax, which only GitHub reads (in the workflow file). */
+const WORKFLOW_EXPRESSION_RE = /^\$\{\{([^}]*)\}\}/;
+
+/** How a path is named in an issue (`agent.headers.Authorization`). */
+function pathName(path: readonly PathSegment[]): string {
+  return path.map((seg, i) => (typeof seg === 'number' ? `[${String(seg)}]` : i === 0 ? seg : `.${seg}`)).join('');
+}
+
+/**
+ * A `${` in `text` that starts no reference and is not written `$${` (the literal): GitHub's
+ * `${{ secrets.X }}`, a name with spaces or a dash, a reference never closed. Each would be sent as
+ * written, which is never what was meant: an issue with the reference to write instead, or null.
+ */
+function brokenReference(text: string, path: readonly PathSegment[]): { message: string; fix: string } | null {
+  for (let i = text.indexOf('${'); i !== -1; i = text.indexOf('${', i + 2)) {
+    if (text[i - 1] === '$') continue;
+    const rest = text.slice(i);
+    if (/^\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(rest)) continue;
+    const name = pathName(path);
+    const expression = WORKFLOW_EXPRESSION_RE.exec(rest);
+    if (expression !== null) {
+      const shown = `\${{${(expression[1] as string).slice(0, 60)}}}`;
+      const inner = /^\s*(?:secrets|vars|env)\.([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(expression[1] as string)?.[1];
+      const variable = inner ?? 'NAME';
+      return {
+        message: `${name} holds ${shown}, the workflow's expression syntax, which config.yml does not read: it would be sent as written`,
+        fix: `write \${${variable}} here, and give the step that runs agent-replay env: ${variable}: ${inner === undefined ? shown : `\${{ ${(expression[1] as string).trim()} }}`}`,
+      };
+    }
+    const written = /^\$\{[^}]*\}?/.exec(rest)?.[0].slice(0, 60) ?? '${';
+    const inner = written.replace(/^\$\{/, '').replace(/\}$/, '').trim();
+    const meant = /^[A-Za-z_][A-Za-z0-9_]*$/.test(inner) ? `write \${${inner}}` : 'export the variable under a name of letters, digits and _ and write ${THAT_NAME}';
+    return {
+      message: `${name} holds ${JSON.stringify(written)}, which is not a \${NAME} reference (a name of letters, digits and _ in \${...}, no spaces): it would be sent as written`,
+      fix: `${meant}, or ${meant.startsWith('write') ? '' : 'write '}$\${ to send the text as written`,
+    };
+  }
+  return null;
+}
+
 export function substituteEnv<T>(
   value: T,
   env: Record<string, string | undefined>,
   src: SourceFile,
   base: readonly PathSegment[] = [],
   only: EnvLimit | null = null,
+  /** Values left as written: the schema refused them already (a reference where a number belongs). */
+  skip: (path: readonly PathSegment[]) => boolean = () => false,
 ): Substitution<T> {
   const issues: ConfigIssue[] = [];
   const secrets: string[] = [];
   const unread: PathSegment[][] = [];
 
-  const substituteString = (text: string, path: PathSegment[]): string =>
+  const substituteString = (text: string, path: PathSegment[]): string => {
+    if (skip(path)) return text;
+    const broken = brokenReference(text, path);
+    if (broken !== null) {
+      const pos = src.valueAt(path);
+      issues.push({ file: src.file, line: pos.line, column: pos.column, ...broken });
+    }
+    return substituteReferences(text, path);
+  };
+
+  const substituteReferences = (text: string, path: PathSegment[]): string =>
     text.replace(REFERENCE_RE, (whole, escaped: string, name: string) => {
       if (escaped) return whole.slice(1);
       if (only !== null && !only.allowed(path)) {

@@ -7,7 +7,7 @@ import type { Assertion, Fixture, SingleAssertion } from '../types.js';
 import { describeValue, quote, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
-import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
+import { isValidLabel, LABEL_RULE, labelFix } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { toExpectation, toolExpectationSchema } from './tools.js';
 import { regexCompileAdvice, regexMeaningNote } from './regex-advice.js';
@@ -131,7 +131,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
       err(
         [...path, 'label'],
         `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`,
-        `rename it, e.g. label: ${suggestLabel(labelText)}`,
+        labelFix(labelText),
       );
     }
   }

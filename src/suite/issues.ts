@@ -131,10 +131,12 @@ const OTHER_NAMES: Record<string, readonly string[]> = {
   name: ['label'],
   id: ['label'],
   title: ['label'],
-  prompt: ['message'],
-  input: ['message'],
-  question: ['message'],
-  text: ['message'],
+  // A persona script's first message is its `opening` (docs/personas.md): written as a fixture's.
+  message: ['opening'],
+  prompt: ['message', 'opening'],
+  input: ['message', 'opening'],
+  question: ['message', 'opening'],
+  text: ['message', 'opening'],
   expected: ['assert', 'expect'],
   expect: ['assert'],
   assertion: ['assert'],
@@ -158,6 +160,7 @@ export function meantKey(key: string, allowed: readonly string[]): string | null
 
 interface ZodDefLike {
   type: string;
+  catchall?: z.ZodType;
   innerType?: z.ZodType;
   shape?: Record<string, z.ZodType>;
   element?: z.ZodType;
@@ -228,6 +231,17 @@ function schemasAt(schema: z.ZodType, path: readonly PathSegment[]): z.ZodType[]
     current = next;
   }
   return current;
+}
+
+/**
+ * The keys of the one mapping that can sit at `path`, when it takes no other key (a strict object,
+ * and no other form in a union); empty otherwise.
+ */
+function strictKeysAt(schema: z.ZodType, path: readonly PathSegment[]): string[] {
+  const all = schemasAt(schema, path);
+  const only = all.length === 1 ? defOf(all[0] as z.ZodType) : null;
+  if (only === null || only.type !== 'object' || only.catchall === undefined || defOf(only.catchall).type !== 'never') return [];
+  return Object.keys(only.shape ?? {});
 }
 
 /** Whether a list at `path` of `schema` takes `value` as an item: a value given alone where a list belongs. */
@@ -369,16 +383,46 @@ function flattenUnions(issues: readonly ZodIssueLike[], base: readonly PathSegme
   });
 }
 
-/** The fix for a misspelt key: the suggestion, and the line as it should read when the file has it. */
-function renameFix(src: SourceFile, pos: Position, key: string, hint: string): string {
-  // "timeout: 30" meant seconds, likely: renamed as it is it would read 30 ms. Said, not rewritten.
-  if (/Ms$/.test(hint) && !/ms$/i.test(key)) return `did you mean ${quote(hint)}? it is in milliseconds: rename the key and give the value in milliseconds (30 seconds is 30000)`;
-  const line = lineOf(src, pos.line);
+/** "timeout: 30" meant seconds, likely: renamed as it is it would read 30 ms. Said, not rewritten. */
+function inMilliseconds(key: string, hint: string): boolean {
+  return /Ms$/.test(hint) && !/ms$/i.test(key);
+}
+
+/** `line` with the key `key` written at `pos` renamed `hint`; null when the line does not show it there. */
+function renamedAt(line: string | null, pos: Position, key: string, hint: string): string | null {
   const col = pos.column === null ? -1 : pos.column - 1;
   // The key as written may be quoted (`"rely": ...` in a JSON baseline): the quote stays.
   const start = line !== null && col >= 0 && (line[col] === '"' || line[col] === "'") && line.startsWith(key, col + 1) ? col + 1 : col;
-  const fixed = line !== null && start >= 0 && line.startsWith(key, start) ? `${line.slice(0, start)}${hint}${line.slice(start + key.length)}`.trim() : null;
-  return fixed === null ? `did you mean ${quote(hint)}? rename the key` : `did you mean ${quote(hint)}? rename the key, so that line ${String(pos.line)} reads\n    ${fixed}`;
+  return line !== null && start >= 0 && line.startsWith(key, start) ? `${line.slice(0, start)}${hint}${line.slice(start + key.length)}` : null;
+}
+
+/** A key of the mapping under a misspelt key that the key it stands for does not take either. */
+interface InnerSlip {
+  key: string;
+  /** The key it stands for in the mapping the fix names; null when none. */
+  hint: string | null;
+  pos: Position | null;
+  /** Whether the fix of the key above renames it on its line (a flow mapping), or it is said on its own. */
+  sameLine: boolean;
+}
+
+/**
+ * The fix for a misspelt key: the suggestion, and the line as it should read when the file has it.
+ * `inner`: keys on the same line, under it, that the key it stands for does not take either, each
+ * with the key it stands for there (`costs: { cap: 1 }` reads `cost: { capUsd: 1 }`), so that the
+ * line shown does not lead to the next error.
+ */
+function renameFix(src: SourceFile, pos: Position, key: string, hint: string, inner: readonly InnerSlip[] = []): string {
+  if (inMilliseconds(key, hint)) return `did you mean ${quote(hint)}? it is in milliseconds: rename the key and give the value in milliseconds (30 seconds is 30000)`;
+  let fixed = renamedAt(lineOf(src, pos.line), pos, key, hint);
+  if (fixed === null) return `did you mean ${quote(hint)}? rename the key`;
+  // Right to left, so that the columns of the keys before each hold.
+  const shift = hint.length - key.length;
+  for (const i of [...inner].sort((a, b) => (b.pos?.column ?? 0) - (a.pos?.column ?? 0))) {
+    fixed = renamedAt(fixed, { line: pos.line, column: (i.pos?.column ?? 0) + shift }, i.key, i.hint as string) ?? fixed;
+  }
+  const also = inner.map((i) => `, and ${quote(i.key)} in it to ${quote(i.hint as string)}`).join('');
+  return `did you mean ${quote(hint)}? rename the key${also}, so that line ${String(pos.line)} reads\n    ${fixed.trim()}`;
 }
 
 /**
@@ -409,6 +453,76 @@ function nonFinite(
   );
 }
 
+/**
+ * The keys of the mapping under the unknown key `key` that `hint`, the key it stands for, does not
+ * take, each with the key it stands for there: renamed in the fix of `key` when they are on its
+ * line, else said on their own (in the mapping as `hint`), so that no fix leads to the next error.
+ * None when `hint` holds no mapping of known keys (agent.headers), or the value is no mapping.
+ */
+function innerSlips(ctx: TranslateContext, rel: readonly PathSegment[], full: readonly PathSegment[], key: string, hint: string): { slips: InnerSlip[]; keys: string[] } {
+  const value = valueAt(ctx.data, [...rel, key]);
+  const keys = strictKeysAt(ctx.schema, [...rel, hint]);
+  if (keys.length === 0 || value === null || typeof value !== 'object' || Array.isArray(value)) return { slips: [], keys };
+  const at = ctx.src.keyAt(full, key);
+  const slips = Object.keys(value)
+    .filter((k) => !keys.includes(k))
+    .map((k) => {
+      const meant = meantKey(k, keys);
+      const pos = ctx.src.keyAt([...full, key], k);
+      const sameLine = meant !== null && !inMilliseconds(k, meant) && at !== null && pos !== null && pos.line === at.line && (pos.column ?? 0) > (at.column ?? 0);
+      return { key: k, hint: meant, pos, sameLine };
+    });
+  return { slips, keys };
+}
+
+/** Milliseconds in one of each unit a duration may be written in (`30s`, `1.5m`, `500ms`). */
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, sec: 1000, m: 60000, min: 60000 };
+
+/**
+ * The value meant, for a value of the wrong type that says it plainly: a number in quotes
+ * (`concurrency: "4"`) without them, a duration with its unit (`timeoutMs: 30s`) in milliseconds,
+ * a model's name where its settings belong (`simulator: gpt-4o`) as `{ model: gpt-4o }`. `lead` is
+ * how the line starts (`concurrency:`, or `-` for a list's item); null when there is no such value.
+ */
+function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name: string, expected: string | undefined, value: unknown, lead: string): string | null {
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  // Only a value the setting takes: a fix that leads to the next error is no fix.
+  const takes = (v: unknown): boolean => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(v).success);
+  if (expected === 'number' || expected === 'int') {
+    // `${NAME}` gives text (docs/configuration.md, "Environment variables and secrets").
+    if (/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(text)) return `write the number itself: a \${NAME} reference is read as text, which ${name} does not take`;
+    if (/^-?\d+(?:\.\d+)?$/.test(text) && takes(Number(text))) return `write the number without quotes: ${lead} ${text}`;
+    const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
+    const last = rel[rel.length - 1];
+    if (duration !== null && typeof last === 'string' && /Ms$/.test(last)) {
+      const ms = Number(duration[1]) * (UNIT_MS[(duration[2] as string).toLowerCase()] ?? 1);
+      if (Number.isInteger(ms) && takes(ms)) return `write it as a number of milliseconds: ${lead} ${String(ms)}`;
+    }
+    return null;
+  }
+  if (expected === 'object' && text !== '' && !/[\s:{}[\],#]/.test(text) && strictKeysAt(ctx.schema, rel).includes('model')) {
+    return `write it as a mapping of its settings: ${lead} { model: ${text} }`;
+  }
+  // `headers: "X-Tenant: acme"`: one entry written as a line of text.
+  const entry = expected === 'object' || expected === 'record' ? /^([A-Za-z0-9_-]+):\s+(\S.*)$/.exec(text) : null;
+  if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead} { ${entry[1] as string}: ${JSON.stringify(entry[2])} }`;
+  return null;
+}
+
+/**
+ * `message:` with nothing after it: the value to write there, at the key's line (a setting that
+ * may be left out may also lose its line); null when the value was written (`null`, `~`) or is no
+ * mapping's.
+ */
+function emptyValueFix(ctx: TranslateContext, full: readonly PathSegment[], rel: readonly PathSegment[], value: unknown): string | null {
+  const last = rel[rel.length - 1];
+  if (value !== null || typeof last !== 'string' || ctx.src.file.endsWith('.json') || ctx.src.writtenAt(full) !== null) return null;
+  const pos = ctx.src.keyAt(full.slice(0, -1), last);
+  if (pos === null || pos.line === null) return null;
+  return `write the value after ${quote(`${last}:`)} on line ${String(pos.line)}${isRequired(ctx.schema, rel) ? '' : ', or remove that line'}`;
+}
+
 function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegment[]): ConfigIssue[] {
   const full = [...ctx.base, ...rel];
   // With a prefix (`fixture "x": `) paths are relative to the item; otherwise to the file.
@@ -429,7 +543,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const allowed = allowedKeysAt(ctx.schema, rel);
       const where = formatPath(shown) === '' ? (ctx.prefix ? '' : 'at the top level') : `in ${formatPath(shown)}`;
       const candidates = rel.length === 0 && ctx.suggestAlso ? [...allowed, ...ctx.suggestAlso] : allowed;
-      return (issue.keys ?? []).map((key) => {
+      return (issue.keys ?? []).flatMap((key) => {
         const hint = meantKey(key, candidates);
         const pos = ctx.src.keyAt(full, key) ?? ctx.src.valueAt(full);
         const parent = valueAt(ctx.data, rel);
@@ -441,8 +555,25 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
             ? `remove ${quote(key)} or use one of the allowed keys`
             : given !== null
               ? `did you mean ${quote(hint)}? it is already given${given.line === null ? '' : ` on line ${String(given.line)}`}: keep one of the two and remove the other`
-              : renameFix(ctx.src, pos, key, hint);
-        return at(pos, `unknown key ${quote(key)}${where ? ` ${where}` : ''}${missing ? ` (and the required ${quote(hint)} is missing)` : ''}; allowed keys: ${allowed.join(', ')}`, fix);
+              : null;
+        // The keys under it that the key it stands for does not take either (costs: { cap: 1 }).
+        const inner = hint !== null && given === null ? innerSlips(ctx, rel, full, key, hint) : { slips: [], keys: [] };
+        const own = inner.slips.filter((i) => !i.sameLine);
+        const section = formatPath([...shown, hint ?? key]);
+        return [
+          at(
+            pos,
+            `unknown key ${quote(key)}${where ? ` ${where}` : ''}${missing ? ` (and the required ${quote(hint)} is missing)` : ''}; allowed keys: ${allowed.join(', ')}`,
+            fix ?? renameFix(ctx.src, pos, key, hint as string, inner.slips.filter((i) => i.sameLine)),
+          ),
+          ...own.map((i) =>
+            at(
+              i.pos ?? pos,
+              `unknown key ${quote(i.key)} in ${section} (written ${quote(key)}${pos.line === null ? '' : ` on line ${String(pos.line)}`}); allowed keys: ${inner.keys.join(', ')}`,
+              i.hint === null ? `remove ${quote(i.key)} or use one of the allowed keys` : renameFix(ctx.src, i.pos ?? pos, i.key, i.hint),
+            ),
+          ),
+        ];
       });
     }
     case 'invalid_type': {
@@ -471,21 +602,36 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const yaml = !ctx.src.file.endsWith('.json');
       const written = yaml && issue.expected === 'string' && (value === null || typeof value === 'number' || typeof value === 'boolean') ? ctx.src.writtenAt(full) : null;
       const found = written !== null && written !== String(value) ? `${written}, which YAML reads as ${describeValue(value)}` : describeValue(value);
+      const last = rel[rel.length - 1];
+      // A list's item is written after its "-", not as a key (`- "42"`, not `2: "42"`).
+      const item = typeof last === 'number';
+      const lead = item ? '-' : `${String(last ?? 'value')}:`;
+      const pos = ctx.src.valueAt(full);
       const quoteFix =
         written !== null
-          ? `put the value in quotes: ${String(rel[rel.length - 1] ?? 'value')}: ${JSON.stringify(written)}`
-          : (issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ??
-            (issue.expected === 'object' ? mappingFix(ctx, rel, name, value) : null) ??
-            `change ${name} to ${expected}`;
-      return [at(ctx.src.valueAt(full), `${name} must be ${expected}, found ${found}`, quoteFix)];
+          ? `put the value in quotes: ${lead} ${JSON.stringify(written)}`
+          : item && value === null && yaml && pos.line !== null
+            ? `write the item after the "-" on line ${String(pos.line)}, or remove that line`
+            : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ??
+              meantValueFix(ctx, rel, name, issue.expected, value, lead) ??
+              emptyValueFix(ctx, full, rel, value) ??
+              (issue.expected === 'object' ? mappingFix(ctx, rel, name, value) : null) ??
+              `change ${name} to ${expected}`);
+      return [at(pos, `${name} must be ${expected}, found ${found}`, quoteFix)];
     }
     case 'invalid_value': {
       const allowed = (issue.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+      const pos = ctx.src.valueAt(full);
+      // `provider: OpenAI`: the value meant, written as the setting takes it.
+      const meant = typeof value === 'string' ? allowed.find((a) => a.toLowerCase() === value.toLowerCase()) : undefined;
+      const line = lineOf(ctx.src, pos.line);
+      const col = pos.column === null ? -1 : pos.column - 1;
+      const fixed = meant !== undefined && line !== null && col >= 0 && line.startsWith(value as string, col) ? `${line.slice(0, col)}${meant}${line.slice(col + (value as string).length)}`.trim() : null;
       return [
         at(
-          ctx.src.valueAt(full),
+          pos,
           `${name} must be one of ${allowed.join(', ')}, found ${describeValue(value)}`,
-          `use one of: ${allowed.join(', ')}`,
+          fixed !== null ? `did you mean ${quote(meant as string)}? so that line ${String(pos.line)} reads\n    ${fixed}` : `use one of: ${allowed.join(', ')}`,
         ),
       ];
     }
@@ -523,12 +669,27 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
         at(
           ctx.src.valueAt(full),
           custom ? `${name} ${custom}, found ${describeValue(value)}` : `${name} must be ${expected.join(' or ')}, found ${describeValue(value)}`,
-          custom ? `change ${name}: it ${custom}` : (expected.includes(typeWord('array')) ? listOfOneFix(ctx, full, rel, name, value) : null) ?? `change ${name} to ${expected.join(' or ')}`,
+          custom
+            ? `change ${name}: it ${custom}`
+            : ((expected.includes(typeWord('array')) ? listOfOneFix(ctx, full, rel, name, value) : null) ?? emptyValueFix(ctx, full, rel, value) ?? `change ${name} to ${expected.join(' or ')}`),
         ),
       ];
     }
-    default:
+    default: {
+      // A rule of our own (`must be a turn number ...`): said with what was found, as the others are.
+      if (issue.code === 'custom' && issue.message.startsWith('must ')) {
+        const last = rel[rel.length - 1];
+        const quotedNumber = typeof value === 'string' && /^\d+$/.test(value) && /\bnumber\b/.test(issue.message) && typeof last === 'string';
+        return [
+          at(
+            ctx.src.valueAt(full),
+            `${name} ${issue.message}, found ${describeValue(value)}`,
+            quotedNumber ? `write the number without quotes: ${String(last)}: ${value}` : `change ${name}: it ${issue.message}`,
+          ),
+        ];
+      }
       return [at(ctx.src.valueAt(full), `${name}: ${issue.message}`, `change ${name}`)];
+    }
   }
 }
 

@@ -2,9 +2,15 @@
 // recurse once a level (the `yaml` document that places an error, zod's schema), and a hundred
 // thousand levels (a few hundred kilobytes of `[`) would exhaust their stack, or crash the process
 // outright when V8 compiles a regular expression at the stack's edge (docs/fixtures.md, "Baselines").
+// Where a JSON text stops being JSON, and JSON.parse's words for it, are read here too.
+
+import { unicodePattern } from '../patterns.js';
 
 /** The most levels of lists and objects a baseline or results file may nest: a tool call's 256 (docs/presets.md, "Tool calls") under the file's own. */
 export const MAX_JSON_DEPTH = 320;
+
+/** A control character (a line break, a tab) quoted as JSON.parse's unexpected token. */
+const CONTROL_TOKEN = unicodePattern(String.raw`'(\p{Cc})'`, 'gu');
 
 /** The offset of the first `[` or `{` (outside strings) that opens a level deeper than `max`, or null. */
 export function deepJsonOffset(text: string, max: number): number | null {
@@ -33,4 +39,102 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
     start = i + 1;
   }
   return { line, column: offset - start + 1 };
+}
+
+/**
+ * What JSON.parse said, without where: the error gives the line and column already, so "in JSON at
+ * position 74", Node 22's "(line 6 column 3)" and the text around the mistake that V8 quotes ('...
+ * "verdict": pas ... is not valid JSON', over several lines) are not said again.
+ */
+export function jsonErrorWords(message: string): string {
+  return message
+    .replace(/, (?:\.\.\.)?"[\s\S]* is not valid JSON$/, '')
+    .replace(/\s*\(line \d+ column \d+\)$/, '')
+    .replace(/(?: in JSON)? at position \d+$/, '')
+    // A line break or tab as the token is shown as its escape, not as itself over two lines.
+    .replace(CONTROL_TOKEN(), (_, c: string) => `'${JSON.stringify(c).slice(1, -1)}'`);
+}
+
+/**
+ * The offset of the first character of `text` that JSON does not take there (text.length when it
+ * ends too soon), or null when it is JSON or nests deeper than MAX_JSON_DEPTH (so the recursion is
+ * bounded): where V8's message gives no position.
+ */
+export function jsonSyntaxOffset(text: string): number | null {
+  if (deepJsonOffset(text, MAX_JSON_DEPTH) !== null) return null;
+  let i = 0;
+  const fail = (): never => {
+    throw new RangeError(String(i));
+  };
+  const space = (): void => {
+    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
+  };
+  const string = (): void => {
+    i++;
+    for (;;) {
+      if (i >= text.length) fail();
+      const ch = text.charCodeAt(i);
+      if (ch === 0x22) break;
+      if (ch < 0x20) fail();
+      if (ch === 0x5c) {
+        i++;
+        if (text[i] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          i += 4;
+        } else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) fail();
+      }
+      i++;
+    }
+    i++;
+  };
+  const value = (): void => {
+    space();
+    const ch = text[i];
+    if (ch === '{' || ch === '[') {
+      const close = ch === '{' ? '}' : ']';
+      i++;
+      space();
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      for (;;) {
+        if (ch === '{') {
+          space();
+          if (text[i] !== '"') fail();
+          string();
+          space();
+          if (text[i] !== ':') fail();
+          i++;
+        }
+        value();
+        space();
+        if (text[i] === ',') i++;
+        else if (text[i] === close) {
+          i++;
+          return;
+        } else fail();
+      }
+    }
+    if (ch === '"') return string();
+    const word = /true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    word.lastIndex = i;
+    if (!word.test(text)) fail();
+    i = word.lastIndex;
+  };
+  try {
+    value();
+    space();
+    if (i < text.length) fail();
+    return null;
+  } catch (e) {
+    if (e instanceof RangeError && /^\d+$/.test(e.message)) return Number(e.message);
+    throw e;
+  }
+}
+
+/** Where JSON.parse's error `message` about `text` is: its position, else where the text stops being JSON; null when neither says. */
+export function jsonErrorOffset(text: string, message: string): number | null {
+  const m = /at position (\d+)/.exec(message);
+  return m ? Math.min(Number(m[1]), text.length) : jsonSyntaxOffset(text);
 }

@@ -1,6 +1,7 @@
 // Labels name fixtures and their baseline files, so they must be safe file names.
 
 import path from 'node:path';
+import { unicodePattern } from '../patterns.js';
 
 export const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
 
@@ -10,14 +11,48 @@ export function isValidLabel(s: string): boolean {
   return LABEL_RE.test(s);
 }
 
-/** A valid label close to `s`, to suggest in a fix (`../../etc/passwd` -> `etc-passwd`). */
-export function suggestLabel(s: string): string {
-  const slug = s
+/** Latin letters that have no decomposition into a letter and its accents, written as their ASCII form. */
+const LATIN_ASCII: Record<string, string> = { ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D', ł: 'l', Ł: 'L', þ: 'th', Þ: 'Th', ı: 'i' };
+
+/** Accents and other marks, which NFKD splits from their letters (`ü` is `u` and a mark). */
+const MARKS = unicodePattern(String.raw`\p{M}+`, 'gu');
+/** What is not a letter or digit of any script. */
+const NOT_LETTER_OR_DIGIT = unicodePattern(String.raw`[^\p{L}\p{N}]`, 'gu');
+/** A letter or digit of any script. */
+const LETTER_OR_DIGIT = unicodePattern(String.raw`[\p{L}\p{N}]`, 'u');
+/** Latin letters of LATIN_ASCII. */
+const LATIN_SPECIAL = /[ßẞæÆœŒøØđĐðÐłŁþÞı]/g;
+
+function hasNonAscii(s: string): boolean {
+  for (const c of s) if ((c.codePointAt(0) ?? 0) > 0x7f) return true;
+  return false;
+}
+
+/**
+ * A valid label close to `s`, to suggest in a fix (`../../etc/passwd` -> `etc-passwd`, `ü-name` ->
+ * `u-name`); null when `s` has letters or digits outside A-Z and 0-9 with no such form (`заказ`): a
+ * label with them dropped is not one its author could have meant (docs/fixtures.md, labels).
+ */
+export function suggestLabel(s: string): string | null {
+  const ascii = s
+    .replace(LATIN_SPECIAL, (c) => LATIN_ASCII[c] ?? c)
+    .normalize('NFKD')
+    .replace(MARKS(), '');
+  if (hasNonAscii(ascii.replace(NOT_LETTER_OR_DIGIT(), ''))) return null;
+  const slug = ascii
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^[^A-Za-z0-9]+/, '')
     .replace(/-+$/, '')
     .slice(0, 80);
   return slug === '' ? 'my-fixture' : slug;
+}
+
+/** The fix for an invalid label: a valid one close to it, or what a label may hold when none is. */
+export function labelFix(s: string): string {
+  const suggestion = suggestLabel(s);
+  if (suggestion !== null) return `rename it, e.g. label: ${suggestion}`;
+  const letter = [...s.normalize('NFKD')].find((c) => LETTER_OR_DIGIT().test(c) && hasNonAscii(c) && !/[ßẞæÆœŒøØđĐðÐłŁþÞı]/.test(c)) ?? '';
+  return `rename it in the characters a label allows (A-Z a-z 0-9 . _ -): ${JSON.stringify(letter)} and the other letters outside A-Z have no form there to suggest`;
 }
 
 /**

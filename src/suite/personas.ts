@@ -9,7 +9,7 @@ import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './to
 import { describeValue, quote, suggest, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
-import { isValidLabel, LABEL_RULE, suggestLabel } from './labels.js';
+import { isValidLabel, LABEL_RULE, labelFix } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -110,7 +110,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
   if (labelText !== null) {
     result.labels.push({ label: labelText, file: src.file, ...src.valueAt([...path, 'label']) });
     if (!isValidLabel(labelText)) {
-      err([...path, 'label'], `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`, `rename it, e.g. label: ${suggestLabel(labelText)}`);
+      err([...path, 'label'], `label ${quote(labelText, 100)} is not valid: a label is ${LABEL_RULE} (it names the baseline file)`, labelFix(labelText));
     }
   }
   if (typeof raw.opening === 'string' && raw.opening.trim() === '') {
@@ -180,6 +180,9 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
       err(at, `${name} must have exactly one of contains and regex, found ${hasContains ? 'both' : 'neither'}`, 'write { contains: "text" } or { regex: "pattern", flags: "i" }, with turn: N, last or any (the default)');
       return;
     }
+    // A turn that is no turn: the schema said the rule, and its fix names the turns this script has.
+    const turnRule = result.errors.find((x) => x.message === `${name}.turn ${TURN_RULE}, found ${describeValue(r.turn)}` && x.fix.startsWith('change '));
+    if (turnRule !== undefined) turnRule.fix = `use a turn from 0 to ${turns}, last, or any`;
     const kind = hasContains ? 'contains' : 'regex';
     if (typeof r[kind] === 'string' && (r[kind] as string) === '') err([...at, kind], `${name}: ${kind} is empty`, `write the text the reply must ${kind === 'regex' ? 'match' : 'contain'}`);
     if (r.flags !== undefined && !hasRegex) err([...at, 'flags'], `${name}: flags only apply to a regex, not to contains`, 'remove flags');

@@ -47,6 +47,11 @@ describe('usage errors', () => {
     [['compare', 'a.json'], 'compare needs exactly two results files', "Run 'agent-replay compare --help' for its options."],
     [['--agent-url', 'http://x'], '--agent-url comes after a command', "Run 'agent-replay --help' for the commands."],
     [['run', '--concurrency', 'many'], '--concurrency must be an integer from 1 to 256, got "many"', "Run 'agent-replay run --help' for its options."],
+    // A negative number is the flag's value, said with its range: "write --concurrency=-1" led to that error.
+    [['run', '--concurrency', '-1'], '--concurrency must be an integer from 1 to 256, got "-1"', "Run 'agent-replay run --help' for its options."],
+    [['run', '--repeat', '-2'], '--repeat must be a whole number from 1 to 20, got "-2"', "Run 'agent-replay run --help' for its options."],
+    [['run', '--wait-for-agent', '-5'], '--wait-for-agent must be a whole number of seconds from 0 to 600, got "-5"', "Run 'agent-replay run --help' for its options."],
+    [['probe', 'hi', '--assert', 'judge:kind', '--threshold', '-.5'], '--threshold must be a score from 0 to 1, got "-.5"', "Run 'agent-replay probe --help' for its options."],
   ])('%j: one line, then the hint', async (argv, message, hint) => {
     const cwd = await makeProject({});
     const r = await cli(argv, cwd);

@@ -53,6 +53,20 @@ describe('parseRecord', () => {
     expect(() => parseRecord('<html>not found</html>', 'shard.json')).toThrow(/^shard\.json: not valid JSON .*expected a results\.json written by agent-replay/);
   });
 
+  it('says where a results file stops being JSON, once and on one line: its line and column, not "at position N" or the text around it', () => {
+    const said = (text: string): string => {
+      try {
+        parseRecord(text, 'r.json');
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    };
+    // V8 gives no position here, and quotes the text around the mistake over two lines.
+    expect(said('{\n  "schemaVersion": 1,\n  "x": tru\n}\n')).toBe("r.json: not valid JSON (Unexpected token '\\n', at line 3, column 8): expected a results.json written by agent-replay");
+    expect(said('{\n  "schemaVersion": 1,\n}\n')).toBe('r.json: not valid JSON (Expected double-quoted property name, at line 3, column 1): expected a results.json written by agent-replay');
+  });
+
   it('rejects schema violations, naming the path of each problem', () => {
     const bad = JSON.parse(serializeRecord(record([fixture('a'), fixture('b')]))) as Record<string, unknown>;
     (bad.fixtures as Record<string, unknown>[])[1]!.verdict = 'maybe';

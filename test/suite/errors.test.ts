@@ -79,6 +79,106 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors[0]!.fix).toContain('start its "-" at the column of the other items\' "-"');
   });
 
+  it('a list item indented under the item above is one error, at its "-", with the line as it should read', async () => {
+    // The parser says three things: at the keys' column "A block sequence may not be used as an
+    // implicit map key", "Implicit keys need to be on a single line" and "Implicit map keys need to
+    // be followed by map values"; deeper, "indented deeper than message" and two about the item's
+    // own next line, and a fix that moved its "-" to the keys' column, which is the first slip.
+    const r = await load({
+      [`${F}/a.yml`]: '- label: a\n  message: hi\n    - label: b\n      message: there\n- label: c\n  message: yo\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: d\n    message: hi\n    - label: e\n      message: there\n      persona: p\n',
+      [`${F}/c.yml`]: 'fixtures:\n  - label: f\n    message: hi\n      - label: g\n',
+      [`${F}/d.yml`]: '- label: h\n  message: hi\n  # the next one\n  - label: i\n\n    message: there\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${F}/a.yml:3:5: invalid YAML: the list item on line 3 is indented under the item on line 1, so YAML reads it as part of that item, not as the next item of the list\n` +
+        '  fix: start its "-" at the beginning of the line (not after 4 spaces), as the "-" on line 1, so that line 3 reads\n    - label: b\n  and move line 4 left by 4 spaces too',
+      `${F}/b.yml:4:5: invalid YAML: the list item on line 4 is indented under the item on line 2, so YAML reads it as part of that item, not as the next item of the list\n` +
+        '  fix: indent its "-" by 2 spaces (not 4), as the "-" on line 2, so that line 4 reads\n      - label: e\n  and move lines 5 to 6 left by 2 spaces too',
+      `${F}/c.yml:4:7: invalid YAML: the list item on line 4 is indented under the item on line 2, so YAML reads it as part of that item, not as the next item of the list\n` +
+        '  fix: indent its "-" by 2 spaces (not 6), as the "-" on line 2, so that line 4 reads\n      - label: g',
+      `${F}/d.yml:4:3: invalid YAML: the list item on line 4 is indented under the item on line 1, so YAML reads it as part of that item, not as the next item of the list\n` +
+        '  fix: start its "-" at the beginning of the line (not after 2 spaces), as the "-" on line 1, so that line 4 reads\n    - label: i\n  and move line 6 left by 2 spaces too',
+    ]);
+    // A list nested under a key with no value on its line is a list of its own, and valid.
+    const nested = await load({ [`${F}/e.yml`]: 'label: j\nmessage: hi\nassert:\n  - contains: hi\n  - maxLatencyMs: 2000\n' });
+    expect(nested.errors).toEqual([]);
+  });
+
+  it('a misspelt section renamed in the fix has its misspelt keys renamed too: the fixed line is one the section takes', async () => {
+    // costs: { cap: 1 } was fixed as "cost: { cap: 1 }", which is the next error ("cap" in cost).
+    const flow = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncosts: { cap: 1, judgeCallUsd: 0.01 }\n', [`${F}/a.yml`]: OK_FIXTURE });
+    expect(flow.errors.map((e) => `${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      '3: unknown key "costs" at the top level\n  fix: did you mean "cost"? rename the key, and "cap" in it to "capUsd", so that line 3 reads\n    cost: { capUsd: 1, judgeCallUsd: 0.01 }',
+    ]);
+    const block = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncosts:\n  cap: 1\n  budget: 5\njugde:\n  modle: m\n  timeout: 30\n', [`${F}/a.yml`]: OK_FIXTURE });
+    expect(block.errors.map((e) => `${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      '3: unknown key "costs" at the top level\n  fix: did you mean "cost"? rename the key, so that line 3 reads\n    cost:',
+      '4: unknown key "cap" in cost (written "costs" on line 3)\n  fix: did you mean "capUsd"? rename the key, so that line 4 reads\n    capUsd: 1',
+      '5: unknown key "budget" in cost (written "costs" on line 3)\n  fix: remove "budget" or use one of the allowed keys',
+      '6: unknown key "jugde" at the top level\n  fix: did you mean "judge"? rename the key, so that line 6 reads\n    judge:',
+      '7: unknown key "modle" in judge (written "jugde" on line 6)\n  fix: did you mean "model"? rename the key, so that line 7 reads\n    model: m',
+      '8: unknown key "timeout" in judge (written "jugde" on line 6)\n  fix: did you mean "timeoutMs"? it is in milliseconds: rename the key and give the value in milliseconds (30 seconds is 30000)',
+    ]);
+    expect(block.errors[1]!.message).toContain('allowed keys: agentTurnUsd, turnsPerFixture, judgeCallUsd, capUsd, simulatorCallUsd');
+    // A key on the line of a flow mapping with no key it stands for is said on its own, at its column.
+    const mixed = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncosts: { cap: 1, budget: 5 }\n', [`${F}/a.yml`]: OK_FIXTURE });
+    expect(mixed.errors.map((e) => `${e.line}:${e.column}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      '3:1: unknown key "costs" at the top level\n  fix: did you mean "cost"? rename the key, and "cap" in it to "capUsd", so that line 3 reads\n    cost: { capUsd: 1, budget: 5 }',
+      '3:18: unknown key "budget" in cost (written "costs" on line 3)\n  fix: remove "budget" or use one of the allowed keys',
+    ]);
+  });
+
+  it('judge and panel settings of the wrong type get a fix that is the value meant, not "change it to a number"', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: [
+        'agent:',
+        '  url: http://127.0.0.1:9/chat',
+        '  timeoutMs: 1.5m',
+        'judge:',
+        '  provider: OpenAI',
+        '  concurrency: "4"',
+        '  timeoutMs: 30s',
+        '  panel:',
+        '    - gpt-4o-mini',
+        '    - { model: b, retries: "2" }',
+        '    - { model: c, provider: Anthropic }',
+        'simulator: gpt-4o',
+        '',
+      ].join('\n'),
+    });
+    expect(r.errors.map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '3:14: agent.timeoutMs must be a number, found the string "1.5m"\n  fix: write it as a number of milliseconds: timeoutMs: 90000',
+      '5:13: judge.provider must be one of openai, anthropic, found the string "OpenAI"\n  fix: did you mean "openai"? so that line 5 reads\n    provider: openai',
+      '6:16: judge.concurrency must be a number, found the string "4"\n  fix: write the number without quotes: concurrency: 4',
+      '7:14: judge.timeoutMs must be a number, found the string "30s"\n  fix: write it as a number of milliseconds: timeoutMs: 30000',
+      '9:7: judge.panel[0] must be a mapping, found the string "gpt-4o-mini"\n  fix: write it as a mapping of its settings: - { model: gpt-4o-mini }',
+      '10:28: judge.panel[1].retries must be a number, found the string "2"\n  fix: write the number without quotes: retries: 2',
+      '11:29: judge.panel[2].provider must be one of openai, anthropic, found the string "Anthropic"\n  fix: did you mean "anthropic"? so that line 11 reads\n    - { model: c, provider: anthropic }',
+      '12:12: simulator must be a mapping, found the string "gpt-4o"\n  fix: write it as a mapping of its settings: simulator: { model: gpt-4o }',
+    ]);
+    // A value the setting would refuse in its turn is not offered: 15 minutes is past the 10 a timeout may be.
+    const far = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 15m\n  concurrency: "0"\n' });
+    expect(far.errors.map((e) => e.fix)).toEqual(['change agent.timeoutMs to a number', 'change agent.concurrency to a number']);
+  });
+
+  it('a key left without its value, and headers written as one line of text, get what to write', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage:\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers:\n    Authorization:\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:4: agent.headers.Authorization must be a string or a number or true or false, found an empty value (null)\n  fix: write the value after "Authorization:" on line 4, or remove that line`,
+      `${F}/a.yml:2: fixture "a": message must be a string, found an empty value (null)\n  fix: write the value after "message:" on line 2`,
+    ]);
+    const headers = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: "X-Tenant: acme"\njudge:\n  apiKey: k\nsimulator:\n  url: http://127.0.0.1:9/v1\n',
+    });
+    expect(headers.errors.map((e) => `${e.line}: ${e.fix}`)).toContainEqual('3: write it as a mapping: headers: { X-Tenant: "acme" }');
+  });
+
   it('a key named as other tools name it (name, expected, endpoint, url, max_retries) is said once, with the key it stands for', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'name: a\nmessage: hi\nexpected: { contains: "x" }\n',
@@ -351,6 +451,22 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors[3]!.fix).toBe('rename it, e.g. label: has-space');
   });
 
+  it('a label with letters outside A-Z is offered the same words in those letters, never the label with its letters dropped', async () => {
+    // docs/fixtures.md: a label is 1-80 characters of [A-Za-z0-9._-], starting with a letter or digit.
+    const r = await load({
+      [`${F}/list.yml`]: 'fixtures:\n  - { label: ü-name, message: x }\n  - { label: café-menu, message: x }\n  - { label: Straße, message: x }\n  - { label: заказ-1, message: x }\n  - { label: ünï-заказ, message: x }\n',
+      '.agent-replay/personas/p.yml': 'label: Über-uns\nopening: hi\nexpect: { terminal: finish }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.fix}`)).toEqual([
+      `${F}/list.yml:2: rename it, e.g. label: u-name`,
+      `${F}/list.yml:3: rename it, e.g. label: cafe-menu`,
+      `${F}/list.yml:4: rename it, e.g. label: Strasse`,
+      `${F}/list.yml:5: rename it in the characters a label allows (A-Z a-z 0-9 . _ -): "з" and the other letters outside A-Z have no form there to suggest`,
+      `${F}/list.yml:6: rename it in the characters a label allows (A-Z a-z 0-9 . _ -): "з" and the other letters outside A-Z have no form there to suggest`,
+      '.agent-replay/personas/p.yml:1: rename it, e.g. label: Uber-uns',
+    ]);
+  });
+
   it('duplicate labels across files name the first occurrence', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: greeting\nmessage: hi\n',
@@ -541,11 +657,34 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     });
     expect(brief(r.errors)).toEqual([
       `${B}/bad name.json:-: baseline file name "bad name.json" is not a label: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit`,
-      `${B}/broken.json:4: invalid JSON: ${jsonError('{\n  "label": "broken",\n  "reply": "r",\n}\n')}`,
+      `${B}/broken.json:4: invalid JSON: Expected double-quoted property name`,
       `${B}/mismatch.json:1: baseline label "other" does not match its file name "mismatch.json"`,
       `${B}/schema.json:3: baseline: reply must be a string, found the number 5`,
       `${B}/schema.json:8: baseline: unknown key "extra"; allowed keys: label, message, persona, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit`,
       `${B}/verdict.json:5: verdict "not_evaluated" cannot be a baseline: only pass or fail is ever accepted`,
+    ]);
+  });
+
+  it('a baseline broken by hand is said at its line and column once: not again as "at position N" or "(line 6 column 3)", nor with the text around it', async () => {
+    const good = ['"label": "x"', '"reply": "r"', '"route": null', '"verdict": "pass"', '"acceptedAt": "2026-01-01T00:00:00Z"', '"commit": null'];
+    const file = (label: string, lines: string[]): string => `{\n${lines.map((l) => `  ${l.replace('"x"', `"${label}"`)}`).join(',\n')}\n}\n`;
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n' + ['comma', 'bare', 'broken', 'after', 'cut'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
+      // A comma left out after "pass": V8 says "Expected ',' or '}' after property value in JSON at position 74" (Node 22: "... (line 6 column 3)").
+      [`${B}/comma.json`]: file('comma', good).replace('"pass",', '"pass"'),
+      // pass without its quotes: V8 says 'Unexpected token 'p', ..."verdict": pas..." is not valid JSON', with no position.
+      [`${B}/bare.json`]: file('bare', good).replace('"pass"', 'pass'),
+      // A reply edited over two lines: a line break inside a string.
+      [`${B}/broken.json`]: file('broken', good).replace('"r"', '"line one\nline two"'),
+      [`${B}/after.json`]: `${file('after', good)}}\n`,
+      [`${B}/cut.json`]: file('cut', good).slice(0, 30),
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+      `${B}/after.json:9:1: invalid JSON: Unexpected non-whitespace character after JSON`,
+      `${B}/bare.json:5:14: invalid JSON: Unexpected token 'p'`,
+      `${B}/broken.json:3:21: invalid JSON: Bad control character in string literal`,
+      `${B}/comma.json:6:3: invalid JSON: Expected ',' or '}' after property value`,
+      `${B}/cut.json:3:11: invalid JSON: Unexpected end of JSON input`,
     ]);
   });
 
@@ -666,6 +805,40 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     expect(r.errors).toEqual([
       { file: C, line: 4, column: 20, message: 'environment variable AGENT_TOKEN is not set', fix: 'export AGENT_TOKEN=... or set it in the workflow env' },
       expect.objectContaining({ file: C, line: 5, message: 'environment variable EMPTY is set but empty' }),
+    ]);
+  });
+
+  it('${VAR} in odd places: a number setting, GitHub\'s ${{ }}, a name with spaces or a dash, an unclosed one: each said once, with what to write', async () => {
+    const r = await load(
+      {
+        [`${F}/a.yml`]: OK_FIXTURE,
+        [C]: [
+          'agent:',
+          '  url: http://127.0.0.1:9/chat',
+          '  timeoutMs: ${TIMEOUT}',
+          '  concurrency: ${UNSET}',
+          '  headers:',
+          '    Authorization: "Bearer ${{ secrets.AGENT_TOKEN }}"',
+          '    X-Tenant: "${ TENANT }"',
+          '    X-Region: "${agent-region}"',
+          '    X-Open: "${TENANT"',
+          '    X-Kept: "$${TENANT} and ${TENANT}"',
+          '',
+        ].join('\n'),
+      },
+      { env: { TIMEOUT: '5000', TENANT: 'acme-tenant-01' } },
+    );
+    expect(r.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '3: agent.timeoutMs must be a number, found the string "${TIMEOUT}"\n  fix: write the number itself: a ${NAME} reference is read as text, which agent.timeoutMs does not take',
+      '4: agent.concurrency must be a number, found the string "${UNSET}"\n  fix: write the number itself: a ${NAME} reference is read as text, which agent.concurrency does not take',
+      '6: agent.headers.Authorization holds ${{ secrets.AGENT_TOKEN }}, the workflow\'s expression syntax, which config.yml does not read: it would be sent as written\n' +
+        '  fix: write ${AGENT_TOKEN} here, and give the step that runs agent-replay env: AGENT_TOKEN: ${{ secrets.AGENT_TOKEN }}',
+      '7: agent.headers.X-Tenant holds "${ TENANT }", which is not a ${NAME} reference (a name of letters, digits and _ in ${...}, no spaces): it would be sent as written\n' +
+        '  fix: write ${TENANT}, or $${ to send the text as written',
+      '8: agent.headers.X-Region holds "${agent-region}", which is not a ${NAME} reference (a name of letters, digits and _ in ${...}, no spaces): it would be sent as written\n' +
+        '  fix: export the variable under a name of letters, digits and _ and write ${THAT_NAME}, or write $${ to send the text as written',
+      '9: agent.headers.X-Open holds "${TENANT", which is not a ${NAME} reference (a name of letters, digits and _ in ${...}, no spaces): it would be sent as written\n' +
+        '  fix: write ${TENANT}, or $${ to send the text as written',
     ]);
   });
 
@@ -854,15 +1027,6 @@ describe('loadSuite: secrets', () => {
     expect(text).toContain('put the value in quotes to keep it as text');
   });
 });
-
-function jsonError(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    return (e as Error).message;
-  }
-  return '';
-}
 
 describe('loadSuite: files left out of the fixtures folder', () => {
   it('warns of a file whose name looks meant to be read, and leaves a README alone', async () => {

@@ -61,7 +61,7 @@ describe('loadSuite: persona scripts', () => {
       `${P}/b.yml:7: persona script "b": expect.reply[1] must have exactly one of contains and regex, found both`,
       `${P}/b.yml:8: persona script "b": expect.reply[2]: flags only apply to a regex, not to contains`,
       `${P}/b.yml:9: persona script "b": expect.reply[3]: regex flags "ii" repeat "i"`,
-      `${P}/b.yml:10: persona script "b": expect.reply[4].turn: must be a turn number (0 is the welcome turn), last, or any`,
+      `${P}/b.yml:10: persona script "b": expect.reply[4].turn must be a turn number (0 is the welcome turn), last, or any, found the string "first"`,
     ]);
     expect(brief(bad.warnings)).toContainEqual(expect.stringMatching(/^\.agent-replay\/personas\/b\.yml:11: persona script "b": expect\.reply\[5\]: pattern does not compile: .*; that check will be not evaluated at run time$/));
   });
@@ -183,6 +183,43 @@ describe('loadSuite: persona scripts', () => {
     ]);
     for (const e of r.errors) expect(e.fix.length).toBeGreaterThan(10);
     expect(r.errors[2]!.fix).toBe('set maxTurns: 4, or remove 1 follow-up');
+  });
+
+  it('bad turns: an empty "-" is said at its own line, the items after it at theirs, a number in quotes as a list item', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      // js-yaml opens no node for an empty item: the positions of the items after it were one item off.
+      [`${P}/a.yml`]: 'label: a\nopening: hi\nfollowUps:\n  - one\n  -\n  - 42\n  - two\nexpect: { terminal: finish }\n',
+      [`${P}/b.yml`]: 'label: b\nopening: hi\nfollowUps:\n  - one\n  - true\n  -\nexpect: { terminal: finish }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${P}/a.yml:5:3: persona script "a": followUps[1] must be a string, found an empty value (null)\n  fix: write the item after the "-" on line 5, or remove that line`,
+      `${P}/a.yml:6:5: persona script "a": followUps[2] must be a string, found the number 42\n  fix: put the value in quotes: - "42"`,
+      `${P}/b.yml:5:5: persona script "b": followUps[1] must be a string, found the boolean true\n  fix: put the value in quotes: - "true"`,
+      `${P}/b.yml:6:3: persona script "b": followUps[2] must be a string, found an empty value (null)\n  fix: write the item after the "-" on line 6, or remove that line`,
+    ]);
+    // A turn that is no turn gets the turns the script has, as one beyond it does; a number in quotes, the number.
+    const turns = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      [`${P}/c.yml`]: 'label: c\nopening: hi\nfollowUps: [a]\nexpect:\n  reply:\n    - { contains: x, turn: -1 }\n    - { contains: x, turn: first }\n    - { contains: x, turn: "2" }\n',
+    });
+    expect(turns.errors.map((e) => `${e.line}:${e.column}: ${e.message.replace('persona script "c": ', '')}\n  fix: ${e.fix}`)).toEqual([
+      '6:28: expect.reply[0].turn must be a turn number (0 is the welcome turn), last, or any, found the number -1\n  fix: use a turn from 0 to 2, last, or any',
+      '7:28: expect.reply[1].turn must be a turn number (0 is the welcome turn), last, or any, found the string "first"\n  fix: use a turn from 0 to 2, last, or any',
+      '8:28: expect.reply[2].turn must be a turn number (0 is the welcome turn), last, or any, found the string "2"\n  fix: write the number without quotes: turn: 2',
+    ]);
+  });
+
+  it('a script whose first message is written as a fixture\'s (message:, prompt:) is said once, as the opening it stands for', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: OK_FIXTURE,
+      [`${P}/a.yml`]: 'label: a\nmessage: hi\nfollowUps: [more]\nexpect: { terminal: finish }\n',
+      [`${P}/b.yml`]: 'label: b\nprompt: hi\nexpect: { terminal: finish }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
+      `${P}/a.yml:2: persona script "a": unknown key "message" (and the required "opening" is missing)\n  fix: did you mean "opening"? rename the key, so that line 2 reads\n    opening: hi`,
+      `${P}/b.yml:2: persona script "b": unknown key "prompt" (and the required "opening" is missing)\n  fix: did you mean "opening"? rename the key, so that line 2 reads\n    opening: hi`,
+    ]);
   });
 
   it('the default maxTurns is 20', async () => {

@@ -41,6 +41,9 @@ function nodeAtPath(root: Closed, path: readonly PathSegment[]): Closed | null {
         if ((typeof key === 'string' || typeof key === 'number') && String(key) === String(seg)) next = n.children[i + 1];
       }
     } else if (n.kind === 'sequence' && typeof seg === 'number') {
+      // js-yaml opens no node for an empty item (a "-" and nothing after it): its children are
+      // then not the list's items, and the document says where they are.
+      if (!Array.isArray(n.result) || n.children.length !== n.result.length) return null;
       next = n.children[seg];
     }
     if (next === undefined) return null;

@@ -125,6 +125,12 @@ export function documentSource(
         // An empty value (`message:` then nothing) is a scalar whose range starts at the next
         // token, lines further on: the key is where it was written.
         const empty = n > 0 && yamlPackage().isScalar(node) && node.value === null && !node.source;
+        // An empty list item (a "-" and nothing after it) starts on its line: said at its "-".
+        if (empty && typeof path[n - 1] === 'number') {
+          const range = (node as Node).range;
+          const dash = range ? text.lastIndexOf('-', range[0]) : -1;
+          if (dash !== -1 && /^[ \t]*$/.test(text.slice(dash + 1, range?.[0]))) return offsetAt(dash);
+        }
         const pos = empty ? null : nodePosition(node);
         if (pos) return pos;
         // A key whose value is empty (`label:`) has no value node: use the key.

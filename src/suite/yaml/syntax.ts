@@ -172,6 +172,115 @@ function colonInValue(src: SourceFile, err: YamlSyntaxError): ConfigIssue | null
   };
 }
 
+/** A line that starts a list item: its indentation and what follows the indentation. */
+const ITEM_LINE = /^( *)-(?:[ \t]|$)/;
+
+/** Blank or only a comment: no part of YAML's structure. */
+function isBlank(line: string): boolean {
+  return /^\s*(?:#.*)?$/.test(line);
+}
+
+/** A list item indented under the item above it, and the text its slip covers. */
+interface NestedItem {
+  issue: ConfigIssue;
+  /** Offsets: from the start of the line above the item to the end of the item's last line. */
+  from: number;
+  to: number;
+}
+
+/**
+ * A list item written under the item before it (`- label: a` / `  message: hi` / `    - label: b`),
+ * as a second item is when its "-" goes at the keys' column or deeper: YAML reads it as part of the
+ * item above (more of the value on the line above, or a key of its own), and the parser says so
+ * two or three times, at that line and the item's next ones. Said once, at its "-", with the line
+ * as it should read. Found from the text: a "- " line whose line above holds a key and its value
+ * (a key with no value on its line, `assert:`, may hold a list) and whose "-" is deeper than the
+ * "-" of the item that line belongs to.
+ */
+function nestedItems(src: SourceFile): NestedItem[] {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const starts: number[] = [];
+  let offset = 0;
+  for (const l of src.text.split('\n')) {
+    starts.push(offset);
+    offset += l.length + 1;
+  }
+  const out: NestedItem[] = [];
+  for (let n = 1; n < lines.length; n += 1) {
+    const item = ITEM_LINE.exec(lines[n] as string);
+    if (item === null) continue;
+    const dash = (item[1] as string).length;
+    let above = n - 1;
+    while (above >= 0 && isBlank(lines[above] as string)) above -= 1;
+    if (above < 0) continue;
+    const aboveText = lines[above] as string;
+    const keyed = /^( *(?:- +)?)[^\s#:-][^:#]*?:[ \t]+[^\s#|>]/.exec(aboveText) ?? /^( *- +)[^\s#]/.exec(aboveText);
+    if (keyed === null || dash < (keyed[1] as string).length) continue;
+    // The item the line above belongs to: the nearest "- " line above, less indented, with every
+    // line between it and this one indented under its "-".
+    let parent = above;
+    let parentDash = -1;
+    for (; parent >= 0; parent -= 1) {
+      const text = lines[parent] as string;
+      if (isBlank(text)) continue;
+      const m = ITEM_LINE.exec(text);
+      if (m !== null && (m[1] as string).length < dash) {
+        parentDash = (m[1] as string).length;
+        break;
+      }
+      if (/^\s*/.exec(text)?.[0].length === 0) break;
+    }
+    if (parentDash < 0) continue;
+    let inside = true;
+    for (let k = parent + 1; k < n && inside; k += 1) {
+      const text = lines[k] as string;
+      if (!isBlank(text) && ((/^ */.exec(text)?.[0].length ?? 0) <= parentDash)) inside = false;
+    }
+    if (!inside) continue;
+    // The item's own next lines: those indented under its "-".
+    let last = n;
+    const next: number[] = [];
+    for (let k = n + 1; k < lines.length; k += 1) {
+      const text = lines[k] as string;
+      if (isBlank(text)) continue;
+      if ((/^ */.exec(text)?.[0].length ?? 0) <= dash) break;
+      next.push(k + 1);
+      last = k;
+    }
+    const shift = dash - parentDash;
+    const written = (lines[n] as string).slice(dash);
+    const where =
+      parentDash === 0
+        ? `start its "-" at the beginning of the line (not after ${spaces(dash)})`
+        : `indent its "-" by ${spaces(parentDash)} (not ${String(dash)})`;
+    const rest =
+      next.length === 0
+        ? ''
+        : `\n  and move ${next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`} left by ${spaces(shift)} too`;
+    out.push({
+      issue: {
+        file: src.file,
+        line: n + 1,
+        column: dash + 1,
+        message: `invalid YAML: the list item on line ${String(n + 1)} is indented under the item on line ${String(parent + 1)}, so YAML reads it as part of that item, not as the next item of the list`,
+        fix: `${where}, as the "-" on line ${String(parent + 1)}, so that line ${String(n + 1)} reads\n    ${' '.repeat(parentDash)}${written}${rest}`,
+      },
+      from: starts[above] as number,
+      to: (starts[last] as number) + (lines[last] as string).length,
+    });
+  }
+  return out;
+}
+
+/** The parser's words for the parts of a list item indented under the item above (nestedItems). */
+function isNestingError(err: YamlSyntaxError): boolean {
+  return (
+    err.code === 'BLOCK_AS_IMPLICIT_KEY' ||
+    err.code === 'MULTILINE_IMPLICIT_KEY' ||
+    (err.code === 'MISSING_CHAR' && /^Implicit map keys need to be followed by map values/.test(err.message))
+  );
+}
+
 /** Whether the lines after `item` up to `line` are all the item's (none starts another item with "- "). */
 function continuesItem(src: SourceFile, item: number, line: number | null): boolean {
   if (line === null || line <= item) return false;
@@ -182,19 +291,29 @@ function continuesItem(src: SourceFile, item: number, line: number | null): bool
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
+  // A list item indented under the item above is one slip, said once at its "-", whatever the
+  // parser says about it and its next lines (nestedItems).
+  const errors = src.syntaxErrors();
+  const nested = errors.length === 0 ? [] : nestedItems(src);
+  const nestedAt = (err: YamlSyntaxError): NestedItem | undefined => (isNestingError(err) ? nested.find((m) => err.offset >= m.from && err.offset <= m.to) : undefined);
   // A key the parser had to read over several lines is one slip, said once (implicitKeySlip); the
   // other error it gives at the same place goes with it.
   const slips = new Map<number, ConfigIssue>();
   /** The line of a list item that starts at another column than the items before it (BAD_INDENT). */
   let misplacedItem: number | null = null;
-  for (const err of src.syntaxErrors()) {
-    if (err.code !== 'MULTILINE_IMPLICIT_KEY' || slips.has(err.offset)) continue;
+  for (const err of errors) {
+    if (err.code !== 'MULTILINE_IMPLICIT_KEY' || slips.has(err.offset) || nestedAt(err) !== undefined) continue;
     const slip = implicitKeySlip(src, err);
     if (slip !== null) slips.set(err.offset, slip);
   }
   /** Bad escapes by line: the issue already made for that line, and the escapes it names. */
   const escapesByLine = new Map<number, { issue: ConfigIssue; escapes: string[] }>();
-  for (const err of src.syntaxErrors()) {
+  for (const err of errors) {
+    const item = nestedAt(err);
+    if (item !== undefined) {
+      if (!out.includes(item.issue)) out.push(item.issue);
+      continue;
+    }
     const slip = slips.get(err.offset);
     if (slip !== undefined) {
       if (err.code === 'MULTILINE_IMPLICIT_KEY' && !out.includes(slip)) out.push(slip);
