@@ -111,6 +111,8 @@ type Attempt = AttemptResult<Received, AttemptFailure>;
 /** undici / Node error codes that mean the agent could not be reached or the socket broke. */
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const INTERNAL_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
+/** A connection that was open and closed by the other side before an answer began (undici's 'other side closed', a reset, a broken pipe). */
+const CLOSED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
 export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps = {}): AgentClient {
   // Parsed once: every request of the run goes to the same URL.
@@ -234,6 +236,12 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").
         const got = answered;
         return fail('network', false, null, (n) => `the agent's answer (HTTP ${got}) broke off before its end, after ${n}: ${errorMessage(err)} (not retried: the agent had the turn)`);
+      }
+      // A connection the agent accepted and closed before any answer (a crash on this request, a
+      // keep-alive connection it closed, a proxy in front of it) reached it: say so, not "could not
+      // reach" (docs/troubleshooting.md, "The agent").
+      if (code !== undefined && CLOSED_CODES.has(code)) {
+        return fail('network', true, null, (n) => `the agent closed the connection without answering, after ${n}: ${errorMessage(err)}`);
       }
       return fail('network', true, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
     } finally {

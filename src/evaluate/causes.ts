@@ -120,6 +120,13 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     if (/ENOTFOUND|EAI_AGAIN/.test(text)) {
       return { key: `dns:${url}`, what: `the host of ${at(endpoint)} did not resolve`, hint: 'check the host name in agent-url (agent.url)' };
     }
+    if (/the agent closed the connection without answering/.test(text)) {
+      return {
+        key: `closed:${url}`,
+        what: `${at(endpoint)} closed the connection without answering`,
+        hint: "see the agent's log for a crash on the request, or a proxy in front of it that closes connections",
+      };
+    }
     const code = /\(([A-Z][A-Z0-9_]+)\)\s*$/.exec(text)?.[1] ?? 'network';
     return { key: `network:${code}:${url}`, what: `could not reach ${at(endpoint)} (${code})`, hint: 'check agent-url (agent.url) and that the agent is running' };
   }

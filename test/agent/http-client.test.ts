@@ -292,6 +292,31 @@ describe('retries', () => {
     expect(stream.requests).toHaveLength(1);
   });
 
+  it('says a connection the agent took and closed without answering as closed, not as unreachable, and retries it', async () => {
+    // The agent reads the request, then closes (or resets) the connection: it was reached.
+    for (const close of ['destroy', 'reset'] as const) {
+      let requests = 0;
+      const http = createHttpServer((req) => {
+        requests++;
+        req.resume();
+        req.on('end', () => (close === 'reset' ? req.socket.resetAndDestroy() : req.socket.destroy()));
+      });
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      cleanups.push(() => new Promise<void>((resolve) => http.close(() => resolve())));
+      const clock = fakeClock();
+      const outcome = await client({ url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/chat`, start: null, retries: 2 }, clock).converse(request);
+      expect(outcome).toMatchObject({ kind: 'errored', errorKind: 'network' });
+      if (outcome.kind !== 'errored') throw new Error('expected errored');
+      expect(outcome.error).toMatch(
+        close === 'reset'
+          ? /^message turn: the agent closed the connection without answering, after 3 attempts: .*ECONNRESET/
+          : /^message turn: the agent closed the connection without answering, after 3 attempts: other side closed \(UND_ERR_SOCKET\)$/,
+      );
+      expect(requests).toBe(3);
+      expect(clock.sleeps).toHaveLength(2);
+    }
+  });
+
   it('reports a refused connection as a network error after retries', async () => {
     const port = await freePort();
     const clock = fakeClock();

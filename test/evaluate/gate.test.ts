@@ -50,6 +50,7 @@ describe('causes', () => {
 
   it.each([
     ['network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)', `connection refused at ${URL_}`, /agent-url \(agent\.url\)/],
+    ['network', 'message turn: the agent closed the connection without answering, after 3 attempts: other side closed (UND_ERR_SOCKET)', `${URL_} closed the connection without answering`, /agent's log for a crash/],
     ['invalid_json', 'message turn: response is not valid JSON: <!DOCTYPE html><html lang="en"><div id="root"></div>', `an HTML page instead of JSON from ${URL_}`, /agent-path or agent\.url/],
     ['invalid_json', 'message turn: response is not valid JSON: ok', `a response that is not JSON from ${URL_}`, /agent\.preset/],
     ['http', 'message turn: agent returned HTTP 401 after 1 attempt: unauthorized', `HTTP 401 from ${URL_}`, /agent\.headers/],
