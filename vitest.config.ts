@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -19,12 +20,16 @@ export default defineConfig({
     // imports dynamically (test/suite/yaml-package.test.ts); shared test builders reset their
     // counters (test/report/fixtures.ts resetLines).
     isolate: false,
-    // The entries bundled once per run for the tests that start them as child processes; GitHub's
-    // OpenAPI description trimmed once per run for the fake GitHub server (openapi-trim.ts); the one
-    // line saying the browser tests are skipped when no browser is installed.
+    // The entries bundled for the tests that start them as child processes; GitHub's OpenAPI
+    // description trimmed for the fake GitHub server (openapi-trim.ts), both kept between runs under
+    // the hash of what they are made from (setup-cache.ts); the one line saying the browser tests
+    // are skipped when no browser is installed.
     // Run before each test file: the temporary folders its tests made are removed when it is done
     // (a helper's own top-level hook would run for the first file of a worker only, see above).
     setupFiles: ['test/support/temp-setup.ts'],
+    // The slowest files start first, whatever durations the last run left in node_modules/.vite
+    // (test/support/sequencer.ts): otherwise one worker can end the run alone on a long file.
+    sequence: { sequencer: SlowestFirst },
     globalSetup: ['test/support/entry-bundles.ts', 'test/support/openapi-trim.ts', 'test/support/browser-setup.ts'],
     // @actions/workflow-parser imports its schema JSON without `with { type: 'json' }`, which Node
     // refuses; let Vite transform it.

@@ -8,8 +8,13 @@
 //
 //   node scripts/import-graph.mjs [root]     (root: the repository, default the working directory)
 import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
-import ts from 'typescript';
+
+// TypeScript (one 9 MB CommonJS file) loaded with require: `import ts from 'typescript'` made Node's
+// ESM loader first scan the whole file for module syntax, then lex it for its named exports, before
+// running it (0.6 s of the check's 1.35 s; the check runs five times in test/lint/import-graph.test.ts).
+const ts = createRequire(import.meta.url)('typescript');
 
 /** The layers in order: a module may import its own layer and earlier ones, never a later one. */
 export const LAYERS = [

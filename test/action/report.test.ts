@@ -26,15 +26,29 @@ useServers(
 
 const SHARD_FIXTURES = ['fixtures:\n  - { label: a, message: one, assert: { contains: echo } }\n', 'fixtures:\n  - { label: b, message: two, assert: { contains: nope } }\n'];
 
+/**
+ * The results.json of the shards' check runs made in this file, by fixtures and by how many shards of
+ * the same call have those fixtures already: a shard is a check run without a comment, so each is run
+ * once (a child process like every other) and each test gets copies of the results files. Two shards
+ * with the same fixtures in one call stay two runs (a re-run of the check: two records, not one twice).
+ */
+const shardResults = new Map<string, string>();
+
 /** Two shards of a matrix, each a check run without a comment. */
 async function shards(shardFixtures: readonly string[] = SHARD_FIXTURES): Promise<string> {
   const report = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
   await mkdir(join(report, 'shards'), { recursive: true });
   for (const [i, fixtures] of shardFixtures.entries()) {
-    const ws = await makeWorkspace({ fixtures, config: 'agent: { retries: 0 }\n' });
-    const run = await runAction({ gh, workspace: ws, inputs: { 'agent-url': agent.url, comment: 'false', 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
-    expect(run.code, run.stdout).toBe(0);
-    await copyFile(run.outputs['results-path'] as string, join(report, 'shards', `shard-${i}.json`));
+    const key = JSON.stringify([fixtures, shardFixtures.slice(0, i).filter((f) => f === fixtures).length]);
+    let results = shardResults.get(key);
+    if (results === undefined) {
+      const ws = await makeWorkspace({ fixtures, config: 'agent: { retries: 0 }\n' });
+      const run = await runAction({ gh, workspace: ws, inputs: { 'agent-url': agent.url, comment: 'false', 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
+      expect(run.code, run.stdout).toBe(0);
+      results = run.outputs['results-path'] as string;
+      shardResults.set(key, results);
+    }
+    await copyFile(results, join(report, 'shards', `shard-${i}.json`));
   }
   return report;
 }

@@ -13,7 +13,7 @@
 import { accessSync, constants, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -126,5 +126,8 @@ export async function launchChromium(): Promise<Browser> {
   if (!CHROMIUM.found) {
     throw new Error(`headless Chromium not found (looked for ${CHROMIUM.looked}) and AGENT_REPLAY_REQUIRE_BROWSER is set: the report.html tests need a browser. ${HOW_TO_RUN}. Nothing was installed.`);
   }
+  // Imported here, not at the top: finding a browser (browser-setup.ts, in vitest's main process
+  // before any test starts) and a run without one do not load playwright-core (0.6 s).
+  const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath: CHROMIUM.path, args: CHROMIUM_ARGS, headless: true });
 }

@@ -1,15 +1,22 @@
 // Vitest global set-up: bundles the two entries (src/index.ts, the Action; src/cli.ts, the CLI)
-// from the current sources once per test run, with esbuild, into a temp folder. Tests that run an
-// entry as a child process start `node <bundle>` instead of `node --import tsx <entry>.ts`: the same
-// code in the same kind of process (env, cwd, signals, exit code), without tsx compiling and
-// resolving a few hundred modules in every child. The committed dist/ is not used here; the
-// tests about the shipped bundle (test/dist/, the demo's dist test) run dist/ itself.
+// from the current sources with esbuild, into a folder of the set-up cache (setup-cache.ts). Tests
+// that run an entry as a child process start `node <bundle>` instead of `node --import tsx <entry>.ts`:
+// the same code in the same kind of process (env, cwd, signals, exit code), without tsx compiling and
+// resolving a few hundred modules in every child. The committed dist/ is not used here; the tests
+// about the shipped bundle (test/dist/, the demo's dist test) run dist/ itself.
+//
+// The bundles are kept under the hash of what esbuild read to make them (every input file named by
+// its metafile, with its content), of the files under src/ (a new file can change what an import
+// resolves to), of tsconfig.json, package.json and the installed dependencies' lock, of esbuild's
+// version and of the options below: a run whose sources did not change reuses them (esbuild took
+// about a second of each run's start), and any change makes new ones.
 
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import type { BuildOptions } from 'esbuild';
 import type { TestProject } from 'vitest/node';
+import { cachedEntry, hashOf, keepEntry, newEntryFolder, readCacheFile, writeCacheFile } from './setup-cache.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,32 +27,67 @@ declare module 'vitest' {
   }
 }
 
+const ENTRIES = { action: 'src/index.ts', cli: 'src/cli.ts' } as const;
+
+const OPTIONS: BuildOptions = {
+  entryPoints: Object.entries(ENTRIES).map(([out, src]) => ({ in: src, out })),
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  splitting: true,
+  // As scripts/package.mjs leaves dist/: ASCII-only text (decoded on V8's fast path; 87 ms of each
+  // Action start decoded the 7 MB bundle's UTF-8 otherwise) and whitespace and syntax minified,
+  // names kept for readable stack traces: an Action start 525 -> 391 ms (median of 11).
+  charset: 'ascii',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'error',
+  // Bundled CommonJS dependencies call require(): give the ESM chunks one.
+  banner: { js: "import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);" },
+};
+
+/** The files under src/, by name. */
+async function sourceNames(): Promise<string[]> {
+  return (await readdir('src', { recursive: true })).map((p) => p.split('\\').join('/')).sort();
+}
+
+/** The cache key of bundles made from `inputs` (paths as esbuild's metafile gives them) as they are now. */
+async function keyOf(setting: string, inputs: readonly string[]): Promise<string> {
+  const read = (path: string): Promise<Buffer | string> => readFile(path).catch(() => '\0missing');
+  const fixed = await Promise.all(['tsconfig.json', 'package.json', 'package-lock.json', 'node_modules/.package-lock.json'].map(read));
+  const contents = await Promise.all(inputs.map(read));
+  return hashOf([setting, ...fixed, (await sourceNames()).join('\n'), ...inputs.flatMap((path, i) => [path, contents[i] as Buffer | string])]);
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const dir = await mkdtemp(join(tmpdir(), 'agent-replay-test-bundles-'));
-  const entries = { action: 'src/index.ts', cli: 'src/cli.ts' } as const;
-  await build({
-    entryPoints: Object.entries(entries).map(([out, src]) => ({ in: src, out })),
-    outdir: dir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    splitting: true,
-    // As scripts/package.mjs leaves dist/: ASCII-only text (decoded on V8's fast path; 87 ms of each
-    // Action start decoded the 7 MB bundle's UTF-8 otherwise) and whitespace and syntax minified,
-    // names kept for readable stack traces: an Action start 525 -> 391 ms (median of 11).
-    charset: 'ascii',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    logLevel: 'error',
-    // Bundled CommonJS dependencies call require(): give the ESM chunks one.
-    banner: { js: "import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);" },
-  });
+  const setting = hashOf([createRequire(import.meta.url)('esbuild/package.json').version as string, JSON.stringify(OPTIONS)]);
+  // The inputs of the last bundles made with these options: when every one of them (and the rest of
+  // the key) is as it was, so is the build (an input not among them is reached only through one).
+  const indexName = `bundle-inputs-${setting}.json`;
+  const lastInputs = await readCacheFile(indexName);
+  let dir = lastInputs === null ? null : await cachedEntry('bundles', await keyOf(setting, JSON.parse(lastInputs) as string[]));
+  let unkept: string | null = null;
+  if (dir === null) {
+    const made = await newEntryFolder('bundles');
+    const started = Date.now();
+    const { build } = await import('esbuild');
+    const result = await build({ ...OPTIONS, outdir: made, metafile: true });
+    const inputs = Object.keys(result.metafile.inputs).sort();
+    // A file saved while esbuild ran may be newer than what it read: these bundles serve this run only.
+    const mtimes = await Promise.all(inputs.map((path) => stat(path).then((s) => s.mtimeMs)));
+    if (mtimes.some((m) => m >= started - 1000)) {
+      dir = unkept = made;
+    } else {
+      dir = await keepEntry(made, 'bundles', await keyOf(setting, inputs));
+      await writeCacheFile(indexName, JSON.stringify(inputs));
+    }
+  }
   project.provide('actionBundle', join(dir, 'action.mjs'));
   project.provide('cliBundle', join(dir, 'cli.mjs'));
   return async () => {
-    await rm(dir, { recursive: true, force: true });
+    if (unkept !== null) await rm(unkept, { recursive: true, force: true });
   };
 }

@@ -1,14 +1,17 @@
 // Vitest global set-up: GitHub's OpenAPI description (@octokit/openapi, 13 MB) read once per test
 // run and written, without what the validator never reads (descriptions, summaries, examples,
-// webhooks, x-github metadata), to a temp file of about 3 MB. Each test process that starts the
+// webhooks, x-github metadata), to a file of about 3 MB. Each test process that starts the
 // fake GitHub server parses that copy (openapi.ts, OpenApiSpec.load) instead of the whole file:
-// about a tenth of the parse, once per test file that needs it.
+// about a tenth of the parse, once per test file that needs it. The copy is kept in the set-up
+// cache (setup-cache.ts) under the hash of the whole description and of this file, so a
+// run with the same description reuses it.
 
-import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { cachedEntry, hashOf, keepEntry, newEntryFolder } from './setup-cache.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -35,12 +38,15 @@ export function fullDescriptionFile(): string {
   return createRequire(import.meta.url).resolve('@octokit/openapi/generated/api.github.com.json');
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const dir = await mkdtemp(join(tmpdir(), 'agent-replay-test-openapi-'));
-  const file = join(dir, 'api.github.com.trimmed.json');
-  await writeFile(file, JSON.stringify(trimDescription(JSON.parse(await readFile(fullDescriptionFile(), 'utf8')))));
-  project.provide('openapiFile', file);
-  return async () => {
-    await rm(dir, { recursive: true, force: true });
-  };
+export default async function setup(project: TestProject): Promise<void> {
+  const full = await readFile(fullDescriptionFile());
+  // This file's text stands for the trimming (DROPPED, trimDescription).
+  const key = hashOf([await readFile(fileURLToPath(import.meta.url)), full]);
+  let dir = await cachedEntry('openapi', key);
+  if (dir === null) {
+    const made = await newEntryFolder('openapi');
+    await writeFile(join(made, 'api.github.com.trimmed.json'), JSON.stringify(trimDescription(JSON.parse(full.toString('utf8')))));
+    dir = await keepEntry(made, 'openapi', key);
+  }
+  project.provide('openapiFile', join(dir, 'api.github.com.trimmed.json'));
 }
