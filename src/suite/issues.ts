@@ -492,7 +492,7 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
   if (expected === 'number' || expected === 'int') {
     // `${NAME}` gives text (docs/configuration.md, "Environment variables and secrets").
     if (/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(text)) return `write the number itself: a \${NAME} reference is read as text, which ${name} does not take`;
-    if (/^-?\d+(?:\.\d+)?$/.test(text) && takes(Number(text))) return `write the number without quotes: ${lead} ${text}`;
+    if (quotedNumber(ctx.schema, rel, value) !== null) return `write the number without quotes: ${lead} ${text}`;
     const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
     const last = rel[rel.length - 1];
     if (duration !== null && typeof last === 'string' && /Ms$/.test(last)) {
@@ -508,6 +508,16 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
   const entry = expected === 'object' || expected === 'record' ? /^([A-Za-z0-9_-]+):\s+(\S.*)$/.exec(text) : null;
   if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead} { ${entry[1] as string}: ${JSON.stringify(entry[2])} }`;
   return null;
+}
+
+/**
+ * The number a value in quotes stands for where `schema` wants a number at `path` and takes it
+ * (`count: "3"`: 3), which the fix "write the number without quotes" writes; null otherwise.
+ */
+export function quotedNumber(schema: z.ZodType, path: readonly PathSegment[], value: unknown): number | null {
+  if (typeof value !== 'string' || !/^-?\d+(?:\.\d+)?$/.test(value.trim())) return null;
+  const n = Number(value.trim());
+  return schemasAt(schema, path).some((sch) => sch.safeParse(n).success) ? n : null;
 }
 
 /**
