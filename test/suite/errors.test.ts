@@ -249,8 +249,8 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
       `${C}:3:28: coverage.conversations must be a list, found the string "refunds"\n` +
         '  fix: make it a list of one: put the value in [ ], so that line 3 reads\n    coverage: { conversations: [ refunds ] }',
-      // A panel has 3 or 5 members: a list of one is no fix.
-      `${C}:5:10: judge.panel must be a list, found a mapping\n  fix: change judge.panel to a list`,
+      // A panel has 3 or 5 members: a list of one is no fix (test/suite/fix-at-once.test.ts has what is said).
+      `${C}:5:10: judge.panel must be a list, found a mapping\n  fix: a panel is a list of 3 or 5 judges (docs/judges.md, "Panels"): write this one as its first "- " line (- { model: m }) and add 2 more; or, for this judge alone, remove panel: and write model: m under judge`,
       `${P}/p.yml:3:12: persona script "p1": followUps must be a list, found the string "Order 1234"\n` +
         '  fix: make it a list of one: put the value in [ ], so that line 3 reads\n    followUps: [ Order 1234 ]   # the order',
       `${P}/p.yml:5:18: persona script "p1": expect.conversations must be a list, found the string "refunds"\n` +

@@ -30,3 +30,51 @@ describe('a quoted number: the checks read it as the number its fix writes', () 
     ]);
   });
 });
+
+describe('one value where a list belongs: the list that was meant, when it is valid', () => {
+  const P = '.agent-replay/personas';
+  const SCRIPT = 'label: s\nopening: hi\nexpect: { terminal: finish }\n';
+
+  it('mocks: find_order is a mock of that tool; a value that would not read the same inside { } is quoted', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/s.yml`]: `${SCRIPT}mocks: find_order   # the lookup\n`,
+      [`${P}/t.yml`]: 'label: t\nopening: hi\nexpect:\n  terminal: finish\n  toolNotCalled: "issue: refund"\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${P}/s.yml:4:8: persona script "s": mocks must be a list, found the string "find_order"\n` +
+        '  fix: make it a list of one mapping, with find_order as its tool (the keys an item takes: tool, input, match, output), so that line 4 reads\n    mocks: [ { tool: find_order } ]   # the lookup',
+      `${P}/t.yml:5:18: persona script "t": expect.toolNotCalled must be a list, found the string "issue: refund"\n` +
+        '  fix: make it a list of one mapping, with "issue: refund" as its tool (the keys an item takes: tool, input, match), so that line 5 reads\n    toolNotCalled: [ { tool: "issue: refund" } ]',
+    ]);
+  });
+
+  it('a list of tool names where a list of mocks belongs: each item is the mapping it stands for', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [`${P}/s.yml`]: `${SCRIPT}mocks: [find_order, "issue refund"]\n` });
+    expect(r.errors.map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '4:9: persona script "s": mocks[0] must be a mapping, found the string "find_order"\n  fix: write it as a mapping with find_order as its tool: { tool: find_order } (the keys it takes: tool, input, match, output)',
+      '4:21: persona script "s": mocks[1] must be a mapping, found the string "issue refund"\n  fix: write it as a mapping with "issue refund" as its tool: { tool: "issue refund" } (the keys it takes: tool, input, match, output)',
+    ]);
+  });
+
+  it('judge.panel written as one mapping: a panel is 3 or 5 members, or the judge alone', async () => {
+    const flow = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  panel: { model: a }\n' });
+    expect(flow.errors.map(formatIssue)).toEqual([
+      `${C}:4:10: judge.panel must be a list, found a mapping\n` +
+        '  fix: a panel is a list of 3 or 5 judges (docs/judges.md, "Panels"): write this one as its first "- " line (- { model: a }) and add 2 more; ' +
+        'or, for this judge alone, remove panel: and write model: a under judge',
+    ]);
+    // A key the judge sets already: the member's takes its place.
+    const both = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  model: b\n  panel: { model: a, label: x }\n' });
+    expect(both.errors.map((e) => e.fix)).toEqual([
+      'a panel is a list of 3 or 5 judges (docs/judges.md, "Panels"): write this one as its first "- " line (- { model: a, label: x }) and add 2 more; ' +
+        'or, for this judge alone, remove panel: and write its keys (model, label) under judge (in place of its own model)',
+    ]);
+    const block = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  panel:\n    model: a\n    label: cheap\n' });
+    expect(block.errors.map(formatIssue)).toEqual([
+      `${C}:5:5: judge.panel must be a list, found a mapping\n` +
+        '  fix: a panel is a list of 3 or 5 judges (docs/judges.md, "Panels"): start line 5 with "- " for this one, indent its other lines by two more spaces, and add 2 more; ' +
+        'or, for this judge alone, remove panel: and move its keys under judge',
+    ]);
+  });
+});
