@@ -867,7 +867,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     const shape = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: config.replace('agent:\n', 'agent:\n  timeoutMs: 0\n') });
     expect(brief(shape.errors)).toEqual([`${C}:2: agent.timeoutMs must be a whole number of milliseconds from 1 to 600000 (10 minutes), found the number 0`, ...said.map((l) => l.replace(/:(\d+):/, (_, n: string) => `:${Number(n) + 1}:`))]);
     const set = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: ${PREVIEW_URL}/api/chat\n' }, { env: { PREVIEW_URL: 'preview.example.com' } });
-    expect(brief(set.errors)).toEqual([`${C}:2: agent.url "\${PREVIEW_URL}/api/chat" has no scheme (http:// or https://): write https://***/api/chat`]);
+    expect(brief(set.errors)).toEqual([`${C}:2: agent.url "\${PREVIEW_URL}/api/chat" has no scheme (http:// or https://) with the value of PREVIEW_URL`]);
   });
 
   it('a missing fixtures folder, or one with no fixture, tells how to create one', async () => {

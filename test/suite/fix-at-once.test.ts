@@ -78,3 +78,43 @@ describe('one value where a list belongs: the list that was meant, when it is va
     ]);
   });
 });
+
+describe('an address from ${NAME} that is no URL: the variable is named, its value never shown', () => {
+  it('agent.url, judge.baseUrl, simulator, meaning and traces: what the value lacks and how to set it', async () => {
+    const env = { AGENT_URL: 'preview.example.com/api/chat?token=S3CRET1', JUDGE_BASE: 'ftp://user:S3CRET2@api.example.com/v1', HOST: 'not a host S3CRET3', SIM: 'S3CRET4', TEMPO: 'tempo.internal:3200' };
+    const r = await load(
+      {
+        [`${F}/a.yml`]: OK_FIXTURE,
+        [C]: [
+          'agent:\n  url: ${AGENT_URL}',
+          'judge:\n  baseUrl: ${JUDGE_BASE}\n  apiKey: k',
+          'simulator:\n  baseUrl: https://${HOST}/v1',
+          'meaning:\n  baseUrl: ${SIM}',
+          'traces:\n  query: { kind: tempo, url: "${TEMPO}" }',
+          '',
+        ].join('\n'),
+      },
+      { env },
+    );
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:2:8: agent.url "\${AGENT_URL}": the value of AGENT_URL has no scheme (http:// or https://)\n` +
+        '  fix: set AGENT_URL to the full address of the agent, e.g. https://preview.example.com/api/chat (its value is not shown here: an address may carry a password or a token)',
+      `${C}:4:12: judge.baseUrl "\${JUDGE_BASE}": the value of JUDGE_BASE does not start with http:// or https://\n` +
+        '  fix: set JUDGE_BASE to the API base address, e.g. https://api.openai.com/v1 (its value is not shown here: an address may carry a password or a token)',
+      `${C}:7:12: simulator.baseUrl "https://\${HOST}/v1" is not a valid URL with the value of HOST\n` +
+        '  fix: check the value of HOST: with it, baseUrl must be the API base address, e.g. https://api.openai.com/v1 (its value is not shown here: an address may carry a password or a token)',
+      `${C}:9:12: meaning.baseUrl "\${SIM}": the value of SIM is not a valid URL\n` +
+        '  fix: set SIM to the API base address, e.g. https://api.openai.com/v1, or remove baseUrl to use the judge\'s (its value is not shown here: an address may carry a password or a token)',
+      `${C}:11:30: traces.query.url "\${TEMPO}": the value of TEMPO has no scheme (http:// or https://)\n` +
+        '  fix: set TEMPO to the store\'s base address, e.g. https://tempo.example.com (its value is not shown here: an address may carry a password or a token)',
+    ]);
+    expect(JSON.stringify(r.errors)).not.toMatch(/S3CRET|tempo\.internal/);
+  });
+
+  it('an address written in the file is still shown, with the address to write', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: preview.example.com/api/chat\n' });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:2:8: agent.url "preview.example.com/api/chat" has no scheme (http:// or https://): write https://preview.example.com/api/chat\n  fix: give the full address of the agent, e.g. url: https://preview.example.com/api/chat`,
+    ]);
+  });
+});

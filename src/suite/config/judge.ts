@@ -5,8 +5,7 @@
 import * as z from 'zod';
 import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig, type JudgeProvider, type PanelMemberSettings } from '../../config.js';
 import { JUDGE_PROVIDERS } from '../../types.js';
-import { quote } from '../issues.js';
-import { concurrencyInt, ms, retriesInt, unsure, urlProblem, type Resolution } from './shared.js';
+import { concurrencyInt, ms, retriesInt, unsure, urlIssue, type Resolution } from './shared.js';
 
 const judgeKeys = {
   provider: z.enum(JUDGE_PROVIDERS).optional(),
@@ -58,15 +57,9 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     label: j.label === undefined || j.label === '' ? null : j.label,
   };
   if (j.baseUrl !== undefined && !unsure(r, ['judge', 'baseUrl'])) {
-    const problem = urlProblem(j.baseUrl);
-    if (problem) {
-      r.errors.push(
-        r.issueAt(
-          ['judge', 'baseUrl'],
-          `judge.baseUrl ${quote(written.baseUrl ?? '')} ${problem}`,
-          `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[provider].baseUrl}`,
-        ),
-      );
+    const issue = urlIssue('judge.baseUrl', written.baseUrl ?? '', j.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[provider].baseUrl });
+    if (issue !== null) {
+      r.errors.push(r.issueAt(['judge', 'baseUrl'], issue.message, issue.fix));
     } else {
       judge.baseUrl = j.baseUrl.replace(/\/+$/, '');
     }
@@ -117,16 +110,10 @@ function resolvePanel(panel: PanelSection, written: PanelSection, judge: JudgeCo
     if (m.apiKey !== undefined) settings.apiKey = m.apiKey === '' ? null : m.apiKey;
     if (m.label !== undefined && m.label !== null && m.label !== '') settings.label = m.label;
     if (m.baseUrl !== undefined && !unsure(r, ['judge', 'panel', i, 'baseUrl'])) {
-      const problem = urlProblem(m.baseUrl);
       const provider = m.provider ?? judge.provider;
-      if (problem) {
-        r.errors.push(
-          r.issueAt(
-            ['judge', 'panel', i, 'baseUrl'],
-            `judge.panel[${i}].baseUrl ${quote(written[i]?.baseUrl ?? '')} ${problem}`,
-            `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[provider].baseUrl}`,
-          ),
-        );
+      const issue = urlIssue(`judge.panel[${i}].baseUrl`, written[i]?.baseUrl ?? '', m.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[provider].baseUrl });
+      if (issue !== null) {
+        r.errors.push(r.issueAt(['judge', 'panel', i, 'baseUrl'], issue.message, issue.fix));
       } else {
         settings.baseUrl = m.baseUrl.replace(/\/+$/, '');
       }
