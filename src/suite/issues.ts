@@ -552,21 +552,21 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
   if (expected === 'number' || expected === 'int') {
     // `${NAME}` gives text (docs/configuration.md, "Environment variables and secrets").
     if (/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(text)) return `write the number itself: a \${NAME} reference is read as text, which ${name} does not take`;
-    if (quotedNumber(ctx.schema, rel, value) !== null) return `write the number without quotes: ${lead} ${text}`;
+    if (quotedNumber(ctx.schema, rel, value) !== null) return `write the number without quotes: ${lead}${text}`;
     const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
     const last = rel[rel.length - 1];
     if (duration !== null && typeof last === 'string' && /Ms$/.test(last)) {
       const ms = Number(duration[1]) * (UNIT_MS[(duration[2] as string).toLowerCase()] ?? 1);
-      if (Number.isInteger(ms) && takes(ms)) return `write it as a number of milliseconds: ${lead} ${String(ms)}`;
+      if (Number.isInteger(ms) && takes(ms)) return `write it as a number of milliseconds: ${lead}${String(ms)}`;
     }
     return null;
   }
   if (expected === 'object' && text !== '' && !/[\s:{}[\],#]/.test(text) && strictKeysAt(ctx.schema, rel).includes('model')) {
-    return `write it as a mapping of its settings: ${lead} { model: ${text} }`;
+    return `write it as a mapping of its settings: ${lead}{ model: ${text} }`;
   }
   // `headers: "X-Tenant: acme"`: one entry written as a line of text.
   const entry = expected === 'object' || expected === 'record' ? /^([A-Za-z0-9_-]+):\s+(\S.*)$/.exec(text) : null;
-  if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead} { ${entry[1] as string}: ${JSON.stringify(entry[2])} }`;
+  if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead}{ ${entry[1] as string}: ${JSON.stringify(entry[2])} }`;
   return null;
 }
 
@@ -675,11 +675,14 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const last = rel[rel.length - 1];
       // A list's item is written after its "-", not as a key (`- "42"`, not `2: "42"`).
       const item = typeof last === 'number';
-      const lead = item ? '-' : `${String(last ?? 'value')}:`;
       const pos = ctx.src.valueAt(full);
+      // An item of a list in [ ] is written as it is (after its "[" or ",", or at the start of a line
+      // the list runs on to): only an item after its "-" is shown with it.
+      const before = pos.column === null ? null : lineOf(ctx.src, pos.line)?.slice(0, pos.column - 1).trimEnd();
+      const lead = item ? (before === null || before === undefined || before.endsWith('-') ? '- ' : '') : `${String(last ?? 'value')}: `;
       const quoteFix =
         written !== null
-          ? `put the value in quotes: ${lead} ${JSON.stringify(written)}`
+          ? `put the value in quotes: ${lead}${JSON.stringify(written)}`
           : item && value === null && yaml && pos.line !== null
             ? `write the item after the "-" on line ${String(pos.line)}, or remove that line`
             : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ??

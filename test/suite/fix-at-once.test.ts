@@ -118,3 +118,20 @@ describe('an address from ${NAME} that is no URL: the variable is named, its val
     ]);
   });
 });
+
+describe('an item of a list in [ ]: its fix writes it as it is written there, with no "-"', () => {
+  it('judge.panel: [gpt-4o-mini, ...] and followUps: [42, ...] get the item to write after the "[" or ","; a "- " item keeps its "-"', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      ['.agent-replay/personas/s.yml']: 'label: s\nopening: hi\nfollowUps: [42, ok]\nexpect: { terminal: finish }\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  panel: [gpt-4o-mini, { model: o3 },\n    gpt-4.1-mini]\nsimulator:\n  model: m\n',
+      ['.agent-replay/personas/t.yml']: 'label: t\nopening: hi\nfollowUps:\n  - 42\nexpect: { terminal: finish }\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.fix}`)).toEqual([
+      `${C}:4:11: write it as a mapping of its settings: { model: gpt-4o-mini }`,
+      `${C}:5:5: write it as a mapping of its settings: { model: gpt-4.1-mini }`,
+      '.agent-replay/personas/s.yml:3:13: put the value in quotes: "42"',
+      '.agent-replay/personas/t.yml:4:5: put the value in quotes: - "42"',
+    ]);
+  });
+});
