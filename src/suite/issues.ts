@@ -561,6 +561,9 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
     }
     return null;
   }
+  // `meaning: facts`: one of the values a key of the mapping lists (its `check`), not a model's name.
+  const listed = expected === 'object' ? strictKeysAt(ctx.schema, rel).filter((k) => schemasAt(ctx.schema, [...rel, k]).some((sch) => defOf(sch).type === 'enum' && sch.safeParse(text).success)) : [];
+  if (listed.length === 1 && takes({ [listed[0] as string]: text })) return `write it as a mapping: ${lead}{ ${listed[0] as string}: ${text} }`;
   if (expected === 'object' && text !== '' && !/[\s:{}[\],#]/.test(text) && strictKeysAt(ctx.schema, rel).includes('model')) {
     return `write it as a mapping of its settings: ${lead}{ model: ${text} }`;
   }

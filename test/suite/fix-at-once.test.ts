@@ -135,3 +135,12 @@ describe('an item of a list in [ ]: its fix writes it as it is written there, wi
     ]);
   });
 });
+
+describe('a section written as one of the values a key of it lists', () => {
+  it('meaning: facts is { check: facts }, not a model named facts; meaning: gpt-4o is still a model', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nmeaning: facts\n' });
+    expect(r.errors.map((e) => e.fix)).toEqual(['write it as a mapping: meaning: { check: facts }']);
+    const model = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nmeaning: gpt-4o\n' });
+    expect(model.errors.map((e) => e.fix)).toEqual(['write it as a mapping of its settings: meaning: { model: gpt-4o }']);
+  });
+});
