@@ -111,6 +111,15 @@ describe('an address from ${NAME} that is no URL: the variable is named, its val
     expect(JSON.stringify(r.errors)).not.toMatch(/S3CRET|tempo\.internal/);
   });
 
+  it('traces.query.url from ${NAME} with a query string: the variable is named, the query never shown', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ntraces:\n  query: { kind: tempo, url: "${T}" }\n' }, { env: { T: 'https://tempo.example.com/?token=S3CRET5' } });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:4:30: traces.query.url "\${T}" has a query string with the value of T: the trace's path is added to the base address\n` +
+        '  fix: give T the store\'s base address without "?...", e.g. https://tempo.example.com (its value is not shown here: an address may carry a password or a token)',
+    ]);
+    expect(JSON.stringify(r.errors)).not.toContain('S3CRET5');
+  });
+
   it('an address written in the file is still shown, with the address to write', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: preview.example.com/api/chat\n' });
     expect(r.errors.map(formatIssue)).toEqual([

@@ -114,7 +114,7 @@ export function urlProblem(value: string): string | null {
 }
 
 /** The names of the `${NAME}` references in a value as written (`$${NAME}` is the literal, none). */
-function referencedNames(written: string): string[] {
+export function referencedNames(written: string): string[] {
   const names = [...written.matchAll(/\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].filter((m) => m[1] === '').map((m) => m[2] as string);
   return [...new Set(names)];
 }
