@@ -545,6 +545,11 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, sec: 1000, m: 60000, m
  * how the line starts (`concurrency:`, or `-` for a list's item); null when there is no such value.
  */
 function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name: string, expected: string | undefined, value: unknown, lead: string): string | null {
+  // `model: [gpt-4o]`: a list of one value the setting takes, where one value belongs.
+  if (Array.isArray(value) && value.length === 1 && (typeof value[0] === 'string' || typeof value[0] === 'number') && schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(value[0]).success)) {
+    const one = typeof value[0] === 'string' && !/^[A-Za-z0-9_./-]+$/.test(value[0]) ? JSON.stringify(value[0]) : String(value[0]);
+    return `write the one value without [ ]: ${lead}${one}`;
+  }
   if (typeof value !== 'string') return null;
   const text = value.trim();
   // Only a value the setting takes: a fix that leads to the next error is no fix.

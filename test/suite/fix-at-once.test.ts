@@ -153,3 +153,10 @@ describe('a section written as one of the values a key of it lists', () => {
     expect(model.errors.map((e) => e.fix)).toEqual(['write it as a mapping of its settings: meaning: { model: gpt-4o }']);
   });
 });
+
+describe('a list of one value where one value belongs', () => {
+  it('simulator: { model: [gpt-4o] } gets model: gpt-4o; a list the setting would not take as its value is left to its words', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nsimulator: { model: [gpt-4o] }\nmeaning: { threshold: [2] }\n' });
+    expect(r.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual(['3: write the one value without [ ]: model: gpt-4o', '4: change meaning.threshold to a number']);
+  });
+});
