@@ -589,6 +589,18 @@ export function quotedNumber(schema: z.ZodType, path: readonly PathSegment[], va
 }
 
 /**
+ * `threshold: 80` or `alpha: 5` where a fraction belongs (a score from 0 to 1, a probability): a
+ * percentage, most likely, written as the fraction the setting takes; null when that is not it.
+ */
+function percentFix(ctx: TranslateContext, rel: readonly PathSegment[], value: unknown): string | null {
+  const key = rel[rel.length - 1];
+  if (typeof value !== 'number' || typeof key !== 'string' || value <= 1 || value > 100) return null;
+  const fraction = Number((value / 100).toFixed(6));
+  if (!schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(fraction).success)) return null;
+  return `write it as a fraction: ${key}: ${String(fraction)} (${String(value)}%)`;
+}
+
+/**
  * `message:` with nothing after it: the value to write there, at the key's line (a setting that
  * may be left out may also lose its line); null when the value was written (`null`, `~`) or is no
  * mapping's.
@@ -725,7 +737,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       }
       // A schema that states its whole range (`must be ... from 1 to 600000 ...`) says it as written.
       if (issue.message.startsWith('must ')) {
-        return [at(ctx.src.valueAt(full), `${name} ${issue.message}, found ${describeValue(value)}`, `set ${name} to a value in that range`)];
+        return [at(ctx.src.valueAt(full), `${name} ${issue.message}, found ${describeValue(value)}`, percentFix(ctx, rel, value) ?? `set ${name} to a value in that range`)];
       }
       return [
         at(

@@ -160,3 +160,17 @@ describe('a list of one value where one value belongs', () => {
     expect(r.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual(['3: write the one value without [ ]: model: gpt-4o', '4: change meaning.threshold to a number']);
   });
 });
+
+describe('a percentage where a fraction belongs', () => {
+  it('meaning.threshold: 80 and stats.alpha: 5 get the fraction; a port or a count out of range does not', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nmeaning: { threshold: 80 }\nstats: { alpha: 5 }\ntraces: { receive: { port: 99999 } }\n',
+    });
+    expect(r.errors.map((e) => `${e.line}: ${e.fix}`)).toEqual([
+      '3: write it as a fraction: threshold: 0.8 (80%)',
+      '4: write it as a fraction: alpha: 0.05 (5%)',
+      '5: set traces.receive.port to a value in that range',
+    ]);
+  });
+});
