@@ -174,3 +174,17 @@ describe('a percentage where a fraction belongs', () => {
     ]);
   });
 });
+
+describe('a warning beside a misspelt key names only what the file says', () => {
+  it('a panel member with modle: is warned about its missing key without the default model it would have', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:9/chat\njudge:\n  panel:\n    - { modle: a }\n    - { model: b }\n    - { model: c }\n' });
+    expect(r.errors.map((e) => `${e.line}: ${e.message}`)).toEqual([
+      '5: unknown key "modle" in judge.panel[0]; allowed keys: provider, baseUrl, model, apiKey, timeoutMs, retries, backoffMs, concurrency, label',
+    ]);
+    expect(r.warnings.map((w) => `${w.line}: ${w.message}`)).toEqual([
+      '5: judge.panel[0] (openai) has no API key: openai will refuse its calls and the panel may not reach a majority',
+      '6: judge.panel[1] (openai b) has no API key: openai will refuse its calls and the panel may not reach a majority',
+      '7: judge.panel[2] (openai c) has no API key: openai will refuse its calls and the panel may not reach a majority',
+    ]);
+  });
+});

@@ -120,11 +120,13 @@ function resolvePanel(panel: PanelSection, written: PanelSection, judge: JudgeCo
     }
     const member = panelMemberConfig(judge, settings);
     const memberKeyPaths = KEY_KEYS.flatMap((key) => [['judge', key], ['judge', 'panel', i, key]]);
+    // A model left out for its shape error (`modle: a`, said already) is not named as the default it would be.
+    const shownMember = unsure(r, ['judge', 'model'], ['judge', 'panel', i, 'model']) ? member.provider : `${member.provider} ${member.model}`;
     if (member.apiKey === null && member.baseUrl === JUDGE_DEFAULTS[member.provider].baseUrl && !unsure(r, ...memberKeyPaths)) {
       r.warnings.push(
         r.issueAt(
           ['judge', 'panel', i],
-          `judge.panel[${i}] (${member.provider} ${member.model}) has no API key: ${member.provider} will refuse its calls and the panel may not reach a majority`,
+          `judge.panel[${i}] (${shownMember}) has no API key: ${member.provider} will refuse its calls and the panel may not reach a majority`,
           member.provider === judge.provider
             ? 'add apiKey: ${JUDGE_API_KEY} under judge (the members inherit it) or under this member'
             : `add apiKey: \${${member.provider.toUpperCase()}_API_KEY} under this member (a member of another provider than the judge's does not inherit the judge's key)`,
