@@ -188,3 +188,18 @@ describe('a warning beside a misspelt key names only what the file says', () => 
     ]);
   });
 });
+
+describe('a password written in a base address that is no URL is not shown', () => {
+  it('judge, simulator and meaning base addresses show the user and *** (as agent.url does), or *** for a token alone', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: "ftp://user:PWA1@h/x"\njudge:\n  apiKey: k\n  baseUrl: "ftp://user:PWJ1@h/x"\nsimulator:\n  baseUrl: "https://user:PWS1@h st/x"\nmeaning:\n  baseUrl: "ftp://TOKENM1@h/x"\n',
+    });
+    expect(r.errors.map((e) => `${e.line}: ${e.message}`)).toEqual([
+      '2: agent.url "ftp://user:***@h/x" uses ftp, not http or https',
+      '5: judge.baseUrl "ftp://user:***@h/x" uses ftp, not http or https',
+      '7: simulator.baseUrl "https://user:***@h st/x" is not a valid URL',
+      '9: meaning.baseUrl "ftp://***@h/x" uses ftp, not http or https',
+    ]);
+  });
+});

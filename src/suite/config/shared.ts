@@ -113,6 +113,18 @@ export function urlProblem(value: string): string | null {
   return urlFault(value)?.text ?? null;
 }
 
+/**
+ * An address as written, its password (or a user alone: a token, `https://TOKEN@host/`) shown as
+ * `***`, as the redactor shows the agent's (docs/configuration.md, config.yml): written in a judge's,
+ * the simulator's or the meaning judge's base address, it is a credential all the same.
+ */
+function withoutPassword(written: string): string {
+  return written.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i, (_, scheme: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return `${scheme}${colon === -1 ? '***' : `${userinfo.slice(0, colon)}:***`}@`;
+  });
+}
+
 /** The names of the `${NAME}` references in a value as written (`$${NAME}` is the literal, none). */
 export function referencedNames(written: string): string[] {
   const names = [...written.matchAll(/\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].filter((m) => m[1] === '').map((m) => m[2] as string);
@@ -140,7 +152,7 @@ export function urlIssue(name: string, written: string, value: string, advice: U
   const fault = urlFault(value);
   if (fault === null) return null;
   const names = referencedNames(written);
-  const shown = quote(written);
+  const shown = quote(withoutPassword(written));
   if (names.length === 0) return { message: `${name} ${shown} ${fault.text}`, fix: `give ${advice.what}, e.g. ${advice.key}: ${advice.example}${advice.or ?? ''}` };
   const unshown = ' (its value is not shown here: an address may carry a password or a token)';
   const only = names.length === 1 && written.trim() === `\${${names[0] as string}}` ? (names[0] as string) : null;
