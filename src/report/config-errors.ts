@@ -3,7 +3,7 @@
 import { issueCount, type ConfigIssue } from '../suite/issues.js';
 import type { ReportContext } from './context.js';
 import { markerLine, metaLine } from './metadata.js';
-import { codeSpan, escapeInline } from './escape.js';
+import { codeSpan, escapeInline, fencedBlock } from './escape.js';
 
 export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportContext): string {
   const shown = errors.slice(0, 50);
@@ -17,7 +17,7 @@ export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportCo
     '',
     ...shown.map((e) => {
       const where = `${e.file}${e.line !== null ? `:${e.line}` : ''}${e.column !== null ? `:${e.column}` : ''}`;
-      return `- \`${where.replace(/`/g, "'")}\`: ${escapeInline(e.message)}<br>fix: ${fixInline(e.fix)}`;
+      return `- \`${where.replace(/`/g, "'")}\`: ${escapeInline(e.message)}<br>fix: ${fixMarkdown(e.fix)}`;
     }),
     ...(errors.length > shown.length ? [`- … and ${errors.length - shown.length} more (see the job log)`] : []),
     '',
@@ -28,13 +28,32 @@ export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportCo
 }
 
 /**
- * A fix on one line of the list. A fix that shows a line as it should read has it on a line of its
- * own, indented by 4 (`so that line 2 reads\n    message: hi`): here it is a code span, so that
- * the comment shows it as the terminal does, text to copy.
+ * A fix in its item of the list. A fix that shows a line as it should read has it on a line of its
+ * own, indented by 4 (`so that line 2 reads\n    message: hi`), as the terminal shows it: here a
+ * code span, text to copy, when the line has no indentation of its own, else a code block in the
+ * item (a span would lose it: GitHub collapses spaces there), with the lines it runs to. Each is
+ * the file's text, shown as written and read as nothing (escape.ts).
  */
-function fixInline(fix: string): string {
-  return fix
-    .split('\n')
-    .map((part, i) => (i > 0 && part.startsWith('    ') ? codeSpan(part.trim()) : escapeInline(part.trim())))
-    .join(' ');
+function fixMarkdown(fix: string): string {
+  const parts = fix.split('\n');
+  const out: string[] = [];
+  let para = '';
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as string;
+    if (i === 0 || !part.startsWith('    ')) {
+      para += `${para === '' ? '' : ' '}${escapeInline(part.trim())}`;
+      continue;
+    }
+    const lines = [part.slice(4)];
+    while (parts[i + 1]?.startsWith('    ')) lines.push((parts[++i] as string).slice(4));
+    if (lines.length === 1 && !/^\s/.test(lines[0] as string)) {
+      para += ` ${codeSpan((lines[0] as string).trim())}`;
+      continue;
+    }
+    // A block interrupts the paragraph and needs none after it: the list stays one tight list.
+    out.push(para, ...fencedBlock(lines.join('\n')).split('\n').map((l) => `  ${l}`));
+    para = '';
+  }
+  if (para !== '') out.push(out.length === 0 ? para : `  ${para}`);
+  return out.join('\n');
 }

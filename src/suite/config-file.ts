@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { defaultConfig, type Config } from '../config.js';
 import { substituteEnv, type EnvLimit } from './env.js';
-import { allowedKeysAt, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
+import { allowedKeysAt, quotedNumber, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import * as agent from './config/agent.js';
 import * as cost from './config/cost.js';
@@ -204,6 +204,7 @@ function soundPart(schema: z.ZodType, key: string, written: unknown, resolved: u
     if (results.every((p) => p.success)) return { written: results[0]!.data, resolved: results[1]!.data, leftOut };
     // What this round leaves out, decided on the values as they are, then taken out of both.
     const targets: PathSegment[][] = [];
+    const replaced = new Set<string>();
     for (const issue of results.flatMap((p) => p.error?.issues ?? [])) {
       const path = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
       if (issue.code === 'unrecognized_keys') {
@@ -215,6 +216,18 @@ function soundPart(schema: z.ZodType, key: string, written: unknown, resolved: u
         }
         continue;
       }
+      // A number in quotes (`count: "3"`), already said with its fix: read as that number, so that
+      // the checks beside it (`minPass: 5` against that count) are said with it, not after the fix.
+      // (Both values' parses name it: the second finds it replaced already.)
+      if (issue.code === 'invalid_type' && path.length > 0) {
+        if (replaced.has(JSON.stringify(path))) continue;
+        const meant = quotedNumber(schema, path, valueAtPath(values[0], path));
+        if (meant !== null && values.every((v) => valueAtPath(v, path) === valueAtPath(values[0], path))) {
+          for (const v of values) (valueAtPath(v, path.slice(0, -1)) as Record<string, unknown>)[String(path.at(-1))] = meant;
+          replaced.add(JSON.stringify(path));
+          continue;
+        }
+      }
       let target = path;
       // A required key that is missing: its mapping goes.
       if (values.every((v) => valueAtPath(v, target) === undefined)) target = target.slice(0, -1);
@@ -224,7 +237,7 @@ function soundPart(schema: z.ZodType, key: string, written: unknown, resolved: u
       targets.push(target);
       leftOut.push([key, ...target]);
     }
-    let progress = false;
+    let progress = replaced.size > 0;
     for (const target of targets) for (const v of values) progress = remove(v, target) || progress;
     if (!progress) return null;
   }

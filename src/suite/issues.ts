@@ -257,31 +257,85 @@ function takesAsItem(schema: z.ZodType, path: readonly PathSegment[], value: unk
 /**
  * `followUps: Order 1234` where a list belongs, and the list takes the value as its one item: the
  * line with the value in brackets (`followUps: [ Order 1234 ]`), or, for a value over several lines
- * (a mapping), how to make it a list's item; null when a list of it would not do either.
+ * (a mapping), how to make it a list's item; `mocks: find_order`, where an item is a mapping that
+ * takes the value as its one required key, the line with that mapping in brackets (`mocks: [ {
+ * tool: find_order } ]`). Null when a list of it would not do either (docs/troubleshooting.md,
+ * "Configuration errors": a fix that leads to the next error is no fix).
  */
 function listOfOneFix(ctx: TranslateContext, full: readonly PathSegment[], rel: readonly PathSegment[], name: string, value: unknown): string | null {
-  if (value === null || value === undefined || Array.isArray(value) || !takesAsItem(ctx.schema, rel, value)) return null;
+  if (value === null || value === undefined || Array.isArray(value)) return null;
   // A judge panel has 3 or 5 members (docs/judges.md, "Panels"): a list of one is no fix.
-  if (rel[rel.length - 1] === 'panel') return null;
+  if (rel[rel.length - 1] === 'panel') return panelFix(ctx, full, rel, value);
+  const itemKey = takesAsItem(ctx.schema, rel, value) ? null : keyOfItem(ctx.schema, rel, value);
+  if (itemKey === undefined) return null;
   const pos = ctx.src.valueAt(full);
   const line = lineOf(ctx.src, pos.line);
   const key = ctx.src.keyAt(full.slice(0, -1), full[full.length - 1] as PathSegment);
   if (line === null || pos.column === null) return null;
   const start = pos.column - 1;
-  const rest = line.slice(start);
-  // The value as written: a quoted scalar up to its quote; inside a flow mapping, a plain one up to
-  // the next `,` `}` or `]`; else the rest of the line but a comment.
-  const quoted = /^"(?:[^"\\]|\\.)*"|^'(?:[^']|'')*'/.exec(rest)?.[0];
-  const inFlow = /[[{]/.test(line.slice(0, start));
-  const written = quoted ?? (inFlow && typeof value !== 'object' ? (/^[^,}\]#]*/.exec(rest)?.[0] ?? '') : rest.replace(/\s+#.*$/, '')).trimEnd();
+  const written = writtenValue(line, start, value);
   // On the key's line, the whole value: a scalar, or a flow mapping closed on that line.
+  const inFlow = /[[{]/.test(line.slice(0, start));
   const oneLine = key !== null && key.line === pos.line && written !== '' && (typeof value !== 'object' || (!inFlow && written.startsWith('{') && written.endsWith('}')));
+  if (oneLine && itemKey !== null) {
+    // Inside { } a plain value is read up to a `,` `}` `]` or `: `: one that would read otherwise is quoted.
+    const inner = /^["']/.test(written) || /^[A-Za-z0-9_./-]+$/.test(written) ? written : JSON.stringify(value);
+    const fixed = `${line.slice(0, start)}[ { ${itemKey}: ${inner} } ]${line.slice(start + written.length)}`;
+    const keys = allowedKeysAt(ctx.schema, [...rel, 0]);
+    return `make it a list of one mapping, with ${inner} as its ${itemKey} (the keys an item takes: ${keys.join(', ')}), so that line ${String(pos.line)} reads\n    ${fixed.trim()}`;
+  }
+  if (itemKey !== null) return null;
   if (oneLine) {
     const fixed = `${line.slice(0, start)}[ ${written} ]${line.slice(start + written.length)}`;
     return `make it a list of one: put the value in [ ], so that line ${String(pos.line)} reads\n    ${fixed.trim()}`;
   }
   if (typeof value === 'object') return `make it a list of one: start line ${String(pos.line)} with "- " and indent the item's other lines by two more spaces`;
   return `change ${name} to a list: [ ... ], or one "- " line per item`;
+}
+
+/**
+ * The value at column `start` of `line` as written: a quoted scalar up to its quote; inside a flow
+ * mapping, a plain one up to the next `,` `}` or `]`; else the rest of the line but a comment.
+ */
+function writtenValue(line: string, start: number, value: unknown): string {
+  const rest = line.slice(start);
+  const quoted = /^"(?:[^"\\]|\\.)*"|^'(?:[^']|'')*'/.exec(rest)?.[0];
+  const inFlow = /[[{]/.test(line.slice(0, start));
+  return (quoted ?? (inFlow && typeof value !== 'object' ? (/^[^,}\]#]*/.exec(rest)?.[0] ?? '') : rest.replace(/\s+#.*$/, ''))).trimEnd();
+}
+
+/**
+ * The one key of a list's item mapping that takes `value` alone as a whole item (`tool` for
+ * `mocks: find_order`); null when the value is no text or the list takes no mapping of it,
+ * undefined when no key or several do.
+ */
+function keyOfItem(schema: z.ZodType, rel: readonly PathSegment[], value: unknown): string | null | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const keys = allowedKeysAt(schema, [...rel, 0]).filter((k) => takesAsItem(schema, rel, { [k]: value }));
+  return keys.length === 1 ? (keys[0] as string) : undefined;
+}
+
+/**
+ * `panel: { model: a }`, one judge where the panel's list belongs: a list of one is no panel (3 or
+ * 5 members, docs/judges.md, "Panels"), so the fix says both ways out: the first of the members,
+ * or the judge alone, its keys under `judge` (naming those the judge sets already).
+ */
+function panelFix(ctx: TranslateContext, full: readonly PathSegment[], rel: readonly PathSegment[], value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || !takesAsItem(ctx.schema, rel, value)) return null;
+  const head = 'a panel is a list of 3 or 5 judges (docs/judges.md, "Panels"):';
+  const pos = ctx.src.valueAt(full);
+  const line = lineOf(ctx.src, pos.line);
+  const key = ctx.src.keyAt(full.slice(0, -1), full[full.length - 1] as PathSegment);
+  const written = line === null || pos.column === null ? '' : writtenValue(line, pos.column - 1, value);
+  if (key === null || key.line !== pos.line || !written.startsWith('{') || !written.endsWith('}')) {
+    return `${head} start line ${String(pos.line)} with "- " for this one, indent its other lines by two more spaces, and add 2 more; or, for this judge alone, remove panel: and move its keys under judge`;
+  }
+  const judge = valueAt(ctx.data, rel.slice(0, -1));
+  const keys = Object.keys(value);
+  // One key is shown as written; several are named (`model: a, label: x` on one line under judge would be one value).
+  const set = keys.filter((k) => judge !== null && typeof judge === 'object' && Object.hasOwn(judge, k));
+  const replaces = set.length > 0 ? ` (in place of its own ${set.join(', ')})` : '';
+  return `${head} write this one as its first "- " line (- ${written}) and add 2 more; or, for this judge alone, remove panel: and write ${keys.length === 1 ? written.slice(1, -1).trim() : `its keys (${keys.join(', ')})`} under judge${replaces}`;
 }
 
 /**
@@ -295,6 +349,12 @@ function mappingFix(ctx: TranslateContext, rel: PathSegment[], name: string, val
     return `write it as repeat: { count: ${value} } (${value} attempts, every one must pass; add minPass to need fewer)`;
   }
   const keys = allowedKeysAt(ctx.schema, rel);
+  // `mocks: [find_order]`: a mapping that takes the text as its one required key (a mock's `tool`).
+  const only = typeof value === 'string' && value.trim() !== '' ? keys.filter((k) => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse({ [k]: value }).success)) : [];
+  if (only.length === 1) {
+    const inner = /^[A-Za-z0-9_./-]+$/.test(value as string) ? (value as string) : JSON.stringify(value);
+    return `write it as a mapping with ${inner} as its ${only[0] as string}: { ${only[0] as string}: ${inner} } (the keys it takes: ${keys.join(', ')})`;
+  }
   return keys.length > 0 ? `change ${name} to a mapping of ${keys.join(', ')}` : null;
 }
 
@@ -485,6 +545,11 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, sec: 1000, m: 60000, m
  * how the line starts (`concurrency:`, or `-` for a list's item); null when there is no such value.
  */
 function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name: string, expected: string | undefined, value: unknown, lead: string): string | null {
+  // `model: [gpt-4o]`: a list of one value the setting takes, where one value belongs.
+  if (Array.isArray(value) && value.length === 1 && (typeof value[0] === 'string' || typeof value[0] === 'number') && schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(value[0]).success)) {
+    const one = typeof value[0] === 'string' && !/^[A-Za-z0-9_./-]+$/.test(value[0]) ? JSON.stringify(value[0]) : String(value[0]);
+    return `write the one value without [ ]: ${lead}${one}`;
+  }
   if (typeof value !== 'string') return null;
   const text = value.trim();
   // Only a value the setting takes: a fix that leads to the next error is no fix.
@@ -492,22 +557,47 @@ function meantValueFix(ctx: TranslateContext, rel: readonly PathSegment[], name:
   if (expected === 'number' || expected === 'int') {
     // `${NAME}` gives text (docs/configuration.md, "Environment variables and secrets").
     if (/\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(text)) return `write the number itself: a \${NAME} reference is read as text, which ${name} does not take`;
-    if (/^-?\d+(?:\.\d+)?$/.test(text) && takes(Number(text))) return `write the number without quotes: ${lead} ${text}`;
+    if (quotedNumber(ctx.schema, rel, value) !== null) return `write the number without quotes: ${lead}${text}`;
     const duration = /^(\d+(?:\.\d+)?)\s*(ms|s|sec|m|min)$/i.exec(text);
     const last = rel[rel.length - 1];
     if (duration !== null && typeof last === 'string' && /Ms$/.test(last)) {
       const ms = Number(duration[1]) * (UNIT_MS[(duration[2] as string).toLowerCase()] ?? 1);
-      if (Number.isInteger(ms) && takes(ms)) return `write it as a number of milliseconds: ${lead} ${String(ms)}`;
+      if (Number.isInteger(ms) && takes(ms)) return `write it as a number of milliseconds: ${lead}${String(ms)}`;
     }
     return null;
   }
+  // `meaning: facts`: one of the values a key of the mapping lists (its `check`), not a model's name.
+  const listed = expected === 'object' ? strictKeysAt(ctx.schema, rel).filter((k) => schemasAt(ctx.schema, [...rel, k]).some((sch) => defOf(sch).type === 'enum' && sch.safeParse(text).success)) : [];
+  if (listed.length === 1 && takes({ [listed[0] as string]: text })) return `write it as a mapping: ${lead}{ ${listed[0] as string}: ${text} }`;
   if (expected === 'object' && text !== '' && !/[\s:{}[\],#]/.test(text) && strictKeysAt(ctx.schema, rel).includes('model')) {
-    return `write it as a mapping of its settings: ${lead} { model: ${text} }`;
+    return `write it as a mapping of its settings: ${lead}{ model: ${text} }`;
   }
   // `headers: "X-Tenant: acme"`: one entry written as a line of text.
   const entry = expected === 'object' || expected === 'record' ? /^([A-Za-z0-9_-]+):\s+(\S.*)$/.exec(text) : null;
-  if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead} { ${entry[1] as string}: ${JSON.stringify(entry[2])} }`;
+  if (entry !== null && takes({ [entry[1] as string]: entry[2] })) return `write it as a mapping: ${lead}{ ${entry[1] as string}: ${JSON.stringify(entry[2])} }`;
   return null;
+}
+
+/**
+ * The number a value in quotes stands for where `schema` wants a number at `path` and takes it
+ * (`count: "3"`: 3), which the fix "write the number without quotes" writes; null otherwise.
+ */
+export function quotedNumber(schema: z.ZodType, path: readonly PathSegment[], value: unknown): number | null {
+  if (typeof value !== 'string' || !/^-?\d+(?:\.\d+)?$/.test(value.trim())) return null;
+  const n = Number(value.trim());
+  return schemasAt(schema, path).some((sch) => sch.safeParse(n).success) ? n : null;
+}
+
+/**
+ * `threshold: 80` or `alpha: 5` where a fraction belongs (a score from 0 to 1, a probability): a
+ * percentage, most likely, written as the fraction the setting takes; null when that is not it.
+ */
+function percentFix(ctx: TranslateContext, rel: readonly PathSegment[], value: unknown): string | null {
+  const key = rel[rel.length - 1];
+  if (typeof value !== 'number' || typeof key !== 'string' || value <= 1 || value > 100) return null;
+  const fraction = Number((value / 100).toFixed(6));
+  if (!schemasAt(ctx.schema, rel).some((sch) => sch.safeParse(fraction).success)) return null;
+  return `write it as a fraction: ${key}: ${String(fraction)} (${String(value)}%)`;
 }
 
 /**
@@ -605,11 +695,14 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const last = rel[rel.length - 1];
       // A list's item is written after its "-", not as a key (`- "42"`, not `2: "42"`).
       const item = typeof last === 'number';
-      const lead = item ? '-' : `${String(last ?? 'value')}:`;
       const pos = ctx.src.valueAt(full);
+      // An item of a list in [ ] is written as it is (after its "[" or ",", or at the start of a line
+      // the list runs on to): only an item after its "-" is shown with it.
+      const before = pos.column === null ? null : lineOf(ctx.src, pos.line)?.slice(0, pos.column - 1).trimEnd();
+      const lead = item ? (before === null || before === undefined || before.endsWith('-') ? '- ' : '') : `${String(last ?? 'value')}: `;
       const quoteFix =
         written !== null
-          ? `put the value in quotes: ${lead} ${JSON.stringify(written)}`
+          ? `put the value in quotes: ${lead}${JSON.stringify(written)}`
           : item && value === null && yaml && pos.line !== null
             ? `write the item after the "-" on line ${String(pos.line)}, or remove that line`
             : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ??
@@ -644,7 +737,7 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       }
       // A schema that states its whole range (`must be ... from 1 to 600000 ...`) says it as written.
       if (issue.message.startsWith('must ')) {
-        return [at(ctx.src.valueAt(full), `${name} ${issue.message}, found ${describeValue(value)}`, `set ${name} to a value in that range`)];
+        return [at(ctx.src.valueAt(full), `${name} ${issue.message}, found ${describeValue(value)}`, percentFix(ctx, rel, value) ?? `set ${name} to a value in that range`)];
       }
       return [
         at(

@@ -6,8 +6,8 @@
 import * as z from 'zod';
 import { MEANING_CHECKS, type Config, type MeaningCheck, type MeaningSettings } from '../config.js';
 import { JUDGE_PROVIDERS } from '../types.js';
-import { quote, type ConfigIssue } from './issues.js';
-import { urlProblem, type IssueAt } from './config/shared.js';
+import type { ConfigIssue } from './issues.js';
+import { urlIssue, type IssueAt } from './config/shared.js';
 
 export const MEANING_DEFAULTS = {
   /** The meaning judge's score needed for `reworded`. */
@@ -43,12 +43,10 @@ export function resolveMeaningSection(resolved: MeaningSection, written: Meaning
   if (resolved.model !== undefined) out.model = resolved.model;
   if (resolved.apiKey !== undefined) out.apiKey = resolved.apiKey === '' ? null : resolved.apiKey;
   if (resolved.baseUrl !== undefined) {
-    const problem = urlProblem(resolved.baseUrl);
-    if (problem === null) out.baseUrl = resolved.baseUrl.replace(/\/+$/, '');
-    else {
-      const example = resolved.provider === 'anthropic' ? 'https://api.anthropic.com/v1' : 'https://api.openai.com/v1';
-      errors.push(issueAt(['meaning', 'baseUrl'], `meaning.baseUrl ${quote(written.baseUrl ?? '')} ${problem}`, `give the API base address, e.g. baseUrl: ${example}, or remove it to use the judge's`));
-    }
+    const example = resolved.provider === 'anthropic' ? 'https://api.anthropic.com/v1' : 'https://api.openai.com/v1';
+    const issue = urlIssue('meaning.baseUrl', written.baseUrl ?? '', resolved.baseUrl, { what: 'the API base address', key: 'baseUrl', example, or: ", or remove it to use the judge's" });
+    if (issue === null) out.baseUrl = resolved.baseUrl.replace(/\/+$/, '');
+    else errors.push(issueAt(['meaning', 'baseUrl'], issue.message, issue.fix));
   }
   return out;
 }

@@ -35,15 +35,28 @@ export function repeatOf(item: { repeat?: Repeat }, global: Repeat | null | unde
 type Err = (path: PathSegment[], message: string, fix: string) => void;
 
 /**
+ * A number as its fix writes it: `count: "3"` is said by the schema ("write the number without
+ * quotes: count: 3") and checked here as 3, so that `minPass: 5` beside it is said at once, not
+ * after the quotes are gone (docs/troubleshooting.md, "Configuration errors"). Other text: undefined.
+ */
+function asNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  return typeof value === 'string' && /^-?\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value.trim()) : undefined;
+}
+
+/**
  * Checks `raw` (the value of a `repeat:` key at `at`) and returns the resolved repeat, or null when
  * it is absent or has a problem (reported through `err`). A wrong shape (not a mapping, an unknown
- * key, count missing) is left to the schema, which reports it with the allowed keys.
+ * key, count missing) is left to the schema, which reports it with the allowed keys; a number in
+ * quotes is the schema's to say too, and is checked here as the number it stands for.
  */
 export function checkRepeat(raw: unknown, at: PathSegment[], prefix: string, err: Err): Repeat | null {
   if (raw === undefined || raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
-  const r = raw as Record<string, unknown>;
-  if (typeof r.count !== 'number') return null;
-  let ok = true;
+  const written = raw as Record<string, unknown>;
+  const r = { count: asNumber(written.count), minPass: written.minPass === undefined ? undefined : (asNumber(written.minPass) ?? written.minPass), max: written.max === undefined ? undefined : (asNumber(written.max) ?? written.max) };
+  // A value in quotes was an error of the schema's: the repeat is not resolved, whatever else holds.
+  let ok = typeof written.count === 'number' && (written.minPass === undefined || typeof written.minPass === 'number') && (written.max === undefined || typeof written.max === 'number');
+  if (r.count === undefined) return null;
   const count = r.count;
   if (!Number.isInteger(count) || count < 1 || count > MAX_REPEAT) {
     err(
@@ -53,7 +66,7 @@ export function checkRepeat(raw: unknown, at: PathSegment[], prefix: string, err
     );
     ok = false;
   }
-  const countOk = ok;
+  const countOk = Number.isInteger(count) && count >= 1 && count <= MAX_REPEAT;
   if (r.minPass !== undefined && typeof r.minPass !== 'number') return null;
   const minPass = r.minPass === undefined ? null : (r.minPass as number);
   if (minPass !== null && (!Number.isInteger(minPass) || minPass < 1 || (countOk && minPass > count))) {

@@ -249,8 +249,8 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
       `${C}:3:28: coverage.conversations must be a list, found the string "refunds"\n` +
         '  fix: make it a list of one: put the value in [ ], so that line 3 reads\n    coverage: { conversations: [ refunds ] }',
-      // A panel has 3 or 5 members: a list of one is no fix.
-      `${C}:5:10: judge.panel must be a list, found a mapping\n  fix: change judge.panel to a list`,
+      // A panel has 3 or 5 members: a list of one is no fix (test/suite/fix-at-once.test.ts has what is said).
+      `${C}:5:10: judge.panel must be a list, found a mapping\n  fix: a panel is a list of 3 or 5 judges (docs/judges.md, "Panels"): write this one as its first "- " line (- { model: m }) and add 2 more; or, for this judge alone, remove panel: and write model: m under judge`,
       `${P}/p.yml:3:12: persona script "p1": followUps must be a list, found the string "Order 1234"\n` +
         '  fix: make it a list of one: put the value in [ ], so that line 3 reads\n    followUps: [ Order 1234 ]   # the order',
       `${P}/p.yml:5:18: persona script "p1": expect.conversations must be a list, found the string "refunds"\n` +
@@ -867,7 +867,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     const shape = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: config.replace('agent:\n', 'agent:\n  timeoutMs: 0\n') });
     expect(brief(shape.errors)).toEqual([`${C}:2: agent.timeoutMs must be a whole number of milliseconds from 1 to 600000 (10 minutes), found the number 0`, ...said.map((l) => l.replace(/:(\d+):/, (_, n: string) => `:${Number(n) + 1}:`))]);
     const set = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: ${PREVIEW_URL}/api/chat\n' }, { env: { PREVIEW_URL: 'preview.example.com' } });
-    expect(brief(set.errors)).toEqual([`${C}:2: agent.url "\${PREVIEW_URL}/api/chat" has no scheme (http:// or https://): write https://***/api/chat`]);
+    expect(brief(set.errors)).toEqual([`${C}:2: agent.url "\${PREVIEW_URL}/api/chat" has no scheme (http:// or https://) with the value of PREVIEW_URL`]);
   });
 
   it('a missing fixtures folder, or one with no fixture, tells how to create one', async () => {

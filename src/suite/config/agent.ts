@@ -5,8 +5,7 @@
 import * as z from 'zod';
 import { AGENT_PRESET_NAMES, DEFAULT_MAX_TOKENS, PRESETS, type AgentMapping, type AgentPreset, type Config, type JsonValue } from '../../config.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../../agent/ready.js';
-import { quote } from '../issues.js';
-import { concurrencyInt, headerValue, jsonTemplate, ms, retriesInt, unsure, urlProblem, type Resolution } from './shared.js';
+import { concurrencyInt, headerValue, jsonTemplate, ms, retriesInt, unsure, urlIssue, type Resolution } from './shared.js';
 
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
 
@@ -104,18 +103,9 @@ function resolveStream(preset: AgentPreset, agent: AgentSection, r: Resolution):
 
 function resolveAgentUrl(config: Config, url: string | null | undefined, writtenUrl: string | null | undefined, r: Resolution): void {
   if (url === undefined || url === null || url === '' || unsure(r, ['agent', 'url'])) return;
-  const problem = urlProblem(url);
-  if (!problem) {
-    config.agent.url = url;
-    return;
-  }
-  r.errors.push(
-    r.issueAt(
-      ['agent', 'url'],
-      `agent.url ${quote(writtenUrl ?? '')} ${problem}`,
-      'give the full address of the agent, e.g. url: https://preview.example.com/api/chat',
-    ),
-  );
+  const issue = urlIssue('agent.url', writtenUrl ?? '', url, { what: 'the full address of the agent', key: 'url', example: 'https://preview.example.com/api/chat' });
+  if (issue === null) config.agent.url = url;
+  else r.errors.push(r.issueAt(['agent', 'url'], issue.message, issue.fix));
 }
 
 function applyAgentSettings(config: Config, agent: AgentSection, r: Resolution): void {

@@ -5,8 +5,7 @@
 import * as z from 'zod';
 import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig, type JudgeProvider, type PanelMemberSettings } from '../../config.js';
 import { JUDGE_PROVIDERS } from '../../types.js';
-import { quote } from '../issues.js';
-import { concurrencyInt, ms, retriesInt, unsure, urlProblem, type Resolution } from './shared.js';
+import { concurrencyInt, ms, retriesInt, unsure, urlIssue, type Resolution } from './shared.js';
 
 const judgeKeys = {
   provider: z.enum(JUDGE_PROVIDERS).optional(),
@@ -58,15 +57,9 @@ function resolveJudge(j: JudgeSection, written: JudgeSection, r: Resolution): Ju
     label: j.label === undefined || j.label === '' ? null : j.label,
   };
   if (j.baseUrl !== undefined && !unsure(r, ['judge', 'baseUrl'])) {
-    const problem = urlProblem(j.baseUrl);
-    if (problem) {
-      r.errors.push(
-        r.issueAt(
-          ['judge', 'baseUrl'],
-          `judge.baseUrl ${quote(written.baseUrl ?? '')} ${problem}`,
-          `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[provider].baseUrl}`,
-        ),
-      );
+    const issue = urlIssue('judge.baseUrl', written.baseUrl ?? '', j.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[provider].baseUrl });
+    if (issue !== null) {
+      r.errors.push(r.issueAt(['judge', 'baseUrl'], issue.message, issue.fix));
     } else {
       judge.baseUrl = j.baseUrl.replace(/\/+$/, '');
     }
@@ -117,27 +110,23 @@ function resolvePanel(panel: PanelSection, written: PanelSection, judge: JudgeCo
     if (m.apiKey !== undefined) settings.apiKey = m.apiKey === '' ? null : m.apiKey;
     if (m.label !== undefined && m.label !== null && m.label !== '') settings.label = m.label;
     if (m.baseUrl !== undefined && !unsure(r, ['judge', 'panel', i, 'baseUrl'])) {
-      const problem = urlProblem(m.baseUrl);
       const provider = m.provider ?? judge.provider;
-      if (problem) {
-        r.errors.push(
-          r.issueAt(
-            ['judge', 'panel', i, 'baseUrl'],
-            `judge.panel[${i}].baseUrl ${quote(written[i]?.baseUrl ?? '')} ${problem}`,
-            `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[provider].baseUrl}`,
-          ),
-        );
+      const issue = urlIssue(`judge.panel[${i}].baseUrl`, written[i]?.baseUrl ?? '', m.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[provider].baseUrl });
+      if (issue !== null) {
+        r.errors.push(r.issueAt(['judge', 'panel', i, 'baseUrl'], issue.message, issue.fix));
       } else {
         settings.baseUrl = m.baseUrl.replace(/\/+$/, '');
       }
     }
     const member = panelMemberConfig(judge, settings);
     const memberKeyPaths = KEY_KEYS.flatMap((key) => [['judge', key], ['judge', 'panel', i, key]]);
+    // A model left out for its shape error (`modle: a`, said already) is not named as the default it would be.
+    const shownMember = unsure(r, ['judge', 'model'], ['judge', 'panel', i, 'model']) ? member.provider : `${member.provider} ${member.model}`;
     if (member.apiKey === null && member.baseUrl === JUDGE_DEFAULTS[member.provider].baseUrl && !unsure(r, ...memberKeyPaths)) {
       r.warnings.push(
         r.issueAt(
           ['judge', 'panel', i],
-          `judge.panel[${i}] (${member.provider} ${member.model}) has no API key: ${member.provider} will refuse its calls and the panel may not reach a majority`,
+          `judge.panel[${i}] (${shownMember}) has no API key: ${member.provider} will refuse its calls and the panel may not reach a majority`,
           member.provider === judge.provider
             ? 'add apiKey: ${JUDGE_API_KEY} under judge (the members inherit it) or under this member'
             : `add apiKey: \${${member.provider.toUpperCase()}_API_KEY} under this member (a member of another provider than the judge's does not inherit the judge's key)`,

@@ -3,7 +3,7 @@
 
 import * as z from 'zod';
 import { MAX_WAIT_MS, type JsonValue } from '../../config.js';
-import type { ConfigIssue } from '../issues.js';
+import { quote, type ConfigIssue } from '../issues.js';
 import type { PathSegment, SourceFile } from '../yaml/index.js';
 
 export function isJsonValue(v: unknown): v is JsonValue {
@@ -85,11 +85,14 @@ export function headerValue(value: string | number | boolean, path: readonly Pat
   return written ?? String(value);
 }
 
-/** http(s) URL check; returns a reason or null. */
-export function urlProblem(value: string): string | null {
+/** What is wrong with an address, in words that hold none of it (for a value from `${NAME}`). */
+type UrlFault = { text: string; blind: string };
+
+function urlFault(value: string): UrlFault | null {
+  const noScheme = 'has no scheme (http:// or https://)';
   // `localhost:3000/api/chat`: a host and port without the scheme, which URL reads as the scheme
   // "localhost:" (or refuses, for an IP address): said as it is, with the address to write.
-  if (/^[^\s/:?#@]+:\d+(?:[/?#]|$)/.test(value)) return `has no scheme (http:// or https://): write http://${value}`;
+  if (/^[^\s/:?#@]+:\d+(?:[/?#]|$)/.test(value)) return { text: `${noScheme}: write http://${value}`, blind: noScheme };
   let url: URL;
   try {
     url = new URL(value);
@@ -97,9 +100,68 @@ export function urlProblem(value: string): string | null {
     // `preview.example.com/api/chat`, `api.openai.com/v1`: a host name without the scheme, which URL
     // refuses. Said as a missing scheme, with the address to write (docs/troubleshooting.md,
     // "Configuration errors"); https://, as a host name on the network usually is.
-    if (/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?(?:[/?#][^\s@]*)?$/.test(value)) return `has no scheme (http:// or https://): write https://${value}`;
-    return 'is not a valid URL';
+    if (/^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::\d+)?(?:[/?#][^\s@]*)?$/.test(value)) return { text: `${noScheme}: write https://${value}`, blind: noScheme };
+    return { text: 'is not a valid URL', blind: 'is not a valid URL' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `uses ${url.protocol.replace(/:$/, '')}, not http or https`;
+  // The scheme of a value from the environment is not named either: `token:abc` reads as one.
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { text: `uses ${url.protocol.replace(/:$/, '')}, not http or https`, blind: 'does not start with http:// or https://' };
   return null;
+}
+
+/** http(s) URL check; returns a reason or null. */
+export function urlProblem(value: string): string | null {
+  return urlFault(value)?.text ?? null;
+}
+
+/**
+ * An address as written, its password (or a user alone: a token, `https://TOKEN@host/`) shown as
+ * `***`, as the redactor shows the agent's (docs/configuration.md, config.yml): written in a judge's,
+ * the simulator's or the meaning judge's base address, it is a credential all the same.
+ */
+function withoutPassword(written: string): string {
+  return written.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i, (_, scheme: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return `${scheme}${colon === -1 ? '***' : `${userinfo.slice(0, colon)}:***`}@`;
+  });
+}
+
+/** The names of the `${NAME}` references in a value as written (`$${NAME}` is the literal, none). */
+export function referencedNames(written: string): string[] {
+  const names = [...written.matchAll(/\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].filter((m) => m[1] === '').map((m) => m[2] as string);
+  return [...new Set(names)];
+}
+
+/** How a URL setting's fix names what belongs there: `give the API base address, e.g. baseUrl: ...`. */
+export interface UrlAdvice {
+  /** `the full address of the agent` */
+  what: string;
+  /** The key, as the example line writes it: `url`. */
+  key: string;
+  example: string;
+  /** After the example: `, or remove it to use the judge's`. */
+  or?: string;
+}
+
+/**
+ * The message and fix for the URL setting `name`, written `written` and read `value` (after
+ * `${NAME}`), or null when it is an http(s) address. With a reference in it, the variable's value is
+ * what is wrong: said so, with how to set it, and never shown (an address may carry a password or
+ * a token: docs/configuration.md, "Environment variables and secrets").
+ */
+export function urlIssue(name: string, written: string, value: string, advice: UrlAdvice): { message: string; fix: string } | null {
+  const fault = urlFault(value);
+  if (fault === null) return null;
+  const names = referencedNames(written);
+  const shown = quote(withoutPassword(written));
+  if (names.length === 0) return { message: `${name} ${shown} ${fault.text}`, fix: `give ${advice.what}, e.g. ${advice.key}: ${advice.example}${advice.or ?? ''}` };
+  const unshown = ' (its value is not shown here: an address may carry a password or a token)';
+  const only = names.length === 1 && written.trim() === `\${${names[0] as string}}` ? (names[0] as string) : null;
+  if (only !== null) {
+    return { message: `${name} ${shown}: the value of ${only} ${fault.blind}`, fix: `set ${only} to ${advice.what}, e.g. ${advice.example}${advice.or?.replace(' it ', ` ${advice.key} `) ?? ''}${unshown}` };
+  }
+  const vars = names.join(' and ');
+  return {
+    message: `${name} ${shown} ${fault.blind} with the value of ${vars}`,
+    fix: `check the value of ${vars}: with it, ${advice.key} must be ${advice.what}, e.g. ${advice.example}${unshown}`,
+  };
 }

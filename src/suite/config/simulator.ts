@@ -5,8 +5,7 @@
 import * as z from 'zod';
 import { JUDGE_DEFAULTS, type Config, type SimulatorSettings } from '../../config.js';
 import { JUDGE_PROVIDERS } from '../../types.js';
-import { quote } from '../issues.js';
-import { unsure, urlProblem, type Resolution } from './shared.js';
+import { unsure, urlIssue, type Resolution } from './shared.js';
 
 export const schema = z.strictObject({
   provider: z.enum(JUDGE_PROVIDERS).optional(),
@@ -29,12 +28,9 @@ function resolveSimulatorSettings(s: SimulatorSection, written: SimulatorSection
   if (s.model !== undefined) out.model = s.model;
   if (s.apiKey !== undefined) out.apiKey = s.apiKey === '' ? null : s.apiKey;
   if (s.baseUrl !== undefined && !unsure(r, ['simulator', 'baseUrl'])) {
-    const problem = urlProblem(s.baseUrl);
-    if (problem) {
-      r.errors.push(
-        r.issueAt(['simulator', 'baseUrl'], `simulator.baseUrl ${quote(written.baseUrl ?? '')} ${problem}`, `give the API base address, e.g. baseUrl: ${JUDGE_DEFAULTS[s.provider ?? 'openai'].baseUrl}`),
-      );
-    } else out.baseUrl = s.baseUrl.replace(/\/+$/, '');
+    const issue = urlIssue('simulator.baseUrl', written.baseUrl ?? '', s.baseUrl, { what: 'the API base address', key: 'baseUrl', example: JUDGE_DEFAULTS[s.provider ?? 'openai'].baseUrl });
+    if (issue !== null) r.errors.push(r.issueAt(['simulator', 'baseUrl'], issue.message, issue.fix));
+    else out.baseUrl = s.baseUrl.replace(/\/+$/, '');
   }
   return out;
 }

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { Config } from '../../config.js';
 import type { TracesConfig } from '../../types.js';
 import { quote } from '../issues.js';
-import { headerValue, ms, unsure, urlProblem, type Resolution } from './shared.js';
+import { headerValue, ms, referencedNames, unsure, urlIssue, type Resolution } from './shared.js';
 
 export const TRACE_STORES = ['tempo', 'jaeger', 'langfuse'] as const satisfies ReadonlyArray<NonNullable<TracesConfig['query']>['kind']>;
 
@@ -78,14 +78,22 @@ export function resolve(config: Config, resolved: TracesSection | null | undefin
   const q = query!;
   const writtenQuery = written?.query ?? null;
   let ok = !unsure(r, ['traces', 'query', 'url']);
-  const problem = ok ? urlProblem(q.url) : null;
-  if (problem !== null) {
+  const issue = ok ? urlIssue('traces.query.url', shownUrl(writtenQuery?.url ?? ''), q.url, { what: "the store's base address", key: 'url', example: exampleUrl(q.kind) }) : null;
+  if (issue !== null) {
     ok = false;
-    r.errors.push(r.issueAt(['traces', 'query', 'url'], `traces.query.url ${quote(shownUrl(writtenQuery?.url ?? ''))} ${problem}`, `give the store's base address, e.g. url: ${exampleUrl(q.kind)}`));
+    r.errors.push(r.issueAt(['traces', 'query', 'url'], issue.message, issue.fix));
   } else if (ok && new URL(q.url).search !== '') {
     ok = false;
+    // From `${NAME}`: the variable is named, its value (a token in the query, say) never shown.
+    const names = referencedNames(writtenQuery?.url ?? '');
     r.errors.push(
-      r.issueAt(['traces', 'query', 'url'], `traces.query.url ${quote(shownUrl(writtenQuery?.url ?? ''))} has a query string: the trace's path is added to the base address`, `give the store's base address without "?...", e.g. url: ${exampleUrl(q.kind)}`),
+      r.issueAt(
+        ['traces', 'query', 'url'],
+        `traces.query.url ${quote(shownUrl(writtenQuery?.url ?? ''))} has a query string${names.length > 0 ? ` with the value of ${names.join(' and ')}` : ''}: the trace's path is added to the base address`,
+        names.length > 0
+          ? `give ${names.join(' and ')} the store's base address without "?...", e.g. ${exampleUrl(q.kind)} (its value is not shown here: an address may carry a password or a token)`
+          : `give the store's base address without "?...", e.g. url: ${exampleUrl(q.kind)}`,
+      ),
     );
   }
   const apiKey = q.apiKey === undefined || q.apiKey === null || q.apiKey === '' ? null : q.apiKey;

@@ -1,0 +1,39 @@
+// The configuration errors comment (src/report/config-errors.ts): a fix's line as it should read
+// keeps its indentation on GitHub, and stays inert data whatever the file held.
+
+import { describe, expect, it } from 'vitest';
+import { renderConfigErrors } from '../../src/report/config-errors.js';
+import { DEFAULT_CONTEXT } from '../../src/report/context.js';
+import type { ConfigIssue } from '../../src/suite/issues.js';
+import { allCodeBlocks, githubHtml, outsideCode, visibleText } from './helpers.js';
+
+const issue = (line: number, message: string, fix: string): ConfigIssue => ({ file: '.agent-replay/config.yml', line, column: 1, message, fix });
+
+describe('renderConfigErrors: the line as it should read', () => {
+  it('keeps its indentation in a code block of the list item; a line without any stays a code span', () => {
+    const md = renderConfigErrors(
+      [
+        issue(3, 'invalid YAML: line 3 is indented deeper than "url" on line 2', 'indent it by 2 spaces (not 3), as "url" is on line 2, so that line 3 reads\n      timeoutMs: 5'),
+        issue(5, 'unknown key "mesage"', 'did you mean "message"? rename the key, so that line 5 reads\n    message: hi'),
+        issue(7, 'a quoted regex', "put the value in single quotes, so that line 7 reads\n      regex: '\\d+'\n  or keep the double quotes and double the backslash"),
+      ],
+      DEFAULT_CONTEXT,
+    );
+    const html = githubHtml(md);
+    expect(allCodeBlocks(html)).toEqual(["  timeoutMs: 5\n", "  regex: '\\d+'\n"]);
+    expect(html).toContain('<code>message: hi</code>');
+    // One list, an item per error, the words after a block in its item.
+    expect(html.match(/<li>/g)).toHaveLength(3);
+    expect(visibleText(html)).toContain('or keep the double quotes and double the backslash');
+  });
+
+  it('a line that holds markdown, HTML or a fence is shown as written and starts nothing', () => {
+    const hostile = '  x: "``` <img src=x onerror=alert(1)> @octocat #1 ~~~"';
+    const md = renderConfigErrors([issue(2, 'hostile', `so that line 2 reads\n    ${hostile}\n  then check it`)], DEFAULT_CONTEXT);
+    const html = githubHtml(md);
+    expect(allCodeBlocks(html)).toEqual([`${hostile}\n`]);
+    expect(outsideCode(html)).not.toMatch(/<img|@octocat|```/);
+    expect(visibleText(html)).toContain('then check it');
+    expect(html.match(/<li>/g)).toHaveLength(1);
+  });
+});
