@@ -21,7 +21,9 @@ const NOT_LETTER_OR_DIGIT = unicodePattern(String.raw`[^\p{L}\p{N}]`, 'gu');
 /** A letter or digit of any script. */
 const LETTER_OR_DIGIT = unicodePattern(String.raw`[\p{L}\p{N}]`, 'u');
 /** Latin letters of LATIN_ASCII. */
-const LATIN_SPECIAL = /[ßẞæÆœŒøØđĐðÐłŁþÞı]/g;
+// Written as escapes: a regular expression literal keeps its characters as written in the bundle, and
+// one non-ASCII character makes V8 decode the whole chunk's UTF-8 on its slow path (docs/performance.md).
+const LATIN_SPECIAL = /[\u00DF\u1E9E\u00E6\u00C6\u0153\u0152\u00F8\u00D8\u0111\u0110\u00F0\u00D0\u0142\u0141\u00FE\u00DE\u0131]/g; // ßẞæÆœŒøØđĐðÐłŁþÞı
 
 function hasNonAscii(s: string): boolean {
   for (const c of s) if ((c.codePointAt(0) ?? 0) > 0x7f) return true;
@@ -51,7 +53,7 @@ export function suggestLabel(s: string): string | null {
 export function labelFix(s: string): string {
   const suggestion = suggestLabel(s);
   if (suggestion !== null) return `rename it, e.g. label: ${suggestion}`;
-  const letter = [...s.normalize('NFKD')].find((c) => LETTER_OR_DIGIT().test(c) && hasNonAscii(c) && !/[ßẞæÆœŒøØđĐðÐłŁþÞı]/.test(c)) ?? '';
+  const letter = [...s.normalize('NFKD')].find((c) => LETTER_OR_DIGIT().test(c) && hasNonAscii(c) && !Object.hasOwn(LATIN_ASCII, c)) ?? '';
   return `rename it in the characters a label allows (A-Z a-z 0-9 . _ -): ${JSON.stringify(letter)} and the other letters outside A-Z have no form there to suggest`;
 }
 

@@ -52,7 +52,7 @@ const DOUBLE_QUOTES = /[\u201c\u201d\u201e\u201f\u2033]/g;
  * kept: "> 50 items", "> -5", "> $50" and ">= 50" say "more than". Tried only on a line that
  * starts with a character a marker can start with.
  */
-const QUOTE_HEADING_MARKERS = /^(?=[ \t>#])[ \t]*(?:>(?![ \t]*(?:[\d=$€£¥₹₽₩₺₪₫₱฿]|[-\u2212+]\d))[ \t]*)*(?:#{1,6}[ \t]+)?/gm;
+const QUOTE_HEADING_MARKERS = /^(?=[ \t>#])[ \t]*(?:>(?![ \t]*(?:[\d=$\u20AC\u00A3\u00A5\u20B9\u20BD\u20A9\u20BA\u20AA\u20AB\u20B1\u0E3F]|[-\u2212+]\d))[ \t]*)*(?:#{1,6}[ \t]+)?/gm;
 /** A list item's marker at the start of a line, after its quote markers: `-`, `*`, `+`, `•`, `1.`, `1)` (group 2: the number). */
 const LIST_ITEM = /^([ \t]*(?:>[ \t]*)*)(?:[-*+\u2022]|(\d{1,9})[.)])[ \t]+/;
 /** The lines LIST_ITEM can match: a list needs two of them. */
