@@ -28,6 +28,19 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
+  it('latency.slowerBy of 10 or more is taken as written, with a warning that it is a fraction and the fraction for a percentage', async () => {
+    const fixture = { [`${F}/a.yml`]: 'label: a\nmessage: hi\n' };
+    const r = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nlatency:\n  slowerBy: 50\n', ...fixture });
+    expect(r.errors).toEqual([]);
+    expect(r.suite?.config.latency?.slowerBy).toBe(50);
+    expect(r.warnings.map((w) => `${w.file}:${w.line}: ${w.message} | ${w.fix}`)).toEqual([
+      `${C}:4: latency.slowerBy 50 is read as a fraction: an item is slower only above 51 times its baseline's latency (5,000 % slower) | for 50 % slower write slowerBy: 0.5; keep 50 if 51 times is meant`,
+    ]);
+    // 2 (three times the baseline) is a fraction someone means.
+    const two = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\nlatency: { slowerBy: 2 }\n', ...fixture });
+    expect(two.warnings).toEqual([]);
+  });
+
   it('an unclosed [ or { is placed where it opens, not on the next line or past the end of the file', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage: [unclosed\nassert: { contains: "x" }\n',

@@ -13,8 +13,21 @@ export const schema = z.strictObject({
 type LatencySection = z.infer<typeof schema>;
 
 /** Sets `config.latency` when the section is given, each key not given from DEFAULT_LATENCY. */
-export function resolve(config: Config, resolved: LatencySection | null | undefined, _written: unknown, _r: Resolution): void {
+export function resolve(config: Config, resolved: LatencySection | null | undefined, _written: unknown, r: Resolution): void {
   if (resolved) {
+    // A fraction: `slowerBy: 50` is 5,000 % slower, which no item will be; 50 % is 0.5. Taken as
+    // written, with a warning at its line, since a large fraction can be meant (docs/latency.md).
+    const by = resolved.slowerBy;
+    if (by !== undefined && by >= 10) {
+      const shown = r.src?.writtenAt(['latency', 'slowerBy']) ?? String(by);
+      r.warnings.push(
+        r.issueAt(
+          ['latency', 'slowerBy'],
+          `latency.slowerBy ${shown} is read as a fraction: an item is slower only above ${(by + 1).toLocaleString('en-US')} times its baseline's latency (${(by * 100).toLocaleString('en-US')} % slower)`,
+          `for ${shown} % slower write slowerBy: ${String(by / 100)}; keep ${shown} if ${(by + 1).toLocaleString('en-US')} times is meant`,
+        ),
+      );
+    }
     config.latency = { slowerBy: resolved.slowerBy ?? DEFAULT_LATENCY.slowerBy, minDeltaMs: resolved.minDeltaMs ?? DEFAULT_LATENCY.minDeltaMs };
   }
 }
