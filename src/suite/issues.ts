@@ -764,7 +764,11 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
           custom ? `${name} ${custom}, found ${describeValue(value)}` : `${name} must be ${expected.join(' or ')}, found ${describeValue(value)}`,
           custom
             ? `change ${name}: it ${custom}`
-            : ((expected.includes(typeWord('array')) ? listOfOneFix(ctx, full, rel, name, value) : null) ?? emptyValueFix(ctx, full, rel, value) ?? `change ${name} to ${expected.join(' or ')}`),
+            : ((expected.includes(typeWord('array')) ? listOfOneFix(ctx, full, rel, name, value) : null) ??
+              emptyValueFix(ctx, full, rel, value) ??
+              // `toolCalled: find_order`: the mapping form, with the text as the one key that takes it.
+              (expected.includes(typeWord('object')) ? mappingFix(ctx, rel, name, value) : null) ??
+              `change ${name} to ${expected.join(' or ')}`),
         ),
       ];
     }

@@ -19,12 +19,15 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncost: 5\n',
       [`${F}/a.yml`]: 'label: a\nmessage: hi\nrepeat: 3\n',
       [`${F}/b.yml`]: 'label: b\nmessage: hi\nrepeat: 40\n',
+      // A mapping or a list: the mapping, with the text as the one key that takes it.
+      [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { toolCalled: find_order }\n',
     });
     expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.fix}`)).toEqual([
       `${C}:3: change cost to a mapping of agentTurnUsd, turnsPerFixture, judgeCallUsd, capUsd, simulatorCallUsd`,
       `${F}/a.yml:3: write it as repeat: { count: 3 } (3 attempts, every one must pass; add minPass to need fewer)`,
       // 40 is more attempts than a repeat allows: the mapping's keys, not an example that is itself an error.
       `${F}/b.yml:3: change repeat to a mapping of count, minPass, max`,
+      `${F}/c.yml:3: write it as a mapping with find_order as its tool: { tool: find_order } (the keys it takes: tool, input, match)`,
     ]);
   });
 
