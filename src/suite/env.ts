@@ -12,6 +12,12 @@ import type { PathSegment, SourceFile } from './yaml/index.js';
 /** `$${NAME}` is a literal `${NAME}`; `${NAME}` is substituted. */
 const REFERENCE_RE = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+/** The names of the `${NAME}` references in a value as written (`$${NAME}` is the literal, none). */
+export function referencedNames(written: string): string[] {
+  const names = [...written.matchAll(REFERENCE_RE)].filter((m) => m[1] === '').map((m) => m[2] as string);
+  return [...new Set(names)];
+}
+
 export interface Substitution<T> {
   value: T;
   issues: ConfigIssue[];

@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { MAX_WAIT_MS, type JsonValue } from '../../config.js';
 import { quote, type ConfigIssue } from '../issues.js';
 import type { PathSegment, SourceFile } from '../yaml/index.js';
+import { referencedNames } from '../env.js';
 
 export function isJsonValue(v: unknown): v is JsonValue {
   if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
@@ -123,12 +124,6 @@ function withoutPassword(written: string): string {
     const colon = userinfo.indexOf(':');
     return `${scheme}${colon === -1 ? '***' : `${userinfo.slice(0, colon)}:***`}@`;
   });
-}
-
-/** The names of the `${NAME}` references in a value as written (`$${NAME}` is the literal, none). */
-export function referencedNames(written: string): string[] {
-  const names = [...written.matchAll(/\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].filter((m) => m[1] === '').map((m) => m[2] as string);
-  return [...new Set(names)];
 }
 
 /** How a URL setting's fix names what belongs there: `give the API base address, e.g. baseUrl: ...`. */

@@ -8,7 +8,8 @@ import * as z from 'zod';
 import type { Config } from '../../config.js';
 import type { TracesConfig } from '../../types.js';
 import { quote } from '../issues.js';
-import { headerValue, ms, referencedNames, unsure, urlIssue, type Resolution } from './shared.js';
+import { headerValue, ms, unsure, urlIssue, type Resolution } from './shared.js';
+import { referencedNames } from '../env.js';
 
 export const TRACE_STORES = ['tempo', 'jaeger', 'langfuse'] as const satisfies ReadonlyArray<NonNullable<TracesConfig['query']>['kind']>;
 

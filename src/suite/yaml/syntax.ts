@@ -2,6 +2,7 @@
 // regex's backslash inside double quotes) the line as it should read.
 
 import { lineOf, type ConfigIssue } from '../issues.js';
+import { plural } from '../../words.js';
 import type { Position, SourceFile, YamlSyntaxError } from './source.js';
 
 /** A key written twice in one mapping, when the key cannot be named. */
@@ -118,10 +119,6 @@ function missingSpace(src: SourceFile, first: number, last: number): ConfigIssue
   return null;
 }
 
-function spaces(n: number): string {
-  return `${String(n)} ${n === 1 ? 'space' : 'spaces'}`;
-}
-
 /**
  * One slip the parser reports twice ("Nested mappings are not allowed in compact mappings", then
  * "Implicit keys need to be on a single line", both at the value of the line above): a `key:` line
@@ -146,7 +143,7 @@ function implicitKeySlip(src: SourceFile, err: YamlSyntaxError): ConfigIssue | n
     line: last,
     column: indent.length + 1,
     message: `invalid YAML: line ${String(last)} is indented deeper than ${JSON.stringify(key)} on line ${String(first)}, so YAML reads it as more of ${JSON.stringify(key)}'s value, not as a key of its own`,
-    fix: `${keyIndent.length === 0 ? `start it at the beginning of the line (not after ${spaces(indent.length)})` : `indent it by ${spaces(keyIndent.length)} (not ${String(indent.length)})`}, as ${JSON.stringify(key)} is on line ${String(first)}, so that line ${String(last)} reads\n    ${' '.repeat(keyIndent.length)}${content}`,
+    fix: `${keyIndent.length === 0 ? `start it at the beginning of the line (not after ${plural(indent.length, 'space', 'spaces')})` : `indent it by ${plural(keyIndent.length, 'space', 'spaces')} (not ${String(indent.length)})`}, as ${JSON.stringify(key)} is on line ${String(first)}, so that line ${String(last)} reads\n    ${' '.repeat(keyIndent.length)}${content}`,
   };
 }
 
@@ -251,12 +248,12 @@ function nestedItems(src: SourceFile): NestedItem[] {
     const written = (lines[n] as string).slice(dash);
     const where =
       parentDash === 0
-        ? `start its "-" at the beginning of the line (not after ${spaces(dash)})`
-        : `indent its "-" by ${spaces(parentDash)} (not ${String(dash)})`;
+        ? `start its "-" at the beginning of the line (not after ${plural(dash, 'space', 'spaces')})`
+        : `indent its "-" by ${plural(parentDash, 'space', 'spaces')} (not ${String(dash)})`;
     const rest =
       next.length === 0
         ? ''
-        : `\n  and move ${next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`} left by ${spaces(shift)} too`;
+        : `\n  and move ${next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`} left by ${plural(shift, 'space', 'spaces')} too`;
     out.push({
       issue: {
         file: src.file,
