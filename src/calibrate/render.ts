@@ -5,6 +5,7 @@
 // control characters dropped, and escaped in markdown.
 
 import { clip, codeSpan, escapeInline, oneLine } from '../report/escape.js';
+import { columnsOf, padColumns } from '../report/columns.js';
 import { formatUsd } from '../report/money.js';
 import { judgeFallbackText } from '../report/judge-mode.js';
 import { plural } from '../words.js';
@@ -131,8 +132,10 @@ export function renderCalibrationText(c: Calibration): string {
   } else {
     const rows = c.criteria.map((x) => [clip(oneLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x), x.spread === null ? '-' : x.spread.toFixed(2), x.scored === 0 ? '-' : String(x.straddling)]);
     const head = ['criterion', 'baselines', 'agreement', 'spread', 'straddling'];
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-    const line = (cells: string[]): string => `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] as number))).join('  ')}`.trimEnd();
+    // Padded by the columns a terminal draws, not by UTF-16 units: a criterion in Japanese or with
+    // an emoji keeps the table's columns in line (src/report/columns.ts).
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => columnsOf(r[i] as string))));
+    const line = (cells: string[]): string => `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : padColumns(cell, widths[i] as number))).join('  ')}`.trimEnd();
     out.push(line(head), ...rows.map(line));
   }
   const d = disagreements(c);

@@ -12,7 +12,7 @@ import { mergeRecords, openRecordStream, readRecord, RecordError, writeRecord } 
 import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText } from '../report/cap.js';
 import { renderCompareMarkdown, renderCompareText } from '../report/compare.js';
-import { oneLine } from '../report/escape.js';
+import { terminalLine } from '../report/escape.js';
 import { cliWords, renderTerminal } from '../report/terminal.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
@@ -209,7 +209,7 @@ function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number 
     return EXIT.usage;
   }
   if (result.gate.failed) {
-    io.stderr(`gate failed: ${oneLine(cliWords(result.gate.reason))}\n`);
+    io.stderr(`gate failed: ${terminalLine(cliWords(result.gate.reason))}\n`);
     return EXIT.gate;
   }
   return EXIT.ok;
@@ -448,7 +448,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // Unchanged and refused first: a write that fails below never hides them.
   for (const label of plan.unchanged) io.stdout(`unchanged ${label} (already the baseline)\n`);
   // A reason may quote the results file (a judge's words on a meaning): no control sequences on the terminal (docs/security.md, "Agent text is data").
-  for (const r of plan.refused) io.stdout(`refused   ${r.label}: ${oneLine(r.reason)}\n`);
+  for (const r of plan.refused) io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}\n`);
   const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   const verdictOf = new Map(plan.accepted.map((b) => [b.label, b.verdict]));
   for (const w of writes.written) io.stdout(`accepted  ${w.label} (${verdictOf.get(w.label)}) -> ${w.path}\n`);
@@ -505,7 +505,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   }
   const g = gateMerged(merged, failOn, allowIncomplete);
   if (g.failed) {
-    io.stderr(`gate failed: ${oneLine(cliWords(g.reason))}\n`);
+    io.stderr(`gate failed: ${terminalLine(cliWords(g.reason))}\n`);
     return EXIT.gate;
   }
   return EXIT.ok;

@@ -34,7 +34,7 @@ import { createFileExclusively } from '../fs-safe.js';
 import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, type ConfigOverrides } from '../suite/index.js';
 import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
-import { normalizeBlock, oneLine } from '../report/escape.js';
+import { terminalBlock, terminalLine } from '../report/escape.js';
 import { printConfigIssues, type CliIO } from './output.js';
 import { networkFrom, type Network } from '../http/network.js';
 
@@ -172,24 +172,24 @@ export interface ProbeResult {
 const ANSI = { reset: '\u001b[0m', bold: '\u001b[1m', red: '\u001b[31m', green: '\u001b[32m', grey: '\u001b[90m' } as const;
 
 function signals(list: readonly string[]): string {
-  return list.length === 0 ? 'none' : list.map((s) => oneLine(s)).join('; ');
+  return list.length === 0 ? 'none' : list.map((s) => terminalLine(s)).join('; ');
 }
 
 /** The probe as the terminal shows it. Pure; agent text is flattened and stripped of controls. */
 function renderProbe(r: ProbeResult, opts: { color: boolean }): string {
   const paint = (c: keyof typeof ANSI, t: string): string => (opts.color ? `${ANSI[c]}${t}${ANSI.reset}` : t);
   const f = r.record;
-  const facts = [`session ${oneLine(r.session)}`, ...(r.agentHost ? [`agent ${oneLine(r.agentHost)}`] : []), `${f.durationMs} ms`];
-  const lines = [paint('bold', `probe: ${oneLine(f.message)}`), paint('grey', facts.join(' · ')), ''];
+  const facts = [`session ${terminalLine(r.session)}`, ...(r.agentHost ? [`agent ${terminalLine(r.agentHost)}`] : []), `${f.durationMs} ms`];
+  const lines = [paint('bold', `probe: ${terminalLine(f.message)}`), paint('grey', facts.join(' · ')), ''];
   if (f.errored) {
-    lines.push(`${paint('bold', 'errored')}: ${oneLine(f.error ?? '')}`);
+    lines.push(`${paint('bold', 'errored')}: ${terminalLine(f.error ?? '')}`);
     // The cause and its fix, as run's summary says them for the same error (evaluate/causes.ts), in the CLI's words.
     const cause = causeOf(f, r.agentEndpoint);
-    if (cause !== null) lines.push(paint('grey', `  cause: ${oneLine(cliWords(causeLine({ ...cause, labels: [f.label] }, 1)))}`));
+    if (cause !== null) lines.push(paint('grey', `  cause: ${terminalLine(cliWords(causeLine({ ...cause, labels: [f.label] }, 1)))}`));
     lines.push('no reply, so no route trace and no verdict; probe exits 1 (in a run, an errored fixture is not verified, and the default gate fails on it).');
     return `${lines.join('\n')}\n`;
   }
-  const reply = normalizeBlock(f.reply ?? '');
+  const reply = terminalBlock(f.reply ?? '');
   lines.push(paint('bold', 'reply'));
   // One line at a time: a reply may have more lines than push(...lines) takes arguments (an 8 MB answer of newlines).
   if (reply === '') lines.push('  (empty)');
@@ -199,22 +199,22 @@ function renderProbe(r: ProbeResult, opts: { color: boolean }): string {
   const row = (name: string, value: string): string => `  ${name.padEnd(13)}${value}`;
   if (r.welcome !== null) {
     const w = r.welcome.route;
-    lines.push(row('welcome', w === null ? '(route not reported)' : `${oneLine(w.conversation)} / ${oneLine(w.stage)}`));
+    lines.push(row('welcome', w === null ? '(route not reported)' : `${terminalLine(w.conversation)} / ${terminalLine(w.stage)}`));
     if (r.welcome.offTrack.length > 0) lines.push(row('  off-track', signals(r.welcome.offTrack)));
   }
-  lines.push(row('conversation', f.route === null ? '(not reported)' : oneLine(f.route.conversation)));
-  lines.push(row('stage', f.route === null ? '(not reported)' : oneLine(f.route.stage)));
-  lines.push(row('persona', f.persona === null ? '(none)' : `${oneLine(f.persona)} (a tag: it does not change routing)`));
+  lines.push(row('conversation', f.route === null ? '(not reported)' : terminalLine(f.route.conversation)));
+  lines.push(row('stage', f.route === null ? '(not reported)' : terminalLine(f.route.stage)));
+  lines.push(row('persona', f.persona === null ? '(none)' : `${terminalLine(f.persona)} (a tag: it does not change routing)`));
   lines.push(row('off-track', signals(r.offTrack)));
-  if (r.toolCalls !== null) lines.push(row('tool calls', oneLine(r.toolCalls)));
+  if (r.toolCalls !== null) lines.push(row('tool calls', terminalLine(r.toolCalls)));
   lines.push('');
   lines.push(verdictLine(f, paint));
-  if (f.assertion?.kind === 'judge' && r.judgeName) lines.push(paint('grey', `  judge: ${oneLine(r.judgeName)}`));
+  if (f.assertion?.kind === 'judge' && r.judgeName) lines.push(paint('grey', `  judge: ${terminalLine(r.judgeName)}`));
   return `${lines.join('\n')}\n`;
 }
 
 function verdictLine(f: FixtureRecord, paint: (c: keyof typeof ANSI, t: string) => string): string {
-  const detail = oneLine(f.detail);
+  const detail = terminalLine(f.detail);
   if (f.assertion === null) return `${paint('bold', 'verdict')} ${paint('green', 'pass (probe)')}: nothing to check${detail === PROBE_DETAIL ? '' : ` (${detail})`}`;
   const word = f.verdict === 'pass' ? paint('green', 'pass') : f.verdict === 'fail' ? paint('red', 'fail') : paint('grey', 'not evaluated (not a failure)');
   return `${paint('bold', 'verdict')} ${word}: ${detail}`;

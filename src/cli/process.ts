@@ -4,6 +4,7 @@ import { main, watchesInterrupts } from './main.js';
 import { colorOutput } from './output.js';
 import { Interrupted, interruptExitCode, type InterruptSignal } from '../interrupt.js';
 import { tuneRuntime } from '../runtime.js';
+import { workflowCommandGuard } from './workflow-commands.js';
 
 tuneRuntime();
 
@@ -22,15 +23,18 @@ process.on('SIGTERM', onSignal);
 // A reader that goes away (`agent-replay report ... | head`) closes the pipe: what is left to
 // print is dropped, and the command still finishes (files written, exit status from the gate),
 // instead of crashing on EPIPE with a stack trace.
+// Every line goes through the guard: an agent's reply printed in a CI log is never read as a
+// workflow command (./workflow-commands.ts; docs/security.md, "Agent text is data").
 const closed = { stdout: false, stderr: false };
 const writer = (name: 'stdout' | 'stderr') => {
   const stream = process[name];
+  const inert = workflowCommandGuard();
   stream.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;
     closed[name] = true;
   });
   return (text: string): void => {
-    if (!closed[name]) stream.write(text);
+    if (!closed[name]) stream.write(inert(text));
   };
 };
 

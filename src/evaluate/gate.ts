@@ -85,12 +85,15 @@ export function unverifiedCounts(v: Verification): string[] {
   return parts;
 }
 
-/** "Not verified: 5 errored (all 5: HTTP 404 from ...: check agent-path or agent.url)"; null when verified. */
-export function unverifiedText(v: Verification): string | null {
+/**
+ * "Not verified: 5 errored (all 5: HTTP 404 from ...: check agent-path or agent.url)"; null when
+ * verified. `lead` is "not verified" where the text follows a colon or another reason mid-sentence.
+ */
+export function unverifiedText(v: Verification, lead = 'Not verified'): string | null {
   if (v.verified) return null;
   const top = v.causes[0];
   const cause = top ? ` (${causeLine(top, v.errored + v.notEvaluated)})` : '';
-  return `Not verified: ${unverifiedCounts(v).join(', ')}${cause}`;
+  return `${lead}: ${unverifiedCounts(v).join(', ')}${cause}`;
 }
 
 export interface GateResult {
@@ -176,7 +179,9 @@ export function gate(
       return `${countNoun(o.counts[0], o.counts[1])} ${CONDITION_WORDS[o.condition]} (${shown})`;
     });
   const unverifiedMet = runUnverified || offenders.some((o) => o.condition === 'unverified');
-  const notVerified = unverifiedMet ? unverifiedText(verification) : null;
+  // The reason is read after "gate failed: " or a regression's "; ": mid-sentence, so in lower case
+  // (docs/cli.md, "The gate and the exit status"); the headline's "Not verified" starts its line.
+  const notVerified = unverifiedMet ? unverifiedText(verification, 'not verified') : null;
   if (notVerified !== null) parts.push(notVerified);
   return {
     failed: true,

@@ -45,6 +45,26 @@ export function oneLine(text: string): string {
   return stripControl(text.replace(NEWLINE_RE, ' ⏎ ').replace(/\t/g, ' '));
 }
 
+/**
+ * Text for a terminal (the CLI's summary, probe, accept's refusals, the `gate failed:` line):
+ * each control character and bidi override shown as its escape (`\u001b`), so that the reader
+ * sees it is there and the terminal never acts on it (docs/security.md, "Agent text is data");
+ * tab and newlines as in oneLine and normalizeBlock.
+ */
+function shownControl(text: string): string {
+  return text.replace(CONTROL_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** oneLine for a terminal: newlines shown as ` ⏎ `, tabs as spaces, controls shown escaped. */
+export function terminalLine(text: string): string {
+  return shownControl(text.replace(NEWLINE_RE, ' ⏎ ').replace(/\t/g, ' '));
+}
+
+/** normalizeBlock for a terminal: newlines normalized to `\n`, controls shown escaped. */
+export function terminalBlock(text: string): string {
+  return shownControl(text.replace(/\r\n|\r|\u2028|\u2029/g, '\n'));
+}
+
 const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
 
 /**

@@ -3,10 +3,11 @@
 // scripts inside them, errored and not evaluated items under their cause. Each item that needs
 // attention shows its detail and its reply, or a word diff against the baseline, clipped to a few
 // lines with "... N more lines" and where the full text is. Agent text has its controls (ANSI
-// escapes included) removed, so it cannot move the cursor or recolour the terminal.
+// escapes included) shown as escapes (`\u001b`), so it cannot move the cursor or recolour the
+// terminal, and the reader sees they are there.
 
 import type { Check, FixtureRecord, RunRecord } from '../types.js';
-import { clip, normalizeBlock, oneLine } from './escape.js';
+import { clip, terminalBlock, terminalLine } from './escape.js';
 import { decisiveReply } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
 import {
@@ -80,8 +81,8 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const headColour: Colour = h.icon === '🔴' ? 'red' : h.icon === '✅' ? 'green' : 'grey';
   lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${headlineText(model)}`))));
   const cause = topCauseText(model);
-  if (cause !== null) lines.push(paint('grey', fit(`  cause: ${oneLine(clip(cliWords(cause), 2000))}`)));
-  if (run.incomplete != null) lines.push(paint('yellow', fit(oneLine(incompleteText(run.incomplete)))));
+  if (cause !== null) lines.push(paint('grey', fit(`  cause: ${terminalLine(clip(cliWords(cause), 2000))}`)));
+  if (run.incomplete != null) lines.push(paint('yellow', fit(terminalLine(incompleteText(run.incomplete)))));
   const flaky = flakyText(model);
   if (flaky !== null) lines.push(paint('yellow', fit(flaky)));
   if (run.interrupted) {
@@ -109,12 +110,12 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   if (spent !== null) facts.push(spent);
   const tokens = usageText(run);
   if (tokens !== null) facts.push(tokens);
-  if (run.agent.host) facts.push(`agent ${oneLine(run.agent.host)}`);
+  if (run.agent.host) facts.push(`agent ${terminalLine(run.agent.host)}`);
   const sha = shortSha(run.commit);
-  if (sha) facts.push(`commit ${oneLine(sha)}`);
-  if (run.judge.name) facts.push(`judge: ${oneLine(run.judge.name)}`);
+  if (sha) facts.push(`commit ${terminalLine(sha)}`);
+  if (run.judge.name) facts.push(`judge: ${terminalLine(run.judge.name)}`);
   lines.push(paint('grey', fit(facts.join(' · '))));
-  if (run.judge.structured === false) lines.push(paint('grey', fit(judgeFallbackText(run.judge.structuredFallback, oneLine))));
+  if (run.judge.structured === false) lines.push(paint('grey', fit(judgeFallbackText(run.judge.structuredFallback, terminalLine))));
 
   // The comment's sections, in its order, persona scripts in them; errored and not evaluated
   // items under their cause. Unchanged items are only counted.
@@ -128,7 +129,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
     lines.push('', paint('bold', `${SECTION_WORDS[key].title} (${thousands(items.length)})${SECTION_WORDS[key].suffix}`));
     // A reason the meaning was not checked that several items share: once, under the title.
     const meaning = meanings.bySection.get(key);
-    if (meaning !== undefined) lines.push(paint('grey', fit(`  ${oneLine(clip(sharedMeaningLine(meaning), 300))}`)));
+    if (meaning !== undefined) lines.push(paint('grey', fit(`  ${terminalLine(clip(sharedMeaningLine(meaning), 300))}`)));
     let group: CauseGroup | undefined;
     const texts = groupTexts(model, items);
     for (const item of items.slice(0, TERMINAL_ITEMS)) {
@@ -136,10 +137,10 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       const text = g === undefined ? undefined : texts.get(g);
       if (g !== undefined && g !== group) {
         const n = items.filter((x) => model.causeOf.get(x) === g).length;
-        lines.push(paint('grey', fit(`  ${oneLine(clip(cliWords(causeLine({ ...g, labels: g.labels.slice(0, n) }, items.length)), 2000))}`)));
+        lines.push(paint('grey', fit(`  ${terminalLine(clip(cliWords(causeLine({ ...g, labels: g.labels.slice(0, n) }, items.length)), 2000))}`)));
         // The text the group's items share, once; each item below shows only what differs.
         const shared = text === undefined ? null : sharedLine(text, n);
-        if (shared !== null) lines.push(fit(`    ${oneLine(clip(shared, 300))}`));
+        if (shared !== null) lines.push(fit(`    ${terminalLine(clip(shared, 300))}`));
       }
       group = g;
       const indent = g === undefined ? '  ' : '    ';
@@ -148,7 +149,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       // A reworded item: one line at most (docs/meaning.md, "In the terminal, JUnit and report.html").
       if (key === 'reworded') {
         const extra = rewordedRepeatWords(v).map((w) => ` · ${w}`).join('');
-        lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${oneLine(v.label)} · ${oneLine(clip(meaningOf(v), 300))}${extra} · ${oneLine(v.file)}:${v.line}`)));
+        lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${terminalLine(v.label)} · ${terminalLine(clip(meaningOf(v), 300))}${extra} · ${terminalLine(v.file)}:${v.line}`)));
         continue;
       }
       lines.push(...(v.kind === 'script' ? personaLines(v, style, indent, paint, fit, more, own) : fixtureLines(v, style, indent, paint, fit, more, own)));
@@ -161,7 +162,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const removed = model.removed;
   if (removed.length > 0) {
     const shown = removedShown(removed);
-    const named = shown.named.map((b) => oneLine(b.label)).join(', ') + (shown.more > 0 ? `, and ${thousands(shown.more)} more` : '');
+    const named = shown.named.map((b) => terminalLine(b.label)).join(', ') + (shown.more > 0 ? `, and ${thousands(shown.more)} more` : '');
     lines.push('', paint('yellow', fit(`Removed (${thousands(removed.length)}): ${named}: baselines whose fixture or persona script is not in the suite now; nothing was replayed for them`)));
   }
   return `${lines.join('\n')}\n`;
@@ -195,7 +196,7 @@ type Fit = (t: string) => string;
  * escapes included) removed, long lines clipped, then "... N more lines (full text in results.json)".
  */
 function textLines(text: string, indent: string, where: string, colourOf: (line: string) => Colour | null, paint: Paint, fit: Fit): string[] {
-  const all = normalizeBlock(text).replace(/\t/g, '  ').split('\n');
+  const all = terminalBlock(text).replace(/\t/g, '  ').split('\n');
   while (all.length > 1 && (all[all.length - 1] as string).trim() === '') all.pop();
   const shown = all.slice(0, TERMINAL_TEXT_LINES);
   const out = shown.map((l) => {
@@ -220,13 +221,13 @@ function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, wh
   // An errored fixture with a reply (an ERROR span of its message turn: docs/traces.md, "Fixtures")
   // shows the reply the user saw, never compared.
   if (!f.errored && baseline !== undefined && f.drift?.reply === 'different') {
-    const diff = diffText(normalizeBlock(baseline), normalizeBlock(f.reply), TEXT_LINE_CHARS);
+    const diff = diffText(terminalBlock(baseline), terminalBlock(f.reply), TEXT_LINE_CHARS);
     if (diff !== null) {
       const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
       return [paint('grey', fit(`${indent}reply vs baseline (- baseline, + new${marks}):`)), ...textLines(diff, `${indent}  `, where, diffColour, paint, fit)];
     }
   }
-  if (normalizeBlock(f.reply).trim() === '') return [paint('grey', fit(`${indent}reply: (empty)`))];
+  if (terminalBlock(f.reply).trim() === '') return [paint('grey', fit(`${indent}reply: (empty)`))];
   return [paint('grey', fit(`${indent}reply:`)), ...textLines(f.reply, `${indent}  `, where, () => null, paint, fit)];
 }
 
@@ -247,16 +248,16 @@ export function cliWords(text: string): string {
 
 /** A turn ("message turn") that an item under a shared cause text adds to its line (cause-details.ts). */
 function ownSuffix(own: Own | undefined): string {
-  return own?.turn ? ` · ${oneLine(clip(own.turn, 80))}` : '';
+  return own?.turn ? ` · ${terminalLine(clip(own.turn, 80))}` : '';
 }
 
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
 function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string }, own?: Own): string[] {
   const f = v.item;
-  const head = `${indent}${style.mark} ${oneLine(v.label)} · ${oneLine(v.status.join(' · '))} · ${oneLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${terminalLine(v.label)} · ${terminalLine(v.status.join(' · '))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head))];
   const detail = own === undefined ? (f.errored ? f.error : f.detail) : own.text;
-  if (detail) lines.push(fit(`${indent}    ${oneLine(clip(detail, 300))}`));
+  if (detail) lines.push(fit(`${indent}    ${terminalLine(clip(detail, 300))}`));
   lines.push(...replyLines(f, `${indent}    `, paint, fit, o.where));
   // The detail may name another attempt than the reply's (the first with the item's verdict): its reply follows.
   const decisive = decisiveReply(f);
@@ -269,7 +270,7 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
 /** "by file: a.yml 100% · b.yml 50%" (n/a groups included), at most 12 groups. */
 function groupsLine(what: string, groups: readonly AgreementGroup[]): string | null {
   if (groups.length === 0) return null;
-  const shown = groups.slice(0, 12).map((g) => `${oneLine(clip(g.key, 80))} ${formatAgreement(g)}`);
+  const shown = groups.slice(0, 12).map((g) => `${terminalLine(clip(g.key, 80))} ${formatAgreement(g)}`);
   const more = groups.length > shown.length ? ` · and ${groups.length - shown.length} more` : '';
   return `  by ${what}: ${shown.join(' · ')}${more}`;
 }
@@ -284,8 +285,8 @@ function agreementLines(run: RunRecord, fit: (t: string) => string): string[] {
   }
   const cov = run.coverage;
   if (cov) {
-    const gaps = cov.gaps.length > 0 ? `never visited: ${cov.gaps.map((g) => oneLine(clip(g, 80))).join(', ')}` : 'every listed conversation visited';
-    const unknown = cov.unknown.length > 0 ? ` · not listed: ${cov.unknown.map((g) => oneLine(clip(g, 80))).join(', ')}` : '';
+    const gaps = cov.gaps.length > 0 ? `never visited: ${cov.gaps.map((g) => terminalLine(clip(g, 80))).join(', ')}` : 'every listed conversation visited';
+    const unknown = cov.unknown.length > 0 ? ` · not listed: ${cov.unknown.map((g) => terminalLine(clip(g, 80))).join(', ')}` : '';
     lines.push(fit(`coverage: ${gaps}${unknown}`));
   }
   return lines;
@@ -318,23 +319,23 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const unsent = p.unsent.length > 0 && !p.errored && last ? ` · ended on turn ${last.index}, ${p.unsent.length} not sent` : '';
   const fault = p.errored ? null : faultLine(p.simulation);
   const error = own === undefined ? p.error : own.text;
-  const detail = p.errored ? (error ? `${oneLine(clip(error, 300))} · ${checks}` : checks) : fault !== null ? `${oneLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
-  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${oneLine(v.label)} · ${oneLine(v.status.join(' · '))} · ${oneLine(v.file)}:${v.line}${ownSuffix(own)}`;
-  const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${oneLine(detail)}`)];
+  const detail = p.errored ? (error ? `${terminalLine(clip(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
+  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(v.status.join(' · '))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
   // A simulated user (docs/simulated-users.md): from which turn it was live, how it ended, its calls.
-  if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${oneLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
+  if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${terminalLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
   for (const c of named.checks) {
     if (c.status === 'pass') continue;
     const subject = checkSubject(c);
     // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").
     const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${oneLine(clip(subject, 120))}` : ''}: ${oneLine(clip(withoutTurn(c, c.detail), 300))}${mark}`;
+    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(withoutTurn(c, c.detail), 300))}${mark}`;
     lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
   }
   // A repeated script's checks above may be another attempt's than the transcript's: the reply they read, where it differs.
   const dt = decisiveTurn(p);
   if (dt !== null && dt.turn !== null) {
-    const diff = dt.shown === null ? null : diffText(normalizeBlock(dt.shown.reply), normalizeBlock(dt.turn.reply), TEXT_LINE_CHARS);
+    const diff = dt.shown === null ? null : diffText(terminalBlock(dt.shown.reply), terminalBlock(dt.turn.reply), TEXT_LINE_CHARS);
     if (diff !== null) {
       const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
       lines.push(paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} vs attempt ${dt.shownNumber}'s (- attempt ${dt.shownNumber}, + attempt ${dt.number}${marks}):`)), ...textLines(diff, `${indent}      `, o.where, diffColour, paint, fit));
@@ -344,7 +345,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   }
   const d = firstDifference(p);
   if (d !== null && d.baseline && d.current && d.baseline.reply !== d.current.reply) {
-    const diff = diffText(normalizeBlock(d.baseline.reply), normalizeBlock(d.current.reply), TEXT_LINE_CHARS);
+    const diff = diffText(terminalBlock(d.baseline.reply), terminalBlock(d.current.reply), TEXT_LINE_CHARS);
     if (diff !== null) {
       const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
       const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
@@ -352,9 +353,9 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     }
     // The turn that changed in meaning, when it is not the first difference (docs/meaning.md, "Persona scripts").
     const m = meaningTurn(p);
-    const meaningDiff = m === null || m.turn.index === d.turn ? null : diffText(normalizeBlock(m.baseline.reply), normalizeBlock(m.turn.reply), TEXT_LINE_CHARS);
+    const meaningDiff = m === null || m.turn.index === d.turn ? null : diffText(terminalBlock(m.baseline.reply), terminalBlock(m.turn.reply), TEXT_LINE_CHARS);
     if (m !== null && meaningDiff !== null) {
-      lines.push(paint('grey', fit(`${indent}    ${oneLine(clip(m.words, 300))}:`)), ...textLines(meaningDiff, `${indent}      `, o.where, diffColour, paint, fit));
+      lines.push(paint('grey', fit(`${indent}    ${terminalLine(clip(m.words, 300))}:`)), ...textLines(meaningDiff, `${indent}      `, o.where, diffColour, paint, fit));
     }
   } else if (d !== null) {
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));

@@ -296,7 +296,7 @@ describe('check mode, end to end', () => {
     const run = await check({ inputs: { 'agent-url': closed } });
     expect(run.code).toBe(1);
     expect(run.outputs).toMatchObject({ errored: '3', gate: 'failed', verified: 'false' });
-    expect(run.stdout).toContain(`::error::agent-replay gate failed: Not verified: 3 errored (all 3: connection refused at ${closed}: `);
+    expect(run.stdout).toContain(`::error::agent-replay gate failed: not verified: 3 errored (all 3: connection refused at ${closed}: `);
     const body = gh.comments('octo', 'shop', 7)[0]?.body as string;
     expect(body).toContain('### ⚪ Not verified: 3 errored\n**Cause**: all 3\\: connection refused at `' + closed + '`');
     expect(body).not.toContain('🔴');

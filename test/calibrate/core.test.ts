@@ -273,6 +273,19 @@ describe('the figures', () => {
     expect(md).toContain('### Straddling (2)\n\nThe score sits within 0.1 of the threshold; 1 more is listed under Disagreements.\n');
   });
 
+  it("the table's columns line up on a terminal with a criterion in Japanese, with an emoji or an accent", () => {
+    const criteria = ['返金は30日以内と答える', 'Polite 👍🏽 reply', 'Re\u0301ponse polie', 'Plain'];
+    const targets = criteria.map((c, i) => target(`t${i}`, c, 'pass'));
+    const figures = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, targets.map(() => [ok(0.9)]), null);
+    const lines = renderCalibrationText(calibrationOf(figures, 4, null)).split('\n');
+    const row = (c: string): string => lines.find((l) => l.startsWith(`  ${c}`)) ?? '';
+    // Each criterion padded to the widest, 返金は30日以内と答える: 10 wide characters and 2 digits, 22 columns.
+    expect(row('返金は30日以内と答える')).toMatch(/^ {2}返金は30日以内と答える {2}1 /);
+    expect(row('Polite')).toMatch(/^ {2}Polite 👍🏽 reply {9}1 /);
+    expect(row('Re\u0301ponse')).toMatch(/^ {2}Re\u0301ponse polie {11}1 /);
+    expect(row('Plain')).toMatch(/^ {2}Plain {19}1 /);
+  });
+
   it('a judge that fell back to the plain prompt says so in one line, as a run does; a structured one says nothing', () => {
     const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[ok(0.9)]], null);
     const plain = calibrationOf(figures, 1, null);

@@ -100,7 +100,7 @@ describe('accept writes variants', () => {
 });
 
 describe('a refusal read from the results file, on the terminal', () => {
-  it('is stripped of control sequences and bidi overrides (a judge\'s words, a hand-edited record)', async () => {
+  it('shows control sequences and bidi overrides as escapes (a judge\'s words, a hand-edited record)', async () => {
     const agent = await serve(handler);
     const cwd = await makeProject({ config: `${agentConfig(agent.url)}cost: { capUsd: 1 }\n`, fixtures: { 'f.yml': FIXTURES } });
     expect((await cli(['run', '--out', 'r.json', '--fail-on', 'none'], cwd)).code).toBe(0);
@@ -110,7 +110,8 @@ describe('a refusal read from the results file, on the terminal', () => {
     await writeFile(join(cwd, 'r.json'), serializeRecord({ ...record, fixtures }));
     const r = await cli(['accept', '--results', 'r.json', '--only', 'jumpy'], cwd);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('refused   jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers [2J]0;owned 30 → 14; attempt 3: numbers [2J]0;owned 30 → 14\n');
+    const shown = 'numbers \\u001b[2J\\u001b]0;owned\\u0007 30 \\u202e→ 14';
+    expect(r.stdout).toContain(`refused   jumpy: replies differ in meaning across 3 attempts: attempt 2: ${shown}; attempt 3: ${shown}\n`);
     for (const c of ['\u001b', '\u0007', '\u202E']) expect(r.stdout).not.toContain(c);
   });
 });

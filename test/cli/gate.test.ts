@@ -58,7 +58,7 @@ describe('the default gate fails a broken preview as Not verified, with one caus
       'agent-replay: Not verified: 5 errored',
       `  cause: all 5: connection refused at ${url}: nothing listens there: check --agent-url (agent.url) and that the agent is running; set --wait-for-agent (agent.waitForAgent) if it starts slowly`,
     ]);
-    expect(r.stderr).toContain(`gate failed: Not verified: 5 errored (all 5: connection refused at ${url}: `);
+    expect(r.stderr).toContain(`gate failed: not verified: 5 errored (all 5: connection refused at ${url}: `);
     expect(r.stdout + r.stderr).not.toMatch(/\bfail(?:ed|ure|ing)? \d|newly failing/);
     const md = await readFile(join(r.cwd, 'report.md'), 'utf8');
     expect(md).toContain('### ⚪ Not verified: 5 errored\n**Cause**: all 5\\: connection refused at `');
@@ -79,7 +79,7 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     const errored = lines.slice(lines.indexOf('Errored (5): not a failure') + 1);
     expect(errored[0]).toBe(`  all 5: HTTP 404 from ${url}: check agent.url (or --agent-url): the path is probably wrong`);
     expect(errored.filter((l) => /^ {4}! /.test(l))).toHaveLength(5);
-    expect(r.stderr).toContain(`gate failed: Not verified: 5 errored (all 5: HTTP 404 from ${url}: check agent.url (or --agent-url)`);
+    expect(r.stderr).toContain(`gate failed: not verified: 5 errored (all 5: HTTP 404 from ${url}: check agent.url (or --agent-url)`);
   });
 
   it('a URL that redirects: the address it redirects to and the setting, as redirects are not followed; a sign-in page names the protection', async () => {
@@ -127,7 +127,7 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('agent-replay: Not verified: 3 new');
     expect(lines[1]).toBe('  cause: 2 of 3: no judge configured: add a judge section to config.yml (judge assertions and criteria need one) (and 1 other cause)');
-    expect(r.stderr).toContain('gate failed: Not verified: 3 not evaluated (2 of 3: no judge configured: ');
+    expect(r.stderr).toContain('gate failed: not verified: 3 not evaluated (2 of 3: no judge configured: ');
     const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
     expect(record.fixtures.map((f) => [f.label, f.verdict])).toEqual([
       ['polite', 'not_evaluated'],

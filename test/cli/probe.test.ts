@@ -137,7 +137,7 @@ describe('agent-replay probe: what it prints', () => {
     }
   });
 
-  it('strips terminal control sequences the agent sends, and redacts secrets in the reply, the route and the signals', async () => {
+  it('shows the terminal control sequences the agent sends as escapes, and redacts secrets in the reply, the route and the signals', async () => {
     const token = 'tok-SECRET-4242';
     const agent = await serve((req) => {
       const body = (req.json ?? {}) as Record<string, unknown>;
@@ -149,7 +149,7 @@ describe('agent-replay probe: what it prints', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(agent.requests[1]?.headers.authorization).toBe(`Bearer ${token}`);
     expect(r.stdout + r.stderr).not.toContain(token);
-    expect(r.stdout).toContain('header was Bearer ***[31m red');
+    expect(r.stdout).toContain('header was Bearer ***\\u001b[31m red');
     expect(r.stdout).not.toContain('\u001b');
     expect(r.stdout).toContain('  welcome      w-*** / s\n');
     expect(r.stdout).toContain('  conversation ***\n');

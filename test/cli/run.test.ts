@@ -191,7 +191,7 @@ describe('run', () => {
     const r = await cli(['run', '--concurrency', '1'], cwd);
     // The default gate (newly_failing, unverified): an errored item leaves the run not verified.
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/gate failed: Not verified: 1 errored \(HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/\S* the agent failed: see its logs\)/);
+    expect(r.stderr).toMatch(/gate failed: not verified: 1 errored \(HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/\S* the agent failed: see its logs\)/);
     // The lenient gate: errored and failed (not newly failing) do not gate.
     expect((await cli(['run', '--concurrency', '1', '--fail-on', 'newly_failing'], cwd)).code).toBe(0);
     const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
@@ -272,7 +272,7 @@ describe('run', () => {
     });
     const r = await cli(['run'], cwd);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`gate failed: Not verified: 2 errored (all 2: connection refused at ${gone.url}: `);
+    expect(r.stderr).toContain(`gate failed: not verified: 2 errored (all 2: connection refused at ${gone.url}: `);
     const record = await readResults(join(cwd, '.agent-replay', 'results', 'results.json'));
     expect(record.tallies).toEqual({ passed: 0, failed: 0, notEvaluated: 0, errored: 2 });
     for (const f of record.fixtures) {

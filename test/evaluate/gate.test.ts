@@ -144,7 +144,7 @@ describe('the default gate: a regression, or a run that was not verified', () =>
     expect(g.unverifiedOnly).toBe(true);
     expect(g.verification.verified).toBe(false);
     expect(g.reason).toBe(
-      `Not verified: 5 errored (all 5: connection refused at ${URL_}: nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly)`,
+      `not verified: 5 errored (all 5: connection refused at ${URL_}: nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly)`,
     );
     expect(g.reason).not.toMatch(/fail/);
   });
@@ -161,7 +161,7 @@ describe('the default gate: a regression, or a run that was not verified', () =>
     const g = gate([regressed, grey], DEFAULT_FAIL_ON);
     expect(g.failed).toBe(true);
     expect(g.unverifiedOnly).toBe(false);
-    expect(g.reason).toBe('1 fixture newly failing (r); Not verified: 1 not evaluated (no judge configured: add a judge section to config.yml (judge assertions and criteria need one))');
+    expect(g.reason).toBe('1 fixture newly failing (r); not verified: 1 not evaluated (no judge configured: add a judge section to config.yml (judge assertions and criteria need one))');
   });
 
   it('a clean run passes and is verified', () => {
@@ -171,7 +171,7 @@ describe('the default gate: a regression, or a run that was not verified', () =>
 
   it('an interrupted run is not verified, even with every finished item clean', () => {
     const g = gateRun({ fixtures: [rec({ label: 'a' })], personas: [], interrupted: true }, DEFAULT_FAIL_ON);
-    expect([g.failed, g.unverifiedOnly, g.reason]).toEqual([true, true, 'Not verified: the run was interrupted']);
+    expect([g.failed, g.unverifiedOnly, g.reason]).toEqual([true, true, 'not verified: the run was interrupted']);
     expect(gateRun({ fixtures: [rec({ label: 'a' })], personas: [], interrupted: true }, ['newly_failing']).failed).toBe(false);
   });
 

@@ -567,6 +567,23 @@ describe('terminal', () => {
     expect(text).not.toContain('⟦');
   });
 
+  it('shows the control characters of a reply, a detail and a diff as escapes, so the reader sees them and the terminal acts on none', () => {
+    const reply = 'red \u001b[31mRED\u001b[0m bell\u0007 nul\u0000 back\b c1\u009b31m \u202Egnp.exe';
+    const changed = fixture('controls', {
+      verdict: 'fail',
+      reply,
+      detail: 'contains "ok": not found in \u001b[2Jcleared',
+      baseline: baseline('controls', 'red RED bell nul back c131m gnp.exe'),
+      drift: { reply: 'different', route: 'same', verdict: 'newly_failing' },
+    });
+    const text = renderTerminal(run([changed]), { color: false });
+    expect(text).toContain('      contains "ok": not found in \\u001b[2Jcleared\n');
+    expect(text).toContain('\\u001b[31mRED\\u001b[0m');
+    expect(text).toContain('bell\\u0007 nul\\u0000 back\\u0008 c1\\u009b31m \\u202egnp.exe');
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E]/);
+  });
+
   it('clips a long reply to a few lines and says how many more there are and where', () => {
     const long = Array.from({ length: 30 }, (_, i) => `Line ${i + 1} of the reply.`).join('\n');
     const base = mixed();
