@@ -5,12 +5,15 @@
 // and file text, and writes no workflow command of its own, so every line it writes is made inert:
 // an invisible word joiner (U+2060, not white space to the runner) goes before such a `::` and
 // between the two `#` (docs/security.md, "Agent text is data"). A line break is `\n` or `\r`, as
-// the runner splits lines.
+// the runner splits lines; leading white space is what the runner's TrimStart takes away, which
+// also counts U+0085 (next line), a character JavaScript's \s does not.
 
 const WJ = '\u2060';
 
 /** `::` after a line break and the white space after it; `##[` anywhere. */
-const COMMAND_RE = /([\r\n][^\S\r\n]*)::|##\[/g;
+const COMMAND_RE = /([\r\n](?:[^\S\r\n]|\u0085)*)::|##\[/g;
+/** A text that ends at the start of a line or in its leading white space. */
+const AT_LINE_START_RE = /(^|[\r\n])(?:[^\S\r\n]|\u0085)*$/;
 
 /**
  * A writer's filter: each text written through it comes out with no line the runner reads as a
@@ -25,7 +28,7 @@ export function workflowCommandGuard(): (text: string) => string {
     const marked = atLineStart ? `\n${text}` : text;
     const out = marked.replace(COMMAND_RE, (_m: string, lead: string | undefined) => (lead === undefined ? `#${WJ}#[` : `${lead}${WJ}::`));
     const started = atLineStart;
-    atLineStart = /(^|[\r\n])[^\S\r\n]*$/.test(marked);
+    atLineStart = AT_LINE_START_RE.test(marked);
     return started ? out.slice(1) : out;
   };
 }

@@ -19,7 +19,8 @@ const RUNNER_COMMANDS = new Set(['set-env', 'set-output', 'save-state', 'add-mas
 function runnerCommands(output: string): string[] {
   const found: string[] = [];
   for (const line of output.split(/\r\n|\r|\n/)) {
-    const trimmed = line.replace(/^\s+/, '');
+    // .NET's TrimStart: char.IsWhiteSpace, which counts U+0085 (next line) and not U+FEFF.
+    const trimmed = line.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/, '');
     if (trimmed.startsWith('::')) {
       const end = trimmed.indexOf('::', 2);
       const name = end < 0 ? '' : (trimmed.slice(2, end).split(' ')[0] as string);
@@ -61,4 +62,10 @@ it('a line written in pieces is guarded as one line, and text mid-line is left a
   expect(runnerCommands(out)).toEqual([]);
   expect(out.replace(/\u2060/g, '')).toBe('  ::add-mask::a\nx ::add-mask::b\r\t::error::c\n');
   expect(out).toContain('x ::add-mask::b');
+});
+
+it('white space the runner trims and JavaScript does not (U+0085, next line) is leading white space too', () => {
+  const out = workflowCommandGuard()('\u0085::add-mask::a\n\u00a0\u3000::error::b\n');
+  expect(runnerCommands(out)).toEqual([]);
+  expect(out.replace(/\u2060/g, '')).toBe('\u0085::add-mask::a\n\u00a0\u3000::error::b\n');
 });
