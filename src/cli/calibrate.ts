@@ -89,7 +89,7 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   const dir = values.dir ?? '.agent-replay';
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd, overrides: values['judge-url'] ? { judge: { baseUrl: values['judge-url'] } } : {} });
   if (loaded.errors.length > 0 || loaded.suite === null) {
-    printConfigIssues(io, loaded.errors, loaded.warnings, 'the judge');
+    printConfigIssues(io, loaded.errors, loaded.warnings, 'nothing was sent to the judge');
     return EXIT.usage;
   }
   printConfigIssues(io, [], loaded.warnings);

@@ -16,6 +16,7 @@ import { oneLine } from '../report/escape.js';
 import { cliWords, renderTerminal } from '../report/terminal.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
+import { foreignSuite } from '../accept/suite-dir.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from '../evaluate/definition.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
@@ -31,10 +32,10 @@ import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import { describeFailure, EXIT, stackOf, UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
-import { plural } from '../words.js';
+import { plural, shellWord } from '../words.js';
 import { checkOutputPaths, emitRun, printConfigIssues, interruptedExit, progressPrinter, reportContext, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
@@ -413,9 +414,23 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     throw new UsageError(`no run to accept: ${files[0] as string} does not exist; run agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${dir}`} first (it writes the results there), or give --results FILE`);
   }
   const record = await readRecord(resolvePath(io, files[0] as string));
+  // A run of another suite folder (run --dir elsewhere, accept without it) would write its replies
+  // as this suite's baselines, under labels that may be this suite's too: refused as the Action's
+  // accept flow refuses it (docs/cli.md, "What each command does").
+  const suiteDir = relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.';
+  const foreign = foreignSuite(record, suiteDir);
+  if (foreign !== null) {
+    // The record's file names are untrusted text: one line, no control sequences (docs/security.md).
+    const first = oneLine(foreign.first);
+    const ranIn = foreign.ranIn === null ? null : oneLine(foreign.ranIn);
+    const where = ranIn === null ? `its items are not files of ${suiteDir} (the first is ${first})` : `it is a run of the suite in ${ranIn} (its first item is ${first}), not of ${suiteDir}`;
+    const fix = ranIn === null ? 'give --dir the folder the run replayed' : `give --dir ${shellWord(ranIn)}`;
+    throw new UsageError(`${files[0] as string}: ${where}; its replies would be written where that suite does not read them, so nothing was written: ${fix}`);
+  }
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
   if (loaded.suite === null) {
-    printConfigIssues(io, loaded.errors, loaded.warnings);
+    // accept sends nothing anywhere: what the errors stop is the acceptance.
+    printConfigIssues(io, loaded.errors, loaded.warnings, 'nothing was accepted');
     return EXIT.usage;
   }
   const only = onlyOf(values);

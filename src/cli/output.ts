@@ -186,13 +186,14 @@ export function reportContext(record: RunRecord | null, env: Record<string, stri
  */
 /**
  * The suite's warnings and errors (file:line:column, the fix), then how many errors there are
- * (every one: issueCount) and that nothing was sent to `to`. Shared by run, validate, probe and calibrate.
+ * (every one: issueCount) and what they stopped (`nothing`: nothing was sent to the agent, or the
+ * judge for calibrate; nothing was accepted for accept). Shared by run, validate, probe, calibrate and accept.
  */
-export function printConfigIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[], to = 'the agent'): void {
+export function printConfigIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[], nothing = 'nothing was sent to the agent'): void {
   for (const w of warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
   for (const e of errors) io.stderr(`error: ${formatIssue(e)}\n`);
   const n = issueCount(errors);
-  if (n > 0) io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; nothing was sent to ${to}.\n`);
+  if (n > 0) io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; ${nothing}.\n`);
 }
 
 export async function writeText(path: string, text: string, flag?: string): Promise<void> {
