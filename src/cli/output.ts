@@ -181,10 +181,6 @@ export function reportContext(record: RunRecord | null, env: Record<string, stri
 }
 
 /**
- * Writes a file the user named with `--<flag>`. A refusal by the system is said in words, with the
- * flag, the path and the fix (docs/troubleshooting.md), not as its bare code (EEXIST, ENOTDIR).
- */
-/**
  * The suite's warnings and errors (file:line:column, the fix), then how many errors there are
  * (every one: issueCount) and what they stopped (`nothing`: nothing was sent to the agent, or the
  * judge for calibrate; nothing was accepted for accept). Shared by run, validate, probe, calibrate and accept.
@@ -196,6 +192,10 @@ export function printConfigIssues(io: CliIO, errors: readonly ConfigIssue[], war
   if (n > 0) io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; ${nothing}.\n`);
 }
 
+/**
+ * Writes a file the user named with `--<flag>`. A refusal by the system is said in words, with the
+ * flag, the path and the fix (docs/troubleshooting.md), not as its bare code (EEXIST, ENOTDIR).
+ */
 export async function writeText(path: string, text: string, flag?: string): Promise<void> {
   try {
     await writeFileSafely(path, text, { within: repositoryFor(path) }); // never through a planted link
