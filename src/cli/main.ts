@@ -228,7 +228,10 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const shard = await shardOf(values, io);
   // results.json is written as items finish (record/stream.ts), renamed into place at the end; by
   // default into the suite's results/ folder, which ignores itself in git (results-dir.ts).
-  checkOutputPaths(values, io);
+  checkOutputPaths(values, io, {
+    reads: [...(values.rerun === undefined ? [] : [{ what: '--rerun', path: values.rerun }]), ...(values.timings === undefined ? [] : [{ what: '--timings', path: values.timings }])],
+    ...(values.out === undefined ? { written: { what: `the results file (${defaultOut(dir)}, where --out writes by default)`, path: defaultOut(dir) } } : {}),
+  });
   const out = values.out ?? defaultOut(dir);
   // Only inside a suite folder that is there: a mistyped --dir (or a file) gets its configuration
   // error, not a new folder that git ignores (docs/cli.md, "What each command does").
@@ -383,6 +386,14 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
 async function cmdCompare(files: readonly string[], values: Values, io: CliIO): Promise<number> {
   if (files.length !== 2) throw new UsageError(`compare needs exactly two results files (BEFORE.json AFTER.json), got ${files.length}`);
   const [first, second] = files as [string, string];
+  // --out is the comparison, not a record: over BEFORE.json or AFTER.json it would destroy a run.
+  checkOutputPaths({ ...(values.out === undefined ? {} : { out: values.out }), ...(values.markdown === undefined ? {} : { markdown: values.markdown }) }, io, {
+    reads: [
+      { what: `BEFORE.json (${first})`, path: first },
+      { what: `AFTER.json (${second})`, path: second },
+    ],
+    outIsRecord: false,
+  });
   const [a, b] = await Promise.all([readRecord(resolvePath(io, first)), readRecord(resolvePath(io, second))]);
   const comparison = compareRuns(a, b, { first, second }, { latency: await compareLatency(values.dir ?? '.agent-replay', io) });
   if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`, 'out');
@@ -505,7 +516,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const files = values.results ?? [];
   if (files.length === 0) throw new UsageError('report needs at least one --results file');
   const failOn = failOnOf(values); // checked before anything is written
-  checkOutputPaths(values, io);
+  checkOutputPaths(values, io, { reads: files.map((f) => ({ what: `--results ${f}`, path: f })) });
   const records = await readShards(files, io);
   if (records === null) return EXIT.usage;
   const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));
