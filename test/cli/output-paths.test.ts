@@ -61,4 +61,14 @@ describe('outputs on one file, or over a results file read', () => {
     expect(await readFile(join(cwd, 'r.json'), 'utf8')).toBe(before);
     expect((await cli(['compare', 'r.json', 's.json', '--out', 'c.json'], cwd)).code).toBe(0);
   });
+
+  it('calibrate: --out and --markdown on one file, or --out on a folder, are refused before any judge call is paid for', async () => {
+    const { cwd } = await recorded();
+    const same = await cli(['calibrate', '--out', 'c.json', '--markdown', 'c.json'], cwd);
+    expect(same.code).toBe(2);
+    expect(same.stderr).toBe('agent-replay: --markdown c.json is also --out: each file written needs its own path (the later write would replace the earlier)\n');
+    const folder = await cli(['calibrate', '--out', '.agent-replay'], cwd);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain('--out .agent-replay is a folder: give a file path');
+  });
 });
