@@ -428,8 +428,9 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // A run of another suite folder (run --dir elsewhere, accept without it) would write its replies
   // as this suite's baselines, under labels that may be this suite's too: refused as the Action's
   // accept flow refuses it (docs/cli.md, "What each command does").
+  // A --dir that names a file is the loader's to say (a file, not a folder, with the suite folder it is in).
   const suiteDir = relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.';
-  const foreign = foreignSuite(record, suiteDir);
+  const foreign = existsSync(resolvePath(io, dir)) && !isFolder(resolvePath(io, dir)) ? null : foreignSuite(record, suiteDir);
   if (foreign !== null) {
     // The record's file names are untrusted text: one line, no control sequences (docs/security.md).
     const first = oneLine(foreign.first);
