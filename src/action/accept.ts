@@ -21,6 +21,7 @@ import { markerLine } from '../report/metadata.js';
 import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
 import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
+import { foreignSuite } from '../accept/suite-dir.js';
 import { baselinePath, serializeBaseline } from '../suite/index.js';
 import { downloadRunRecord } from './download.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
@@ -140,19 +141,14 @@ function repoSuiteDir(dir: string): string {
 }
 
 /**
- * The reviewed run's items are files of the suite it ran (`<dir>/fixtures/...`, `<dir>/personas/...`,
- * relative to the repository): when none is in `suiteDir`, the accept job's dir input names
- * another folder than the check workflow's, and the baselines would be committed where the suite
- * does not read them (docs/action.md, "Accept"). The record is untrusted: its file names are only
- * compared and quoted.
+ * The reviewed run's items are files of the suite it ran: when none is in `suiteDir`, the accept
+ * job's dir input names another folder than the check workflow's, and the baselines would be
+ * committed where the suite does not read them (docs/action.md, "Accept").
  */
 function checkSuiteDir(record: RunRecord, suiteDir: string): void {
-  const files = [...record.fixtures, ...record.personas].map((i) => i.file.replace(/\\/g, '/'));
-  const prefix = suiteDir === '.' ? '' : `${suiteDir}/`;
-  if (files.length === 0 || files.some((f) => f.startsWith(prefix) && /^(?:fixtures|personas)\//.test(f.slice(prefix.length)))) return;
-  const first = files[0] as string;
-  const m = /^(?:(.*?)\/)?(?:fixtures|personas)\//.exec(first);
-  const ranIn = m === null ? null : (m[1] ?? '.');
+  const foreign = foreignSuite(record, suiteDir);
+  if (foreign === null) return;
+  const { ranIn, first } = foreign;
   const shown = (text: string): string => clip(text, 200);
   throw new Refusal(
     ranIn !== null

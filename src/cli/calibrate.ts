@@ -20,7 +20,7 @@ import { rejudge } from '../calibrate/run.js';
 import { belowMinimum, calibrationSchema, unmeasured, CALIBRATION_VERSION, type Calibration } from '../calibrate/schema.js';
 import { renderCalibrationMarkdown, renderCalibrationText } from '../calibrate/render.js';
 import type { Values } from './options.js';
-import { printConfigIssues, redrawsProgress, resolvePath, writeText, type CliIO } from './output.js';
+import { checkOutputPaths, printConfigIssues, redrawsProgress, resolvePath, writeText, type CliIO } from './output.js';
 
 const MAX_REPEAT = 20;
 
@@ -87,9 +87,11 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   const repeat = parseRepeat(values.repeat);
   const minAgreement = parseMinAgreement(values['min-agreement']);
   const dir = values.dir ?? '.agent-replay';
+  // Before any judge call is paid for: a folder, or both flags on one file (docs/cli.md, "What each command does").
+  checkOutputPaths({ ...(values.out === undefined ? {} : { out: values.out }), ...(values.markdown === undefined ? {} : { markdown: values.markdown }) }, io, { outIsRecord: false });
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd, overrides: values['judge-url'] ? { judge: { baseUrl: values['judge-url'] } } : {} });
   if (loaded.errors.length > 0 || loaded.suite === null) {
-    printConfigIssues(io, loaded.errors, loaded.warnings, 'the judge');
+    printConfigIssues(io, loaded.errors, loaded.warnings, 'nothing was sent to the judge');
     return EXIT.usage;
   }
   printConfigIssues(io, [], loaded.warnings);

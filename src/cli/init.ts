@@ -379,8 +379,13 @@ function checkPreset(value: string): InitPreset {
 
 function checkInside(cwd: string, flag: string, value: string): void {
   const rel = relative(cwd, resolve(cwd, value));
-  if (isAbsolute(value) || rel.startsWith('..')) {
+  if (rel.startsWith('..') || isAbsolute(rel)) {
     throw new UsageError(`--${flag} "${value}" is outside the working directory; give a folder inside the repository, for example ${flag === 'dir' ? '.agent-replay' : '.github/workflows'}`);
+  }
+  // Inside it but absolute: the workflows read dir from the repository's root on GitHub's runner,
+  // where this machine's path does not exist; said as such, with the relative path (docs/cli.md, "init").
+  if (isAbsolute(value)) {
+    throw new UsageError(`--${flag} "${value}" is an absolute path; init takes folders relative to the working directory (the workflows name the suite folder from the repository's root, on GitHub's runner): give --${flag} ${shellWord(slash(rel) || '.')}`);
   }
 }
 

@@ -16,6 +16,7 @@ import { terminalLine } from '../report/escape.js';
 import { cliWords, renderTerminal } from '../report/terminal.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
+import { foreignSuite } from '../accept/suite-dir.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from '../evaluate/definition.js';
 import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { TOOL } from '../version.js';
@@ -31,10 +32,10 @@ import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
 import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
 import { describeFailure, EXIT, stackOf, UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
-import { plural } from '../words.js';
+import { plural, shellWord } from '../words.js';
 import { checkOutputPaths, emitRun, printConfigIssues, interruptedExit, progressPrinter, reportContext, resolvePath, withProgressLine, writeRenderings, writeText, writtenText, type CliIO } from './output.js';
 
 export { emitRun, interruptedExit, progressPrinter, reportContext, type CliIO } from './output.js';
@@ -227,7 +228,10 @@ async function cmdRun(values: Values, io: CliIO): Promise<number> {
   const shard = await shardOf(values, io);
   // results.json is written as items finish (record/stream.ts), renamed into place at the end; by
   // default into the suite's results/ folder, which ignores itself in git (results-dir.ts).
-  checkOutputPaths(values, io);
+  checkOutputPaths(values, io, {
+    reads: [...(values.rerun === undefined ? [] : [{ what: '--rerun', path: values.rerun }]), ...(values.timings === undefined ? [] : [{ what: '--timings', path: values.timings }])],
+    ...(values.out === undefined ? { written: { what: `the results file (${defaultOut(dir)}, where --out writes by default)`, path: defaultOut(dir) } } : {}),
+  });
   const out = values.out ?? defaultOut(dir);
   // Only inside a suite folder that is there: a mistyped --dir (or a file) gets its configuration
   // error, not a new folder that git ignores (docs/cli.md, "What each command does").
@@ -382,6 +386,14 @@ async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds
 async function cmdCompare(files: readonly string[], values: Values, io: CliIO): Promise<number> {
   if (files.length !== 2) throw new UsageError(`compare needs exactly two results files (BEFORE.json AFTER.json), got ${files.length}`);
   const [first, second] = files as [string, string];
+  // --out is the comparison, not a record: over BEFORE.json or AFTER.json it would destroy a run.
+  checkOutputPaths({ ...(values.out === undefined ? {} : { out: values.out }), ...(values.markdown === undefined ? {} : { markdown: values.markdown }) }, io, {
+    reads: [
+      { what: `BEFORE.json (${first})`, path: first },
+      { what: `AFTER.json (${second})`, path: second },
+    ],
+    outIsRecord: false,
+  });
   const [a, b] = await Promise.all([readRecord(resolvePath(io, first)), readRecord(resolvePath(io, second))]);
   const comparison = compareRuns(a, b, { first, second }, { latency: await compareLatency(values.dir ?? '.agent-replay', io) });
   if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`, 'out');
@@ -413,9 +425,24 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     throw new UsageError(`no run to accept: ${files[0] as string} does not exist; run agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${dir}`} first (it writes the results there), or give --results FILE`);
   }
   const record = await readRecord(resolvePath(io, files[0] as string));
+  // A run of another suite folder (run --dir elsewhere, accept without it) would write its replies
+  // as this suite's baselines, under labels that may be this suite's too: refused as the Action's
+  // accept flow refuses it (docs/cli.md, "What each command does").
+  // A --dir that names a file is the loader's to say (a file, not a folder, with the suite folder it is in).
+  const suiteDir = relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.';
+  const foreign = existsSync(resolvePath(io, dir)) && !isFolder(resolvePath(io, dir)) ? null : foreignSuite(record, suiteDir);
+  if (foreign !== null) {
+    // The record's file names are untrusted text: one line, no control sequences (docs/security.md).
+    const first = oneLine(foreign.first);
+    const ranIn = foreign.ranIn === null ? null : oneLine(foreign.ranIn);
+    const where = ranIn === null ? `its items are not files of ${suiteDir} (the first is ${first})` : `it is a run of the suite in ${ranIn} (its first item is ${first}), not of ${suiteDir}`;
+    const fix = ranIn === null ? 'give --dir the folder the run replayed' : `give --dir ${shellWord(ranIn)}`;
+    throw new UsageError(`${files[0] as string}: ${where}; its replies would be written where that suite does not read them, so nothing was written: ${fix}`);
+  }
   const loaded = await loadSuite({ dir, env: io.env, cwd: io.cwd });
   if (loaded.suite === null) {
-    printConfigIssues(io, loaded.errors, loaded.warnings);
+    // accept sends nothing anywhere: what the errors stop is the acceptance.
+    printConfigIssues(io, loaded.errors, loaded.warnings, 'nothing was accepted');
     return EXIT.usage;
   }
   const only = onlyOf(values);
@@ -490,7 +517,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
   const files = values.results ?? [];
   if (files.length === 0) throw new UsageError('report needs at least one --results file');
   const failOn = failOnOf(values); // checked before anything is written
-  checkOutputPaths(values, io);
+  checkOutputPaths(values, io, { reads: files.map((f) => ({ what: `--results ${f}`, path: f })) });
   const records = await readShards(files, io);
   if (records === null) return EXIT.usage;
   const merged = mergeRecords(records, files, (line) => io.stderr(`${line}\n`));

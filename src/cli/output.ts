@@ -91,11 +91,26 @@ export function withProgressLine(io: CliIO): CliIO {
   };
 }
 
+/** A file a command reads or writes besides the flags checkOutputPaths looks at: how to name it, and its path. */
+export interface NamedPath {
+  what: string;
+  path: string;
+}
+
 /**
  * The files a command will write (`--out`, `--markdown`, `--junit`, `--html`), checked before
  * anything is sent or read: one that names a folder is a usage error, not a failure after the run.
+ * So is a file named by two of them (the later write would replace the earlier: `run --out r.json
+ * --markdown r.json` left no results), or by `written` (run's default results file), and a report
+ * written over a results file the command reads (`reads`), which it would destroy; `--out` may name
+ * one when `outIsRecord` (a merged or rerun record replacing its own input is what was asked)
+ * (docs/cli.md, "What each command does").
  */
-export function checkOutputPaths(values: Partial<Record<'out' | 'markdown' | 'junit' | 'html', string>>, io: CliIO): void {
+export function checkOutputPaths(
+  values: Partial<Record<'out' | 'markdown' | 'junit' | 'html', string>>,
+  io: CliIO,
+  options: { reads?: readonly NamedPath[]; written?: NamedPath; outIsRecord?: boolean } = {},
+): void {
   for (const flag of ['out', 'markdown', 'junit', 'html'] as const) {
     const given = values[flag];
     if (given === undefined) continue;
@@ -111,6 +126,19 @@ export function checkOutputPaths(values: Partial<Record<'out' | 'markdown' | 'ju
       const shown = relative(io.cwd, file) || file;
       throw new UserError(`--${flag} ${given}: ${shown.startsWith('..') ? file : shown} is a file, not a folder, so nothing can be written under it: give a path in a folder`);
     }
+  }
+  const taken = new Map<string, string>();
+  if (options.written !== undefined) taken.set(resolvePath(io, options.written.path), options.written.what);
+  for (const flag of ['out', 'markdown', 'junit', 'html'] as const) {
+    const given = values[flag];
+    if (given === undefined) continue;
+    const full = resolvePath(io, given);
+    const other = taken.get(full);
+    if (other !== undefined) throw new UserError(`--${flag} ${given} is also ${other}: each file written needs its own path (the later write would replace the earlier)`);
+    taken.set(full, `--${flag}`);
+    if (flag === 'out' && options.outIsRecord !== false) continue;
+    const read = options.reads?.find((r) => resolvePath(io, r.path) === full);
+    if (read !== undefined) throw new UserError(`--${flag} ${given} is ${read.what}, a results file this command reads: writing there would replace it; give another path`);
   }
 }
 
@@ -181,20 +209,21 @@ export function reportContext(record: RunRecord | null, env: Record<string, stri
 }
 
 /**
- * Writes a file the user named with `--<flag>`. A refusal by the system is said in words, with the
- * flag, the path and the fix (docs/troubleshooting.md), not as its bare code (EEXIST, ENOTDIR).
- */
-/**
  * The suite's warnings and errors (file:line:column, the fix), then how many errors there are
- * (every one: issueCount) and that nothing was sent to `to`. Shared by run, validate, probe and calibrate.
+ * (every one: issueCount) and what they stopped (`nothing`: nothing was sent to the agent, or the
+ * judge for calibrate; nothing was accepted for accept). Shared by run, validate, probe, calibrate and accept.
  */
-export function printConfigIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[], to = 'the agent'): void {
+export function printConfigIssues(io: CliIO, errors: readonly ConfigIssue[], warnings: readonly ConfigIssue[], nothing = 'nothing was sent to the agent'): void {
   for (const w of warnings) io.stderr(`warning: ${formatIssue(w)}\n`);
   for (const e of errors) io.stderr(`error: ${formatIssue(e)}\n`);
   const n = issueCount(errors);
-  if (n > 0) io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; nothing was sent to ${to}.\n`);
+  if (n > 0) io.stderr(`\n${n} configuration ${n === 1 ? 'error' : 'errors'}; ${nothing}.\n`);
 }
 
+/**
+ * Writes a file the user named with `--<flag>`. A refusal by the system is said in words, with the
+ * flag, the path and the fix (docs/troubleshooting.md), not as its bare code (EEXIST, ENOTDIR).
+ */
 export async function writeText(path: string, text: string, flag?: string): Promise<void> {
   try {
     await writeFileSafely(path, text, { within: repositoryFor(path) }); // never through a planted link

@@ -33,6 +33,7 @@ import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
 import { formatIssue, isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, type ConfigOverrides } from '../suite/index.js';
 import { checkFixtureFile, DEFAULT_THRESHOLD } from '../suite/fixtures.js';
+import { suggestLabel } from '../suite/labels.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { terminalBlock, terminalLine } from '../report/escape.js';
 import { printConfigIssues, type CliIO } from './output.js';
@@ -235,7 +236,11 @@ function tap(agent: AgentClient, seen: AgentOutcome[]): AgentClient {
 
 /** Where --save writes, checked before anything is sent: a refusal costs nothing. */
 async function checkSave(label: string, o: ProbeOptions, io: CliIO): Promise<{ target: string; shown: string; suiteDir: string }> {
-  if (!isValidLabel(label)) throw new UsageError(`--save ${JSON.stringify(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)`);
+  if (!isValidLabel(label)) {
+    // The fix a fixture's label gets (docs/fixtures.md, "A fixture"): a valid one close to it, as the flag to paste.
+    const close = suggestLabel(label);
+    throw new UsageError(`--save ${JSON.stringify(label)} is not a valid label: a label is ${LABEL_RULE} (it names the fixture and its baseline file)${close === null ? '' : `; use --save ${shellWord(close)}`}`);
+  }
   const suiteDir = path.resolve(io.cwd, o.dir);
   const target = path.join(suiteDir, 'fixtures', `${label}.yml`);
   const shown = path.relative(io.cwd, target).split(path.sep).join('/');

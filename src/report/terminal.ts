@@ -86,7 +86,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const flaky = flakyText(model);
   if (flaky !== null) lines.push(paint('yellow', fit(flaky)));
   if (run.interrupted) {
-    lines.push(paint('yellow', fit(`interrupted: only the ${model.total} ${model.total === 1 ? 'fixture' : 'fixtures'} that finished are counted; the others were not replayed`)));
+    lines.push(paint('yellow', fit(`interrupted: only the ${model.total} ${model.total === 1 ? 'fixture that finished is' : 'fixtures that finished are'} counted; the others were not replayed`)));
   }
 
   const tallies: [Colour, string][] = [['green', `passed ${t.passed}`]];

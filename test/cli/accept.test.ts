@@ -238,6 +238,41 @@ describe('accept', () => {
     expect(await listTree(baselinesDir(cwd))).toEqual(['failing.json', 'probe.json']);
   });
 
+  it("refuses a run of another suite folder (run --dir elsewhere, accept without it): names that folder and the --dir to give, writes nothing", async () => {
+    // Two suites in one repository (a monorepo's two bots), each with the same starting fixture:
+    // the other suite's replies must not become this one's baselines (docs/cli.md, "What each command does").
+    const cwd = await recordedProject();
+    const agent = await serve(scriptedAgent({ a: 'Other-reply' }));
+    await mkdir(join(cwd, 'bots', 'other suite', 'fixtures'), { recursive: true });
+    await writeFile(join(cwd, 'bots', 'other suite', 'config.yml'), agentConfig(agent.url));
+    await writeFile(join(cwd, 'bots', 'other suite', 'fixtures', 'f.yml'), 'fixtures:\n  - { label: passing, message: a, assert: { contains: A-reply } }\n');
+    const ran = await cli(['run', '--dir', 'bots/other suite', '--out', 'other.json', '--commit', COMMIT, '--fail-on', 'none'], cwd);
+    expect(ran.code).toBe(0);
+    const before = await listTree(cwd);
+    const r = await cli(['accept', '--results', 'other.json'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "agent-replay: other.json: it is a run of the suite in bots/other suite (its first item is bots/other suite/fixtures/f.yml), not of .agent-replay; its replies would be written where that suite does not read them, so nothing was written: give --dir 'bots/other suite'\nRun 'agent-replay accept --help' for its options.\n",
+    );
+    expect(r.stdout).toBe('');
+    expect(await listTree(cwd)).toEqual(before);
+    // With the --dir it names, the same file is accepted into its own suite.
+    const ok = await cli(['accept', '--results', 'other.json', '--dir', 'bots/other suite'], cwd);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(await readFile(join(cwd, 'bots', 'other suite', 'baselines', 'passing.json'), 'utf8'))).toMatchObject({ reply: 'Other-reply' });
+    expect(existsSync(join(baselinesDir(cwd), 'passing.json'))).toBe(false);
+  });
+
+  it('a suite with configuration errors: they are listed, and the count says nothing was accepted (accept sends nothing to the agent)', async () => {
+    const cwd = await recordedProject();
+    await writeFile(join(cwd, '.agent-replay', 'config.yml'), 'agent:\n  timeoutMs: 0\n');
+    const r = await cli(['accept', '--results', 'r.json'], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: .agent-replay/config.yml:2:14: agent.timeoutMs must be a whole number');
+    expect(r.stderr.endsWith('\n1 configuration error; nothing was accepted.\n')).toBe(true);
+    expect(existsSync(baselinesDir(cwd))).toBe(false);
+  });
+
   it('needs exactly one readable --results file; without one, the default run output', async () => {
     const cwd = await recordedProject();
     const none = await cli(['accept'], cwd);

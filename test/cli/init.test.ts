@@ -344,6 +344,25 @@ describe('agent-replay init', () => {
     expect(outside.stderr).toContain('--dir "../elsewhere" is outside the working directory');
     expect(await readdir(cwd)).toEqual([]);
   });
+
+  it('an absolute folder inside the working directory is said to be absolute, with the relative one to give: not "outside"', async () => {
+    // The workflows read dir from the repository's root on GitHub's runner, where this machine's
+    // absolute path does not exist (docs/cli.md, "init").
+    const cwd = await emptyProject();
+    const absolute = await initIn(cwd, ['--dir', join(cwd, 'bots', 'shop suite')]);
+    expect(absolute.code).toBe(2);
+    expect(absolute.stderr).toContain(
+      `--dir "${join(cwd, 'bots', 'shop suite')}" is an absolute path; init takes folders relative to the working directory (the workflows name the suite folder from the repository's root, on GitHub's runner): give --dir 'bots/shop suite'`,
+    );
+    expect(absolute.stderr).not.toContain('outside');
+    const workflows = await initIn(cwd, ['--workflows', join(cwd, '.github', 'workflows')]);
+    expect(workflows.code).toBe(2);
+    expect(workflows.stderr).toContain('is an absolute path; init takes folders relative to the working directory (the workflows name the suite folder from the repository\'s root, on GitHub\'s runner): give --workflows .github/workflows');
+    expect(await readdir(cwd)).toEqual([]);
+    // Outside it, an absolute path is still said to be outside.
+    const elsewhere = await initIn(cwd, ['--dir', join(cwd, '..', 'elsewhere')]);
+    expect(elsewhere.stderr).toContain('is outside the working directory');
+  });
 });
 
 describe('the workflows init writes', () => {

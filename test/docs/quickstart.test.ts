@@ -1,7 +1,8 @@
 // The README's quickstart works as written: its commands, run in order in a fresh git repository
 // against a local agent, all succeed and leave only the suite for git to see; the Action's version
 // in every workflow snippet of the docs is the one `init` writes; docs/cli.md's Commands block is
-// the CLI's option table, and its --fail-on list names every condition.
+// the CLI's option table, every flag a --help prints is in it and every flag it names is one the
+// CLI reads, and its --fail-on list names every condition.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ACTION_USES } from '../../src/cli/init.js';
-import { synopses } from '../../src/cli/options.js';
+import { commandHelp, globalHelp, synopses, type CommandName } from '../../src/cli/options.js';
 import { cli, makeProject, scriptedAgent, serve, useCleanup } from '../cli/helpers.js';
 
 useCleanup();
@@ -81,5 +82,19 @@ describe('the README quickstart', () => {
     const cliDoc = readFileSync('docs/cli.md', 'utf8');
     const block = /## Commands\n\n```\n([\s\S]*?)```/.exec(cliDoc)?.[1];
     expect(block).toBe(synopses());
+  });
+
+  it('every flag a --help prints is in docs/cli.md, and every flag docs/cli.md names is one the CLI reads', () => {
+    const flagsOf = (text: string): Set<string> => new Set([...text.matchAll(/(?<![\w-])--[a-z][a-z-]*[a-z]/g)].map((m) => m[0]));
+    // The commands, as the global help lists them.
+    const commands = [...globalHelp().matchAll(/^ {2}([a-z]+) {2,}/gm)].map((m) => m[1] as CommandName);
+    expect(commands.length).toBeGreaterThanOrEqual(9);
+    const help = [globalHelp(), ...commands.map((c) => commandHelp(c))].join('\n');
+    const cliDoc = readFileSync('docs/cli.md', 'utf8');
+    // The mistyped flag of the page's usage-error example is no flag.
+    const documented = flagsOf(cliDoc.replace(/unknown option --[a-z-]+/g, ''));
+    const shown = flagsOf(help);
+    expect([...shown].filter((f) => !documented.has(f)), 'flags --help prints that docs/cli.md never names').toEqual([]);
+    expect([...documented].filter((f) => !shown.has(f)), 'flags docs/cli.md names that no --help prints').toEqual([]);
   });
 });

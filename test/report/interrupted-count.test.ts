@@ -1,0 +1,16 @@
+// The terminal's line under the headline of an interrupted run counts what finished in words that
+// agree with the count, as the comment's does (docs/cli.md, "Interrupted runs").
+
+import { describe, expect, it } from 'vitest';
+import { renderComment, renderTerminal } from '../../src/report/index.js';
+import { ctx, mixed, run } from './fixtures.js';
+
+describe('an interrupted run with one fixture finished', () => {
+  it('says "the 1 fixture that finished is counted" in the terminal, as the comment says it', () => {
+    const record = run(mixed().fixtures.slice(0, 1), { interrupted: true });
+    expect(renderComment(record, ctx)).toContain('Only the 1 fixture that finished is counted and shown');
+    const text = renderTerminal(record, { color: false });
+    expect(text).toContain('interrupted: only the 1 fixture that finished is counted; the others were not replayed');
+    expect(text).not.toContain('finished are counted');
+  });
+});
