@@ -433,8 +433,8 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   const foreign = existsSync(resolvePath(io, dir)) && !isFolder(resolvePath(io, dir)) ? null : foreignSuite(record, suiteDir);
   if (foreign !== null) {
     // The record's file names are untrusted text: one line, no control sequences (docs/security.md).
-    const first = oneLine(foreign.first);
-    const ranIn = foreign.ranIn === null ? null : oneLine(foreign.ranIn);
+    const first = terminalLine(foreign.first);
+    const ranIn = foreign.ranIn === null ? null : terminalLine(foreign.ranIn);
     const where = ranIn === null ? `its items are not files of ${suiteDir} (the first is ${first})` : `it is a run of the suite in ${ranIn} (its first item is ${first}), not of ${suiteDir}`;
     const fix = ranIn === null ? 'give --dir the folder the run replayed' : `give --dir ${shellWord(ranIn)}`;
     throw new UsageError(`${files[0] as string}: ${where}; its replies would be written where that suite does not read them, so nothing was written: ${fix}`);
