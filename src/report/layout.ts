@@ -42,6 +42,7 @@ const SECTION_INTRO: Record<SectionKey, string> = {
 export class Pieces {
   private readonly blocks = new Map<Item, Map<string, string>>();
   private readonly rows = new Map<Item, string>();
+  private sketch: Pieces | undefined;
 
   constructor(
     private readonly ctx: ReportContext,
@@ -52,6 +53,16 @@ export class Pieces {
     /** A reason the meaning was not checked, said once per section (cause-details.ts). */
     readonly meanings: SharedMeanings = { bySection: new Map(), heads: new Map() },
   ) {}
+
+  /**
+   * The same pieces with every diff block left out and no diff computed (profile.ts, `diffs`): what
+   * they measure is a floor of what these measure, for the fitting to tell whether a plan can fit
+   * before it computes a diff (fit.ts).
+   */
+  withoutDiffs(): Pieces {
+    this.sketch ??= new Pieces(this.ctx, { ...this.p, diffs: false }, this.model, this.owns, this.meanings);
+    return this.sketch;
+  }
 
   /** The item's view as its section shows it: its meaning's cause cut when the section says it once. */
   private view(f: Item): ItemView {

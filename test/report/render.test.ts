@@ -18,6 +18,7 @@ import { thousands } from '../../src/words.js';
 import { noticeBlock, type Plan } from '../../src/report/layout.js';
 import { buildModel } from '../../src/report/model.js';
 import { profile } from '../../src/report/profile.js';
+import { replyDiffs } from '../../src/report/diff.js';
 import type { Level } from '../../src/report/item-parts.js';
 import type { FixtureRecord } from '../../src/types.js';
 
@@ -419,16 +420,32 @@ describe('render, then fit', () => {
     }
   });
 
-  it('keeps the summary under 1 MiB measured in UTF-8 bytes', () => {
+  it('keeps the summary under 1 MiB measured in UTF-8 bytes, and diffs only the replies it shows', () => {
     const r = many(3000, 600);
     const emoji = { ...r, fixtures: r.fixtures.map((f) => (f.errored || !f.reply ? f : { ...f, reply: `${f.reply} 😀é⏎`.repeat(2) })) };
+    const before = replyDiffs.count;
     const md = renderSummary(emoji, ctx);
     expect(utf8Length(md)).toBeLessThanOrEqual(1_048_576);
     expect(Buffer.byteLength(md)).toBe(utf8Length(md));
+    // 1,200 replies differ; the ones shown are diffed, and one more is, to learn that its diff does not fit.
+    const shown = count(md, '```diff\n');
+    expect(shown).toBeGreaterThan(50);
+    expect(replyDiffs.count - before).toBe(shown + 1);
     const small = renderSummary(emoji, ctx, { maxChars: 100_000 });
     expect(Buffer.byteLength(small)).toBeLessThanOrEqual(100_000);
     expect(small).toContain('job summary limit of 100,000 bytes');
-  }, 60_000); // two renderings of 3,000 long diffs: ~3 s each on an idle machine, far more on a loaded one
+    expect(replyDiffs.count - before).toBeLessThanOrEqual(shown + 1 + count(small, '```diff\n') + 1);
+  }, 60_000); // two renderings of 3,000 items with 1,200 long diffs: about 1.5 s of CPU on an idle machine
+
+  it('the comment diffs no reply beyond the ten it shows in full per section', () => {
+    const r = many(600, 300);
+    const before = replyDiffs.count;
+    const md = renderComment(r, ctx);
+    const shown = count(md, '```diff\n');
+    // 60 newly failing and 180 changed replies differ: ten of each are shown in full.
+    expect(shown).toBe(20);
+    expect(replyDiffs.count - before).toBe(shown);
+  });
 
   it('keeps the markdown report free of hidden metadata', () => {
     const md = renderMarkdownReport(mixed());

@@ -10,7 +10,7 @@ import { sourceMark, spanCountsText, timeSplitText } from '../trace.js';
 import { judgeAssertionOf } from '../../assertions/list.js';
 import { describeCall } from '../../assertions/tools.js';
 import { memberWords, panelCount } from '../item-parts.js';
-import { replyDiff, type Segment } from '../diff.js';
+import { MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff.js';
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
 import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, notSent, replyWords, stoppedOn } from '../persona.js';
@@ -212,12 +212,19 @@ function segs(segments: readonly Segment[]): Segs {
   return out;
 }
 
-/** The side-by-side rows of two replies (normalised), or null when one is too long to diff. */
+/** Why two replies are shown whole, not diffed (docs/action.md, "The PR comment"): one is too long, or they are too different. */
+function notDiffedWhy(baseline: string, reply: string): string {
+  if (normalizeBlock(baseline).length > MAX_DIFF_CHARS || normalizeBlock(reply).length > MAX_DIFF_CHARS) return `a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters: shown whole, not diffed`;
+  return `too different to diff (more than ${thousands(MAX_UNIT_EDITS)} sentences or lines removed or added): shown whole`;
+}
+
+/** The side-by-side rows of two replies (normalised), or null when one is too long to diff or they are too different. */
 export function sideBySide(baseline: string, reply: string): SideBySide | null {
   const a = normalizeBlock(baseline);
   const b = normalizeBlock(reply);
   if (a.length > MAX_DIFF_CHARS || b.length > MAX_DIFF_CHARS) return null;
   const d = replyDiff(a, b);
+  if ('tooDifferent' in d) return null;
   const rows: SideRow[] = [];
   let dels: Segs[] = [];
   let ins: Segs[] = [];
@@ -306,7 +313,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     routeChanged: changesOf(f).some((c) => c.dimension === 'route'),
     ...messageEditedData(f),
     diff,
-    diffNote: replyDiffers && diff === null ? `a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters: shown whole, not diffed` : null,
+    diffNote: replyDiffers && diff === null ? notDiffedWhy(b.reply, f.reply as string) : null,
     // An attempt that replied as the one shown says so rather than repeat a reply that may be long.
     ...attemptsData(
       f.attempts,
