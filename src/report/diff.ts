@@ -161,6 +161,13 @@ export interface TooDifferent {
  */
 export const MAX_UNIT_EDITS = 500;
 
+/**
+ * A reply longer than this (characters, normalised) is shown, not diffed, in report.html and the
+ * terminal; the job summary's limit is the same (profile.ts), the comment's 4,000 (docs/action.md,
+ * "The PR comment").
+ */
+export const MAX_DIFF_CHARS = 20_000;
+
 /** How many pairs of texts replyDiff compared (observable, for tests and diagnostics). */
 export const replyDiffs = { count: 0 };
 

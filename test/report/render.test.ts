@@ -592,6 +592,23 @@ describe('terminal', () => {
     expect(text).toContain('        Line 4 of the reply.\n        ... 26 more lines (full text in out/results.json)\n');
     expect(text).not.toContain('Line 5 of the reply.');
   });
+
+  it('does not diff a reply longer than 20,000 characters: says so, and shows the new one', () => {
+    const long = Array.from({ length: 2000 }, (_, i) => `Line ${i + 1} of the reply.`).join('\n');
+    const changed = (label: string, reply: string, was: string): FixtureRecord =>
+      fixture(label, { verdict: 'fail', reply, baseline: baseline(label, was), drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } });
+    const before = replyDiffs.count;
+    const text = renderTerminal(run([changed('huge', long.replace('Line 7 ', 'Row 7 '), long)]), { color: false });
+    expect(replyDiffs.count).toBe(before);
+    expect(text).toContain(
+      '      reply vs baseline (not diffed: a reply is longer than 20,000 characters; the new one follows):\n        Line 1 of the reply.\n',
+    );
+    expect(text).toContain('... 1,996 more lines (full text in results.json)');
+    // Under the limit, the same change is diffed.
+    const short = long.slice(0, 10_000);
+    expect(renderTerminal(run([changed('short', short.replace('Line 7 ', 'Row 7 '), short)]), { color: false })).toContain('- ⟦Line⟧ 7 of the reply.');
+    expect(replyDiffs.count).toBe(before + 1);
+  });
 });
 
 describe('an interrupted run', () => {

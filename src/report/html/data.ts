@@ -10,7 +10,9 @@ import { sourceMark, spanCountsText, timeSplitText } from '../trace.js';
 import { judgeAssertionOf } from '../../assertions/list.js';
 import { describeCall } from '../../assertions/tools.js';
 import { memberWords, panelCount } from '../item-parts.js';
-import { MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff.js';
+import { MAX_DIFF_CHARS, MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff.js';
+
+export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
 import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, notSent, replyWords, stoppedOn } from '../persona.js';
@@ -22,8 +24,6 @@ import { editedSinceBaseline, sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
 import { thousands } from '../../words.js';
 
-/** A reply longer than this is shown whole but not diffed (the diff would be slow and unreadable). */
-export const MAX_DIFF_CHARS = 20_000;
 /** Any text in the data is clipped to this many characters (a note says so). */
 export const MAX_TEXT_CHARS = 100_000;
 
