@@ -137,13 +137,18 @@ function memoDiff(p: Profile, baseline: string, reply: string): string | null {
 
 const inParens = (words: string): string => (words === '' ? '' : ` (${words})`);
 
+/** Are two replies short enough to be diffed in this profile (docs/action.md, "The PR comment")? */
+export function diffable(baseline: string, reply: string, p: Profile): boolean {
+  return baseline.length <= p.maxReplyChars && reply.length <= p.maxReplyChars;
+}
+
 /**
  * Two replies as a diff under a title: the baseline's and this run's by default; `words` names
  * other sides (a repeated script's attempts: persona.ts).
  */
 export function diffBlock(baseline: string, reply: string, p: Profile, words: { title: string; sides: string } = { title: '**Baseline → new reply**', sides: '`-` baseline, `+` new' }): string {
   if (!p.diffs) return '';
-  if (baseline.length > p.maxReplyChars || reply.length > p.maxReplyChars) {
+  if (!diffable(baseline, reply, p)) {
     return '_The replies are too long to diff here; compare them in the full report._';
   }
   const text = memoDiff(p, baseline, reply);

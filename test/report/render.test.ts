@@ -437,6 +437,23 @@ describe('render, then fit', () => {
     expect(replyDiffs.count - before).toBeLessThanOrEqual(shown + 1 + count(small, '```diff\n') + 1);
   }, 60_000); // two renderings of 3,000 items with 1,200 long diffs: about 1.5 s of CPU on an idle machine
 
+  it('never says a diff is shown for replies too long to diff', () => {
+    const long = (i: number, word: string): string => Array.from({ length: 120 }, (_, k) => `Sentence ${i}-${k} says the order ${word} soon.`).join(' ');
+    const fixtures = Array.from({ length: 20 }, (_, i) =>
+      fixture(`long-${i}`, { verdict: 'fail', reply: long(i, 'shipped'), baseline: baseline(`long-${i}`, long(i, 'ships')), drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } }),
+    );
+    const md = renderComment(run(fixtures), ctx);
+    expect(md.length).toBeLessThanOrEqual(65_536 - NOTICE_RESERVE_CHARS);
+    expect(md).not.toContain('```diff');
+    const notice = md.split('\n').find((l) => l.startsWith('> ✂️')) as string;
+    expect(notice).not.toContain('their diffs are shown');
+    // Shown without their full replies, each says why it has no diff.
+    const n = Number(/The replies of (\d+) fixtures too long to diff are left out/.exec(notice)?.[1]);
+    expect(n).toBeGreaterThan(0);
+    expect(count(md, '_The replies are too long to diff here; compare them in the full report._')).toBe(10);
+    expect(count(md, 'Full baseline and new reply')).toBe(10 - n);
+  });
+
   it('the comment diffs no reply beyond the ten it shows in full per section', () => {
     const r = many(600, 300);
     const before = replyDiffs.count;
