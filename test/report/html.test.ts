@@ -4,7 +4,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OPEN_ROWS, renderHtml } from '../../src/report/html.js';
-import { scriptJson, sideBySide } from '../../src/report/html/data.js';
+import { FULL_PAGE_TEXT_CHARS, itemsData, MAX_PAGE_TEXT_CHARS, scriptJson, sideBySide, type FixtureData } from '../../src/report/html/data.js';
+import { replyDiffs } from '../../src/report/diff.js';
+import { thousands } from '../../src/words.js';
 import { baseline, check, fixture, hostile, many, mixed, persona, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
 
 function between(html: string, open: string, close: string): string {
@@ -108,6 +110,30 @@ describe('renderHtml', () => {
     expect(html.match(/<details class="item"/g)).toHaveLength(5000);
     // No reply is drawn until its row is opened.
     expect(html.match(/<div class="body"><\/div>/g)).toHaveLength(5000);
+  });
+});
+
+describe('a page of many long replies', () => {
+  it('holds the worst items whole and clips the rest once the page is full, saying so, without diffing them', () => {
+    const reply = (i: number, word: string): string => Array.from({ length: 40 }, (_, k) => `Sentence ${i}-${k} says the parcel ${word} soon.`).join(' ');
+    const items = Array.from({ length: 6 }, (_, i) =>
+      fixture(`long-${i}`, { verdict: 'fail', reply: reply(i, 'shipped'), baseline: baseline(`long-${i}`, reply(i, 'ships')), drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } }),
+    );
+    const before = replyDiffs.count;
+    // Room for the texts and diffs of about two of them.
+    const data = itemsData(items, 2 * 2 * reply(0, 'shipped').length) as FixtureData[];
+    const diffed = data.filter((d) => d.diff !== null).length;
+    expect(diffed).toBeGreaterThanOrEqual(1);
+    expect(diffed).toBeLessThan(4);
+    expect(replyDiffs.count - before).toBe(diffed);
+    for (const d of data.slice(diffed)) {
+      expect(d.diff).toBeNull();
+      expect(d.diffNote).toBe(`not diffed: this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text, and the whole replies are in results.json`);
+      expect(d.reply).toMatch(new RegExp(`^[^\\n]{${FULL_PAGE_TEXT_CHARS}}\\n\\[clipped: the first ${FULL_PAGE_TEXT_CHARS} of \\d+ characters; this page holds about [\\d,]+ characters of text, and the whole text is in results\\.json\\]$`));
+      expect(d.baseline?.reply).toContain(`[clipped: the first ${FULL_PAGE_TEXT_CHARS} of `);
+    }
+    // A page with room for everything is as before.
+    expect(itemsData(items).every((d) => (d as FixtureData).diff !== null)).toBe(true);
   });
 });
 

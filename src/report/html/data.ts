@@ -195,9 +195,32 @@ function attemptsData<T extends { errored: boolean; verdict: string | null }>(at
   };
 }
 
+/**
+ * The characters of text (replies, messages, details, diffs) one page holds before it is full:
+ * past them, each further text is clipped to FULL_PAGE_TEXT_CHARS and no reply is diffed, so that a
+ * large run with long replies still gives a page a browser opens, and a string V8 can build: 3,600
+ * items with replies of 77,000 characters threw "Invalid string length", and the Action's step
+ * failed before it uploaded the artifact, wrote the summary or commented. The items come worst
+ * first, so the ones that need attention keep their text (docs/action.md, "report.html").
+ */
+export const MAX_PAGE_TEXT_CHARS = 20_000_000;
+/** A text's length once the page is full. */
+export const FULL_PAGE_TEXT_CHARS = 500;
+
+/** Characters the page being built may still hold (itemsData sets it for one rendering, which is synchronous). */
+let pageLeft = Number.POSITIVE_INFINITY;
+
 function text(s: string): string {
   const n = normalizeBlock(s);
-  return n.length > MAX_TEXT_CHARS ? `${clip(n, MAX_TEXT_CHARS)}\n[clipped: the first ${MAX_TEXT_CHARS} of ${n.length} characters]` : n;
+  const full = pageLeft <= 0;
+  const max = full ? FULL_PAGE_TEXT_CHARS : MAX_TEXT_CHARS;
+  if (n.length <= max) {
+    pageLeft -= n.length;
+    return n;
+  }
+  pageLeft -= max;
+  const why = full ? `; this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text, and the whole text is in results.json` : '';
+  return `${clip(n, max)}\n[clipped: the first ${max} of ${n.length} characters${why}]`;
 }
 
 /** Adjacent pieces with the same mark joined. */
@@ -214,6 +237,7 @@ function segs(segments: readonly Segment[]): Segs {
 
 /** Why two replies are shown whole, not diffed (docs/action.md, "The PR comment"): one is too long, or they are too different. */
 function notDiffedWhy(baseline: string, reply: string): string {
+  if (pageLeft <= 0) return `not diffed: this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text, and the whole replies are in results.json`;
   if (normalizeBlock(baseline).length > MAX_DIFF_CHARS || normalizeBlock(reply).length > MAX_DIFF_CHARS) return `a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters: shown whole, not diffed`;
   return `too different to diff (more than ${thousands(MAX_UNIT_EDITS)} sentences or lines removed or added): shown whole`;
 }
@@ -222,9 +246,10 @@ function notDiffedWhy(baseline: string, reply: string): string {
 export function sideBySide(baseline: string, reply: string): SideBySide | null {
   const a = normalizeBlock(baseline);
   const b = normalizeBlock(reply);
-  if (a.length > MAX_DIFF_CHARS || b.length > MAX_DIFF_CHARS) return null;
+  if (a.length > MAX_DIFF_CHARS || b.length > MAX_DIFF_CHARS || pageLeft <= 0) return null;
   const d = replyDiff(a, b);
   if ('tooDifferent' in d) return null;
+  pageLeft -= a.length + b.length;
   const rows: SideRow[] = [];
   let dels: Segs[] = [];
   let ins: Segs[] = [];
@@ -287,6 +312,8 @@ export function fixtureData(f: FixtureRecord): FixtureData {
   const b = f.baseline;
   const replyDiffers = !f.errored && b !== null && f.reply !== null && b.reply !== f.reply;
   const diff = replyDiffers ? sideBySide(b.reply, f.reply as string) : null;
+  // Said now: the texts below may fill the page.
+  const diffNote = replyDiffers && diff === null ? notDiffedWhy(b.reply, f.reply as string) : null;
   const hasJudge = f.score !== null || f.rationale !== null || judgeAssertionOf(f.assertion) !== null;
   return {
     kind: 'fixture',
@@ -313,7 +340,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     routeChanged: changesOf(f).some((c) => c.dimension === 'route'),
     ...messageEditedData(f),
     diff,
-    diffNote: replyDiffers && diff === null ? notDiffedWhy(b.reply, f.reply as string) : null,
+    diffNote,
     // An attempt that replied as the one shown says so rather than repeat a reply that may be long.
     ...attemptsData(
       f.attempts,
@@ -518,6 +545,16 @@ function decisiveData(p: PersonaRecord): Pick<PersonaData, 'shownAttempt' | 'dec
           reply: t.turn === null ? null : text(t.turn.reply),
         };
   return { shownAttempt: shown, decisive: { n: d.number, verdict: d.verdict, checks: d.attempt.checks.map((c) => checkData(c, p.toolMode === 'live')), turn } };
+}
+
+/** The data of a page's items, in order, within MAX_PAGE_TEXT_CHARS (`max`, for the tests) of text. */
+export function itemsData(items: readonly Item[], max = MAX_PAGE_TEXT_CHARS): ItemData[] {
+  pageLeft = max;
+  try {
+    return items.map(itemData);
+  } finally {
+    pageLeft = Number.POSITIVE_INFINITY;
+  }
 }
 
 export function itemData(item: Item): ItemData {
