@@ -4,10 +4,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OPEN_ROWS, renderHtml } from '../../src/report/html.js';
-import { FULL_PAGE_TEXT_CHARS, itemsData, MAX_PAGE_TEXT_CHARS, scriptJson, sideBySide, type FixtureData } from '../../src/report/html/data.js';
+import { FULL_PAGE_TEXT_CHARS, itemsData, MAX_PAGE_TEXT_CHARS, scriptJson, sideBySide, type FixtureData, type PersonaData } from '../../src/report/html/data.js';
+import { SCRIPT } from '../../src/report/html/assets.js';
 import { replyDiffs } from '../../src/report/diff.js';
 import { thousands } from '../../src/words.js';
-import { baseline, check, fixture, hostile, many, mixed, persona, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
+import { baseline, check, fixture, hostile, many, mixed, persona, personaBaseline, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
 
 function between(html: string, open: string, close: string): string {
   const start = html.indexOf(open);
@@ -151,6 +152,21 @@ describe('the "changed" filter', () => {
     expect(chip?.[2]).toBe('2');
     const marked = [...html.matchAll(/data-changed="1" data-label="([^"]*)"/g)].map((m) => m[1]).sort();
     expect(marked).toEqual(['newly-passing', 'reworded']);
+  });
+});
+
+describe("a persona script's turn whose reply is not diffed", () => {
+  it('says it differs from the baseline, and why it is not diffed', () => {
+    const long = Array.from({ length: 600 }, (_, k) => `Sentence ${k} says the parcel ships soon.`).join(' ');
+    const was = refundTurns();
+    const now = was.map((t) => (t.index === 2 ? { ...t, reply: long.replace('ships', 'shipped') } : t));
+    const script = persona('long-turn', { turns: now, baseline: personaBaseline('long-turn', was.map((t) => (t.index === 2 ? { ...t, reply: long } : t))) });
+    const turns = (itemsData([script])[0] as PersonaData).turns;
+    expect(turns[2]?.baseline?.diff).toBeNull();
+    expect(turns[2]?.baseline?.diffNote).toBe("not diffed (a reply is longer than 20,000 characters); the baseline's reply is in results.json");
+    // A turn that is diffed needs no note.
+    expect(turns[1]?.baseline).toBeNull();
+    expect(SCRIPT).toContain("'The reply differs from the baseline\\u2019s: ' + t.baseline.diffNote");
   });
 });
 

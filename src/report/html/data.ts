@@ -136,7 +136,7 @@ export interface TurnData {
   outcome: string | null;
   errors: string[];
   /** The baseline's turn at this position, when it differs (reply diffed, route and message named). */
-  baseline: { message: string | null; route: string | null; diff: SideBySide | null; missing: boolean } | null;
+  baseline: { message: string | null; route: string | null; diff: SideBySide | null; missing: boolean; diffNote?: string } | null;
   /** A simulated script's message turn: who wrote the user message ("simulated", "from the baseline", "script"). */
   source?: string;
   /** This turn's spans (docs/traces.md, "In the reports"); absent without spans. */
@@ -233,6 +233,13 @@ function segs(segments: readonly Segment[]): Segs {
     else out.push([s.text, mark]);
   }
   return out;
+}
+
+/** Why two replies that differ were not diffed, in a few words: the page is full, one is too long, or they are too different. */
+function notDiffedReason(baseline: string, reply: string): string {
+  if (pageLeft <= 0) return `this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text`;
+  if (normalizeBlock(baseline).length > MAX_DIFF_CHARS || normalizeBlock(reply).length > MAX_DIFF_CHARS) return `a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters`;
+  return `more than ${thousands(MAX_UNIT_EDITS)} sentences or lines removed or added`;
 }
 
 /** Why two replies are shown whole, not diffed (docs/action.md, "The PR comment"): one is too long, or they are too different. */
@@ -454,11 +461,14 @@ function baselineTurnData(b: BaselineTurn | undefined, t: Turn): TurnData['basel
   if (b === undefined) return { message: null, route: null, diff: null, missing: true };
   const same = b.reply === t.reply && b.message === t.message && sameRoute(b.route, t.route);
   if (same) return null;
+  const diff = b.reply === t.reply ? null : sideBySide(b.reply, t.reply);
   return {
     message: b.message !== t.message ? b.message : null,
     route: sameRoute(b.route, t.route) ? null : routeText(b.route),
-    diff: b.reply === t.reply ? null : sideBySide(b.reply, t.reply),
+    diff,
     missing: false,
+    // A reply that differs but is not diffed says so, and why (docs/action.md, "report.html").
+    ...(b.reply !== t.reply && diff === null ? { diffNote: `not diffed (${notDiffedReason(b.reply, t.reply)}); the baseline's reply is in results.json` } : {}),
   };
 }
 
