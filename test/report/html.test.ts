@@ -6,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { OPEN_ROWS, renderHtml } from '../../src/report/html.js';
 import { FULL_PAGE_TEXT_CHARS, itemsData, MAX_PAGE_TEXT_CHARS, scriptJson, sideBySide, type FixtureData, type PersonaData } from '../../src/report/html/data.js';
 import { SCRIPT } from '../../src/report/html/assets.js';
+import type { PersonaRecord } from '../../src/types.js';
 import { replyDiffs } from '../../src/report/diff.js';
 import { thousands } from '../../src/words.js';
-import { baseline, check, fixture, hostile, many, mixed, persona, personaBaseline, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
+import { baseline, check, decisiveScript, fixture, hostile, many, mixed, persona, personaBaseline, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
 
 function between(html: string, open: string, close: string): string {
   const start = html.indexOf(open);
@@ -167,6 +168,16 @@ describe("a persona script's turn whose reply is not diffed", () => {
     // A turn that is diffed needs no note.
     expect(turns[1]?.baseline).toBeNull();
     expect(SCRIPT).toContain("'The reply differs from the baseline\\u2019s: ' + t.baseline.diffNote");
+  });
+
+  it("a repeated script's decisive turn says why it is not diffed against the shown attempt's", () => {
+    const { script } = decisiveScript(() => 'failed');
+    const long = Array.from({ length: 600 }, (_, k) => `Sentence ${k} says refunds take 90 days.`).join(' ');
+    const attempts = script.attempts?.map((a, i) => (i === 1 ? { ...a, turns: a.turns.map((t, k) => (k === a.turns.length - 1 ? { ...t, reply: long } : t)) } : a));
+    const turn = (itemsData([{ ...script, attempts } as PersonaRecord])[0] as PersonaData).decisive?.turn;
+    expect(turn?.diff).toBeNull();
+    expect(turn?.note).toBe('a reply is longer than 20,000 characters');
+    expect(SCRIPT).toContain(`"'s (not diffed: " + (t.note || 'too long') + ')'`);
   });
 });
 

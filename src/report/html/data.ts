@@ -172,7 +172,7 @@ export interface PersonaData {
    * "Reports"): its checks, then its first turn that replied otherwise than the attempt shown
    * (`shown` / `reply` null: that attempt has no such turn; `diff` null: one is missing or too long).
    */
-  decisive?: { n: number; verdict: 'pass' | 'fail' | 'not_evaluated'; checks: CheckData[]; turn: { index: number; diff: SideBySide | null; shown: string | null; reply: string | null } | null };
+  decisive?: { n: number; verdict: 'pass' | 'fail' | 'not_evaluated'; checks: CheckData[]; turn: { index: number; diff: SideBySide | null; note?: string; shown: string | null; reply: string | null } | null };
   /** A simulated user (docs/simulated-users.md): the goal, from which turn it was live, how it ended, its calls, a fault. */
   simulation?: { goal: string; facts: string[]; fault: string | null };
 }
@@ -545,12 +545,17 @@ function decisiveData(p: PersonaRecord): Pick<PersonaData, 'shownAttempt' | 'dec
   const d = p.errored ? null : decisiveAttempt(p);
   if (d === null) return { shownAttempt: shown };
   const t = decisiveTurn(p);
+  const both = t !== null && t.shown !== null && t.turn !== null ? { a: t.shown.reply, b: t.turn.reply } : null;
+  const diff = both === null ? null : sideBySide(both.a, both.b);
+  // Why two replies are shown without their diff, said before their texts may fill the page.
+  const note = both !== null && diff === null && both.a !== both.b ? notDiffedReason(both.a, both.b) : null;
   const turn =
     t === null
       ? null
       : {
           index: t.index,
-          diff: t.shown !== null && t.turn !== null ? sideBySide(t.shown.reply, t.turn.reply) : null,
+          diff,
+          ...(note === null ? {} : { note }),
           shown: t.shown === null ? null : text(t.shown.reply),
           reply: t.turn === null ? null : text(t.turn.reply),
         };
