@@ -2,9 +2,9 @@
 // green, the changed words between ⟦ and ⟧ (they survive inside a code block, where no markup
 // does), unchanged sentences counted on `@@` lines, every line at most 100 characters.
 
-import { replyDiff, type DiffLine, type Segment } from './diff.js';
+import { MAX_UNIT_EDITS, replyDiff, type DiffLine, type Segment } from './diff.js';
 import { CODE_WIDTH, MARK_CLOSE, MARK_OPEN, stripSentinels, wrapLine } from './wrap.js';
-import { plural } from '../words.js';
+import { plural, thousands } from '../words.js';
 
 export const MARK = { open: '⟦', close: '⟧' } as const;
 
@@ -23,6 +23,8 @@ function render(line: DiffLine, unit: { one: string; many: string }, width: numb
 export function diffText(baseline: string, reply: string, width = CODE_WIDTH): string | null {
   if (baseline === reply) return null;
   const d = replyDiff(baseline, reply);
+  // Over the bound, one `@@` line says so: no `-` or `+` line that could be read as the diff (docs/action.md, "The PR comment").
+  if ('tooDifferent' in d) return `@@ too different to diff: more than ${thousands(MAX_UNIT_EDITS)} ${d.whitespaceOnly ? 'lines' : 'sentences'} removed or added @@`;
   const unit = d.whitespaceOnly ? { one: 'unchanged line', many: 'unchanged lines' } : { one: 'unchanged sentence', many: 'unchanged sentences' };
   return d.lines
     .flatMap((l) => render(l, unit, width))

@@ -143,6 +143,34 @@ export interface ReplyDiff {
   whitespaceOnly: boolean;
 }
 
+/**
+ * Two replies that differ in more than MAX_UNIT_EDITS sentences (or, when only whitespace differs,
+ * lines), removed and added together: not diffed (docs/action.md, "The PR comment").
+ */
+export interface TooDifferent {
+  tooDifferent: true;
+  whitespaceOnly: boolean;
+}
+
+/**
+ * The most sentences (or lines) removed plus added that the sentence diff computes: jsdiff's
+ * `maxEditLength`. Myers' algorithm takes time in the square of that number (one reply of 2,000
+ * short lines against the same lines in reverse order took about a second; a 1 MB one would take
+ * most of an hour), and a diff with more changed sentences than this is no easier to read than the
+ * two replies.
+ */
+export const MAX_UNIT_EDITS = 500;
+
+/**
+ * A reply longer than this (characters, normalised) is shown, not diffed, in report.html and the
+ * terminal; the job summary's limit is the same (profile.ts), the comment's 4,000 (docs/action.md,
+ * "The PR comment").
+ */
+export const MAX_DIFF_CHARS = 20_000;
+
+/** How many pairs of texts replyDiff compared (observable, for tests and diagnostics). */
+export const replyDiffs = { count: 0 };
+
 // Made on first use: creating a segmenter loads ICU's sentence rules (~10 ms), which a command that
 // never diffs a reply (`--version`, a run with nothing changed) should not pay at start-up
 // (docs/performance.md, "What was done").
@@ -364,8 +392,9 @@ function changedRegion(r: readonly string[], a: readonly string[], visibleSpace:
   return out;
 }
 
-function diffUnits(a: string[], b: string[], visibleSpace: boolean): DiffLine[] {
-  const changes = diffArrays(a, b);
+function diffUnits(a: string[], b: string[], visibleSpace: boolean): DiffLine[] | null {
+  const changes = diffArrays(a, b, { maxEditLength: MAX_UNIT_EDITS });
+  if (changes === undefined) return null;
   const lines: DiffLine[] = [];
   let removed: string[] = [];
   let added: string[] = [];
@@ -393,13 +422,15 @@ function diffUnits(a: string[], b: string[], visibleSpace: boolean): DiffLine[] 
  * Look-alike letters are named on both sides before comparing (lookalike.ts), so a word that
  * changed only by one shows the change, and a new sentence cannot pass one off as a Latin letter.
  */
-export function replyDiff(baselineText: string, replyText: string): ReplyDiff {
+export function replyDiff(baselineText: string, replyText: string): ReplyDiff | TooDifferent {
+  replyDiffs.count += 1;
   // The reply's own ⟦ ⟧ ⟨ ⟩ first: what the diff adds after them is then its own marks only.
   const baseline = showLookalikes(showMarkCharacters(baselineText));
   const reply = showLookalikes(showMarkCharacters(replyText));
   const a = sentenceUnits(baseline);
   const b = sentenceUnits(reply);
   const squeeze = (u: string): string => u.replace(/\s+/g, ' ');
-  if (a.length !== b.length || a.some((u, i) => squeeze(u) !== squeeze(b[i] as string))) return { lines: diffUnits(a, b, false), whitespaceOnly: false };
-  return { lines: diffUnits(baseline.split('\n'), reply.split('\n'), true), whitespaceOnly: true };
+  const whitespaceOnly = a.length === b.length && a.every((u, i) => squeeze(u) === squeeze(b[i] as string));
+  const lines = whitespaceOnly ? diffUnits(baseline.split('\n'), reply.split('\n'), true) : diffUnits(a, b, false);
+  return lines === null ? { tooDifferent: true, whitespaceOnly } : { lines, whitespaceOnly };
 }

@@ -119,6 +119,32 @@ function budgetPlan(doc: Doc, budget: number): Plan {
   return plan;
 }
 
+/**
+ * Can the ideal plan fit, asked before its diffs are computed (a diff is the costly piece, and one
+ * that is not shown should not be computed): its rendering without any diff block is a floor of its
+ * size; then, worst first, each item's diff is added to it, until it is over the limit. The pieces
+ * are the plan's own, so the result is exactly the ideal's size when it fits.
+ */
+function idealMayFit(doc: Doc, plan: Plan): boolean {
+  const { p, pieces, model } = doc;
+  const floorPieces = pieces.withoutDiffs();
+  let size = p.measure(assemble({ ...doc, pieces: floorPieces }, plan));
+  if (size > p.max) return false;
+  for (const key of BUDGET_ORDER) {
+    const items = model.sections[key];
+    // As the section renders them (layout.ts): the Reworded block's items are never open.
+    const open = key !== 'reworded' && isOpen(key, items.length);
+    const levels = plan[key].levels;
+    for (let i = 0; i < levels.length; i++) {
+      const f = items[i] as Item;
+      const level = levels[i] as Level;
+      size += p.measure(pieces.block(f, level, open)) - p.measure(floorPieces.block(f, level, open));
+      if (size > p.max) return false;
+    }
+  }
+  return true;
+}
+
 /** The evaluations' details may take at most this share of the limit; beyond it only their lines are shown. */
 export const EVALUATIONS_SHARE = 0.2;
 
@@ -140,7 +166,7 @@ export function fit(docIn: Doc): string {
     for (let i = items.length - plan[key].rows; i < items.length && sum <= p.max; i++) sum += p.measure(doc.pieces.row(items[i] as Item)) + 1;
     return sum;
   }, 0);
-  const ideal = rowsOnly > p.max ? null : assemble(doc, plan);
+  const ideal = rowsOnly > p.max || !idealMayFit(doc, plan) ? null : assemble(doc, plan);
   if (ideal !== null && p.measure(ideal) <= p.max) return ideal;
   const base = p.measure(assemble(doc, emptyPlan()));
   // The notice and the counts change length with the plan: start with some slack and widen it

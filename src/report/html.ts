@@ -30,7 +30,7 @@ import { forestRows } from './rates.js';
 import { changeText, compactCount } from './usage.js';
 import { spendText } from './spend.js';
 import { usageSummary } from '../evaluate/usage.js';
-import { itemData, scriptJson } from './html/data.js';
+import { itemsData, scriptJson } from './html/data.js';
 import { faultLine, liveWords } from './simulation.js';
 import { checksLine, lineChecks } from './persona.js';
 import { validSha } from './metadata.js';
@@ -386,7 +386,7 @@ export function renderHtml(run: RunRecord, extras: HtmlExtras = {}): string {
   const firstSections = present.filter((k) => FIRST_SECTIONS.has(k)).map(section).join('\n');
   const otherSections = present.filter((k) => !FIRST_SECTIONS.has(k)).map(section).join('\n');
   const panels = forestPanel(forestRows(ordered)) + agreementPanel(agreement) + coveragePanel(coverage) + trendPanel(extras.trend) + latencyPanel(ordered, run.latency);
-  const data = scriptJson({ items: ordered.map(itemData) });
+  const data = scriptJson({ items: itemsData(ordered) });
   const title = `agent-replay · ${headlineText(model)}`;
   return `<!doctype html>
 <html lang="en">

@@ -111,6 +111,8 @@ export function replyBlock(title: string, text: string, max: number): string {
  * shown by its code (lookalike.ts), so a ⟦ in the text is always the diff's.
  */
 function legend(text: string, sides = '`-` baseline, `+` new'): string {
+  // A pair too different to diff is one `@@` line that says so (diff-text.ts): no sides to name.
+  if (!text.split('\n').some((l) => l.startsWith('- ') || l.startsWith('+ '))) return '';
   const wrapped = text.split('\n').some((l) => l.startsWith(`- ${CONTINUATION}`) || l.startsWith(`+ ${CONTINUATION}`));
   const invisible = namesCharacters(text);
   const marked = text.includes(MARK.open);
@@ -118,16 +120,40 @@ function legend(text: string, sides = '`-` baseline, `+` new'): string {
 }
 
 /**
+ * Each pair's diff text, once per rendering (one profile): the fitting renders an item at several
+ * levels, and the full one and the shorter one show the same diff (fit.ts).
+ */
+const diffMemo = new WeakMap<Profile, Map<string, Map<string, string | null>>>();
+
+function memoDiff(p: Profile, baseline: string, reply: string): string | null {
+  let byBaseline = diffMemo.get(p);
+  if (byBaseline === undefined) diffMemo.set(p, (byBaseline = new Map()));
+  let byReply = byBaseline.get(baseline);
+  if (byReply === undefined) byBaseline.set(baseline, (byReply = new Map()));
+  let text = byReply.get(reply);
+  if (text === undefined) byReply.set(reply, (text = diffText(normalizeBlock(baseline), normalizeBlock(reply))));
+  return text;
+}
+
+const inParens = (words: string): string => (words === '' ? '' : ` (${words})`);
+
+/** Are two replies short enough to be diffed in this profile (docs/action.md, "The PR comment")? */
+export function diffable(baseline: string, reply: string, p: Profile): boolean {
+  return baseline.length <= p.maxReplyChars && reply.length <= p.maxReplyChars;
+}
+
+/**
  * Two replies as a diff under a title: the baseline's and this run's by default; `words` names
  * other sides (a repeated script's attempts: persona.ts).
  */
 export function diffBlock(baseline: string, reply: string, p: Profile, words: { title: string; sides: string } = { title: '**Baseline → new reply**', sides: '`-` baseline, `+` new' }): string {
-  if (baseline.length > p.maxReplyChars || reply.length > p.maxReplyChars) {
+  if (!p.diffs) return '';
+  if (!diffable(baseline, reply, p)) {
     return '_The replies are too long to diff here; compare them in the full report._';
   }
-  const text = diffText(normalizeBlock(baseline), normalizeBlock(reply));
+  const text = memoDiff(p, baseline, reply);
   if (text === null) return '_The replies differ only in characters that are not shown (control characters)._';
-  return `${words.title} (${legend(text, words.sides)}):\n\n${fencedBlock(text, 'diff')}`;
+  return `${words.title}${inParens(legend(text, words.sides))}:\n\n${fencedBlock(text, 'diff')}`;
 }
 
 /**
@@ -142,7 +168,7 @@ export function messageDiffBlock(title: string, then: string, now: string): stri
   }
   const text = diffText(a, b);
   if (text === null) return `${title}: _the messages differ only in characters that are not shown (control characters)._`;
-  return `${title} (${legend(text, '`-` the message the baseline answered, `+` the message now')}):\n\n${fencedBlock(text, 'diff')}`;
+  return `${title}${inParens(legend(text, '`-` the message the baseline answered, `+` the message now'))}:\n\n${fencedBlock(text, 'diff')}`;
 }
 
 // ---------------------------------------------------------------------------------------------

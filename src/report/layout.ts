@@ -9,7 +9,7 @@ import { causeLine, changedIntro, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { causeMarkdown, factsLine, judgeFallbackLine, footerBlocks, runRateLine, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, removedBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, rewordedBlock, rewordedLine, tableHead } from './items.js';
-import { LIMITS, type Level } from './item-parts.js';
+import { diffable, LIMITS, type Level } from './item-parts.js';
 import { clip, escapeInline } from './escape.js';
 import { groupTexts, sharedLine, sharedMeaningLine, withMeaningHead, type Own, type SharedMeanings } from './cause-details.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
@@ -42,6 +42,7 @@ const SECTION_INTRO: Record<SectionKey, string> = {
 export class Pieces {
   private readonly blocks = new Map<Item, Map<string, string>>();
   private readonly rows = new Map<Item, string>();
+  private sketch: Pieces | undefined;
 
   constructor(
     private readonly ctx: ReportContext,
@@ -52,6 +53,16 @@ export class Pieces {
     /** A reason the meaning was not checked, said once per section (cause-details.ts). */
     readonly meanings: SharedMeanings = { bySection: new Map(), heads: new Map() },
   ) {}
+
+  /**
+   * The same pieces with every diff block left out and no diff computed (profile.ts, `diffs`): what
+   * they measure is a floor of what these measure, for the fitting to tell whether a plan can fit
+   * before it computes a diff (fit.ts).
+   */
+  withoutDiffs(): Pieces {
+    this.sketch ??= new Pieces(this.ctx, { ...this.p, diffs: false }, this.model, this.owns, this.meanings);
+    return this.sketch;
+  }
 
   /** The item's view as its section shows it: its meaning's cause cut when the section says it once. */
   private view(f: Item): ItemView {
@@ -183,6 +194,8 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   const counted: string[] = [];
   let noFullReplies = 0;
   let noReplies = 0;
+  // Shown without their full replies, and with no diff either: their replies are too long to diff here.
+  let noDiffable = 0;
   let noTranscripts = 0;
   // Reworded items the comment only counts because it names a bounded number of them (docs/meaning.md, "In the comment"), not to fit.
   let rewordedCapped: string | null = null;
@@ -209,11 +222,13 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
       const item = items[i] as Item;
       if (level === 'full' || levelsOf(item).length === 1) return;
       if (isPersona(item)) noTranscripts++;
-      else if (level === 'diff') noFullReplies++;
-      else noReplies++;
+      else if (level === 'diff') {
+        if (item.baseline !== null && item.reply !== null && !diffable(item.baseline.reply, item.reply, p)) noDiffable++;
+        else noFullReplies++;
+      } else noReplies++;
     });
   }
-  if (partial.length === 0 && counted.length === 0 && rewordedCapped === null && noFullReplies + noReplies + noTranscripts === 0) return null;
+  if (partial.length === 0 && counted.length === 0 && rewordedCapped === null && noFullReplies + noReplies + noDiffable + noTranscripts === 0) return null;
   const sentences: string[] = [];
   if (partial.length > 0) {
     // The table is said only of the rows it has: the rest of a section may be only counted (said next).
@@ -230,6 +245,7 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   if (noTranscripts > 0) left.push(`the transcripts of ${thousands(noTranscripts)} persona ${noTranscripts === 1 ? 'script' : 'scripts'}`);
   if (noFullReplies > 0) left.push(`the full replies of ${thousands(noFullReplies)} ${fixturesWord(noFullReplies)} (their diffs are shown)`);
   if (noReplies > 0) left.push(`the replies and diffs of ${thousands(noReplies)} ${fixturesWord(noReplies)}`);
+  if (noDiffable > 0) left.push(`the replies of ${thousands(noDiffable)} ${fixturesWord(noDiffable)} too long to diff`);
   if (left.length > 0) size.push(`${list(left)} are left out`);
   if (size.length > 0) sentences.push(`${list(size).replace(/^./, (c) => c.toUpperCase())}, to fit ${p.limitWords}.`);
   if (rewordedCapped !== null) sentences.push(rewordedCapped);

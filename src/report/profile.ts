@@ -30,6 +30,11 @@ export interface Profile {
    * however many replies were reworded.
    */
   rewordedRows: number;
+  /**
+   * False in a rendering made only to measure how long the report would be at least (fit.ts): every
+   * diff block is left out, and no diff is computed.
+   */
+  diffs: boolean;
 }
 
 /** Reworded items the comment lists by name (one line each) after those shown with their diff. */
@@ -50,6 +55,7 @@ export function profile(kind: Kind, max: number | undefined, reserve = 0): Profi
       fullPerSection: COMMENT_FULL_PER_SECTION,
       limitWords: `GitHub's limit of ${thousands(m)} characters per comment`,
       rewordedRows: COMMENT_REWORDED_ROWS,
+      diffs: true,
     };
   }
   const m = max ?? SUMMARY_MAX_BYTES;
@@ -61,5 +67,6 @@ export function profile(kind: Kind, max: number | undefined, reserve = 0): Profi
     fullPerSection: Number.POSITIVE_INFINITY,
     limitWords: kind === 'summary' ? `the job summary limit of ${thousands(m)} bytes` : `the report limit of ${thousands(m)} bytes`,
     rewordedRows: Number.POSITIVE_INFINITY,
+    diffs: true,
   };
 }

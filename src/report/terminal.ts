@@ -10,6 +10,7 @@ import type { Check, FixtureRecord, RunRecord } from '../types.js';
 import { clip, terminalBlock, terminalLine } from './escape.js';
 import { decisiveReply } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
+import { MAX_DIFF_CHARS } from './diff.js';
 import {
   ATTENTION_ORDER,
   SCRIPT_MARK,
@@ -209,6 +210,24 @@ function textLines(text: string, indent: string, where: string, colourOf: (line:
   return out;
 }
 
+/**
+ * Two replies as their diff's first lines under `head` (given the words for its marks); when one
+ * is longer than MAX_DIFF_CHARS, the new one's first lines under `what` and the reason: the terminal
+ * shows TERMINAL_TEXT_LINES lines of a diff, and a reply of a megabyte took most of a second to diff
+ * (docs/cli.md, "The gate and the exit status"). Nothing when they differ in nothing shown.
+ */
+function diffLines(a: string, b: string, what: string, head: (marks: string) => string, indent: string, where: string, paint: Paint, fit: Fit): string[] {
+  const [na, nb] = [terminalBlock(a), terminalBlock(b)];
+  if (na.length > MAX_DIFF_CHARS || nb.length > MAX_DIFF_CHARS) {
+    const why = `not diffed: a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters; the new one follows`;
+    return [paint('grey', fit(`${indent}${what} (${why}):`)), ...textLines(b, `${indent}  `, where, () => null, paint, fit)];
+  }
+  const diff = diffText(na, nb, TEXT_LINE_CHARS);
+  if (diff === null) return [];
+  const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
+  return [paint('grey', fit(`${indent}${head(marks)}:`)), ...textLines(diff, `${indent}  `, where, diffColour, paint, fit)];
+}
+
 /** A diff's line colour: removed red, added green, the rest grey. */
 function diffColour(l: string): Colour | null {
   return l.startsWith('- ') ? 'red' : l.startsWith('+ ') ? 'green' : 'grey';
@@ -221,11 +240,8 @@ function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, wh
   // An errored fixture with a reply (an ERROR span of its message turn: docs/traces.md, "Fixtures")
   // shows the reply the user saw, never compared.
   if (!f.errored && baseline !== undefined && f.drift?.reply === 'different') {
-    const diff = diffText(terminalBlock(baseline), terminalBlock(f.reply), TEXT_LINE_CHARS);
-    if (diff !== null) {
-      const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
-      return [paint('grey', fit(`${indent}reply vs baseline (- baseline, + new${marks}):`)), ...textLines(diff, `${indent}  `, where, diffColour, paint, fit)];
-    }
+    const out = diffLines(baseline, f.reply, 'reply vs baseline', (marks) => `reply vs baseline (- baseline, + new${marks})`, indent, where, paint, fit);
+    if (out.length > 0) return out;
   }
   if (terminalBlock(f.reply).trim() === '') return [paint('grey', fit(`${indent}reply: (empty)`))];
   return [paint('grey', fit(`${indent}reply:`)), ...textLines(f.reply, `${indent}  `, where, () => null, paint, fit)];
@@ -335,27 +351,23 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   // A repeated script's checks above may be another attempt's than the transcript's: the reply they read, where it differs.
   const dt = decisiveTurn(p);
   if (dt !== null && dt.turn !== null) {
-    const diff = dt.shown === null ? null : diffText(terminalBlock(dt.shown.reply), terminalBlock(dt.turn.reply), TEXT_LINE_CHARS);
-    if (diff !== null) {
-      const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
-      lines.push(paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} vs attempt ${dt.shownNumber}'s (- attempt ${dt.shownNumber}, + attempt ${dt.number}${marks}):`)), ...textLines(diff, `${indent}      `, o.where, diffColour, paint, fit));
-    } else if (dt.shown === null) {
+    if (dt.shown !== null) {
+      const what = `attempt ${dt.number}'s turn ${dt.index} vs attempt ${dt.shownNumber}'s`;
+      lines.push(...diffLines(dt.shown.reply, dt.turn.reply, what, (marks) => `${what} (- attempt ${dt.shownNumber}, + attempt ${dt.number}${marks})`, `${indent}    `, o.where, paint, fit));
+    } else {
       lines.push(paint('grey', fit(`${indent}    attempt ${dt.number}'s turn ${dt.index} (attempt ${dt.shownNumber} has no turn ${dt.index}):`)), ...textLines(dt.turn.reply, `${indent}      `, o.where, () => null, paint, fit));
     }
   }
   const d = firstDifference(p);
   if (d !== null && d.baseline && d.current && d.baseline.reply !== d.current.reply) {
-    const diff = diffText(terminalBlock(d.baseline.reply), terminalBlock(d.current.reply), TEXT_LINE_CHARS);
-    if (diff !== null) {
-      const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
-      const marks = diff.includes(MARK.open) ? ', changed words in ⟦ ⟧' : '';
-      lines.push(paint('grey', fit(`${indent}    turn ${d.turn} reply vs baseline (- baseline, + new${marks}${by}):`)), ...textLines(diff, `${indent}      `, o.where, diffColour, paint, fit));
-    }
+    const by = d.current.source === undefined ? '' : `, user message ${SOURCE_WORDS[d.current.source]}`;
+    const what = `turn ${d.turn} reply vs baseline`;
+    lines.push(...diffLines(d.baseline.reply, d.current.reply, what, (marks) => `${what} (- baseline, + new${marks}${by})`, `${indent}    `, o.where, paint, fit));
     // The turn that changed in meaning, when it is not the first difference (docs/meaning.md, "Persona scripts").
     const m = meaningTurn(p);
-    const meaningDiff = m === null || m.turn.index === d.turn ? null : diffText(terminalBlock(m.baseline.reply), terminalBlock(m.turn.reply), TEXT_LINE_CHARS);
-    if (m !== null && meaningDiff !== null) {
-      lines.push(paint('grey', fit(`${indent}    ${terminalLine(clip(m.words, 300))}:`)), ...textLines(meaningDiff, `${indent}      `, o.where, diffColour, paint, fit));
+    if (m !== null && m.turn.index !== d.turn) {
+      const words = terminalLine(clip(m.words, 300));
+      lines.push(...diffLines(m.baseline.reply, m.turn.reply, words, () => words, `${indent}    `, o.where, paint, fit));
     }
   } else if (d !== null) {
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: turn ${d.turn}${d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : ' (message or route)'}`)));

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { diffText, wordDiff, type DiffOp } from '../../src/report/index.js';
 import { CODE_WIDTH, CONTINUATION, wrapBlock, wrapLine } from '../../src/report/wrap.js';
 import { diffBlock } from '../../src/report/item-parts.js';
-import { sentenceEnds, sentenceUnits } from '../../src/report/diff.js';
+import { MAX_UNIT_EDITS, sentenceEnds, sentenceUnits } from '../../src/report/diff.js';
+import { fixtureData } from '../../src/report/html/data.js';
+import { baseline, fixture } from './fixtures.js';
 import { profile } from '../../src/report/profile.js';
 import { githubHtml } from './helpers.js';
 
@@ -167,6 +169,40 @@ describe('diffText: the ```diff block', () => {
 
   it('returns null for equal replies', () => {
     expect(diffText('same', 'same')).toBeNull();
+  });
+});
+
+describe('a pair too different to diff (MAX_UNIT_EDITS)', () => {
+  const lines = (n: number): string[] => Array.from({ length: n }, (_, i) => `Line ${i + 1}.`);
+  const TOO_DIFFERENT = `@@ too different to diff: more than ${MAX_UNIT_EDITS} sentences removed or added @@`;
+
+  it('diffs short lines reordered while the sentences removed and added stay within the bound', () => {
+    // 200 lines in reverse order: 199 removed and 199 added at most, under 500.
+    const text = diffText(lines(200).join('\n'), lines(200).reverse().join('\n')) as string;
+    expect(text).not.toContain('too different');
+    expect(text.split('\n').filter((l) => l.startsWith('- ')).length).toBeGreaterThan(100);
+    expect(text.split('\n').filter((l) => l.startsWith('+ ')).length).toBeGreaterThan(100);
+  });
+
+  it('over the bound, says so on one @@ line, with no - or + line that could be read as the diff', () => {
+    expect(diffText(lines(300).join('\n'), lines(300).reverse().join('\n'))).toBe(TOO_DIFFERENT);
+    // Two unrelated replies of many sentences.
+    const a = Array.from({ length: 300 }, (_, i) => `We ship parcel ${i} today.`).join(' ');
+    const b = Array.from({ length: 300 }, (_, i) => `Your refund ${i} is on its way.`).join(' ');
+    expect(diffText(a, b)).toBe(TOO_DIFFERENT);
+    // Only whitespace differs, on more lines than the bound: counted in lines.
+    const spaced = lines(300).map((l) => l.replace(' ', '  '));
+    expect(diffText(lines(300).join('\n'), spaced.join('\n'))).toBe(`@@ too different to diff: more than ${MAX_UNIT_EDITS} lines removed or added @@`);
+  });
+
+  it('the comment names no sides above it, and report.html says why the replies are shown whole', () => {
+    const [a, b] = [lines(300).join('\n'), lines(300).reverse().join('\n')];
+    expect(diffBlock(a, b, profile('comment', undefined))).toBe(`**Baseline → new reply**:\n\n\`\`\`diff\n${TOO_DIFFERENT}\n\`\`\``);
+    const data = fixtureData(fixture('reordered', { reply: b, baseline: baseline('reordered', a), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } }));
+    expect(data.diff).toBeNull();
+    expect(data.diffNote).toBe(`too different to diff (more than ${MAX_UNIT_EDITS} sentences or lines removed or added): shown whole`);
+    expect(data.reply).toBe(b);
+    expect(data.baseline?.reply).toBe(a);
   });
 });
 

@@ -4,8 +4,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OPEN_ROWS, renderHtml } from '../../src/report/html.js';
-import { scriptJson, sideBySide } from '../../src/report/html/data.js';
-import { baseline, check, fixture, hostile, many, mixed, persona, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
+import { FULL_PAGE_TEXT_CHARS, itemsData, MAX_PAGE_TEXT_CHARS, scriptJson, sideBySide, type FixtureData, type PersonaData } from '../../src/report/html/data.js';
+import { SCRIPT } from '../../src/report/html/assets.js';
+import type { PersonaRecord } from '../../src/types.js';
+import { replyDiffs } from '../../src/report/diff.js';
+import { thousands } from '../../src/words.js';
+import { baseline, check, decisiveScript, fixture, hostile, many, mixed, persona, personaBaseline, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
 
 function between(html: string, open: string, close: string): string {
   const start = html.indexOf(open);
@@ -111,6 +115,30 @@ describe('renderHtml', () => {
   });
 });
 
+describe('a page of many long replies', () => {
+  it('holds the worst items whole and clips the rest once the page is full, saying so, without diffing them', () => {
+    const reply = (i: number, word: string): string => Array.from({ length: 40 }, (_, k) => `Sentence ${i}-${k} says the parcel ${word} soon.`).join(' ');
+    const items = Array.from({ length: 6 }, (_, i) =>
+      fixture(`long-${i}`, { verdict: 'fail', reply: reply(i, 'shipped'), baseline: baseline(`long-${i}`, reply(i, 'ships')), drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } }),
+    );
+    const before = replyDiffs.count;
+    // Room for the texts and diffs of about two of them.
+    const data = itemsData(items, 2 * 2 * reply(0, 'shipped').length) as FixtureData[];
+    const diffed = data.filter((d) => d.diff !== null).length;
+    expect(diffed).toBeGreaterThanOrEqual(1);
+    expect(diffed).toBeLessThan(4);
+    expect(replyDiffs.count - before).toBe(diffed);
+    for (const d of data.slice(diffed)) {
+      expect(d.diff).toBeNull();
+      expect(d.diffNote).toBe(`not diffed: this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text, and the whole replies are in results.json`);
+      expect(d.reply).toMatch(new RegExp(`^[^\\n]{${FULL_PAGE_TEXT_CHARS}}\\n\\[clipped: the first ${FULL_PAGE_TEXT_CHARS} of \\d+ characters; this page holds about [\\d,]+ characters of text, and the whole text is in results\\.json\\]$`));
+      expect(d.baseline?.reply).toContain(`[clipped: the first ${FULL_PAGE_TEXT_CHARS} of `);
+    }
+    // A page with room for everything is as before.
+    expect(itemsData(items).every((d) => (d as FixtureData).diff !== null)).toBe(true);
+  });
+});
+
 describe('the "changed" filter', () => {
   it('counts and marks exactly the items of the Changed section (newly passing in, failing items out)', () => {
     const record = run([
@@ -125,6 +153,31 @@ describe('the "changed" filter', () => {
     expect(chip?.[2]).toBe('2');
     const marked = [...html.matchAll(/data-changed="1" data-label="([^"]*)"/g)].map((m) => m[1]).sort();
     expect(marked).toEqual(['newly-passing', 'reworded']);
+  });
+});
+
+describe("a persona script's turn whose reply is not diffed", () => {
+  it('says it differs from the baseline, and why it is not diffed', () => {
+    const long = Array.from({ length: 600 }, (_, k) => `Sentence ${k} says the parcel ships soon.`).join(' ');
+    const was = refundTurns();
+    const now = was.map((t) => (t.index === 2 ? { ...t, reply: long.replace('ships', 'shipped') } : t));
+    const script = persona('long-turn', { turns: now, baseline: personaBaseline('long-turn', was.map((t) => (t.index === 2 ? { ...t, reply: long } : t))) });
+    const turns = (itemsData([script])[0] as PersonaData).turns;
+    expect(turns[2]?.baseline?.diff).toBeNull();
+    expect(turns[2]?.baseline?.diffNote).toBe("not diffed (a reply is longer than 20,000 characters); the baseline's reply is in results.json");
+    // A turn that is diffed needs no note.
+    expect(turns[1]?.baseline).toBeNull();
+    expect(SCRIPT).toContain("'The reply differs from the baseline\\u2019s: ' + t.baseline.diffNote");
+  });
+
+  it("a repeated script's decisive turn says why it is not diffed against the shown attempt's", () => {
+    const { script } = decisiveScript(() => 'failed');
+    const long = Array.from({ length: 600 }, (_, k) => `Sentence ${k} says refunds take 90 days.`).join(' ');
+    const attempts = script.attempts?.map((a, i) => (i === 1 ? { ...a, turns: a.turns.map((t, k) => (k === a.turns.length - 1 ? { ...t, reply: long } : t)) } : a));
+    const turn = (itemsData([{ ...script, attempts } as PersonaRecord])[0] as PersonaData).decisive?.turn;
+    expect(turn?.diff).toBeNull();
+    expect(turn?.note).toBe('a reply is longer than 20,000 characters');
+    expect(SCRIPT).toContain(`"'s (not diffed: " + (t.note || 'too long') + ')'`);
   });
 });
 

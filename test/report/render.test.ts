@@ -18,6 +18,7 @@ import { thousands } from '../../src/words.js';
 import { noticeBlock, type Plan } from '../../src/report/layout.js';
 import { buildModel } from '../../src/report/model.js';
 import { profile } from '../../src/report/profile.js';
+import { replyDiffs } from '../../src/report/diff.js';
 import type { Level } from '../../src/report/item-parts.js';
 import type { FixtureRecord } from '../../src/types.js';
 
@@ -419,16 +420,49 @@ describe('render, then fit', () => {
     }
   });
 
-  it('keeps the summary under 1 MiB measured in UTF-8 bytes', () => {
+  it('keeps the summary under 1 MiB measured in UTF-8 bytes, and diffs only the replies it shows', () => {
     const r = many(3000, 600);
     const emoji = { ...r, fixtures: r.fixtures.map((f) => (f.errored || !f.reply ? f : { ...f, reply: `${f.reply} 😀é⏎`.repeat(2) })) };
+    const before = replyDiffs.count;
     const md = renderSummary(emoji, ctx);
     expect(utf8Length(md)).toBeLessThanOrEqual(1_048_576);
     expect(Buffer.byteLength(md)).toBe(utf8Length(md));
+    // 1,200 replies differ; the ones shown are diffed, and one more is, to learn that its diff does not fit.
+    const shown = count(md, '```diff\n');
+    expect(shown).toBeGreaterThan(50);
+    expect(replyDiffs.count - before).toBe(shown + 1);
     const small = renderSummary(emoji, ctx, { maxChars: 100_000 });
     expect(Buffer.byteLength(small)).toBeLessThanOrEqual(100_000);
     expect(small).toContain('job summary limit of 100,000 bytes');
-  }, 60_000); // two renderings of 3,000 long diffs: ~3 s each on an idle machine, far more on a loaded one
+    expect(replyDiffs.count - before).toBeLessThanOrEqual(shown + 1 + count(small, '```diff\n') + 1);
+  }, 60_000); // two renderings of 3,000 items with 1,200 long diffs: about 1.5 s of CPU on an idle machine
+
+  it('never says a diff is shown for replies too long to diff', () => {
+    const long = (i: number, word: string): string => Array.from({ length: 120 }, (_, k) => `Sentence ${i}-${k} says the order ${word} soon.`).join(' ');
+    const fixtures = Array.from({ length: 20 }, (_, i) =>
+      fixture(`long-${i}`, { verdict: 'fail', reply: long(i, 'shipped'), baseline: baseline(`long-${i}`, long(i, 'ships')), drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } }),
+    );
+    const md = renderComment(run(fixtures), ctx);
+    expect(md.length).toBeLessThanOrEqual(65_536 - NOTICE_RESERVE_CHARS);
+    expect(md).not.toContain('```diff');
+    const notice = md.split('\n').find((l) => l.startsWith('> ✂️')) as string;
+    expect(notice).not.toContain('their diffs are shown');
+    // Shown without their full replies, each says why it has no diff.
+    const n = Number(/The replies of (\d+) fixtures too long to diff are left out/.exec(notice)?.[1]);
+    expect(n).toBeGreaterThan(0);
+    expect(count(md, '_The replies are too long to diff here; compare them in the full report._')).toBe(10);
+    expect(count(md, 'Full baseline and new reply')).toBe(10 - n);
+  });
+
+  it('the comment diffs no reply beyond the ten it shows in full per section', () => {
+    const r = many(600, 300);
+    const before = replyDiffs.count;
+    const md = renderComment(r, ctx);
+    const shown = count(md, '```diff\n');
+    // 60 newly failing and 180 changed replies differ: ten of each are shown in full.
+    expect(shown).toBe(20);
+    expect(replyDiffs.count - before).toBe(shown);
+  });
 
   it('keeps the markdown report free of hidden metadata', () => {
     const md = renderMarkdownReport(mixed());
@@ -591,6 +625,23 @@ describe('terminal', () => {
     const text = renderTerminal(record, { color: false, where: 'out/results.json' });
     expect(text).toContain('        Line 4 of the reply.\n        ... 26 more lines (full text in out/results.json)\n');
     expect(text).not.toContain('Line 5 of the reply.');
+  });
+
+  it('does not diff a reply longer than 20,000 characters: says so, and shows the new one', () => {
+    const long = Array.from({ length: 2000 }, (_, i) => `Line ${i + 1} of the reply.`).join('\n');
+    const changed = (label: string, reply: string, was: string): FixtureRecord =>
+      fixture(label, { verdict: 'fail', reply, baseline: baseline(label, was), drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } });
+    const before = replyDiffs.count;
+    const text = renderTerminal(run([changed('huge', long.replace('Line 7 ', 'Row 7 '), long)]), { color: false });
+    expect(replyDiffs.count).toBe(before);
+    expect(text).toContain(
+      '      reply vs baseline (not diffed: a reply is longer than 20,000 characters; the new one follows):\n        Line 1 of the reply.\n',
+    );
+    expect(text).toContain('... 1,996 more lines (full text in results.json)');
+    // Under the limit, the same change is diffed.
+    const short = long.slice(0, 10_000);
+    expect(renderTerminal(run([changed('short', short.replace('Line 7 ', 'Row 7 '), short)]), { color: false })).toContain('- ⟦Line⟧ 7 of the reply.');
+    expect(replyDiffs.count).toBe(before + 1);
   });
 });
 

@@ -374,6 +374,7 @@ function turnBlock(body, t, live) {
     add(box, sideBySide(t.baseline.diff, 'Baseline' + note, 'This run \\u00b7 ' + t.route));
   } else {
     add(add(box, el('div', 'reply')), el('div', 'text', t.reply === '' ? '(empty)' : t.reply));
+    if (t.baseline && t.baseline.diffNote) add(box, el('p', 'drift', 'The reply differs from the baseline\\u2019s: ' + t.baseline.diffNote));
     if (t.baseline && t.baseline.route) add(box, el('p', 'drift', 'Route changed: the baseline was ' + t.baseline.route));
   }
   if (t.baseline && t.baseline.missing) add(box, el('p', 'drift', 'The baseline has no turn here.'));
@@ -450,7 +451,7 @@ function decisiveBlock(body, p) {
     add(body, el('h3', null, head + ', against ' + was + "'s"));
     add(body, sideBySide(t.diff, 'Attempt ' + p.shownAttempt, 'Attempt ' + d.n));
   } else if (t.reply != null) {
-    block(body, head + (t.shown == null ? ' (' + was + ' has no turn ' + t.index + ')' : ', against ' + was + "'s (too long to diff)"), t.reply);
+    block(body, head + (t.shown == null ? ' (' + was + ' has no turn ' + t.index + ')' : ', against ' + was + "'s (not diffed: " + (t.note || 'too long') + ')'), t.reply);
   } else add(body, el('p', 'drift', head + ': attempt ' + d.n + ' has no turn ' + t.index + ' (' + was + "'s is in the transcript)."));
 }
 function personaBody(body, p) {
@@ -504,7 +505,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'lOv6uGdW5Qc44hSKxsY184gRN4dkQD2EhdGyLN1jgaA=';
+const SCRIPT_SHA256 = 'RmAwi96YqYd7vQ9EP2thPa9YmrDNug+DrchyVfC/wvk=';
 const STYLE_SHA256 = 'dIx8N9dj2Ojdgt7ysxpXHJaE5QHdNk+DzmSA3iuFOeg=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */

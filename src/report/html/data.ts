@@ -10,7 +10,9 @@ import { sourceMark, spanCountsText, timeSplitText } from '../trace.js';
 import { judgeAssertionOf } from '../../assertions/list.js';
 import { describeCall } from '../../assertions/tools.js';
 import { memberWords, panelCount } from '../item-parts.js';
-import { replyDiff, type Segment } from '../diff.js';
+import { MAX_DIFF_CHARS, MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff.js';
+
+export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
 import { clip, normalizeBlock, stripControl } from '../escape.js';
 import { CHECK_NAMES, checkSubject, decisiveTurn, matchMark, notSent, replyWords, stoppedOn } from '../persona.js';
@@ -22,8 +24,6 @@ import { editedSinceBaseline, sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
 import { thousands } from '../../words.js';
 
-/** A reply longer than this is shown whole but not diffed (the diff would be slow and unreadable). */
-export const MAX_DIFF_CHARS = 20_000;
 /** Any text in the data is clipped to this many characters (a note says so). */
 export const MAX_TEXT_CHARS = 100_000;
 
@@ -136,7 +136,7 @@ export interface TurnData {
   outcome: string | null;
   errors: string[];
   /** The baseline's turn at this position, when it differs (reply diffed, route and message named). */
-  baseline: { message: string | null; route: string | null; diff: SideBySide | null; missing: boolean } | null;
+  baseline: { message: string | null; route: string | null; diff: SideBySide | null; missing: boolean; diffNote?: string } | null;
   /** A simulated script's message turn: who wrote the user message ("simulated", "from the baseline", "script"). */
   source?: string;
   /** This turn's spans (docs/traces.md, "In the reports"); absent without spans. */
@@ -172,7 +172,7 @@ export interface PersonaData {
    * "Reports"): its checks, then its first turn that replied otherwise than the attempt shown
    * (`shown` / `reply` null: that attempt has no such turn; `diff` null: one is missing or too long).
    */
-  decisive?: { n: number; verdict: 'pass' | 'fail' | 'not_evaluated'; checks: CheckData[]; turn: { index: number; diff: SideBySide | null; shown: string | null; reply: string | null } | null };
+  decisive?: { n: number; verdict: 'pass' | 'fail' | 'not_evaluated'; checks: CheckData[]; turn: { index: number; diff: SideBySide | null; note?: string; shown: string | null; reply: string | null } | null };
   /** A simulated user (docs/simulated-users.md): the goal, from which turn it was live, how it ended, its calls, a fault. */
   simulation?: { goal: string; facts: string[]; fault: string | null };
 }
@@ -195,9 +195,32 @@ function attemptsData<T extends { errored: boolean; verdict: string | null }>(at
   };
 }
 
+/**
+ * The characters of text (replies, messages, details, diffs) one page holds before it is full:
+ * past them, each further text is clipped to FULL_PAGE_TEXT_CHARS and no reply is diffed, so that a
+ * large run with long replies still gives a page a browser opens, and a string V8 can build: 3,600
+ * items with replies of 77,000 characters threw "Invalid string length", and the Action's step
+ * failed before it uploaded the artifact, wrote the summary or commented. The items come worst
+ * first, so the ones that need attention keep their text (docs/action.md, "report.html").
+ */
+export const MAX_PAGE_TEXT_CHARS = 20_000_000;
+/** A text's length once the page is full. */
+export const FULL_PAGE_TEXT_CHARS = 500;
+
+/** Characters the page being built may still hold (itemsData sets it for one rendering, which is synchronous). */
+let pageLeft = Number.POSITIVE_INFINITY;
+
 function text(s: string): string {
   const n = normalizeBlock(s);
-  return n.length > MAX_TEXT_CHARS ? `${clip(n, MAX_TEXT_CHARS)}\n[clipped: the first ${MAX_TEXT_CHARS} of ${n.length} characters]` : n;
+  const full = pageLeft <= 0;
+  const max = full ? FULL_PAGE_TEXT_CHARS : MAX_TEXT_CHARS;
+  if (n.length <= max) {
+    pageLeft -= n.length;
+    return n;
+  }
+  pageLeft -= max;
+  const why = full ? `; this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text, and the whole text is in results.json` : '';
+  return `${clip(n, max)}\n[clipped: the first ${max} of ${n.length} characters${why}]`;
 }
 
 /** Adjacent pieces with the same mark joined. */
@@ -212,12 +235,28 @@ function segs(segments: readonly Segment[]): Segs {
   return out;
 }
 
-/** The side-by-side rows of two replies (normalised), or null when one is too long to diff. */
+/** Why two replies that differ were not diffed, in a few words: the page is full, one is too long, or they are too different. */
+function notDiffedReason(baseline: string, reply: string): string {
+  if (pageLeft <= 0) return `this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text`;
+  if (normalizeBlock(baseline).length > MAX_DIFF_CHARS || normalizeBlock(reply).length > MAX_DIFF_CHARS) return `a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters`;
+  return `more than ${thousands(MAX_UNIT_EDITS)} sentences or lines removed or added`;
+}
+
+/** Why two replies are shown whole, not diffed (docs/action.md, "The PR comment"): one is too long, or they are too different. */
+function notDiffedWhy(baseline: string, reply: string): string {
+  if (pageLeft <= 0) return `not diffed: this page holds about ${thousands(MAX_PAGE_TEXT_CHARS)} characters of text, and the whole replies are in results.json`;
+  if (normalizeBlock(baseline).length > MAX_DIFF_CHARS || normalizeBlock(reply).length > MAX_DIFF_CHARS) return `a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters: shown whole, not diffed`;
+  return `too different to diff (more than ${thousands(MAX_UNIT_EDITS)} sentences or lines removed or added): shown whole`;
+}
+
+/** The side-by-side rows of two replies (normalised), or null when one is too long to diff or they are too different. */
 export function sideBySide(baseline: string, reply: string): SideBySide | null {
   const a = normalizeBlock(baseline);
   const b = normalizeBlock(reply);
-  if (a.length > MAX_DIFF_CHARS || b.length > MAX_DIFF_CHARS) return null;
+  if (a.length > MAX_DIFF_CHARS || b.length > MAX_DIFF_CHARS || pageLeft <= 0) return null;
   const d = replyDiff(a, b);
+  if ('tooDifferent' in d) return null;
+  pageLeft -= a.length + b.length;
   const rows: SideRow[] = [];
   let dels: Segs[] = [];
   let ins: Segs[] = [];
@@ -280,6 +319,8 @@ export function fixtureData(f: FixtureRecord): FixtureData {
   const b = f.baseline;
   const replyDiffers = !f.errored && b !== null && f.reply !== null && b.reply !== f.reply;
   const diff = replyDiffers ? sideBySide(b.reply, f.reply as string) : null;
+  // Said now: the texts below may fill the page.
+  const diffNote = replyDiffers && diff === null ? notDiffedWhy(b.reply, f.reply as string) : null;
   const hasJudge = f.score !== null || f.rationale !== null || judgeAssertionOf(f.assertion) !== null;
   return {
     kind: 'fixture',
@@ -306,7 +347,7 @@ export function fixtureData(f: FixtureRecord): FixtureData {
     routeChanged: changesOf(f).some((c) => c.dimension === 'route'),
     ...messageEditedData(f),
     diff,
-    diffNote: replyDiffers && diff === null ? `a reply is longer than ${thousands(MAX_DIFF_CHARS)} characters: shown whole, not diffed` : null,
+    diffNote,
     // An attempt that replied as the one shown says so rather than repeat a reply that may be long.
     ...attemptsData(
       f.attempts,
@@ -420,11 +461,14 @@ function baselineTurnData(b: BaselineTurn | undefined, t: Turn): TurnData['basel
   if (b === undefined) return { message: null, route: null, diff: null, missing: true };
   const same = b.reply === t.reply && b.message === t.message && sameRoute(b.route, t.route);
   if (same) return null;
+  const diff = b.reply === t.reply ? null : sideBySide(b.reply, t.reply);
   return {
     message: b.message !== t.message ? b.message : null,
     route: sameRoute(b.route, t.route) ? null : routeText(b.route),
-    diff: b.reply === t.reply ? null : sideBySide(b.reply, t.reply),
+    diff,
     missing: false,
+    // A reply that differs but is not diffed says so, and why (docs/action.md, "report.html").
+    ...(b.reply !== t.reply && diff === null ? { diffNote: `not diffed (${notDiffedReason(b.reply, t.reply)}); the baseline's reply is in results.json` } : {}),
   };
 }
 
@@ -501,16 +545,31 @@ function decisiveData(p: PersonaRecord): Pick<PersonaData, 'shownAttempt' | 'dec
   const d = p.errored ? null : decisiveAttempt(p);
   if (d === null) return { shownAttempt: shown };
   const t = decisiveTurn(p);
+  const both = t !== null && t.shown !== null && t.turn !== null ? { a: t.shown.reply, b: t.turn.reply } : null;
+  const diff = both === null ? null : sideBySide(both.a, both.b);
+  // Why two replies are shown without their diff, said before their texts may fill the page.
+  const note = both !== null && diff === null && both.a !== both.b ? notDiffedReason(both.a, both.b) : null;
   const turn =
     t === null
       ? null
       : {
           index: t.index,
-          diff: t.shown !== null && t.turn !== null ? sideBySide(t.shown.reply, t.turn.reply) : null,
+          diff,
+          ...(note === null ? {} : { note }),
           shown: t.shown === null ? null : text(t.shown.reply),
           reply: t.turn === null ? null : text(t.turn.reply),
         };
   return { shownAttempt: shown, decisive: { n: d.number, verdict: d.verdict, checks: d.attempt.checks.map((c) => checkData(c, p.toolMode === 'live')), turn } };
+}
+
+/** The data of a page's items, in order, within MAX_PAGE_TEXT_CHARS (`max`, for the tests) of text. */
+export function itemsData(items: readonly Item[], max = MAX_PAGE_TEXT_CHARS): ItemData[] {
+  pageLeft = max;
+  try {
+    return items.map(itemData);
+  } finally {
+    pageLeft = Number.POSITIVE_INFINITY;
+  }
 }
 
 export function itemData(item: Item): ItemData {
