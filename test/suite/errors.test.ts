@@ -1062,3 +1062,20 @@ describe('loadSuite: files left out of the fixtures folder', () => {
     ]);
   });
 });
+
+describe('a line indented with a tab: one error, not the parser\'s misreadings of the lines after it', () => {
+  it('in a list, under fixtures:, and on two lines of config.yml; a tab in a block scalar\'s text is text', async () => {
+    const r = await load({
+      [C]: 'agent:\n\turl: http://127.0.0.1:9/chat\n\ttimeoutMs: 5\ncost:\n  capUsd: -1\n',
+      [`${F}/a.yml`]: '- label: a\n  message: hi\n- label: b\n\tmessage: hi\n- label: c\n  message: hi\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: d\n    message: hi\n  - label: e\n\tmessage: hi\n  - label: f\n    message: hi\n',
+      [`${F}/c.yml`]: 'label: g\nmessage: |\n  code:\n  \tindented: with a tab\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:2:1: invalid YAML: lines 2 and 3 are indented with a tab, which YAML does not allow\n  fix: indent with spaces, not tabs (set the editor to insert spaces for this file)`,
+      `${C}:5:11: cost.capUsd must be at least 0, found the number -1\n  fix: set cost.capUsd to a value at least 0`,
+      `${F}/a.yml:4:1: invalid YAML: line 4 is indented with a tab, which YAML does not allow\n  fix: indent with spaces, not tabs (set the editor to insert spaces for this file)`,
+      `${F}/b.yml:5:1: invalid YAML: line 5 is indented with a tab, which YAML does not allow\n  fix: indent with spaces, not tabs (set the editor to insert spaces for this file)`,
+    ]);
+  });
+});

@@ -285,12 +285,65 @@ function continuesItem(src: SourceFile, item: number, line: number | null): bool
   return !/^\s*-(\s|$)/.test(lineOf(src, line) ?? '');
 }
 
+/** A line indented with a tab (before its first other character). */
+const TAB_INDENT = /^ *\t/;
+
+/** One stretch of lines the parser misreads after a line indented with a tab (tabIndents). */
+interface TabStretch {
+  issue: ConfigIssue;
+  /** 1-based lines, `last` included. */
+  first: number;
+  last: number;
+}
+
+/**
+ * Lines indented with a tab, which YAML does not allow: the parser says so ("Tabs are not allowed
+ * as indentation") or loses its place ("Unexpected scalar at node end") and then says something of
+ * nearly every line after it, until the next key at the start of a line. Said once per stretch, at
+ * its first tab, naming every tab-indented line in it; the parser's other words in the stretch are
+ * its consequences. Only lines the parser has an error on are counted: a tab inside a block
+ * scalar's text is text.
+ */
+function tabIndents(src: SourceFile, errors: readonly YamlSyntaxError[]): TabStretch[] {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const errorLines = new Set(errors.map((e) => src.offsetAt(e.offset).line));
+  const out: TabStretch[] = [];
+  for (let n = 1; n <= lines.length; n += 1) {
+    if (!TAB_INDENT.test(lines[n - 1] as string) || !errorLines.has(n)) continue;
+    // The stretch ends before the next line that starts a key at the beginning of the line.
+    let last = n;
+    while (last < lines.length && !/^[^\s#-]|^-[^\s-]/.test(lines[last] as string)) last += 1;
+    const tabbed: number[] = [];
+    for (let k = n; k <= last; k += 1) if (TAB_INDENT.test(lines[k - 1] as string)) tabbed.push(k);
+    const named = tabbed.length === 1 ? `line ${String(n)} is` : `lines ${tabbed.slice(0, -1).join(', ')} and ${String(tabbed.at(-1))} are`;
+    out.push({
+      first: n,
+      last,
+      issue: {
+        file: src.file,
+        line: n,
+        column: 1,
+        message: `invalid YAML: ${named} indented with a tab, which YAML does not allow`,
+        fix: 'indent with spaces, not tabs (set the editor to insert spaces for this file)',
+      },
+    });
+    n = last;
+  }
+  return out;
+}
+
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   // A list item indented under the item above is one slip, said once at its "-", whatever the
   // parser says about it and its next lines (nestedItems).
   const errors = src.syntaxErrors();
+  // A tab in a line's indentation: one issue for the stretch the parser then misreads (tabIndents).
+  const tabs = errors.length === 0 ? [] : tabIndents(src, errors);
+  const tabAt = (err: YamlSyntaxError): TabStretch | undefined => {
+    const line = src.offsetAt(err.offset).line ?? 0;
+    return tabs.find((t) => line >= t.first && line <= t.last);
+  };
   const nested = errors.length === 0 ? [] : nestedItems(src);
   const nestedAt = (err: YamlSyntaxError): NestedItem | undefined => (isNestingError(err) ? nested.find((m) => err.offset >= m.from && err.offset <= m.to) : undefined);
   // A key the parser had to read over several lines is one slip, said once (implicitKeySlip); the
@@ -306,6 +359,11 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   /** Bad escapes by line: the issue already made for that line, and the escapes it names. */
   const escapesByLine = new Map<number, { issue: ConfigIssue; escapes: string[] }>();
   for (const err of errors) {
+    const tab = tabAt(err);
+    if (tab !== undefined) {
+      if (!out.includes(tab.issue)) out.push(tab.issue);
+      continue;
+    }
     const item = nestedAt(err);
     if (item !== undefined) {
       if (!out.includes(item.issue)) out.push(item.issue);
@@ -373,8 +431,6 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       misplacedItem = pos.line;
       message = `invalid YAML: the list item on line ${String(pos.line)} starts at another column than the list's items above it`;
       fix = 'start its "-" at the column of the other items\' "-", and its other lines at the column of the item above\'s keys: indentation is part of YAML\'s structure';
-    } else if (err.code === 'TAB_AS_INDENT') {
-      fix = 'indent with spaces, not tabs';
     } else if (err.code === 'BAD_DQ_ESCAPE') {
       const escape = /Invalid escape sequence (\S+)/.exec(err.message)?.[1] ?? '\\';
       const seen = pos.line === null ? undefined : escapesByLine.get(pos.line);
