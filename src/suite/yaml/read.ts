@@ -5,7 +5,7 @@
 import type { ConfigIssue } from '../issues.js';
 import { fastSource, type FastRefusal } from './fast.js';
 import { aliasExpansion, MAX_ALIAS_VALUES } from './schema.js';
-import { documentSource, type SourceFile } from './source.js';
+import { documentSource, type PathSegment, type Position, type SourceFile } from './source.js';
 import { onlyDuplicateKeys, yamlSyntaxIssues } from './syntax.js';
 import { deepJsonOffset } from '../json-depth.js';
 
@@ -45,7 +45,49 @@ export function readYaml(shown: string, written: string): LoadedYaml {
   // Without a `*` there is no alias: the walk that counts what aliases add is skipped.
   const added = text.includes('*') ? aliasExpansion(fast.data) : 0;
   if (added > MAX_ALIAS_VALUES) return { src: null, data: undefined, errors: [aliasBombIssue(fast.src, added)] };
+  // Without a `<<` there is no merge key: the walk is skipped.
+  const merges = text.includes('<<') ? mergeKeys(fast.data) : [];
+  if (merges.length > 0) {
+    const src = fast.src;
+    const at = merges.map((path) => src.keyAt(path.slice(0, -1), '<<') ?? src.valueAt(path));
+    const offsets = at.map((pos) => offsetOf(text, pos));
+    const errors = at.map((pos): ConfigIssue => ({ file: shown, ...pos, message: MERGE_MESSAGE, fix: MERGE_FIX }));
+    return { src: null, data: undefined, errors, partly: { ...src, entriesAt: (path, problems = []) => src.entriesAt(path, [...offsets, ...problems]) } };
+  }
   return { src: fast.src, data: fast.data, errors: [] };
+}
+
+const MERGE_MESSAGE = 'invalid YAML: "<<" here is a YAML 1.1 merge key, which agent-replay does not read (in YAML 1.2 it is an ordinary key)';
+const MERGE_FIX = 'write the keys out in place of the "<<" line; an alias may still stand for a whole value (message: *greeting)';
+
+/**
+ * The paths of the `<<` keys whose value is a mapping or a list (a YAML 1.1 merge, `<<: *base`),
+ * each mapping visited once (an alias shares the anchor's object: said where it is written).
+ */
+function mergeKeys(data: unknown): PathSegment[][] {
+  const out: PathSegment[][] = [];
+  const seen = new Set<object>();
+  const walk = (v: unknown, path: PathSegment[]): void => {
+    if (v === null || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => walk(item, [...path, i]));
+      return;
+    }
+    for (const [key, value] of Object.entries(v)) {
+      if (key === '<<' && value !== null && typeof value === 'object') out.push([...path, key]);
+      walk(value, [...path, key]);
+    }
+  };
+  walk(data, []);
+  return out;
+}
+
+/** The offset of a 1-based line and column in `text`. */
+function offsetOf(text: string, pos: Position): number {
+  let offset = 0;
+  for (let line = 1; line < (pos.line ?? 1); line += 1) offset = text.indexOf('\n', offset) + 1;
+  return offset + (pos.column ?? 1) - 1;
 }
 
 /**
