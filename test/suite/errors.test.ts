@@ -1079,3 +1079,18 @@ describe('a line indented with a tab: one error, not the parser\'s misreadings o
     ]);
   });
 });
+
+describe('a key indented between two mappings\' columns: both places it can go, not the parser\'s "All mapping items must start at the same column"', () => {
+  it('in a fixture and in config.yml', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n   # a comment\n timeoutMs: 5\n',
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n    regex: x\n  "flags": i\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:4:2: invalid YAML: "timeoutMs" on line 4 is indented by 1 space, more than "agent" on line 1 and less than the keys under it (2), so YAML cannot tell which mapping it belongs to\n` +
+        '  fix: indent it by 2 spaces, as "url" on line 2, for a key under "agent"; or start it at the beginning of the line, as "agent", for a key beside it',
+      `${F}/a.yml:5:3: invalid YAML: "flags" on line 5 is indented by 2 spaces, more than "assert" on line 3 and less than the keys under it (4), so YAML cannot tell which mapping it belongs to\n` +
+        '  fix: indent it by 4 spaces, as "regex" on line 4, for a key under "assert"; or start it at the beginning of the line, as "assert", for a key beside it',
+    ]);
+  });
+});

@@ -100,7 +100,7 @@ describe('config.yml with a syntax error: the sections it leaves as written are 
       [`${F}/a.yml`]: OK_FIXTURE,
     });
     expect(r.errors.map((e) => `${e.line}: ${e.message}`)).toEqual([
-      '4: invalid YAML: All mapping items must start at the same column',
+      '4: invalid YAML: "url" on line 4 is indented by 1 space, more than "agent" on line 1 and less than the keys under it (2), so YAML cannot tell which mapping it belongs to',
       '6: cost.capUsd must be at least 0, found the number -1',
     ]);
   });

@@ -169,6 +169,48 @@ function colonInValue(src: SourceFile, err: YamlSyntaxError): ConfigIssue | null
   };
 }
 
+/** A key at the start of a line (after its indentation and any "- "): its indentation and name. */
+const KEY_LINE = /^( *)(?:- +)?("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:(?:\s|$)/;
+
+/**
+ * A key indented less than the keys above it but more than the key they belong to (`agent:`, then
+ * `  url:`, then ` timeoutMs:`): YAML cannot tell which mapping it is in ("All mapping items must
+ * start at the same column"). Said with both columns it can take; null when the lines say otherwise.
+ */
+function misalignedKey(src: SourceFile, line: number | null): ConfigIssue | null {
+  if (line === null) return null;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const here = KEY_LINE.exec(lines[line - 1] ?? '');
+  if (here === null) return null;
+  const indent = (here[1] as string).length;
+  let sibling: { line: number; indent: number; key: string } | null = null;
+  for (let n = line - 1; n >= 1; n -= 1) {
+    const text = lines[n - 1] as string;
+    if (isBlank(text)) continue;
+    const m = KEY_LINE.exec(text);
+    const at = (/^ */.exec(text)?.[0] ?? '').length;
+    if (at > indent) {
+      if (m !== null && (m[1] as string).length === at) sibling = { line: n, indent: at, key: m[2] as string };
+      continue;
+    }
+    if (at === indent || m === null || sibling === null) return null;
+    const parent = { line: n, indent: at, key: m[2] as string };
+    const named = (k: string): string => JSON.stringify(k.replace(/^["']|["']$/g, ''));
+    const key = named(here[2] as string);
+    parent.key = named(parent.key);
+    sibling.key = named(sibling.key);
+    const spaces = (k: number): string => plural(k, 'space', 'spaces');
+    return {
+      file: src.file,
+      line,
+      column: indent + 1,
+      message: `invalid YAML: ${key} on line ${String(line)} is indented by ${spaces(indent)}, more than ${parent.key} on line ${String(parent.line)} and less than the keys under it (${String(sibling.indent)}), so YAML cannot tell which mapping it belongs to`,
+      fix: `indent it by ${spaces(sibling.indent)}, as ${sibling.key} on line ${String(sibling.line)}, for a key under ${parent.key}; or ${parent.indent === 0 ? 'start it at the beginning of the line' : `indent it by ${spaces(parent.indent)}`}, as ${parent.key}, for a key beside it`,
+    };
+  }
+  return null;
+}
+
 /** A line that starts a list item: its indentation and what follows the indentation. */
 const ITEM_LINE = /^( *)-(?:[ \t]|$)/;
 
@@ -425,6 +467,12 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       const noSpace = missingSpace(src, pos.line ?? 0, pos.line ?? -1);
       if (noSpace !== null) {
         out.push(noSpace);
+        continue;
+      }
+    } else if (err.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(err.message)) {
+      const key = misalignedKey(src, pos.line);
+      if (key !== null) {
+        out.push(key);
         continue;
       }
     } else if (err.code === 'BAD_INDENT' && /^All sequence items must start at the same column/.test(err.message)) {
