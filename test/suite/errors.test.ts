@@ -287,10 +287,14 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     const r = await load({
       [`${F}/dup.yml`]: 'label: a\nmessage: x\nmessage: y\n',
       [`${F}/docs.yml`]: 'label: b\nmessage: x\n---\nlabel: c\nmessage: y\n',
+      // The first of the two is named: in a list item, and in a mapping under a key.
+      [`${F}/list.yml`]: '- label: d\n  message: x\n- label: e\n  message: x\n  label: f\n- label: g\n  message: x\n  assert:\n    contains: x\n    # a comment\n    contains: y\n',
     });
     expect(brief(r.errors)).toEqual([
       `${F}/docs.yml:3: invalid YAML: the file contains more than one document (a --- separator)`,
-      `${F}/dup.yml:3: invalid YAML: the key "message" appears twice in one mapping`,
+      `${F}/dup.yml:3: invalid YAML: the key "message" appears twice in one mapping (first on line 2)`,
+      `${F}/list.yml:5: invalid YAML: the key "label" appears twice in one mapping (first on line 3)`,
+      `${F}/list.yml:11: invalid YAML: the key "contains" appears twice in one mapping (first on line 9)`,
     ]);
   });
 
@@ -318,12 +322,12 @@ describe('loadSuite: configuration errors, each with file and line', () => {
   it('a key written twice does not hide the rest of the file: every other error of it is said in the same run', async () => {
     const r = await load({ [`${F}/c.yml`]: 'label: c-one\nmessage: hi\nmessage: again\nasert: { contains: x }\nrepeat: { count: 3, minPass: 4 }\n' });
     expect(brief(r.errors)).toEqual([
-      `${F}/c.yml:3: invalid YAML: the key "message" appears twice in one mapping`,
+      `${F}/c.yml:3: invalid YAML: the key "message" appears twice in one mapping (first on line 2)`,
       `${F}/c.yml:4: fixture "c-one": unknown key "asert"; allowed keys: label, message, persona, assert, repeat`,
       `${F}/c.yml:5: fixture "c-one": repeat.minPass 4 is not a whole number from 1 to count (3)`,
     ]);
     const config = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  retries: 1\n  retries: 2\n  concurrency: 0\n' });
-    expect(brief(config.errors)).toEqual([`${C}:3: invalid YAML: the key "retries" appears twice in one mapping`, `${C}:4: agent.concurrency must be at least 1, found the number 0`]);
+    expect(brief(config.errors)).toEqual([`${C}:3: invalid YAML: the key "retries" appears twice in one mapping (first on line 2)`, `${C}:4: agent.concurrency must be at least 1, found the number 0`]);
   });
 
   it('a shape error in one section does not hide the checks of the others: every error of config.yml at once', async () => {

@@ -16,9 +16,30 @@ function duplicateKeyAt(src: SourceFile, pos: Position): string | null {
   return m === null ? null : (m[1] ?? m[2] ?? m[3] ?? null);
 }
 
+/**
+ * The line where `key`, written again at `pos`, is first written in the same block mapping: the
+ * lines above at the key's column, up to the line that opens the mapping; null when not found (a
+ * flow mapping, or a key written otherwise).
+ */
+function firstKeyLine(src: SourceFile, pos: Position, key: string): number | null {
+  if (pos.line === null || pos.column === null) return null;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  for (let n = pos.line - 1; n >= 1; n -= 1) {
+    const text = lines[n - 1] as string;
+    if (isBlank(text)) continue;
+    // The column of the line's key: after its indentation and any "- ".
+    const lead = /^[ ]*(?:-[ ]+)*/.exec(text)?.[0] ?? '';
+    const indent = (/^ */.exec(text)?.[0] ?? '').length;
+    if (lead.length + 1 === pos.column && duplicateKeyAt(src, { line: n, column: pos.column }) === key) return n;
+    // A line less indented than the key (the key above the mapping, or the "- " item it starts): no further.
+    if (indent + 1 < pos.column) return null;
+  }
+  return null;
+}
+
 /** Is every issue a key written twice (the rest of the file can still be read and checked)? */
 export function onlyDuplicateKeys(issues: readonly ConfigIssue[]): boolean {
-  return issues.length > 0 && issues.every((i) => i.message === DUPLICATE_KEY_MESSAGE || /^invalid YAML: the key .* appears twice in one mapping$/.test(i.message));
+  return issues.length > 0 && issues.every((i) => i.message === DUPLICATE_KEY_MESSAGE || /^invalid YAML: the key .* appears twice in one mapping(?: \(first on line \d+\))?$/.test(i.message));
 }
 
 /**
@@ -434,7 +455,8 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       fix = 'keep one document per file: remove the --- line or split the file in two';
     } else if (err.code === 'DUPLICATE_KEY') {
       const key = duplicateKeyAt(src, pos);
-      message = key === null ? DUPLICATE_KEY_MESSAGE : `invalid YAML: the key ${JSON.stringify(key)} appears twice in one mapping`;
+      const first = key === null ? null : firstKeyLine(src, pos, key);
+      message = key === null ? DUPLICATE_KEY_MESSAGE : `invalid YAML: the key ${JSON.stringify(key)} appears twice in one mapping${first === null ? '' : ` (first on line ${String(first)})`}`;
       fix = 'remove or rename one of the two keys';
     } else if (err.code === 'MISSING_CHAR' && /^Missing closing ["']quote/.test(err.message)) {
       // The parser says so at the end of the file; the quote that was never closed is where to look.
