@@ -1098,3 +1098,29 @@ describe('a key indented between two mappings\' columns: both places it can go, 
     ]);
   });
 });
+
+describe('where the parser loses its place, the one slip is said, not what it says of every line after', () => {
+  it('a first line indented by a stray space, and a closing bracket that closes nothing', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 5\n}\ncost:\n  capUsd: 1\n',
+      [`${F}/a.yml`]: ' - label: a\n  message: hi\n- label: b\n  message: hi\n- label: c\n  message: hi\n',
+      [`${F}/b.yml`]: ' label: d\nmessage: hi\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:4:1: invalid YAML: this } closes nothing that is open, and YAML reads nothing of the file after it\n` +
+        '  fix: remove it, or put it where the { it closes is meant to end; if it is part of a value, put the whole value in quotes',
+      `${F}/a.yml:1:1: invalid YAML: line 1, the file's first, is indented by 1 space, and line 3 by none: YAML reads the file as ending before line 3\n` +
+        "  fix: start line 1 at the beginning of the line, as line 3: a file's top-level keys or list items all start at one column",
+      `${F}/b.yml:1:1: invalid YAML: line 1, the file's first, is indented by 1 space, and line 2 by none: YAML reads the file as ending before line 2\n` +
+        "  fix: start line 1 at the beginning of the line, as line 2: a file's top-level keys or list items all start at one column",
+    ]);
+  });
+
+  it('an unclosed { in a list under fixtures: is the one error, not also the next item read as keys over several lines', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    assert: { contains: x\n  - label: b\n    message: hi\n  - label: c\n    message: hi\n    persona: 5\n' });
+    expect(brief(r.errors)).toEqual([
+      `${F}/a.yml:3: invalid YAML: the { opened here (a mapping, as in { contains: "x" }) is never closed`,
+      `${F}/a.yml:8: fixture "c": persona must be a string, found the number 5`,
+    ]);
+  });
+});

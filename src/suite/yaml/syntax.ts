@@ -332,6 +332,15 @@ function nestedItems(src: SourceFile): NestedItem[] {
   return out;
 }
 
+/** The last line from `line` on before the next non-blank line indented as little as `line` or less. */
+function shadowEnd(src: SourceFile, line: number): number {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const indent = (/^ */.exec(lines[line - 1] ?? '')?.[0] ?? '').length;
+  let n = line;
+  while (n < lines.length && (isBlank(lines[n] as string) || (/^ */.exec(lines[n] as string)?.[0] ?? '').length > indent)) n += 1;
+  return n;
+}
+
 /** The parser's words for the parts of a list item indented under the item above (nestedItems). */
 function isNestingError(err: YamlSyntaxError): boolean {
   return (
@@ -395,6 +404,53 @@ function tabIndents(src: SourceFile, errors: readonly YamlSyntaxError[]): TabStr
   return out;
 }
 
+/**
+ * Where the parser left the document: its first "Unexpected ... in YAML stream" (or "at node end")
+ * error. Past it YAML reads nothing of the file, and says so of nearly every token after it; one
+ * issue says it. When the file's first line is indented and that line is not, the stray indentation
+ * of the first line is the cause (every other error of the file follows from it): said there.
+ */
+function leftDocument(src: SourceFile, errors: readonly YamlSyntaxError[], skip: (err: YamlSyntaxError) => boolean): { at: YamlSyntaxError; issue: ConfigIssue; whole: boolean } | null {
+  const at = errors.find((e) => e.code === 'UNEXPECTED_TOKEN' && /in YAML stream|at node end/.test(e.message) && !skip(e));
+  if (at === undefined) return null;
+  const pos = src.offsetAt(at.offset);
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const firstLine = lines.findIndex((l) => !isBlank(l) && !/^(?:---|%)/.test(l)) + 1;
+  const firstIndent = firstLine === 0 ? 0 : (/^ */.exec(lines[firstLine - 1] as string)?.[0].length ?? 0);
+  const hereIndent = pos.line === null ? 0 : (/^ */.exec(lines[pos.line - 1] ?? '')?.[0].length ?? 0);
+  if (firstIndent > hereIndent && pos.line !== null) {
+    return {
+      at,
+      whole: true,
+      issue: {
+        file: src.file,
+        line: firstLine,
+        column: 1,
+        message: `invalid YAML: line ${String(firstLine)}, the file's first, is indented by ${plural(firstIndent, 'space', 'spaces')}, and line ${String(pos.line)} by ${hereIndent === 0 ? 'none' : plural(hereIndent, 'space', 'spaces')}: YAML reads the file as ending before line ${String(pos.line)}`,
+        fix: `${hereIndent === 0 ? `start line ${String(firstLine)} at the beginning of the line` : `indent line ${String(firstLine)} by ${plural(hereIndent, 'space', 'spaces')}`}, as line ${String(pos.line)}: a file's top-level keys or list items all start at one column`,
+      },
+    };
+  }
+  const bracket = /^Unexpected flow-(map|seq)-end token/.exec(at.message);
+  return {
+    at,
+    whole: false,
+    issue: bracket
+      ? {
+          file: src.file,
+          ...pos,
+          message: `invalid YAML: this ${bracket[1] === 'map' ? '}' : ']'} closes nothing that is open, and YAML reads nothing of the file after it`,
+          fix: `remove it, or put it where the ${bracket[1] === 'map' ? '{' : '['} it closes is meant to end; if it is part of a value, put the whole value in quotes`,
+        }
+      : {
+          file: src.file,
+          ...pos,
+          message: `invalid YAML: line ${String(pos.line)} is not part of the mapping or list the file starts with, and YAML reads nothing of the file from here (the parser: ${at.message.split('\n')[0] ?? ''})`,
+          fix: 'check its indentation against the lines above it: the file\'s first line sets the column of its top-level keys or list items',
+        },
+  };
+}
+
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
@@ -407,6 +463,11 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     const line = src.offsetAt(err.offset).line ?? 0;
     return tabs.find((t) => line >= t.first && line <= t.last);
   };
+  const pos0 = (err: YamlSyntaxError): number => src.offsetAt(err.offset).line ?? 0;
+  /** The lines an unclosed flow collection's end leaves misread (see its issue). */
+  let flowShadow: { from: number; to: number } | null = null;
+  // Where the parser left the document: one issue for all it says after (leftDocument).
+  const left = errors.length === 0 ? null : leftDocument(src, errors, (err) => tabAt(err) !== undefined);
   const nested = errors.length === 0 ? [] : nestedItems(src);
   const nestedAt = (err: YamlSyntaxError): NestedItem | undefined => (isNestingError(err) ? nested.find((m) => err.offset >= m.from && err.offset <= m.to) : undefined);
   // A key the parser had to read over several lines is one slip, said once (implicitKeySlip); the
@@ -425,6 +486,12 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     const tab = tabAt(err);
     if (tab !== undefined) {
       if (!out.includes(tab.issue)) out.push(tab.issue);
+      continue;
+    }
+    const line = pos0(err);
+    if (flowShadow !== null && line >= flowShadow.from && line <= flowShadow.to && isNestingError(err)) continue;
+    if (left !== null && (left.whole || err.offset >= left.at.offset)) {
+      if (!out.includes(left.issue)) out.push(left.issue);
       continue;
     }
     const item = nestedAt(err);
@@ -483,6 +550,9 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
         };
         // One bracket, one issue: the parser may say it once per collection it was in.
         if (!out.some((o) => o.line === issue.line && o.column === issue.column && o.message === issue.message)) out.push(issue);
+        // The parser then misreads the lines where it had to end, up to the next line as little
+        // indented ("Implicit keys need to be on a single line" on the next list item): said with it.
+        if (pos.line !== null) flowShadow = { from: pos.line, to: shadowEnd(src, pos.line) };
         continue;
       }
     } else if (err.code === 'MISSING_CHAR' && /^Implicit map keys need to be followed by map values/.test(err.message)) {
