@@ -105,6 +105,11 @@ describe('config.yml with a syntax error: the sections it leaves as written are 
     ]);
   });
 
+  it('an error said where the next section starts leaves the section before it out too: no "panel has 0 members" for an unclosed [', async () => {
+    const r = await load({ [C]: 'judge:\n  model: x\n  apiKey: k\n  panel: [\ncost:\n  capUsd: -1\n', [`${F}/a.yml`]: OK_FIXTURE });
+    expect(brief(r.errors)).toEqual([`${C}:4: invalid YAML: the [ opened here (a list, as in [a, b]) is never closed`]);
+  });
+
   it('a secret written in a section left unread is still redacted', async () => {
     const r = await load({
       [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: { X-Api-Key: *sk-live-123 }\nrepeat: { count: 0 }\n',

@@ -207,7 +207,7 @@ function entriesOf(doc: Document.Parsed, collection: unknown, problems: readonly
     if (before || e.key === null) return false;
     const from = i === 0 ? start : (entries[i - 1] as { to: number }).to;
     const to = i === entries.length - 1 ? Infinity : (entries[i + 1] as { from: number }).from;
-    return !spans.some(([a, b]) => a < to && b > from);
+    return !spans.some(([a, b]) => a <= to && b > from);
   });
   const inSound = (offset: number): boolean => entries.some((e, i) => sound[i] === true && offset >= e.from && offset < e.to);
   return entries.flatMap((e, i): SourceEntry[] => {
