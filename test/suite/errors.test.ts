@@ -1124,3 +1124,16 @@ describe('where the parser loses its place, the one slip is said, not what it sa
     ]);
   });
 });
+
+describe('a key without the space after its colon where a mapping belongs', () => {
+  it('is read as text: the fix puts the space in, as it does where YAML cannot read the line', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url:http://127.0.0.1:9/chat # local\n',
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nrepeat:\n  count:3\n',
+    });
+    expect(r.errors.map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '2:3: agent must be a mapping, found the string "url:http://127.0.0.1:9/chat"\n  fix: put a space after the colon, so that line 2 reads\n    url: http://127.0.0.1:9/chat # local',
+      '4:3: fixture "a": repeat must be a mapping, found the string "count:3"\n  fix: put a space after the colon, so that line 4 reads\n    count: 3',
+    ]);
+  });
+});
