@@ -119,3 +119,84 @@ describe('config.yml with a syntax error: the sections it leaves as written are 
     expect(r.errors.some((e) => /repeat\.count/.test(e.message))).toBe(true);
   });
 });
+
+describe('no error is only a consequence of a syntax error: each slip, at each place in a list', () => {
+  // Six fixtures, each with an error of its own; one of them replaced by a slip. What is said
+  // beside the slip must be said of the same file with that fixture written well.
+  const ITEM_ERRORS = ['  mesage: x', '  persona: 5', '  assert: { contains: 1 }'];
+  const list = (slip: string, at: number, underKey: boolean): string => {
+    const ind = underKey ? '  ' : '';
+    const items = Array.from({ length: 6 }, (_, i) =>
+      i === at
+        ? slip.replace(/\{ind\}/g, ind).replace('{i}', String(i)).trimEnd()
+        : `${ind}- label: it${i}\n${ind}  message: hello ${i}\n${ind}${ITEM_ERRORS[i % 3] as string}`,
+    );
+    return `${underKey ? 'fixtures:\n' : ''}${items.join('\n')}\n`;
+  };
+  const SLIPS = [
+    '{ind}- label: it{i}\n{ind}  message: "open\n',
+    "{ind}- label: it{i}\n{ind}  message: 'open\n",
+    '{ind}- label: it{i}\n{ind}  assert: { contains: x\n',
+    '{ind}- label: it{i}\n{ind}  assert: [x\n',
+    '{ind}- label: it{i}\n\tmessage: hi\n',
+    '{ind}- label: it{i}\n{ind}  message: a: b\n',
+    '{ind}- label: it{i}\n{ind}   message: hi\n',
+    '{ind}- label: it{i}\n{ind}  message:hi\n',
+    '{ind}- label: it{i}\n{ind}  message: "\\d"\n',
+    '{ind}- label: it{i}\n{ind}  message: *nope\n',
+    '{ind}- label: it{i}\n{ind}  message: !!binary x\n',
+    '{ind}- label: it{i}\n{ind}  message: x\n---\n',
+    '{ind}- <<: { label: x }\n{ind}  message: hi\n',
+    '{ind}- label: it{i}\n{ind}  message: x\n{ind}  - label: y\n',
+    '{ind}- label: it{i}\n{ind}  message: [a, b}\n',
+    '{ind}- label: &a it{i}\n{ind}  message: *a\n{ind}  persona: "\\q"\n',
+  ];
+  const isSyntax = (message: string): boolean => /^invalid YAML|^refused/.test(message);
+
+  it.each(SLIPS.flatMap((slip) => [0, 2, 5].flatMap((at) => [false, true].map((underKey) => [slip, at, underKey] as const))))(
+    '%j at item %i (under fixtures: %s)',
+    async (slip, at, underKey) => {
+      const broken = await load({ [C]: AGENT, [`${F}/a.yml`]: list(slip, at, underKey) });
+      const fixed = await load({ [C]: AGENT, [`${F}/a.yml`]: list('{ind}- label: it{i}\n{ind}  message: fine\n', at, underKey) });
+      // Lines move with the slip's length: messages are compared.
+      const said = new Set(fixed.errors.map((e) => e.message));
+      expect(broken.errors.filter((e) => isSyntax(e.message))).toHaveLength(1);
+      expect(broken.errors.filter((e) => !isSyntax(e.message) && !said.has(e.message)).map((e) => e.message)).toEqual([]);
+    },
+  );
+});
+
+describe('no error is only a consequence of a syntax error: each slip, in each section of config.yml', () => {
+  const SECTIONS: [string, string][] = [
+    ['agent', 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 0\n  preset: openai-chat\n  stream: true\n'],
+    ['judge', 'judge:\n  provider: openai\n  model: gpt-4o-mini\n  concurrency: 0\n'],
+    ['cost', 'cost:\n  capUsd: -1\n  turnsPerFixture: 1\n'],
+    ['repeat', 'repeat:\n  count: 3\n  minPass: 5\n'],
+    ['simulator', 'simulator:\n  model: x\n  baseUrl: ftp://x\n'],
+    ['meaning', 'meaning:\n  threshold: 80\n'],
+  ];
+  const SLIPS = [
+    (k: string) => `${k}:\n  a: "open\n`,
+    (k: string) => `${k}:\n  a: { b: 1\n`,
+    (k: string) => `${k}:\n  panel: [\n`,
+    (k: string) => `${k}:\n\ta: 1\n`,
+    (k: string) => `${k}:\n  a: 1\n b: 2\n`,
+    (k: string) => `${k}:\n  a: "\\q"\n`,
+    (k: string) => `${k}:\n  a: *nope\n`,
+    (k: string) => `${k}: a: b\n`,
+    (k: string) => `${k}:\n  <<: { a: 1 }\n`,
+    (k: string) => `${k}:\n  a: 1\n}\n`,
+  ];
+  const isSyntax = (message: string): boolean => /^invalid YAML|^refused/.test(message);
+
+  it.each(SLIPS.flatMap((slip, n) => SECTIONS.map((_, s) => [n, s] as const)))('slip %i in section %i', async (n, s) => {
+    const file = (broken: boolean): string => SECTIONS.map(([k, v], i) => (i !== s ? v : broken ? (SLIPS[n] as (k: string) => string)(k) : `${k}:\n`)).join('');
+    const broken = await load({ [C]: file(true), [`${F}/a.yml`]: OK_FIXTURE });
+    const fixed = await load({ [C]: file(false), [`${F}/a.yml`]: OK_FIXTURE });
+    const said = new Set([...fixed.errors, ...fixed.warnings].map((e) => e.message));
+    expect(broken.errors.filter((e) => isSyntax(e.message))).toHaveLength(1);
+    expect([...broken.errors, ...broken.warnings].filter((e) => !isSyntax(e.message) && !said.has(e.message)).map((e) => e.message)).toEqual([]);
+    // The sections before it are said (an unclosed quote, a lone } take the ones after it).
+    if (s > 0) expect(broken.errors.length).toBeGreaterThan(1);
+  });
+});
