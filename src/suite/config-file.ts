@@ -106,6 +106,8 @@ export function resolveConfigFile(
   data: unknown,
   env: Record<string, string | undefined>,
   untrustedSuite: string | null = null,
+  /** Sections a syntax error left unread (soundSections): not checked, and no config is resolved. */
+  unread: readonly string[] = [],
 ): ConfigFileResult {
   const r: Resolution = { src, issueAt: issueMaker(file, src), errors: [], warnings: [] };
   const raw = data === null || data === undefined ? {} : data;
@@ -133,9 +135,9 @@ export function resolveConfigFile(
   r.errors.push(...substituted.issues);
   // A value whose `${NAME}` was not read is checked once, as that reference: not again as the
   // text left without it (`${PREVIEW_URL}/api/chat` is not "not a valid URL" as well).
-  r.leftOut = substituted.unread;
-  if (!parsed.success) {
-    checkSoundSections(raw, substituted.value, r);
+  r.leftOut = [...substituted.unread, ...unread.map((key) => [key])];
+  if (!parsed.success || unread.length > 0) {
+    checkSoundSections(raw, substituted.value, r, unread);
     return { config: null, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
   }
 
@@ -164,16 +166,33 @@ export function resolveConfigFile(
 }
 
 /**
+ * A config.yml with syntax errors: the sections they leave as written (SourceFile.entriesAt), and
+ * the keys of the others, to check the sound ones without a config (docs/configuration.md, "How
+ * YAML is read"). Nothing when the file is not a mapping as far as YAML read it.
+ */
+export function soundSections(src: SourceFile): { data: Record<string, unknown>; unread: string[] } {
+  const entries = src.entriesAt([]) ?? [];
+  const data: Record<string, unknown> = {};
+  const unread: string[] = [];
+  for (const e of entries) {
+    if (e.sound) data[String(e.key)] = e.value;
+    else unread.push(String(e.key));
+  }
+  return { data, unread: entries.length === 0 ? Object.keys(configFileSchema.shape) : unread };
+}
+
+/**
  * When the file's shape is wrong somewhere, every section still gets its checks (a duplicated
  * coverage name, a bad repeat, an agent URL, a stream the preset cannot send, ...), so that every
  * error of the file shows at once instead of one pass per fix. A section with shape errors is
  * checked on its sound part (`soundPart`): the values the schema refused, already reported, are
  * left out, and a check that reads one of them (or its absence) waits (`unsure` in config/shared.ts).
  */
-function checkSoundSections(raw: object, substituted: unknown, r: Resolution): void {
+function checkSoundSections(raw: object, substituted: unknown, r: Resolution, unread: readonly string[]): void {
   const config = defaultConfig();
   const at = (value: unknown, key: string): unknown => (isMapping(value) ? (value as Record<string, unknown>)[key] : undefined);
   for (const key of Object.keys(configFileSchema.shape) as (keyof ConfigFile)[]) {
+    if (unread.includes(key)) continue;
     const part = soundPart(configFileSchema.shape[key], key, at(raw, key), at(substituted, key));
     if (part === null) continue;
     const rs: Resolution = { ...r, leftOut: [...(r.leftOut ?? []), ...part.leftOut] };

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
 import { describeValue, quote, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
-import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
+import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { toExpectation, toolExpectationSchema } from './tools.js';
@@ -84,10 +84,14 @@ export function isPlainFixture(raw: Record<string, unknown>): boolean {
   return true;
 }
 
-/** Checks one parsed fixture file. `data` is the one YAML reading of it (see suite/yaml). */
-export function checkFixtureFile(src: SourceFile, data: unknown): FixtureFileResult {
+/**
+ * Checks one parsed fixture file. `data` is the one YAML reading of it (see suite/yaml); `partly`: the
+ * file has syntax errors, and only the items they leave as written are checked (soundItemsOfFile).
+ */
+export function checkFixtureFile(src: SourceFile, data: unknown, partly = false): FixtureFileResult {
   const result: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [] };
-  for (const item of itemsOfFile(src, data, FIXTURE_FILE, result)) checkItem(src, item.data, item.path, result);
+  const items = partly ? soundItemsOfFile(src, FIXTURE_FILE) : itemsOfFile(src, data, FIXTURE_FILE, result);
+  for (const item of items) checkItem(src, item.data, item.path, result);
   return result;
 }
 

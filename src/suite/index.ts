@@ -13,7 +13,7 @@ import { makeRedactor, rememberSecrets } from '../secrets.js';
 import { urlCredentialSecrets } from './url-credentials.js';
 import type { Baseline, Fixture, PersonaBaseline, PersonaScript, RemovedBaseline } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
-import { resolveConfigFile, writtenSecretsInText } from './config-file.js';
+import { resolveConfigFile, soundSections, writtenSecretsInText } from './config-file.js';
 import { containsPlaceholder } from './config/agent.js';
 import { checkFixtureFile } from './fixtures.js';
 import { checkPersonaFile } from './personas.js';
@@ -272,6 +272,15 @@ function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'],
   if (!loaded.src) {
     // Not read: its syntax errors may quote a credential written in it (docs/security.md, "Secrets").
     if (loaded.text !== undefined) found.secrets.push(...writtenSecretsInText(loaded.text));
+    if (loaded.partly) {
+      // Syntax errors: the sections they leave as written are checked, no config is resolved (docs/configuration.md, "How YAML is read").
+      const part = soundSections(loaded.partly);
+      const data = part.unread.includes('agent') ? part.data : withPreset(part.data, preset);
+      const checked = resolveConfigFile(loaded.partly, paths.configShown, data, env, untrustedSuite, part.unread);
+      found.errors.push(...checked.errors);
+      found.warnings.push(...checked.warnings);
+      found.secrets.push(...checked.secrets);
+    }
     return null;
   }
   const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env, untrustedSuite);
@@ -358,6 +367,12 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
       append(found.warnings, checked.warnings);
       append(fixtures, checked.fixtures);
       append(labels, checked.labels);
+    } else if (loaded.partly) {
+      // Syntax errors: the items they leave as written are checked, never run (docs/configuration.md, "How YAML is read").
+      const checked = checkFixtureFile(loaded.partly, undefined, true);
+      append(found.errors, checked.errors);
+      append(found.warnings, checked.warnings);
+      append(labels, checked.labels);
     }
     fileErrors += found.errors.length - before;
   }
@@ -393,11 +408,13 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
     const shown = paths.show(ref.path);
     found.fileOrder.push(shown);
     const loaded = readYamlFile(ref, shown, root, found);
-    if (!loaded.src) continue;
-    const checked = checkPersonaFile(loaded.src, loaded.data);
+    const src = loaded.src ?? loaded.partly;
+    if (!src) continue;
+    // Syntax errors: the scripts they leave as written are checked, never run (docs/configuration.md, "How YAML is read").
+    const checked = checkPersonaFile(src, loaded.data, loaded.src === null);
     append(found.errors, checked.errors);
     append(found.warnings, checked.warnings);
-    append(personas, checked.personas);
+    if (loaded.src) append(personas, checked.personas);
     append(labels, checked.labels);
   }
   return { personas, labels, files: listed?.length ?? 0 };

@@ -349,6 +349,16 @@ function mappingFix(ctx: TranslateContext, rel: PathSegment[], name: string, val
     return `write it as repeat: { count: ${value} } (${value} attempts, every one must pass; add minPass to need fewer)`;
   }
   const keys = allowedKeysAt(ctx.schema, rel);
+  // `url:http://...` under `agent:`: one of the mapping's keys written without the space after its
+  // colon, which YAML reads as text (docs/troubleshooting.md, "has no space after the colon").
+  const noSpace = typeof value === 'string' ? /^([A-Za-z_][\w-]*):(\S.*)$/.exec(value) : null;
+  if (noSpace !== null && keys.includes(noSpace[1] as string)) {
+    const pos = ctx.src.valueAt([...ctx.base, ...rel]);
+    const line = lineOf(ctx.src, pos.line);
+    if (line !== null && pos.column !== null && line.slice(pos.column - 1).startsWith(value as string)) {
+      return `put a space after the colon, so that line ${String(pos.line)} reads\n    ${`${line.slice(0, pos.column - 1)}${noSpace[1] as string}: ${line.slice(pos.column + (noSpace[1] as string).length)}`.trim()}`;
+    }
+  }
   // `mocks: [find_order]`: a mapping that takes the text as its one required key (a mock's `tool`).
   const only = typeof value === 'string' && value.trim() !== '' ? keys.filter((k) => schemasAt(ctx.schema, rel).some((sch) => sch.safeParse({ [k]: value }).success)) : [];
   if (only.length === 1) {

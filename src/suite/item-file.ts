@@ -62,3 +62,17 @@ export function itemsOfFile(src: SourceFile, data: unknown, rule: ItemFileRule, 
   out.errors.push({ file: src.file, ...src.valueAt([]), ...rule.neither(describeValue(data)) });
   return [];
 }
+
+/**
+ * The items of a list file that YAML could not read whole, as far as its syntax errors leave them
+ * as written (SourceFile.entriesAt; docs/configuration.md, "How YAML is read"): checked, so that
+ * their errors are said in the same run, and never run. None for a file that is one item.
+ */
+export function soundItemsOfFile(src: SourceFile, rule: ItemFileRule): FileItem[] {
+  const top = src.entriesAt([]);
+  if (top === null) return [];
+  const listed = top.length > 0 && top.every((e) => typeof e.key === 'number');
+  const base: PathSegment[] = listed ? [] : top.some((e) => e.key === rule.key) ? [rule.key] : [];
+  if (!listed && base.length === 0) return [];
+  return (listed ? top : (src.entriesAt(base) ?? [])).filter((e) => e.sound && typeof e.key === 'number').map((e) => ({ data: e.value, path: [...base, e.key] }));
+}

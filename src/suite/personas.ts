@@ -8,7 +8,7 @@ import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS } from './fixtures.js';
 import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './tools.js';
 import { describeValue, quote, suggest, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
-import { itemFileRule, itemsOfFile, type ItemFileFindings } from './item-file.js';
+import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 
@@ -74,10 +74,14 @@ export interface PersonaFileResult extends ItemFileFindings {
   personas: PersonaScript[];
 }
 
-/** Checks one parsed persona file. `data` is the one YAML reading of it (see suite/yaml). */
-export function checkPersonaFile(src: SourceFile, data: unknown): PersonaFileResult {
+/**
+ * Checks one parsed persona file. `data` is the one YAML reading of it (see suite/yaml); `partly`: the
+ * file has syntax errors, and only the items they leave as written are checked (soundItemsOfFile).
+ */
+export function checkPersonaFile(src: SourceFile, data: unknown, partly = false): PersonaFileResult {
   const result: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [] };
-  for (const item of itemsOfFile(src, data, PERSONA_FILE, result)) checkScript(src, item.data, item.path, result);
+  const items = partly ? soundItemsOfFile(src, PERSONA_FILE) : itemsOfFile(src, data, PERSONA_FILE, result);
+  for (const item of items) checkScript(src, item.data, item.path, result);
   return result;
 }
 

@@ -79,12 +79,18 @@ export function readSuiteText(ref: SuiteFileRef, shown: string, realRoot: string
     return { issue: readError(shown, e) };
   }
   if (bytes.includes(0) || !isUtf8(bytes)) {
+    const nul = bytes.includes(0);
+    // Text with a byte that is not UTF-8 (an é saved as Latin-1): where it is, to find it.
+    const bad = nul ? null : firstNonUtf8(bytes);
     return {
-      issue: issue(
-        shown,
-        `not a text file: it ${bytes.includes(0) ? 'contains NUL bytes' : 'is not valid UTF-8'}, so it was not parsed`,
-        'suite files are UTF-8 text (YAML fixtures and config, JSON baselines): save it again as UTF-8 (an editor may have saved it as UTF-16), or move it out of the suite folder if it is not a suite file',
-      ),
+      issue: {
+        ...issue(
+          shown,
+          `not a text file: it ${nul ? 'contains NUL bytes' : `is not valid UTF-8${bad === null ? '' : ` (byte 0x${bad.byte.toString(16).toUpperCase().padStart(2, '0')})`}`}, so it was not parsed`,
+          `suite files are UTF-8 text (YAML fixtures and config, JSON baselines): save it again as UTF-8 (an editor may have saved it as ${nul ? 'UTF-16' : 'Latin-1 or Windows-1252'}), or move it out of the suite folder if it is not a suite file`,
+        ),
+        ...(bad === null ? {} : { line: bad.line, column: bad.column }),
+      },
     };
   }
   return { text: bytes.toString('utf8') };
@@ -111,4 +117,26 @@ function readRegularFile(real: string): { bytes: Buffer } | { size: number | nul
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The first byte of `bytes` that starts no valid UTF-8 sequence, with its line and column (in
+ * characters, as an editor counts them); null when there is none.
+ */
+function firstNonUtf8(bytes: Buffer): { byte: number; line: number; column: number } | null {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    const size = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (size > 0 && i + size <= bytes.length && isUtf8(bytes.subarray(i, i + size))) {
+      i += size;
+      continue;
+    }
+    const lineStart = i === 0 ? 0 : bytes.lastIndexOf(0x0a, i - 1) + 1;
+    let line = 1;
+    for (let k = bytes.indexOf(0x0a); k !== -1 && k < i; k = bytes.indexOf(0x0a, k + 1)) line += 1;
+    const column = [...bytes.subarray(lineStart, i).toString('utf8')].length + 1;
+    return { byte: b, line, column };
+  }
+  return null;
 }

@@ -287,10 +287,14 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     const r = await load({
       [`${F}/dup.yml`]: 'label: a\nmessage: x\nmessage: y\n',
       [`${F}/docs.yml`]: 'label: b\nmessage: x\n---\nlabel: c\nmessage: y\n',
+      // The first of the two is named: in a list item, and in a mapping under a key.
+      [`${F}/list.yml`]: '- label: d\n  message: x\n- label: e\n  message: x\n  label: f\n- label: g\n  message: x\n  assert:\n    contains: x\n    # a comment\n    contains: y\n',
     });
     expect(brief(r.errors)).toEqual([
       `${F}/docs.yml:3: invalid YAML: the file contains more than one document (a --- separator)`,
-      `${F}/dup.yml:3: invalid YAML: the key "message" appears twice in one mapping`,
+      `${F}/dup.yml:3: invalid YAML: the key "message" appears twice in one mapping (first on line 2)`,
+      `${F}/list.yml:5: invalid YAML: the key "label" appears twice in one mapping (first on line 3)`,
+      `${F}/list.yml:11: invalid YAML: the key "contains" appears twice in one mapping (first on line 9)`,
     ]);
   });
 
@@ -318,12 +322,12 @@ describe('loadSuite: configuration errors, each with file and line', () => {
   it('a key written twice does not hide the rest of the file: every other error of it is said in the same run', async () => {
     const r = await load({ [`${F}/c.yml`]: 'label: c-one\nmessage: hi\nmessage: again\nasert: { contains: x }\nrepeat: { count: 3, minPass: 4 }\n' });
     expect(brief(r.errors)).toEqual([
-      `${F}/c.yml:3: invalid YAML: the key "message" appears twice in one mapping`,
+      `${F}/c.yml:3: invalid YAML: the key "message" appears twice in one mapping (first on line 2)`,
       `${F}/c.yml:4: fixture "c-one": unknown key "asert"; allowed keys: label, message, persona, assert, repeat`,
       `${F}/c.yml:5: fixture "c-one": repeat.minPass 4 is not a whole number from 1 to count (3)`,
     ]);
     const config = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  retries: 1\n  retries: 2\n  concurrency: 0\n' });
-    expect(brief(config.errors)).toEqual([`${C}:3: invalid YAML: the key "retries" appears twice in one mapping`, `${C}:4: agent.concurrency must be at least 1, found the number 0`]);
+    expect(brief(config.errors)).toEqual([`${C}:3: invalid YAML: the key "retries" appears twice in one mapping (first on line 2)`, `${C}:4: agent.concurrency must be at least 1, found the number 0`]);
   });
 
   it('a shape error in one section does not hide the checks of the others: every error of config.yml at once', async () => {
@@ -1059,6 +1063,77 @@ describe('loadSuite: files left out of the fixtures folder', () => {
       `${F}/b.json: not read: fixtures are read from .yml and .yaml files only\n  fix: rename it to b.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
       `${F}/refund.ym: not read: fixtures are read from .yml and .yaml files only\n  fix: rename it to refund.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
       `${F}/sub/hours.yml~: not read: fixtures are read from .yml and .yaml files only\n  fix: rename it to hours.yml (YAML; a JSON document is YAML too) to have it read, or move it out of the folder`,
+    ]);
+  });
+});
+
+describe('a line indented with a tab: one error, not the parser\'s misreadings of the lines after it', () => {
+  it('in a list, under fixtures:, and on two lines of config.yml; a tab in a block scalar\'s text is text', async () => {
+    const r = await load({
+      [C]: 'agent:\n\turl: http://127.0.0.1:9/chat\n\ttimeoutMs: 5\ncost:\n  capUsd: -1\n',
+      [`${F}/a.yml`]: '- label: a\n  message: hi\n- label: b\n\tmessage: hi\n- label: c\n  message: hi\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: d\n    message: hi\n  - label: e\n\tmessage: hi\n  - label: f\n    message: hi\n',
+      [`${F}/c.yml`]: 'label: g\nmessage: |\n  code:\n  \tindented: with a tab\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:2:1: invalid YAML: lines 2 and 3 are indented with a tab, which YAML does not allow\n  fix: indent with spaces, not tabs (set the editor to insert spaces for this file)`,
+      `${C}:5:11: cost.capUsd must be at least 0, found the number -1\n  fix: set cost.capUsd to a value at least 0`,
+      `${F}/a.yml:4:1: invalid YAML: line 4 is indented with a tab, which YAML does not allow\n  fix: indent with spaces, not tabs (set the editor to insert spaces for this file)`,
+      `${F}/b.yml:5:1: invalid YAML: line 5 is indented with a tab, which YAML does not allow\n  fix: indent with spaces, not tabs (set the editor to insert spaces for this file)`,
+    ]);
+  });
+});
+
+describe('a key indented between two mappings\' columns: both places it can go, not the parser\'s "All mapping items must start at the same column"', () => {
+  it('in a fixture and in config.yml', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n   # a comment\n timeoutMs: 5\n',
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n    regex: x\n  "flags": i\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:4:2: invalid YAML: "timeoutMs" on line 4 is indented by 1 space, more than "agent" on line 1 and less than the keys under it (2), so YAML cannot tell which mapping it belongs to\n` +
+        '  fix: indent it by 2 spaces, as "url" on line 2, for a key under "agent"; or start it at the beginning of the line, as "agent", for a key beside it',
+      `${F}/a.yml:5:3: invalid YAML: "flags" on line 5 is indented by 2 spaces, more than "assert" on line 3 and less than the keys under it (4), so YAML cannot tell which mapping it belongs to\n` +
+        '  fix: indent it by 4 spaces, as "regex" on line 4, for a key under "assert"; or start it at the beginning of the line, as "assert", for a key beside it',
+    ]);
+  });
+});
+
+describe('where the parser loses its place, the one slip is said, not what it says of every line after', () => {
+  it('a first line indented by a stray space, and a closing bracket that closes nothing', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 5\n}\ncost:\n  capUsd: 1\n',
+      [`${F}/a.yml`]: ' - label: a\n  message: hi\n- label: b\n  message: hi\n- label: c\n  message: hi\n',
+      [`${F}/b.yml`]: ' label: d\nmessage: hi\n',
+    });
+    expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:4:1: invalid YAML: this } closes nothing that is open, and YAML reads nothing of the file after it\n` +
+        '  fix: remove it, or put it where the { it closes is meant to end; if it is part of a value, put the whole value in quotes',
+      `${F}/a.yml:1:1: invalid YAML: line 1, the file's first, is indented by 1 space, and line 3 by none: YAML reads the file as ending before line 3\n` +
+        "  fix: start line 1 at the beginning of the line, as line 3: a file's top-level keys or list items all start at one column",
+      `${F}/b.yml:1:1: invalid YAML: line 1, the file's first, is indented by 1 space, and line 2 by none: YAML reads the file as ending before line 2\n` +
+        "  fix: start line 1 at the beginning of the line, as line 2: a file's top-level keys or list items all start at one column",
+    ]);
+  });
+
+  it('an unclosed { in a list under fixtures: is the one error, not also the next item read as keys over several lines', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    assert: { contains: x\n  - label: b\n    message: hi\n  - label: c\n    message: hi\n    persona: 5\n' });
+    expect(brief(r.errors)).toEqual([
+      `${F}/a.yml:3: invalid YAML: the { opened here (a mapping, as in { contains: "x" }) is never closed`,
+      `${F}/a.yml:8: fixture "c": persona must be a string, found the number 5`,
+    ]);
+  });
+});
+
+describe('a key without the space after its colon where a mapping belongs', () => {
+  it('is read as text: the fix puts the space in, as it does where YAML cannot read the line', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url:http://127.0.0.1:9/chat # local\n',
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nrepeat:\n  count:3\n',
+    });
+    expect(r.errors.map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '2:3: agent must be a mapping, found the string "url:http://127.0.0.1:9/chat"\n  fix: put a space after the colon, so that line 2 reads\n    url: http://127.0.0.1:9/chat # local',
+      '4:3: fixture "a": repeat must be a mapping, found the string "count:3"\n  fix: put a space after the colon, so that line 4 reads\n    count: 3',
     ]);
   });
 });

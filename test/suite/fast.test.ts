@@ -61,7 +61,7 @@ describe('the fast fixture reader agrees with the yaml document', () => {
 
   it('refuses what js-yaml refuses, with its reason and position, so the yaml path reports the syntax error', () => {
     expect(fastSource('f.yml', 'label: a\nlabel: b\nmessage: x\n')).toEqual({
-      refused: { reason: 'duplicated mapping key', position: { line: 2, column: 1 } },
+      refused: { reason: 'duplicated mapping key', offset: 9, position: { line: 2, column: 1 } },
     });
     expect(fastSource('f.yml', 'fixtures:\n  - { label: a, message: [unclosed\n')).toHaveProperty('refused');
     expect(fastSource('f.yml', 'label: a\n---\nlabel: b\n')).toHaveProperty('refused'); // two documents

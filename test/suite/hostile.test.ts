@@ -139,11 +139,16 @@ describe('an error about a file is clipped', () => {
     expect(allText(r).length).toBeLessThan(10_000);
   });
 
-  it('invalid UTF-8 without NUL bytes is also not a text file', async () => {
+  it('invalid UTF-8 without NUL bytes is also not a text file, said at its first byte that is not UTF-8', async () => {
     const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
-    await fs.writeFile(path.join(cwd, F, 'latin1.yml'), Buffer.from('label: caf\xe9\nmessage: \xff\xfe\n', 'latin1'));
+    await fs.writeFile(path.join(cwd, F, 'latin1.yml'), Buffer.concat([Buffer.from('label: cafe\nmessage: d\u00e9j\u00e0 \u2014 caf', 'utf8'), Buffer.from([0xe9, 0x20, 0xff, 0x0a])]));
+    await fs.writeFile(path.join(cwd, F, 'first.yml'), Buffer.from([0xe9, 0x0a]));
     const r = await loadAt(cwd);
-    expect(brief(r.errors)).toEqual([`${F}/latin1.yml:-: not a text file: it is not valid UTF-8, so it was not parsed`]);
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
+      `${F}/first.yml:1:1: not a text file: it is not valid UTF-8 (byte 0xE9), so it was not parsed`,
+      `${F}/latin1.yml:2:20: not a text file: it is not valid UTF-8 (byte 0xE9), so it was not parsed`,
+    ]);
+    expect(r.errors[0]!.fix).toContain('an editor may have saved it as Latin-1 or Windows-1252');
   });
 
   it('a 1 MB text file with thousands of problems: 20 per file, then "and N more", and each text clipped', async () => {

@@ -70,6 +70,24 @@ describe('one YAML reading: the YAML 1.2 core schema, as documented', () => {
     expect(ours('flag: !!bool yes\n')).toEqual({ refused: 'cannot resolve a node with !<tag:yaml.org,2002:bool> explicit tag' });
   });
 
+  it('a merge key is refused once at its line, in a fixture list (its other items still checked) and in a request body, where it would be sent as a key', async () => {
+    const MERGE = 'invalid YAML: "<<" here is a YAML 1.1 merge key, which agent-replay does not read (in YAML 1.2 it is an ordinary key)';
+    const r = await load({
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  request:\n    body: { <<: { model: x }, input: "{{message}}" }\n',
+      [`${F}/a.yml`]: 'fixtures:\n  - &base\n    label: a\n    message: hi\n  - <<: *base\n    label: b\n  - label: c\n    mesage: hi\n',
+      // `<<` with a text value is an ordinary key, said as one.
+      [`${F}/b.yml`]: 'label: d\nmessage: hi\n<<: x\n',
+    });
+    expect(r.suite).toBeNull();
+    expect(brief(r.errors)).toEqual([
+      `${C}:4: ${MERGE}`,
+      `${F}/a.yml:5: ${MERGE}`,
+      `${F}/a.yml:8: fixture "c": unknown key "mesage" (and the required "message" is missing); allowed keys: label, message, persona, assert, repeat`,
+      `${F}/b.yml:3: fixture "d": unknown key "<<"; allowed keys: label, message, persona, assert, repeat`,
+    ]);
+    expect(r.errors[0]!.fix).toBe('write the keys out in place of the "<<" line; an alias may still stand for a whole value (message: *greeting)');
+  });
+
   it('a %YAML 1.1 directive changes nothing', () => {
     expect(ours('%YAML 1.1\n---\nmessage: yes\ncount: 0b11\n')).toEqual({ message: 'yes', count: '0b11' });
   });

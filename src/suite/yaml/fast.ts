@@ -93,6 +93,8 @@ function positionOf(starts: number[], offset: number): Position {
 export interface FastRefusal {
   reason: string;
   position: Position;
+  /** Where, as an offset into the text, when known. */
+  offset?: number;
   /** The nesting exhausted the stack (`[[[[...`): no parser will do better, say so at once. */
   tooDeep?: true;
 }
@@ -128,7 +130,7 @@ export function fastSource(file: string, text: string, lastKeyWins = false): { s
     if (e instanceof RangeError) {
       return { refused: { reason: 'lists or mappings are nested too deeply to read', position: { line: null, column: null }, tooDeep: true } };
     }
-    const err = e as { reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+    const err = e as { reason?: unknown; mark?: { line?: unknown; column?: unknown; position?: unknown } };
     const line = typeof err.mark?.line === 'number' ? err.mark.line + 1 : null;
     const column = typeof err.mark?.column === 'number' ? err.mark.column + 1 : null;
     const reason = typeof err.reason === 'string' ? err.reason : 'the YAML parser refused the file';
@@ -136,7 +138,8 @@ export function fastSource(file: string, text: string, lastKeyWins = false): { s
     if (reason.startsWith('nesting exceeded maxDepth')) {
       return { refused: { reason: 'lists or mappings are nested more than 100 levels deep', position: { line, column }, tooDeep: true } };
     }
-    return { refused: { reason, position: { line, column } } };
+    const offset = typeof err.mark?.position === 'number' ? err.mark.position : undefined;
+    return { refused: { reason, position: { line, column }, ...(offset === undefined ? {} : { offset }) } };
   }
   let starts: number[] | null = null;
   const tree = root as Closed | null;

@@ -5,7 +5,7 @@
 import type { ConfigIssue } from '../issues.js';
 import { fastSource, type FastRefusal } from './fast.js';
 import { aliasExpansion, MAX_ALIAS_VALUES } from './schema.js';
-import { documentSource, type SourceFile } from './source.js';
+import { documentSource, type PathSegment, type Position, type SourceFile } from './source.js';
 import { onlyDuplicateKeys, yamlSyntaxIssues } from './syntax.js';
 import { deepJsonOffset } from '../json-depth.js';
 
@@ -17,6 +17,11 @@ export interface LoadedYaml {
   src: SourceFile | null;
   data: unknown;
   errors: ConfigIssue[];
+  /**
+   * A file with syntax errors (src null): its document, from which the loader checks the entries
+   * the errors leave as written (SourceFile.entriesAt), never to run them.
+   */
+  partly?: SourceFile;
 }
 
 const TAG_FIX =
@@ -28,40 +33,89 @@ export function readYaml(shown: string, written: string): LoadedYaml {
   const text = written.charCodeAt(0) === 0xfeff ? written.slice(1) : written;
   const fast = fastSource(shown, text);
   if ('refused' in fast) {
-    const errors = refusalIssues(shown, text, fast.refused);
+    const { errors, partly } = refusalIssues(shown, text, fast.refused);
     // A key written twice is said, and the rest of the file is still read (its last value) and
     // checked, so that its other problems are said in the same run.
     if (onlyDuplicateKeys(errors)) {
       const again = fastSource(shown, text, true);
       if (!('refused' in again)) return { src: again.src, data: again.data, errors };
     }
-    return { src: null, data: undefined, errors };
+    return partly === null ? { src: null, data: undefined, errors } : { src: null, data: undefined, errors, partly };
   }
   // Without a `*` there is no alias: the walk that counts what aliases add is skipped.
   const added = text.includes('*') ? aliasExpansion(fast.data) : 0;
   if (added > MAX_ALIAS_VALUES) return { src: null, data: undefined, errors: [aliasBombIssue(fast.src, added)] };
+  // Without a `<<` there is no merge key: the walk is skipped.
+  const merges = text.includes('<<') ? mergeKeys(fast.data) : [];
+  if (merges.length > 0) {
+    const src = fast.src;
+    const at = merges.map((path) => src.keyAt(path.slice(0, -1), '<<') ?? src.valueAt(path));
+    const offsets = at.map((pos) => offsetOf(text, pos));
+    const errors = at.map((pos): ConfigIssue => ({ file: shown, ...pos, message: MERGE_MESSAGE, fix: MERGE_FIX }));
+    return { src: null, data: undefined, errors, partly: { ...src, entriesAt: (path, problems = []) => src.entriesAt(path, [...offsets, ...problems]) } };
+  }
   return { src: fast.src, data: fast.data, errors: [] };
 }
 
-/** Why a text is not read: the `yaml` document's better-worded syntax errors, else js-yaml's reason. */
-function refusalIssues(shown: string, text: string, refused: FastRefusal): ConfigIssue[] {
+const MERGE_MESSAGE = 'invalid YAML: "<<" here is a YAML 1.1 merge key, which agent-replay does not read (in YAML 1.2 it is an ordinary key)';
+const MERGE_FIX = 'write the keys out in place of the "<<" line; an alias may still stand for a whole value (message: *greeting)';
+
+/**
+ * The paths of the `<<` keys whose value is a mapping or a list (a YAML 1.1 merge, `<<: *base`),
+ * each mapping visited once (an alias shares the anchor's object: said where it is written).
+ */
+function mergeKeys(data: unknown): PathSegment[][] {
+  const out: PathSegment[][] = [];
+  const seen = new Set<object>();
+  const walk = (v: unknown, path: PathSegment[]): void => {
+    if (v === null || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => walk(item, [...path, i]));
+      return;
+    }
+    for (const [key, value] of Object.entries(v)) {
+      if (key === '<<' && value !== null && typeof value === 'object') out.push([...path, key]);
+      walk(value, [...path, key]);
+    }
+  };
+  walk(data, []);
+  return out;
+}
+
+/** The offset of a 1-based line and column in `text`. */
+function offsetOf(text: string, pos: Position): number {
+  let offset = 0;
+  for (let line = 1; line < (pos.line ?? 1); line += 1) offset = text.indexOf('\n', offset) + 1;
+  return offset + (pos.column ?? 1) - 1;
+}
+
+/**
+ * Why a text is not read: the `yaml` document's better-worded syntax errors (with the document, for
+ * what can still be checked), else js-yaml's reason.
+ */
+function refusalIssues(shown: string, text: string, refused: FastRefusal): { errors: ConfigIssue[]; partly: SourceFile | null } {
   const { reason, position } = refused;
   if (refused.tooDeep) {
-    return [{ file: shown, ...position, message: `invalid YAML: ${reason}`, fix: 'flatten the file: fixtures and config need a few levels of nesting, not hundreds' }];
+    return { partly: null, errors: [{ file: shown, ...position, message: `invalid YAML: ${reason}`, fix: 'flatten the file: fixtures and config need a few levels of nesting, not hundreds' }] };
   }
   // The `yaml` document's words, unless the text nests deeper than js-yaml reads (refused here for
   // another reason first): the `yaml` package would recurse to its stack's edge on it, and say only
   // "Maximum call stack size exceeded". Brackets are counted outside double quotes, which is enough
   // to choose whose words to give.
   const src = deepJsonOffset(text, MAX_YAML_DEPTH) === null ? documentSource(shown, text) : null;
-  if (src !== null && src.syntaxErrors().length > 0) return yamlSyntaxIssues(src);
+  if (src !== null && src.syntaxErrors().length > 0) return { errors: yamlSyntaxIssues(src), partly: src };
   // What only js-yaml refuses: tags outside the schema, which `yaml` merely warns about.
   const fix = /tag/.test(reason)
     ? TAG_FIX
     : /^unidentified alias/.test(reason)
       ? 'a value that starts with * is an alias of a value marked &name above: put the value in quotes to keep it as text'
       : 'fix the YAML syntax here (check indentation, quotes, brackets and that every key is followed by ": ")';
-  return [{ file: shown, ...position, message: `invalid YAML: ${reason}`, fix }];
+  // What the `yaml` document read of the rest is checked, js-yaml's place being a problem too.
+  const at = refused.offset;
+  const partly: SourceFile | null =
+    src === null || at === undefined ? null : { ...src, entriesAt: (path, problems = []) => src.entriesAt(path, [at, ...problems]) };
+  return { errors: [{ file: shown, ...position, message: `invalid YAML: ${reason}`, fix }], partly };
 }
 
 /** One issue at the first alias of a file whose aliases add more than MAX_ALIAS_VALUES values. */

@@ -10,7 +10,7 @@
 //   (`yes`, `no`, `on`, `off`, `y`, `n` are text).
 // - integers: `123`, `-7`, `+7`, `0o17`, `0x1F` (`0b101`, `1_000`, `-0x1F` are text).
 // - floats: `1.5`, `.5`, `-1.`, `1e3`, `1.5E-3`, `.inf`, `-.inf`, `.nan`.
-// - no dates (`2026-11-30` is text), no merge keys (`<<` is an ordinary key), no other tags:
+// - no dates (`2026-11-30` is text), no merge keys (`<<: *base` is refused by readYaml), no other tags:
 //   `!!binary`, `!!timestamp`, `!custom` are errors. A `%YAML 1.1` directive changes nothing.
 // - anchors and aliases repeat a value; when the aliases of a file would add more than
 //   MAX_ALIAS_VALUES values (a "billion laughs" bomb), the file is refused before anything walks it.

@@ -45,6 +45,24 @@ export interface SourceFile {
   syntaxErrors(): readonly YamlSyntaxError[];
   /** `*name` and its offset: the first alias of the file, or null. */
   firstAlias(): { source: string; offset: number } | null;
+  /**
+   * The entries of the list or mapping at `path` (`[]`: the whole file), for a file with syntax
+   * errors: each with its key (an item's index) and whether it is sound, with its value when it is.
+   * An entry is sound when neither its text nor the space between it and its neighbours holds a
+   * problem (an error or a warning of the parser, or one of `problems`, offsets into the text), and
+   * an alias in it refers to a sound entry's text: the parser read it as written, and fixing the
+   * problems elsewhere does not change it (docs/configuration.md, "How YAML is read"). None is sound
+   * when a problem comes before the collection. null when there is no list or mapping at `path`.
+   */
+  entriesAt(path: readonly PathSegment[], problems?: readonly number[]): SourceEntry[] | null;
+}
+
+/** One entry of a list or mapping (SourceFile.entriesAt). */
+export interface SourceEntry {
+  key: PathSegment;
+  sound: boolean;
+  /** The value as read, when sound. */
+  value?: unknown;
 }
 
 const NO_POSITION: Position = { line: null, column: null };
@@ -154,7 +172,68 @@ export function documentSource(
     firstAlias() {
       return firstAliasOf(full().doc);
     },
+    entriesAt(path, problems = []) {
+      return entriesOf(full().doc, nodeAt(path), problems);
+    },
   };
+}
+
+/** SourceFile.entriesAt over the `yaml` document; `collection` is the node at the path asked. */
+function entriesOf(doc: Document.Parsed, collection: unknown, problems: readonly number[]): SourceEntry[] | null {
+  const { isMap, isScalar, isSeq, visit } = yamlPackage();
+  if (!isMap(collection) && !isSeq(collection)) return null;
+  const spans: [number, number][] = [...doc.errors, ...doc.warnings].map((e) => [e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)]);
+  for (const offset of problems) spans.push([offset, offset + 1]);
+  const start = collection.range?.[0] ?? 0;
+  const entries: { key: PathSegment | null; node: Node | null; from: number; to: number }[] = [];
+  if (isMap(collection)) {
+    for (const pair of collection.items) {
+      const key = isScalar(pair.key) && (typeof pair.key.value === 'string' || typeof pair.key.value === 'number') ? pair.key.value : null;
+      const keyRange = (pair.key as Node | null)?.range;
+      const value = (pair.value as Node | null) ?? null;
+      const from = keyRange?.[0] ?? value?.range?.[0] ?? start;
+      entries.push({ key, node: value, from, to: value?.range?.[2] ?? keyRange?.[2] ?? from });
+    }
+  } else {
+    collection.items.forEach((item, i) => {
+      const node = (item as Node | null) ?? null;
+      const from = node?.range?.[0] ?? start;
+      entries.push({ key: i, node, from, to: node?.range?.[2] ?? from });
+    });
+  }
+  const before = spans.some(([a]) => a < start);
+  // An entry's zone: from the end of the entry before it to the start of the entry after it.
+  const sound = entries.map((e, i) => {
+    if (before || e.key === null) return false;
+    const from = i === 0 ? start : (entries[i - 1] as { to: number }).to;
+    const to = i === entries.length - 1 ? Infinity : (entries[i + 1] as { from: number }).from;
+    return !spans.some(([a, b]) => a <= to && b > from);
+  });
+  const inSound = (offset: number): boolean => entries.some((e, i) => sound[i] === true && offset >= e.from && offset < e.to);
+  return entries.flatMap((e, i): SourceEntry[] => {
+    if (e.key === null) return [];
+    if (!sound[i]) return [{ key: e.key, sound: false }];
+    if (e.node === null) return [{ key: e.key, sound: true, value: null }];
+    let aliasesSound = true;
+    visit(e.node, {
+      Alias(_k, alias) {
+        const target = alias.resolve(doc);
+        if (!target?.range || !inSound(target.range[0])) {
+          aliasesSound = false;
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
+    if (!aliasesSound) return [{ key: e.key, sound: false }];
+    try {
+      // yaml's default guard against alias bombs (a ReferenceError) leaves the entry unread.
+      const value: unknown = e.node.toJS(doc);
+      return [{ key: e.key, sound: true, value }];
+    } catch {
+      return [{ key: e.key, sound: false }];
+    }
+  });
 }
 
 /** `*name` and its offset: the first alias of a `yaml` document, to point at. */

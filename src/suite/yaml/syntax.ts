@@ -16,9 +16,30 @@ function duplicateKeyAt(src: SourceFile, pos: Position): string | null {
   return m === null ? null : (m[1] ?? m[2] ?? m[3] ?? null);
 }
 
+/**
+ * The line where `key`, written again at `pos`, is first written in the same block mapping: the
+ * lines above at the key's column, up to the line that opens the mapping; null when not found (a
+ * flow mapping, or a key written otherwise).
+ */
+function firstKeyLine(src: SourceFile, pos: Position, key: string): number | null {
+  if (pos.line === null || pos.column === null) return null;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  for (let n = pos.line - 1; n >= 1; n -= 1) {
+    const text = lines[n - 1] as string;
+    if (isBlank(text)) continue;
+    // The column of the line's key: after its indentation and any "- ".
+    const lead = /^[ ]*(?:-[ ]+)*/.exec(text)?.[0] ?? '';
+    const indent = (/^ */.exec(text)?.[0] ?? '').length;
+    if (lead.length + 1 === pos.column && duplicateKeyAt(src, { line: n, column: pos.column }) === key) return n;
+    // A line less indented than the key (the key above the mapping, or the "- " item it starts): no further.
+    if (indent + 1 < pos.column) return null;
+  }
+  return null;
+}
+
 /** Is every issue a key written twice (the rest of the file can still be read and checked)? */
 export function onlyDuplicateKeys(issues: readonly ConfigIssue[]): boolean {
-  return issues.length > 0 && issues.every((i) => i.message === DUPLICATE_KEY_MESSAGE || /^invalid YAML: the key .* appears twice in one mapping$/.test(i.message));
+  return issues.length > 0 && issues.every((i) => i.message === DUPLICATE_KEY_MESSAGE || /^invalid YAML: the key .* appears twice in one mapping(?: \(first on line \d+\))?$/.test(i.message));
 }
 
 /**
@@ -169,6 +190,48 @@ function colonInValue(src: SourceFile, err: YamlSyntaxError): ConfigIssue | null
   };
 }
 
+/** A key at the start of a line (after its indentation and any "- "): its indentation and name. */
+const KEY_LINE = /^( *)(?:- +)?("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:(?:\s|$)/;
+
+/**
+ * A key indented less than the keys above it but more than the key they belong to (`agent:`, then
+ * `  url:`, then ` timeoutMs:`): YAML cannot tell which mapping it is in ("All mapping items must
+ * start at the same column"). Said with both columns it can take; null when the lines say otherwise.
+ */
+function misalignedKey(src: SourceFile, line: number | null): ConfigIssue | null {
+  if (line === null) return null;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const here = KEY_LINE.exec(lines[line - 1] ?? '');
+  if (here === null) return null;
+  const indent = (here[1] as string).length;
+  let sibling: { line: number; indent: number; key: string } | null = null;
+  for (let n = line - 1; n >= 1; n -= 1) {
+    const text = lines[n - 1] as string;
+    if (isBlank(text)) continue;
+    const m = KEY_LINE.exec(text);
+    const at = (/^ */.exec(text)?.[0] ?? '').length;
+    if (at > indent) {
+      if (m !== null && (m[1] as string).length === at) sibling = { line: n, indent: at, key: m[2] as string };
+      continue;
+    }
+    if (at === indent || m === null || sibling === null) return null;
+    const parent = { line: n, indent: at, key: m[2] as string };
+    const named = (k: string): string => JSON.stringify(k.replace(/^["']|["']$/g, ''));
+    const key = named(here[2] as string);
+    parent.key = named(parent.key);
+    sibling.key = named(sibling.key);
+    const spaces = (k: number): string => plural(k, 'space', 'spaces');
+    return {
+      file: src.file,
+      line,
+      column: indent + 1,
+      message: `invalid YAML: ${key} on line ${String(line)} is indented by ${spaces(indent)}, more than ${parent.key} on line ${String(parent.line)} and less than the keys under it (${String(sibling.indent)}), so YAML cannot tell which mapping it belongs to`,
+      fix: `indent it by ${spaces(sibling.indent)}, as ${sibling.key} on line ${String(sibling.line)}, for a key under ${parent.key}; or ${parent.indent === 0 ? 'start it at the beginning of the line' : `indent it by ${spaces(parent.indent)}`}, as ${parent.key}, for a key beside it`,
+    };
+  }
+  return null;
+}
+
 /** A line that starts a list item: its indentation and what follows the indentation. */
 const ITEM_LINE = /^( *)-(?:[ \t]|$)/;
 
@@ -269,6 +332,15 @@ function nestedItems(src: SourceFile): NestedItem[] {
   return out;
 }
 
+/** The last line from `line` on before the next non-blank line indented as little as `line` or less. */
+function shadowEnd(src: SourceFile, line: number): number {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const indent = (/^ */.exec(lines[line - 1] ?? '')?.[0] ?? '').length;
+  let n = line;
+  while (n < lines.length && (isBlank(lines[n] as string) || (/^ */.exec(lines[n] as string)?.[0] ?? '').length > indent)) n += 1;
+  return n;
+}
+
 /** The parser's words for the parts of a list item indented under the item above (nestedItems). */
 function isNestingError(err: YamlSyntaxError): boolean {
   return (
@@ -285,12 +357,117 @@ function continuesItem(src: SourceFile, item: number, line: number | null): bool
   return !/^\s*-(\s|$)/.test(lineOf(src, line) ?? '');
 }
 
+/** A line indented with a tab (before its first other character). */
+const TAB_INDENT = /^ *\t/;
+
+/** One stretch of lines the parser misreads after a line indented with a tab (tabIndents). */
+interface TabStretch {
+  issue: ConfigIssue;
+  /** 1-based lines, `last` included. */
+  first: number;
+  last: number;
+}
+
+/**
+ * Lines indented with a tab, which YAML does not allow: the parser says so ("Tabs are not allowed
+ * as indentation") or loses its place ("Unexpected scalar at node end") and then says something of
+ * nearly every line after it, until the next key at the start of a line. Said once per stretch, at
+ * its first tab, naming every tab-indented line in it; the parser's other words in the stretch are
+ * its consequences. Only lines the parser has an error on are counted: a tab inside a block
+ * scalar's text is text.
+ */
+function tabIndents(src: SourceFile, errors: readonly YamlSyntaxError[]): TabStretch[] {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const errorLines = new Set(errors.map((e) => src.offsetAt(e.offset).line));
+  const out: TabStretch[] = [];
+  for (let n = 1; n <= lines.length; n += 1) {
+    if (!TAB_INDENT.test(lines[n - 1] as string) || !errorLines.has(n)) continue;
+    // The stretch ends before the next line that starts a key at the beginning of the line.
+    let last = n;
+    while (last < lines.length && !/^[^\s#-]|^-[^\s-]/.test(lines[last] as string)) last += 1;
+    const tabbed: number[] = [];
+    for (let k = n; k <= last; k += 1) if (TAB_INDENT.test(lines[k - 1] as string)) tabbed.push(k);
+    const named = tabbed.length === 1 ? `line ${String(n)} is` : `lines ${tabbed.slice(0, -1).join(', ')} and ${String(tabbed.at(-1))} are`;
+    out.push({
+      first: n,
+      last,
+      issue: {
+        file: src.file,
+        line: n,
+        column: 1,
+        message: `invalid YAML: ${named} indented with a tab, which YAML does not allow`,
+        fix: 'indent with spaces, not tabs (set the editor to insert spaces for this file)',
+      },
+    });
+    n = last;
+  }
+  return out;
+}
+
+/**
+ * Where the parser left the document: its first "Unexpected ... in YAML stream" (or "at node end")
+ * error. Past it YAML reads nothing of the file, and says so of nearly every token after it; one
+ * issue says it. When the file's first line is indented and that line is not, the stray indentation
+ * of the first line is the cause (every other error of the file follows from it): said there.
+ */
+function leftDocument(src: SourceFile, errors: readonly YamlSyntaxError[], skip: (err: YamlSyntaxError) => boolean): { at: YamlSyntaxError; issue: ConfigIssue; whole: boolean } | null {
+  const at = errors.find((e) => e.code === 'UNEXPECTED_TOKEN' && /in YAML stream|at node end/.test(e.message) && !skip(e));
+  if (at === undefined) return null;
+  const pos = src.offsetAt(at.offset);
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const firstLine = lines.findIndex((l) => !isBlank(l) && !/^(?:---|%)/.test(l)) + 1;
+  const firstIndent = firstLine === 0 ? 0 : (/^ */.exec(lines[firstLine - 1] as string)?.[0].length ?? 0);
+  const hereIndent = pos.line === null ? 0 : (/^ */.exec(lines[pos.line - 1] ?? '')?.[0].length ?? 0);
+  if (firstIndent > hereIndent && pos.line !== null) {
+    return {
+      at,
+      whole: true,
+      issue: {
+        file: src.file,
+        line: firstLine,
+        column: 1,
+        message: `invalid YAML: line ${String(firstLine)}, the file's first, is indented by ${plural(firstIndent, 'space', 'spaces')}, and line ${String(pos.line)} by ${hereIndent === 0 ? 'none' : plural(hereIndent, 'space', 'spaces')}: YAML reads the file as ending before line ${String(pos.line)}`,
+        fix: `${hereIndent === 0 ? `start line ${String(firstLine)} at the beginning of the line` : `indent line ${String(firstLine)} by ${plural(hereIndent, 'space', 'spaces')}`}, as line ${String(pos.line)}: a file's top-level keys or list items all start at one column`,
+      },
+    };
+  }
+  const bracket = /^Unexpected flow-(map|seq)-end token/.exec(at.message);
+  return {
+    at,
+    whole: false,
+    issue: bracket
+      ? {
+          file: src.file,
+          ...pos,
+          message: `invalid YAML: this ${bracket[1] === 'map' ? '}' : ']'} closes nothing that is open, and YAML reads nothing of the file after it`,
+          fix: `remove it, or put it where the ${bracket[1] === 'map' ? '{' : '['} it closes is meant to end; if it is part of a value, put the whole value in quotes`,
+        }
+      : {
+          file: src.file,
+          ...pos,
+          message: `invalid YAML: line ${String(pos.line)} is not part of the mapping or list the file starts with, and YAML reads nothing of the file from here (the parser: ${at.message.split('\n')[0] ?? ''})`,
+          fix: 'check its indentation against the lines above it: the file\'s first line sets the column of its top-level keys or list items',
+        },
+  };
+}
+
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   // A list item indented under the item above is one slip, said once at its "-", whatever the
   // parser says about it and its next lines (nestedItems).
   const errors = src.syntaxErrors();
+  // A tab in a line's indentation: one issue for the stretch the parser then misreads (tabIndents).
+  const tabs = errors.length === 0 ? [] : tabIndents(src, errors);
+  const tabAt = (err: YamlSyntaxError): TabStretch | undefined => {
+    const line = src.offsetAt(err.offset).line ?? 0;
+    return tabs.find((t) => line >= t.first && line <= t.last);
+  };
+  const pos0 = (err: YamlSyntaxError): number => src.offsetAt(err.offset).line ?? 0;
+  /** The lines an unclosed flow collection's end leaves misread (see its issue). */
+  let flowShadow: { from: number; to: number } | null = null;
+  // Where the parser left the document: one issue for all it says after (leftDocument).
+  const left = errors.length === 0 ? null : leftDocument(src, errors, (err) => tabAt(err) !== undefined);
   const nested = errors.length === 0 ? [] : nestedItems(src);
   const nestedAt = (err: YamlSyntaxError): NestedItem | undefined => (isNestingError(err) ? nested.find((m) => err.offset >= m.from && err.offset <= m.to) : undefined);
   // A key the parser had to read over several lines is one slip, said once (implicitKeySlip); the
@@ -306,6 +483,17 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   /** Bad escapes by line: the issue already made for that line, and the escapes it names. */
   const escapesByLine = new Map<number, { issue: ConfigIssue; escapes: string[] }>();
   for (const err of errors) {
+    const tab = tabAt(err);
+    if (tab !== undefined) {
+      if (!out.includes(tab.issue)) out.push(tab.issue);
+      continue;
+    }
+    const line = pos0(err);
+    if (flowShadow !== null && line >= flowShadow.from && line <= flowShadow.to && isNestingError(err)) continue;
+    if (left !== null && (left.whole || err.offset >= left.at.offset)) {
+      if (!out.includes(left.issue)) out.push(left.issue);
+      continue;
+    }
     const item = nestedAt(err);
     if (item !== undefined) {
       if (!out.includes(item.issue)) out.push(item.issue);
@@ -334,7 +522,8 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       fix = 'keep one document per file: remove the --- line or split the file in two';
     } else if (err.code === 'DUPLICATE_KEY') {
       const key = duplicateKeyAt(src, pos);
-      message = key === null ? DUPLICATE_KEY_MESSAGE : `invalid YAML: the key ${JSON.stringify(key)} appears twice in one mapping`;
+      const first = key === null ? null : firstKeyLine(src, pos, key);
+      message = key === null ? DUPLICATE_KEY_MESSAGE : `invalid YAML: the key ${JSON.stringify(key)} appears twice in one mapping${first === null ? '' : ` (first on line ${String(first)})`}`;
       fix = 'remove or rename one of the two keys';
     } else if (err.code === 'MISSING_CHAR' && /^Missing closing ["']quote/.test(err.message)) {
       // The parser says so at the end of the file; the quote that was never closed is where to look.
@@ -361,6 +550,9 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
         };
         // One bracket, one issue: the parser may say it once per collection it was in.
         if (!out.some((o) => o.line === issue.line && o.column === issue.column && o.message === issue.message)) out.push(issue);
+        // The parser then misreads the lines where it had to end, up to the next line as little
+        // indented ("Implicit keys need to be on a single line" on the next list item): said with it.
+        if (pos.line !== null) flowShadow = { from: pos.line, to: shadowEnd(src, pos.line) };
         continue;
       }
     } else if (err.code === 'MISSING_CHAR' && /^Implicit map keys need to be followed by map values/.test(err.message)) {
@@ -369,12 +561,16 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
         out.push(noSpace);
         continue;
       }
+    } else if (err.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(err.message)) {
+      const key = misalignedKey(src, pos.line);
+      if (key !== null) {
+        out.push(key);
+        continue;
+      }
     } else if (err.code === 'BAD_INDENT' && /^All sequence items must start at the same column/.test(err.message)) {
       misplacedItem = pos.line;
       message = `invalid YAML: the list item on line ${String(pos.line)} starts at another column than the list's items above it`;
       fix = 'start its "-" at the column of the other items\' "-", and its other lines at the column of the item above\'s keys: indentation is part of YAML\'s structure';
-    } else if (err.code === 'TAB_AS_INDENT') {
-      fix = 'indent with spaces, not tabs';
     } else if (err.code === 'BAD_DQ_ESCAPE') {
       const escape = /Invalid escape sequence (\S+)/.exec(err.message)?.[1] ?? '\\';
       const seen = pos.line === null ? undefined : escapesByLine.get(pos.line);
