@@ -282,12 +282,12 @@ function listOfOneFix(ctx: TranslateContext, full: readonly PathSegment[], rel: 
     const inner = /^["']/.test(written) || /^[A-Za-z0-9_./-]+$/.test(written) ? written : JSON.stringify(value);
     const fixed = `${line.slice(0, start)}[ { ${itemKey}: ${inner} } ]${line.slice(start + written.length)}`;
     const keys = allowedKeysAt(ctx.schema, [...rel, 0]);
-    return `make it a list of one mapping, with ${inner} as its ${itemKey} (the keys an item takes: ${keys.join(', ')}), so that line ${String(pos.line)} reads\n    ${fixed.trim()}`;
+    return `make it a list of one mapping, with ${inner} as its ${itemKey} (the keys an item takes: ${keys.join(', ')}), so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}`;
   }
   if (itemKey !== null) return null;
   if (oneLine) {
     const fixed = `${line.slice(0, start)}[ ${written} ]${line.slice(start + written.length)}`;
-    return `make it a list of one: put the value in [ ], so that line ${String(pos.line)} reads\n    ${fixed.trim()}`;
+    return `make it a list of one: put the value in [ ], so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}`;
   }
   if (typeof value === 'object') return `make it a list of one: start line ${String(pos.line)} with "- " and indent the item's other lines by two more spaces`;
   return `change ${name} to a list: [ ... ], or one "- " line per item`;
@@ -356,7 +356,7 @@ function mappingFix(ctx: TranslateContext, rel: PathSegment[], name: string, val
     const pos = ctx.src.valueAt([...ctx.base, ...rel]);
     const line = lineOf(ctx.src, pos.line);
     if (line !== null && pos.column !== null && line.slice(pos.column - 1).startsWith(value as string)) {
-      return `put a space after the colon, so that line ${String(pos.line)} reads\n    ${`${line.slice(0, pos.column - 1)}${noSpace[1] as string}: ${line.slice(pos.column + (noSpace[1] as string).length)}`.trim()}`;
+      return `put a space after the colon, so that line ${String(pos.line)} reads\n    ${`${line.slice(0, pos.column - 1)}${noSpace[1] as string}: ${line.slice(pos.column + (noSpace[1] as string).length)}`.trimEnd()}`;
     }
   }
   // `mocks: [find_order]`: a mapping that takes the text as its one required key (a mock's `tool`).
@@ -492,7 +492,7 @@ function renameFix(src: SourceFile, pos: Position, key: string, hint: string, in
     fixed = renamedAt(fixed, { line: pos.line, column: (i.pos?.column ?? 0) + shift }, i.key, i.hint as string) ?? fixed;
   }
   const also = inner.map((i) => `, and ${quote(i.key)} in it to ${quote(i.hint as string)}`).join('');
-  return `did you mean ${quote(hint)}? rename the key${also}, so that line ${String(pos.line)} reads\n    ${fixed.trim()}`;
+  return `did you mean ${quote(hint)}? rename the key${also}, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}`;
 }
 
 /**

@@ -28,7 +28,7 @@ describe('advice about baselines: only what the suite proves', () => {
       [`${B}/welcome-greeting.json`]: BASELINE('welcome-greeting'),
     });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${F}/faq.yml:4:5: fixture "opening-hours": unknown key "mesage" (and the required "message" is missing); allowed keys: label, message, persona, assert, repeat\n  fix: did you mean "message"? rename the key, so that line 4 reads\n    message: When are you open?`,
+      `${F}/faq.yml:4:5: fixture "opening-hours": unknown key "mesage" (and the required "message" is missing); allowed keys: label, message, persona, assert, repeat\n  fix: did you mean "message"? rename the key, so that line 4 reads\n        message: When are you open?`,
     ]);
     expect(r.warnings).toEqual([]);
   });
@@ -99,7 +99,7 @@ describe('advice about baselines: only what the suite proves', () => {
       `${B}/my baseline.json: baseline files are named <label>.json by acceptance: rename it to the label of its fixture or persona script, or move it out of the baselines folder`,
       `${B}/typo.json: did you mean "reply"? rename the key, so that line 1 reads\n    {"label": "typo", "reply": "r", "route": null, "verdict": "pass", "acceptedAt": "t", "commit": null}\n  or ${keep(`${B}/typo.json`)}`,
       // The line as it should read stays whole: nothing is written after its comma.
-      `${B}/typo2.json: did you mean "reply"? rename the key, so that line 3 reads\n    "reply": "r",\n  or ${keep(`${B}/typo2.json`)}`,
+      `${B}/typo2.json: did you mean "reply"? rename the key, so that line 3 reads\n      "reply": "r",\n  or ${keep(`${B}/typo2.json`)}`,
     ]);
     expect(r.errors.find((i) => i.file === `${B}/typo.json`)?.message).toBe(
       'baseline: unknown key "rely" (and the required "reply" is missing); allowed keys: label, message, persona, reply, variants, route, verdict, attempts, judge, latencyMs, usage, time, acceptedAt, commit',
@@ -166,7 +166,7 @@ describe('did you mean: every section, with file:line', () => {
     const issue = r.errors.find((i) => i.message.includes(`unknown key "${key}"`));
     expect(issue, JSON.stringify(r.errors.map(formatIssue))).toBeDefined();
     expect(`${issue!.file}:${issue!.line}:${issue!.column}`).toBe(at);
-    expect(issue!.fix).toMatch(new RegExp(`^did you mean "${hint}"\\? rename the key, so that line \\d+ reads\\n {4}\\S`));
+    expect(issue!.fix).toMatch(new RegExp(`^did you mean "${hint}"\\? rename the key, so that line \\d+ reads\\n {4,}\\S`));
     // The corrected line really has the suggested key where the misspelt one was.
     const fixedLine = issue!.fix.split('\n    ')[1]!;
     expect(fixedLine).toContain(`${hint}:`);
@@ -187,7 +187,7 @@ describe('one misspelling, said once, at its line, with its fix', () => {
   it('a misspelt tool inside toolCalled (a mapping or a list) is not also a missing tool', async () => {
     const r = await load({ [`${F}/a.yml`]: 'label: a\nmessage: where is my order?\nassert:\n  toolCalled: { tol: find_order }\n' });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${F}/a.yml:4:17: fixture "a": unknown key "tol" in assert.toolCalled (and the required "tool" is missing); allowed keys: tool, input, match\n  fix: did you mean "tool"? rename the key, so that line 4 reads\n    toolCalled: { tool: find_order }`,
+      `${F}/a.yml:4:17: fixture "a": unknown key "tol" in assert.toolCalled (and the required "tool" is missing); allowed keys: tool, input, match\n  fix: did you mean "tool"? rename the key, so that line 4 reads\n      toolCalled: { tool: find_order }`,
     ]);
   });
 
@@ -225,7 +225,7 @@ describe('YAML escapes inside double quotes', () => {
   it('several refused escapes on one line are one issue; the escapes YAML knows are read as YAML reads them, a quote is doubled', async () => {
     const r = await load({ [`${F}/a.yml`]: 'label: price\nmessage: how much?\nassert:\n  regex: "\\$\\d+ it\'s \\"x\\" \\\\s"\n' });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${F}/a.yml:4:11: invalid YAML: \\$ and \\d inside double quotes are not YAML escapes (in "..." a backslash starts one, such as \\n or \\")\n  fix: put the value in single quotes, where a backslash is kept as written, so that line 4 reads\n    regex: '\\$\\d+ it''s "x" \\s'\n  or keep the double quotes and double the backslash (\\\\$, \\\\d)`,
+      `${F}/a.yml:4:11: invalid YAML: \\$ and \\d inside double quotes are not YAML escapes (in "..." a backslash starts one, such as \\n or \\")\n  fix: put the value in single quotes, where a backslash is kept as written, so that line 4 reads\n      regex: '\\$\\d+ it''s "x" \\s'\n  or keep the double quotes and double the backslash (\\\\$, \\\\d)`,
     ]);
   });
 
@@ -238,7 +238,7 @@ describe('YAML escapes inside double quotes', () => {
   it('in config.yml too', async () => {
     const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: "https://x.example/\\qpi"\n' });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${C}:2:27: invalid YAML: \\q inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\")\n  fix: put the value in single quotes, where a backslash is kept as written, so that line 2 reads\n    url: 'https://x.example/\\qpi'\n  or keep the double quotes and double the backslash (\\\\q)`,
+      `${C}:2:27: invalid YAML: \\q inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\")\n  fix: put the value in single quotes, where a backslash is kept as written, so that line 2 reads\n      url: 'https://x.example/\\qpi'\n  or keep the double quotes and double the backslash (\\\\q)`,
     ]);
   });
 });

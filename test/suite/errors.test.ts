@@ -130,10 +130,10 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     const block = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncosts:\n  cap: 1\n  budget: 5\njugde:\n  modle: m\n  timeout: 30\n', [`${F}/a.yml`]: OK_FIXTURE });
     expect(block.errors.map((e) => `${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
       '3: unknown key "costs" at the top level\n  fix: did you mean "cost"? rename the key, so that line 3 reads\n    cost:',
-      '4: unknown key "cap" in cost (written "costs" on line 3)\n  fix: did you mean "capUsd"? rename the key, so that line 4 reads\n    capUsd: 1',
+      '4: unknown key "cap" in cost (written "costs" on line 3)\n  fix: did you mean "capUsd"? rename the key, so that line 4 reads\n      capUsd: 1',
       '5: unknown key "budget" in cost (written "costs" on line 3)\n  fix: remove "budget" or use one of the allowed keys',
       '6: unknown key "jugde" at the top level\n  fix: did you mean "judge"? rename the key, so that line 6 reads\n    judge:',
-      '7: unknown key "modle" in judge (written "jugde" on line 6)\n  fix: did you mean "model"? rename the key, so that line 7 reads\n    model: m',
+      '7: unknown key "modle" in judge (written "jugde" on line 6)\n  fix: did you mean "model"? rename the key, so that line 7 reads\n      model: m',
       '8: unknown key "timeout" in judge (written "jugde" on line 6)\n  fix: did you mean "timeoutMs"? it is in milliseconds: rename the key and give the value in milliseconds (30 seconds is 30000)',
     ]);
     expect(block.errors[1]!.message).toContain('allowed keys: agentTurnUsd, turnsPerFixture, judgeCallUsd, capUsd, simulatorCallUsd');
@@ -201,9 +201,9 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       [C]: 'agent:\n  endpoint: http://127.0.0.1:9/chat\n  max_retries: 2\njudge:\n  url: http://127.0.0.1:9/v1\n  apiKey: k\n',
     });
     expect(r.errors.map((e) => `${e.file}:${e.line}: ${e.message.replace(/; allowed keys: .*/, '')}\n  fix: ${e.fix}`)).toEqual([
-      `${C}:2: unknown key "endpoint" in agent\n  fix: did you mean "url"? rename the key, so that line 2 reads\n    url: http://127.0.0.1:9/chat`,
-      `${C}:3: unknown key "max_retries" in agent\n  fix: did you mean "retries"? rename the key, so that line 3 reads\n    retries: 2`,
-      `${C}:5: unknown key "url" in judge\n  fix: did you mean "baseUrl"? rename the key, so that line 5 reads\n    baseUrl: http://127.0.0.1:9/v1`,
+      `${C}:2: unknown key "endpoint" in agent\n  fix: did you mean "url"? rename the key, so that line 2 reads\n      url: http://127.0.0.1:9/chat`,
+      `${C}:3: unknown key "max_retries" in agent\n  fix: did you mean "retries"? rename the key, so that line 3 reads\n      retries: 2`,
+      `${C}:5: unknown key "url" in judge\n  fix: did you mean "baseUrl"? rename the key, so that line 5 reads\n      baseUrl: http://127.0.0.1:9/v1`,
       `${F}/a.yml:1: unknown key "name" at the top level (and the required "label" is missing)\n  fix: did you mean "label"? rename the key, so that line 1 reads\n    label: a`,
       `${F}/a.yml:3: unknown key "expected" at the top level\n  fix: did you mean "assert"? rename the key, so that line 3 reads\n    assert: { contains: "x" }`,
     ]);
@@ -249,7 +249,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${F}/b.yml:3:1: invalid YAML: "persona:x" has no space after the colon, so YAML reads it as text, not as the key "persona"\n` +
         '  fix: put a space after the colon, so that line 3 reads\n    persona: x',
       `${F}/c.yml:2:12: invalid YAML: the value "Note: refunds take \\"30\\" days" holds ": ", which YAML reads as one more key on the same line\n` +
-        `  fix: put the value in quotes, so that line 2 reads\n    message: 'Note: refunds take "30" days'  # why`,
+        `  fix: put the value in quotes, so that line 2 reads\n      message: 'Note: refunds take "30" days'  # why`,
     ]);
   });
 
@@ -270,13 +270,13 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${P}/p.yml:3:12: persona script "p1": followUps must be a list, found the string "Order 1234"\n` +
         '  fix: make it a list of one: put the value in [ ], so that line 3 reads\n    followUps: [ Order 1234 ]   # the order',
       `${P}/p.yml:5:18: persona script "p1": expect.conversations must be a list, found the string "refunds"\n` +
-        '  fix: make it a list of one: put the value in [ ], so that line 5 reads\n    conversations: [ refunds ]',
+        '  fix: make it a list of one: put the value in [ ], so that line 5 reads\n      conversations: [ refunds ]',
       `${P}/p.yml:6:15: persona script "p1": expect.toolCalled must be a list, found a mapping\n` +
-        '  fix: make it a list of one: put the value in [ ], so that line 6 reads\n    toolCalled: [ { tool: find_order } ]',
+        '  fix: make it a list of one: put the value in [ ], so that line 6 reads\n      toolCalled: [ { tool: find_order } ]',
       `${P}/p.yml:8:5: persona script "p1": expect.toolNotCalled must be a list, found a mapping\n` +
         '  fix: make it a list of one: start line 8 with "- " and indent the item\'s other lines by two more spaces',
       `${P}/p.yml:9:13: persona script "p1": expect.criteria must be a list, found the string "Stayed polite, always"\n` +
-        '  fix: make it a list of one: put the value in [ ], so that line 9 reads\n    criteria: [ "Stayed polite, always" ]',
+        '  fix: make it a list of one: put the value in [ ], so that line 9 reads\n      criteria: [ "Stayed polite, always" ]',
     ]);
     // A file's fixtures: is checked item by item elsewhere: no list of one is offered for it.
     const file = await load({ [`${F}/a.yml`]: 'fixtures: hello\n' });
@@ -400,7 +400,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       [C]: 'agent:\n  url: https://x.example\n  tiemoutMs: 5\nbogus: 1\n',
     });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${C}:3:3: unknown key "tiemoutMs" in agent; allowed keys: url, preset, model, maxTokens, assistantId, stream, headers, timeoutMs, concurrency, retries, backoffMs, waitForAgent, request, response, start\n  fix: did you mean "timeoutMs"? rename the key, so that line 3 reads\n    timeoutMs: 5`,
+      `${C}:3:3: unknown key "tiemoutMs" in agent; allowed keys: url, preset, model, maxTokens, assistantId, stream, headers, timeoutMs, concurrency, retries, backoffMs, waitForAgent, request, response, start\n  fix: did you mean "timeoutMs"? rename the key, so that line 3 reads\n      timeoutMs: 5`,
       `${C}:4:1: unknown key "bogus" at the top level; allowed keys: agent, judge, regex, cost, coverage, repeat, personas, simulator, latency, meaning, stats, traces\n  fix: remove "bogus" or use one of the allowed keys`,
       `${F}/a.yml:2:1: fixture "a": unknown key "mesage"; allowed keys: label, message, persona, assert, repeat\n  fix: did you mean "message"? it is already given on line 3: keep one of the two and remove the other`,
       `${F}/a.yml:4:11: fixture "a": unknown key "contians" in assert; allowed keys: contains, regex, flags, judge, threshold, maxLatencyMs, toolCalled, toolNotCalled\n  fix: did you mean "contains"? rename the key, so that line 4 reads\n    assert: { contains: x }`,
@@ -412,7 +412,7 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(r.errors.map(formatIssue)).toEqual([
       expect.stringMatching(new RegExp(`^${C}:3:3: unknown key "timeout" in agent; .*\\n  fix: did you mean "timeoutMs"\\? it is in milliseconds: rename the key and give the value in milliseconds \\(30 seconds is 30000\\)$`)),
       expect.stringMatching(/:4:3: unknown key "backof" in agent; .*\n {2}fix: did you mean "backoffMs"\? it is in milliseconds: /),
-      expect.stringMatching(/:6:3: unknown key "cap" in cost; .*\n {2}fix: did you mean "capUsd"\? rename the key, so that line 6 reads\n {4}capUsd: 2$/),
+      expect.stringMatching(/:6:3: unknown key "cap" in cost; .*\n {2}fix: did you mean "capUsd"\? rename the key, so that line 6 reads\n {6}capUsd: 2$/),
     ]);
   });
 
@@ -1132,8 +1132,8 @@ describe('a key without the space after its colon where a mapping belongs', () =
       [`${F}/a.yml`]: 'label: a\nmessage: hi\nrepeat:\n  count:3\n',
     });
     expect(r.errors.map((e) => `${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
-      '2:3: agent must be a mapping, found the string "url:http://127.0.0.1:9/chat"\n  fix: put a space after the colon, so that line 2 reads\n    url: http://127.0.0.1:9/chat # local',
-      '4:3: fixture "a": repeat must be a mapping, found the string "count:3"\n  fix: put a space after the colon, so that line 4 reads\n    count: 3',
+      '2:3: agent must be a mapping, found the string "url:http://127.0.0.1:9/chat"\n  fix: put a space after the colon, so that line 2 reads\n      url: http://127.0.0.1:9/chat # local',
+      '4:3: fixture "a": repeat must be a mapping, found the string "count:3"\n  fix: put a space after the colon, so that line 4 reads\n      count: 3',
     ]);
   });
 });

@@ -45,7 +45,7 @@ describe('one value where a list belongs: the list that was meant, when it is va
       `${P}/s.yml:4:8: persona script "s": mocks must be a list, found the string "find_order"\n` +
         '  fix: make it a list of one mapping, with find_order as its tool (the keys an item takes: tool, input, match, output), so that line 4 reads\n    mocks: [ { tool: find_order } ]   # the lookup',
       `${P}/t.yml:5:18: persona script "t": expect.toolNotCalled must be a list, found the string "issue: refund"\n` +
-        '  fix: make it a list of one mapping, with "issue: refund" as its tool (the keys an item takes: tool, input, match), so that line 5 reads\n    toolNotCalled: [ { tool: "issue: refund" } ]',
+        '  fix: make it a list of one mapping, with "issue: refund" as its tool (the keys an item takes: tool, input, match), so that line 5 reads\n      toolNotCalled: [ { tool: "issue: refund" } ]',
     ]);
   });
 

@@ -186,7 +186,7 @@ function colonInValue(src: SourceFile, err: YamlSyntaxError): ConfigIssue | null
     line: pos.line,
     column: pos.column,
     message: `invalid YAML: the value ${JSON.stringify(value.slice(0, 60))} holds ": ", which YAML reads as one more key on the same line`,
-    fix: `put the value in quotes, so that line ${String(pos.line)} reads\n    ${fixed.trim()}`,
+    fix: `put the value in quotes, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}`,
   };
 }
 
@@ -598,7 +598,7 @@ function escapeAdvice(src: SourceFile, pos: Position, escapes: readonly string[]
   const fix =
     fixed === null
       ? `put the value in single quotes, where a backslash is kept as written, or keep the double quotes and double the backslash (${doubled})`
-      : `put the value in single quotes, where a backslash is kept as written, so that line ${String(pos.line)} reads\n    ${fixed.trim()}\n  or keep the double quotes and double the backslash (${doubled})`;
+      : `put the value in single quotes, where a backslash is kept as written, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}\n  or keep the double quotes and double the backslash (${doubled})`;
   return { message, fix };
 }
 
