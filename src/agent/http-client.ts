@@ -21,6 +21,8 @@ import type { EventEmitter } from 'node:events';
 import { request } from '../http/undici.js';
 import { DIRECT, proxyRefusal, type Network } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
+import { tlsProblem } from '../http/tls.js';
+import { protectionOf } from '../http/protection.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
@@ -213,7 +215,12 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // A redirect is not followed: a turn's body and headers go only where agent.url says. Where it
       // points is said, so that the fix (that address as agent.url) is in the message.
       const redirect = status >= 300 && status < 400 ? redirectTarget(response.headers.location, url) : null;
-      const failed = fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${n}${redirect === null ? '' : ` (redirects to ${redirect})`}: ${snippet(text)}`);
+      // A preview's access control answering in place of the agent is named, so that its cause says
+      // which header lets automation through (docs/troubleshooting.md, "The agent").
+      const quoted = snippet(text);
+      const protection = protectionOf(status, response.headers, redirect, quoted.startsWith('an HTML page'));
+      const notes = `${redirect === null ? '' : ` (redirects to ${redirect})`}${protection === null ? '' : ` (protected by ${protection})`}`;
+      const failed = fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${n}${notes}: ${quoted}`);
       if (status === 429 && !failed.ok) {
         failed.failure.throttled = true;
         failed.throttled = true;
@@ -231,6 +238,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);
       }
       if (err instanceof UndecodableBody) return fail('http', false, null, () => err.message);
+      // A certificate Node refuses is refused again on every attempt: not retried, and the fix (a CA
+      // in NODE_EXTRA_CA_CERTS, a renewal, the host name) said, never "turn verification off"
+      // (docs/troubleshooting.md, "The agent").
+      const tls = tlsProblem(tlsCode(err));
+      if (tls !== null) return fail('network', false, null, (n) => `the agent's TLS certificate is refused, after ${n}: ${tls.what} (${tls.code}); ${tls.fix}`);
       if (answered !== null && deps.signal?.aborted !== true) {
         // The agent answered and its body broke off (not cut by the run's interrupt): it had the turn, so another attempt could
         // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").
@@ -611,6 +623,14 @@ export function snippet(text: string): string {
     return visible === '' ? 'an HTML page with no text' : `an HTML page reading "${clip(visible)}"`;
   }
   return flat.length <= SNIPPET_LENGTH ? flat : `${flat.slice(0, SNIPPET_LENGTH - 1)}…`;
+}
+
+/** The code of a TLS failure: on the error, its cause, or the first of an AggregateError (a host with two addresses). */
+function tlsCode(err: unknown): string | undefined {
+  if (err instanceof AggregateError && err.errors.length > 0) return tlsCode(err.errors[0]);
+  const code = errorCode(err);
+  if (code !== undefined && tlsProblem(code) !== null) return code;
+  return err instanceof Error && err.cause !== undefined && err.cause !== err ? tlsCode(err.cause) : code;
 }
 
 function errorCode(err: unknown): string | undefined {

@@ -23,7 +23,7 @@ describe('causes', () => {
     ]);
     const [login] = groupCauses([to(302, 'https://auth.example.com/login')], URL_);
     expect(login?.what).toBe(`HTTP 302 from ${URL_} to a sign-in page (https://auth.example.com/login)`);
-    expect(login?.hint).toMatch(/^the preview is protected: give its bypass header in agent-headers \(agent.headers\)/);
+    expect(login?.hint).toMatch(/^the preview is protected: give the header that lets automation through in agent-headers \(agent.headers\)/);
     const [bare] = groupCauses([to(307, null)], URL_);
     expect([bare?.what, bare?.hint]).toEqual([`HTTP 307 from ${URL_}`, 'the URL redirects, and redirects are not followed: set agent-url (agent.url) to the address it redirects to']);
     // A record from elsewhere whose text is not a URL: named as it is, never a crash.
