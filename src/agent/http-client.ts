@@ -232,7 +232,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         return fail('timeout', false, null, () => `agent did not answer within ${config.timeoutMs} ms`);
       }
       if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-        return fail('http', false, null, () => `agent response is larger than ${MAX_RESPONSE_BYTES} bytes`);
+        // The limit is fixed: said with what it is, so that no one looks for a setting (docs/troubleshooting.md, "The agent").
+        return fail('http', false, null, () => `agent response is larger than ${MAX_RESPONSE_BYTES / (1024 * 1024)} MB, the most agent-replay reads of one answer (a fixed limit, not a setting)`);
       }
       if (code !== undefined && INTERNAL_CODES.has(code)) {
         return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);

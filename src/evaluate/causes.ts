@@ -119,8 +119,13 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     const redirect = /\(redirects to (\S+)\)/.exec(text)?.[1] ?? null;
     const protection = /\(protected by ([^)]+)\)/.exec(text)?.[1] ?? null;
     if (status) return httpCause(Number(status[1]), endpoint, looksLikeHtml(text), redirect, answered, protection);
-    if (/larger than \d+ bytes/.test(text)) {
-      return { key: `too_large:${url}`, what: `a response too large from ${at(endpoint)}`, hint: 'check agent-path or agent.url: the URL may serve a file, not the agent' };
+    // "8 MB", or "8388608 bytes" in a record written before 2026-12-05.
+    if (/larger than \d+ (?:bytes|MB)/.test(text)) {
+      return {
+        key: `too_large:${url}`,
+        what: `a response too large from ${at(endpoint)}`,
+        hint: 'an answer is read up to 8 MB, a fixed limit: if the URL serves a file, not the agent, check agent-path or agent.url; else see what makes the agent answer that much (a stream that never ends)',
+      };
     }
   }
   if (errorKind === 'network') {
