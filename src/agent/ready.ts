@@ -9,6 +9,7 @@ import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
 import { tlsProblem } from '../http/tls.js';
+import { basicAuthOf } from '../suite/url-credentials.js';
 
 /** The longest `wait-for-agent` allowed: 10 minutes, in seconds. */
 export const MAX_WAIT_FOR_AGENT_S = 600;
@@ -117,12 +118,16 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
   let delay = FIRST_DELAY_MS;
   let polls = 0;
   const interrupted = (): boolean => o.signal?.aborted === true;
+  // A user and password in the URL are sent as basic auth, as the turns send them (docs/configuration.md,
+  // "config.yml"): a host whose basic auth answers 401 before the agent is up is not taken as ready.
+  const basic = URL.canParse(o.url) ? basicAuthOf(new URL(o.url)) : null;
+  const headers = basic === null || Object.keys(o.headers).some((n) => n.toLowerCase() === 'authorization') ? o.headers : { authorization: `Basic ${basic}`, ...o.headers };
   for (;;) {
     polls++;
     const timeoutMs = Math.max(MIN_POLL_TIMEOUT_MS, Math.min(POLL_TIMEOUT_MS, deadline - clock.now()));
     let observed: string;
     try {
-      const status = await probe(o.url, o.headers, timeoutMs, o.network);
+      const status = await probe(o.url, headers, timeoutMs, o.network);
       if (!NOT_READY_STATUSES.has(status)) {
         o.log?.(readyLine(status, polls));
         return { polls, waitedMs: clock.now() - start, status };

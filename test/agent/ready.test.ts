@@ -120,6 +120,22 @@ describe('waitForAgent', () => {
     ]);
   });
 
+  it("sends the URL's user and password as basic auth, as the turns do: a host whose basic auth answers 401 is not taken as the agent", async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(req.headers.authorization === `Basic ${Buffer.from('preview:s3cret').toString('base64')}` ? 405 : 401).end();
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://preview:s3cret@127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`;
+    expect(await waitForAgent({ url, headers: {}, seconds: 5, clock: instantClock() })).toMatchObject({ polls: 1, status: 405 });
+    expect(seen).toEqual([`Basic ${Buffer.from('preview:s3cret').toString('base64')}`]);
+    // agent.headers' own Authorization wins, as on the turns.
+    expect(await waitForAgent({ url, headers: { Authorization: 'Bearer t' }, seconds: 5, clock: instantClock() })).toMatchObject({ status: 401 });
+    expect(seen.at(-1)).toBe('Bearer t');
+  });
+
   it('0 seconds: no wait and no request', async () => {
     const agent = await agentStartingAfter(0);
     expect(await waitForAgent({ url: agent.url, headers: {}, seconds: 0, clock: instantClock() })).toBeNull();
