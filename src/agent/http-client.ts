@@ -229,6 +229,12 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     } catch (err) {
       const code = errorCode(err);
       if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
+        // An answer begun (a stream still coming) is said apart from no answer: the agent is up, and
+        // agent.timeoutMs bounds the whole answer (docs/presets.md, "Retries and timeouts").
+        if (answered !== null) {
+          const got = answered;
+          return fail('timeout', false, null, () => `the agent's answer (HTTP ${got}) did not end within ${config.timeoutMs} ms (agent.timeoutMs bounds the whole answer, a stream to its end)`);
+        }
         return fail('timeout', false, null, () => `agent did not answer within ${config.timeoutMs} ms`);
       }
       if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {

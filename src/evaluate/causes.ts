@@ -167,6 +167,14 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   }
   if (errorKind === 'timeout') {
     const ms = /within (\d+) ms/.exec(text)?.[1];
+    // The agent answered, and its answer (a stream) was still coming at the deadline: it is up.
+    if (/answer \(HTTP \d{3}\) did not end within/.test(text)) {
+      return {
+        key: `timeout:ended:${url}`,
+        what: `an answer from ${at(endpoint)} that did not end within ${ms ?? 'its'} ms`,
+        hint: 'the agent answered but was still sending: raise agent.timeoutMs in config.yml (it bounds the whole answer, a stream to its end)',
+      };
+    }
     return {
       key: `timeout:${url}`,
       what: `no answer${ms ? ` within ${ms} ms` : ' in time'} from ${at(endpoint)}`,

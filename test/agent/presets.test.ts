@@ -1014,12 +1014,12 @@ describe('native and any mapping', () => {
     });
   });
 
-  it('a stream that stalls is cut at the turn deadline, not retried', async () => {
+  it('a stream that stalls is cut at the turn deadline, not retried, said as an answer that did not end (the agent is up)', async () => {
     const server = await serve(() => ({ type: 'text/event-stream', body: 'data: Within\n\n', hold: true }));
     expect(await clientFor({ url: server.url, timeoutMs: 300, retries: 2 }).converse(request)).toEqual({
       kind: 'errored',
       errorKind: 'timeout',
-      error: 'message turn: agent did not answer within 300 ms',
+      error: "message turn: the agent's answer (HTTP 200) did not end within 300 ms (agent.timeoutMs bounds the whole answer, a stream to its end)",
     });
     expect(server.seen).toHaveLength(1);
   });
