@@ -259,6 +259,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // A connection the agent accepted and closed before any answer (a crash on this request, a
       // keep-alive connection it closed, a proxy in front of it) reached it: say so, not "could not
       // reach" (docs/troubleshooting.md, "The agent").
+      // A proxy that wants credentials, or refuses those given, refuses them again on every attempt
+      // (docs/configuration.md, "Behind a proxy").
+      if (errorMessage(err).startsWith('the proxy refused the tunnel (CONNECT): HTTP 407')) {
+        return fail('network', false, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
+      }
       if (code !== undefined && CLOSED_CODES.has(code)) {
         return fail('network', true, null, (n) => `the agent closed the connection without answering, after ${n}: ${errorMessage(err)}`);
       }

@@ -136,7 +136,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
         what: `the proxy refused to connect to ${at(endpoint)} (HTTP ${proxied})`,
         hint:
           proxied === '407'
-            ? 'the proxy wants credentials: give them in HTTPS_PROXY (http://user:password@host:port)'
+            ? 'the proxy wants credentials, or refused those given: check the user and password in HTTPS_PROXY (http://user:password@host:port)'
             : 'check HTTPS_PROXY, and NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")',
       };
     }

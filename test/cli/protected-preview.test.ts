@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { cli, makeProject, serve, useCleanup } from './helpers.js';
-import { tlsFront } from '../support/proxy-server.js';
+import { startProxy, tlsFront } from '../support/proxy-server.js';
 
 useCleanup();
 
@@ -92,6 +92,24 @@ describe('a certificate Node refuses', () => {
       expect(agent.requests).toEqual([]);
     } finally {
       await tls.close();
+    }
+  });
+});
+
+describe('a proxy that refuses the credentials (407)', () => {
+  it('is asked once per turn, not retried, and the cause says the credentials given may be the wrong ones', async () => {
+    const agent = await serve();
+    const proxy = await startProxy({ hosts: { 'agent.test': Number(new URL(agent.url).port) }, requireAuth: `Basic ${Buffer.from('ci:right').toString('base64')}` });
+    try {
+      const cwd = await makeProject({ config: 'agent:\n  url: https://agent.test/chat\n  retries: 2\n  backoffMs: 0\n  start: false\n', fixtures: { 'f.yml': 'fixtures:\n  - { label: refund, message: "refund?" }\n' } });
+      const r = await cli(['run'], cwd, { HTTPS_PROXY: `http://ci:wr0ng@127.0.0.1:${new URL(proxy.url).port}` });
+      expect(proxy.seen).toHaveLength(1);
+      expect(r.stdout.split('\n')[1]).toBe(
+        '  cause: the proxy refused to connect to https://agent.test/chat (HTTP 407): the proxy wants credentials, or refused those given: check the user and password in HTTPS_PROXY (http://user:password@host:port)',
+      );
+      expect(r.stdout + r.stderr).not.toContain('wr0ng');
+    } finally {
+      await proxy.close();
     }
   });
 });
