@@ -59,6 +59,9 @@ function protectionHint(protection: string | null): string {
   if (protection === 'Cloudflare Access') {
     return 'the preview is protected: give a service token of Cloudflare Access in agent-headers (agent.headers), as CF-Access-Client-Id and CF-Access-Client-Secret';
   }
+  if (protection === 'basic auth') {
+    return 'the preview asks for a user and password: give them in agent-url (agent.url) as https://user:password@host/... (sent as basic auth), or an Authorization header in agent-headers (agent.headers)';
+  }
   if (protection === "Netlify's password protection") {
     return 'the preview is protected: leave Deploy Previews unprotected, or protect them with Basic-Auth and give its user and password in agent-url (agent.url) as https://user:password@host/...';
   }

@@ -7,6 +7,7 @@
 export const VERCEL = "Vercel's Deployment Protection";
 export const CLOUDFLARE_ACCESS = 'Cloudflare Access';
 export const NETLIFY = "Netlify's password protection";
+export const BASIC_AUTH = 'basic auth';
 
 function headerOf(headers: Record<string, string | string[] | undefined>, name: string): string {
   const value = headers[name];
@@ -14,9 +15,9 @@ function headerOf(headers: Record<string, string | string[] | undefined>, name: 
 }
 
 /**
- * The protection that answered, or null: a 401 or 403 web page from Vercel's or Netlify's edge, or
- * a redirect to Vercel's sign-in or to a Cloudflare Access team domain. An agent's own 401 (JSON,
- * a missing token) is not one.
+ * The protection that answered, or null: a 401 or 403 web page from Vercel's or Netlify's edge, a
+ * 401 asking for basic auth, or a redirect to Vercel's sign-in or to a Cloudflare Access team
+ * domain. An agent's own 401 (JSON, a missing token) is not one.
  */
 export function protectionOf(status: number, headers: Record<string, string | string[] | undefined>, redirect: string | null, html: boolean): string | null {
   if (redirect !== null) {
@@ -25,6 +26,8 @@ export function protectionOf(status: number, headers: Record<string, string | st
     if (host === 'vercel.com' && new URL(redirect).pathname.startsWith('/sso')) return VERCEL;
     return null;
   }
+  // A user and password asked for (nginx, Netlify's Basic-Auth, a proxy in front): page or not.
+  if (status === 401 && /^\s*basic\b/.test(headerOf(headers, 'www-authenticate'))) return BASIC_AUTH;
   if ((status !== 401 && status !== 403) || !html) return null;
   const server = headerOf(headers, 'server');
   if (server.includes('vercel') || headerOf(headers, 'x-vercel-id') !== '') return VERCEL;

@@ -50,6 +50,14 @@ describe('a protected preview is named as one, with the header that lets automat
     );
   });
 
+  it('a 401 asking for basic auth (nginx, a Basic-Auth rule): the user and password in the URL', async () => {
+    const host = await serve(() => ({ status: 401, headers: { 'content-type': 'text/html', 'www-authenticate': 'Basic realm="preview"' }, body: page('401 Authorization Required') }));
+    const r = await runAgainst(host.url);
+    expect(r.stdout.split('\n')[1]).toBe(
+      `  cause: all 2: HTTP 401 from ${host.url} (basic auth): the preview asks for a user and password: give them in --agent-url (agent.url) as https://user:password@host/... (sent as basic auth), or an Authorization header in agent.headers in config.yml`,
+    );
+  });
+
   it('any other 403 web page: a page in place of the agent, and the headers that let automation through', async () => {
     const host = await serve(() => ({ status: 403, headers: { 'content-type': 'text/html' }, body: page('Forbidden') }));
     const r = await runAgainst(host.url);
