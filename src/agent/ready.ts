@@ -164,6 +164,9 @@ export function readyLine(status: number, polls: number): string {
   if (status === 404) {
     return `agent answered HTTP 404 ${after}: the server is up, but the path is probably wrong (a GET on a POST-only route may also answer 404); if the items error with HTTP 404, check agent-path or agent.url`;
   }
+  if (status >= 300 && status < 400) {
+    return `agent answered HTTP ${status} ${after}: the server is up, but redirects, and redirects are not followed: if the items error with HTTP ${status}, their cause names where it points (a sign-in page: a protected preview)`;
+  }
   if (status === 401 || status === 403) {
     return `agent answered HTTP ${status} ${after}: the server is up, but refuses a request without the header it expects (a protected preview's bypass header, the agent's key): if the items error with HTTP ${status}, their cause names it`;
   }

@@ -111,6 +111,15 @@ describe('waitForAgent', () => {
     }
   });
 
+  it('a redirect is an answer, said as one that is not followed', async () => {
+    const agent = await agentStartingAfter(Number.MAX_SAFE_INTEGER, 302);
+    const lines: string[] = [];
+    expect(await waitForAgent({ url: agent.url, headers: {}, seconds: 5, clock: instantClock(), log: (l) => lines.push(l) })).toMatchObject({ polls: 1, status: 302 });
+    expect(lines).toEqual([
+      'agent answered HTTP 302 after 1 poll: the server is up, but redirects, and redirects are not followed: if the items error with HTTP 302, their cause names where it points (a sign-in page: a protected preview)',
+    ]);
+  });
+
   it('a 401 or 403 is an answer, said as a refusal that the items\' cause will name', async () => {
     const agent = await agentStartingAfter(Number.MAX_SAFE_INTEGER, 401);
     const lines: string[] = [];
