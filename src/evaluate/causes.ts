@@ -149,10 +149,17 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
       return { key: `tls:${tls[2] ?? ''}:${url}`, what: `the TLS certificate of ${at(endpoint)} is refused: ${tls[1] ?? ''} (${tls[2] ?? ''})`, hint: tls[3] ?? null };
     }
     if (/ECONNREFUSED/.test(text)) {
+      // localhost names two addresses, and a dev server may listen on one only (Node's on [::1]):
+      // the one refused is in the message (docs/troubleshooting.md, "The agent").
+      const other = /ECONNREFUSED (127\.0\.0\.1|::1):/.exec(text)?.[1];
+      const local = URL.canParse(url) && new URL(url).hostname === 'localhost' && other !== undefined;
+      const family = other === '::1' ? 'IPv4 (http://127.0.0.1:PORT/...)' : 'IPv6 (http://[::1]:PORT/...)';
       return {
         key: `refused:${url}`,
-        what: `connection refused at ${at(endpoint)}`,
-        hint: 'nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly',
+        what: `connection refused at ${at(endpoint)}${local ? ` (tried at ${other})` : ''}`,
+        hint:
+          'nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly' +
+          (local ? `; an agent that listens on ${family} only is reached at that address` : ''),
       };
     }
     if (/ENOTFOUND|EAI_AGAIN/.test(text)) {

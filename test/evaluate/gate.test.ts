@@ -64,6 +64,17 @@ describe('causes', () => {
     expect(cause?.hint).toMatch(hint);
   });
 
+  it('connection refused at localhost names the address tried, and the other one, where a dev server may listen alone', () => {
+    const local = 'http://localhost:3000/api/chat';
+    const v4 = causeOf(errored('x', 'network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:3000'), local);
+    expect(v4?.what).toBe(`connection refused at ${local} (tried at 127.0.0.1)`);
+    expect(v4?.hint).toMatch(/; an agent that listens on IPv6 \(http:\/\/\[::1\]:PORT\/\.\.\.\) only is reached at that address$/);
+    const v6 = causeOf(errored('x', 'network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED ::1:3000'), local);
+    expect(v6?.hint).toMatch(/IPv4 \(http:\/\/127\.0\.0\.1:PORT\/\.\.\.\) only/);
+    // Another host: as before.
+    expect(causeOf(errored('x', 'network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:3000'), URL_)?.hint).not.toMatch(/IPv6/);
+  });
+
   it('a 502/503/504 when the agent replied to other items: it is up, so the fix is not to wait for it', () => {
     const down = [errored('a', 'http', 'message turn: agent returned HTTP 503 after 3 attempts: {"error":"db down"}'), errored('b', 'http', 'turn 3: agent returned HTTP 503 after 3 attempts: {"error":"db down"}')];
     // Nothing answered: the preview may still be starting.
