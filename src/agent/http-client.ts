@@ -21,6 +21,8 @@ import type { EventEmitter } from 'node:events';
 import { request } from '../http/undici.js';
 import { DIRECT, proxyRefusal, type Network } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
+import { tlsProblem } from '../http/tls.js';
+import { protectionOf } from '../http/protection.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 import { DECODED_MAPPING, type AgentConfig, type AgentMapping, type JsonValue } from '../config.js';
@@ -213,7 +215,12 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // A redirect is not followed: a turn's body and headers go only where agent.url says. Where it
       // points is said, so that the fix (that address as agent.url) is in the message.
       const redirect = status >= 300 && status < 400 ? redirectTarget(response.headers.location, url) : null;
-      const failed = fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${n}${redirect === null ? '' : ` (redirects to ${redirect})`}: ${snippet(text)}`);
+      // A preview's access control answering in place of the agent is named, so that its cause says
+      // which header lets automation through (docs/troubleshooting.md, "The agent").
+      const quoted = snippet(text);
+      const protection = protectionOf(status, response.headers, redirect, quoted.startsWith('an HTML page'));
+      const notes = `${redirect === null ? '' : ` (redirects to ${redirect})`}${protection === null ? '' : ` (protected by ${protection})`}`;
+      const failed = fail('http', retryable, retryAfterMs, (n) => `agent returned HTTP ${status} after ${n}${notes}: ${quoted}`);
       if (status === 429 && !failed.ok) {
         failed.failure.throttled = true;
         failed.throttled = true;
@@ -222,15 +229,27 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     } catch (err) {
       const code = errorCode(err);
       if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
+        // An answer begun (a stream still coming) is said apart from no answer: the agent is up, and
+        // agent.timeoutMs bounds the whole answer (docs/presets.md, "Retries and timeouts").
+        if (answered !== null) {
+          const got = answered;
+          return fail('timeout', false, null, () => `the agent's answer (HTTP ${got}) did not end within ${config.timeoutMs} ms (agent.timeoutMs bounds the whole answer, a stream to its end)`);
+        }
         return fail('timeout', false, null, () => `agent did not answer within ${config.timeoutMs} ms`);
       }
       if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-        return fail('http', false, null, () => `agent response is larger than ${MAX_RESPONSE_BYTES} bytes`);
+        // The limit is fixed: said with what it is, so that no one looks for a setting (docs/troubleshooting.md, "The agent").
+        return fail('http', false, null, () => `agent response is larger than ${MAX_RESPONSE_BYTES / (1024 * 1024)} MB, the most agent-replay reads of one answer (a fixed limit, not a setting)`);
       }
       if (code !== undefined && INTERNAL_CODES.has(code)) {
         return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);
       }
       if (err instanceof UndecodableBody) return fail('http', false, null, () => err.message);
+      // A certificate Node refuses is refused again on every attempt: not retried, and the fix (a CA
+      // in NODE_EXTRA_CA_CERTS, a renewal, the host name) said, never "turn verification off"
+      // (docs/troubleshooting.md, "The agent").
+      const tls = tlsProblem(tlsCode(err));
+      if (tls !== null) return fail('network', false, null, (n) => `the agent's TLS certificate is refused, after ${n}: ${tls.what} (${tls.code}); ${tls.fix}`);
       if (answered !== null && deps.signal?.aborted !== true) {
         // The agent answered and its body broke off (not cut by the run's interrupt): it had the turn, so another attempt could
         // advance its session twice, as a timed-out one could (docs/presets.md, "Retries and timeouts").
@@ -240,6 +259,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // A connection the agent accepted and closed before any answer (a crash on this request, a
       // keep-alive connection it closed, a proxy in front of it) reached it: say so, not "could not
       // reach" (docs/troubleshooting.md, "The agent").
+      // A proxy that wants credentials, or refuses those given, refuses them again on every attempt
+      // (docs/configuration.md, "Behind a proxy").
+      if (errorMessage(err).startsWith('the proxy refused the tunnel (CONNECT): HTTP 407')) {
+        return fail('network', false, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
+      }
       if (code !== undefined && CLOSED_CODES.has(code)) {
         return fail('network', true, null, (n) => `the agent closed the connection without answering, after ${n}: ${errorMessage(err)}`);
       }
@@ -611,6 +635,14 @@ export function snippet(text: string): string {
     return visible === '' ? 'an HTML page with no text' : `an HTML page reading "${clip(visible)}"`;
   }
   return flat.length <= SNIPPET_LENGTH ? flat : `${flat.slice(0, SNIPPET_LENGTH - 1)}…`;
+}
+
+/** The code of a TLS failure: on the error, its cause, or the first of an AggregateError (a host with two addresses). */
+function tlsCode(err: unknown): string | undefined {
+  if (err instanceof AggregateError && err.errors.length > 0) return tlsCode(err.errors[0]);
+  const code = errorCode(err);
+  if (code !== undefined && tlsProblem(code) !== null) return code;
+  return err instanceof Error && err.cause !== undefined && err.cause !== err ? tlsCode(err.cause) : code;
 }
 
 function errorCode(err: unknown): string | undefined {

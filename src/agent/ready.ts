@@ -8,6 +8,8 @@ import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
+import { tlsProblem } from '../http/tls.js';
+import { basicAuthOf } from '../suite/url-credentials.js';
 
 /** The longest `wait-for-agent` allowed: 10 minutes, in seconds. */
 export const MAX_WAIT_FOR_AGENT_S = 600;
@@ -83,13 +85,19 @@ export interface WaitForAgentOptions {
 export interface Ready {
   polls: number;
   waitedMs: number;
-  status: number;
+  /** The answer's status; null: a certificate Node refuses ended the wait (waiting would not change it; the items say so). */
+  status: number | null;
+}
+
+/** The error's code, or its cause's. */
+function codeOf(e: unknown): string | undefined {
+  const err = e as { code?: unknown; cause?: { code?: unknown } } | null;
+  return typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : undefined;
 }
 
 /** What a failed poll observed, in words, without the URL (which may carry a token). */
 export function describePollError(e: unknown): string {
-  const err = e as { code?: unknown; cause?: { code?: unknown } };
-  const code = typeof err.code === 'string' ? err.code : typeof err.cause?.code === 'string' ? err.cause.code : null;
+  const code = codeOf(e) ?? null;
   if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || (e as Error).name === 'TimeoutError') return 'no answer in time';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host name did not resolve (${code})`;
@@ -110,18 +118,30 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
   let delay = FIRST_DELAY_MS;
   let polls = 0;
   const interrupted = (): boolean => o.signal?.aborted === true;
+  // A user and password in the URL are sent as basic auth, as the turns send them (docs/configuration.md,
+  // "config.yml"): a host whose basic auth answers 401 before the agent is up is not taken as ready.
+  const basic = URL.canParse(o.url) ? basicAuthOf(new URL(o.url)) : null;
+  const headers = basic === null || Object.keys(o.headers).some((n) => n.toLowerCase() === 'authorization') ? o.headers : { authorization: `Basic ${basic}`, ...o.headers };
   for (;;) {
     polls++;
     const timeoutMs = Math.max(MIN_POLL_TIMEOUT_MS, Math.min(POLL_TIMEOUT_MS, deadline - clock.now()));
     let observed: string;
     try {
-      const status = await probe(o.url, o.headers, timeoutMs, o.network);
+      const status = await probe(o.url, headers, timeoutMs, o.network);
       if (!NOT_READY_STATUSES.has(status)) {
         o.log?.(readyLine(status, polls));
         return { polls, waitedMs: clock.now() - start, status };
       }
       observed = `HTTP ${status}`;
     } catch (e) {
+      // A certificate Node refuses is refused on every poll: waiting does not change it. The wait
+      // ends and says what fixes it; each item then errors with it, tried once
+      // (docs/troubleshooting.md, "The agent").
+      const tls = tlsProblem(codeOf(e));
+      if (tls !== null) {
+        o.log?.(`agent's TLS certificate is refused (${tls.code}): ${tls.what}; not waiting for it: ${tls.fix}`);
+        return { polls, waitedMs: clock.now() - start, status: null };
+      }
       observed = describePollError(e);
     }
     const remaining = deadline - clock.now();
@@ -143,6 +163,12 @@ export function readyLine(status: number, polls: number): string {
   const after = `after ${polls} ${polls === 1 ? 'poll' : 'polls'}`;
   if (status === 404) {
     return `agent answered HTTP 404 ${after}: the server is up, but the path is probably wrong (a GET on a POST-only route may also answer 404); if the items error with HTTP 404, check agent-path or agent.url`;
+  }
+  if (status >= 300 && status < 400) {
+    return `agent answered HTTP ${status} ${after}: the server is up, but redirects, and redirects are not followed: if the items error with HTTP ${status}, their cause names where it points (a sign-in page: a protected preview)`;
+  }
+  if (status === 401 || status === 403) {
+    return `agent answered HTTP ${status} ${after}: the server is up, but refuses a request without the header it expects (a protected preview's bypass header, the agent's key): if the items error with HTTP ${status}, their cause names it`;
   }
   return `agent ready: HTTP ${status} ${after}`;
 }

@@ -47,13 +47,37 @@ function looksLikeHtml(text: string): boolean {
   return /<!doctype html|<html[\s>]|<head[\s>]|<body[\s>]|<title>|: an HTML page (?:titled|reading|with no text)\b/i.test(text);
 }
 
-function httpCause(status: number, endpoint: string | null, html: boolean, redirect: string | null, answered: boolean): Cause {
+/**
+ * What lets automation through a preview's protection, by the protection the agent client named
+ * (src/http/protection.ts) or none known: the header and where it goes (docs/troubleshooting.md,
+ * "The agent").
+ */
+function protectionHint(protection: string | null): string {
+  if (protection === "Vercel's Deployment Protection") {
+    return 'the preview is protected: set x-vercel-protection-bypass in agent-headers (agent.headers) to the secret of its Protection Bypass for Automation';
+  }
+  if (protection === 'Cloudflare Access') {
+    return 'the preview is protected: give a service token of Cloudflare Access in agent-headers (agent.headers), as CF-Access-Client-Id and CF-Access-Client-Secret';
+  }
+  if (protection === 'basic auth') {
+    return 'the preview asks for a user and password: give them in agent-url (agent.url) as https://user:password@host/... (sent as basic auth), or an Authorization header in agent-headers (agent.headers)';
+  }
+  if (protection === "Netlify's password protection") {
+    return 'the preview is protected: leave Deploy Previews unprotected, or protect them with Basic-Auth and give its user and password in agent-url (agent.url) as https://user:password@host/...';
+  }
+  return "the preview is protected: give the header that lets automation through in agent-headers (agent.headers), e.g. Vercel's x-vercel-protection-bypass, Cloudflare Access's CF-Access-Client-Id and CF-Access-Client-Secret";
+}
+
+function httpCause(status: number, endpoint: string | null, html: boolean, redirect: string | null, answered: boolean, protection: string | null): Cause {
   const what = `HTTP ${status} from ${at(endpoint)}`;
   const key = `http:${status}:${endpoint ?? ''}`;
-  if (status >= 300 && status < 400) return redirectCause(key, what, redirect);
+  if (status >= 300 && status < 400) return redirectCause(key, what, redirect, protection);
   if (status === 404) return { key, what, hint: 'check agent-path or agent.url: the path is probably wrong' };
   if (status === 405) return { key, what, hint: 'the URL does not take POST: check agent-path or agent.url' };
   if (status === 401 || status === 403) {
+    // A web page, not the agent's JSON: the host's sign-in or access page answered in its place.
+    if (protection !== null) return { key: `${key}:protected`, what: `${what} (${protection})`, hint: protectionHint(protection) };
+    if (html) return { key: `${key}:protected`, what: `${what}, a web page in place of the agent`, hint: protectionHint(null) };
     return { key, what, hint: 'the agent refused the request: check agent.headers in config.yml (the key or token it expects)' };
   }
   if (status === 429) return { key, what, hint: 'rate limited: lower agent.concurrency, or raise agent.retries' };
@@ -70,7 +94,10 @@ function httpCause(status: number, endpoint: string | null, html: boolean, redir
 }
 
 /** A redirect, which is not followed: to a sign-in page, the preview is protected; else the address to use. */
-function redirectCause(key: string, what: string, redirect: string | null): Cause {
+function redirectCause(key: string, what: string, redirect: string | null, protection: string | null): Cause {
+  if (redirect !== null && protection !== null) {
+    return { key: `${key}:signin`, what: `${what} to a sign-in page of ${protection} (${redirect})`, hint: protectionHint(protection) };
+  }
   if (redirect === null) {
     return { key, what, hint: 'the URL redirects, and redirects are not followed: set agent-url (agent.url) to the address it redirects to' };
   }
@@ -80,7 +107,7 @@ function redirectCause(key: string, what: string, redirect: string | null): Caus
     return {
       key: `${key}:signin`,
       what: `${what} to a sign-in page (${redirect})`,
-      hint: "the preview is protected: give its bypass header in agent-headers (agent.headers), e.g. Vercel's x-vercel-protection-bypass",
+      hint: protectionHint(null),
     };
   }
   return { key, what: `${what} to ${redirect}`, hint: 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to that address' };
@@ -93,9 +120,15 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   if (errorKind === 'http') {
     const status = /\bHTTP (\d{3})\b/.exec(text);
     const redirect = /\(redirects to (\S+)\)/.exec(text)?.[1] ?? null;
-    if (status) return httpCause(Number(status[1]), endpoint, looksLikeHtml(text), redirect, answered);
-    if (/larger than \d+ bytes/.test(text)) {
-      return { key: `too_large:${url}`, what: `a response too large from ${at(endpoint)}`, hint: 'check agent-path or agent.url: the URL may serve a file, not the agent' };
+    const protection = /\(protected by ([^)]+)\)/.exec(text)?.[1] ?? null;
+    if (status) return httpCause(Number(status[1]), endpoint, looksLikeHtml(text), redirect, answered, protection);
+    // "8 MB", or "8388608 bytes" in a record written before 2026-12-05.
+    if (/larger than \d+ (?:bytes|MB)/.test(text)) {
+      return {
+        key: `too_large:${url}`,
+        what: `a response too large from ${at(endpoint)}`,
+        hint: 'an answer is read up to 8 MB, a fixed limit: if the URL serves a file, not the agent, check agent-path or agent.url; else see what makes the agent answer that much (a stream that never ends)',
+      };
     }
   }
   if (errorKind === 'network') {
@@ -106,15 +139,27 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
         what: `the proxy refused to connect to ${at(endpoint)} (HTTP ${proxied})`,
         hint:
           proxied === '407'
-            ? 'the proxy wants credentials: give them in HTTPS_PROXY (http://user:password@host:port)'
+            ? 'the proxy wants credentials, or refused those given: check the user and password in HTTPS_PROXY (http://user:password@host:port)'
             : 'check HTTPS_PROXY, and NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")',
       };
     }
+    // A certificate Node refused: the message says what is wrong and the fix (src/http/tls.ts).
+    const tls = /the agent's TLS certificate is refused, after [^:]+: (.+?) \(([A-Z_]+)\); (.+)$/.exec(text);
+    if (tls) {
+      return { key: `tls:${tls[2] ?? ''}:${url}`, what: `the TLS certificate of ${at(endpoint)} is refused: ${tls[1] ?? ''} (${tls[2] ?? ''})`, hint: tls[3] ?? null };
+    }
     if (/ECONNREFUSED/.test(text)) {
+      // localhost names two addresses, and a dev server may listen on one only (Node's on [::1]):
+      // the one refused is in the message (docs/troubleshooting.md, "The agent").
+      const other = /ECONNREFUSED (127\.0\.0\.1|::1):/.exec(text)?.[1];
+      const local = URL.canParse(url) && new URL(url).hostname === 'localhost' && other !== undefined;
+      const family = other === '::1' ? 'IPv4 (http://127.0.0.1:PORT/...)' : 'IPv6 (http://[::1]:PORT/...)';
       return {
         key: `refused:${url}`,
-        what: `connection refused at ${at(endpoint)}`,
-        hint: 'nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly',
+        what: `connection refused at ${at(endpoint)}${local ? ` (tried at ${other})` : ''}`,
+        hint:
+          'nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly' +
+          (local ? `; an agent that listens on ${family} only is reached at that address` : ''),
       };
     }
     if (/ENOTFOUND|EAI_AGAIN/.test(text)) {
@@ -132,6 +177,14 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   }
   if (errorKind === 'timeout') {
     const ms = /within (\d+) ms/.exec(text)?.[1];
+    // The agent answered, and its answer (a stream) was still coming at the deadline: it is up.
+    if (/answer \(HTTP \d{3}\) did not end within/.test(text)) {
+      return {
+        key: `timeout:ended:${url}`,
+        what: `an answer from ${at(endpoint)} that did not end within ${ms ?? 'its'} ms`,
+        hint: 'the agent answered but was still sending: raise agent.timeoutMs in config.yml (it bounds the whole answer, a stream to its end)',
+      };
+    }
     return {
       key: `timeout:${url}`,
       what: `no answer${ms ? ` within ${ms} ms` : ' in time'} from ${at(endpoint)}`,

@@ -11,6 +11,7 @@
 import type { Dispatcher } from 'undici';
 import { proxyRefusal } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
+import { tlsProblem } from '../http/tls.js';
 import { request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
@@ -110,6 +111,10 @@ function errorCode(err: unknown): string | null {
 function describeNetworkError(err: unknown): Attempt {
   const code = errorCode(err);
   if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout' };
+  // A certificate Node refuses is refused again on every attempt: not retried, its fix said, never
+  // "turn verification off" (docs/troubleshooting.md, "Not evaluated").
+  const tls = tlsProblem(code ?? undefined);
+  if (tls !== null) return { kind: 'fatal', reason: `its TLS certificate is refused: ${tls.what} (${tls.code}); ${tls.fix}` };
   if (code && NETWORK_CODES[code]) return { kind: 'network', reason: NETWORK_CODES[code] };
   const message = err instanceof Error ? err.message : String(err);
   const refused = proxyRefusal(message);

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpAgentClient, MAX_RESPONSE_BYTES } from '../../src/agent/index.js';
+import { createHttpAgentClient } from '../../src/agent/index.js';
 import { AGENT_PRESET_NAMES } from '../../src/config.js';
 import { resolveConfigFile } from '../../src/suite/config-file.js';
 import type { AgentClient, Clock } from '../../src/types.js';
@@ -1014,12 +1014,12 @@ describe('native and any mapping', () => {
     });
   });
 
-  it('a stream that stalls is cut at the turn deadline, not retried', async () => {
+  it('a stream that stalls is cut at the turn deadline, not retried, said as an answer that did not end (the agent is up)', async () => {
     const server = await serve(() => ({ type: 'text/event-stream', body: 'data: Within\n\n', hold: true }));
     expect(await clientFor({ url: server.url, timeoutMs: 300, retries: 2 }).converse(request)).toEqual({
       kind: 'errored',
       errorKind: 'timeout',
-      error: 'message turn: agent did not answer within 300 ms',
+      error: "message turn: the agent's answer (HTTP 200) did not end within 300 ms (agent.timeoutMs bounds the whole answer, a stream to its end)",
     });
     expect(server.seen).toHaveLength(1);
   });
@@ -1030,7 +1030,7 @@ describe('native and any mapping', () => {
     expect(await clientFor({ url: server.url }).converse(request)).toEqual({
       kind: 'errored',
       errorKind: 'http',
-      error: `message turn: agent response is larger than ${MAX_RESPONSE_BYTES} bytes`,
+      error: 'message turn: agent response is larger than 8 MB, the most agent-replay reads of one answer (a fixed limit, not a setting)',
     });
   });
 

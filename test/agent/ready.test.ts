@@ -9,6 +9,7 @@ import { AgentNotReady, instantClock, waitForAgent } from '../../src/agent/ready
 import { runCheck } from '../../src/engine.js';
 import { Interrupted } from '../../src/interrupt.js';
 import { cli, makeProject, useCleanup } from '../cli/helpers.js';
+import { tlsFront } from '../support/proxy-server.js';
 
 interface Seen {
   method: string;
@@ -92,6 +93,56 @@ describe('waitForAgent', () => {
     expect(error).toBeInstanceOf(AgentNotReady);
     expect((error as Error).message).toContain('agent not ready after 3 s');
     expect((error as AgentNotReady).lastObserved).toBe('connection refused (ECONNREFUSED)');
+  });
+
+  it('a certificate Node refuses ends the wait at the first poll, naming the fix (waiting would not change it)', async () => {
+    const agent = await agentStartingAfter(0);
+    const tls = await tlsFront(Number(new URL(agent.url).port));
+    try {
+      const lines: string[] = [];
+      const clock = instantClock();
+      const ready = await waitForAgent({ url: `https://127.0.0.1:${tls.port}/api/chat`, headers: {}, seconds: 60, clock, log: (l) => lines.push(l) });
+      expect(ready).toEqual({ polls: 1, waitedMs: 0, status: null });
+      expect(lines).toEqual([
+        "agent's TLS certificate is refused (DEPTH_ZERO_SELF_SIGNED_CERT): self-signed, or signed by a CA Node does not trust; not waiting for it: point NODE_EXTRA_CA_CERTS at that CA's certificate (a PEM file) in the environment agent-replay runs in",
+      ]);
+    } finally {
+      await tls.close();
+    }
+  });
+
+  it('a redirect is an answer, said as one that is not followed', async () => {
+    const agent = await agentStartingAfter(Number.MAX_SAFE_INTEGER, 302);
+    const lines: string[] = [];
+    expect(await waitForAgent({ url: agent.url, headers: {}, seconds: 5, clock: instantClock(), log: (l) => lines.push(l) })).toMatchObject({ polls: 1, status: 302 });
+    expect(lines).toEqual([
+      'agent answered HTTP 302 after 1 poll: the server is up, but redirects, and redirects are not followed: if the items error with HTTP 302, their cause names where it points (a sign-in page: a protected preview)',
+    ]);
+  });
+
+  it('a 401 or 403 is an answer, said as a refusal that the items\' cause will name', async () => {
+    const agent = await agentStartingAfter(Number.MAX_SAFE_INTEGER, 401);
+    const lines: string[] = [];
+    expect(await waitForAgent({ url: agent.url, headers: {}, seconds: 5, clock: instantClock(), log: (l) => lines.push(l) })).toMatchObject({ polls: 1, status: 401 });
+    expect(lines).toEqual([
+      "agent answered HTTP 401 after 1 poll: the server is up, but refuses a request without the header it expects (a protected preview's bypass header, the agent's key): if the items error with HTTP 401, their cause names it",
+    ]);
+  });
+
+  it("sends the URL's user and password as basic auth, as the turns do: a host whose basic auth answers 401 is not taken as the agent", async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(req.headers.authorization === `Basic ${Buffer.from('preview:s3cret').toString('base64')}` ? 405 : 401).end();
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://preview:s3cret@127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`;
+    expect(await waitForAgent({ url, headers: {}, seconds: 5, clock: instantClock() })).toMatchObject({ polls: 1, status: 405 });
+    expect(seen).toEqual([`Basic ${Buffer.from('preview:s3cret').toString('base64')}`]);
+    // agent.headers' own Authorization wins, as on the turns.
+    expect(await waitForAgent({ url, headers: { Authorization: 'Bearer t' }, seconds: 5, clock: instantClock() })).toMatchObject({ status: 401 });
+    expect(seen.at(-1)).toBe('Bearer t');
   });
 
   it('0 seconds: no wait and no request', async () => {

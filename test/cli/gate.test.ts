@@ -95,7 +95,7 @@ describe('the default gate fails a broken preview as Not verified, with one caus
     const signIn = await serve(() => ({ status: 307, headers: { location: 'https://vercel.com/sso-api?url=https%3A%2F%2Fpreview&nonce=abc123' } }));
     const s = await runAgainst(signIn.url);
     expect(s.stdout.split('\n')[1]).toBe(
-      `  cause: all 5: HTTP 307 from ${signIn.url} to a sign-in page (https://vercel.com/sso-api): the preview is protected: give its bypass header in agent.headers in config.yml, e.g. Vercel's x-vercel-protection-bypass`,
+      `  cause: all 5: HTTP 307 from ${signIn.url} to a sign-in page of Vercel's Deployment Protection (https://vercel.com/sso-api): the preview is protected: set x-vercel-protection-bypass in agent.headers in config.yml to the secret of its Protection Bypass for Automation`,
     );
     // The query (a nonce, the page's state) is not repeated anywhere.
     expect(s.stdout + s.stderr).not.toContain('abc123');

@@ -108,7 +108,7 @@ describe('run behind a proxy', () => {
     expect(agent.requests).toHaveLength(0);
     // The comment names the cause and the fix once, under the Not verified headline.
     const comment = await readFile(join(cwd, 'comment.md'), 'utf8');
-    expect(comment).toContain(`**Cause**: the proxy refused to connect to \`https://agent.test:${agentTls.port}/chat\` \\(HTTP 407\\)\\: the proxy wants credentials\\: give them in HTTPS\\_PROXY`);
+    expect(comment).toContain(`**Cause**: the proxy refused to connect to \`https://agent.test:${agentTls.port}/chat\` \\(HTTP 407\\)\\: the proxy wants credentials, or refused those given\\: check the user and password in HTTPS\\_PROXY`);
     const written = await readFile(join(cwd, 'results.json'), 'utf8');
     for (const text of [r.stdout, r.stderr, written, comment]) expect(text).not.toContain('wr0ng-pw');
   });

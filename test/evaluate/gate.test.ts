@@ -23,7 +23,7 @@ describe('causes', () => {
     ]);
     const [login] = groupCauses([to(302, 'https://auth.example.com/login')], URL_);
     expect(login?.what).toBe(`HTTP 302 from ${URL_} to a sign-in page (https://auth.example.com/login)`);
-    expect(login?.hint).toMatch(/^the preview is protected: give its bypass header in agent-headers \(agent.headers\)/);
+    expect(login?.hint).toMatch(/^the preview is protected: give the header that lets automation through in agent-headers \(agent.headers\)/);
     const [bare] = groupCauses([to(307, null)], URL_);
     expect([bare?.what, bare?.hint]).toEqual([`HTTP 307 from ${URL_}`, 'the URL redirects, and redirects are not followed: set agent-url (agent.url) to the address it redirects to']);
     // A record from elsewhere whose text is not a URL: named as it is, never a crash.
@@ -56,11 +56,23 @@ describe('causes', () => {
     ['http', 'message turn: agent returned HTTP 401 after 1 attempt: unauthorized', `HTTP 401 from ${URL_}`, /agent\.headers/],
     ['http', 'message turn: agent returned HTTP 403 after 1 attempt: forbidden', `HTTP 403 from ${URL_}`, /agent\.headers/],
     ['timeout', 'message turn: agent did not answer within 30000 ms', `no answer within 30000 ms from ${URL_}`, /agent\.timeoutMs/],
+    ['timeout', "message turn: the agent's answer (HTTP 200) did not end within 30000 ms (agent.timeoutMs bounds the whole answer, a stream to its end)", `an answer from ${URL_} that did not end within 30000 ms`, /^the agent answered but was still sending: raise agent\.timeoutMs/],
     ['http', 'message turn: agent returned HTTP 503 after 3 attempts: booting', `HTTP 503 from ${URL_}`, /wait-for-agent/],
   ] as const)('%s: %s names what was observed and the setting to check', (kind, error, what, hint) => {
     const cause = causeOf(errored('x', kind, error), URL_);
     expect(cause?.what).toBe(what);
     expect(cause?.hint).toMatch(hint);
+  });
+
+  it('connection refused at localhost names the address tried, and the other one, where a dev server may listen alone', () => {
+    const local = 'http://localhost:3000/api/chat';
+    const v4 = causeOf(errored('x', 'network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:3000'), local);
+    expect(v4?.what).toBe(`connection refused at ${local} (tried at 127.0.0.1)`);
+    expect(v4?.hint).toMatch(/; an agent that listens on IPv6 \(http:\/\/\[::1\]:PORT\/\.\.\.\) only is reached at that address$/);
+    const v6 = causeOf(errored('x', 'network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED ::1:3000'), local);
+    expect(v6?.hint).toMatch(/IPv4 \(http:\/\/127\.0\.0\.1:PORT\/\.\.\.\) only/);
+    // Another host: as before.
+    expect(causeOf(errored('x', 'network', 'message turn: could not reach the agent after 3 attempts: connect ECONNREFUSED 127.0.0.1:3000'), URL_)?.hint).not.toMatch(/IPv6/);
   });
 
   it('a 502/503/504 when the agent replied to other items: it is up, so the fix is not to wait for it', () => {

@@ -6,6 +6,7 @@ import { createJudge, dataTag, JUDGE_SYSTEM_PROMPT, TRANSCRIPT_SYSTEM_PROMPT } f
 import type { Clock, Judge, RegexEvaluator } from '../../src/types.js';
 import { hangUp, json, silence, startServer, type Responder, type TestServer } from './server.js';
 import { noTranscripts } from '../support/fakes.js';
+import { tlsFront } from '../support/proxy-server.js';
 
 const API_KEY = 'sk-test-very-secret-key-123';
 
@@ -185,6 +186,24 @@ describe('openai judge', () => {
     expect(r).toEqual({ ok: false, reason: 'HTTP 301: redirects to https://api.example.com/v1/chat/completions, which is not followed: give the address it redirects to as the base URL' });
     expect(s.received).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
+  });
+
+  it('a certificate Node refuses: its fix (NODE_EXTRA_CA_CERTS), once, not retried', async () => {
+    const s = await serve(openaiReply('{"score": 1}'));
+    const tls = await tlsFront(Number(new URL(s.url).port));
+    try {
+      const clock = fakeClock();
+      const r = await judge(config('openai', `https://127.0.0.1:${tls.port}/v1`), clock).score('c', 'r');
+      expect(r).toEqual({
+        ok: false,
+        reason:
+          "its TLS certificate is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); point NODE_EXTRA_CA_CERTS at that CA's certificate (a PEM file) in the environment agent-replay runs in",
+      });
+      expect(clock.sleeps).toEqual([]);
+      expect(s.received).toEqual([]);
+    } finally {
+      await tls.close();
+    }
   });
 
   it('reports a response of the wrong shape', async () => {
