@@ -42,7 +42,7 @@ describe('repeat: config.yml and per item', () => {
       `${F}/a.yml:5: fixture "a": repeat.minPass 4 is not a whole number from 1 to count (3) | use minPass: 3, or raise count`,
       `${F}/b.yml:4: fixture "b": repeat.count 0 is not a whole number from 1 to 20 | use e.g. count: 3`,
       `${F}/c.yml:4: fixture "c": repeat.count 2.5 is not a whole number from 1 to 20 | use e.g. count: 3`,
-      `${F}/d.yml:4: fixture "d": unknown key "cont" in repeat (and the required "count" is missing); allowed keys: count, minPass, max | did you mean "count"? rename the key, so that line 4 reads\n    count: 2`,
+      `${F}/d.yml:4: fixture "d": unknown key "cont" in repeat (and the required "count" is missing); allowed keys: count, minPass, max | did you mean "count"? rename the key, so that line 4 reads\n      count: 2`,
       `${F}/e.yml:3: fixture "e": repeat must be a mapping, found the number 3 | write it as repeat: { count: 3 } (3 attempts, every one must pass; add minPass to need fewer)`,
       `${P}/s.yml:7: persona script "s": repeat.minPass 0 is not a whole number from 1 to count (2) | use minPass: 1, or raise count`,
     ]);
