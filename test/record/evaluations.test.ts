@@ -26,8 +26,9 @@ describe('evaluation fields in results.json', () => {
 
   it('merging shards takes coverage again over all their items and joins the selections', () => {
     const listed = ['billing', 'refunds', 'shipping'];
-    const a = run([fixture('a', { route: route('billing', 'x') })], { coverage: { listed, visited: ['billing'], gaps: ['refunds', 'shipping'], unknown: [] }, selection: { rerunOf: 'p.json', only: null, labels: ['a'] } });
-    const b = run([fixture('b', { route: route('conversations:refunds', 'y') })], { coverage: { listed, visited: ['conversations:refunds'], gaps: ['billing', 'shipping'], unknown: [] }, selection: { rerunOf: 'p.json', only: null, labels: ['b'] } });
+    // Lines given: the helper's shared counter wraps (test/report/fixtures.ts), and the merge keeps suite order.
+    const a = run([fixture('a', { route: route('billing', 'x'), line: 2 })], { coverage: { listed, visited: ['billing'], gaps: ['refunds', 'shipping'], unknown: [] }, selection: { rerunOf: 'p.json', only: null, labels: ['a'] } });
+    const b = run([fixture('b', { route: route('conversations:refunds', 'y'), line: 6 })], { coverage: { listed, visited: ['conversations:refunds'], gaps: ['billing', 'shipping'], unknown: [] }, selection: { rerunOf: 'p.json', only: null, labels: ['b'] } });
     const merged = mergeRecords([a, b]);
     expect(merged.coverage).toEqual({ listed, visited: ['billing', 'conversations:refunds'], gaps: ['shipping'], unknown: [] });
     expect(merged.selection).toEqual({ rerunOf: 'p.json', only: null, labels: ['a', 'b'] });
