@@ -19,7 +19,7 @@
 
 import type { EventEmitter } from 'node:events';
 import { request } from '../http/undici.js';
-import { DIRECT, proxyRefusal, type Network } from '../http/network.js';
+import { DIRECT, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
 import { tlsProblem } from '../http/tls.js';
 import { protectionOf } from '../http/protection.js';
@@ -128,6 +128,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   // Every turn carries a W3C trace context (docs/traces.md, "traceparent"): a fresh one per turn,
   // or the user's own header, sent unchanged.
   const tracing = traceContext(config.headers, deps.randomBytes);
+  // The proxy the turns go through (null: none), named when it cannot be reached.
+  const route = (deps.network ?? DIRECT).route(url);
   const dispatcher = (deps.network ?? DIRECT).dispatcher(url, {
     connections: Math.max(1, config.concurrency),
     pipelining: 1,
@@ -263,6 +265,12 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // (docs/configuration.md, "Behind a proxy").
       if (errorMessage(err).startsWith('the proxy refused the tunnel (CONNECT): HTTP 407')) {
         return fail('network', false, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
+      }
+      // Through a proxy, a connection that never opened is the proxy's: the agent's address was not
+      // tried, so the fix is the proxy variable, not agent.url (docs/configuration.md, "Behind a proxy").
+      const proxy = unreachedProxy(route, code);
+      if (proxy !== null) {
+        return fail('network', true, null, (n) => `could not reach the proxy ${proxy.proxy} (${proxy.variable}) after ${n}: ${errorMessage(err)}`);
       }
       if (code !== undefined && CLOSED_CODES.has(code)) {
         return fail('network', true, null, (n) => `the agent closed the connection without answering, after ${n}: ${errorMessage(err)}`);
