@@ -30,6 +30,14 @@ export type InitPreset = (typeof INIT_TEMPLATES)[number];
 /** The repository of the Action, as workflows name it in `uses:`; pinned to this version's tag. */
 const ACTION_REPOSITORY = 'agent-replay/agent-replay';
 export const ACTION_USES = `${ACTION_REPOSITORY}@v${TOOL.version}`;
+/**
+ * The results artifacts of a run, as download-artifact's `pattern` matches them: check mode names
+ * each `agent-replay-results-<sha>[-shard-<i>-of-<n>][-attempt-<n>]` (src/action/context.ts), and
+ * report mode reads every .json file of the folder they go to (docs/action.md, "Report: combine
+ * shards, or comment for a fork"), so another artifact of the run must not go there.
+ */
+export const RESULTS_ARTIFACTS = 'agent-replay-results-*';
+
 /** The actions the workflows use besides ours, pinned to their major version tags. */
 const PINNED = { checkout: 'actions/checkout@v4', downloadArtifact: 'actions/download-artifact@v4' } as const;
 
@@ -336,6 +344,7 @@ jobs:
         with:
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ github.token }}
+          pattern: ${RESULTS_ARTIFACTS}   # the results artifacts only: report mode reads every .json file below shards
           path: shards
       - id: pr
         run: echo "number=$(cat shards/*/pr-number 2>/dev/null | head -1)" >> "$GITHUB_OUTPUT"
