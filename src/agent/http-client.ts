@@ -243,6 +243,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // The limit is fixed: said with what it is, so that no one looks for a setting (docs/troubleshooting.md, "The agent").
         return fail('http', false, null, () => `agent response is larger than ${MAX_RESPONSE_BYTES / (1024 * 1024)} MB, the most agent-replay reads of one answer (a fixed limit, not a setting)`);
       }
+      // A proxy that wants credentials, or refuses those given, refuses them again on every attempt
+      // (docs/configuration.md, "Behind a proxy"); a forwarding proxy's 407 comes as an invalid argument.
+      if (/^the proxy refused the (?:tunnel \(CONNECT\)|request \(forwarded\)): HTTP 407/.test(errorMessage(err))) {
+        return fail('network', false, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
+      }
       if (code !== undefined && INTERNAL_CODES.has(code)) {
         return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);
       }
@@ -261,11 +266,6 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // A connection the agent accepted and closed before any answer (a crash on this request, a
       // keep-alive connection it closed, a proxy in front of it) reached it: say so, not "could not
       // reach" (docs/troubleshooting.md, "The agent").
-      // A proxy that wants credentials, or refuses those given, refuses them again on every attempt
-      // (docs/configuration.md, "Behind a proxy").
-      if (errorMessage(err).startsWith('the proxy refused the tunnel (CONNECT): HTTP 407')) {
-        return fail('network', false, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
-      }
       // Through a proxy, a connection that never opened is the proxy's: the agent's address was not
       // tried, so the fix is the proxy variable, not agent.url (docs/configuration.md, "Behind a proxy").
       const proxy = unreachedProxy(route, code);

@@ -170,7 +170,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       // and says so; each item then errors with it, tried once (docs/configuration.md, "Behind a proxy").
       const refused = e instanceof Error ? proxyRefusal(e.message) : null;
       if (refused !== null && refused.includes('HTTP 407') && route !== null) {
-        o.log?.(`${refused} (${route.proxy}, ${route.variable}); not waiting for the agent: check the user and password in ${route.variable} (http://user:password@host:port)`);
+        o.log?.(`the proxy ${route.proxy} (${route.variable}) answered HTTP 407, proxy authentication required; not waiting for the agent: check the user and password in ${route.variable} (http://user:password@host:port)`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
       unreached = unreachedProxy(route, codeOf(e));

@@ -32,9 +32,12 @@ export interface CauseGroup extends Cause {
   labels: string[];
 }
 
-/** What a proxy's refusal of the tunnel (CONNECT) reads: a 407, and any other status. */
-const PROXY_407_HINT = 'the proxy wants credentials, or refused those given: check the user and password in HTTPS_PROXY (http://user:password@host:port)';
-const PROXY_HINT = 'check HTTPS_PROXY, and NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")';
+/** What a proxy's refusal reads: a 407, and any other status; `variable` names the proxy (a tunnel's is HTTPS_PROXY's, a forwarded request's HTTP_PROXY's). */
+function proxyHint(status: string, variable: string): string {
+  return status === '407'
+    ? `the proxy wants credentials, or refused those given: check the user and password in ${variable} (http://user:password@host:port)`
+    : `check ${variable}, and NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")`;
+}
 
 /** "the agent" when the record does not know where it was. */
 function at(endpoint: string | null): string {
@@ -147,12 +150,13 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     }
   }
   if (errorKind === 'network') {
-    const proxied = /the proxy refused the tunnel \(CONNECT\): HTTP (\d{3})/.exec(text)?.[1];
+    const refusal = /the proxy refused the (tunnel \(CONNECT\)|request \(forwarded\)): HTTP (\d{3})/.exec(text);
+    const proxied = refusal?.[2];
     if (proxied !== undefined) {
       return {
         key: `proxy:${proxied}:${url}`,
         what: `the proxy refused to connect to ${at(endpoint)} (HTTP ${proxied})`,
-        hint: proxied === '407' ? PROXY_407_HINT : PROXY_HINT,
+        hint: proxyHint(proxied, refusal?.[1] === 'request (forwarded)' ? 'HTTP_PROXY' : 'HTTPS_PROXY'),
       };
     }
     // The proxy itself could not be reached: the agent's address was never tried, so the fix is the
@@ -242,12 +246,13 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
 function proxyCause(reason: string, who: string, toward: string): Cause | null {
   const down = /at the proxy (\S+) \(([A-Za-z_]+)\)/.exec(reason);
   if (down) return proxyDownCause(down[1] ?? '', down[2] ?? '', reason, toward, `${who}:proxy-down`);
-  const refused = /the proxy refused the tunnel \(CONNECT\): HTTP (\d{3})/.exec(reason)?.[1];
+  const refusal = /the proxy refused the (tunnel \(CONNECT\)|request \(forwarded\)): HTTP (\d{3})/.exec(reason);
+  const refused = refusal?.[2];
   if (refused === undefined) return null;
   return {
     key: `${who}:proxy:${refused}`,
     what: `the proxy refused to connect ${toward.replace(/^on the way /, '')} (HTTP ${refused})`,
-    hint: refused === '407' ? PROXY_407_HINT : PROXY_HINT,
+    hint: proxyHint(refused, refusal?.[1] === 'request (forwarded)' ? 'HTTP_PROXY' : 'HTTPS_PROXY'),
   };
 }
 

@@ -150,9 +150,11 @@ export function proxyFor(settings: ProxySettings, target: URL): URL | null {
 
 /**
  * undici's words for a proxy that would not open a tunnel ("Proxy response (407) !== 200 when HTTP
- * Tunneling"), as the clients say it: null for any other error.
+ * Tunneling") or forward a request, as the clients say it: null for any other error.
  */
 export function proxyRefusal(message: string): string | null {
+  // A forwarding proxy's 407 (an http:// address through HTTP_PROXY): undici's "Proxy Authentication Required (407)".
+  if (/^Proxy Authentication Required \(407\)/.test(message)) return 'the proxy refused the request (forwarded): HTTP 407, proxy authentication required';
   const status = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(message)?.[1];
   if (status === undefined) return null;
   return `the proxy refused the tunnel (CONNECT): HTTP ${status}${status === '407' ? ', proxy authentication required' : ''}`;

@@ -223,8 +223,25 @@ describe('a proxy that refuses the credentials (407), before the judge and the w
     const cwd = await makeProject({ config: agentConfig('https://agent.test/api/chat', NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
     const r = await cli(['run', '--wait-for-agent', '30'], cwd, { HTTPS_PROXY: `http://ci-user:wr0ng-pw@127.0.0.1:${portOf(p.url)}` }, { engine: { clock: instantClock() } });
     expect(p.seen.map((s) => s.line)).toEqual(['CONNECT agent.test:443', 'CONNECT agent.test:443']);
-    expect(r.stderr).toContain(`the proxy refused the tunnel (CONNECT): HTTP 407, proxy authentication required (http://127.0.0.1:${portOf(p.url)}, HTTPS_PROXY); not waiting for the agent: check the user and password in HTTPS_PROXY`);
+    expect(r.stderr).toContain(`the proxy http://127.0.0.1:${portOf(p.url)} (HTTPS_PROXY) answered HTTP 407, proxy authentication required; not waiting for the agent: check the user and password in HTTPS_PROXY`);
     expect(r.stdout).toContain('cause: the proxy refused to connect to https://agent.test/api/chat (HTTP 407)');
+    expect(r.stdout + r.stderr).not.toContain('wr0ng-pw');
+  });
+});
+
+describe('a forwarding proxy (HTTP_PROXY) that answers 407', () => {
+  it('--wait-for-agent ends at its 407 (not a connection error polled for the whole wait), and the turn is errored with it, tried once, not an internal error', async () => {
+    const agent = await serve(scriptedAgent({ refund: 'Within 30 days.' }));
+    const p = await proxy({ 'agent.test': portOf(agent.url) }, `Basic ${Buffer.from('ci-user:right').toString('base64')}`);
+    const cwd = await makeProject({ config: `agent:\n  url: http://agent.test:${portOf(agent.url)}/chat\n  retries: 2\n  backoffMs: 0\n${NO_WELCOME}`, fixtures: { 'f.yml': FIXTURE } });
+    const r = await cli(['run', '--wait-for-agent', '30'], cwd, { HTTP_PROXY: `http://ci-user:wr0ng-pw@127.0.0.1:${portOf(p.url)}` }, { engine: { clock: instantClock() } });
+    expect(p.seen.map((s) => s.line)).toEqual([`GET http://agent.test:${portOf(agent.url)}/chat`, `POST http://agent.test:${portOf(agent.url)}/chat`]);
+    expect(r.stderr).toContain(`the proxy http://127.0.0.1:${portOf(p.url)} (HTTP_PROXY) answered HTTP 407, proxy authentication required; not waiting for the agent: check the user and password in HTTP_PROXY`);
+    // The turn, sent once, errors with the proxy's refusal and its fix, not an internal error.
+    expect(r.stdout.split('\n')[1]).toBe(
+      `  cause: the proxy refused to connect to http://agent.test:${portOf(agent.url)}/chat (HTTP 407): the proxy wants credentials, or refused those given: check the user and password in HTTP_PROXY (http://user:password@host:port)`,
+    );
+    expect(agent.requests).toHaveLength(0);
     expect(r.stdout + r.stderr).not.toContain('wr0ng-pw');
   });
 });
