@@ -21,7 +21,7 @@ import { formatUsdPair, renderCapRefusal, renderComment, usdDecimal, type Report
 import { renderConfigErrors } from '../report/config-errors.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
-import { AgentNotReady, AgentWaitInterrupted, instantClock } from '../agent/ready.js';
+import { AgentNotReady, AgentWaitInterrupted, instantClock, ProxyNotReached, proxyAdvice } from '../agent/ready.js';
 import { makeRedactor, secretForms } from '../secrets.js';
 
 /**
@@ -78,7 +78,9 @@ function renderNotReady(e: AgentNotReady, rctx: ReportContext): string {
     '',
     `**agent not ready after ${e.seconds} s.** ${e.polls} ${e.polls === 1 ? 'poll' : 'polls'} (GET) of the agent URL, the last one got ${escapeInline(e.lastObserved)}. Nothing was replayed and nothing was spent.`,
     '',
-    'Check that the preview deployed and that the agent URL is right, or raise `wait-for-agent` (`agent.waitForAgent` in config.yml) if the agent starts slowly.',
+    e instanceof ProxyNotReached
+      ? escapeInline(proxyAdvice(e.proxy))
+      : 'Check that the preview deployed and that the agent URL is right, or raise `wait-for-agent` (`agent.waitForAgent` in config.yml) if the agent starts slowly.',
     '',
   ].join('\n');
 }

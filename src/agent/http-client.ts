@@ -19,7 +19,7 @@
 
 import type { EventEmitter } from 'node:events';
 import { request } from '../http/undici.js';
-import { DIRECT, proxyRefusal, type Network } from '../http/network.js';
+import { DIRECT, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
 import { tlsProblem } from '../http/tls.js';
 import { protectionOf } from '../http/protection.js';
@@ -128,6 +128,8 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
   // Every turn carries a W3C trace context (docs/traces.md, "traceparent"): a fresh one per turn,
   // or the user's own header, sent unchanged.
   const tracing = traceContext(config.headers, deps.randomBytes);
+  // The proxy the turns go through (null: none), named when it cannot be reached.
+  const route = (deps.network ?? DIRECT).route(url);
   const dispatcher = (deps.network ?? DIRECT).dispatcher(url, {
     connections: Math.max(1, config.concurrency),
     pipelining: 1,
@@ -241,6 +243,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
         // The limit is fixed: said with what it is, so that no one looks for a setting (docs/troubleshooting.md, "The agent").
         return fail('http', false, null, () => `agent response is larger than ${MAX_RESPONSE_BYTES / (1024 * 1024)} MB, the most agent-replay reads of one answer (a fixed limit, not a setting)`);
       }
+      // A proxy that wants credentials, or refuses those given, refuses them again on every attempt
+      // (docs/configuration.md, "Behind a proxy"); a forwarding proxy's 407 comes as an invalid argument.
+      if (/^the proxy refused the (?:tunnel \(CONNECT\)|request \(forwarded\)): HTTP 407/.test(errorMessage(err))) {
+        return fail('network', false, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
+      }
       if (code !== undefined && INTERNAL_CODES.has(code)) {
         return fail('internal', false, null, () => `request could not be sent: ${errorMessage(err)}`);
       }
@@ -259,10 +266,11 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // A connection the agent accepted and closed before any answer (a crash on this request, a
       // keep-alive connection it closed, a proxy in front of it) reached it: say so, not "could not
       // reach" (docs/troubleshooting.md, "The agent").
-      // A proxy that wants credentials, or refuses those given, refuses them again on every attempt
-      // (docs/configuration.md, "Behind a proxy").
-      if (errorMessage(err).startsWith('the proxy refused the tunnel (CONNECT): HTTP 407')) {
-        return fail('network', false, null, (n) => `could not reach the agent after ${n}: ${errorMessage(err)}`);
+      // Through a proxy, a connection that never opened is the proxy's: the agent's address was not
+      // tried, so the fix is the proxy variable, not agent.url (docs/configuration.md, "Behind a proxy").
+      const proxy = unreachedProxy(route, code);
+      if (proxy !== null) {
+        return fail('network', true, null, (n) => `could not reach the proxy ${proxy.proxy} (${proxy.variable}) after ${n}: ${errorMessage(err)}`);
       }
       if (code !== undefined && CLOSED_CODES.has(code)) {
         return fail('network', true, null, (n) => `the agent closed the connection without answering, after ${n}: ${errorMessage(err)}`);

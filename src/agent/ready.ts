@@ -3,7 +3,7 @@
 // fixture into an error and spend the run. GET only: nothing is sent that costs anything.
 
 import { request } from '../http/undici.js';
-import { DIRECT, type Network } from '../http/network.js';
+import { DIRECT, proxyRefusal, unreachedProxy, type Network, type ProxyRoute } from '../http/network.js';
 import { systemClock } from '../http/retry.js';
 import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
@@ -85,8 +85,29 @@ export interface WaitForAgentOptions {
 export interface Ready {
   polls: number;
   waitedMs: number;
-  /** The answer's status; null: a certificate Node refuses ended the wait (waiting would not change it; the items say so). */
+  /** The answer's status; null: a certificate Node refuses, or a proxy's 407, ended the wait (waiting would not change it; the items say so). */
   status: number | null;
+}
+
+/**
+ * The wait ended with polls that never reached the proxy in front of the agent: the fix is the
+ * proxy's variable, not the agent's URL (docs/configuration.md, "Behind a proxy").
+ */
+export class ProxyNotReached extends AgentNotReady {
+  override name = 'ProxyNotReached';
+  constructor(
+    seconds: number,
+    polls: number,
+    lastObserved: string,
+    readonly proxy: ProxyRoute,
+  ) {
+    super(seconds, polls, lastObserved, `agent not ready after ${seconds} s: ${pollsText(polls, lastObserved)}; nothing was replayed and nothing was spent. ${proxyAdvice(proxy)}`);
+  }
+}
+
+/** What fixes a proxy the polls never reached. */
+export function proxyAdvice(proxy: ProxyRoute): string {
+  return `The polls go through the proxy in ${proxy.variable} and never reached it: check ${proxy.variable}, or NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy").`;
 }
 
 /** The error's code, or its cause's. */
@@ -122,8 +143,11 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
   // "config.yml"): a host whose basic auth answers 401 before the agent is up is not taken as ready.
   const basic = URL.canParse(o.url) ? basicAuthOf(new URL(o.url)) : null;
   const headers = basic === null || Object.keys(o.headers).some((n) => n.toLowerCase() === 'authorization') ? o.headers : { authorization: `Basic ${basic}`, ...o.headers };
+  const route = o.network?.route(o.url) ?? null;
   for (;;) {
     polls++;
+    /** The proxy this poll could not reach (null: it was reached, or there is none). */
+    let unreached: ProxyRoute | null = null;
     const timeoutMs = Math.max(MIN_POLL_TIMEOUT_MS, Math.min(POLL_TIMEOUT_MS, deadline - clock.now()));
     let observed: string;
     try {
@@ -142,11 +166,19 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
         o.log?.(`agent's TLS certificate is refused (${tls.code}): ${tls.what}; not waiting for it: ${tls.fix}`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
-      observed = describePollError(e);
+      // A proxy that wants credentials, or refuses those given, refuses every poll: the wait ends
+      // and says so; each item then errors with it, tried once (docs/configuration.md, "Behind a proxy").
+      const refused = e instanceof Error ? proxyRefusal(e.message) : null;
+      if (refused !== null && refused.includes('HTTP 407') && route !== null) {
+        o.log?.(`the proxy ${route.proxy} (${route.variable}) answered HTTP 407, proxy authentication required; not waiting for the agent: check the user and password in ${route.variable} (http://user:password@host:port)`);
+        return { polls, waitedMs: clock.now() - start, status: null };
+      }
+      unreached = unreachedProxy(route, codeOf(e));
+      observed = unreached === null ? (refused ?? describePollError(e)) : `${describePollError(e)} at the proxy ${unreached.proxy} (${unreached.variable})`;
     }
     const remaining = deadline - clock.now();
     if (interrupted()) throw new AgentWaitInterrupted(Math.round((clock.now() - start) / 1000), polls, observed, o.signal);
-    if (remaining <= 0) throw new AgentNotReady(o.seconds, polls, observed);
+    if (remaining <= 0) throw unreached === null ? new AgentNotReady(o.seconds, polls, observed) : new ProxyNotReached(o.seconds, polls, observed, unreached);
     o.log?.(`agent not ready yet (${observed}); next poll in ${(Math.min(delay, remaining) / 1000).toFixed(1)} s`);
     await sleepUnlessAborted(clock, Math.min(delay, remaining), o.signal);
     if (interrupted()) throw new AgentWaitInterrupted(Math.round((clock.now() - start) / 1000), polls, observed, o.signal);

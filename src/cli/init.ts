@@ -5,7 +5,7 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createFileExclusively, writeFailureWords } from '../fs-safe.js';
-import { TOOL } from '../version.js';
+import { DOCS_URL, TOOL } from '../version.js';
 import { shellWord } from '../words.js';
 import { EXIT, isSystemError, UserError } from '../errors.js';
 import { UsageError } from '../engine.js';
@@ -30,6 +30,14 @@ export type InitPreset = (typeof INIT_TEMPLATES)[number];
 /** The repository of the Action, as workflows name it in `uses:`; pinned to this version's tag. */
 const ACTION_REPOSITORY = 'agent-replay/agent-replay';
 export const ACTION_USES = `${ACTION_REPOSITORY}@v${TOOL.version}`;
+/**
+ * The results artifacts of a run, as download-artifact's `pattern` matches them: check mode names
+ * each `agent-replay-results-<sha>[-shard-<i>-of-<n>][-attempt-<n>]` (src/action/context.ts), and
+ * report mode reads every .json file of the folder they go to (docs/action.md, "Report: combine
+ * shards, or comment for a fork"), so another artifact of the run must not go there.
+ */
+export const RESULTS_ARTIFACTS = 'agent-replay-results-*';
+
 /** The actions the workflows use besides ours, pinned to their major version tags. */
 const PINNED = { checkout: 'actions/checkout@v4', downloadArtifact: 'actions/download-artifact@v4' } as const;
 
@@ -205,8 +213,8 @@ function capComment(preset: InitPreset): string[] {
   return [
     `Sized for a starting suite: ${INIT_COST.capUsd.toFixed(2)} USD covers ${capFixtures(preset, false)} fixtures of ${turns} agent ${turns === 1 ? 'call' : 'calls'} each`,
     `(${why}). With a judge, each fixture with a baseline also counts one`,
-    `meaning call at most (docs/meaning.md), and a judge: assertion one more: ${capFixtures(preset, true)} judged fixtures`,
-    'with baselines. Raise it as the suite grows.',
+    `meaning call at most, and a judge: assertion one more: ${capFixtures(preset, true)} judged fixtures`,
+    `with baselines (${DOCS_URL}/meaning.md#costs). Raise it as the suite grows.`,
   ];
 }
 
@@ -336,6 +344,7 @@ jobs:
         with:
           run-id: \${{ github.event.workflow_run.id }}
           github-token: \${{ github.token }}
+          pattern: ${RESULTS_ARTIFACTS}   # the results artifacts only: report mode reads every .json file below shards
           path: shards
       - id: pr
         run: echo "number=$(cat shards/*/pr-number 2>/dev/null | head -1)" >> "$GITHUB_OUTPUT"
@@ -400,7 +409,7 @@ function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, wr
   return `
 Next:
   1. ${first}
-     No preview host? Trigger it on pull_request and pass agent-url instead (see agent-replay's docs/action.md).
+     No preview host? Trigger it on pull_request and pass agent-url instead: ${DOCS_URL}/action.md#check-replay-on-every-pull-request
   2. Add the secrets the agent or the judge need (Settings > Secrets and variables > Actions):
      ${TEMPLATES[o.preset].key.secret} for the agent's ${TEMPLATES[o.preset].key.header} header, JUDGE_API_KEY for a judge; then uncomment
      agent-headers / judge-api-key in the workflow, and the header in ${slash(o.dir)}/config.yml to run it locally.

@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { FAIL_ON_CONDITIONS } from '../types.js';
 import { DEFAULT_FAIL_ON } from '../evaluate/index.js';
-import { TOOL } from '../version.js';
+import { DOCS_URL, TOOL } from '../version.js';
 import { UsageError } from '../engine.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { ASSERT_FORMS } from './probe.js';
@@ -470,6 +470,7 @@ export function globalHelp(): string {
     '',
     "Run 'agent-replay <command> --help' for a command's options.",
     'agent-replay --version prints the version.',
+    `The pages messages cite as docs/<page>.md: ${DOCS_URL}/<page>.md`,
     '',
   ].join('\n');
 }

@@ -32,6 +32,13 @@ export interface CauseGroup extends Cause {
   labels: string[];
 }
 
+/** What a proxy's refusal reads: a 407, and any other status; `variable` names the proxy (a tunnel's is HTTPS_PROXY's, a forwarded request's HTTP_PROXY's). */
+function proxyHint(status: string, variable: string): string {
+  return status === '407'
+    ? `the proxy wants credentials, or refused those given: check the user and password in ${variable} (http://user:password@host:port)`
+    : `check ${variable}, and NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")`;
+}
+
 /** "the agent" when the record does not know where it was. */
 function at(endpoint: string | null): string {
   return endpoint ?? 'the agent';
@@ -113,6 +120,17 @@ function redirectCause(key: string, what: string, redirect: string | null, prote
   return { key, what: `${what} to ${redirect}`, hint: 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to that address' };
 }
 
+/**
+ * A proxy that could not be reached (nothing listens, its host does not resolve, no answer): its
+ * address and variable are named, never its credentials (the clients name it without them).
+ */
+function proxyDownCause(proxy: string, variable: string, text: string, toward: string, key: string): Cause {
+  const fix = `check ${variable}, or NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")`;
+  if (/ECONNREFUSED|connection refused/.test(text)) return { key, what: `connection refused at the proxy ${proxy} (${variable}), ${toward}`, hint: `nothing listens there: ${fix}` };
+  if (/ENOTFOUND|EAI_AGAIN|host not found|host name lookup failed/.test(text)) return { key, what: `the host of the proxy ${proxy} (${variable}) did not resolve, ${toward}`, hint: fix };
+  return { key, what: `could not reach the proxy ${proxy} (${variable}), ${toward}`, hint: fix };
+}
+
 /** The cause of an errored replay, from its error class and message. */
 function errorCause(errorKind: string, error: string, endpoint: string | null, answered: boolean): Cause {
   const text = withoutTurn(error);
@@ -132,17 +150,19 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     }
   }
   if (errorKind === 'network') {
-    const proxied = /the proxy refused the tunnel \(CONNECT\): HTTP (\d{3})/.exec(text)?.[1];
+    const refusal = /the proxy refused the (tunnel \(CONNECT\)|request \(forwarded\)): HTTP (\d{3})/.exec(text);
+    const proxied = refusal?.[2];
     if (proxied !== undefined) {
       return {
         key: `proxy:${proxied}:${url}`,
         what: `the proxy refused to connect to ${at(endpoint)} (HTTP ${proxied})`,
-        hint:
-          proxied === '407'
-            ? 'the proxy wants credentials, or refused those given: check the user and password in HTTPS_PROXY (http://user:password@host:port)'
-            : 'check HTTPS_PROXY, and NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")',
+        hint: proxyHint(proxied, refusal?.[1] === 'request (forwarded)' ? 'HTTP_PROXY' : 'HTTPS_PROXY'),
       };
     }
+    // The proxy itself could not be reached: the agent's address was never tried, so the fix is the
+    // proxy's variable, not agent.url (docs/configuration.md, "Behind a proxy").
+    const proxy = /could not reach the proxy (\S+) \(([A-Za-z_]+)\)/.exec(text);
+    if (proxy) return proxyDownCause(proxy[1] ?? '', proxy[2] ?? '', text, `on the way to ${at(endpoint)}`, `proxy-down:${url}`);
     // A certificate Node refused: the message says what is wrong and the fix (src/http/tls.ts).
     const tls = /the agent's TLS certificate is refused, after [^:]+: (.+?) \(([A-Z_]+)\); (.+)$/.exec(text);
     if (tls) {
@@ -219,6 +239,23 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   return { key: `${errorKind}:${stem.replace(/\d+/g, '#')}`, what, hint: null };
 }
 
+/**
+ * A judge's or simulator's call that failed at the proxy (src/judge/http.ts): the proxy could not
+ * be reached, or it refused the tunnel. Null for any other reason.
+ */
+function proxyCause(reason: string, who: string, toward: string): Cause | null {
+  const down = /at the proxy (\S+) \(([A-Za-z_]+)\)/.exec(reason);
+  if (down) return proxyDownCause(down[1] ?? '', down[2] ?? '', reason, toward, `${who}:proxy-down`);
+  const refusal = /the proxy refused the (tunnel \(CONNECT\)|request \(forwarded\)): HTTP (\d{3})/.exec(reason);
+  const refused = refusal?.[2];
+  if (refused === undefined) return null;
+  return {
+    key: `${who}:proxy:${refused}`,
+    what: `the proxy refused to connect ${toward.replace(/^on the way /, '')} (HTTP ${refused})`,
+    hint: proxyHint(refused, refusal?.[1] === 'request (forwarded)' ? 'HTTP_PROXY' : 'HTTPS_PROXY'),
+  };
+}
+
 /** The cause of a check that did not run, from its detail line. */
 function notEvaluatedCause(detail: string): Cause {
   // A turn's spans never came (docs/traces.md, "When spans do not arrive"): one cause for every trace id.
@@ -261,6 +298,8 @@ function notEvaluatedCause(detail: string): Cause {
         hint: 'use a judge model that follows the prompt, or an endpoint with structured output (docs/judges.md)',
       };
     }
+    const proxied = proxyCause(reason, 'judge', 'on the way to the judge');
+    if (proxied !== null) return proxied;
     const status = /HTTP (\d{3})/.exec(reason)?.[1];
     // The reason of the first item (without its attempt count) says what the judge did.
     const shown = reason.replace(/ after \d+ (?:attempts?|retries)/, '').trim();
@@ -270,6 +309,8 @@ function notEvaluatedCause(detail: string): Cause {
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   const simulator = /^simulator (unreachable|answered no usable JSON|wrote an empty message)(?::\s*(.*))?$/.exec(detail);
   if (simulator) {
+    const proxied = proxyCause(simulator[2] ?? '', 'simulator', 'on the way to the simulator');
+    if (proxied !== null) return proxied;
     const status = /HTTP (\d{3})/.exec(simulator[2] ?? '')?.[1];
     const kind = simulator[1] === 'unreachable' ? `unreachable${status ? `: HTTP ${status}` : ''}` : (simulator[1] ?? '');
     const what = status || simulator[1] !== 'unreachable' ? `simulator ${kind}` : detail.length > 160 ? `${detail.slice(0, 159)}…` : detail;

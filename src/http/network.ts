@@ -28,6 +28,14 @@ export interface ProxySettings {
   https: URL | null;
   /** NO_PROXY's entries; `all` when it is `*`; `ranges`: its CIDR ranges (null: none). */
   noProxy: { all: boolean; entries: NoProxyEntry[]; ranges: BlockList | null };
+  /** The variables `http` and `https` were read from, as spelled (`https_proxy` or `HTTPS_PROXY`). */
+  variables: { http: string | null; https: string | null };
+}
+
+/** The proxy a client's requests go through: named without its credentials, and the variable that names it. */
+export interface ProxyRoute {
+  proxy: string;
+  variable: string;
 }
 
 /** Opens the connections of one client: `target` is the origin it talks to. */
@@ -35,10 +43,12 @@ export interface Network {
   dispatcher(target: string | URL, options: UndiciAgent.Options): Dispatcher;
   /** The proxy requests to `target` go through, named without its credentials; null: directly. */
   via(target: string | URL): string | null;
+  /** The same, with the variable that names it (for a failure's fix); null: directly. */
+  route(target: string | URL): ProxyRoute | null;
 }
 
 /** Every server reached directly. */
-export const DIRECT: Network = { dispatcher: (_target, options) => new Agent(options), via: () => null };
+export const DIRECT: Network = { dispatcher: (_target, options) => new Agent(options), via: () => null, route: () => null };
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
@@ -106,7 +116,12 @@ export function proxySettings(env: Record<string, string | undefined>): ProxySet
   const https = variable(env, 'https_proxy');
   if (http === null && https === null) return null;
   const noProxy = variable(env, 'no_proxy');
-  return { http: http === null ? null : proxyUrl(http), https: https === null ? null : proxyUrl(https), noProxy: parseNoProxy(noProxy?.value ?? '') };
+  return {
+    http: http === null ? null : proxyUrl(http),
+    https: https === null ? null : proxyUrl(https),
+    noProxy: parseNoProxy(noProxy?.value ?? ''),
+    variables: { http: http?.name ?? null, https: https?.name ?? null },
+  };
 }
 
 /** localhost (and names under it), 127.0.0.0/8, ::1: never proxied. */
@@ -135,12 +150,26 @@ export function proxyFor(settings: ProxySettings, target: URL): URL | null {
 
 /**
  * undici's words for a proxy that would not open a tunnel ("Proxy response (407) !== 200 when HTTP
- * Tunneling"), as the clients say it: null for any other error.
+ * Tunneling") or forward a request, as the clients say it: null for any other error.
  */
 export function proxyRefusal(message: string): string | null {
+  // A forwarding proxy's 407 (an http:// address through HTTP_PROXY): undici's "Proxy Authentication Required (407)".
+  if (/^Proxy Authentication Required \(407\)/.test(message)) return 'the proxy refused the request (forwarded): HTTP 407, proxy authentication required';
   const status = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(message)?.[1];
   if (status === undefined) return null;
   return `the proxy refused the tunnel (CONNECT): HTTP ${status}${status === '407' ? ', proxy authentication required' : ''}`;
+}
+
+/**
+ * Error codes of a connection that never opened (refused, a name that did not resolve, no route, no
+ * answer in time): through a proxy, the connection is the proxy's, since the server behind it is
+ * reached by the proxy itself (docs/configuration.md, "Behind a proxy").
+ */
+const UNREACHED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The proxy a request failed to reach, when it went through one and `code` says the connection never opened; else null. */
+export function unreachedProxy(route: ProxyRoute | null, code: string | null | undefined): ProxyRoute | null {
+  return route !== null && code != null && UNREACHED.has(code) ? route : null;
 }
 
 /** How a proxy is named in a log line: its host, never its credentials. */
@@ -171,6 +200,13 @@ export async function networkFrom(env: Record<string, string | undefined>): Prom
     via(target) {
       const proxy = proxyOf(target);
       return proxy === null ? null : proxyName(proxy);
+    },
+    route(target) {
+      const url = typeof target === 'string' ? new URL(target) : target;
+      const proxy = proxyOf(url);
+      if (proxy === null) return null;
+      const variable = (url.protocol === 'https:' ? settings.variables.https : settings.variables.http) ?? (url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY');
+      return { proxy: proxyName(proxy), variable };
     },
   };
 }

@@ -9,7 +9,7 @@
 // Never throws: a failure is a reason string that says what was observed.
 
 import type { Dispatcher } from 'undici';
-import { proxyRefusal } from '../http/network.js';
+import { proxyRefusal, unreachedProxy, type ProxyRoute } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
 import { tlsProblem } from '../http/tls.js';
 import { request } from '../http/undici.js';
@@ -47,6 +47,8 @@ export interface PostOptions {
    * slot is sent: the judge turns to the plain prompt here (structured.ts), so that call is plain.
    */
   onHttpFailure?: (failure: { status: number; body: string; reason: string }) => void;
+  /** The proxy the calls go through (null or absent: none), named when it cannot be reached. */
+  proxy?: ProxyRoute | null;
 }
 
 /** The largest answer read from a judge, simulator or meaning judge: received, and decoded (docs/judges.md, "Compressed answers"). */
@@ -108,17 +110,23 @@ function errorCode(err: unknown): string | null {
   return null;
 }
 
-function describeNetworkError(err: unknown): Attempt {
+function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
   const code = errorCode(err);
   if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout' };
   // A certificate Node refuses is refused again on every attempt: not retried, its fix said, never
   // "turn verification off" (docs/troubleshooting.md, "Not evaluated").
   const tls = tlsProblem(code ?? undefined);
   if (tls !== null) return { kind: 'fatal', reason: `its TLS certificate is refused: ${tls.what} (${tls.code}); ${tls.fix}` };
+  // Through a proxy, a connection that never opened is the proxy's: named with its variable, not
+  // taken for the judge's (docs/configuration.md, "Behind a proxy").
+  const proxy = unreachedProxy(route, code);
+  if (proxy !== null && code) return { kind: 'network', reason: `${NETWORK_CODES[code] ?? `a connection error (${code})`} at the proxy ${proxy.proxy} (${proxy.variable})` };
   if (code && NETWORK_CODES[code]) return { kind: 'network', reason: NETWORK_CODES[code] };
   const message = err instanceof Error ? err.message : String(err);
   const refused = proxyRefusal(message);
-  if (refused !== null) return { kind: 'network', reason: refused };
+  // A proxy that wants credentials, or refuses those given, refuses them again on every attempt:
+  // not retried, as the agent's client does not (docs/configuration.md, "Behind a proxy").
+  if (refused !== null) return { kind: refused.includes('HTTP 407') ? 'fatal' : 'network', reason: refused };
   return { kind: 'network', reason: `network error: ${oneLine(message, 120)}${code ? ` (${code})` : ''}` };
 }
 
@@ -178,7 +186,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     // Too large, or not what its coding says: the same answer again would be too.
     if (errorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'fatal', reason: `response is larger than ${MAX_RESPONSE_BYTES} bytes` };
     if (err instanceof UndecodableBody) return { kind: 'fatal', reason: err.message };
-    return describeNetworkError(err);
+    return describeNetworkError(err, opts.proxy ?? null);
   } finally {
     clearTimeout(timer);
   }

@@ -193,6 +193,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
   const random = deps.random ?? Math.random;
   const limiter = deps.limiter ?? new AdaptiveLimiter(config.concurrency);
   const base = config.baseUrl.replace(/\/+$/, '');
+  const proxy = (deps.network ?? DIRECT).route(base);
   const dispatcher = (deps.network ?? DIRECT).dispatcher(base, { connect: { timeout: config.timeoutMs }, headersTimeout: config.timeoutMs, bodyTimeout: config.timeoutMs, maxResponseSize: MAX_RESPONSE_BYTES });
   let structured: JudgeStructuredOutput = { structured: true };
 
@@ -233,6 +234,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
       limiter,
       signal: deps.signal,
       onHttpFailure: refused,
+      proxy,
     });
     return { res, structured: sent };
   }

@@ -3,6 +3,7 @@
 // real proxy on 127.0.0.1 that alone resolves `agent.test`; GitHub's API (here a loopback fake) is
 // reached directly, and the comment is posted as usual.
 
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentServer } from '../support/agent-server.js';
 import type { FakeGitHub } from '../support/github-server.js';
@@ -47,6 +48,28 @@ describe('check mode behind a proxy', () => {
     expect(agent.requests.length - before).toBe(1);
     expect(run.outputs).toMatchObject({ gate: 'passed', 'comment-status': 'created' });
     expect(gh.comments('octo', 'shop', 7)).toHaveLength(1);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('wait-for-agent through a proxy nothing listens on: the comment names the proxy and says to check HTTP_PROXY, not the agent URL', async () => {
+    const dead = createServer();
+    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+    const { port } = dead.address() as AddressInfo;
+    await new Promise((resolve) => dead.close(resolve));
+    const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: hello, message: hello, assert: { contains: "echo: hello" } }\n', config: 'agent:\n  retries: 0\n  start: false\n' });
+    const run = await runAction({
+      gh,
+      workspace,
+      inputs: { 'agent-url': 'http://agent.test:8080/chat', 'wait-for-agent': '5' },
+      event: { name: 'pull_request', payload: pullPayload() },
+      env: { HTTP_PROXY: `http://ci-user:pr0xy-pw@127.0.0.1:${port}` },
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const body = gh.comments('octo', 'shop', 7).at(-1)?.body ?? '';
+    expect(body).toContain(`the last one got connection refused \\(ECONNREFUSED\\) at the proxy http\\://127.0.0.1\\:${port} \\(HTTP\\_PROXY\\)`);
+    expect(body).toContain('check HTTP\\_PROXY, or NO\\_PROXY for hosts to reach directly');
+    expect(body).not.toContain('Check that the preview deployed');
+    expect(run.stdout + body).not.toContain('pr0xy-pw');
     expect(gh.violations).toEqual([]);
   });
 });

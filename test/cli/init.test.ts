@@ -16,6 +16,7 @@ import { ACTION_USES, INIT_COST, INIT_TEMPLATES, offeredPresets } from '../../sr
 import { AGENT_PRESETS } from '../../src/suite/index.js';
 import { TOOL } from '../../src/version.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
+import { artifactNameFor } from '../../src/action/context.js';
 
 useCleanup();
 
@@ -388,6 +389,27 @@ describe('the workflows init writes', () => {
     const broken = files['agent-replay.yml']!.text.replace('pull-requests: write', 'pull-requests: writ').replace('runs-on:', 'runs_on:');
     const errors = parseWorkflow({ name: 'broken.yml', content: broken }, new NoOperationTraceWriter()).context.errors.getErrors();
     expect(errors.map((e) => e.message).join('\n')).toMatch(/Unexpected value 'writ'[\s\S]*runs_on/);
+  });
+
+  it("the report workflow downloads the check's results artifacts only (download-artifact's pattern), as docs/action.md's does", async () => {
+    const { text } = (await written())['agent-replay-report.yml']!;
+    const parsed = parseWorkflow({ name: 'agent-replay-report.yml', content: text }, new NoOperationTraceWriter());
+    expect(parsed.context.errors.getErrors().map((e) => e.message)).toEqual([]);
+    const doc = await readFile('docs/action.md', 'utf8');
+    const recipe = /```yaml\n(# \.github\/workflows\/agent-replay-report\.yml[\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    expect(recipe).toContain('actions/download-artifact@');
+    for (const workflow of [text, recipe]) {
+      const wf = parse(workflow) as Workflow;
+      const download = Object.values(wf.jobs).flatMap((j) => j.steps).find((s) => s.uses?.startsWith('actions/download-artifact@'));
+      const pattern = download?.with?.pattern;
+      expect(typeof pattern, workflow).toBe('string');
+      // download-artifact matches names with minimatch; this pattern uses only `*` (any characters but /).
+      expect(pattern).toMatch(/^[\w.*-]+$/);
+      const matches = (name: string): boolean => new RegExp(`^${(pattern as string).replace(/[.-]/g, '\\$&').replace(/\*/g, '[^/]*')}$`).test(name);
+      const sha = 'a'.repeat(40);
+      for (const name of [artifactNameFor(sha, 1), artifactNameFor(sha, 2), artifactNameFor(sha, 1, { index: 2, total: 4 }), artifactNameFor(null, 1)]) expect(matches(name), name).toBe(true);
+      for (const name of [`agent-replay-baselines-${sha}`, 'coverage-report', 'build-output']) expect(matches(name), name).toBe(false);
+    }
   });
 
   it('ask for the least privileges each job needs', async () => {

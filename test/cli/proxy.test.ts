@@ -6,10 +6,12 @@
 // credentials reach the proxy and nothing else.
 
 import { readFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startServer, type TestServer } from '../judge/server.js';
 import { startProxy, tlsFront, TEST_CA_FILE, type ProxyServer } from '../support/proxy-server.js';
+import { instantClock } from '../../src/agent/ready.js';
 import { agentConfig, byLabel, cli, makeProject, readResults, scriptedAgent, serve, spawnCli, useCleanup } from './helpers.js';
 
 useCleanup();
@@ -44,6 +46,15 @@ async function judge(): Promise<TestServer> {
 /** The bundled CLI in a child process with exactly `env` (plus PATH and HOME). */
 const spawnWith = (args: string[], cwd: string, env: Record<string, string>): ReturnType<typeof spawnCli> =>
   spawnCli(CLI, args, cwd, { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1', CI: 'true', ...env });
+
+/** An address nothing listens on: its port was bound, then closed. */
+async function deadProxy(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `127.0.0.1:${port}`;
+}
 
 /** One request per fixture: no welcome turn. */
 const NO_WELCOME = '  start: false\n';
@@ -149,5 +160,88 @@ describe('run behind a proxy', () => {
     expect(r.stderr).toContain('HTTPS_PROXY names a socks5 proxy; agent-replay reaches servers through an http:// or https:// proxy only: give it as http://host:port');
     expect(r.stderr).not.toContain('s0cks-pw');
     expect(agent.requests).toHaveLength(0);
+  });
+});
+
+describe('a proxy that cannot be reached', () => {
+  it('the agent: the cause names the proxy and its variable, not agent.url, and never its credentials', async () => {
+    const dead = await deadProxy();
+    const cwd = await makeProject({ config: agentConfig('http://agent.test:8080/api/chat', NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
+    const r = await cli(['run', '--out', 'results.json'], cwd, { HTTP_PROXY: `http://ci-user:pr0xy-pw@${dead}` });
+    expect(r.stdout.split('\n')[1]).toBe(
+      `  cause: connection refused at the proxy http://${dead} (HTTP_PROXY), on the way to http://agent.test:8080/api/chat: nothing listens there: check HTTP_PROXY, or NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")`,
+    );
+    const item = byLabel(await readResults(join(cwd, 'results.json'))).get('refund');
+    expect(item?.error).toBe(`message turn: could not reach the proxy http://${dead} (HTTP_PROXY) after 1 attempt: connect ECONNREFUSED ${dead}`);
+    const written = await readFile(join(cwd, 'results.json'), 'utf8');
+    for (const text of [r.stdout, r.stderr, written]) expect(text).not.toContain('pr0xy-pw');
+  });
+
+  it('the judge: not evaluated with the proxy and its variable as the cause, not judge.baseUrl', async () => {
+    const dead = await deadProxy();
+    const agent = await serve(scriptedAgent({ refund: 'Within 30 days.' }));
+    const config = `${agentConfig(agent.url, NO_WELCOME)}judge: { provider: openai, baseUrl: "https://judge.test/v1", model: m1, apiKey: k, retries: 0, backoffMs: 0 }\ncost: { capUsd: 5 }\n`;
+    const fixtures = 'fixtures:\n  - { label: refund, message: refund, assert: { judge: "The reply is polite", threshold: 0.5 } }\n';
+    const cwd = await makeProject({ config, fixtures: { 'f.yml': fixtures } });
+    const r = await cli(['run', '--out', 'results.json'], cwd, { https_proxy: `http://ci-user:pr0xy-pw@${dead}` });
+    expect(r.stdout.split('\n')[1]).toBe(
+      `  cause: connection refused at the proxy http://${dead} (https_proxy), on the way to the judge: nothing listens there: check https_proxy, or NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")`,
+    );
+    expect(agent.requests).toHaveLength(1);
+    expect(r.stdout + r.stderr).not.toContain('pr0xy-pw');
+  });
+
+  it('--wait-for-agent: the wait names the proxy and says to check its variable, not the agent URL', async () => {
+    const dead = await deadProxy();
+    const cwd = await makeProject({ config: agentConfig('https://agent.test/api/chat', NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
+    const r = await cli(['run', '--wait-for-agent', '3'], cwd, { HTTPS_PROXY: `http://ci-user:pr0xy-pw@${dead}` }, { engine: { clock: instantClock() } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`the last one got connection refused (ECONNREFUSED) at the proxy http://${dead} (HTTPS_PROXY); nothing was replayed and nothing was spent.`);
+    expect(r.stderr).toContain('The polls go through the proxy in HTTPS_PROXY and never reached it: check HTTPS_PROXY, or NO_PROXY for hosts to reach directly');
+    expect(r.stderr).not.toContain('--agent-url');
+    expect(r.stderr).not.toContain('pr0xy-pw');
+  });
+});
+
+describe('a proxy that refuses the credentials (407), before the judge and the wait', () => {
+  it('the judge: the tunnel is asked once, not retried, and the cause is the proxy\'s credentials', async () => {
+    const agent = await serve(scriptedAgent({ refund: 'Within 30 days.' }));
+    const p = await proxy({ 'judge.test': 1 }, `Basic ${Buffer.from('ci-user:right').toString('base64')}`);
+    const config = `${agentConfig(agent.url, NO_WELCOME)}judge: { provider: openai, baseUrl: "https://judge.test/v1", model: m1, apiKey: k, retries: 2, backoffMs: 0 }\ncost: { capUsd: 5 }\n`;
+    const fixtures = 'fixtures:\n  - { label: refund, message: refund, assert: { judge: "The reply is polite", threshold: 0.5 } }\n';
+    const cwd = await makeProject({ config, fixtures: { 'f.yml': fixtures } });
+    const r = await cli(['run', '--out', 'results.json'], cwd, { HTTPS_PROXY: `http://ci-user:wr0ng-pw@127.0.0.1:${portOf(p.url)}` });
+    expect(p.seen.map((s) => s.line)).toEqual(['CONNECT judge.test:443']);
+    expect(r.stdout.split('\n')[1]).toBe(
+      '  cause: the proxy refused to connect to the judge (HTTP 407): the proxy wants credentials, or refused those given: check the user and password in HTTPS_PROXY (http://user:password@host:port)',
+    );
+    expect(r.stdout + r.stderr).not.toContain('wr0ng-pw');
+  });
+
+  it('--wait-for-agent: the wait ends at the first 407, and the turn errors with it, tried once', async () => {
+    const p = await proxy({ 'agent.test': 1 }, `Basic ${Buffer.from('ci-user:right').toString('base64')}`);
+    const cwd = await makeProject({ config: agentConfig('https://agent.test/api/chat', NO_WELCOME), fixtures: { 'f.yml': FIXTURE } });
+    const r = await cli(['run', '--wait-for-agent', '30'], cwd, { HTTPS_PROXY: `http://ci-user:wr0ng-pw@127.0.0.1:${portOf(p.url)}` }, { engine: { clock: instantClock() } });
+    expect(p.seen.map((s) => s.line)).toEqual(['CONNECT agent.test:443', 'CONNECT agent.test:443']);
+    expect(r.stderr).toContain(`the proxy http://127.0.0.1:${portOf(p.url)} (HTTPS_PROXY) answered HTTP 407, proxy authentication required; not waiting for the agent: check the user and password in HTTPS_PROXY`);
+    expect(r.stdout).toContain('cause: the proxy refused to connect to https://agent.test/api/chat (HTTP 407)');
+    expect(r.stdout + r.stderr).not.toContain('wr0ng-pw');
+  });
+});
+
+describe('a forwarding proxy (HTTP_PROXY) that answers 407', () => {
+  it('--wait-for-agent ends at its 407 (not a connection error polled for the whole wait), and the turn is errored with it, tried once, not an internal error', async () => {
+    const agent = await serve(scriptedAgent({ refund: 'Within 30 days.' }));
+    const p = await proxy({ 'agent.test': portOf(agent.url) }, `Basic ${Buffer.from('ci-user:right').toString('base64')}`);
+    const cwd = await makeProject({ config: `agent:\n  url: http://agent.test:${portOf(agent.url)}/chat\n  retries: 2\n  backoffMs: 0\n${NO_WELCOME}`, fixtures: { 'f.yml': FIXTURE } });
+    const r = await cli(['run', '--wait-for-agent', '30'], cwd, { HTTP_PROXY: `http://ci-user:wr0ng-pw@127.0.0.1:${portOf(p.url)}` }, { engine: { clock: instantClock() } });
+    expect(p.seen.map((s) => s.line)).toEqual([`GET http://agent.test:${portOf(agent.url)}/chat`, `POST http://agent.test:${portOf(agent.url)}/chat`]);
+    expect(r.stderr).toContain(`the proxy http://127.0.0.1:${portOf(p.url)} (HTTP_PROXY) answered HTTP 407, proxy authentication required; not waiting for the agent: check the user and password in HTTP_PROXY`);
+    // The turn, sent once, errors with the proxy's refusal and its fix, not an internal error.
+    expect(r.stdout.split('\n')[1]).toBe(
+      `  cause: the proxy refused to connect to http://agent.test:${portOf(agent.url)}/chat (HTTP 407): the proxy wants credentials, or refused those given: check the user and password in HTTP_PROXY (http://user:password@host:port)`,
+    );
+    expect(agent.requests).toHaveLength(0);
+    expect(r.stdout + r.stderr).not.toContain('wr0ng-pw');
   });
 });

@@ -1,9 +1,12 @@
 // The simulator client against loopback servers: the provider's schema mechanism named
 // simulated_user (OpenAI-compatible json_schema strict, Anthropic a forced tool), the answer read
 // from it, and the faults in the product's words.
+import { createServer, type AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulator } from '../../src/simulator/index.js';
+import { networkFrom } from '../../src/http/network.js';
+import { causeOf } from '../../src/evaluate/causes.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Clock, SimulatorRequest } from '../../src/types.js';
 import { json, startServer, type TestServer } from '../judge/server.js';
@@ -102,5 +105,22 @@ describe('simulator client', () => {
     expect(answer).toEqual({ kind: 'fault', fault: 'simulator unreachable: HTTP 401: bad key ***', retries: 0 });
     await sim.close();
     await sim2.close();
+  });
+
+  it('through a proxy nothing listens on: the fault names the proxy and its variable, and so does its cause', async () => {
+    const dead = createServer();
+    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+    const { port } = dead.address() as AddressInfo;
+    await new Promise((resolve) => dead.close(resolve));
+    const network = await networkFrom({ HTTPS_PROXY: `http://ci-user:pr0xy-pw@127.0.0.1:${port}` });
+    const sim = createSimulator({ ...config('openai', 'https://llm.test/v1'), retries: 0 }, { clock, network });
+    const fault = await sim.next(REQUEST);
+    await sim.close();
+    expect(fault).toEqual({ kind: 'fault', fault: `simulator unreachable: connection refused at the proxy http://127.0.0.1:${port} (HTTPS_PROXY)`, retries: 0 });
+    const detail = fault.kind === 'fault' ? fault.fault : '';
+    expect(causeOf({ label: 'p', errored: false, verdict: 'not_evaluated', checks: [{ status: 'not_evaluated', detail }] }, null)).toMatchObject({
+      what: `connection refused at the proxy http://127.0.0.1:${port} (HTTPS_PROXY), on the way to the simulator`,
+      hint: 'nothing listens there: check HTTPS_PROXY, or NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy")',
+    });
   });
 });
