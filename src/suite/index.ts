@@ -270,7 +270,7 @@ function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'],
   const configPath = paths.configPath;
   found.fileOrder.push(paths.configShown);
   configNamesIssues(paths, found);
-  if (configPath === null) return resolveConfigFile(null, paths.configShown, withPreset({}, preset), env).config;
+  if (configPath === null) return resolveConfigFile(null, paths.configShown, withPreset({}, preset), env, null, [], preset !== undefined).config;
   const loaded = readYamlFile({ path: configPath, real: null }, paths.configShown, root, found);
   if (!loaded.src) {
     // Not read: its syntax errors may quote a credential written in it (docs/security.md, "Secrets").
@@ -279,14 +279,14 @@ function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'],
       // Syntax errors: the sections they leave as written are checked, no config is resolved (docs/configuration.md, "How YAML is read").
       const part = soundSections(loaded.partly);
       const data = part.unread.includes('agent') ? part.data : withPreset(part.data, preset);
-      const checked = resolveConfigFile(loaded.partly, paths.configShown, data, env, untrustedSuite, part.unread);
+      const checked = resolveConfigFile(loaded.partly, paths.configShown, data, env, untrustedSuite, part.unread, preset !== undefined && !part.unread.includes('agent'));
       found.errors.push(...checked.errors);
       found.warnings.push(...checked.warnings);
       found.secrets.push(...checked.secrets);
     }
     return null;
   }
-  const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env, untrustedSuite);
+  const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env, untrustedSuite, [], preset !== undefined);
   found.errors.push(...resolved.errors);
   found.warnings.push(...resolved.warnings);
   found.secrets.push(...resolved.secrets);
