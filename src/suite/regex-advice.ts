@@ -122,8 +122,14 @@ function slashForm(pattern: string): { body: string; flags: string } | null {
   return null;
 }
 
-/** The YAML a fix writes a value in: double quotes, as the docs do, unless the text holds a backslash or a quote. */
-const yamlText = (text: string): string => (/[\\"\u0000-\u001f]/.test(text) ? yamlSingle(text) : `"${text}"`);
+/**
+ * The YAML a fix writes a value in: double quotes, as the docs do; single quotes for a backslash or a
+ * quote (kept as written there); a control character (a line break) only as a double-quoted escape.
+ */
+function yamlText(text: string): string {
+  if ([...text].some((c) => c < ' ')) return JSON.stringify(text);
+  return /[\\"]/.test(text) ? yamlSingle(text) : `"${text}"`;
+}
 
 /**
  * A pattern written between slashes, as JavaScript source and `probe --assert regex:/30 days/i`
