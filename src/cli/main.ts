@@ -6,7 +6,7 @@ import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type LatencyTh
 import { compareRuns, DEFAULT_FAIL_ON, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
 import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
 import { parseShard, timingsOf } from '../evaluate/shard.js';
-import { issueCount, loadSuite, loadSuiteConfig, type ConfigIssue } from '../suite/index.js';
+import { issueCount, loadSuite, loadSuiteConfig, suiteAboveIssue, type ConfigIssue } from '../suite/index.js';
 import { DEFAULT_LATENCY } from '../config.js';
 import { mergeRecords, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
@@ -420,6 +420,13 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   const dir = values.dir ?? '.agent-replay';
   const files = values.results ?? [defaultOut(dir)];
   if (files.length !== 1) throw new UsageError(`accept takes one --results file, got ${files.length}`);
+  // From a subfolder of the repository: the suite (and its results) are in a parent folder; said
+  // before "no run to accept", which would send the user to run there (docs/troubleshooting.md).
+  const above = suiteAboveIssue(io.cwd, dir, relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.');
+  if (above !== null) {
+    printConfigIssues(io, [above], [], 'nothing was accepted');
+    return EXIT.usage;
+  }
   // Accepting before any run is a newcomer's first misstep: say what comes first (docs/cli.md, accept reads run's default output).
   if (values.results === undefined && !existsSync(resolvePath(io, files[0] as string))) {
     throw new UsageError(`no run to accept: ${files[0] as string} does not exist; run agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${dir}`} first (it writes the results there), or give --results FILE`);

@@ -177,7 +177,15 @@ function signals(list: readonly string[]): string {
 }
 
 /** The probe as the terminal shows it. Pure; agent text is flattened and stripped of controls. */
-function renderProbe(r: ProbeResult, opts: { color: boolean }): string {
+/**
+ * A cause that says to check agent.preset, when the flag --preset gave the preset: the flag the
+ * user gave is named, as config.yml's agent.preset was not used (docs/cli.md, probe).
+ */
+function presetWords(text: string, preset: string | undefined): string {
+  return preset === undefined ? text : text.replace(/\bagent\.preset\b/g, `--preset ${preset}`);
+}
+
+function renderProbe(r: ProbeResult, opts: { color: boolean; preset: string | undefined }): string {
   const paint = (c: keyof typeof ANSI, t: string): string => (opts.color ? `${ANSI[c]}${t}${ANSI.reset}` : t);
   const f = r.record;
   const facts = [`session ${terminalLine(r.session)}`, ...(r.agentHost ? [`agent ${terminalLine(r.agentHost)}`] : []), `${f.durationMs} ms`];
@@ -186,7 +194,7 @@ function renderProbe(r: ProbeResult, opts: { color: boolean }): string {
     lines.push(`${paint('bold', 'errored')}: ${terminalLine(f.error ?? '')}`);
     // The cause and its fix, as run's summary says them for the same error (evaluate/causes.ts), in the CLI's words.
     const cause = causeOf(f, r.agentEndpoint);
-    if (cause !== null) lines.push(paint('grey', `  cause: ${terminalLine(cliWords(causeLine({ ...cause, labels: [f.label] }, 1)))}`));
+    if (cause !== null) lines.push(paint('grey', `  cause: ${terminalLine(presetWords(cliWords(causeLine({ ...cause, labels: [f.label] }, 1)), opts.preset))}`));
     lines.push('no reply, so no route trace and no verdict; probe exits 1 (in a run, an errored fixture is not verified, and the default gate fails on it).');
     return `${lines.join('\n')}\n`;
   }
@@ -379,7 +387,7 @@ export async function runProbe(o: ProbeOptions, io: CliIO): Promise<number> {
     await waitForAgent({ url: config.agent.url, headers: config.agent.headers, seconds: wait, clock: deps.clock, log: (line) => io.stderr(`${cliWords(line)}\n`), network });
   }
   const result = await probeOnce(config, fixture, deps, network);
-  io.stdout(renderProbe(result, { color: io.color }));
+  io.stdout(renderProbe(result, { color: io.color, preset: o.preset }));
 
   const failed = result.record.errored || result.record.verdict === 'fail';
   if (save !== null) {

@@ -108,8 +108,10 @@ export function resolveConfigFile(
   untrustedSuite: string | null = null,
   /** Sections a syntax error left unread (soundSections): not checked, and no config is resolved. */
   unread: readonly string[] = [],
+  /** agent.preset in `data` is the flag `--preset`'s, not the file's (Resolution.presetFromFlag). */
+  presetFromFlag = false,
 ): ConfigFileResult {
-  const r: Resolution = { src, issueAt: issueMaker(file, src), errors: [], warnings: [] };
+  const r: Resolution = { src, issueAt: issueMaker(file, src), errors: [], warnings: [], presetFromFlag };
   const raw = data === null || data === undefined ? {} : data;
   if (!isMapping(raw)) {
     r.errors.push(notAMappingIssue(r.issueAt, raw));

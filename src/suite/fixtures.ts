@@ -10,7 +10,7 @@ import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } fr
 import { isValidLabel, LABEL_RULE, labelFix } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { toExpectation, toolExpectationSchema } from './tools.js';
-import { regexCompileAdvice, regexMeaningNote } from './regex-advice.js';
+import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-advice.js';
 
 const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -289,7 +289,7 @@ function checkAssertion(
     let note: { message: string; fix: string } | null;
     try {
       new RegExp(value, flags);
-      note = regexMeaningNote(value, flags);
+      note = regexSlashesNote(value, flags) ?? regexMeaningNote(value, flags);
     } catch (e) {
       note = regexCompileAdvice(value, flags, (e as Error).message);
     }

@@ -23,6 +23,7 @@ import { isInside } from '../fs-safe.js';
 import { outsideIssue, readSuiteText, realPathOrNull, type SuiteFileRef } from './read.js';
 import { readYaml, withYamlPackage, type LoadedYaml } from './yaml/index.js';
 import { judgeAssertionOf } from '../assertions/list.js';
+import { suiteAboveIssue } from './suite-above.js';
 
 export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
 export { AGENT_PRESETS } from './config/agent.js';
@@ -30,6 +31,7 @@ export { formatIssue, issueCount, type ConfigIssue } from './issues.js';
 export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
 import { baselinePath } from './labels.js';
 export type { ConfigOverrides } from './overrides.js';
+export { suiteAboveIssue } from './suite-above.js';
 
 export interface Suite {
   /** Absolute path of the suite folder. */
@@ -84,7 +86,7 @@ export async function loadSuite(opts: LoadOptions): Promise<LoadResult> {
 async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
   const paths = suitePaths(opts);
   const found = newFindings();
-  const root = suiteRoot(paths, found);
+  const root = suiteRoot(paths, found, opts.dir);
   if (root === null) return finish(paths, found, null, { fixtures: [], personas: [], baselines: new Map(), personaBaselines: new Map() });
 
   const config = loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset, opts.untrustedSuite ?? null);
@@ -124,7 +126,7 @@ export async function loadSuiteConfig(opts: LoadOptions): Promise<{ config: Conf
 function loadSuiteConfigOnce(opts: LoadOptions): { config: Config | null; errors: ConfigIssue[]; warnings: ConfigIssue[] } {
   const paths = suitePaths(opts);
   const found = newFindings();
-  const root = suiteRoot(paths, found);
+  const root = suiteRoot(paths, found, opts.dir);
   const config = root === null ? null : loadConfig(paths, root, opts.env, found, opts.overrides?.agentPreset);
   if (opts.overrides) overrideConfig(config, opts.overrides, opts.overridesSource ?? 'command-line options', found);
   agentUrlSecrets(config, opts.overrides, found);
@@ -242,11 +244,12 @@ function newFindings(): Findings {
 
 /**
  * The real suite folder; null (with an error) when a folder named inside the repository is a
- * link to outside it. A folder that does not exist yet is its own root (nothing will be found).
+ * link to outside it, or is not here but in a parent folder (suite-above.ts: never read in its
+ * place). A folder that does not exist yet is its own root (nothing will be found).
  */
-function suiteRoot(paths: SuitePaths, found: Findings): SuiteRoot | null {
+function suiteRoot(paths: SuitePaths, found: Findings, dir: string): SuiteRoot | null {
   const shown = paths.show(paths.dir);
-  const file = notAFolderIssue(paths, shown);
+  const file = notAFolderIssue(paths, shown) ?? suiteAboveIssue(paths.cwd, dir, shown);
   if (file !== null) {
     found.errors.push(file);
     return null;
@@ -267,7 +270,7 @@ function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'],
   const configPath = paths.configPath;
   found.fileOrder.push(paths.configShown);
   configNamesIssues(paths, found);
-  if (configPath === null) return resolveConfigFile(null, paths.configShown, withPreset({}, preset), env).config;
+  if (configPath === null) return resolveConfigFile(null, paths.configShown, withPreset({}, preset), env, null, [], preset !== undefined).config;
   const loaded = readYamlFile({ path: configPath, real: null }, paths.configShown, root, found);
   if (!loaded.src) {
     // Not read: its syntax errors may quote a credential written in it (docs/security.md, "Secrets").
@@ -276,14 +279,14 @@ function loadConfig(paths: SuitePaths, root: SuiteRoot, env: LoadOptions['env'],
       // Syntax errors: the sections they leave as written are checked, no config is resolved (docs/configuration.md, "How YAML is read").
       const part = soundSections(loaded.partly);
       const data = part.unread.includes('agent') ? part.data : withPreset(part.data, preset);
-      const checked = resolveConfigFile(loaded.partly, paths.configShown, data, env, untrustedSuite, part.unread);
+      const checked = resolveConfigFile(loaded.partly, paths.configShown, data, env, untrustedSuite, part.unread, preset !== undefined && !part.unread.includes('agent'));
       found.errors.push(...checked.errors);
       found.warnings.push(...checked.warnings);
       found.secrets.push(...checked.secrets);
     }
     return null;
   }
-  const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env, untrustedSuite);
+  const resolved = resolveConfigFile(loaded.src, paths.configShown, withPreset(loaded.data, preset), env, untrustedSuite, [], preset !== undefined);
   found.errors.push(...resolved.errors);
   found.warnings.push(...resolved.warnings);
   found.secrets.push(...resolved.secrets);

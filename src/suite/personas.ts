@@ -10,6 +10,7 @@ import { describeValue, quote, suggest, translateZodIssues } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix } from './labels.js';
+import { regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -197,6 +198,8 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
       else {
         try {
           new RegExp(r.regex, flags);
+          const note = regexSlashesNote(r.regex, flags);
+          if (note !== null) result.warnings.push({ file: src.file, ...src.valueAt([...at, 'regex']), message: `${name}: ${note.message}`, fix: note.fix });
         } catch (x) {
           result.warnings.push({
             file: src.file,

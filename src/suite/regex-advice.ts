@@ -103,3 +103,56 @@ function compiles(pattern: string, flags: string): boolean {
     return false;
   }
 }
+
+/** Where a pattern written as `/body/flags` ends its body: the last slash, with no unescaped slash before it but the first. null when it is not written so. */
+function slashForm(pattern: string): { body: string; flags: string } | null {
+  if (!pattern.startsWith('/')) return null;
+  for (let i = 1; i < pattern.length; i++) {
+    if (pattern[i] === '\\') {
+      i += 1;
+      continue;
+    }
+    if (pattern[i] !== '/') continue;
+    const after = pattern.slice(i + 1);
+    // Only flag letters, each once, may follow the closing slash: `/api/v1` is a path, not /pattern/flags.
+    if (!/^[dgimsuyv]*$/.test(after) || new Set(after).size !== after.length) return null;
+    const body = pattern.slice(1, i);
+    return body === '' ? null : { body, flags: after };
+  }
+  return null;
+}
+
+/**
+ * The YAML a fix writes a value in: double quotes, as the docs do; single quotes for a backslash or a
+ * quote (kept as written there); a control character (a line break) only as a double-quoted escape.
+ */
+function yamlText(text: string): string {
+  if ([...text].some((c) => c < ' ')) return JSON.stringify(text);
+  return /[\\"]/.test(text) ? yamlSingle(text) : `"${text}"`;
+}
+
+/**
+ * A pattern written between slashes, as JavaScript source and `probe --assert regex:/30 days/i`
+ * write one (`regex: "/30 days/i"`, `regex: "/api/"`): `regex` takes the pattern alone and `flags`
+ * its flags (docs/fixtures.md, "Assertions"), so the slashes and the letters after the last one are
+ * matched as text. A warning, not an error: a reply may hold the slashes on purpose (a path such as
+ * `/api/`), and escaping them (`\/api\/`) says so. null for any other pattern.
+ */
+export function regexSlashesNote(pattern: string, flags: string): RegexNote | null {
+  const form = slashForm(pattern);
+  if (form === null) return null;
+  const all = [...new Set(flags + form.flags)].join('');
+  const written = `regex: ${yamlText(form.body)}${all === '' ? '' : `, flags: ${all}`}`;
+  const shownPattern = yamlText(pattern);
+  if (form.flags === '') {
+    return {
+      message: `regex ${shownPattern} is written /pattern/, as in JavaScript, but regex takes the pattern alone: its slashes are matched as text, so a reply matches only if it holds them`,
+      fix: `write the pattern alone: ${written} (to match the slashes themselves, escape them: regex: ${yamlSingle(`\\/${form.body}\\/`)})`,
+    };
+  }
+  const letters = form.flags.length === 1 ? `the letter ${form.flags}` : `the letters ${form.flags}`;
+  return {
+    message: `regex ${shownPattern} is written /pattern/flags, as in JavaScript, but regex takes the pattern alone and flags its flags: its slashes and ${letters} are matched as text, so a reply matches only if it holds them`,
+    fix: `write the pattern alone and its flags under flags: ${written}`,
+  };
+}

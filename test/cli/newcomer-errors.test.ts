@@ -33,6 +33,53 @@ describe('a folder without a suite', () => {
   });
 });
 
+describe('a command run from a subfolder of the repository (cd src && npx agent-replay run)', () => {
+  it('validate, run, probe, calibrate and accept say the suite is in a parent folder, with the fix; nothing is read or sent', async () => {
+    const agent = await serve();
+    const root = await makeProject({ config: agentConfig(agent.url), fixtures: { 'a.yml': 'label: a\nmessage: hi\n' } });
+    await mkdir(join(root, '.git'));
+    const sub = join(root, 'src', 'lib');
+    await mkdir(sub, { recursive: true });
+    const commands = [['validate'], ['run'], ['probe', 'hello'], ['calibrate'], ['accept']];
+    for (const argv of commands) {
+      const r = await cli(argv, sub);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toContain(`error: .agent-replay: no suite folder here (${sub}), but a parent folder holds one: ../../.agent-replay; it was not read\n  fix: run from ${root} (cd ../..), where .agent-replay is, or give --dir ../../.agent-replay (the dir input in the Action)`);
+      expect(r.stderr).not.toContain('agent-replay init');
+      expect(r.stderr).not.toContain('no run to accept');
+    }
+    expect(agent.requests.length).toBe(0);
+    const given = await cli(['validate', '--dir', '../../.agent-replay'], sub);
+    expect(given.code, given.stderr).toBe(0);
+    expect(given.stdout).toContain('../../.agent-replay: 1 fixture');
+  });
+
+  it('--dir given relative is looked for above too; outside git, up to the file system root', async () => {
+    const top = await tempDir('agent-replay-nogit-');
+    await mkdir(join(top, 'suite', 'fixtures'), { recursive: true });
+    const sub = join(top, 'a', 'b');
+    await mkdir(sub, { recursive: true });
+    const r = await cli(['validate', '--dir', 'suite'], sub);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`error: suite: no suite folder here (${sub}), but a parent folder holds one: ../../suite; it was not read`);
+    expect(r.stderr).toContain('or give --dir ../../suite');
+  });
+
+  it('not above the root of the repository: a suite outside it is not the repository\'s', async () => {
+    const outer = await tempDir('agent-replay-outer-');
+    await mkdir(join(outer, '.agent-replay', 'fixtures'), { recursive: true });
+    const repo = join(outer, 'repo');
+    await mkdir(join(repo, '.git'), { recursive: true });
+    await mkdir(join(repo, 'src'));
+    for (const cwd of [repo, join(repo, 'src')]) {
+      const r = await cli(['validate'], cwd);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('.agent-replay/fixtures: no fixtures folder');
+      expect(r.stderr).not.toContain('parent folder');
+    }
+  });
+});
+
 describe('--dir naming a file', () => {
   it('says the path is a file and that --dir takes the suite folder, naming the folder the file is in; nothing is sent', async () => {
     const agent = await serve();

@@ -318,6 +318,30 @@ describe('agent-replay probe: usage errors send nothing', () => {
     expect(agent.requests).toHaveLength(2);
   });
 
+  it('--preset over config.yml\'s preset: warnings and causes name the flag, not the file\'s agent.preset line', async () => {
+    const agent = await serve((req) => {
+      const body = req.json as { messages?: { content: string }[]; message?: string; start?: boolean };
+      if (body.start === true) return nativeEcho(req);
+      const text = body.messages?.at(-1)?.content ?? body.message ?? '';
+      if (text === 'refused') return { status: 400, json: { error: 'bad request' } };
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'plain words' };
+    });
+    const cwd = await project(agent.url, '  preset: native\n');
+    const refused = await cli(['probe', 'refused', '--preset', 'openai-chat'], cwd);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'warning: .agent-replay/config.yml:2:3: the request body of --preset openai-chat uses {{model}} but agent.model is not set: the agent will receive model: null\n  fix: set agent.model, e.g. model: gpt-4o-mini',
+    );
+    expect(refused.stderr).not.toContain('config.yml:5:');
+    expect(refused.stdout).toContain(`  cause: HTTP 400 from ${agent.url}: the agent rejected the request: check --preset openai-chat or agent.request.body in config.yml\n`);
+    const prose = await cli(['probe', 'hi', '--preset', 'openai-chat'], cwd);
+    expect(prose.stdout).toMatch(/ {2}cause: .*: check --preset openai-chat: the agent may speak another protocol\n/);
+    expect(`${refused.stdout}${prose.stdout}`).not.toContain('agent.preset');
+    // Without the flag, config.yml's setting is the one to check.
+    const own = await cli(['probe', 'refused'], cwd);
+    expect(own.stdout).toContain('check agent.preset or agent.request.body in config.yml');
+  });
+
   it('a config error is reported with its file and line, and nothing is sent', async () => {
     const agent = await serve(routed);
     const cwd = await project(agent.url, '  timeoutMs: -1\n');

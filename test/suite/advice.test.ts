@@ -283,6 +283,51 @@ describe('regex backslashes, read as JavaScript reads them', () => {
   });
 });
 
+describe('a regex written between slashes, as /pattern/flags (docs/fixtures.md, "Assertions")', () => {
+  const warningsOf = async (assert: string): Promise<string[]> => {
+    const r = await load({ [`${F}/a.yml`]: `label: q\nmessage: hi\nassert: ${assert}\n` });
+    expect(r.errors).toEqual([]);
+    return r.warnings.map(formatIssue);
+  };
+
+  it('"/30 days/i": the slashes and the i would be matched as text; the fix writes the pattern and flags apart', async () => {
+    expect(await warningsOf('{ regex: "/30 days/i" }')).toEqual([
+      `${F}/a.yml:3:11: fixture "q": regex "/30 days/i" is written /pattern/flags, as in JavaScript, but regex takes the pattern alone and flags its flags: its slashes and the letter i are matched as text, so a reply matches only if it holds them\n  fix: write the pattern alone and its flags under flags: regex: "30 days", flags: i`,
+    ]);
+  });
+
+  it('flags already given are kept beside the ones after the slash; a backslash puts the fix in single quotes', async () => {
+    expect(await warningsOf("[{ regex: '/\\d+ days/gi', flags: m }]")).toEqual([
+      `${F}/a.yml:3:12: fixture "q": check #1: regex '/\\d+ days/gi' is written /pattern/flags, as in JavaScript, but regex takes the pattern alone and flags its flags: its slashes and the letters gi are matched as text, so a reply matches only if it holds them\n  fix: write the pattern alone and its flags under flags: regex: '\\d+ days', flags: mgi`,
+    ]);
+  });
+
+  it('"/api/" with no flags may mean the slashes: the fix also says how to keep them', async () => {
+    expect(await warningsOf('{ regex: "/api/" }')).toEqual([
+      `${F}/a.yml:3:11: fixture "q": regex "/api/" is written /pattern/, as in JavaScript, but regex takes the pattern alone: its slashes are matched as text, so a reply matches only if it holds them\n  fix: write the pattern alone: regex: "api" (to match the slashes themselves, escape them: regex: '\\/api\\/')`,
+    ]);
+  });
+
+  it('a path with a slash inside, letters that are no flags, escaped slashes: nothing to say', async () => {
+    expect(await warningsOf('{ regex: "/api/v1/" }')).toEqual([]);
+    expect(await warningsOf('{ regex: "/orders/42" }')).toEqual([]);
+    expect(await warningsOf('{ regex: "/a/ii" }')).toEqual([]);
+    expect(await warningsOf("{ regex: '\\/api\\/' }")).toEqual([]);
+    expect(await warningsOf('{ regex: "//" }')).toEqual([]);
+  });
+
+  it("in a persona script's reply checks too, at the regex's line", async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/s.yml`]: 'label: s\nopening: hi\nexpect:\n  reply:\n    - { contains: ok }\n    - { regex: "/refund(ed)?/i", turn: last }\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.map(formatIssue)).toEqual([
+      `${P}/s.yml:6:16: persona script "s": expect.reply[1]: regex "/refund(ed)?/i" is written /pattern/flags, as in JavaScript, but regex takes the pattern alone and flags its flags: its slashes and the letter i are matched as text, so a reply matches only if it holds them\n  fix: write the pattern alone and its flags under flags: regex: "refund(ed)?", flags: i`,
+    ]);
+  });
+});
+
 function regexError(pattern: string, flags: string): string {
   try {
     new RegExp(pattern, flags);

@@ -121,6 +121,29 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     expect(nested.errors).toEqual([]);
   });
 
+  it('a first list item indented deeper than the items after it is one error, at its "-", with the line as it should read', async () => {
+    // The parser says three things at the next item's line ("A block sequence may not be used as
+    // an implicit map key", "Implicit keys need to be on a single line", "Implicit map keys need to
+    // be followed by map values"), none of which names the first item, the one that moved.
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n    - label: a\n      message: hi\n  - label: b\n    message: yo\n  - label: c\n    message: x\n',
+      [`${F}/b.yml`]: 'fixtures:\n\n   - { label: d, message: hi }\n\n  - { label: e, message: yo }\n',
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers:\n    X-A: a\npersonas:\n      - a\n    - b\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      `${C}:6:7: invalid YAML: the list item on line 6 is indented deeper than the item on line 7 after it, so YAML takes line 6's column for the list's and cannot read the items from line 7 on\n` +
+        '  fix: indent its "-" by 4 spaces (not 6), as the "-" on line 7, so that line 6 reads\n        - a',
+      `${F}/a.yml:2:5: invalid YAML: the list item on line 2 is indented deeper than the item on line 4 after it, so YAML takes line 2's column for the list's and cannot read the items from line 4 on\n` +
+        '  fix: indent its "-" by 2 spaces (not 4), as the "-" on line 4, so that line 2 reads\n      - label: a\n  and move line 3 left by 2 spaces too',
+      `${F}/b.yml:3:4: invalid YAML: the list item on line 3 is indented deeper than the item on line 5 after it, so YAML takes line 3's column for the list's and cannot read the items from line 5 on\n` +
+        '  fix: indent its "-" by 2 spaces (not 3), as the "-" on line 5, so that line 3 reads\n      - { label: d, message: hi }',
+    ]);
+    // The lines as the fix writes them: the file loads.
+    const fixed = await load({ [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n  - label: b\n    message: yo\n  - label: c\n    message: x\n' });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite!.fixtures.map((f) => f.label)).toEqual(['a', 'b', 'c']);
+  });
+
   it('a misspelt section renamed in the fix has its misspelt keys renamed too: the fixed line is one the section takes', async () => {
     // costs: { cap: 1 } was fixed as "cost: { cap: 1 }", which is the next error ("cap" in cost).
     const flow = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncosts: { cap: 1, judgeCallUsd: 0.01 }\n', [`${F}/a.yml`]: OK_FIXTURE });
@@ -296,6 +319,20 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${F}/list.yml:5: invalid YAML: the key "label" appears twice in one mapping (first on line 3)`,
       `${F}/list.yml:11: invalid YAML: the key "contains" appears twice in one mapping (first on line 9)`,
     ]);
+  });
+
+  it('a second document (--- once or twice) is its error alone: every item of the first document is still checked', async () => {
+    // The last item of the first document was left out as if the --- were a syntax error in it
+    // (docs/configuration.md, "How YAML is read": only what a syntax error leaves unsure is not checked).
+    for (const separators of [1, 2]) {
+      const more = separators === 2 ? '---\nlabel: z\nmessage: y\n' : '';
+      const r = await load({ [`${F}/docs.yml`]: `fixtures:\n  - label: a\n    mesage: x\n  - label: b\n    mesage: y\n---\nfixtures:\n  - label: c\n    mesage: z\n${more}` });
+      expect(brief(r.errors), `${separators} ---`).toEqual([
+        `${F}/docs.yml:3: fixture "a": unknown key "mesage" (and the required "message" is missing); allowed keys: label, message, persona, assert, repeat`,
+        `${F}/docs.yml:5: fixture "b": unknown key "mesage" (and the required "message" is missing); allowed keys: label, message, persona, assert, repeat`,
+        `${F}/docs.yml:6: invalid YAML: the file contains more than one document (a --- separator)`,
+      ]);
+    }
   });
 
   it('a byte-order mark does not move the columns; a fixtures path that is a file is said to be one', async () => {

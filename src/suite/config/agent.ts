@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { AGENT_PRESET_NAMES, DEFAULT_MAX_TOKENS, PRESETS, type AgentMapping, type AgentPreset, type Config, type JsonValue } from '../../config.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../../agent/ready.js';
 import { concurrencyInt, headerValue, jsonTemplate, ms, retriesInt, unsure, urlIssue, type Resolution } from './shared.js';
+import type { PathSegment } from '../yaml/index.js';
 
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
 
@@ -92,7 +93,7 @@ function resolveStream(preset: AgentPreset, agent: AgentSection, r: Resolution):
     r.errors.push(
       r.issueAt(
         ['agent', 'stream'],
-        `agent.stream is true, but the ${preset} preset has no streaming form`,
+        `agent.stream is true, but ${presetNamed(preset, r)} has no streaming form`,
         'remove agent.stream (streams are read whenever the agent sends one), or give the request body yourself',
       ),
     );
@@ -144,7 +145,7 @@ function resolveWelcomeTurn(preset: AgentPreset, startSetting: AgentSection['sta
     r.errors.push(
       r.issueAt(
         ['agent', 'start'],
-        `agent.start asks for a welcome turn, but the ${preset} preset has no welcome request`,
+        `agent.start asks for a welcome turn, but ${presetNamed(preset, r)} has no welcome request`,
         'give the welcome request yourself (start: { body: {...} }) or remove agent.start',
       ),
     );
@@ -153,14 +154,26 @@ function resolveWelcomeTurn(preset: AgentPreset, startSetting: AgentSection['sta
   return withResponse({ ...mapping, body }, start === true ? undefined : start.response, true);
 }
 
+/** The preset as a message names it: the flag that gave it (probe's --preset), else the file's setting. */
+function presetNamed(preset: AgentPreset, r: Resolution): string {
+  return r.presetFromFlag === true ? `--preset ${preset}` : `the ${preset} preset`;
+}
+
+/** Where an issue about what the preset brings is placed: the file's agent.preset, never when the flag gave it (the file's line says another preset, or none). */
+function presetAt(agent: AgentSection, r: Resolution): PathSegment[] {
+  return agent.preset !== undefined && r.presetFromFlag !== true ? ['agent', 'preset'] : ['agent'];
+}
+
 function warnAboutTemplate(config: Config, agent: AgentSection, mapping: AgentMapping, r: Resolution): void {
   // The body is the preset's or the request's: not known while either has a shape error.
   if (unsure(r, ['agent', 'preset'], ['agent', 'request', 'body'])) return;
   if (containsPlaceholder(mapping.body, '{{model}}') && config.agent.model === null && !unsure(r, ['agent', 'model'])) {
     r.warnings.push(
       r.issueAt(
-        agent.request?.body !== undefined ? ['agent', 'request', 'body'] : agent.preset ? ['agent', 'preset'] : ['agent'],
-        'the request body uses {{model}} but agent.model is not set: the agent will receive model: null',
+        agent.request?.body !== undefined ? ['agent', 'request', 'body'] : presetAt(agent, r),
+        agent.request?.body === undefined && r.presetFromFlag
+          ? `the request body of ${presetNamed(config.agent.preset, r)} uses {{model}} but agent.model is not set: the agent will receive model: null`
+          : 'the request body uses {{model}} but agent.model is not set: the agent will receive model: null',
         'set agent.model, e.g. model: gpt-4o-mini',
       ),
     );
@@ -168,8 +181,10 @@ function warnAboutTemplate(config: Config, agent: AgentSection, mapping: AgentMa
   if (containsPlaceholder(mapping.body, '{{assistantId}}') && (config.agent.assistantId ?? null) === null && !unsure(r, ['agent', 'assistantId'])) {
     r.warnings.push(
       r.issueAt(
-        agent.preset ? ['agent', 'preset'] : ['agent'],
-        'the request body uses {{assistantId}} but agent.assistantId is not set: the agent will receive assistant_id: null',
+        presetAt(agent, r),
+        r.presetFromFlag
+          ? `the request body of ${presetNamed(config.agent.preset, r)} uses {{assistantId}} but agent.assistantId is not set: the agent will receive assistant_id: null`
+          : 'the request body uses {{assistantId}} but agent.assistantId is not set: the agent will receive assistant_id: null',
         'set agent.assistantId to the graph or assistant id, e.g. assistantId: agent',
       ),
     );

@@ -64,6 +64,12 @@ export interface Resolution {
    * them, or reads its absence as a default, waits for the fix (see `unsure`).
    */
   leftOut?: readonly (readonly PathSegment[])[];
+  /**
+   * The agent's preset was given by the flag `--preset` (probe), not by the file: what it brings
+   * (its request body, its welcome turn) is said with the flag, not at the file's agent.preset line
+   * (docs/cli.md, probe).
+   */
+  presetFromFlag?: boolean;
 }
 
 /**

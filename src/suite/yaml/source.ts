@@ -182,7 +182,9 @@ export function documentSource(
 function entriesOf(doc: Document.Parsed, collection: unknown, problems: readonly number[]): SourceEntry[] | null {
   const { isMap, isScalar, isSeq, visit } = yamlPackage();
   if (!isMap(collection) && !isSeq(collection)) return null;
-  const spans: [number, number][] = [...doc.errors, ...doc.warnings].map((e) => [e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)]);
+  // A second document (a `---` line) is an error at its line, after the first document's last
+  // entry: it leaves nothing of the first document unsure (docs/configuration.md, "How YAML is read").
+  const spans: [number, number][] = [...doc.errors, ...doc.warnings].filter((e) => e.code !== 'MULTIPLE_DOCS').map((e) => [e.pos[0], Math.max(e.pos[1], e.pos[0] + 1)]);
   for (const offset of problems) spans.push([offset, offset + 1]);
   const start = collection.range?.[0] ?? 0;
   const entries: { key: PathSegment | null; node: Node | null; from: number; to: number }[] = [];

@@ -332,6 +332,73 @@ function nestedItems(src: SourceFile): NestedItem[] {
   return out;
 }
 
+/** The first items of a list indented deeper than the items after them, and the lines the parser then misreads. */
+interface DeeperItems {
+  issue: ConfigIssue;
+  /** 1-based lines: from the deeper first item to the list's end. */
+  from: number;
+  to: number;
+}
+
+/**
+ * A list whose first item is indented deeper than the items after it (`fixtures:` /
+ * `    - label: a` / `  - label: b`): YAML takes the first item's column for the list's, and reads
+ * the next item, less indented, as a key of the mapping above, which the parser says three ways at
+ * that line. Said once, at the first item's "-", with the line as it should read (at the column of
+ * the items after it) and the lines to move with it. `line`: a line the parser complained at.
+ */
+function deeperFirstItems(src: SourceFile, said: number): DeeperItems | null {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const indentOf = (n: number): number => (/^ */.exec(lines[n] as string)?.[0] ?? '').length;
+  // The parser may say it at the blank line before the item.
+  let line = said;
+  while (line <= lines.length && isBlank(lines[line - 1] as string)) line += 1;
+  const at = ITEM_LINE.exec(lines[line - 1] ?? '');
+  if (at === null) return null;
+  const dash = (at[1] as string).length;
+  // Up from the line: the lines indented deeper than its "-", then the key that holds the list.
+  let first = -1;
+  let key = line - 2;
+  for (; key >= 0; key -= 1) {
+    const text = lines[key] as string;
+    if (isBlank(text)) continue;
+    if (indentOf(key) <= dash) break;
+    first = key;
+  }
+  if (key < 0 || first < 0 || !/^ *[^\s#:-][^:#]*:\s*(?:#.*)?$/.test(lines[key] as string) || indentOf(key) >= dash) return null;
+  const deep = ITEM_LINE.exec(lines[first] as string);
+  if (deep === null) return null;
+  const deepDash = (deep[1] as string).length;
+  const shift = deepDash - dash;
+  // Every line of the deeper items is indented at least as deep as their "-": all move left together.
+  for (let k = first; k < line - 1; k += 1) if (!isBlank(lines[k] as string) && indentOf(k) < deepDash) return null;
+  const moved: number[] = [];
+  for (let k = first + 1; k < line - 1; k += 1) if (!isBlank(lines[k] as string)) moved.push(k + 1);
+  const keyIndent = indentOf(key);
+  let end = line;
+  for (let k = line; k < lines.length; k += 1) {
+    if (isBlank(lines[k] as string)) continue;
+    if (indentOf(k) <= keyIndent) break;
+    end = k + 1;
+  }
+  const rest =
+    moved.length === 0
+      ? ''
+      : `\n  and move ${moved.length === 1 ? `line ${String(moved[0])}` : `lines ${String(moved[0])} to ${String(moved[moved.length - 1])}`} left by ${plural(shift, 'space', 'spaces')} too`;
+  const where = dash === 0 ? `start its "-" at the beginning of the line (not after ${plural(deepDash, 'space', 'spaces')})` : `indent its "-" by ${plural(dash, 'space', 'spaces')} (not ${String(deepDash)})`;
+  return {
+    issue: {
+      file: src.file,
+      line: first + 1,
+      column: deepDash + 1,
+      message: `invalid YAML: the list item on line ${String(first + 1)} is indented deeper than the item on line ${String(line)} after it, so YAML takes line ${String(first + 1)}'s column for the list's and cannot read the items from line ${String(line)} on`,
+      fix: `${where}, as the "-" on line ${String(line)}, so that line ${String(first + 1)} reads\n    ${' '.repeat(dash)}${(lines[first] as string).slice(deepDash)}${rest}`,
+    },
+    from: first + 1,
+    to: end,
+  };
+}
+
 /** The last line from `line` on before the next non-blank line indented as little as `line` or less. */
 function shadowEnd(src: SourceFile, line: number): number {
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
@@ -482,6 +549,8 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   }
   /** Bad escapes by line: the issue already made for that line, and the escapes it names. */
   const escapesByLine = new Map<number, { issue: ConfigIssue; escapes: string[] }>();
+  /** First items of a list indented deeper than the next ones (deeperFirstItems): one issue each. */
+  const deeperLists: DeeperItems[] = [];
   for (const err of errors) {
     const tab = tabAt(err);
     if (tab !== undefined) {
@@ -498,6 +567,14 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     if (item !== undefined) {
       if (!out.includes(item.issue)) out.push(item.issue);
       continue;
+    }
+    if (isNestingError(err)) {
+      const deeper = deeperLists.find((d) => line >= d.from && line <= d.to) ?? (line === 0 ? null : deeperFirstItems(src, line));
+      if (deeper !== null) {
+        if (!deeperLists.includes(deeper)) deeperLists.push(deeper);
+        if (!out.includes(deeper.issue)) out.push(deeper.issue);
+        continue;
+      }
     }
     const slip = slips.get(err.offset);
     if (slip !== undefined) {

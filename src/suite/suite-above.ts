@@ -1,0 +1,60 @@
+// A suite folder that is not where it was looked for, but is in a parent folder: agent-replay run
+// from a subfolder of the repository (`cd src && npx agent-replay run`). Said, with the fix (run
+// from that folder, or --dir), instead of "no fixtures folder ... init"; the suite above is never
+// read or run in its place (docs/troubleshooting.md, "Configuration errors").
+
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { shellWord } from '../words.js';
+import type { ConfigIssue } from './issues.js';
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function exists(p: string): boolean {
+  try {
+    statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The parent folder of `cwd` that holds `dir` (the suite folder as given, relative to `cwd`) when
+ * `cwd` does not: the nearest, looking up to the git repository's root (a `.git` folder or file)
+ * or, outside git, to the file system's root. null when `dir` is there, is absolute or climbs
+ * (`..`), or no parent holds it.
+ */
+export function suiteAbove(cwd: string, dir: string): { folder: string; suite: string } | null {
+  if (path.isAbsolute(dir) || dir.split(/[\\/]/).includes('..')) return null;
+  let at = path.resolve(cwd);
+  if (exists(path.resolve(at, dir)) || exists(path.join(at, '.git'))) return null;
+  for (let parent = path.dirname(at); parent !== at; at = parent, parent = path.dirname(at)) {
+    const suite = path.join(parent, dir);
+    if (isFolder(suite)) return { folder: parent, suite };
+    if (exists(path.join(parent, '.git'))) return null;
+  }
+  return null;
+}
+
+/** The error for a suite folder found above `cwd` (see suiteAbove), or null. `shown`: the suite folder as issues show it. */
+export function suiteAboveIssue(cwd: string, dir: string, shown: string): ConfigIssue | null {
+  const above = suiteAbove(cwd, dir);
+  if (above === null) return null;
+  const slash = (p: string): string => p.split(path.sep).join('/');
+  const up = slash(path.relative(path.resolve(cwd), above.folder));
+  const suite = slash(path.relative(path.resolve(cwd), above.suite));
+  return {
+    file: shown,
+    line: null,
+    column: null,
+    message: `no suite folder here (${slash(path.resolve(cwd))}), but a parent folder holds one: ${suite}; it was not read`,
+    fix: `run from ${shellWord(slash(above.folder))} (cd ${shellWord(up)}), where ${shown} is, or give --dir ${shellWord(suite)} (the dir input in the Action)`,
+  };
+}
