@@ -361,7 +361,7 @@ describe("compare on the terminal: an agent's control characters", () => {
   it('are shown as escapes, as the run summary shows them, and dropped in markdown (docs/security.md, "Agent text is data")', () => {
     // A route and an error that hold an ANSI colour: the terminal must show it, and act on none.
     const c = compareRuns(
-      at(T1, [fx('a'), errored('c', 'other', { error: 'boom \u001b[31mdown' })]),
+      at(T1, [fx('a'), errored('c', 'agent_error', { error: 'boom \u001b[31mdown' })]),
       at(T2, [fx('a', { route: route('bill\u001b[31ming', 'x') }), fx('c')]),
     );
     const text = renderCompareText(c);
