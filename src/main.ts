@@ -11,6 +11,7 @@ import { createGitHubApi } from './github/api.js';
 import { redactorOfKnown, rememberSecrets } from './secrets.js';
 import { tuneRuntime } from './runtime.js';
 import { describeFailure, stackOf } from './errors.js';
+import { terminalBlock } from './report/escape.js';
 import { Interrupted, interruptedBy, interruptExitCode, type InterruptSignal } from './interrupt.js';
 
 async function runMode(): Promise<void> {
@@ -84,10 +85,12 @@ export async function run(): Promise<void> {
 export function reportFailure(e: unknown, env: Record<string, string | undefined>): void {
   const redact = redactorOfKnown([env['INPUT_GITHUB-TOKEN'] ?? '', env['INPUT_JUDGE-API-KEY'] ?? '']);
   const failure = describeFailure(e, 'rerun the job with debug logging enabled to see the stack trace');
-  core.setFailed(redact(`agent-replay: ${failure.message}`));
+  // A message can quote an agent or a file: its control characters are shown as escapes, as on the
+  // terminal (docs/security.md, "Agent text is data").
+  core.setFailed(redact(`agent-replay: ${terminalBlock(failure.message)}`));
   if (failure.internal) {
     // A bug: "internal error" in the annotation, the stack only in the debug log.
-    core.debug(redact(stackOf(e)));
+    core.debug(redact(terminalBlock(stackOf(e))));
     process.exitCode = failure.exitCode;
   }
 }

@@ -17,7 +17,7 @@ import { formatIssue, issueCount, type ConfigIssue } from '../suite/index.js';
 import { openRecordStream, readRecord } from '../record/index.js';
 import { timingsOf } from '../evaluate/index.js';
 import { shardLine } from '../report/shard.js';
-import { formatUsdPair, renderCapRefusal, renderComment, usdDecimal, type ReportContext, oneLine } from '../report/index.js';
+import { formatUsdPair, renderCapRefusal, renderComment, usdDecimal, type ReportContext, terminalLine } from '../report/index.js';
 import { renderConfigErrors } from '../report/config-errors.js';
 import { markerLine, metaLine } from '../report/metadata.js';
 import { escapeInline } from '../report/escape.js';
@@ -243,13 +243,13 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   const redact = makeRedactor(inputSecrets(inputs));
   for (const f of run.fixtures) {
     if (f.drift?.verdict === 'newly_failing') {
-      core.error(redact(`${f.label}: newly failing: ${f.detail}`), { title: `agent-replay: ${f.label} newly failing`, file: f.file, startLine: f.line });
+      core.error(redact(`${f.label}: newly failing: ${terminalLine(f.detail)}`), { title: `agent-replay: ${f.label} newly failing`, file: f.file, startLine: f.line });
     }
   }
   for (const p of run.personas) {
     if (p.drift?.verdict === 'newly_failing') {
       const failed = p.checks.filter((c) => c.status === 'fail').map((c) => `${c.kind}: ${c.detail}`).join('; ');
-      core.error(redact(`${p.label}: newly failing: ${failed}`), { title: `agent-replay: ${p.label} newly failing`, file: p.file, startLine: p.line });
+      core.error(redact(`${p.label}: newly failing: ${terminalLine(failed)}`), { title: `agent-replay: ${p.label} newly failing`, file: p.file, startLine: p.line });
     }
   }
 
@@ -264,6 +264,6 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   await out.comment(pulls.length > 1 ? commentFor : renderComment(run, rctx), { readOnlyToken, pulls });
 
   // 6. Gate.
-  if (result.gate.failed) core.setFailed(`agent-replay gate failed: ${oneLine(result.gate.reason)}`);
+  if (result.gate.failed) core.setFailed(`agent-replay gate failed: ${terminalLine(result.gate.reason)}`);
 }
 

@@ -12,7 +12,7 @@ import type { ActionDeps } from './deps.js';
 import { htmlReportFile, publisher, publishSettings, setRunOutputs, summaryWithNote, writeSummary } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
 import { mergeRecords, readRecord } from '../record/index.js';
-import { renderComment, oneLine } from '../report/index.js';
+import { renderComment, terminalLine } from '../report/index.js';
 import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -131,5 +131,5 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const g = gateMerged(run, inputs.failOn, inputs.allowIncomplete);
   setRunOutputs(run, g);
   await out.comment(renderComment(run, rctx), { at: here });
-  if (g.failed) core.setFailed(`agent-replay gate failed: ${oneLine(g.reason)}`);
+  if (g.failed) core.setFailed(`agent-replay gate failed: ${terminalLine(g.reason)}`);
 }

@@ -2,9 +2,10 @@
 // table (criterion, baselines, agreement, spread, straddling; then the disagreements with their
 // baseline files and scores; a calm line when the judge agrees with every accepted verdict) and the
 // same as markdown. Criteria, rationales, labels and reasons are untrusted text: one line each,
-// control characters dropped, and escaped in markdown.
+// their control characters shown as escapes on the terminal (`\u001b`, as the run's summary shows
+// them: docs/security.md, "Agent text is data"), dropped and escaped in markdown.
 
-import { clip, codeSpan, escapeInline, oneLine } from '../report/escape.js';
+import { clip, codeSpan, escapeInline, oneLine, terminalLine } from '../report/escape.js';
 import { columnsOf, padColumns } from '../report/columns.js';
 import { formatUsd } from '../report/money.js';
 import { judgeFallbackText } from '../report/judge-mode.js';
@@ -46,10 +47,11 @@ function scoreText(b: Item): string {
   return `accepted ${b.accepted}, judged ${b.judged}: ${b.scores.length > 1 ? 'median ' : ''}${num(b.median)}${range} against ${num(b.threshold)}`;
 }
 
-function headline(c: Calibration): string {
+/** `line` renders untrusted text on one line: terminalLine on the terminal, oneLine in markdown (escaped after). */
+function headline(c: Calibration, line: (text: string) => string): string {
   const baselines = c.criteria.reduce((n, x) => n + x.baselines, 0);
   const each = c.repeat === 1 ? 'once each' : `${c.repeat} times each`;
-  return `calibrate: ${plural(c.criteria.length, 'criterion', 'criteria')}, ${plural(baselines, 'baseline', 'baselines')} re-judged ${each} by ${oneLine(c.judge.name)}: ${plural(c.spend.judgeCalls, 'judge call', 'judge calls')}, ≈ ${formatUsd(c.estimate.usd)} estimated`;
+  return `calibrate: ${plural(c.criteria.length, 'criterion', 'criteria')}, ${plural(baselines, 'baseline', 'baselines')} re-judged ${each} by ${line(c.judge.name)}: ${plural(c.spend.judgeCalls, 'judge call', 'judge calls')}, ≈ ${formatUsd(c.estimate.usd)} estimated`;
 }
 
 /**
@@ -86,7 +88,7 @@ function straddlers(c: Calibration): { criterion: Criterion; item: Item }[] {
   return c.criteria.flatMap((criterion) => criterion.items.filter((b) => b.straddling && b.agrees !== false).map((item) => ({ criterion, item })));
 }
 
-function minimumLine(c: Calibration): string | null {
+function minimumLine(c: Calibration, line: (text: string) => string): string | null {
   if (c.minAgreement === null) return null;
   const below = c.criteria.filter((x) => x.belowMinAgreement);
   // The flag as a percent with its decimals: --min-agreement 0.995 is 99.5%, not 100%.
@@ -96,10 +98,10 @@ function minimumLine(c: Calibration): string | null {
   if (scoredAnswers(c) === 0) return c.criteria.length === 0 ? `Nothing was re-judged, so --min-agreement ${num(c.minAgreement)} (${p}) was not checked.` : null;
   const none = unmeasured(c);
   // Some criteria scored, others got no usable score: the minimum is not shown to hold for those (exit 1).
-  const without = none.length === 0 ? '' : ` ${plural(none.length, 'criterion', 'criteria')} got no usable score, so --min-agreement fails for ${none.length === 1 ? 'it' : 'them'} (exit 1): ${none.map((x) => `"${clip(oneLine(x), 60)}"`).join(', ')}.`;
+  const without = none.length === 0 ? '' : ` ${plural(none.length, 'criterion', 'criteria')} got no usable score, so --min-agreement fails for ${none.length === 1 ? 'it' : 'them'} (exit 1): ${none.map((x) => `"${clip(line(x), 60)}"`).join(', ')}.`;
   return below.length === 0
     ? `Every criterion with a score agrees at least ${p} (--min-agreement ${num(c.minAgreement)}).${without}`
-    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${num(c.minAgreement)} (${p}): ${below.map((x) => `"${clip(oneLine(x.criterion), 60)}"`).join(', ')}.${without}`;
+    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${num(c.minAgreement)} (${p}): ${below.map((x) => `"${clip(line(x.criterion), 60)}"`).join(', ')}.${without}`;
 }
 
 /** Baselines that got a usable score, over every criterion. */
@@ -125,12 +127,12 @@ function calmLine(c: Calibration): string | null {
 
 /** The terminal form: reads in ten seconds, details below the table. */
 export function renderCalibrationText(c: Calibration): string {
-  const fallback = fallbackLine(c, (reason) => clip(oneLine(reason), 300));
-  const out: string[] = [headline(c), ...(fallback === null ? [] : [fallback]), ''];
+  const fallback = fallbackLine(c, (reason) => clip(terminalLine(reason), 300));
+  const out: string[] = [headline(c, terminalLine), ...(fallback === null ? [] : [fallback]), ''];
   if (c.criteria.length === 0) {
     out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
   } else {
-    const rows = c.criteria.map((x) => [clip(oneLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x), x.spread === null ? '-' : x.spread.toFixed(2), x.scored === 0 ? '-' : String(x.straddling)]);
+    const rows = c.criteria.map((x) => [clip(terminalLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x), x.spread === null ? '-' : x.spread.toFixed(2), x.scored === 0 ? '-' : String(x.straddling)]);
     const head = ['criterion', 'baselines', 'agreement', 'spread', 'straddling'];
     // Padded by the columns a terminal draws, not by UTF-16 units: a criterion in Japanese or with
     // an emoji keeps the table's columns in line (src/report/columns.ts).
@@ -142,32 +144,32 @@ export function renderCalibrationText(c: Calibration): string {
   if (d.length > 0) {
     out.push('', `Disagreements (${d.reduce((n, x) => n + x.items.length, 0)}): the judge's verdict is not the accepted one`);
     for (const { criterion, items } of d) {
-      out.push(`  "${oneLine(criterion.criterion)}" (${thresholdText(criterion)})`);
+      out.push(`  "${terminalLine(criterion.criterion)}" (${thresholdText(criterion)})`);
       for (const b of items) {
         out.push(`    ${b.baselineFile}  ${scoreText(b)}`);
-        if (b.rationale !== null) out.push(`      judge: ${clip(oneLine(b.rationale), 160)}`);
+        if (b.rationale !== null) out.push(`      judge: ${clip(terminalLine(b.rationale), 160)}`);
       }
     }
   }
   const s = straddlers(c);
   if (s.length > 0 || straddlingElsewhere(c) > 0) {
     out.push('', `Straddling (${s.length + straddlingElsewhere(c)}): the score sits within 0.1 of the threshold, so a small change flips it${straddlingNote(c)}`);
-    for (const { criterion, item } of s) out.push(`  ${item.baselineFile}  "${clip(oneLine(criterion.criterion), 60)}"  ${scoreText(item)}`);
+    for (const { criterion, item } of s) out.push(`  ${item.baselineFile}  "${clip(terminalLine(criterion.criterion), 60)}"  ${scoreText(item)}`);
   }
   const u = unscored(c);
   if (u.length > 0) {
     out.push('', `No usable score (${u.length}): counted, never a score; left out of the agreement`);
-    for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clip(oneLine(criterion.criterion), 60)}": ${clip(oneLine(item.notUsable[0] ?? 'no answer'), 160)}`);
+    for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clip(terminalLine(criterion.criterion), 60)}": ${clip(terminalLine(item.notUsable[0] ?? 'no answer'), 160)}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
-    for (const x of c.skipped) out.push(`  ${x.baselineFile}  "${clip(oneLine(x.criterion), 60)}": ${oneLine(x.reason)}`);
+    for (const x of c.skipped) out.push(`  ${x.baselineFile}  "${clip(terminalLine(x.criterion), 60)}": ${terminalLine(x.reason)}`);
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
-    out.push('', `Not calibrated: ${plural(labels.length, 'judged item has', 'judged items have')} no baseline yet (${labels.map(oneLine).join(', ')}); accept a run to calibrate against it.`);
+    out.push('', `Not calibrated: ${plural(labels.length, 'judged item has', 'judged items have')} no baseline yet (${labels.map(terminalLine).join(', ')}); accept a run to calibrate against it.`);
   }
-  const notes = [calmLine(c), noScoreLine(c), minimumLine(c), c.repeat === 1 && scoredAnswers(c) > 0 ? 'Spread needs repeats: --repeat 3 asks the judge three times per baseline.' : null].filter((x): x is string => x !== null);
+  const notes = [calmLine(c), noScoreLine(c), minimumLine(c, terminalLine), c.repeat === 1 && scoredAnswers(c) > 0 ? 'Spread needs repeats: --repeat 3 asks the judge three times per baseline.' : null].filter((x): x is string => x !== null);
   if (notes.length > 0) out.push('', ...notes);
   return `${out.join('\n')}\n`;
 }
@@ -179,7 +181,7 @@ function cell(text: string): string {
 /** The markdown form (a PR comment, a job summary): every untrusted string escaped. */
 export function renderCalibrationMarkdown(c: Calibration): string {
   const fallback = fallbackLine(c, (reason) => codeSpan(clip(oneLine(reason), 300)));
-  const out: string[] = ['## Judge calibration', '', escapeInline(headline(c).replace(/^calibrate: /, '')), ...(fallback === null ? [] : ['', fallback]), ''];
+  const out: string[] = ['## Judge calibration', '', escapeInline(headline(c, oneLine).replace(/^calibrate: /, '')), ...(fallback === null ? [] : ['', fallback]), ''];
   if (c.criteria.length === 0) {
     out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
   } else {
@@ -215,7 +217,7 @@ export function renderCalibrationMarkdown(c: Calibration): string {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];
     out.push('', `Not calibrated, no baseline yet: ${labels.map((l) => cell(l)).join(', ')}.`);
   }
-  const notes = [calmLine(c), noScoreLine(c), minimumLine(c)].filter((x): x is string => x !== null);
+  const notes = [calmLine(c), noScoreLine(c), minimumLine(c, oneLine)].filter((x): x is string => x !== null);
   if (notes.length > 0) out.push('', ...notes.map(escapeInline));
   return `${out.join('\n')}\n`;
 }

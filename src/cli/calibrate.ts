@@ -20,7 +20,7 @@ import { rejudge } from '../calibrate/run.js';
 import { belowMinimum, calibrationSchema, unmeasured, CALIBRATION_VERSION, type Calibration } from '../calibrate/schema.js';
 import { renderCalibrationMarkdown, renderCalibrationText } from '../calibrate/render.js';
 import type { Values } from './options.js';
-import { checkOutputPaths, printConfigIssues, redrawsProgress, resolvePath, writeText, type CliIO } from './output.js';
+import { checkOutputPaths, printConfigIssues, progressDrawer, redrawsProgress, resolvePath, writeText, type CliIO } from './output.js';
 
 const MAX_REPEAT = 20;
 
@@ -65,13 +65,18 @@ function counted(judge: Judge, n: { calls: number }): Judge {
   };
 }
 
-/** On a terminal a line that counts the answers; elsewhere (a dumb terminal too) a plain line every 10 s (as `run` does). */
+/**
+ * As `run`'s (docs/calibration.md): on a terminal a line that counts the answers, drawn as `run`'s
+ * is (progressDrawer: ended before any other output, cut to the terminal's width); elsewhere (a
+ * dumb terminal too) a plain line every 10 s and one at the end.
+ */
 function progress(io: CliIO): (done: number, total: number) => void {
   const now = (): number => (io.now?.() ?? new Date()).getTime();
   let last = now();
+  const draw = progressDrawer(io);
   return (done, total) => {
-    if (redrawsProgress(io)) io.stderr(`\r\x1b[2K[${done}/${total}] judge calls${done === total ? '\n' : ''}`);
-    else if (now() - last >= 10_000) {
+    if (redrawsProgress(io)) draw(`[${done}/${total}] judge calls`, done === total);
+    else if (done === total || now() - last >= 10_000) {
       last = now();
       io.stderr(`progress: ${done}/${total} judge calls\n`);
     }

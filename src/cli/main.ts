@@ -12,7 +12,7 @@ import { mergeRecords, openRecordStream, readRecord, RecordError, writeRecord } 
 import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText } from '../report/cap.js';
 import { renderCompareMarkdown, renderCompareText } from '../report/compare.js';
-import { terminalLine } from '../report/escape.js';
+import { terminalBlock, terminalLine } from '../report/escape.js';
 import { cliWords, renderTerminal } from '../report/terminal.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
@@ -83,8 +83,9 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     const redact = redactorOfKnown();
     // An agent that never got ready names its fix in the CLI's words (--wait-for-agent), as the summary's causes do.
     const message = e instanceof AgentNotReady ? cliWords(failure.message) : failure.message;
-    io.stderr(redact(`agent-replay: ${message}\n`));
-    if (failure.internal && debug) io.stderr(redact(`${stackOf(e)}\n`));
+    // A message can quote an agent or a file: its control characters shown as escapes (docs/security.md, "Agent text is data").
+    io.stderr(redact(`agent-replay: ${terminalBlock(message)}\n`));
+    if (failure.internal && debug) io.stderr(redact(`${terminalBlock(stackOf(e))}\n`));
     return failure.exitCode;
   }
 }

@@ -179,6 +179,19 @@ export function resolvePath(io: CliIO, p: string): string {
   return resolve(io.cwd, p);
 }
 
+/**
+ * Draws a progress line in place on a terminal (`run`'s, `demo`'s and `calibrate`'s): through
+ * `io.progressLine` (withProgressLine), so that any other output ends it first, and cut to the
+ * terminal's width; `last` ends it with a newline (docs/cli.md, "What each command does").
+ */
+export function progressDrawer(io: CliIO): (line: string, last: boolean) => void {
+  // Redrawn with a carriage return, the line must fit the terminal: a line that wraps leaves its
+  // first rows behind at every redraw. Cut to one character less than the width (the cursor's place).
+  const fit = (text: string): string => (io.columns !== undefined && io.columns > 1 && text.length >= io.columns ? text.slice(0, io.columns - 1) : text);
+  const draw = io.progressLine ?? ((text: string, last: boolean) => io.stderr(`\r\x1b[2K${text}${last ? '\n' : ''}`));
+  return (line, last) => draw(fit(line), last);
+}
+
 export function progressPrinter(io: CliIO): (p: Progress) => void {
   let lastPlain = -Infinity;
   // Called once per finished item: the line is built only when it is printed.
@@ -188,13 +201,10 @@ export function progressPrinter(io: CliIO): (p: Progress) => void {
     const eta = p.done < p.total ? ` · ETA ${Math.ceil((p.total - p.done) / rate / 1000)}s` : '';
     return `${counts}${eta}`;
   };
-  // Redrawn with a carriage return, the line must fit the terminal: a line that wraps leaves its
-  // first rows behind at every redraw. Cut to one character less than the width (the cursor's place).
-  const fit = (text: string): string => (io.columns !== undefined && io.columns > 1 && text.length >= io.columns ? text.slice(0, io.columns - 1) : text);
-  const draw = io.progressLine ?? ((text: string, last: boolean) => io.stderr(`\r\x1b[2K${text}${last ? '\n' : ''}`));
+  const draw = progressDrawer(io);
   return (p) => {
     if (redrawsProgress(io)) {
-      draw(fit(`[${p.done}/${p.total}] ${line(p)}`), p.done === p.total);
+      draw(`[${p.done}/${p.total}] ${line(p)}`, p.done === p.total);
     } else if (p.done === p.total || p.elapsedMs - lastPlain >= 10_000) {
       lastPlain = p.elapsedMs;
       io.stderr(`progress: ${p.done}/${p.total} · ${line(p)}\n`);

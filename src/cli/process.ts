@@ -5,6 +5,9 @@ import { colorOutput } from './output.js';
 import { Interrupted, interruptExitCode, type InterruptSignal } from '../interrupt.js';
 import { tuneRuntime } from '../runtime.js';
 import { workflowCommandGuard } from './workflow-commands.js';
+import { describeFailure, stackOf } from '../errors.js';
+import { redactorOfKnown } from '../secrets.js';
+import { terminalBlock } from '../report/escape.js';
 
 tuneRuntime();
 
@@ -38,9 +41,29 @@ const writer = (name: 'stdout' | 'stderr') => {
   };
 };
 
+const stdout = writer('stdout');
+const stderr = writer('stderr');
+
+// An error nothing caught (thrown in a callback or a rejected promise no one awaits: a bug) would
+// get Node's own stack trace on stderr, past the guard, with exit status 1, the gate's. It is said
+// as main() says a bug (src/errors.ts): through the guard, redacted, its control characters shown
+// as escapes, "internal error ... please report it", the stack only with AGENT_REPLAY_DEBUG=1, and
+// exit status 3 (docs/cli.md, "The gate and the exit status"; docs/security.md, "Agent text is data").
+const crash = (e: unknown): void => {
+  const debug = process.env.AGENT_REPLAY_DEBUG === '1';
+  const failure = describeFailure(e, debug ? 'stack trace below' : 'rerun with AGENT_REPLAY_DEBUG=1 to add the stack trace');
+  const redact = redactorOfKnown();
+  // On a terminal a progress line may be open: the message starts on a line of its own.
+  stderr(redact(`${process.stderr.isTTY === true ? '\n' : ''}agent-replay: ${terminalBlock(failure.message)}\n`));
+  if (failure.internal && debug) stderr(redact(`${terminalBlock(stackOf(e))}\n`));
+  process.exit(failure.exitCode);
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
+
 const code = await main(argv, {
-  stdout: writer('stdout'),
-  stderr: writer('stderr'),
+  stdout,
+  stderr,
   isTTY: process.stderr.isTTY === true,
   ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
   color: colorOutput(process.env, process.stdout.isTTY === true),

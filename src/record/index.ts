@@ -138,20 +138,39 @@ const LINK_REFUSED =
   'is a symbolic link: refused, nothing was read from it (a results file may come from a pull request\'s artifact, and a link there could point at any file on the runner); give the file itself';
 
 /**
+ * A record longer than Node's longest string (about 512 MB: buffer.constants.MAX_STRING_LENGTH) is
+ * written in pieces but cannot be read back whole: said with what makes one that large and the fix
+ * (docs/results-json.md, "When a results file cannot be read").
+ */
+function tooLargeWords(bytes: number): string {
+  const mb = Math.round(bytes / 1_048_576).toLocaleString('en-US');
+  return (
+    `is ${mb} MB, more than Node can read as one text (about 512 MB), so it cannot be read back. ` +
+    'What makes a record that large is the text it keeps: very long replies (each answer is read up to 8 MB), tool call inputs and outputs, or the spans of traces, for every attempt of repeat. ' +
+    "Replay the suite in parts (run --shard 1/4, 2/4, ...: each part's results.json is read on its own), and see what makes the agent's answers that long"
+  );
+}
+
+/**
  * Reads a results file given by the user or found in an artifact: a symbolic link is refused, and
  * so is anything but a regular file (docs/security.md, "Hostile files").
  */
-export async function readRecord(path: string): Promise<RunRecord> {
+export async function readRecord(path: string, readText: (handle: FileHandle) => Promise<string> = (h) => h.readFile('utf8')): Promise<RunRecord> {
   let text: string;
   let handle: FileHandle | undefined;
+  let size = 0;
   try {
     if (constants.O_NOFOLLOW === undefined && (await lstat(path)).isSymbolicLink()) throw new RecordError(path, LINK_REFUSED);
     handle = await open(path, READ_NO_FOLLOW);
-    if (!(await handle.stat()).isFile()) throw new RecordError(path, 'is not a regular file: refused; give a results.json written by agent-replay');
-    text = await handle.readFile('utf8');
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new RecordError(path, 'is not a regular file: refused; give a results.json written by agent-replay');
+    size = stat.size;
+    text = await readText(handle);
   } catch (e) {
     if (e instanceof RecordError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
+    // Over 2 GB Node's readFile refuses the file itself (ERR_FS_FILE_TOO_LARGE): the same cause.
+    if (code === 'ERR_STRING_TOO_LONG' || code === 'ERR_FS_FILE_TOO_LARGE') throw new RecordError(path, tooLargeWords(size));
     // O_NOFOLLOW on a link fails with ELOOP (Linux, macOS) or EMLINK (FreeBSD).
     if (code === 'ELOOP' || code === 'EMLINK') throw new RecordError(path, LINK_REFUSED);
     if (code === 'ENOENT') throw new RecordError(path, 'does not exist; give the path of a results.json written by agent-replay');

@@ -5,7 +5,7 @@
 import type { Comparison, GroupComparison, ItemChange, ItemResult, PairedMcNemar } from '../evaluate/compare.js';
 import { CAUSE_WORDS, causeWords, CHANGE_CAUSES, verdictMoveDetail } from '../evaluate/compare.js';
 import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
-import { codeSpan, escapeInline, oneLine } from './escape.js';
+import { codeSpan, escapeInline, terminalLine } from './escape.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
 import { mcnemarText, signOf } from './rates.js';
@@ -36,7 +36,7 @@ function besides(a: Agreement): string {
 }
 
 function runName(ref: Comparison['before'], plain: boolean): string {
-  const code = (t: string): string => (plain ? oneLine(t) : codeSpan(t));
+  const code = (t: string): string => (plain ? terminalLine(t) : codeSpan(t));
   const what = [ref.file === null ? null : code(ref.file), ref.commit === null ? null : `commit ${code(ref.commit.slice(0, 12))}`, `started ${code(ref.startedAt)}`];
   return what.filter((x): x is string => x !== null).join(', ') + (ref.partial ? (ref.shards ? ' (a part of the suite: one shard, or a merge lacking shards)' : ' (a partial run: --rerun / --only)') : '');
 }
@@ -68,7 +68,7 @@ function detailWithoutCause(c: ItemChange): string {
 /** "reply changed: \"…\" -> \"…\"", "verdict changed: pass -> fail"; the cause once. */
 function causeAndDetail(c: ItemChange): string {
   const d = detailOnly(c);
-  return d === '' ? CAUSE_WORDS[c.cause].title : `${CAUSE_WORDS[c.cause].title}: ${oneLine(d)}`;
+  return d === '' ? CAUSE_WORDS[c.cause].title : `${CAUSE_WORDS[c.cause].title}: ${terminalLine(d)}`;
 }
 
 function sideWord(c: ItemChange, which: 'before' | 'after'): string {
@@ -201,14 +201,14 @@ export function renderCompareText(c: Comparison): string {
   if (showCommon(c)) out.push(`  over the items in both runs only: ${commonText(c, '->')}`);
   const unpaired = unpairedText(c.mcnemar);
   out.push(`  mcnemar: ${pairedText(c.mcnemar)}${unpaired === null ? '' : `; ${unpaired}`}`);
-  out.push(`why: ${oneLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
+  out.push(`why: ${terminalLine(c.summary)}${c.unchanged > 0 ? ` (${c.unchanged} unchanged)` : ''}`);
   const width = Math.max(0, ...c.changes.map((x) => x.label.length));
   for (const x of c.changes) {
     out.push(`  ${x.label.padEnd(width)}  ${sideWord(x, 'before')} -> ${sideWord(x, 'after')}  ${causeAndDetail(x)}`);
   }
   if (c.coverage !== null) {
     const ch = c.coverage.change;
-    const names = (xs: readonly string[]): string => (xs.length === 0 ? 'none' : xs.map(oneLine).join(', '));
+    const names = (xs: readonly string[]): string => (xs.length === 0 ? 'none' : xs.map(terminalLine).join(', '));
     out.push(
       `coverage: gaps ${c.coverage.before.gaps.length} -> ${c.coverage.after.gaps.length} (new: ${names(ch.newGaps)}; closed: ${names(ch.closedGaps)})` +
         ` · unknown conversations ${c.coverage.before.unknown.length} -> ${c.coverage.after.unknown.length} (new: ${names(ch.newUnknown)})`,

@@ -9,7 +9,7 @@ export { renderAcceptSummary, type AcceptSummary, type AcceptedRun, type AcceptS
 export { cliWords, renderTerminal } from './terminal.js';
 export { renderJUnit } from './junit.js';
 export { parseCommentMetadata, hasMarker, type CommentMetadata } from './metadata.js';
-export { escapeInline, codeSpan, fencedBlock, utf8Length, oneLine } from './escape.js';
+export { escapeInline, codeSpan, fencedBlock, utf8Length, oneLine, terminalLine } from './escape.js';
 export { wordDiff, replyDiff, type DiffOp, type WordDiff, type WordDiffOptions } from './diff.js';
 export { diffText } from './diff-text.js';
 export { formatUsd, formatUsdPair, usdDecimal } from './money.js';

@@ -79,11 +79,15 @@ export function fileRefHtml(f: Located, ctx: ReportContext): string {
 // ---------------------------------------------------------------------------------------------
 // Text blocks and the reply diff
 
-/** A code block of plain text: normalised, clipped, long lines wrapped. */
+/**
+ * A code block of plain text: normalised, clipped, long lines wrapped. A clipped text says where the
+ * rest is, as the terminal's and report.html's cut texts do: results.json, which the run wrote (the
+ * Action's results artifact) and which holds every text whole (docs/action.md, "The PR comment").
+ */
 function textBlock(text: string, max: number): { block: string; note: string } {
   const normal = normalizeBlock(text);
   const shown = clip(normal, max);
-  const note = shown.length < normal.length ? ` (first ${thousands(shown.length)} of ${thousands(normal.length)} characters)` : '';
+  const note = shown.length < normal.length ? ` (first ${thousands(shown.length)} of ${thousands(normal.length)} characters; the whole text is in results.json)` : '';
   return { block: fencedBlock(wrapBlock(shown)), note };
 }
 

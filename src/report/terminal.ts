@@ -194,7 +194,8 @@ type Fit = (t: string) => string;
 
 /**
  * Agent text as at most TERMINAL_TEXT_LINES terminal lines under `indent`: controls (ANSI
- * escapes included) removed, long lines clipped, then "... N more lines (full text in results.json)".
+ * escapes included) shown as escapes (terminalBlock), long lines clipped, then "... N more lines
+ * (full text in results.json)".
  */
 function textLines(text: string, indent: string, where: string, colourOf: (line: string) => Colour | null, paint: Paint, fit: Fit): string[] {
   const all = terminalBlock(text).replace(/\t/g, '  ').split('\n');

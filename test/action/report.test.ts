@@ -77,6 +77,21 @@ describe('report mode', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it("the failure message shows an agent's control characters as escapes, as the terminal does (docs/security.md, \"Agent text is data\")", async () => {
+    const workspace = await shards();
+    // Shard 1's fixture errored with an ANSI colour in its error: the gate's reason quotes it.
+    const path = join(workspace, 'shards', 'shard-1.json');
+    const record = JSON.parse(readFileSync(path, 'utf8')) as { fixtures: Record<string, unknown>[]; tallies: Record<string, number> };
+    Object.assign(record.fixtures[0]!, { errored: true, errorKind: 'agent_error', error: 'message turn: boom \u001b[31mred', reply: null, route: null, verdict: null, drift: null, checks: [], detail: '' });
+    record.tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 1 };
+    writeFileSync(path, JSON.stringify(record));
+    const run = await runAction({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json', comment: 'false' }, event: { name: 'workflow_run', payload: { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [{ number: 7 }] } } } });
+    expect(run.code, run.stdout).toBe(1);
+    const failure = run.stdout.split('\n').find((l) => l.startsWith('::error::agent-replay gate failed:')) ?? run.stdout;
+    expect(failure).toContain('boom \\u001b[31mred');
+    expect(failure).not.toContain('\u001b');
+  });
+
   it('comments on a fork\'s pull request given pr-number (workflow_run does not name it)', async () => {
     const workspace = await shards();
     const run = await runAction({

@@ -286,6 +286,25 @@ describe('the figures', () => {
     expect(row('Plain')).toMatch(/^ {2}Plain {19}1 /);
   });
 
+  it("an agent's or judge's control characters are shown as escapes on the terminal, as the run's summary shows them, and dropped in markdown", () => {
+    // docs/security.md, "Agent text is data": a criterion with a bidi override, a rationale that clears the screen, an unusable answer in red.
+    const targets = [target('a', 'Polite \u202eylno', 'pass'), target('b', 'Polite \u202eylno', 'pass')];
+    const figures = summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, [[ok(0.1, 'rude\u001b[2J')], [{ ok: false, reason: 'no score: \u001b[31mmeh' }]], 0.9);
+    const c = calibrationOf(figures, 2, 0.9);
+    const text = renderCalibrationText(c);
+    expect(text).toContain('  "Polite \\u202eylno" (');
+    expect(text).toContain('      judge: rude\\u001b[2J\n');
+    expect(text).toContain(': no score: \\u001b[31mmeh\n');
+    expect(text).toContain('below --min-agreement 0.9 (90%): "Polite \\u202eylno"');
+    expect(text).not.toContain('\u001b');
+    expect(text).not.toContain('\u202e');
+    const md = renderCalibrationMarkdown(c);
+    expect(md).not.toContain('\u001b');
+    expect(md).not.toContain('\u202e');
+    expect(md).not.toContain('u001b');
+    expect(md).toContain('rude\\[2J');
+  });
+
   it('a judge that fell back to the plain prompt says so in one line, as a run does; a structured one says nothing', () => {
     const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[ok(0.9)]], null);
     const plain = calibrationOf(figures, 1, null);

@@ -143,7 +143,7 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     const judge = await openaiJudge((q) => (q.criterion === 'Mentioned the order number' ? (/\border 77\b/i.test(q.material) ? 0.9 : 0.1) : politeness(q, 0)));
     const { cwd, agent } = await project(`${judge.url}/v1`);
     const r = await cli(['calibrate', '--out', 'calibration.json', '--markdown', 'calibration.md'], cwd);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toBe('progress: 6/6 judge calls\n'); // off a terminal: the last progress line, nothing else
     expect(r.code).toBe(0);
     expect(agent.requests).toHaveLength(0);
     // polite-a, polite-b, polite-c, order-ok twice (two criteria), order-failed (its only check): six calls.
@@ -372,6 +372,25 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line).toMatch(/^progress: [1-6]\/6 judge calls$/);
+  });
+
+  it('off a terminal, a last plain progress line when every answer is in, as run prints one (docs/cli.md)', async () => {
+    const judge = await openaiJudge(politeness);
+    const { cwd } = await project(`${judge.url}/v1`);
+    // The clock stands still: no 10 s went by, and the end is still said.
+    const r = await cli(['calibrate'], cwd, {}, { now: () => new Date('2026-12-01T12:00:00.000Z') });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('progress: 6/6 judge calls\n');
+  });
+
+  it("on a terminal, the progress line is drawn as run's: cut to the terminal's width, and ended by the last answer", async () => {
+    const judge = await openaiJudge(politeness);
+    const { cwd } = await project(`${judge.url}/v1`);
+    await writeFile(join(cwd, '.agent-replay', 'config.yml'), (await readFile(join(cwd, '.agent-replay', 'config.yml'), 'utf8')).replace('backoffMs: 0 }', 'backoffMs: 0, concurrency: 1 }'));
+    // A line wider than the terminal would wrap, and leave its first rows behind at each redraw.
+    const r = await cli(['calibrate'], cwd, {}, { isTTY: true, columns: 10 });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe([1, 2, 3, 4, 5, 6].map((n) => `\r\x1b[2K[${n}/6] jud`).join('') + '\n');
   });
 
   it('on a dumb terminal (TERM=dumb), the plain progress lines too: no escape sequence', async () => {

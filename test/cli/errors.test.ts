@@ -44,6 +44,22 @@ describe('internal errors', () => {
     expect(r.stderr).toMatch(/\n\s+at /);
   });
 
+  it("an error's message and stack show an agent's control characters as escapes, as the summary does (docs/security.md, \"Agent text is data\")", async () => {
+    const cwd = await makeProject({ config: agentConfig('http://127.0.0.1:9/chat'), fixtures: FIXTURES });
+    const r = await cli(['run'], cwd, { AGENT_REPLAY_DEBUG: '1' }, {
+      engine: {
+        makeAgent: () => {
+          throw new Error('reply \u001b[2J\u202eboom');
+        },
+      },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^agent-replay: internal error: reply \\u001b\[2J\\u202eboom\. This is a bug/);
+    expect(r.stderr).toMatch(/\nError: reply \\u001b\[2J\\u202eboom\n\s+at /);
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).not.toContain('\u202e');
+  });
+
   it('a results file that is not a record is the user\'s to fix: exit 2, no "internal error"', async () => {
     const cwd = await makeProject({ fixtures: FIXTURES });
     const r = await cli(['report', '--results', 'missing.json'], cwd);

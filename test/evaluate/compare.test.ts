@@ -356,3 +356,21 @@ describe('compare: the change in agreement, said exactly', () => {
     expect(formatDelta(12.5)).toBe('+12.5 points');
   });
 });
+
+describe("compare on the terminal: an agent's control characters", () => {
+  it('are shown as escapes, as the run summary shows them, and dropped in markdown (docs/security.md, "Agent text is data")', () => {
+    // A route and an error that hold an ANSI colour: the terminal must show it, and act on none.
+    const c = compareRuns(
+      at(T1, [fx('a'), errored('c', 'agent_error', { error: 'boom \u001b[31mdown' })]),
+      at(T2, [fx('a', { route: route('bill\u001b[31ming', 'x') }), fx('c')]),
+    );
+    const text = renderCompareText(c);
+    expect(text).toContain('route changed: main/answer -> bill\\u001b[31ming/x');
+    expect(text).toContain('verdict changed: before: boom \\u001b[31mdown');
+    expect(text).not.toContain('\u001b');
+    const md = renderCompareMarkdown(c);
+    expect(md).not.toContain('\u001b');
+    expect(md).not.toContain('u001b');
+    expect(md).toContain('bill\\[31ming/x');
+  });
+});

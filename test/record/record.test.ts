@@ -1,7 +1,7 @@
 // results.json: parsing untrusted text, writing atomically, merging shards.
 
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -179,6 +179,27 @@ describe('readRecord and writeRecord', () => {
     expect(await readFile(path, 'utf8')).toBe(serializeRecord(r));
     expect(serializeRecord(r).endsWith('}\n')).toBe(true);
     expect(await readRecord(path)).toEqual(r);
+  });
+
+  it('a record longer than Node can hold as one string says so, with what makes one that large and the fix, not the bare ERR_STRING_TOO_LONG', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agent-replay-record-'));
+    dirs.push(dir);
+    const path = join(dir, 'results.json');
+    await writeFile(path, '');
+    await truncate(path, 3 * 1_048_576); // sparse: nothing is written
+    // The read Node does, at its limit (about 512 MB, buffer.constants.MAX_STRING_LENGTH): no test writes that much.
+    const atLimit = async (): Promise<string> => {
+      throw Object.assign(new Error('Cannot create a string longer than 0x1fffffe8 characters'), { code: 'ERR_STRING_TOO_LONG' });
+    };
+    const err = await readRecord(path, atLimit).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(RecordError);
+    expect((err as Error).message.startsWith(`${path}: is 3 MB, more than Node can read as one text (about 512 MB), so it cannot be read back. `)).toBe(true);
+    expect((err as Error).message).toContain('very long replies');
+    expect((err as Error).message).toContain('run --shard 1/4');
+    expect((err as Error).message).not.toContain('ERR_STRING_TOO_LONG');
   });
 
   it('a missing file is a RecordError naming the file and the reason', async () => {

@@ -453,8 +453,8 @@ describe('size limits', () => {
     const huge = 'y'.repeat(50_000);
     const r = run([], { personas: [persona('huge', { turns: [turn(1, 'hi', huge, route('main', 'answer'))], drift: { transcript: null, route: null, verdict: 'no_baseline' }, baseline: null })] });
     const md = renderComment(r, ctx);
-    expect(md).toContain('(first 4,000 of 50,000 characters)');
-    expect(renderSummary(r, ctx)).toContain('(first 20,000 of 50,000 characters)');
+    expect(md).toContain('(first 4,000 of 50,000 characters; the whole text is in results.json)');
+    expect(renderSummary(r, ctx)).toContain('(first 20,000 of 50,000 characters; the whole text is in results.json)');
   });
 });
 

@@ -402,9 +402,10 @@ describe('render, then fit', () => {
     const huge = 'x'.repeat(100_000);
     const r = run([fixture('huge', { reply: huge, drift: { reply: null, route: null, verdict: 'no_baseline' }, baseline: null })]);
     const md = renderComment(r, ctx);
-    expect(md).toContain('(first 4,000 of 100,000 characters)');
+    // Cut, it says where the whole reply is, as the terminal and report.html do.
+    expect(md).toContain('(first 4,000 of 100,000 characters; the whole text is in results.json)');
     expect(md).not.toContain('Shortened');
-    expect(renderSummary(r, ctx)).toContain('(first 20,000 of 100,000 characters)');
+    expect(renderSummary(r, ctx)).toContain('(first 20,000 of 100,000 characters; the whole text is in results.json)');
   });
 
   it('never exceeds a tiny limit and closes what it opened', () => {

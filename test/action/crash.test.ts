@@ -1,0 +1,51 @@
+// An error nothing caught in the Action (a bug: thrown in a callback, or a promise no one awaits)
+// fails the step as run()'s errors do (src/index.ts): not Node's own stack trace, whose lines the
+// runner reads as workflow commands when it quotes an agent's text.
+
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { nativeEcho, type AgentServer } from '../support/agent-server.js';
+import type { FakeGitHub } from '../support/github-server.js';
+import { tempDir } from '../support/temp.js';
+import { makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
+
+let agent: AgentServer;
+let gh: FakeGitHub;
+useServers(
+  nativeEcho,
+  () => {},
+  (a, g) => {
+    agent = a;
+    gh = g;
+  },
+);
+
+/** Loaded before the Action (--import): once check mode watches for signals, a callback throws with agent text in its message. */
+const PRELOAD = `
+const on = process.on.bind(process);
+let armed = false;
+process.on = (name, fn) => {
+  on(name, fn);
+  if (name === 'SIGTERM' && !armed) {
+    armed = true;
+    setImmediate(() => { throw new TypeError('the agent said: \\n::add-mask::x\\n##[error]y \\u001b[31mred'); });
+  }
+  return process;
+};
+`;
+
+it('an uncaught error fails the step as an internal error (exit 3), in one annotation, with no line the runner reads as a command', async () => {
+  const dir = await tempDir('agent-replay-crash-');
+  const preload = join(dir, 'preload.mjs');
+  await writeFile(preload, PRELOAD);
+  const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n', config: 'agent: { retries: 0 }\n' });
+  const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, comment: 'false' }, event: { name: 'pull_request', payload: pullPayload() }, env: { NODE_OPTIONS: `--import=${preload}` } });
+  expect(run.code, run.stdout + run.stderr).toBe(3);
+  expect(run.stdout).toContain('::error::agent-replay: internal error: the agent said: %0A::add-mask::x%0A##[error]y \\u001b[31mred. This is a bug in agent-replay');
+  expect(run.stdout).toContain('please report it');
+  const lines = (run.stdout + run.stderr).split(/[\r\n]/);
+  // The Action masks its own secrets (::add-mask::<token>): none of the agent's lines is a command.
+  expect(lines.filter((l) => /^\s*::add-mask::x|^\s*##\[error\]y/.test(l))).toEqual([]);
+  expect(run.stdout + run.stderr).not.toContain('\u001b');
+});
