@@ -1,6 +1,12 @@
 // Run by vitest before each test file (vitest.config.ts, setupFiles): the folders the file's tests
-// made with tempDir (test/support/temp.ts) are removed when it is done.
-import { afterAll } from 'vitest';
+// made with tempDir (test/support/temp.ts) are removed when it is done, and the record builders'
+// line numbers start again at each test. With `isolate: false` a worker's files share the
+// builders' counters: a test's lines depended on the tests that ran before it in that worker, and
+// the counter's wrap at 400 could put a fixture built later above one built earlier (a shard
+// merge, which keeps suite order, then came out reordered in one full run of three).
+import { afterAll, beforeEach } from 'vitest';
 import { removeTempDirs } from './temp.js';
+import { resetLines } from '../report/fixtures.js';
 
+beforeEach(resetLines);
 afterAll(removeTempDirs);
