@@ -49,3 +49,26 @@ it('an uncaught error fails the step as an internal error (exit 3), in one annot
   expect(lines.filter((l) => /^\s*::add-mask::x|^\s*##\[error\]y/.test(l))).toEqual([]);
   expect(run.stdout + run.stderr).not.toContain('\u001b');
 });
+
+it("the step's log closed under it (the runner's pipe gone): the Action ends instead of reporting each failed write to the same pipe", async () => {
+  const dir = await tempDir('agent-replay-crash-');
+  const preload = join(dir, 'preload.mjs');
+  // The log is closed before the Action writes its first line; every write then fails with EPIPE.
+  await writeFile(preload, PRELOAD);
+  const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n', config: 'agent: { retries: 0 }\n' });
+  const run = await runAction({
+    gh,
+    workspace,
+    inputs: { 'agent-url': agent.url, comment: 'false' },
+    event: { name: 'pull_request', payload: pullPayload() },
+    env: { NODE_OPTIONS: `--import=${preload}` },
+    onChild: (child) => {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    },
+  });
+  // It ends (before the fix it wrote, failed and reported the failure in a loop until killed), with
+  // the bug's status: the uncaught error the preload throws is still the step's failure.
+  expect(run.code).toBe(3);
+  expect(run.outputs['results-path']).toBeDefined();
+});
