@@ -6,10 +6,19 @@
 // a given root, so a folder that is a link to elsewhere is refused before anything is written.
 
 import { randomBytes } from 'node:crypto';
-import { constants, unlinkSync } from 'node:fs';
+import { constants, statSync, unlinkSync } from 'node:fs';
 import { link, mkdir, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { UserError } from './errors.js';
+
+/** True when `p` is a folder (a link to one counts); false when it is not, or cannot be looked at. */
+export function isFolder(p: string): boolean {
+  try {
+    return statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
 
 /** A write refused because its folder resolves elsewhere: the user's to fix (exit status 2), not a bug. */
 export class UnsafeWriteError extends UserError {

@@ -31,7 +31,8 @@ import { AgentNotReady, AgentWaitInterrupted, MAX_WAIT_FOR_AGENT_S } from '../ag
 import { interruptedBy, interruptExitCode } from '../interrupt.js';
 import { MAX_REPEAT } from '../suite/repeat.js';
 import { MAX_CONCURRENCY } from '../suite/config/shared.js';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { isFolder } from '../fs-safe.js';
 import { dirname, relative, sep } from 'node:path';
 import { describeFailure, EXIT, stackOf, UserError } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
@@ -312,13 +313,6 @@ async function writeConfigErrorsMarkdown(errors: readonly ConfigIssue[], path: s
   }
 }
 
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * --only of run and accept: labels and `*` / `?` globs, comma-separated, read by one parser and

@@ -2,7 +2,7 @@
 // notice of an interrupted run. Shared by cli/main.ts and demo/ (which main.ts imports), so that
 // neither imports the other's importer.
 
-import { repositoryFor, writeFailureWords, writeFileSafely } from '../fs-safe.js';
+import { isFolder, repositoryFor, writeFailureWords, writeFileSafely } from '../fs-safe.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
 import type { RunRecord } from '../types.js';
@@ -165,14 +165,6 @@ function fileInPath(p: string): string | null {
   }
 }
 
-/** True when `p` is a folder; false when it is not, or cannot be looked at (the write then says why, and keeps the record elsewhere). */
-function isFolder(p: string): boolean {
-  try {
-    return statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
-  } catch {
-    return false;
-  }
-}
 
 /** A path the user gave, against the working folder unless absolute (on any platform). */
 export function resolvePath(io: CliIO, p: string): string {

@@ -6,15 +6,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { shellWord } from '../words.js';
+import { isFolder } from '../fs-safe.js';
 import type { ConfigIssue } from './issues.js';
-
-function isFolder(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
 
 function exists(p: string): boolean {
   try {
