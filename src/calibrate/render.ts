@@ -5,7 +5,7 @@
 // their control characters shown as escapes on the terminal (`\u001b`, as the run's summary shows
 // them: docs/security.md, "Agent text is data"), dropped and escaped in markdown.
 
-import { clip, codeSpan, escapeInline, oneLine, terminalLine } from '../report/escape.js';
+import { clip, clipShown, codeSpan, escapeInline, oneLine, terminalLine } from '../report/escape.js';
 import { columnsOf, padColumns } from '../report/columns.js';
 import { formatUsd } from '../report/money.js';
 import { judgeFallbackText } from '../report/judge-mode.js';
@@ -98,10 +98,10 @@ function minimumLine(c: Calibration, line: (text: string) => string): string | n
   if (scoredAnswers(c) === 0) return c.criteria.length === 0 ? `Nothing was re-judged, so --min-agreement ${num(c.minAgreement)} (${p}) was not checked.` : null;
   const none = unmeasured(c);
   // Some criteria scored, others got no usable score: the minimum is not shown to hold for those (exit 1).
-  const without = none.length === 0 ? '' : ` ${plural(none.length, 'criterion', 'criteria')} got no usable score, so --min-agreement fails for ${none.length === 1 ? 'it' : 'them'} (exit 1): ${none.map((x) => `"${clip(line(x), 60)}"`).join(', ')}.`;
+  const without = none.length === 0 ? '' : ` ${plural(none.length, 'criterion', 'criteria')} got no usable score, so --min-agreement fails for ${none.length === 1 ? 'it' : 'them'} (exit 1): ${none.map((x) => `"${clipShown(line(x), 60)}"`).join(', ')}.`;
   return below.length === 0
     ? `Every criterion with a score agrees at least ${p} (--min-agreement ${num(c.minAgreement)}).${without}`
-    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${num(c.minAgreement)} (${p}): ${below.map((x) => `"${clip(line(x.criterion), 60)}"`).join(', ')}.${without}`;
+    : `${plural(below.length, 'criterion is', 'criteria are')} below --min-agreement ${num(c.minAgreement)} (${p}): ${below.map((x) => `"${clipShown(line(x.criterion), 60)}"`).join(', ')}.${without}`;
 }
 
 /** Baselines that got a usable score, over every criterion. */
@@ -127,12 +127,12 @@ function calmLine(c: Calibration): string | null {
 
 /** The terminal form: reads in ten seconds, details below the table. */
 export function renderCalibrationText(c: Calibration): string {
-  const fallback = fallbackLine(c, (reason) => clip(terminalLine(reason), 300));
+  const fallback = fallbackLine(c, (reason) => clipShown(terminalLine(reason), 300));
   const out: string[] = [headline(c, terminalLine), ...(fallback === null ? [] : [fallback]), ''];
   if (c.criteria.length === 0) {
     out.push('Nothing to re-judge: no judged fixture or persona criterion has a baseline with a known accepted verdict.');
   } else {
-    const rows = c.criteria.map((x) => [clip(terminalLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x), x.spread === null ? '-' : x.spread.toFixed(2), x.scored === 0 ? '-' : String(x.straddling)]);
+    const rows = c.criteria.map((x) => [clipShown(terminalLine(x.criterion), CRITERION_WIDTH), String(x.baselines), agreementText(x), x.spread === null ? '-' : x.spread.toFixed(2), x.scored === 0 ? '-' : String(x.straddling)]);
     const head = ['criterion', 'baselines', 'agreement', 'spread', 'straddling'];
     // Padded by the columns a terminal draws, not by UTF-16 units: a criterion in Japanese or with
     // an emoji keeps the table's columns in line (src/report/columns.ts).
@@ -147,23 +147,23 @@ export function renderCalibrationText(c: Calibration): string {
       out.push(`  "${terminalLine(criterion.criterion)}" (${thresholdText(criterion)})`);
       for (const b of items) {
         out.push(`    ${b.baselineFile}  ${scoreText(b)}`);
-        if (b.rationale !== null) out.push(`      judge: ${clip(terminalLine(b.rationale), 160)}`);
+        if (b.rationale !== null) out.push(`      judge: ${clipShown(terminalLine(b.rationale), 160)}`);
       }
     }
   }
   const s = straddlers(c);
   if (s.length > 0 || straddlingElsewhere(c) > 0) {
     out.push('', `Straddling (${s.length + straddlingElsewhere(c)}): the score sits within 0.1 of the threshold, so a small change flips it${straddlingNote(c)}`);
-    for (const { criterion, item } of s) out.push(`  ${item.baselineFile}  "${clip(terminalLine(criterion.criterion), 60)}"  ${scoreText(item)}`);
+    for (const { criterion, item } of s) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}"  ${scoreText(item)}`);
   }
   const u = unscored(c);
   if (u.length > 0) {
     out.push('', `No usable score (${u.length}): counted, never a score; left out of the agreement`);
-    for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clip(terminalLine(criterion.criterion), 60)}": ${clip(terminalLine(item.notUsable[0] ?? 'no answer'), 160)}`);
+    for (const { criterion, item } of u) out.push(`  ${item.baselineFile}  "${clipShown(terminalLine(criterion.criterion), 60)}": ${clipShown(terminalLine(item.notUsable[0] ?? 'no answer'), 160)}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `Skipped (${c.skipped.length}): the accepted verdict is not known, nothing was asked`);
-    for (const x of c.skipped) out.push(`  ${x.baselineFile}  "${clip(terminalLine(x.criterion), 60)}": ${terminalLine(x.reason)}`);
+    for (const x of c.skipped) out.push(`  ${x.baselineFile}  "${clipShown(terminalLine(x.criterion), 60)}": ${terminalLine(x.reason)}`);
   }
   if (c.withoutBaseline.length > 0) {
     const labels = [...new Set(c.withoutBaseline.map((x) => x.label))];

@@ -187,6 +187,19 @@ export function clip(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
+/**
+ * clip for text already shown by terminalLine or terminalBlock: never keeps half of a `\uXXXX`
+ * escape (`\u00…` would read as a different character, or as nothing).
+ */
+export function clipShown(text: string, max: number): string {
+  const cut = clip(text, max);
+  if (cut === text) return cut;
+  const kept = cut.length - 1;
+  const start = text.lastIndexOf('\\u', kept - 1);
+  if (start >= 0 && start > kept - 6 && /^\\u[0-9a-f]{4}/.test(text.slice(start, start + 6))) return `${text.slice(0, start)}…`;
+  return cut;
+}
+
 /** Byte length of `text` in UTF-8 (lone surrogates count as the 3 bytes of U+FFFD). */
 export function utf8Length(text: string): number {
   let n = 0;

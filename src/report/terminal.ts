@@ -7,7 +7,7 @@
 // terminal, and the reader sees they are there.
 
 import type { Check, FixtureRecord, RunRecord } from '../types.js';
-import { clip, terminalBlock, terminalLine } from './escape.js';
+import { clip, clipShown, terminalBlock, terminalLine } from './escape.js';
 import { decisiveReply } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
 import { MAX_DIFF_CHARS } from './diff.js';
@@ -72,7 +72,7 @@ export interface TerminalOptions {
 
 export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   const paint = (colour: Colour, text: string): string => (opts.color ? `${ANSI[colour]}${text}${ANSI.reset}` : text);
-  const fit = (text: string): string => (opts.width && opts.width > 0 ? clip(text, opts.width) : text);
+  const fit = (text: string): string => (opts.width && opts.width > 0 ? clipShown(text, opts.width) : text);
   const model = buildModel(run);
   const h = headlineParts(model);
   const t = model.tallies;

@@ -305,6 +305,15 @@ describe('the figures', () => {
     expect(md).toContain('rude\\[2J');
   });
 
+  it('a clipped rationale never ends in half an escape', () => {
+    // The rationale is cut at 160 characters as shown; its escape straddles the cut.
+    const rationale = `${'x'.repeat(155)}\u001b[2J and more`;
+    const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass'), target('b', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[ok(0.1, rationale)], [ok(0.9)]], 0.9);
+    const text = renderCalibrationText(calibrationOf(figures, 2, 0.9));
+    const judgeLine = text.split('\n').find((l) => l.startsWith('      judge: '));
+    expect(judgeLine).toBe(`      judge: ${'x'.repeat(155)}…`);
+  });
+
   it('a judge that fell back to the plain prompt says so in one line, as a run does; a structured one says nothing', () => {
     const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[ok(0.9)]], null);
     const plain = calibrationOf(figures, 1, null);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeSpan, escapeInline, fencedBlock, utf8Length } from '../../src/report/index.js';
-import { clip, escapeHtmlInline, oneLine, safeUrl } from '../../src/report/escape.js';
+import { clip, clipShown, escapeHtmlInline, oneLine, safeUrl, terminalLine } from '../../src/report/escape.js';
 import { count, decodeEntities, outsideCode, toHtml } from './helpers.js';
 
 /** Renders `text` as a table cell and returns the cell's HTML content. */
@@ -103,6 +103,19 @@ describe('fencedBlock', () => {
 });
 
 describe('helpers', () => {
+  it('clipShown never keeps half of an escaped control character', () => {
+    const shown = terminalLine('abcd\x1b[31mred');
+    expect(shown).toBe('abcd\\u001b[31mred');
+    // Cut at every width through the escape: either all six characters or none of them.
+    for (let max = 5; max <= 12; max++) {
+      const cut = clipShown(shown, max);
+      expect(cut.length).toBeLessThanOrEqual(max);
+      expect(cut, `max ${max}`).toMatch(max <= 10 ? /^abcd…$/ : /^abcd\\u001b.*…$/);
+    }
+    expect(clipShown(shown, 30)).toBe(shown);
+    expect(clipShown('plain text here', 6)).toBe(clip('plain text here', 6));
+  });
+
   it('clip never splits a surrogate pair', () => {
     expect(clip('ab😀cd', 4)).toBe('ab…');
     expect(clip('abc', 3)).toBe('abc');
