@@ -55,7 +55,7 @@ describe('validate', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/error: \.agent-replay\/fixtures\/b\.yml:1(:\d+)?: .*label/);
     expect(r.stderr).toMatch(/error: \.agent-replay\/fixtures\/c\.yml:3(:\d+)?: /);
-    expect(r.stderr).toContain('2 configuration errors; nothing was sent to the agent.');
+    expect(r.stderr).toContain('2 configuration errors; a run would send nothing until they are fixed.');
     expect(r.stdout).toBe('');
     expect(agent.requests).toHaveLength(0);
   });
@@ -128,7 +128,7 @@ describe('validate', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.match(/^error: /gm)).toHaveLength(21);
     expect(r.stderr).toContain('error: .agent-replay/fixtures/many.yml: and 5 more errors in this file');
-    expect(r.stderr).toContain('\n25 configuration errors; nothing was sent to the agent.\n');
+    expect(r.stderr).toContain('\n25 configuration errors; a run would send nothing until they are fixed.\n');
   });
 
   it('honours --dir', async () => {
