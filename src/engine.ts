@@ -235,21 +235,10 @@ function judgeSteered(config: Config, options: CheckOptions): ConfigIssue | null
 function panelSteered(config: Config, options: CheckOptions): ConfigIssue | null {
   const judge = config.judge;
   if (!options.untrustedSuite || !judge?.panel) return null;
-  const given = options.overrides?.judge?.baseUrl?.replace(/\/+$/, '');
   for (const [i, settings] of judge.panel.entries()) {
     if (settings.baseUrl === undefined) continue;
-    const member = panelMemberConfig(judge, settings);
-    if (member.apiKey === null) continue;
-    const at = member.baseUrl.replace(/\/+$/, '');
-    const own = JUDGE_DEFAULTS[member.provider].baseUrl;
-    if (at === own || (given !== undefined && at === given)) continue;
-    return {
-      file: `${options.dir}/config.yml`,
-      line: null,
-      column: null,
-      message: `judge.panel[${i}].baseUrl in this commit's config.yml is ${new URL(member.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where the panel member's key is sent (only to ${own}, the ${member.provider} API)`,
-      fix: 'remove baseUrl from the panel member (it then uses the judge address the workflow gives), or run the suite from a trusted commit',
-    };
+    const issue = keySteered(options, `judge.panel[${i}].baseUrl`, "the panel member's key", panelMemberConfig(judge, settings), 'remove baseUrl from the panel member (it then uses the judge address the workflow gives), or run the suite from a trusted commit');
+    if (issue !== null) return issue;
   }
   return null;
 }
@@ -261,18 +250,8 @@ function panelSteered(config: Config, options: CheckOptions): ConfigIssue | null
 function simulatorSteered(config: Config, options: CheckOptions): ConfigIssue | null {
   if (!options.untrustedSuite || config.simulator === undefined) return null;
   const sim = simulatorConfig(config);
-  if (sim === null || sim.apiKey === null) return null;
-  const at = sim.baseUrl.replace(/\/+$/, '');
-  const own = JUDGE_DEFAULTS[sim.provider].baseUrl;
-  const given = options.overrides?.judge?.baseUrl?.replace(/\/+$/, '');
-  if (at === own || (given !== undefined && at === given)) return null;
-  return {
-    file: `${options.dir}/config.yml`,
-    line: null,
-    column: null,
-    message: `simulator.baseUrl in this commit's config.yml is ${new URL(sim.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where the simulator's key is sent (only to ${own}, the ${sim.provider} API)`,
-    fix: 'remove simulator.baseUrl from config.yml (the simulator then uses the judge address the workflow gives), or run the suite from a trusted commit',
-  };
+  if (sim === null) return null;
+  return keySteered(options, 'simulator.baseUrl', "the simulator's key", sim, 'remove simulator.baseUrl from config.yml (the simulator then uses the judge address the workflow gives), or run the suite from a trusted commit');
 }
 
 /**
@@ -283,17 +262,26 @@ function simulatorSteered(config: Config, options: CheckOptions): ConfigIssue | 
 function meaningSteered(config: Config, options: CheckOptions): ConfigIssue | null {
   if (!options.untrustedSuite || config.meaning?.baseUrl === undefined) return null;
   const judge = meaningRunConfig(config).judge;
-  if (judge === null || judge.apiKey === null) return null;
-  const at = judge.baseUrl.replace(/\/+$/, '');
-  const own = JUDGE_DEFAULTS[judge.provider].baseUrl;
+  if (judge === null) return null;
+  return keySteered(options, 'meaning.baseUrl', "the meaning judge's key", judge, 'remove meaning.baseUrl from config.yml (the meaning judge then uses the judge address the workflow gives), or run the suite from a trusted commit');
+}
+
+/**
+ * A key the commit's config.yml would send (`whose`) to an address (`key` in config.yml) that is
+ * neither its provider's own API nor the judge address the caller gave; null when there is no key.
+ */
+function keySteered(options: CheckOptions, key: string, whose: string, to: { baseUrl: string; provider: keyof typeof JUDGE_DEFAULTS; apiKey: string | null }, fix: string): ConfigIssue | null {
+  if (to.apiKey === null) return null;
+  const at = to.baseUrl.replace(/\/+$/, '');
+  const own = JUDGE_DEFAULTS[to.provider].baseUrl;
   const given = options.overrides?.judge?.baseUrl?.replace(/\/+$/, '');
   if (at === own || (given !== undefined && at === given)) return null;
   return {
     file: `${options.dir}/config.yml`,
     line: null,
     column: null,
-    message: `meaning.baseUrl in this commit's config.yml is ${new URL(judge.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where the meaning judge's key is sent (only to ${own}, the ${judge.provider} API)`,
-    fix: 'remove meaning.baseUrl from config.yml (the meaning judge then uses the judge address the workflow gives), or run the suite from a trusted commit',
+    message: `${key} in this commit's config.yml is ${new URL(to.baseUrl).origin}, but the commit is ${options.untrustedSuite}: its config.yml may not choose where ${whose} is sent (only to ${own}, the ${to.provider} API)`,
+    fix,
   };
 }
 
