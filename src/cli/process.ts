@@ -4,7 +4,7 @@ import { main, watchesInterrupts } from './main.js';
 import { colorOutput } from './output.js';
 import { Interrupted, interruptExitCode, type InterruptSignal } from '../interrupt.js';
 import { tuneRuntime } from '../runtime.js';
-import { workflowCommandGuard } from './workflow-commands.js';
+import { workflowCommandGuard } from '../workflow-commands.js';
 import { describeFailure, stackOf } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
 import { terminalBlock } from '../report/escape.js';
@@ -27,7 +27,7 @@ process.on('SIGTERM', onSignal);
 // print is dropped, and the command still finishes (files written, exit status from the gate),
 // instead of crashing on EPIPE with a stack trace.
 // Every line goes through the guard: an agent's reply printed in a CI log is never read as a
-// workflow command (./workflow-commands.ts; docs/security.md, "Agent text is data").
+// workflow command (../workflow-commands.ts; docs/security.md, "Agent text is data").
 const closed = { stdout: false, stderr: false };
 const writer = (name: 'stdout' | 'stderr') => {
   const stream = process[name];
