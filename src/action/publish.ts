@@ -12,6 +12,7 @@ import { artifactNameFor, markerFor } from './context.js';
 import type { ActionDeps } from './deps.js';
 import type { ConfigOverrides } from '../suite/index.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
+import { recordWrite } from './record-writes.js';
 import { driftedCount, type GateResult } from '../evaluate/index.js';
 import { writeFileSafely } from '../fs-safe.js';
 import { hasMarker, parseCommentMetadata, renderSummary, usdDecimal, type ReportContext } from '../report/index.js';
@@ -179,7 +180,7 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
     const target = resolve(deps.cwd, settings.resultsPath);
     let resultsPath = target;
     try {
-      await (stream ?? openRecordStream(target)).finish(run);
+      await recordWrite((stream ?? openRecordStream(target)).finish(run));
     } catch (e) {
       if (!(e instanceof RecordWriteError) || e.fallback === null) throw e;
       core.setFailed(e.message);

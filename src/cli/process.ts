@@ -1,5 +1,6 @@
 // The CLI as a process: V8's settings, signals, pipes and the exit code. Imported by the entry
-// (src/cli.ts) once the compile cache is on. The only process.exit in the project.
+// (src/cli.ts) once the compile cache is on. The CLI's only process.exit (the Action's other one
+// is src/index.ts's, for an error nothing caught).
 import { main, watchesInterrupts } from './main.js';
 import { colorOutput } from './output.js';
 import { Interrupted, interruptExitCode, type InterruptSignal } from '../interrupt.js';
