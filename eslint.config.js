@@ -7,6 +7,19 @@ const SIDE_EFFECTS = ['node:*', '!node:crypto', 'fs', 'path', 'undici', '@action
 // ... and the drivers, which import every layer.
 const DRIVERS = ['../replay/*', '../action/*', '../cli/*', '../cli.js', '../engine.js', '../main.js', '../index.js', '../interrupt.js', '../demo/*'];
 
+const EXIT_RULE = {
+  selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']",
+  message: "Only the entries may exit the process: the CLI's src/cli/process.ts, and the Action's src/index.ts on an error nothing caught.",
+};
+const SRC_SYNTAX = [
+  EXIT_RULE,
+  { selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']", message: "import * as z from 'zod' (docs/performance.md): a named z import keeps all of zod in the bundle." },
+];
+const UNGUARDED_LOG = [
+  { selector: "CallExpression[callee.object.name='core'][callee.property.name='info']", message: 'Log with info() of src/action/log.ts: core.info writes its text raw, and a line of it could be a workflow command.' },
+  { selector: "CallExpression[callee.object.name='console']", message: 'No console in src/: the CLI writes through its guarded writers, the Action through src/action/log.ts (a line of outside text could be a workflow command).' },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'build/**', 'node_modules/**', 'coverage/**'] },
   js.configs.recommended,
@@ -17,23 +30,26 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']", message: 'Only the CLI (src/cli/process.ts) may exit the process.' },
+        EXIT_RULE,
       ],
     },
   },
   // What ships (src/): zod as a namespace, since through the named z export the bundle keeps all of
   // zod, its error locales included (docs/performance.md). Test apps under test/frameworks mirror
   // users' code and import it as users do.
+  //
+  // What is written to a GitHub Actions log goes through the workflow-command guard
+  // (src/workflow-commands.ts; docs/security.md, "Agent text is data"): the Action's plain lines
+  // through src/action/log.ts, the CLI's through its writers; core.info and console write a line
+  // of outside text as it is, and the runner would run it as a workflow command.
   {
     files: ['src/**'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        { selector: "CallExpression[callee.object.name='process'][callee.property.name='exit']", message: 'Only the CLI (src/cli/process.ts) may exit the process.' },
-        { selector: "ImportDeclaration[source.value='zod'] > ImportSpecifier[imported.name='z']", message: "import * as z from 'zod' (docs/performance.md): a named z import keeps all of zod in the bundle." },
-      ],
+      'no-restricted-syntax': ['error', ...SRC_SYNTAX, ...UNGUARDED_LOG],
     },
   },
+  { files: ['src/action/log.ts', 'src/github/octokit.ts'], rules: { 'no-restricted-syntax': ['error', ...SRC_SYNTAX] } },
+  { files: ['src/index.ts'], rules: { 'no-restricted-syntax': ['error', ...SRC_SYNTAX.filter((r) => r !== EXIT_RULE), ...UNGUARDED_LOG] } },
   // The import rule (docs/architecture.md, 'The import rule'): evaluate/ and report/ import nothing
   // with side effects (node:crypto's hash has none) and nothing of a later layer or a driver.
   // scripts/import-graph.mjs checks the same order for every layer, and that src/ has no circle.

@@ -1,5 +1,6 @@
 // The Action's entry (action.yml runs dist/index.js, bundled from this file).
 import { reportFailure, run } from './main.js';
+import { recordWritesSettled } from './action/record-writes.js';
 
 // The step's log gone (the runner's pipe closed: a cancelled job, a killed parent): writes to it
 // fail with EPIPE. Nothing can be said there any more; the run goes on without its log, as the
@@ -11,20 +12,36 @@ const logGone = (e: NodeJS.ErrnoException): void => {
 process.stdout.on('error', logGone);
 process.stderr.on('error', logGone);
 
-// An error nothing caught (a bug in a callback, or a promise no one awaits) fails the step as
-// run()'s errors do (reportFailure: redacted, its control characters escaped, one annotation, exit
-// status 3 for a bug), not as Node's own stack trace, each line of which the runner would read as
-// a workflow command when it quotes an agent's text (docs/security.md, "Agent text is data"). The
-// process is not ended here (src/cli/process.ts is the only process.exit): what the run does after
-// it still happens, and the step keeps the bug's exit status. The first such error is reported;
-// one raised after it (a consequence, or the report failing) only keeps the status.
-let crashed: number | string | undefined;
+// An error nothing caught (a bug in a callback, or a promise no one awaits) ends the step: what
+// the run would do after it is unknown (a comment from a half-made report, a wait that never ends).
+// It is said as run()'s errors are (reportFailure: one annotation, redacted, its control characters
+// escaped, "internal error ... please report it", the stack only in the debug log), not as Node's
+// own stack trace, each line of which the runner would read as a workflow command when it quotes an
+// agent's text (docs/security.md, "Agent text is data"). The process then exits with the bug's
+// status, 3, once a results.json being written is in place (./action/record-writes.ts). One raised
+// after the first (a consequence, or the report failing) is not reported again
+// (docs/cli.md, "The gate and the exit status").
+let ending = false;
 const crash = (e: unknown): void => {
-  if (crashed === undefined) reportFailure(e, process.env);
-  crashed = process.exitCode ?? crashed ?? 1;
+  if (ending) return;
+  ending = true;
+  try {
+    reportFailure(e, process.env);
+  } finally {
+    const code = typeof process.exitCode === 'number' && process.exitCode !== 0 ? process.exitCode : 3;
+    void recordWritesSettled().then(() => process.exit(code));
+  }
 };
 process.on('uncaughtException', crash);
 process.on('unhandledRejection', crash);
 
+// A run that stops without finishing (a promise it waits for never settles, and nothing is left
+// to do) would end with Node's exit status 13 for an unsettled top-level await: it is a bug, said
+// and ended as one.
+let finished = false;
+process.on('beforeExit', () => {
+  if (!finished) crash(new Error('the run stopped before it finished: something it waited for never happened'));
+});
+
 await run();
-if (crashed !== undefined) process.exitCode = crashed;
+finished = true;

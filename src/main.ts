@@ -4,6 +4,7 @@ import * as core from '@actions/core';
 import { envInputGetter, inputSecrets, readInputs } from './action/inputs.js';
 import { readActionContext } from './action/context.js';
 import { githubArtifactStore } from './action/artifacts.js';
+import { gitHubLog } from './action/log.js';
 import { checkMode } from './action/check.js';
 import { acceptMode } from './action/accept.js';
 import { reportMode } from './action/report.js';
@@ -27,7 +28,7 @@ async function runMode(): Promise<void> {
         baseUrl: ctx.apiUrl,
         graphqlUrl: ctx.graphqlUrl,
         // A wait for a rate limit is said in the job's log (docs/action.md, "GitHub's rate limits").
-        log: { debug: (m) => core.debug(m), info: (m) => core.info(m), warn: (m) => console.warn(m), error: (m) => console.error(m) },
+        log: gitHubLog,
         ...(fast ? { retryAfterBaseMs: 0, throttleWrites: false } : {}),
       })
     : null;

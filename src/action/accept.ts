@@ -3,6 +3,7 @@
 // that run's results artifact, both treated as untrusted data.
 
 import * as core from '@actions/core';
+import * as log from './log.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
@@ -104,7 +105,7 @@ async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, p
   const events = (await github.listLabelEvents(ctx.owner, ctx.repo, pr, LABEL_EVENTS)) ?? [];
   const applied = events.filter((e) => sameLabel(e.label, label)).at(-1);
   if (applied === undefined) {
-    core.info(`accept: the timeline of pull request #${pr} does not show the ${label} label yet; the comment's last change is not compared with it`);
+    log.info(`accept: the timeline of pull request #${pr} does not show the ${label} label yet; the comment's last change is not compared with it`);
     return;
   }
   const reportAt = reportUpdatedAt(found.comment);
@@ -316,7 +317,7 @@ async function updateReviewedComment(github: GitHubApi, ctx: ActionContext, pr: 
   if (now !== undefined && (meta === null || meta.runId === null || Number(meta.runId) !== found.runId || meta.headSha !== found.headSha)) {
     const runId = meta?.runId ?? null;
     const headSha = meta?.headSha ?? null;
-    core.info(
+    log.info(
       `accept: the comment now shows ${runId !== null ? `workflow run ${runId}${headSha !== null ? ` at ${headSha.slice(0, 7)}` : ''}` : 'another check'}, not the reviewed run ${found.runId}: a newer check replaced it, so it is left as it is`,
     );
     return { kind: 'newer', runId, headSha };
@@ -395,16 +396,16 @@ async function dispatchCheck(github: GitHubApi, inputs: Inputs, ctx: ActionConte
     // either, after the commit) counts as the workflow token.
     const viewer = await github.viewerLogin().catch(() => null);
     if (viewer !== null && viewer.replace(/\[bot\]$/, '').toLowerCase() !== ACTIONS_BOT_LOGIN.replace(/\[bot\]$/, '')) {
-      core.info(`accept: committed as ${viewer}, not with the workflow token: the push starts the pull request's workflows`);
+      log.info(`accept: committed as ${viewer}, not with the workflow token: the push starts the pull request's workflows`);
       return `The commit was made as ${viewer}, not with the workflow token, so it starts the pull request's workflows like any push.`;
     }
-    core.info(`accept: no check-workflow input: nothing dispatched; no check will run on ${short} until a push or a re-run`);
+    log.info(`accept: no check-workflow input: nothing dispatched; no check will run on ${short} until a push or a re-run`);
     return `Commits made with the workflow token start no workflow, so no check will run on ${short} by itself: push another commit or re-run the check to compare against the new baselines. To have it run automatically, set the check-workflow input of the accept job (it needs actions: write), or give the accept job a GitHub App token.`;
   }
   const wf = inputs.checkWorkflow;
   try {
     const res = await github.dispatchWorkflow(ctx.owner, ctx.repo, wf, branch);
-    core.info(`accept: dispatched ${wf} on ${branch}${res.runUrl ? ` (${res.runUrl})` : ''}`);
+    log.info(`accept: dispatched ${wf} on ${branch}${res.runUrl ? ` (${res.runUrl})` : ''}`);
     return `The check workflow ${wf} was started on ${branch}: its run compares ${short} with the new baselines and updates this comment.`;
   } catch (e) {
     if (!isGitHubError(e)) throw e;
@@ -469,7 +470,7 @@ async function afterCommitFailure(
   const ours = history.find((c) => c.parent === found.headSha && sameText(c.headline, message.headline) && sameText(c.body, message.body));
   if (ours !== undefined) {
     const since = ours.oid === head.oid ? '' : `, and ${head.oid.slice(0, 7)} was pushed on top of it since`;
-    core.info(`accept: ${what}, but the baseline commit ${ours.oid.slice(0, 7)} is on the branch ${branch}${since}: it landed`);
+    log.info(`accept: ${what}, but the baseline commit ${ours.oid.slice(0, 7)} is on the branch ${branch}${since}: it landed`);
     return { oid: ours.oid, url: `${target.serverUrl.replace(/\/+$/, '')}/${repoWithOwner}/commit/${ours.oid}` };
   }
   if (head.oid === found.headSha) {
@@ -499,11 +500,11 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const action = typeof ctx.payload.action === 'string' ? ctx.payload.action : '';
   const labelName = typeof (ctx.payload.label as { name?: unknown } | undefined)?.name === 'string' ? (ctx.payload.label as { name: string }).name : null;
   if (!['pull_request', 'pull_request_target'].includes(ctx.eventName) || action !== 'labeled' || ctx.pull === null) {
-    core.info(`accept: nothing to do for the ${ctx.eventName || 'unknown'} event${action ? ` (${action})` : ''}; accept mode runs when the ${inputs.acceptLabel} label is applied to a pull request.`);
+    log.info(`accept: nothing to do for the ${ctx.eventName || 'unknown'} event${action ? ` (${action})` : ''}; accept mode runs when the ${inputs.acceptLabel} label is applied to a pull request.`);
     return;
   }
   if (labelName === null || !sameLabel(labelName, inputs.acceptLabel)) {
-    core.info(`accept: the label "${labelName ?? ''}" is not ${inputs.acceptLabel}; nothing to do.`);
+    log.info(`accept: the label "${labelName ?? ''}" is not ${inputs.acceptLabel}; nothing to do.`);
     return;
   }
   if (deps.github === null) throw new UserError('accept mode needs the github-token input');
@@ -549,7 +550,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // The head is the commit that accepted this very run (a second label event, a re-run of the
     // job): there is nothing left to do, and a refusal would contradict the comment (docs/action.md, "Accept").
     if (found.acceptedSha !== null && pull.headSha === found.acceptedSha) {
-      core.info(`accept: the replies of workflow run ${found.runId} were already accepted in ${found.acceptedSha.slice(0, 7)}, the pull request's head; nothing to do.`);
+      log.info(`accept: the replies of workflow run ${found.runId} were already accepted in ${found.acceptedSha.slice(0, 7)}, the pull request's head; nothing to do.`);
       await removeLabel();
       await summarize({ kind: 'already', pr, runId: String(found.runId), acceptedSha: found.acceptedSha });
       return;
@@ -594,7 +595,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const acceptedRun = { pr, branch: pull.headRef, reviewedSha: reviewedRun.headSha, runId: String(reviewedRun.runId) };
 
     if (plan.accepted.length === 0) {
-      core.info(`accept: nothing to accept (${plan.refused.length} refused, ${plan.unchanged.length} unchanged)`);
+      log.info(`accept: nothing to accept (${plan.refused.length} refused, ${plan.unchanged.length} unchanged)`);
       step = `updating the comment on pull request #${pr}`;
       const comment = await updateReviewedComment(github, ctx, pr, reviewedRun, renderComment(record, view(null, null, 'Nothing to accept: no commit was made.')));
       await removeLabel();
@@ -660,7 +661,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       committed = await afterCommitFailure(github, e, { repoWithOwner, branch: pull.headRef, serverUrl: ctx.serverUrl }, reviewedRun, message);
     }
     const commit = committed;
-    core.info(`accept: committed ${commit.oid} with ${files.length} baselines`);
+    log.info(`accept: committed ${commit.oid} with ${files.length} baselines`);
     core.setOutput('accepted', plan.accepted.map((b) => b.label).join(','));
     core.setOutput('commit-sha', commit.oid);
     await removeLabel();

@@ -2,6 +2,7 @@
 // sticky comment, outputs, and the gate. A failure to comment never loses the results.
 
 import * as core from '@actions/core';
+import * as log from './log.js';
 import { resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
 import { inputSecrets } from './inputs.js';
@@ -42,15 +43,15 @@ function annotateConfigIssues(errors: readonly ConfigIssue[], warnings: readonly
 async function shardTimings(timingsInput: string | null, ctx: ActionContext, deps: ActionDeps): Promise<Map<string, number> | null> {
   if (timingsInput !== null) {
     const timings = timingsOf(await readRecord(resolve(deps.cwd, timingsInput)));
-    core.info(`timings: ${timings.size} durations from ${timingsInput}`);
+    log.info(`timings: ${timings.size} durations from ${timingsInput}`);
     return timings;
   }
   if (deps.github === null) {
-    core.info('timings: none (no github-token to look up the default branch runs); shards are chosen by a hash of each label');
+    log.info('timings: none (no github-token to look up the default branch runs); shards are chosen by a hash of each label');
     return null;
   }
   const found = await defaultBranchTimings(deps.github, ctx);
-  if (found !== null) core.info(`timings: ${found.timings.size} durations from run ${found.runId} of the default branch`);
+  if (found !== null) log.info(`timings: ${found.timings.size} durations from run ${found.runId} of the default branch`);
   return found?.timings ?? null;
 }
 
@@ -94,11 +95,11 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   // A shard never comments (the merge job, mode: report, does); it records and uploads
   // (docs/action.md, "Shards: one suite over a CI matrix").
   const inputs: Inputs = inputsIn.shard !== null && inputsIn.comment ? { ...inputsIn, comment: false } : inputsIn;
-  if (inputsIn.shard !== null) core.info(`shard ${inputsIn.shard.index}/${inputsIn.shard.total}: no pull request comment from this job; the merge job (mode: report) posts it`);
+  if (inputsIn.shard !== null) log.info(`shard ${inputsIn.shard.index}/${inputsIn.shard.total}: no pull request comment from this job; the merge job (mode: report) posts it`);
   const plan = await planCheck(inputs, ctxIn, deps.github);
   if (plan.kind === 'skip') {
     if (plan.notice === true) core.notice(plan.reason);
-    else core.info(plan.reason);
+    else log.info(plan.reason);
     // Nothing ran: no gate to pass or fail, no comment (docs/action.md, "Events").
     core.setOutput('gate', 'skipped');
     core.setOutput('comment-status', 'skipped');
@@ -142,8 +143,8 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
         commit: ctx.sha,
         untrustedSuite,
         waitForAgent: inputs.waitForAgent,
-        onWaitLog: (line) => core.info(line),
-        onLog: (line) => core.info(line),
+        onWaitLog: (line) => log.info(line),
+        onLog: (line) => log.info(line),
         onWarning: (message) => core.warning(message),
         onLoadWarnings: (warnings) => {
           warned = true;
@@ -159,7 +160,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
           return (p) => {
             if (p.done === p.total || p.elapsedMs - last >= 10_000) {
               last = p.elapsedMs;
-              core.info(`progress: ${p.done}/${p.total} · ${p.passed} passed · ${p.failed} failed · ${p.notEvaluated} not evaluated · ${p.errored} errored`);
+              log.info(`progress: ${p.done}/${p.total} · ${p.passed} passed · ${p.failed} failed · ${p.notEvaluated} not evaluated · ${p.errored} errored`);
             }
           };
         })(),
@@ -213,7 +214,7 @@ export async function checkMode(inputsIn: Inputs, ctxIn: ActionContext, deps: Ac
   }
 
   const run = result.record;
-  if (result.shard) core.info(shardLine(result.shard));
+  if (result.shard) log.info(shardLine(result.shard));
   // 1. The record, before anything else can fail.
   const resultsPath = await out.writeRecord(run, stream);
 

@@ -6,6 +6,7 @@
 // Both read artifacts with the same download as accept mode (download.ts), as untrusted data.
 
 import * as core from '@actions/core';
+import * as log from './log.js';
 import { agreementReport, compareRuns, timingsOf } from '../evaluate/index.js';
 import type { ArtifactInfo, GitHubApi, WorkflowRunSummary } from '../github/api.js';
 import { isGitHubError } from '../github/errors.js';
@@ -42,7 +43,7 @@ export async function previousRun(github: GitHubApi, ctx: ActionContext, marker:
     if (meta === null || meta.runId === null || meta.artifactName === null) return null;
     const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: Number(meta.runId), artifact: meta.artifactName });
     if (d.kind !== 'ok') {
-      core.info(`since the previous run: run ${meta.runId} not compared: ${downloadProblem(d)}`);
+      log.info(`since the previous run: run ${meta.runId} not compared: ${downloadProblem(d)}`);
       return { runId: meta.runId, unavailable: downloadProblem(d) };
     }
     return { runId: meta.runId, comparison: compareRuns(d.record, run, {}, latency === undefined ? {} : { latency }) };
@@ -93,7 +94,7 @@ export async function defaultBranchTimings(github: GitHubApi, ctx: ActionContext
   const file = workflowFile(ctx.workflowRef);
   const branch = defaultBranch(ctx);
   if (file === null || branch === null) {
-    core.info(`timings: none (${file === null ? 'the workflow file is unknown: GITHUB_WORKFLOW_REF is not set' : 'the event does not name the default branch'}); shards are chosen by a hash of each label`);
+    log.info(`timings: none (${file === null ? 'the workflow file is unknown: GITHUB_WORKFLOW_REF is not set' : 'the event does not name the default branch'}); shards are chosen by a hash of each label`);
     return null;
   }
   try {
@@ -102,7 +103,7 @@ export async function defaultBranchTimings(github: GitHubApi, ctx: ActionContext
       const artifacts = (await github.listRunArtifacts(ctx.owner, ctx.repo, r.id)).filter((a) => a.name.startsWith('agent-replay-results-') && !a.expired);
       const whole = resultsArtifact(artifacts);
       if (whole === undefined) {
-        core.info(`timings: run ${r.id} has no results artifact`);
+        log.info(`timings: run ${r.id} has no results artifact`);
         continue;
       }
       // The whole run's artifact, else the shards' (the latest attempt of each).
@@ -111,14 +112,14 @@ export async function defaultBranchTimings(github: GitHubApi, ctx: ActionContext
       const timings = new Map<string, number>();
       for (const d of got) {
         if (d.kind === 'ok') for (const [label, ms] of timingsOf(d.record)) timings.set(label, ms);
-        else core.info(`timings: run ${r.id}: ${downloadProblem(d)}`);
+        else log.info(`timings: run ${r.id}: ${downloadProblem(d)}`);
       }
       if (timings.size > 0) return { timings, runId: r.id };
     }
-    core.info(`timings: no readable results in the last successful ${branch} runs of ${file}; shards are chosen by a hash of each label`);
+    log.info(`timings: no readable results in the last successful ${branch} runs of ${file}; shards are chosen by a hash of each label`);
     return null;
   } catch (e) {
-    core.info(`timings: not looked up (${why(e)}); shards are chosen by a hash of each label`);
+    log.info(`timings: not looked up (${why(e)}); shards are chosen by a hash of each label`);
     return null;
   }
 }
@@ -156,7 +157,7 @@ export async function defaultBranchTrend(github: GitHubApi, ctx: ActionContext, 
   const file = workflowFile(ctx.workflowRef);
   const branch = defaultBranch(ctx);
   if (file === null || branch === null) {
-    core.info(`trend: left out (${file === null ? 'the workflow file is unknown: GITHUB_WORKFLOW_REF is not set' : 'the event does not name the default branch'})`);
+    log.info(`trend: left out (${file === null ? 'the workflow file is unknown: GITHUB_WORKFLOW_REF is not set' : 'the event does not name the default branch'})`);
     return null;
   }
   const thisRunOnBranch = ctx.eventName === 'push' && ctx.push?.branch === branch;
@@ -166,7 +167,7 @@ export async function defaultBranchTrend(github: GitHubApi, ctx: ActionContext, 
     const points = await mapLimited(runs, TREND_CONCURRENCY, async (r: WorkflowRunSummary): Promise<TrendPoint | null> => {
       const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: r.id, artifact: resultsArtifact, checkRun: false });
       if (d.kind !== 'ok') {
-        core.info(`trend: run ${r.id} left out: ${downloadProblem(d)}`);
+        log.info(`trend: run ${r.id} left out: ${downloadProblem(d)}`);
         return null;
       }
       return pointOf(String(r.id), d.record);

@@ -2,6 +2,7 @@
 // pull requests to comment on and, for a deployment, where the agent is.
 
 import * as core from '@actions/core';
+import * as log from './log.js';
 import type { Inputs } from './inputs.js';
 import type { ActionContext, PullContext } from './context.js';
 import type { GitHubApi } from '../github/api.js';
@@ -19,11 +20,11 @@ export type PlanInputs = Pick<Inputs, 'agentUrl' | 'agentPath'>;
 async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext): Promise<ActionContext> {
   const branch = ctx.ref?.startsWith('refs/heads/') ? ctx.ref.slice('refs/heads/'.length) : null;
   if (branch === null) {
-    core.info(`workflow_dispatch on ${ctx.ref ?? 'an unknown ref'}: not a branch, so there is no pull request to comment on; the report is in the job summary`);
+    log.info(`workflow_dispatch on ${ctx.ref ?? 'an unknown ref'}: not a branch, so there is no pull request to comment on; the report is in the job summary`);
     return ctx;
   }
   if (github === null) {
-    core.info(`workflow_dispatch on ${branch}: no github-token, so the pull request cannot be looked up; the report is in the job summary`);
+    log.info(`workflow_dispatch on ${branch}: no github-token, so the pull request cannot be looked up; the report is in the job summary`);
     return ctx;
   }
   let pulls;
@@ -35,17 +36,17 @@ async function withDispatchedPull(github: GitHubApi | null, ctx: ActionContext):
   }
   const pull = pulls[0];
   if (pull === undefined) {
-    core.info(`workflow_dispatch on ${branch}: no open pull request has this branch as its head; the report is in the job summary and the artifact`);
+    log.info(`workflow_dispatch on ${branch}: no open pull request has this branch as its head; the report is in the job summary and the artifact`);
     return ctx;
   }
-  if (pulls.length > 1) core.info(`workflow_dispatch on ${branch}: ${pulls.length} open pull requests have this head; commenting on #${pull.number}`);
+  if (pulls.length > 1) log.info(`workflow_dispatch on ${branch}: ${pulls.length} open pull requests have this head; commenting on #${pull.number}`);
   const sha = ctx.sha ?? pull.headSha;
   if (sha !== pull.headSha) {
     core.warning(
       `workflow_dispatch on ${branch}: this run checked out ${sha.slice(0, 7)}, but the head of #${pull.number} is now ${pull.headSha.slice(0, 7)}; the comment shows ${sha.slice(0, 7)}, and the check of the new head will replace it`,
     );
   }
-  core.info(`workflow_dispatch on ${branch}: pull request #${pull.number}`);
+  log.info(`workflow_dispatch on ${branch}: pull request #${pull.number}`);
   const { state: _state, ...info } = pull;
   return { ...ctx, sha, pull: info };
 }
@@ -89,7 +90,7 @@ async function planDeployment(inputs: PlanInputs, ctx: ActionContext, github: Gi
   if (d.sha === null) throw new UserError('deployment_status: the event payload has no deployment.sha (a 40-character commit): cannot tell which commit was deployed');
   let agentUrl: string | null = null;
   if (inputs.agentUrl) {
-    core.info(`deployment_status: using the agent-url input; environment_url and agent-path are ignored`);
+    log.info(`deployment_status: using the agent-url input; environment_url and agent-path are ignored`);
   } else if (d.environmentUrl) {
     agentUrl = deploymentAgentUrl(d.environmentUrl, inputs.agentPath);
   } else {
@@ -100,14 +101,14 @@ async function planDeployment(inputs: PlanInputs, ctx: ActionContext, github: Gi
   const sha = d.sha;
   const pulls = await openPullsForCommit(github, ctx, sha);
   const note = pulls.length === 0 ? `no open pull request for ${sha}: the results are in this summary and the artifact` : null;
-  if (note) core.info(`deployment_status: ${note}`);
-  else core.info(`deployment_status: the ${where} is the head of ${pulls.map((p) => `#${p.number}`).join(', ')}`);
+  if (note) log.info(`deployment_status: ${note}`);
+  else log.info(`deployment_status: the ${where} is the head of ${pulls.map((p) => `#${p.number}`).join(', ')}`);
   return { kind: 'run', ctx: { ...ctx, sha, pull: pulls[0] ?? null }, pulls, agentUrl, note };
 }
 
 async function openPullsForCommit(github: GitHubApi | null, ctx: ActionContext, sha: string): Promise<PullContext[]> {
   if (github === null) {
-    core.info(`deployment_status: no github-token, so the pull requests of ${sha.slice(0, 7)} cannot be looked up`);
+    log.info(`deployment_status: no github-token, so the pull requests of ${sha.slice(0, 7)} cannot be looked up`);
     return [];
   }
   try {
@@ -126,7 +127,7 @@ function planPush(ctx: ActionContext): CheckPlan {
   const what =
     branch === null ? 'push (not to a branch)' : def === null || branch === def ? `push to the default branch ${branch}` : `push to ${branch} (the default branch is ${def})`;
   const note = `${what}: the run is recorded in this summary and the artifact; there is no pull request to comment on`;
-  core.info(note);
+  log.info(note);
   return { kind: 'run', ctx: { ...ctx, pull: null }, pulls: [], agentUrl: null, note };
 }
 
@@ -139,7 +140,7 @@ function planCommitOnly(ctx: ActionContext): CheckPlan {
   const sha = ctx.sha?.slice(0, 7) ?? 'an unknown commit';
   const what = ctx.eventName === 'schedule' ? `schedule: the default branch's commit ${sha}` : `merge_group: the merge queue's commit ${sha}`;
   const note = `${what} is replayed and recorded in this summary and the artifact; there is no pull request to comment on`;
-  core.info(note);
+  log.info(note);
   return { kind: 'run', ctx: { ...ctx, pull: null }, pulls: [], agentUrl: null, note };
 }
 

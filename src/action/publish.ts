@@ -3,6 +3,7 @@
 // (`publisher(publishSettings(inputs), ctx, deps)`). A failure to comment never loses the results.
 
 import * as core from '@actions/core';
+import * as log from './log.js';
 import { EOL } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
@@ -11,6 +12,7 @@ import { artifactNameFor, markerFor } from './context.js';
 import type { ActionDeps } from './deps.js';
 import type { ConfigOverrides } from '../suite/index.js';
 import { openRecordStream, RecordWriteError, type RecordStream } from '../record/index.js';
+import { recordWrite } from './record-writes.js';
 import { driftedCount, type GateResult } from '../evaluate/index.js';
 import { writeFileSafely } from '../fs-safe.js';
 import { hasMarker, parseCommentMetadata, renderSummary, usdDecimal, type ReportContext } from '../report/index.js';
@@ -178,14 +180,14 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
     const target = resolve(deps.cwd, settings.resultsPath);
     let resultsPath = target;
     try {
-      await (stream ?? openRecordStream(target)).finish(run);
+      await recordWrite((stream ?? openRecordStream(target)).finish(run));
     } catch (e) {
       if (!(e instanceof RecordWriteError) || e.fallback === null) throw e;
       core.setFailed(e.message);
       resultsPath = e.fallback;
     }
     core.setOutput('results-path', resultsPath);
-    core.info(`results: ${resultsPath}`);
+    log.info(`results: ${resultsPath}`);
     return resultsPath;
   };
 
@@ -198,7 +200,7 @@ export function publisher(settings: PublishSettings, ctx: ActionContext, deps: P
     }
     const artifactName = artifactNameFor(run.commit, ctx.runAttempt, run.shard);
     const uploaded = await deps.artifacts.upload(artifactName, files);
-    if (uploaded.kind === 'uploaded') core.info(`artifact: ${artifactName}`);
+    if (uploaded.kind === 'uploaded') log.info(`artifact: ${artifactName}`);
     else core.warning(`artifact ${artifactName} not uploaded: ${uploaded.reason}`);
     core.setOutput('artifact-name', artifactName);
     return { artifactName, uploaded: uploaded.kind === 'uploaded' };
@@ -239,7 +241,7 @@ async function postComment(
 ): Promise<{ status: CommentStatus; url: string | null }> {
   if (!settings.comment) return { status: 'skipped', url: null };
   if (ctx.pull === null) {
-    core.info('comment: no pull request to comment on; the report is in the job summary');
+    log.info('comment: no pull request to comment on; the report is in the job summary');
     return { status: 'skipped', url: null };
   }
   if (readOnlyToken) {
@@ -260,10 +262,10 @@ async function postComment(
       keep: (existing) => newerComment(github, ctx, existing.body, body),
     });
     if (res.status === 'kept') {
-      core.info(`comment: left as it is: ${res.reason ?? ''} (the results are in the job summary and the artifact) ${res.url}`);
+      log.info(`comment: left as it is: ${res.reason ?? ''} (the results are in the job summary and the artifact) ${res.url}`);
       return { status: 'kept-newer', url: res.url };
     }
-    core.info(`comment: ${res.status} ${res.url}`);
+    log.info(`comment: ${res.status} ${res.url}`);
     return { status: res.status, url: res.url };
   } catch (e) {
     core.warning(`comment: not posted: ${gitHubFailure(e, 'pull-requests: write')}. The results are in the job summary and the artifact.`);

@@ -2,6 +2,7 @@
 // a workflow_run workflow) and post the comment and summary, without replaying anything.
 
 import * as core from '@actions/core';
+import * as log from './log.js';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Inputs } from './inputs.js';
@@ -102,10 +103,10 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const run = mergeRecords(
     records,
     files.map((f) => relative(deps.cwd, f) || f),
-    (line) => core.info(`report: ${line}`),
+    (line) => log.info(`report: ${line}`),
   );
   if (run.incomplete != null) core.warning(`report: ${incompleteText(run.incomplete)}${inputs.allowIncomplete ? ' (allow-incomplete: true, so the gate ignores it)' : ''}`);
-  core.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
+  log.info(`report: combined ${files.length} results ${files.length === 1 ? 'file' : 'files'}, ${run.fixtures.length} fixtures${run.personas.length ? `, ${run.personas.length} persona scripts` : ''}`);
   const found = await pullForReport(inputs.prNumber, ctx, run, deps);
   if (found.refused !== null) {
     core.warning(`comment: not posted on #${found.ctx.pull?.number ?? '?'}: ${found.refused}. The results are in the job summary and the artifact.`);

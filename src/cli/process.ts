@@ -1,10 +1,11 @@
 // The CLI as a process: V8's settings, signals, pipes and the exit code. Imported by the entry
-// (src/cli.ts) once the compile cache is on. The only process.exit in the project.
+// (src/cli.ts) once the compile cache is on. The CLI's only process.exit (the Action's other one
+// is src/index.ts's, for an error nothing caught).
 import { main, watchesInterrupts } from './main.js';
 import { colorOutput } from './output.js';
 import { Interrupted, interruptExitCode, type InterruptSignal } from '../interrupt.js';
 import { tuneRuntime } from '../runtime.js';
-import { workflowCommandGuard } from './workflow-commands.js';
+import { workflowCommandGuard } from '../workflow-commands.js';
 import { describeFailure, stackOf } from '../errors.js';
 import { redactorOfKnown } from '../secrets.js';
 import { terminalBlock } from '../report/escape.js';
@@ -27,7 +28,7 @@ process.on('SIGTERM', onSignal);
 // print is dropped, and the command still finishes (files written, exit status from the gate),
 // instead of crashing on EPIPE with a stack trace.
 // Every line goes through the guard: an agent's reply printed in a CI log is never read as a
-// workflow command (./workflow-commands.ts; docs/security.md, "Agent text is data").
+// workflow command (../workflow-commands.ts; docs/security.md, "Agent text is data").
 const closed = { stdout: false, stderr: false };
 const writer = (name: 'stdout' | 'stderr') => {
   const stream = process[name];

@@ -22,6 +22,7 @@ import { GitHub, defaults as actionsDefaults, getOctokitOptions } from '@actions
 import { retry } from '@octokit/plugin-retry';
 import { throttling, type ThrottlingOptions } from '@octokit/plugin-throttling';
 import { httpDate } from '../http/retry.js';
+import { inertText } from '../workflow-commands.js';
 
 const GitHubWithPlugins = GitHub.plugin(retry, throttling);
 
@@ -205,11 +206,12 @@ function retriedLimit(error: unknown, url: string): { what: 'secondary' | 'tooMa
   return null;
 }
 
+/** Without a log given: Octokit's warnings on stderr, none of them a workflow command in a CI log (../workflow-commands.ts). */
 const consoleLog: OctokitLog = {
   debug: () => undefined,
   info: () => undefined,
-  warn: (message) => console.warn(message),
-  error: (message) => console.error(message),
+  warn: (message) => console.warn(inertText(message)),
+  error: (message) => console.error(inertText(message)),
 };
 
 /** Always passes a job straight through: a Bottleneck group without spacing (tests only). */

@@ -1,14 +1,17 @@
 // An error nothing caught in the Action (a bug: thrown in a callback, or a promise no one awaits)
 // fails the step as run()'s errors do (src/index.ts): not Node's own stack trace, whose lines the
-// runner reads as workflow commands when it quotes an agent's text.
+// runner reads as workflow commands when it quotes an agent's text. It ends the step, once a
+// results.json being written is in place; a run that never finishes is said the same way.
 
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
 import type { FakeGitHub } from '../support/github-server.js';
 import { tempDir } from '../support/temp.js';
-import { makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
+import { parseRecord } from '../../src/record/index.js';
 
 let agent: AgentServer;
 let gh: FakeGitHub;
@@ -68,7 +71,70 @@ it("the step's log closed under it (the runner's pipe gone): the Action ends ins
     },
   });
   // It ends (before the fix it wrote, failed and reported the failure in a loop until killed), with
-  // the bug's status: the uncaught error the preload throws is still the step's failure.
+  // the bug's status: the uncaught error the preload throws is still the step's failure, and the
+  // step ends there, before the replay.
   expect(run.code).toBe(3);
-  expect(run.outputs['results-path']).toBeDefined();
+  expect(run.outputs['results-path']).toBeUndefined();
+});
+
+/**
+ * Loaded before the Action: once the Action opens the file results.json is staged in (the record
+ * being written), an error nothing caught is thrown from a callback.
+ */
+const PRELOAD_WHILE_WRITING = `
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+const open = fs.promises.open;
+let armed = true;
+fs.promises.open = async (path, ...rest) => {
+  const handle = await open(path, ...rest);
+  if (armed && /\\.results\\.json\\.[0-9a-f]{16}\\.tmp$/.test(String(path))) {
+    armed = false;
+    setImmediate(() => { throw new TypeError('a bug while the record is written'); });
+  }
+  return handle;
+};
+syncBuiltinESMExports();
+`;
+
+it('an uncaught error ends the step: one "please report" annotation, exit 3, after the results.json being written is in place, and nothing after it (no comment)', async () => {
+  const dir = await tempDir('agent-replay-crash-');
+  const preload = join(dir, 'preload.mjs');
+  await writeFile(preload, PRELOAD_WHILE_WRITING);
+  gh.addPull('octo', 'shop', { number: 7, headSha: HEAD });
+  const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n', config: 'agent: { retries: 0 }\n' });
+  const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url }, event: { name: 'pull_request', payload: pullPayload() }, env: { NODE_OPTIONS: `--import=${preload}` } });
+
+  expect(run.code, run.stdout + run.stderr).toBe(3);
+  const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error::'));
+  expect(errors).toHaveLength(1);
+  expect(errors[0]).toMatch(/^::error::agent-replay: internal error: a bug while the record is written\. This is a bug in agent-replay.*please report it/);
+  // The record the crash came in the middle of is whole ...
+  const record = parseRecord(readFileSync(join(workspace, 'agent-replay-results', 'results.json'), 'utf8'), 'results.json');
+  expect(record.fixtures.map((f) => f.label)).toEqual(['a']);
+  // ... and the run went no further: before the fix it went on, uploaded, and commented.
+  expect(gh.comments('octo', 'shop', 7)).toEqual([]);
+  expect(run.stdout).not.toContain('comment:');
+  expect(run.stderr).toBe('');
+});
+
+/** Loaded before the Action: reading the event payload never finishes, and nothing else is left to do. */
+const PRELOAD_NEVER_SETTLES = `
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+const readFile = fs.promises.readFile;
+fs.promises.readFile = (path, ...rest) => (String(path).endsWith('event.json') ? new Promise(() => {}) : readFile(path, ...rest));
+syncBuiltinESMExports();
+`;
+
+it("a run that stops without finishing (a promise that never settles) is said as an internal error, exit 3, not Node's exit 13", async () => {
+  const dir = await tempDir('agent-replay-crash-');
+  const preload = join(dir, 'preload.mjs');
+  await writeFile(preload, PRELOAD_NEVER_SETTLES);
+  const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n' });
+  const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url }, event: { name: 'pull_request', payload: pullPayload() }, env: { NODE_OPTIONS: `--import=${preload}` } });
+
+  expect(run.code, run.stdout + run.stderr).toBe(3);
+  expect(run.stdout).toMatch(/^::error::agent-replay: internal error: the run stopped before it finished: something it waited for never happened\. This is a bug in agent-replay.*please report it/m);
+  expect(run.stderr).not.toMatch(/unsettled top-level await/);
 });

@@ -1,37 +1,18 @@
 // An agent's reply printed in a GitHub Actions log must not be read as a workflow command
 // (docs/security.md, "Agent text is data"). The real CLI in a child process, its stdout and stderr
-// read line by line with the rules of GitHub's runner (actions/runner, ActionCommand.cs): a line
-// whose text after its leading white space starts with `::<command>::`, or that holds
-// `##[<command>]` anywhere, is a command when <command> is one the runner knows.
+// read line by line with the rules of GitHub's runner (test/support/runner-commands.ts).
 
 import { expect, inject, it } from 'vitest';
-import { workflowCommandGuard } from '../../src/cli/workflow-commands.js';
+import { workflowCommandGuard } from '../../src/workflow-commands.js';
 import { agentConfig, makeProject, serve, spawnCli, useCleanup } from './helpers.js';
+import { runnerCommands as commandsOf } from '../support/runner-commands.js';
 
 useCleanup();
 
+/** The lines the runner would run as commands. */
+const runnerCommands = (output: string): string[] => commandsOf(output).map((c) => c.line);
+
 const CLI = inject('cliBundle');
-
-/** The commands the runner registers (its command extensions, and stop-commands). */
-const RUNNER_COMMANDS = new Set(['set-env', 'set-output', 'save-state', 'add-mask', 'add-path', 'add-matcher', 'remove-matcher', 'debug', 'warning', 'error', 'notice', 'group', 'endgroup', 'echo', 'stop-commands']);
-
-/** The commands the runner would run from this output: each line as its parsers read it. */
-function runnerCommands(output: string): string[] {
-  const found: string[] = [];
-  for (const line of output.split(/\r\n|\r|\n/)) {
-    // .NET's TrimStart: char.IsWhiteSpace, which counts U+0085 (next line) and not U+FEFF.
-    const trimmed = line.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/, '');
-    if (trimmed.startsWith('::')) {
-      const end = trimmed.indexOf('::', 2);
-      const name = end < 0 ? '' : (trimmed.slice(2, end).split(' ')[0] as string);
-      if (RUNNER_COMMANDS.has(name)) found.push(line);
-    }
-    const at = line.indexOf('##[');
-    const close = at < 0 ? -1 : line.indexOf(']', at);
-    if (close >= 0 && RUNNER_COMMANDS.has(line.slice(at + 3, close).split(' ')[0] as string)) found.push(line);
-  }
-  return found;
-}
 
 it('a reply or an error body that holds workflow commands is printed with none the runner would run', async () => {
   const reply = 'see ##[add-mask]x\n::add-mask::hunter2\n  ::set-output name=verified::true\r::stop-commands::tok\nmore';
