@@ -522,6 +522,15 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // The job's summary page says what the label did, whatever it was (docs/action.md, "Accept"); no secret in it.
   const summarize = (s: AcceptSummary): Promise<void> => writeSummary(redactorOfKnown([inputs.githubToken])(renderAcceptSummary(s)));
 
+  // A fork's pull request on pull_request: GitHub makes the job's token read-only whatever the
+  // workflow's permissions say, so no notice could be posted nor the label removed; said in the log
+  // and the summary only, before any request (docs/action.md, "Accept: the label commits the reviewed replies").
+  if (ctx.eventName === 'pull_request' && ctx.pull.isFork) {
+    const reason = `this pull request comes from a fork, and the accept job ran on pull_request, whose token GitHub makes read-only for a fork's pull request: it cannot update the comment or remove the label, so nothing was written. Run the accept workflow on pull_request_target (docs/action.md, "Accept: the label commits the reviewed replies"), then remove the label and apply it again.`;
+    await summarize({ kind: 'refused', pr, reason });
+    core.setFailed(`baselines not accepted: ${reason}`);
+    return;
+  }
   core.setOutput('accepted', ''); // replaced when a commit lands
   // Where a failure of GitHub stopped the job, for its message; the commit once it landed.
   let step = 'checking the permission of the user who applied the label';

@@ -496,6 +496,24 @@ describe('accept mode, end to end', () => {
     expect(run.stdout).toContain('::warning::accept: fork pull request');
   });
 
+  it('on a fork, on a pull_request event (a read-only token): refused before any write, naming pull_request_target', async () => {
+    gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
+    await reviewedCheck();
+    // GitHub's answer to every write with the read-only token of a fork's pull_request run.
+    const readOnly = { status: 403, times: 5, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest', status: '403' } };
+    for (const path of ['/repos/{owner}/{repo}/issues/comments/{comment_id}', '/repos/{owner}/{repo}/issues/{issue_number}/comments', '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}']) gh.failNext({ path, method: path.endsWith('{name}') ? 'DELETE' : path.endsWith('{comment_id}') ? 'PATCH' : 'POST', ...readOnly });
+    const before = gh.requests.length;
+    const run = await accept({ headRepo: 'stranger/shop', event: 'pull_request' });
+    expect(run.code).toBe(1);
+    expect(gh.requests.slice(before).filter((r) => r.method !== 'GET' && r.path !== '/graphql')).toEqual([]);
+    expect(run.stdout).toContain(
+      '::error::baselines not accepted: this pull request comes from a fork, and the accept job ran on pull_request, whose token GitHub makes read-only for a fork\'s pull request: it cannot update the comment or remove the label, so nothing was written. Run the accept workflow on pull_request_target (docs/action.md, "Accept: the label commits the reviewed replies"), then remove the label and apply it again.',
+    );
+    expect(run.summary).toContain('## agent-replay accept: baselines not accepted (pull request #7)');
+    expect(gh.labels('octo', 'shop', 7)).toEqual(['accept-baseline']);
+    expect(gh.violations).toEqual([]);
+  });
+
   it('on a fork, without the artifact service, baselines too long to show inline: the commands accept the reviewed run\'s results artifact', async () => {
     gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
     const { run: check } = await reviewedCheck({ fixtures: `${FIXTURES}  - { label: long-answer, message: big }\n` });
