@@ -93,9 +93,9 @@ function reportUpdatedAt(comment: Pick<IssueComment, 'body' | 'updated_at'>): st
 const LABEL_EVENTS = 50;
 
 /**
- * Refuses when the comment was rewritten after the accept label was applied: a check that finished
- * in between (a re-run, a check started by the label) replaced the report, so the replies it shows
- * now are not the ones reviewed before the label (docs/action.md, "Accept"). The report's time is
+ * Refuses when the comment was rewritten after the accept label was applied, or in the same second
+ * (GitHub's times are to the second): a check that finished in between (a re-run, a check started
+ * by the label) replaced the report, so the replies it shows now are not the ones reviewed before the label (docs/action.md, "Accept"). The report's time is
  * compared, not the comment's: an accept job's notice on it (a refusal, a triage user's label) leaves
  * the report as it was and says when that was written. When the
  * label's event is not found (GitHub not caught up), there is nothing to compare and the job goes on.
@@ -108,9 +108,11 @@ async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, p
     return;
   }
   const reportAt = reportUpdatedAt(found.comment);
-  if (reportAt === null || !(Date.parse(reportAt) > Date.parse(applied.createdAt))) return;
+  // GitHub's times are to the second: a report written in the label's second was not reviewed before it.
+  if (reportAt === null || !(Date.parse(reportAt) >= Date.parse(applied.createdAt))) return;
+  const when = Date.parse(reportAt) === Date.parse(applied.createdAt) ? 'in the same second as' : 'after';
   throw new Refusal(
-    `the comment was updated at ${reportAt}, after the ${label} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`,
+    `the comment was updated at ${reportAt}, ${when} the ${label} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`,
   );
 }
 

@@ -311,6 +311,28 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('refuses when the comment was rewritten in the same second as the label was applied: GitHub\'s times are to the second, and no one reviewed that report before the label', async () => {
+    const { run: check } = await reviewedCheck();
+    const name = check.outputs['artifact-name'] as string;
+    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
+    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
+    gh.onNext({
+      method: 'GET',
+      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
+      then: () => {
+        const c = gh.comments('octo', 'shop', 7)[0]!;
+        const labelled = gh.labelTimeline('octo', 'shop', 7).at(-1)!.createdAt;
+        gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`), labelled);
+      },
+    });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    const at = gh.labelTimeline('octo', 'shop', 7).at(-1)!.createdAt;
+    expect(run.stdout).toContain(`::error::baselines not accepted: the comment was updated at ${at}, in the same second as the accept-baseline label was applied at ${at}: it now shows workflow run 1001`);
+    expect(gh.violations).toEqual([]);
+  });
+
   it('a re-run of a refused job, whose notice changed the comment after the label, is not refused for that: it commits', async () => {
     await reviewedCheck({ runStatus: 'in_progress' });
     const first = await accept();

@@ -35,12 +35,12 @@
 // - `onNext({method?, path, operation?, then})`: the next matching request is carried out and
 //   answered as usual, and `then` runs just before the answer is sent (the pull request is closed,
 //   someone pushes, while the client waits for that answer). `path` matches as for `failNext`.
-// - Comments: `addComment`, `addComments`, `editComment(id, body)`, `comments(owner, repo, issue)`; created comments are
+// - Comments: `addComment`, `addComments`, `editComment(id, body, at?)`, `comments(owner, repo, issue)`; created comments are
 //   written by `viewer` (default github-actions[bot], a Bot). `graphqlViewerLogin` is what GraphQL
 //   `viewer { login }` answers (default viewer.login; null = FORBIDDEN error). REST `GET /user` answers
 //   403 for a Bot identity, as it does for a GITHUB_TOKEN.
 // - Labels: `setLabels` (each label not there before is applied then: a LabeledEvent of the pull
-//   request's GraphQL `timelineItems`, at the fake's clock), `labels`. Collaborators: `setPermission(owner, repo, login, role)`
+//   request's GraphQL `timelineItems`, at the fake's clock), `labels`, `labelTimeline`. Collaborators: `setPermission(owner, repo, login, role)`
 //   (unknown users: 404). Pulls: `addPull` (also sets the head branch). Runs and artifacts:
 //   `addWorkflowRun` (with its workflow file, branch, event, attempt and creation time),
 //   `addArtifact` (zip bytes; the download answers 302 to a blob URL on this server, expired
@@ -344,13 +344,16 @@ export class FakeGitHub {
     return Array.from({ length: count }, (_, i) => this.addComment(owner, repo, issueNumber, { body: body(i), user }));
   }
 
-  /** Rewrites a comment's body, as another job with the same token would (a newer check run's update). */
-  editComment(commentId: number, body: string): void {
+  /**
+   * Rewrites a comment's body, as another job with the same token would (a newer check run's update),
+   * now or at `at` (GitHub's time, to the second: another change in the same second).
+   */
+  editComment(commentId: number, body: string, at?: string): void {
     const where = this.commentIndex.get(commentId);
     const c = where ? this.issueComments(where.owner, where.repo, where.issueNumber).find((x) => x.id === commentId) : undefined;
     if (!c) throw new Error(`fake-github: no comment ${commentId}`);
     c.body = body;
-    c.updatedAt = this.tick();
+    c.updatedAt = at ?? this.tick();
     c.edits += 1;
   }
 
@@ -369,6 +372,11 @@ export class FakeGitHub {
     for (const name of names) if (!before.includes(name)) events.push({ label: name, createdAt: this.tick() });
     this.labelEvents.set(k, events);
     this.labelsByIssue.set(k, [...names]);
+  }
+
+  /** When each label was applied to the issue (setLabels), oldest first, as its GraphQL timeline says. */
+  labelTimeline(owner: string, repo: string, issueNumber: number): { label: string; createdAt: string }[] {
+    return (this.labelEvents.get(issueKey(owner, repo, issueNumber)) ?? []).map((e) => ({ ...e }));
   }
 
   labels(owner: string, repo: string, issueNumber: number): string[] {
