@@ -514,6 +514,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const out = publisher(publishSettings(inputs), ctx, deps);
   const marker = out.marker;
   const sender = typeof (ctx.payload.sender as { login?: unknown } | undefined)?.login === 'string' ? (ctx.payload.sender as { login: string }).login : '';
+  // The event's sender is a User, a Bot (a GitHub App) or an Organization (webhook payloads, `sender.type`).
+  const senderIsBot = (ctx.payload.sender as { type?: unknown } | undefined)?.type === 'Bot';
   const removeLabel = async (): Promise<void> => {
     try {
       await github.removeLabel(ctx.owner, ctx.repo, pr, labelName); // as the repository spells it
@@ -539,6 +541,11 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   let found: Found | null = null;
   let committed: { oid: string; url: string } | null = null;
   try {
+    // A label applied by an App (a labeller, an automation) was applied without anyone reviewing the
+    // comment, whatever the App may write (docs/action.md, "Accept: the label commits the reviewed replies").
+    if (senderIsBot) {
+      throw new Refusal(`the ${inputs.acceptLabel} label was applied by ${sender || 'an unknown bot'}, a bot: accepting baselines needs a person with write, maintain or admin permission, who reviewed the comment, to apply it. A maintainer can apply the label instead.`);
+    }
     const permission = sender ? await github.getCollaboratorPermission(ctx.owner, ctx.repo, sender) : 'none';
     if (!ALLOWED_PERMISSIONS.has(permission)) {
       throw new Refusal(`the ${inputs.acceptLabel} label was applied by ${sender || 'an unknown user'}, who has ${permission} permission; accepting baselines needs write, maintain or admin. A maintainer can apply the label instead.`);

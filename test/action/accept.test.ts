@@ -84,7 +84,7 @@ async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; 
   return { run, record: parseRecord(text, 'results.json') };
 }
 
-async function accept(opts: { sender?: string; label?: string; headRepo?: string; event?: string; action?: string; inputs?: Record<string, string> } = {}): Promise<ActionRun> {
+async function accept(opts: { sender?: string; senderType?: 'User' | 'Bot'; label?: string; headRepo?: string; event?: string; action?: string; inputs?: Record<string, string> } = {}): Promise<ActionRun> {
   gh.setLabels('octo', 'shop', 7, [opts.label ?? 'accept-baseline']);
   const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
   return runAction({
@@ -95,7 +95,7 @@ async function accept(opts: { sender?: string; label?: string; headRepo?: string
     inputs: { mode: 'accept', 'comment-key': 'agent-replay', ...opts.inputs },
     event: {
       name: opts.event ?? 'pull_request_target',
-      payload: pullPayload({ action: opts.action ?? 'labeled', label: opts.label ?? 'accept-baseline', sender: opts.sender ?? 'maintainer', headRepo: opts.headRepo }),
+      payload: pullPayload({ action: opts.action ?? 'labeled', label: opts.label ?? 'accept-baseline', sender: opts.sender ?? 'maintainer', ...(opts.senderType ? { senderType: opts.senderType } : {}), headRepo: opts.headRepo }),
     },
   });
 }
@@ -391,6 +391,21 @@ describe('accept mode, end to end', () => {
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(ourComment()!.body).toContain('applied by visitor, who has read permission; accepting baselines needs write, maintain or admin');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('refuses a label applied by a bot, even one GitHub says has write permission: no one reviewed the comment', async () => {
+    gh.setPermission('octo', 'shop', 'labeler[bot]', 'write');
+    await reviewedCheck();
+    const run = await accept({ sender: 'labeler[bot]', senderType: 'Bot' });
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain(
+      '::error::baselines not accepted: the accept-baseline label was applied by labeler[bot], a bot: accepting baselines needs a person with write, maintain or admin permission, who reviewed the comment, to apply it. A maintainer can apply the label instead.',
+    );
+    expect(ourComment()!.body).toContain('applied by labeler[bot], a bot');
+    expect(gh.requests.some((r) => r.operation === 'GET /repos/{owner}/{repo}/collaborators/{username}/permission')).toBe(false);
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
     expect(gh.violations).toEqual([]);
   });
 
