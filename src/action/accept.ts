@@ -95,16 +95,20 @@ const LABEL_EVENTS = 50;
 /**
  * Refuses when the comment was rewritten after the accept label was applied, or in the same second
  * (GitHub's times are to the second): a check that finished in between (a re-run, a check started
- * by the label) replaced the report, so the replies it shows now are not the ones reviewed before the label (docs/action.md, "Accept"). The report's time is
- * compared, not the comment's: an accept job's notice on it (a refusal, a triage user's label) leaves
- * the report as it was and says when that was written. When the
- * label's event is not found (GitHub not caught up), there is nothing to compare and the job goes on.
+ * by the label) replaced the report, so the replies it shows now are not the ones reviewed before the
+ * label (docs/action.md, "Accept"). The label is the newest one `sender` applied, the event this job
+ * runs for: another user's application since (a triage user's) says nothing about what the sender
+ * reviewed. The report's time is compared, not the comment's: an accept job's notice on it (a
+ * refusal, a triage user's label) leaves the report as it was and says when that was written. When
+ * the label's event is not found (GitHub not caught up), there is nothing to compare and the job goes on.
  */
-async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, pr: number, found: Found, label: string): Promise<void> {
+async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, pr: number, found: Found, label: string, sender: string): Promise<void> {
   const events = (await github.listLabelEvents(ctx.owner, ctx.repo, pr, LABEL_EVENTS)) ?? [];
-  const applied = events.filter((e) => sameLabel(e.label, label)).at(-1);
+  // GraphQL names a bot without the `[bot]` suffix that the event's sender has.
+  const login = (name: string): string => name.toLowerCase().replace(/\[bot\]$/, '');
+  const applied = events.filter((e) => sameLabel(e.label, label) && e.actor !== null && login(e.actor) === login(sender)).at(-1);
   if (applied === undefined) {
-    core.info(`accept: the timeline of pull request #${pr} does not show the ${label} label yet; the comment's last change is not compared with it`);
+    core.info(`accept: the timeline of pull request #${pr} does not show the ${label} label applied by ${sender} yet; the comment's last change is not compared with it`);
     return;
   }
   const reportAt = reportUpdatedAt(found.comment);
@@ -578,7 +582,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       );
     }
     step = `reading when the ${inputs.acceptLabel} label was applied to pull request #${pr}`;
-    await checkReviewedBeforeLabel(github, ctx, pr, found, labelName);
+    await checkReviewedBeforeLabel(github, ctx, pr, found, labelName, sender);
     step = `downloading the results artifact of workflow run ${found.runId}`;
     const reviewedRun = found;
     const record = await downloadRecord(github, ctx, reviewedRun);

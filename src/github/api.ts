@@ -138,29 +138,30 @@ export interface GitHubApi {
   getBranchHistory(repoWithOwner: string, branch: string, depth: number): Promise<BranchCommit[] | null>;
   /**
    * The newest `last` times a label was applied to the pull request, oldest first (GraphQL
-   * `pullRequest.timelineItems`, LabeledEvent), or null when there is no such pull request.
+   * `pullRequest.timelineItems`, LabeledEvent, with its actor), or null when there is no such pull request.
    */
   listLabelEvents(owner: string, repo: string, pullNumber: number, last: number): Promise<LabelEvent[] | null>;
 }
 
-/** A label applied to a pull request: its name and when (ISO 8601). */
+/** A label applied to a pull request: its name, when (ISO 8601) and by whom (null when GitHub does not say: a deleted account). */
 export interface LabelEvent {
   label: string;
   createdAt: string;
+  actor: string | null;
 }
 
 const LABEL_EVENTS_QUERY = `query agentReplayLabelEvents($owner: String!, $name: String!, $number: Int!, $last: Int!) {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
       timelineItems(itemTypes: [LABELED_EVENT], last: $last) {
-        nodes { ... on LabeledEvent { createdAt label { name } } }
+        nodes { ... on LabeledEvent { createdAt label { name } actor { login } } }
       }
     }
   }
 }`;
 
 interface LabelEventsData {
-  repository: { pullRequest: { timelineItems: { nodes: ({ createdAt?: string; label?: { name: string } } | null)[] | null } } | null } | null;
+  repository: { pullRequest: { timelineItems: { nodes: ({ createdAt?: string; label?: { name: string }; actor?: { login: string } | null } | null)[] | null } } | null } | null;
 }
 
 const VIEWER_QUERY = 'query agentReplayViewer { viewer { login } }';
@@ -493,7 +494,7 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
         const data = await octokit.graphql<LabelEventsData>(LABEL_EVENTS_QUERY, { owner, name: repo, number: pullNumber, last: Math.max(1, Math.min(100, Math.trunc(last))) });
         const items = data.repository?.pullRequest?.timelineItems;
         if (!items) return null;
-        return (items.nodes ?? []).flatMap((n) => (n?.label && typeof n.createdAt === 'string' ? [{ label: n.label.name, createdAt: n.createdAt }] : []));
+        return (items.nodes ?? []).flatMap((n) => (n?.label && typeof n.createdAt === 'string' ? [{ label: n.label.name, createdAt: n.createdAt, actor: n.actor?.login ?? null }] : []));
       });
     },
   };

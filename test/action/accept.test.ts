@@ -333,6 +333,30 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('compares with the label this job\'s sender applied, not a later application by someone else (a triage user applying it again after the report was rewritten)', async () => {
+    const { run: check } = await reviewedCheck();
+    const name = check.outputs['artifact-name'] as string;
+    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
+    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
+    gh.onNext({
+      method: 'GET',
+      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
+      then: () => {
+        const c = gh.comments('octo', 'shop', 7)[0]!;
+        gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`));
+        gh.setLabels('octo', 'shop', 7, []);
+        gh.setLabels('octo', 'shop', 7, ['accept-baseline'], 'triager');
+      },
+    });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    const [mine, theirs] = gh.labelTimeline('octo', 'shop', 7).slice(-2);
+    expect(theirs).toMatchObject({ actor: 'triager' });
+    expect(run.stdout).toMatch(new RegExp(`::error::baselines not accepted: the comment was updated at \\S+Z, after the accept-baseline label was applied at ${mine!.createdAt}: it now shows workflow run 1001`));
+    expect(gh.violations).toEqual([]);
+  });
+
   it('a re-run of a refused job, whose notice changed the comment after the label, is not refused for that: it commits', async () => {
     await reviewedCheck({ runStatus: 'in_progress' });
     const first = await accept();

@@ -547,15 +547,17 @@ describe('getBranchHistory', () => {
 });
 
 describe('listLabelEvents', () => {
-  it('reads when labels were applied from the pull request timeline (GraphQL), the newest `last`, oldest first', async () => {
+  it('reads when labels were applied, and by whom, from the pull request timeline (GraphQL), the newest `last`, oldest first', async () => {
     h = await startHarness();
     h.gh.addPull(O, R, { number: 7, headSha: 'a'.repeat(40) });
     h.gh.setLabels(O, R, 7, ['bug']);
     h.gh.setLabels(O, R, 7, ['bug', 'accept-baseline']);
     h.gh.setLabels(O, R, 7, []);
-    h.gh.setLabels(O, R, 7, ['Accept-Baseline']);
+    h.gh.setLabels(O, R, 7, ['Accept-Baseline'], 'labeler[bot]');
     const events = await h.api.listLabelEvents(O, R, 7, 2);
     expect(events?.map((e) => e.label)).toEqual(['accept-baseline', 'Accept-Baseline']);
+    // Who applied it: GraphQL names a bot without the [bot] suffix.
+    expect(events?.map((e) => e.actor)).toEqual(['maintainer', 'labeler']);
     expect(Date.parse(events![1]!.createdAt)).toBeGreaterThan(Date.parse(events![0]!.createdAt));
     expect((h.gh.requests.at(-1)?.body as { variables: unknown }).variables).toEqual({ owner: O, name: R, number: 7, last: 2 });
     expect(h.gh.violations).toEqual([]);

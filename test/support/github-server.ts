@@ -39,7 +39,7 @@
 //   written by `viewer` (default github-actions[bot], a Bot). `graphqlViewerLogin` is what GraphQL
 //   `viewer { login }` answers (default viewer.login; null = FORBIDDEN error). REST `GET /user` answers
 //   403 for a Bot identity, as it does for a GITHUB_TOKEN.
-// - Labels: `setLabels` (each label not there before is applied then: a LabeledEvent of the pull
+// - Labels: `setLabels` (each label not there before is applied then, by its `by` user: a LabeledEvent of the pull
 //   request's GraphQL `timelineItems`, at the fake's clock), `labels`, `labelTimeline`. Collaborators: `setPermission(owner, repo, login, role)`
 //   (unknown users: 404). Pulls: `addPull` (also sets the head branch). Runs and artifacts:
 //   `addWorkflowRun` (with its workflow file, branch, event, attempt and creation time),
@@ -269,8 +269,8 @@ export class FakeGitHub {
   private readonly commentsByIssue = new Map<string, FakeComment[]>();
   private readonly commentIndex = new Map<number, { issue: string; owner: string; repo: string; issueNumber: number }>();
   private readonly labelsByIssue = new Map<string, string[]>();
-  /** When each label was applied (setLabels), oldest first: GraphQL `pullRequest.timelineItems`. */
-  private readonly labelEvents = new Map<string, { label: string; createdAt: string }[]>();
+  /** When each label was applied (setLabels) and by whom, oldest first: GraphQL `pullRequest.timelineItems`. */
+  private readonly labelEvents = new Map<string, { label: string; createdAt: string; actor: string }[]>();
   private readonly roles = new Map<string, Map<string, FakeRole>>();
   private readonly pulls = new Map<string, FakePull>();
   private readonly runs = new Map<string, FakeRun>();
@@ -364,18 +364,18 @@ export class FakeGitHub {
 
   // ---- state: labels, collaborators, pulls, runs, artifacts, branches ---------------------
 
-  /** The labels on an issue; each one not there before is applied now, as a LabeledEvent of its timeline. */
-  setLabels(owner: string, repo: string, issueNumber: number, names: string[]): void {
+  /** The labels on an issue; each one not there before is applied now by `by` (default maintainer), as a LabeledEvent of its timeline. */
+  setLabels(owner: string, repo: string, issueNumber: number, names: string[], by = 'maintainer'): void {
     const k = issueKey(owner, repo, issueNumber);
     const before = this.labelsByIssue.get(k) ?? [];
     const events = this.labelEvents.get(k) ?? [];
-    for (const name of names) if (!before.includes(name)) events.push({ label: name, createdAt: this.tick() });
+    for (const name of names) if (!before.includes(name)) events.push({ label: name, createdAt: this.tick(), actor: by });
     this.labelEvents.set(k, events);
     this.labelsByIssue.set(k, [...names]);
   }
 
   /** When each label was applied to the issue (setLabels), oldest first, as its GraphQL timeline says. */
-  labelTimeline(owner: string, repo: string, issueNumber: number): { label: string; createdAt: string }[] {
+  labelTimeline(owner: string, repo: string, issueNumber: number): { label: string; createdAt: string; actor: string }[] {
     return (this.labelEvents.get(issueKey(owner, repo, issueNumber)) ?? []).map((e) => ({ ...e }));
   }
 
@@ -830,7 +830,7 @@ export class FakeGitHub {
       timelineItems: (args: { itemTypes?: string[]; last?: number }) => {
         if (args.itemTypes?.join() !== 'LABELED_EVENT' || args.last === undefined) throw new FakeGraphqlError('UNPROCESSABLE', 'the fake only answers timelineItems(itemTypes: [LABELED_EVENT], last: n)');
         const events = this.labelEvents.get(k) ?? [];
-        return { nodes: events.slice(-args.last).map((e) => ({ __typename: 'LabeledEvent', createdAt: e.createdAt, label: { name: e.label } })) };
+        return { nodes: events.slice(-args.last).map((e) => ({ __typename: 'LabeledEvent', createdAt: e.createdAt, label: { name: e.label }, actor: { __typename: /\[bot\]$/.test(e.actor) ? 'Bot' : 'User', login: e.actor.replace(/\[bot\]$/, '') } })) };
       },
     };
   }
