@@ -32,6 +32,12 @@ const ALLOWED_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
 
 class Refusal extends Error {
   override name = 'Refusal';
+  /** The comment's hidden metadata is not the check's (someone else edited it): its notice drops it. */
+  readonly dropMetadata: boolean;
+  constructor(message: string, options: { dropMetadata?: boolean } = {}) {
+    super(message);
+    this.dropMetadata = options.dropMetadata ?? false;
+  }
 }
 
 const NOTICE_START = '<!-- agent-replay:notice -->';
@@ -62,12 +68,13 @@ function splitHead(body: string): { head: string[]; rest: string } {
 }
 
 /**
- * Puts a notice right under the hidden marker and metadata lines, keeping them and the report
- * below, and replacing the notices already there (only at that place: a notice-like text inside
- * the report is left alone).
+ * Puts a notice right under the hidden marker and metadata lines, keeping them (the marker alone
+ * with `dropMetadata`) and the report below, and replacing the notices already there (only at that
+ * place: a notice-like text inside the report is left alone).
  */
-export function withNotice(body: string, notice: string, reportUpdatedAt: string | null = null): string {
+export function withNotice(body: string, notice: string, reportUpdatedAt: string | null = null, dropMetadata = false): string {
   const split = splitHead(body);
+  if (dropMetadata) split.head = split.head.slice(0, 1);
   let rest = split.rest;
   while (NOTICE_OPEN.test(rest)) {
     const end = rest.indexOf(NOTICE_END);
@@ -117,6 +124,23 @@ async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, p
   const when = Date.parse(reportAt) === Date.parse(applied.createdAt) ? 'in the same second as' : 'after';
   throw new Refusal(
     `the comment was updated at ${reportAt}, ${when} the ${label} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`,
+  );
+}
+
+/**
+ * Refuses a comment that someone else edited since the check wrote it (GraphQL `IssueComment.editor`:
+ * REST names only its author): its report may not show the recorded replies, and its hidden
+ * metadata may name another run. Its notice drops that metadata, so only a new check names a run
+ * again (docs/action.md, "Accept: the label commits the reviewed replies").
+ */
+async function checkLastEditor(github: GitHubApi, found: Found): Promise<void> {
+  const edit = await github.commentLastEdit(found.comment.node_id);
+  if (edit === null || edit.editedAt === null) return;
+  const viewer = await github.viewerLogin();
+  if (edit.editor !== null && isOwnComment({ ...found.comment, user: edit.editor }, viewer)) return;
+  throw new Refusal(
+    `the comment was last edited by ${edit.editor?.login ?? 'a deleted account'} at ${edit.editedAt}, not by the check that wrote it: its report and hidden metadata may not be the check's, so nothing was written. Re-run the check so that it writes the comment again, review it, then apply the label again.`,
+    { dropMetadata: true },
   );
 }
 
@@ -291,11 +315,11 @@ export function refusalNotice(reason: string): string {
  * marker but with no metadata: nothing can take it for a reviewed run, and the next check run
  * replaces it.
  */
-async function addNotice(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string, notice: string): Promise<void> {
+async function addNotice(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string, notice: string, dropMetadata = false): Promise<void> {
   try {
     const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
     const ours = findStickyComment(comments, viewer, marker, hasMarker);
-    if (ours) await github.updateComment(ctx.owner, ctx.repo, ours.id, withNotice(ours.body, notice, reportUpdatedAt(ours)));
+    if (ours) await github.updateComment(ctx.owner, ctx.repo, ours.id, withNotice(ours.body, notice, reportUpdatedAt(ours), dropMetadata));
     else await github.createComment(ctx.owner, ctx.repo, prNumber, withNotice(markerLine(marker), notice));
   } catch (e) {
     core.warning(`comment: the notice was not added: ${gitHubFailure(e, 'pull-requests: write')}`);
@@ -556,6 +580,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     }
     step = `reading the comments of pull request #${pr}`;
     found = await findReviewedRun(github, ctx, pr, marker);
+    step = `reading who last edited the comment on pull request #${pr}`;
+    await checkLastEditor(github, found);
     step = `reading pull request #${pr}`;
     const pull = await github.getPull(ctx.owner, ctx.repo, pr);
     // A closed (or merged) pull request's branch no longer reaches the base branch: a commit there would be lost (docs/action.md, "Accept").
@@ -707,7 +733,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       throw e;
     }
     core.warning(`accept: refused: ${e.message}`);
-    await addNotice(github, ctx, pr, marker, refusalNotice(e.message));
+    await addNotice(github, ctx, pr, marker, refusalNotice(e.message), e.dropMetadata);
     await removeLabel();
     await summarize({ kind: 'refused', pr, reason: e.message });
     core.setFailed(`baselines not accepted: ${e.message}`);

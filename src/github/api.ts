@@ -16,6 +16,16 @@ export interface IssueComment {
   html_url: string;
   /** When the comment was last written (ISO 8601), by its author or anyone else. */
   updated_at: string;
+  /** Its GraphQL id, for `commentLastEdit`. */
+  node_id: string;
+}
+
+/** Who last edited a comment and when (GraphQL `IssueComment.editor`, `lastEditedAt`). */
+export interface CommentEdit {
+  /** null when it was never edited. */
+  editedAt: string | null;
+  /** As REST names users (a bot with its `[bot]` suffix); null when GitHub does not say (a deleted account). */
+  editor: { login: string; type: string } | null;
 }
 
 export interface CommentRef {
@@ -95,6 +105,8 @@ export interface GitHubApi {
   viewerLogin(): Promise<string | null>;
   /** Every comment on the issue or pull request, all pages. */
   listIssueComments(owner: string, repo: string, issueNumber: number): Promise<IssueComment[]>;
+  /** Who last edited the comment (its `node_id`), or null when there is no such comment. */
+  commentLastEdit(nodeId: string): Promise<CommentEdit | null>;
   createComment(owner: string, repo: string, issueNumber: number, body: string): Promise<CommentRef>;
   updateComment(owner: string, repo: string, commentId: number, body: string): Promise<CommentRef>;
   /** `none` for users who are not collaborators. */
@@ -165,6 +177,12 @@ interface LabelEventsData {
 }
 
 const VIEWER_QUERY = 'query agentReplayViewer { viewer { login } }';
+
+const COMMENT_EDIT_QUERY = 'query agentReplayCommentEdit($id: ID!) { node(id: $id) { ... on IssueComment { lastEditedAt editor { __typename login } } } }';
+
+interface CommentEditData {
+  node: { lastEditedAt?: string | null; editor?: { __typename: string; login: string } | null } | null;
+}
 
 const CREATE_COMMIT_MUTATION = `mutation agentReplayCommit($input: CreateCommitOnBranchInput!) {
   createCommitOnBranch(input: $input) {
@@ -289,7 +307,28 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
           user: c.user ? { login: c.user.login, type: c.user.type } : null,
           html_url: c.html_url,
           updated_at: c.updated_at,
+          node_id: c.node_id,
         }));
+      });
+    },
+
+    commentLastEdit(nodeId) {
+      return call(`POST /graphql comment edit ${nodeId}`, async () => {
+        let data: CommentEditData;
+        try {
+          data = await octokit.graphql<CommentEditData>(COMMENT_EDIT_QUERY, { id: nodeId });
+        } catch (error) {
+          // A comment deleted since: GitHub answers NOT_FOUND for its id.
+          if ((error as { errors?: { type?: unknown }[] }).errors?.some((e) => e.type === 'NOT_FOUND')) return null;
+          throw error;
+        }
+        if (!data.node || data.node.lastEditedAt === undefined) return null;
+        const editor = data.node.editor ?? null;
+        return {
+          editedAt: data.node.lastEditedAt,
+          // GraphQL names a bot without the `[bot]` suffix that REST gives it.
+          editor: editor === null ? null : { login: editor.__typename === 'Bot' && !editor.login.endsWith('[bot]') ? `${editor.login}[bot]` : editor.login, type: editor.__typename },
+        };
       });
     },
 

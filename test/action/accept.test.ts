@@ -433,6 +433,25 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('refuses a comment someone else edited since the check wrote it: its report and hidden metadata may not be the check\'s; the notice names no run', async () => {
+    await reviewedCheck();
+    const c = gh.comments('octo', 'shop', 7)[0]!;
+    gh.editComment(c.id, c.body.replace('No refunds, ever.', 'Refunds within 30 days.'), undefined, { login: 'octo-admin', type: 'User' });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toMatch(
+      /::error::baselines not accepted: the comment was last edited by octo-admin at 2026-\S+Z, not by the check that wrote it: its report and hidden metadata may not be the check's, so nothing was written\. Re-run the check so that it writes the comment again, review it, then apply the label again\./,
+    );
+    const body = ourComment()!.body;
+    expect(body).toContain('Baselines not accepted.** the comment was last edited by octo-admin');
+    // The edited metadata is not kept: a label applied again finds no run to accept, only a new check does.
+    expect(parseCommentMetadata(gh.comments('octo', 'shop', 7)[0]!.body)).toBeNull();
+    expect(gh.requests.filter((r) => r.operationName === 'agentReplayCommentEdit')).toHaveLength(1);
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
+  });
+
   it('rejects a tampered artifact whose label would escape the baselines folder', async () => {
     await reviewedCheck({
       tamper: (text) => {

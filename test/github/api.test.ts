@@ -563,3 +563,21 @@ describe('listLabelEvents', () => {
     expect(h.gh.violations).toEqual([]);
   });
 });
+
+describe('commentLastEdit', () => {
+  it('says who last edited a comment and when (GraphQL IssueComment.editor), a bot as REST names it; null for a comment that is gone', async () => {
+    h = await startHarness();
+    h.gh.addPull(O, R, { number: 7, headSha: 'a'.repeat(40) });
+    const ours = h.gh.addComment(O, R, 7, { body: 'report' });
+    const [listed] = await h.api.listIssueComments(O, R, 7);
+    expect(listed!.node_id).toBe(`IC_${ours.id}`);
+    expect(await h.api.commentLastEdit(listed!.node_id)).toEqual({ editedAt: null, editor: null });
+    await h.api.updateComment(O, R, ours.id, 'report, again');
+    expect(await h.api.commentLastEdit(listed!.node_id)).toMatchObject({ editor: { login: 'github-actions[bot]', type: 'Bot' } });
+    h.gh.editComment(ours.id, 'report, edited', undefined, { login: 'octo-admin', type: 'User' });
+    const edit = await h.api.commentLastEdit(listed!.node_id);
+    expect(edit).toEqual({ editedAt: h.gh.comments(O, R, 7)[0]!.updatedAt, editor: { login: 'octo-admin', type: 'User' } });
+    expect(await h.api.commentLastEdit('IC_1')).toBeNull();
+    expect(h.gh.violations).toEqual([]);
+  });
+});
