@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { tempDir } from '../support/temp.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
@@ -209,7 +209,8 @@ export async function runAcceptLabel(g: FakeGitHub, over: { inputs?: Record<stri
 
 /**
  * One loopback agent for the file and a fresh fake GitHub for each test, seeded by `seed`;
- * `use` hands both to the test file. Both are closed when done.
+ * `use` hands both to the test file. Both are closed when done; after each test, the fake's answers
+ * must have conformed to GitHub's response schemas.
  */
 export function useServers(handler: AgentHandler, seed: (gh: FakeGitHub) => void, use: (agent: AgentServer, gh: FakeGitHub) => void): void {
   let agent: AgentServer;
@@ -220,6 +221,10 @@ export function useServers(handler: AgentHandler, seed: (gh: FakeGitHub) => void
   afterAll(async () => {
     await gh?.close();
     await agent.close();
+  });
+  // Every answer the fake gave the Action conforms to GitHub's OpenAPI description (github-server.ts, responseViolations).
+  afterEach(() => {
+    expect(gh?.responseViolations ?? []).toEqual([]);
   });
   beforeEach(async () => {
     await gh?.close();
