@@ -33,6 +33,12 @@ const ALLOWED_PERMISSIONS = new Set(['admin', 'maintain', 'write']);
 
 class Refusal extends Error {
   override name = 'Refusal';
+  /** The comment's hidden metadata is not the check's (someone else edited it): its notice drops it. */
+  readonly dropMetadata: boolean;
+  constructor(message: string, options: { dropMetadata?: boolean } = {}) {
+    super(message);
+    this.dropMetadata = options.dropMetadata ?? false;
+  }
 }
 
 const NOTICE_START = '<!-- agent-replay:notice -->';
@@ -63,12 +69,13 @@ function splitHead(body: string): { head: string[]; rest: string } {
 }
 
 /**
- * Puts a notice right under the hidden marker and metadata lines, keeping them and the report
- * below, and replacing the notices already there (only at that place: a notice-like text inside
- * the report is left alone).
+ * Puts a notice right under the hidden marker and metadata lines, keeping them (the marker alone
+ * with `dropMetadata`) and the report below, and replacing the notices already there (only at that
+ * place: a notice-like text inside the report is left alone).
  */
-export function withNotice(body: string, notice: string, reportUpdatedAt: string | null = null): string {
+export function withNotice(body: string, notice: string, reportUpdatedAt: string | null = null, dropMetadata = false): string {
   const split = splitHead(body);
+  if (dropMetadata) split.head = split.head.slice(0, 1);
   let rest = split.rest;
   while (NOTICE_OPEN.test(rest)) {
     const end = rest.indexOf(NOTICE_END);
@@ -94,24 +101,47 @@ function reportUpdatedAt(comment: Pick<IssueComment, 'body' | 'updated_at'>): st
 const LABEL_EVENTS = 50;
 
 /**
- * Refuses when the comment was rewritten after the accept label was applied: a check that finished
- * in between (a re-run, a check started by the label) replaced the report, so the replies it shows
- * now are not the ones reviewed before the label (docs/action.md, "Accept"). The report's time is
- * compared, not the comment's: an accept job's notice on it (a refusal, a triage user's label) leaves
- * the report as it was and says when that was written. When the
- * label's event is not found (GitHub not caught up), there is nothing to compare and the job goes on.
+ * Refuses when the comment was rewritten after the accept label was applied, or in the same second
+ * (GitHub's times are to the second): a check that finished in between (a re-run, a check started
+ * by the label) replaced the report, so the replies it shows now are not the ones reviewed before the
+ * label (docs/action.md, "Accept"). The label is the newest one `sender` applied, the event this job
+ * runs for: another user's application since (a triage user's) says nothing about what the sender
+ * reviewed. The report's time is compared, not the comment's: an accept job's notice on it (a
+ * refusal, a triage user's label) leaves the report as it was and says when that was written. When
+ * the label's event is not found (GitHub not caught up), there is nothing to compare and the job goes on.
  */
-async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, pr: number, found: Found, label: string): Promise<void> {
+async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, pr: number, found: Found, label: string, sender: string): Promise<void> {
   const events = (await github.listLabelEvents(ctx.owner, ctx.repo, pr, LABEL_EVENTS)) ?? [];
-  const applied = events.filter((e) => sameLabel(e.label, label)).at(-1);
+  // GraphQL names a bot without the `[bot]` suffix that the event's sender has.
+  const login = (name: string): string => name.toLowerCase().replace(/\[bot\]$/, '');
+  const applied = events.filter((e) => sameLabel(e.label, label) && e.actor !== null && login(e.actor) === login(sender)).at(-1);
   if (applied === undefined) {
-    log.info(`accept: the timeline of pull request #${pr} does not show the ${label} label yet; the comment's last change is not compared with it`);
+    log.info(`accept: the timeline of pull request #${pr} does not show the ${label} label applied by ${sender} yet; the comment's last change is not compared with it`);
     return;
   }
   const reportAt = reportUpdatedAt(found.comment);
-  if (reportAt === null || !(Date.parse(reportAt) > Date.parse(applied.createdAt))) return;
+  // GitHub's times are to the second: a report written in the label's second was not reviewed before it.
+  if (reportAt === null || !(Date.parse(reportAt) >= Date.parse(applied.createdAt))) return;
+  const when = Date.parse(reportAt) === Date.parse(applied.createdAt) ? 'in the same second as' : 'after';
   throw new Refusal(
-    `the comment was updated at ${reportAt}, after the ${label} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`,
+    `the comment was updated at ${reportAt}, ${when} the ${label} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`,
+  );
+}
+
+/**
+ * Refuses a comment that someone else edited since the check wrote it (GraphQL `IssueComment.editor`:
+ * REST names only its author): its report may not show the recorded replies, and its hidden
+ * metadata may name another run. Its notice drops that metadata, so only a new check names a run
+ * again (docs/action.md, "Accept: the label commits the reviewed replies").
+ */
+async function checkLastEditor(github: GitHubApi, found: Found): Promise<void> {
+  const edit = await github.commentLastEdit(found.comment.node_id);
+  if (edit === null || edit.editedAt === null) return;
+  const viewer = await github.viewerLogin();
+  if (edit.editor !== null && isOwnComment({ ...found.comment, user: edit.editor }, viewer)) return;
+  throw new Refusal(
+    `the comment was last edited by ${edit.editor?.login ?? 'a deleted account'} at ${edit.editedAt}, not by the check that wrote it: its report and hidden metadata may not be the check's, so nothing was written. Re-run the check so that it writes the comment again, review it, then apply the label again.`,
+    { dropMetadata: true },
   );
 }
 
@@ -286,11 +316,11 @@ export function refusalNotice(reason: string): string {
  * marker but with no metadata: nothing can take it for a reviewed run, and the next check run
  * replaces it.
  */
-async function addNotice(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string, notice: string): Promise<void> {
+async function addNotice(github: GitHubApi, ctx: ActionContext, prNumber: number, marker: string, notice: string, dropMetadata = false): Promise<void> {
   try {
     const [viewer, comments] = await Promise.all([github.viewerLogin(), github.listIssueComments(ctx.owner, ctx.repo, prNumber)]);
     const ours = findStickyComment(comments, viewer, marker, hasMarker);
-    if (ours) await github.updateComment(ctx.owner, ctx.repo, ours.id, withNotice(ours.body, notice, reportUpdatedAt(ours)));
+    if (ours) await github.updateComment(ctx.owner, ctx.repo, ours.id, withNotice(ours.body, notice, reportUpdatedAt(ours), dropMetadata));
     else await github.createComment(ctx.owner, ctx.repo, prNumber, withNotice(markerLine(marker), notice));
   } catch (e) {
     core.warning(`comment: the notice was not added: ${gitHubFailure(e, 'pull-requests: write')}`);
@@ -513,6 +543,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   const out = publisher(publishSettings(inputs), ctx, deps);
   const marker = out.marker;
   const sender = typeof (ctx.payload.sender as { login?: unknown } | undefined)?.login === 'string' ? (ctx.payload.sender as { login: string }).login : '';
+  // The event's sender is a User, a Bot (a GitHub App) or an Organization (webhook payloads, `sender.type`).
+  const senderIsBot = (ctx.payload.sender as { type?: unknown } | undefined)?.type === 'Bot';
   const removeLabel = async (): Promise<void> => {
     try {
       await github.removeLabel(ctx.owner, ctx.repo, pr, labelName); // as the repository spells it
@@ -523,18 +555,34 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // The job's summary page says what the label did, whatever it was (docs/action.md, "Accept"); no secret in it.
   const summarize = (s: AcceptSummary): Promise<void> => writeSummary(redactorOfKnown([inputs.githubToken])(renderAcceptSummary(s)));
 
+  // A fork's pull request on pull_request: GitHub makes the job's token read-only whatever the
+  // workflow's permissions say, so no notice could be posted nor the label removed; said in the log
+  // and the summary only, before any request (docs/action.md, "Accept: the label commits the reviewed replies").
+  if (ctx.eventName === 'pull_request' && ctx.pull.isFork) {
+    const reason = `this pull request comes from a fork, and the accept job ran on pull_request, whose token GitHub makes read-only for a fork's pull request: it cannot update the comment or remove the label, so nothing was written. Run the accept workflow on pull_request_target (docs/action.md, "Accept: the label commits the reviewed replies"), then remove the label and apply it again.`;
+    await summarize({ kind: 'refused', pr, reason });
+    core.setFailed(`baselines not accepted: ${reason}`);
+    return;
+  }
   core.setOutput('accepted', ''); // replaced when a commit lands
   // Where a failure of GitHub stopped the job, for its message; the commit once it landed.
   let step = 'checking the permission of the user who applied the label';
   let found: Found | null = null;
   let committed: { oid: string; url: string } | null = null;
   try {
+    // A label applied by an App (a labeller, an automation) was applied without anyone reviewing the
+    // comment, whatever the App may write (docs/action.md, "Accept: the label commits the reviewed replies").
+    if (senderIsBot) {
+      throw new Refusal(`the ${inputs.acceptLabel} label was applied by ${sender || 'an unknown bot'}, a bot: accepting baselines needs a person with write, maintain or admin permission, who reviewed the comment, to apply it. A maintainer can apply the label instead.`);
+    }
     const permission = sender ? await github.getCollaboratorPermission(ctx.owner, ctx.repo, sender) : 'none';
     if (!ALLOWED_PERMISSIONS.has(permission)) {
       throw new Refusal(`the ${inputs.acceptLabel} label was applied by ${sender || 'an unknown user'}, who has ${permission} permission; accepting baselines needs write, maintain or admin. A maintainer can apply the label instead.`);
     }
     step = `reading the comments of pull request #${pr}`;
     found = await findReviewedRun(github, ctx, pr, marker);
+    step = `reading who last edited the comment on pull request #${pr}`;
+    await checkLastEditor(github, found);
     step = `reading pull request #${pr}`;
     const pull = await github.getPull(ctx.owner, ctx.repo, pr);
     // A closed (or merged) pull request's branch no longer reaches the base branch: a commit there would be lost (docs/action.md, "Accept").
@@ -561,7 +609,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       );
     }
     step = `reading when the ${inputs.acceptLabel} label was applied to pull request #${pr}`;
-    await checkReviewedBeforeLabel(github, ctx, pr, found, labelName);
+    await checkReviewedBeforeLabel(github, ctx, pr, found, labelName, sender);
     step = `downloading the results artifact of workflow run ${found.runId}`;
     const reviewedRun = found;
     const record = await downloadRecord(github, ctx, reviewedRun);
@@ -686,7 +734,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
       throw e;
     }
     core.warning(`accept: refused: ${e.message}`);
-    await addNotice(github, ctx, pr, marker, refusalNotice(e.message));
+    await addNotice(github, ctx, pr, marker, refusalNotice(e.message), e.dropMetadata);
     await removeLabel();
     await summarize({ kind: 'refused', pr, reason: e.message });
     core.setFailed(`baselines not accepted: ${e.message}`);

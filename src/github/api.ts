@@ -16,6 +16,16 @@ export interface IssueComment {
   html_url: string;
   /** When the comment was last written (ISO 8601), by its author or anyone else. */
   updated_at: string;
+  /** Its GraphQL id, for `commentLastEdit`. */
+  node_id: string;
+}
+
+/** Who last edited a comment and when (GraphQL `IssueComment.editor`, `lastEditedAt`). */
+export interface CommentEdit {
+  /** null when it was never edited. */
+  editedAt: string | null;
+  /** As REST names users (a bot with its `[bot]` suffix); null when GitHub does not say (a deleted account). */
+  editor: { login: string; type: string } | null;
 }
 
 export interface CommentRef {
@@ -95,6 +105,8 @@ export interface GitHubApi {
   viewerLogin(): Promise<string | null>;
   /** Every comment on the issue or pull request, all pages. */
   listIssueComments(owner: string, repo: string, issueNumber: number): Promise<IssueComment[]>;
+  /** Who last edited the comment (its `node_id`), or null when there is no such comment. */
+  commentLastEdit(nodeId: string): Promise<CommentEdit | null>;
   createComment(owner: string, repo: string, issueNumber: number, body: string): Promise<CommentRef>;
   updateComment(owner: string, repo: string, commentId: number, body: string): Promise<CommentRef>;
   /** `none` for users who are not collaborators. */
@@ -138,32 +150,39 @@ export interface GitHubApi {
   getBranchHistory(repoWithOwner: string, branch: string, depth: number): Promise<BranchCommit[] | null>;
   /**
    * The newest `last` times a label was applied to the pull request, oldest first (GraphQL
-   * `pullRequest.timelineItems`, LabeledEvent), or null when there is no such pull request.
+   * `pullRequest.timelineItems`, LabeledEvent, with its actor), or null when there is no such pull request.
    */
   listLabelEvents(owner: string, repo: string, pullNumber: number, last: number): Promise<LabelEvent[] | null>;
 }
 
-/** A label applied to a pull request: its name and when (ISO 8601). */
+/** A label applied to a pull request: its name, when (ISO 8601) and by whom (null when GitHub does not say: a deleted account). */
 export interface LabelEvent {
   label: string;
   createdAt: string;
+  actor: string | null;
 }
 
 const LABEL_EVENTS_QUERY = `query agentReplayLabelEvents($owner: String!, $name: String!, $number: Int!, $last: Int!) {
   repository(owner: $owner, name: $name) {
     pullRequest(number: $number) {
       timelineItems(itemTypes: [LABELED_EVENT], last: $last) {
-        nodes { ... on LabeledEvent { createdAt label { name } } }
+        nodes { ... on LabeledEvent { createdAt label { name } actor { login } } }
       }
     }
   }
 }`;
 
 interface LabelEventsData {
-  repository: { pullRequest: { timelineItems: { nodes: ({ createdAt?: string; label?: { name: string } } | null)[] | null } } | null } | null;
+  repository: { pullRequest: { timelineItems: { nodes: ({ createdAt?: string; label?: { name: string }; actor?: { login: string } | null } | null)[] | null } } | null } | null;
 }
 
 const VIEWER_QUERY = 'query agentReplayViewer { viewer { login } }';
+
+const COMMENT_EDIT_QUERY = 'query agentReplayCommentEdit($id: ID!) { node(id: $id) { ... on IssueComment { lastEditedAt editor { __typename login } } } }';
+
+interface CommentEditData {
+  node: { lastEditedAt?: string | null; editor?: { __typename: string; login: string } | null } | null;
+}
 
 const CREATE_COMMIT_MUTATION = `mutation agentReplayCommit($input: CreateCommitOnBranchInput!) {
   createCommitOnBranch(input: $input) {
@@ -288,7 +307,28 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
           user: c.user ? { login: c.user.login, type: c.user.type } : null,
           html_url: c.html_url,
           updated_at: c.updated_at,
+          node_id: c.node_id,
         }));
+      });
+    },
+
+    commentLastEdit(nodeId) {
+      return call(`POST /graphql comment edit ${nodeId}`, async () => {
+        let data: CommentEditData;
+        try {
+          data = await octokit.graphql<CommentEditData>(COMMENT_EDIT_QUERY, { id: nodeId });
+        } catch (error) {
+          // A comment deleted since: GitHub answers NOT_FOUND for its id.
+          if ((error as { errors?: { type?: unknown }[] }).errors?.some((e) => e.type === 'NOT_FOUND')) return null;
+          throw error;
+        }
+        if (!data.node || data.node.lastEditedAt === undefined) return null;
+        const editor = data.node.editor ?? null;
+        return {
+          editedAt: data.node.lastEditedAt,
+          // GraphQL names a bot without the `[bot]` suffix that REST gives it.
+          editor: editor === null ? null : { login: editor.__typename === 'Bot' && !editor.login.endsWith('[bot]') ? `${editor.login}[bot]` : editor.login, type: editor.__typename },
+        };
       });
     },
 
@@ -493,7 +533,7 @@ function octokitGitHubApi(octokit: GitHubOctokit, options: OctokitGitHubApiOptio
         const data = await octokit.graphql<LabelEventsData>(LABEL_EVENTS_QUERY, { owner, name: repo, number: pullNumber, last: Math.max(1, Math.min(100, Math.trunc(last))) });
         const items = data.repository?.pullRequest?.timelineItems;
         if (!items) return null;
-        return (items.nodes ?? []).flatMap((n) => (n?.label && typeof n.createdAt === 'string' ? [{ label: n.label.name, createdAt: n.createdAt }] : []));
+        return (items.nodes ?? []).flatMap((n) => (n?.label && typeof n.createdAt === 'string' ? [{ label: n.label.name, createdAt: n.createdAt, actor: n.actor?.login ?? null }] : []));
       });
     },
   };

@@ -84,7 +84,7 @@ async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; 
   return { run, record: parseRecord(text, 'results.json') };
 }
 
-async function accept(opts: { sender?: string; label?: string; headRepo?: string; event?: string; action?: string; inputs?: Record<string, string> } = {}): Promise<ActionRun> {
+async function accept(opts: { sender?: string; senderType?: 'User' | 'Bot'; label?: string; headRepo?: string; event?: string; action?: string; inputs?: Record<string, string> } = {}): Promise<ActionRun> {
   gh.setLabels('octo', 'shop', 7, [opts.label ?? 'accept-baseline']);
   const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
   return runAction({
@@ -95,7 +95,7 @@ async function accept(opts: { sender?: string; label?: string; headRepo?: string
     inputs: { mode: 'accept', 'comment-key': 'agent-replay', ...opts.inputs },
     event: {
       name: opts.event ?? 'pull_request_target',
-      payload: pullPayload({ action: opts.action ?? 'labeled', label: opts.label ?? 'accept-baseline', sender: opts.sender ?? 'maintainer', headRepo: opts.headRepo }),
+      payload: pullPayload({ action: opts.action ?? 'labeled', label: opts.label ?? 'accept-baseline', sender: opts.sender ?? 'maintainer', ...(opts.senderType ? { senderType: opts.senderType } : {}), headRepo: opts.headRepo }),
     },
   });
 }
@@ -311,6 +311,52 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('refuses when the comment was rewritten in the same second as the label was applied: GitHub\'s times are to the second, and no one reviewed that report before the label', async () => {
+    const { run: check } = await reviewedCheck();
+    const name = check.outputs['artifact-name'] as string;
+    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
+    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
+    gh.onNext({
+      method: 'GET',
+      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
+      then: () => {
+        const c = gh.comments('octo', 'shop', 7)[0]!;
+        const labelled = gh.labelTimeline('octo', 'shop', 7).at(-1)!.createdAt;
+        gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`), labelled);
+      },
+    });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    const at = gh.labelTimeline('octo', 'shop', 7).at(-1)!.createdAt;
+    expect(run.stdout).toContain(`::error::baselines not accepted: the comment was updated at ${at}, in the same second as the accept-baseline label was applied at ${at}: it now shows workflow run 1001`);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('compares with the label this job\'s sender applied, not a later application by someone else (a triage user applying it again after the report was rewritten)', async () => {
+    const { run: check } = await reviewedCheck();
+    const name = check.outputs['artifact-name'] as string;
+    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
+    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
+    gh.onNext({
+      method: 'GET',
+      path: '/repos/{owner}/{repo}/collaborators/{username}/permission',
+      then: () => {
+        const c = gh.comments('octo', 'shop', 7)[0]!;
+        gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`));
+        gh.setLabels('octo', 'shop', 7, []);
+        gh.setLabels('octo', 'shop', 7, ['accept-baseline'], 'triager');
+      },
+    });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    const [mine, theirs] = gh.labelTimeline('octo', 'shop', 7).slice(-2);
+    expect(theirs).toMatchObject({ actor: 'triager' });
+    expect(run.stdout).toMatch(new RegExp(`::error::baselines not accepted: the comment was updated at \\S+Z, after the accept-baseline label was applied at ${mine!.createdAt}: it now shows workflow run 1001`));
+    expect(gh.violations).toEqual([]);
+  });
+
   it('a re-run of a refused job, whose notice changed the comment after the label, is not refused for that: it commits', async () => {
     await reviewedCheck({ runStatus: 'in_progress' });
     const first = await accept();
@@ -370,6 +416,40 @@ describe('accept mode, end to end', () => {
     expect(gh.commits).toHaveLength(0);
     expect(ourComment()!.body).toContain('applied by visitor, who has read permission; accepting baselines needs write, maintain or admin');
     expect(gh.violations).toEqual([]);
+  });
+
+  it('refuses a label applied by a bot, even one GitHub says has write permission: no one reviewed the comment', async () => {
+    gh.setPermission('octo', 'shop', 'labeler[bot]', 'write');
+    await reviewedCheck();
+    const run = await accept({ sender: 'labeler[bot]', senderType: 'Bot' });
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toContain(
+      '::error::baselines not accepted: the accept-baseline label was applied by labeler[bot], a bot: accepting baselines needs a person with write, maintain or admin permission, who reviewed the comment, to apply it. A maintainer can apply the label instead.',
+    );
+    expect(ourComment()!.body).toContain('applied by labeler[bot], a bot');
+    expect(gh.requests.some((r) => r.operation === 'GET /repos/{owner}/{repo}/collaborators/{username}/permission')).toBe(false);
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('refuses a comment someone else edited since the check wrote it: its report and hidden metadata may not be the check\'s; the notice names no run', async () => {
+    await reviewedCheck();
+    const c = gh.comments('octo', 'shop', 7)[0]!;
+    gh.editComment(c.id, c.body.replace('No refunds, ever.', 'Refunds within 30 days.'), undefined, { login: 'octo-admin', type: 'User' });
+    const run = await accept();
+    expect(run.code).toBe(1);
+    expect(gh.commits).toHaveLength(0);
+    expect(run.stdout).toMatch(
+      /::error::baselines not accepted: the comment was last edited by octo-admin at 2026-\S+Z, not by the check that wrote it: its report and hidden metadata may not be the check's, so nothing was written\. Re-run the check so that it writes the comment again, review it, then apply the label again\./,
+    );
+    const body = ourComment()!.body;
+    expect(body).toContain('Baselines not accepted.** the comment was last edited by octo-admin');
+    // The edited metadata is not kept: a label applied again finds no run to accept, only a new check does.
+    expect(parseCommentMetadata(gh.comments('octo', 'shop', 7)[0]!.body)).toBeNull();
+    expect(gh.requests.filter((r) => r.operationName === 'agentReplayCommentEdit')).toHaveLength(1);
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
   });
 
   it('rejects a tampered artifact whose label would escape the baselines folder', async () => {
@@ -494,6 +574,24 @@ describe('accept mode, end to end', () => {
     expect(run.outputs['commit-sha']).toBeUndefined();
     expect(body).toContain('git push');
     expect(run.stdout).toContain('::warning::accept: fork pull request');
+  });
+
+  it('on a fork, on a pull_request event (a read-only token): refused before any write, naming pull_request_target', async () => {
+    gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
+    await reviewedCheck();
+    // GitHub's answer to every write with the read-only token of a fork's pull_request run.
+    const readOnly = { status: 403, times: 5, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest', status: '403' } };
+    for (const path of ['/repos/{owner}/{repo}/issues/comments/{comment_id}', '/repos/{owner}/{repo}/issues/{issue_number}/comments', '/repos/{owner}/{repo}/issues/{issue_number}/labels/{name}']) gh.failNext({ path, method: path.endsWith('{name}') ? 'DELETE' : path.endsWith('{comment_id}') ? 'PATCH' : 'POST', ...readOnly });
+    const before = gh.requests.length;
+    const run = await accept({ headRepo: 'stranger/shop', event: 'pull_request' });
+    expect(run.code).toBe(1);
+    expect(gh.requests.slice(before).filter((r) => r.method !== 'GET' && r.path !== '/graphql')).toEqual([]);
+    expect(run.stdout).toContain(
+      '::error::baselines not accepted: this pull request comes from a fork, and the accept job ran on pull_request, whose token GitHub makes read-only for a fork\'s pull request: it cannot update the comment or remove the label, so nothing was written. Run the accept workflow on pull_request_target (docs/action.md, "Accept: the label commits the reviewed replies"), then remove the label and apply it again.',
+    );
+    expect(run.summary).toContain('## agent-replay accept: baselines not accepted (pull request #7)');
+    expect(gh.labels('octo', 'shop', 7)).toEqual(['accept-baseline']);
+    expect(gh.violations).toEqual([]);
   });
 
   it('on a fork, without the artifact service, baselines too long to show inline: the commands accept the reviewed run\'s results artifact', async () => {

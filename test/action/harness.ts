@@ -5,8 +5,9 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
 import { tempDir } from '../support/temp.js';
 import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
@@ -122,20 +123,58 @@ export async function makeWorkspace(suite: SuiteFile): Promise<string> {
   return ws;
 }
 
-export function pullPayload(over: { number?: number; headSha?: string; headRepo?: string; labels?: string[]; action?: string; label?: string; sender?: string } = {}) {
-  const headRepo = over.headRepo ?? BASE_REPO;
-  return {
-    action: over.action ?? 'synchronize',
-    number: over.number ?? 7,
-    ...(over.label ? { label: { name: over.label } } : {}),
-    sender: { login: over.sender ?? 'maintainer', type: 'User' },
-    pull_request: {
-      number: over.number ?? 7,
-      head: { sha: over.headSha ?? HEAD, ref: 'feature', repo: { full_name: headRepo } },
-      base: { ref: 'main', repo: { full_name: BASE_REPO } },
-      labels: (over.labels ?? []).map((name) => ({ name })),
-    },
+interface WebhookExamples {
+  name: string;
+  examples: Record<string, unknown>[];
+}
+/** GitHub's own event payloads (@octokit/webhooks-examples, api.github.com). */
+const webhookExamples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as WebhookExamples[];
+
+/** A copy of GitHub's own example of `event`, the first that `pick` takes. */
+export function webhookExample(event: string, pick: (e: Record<string, unknown>) => boolean = () => true): Record<string, unknown> {
+  const found = webhookExamples.find((e) => e.name === event)?.examples.find(pick);
+  if (!found) throw new Error(`no ${event} example in @octokit/webhooks-examples`);
+  return structuredClone(found);
+}
+
+type Json = Record<string, unknown>;
+const renamed = (repo: unknown, fullName: string): Json => {
+  const [owner = '', name = ''] = fullName.split('/');
+  const r = repo as Json;
+  return { ...r, name, full_name: fullName, fork: false, default_branch: 'main', owner: { ...(r.owner as Json), login: owner } };
+};
+
+/**
+ * A pull_request event as GitHub sends it: its own example for that action (@octokit/webhooks-examples;
+ * `labeled`, `synchronize`, `opened` ...), made pull request 7 (or `number`) of octo/shop from the
+ * branch feature of `headRepo` (null: a deleted fork) at `headSha`, with `labels`, the `label` the
+ * action names and the `sender` (a User, or a Bot: `senderType`).
+ */
+export function pullPayload(over: { number?: number; headSha?: string; headRepo?: string | null; labels?: string[]; action?: string; label?: string; sender?: string; senderType?: 'User' | 'Bot' } = {}): Json {
+  const action = over.action ?? 'synchronize';
+  const payload = webhookExample('pull_request', (e) => e.action === action && !('organization' in e));
+  const number = over.number ?? 7;
+  const headRepo = over.headRepo === undefined ? BASE_REPO : over.headRepo;
+  const pr = payload.pull_request as Json & { head: Json; base: Json };
+  const label = (name: string): Json => ({ ...(webhookExample('pull_request', (e) => e.action === 'labeled').label as Json), name, default: false, description: null });
+  payload.number = number;
+  pr.number = number;
+  pr.url = `https://api.github.com/repos/${BASE_REPO}/pulls/${number}`;
+  pr.html_url = `https://github.com/${BASE_REPO}/pull/${number}`;
+  pr.labels = (over.labels ?? []).map(label);
+  pr.head = {
+    ...pr.head,
+    sha: over.headSha ?? HEAD,
+    ref: 'feature',
+    label: `${(headRepo ?? 'ghost').split('/')[0]}:feature`,
+    repo: headRepo === null ? null : { ...renamed(pr.head.repo, headRepo), fork: headRepo.toLowerCase() !== BASE_REPO },
   };
+  pr.base = { ...pr.base, ref: 'main', label: 'octo:main', repo: renamed(pr.base.repo, BASE_REPO) };
+  payload.repository = renamed(payload.repository, BASE_REPO);
+  payload.sender = { ...(payload.sender as Json), login: over.sender ?? 'maintainer', type: over.senderType ?? 'User' };
+  if (over.label !== undefined) payload.label = label(over.label);
+  else delete payload.label;
+  return payload;
 }
 
 /** Pull request 7 from branch feature at HEAD, and "maintainer" with write access: what the accept flow needs. */
@@ -170,7 +209,8 @@ export async function runAcceptLabel(g: FakeGitHub, over: { inputs?: Record<stri
 
 /**
  * One loopback agent for the file and a fresh fake GitHub for each test, seeded by `seed`;
- * `use` hands both to the test file. Both are closed when done.
+ * `use` hands both to the test file. Both are closed when done; after each test, the fake's answers
+ * must have conformed to GitHub's response schemas.
  */
 export function useServers(handler: AgentHandler, seed: (gh: FakeGitHub) => void, use: (agent: AgentServer, gh: FakeGitHub) => void): void {
   let agent: AgentServer;
@@ -181,6 +221,10 @@ export function useServers(handler: AgentHandler, seed: (gh: FakeGitHub) => void
   afterAll(async () => {
     await gh?.close();
     await agent.close();
+  });
+  // Every answer the fake gave the Action conforms to GitHub's OpenAPI description (github-server.ts, responseViolations).
+  afterEach(() => {
+    expect(gh?.responseViolations ?? []).toEqual([]);
   });
   beforeEach(async () => {
     await gh?.close();

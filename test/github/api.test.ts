@@ -547,17 +547,37 @@ describe('getBranchHistory', () => {
 });
 
 describe('listLabelEvents', () => {
-  it('reads when labels were applied from the pull request timeline (GraphQL), the newest `last`, oldest first', async () => {
+  it('reads when labels were applied, and by whom, from the pull request timeline (GraphQL), the newest `last`, oldest first', async () => {
     h = await startHarness();
     h.gh.addPull(O, R, { number: 7, headSha: 'a'.repeat(40) });
     h.gh.setLabels(O, R, 7, ['bug']);
     h.gh.setLabels(O, R, 7, ['bug', 'accept-baseline']);
     h.gh.setLabels(O, R, 7, []);
-    h.gh.setLabels(O, R, 7, ['Accept-Baseline']);
+    h.gh.setLabels(O, R, 7, ['Accept-Baseline'], 'labeler[bot]');
     const events = await h.api.listLabelEvents(O, R, 7, 2);
     expect(events?.map((e) => e.label)).toEqual(['accept-baseline', 'Accept-Baseline']);
+    // Who applied it: GraphQL names a bot without the [bot] suffix.
+    expect(events?.map((e) => e.actor)).toEqual(['maintainer', 'labeler']);
     expect(Date.parse(events![1]!.createdAt)).toBeGreaterThan(Date.parse(events![0]!.createdAt));
     expect((h.gh.requests.at(-1)?.body as { variables: unknown }).variables).toEqual({ owner: O, name: R, number: 7, last: 2 });
+    expect(h.gh.violations).toEqual([]);
+  });
+});
+
+describe('commentLastEdit', () => {
+  it('says who last edited a comment and when (GraphQL IssueComment.editor), a bot as REST names it; null for a comment that is gone', async () => {
+    h = await startHarness();
+    h.gh.addPull(O, R, { number: 7, headSha: 'a'.repeat(40) });
+    const ours = h.gh.addComment(O, R, 7, { body: 'report' });
+    const [listed] = await h.api.listIssueComments(O, R, 7);
+    expect(listed!.node_id).toBe(`IC_${ours.id}`);
+    expect(await h.api.commentLastEdit(listed!.node_id)).toEqual({ editedAt: null, editor: null });
+    await h.api.updateComment(O, R, ours.id, 'report, again');
+    expect(await h.api.commentLastEdit(listed!.node_id)).toMatchObject({ editor: { login: 'github-actions[bot]', type: 'Bot' } });
+    h.gh.editComment(ours.id, 'report, edited', undefined, { login: 'octo-admin', type: 'User' });
+    const edit = await h.api.commentLastEdit(listed!.node_id);
+    expect(edit).toEqual({ editedAt: h.gh.comments(O, R, 7)[0]!.updatedAt, editor: { login: 'octo-admin', type: 'User' } });
+    expect(await h.api.commentLastEdit('IC_1')).toBeNull();
     expect(h.gh.violations).toEqual([]);
   });
 });

@@ -142,7 +142,7 @@ describe('upsertStickyComment', () => {
 });
 
 describe('isOwnComment', () => {
-  const c = (login: string, type: string) => ({ id: 1, body: '', html_url: '', updated_at: '2026-01-01T00:00:00Z', user: { login, type } });
+  const c = (login: string, type: string) => ({ id: 1, body: '', html_url: '', updated_at: '2026-01-01T00:00:00Z', node_id: 'IC_1', user: { login, type } });
   it.each([
     ['github-actions[bot]', 'Bot', 'github-actions[bot]', true],
     ['github-actions[bot]', 'Bot', 'github-actions', true],
@@ -157,6 +157,6 @@ describe('isOwnComment', () => {
     expect(isOwnComment(c(login, type), viewer)).toBe(expected);
   });
   it('a comment by a deleted user is never ours', () => {
-    expect(isOwnComment({ id: 1, body: '', html_url: '', updated_at: '2026-01-01T00:00:00Z', user: null }, null)).toBe(false);
+    expect(isOwnComment({ id: 1, body: '', html_url: '', updated_at: '2026-01-01T00:00:00Z', node_id: 'IC_1', user: null }, null)).toBe(false);
   });
 });

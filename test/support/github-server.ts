@@ -35,12 +35,12 @@
 // - `onNext({method?, path, operation?, then})`: the next matching request is carried out and
 //   answered as usual, and `then` runs just before the answer is sent (the pull request is closed,
 //   someone pushes, while the client waits for that answer). `path` matches as for `failNext`.
-// - Comments: `addComment`, `addComments`, `editComment(id, body)`, `comments(owner, repo, issue)`; created comments are
+// - Comments: `addComment`, `addComments`, `editComment(id, body, at?, by?)` (GraphQL `node(id)` says who last edited one), `comments(owner, repo, issue)`; created comments are
 //   written by `viewer` (default github-actions[bot], a Bot). `graphqlViewerLogin` is what GraphQL
 //   `viewer { login }` answers (default viewer.login; null = FORBIDDEN error). REST `GET /user` answers
 //   403 for a Bot identity, as it does for a GITHUB_TOKEN.
-// - Labels: `setLabels` (each label not there before is applied then: a LabeledEvent of the pull
-//   request's GraphQL `timelineItems`, at the fake's clock), `labels`. Collaborators: `setPermission(owner, repo, login, role)`
+// - Labels: `setLabels` (each label not there before is applied then, by its `by` user: a LabeledEvent of the pull
+//   request's GraphQL `timelineItems`, at the fake's clock), `labels`, `labelTimeline`. Collaborators: `setPermission(owner, repo, login, role)`
 //   (unknown users: 404). Pulls: `addPull` (also sets the head branch). Runs and artifacts:
 //   `addWorkflowRun` (with its workflow file, branch, event, attempt and creation time),
 //   `addArtifact` (zip bytes; the download answers 302 to a blob URL on this server, expired
@@ -94,6 +94,9 @@ export interface FakeComment {
   updatedAt: string;
   /** How many times the comment was edited through the API. */
   edits: number;
+  /** Who edited it last, and when (GraphQL `IssueComment.editor`, `lastEditedAt`); null before any edit. */
+  editor: FakeUser | null;
+  lastEditedAt: string | null;
 }
 
 export interface FakePull {
@@ -269,8 +272,8 @@ export class FakeGitHub {
   private readonly commentsByIssue = new Map<string, FakeComment[]>();
   private readonly commentIndex = new Map<number, { issue: string; owner: string; repo: string; issueNumber: number }>();
   private readonly labelsByIssue = new Map<string, string[]>();
-  /** When each label was applied (setLabels), oldest first: GraphQL `pullRequest.timelineItems`. */
-  private readonly labelEvents = new Map<string, { label: string; createdAt: string }[]>();
+  /** When each label was applied (setLabels) and by whom, oldest first: GraphQL `pullRequest.timelineItems`. */
+  private readonly labelEvents = new Map<string, { label: string; createdAt: string; actor: string }[]>();
   private readonly roles = new Map<string, Map<string, FakeRole>>();
   private readonly pulls = new Map<string, FakePull>();
   private readonly runs = new Map<string, FakeRun>();
@@ -334,7 +337,7 @@ export class FakeGitHub {
   addComment(owner: string, repo: string, issueNumber: number, comment: { body: string; user?: FakeUser }): FakeComment {
     const list = this.issueComments(owner, repo, issueNumber);
     const now = this.tick();
-    const c: FakeComment = { id: this.nextId++, body: comment.body, user: comment.user ?? this.viewer, createdAt: now, updatedAt: now, edits: 0 };
+    const c: FakeComment = { id: this.nextId++, body: comment.body, user: comment.user ?? this.viewer, createdAt: now, updatedAt: now, edits: 0, editor: null, lastEditedAt: null };
     list.push(c);
     this.commentIndex.set(c.id, { issue: issueKey(owner, repo, issueNumber), owner, repo, issueNumber });
     return c;
@@ -344,14 +347,20 @@ export class FakeGitHub {
     return Array.from({ length: count }, (_, i) => this.addComment(owner, repo, issueNumber, { body: body(i), user }));
   }
 
-  /** Rewrites a comment's body, as another job with the same token would (a newer check run's update). */
-  editComment(commentId: number, body: string): void {
+  /**
+   * Rewrites a comment's body, as another job with the same token would (a newer check run's update),
+   * now or at `at` (GitHub's time, to the second: another change in the same second); `by` someone
+   * else (a maintainer editing it in the browser).
+   */
+  editComment(commentId: number, body: string, at?: string, by: FakeUser = this.viewer): void {
     const where = this.commentIndex.get(commentId);
     const c = where ? this.issueComments(where.owner, where.repo, where.issueNumber).find((x) => x.id === commentId) : undefined;
     if (!c) throw new Error(`fake-github: no comment ${commentId}`);
     c.body = body;
-    c.updatedAt = this.tick();
+    c.updatedAt = at ?? this.tick();
     c.edits += 1;
+    c.editor = by;
+    c.lastEditedAt = c.updatedAt;
   }
 
   /** A copy of the comments on an issue, oldest first. */
@@ -361,14 +370,19 @@ export class FakeGitHub {
 
   // ---- state: labels, collaborators, pulls, runs, artifacts, branches ---------------------
 
-  /** The labels on an issue; each one not there before is applied now, as a LabeledEvent of its timeline. */
-  setLabels(owner: string, repo: string, issueNumber: number, names: string[]): void {
+  /** The labels on an issue; each one not there before is applied now by `by` (default maintainer), as a LabeledEvent of its timeline. */
+  setLabels(owner: string, repo: string, issueNumber: number, names: string[], by = 'maintainer'): void {
     const k = issueKey(owner, repo, issueNumber);
     const before = this.labelsByIssue.get(k) ?? [];
     const events = this.labelEvents.get(k) ?? [];
-    for (const name of names) if (!before.includes(name)) events.push({ label: name, createdAt: this.tick() });
+    for (const name of names) if (!before.includes(name)) events.push({ label: name, createdAt: this.tick(), actor: by });
     this.labelEvents.set(k, events);
     this.labelsByIssue.set(k, [...names]);
+  }
+
+  /** When each label was applied to the issue (setLabels), oldest first, as its GraphQL timeline says. */
+  labelTimeline(owner: string, repo: string, issueNumber: number): { label: string; createdAt: string; actor: string }[] {
+    return (this.labelEvents.get(issueKey(owner, repo, issueNumber)) ?? []).map((e) => ({ ...e }));
   }
 
   labels(owner: string, repo: string, issueNumber: number): string[] {
@@ -607,6 +621,8 @@ export class FakeGitHub {
         c.body = body;
         c.updatedAt = this.tick();
         c.edits += 1;
+        c.editor = this.viewer;
+        c.lastEditedAt = c.updatedAt;
         return { status: 200, body: this.commentJson(c) };
       },
 
@@ -806,11 +822,22 @@ export class FakeGitHub {
         return { login: this.graphqlViewerLogin };
       },
       createCommitOnBranch: (args: { input: CommitInput }) => this.createCommit(args.input),
+      node: (args: { id: string }) => this.commentNode(args.id),
       repository: (args: { owner: string; name: string }) => ({
         ref: (refArgs: { qualifiedName: string }) => this.refJson(`${args.owner}/${args.name}`, refArgs.qualifiedName),
         pullRequest: (prArgs: { number: number }) => this.pullRequestJson(args.owner, args.name, prArgs.number),
       }),
     };
+  }
+
+  /** `Query.node` for an issue comment's id (`IC_<id>`): who last edited it, and when. */
+  private commentNode(id: string): unknown {
+    const n = /^IC_(\d+)$/.exec(id);
+    const where = n ? this.commentIndex.get(Number(n[1])) : undefined;
+    const c = where ? this.issueComments(where.owner, where.repo, where.issueNumber).find((x) => x.id === Number(n![1])) : undefined;
+    if (!c) throw new FakeGraphqlError('NOT_FOUND', `Could not resolve to a node with the global id of '${id}'`);
+    const editor = c.editor === null ? null : { __typename: c.editor.type === 'Bot' ? 'Bot' : 'User', login: c.editor.type === 'Bot' ? c.editor.login.replace(/\[bot\]$/, '') : c.editor.login };
+    return { __typename: 'IssueComment', lastEditedAt: c.lastEditedAt, editor };
   }
 
   /** `Repository.pullRequest`: only its timeline's LabeledEvents (setLabels), the newest `last`. */
@@ -822,7 +849,7 @@ export class FakeGitHub {
       timelineItems: (args: { itemTypes?: string[]; last?: number }) => {
         if (args.itemTypes?.join() !== 'LABELED_EVENT' || args.last === undefined) throw new FakeGraphqlError('UNPROCESSABLE', 'the fake only answers timelineItems(itemTypes: [LABELED_EVENT], last: n)');
         const events = this.labelEvents.get(k) ?? [];
-        return { nodes: events.slice(-args.last).map((e) => ({ __typename: 'LabeledEvent', createdAt: e.createdAt, label: { name: e.label } })) };
+        return { nodes: events.slice(-args.last).map((e) => ({ __typename: 'LabeledEvent', createdAt: e.createdAt, label: { name: e.label }, actor: { __typename: /\[bot\]$/.test(e.actor) ? 'Bot' : 'User', login: e.actor.replace(/\[bot\]$/, '') } })) };
       },
     };
   }
