@@ -137,10 +137,16 @@ async function checkReviewedBeforeLabel(github: GitHubApi, ctx: ActionContext, p
 async function checkLastEditor(github: GitHubApi, found: Found): Promise<void> {
   const edit = await github.commentLastEdit(found.comment.node_id);
   if (edit === null || edit.editedAt === null) return;
+  // An edit GitHub names no editor for is not taken for someone else's: refusing it would refuse
+  // every comment the check itself had rewritten, were GitHub to leave its own edits unnamed.
+  if (edit.editor === null) {
+    log.info(`accept: GitHub does not say who last edited the comment (at ${edit.editedAt}); it is taken as the check's`);
+    return;
+  }
   const viewer = await github.viewerLogin();
-  if (edit.editor !== null && isOwnComment({ ...found.comment, user: edit.editor }, viewer)) return;
+  if (isOwnComment({ ...found.comment, user: edit.editor }, viewer)) return;
   throw new Refusal(
-    `the comment was last edited by ${edit.editor?.login ?? 'a deleted account'} at ${edit.editedAt}, not by the check that wrote it: its report and hidden metadata may not be the check's, so nothing was written. Re-run the check so that it writes the comment again, review it, then apply the label again.`,
+    `the comment was last edited by ${edit.editor.login} at ${edit.editedAt}, not by the check that wrote it: its report and hidden metadata may not be the check's, so nothing was written. Re-run the check so that it writes the comment again, review it, then apply the label again.`,
     { dropMetadata: true },
   );
 }

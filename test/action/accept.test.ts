@@ -452,6 +452,18 @@ describe('accept mode, end to end', () => {
     expect(gh.responseViolations).toEqual([]);
   });
 
+  it('accepts a comment whose last edit GitHub names no editor for: it is not taken for someone else\'s', async () => {
+    await reviewedCheck();
+    const c = gh.comments('octo', 'shop', 7)[0]!;
+    gh.editComment(c.id, c.body, undefined, null);
+    const run = await accept();
+    expect(run.code).toBe(0);
+    expect(gh.commits).toHaveLength(1);
+    expect(run.stdout).toContain('accept: GitHub does not say who last edited the comment');
+    expect(gh.violations).toEqual([]);
+    expect(gh.responseViolations).toEqual([]);
+  });
+
   it('rejects a tampered artifact whose label would escape the baselines folder', async () => {
     await reviewedCheck({
       tamper: (text) => {

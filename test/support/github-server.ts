@@ -350,9 +350,9 @@ export class FakeGitHub {
   /**
    * Rewrites a comment's body, as another job with the same token would (a newer check run's update),
    * now or at `at` (GitHub's time, to the second: another change in the same second); `by` someone
-   * else (a maintainer editing it in the browser).
+   * else (a maintainer editing it in the browser), null an edit GitHub names no editor for.
    */
-  editComment(commentId: number, body: string, at?: string, by: FakeUser = this.viewer): void {
+  editComment(commentId: number, body: string, at?: string, by: FakeUser | null = this.viewer): void {
     const where = this.commentIndex.get(commentId);
     const c = where ? this.issueComments(where.owner, where.repo, where.issueNumber).find((x) => x.id === commentId) : undefined;
     if (!c) throw new Error(`fake-github: no comment ${commentId}`);
