@@ -195,7 +195,8 @@ export async function networkFrom(env: Record<string, string | undefined>): Prom
       // connections (to the proxy, and TLS through the tunnel) with its own 10 s unless told.
       const timeout = options.connectTimeout ?? (typeof options.connect === 'object' ? options.connect.timeout : undefined);
       const connect = timeout == null ? {} : { proxyTls: { timeout }, requestTls: { timeout } };
-      return new ProxyAgent({ ...options, uri: proxy.href, proxyTunnel: false, ...connect });
+      // The same timeout bounds the proxy's answer to a CONNECT (src/http/proxy-agent.ts).
+      return new ProxyAgent({ ...options, uri: proxy.href, proxyTunnel: false, ...connect }, timeout ?? undefined);
     },
     via(target) {
       const proxy = proxyOf(target);
