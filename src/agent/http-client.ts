@@ -20,6 +20,7 @@
 import type { EventEmitter } from 'node:events';
 import { request } from '../http/undici.js';
 import { DIRECT, proxyRefusal, unreachedProxy, type Network } from '../http/network.js';
+import { networkCause, networkErrorCode } from '../http/error-code.js';
 import { redirectTarget } from '../http/redirect.js';
 import { tlsProblem } from '../http/tls.js';
 import { protectionOf } from '../http/protection.js';
@@ -229,7 +230,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       }
       return failed;
     } catch (err) {
-      const code = errorCode(err);
+      const code = networkErrorCode(err);
       if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
         // An answer begun (a stream still coming) is said apart from no answer: the agent is up, and
         // agent.timeoutMs bounds the whole answer (docs/presets.md, "Retries and timeouts").
@@ -255,7 +256,7 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
       // A certificate Node refuses is refused again on every attempt: not retried, and the fix (a CA
       // in NODE_EXTRA_CA_CERTS, a renewal, the host name) said, never "turn verification off"
       // (docs/troubleshooting.md, "The agent").
-      const tls = tlsProblem(tlsCode(err));
+      const tls = tlsProblem(code);
       if (tls !== null) return fail('network', false, null, (n) => `the agent's TLS certificate is refused, after ${n}: ${tls.what} (${tls.code}); ${tls.fix}`);
       if (answered !== null && deps.signal?.aborted !== true) {
         // The agent answered and its body broke off (not cut by the run's interrupt): it had the turn, so another attempt could
@@ -645,25 +646,14 @@ export function snippet(text: string): string {
   return flat.length <= SNIPPET_LENGTH ? flat : `${flat.slice(0, SNIPPET_LENGTH - 1)}…`;
 }
 
-/** The code of a TLS failure: on the error, its cause, or the first of an AggregateError (a host with two addresses). */
-function tlsCode(err: unknown): string | undefined {
-  if (err instanceof AggregateError && err.errors.length > 0) return tlsCode(err.errors[0]);
-  const code = errorCode(err);
-  if (code !== undefined && tlsProblem(code) !== null) return code;
-  return err instanceof Error && err.cause !== undefined && err.cause !== err ? tlsCode(err.cause) : code;
-}
-
-function errorCode(err: unknown): string | undefined {
-  if (err !== null && typeof err === 'object' && 'code' in err && typeof err.code === 'string') return err.code;
-  return undefined;
-}
-
 function errorMessage(err: unknown): string {
-  if (err instanceof AggregateError && err.message === '' && err.errors.length > 0) return errorMessage(err.errors[0]);
+  // An AggregateError (a host with two addresses) says nothing itself: the error its code came from does (http/error-code.ts).
+  const cause = err instanceof AggregateError && err.message === '' ? networkCause(err) : null;
+  if (cause !== null && cause.error !== err) return errorMessage(cause.error);
   if (err instanceof Error) {
     const refused = proxyRefusal(err.message);
     if (refused !== null) return refused;
-    const code = errorCode(err);
+    const code = networkErrorCode(err);
     const message = err.message || err.name;
     return code !== undefined && !message.includes(code) ? `${message} (${code})` : message;
   }

@@ -9,6 +9,7 @@ import { UserError } from '../errors.js';
 import type { Clock } from '../types.js';
 import { interruptedBy } from '../interrupt.js';
 import { tlsProblem } from '../http/tls.js';
+import { networkErrorCode } from '../http/error-code.js';
 import { basicAuthOf } from '../suite/url-credentials.js';
 
 /** The longest `wait-for-agent` allowed: 10 minutes, in seconds. */
@@ -110,15 +111,9 @@ export function proxyAdvice(proxy: ProxyRoute): string {
   return `The polls go through the proxy in ${proxy.variable} and never reached it: check ${proxy.variable}, or NO_PROXY for hosts to reach directly (docs/configuration.md, "Behind a proxy").`;
 }
 
-/** The error's code, or its cause's. */
-function codeOf(e: unknown): string | undefined {
-  const err = e as { code?: unknown; cause?: { code?: unknown } } | null;
-  return typeof err?.code === 'string' ? err.code : typeof err?.cause?.code === 'string' ? err.cause.code : undefined;
-}
-
 /** What a failed poll observed, in words, without the URL (which may carry a token). */
 export function describePollError(e: unknown): string {
-  const code = codeOf(e) ?? null;
+  const code = networkErrorCode(e) ?? null;
   if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
   if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || (e as Error).name === 'TimeoutError') return 'no answer in time';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `the host name did not resolve (${code})`;
@@ -161,7 +156,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
       // A certificate Node refuses is refused on every poll: waiting does not change it. The wait
       // ends and says what fixes it; each item then errors with it, tried once
       // (docs/troubleshooting.md, "The agent").
-      const tls = tlsProblem(codeOf(e));
+      const tls = tlsProblem(networkErrorCode(e));
       if (tls !== null) {
         o.log?.(`agent's TLS certificate is refused (${tls.code}): ${tls.what}; not waiting for it: ${tls.fix}`);
         return { polls, waitedMs: clock.now() - start, status: null };
@@ -173,7 +168,7 @@ export async function waitForAgent(o: WaitForAgentOptions): Promise<Ready | null
         o.log?.(`the proxy ${route.proxy} (${route.variable}) answered HTTP 407, proxy authentication required; not waiting for the agent: check the user and password in ${route.variable} (http://user:password@host:port)`);
         return { polls, waitedMs: clock.now() - start, status: null };
       }
-      unreached = unreachedProxy(route, codeOf(e));
+      unreached = unreachedProxy(route, networkErrorCode(e));
       observed = unreached === null ? (refused ?? describePollError(e)) : `${describePollError(e)} at the proxy ${unreached.proxy} (${unreached.variable})`;
     }
     const remaining = deadline - clock.now();

@@ -12,6 +12,7 @@
 import { BlockList, isIP } from 'node:net';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { UserError } from '../errors.js';
+import { localhostConnect } from './localhost.js';
 import { Agent } from './undici.js';
 
 /** One entry of NO_PROXY: a host (or a domain, with `suffix`), perhaps with a port (0: any). */
@@ -47,8 +48,18 @@ export interface Network {
   route(target: string | URL): ProxyRoute | null;
 }
 
+/**
+ * The pool of a client that reaches `target` directly: a localhost address is tried on both
+ * loopback families (src/http/localhost.ts).
+ */
+function directAgent(target: string | URL, options: UndiciAgent.Options): Dispatcher {
+  const localhost = localhostConnect(typeof target === 'string' ? new URL(target) : target);
+  if (localhost === null || typeof options.connect === 'function') return new Agent(options);
+  return new Agent({ ...options, connect: { ...options.connect, ...localhost } });
+}
+
 /** Every server reached directly. */
-export const DIRECT: Network = { dispatcher: (_target, options) => new Agent(options), via: () => null, route: () => null };
+export const DIRECT: Network = { dispatcher: directAgent, via: () => null, route: () => null };
 
 const DEFAULT_PORTS: Record<string, number> = { 'http:': 80, 'https:': 443 };
 
@@ -190,12 +201,13 @@ export async function networkFrom(env: Record<string, string | undefined>): Prom
   return {
     dispatcher(target, options) {
       const proxy = proxyOf(target);
-      if (proxy === null) return new Agent(options);
+      if (proxy === null) return directAgent(target, options);
       // The client's connect timeout holds through the proxy too: undici's ProxyAgent opens its
       // connections (to the proxy, and TLS through the tunnel) with its own 10 s unless told.
       const timeout = options.connectTimeout ?? (typeof options.connect === 'object' ? options.connect.timeout : undefined);
       const connect = timeout == null ? {} : { proxyTls: { timeout }, requestTls: { timeout } };
-      return new ProxyAgent({ ...options, uri: proxy.href, proxyTunnel: false, ...connect });
+      // The same timeout bounds the proxy's answer to a CONNECT (src/http/proxy-agent.ts).
+      return new ProxyAgent({ ...options, uri: proxy.href, proxyTunnel: false, ...connect }, timeout ?? undefined);
     },
     via(target) {
       const proxy = proxyOf(target);

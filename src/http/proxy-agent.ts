@@ -19,8 +19,17 @@ function proxyClient(origin: URL, options: object): Dispatcher {
   return Object.assign(pool, { connect: apiConnect as Dispatcher['connect'] });
 }
 
+/** undici's own connect timeout, when the client names none. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export class ProxyAgent extends UndiciProxy {
-  constructor(options: UndiciProxyAgent.Options) {
-    super({ ...options, clientFactory: proxyClient as UndiciProxyAgent.Options['clientFactory'] });
+  /**
+   * `tunnelTimeoutMs` bounds the wait for the proxy's answer to a CONNECT: opening the tunnel is part
+   * of connecting, and a request's own deadline does not stop a connection being opened (a proxy that
+   * took the connection and never answered held every https:// request for undici's 300 s).
+   */
+  constructor(options: UndiciProxyAgent.Options, tunnelTimeoutMs: number = CONNECT_TIMEOUT_MS) {
+    const factory = (origin: URL, o: object): Dispatcher => proxyClient(origin, { ...o, headersTimeout: tunnelTimeoutMs });
+    super({ ...options, clientFactory: factory as UndiciProxyAgent.Options['clientFactory'] });
   }
 }

@@ -12,6 +12,7 @@ import type { Dispatcher } from 'undici';
 import { proxyRefusal, unreachedProxy, type ProxyRoute } from '../http/network.js';
 import { redirectTarget } from '../http/redirect.js';
 import { tlsProblem } from '../http/tls.js';
+import { networkErrorCode, networkErrorText } from '../http/error-code.js';
 import { request } from '../http/undici.js';
 import { bodyText, decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import type { Clock } from '../types.js';
@@ -101,21 +102,12 @@ const NETWORK_CODES: Record<string, string> = {
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-function errorCode(err: unknown): string | null {
-  for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && code.length > 0) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return null;
-}
-
 function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
-  const code = errorCode(err);
+  const code = networkErrorCode(err);
   if (code && TIMEOUT_CODES.has(code)) return { kind: 'timeout' };
   // A certificate Node refuses is refused again on every attempt: not retried, its fix said, never
   // "turn verification off" (docs/troubleshooting.md, "Not evaluated").
-  const tls = tlsProblem(code ?? undefined);
+  const tls = tlsProblem(code);
   if (tls !== null) return { kind: 'fatal', reason: `its TLS certificate is refused: ${tls.what} (${tls.code}); ${tls.fix}` };
   // Through a proxy, a connection that never opened is the proxy's: named with its variable, not
   // taken for the judge's (docs/configuration.md, "Behind a proxy").
@@ -127,7 +119,7 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null): Attempt {
   // A proxy that wants credentials, or refuses those given, refuses them again on every attempt:
   // not retried, as the agent's client does not (docs/configuration.md, "Behind a proxy").
   if (refused !== null) return { kind: refused.includes('HTTP 407') ? 'fatal' : 'network', reason: refused };
-  return { kind: 'network', reason: `network error: ${oneLine(message, 120)}${code ? ` (${code})` : ''}` };
+  return { kind: 'network', reason: `network error: ${oneLine(networkErrorText(err), 120)}` };
 }
 
 const INTERRUPTED: Attempt = { kind: 'fatal', reason: 'not judged: the run was interrupted' };
@@ -161,7 +153,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
       // An error answer that is not what its coding says, or over the size limit (an error page of
       // megabytes), is quoted as nothing: its status stands, and a 5xx is retried as any.
       text = await bodyText(body).catch((err: unknown) => {
-        if (err instanceof UndecodableBody || errorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return '';
+        if (err instanceof UndecodableBody || networkErrorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return '';
         throw err;
       });
     }
@@ -184,7 +176,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     if (timedOut) return { kind: 'timeout' };
     if (opts.signal?.aborted) return INTERRUPTED;
     // Too large, or not what its coding says: the same answer again would be too.
-    if (errorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'fatal', reason: `response is larger than ${MAX_RESPONSE_BYTES} bytes` };
+    if (networkErrorCode(err) === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'fatal', reason: `response is larger than ${MAX_RESPONSE_BYTES} bytes` };
     if (err instanceof UndecodableBody) return { kind: 'fatal', reason: err.message };
     return describeNetworkError(err, opts.proxy ?? null);
   } finally {

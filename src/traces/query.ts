@@ -12,7 +12,8 @@
 // unknown route is its router's `404 page not found` (a gateway's: an HTML page).
 
 import { parseRetryAfter } from '../http/retry.js';
-import { DIRECT, type Network } from '../http/network.js';
+import { DIRECT, unreachedProxy, type Network } from '../http/network.js';
+import { networkErrorCode, networkErrorText } from '../http/error-code.js';
 import { request } from '../http/undici.js';
 import type { Span, SpanSource, TracesConfig, TurnSpans } from '../types.js';
 import { spansOfLangfuse, spansOfLangfusePage } from './langfuse.js';
@@ -74,6 +75,8 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
   const headers = headersOf(opts);
   const base = opts.url.replace(/\/+$/, '');
   const dispatcher = (opts.network ?? DIRECT).dispatcher(base, { connections: 8, headersTimeout: REQUEST_TIMEOUT_MS, bodyTimeout: REQUEST_TIMEOUT_MS });
+  // The proxy the queries go through (null: none), named when it cannot be reached, as the agent's client names it.
+  const route = (opts.network ?? DIRECT).route(base);
   // Tempo and Langfuse: the v2 API first; one without it is asked the v1 way from then on (Tempo's
   // router answers "404 page not found"; a Langfuse before v4 answers 404, or 501 on some v3).
   let v1 = false;
@@ -125,7 +128,11 @@ export function createQuerySource(opts: QuerySourceOptions): SpanSource {
       if (e instanceof TraceStoreError) throw e;
       if (e instanceof UndecodableBody) throw new TraceStoreError(e.message);
       if (signal?.aborted) return { kind: 'not found' };
-      return { kind: 'failed', why: `GET ${shown} failed: ${e instanceof Error ? e.message : String(e)}`, retryAfterMs: 0 };
+      // Through a proxy, a connection that never opened is the proxy's: the store's address was not
+      // tried, so the fix is the proxy's variable, not traces.query.url (docs/configuration.md, "Behind a proxy").
+      const proxy = unreachedProxy(route, networkErrorCode(e));
+      const why = proxy === null ? networkErrorText(e) : `could not reach the proxy ${proxy.proxy} (${proxy.variable}): ${networkErrorText(e)}; check ${proxy.variable}, or NO_PROXY for hosts to reach directly`;
+      return { kind: 'failed', why: `GET ${shown} failed: ${why}`, retryAfterMs: 0 };
     }
     // Langfuse v2 answers a trace it has nothing for with 200 and no data: a 404 (or 501) is the API missing.
     if (opts.kind === 'langfuse' && !v1 && (status === 404 || status === 501)) return { kind: 'missing route' };

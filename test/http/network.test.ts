@@ -149,4 +149,31 @@ describe('networkFrom', () => {
       await new Promise((resolve) => silent.close(resolve));
     }
   });
+
+  // undici's proxy client waits 300 s for an answer to CONNECT, and a request's own deadline does
+  // not stop a connection being opened; this test's budget is 5 s.
+  it("a client's connect timeout holds for the proxy's answer to CONNECT (a proxy that takes the connection and never answers)", { timeout: 5_000 }, async () => {
+    const sockets: Socket[] = [];
+    const silent: Server = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const network = await networkFrom({ HTTPS_PROXY: `http://127.0.0.1:${port}` });
+      const errors = await Promise.all(
+        [{ connect: { timeout: 150 } }, { connectTimeout: 150 }].map(async (options) => {
+          const dispatcher = network.dispatcher('https://judge.example/v1', options);
+          const error = await request('https://judge.example/v1/chat', { dispatcher, method: 'GET', signal: AbortSignal.timeout(100) }).then(
+            () => null,
+            (e: Error & { code?: string }) => e,
+          );
+          await dispatcher.destroy();
+          return error?.code;
+        }),
+      );
+      expect(errors).toEqual(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
 });

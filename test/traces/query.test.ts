@@ -3,10 +3,11 @@
 // injected, so the polling waits for nothing.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTurnSpans } from '../../src/traces/map.js';
 import { createQuerySource, TraceStoreError, type PollClock, type QuerySourceOptions } from '../../src/traces/query.js';
+import { networkFrom } from '../../src/http/network.js';
 import type { SpanSource } from '../../src/types.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -45,6 +46,15 @@ async function store(route: (path: string) => Reply[]): Promise<{ url: string; s
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   servers.push(server);
   return { url: `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`, seen };
+}
+
+/** A port nothing listens on (on 127.0.0.1, and so far as it goes, on ::1). */
+async function closedPort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 /** A clock whose sleeps pass at once and move time on. */
@@ -570,6 +580,21 @@ describe('waiting and failing', () => {
     const flaky = await store(() => [{ status: 503, body: 'unavailable' }, NOT_FOUND]);
     const src2 = source({ kind: 'jaeger', url: flaky.url, apiKey: null, waitMs: 300 });
     expect(await src2.collect(TRACE, SENT)).toEqual({ spans: [], complete: false });
+  });
+
+  it('a store behind a proxy that cannot be reached names the proxy and its variable, as the agent client does, never its credentials', async () => {
+    const port = await closedPort();
+    const network = await networkFrom({ HTTPS_PROXY: `http://user:pw-5555@127.0.0.1:${port}` });
+    const src = source({ kind: 'tempo', url: 'https://tempo.example', apiKey: null, waitMs: 300, network });
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(
+      `GET https://tempo.example/api/v2/traces/${TRACE} failed: could not reach the proxy http://127.0.0.1:${port} (HTTPS_PROXY): connect ECONNREFUSED 127.0.0.1:${port}; check HTTPS_PROXY, or NO_PROXY for hosts to reach directly, until traces.waitMs (300 ms) passed`,
+    );
+  });
+
+  it('a store at localhost with both loopback families closed names the refusal (an AggregateError, whose own message is empty)', async () => {
+    const port = await closedPort();
+    const src = source({ kind: 'jaeger', url: `http://localhost:${port}`, apiKey: null, waitMs: 300 });
+    await expect(src.collect(TRACE, SENT)).rejects.toThrow(`GET http://localhost:${port}/api/v3/traces/${TRACE} failed: connect ECONNREFUSED 127.0.0.1:${port}, until traces.waitMs (300 ms) passed`);
   });
 
   it('an answer that is not a trace names the setting to check', async () => {

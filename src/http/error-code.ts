@@ -1,0 +1,56 @@
+// A network error's code (ECONNREFUSED, UND_ERR_SOCKET, DEPTH_ZERO_SELF_SIGNED_CERT, ...), read the
+// same way by every client (the agent's, its readiness probe, the judge and the simulator, a trace
+// store), wherever undici and Node put it:
+// - on the error itself;
+// - on its cause: a wrapper's own code says less than what it wraps (undici's SecureProxyConnectionError,
+//   UND_ERR_PRX_TLS, around the certificate error; fetch's `TypeError: fetch failed`, with none);
+// - on an AggregateError's errors: a host with two addresses, localhost's two families among them
+//   (src/http/localhost.ts), each tried in turn. Node copies the first one's code onto the
+//   AggregateError, and its message is empty; the error kept is the first that names a certificate
+//   problem, else the first that is an answer (a refusal, a reset), not an address given up on (an
+//   IPv6 address a runner cannot route times out after Node's 250 ms and the next one is tried; an
+//   absent IPv6 loopback answers EADDRNOTAVAIL), else the first.
+
+import { tlsProblem } from './tls.js';
+
+/** The codes of an address given up on, or whose family this machine lacks: another address's answer says more. */
+const GIVEN_UP = new Set(['ETIMEDOUT', 'EADDRNOTAVAIL', 'EAFNOSUPPORT', 'ENETUNREACH', 'EINVAL']);
+
+/** How deep a chain of causes is followed (a cycle ends sooner). */
+const MAX_DEPTH = 8;
+
+/** The error that carries a network error's code, and that code; null when none in the chain has one. */
+export function networkCause(err: unknown): { code: string; error: Error | { code: string; message?: unknown } } | null {
+  return causeOf(err, new Set(), 0);
+}
+
+/** A network error's code, through its causes and an AggregateError's errors (undefined: none). */
+export function networkErrorCode(err: unknown): string | undefined {
+  return networkCause(err)?.code;
+}
+
+/**
+ * A network error in words for a message: its own message, else (an AggregateError's is empty) the
+ * message of the error its code came from, with the code when the words do not say it.
+ */
+export function networkErrorText(err: unknown): string {
+  const cause = networkCause(err);
+  const own = err instanceof Error ? err.message : String(err);
+  const text = own !== '' ? own : cause !== null && typeof cause.error.message === 'string' && cause.error.message !== '' ? cause.error.message : err instanceof Error ? err.name : '';
+  if (cause === null || text.includes(cause.code)) return text;
+  return text === '' ? cause.code : `${text} (${cause.code})`;
+}
+
+function causeOf(err: unknown, seen: Set<unknown>, depth: number): ReturnType<typeof networkCause> {
+  if (err === null || typeof err !== 'object' || seen.has(err) || depth > MAX_DEPTH) return null;
+  seen.add(err);
+  const { errors, cause, code } = err as { errors?: unknown; cause?: unknown; code?: unknown };
+  if (Array.isArray(errors) && errors.length > 0) {
+    const found = errors.map((e) => causeOf(e, seen, depth + 1)).filter((c) => c !== null);
+    const kept = found.find((c) => tlsProblem(c.code) !== null) ?? found.find((c) => !GIVEN_UP.has(c.code)) ?? found[0];
+    if (kept !== undefined) return kept;
+  }
+  const inner = causeOf(cause, seen, depth + 1);
+  if (inner !== null) return inner;
+  return typeof code === 'string' && code !== '' ? { code, error: err as { code: string } } : null;
+}

@@ -1,0 +1,103 @@
+// One reading of a network error's code (src/http/error-code.ts) for the agent's client, its
+// readiness probe, the judge and the simulator: through causes and an AggregateError's errors.
+// The AggregateError is a real one: a host whose name gives an IPv6 address this machine cannot
+// reach (2001:db8::/32, documentation only: it times out, or is unreachable at once) and 127.0.0.1,
+// where nothing listens, as a runner without IPv6 sees a host with both records. Node copies the
+// first address's code (ETIMEDOUT) onto it and leaves its message empty.
+
+import { createServer, type AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import type { Dispatcher } from 'undici';
+import { createHttpAgentClient } from '../../src/agent/index.js';
+import { describePollError, instantClock, waitForAgent } from '../../src/agent/ready.js';
+import { defaultConfig } from '../../src/config.js';
+import { networkErrorCode, networkErrorText } from '../../src/http/error-code.js';
+import type { Network } from '../../src/http/network.js';
+import { Agent } from '../../src/http/undici.js';
+import { createJudge } from '../../src/judge/index.js';
+import { createSimulator } from '../../src/simulator/index.js';
+import type { Clock } from '../../src/types.js';
+
+const clock: Clock = { now: () => 0, sleep: async () => undefined };
+
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+type Lookup = (host: string, options: object, callback: (err: Error | null, addresses: { address: string; family: number }[]) => void) => void;
+/** `two.test` is an unreachable IPv6 address, then 127.0.0.1. */
+const twoAddresses: Lookup = (_host, _options, callback) =>
+  callback(null, [
+    { address: '2001:db8::1', family: 6 },
+    { address: '127.0.0.1', family: 4 },
+  ]);
+const connect = { lookup: twoAddresses, autoSelectFamily: true, autoSelectFamilyAttemptTimeout: 10 };
+
+/** Every client's connections resolve `two.test` so, and go direct. */
+const TWO_ADDRESSES: Network = {
+  dispatcher: (_target, options): Dispatcher => new Agent({ ...options, connect: { ...(typeof options.connect === 'object' ? options.connect : {}), ...connect } }),
+  via: () => null,
+  route: () => null,
+};
+
+/** The real error of a connection to both addresses. */
+async function aggregateError(port: number): Promise<unknown> {
+  const { connect: netConnect } = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = netConnect({ host: 'two.test', port, ...connect });
+    socket.on('error', resolve);
+    socket.on('connect', () => resolve(new Error('connected')));
+  });
+}
+
+describe('networkErrorCode and networkErrorText', () => {
+  it("an AggregateError: the address that answered (ECONNREFUSED), not the one given up on that Node's own code copies", async () => {
+    const port = await closedPort();
+    const err = (await aggregateError(port)) as AggregateError & { code: string };
+    expect(err).toBeInstanceOf(AggregateError);
+    expect(err.message).toBe('');
+    expect(['ETIMEDOUT', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EINVAL']).toContain(err.code);
+    expect(networkErrorCode(err)).toBe('ECONNREFUSED');
+    expect(networkErrorText(err)).toBe(`connect ECONNREFUSED 127.0.0.1:${port}`);
+    expect(describePollError(err)).toBe('connection refused (ECONNREFUSED)');
+  });
+
+  it('a cause chain: the innermost code (a wrapper around a certificate error; fetch-style TypeError with none of its own)', () => {
+    const tls = Object.assign(new Error('Hostname/IP does not match certificate'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' });
+    const wrapped = Object.assign(new Error('Secure Proxy Connection failed', { cause: tls }), { code: 'UND_ERR_PRX_TLS' });
+    expect(networkErrorCode(wrapped)).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
+    expect(networkErrorCode(new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }))).toBe('ECONNRESET');
+    const loop: Error & { cause?: unknown } = new Error('loop');
+    loop.cause = loop;
+    expect(networkErrorCode(loop)).toBeUndefined();
+    expect(networkErrorCode('not an error')).toBeUndefined();
+  });
+});
+
+describe('the clients, at a host with an unreachable IPv6 address and a closed IPv4 one', () => {
+  it('each names the refusal, with the address that refused', async () => {
+    const port = await closedPort();
+    const base = `http://two.test:${port}`;
+    const agent = createHttpAgentClient({ ...defaultConfig().agent, url: `${base}/chat`, start: null, retries: 0 }, { clock, network: TWO_ADDRESSES });
+    const judgeConfig = { provider: 'openai' as const, baseUrl: base, model: 'm', apiKey: 'k', timeoutMs: 2000, retries: 0, backoffMs: 1, concurrency: 1, label: null };
+    const judge = createJudge(judgeConfig, { clock, random: () => 0.5, network: TWO_ADDRESSES });
+    const simulator = createSimulator(judgeConfig, { clock, network: TWO_ADDRESSES });
+    try {
+      const turn = await agent.converse({ session: 's', message: 'hi', persona: null });
+      expect(turn.kind === 'errored' ? turn.error : turn.kind).toBe(`message turn: could not reach the agent after 1 attempt: connect ECONNREFUSED 127.0.0.1:${port}`);
+      const ready = await waitForAgent({ url: `${base}/chat`, headers: {}, seconds: 1, clock: instantClock(), network: TWO_ADDRESSES }).then(
+        () => 'ready',
+        (e: Error) => e.message,
+      );
+      expect(ready).toMatch(/the last one got connection refused \(ECONNREFUSED\);/);
+      expect(await judge.score('c', 'r')).toEqual({ ok: false, reason: 'connection refused' });
+      expect(await simulator.next({ goal: 'g', instructions: null, persona: null, turn: 1, maxTurns: 2, transcript: [] })).toEqual({ kind: 'fault', fault: 'simulator unreachable: connection refused', retries: 0 });
+    } finally {
+      await Promise.all([agent.close(), judge.close(), simulator.close()]);
+    }
+  });
+});

@@ -1,0 +1,90 @@
+// `http://localhost:PORT` reaches an agent (or a judge) listening on either loopback family only,
+// whatever this machine's /etc/hosts says localhost is (src/http/localhost.ts), and a localhost
+// with both families closed is still named as refused (docs/troubleshooting.md, "The agent").
+
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHttpAgentClient } from '../../src/agent/index.js';
+import { instantClock, waitForAgent } from '../../src/agent/ready.js';
+import { defaultConfig } from '../../src/config.js';
+import { isLocalhostName, localhostLookup } from '../../src/http/localhost.js';
+import { createJudge } from '../../src/judge/index.js';
+import type { Clock } from '../../src/types.js';
+
+const clock: Clock = { now: () => 0, sleep: async () => undefined };
+const ANSWER = JSON.stringify({ reply: 'Within 30 days.', choices: [{ index: 0, message: { role: 'assistant', content: '{"score": 1, "rationale": "ok"}' } }] });
+
+/** A server on one loopback address only; null when this machine has no such address. */
+async function listenOn(host: '127.0.0.1' | '::1'): Promise<Server | null> {
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(ANSWER));
+  });
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(null));
+    server.listen(0, host, () => resolve(server));
+  });
+}
+
+const portOf = (s: Server): number => (s.address() as AddressInfo).port;
+const close = (s: Server | null): Promise<void> => new Promise((resolve) => (s === null ? resolve() : s.close(() => resolve())));
+
+const [v4, v6] = await Promise.all([listenOn('127.0.0.1'), listenOn('::1')]);
+const HAS_IPV6 = v6 !== null;
+afterAll(async () => {
+  await Promise.all([close(v4), close(v6)]);
+});
+
+/** What each client makes of `http://localhost:PORT`: the agent's turn, the readiness wait, a judge call. */
+async function reach(port: number): Promise<{ agent: string; ready: string; judge: string }> {
+  const base = `http://localhost:${port}`;
+  const agent = createHttpAgentClient({ ...defaultConfig().agent, url: `${base}/chat`, start: null, retries: 0 }, { clock });
+  const judge = createJudge({ provider: 'openai', baseUrl: base, model: 'm', apiKey: 'k', timeoutMs: 2000, retries: 0, backoffMs: 1, concurrency: 1, label: null }, { clock, random: () => 0.5 });
+  try {
+    const turn = await agent.converse({ session: 's', message: 'Can I get my money back?', persona: null });
+    const ready = await waitForAgent({ url: `${base}/chat`, headers: {}, seconds: 1, clock: instantClock() }).then(
+      (r) => `HTTP ${r?.status}`,
+      (e: Error) => e.message,
+    );
+    const scored = await judge.score('c', 'r');
+    return { agent: turn.kind === 'replied' ? turn.reply : turn.kind === 'errored' ? turn.error : 'neither replied nor errored', ready, judge: scored.ok ? `score ${scored.score}` : scored.reason };
+  } finally {
+    await Promise.all([agent.close(), judge.close()]);
+  }
+}
+
+describe('localhost: both loopback families', () => {
+  it('localhost names are told apart from other hosts; the lookup answers 127.0.0.1 then ::1, or the family asked for', async () => {
+    expect(['localhost', 'LOCALHOST', 'agent.localhost', 'localhost.'].map(isLocalhostName)).toEqual([true, true, true, true]);
+    expect(['localhost.example.com', 'mylocalhost', '127.0.0.1'].map(isLocalhostName)).toEqual([false, false, false]);
+    const lookup = (options: object): Promise<unknown> => new Promise((resolve, reject) => localhostLookup('localhost', options, (err, address, family) => (err ? reject(err) : resolve(Array.isArray(address) ? address : { address, family }))));
+    expect(await lookup({ all: true })).toEqual([
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ]);
+    expect(await lookup({ all: true, family: 6 })).toEqual([{ address: '::1', family: 6 }]);
+    expect(await lookup({})).toEqual({ address: '127.0.0.1', family: 4 });
+  });
+
+  it('an agent and a judge listening on 127.0.0.1 only are reached at http://localhost:PORT', async () => {
+    if (v4 === null) throw new Error('no 127.0.0.1 on this machine');
+    expect(await reach(portOf(v4))).toEqual({ agent: 'Within 30 days.', ready: 'HTTP 200', judge: 'score 1' });
+  });
+
+  // Skipped on a machine without an IPv6 loopback (`ip -6 addr show lo` shows no ::1), the reason in its name.
+  it.skipIf(!HAS_IPV6)(`an agent and a judge listening on ::1 only are reached at http://localhost:PORT${HAS_IPV6 ? '' : ' (skipped: this machine has no ::1 on its loopback)'}`, async () => {
+    expect(await reach(portOf(v6 as Server))).toEqual({ agent: 'Within 30 days.', ready: 'HTTP 200', judge: 'score 1' });
+  });
+
+  it('localhost with both families closed: each client says the connection was refused', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const got = await reach(port);
+    expect(got.agent).toMatch(/^message turn: could not reach the agent after 1 attempt: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+    expect(got.ready).toMatch(/^agent not ready after 1 s: \d+ polls \(GET\), the last one got connection refused \(ECONNREFUSED\);/);
+    expect(got.judge).toBe('connection refused');
+  });
+});
