@@ -370,10 +370,18 @@ function printSelection(record: RunRecord, missing: readonly string[], io: CliIO
  * variable not set on this machine) is said in one line and the defaults are used.
  */
 async function compareLatency(dir: string, io: CliIO): Promise<LatencyThresholds> {
+  const defaults = '"slower" uses the default thresholds (latency.slowerBy 0.5, latency.minDeltaMs 300)';
+  // From a subfolder of the repository: the suite is in a parent folder, said with its fix as run
+  // says it (docs/troubleshooting.md); validate, which the line below sends to, would only say the same.
+  const above = suiteAboveIssue(io.cwd, dir, relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.');
+  if (above !== null) {
+    io.stderr(`compare: ${above.file}: ${above.message}, so ${defaults}\n  fix: ${above.fix}\n`);
+    return DEFAULT_LATENCY;
+  }
   const loaded = await loadSuiteConfig({ dir, env: io.env, cwd: io.cwd });
   if (loaded.config !== null) return loaded.config.latency ?? DEFAULT_LATENCY;
   const n = issueCount(loaded.errors);
-  io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: run agent-replay validate); "slower" uses the default thresholds (latency.slowerBy 0.5, latency.minDeltaMs 300)\n`);
+  io.stderr(`compare: ${dir}'s config.yml not read (${n} ${n === 1 ? 'error' : 'errors'}: run agent-replay validate); ${defaults}\n`);
   return DEFAULT_LATENCY;
 }
 
