@@ -440,7 +440,8 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // accept flow refuses it (docs/cli.md, "What each command does").
   // A --dir that names a file is the loader's to say (a file, not a folder, with the suite folder it is in).
   const suiteDir = relative(io.cwd, resolvePath(io, dir)).split(sep).join('/') || '.';
-  const foreign = existsSync(resolvePath(io, dir)) && !isFolder(resolvePath(io, dir)) ? null : foreignSuite(record, suiteDir);
+  const suitePath = resolvePath(io, dir).split(sep).join('/');
+  const foreign = existsSync(resolvePath(io, dir)) && !isFolder(resolvePath(io, dir)) ? null : foreignSuite(record, suiteDir, suitePath);
   if (foreign !== null) {
     // The record's file names are untrusted text: one line, no control sequences (docs/security.md).
     const first = terminalLine(foreign.first);
