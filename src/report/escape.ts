@@ -152,7 +152,7 @@ export function escapeHtmlInline(text: string): string {
 }
 
 /** A page's address in raw HTML: a link, labelled as docsLinks says. */
-export function htmlDocsLink(url: string, label: string): string {
+function htmlDocsLink(url: string, label: string): string {
   return `<a href="${escapeHtml(url)}">${breakReferences(escapeHtml(label))}</a>`;
 }
 
